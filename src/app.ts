@@ -1,0 +1,79 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { swaggerUI } from "@hono/swagger-ui";
+import { HTTPException } from "hono/http-exception";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "./env";
+import { getDb } from "./db";
+import { ApiError } from "./lib/errors";
+import { jsonBody } from "./middleware/json-body";
+import { requestId } from "./middleware/request-id";
+import { authenticate } from "./middleware/auth";
+import { rateLimit } from "./middleware/rate-limit";
+import { createRouter } from "./lib/openapi";
+import { registerRoutes } from "./routes";
+
+/** Paths (after the prefix) that need no API key (CONTRACT section 3). */
+const PUBLIC_PATHS = new Set(["/auth/registration/", "/auth/login/", "/openapi.json", "/schema/", "/docs/"]);
+const PREFIX = /^\/api(?:\/v1)?(?=\/)/;
+const isPublic = (path: string) => PUBLIC_PATHS.has(path.replace(PREFIX, ""));
+
+const OPENAPI_CONFIG = {
+  openapi: "3.1.0",
+  info: {
+    title: "Conversational Assistant Platform API",
+    version: "1.0.0",
+    description:
+      "Every path answers under `/api/v1` and `/api`. Authenticate with `Authorization: Api-Key <key>`. " +
+      "Request bodies and query strings accept camelCase or snake_case keys. Errors are `{detail, code}`.",
+  },
+  security: [{ ApiKey: [] }],
+};
+
+const withDb = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("db", getDb(c.env.DB));
+  await next();
+});
+
+export function buildApp() {
+  const app = new OpenAPIHono<AppEnv>();
+  app.use("*", requestId());
+  app.use("/api/*", withDb, jsonBody(), authenticate(isPublic), rateLimit());
+
+  const api = createRouter();
+  registerRoutes(api);
+  app.route("/api/v1", api);
+  app.route("/api", api);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description: "`Api-Key <key>`",
+  });
+  const document = (c: { req: { url: string } }) => app.getOpenAPI31Document({ ...OPENAPI_CONFIG, servers: [{ url: new URL(c.req.url).origin }] });
+  app.get("/api/v1/openapi.json", (c) => c.json(document(c)));
+  app.get("/api/openapi.json", (c) => c.json(document(c)));
+  app.get("/api/schema/", (c) => c.json(document(c)));
+  app.get("/api/docs/", swaggerUI({ url: "/api/v1/openapi.json", title: "Assistant Platform API" }));
+
+  // A route with no authentication or storage, the baseline of `npm run bench -- auth`.
+  app.get("/health", (c) => c.json({ status: "ok" }));
+
+  app.notFound(() => {
+    throw new ApiError(404, "not_found", "Not found.");
+  });
+  app.onError((err, c) => {
+    if (err instanceof ApiError) {
+      const body: Record<string, unknown> = { detail: err.detail, code: err.code };
+      if (err.errors) body.errors = err.errors;
+      return c.json(body, err.status, err.headers);
+    }
+    if (err instanceof HTTPException && err.status < 500) {
+      return c.json({ detail: err.message || "Bad request.", code: err.status === 400 ? "invalid" : "error" }, err.status);
+    }
+    const requestId = c.get("requestId");
+    console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, message: String(err), stack: (err as Error)?.stack }));
+    return c.json({ detail: "A server error occurred.", code: "server_error", requestId }, 500);
+  });
+  return app;
+}

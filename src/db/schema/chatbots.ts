@@ -1,0 +1,55 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { users } from "./accounts";
+import { organizations, groups } from "./organizations";
+import { models } from "./models";
+import { bool, createdAt, id, json, updatedAt } from "./columns";
+import { uuidv7 } from "../../lib/ids";
+
+export const REPLY_MODES = ["normal", "template", "hybrid", "workflow", "agent"] as const;
+export const OUTPUT_MODES = ["text", "json_schema"] as const;
+export const AGENT_MODES = ["normal", "canvas"] as const;
+
+/** Assistants. An empty organization means a personal assistant, visible to its creator only. */
+export const chatbots = sqliteTable(
+  "chatbots",
+  {
+    id: id(),
+    organizationId: text("organization_id").references(() => organizations.id, { onDelete: "cascade" }),
+    createdById: text("created_by_id").notNull().references(() => users.id),
+    name: text("name").notNull(),
+    largeLanguageModelId: text("large_language_model_id").notNull().references(() => models.id),
+    embeddingModelId: text("embedding_model_id").references(() => models.id),
+    rerankerModelId: text("reranker_model_id").references(() => models.id),
+    ragId: text("rag_id"),
+    builtInWorkflowId: text("built_in_workflow_id"),
+    instructions: text("instructions").notNull().default(""),
+    replyMode: text("reply_mode", { enum: REPLY_MODES }).notNull().default("normal"),
+    template: text("template"),
+    unanswerableTemplate: text("unanswerable_template"),
+    totalWordsCount: integer("total_words_count").notNull().default(0),
+    outputMode: text("output_mode", { enum: OUTPUT_MODES }).notNull().default("text"),
+    rawOutputFormat: json<Record<string, unknown>>("raw_output_format"),
+    databaseUrl: text("database_url"),
+    databaseType: text("database_type"),
+    includeTables: json<Record<string, unknown>>("include_tables"),
+    agentMode: text("agent_mode", { enum: AGENT_MODES }).notNull().default("normal"),
+    numberOfRetrievedChunks: integer("number_of_retrieved_chunks").notNull().default(12),
+    enableEvaluation: bool("enable_evaluation").notNull().default(false),
+    enableInLineCitations: bool("enable_in_line_citations").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("chatbots_org_idx").on(t.organizationId)],
+);
+
+/** Group access to assistants (the `group-chatbots` sub-resource of groups). */
+export const chatbotGroups = sqliteTable(
+  "chatbot_groups",
+  {
+    id: text("id").notNull().unique().$defaultFn(() => uuidv7()),
+    chatbotId: text("chatbot_id").notNull().references(() => chatbots.id, { onDelete: "cascade" }),
+    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.groupId] }), index("chatbot_groups_group_idx").on(t.groupId)],
+);

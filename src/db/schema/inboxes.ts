@@ -1,0 +1,74 @@
+import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { organizations } from "./organizations";
+import { chatbots } from "./chatbots";
+import { bool, createdAt, id, json, updatedAt } from "./columns";
+
+export const CHANNEL_TYPES = [
+  "web",
+  "api",
+  "line",
+  "messenger",
+  "instagram",
+  "telegram",
+  "teams",
+  "email",
+  "whatsapp",
+  "slack",
+  "team_plus",
+  "line_works",
+  "viber",
+] as const;
+
+/** A conversation platform of an assistant. A `web` inbox owns one web chat. */
+export const inboxes = sqliteTable(
+  "inboxes",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    channelType: text("channel_type", { enum: CHANNEL_TYPES }).notNull(),
+    chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
+    /** The assistant's default inbox for API conversations. */
+    isDefault: bool("is_default").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("inboxes_org_idx").on(t.organizationId), index("inboxes_chatbot_idx").on(t.chatbotId)],
+);
+
+export const WEB_CHAT_ACCESS_TYPES = ["public", "private"] as const;
+export const THEME_MODES = ["light", "dark", "system"] as const;
+
+/** Widget settings that are read and written whole (colours, switches, texts). */
+export interface WebChatSettings {
+  avatar?: string | null;
+  logo?: string | null;
+  cover?: string | null;
+  poweredByLogo?: string | null;
+  description?: string | null;
+  backUrl?: string | null;
+  enableSpeech: boolean;
+  displayGreeting: string;
+  displayConversationStarters: string[];
+  theme: Record<string, string | boolean>;
+  darkTheme: Record<string, string | boolean>;
+  defaultThemeMode?: (typeof THEME_MODES)[number] | null;
+  customDomain?: { id: string; domain: string; status: "pending" | "active" | "failed" } | null;
+  [flag: `enable${string}`]: boolean | undefined;
+}
+
+export const webChats = sqliteTable(
+  "web_chats",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id").notNull().unique().references(() => inboxes.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    accessType: text("access_type", { enum: WEB_CHAT_ACCESS_TYPES }).notNull().default("public"),
+    isActive: bool("is_active").notNull().default(true),
+    settings: json<WebChatSettings>("settings").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("web_chats_org_idx").on(t.organizationId)],
+);

@@ -1,0 +1,5 @@
+export * from "./accounts";
+export * from "./organizations";
+export * from "./models";
+export * from "./chatbots";
+export * from "./inboxes";

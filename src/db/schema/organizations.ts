@@ -1,0 +1,97 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { users } from "./accounts";
+import { bool, createdAt, id, json, updatedAt } from "./columns";
+
+export const organizations = sqliteTable("organizations", {
+  id: id(),
+  name: text("name").notNull(),
+  ownerId: text("owner_id").notNull().references(() => users.id),
+  compactLogo: text("compact_logo"),
+  fullLogo: text("full_logo"),
+  themePrimaryColor: text("theme_primary_color"),
+  planId: text("plan_id").notNull().default("free"),
+  planExpiredAt: integer("plan_expired_at"),
+  canUseCustomElasticsearch: bool("can_use_custom_elasticsearch").notNull().default(false),
+  canUseVoiceAgent: bool("can_use_voice_agent").notNull().default(false),
+  canUseMeetingRecords: bool("can_use_meeting_records").notNull().default(false),
+  canUseCallCenter: bool("can_use_call_center").notNull().default(false),
+  canUseHookSystem: bool("can_use_hook_system").notNull().default(false),
+  canUseAiGateway: bool("can_use_ai_gateway").notNull().default(false),
+  canUseAgentTeams: bool("can_use_agent_teams").notNull().default(false),
+  canUseMaigptWorkspaceMount: bool("can_use_maigpt_workspace_mount").notNull().default(false),
+  gatewayServiceFeePercent: text("gateway_service_fee_percent").notNull().default("0.00"),
+  gatewayTrafficFeePercent: text("gateway_traffic_fee_percent").notNull().default("0.00"),
+  platformProcessingFeePercent: text("platform_processing_fee_percent").notNull().default("0.00"),
+  platformProcessingFeeEnabled: bool("platform_processing_fee_enabled").notNull().default(false),
+  trialEndsAt: integer("trial_ends_at"),
+  approvalStatus: text("approval_status", { enum: ["pending", "approved", "rejected"] }).notNull().default("pending"),
+  companyName: text("company_name"),
+  taxId: text("tax_id"),
+  contactPhone: text("contact_phone"),
+  applicationMetadata: json<Record<string, unknown>>("application_metadata"),
+  invitationCode: text("invitation_code"),
+  gptInboxId: text("gpt_inbox_id"),
+  creditWalletId: text("credit_wallet_id").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const members = sqliteTable(
+  "members",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    isOwner: bool("is_owner").notNull().default(false),
+    /** Custom member information, filled from the metadata template. */
+    metadata: json<Record<string, unknown>>("metadata"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("members_org_user_uq").on(t.organizationId, t.userId), index("members_user_idx").on(t.userId)],
+);
+
+export const groups = sqliteTable(
+  "groups",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("groups_org_name_uq").on(t.organizationId, t.name)],
+);
+
+/** Permission ids come from the fixed catalogue in services/permissions.ts. */
+export const groupPermissions = sqliteTable(
+  "group_permissions",
+  {
+    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+    permissionId: text("permission_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.permissionId] })],
+);
+
+export const groupMembers = sqliteTable(
+  "group_members",
+  {
+    id: id(),
+    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+    memberId: text("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("group_members_uq").on(t.groupId, t.memberId), index("group_members_member_idx").on(t.memberId)],
+);
+
+/** Monthly usage counters per organization, fed by replies (words) and new conversations. */
+export const organizationUsage = sqliteTable(
+  "organization_usage",
+  {
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    month: text("month").notNull(),
+    wordsCount: integer("words_count").notNull().default(0),
+    conversationsCount: integer("conversations_count").notNull().default(0),
+    uploadedBytes: integer("uploaded_bytes").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.month] })],
+);

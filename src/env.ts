@@ -1,0 +1,45 @@
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type * as schema from "./db/schema";
+import type { Conversation } from "../durable-objects/conversation";
+
+/** Bindings declared in wrangler.toml. Optional ones are remote-only and absent locally. */
+export interface Bindings {
+  DB: D1Database;
+  FILES: R2Bucket;
+  CONVERSATION: DurableObjectNamespace<Conversation>;
+  WEBHOOK_QUEUE: Queue;
+  INGESTION_QUEUE: Queue;
+  RATE_LIMITER?: RateLimit;
+  VECTORIZE?: VectorizeIndex;
+  AI?: Ai;
+  REGISTRATION_ENABLED?: string;
+  BOOTSTRAP_API_KEY?: string;
+  BOOTSTRAP_EMAIL?: string;
+  JSON_BODY_LIMIT_BYTES?: string;
+  WEBHOOK_ALLOWED_HOSTS?: string;
+  /** Secret used to encrypt credentials at rest (model API keys, store passwords). */
+  ENCRYPTION_KEY?: string;
+}
+
+export type Db = DrizzleD1Database<typeof schema>;
+
+export interface Principal {
+  userId: string;
+  email: string;
+  name: string;
+  isStaff: boolean;
+  apiKeyId: string;
+  /** Organization the key acts in by default (X-Organization-Id overrides). */
+  defaultOrganizationId: string | null;
+}
+
+export interface Variables {
+  requestId: string;
+  db: Db;
+  principal: Principal;
+}
+
+export interface AppEnv {
+  Bindings: Bindings;
+  Variables: Variables;
+}

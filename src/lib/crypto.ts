@@ -1,0 +1,85 @@
+const encoder = new TextEncoder();
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+export const toHex = (buf: ArrayBuffer | Uint8Array) =>
+  [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+const fromHex = (hex: string) => new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)));
+const toB64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const fromB64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
+export async function sha256Hex(text: string): Promise<string> {
+  return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+/** Unbiased random base62 string (rejection sampling). */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const b of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (b < 248 && out.length < length) out += BASE62[b % 62];
+    }
+  }
+  return out;
+}
+
+/** API keys: `ak_` + 40 base62 characters; only their SHA-256 is stored (CONTRACT section 3). */
+export const newApiKey = () => `ak_${randomBase62(40)}`;
+
+// Workers cap PBKDF2 at 100,000 iterations, which is also the contract's floor.
+const PBKDF2_ITERATIONS = 100_000;
+
+async function pbkdf2(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(password), "PBKDF2", false, ["deriveBits"]);
+  const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, key, 256);
+  return new Uint8Array(bits);
+}
+
+/** Stored as `pbkdf2_sha256$<iterations>$<salt hex>$<hash hex>`. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const hash = await pbkdf2(password, salt, PBKDF2_ITERATIONS);
+  return `pbkdf2_sha256$${PBKDF2_ITERATIONS}$${toHex(salt)}$${toHex(hash)}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [algo, iterations, salt, hash] = stored.split("$");
+  if (algo !== "pbkdf2_sha256" || !salt || !hash) return false;
+  const candidate = await pbkdf2(password, fromHex(salt), Number(iterations));
+  return timingSafeEqual(candidate, fromHex(hash));
+}
+
+export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
+  return diff === 0;
+}
+
+async function aesKey(secret: string): Promise<CryptoKey> {
+  const raw = await crypto.subtle.digest("SHA-256", encoder.encode(secret));
+  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+}
+
+function requireSecret(secret: string | undefined): string {
+  if (!secret) throw new Error("ENCRYPTION_KEY is not configured; credentials cannot be stored");
+  return secret;
+}
+
+/** Credentials at rest: AES-GCM with a key derived from ENCRYPTION_KEY, `v1:<iv>:<ciphertext>` in base64. */
+export async function encryptSecret(plain: string, secret: string | undefined): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await aesKey(requireSecret(secret)), encoder.encode(plain));
+  return `v1:${toB64(iv)}:${toB64(new Uint8Array(data))}`;
+}
+
+export async function decryptSecret(sealed: string, secret: string | undefined): Promise<string> {
+  const [, iv, data] = sealed.split(":");
+  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromB64(iv) }, await aesKey(requireSecret(secret)), fromB64(data));
+  return new TextDecoder().decode(plain);
+}
+
+/** Shows that a write-only secret is set without revealing it: `sk-a…wxyz`. */
+export function maskSecret(value: string | null | undefined): string | null {
+  if (!value) return null;
+  return value.length <= 8 ? "••••" : `${value.slice(0, 4)}…${value.slice(-4)}`;
+}

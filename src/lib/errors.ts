@@ -1,0 +1,46 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+export type ErrorCode =
+  | "invalid"
+  | "parse_error"
+  | "not_authenticated"
+  | "permission_denied"
+  | "not_found"
+  | "method_not_allowed"
+  | "conflict"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "throttled"
+  | "server_error"
+  | (string & {});
+
+/** The one error type handlers throw; `onError` turns it into the contract's error body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly errors?: Record<string, string[]>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+  }
+}
+
+export const notFound = (detail = "Not found.") => new ApiError(404, "not_found", detail);
+export const forbidden = (detail = "You do not have permission to perform this action.") =>
+  new ApiError(403, "permission_denied", detail);
+export const badRequest = (detail: string, errors?: Record<string, string[]>, code: ErrorCode = "invalid") =>
+  new ApiError(400, code, detail, errors);
+export const conflict = (detail: string) => new ApiError(409, "conflict", detail);
+export const unauthenticated = (detail = "Authentication credentials were not provided.") =>
+  new ApiError(401, "not_authenticated", detail);
+
+/** Field errors of one field, the 400 shape the contract fixes. */
+export const fieldError = (field: string, message: string) =>
+  badRequest(`Invalid request. ${field}: ${message}`, { [field]: [message] });
+
+export function isUniqueViolation(err: unknown): boolean {
+  const text = String((err as { message?: string })?.message ?? err) + String((err as { cause?: unknown })?.cause ?? "");
+  return text.includes("UNIQUE constraint failed");
+}

@@ -1,0 +1,91 @@
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { ZodType } from "zod";
+import type { AppEnv } from "../env";
+import { ApiError, notFound } from "./errors";
+
+export const ErrorSchema = z
+  .object({
+    detail: z.string().openapi({ description: "Human-readable explanation", example: "Not found." }),
+    code: z.string().openapi({ description: "Stable machine code", example: "not_found" }),
+    errors: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .openapi({ description: "Validation messages by field path (400 only)", example: { name: ["Required"] } }),
+    requestId: z.string().optional().openapi({ description: "Present on 500 errors", example: "0190a5c2-..." }),
+  })
+  .openapi("Error");
+
+type Issue = { path: PropertyKey[]; message: string };
+
+/** Turns zod issues into the contract's 400 body: `{detail, code: "invalid", errors}`. */
+export function validationError(issues: Issue[]): ApiError {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const path = issue.path.map(String).join(".") || "nonFieldErrors";
+    (errors[path] ??= []).push(issue.message);
+  }
+  const summary = Object.entries(errors)
+    .slice(0, 3)
+    .map(([field, messages]) => `${field}: ${messages[0]}`)
+    .join("; ");
+  return new ApiError(400, "invalid", `Invalid request. ${summary}`, errors);
+}
+
+/** Every router of the API comes from here, so every validation failure has the same shape. */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (result.success) return;
+      // A malformed id in a path is simply a resource that does not exist (CONTRACT section 1).
+      if (result.target === "param") throw notFound();
+      throw validationError(result.error.issues);
+    },
+  });
+}
+export type Router = ReturnType<typeof createRouter>;
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "Invalid input; `errors` names the fields",
+  401: "Missing, unknown, revoked or expired API key",
+  403: "The role lacks the permission, or the plan lacks the feature",
+  404: "No such resource in your organization",
+  409: "Conflicts with an existing resource",
+  413: "Body too large",
+  415: "Unsupported media type",
+  429: "Rate limit exceeded; see Retry-After",
+};
+
+/** Error responses for a route's `responses`; 401 and 429 apply to every authenticated route. */
+export function errorResponses(...statuses: number[]) {
+  const all = new Set([401, 429, ...statuses]);
+  return Object.fromEntries(
+    [...all].map((s) => [s, { description: ERROR_DESCRIPTIONS[s] ?? "Error", content: { "application/json": { schema: ErrorSchema } } }]),
+  ) as Record<number, { description: string; content: { "application/json": { schema: typeof ErrorSchema } } }>;
+}
+
+export const json = <T extends ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+export const jsonBody = <T extends ZodType>(schema: T, description = "JSON body; snake_case keys are accepted too") => ({
+  body: { required: true, content: { "application/json": { schema } }, description },
+});
+
+export const noContent = { description: "Deleted" };
+
+export const uuidParam = (name: string, description: string) =>
+  z.string().openapi({ param: { name, in: "path" }, description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
+
+export const IdParams = z.object({ id: uuidParam("id", "Resource id") });
+
+/** `{id, name}` references; in requests only `id` is read. */
+export const IdName = z
+  .object({
+    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    name: z.string().openapi({ example: "Support" }),
+  })
+  .openapi("IdName");
+export const IdRef = z.object({ id: z.uuid().openapi({ description: "Referenced id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }) });
+
+export const Timestamp = z.string().openapi({ description: "Milliseconds since the epoch", example: "1767225600000" });

@@ -1,0 +1,136 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { ZodType } from "zod";
+import { ApiError } from "./errors";
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+const pageSize = z.coerce
+  .number()
+  .int()
+  .optional()
+  .transform((n) => Math.min(Math.max(n ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE))
+  .openapi({ description: "Items per page, 1..100 (default 20)", example: 20, type: "integer" });
+
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1).openapi({ description: "Page number, from 1", example: 1, type: "integer" }),
+  pageSize,
+});
+
+export const CursorQuery = z.object({
+  cursor: z.string().optional().openapi({ description: "Opaque cursor from `next` or `previous`", example: "eyJrIjoiMDE5..." }),
+  pageSize,
+});
+
+/** `pagination=false` returns a plain array (organization and member lists). */
+export const PaginationSwitch = z.object({
+  pagination: z.enum(["true", "false"]).optional().openapi({ description: "`false` returns a plain array", example: "true" }),
+});
+
+export const pageOf = <T extends ZodType>(item: T, name: string) =>
+  z
+    .object({
+      count: z.number().int().openapi({ example: 1 }),
+      next: z.string().nullable().openapi({ description: "Absolute URL of the next page", example: null }),
+      previous: z.string().nullable().openapi({ description: "Absolute URL of the previous page", example: null }),
+      results: z.array(item),
+    })
+    .openapi(name);
+
+export const cursorPageOf = <T extends ZodType>(item: T, name: string) =>
+  z
+    .object({
+      next: z.string().nullable().openapi({ description: "Absolute URL of the next page", example: null }),
+      previous: z.string().nullable().openapi({ description: "Absolute URL of the previous page", example: null }),
+      results: z.array(item),
+    })
+    .openapi(name);
+
+export interface PageParams {
+  page: number;
+  pageSize: number;
+  limit: number;
+  offset: number;
+}
+
+export const pageParams = (q: { page: number; pageSize: number }): PageParams => ({
+  ...q,
+  limit: q.pageSize,
+  offset: (q.page - 1) * q.pageSize,
+});
+
+function pageUrl(c: Context, params: Record<string, string | null>): string {
+  const url = new URL(c.req.url);
+  for (const [k, v] of Object.entries(params)) {
+    if (v === null) url.searchParams.delete(k);
+    else url.searchParams.set(k, v);
+  }
+  return url.toString();
+}
+
+/** Builds `{count, next, previous, results}`; a page past the end is 404 "Invalid page.". */
+export function pageResponse<T>(c: Context, p: PageParams, count: number, results: T[]) {
+  if (p.page > 1 && p.offset >= count) throw new ApiError(404, "not_found", "Invalid page.");
+  const hasNext = p.offset + results.length < count;
+  return {
+    count,
+    next: hasNext ? pageUrl(c, { page: String(p.page + 1) }) : null,
+    previous: p.page > 1 ? pageUrl(c, { page: p.page === 2 ? null : String(p.page - 1) }) : null,
+    results,
+  };
+}
+
+export interface Cursor {
+  /** Sort key of the boundary row (sequence number, timestamp or id). */
+  k: string | number;
+  /** Direction: "n" = rows after the boundary in list order, "p" = rows before it. */
+  d: "n" | "p";
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return btoa(JSON.stringify(cursor)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function decodeCursor(raw: string | undefined): Cursor | null {
+  if (!raw) return null;
+  try {
+    const parsed = JSON.parse(atob(raw.replace(/-/g, "+").replace(/_/g, "/")));
+    if ((typeof parsed.k === "string" || typeof parsed.k === "number") && (parsed.d === "n" || parsed.d === "p")) return parsed;
+  } catch {
+    // fall through
+  }
+  throw new ApiError(400, "invalid", "Invalid cursor.", { cursor: ["Invalid cursor."] });
+}
+
+/**
+ * Cursor page from rows fetched with `pageSize + 1` in the requested direction.
+ * `rows` must already be in list order; `key` reads the sort key of a row.
+ */
+export function cursorResponse<T>(
+  c: Context,
+  cursor: Cursor | null,
+  pageSize: number,
+  fetched: T[],
+  key: (row: T) => string | number,
+) {
+  const backwards = cursor?.d === "p";
+  const hasMore = fetched.length > pageSize;
+  let rows = hasMore ? fetched.slice(0, pageSize) : fetched;
+  if (backwards) rows = rows.reverse();
+  const hasNext = backwards ? true : hasMore;
+  const hasPrevious = backwards ? hasMore : cursor !== null;
+  return {
+    next: hasNext && rows.length ? pageUrl(c, { cursor: encodeCursor({ k: key(rows[rows.length - 1]), d: "n" }) }) : null,
+    previous: hasPrevious && rows.length ? pageUrl(c, { cursor: encodeCursor({ k: key(rows[0]), d: "p" }) }) : null,
+    results: rows,
+  };
+}
+
+/** Comma-separated list in a query string (`?tags=a,b`), also accepted as repeated keys. */
+export const csv = (description: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined))
+    .openapi({ description, example: "a,b", type: "string" });

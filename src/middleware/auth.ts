@@ -1,0 +1,59 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv, Principal } from "../env";
+import { apiKeys, users } from "../db/schema";
+import { unauthenticated } from "../lib/errors";
+import { sha256Hex } from "../lib/crypto";
+import { ensureBootstrap } from "../services/accounts";
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** `Authorization: Api-Key <key>`; `Bearer <key>` is accepted too, for OpenAI-compatible clients. */
+function readKey(header: string | undefined): string | null {
+  const match = header?.match(/^(?:Api-Key|Bearer)\s+(\S+)\s*$/i);
+  return match ? match[1] : null;
+}
+
+/**
+ * Resolves the API key to its user (the principal) on every route except the public ones.
+ * Authorization is not decided here: each handler names the permission it needs.
+ */
+export const authenticate = (isPublic: (path: string, method: string) => boolean) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (isPublic(c.req.path, c.req.method)) return next();
+    const header = c.req.header("Authorization");
+    const key = readKey(header);
+    if (!key) throw unauthenticated(header ? "Malformed Authorization header; expected `Api-Key <key>`." : undefined);
+    const db = c.var.db;
+    await ensureBootstrap(db, c.env.BOOTSTRAP_API_KEY, c.env.BOOTSTRAP_EMAIL);
+    const [row] = await db
+      .select({
+        apiKeyId: apiKeys.id,
+        organizationId: apiKeys.organizationId,
+        expiresAt: apiKeys.expiresAt,
+        lastUsedAt: apiKeys.lastUsedAt,
+        userId: users.id,
+        email: users.email,
+        name: users.name,
+        isStaff: users.isStaff,
+      })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(and(eq(apiKeys.keyHash, await sha256Hex(key)), isNull(apiKeys.revokedAt)));
+    const now = Date.now();
+    if (!row) throw unauthenticated("Invalid API key.");
+    if (row.expiresAt !== null && row.expiresAt <= now) throw unauthenticated("API key has expired.");
+    const principal: Principal = {
+      userId: row.userId,
+      email: row.email,
+      name: row.name,
+      isStaff: row.isStaff,
+      apiKeyId: row.apiKeyId,
+      defaultOrganizationId: row.organizationId,
+    };
+    c.set("principal", principal);
+    if (!row.lastUsedAt || now - row.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+      c.executionCtx.waitUntil(db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.apiKeyId)).then(() => undefined));
+    }
+    await next();
+  });

@@ -1,0 +1,33 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { ApiError } from "../lib/errors";
+import { camelizeKeys } from "../lib/case";
+
+const DEFAULT_LIMIT = 1024 * 1024;
+
+/**
+ * Reads JSON bodies once: enforces the size limit (413), turns malformed JSON into a 400 and
+ * accepts snake_case keys. The parsed body is handed to the zod validators through Hono's body cache.
+ */
+export const jsonBody = () =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const method = c.req.method;
+    const type = c.req.header("Content-Type") ?? "";
+    if ((method === "POST" || method === "PUT" || method === "PATCH") && /^application\/([\w.+-]*\+)?json/i.test(type)) {
+      const limit = Number(c.env.JSON_BODY_LIMIT_BYTES) || DEFAULT_LIMIT;
+      const tooLarge = () => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes.`);
+      if (Number(c.req.header("Content-Length") ?? 0) > limit) throw tooLarge();
+      const text = await c.req.raw.text();
+      if (text.length > limit && new TextEncoder().encode(text).length > limit) throw tooLarge();
+      let parsed: unknown = {};
+      if (text.trim()) {
+        try {
+          parsed = JSON.parse(text);
+        } catch (err) {
+          throw new ApiError(400, "parse_error", `JSON parse error - ${(err as Error).message}`);
+        }
+      }
+      c.req.bodyCache.json = Promise.resolve(camelizeKeys(parsed));
+    }
+    await next();
+  });

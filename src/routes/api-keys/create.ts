@@ -1,0 +1,39 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { apiKeys } from "../../db/schema";
+import { apiKeyValues } from "../../services/accounts";
+import { currentAccess } from "../../services/access";
+import { ApiKeySchema, apiKeyRecord } from "./schema";
+
+const CreateApiKey = z.object({
+  name: z.string().trim().min(1).max(100).openapi({ example: "CI" }),
+  expiresAt: z
+    .union([z.number().int(), z.string().regex(/^\d+$/).transform(Number), z.iso.datetime({ offset: true }).transform((s) => Date.parse(s))])
+    .nullable()
+    .optional()
+    .refine((t) => t === null || t === undefined || t > Date.now(), "Must be in the future")
+    .openapi({ description: "Expiry as epoch milliseconds or ISO 8601; absent means never", example: "2027-01-01T00:00:00Z" }),
+});
+
+const Created = ApiKeySchema.extend({
+  key: z.string().openapi({ description: "The key itself, shown only in this response", example: "ak_4f3aB..." }),
+}).openapi("CreatedApiKey");
+
+const route = createRoute({
+  method: "post",
+  path: "/api-keys/",
+  tags: ["API keys"],
+  summary: "Create an API key for the current user",
+  request: jsonBody(CreateApiKey),
+  responses: { 201: json(Created, "Created; `key` is shown once"), ...errorResponses(400) },
+});
+
+export const registerCreateApiKey = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const body = c.req.valid("json");
+    const organizationId = await currentAccess(c).then((a) => a.organizationId, () => null);
+    const { key, values } = await apiKeyValues(c.var.principal.userId, organizationId, body.name, undefined, body.expiresAt ?? null);
+    const [row] = await c.var.db.insert(apiKeys).values(values).returning();
+    return c.json({ ...apiKeyRecord(row), key }, 201);
+  });

@@ -1,0 +1,10 @@
+import { z } from "@hono/zod-openapi";
+
+export const password = (description: string) =>
+  z.string().min(8, "Must be at least 8 characters").max(128).openapi({ description, example: "correct horse battery" });
+
+/** Password pairs must match; the message lands on the second field, as clients expect. */
+export const samePasswords = <A extends string, B extends string>(a: A, b: B) =>
+  (v: Record<A | B, string>, ctx: z.RefinementCtx) => {
+    if (v[a] !== v[b]) ctx.addIssue({ code: "custom", path: [b], message: "The two password fields didn't match." });
+  };

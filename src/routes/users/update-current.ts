@@ -1,0 +1,40 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { users } from "../../db/schema";
+import { conflict, isUniqueViolation } from "../../lib/errors";
+import { UserSchema, userRecord } from "./schema";
+
+const UpdateUser = z.object({
+  name: z.string().trim().min(1).max(150).openapi({ example: "Ada Lovelace" }),
+  email: z.email().max(254).openapi({ example: "ada@example.com" }),
+  avatar: z.url().nullable().optional().openapi({ example: "https://cdn.example.com/ada.png" }),
+  company: z.string().max(200).nullable().optional().openapi({ example: "Acme" }),
+  invitationCode: z.string().max(100).nullable().optional().openapi({ example: null }),
+});
+
+const route = createRoute({
+  method: "put",
+  path: "/users/current/",
+  tags: ["Accounts"],
+  summary: "Update the current user's profile",
+  request: jsonBody(UpdateUser),
+  responses: { 200: json(UserSchema, "Updated user"), ...errorResponses(400, 409) },
+});
+
+export const registerUpdateCurrentUser = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const body = c.req.valid("json");
+    try {
+      const [user] = await c.var.db
+        .update(users)
+        .set({ ...body, email: body.email.toLowerCase() })
+        .where(eq(users.id, c.var.principal.userId))
+        .returning();
+      return c.json(userRecord(user), 200);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict("A user with this e-mail address already exists.");
+      throw err;
+    }
+  });

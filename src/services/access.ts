@@ -1,0 +1,92 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Context } from "hono";
+import type { AppEnv } from "../env";
+import { groupMembers, groupPermissions, members, organizations } from "../db/schema";
+import { forbidden, notFound } from "../lib/errors";
+import { isUuid } from "../lib/ids";
+import { grants, permissionCodename, type Permission } from "./permissions";
+
+/** What the caller may do in one organization. */
+export interface OrgAccess {
+  organizationId: string;
+  memberId: string;
+  isOwner: boolean;
+  groupIds: string[];
+  permissions: Set<Permission>;
+}
+
+type Ctx = Context<AppEnv>;
+const cache = new WeakMap<Request, Map<string, OrgAccess | null>>();
+
+async function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
+  const perRequest = cache.get(c.req.raw) ?? new Map();
+  cache.set(c.req.raw, perRequest);
+  if (perRequest.has(organizationId)) return perRequest.get(organizationId)!;
+  const db = c.var.db;
+  const userId = c.var.principal.userId;
+  const rows = await db
+    .select({ memberId: members.id, isOwner: members.isOwner, groupId: groupMembers.groupId, permissionId: groupPermissions.permissionId })
+    .from(members)
+    .leftJoin(groupMembers, eq(groupMembers.memberId, members.id))
+    .leftJoin(groupPermissions, eq(groupPermissions.groupId, groupMembers.groupId))
+    .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));
+  let access: OrgAccess | null = null;
+  if (rows.length) {
+    const permissions = new Set<Permission>();
+    const groupIds = new Set<string>();
+    for (const r of rows) {
+      if (r.groupId) groupIds.add(r.groupId);
+      const codename = r.permissionId ? permissionCodename(r.permissionId) : undefined;
+      if (codename) permissions.add(codename);
+    }
+    access = { organizationId, memberId: rows[0].memberId, isOwner: rows[0].isOwner, groupIds: [...groupIds], permissions };
+  }
+  perRequest.set(organizationId, access);
+  return access;
+}
+
+/** Access to an organization named in the path; not a member means it does not exist for you. */
+export async function orgAccess(c: Ctx, organizationId: string): Promise<OrgAccess> {
+  const access = isUuid(organizationId) ? await loadAccess(c, organizationId) : null;
+  if (!access) throw notFound();
+  return access;
+}
+
+/**
+ * The organization a request acts in when its path names none: `X-Organization-Id`, else the
+ * key's organization, else the caller's oldest membership.
+ */
+export async function currentAccess(c: Ctx): Promise<OrgAccess> {
+  const wanted = c.req.header("X-Organization-Id") ?? c.var.principal.defaultOrganizationId;
+  if (wanted) {
+    const access = isUuid(wanted) ? await loadAccess(c, wanted) : null;
+    if (access) return access;
+    if (c.req.header("X-Organization-Id")) throw notFound("Organization not found.");
+  }
+  const [first] = await c.var.db
+    .select({ organizationId: members.organizationId })
+    .from(members)
+    .where(eq(members.userId, c.var.principal.userId))
+    .orderBy(asc(members.createdAt))
+    .limit(1);
+  if (!first) throw forbidden("You are not a member of any organization.");
+  return (await loadAccess(c, first.organizationId))!;
+}
+
+export function can(access: OrgAccess, permission: Permission): boolean {
+  return access.isOwner || grants(access.permissions, permission);
+}
+
+/** Authorization, named in each handler: owners pass, others need the permission through a group. */
+export function requirePermission(access: OrgAccess, permission: Permission): void {
+  if (!can(access, permission)) throw forbidden(`This action requires the "${permission}" permission.`);
+}
+
+export function requireOwner(access: OrgAccess): void {
+  if (!access.isOwner) throw forbidden("Only an owner of the organization can do this.");
+}
+
+export async function organizationExists(c: Ctx, id: string) {
+  const [row] = await c.var.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id));
+  return !!row;
+}

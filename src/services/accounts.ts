@@ -1,0 +1,68 @@
+import { count } from "drizzle-orm";
+import type { Db } from "../env";
+import { apiKeys, members, organizations, users } from "../db/schema";
+import { newApiKey, sha256Hex } from "../lib/crypto";
+import { uuidv7 } from "../lib/ids";
+
+export interface NewAccount {
+  email: string;
+  name: string;
+  passwordHash: string | null;
+  company: string;
+  isStaff?: boolean;
+  /** Use this key instead of a random one (bootstrap). */
+  key?: string;
+  keyName?: string;
+}
+
+/** Statements that create an organization with its owner as first member. */
+export function organizationInserts(db: Db, ownerId: string, name: string, organizationId = uuidv7()) {
+  return [
+    db.insert(organizations).values({ id: organizationId, name, ownerId, creditWalletId: uuidv7() }),
+    db.insert(members).values({ organizationId, userId: ownerId, isOwner: true }),
+  ] as const;
+}
+
+export async function apiKeyValues(userId: string, organizationId: string | null, name: string, key = newApiKey(), expiresAt: number | null = null) {
+  return { key, values: { id: uuidv7(), userId, organizationId, name, prefix: key.slice(0, 8), keyHash: await sha256Hex(key), expiresAt } };
+}
+
+/** User, their organization, owner membership and first API key, written atomically. */
+export async function createAccount(db: Db, input: NewAccount) {
+  const userId = uuidv7();
+  const organizationId = uuidv7();
+  const { key, values } = await apiKeyValues(userId, organizationId, input.keyName ?? "Default key", input.key);
+  await db.batch([
+    db.insert(users).values({
+      id: userId,
+      email: input.email.toLowerCase(),
+      name: input.name,
+      passwordHash: input.passwordHash,
+      company: input.company,
+      isStaff: input.isStaff ?? false,
+    }),
+    ...organizationInserts(db, userId, input.company, organizationId),
+    db.insert(apiKeys).values(values),
+  ]);
+  return { userId, organizationId, key, apiKeyId: values.id };
+}
+
+let bootstrapped = false;
+
+/**
+ * CONTRACT section 3: with BOOTSTRAP_API_KEY set and no user yet, the first request creates an
+ * owner (staff) user, an organization and that key. Checked once per isolate.
+ */
+export async function ensureBootstrap(db: Db, key: string | undefined, email = "admin@example.com") {
+  if (bootstrapped || !key) return;
+  const [{ n }] = await db.select({ n: count() }).from(users);
+  if (n === 0) {
+    try {
+      await createAccount(db, { email, name: "Administrator", passwordHash: null, company: "Default organization", isStaff: true, key, keyName: "Bootstrap key" });
+    } catch (err) {
+      // Another isolate bootstrapped at the same moment: the unique email says so.
+      if (!String(err).includes("UNIQUE")) throw err;
+    }
+  }
+  bootstrapped = true;
+}

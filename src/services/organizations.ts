@@ -1,0 +1,79 @@
+import { and, count, eq, sum } from "drizzle-orm";
+import type { Db } from "../env";
+import { chatbots, organizations, organizationUsage } from "../db/schema";
+import { ms } from "../lib/time";
+import { CLEANUP_AFTER_DAYS, planOf } from "./plans";
+
+type OrganizationRow = typeof organizations.$inferSelect;
+const DAY = 86_400_000;
+
+export const currentMonth = (now = Date.now()) => new Date(now).toISOString().slice(0, 7);
+
+/** The organization record with its usage statistics and plan (spec "Organization"). */
+export async function organizationRecord(db: Db, org: OrganizationRow, now = Date.now()) {
+  const [[bots], [usage], [allTime]] = await Promise.all([
+    db.select({ n: count() }).from(chatbots).where(eq(chatbots.organizationId, org.id)),
+    db
+      .select({ words: organizationUsage.wordsCount, conversations: organizationUsage.conversationsCount })
+      .from(organizationUsage)
+      .where(and(eq(organizationUsage.organizationId, org.id), eq(organizationUsage.month, currentMonth(now)))),
+    db.select({ bytes: sum(organizationUsage.uploadedBytes) }).from(organizationUsage).where(eq(organizationUsage.organizationId, org.id)),
+  ]);
+  const plan = planOf(org.planId);
+  const expiredAt = org.planExpiredAt;
+  const lapsed = expiredAt !== null && expiredAt <= now;
+  const noActivePlanDays = lapsed ? Math.floor((now - expiredAt) / DAY) : 0;
+  const isTrial = plan.planType === "trial";
+  return {
+    id: org.id,
+    name: org.name,
+    createdAt: ms(org.createdAt)!,
+    compactLogo: org.compactLogo,
+    fullLogo: org.fullLogo,
+    themePrimaryColor: org.themePrimaryColor,
+    usageStatistics: {
+      chatbotsCount: bots.n,
+      countableChatbotsCount: bots.n,
+      exemptChatbotsByMode: {},
+      canCreateChatbot: bots.n < plan.createChatbotLimit && !lapsed,
+      createChatbotLimit: plan.createChatbotLimit,
+      currentMonthWordsCountTotal: plan.monthlyWords,
+      currentMonthUsedWordsCountTotal: usage?.words ?? 0,
+      currentMonthUsedConversationsCountTotal: usage?.conversations ?? 0,
+      availableUploadFilesSizeTotal: plan.uploadBytes,
+      usedUploadFileSizeTotal: Number(allTime?.bytes ?? 0),
+    },
+    organizationPlan: { id: plan.id, planName: plan.planName, planType: plan.planType, expiredAt: ms(expiredAt) },
+    creditWallet: { id: org.creditWalletId },
+    gptInboxId: org.gptInboxId,
+    canUseCustomElasticsearch: org.canUseCustomElasticsearch,
+    canUseVoiceAgent: org.canUseVoiceAgent,
+    canUseMeetingRecords: org.canUseMeetingRecords,
+    canUseCallCenter: org.canUseCallCenter,
+    canUseHookSystem: org.canUseHookSystem,
+    canUseAiGateway: org.canUseAiGateway,
+    canUseAgentTeams: org.canUseAgentTeams,
+    canUseMaigptWorkspaceMount: org.canUseMaigptWorkspaceMount,
+    gatewayServiceFeePercent: org.gatewayServiceFeePercent,
+    gatewayTrafficFeePercent: org.gatewayTrafficFeePercent,
+    platformProcessingFeePercent: org.platformProcessingFeePercent,
+    platformProcessingFeeEnabled: org.platformProcessingFeeEnabled,
+    isTrial,
+    showTrialBanner: isTrial && !lapsed,
+    expirationDays: expiredAt !== null && !lapsed ? Math.ceil((expiredAt - now) / DAY) : null,
+    noActivePlanDays,
+    cleanupRemainingDays: lapsed ? Math.max(0, CLEANUP_AFTER_DAYS - noActivePlanDays) : null,
+    estimatedCleanupDate: lapsed ? new Date(expiredAt + CLEANUP_AFTER_DAYS * DAY).toISOString().slice(0, 10) : null,
+    approvalStatus: org.approvalStatus,
+    companyName: org.companyName,
+    taxId: org.taxId,
+    contactPhone: org.contactPhone,
+    applicationMetadata: org.applicationMetadata ?? {},
+    invitationCode: org.invitationCode,
+  };
+}
+
+export async function getOrganizationRecord(db: Db, id: string) {
+  const [org] = await db.select().from(organizations).where(eq(organizations.id, id));
+  return org ? organizationRecord(db, org) : null;
+}

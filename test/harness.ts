@@ -1,0 +1,102 @@
+import { SELF } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { getDb } from "../src/db";
+import { groupMembers, groupPermissions, groups, organizations } from "../src/db/schema";
+import { createAccount } from "../src/services/accounts";
+import { PERMISSIONS, type Permission } from "../src/services/permissions";
+import { eq } from "drizzle-orm";
+import { uuidv7 } from "../src/lib/ids";
+
+export const db = () => getDb(env.DB);
+export const PREFIXES = ["/api/v1", "/api"] as const;
+
+let counter = 0;
+export const unique = (label = "x") => `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+
+export interface Actor {
+  userId: string;
+  organizationId: string;
+  key: string;
+  email: string;
+  /** Request as this actor; `path` is relative to the prefix (default /api/v1). */
+  fetch(method: string, path: string, body?: unknown, init?: { prefix?: string; headers?: Record<string, string> }): Promise<Response>;
+}
+
+export async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    if (body instanceof FormData || typeof body === "string") init.body = body as BodyInit;
+    else {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)["Content-Type"] = "application/json";
+    }
+  }
+  return SELF.fetch(`http://localhost${url}`, init);
+}
+
+function actor(userId: string, organizationId: string, key: string, email: string): Actor {
+  return {
+    userId,
+    organizationId,
+    key,
+    email,
+    fetch: (method, path, body, init = {}) =>
+      call(method, `${init.prefix ?? "/api/v1"}${path}`, body, { Authorization: `Api-Key ${key}`, ...init.headers }),
+  };
+}
+
+/** A fresh organization with its owner and an API key, written straight through the service layer. */
+export async function seedOwner(label = "owner"): Promise<Actor> {
+  const email = `${unique(label)}@example.com`;
+  const account = await createAccount(db(), { email, name: label, passwordHash: null, company: unique("org") });
+  return actor(account.userId, account.organizationId, account.key, email);
+}
+
+/** A platform operator (staff) with an organization of their own. */
+export async function seedStaff(): Promise<Actor> {
+  const email = `${unique("staff")}@example.com`;
+  const account = await createAccount(db(), { email, name: "staff", passwordHash: null, company: unique("org"), isStaff: true });
+  return actor(account.userId, account.organizationId, account.key, email);
+}
+
+/**
+ * A second user who is a member of `owner`'s organization, in a group holding `permissions`
+ * (none: a plain member). Their own key acts in that organization.
+ */
+export async function seedMember(owner: Actor, permissions: Permission[] = []): Promise<Actor & { memberId: string; groupId: string | null }> {
+  const email = `${unique("member")}@example.com`;
+  const other = await createAccount(db(), { email, name: "member", passwordHash: null, company: unique("own-org") });
+  const res = await owner.fetch("POST", `/organizations/${owner.organizationId}/members/`, { email });
+  expect(res.status, await res.clone().text()).toBe(201);
+  const member = (await res.json()) as { id: string };
+  let groupId: string | null = null;
+  if (permissions.length) {
+    groupId = uuidv7();
+    const ids = permissions.map((codename) => PERMISSIONS.find((p) => p.codename === codename)!.id);
+    await db().batch([
+      db().insert(groups).values({ id: groupId, organizationId: owner.organizationId, name: unique("group") }),
+      db().insert(groupPermissions).values(ids.map((permissionId) => ({ groupId: groupId!, permissionId }))),
+      db().insert(groupMembers).values({ groupId, memberId: member.id }),
+    ]);
+  }
+  return { ...actor(other.userId, owner.organizationId, other.key, email), memberId: member.id, groupId, fetch: (m, p, b, init = {}) =>
+    call(m, `${init.prefix ?? "/api/v1"}${p}`, b, { Authorization: `Api-Key ${other.key}`, "X-Organization-Id": owner.organizationId, ...init.headers }) };
+}
+
+export async function setPlan(organizationId: string, planId: "free" | "trial" | "pro" | "enterprise") {
+  await db().update(organizations).set({ planId }).where(eq(organizations.id, organizationId));
+}
+
+/** Asserts the contract's error body: `{detail, code}` plus X-Request-Id. */
+export async function expectError(res: Response, status: number, code?: string) {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  const body = JSON.parse(text);
+  expect(typeof body.detail).toBe("string");
+  if (code) expect(body.code).toBe(code);
+  expect(res.headers.get("X-Request-Id")).toBeTruthy();
+  return body as { detail: string; code: string; errors?: Record<string, string[]> };
+}
+
+export const NO_SUCH_ID = "01900000-0000-7000-8000-000000000000";
