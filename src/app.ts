@@ -14,8 +14,13 @@ import { registerRoutes } from "./routes";
 
 /** Paths (after the prefix) that need no API key (CONTRACT section 3). */
 const PUBLIC_PATHS = new Set(["/auth/registration/", "/auth/login/", "/openapi.json", "/schema/", "/docs/"]);
+/** Public path prefixes: stored files meant for browsers (logos, avatars), under an unguessable key. */
+const PUBLIC_PREFIXES = ["/files/public/"];
 const PREFIX = /^\/api(?:\/v1)?(?=\/)/;
-const isPublic = (path: string) => PUBLIC_PATHS.has(path.replace(PREFIX, ""));
+function isPublic(path: string) {
+  const rest = path.replace(PREFIX, "");
+  return PUBLIC_PATHS.has(rest) || PUBLIC_PREFIXES.some((p) => rest.startsWith(p));
+}
 
 const OPENAPI_CONFIG = {
   openapi: "3.1.0",

@@ -3,6 +3,13 @@ import { registerAuthRoutes } from "./auth";
 import { registerUserRoutes } from "./users";
 import { registerApiKeyRoutes } from "./api-keys";
 import { registerPermissionRoutes } from "./permissions";
+import { registerOrganizationRoutes } from "./organizations";
+import { registerMemberRoutes } from "./members";
+import { registerGroupRoutes } from "./groups";
+import { registerModelRoutes } from "./models";
+import { registerInboxRoutes } from "./inboxes";
+import { registerWebChatRoutes } from "./web-chats";
+import { registerFileRoutes } from "./files";
 
 /** Every resource of the API; each is mounted under both /api/v1 and /api. */
 export function registerRoutes(r: Router) {
@@ -10,4 +17,11 @@ export function registerRoutes(r: Router) {
   registerUserRoutes(r);
   registerApiKeyRoutes(r);
   registerPermissionRoutes(r);
+  registerOrganizationRoutes(r);
+  registerMemberRoutes(r);
+  registerGroupRoutes(r);
+  registerModelRoutes(r);
+  registerInboxRoutes(r);
+  registerWebChatRoutes(r);
+  registerFileRoutes(r);
 }

@@ -1,0 +1,5 @@
+import type { Router } from "../../lib/openapi";
+
+export function registerModelRoutes(r: Router) {
+  void r;
+}
