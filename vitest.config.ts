@@ -2,6 +2,9 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 
+/** Bootstrap key of the test runs (test/services/bootstrap.test.ts). */
+export const BOOTSTRAP_TEST_KEY = "ak_TestBootstrapKey0000000000000000000000000";
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
@@ -12,6 +15,7 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             ENCRYPTION_KEY: "test-encryption-key",
+            BOOTSTRAP_API_KEY: BOOTSTRAP_TEST_KEY,
           },
         },
       }),

@@ -39,6 +39,17 @@ const withDb = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** For 405s: which methods a path would answer, from the registered route patterns. */
+function allowedMethods(routes: { method: string; path: string }[]) {
+  const patterns = routes
+    .filter((r) => r.method !== "ALL")
+    .map((r) => ({
+      method: r.method,
+      re: new RegExp(`^${r.path.replace(/:\w+\{([^}]+)\}/g, "($1)").replace(/:\w+/g, "[^/]+").replace(/\*/g, ".*")}$`),
+    }));
+  return (path: string) => [...new Set(patterns.filter((p) => p.re.test(path)).map((p) => p.method))];
+}
+
 export function buildApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestId());
@@ -64,7 +75,10 @@ export function buildApp() {
   // A route with no authentication or storage, the baseline of `npm run bench -- auth`.
   app.get("/health", (c) => c.json({ status: "ok" }));
 
-  app.notFound(() => {
+  const methodsFor = allowedMethods(app.routes);
+  app.notFound((c) => {
+    const allowed = methodsFor(c.req.path);
+    if (allowed.length) throw new ApiError(405, "method_not_allowed", `Method "${c.req.method}" not allowed.`, undefined, { Allow: allowed.join(", ") });
     throw new ApiError(404, "not_found", "Not found.");
   });
   app.onError((err, c) => {

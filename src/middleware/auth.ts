@@ -4,7 +4,8 @@ import type { AppEnv, Principal } from "../env";
 import { apiKeys, users } from "../db/schema";
 import { unauthenticated } from "../lib/errors";
 import { sha256Hex } from "../lib/crypto";
-import { ensureBootstrap } from "../services/accounts";
+import { bootstrapOwner } from "../services/accounts";
+import type { Db } from "../env";
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -25,21 +26,8 @@ export const authenticate = (isPublic: (path: string, method: string) => boolean
     const key = readKey(header);
     if (!key) throw unauthenticated(header ? "Malformed Authorization header; expected `Api-Key <key>`." : undefined);
     const db = c.var.db;
-    await ensureBootstrap(db, c.env.BOOTSTRAP_API_KEY, c.env.BOOTSTRAP_EMAIL);
-    const [row] = await db
-      .select({
-        apiKeyId: apiKeys.id,
-        organizationId: apiKeys.organizationId,
-        expiresAt: apiKeys.expiresAt,
-        lastUsedAt: apiKeys.lastUsedAt,
-        userId: users.id,
-        email: users.email,
-        name: users.name,
-        isStaff: users.isStaff,
-      })
-      .from(apiKeys)
-      .innerJoin(users, eq(users.id, apiKeys.userId))
-      .where(and(eq(apiKeys.keyHash, await sha256Hex(key)), isNull(apiKeys.revokedAt)));
+    let row = await findKey(db, key);
+    if (!row && key === c.env.BOOTSTRAP_API_KEY && (await bootstrapOwner(db, key, c.env.BOOTSTRAP_EMAIL))) row = await findKey(db, key);
     const now = Date.now();
     if (!row) throw unauthenticated("Invalid API key.");
     if (row.expiresAt !== null && row.expiresAt <= now) throw unauthenticated("API key has expired.");
@@ -57,3 +45,21 @@ export const authenticate = (isPublic: (path: string, method: string) => boolean
     }
     await next();
   });
+
+async function findKey(db: Db, key: string) {
+  const [row] = await db
+    .select({
+      apiKeyId: apiKeys.id,
+      organizationId: apiKeys.organizationId,
+      expiresAt: apiKeys.expiresAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      isStaff: users.isStaff,
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(eq(apiKeys.keyHash, await sha256Hex(key)), isNull(apiKeys.revokedAt)));
+  return row;
+}

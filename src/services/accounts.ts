@@ -47,22 +47,21 @@ export async function createAccount(db: Db, input: NewAccount) {
   return { userId, organizationId, key, apiKeyId: values.id };
 }
 
-let bootstrapped = false;
-
 /**
- * CONTRACT section 3: with BOOTSTRAP_API_KEY set and no user yet, the first request creates an
- * owner (staff) user, an organization and that key. Checked once per isolate.
+ * CONTRACT section 3: with BOOTSTRAP_API_KEY set and no user yet, the first request with that key
+ * creates an owner (staff) user, an organization and the key. Called only when a presented key
+ * equal to BOOTSTRAP_API_KEY is unknown, so it costs nothing on the normal path.
+ * Returns whether it created the account.
  */
-export async function ensureBootstrap(db: Db, key: string | undefined, email = "admin@example.com") {
-  if (bootstrapped || !key) return;
+export async function bootstrapOwner(db: Db, key: string, email = "admin@example.com"): Promise<boolean> {
   const [{ n }] = await db.select({ n: count() }).from(users);
-  if (n === 0) {
-    try {
-      await createAccount(db, { email, name: "Administrator", passwordHash: null, company: "Default organization", isStaff: true, key, keyName: "Bootstrap key" });
-    } catch (err) {
-      // Another isolate bootstrapped at the same moment: the unique email says so.
-      if (!String(err).includes("UNIQUE")) throw err;
-    }
+  if (n > 0) return false;
+  try {
+    await createAccount(db, { email, name: "Administrator", passwordHash: null, company: "Default organization", isStaff: true, key, keyName: "Bootstrap key" });
+    return true;
+  } catch (err) {
+    // Another isolate bootstrapped at the same moment: the unique email or key hash says so.
+    if (String(err).includes("UNIQUE")) return true;
+    throw err;
   }
-  bootstrapped = true;
 }
