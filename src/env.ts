@@ -1,6 +1,7 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as schema from "./db/schema";
 import type { Conversation } from "../durable-objects/conversation";
+import type { RateLimiter } from "../durable-objects/rate-limiter";
 
 /** Bindings declared in wrangler.toml. Optional ones are remote-only and absent locally. */
 export interface Bindings {
@@ -9,13 +10,14 @@ export interface Bindings {
   CONVERSATION: DurableObjectNamespace<Conversation>;
   WEBHOOK_QUEUE: Queue;
   INGESTION_QUEUE: Queue;
-  RATE_LIMITER?: RateLimit;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   VECTORIZE?: VectorizeIndex;
   AI?: Ai;
   REGISTRATION_ENABLED?: string;
   BOOTSTRAP_API_KEY?: string;
   BOOTSTRAP_EMAIL?: string;
   JSON_BODY_LIMIT_BYTES?: string;
+  RATE_LIMIT_PER_MINUTE?: string;
   WEBHOOK_ALLOWED_HOSTS?: string;
   /** Secret used to encrypt credentials at rest (model API keys, store passwords). */
   ENCRYPTION_KEY?: string;
@@ -28,6 +30,8 @@ export interface Principal {
   email: string;
   name: string;
   isStaff: boolean;
+  /** The user's row, read with the key in one query; handlers need not read it again. */
+  user: typeof schema.users.$inferSelect;
   apiKeyId: string;
   /** Organization the key acts in by default (X-Organization-Id overrides). */
   defaultOrganizationId: string | null;

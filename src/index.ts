@@ -5,6 +5,7 @@ import { handleQueue } from "./queues";
 import { runHousekeeping } from "./services/housekeeping";
 
 export { Conversation } from "../durable-objects/conversation";
+export { RateLimiter } from "../durable-objects/rate-limiter";
 
 const app = buildApp();
 

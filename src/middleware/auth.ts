@@ -5,6 +5,7 @@ import { apiKeys, users } from "../db/schema";
 import { unauthenticated } from "../lib/errors";
 import { sha256Hex } from "../lib/crypto";
 import { bootstrapOwner } from "../services/accounts";
+import { cachedKey, rememberKey, type KeyRecord } from "../services/key-cache";
 import type { Db } from "../env";
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -26,40 +27,42 @@ export const authenticate = (isPublic: (path: string, method: string) => boolean
     const key = readKey(header);
     if (!key) throw unauthenticated(header ? "Malformed Authorization header; expected `Api-Key <key>`." : undefined);
     const db = c.var.db;
-    let row = await findKey(db, key);
-    if (!row && key === c.env.BOOTSTRAP_API_KEY && (await bootstrapOwner(db, key, c.env.BOOTSTRAP_EMAIL))) row = await findKey(db, key);
+    const hash = await sha256Hex(key);
     const now = Date.now();
+    let row = cachedKey(hash, now) ?? (await findKey(db, hash));
+    if (!row && key === c.env.BOOTSTRAP_API_KEY && (await bootstrapOwner(db, key, c.env.BOOTSTRAP_EMAIL))) row = await findKey(db, hash);
     if (!row) throw unauthenticated("Invalid API key.");
     if (row.expiresAt !== null && row.expiresAt <= now) throw unauthenticated("API key has expired.");
+    const { user } = row;
     const principal: Principal = {
-      userId: row.userId,
-      email: row.email,
-      name: row.name,
-      isStaff: row.isStaff,
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      isStaff: user.isStaff,
+      user,
       apiKeyId: row.apiKeyId,
       defaultOrganizationId: row.organizationId,
     };
     c.set("principal", principal);
     if (!row.lastUsedAt || now - row.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+      row.lastUsedAt = now;
       c.executionCtx.waitUntil(db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.apiKeyId)).then(() => undefined));
     }
     await next();
   });
 
-async function findKey(db: Db, key: string) {
+async function findKey(db: Db, hash: string): Promise<KeyRecord | undefined> {
   const [row] = await db
     .select({
       apiKeyId: apiKeys.id,
       organizationId: apiKeys.organizationId,
       expiresAt: apiKeys.expiresAt,
       lastUsedAt: apiKeys.lastUsedAt,
-      userId: users.id,
-      email: users.email,
-      name: users.name,
-      isStaff: users.isStaff,
+      user: users,
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.keyHash, await sha256Hex(key)), isNull(apiKeys.revokedAt)));
+    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)));
+  if (row) rememberKey(hash, row);
   return row;
 }

@@ -1,18 +1,17 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
+import { takeToken } from "../services/rate-limit";
 
-const PERIOD_SECONDS = 60;
-
-/** Per-API-key limit through the Workers rate-limiting binding (wrangler.toml `RATE_LIMITER`). */
+/** Per-API-key limit, RATE_LIMIT_PER_MINUTE (default 1,200) requests a minute (CONTRACT section 8). */
 export const rateLimit = () =>
   createMiddleware<AppEnv>(async (c, next) => {
     const principal = c.get("principal");
-    if (principal && c.env.RATE_LIMITER) {
-      const { success } = await c.env.RATE_LIMITER.limit({ key: principal.apiKeyId });
-      if (!success) {
-        throw new ApiError(429, "throttled", "Request was throttled. Expected available in 60 seconds.", undefined, {
-          "Retry-After": String(PERIOD_SECONDS),
+    if (principal) {
+      const { allowed, retryAfter } = takeToken(c.env, principal.apiKeyId, c.executionCtx);
+      if (!allowed) {
+        throw new ApiError(429, "throttled", `Request was throttled. Expected available in ${retryAfter} seconds.`, undefined, {
+          "Retry-After": String(retryAfter),
         });
       }
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
 import { expectError, seedOwner } from "../harness";
 
 describe("per-key rate limit: 1,200 requests a minute (CONTRACT section 8)", () => {
@@ -15,5 +16,26 @@ describe("per-key rate limit: 1,200 requests a minute (CONTRACT section 8)", () 
     await expectError(throttled, 429, "throttled");
     expect(Number(throttled.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect((await other.fetch("GET", "/users/current/")).status).toBe(200);
+  });
+});
+
+describe("the limit is shared across isolates through the key's RateLimiter object", () => {
+  it("requests counted elsewhere in the window throttle this isolate after its next flush", async () => {
+    const owner = await seedOwner();
+    expect((await owner.fetch("GET", "/users/current/")).status).toBe(200);
+    const [{ id: keyId }] = ((await (await owner.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] }).results;
+    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(keyId));
+    const window = Math.floor(Date.now() / 60_000);
+    // Our own requests reach the object within a flush interval.
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await owner.fetch("GET", "/users/current/")).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await limiter.add(window, 0)).toBeGreaterThanOrEqual(2);
+    // Other isolates used up the rest of the minute.
+    await limiter.add(window, 1200);
+    await new Promise((r) => setTimeout(r, 150));
+    await owner.fetch("GET", "/users/current/"); // flushes and learns the total
+    await new Promise((r) => setTimeout(r, 50));
+    await expectError(await owner.fetch("GET", "/users/current/"), 429, "throttled");
   });
 });

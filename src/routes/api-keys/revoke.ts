@@ -4,6 +4,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { apiKeys } from "../../db/schema";
 import { notFound } from "../../lib/errors";
+import { forgetApiKey } from "../../services/key-cache";
 
 const route = createRoute({
   method: "delete",
@@ -23,5 +24,6 @@ export const registerRevokeApiKey = (r: Router) =>
       .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, c.var.principal.userId), isNull(apiKeys.revokedAt)))
       .returning({ id: apiKeys.id });
     if (!revoked.length) throw notFound();
+    forgetApiKey(id);
     return c.body(null, 204);
   });

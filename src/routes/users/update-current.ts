@@ -5,6 +5,7 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { users } from "../../db/schema";
 import { conflict, isUniqueViolation } from "../../lib/errors";
 import { UserSchema, userRecord } from "./schema";
+import { forgetUser } from "../../services/key-cache";
 
 const UpdateUser = z.object({
   name: z.string().trim().min(1).max(150).openapi({ example: "Ada Lovelace" }),
@@ -32,6 +33,7 @@ export const registerUpdateCurrentUser = (r: Router) =>
         .set({ ...body, email: body.email.toLowerCase() })
         .where(eq(users.id, c.var.principal.userId))
         .returning();
+      forgetUser(user.id);
       return c.json(userRecord(user), 200);
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict("A user with this e-mail address already exists.");

@@ -1,0 +1,61 @@
+// Shared by the benchmarks: a local `wrangler dev` on fresh state, with the per-key rate limit
+// raised so that the limiter still counts every request but does not cut the load short.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+
+export function newKey() {
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  return "ak_" + [...randomBytes(40)].map((b) => alphabet[b % 62]).join("");
+}
+
+/** Starts the worker locally on fresh state; resolves once it answers. */
+export async function startServer({ port = 8788, vars = {} } = {}) {
+  const state = mkdtempSync(path.join(tmpdir(), "bench-state-"));
+  const key = newKey();
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" };
+  const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, encoding: "utf8" });
+  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  const varArgs = Object.entries({ BOOTSTRAP_API_KEY: key, ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const child = spawn("wrangler", ["dev", "--port", String(port), "--persist-to", state, "--log-level", "error", ...varArgs], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  if (Date.now() >= deadline) {
+    child.kill();
+    throw new Error(`server did not start:\n${output}`);
+  }
+  return {
+    base,
+    key,
+    headers: { Authorization: `Api-Key ${key}` },
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export function percentile(xs, p) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
