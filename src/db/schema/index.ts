@@ -3,3 +3,5 @@ export * from "./organizations";
 export * from "./models";
 export * from "./chatbots";
 export * from "./inboxes";
+export * from "./contacts";
+export * from "./conversations";

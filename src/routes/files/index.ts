@@ -1,5 +1,6 @@
 import type { Router } from "../../lib/openapi";
+import { registerGetPublicFile } from "./get-public";
 
 export function registerFileRoutes(r: Router) {
-  void r;
+  registerGetPublicFile(r);
 }

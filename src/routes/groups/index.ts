@@ -1,5 +1,18 @@
 import type { Router } from "../../lib/openapi";
+import { registerCreateGroup } from "./create";
+import { registerListGroups } from "./list";
+import { registerGetGroup } from "./get";
+import { registerReplaceGroup } from "./replace";
+import { registerUpdateGroup } from "./update";
+import { registerDeleteGroup } from "./delete";
+import { registerGroupMemberRoutes } from "./group-members";
 
 export function registerGroupRoutes(r: Router) {
-  void r;
+  registerCreateGroup(r);
+  registerListGroups(r);
+  registerGetGroup(r);
+  registerReplaceGroup(r);
+  registerUpdateGroup(r);
+  registerDeleteGroup(r);
+  registerGroupMemberRoutes(r);
 }

@@ -1,5 +1,15 @@
 import type { Router } from "../../lib/openapi";
+import { registerCreateInbox } from "./create";
+import { registerDeleteInbox } from "./delete";
+import { registerGetInbox } from "./get";
+import { registerListInboxes } from "./list";
+import { registerPatchInbox, registerReplaceInbox } from "./update";
 
 export function registerInboxRoutes(r: Router) {
-  void r;
+  registerListInboxes(r);
+  registerCreateInbox(r);
+  registerGetInbox(r);
+  registerReplaceInbox(r);
+  registerPatchInbox(r);
+  registerDeleteInbox(r);
 }

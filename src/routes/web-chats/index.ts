@@ -1,5 +1,13 @@
 import type { Router } from "../../lib/openapi";
+import { registerCreateWebChat } from "./create";
+import { registerGetWebChat } from "./get";
+import { registerListWebChats } from "./list";
+import { registerPatchWebChat, registerReplaceWebChat } from "./update";
 
 export function registerWebChatRoutes(r: Router) {
-  void r;
+  registerListWebChats(r);
+  registerCreateWebChat(r);
+  registerGetWebChat(r);
+  registerReplaceWebChat(r);
+  registerPatchWebChat(r);
 }

@@ -1,0 +1,71 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { organizations } from "./organizations";
+import { inboxes } from "./inboxes";
+import { chatbots } from "./chatbots";
+import { contacts } from "./contacts";
+import { users } from "./accounts";
+import { bool, createdAt, id, json, updatedAt } from "./columns";
+
+export const CONVERSATION_STATUSES = ["open", "queued", "resolved"] as const;
+export const PROGRESS_STATUSES = ["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"] as const;
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id").notNull().references(() => inboxes.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
+    contactId: text("contact_id").references(() => contacts.id),
+    title: text("title").notNull().default(""),
+    type: text("type", { enum: ["individual", "group"] }).notNull().default("individual"),
+    status: text("status", { enum: CONVERSATION_STATUSES }).notNull().default("open"),
+    progressStatus: text("progress_status", { enum: PROGRESS_STATUSES }).notNull().default("open"),
+    autoReplyEnabled: bool("auto_reply_enabled").notNull().default(true),
+    assigneeId: text("assignee_id").references(() => users.id, { onDelete: "set null" }),
+    lastMessage: text("last_message"),
+    lastMessageAt: integer("last_message_at"),
+    /** Messages not yet read by an agent (feeds the inbox's unreadConversationsCount). */
+    unreadCount: integer("unread_count").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("conversations_inbox_idx").on(t.inboxId, t.lastMessageAt),
+    index("conversations_org_idx").on(t.organizationId, t.createdAt),
+    index("conversations_contact_idx").on(t.contactId),
+  ],
+);
+
+export const MESSAGE_TYPES = ["incoming", "outgoing"] as const;
+export const SENDER_TYPES = ["chatbot", "user", "contact"] as const;
+
+/** Messages, ordered per conversation by the sequence its Durable Object hands out. */
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    sequence: integer("sequence").notNull(),
+    type: text("type", { enum: MESSAGE_TYPES }).notNull(),
+    senderType: text("sender_type", { enum: SENDER_TYPES }).notNull(),
+    senderId: text("sender_id"),
+    senderName: text("sender_name").notNull().default(""),
+    senderAvatar: text("sender_avatar"),
+    content: text("content").notNull().default(""),
+    contentPayload: json<Record<string, unknown>>("content_payload"),
+    attachments: json<Record<string, unknown>[]>("attachments"),
+    citations: json<Record<string, unknown>[]>("citations"),
+    citationNodes: json<Record<string, unknown>[]>("citation_nodes"),
+    canvas: json<Record<string, unknown>>("canvas"),
+    queryMetadata: json<Record<string, unknown>>("query_metadata"),
+    metadata: json<Record<string, unknown>>("metadata"),
+    skillIds: json<string[]>("skill_ids"),
+    toolIds: json<string[]>("tool_ids"),
+    feedback: text("feedback"),
+    wordsCount: integer("words_count").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("messages_conversation_seq_uq").on(t.conversationId, t.sequence), index("messages_org_idx").on(t.organizationId, t.createdAt)],
+);

@@ -1,0 +1,28 @@
+import { createRoute } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, noContent } from "../../lib/openapi";
+import { groups } from "../../db/schema";
+import { orgAccess, requirePermission } from "../../services/access";
+import { findGroup } from "../../services/groups";
+import { GroupParams } from "./schema";
+
+const route = createRoute({
+  method: "delete",
+  path: "/organizations/{organizationPk}/groups/{id}/",
+  tags: ["Roles and permissions"],
+  summary: "Delete a group",
+  description: "Requires `group.manage`. Its members lose the group's permissions at once.",
+  request: { params: GroupParams },
+  responses: { 204: noContent, ...errorResponses(403, 404) },
+});
+
+export const registerDeleteGroup = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { organizationPk, id } = c.req.valid("param");
+    const access = await orgAccess(c, organizationPk);
+    requirePermission(access, "group.manage");
+    const group = await findGroup(c.var.db, access.organizationId, id);
+    await c.var.db.delete(groups).where(and(eq(groups.id, group.id), eq(groups.organizationId, access.organizationId)));
+    return c.body(null, 204);
+  });

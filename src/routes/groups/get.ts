@@ -1,0 +1,25 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json } from "../../lib/openapi";
+import { orgAccess, requirePermission } from "../../services/access";
+import { findGroup, groupRecord } from "../../services/groups";
+import { GroupParams, GroupSchema } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/organizations/{organizationPk}/groups/{id}/",
+  tags: ["Roles and permissions"],
+  summary: "Get a group",
+  description: "Requires `group.view`.",
+  request: { params: GroupParams },
+  responses: { 200: json(GroupSchema, "The group"), ...errorResponses(403, 404) },
+});
+
+export const registerGetGroup = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { organizationPk, id } = c.req.valid("param");
+    const access = await orgAccess(c, organizationPk);
+    requirePermission(access, "group.view");
+    const group = await findGroup(c.var.db, access.organizationId, id);
+    return c.json(await groupRecord(c.var.db, group), 200);
+  });

@@ -1,0 +1,25 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../../lib/openapi";
+import { errorResponses, json } from "../../../lib/openapi";
+import { orgAccess, requirePermission } from "../../../services/access";
+import { findGroup, findGroupMember, groupMemberRecord } from "../../../services/groups";
+import { GroupMemberParams, GroupMemberSchema } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/organizations/{organizationPk}/groups/{groupPk}/group-members/{id}/",
+  tags: ["Roles and permissions"],
+  summary: "Get a group member",
+  description: "Requires `group.view`.",
+  request: { params: GroupMemberParams },
+  responses: { 200: json(GroupMemberSchema, "The group member"), ...errorResponses(403, 404) },
+});
+
+export const registerGetGroupMember = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { organizationPk, groupPk, id } = c.req.valid("param");
+    const access = await orgAccess(c, organizationPk);
+    requirePermission(access, "group.view");
+    const group = await findGroup(c.var.db, access.organizationId, groupPk);
+    return c.json(groupMemberRecord(await findGroupMember(c.var.db, group.id, id)), 200);
+  });

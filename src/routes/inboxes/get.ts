@@ -1,0 +1,26 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { getInbox } from "../../services/inboxes";
+import { INBOXES_TAG, InboxSchema, inboxRecord } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/inboxes/{id}/",
+  tags: [INBOXES_TAG],
+  summary: "Get an inbox",
+  description: "Needs `inbox.view`. `unreadConversationsCount` counts conversations with unread messages.",
+  request: { params: IdParams },
+  responses: { 200: json(InboxSchema, "The inbox"), ...errorResponses(403, 404) },
+});
+
+export const registerGetInbox = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "inbox.view");
+    const view = await getInbox(c.var.db, access.organizationId, c.req.valid("param").id);
+    if (!view) throw notFound();
+    return c.json(inboxRecord(view), 200);
+  });

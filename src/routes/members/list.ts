@@ -1,0 +1,35 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json } from "../../lib/openapi";
+import { PageQuery, PaginationSwitch, pageOf, pageParams, pageResponse } from "../../lib/pagination";
+import { orgAccess, requirePermission } from "../../services/access";
+import { countMembers, listMembers } from "../../services/members";
+import { MemberFilterQuery, MemberSchema, OrganizationParams, memberFilters, memberRecord } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/organizations/{organizationPk}/members/",
+  tags: ["Members"],
+  summary: "List the organization's members",
+  description: "Requires `member.view`. Oldest first. `pagination=false` returns a plain array of every matching member.",
+  request: { params: OrganizationParams, query: PageQuery.extend(PaginationSwitch.shape).extend(MemberFilterQuery.shape) },
+  responses: {
+    200: json(z.union([pageOf(MemberSchema, "MemberPage"), z.array(MemberSchema)]), "A page, or a plain array with `pagination=false`"),
+    ...errorResponses(400, 403, 404),
+  },
+});
+
+export const registerListMembers = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await orgAccess(c, c.req.valid("param").organizationPk);
+    requirePermission(access, "member.view");
+    const query = c.req.valid("query");
+    const filters = memberFilters(query);
+    const db = c.var.db;
+    if (query.pagination === "false") {
+      return c.json((await listMembers(db, access.organizationId, filters)).map(memberRecord), 200);
+    }
+    const p = pageParams(query);
+    const [n, views] = await Promise.all([countMembers(db, access.organizationId, filters), listMembers(db, access.organizationId, filters, p)]);
+    return c.json(pageResponse(c, p, n, views.map(memberRecord)), 200);
+  });

@@ -1,0 +1,57 @@
+import { z } from "@hono/zod-openapi";
+import { IdName, Timestamp, uuidParam } from "../../lib/openapi";
+import { csv } from "../../lib/pagination";
+import { fieldError } from "../../lib/errors";
+import { isUuid } from "../../lib/ids";
+import { ms } from "../../lib/time";
+import { MAX_IDS_PER_QUERY, MAX_SEARCH_TERMS, type MemberFilters, type MemberView } from "../../services/members";
+
+const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
+
+export const MemberSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    user: z
+      .object({
+        id: z.string().openapi({ example: EXAMPLE_ID }),
+        name: z.string().openapi({ example: "Ada Lovelace" }),
+        email: z.string().openapi({ example: "ada@example.com" }),
+        avatar: z.string().nullable().openapi({ example: null }),
+      })
+      .openapi({ description: "The member's user account" }),
+    organization: z.string().openapi({ description: "Organization id", example: EXAMPLE_ID }),
+    isOwner: z.boolean().openapi({ description: "Owners can do everything in the organization", example: false }),
+    groups: z.array(IdName).openapi({ description: "Groups (roles) the member is in" }),
+    metadata: z.record(z.string(), z.unknown()).openapi({ description: "Custom member information", example: { department: "Sales" } }),
+    createdAt: Timestamp,
+  })
+  .openapi("Member");
+
+export const memberRecord = (v: MemberView): z.infer<typeof MemberSchema> => ({
+  id: v.member.id,
+  user: v.user,
+  organization: v.member.organizationId,
+  isOwner: v.member.isOwner,
+  groups: v.groups,
+  metadata: v.member.metadata ?? {},
+  createdAt: ms(v.member.createdAt)!,
+});
+
+export const OrganizationParams = z.object({ organizationPk: uuidParam("organizationPk", "Organization id") });
+export const MemberParams = OrganizationParams.extend({ id: uuidParam("id", "Member id") });
+
+/** Filters shared by the member list and its spreadsheet export. */
+export const MemberFilterQuery = z.object({
+  query: z.string().trim().max(200).optional().openapi({ description: "Name or e-mail contains (case-insensitive)", example: "ada" }),
+  group: z.uuid().optional().openapi({ description: "Members of this group", example: EXAMPLE_ID }),
+  ids: csv(`Comma-separated member ids (at most ${MAX_IDS_PER_QUERY})`),
+  inbox: z.uuid().optional().openapi({ description: "Members who can reach this inbox's assistant: owners and members of the assistant's groups", example: EXAMPLE_ID }),
+  search: z.string().trim().max(200).optional().openapi({ description: `Every word (first ${MAX_SEARCH_TERMS}) matches the name, the e-mail or a metadata value`, example: "sales ada" }),
+});
+
+/** `ids` arrives as free text; each must be a uuid, and their number is bounded. */
+export function memberFilters(q: z.infer<typeof MemberFilterQuery>): MemberFilters {
+  if (q.ids && q.ids.length > MAX_IDS_PER_QUERY) throw fieldError("ids", `At most ${MAX_IDS_PER_QUERY} ids.`);
+  if (q.ids?.some((id) => !isUuid(id))) throw fieldError("ids", "Must be comma-separated UUIDs.");
+  return { query: q.query || undefined, group: q.group, ids: q.ids, inbox: q.inbox, search: q.search || undefined };
+}

@@ -1,0 +1,46 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { fieldError, forbidden, notFound } from "../../lib/errors";
+import { orgAccess, requirePermission } from "../../services/access";
+import { findMember, organizationGroupIds, replaceMemberGroups } from "../../services/members";
+import { acceptOnly } from "../organizations/content-type";
+import { MemberParams, MemberSchema, memberRecord } from "./schema";
+
+const UpdateGroups = z.object({
+  groups: z
+    .array(z.uuid())
+    .max(50)
+    .openapi({ description: "Ids of every group the member should be in (replaces the current set; [] removes all)", example: ["0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d"] }),
+});
+
+const route = createRoute({
+  method: "post",
+  path: "/organizations/{organizationPk}/members/{id}/update-groups/",
+  tags: ["Members"],
+  summary: "Replace a member's groups",
+  description:
+    "Requires `member.manage`: assigning roles is managing the member (group.manage governs the groups themselves). " +
+    "Groups decide permissions, so a member who is not an owner cannot change their own groups (403). " +
+    "Every id must be a group of this organization (400); the replacement is atomic.",
+  middleware: [acceptOnly(["json"])] as const,
+  request: { params: MemberParams, ...jsonBody(UpdateGroups) },
+  responses: { 200: json(MemberSchema, "The member with its new groups"), ...errorResponses(400, 403, 404, 415) },
+});
+
+export const registerUpdateMemberGroups = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { organizationPk, id } = c.req.valid("param");
+    const access = await orgAccess(c, organizationPk);
+    requirePermission(access, "member.manage");
+    const db = c.var.db;
+    const member = await findMember(db, access.organizationId, id);
+    if (!member) throw notFound();
+    if (member.member.id === access.memberId && !access.isOwner) throw forbidden("You cannot change your own groups.");
+    const wanted = [...new Set(c.req.valid("json").groups)];
+    const known = await organizationGroupIds(db, access.organizationId, wanted);
+    const unknown = wanted.filter((g) => !known.has(g));
+    if (unknown.length) throw fieldError("groups", `Not a group of this organization: ${unknown.join(", ")}.`);
+    await replaceMemberGroups(db, member.member.id, wanted);
+    return c.json(memberRecord((await findMember(db, access.organizationId, id))!), 200);
+  });

@@ -1,0 +1,30 @@
+// The `node` build, not `universal`: universal zips through fflate's async API, which spawns a Web
+// Worker for any part over 160 kB (about 500 members) and so fails in workerd ("Worker is not
+// defined"). The node build deflates synchronously through node:stream, which nodejs_compat provides.
+import writeXlsxFile, { type Row } from "write-excel-file/node";
+
+export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** OpenAPI response of a spreadsheet download. */
+export const xlsxResponse = (description: string) => ({
+  description,
+  headers: { "Content-Disposition": { description: "attachment; filename=\"...\"", schema: { type: "string" as const } } },
+  content: { [XLSX_TYPE]: { schema: { type: "string" as const, format: "binary" } } },
+});
+
+/** One sheet as an .xlsx download; the header row is bold and stays in view. */
+export async function xlsxDownload(header: string[], rows: Row[], filename: string, sheet = "Members"): Promise<Response> {
+  const data: Row[] = [header.map((value) => ({ value, fontWeight: "bold" as const })), ...rows];
+  const columns = header.map((h) => ({ width: Math.min(Math.max(h.length + 2, 14), 40) }));
+  const bytes: Uint8Array = await writeXlsxFile(data, { sheet, columns, stickyRowsCount: 1 }).toBuffer();
+  return new Response(bytes, {
+    headers: { "Content-Type": XLSX_TYPE, "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "no-store" },
+  });
+}
+
+/** A metadata value as a cell: scalars keep their type, structures are written as JSON. */
+export const cellOf = (value: unknown): string | number | boolean | null => {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  return JSON.stringify(value);
+};

@@ -1,0 +1,35 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { models } from "../../db/schema";
+import { encryptSecret } from "../../lib/crypto";
+import { currentAccess, requireOwner } from "../../services/access";
+import { checkModelRules } from "../../services/models";
+import { MODELS_TAG, type ModelKindRoute } from "./kinds";
+import { ModelSchema, ModelWrite, modelRecord } from "./schema";
+
+export const registerCreateModel = (r: Router, k: ModelKindRoute) =>
+  r.openapi(
+    createRoute({
+      method: "post",
+      path: k.path,
+      tags: [MODELS_TAG],
+      summary: `Add a ${k.noun} to the organization`,
+      description: "Organization owners only. `apiKey` is write-only: it is stored encrypted and never returned.",
+      request: jsonBody(ModelWrite),
+      responses: { 201: json(ModelSchema, `The created ${k.noun}`), ...errorResponses(400, 403, 404) },
+    }),
+    async (c) => {
+      const access = await currentAccess(c);
+      requireOwner(access);
+      const { apiKey, ...body } = c.req.valid("json");
+      const values = { ...body, baseUrl: body.baseUrl ?? null, dimensions: body.dimensions ?? null };
+      checkModelRules(k.kind, values);
+      const apiKeyEncrypted = apiKey ? await encryptSecret(apiKey, c.env.ENCRYPTION_KEY) : null;
+      const [row] = await c.var.db
+        .insert(models)
+        .values({ ...values, kind: k.kind, organizationId: access.organizationId, apiKeyEncrypted })
+        .returning();
+      return c.json(await modelRecord(row, c.env), 201);
+    },
+  );

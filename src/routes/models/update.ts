@@ -1,0 +1,38 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
+import { models } from "../../db/schema";
+import { encryptSecret } from "../../lib/crypto";
+import { currentAccess, requireOwner } from "../../services/access";
+import { checkModelRules, getOwnModel } from "../../services/models";
+import { MODELS_TAG, type ModelKindRoute } from "./kinds";
+import { ModelPatch, ModelSchema, modelRecord } from "./schema";
+
+export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
+  r.openapi(
+    createRoute({
+      method: "patch",
+      path: `${k.path}{id}/`,
+      tags: [MODELS_TAG],
+      summary: `Update a ${k.noun} of the organization`,
+      description: "Organization owners only; built-in models cannot be changed (403). `apiKey: null` removes the stored key.",
+      request: { params: IdParams, ...jsonBody(ModelPatch) },
+      responses: { 200: json(ModelSchema, `The updated ${k.noun}`), ...errorResponses(400, 403, 404) },
+    }),
+    async (c) => {
+      const access = await currentAccess(c);
+      requireOwner(access);
+      const current = await getOwnModel(c.var.db, access.organizationId, c.req.valid("param").id, k.kind);
+      const { apiKey, ...body } = c.req.valid("json");
+      const merged = { ...current, ...body };
+      checkModelRules(k.kind, { provider: merged.provider, baseUrl: merged.baseUrl ?? null, dimensions: merged.dimensions ?? null });
+      const apiKeyEncrypted = apiKey === undefined ? undefined : apiKey === null ? null : await encryptSecret(apiKey, c.env.ENCRYPTION_KEY);
+      const [row] = await c.var.db
+        .update(models)
+        .set({ ...body, apiKeyEncrypted, updatedAt: Date.now() })
+        .where(eq(models.id, current.id))
+        .returning();
+      return c.json(await modelRecord(row, c.env), 200);
+    },
+  );

@@ -1,0 +1,70 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import { ApiError, fieldError } from "../../lib/errors";
+import { uuidv7 } from "../../lib/ids";
+
+/** Logo uploads (multipart form of v1, enterprise plan only). */
+export const LOGO_FIELDS = ["compactLogo", "fullLogo"] as const;
+export type LogoField = (typeof LOGO_FIELDS)[number];
+export const LOGO_MAX_BYTES = 5_242_880;
+const LOGO_TYPES: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif" };
+
+export const logoPart = (description: string) =>
+  z.any().optional().openapi({
+    type: "string",
+    format: "binary",
+    description: `${description}: PNG, JPEG or GIF, at most ${LOGO_MAX_BYTES} bytes. An empty text part removes the logo; a text part may also carry a URL.`,
+  });
+
+/** Bounds the whole multipart body before it is read: both logos plus the text parts. */
+export const MULTIPART_MAX_BYTES = 2 * LOGO_MAX_BYTES + 64 * 1024;
+
+const urlSchema = z.url();
+
+/**
+ * What a multipart logo part asks for: a file to store, a URL, or null (an empty part clears it).
+ * Checks type and size; throws 400 / 413 naming the field.
+ */
+export function readLogoPart(field: LogoField, value: unknown): File | string | null | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw fieldError(field, "Send one file.");
+  if (typeof value === "string") {
+    if (value.trim() === "") return null;
+    if (!urlSchema.safeParse(value).success) throw fieldError(field, "Must be an image file or a valid URL.");
+    return value;
+  }
+  if (!(value instanceof File)) throw fieldError(field, "Must be an image file.");
+  const type = value.type.split(";")[0].trim().toLowerCase();
+  if (!LOGO_TYPES[type]) throw fieldError(field, `Unsupported image type "${value.type || "unknown"}"; use PNG, JPEG or GIF.`);
+  if (value.size > LOGO_MAX_BYTES) {
+    throw new ApiError(413, "payload_too_large", `${field} exceeds ${LOGO_MAX_BYTES} bytes.`, { [field]: [`At most ${LOGO_MAX_BYTES} bytes.`] });
+  }
+  if (value.size === 0) throw fieldError(field, "The file is empty.");
+  return value;
+}
+
+/** `Logo.PNG` -> `Logo.png`; anything but letters, digits, dot, dash and underscore becomes `_`. */
+function safeFilename(name: string, type: string): string {
+  const base = (name.split(/[\\/]/).pop() ?? "").replace(/\.[^.]*$/, "");
+  const clean = base.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "").slice(0, 80) || "logo";
+  return `${clean}.${LOGO_TYPES[type.split(";")[0].trim().toLowerCase()]}`;
+}
+
+/** Stores the file in R2 under the public prefix and returns its absolute URL. */
+export async function storeLogo(c: Context<AppEnv>, organizationId: string, file: File): Promise<string> {
+  const path = `organizations/${organizationId}/${uuidv7()}-${safeFilename(file.name, file.type)}`;
+  await c.env.FILES.put(`public/${path}`, await file.arrayBuffer(), { httpMetadata: { contentType: file.type.split(";")[0].trim().toLowerCase() } });
+  return `${new URL(c.req.url).origin}/api/v1/files/public/${path}`;
+}
+
+/** Removes every stored file of a deleted organization. */
+export async function deleteOrganizationFiles(bucket: R2Bucket, organizationId: string) {
+  const prefix = `public/organizations/${organizationId}/`;
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, cursor });
+    if (page.objects.length) await bucket.delete(page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+}

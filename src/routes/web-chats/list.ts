@@ -1,0 +1,37 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json } from "../../lib/openapi";
+import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
+import { webChats } from "../../db/schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { selectWebChats } from "../../services/inboxes";
+import { WEB_CHATS_TAG, WebChatSchema, webChatRecord } from "./schema";
+
+const ListQuery = PageQuery.extend({
+  inbox: z.uuid().optional().openapi({ description: "Only the web chat of this inbox", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+});
+
+const route = createRoute({
+  method: "get",
+  path: "/web-chats/",
+  tags: [WEB_CHATS_TAG],
+  summary: "List the organization's web chats",
+  description: "Newest first. Needs `inbox.view`.",
+  request: { query: ListQuery },
+  responses: { 200: json(pageOf(WebChatSchema, "WebChatPage"), "Page of web chats"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerListWebChats = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "inbox.view");
+    const q = c.req.valid("query");
+    const p = pageParams(q);
+    const where = and(eq(webChats.organizationId, access.organizationId), q.inbox ? eq(webChats.inboxId, q.inbox) : undefined);
+    const [[{ n }], rows] = await Promise.all([
+      c.var.db.select({ n: count() }).from(webChats).where(where),
+      selectWebChats(c.var.db).where(where).orderBy(desc(webChats.createdAt), desc(webChats.id)).limit(p.limit).offset(p.offset),
+    ]);
+    return c.json(pageResponse(c, p, n, rows.map(webChatRecord)), 200);
+  });

@@ -1,0 +1,97 @@
+import { z } from "@hono/zod-openapi";
+import { THEME_MODES, WEB_CHAT_ACCESS_TYPES, type WebChatSettings } from "../../db/schema";
+import { uuidv7 } from "../../lib/ids";
+import { IdRef } from "../../lib/openapi";
+import type { WebChatRow } from "../../services/inboxes";
+import { WebChatFlags, themeFields } from "./schema";
+
+const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+// At least two labels, each 1..63 letters, digits or inner hyphens; no IP addresses.
+// Checked after lower-casing; no regex flags, so the pattern stays valid in the OpenAPI document.
+const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Theme keys; unknown keys are refused and `null` removes a key (PATCH merges key by key). */
+const ThemeWrite = z.strictObject(
+  themeFields(
+    (description) => z.string().regex(HEX, "Must be a HEX colour such as #3366FF").nullable().optional().openapi({ description, example: "#3366FF" }),
+    (description) => z.boolean().nullable().optional().openapi({ description, example: true }),
+  ),
+);
+
+const link = (description: string) => z.httpUrl().max(2000).nullable().optional().openapi({ description, example: "https://cdn.example.com/logo.png" });
+
+/** PUT body: the spec's required fields are required; fields left out keep their value. */
+export const WebChatReplace = z
+  .object({
+    name: z.string().trim().min(1).max(200).openapi({ example: "Website chat" }),
+    enableSpeech: z.boolean().openapi({ description: "Voice input and read-aloud", example: false }),
+    displayGreeting: z.string().max(2000).openapi({ description: "First message shown", example: "Hello! How can I help?" }),
+    displayConversationStarters: z
+      .array(z.string().max(200).openapi({ example: "Opening hours?" }))
+      .max(10)
+      .openapi({ description: "At most 10 suggested first questions, each up to 200 characters", example: ["Opening hours?"] }),
+    theme: ThemeWrite.openapi({ description: "Light theme", example: { primaryColor: "#3366FF" } }),
+    darkTheme: ThemeWrite.openapi({ description: "Dark theme", example: { primaryColor: "#99BBFF" } }),
+    accessType: z.enum(WEB_CHAT_ACCESS_TYPES).openapi({ description: "public or private", example: "public" }),
+    inbox: IdRef.openapi({ description: "The web chat's inbox; cannot change" }),
+    avatar: link("Avatar image URL (http or https)"),
+    logo: link("Logo URL (http or https)"),
+    cover: link("Cover image URL (http or https)"),
+    poweredByLogo: link("Powered-by logo URL (http or https)"),
+    description: z.string().max(2000).nullable().optional().openapi({ description: "Text under the title", example: "Ask us anything" }),
+    backUrl: z
+      .string()
+      .max(2000)
+      .regex(/^(?:[hH][tT][tT][pP][sS]?:\/\/|\/|$)/, "Must be an http(s) URL or a path")
+      .nullable()
+      .optional()
+      .openapi({ description: "Where the back button leads", example: "https://example.com" }),
+    isActive: z.boolean().optional().openapi({ description: "Whether the widget answers", example: true }),
+    defaultThemeMode: z.enum(THEME_MODES).nullable().optional().openapi({ description: "light, dark or system", example: "system" }),
+    customDomain: z
+      .object({
+        domain: z.string().trim().toLowerCase().regex(HOSTNAME, "Must be a hostname such as chat.example.com").openapi({ example: "chat.example.com" }),
+      })
+      .nullable()
+      .optional()
+      .openapi({ description: "Only `domain` is read; the server assigns `id` and status `pending`. null removes it" }),
+  })
+  .extend(WebChatFlags.partial().shape);
+
+export const WebChatPatch = WebChatReplace.partial();
+export const WebChatCreate = WebChatPatch.extend({ inbox: IdRef.openapi({ description: "A web inbox without a web chat" }) });
+
+export type WebChatInput = z.infer<typeof WebChatPatch>;
+export type StoredWebChat = Pick<WebChatRow, "name" | "accessType" | "isActive" | "settings">;
+type Theme = Record<string, string | boolean>;
+
+function applyTheme(base: Theme, changes: Record<string, string | boolean | null | undefined>): Theme {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete out[key];
+    else if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * The web chat as it will be stored after a write. Fields left out keep their value; themes
+ * replace the stored one (PUT) or merge into it key by key (PATCH).
+ */
+export function applyWebChatInput(current: StoredWebChat, input: WebChatInput, mergeThemes: boolean): StoredWebChat {
+  const { name, accessType, isActive, inbox: _inbox, theme, darkTheme, customDomain, ...rest } = input;
+  const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  const settings: WebChatSettings = { ...current.settings, ...given };
+  if (theme) settings.theme = applyTheme(mergeThemes ? (current.settings.theme ?? {}) : {}, theme);
+  if (darkTheme) settings.darkTheme = applyTheme(mergeThemes ? (current.settings.darkTheme ?? {}) : {}, darkTheme);
+  if (customDomain !== undefined) {
+    const same = customDomain && current.settings.customDomain?.domain === customDomain.domain;
+    settings.customDomain = customDomain === null ? null : same ? current.settings.customDomain : { id: uuidv7(), domain: customDomain.domain, status: "pending" };
+  }
+  return {
+    name: name ?? current.name,
+    accessType: accessType ?? current.accessType,
+    isActive: isActive ?? current.isActive,
+    settings,
+  };
+}

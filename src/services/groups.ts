@@ -1,0 +1,166 @@
+import { and, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Db } from "../env";
+import { groupMembers, groupPermissions, groups, members, users } from "../db/schema";
+import { conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
+import { isUuid, uuidv7 } from "../lib/ids";
+import { ms } from "../lib/time";
+import { PERMISSIONS } from "./permissions";
+
+type GroupRow = typeof groups.$inferSelect;
+
+/** D1 binds at most 100 parameters per statement, so long id lists are split. */
+export function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Case-insensitive "contains" without LIKE, so `%` and `_` in the query are plain characters. */
+export const contains = (column: SQLiteColumn, query: string): SQL => sql`instr(lower(${column}), ${query.toLowerCase()}) > 0`;
+
+/** The group with this id in this organization; any other group does not exist for the caller. */
+export async function findGroup(db: Db, organizationId: string, id: string): Promise<GroupRow> {
+  const [row] = isUuid(id) ? await db.select().from(groups).where(and(eq(groups.id, id), eq(groups.organizationId, organizationId))) : [];
+  if (!row) throw notFound("Group not found.");
+  return row;
+}
+
+/** The optional `organization` of a group body must be the organization in the path. */
+export function checkOrganizationField(body: { organization?: string | null }, organizationId: string) {
+  if (body.organization && body.organization !== organizationId) {
+    throw fieldError("organization", "Must be the organization in the path.");
+  }
+}
+
+/** Group records: permissions from the catalogue (in catalogue order) and the member count. */
+export async function groupRecords(db: Db, rows: GroupRow[]) {
+  const parts = chunk(rows.map((g) => g.id), 90);
+  const [perms, counts] = await Promise.all([
+    Promise.all(parts.map((ids) => db.select().from(groupPermissions).where(inArray(groupPermissions.groupId, ids)))).then((r) => r.flat()),
+    Promise.all(
+      parts.map((ids) =>
+        db.select({ groupId: groupMembers.groupId, n: count() }).from(groupMembers).where(inArray(groupMembers.groupId, ids)).groupBy(groupMembers.groupId),
+      ),
+    ).then((r) => r.flat()),
+  ]);
+  return rows.map((g) => {
+    const held = new Set(perms.filter((p) => p.groupId === g.id).map((p) => p.permissionId));
+    return {
+      id: g.id,
+      name: g.name,
+      organization: g.organizationId,
+      permissions: PERMISSIONS.filter((p) => held.has(p.id)).map(({ id, name, codename }) => ({ id, name, codename })),
+      membersCount: counts.find((c) => c.groupId === g.id)?.n ?? 0,
+      createdAt: ms(g.createdAt)!,
+      updatedAt: ms(g.updatedAt)!,
+    };
+  });
+}
+
+export const groupRecord = async (db: Db, row: GroupRow) => (await groupRecords(db, [row]))[0];
+
+/** 0 or 1 insert statements, for a batch (an empty multi-row insert is not valid SQL). */
+const insertPermissions = (db: Db, groupId: string, permissionIds: string[]) =>
+  permissionIds.length ? [db.insert(groupPermissions).values(permissionIds.map((permissionId) => ({ groupId, permissionId })))] : [];
+
+async function runUnique<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict("A group with this name already exists in the organization.");
+    throw err;
+  }
+}
+
+/** Creates the group with its permissions in one batch; a duplicate name is a 409. */
+export async function createGroup(db: Db, organizationId: string, input: { name: string; permissions: string[] }) {
+  const id = uuidv7();
+  const insertGroup = db.insert(groups).values({ id, organizationId, name: input.name }).returning();
+  const [[row]] = await runUnique(() => db.batch([insertGroup, ...insertPermissions(db, id, input.permissions)]));
+  return row;
+}
+
+/** Renames and/or replaces the permissions of a group in one batch (PUT and PATCH). */
+export async function updateGroup(db: Db, group: GroupRow, input: { name?: string; permissions?: string[] }) {
+  const update = db
+    .update(groups)
+    .set({ updatedAt: Date.now(), ...(input.name === undefined ? {} : { name: input.name }) })
+    .where(eq(groups.id, group.id))
+    .returning();
+  const replace = input.permissions
+    ? [db.delete(groupPermissions).where(eq(groupPermissions.groupId, group.id)), ...insertPermissions(db, group.id, input.permissions)]
+    : [];
+  const [[row]] = await runUnique(() => db.batch([update, ...replace]));
+  return row;
+}
+
+/** Columns of a group-member record: the membership, its organization member and that member's user. */
+const groupMemberColumns = {
+  id: groupMembers.id,
+  groupId: groupMembers.groupId,
+  memberId: members.id,
+  userId: users.id,
+  userName: users.name,
+  userEmail: users.email,
+  createdAt: groupMembers.createdAt,
+};
+type GroupMemberRow = Awaited<ReturnType<typeof selectGroupMembers>>[number];
+
+export const groupMemberRecord = (r: GroupMemberRow) => ({
+  id: r.id,
+  group: r.groupId,
+  member: { id: r.memberId, user: { id: r.userId, name: r.userName, email: r.userEmail } },
+  createdAt: ms(r.createdAt)!,
+});
+
+/** Group members joined with their users; `where` narrows it (always within one group). */
+export const selectGroupMembers = (db: Db) =>
+  db.select(groupMemberColumns).from(groupMembers).innerJoin(members, eq(members.id, groupMembers.memberId)).innerJoin(users, eq(users.id, members.userId));
+
+export const countGroupMembers = (db: Db) =>
+  db.select({ n: count() }).from(groupMembers).innerJoin(members, eq(members.id, groupMembers.memberId)).innerJoin(users, eq(users.id, members.userId));
+
+/** Filter of the group-member list: the member's name or e-mail contains `query`. */
+export const groupMemberFilter = (groupId: string, query?: string) =>
+  and(eq(groupMembers.groupId, groupId), query ? or(contains(users.name, query), contains(users.email, query)) : undefined);
+
+export async function findGroupMember(db: Db, groupId: string, id: string) {
+  const [row] = isUuid(id) ? await selectGroupMembers(db).where(and(eq(groupMembers.id, id), eq(groupMembers.groupId, groupId))) : [];
+  if (!row) throw notFound("Group member not found.");
+  return row;
+}
+
+/**
+ * Adds organization members to a group. Every id must be a member of the group's organization
+ * (else 400 and nothing is written); members already in the group are skipped.
+ * Returns the memberships it created, in request order.
+ */
+export async function addGroupMembers(db: Db, group: GroupRow, memberIds: string[]) {
+  const wanted = [...new Set(memberIds)];
+  const valid = wanted.filter(isUuid);
+  const [known, present] = await Promise.all([
+    Promise.all(
+      chunk(valid, 90).map((ids) =>
+        db.select({ id: members.id }).from(members).where(and(eq(members.organizationId, group.organizationId), inArray(members.id, ids))),
+      ),
+    ),
+    Promise.all(
+      chunk(valid, 90).map((ids) =>
+        db.select({ memberId: groupMembers.memberId }).from(groupMembers).where(and(eq(groupMembers.groupId, group.id), inArray(groupMembers.memberId, ids))),
+      ),
+    ),
+  ]);
+  const knownIds = new Set(known.flat().map((r) => r.id));
+  const unknown = wanted.filter((id) => !knownIds.has(id));
+  if (unknown.length) throw fieldError("members", `Not members of this organization: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""}.`);
+  const presentIds = new Set(present.flat().map((r) => r.memberId));
+  const now = Date.now();
+  const rows = wanted.filter((id) => !presentIds.has(id)).map((memberId) => ({ id: uuidv7(), groupId: group.id, memberId, createdAt: now }));
+  const [first, ...rest] = chunk(rows, 20).map((part) => db.insert(groupMembers).values(part).onConflictDoNothing());
+  if (first) await db.batch([first, ...rest]);
+  if (!rows.length) return [];
+  const created = await Promise.all(chunk(rows.map((r) => r.id), 90).map((ids) => selectGroupMembers(db).where(inArray(groupMembers.id, ids))));
+  const byId = new Map(created.flat().map((r) => [r.id, r]));
+  return rows.flatMap((r) => (byId.has(r.id) ? [groupMemberRecord(byId.get(r.id)!)] : []));
+}

@@ -1,0 +1,101 @@
+import { and, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../env";
+import { chatbots, conversations, inboxes, webChats, type WebChatSettings } from "../db/schema";
+import { conflict, fieldError } from "../lib/errors";
+import { isUuid, uuidv7 } from "../lib/ids";
+
+export type InboxRow = typeof inboxes.$inferSelect;
+export type WebChatRow = typeof webChats.$inferSelect;
+
+/** An inbox with the names it shows: its assistant and, for a web inbox, its web chat. */
+export interface InboxView {
+  inbox: InboxRow;
+  chatbot: { id: string; name: string } | null;
+  channel: { id: string; name: string } | null;
+  unreadConversationsCount: number;
+}
+
+/** Conversations of the inbox with messages no agent has read yet. */
+const unreadConversations = sql<number>`(select count(*) from ${conversations} where ${conversations.inboxId} = ${inboxes.id} and ${conversations.unreadCount} > 0)`.mapWith(Number);
+
+/** Inboxes joined with their assistant and web chat; callers add the organization filter. */
+export const selectInboxes = (db: Db) =>
+  db
+    .select({
+      inbox: inboxes,
+      chatbot: { id: chatbots.id, name: chatbots.name },
+      channel: { id: webChats.id, name: webChats.name },
+      unreadConversationsCount: unreadConversations,
+    })
+    .from(inboxes)
+    .leftJoin(chatbots, eq(chatbots.id, inboxes.chatbotId))
+    .leftJoin(webChats, eq(webChats.inboxId, inboxes.id));
+
+export async function getInbox(db: Db, organizationId: string, id: string, extra?: SQL): Promise<InboxView | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await selectInboxes(db).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId), extra));
+  return row ?? null;
+}
+
+/** An inbox's assistant must be one of the organization's (400 naming `chatbot` otherwise). */
+export async function requireChatbotOf(db: Db, organizationId: string, chatbotId: string): Promise<void> {
+  const [row] = await db
+    .select({ id: chatbots.id })
+    .from(chatbots)
+    .where(and(eq(chatbots.id, chatbotId), eq(chatbots.organizationId, organizationId)));
+  if (!row) throw fieldError("chatbot", "No such assistant in this organization.");
+}
+
+/** Settings of a new web chat: speech off, no greeting or starters, default themes. */
+export const defaultWebChatSettings = (): WebChatSettings => ({
+  enableSpeech: false,
+  displayGreeting: "",
+  displayConversationStarters: [],
+  theme: {},
+  darkTheme: {},
+});
+
+/** Statements creating an inbox and, for a `web` inbox, its web chat (run them in one batch). */
+export function inboxInserts(db: Db, values: { organizationId: string; name: string; channelType: InboxRow["channelType"]; chatbotId: string | null }) {
+  const id = uuidv7();
+  const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [db.insert(inboxes).values({ ...values, id })];
+  if (values.channelType !== "web") return { id, statements };
+  statements.push(db.insert(webChats).values({
+    organizationId: values.organizationId,
+    inboxId: id,
+    name: values.name,
+    accessType: "public",
+    settings: defaultWebChatSettings(),
+  }));
+  return { id, statements };
+}
+
+/** A web chat with the inbox it belongs to. */
+export interface WebChatView {
+  webChat: WebChatRow;
+  inbox: { id: string; name: string };
+}
+
+/** Web chats joined with their inbox; callers add the organization filter. */
+export const selectWebChats = (db: Db) =>
+  db
+    .select({ webChat: webChats, inbox: { id: inboxes.id, name: inboxes.name } })
+    .from(webChats)
+    .innerJoin(inboxes, eq(inboxes.id, webChats.inboxId));
+
+export async function getWebChat(db: Db, organizationId: string, id: string): Promise<WebChatView | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await selectWebChats(db).where(and(eq(webChats.id, id), eq(webChats.organizationId, organizationId)));
+  return row ?? null;
+}
+
+/** A custom domain serves one web chat only, across all organizations (409 otherwise). */
+export async function requireDomainFree(db: Db, domain: string, webChatId: string | null): Promise<void> {
+  const [taken] = await db
+    .select({ id: webChats.id })
+    .from(webChats)
+    .where(and(sql`json_extract(${webChats.settings}, '$.customDomain.domain') = ${domain}`, webChatId ? ne(webChats.id, webChatId) : undefined))
+    .limit(1);
+  if (taken) throw conflict("This custom domain is already used by another web chat.");
+}

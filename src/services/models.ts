@@ -1,0 +1,55 @@
+import { and, eq, isNull, or } from "drizzle-orm";
+import type { Bindings, Db } from "../env";
+import { chatbots, models, MODEL_KINDS, MODEL_PROVIDERS } from "../db/schema";
+import { decryptSecret } from "../lib/crypto";
+import { fieldError, forbidden, notFound } from "../lib/errors";
+import { isUuid } from "../lib/ids";
+
+export type ModelKind = (typeof MODEL_KINDS)[number];
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+export type ModelRow = typeof models.$inferSelect;
+
+/** Models an organization may use: the built-in ones (no organization) and its own. */
+export const usableBy = (organizationId: string) => or(isNull(models.organizationId), eq(models.organizationId, organizationId));
+
+/** A model of `kind` the organization may use, or null (another organization's model does not exist). */
+export async function getModel(db: Db, organizationId: string, id: string, kind: ModelKind): Promise<ModelRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select()
+    .from(models)
+    .where(and(eq(models.id, id), eq(models.kind, kind), usableBy(organizationId)));
+  return row ?? null;
+}
+
+/** A model the organization may change: 404 when it cannot see it, 403 for a built-in model. */
+export async function getOwnModel(db: Db, organizationId: string, id: string, kind: ModelKind): Promise<ModelRow> {
+  const row = await getModel(db, organizationId, id, kind);
+  if (!row) throw notFound();
+  if (row.organizationId === null) throw forbidden("Built-in models cannot be changed.");
+  return row;
+}
+
+/** The model's API key in clear, for calling its provider; null when none is stored. */
+export async function modelApiKey(row: Pick<ModelRow, "apiKeyEncrypted">, env: Pick<Bindings, "ENCRYPTION_KEY">): Promise<string | null> {
+  return row.apiKeyEncrypted ? decryptSecret(row.apiKeyEncrypted, env.ENCRYPTION_KEY) : null;
+}
+
+/** The rules that span fields, checked on the model as it will be stored (create, PUT and PATCH). */
+export function checkModelRules(kind: ModelKind, model: { provider: ModelProvider; baseUrl: string | null; dimensions: number | null }) {
+  if (model.provider === "openai_compatible" && !model.baseUrl) throw fieldError("baseUrl", "Required for an openai_compatible model.");
+  if (kind !== "embedding" && model.dimensions !== null) throw fieldError("dimensions", "Only embedding models have dimensions.");
+  if (kind === "embedding" && model.provider !== "local" && model.dimensions === null) {
+    throw fieldError("dimensions", "Required for an embedding model unless the provider is local.");
+  }
+}
+
+/** Names of the assistants that still use a model (a model in use cannot be deleted). */
+export async function assistantsUsingModel(db: Db, id: string): Promise<string[]> {
+  const rows = await db
+    .select({ name: chatbots.name })
+    .from(chatbots)
+    .where(or(eq(chatbots.largeLanguageModelId, id), eq(chatbots.embeddingModelId, id), eq(chatbots.rerankerModelId, id)))
+    .limit(5);
+  return rows.map((r) => r.name);
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedOwner } from "../../harness";
+
+const useKey = (key: string) => call("GET", "/api/v1/users/current/", undefined, { Authorization: `Api-Key ${key}` });
+
+describe("POST /api-keys/", () => {
+  it.each(PREFIXES)("creates a key shown once that works at once under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const res = await owner.fetch("POST", "/api-keys/", { name: "CI" }, { prefix });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const body = (await res.json()) as Record<string, unknown> & { key: string };
+    expect(body.key.startsWith("ak_")).toBe(true);
+    expect(body.key).toHaveLength(43);
+    expect(body).toMatchObject({ name: "CI", prefix: body.key.slice(0, 8), organization: owner.organizationId, expiresAt: null, revokedAt: null });
+    expect(body).not.toHaveProperty("keyHash");
+    const me = await useKey(body.key);
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ id: owner.userId });
+  });
+
+  it("accepts an expiry in the near future (ISO or epoch ms, snake_case)", async () => {
+    const owner = await seedOwner();
+    const soon = Date.now() + 60_000;
+    const iso = await owner.fetch("POST", "/api-keys/", { name: "iso", expires_at: new Date(soon).toISOString() });
+    expect(iso.status, await iso.clone().text()).toBe(201);
+    const isoBody = (await iso.json()) as { key: string; expiresAt: string };
+    expect(Math.abs(Number(isoBody.expiresAt) - soon)).toBeLessThan(1000);
+    expect((await useKey(isoBody.key)).status).toBe(200);
+
+    const epoch = await owner.fetch("POST", "/api-keys/", { name: "epoch", expiresAt: soon });
+    expect(epoch.status).toBe(201);
+    expect(await epoch.json()).toMatchObject({ expiresAt: String(soon) });
+  });
+
+  it("400 on an expiry in the past or a missing name, and creates nothing", async () => {
+    const owner = await seedOwner();
+    const past = await expectError(await owner.fetch("POST", "/api-keys/", { name: "old", expiresAt: Date.now() - 1000 }), 400, "invalid");
+    expect(past.errors?.expiresAt).toBeDefined();
+    const noName = await expectError(await owner.fetch("POST", "/api-keys/", {}), 400, "invalid");
+    expect(noName.errors?.name).toBeDefined();
+    const list = (await (await owner.fetch("GET", "/api-keys/")).json()) as { count: number };
+    expect(list.count).toBe(1); // only the seeded key
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("POST", "/api/v1/api-keys/", { name: "CI" }), 401, "not_authenticated");
+  });
+});

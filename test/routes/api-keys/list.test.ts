@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedOwner } from "../../harness";
+
+describe("GET /api-keys/", () => {
+  it.each(PREFIXES)("lists only the caller's keys, newest first, without secrets, under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const created = (await (await owner.fetch("POST", "/api-keys/", { name: "second" })).json()) as { id: string; key: string };
+    const res = await owner.fetch("GET", "/api-keys/", undefined, { prefix });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain(created.key);
+    expect(text).not.toContain(owner.key);
+    const body = JSON.parse(text) as { count: number; next: null; previous: null; results: Record<string, unknown>[] };
+    expect(body).toMatchObject({ count: 2, next: null, previous: null });
+    expect(body.results[0]).toMatchObject({ id: created.id, name: "second" });
+    for (const key of body.results) {
+      expect(Object.keys(key).sort()).toEqual(["createdAt", "expiresAt", "id", "lastUsedAt", "name", "organization", "prefix", "revokedAt"]);
+    }
+    const others = (await (await other.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] };
+    expect(others.results.map((k) => k.id)).not.toContain(created.id);
+  });
+
+  it("pages with page and page_size", async () => {
+    const owner = await seedOwner();
+    await owner.fetch("POST", "/api-keys/", { name: "a" });
+    await owner.fetch("POST", "/api-keys/", { name: "b" });
+    const body = (await (await owner.fetch("GET", "/api-keys/?page_size=2")).json()) as { count: number; next: string; results: unknown[] };
+    expect(body.count).toBe(3);
+    expect(body.results).toHaveLength(2);
+    expect(body.next).toContain("page=2");
+    await expectError(await owner.fetch("GET", "/api-keys/?page=3&pageSize=2"), 404, "not_found");
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("GET", "/api/v1/api-keys/"), 401, "not_authenticated");
+  });
+});

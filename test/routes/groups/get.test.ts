@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createGroup, groupsPath } from "./helpers";
+
+describe("GET /organizations/{organizationPk}/groups/{id}/", () => {
+  it.each(PREFIXES)("returns the group under %s, without the trailing slash too", async (prefix) => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, ["chatbot.manage"]);
+    for (const path of [groupsPath(owner.organizationId, `${group.id}/`), groupsPath(owner.organizationId, group.id)]) {
+      const res = await owner.fetch("GET", path, undefined, { prefix });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(group);
+    }
+  });
+
+  it("counts the group's members", async () => {
+    const owner = await seedOwner();
+    const member = await seedMember(owner, ["group.view"]);
+    const res = await member.fetch("GET", groupsPath(owner.organizationId, `${member.groupId}/`));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: member.groupId, membersCount: 1 });
+  });
+
+  it("404 for another organization's group, even through the caller's own organization; unknown and malformed ids", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const theirs = await createGroup(other, []);
+    await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, `${theirs.id}/`)), 404, "not_found");
+    await expectError(await owner.fetch("GET", groupsPath(other.organizationId, `${theirs.id}/`)), 404, "not_found");
+    await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, `${NO_SUCH_ID}/`)), 404, "not_found");
+    await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, "nope/")), 404, "not_found");
+  });
+
+  it("403 without group.view; 401 without a key", async () => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, []);
+    const plain = await seedMember(owner);
+    await expectError(await plain.fetch("GET", groupsPath(owner.organizationId, `${group.id}/`)), 403, "permission_denied");
+    await expectError(await call("GET", `/api/v1${groupsPath(owner.organizationId, `${group.id}/`)}`), 401, "not_authenticated");
+  });
+});

@@ -1,0 +1,94 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { groupMembers } from "../../../../src/db/schema";
+import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../../harness";
+import { createGroup } from "../helpers";
+import { addMembers, groupMembersPath, insertMembers, type GroupMemberBody } from "./helpers";
+
+const rowsOf = (groupId: string) => db().select().from(groupMembers).where(eq(groupMembers.groupId, groupId));
+
+describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
+  it.each(PREFIXES)("adds organization members and returns the created records under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, ["chatbot.view"]);
+    const a = await seedMember(owner);
+    const b = await seedMember(owner);
+    const res = await owner.fetch("POST", groupMembersPath(owner.organizationId, group.id, "bulk-create/"), { members: [a.memberId, b.memberId] }, { prefix });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const created = (await res.json()) as GroupMemberBody[];
+    expect(created).toHaveLength(2);
+    expect(created[0]).toMatchObject({ group: group.id, member: { id: a.memberId, user: { id: a.userId, name: "member", email: a.email } } });
+    expect(created[0].createdAt).toMatch(/^\d+$/);
+    expect(created[1].member.id).toBe(b.memberId);
+    const after = await owner.fetch("GET", `/organizations/${owner.organizationId}/groups/${group.id}/`);
+    expect(await after.json()).toMatchObject({ membersCount: 2 });
+  });
+
+  it("skips members already in the group and duplicates in the request", async () => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, []);
+    const a = await seedMember(owner);
+    const b = await seedMember(owner);
+    const [first] = await addMembers(owner, group.id, [a.memberId]);
+    const second = await addMembers(owner, group.id, [a.memberId, b.memberId, b.memberId]);
+    expect(second.map((m) => m.member.id)).toEqual([b.memberId]);
+    expect(await addMembers(owner, group.id, [a.memberId, b.memberId])).toEqual([]);
+    const rows = await rowsOf(group.id);
+    expect(rows.map((r) => r.memberId).sort()).toEqual([a.memberId, b.memberId].sort());
+    expect(rows.find((r) => r.memberId === a.memberId)?.id).toBe(first.id);
+  });
+
+  it("the member gains the group's permissions at once", async () => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, ["group.view"]);
+    const member = await seedMember(owner);
+    await expectError(await member.fetch("GET", `/organizations/${owner.organizationId}/groups/`), 403, "permission_denied");
+    await addMembers(owner, group.id, [member.memberId]);
+    expect((await member.fetch("GET", `/organizations/${owner.organizationId}/groups/`)).status).toBe(200);
+  });
+
+  it("handles more members than one statement can bind", async () => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, []);
+    const ids = await insertMembers(owner.organizationId, 130);
+    const created = await addMembers(owner, group.id, ids);
+    expect(created.map((m) => m.member.id)).toEqual(ids);
+    expect(await rowsOf(group.id)).toHaveLength(130);
+  });
+
+  it("400 naming `members` when any id is not a member of this organization, and adds nobody", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const group = await createGroup(owner, []);
+    const mine = await seedMember(owner);
+    const theirs = await seedMember(other);
+    for (const bad of [theirs.memberId, NO_SUCH_ID, "not-a-uuid"]) {
+      const body = await expectError(
+        await owner.fetch("POST", groupMembersPath(owner.organizationId, group.id, "bulk-create/"), { members: [mine.memberId, bad] }),
+        400,
+        "invalid",
+      );
+      expect(Object.keys(body.errors!)).toEqual(["members"]);
+    }
+    for (const members of [[], undefined, "x"]) {
+      const body = await expectError(await owner.fetch("POST", groupMembersPath(owner.organizationId, group.id, "bulk-create/"), { members }), 400, "invalid");
+      expect(Object.keys(body.errors!)).toEqual(["members"]);
+    }
+    expect(await rowsOf(group.id)).toHaveLength(0);
+  });
+
+  it("403 with only group.view, 404 for another organization's group, 401 without a key", async () => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, []);
+    const viewer = await seedMember(owner, ["group.view"]);
+    const path = groupMembersPath(owner.organizationId, group.id, "bulk-create/");
+    await expectError(await viewer.fetch("POST", path, { members: [viewer.memberId] }), 403, "permission_denied");
+    const other = await seedOwner();
+    const theirs = await createGroup(other, []);
+    await expectError(await owner.fetch("POST", groupMembersPath(owner.organizationId, theirs.id, "bulk-create/"), { members: [viewer.memberId] }), 404, "not_found");
+    await expectError(await other.fetch("POST", path, { members: [viewer.memberId] }), 404, "not_found");
+    await expectError(await call("POST", `/api/v1${path}`, { members: [viewer.memberId] }), 401, "not_authenticated");
+    expect(await rowsOf(group.id)).toHaveLength(0);
+    expect(await rowsOf(theirs.id)).toHaveLength(0);
+  });
+});

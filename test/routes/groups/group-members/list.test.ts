@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
+import { createGroup } from "../helpers";
+import { addMembers, groupMembersPath, type GroupMemberBody } from "./helpers";
+
+type Page = { count: number; next: string | null; previous: string | null; results: GroupMemberBody[] };
+const page = async (res: Response) => {
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as Page;
+};
+
+describe("GET .../groups/{groupPk}/group-members/", () => {
+  it.each(PREFIXES)("lists the group's members, oldest first, in page form under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, []);
+    const other = await createGroup(owner, []);
+    const a = await seedMember(owner);
+    const b = await seedMember(owner);
+    const added = await addMembers(owner, group.id, [a.memberId, b.memberId]);
+    await addMembers(owner, other.id, [a.memberId]);
+    const body = await page(await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id), undefined, { prefix }));
+    expect(body).toMatchObject({ count: 2, next: null, previous: null });
+    // Added in one request, so they share a timestamp: the order between them is by id.
+    const byId = (x: GroupMemberBody, y: GroupMemberBody) => x.id.localeCompare(y.id);
+    expect(body.results).toEqual([...added].sort(byId));
+    const later = await seedMember(owner);
+    const [third] = await addMembers(owner, group.id, [later.memberId]);
+
+    const first = await page(await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page_size=2`));
+    expect(first.results).toEqual([...added].sort(byId));
+    expect(first.next).toContain("page=2");
+    const second = await page(await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=2&page_size=2`));
+    expect(second.results).toEqual([third]);
+    await expectError(await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=3&pageSize=2`), 404, "not_found");
+  });
+
+  it("filters by `query` on the member's name or e-mail, case-insensitive", async () => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, []);
+    const a = await seedMember(owner);
+    const b = await seedMember(owner);
+    await addMembers(owner, group.id, [a.memberId, b.memberId]);
+    const ids = async (q: string) =>
+      (await page(await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?query=${encodeURIComponent(q)}`))).results.map((m) => m.member.id);
+    expect(await ids(a.email.toUpperCase())).toEqual([a.memberId]);
+    expect((await ids("MEMBER")).sort()).toEqual([a.memberId, b.memberId].sort()); // both are named "member"
+    expect(await ids("nobody-by-that-name")).toEqual([]);
+  });
+
+  it("group.view suffices; without it 403; another organization's group 404; 401 without a key", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["group.view"]);
+    const path = groupMembersPath(owner.organizationId, viewer.groupId!);
+    expect((await page(await viewer.fetch("GET", path))).results.map((m) => m.member.id)).toEqual([viewer.memberId]);
+    const plain = await seedMember(owner);
+    await expectError(await plain.fetch("GET", path), 403, "permission_denied");
+    const other = await seedOwner();
+    const theirs = await createGroup(other, []);
+    await expectError(await owner.fetch("GET", groupMembersPath(owner.organizationId, theirs.id)), 404, "not_found");
+    await expectError(await other.fetch("GET", path), 404, "not_found");
+    await expectError(await call("GET", `/api/v1${path}`), 401, "not_authenticated");
+  });
+});

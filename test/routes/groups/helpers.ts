@@ -1,0 +1,26 @@
+import { expect } from "vitest";
+import { PERMISSIONS, type Permission } from "../../../src/services/permissions";
+import { unique, type Actor } from "../../harness";
+
+export const permissionId = (codename: Permission) => PERMISSIONS.find((p) => p.codename === codename)!.id;
+
+export interface GroupBody {
+  id: string;
+  name: string;
+  organization: string;
+  permissions: { id: string; name: string; codename: string }[];
+  membersCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const groupsPath = (organizationId: string, rest = "") => `/organizations/${organizationId}/groups/${rest}`;
+
+/** Creates a group through the API as `actor` (an owner or a member with group.manage). */
+export async function createGroup(actor: Actor, permissions: Permission[] = [], name = unique("group")): Promise<GroupBody> {
+  const res = await actor.fetch("POST", groupsPath(actor.organizationId), { name, permissions: permissions.map(permissionId) });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as GroupBody;
+}
+
+export const codenames = (group: GroupBody) => group.permissions.map((p) => p.codename).sort();

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedMember, seedOwner, unique } from "../../harness";
+import { createGroup, groupsPath, type GroupBody } from "./helpers";
+
+type Page = { count: number; next: string | null; previous: string | null; results: GroupBody[] };
+
+describe("GET /organizations/{organizationPk}/groups/", () => {
+  it.each(PREFIXES)("lists the organization's groups by name, with page form, under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const tag = unique("t");
+    const b = await createGroup(owner, ["chatbot.view"], `b-${tag}`);
+    const a = await createGroup(owner, [], `a-${tag}`);
+    await createGroup(other, [], `c-${tag}`);
+    const res = await owner.fetch("GET", groupsPath(owner.organizationId), undefined, { prefix });
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as Page;
+    expect(page).toMatchObject({ count: 2, next: null, previous: null });
+    expect(page.results.map((g) => g.id)).toEqual([a.id, b.id]);
+    expect(page.results[1]).toEqual(b);
+  });
+
+  it("pages with page and page_size; a page past the end is 404", async () => {
+    const owner = await seedOwner();
+    for (const n of [1, 2, 3]) await createGroup(owner, [], `g${n}`);
+    const first = (await (await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page_size=2`)).json()) as Page;
+    expect(first.count).toBe(3);
+    expect(first.results.map((g) => g.name)).toEqual(["g1", "g2"]);
+    expect(first.next).toContain("page=2");
+    const second = (await (await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=2&pageSize=2`)).json()) as Page;
+    expect(second.results.map((g) => g.name)).toEqual(["g3"]);
+    expect(second.next).toBeNull();
+    expect(second.previous).not.toBeNull();
+    await expectError(await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=3&pageSize=2`), 404, "not_found");
+  });
+
+  it("filters by `query`: name contains, case-insensitive, with % and _ taken literally", async () => {
+    const owner = await seedOwner();
+    await createGroup(owner, [], "Support Agents");
+    await createGroup(owner, [], "Sales");
+    await createGroup(owner, [], "100% _special");
+    const names = async (q: string) =>
+      ((await (await owner.fetch("GET", `${groupsPath(owner.organizationId)}?query=${encodeURIComponent(q)}`)).json()) as Page).results.map((g) => g.name);
+    expect(await names("PORT")).toEqual(["Support Agents"]);
+    expect(await names("s")).toEqual(["100% _special", "Sales", "Support Agents"]);
+    expect(await names("%")).toEqual(["100% _special"]);
+    expect(await names("_")).toEqual(["100% _special"]);
+    expect(await names("nothing")).toEqual([]);
+  });
+
+  it("member with group.view may list; without it 403; non-member 404; 401 without a key", async () => {
+    const owner = await seedOwner();
+    await createGroup(owner, []);
+    const viewer = await seedMember(owner, ["group.view"]);
+    const page = (await (await viewer.fetch("GET", groupsPath(owner.organizationId))).json()) as Page;
+    expect(page.count).toBe(2); // the group above and the viewer's own group
+    const plain = await seedMember(owner, ["chatbot.view"]);
+    await expectError(await plain.fetch("GET", groupsPath(owner.organizationId)), 403, "permission_denied");
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("GET", groupsPath(owner.organizationId)), 404, "not_found");
+    await expectError(await call("GET", `/api/v1${groupsPath(owner.organizationId)}`), 401, "not_authenticated");
+  });
+});

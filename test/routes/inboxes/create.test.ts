@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { inboxes, webChats } from "../../../src/db/schema";
+import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { createInbox, seedChatbot, type InboxRecord } from "./fixtures";
+
+const countInboxes = async (organizationId: string) => (await db().select().from(inboxes).where(eq(inboxes.organizationId, organizationId))).length;
+
+describe("POST /inboxes/", () => {
+  it.each(PREFIXES)("a web inbox comes with its web chat (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const bot = await seedChatbot(owner);
+    const res = await owner.fetch("POST", "/inboxes/", { name: "Website", channel_type: "web", chatbot: { id: bot.id } }, { prefix });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const inbox = (await res.json()) as InboxRecord;
+    expect(inbox).toMatchObject({ name: "Website", channelType: "web", chatbot: bot, unreadConversationsCount: 0, isDefault: false });
+    expect(inbox.channel).toMatchObject({ name: "Website" });
+    const chat = await owner.fetch("GET", `/web-chats/${inbox.channel!.id}/`);
+    expect(await chat.json()).toMatchObject({
+      name: "Website",
+      accessType: "public",
+      enableSpeech: false,
+      displayGreeting: "",
+      displayConversationStarters: [],
+      theme: {},
+      darkTheme: {},
+      isActive: true,
+      enableShowPoweredBy: true,
+      enableFileUpload: false,
+      inbox: { id: inbox.id, name: "Website" },
+    });
+  });
+
+  it("other channels have no web chat and may have no assistant", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner, { channelType: "telegram" });
+    expect(inbox).toMatchObject({ channelType: "telegram", chatbot: null, channel: null });
+    expect(await db().select().from(webChats).where(eq(webChats.inboxId, inbox.id))).toHaveLength(0);
+  });
+
+  it.each([
+    [{ channelType: "web" }, "name"],
+    [{ name: "x", channelType: "fax" }, "channelType"],
+    [{ name: "x", channelType: "web", chatbot: { id: "nope" } }, "chatbot.id"],
+  ])("bad input %j is a 400 naming %s, and writes nothing", async (body, field) => {
+    const owner = await seedOwner();
+    const err = await expectError(await owner.fetch("POST", "/inboxes/", body), 400, "invalid");
+    expect(Object.keys(err.errors!)).toContain(field);
+    expect(await countInboxes(owner.organizationId)).toBe(0);
+  });
+
+  it("an assistant of another organization is a 400 naming chatbot", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    const theirs = await seedChatbot(stranger);
+    const err = await expectError(await owner.fetch("POST", "/inboxes/", { name: "x", channelType: "web", chatbot: { id: theirs.id } }), 400, "invalid");
+    expect(Object.keys(err.errors!)).toEqual(["chatbot"]);
+    expect(await countInboxes(owner.organizationId)).toBe(0);
+  });
+
+  it("403 for a member with inbox.view only; inbox.manage may create", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["inbox.view"]);
+    await expectError(await viewer.fetch("POST", "/inboxes/", { name: "x", channelType: "web" }), 403, "permission_denied");
+    expect(await countInboxes(owner.organizationId)).toBe(0);
+    const manager = await seedMember(owner, ["inbox.manage"]);
+    expect((await manager.fetch("POST", "/inboxes/", { name: "x", channelType: "web" })).status).toBe(201);
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("POST", "/api/v1/inboxes/", { name: "x", channelType: "web" }), 401, "not_authenticated");
+  });
+});

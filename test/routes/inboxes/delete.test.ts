@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { inboxes, webChats } from "../../../src/db/schema";
+import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { createInbox } from "./fixtures";
+
+const exists = async (id: string) => (await db().select().from(inboxes).where(eq(inboxes.id, id))).length === 1;
+
+describe("DELETE /inboxes/{id}/", () => {
+  it.each(PREFIXES)("deletes the inbox and its web chat (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const res = await owner.fetch("DELETE", `/inboxes/${inbox.id}/`, undefined, { prefix });
+    expect(res.status).toBe(204);
+    expect(await exists(inbox.id)).toBe(false);
+    expect(await db().select().from(webChats).where(eq(webChats.id, inbox.channel!.id))).toHaveLength(0);
+    await expectError(await owner.fetch("GET", `/web-chats/${inbox.channel!.id}/`), 404, "not_found");
+  });
+
+  it("403 for a member with inbox.view only", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    await expectError(await (await seedMember(owner, ["inbox.view"])).fetch("DELETE", `/inboxes/${inbox.id}/`), 403, "permission_denied");
+    expect(await exists(inbox.id)).toBe(true);
+  });
+
+  it("404 for another organization's inbox", async () => {
+    const owner = await seedOwner();
+    const theirs = await createInbox(await seedOwner());
+    await expectError(await owner.fetch("DELETE", `/inboxes/${theirs.id}/`), 404, "not_found");
+    expect(await exists(theirs.id)).toBe(true);
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("DELETE", `/api/v1/inboxes/${crypto.randomUUID()}/`), 401, "not_authenticated");
+  });
+});

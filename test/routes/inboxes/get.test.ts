@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { conversations } from "../../../src/db/schema";
+import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { createInbox } from "./fixtures";
+
+describe("GET /inboxes/{id}/", () => {
+  it.each(PREFIXES)("returns the inbox under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const res = await owner.fetch("GET", `/inboxes/${inbox.id}`, undefined, { prefix });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(inbox);
+  });
+
+  it("unreadConversationsCount counts the inbox's conversations with unread messages", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const other = await createInbox(owner);
+    const row = { organizationId: owner.organizationId, inboxId: inbox.id };
+    await db().insert(conversations).values([{ ...row, unreadCount: 2 }, { ...row, unreadCount: 1 }, { ...row }, { ...row, inboxId: other.id, unreadCount: 5 }]);
+    const body = (await (await owner.fetch("GET", `/inboxes/${inbox.id}/`)).json()) as { unreadConversationsCount: number };
+    expect(body.unreadConversationsCount).toBe(2);
+  });
+
+  it("404 for another organization's inbox, an unknown or a malformed id", async () => {
+    const owner = await seedOwner();
+    const theirs = await createInbox(await seedOwner());
+    await expectError(await owner.fetch("GET", `/inboxes/${theirs.id}/`), 404, "not_found");
+    await expectError(await owner.fetch("GET", `/inboxes/${NO_SUCH_ID}/`), 404, "not_found");
+    await expectError(await owner.fetch("GET", "/inboxes/123/"), 404, "not_found");
+  });
+
+  it("403 without inbox.view", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    await expectError(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", `/inboxes/${inbox.id}/`), 403, "permission_denied");
+    expect((await (await seedMember(owner, ["inbox.manage"])).fetch("GET", `/inboxes/${inbox.id}/`)).status).toBe(200);
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("GET", `/api/v1/inboxes/${NO_SUCH_ID}/`), 401, "not_authenticated");
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { inboxes } from "../../../src/db/schema";
+import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { createInbox, seedChatbot, type InboxRecord } from "./fixtures";
+
+const stored = async (id: string) => (await db().select().from(inboxes).where(eq(inboxes.id, id)))[0];
+
+describe("PUT and PATCH /inboxes/{id}/", () => {
+  it.each(PREFIXES)("PUT renames and sets the assistant (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const bot = await seedChatbot(owner);
+    const inbox = await createInbox(owner);
+    const res = await owner.fetch("PUT", `/inboxes/${inbox.id}/`, { name: "Renamed", channelType: "web", chatbot: { id: bot.id } }, { prefix });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ id: inbox.id, name: "Renamed", chatbot: bot, channel: inbox.channel });
+  });
+
+  it("PATCH changes only what it is given; chatbot null detaches", async () => {
+    const owner = await seedOwner();
+    const bot = await seedChatbot(owner);
+    const inbox = await createInbox(owner, { chatbot: { id: bot.id } });
+    const renamed = (await (await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { name: "Only name" })).json()) as InboxRecord;
+    expect(renamed).toMatchObject({ name: "Only name", chatbot: bot });
+    const detached = (await (await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { chatbot: null })).json()) as InboxRecord;
+    expect(detached).toMatchObject({ name: "Only name", chatbot: null });
+  });
+
+  it("400 naming the field, and nothing written: channelType change, missing PUT field, foreign assistant", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const theirs = await seedChatbot(await seedOwner());
+    const path = `/inboxes/${inbox.id}/`;
+    const cases: [string, unknown, string][] = [
+      ["PATCH", { channelType: "line", name: "New" }, "channelType"],
+      ["PUT", { channelType: "web" }, "name"],
+      ["PATCH", { name: "New", chatbot: { id: theirs.id } }, "chatbot"],
+    ];
+    for (const [method, body, field] of cases) {
+      const err = await expectError(await owner.fetch(method, path, body), 400, "invalid");
+      expect(Object.keys(err.errors!)).toEqual([field]);
+    }
+    expect(await stored(inbox.id)).toMatchObject({ name: inbox.name, channelType: "web", chatbotId: null });
+  });
+
+  it("403 for a member with inbox.view only", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const viewer = await seedMember(owner, ["inbox.view"]);
+    await expectError(await viewer.fetch("PATCH", `/inboxes/${inbox.id}/`, { name: "New" }), 403, "permission_denied");
+    expect((await stored(inbox.id)).name).toBe(inbox.name);
+  });
+
+  it("404 for another organization's inbox", async () => {
+    const owner = await seedOwner();
+    const theirs = await createInbox(await seedOwner());
+    await expectError(await owner.fetch("PUT", `/inboxes/${theirs.id}/`, { name: "Mine", channelType: "web" }), 404, "not_found");
+    expect((await stored(theirs.id)).name).toBe(theirs.name);
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("PATCH", `/api/inboxes/${crypto.randomUUID()}/`, { name: "x" }), 401, "not_authenticated");
+  });
+});

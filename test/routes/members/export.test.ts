@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { members } from "../../../src/db/schema";
+import { eq } from "drizzle-orm";
+import { addGroup, excelSerial, joinGroup, readXlsx, setMetadata } from "./helpers";
+
+const path = (orgId: string, query = "") => `/organizations/${orgId}/members/export/${query}`;
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+describe("GET /organizations/{organizationPk}/members/export/", () => {
+  it.each(PREFIXES)("downloads a real .xlsx with one row per member under %s", async (prefix) => {
+    const owner = await seedOwner("Owner <&> One");
+    const member = await seedMember(owner);
+    const [sales, west] = [await addGroup(owner.organizationId, "Sales"), await addGroup(owner.organizationId, "West")];
+    await joinGroup(member.memberId, sales);
+    await joinGroup(member.memberId, west);
+    await setMetadata(member.memberId, { department: "Field", badge: 17, tags: ["a"] });
+    const res = await owner.fetch("GET", path(owner.organizationId), undefined, { prefix });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe(XLSX);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="members-${today}.xlsx"`);
+    expect(res.headers.get("X-Request-Id")).toBeTruthy();
+    const rows = readXlsx(await res.arrayBuffer());
+    expect(rows[0]).toEqual(["Name", "Email", "Groups", "Owner", "Joined", "department", "badge", "tags"]);
+    expect(rows).toHaveLength(3);
+    const [ownerRow] = await db().select().from(members).where(eq(members.userId, owner.userId));
+    expect(rows[1]).toEqual(["Owner <&> One", owner.email.toLowerCase(), null, true, expect.any(Number), null, null, null]);
+    expect(rows[1][4]).toBeCloseTo(excelSerial(ownerRow.createdAt), 6);
+    const [memberRow] = await db().select().from(members).where(eq(members.id, member.memberId));
+    expect(rows[2]).toEqual(["member", member.email, "Sales, West", false, expect.any(Number), "Field", 17, '["a"]']);
+    expect(rows[2][4]).toBeCloseTo(excelSerial(memberRow.createdAt), 6);
+  });
+
+  it("takes the list's filters", async () => {
+    const owner = await seedOwner();
+    const member = await seedMember(owner);
+    const rows = readXlsx(await (await owner.fetch("GET", path(owner.organizationId, `?ids=${member.memberId}`))).arrayBuffer());
+    expect(rows.slice(1).map((r) => r[1])).toEqual([member.email]);
+  });
+
+  it("400 naming the field for a malformed filter", async () => {
+    const owner = await seedOwner();
+    const body = await expectError(await owner.fetch("GET", path(owner.organizationId, "?group=nope")), 400, "invalid");
+    expect(Object.keys(body.errors!)).toEqual(["group"]);
+  });
+
+  it("401 without a key", async () => {
+    const owner = await seedOwner();
+    await expectError(await call("GET", `/api/v1${path(owner.organizationId)}`), 401, "not_authenticated");
+  });
+
+  it("403 without member.view", async () => {
+    const owner = await seedOwner();
+    await expectError(await (await seedMember(owner, [])).fetch("GET", path(owner.organizationId)), 403, "permission_denied");
+    expect((await (await seedMember(owner, ["member.view"])).fetch("GET", path(owner.organizationId))).status).toBe(200);
+  });
+
+  it("404 for another organization", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("GET", path(owner.organizationId)), 404, "not_found");
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { setMetadata } from "./helpers";
+
+const path = (orgId: string) => `/organizations/${orgId}/members/metadata-template/`;
+
+describe("GET /organizations/{organizationPk}/members/metadata-template/", () => {
+  it.each(PREFIXES)("lists each metadata key in use once, with label and type, under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const a = await seedMember(owner);
+    const b = await seedMember(owner);
+    await setMetadata(a.memberId, { department: "Sales", employeeId: 7, remote: true });
+    await setMetadata(b.memberId, { department: "Support", cost_center: null, employeeId: "E-8", skills: ["sql"] });
+    const other = await seedOwner();
+    const foreign = await seedMember(other);
+    await setMetadata(foreign.memberId, { secretKey: "x" });
+    const res = await owner.fetch("GET", path(owner.organizationId), undefined, { prefix });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      fields: [
+        { key: "department", label: "Department", type: "string" },
+        { key: "employeeId", label: "Employee id", type: "string" },
+        { key: "remote", label: "Remote", type: "boolean" },
+        { key: "cost_center", label: "Cost center", type: "string" },
+        { key: "skills", label: "Skills", type: "array" },
+      ],
+    });
+  });
+
+  it("is empty without metadata", async () => {
+    const owner = await seedOwner();
+    expect(await (await owner.fetch("GET", path(owner.organizationId))).json()).toEqual({ fields: [] });
+  });
+
+  it("401 without a key", async () => {
+    const owner = await seedOwner();
+    await expectError(await call("GET", `/api/v1${path(owner.organizationId)}`), 401, "not_authenticated");
+  });
+
+  it("403 without member.view", async () => {
+    const owner = await seedOwner();
+    const member = await seedMember(owner, []);
+    await expectError(await member.fetch("GET", path(owner.organizationId)), 403, "permission_denied");
+    expect((await (await seedMember(owner, ["member.view"])).fetch("GET", path(owner.organizationId))).status).toBe(200);
+  });
+
+  it("404 for another organization", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("GET", path(owner.organizationId)), 404, "not_found");
+  });
+});

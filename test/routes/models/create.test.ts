@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { modelApiKey } from "../../../src/services/models";
+import { KINDS, storedModel, storedModels, validBody, type ModelRecord } from "./fixtures";
+
+describe("POST models", () => {
+  it.each(KINDS.flatMap((k, i) => [[k.kind, k, PREFIXES[i % 2]] as const]))("an owner adds a %s model", async (_, k, prefix) => {
+    const owner = await seedOwner();
+    const secret = `sk-${crypto.randomUUID()}`;
+    const res = await owner.fetch("POST", k.path, validBody(k, { apiKey: secret }), { prefix });
+    const text = await res.text();
+    expect(res.status, text).toBe(201);
+    expect(text).not.toContain(secret);
+    const body = JSON.parse(text) as ModelRecord;
+    expect(body).toMatchObject({ kind: k.kind, provider: "openai_compatible", hasApiKey: true, isBuiltIn: false, organization: owner.organizationId });
+    expect(body.apiKeyPreview).toBe(`${secret.slice(0, 4)}…${secret.slice(-4)}`);
+    expect(body).not.toHaveProperty("apiKey");
+    const row = await storedModel(body.id);
+    expect(row.apiKeyEncrypted).toBeTruthy();
+    expect(row.apiKeyEncrypted).not.toContain(secret);
+    expect(await modelApiKey(row, env)).toBe(secret);
+  });
+
+  it("accepts snake_case keys, and a local embedding model needs no dimensions", async () => {
+    const owner = await seedOwner();
+    const res = await owner.fetch("POST", "/embedding-models/", { name: "Local", provider: "local", model_name: "local-embedding" });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await res.json()).toMatchObject({ modelName: "local-embedding", dimensions: null, hasApiKey: false, apiKeyPreview: null });
+  });
+
+  it.each([
+    ["/large-language-models/", { provider: "openai_compatible", modelName: "m", name: "x" }, "baseUrl"],
+    ["/large-language-models/", { provider: "local", modelName: "m", name: "x", dimensions: 8 }, "dimensions"],
+    ["/embedding-models/", { provider: "workers_ai", modelName: "m", name: "x" }, "dimensions"],
+    ["/embedding-models/", { provider: "local", modelName: "m", name: "x", dimensions: 9000 }, "dimensions"],
+    ["/reranker-models/", { provider: "openai_compatible", modelName: "m", name: "x", baseUrl: "ftp://x.example.com" }, "baseUrl"],
+    ["/reranker-models/", { provider: "cloud", modelName: "", name: "" }, "provider"],
+  ])("bad input to %s is a 400 naming the field, and writes nothing", async (path, body, field) => {
+    const owner = await seedOwner();
+    const err = await expectError(await owner.fetch("POST", path, body), 400, "invalid");
+    expect(Object.keys(err.errors!)).toContain(field);
+    expect(await storedModels(owner.organizationId)).toHaveLength(0);
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("POST", "/api/v1/large-language-models/", validBody(KINDS[0])), 401, "not_authenticated");
+  });
+
+  it("403 for a member who is not an owner, even with permissions, and nothing is written", async () => {
+    const owner = await seedOwner();
+    const member = await seedMember(owner, ["chatbot.manage", "inbox.manage"]);
+    await expectError(await member.fetch("POST", "/large-language-models/", validBody(KINDS[0])), 403, "permission_denied");
+    expect(await storedModels(owner.organizationId)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,43 @@
+import { eq } from "drizzle-orm";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { groups, members, organizations } from "../../../src/db/schema";
+import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+
+const orgExists = async (id: string) => (await db().select().from(organizations).where(eq(organizations.id, id))).length === 1;
+
+describe("DELETE /organizations/{id}/", () => {
+  it.each(PREFIXES)("the owner deletes the organization and everything in it under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const member = await seedMember(owner, ["organization.manage"]);
+    await env.FILES.put(`public/organizations/${owner.organizationId}/logo.png`, "png");
+    const res = await owner.fetch("DELETE", `/organizations/${owner.organizationId}/`, undefined, { prefix });
+    expect(res.status).toBe(204);
+    expect(await orgExists(owner.organizationId)).toBe(false);
+    expect(await db().select().from(members).where(eq(members.organizationId, owner.organizationId))).toEqual([]);
+    expect(await db().select().from(groups).where(eq(groups.id, member.groupId!))).toEqual([]);
+    await expectError(await owner.fetch("GET", `/organizations/${owner.organizationId}/`), 404, "not_found");
+    await expect.poll(async () => (await env.FILES.list({ prefix: `public/organizations/${owner.organizationId}/` })).objects.length).toBe(0);
+  });
+
+  it("401 without a key", async () => {
+    const owner = await seedOwner();
+    await expectError(await call("DELETE", `/api/v1/organizations/${owner.organizationId}/`), 401, "not_authenticated");
+    expect(await orgExists(owner.organizationId)).toBe(true);
+  });
+
+  it("403 for a member who is not the owner, even with organization.manage", async () => {
+    const owner = await seedOwner();
+    const member = await seedMember(owner, ["organization.manage", "member.manage"]);
+    await expectError(await member.fetch("DELETE", `/organizations/${owner.organizationId}/`), 403, "permission_denied");
+    expect(await orgExists(owner.organizationId)).toBe(true);
+  });
+
+  it("404 for another organization", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("DELETE", `/organizations/${owner.organizationId}/`), 404, "not_found");
+    await expectError(await stranger.fetch("DELETE", `/organizations/${NO_SUCH_ID}/`), 404, "not_found");
+    expect(await orgExists(owner.organizationId)).toBe(true);
+  });
+});

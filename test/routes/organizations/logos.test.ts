@@ -1,0 +1,99 @@
+import { eq } from "drizzle-orm";
+import { SELF } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { organizations } from "../../../src/db/schema";
+import { PREFIXES, db, expectError, seedMember, seedOwner, setPlan } from "../../harness";
+
+const path = (id: string) => `/organizations/${id}/`;
+const row = async (id: string) => (await db().select().from(organizations).where(eq(organizations.id, id)))[0];
+const stored = async (orgId: string) => (await env.FILES.list({ prefix: `public/organizations/${orgId}/` })).objects;
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+
+function form(parts: Record<string, string | File>) {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(parts)) f.append(k, v);
+  return f;
+}
+
+async function enterpriseOwner() {
+  const owner = await seedOwner();
+  await setPlan(owner.organizationId, "enterprise");
+  return owner;
+}
+
+describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
+  it.each(PREFIXES)("stores uploaded logos in R2 and serves them publicly, under %s", async (prefix) => {
+    const owner = await enterpriseOwner();
+    const body = form({
+      name: "With logos",
+      compactLogo: new File([PNG], "My Logo!.PNG", { type: "image/png" }),
+      full_logo: new File([new Uint8Array([0xff, 0xd8, 0xff, 9])], "../../full.jpeg", { type: "image/jpeg" }),
+    });
+    const res = await owner.fetch("PUT", path(owner.organizationId), body, { prefix });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const org = (await res.json()) as { name: string; compactLogo: string; fullLogo: string };
+    expect(org.name).toBe("With logos");
+    const base = `http://localhost/api/v1/files/public/organizations/${owner.organizationId}/`;
+    expect(org.compactLogo).toMatch(new RegExp(`^${base}[0-9a-f-]{36}-My_Logo_\\.png$`));
+    expect(org.fullLogo).toMatch(new RegExp(`^${base}[0-9a-f-]{36}-full\\.jpg$`));
+    expect(await stored(owner.organizationId)).toHaveLength(2);
+    const file = await SELF.fetch(org.compactLogo);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("Content-Type")).toBe("image/png");
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(PNG);
+  });
+
+  it("an empty part clears a logo; text parts update the other fields", async () => {
+    const owner = await enterpriseOwner();
+    await owner.fetch("PATCH", path(owner.organizationId), { compactLogo: "https://cdn.example.com/c.png" });
+    const res = await owner.fetch("PATCH", path(owner.organizationId), form({ compactLogo: "", themePrimaryColor: "#112233" }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ compactLogo: null, themePrimaryColor: "#112233" });
+  });
+
+  it("403 below the enterprise plan, with a detail saying so, and nothing is stored", async () => {
+    const owner = await seedOwner();
+    const before = await row(owner.organizationId);
+    const res = await owner.fetch("PATCH", path(owner.organizationId), form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) }));
+    const body = await expectError(res, 403, "permission_denied");
+    expect(body.detail).toMatch(/enterprise/i);
+    expect(await row(owner.organizationId)).toEqual(before);
+    expect(await stored(owner.organizationId)).toHaveLength(0);
+  });
+
+  it("400 naming the field for a file that is not PNG, JPEG or GIF, and nothing is stored", async () => {
+    const owner = await enterpriseOwner();
+    const before = await row(owner.organizationId);
+    const res = await owner.fetch("PATCH", path(owner.organizationId), form({
+      compactLogo: new File([PNG], "a.png", { type: "image/png" }),
+      fullLogo: new File(["<svg/>"], "a.svg", { type: "image/svg+xml" }),
+    }));
+    const body = await expectError(res, 400, "invalid");
+    expect(Object.keys(body.errors!)).toEqual(["fullLogo"]);
+    expect(await row(owner.organizationId)).toEqual(before);
+    expect(await stored(owner.organizationId)).toHaveLength(0);
+    const missingName = await expectError(await owner.fetch("PUT", path(owner.organizationId), form({ themePrimaryColor: "#000" })), 400, "invalid");
+    expect(Object.keys(missingName.errors!)).toEqual(["name"]);
+  });
+
+  it("413 for a logo over 5 MiB, and nothing is stored", async () => {
+    const owner = await enterpriseOwner();
+    const big = new File([new Uint8Array(5_242_881)], "big.gif", { type: "image/gif" });
+    await expectError(await owner.fetch("PATCH", path(owner.organizationId), form({ fullLogo: big })), 413, "payload_too_large");
+    expect(await stored(owner.organizationId)).toHaveLength(0);
+    const exact = new File([new Uint8Array(5_242_880)], "max.gif", { type: "image/gif" });
+    expect((await owner.fetch("PATCH", path(owner.organizationId), form({ fullLogo: exact }))).status).toBe(200);
+  });
+
+  it("403 without organization.manage, 404 for another organization", async () => {
+    const owner = await enterpriseOwner();
+    const member = await seedMember(owner, []);
+    const logo = () => form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) });
+    await expectError(await member.fetch("PATCH", path(owner.organizationId), logo()), 403, "permission_denied");
+    const stranger = await enterpriseOwner();
+    await expectError(await stranger.fetch("PATCH", path(owner.organizationId), logo()), 404, "not_found");
+    expect(await stored(owner.organizationId)).toHaveLength(0);
+  });
+});
+

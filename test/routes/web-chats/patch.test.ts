@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createInbox } from "../inboxes/fixtures";
+import { storedWebChat, type WebChatRecord } from "./fixtures";
+
+describe("PATCH /web-chats/{id}/", () => {
+  it.each(PREFIXES)("changes only the given fields; themes merge key by key (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const path = `/web-chats/${inbox.channel!.id}/`;
+    const patch = (body: unknown) => owner.fetch("PATCH", path, body, { prefix });
+    await patch({ theme: { primaryColor: "#111", navbarTextColor: "#222" }, description: "About us", enableShowPoweredBy: false });
+    const res = await patch({ theme: { navbar_text_color: "#333", primaryColor: null }, dark_theme: { chatbotMessageBackgroundShadowEnabled: true }, isActive: false });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const chat = (await res.json()) as WebChatRecord;
+    expect(chat.theme).toEqual({ navbarTextColor: "#333" });
+    expect(chat.darkTheme).toEqual({ chatbotMessageBackgroundShadowEnabled: true });
+    expect(chat).toMatchObject({ name: inbox.name, description: "About us", enableShowPoweredBy: false, isActive: false, accessType: "public" });
+  });
+
+  it("null clears optional fields such as the custom domain and links", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const path = `/web-chats/${inbox.channel!.id}/`;
+    await owner.fetch("PATCH", path, { logo: "https://cdn.example.com/l.png", backUrl: "/home" });
+    const chat = (await (await owner.fetch("PATCH", path, { logo: null, customDomain: null })).json()) as WebChatRecord;
+    expect(chat).toMatchObject({ logo: null, backUrl: "/home", customDomain: null });
+  });
+
+  it("400 naming the field, and nothing written", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const id = inbox.channel!.id;
+    for (const [body, field] of [
+      [{ theme: { primaryColor: "#12345" } }, "theme.primaryColor"],
+      [{ theme: { unknownKey: "#123" } }, "theme"],
+      [{ name: "" }, "name"],
+      [{ backUrl: "javascript:alert(1)" }, "backUrl"],
+    ] as const) {
+      const err = await expectError(await owner.fetch("PATCH", `/web-chats/${id}/`, body), 400, "invalid");
+      expect(Object.keys(err.errors!)).toEqual([field]);
+    }
+    const row = await storedWebChat(id);
+    expect(row.name).toBe(inbox.name);
+    expect(row.settings.theme).toEqual({});
+  });
+
+  it("403 for a member with inbox.view only; inbox.manage may patch", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const path = `/web-chats/${inbox.channel!.id}/`;
+    await expectError(await (await seedMember(owner, ["inbox.view"])).fetch("PATCH", path, { name: "New" }), 403, "permission_denied");
+    expect((await storedWebChat(inbox.channel!.id)).name).toBe(inbox.name);
+    expect((await (await seedMember(owner, ["inbox.manage"])).fetch("PATCH", path, { name: "New" })).status).toBe(200);
+  });
+
+  it("404 for another organization's web chat", async () => {
+    const owner = await seedOwner();
+    const theirs = await createInbox(await seedOwner());
+    await expectError(await owner.fetch("PATCH", `/web-chats/${theirs.channel!.id}/`, { name: "Mine" }), 404, "not_found");
+    expect((await storedWebChat(theirs.channel!.id)).name).toBe(theirs.name);
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("PATCH", `/api/web-chats/${crypto.randomUUID()}/`, { name: "x" }), 401, "not_authenticated");
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedMember, seedOwner, unique } from "../../harness";
+import { createInbox } from "../inboxes/fixtures";
+import { fullBody, storedWebChat, type WebChatRecord } from "./fixtures";
+
+describe("PUT /web-chats/{id}/", () => {
+  it.each(PREFIXES)("replaces the settings; themes are replaced whole (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const id = inbox.channel!.id;
+    await owner.fetch("PATCH", `/web-chats/${id}/`, { theme: { navbarTextColor: "#fff" } });
+    const domain = `${unique("help")}.example.org`;
+    const body = fullBody(inbox.id, { enableFileUpload: true, customDomain: { domain, id: "ignored", status: "active" }, defaultThemeMode: "dark" });
+    const res = await owner.fetch("PUT", `/web-chats/${id}/`, body, { prefix });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const chat = (await res.json()) as WebChatRecord;
+    expect(chat).toMatchObject({
+      name: "Help desk",
+      enableSpeech: true,
+      displayGreeting: "Hello!",
+      displayConversationStarters: ["Opening hours?", "Prices?"],
+      theme: { primaryColor: "#3366FF" },
+      darkTheme: { primaryColor: "#000" },
+      accessType: "private",
+      enableFileUpload: true,
+      enableShowPoweredBy: true,
+      defaultThemeMode: "dark",
+      inbox: { id: inbox.id, name: inbox.name },
+    });
+    expect(chat.theme).not.toHaveProperty("navbarTextColor");
+    expect(chat.customDomain).toMatchObject({ domain, status: "pending" });
+    expect(chat.customDomain!.id).not.toBe("ignored");
+  });
+
+  it("400 naming each missing required field, and nothing written", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const id = inbox.channel!.id;
+    const err = await expectError(await owner.fetch("PUT", `/web-chats/${id}/`, { name: "Only a name" }), 400, "invalid");
+    expect(Object.keys(err.errors!)).toEqual(
+      expect.arrayContaining(["enableSpeech", "displayGreeting", "displayConversationStarters", "theme", "darkTheme", "accessType", "inbox"]),
+    );
+    const other = await createInbox(owner);
+    const moved = await expectError(await owner.fetch("PUT", `/web-chats/${id}/`, fullBody(other.id)), 400, "invalid");
+    expect(Object.keys(moved.errors!)).toEqual(["inbox"]);
+    expect((await storedWebChat(id)).name).toBe(inbox.name);
+  });
+
+  it("409 for a custom domain another web chat uses; keeping one's own domain keeps its id", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    const a = await createInbox(owner);
+    const b = await createInbox(stranger);
+    const domain = `${unique("taken")}.example.com`;
+    const first = (await (await owner.fetch("PUT", `/web-chats/${a.channel!.id}/`, fullBody(a.id, { customDomain: { domain } }))).json()) as WebChatRecord;
+    const again = (await (await owner.fetch("PUT", `/web-chats/${a.channel!.id}/`, fullBody(a.id, { customDomain: { domain } }))).json()) as WebChatRecord;
+    expect(again.customDomain).toEqual(first.customDomain);
+    await expectError(await stranger.fetch("PUT", `/web-chats/${b.channel!.id}/`, fullBody(b.id, { customDomain: { domain } })), 409, "conflict");
+    expect((await storedWebChat(b.channel!.id)).settings.customDomain ?? null).toBeNull();
+  });
+
+  it("403 for a member with inbox.view only", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const viewer = await seedMember(owner, ["inbox.view"]);
+    await expectError(await viewer.fetch("PUT", `/web-chats/${inbox.channel!.id}/`, fullBody(inbox.id)), 403, "permission_denied");
+    expect((await storedWebChat(inbox.channel!.id)).name).toBe(inbox.name);
+  });
+
+  it("404 for another organization's web chat", async () => {
+    const owner = await seedOwner();
+    const theirs = await createInbox(await seedOwner());
+    await expectError(await owner.fetch("PUT", `/web-chats/${theirs.channel!.id}/`, fullBody(theirs.id)), 404, "not_found");
+    expect((await storedWebChat(theirs.channel!.id)).name).toBe(theirs.name);
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("PUT", `/api/v1/web-chats/${crypto.randomUUID()}/`, fullBody(crypto.randomUUID())), 401, "not_authenticated");
+  });
+});
