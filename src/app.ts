@@ -39,6 +39,17 @@ const withDb = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** Codes for errors raised by Hono itself rather than by our handlers (CONTRACT section 2). */
+const HTTP_CODES: Record<number, string> = {
+  400: "invalid",
+  401: "not_authenticated",
+  403: "permission_denied",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+};
+
 /** For 405s: which methods a path would answer, from the registered route patterns. */
 function allowedMethods(routes: { method: string; path: string }[]) {
   const patterns = routes
@@ -88,7 +99,8 @@ export function buildApp() {
       return c.json(body, err.status, err.headers);
     }
     if (err instanceof HTTPException && err.status < 500) {
-      return c.json({ detail: err.message || "Bad request.", code: err.status === 400 ? "invalid" : "error" }, err.status);
+      const code = HTTP_CODES[err.status] ?? "invalid";
+      return c.json({ detail: err.message || "Bad request.", code }, err.status);
     }
     const requestId = c.get("requestId");
     console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, message: String(err), stack: (err as Error)?.stack }));

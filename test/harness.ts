@@ -48,7 +48,7 @@ function actor(userId: string, organizationId: string, key: string, email: strin
 
 /** A fresh organization with its owner and an API key, written straight through the service layer. */
 export async function seedOwner(label = "owner"): Promise<Actor> {
-  const email = `${unique(label)}@example.com`;
+  const email = `${unique(label)}@example.com`.toLowerCase();
   const account = await createAccount(db(), { email, name: label, passwordHash: null, company: unique("org") });
   return actor(account.userId, account.organizationId, account.key, email);
 }

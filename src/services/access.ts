@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { groupMembers, groupPermissions, members, organizations } from "../db/schema";
+import { groupMembers, groupPermissions, members } from "../db/schema";
 import { forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
 import { grants, permissionCodename, type Permission } from "./permissions";
@@ -82,11 +82,16 @@ export function requirePermission(access: OrgAccess, permission: Permission): vo
   if (!can(access, permission)) throw forbidden(`This action requires the "${permission}" permission.`);
 }
 
-export function requireOwner(access: OrgAccess): void {
-  if (!access.isOwner) throw forbidden("Only an owner of the organization can do this.");
+/**
+ * Non-owners may only hand out permissions they hold themselves, so `group.manage` cannot be
+ * turned into more rights by granting them to a group, or by joining a group that has them.
+ */
+export function requireGrantable(access: OrgAccess, permissionIds: Iterable<string>): void {
+  if (access.isOwner) return;
+  const missing = [...permissionIds].map(permissionCodename).filter((p): p is Permission => !!p && !can(access, p));
+  if (missing.length) throw forbidden(`You can only grant permissions you hold yourself; missing: ${missing.join(", ")}.`);
 }
 
-export async function organizationExists(c: Ctx, id: string) {
-  const [row] = await c.var.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id));
-  return !!row;
+export function requireOwner(access: OrgAccess): void {
+  if (!access.isOwner) throw forbidden("Only an owner of the organization can do this.");
 }

@@ -1,23 +1,13 @@
-import { and, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, count, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "../env";
 import { groupMembers, groupPermissions, groups, members, users } from "../db/schema";
 import { conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { ms } from "../lib/time";
+import { chunk, contains } from "../lib/sql";
 import { PERMISSIONS } from "./permissions";
 
 type GroupRow = typeof groups.$inferSelect;
-
-/** D1 binds at most 100 parameters per statement, so long id lists are split. */
-export function chunk<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/** Case-insensitive "contains" without LIKE, so `%` and `_` in the query are plain characters. */
-export const contains = (column: SQLiteColumn, query: string): SQL => sql`instr(lower(${column}), ${query.toLowerCase()}) > 0`;
 
 /** The group with this id in this organization; any other group does not exist for the caller. */
 export async function findGroup(db: Db, organizationId: string, id: string): Promise<GroupRow> {
@@ -163,4 +153,9 @@ export async function addGroupMembers(db: Db, group: GroupRow, memberIds: string
   const created = await Promise.all(chunk(rows.map((r) => r.id), 90).map((ids) => selectGroupMembers(db).where(inArray(groupMembers.id, ids))));
   const byId = new Map(created.flat().map((r) => [r.id, r]));
   return rows.flatMap((r) => (byId.has(r.id) ? [groupMemberRecord(byId.get(r.id)!)] : []));
+}
+
+export async function groupPermissionIds(db: Db, groupId: string): Promise<string[]> {
+  const rows = await db.select({ id: groupPermissions.permissionId }).from(groupPermissions).where(eq(groupPermissions.groupId, groupId));
+  return rows.map((r) => r.id);
 }

@@ -1,5 +1,6 @@
-import { and, asc, count, eq, exists, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, count, eq, exists, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../env";
+import { contains, likePattern } from "../lib/sql";
 import { chatbotGroups, groupMembers, groups, inboxes, members, users } from "../db/schema";
 
 export type MemberRow = typeof members.$inferSelect;
@@ -21,8 +22,6 @@ export interface MemberFilters {
   search?: string;
 }
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-const contains = (expr: SQLWrapper, text: string) => sql`${expr} LIKE ${likePattern(text)} ESCAPE '\\'`;
 
 /** A metadata value as text; JSON booleans read as `true` / `false` rather than 1 / 0. */
 const metadataContains = (term: string) =>

@@ -2,7 +2,6 @@ import type { Router } from "../../lib/openapi";
 import { registerCreateGroup } from "./create";
 import { registerListGroups } from "./list";
 import { registerGetGroup } from "./get";
-import { registerReplaceGroup } from "./replace";
 import { registerUpdateGroup } from "./update";
 import { registerDeleteGroup } from "./delete";
 import { registerGroupMemberRoutes } from "./group-members";
@@ -11,7 +10,6 @@ export function registerGroupRoutes(r: Router) {
   registerCreateGroup(r);
   registerListGroups(r);
   registerGetGroup(r);
-  registerReplaceGroup(r);
   registerUpdateGroup(r);
   registerDeleteGroup(r);
   registerGroupMemberRoutes(r);

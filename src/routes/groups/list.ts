@@ -5,7 +5,8 @@ import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { groups } from "../../db/schema";
 import { orgAccess, requirePermission } from "../../services/access";
-import { contains, groupRecords } from "../../services/groups";
+import { groupRecords } from "../../services/groups";
+import { contains } from "../../lib/sql";
 import { GroupListQuery, GroupSchema, OrganizationParams } from "./schema";
 
 const route = createRoute({

@@ -1,28 +1,35 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { orgAccess, requirePermission } from "../../services/access";
+import { orgAccess, requireGrantable, requirePermission } from "../../services/access";
 import { checkOrganizationField, findGroup, groupRecord, updateGroup } from "../../services/groups";
-import { GroupParams, GroupPatch, GroupSchema } from "./schema";
+import { GroupParams, GroupPatch, GroupSchema, GroupWrite } from "./schema";
 
-const route = createRoute({
-  method: "patch",
-  path: "/organizations/{organizationPk}/groups/{id}/",
-  tags: ["Roles and permissions"],
-  summary: "Update a group",
-  description: "Requires `group.manage`. Fields left out keep their value; `permissions`, when given, replaces them entirely.",
-  request: { params: GroupParams, ...jsonBody(GroupPatch) },
-  responses: { 200: json(GroupSchema, "Updated"), ...errorResponses(400, 403, 404, 409) },
-});
-
-export const registerUpdateGroup = (r: Router) =>
-  r.openapi(route, async (c) => {
-    const { organizationPk, id } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "group.manage");
-    const body = c.req.valid("json");
-    const group = await findGroup(c.var.db, access.organizationId, id);
-    checkOrganizationField(body, access.organizationId);
-    const row = await updateGroup(c.var.db, group, body);
-    return c.json(await groupRecord(c.var.db, row), 200);
+const routeFor = (method: "put" | "patch") =>
+  createRoute({
+    method,
+    path: "/organizations/{organizationPk}/groups/{id}/",
+    tags: ["Roles and permissions"],
+    summary: method === "put" ? "Replace a group's name and permissions" : "Update a group",
+    description:
+      "Requires `group.manage`; non-owners can grant only permissions they hold. " +
+      (method === "put" ? "`permissions` replaces the group's permissions entirely." : "Fields left out keep their value; `permissions`, when given, replaces them entirely."),
+    request: { params: GroupParams, ...jsonBody(method === "put" ? GroupWrite : GroupPatch) },
+    responses: { 200: json(GroupSchema, "Updated"), ...errorResponses(400, 403, 404, 409) },
   });
+
+export function registerUpdateGroup(r: Router) {
+  for (const route of [routeFor("put"), routeFor("patch")]) {
+    r.openapi(route, async (c) => {
+      const { organizationPk, id } = c.req.valid("param");
+      const access = await orgAccess(c, organizationPk);
+      requirePermission(access, "group.manage");
+      const body = c.req.valid("json");
+      const group = await findGroup(c.var.db, access.organizationId, id);
+      checkOrganizationField(body, access.organizationId);
+      if (body.permissions) requireGrantable(access, body.permissions);
+      const row = await updateGroup(c.var.db, group, body);
+      return c.json(await groupRecord(c.var.db, row), 200);
+    });
+  }
+}

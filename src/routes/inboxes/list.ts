@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
+import { contains } from "../../lib/sql";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { CHANNEL_TYPES, inboxes } from "../../db/schema";
@@ -25,7 +26,6 @@ const route = createRoute({
 });
 
 /** `%` and `_` in the search text are literal characters, not LIKE wildcards. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 export const registerListInboxes = (r: Router) =>
   r.openapi(route, async (c) => {
@@ -37,7 +37,7 @@ export const registerListInboxes = (r: Router) =>
       eq(inboxes.organizationId, access.organizationId),
       q.channelType ? eq(inboxes.channelType, q.channelType) : undefined,
       q.chatbot ? eq(inboxes.chatbotId, q.chatbot) : undefined,
-      q.query ? sql`${inboxes.name} like ${contains(q.query)} escape '\\'` : undefined,
+      q.query ? contains(inboxes.name, q.query) : undefined,
     );
     const [[{ n }], rows] = await Promise.all([
       c.var.db.select({ n: count() }).from(inboxes).where(where),

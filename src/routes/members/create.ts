@@ -7,7 +7,6 @@ import { conflict, fieldError, isUniqueViolation } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { orgAccess, requirePermission } from "../../services/access";
 import { findMember } from "../../services/members";
-import { acceptOnly } from "../organizations/content-type";
 import { MemberSchema, OrganizationParams, memberRecord } from "./schema";
 
 const AddMember = z.object({
@@ -21,7 +20,6 @@ const route = createRoute({
   tags: ["Members"],
   summary: "Add a registered user to the organization",
   description: "Requires `member.manage`. The new member is in no group until `update-groups`. 409 when already a member.",
-  middleware: [acceptOnly(["json"])] as const,
   request: { params: OrganizationParams, ...jsonBody(AddMember) },
   responses: { 201: json(MemberSchema, "The new member"), ...errorResponses(400, 403, 404, 409, 415) },
 });

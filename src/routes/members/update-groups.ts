@@ -2,9 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError, forbidden, notFound } from "../../lib/errors";
-import { orgAccess, requirePermission } from "../../services/access";
+import { orgAccess, requireGrantable, requirePermission } from "../../services/access";
+import { groupPermissionIds } from "../../services/groups";
 import { findMember, organizationGroupIds, replaceMemberGroups } from "../../services/members";
-import { acceptOnly } from "../organizations/content-type";
 import { MemberParams, MemberSchema, memberRecord } from "./schema";
 
 const UpdateGroups = z.object({
@@ -21,9 +21,9 @@ const route = createRoute({
   summary: "Replace a member's groups",
   description:
     "Requires `member.manage`: assigning roles is managing the member (group.manage governs the groups themselves). " +
-    "Groups decide permissions, so a member who is not an owner cannot change their own groups (403). " +
+    "Groups decide permissions, so a member who is not an owner cannot change their own groups, nor give a group " +
+    "holding permissions they lack (403). " +
     "Every id must be a group of this organization (400); the replacement is atomic.",
-  middleware: [acceptOnly(["json"])] as const,
   request: { params: MemberParams, ...jsonBody(UpdateGroups) },
   responses: { 200: json(MemberSchema, "The member with its new groups"), ...errorResponses(400, 403, 404, 415) },
 });
@@ -41,6 +41,7 @@ export const registerUpdateMemberGroups = (r: Router) =>
     const known = await organizationGroupIds(db, access.organizationId, wanted);
     const unknown = wanted.filter((g) => !known.has(g));
     if (unknown.length) throw fieldError("groups", `Not a group of this organization: ${unknown.join(", ")}.`);
+    for (const groupId of wanted) requireGrantable(access, await groupPermissionIds(db, groupId));
     await replaceMemberGroups(db, member.member.id, wanted);
     return c.json(memberRecord((await findMember(db, access.organizationId, id))!), 200);
   });

@@ -6,7 +6,6 @@ import { organizations } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
 import { organizationInserts } from "../../services/accounts";
 import { getOrganizationRecord } from "../../services/organizations";
-import { acceptOnly } from "./content-type";
 import { OrganizationSchema, OrganizationWrite } from "./schema";
 
 const CreateOrganization = OrganizationWrite.pick({ name: true, compactLogo: true, fullLogo: true });
@@ -17,7 +16,6 @@ const route = createRoute({
   tags: ["Organizations"],
   summary: "Create an organization owned by the caller",
   description: "Any authenticated user may create one; the caller becomes its owner and first member. Logos are URLs here.",
-  middleware: [acceptOnly(["json"])] as const,
   request: jsonBody(CreateOrganization),
   responses: { 201: json(OrganizationSchema, "Created"), ...errorResponses(400, 415) },
 });

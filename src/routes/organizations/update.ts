@@ -8,7 +8,7 @@ import { organizations } from "../../db/schema";
 import { forbidden, notFound } from "../../lib/errors";
 import { orgAccess, requirePermission } from "../../services/access";
 import { getOrganizationRecord } from "../../services/organizations";
-import { acceptOnly } from "./content-type";
+import { acceptOnly } from "../../middleware/content-type";
 import { LOGO_FIELDS, MULTIPART_MAX_BYTES, logoPart, readLogoPart, storeLogo } from "./logos";
 import { OrganizationSchema, OrganizationStaffWrite, OrganizationWrite } from "./schema";
 

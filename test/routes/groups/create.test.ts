@@ -80,9 +80,9 @@ describe("POST /organizations/{organizationPk}/groups/", () => {
     expect(await named(owner.organizationId, body.name)).toHaveLength(0);
   });
 
-  it("a member with group.manage can create groups", async () => {
+  it("a member with group.manage can create groups with permissions they hold", async () => {
     const owner = await seedOwner();
-    const manager = await seedMember(owner, ["group.manage"]);
+    const manager = await seedMember(owner, ["group.manage", "chatbot.view"]);
     expect((await createGroup(manager, ["chatbot.view"])).organization).toBe(owner.organizationId);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { groupPermissions } from "../../../src/db/schema";
+import { PERMISSIONS } from "../../../src/services/permissions";
 import { addGroup, groupLinks, joinGroup, memberIdOf } from "./helpers";
 
 const path = (orgId: string, id: string) => `/organizations/${orgId}/members/${id}/update-groups/`;
@@ -56,6 +58,17 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
     // The owner may set their own.
     const ownerMemberId = await memberIdOf(owner.organizationId, owner.userId);
     expect((await owner.fetch("POST", path(owner.organizationId, ownerMemberId), { groups: [group] })).status).toBe(200);
+  });
+
+  it("403 for a manager giving a group with permissions the manager lacks", async () => {
+    const owner = await seedOwner();
+    const target = await seedMember(owner);
+    const manager = await seedMember(owner, ["member.manage"]);
+    const admins = await addGroup(owner.organizationId);
+    await db().insert(groupPermissions).values({ groupId: admins, permissionId: PERMISSIONS.find((p) => p.codename === "organization.manage")!.id });
+    const res = await manager.fetch("POST", path(owner.organizationId, target.memberId), { groups: [admins] });
+    expect((await expectError(res, 403, "permission_denied")).detail).toContain("organization.manage");
+    expect(await linkedGroups(target.memberId)).toEqual([]);
   });
 
   it("404 for another organization's member", async () => {

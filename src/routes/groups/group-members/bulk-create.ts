@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { orgAccess, requirePermission } from "../../../services/access";
-import { addGroupMembers, findGroup } from "../../../services/groups";
+import { orgAccess, requireGrantable, requirePermission } from "../../../services/access";
+import { addGroupMembers, findGroup, groupPermissionIds } from "../../../services/groups";
 import { BulkCreateGroupMembers, GroupMemberSchema, GroupPkParams } from "./schema";
 
 const route = createRoute({
@@ -11,7 +11,7 @@ const route = createRoute({
   tags: ["Roles and permissions"],
   summary: "Add organization members to a group",
   description:
-    "Requires `group.manage`. Every id must be a member of the organization, else 400 and nothing is added. " +
+    "Requires `group.manage`, and for non-owners every permission of the group. Every id must be a member of the organization, else 400 and nothing is added. " +
     "Members already in the group are skipped; the response lists the memberships created.",
   request: { params: GroupPkParams, ...jsonBody(BulkCreateGroupMembers) },
   responses: { 201: json(z.array(GroupMemberSchema), "Created group members"), ...errorResponses(400, 403, 404) },
@@ -23,6 +23,7 @@ export const registerBulkCreateGroupMembers = (r: Router) =>
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "group.manage");
     const group = await findGroup(c.var.db, access.organizationId, groupPk);
+    requireGrantable(access, await groupPermissionIds(c.var.db, group.id));
     const created = await addGroupMembers(c.var.db, group, c.req.valid("json").members);
     return c.json(created, 201);
   });

@@ -1,8 +1,8 @@
 import type { HonoRequest } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../../env";
-import { ApiError } from "../../lib/errors";
-import { snakeToCamel } from "../../lib/case";
+import type { AppEnv } from "../env";
+import { ApiError } from "../lib/errors";
+import { snakeToCamel } from "../lib/case";
 
 type Kind = "json" | "multipart";
 const MATCHERS: Record<Kind, { name: string; test: (essence: string) => boolean }> = {

@@ -1,0 +1,14 @@
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+
+/** `%text%` for LIKE with `\` escaping, so `%` and `_` typed by a user are plain characters. */
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+
+/** Case-insensitive (ASCII) "contains" filter for list `query` parameters. */
+export const contains = (expr: SQLWrapper, text: string): SQL => sql`${expr} LIKE ${likePattern(text)} ESCAPE '\\'`;
+
+/** D1 binds at most 100 parameters per statement, so long id lists are split. */
+export function chunk<T>(items: T[], size = 90): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
