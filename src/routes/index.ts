@@ -10,6 +10,11 @@ import { registerModelRoutes } from "./models";
 import { registerInboxRoutes } from "./inboxes";
 import { registerWebChatRoutes } from "./web-chats";
 import { registerFileRoutes } from "./files";
+import { registerChatbotRoutes } from "./chatbots";
+import { registerContactRoutes } from "./contacts";
+import { registerConversationRoutes } from "./conversations";
+import { registerMessageRoutes } from "./messages";
+import { registerChatCompletionRoutes } from "./chat-completions";
 
 /** Every resource of the API; each is mounted under both /api/v1 and /api. */
 export function registerRoutes(r: Router) {
@@ -24,4 +29,9 @@ export function registerRoutes(r: Router) {
   registerInboxRoutes(r);
   registerWebChatRoutes(r);
   registerFileRoutes(r);
+  registerChatbotRoutes(r);
+  registerContactRoutes(r);
+  registerConversationRoutes(r);
+  registerMessageRoutes(r);
+  registerChatCompletionRoutes(r);
 }

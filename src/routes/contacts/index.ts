@@ -1,0 +1,5 @@
+import type { Router } from "../../lib/openapi";
+
+export function registerContactRoutes(r: Router) {
+  void r;
+}
