@@ -21,6 +21,9 @@ const OPAQUE_FIELDS = new Set([
   "preChatFieldIndex",
   "contentPayload",
   "canvas",
+  "mcpCredentials",
+  "apiCredentials",
+  "contactConnectors",
 ]);
 
 export const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

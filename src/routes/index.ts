@@ -15,6 +15,7 @@ import { registerContactRoutes } from "./contacts";
 import { registerConversationRoutes } from "./conversations";
 import { registerMessageRoutes } from "./messages";
 import { registerChatCompletionRoutes } from "./chat-completions";
+import { registerCompletionRoutes } from "./completions";
 
 /** Every resource of the API; each is mounted under both /api/v1 and /api. */
 export function registerRoutes(r: Router) {
@@ -34,4 +35,5 @@ export function registerRoutes(r: Router) {
   registerConversationRoutes(r);
   registerMessageRoutes(r);
   registerChatCompletionRoutes(r);
+  registerCompletionRoutes(r);
 }

@@ -25,17 +25,27 @@ describe("the limit is shared across isolates through the key's RateLimiter obje
     expect((await owner.fetch("GET", "/users/current/")).status).toBe(200);
     const [{ id: keyId }] = ((await (await owner.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] }).results;
     const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(keyId));
-    const window = Math.floor(Date.now() / 60_000);
-    // Our own requests reach the object within a flush interval.
-    await new Promise((r) => setTimeout(r, 150));
-    expect((await owner.fetch("GET", "/users/current/")).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await limiter.add(window, 0)).toBeGreaterThanOrEqual(2);
-    // Other isolates used up the rest of the minute.
+    let window = Math.floor(Date.now() / 60_000);
+    // Our own requests reach the object within a flush interval or so.
+    let total = 0;
+    for (let i = 0; i < 40 && total < 2; i++) {
+      await new Promise((r) => setTimeout(r, 120));
+      expect((await owner.fetch("GET", "/users/current/")).status).toBe(200);
+      total = await limiter.add(window, 0);
+    }
+    expect(total).toBeGreaterThanOrEqual(2);
+    // Other isolates used up the rest of the minute: this isolate learns it at a flush and throttles.
     await limiter.add(window, 1200);
-    await new Promise((r) => setTimeout(r, 150));
-    await owner.fetch("GET", "/users/current/"); // flushes and learns the total
-    await new Promise((r) => setTimeout(r, 50));
-    await expectError(await owner.fetch("GET", "/users/current/"), 429, "throttled");
+    let status = 200;
+    let sent = 0;
+    while (status === 200 && sent < 40) {
+      await new Promise((r) => setTimeout(r, 120));
+      const now = Math.floor(Date.now() / 60_000);
+      if (now !== window) await limiter.add((window = now), 1200); // the minute turned: fill the new one
+
+      status = (await owner.fetch("GET", "/users/current/")).status;
+      sent++;
+    }
+    expect(status).toBe(429);
   });
 });

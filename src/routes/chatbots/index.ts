@@ -1,5 +1,16 @@
 import type { Router } from "../../lib/openapi";
+import { registerCreateChatbot } from "./create";
+import { registerListChatbots } from "./list";
+import { registerGetChatbot } from "./get";
+import { registerUpdateChatbot } from "./update";
+import { registerDeleteChatbot } from "./delete";
+import { registerEnableEvaluation } from "./enable-evaluation";
 
 export function registerChatbotRoutes(r: Router) {
-  void r;
+  registerListChatbots(r);
+  registerCreateChatbot(r);
+  registerGetChatbot(r);
+  registerUpdateChatbot(r);
+  registerDeleteChatbot(r);
+  registerEnableEvaluation(r);
 }

@@ -1,5 +1,12 @@
 import type { Router } from "../../lib/openapi";
+import { registerCreateConversation } from "./create";
+import { registerListConversations } from "./list";
+import { registerGetConversation } from "./get";
+import { registerUpdateAutoReply } from "./update-auto-reply";
 
 export function registerConversationRoutes(r: Router) {
-  void r;
+  registerCreateConversation(r);
+  registerListConversations(r);
+  registerGetConversation(r);
+  registerUpdateAutoReply(r);
 }

@@ -5,6 +5,7 @@ import { registerGetGroup } from "./get";
 import { registerUpdateGroup } from "./update";
 import { registerDeleteGroup } from "./delete";
 import { registerGroupMemberRoutes } from "./group-members";
+import { registerGroupChatbotRoutes } from "./group-chatbots";
 
 export function registerGroupRoutes(r: Router) {
   registerCreateGroup(r);
@@ -13,4 +14,5 @@ export function registerGroupRoutes(r: Router) {
   registerUpdateGroup(r);
   registerDeleteGroup(r);
   registerGroupMemberRoutes(r);
+  registerGroupChatbotRoutes(r);
 }

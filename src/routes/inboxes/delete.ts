@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { inboxes, webChats } from "../../db/schema";
-import { notFound } from "../../lib/errors";
+import { badRequest, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getInbox } from "../../services/inboxes";
 import { INBOXES_TAG } from "./schema";
@@ -15,7 +15,7 @@ const route = createRoute({
   summary: "Delete an inbox and its web chat",
   description: "Needs `inbox.manage`.",
   request: { params: IdParams },
-  responses: { 204: noContent, ...errorResponses(403, 404) },
+  responses: { 204: noContent, ...errorResponses(400, 403, 404) },
 });
 
 export const registerDeleteInbox = (r: Router) =>
@@ -24,6 +24,7 @@ export const registerDeleteInbox = (r: Router) =>
     requirePermission(access, "inbox.manage");
     const view = await getInbox(c.var.db, access.organizationId, c.req.valid("param").id);
     if (!view) throw notFound();
+    if (view.inbox.isDefault) throw badRequest("An assistant's default inbox is deleted with its assistant.", undefined, "default_inbox");
     const id = view.inbox.id;
     await c.var.db.batch([
       c.var.db.delete(webChats).where(eq(webChats.inboxId, id)),

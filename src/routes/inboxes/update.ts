@@ -21,6 +21,8 @@ async function updateInbox(c: Context<AppEnv>, id: string, body: Changes) {
   if (body.channelType !== undefined && body.channelType !== view.inbox.channelType) {
     throw fieldError("channelType", "Cannot be changed after creation.");
   }
+  const chatbotChanges = body.chatbot !== undefined && (body.chatbot?.id ?? null) !== view.inbox.chatbotId;
+  if (view.inbox.isDefault && chatbotChanges) throw fieldError("chatbot", "An assistant's default inbox stays with its assistant.");
   if (body.chatbot) await requireChatbotOf(c.var.db, access.organizationId, body.chatbot.id);
   const chatbotId = body.chatbot === undefined ? undefined : (body.chatbot?.id ?? null);
   await c.var.db.update(inboxes).set({ name: body.name, chatbotId, updatedAt: Date.now() }).where(eq(inboxes.id, id));

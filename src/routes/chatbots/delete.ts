@@ -1,0 +1,26 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, noContent } from "../../lib/openapi";
+import { currentAccess } from "../../services/access";
+import { deleteChatbot, getChatbotForUpdate } from "../../services/chatbots";
+import { CHATBOTS_TAG } from "./schema";
+
+const route = createRoute({
+  method: "delete",
+  path: "/chatbots/{id}/",
+  tags: [CHATBOTS_TAG],
+  summary: "Delete an assistant",
+  description:
+    "Needs `chatbot.manage` and an assistant you can see. Its default inbox and that inbox's conversations go with it; " +
+    "its other inboxes stay, without an assistant.",
+  request: { params: IdParams },
+  responses: { 204: noContent, ...errorResponses(403, 404) },
+});
+
+export const registerDeleteChatbot = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    const row = await getChatbotForUpdate(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
+    await deleteChatbot(c.var.db, row.id);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,24 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { currentAccess } from "../../services/access";
+import { chatbotView, getChatbotForUpdate, updateChatbot } from "../../services/chatbots";
+import { CHATBOTS_TAG, ChatbotSchema, EnableEvaluationBody, chatbotRecord } from "./schema";
+
+const route = createRoute({
+  method: "patch",
+  path: "/chatbots/{id}/enable-evaluation/",
+  tags: [CHATBOTS_TAG],
+  summary: "Switch evaluation of an assistant's replies on or off",
+  description: "Needs `chatbot.manage`. `enableEvaluation` absent (or no body at all) switches it on; it is not a toggle.",
+  request: { params: IdParams, body: { required: false, content: { "application/json": { schema: EnableEvaluationBody } } } },
+  responses: { 200: json(ChatbotSchema, "The updated assistant"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerEnableEvaluation = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    const current = await getChatbotForUpdate(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
+    const row = await updateChatbot(c.var.db, current.id, { enableEvaluation: c.req.valid("json").enableEvaluation ?? true });
+    return c.json(chatbotRecord(await chatbotView(c.var.db, access, row)), 200);
+  });

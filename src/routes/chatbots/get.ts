@@ -1,0 +1,27 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { currentAccess } from "../../services/access";
+import { chatbotView, getVisibleChatbot } from "../../services/chatbots";
+import { CHATBOTS_TAG, ChatbotSchema, chatbotRecord } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/chatbots/{id}/",
+  tags: [CHATBOTS_TAG],
+  summary: "Get an assistant",
+  description:
+    "Owners see every assistant of the organization; other members those they created and, with `chatbot.view`, those given to one of their groups. " +
+    "Personal assistants are visible to their creator only. Anything else is a 404.",
+  request: { params: IdParams },
+  responses: { 200: json(ChatbotSchema, "The assistant"), ...errorResponses(403, 404) },
+});
+
+export const registerGetChatbot = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    const row = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
+    if (!row) throw notFound("Assistant not found.");
+    return c.json(chatbotRecord(await chatbotView(c.var.db, access, row)), 200);
+  });

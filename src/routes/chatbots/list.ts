@@ -1,0 +1,41 @@
+import { createRoute } from "@hono/zod-openapi";
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json } from "../../lib/openapi";
+import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
+import { contains } from "../../lib/sql";
+import { chatbots } from "../../db/schema";
+import { currentAccess } from "../../services/access";
+import { chatbotViews, visibleChatbotsCondition } from "../../services/chatbots";
+import { CHATBOTS_TAG, ChatbotListQuery, ChatbotSchema, chatbotRecord } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/chatbots/",
+  tags: [CHATBOTS_TAG],
+  summary: "List the assistants you can see",
+  description:
+    "Newest first: the current organization's assistants visible to you (all of them for owners; for other members those they created and, " +
+    "with `chatbot.view`, those given to one of their groups) and your personal assistants.",
+  request: { query: ChatbotListQuery },
+  responses: { 200: json(pageOf(ChatbotSchema, "AssistantPage"), "Page of assistants"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerListChatbots = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    const q = c.req.valid("query");
+    const p = pageParams(q);
+    const db = c.var.db;
+    const where = and(
+      visibleChatbotsCondition(access, c.var.principal.userId),
+      q.query ? contains(chatbots.name, q.query) : undefined,
+      q.replyMode ? eq(chatbots.replyMode, q.replyMode) : undefined,
+    );
+    const [[{ n }], rows] = await Promise.all([
+      db.select({ n: count() }).from(chatbots).where(where),
+      db.select().from(chatbots).where(where).orderBy(desc(chatbots.createdAt), desc(chatbots.id)).limit(p.limit).offset(p.offset),
+    ]);
+    const views = await chatbotViews(db, access, rows);
+    return c.json(pageResponse(c, p, n, views.map(chatbotRecord)), 200);
+  });

@@ -1,0 +1,167 @@
+import { z } from "@hono/zod-openapi";
+import { AGENT_MODES, OUTPUT_MODES, REPLY_MODES } from "../../db/schema";
+import { IdName, IdRef, Timestamp } from "../../lib/openapi";
+import { PageQuery } from "../../lib/pagination";
+import { ms } from "../../lib/time";
+import { maskDatabaseUrl, type ChatbotView } from "../../services/chatbots";
+
+export const CHATBOTS_TAG = "Assistants";
+
+const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
+const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+export const DATABASE_TYPES = ["MySQL", "PostgreSQL", "MSSQL", "Oracle"] as const;
+
+// `.nullable()` on a registered schema loses the null in the OpenAPI document; a union keeps it.
+const nullableIdName = (description: string) => z.union([IdName, z.null()]).openapi({ description });
+const idNames = (description: string) => z.array(IdName).openapi({ description });
+const object = () => z.record(z.string(), z.unknown());
+
+/**
+ * The assistant record (the spec does not show it). `databaseUrl` comes back with the password
+ * masked; sending the masked value back keeps the stored one. `knowledgeBases`, `toolkits` and
+ * `tools` are always empty until those resources exist.
+ */
+export const ChatbotSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    name: z.string().openapi({ example: "Support assistant" }),
+    organization: z.string().nullable().openapi({ description: "Owning organization; null for a personal assistant", example: EXAMPLE_ID }),
+    createdBy: IdName.openapi({ description: "The user who created it" }),
+    largeLanguageModel: IdName.openapi({ description: "The large language model answering" }),
+    embeddingModel: nullableIdName("Embedding model for retrieval"),
+    rerankerModel: nullableIdName("Reranker model for retrieval"),
+    rag: z.string().nullable().openapi({ description: "RAG pipeline id, stored as given", example: null }),
+    builtInWorkflow: z.string().nullable().openapi({ description: "Built-in workflow id, stored as given", example: null }),
+    instructions: z.string().openapi({ description: "Role description given to the model", example: "You answer questions about our products." }),
+    replyMode: z.enum(REPLY_MODES).openapi({ example: "normal" }),
+    template: z.string().nullable().openapi({ description: "Reply of template and hybrid modes", example: null }),
+    unanswerableTemplate: z.string().nullable().openapi({ description: "Reply when nothing answers the question", example: null }),
+    totalWordsCount: z.number().int().openapi({ description: "Words used so far (read-only)", example: 0 }),
+    outputMode: z.enum(OUTPUT_MODES).openapi({ example: "text" }),
+    rawOutputFormat: object().nullable().openapi({ description: "JSON Schema of replies in json_schema mode", example: null }),
+    databaseUrl: z.string().nullable().openapi({ description: "Connection string, password masked", example: "postgresql://bot:****@db.example.com/shop" }),
+    databaseType: z.enum(DATABASE_TYPES).nullable().openapi({ example: null }),
+    includeTables: object().nullable().openapi({ description: "Tables text-to-SQL may read", example: null }),
+    agentMode: z.enum(AGENT_MODES).openapi({ example: "normal" }),
+    numberOfRetrievedChunks: z.number().int().openapi({ example: 12 }),
+    enableEvaluation: z.boolean().openapi({ example: false }),
+    enableInLineCitations: z.boolean().openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
+    knowledgeBases: idNames("Knowledge bases it answers from (none yet)"),
+    toolkits: idNames("Toolkits it may use (none yet)"),
+    tools: idNames("Tools it may use (none yet)"),
+    groups: idNames("Groups whose members may see it"),
+    defaultInbox: nullableIdName("Inbox of API conversations, created with the assistant"),
+    canUpdate: z.boolean().openapi({ description: "Whether the caller may change it", example: true }),
+    canDelete: z.boolean().openapi({ description: "Whether the caller may delete it", example: true }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("Assistant");
+
+export type ChatbotRecord = z.infer<typeof ChatbotSchema>;
+
+export const chatbotRecord = (v: ChatbotView): ChatbotRecord => ({
+  id: v.row.id,
+  name: v.row.name,
+  organization: v.row.organizationId,
+  createdBy: v.createdBy,
+  largeLanguageModel: v.largeLanguageModel,
+  embeddingModel: v.embeddingModel,
+  rerankerModel: v.rerankerModel,
+  rag: v.row.ragId,
+  builtInWorkflow: v.row.builtInWorkflowId,
+  instructions: v.row.instructions,
+  replyMode: v.row.replyMode,
+  template: v.row.template,
+  unanswerableTemplate: v.row.unanswerableTemplate,
+  totalWordsCount: v.row.totalWordsCount,
+  outputMode: v.row.outputMode,
+  rawOutputFormat: v.row.rawOutputFormat,
+  databaseUrl: maskDatabaseUrl(v.row.databaseUrl),
+  databaseType: v.row.databaseType as ChatbotRecord["databaseType"],
+  includeTables: v.row.includeTables,
+  agentMode: v.row.agentMode,
+  numberOfRetrievedChunks: v.row.numberOfRetrievedChunks,
+  enableEvaluation: v.row.enableEvaluation,
+  enableInLineCitations: v.row.enableInLineCitations,
+  knowledgeBases: [],
+  toolkits: [],
+  tools: [],
+  groups: v.groups,
+  defaultInbox: v.defaultInbox,
+  canUpdate: v.canManage,
+  canDelete: v.canManage,
+  createdAt: ms(v.row.createdAt)!,
+  updatedAt: ms(v.row.updatedAt)!,
+});
+
+/** An optional uuid reference; `""` reads as null (no reference). */
+const optionalId = (description: string, example: string | null = EXAMPLE_ID) =>
+  z
+    .union([z.uuid(), z.literal(""), z.null()])
+    .optional()
+    .transform((v) => (v === "" ? null : v))
+    .openapi({ description, example });
+
+/** `[{id}]` of resources this service does not have yet: any id given is a 400. */
+const notYet = (noun: string) =>
+  z
+    .array(z.object({ id: z.string().openapi({ example: EXAMPLE_ID }) }))
+    .max(100)
+    .nullable()
+    .optional()
+    .openapi({ description: `${noun} (\`[{id}]\`). There are none in this service yet: only an empty list is accepted.`, example: [] });
+
+const fields = {
+  name: z.string().trim().min(1).max(200).openapi({ description: "A label; in agent mode also used by the model", example: "Support assistant" }),
+  largeLanguageModel: z.uuid().openapi({ description: "A large language model available to the organization (built-in or its own)", example: LOCAL_LLM }),
+  embeddingModel: optionalId("An embedding model available to the organization", "00000000-0000-7000-8000-000000000002"),
+  rerankerModel: optionalId("A reranker model available to the organization", "00000000-0000-7000-8000-000000000003"),
+  rag: optionalId("RAG pipeline id, stored as given", null),
+  builtInWorkflow: optionalId("Built-in workflow id, stored as given", null),
+  instructions: z.string().max(100_000).nullable().optional().openapi({ description: "Role description", example: "You answer questions about our products." }),
+  knowledgeBases: notYet("Knowledge bases"),
+  toolkits: notYet("Toolkits"),
+  tools: notYet("Tools"),
+  groups: z
+    .array(IdRef)
+    .max(50)
+    .nullable()
+    .optional()
+    .openapi({ description: "Groups of the organization whose members may see it (`[{id}]`); non-owners may only add groups they belong to", example: [{ id: EXAMPLE_ID }] }),
+  replyMode: z.enum(REPLY_MODES).optional().openapi({ description: "normal, template, hybrid, workflow or agent", example: "normal" }),
+  template: z.string().max(100_000).nullable().optional().openapi({ description: "Reply of template and hybrid modes; required in template mode", example: null }),
+  unanswerableTemplate: z.string().max(100_000).nullable().optional().openapi({ description: "Reply when nothing answers the question", example: null }),
+  totalWordsCount: z.number().int().nullable().optional().openapi({ description: "Read-only: accepted and ignored", example: 0 }),
+  outputMode: z.enum(OUTPUT_MODES).optional().openapi({ description: "text, or json_schema (needs rawOutputFormat)", example: "text" }),
+  rawOutputFormat: object()
+    .nullable()
+    .optional()
+    .openapi({ description: 'JSON Schema of replies (an object with a "type"); required in json_schema mode', example: { type: "object", properties: { answer: { type: "string" } } } }),
+  databaseUrl: z.string().max(2000).nullable().optional().openapi({ description: "Connection string for text-to-SQL", example: "postgresql://bot:secret@db.example.com/shop" }),
+  databaseType: z.enum(DATABASE_TYPES).nullable().optional().openapi({ description: "MySQL, PostgreSQL, MSSQL or Oracle", example: "PostgreSQL" }),
+  includeTables: object().nullable().optional().openapi({ description: "Tables text-to-SQL may read", example: { tables: ["orders"] } }),
+  agentMode: z.enum(AGENT_MODES).optional().openapi({ description: "normal or canvas", example: "normal" }),
+  numberOfRetrievedChunks: z.number().int().min(1).max(1000).optional().openapi({ description: "Passages retrieved per question (default 12)", example: 12 }),
+  enableEvaluation: z.boolean().optional().openapi({ example: false }),
+  enableInLineCitations: z.boolean().optional().openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
+};
+
+const organization = z
+  .union([z.uuid(), z.literal(""), z.null()])
+  .optional()
+  .openapi({ description: "Absent: the current organization. Empty or null: a personal assistant. Fixed after creation.", example: EXAMPLE_ID });
+
+/** POST and PUT: `name` and `largeLanguageModel` required. */
+export const ChatbotWrite = z.object({ ...fields, organization }).openapi("AssistantWrite");
+/** PATCH: any subset. */
+export const ChatbotPatch = ChatbotWrite.partial().openapi("AssistantPatch");
+
+export const ChatbotListQuery = PageQuery.extend({
+  query: z.string().max(200).optional().openapi({ description: "Name contains (case-insensitive)", example: "support" }),
+  replyMode: z.enum(REPLY_MODES).optional().openapi({ description: "Only assistants in this reply mode", example: "normal" }),
+});
+
+export const EnableEvaluationBody = z
+  .object({ enableEvaluation: z.boolean().optional().openapi({ description: "Absent (or no body) means true", example: true }) })
+  .openapi("AssistantEnableEvaluation");

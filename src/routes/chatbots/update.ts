@@ -1,0 +1,54 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
+import { chatbotGroups } from "../../db/schema";
+import { fieldError } from "../../lib/errors";
+import { currentAccess } from "../../services/access";
+import {
+  checkChatbotReferences,
+  checkChatbotRules,
+  chatbotColumns,
+  chatbotView,
+  getChatbotForUpdate,
+  maskDatabaseUrl,
+  updateChatbot,
+} from "../../services/chatbots";
+import { CHATBOTS_TAG, ChatbotPatch, ChatbotSchema, ChatbotWrite, chatbotRecord } from "./schema";
+
+const routeFor = (method: "put" | "patch") =>
+  createRoute({
+    method,
+    path: "/chatbots/{id}/",
+    tags: [CHATBOTS_TAG],
+    summary: method === "put" ? "Replace an assistant's settings" : "Update some settings of an assistant",
+    description:
+      "Needs `chatbot.manage` and an assistant you can see. " +
+      (method === "put" ? "`name` and `largeLanguageModel` are required; " : "") +
+      "fields left out keep their value; `groups`, when given, replaces the assistant's groups (non-owners may only add groups they belong to). " +
+      "`organization` cannot change. The rules of create apply to the result.",
+    request: { params: IdParams, ...jsonBody(method === "put" ? ChatbotWrite : ChatbotPatch) },
+    responses: { 200: json(ChatbotSchema, "The updated assistant"), ...errorResponses(400, 403, 404) },
+  });
+
+export function registerUpdateChatbot(r: Router) {
+  for (const route of [routeFor("put"), routeFor("patch")]) {
+    r.openapi(route, async (c) => {
+      const db = c.var.db;
+      const access = await currentAccess(c);
+      const current = await getChatbotForUpdate(db, access, c.var.principal.userId, c.req.valid("param").id);
+      const body = c.req.valid("json");
+      if (body.organization !== undefined && (body.organization || null) !== current.organizationId) {
+        throw fieldError("organization", "Cannot be changed after creation.");
+      }
+      const linked = await db.select({ id: chatbotGroups.groupId }).from(chatbotGroups).where(eq(chatbotGroups.chatbotId, current.id));
+      const groupIds = await checkChatbotReferences(db, access, current.organizationId === null, body, linked.map((g) => g.id));
+      const columns = Object.fromEntries(Object.entries(chatbotColumns(body)).filter(([, v]) => v !== undefined));
+      // A record sent back unchanged carries the masked URL: keep the stored one.
+      if (columns.databaseUrl && columns.databaseUrl === maskDatabaseUrl(current.databaseUrl)) delete columns.databaseUrl;
+      checkChatbotRules({ ...current, ...columns });
+      const row = await updateChatbot(db, current.id, columns, groupIds);
+      return c.json(chatbotRecord(await chatbotView(db, access, row)), 200);
+    });
+  }
+}

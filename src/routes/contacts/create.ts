@@ -1,0 +1,42 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { contacts } from "../../db/schema";
+import { uuidv7 } from "../../lib/ids";
+import { currentAccess, requirePermission } from "../../services/access";
+import { contactColumns, getContact, inboxLinkStatements, requireInboxesOf, tagStatements } from "../../services/contacts";
+import { CONTACTS_TAG, ContactCreate, ContactSchema, contactRecord, inboxChange, tagNames } from "./schema";
+
+const route = createRoute({
+  method: "post",
+  path: "/contacts/",
+  tags: [CONTACTS_TAG],
+  summary: "Create a contact",
+  description:
+    "Needs `contact.manage`. `inboxes` must be inboxes of the organization (400 otherwise); the old single `inbox` " +
+    "is read only when `inboxes` is absent. `tags` are names: tags not yet in the organization are created. " +
+    "`mcpCredentials` and `apiCredentials` are stored encrypted and never returned (the record says " +
+    "`hasMcpCredentials`, `hasApiCredentials`); token bodies in `contactConnectors` are dropped. " +
+    "`labelRelations` in `queryMetadata` has no effect without `knowledgeBases`.",
+  request: jsonBody(ContactCreate),
+  responses: { 201: json(ContactSchema, "The created contact"), ...errorResponses(400, 403) },
+});
+
+export const registerCreateContact = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "contact.manage");
+    const body = c.req.valid("json");
+    const { db } = c.var;
+    const { organizationId } = access;
+    const links = inboxChange(body);
+    if (links) await requireInboxesOf(db, organizationId, links.ids, links.field);
+    const id = uuidv7();
+    const columns = await contactColumns(body, c.env.ENCRYPTION_KEY);
+    await db.batch([
+      db.insert(contacts).values({ ...columns, name: body.name, id, organizationId }),
+      ...inboxLinkStatements(db, organizationId, id, links?.ids ?? []),
+      ...tagStatements(db, organizationId, id, tagNames(body) ?? []),
+    ]);
+    return c.json(contactRecord((await getContact(db, organizationId, id))!), 201);
+  });

@@ -1,0 +1,26 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { getContact } from "../../services/contacts";
+import { CONTACTS_TAG, ContactSchema, contactRecord } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/contacts/{id}/",
+  tags: [CONTACTS_TAG],
+  summary: "Get a contact",
+  description: "Needs `contact.view`. Credentials are never returned: `hasMcpCredentials` and `hasApiCredentials` say whether some are stored.",
+  request: { params: IdParams },
+  responses: { 200: json(ContactSchema, "The contact"), ...errorResponses(403, 404) },
+});
+
+export const registerGetContact = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "contact.view");
+    const view = await getContact(c.var.db, access.organizationId, c.req.valid("param").id);
+    if (!view) throw notFound();
+    return c.json(contactRecord(view), 200);
+  });

@@ -1,0 +1,52 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { inboxes, webChats } from "../../db/schema";
+import { fieldError, notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { conversationInserts, findConversation } from "../../services/conversations";
+import { requireContact } from "../../services/contacts";
+import { ConversationSchema, conversationRecord } from "./schema";
+
+const CreateConversation = z.object({
+  webChat: z.uuid().openapi({ description: "The web chat whose inbox and assistant the conversation belongs to", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+  contact: z.uuid().optional().openapi({ description: "A contact of your organization; absent for an anonymous visitor", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+  title: z.string().max(200).optional().openapi({ example: "Opening hours" }),
+});
+
+const route = createRoute({
+  method: "post",
+  path: "/conversations/",
+  tags: ["Conversations"],
+  summary: "Start a conversation from a web chat",
+  description: "Requires `conversation.manage`.",
+  request: jsonBody(CreateConversation),
+  responses: { 201: json(ConversationSchema, "Created"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerCreateConversation = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "conversation.manage");
+    const body = c.req.valid("json");
+    const db = c.var.db;
+    const [chat] = await db
+      .select({ inboxId: webChats.inboxId, chatbotId: inboxes.chatbotId })
+      .from(webChats)
+      .innerJoin(inboxes, eq(inboxes.id, webChats.inboxId))
+      .where(and(eq(webChats.id, body.webChat), eq(webChats.organizationId, access.organizationId)));
+    if (!chat) throw fieldError("webChat", "No such web chat in your organization.");
+    if (body.contact) await requireContact(c.var.db, access.organizationId, body.contact, "contact");
+    const { id, statements } = conversationInserts(db, {
+      organizationId: access.organizationId,
+      inboxId: chat.inboxId,
+      chatbotId: chat.chatbotId,
+      contactId: body.contact ?? null,
+      title: body.title,
+    });
+    await db.batch(statements);
+    const view = await findConversation(db, access.organizationId, id);
+    if (!view) throw notFound();
+    return c.json(conversationRecord(view), 201);
+  });

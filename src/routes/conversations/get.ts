@@ -1,0 +1,26 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { findConversation } from "../../services/conversations";
+import { ConversationSchema, conversationRecord } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/conversations/{id}/",
+  tags: ["Conversations"],
+  summary: "Get a conversation",
+  description: "Requires `conversation.view`.",
+  request: { params: IdParams },
+  responses: { 200: json(ConversationSchema, "The conversation"), ...errorResponses(403, 404) },
+});
+
+export const registerGetConversation = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "conversation.view");
+    const view = await findConversation(c.var.db, access.organizationId, c.req.valid("param").id);
+    if (!view) throw notFound();
+    return c.json(conversationRecord(view), 200);
+  });

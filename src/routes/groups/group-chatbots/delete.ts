@@ -1,0 +1,30 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../../../lib/openapi";
+import { errorResponses, noContent } from "../../../lib/openapi";
+import { chatbotGroups } from "../../../db/schema";
+import { orgAccess, requirePermission } from "../../../services/access";
+import { findGroup } from "../../../services/groups";
+import { findGroupChatbot } from "./links";
+import { GroupChatbotParams } from "./schema";
+
+const route = createRoute({
+  method: "delete",
+  path: "/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/{id}/",
+  tags: ["Roles and permissions"],
+  summary: "Take an assistant away from a group",
+  description: "Requires `group.manage`. `id` is the link's id (from the list). The assistant stays; the group's members no longer see it through this group.",
+  request: { params: GroupChatbotParams },
+  responses: { 204: noContent, ...errorResponses(403, 404) },
+});
+
+export const registerDeleteGroupChatbot = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { organizationPk, groupPk, id } = c.req.valid("param");
+    const access = await orgAccess(c, organizationPk);
+    requirePermission(access, "group.manage");
+    const group = await findGroup(c.var.db, access.organizationId, groupPk);
+    const link = await findGroupChatbot(c.var.db, access, c.var.principal.userId, group.id, id);
+    await c.var.db.delete(chatbotGroups).where(eq(chatbotGroups.id, link.id));
+    return c.body(null, 204);
+  });

@@ -1,0 +1,37 @@
+import { createRoute } from "@hono/zod-openapi";
+import { asc } from "drizzle-orm";
+import type { Router } from "../../../lib/openapi";
+import { errorResponses, json } from "../../../lib/openapi";
+import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
+import { chatbotGroups } from "../../../db/schema";
+import { orgAccess, requirePermission } from "../../../services/access";
+import { findGroup } from "../../../services/groups";
+import { countGroupChatbots, groupChatbotFilter, groupChatbotRecord, selectGroupChatbots } from "./links";
+import { GroupChatbotListQuery, GroupChatbotSchema, GroupPkParams } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/",
+  tags: ["Roles and permissions"],
+  summary: "List a group's assistants",
+  description: "Requires `group.view`. Only assistants you can see are listed (owners see all). Oldest link first.",
+  request: { params: GroupPkParams, query: GroupChatbotListQuery },
+  responses: { 200: json(pageOf(GroupChatbotSchema, "GroupChatbotPage"), "Group assistants"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerListGroupChatbots = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { organizationPk, groupPk } = c.req.valid("param");
+    const access = await orgAccess(c, organizationPk);
+    requirePermission(access, "group.view");
+    const db = c.var.db;
+    const group = await findGroup(db, access.organizationId, groupPk);
+    const { query, ...page } = c.req.valid("query");
+    const p = pageParams(page);
+    const where = groupChatbotFilter(access, c.var.principal.userId, group.id, query);
+    const [[{ n }], rows] = await Promise.all([
+      countGroupChatbots(db).where(where),
+      selectGroupChatbots(db).where(where).orderBy(asc(chatbotGroups.createdAt), asc(chatbotGroups.id)).limit(p.limit).offset(p.offset),
+    ]);
+    return c.json(pageResponse(c, p, n, rows.map(groupChatbotRecord)), 200);
+  });

@@ -1,0 +1,35 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { conversationObject, findConversation } from "../../services/conversations";
+import { MessageFields, MessageSchema } from "./schema";
+
+const AgentMessage = z
+  .object({
+    conversation: z.uuid().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    ...MessageFields,
+  })
+  .openapi("AgentMessageCreate");
+
+const route = createRoute({
+  method: "post",
+  path: "/messages/outgoing/",
+  tags: ["Conversations"],
+  summary: "Post a human agent's reply",
+  description: "Requires `conversation.manage`. The sender is the current user; the conversation becomes `human_serving`.",
+  request: jsonBody(AgentMessage),
+  responses: { 201: json(MessageSchema, "The agent's message"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerCreateOutgoingMessage = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "conversation.manage");
+    const { conversation: conversationId, ...message } = c.req.valid("json");
+    if (!(await findConversation(c.var.db, access.organizationId, conversationId))) throw notFound("Conversation not found.");
+    const { user } = c.var.principal;
+    const record = await conversationObject(c.env, conversationId).agentMessage(conversationId, { id: user.id, name: user.name, avatar: user.avatar }, message);
+    return c.json(record, 201);
+  });

@@ -1,0 +1,41 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { conversationObject, findConversation } from "../../services/conversations";
+import { requireContact } from "../../services/contacts";
+import { MessageCreate, MessageSchema } from "./schema";
+
+const route = createRoute({
+  method: "post",
+  path: "/messages/",
+  tags: ["Conversations"],
+  summary: "Post a visitor message; the reply follows asynchronously",
+  description:
+    "Requires `conversation.manage`. Returns the stored incoming message as a receipt. Unless the conversation was handed to a " +
+    "human, the assistant's reply is produced in the background, appears in the message list and is delivered through the inbox's " +
+    "outgoing webhooks. Messages of one conversation are strictly ordered, one reply at a time.",
+  request: jsonBody(MessageCreate),
+  responses: { 201: json(MessageSchema, "The incoming message"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerCreateMessage = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "conversation.manage");
+    const { conversation: conversationId, sender, type: _type, broadcast: _b, skipCopilotTrigger: _s, suggestedForId: _f, ...message } = c.req.valid("json");
+    const view = await findConversation(c.var.db, access.organizationId, conversationId);
+    if (!view) throw notFound("Conversation not found.");
+    const contact = sender
+      ? await requireContact(c.var.db, access.organizationId, sender, "sender")
+      : view.contact?.id
+        ? { id: view.contact.id, name: view.contact.name, avatar: view.contact.avatar }
+        : null;
+    const receipt = await conversationObject(c.env, conversationId).post({
+      conversationId,
+      sender: { type: "contact", id: contact?.id ?? null, name: contact?.name ?? "Visitor", avatar: contact?.avatar ?? null },
+      message,
+    });
+    return c.json(receipt, 201);
+  });

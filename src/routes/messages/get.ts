@@ -1,0 +1,36 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { messages } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { MessageSchema, messageRecord } from "./schema";
+
+const Query = z.object({
+  conversation: z.uuid().openapi({ description: "Conversation of the message (required)", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+});
+
+const route = createRoute({
+  method: "get",
+  path: "/messages/{id}/",
+  tags: ["Conversations"],
+  summary: "Get a message",
+  description: "Requires `conversation.view`.",
+  request: { params: IdParams, query: Query },
+  responses: { 200: json(MessageSchema, "The message"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerGetMessage = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "conversation.view");
+    const { id } = c.req.valid("param");
+    const { conversation } = c.req.valid("query");
+    const [row] = await c.var.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.id, id), eq(messages.conversationId, conversation), eq(messages.organizationId, access.organizationId)));
+    if (!row) throw notFound();
+    return c.json(messageRecord(row), 200);
+  });

@@ -1,0 +1,41 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json } from "../../lib/openapi";
+import { CursorQuery, cursorPageOf, cursorResponse, decodeCursor } from "../../lib/pagination";
+import { messages } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { findConversation } from "../../services/conversations";
+import { MessageSchema, messageRecord } from "./schema";
+
+const Query = CursorQuery.extend({
+  conversation: z.uuid().openapi({ description: "Conversation (required)", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+});
+
+const route = createRoute({
+  method: "get",
+  path: "/messages/",
+  tags: ["Conversations"],
+  summary: "List a conversation's messages, newest first",
+  description: "Requires `conversation.view`. Cursor pagination over the conversation's sequence.",
+  request: { query: Query },
+  responses: { 200: json(cursorPageOf(MessageSchema, "MessagePage"), "Messages"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerListMessages = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "conversation.view");
+    const q = c.req.valid("query");
+    if (!(await findConversation(c.var.db, access.organizationId, q.conversation))) throw notFound("Conversation not found.");
+    const cursor = decodeCursor(q.cursor);
+    const k = Number(cursor?.k);
+    const rows = await c.var.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, q.conversation), cursor ? (cursor.d === "n" ? lt(messages.sequence, k) : gt(messages.sequence, k)) : undefined))
+      .orderBy(cursor?.d === "p" ? asc(messages.sequence) : desc(messages.sequence))
+      .limit(q.pageSize + 1);
+    return c.json(cursorResponse(c, cursor, q.pageSize, rows.map(messageRecord), (m) => m.sequence), 200);
+  });

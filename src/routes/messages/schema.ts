@@ -1,0 +1,107 @@
+import { z } from "@hono/zod-openapi";
+import type { messages } from "../../db/schema";
+import { Timestamp } from "../../lib/openapi";
+import { ms } from "../../lib/time";
+import { QueryMetadataSchema } from "../contacts/schema";
+
+const obj = (description: string, example: Record<string, unknown> = {}) =>
+  z.record(z.string(), z.unknown()).openapi({ description, example });
+
+export const Sender = z
+  .object({
+    id: z.string().nullable().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    name: z.string().openapi({ example: "Support bot" }),
+    avatar: z.string().nullable().openapi({ example: null }),
+  })
+  .openapi("MessageSender");
+
+export const MessageSchema = z
+  .object({
+    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    conversation: z.string().openapi({ description: "Conversation id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e" }),
+    sequence: z.number().int().openapi({ description: "Position in the conversation, strictly increasing", example: 3 }),
+    sender: Sender,
+    senderType: z.enum(["chatbot", "user", "contact"]).openapi({ example: "chatbot" }),
+    type: z.enum(["incoming", "outgoing"]).openapi({ example: "outgoing" }),
+    content: z.string().openapi({ example: "Our opening hours are 9 to 5 [1]." }),
+    contentPayload: obj("Structured content", { content: "", items: [] }).nullable(),
+    feedback: z.string().nullable().openapi({ example: null }),
+    attachments: z.array(obj("Attachment")).openapi({ example: [] }),
+    citations: z.array(obj("Cited file")).openapi({ example: [] }),
+    citationNodes: z.array(obj("Cited passage: node, score, displayScore")).openapi({ example: [] }),
+    canvas: obj("Canvas").nullable(),
+    metadata: obj("Environment data such as time zone", { timeZone: "Europe/Paris" }),
+    queryMetadata: obj("Knowledge restriction for this message").nullable(),
+    skillIds: z.array(z.string()).openapi({ example: [] }),
+    toolIds: z.array(z.string()).openapi({ example: [] }),
+    createdAt: Timestamp,
+  })
+  .openapi("Message");
+
+export type MessageRecord = z.infer<typeof MessageSchema>;
+
+export const messageRecord = (m: typeof messages.$inferSelect): MessageRecord => ({
+  id: m.id,
+  conversation: m.conversationId,
+  sequence: m.sequence,
+  sender: { id: m.senderId, name: m.senderName, avatar: m.senderAvatar },
+  senderType: m.senderType,
+  type: m.type,
+  content: m.content,
+  contentPayload: m.contentPayload ?? null,
+  feedback: m.feedback,
+  attachments: m.attachments ?? [],
+  citations: m.citations ?? [],
+  citationNodes: m.citationNodes ?? [],
+  canvas: m.canvas ?? null,
+  metadata: m.metadata ?? {},
+  queryMetadata: m.queryMetadata ?? null,
+  skillIds: m.skillIds ?? [],
+  toolIds: m.toolIds ?? [],
+  createdAt: ms(m.createdAt)!,
+});
+
+const uuid = (description: string) => z.uuid().openapi({ description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
+
+export const AttachmentInput = z
+  .object({
+    id: z.uuid().optional().openapi({ description: "An uploaded attachment", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    type: z.enum(["image", "video", "audio", "sticker", "other"]).optional().openapi({ example: "image" }),
+    filename: z.string().min(1).max(255).openapi({ example: "photo.png" }),
+    file: z.url().openapi({ description: "Where the file is", example: "https://cdn.example.com/photo.png" }),
+    conversation: z.uuid().optional().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+  })
+  .openapi("AttachmentInput");
+
+export const CanvasInput = z
+  .object({
+    name: z.string().openapi({ example: "plan" }),
+    title: z.string().openapi({ example: "Trip plan" }),
+    content: z.string().openapi({ example: "# Day 1" }),
+    canvasType: z.record(z.string(), z.unknown()).openapi({ example: { type: "markdown" } }),
+  })
+  .openapi("CanvasInput");
+
+/** The message fields shared by `POST /messages/`, agent replies and completions. */
+export const MessageFields = {
+  content: z.string().max(32_000, "At most 32,000 characters").openapi({ example: "What are your opening hours?" }),
+  contentPayload: z.record(z.string(), z.unknown()).optional().openapi({ example: { content: "What are your opening hours?" } }),
+  attachments: z.array(AttachmentInput).max(20).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional().openapi({ description: "Environment data (v1)", example: { timeZone: "Europe/Paris" } }),
+  toolIds: z.array(z.uuid()).max(50).optional().openapi({ description: "Tools enabled for this message (v1)", example: [] }),
+};
+
+export const MessageCreate = z
+  .object({
+    conversation: uuid("Conversation to post in"),
+    type: z.literal("incoming").optional().openapi({ description: "Visitor messages only; agents use `messages/outgoing/`", example: "incoming" }),
+    ...MessageFields,
+    canvas: CanvasInput.optional(),
+    queryMetadata: QueryMetadataSchema.optional(),
+    broadcast: z.boolean().optional().openapi({ example: false }),
+    skipCopilotTrigger: z.boolean().optional().openapi({ example: false }),
+    suggestedForId: z.uuid().optional().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    skillIds: z.array(z.uuid()).max(50).optional().openapi({ example: [] }),
+    sender: z.uuid().optional().openapi({ description: "A contact of your organization; defaults to the conversation's contact", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+  })
+  .openapi("MessageCreate");

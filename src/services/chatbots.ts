@@ -1,0 +1,296 @@
+import { and, asc, count, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../env";
+import { chatbotGroups, chatbots, groupMembers, groups, inboxes, models, organizations, users } from "../db/schema";
+import { fieldError, forbidden, notFound } from "../lib/errors";
+import { isUuid, uuidv7 } from "../lib/ids";
+import { chunk } from "../lib/sql";
+import { can, requirePermission, type OrgAccess } from "./access";
+import { getModel, type ModelKind } from "./models";
+import { planOf } from "./plans";
+
+export type ChatbotRow = typeof chatbots.$inferSelect;
+type ChatbotColumns = Partial<typeof chatbots.$inferInsert>;
+type IdName = { id: string; name: string };
+
+/** Assistants given to one of the member's groups (chatbot_groups). */
+const reachableThroughGroups = (memberId: string) =>
+  sql`${chatbots.id} in (select ${chatbotGroups.chatbotId} from ${chatbotGroups} inner join ${groupMembers} on ${groupMembers.groupId} = ${chatbotGroups.groupId} where ${groupMembers.memberId} = ${memberId})`;
+
+/**
+ * The assistants the caller sees (CONTRACT section 4): their own personal assistants, and in the
+ * organization of `access` all of them for owners; for other members those they created and,
+ * with `chatbot.view`, those given to one of their groups.
+ */
+export function visibleChatbotsCondition(access: OrgAccess, userId: string): SQL {
+  const personal = and(isNull(chatbots.organizationId), eq(chatbots.createdById, userId));
+  const inOrganization = eq(chatbots.organizationId, access.organizationId);
+  if (access.isOwner) return or(personal, inOrganization)!;
+  const mine = eq(chatbots.createdById, userId);
+  const reach = can(access, "chatbot.view") ? or(mine, reachableThroughGroups(access.memberId)) : mine;
+  return or(personal, and(inOrganization, reach))!;
+}
+
+/** The assistant if the caller may see it, else null (it does not exist for them). */
+export async function getVisibleChatbot(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId)));
+  return row ?? null;
+}
+
+/** For writes: 403 without `chatbot.manage`, then 404 when the caller cannot see the assistant. */
+export async function getChatbotForUpdate(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow> {
+  requirePermission(access, "chatbot.manage");
+  const row = await getVisibleChatbot(db, access, userId, id);
+  if (!row) throw notFound("Assistant not found.");
+  return row;
+}
+
+/** Everything an assistant record shows besides its own columns. */
+export interface ChatbotView {
+  row: ChatbotRow;
+  createdBy: IdName;
+  largeLanguageModel: IdName;
+  embeddingModel: IdName | null;
+  rerankerModel: IdName | null;
+  groups: IdName[];
+  defaultInbox: IdName | null;
+  canManage: boolean;
+}
+
+const inChunks = async <T>(ids: string[], read: (part: string[]) => Promise<T[]>) =>
+  ids.length ? (await Promise.all(chunk([...new Set(ids)], 90).map(read))).flat() : [];
+
+export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
+  const botIds = rows.map((r) => r.id);
+  const modelIds = rows.flatMap((r) => [r.largeLanguageModelId, r.embeddingModelId, r.rerankerModelId]).filter((x): x is string => !!x);
+  const [creators, modelNames, links, defaults] = await Promise.all([
+    inChunks(rows.map((r) => r.createdById), (ids) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))),
+    inChunks(modelIds, (ids) => db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids))),
+    inChunks(botIds, (ids) =>
+      db
+        .select({ chatbotId: chatbotGroups.chatbotId, id: groups.id, name: groups.name })
+        .from(chatbotGroups)
+        .innerJoin(groups, eq(groups.id, chatbotGroups.groupId))
+        .where(inArray(chatbotGroups.chatbotId, ids))
+        .orderBy(asc(sql`${groups.name} collate nocase`), asc(groups.id)),
+    ),
+    inChunks(botIds, (ids) =>
+      db
+        .select({ chatbotId: inboxes.chatbotId, id: inboxes.id, name: inboxes.name })
+        .from(inboxes)
+        .where(and(inArray(inboxes.chatbotId, ids), eq(inboxes.isDefault, true)))
+        .orderBy(asc(inboxes.createdAt), asc(inboxes.id)),
+    ),
+  ]);
+  const names = new Map([...creators, ...modelNames].map((x) => [x.id, x.name]));
+  const ref = (id: string | null) => (id ? { id, name: names.get(id) ?? "" } : null);
+  const canManage = can(access, "chatbot.manage");
+  return rows.map((row) => {
+    const inbox = defaults.find((d) => d.chatbotId === row.id);
+    return {
+      row,
+      createdBy: ref(row.createdById)!,
+      largeLanguageModel: ref(row.largeLanguageModelId)!,
+      embeddingModel: ref(row.embeddingModelId),
+      rerankerModel: ref(row.rerankerModelId),
+      groups: links.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
+      defaultInbox: inbox ? { id: inbox.id, name: inbox.name } : null,
+      canManage,
+    };
+  });
+}
+
+export const chatbotView = async (db: Db, access: OrgAccess, row: ChatbotRow) => (await chatbotViews(db, access, [row]))[0];
+
+/** A create, PUT or PATCH body after validation; absent fields are left as they are. */
+export interface ChatbotInput {
+  name?: string;
+  largeLanguageModel?: string;
+  embeddingModel?: string | null;
+  rerankerModel?: string | null;
+  rag?: string | null;
+  builtInWorkflow?: string | null;
+  instructions?: string | null;
+  knowledgeBases?: { id: string }[] | null;
+  toolkits?: { id: string }[] | null;
+  tools?: { id: string }[] | null;
+  groups?: { id: string }[] | null;
+  replyMode?: ChatbotRow["replyMode"];
+  template?: string | null;
+  unanswerableTemplate?: string | null;
+  outputMode?: ChatbotRow["outputMode"];
+  rawOutputFormat?: Record<string, unknown> | null;
+  databaseUrl?: string | null;
+  databaseType?: string | null;
+  includeTables?: Record<string, unknown> | null;
+  agentMode?: ChatbotRow["agentMode"];
+  numberOfRetrievedChunks?: number;
+  enableEvaluation?: boolean;
+  enableInLineCitations?: boolean;
+}
+
+/** Column values of the fields the body carries (`totalWordsCount` is counted, never written). */
+export const chatbotColumns = (b: ChatbotInput): ChatbotColumns => ({
+  name: b.name,
+  largeLanguageModelId: b.largeLanguageModel,
+  embeddingModelId: b.embeddingModel,
+  rerankerModelId: b.rerankerModel,
+  ragId: b.rag,
+  builtInWorkflowId: b.builtInWorkflow,
+  instructions: b.instructions === null ? "" : b.instructions,
+  replyMode: b.replyMode,
+  template: b.template,
+  unanswerableTemplate: b.unanswerableTemplate,
+  outputMode: b.outputMode,
+  rawOutputFormat: b.rawOutputFormat,
+  databaseUrl: b.databaseUrl,
+  databaseType: b.databaseType,
+  includeTables: b.includeTables,
+  agentMode: b.agentMode,
+  numberOfRetrievedChunks: b.numberOfRetrievedChunks,
+  enableEvaluation: b.enableEvaluation,
+  enableInLineCitations: b.enableInLineCitations,
+});
+
+const MODEL_FIELDS = [
+  ["largeLanguageModel", "llm", "large language"],
+  ["embeddingModel", "embedding", "embedding"],
+  ["rerankerModel", "reranker", "reranker"],
+] as const satisfies readonly (readonly [keyof ChatbotInput, ModelKind, string])[];
+
+/**
+ * Checks what the body refers to, 400 naming the field otherwise: models the organization may use,
+ * groups of the organization (none for a personal assistant), and knowledge bases and tools, which
+ * this service does not have yet (any id is unknown). Non-owners may only add groups they belong to
+ * (403). Returns the group ids when the body sets them.
+ */
+export async function checkChatbotReferences(
+  db: Db,
+  access: OrgAccess,
+  personal: boolean,
+  body: ChatbotInput,
+  currentGroupIds: string[] = [],
+): Promise<string[] | undefined> {
+  const found = await Promise.all(
+    MODEL_FIELDS.map(([field, kind]) => {
+      const id = body[field] as string | null | undefined;
+      return id ? getModel(db, access.organizationId, id, kind) : true;
+    }),
+  );
+  const missing = MODEL_FIELDS.find((_, i) => !found[i]);
+  if (missing) throw fieldError(missing[0], `No ${missing[2]} model with this id is available to the organization.`);
+  for (const [field, noun] of [["knowledgeBases", "knowledge base"], ["toolkits", "toolkit"], ["tools", "tool"]] as const) {
+    const first = body[field]?.[0];
+    if (first) throw fieldError(field, `Unknown ${noun}: ${first.id}.`);
+  }
+  if (!body.groups) return body.groups === null ? [] : undefined;
+  const wanted = [...new Set(body.groups.map((g) => g.id))];
+  if (personal && wanted.length) throw fieldError("groups", "A personal assistant belongs to no organization and has no groups.");
+  const known = await inChunks(wanted, (ids) =>
+    db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, ids))),
+  );
+  const knownIds = new Set(known.map((g) => g.id));
+  const unknown = wanted.filter((id) => !knownIds.has(id));
+  if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+  const added = wanted.filter((id) => !currentGroupIds.includes(id));
+  if (!access.isOwner && added.some((id) => !access.groupIds.includes(id))) {
+    throw forbidden("You can only give an assistant to groups you belong to.");
+  }
+  return wanted;
+}
+
+const JSON_SCHEMA_TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
+const isJsonSchema = (value: unknown) => {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return false;
+  const type = (value as { type?: unknown }).type;
+  const types = Array.isArray(type) ? type : [type];
+  return types.length > 0 && types.every((t) => typeof t === "string" && JSON_SCHEMA_TYPES.has(t));
+};
+
+/** Rules across fields, checked on the assistant as it will be stored (create, PUT and PATCH). */
+export function checkChatbotRules(bot: Pick<ChatbotRow, "replyMode" | "template" | "outputMode" | "rawOutputFormat">) {
+  if (bot.replyMode === "template" && !bot.template?.trim()) throw fieldError("template", "Required when replyMode is template.");
+  if (bot.outputMode === "json_schema" && !isJsonSchema(bot.rawOutputFormat)) {
+    throw fieldError("rawOutputFormat", 'Required with outputMode json_schema: a JSON Schema object with a "type".');
+  }
+}
+
+/**
+ * The plan's assistant quota (403 when reached, or when the plan has lapsed). Personal assistants
+ * count against the organization that hosts their default inbox.
+ */
+export async function requireChatbotQuota(db: Db, organizationId: string, now = Date.now()) {
+  const [[org], [{ n }]] = await Promise.all([
+    db.select({ planId: organizations.planId, expiredAt: organizations.planExpiredAt }).from(organizations).where(eq(organizations.id, organizationId)),
+    db
+      .select({ n: count() })
+      .from(chatbots)
+      .where(
+        or(
+          eq(chatbots.organizationId, organizationId),
+          and(
+            isNull(chatbots.organizationId),
+            sql`${chatbots.id} in (select ${inboxes.chatbotId} from ${inboxes} where ${inboxes.organizationId} = ${organizationId} and ${inboxes.isDefault} = 1)`,
+          ),
+        ),
+      ),
+  ]);
+  const plan = planOf(org.planId);
+  if (org.expiredAt !== null && org.expiredAt <= now) throw forbidden("The organization's plan has expired; no assistant can be created.");
+  if (n >= plan.createChatbotLimit) {
+    throw forbidden(`The ${plan.planName} plan allows ${plan.createChatbotLimit} assistants and the organization has ${n}; delete one or change the plan.`);
+  }
+}
+
+const linkInserts = (db: Db, chatbotId: string, groupIds: string[], now = Date.now()) =>
+  chunk(groupIds, 20).map((part) =>
+    db.insert(chatbotGroups).values(part.map((groupId) => ({ id: uuidv7(), chatbotId, groupId, createdAt: now }))).onConflictDoNothing(),
+  );
+
+/**
+ * Creates the assistant, its default inbox (`<name> API`, channel `api`) in `inboxOrganizationId`
+ * and its group links in one batch.
+ */
+export async function createChatbot(
+  db: Db,
+  values: ChatbotColumns & Pick<ChatbotRow, "name" | "largeLanguageModelId" | "createdById" | "organizationId">,
+  groupIds: string[],
+  inboxOrganizationId: string,
+): Promise<ChatbotRow> {
+  const id = uuidv7();
+  const insert = db.insert(chatbots).values({ ...values, id }).returning();
+  const inbox = db.insert(inboxes).values({ organizationId: inboxOrganizationId, name: `${values.name} API`, channelType: "api", chatbotId: id, isDefault: true });
+  const [[row]] = await db.batch([insert, inbox, ...linkInserts(db, id, groupIds)]);
+  return row;
+}
+
+/** Updates the columns and, when `groupIds` is given, replaces the group links (kept links keep their id). */
+export async function updateChatbot(db: Db, id: string, values: ChatbotColumns, groupIds?: string[]): Promise<ChatbotRow> {
+  const update = db.update(chatbots).set({ ...values, updatedAt: Date.now() }).where(eq(chatbots.id, id)).returning();
+  const links: BatchItem<"sqlite">[] = groupIds
+    ? [
+        db.delete(chatbotGroups).where(and(eq(chatbotGroups.chatbotId, id), groupIds.length ? notInArray(chatbotGroups.groupId, groupIds) : undefined)),
+        ...linkInserts(db, id, groupIds),
+      ]
+    : [];
+  const [[row]] = await db.batch([update, ...links]);
+  return row;
+}
+
+/** Deletes the assistant with its default inbox (and that inbox's conversations); other inboxes stay, without assistant. */
+export async function deleteChatbot(db: Db, id: string) {
+  await db.batch([
+    db.delete(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true))),
+    db.delete(chatbots).where(eq(chatbots.id, id)),
+  ]);
+}
+
+/** `user:password@` and `password=` in a connection string become `****`; the rest is shown. */
+export function maskDatabaseUrl(url: string | null): string | null {
+  if (!url) return url;
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*:)[^/?#]*@/i, "$1****@")
+    .replace(/^([^/@:\s]+\/)[^@]+@/, "$1****@")
+    .replace(/(^|[?&;])((?:password|pwd)=)[^&;]*/gi, "$1$2****");
+}

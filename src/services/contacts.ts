@@ -1,0 +1,218 @@
+import { and, asc, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../env";
+import { contactInboxes, contacts, contactTags, inboxes, tags } from "../db/schema";
+import { encryptSecret } from "../lib/crypto";
+import { fieldError } from "../lib/errors";
+import { isUuid, uuidv7 } from "../lib/ids";
+import { chunk, contains, likePattern } from "../lib/sql";
+import type { QueryMetadata } from "./query-scope";
+
+// ---------------------------------------------------------------------------------------------
+// Reading contacts.
+
+export type ContactRow = typeof contacts.$inferSelect;
+export type TagRow = typeof tags.$inferSelect;
+export interface ContactView {
+  contact: ContactRow;
+  /** Oldest inbox first. */
+  inboxes: { id: string; name: string }[];
+  /** By name. */
+  tags: TagRow[];
+}
+
+/** `column IN (...)` with the whole list bound as one JSON parameter (D1 binds at most 100). */
+const inList = (column: SQLWrapper, values: string[]) => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+
+function groupBy<T extends { contactId: string }, V>(rows: T[], value: (row: T) => V) {
+  const out = new Map<string, V[]>();
+  for (const row of rows) out.set(row.contactId, [...(out.get(row.contactId) ?? []), value(row)]);
+  return out;
+}
+
+/** Rows of one organization with their inboxes and tags. */
+export async function contactViews(db: Db, organizationId: string, rows: ContactRow[]): Promise<ContactView[]> {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const [links, tagLinks] = await Promise.all([
+    db
+      .select({ contactId: contactInboxes.contactId, id: inboxes.id, name: inboxes.name })
+      .from(contactInboxes)
+      .innerJoin(inboxes, eq(inboxes.id, contactInboxes.inboxId))
+      .where(and(eq(inboxes.organizationId, organizationId), inList(contactInboxes.contactId, ids)))
+      .orderBy(asc(inboxes.createdAt), asc(inboxes.id)),
+    db
+      .select({ contactId: contactTags.contactId, tag: tags })
+      .from(contactTags)
+      .innerJoin(tags, eq(tags.id, contactTags.tagId))
+      .where(and(eq(tags.organizationId, organizationId), inList(contactTags.contactId, ids)))
+      .orderBy(asc(tags.name)),
+  ]);
+  const inboxesOf = groupBy(links, ({ id, name }) => ({ id, name }));
+  const tagsOf = groupBy(tagLinks, (r) => r.tag);
+  return rows.map((contact) => ({ contact, inboxes: inboxesOf.get(contact.id) ?? [], tags: tagsOf.get(contact.id) ?? [] }));
+}
+
+export async function getContact(db: Db, organizationId: string, id: string): Promise<ContactView | null> {
+  if (!isUuid(id)) return null;
+  const rows = await db.select().from(contacts).where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId)));
+  return (await contactViews(db, organizationId, rows))[0] ?? null;
+}
+
+export interface ContactFilters {
+  /** Linked to any of these inboxes. */
+  inboxes?: string[];
+  /** Name or source id contains. */
+  query?: string;
+  /** Every word matches the name, e-mail, phone number, source id or a metadata value. */
+  search?: string;
+  /** Linked to an inbox of one of these channel types. */
+  channels?: string[];
+  /** Tagged with any of these tag names or ids. */
+  tags?: string[];
+}
+
+export const MAX_SEARCH_TERMS = 10;
+/** The trigram tokenizer cannot match anything shorter; such words are matched with LIKE. */
+const TRIGRAM = 3;
+
+/** Leaf values of the metadata, as the full-text index sees them (migration 0003). */
+const metadataContains = (term: string) =>
+  sql`EXISTS (SELECT 1 FROM json_tree(CASE WHEN json_valid(${contacts.metadata}) THEN ${contacts.metadata} END) AS m
+    WHERE m.type NOT IN ('object', 'array', 'null')
+    AND (CASE WHEN m.type IN ('true', 'false') THEN m.type ELSE CAST(m.value AS TEXT) END) LIKE ${likePattern(term)} ESCAPE '\\')`;
+
+/** An FTS5 phrase: the word in double quotes, its own quotes doubled, so no query syntax applies. */
+const phrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
+
+function searchCondition(search: string): SQL | undefined {
+  const words = search.split(/\s+/).filter(Boolean).slice(0, MAX_SEARCH_TERMS);
+  const long = words.filter((w) => [...w].length >= TRIGRAM);
+  const parts: (SQL | undefined)[] = words
+    .filter((w) => [...w].length < TRIGRAM)
+    .map((w) => or(contains(contacts.name, w), contains(contacts.email, w), contains(contacts.phoneNumber, w), contains(contacts.sourceId, w), metadataContains(w)));
+  if (long.length) {
+    parts.push(sql`${contacts.id} IN (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${long.map(phrase).join(" ")})`);
+  }
+  return and(...parts);
+}
+
+export function contactConditions(db: Db, organizationId: string, f: ContactFilters): SQL {
+  const linkedTo = (where: SQL) =>
+    inArray(contacts.id, db.select({ id: contactInboxes.contactId }).from(contactInboxes).innerJoin(inboxes, eq(inboxes.id, contactInboxes.inboxId)).where(and(eq(inboxes.organizationId, organizationId), where)));
+  return and(
+    eq(contacts.organizationId, organizationId),
+    f.inboxes ? linkedTo(inList(inboxes.id, f.inboxes)) : undefined,
+    f.channels ? linkedTo(inList(inboxes.channelType, f.channels)) : undefined,
+    f.tags
+      ? inArray(contacts.id, db.select({ id: contactTags.contactId }).from(contactTags).innerJoin(tags, eq(tags.id, contactTags.tagId))
+          .where(and(eq(tags.organizationId, organizationId), or(inList(tags.name, f.tags), inList(tags.id, f.tags)))))
+      : undefined,
+    f.query ? or(contains(contacts.name, f.query), contains(contacts.sourceId, f.query)) : undefined,
+    f.search ? searchCondition(f.search) : undefined,
+  )!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing contacts.
+
+type Json = Record<string, unknown>;
+export interface ContactInput {
+  name?: string;
+  avatar?: string | null;
+  phoneNumber?: string | null;
+  email?: string | null;
+  sourceId?: string | null;
+  queryMetadata?: QueryMetadata | null;
+  metadata?: Json | null;
+  preChatFieldIndex?: Json | null;
+  mcpCredentials?: Json[] | null;
+  apiCredentials?: Json[] | null;
+  contactConnectors?: Json[] | null;
+}
+
+/** Keys holding connector token bodies (compared lower-case, without `_` and `-`). */
+const TOKEN_KEY = /(token|secret|password)$|^(apikey|authorization|credentials?)$/;
+
+/** Connector grants are kept without their token bodies, at any depth. */
+export function withoutTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutTokens);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !TOKEN_KEY.test(key.toLowerCase().replace(/[_-]/g, "")))
+      .map(([key, v]) => [key, withoutTokens(v)]),
+  );
+}
+
+/** Credentials are sealed with ENCRYPTION_KEY; an empty list is stored as none. */
+const seal = async (list: Json[] | null | undefined, secret: string | undefined) =>
+  list === undefined ? undefined : list?.length ? encryptSecret(JSON.stringify(list), secret) : null;
+
+/** Column values for the fields present in `input` (absent fields stay undefined: unchanged). */
+export async function contactColumns(input: ContactInput, secret: string | undefined) {
+  const { contactConnectors: connectors } = input;
+  return {
+    name: input.name,
+    avatar: input.avatar,
+    phoneNumber: input.phoneNumber,
+    email: input.email,
+    sourceId: input.sourceId,
+    queryMetadata: input.queryMetadata as Json | null | undefined,
+    metadata: input.metadata,
+    preChatFieldIndex: input.preChatFieldIndex,
+    mcpCredentialsSealed: await seal(input.mcpCredentials, secret),
+    apiCredentialsSealed: await seal(input.apiCredentials, secret),
+    contactConnectors: connectors === undefined ? undefined : (connectors?.map((c) => withoutTokens(c) as Json) ?? null),
+  };
+}
+
+/** Every inbox must be one of the organization's (400 naming `field` otherwise). */
+export async function requireInboxesOf(db: Db, organizationId: string, ids: string[], field: string): Promise<void> {
+  if (!ids.length) return;
+  const found = await db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.organizationId, organizationId), inList(inboxes.id, ids)));
+  const missing = ids.filter((id) => !found.some((f) => f.id === id));
+  if (missing.length) throw fieldError(field, `No such inbox in this organization: ${missing.join(", ")}.`);
+}
+
+type Statement = BatchItem<"sqlite">;
+
+/**
+ * Statements linking a contact to inboxes. The insert reads the inboxes again, filtered by
+ * organization, so a link can never reach another organization's inbox.
+ */
+export function inboxLinkStatements(db: Db, organizationId: string, contactId: string, inboxIds: string[]): Statement[] {
+  if (!inboxIds.length) return [];
+  return [
+    db.insert(contactInboxes).select(
+      db.select({ contactId: sql<string>`${contactId}`.as("contact_id"), inboxId: inboxes.id }).from(inboxes)
+        .where(and(eq(inboxes.organizationId, organizationId), inList(inboxes.id, inboxIds))),
+    ),
+  ];
+}
+
+/**
+ * Statements tagging a contact by tag names: missing tags are created in the organization
+ * (existing ones kept, so concurrent writers cannot collide), then linked by name.
+ */
+export function tagStatements(db: Db, organizationId: string, contactId: string, names: string[]): Statement[] {
+  if (!names.length) return [];
+  const now = Date.now();
+  return [
+    // Five parameters a row: 15 rows stay under D1's 100.
+    ...chunk(names, 15).map((part) =>
+      db.insert(tags).values(part.map((name) => ({ id: uuidv7(), organizationId, name, createdAt: now, updatedAt: now }))).onConflictDoNothing(),
+    ),
+    db.insert(contactTags).select(
+      db.select({ contactId: sql<string>`${contactId}`.as("contact_id"), tagId: tags.id }).from(tags)
+        .where(and(eq(tags.organizationId, organizationId), inList(tags.name, names))),
+    ),
+  ];
+}
+
+/** A contact named in a body must be of the caller's organization, else 400 on that field. */
+export async function requireContact(db: Db, organizationId: string, id: string, field: string): Promise<ContactRow> {
+  const [row] = isUuid(id) ? await db.select().from(contacts).where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId))) : [];
+  if (!row) throw fieldError(field, "Not a contact of your organization.");
+  return row;
+}

@@ -1,0 +1,109 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { alias } from "drizzle-orm/sqlite-core";
+import type { Bindings, Db } from "../env";
+import { chatbots, contacts, conversations, inboxes, messages, users } from "../db/schema";
+import { uuidv7 } from "../lib/ids";
+import { countWords } from "./llm/text";
+import { usageIncrement } from "./usage";
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type NewMessage = typeof messages.$inferInsert;
+
+const assignees = alias(users, "assignees");
+
+export const selectConversationViews = (db: Db) =>
+  db
+    .select({
+      conversation: conversations,
+      inbox: { id: inboxes.id, name: inboxes.name, channelType: inboxes.channelType },
+      contact: { id: contacts.id, name: contacts.name, avatar: contacts.avatar },
+      chatbot: { id: chatbots.id, name: chatbots.name },
+      assignee: { id: assignees.id, name: assignees.name },
+    })
+    .from(conversations)
+    .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))
+    .leftJoin(contacts, eq(contacts.id, conversations.contactId))
+    .leftJoin(chatbots, eq(chatbots.id, conversations.chatbotId))
+    .leftJoin(assignees, eq(assignees.id, conversations.assigneeId));
+
+export type ConversationView = Awaited<ReturnType<ReturnType<typeof selectConversationViews>["all"]>>[number];
+
+export async function findConversation(db: Db, organizationId: string, id: string): Promise<ConversationView | null> {
+  const [row] = await selectConversationViews(db).where(and(eq(conversations.id, id), eq(conversations.organizationId, organizationId)));
+  return row ?? null;
+}
+
+/** Statements creating a conversation (and counting it in the month's usage), for one batch. */
+export function conversationInserts(
+  db: Db,
+  values: { organizationId: string; inboxId: string; chatbotId: string | null; contactId: string | null; title?: string },
+) {
+  const id = uuidv7();
+  return {
+    id,
+    statements: [
+      db.insert(conversations).values({ id, ...values, title: values.title ?? "" }),
+      usageIncrement(db, values.organizationId, { conversations: 1 }),
+    ] as const,
+  };
+}
+
+const TITLE_LENGTH = 80;
+
+/**
+ * Statements writing one message and what follows from it: the conversation's last message,
+ * unread count and title, and for assistant replies the word counts of the assistant and the
+ * organization. Run in one batch so a message never exists without its effects.
+ */
+export function messageWrites(db: Db, conversation: ConversationRow, message: NewMessage & { id: string; sequence: number }) {
+  const createdAt = message.createdAt ?? Date.now();
+  const words = message.senderType === "chatbot" ? countWords(message.content ?? "") : 0;
+  const row = { ...message, createdAt, wordsCount: words };
+  const incoming = message.type === "incoming";
+  const state = stateAfter(conversation, message);
+  const statements: BatchItem<"sqlite">[] = [
+    db.insert(messages).values(row),
+    db
+      .update(conversations)
+      .set({
+        lastMessage: (message.content ?? "").slice(0, 500),
+        lastMessageAt: createdAt,
+        unreadCount: incoming ? sql`${conversations.unreadCount} + 1` : conversations.unreadCount,
+        title: conversation.title || !incoming ? conversations.title : (message.content ?? "").slice(0, TITLE_LENGTH),
+        ...state,
+      })
+      .where(eq(conversations.id, conversation.id)),
+  ];
+  if (words && conversation.chatbotId) {
+    statements.push(
+      db.update(chatbots).set({ totalWordsCount: sql`${chatbots.totalWordsCount} + ${words}` }).where(eq(chatbots.id, conversation.chatbotId)),
+      usageIncrement(db, conversation.organizationId, { words }, createdAt),
+    );
+  }
+  return { row, statements };
+}
+
+/**
+ * Conversation states (docs/decisions.md, "Conversation states"): a visitor message puts a
+ * conversation with auto reply in `ai_processing`, and one handed off back in the queue; a human
+ * agent's reply means `human_serving`. A resolved conversation reopens on a new visitor message.
+ */
+function stateAfter(conversation: ConversationRow, message: NewMessage): Partial<ConversationRow> {
+  if (message.type === "incoming") {
+    if (conversation.autoReplyEnabled) return { status: "open", progressStatus: "ai_processing" };
+    return conversation.status === "resolved" ? { status: "queued", progressStatus: "waiting_for_human" } : {};
+  }
+  if (message.senderType === "user") return { status: "open", progressStatus: "human_serving" };
+  return {};
+}
+
+/** Handoff: auto reply off queues the conversation for a human; on gives it back to the assistant. */
+export const handoffState = (autoReplyEnabled: boolean): Partial<ConversationRow> =>
+  autoReplyEnabled
+    ? { autoReplyEnabled, status: "open", progressStatus: "ai_processing" }
+    : { autoReplyEnabled, status: "queued", progressStatus: "waiting_for_human" };
+
+/** The Durable Object that orders this conversation's messages. */
+export const conversationObject = (env: Bindings, conversationId: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));

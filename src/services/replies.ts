@@ -1,0 +1,110 @@
+import { eq } from "drizzle-orm";
+import { Validator } from "@cfworker/json-schema";
+import type { Bindings, Db } from "../env";
+import { chatbots, models, type messages } from "../db/schema";
+import { CitationMarker } from "./citations";
+import { chatModelFor, ModelError, type ChatMessage, type Usage } from "./llm";
+import { streamPieces } from "./llm/text";
+import { retrievePassages, type RetrievedPassage } from "./retrieval";
+
+type ChatbotRow = typeof chatbots.$inferSelect;
+type MessageRow = typeof messages.$inferSelect;
+
+export const DEFAULT_UNANSWERABLE = "Sorry, I could not find an answer to that in my sources.";
+const ANSWER_SLOT = "{{answer}}";
+
+export interface ReplyInput {
+  chatbot: ChatbotRow;
+  /** Earlier messages of the conversation, oldest first. */
+  history: MessageRow[];
+  incoming: MessageRow;
+}
+
+export interface Reply {
+  content: string;
+  citations: Record<string, unknown>[];
+  citationNodes: Record<string, unknown>[];
+  usage: Usage | null;
+}
+
+/**
+ * The assistant's answer to one message, emitted as text deltas while it is produced. Reply modes
+ * (docs/decisions.md, "Reply modes"): `normal` (and, until tools exist, `workflow` and `agent`)
+ * let the model answer; `template` fills the template with the best retrieved passage, word for
+ * word; `hybrid` fills it with the model's grounded answer. In `template` and `hybrid`, when nothing
+ * relevant is retrieved the reply is the unanswerable text, never a guess.
+ */
+export async function generateReply(env: Bindings, db: Db, input: ReplyInput, emit: (text: string) => void, signal?: AbortSignal): Promise<Reply> {
+  const { chatbot, incoming } = input;
+  const passages = await retrievePassages(env, db, chatbot, incoming);
+  const jsonSchema = chatbot.outputMode === "json_schema" ? (chatbot.rawOutputFormat ?? undefined) : undefined;
+  const templated = !jsonSchema && (chatbot.replyMode === "template" || chatbot.replyMode === "hybrid");
+  const marker = chatbot.enableInLineCitations && passages.length && !jsonSchema ? new CitationMarker(passages) : null;
+  let content = "";
+  const out = (text: string) => {
+    if (!text) return;
+    content += text;
+    emit(text);
+  };
+  const write = (text: string) => out(marker ? marker.push(text) : text);
+
+  if (templated && !passages.length) {
+    for (const piece of streamPieces(chatbot.unanswerableTemplate?.trim() || DEFAULT_UNANSWERABLE)) out(piece);
+    return { content, citations: [], citationNodes: [], usage: null };
+  }
+  const [before, after] = templated ? splitTemplate(chatbot.template ?? ANSWER_SLOT) : ["", ""];
+  write(before);
+  let usage: Usage | null = null;
+  if (templated && chatbot.replyMode === "template") {
+    for (const piece of streamPieces(passages[0].text.trim())) write(piece);
+  } else {
+    const [row] = await db.select().from(models).where(eq(models.id, chatbot.largeLanguageModelId));
+    if (!row) throw new ModelError("The assistant's language model no longer exists.", 400);
+    const model = await chatModelFor(env, row);
+    for await (const event of model.stream({ messages: prompt(input), passages, jsonSchema, signal })) {
+      if (event.type === "delta") write(event.text);
+      else if (event.type === "usage") usage = event.usage;
+    }
+  }
+  write(after);
+  if (marker) out(marker.flush());
+  if (jsonSchema) checkJson(content, jsonSchema);
+  const used = marker ? passages.filter((p) => marker.cited.has(p.index)) : passages;
+  return { content, ...citationsOf(used), usage };
+}
+
+function prompt({ chatbot, history, incoming }: ReplyInput): ChatMessage[] {
+  const system = chatbot.instructions.trim();
+  return [
+    ...(system ? [{ role: "system" as const, content: system }] : []),
+    ...history.map((m) => ({ role: m.type === "incoming" ? ("user" as const) : ("assistant" as const), content: m.content })),
+    { role: "user", content: incoming.content },
+  ];
+}
+
+function splitTemplate(template: string): [string, string] {
+  const at = template.indexOf(ANSWER_SLOT);
+  return at < 0 ? [`${template}\n\n`, ""] : [template.slice(0, at), template.slice(at + ANSWER_SLOT.length)];
+}
+
+function checkJson(content: string, schema: Record<string, unknown>) {
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    throw new ModelError("The model's answer is not JSON, as outputMode json_schema requires.");
+  }
+  const result = new Validator(schema as never, "2020-12", false).validate(value);
+  if (!result.valid) {
+    throw new ModelError(`The model's answer does not match rawOutputFormat: ${result.errors.map((e) => e.error).slice(0, 3).join("; ")}`);
+  }
+}
+
+function citationsOf(passages: RetrievedPassage[]) {
+  const files = new Map<string, Record<string, unknown>>();
+  for (const p of passages) if (p.file && typeof p.file.id === "string") files.set(p.file.id, p.file);
+  return {
+    citations: [...files.values()],
+    citationNodes: passages.map((p) => ({ node: p.node, score: p.score, displayScore: Math.round(p.score * 100) })),
+  };
+}

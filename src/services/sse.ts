@@ -1,0 +1,43 @@
+const encoder = new TextEncoder();
+const PING_EVERY_MS = 10_000;
+
+/**
+ * A server-sent event stream written by a producer that must not wait for a slow reader: writes
+ * are queued, never awaited, so a reply is generated and stored at full speed even when the
+ * client reads slowly or has gone. A `: ping` comment every 10 s keeps proxies from timing out.
+ */
+export class SseWriter {
+  readonly readable: ReadableStream<Uint8Array>;
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #ping: ReturnType<typeof setInterval>;
+  #closed = false;
+
+  constructor() {
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    this.readable = readable;
+    this.#writer = writable.getWriter();
+    this.#ping = setInterval(() => this.#raw(": ping\n\n"), PING_EVERY_MS);
+  }
+
+  send(data: unknown, event?: string) {
+    this.#raw(`${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`);
+  }
+
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#ping);
+    this.#writer.close().catch(() => undefined);
+  }
+
+  #raw(text: string) {
+    if (this.#closed) return;
+    this.#writer.write(encoder.encode(text)).catch(() => this.close());
+  }
+}
+
+export const SSE_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache",
+  "X-Accel-Buffering": "no",
+};

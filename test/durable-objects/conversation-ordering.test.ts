@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { seedOwner, type Actor } from "../harness";
+import { createChatbot } from "../fixtures/chatbots";
+
+type Message = { type: string; sequence: number; content: string; senderType: string };
+
+async function allMessages(actor: Actor, conversationId: string): Promise<Message[]> {
+  const out: Message[] = [];
+  let url: string | null = `/messages/?conversation=${conversationId}&pageSize=100`;
+  while (url) {
+    const page = (await (await actor.fetch("GET", url)).json()) as { next: string | null; results: Message[] };
+    out.push(...page.results);
+    url = page.next ? page.next.replace(/^http:\/\/localhost\/api\/v1/, "") : null;
+  }
+  return out.sort((a, b) => a.sequence - b.sequence);
+}
+
+function expectStrictAlternation(messages: Message[], turns: number) {
+  expect(messages).toHaveLength(2 * turns);
+  expect(messages.map((m) => m.sequence)).toEqual(Array.from({ length: 2 * turns }, (_, i) => i + 1));
+  messages.forEach((m, i) => expect(m.type, `message ${i + 1}`).toBe(i % 2 === 0 ? "incoming" : "outgoing"));
+  // Each reply answers the message just before it.
+  for (let i = 0; i < messages.length; i += 2) expect(messages[i + 1].content).toBe(`You said: "${messages[i].content}".`);
+  expect(new Set(messages.filter((m) => m.type === "incoming").map((m) => m.content)).size).toBe(turns);
+}
+
+describe("one Durable Object per conversation orders its messages", () => {
+  it("20 concurrent completions end as 20 incoming and 20 outgoing messages in strict alternation", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).json()) as { conversationId: string };
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: first.conversationId, message: { content: `message ${i}` } })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expectStrictAlternation(await allMessages(owner, first.conversationId), 21);
+  });
+
+  it("20 concurrent asynchronous messages get their receipts, then 20 replies in strict alternation", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).json()) as { conversationId: string };
+    const receipts = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => owner.fetch("POST", "/messages/", { conversation: first.conversationId, content: `async ${i}` })),
+    );
+    expect(receipts.map((r) => r.status)).toEqual(Array(20).fill(201));
+    for (const r of receipts) expect(((await r.json()) as Message).type).toBe("incoming");
+    let messages: Message[] = [];
+    for (let attempt = 0; attempt < 50 && messages.length < 42; attempt++) {
+      messages = await allMessages(owner, first.conversationId);
+      if (messages.length < 42) await new Promise((r) => setTimeout(r, 50));
+    }
+    expectStrictAlternation(messages, 21);
+  });
+});

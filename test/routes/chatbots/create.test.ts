@@ -1,0 +1,220 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { organizations } from "../../../src/db/schema";
+import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, setPlan, unique } from "../../harness";
+import { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
+import { createModel, KINDS } from "../models/fixtures";
+import { createGroup } from "../groups/helpers";
+import { inboxesOf, linksOf, ok, ownOrganizationOf, page, storedChatbot, storedChatbots } from "./helpers";
+
+const EVERY_FIELD = {
+  instructions: "Answer briefly.",
+  embeddingModel: LOCAL_EMBEDDING,
+  rerankerModel: LOCAL_RERANKER,
+  rag: "01900000-0000-7000-8000-0000000000aa",
+  builtInWorkflow: "01900000-0000-7000-8000-0000000000bb",
+  knowledgeBases: [],
+  toolkits: [],
+  tools: [],
+  replyMode: "hybrid",
+  template: "Hello {name}",
+  unanswerableTemplate: "Sorry, I do not know.",
+  totalWordsCount: 999,
+  outputMode: "json_schema",
+  rawOutputFormat: { type: "object", properties: { first_name: { type: "string" } } },
+  databaseUrl: "postgresql://bot:s3cret@db.example.com:5432/shop",
+  databaseType: "PostgreSQL",
+  includeTables: { tables: ["orders", "order_items"] },
+  agentMode: "canvas",
+  numberOfRetrievedChunks: 5,
+  enableEvaluation: true,
+  enableInLineCitations: true,
+};
+
+describe("POST /chatbots/", () => {
+  it.each(PREFIXES)("creates an assistant with every field of the spec under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, ["chatbot.view"]);
+    const name = unique("Support");
+    const res = await owner.fetch("POST", "/chatbots/", { name, largeLanguageModel: LOCAL_LLM, groups: [{ id: group.id }], ...EVERY_FIELD }, { prefix });
+    const bot = await ok(res, 201);
+    const { totalWordsCount: _ignored, databaseUrl: _url, ...echoed } = EVERY_FIELD;
+    expect(bot).toMatchObject({
+      ...echoed,
+      name,
+      organization: owner.organizationId,
+      createdBy: { id: owner.userId, name: "owner" },
+      largeLanguageModel: { id: LOCAL_LLM, name: "Local LLM" },
+      embeddingModel: { id: LOCAL_EMBEDDING, name: "Local Embedding" },
+      rerankerModel: { id: LOCAL_RERANKER, name: "Local Reranker" },
+      totalWordsCount: 0,
+      databaseUrl: "postgresql://bot:****@db.example.com:5432/shop",
+      groups: [{ id: group.id, name: group.name }],
+      defaultInbox: { name: `${name} API` },
+      canUpdate: true,
+      canDelete: true,
+    });
+    expect(bot.createdAt).toMatch(/^\d+$/);
+    expect(bot.updatedAt).toMatch(/^\d+$/);
+    const row = await storedChatbot(bot.id);
+    expect(row.databaseUrl).toBe(EVERY_FIELD.databaseUrl);
+    expect(row.totalWordsCount).toBe(0);
+    expect(await linksOf(bot.id)).toHaveLength(1);
+  });
+
+  it("fills the defaults and creates the default inbox, listed by GET /inboxes/?chatbot=", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { name: "Helper" });
+    expect(bot).toMatchObject({
+      name: "Helper",
+      organization: owner.organizationId,
+      embeddingModel: null,
+      rerankerModel: null,
+      rag: null,
+      builtInWorkflow: null,
+      instructions: "",
+      replyMode: "normal",
+      template: null,
+      outputMode: "text",
+      rawOutputFormat: null,
+      databaseUrl: null,
+      databaseType: null,
+      agentMode: "normal",
+      numberOfRetrievedChunks: 12,
+      enableEvaluation: false,
+      enableInLineCitations: false,
+      knowledgeBases: [],
+      toolkits: [],
+      tools: [],
+      groups: [],
+    });
+    const inboxes = await page(await owner.fetch("GET", `/inboxes/?chatbot=${bot.id}`));
+    expect(inboxes.results).toEqual([
+      expect.objectContaining({ id: bot.defaultInbox!.id, name: "Helper API", channelType: "api", isDefault: true, chatbot: { id: bot.id, name: "Helper" }, channel: null }),
+    ]);
+  });
+
+  it("accepts snake_case keys and keeps the keys of rawOutputFormat as sent", async () => {
+    const owner = await seedOwner();
+    const schema = { type: "object", properties: { first_name: { type: "string" } } };
+    const bot = await ok(
+      await owner.fetch("POST", "/chatbots/", {
+        name: "snake",
+        large_language_model: LOCAL_LLM,
+        number_of_retrieved_chunks: 3,
+        output_mode: "json_schema",
+        raw_output_format: schema,
+        enable_in_line_citations: true,
+      }),
+      201,
+    );
+    expect(bot).toMatchObject({ numberOfRetrievedChunks: 3, outputMode: "json_schema", rawOutputFormat: schema, enableInLineCitations: true });
+  });
+
+  it("accepts the organization's own models and refuses another organization's", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const [llm, embedding] = KINDS;
+    const mine = await createModel(owner, llm);
+    const theirs = await createModel(other, llm);
+    const myEmbedding = await createModel(owner, embedding);
+    expect((await createChatbot(owner, { largeLanguageModel: mine.id, embeddingModel: myEmbedding.id })).largeLanguageModel).toEqual({ id: mine.id, name: mine.name });
+    const err = await expectError(await owner.fetch("POST", "/chatbots/", { name: "x", largeLanguageModel: theirs.id }), 400, "invalid");
+    expect(Object.keys(err.errors!)).toEqual(["largeLanguageModel"]);
+  });
+
+  it.each<[Record<string, unknown>, string[]]>([
+    [{ largeLanguageModel: undefined, name: undefined }, ["largeLanguageModel", "name"]],
+    [{ name: "  " }, ["name"]],
+    [{ largeLanguageModel: "nope" }, ["largeLanguageModel"]],
+    [{ largeLanguageModel: NO_SUCH_ID }, ["largeLanguageModel"]],
+    [{ largeLanguageModel: LOCAL_EMBEDDING }, ["largeLanguageModel"]],
+    [{ embeddingModel: LOCAL_LLM }, ["embeddingModel"]],
+    [{ rerankerModel: LOCAL_EMBEDDING }, ["rerankerModel"]],
+    [{ rag: "nope" }, ["rag"]],
+    [{ knowledgeBases: [{ id: NO_SUCH_ID }] }, ["knowledgeBases"]],
+    [{ toolkits: [{ id: NO_SUCH_ID }] }, ["toolkits"]],
+    [{ tools: [{ id: NO_SUCH_ID }] }, ["tools"]],
+    [{ groups: [{ id: NO_SUCH_ID }] }, ["groups"]],
+    [{ groups: [{ id: "nope" }] }, ["groups.0.id"]],
+    [{ replyMode: "chatty" }, ["replyMode"]],
+    [{ replyMode: "template" }, ["template"]],
+    [{ replyMode: "template", template: " " }, ["template"]],
+    [{ outputMode: "json_schema" }, ["rawOutputFormat"]],
+    [{ outputMode: "json_schema", rawOutputFormat: { properties: {} } }, ["rawOutputFormat"]],
+    [{ outputMode: "json_schema", rawOutputFormat: { type: "thing" } }, ["rawOutputFormat"]],
+    [{ rawOutputFormat: [1] }, ["rawOutputFormat"]],
+    [{ databaseType: "SQLite" }, ["databaseType"]],
+    [{ agentMode: "solo" }, ["agentMode"]],
+    [{ numberOfRetrievedChunks: 0 }, ["numberOfRetrievedChunks"]],
+    [{ numberOfRetrievedChunks: 1.5 }, ["numberOfRetrievedChunks"]],
+    [{ enableEvaluation: "yes" }, ["enableEvaluation"]],
+    [{ organization: "nope" }, ["organization"]],
+  ])("bad input %j is a 400 naming %j; no assistant and no inbox are written", async (patch, fields) => {
+    const owner = await seedOwner();
+    const err = await expectError(await owner.fetch("POST", "/chatbots/", { name: "bad", largeLanguageModel: LOCAL_LLM, ...patch }), 400, "invalid");
+    expect(Object.keys(err.errors!).sort()).toEqual(fields);
+    expect(await storedChatbots(owner.userId)).toHaveLength(0);
+    expect(await inboxesOf(owner.organizationId)).toHaveLength(0);
+  });
+
+  it("a group of another organization is a 400 naming groups", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const theirs = await createGroup(other, []);
+    const err = await expectError(await owner.fetch("POST", "/chatbots/", { name: "x", largeLanguageModel: LOCAL_LLM, groups: [{ id: theirs.id }] }), 400, "invalid");
+    expect(Object.keys(err.errors!)).toEqual(["groups"]);
+    expect(await storedChatbots(owner.userId)).toHaveLength(0);
+  });
+
+  it("403 without chatbot.manage; 401 without a key; nothing written", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["chatbot.view"]);
+    const body = { name: "x", largeLanguageModel: LOCAL_LLM };
+    await expectError(await viewer.fetch("POST", "/chatbots/", body), 403, "permission_denied");
+    await expectError(await call("POST", "/api/v1/chatbots/", body), 401, "not_authenticated");
+    expect(await storedChatbots(viewer.userId)).toHaveLength(0);
+    expect(await inboxesOf(owner.organizationId)).toHaveLength(0);
+  });
+
+  it("a non-owner manager may only give the assistant to groups they belong to", async () => {
+    const owner = await seedOwner();
+    const manager = await seedMember(owner, ["chatbot.manage"]);
+    const foreign = await createGroup(owner, []);
+    await expectError(await manager.fetch("POST", "/chatbots/", { name: "x", largeLanguageModel: LOCAL_LLM, groups: [{ id: foreign.id }] }), 403, "permission_denied");
+    expect(await storedChatbots(manager.userId)).toHaveLength(0);
+    const bot = await createChatbot(manager, { groups: [{ id: manager.groupId }] });
+    expect(bot).toMatchObject({ organization: owner.organizationId, createdBy: { id: manager.userId }, groups: [{ id: manager.groupId }], canUpdate: true });
+  });
+
+  it("`organization` names another organization of the caller (404 when not a member); its permissions apply", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner);
+    const manager = await seedMember(owner, ["chatbot.manage"]);
+    const asIn = async (m: typeof viewer) => ({ "X-Organization-Id": await ownOrganizationOf(m.userId) });
+    const body = { name: "elsewhere", largeLanguageModel: LOCAL_LLM, organization: owner.organizationId };
+    await expectError(await viewer.fetch("POST", "/chatbots/", body, { headers: await asIn(viewer) }), 403, "permission_denied");
+    const bot = await ok(await manager.fetch("POST", "/chatbots/", body, { headers: await asIn(manager) }), 201);
+    expect(bot.organization).toBe(owner.organizationId);
+    expect((await inboxesOf(owner.organizationId)).map((i) => i.chatbotId)).toEqual([bot.id]);
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("POST", "/chatbots/", body), 404, "not_found");
+    expect(await storedChatbots(stranger.userId)).toHaveLength(0);
+  });
+
+  it("403 once the plan's limit is reached (personal assistants count against the organization), and when the plan has lapsed", async () => {
+    const owner = await seedOwner();
+    await setPlan(owner.organizationId, "free");
+    await createChatbot(owner);
+    await createChatbot(owner);
+    await createChatbot(owner, { organization: "" });
+    const err = await expectError(await owner.fetch("POST", "/chatbots/", { name: "fourth", largeLanguageModel: LOCAL_LLM }), 403, "permission_denied");
+    expect(err.detail).toContain("3");
+    expect(await storedChatbots(owner.userId)).toHaveLength(3);
+    expect(await inboxesOf(owner.organizationId)).toHaveLength(3);
+    await setPlan(owner.organizationId, "pro");
+    expect((await createChatbot(owner)).organization).toBe(owner.organizationId);
+    await db().update(organizations).set({ planExpiredAt: Date.now() - 1000 }).where(eq(organizations.id, owner.organizationId));
+    await expectError(await owner.fetch("POST", "/chatbots/", { name: "late", largeLanguageModel: LOCAL_LLM }), 403, "permission_denied");
+  });
+});

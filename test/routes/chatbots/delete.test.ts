@@ -1,0 +1,51 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { conversations } from "../../../src/db/schema";
+import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { createInbox } from "../inboxes/fixtures";
+import { inboxesOf, linksOf, ok, storedChatbot } from "./helpers";
+
+describe("DELETE /chatbots/{id}/", () => {
+  it.each(PREFIXES)("deletes the assistant with its default inbox; its other inboxes stay without assistant (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const member = await seedMember(owner, ["chatbot.view"]);
+    const bot = await createChatbot(owner, { groups: [{ id: member.groupId }] });
+    const other = await createInbox(owner, { chatbot: { id: bot.id } });
+    const [conversation] = await db()
+      .insert(conversations)
+      .values({ organizationId: owner.organizationId, inboxId: bot.defaultInbox!.id, chatbotId: bot.id })
+      .returning();
+    const res = await owner.fetch("DELETE", `/chatbots/${bot.id}/`, undefined, { prefix });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe("");
+    await expectError(await owner.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
+    expect(await storedChatbot(bot.id)).toBeUndefined();
+    expect(await linksOf(bot.id)).toEqual([]);
+    const inboxes = await inboxesOf(owner.organizationId);
+    expect(inboxes.map((i) => [i.id, i.chatbotId])).toEqual([[other.id, null]]);
+    expect(await db().select().from(conversations).where(eq(conversations.id, conversation.id))).toEqual([]);
+    await expectError(await owner.fetch("DELETE", `/chatbots/${bot.id}/`), 404, "not_found");
+  });
+
+  it("a manager who sees the assistant may delete it", async () => {
+    const owner = await seedOwner();
+    const manager = await seedMember(owner, ["chatbot.manage"]);
+    const bot = await createChatbot(owner, { groups: [{ id: manager.groupId }] });
+    expect((await manager.fetch("DELETE", `/chatbots/${bot.id}/`)).status).toBe(204);
+  });
+
+  it("403 without chatbot.manage; 404 when invisible or of another organization; 401; nothing is deleted", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["chatbot.view"]);
+    const outsider = await seedMember(owner, ["chatbot.manage"]);
+    const bot = await createChatbot(owner, { groups: [{ id: viewer.groupId }] });
+    const path = `/chatbots/${bot.id}/`;
+    await expectError(await viewer.fetch("DELETE", path), 403, "permission_denied");
+    await expectError(await outsider.fetch("DELETE", path), 404, "not_found");
+    await expectError(await (await seedOwner()).fetch("DELETE", path), 404, "not_found");
+    await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
+    expect(await ok(await owner.fetch("GET", path))).toEqual(bot);
+    expect(await inboxesOf(owner.organizationId)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { page } from "./helpers";
+
+describe("GET /chatbots/", () => {
+  it.each(PREFIXES)("lists the organization's assistants newest first in page form under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const a = await createChatbot(owner);
+    const b = await createChatbot(owner);
+    const c = await createChatbot(owner);
+    await createChatbot(await seedOwner());
+    const all = await page(await owner.fetch("GET", "/chatbots/", undefined, { prefix }));
+    expect(all).toMatchObject({ count: 3, next: null, previous: null });
+    expect(all.results.map((x) => x.id)).toEqual([c.id, b.id, a.id]);
+    expect(all.results[0]).toEqual(c);
+    const first = await page(await owner.fetch("GET", "/chatbots/?page_size=2"));
+    expect(first.results.map((x) => x.id)).toEqual([c.id, b.id]);
+    expect(first.next).toContain("page=2");
+    const second = await page(await owner.fetch("GET", "/chatbots/?page=2&pageSize=2"));
+    expect(second.results.map((x) => x.id)).toEqual([a.id]);
+    await expectError(await owner.fetch("GET", "/chatbots/?page=3&pageSize=2"), 404, "not_found");
+  });
+
+  it("filters by `query` (name contains, case-insensitive, % literal) and `replyMode`", async () => {
+    const owner = await seedOwner();
+    const sales = await createChatbot(owner, { name: "Sales 100% Bot" });
+    const support = await createChatbot(owner, { name: "Support", replyMode: "agent" });
+    const ids = async (qs: string) => (await page(await owner.fetch("GET", `/chatbots/?${qs}`))).results.map((b) => b.id);
+    expect(await ids("query=SALES")).toEqual([sales.id]);
+    expect(await ids(`query=${encodeURIComponent("0%")}`)).toEqual([sales.id]);
+    expect(await ids(`query=${encodeURIComponent("%")}`)).toEqual([sales.id]);
+    expect(await ids("reply_mode=agent")).toEqual([support.id]);
+    expect(await ids("replyMode=normal&query=support")).toEqual([]);
+    const err = await expectError(await owner.fetch("GET", "/chatbots/?replyMode=loud"), 400, "invalid");
+    expect(Object.keys(err.errors!)).toEqual(["replyMode"]);
+  });
+
+  it("a member sees only assistants of their groups (with chatbot.view) and their own", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["chatbot.view"]);
+    const theirs = await createChatbot(owner, { groups: [{ id: viewer.groupId }] });
+    await createChatbot(owner);
+    const body = await page(await viewer.fetch("GET", "/chatbots/"));
+    expect(body.count).toBe(1);
+    expect(body.results.map((b) => b.id)).toEqual([theirs.id]);
+    expect(body.results[0]).toMatchObject({ canUpdate: false, canDelete: false });
+    const plain = await seedMember(owner);
+    expect((await page(await plain.fetch("GET", "/chatbots/"))).count).toBe(0);
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("GET", "/api/v1/chatbots/"), 401, "not_authenticated");
+  });
+});

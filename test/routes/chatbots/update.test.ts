@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { LOCAL_EMBEDDING, LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
+import { createGroup } from "../groups/helpers";
+import { linksOf, ok, storedChatbot } from "./helpers";
+
+const WORKERS_LLM = "00000000-0000-7000-8000-000000000011";
+
+describe("PUT and PATCH /chatbots/{id}/", () => {
+  it.each(PREFIXES)("PUT replaces the settings it is given; the rest keeps its value (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { instructions: "old", embeddingModel: LOCAL_EMBEDDING, numberOfRetrievedChunks: 4 });
+    const res = await owner.fetch("PUT", `/chatbots/${bot.id}/`, { name: "Renamed", large_language_model: WORKERS_LLM, instructions: "new" }, { prefix });
+    const updated = await ok(res);
+    expect(updated).toMatchObject({
+      id: bot.id,
+      name: "Renamed",
+      largeLanguageModel: { id: WORKERS_LLM, name: "Workers AI Llama 3.1 8B" },
+      instructions: "new",
+      embeddingModel: { id: LOCAL_EMBEDDING },
+      numberOfRetrievedChunks: 4,
+      createdAt: bot.createdAt,
+    });
+    expect(Number(updated.updatedAt)).toBeGreaterThanOrEqual(Number(bot.updatedAt));
+    expect(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toEqual(updated);
+  });
+
+  it("PATCH changes only what it is given; null clears optional references", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { embeddingModel: LOCAL_EMBEDDING, template: "Hi" });
+    const patched = await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { replyMode: "template", embedding_model: null, enableInLineCitations: true }));
+    expect(patched).toMatchObject({ name: bot.name, replyMode: "template", template: "Hi", embeddingModel: null, enableInLineCitations: true });
+  });
+
+  it("`groups` replaces the assistant's groups; links that stay keep their id", async () => {
+    const owner = await seedOwner();
+    const [a, b, c] = [await createGroup(owner), await createGroup(owner), await createGroup(owner)];
+    const bot = await createChatbot(owner, { groups: [{ id: a.id }, { id: b.id }] });
+    const kept = (await linksOf(bot.id)).find((l) => l.groupId === b.id)!.id;
+    const patched = await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: b.id }, { id: c.id }] }));
+    expect(patched.groups.map((g) => g.id).sort()).toEqual([b.id, c.id].sort());
+    const links = await linksOf(bot.id);
+    expect(links.map((l) => l.groupId).sort()).toEqual([b.id, c.id].sort());
+    expect(links.find((l) => l.groupId === b.id)!.id).toBe(kept);
+    expect((await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [] }))).groups).toEqual([]);
+  });
+
+  it("the masked databaseUrl sent back keeps the stored one; a new URL replaces it", async () => {
+    const owner = await seedOwner();
+    const url = "mysql://app:pa55@db.example.com/shop";
+    const bot = await createChatbot(owner, { databaseUrl: url, databaseType: "MySQL" });
+    expect(bot.databaseUrl).toBe("mysql://app:****@db.example.com/shop");
+    await ok(await owner.fetch("PUT", `/chatbots/${bot.id}/`, { ...bot, largeLanguageModel: LOCAL_LLM, groups: undefined, organization: bot.organization }));
+    expect((await storedChatbot(bot.id)).databaseUrl).toBe(url);
+    await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { databaseUrl: "mysql://app:other@db.example.com/shop" }));
+    expect((await storedChatbot(bot.id)).databaseUrl).toBe("mysql://app:other@db.example.com/shop");
+  });
+
+  it.each<[string, Record<string, unknown>, string[]]>([
+    ["PUT", { instructions: "x" }, ["largeLanguageModel", "name"]],
+    ["PATCH", { largeLanguageModel: LOCAL_EMBEDDING }, ["largeLanguageModel"]],
+    ["PATCH", { replyMode: "template" }, ["template"]],
+    ["PATCH", { outputMode: "json_schema" }, ["rawOutputFormat"]],
+    ["PATCH", { organization: "" }, ["organization"]],
+    ["PATCH", { tools: [{ id: "t1" }] }, ["tools"]],
+    ["PATCH", { numberOfRetrievedChunks: 0 }, ["numberOfRetrievedChunks"]],
+  ])("%s %j is a 400 naming %j and changes nothing", async (method, body, fields) => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const err = await expectError(await owner.fetch(method, `/chatbots/${bot.id}/`, body), 400, "invalid");
+    expect(Object.keys(err.errors!).sort()).toEqual(fields);
+    expect(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toEqual(bot);
+  });
+
+  it("403 without chatbot.manage; 404 for a manager who cannot see it and for another organization; 401", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["chatbot.view"]);
+    const outsider = await seedMember(owner, ["chatbot.manage"]);
+    const bot = await createChatbot(owner, { groups: [{ id: viewer.groupId }] });
+    const path = `/chatbots/${bot.id}/`;
+    await expectError(await viewer.fetch("PATCH", path, { name: "x" }), 403, "permission_denied");
+    await expectError(await outsider.fetch("PATCH", path, { name: "x" }), 404, "not_found");
+    await expectError(await (await seedOwner()).fetch("PATCH", path, { name: "x" }), 404, "not_found");
+    await expectError(await call("PATCH", `/api/v1${path}`, { name: "x" }), 401, "not_authenticated");
+    expect((await storedChatbot(bot.id)).name).toBe(bot.name);
+  });
+
+  it("a non-owner manager may add only their own groups, and may remove others", async () => {
+    const owner = await seedOwner();
+    const manager = await seedMember(owner, ["chatbot.manage"]);
+    const foreign = await createGroup(owner);
+    const bot = await createChatbot(owner, { groups: [{ id: manager.groupId }, { id: foreign.id }] });
+    const other = await createGroup(owner);
+    await expectError(await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: manager.groupId }, { id: other.id }] }), 403, "permission_denied");
+    const kept = await ok(await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: manager.groupId }] }));
+    expect(kept.groups.map((g) => g.id)).toEqual([manager.groupId]);
+  });
+});

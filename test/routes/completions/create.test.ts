@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { readEvents } from "../../support/sse";
+
+const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
+type Reply = { conversationId: string; content: string; message: Record<string, unknown> & { id: string; content: string; sequence: number } };
+
+async function count(table: string, where = "1=1", ...binds: unknown[]) {
+  return (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).bind(...binds).first<{ n: number }>())!.n;
+}
+
+describe("POST /chatbots/{chatbotId}/completions/", () => {
+  it.each(PREFIXES)("answers directly and starts a conversation in the default inbox (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const res = await owner.fetch("POST", completions(bot.id), { message: { content: "Where is my parcel?" } }, { prefix });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = (await res.json()) as Reply;
+    expect(body.content).toBe('You said: "Where is my parcel?".');
+    expect(body.message).toMatchObject({ content: body.content, type: "outgoing", senderType: "chatbot", sequence: 2, conversation: body.conversationId });
+    expect(body.message.sender).toMatchObject({ id: bot.id, name: bot.name });
+
+    const conversation = (await (await owner.fetch("GET", `/conversations/${body.conversationId}/`)).json()) as Record<string, unknown>;
+    expect(conversation).toMatchObject({ inbox: { id: bot.defaultInbox!.id, channelType: "api" }, chatbot: { id: bot.id }, progressStatus: "ai_processing", title: "Where is my parcel?" });
+
+    // Words used feed the assistant and the organization's month.
+    const words = 6; // You said Where is my parcel
+    expect((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { totalWordsCount: number }).toMatchObject({ totalWordsCount: words });
+    const org = (await (await owner.fetch("GET", `/organizations/${owner.organizationId}/`)).json()) as { usageStatistics: Record<string, number> };
+    expect(org.usageStatistics).toMatchObject({ currentMonthUsedWordsCountTotal: words, currentMonthUsedConversationsCountTotal: 1 });
+  });
+
+  it("continues a conversation with its history, in sequence", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const first = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "one" } })).json()) as Reply;
+    const second = (await (await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "two" } })).json()) as Reply;
+    expect(second.conversationId).toBe(first.conversationId);
+    expect(second.message.sequence).toBe(4);
+    const list = (await (await owner.fetch("GET", `/messages/?conversation=${first.conversationId}`)).json()) as { results: { content: string; type: string }[] };
+    expect(list.results.map((m) => m.type)).toEqual(["outgoing", "incoming", "outgoing", "incoming"]);
+    expect(list.results[1].content).toBe("two");
+  });
+
+  it.each([{ isStreaming: true }, { is_streaming: true }])("streams the reply as server-sent events (%o)", async (flag) => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const res = await owner.fetch("POST", completions(bot.id), { message: { content: "Tell me about the weather in Paris" }, ...flag });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toContain("text/event-stream");
+    expect(res.headers.get("Cache-Control")).toBe("no-cache");
+    expect(res.headers.get("X-Accel-Buffering")).toBe("no");
+    const events = await readEvents(res);
+    const deltas = events.filter((e) => e.data.done === false);
+    expect(deltas.length).toBeGreaterThan(3);
+    const last = events.at(-1)!;
+    expect(last.data).toMatchObject({ done: true, content: "" });
+    const message = last.data.message as { id: string; content: string };
+    expect(deltas.map((e) => e.data.content).join("")).toBe(message.content);
+    for (const e of deltas) expect(e.data).toMatchObject({ conversationId: last.data.conversationId, messageId: message.id });
+    const stored = await owner.fetch("GET", `/messages/${message.id}/?conversation=${last.data.conversationId}`);
+    expect(((await stored.json()) as { content: string }).content).toBe(message.content);
+  });
+
+  it("returns JSON valid against rawOutputFormat in json_schema mode", async () => {
+    const owner = await seedOwner();
+    const schema = { type: "object", properties: { answer: { type: "string" }, confident: { type: "boolean" } }, required: ["answer", "confident"] };
+    const bot = await createChatbot(owner, { outputMode: "json_schema", rawOutputFormat: schema });
+    const body = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "hi" } })).json()) as Reply;
+    expect(JSON.parse(body.content)).toEqual({ answer: 'You said: "hi".', confident: false });
+  });
+
+  it("template mode answers with the unanswerable text when nothing relevant is found", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { replyMode: "template", template: "Answer: {{answer}}", unanswerableTemplate: "Sorry, I don't know that yet." });
+    const body = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "What is the refund policy?" } })).json()) as Reply;
+    expect(body.content).toBe("Sorry, I don't know that yet.");
+  });
+
+  it("a sender must be a contact of the organization: 400 on message.sender, nothing written", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const bot = await createChatbot(owner);
+    const [{ id: foreignContact }] = (await env.DB.prepare("INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'x', 0, 0) RETURNING id").bind(crypto.randomUUID(), other.organizationId).all<{ id: string }>()).results;
+    const before = await count("conversations");
+    const body = await expectError(await owner.fetch("POST", completions(bot.id), { message: { content: "hi", sender: foreignContact } }), 400, "invalid");
+    expect(body.errors).toHaveProperty(["message.sender"]);
+    expect(await count("conversations")).toBe(before);
+  });
+
+  it("uses a contact of the organization as the sender", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const contactId = crypto.randomUUID();
+    await env.DB.prepare("INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'Ada', 0, 0)").bind(contactId, owner.organizationId).run();
+    const body = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "hi", sender: contactId } })).json()) as Reply;
+    const conversation = (await (await owner.fetch("GET", `/conversations/${body.conversationId}/`)).json()) as { contact: { id: string; name: string } };
+    expect(conversation.contact).toMatchObject({ id: contactId, name: "Ada" });
+    const list = (await (await owner.fetch("GET", `/messages/?conversation=${body.conversationId}`)).json()) as { results: { sender: { id: string } }[] };
+    expect(list.results[1].sender.id).toBe(contactId);
+  });
+
+  it("400 for bad input, and nothing is written", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const before = await count("messages");
+    for (const body of [{}, { message: {} }, { message: { content: "" } }, { message: { content: "x".repeat(32_001) } }, { message: { content: "hi" }, conversation: "nope" }, { message: { content: "hi" }, isStreaming: "yes" }]) {
+      await expectError(await owner.fetch("POST", completions(bot.id), body), 400, "invalid");
+    }
+    expect(await count("messages")).toBe(before);
+  });
+
+  it("401 without a key, 403 without conversation.manage, 404 for another organization's assistant or conversation", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const bot = await createChatbot(owner);
+    const otherBot = await createChatbot(other);
+    await expectError(await call("POST", `/api/v1${completions(bot.id)}`, { message: { content: "hi" } }), 401);
+    const viewer = await seedMember(owner, ["conversation.view", "chatbot.view"]);
+    await expectError(await viewer.fetch("POST", completions(bot.id), { message: { content: "hi" } }), 403, "permission_denied");
+    await expectError(await owner.fetch("POST", completions(otherBot.id), { message: { content: "hi" } }), 404, "not_found");
+    await expectError(await owner.fetch("POST", completions(NO_SUCH_ID), { message: { content: "hi" } }), 404, "not_found");
+    const theirs = (await (await other.fetch("POST", completions(otherBot.id), { message: { content: "hi" } })).json()) as Reply;
+    await expectError(await owner.fetch("POST", completions(bot.id), { conversation: theirs.conversationId, message: { content: "hi" } }), 404, "not_found");
+  });
+
+  it("400 when the conversation belongs to another assistant of the organization", async () => {
+    const owner = await seedOwner();
+    const a = await createChatbot(owner);
+    const b = await createChatbot(owner);
+    const first = (await (await owner.fetch("POST", completions(a.id), { message: { content: "hi" } })).json()) as Reply;
+    const body = await expectError(await owner.fetch("POST", completions(b.id), { conversation: first.conversationId, message: { content: "hi" } }), 400);
+    expect(body.errors).toHaveProperty("conversation");
+  });
+});
+
+describe("an assistant's default inbox", () => {
+  it("cannot be deleted or given to another assistant", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const other = await createChatbot(owner);
+    const inbox = bot.defaultInbox!.id;
+    await expectError(await owner.fetch("DELETE", `/inboxes/${inbox}/`), 400, "default_inbox");
+    const moved = await expectError(await owner.fetch("PATCH", `/inboxes/${inbox}/`, { chatbot: { id: other.id } }), 400);
+    expect(moved.errors).toHaveProperty("chatbot");
+    expect((await owner.fetch("PATCH", `/inboxes/${inbox}/`, { name: "API", chatbot: { id: bot.id } })).status).toBe(200);
+  });
+});

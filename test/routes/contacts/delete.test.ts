@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { contactInboxes, contactTags } from "../../../src/db/schema";
+import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { createInbox } from "../inboxes/fixtures";
+import { createContact, seedConversation, storedContact } from "./fixtures";
+
+describe("DELETE /contacts/{id}/", () => {
+  it.each(PREFIXES)("deletes the contact and its links (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const contact = await createContact(owner, { inboxes: [{ id: inbox.id }], tags: ["vip"] });
+    const res = await owner.fetch("DELETE", `/contacts/${contact.id}/`, undefined, { prefix });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe("");
+    expect(await storedContact(contact.id)).toBeUndefined();
+    expect(await db().select().from(contactInboxes).where(eq(contactInboxes.contactId, contact.id))).toHaveLength(0);
+    expect(await db().select().from(contactTags).where(eq(contactTags.contactId, contact.id))).toHaveLength(0);
+    await expectError(await owner.fetch("GET", `/contacts/${contact.id}/`), 404, "not_found");
+  });
+
+  it("400 contact_has_conversations while a conversation exists", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const contact = await createContact(owner, { inboxes: [{ id: inbox.id }] });
+    await seedConversation(owner, inbox.id, contact.id);
+    await expectError(await owner.fetch("DELETE", `/contacts/${contact.id}/`), 400, "contact_has_conversations");
+    expect(await storedContact(contact.id)).toBeDefined();
+    expect(await db().select().from(contactInboxes).where(eq(contactInboxes.contactId, contact.id))).toHaveLength(1);
+  });
+
+  it("403 for a member with contact.view only", async () => {
+    const owner = await seedOwner();
+    const contact = await createContact(owner);
+    await expectError(await (await seedMember(owner, ["contact.view"])).fetch("DELETE", `/contacts/${contact.id}/`), 403, "permission_denied");
+    expect(await storedContact(contact.id)).toBeDefined();
+  });
+
+  it("404 for another organization's contact", async () => {
+    const owner = await seedOwner();
+    const theirs = await createContact(await seedOwner());
+    await expectError(await owner.fetch("DELETE", `/contacts/${theirs.id}/`), 404, "not_found");
+    expect(await storedContact(theirs.id)).toBeDefined();
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("DELETE", `/api/contacts/${crypto.randomUUID()}/`), 401, "not_authenticated");
+  });
+});

@@ -1,0 +1,43 @@
+import { expect } from "vitest";
+import { eq } from "drizzle-orm";
+import { contacts, conversations } from "../../../src/db/schema";
+import { uuidv7 } from "../../../src/lib/ids";
+import { db, unique, type Actor } from "../../harness";
+
+export interface ContactRecord {
+  id: string;
+  inboxes: { id: string; name: string }[];
+  inbox: { id: string; name: string } | null;
+  name: string;
+  avatar: string | null;
+  phoneNumber: string | null;
+  email: string | null;
+  sourceId: string | null;
+  queryMetadata: Record<string, unknown> | null;
+  metadata: Record<string, unknown>;
+  preChatFieldIndex: Record<string, unknown>;
+  hasMcpCredentials: boolean;
+  hasApiCredentials: boolean;
+  contactConnectors: Record<string, unknown>[];
+  tags: { id: string; name: string; createdAt: string; updatedAt: string }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ContactPage = { count: number; next: string | null; previous: string | null; results: ContactRecord[] };
+
+export async function createContact(owner: Actor, body: Record<string, unknown> = {}): Promise<ContactRecord> {
+  const res = await owner.fetch("POST", "/contacts/", { name: unique("contact"), ...body });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return res.json();
+}
+
+export const storedContact = async (id: string) => (await db().select().from(contacts).where(eq(contacts.id, id)))[0];
+export const contactsOf = async (organizationId: string) => db().select().from(contacts).where(eq(contacts.organizationId, organizationId));
+
+/** There is no conversation route to lean on here: the row is written straight to the table. */
+export async function seedConversation(owner: Actor, inboxId: string, contactId: string) {
+  const id = uuidv7();
+  await db().insert(conversations).values({ id, organizationId: owner.organizationId, inboxId, contactId });
+  return id;
+}

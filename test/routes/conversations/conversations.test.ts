@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+
+async function webChatOf(owner: Actor) {
+  const bot = await createChatbot(owner);
+  const inbox = (await (await owner.fetch("POST", "/inboxes/", { name: "Website", channelType: "web", chatbot: { id: bot.id } })).json()) as { id: string; channel: { id: string } };
+  return { bot, inboxId: inbox.id, webChatId: inbox.channel.id };
+}
+
+describe("conversations", () => {
+  it.each(PREFIXES)("POST creates a conversation from a web chat; GET returns it (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const { bot, inboxId, webChatId } = await webChatOf(owner);
+    const res = await owner.fetch("POST", "/conversations/", { web_chat: webChatId }, { prefix });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const created = (await res.json()) as Record<string, unknown> & { id: string };
+    expect(created).toMatchObject({ inbox: { id: inboxId, channelType: "web" }, chatbot: { id: bot.id }, contact: null, status: "open", progressStatus: "open", autoReplyEnabled: true, type: "individual", lastMessage: null });
+    expect(await (await owner.fetch("GET", `/conversations/${created.id}/`, undefined, { prefix })).json()).toEqual(created);
+    // The web chat's assistant answers in it.
+    const reply = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: created.id, message: { content: "hello" } });
+    expect(((await reply.json()) as { content: string }).content).toBe('You said: "hello".');
+  });
+
+  it("400 for a web chat of another organization or a bad body, nothing written", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const { webChatId } = await webChatOf(other);
+    const before = (await env.DB.prepare("SELECT count(*) AS n FROM conversations").first<{ n: number }>())!.n;
+    expect((await expectError(await owner.fetch("POST", "/conversations/", { webChat: webChatId }), 400)).errors).toHaveProperty("webChat");
+    await expectError(await owner.fetch("POST", "/conversations/", {}), 400);
+    await expectError(await owner.fetch("POST", "/conversations/", { webChat: "x" }), 400);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM conversations").first<{ n: number }>())!.n).toBe(before);
+  });
+
+  it("lists an inbox's conversations newest first, with keyword search and a cursor", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const ids: string[] = [];
+    for (const text of ["refund for order 1", "delivery time", "another refund"]) {
+      const r = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: text } })).json()) as { conversationId: string };
+      ids.push(r.conversationId);
+    }
+    const inbox = bot.defaultInbox!.id;
+    const all = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}`)).json()) as { results: { id: string }[]; next: null };
+    expect(all.results.map((c) => c.id)).toEqual([...ids].reverse());
+    const refunds = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}&keyword=REFUND`)).json()) as { results: { id: string }[] };
+    expect(refunds.results.map((c) => c.id)).toEqual([ids[2], ids[0]]);
+    const page = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}&pageSize=2`)).json()) as { results: { id: string }[]; next: string };
+    expect(page.results.map((c) => c.id)).toEqual([ids[2], ids[1]]);
+    const rest = (await (await call("GET", page.next.replace("http://localhost", ""), undefined, { Authorization: `Api-Key ${owner.key}` })).json()) as { results: { id: string }[] };
+    expect(rest.results.map((c) => c.id)).toEqual([ids[0]]);
+    await expectError(await owner.fetch("GET", "/conversations/"), 400, "invalid");
+  });
+
+  it("401, 403 and 404 across organizations", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const { inboxId, webChatId } = await webChatOf(owner);
+    const created = (await (await owner.fetch("POST", "/conversations/", { webChat: webChatId })).json()) as { id: string };
+    await expectError(await call("GET", `/api/v1/conversations/${created.id}/`), 401);
+    await expectError(await other.fetch("GET", `/conversations/${created.id}/`), 404);
+    await expectError(await other.fetch("GET", `/conversations/?inbox=${inboxId}`), 404);
+    await expectError(await owner.fetch("GET", `/conversations/${NO_SUCH_ID}/`), 404);
+    const nobody = await seedMember(owner);
+    await expectError(await nobody.fetch("GET", `/conversations/${created.id}/`), 403);
+    await expectError(await nobody.fetch("POST", "/conversations/", { webChat: webChatId }), 403);
+    const viewer = await seedMember(owner, ["conversation.view"]);
+    expect((await viewer.fetch("GET", `/conversations/${created.id}/`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
+import { createChatbot } from "../../../fixtures/chatbots";
+import { createGroup } from "../helpers";
+import { addChatbots, groupChatbotsPath, linksOfGroup, type GroupChatbotBody } from "./helpers";
+
+describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
+  it.each(PREFIXES)("gives assistants to a group and returns the created links under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, ["chatbot.view"]);
+    const a = await createChatbot(owner);
+    const b = await createChatbot(owner);
+    const res = await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots: [a.id, b.id] }, { prefix });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const created = (await res.json()) as GroupChatbotBody[];
+    expect(created).toHaveLength(2);
+    expect(created[0]).toMatchObject({ group: group.id, chatbot: { id: a.id, name: a.name } });
+    expect(created[0].createdAt).toMatch(/^\d+$/);
+    expect(created[1].chatbot.id).toBe(b.id);
+    const after = await owner.fetch("GET", `/chatbots/${a.id}/`);
+    expect(await after.json()).toMatchObject({ groups: [{ id: group.id, name: group.name }] });
+  });
+
+  it("skips assistants already in the group and duplicates in the request", async () => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner);
+    const a = await createChatbot(owner, { groups: [{ id: group.id }] });
+    const b = await createChatbot(owner);
+    const added = await addChatbots(owner, group.id, [a.id, b.id, b.id]);
+    expect(added.map((l) => l.chatbot.id)).toEqual([b.id]);
+    expect(await addChatbots(owner, group.id, [a.id, b.id])).toEqual([]);
+    expect((await linksOfGroup(group.id)).map((l) => l.chatbotId).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  it("the group's members with chatbot.view see the assistants at once", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["chatbot.view"]);
+    const bot = await createChatbot(owner);
+    await expectError(await viewer.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
+    await addChatbots(owner, viewer.groupId!, [bot.id]);
+    expect((await viewer.fetch("GET", `/chatbots/${bot.id}/`)).status).toBe(200);
+  });
+
+  it("400 naming `chatbots` for any id that is not an assistant of this organization (or a personal one); nothing is added", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const group = await createGroup(owner);
+    const mine = await createChatbot(owner);
+    const theirs = await createChatbot(other);
+    const personal = await createChatbot(owner, { organization: null });
+    for (const bad of [theirs.id, personal.id, NO_SUCH_ID, "not-a-uuid"]) {
+      const body = await expectError(
+        await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots: [mine.id, bad] }),
+        400,
+        "invalid",
+      );
+      expect(Object.keys(body.errors!)).toEqual(["chatbots"]);
+    }
+    for (const chatbots of [[], undefined, "x"]) {
+      const body = await expectError(await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots }), 400, "invalid");
+      expect(Object.keys(body.errors!)).toEqual(["chatbots"]);
+    }
+    expect(await linksOfGroup(group.id)).toHaveLength(0);
+  });
+
+  it("a non-owner with group.manage can only give assistants they can see", async () => {
+    const owner = await seedOwner();
+    const manager = await seedMember(owner, ["group.manage", "chatbot.view"]);
+    const group = await createGroup(owner);
+    const hidden = await createChatbot(owner);
+    const shared = await createChatbot(owner, { groups: [{ id: manager.groupId }] });
+    const err = await expectError(
+      await manager.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots: [hidden.id] }),
+      400,
+      "invalid",
+    );
+    expect(Object.keys(err.errors!)).toEqual(["chatbots"]);
+    expect((await addChatbots(manager, group.id, [shared.id])).map((l) => l.chatbot.id)).toEqual([shared.id]);
+  });
+
+  it("403 with only group.view, 404 for another organization's group, 401 without a key", async () => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner);
+    const bot = await createChatbot(owner);
+    const viewer = await seedMember(owner, ["group.view"]);
+    const path = groupChatbotsPath(owner.organizationId, group.id, "bulk-create/");
+    await expectError(await viewer.fetch("POST", path, { chatbots: [bot.id] }), 403, "permission_denied");
+    const other = await seedOwner();
+    const theirs = await createGroup(other);
+    await expectError(await owner.fetch("POST", groupChatbotsPath(owner.organizationId, theirs.id, "bulk-create/"), { chatbots: [bot.id] }), 404, "not_found");
+    await expectError(await other.fetch("POST", path, { chatbots: [bot.id] }), 404, "not_found");
+    await expectError(await call("POST", `/api/v1${path}`, { chatbots: [bot.id] }), 401, "not_authenticated");
+    expect(await linksOfGroup(group.id)).toHaveLength(0);
+    expect(await linksOfGroup(theirs.id)).toHaveLength(0);
+  });
+});

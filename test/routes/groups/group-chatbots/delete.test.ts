@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
+import { createChatbot } from "../../../fixtures/chatbots";
+import { createGroup } from "../helpers";
+import { addChatbots, groupChatbotsPath, linksOfGroup } from "./helpers";
+
+describe("DELETE .../groups/{groupPk}/group-chatbots/{id}/", () => {
+  it.each(PREFIXES)("takes the assistant away from the group (the assistant stays) under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["chatbot.view"]);
+    const bot = await createChatbot(owner);
+    const [link] = await addChatbots(owner, viewer.groupId!, [bot.id]);
+    expect((await viewer.fetch("GET", `/chatbots/${bot.id}/`)).status).toBe(200);
+    const path = groupChatbotsPath(owner.organizationId, viewer.groupId!, `${link.id}/`);
+    const res = await owner.fetch("DELETE", path, undefined, { prefix });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe("");
+    expect(await linksOfGroup(viewer.groupId!)).toEqual([]);
+    await expectError(await viewer.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
+    expect((await owner.fetch("GET", `/chatbots/${bot.id}/`)).status).toBe(200);
+    await expectError(await owner.fetch("DELETE", path), 404, "not_found");
+  });
+
+  it("403 with only group.view; 404 through another group, another organization, unknown or malformed ids; 401; nothing is removed", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["group.view"]);
+    const group = await createGroup(owner);
+    const sibling = await createGroup(owner);
+    const bot = await createChatbot(owner);
+    const [link] = await addChatbots(owner, group.id, [bot.id]);
+    const path = groupChatbotsPath(owner.organizationId, group.id, `${link.id}/`);
+    await expectError(await viewer.fetch("DELETE", path), 403, "permission_denied");
+    await expectError(await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, sibling.id, `${link.id}/`)), 404, "not_found");
+    await expectError(await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)), 404, "not_found");
+    await expectError(await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, "nope/")), 404, "not_found");
+    await expectError(await (await seedOwner()).fetch("DELETE", path), 404, "not_found");
+    await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
+    expect(await linksOfGroup(group.id)).toHaveLength(1);
+  });
+
+  it("a non-owner with group.manage cannot remove a link to an assistant they cannot see (404)", async () => {
+    const owner = await seedOwner();
+    const manager = await seedMember(owner, ["group.manage"]);
+    const group = await createGroup(owner);
+    const [link] = await addChatbots(owner, group.id, [(await createChatbot(owner)).id]);
+    await expectError(await manager.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, `${link.id}/`)), 404, "not_found");
+    expect(await linksOfGroup(group.id)).toHaveLength(1);
+  });
+});

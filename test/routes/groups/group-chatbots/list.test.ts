@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
+import { createChatbot } from "../../../fixtures/chatbots";
+import { createGroup } from "../helpers";
+import { addChatbots, groupChatbotsPath, type GroupChatbotBody } from "./helpers";
+
+type Page = { count: number; next: string | null; previous: string | null; results: GroupChatbotBody[] };
+const page = async (res: Response) => {
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as Page;
+};
+
+describe("GET .../groups/{groupPk}/group-chatbots/", () => {
+  it.each(PREFIXES)("lists the group's assistants, oldest link first, in page form under %s", async (prefix) => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner);
+    const other = await createGroup(owner);
+    const [a, b, c] = [await createChatbot(owner), await createChatbot(owner), await createChatbot(owner)];
+    const first = await addChatbots(owner, group.id, [a.id, b.id]);
+    await addChatbots(owner, other.id, [c.id]);
+    const [third] = await addChatbots(owner, group.id, [c.id]);
+    const byId = (x: GroupChatbotBody, y: GroupChatbotBody) => x.id.localeCompare(y.id);
+    const all = await page(await owner.fetch("GET", groupChatbotsPath(owner.organizationId, group.id), undefined, { prefix }));
+    expect(all).toMatchObject({ count: 3, next: null, previous: null });
+    expect(all.results).toEqual([...[...first].sort(byId), third]);
+    const p1 = await page(await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page_size=2`));
+    expect(p1.next).toContain("page=2");
+    const p2 = await page(await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=2&pageSize=2`));
+    expect(p2.results).toEqual([third]);
+    await expectError(await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=3&pageSize=2`), 404, "not_found");
+  });
+
+  it("filters by `query` on the assistant's name, case-insensitive", async () => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner);
+    const sales = await createChatbot(owner, { name: "Sales desk" });
+    const support = await createChatbot(owner, { name: "Support desk" });
+    await addChatbots(owner, group.id, [sales.id, support.id]);
+    const ids = async (q: string) =>
+      (await page(await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?query=${encodeURIComponent(q)}`))).results.map((l) => l.chatbot.id);
+    expect(await ids("SALES")).toEqual([sales.id]);
+    expect((await ids("desk")).sort()).toEqual([sales.id, support.id].sort());
+    expect(await ids("nothing")).toEqual([]);
+  });
+
+  it("group.view suffices and shows only assistants the caller can see; without it 403; another organization's group 404; 401", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["group.view", "chatbot.view"]);
+    const group = await createGroup(owner);
+    const seen = await createChatbot(owner, { groups: [{ id: viewer.groupId }] });
+    const hidden = await createChatbot(owner);
+    await addChatbots(owner, group.id, [seen.id, hidden.id]);
+    const path = groupChatbotsPath(owner.organizationId, group.id);
+    const body = await page(await viewer.fetch("GET", path));
+    expect(body.count).toBe(1);
+    expect(body.results.map((l) => l.chatbot.id)).toEqual([seen.id]);
+    await expectError(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", path), 403, "permission_denied");
+    const other = await seedOwner();
+    const theirs = await createGroup(other);
+    await expectError(await owner.fetch("GET", groupChatbotsPath(owner.organizationId, theirs.id)), 404, "not_found");
+    await expectError(await other.fetch("GET", path), 404, "not_found");
+    await expectError(await call("GET", `/api/v1${path}`), 401, "not_authenticated");
+  });
+});

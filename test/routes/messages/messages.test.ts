@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+
+type Message = { id: string; type: string; senderType: string; content: string; sequence: number; sender: { id: string | null; name: string }; metadata: Record<string, unknown>; attachments: unknown[]; canvas: unknown; skillIds: string[]; toolIds: string[] };
+
+async function conversationOf(owner: Actor) {
+  const bot = await createChatbot(owner);
+  const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } });
+  return { bot, conversationId: ((await res.json()) as { conversationId: string }).conversationId };
+}
+
+async function waitForMessages(owner: Actor, conversationId: string, n: number): Promise<Message[]> {
+  for (let i = 0; i < 60; i++) {
+    const page = (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: Message[] };
+    if (page.results.length >= n) return page.results;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("messages did not arrive");
+}
+
+describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
+  it.each(PREFIXES)("stores the message with every field and replies in the background (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const { conversationId } = await conversationOf(owner);
+    const body = {
+      conversation: conversationId,
+      content: "Can I pay by card?",
+      content_payload: { content: "Can I pay by card?" },
+      attachments: [{ type: "image", filename: "card.png", file: "https://cdn.example.com/card.png" }],
+      canvas: { name: "c", title: "T", content: "x", canvasType: { type: "markdown" } },
+      metadata: { time_zone: "Europe/Paris" },
+      query_metadata: { knowledge_bases: [{ knowledge_base_id: NO_SUCH_ID, chatbot_file_ids: [NO_SUCH_ID], has_user_selected_all: false }] },
+      skill_ids: [NO_SUCH_ID],
+      tool_ids: [NO_SUCH_ID],
+    };
+    const res = await owner.fetch("POST", "/messages/", body, { prefix });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const receipt = (await res.json()) as Message;
+    expect(receipt).toMatchObject({ type: "incoming", senderType: "contact", content: "Can I pay by card?", sequence: 3, skillIds: [NO_SUCH_ID], toolIds: [NO_SUCH_ID] });
+    expect(receipt.metadata).toEqual({ time_zone: "Europe/Paris" });
+    expect(receipt.attachments).toHaveLength(1);
+    // Stored in the new form: knowledgeBaseFileIds replaces the deprecated chatbotFileIds.
+    expect((receipt as unknown as { queryMetadata: unknown }).queryMetadata).toEqual({
+      knowledgeBases: [{ knowledgeBaseId: NO_SUCH_ID, knowledgeBaseFileIds: [NO_SUCH_ID], hasUserSelectedAll: false }],
+    });
+    const messages = await waitForMessages(owner, conversationId, 4);
+    expect(messages[0]).toMatchObject({ type: "outgoing", sequence: 4, content: 'You said: "Can I pay by card?".' });
+    const one = await owner.fetch("GET", `/messages/${receipt.id}/?conversation=${conversationId}`, undefined, { prefix });
+    expect(((await one.json()) as Message).id).toBe(receipt.id);
+  });
+
+  it("400 for bad input and nothing written; 404 for another organization's conversation; 401; 403", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const { conversationId } = await conversationOf(owner);
+    const before = (await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n;
+    for (const body of [{ content: "x" }, { conversation: "nope", content: "x" }, { conversation: conversationId, content: 5 }, { conversation: conversationId, content: "x", type: "outgoing" }, { conversation: conversationId, content: "x", queryMetadata: { knowledgeBases: [{ knowledgeBaseId: "nope" }] } }]) {
+      await expectError(await owner.fetch("POST", "/messages/", body), 400, "invalid");
+    }
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n).toBe(before);
+    await expectError(await other.fetch("POST", "/messages/", { conversation: conversationId, content: "x" }), 404);
+    await expectError(await other.fetch("GET", `/messages/?conversation=${conversationId}`), 404);
+    await expectError(await call("POST", "/api/v1/messages/", { conversation: conversationId, content: "x" }), 401);
+    const viewer = await seedMember(owner, ["conversation.view"]);
+    await expectError(await viewer.fetch("POST", "/messages/", { conversation: conversationId, content: "x" }), 403, "permission_denied");
+    expect((await viewer.fetch("GET", `/messages/?conversation=${conversationId}`)).status).toBe(200);
+    const nobody = await seedMember(owner);
+    await expectError(await nobody.fetch("GET", `/messages/?conversation=${conversationId}`), 403, "permission_denied");
+  });
+
+  it("pages newest first with a cursor, both ways", async () => {
+    const owner = await seedOwner();
+    const { bot, conversationId } = await conversationOf(owner);
+    for (let i = 0; i < 2; i++) await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: `m${i}` } });
+    const first = (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&page_size=4`)).json()) as { next: string; previous: null; results: Message[] };
+    expect(first.results.map((m) => m.sequence)).toEqual([6, 5, 4, 3]);
+    expect(first.previous).toBeNull();
+    const second = (await (await call("GET", first.next.replace("http://localhost", ""), undefined, { Authorization: `Api-Key ${owner.key}` })).json()) as { next: string | null; previous: string; results: Message[] };
+    expect(second.results.map((m) => m.sequence)).toEqual([2, 1]);
+    expect(second.next).toBeNull();
+    const back = (await (await call("GET", second.previous.replace("http://localhost", ""), undefined, { Authorization: `Api-Key ${owner.key}` })).json()) as { results: Message[] };
+    expect(back.results.map((m) => m.sequence)).toEqual([6, 5, 4, 3]);
+    await expectError(await owner.fetch("GET", `/messages/?conversation=${conversationId}&cursor=garbage`), 400, "invalid");
+  });
+});
+
+describe("human handoff", () => {
+  it("after update-auto-reply false the assistant stays silent, an agent answers, and switching back resumes replies", async () => {
+    const owner = await seedOwner();
+    const { bot, conversationId } = await conversationOf(owner);
+    const off = await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { auto_reply_enabled: false });
+    expect(await off.json()).toMatchObject({ autoReplyEnabled: false, status: "queued", progressStatus: "waiting_for_human" });
+
+    const silent = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "human please" } })).json()) as { content: string; message: null };
+    expect(silent).toMatchObject({ content: "", message: null });
+    await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "still there?" });
+
+    const agent = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversationId, content: "Hi, I am Sam." });
+    expect(agent.status).toBe(201);
+    expect(await agent.json()).toMatchObject({ type: "outgoing", senderType: "user", sender: { id: owner.userId }, sequence: 5 });
+    const serving = (await (await owner.fetch("GET", `/conversations/${conversationId}/`)).json()) as Record<string, unknown>;
+    expect(serving).toMatchObject({ status: "open", progressStatus: "human_serving", autoReplyEnabled: false });
+    const messages = await waitForMessages(owner, conversationId, 5);
+    expect(messages.map((m) => m.senderType)).toEqual(["user", "contact", "contact", "chatbot", "contact"]);
+
+    await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: true });
+    const back = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "bot again" } })).json()) as { content: string };
+    expect(back.content).toBe('You said: "bot again".');
+  });
+
+  it("update-auto-reply: 400 bad body, 401, 403, 404 across organizations", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const { conversationId } = await conversationOf(owner);
+    await expectError(await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: "no" }), 400, "invalid");
+    await expectError(await call("PATCH", `/api/v1/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }), 401);
+    const viewer = await seedMember(owner, ["conversation.view"]);
+    await expectError(await viewer.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }), 403);
+    await expectError(await other.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }), 404);
+    await expectError(await other.fetch("POST", "/messages/outgoing/", { conversation: conversationId, content: "x" }), 404);
+    await expectError(await viewer.fetch("POST", "/messages/outgoing/", { conversation: conversationId, content: "x" }), 403);
+    const still = (await (await owner.fetch("GET", `/conversations/${conversationId}/`)).json()) as { autoReplyEnabled: boolean };
+    expect(still.autoReplyEnabled).toBe(true);
+  });
+});
