@@ -9,19 +9,23 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     plugins: [
-      cloudflareTest({
+      // A function, so values provided by the global setup (the local upstream's URL) become bindings.
+      cloudflareTest(({ inject }) => ({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: migrations,
             ENCRYPTION_KEY: "test-encryption-key",
             BOOTSTRAP_API_KEY: BOOTSTRAP_TEST_KEY,
+            TEST_UPSTREAM_URL: inject<string>("upstreamUrl"),
           },
         },
-      }),
+      })),
     ],
     test: {
       setupFiles: ["./test/setup.ts"],
+      // Starts the local OpenAI-compatible upstream (test/support/openai-upstream.mjs) in Node.
+      globalSetup: ["./test/support/global-setup.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
     },

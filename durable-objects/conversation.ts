@@ -2,9 +2,11 @@ import { DurableObject } from "cloudflare:workers";
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { Bindings } from "../src/env";
 import { getDb } from "../src/db";
-import { chatbots, conversations, messages } from "../src/db/schema";
+import { chatbots, conversations, messages, models } from "../src/db/schema";
+import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { messageWrites, type MessageRow, type NewMessage } from "../src/services/conversations";
+import { conversationInserts, messageWrites, type ConversationRow, type MessageRow, type NewMessage } from "../src/services/conversations";
+import { modelApiError } from "../src/services/llm/errors";
 import { generateReply } from "../src/services/replies";
 import { SseWriter } from "../src/services/sse";
 import { messageRecord, type MessageRecord } from "../src/routes/messages/schema";
@@ -20,6 +22,10 @@ export type MessageInput = Pick<NewMessage, "content" | "contentPayload" | "atta
 
 export interface TurnInput {
   conversationId: string;
+  /** A conversation that does not exist yet: it is stored in the same batch as its first message. */
+  created?: ConversationRow;
+  /** The assistant and its model as the caller read them for this request (saves reading them again). */
+  assistant?: { chatbot: ChatbotRow; model: ModelRow | null };
   sender: SenderInput & { type: "contact" | "user" };
   message: MessageInput;
 }
@@ -27,7 +33,21 @@ export interface TurnInput {
 export interface TurnResult {
   incoming: MessageRecord;
   reply: MessageRecord | null;
+  /** Why there is no reply when the assistant failed (the visitor's message stays stored). */
+  error?: TurnError;
 }
+
+export interface TurnError {
+  status: number;
+  code: string;
+  detail: string;
+}
+
+type ChatbotRow = typeof chatbots.$inferSelect;
+type ModelRow = typeof models.$inferSelect;
+type Fields = Omit<NewMessage, "organizationId" | "conversationId" | "sequence">;
+type Pending = { incomingId: string; attempts: number };
+type Prepared = { row: MessageRow; statements: ReturnType<typeof messageWrites>["statements"] };
 
 const HISTORY_MESSAGES = 20;
 const PENDING_KEY = "pendingReply";
@@ -37,24 +57,30 @@ const MAX_REPLY_ATTEMPTS = 3;
 /**
  * One instance per conversation (`idFromName(conversationId)`). Every write to the conversation
  * goes through it: it hands out the strictly increasing message sequence and runs one turn at a
- * time (the incoming message, then the assistant's reply), so concurrent senders never interleave.
+ * time (the visitor's message, then the assistant's reply), so concurrent senders never interleave.
  * A reply is stored in one batch once complete, so a crash never leaves half a message; a reply
  * owed to an asynchronous message is remembered and retried by an alarm if the object dies.
+ * Live subscribers (the chat widget) see every message and reply delta.
  */
 export class Conversation extends DurableObject<Bindings> {
   #chain: Promise<unknown> = Promise.resolve();
   #db = getDb(this.env.DB);
+  #subscribers = new Set<SseWriter>();
+  /** Storage is touched on the first write only, so a warmed-up object that never writes stores nothing. */
+  #sequenceReady = false;
 
-  constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, env);
-    ctx.blockConcurrencyWhile(async () => {
-      this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS sequence (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)");
-    });
-  }
+  /** Nothing: lets a caller start this object while it does other work (its storage opens meanwhile). */
+  warm(): void {}
 
   /** A visitor's message and, when auto reply is on, the assistant's answer: resolves when both are stored. */
-  converse(input: TurnInput): Promise<TurnResult> {
-    return this.#startTurn(input, null, false).work;
+  async converse(input: TurnInput): Promise<TurnResult> {
+    const { work, receipt } = this.#startTurn(input, null, false);
+    try {
+      return await work;
+    } catch (err) {
+      // Errors lose their class crossing RPC: describe the failure in the result instead.
+      return { incoming: await receipt, reply: null, error: turnError(err) };
+    }
   }
 
   /** The same turn, answered as soon as the visitor's message is stored (the reply follows). */
@@ -68,10 +94,46 @@ export class Conversation extends DurableObject<Bindings> {
   stream(input: TurnInput): ReadableStream<Uint8Array> {
     const sse = new SseWriter();
     this.#startTurn(input, sse, false).work.catch((err) => {
-      sse.send(errorBody(err), "error");
+      const { code, detail } = turnError(err);
+      sse.send({ detail, code }, "error");
       sse.close();
     });
     return sse.readable;
+  }
+
+  /**
+   * Everything that happens in the conversation from now on, as server-sent events:
+   * `event: message` with each stored message record, `event: delta` with reply text as it is produced.
+   */
+  subscribe(): ReadableStream<Uint8Array> {
+    const sse = new SseWriter(() => this.#subscribers.delete(sse));
+    this.#subscribers.add(sse);
+    return sse.readable;
+  }
+
+  /** A human agent's reply: stored in order, no assistant answer. */
+  async agentMessage(conversationId: string, sender: SenderInput, message: MessageInput): Promise<MessageRecord> {
+    return this.#exclusive(async () => {
+      const conversation = await this.#conversation(conversationId);
+      const row = await this.#commit(this.#prepare(conversation, { ...message, type: "outgoing", senderType: "user", senderId: sender.id, senderName: sender.name, senderAvatar: sender.avatar }));
+      return messageRecord(row);
+    });
+  }
+
+  /** Safety net for asynchronous replies lost with a crashed instance. */
+  async alarm() {
+    if (!this.ctx.storage.kv.get<Pending>(PENDING_KEY)) return;
+    await this.#exclusive(async () => {
+      const pending = this.ctx.storage.kv.get<Pending>(PENDING_KEY);
+      if (!pending) return;
+      const [incoming] = await this.#db.select().from(messages).where(eq(messages.id, pending.incomingId));
+      if (!incoming || pending.attempts >= MAX_REPLY_ATTEMPTS) return this.ctx.storage.kv.delete(PENDING_KEY);
+      this.ctx.storage.kv.put(PENDING_KEY, { ...pending, attempts: pending.attempts + 1 });
+      await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
+      const conversation = await this.#conversation(incoming.conversationId);
+      if (conversation.autoReplyEnabled && conversation.chatbotId) await this.#reply(conversation, incoming, Promise.resolve(incoming), null);
+      else this.ctx.storage.kv.delete(PENDING_KEY);
+    });
   }
 
   #startTurn(input: TurnInput, stream: SseWriter | null, owed: boolean) {
@@ -79,67 +141,91 @@ export class Conversation extends DurableObject<Bindings> {
     let failed!: (e: unknown) => void;
     const receipt = new Promise<MessageRecord>((resolve, reject) => ((stored = resolve), (failed = reject)));
     const work = this.#exclusive(async (): Promise<TurnResult> => {
-      const conversation = await this.#conversation(input.conversationId);
-      const incoming = await this.#write(conversation, {
-        ...input.message,
-        type: "incoming",
-        senderType: input.sender.type,
-        senderId: input.sender.id,
-        senderName: input.sender.name,
-        senderAvatar: input.sender.avatar,
-      });
+      const conversation = input.created ?? (await this.#conversation(input.conversationId));
+      const incoming = this.#prepare(
+        conversation,
+        {
+          ...input.message,
+          type: "incoming",
+          senderType: input.sender.type,
+          senderId: input.sender.id,
+          senderName: input.sender.name,
+          senderAvatar: input.sender.avatar,
+        },
+        input.created ? conversationInserts(this.#db, input.created) : [],
+      );
       const answer = conversation.autoReplyEnabled && !!conversation.chatbotId;
       if (answer && owed) {
-        this.ctx.storage.kv.put(PENDING_KEY, { incomingId: incoming.id, attempts: 0 });
+        this.ctx.storage.kv.put(PENDING_KEY, { incomingId: incoming.row.id, attempts: 0 } satisfies Pending);
         await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
       }
-      stored(messageRecord(incoming));
+      // The visitor's message is written while the reply starts: the model does not wait for D1.
+      const writing = this.#commit(incoming);
+      writing.then((row) => stored(messageRecord(row)), failed);
       if (!answer) {
+        await writing;
         stream?.send({ conversationId: conversation.id, messageId: null, content: "", done: true, message: null });
         stream?.close();
-        return { incoming: messageRecord(incoming), reply: null };
+        return { incoming: messageRecord(incoming.row), reply: null };
       }
-      const reply = await this.#reply(conversation, incoming, stream);
-      return { incoming: messageRecord(incoming), reply: messageRecord(reply) };
+      const reply = await this.#reply(conversation, incoming.row, writing, stream, input.assistant, !!input.created);
+      return { incoming: messageRecord(incoming.row), reply: messageRecord(reply) };
     });
     work.catch(failed);
     return { work, receipt };
   }
 
-  /** A human agent's reply: stored in order, no assistant answer. */
-  async agentMessage(conversationId: string, sender: SenderInput, message: MessageInput): Promise<MessageRecord> {
-    return this.#exclusive(async () => {
-      const conversation = await this.#conversation(conversationId);
-      const row = await this.#write(conversation, { ...message, type: "outgoing", senderType: "user", senderId: sender.id, senderName: sender.name, senderAvatar: sender.avatar });
-      return messageRecord(row);
-    });
-  }
-
-  /** Safety net for asynchronous replies lost with a crashed instance. */
-  async alarm() {
-    const pending = this.ctx.storage.kv.get<{ incomingId: string; attempts: number }>(PENDING_KEY);
-    if (!pending) return;
-    await this.#exclusive(async () => {
-      const current = this.ctx.storage.kv.get<{ incomingId: string; attempts: number }>(PENDING_KEY);
-      if (!current) return;
-      const [incoming] = await this.#db.select().from(messages).where(eq(messages.id, current.incomingId));
-      if (!incoming || current.attempts >= MAX_REPLY_ATTEMPTS) {
-        this.ctx.storage.kv.delete(PENDING_KEY);
-        return;
-      }
-      this.ctx.storage.kv.put(PENDING_KEY, { ...current, attempts: current.attempts + 1 });
-      await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
-      const conversation = await this.#conversation(incoming.conversationId);
-      if (conversation.autoReplyEnabled && conversation.chatbotId) await this.#reply(conversation, incoming, null);
-      else this.ctx.storage.kv.delete(PENDING_KEY);
-    });
-  }
-
-  /** Next sequence number of this conversation, from the object's own storage. */
-  nextSequence(): number {
-    return this.ctx.storage.sql
-      .exec<{ value: number }>("INSERT INTO sequence (id, value) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET value = value + 1 RETURNING value")
-      .one().value;
+  async #reply(
+    conversation: ConversationRow,
+    incoming: MessageRow,
+    written: Promise<MessageRow>,
+    stream: SseWriter | null,
+    assistant?: TurnInput["assistant"],
+    isNew = false,
+  ): Promise<MessageRow> {
+    const abort = new AbortController();
+    written.catch(() => abort.abort());
+    const [[{ chatbot, model }], history] = await Promise.all([
+      assistant
+        ? [assistant]
+        : this.#db.select({ chatbot: chatbots, model: models }).from(chatbots).leftJoin(models, eq(models.id, chatbots.largeLanguageModelId)).where(eq(chatbots.id, conversation.chatbotId!)),
+      isNew
+        ? []
+        : this.#db
+            .select()
+            .from(messages)
+            .where(and(eq(messages.conversationId, conversation.id), lt(messages.sequence, incoming.sequence)))
+            .orderBy(desc(messages.sequence))
+            .limit(HISTORY_MESSAGES),
+    ]);
+    const replyId = uuidv7();
+    const reply = await generateReply(
+      this.env,
+      this.#db,
+      { chatbot, model, history: history.reverse(), incoming },
+      (text) => {
+        stream?.send({ conversationId: conversation.id, messageId: replyId, content: text, done: false });
+        this.#broadcast("delta", { conversationId: conversation.id, messageId: replyId, content: text });
+      },
+      abort.signal,
+    );
+    await written;
+    const row = await this.#commit(
+      this.#prepare(conversation, {
+        id: replyId,
+        type: "outgoing",
+        senderType: "chatbot",
+        senderId: chatbot.id,
+        senderName: chatbot.name,
+        content: reply.content,
+        citations: reply.citations,
+        citationNodes: reply.citationNodes,
+      }),
+    );
+    this.ctx.storage.kv.delete(PENDING_KEY);
+    stream?.send({ conversationId: conversation.id, messageId: replyId, content: "", done: true, message: messageRecord(row) });
+    stream?.close();
+    return row;
   }
 
   #exclusive<T>(op: () => Promise<T>): Promise<T> {
@@ -148,54 +234,45 @@ export class Conversation extends DurableObject<Bindings> {
     return run;
   }
 
-  async #conversation(id: string) {
+  async #conversation(id: string): Promise<ConversationRow> {
     const [row] = await this.#db.select().from(conversations).where(eq(conversations.id, id));
     if (!row) throw new Error(`conversation ${id} does not exist`);
     return row;
   }
 
-  async #write(conversation: typeof conversations.$inferSelect, fields: Omit<NewMessage, "organizationId" | "conversationId" | "sequence">): Promise<MessageRow> {
+  /** Assigns the next sequence number (from this object's storage) and builds the writes. */
+  #prepare(conversation: ConversationRow, fields: Fields, before: readonly Prepared["statements"][number][] = []): Prepared {
+    if (!this.#sequenceReady) {
+      this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS sequence (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)");
+      this.#sequenceReady = true;
+    }
+    const sequence = this.ctx.storage.sql
+      .exec<{ value: number }>("INSERT INTO sequence (id, value) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET value = value + 1 RETURNING value")
+      .one().value;
     const { row, statements } = messageWrites(this.#db, conversation, {
       ...fields,
       id: fields.id ?? uuidv7(),
       organizationId: conversation.organizationId,
       conversationId: conversation.id,
-      sequence: this.nextSequence(),
+      sequence,
     });
-    await this.#db.batch(statements as never);
-    return row as MessageRow;
+    return { row: row as MessageRow, statements: [...before, ...statements] };
   }
 
-  async #reply(conversation: typeof conversations.$inferSelect, incoming: MessageRow, stream: SseWriter | null): Promise<MessageRow> {
-    const [chatbot] = await this.#db.select().from(chatbots).where(eq(chatbots.id, conversation.chatbotId!));
-    const history = await this.#db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.conversationId, conversation.id), lt(messages.sequence, incoming.sequence)))
-      .orderBy(desc(messages.sequence))
-      .limit(HISTORY_MESSAGES);
-    const replyId = uuidv7();
-    const reply = await generateReply(this.env, this.#db, { chatbot, history: history.reverse(), incoming }, (text) =>
-      stream?.send({ conversationId: conversation.id, messageId: replyId, content: text, done: false }),
-    );
-    const row = await this.#write(conversation, {
-      id: replyId,
-      type: "outgoing",
-      senderType: "chatbot",
-      senderId: chatbot.id,
-      senderName: chatbot.name,
-      content: reply.content,
-      citations: reply.citations,
-      citationNodes: reply.citationNodes,
-    });
-    this.ctx.storage.kv.delete(PENDING_KEY);
-    stream?.send({ conversationId: conversation.id, messageId: replyId, content: "", done: true, message: messageRecord(row) });
-    stream?.close();
+  async #commit({ row, statements }: Prepared): Promise<MessageRow> {
+    await this.#db.batch(statements as never);
+    for (const sse of this.#subscribers) sse.send(messageRecord(row), "message");
     return row;
+  }
+
+  #broadcast(event: "delta", data: unknown) {
+    for (const sse of this.#subscribers) sse.send(data, event);
   }
 }
 
-function errorBody(err: unknown) {
-  const status = (err as { status?: number }).status;
-  return { detail: err instanceof Error ? err.message : "The reply failed.", code: status === 400 ? "invalid" : "upstream_error" };
+function turnError(err: unknown): TurnError {
+  const mapped = modelApiError(err);
+  if (mapped instanceof ApiError) return { status: mapped.status, code: mapped.code, detail: mapped.detail };
+  console.error(JSON.stringify({ level: "error", message: "reply failed", error: String(err), stack: (err as Error)?.stack }));
+  return { status: 500, code: "server_error", detail: "The reply failed." };
 }

@@ -5,11 +5,13 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./env";
 import { getDb } from "./db";
 import { ApiError } from "./lib/errors";
+import { isOpenAiPath, withOpenAiError } from "./lib/openai-errors";
 import { jsonBody } from "./middleware/json-body";
 import { requestId } from "./middleware/request-id";
 import { authenticate } from "./middleware/auth";
 import { rateLimit } from "./middleware/rate-limit";
 import { createRouter } from "./lib/openapi";
+import { forgetAccess } from "./services/access";
 import { registerRoutes } from "./routes";
 
 /** Paths (after the prefix) that need no API key (CONTRACT section 3). */
@@ -33,6 +35,12 @@ const OPENAPI_CONFIG = {
   },
   security: [{ ApiKey: [] }],
 };
+
+/** Writes that change who may do what (members, groups, permissions) clear the access cache. */
+const forgetAccessOnWrite = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") forgetAccess();
+});
 
 const withDb = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", getDb(c.env.DB));
@@ -65,6 +73,7 @@ export function buildApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestId());
   app.use("/api/*", withDb, jsonBody(), authenticate(isPublic), rateLimit());
+  for (const prefix of ["/api/v1", "/api"]) app.use(`${prefix}/organizations/*`, forgetAccessOnWrite);
 
   const api = createRouter();
   registerRoutes(api);
@@ -93,14 +102,17 @@ export function buildApp() {
     throw new ApiError(404, "not_found", "Not found.");
   });
   app.onError((err, c) => {
+    // OpenAI clients of the gateway read `error.message`; everyone else reads `detail`.
+    const shape = (status: number, body: { detail: string; code: string } & Record<string, unknown>) =>
+      isOpenAiPath(c.req.path) ? withOpenAiError(status, body) : body;
     if (err instanceof ApiError) {
-      const body: Record<string, unknown> = { detail: err.detail, code: err.code };
+      const body: { detail: string; code: string } & Record<string, unknown> = { detail: err.detail, code: err.code };
       if (err.errors) body.errors = err.errors;
-      return c.json(body, err.status, err.headers);
+      return c.json(shape(err.status, body), err.status, err.headers);
     }
     if (err instanceof HTTPException && err.status < 500) {
       const code = HTTP_CODES[err.status] ?? "invalid";
-      return c.json({ detail: err.message || "Bad request.", code }, err.status);
+      return c.json(shape(err.status, { detail: err.message || "Bad request.", code }), err.status);
     }
     const requestId = c.get("requestId");
     console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, message: String(err), stack: (err as Error)?.stack }));

@@ -24,6 +24,9 @@ const OPAQUE_FIELDS = new Set([
   "mcpCredentials",
   "apiCredentials",
   "contactConnectors",
+  // JSON Schemas sent to models (tool parameters, response_format.json_schema.schema).
+  "parameters",
+  "schema",
 ]);
 
 export const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

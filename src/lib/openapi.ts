@@ -53,6 +53,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: "Body too large",
   415: "Unsupported media type",
   429: "Rate limit exceeded; see Retry-After",
+  502: "The model provider failed (`upstream_error`)",
 };
 
 /** Error responses for a route's `responses`; 401 and 429 apply to every authenticated route. */

@@ -16,12 +16,32 @@ export interface OrgAccess {
 }
 
 type Ctx = Context<AppEnv>;
-const cache = new WeakMap<Request, Map<string, OrgAccess | null>>();
 
-async function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
-  const perRequest = cache.get(c.req.raw) ?? new Map();
-  cache.set(c.req.raw, perRequest);
-  if (perRequest.has(organizationId)) return perRequest.get(organizationId)!;
+/**
+ * Memberships and permissions are remembered for 2 seconds per isolate (like API keys,
+ * docs/decisions.md). Any write under /organizations/ (members, groups, their permissions and
+ * members) clears them here at once: see `forgetAccessOnWrite` in app.ts.
+ */
+const ACCESS_TTL_MS = 2_000;
+const remembered = new Map<string, { value: OrgAccess | string | null; at: number }>();
+
+export const forgetAccess = () => remembered.clear();
+
+async function remember<T extends OrgAccess | string | null>(key: string, load: () => Promise<T>): Promise<T> {
+  const now = Date.now();
+  const hit = remembered.get(key);
+  if (hit && now - hit.at < ACCESS_TTL_MS) return hit.value as T;
+  const value = await load();
+  if (remembered.size > 10_000) remembered.clear();
+  remembered.set(key, { value, at: now });
+  return value;
+}
+
+function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
+  return remember(`${c.var.principal.userId}:${organizationId}`, () => readAccess(c, organizationId));
+}
+
+async function readAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
   const db = c.var.db;
   const userId = c.var.principal.userId;
   const rows = await db
@@ -41,7 +61,6 @@ async function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | n
     }
     access = { organizationId, memberId: rows[0].memberId, isOwner: rows[0].isOwner, groupIds: [...groupIds], permissions };
   }
-  perRequest.set(organizationId, access);
   return access;
 }
 
@@ -63,14 +82,19 @@ export async function currentAccess(c: Ctx): Promise<OrgAccess> {
     if (access) return access;
     if (c.req.header("X-Organization-Id")) throw notFound("Organization not found.");
   }
-  const [first] = await c.var.db
-    .select({ organizationId: members.organizationId })
-    .from(members)
-    .where(eq(members.userId, c.var.principal.userId))
-    .orderBy(asc(members.createdAt))
-    .limit(1);
+  const first = await remember(`${c.var.principal.userId}:*`, async () => {
+    const [row] = await c.var.db
+      .select({ organizationId: members.organizationId })
+      .from(members)
+      .where(eq(members.userId, c.var.principal.userId))
+      .orderBy(asc(members.createdAt))
+      .limit(1);
+    return row?.organizationId ?? null;
+  });
   if (!first) throw forbidden("You are not a member of any organization.");
-  return (await loadAccess(c, first.organizationId))!;
+  const access = await loadAccess(c, first);
+  if (!access) throw forbidden("You are not a member of any organization.");
+  return access;
 }
 
 export function can(access: OrgAccess, permission: Permission): boolean {

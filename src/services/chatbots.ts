@@ -38,6 +38,21 @@ export async function getVisibleChatbot(db: Db, access: OrgAccess, userId: strin
   return row ?? null;
 }
 
+/**
+ * For a reply, in one query: the assistant if the caller may see it, its language model, and its
+ * default inbox in the caller's organization.
+ */
+export async function getChatbotForReply(db: Db, access: OrgAccess, userId: string, id: string) {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({ chatbot: chatbots, model: models, defaultInboxId: inboxes.id })
+    .from(chatbots)
+    .leftJoin(models, eq(models.id, chatbots.largeLanguageModelId))
+    .leftJoin(inboxes, and(eq(inboxes.chatbotId, chatbots.id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, access.organizationId)))
+    .where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId)));
+  return row ?? null;
+}
+
 /** For writes: 403 without `chatbot.manage`, then 404 when the caller cannot see the assistant. */
 export async function getChatbotForUpdate(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow> {
   requirePermission(access, "chatbot.manage");

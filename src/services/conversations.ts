@@ -35,19 +35,32 @@ export async function findConversation(db: Db, organizationId: string, id: strin
   return row ?? null;
 }
 
-/** Statements creating a conversation (and counting it in the month's usage), for one batch. */
-export function conversationInserts(
-  db: Db,
+/** A new conversation's row as the database will hold it (defaults of the schema). */
+export function newConversation(
   values: { organizationId: string; inboxId: string; chatbotId: string | null; contactId: string | null; title?: string },
-) {
-  const id = uuidv7();
+  id = uuidv7(),
+  now = Date.now(),
+): ConversationRow {
   return {
     id,
-    statements: [
-      db.insert(conversations).values({ id, ...values, title: values.title ?? "" }),
-      usageIncrement(db, values.organizationId, { conversations: 1 }),
-    ] as const,
+    ...values,
+    title: values.title ?? "",
+    type: "individual",
+    status: "open",
+    progressStatus: "open",
+    autoReplyEnabled: true,
+    assigneeId: null,
+    lastMessage: null,
+    lastMessageAt: null,
+    unreadCount: 0,
+    createdAt: now,
+    updatedAt: now,
   };
+}
+
+/** Statements creating a conversation (and counting it in the month's usage), for one batch. */
+export function conversationInserts(db: Db, row: ConversationRow) {
+  return [db.insert(conversations).values(row), usageIncrement(db, row.organizationId, { conversations: 1 }, row.createdAt)] as const;
 }
 
 const TITLE_LENGTH = 80;

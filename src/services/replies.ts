@@ -15,6 +15,8 @@ const ANSWER_SLOT = "{{answer}}";
 
 export interface ReplyInput {
   chatbot: ChatbotRow;
+  /** The assistant's language model, when the caller has read it already. */
+  model?: typeof models.$inferSelect | null;
   /** Earlier messages of the conversation, oldest first. */
   history: MessageRow[];
   incoming: MessageRow;
@@ -58,7 +60,7 @@ export async function generateReply(env: Bindings, db: Db, input: ReplyInput, em
   if (templated && chatbot.replyMode === "template") {
     for (const piece of streamPieces(passages[0].text.trim())) write(piece);
   } else {
-    const [row] = await db.select().from(models).where(eq(models.id, chatbot.largeLanguageModelId));
+    const [row] = input.model ? [input.model] : await db.select().from(models).where(eq(models.id, chatbot.largeLanguageModelId));
     if (!row) throw new ModelError("The assistant's language model no longer exists.", 400);
     const model = await chatModelFor(env, row);
     for await (const event of model.stream({ messages: prompt(input), passages, jsonSchema, signal })) {

@@ -12,7 +12,7 @@ export class SseWriter {
   #ping: ReturnType<typeof setInterval>;
   #closed = false;
 
-  constructor() {
+  constructor(private readonly onClose?: () => void) {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     this.readable = readable;
     this.#writer = writable.getWriter();
@@ -27,6 +27,7 @@ export class SseWriter {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#ping);
+    this.onClose?.();
     this.#writer.close().catch(() => undefined);
   }
 

@@ -1,5 +1,7 @@
 import type { Router } from "../../lib/openapi";
+import { registerCreateChatCompletion } from "./create";
 
+/** The OpenAI-compatible AI gateway. */
 export function registerChatCompletionRoutes(r: Router) {
-  void r;
+  registerCreateChatCompletion(r);
 }

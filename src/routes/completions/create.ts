@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, jsonBody, uuidParam } from "../../lib/openapi";
-import { inboxes } from "../../db/schema";
-import { badRequest, fieldError, notFound } from "../../lib/errors";
+import { uuidv7 } from "../../lib/ids";
+import { ApiError, badRequest, fieldError, notFound } from "../../lib/errors";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { currentAccess, requirePermission } from "../../services/access";
-import { getVisibleChatbot } from "../../services/chatbots";
-import { conversationInserts, conversationObject, findConversation } from "../../services/conversations";
+import { getChatbotForReply } from "../../services/chatbots";
+import { conversationObject, findConversation, newConversation, type ConversationRow } from "../../services/conversations";
 import { requireContact } from "../../services/contacts";
 import { SSE_HEADERS } from "../../services/sse";
 import { MessageFields, MessageSchema } from "../messages/schema";
@@ -53,7 +53,7 @@ const route = createRoute({
       description: "The reply, or an event stream when streaming",
       content: { "application/json": { schema: Reply }, "text/event-stream": { schema: z.string().openapi({ example: 'data: {"content":"We","done":false}' }) } },
     },
-    ...errorResponses(400, 403, 404),
+    ...errorResponses(400, 403, 404, 502),
   },
 });
 
@@ -62,35 +62,43 @@ export const registerCompletion = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "conversation.manage");
     const db = c.var.db;
-    const chatbot = await getVisibleChatbot(db, access, c.var.principal.userId, c.req.valid("param").chatbotId);
-    if (!chatbot) throw notFound("Assistant not found.");
+    const { chatbotId } = c.req.valid("param");
     const { conversation: requested, message, isStreaming } = c.req.valid("json");
     const { sender, ...fields } = message;
-    const contact = sender ? await requireContact(db, access.organizationId, sender, "message.sender") : null;
+    // A new conversation's object starts while the reads below run; they all precede the first byte.
+    const conversationId = requested || uuidv7();
+    const object = conversationObject(c.env, conversationId);
+    if (!requested) object.warm().catch(() => undefined);
+    const [found, contact, view] = await Promise.all([
+      getChatbotForReply(db, access, c.var.principal.userId, chatbotId),
+      sender ? requireContact(db, access.organizationId, sender, "message.sender") : null,
+      requested ? findConversation(db, access.organizationId, requested) : null,
+    ]);
+    if (!found) throw notFound("Assistant not found.");
+    const { chatbot, model, defaultInboxId } = found;
 
-    let conversationId = requested || null;
-    let contactOfConversation = contact;
-    if (conversationId) {
-      const view = await findConversation(db, access.organizationId, conversationId);
+    let created: ConversationRow | undefined;
+    let speaker = contact ? { id: contact.id, name: contact.name, avatar: contact.avatar } : null;
+    if (requested) {
       if (!view) throw notFound("Conversation not found.");
       if (view.conversation.chatbotId !== chatbot.id) throw fieldError("conversation", "The conversation belongs to another assistant.");
-      if (!contactOfConversation && view.contact?.id) contactOfConversation = { ...view.contact } as typeof contact;
+      if (!speaker && view.contact?.id) speaker = { id: view.contact.id, name: view.contact.name, avatar: view.contact.avatar };
     } else {
-      const [inbox] = await db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.chatbotId, chatbot.id), eq(inboxes.isDefault, true)));
-      if (!inbox) throw badRequest("The assistant has no default inbox for API conversations.");
-      const created = conversationInserts(db, { organizationId: access.organizationId, inboxId: inbox.id, chatbotId: chatbot.id, contactId: contact?.id ?? null });
-      await db.batch(created.statements);
-      conversationId = created.id;
+      if (!defaultInboxId) throw badRequest("The assistant has no default inbox for API conversations.");
+      // Stored by the conversation's object together with its first message.
+      created = newConversation({ organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null }, conversationId);
     }
 
     const turn = {
       conversationId,
-      sender: { type: "contact" as const, id: contactOfConversation?.id ?? null, name: contactOfConversation?.name ?? "Visitor", avatar: contactOfConversation?.avatar ?? null },
+      created,
+      assistant: { chatbot, model },
+      sender: { type: "contact" as const, id: speaker?.id ?? null, name: speaker?.name ?? "Visitor", avatar: speaker?.avatar ?? null },
       message: fields,
     };
-    const object = conversationObject(c.env, conversationId);
     if (isStreaming) return c.body(await object.stream(turn), 200, SSE_HEADERS);
     // RPC types flatten records of `unknown`; the object returns exactly TurnResult.
-    const { reply } = (await object.converse(turn)) as unknown as TurnResult;
+    const { reply, error } = (await object.converse(turn)) as unknown as TurnResult;
+    if (error) throw new ApiError(error.status as ContentfulStatusCode, error.code, error.detail);
     return c.json({ conversationId, content: reply?.content ?? "", message: reply }, 200);
   });

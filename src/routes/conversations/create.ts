@@ -5,7 +5,7 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { inboxes, webChats } from "../../db/schema";
 import { fieldError, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { conversationInserts, findConversation } from "../../services/conversations";
+import { conversationInserts, findConversation, newConversation } from "../../services/conversations";
 import { requireContact } from "../../services/contacts";
 import { ConversationSchema, conversationRecord } from "./schema";
 
@@ -38,15 +38,9 @@ export const registerCreateConversation = (r: Router) =>
       .where(and(eq(webChats.id, body.webChat), eq(webChats.organizationId, access.organizationId)));
     if (!chat) throw fieldError("webChat", "No such web chat in your organization.");
     if (body.contact) await requireContact(c.var.db, access.organizationId, body.contact, "contact");
-    const { id, statements } = conversationInserts(db, {
-      organizationId: access.organizationId,
-      inboxId: chat.inboxId,
-      chatbotId: chat.chatbotId,
-      contactId: body.contact ?? null,
-      title: body.title,
-    });
-    await db.batch(statements);
-    const view = await findConversation(db, access.organizationId, id);
+    const row = newConversation({ organizationId: access.organizationId, inboxId: chat.inboxId, chatbotId: chat.chatbotId, contactId: body.contact ?? null, title: body.title });
+    await db.batch(conversationInserts(db, row));
+    const view = await findConversation(db, access.organizationId, row.id);
     if (!view) throw notFound();
     return c.json(conversationRecord(view), 201);
   });

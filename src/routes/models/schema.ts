@@ -51,11 +51,11 @@ export const ModelWrite = z.object({
   provider: z.enum(MODEL_PROVIDERS).openapi({ description: "local, openai_compatible or workers_ai", example: "openai_compatible" }),
   modelName: z.string().trim().min(1).max(200).openapi({ description: "Model name at the provider", example: "gpt-4o-mini" }),
   baseUrl: z
-    .httpUrl()
+    .url({ protocol: /^https?$/, error: "Must be an http(s) URL" })
     .max(2000)
     .nullable()
     .optional()
-    .openapi({ description: "http(s) endpoint; required for openai_compatible", example: "https://api.openai.com/v1" }),
+    .openapi({ description: "http(s) endpoint; required for openai_compatible (a local server such as http://localhost:11434/v1 works too)", example: "https://api.openai.com/v1" }),
   apiKey: z
     .string()
     .min(1)

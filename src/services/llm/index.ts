@@ -1,9 +1,13 @@
 import type { Bindings } from "../../env";
 import type { models } from "../../db/schema";
+import { modelApiKey } from "../models";
 import { localChatModel } from "./local";
-import { ModelError, type ChatEvent, type ChatModel, type ChatRequest, type Usage } from "./types";
+import { openAiCompatibleChatModel } from "./openai-compatible";
+import { workersAiChatModel } from "./workers-ai";
+import { ModelError, type ChatEvent, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "./types";
 
 export * from "./types";
+export { modelApiError } from "./errors";
 
 type ModelRow = typeof models.$inferSelect;
 
@@ -12,18 +16,29 @@ export async function chatModelFor(env: Bindings, row: ModelRow): Promise<ChatMo
   switch (row.provider) {
     case "local":
       return localChatModel;
+    case "openai_compatible": {
+      if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
+      const apiKey = await modelApiKey(row, env).catch(() => {
+        throw new ModelError(`The API key of model "${row.name}" cannot be decrypted; store it again.`, 400);
+      });
+      return openAiCompatibleChatModel({ baseUrl: row.baseUrl, apiKey, model: row.modelName });
+    }
+    case "workers_ai":
+      return workersAiChatModel(env.AI, row.modelName);
     default:
       throw new ModelError(`Provider ${row.provider} is not available.`, 400);
   }
 }
 
-/** Runs a chat to the end and returns its text and usage. */
-export async function complete(model: ChatModel, request: ChatRequest): Promise<{ content: string; usage: Usage | null }> {
+/** Runs a chat to the end and returns its text, the tool calls it asked for, and usage. */
+export async function complete(model: ChatModel, request: ChatRequest): Promise<{ content: string; toolCalls: ToolCall[]; usage: Usage | null }> {
   let content = "";
+  const toolCalls: ToolCall[] = [];
   let usage: Usage | null = null;
   for await (const event of model.stream(request) as AsyncIterable<ChatEvent>) {
     if (event.type === "delta") content += event.text;
+    else if (event.type === "tool_call") toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
     else usage = event.usage;
   }
-  return { content, usage };
+  return { content, toolCalls, usage };
 }

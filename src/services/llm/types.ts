@@ -19,7 +19,28 @@ export interface ChatRequest {
   jsonSchema?: Record<string, unknown>;
   maxTokens?: number;
   temperature?: number;
+  /** Functions the model may call (OpenAI function tools); providers without tools ignore them. */
+  tools?: ToolDefinition[];
   signal?: AbortSignal;
+}
+
+/** An OpenAI function tool definition, passed to the provider as given. */
+export interface ToolDefinition {
+  type: "function";
+  function: {
+    name: string;
+    description?: string;
+    /** JSON Schema of the arguments. */
+    parameters?: Record<string, unknown>;
+    strict?: boolean | null;
+  };
+}
+
+/** A call the model asks for; `arguments` is the JSON text the model wrote, fragments joined. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
 }
 
 export interface Usage {
@@ -28,10 +49,16 @@ export interface Usage {
   totalTokens: number;
 }
 
-export type ChatEvent = { type: "delta"; text: string } | { type: "usage"; usage: Usage };
+export type ChatEvent =
+  | { type: "delta"; text: string }
+  | ({ type: "tool_call" } & ToolCall)
+  | { type: "usage"; usage: Usage };
 
 export interface ChatModel {
-  /** Streams the answer as text deltas, then (where the provider reports it) one usage event. */
+  /**
+   * Streams the answer as text deltas, then the tool calls it asks for (if any, each complete),
+   * then (where the provider reports it) one usage event.
+   */
   stream(request: ChatRequest): AsyncIterable<ChatEvent>;
 }
 

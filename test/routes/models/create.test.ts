@@ -54,3 +54,15 @@ describe("POST models", () => {
     expect(await storedModels(owner.organizationId)).toHaveLength(0);
   });
 });
+
+describe("openai_compatible base URLs", () => {
+  it("accept a local server such as Ollama on localhost or an IP, and refuse other schemes", async () => {
+    const owner = await seedOwner();
+    for (const baseUrl of ["http://localhost:11434/v1", "http://127.0.0.1:8000/v1"]) {
+      const res = await owner.fetch("POST", "/large-language-models/", { name: baseUrl, provider: "openai_compatible", modelName: "llama3", baseUrl });
+      expect(res.status, await res.clone().text()).toBe(201);
+    }
+    const bad = await owner.fetch("POST", "/large-language-models/", { name: "ftp", provider: "openai_compatible", modelName: "x", baseUrl: "ftp://example.com/v1" });
+    expect(bad.status).toBe(400);
+  });
+});

@@ -1,0 +1,64 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, jsonBody } from "../../lib/openapi";
+import { ApiError } from "../../lib/errors";
+import { chatModelFor, complete, modelApiError } from "../../services/llm";
+import { usageIncrement } from "../../services/usage";
+import { gatewayAccess, findChatModel } from "./gateway";
+import { answerWords, chatRequest, completionHead, completionRecord, streamChunks, usageOf } from "./completion";
+import { eventStream } from "./event-stream";
+import { AI_GATEWAY_TAG, ChatCompletion, ChatCompletionRequest, ChatCompletionStream } from "./schema";
+
+const route = createRoute({
+  method: "post",
+  path: "/chat/completions/",
+  tags: [AI_GATEWAY_TAG],
+  summary: "Create a chat completion (OpenAI-compatible)",
+  description:
+    "OpenAI's chat completions protocol in front of the organization's large language models, so OpenAI SDKs work unchanged " +
+    "(`baseURL` `https://<host>/api/v1`, the API key as `apiKey`: `Authorization: Bearer <key>` is accepted). " +
+    "`model` is the id or the name of a built-in model or one of the organization's. Allowed when the organization's " +
+    "`canUseAiGateway` is on (403 otherwise); any member may call it. Responses use OpenAI's snake_case; error bodies carry " +
+    "`{detail, code}` and OpenAI's `error: {message, type, code}`. The words of each answer count towards the organization's usage.",
+  request: jsonBody(ChatCompletionRequest),
+  responses: {
+    200: {
+      description: "The answer: JSON, or server-sent events when `stream` is true",
+      content: { "application/json": { schema: ChatCompletion }, "text/event-stream": { schema: ChatCompletionStream } },
+    },
+    ...errorResponses(400, 403, 404, 502, 504),
+  },
+});
+
+export const registerCreateChatCompletion = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await gatewayAccess(c);
+    const body = c.req.valid("json");
+    const row = await findChatModel(c.var.db, access.organizationId, body.model);
+    const model = await chatModelFor(c.env, row).catch((err) => {
+      throw modelApiError(err);
+    });
+    const abort = new AbortController();
+    const request = chatRequest(body, abort.signal);
+    const head = completionHead(row.name);
+    const record = async (words: number) => {
+      if (words > 0) await usageIncrement(c.var.db, access.organizationId, { words });
+    };
+
+    if (!body.stream) {
+      const answer = await complete(model, request).catch((err) => {
+        throw modelApiError(err);
+      });
+      c.executionCtx.waitUntil(record(answerWords(answer.content, answer.toolCalls)));
+      return c.json(completionRecord(head, answer.content, answer.toolCalls, usageOf(answer.usage, request, answer.content)), 200);
+    }
+
+    const unexpected = (err: unknown) => {
+      console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, path: c.req.path, message: String(err), stack: (err as Error)?.stack }));
+      return new ApiError(500, "server_error", "A server error occurred.");
+    };
+    const includeUsage = body.streamOptions?.includeUsage === true;
+    const { response, finished } = eventStream(abort, (send) => streamChunks(model, request, head, includeUsage, send, unexpected));
+    c.executionCtx.waitUntil(finished.then((answer) => record(answerWords(answer.content, answer.toolCalls))));
+    return response;
+  });

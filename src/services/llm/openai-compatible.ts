@@ -1,0 +1,153 @@
+import { promptMessages } from "./prompt";
+import { parseSse } from "./sse";
+import { ModelError, type ChatEvent, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "./types";
+
+export interface OpenAiCompatibleOptions {
+  /** Up to and including the version segment, e.g. `https://api.openai.com/v1`. */
+  baseUrl: string;
+  apiKey: string | null;
+  /** Model name at the provider. */
+  model: string;
+  /** Overall limit for one answer, streaming included (default 60 s). */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Any `/chat/completions` endpoint speaking OpenAI's protocol, always asked to stream. */
+export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): ChatModel {
+  return { stream: (request) => streamChat(options, request) };
+}
+
+/** The upstream request body: OpenAI's snake_case fields, only those the request sets. */
+export function requestBody(model: string, request: ChatRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model,
+    messages: promptMessages(request),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.jsonSchema) body.response_format = { type: "json_schema", json_schema: { name: "output", schema: request.jsonSchema, strict: false } };
+  if (request.tools?.length) body.tools = request.tools;
+  return body;
+}
+
+async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): AsyncGenerator<ChatEvent> {
+  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+  // Upstream messages may echo what they were sent; the key must never reach our callers.
+  const scrub = (text: string) => (o.apiKey ? text.split(o.apiKey).join("***") : text);
+  const failure = (err: unknown) =>
+    timeout.aborted
+      ? new ModelError(`The model provider did not finish within ${timeoutMs / 1000} s.`, 504)
+      : new ModelError(`Could not reach the model provider: ${scrub(String((err as Error)?.message ?? err))}`, 502);
+
+  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "text/event-stream" };
+  if (o.apiKey) headers.Authorization = `Bearer ${o.apiKey}`;
+  let res: Response;
+  try {
+    res = await fetch(`${o.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(requestBody(o.model, request)),
+      signal,
+    });
+  } catch (err) {
+    if (request.signal?.aborted) return;
+    throw failure(err);
+  }
+  if (!res.ok) throw new ModelError(`The model provider answered ${res.status}${await upstreamDetail(res, scrub)}`, 502);
+
+  const state = new ChunkState();
+  try {
+    if (!res.body) throw new Error("empty response");
+    if (/application\/json/i.test(res.headers.get("Content-Type") ?? "")) {
+      // A provider that ignores `stream: true` answers with one completion object.
+      yield* state.take(await res.json(), true);
+    } else {
+      for await (const sse of parseSse(res.body)) {
+        if (sse.data === "[DONE]") {
+          state.done = true;
+          break;
+        }
+        const chunk = parseJson(sse.data);
+        if (sse.event === "error" || chunk?.error) throw new ModelError(`The model provider failed: ${scrub(errorMessage(chunk) ?? sse.data.slice(0, 300))}`, 502);
+        if (chunk) yield* state.take(chunk, false);
+      }
+    }
+  } catch (err) {
+    if (err instanceof ModelError) throw err;
+    if (request.signal?.aborted) return;
+    throw failure(err);
+  }
+  if (!state.done) throw new ModelError("The model provider's stream ended before the answer was complete.", 502);
+  yield* state.finish();
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Accumulates what arrives chunk by chunk: tool-call fragments and the usage. */
+class ChunkState {
+  done = false;
+  private calls = new Map<number, ToolCall>();
+  private usage: Usage | null = null;
+
+  *take(chunk: Json, whole: boolean): Generator<ChatEvent> {
+    if (chunk.usage) this.usage = mapUsage(chunk.usage);
+    for (const choice of (chunk.choices ?? []) as Json[]) {
+      if ((choice.index ?? 0) !== 0) continue;
+      const part: Json = (whole ? choice.message : choice.delta) ?? {};
+      if (typeof part.content === "string" && part.content) yield { type: "delta", text: part.content };
+      for (const call of (part.tool_calls ?? []) as Json[]) this.addCall(call);
+      if (choice.finish_reason) this.done = true;
+    }
+    if (whole) this.done = true;
+  }
+
+  private addCall(call: Json) {
+    const index = typeof call.index === "number" ? call.index : this.calls.size;
+    const entry = this.calls.get(index) ?? { id: "", name: "", arguments: "" };
+    if (call.id) entry.id = String(call.id);
+    if (call.function?.name) entry.name = String(call.function.name);
+    if (typeof call.function?.arguments === "string") entry.arguments += call.function.arguments;
+    this.calls.set(index, entry);
+  }
+
+  *finish(): Generator<ChatEvent> {
+    for (const [index, call] of [...this.calls.entries()].sort((a, b) => a[0] - b[0])) {
+      yield { type: "tool_call", ...call, id: call.id || `call_${index}` };
+    }
+    if (this.usage) yield { type: "usage", usage: this.usage };
+  }
+}
+
+export function mapUsage(u: Json): Usage {
+  const promptTokens = Number(u.prompt_tokens ?? u.input_tokens ?? 0) || 0;
+  const completionTokens = Number(u.completion_tokens ?? u.output_tokens ?? 0) || 0;
+  return { promptTokens, completionTokens, totalTokens: Number(u.total_tokens) || promptTokens + completionTokens };
+}
+
+function parseJson(text: string): Json | null {
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === "object" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+const errorMessage = (body: Json | null): string | undefined => {
+  const e = body?.error ?? body;
+  const message = typeof e === "string" ? e : (e?.message ?? e?.detail);
+  return typeof message === "string" ? message.slice(0, 300) : undefined;
+};
+
+/** ": <message>" from an upstream error body, key scrubbed; "." when it says nothing useful. */
+async function upstreamDetail(res: Response, scrub: (s: string) => string): Promise<string> {
+  const text = await res.text().catch(() => "");
+  const message = errorMessage(parseJson(text)) ?? text.trim().slice(0, 300);
+  return message ? `: ${scrub(message)}` : ".";
+}

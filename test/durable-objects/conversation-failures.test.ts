@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { abortAllDurableObjects } from "cloudflare:test";
+import { seedOwner, type Actor } from "../harness";
+import { createChatbot, LOCAL_LLM } from "../fixtures/chatbots";
+import { enableGateway, upstreamModel } from "../routes/chat-completions/fixtures";
+import { readEvents } from "../support/sse";
+
+type Message = { type: string; sequence: number; content: string };
+const listMessages = async (owner: Actor, conversationId: string) =>
+  ((await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
+
+async function botOn(owner: Actor, modelName: string) {
+  await enableGateway(owner.organizationId, false);
+  const model = await upstreamModel(owner, { modelName });
+  const bot = await createChatbot(owner, { largeLanguageModel: model.id });
+  const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" }, isStreaming: true })).text()) as string;
+  const conversationId = JSON.parse(first.split("\n").find((l) => l.startsWith("data:"))!.slice(5)).conversationId as string;
+  return { bot, conversationId };
+}
+
+describe("a reply that fails half-way leaves no partial message", () => {
+  it("an upstream that drops mid-stream: event: error, then only the visitor's message is stored", async () => {
+    const owner = await seedOwner();
+    const { bot, conversationId } = await botOn(owner, "fail-midstream");
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "hello" }, isStreaming: true });
+    const events = await readEvents(res);
+    expect(events.filter((e) => e.event === "message" && e.data.done === false).length).toBeGreaterThan(0);
+    expect(events.at(-1)).toMatchObject({ event: "error", data: { code: "upstream_error" } });
+    expect((await listMessages(owner, conversationId)).filter((m) => m.type === "outgoing")).toEqual([]);
+
+    // Non-streaming: 502, and again nothing half-written.
+    const direct = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "again" } });
+    expect(direct.status).toBe(502);
+    expect(((await direct.json()) as { code: string }).code).toBe("upstream_error");
+    const stored = await listMessages(owner, conversationId);
+    expect(stored.map((m) => m.type)).toEqual(["incoming", "incoming", "incoming"]);
+
+    // The conversation goes on in order once the assistant has a working model.
+    await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: LOCAL_LLM });
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "fine now" } });
+    expect((await listMessages(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:incoming", "3:incoming", "4:incoming", "5:outgoing"]);
+  });
+
+  it("the conversation's object dies mid-reply: no outgoing message, and the next turn continues the sequence", async () => {
+    const owner = await seedOwner();
+    const { bot, conversationId } = await botOn(owner, "delay-100");
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "slow one" }, isStreaming: true });
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes('"done":false')) text += (await reader.read()).value ?? "";
+    await abortAllDurableObjects();
+    await reader.read().catch(() => undefined);
+    await reader.cancel().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 2500)); // longer than the rest of the reply would have taken
+    // Before: the first turn (1, 2); the slow turn's visitor message (3) and no reply to it.
+    expect((await listMessages(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:outgoing", "3:incoming"]);
+    await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: LOCAL_LLM });
+    const next = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "after" } })).json()) as { message: Message };
+    expect(next.message.sequence).toBe(5);
+  });
+});

@@ -1,0 +1,122 @@
+import { describe, expect, it, vi } from "vitest";
+import { PREFIXES, seedMember } from "../../harness";
+import { LOCAL_LLM_ID, PATH, UPSTREAM_API_KEY, gatewayOwner, lastUpstreamRequest, upstreamModel, wordsUsed } from "./fixtures";
+
+const question = [{ role: "user", content: "What are your opening hours?" }];
+
+describe("POST /chat/completions (non-streaming)", () => {
+  it.each(PREFIXES)("answers with the local model by name under %s, in OpenAI's format", async (prefix) => {
+    const owner = await gatewayOwner();
+    const res = await owner.fetch("POST", PATH, { model: "Local LLM", messages: question }, { prefix });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = await res.json<any>();
+    expect(body).toMatchObject({
+      object: "chat.completion",
+      model: "Local LLM",
+      choices: [{ index: 0, message: { role: "assistant", content: 'You said: "What are your opening hours?".' }, finish_reason: "stop" }],
+    });
+    expect(body.id).toMatch(/^chatcmpl-[0-9a-f-]{36}$/);
+    expect(Math.abs(body.created - Date.now() / 1000)).toBeLessThan(60);
+    expect(body.usage).toEqual({ prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 });
+  });
+
+  it("answers a plain member too, by model id, with content given as text parts", async () => {
+    const owner = await gatewayOwner();
+    const member = await seedMember(owner);
+    const res = await member.fetch("POST", PATH, {
+      model: LOCAL_LLM_ID,
+      messages: [
+        { role: "system", content: [{ type: "text", text: "Be brief." }] },
+        { role: "user", content: [{ type: "text", text: "Hello" }, { type: "text", text: "there" }] },
+      ],
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await res.json<any>()).choices[0].message.content).toBe('I have no information in my sources about "Hello there".');
+  });
+
+  it("records the answer's words in the organization's usage", async () => {
+    const owner = await gatewayOwner();
+    const res = await owner.fetch("POST", PATH, { model: "Local LLM", messages: question });
+    expect(res.status).toBe(200);
+    await vi.waitFor(async () => expect(await wordsUsed(owner.organizationId)).toBe(7));
+  });
+
+  it("json_schema (snake_case) with the local model answers JSON valid against the schema", async () => {
+    const owner = await gatewayOwner();
+    const schema = {
+      type: "object",
+      properties: { answer: { type: "string" }, confidence: { type: "number", minimum: 0 }, tags: { type: "array", items: { type: "string" } }, kind: { enum: ["faq", "other"] } },
+      required: ["answer", "confidence", "tags", "kind"],
+    };
+    const res = await owner.fetch("POST", PATH, {
+      model: "Local LLM",
+      messages: question,
+      response_format: { type: "json_schema", json_schema: { name: "reply", schema, strict: true } },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const parsed = JSON.parse((await res.json<any>()).choices[0].message.content);
+    expect(parsed).toEqual({ answer: 'You said: "What are your opening hours?".', confidence: 0, tags: [], kind: "faq" });
+  });
+
+  it("passes the request on to an openai_compatible model: key, model name, options, response format", async () => {
+    const owner = await gatewayOwner();
+    const model = await upstreamModel(owner);
+    const res = await owner.fetch("POST", PATH, {
+      model: model.id,
+      messages: [{ role: "developer", content: "Be brief." }, ...question],
+      temperature: 0.3,
+      max_tokens: 5,
+      response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object", properties: { answer: { type: "string" } } } } },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = await res.json<any>();
+    expect(body.model).toBe(model.name);
+    expect(body.choices[0].message.content).toBe("word1 word2 word3 word4 word5");
+    expect(body.usage).toEqual({ prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 });
+    const sent = await lastUpstreamRequest(model.modelName);
+    expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_API_KEY}`);
+    expect(sent.body).toMatchObject({
+      model: model.modelName,
+      messages: [{ role: "system", content: "Be brief." }, ...question],
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 5,
+      temperature: 0.3,
+      response_format: { type: "json_schema", json_schema: { name: "output", schema: { type: "object", properties: { answer: { type: "string" } } }, strict: false } },
+    });
+    await vi.waitFor(async () => expect(await wordsUsed(owner.organizationId)).toBe(5));
+  });
+
+  it("passes tools through and returns the model's tool call", async () => {
+    const owner = await gatewayOwner();
+    const model = await upstreamModel(owner);
+    const tools = [{ type: "function", function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+    const res = await owner.fetch("POST", PATH, { model: model.name, messages: question, tools });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await res.json<any>()).choices[0]).toEqual({
+      index: 0,
+      message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }] },
+      finish_reason: "tool_calls",
+    });
+    expect((await lastUpstreamRequest(model.modelName)).body.tools).toEqual(tools);
+  });
+
+  // The JSON middleware camelizes keys except inside OPAQUE_FIELDS (src/lib/case.ts), which lists
+  // `parameters` and `schema` so that JSON Schemas reach the model exactly as sent.
+  it("keeps snake_case keys inside tool parameters and JSON schemas as sent", async () => {
+    const owner = await gatewayOwner();
+    const model = await upstreamModel(owner);
+    const parameters = { type: "object", properties: { first_name: { type: "string" } }, required: ["first_name"] };
+    const schema = { type: "object", properties: { opening_hours: { type: "string" } } };
+    const res = await owner.fetch("POST", PATH, {
+      model: model.id,
+      messages: question,
+      tools: [{ type: "function", function: { name: "lookup", parameters } }],
+      response_format: { type: "json_schema", json_schema: { name: "x", schema } },
+    });
+    expect(res.status).toBe(200);
+    const sent = (await lastUpstreamRequest(model.modelName)).body;
+    expect(sent.tools[0].function.parameters).toEqual(parameters);
+    expect(sent.response_format.json_schema.schema).toEqual(schema);
+  });
+});

@@ -1,0 +1,88 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { models, organizations, organizationUsage } from "../../../src/db/schema";
+import { currentMonth } from "../../../src/services/organizations";
+import { SseParser, type SseEvent } from "../../../src/services/llm/sse";
+import { db, seedOwner, unique, type Actor } from "../../harness";
+
+/** Key the local upstream accepts (test/support/openai-upstream.mjs). */
+export const UPSTREAM_API_KEY = "sk-test-upstream-0123456789";
+export const LOCAL_LLM_ID = "00000000-0000-7000-8000-000000000001";
+export const WORKERS_AI_LLM_ID = "00000000-0000-7000-8000-000000000011";
+export const PATH = "/chat/completions";
+
+export async function enableGateway(organizationId: string, on = true) {
+  await db().update(organizations).set({ canUseAiGateway: on }).where(eq(organizations.id, organizationId));
+}
+
+/** An owner whose organization may use the gateway. */
+export async function gatewayOwner(): Promise<Actor> {
+  const owner = await seedOwner("gateway");
+  await enableGateway(owner.organizationId);
+  return owner;
+}
+
+/**
+ * Registers an openai_compatible model on the local upstream through the API, as the owner (so
+ * its key is encrypted as in production), then points it at `TEST_UPSTREAM_URL/v1` in the
+ * database: the API's `baseUrl` validation (z.httpUrl) rejects IP hosts such as 127.0.0.1.
+ */
+export async function upstreamModel(owner: Actor, opts: { modelName?: string; apiKey?: string } = {}) {
+  const res = await owner.fetch("POST", "/large-language-models/", {
+    name: unique("upstream"),
+    provider: "openai_compatible",
+    modelName: opts.modelName ?? unique("echo"),
+    baseUrl: "https://llm.example.com/v1",
+    apiKey: opts.apiKey ?? UPSTREAM_API_KEY,
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  const model = (await res.json()) as { id: string; name: string; modelName: string };
+  await db().update(models).set({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1` }).where(eq(models.id, model.id));
+  return model;
+}
+
+/** What the upstream last received for a model name: `{headers: {authorization}, body}`. */
+export async function lastUpstreamRequest(modelName: string) {
+  const res = await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${encodeURIComponent(modelName)}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as { headers: { authorization: string | null }; body: Record<string, any>; aborted: boolean };
+}
+
+export interface TimedEvent extends SseEvent {
+  /** Milliseconds from `start` to the read that completed this event. */
+  at: number;
+  /** Which read (0-based) completed it. */
+  read: number;
+}
+
+/** Reads an event stream incrementally, noting when each event arrived. */
+export async function readEvents(res: Response, start = Date.now()): Promise<TimedEvent[]> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const parser = new SseParser();
+  const events: TimedEvent[] = [];
+  for (let read = 0; ; read++) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const at = Date.now() - start;
+    for (const e of parser.push(value)) events.push({ ...e, at, read });
+  }
+  return events;
+}
+
+/** The `data` of the default events, parsed, up to (not including) `[DONE]`. */
+export const chunks = (events: SseEvent[]) => events.filter((e) => e.event === null && e.data !== "[DONE]").map((e) => JSON.parse(e.data));
+
+export const contentOf = (events: SseEvent[]) =>
+  chunks(events)
+    .map((c) => c.choices[0]?.delta?.content ?? "")
+    .join("");
+
+/** The organization's words this month (0 when nothing was recorded). */
+export async function wordsUsed(organizationId: string): Promise<number> {
+  const [row] = await db()
+    .select({ words: organizationUsage.wordsCount })
+    .from(organizationUsage)
+    .where(and(eq(organizationUsage.organizationId, organizationId), eq(organizationUsage.month, currentMonth())));
+  return row?.words ?? 0;
+}

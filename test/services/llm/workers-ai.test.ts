@@ -1,0 +1,52 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { chatModelFor, complete, ModelError } from "../../../src/services/llm";
+import { localChatModel } from "../../../src/services/llm/local";
+import { workersAiChatModel } from "../../../src/services/llm/workers-ai";
+import { models } from "../../../src/db/schema";
+import { db } from "../../harness";
+
+const builtIn = async (id: string) => (await db().select().from(models).where(eq(models.id, id)))[0];
+
+describe("chatModelFor", () => {
+  it("picks the local model for a local record", async () => {
+    expect(await chatModelFor(env, await builtIn("00000000-0000-7000-8000-000000000001"))).toBe(localChatModel);
+  });
+
+  it("refuses Workers AI with a 400 where the AI binding is absent (as in tests and `npm run dev`)", async () => {
+    expect(env.AI).toBeUndefined();
+    const err = await chatModelFor(env, await builtIn("00000000-0000-7000-8000-000000000011")).catch((e) => e);
+    expect(err).toBeInstanceOf(ModelError);
+    expect(err).toMatchObject({ status: 400, message: "Workers AI is not configured (no AI binding)" });
+  });
+});
+
+describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
+  it("reads the binding's event stream of {response} deltas and its usage", async () => {
+    const calls: unknown[] = [];
+    const fake = {
+      run: async (name: string, inputs: unknown) => {
+        calls.push({ name, inputs });
+        const wire = 'data: {"response":"Hel"}\n\ndata: {"response":"lo"}\n\ndata: {"response":"","usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\ndata: [DONE]\n\n';
+        return new ReadableStream({
+          start(c) {
+            c.enqueue(new TextEncoder().encode(wire.slice(0, 20)));
+            c.enqueue(new TextEncoder().encode(wire.slice(20)));
+            c.close();
+          },
+        });
+      },
+    } as unknown as Ai;
+    const result = await complete(workersAiChatModel(fake, "@cf/meta/llama"), { messages: [{ role: "user", content: "Hi" }], passages: [{ index: 1, text: "Greeting." }] });
+    expect(result).toEqual({ content: "Hello", toolCalls: [], usage: { promptTokens: 3, completionTokens: 2, totalTokens: 5 } });
+    expect(calls[0]).toMatchObject({ name: "@cf/meta/llama", inputs: { stream: true, messages: [{ role: "system" }, { role: "user", content: "Hi" }] } });
+  });
+
+  it("a failing binding is a 502 ModelError", async () => {
+    const fake = { run: async () => { throw new Error("capacity"); } } as unknown as Ai;
+    const err = await complete(workersAiChatModel(fake, "m"), { messages: [{ role: "user", content: "Hi" }] }).catch((e) => e);
+    expect(err).toMatchObject({ status: 502 });
+    expect(err.message).toContain("capacity");
+  });
+});

@@ -1,0 +1,136 @@
+// A local OpenAI-compatible upstream for tests and benchmarks: plain Node, no dependencies.
+//
+// POST /v1/chat/completions answers deterministically: `max_tokens` words (default 20) "word1 word2 ...",
+// streamed one word per SSE event with `tokenDelayMs` between them (stream true), or at once (stream
+// false). It checks `Authorization: Bearer <UPSTREAM_API_KEY>` (401 otherwise, echoing the key it got, as
+// careless providers do, so callers can prove they never pass it on). The model name steers behaviour:
+//   fail-500          500 with an OpenAI-style error body
+//   fail-midstream    streams three words, then drops the connection
+//   fail-truncated    streams three words, then ends the response cleanly but early (no finish, no [DONE])
+//   delay-<ms>        uses <ms> instead of tokenDelayMs between words
+// When the request carries `tools`, the answer is a call of the first tool, its arguments streamed in
+// fragments. GET /last-request?model=<name> returns the last request for that model name (or the last
+// of all without `model`): {headers: {authorization}, body, aborted (the client left mid-stream)}.
+
+import { createServer } from "node:http";
+
+export const UPSTREAM_API_KEY = "sk-test-upstream-0123456789";
+export const DEFAULT_TOKENS = 20;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The deterministic answer for `n` tokens, as stream pieces: "word1", " word2", ... */
+export const answerPieces = (n = DEFAULT_TOKENS) => Array.from({ length: n }, (_, i) => `${i ? " " : ""}word${i + 1}`);
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const parts = [];
+    req.on("data", (p) => parts.push(p));
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function sendJson(res, status, body) {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+const promptTokens = (messages) =>
+  (messages ?? []).reduce((n, m) => n + String(typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "")).split(/\s+/).filter(Boolean).length, 0);
+
+/** Starts the server on 127.0.0.1 and a random port. */
+export async function startUpstream({ tokenDelayMs = 50 } = {}) {
+  const requests = [];
+
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      if (req.method === "GET" && url.pathname === "/last-request") {
+        const model = url.searchParams.get("model");
+        const found = [...requests].reverse().find((r) => !model || r.body?.model === model);
+        return found ? sendJson(res, 200, found) : sendJson(res, 404, { error: { message: "No such request." } });
+      }
+      if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") return sendJson(res, 404, { error: { message: "Not found." } });
+
+      const text = await readBody(req);
+      let body;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return sendJson(res, 400, { error: { message: "Invalid JSON.", type: "invalid_request_error" } });
+      }
+      const entry = { headers: { authorization: req.headers.authorization ?? null }, body, aborted: false };
+      requests.push(entry);
+      if (requests.length > 500) requests.shift();
+
+      const auth = req.headers.authorization ?? "";
+      if (auth !== `Bearer ${UPSTREAM_API_KEY}`) {
+        return sendJson(res, 401, { error: { message: `Incorrect API key provided: ${auth.replace(/^Bearer\s+/i, "")}`, type: "invalid_request_error", code: "invalid_api_key" } });
+      }
+      const model = String(body.model ?? "");
+      if (model === "fail-500") return sendJson(res, 500, { error: { message: "The upstream fell over.", type: "server_error" } });
+
+      const delay = /^delay-(\d+)$/.exec(model) ? Number(model.slice(6)) : tokenDelayMs;
+      const n = Number.isInteger(body.max_tokens) && body.max_tokens > 0 ? body.max_tokens : DEFAULT_TOKENS;
+      const pieces = answerPieces(n);
+      const tool = Array.isArray(body.tools) && body.tools.length ? body.tools[0].function : null;
+      const usage = { prompt_tokens: promptTokens(body.messages), completion_tokens: tool ? 0 : n, total_tokens: promptTokens(body.messages) + (tool ? 0 : n) };
+      const id = `chatcmpl-upstream-${requests.length}`;
+      const created = Math.floor(Date.now() / 1000);
+      const toolCall = tool && { id: "call_1", type: "function", function: { name: tool.name, arguments: '{"city": "Paris"}' } };
+
+      if (!body.stream) {
+        const message = tool ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: pieces.join("") };
+        return sendJson(res, 200, { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: tool ? "tool_calls" : "stop" }], usage });
+      }
+
+      res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+      res.flushHeaders();
+      // A client that went away (aborted, timed out) ends the answer, so no timer outlives it.
+      let gone = false;
+      res.on("close", () => {
+        gone = true;
+        entry.aborted = !res.writableEnded;
+      });
+      const chunk = (delta, finish = null, extra = {}) =>
+        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+      res.write(": upstream comment\n\n");
+      res.write(chunk({ role: "assistant", content: "" }));
+      if (tool) {
+        res.write(chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: tool.name, arguments: "" } }] }));
+        for (const part of ['{"city"', ': "Par', 'is"}']) {
+          await sleep(delay);
+          if (gone) return;
+          res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] }));
+        }
+      } else {
+        for (let i = 0; i < pieces.length; i++) {
+          await sleep(delay);
+          if (gone) return;
+          if (model === "fail-midstream" && i === 3) return res.destroy();
+          if (model === "fail-truncated" && i === 3) return res.end();
+          res.write(chunk({ content: pieces[i] }));
+        }
+      }
+      res.write(chunk({}, tool ? "tool_calls" : "stop"));
+      if (body.stream_options?.include_usage) res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage })}\n\n`);
+      res.end("data: [DONE]\n\n");
+    } catch (err) {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(err) } });
+      else res.destroy();
+    }
+  });
+
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
