@@ -5,3 +5,4 @@ export * from "./chatbots";
 export * from "./inboxes";
 export * from "./contacts";
 export * from "./conversations";
+export * from "./webhooks";

@@ -1,0 +1,71 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { organizations } from "./organizations";
+import { inboxes } from "./inboxes";
+import { chatbots } from "./chatbots";
+import { messages } from "./conversations";
+import { bool, createdAt, id, json, updatedAt } from "./columns";
+
+export const WEBHOOK_DIRECTIONS = ["outgoing", "incoming", "receive"] as const;
+export const WEBHOOK_METHODS = ["POST", "PUT", "PATCH"] as const;
+/** `legacy` is the older payload format (deprecated by the spec, kept for existing receivers). */
+export const WEBHOOK_PRESETS = ["service_standard", "genesys_cloud", "custom", "legacy"] as const;
+
+/** Outbound webhooks of an inbox (spec "Webhook configuration"). */
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id").notNull().references(() => inboxes.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    direction: text("direction", { enum: WEBHOOK_DIRECTIONS }).notNull(),
+    isEnabled: bool("is_enabled").notNull().default(true),
+    url: text("url").notNull(),
+    method: text("method", { enum: WEBHOOK_METHODS }).notNull().default("POST"),
+    headers: json<Record<string, string>>("headers"),
+    templatePreset: text("template_preset", { enum: WEBHOOK_PRESETS }).notNull().default("service_standard"),
+    customTemplate: text("custom_template"),
+    /** AES-GCM sealed (lib/crypto.ts): sent as X-Webhook-Secret and used to sign; never returned. */
+    secretTokenSealed: text("secret_token_sealed"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhooks_inbox_idx").on(t.inboxId, t.direction)],
+);
+
+export const DELIVERY_STATUSES = ["pending", "sending", "success", "failure"] as const;
+
+/**
+ * One push of one message to one webhook: written with the message (outbox), claimed by the queue
+ * consumer, then completed with what the receiver answered. Unique per (message, webhook).
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    webhookId: text("webhook_id").notNull().references(() => webhooks.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id").notNull(),
+    chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
+    messageId: text("message_id").notNull().references(() => messages.id, { onDelete: "cascade" }),
+    event: text("event", { enum: ["incoming", "outgoing"] }).notNull(),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
+    /** While `sending`: until when the claiming consumer owns it. */
+    leaseUntil: integer("lease_until"),
+    attempts: integer("attempts").notNull().default(0),
+    url: text("url"),
+    requestBody: text("request_body"),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    durationMs: integer("duration_ms"),
+    error: text("error"),
+    createdAt: createdAt(),
+    deliveredAt: integer("delivered_at"),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_message_webhook_uq").on(t.messageId, t.webhookId),
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
+    index("webhook_deliveries_chatbot_idx").on(t.chatbotId, t.createdAt),
+    index("webhook_deliveries_pending_idx").on(t.status, t.createdAt),
+  ],
+);
