@@ -18,6 +18,10 @@ export default defineConfig(async () => {
             ENCRYPTION_KEY: "test-encryption-key",
             BOOTSTRAP_API_KEY: BOOTSTRAP_TEST_KEY,
             TEST_UPSTREAM_URL: inject<string>("upstreamUrl"),
+            TEST_RECEIVER_URL: inject<string>("receiverUrl"),
+            // The receiver is on loopback, which SSRF protection refuses unless named here.
+            WEBHOOK_ALLOWED_HOSTS: new URL(inject<string>("receiverUrl")).host,
+            WEBHOOK_TIMEOUT_MS: "1500",
           },
         },
       })),

@@ -8,6 +8,7 @@ import { uuidv7 } from "../src/lib/ids";
 import { conversationInserts, messageWrites, type ConversationRow, type MessageRow, type NewMessage } from "../src/services/conversations";
 import { modelApiError } from "../src/services/llm/errors";
 import { generateReply } from "../src/services/replies";
+import { deliveryInserts, enqueueDeliveries } from "../src/services/webhooks/emit";
 import { SseWriter } from "../src/services/sse";
 import { messageRecord, type MessageRecord } from "../src/routes/messages/schema";
 
@@ -115,7 +116,7 @@ export class Conversation extends DurableObject<Bindings> {
   async agentMessage(conversationId: string, sender: SenderInput, message: MessageInput): Promise<MessageRecord> {
     return this.#exclusive(async () => {
       const conversation = await this.#conversation(conversationId);
-      const row = await this.#commit(this.#prepare(conversation, { ...message, type: "outgoing", senderType: "user", senderId: sender.id, senderName: sender.name, senderAvatar: sender.avatar }));
+      const row = await this.#commit(this.#prepare(conversation, { ...message, type: "outgoing", senderType: "user", senderId: sender.id, senderName: sender.name, senderAvatar: sender.avatar }), conversation);
       return messageRecord(row);
     });
   }
@@ -160,7 +161,7 @@ export class Conversation extends DurableObject<Bindings> {
         await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
       }
       // The visitor's message is written while the reply starts: the model does not wait for D1.
-      const writing = this.#commit(incoming);
+      const writing = this.#commit(incoming, conversation);
       writing.then((row) => stored(messageRecord(row)), failed);
       if (!answer) {
         await writing;
@@ -199,17 +200,20 @@ export class Conversation extends DurableObject<Bindings> {
             .limit(HISTORY_MESSAGES),
     ]);
     const replyId = uuidv7();
+    // Subscribers see the visitor's message (broadcast once it is stored) before the reply's deltas.
+    let shown: Promise<unknown> = written.catch(() => undefined);
     const reply = await generateReply(
       this.env,
       this.#db,
       { chatbot, model, history: history.reverse(), incoming },
       (text) => {
         stream?.send({ conversationId: conversation.id, messageId: replyId, content: text, done: false });
-        this.#broadcast("delta", { conversationId: conversation.id, messageId: replyId, content: text });
+        if (this.#subscribers.size) shown = shown.then(() => this.#broadcast("delta", { conversationId: conversation.id, messageId: replyId, content: text }));
       },
       abort.signal,
     );
     await written;
+    await shown;
     const row = await this.#commit(
       this.#prepare(conversation, {
         id: replyId,
@@ -221,6 +225,7 @@ export class Conversation extends DurableObject<Bindings> {
         citations: reply.citations,
         citationNodes: reply.citationNodes,
       }),
+      conversation,
     );
     this.ctx.storage.kv.delete(PENDING_KEY);
     stream?.send({ conversationId: conversation.id, messageId: replyId, content: "", done: true, message: messageRecord(row) });
@@ -259,8 +264,10 @@ export class Conversation extends DurableObject<Bindings> {
     return { row: row as MessageRow, statements: [...before, ...statements] };
   }
 
-  async #commit({ row, statements }: Prepared): Promise<MessageRow> {
-    await this.#db.batch(statements as never);
+  async #commit({ row, statements }: Prepared, conversation: ConversationRow): Promise<MessageRow> {
+    const deliveries = await deliveryInserts(this.#db, conversation, row);
+    await this.#db.batch([...statements, ...deliveries.statements] as never);
+    if (deliveries.ids.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveries.ids).catch((err) => console.error(String(err))));
     for (const sse of this.#subscribers) sse.send(messageRecord(row), "message");
     return row;
   }

@@ -19,6 +19,8 @@ export interface Bindings {
   JSON_BODY_LIMIT_BYTES?: string;
   RATE_LIMIT_PER_MINUTE?: string;
   WEBHOOK_ALLOWED_HOSTS?: string;
+  /** Receiver time-out in ms (default 30,000, spec delivery rule 2); tests shorten it. */
+  WEBHOOK_TIMEOUT_MS?: string;
   /** Secret used to encrypt credentials at rest (model API keys, store passwords). */
   ENCRYPTION_KEY?: string;
 }

@@ -7,6 +7,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** Base URL of the local OpenAI-compatible upstream started by test/support/global-setup.ts. */
       TEST_UPSTREAM_URL: string;
+      /** Base URL of the local webhook receiver started by test/support/global-setup.ts. */
+      TEST_RECEIVER_URL: string;
     }
   }
 }

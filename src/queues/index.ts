@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import { consumeWebhookDeliveries } from "./webhook-deliveries";
 
 export const QUEUES = {
   webhookDeliveries: "webhook-deliveries",
@@ -8,10 +9,12 @@ export const QUEUES = {
 type Consumer = (batch: MessageBatch, env: Bindings, ctx: ExecutionContext) => Promise<void>;
 
 /**
- * Consumers by queue name. Webhook delivery (issue 4) and knowledge ingestion (issue 5) register
- * here; until then their messages are retried later rather than dropped.
+ * Consumers by queue name. Knowledge ingestion (issue 5) registers here; until then its messages
+ * are retried later rather than dropped.
  */
-const consumers: Partial<Record<string, Consumer>> = {};
+const consumers: Partial<Record<string, Consumer>> = {
+  [QUEUES.webhookDeliveries]: consumeWebhookDeliveries,
+};
 
 export async function handleQueue(batch: MessageBatch, env: Bindings, ctx: ExecutionContext) {
   const consumer = consumers[batch.queue];

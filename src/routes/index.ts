@@ -16,6 +16,7 @@ import { registerConversationRoutes } from "./conversations";
 import { registerMessageRoutes } from "./messages";
 import { registerChatCompletionRoutes } from "./chat-completions";
 import { registerCompletionRoutes } from "./completions";
+import { registerWebhookRoutes } from "./webhooks";
 
 /** Every resource of the API; each is mounted under both /api/v1 and /api. */
 export function registerRoutes(r: Router) {
@@ -36,4 +37,5 @@ export function registerRoutes(r: Router) {
   registerMessageRoutes(r);
   registerChatCompletionRoutes(r);
   registerCompletionRoutes(r);
+  registerWebhookRoutes(r);
 }

@@ -1,0 +1,46 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { webhooks } from "../../db/schema";
+import { uuidv7 } from "../../lib/ids";
+import { currentAccess, requirePermission } from "../../services/access";
+import { checkWebhookRules, getWebhook, requireInbox, sealSecretToken } from "../../services/webhooks/config";
+import { InboxParams, WEBHOOKS_TAG, WebhookSchema, WebhookWrite, webhookRecord } from "./schema";
+
+const route = createRoute({
+  method: "post",
+  path: "/inboxes/{inboxId}/webhooks/",
+  tags: [WEBHOOKS_TAG],
+  summary: "Add a webhook to an inbox",
+  description:
+    "Needs `webhook.manage`. The URL is checked against SSRF protection and a custom template is rendered once with test data (400 naming the field). " +
+    "`secretToken` is write-only: stored encrypted, shown only as `hasSecretToken` and a masked `secretTokenPreview`.",
+  request: { params: InboxParams, ...jsonBody(WebhookWrite) },
+  responses: { 201: json(WebhookSchema, "The created webhook"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerCreateWebhook = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "webhook.manage");
+    const inbox = await requireInbox(c.var.db, access.organizationId, c.req.valid("param").inboxId);
+    const { secretToken, ...body } = c.req.valid("json");
+    const templatePreset = body.templatePreset ?? "service_standard";
+    checkWebhookRules(c.env, { url: body.url, templatePreset, customTemplate: body.customTemplate, storedTemplate: null });
+    const id = uuidv7();
+    await c.var.db.insert(webhooks).values({
+      id,
+      organizationId: access.organizationId,
+      inboxId: inbox.id,
+      name: body.name,
+      direction: body.direction,
+      isEnabled: body.isEnabled ?? true,
+      url: body.url,
+      method: body.method ?? "POST",
+      headers: body.headers ?? {},
+      templatePreset,
+      customTemplate: body.customTemplate ?? null,
+      secretTokenSealed: (await sealSecretToken(secretToken, c.env)) ?? null,
+    });
+    return c.json(await webhookRecord(await getWebhook(c.var.db, access.organizationId, inbox.id, id), c.env), 201);
+  });

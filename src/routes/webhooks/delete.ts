@@ -1,0 +1,28 @@
+import { createRoute } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, noContent } from "../../lib/openapi";
+import { webhooks } from "../../db/schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { getWebhook } from "../../services/webhooks/config";
+import { WEBHOOKS_TAG, WebhookParams } from "./schema";
+
+const route = createRoute({
+  method: "delete",
+  path: "/inboxes/{inboxId}/webhooks/{webhookId}/",
+  tags: [WEBHOOKS_TAG],
+  summary: "Delete a webhook",
+  description: "Needs `webhook.manage`. Its delivery records go with it; pushes not yet sent are dropped.",
+  request: { params: WebhookParams },
+  responses: { 204: noContent, ...errorResponses(403, 404) },
+});
+
+export const registerDeleteWebhook = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "webhook.manage");
+    const { inboxId, webhookId } = c.req.valid("param");
+    const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
+    await c.var.db.delete(webhooks).where(and(eq(webhooks.id, webhook.id), eq(webhooks.organizationId, access.organizationId)));
+    return c.body(null, 204);
+  });

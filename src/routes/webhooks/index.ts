@@ -1,0 +1,18 @@
+import type { Router } from "../../lib/openapi";
+import { registerCreateWebhook } from "./create";
+import { registerDeleteWebhook } from "./delete";
+import { registerGetWebhook } from "./get";
+import { registerListWebhooks } from "./list";
+import { registerWebhookRecordRoutes } from "./records";
+import { registerPatchWebhook, registerReplaceWebhook } from "./update";
+
+/** Outbound webhooks of an inbox (spec "Inbox webhooks") and their delivery records. */
+export function registerWebhookRoutes(r: Router) {
+  registerListWebhooks(r);
+  registerCreateWebhook(r);
+  registerGetWebhook(r);
+  registerReplaceWebhook(r);
+  registerPatchWebhook(r);
+  registerDeleteWebhook(r);
+  registerWebhookRecordRoutes(r);
+}

@@ -1,0 +1,32 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../../../lib/openapi";
+import { errorResponses, json } from "../../../lib/openapi";
+import { webhookDeliveries } from "../../../db/schema";
+import { notFound } from "../../../lib/errors";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getVisibleChatbot } from "../../../services/chatbots";
+import { getDelivery } from "../../../services/webhooks/config";
+import { WEBHOOKS_TAG } from "../schema";
+import { ChatbotRecordParams, RecordSchema, recordRecord } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/chatbots/{chatbotPk}/webhook-records/{recordId}/",
+  tags: [WEBHOOKS_TAG],
+  summary: "Get a delivery record of an assistant's message",
+  description: "Needs `webhook.manage` and access to the assistant.",
+  request: { params: ChatbotRecordParams },
+  responses: { 200: json(RecordSchema, "The delivery record"), ...errorResponses(403, 404) },
+});
+
+export const registerGetChatbotWebhookRecord = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "webhook.manage");
+    const { chatbotPk, recordId } = c.req.valid("param");
+    const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotPk);
+    if (!chatbot) throw notFound("Assistant not found.");
+    const record = await getDelivery(c.var.db, access.organizationId, recordId, eq(webhookDeliveries.chatbotId, chatbot.id));
+    return c.json(recordRecord(record), 200);
+  });

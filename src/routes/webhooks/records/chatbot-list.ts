@@ -1,0 +1,41 @@
+import { createRoute } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { Router } from "../../../lib/openapi";
+import { errorResponses, json } from "../../../lib/openapi";
+import { pageParams, pageResponse } from "../../../lib/pagination";
+import { webhookDeliveries } from "../../../db/schema";
+import { notFound } from "../../../lib/errors";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getVisibleChatbot } from "../../../services/chatbots";
+import { deliveryConditions, listDeliveries } from "../../../services/webhooks/config";
+import { WEBHOOKS_TAG } from "../schema";
+import { ChatbotParams, ChatbotRecordQuery, RecordPage, recordRecord } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/chatbots/{chatbotPk}/webhook-records/",
+  tags: [WEBHOOKS_TAG],
+  summary: "List the delivery records of an assistant's messages",
+  description:
+    "Needs `webhook.manage` and access to the assistant. Records of every webhook that pushed messages of the assistant's " +
+    "conversations in the current organization, newest first; `webhook` narrows them to one. Dates are inclusive days in UTC.",
+  request: { params: ChatbotParams, query: ChatbotRecordQuery },
+  responses: { 200: json(RecordPage, "Page of delivery records"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerListChatbotWebhookRecords = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "webhook.manage");
+    const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, c.req.valid("param").chatbotPk);
+    if (!chatbot) throw notFound("Assistant not found.");
+    const q = c.req.valid("query");
+    const p = pageParams(q);
+    const where = and(
+      eq(webhookDeliveries.organizationId, access.organizationId),
+      eq(webhookDeliveries.chatbotId, chatbot.id),
+      ...deliveryConditions(q),
+    );
+    const { n, rows } = await listDeliveries(c.var.db, where, p);
+    return c.json(pageResponse(c, p, n, rows.map(recordRecord)), 200);
+  });

@@ -1,0 +1,39 @@
+import { createRoute } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { Router } from "../../../lib/openapi";
+import { errorResponses, json } from "../../../lib/openapi";
+import { pageParams, pageResponse } from "../../../lib/pagination";
+import { webhookDeliveries } from "../../../db/schema";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { deliveryConditions, getWebhook, listDeliveries } from "../../../services/webhooks/config";
+import { WEBHOOKS_TAG, WebhookParams } from "../schema";
+import { RecordPage, RecordQuery, recordRecord } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/inboxes/{inboxId}/webhooks/{webhookId}/records/",
+  tags: [WEBHOOKS_TAG],
+  summary: "List a webhook's delivery records",
+  description:
+    "Needs `webhook.manage`. One record per message pushed: what was sent, the receiver's status and answer, newest first. " +
+    "Dates are inclusive days in UTC.",
+  request: { params: WebhookParams, query: RecordQuery },
+  responses: { 200: json(RecordPage, "Page of delivery records"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerListWebhookRecords = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "webhook.manage");
+    const { inboxId, webhookId } = c.req.valid("param");
+    const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
+    const q = c.req.valid("query");
+    const p = pageParams(q);
+    const where = and(
+      eq(webhookDeliveries.organizationId, access.organizationId),
+      eq(webhookDeliveries.webhookId, webhook.id),
+      ...deliveryConditions(q),
+    );
+    const { n, rows } = await listDeliveries(c.var.db, where, p);
+    return c.json(pageResponse(c, p, n, rows.map(recordRecord)), 200);
+  });

@@ -1,0 +1,76 @@
+import { z } from "@hono/zod-openapi";
+import { DELIVERY_STATUSES } from "../../../db/schema";
+import { IdName, Timestamp, uuidParam } from "../../../lib/openapi";
+import { PageQuery, pageOf } from "../../../lib/pagination";
+import { ms } from "../../../lib/time";
+import type { DeliveryView } from "../../../services/webhooks/config";
+import { EXAMPLE_ID, WebhookParams } from "../schema";
+
+export const RecordParams = WebhookParams.extend({ recordId: uuidParam("recordId", "Webhook record (delivery) id") });
+export const ChatbotParams = z.object({ chatbotPk: uuidParam("chatbotPk", "Assistant id") });
+export const ChatbotRecordParams = ChatbotParams.extend({ recordId: uuidParam("recordId", "Webhook record (delivery) id") });
+
+/** Response bodies are kept short; the consumer already stores at most this much. */
+const RESPONSE_BODY_SHOWN = 4_096;
+
+const date = (description: string) => z.iso.date().optional().openapi({ description, example: "2026-01-31" });
+
+const RecordFilters = {
+  status: z
+    .enum([...DELIVERY_STATUSES, "failed"])
+    .optional()
+    .transform((s) => (s === "failed" ? "failure" : s))
+    .openapi({ description: "pending, sending, success or failure (`failed` works too)", example: "failure", type: "string", enum: [...DELIVERY_STATUSES, "failed"] }),
+  startDate: date("Created on or after this day (YYYY-MM-DD, UTC)"),
+  endDate: date("Created on or before this day (YYYY-MM-DD, UTC)"),
+};
+
+const datesInOrder = (q: { startDate?: string; endDate?: string }) => !q.startDate || !q.endDate || q.startDate <= q.endDate;
+const DATES_OUT_OF_ORDER = { message: "Must not be before startDate.", path: ["endDate"] };
+
+/** Filters of the records of one webhook; `failed` is accepted for `failure`. */
+export const RecordQuery = PageQuery.extend(RecordFilters).refine(datesInOrder, DATES_OUT_OF_ORDER);
+
+/** Filters of an assistant's records: those of RecordQuery, and the webhook. */
+export const ChatbotRecordQuery = PageQuery.extend({
+  ...RecordFilters,
+  webhook: z.uuid().optional().openapi({ description: "Only records of this webhook", example: EXAMPLE_ID }),
+}).refine(datesInOrder, DATES_OUT_OF_ORDER);
+
+export const RecordSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    webhook: IdName.openapi({ description: "The webhook the message was pushed to", example: { id: EXAMPLE_ID, name: "CRM sync" } }),
+    message: z.string().openapi({ description: "Message id; the same on every (re)delivery, so receivers can deduplicate", example: EXAMPLE_ID }),
+    event: z.enum(["incoming", "outgoing"]).openapi({ description: "Which message event was pushed", example: "outgoing" }),
+    status: z.enum(DELIVERY_STATUSES).openapi({ description: "pending, sending, success (2xx) or failure", example: "success" }),
+    attempts: z.number().int().openapi({ description: "How many times it was sent", example: 1 }),
+    url: z.string().nullable().openapi({ description: "Where it was sent", example: "https://hooks.example.com/assistant" }),
+    requestBody: z.string().nullable().openapi({ description: "The body that was sent", example: '{"id":"0190a5c2-..."}' }),
+    responseStatus: z.number().int().nullable().openapi({ description: "HTTP status of the receiver's answer", example: 200 }),
+    responseBody: z.string().nullable().openapi({ description: "The receiver's answer (first 4,096 characters)", example: '{"message":"ok"}' }),
+    durationMs: z.number().int().nullable().openapi({ description: "Time until the receiver answered", example: 84 }),
+    error: z.string().nullable().openapi({ description: "Why it failed", example: null }),
+    createdAt: Timestamp,
+    deliveredAt: Timestamp.nullable().openapi({ description: "When the last attempt finished (ms since the epoch)", example: "1767225600084" }),
+  })
+  .openapi("WebhookRecord");
+
+export const RecordPage = pageOf(RecordSchema, "WebhookRecordPage");
+
+export const recordRecord = ({ delivery: d, webhook }: DeliveryView): z.infer<typeof RecordSchema> => ({
+  id: d.id,
+  webhook,
+  message: d.messageId,
+  event: d.event,
+  status: d.status,
+  attempts: d.attempts,
+  url: d.url,
+  requestBody: d.requestBody,
+  responseStatus: d.responseStatus,
+  responseBody: d.responseBody === null ? null : d.responseBody.slice(0, RESPONSE_BODY_SHOWN),
+  durationMs: d.durationMs,
+  error: d.error,
+  createdAt: ms(d.createdAt)!,
+  deliveredAt: ms(d.deliveredAt),
+});

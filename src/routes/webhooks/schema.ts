@@ -1,0 +1,140 @@
+import { z } from "@hono/zod-openapi";
+import { WEBHOOK_DIRECTIONS, WEBHOOK_METHODS, WEBHOOK_PRESETS } from "../../db/schema";
+import type { Bindings } from "../../env";
+import { IdName, Timestamp, uuidParam } from "../../lib/openapi";
+import { ms } from "../../lib/time";
+import { secretTokenPreview, type WebhookView } from "../../services/webhooks/config";
+
+export const WEBHOOKS_TAG = "Webhooks";
+export const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
+
+export const InboxParams = z.object({ inboxId: uuidParam("inboxId", "Inbox id") });
+export const WebhookParams = InboxParams.extend({ webhookId: uuidParam("webhookId", "Webhook id") });
+
+/** RFC 9110 token: what a header name may be made of. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Visible ASCII, spaces and tabs: a value `fetch` sends as is (no line breaks, nothing outside Latin-1). */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+/** Set by the service on every delivery; a custom value would be overwritten or break the request. */
+const RESERVED_HEADERS = new Set([
+  "content-type",
+  "content-length",
+  "host",
+  "transfer-encoding",
+  "user-agent",
+  "x-webhook-secret",
+  "webhook-id",
+  "webhook-timestamp",
+  "webhook-signature",
+]);
+const MAX_HEADERS = 50;
+
+/** Why the custom headers cannot be sent, or null. */
+function headersProblem(headers: Record<string, string>): string | null {
+  const names = Object.keys(headers);
+  if (names.length > MAX_HEADERS) return `At most ${MAX_HEADERS} headers.`;
+  const seen = new Set<string>();
+  for (const name of names) {
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name) || name.length > 100) return `"${name.slice(0, 100)}" is not a valid header name.`;
+    if (RESERVED_HEADERS.has(lower)) return `"${name}" is set by the service and cannot be overridden.`;
+    if (seen.has(lower)) return `"${name}" is given twice (header names are case-insensitive).`;
+    seen.add(lower);
+    const value = headers[name];
+    if (!HEADER_VALUE.test(value) || value.length > 4000) return `The value of "${name}" must be at most 4,000 printable ASCII characters, without line breaks.`;
+  }
+  return null;
+}
+
+const direction = z.enum(WEBHOOK_DIRECTIONS).openapi({
+  description: "`outgoing`: assistant and agent replies; `incoming`: visitor messages; `receive`: calls from an external platform",
+  example: "outgoing",
+});
+
+/** Body of POST and PUT; PATCH takes any subset. Fields left out of PUT or PATCH stay as they are. */
+export const WebhookWrite = z
+  .object({
+    name: z.string().trim().min(1).max(200).openapi({ description: "Display name", example: "CRM sync" }),
+    direction,
+    url: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .openapi({ description: "http(s) endpoint; private networks and internal addresses are refused (SSRF protection)", example: "https://hooks.example.com/assistant" }),
+    isEnabled: z.boolean().optional().openapi({ description: "A disabled webhook sends nothing but keeps its configuration (default true)", example: true }),
+    method: z.enum(WEBHOOK_METHODS).optional().openapi({ description: "HTTP method of the push (default POST)", example: "POST" }),
+    headers: z
+      .record(z.string(), z.string())
+      .nullable()
+      .optional()
+      .superRefine((headers, ctx) => {
+        const problem = headers ? headersProblem(headers) : null;
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .openapi({
+        description:
+          "Custom headers sent with every push, names kept as written. Content-Type, Content-Length, Host, Transfer-Encoding, User-Agent, " +
+          "X-Webhook-Secret and the webhook-id/-timestamp/-signature headers are set by the service and cannot be given.",
+        example: { Authorization: "Bearer 123" },
+      }),
+    templatePreset: z.enum(WEBHOOK_PRESETS).optional().openapi({
+      description: "Payload format: `service_standard` (default), `genesys_cloud`, `custom` (customTemplate) or `legacy` (the older format)",
+      example: "service_standard",
+    }),
+    customTemplate: z
+      .string()
+      .max(20_000)
+      .nullable()
+      .optional()
+      .openapi({ description: "Jinja2 template rendering the JSON body; required with the `custom` preset, checked with test data on save", example: null }),
+    secretToken: z
+      .string()
+      .min(1)
+      .max(500)
+      .regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/, "Printable ASCII characters, without leading or trailing spaces.")
+      .nullable()
+      .optional()
+      .openapi({ description: "Write-only, encrypted at rest: sent as X-Webhook-Secret and used to sign; null removes it", example: "my-shared-secret" }),
+  })
+  .openapi("WebhookWrite");
+export const WebhookPatch = WebhookWrite.partial().openapi("WebhookPatch");
+export type WebhookChanges = z.infer<typeof WebhookPatch>;
+
+export const WebhookSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    inbox: IdName.openapi({ description: "The inbox whose messages are pushed", example: { id: EXAMPLE_ID, name: "Website" } }),
+    name: z.string().openapi({ example: "CRM sync" }),
+    direction,
+    isEnabled: z.boolean().openapi({ example: true }),
+    url: z.string().openapi({ example: "https://hooks.example.com/assistant" }),
+    method: z.enum(WEBHOOK_METHODS).openapi({ example: "POST" }),
+    headers: z.record(z.string(), z.string()).openapi({ description: "Custom headers, names as written", example: { Authorization: "Bearer 123" } }),
+    templatePreset: z.enum(WEBHOOK_PRESETS).openapi({ example: "service_standard" }),
+    customTemplate: z.string().nullable().openapi({ description: "Jinja2 template of the `custom` preset", example: null }),
+    hasSecretToken: z.boolean().openapi({ description: "Whether a secret token is stored (it is never returned)", example: true }),
+    secretTokenPreview: z.string().nullable().openapi({ description: "Masked secret token", example: "my-s…cret" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("Webhook");
+
+export async function webhookRecord({ webhook: w, inbox }: WebhookView, env: Pick<Bindings, "ENCRYPTION_KEY">): Promise<z.infer<typeof WebhookSchema>> {
+  return {
+    id: w.id,
+    inbox,
+    name: w.name,
+    direction: w.direction,
+    isEnabled: w.isEnabled,
+    url: w.url,
+    method: w.method,
+    headers: w.headers ?? {},
+    templatePreset: w.templatePreset,
+    customTemplate: w.customTemplate,
+    hasSecretToken: !!w.secretTokenSealed,
+    secretTokenPreview: await secretTokenPreview(w, env),
+    createdAt: ms(w.createdAt)!,
+    updatedAt: ms(w.updatedAt)!,
+  };
+}

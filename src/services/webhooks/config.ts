@@ -1,0 +1,141 @@
+import { and, count, desc, eq, gte, inArray, lte, type SQL } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { inboxes, webhookDeliveries, webhooks, type DELIVERY_STATUSES, type WEBHOOK_PRESETS } from "../../db/schema";
+import { decryptSecret, encryptSecret, maskSecret } from "../../lib/crypto";
+import { fieldError, notFound } from "../../lib/errors";
+import { isUuid } from "../../lib/ids";
+import type { PageParams } from "../../lib/pagination";
+import { parseAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
+import { parseDate } from "../../lib/time";
+import { validateCustomTemplate } from "./templates";
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type IdName = { id: string; name: string };
+
+/** A webhook with the inbox it belongs to. */
+export interface WebhookView {
+  webhook: WebhookRow;
+  inbox: IdName;
+}
+
+/** The inbox named in the path, if it is one of the organization's (404 otherwise). */
+export async function requireInbox(db: Db, organizationId: string, inboxId: string): Promise<IdName> {
+  const [row] = isUuid(inboxId)
+    ? await db
+        .select({ id: inboxes.id, name: inboxes.name })
+        .from(inboxes)
+        .where(and(eq(inboxes.id, inboxId), eq(inboxes.organizationId, organizationId)))
+    : [];
+  if (!row) throw notFound("Inbox not found.");
+  return row;
+}
+
+/** Webhooks joined with their inbox; callers add the organization filter. */
+export const selectWebhooks = (db: Db) =>
+  db.select({ webhook: webhooks, inbox: { id: inboxes.id, name: inboxes.name } }).from(webhooks).innerJoin(inboxes, eq(inboxes.id, webhooks.inboxId));
+
+/** A webhook of an inbox of the organization; the inbox first, so each miss says what is missing. */
+export async function getWebhook(db: Db, organizationId: string, inboxId: string, webhookId: string): Promise<WebhookView> {
+  const inbox = await requireInbox(db, organizationId, inboxId);
+  const [row] = isUuid(webhookId)
+    ? await selectWebhooks(db).where(and(eq(webhooks.id, webhookId), eq(webhooks.inboxId, inbox.id), eq(webhooks.organizationId, organizationId)))
+    : [];
+  if (!row) throw notFound("Webhook not found.");
+  return row;
+}
+
+/** What a save must satisfy beyond field shapes: an allowed URL, and a template that renders to JSON. */
+export function checkWebhookRules(
+  env: Pick<Bindings, "WEBHOOK_ALLOWED_HOSTS">,
+  values: { url?: string; templatePreset: (typeof WEBHOOK_PRESETS)[number]; customTemplate?: string | null; storedTemplate: string | null },
+): void {
+  if (values.url !== undefined) {
+    const problem = webhookUrlProblem(values.url, parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS));
+    if (problem) throw fieldError("url", problem);
+  }
+  const template = values.customTemplate === undefined ? values.storedTemplate : values.customTemplate;
+  if (values.templatePreset === "custom" && !template?.trim()) {
+    throw fieldError("customTemplate", "Required when templatePreset is custom.");
+  }
+  // A template sent with another preset is kept for later, so it must be valid all the same.
+  if (values.customTemplate) {
+    const problem = validateCustomTemplate(values.customTemplate);
+    if (problem) throw fieldError("customTemplate", problem);
+  }
+}
+
+/** `secretToken` as sent -> the column: left out stays (undefined), null removes, a value is sealed. */
+export async function sealSecretToken(value: string | null | undefined, env: Pick<Bindings, "ENCRYPTION_KEY">) {
+  if (value === undefined || value === null) return value;
+  return encryptSecret(value, env.ENCRYPTION_KEY);
+}
+
+/** The secret is decrypted only to mask it; a seal that no longer opens still shows that one is set. */
+export async function secretTokenPreview(row: WebhookRow, env: Pick<Bindings, "ENCRYPTION_KEY">): Promise<string | null> {
+  if (!row.secretTokenSealed) return null;
+  const plain = await decryptSecret(row.secretTokenSealed, env.ENCRYPTION_KEY).catch(() => null);
+  return maskSecret(plain) ?? "••••";
+}
+
+/** One delivery record with the webhook it went to. */
+export interface DeliveryView {
+  delivery: DeliveryRow;
+  webhook: IdName;
+}
+
+export interface DeliveryFilter {
+  status?: (typeof DELIVERY_STATUSES)[number];
+  /** `YYYY-MM-DD`, inclusive, UTC. */
+  startDate?: string;
+  endDate?: string;
+  webhook?: string;
+}
+
+/** Conditions of the record list filters; callers add the organization and the webhook or assistant. */
+export function deliveryConditions(f: DeliveryFilter): (SQL | undefined)[] {
+  return [
+    f.status ? eq(webhookDeliveries.status, f.status) : undefined,
+    f.startDate ? gte(webhookDeliveries.createdAt, parseDate(f.startDate)) : undefined,
+    f.endDate ? lte(webhookDeliveries.createdAt, parseDate(f.endDate, true)) : undefined,
+    f.webhook ? eq(webhookDeliveries.webhookId, f.webhook) : undefined,
+  ];
+}
+
+const selectDeliveries = (db: Db) =>
+  db
+    .select({ delivery: webhookDeliveries, webhook: { id: webhooks.id, name: webhooks.name } })
+    .from(webhookDeliveries)
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId));
+
+/** A page of delivery records, newest first, with the total count. */
+export async function listDeliveries(db: Db, where: SQL | undefined, p: PageParams): Promise<{ n: number; rows: DeliveryView[] }> {
+  const [[{ n }], rows] = await Promise.all([
+    db.select({ n: count() }).from(webhookDeliveries).where(where),
+    selectDeliveries(db).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(p.limit).offset(p.offset),
+  ]);
+  return { n, rows };
+}
+
+/** One delivery record of the organization matching `scope` (its webhook or its assistant), else 404. */
+export async function getDelivery(db: Db, organizationId: string, id: string, scope: SQL): Promise<DeliveryView> {
+  const [row] = isUuid(id)
+    ? await selectDeliveries(db).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), scope))
+    : [];
+  if (!row) throw notFound("Webhook record not found.");
+  return row;
+}
+
+/**
+ * A finished delivery (success or failure) goes back to pending, in one conditional write so a
+ * record being sent is never reset under the consumer. The outcome of the previous attempt is
+ * cleared; `attempts` stays (the consumer counts the next one). Null when it was not finished.
+ */
+export async function resetForRedelivery(db: Db, id: string): Promise<DeliveryRow | null> {
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set({ status: "pending", leaseUntil: null, responseStatus: null, responseBody: null, durationMs: null, error: null, deliveredAt: null })
+    .where(and(eq(webhookDeliveries.id, id), inArray(webhookDeliveries.status, ["success", "failure"])))
+    .returning();
+  return row ?? null;
+}

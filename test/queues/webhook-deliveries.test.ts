@@ -1,0 +1,193 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import worker from "../../src/index";
+import { db, seedOwner, type Actor } from "../harness";
+import { createChatbot } from "../fixtures/chatbots";
+import { webhookDeliveries, webhooks } from "../../src/db/schema";
+import { encryptSecret } from "../../src/lib/crypto";
+import { uuidv7 } from "../../src/lib/ids";
+import { runHousekeeping } from "../../src/services/housekeeping";
+import { deliver } from "../../src/services/webhooks/delivery";
+
+type Received = { method: string; path: string; headers: Record<string, string>; body: string };
+
+const receiver = (path: string) => `${env.TEST_RECEIVER_URL}${path}`;
+const received = async (path: string): Promise<Received[]> => (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
+
+async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function addWebhook(owner: Actor, inboxId: string, values: Partial<typeof webhooks.$inferInsert> & { secret?: string }) {
+  const id = uuidv7();
+  const { secret, ...rest } = values;
+  await db().insert(webhooks).values({
+    id,
+    organizationId: owner.organizationId,
+    inboxId,
+    name: "hook",
+    direction: "outgoing",
+    url: receiver(`/ok/${id}`),
+    ...rest,
+    secretTokenSealed: secret ? await encryptSecret(secret, env.ENCRYPTION_KEY) : null,
+  });
+  return id;
+}
+
+async function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string) {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  const [version, sig] = header.split(",");
+  expect(version).toBe("v1");
+  const bytes = Uint8Array.from(atob(sig), (c) => c.charCodeAt(0));
+  return crypto.subtle.verify("HMAC", key, bytes, new TextEncoder().encode(`${id}.${timestamp}.${body}`));
+}
+
+async function talk(owner: Actor, botId: string, content: string, conversation?: string) {
+  const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { conversationId: string; message: { id: string; content: string; conversation: string } };
+}
+
+describe("webhook deliveries through the queue, to a real receiver", () => {
+  it("sends each preset with its headers and a verifiable signature; a disabled webhook sends nothing", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const inbox = bot.defaultInbox!.id;
+    const standard = await addWebhook(owner, inbox, { secret: "s3cret-token", headers: { "X-Tenant": "acme" } });
+    const legacy = await addWebhook(owner, inbox, { direction: "incoming", templatePreset: "legacy", method: "PUT" });
+    const genesys = await addWebhook(owner, inbox, { templatePreset: "genesys_cloud" });
+    const custom = await addWebhook(owner, inbox, {
+      templatePreset: "custom",
+      customTemplate: '{"text": {{ message.content | tojson }}, "who": {{ sender.name | tojson }}, "kind": {{ sender_type | tojson }}, "inbox": {{ inbox.channel_type | tojson }}}',
+    });
+    const disabled = await addWebhook(owner, inbox, { isEnabled: false });
+
+    const reply = await talk(owner, bot.id, 'Say "hi"\nplease');
+    const [hit] = await waitFor(() => received(`/ok/${standard}`), (r) => r.length > 0);
+    expect(hit.method).toBe("POST");
+    expect(hit.headers["content-type"]).toBe("application/json");
+    expect(hit.headers["x-tenant"]).toBe("acme");
+    expect(hit.headers["x-webhook-secret"]).toBe("s3cret-token");
+    expect(hit.headers["webhook-id"]).toBe(reply.message.id);
+    expect(await verifySignature("s3cret-token", hit.headers["webhook-id"], hit.headers["webhook-timestamp"], hit.body, hit.headers["webhook-signature"])).toBe(true);
+    const payload = JSON.parse(hit.body);
+    expect(payload).toMatchObject({
+      id: reply.message.id,
+      type: "outgoing",
+      content: reply.message.content,
+      conversation: { id: reply.conversationId, type: "individual", status: "open", progress_status: "ai_processing", auto_reply_enabled: true, assignee: null },
+      inbox: { id: inbox, channel_type: "api" },
+      contact: null,
+      sender: { id: bot.id, name: bot.name, type: "chatbot" },
+      attachments: [],
+      metadata: {},
+    });
+    expect(payload.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
+
+    const [old] = await waitFor(() => received(`/ok/${legacy}`), (r) => r.length > 0);
+    expect(old.method).toBe("PUT");
+    expect(JSON.parse(old.body)).toMatchObject({ type: "incoming", content: 'Say "hi"\nplease', conversation: reply.conversationId, feedback: null, attachments: [], citations: [] });
+    expect(JSON.parse(old.body).created_at).toMatch(/^\d{13}$/);
+    expect(old.headers["x-webhook-secret"]).toBeUndefined();
+
+    const [g] = await waitFor(() => received(`/ok/${genesys}`), (r) => r.length > 0);
+    expect(JSON.parse(g.body)).toMatchObject({ type: "Text", text: reply.message.content, channel: { platform: "Open" } });
+
+    const [c] = await waitFor(() => received(`/ok/${custom}`), (r) => r.length > 0);
+    expect(JSON.parse(c.body)).toEqual({ text: reply.message.content, who: bot.name, kind: "chatbot", inbox: "api" });
+
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await received(`/ok/${disabled}`)).toEqual([]);
+    const records = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, standard));
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ status: "success", responseStatus: 200, attempts: 1, messageId: reply.message.id });
+  });
+
+  it("a receiver that answers 500 or hangs is a recorded failure, not retried, and the next message is delivered", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const inbox = bot.defaultInbox!.id;
+    const failing = uuidv7();
+    const hanging = uuidv7();
+    await addWebhook(owner, inbox, { url: receiver(`/fail/${failing}`) });
+    await addWebhook(owner, inbox, { url: receiver(`/hang/${hanging}`) });
+    const first = await talk(owner, bot.id, "one");
+    const rows = await waitFor(
+      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, first.message.id)),
+      (r) => r.length === 2 && r.every((d) => d.status === "failure"),
+    );
+    const byUrl = Object.fromEntries(rows.map((r) => [r.url!.includes("/fail/") ? "fail" : "hang", r]));
+    expect(byUrl.fail).toMatchObject({ status: "failure", responseStatus: 500, attempts: 1 });
+    expect(byUrl.fail.error).toContain("500");
+    expect(byUrl.hang).toMatchObject({ status: "failure", responseStatus: null });
+    expect(byUrl.hang.error).toContain("did not answer in time");
+
+    const second = await talk(owner, bot.id, "two", first.conversationId);
+    await waitFor(() => received(`/fail/${failing}`), (r) => r.length >= 2);
+    await new Promise((r) => setTimeout(r, 1000));
+    const failed = await received(`/fail/${failing}`);
+    expect(failed.map((r) => JSON.parse(r.body).id)).toEqual([first.message.id, second.message.id]);
+    expect(await received(`/hang/${hanging}`)).toHaveLength(2);
+  });
+
+  it("a redelivered queue message or a second consumer does not push twice or add a record", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const hook = await addWebhook(owner, bot.defaultInbox!.id, {});
+    const reply = await talk(owner, bot.id, "once");
+    const [record] = await waitFor(
+      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook)),
+      (r) => r[0]?.status === "success",
+    );
+    const batch = createMessageBatch("webhook-deliveries", [{ id: "redelivered", timestamp: new Date(), attempts: 2, body: { deliveryId: record.id } }]);
+    const ctx = createExecutionContext();
+    await worker.queue!(batch, env, ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["redelivered"]);
+    expect(await deliver(env, db(), record.id)).toBe("skipped");
+    expect(await received(`/ok/${hook}`)).toHaveLength(1);
+    expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message.id))).toHaveLength(1);
+  });
+
+  it("a delivery the queue never heard of (crash before enqueue) is sent by the housekeeping cron", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const reply = await talk(owner, bot.id, "hello");
+    const hook = await addWebhook(owner, bot.defaultInbox!.id, {});
+    const id = uuidv7();
+    await db().insert(webhookDeliveries).values({
+      id,
+      organizationId: owner.organizationId,
+      webhookId: hook,
+      inboxId: bot.defaultInbox!.id,
+      chatbotId: bot.id,
+      messageId: reply.message.id,
+      event: "outgoing",
+      createdAt: Date.now() - 5 * 60_000,
+    });
+    await runHousekeeping(env);
+    const [hit] = await waitFor(() => received(`/ok/${hook}`), (r) => r.length > 0);
+    expect(JSON.parse(hit.body).id).toBe(reply.message.id);
+    const [row] = await waitFor(() => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)), (r) => r[0]?.status === "success");
+    expect(row.status).toBe("success");
+  });
+
+  it("redirects to internal addresses are refused at delivery", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const hook = uuidv7();
+    await addWebhook(owner, bot.defaultInbox!.id, { url: receiver(`/redirect/${hook}?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`) });
+    const reply = await talk(owner, bot.id, "hello");
+    const [row] = await waitFor(
+      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message.id)),
+      (r) => r[0]?.status === "failure",
+    );
+    expect(row.error).toMatch(/^Redirect refused/);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createInbox, createWebhook, insertDelivery, seedConversation, storedDelivery, storedWebhook, webhooksPath } from "./fixtures";
+
+describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
+  it.each(PREFIXES)("deletes the webhook with its delivery records (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const { bot, inboxId, messageIds } = await seedConversation(owner, 1);
+    const hook = await createWebhook(owner, inboxId);
+    const record = await insertDelivery(owner, { webhookId: hook.id, inboxId, chatbotId: bot.id, messageId: messageIds[1] });
+    const res = await owner.fetch("DELETE", webhooksPath(inboxId, hook.id), undefined, { prefix });
+    expect(res.status).toBe(204);
+    expect(await storedWebhook(hook.id)).toBeUndefined();
+    expect(await storedDelivery(record)).toBeUndefined();
+    await expectError(await owner.fetch("GET", webhooksPath(inboxId, hook.id)), 404, "not_found");
+  });
+
+  it("403 without webhook.manage", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const hook = await createWebhook(owner, inbox.id);
+    await expectError(await (await seedMember(owner, ["inbox.manage"])).fetch("DELETE", webhooksPath(inbox.id, hook.id)), 403, "permission_denied");
+    expect(await storedWebhook(hook.id)).toBeDefined();
+  });
+
+  it("404 for another organization's webhook, or one named under another inbox", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    const theirInbox = await createInbox(stranger);
+    const theirs = await createWebhook(stranger, theirInbox.id);
+    const mine = await createInbox(owner);
+    const other = await createInbox(owner);
+    const hook = await createWebhook(owner, mine.id);
+    await expectError(await owner.fetch("DELETE", webhooksPath(theirInbox.id, theirs.id)), 404, "not_found");
+    await expectError(await owner.fetch("DELETE", webhooksPath(other.id, hook.id)), 404, "not_found");
+    expect(await storedWebhook(theirs.id)).toBeDefined();
+    expect(await storedWebhook(hook.id)).toBeDefined();
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("DELETE", `/api/v1${webhooksPath(crypto.randomUUID(), crypto.randomUUID())}`), 401, "not_authenticated");
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createInbox, createWebhook, webhooksPath } from "./fixtures";
+
+describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
+  it.each(PREFIXES)("returns the webhook under %s, without the secret", async (prefix) => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const hook = await createWebhook(owner, inbox.id, { secretToken: "get-test-secret-token" });
+    const res = await owner.fetch("GET", webhooksPath(inbox.id, hook.id).slice(0, -1), undefined, { prefix });
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    expect(text).not.toContain("get-test-secret-token");
+    expect(JSON.parse(text)).toEqual(hook);
+  });
+
+  it("404 for another organization's webhook, another inbox's, an unknown or a malformed id", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    const theirInbox = await createInbox(stranger);
+    const theirs = await createWebhook(stranger, theirInbox.id);
+    const mine = await createInbox(owner);
+    const other = await createInbox(owner);
+    const hook = await createWebhook(owner, mine.id);
+    await expectError(await owner.fetch("GET", webhooksPath(theirInbox.id, theirs.id)), 404, "not_found");
+    await expectError(await owner.fetch("GET", webhooksPath(mine.id, theirs.id)), 404, "not_found");
+    await expectError(await owner.fetch("GET", webhooksPath(other.id, hook.id)), 404, "not_found");
+    await expectError(await owner.fetch("GET", webhooksPath(mine.id, NO_SUCH_ID)), 404, "not_found");
+    await expectError(await owner.fetch("GET", webhooksPath(mine.id, "123")), 404, "not_found");
+  });
+
+  it("403 without webhook.manage", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const hook = await createWebhook(owner, inbox.id);
+    await expectError(await (await seedMember(owner, ["inbox.view"])).fetch("GET", webhooksPath(inbox.id, hook.id)), 403, "permission_denied");
+    expect((await (await seedMember(owner, ["webhook.manage"])).fetch("GET", webhooksPath(inbox.id, hook.id))).status).toBe(200);
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("GET", `/api/v1${webhooksPath(NO_SUCH_ID, NO_SUCH_ID)}`), 401, "not_authenticated");
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createInbox, createWebhook, webhooksPath, type Page, type WebhookRecord } from "./fixtures";
+
+describe("GET /inboxes/{inboxId}/webhooks/", () => {
+  it.each(PREFIXES)("lists the inbox's webhooks, newest first, without secrets (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const other = await createInbox(owner);
+    const first = await createWebhook(owner, inbox.id, { secretToken: "list-secret-one" });
+    const second = await createWebhook(owner, inbox.id, { direction: "incoming" });
+    await createWebhook(owner, other.id);
+    const res = await owner.fetch("GET", webhooksPath(inbox.id), undefined, { prefix });
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    expect(text).not.toContain("list-secret-one");
+    const page = JSON.parse(text) as Page<WebhookRecord>;
+    expect(page).toMatchObject({ count: 2, next: null, previous: null });
+    expect(page.results).toEqual([second, first]);
+    const incoming = (await (await owner.fetch("GET", `${webhooksPath(inbox.id)}?direction=incoming`, undefined, { prefix })).json()) as Page<WebhookRecord>;
+    expect(incoming.results.map((w) => w.id)).toEqual([second.id]);
+  });
+
+  it("pages with pageSize", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    for (let i = 0; i < 3; i++) await createWebhook(owner, inbox.id);
+    const page = (await (await owner.fetch("GET", `${webhooksPath(inbox.id)}?page_size=2&page=2`)).json()) as Page<WebhookRecord>;
+    expect(page).toMatchObject({ count: 3, next: null });
+    expect(page.results).toHaveLength(1);
+    await expectError(await owner.fetch("GET", `${webhooksPath(inbox.id)}?pageSize=2&page=3`), 404, "not_found");
+  });
+
+  it("400 for a bad filter", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const err = await expectError(await owner.fetch("GET", `${webhooksPath(inbox.id)}?direction=sideways`), 400, "invalid");
+    expect(Object.keys(err.errors!)).toEqual(["direction"]);
+  });
+
+  it("403 without webhook.manage", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    await expectError(await (await seedMember(owner, ["inbox.manage"])).fetch("GET", webhooksPath(inbox.id)), 403, "permission_denied");
+  });
+
+  it("404 for another organization's inbox or an unknown one", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    const theirs = await createInbox(stranger);
+    await createWebhook(stranger, theirs.id);
+    await expectError(await owner.fetch("GET", webhooksPath(theirs.id)), 404, "not_found");
+    await expectError(await owner.fetch("GET", webhooksPath(NO_SUCH_ID)), 404, "not_found");
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("GET", `/api${webhooksPath(NO_SUCH_ID)}`), 401, "not_authenticated");
+  });
+});

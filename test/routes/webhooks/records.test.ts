@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { at, createWebhook, insertDelivery, seedConversation, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
+
+const recordsPath = (inboxId: string, webhookId: string, recordId?: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId ? `${recordId}/` : ""}`;
+
+/** A webhook with four records over three days, and a second webhook with one. */
+async function seedRecords(owner: Actor) {
+  const { bot, inboxId, messageIds: [m0, m1, m2, m3] } = await seedConversation(owner, 2);
+  const hook = await createWebhook(owner, inboxId, { name: "Main" });
+  const other = await createWebhook(owner, inboxId, { name: "Other" });
+  const base = { webhookId: hook.id, inboxId, chatbotId: bot.id };
+  const r0 = await insertDelivery(owner, { ...base, messageId: m0, event: "incoming", status: "success", responseStatus: 200, error: null, createdAt: at("2026-01-10") });
+  const r1 = await insertDelivery(owner, { ...base, messageId: m1, status: "failure", createdAt: at("2026-01-11", "23:59") });
+  const r2 = await insertDelivery(owner, { ...base, messageId: m2, event: "incoming", status: "pending", attempts: 0, responseStatus: null, deliveredAt: null, createdAt: at("2026-01-12", "00:00") });
+  const r3 = await insertDelivery(owner, { ...base, messageId: m3, status: "failure", createdAt: at("2026-01-12", "18:00") });
+  const elsewhere = await insertDelivery(owner, { ...base, webhookId: other.id, messageId: m0, status: "failure", createdAt: at("2026-01-12") });
+  return { bot, inboxId, hook, other, messages: [m0, m1, m2, m3], records: [r0, r1, r2, r3], elsewhere };
+}
+
+describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
+  it.each(PREFIXES)("lists the webhook's records newest first, with filters (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const { inboxId, hook, records: [r0, r1, r2, r3], messages } = await seedRecords(owner);
+    const list = async (query = "") => {
+      const res = await owner.fetch("GET", `${recordsPath(inboxId, hook.id)}${query}`, undefined, { prefix });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as Page<DeliveryRecord>;
+    };
+    const all = await list();
+    expect(all.count).toBe(4);
+    expect(all.results.map((r) => r.id)).toEqual([r3, r2, r1, r0]);
+    expect(all.results[3]).toEqual({
+      id: r0,
+      webhook: { id: hook.id, name: "Main" },
+      message: messages[0],
+      event: "incoming",
+      status: "success",
+      attempts: 1,
+      url: "https://hooks.example.com/x",
+      requestBody: '{"id":"x"}',
+      responseStatus: 200,
+      responseBody: '{"message":"receiver failed"}',
+      durationMs: 12,
+      error: null,
+      createdAt: String(at("2026-01-10")),
+      deliveredAt: expect.stringMatching(/^\d+$/),
+    });
+    expect(all.results[1]).toMatchObject({ id: r2, status: "pending", attempts: 0, responseStatus: null, deliveredAt: null });
+
+    const ids = async (query: string) => (await list(query)).results.map((r) => r.id);
+    expect(await ids("?status=failure")).toEqual([r3, r1]);
+    expect(await ids("?status=failed")).toEqual([r3, r1]);
+    expect(await ids("?status=pending")).toEqual([r2]);
+    expect(await ids("?status=sending")).toEqual([]);
+    expect(await ids("?startDate=2026-01-11")).toEqual([r3, r2, r1]);
+    expect(await ids("?endDate=2026-01-11")).toEqual([r1, r0]);
+    expect(await ids("?start_date=2026-01-12&end_date=2026-01-12")).toEqual([r3, r2]);
+    expect(await ids("?status=failed&start_date=2026-01-12")).toEqual([r3]);
+    const paged = await list("?pageSize=3&page=2");
+    expect(paged).toMatchObject({ count: 4, next: null });
+    expect(paged.results.map((r) => r.id)).toEqual([r0]);
+  });
+
+  it("400 naming the filter", async () => {
+    const owner = await seedOwner();
+    const { inboxId, hook } = await seedRecords(owner);
+    const cases: [string, string][] = [
+      ["?status=lost", "status"],
+      ["?startDate=2026-13-01", "startDate"],
+      ["?endDate=yesterday", "endDate"],
+      ["?startDate=2026-01-12&endDate=2026-01-11", "endDate"],
+    ];
+    for (const [query, field] of cases) {
+      const err = await expectError(await owner.fetch("GET", `${recordsPath(inboxId, hook.id)}${query}`), 400, "invalid");
+      expect(Object.keys(err.errors!), query).toEqual([field]);
+    }
+  });
+
+  it("403 without webhook.manage", async () => {
+    const owner = await seedOwner();
+    const { inboxId, hook } = await seedRecords(owner);
+    const member = await seedMember(owner, ["inbox.manage", "conversation.view", "chatbot.view"]);
+    await expectError(await member.fetch("GET", recordsPath(inboxId, hook.id)), 403, "permission_denied");
+    const manager = await seedMember(owner, ["webhook.manage"]);
+    expect(((await (await manager.fetch("GET", recordsPath(inboxId, hook.id))).json()) as Page<DeliveryRecord>).count).toBe(4);
+  });
+
+  it("404 for another organization's webhook or inbox", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    const theirs = await seedRecords(stranger);
+    const mine = await seedConversation(owner, 1);
+    await expectError(await owner.fetch("GET", recordsPath(theirs.inboxId, theirs.hook.id)), 404, "not_found");
+    await expectError(await owner.fetch("GET", recordsPath(mine.inboxId, theirs.hook.id)), 404, "not_found");
+    await expectError(await owner.fetch("GET", recordsPath(mine.inboxId, NO_SUCH_ID)), 404, "not_found");
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("GET", `/api/v1${recordsPath(NO_SUCH_ID, NO_SUCH_ID)}`), 401, "not_authenticated");
+  });
+});
+
+describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/", () => {
+  it.each(PREFIXES)("returns one record (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const { inboxId, hook, records } = await seedRecords(owner);
+    const list = (await (await owner.fetch("GET", recordsPath(inboxId, hook.id))).json()) as Page<DeliveryRecord>;
+    const res = await owner.fetch("GET", recordsPath(inboxId, hook.id, records[1]), undefined, { prefix });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(list.results.find((r) => r.id === records[1]));
+  });
+
+  it("404 for a record of another webhook, of another organization, unknown or malformed", async () => {
+    const owner = await seedOwner();
+    const { inboxId, hook, elsewhere } = await seedRecords(owner);
+    const theirs = await seedRecords(await seedOwner());
+    await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, elsewhere)), 404, "not_found");
+    await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, theirs.records[0])), 404, "not_found");
+    await expectError(await owner.fetch("GET", recordsPath(theirs.inboxId, theirs.hook.id, theirs.records[0])), 404, "not_found");
+    await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, NO_SUCH_ID)), 404, "not_found");
+    await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, "42")), 404, "not_found");
+  });
+
+  it("403 without webhook.manage", async () => {
+    const owner = await seedOwner();
+    const { inboxId, hook, records } = await seedRecords(owner);
+    await expectError(await (await seedMember(owner, ["inbox.manage"])).fetch("GET", recordsPath(inboxId, hook.id, records[0])), 403, "permission_denied");
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("GET", `/api${recordsPath(NO_SUCH_ID, NO_SUCH_ID, NO_SUCH_ID)}`), 401, "not_authenticated");
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { createWebhook, insertDelivery, seedConversation, storedDelivery, webhooksPath, type DeliveryRecord } from "./fixtures";
+
+const redeliverPath = (inboxId: string, webhookId: string, recordId: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId}/redeliver/`;
+
+/** A webhook pointing at the local receiver (so a real send stays on this machine), with one record per status. */
+async function seedFinished(owner: Actor) {
+  const { bot, inboxId, messageIds } = await seedConversation(owner, 2);
+  const hook = await createWebhook(owner, inboxId, { url: `${env.TEST_RECEIVER_URL}/ok/redeliver` });
+  const base = { webhookId: hook.id, inboxId, chatbotId: bot.id };
+  const [failure, success, pending, sending] = await Promise.all(
+    (["failure", "success", "pending", "sending"] as const).map((status, i) =>
+      insertDelivery(owner, { ...base, messageId: messageIds[i], status, attempts: status === "pending" ? 0 : 1, leaseUntil: status === "sending" ? Date.now() + 60_000 : null }),
+    ),
+  );
+  return { bot, inboxId, hook, messageIds, failure, success, pending, sending };
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeliver/", () => {
+  it.each(PREFIXES)("a failed record goes back to pending with the same message, and is queued (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const { inboxId, hook, failure, messageIds } = await seedFinished(owner);
+    const res = await owner.fetch("POST", redeliverPath(inboxId, hook.id, failure), undefined, { prefix });
+    expect(res.status, await res.clone().text()).toBe(202);
+    const record = (await res.json()) as DeliveryRecord;
+    expect(record).toMatchObject({
+      id: failure,
+      message: messageIds[0],
+      webhook: { id: hook.id, name: hook.name },
+      status: "pending",
+      attempts: 1,
+      responseStatus: null,
+      responseBody: null,
+      error: null,
+      deliveredAt: null,
+    });
+    // The queue consumer sends it again: one more attempt, to the receiver, which answers 200.
+    const sent = await waitFor(() => storedDelivery(failure), (row) => row.attempts === 2);
+    expect(sent).toMatchObject({ status: "success", attempts: 2, messageId: messageIds[0], responseStatus: 200 });
+  });
+
+  it("a successful record may be sent again too", async () => {
+    const owner = await seedOwner();
+    const { inboxId, hook, success } = await seedFinished(owner);
+    const res = await owner.fetch("POST", redeliverPath(inboxId, hook.id, success));
+    expect(res.status).toBe(202);
+    expect(await res.json()).toMatchObject({ id: success, status: "pending", attempts: 1 });
+  });
+
+  it("409 for a record still pending or being sent, and for a disabled webhook; nothing changes", async () => {
+    const owner = await seedOwner();
+    const { inboxId, hook, pending, sending, failure } = await seedFinished(owner);
+    for (const id of [pending, sending]) {
+      const before = await storedDelivery(id);
+      await expectError(await owner.fetch("POST", redeliverPath(inboxId, hook.id, id)), 409, "conflict");
+      expect(await storedDelivery(id)).toEqual(before);
+    }
+    expect((await owner.fetch("PATCH", webhooksPath(inboxId, hook.id), { isEnabled: false })).status).toBe(200);
+    const before = await storedDelivery(failure);
+    await expectError(await owner.fetch("POST", redeliverPath(inboxId, hook.id, failure)), 409, "conflict");
+    expect(await storedDelivery(failure)).toEqual(before);
+  });
+
+  it("403 without webhook.manage", async () => {
+    const owner = await seedOwner();
+    const { inboxId, hook, failure } = await seedFinished(owner);
+    await expectError(await (await seedMember(owner, ["inbox.manage", "conversation.manage"])).fetch("POST", redeliverPath(inboxId, hook.id, failure)), 403, "permission_denied");
+    expect((await storedDelivery(failure)).status).toBe("failure");
+  });
+
+  it("404 for another webhook's record, another organization's, or an unknown one", async () => {
+    const owner = await seedOwner();
+    const mine = await seedFinished(owner);
+    const otherHook = await createWebhook(owner, mine.inboxId);
+    const theirs = await seedFinished(await seedOwner());
+    await expectError(await owner.fetch("POST", redeliverPath(mine.inboxId, otherHook.id, mine.failure)), 404, "not_found");
+    await expectError(await owner.fetch("POST", redeliverPath(mine.inboxId, mine.hook.id, theirs.failure)), 404, "not_found");
+    await expectError(await owner.fetch("POST", redeliverPath(theirs.inboxId, theirs.hook.id, theirs.failure)), 404, "not_found");
+    await expectError(await owner.fetch("POST", redeliverPath(mine.inboxId, mine.hook.id, NO_SUCH_ID)), 404, "not_found");
+    expect((await storedDelivery(mine.failure)).status).toBe("failure");
+    expect((await storedDelivery(theirs.failure)).status).toBe("failure");
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("POST", `/api/v1${redeliverPath(NO_SUCH_ID, NO_SUCH_ID, NO_SUCH_ID)}`), 401, "not_authenticated");
+  });
+});

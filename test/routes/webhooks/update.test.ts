@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { decryptSecret } from "../../../src/lib/crypto";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { HOOK_URL, createInbox, createWebhook, storedWebhook, webhooksPath, type WebhookRecord } from "./fixtures";
+
+const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}}';
+
+describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
+  it.each(PREFIXES)("PUT replaces the configuration; left-out fields and the secret stay (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const hook = await createWebhook(owner, inbox.id, { headers: { "X-A": "1" }, secretToken: "keep-this-secret" });
+    const body = { name: "Renamed", direction: "incoming", url: "https://other.example.org/hook", method: "PATCH", is_enabled: false };
+    const res = await owner.fetch("PUT", webhooksPath(inbox.id, hook.id), body, { prefix });
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    expect(text).not.toContain("keep-this-secret");
+    expect(JSON.parse(text)).toMatchObject({
+      id: hook.id,
+      name: "Renamed",
+      direction: "incoming",
+      url: "https://other.example.org/hook",
+      method: "PATCH",
+      isEnabled: false,
+      headers: { "X-A": "1" },
+      hasSecretToken: true,
+      secretTokenPreview: "keep…cret",
+    });
+  });
+
+  it("PATCH changes only what it is given; a new secret replaces the old, null removes it", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const hook = await createWebhook(owner, inbox.id, { secretToken: "first-secret-value" });
+    const path = webhooksPath(inbox.id, hook.id);
+    const renamed = (await (await owner.fetch("PATCH", path, { name: "Only name" })).json()) as WebhookRecord;
+    expect(renamed).toMatchObject({ ...hook, name: "Only name", updatedAt: renamed.updatedAt });
+
+    const rotated = await owner.fetch("PATCH", path, { secretToken: "second-secret-value" });
+    const text = await rotated.text();
+    expect(text).not.toContain("second-secret-value");
+    expect(JSON.parse(text)).toMatchObject({ hasSecretToken: true, secretTokenPreview: "seco…alue" });
+    expect(await decryptSecret((await storedWebhook(hook.id)).secretTokenSealed!, env.ENCRYPTION_KEY)).toBe("second-secret-value");
+
+    const removed = (await (await owner.fetch("PATCH", path, { secret_token: null, headers: { "X-B": "2" } })).json()) as WebhookRecord;
+    expect(removed).toMatchObject({ hasSecretToken: false, secretTokenPreview: null, headers: { "X-B": "2" }, name: "Only name" });
+    expect((await storedWebhook(hook.id)).secretTokenSealed).toBeNull();
+  });
+
+  it("switching to the custom preset needs a template; the template is kept when switching back", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const hook = await createWebhook(owner, inbox.id);
+    const path = webhooksPath(inbox.id, hook.id);
+    const custom = (await (await owner.fetch("PATCH", path, { templatePreset: "custom", customTemplate: VALID_TEMPLATE })).json()) as WebhookRecord;
+    expect(custom).toMatchObject({ templatePreset: "custom", customTemplate: VALID_TEMPLATE });
+    const standard = (await (await owner.fetch("PATCH", path, { templatePreset: "service_standard" })).json()) as WebhookRecord;
+    expect(standard).toMatchObject({ templatePreset: "service_standard", customTemplate: VALID_TEMPLATE });
+    // Back to custom without sending the template: the stored one serves.
+    expect((await owner.fetch("PATCH", path, { templatePreset: "custom" })).status).toBe(200);
+  });
+
+  it("400 naming the field, and nothing written", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const hook = await createWebhook(owner, inbox.id, { secretToken: "unchanged-secret" });
+    const path = webhooksPath(inbox.id, hook.id);
+    const before = await storedWebhook(hook.id);
+    const cases: [string, unknown, string][] = [
+      ["PATCH", { name: "New", url: "http://169.254.169.254/latest/meta-data" }, "url"],
+      ["PATCH", { name: "New", url: "http://localhost:8080/" }, "url"],
+      ["PATCH", { name: "New", templatePreset: "custom" }, "customTemplate"],
+      ["PATCH", { name: "New", templatePreset: "custom", customTemplate: "{{ broken" }, "customTemplate"],
+      ["PATCH", { name: "New", headers: { Host: "internal" } }, "headers"],
+      ["PATCH", { name: "New", secretToken: "" }, "secretToken"],
+      ["PATCH", { name: "" }, "name"],
+      ["PUT", { direction: "outgoing", url: HOOK_URL }, "name"],
+      ["PUT", { name: "New", direction: "outgoing" }, "url"],
+    ];
+    for (const [method, body, field] of cases) {
+      const err = await expectError(await owner.fetch(method, path, body), 400, "invalid");
+      expect(Object.keys(err.errors!), JSON.stringify(body)).toContain(field);
+    }
+    expect(await storedWebhook(hook.id)).toEqual(before);
+  });
+
+  it("403 for a member without webhook.manage", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const hook = await createWebhook(owner, inbox.id);
+    const member = await seedMember(owner, ["inbox.manage", "chatbot.manage"]);
+    await expectError(await member.fetch("PATCH", webhooksPath(inbox.id, hook.id), { name: "New" }), 403, "permission_denied");
+    expect((await storedWebhook(hook.id)).name).toBe(hook.name);
+    const manager = await seedMember(owner, ["webhook.manage"]);
+    expect((await manager.fetch("PATCH", webhooksPath(inbox.id, hook.id), { name: "New" })).status).toBe(200);
+  });
+
+  it("404 for another organization's webhook, or a webhook named under another inbox", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    const theirInbox = await createInbox(stranger);
+    const theirs = await createWebhook(stranger, theirInbox.id);
+    const mine = await createInbox(owner);
+    const other = await createInbox(owner);
+    const hook = await createWebhook(owner, mine.id);
+    await expectError(await owner.fetch("PATCH", webhooksPath(theirInbox.id, theirs.id), { name: "Mine" }), 404, "not_found");
+    await expectError(await owner.fetch("PUT", webhooksPath(mine.id, theirs.id), { name: "Mine", direction: "outgoing", url: HOOK_URL }), 404, "not_found");
+    await expectError(await owner.fetch("PATCH", webhooksPath(other.id, hook.id), { name: "Moved" }), 404, "not_found");
+    expect((await storedWebhook(theirs.id)).name).toBe(theirs.name);
+    expect((await storedWebhook(hook.id)).name).toBe(hook.name);
+  });
+
+  it("401 without a key", async () => {
+    await expectError(await call("PATCH", `/api${webhooksPath(crypto.randomUUID(), crypto.randomUUID())}`, { name: "x" }), 401, "not_authenticated");
+  });
+});

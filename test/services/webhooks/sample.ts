@@ -1,0 +1,59 @@
+import type { WebhookEventData } from "../../../src/services/webhooks/payloads";
+
+/** 2024-05-01T08:30:00.123Z */
+export const CREATED_AT = Date.UTC(2024, 4, 1, 8, 30, 0, 123);
+
+export function sampleEvent(overrides: Partial<WebhookEventData> = {}): WebhookEventData {
+  return {
+    message: {
+      id: "01900000-0000-7000-8000-000000000001",
+      type: "outgoing",
+      content: "您好！我们的营业时间是 9 点到 5 点。",
+      createdAt: CREATED_AT,
+      metadata: { timeZone: "Asia/Taipei", nested: { a: [1, 2] } },
+      feedback: null,
+      citations: [{ id: "c1", filename: "hours.pdf", file: "https://files.example.com/hours.pdf", fileType: "pdf", size: 1024, status: "done", document: null, createdAt: "1714552200000" }],
+    },
+    conversation: {
+      id: "01900000-0000-7000-8000-000000000002",
+      title: "Opening hours",
+      type: "individual",
+      status: "open",
+      progressStatus: "ai_processing",
+      autoReplyEnabled: true,
+      assignee: { id: "01900000-0000-7000-8000-000000000003", name: "Lin Wei" },
+    },
+    inbox: { id: "01900000-0000-7000-8000-000000000004", name: "LINE official", channelType: "line" },
+    contact: {
+      id: "01900000-0000-7000-8000-000000000005",
+      name: "Chen Mei Ling",
+      email: "mei@example.com",
+      phoneNumber: "+886912345678",
+      sourceId: "U4af4980629",
+    },
+    sender: { id: "01900000-0000-7000-8000-000000000006", name: "Support bot", avatar: "https://cdn.example.com/bot.png", type: "chatbot" },
+    attachments: [
+      {
+        id: "01900000-0000-7000-8000-000000000007",
+        type: "image",
+        filename: "map.png",
+        sourceUrl: "https://line.example.com/content/123",
+        fileUrl: "https://files.example.com/map.png",
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** The same event with no contact, no assignee, no attachments. */
+export function bareEvent(): WebhookEventData {
+  const e = sampleEvent();
+  return {
+    ...e,
+    message: { ...e.message, type: "incoming", metadata: {}, citations: [] },
+    conversation: { ...e.conversation, assignee: null },
+    contact: null,
+    sender: { id: null, name: "Visitor", avatar: null, type: "contact" },
+    attachments: [],
+  };
+}

@@ -1,0 +1,52 @@
+// A real HTTP receiver for webhook tests and the webhooks benchmark, on 127.0.0.1 with a random port.
+// Every request is recorded: GET /requests?path=<prefix> returns them ({method, path, headers, body,
+// receivedAt}). The path steers the answer:
+//   /ok/...              200 {"message": "ok"}
+//   /fail/...            500
+//   /hang/...            never answers (until the server closes)
+//   /redirect/...?to=URL 302 to URL
+import http from "node:http";
+
+export async function startReceiver() {
+  const requests = [];
+  const hanging = new Set();
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://receiver");
+    if (req.method === "GET" && url.pathname === "/requests") {
+      const prefix = url.searchParams.get("path") ?? "";
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(requests.filter((r) => r.path.startsWith(prefix))));
+      return;
+    }
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      requests.push({ method: req.method, path: url.pathname, headers: req.headers, body, receivedAt: Date.now() });
+      if (url.pathname.startsWith("/fail/")) {
+        res.writeHead(500, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ message: "receiver failed" }));
+      } else if (url.pathname.startsWith("/hang/")) {
+        hanging.add(res);
+      } else if (url.pathname.startsWith("/redirect/")) {
+        res.writeHead(302, { Location: url.searchParams.get("to") ?? "/" });
+        res.end();
+      } else {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ message: "ok" }));
+      }
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections?.();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
