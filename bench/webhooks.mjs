@@ -18,6 +18,8 @@ export default async function () {
     return res.json();
   };
   try {
+    const [organization] = await (await fetch(`${server.base}/api/v1/organizations/?pagination=false`, { headers: server.headers })).json();
+    await api(`/organizations/${organization.id}/`, { planId: "enterprise" }, "PATCH"); // room for 10 assistants
     const conversations = [];
     for (let i = 0; i < CONVERSATIONS; i++) {
       const bot = await api("/chatbots/", { name: `Bench bot ${i}`, largeLanguageModel: "00000000-0000-7000-8000-000000000001" });

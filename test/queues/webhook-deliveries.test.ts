@@ -149,7 +149,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const batch = createMessageBatch("webhook-deliveries", [{ id: "redelivered", timestamp: new Date(), attempts: 2, body: { deliveryId: record.id } }]);
     const ctx = createExecutionContext();
     await worker.queue!(batch, env, ctx);
-    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["redelivered"]);
+    expect(await getQueueResult(batch, ctx)).toMatchObject({ outcome: "ok", ackAll: true, retryBatch: { retry: false }, retryMessages: [] });
     expect(await deliver(env, db(), record.id)).toBe("skipped");
     expect(await received(`/ok/${hook}`)).toHaveLength(1);
     expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message.id))).toHaveLength(1);
@@ -176,6 +176,27 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     expect(JSON.parse(hit.body).id).toBe(reply.message.id);
     const [row] = await waitFor(() => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)), (r) => r[0]?.status === "success");
     expect(row.status).toBe("success");
+  });
+
+  it("a webhook disabled after its event was recorded sends nothing, and the record says why", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const reply = await talk(owner, bot.id, "hello");
+    const hook = await addWebhook(owner, bot.defaultInbox!.id, { isEnabled: false });
+    const id = uuidv7();
+    await db().insert(webhookDeliveries).values({
+      id,
+      organizationId: owner.organizationId,
+      webhookId: hook,
+      inboxId: bot.defaultInbox!.id,
+      chatbotId: bot.id,
+      messageId: reply.message.id,
+      event: "outgoing",
+    });
+    expect(await deliver(env, db(), id)).toBe("sent");
+    const [row] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+    expect(row).toMatchObject({ status: "failure", responseStatus: null, attempts: 1, error: "The webhook was disabled before delivery." });
+    expect(await received(`/ok/${hook}`)).toEqual([]);
   });
 
   it("redirects to internal addresses are refused at delivery", async () => {
