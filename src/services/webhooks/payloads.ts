@@ -40,21 +40,18 @@ export function standardPayload(data: WebhookEventData) {
     type: m.type,
     content: m.content,
     created_at: new Date(m.createdAt).toISOString(),
-    conversation: {
-      id: c.id,
-      title: c.title,
-      type: c.type,
-      status: c.status,
-      progress_status: c.progressStatus,
-      auto_reply_enabled: c.autoReplyEnabled,
-      assignee: c.assignee ? { id: c.assignee.id, name: c.assignee.name } : null,
-    },
+    conversation: { ...conversationFields(c), assignee: c.assignee ? { id: c.assignee.id, name: c.assignee.name } : null },
     inbox: { id: inbox.id, name: inbox.name, channel_type: inbox.channelType },
     contact: contact ? { id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phoneNumber } : null,
     sender: { id: sender.id, name: sender.name, type: sender.type },
     attachments: data.attachments.map((a) => ({ id: a.id, type: a.type, filename: a.filename, source_url: a.sourceUrl })),
     metadata: m.metadata,
   };
+}
+
+/** The conversation's fields as the standard payload and custom templates name them (assignee aside). */
+export function conversationFields(c: WebhookEventData["conversation"]) {
+  return { id: c.id, title: c.title, type: c.type, status: c.status, progress_status: c.progressStatus, auto_reply_enabled: c.autoReplyEnabled };
 }
 
 /**

@@ -13,7 +13,7 @@
  * MAX_OUTPUT_BYTES.
  */
 import { Environment, Interpreter, Template } from "@huggingface/jinja";
-import type { WebhookEventData } from "./payloads";
+import { conversationFields, type WebhookEventData } from "./payloads";
 
 export const MAX_TEMPLATE_CHARS = 20_000;
 export const MAX_OUTPUT_BYTES = 256 * 1024;
@@ -135,12 +135,7 @@ export function templateVariables(data: WebhookEventData): Record<string, unknow
   return {
     message: { id: m.id, type: m.type, content: m.content, created_at: new Date(m.createdAt).toISOString(), metadata: m.metadata },
     conversation: {
-      id: c.id,
-      title: c.title,
-      type: c.type,
-      status: c.status,
-      progress_status: c.progressStatus,
-      auto_reply_enabled: c.autoReplyEnabled,
+      ...conversationFields(c),
       // The spec's assignee is an agent membership reached as assignee.id and assignee.user.name.
       assignee: c.assignee ? { id: c.assignee.id, name: c.assignee.name, user: { id: c.assignee.id, name: c.assignee.name } } : null,
     },
