@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { decryptSecret } from "../../../src/lib/crypto";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { HOSTILE } from "../../support/hostile-urls";
 import { HOOK_URL, createInbox, createWebhook, storedWebhook, storedWebhooks, webhooksPath, type WebhookRecord } from "./fixtures";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}, "text": {{ message.content | tojson }}}';
@@ -113,17 +114,20 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
     },
   );
 
-  it.each(["http://127.0.0.1/", "http://169.254.169.254/latest/meta-data", "http://localhost:8080/", "ftp://example.com", "http://user:pass@example.com/"])(
-    "refuses the URL %s (SSRF protection) with the reason, and writes nothing",
-    async (url) => {
-      const owner = await seedOwner();
-      const inbox = await createInbox(owner);
+  describe("SSRF protection on save", () => {
+    let owner: Actor;
+    let inbox: { id: string };
+    beforeAll(async () => {
+      owner = await seedOwner();
+      inbox = await createInbox(owner);
+    });
+    it.each(HOSTILE)("refuses %s with the reason (%s), and writes nothing", async (url, word) => {
       const err = await expectError(await owner.fetch("POST", webhooksPath(inbox.id), { name: "x", direction: "outgoing", url }), 400, "invalid");
       expect(Object.keys(err.errors!)).toEqual(["url"]);
-      expect(err.errors!.url[0].length).toBeGreaterThan(5);
+      expect(err.errors!.url[0].toLowerCase()).toContain(word.toLowerCase());
       expect(await storedWebhooks(inbox.id)).toHaveLength(0);
-    },
-  );
+    });
+  });
 
   it("a loopback receiver named in WEBHOOK_ALLOWED_HOSTS is accepted", async () => {
     const owner = await seedOwner();
