@@ -21,6 +21,14 @@ describe("GET /api-keys/", () => {
     expect(others.results.map((k) => k.id)).not.toContain(created.id);
   });
 
+  it("400 for a page that is not a positive integer", async () => {
+    const owner = await seedOwner();
+    for (const page of ["0", "abc"]) {
+      const err = await expectError(await owner.fetch("GET", `/api-keys/?page=${page}`), 400, "invalid");
+      expect(Object.keys(err.errors!)).toEqual(["page"]);
+    }
+  });
+
   it("pages with page and page_size", async () => {
     const owner = await seedOwner();
     await owner.fetch("POST", "/api-keys/", { name: "a" });

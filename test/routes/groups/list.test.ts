@@ -34,6 +34,14 @@ describe("GET /organizations/{organizationPk}/groups/", () => {
     await expectError(await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=3&pageSize=2`), 404, "not_found");
   });
 
+  it("400 for a page that is not a positive integer", async () => {
+    const owner = await seedOwner();
+    for (const page of ["0", "abc", "1.5"]) {
+      const err = await expectError(await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=${page}`), 400, "invalid");
+      expect(Object.keys(err.errors!)).toEqual(["page"]);
+    }
+  });
+
   it("filters by `query`: name contains, case-insensitive, with % and _ taken literally", async () => {
     const owner = await seedOwner();
     await createGroup(owner, [], "Support Agents");

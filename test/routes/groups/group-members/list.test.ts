@@ -34,6 +34,15 @@ describe("GET .../groups/{groupPk}/group-members/", () => {
     await expectError(await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=3&pageSize=2`), 404, "not_found");
   });
 
+  it("400 for a page that is not a positive integer", async () => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, []);
+    for (const page of ["0", "abc", "-2"]) {
+      const err = await expectError(await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=${page}`), 400, "invalid");
+      expect(Object.keys(err.errors!)).toEqual(["page"]);
+    }
+  });
+
   it("filters by `query` on the member's name or e-mail, case-insensitive", async () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, []);

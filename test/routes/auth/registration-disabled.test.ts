@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../../src/index";
+
+// The worker itself, called with REGISTRATION_ENABLED switched off (SELF runs with the default "true").
+describe("POST /auth/registration/ with REGISTRATION_ENABLED=false", () => {
+  it("403, and no user is written", async () => {
+    const email = `closed-${crypto.randomUUID()}@example.com`;
+    const ctx = createExecutionContext();
+    const res = await worker.fetch!(
+      new Request("http://localhost/api/v1/auth/registration/", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email, password1: "correct horse battery", password2: "correct horse battery", name: "Closed", company: "Closed Co" }),
+      }) as never,
+      { ...env, REGISTRATION_ENABLED: "false" },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: "permission_denied", detail: "Registration is disabled." });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?").bind(email).first("n")).toBe(0);
+  });
+});

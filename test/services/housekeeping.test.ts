@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { apiKeys } from "../../src/db/schema";
+import { runHousekeeping } from "../../src/services/housekeeping";
+import { db, seedOwner } from "../harness";
+
+const DAY = 86_400_000;
+
+describe("housekeeping cron", () => {
+  it("removes keys revoked or expired more than 30 days ago, and keeps the others", async () => {
+    const owner = await seedOwner();
+    const now = Date.now();
+    const ids: Record<string, string> = {};
+    for (const [name, values] of Object.entries({
+      revokedLongAgo: { revokedAt: now - 31 * DAY },
+      expiredLongAgo: { expiresAt: now - 31 * DAY },
+      revokedRecently: { revokedAt: now - 2 * DAY },
+      expiresLater: { expiresAt: now + 10 * DAY },
+    })) {
+      const res = await owner.fetch("POST", "/api-keys/", { name });
+      expect(res.status).toBe(201);
+      ids[name] = ((await res.json()) as { id: string }).id;
+      await db().update(apiKeys).set(values).where(eq(apiKeys.id, ids[name]));
+    }
+    await runHousekeeping(env, now);
+    const left = new Set((await db().select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, owner.userId))).map((k) => k.id));
+    expect(left.has(ids.revokedLongAgo)).toBe(false);
+    expect(left.has(ids.expiredLongAgo)).toBe(false);
+    expect(left.has(ids.revokedRecently)).toBe(true);
+    expect(left.has(ids.expiresLater)).toBe(true);
+    expect((await owner.fetch("GET", "/users/current/")).status).toBe(200);
+  });
+});
