@@ -8,7 +8,7 @@ import { uuidv7 } from "../src/lib/ids";
 import { conversationInserts, messageWrites, type ConversationRow, type MessageRow, type NewMessage } from "../src/services/conversations";
 import { modelApiError } from "../src/services/llm/errors";
 import { generateReply } from "../src/services/replies";
-import { deliveryInserts, enqueueDeliveries } from "../src/services/webhooks/emit";
+import { deliveryOutbox, enqueueDeliveries } from "../src/services/webhooks/emit";
 import { SseWriter } from "../src/services/sse";
 import { messageRecord, type MessageRecord } from "../src/routes/messages/schema";
 
@@ -265,9 +265,9 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   async #commit({ row, statements }: Prepared, conversation: ConversationRow): Promise<MessageRow> {
-    const deliveries = await deliveryInserts(this.#db, conversation, row);
-    await this.#db.batch([...statements, ...deliveries.statements] as never);
-    if (deliveries.ids.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveries.ids).catch((err) => console.error(String(err))));
+    const results = (await this.#db.batch([...statements, deliveryOutbox(this.#db, conversation, row)] as never)) as unknown[];
+    const deliveryIds = (results.at(-1) as { id: string }[]).map((d) => d.id);
+    if (deliveryIds.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveryIds).catch((err) => console.error(String(err))));
     for (const sse of this.#subscribers) sse.send(messageRecord(row), "message");
     return row;
   }

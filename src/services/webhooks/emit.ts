@@ -1,38 +1,55 @@
-import { and, eq } from "drizzle-orm";
-import type { Bindings, Db } from "../../env";
+import { and, eq, sql } from "drizzle-orm";
 import { webhookDeliveries, webhooks } from "../../db/schema";
-import { uuidv7 } from "../../lib/ids";
-import { chunk } from "../../lib/sql";
+import type { Bindings, Db } from "../../env";
 import type { ConversationRow, MessageRow } from "../conversations";
 
 export interface DeliveryMessage {
   deliveryId: string;
 }
 
-/** Enabled webhooks of an inbox listening to one direction (`incoming` or `outgoing`). */
-export const listeningWebhooks = (db: Db, inboxId: string, direction: "incoming" | "outgoing") =>
-  db.select({ id: webhooks.id, url: webhooks.url }).from(webhooks).where(and(eq(webhooks.inboxId, inboxId), eq(webhooks.direction, direction), eq(webhooks.isEnabled, true)));
+/** A uuid v7 made in SQL: the message's time in ms, then random bits (version 7, variant 10). */
+const uuidv7At = (ms: number) => sql`lower(
+  substr(printf('%012x', ${ms}), 1, 8) || '-' || substr(printf('%012x', ${ms}), 9, 4) || '-7' || substr(hex(randomblob(2)), 2) || '-' ||
+  substr('89ab', 1 + (random() & 3), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
 
 /**
- * Outbox: one pending delivery record per (message, listening webhook), for the batch that stores
- * the message, so a stored message always has its deliveries (delivery rule 1). The queue is told
- * afterwards; the housekeeping cron re-enqueues any the queue never heard of.
+ * Outbox: one pending delivery record per (message, enabled webhook of its inbox listening to its
+ * direction), as one INSERT ... SELECT that goes in the batch storing the message, after it. So a
+ * stored message always has its deliveries (delivery rule 1), the webhooks are read as they are at
+ * that instant, and it costs no round trip of its own. Returns the new ids (RETURNING): the queue is
+ * told afterwards, and the housekeeping cron re-enqueues any the queue never heard of.
  */
-export async function deliveryInserts(db: Db, conversation: ConversationRow, message: MessageRow) {
-  const listening = await listeningWebhooks(db, conversation.inboxId, message.type);
-  const rows = listening.map((w) => ({
-    id: uuidv7(),
-    organizationId: conversation.organizationId,
-    webhookId: w.id,
-    inboxId: conversation.inboxId,
-    chatbotId: conversation.chatbotId,
-    messageId: message.id,
-    event: message.type,
-    url: w.url,
-    createdAt: message.createdAt,
-  }));
-  // 10 columns a row: D1's 100 bound parameters allow 9 rows a statement.
-  return { ids: rows.map((r) => r.id), statements: chunk(rows, 9).map((part) => db.insert(webhookDeliveries).values(part)) };
+export function deliveryOutbox(db: Db, conversation: ConversationRow, message: MessageRow) {
+  const value = (v: unknown, column: string) => sql`${v}`.as(column);
+  // Every column of the table, in its order (drizzle checks both).
+  return db
+    .insert(webhookDeliveries)
+    .select((qb) =>
+      qb
+        .select({
+          id: uuidv7At(message.createdAt).as("id"),
+          organizationId: value(conversation.organizationId, "organization_id"),
+          webhookId: webhooks.id,
+          inboxId: webhooks.inboxId,
+          chatbotId: value(conversation.chatbotId, "chatbot_id"),
+          messageId: value(message.id, "message_id"),
+          event: value(message.type, "event"),
+          status: value("pending", "status"),
+          leaseUntil: value(null, "lease_until"),
+          attempts: value(0, "attempts"),
+          url: webhooks.url,
+          requestBody: value(null, "request_body"),
+          responseStatus: value(null, "response_status"),
+          responseBody: value(null, "response_body"),
+          durationMs: value(null, "duration_ms"),
+          error: value(null, "error"),
+          createdAt: value(message.createdAt, "created_at"),
+          deliveredAt: value(null, "delivered_at"),
+        })
+        .from(webhooks)
+        .where(and(eq(webhooks.inboxId, conversation.inboxId), eq(webhooks.direction, message.type), eq(webhooks.isEnabled, true))),
+    )
+    .returning({ id: webhookDeliveries.id });
 }
 
 /** Hands deliveries to the webhook queue (the consumer sends them). */

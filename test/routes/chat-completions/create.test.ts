@@ -34,6 +34,35 @@ describe("POST /chat/completions (non-streaming)", () => {
     expect((await res.json<any>()).choices[0].message.content).toBe('I have no information in my sources about "Hello there".');
   });
 
+  it("400 for a request that is not a chat completion, naming the field", async () => {
+    const owner = await gatewayOwner();
+    for (const [body, field] of [
+      [{ model: "Local LLM" }, "messages"],
+      [{ model: "Local LLM", messages: [] }, "messages"],
+      [{ model: "Local LLM", messages: [{ role: "wizard", content: "hi" }] }, "messages.0.role"],
+      [{ messages: question }, "model"],
+      [{ model: "Local LLM", messages: question, temperature: "hot" }, "temperature"],
+    ] as const) {
+      const res = await owner.fetch("POST", PATH, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      const err = await res.json<{ code: string; errors: Record<string, string[]> }>();
+      expect(err.code).toBe("invalid");
+      expect(Object.keys(err.errors).some((k) => k.startsWith(field)), `${JSON.stringify(err.errors)} names ${field}`).toBe(true);
+    }
+  });
+
+  it("404 for a model another organization registered, by id or by name", async () => {
+    const owner = await gatewayOwner();
+    const stranger = await gatewayOwner();
+    const theirs = await upstreamModel(stranger);
+    for (const model of [theirs.id, theirs.name]) {
+      const res = await owner.fetch("POST", PATH, { model, messages: question });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ code: "not_found" });
+    }
+    expect((await stranger.fetch("POST", PATH, { model: theirs.id, messages: question })).status).toBe(200);
+  });
+
   it("records the answer's words in the organization's usage", async () => {
     const owner = await gatewayOwner();
     const res = await owner.fetch("POST", PATH, { model: "Local LLM", messages: question });

@@ -32,6 +32,16 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     expect(org.usageStatistics).toMatchObject({ currentMonthUsedWordsCountTotal: words, currentMonthUsedConversationsCountTotal: 1 });
   });
 
+  it.each([null, ""])("a conversation of %o starts a new conversation, like an absent one", async (conversation) => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const res = await owner.fetch("POST", completions(bot.id), { conversation, message: { content: "Hello" } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const reply = (await res.json()) as Reply;
+    expect(await count("conversations", "id = ? AND chatbot_id = ?", reply.conversationId, bot.id)).toBe(1);
+    expect(reply.message.sequence).toBe(2);
+  });
+
   it("continues a conversation with its history, in sequence", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);

@@ -66,7 +66,11 @@ describe("conversations", () => {
     const nobody = await seedMember(owner);
     await expectError(await nobody.fetch("GET", `/conversations/${created.id}/`), 403);
     await expectError(await nobody.fetch("POST", "/conversations/", { webChat: webChatId }), 403);
+    await expectError(await call("GET", `/api/v1/conversations/?inbox=${inboxId}`), 401);
+    await expectError(await call("POST", "/api/v1/conversations/", { webChat: webChatId }), 401);
+    await expectError(await nobody.fetch("GET", `/conversations/?inbox=${inboxId}`), 403);
     const viewer = await seedMember(owner, ["conversation.view"]);
     expect((await viewer.fetch("GET", `/conversations/${created.id}/`)).status).toBe(200);
+    expect((await viewer.fetch("GET", `/conversations/?inbox=${inboxId}`)).status).toBe(200);
   });
 });

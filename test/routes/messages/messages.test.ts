@@ -70,6 +70,29 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     await expectError(await nobody.fetch("GET", `/messages/?conversation=${conversationId}`), 403, "permission_denied");
   });
 
+  it("GET /messages/{id}/: the record; 400 without its conversation; 401; 403 without conversation.view; 404 for another organization's or a malformed id", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const { conversationId } = await conversationOf(owner);
+    const [latest] = await waitForMessages(owner, conversationId, 2);
+    const one = (id: string) => `/messages/${id}/?conversation=${conversationId}`;
+    for (const prefix of PREFIXES) {
+      const res = await owner.fetch("GET", one(latest.id), undefined, { prefix });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ id: latest.id, conversation: conversationId, type: latest.type, content: latest.content });
+    }
+    const err = await expectError(await owner.fetch("GET", `/messages/${latest.id}/`), 400, "invalid");
+    expect(Object.keys(err.errors!)).toEqual(["conversation"]);
+    await expectError(await owner.fetch("GET", `/messages/${latest.id}/?conversation=nope`), 400, "invalid");
+    await expectError(await call("GET", `/api/v1${one(latest.id)}`), 401);
+    await expectError(await call("GET", `/api/v1/messages/?conversation=${conversationId}`), 401);
+    await expectError(await (await seedMember(owner)).fetch("GET", one(latest.id)), 403, "permission_denied");
+    expect((await (await seedMember(owner, ["conversation.view"])).fetch("GET", one(latest.id))).status).toBe(200);
+    await expectError(await other.fetch("GET", one(latest.id)), 404, "not_found");
+    await expectError(await owner.fetch("GET", one(NO_SUCH_ID)), 404, "not_found");
+    await expectError(await owner.fetch("GET", one("not-a-uuid")), 404, "not_found");
+  });
+
   it("pages newest first with a cursor, both ways", async () => {
     const owner = await seedOwner();
     const { bot, conversationId } = await conversationOf(owner);
@@ -108,6 +131,17 @@ describe("human handoff", () => {
     await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: true });
     const back = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "bot again" } })).json()) as { content: string };
     expect(back.content).toBe('You said: "bot again".');
+  });
+
+  it("messages/outgoing/: 400 for bad input and nothing written; 401 without a key", async () => {
+    const owner = await seedOwner();
+    const { conversationId } = await conversationOf(owner);
+    const before = (await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n;
+    for (const body of [{ content: "x" }, { conversation: "nope", content: "x" }, { conversation: conversationId }, { conversation: conversationId, content: 5 }, { conversation: conversationId, content: "x".repeat(32_001) }]) {
+      await expectError(await owner.fetch("POST", "/messages/outgoing/", body), 400, "invalid");
+    }
+    await expectError(await call("POST", "/api/v1/messages/outgoing/", { conversation: conversationId, content: "x" }), 401);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n).toBe(before);
   });
 
   it("update-auto-reply: 400 bad body, 401, 403, 404 across organizations", async () => {

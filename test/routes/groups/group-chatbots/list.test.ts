@@ -30,6 +30,15 @@ describe("GET .../groups/{groupPk}/group-chatbots/", () => {
     await expectError(await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=3&pageSize=2`), 404, "not_found");
   });
 
+  it("400 for a page that is not a positive integer", async () => {
+    const owner = await seedOwner();
+    const group = await createGroup(owner, []);
+    for (const p of ["0", "abc"]) {
+      const err = await expectError(await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=${p}`), 400, "invalid");
+      expect(Object.keys(err.errors!)).toEqual(["page"]);
+    }
+  });
+
   it("filters by `query` on the assistant's name, case-insensitive", async () => {
     const owner = await seedOwner();
     const group = await createGroup(owner);
