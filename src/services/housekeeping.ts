@@ -2,7 +2,8 @@ import { and, isNotNull, lt, or } from "drizzle-orm";
 import type { Bindings } from "../env";
 import { getDb } from "../db";
 import { apiKeys } from "../db/schema";
-import { enqueueDeliveries, strandedDeliveries } from "./webhooks/delivery";
+import { strandedDeliveries } from "./webhooks/delivery";
+import { enqueueDeliveries } from "./webhooks/emit";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 

@@ -8,8 +8,6 @@ import { parseAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { buildPayload, type WebhookEventData } from "./payloads";
 import { signature } from "./signature";
 
-export { enqueueDeliveries } from "./emit";
-
 const DEFAULT_TIMEOUT_MS = 30_000;
 const LEASE_MS = 60_000;
 const MAX_REDIRECTS = 3;

@@ -6,7 +6,7 @@ import { webhookDeliveries } from "../../../db/schema";
 import { conflict } from "../../../lib/errors";
 import { currentAccess, requirePermission } from "../../../services/access";
 import { getDelivery, getWebhook, resetForRedelivery } from "../../../services/webhooks/config";
-import { enqueueDeliveries } from "../../../services/webhooks/delivery";
+import { enqueueDeliveries } from "../../../services/webhooks/emit";
 import { WEBHOOKS_TAG } from "../schema";
 import { RecordParams, RecordSchema, recordRecord } from "./schema";
 
