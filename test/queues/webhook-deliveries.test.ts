@@ -41,6 +41,22 @@ async function addWebhook(owner: Actor, inboxId: string, values: Partial<typeof 
   return id;
 }
 
+/** A pending delivery record written straight to D1, as if the queue had never been told of it. */
+async function pendingDelivery(owner: Actor, bot: { id: string; defaultInbox: { id: string } | null }, webhookId: string, messageId: string, createdAt = Date.now()) {
+  const id = uuidv7();
+  await db().insert(webhookDeliveries).values({
+    id,
+    organizationId: owner.organizationId,
+    webhookId,
+    inboxId: bot.defaultInbox!.id,
+    chatbotId: bot.id,
+    messageId,
+    event: "outgoing",
+    createdAt,
+  });
+  return id;
+}
+
 async function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string) {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
   const [version, sig] = header.split(",");
@@ -160,17 +176,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const bot = await createChatbot(owner);
     const reply = await talk(owner, bot.id, "hello");
     const hook = await addWebhook(owner, bot.defaultInbox!.id, {});
-    const id = uuidv7();
-    await db().insert(webhookDeliveries).values({
-      id,
-      organizationId: owner.organizationId,
-      webhookId: hook,
-      inboxId: bot.defaultInbox!.id,
-      chatbotId: bot.id,
-      messageId: reply.message.id,
-      event: "outgoing",
-      createdAt: Date.now() - 5 * 60_000,
-    });
+    const id = await pendingDelivery(owner, bot, hook, reply.message.id, Date.now() - 5 * 60_000);
     await runHousekeeping(env);
     const [hit] = await waitFor(() => received(`/ok/${hook}`), (r) => r.length > 0);
     expect(JSON.parse(hit.body).id).toBe(reply.message.id);
@@ -183,16 +189,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const bot = await createChatbot(owner);
     const reply = await talk(owner, bot.id, "hello");
     const hook = await addWebhook(owner, bot.defaultInbox!.id, { isEnabled: false });
-    const id = uuidv7();
-    await db().insert(webhookDeliveries).values({
-      id,
-      organizationId: owner.organizationId,
-      webhookId: hook,
-      inboxId: bot.defaultInbox!.id,
-      chatbotId: bot.id,
-      messageId: reply.message.id,
-      event: "outgoing",
-    });
+    const id = await pendingDelivery(owner, bot, hook, reply.message.id);
     expect(await deliver(env, db(), id)).toBe("sent");
     const [row] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
     expect(row).toMatchObject({ status: "failure", responseStatus: null, attempts: 1, error: "The webhook was disabled before delivery." });
