@@ -126,6 +126,13 @@ export async function getDelivery(db: Db, organizationId: string, id: string, sc
   return row;
 }
 
+/** A delivery record of a webhook of an inbox of the organization, with that webhook (404 for any miss). */
+export async function getWebhookDelivery(db: Db, organizationId: string, inboxId: string, webhookId: string, recordId: string) {
+  const { webhook } = await getWebhook(db, organizationId, inboxId, webhookId);
+  const record = await getDelivery(db, organizationId, recordId, eq(webhookDeliveries.webhookId, webhook.id));
+  return { webhook, record };
+}
+
 /**
  * A finished delivery (success or failure) goes back to pending, in one conditional write so a
  * record being sent is never reset under the consumer. The outcome of the previous attempt is

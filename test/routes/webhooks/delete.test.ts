@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import { createInbox, createWebhook, insertDelivery, seedConversation, storedDelivery, storedWebhook, webhooksPath } from "./fixtures";
+import { createInbox, createWebhook, insertDelivery, seedConversation, storedDelivery, storedWebhook, webhooksPath, webhooksOfTwoOrganizations } from "./fixtures";
 
 describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   it.each(PREFIXES)("deletes the webhook with its delivery records (%s)", async (prefix) => {
@@ -25,12 +25,7 @@ describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
 
   it("404 for another organization's webhook, or one named under another inbox", async () => {
     const owner = await seedOwner();
-    const stranger = await seedOwner();
-    const theirInbox = await createInbox(stranger);
-    const theirs = await createWebhook(stranger, theirInbox.id);
-    const mine = await createInbox(owner);
-    const other = await createInbox(owner);
-    const hook = await createWebhook(owner, mine.id);
+    const { theirInbox, theirs, other, hook } = await webhooksOfTwoOrganizations(owner);
     await expectError(await owner.fetch("DELETE", webhooksPath(theirInbox.id, theirs.id)), 404, "not_found");
     await expectError(await owner.fetch("DELETE", webhooksPath(other.id, hook.id)), 404, "not_found");
     expect(await storedWebhook(theirs.id)).toBeDefined();

@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import { messages, webhookDeliveries, webhooks } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
-import { db, unique, type Actor } from "../../harness";
+import { db, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot, type ChatbotRecord } from "../../fixtures/chatbots";
 
 export interface WebhookRecord {
@@ -56,6 +56,20 @@ export async function createWebhook(actor: Actor, inboxId: string, body: Record<
   const res = await actor.fetch("POST", webhooksPath(inboxId), { name: unique("hook"), direction: "outgoing", url: HOOK_URL, ...body });
   expect(res.status, await res.clone().text()).toBe(201);
   return res.json();
+}
+
+/**
+ * For cross-organization and wrong-inbox 404s: a stranger's inbox and webhook (`theirInbox`,
+ * `theirs`), and `owner`'s webhook `hook` in inbox `mine` beside a second inbox `other`.
+ */
+export async function webhooksOfTwoOrganizations(owner: Actor) {
+  const stranger = await seedOwner();
+  const theirInbox = await createInbox(stranger);
+  const theirs = await createWebhook(stranger, theirInbox.id);
+  const mine = await createInbox(owner);
+  const other = await createInbox(owner);
+  const hook = await createWebhook(owner, mine.id);
+  return { theirInbox, theirs, mine, other, hook };
 }
 
 export const storedWebhooks = (inboxId: string) => db().select().from(webhooks).where(eq(webhooks.inboxId, inboxId));

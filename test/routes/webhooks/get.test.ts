@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import { createInbox, createWebhook, webhooksPath } from "./fixtures";
+import { createInbox, createWebhook, webhooksPath, webhooksOfTwoOrganizations } from "./fixtures";
 
 describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   it.each(PREFIXES)("returns the webhook under %s, without the secret", async (prefix) => {
@@ -16,12 +16,7 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
 
   it("404 for another organization's webhook, another inbox's, an unknown or a malformed id", async () => {
     const owner = await seedOwner();
-    const stranger = await seedOwner();
-    const theirInbox = await createInbox(stranger);
-    const theirs = await createWebhook(stranger, theirInbox.id);
-    const mine = await createInbox(owner);
-    const other = await createInbox(owner);
-    const hook = await createWebhook(owner, mine.id);
+    const { theirInbox, theirs, mine, other, hook } = await webhooksOfTwoOrganizations(owner);
     await expectError(await owner.fetch("GET", webhooksPath(theirInbox.id, theirs.id)), 404, "not_found");
     await expectError(await owner.fetch("GET", webhooksPath(mine.id, theirs.id)), 404, "not_found");
     await expectError(await owner.fetch("GET", webhooksPath(other.id, hook.id)), 404, "not_found");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { decryptSecret } from "../../../src/lib/crypto";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import { HOOK_URL, createInbox, createWebhook, storedWebhook, webhooksPath, type WebhookRecord } from "./fixtures";
+import { HOOK_URL, createInbox, createWebhook, storedWebhook, webhooksPath, type WebhookRecord, webhooksOfTwoOrganizations } from "./fixtures";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}}';
 
@@ -98,12 +98,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
 
   it("404 for another organization's webhook, or a webhook named under another inbox", async () => {
     const owner = await seedOwner();
-    const stranger = await seedOwner();
-    const theirInbox = await createInbox(stranger);
-    const theirs = await createWebhook(stranger, theirInbox.id);
-    const mine = await createInbox(owner);
-    const other = await createInbox(owner);
-    const hook = await createWebhook(owner, mine.id);
+    const { theirInbox, theirs, mine, other, hook } = await webhooksOfTwoOrganizations(owner);
     await expectError(await owner.fetch("PATCH", webhooksPath(theirInbox.id, theirs.id), { name: "Mine" }), 404, "not_found");
     await expectError(await owner.fetch("PUT", webhooksPath(mine.id, theirs.id), { name: "Mine", direction: "outgoing", url: HOOK_URL }), 404, "not_found");
     await expectError(await owner.fetch("PATCH", webhooksPath(other.id, hook.id), { name: "Moved" }), 404, "not_found");

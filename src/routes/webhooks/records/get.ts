@@ -1,10 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { webhookDeliveries } from "../../../db/schema";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getDelivery, getWebhook } from "../../../services/webhooks/config";
+import { getWebhookDelivery } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
 import { RecordParams, RecordSchema, recordRecord } from "./schema";
 
@@ -23,7 +21,6 @@ export const registerGetWebhookRecord = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "webhook.manage");
     const { inboxId, webhookId, recordId } = c.req.valid("param");
-    const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
-    const record = await getDelivery(c.var.db, access.organizationId, recordId, eq(webhookDeliveries.webhookId, webhook.id));
+    const { record } = await getWebhookDelivery(c.var.db, access.organizationId, inboxId, webhookId, recordId);
     return c.json(recordRecord(record), 200);
   });

@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { webhookDeliveries } from "../../../db/schema";
 import { conflict } from "../../../lib/errors";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getDelivery, getWebhook, resetForRedelivery } from "../../../services/webhooks/config";
+import { getWebhookDelivery, resetForRedelivery } from "../../../services/webhooks/config";
 import { enqueueDeliveries } from "../../../services/webhooks/emit";
 import { WEBHOOKS_TAG } from "../schema";
 import { RecordParams, RecordSchema, recordRecord } from "./schema";
@@ -28,8 +26,7 @@ export const registerRedeliverWebhookRecord = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "webhook.manage");
     const { inboxId, webhookId, recordId } = c.req.valid("param");
-    const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
-    const record = await getDelivery(c.var.db, access.organizationId, recordId, eq(webhookDeliveries.webhookId, webhook.id));
+    const { webhook, record } = await getWebhookDelivery(c.var.db, access.organizationId, inboxId, webhookId, recordId);
     if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send records again.");
     const reset = await resetForRedelivery(c.var.db, record.delivery.id);
     if (!reset) throw conflict("This record is still pending or being sent; only a finished delivery can be sent again.");
