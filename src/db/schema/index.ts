@@ -6,3 +6,4 @@ export * from "./inboxes";
 export * from "./contacts";
 export * from "./conversations";
 export * from "./webhooks";
+export * from "./knowledge";

@@ -1,0 +1,161 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { users } from "./accounts";
+import { groups, organizations } from "./organizations";
+import { models } from "./models";
+import { chatbots } from "./chatbots";
+import { bool, createdAt, id, json, updatedAt } from "./columns";
+
+export const VECTOR_DATABASE_TYPES = ["elasticsearch", "opensearch", "oracle", "synxdb"] as const;
+export const FILE_STATUSES = ["initial", "processing", "done", "failed"] as const;
+
+/** Knowledge bases: retrieval settings plus the files, FAQs and labels below. */
+export const knowledgeBases = sqliteTable(
+  "knowledge_bases",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    createdById: text("created_by_id").notNull().references(() => users.id),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    embeddingModelId: text("embedding_model_id").notNull().references(() => models.id),
+    rerankerModelId: text("reranker_model_id").notNull().references(() => models.id),
+    numberOfRetrievedChunks: integer("number_of_retrieved_chunks").notNull().default(12),
+    sentenceWindowSize: integer("sentence_window_size").notNull().default(2),
+    enableHyde: bool("enable_hyde").notNull().default(false),
+    similarityCutoff: real("similarity_cutoff").notNull().default(0),
+    enableRerank: bool("enable_rerank").notNull().default(true),
+    /** null: the system default (on). */
+    enableRrf: bool("enable_rrf"),
+    /** null: the platform's own store (Vectorize, or the local store). */
+    vectorDatabaseType: text("vector_database_type", { enum: VECTOR_DATABASE_TYPES }),
+    vectorDatabaseUrl: text("vector_database_url"),
+    /** AES-GCM sealed JSON of the store's credentials (api key, users, passwords); never returned. */
+    vectorDatabaseCredentialsSealed: text("vector_database_credentials_sealed"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("knowledge_bases_org_idx").on(t.organizationId, t.createdAt)],
+);
+
+/** Group access to knowledge bases (CONTRACT section 4). */
+export const knowledgeBaseGroups = sqliteTable(
+  "knowledge_base_groups",
+  {
+    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.knowledgeBaseId, t.groupId] }), index("knowledge_base_groups_group_idx").on(t.groupId)],
+);
+
+/** Which knowledge bases an assistant answers from. */
+export const chatbotKnowledgeBases = sqliteTable(
+  "chatbot_knowledge_bases",
+  {
+    chatbotId: text("chatbot_id").notNull().references(() => chatbots.id, { onDelete: "cascade" }),
+    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.knowledgeBaseId] }), index("chatbot_knowledge_bases_kb_idx").on(t.knowledgeBaseId)],
+);
+
+export const knowledgeBaseLabels = sqliteTable(
+  "knowledge_base_labels",
+  {
+    id: id(),
+    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("knowledge_base_labels_name_uq").on(t.knowledgeBaseId, t.name)],
+);
+
+/**
+ * Uploaded documents. The bytes live in R2 under `objectKey`; ingestion (queue) parses, chunks and
+ * indexes them into text nodes. `generation` grows with every (re)parse request, so a stale queue
+ * message for an older generation does nothing.
+ */
+export const knowledgeBaseFiles = sqliteTable(
+  "knowledge_base_files",
+  {
+    id: id(),
+    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    createdById: text("created_by_id").references(() => users.id, { onDelete: "set null" }),
+    filename: text("filename").notNull(),
+    objectKey: text("object_key").notNull(),
+    fileType: text("file_type").notNull(),
+    size: integer("size").notNull(),
+    status: text("status", { enum: FILE_STATUSES }).notNull().default("initial"),
+    parserId: text("parser_id"),
+    rawUserDefineMetadata: json<Record<string, unknown>>("raw_user_define_metadata").notNull().default({}),
+    chunksCount: integer("chunks_count").notNull().default(0),
+    vectorStorageSize: integer("vector_storage_size").notNull().default(0),
+    generation: integer("generation").notNull().default(1),
+    queuedAt: integer("queued_at").notNull(),
+    startedAt: integer("started_at"),
+    finishedAt: integer("finished_at"),
+    processingTimeDetails: json<Record<string, unknown>>("processing_time_details").notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("knowledge_base_files_kb_idx").on(t.knowledgeBaseId, t.createdAt)],
+);
+
+export const knowledgeBaseFileLabels = sqliteTable(
+  "knowledge_base_file_labels",
+  {
+    fileId: text("file_id").notNull().references(() => knowledgeBaseFiles.id, { onDelete: "cascade" }),
+    labelId: text("label_id").notNull().references(() => knowledgeBaseLabels.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.labelId] }), index("knowledge_base_file_labels_label_idx").on(t.labelId)],
+);
+
+/** Question-answer pairs, searched beside the text nodes. */
+export const faqs = sqliteTable(
+  "faqs",
+  {
+    id: id(),
+    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    question: text("question").notNull(),
+    answer: text("answer").notNull(),
+    answerMediaUrls: json<Record<string, unknown>>("answer_media_urls").notNull().default({}),
+    hitsCount: integer("hits_count").notNull().default(0),
+    embeddingTokensCount: integer("embedding_tokens_count").notNull().default(0),
+    rawUserDefineMetadata: json<Record<string, unknown>>("raw_user_define_metadata").notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("faqs_kb_idx").on(t.knowledgeBaseId, t.createdAt)],
+);
+
+export const faqLabels = sqliteTable(
+  "faq_labels",
+  {
+    faqId: text("faq_id").notNull().references(() => faqs.id, { onDelete: "cascade" }),
+    labelId: text("label_id").notNull().references(() => knowledgeBaseLabels.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.faqId, t.labelId] }), index("faq_labels_label_idx").on(t.labelId)],
+);
+
+/**
+ * Chunks of a file: whole sentences, with the page range and character offsets they come from.
+ * `position` orders them within the file (the sentence window reads the neighbours). Keyword search
+ * is the FTS5 table `text_nodes_fts` (migration 0006), keyed by this table's rowid.
+ */
+export const textNodes = sqliteTable(
+  "text_nodes",
+  {
+    id: id(),
+    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    fileId: text("file_id").notNull().references(() => knowledgeBaseFiles.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    text: text("text").notNull(),
+    hitsCount: integer("hits_count").notNull().default(0),
+    pageStart: integer("page_start"),
+    pageEnd: integer("page_end"),
+    startCharIdx: integer("start_char_idx").notNull(),
+    endCharIdx: integer("end_char_idx").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("text_nodes_file_position_uq").on(t.fileId, t.position), index("text_nodes_kb_idx").on(t.knowledgeBaseId)],
+);
