@@ -2,6 +2,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as schema from "./db/schema";
 import type { Conversation } from "../durable-objects/conversation";
 import type { RateLimiter } from "../durable-objects/rate-limiter";
+import type { VectorIndex } from "../durable-objects/vector-index";
 
 /** Bindings declared in wrangler.toml. Optional ones are remote-only and absent locally. */
 export interface Bindings {
@@ -11,6 +12,8 @@ export interface Bindings {
   WEBHOOK_QUEUE: Queue;
   INGESTION_QUEUE: Queue;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** The local vector store, one object per knowledge base; unused when VECTORIZE is bound. */
+  VECTOR_INDEX: DurableObjectNamespace<VectorIndex>;
   VECTORIZE?: VectorizeIndex;
   AI?: Ai;
   REGISTRATION_ENABLED?: string;

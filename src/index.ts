@@ -6,6 +6,7 @@ import { runHousekeeping } from "./services/housekeeping";
 
 export { Conversation } from "../durable-objects/conversation";
 export { RateLimiter } from "../durable-objects/rate-limiter";
+export { VectorIndex } from "../durable-objects/vector-index";
 
 const app = buildApp();
 

@@ -1,5 +1,6 @@
 import type { Bindings } from "../env";
 import { consumeWebhookDeliveries } from "./webhook-deliveries";
+import { consumeKnowledgeIngestion } from "./knowledge-ingestion";
 
 export const QUEUES = {
   webhookDeliveries: "webhook-deliveries",
@@ -8,12 +9,10 @@ export const QUEUES = {
 
 type Consumer = (batch: MessageBatch, env: Bindings, ctx: ExecutionContext) => Promise<void>;
 
-/**
- * Consumers by queue name. Knowledge ingestion (issue 5) registers here; until then its messages
- * are retried later rather than dropped.
- */
+/** Consumers by queue name; a queue without one has its messages retried later rather than dropped. */
 const consumers: Partial<Record<string, Consumer>> = {
   [QUEUES.webhookDeliveries]: consumeWebhookDeliveries,
+  [QUEUES.knowledgeIngestion]: consumeKnowledgeIngestion,
 };
 
 export async function handleQueue(batch: MessageBatch, env: Bindings, ctx: ExecutionContext) {

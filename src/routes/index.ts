@@ -17,6 +17,8 @@ import { registerMessageRoutes } from "./messages";
 import { registerChatCompletionRoutes } from "./chat-completions";
 import { registerCompletionRoutes } from "./completions";
 import { registerWebhookRoutes } from "./webhooks";
+import { registerKnowledgeBaseRoutes } from "./knowledge-bases";
+import { registerParserRoutes } from "./parsers";
 
 /** Every resource of the API; each is mounted under both /api/v1 and /api. */
 export function registerRoutes(r: Router) {
@@ -38,4 +40,6 @@ export function registerRoutes(r: Router) {
   registerChatCompletionRoutes(r);
   registerCompletionRoutes(r);
   registerWebhookRoutes(r);
+  registerKnowledgeBaseRoutes(r);
+  registerParserRoutes(r);
 }

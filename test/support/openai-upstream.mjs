@@ -9,8 +9,12 @@
 //   fail-truncated    streams three words, then ends the response cleanly but early (no finish, no [DONE])
 //   delay-<ms>        uses <ms> instead of tokenDelayMs between words
 // When the request carries `tools`, the answer is a call of the first tool, its arguments streamed in
-// fragments. GET /last-request?model=<name> returns the last request for that model name (or the last
-// of all without `model`): {headers: {authorization}, body, aborted (the client left mid-stream)}.
+// fragments. POST /v1/embeddings answers, per input, a deterministic vector of `dimensions` (default 8)
+// numbers derived from the text's characters, not normalised. POST /v1/rerank (Cohere/Jina shape) scores
+// each document by the share of the query's words it contains, best first, `top_n` of them. Both check
+// the key and honour fail-500 as chat does. GET /last-request?model=<name> returns the last request for
+// that model name (or the last of all without `model`): {headers: {authorization}, body, aborted (the
+// client left mid-stream)}.
 
 import { createServer } from "node:http";
 
@@ -39,6 +43,34 @@ function sendJson(res, status, body) {
 const promptTokens = (messages) =>
   (messages ?? []).reduce((n, m) => n + String(typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "")).split(/\s+/).filter(Boolean).length, 0);
 
+const ROUTES = { "/v1/chat/completions": "chat", "/v1/embeddings": "embeddings", "/v1/rerank": "rerank" };
+
+/** Vector component i of a text: a sum over its characters, so equal texts get equal vectors. */
+function upstreamEmbedding(text, dimensions = 8) {
+  const v = Array.from({ length: dimensions }, (_, i) => i + 1);
+  [...String(text)].forEach((ch, k) => (v[(k + ch.codePointAt(0)) % dimensions] += (ch.codePointAt(0) % 7) + 1));
+  return v;
+}
+
+function embeddings(body) {
+  const inputs = Array.isArray(body.input) ? body.input : [body.input];
+  const data = inputs.map((text, index) => ({ object: "embedding", index, embedding: upstreamEmbedding(text, body.dimensions ?? 8) }));
+  const tokens = inputs.reduce((n, t) => n + String(t).split(/\s+/).filter(Boolean).length, 0);
+  return { object: "list", data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } };
+}
+
+function rerank(body) {
+  const words = (t) => String(t).toLowerCase().split(/\W+/).filter(Boolean);
+  const query = new Set(words(body.query));
+  const results = (body.documents ?? []).map((doc, index) => {
+    const text = typeof doc === "string" ? doc : doc?.text;
+    const hits = new Set(words(text).filter((w) => query.has(w))).size;
+    return { index, relevance_score: query.size ? hits / query.size : 0 };
+  });
+  results.sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index);
+  return { model: body.model, results: results.slice(0, body.top_n ?? results.length) };
+}
+
 /** Starts the server on 127.0.0.1 and a random port. */
 export async function startUpstream({ tokenDelayMs = 50 } = {}) {
   const requests = [];
@@ -51,7 +83,8 @@ export async function startUpstream({ tokenDelayMs = 50 } = {}) {
         const found = [...requests].reverse().find((r) => !model || r.body?.model === model);
         return found ? sendJson(res, 200, found) : sendJson(res, 404, { error: { message: "No such request." } });
       }
-      if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") return sendJson(res, 404, { error: { message: "Not found." } });
+      const route = req.method === "POST" ? ROUTES[url.pathname] : undefined;
+      if (!route) return sendJson(res, 404, { error: { message: "Not found." } });
 
       const text = await readBody(req);
       let body;
@@ -70,6 +103,7 @@ export async function startUpstream({ tokenDelayMs = 50 } = {}) {
       }
       const model = String(body.model ?? "");
       if (model === "fail-500") return sendJson(res, 500, { error: { message: "The upstream fell over.", type: "server_error" } });
+      if (route !== "chat") return sendJson(res, 200, route === "embeddings" ? embeddings(body) : rerank(body));
 
       const delay = /^delay-(\d+)$/.exec(model) ? Number(model.slice(6)) : tokenDelayMs;
       const n = Number.isInteger(body.max_tokens) && body.max_tokens > 0 ? body.max_tokens : DEFAULT_TOKENS;

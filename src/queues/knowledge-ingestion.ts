@@ -1,0 +1,41 @@
+import type { Bindings } from "../env";
+import { getDb } from "../db";
+import { ingestFile } from "../services/ingestion";
+import type { IngestionJob } from "../services/knowledge-content";
+import { vectorStoreFor } from "../services/vector-store";
+
+/** Deliveries of one message before its file is marked failed (wrangler.toml max_retries + 1). */
+const MAX_ATTEMPTS = 4;
+
+/**
+ * Consumer of `knowledge-ingestion`. Each message is handled on its own, so one bad file does not
+ * hold up the batch: file jobs parse and index a file (idempotent, see ingestFile); purge jobs remove
+ * the vectors and stored bytes of a deleted knowledge base.
+ */
+export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindings) {
+  const db = getDb(env.DB);
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const job = message.body as IngestionJob;
+      try {
+        if (job.kind === "file") await ingestFile(env, db, job.fileId, job.generation, message.attempts >= MAX_ATTEMPTS);
+        else await purge(env, job);
+        message.ack();
+      } catch (err) {
+        console.error(JSON.stringify({ level: "error", message: "knowledge ingestion failed", job: job.kind, error: String(err), stack: (err as Error).stack }));
+        message.retry({ delaySeconds: Math.min(60, 5 * 2 ** message.attempts) });
+      }
+    }),
+  );
+}
+
+async function purge(env: Bindings, job: Extract<IngestionJob, { kind: "purge" }>) {
+  if (job.vectorIds.length) await vectorStoreFor(env).deleteByIds(job.knowledgeBaseId, job.vectorIds);
+  if (!job.objectPrefix) return;
+  for (let cursor: string | undefined; ; ) {
+    const listed = await env.FILES.list({ prefix: job.objectPrefix, cursor });
+    if (listed.objects.length) await env.FILES.delete(listed.objects.map((o) => o.key));
+    if (!listed.truncated) return;
+    cursor = listed.cursor;
+  }
+}

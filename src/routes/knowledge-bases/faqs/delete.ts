@@ -1,0 +1,28 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../../lib/openapi";
+import { errorResponses, noContent } from "../../../lib/openapi";
+import { currentAccess } from "../../../services/access";
+import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
+import { deleteFaqs } from "../../../services/knowledge-content";
+import { FaqParams, KNOWLEDGE_TAG, getFaq } from "./schema";
+
+const route = createRoute({
+  method: "delete",
+  path: "/knowledge-bases/{knowledgeBaseId}/faqs/{faqId}/",
+  tags: [KNOWLEDGE_TAG],
+  summary: "Delete an FAQ",
+  description: "Needs `knowledge_base.manage` and a knowledge base you can see. The FAQ leaves keyword and vector search at once.",
+  request: { params: FaqParams },
+  responses: { 204: noContent, ...errorResponses(403, 404) },
+});
+
+export const registerDeleteFaq = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const db = c.var.db;
+    const { knowledgeBaseId, faqId } = c.req.valid("param");
+    const access = await currentAccess(c);
+    const kb = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, knowledgeBaseId);
+    const faq = await getFaq(db, kb, faqId);
+    await deleteFaqs(c.env, db, kb.id, [faq.id]);
+    return c.body(null, 204);
+  });

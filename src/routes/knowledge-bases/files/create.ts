@@ -1,0 +1,68 @@
+import { createRoute, type z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../../env";
+import type { Router } from "../../../lib/openapi";
+import { errorResponses, json } from "../../../lib/openapi";
+import { fieldError } from "../../../lib/errors";
+import { chunk } from "../../../lib/sql";
+import { knowledgeBaseFiles } from "../../../db/schema";
+import { acceptOnly } from "../../../middleware/content-type";
+import { currentAccess } from "../../../services/access";
+import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
+import { enqueueFiles, newFile } from "../../../services/knowledge-files";
+import { fetchReference, readUpload, type Upload } from "../../../services/knowledge-uploads";
+import { KNOWLEDGE_TAG } from "../schema";
+import { FileReferences, FileUploadForm, KnowledgeBaseFileSchema, KnowledgeBaseParams, fileRecord } from "./schema";
+
+/** A whole multipart request: up to 20 files of at most 20 MiB each is more than one request should carry. */
+const MULTIPART_MAX_BYTES = 100 * 1024 * 1024;
+const MAX_FILES = 20;
+
+const route = createRoute({
+  method: "post",
+  path: "/knowledge-bases/{knowledgeBaseId}/files/",
+  tags: [KNOWLEDGE_TAG],
+  summary: "Add files to a knowledge base",
+  description:
+    "Needs `knowledge_base.manage`. Either multipart/form-data with 1 to 20 `file` parts, or JSON `{files: [{file, filename, parser?}]}` where `file` is an " +
+    "http(s) URL the service fetches (private and internal addresses are refused) or the key of an object uploaded to this service's storage for the organization. " +
+    "Types and size limits: `GET /api/parsers/supported-file-types/` (400 for another type, 413 over the limit). " +
+    "Every file is checked before any is stored. Files start `initial` and are parsed, chunked, embedded and indexed in the background.",
+  middleware: [acceptOnly(["json", "multipart"], { required: true, maxMultipartBytes: MULTIPART_MAX_BYTES })] as const,
+  request: {
+    params: KnowledgeBaseParams,
+    body: {
+      // Not `required`: zod-openapi would then run both validators whatever the media type; acceptOnly requires a body.
+      required: false,
+      description: "JSON references (snake_case keys accepted), or multipart/form-data with `file` parts",
+      content: { "application/json": { schema: FileReferences }, "multipart/form-data": { schema: FileUploadForm } },
+    },
+  },
+  responses: { 201: json(KnowledgeBaseFileSchema.array(), "The created file records"), ...errorResponses(400, 403, 404, 413, 415) },
+});
+
+/** The `file` parts of a multipart body (zod's form validator keeps only one part of a name). */
+async function multipartUploads(c: Context<AppEnv>): Promise<Upload[]> {
+  const parts = (await c.req.formData()).getAll("file");
+  if (!parts.length) throw fieldError("file", "Send at least one `file` part.");
+  if (parts.length > MAX_FILES) throw fieldError("file", `At most ${MAX_FILES} files per request.`);
+  if (parts.some((p) => typeof p === "string")) throw fieldError("file", "Each `file` part must be a file, not text.");
+  return Promise.all((parts as File[]).map(readUpload));
+}
+
+export const registerCreateFiles = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const db = c.var.db;
+    const access = await currentAccess(c);
+    const kb = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const uploads = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "")
+      ? await multipartUploads(c)
+      : await Promise.all((c.req.valid("json") as z.infer<typeof FileReferences>).files.map((ref, i) => fetchReference(c.env, access.organizationId, ref, `files.${i}.file`)));
+    const rows = uploads.map((u) => newFile(kb.id, c.var.principal.userId, u));
+    await Promise.all(rows.map((row, i) => c.env.FILES.put(row.objectKey, uploads[i].bytes, { httpMetadata: { contentType: uploads[i].contentType } })));
+    // D1 binds at most 100 parameters per statement: a few rows per INSERT, all in one atomic batch.
+    const [first, ...rest] = chunk(rows, 6).map((part) => db.insert(knowledgeBaseFiles).values(part).returning());
+    const inserted = (await db.batch([first, ...rest])).flat();
+    await enqueueFiles(c.env, inserted);
+    return c.json(inserted.map((row) => fileRecord(c, row, { id: kb.id, name: kb.name }, [])), 201);
+  });

@@ -1,0 +1,38 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../../lib/openapi";
+import { errorResponses } from "../../../lib/openapi";
+import { notFound } from "../../../lib/errors";
+import { currentAccess } from "../../../services/access";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
+import { getFile } from "../../../services/knowledge-files";
+import { KNOWLEDGE_TAG } from "../schema";
+import { FileParams } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/knowledge-bases/{knowledgeBaseId}/files/{fileId}/download/",
+  tags: [KNOWLEDGE_TAG],
+  summary: "Download a knowledge base file as uploaded",
+  request: { params: FileParams },
+  responses: {
+    200: { description: "The file's bytes, with its content type", content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } } },
+    ...errorResponses(403, 404),
+  },
+});
+
+export const registerDownloadFile = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const db = c.var.db;
+    const { knowledgeBaseId, fileId } = c.req.valid("param");
+    const kb = await getKnowledgeBaseForRead(db, await currentAccess(c), c.var.principal.userId, knowledgeBaseId);
+    const row = await getFile(db, kb.id, fileId);
+    const object = await c.env.FILES.get(row.objectKey);
+    if (!object) throw notFound("The file's bytes are no longer stored.");
+    return new Response(object.body, {
+      headers: {
+        "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
+        "Content-Disposition": `attachment; filename*=UTF-8''${encodeURIComponent(row.filename)}`,
+        "Content-Length": String(object.size),
+      },
+    }) as never;
+  });

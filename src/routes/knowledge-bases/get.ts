@@ -1,0 +1,24 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { currentAccess } from "../../services/access";
+import { getKnowledgeBaseForRead, knowledgeBaseView } from "../../services/knowledge-bases";
+import { storedCredentialNames } from "../../services/vector-database";
+import { KNOWLEDGE_TAG, KnowledgeBaseSchema, knowledgeBaseRecord } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/knowledge-bases/{id}/",
+  tags: [KNOWLEDGE_TAG],
+  summary: "Get a knowledge base",
+  description: "Owners see every knowledge base of the organization; other members those they created and, with `knowledge_base.view`, those of their groups.",
+  request: { params: IdParams },
+  responses: { 200: json(KnowledgeBaseSchema, "The knowledge base"), ...errorResponses(403, 404) },
+});
+
+export const registerGetKnowledgeBase = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    const row = await getKnowledgeBaseForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
+    return c.json(knowledgeBaseRecord(await knowledgeBaseView(c.var.db, access, row), await storedCredentialNames(row, c.env)), 200);
+  });

@@ -1,0 +1,128 @@
+import { and, eq } from "drizzle-orm";
+import type { Bindings, Db } from "../env";
+import { knowledgeBaseFiles, knowledgeBases, textNodes } from "../db/schema";
+import { uuidv7 } from "../lib/ids";
+import { chunk } from "../lib/sql";
+import { parseDocument, ParseError, UnsupportedFileType } from "./parsing";
+import { chunkDocument } from "./chunking";
+import { embedderOf } from "./knowledge-content";
+import { vectorStoreFor } from "./vector-store";
+import { indexedTerms } from "./retrieval/terms";
+import { VECTOR_BYTES_PER_DIMENSION } from "./knowledge-bases";
+import { ModelError } from "./llm/types";
+
+type FileRow = typeof knowledgeBaseFiles.$inferSelect;
+
+/** Texts embedded per call: large enough to amortise a remote round trip, small enough for its limits. */
+const EMBED_BATCH = 64;
+/** Rows per INSERT ... SELECT FROM json_each: keeps each bound JSON parameter well under D1's 2 MB. */
+const ROWS_PER_STATEMENT = 400;
+
+/** A failure that retrying cannot fix: the file is marked failed with this reason. */
+export class PermanentIngestionError extends Error {}
+
+/**
+ * Parses, chunks, embeds and indexes one file (a queue job). Idempotent: a job for an older
+ * generation, a deleted file, or a file already done or failed in this generation does nothing;
+ * a repeated run replaces the file's text nodes in one batch, so chunks are never duplicated.
+ * Throws for failures worth a retry (the queue retries); marks the file failed otherwise.
+ */
+export async function ingestFile(env: Bindings, db: Db, fileId: string, generation: number, isLastAttempt: boolean): Promise<void> {
+  const [file] = await db.select().from(knowledgeBaseFiles).where(eq(knowledgeBaseFiles.id, fileId));
+  if (!file || file.generation !== generation || file.status === "done" || file.status === "failed") return;
+  const startedAt = file.startedAt ?? Date.now();
+  await db.update(knowledgeBaseFiles).set({ status: "processing", startedAt }).where(current(file));
+  try {
+    await indexFile(env, db, file, startedAt);
+  } catch (err) {
+    const permanent = err instanceof PermanentIngestionError || err instanceof ParseError || err instanceof UnsupportedFileType || (err instanceof ModelError && err.status === 400);
+    if (!permanent && !isLastAttempt) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
+    await db
+      .update(knowledgeBaseFiles)
+      .set({ status: "failed", finishedAt: Date.now(), processingTimeDetails: { error: reason, stage: (err as { stage?: string }).stage ?? "processing" } })
+      .where(current(file));
+  }
+}
+
+/** The file row as this job knows it: a reparse (new generation) or delete makes writes miss. */
+const current = (file: FileRow) => and(eq(knowledgeBaseFiles.id, file.id), eq(knowledgeBaseFiles.generation, file.generation));
+
+const staged = <T>(stage: string, run: () => Promise<T>) =>
+  run().catch((err) => {
+    if (err && typeof err === "object") (err as { stage?: string }).stage = stage;
+    throw err;
+  });
+
+async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number) {
+  const [kb] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, file.knowledgeBaseId));
+  if (!kb) return;
+  if (kb.vectorDatabaseType) {
+    throw new PermanentIngestionError(`The external vector database type "${kb.vectorDatabaseType}" has no adapter in this deployment yet; use the platform's own store.`);
+  }
+  const t0 = Date.now();
+  const object = await env.FILES.get(file.objectKey);
+  if (!object) throw new PermanentIngestionError("The uploaded file is no longer in storage; upload it again.");
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  const doc = await staged("parsing", () => parseDocument(bytes, file.filename, object.httpMetadata?.contentType));
+  const chunks = chunkDocument(doc);
+  const t1 = Date.now();
+  const embedder = await embedderOf(env, db, kb);
+  const vectors: number[][] = [];
+  for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
+    vectors.push(...(await staged("embedding", () => embedder.embed(chunks.slice(i, i + EMBED_BATCH).map((c) => c.text), "document"))));
+  }
+  const t2 = Date.now();
+  const old = await db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.fileId, file.id));
+  const now = Date.now();
+  const nodes = chunks.map((c, position) => ({ id: uuidv7(), position, ...c }));
+  const rows = nodes.map((n) => ({
+    id: n.id,
+    kb: file.knowledgeBaseId,
+    file: file.id,
+    position: n.position,
+    text: n.text,
+    pageStart: n.pageStart,
+    pageEnd: n.pageEnd,
+    start: n.startCharIdx,
+    end: n.endCharIdx,
+    terms: indexedTerms(n.text),
+  }));
+  // One atomic batch: the old nodes (and by trigger their FTS rows) go, the new ones and their FTS rows come.
+  await env.DB.batch([
+    env.DB.prepare("delete from text_nodes where file_id = ?").bind(file.id),
+    ...chunk(rows, ROWS_PER_STATEMENT).flatMap((part) => {
+      const data = JSON.stringify(part);
+      return [
+        env.DB.prepare(
+          `insert into text_nodes (id, knowledge_base_id, file_id, position, text, hits_count, page_start, page_end, start_char_idx, end_char_idx, created_at, updated_at)
+           select j.value ->> '$.id', j.value ->> '$.kb', j.value ->> '$.file', j.value ->> '$.position', j.value ->> '$.text', 0,
+                  j.value ->> '$.pageStart', j.value ->> '$.pageEnd', j.value ->> '$.start', j.value ->> '$.end', ?2, ?2
+           from json_each(?1) as j`,
+        ).bind(data, now),
+        env.DB.prepare(
+          "insert into text_nodes_fts (rowid, terms) select t.rowid, j.value ->> '$.terms' from json_each(?1) as j join text_nodes as t on t.id = j.value ->> '$.id'",
+        ).bind(data),
+      ];
+    }),
+  ]);
+  const store = vectorStoreFor(env);
+  if (old.length) await store.deleteByIds(file.knowledgeBaseId, old.map((o) => o.id));
+  await staged("indexing", () =>
+    store.upsert(
+      file.knowledgeBaseId,
+      nodes.map((n, i) => ({ id: n.id, values: vectors[i], type: "text_node" as const, sourceId: file.id })),
+    ),
+  );
+  const finishedAt = Date.now();
+  await db
+    .update(knowledgeBaseFiles)
+    .set({
+      status: "done",
+      finishedAt,
+      chunksCount: nodes.length,
+      vectorStorageSize: nodes.length * embedder.dimensions * VECTOR_BYTES_PER_DIMENSION,
+      processingTimeDetails: { pages: doc.pages.length, parsingMs: t1 - t0, embeddingMs: t2 - t1, indexingMs: finishedAt - t2, totalMs: finishedAt - startedAt },
+    })
+    .where(current(file));
+}

@@ -1,0 +1,250 @@
+import { and, asc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../env";
+import {
+  chatbotKnowledgeBases,
+  chatbots,
+  groupMembers,
+  groups,
+  knowledgeBaseFiles,
+  knowledgeBaseGroups,
+  knowledgeBaseLabels,
+  knowledgeBases,
+  models,
+  textNodes,
+  faqs,
+  users,
+} from "../db/schema";
+import { fieldError, forbidden, notFound } from "../lib/errors";
+import { isUuid } from "../lib/ids";
+import { chunk } from "../lib/sql";
+import { can, requirePermission, type OrgAccess } from "./access";
+import { visibleChatbotsCondition } from "./chatbots";
+import { getModel } from "./models";
+
+export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
+type IdName = { id: string; name: string };
+
+/** Knowledge bases given to one of the member's groups. */
+const reachableThroughGroups = (memberId: string) =>
+  sql`${knowledgeBases.id} in (select ${knowledgeBaseGroups.knowledgeBaseId} from ${knowledgeBaseGroups} inner join ${groupMembers} on ${groupMembers.groupId} = ${knowledgeBaseGroups.groupId} where ${groupMembers.memberId} = ${memberId})`;
+
+/**
+ * The knowledge bases the caller sees (CONTRACT section 4), all in the organization of `access`:
+ * every one for owners; for other members those they created and, with `knowledge_base.view`,
+ * those given to one of their groups.
+ */
+export function visibleKnowledgeBasesCondition(access: OrgAccess, userId: string): SQL {
+  const inOrganization = eq(knowledgeBases.organizationId, access.organizationId);
+  if (access.isOwner) return inOrganization;
+  const mine = eq(knowledgeBases.createdById, userId);
+  const reach = can(access, "knowledge_base.view") ? or(mine, reachableThroughGroups(access.memberId)) : mine;
+  return and(inOrganization, reach)!;
+}
+
+export async function getVisibleKnowledgeBase(db: Db, access: OrgAccess, userId: string, id: string): Promise<KnowledgeBaseRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(knowledgeBases).where(and(eq(knowledgeBases.id, id), visibleKnowledgeBasesCondition(access, userId)));
+  return row ?? null;
+}
+
+/** For reads of a knowledge base's content: 404 when the caller cannot see it. */
+export async function getKnowledgeBaseForRead(db: Db, access: OrgAccess, userId: string, id: string): Promise<KnowledgeBaseRow> {
+  const row = await getVisibleKnowledgeBase(db, access, userId, id);
+  if (!row) throw notFound("Knowledge base not found.");
+  return row;
+}
+
+/** For writes: 403 without `knowledge_base.manage`, then 404 when the caller cannot see it. */
+export async function getKnowledgeBaseForUpdate(db: Db, access: OrgAccess, userId: string, id: string): Promise<KnowledgeBaseRow> {
+  requirePermission(access, "knowledge_base.manage");
+  return getKnowledgeBaseForRead(db, access, userId, id);
+}
+
+export interface KnowledgeBaseView {
+  row: KnowledgeBaseRow;
+  createdBy: IdName;
+  embeddingModel: IdName;
+  rerankerModel: IdName;
+  labels: IdName[];
+  groups: IdName[];
+  chatbots: IdName[];
+  filesCount: number;
+  chunksCount: number;
+  vectorStorageSize: number;
+  canManage: boolean;
+}
+
+const inChunks = async <T>(ids: string[], read: (part: string[]) => Promise<T[]>) =>
+  ids.length ? (await Promise.all(chunk([...new Set(ids)], 90).map(read))).flat() : [];
+
+export async function knowledgeBaseViews(db: Db, access: OrgAccess, rows: KnowledgeBaseRow[]): Promise<KnowledgeBaseView[]> {
+  const ids = rows.map((r) => r.id);
+  const [names, labels, groupLinks, botLinks, files, faqCounts] = await Promise.all([
+    inChunks(
+      rows.flatMap((r) => [r.createdById, r.embeddingModelId, r.rerankerModelId]),
+      async (part) => [
+        ...(await db.select({ id: users.id, name: users.name, dimensions: sql<number | null>`null` }).from(users).where(inArray(users.id, part))),
+        ...(await db.select({ id: models.id, name: models.name, dimensions: models.dimensions }).from(models).where(inArray(models.id, part))),
+      ],
+    ),
+    inChunks(ids, (part) =>
+      db
+        .select({ kb: knowledgeBaseLabels.knowledgeBaseId, id: knowledgeBaseLabels.id, name: knowledgeBaseLabels.name })
+        .from(knowledgeBaseLabels)
+        .where(inArray(knowledgeBaseLabels.knowledgeBaseId, part))
+        .orderBy(asc(knowledgeBaseLabels.name)),
+    ),
+    inChunks(ids, (part) =>
+      db
+        .select({ kb: knowledgeBaseGroups.knowledgeBaseId, id: groups.id, name: groups.name })
+        .from(knowledgeBaseGroups)
+        .innerJoin(groups, eq(groups.id, knowledgeBaseGroups.groupId))
+        .where(inArray(knowledgeBaseGroups.knowledgeBaseId, part))
+        .orderBy(asc(groups.name)),
+    ),
+    inChunks(ids, (part) =>
+      db
+        .select({ kb: chatbotKnowledgeBases.knowledgeBaseId, id: chatbots.id, name: chatbots.name })
+        .from(chatbotKnowledgeBases)
+        .innerJoin(chatbots, eq(chatbots.id, chatbotKnowledgeBases.chatbotId))
+        .where(inArray(chatbotKnowledgeBases.knowledgeBaseId, part))
+        .orderBy(asc(chatbots.name)),
+    ),
+    inChunks(ids, (part) =>
+      db
+        .select({
+          kb: knowledgeBaseFiles.knowledgeBaseId,
+          // Files still queued or being processed are not counted (spec: filesCount excludes files in processing).
+          files: sql<number>`sum(case when ${knowledgeBaseFiles.status} in ('done', 'failed') then 1 else 0 end)`,
+          chunks: sql<number>`coalesce(sum(${knowledgeBaseFiles.chunksCount}), 0)`,
+          bytes: sql<number>`coalesce(sum(${knowledgeBaseFiles.vectorStorageSize}), 0)`,
+        })
+        .from(knowledgeBaseFiles)
+        .where(inArray(knowledgeBaseFiles.knowledgeBaseId, part))
+        .groupBy(knowledgeBaseFiles.knowledgeBaseId),
+    ),
+    inChunks(ids, (part) =>
+      db
+        .select({ kb: faqs.knowledgeBaseId, n: sql<number>`count(*)` })
+        .from(faqs)
+        .where(inArray(faqs.knowledgeBaseId, part))
+        .groupBy(faqs.knowledgeBaseId),
+    ),
+  ]);
+  const nameOf = new Map(names.map((x) => [x.id, x.name]));
+  const dimensionsOf = new Map(names.map((x) => [x.id, x.dimensions ?? 0]));
+  const ref = (id: string) => ({ id, name: nameOf.get(id) ?? "" });
+  const canManage = can(access, "knowledge_base.manage");
+  const pick = (list: { kb: string; id: string; name: string }[], kb: string) => list.filter((l) => l.kb === kb).map(({ id, name }) => ({ id, name }));
+  return rows.map((row) => {
+    const f = files.find((x) => x.kb === row.id);
+    const faqCount = Number(faqCounts.find((x) => x.kb === row.id)?.n ?? 0);
+    const faqBytes = faqCount * VECTOR_BYTES_PER_DIMENSION * (dimensionsOf.get(row.embeddingModelId) ?? 0);
+    return {
+      row,
+      createdBy: ref(row.createdById),
+      embeddingModel: ref(row.embeddingModelId),
+      rerankerModel: ref(row.rerankerModelId),
+      labels: pick(labels, row.id),
+      groups: pick(groupLinks, row.id),
+      chatbots: pick(botLinks, row.id),
+      filesCount: Number(f?.files ?? 0),
+      chunksCount: Number(f?.chunks ?? 0) + faqCount,
+      vectorStorageSize: Number(f?.bytes ?? 0) + faqBytes,
+      canManage,
+    };
+  });
+}
+
+/** Bytes a stored vector takes per dimension (float32, as Vectorize stores them). */
+export const VECTOR_BYTES_PER_DIMENSION = 4;
+
+export const knowledgeBaseView = async (db: Db, access: OrgAccess, row: KnowledgeBaseRow) => (await knowledgeBaseViews(db, access, [row]))[0];
+
+/**
+ * Checks the models, groups and assistants a create or update body names (400 naming the field).
+ * Non-owners may only add groups they belong to (403). Returns the group and assistant ids to link
+ * when the body sets them.
+ */
+export async function checkKnowledgeBaseReferences(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  body: { embeddingModel?: string; rerankerModel?: string; groups?: { id: string }[] | null; chatbots?: { id: string }[] | null },
+  currentGroupIds: string[] = [],
+): Promise<{ groupIds?: string[]; chatbotIds?: string[] }> {
+  const [embedding, reranker] = await Promise.all([
+    body.embeddingModel ? getModel(db, access.organizationId, body.embeddingModel, "embedding") : true,
+    body.rerankerModel ? getModel(db, access.organizationId, body.rerankerModel, "reranker") : true,
+  ]);
+  if (!embedding) throw fieldError("embeddingModel", "No embedding model with this id is available to the organization.");
+  if (!reranker) throw fieldError("rerankerModel", "No reranker model with this id is available to the organization.");
+  const out: { groupIds?: string[]; chatbotIds?: string[] } = {};
+  if (body.groups !== undefined) {
+    const wanted = [...new Set((body.groups ?? []).map((g) => g.id))];
+    const known = await inChunks(wanted, (part) =>
+      db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))),
+    );
+    const unknown = wanted.filter((id) => !known.some((g) => g.id === id));
+    if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+    if (!access.isOwner && wanted.some((id) => !currentGroupIds.includes(id) && !access.groupIds.includes(id))) {
+      throw forbidden("You can only give a knowledge base to groups you belong to.");
+    }
+    out.groupIds = wanted;
+  }
+  if (body.chatbots !== undefined) {
+    const wanted = [...new Set((body.chatbots ?? []).map((b) => b.id))];
+    const known = await inChunks(wanted, (part) =>
+      db
+        .select({ id: chatbots.id })
+        .from(chatbots)
+        .where(and(inArray(chatbots.id, part), visibleChatbotsCondition(access, userId))),
+    );
+    const unknown = wanted.filter((id) => !known.some((b) => b.id === id));
+    if (unknown.length) throw fieldError("chatbots", `Unknown assistants: ${unknown.slice(0, 5).join(", ")}.`);
+    if (wanted.length) requirePermission(access, "chatbot.manage");
+    out.chatbotIds = wanted;
+  }
+  return out;
+}
+
+/** Statements replacing the knowledge base's group and assistant links (when given). */
+export function linkStatements(db: Db, knowledgeBaseId: string, links: { groupIds?: string[]; chatbotIds?: string[] }): BatchItem<"sqlite">[] {
+  const out: BatchItem<"sqlite">[] = [];
+  if (links.groupIds) {
+    out.push(
+      db
+        .delete(knowledgeBaseGroups)
+        .where(and(eq(knowledgeBaseGroups.knowledgeBaseId, knowledgeBaseId), links.groupIds.length ? notInArray(knowledgeBaseGroups.groupId, links.groupIds) : undefined)),
+      ...chunk(links.groupIds, 40).map((part) =>
+        db.insert(knowledgeBaseGroups).values(part.map((groupId) => ({ knowledgeBaseId, groupId }))).onConflictDoNothing(),
+      ),
+    );
+  }
+  if (links.chatbotIds) {
+    out.push(
+      db
+        .delete(chatbotKnowledgeBases)
+        .where(
+          and(
+            eq(chatbotKnowledgeBases.knowledgeBaseId, knowledgeBaseId),
+            links.chatbotIds.length ? notInArray(chatbotKnowledgeBases.chatbotId, links.chatbotIds) : undefined,
+          ),
+        ),
+      ...chunk(links.chatbotIds, 40).map((part) =>
+        db.insert(chatbotKnowledgeBases).values(part.map((chatbotId) => ({ knowledgeBaseId, chatbotId }))).onConflictDoNothing(),
+      ),
+    );
+  }
+  return out;
+}
+
+/** Whether the knowledge base holds any indexed content (then its embedding model is fixed). */
+export async function hasIndexedContent(db: Db, knowledgeBaseId: string): Promise<boolean> {
+  const [[node], [faq]] = await Promise.all([
+    db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.knowledgeBaseId, knowledgeBaseId)).limit(1),
+    db.select({ id: faqs.id }).from(faqs).where(eq(faqs.knowledgeBaseId, knowledgeBaseId)).limit(1),
+  ]);
+  return !!node || !!faq;
+}

@@ -1,0 +1,88 @@
+/**
+ * Keyword terms, shared by the FTS5 index (written by the service, migration 0006) and its queries:
+ * lower-cased words, and for Chinese and Japanese each character and each pair of neighbouring
+ * characters, since those scripts do not separate words. A two-character word such as 退货 is then
+ * one indexed term, and a longer phrase matches through its pairs.
+ */
+const CJK_CLASS = "\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uac00-\\ud7af";
+const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, "gu");
+const WORD = new RegExp(`[${CJK_CLASS}]+|[\\p{L}\\p{N}]+`, "gu");
+const IS_CJK = new RegExp(`^[${CJK_CLASS}]`, "u");
+
+/** Words that carry no meaning for search; dropped from queries (never from the index). */
+const STOPWORDS = new Set(
+  (
+    "a an and are as at be but by can could did do does for from had has have how i if in into is it its me my no not of on or our " +
+    "should so that the their them then there these they this to was we were what when where which who why will with would you your " +
+    "的 了 是 在 我 你 他 她 它 们 和 与 及 或 吗 呢 吧 啊 也 都 就 而 之 么 什 怎 请 问 个 这 那 有"
+  ).split(" "),
+);
+
+/** Each term of the text, in order, duplicates kept (for term frequencies). */
+export function termsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const token of text.toLowerCase().normalize("NFKC").match(WORD) ?? []) {
+    if (!IS_CJK.test(token)) {
+      out.push(token);
+      continue;
+    }
+    const chars = [...token];
+    for (let i = 0; i < chars.length; i++) {
+      out.push(chars[i]);
+      if (i + 1 < chars.length) out.push(chars[i] + chars[i + 1]);
+    }
+  }
+  return out;
+}
+
+/** The text as the FTS5 column stores it: its terms separated by spaces. */
+export const indexedTerms = (text: string) => termsOf(text).join(" ");
+
+/** Distinct meaningful terms of a query (stopwords and single CJK function characters dropped). */
+export function queryTerms(query: string): string[] {
+  return [...new Set(termsOf(query).filter((t) => !STOPWORDS.has(t)))].slice(0, 64);
+}
+
+/** An FTS5 MATCH expression: any of the query's terms, each quoted; null when nothing is left. */
+export function matchExpression(query: string): string | null {
+  const terms = queryTerms(query);
+  return terms.length ? terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ") : null;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+
+/**
+ * The text, HTML-escaped, with the query's terms wrapped in `<mark>`: whole words for Latin script,
+ * and for CJK every run of characters covered by a query pair (or a single query character).
+ */
+export function highlight(text: string, query: string): string {
+  const terms = queryTerms(query);
+  const words = new Set(terms.filter((t) => !IS_CJK.test(t)));
+  const cjk = terms.filter((t) => IS_CJK.test(t) && ([...t].length > 1 || terms.length === 1 || !terms.some((o) => o !== t && o.includes(t))));
+  const marked: boolean[] = [];
+  const chars = [...text];
+  const lower = chars.map((c) => c.toLowerCase());
+  for (const m of text.matchAll(new RegExp(`[\\p{L}\\p{N}]+`, "gu"))) {
+    if (IS_CJK.test(m[0]) || !words.has(m[0].toLowerCase())) continue;
+    const start = [...text.slice(0, m.index)].length;
+    for (let i = 0; i < [...m[0]].length; i++) marked[start + i] = true;
+  }
+  for (const run of text.matchAll(CJK_RUN)) {
+    const start = [...text.slice(0, run.index)].length;
+    const runChars = [...run[0]];
+    for (const t of cjk) {
+      const tc = [...t];
+      for (let i = 0; i + tc.length <= runChars.length; i++) {
+        if (tc.every((c, k) => lower[start + i + k] === c)) for (let k = 0; k < tc.length; k++) marked[start + i + k] = true;
+      }
+    }
+  }
+  let out = "";
+  let open = false;
+  chars.forEach((c, i) => {
+    if (marked[i] && !open) (out += "<mark>"), (open = true);
+    if (!marked[i] && open) (out += "</mark>"), (open = false);
+    out += escapeHtml(c);
+  });
+  return open ? `${out}</mark>` : out;
+}

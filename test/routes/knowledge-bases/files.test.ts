@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createKnowledgeBase, createLabel, ingest, uploadFiles, waitForFile } from "../../fixtures/knowledge";
+import { makePdf } from "../../fixtures/documents";
+
+const nodesOf = async (fileId: string) =>
+  (await env.DB.prepare("select id, position, text, page_start as pageStart from text_nodes where file_id = ? order by position").bind(fileId).all<{ id: string; position: number; text: string; pageStart: number }>()).results;
+const ftsHits = async (term: string) =>
+  (await env.DB.prepare("select count(*) as n from text_nodes_fts where text_nodes_fts match ?").bind(`"${term}"`).first<{ n: number }>())!.n;
+
+describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
+  it.each(PREFIXES)("a text file is parsed, chunked and indexed in the background (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const form = new FormData();
+    form.append("file", new File(["Refunds are paid within 14 days. Shipping is free above 50 euros."], "policy.txt", { type: "text/plain" }));
+    const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form, { prefix });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const [created] = (await res.json()) as { id: string; status: string; filename: string; fileType: string; size: number }[];
+    expect(created).toMatchObject({ status: "initial", filename: "policy.txt", fileType: "txt", size: 65 });
+    const done = await waitForFile(owner, kb.id, created.id);
+    expect(done).toMatchObject({ status: "done", chunksCount: 1 });
+    expect((await nodesOf(created.id))[0].text).toContain("Refunds are paid within 14 days.");
+    const after = await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/`)).json();
+    expect(after).toMatchObject({ filesCount: 1, chunksCount: 1 });
+    expect((after as { vectorStorageSize: number }).vectorStorageSize).toBeGreaterThan(0);
+  });
+
+  it("a PDF keeps its page numbers on the text nodes", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const pdf = await makePdf(["The cover page says nothing useful.", "The warranty lasts three years from purchase."]);
+    const [file] = await ingest(owner, kb.id, [{ name: "manual.pdf", content: pdf, type: "application/pdf" }]);
+    const nodes = await nodesOf(file.id);
+    const warranty = nodes.find((n) => n.text.includes("warranty"))!;
+    expect(warranty.pageStart).toBe(2);
+  });
+
+  it("a redelivered job and a reparse leave exactly one set of text nodes", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const word = `zebrafish${Date.now()}`;
+    const [file] = await ingest(owner, kb.id, [{ name: "a.md", content: `# Title\n\nThe ${word} swims. Another sentence here.` }]);
+    const before = await nodesOf(file.id);
+    // The same job again (a redelivery): nothing changes.
+    await env.INGESTION_QUEUE.send({ kind: "file", fileId: file.id, generation: 1 });
+    const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }]);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(((await res.json()) as { status: string }[])[0].status).toBe("initial");
+    expect((await waitForFile(owner, kb.id, file.id)).status).toBe("done");
+    const after = await nodesOf(file.id);
+    expect(after.map((n) => n.position)).toEqual(before.map((n) => n.position));
+    expect(await ftsHits(word)).toBe(1);
+  });
+
+  it("a file that cannot be parsed is failed with the reason", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const [file] = await uploadFiles(owner, kb.id, [{ name: "broken.pdf", content: "this is not a pdf", type: "application/pdf" }]);
+    const failed = await waitForFile(owner, kb.id, file.id);
+    expect(failed.status).toBe("failed");
+    expect(String(failed.processingTimeDetails.error)).toMatch(/pdf/i);
+  });
+
+  it("400 for an unsupported type or no file part, nothing written; 413 over the size limit", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const form = new FormData();
+    form.append("file", new File(["x"], "virus.exe"));
+    form.append("file", new File(["fine"], "ok.txt"));
+    const body = await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form), 400, "invalid");
+    expect(body.errors?.file?.[0]).toMatch(/Unsupported file type/);
+    const empty = new FormData();
+    empty.append("other", "x");
+    await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, empty), 400, "invalid");
+    await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, { files: [] }), 400, "invalid");
+    const big = new FormData();
+    big.append("file", new File([new Uint8Array(10 * 1024 * 1024 + 1).fill(97)], "big.txt"));
+    await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, big), 413, "payload_too_large");
+    const list = await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json();
+    expect((list as { count: number }).count).toBe(0);
+  });
+
+  it("401 without a key, 403 without knowledge_base.manage, 404 for another organization's knowledge base", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const viewer = await seedMember(owner, ["knowledge_base.view"]);
+    await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [{ id: viewer.groupId }] });
+    const form = () => {
+      const f = new FormData();
+      f.append("file", new File(["hello"], "a.txt"));
+      return f;
+    };
+    await expectError(await call("POST", `/api/v1/knowledge-bases/${kb.id}/files/`, form()), 401, "not_authenticated");
+    await expectError(await viewer.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form()), 403, "permission_denied");
+    expect((await viewer.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).status).toBe(200);
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form()), 404, "not_found");
+    await expectError(await stranger.fetch("GET", `/knowledge-bases/${kb.id}/files/`), 404, "not_found");
+    await expectError(await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${NO_SUCH_ID}/`), 404, "not_found");
+  });
+});
+
+describe("files: metadata, delete, batch delete, download", () => {
+  it("update-metadata sets labels of the knowledge base only; delete removes nodes, FTS rows and bytes", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const other = await createKnowledgeBase(owner);
+    const label = await createLabel(owner, kb.id, "manuals");
+    const foreign = await createLabel(owner, other.id, "foreign");
+    const word = `okapi${Date.now()}`;
+    const [file] = await ingest(owner, kb.id, [{ name: "m.txt", content: `The ${word} lives in the forest.` }]);
+    const bad = await expectError(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${file.id}/update-metadata/`, { labels: [{ id: foreign.id }] }), 400);
+    expect(bad.errors?.labels).toBeTruthy();
+    const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${file.id}/update-metadata/`, { labels: [{ id: label.id }], raw_user_define_metadata: { team: "support" } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ labels: [{ id: label.id, name: "manuals" }], rawUserDefineMetadata: { team: "support" } });
+    const filtered = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/?labels=${label.id}`)).json()) as { count: number };
+    expect(filtered.count).toBe(1);
+    const download = await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/download/`);
+    expect(await download.text()).toBe(`The ${word} lives in the forest.`);
+    expect(await ftsHits(word)).toBe(1);
+    expect((await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/files/${file.id}/`)).status).toBe(204);
+    expect(await ftsHits(word)).toBe(0);
+    expect(await nodesOf(file.id)).toHaveLength(0);
+    await expectError(await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/`), 404);
+  });
+
+  it("batch-delete removes only this knowledge base's files", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const other = await createKnowledgeBase(owner);
+    const [a, b] = await ingest(owner, kb.id, [{ name: "a.txt", content: "Alpha." }, { name: "b.txt", content: "Beta." }]);
+    const [c] = await ingest(owner, other.id, [{ name: "c.txt", content: "Gamma." }]);
+    await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/batch-delete/`, { ids: ["nope"] }), 400, "invalid");
+    expect((await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/batch-delete/`, { ids: [a.id, c.id] })).status).toBe(204);
+    const left = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json()) as { results: { id: string }[] };
+    expect(left.results.map((f) => f.id)).toEqual([b.id]);
+    expect((await owner.fetch("GET", `/knowledge-bases/${other.id}/files/${c.id}/`)).status).toBe(200);
+  });
+});

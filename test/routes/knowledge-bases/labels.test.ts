@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createFaq, createKnowledgeBase, createLabel } from "../../fixtures/knowledge";
+
+type Label = { id: string; name: string; knowledgeBase: { id: string; name: string }; filesCount: number; faqsCount: number; createdAt: string; updatedAt: string };
+type Page = { count: number; next: string | null; previous: string | null; results: Label[] };
+
+const labelsOf = (kbId: string) => `/knowledge-bases/${kbId}/labels/`;
+
+async function setup() {
+  const owner = await seedOwner();
+  const member = await seedMember(owner, ["knowledge_base.view"]);
+  const kb = await createKnowledgeBase(owner, { groups: [{ id: member.groupId }] });
+  return { owner, member, kb };
+}
+
+async function countLabels(owner: Awaited<ReturnType<typeof seedOwner>>, kbId: string) {
+  return ((await (await owner.fetch("GET", labelsOf(kbId))).json()) as Page).count;
+}
+
+describe("knowledge base labels", () => {
+  it.each(PREFIXES)("creates, reads, renames and deletes a label under %s", async (prefix) => {
+    const { owner, kb } = await setup();
+    const res = await owner.fetch("POST", labelsOf(kb.id), { name: "Billing" }, { prefix });
+    expect(res.status).toBe(201);
+    const label = (await res.json()) as Label;
+    expect(label).toMatchObject({ name: "Billing", knowledgeBase: { id: kb.id, name: kb.name }, filesCount: 0, faqsCount: 0 });
+    expect(label.createdAt).toMatch(/^\d+$/);
+
+    const got = await owner.fetch("GET", `${labelsOf(kb.id)}${label.id}/`, undefined, { prefix });
+    expect(got.status).toBe(200);
+    expect(await got.json()).toEqual(label);
+
+    const put = await owner.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "Payments" }, { prefix });
+    expect(put.status).toBe(200);
+    expect(await put.json()).toMatchObject({ id: label.id, name: "Payments" });
+
+    const del = await owner.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`, undefined, { prefix });
+    expect(del.status).toBe(204);
+    await expectError(await owner.fetch("GET", `${labelsOf(kb.id)}${label.id}/`), 404, "not_found");
+  });
+
+  it("lists by name with a name filter, and counts the FAQs carrying each label", async () => {
+    const { owner, member, kb } = await setup();
+    const b = await createLabel(owner, kb.id, "beta");
+    await createLabel(owner, kb.id, "alpha");
+    await createLabel(owner, kb.id, "gamma");
+    await createFaq(owner, kb.id, { question: "Q?", answer: "A.", labels: [{ id: b.id }] });
+    const page = (await (await member.fetch("GET", labelsOf(kb.id))).json()) as Page;
+    expect(page.count).toBe(3);
+    expect(page.results.map((l) => l.name)).toEqual(["alpha", "beta", "gamma"]);
+    expect(page.results.find((l) => l.id === b.id)?.faqsCount).toBe(1);
+    const filtered = (await (await owner.fetch("GET", `${labelsOf(kb.id)}?query=AMM&page_size=1`)).json()) as Page;
+    expect(filtered.results.map((l) => l.name)).toEqual(["gamma"]);
+  });
+
+  it("deleting a label leaves its FAQs, without the label", async () => {
+    const { owner, kb } = await setup();
+    const label = await createLabel(owner, kb.id);
+    const faq = await createFaq(owner, kb.id, { question: "Q?", answer: "A.", labels: [{ id: label.id }] });
+    expect((await owner.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`)).status).toBe(204);
+    const got = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/faqs/${faq.id}/`)).json()) as { labels: unknown[] };
+    expect(got.labels).toEqual([]);
+    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM faq_labels WHERE label_id = ?").bind(label.id).first<{ n: number }>())!;
+    expect(n).toBe(0);
+  });
+
+  it("rejects a missing or blank name and writes nothing", async () => {
+    const { owner, kb } = await setup();
+    const body = await expectError(await owner.fetch("POST", labelsOf(kb.id), { name: "  " }), 400, "invalid");
+    expect(Object.keys(body.errors ?? {})).toContain("name");
+    expect((await expectError(await owner.fetch("POST", labelsOf(kb.id), {}), 400, "invalid")).errors).toHaveProperty("name");
+    expect(await countLabels(owner, kb.id)).toBe(0);
+    const label = await createLabel(owner, kb.id, "kept");
+    expect((await expectError(await owner.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "" }), 400, "invalid")).errors).toHaveProperty("name");
+    expect(await (await owner.fetch("GET", `${labelsOf(kb.id)}${label.id}/`)).json()).toMatchObject({ name: "kept" });
+  });
+
+  it("answers 409 for a duplicate name in the same knowledge base, not in another one", async () => {
+    const { owner, kb } = await setup();
+    await createLabel(owner, kb.id, "Billing");
+    await expectError(await owner.fetch("POST", labelsOf(kb.id), { name: "Billing" }), 409, "conflict");
+    const other = await createLabel(owner, kb.id, "Other");
+    await expectError(await owner.fetch("PUT", `${labelsOf(kb.id)}${other.id}/`, { name: "Billing" }), 409, "conflict");
+    expect(await countLabels(owner, kb.id)).toBe(2);
+    const kb2 = await createKnowledgeBase(owner);
+    await createLabel(owner, kb2.id, "Billing");
+  });
+
+  it("answers 401 without a key", async () => {
+    const { owner, kb } = await setup();
+    const label = await createLabel(owner, kb.id);
+    await expectError(await call("GET", `/api/v1${labelsOf(kb.id)}`), 401, "not_authenticated");
+    await expectError(await call("POST", `/api/v1${labelsOf(kb.id)}`, { name: "x" }), 401, "not_authenticated");
+    await expectError(await call("GET", `/api${labelsOf(kb.id)}${label.id}/`), 401, "not_authenticated");
+    await expectError(await call("PUT", `/api/v1${labelsOf(kb.id)}${label.id}/`, { name: "x" }), 401, "not_authenticated");
+    await expectError(await call("DELETE", `/api/v1${labelsOf(kb.id)}${label.id}/`), 401, "not_authenticated");
+  });
+
+  it("lets a viewer read but not write (403)", async () => {
+    const { owner, member, kb } = await setup();
+    const label = await createLabel(owner, kb.id, "seen");
+    expect((await member.fetch("GET", labelsOf(kb.id))).status).toBe(200);
+    expect((await member.fetch("GET", `${labelsOf(kb.id)}${label.id}/`)).status).toBe(200);
+    await expectError(await member.fetch("POST", labelsOf(kb.id), { name: "new" }), 403, "permission_denied");
+    await expectError(await member.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "new" }), 403, "permission_denied");
+    await expectError(await member.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`), 403, "permission_denied");
+    const page = (await (await owner.fetch("GET", labelsOf(kb.id))).json()) as Page;
+    expect(page.results.map((l) => l.name)).toEqual(["seen"]);
+  });
+
+  it("answers 404 for another organization's knowledge base, another knowledge base's label and malformed ids", async () => {
+    const { owner, kb } = await setup();
+    const label = await createLabel(owner, kb.id);
+    const stranger = await seedOwner("stranger");
+    await expectError(await stranger.fetch("GET", labelsOf(kb.id)), 404, "not_found");
+    await expectError(await stranger.fetch("POST", labelsOf(kb.id), { name: "x" }), 404, "not_found");
+    await expectError(await stranger.fetch("GET", `${labelsOf(kb.id)}${label.id}/`), 404, "not_found");
+    await expectError(await stranger.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "x" }), 404, "not_found");
+    await expectError(await stranger.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`), 404, "not_found");
+
+    const kb2 = await createKnowledgeBase(owner);
+    await expectError(await owner.fetch("GET", `${labelsOf(kb2.id)}${label.id}/`), 404, "not_found");
+    await expectError(await owner.fetch("PUT", `${labelsOf(kb2.id)}${label.id}/`, { name: "x" }), 404, "not_found");
+    await expectError(await owner.fetch("DELETE", `${labelsOf(kb2.id)}${label.id}/`), 404, "not_found");
+    expect(await countLabels(owner, kb.id)).toBe(1);
+
+    await expectError(await owner.fetch("GET", labelsOf("not-a-uuid")), 404, "not_found");
+    await expectError(await owner.fetch("GET", `${labelsOf(kb.id)}not-a-uuid/`), 404, "not_found");
+    await expectError(await owner.fetch("GET", `${labelsOf(kb.id)}${NO_SUCH_ID}/`), 404, "not_found");
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { ParseError, parseDocument } from "../../../src/services/parsing";
+import { utf8 } from "../../fixtures/documents";
+
+const parse = async (text: string | Uint8Array, filename: string, contentType?: string) =>
+  parseDocument(typeof text === "string" ? utf8(text) : text, filename, contentType);
+const textOf = async (text: string | Uint8Array, filename: string) => (await parse(text, filename)).pages.map((p) => p.text).join("\n\n");
+
+describe("plain text", () => {
+  it("decodes UTF-8 with or without a BOM, CRLF line ends, and Chinese", async () => {
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8("退货政策。\r\nSecond line.\r\n")]);
+    expect(await parse(bom, "notes.txt")).toEqual({ pages: [{ number: 1, text: "退货政策。\nSecond line." }] });
+  });
+
+  it("decodes UTF-16 with a BOM", async () => {
+    const units = [0xfeff, ..."Hi 你好".split("").map((c) => c.charCodeAt(0))];
+    expect(await textOf(new Uint8Array(new Uint16Array(units).buffer), "utf16.txt")).toBe("Hi 你好");
+  });
+
+  it("splits pages at form feeds", async () => {
+    expect((await parse("Page one.\fPage two.", "book.txt")).pages).toEqual([
+      { number: 1, text: "Page one." },
+      { number: 2, text: "Page two." },
+    ]);
+  });
+
+  it("refuses binary data and empty files with a readable ParseError", async () => {
+    const binary = new Uint8Array(512).map((_, i) => (i * 37) % 256);
+    await expect(parse(binary, "image.txt")).rejects.toThrow(ParseError);
+    await expect(parse(binary, "image.txt")).rejects.toThrow(/does not look like a text file/);
+    await expect(parse("", "empty.txt")).rejects.toThrow("The file is empty.");
+    await expect(parse(" \n\n ", "blank.txt")).rejects.toThrow("The file contains no text.");
+  });
+});
+
+describe("Markdown", () => {
+  it("keeps the words and drops the syntax", async () => {
+    const md = [
+      "---", "layout: post", "---",
+      "# Returns *policy*", "",
+      "You can **return** items within [30 days](https://example.com/returns \"t\").", "",
+      "> Note: keep the `receipt`.", "",
+      "- first_item one", "2. second ~~old~~ item", "",
+      "| Plan | Price |", "|---|:---:|", "| Pro | $10 |", "",
+      "![diagram](d.png)", "```js", "const x = 1;", "```", "***", "[ref]: https://example.com",
+    ].join("\n");
+    const doc = await parse(md, "returns.md");
+    expect(doc.title).toBe("Returns policy");
+    expect(doc.pages[0].text).toBe(
+      "Returns policy\n\nYou can return items within 30 days.\n\nNote: keep the receipt.\n\nfirst_item one\nsecond old item\n\nPlan | Price\nPro | $10\n\ndiagram\nconst x = 1;",
+    );
+  });
+
+  it("keeps Chinese text", async () => {
+    expect(await textOf("## 退货\n\n**三十天**内可以退货。", "zh.markdown")).toBe("退货\n\n三十天内可以退货。");
+  });
+});
+
+describe("HTML", () => {
+  it("keeps visible text block by block, takes the title, drops scripts, styles and navigation", async () => {
+    const html = `<!doctype html><html><head><title>Help &amp; support</title><style>p{color:red}</style><script>var x = "<p>no</p>";</script></head>
+      <body><nav><a href="/">Home</a></nav><h1>Shipping</h1><p>We ship   within <b>2 days</b>.<br>Tracking is free.</p>
+      <ul><li>Europe</li><li>Asia &mdash; 5&nbsp;days</li></ul><div hidden>secret</div>
+      <table><tr><th>Zone</th><th>Price</th></tr><tr><td>EU</td><td>&euro;5</td></tr></table><p>中文：我们在两天内发货。</p></body></html>`;
+    const doc = await parse(html, "help.htm");
+    expect(doc.title).toBe("Help & support");
+    expect(doc.pages[0].text).toBe("Shipping\n\nWe ship within 2 days.\nTracking is free.\n\nEurope\nAsia — 5 days\n\nZone | Price\nEU | €5\n\n中文：我们在两天内发货。");
+  });
+
+  it("falls back to the first h1 for the title and to the content type for the format", async () => {
+    const doc = await parse("<h1>Guide</h1><p>Text.</p>", "page", "text/html; charset=utf-8");
+    expect(doc).toEqual({ title: "Guide", pages: [{ number: 1, text: "Guide\n\nText." }] });
+  });
+});
+
+describe("CSV", () => {
+  it("renders each row as header: value pairs, with quoted fields and empty cells", async () => {
+    const csv = 'question,answer,tag\n"How long is the warranty?","Two years, from delivery",\nDo you ship abroad?,Yes,shipping\n';
+    expect(await textOf(csv, "faq.csv")).toBe(
+      "question: How long is the warranty?; answer: Two years, from delivery\nquestion: Do you ship abroad?; answer: Yes; tag: shipping",
+    );
+  });
+
+  it("sniffs semicolons and names unnamed columns", async () => {
+    expect(await textOf("name;;city\nAda;x;London\n", "people.csv")).toBe("name: Ada; column 2: x; city: London");
+  });
+});
+
+describe("JSON", () => {
+  it("flattens to path: value lines in document order", async () => {
+    const json = JSON.stringify({ shop: { name: "Acme", open: true }, faq: [{ q: "Hours?", a: "9 to 5\nweekdays" }], empty: [], none: null });
+    expect(await textOf(json, "data.json")).toBe("shop.name: Acme\nshop.open: true\nfaq[0].q: Hours?\nfaq[0].a: 9 to 5 weekdays\nnone: null");
+  });
+
+  it("gives a readable ParseError for invalid JSON", async () => {
+    await expect(parse("{ not json", "bad.json")).rejects.toThrow(/^The file is not valid JSON: /);
+  });
+});

@@ -1,0 +1,62 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { models } from "../../../src/db/schema";
+import { rerankerFor } from "../../../src/services/rerankers";
+import { localReranker } from "../../../src/services/rerankers/local";
+import { db } from "../../harness";
+
+/** Document indexes, best first (ties keep the given order). */
+const ranking = (scores: number[]) => scores.map((s, i) => [s, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map(([, i]) => i);
+
+describe("local reranker", () => {
+  it("is the reranker of the built-in local reranker record", async () => {
+    const [row] = await db().select().from(models).where(eq(models.id, "00000000-0000-7000-8000-000000000003"));
+    expect(await rerankerFor(env, row)).toBe(localReranker);
+  });
+
+  it("scores every document in 0..1, in the documents' order, deterministically", async () => {
+    const docs = ["Refunds take 14 days.", "Shipping is free.", "", "refund refund refund policy policy"];
+    const scores = await localReranker.rerank("refund policy", docs);
+    expect(scores).toHaveLength(4);
+    expect(scores.every((s) => s >= 0 && s <= 1)).toBe(true);
+    expect(scores[1]).toBe(0);
+    expect(scores[2]).toBe(0);
+    expect(await localReranker.rerank("refund policy", docs)).toEqual(scores);
+    expect(await localReranker.rerank("refund policy", [])).toEqual([]);
+    expect(await localReranker.rerank("", docs)).toEqual([0, 0, 0, 0]);
+  });
+
+  it("lifts the document holding the rarer query terms above those that only share the common one", async () => {
+    // As retrieval returns them: every candidate mentions "order", only one the damaged-item refund.
+    const docs = [
+      "Track your order from the order page; every order has a tracking number.",
+      "You can change the delivery address of an order until it ships.",
+      "Order history lists every order of the last two years.",
+      "If an item arrives damaged, we refund it in full: send us a photo with your order number.",
+      "Orders over 50 euros ship free.",
+    ];
+    const scores = await localReranker.rerank("refund for a damaged order", docs);
+    expect(ranking(scores)[0]).toBe(3);
+    expect(scores[3]).toBeGreaterThan(0.5);
+    expect(Math.max(...scores.filter((_, i) => i !== 3))).toBeLessThan(scores[3] - 0.2);
+  });
+
+  it("prefers the query's words side by side, as a phrase, over the same words scattered", async () => {
+    const docs = ["The account page shows the reset link; a password manager can fill it.", "To reset your password, open the account page."];
+    const [scattered, phrase] = await localReranker.rerank("reset password", docs);
+    expect(phrase).toBeGreaterThan(scattered);
+  });
+
+  it("matches morphological variants ('refunds' for 'refunded')", async () => {
+    const [variant, other] = await localReranker.rerank("refunds", ["Your payment is refunded within a week.", "Your payment is captured at shipping."]);
+    expect(variant).toBeGreaterThan(other);
+  });
+
+  it("ranks Chinese by shared characters and character pairs", async () => {
+    const docs = ["政府发布了新的交通政策。", "收到商品后七天内可以申请退货，退货政策见下文。", "退出登录后请重新输入密码。"];
+    const scores = await localReranker.rerank("退货政策", docs);
+    expect(ranking(scores)[0]).toBe(1);
+    expect(scores[1]).toBeGreaterThan(scores[0] + 0.2);
+  });
+});

@@ -1,0 +1,85 @@
+import { env } from "cloudflare:workers";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { VectorIndex } from "../../../durable-objects/vector-index";
+import { vectorStoreFor } from "../../../src/services/vector-store";
+import { UPSERT_CHUNK } from "../../../src/services/vector-store/local";
+import type { VectorRecord } from "../../../src/services/vector-store/types";
+
+const store = vectorStoreFor(env);
+const kb = () => crypto.randomUUID();
+const stubOf = (knowledgeBaseId: string) => env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(knowledgeBaseId));
+/** A unit vector along `axis` tilted by `tilt` towards axis 1, in 4 dimensions. */
+const axis = (a: number, tilt = 0) => Array.from({ length: 4 }, (_, i) => (i === a ? 1 : 0) + (i === 1 ? tilt : 0));
+const rec = (id: string, values: number[], sourceId = "file-1", type: VectorRecord["type"] = "text_node"): VectorRecord => ({ id, values, type, sourceId });
+
+describe("local vector store (VectorIndex Durable Object)", () => {
+  it("is the store when VECTORIZE is not bound", () => {
+    expect(env.VECTORIZE).toBeUndefined();
+  });
+
+  it("returns the nearest vectors best first, with cosine scores, type and source", async () => {
+    const id = kb();
+    await store.upsert(id, [rec("a", axis(0)), rec("b", axis(0, 0.5), "file-2"), rec("c", axis(2)), rec("f", axis(0, 2), "faq-1", "faq")]);
+    const matches = await store.query(id, [2, 0, 0, 0], { topK: 3 });
+    expect(matches.map((m) => m.id)).toEqual(["a", "b", "f"]);
+    expect(matches[0]).toEqual({ id: "a", score: expect.closeTo(1, 2), type: "text_node", sourceId: "file-1" });
+    expect(matches[1].score).toBeCloseTo(1 / Math.hypot(1, 0.5), 2);
+    expect(matches[2]).toMatchObject({ type: "faq", sourceId: "faq-1", score: expect.closeTo(1 / Math.hypot(1, 2), 2) });
+    const opposite = await store.query(id, [-1, 0, 0, 0], { topK: 10 });
+    expect(opposite.at(-1)).toMatchObject({ id: "a", score: expect.closeTo(-1, 2) });
+    expect(await store.query(kb(), [1, 0, 0, 0], { topK: 5 })).toEqual([]);
+  });
+
+  it("filters by source ids: in, notIn, both, and an empty `in` matches nothing", async () => {
+    const id = kb();
+    await store.upsert(id, [rec("a", axis(0), "s1"), rec("b", axis(0, 0.1), "s2"), rec("c", axis(0, 0.2), "s3")]);
+    const ids = async (filter: { in?: string[]; notIn?: string[] }) => (await store.query(id, axis(0), { topK: 10, filter: { sourceIds: filter } })).map((m) => m.id);
+    expect(await ids({ in: ["s2", "s3"] })).toEqual(["b", "c"]);
+    expect(await ids({ notIn: ["s1"] })).toEqual(["b", "c"]);
+    expect(await ids({ in: ["s1", "s2"], notIn: ["s1"] })).toEqual(["b"]);
+    expect(await ids({ in: [] })).toEqual([]);
+    expect(await ids({ notIn: [] })).toEqual(["a", "b", "c"]);
+  });
+
+  it("replaces a vector upserted again, deletes by id (unknown ids are ignored) and counts", async () => {
+    const id = kb();
+    await store.upsert(id, [rec("a", axis(0)), rec("b", axis(1)), rec("c", axis(2)), rec("d", axis(3))]);
+    await store.upsert(id, [rec("a", axis(3), "file-9")]);
+    expect(await store.count(id)).toBe(4);
+    expect((await store.query(id, axis(3), { topK: 2 })).map((m) => [m.id, m.sourceId])).toEqual([["a", "file-9"], ["d", "file-1"]]);
+    // Deleting "a" moves the last slot ("d") into its place; both must stay consistent.
+    await store.deleteByIds(id, ["a", "nope"]);
+    expect(await store.count(id)).toBe(3);
+    expect((await store.query(id, axis(3), { topK: 1 }))[0].id).toBe("d");
+    await store.deleteByIds(id, ["d", "b"]);
+    expect((await store.query(id, axis(2), { topK: 5 })).map((m) => m.id)).toEqual(["c"]);
+    expect(await store.count(id)).toBe(1);
+  });
+
+  it("keeps every vector after the object is evicted and its in-memory copy is gone", async () => {
+    const id = kb();
+    const many = Array.from({ length: UPSERT_CHUNK + 50 }, (_, i) => rec(`v${i}`, [Math.cos(i / 100), Math.sin(i / 100), 0.1, i % 3], `s${i % 5}`));
+    await store.upsert(id, many);
+    await store.deleteByIds(id, ["v0"]);
+    const before = await store.query(id, many[700].values, { topK: 5 });
+    expect(before[0].id).toBe("v700");
+
+    const stub = stubOf(id);
+    await evictDurableObject(stub);
+    expect(await runInDurableObject(stub, (instance: VectorIndex) => (instance as unknown as { memory: unknown }).memory)).toBeNull();
+    expect(await store.count(id)).toBe(UPSERT_CHUNK + 49);
+    expect(await store.query(id, many[700].values, { topK: 5 })).toEqual(before);
+  });
+
+  it("clear() empties the index, after which vectors of another size are accepted", async () => {
+    const id = kb();
+    await store.upsert(id, [rec("a", axis(0))]);
+    await expect(store.upsert(id, [rec("b", [1, 0])])).rejects.toThrow(/4 dimensions, not 2/);
+    await expect(store.query(id, [1, 0], { topK: 1 })).rejects.toThrow(/4 dimensions/);
+    await stubOf(id).clear();
+    expect(await store.count(id)).toBe(0);
+    await store.upsert(id, [rec("b", [1, 0])]);
+    expect((await store.query(id, [1, 0], { topK: 1 }))[0]).toMatchObject({ id: "b", score: expect.closeTo(1, 2) });
+  });
+});
