@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../env";
-import { chatbotGroups, chatbots, groupMembers, groups, inboxes, models, organizations, users } from "../db/schema";
+import { chatbotGroups, chatbotKnowledgeBases, chatbots, groupMembers, groups, inboxes, knowledgeBases, models, organizations, users } from "../db/schema";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk } from "../lib/sql";
@@ -69,6 +69,7 @@ export interface ChatbotView {
   embeddingModel: IdName | null;
   rerankerModel: IdName | null;
   groups: IdName[];
+  knowledgeBases: IdName[];
   defaultInbox: IdName | null;
   canManage: boolean;
 }
@@ -79,7 +80,7 @@ const inChunks = async <T>(ids: string[], read: (part: string[]) => Promise<T[]>
 export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
   const botIds = rows.map((r) => r.id);
   const modelIds = rows.flatMap((r) => [r.largeLanguageModelId, r.embeddingModelId, r.rerankerModelId]).filter((x): x is string => !!x);
-  const [creators, modelNames, links, defaults] = await Promise.all([
+  const [creators, modelNames, links, defaults, bases] = await Promise.all([
     inChunks(rows.map((r) => r.createdById), (ids) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))),
     inChunks(modelIds, (ids) => db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids))),
     inChunks(botIds, (ids) =>
@@ -97,6 +98,14 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
         .where(and(inArray(inboxes.chatbotId, ids), eq(inboxes.isDefault, true)))
         .orderBy(asc(inboxes.createdAt), asc(inboxes.id)),
     ),
+    inChunks(botIds, (ids) =>
+      db
+        .select({ chatbotId: chatbotKnowledgeBases.chatbotId, id: knowledgeBases.id, name: knowledgeBases.name })
+        .from(chatbotKnowledgeBases)
+        .innerJoin(knowledgeBases, eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId))
+        .where(inArray(chatbotKnowledgeBases.chatbotId, ids))
+        .orderBy(asc(knowledgeBases.name), asc(knowledgeBases.id)),
+    ),
   ]);
   const names = new Map([...creators, ...modelNames].map((x) => [x.id, x.name]));
   const ref = (id: string | null) => (id ? { id, name: names.get(id) ?? "" } : null);
@@ -110,6 +119,7 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
       embeddingModel: ref(row.embeddingModelId),
       rerankerModel: ref(row.rerankerModelId),
       groups: links.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
+      knowledgeBases: bases.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
       defaultInbox: inbox ? { id: inbox.id, name: inbox.name } : null,
       canManage,
     };
@@ -176,8 +186,8 @@ const MODEL_FIELDS = [
 
 /**
  * Checks what the body refers to, 400 naming the field otherwise: models the organization may use,
- * groups of the organization (none for a personal assistant), and knowledge bases and tools, which
- * this service does not have yet (any id is unknown). Non-owners may only add groups they belong to
+ * groups of the organization (none for a personal assistant), and toolkits and tools, which this
+ * service does not have yet (any id is unknown). Knowledge bases: `checkChatbotKnowledgeBases`. Non-owners may only add groups they belong to
  * (403). Returns the group ids when the body sets them.
  */
 export async function checkChatbotReferences(
@@ -195,7 +205,7 @@ export async function checkChatbotReferences(
   );
   const missing = MODEL_FIELDS.find((_, i) => !found[i]);
   if (missing) throw fieldError(missing[0], `No ${missing[2]} model with this id is available to the organization.`);
-  for (const [field, noun] of [["knowledgeBases", "knowledge base"], ["toolkits", "toolkit"], ["tools", "tool"]] as const) {
+  for (const [field, noun] of [["toolkits", "toolkit"], ["tools", "tool"]] as const) {
     const first = body[field]?.[0];
     if (first) throw fieldError(field, `Unknown ${noun}: ${first.id}.`);
   }
@@ -263,6 +273,9 @@ const linkInserts = (db: Db, chatbotId: string, groupIds: string[], now = Date.n
     db.insert(chatbotGroups).values(part.map((groupId) => ({ id: uuidv7(), chatbotId, groupId, createdAt: now }))).onConflictDoNothing(),
   );
 
+const knowledgeBaseLinks = (db: Db, chatbotId: string, ids: string[]) =>
+  chunk(ids, 40).map((part) => db.insert(chatbotKnowledgeBases).values(part.map((knowledgeBaseId) => ({ chatbotId, knowledgeBaseId }))).onConflictDoNothing());
+
 /**
  * Creates the assistant, its default inbox (`<name> API`, channel `api`) in `inboxOrganizationId`
  * and its group links in one batch.
@@ -272,16 +285,17 @@ export async function createChatbot(
   values: ChatbotColumns & Pick<ChatbotRow, "name" | "largeLanguageModelId" | "createdById" | "organizationId">,
   groupIds: string[],
   inboxOrganizationId: string,
+  knowledgeBaseIds: string[] = [],
 ): Promise<ChatbotRow> {
   const id = uuidv7();
   const insert = db.insert(chatbots).values({ ...values, id }).returning();
   const inbox = db.insert(inboxes).values({ organizationId: inboxOrganizationId, name: `${values.name} API`, channelType: "api", chatbotId: id, isDefault: true });
-  const [[row]] = await db.batch([insert, inbox, ...linkInserts(db, id, groupIds)]);
+  const [[row]] = await db.batch([insert, inbox, ...linkInserts(db, id, groupIds), ...knowledgeBaseLinks(db, id, knowledgeBaseIds)]);
   return row;
 }
 
 /** Updates the columns and, when `groupIds` is given, replaces the group links (kept links keep their id). */
-export async function updateChatbot(db: Db, id: string, values: ChatbotColumns, groupIds?: string[]): Promise<ChatbotRow> {
+export async function updateChatbot(db: Db, id: string, values: ChatbotColumns, groupIds?: string[], knowledgeBaseIds?: string[]): Promise<ChatbotRow> {
   const update = db.update(chatbots).set({ ...values, updatedAt: Date.now() }).where(eq(chatbots.id, id)).returning();
   const links: BatchItem<"sqlite">[] = groupIds
     ? [
@@ -289,6 +303,7 @@ export async function updateChatbot(db: Db, id: string, values: ChatbotColumns, 
         ...linkInserts(db, id, groupIds),
       ]
     : [];
+  if (knowledgeBaseIds) links.push(db.delete(chatbotKnowledgeBases).where(eq(chatbotKnowledgeBases.chatbotId, id)), ...knowledgeBaseLinks(db, id, knowledgeBaseIds));
   const [[row]] = await db.batch([update, ...links]);
   return row;
 }

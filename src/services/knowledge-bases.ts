@@ -248,3 +248,18 @@ export async function hasIndexedContent(db: Db, knowledgeBaseId: string): Promis
   ]);
   return !!node || !!faq;
 }
+
+/**
+ * The knowledge bases an assistant body names (`knowledgeBases: [{id}]`): each must be one the
+ * caller sees in the organization of `access` (400 naming the field). Undefined when not given.
+ */
+export async function checkChatbotKnowledgeBases(db: Db, access: OrgAccess, userId: string, wanted: { id: string }[] | null | undefined): Promise<string[] | undefined> {
+  if (wanted === undefined) return undefined;
+  const ids = [...new Set((wanted ?? []).map((k) => k.id))];
+  const known = await inChunks(ids, (part) =>
+    db.select({ id: knowledgeBases.id }).from(knowledgeBases).where(and(inArray(knowledgeBases.id, part), visibleKnowledgeBasesCondition(access, userId))),
+  );
+  const unknown = ids.filter((id) => !known.some((k) => k.id === id));
+  if (unknown.length) throw fieldError("knowledgeBases", `Unknown knowledge bases: ${unknown.slice(0, 5).join(", ")}.`);
+  return ids;
+}

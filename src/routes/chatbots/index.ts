@@ -5,6 +5,7 @@ import { registerGetChatbot } from "./get";
 import { registerUpdateChatbot } from "./update";
 import { registerDeleteChatbot } from "./delete";
 import { registerEnableEvaluation } from "./enable-evaluation";
+import { registerSearchChatbot } from "./search";
 
 export function registerChatbotRoutes(r: Router) {
   registerListChatbots(r);
@@ -13,4 +14,5 @@ export function registerChatbotRoutes(r: Router) {
   registerUpdateChatbot(r);
   registerDeleteChatbot(r);
   registerEnableEvaluation(r);
+  registerSearchChatbot(r);
 }

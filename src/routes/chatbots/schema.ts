@@ -18,8 +18,8 @@ const object = () => z.record(z.string(), z.unknown());
 
 /**
  * The assistant record (the spec does not show it). `databaseUrl` comes back with the password
- * masked; sending the masked value back keeps the stored one. `knowledgeBases`, `toolkits` and
- * `tools` are always empty until those resources exist.
+ * masked; sending the masked value back keeps the stored one. `toolkits` and `tools` are always
+ * empty until those resources exist.
  */
 export const ChatbotSchema = z
   .object({
@@ -46,7 +46,7 @@ export const ChatbotSchema = z
     numberOfRetrievedChunks: z.number().int().openapi({ example: 12 }),
     enableEvaluation: z.boolean().openapi({ example: false }),
     enableInLineCitations: z.boolean().openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
-    knowledgeBases: idNames("Knowledge bases it answers from (none yet)"),
+    knowledgeBases: idNames("Knowledge bases it answers from"),
     toolkits: idNames("Toolkits it may use (none yet)"),
     tools: idNames("Tools it may use (none yet)"),
     groups: idNames("Groups whose members may see it"),
@@ -84,7 +84,7 @@ export const chatbotRecord = (v: ChatbotView): ChatbotRecord => ({
   numberOfRetrievedChunks: v.row.numberOfRetrievedChunks,
   enableEvaluation: v.row.enableEvaluation,
   enableInLineCitations: v.row.enableInLineCitations,
-  knowledgeBases: [],
+  knowledgeBases: v.knowledgeBases,
   toolkits: [],
   tools: [],
   groups: v.groups,
@@ -120,7 +120,12 @@ const fields = {
   rag: optionalId("RAG pipeline id, stored as given", null),
   builtInWorkflow: optionalId("Built-in workflow id, stored as given", null),
   instructions: z.string().max(100_000).nullable().optional().openapi({ description: "Role description", example: "You answer questions about our products." }),
-  knowledgeBases: notYet("Knowledge bases"),
+  knowledgeBases: z
+    .array(IdRef)
+    .max(100)
+    .nullable()
+    .optional()
+    .openapi({ description: "Knowledge bases of the organization it answers from (`[{id}]`); replaces the list", example: [{ id: EXAMPLE_ID }] }),
   toolkits: notYet("Toolkits"),
   tools: notYet("Tools"),
   groups: z

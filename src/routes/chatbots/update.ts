@@ -14,6 +14,7 @@ import {
   maskDatabaseUrl,
   updateChatbot,
 } from "../../services/chatbots";
+import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
 import { CHATBOTS_TAG, ChatbotPatch, ChatbotSchema, ChatbotWrite, chatbotRecord } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
@@ -43,11 +44,12 @@ export function registerUpdateChatbot(r: Router) {
       }
       const linked = await db.select({ id: chatbotGroups.groupId }).from(chatbotGroups).where(eq(chatbotGroups.chatbotId, current.id));
       const groupIds = await checkChatbotReferences(db, access, current.organizationId === null, body, linked.map((g) => g.id));
+      const knowledgeBaseIds = await checkChatbotKnowledgeBases(db, access, c.var.principal.userId, body.knowledgeBases);
       const columns = Object.fromEntries(Object.entries(chatbotColumns(body)).filter(([, v]) => v !== undefined));
       // A record sent back unchanged carries the masked URL: keep the stored one.
       if (columns.databaseUrl && columns.databaseUrl === maskDatabaseUrl(current.databaseUrl)) delete columns.databaseUrl;
       checkChatbotRules({ ...current, ...columns });
-      const row = await updateChatbot(db, current.id, columns, groupIds);
+      const row = await updateChatbot(db, current.id, columns, groupIds, knowledgeBaseIds);
       return c.json(chatbotRecord(await chatbotView(db, access, row)), 200);
     });
   }

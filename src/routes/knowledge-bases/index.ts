@@ -7,6 +7,7 @@ import { registerDeleteKnowledgeBase } from "./delete";
 import { registerLabelRoutes } from "./labels";
 import { registerFaqRoutes } from "./faqs";
 import { registerFileRoutes } from "./files";
+import { registerSearchKnowledgeBase } from "./search";
 
 export function registerKnowledgeBaseRoutes(r: Router) {
   registerListKnowledgeBases(r);
@@ -17,4 +18,5 @@ export function registerKnowledgeBaseRoutes(r: Router) {
   registerLabelRoutes(r);
   registerFaqRoutes(r);
   registerFileRoutes(r);
+  registerSearchKnowledgeBase(r);
 }

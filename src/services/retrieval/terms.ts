@@ -43,10 +43,14 @@ export function queryTerms(query: string): string[] {
   return [...new Set(termsOf(query).filter((t) => !STOPWORDS.has(t)))].slice(0, 64);
 }
 
-/** An FTS5 MATCH expression: any of the query's terms, each quoted; null when nothing is left. */
-export function matchExpression(query: string): string | null {
+/**
+ * An FTS5 MATCH expression: rows of the knowledge base holding any of the query's terms, each
+ * quoted; null when the query has no meaningful term.
+ */
+export function matchExpression(query: string, knowledgeBaseId: string): string | null {
   const terms = queryTerms(query);
-  return terms.length ? terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ") : null;
+  if (!terms.length) return null;
+  return `kb : ${knowledgeBaseToken(knowledgeBaseId)} AND terms : (${terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ")})`;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
@@ -86,3 +90,6 @@ export function highlight(text: string, query: string): string {
   });
   return open ? `${out}</mark>` : out;
 }
+
+/** The FTS5 token naming a knowledge base in the `kb` column. */
+export const knowledgeBaseToken = (knowledgeBaseId: string) => `k${knowledgeBaseId.replace(/-/g, "").toLowerCase()}`;

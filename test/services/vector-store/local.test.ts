@@ -31,6 +31,24 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     expect(await store.query(kb(), [1, 0, 0, 0], { topK: 5 })).toEqual([]);
   });
 
+  it("keeps exactly the best topK of many (the heap agrees with a full ranking) and scores near the exact cosine", async () => {
+    const id = kb();
+    let seed = 7;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+    // 30 dimensions: not a multiple of 4, so the padded stride is exercised too.
+    const vectors = Array.from({ length: 301 }, (_, i) => rec(`v${i}`, Array.from({ length: 30 }, rnd), `s${i % 4}`));
+    await store.upsert(id, vectors);
+    const q = Array.from({ length: 30 }, rnd);
+    const all = await store.query(id, q, { topK: 1000 });
+    expect(all).toHaveLength(301);
+    expect(all.every((m, i) => i === 0 || all[i - 1].score >= m.score)).toBe(true);
+    expect(await store.query(id, q, { topK: 7 })).toEqual(all.slice(0, 7));
+    const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
+    for (const m of all) expect(Math.abs(m.score - cosine(q, vectors[Number(m.id.slice(1))].values))).toBeLessThan(0.02);
+    const filtered = await store.query(id, q, { topK: 5, filter: { sourceIds: { notIn: ["s0", "s1"] } } });
+    expect(filtered).toEqual(all.filter((m) => m.sourceId === "s2" || m.sourceId === "s3").slice(0, 5));
+  });
+
   it("filters by source ids: in, notIn, both, and an empty `in` matches nothing", async () => {
     const id = kb();
     await store.upsert(id, [rec("a", axis(0), "s1"), rec("b", axis(0, 0.1), "s2"), rec("c", axis(0, 0.2), "s3")]);

@@ -1,0 +1,55 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { fieldError, notFound } from "../../lib/errors";
+import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
+import { chatbotKnowledgeBases, knowledgeBases } from "../../db/schema";
+import { currentAccess } from "../../services/access";
+import { getVisibleChatbot } from "../../services/chatbots";
+import { queryScope } from "../../services/query-scope";
+import { searchKnowledge } from "../../services/retrieval/search";
+import { ChatbotSearchBody, ChatbotSearchQuery, SearchResultSchema, searchResult } from "../knowledge-bases/search-schema";
+import { CHATBOTS_TAG } from "./schema";
+
+const route = createRoute({
+  method: "post",
+  path: "/chatbots/{id}/search/",
+  tags: [CHATBOTS_TAG],
+  summary: "Search an assistant's knowledge",
+  description:
+    "What the assistant would retrieve for a question: every knowledge base linked to it, each with its own settings, best first, at most the " +
+    "assistant's numberOfRetrievedChunks, in page form. `query` (and the other parameters) in the JSON body or the query string; the body wins.",
+  request: {
+    params: IdParams,
+    query: ChatbotSearchQuery,
+    body: { required: false, content: { "application/json": { schema: ChatbotSearchBody } }, description: "Search parameters (optional when given in the query string)" },
+  },
+  responses: { 200: json(pageOf(SearchResultSchema, "AssistantSearchResultPage"), "Results, best first"), ...errorResponses(400, 403, 404, 502) },
+});
+
+export const registerSearchChatbot = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const db = c.var.db;
+    const access = await currentAccess(c);
+    const bot = await getVisibleChatbot(db, access, c.var.principal.userId, c.req.valid("param").id);
+    if (!bot) throw notFound("Assistant not found.");
+    const q = c.req.valid("query");
+    const body = (c.req.header("Content-Type") ? c.req.valid("json") : undefined) ?? {};
+    const query = body.query ?? q.query?.trim();
+    if (!query) throw fieldError("query", "Required, in the body or the query string.");
+    const bases = await db
+      .select({ kb: knowledgeBases })
+      .from(chatbotKnowledgeBases)
+      .innerJoin(knowledgeBases, eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId))
+      .where(eq(chatbotKnowledgeBases.chatbotId, bot.id));
+    const hits = await searchKnowledge(c.env, db, bases.map((b) => b.kb), {
+      query,
+      method: body.searchMethod,
+      scope: queryScope(body.queryMetadata),
+      limit: bot.numberOfRetrievedChunks,
+      languageModelId: body.largeLanguageModel ?? q.largeLanguageModel ?? bot.largeLanguageModelId,
+    });
+    const p = pageParams(q);
+    return c.json(pageResponse(c, p, hits.length, hits.slice(p.offset, p.offset + p.limit).map((h) => searchResult(h, query))), 200);
+  });

@@ -1,0 +1,39 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
+import { currentAccess } from "../../services/access";
+import { getKnowledgeBaseForRead } from "../../services/knowledge-bases";
+import { queryScope } from "../../services/query-scope";
+import { searchKnowledge } from "../../services/retrieval/search";
+import { KNOWLEDGE_TAG } from "./schema";
+import { KnowledgeBaseParams } from "./files/schema";
+import { KnowledgeBaseSearchBody, SearchResultSchema, searchResult } from "./search-schema";
+
+const route = createRoute({
+  method: "post",
+  path: "/knowledge-bases/{knowledgeBaseId}/search/",
+  tags: [KNOWLEDGE_TAG],
+  summary: "Search a knowledge base",
+  description:
+    "Best first, at most the knowledge base's numberOfRetrievedChunks, in page form. Hybrid search (vector and keyword) fused by reciprocal rank fusion " +
+    "when enableRrf, reranked when enableRerank, HyDE when enableHyde, results at or below similarityCutoff dropped, text nodes widened by sentenceWindowSize. " +
+    "FAQs are searched beside the text. `queryMetadata` restricts the search as a contact's does.",
+  request: { params: KnowledgeBaseParams, query: PageQuery, ...jsonBody(KnowledgeBaseSearchBody) },
+  responses: { 200: json(pageOf(SearchResultSchema, "SearchResultPage"), "Results, best first"), ...errorResponses(400, 403, 404, 502) },
+});
+
+export const registerSearchKnowledgeBase = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const db = c.var.db;
+    const kb = await getKnowledgeBaseForRead(db, await currentAccess(c), c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const body = c.req.valid("json");
+    const hits = await searchKnowledge(c.env, db, [kb], {
+      query: body.query,
+      method: body.searchMethod,
+      scope: queryScope(body.queryMetadata),
+      limit: kb.numberOfRetrievedChunks,
+    });
+    const p = pageParams(c.req.valid("query"));
+    return c.json(pageResponse(c, p, hits.length, hits.slice(p.offset, p.offset + p.limit).map((h) => searchResult(h, body.query))), 200);
+  });

@@ -1,0 +1,76 @@
+import { eq, sql } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { chatbotKnowledgeBases, knowledgeBases, type chatbots, type messages } from "../../db/schema";
+import type { Passage } from "../llm/types";
+import { queryScope, type QueryMetadata } from "../query-scope";
+import { searchKnowledge, type SearchHit } from "./search";
+
+/** What a reply may cite: the passage for the model plus what the message record shows. */
+export interface RetrievedPassage extends Passage {
+  score: number;
+  node: Record<string, unknown>;
+  file: Record<string, unknown> | null;
+}
+
+/**
+ * Passages the assistant's knowledge bases hold for a message, best first: hybrid search with each
+ * base's settings, at most the assistant's numberOfRetrievedChunks, restricted by the message's
+ * queryMetadata, else its contact's. Retrieved text nodes and FAQs count a hit each.
+ */
+export async function retrievePassages(env: Bindings, db: Db, chatbot: typeof chatbots.$inferSelect, message: typeof messages.$inferSelect): Promise<RetrievedPassage[]> {
+  const bases = await db
+    .select({ kb: knowledgeBases })
+    .from(chatbotKnowledgeBases)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId))
+    .where(eq(chatbotKnowledgeBases.chatbotId, chatbot.id));
+  if (!bases.length || !message.content.trim()) return [];
+  const metadata = (message.queryMetadata as QueryMetadata | null) ?? (await contactQueryMetadata(db, message.conversationId));
+  const hits = await searchKnowledge(env, db, bases.map((b) => b.kb), {
+    query: message.content,
+    scope: queryScope(metadata),
+    limit: chatbot.numberOfRetrievedChunks,
+    languageModelId: chatbot.largeLanguageModelId,
+  });
+  if (hits.length) await countHits(env, hits);
+  return hits.map(toPassage);
+}
+
+async function contactQueryMetadata(db: Db, conversationId: string): Promise<QueryMetadata | null> {
+  const [row] = await db.all<{ qm: string | null }>(
+    sql`select c.query_metadata as qm from conversations as v join contacts as c on c.id = v.contact_id where v.id = ${conversationId}`,
+  );
+  return row?.qm ? (JSON.parse(row.qm) as QueryMetadata) : null;
+}
+
+async function countHits(env: Bindings, hits: SearchHit[]) {
+  const ids = (type: SearchHit["type"]) => JSON.stringify(hits.filter((h) => h.type === type).map((h) => h.id));
+  await env.DB.batch([
+    env.DB.prepare("update text_nodes set hits_count = hits_count + 1 where id in (select value from json_each(?))").bind(ids("text_node")),
+    env.DB.prepare("update faqs set hits_count = hits_count + 1 where id in (select value from json_each(?))").bind(ids("faq")),
+  ]);
+}
+
+const toPassage = (hit: SearchHit, i: number): RetrievedPassage => ({
+  index: i + 1,
+  text: hit.text,
+  title: hit.file?.filename ?? hit.faq?.question,
+  score: hit.score,
+  node: {
+    id: hit.id,
+    type: hit.type,
+    text: hit.nodeText,
+    knowledgeBase: hit.knowledgeBase,
+    knowledgeBaseFile: hit.file ? { id: hit.file.id, filename: hit.file.filename } : null,
+    chatbotFile: hit.file?.id ?? null,
+    filename: hit.file?.filename ?? null,
+    pageNumber: hit.pageStart,
+    pageStart: hit.pageStart,
+    pageEnd: hit.pageEnd,
+    startCharIdx: hit.startCharIdx,
+    endCharIdx: hit.endCharIdx,
+    faq: hit.faq,
+  },
+  file: hit.file
+    ? { id: hit.file.id, filename: hit.file.filename, fileType: hit.file.fileType, size: hit.file.size, status: "done", knowledgeBase: hit.knowledgeBase, createdAt: String(hit.file.createdAt) }
+    : null,
+});

@@ -1,0 +1,137 @@
+import { eq, sql } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { models } from "../../db/schema";
+import type { KnowledgeBaseRow } from "../knowledge-bases";
+import { embedderOf } from "../knowledge-content";
+import { rerankerFor } from "../rerankers";
+import { vectorStoreFor, type VectorFilter } from "../vector-store";
+import { chatModelFor, complete } from "../llm";
+import type { QueryScope } from "../query-scope";
+import { allows, sourceFilter, type SourceFilter } from "./scope";
+import { matchExpression } from "./terms";
+import { loadHits, type SearchHit } from "./hits";
+
+export type SearchMethod = "hybrid" | "keyword" | "vector";
+export type { SearchHit } from "./hits";
+
+export interface SearchOptions {
+  query: string;
+  method?: SearchMethod;
+  scope?: QueryScope;
+  /** Results overall; each knowledge base also keeps at most its own numberOfRetrievedChunks. */
+  limit: number;
+  /** The language model that writes HyDE's hypothetical answer (enableHyde); the built-in one when absent. */
+  languageModelId?: string | null;
+}
+
+/** A candidate before its text is read: a text node (source: its file) or an FAQ (source: itself). */
+interface Candidate {
+  id: string;
+  type: "text_node" | "faq";
+  source: string;
+  score: number;
+}
+
+const RRF_K = 60;
+const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+/** Raw keyword scores (bm25, larger is better once negated) mapped into 0..1 by s / (s + this). */
+const KEYWORD_HALF_SCORE = 2;
+
+/**
+ * Hybrid retrieval over knowledge bases, best first, scores in 0..1. Per base: keyword search
+ * (FTS5, bm25) and vector search (the base's embedding model and vector store) each return a
+ * candidate list; `hybrid` fuses them by reciprocal rank fusion when enableRrf (else by the mean of
+ * their normalized scores) and, when enableRerank, reorders the fused list with the base's reranker,
+ * whose score becomes the result's. Results at or below similarityCutoff are dropped, each base keeps
+ * numberOfRetrievedChunks, and the text nodes are widened by sentenceWindowSize sentences.
+ */
+export async function searchKnowledge(env: Bindings, db: Db, bases: KnowledgeBaseRow[], options: SearchOptions): Promise<SearchHit[]> {
+  const method = options.method ?? "hybrid";
+  const perBase = await Promise.all(
+    bases.map(async (kb) => {
+      const filter = await sourceFilter(db, options.scope ?? { mode: "unrestricted" }, kb.id);
+      if (filter.nothing || kb.vectorDatabaseType) return [];
+      const pool = Math.min(100, Math.max(30, 3 * Math.max(kb.numberOfRetrievedChunks, options.limit)));
+      const [keyword, vector] = await Promise.all([
+        method === "vector" ? [] : keywordCandidates(env, kb, options.query, filter, pool),
+        method === "keyword" ? [] : vectorCandidates(env, db, kb, options, filter, pool),
+      ]);
+      let ranked = method === "keyword" ? keyword : method === "vector" ? vector : fuse(keyword, vector, kb.enableRrf ?? true);
+      if (method === "hybrid" && kb.enableRerank && ranked.length) ranked = await rerank(env, db, kb, options.query, ranked.slice(0, pool));
+      return ranked.filter((c) => c.score > kb.similarityCutoff).slice(0, kb.numberOfRetrievedChunks).map((c) => ({ ...c, kb }));
+    }),
+  );
+  const best = perBase.flat().sort((a, b) => b.score - a.score).slice(0, options.limit);
+  return loadHits(db, best);
+}
+
+async function keywordCandidates(env: Bindings, kb: KnowledgeBaseRow, query: string, filter: SourceFilter, pool: number): Promise<Candidate[]> {
+  const match = matchExpression(query, kb.id);
+  if (!match) return [];
+  const read = (table: "text_nodes" | "faqs", type: Candidate["type"], source: string) =>
+    env.DB.prepare(
+      `select t.id, ${source} as source, -bm25(${table}_fts, 1.0, 0.0) as score
+       from ${table}_fts join ${table} as t on t.rowid = ${table}_fts.rowid
+       where ${table}_fts match ?1 order by bm25(${table}_fts, 1.0, 0.0) limit ?2`,
+    )
+      .bind(match, pool * 2)
+      .all<{ id: string; source: string; score: number }>()
+      .then((r) => r.results.map((row) => ({ id: row.id, type, source: row.source, score: row.score / (row.score + KEYWORD_HALF_SCORE) })));
+  const [nodes, faqs] = await Promise.all([read("text_nodes", "text_node", "t.file_id"), read("faqs", "faq", "t.id")]);
+  return [...nodes, ...faqs]
+    .filter((c) => allows(filter, c.source))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, pool);
+}
+
+async function vectorCandidates(env: Bindings, db: Db, kb: KnowledgeBaseRow, options: SearchOptions, filter: SourceFilter, pool: number): Promise<Candidate[]> {
+  const text = kb.enableHyde ? `${options.query}\n${await hypotheticalAnswer(env, db, options)}` : options.query;
+  const [vector] = await (await embedderOf(env, db, kb)).embed([text], "query");
+  const vectorFilter: VectorFilter = {};
+  if (filter.allow || filter.deny.size) vectorFilter.sourceIds = { in: filter.allow ? [...filter.allow] : undefined, notIn: filter.deny.size ? [...filter.deny] : undefined };
+  const matches = await vectorStoreFor(env).query(kb.id, vector, { topK: pool, filter: vectorFilter });
+  return matches.filter((m) => m.score > 0 && allows(filter, m.sourceId)).map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: Math.min(1, m.score) }));
+}
+
+/** HyDE: the language model's short answer to the question, searched for together with the question. */
+async function hypotheticalAnswer(env: Bindings, db: Db, options: SearchOptions): Promise<string> {
+  const [row] = await db.select().from(models).where(eq(models.id, options.languageModelId ?? LOCAL_LLM));
+  if (!row) return "";
+  const model = await chatModelFor(env, row);
+  const system = "Write a short passage, as a help-centre article would, that answers the question. Do not say you are unsure.";
+  const { content } = await complete(model, { messages: [{ role: "system", content: system }, { role: "user", content: options.query }], maxTokens: 200 });
+  return content;
+}
+
+/**
+ * Reciprocal rank fusion (each list contributes 1 / (60 + rank)), normalized so that the first of
+ * both lists scores 1; without RRF, the mean of the two normalized scores.
+ */
+export function fuse(keyword: Candidate[], vector: Candidate[], rrf: boolean): Candidate[] {
+  const merged = new Map<string, Candidate>();
+  const add = (list: Candidate[]) =>
+    list.forEach((c, rank) => {
+      const part = rrf ? 1 / (RRF_K + rank + 1) / (2 / (RRF_K + 1)) : c.score / 2;
+      const seen = merged.get(c.id);
+      merged.set(c.id, seen ? { ...seen, score: seen.score + part } : { ...c, score: part });
+    });
+  add(keyword);
+  add(vector);
+  return [...merged.values()].sort((a, b) => b.score - a.score);
+}
+
+async function rerank(env: Bindings, db: Db, kb: KnowledgeBaseRow, query: string, candidates: Candidate[]): Promise<Candidate[]> {
+  const [row] = await db.select().from(models).where(eq(models.id, kb.rerankerModelId));
+  if (!row) return candidates;
+  const texts = await candidateTexts(db, candidates);
+  const scores = await (await rerankerFor(env, row)).rerank(query, candidates.map((c) => texts.get(c.id) ?? ""));
+  return candidates.map((c, i) => ({ ...c, score: scores[i] })).sort((a, b) => b.score - a.score);
+}
+
+async function candidateTexts(db: Db, candidates: Candidate[]): Promise<Map<string, string>> {
+  const ids = JSON.stringify(candidates.map((c) => c.id));
+  const rows = await db.all<{ id: string; text: string }>(sql`
+    select id, text from text_nodes where id in (select value from json_each(${ids}))
+    union all select id, question || char(10) || answer from faqs where id in (select value from json_each(${ids}))`);
+  return new Map(rows.map((r) => [r.id, r.text]));
+}

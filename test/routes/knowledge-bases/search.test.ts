@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
+
+type Result = { type: string; id: string; score: number; displayScore: number; text: string; highlightedText: string; knowledgeBaseFile: { id: string; filename: string } | null; faq: { question: string } | null };
+type Page = { count: number; results: Result[] };
+
+const ARTICLES = [
+  { name: "refunds.txt", content: "Refunds are paid back to the original card within fourteen days. A refund for a gift goes to the gift card." },
+  { name: "shipping.txt", content: "Parcels ship from our Rotterdam warehouse. Express shipping arrives the next working day." },
+  { name: "security.txt", content: "Turn on two-factor authentication in the account settings. Passwords must have twelve characters." },
+  { name: "退货.txt", content: "退货政策：收到商品后三十天内可以申请退货。退货运费由买家承担。" },
+  { name: "配送.txt", content: "我们从鹿特丹仓库发货。快递一般在下一个工作日送达。" },
+];
+
+async function searchable(owner: Awaited<ReturnType<typeof seedOwner>>, settings: Record<string, unknown> = {}) {
+  const kb = await createKnowledgeBase(owner, { sentenceWindowSize: 0, ...settings });
+  await ingest(owner, kb.id, ARTICLES);
+  return kb;
+}
+
+const search = async (owner: Awaited<ReturnType<typeof seedOwner>>, kbId: string, body: Record<string, unknown>, prefix = "/api/v1") => {
+  const res = await owner.fetch("POST", `/knowledge-bases/${kbId}/search/`, body, { prefix });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as Page;
+};
+
+describe("POST /knowledge-bases/{id}/search/", () => {
+  it.each(PREFIXES)("finds the passage that answers, best first, with scores and highlights (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const kb = await searchable(owner);
+    const page = await search(owner, kb.id, { query: "how long until my refund is paid?" }, prefix);
+    expect(page.results[0].knowledgeBaseFile?.filename).toBe("refunds.txt");
+    expect(page.results[0].score).toBeGreaterThan(0);
+    expect(page.results[0].score).toBeLessThanOrEqual(1);
+    expect(page.results[0].highlightedText).toContain("<mark>refund</mark>");
+    const scores = page.results.map((r) => r.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it("Chinese text is found by keyword and by vector search", async () => {
+    const owner = await seedOwner();
+    const kb = await searchable(owner, { enableRerank: false });
+    for (const searchMethod of ["keyword", "vector", "hybrid"]) {
+      const page = await search(owner, kb.id, { query: "退货运费谁承担", searchMethod });
+      expect(page.results[0]?.knowledgeBaseFile?.filename, searchMethod).toBe("退货.txt");
+    }
+    const keyword = await search(owner, kb.id, { query: "快递", searchMethod: "keyword" });
+    expect(keyword.results.map((r) => r.knowledgeBaseFile?.filename)).toEqual(["配送.txt"]);
+    expect(keyword.results[0].highlightedText).toContain("<mark>快递</mark>");
+  });
+
+  it("English is found by keyword and by vector search; vector search matches other word forms", async () => {
+    const owner = await seedOwner();
+    const kb = await searchable(owner, { enableRerank: false });
+    expect((await search(owner, kb.id, { query: "warehouse", searchMethod: "keyword" })).results[0].knowledgeBaseFile?.filename).toBe("shipping.txt");
+    // "authenticating" is not a word of any article: keyword search misses it, vector search does not.
+    expect((await search(owner, kb.id, { query: "authenticating", searchMethod: "keyword" })).count).toBe(0);
+    expect((await search(owner, kb.id, { query: "authenticating", searchMethod: "vector" })).results[0].knowledgeBaseFile?.filename).toBe("security.txt");
+  });
+
+  it("FAQs are searched beside the text", async () => {
+    const owner = await seedOwner();
+    const kb = await searchable(owner);
+    await createFaq(owner, kb.id, { question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." });
+    const page = await search(owner, kb.id, { query: "pay with paypal" });
+    expect(page.results[0]).toMatchObject({ type: "faq", knowledgeBaseFile: null, faq: { question: "Can I pay with PayPal?" } });
+  });
+
+  it("similarityCutoff drops weak results; numberOfRetrievedChunks caps them; the sentence window widens a hit", async () => {
+    const owner = await seedOwner();
+    const kb = await searchable(owner, { numberOfRetrievedChunks: 2 });
+    expect((await search(owner, kb.id, { query: "refund shipping passwords warehouse" })).count).toBeLessThanOrEqual(2);
+    await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { similarityCutoff: 1, numberOfRetrievedChunks: 12 });
+    expect((await search(owner, kb.id, { query: "refund" })).count).toBe(0);
+
+    const windowed = await createKnowledgeBase(owner, { sentenceWindowSize: 1, enableRerank: false });
+    const long = Array.from({ length: 30 }, (_, i) => `Sentence number ${i} talks about topic ${i * 7}.`).join(" ") + " The unicorn lives here. " + Array.from({ length: 30 }, (_, i) => `Closing remark ${i} is filler text.`).join(" ");
+    await ingest(owner, windowed.id, [{ name: "long.txt", content: long }]);
+    const hit = (await search(owner, windowed.id, { query: "unicorn", searchMethod: "keyword" })).results[0];
+    expect(hit.text).toContain("The unicorn lives here.");
+    expect(hit.text.length).toBeGreaterThan(0);
+  });
+
+  it("400 without a query, nothing else happens; 401; 404 another organization's; a member sees it only through its groups", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const body = await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, {}), 400, "invalid");
+    expect(body.errors?.query).toBeTruthy();
+    await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x", searchMethod: "magic" }), 400, "invalid");
+    await expectError(await call("POST", `/api/v1/knowledge-bases/${kb.id}/search/`, { query: "x" }), 401, "not_authenticated");
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }), 404, "not_found");
+    await expectError(await owner.fetch("POST", `/knowledge-bases/${NO_SUCH_ID}/search/`, { query: "x" }), 404, "not_found");
+    const outsider = await seedMember(owner, ["knowledge_base.view"]);
+    await expectError(await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }), 404, "not_found");
+    await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [{ id: outsider.groupId }] });
+    expect((await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" })).status).toBe(200);
+  });
+});
