@@ -19,6 +19,7 @@ import { registerCompletionRoutes } from "./completions";
 import { registerWebhookRoutes } from "./webhooks";
 import { registerKnowledgeBaseRoutes } from "./knowledge-bases";
 import { registerParserRoutes } from "./parsers";
+import { registerTextNodeRoutes } from "./text-nodes";
 
 /** Every resource of the API; each is mounted under both /api/v1 and /api. */
 export function registerRoutes(r: Router) {
@@ -42,4 +43,5 @@ export function registerRoutes(r: Router) {
   registerWebhookRoutes(r);
   registerKnowledgeBaseRoutes(r);
   registerParserRoutes(r);
+  registerTextNodeRoutes(r);
 }

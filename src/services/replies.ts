@@ -71,8 +71,10 @@ export async function generateReply(env: Bindings, db: Db, input: ReplyInput, em
   write(after);
   if (marker) out(marker.flush());
   if (jsonSchema) checkJson(content, jsonSchema);
+  // With in-line markers, [n] names citationNodes[n - 1]: every retrieved passage stays listed, and
+  // the cited files are those some marker points at.
   const used = marker ? passages.filter((p) => marker.cited.has(p.index)) : passages;
-  return { content, ...citationsOf(used), usage };
+  return { content, citations: citedFiles(used), citationNodes: passages.map(citationNode), usage };
 }
 
 function prompt({ chatbot, history, incoming }: ReplyInput): ChatMessage[] {
@@ -102,11 +104,10 @@ function checkJson(content: string, schema: Record<string, unknown>) {
   }
 }
 
-function citationsOf(passages: RetrievedPassage[]) {
+function citedFiles(passages: RetrievedPassage[]) {
   const files = new Map<string, Record<string, unknown>>();
   for (const p of passages) if (p.file && typeof p.file.id === "string") files.set(p.file.id, p.file);
-  return {
-    citations: [...files.values()],
-    citationNodes: passages.map((p) => ({ node: p.node, score: p.score, displayScore: Math.round(p.score * 100) })),
-  };
+  return [...files.values()];
 }
+
+const citationNode = (p: RetrievedPassage) => ({ node: p.node, score: p.score, displayScore: Math.round(p.score * 100) });

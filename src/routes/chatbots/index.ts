@@ -5,6 +5,8 @@ import { registerGetChatbot } from "./get";
 import { registerUpdateChatbot } from "./update";
 import { registerDeleteChatbot } from "./delete";
 import { registerEnableEvaluation } from "./enable-evaluation";
+import { registerListChatbotKnowledgeFiles } from "./knowledge-bases-files";
+import { registerListChatbotKnowledgeFaqs } from "./knowledge-bases-faqs";
 import { registerSearchChatbot } from "./search";
 
 export function registerChatbotRoutes(r: Router) {
@@ -14,5 +16,7 @@ export function registerChatbotRoutes(r: Router) {
   registerUpdateChatbot(r);
   registerDeleteChatbot(r);
   registerEnableEvaluation(r);
+  registerListChatbotKnowledgeFiles(r);
+  registerListChatbotKnowledgeFaqs(r);
   registerSearchChatbot(r);
 }

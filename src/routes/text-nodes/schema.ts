@@ -1,9 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { knowledgeBaseFiles, textNodes } from "../../db/schema";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../env";
+import { knowledgeBaseFiles, knowledgeBases, type textNodes } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import { isUuid } from "../../lib/ids";
 import { IdName, Timestamp } from "../../lib/openapi";
 import { CursorQuery } from "../../lib/pagination";
 import { ms } from "../../lib/time";
+import type { OrgAccess } from "../../services/access";
+import { visibleKnowledgeBasesCondition } from "../../services/knowledge-bases";
 import { highlight } from "../../services/retrieval/terms";
 
 export { KNOWLEDGE_TAG } from "../knowledge-bases/schema";
@@ -11,8 +17,8 @@ export { KNOWLEDGE_TAG } from "../knowledge-bases/schema";
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const EXAMPLE_TEXT = "The warranty lasts three years from purchase. Batteries are covered for one year.";
 
-type TextNodeRow = typeof textNodes.$inferSelect;
-type FileRow = Pick<typeof knowledgeBaseFiles.$inferSelect, "id" | "filename" | "rawUserDefineMetadata">;
+export type TextNodeRow = typeof textNodes.$inferSelect;
+export type NodeFile = Pick<typeof knowledgeBaseFiles.$inferSelect, "id" | "filename" | "rawUserDefineMetadata">;
 type IdNameValue = { id: string; name: string };
 
 /**
@@ -96,7 +102,7 @@ function quote(text: string): string {
   return `${(space > QUOTE_CHARS * 0.7 ? head.slice(0, space) : head).trimEnd()}…`;
 }
 
-export function legacyTextNodeRecord(row: TextNodeRow, file: FileRow): TextNodeLegacy {
+export function legacyTextNodeRecord(row: TextNodeRow, file: NodeFile): TextNodeLegacy {
   return {
     id: row.id,
     charactersCount: [...row.text].length,
@@ -109,7 +115,7 @@ export function legacyTextNodeRecord(row: TextNodeRow, file: FileRow): TextNodeL
   };
 }
 
-export function textNodeRecord(row: TextNodeRow, file: FileRow, labels: IdNameValue[], query: string | undefined): TextNode {
+export function textNodeRecord(row: TextNodeRow, file: NodeFile, labels: IdNameValue[], query: string | undefined): TextNode {
   return {
     ...legacyTextNodeRecord(row, file),
     knowledgeBaseFile: { id: file.id, filename: file.filename },
@@ -130,4 +136,20 @@ export function textNodeRecord(row: TextNodeRow, file: FileRow, labels: IdNameVa
     rawUserDefineMetadata: file.rawUserDefineMetadata,
     metadataEnabledForSearch: {},
   };
+}
+
+/**
+ * The file if its knowledge base is one the caller sees (which also keeps it in the caller's
+ * organization); anything else does not exist for them.
+ */
+export async function getVisibleFile(db: Db, access: OrgAccess, userId: string, fileId: string): Promise<NodeFile> {
+  const [file] = isUuid(fileId)
+    ? await db
+        .select({ id: knowledgeBaseFiles.id, filename: knowledgeBaseFiles.filename, rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata })
+        .from(knowledgeBaseFiles)
+        .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
+        .where(and(eq(knowledgeBaseFiles.id, fileId), visibleKnowledgeBasesCondition(access, userId)))
+    : [];
+  if (!file) throw notFound("File not found.");
+  return file;
 }

@@ -1,0 +1,49 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { knowledgeBaseFiles, knowledgeBases, textNodes } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import { isUuid } from "../../lib/ids";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { currentAccess } from "../../services/access";
+import { visibleKnowledgeBasesCondition } from "../../services/knowledge-bases";
+import { fileLabels } from "../../services/knowledge-files";
+import { KNOWLEDGE_TAG, TextNodeLegacySchema, TextNodeSchema, isNewerForm, legacyTextNodeRecord, textNodeRecord } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/chatbot-text-nodes/{id}/",
+  tags: [KNOWLEDGE_TAG],
+  summary: "Get a text node",
+  description:
+    "The older short record under `/api`, the full record under `/api/v1` (CONTRACT section 1). " +
+    "Needs a knowledge base you can see; a node of any other knowledge base or organization is a 404.",
+  request: { params: IdParams },
+  responses: {
+    200: json(z.union([TextNodeSchema, TextNodeLegacySchema]).openapi({ description: "TextNode under /api/v1; TextNodeLegacy under /api" }), "The text node"),
+    ...errorResponses(404),
+  },
+});
+
+export const registerGetTextNode = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const db = c.var.db;
+    const id = c.req.valid("param").id;
+    const access = await currentAccess(c);
+    // One query: the node, its file, and the visibility of its knowledge base.
+    const [found] = isUuid(id)
+      ? await db
+          .select({
+            node: textNodes,
+            file: { id: knowledgeBaseFiles.id, filename: knowledgeBaseFiles.filename, rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata },
+          })
+          .from(textNodes)
+          .innerJoin(knowledgeBaseFiles, eq(knowledgeBaseFiles.id, textNodes.fileId))
+          .innerJoin(knowledgeBases, eq(knowledgeBases.id, textNodes.knowledgeBaseId))
+          .where(and(eq(textNodes.id, id), visibleKnowledgeBasesCondition(access, c.var.principal.userId)))
+      : [];
+    if (!found) throw notFound("Text node not found.");
+    if (!isNewerForm(c)) return c.json(legacyTextNodeRecord(found.node, found.file), 200);
+    const labels = await fileLabels(db, [found.file.id]);
+    return c.json(textNodeRecord(found.node, found.file, labels.get(found.file.id) ?? [], undefined), 200);
+  });
