@@ -1,19 +1,29 @@
-import { and, isNotNull, lt, or } from "drizzle-orm";
+import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
 import type { Bindings } from "../env";
 import { getDb } from "../db";
-import { apiKeys } from "../db/schema";
+import { apiKeys, knowledgeBaseFiles } from "../db/schema";
 import { strandedDeliveries } from "./webhooks/delivery";
 import { enqueueDeliveries } from "./webhooks/emit";
+import { enqueueFiles } from "./knowledge-files";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
+/** A file queued or processing this long has lost its queue message (or its consumer died). */
+const STRANDED_FILE_MS = 30 * 60_000;
 
 /**
- * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, and removes
- * API keys that were revoked or expired more than 30 days ago.
+ * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, and
+ * knowledge-base files stuck queued or processing; removes API keys that were revoked or expired
+ * more than 30 days ago.
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
   await enqueueDeliveries(env, await strandedDeliveries(db, now));
+  const stranded = await db
+    .select({ id: knowledgeBaseFiles.id, generation: knowledgeBaseFiles.generation })
+    .from(knowledgeBaseFiles)
+    .where(and(inArray(knowledgeBaseFiles.status, ["initial", "processing"]), lt(knowledgeBaseFiles.updatedAt, now - STRANDED_FILE_MS)))
+    .limit(500);
+  await enqueueFiles(env, stranded);
   const before = now - KEEP_DEAD_KEYS_MS;
   await db.delete(apiKeys).where(or(and(isNotNull(apiKeys.revokedAt), lt(apiKeys.revokedAt, before)), and(isNotNull(apiKeys.expiresAt), lt(apiKeys.expiresAt, before))));
 }

@@ -26,7 +26,7 @@ export async function readCredentials(row: Row, env: Pick<Bindings, "ENCRYPTION_
  * The store settings as they will be stored, checked (400 naming the field): a URL (http(s) for
  * Elasticsearch, OpenSearch and SynxDB; an Oracle DSN otherwise) and the credentials each type needs.
  * Credentials given as a string replace, null clears, absent keeps. Without a type, neither URL nor
- * credentials may be set. Returns the columns to write.
+ * credentials may be set (a stored URL is dropped when the type becomes null). Returns the columns to write.
  */
 export async function resolveVectorDatabase(
   env: Pick<Bindings, "ENCRYPTION_KEY">,
@@ -34,7 +34,8 @@ export async function resolveVectorDatabase(
   body: { vectorDatabaseType?: StoreType | null; vectorDatabaseUrl?: string | null } & { [K in CredentialName]?: string | null },
 ): Promise<Row & { storedCredentials: CredentialName[] }> {
   const type = body.vectorDatabaseType !== undefined ? body.vectorDatabaseType : (current?.vectorDatabaseType ?? null);
-  const url = body.vectorDatabaseUrl !== undefined ? body.vectorDatabaseUrl || null : (current?.vectorDatabaseUrl ?? null);
+  // Going back to the platform's store (type null) drops the stored URL, as it drops the credentials.
+  const url = body.vectorDatabaseUrl !== undefined ? body.vectorDatabaseUrl || null : type ? (current?.vectorDatabaseUrl ?? null) : null;
   const credentials: Credentials = current && current.vectorDatabaseType === type ? await readCredentials(current, env) : {};
   for (const name of Object.keys(ALLOWED).flatMap((t) => ALLOWED[t as StoreType])) {
     const value = body[name];

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { apiKeys } from "../../src/db/schema";
+import { apiKeys, knowledgeBaseFiles } from "../../src/db/schema";
+import { uuidv7 } from "../../src/lib/ids";
+import { createKnowledgeBase, waitForFile } from "../fixtures/knowledge";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { db, seedOwner } from "../harness";
 
@@ -30,5 +32,20 @@ describe("housekeeping cron", () => {
     expect(left.has(ids.revokedRecently)).toBe(true);
     expect(left.has(ids.expiresLater)).toBe(true);
     expect((await owner.fetch("GET", "/users/current/")).status).toBe(200);
+  });
+});
+
+describe("housekeeping cron: stranded knowledge-base files", () => {
+  it("queues again a file whose queue message was lost, which then gets indexed", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const fileId = uuidv7();
+    const key = `knowledge-bases/${kb.id}/${fileId}/lost.txt`;
+    await env.FILES.put(key, "A message that the queue never saw.");
+    const old = Date.now() - 3_600_000;
+    // Written as the upload route writes it, but never enqueued.
+    await db().insert(knowledgeBaseFiles).values({ id: fileId, knowledgeBaseId: kb.id, filename: "lost.txt", objectKey: key, fileType: "txt", size: 35, queuedAt: old, createdAt: old, updatedAt: old });
+    await runHousekeeping(env);
+    expect((await waitForFile(owner, kb.id, fileId)).status).toBe("done");
   });
 });

@@ -48,7 +48,7 @@ export const TextNodeSchema = TextNodeLegacySchema.extend({
       id: z.string().openapi({ description: "File id", example: EXAMPLE_ID }),
       filename: z.string().openapi({ description: "File name", example: "manual.pdf" }),
     })
-    .openapi({ description: "The file the node comes from" }),
+    .openapi({ description: "The file the node comes from", example: { id: EXAMPLE_ID, filename: "manual.pdf" } }),
   pageStart: z.number().int().nullable().openapi({ description: "First page of the passage; null for formats without pages", example: 2 }),
   pageEnd: z.number().int().nullable().openapi({ description: "Last page of the passage; null for formats without pages", example: 2 }),
   startCharIdx: z.number().int().openapi({ description: "Offset of the passage's first character in the parsed document", example: 1200 }),
@@ -66,7 +66,7 @@ export const TextNodeSchema = TextNodeLegacySchema.extend({
   highlightedText: z
     .string()
     .openapi({ description: "The text, HTML-escaped, with the terms of `query` wrapped in <mark>", example: "The <mark>warranty</mark> lasts three years from purchase." }),
-  labels: z.array(IdName).openapi({ description: "Labels of the node's file" }),
+  labels: z.array(IdName).openapi({ description: "Labels of the node's file", example: [{ id: EXAMPLE_ID, name: "warranty" }] }),
   rawUserDefineMetadata: z.record(z.string(), z.unknown()).openapi({ description: "Custom metadata of the node's file", example: { department: "support" } }),
   metadataEnabledForSearch: z
     .record(z.string(), z.boolean())

@@ -1,0 +1,93 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { createFaq, createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
+
+const rowsOf = async (table: string, kbId: string) =>
+  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE knowledge_base_id = ?`).bind(kbId).first<{ n: number }>())!.n;
+/** FTS rows of the knowledge base (its `kb` token, src/services/retrieval/terms.ts) holding `term`. */
+const ftsRows = async (table: "text_nodes_fts" | "faqs_fts", kbId: string, term: string) =>
+  (
+    await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`)
+      .bind(`kb : "k${kbId.replace(/-/g, "")}" AND terms : "${term}"`)
+      .first<{ n: number }>()
+  )!.n;
+
+describe("DELETE /knowledge-bases/{id}/", () => {
+  it.each(PREFIXES)("204; its files, text nodes, FAQs, labels and index rows are gone at once (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const word = `zebrafish${Date.now()}`;
+    const kb = await createKnowledgeBase(owner);
+    const keep = await createKnowledgeBase(owner);
+    for (const id of [kb.id, keep.id]) {
+      await ingest(owner, id, [{ name: "a.txt", content: `The ${word} swims in the pond. It eats small insects.`, type: "text/plain" }]);
+      await createFaq(owner, id, { question: `Where does the ${word} live?`, answer: "In the pond." });
+      await createLabel(owner, id);
+    }
+    expect(await rowsOf("text_nodes", kb.id)).toBeGreaterThan(0);
+    expect(await rowsOf("knowledge_base_files", kb.id)).toBe(1);
+    expect(await rowsOf("faqs", kb.id)).toBe(1);
+    expect(await ftsRows("text_nodes_fts", kb.id, word)).toBeGreaterThan(0);
+    expect(await ftsRows("faqs_fts", kb.id, word)).toBe(1);
+
+    const res = await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/`, undefined, { prefix });
+    expect(res.status, await res.clone().text()).toBe(204);
+    expect(await res.text()).toBe("");
+
+    for (const table of ["text_nodes", "knowledge_base_files", "faqs", "knowledge_base_labels", "knowledge_base_groups", "chatbot_knowledge_bases"]) {
+      expect(await rowsOf(table, kb.id), table).toBe(0);
+    }
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM knowledge_bases WHERE id = ?").bind(kb.id).first("n")).toBe(0);
+    expect(await ftsRows("text_nodes_fts", kb.id, word)).toBe(0);
+    expect(await ftsRows("faqs_fts", kb.id, word)).toBe(0);
+    await expectError(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`), 404, "not_found");
+    await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: word }), 404, "not_found");
+    await expectError(await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/`, undefined, { prefix }), 404, "not_found");
+
+    // The other knowledge base keeps all of its content.
+    expect(await rowsOf("text_nodes", keep.id)).toBeGreaterThan(0);
+    expect(await rowsOf("faqs", keep.id)).toBe(1);
+    expect(await ftsRows("text_nodes_fts", keep.id, word)).toBeGreaterThan(0);
+    const listed = (await (await owner.fetch("GET", "/knowledge-bases/")).json()) as { count: number; results: { id: string }[] };
+    expect(listed.results.map((k) => k.id)).toEqual([keep.id]);
+  });
+
+  it("the assistant linked to it no longer lists it", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const kb = await createKnowledgeBase(owner, { chatbots: [{ id: bot.id }] });
+    const other = await createKnowledgeBase(owner, { chatbots: [{ id: bot.id }] });
+    const before = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { knowledgeBases: { id: string }[] };
+    expect(before.knowledgeBases.map((k) => k.id).sort()).toEqual([kb.id, other.id].sort());
+    expect((await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/`)).status).toBe(204);
+    const after = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { knowledgeBases: { id: string; name: string }[] };
+    expect(after.knowledgeBases).toEqual([{ id: other.id, name: other.name }]);
+  });
+
+  it("403 for a viewer; 404 for another organization, a manager who cannot see it and a malformed id; 401; nothing is deleted", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["knowledge_base.view"]);
+    const outsider = await seedMember(owner, ["knowledge_base.manage"]);
+    const kb = await createKnowledgeBase(owner, { groups: [{ id: viewer.groupId }] });
+    await createFaq(owner, kb.id, { question: "Q?", answer: "A." });
+    const path = `/knowledge-bases/${kb.id}/`;
+    await expectError(await viewer.fetch("DELETE", path), 403, "permission_denied");
+    await expectError(await outsider.fetch("DELETE", path), 404, "not_found");
+    await expectError(await (await seedOwner()).fetch("DELETE", path), 404, "not_found");
+    await expectError(await owner.fetch("DELETE", "/knowledge-bases/not-a-uuid/"), 404, "not_found");
+    await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
+    await expectError(await call("DELETE", `/api${path}`), 401, "not_authenticated");
+    const still = (await (await owner.fetch("GET", path)).json()) as { id: string; chunksCount: number };
+    expect(still).toMatchObject({ id: kb.id, chunksCount: 1 });
+    expect(await rowsOf("faqs", kb.id)).toBe(1);
+  });
+
+  it("a manager may delete one of their groups' knowledge bases", async () => {
+    const owner = await seedOwner();
+    const manager = await seedMember(owner, ["knowledge_base.manage"]);
+    const kb = await createKnowledgeBase(owner, { groups: [{ id: manager.groupId }] });
+    expect((await manager.fetch("DELETE", `/knowledge-bases/${kb.id}/`)).status).toBe(204);
+    await expectError(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`), 404, "not_found");
+  });
+});
