@@ -8,7 +8,8 @@
 //   hybrid+rerank  searchMethod "hybrid", enableRrf true, enableRerank true
 // Scoring is at the document level: each result maps to its file, the first occurrence of a file
 // counts, relevance is binary. Figures: recall@5 and nDCG@10, overall and by language, plus the
-// mean latency of a search. Options: --verbose (each question's misses), --port N.
+// mean latency of a search. Options: --verbose (each question's misses), --port N,
+// --files-per-upload N (default 20, the API's limit).
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,7 +18,6 @@ import { startServer } from "./lib.mjs";
 const DATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "quality");
 const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
 const RERANKER_MODEL = "00000000-0000-7000-8000-000000000003";
-const FILES_PER_UPLOAD = 20;
 const RETRIEVED = 20;
 const INGEST_TIMEOUT_MS = Number(process.env.BENCH_INGEST_TIMEOUT_S ?? 600) * 1000;
 
@@ -93,11 +93,12 @@ export function loadQuestions(corpus = loadCorpus()) {
 // ---------------------------------------------------------------------------------------------
 
 function parseArgs(argv) {
-  const args = { verbose: false, port: 8791 };
+  const args = { verbose: false, port: 8791, filesPerUpload: 20 };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--verbose") args.verbose = true;
     else if (argv[i] === "--port") args.port = Number(argv[++i]);
-    else throw new Error(`unknown argument ${argv[i]} (expected --verbose, --port N)`);
+    else if (argv[i] === "--files-per-upload") args.filesPerUpload = Number(argv[++i]);
+    else throw new Error(`unknown argument ${argv[i]} (expected --verbose, --port N, --files-per-upload N)`);
   }
   return args;
 }
@@ -126,9 +127,9 @@ export default async function (argv = []) {
     // Upload in a few multipart requests, then wait until every file is ingested.
     const started = performance.now();
     const uploaded = [];
-    for (let i = 0; i < corpus.length; i += FILES_PER_UPLOAD) {
+    for (let i = 0; i < corpus.length; i += args.filesPerUpload) {
       const form = new FormData();
-      for (const doc of corpus.slice(i, i + FILES_PER_UPLOAD)) form.append("file", new Blob([doc.text], { type: "text/markdown" }), doc.filename);
+      for (const doc of corpus.slice(i, i + args.filesPerUpload)) form.append("file", new Blob([doc.text], { type: "text/markdown" }), doc.filename);
       const records = await api(`/knowledge-bases/${kb.id}/files/`, { form });
       if (!Array.isArray(records)) throw new Error(`upload answered ${JSON.stringify(records).slice(0, 500)} (expected an array of file records)`);
       uploaded.push(...records);
@@ -144,7 +145,7 @@ export default async function (argv = []) {
     const rows = [];
     for (const method of METHODS) {
       await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
-      const search = (query) => api(`/knowledge-bases/${kb.id}/search/`, { body: { query, searchMethod: method.searchMethod, pageSize: RETRIEVED } });
+      const search = (query) => api(`/knowledge-bases/${kb.id}/search/?pageSize=${RETRIEVED}`, { body: { query, searchMethod: method.searchMethod, pageSize: RETRIEVED } });
       for (const q of questions.slice(0, 3)) await search(q.question); // warm-up
       const perQuestion = [];
       const latencies = [];

@@ -6,7 +6,7 @@
 // files (their chunksCount) over the time from the first upload until every file is done.
 // Then, per knowledge base, searches run one after another (after a warm-up) with queries of
 // vocabulary words, once per method: keyword, vector, hybrid (RRF, no rerank), hybrid + rerank.
-// Options: --sizes 10000,100000  --files 100  --searches 200  --port N
+// Options: --sizes 10000,100000  --files 100  --searches 200  --port N  --files-per-upload 20 (the API's limit)
 import { percentile, startServer } from "./lib.mjs";
 import { waitForIngestion } from "./quality.mjs";
 
@@ -14,7 +14,6 @@ const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
 const RERANKER_MODEL = "00000000-0000-7000-8000-000000000003";
 const MAX_REQUEST_BYTES = 18 * 1024 * 1024;
 const WARM_UP = 10;
-const MAX_FILES_PER_REQUEST = 20; // the API's limit
 const PARAGRAPH_MAX = 800; // the service's chunk length (src/services/chunking.ts)
 const INGEST_TIMEOUT_MS = Number(process.env.BENCH_INGEST_TIMEOUT_S ?? 4 * 3600) * 1000;
 
@@ -171,7 +170,7 @@ export function* documents({ files, chunksPerFile, seed }) {
 // ---------------------------------------------------------------------------------------------
 
 function parseArgs(argv) {
-  const args = { sizes: [10_000, 100_000], files: 100, searches: 200, port: 8792 };
+  const args = { sizes: [10_000, 100_000], files: 100, searches: 200, port: 8792, filesPerUpload: 20 };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2);
     const value = () => inline ?? argv[++i];
@@ -179,7 +178,8 @@ function parseArgs(argv) {
     else if (flag === "--files") args.files = Number(value());
     else if (flag === "--searches") args.searches = Number(value());
     else if (flag === "--port") args.port = Number(value());
-    else throw new Error(`unknown argument ${argv[i]} (expected --sizes 10000,100000 --files 100 --searches 200 --port N)`);
+    else if (flag === "--files-per-upload") args.filesPerUpload = Number(value());
+    else throw new Error(`unknown argument ${argv[i]} (expected --sizes 10000,100000 --files 100 --searches 200 --port N --files-per-upload 20)`);
   }
   if (!args.sizes.length || args.sizes.some((s) => !Number.isInteger(s) || s < 1)) throw new Error("--sizes: comma-separated chunk counts");
   return args;
@@ -229,7 +229,7 @@ export default async function (argv = []) {
       };
       for (const doc of documents({ files, chunksPerFile, seed: size })) {
         const data = new TextEncoder().encode(doc.text);
-        if (formBytes && (formBytes + data.length > MAX_REQUEST_BYTES || filesInForm >= MAX_FILES_PER_REQUEST)) await flush();
+        if (formBytes && (formBytes + data.length > MAX_REQUEST_BYTES || filesInForm >= args.filesPerUpload)) await flush();
         form.append("file", new Blob([data], { type: "text/plain" }), doc.filename);
         formBytes += data.length;
         filesInForm++;
@@ -257,7 +257,7 @@ export default async function (argv = []) {
       const latencies = {};
       for (const method of METHODS) {
         await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
-        const search = (query) => api(`/knowledge-bases/${kb.id}/search/`, { body: { query, searchMethod: method.searchMethod, pageSize: 20 } });
+        const search = (query) => api(`/knowledge-bases/${kb.id}/search/?pageSize=20`, { body: { query, searchMethod: method.searchMethod, pageSize: 20 } });
         for (const q of warm) await search(q);
         const ms = [];
         let empty = 0;

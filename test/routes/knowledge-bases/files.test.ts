@@ -27,6 +27,18 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     expect((after as { vectorStorageSize: number }).vectorStorageSize).toBeGreaterThan(0);
   });
 
+  it("takes 20 files in one request (the limit), and refuses a 21st", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const files = Array.from({ length: 20 }, (_, i) => ({ name: `doc-${i}.md`, content: `Document number ${i}.` }));
+    const created = await uploadFiles(owner, kb.id, files);
+    expect(created.map((f) => f.filename)).toEqual(files.map((f) => f.name));
+    const form = new FormData();
+    for (let i = 0; i < 21; i++) form.append("file", new File(["x"], `x-${i}.txt`));
+    await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form), 400, "invalid");
+    expect(((await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json()) as { count: number }).count).toBe(20);
+  });
+
   it("a PDF keeps its page numbers on the text nodes", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);

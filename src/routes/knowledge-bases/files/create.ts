@@ -60,8 +60,8 @@ export const registerCreateFiles = (r: Router) =>
       : await Promise.all((c.req.valid("json") as z.infer<typeof FileReferences>).files.map((ref, i) => fetchReference(c.env, access.organizationId, ref, `files.${i}.file`)));
     const rows = uploads.map((u) => newFile(kb.id, c.var.principal.userId, u));
     await Promise.all(rows.map((row, i) => c.env.FILES.put(row.objectKey, uploads[i].bytes, { httpMetadata: { contentType: uploads[i].contentType } })));
-    // D1 binds at most 100 parameters per statement: a few rows per INSERT, all in one atomic batch.
-    const [first, ...rest] = chunk(rows, 6).map((part) => db.insert(knowledgeBaseFiles).values(part).returning());
+    // D1 binds at most 100 parameters per statement (a file row has ~20): four rows per INSERT, all in one atomic batch.
+    const [first, ...rest] = chunk(rows, 4).map((part) => db.insert(knowledgeBaseFiles).values(part).returning());
     const inserted = (await db.batch([first, ...rest])).flat();
     await enqueueFiles(c.env, inserted);
     return c.json(inserted.map((row) => fileRecord(c, row, { id: kb.id, name: kb.name }, [])), 201);
