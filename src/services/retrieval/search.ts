@@ -41,8 +41,8 @@ const KEYWORD_HALF_SCORE = 2;
  * Hybrid retrieval over knowledge bases, best first, scores in 0..1. Per base: keyword search
  * (FTS5, bm25) and vector search (the base's embedding model and vector store) each return a
  * candidate list; `hybrid` fuses them by reciprocal rank fusion when enableRrf (else by the mean of
- * their normalized scores) and, when enableRerank, reorders the fused list with the base's reranker,
- * whose score becomes the result's. Results at or below similarityCutoff are dropped, each base keeps
+ * their normalized scores) and, when enableRerank, reorders the fused list with the base's reranker
+ * (its score, tempered by the fused rank, becomes the result's). Results at or below similarityCutoff are dropped, each base keeps
  * numberOfRetrievedChunks, and the text nodes are widened by sentenceWindowSize sentences.
  */
 export async function searchKnowledge(env: Bindings, db: Db, bases: KnowledgeBaseRow[], options: SearchOptions): Promise<SearchHit[]> {
@@ -125,7 +125,11 @@ async function rerank(env: Bindings, db: Db, kb: KnowledgeBaseRow, query: string
   if (!row) return candidates;
   const texts = await candidateTexts(db, candidates);
   const scores = await (await rerankerFor(env, row)).rerank(query, candidates.map((c) => texts.get(c.id) ?? ""));
-  return candidates.map((c, i) => ({ ...c, score: scores[i] })).sort((a, b) => b.score - a.score);
+  // The reranker's score, tempered by the fused rank (half weight at the bottom of the pool): the
+  // reranker judges each passage alone, the fusion saw how both searches ranked it. A passage the
+  // reranker finds unrelated (0) stays at 0, so the cutoff still drops it.
+  const top = candidates[0].score || 1;
+  return candidates.map((c, i) => ({ ...c, score: scores[i] * (0.5 + 0.5 * (c.score / top)) })).sort((a, b) => b.score - a.score);
 }
 
 async function candidateTexts(db: Db, candidates: Candidate[]): Promise<Map<string, string>> {
