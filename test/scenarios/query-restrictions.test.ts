@@ -89,6 +89,22 @@ describe("queryMetadata restricts retrieval", () => {
     expect(await found({ labelRelations: { operator: "AND", conditions: [{ labelId: label.green }] } })).toEqual(["a", "b", "c", "faq"]);
   });
 
+  it("a restricted search finds an allowed passage however far down the unrestricted ranking it is", async () => {
+    const crowded = await createKnowledgeBase(owner, { numberOfRetrievedChunks: 1, enableRerank: false });
+    const strong = Array.from({ length: 40 }, (_, i) => ({ name: `strong-${i}.txt`, content: `Okapi okapi okapi ${i}.` }));
+    const files = await ingest(owner, crowded.id, [...strong.slice(0, 20)]);
+    files.push(...(await ingest(owner, crowded.id, strong.slice(20))));
+    const [weak] = await ingest(owner, crowded.id, [{ name: "weak.txt", content: `An okapi appears once in this much longer text about ${"other things and ".repeat(30)}more.` }]);
+    const search = async (queryMetadata?: unknown) => {
+      const res = await owner.fetch("POST", `/knowledge-bases/${crowded.id}/search/`, { query: "okapi", searchMethod: "keyword", ...(queryMetadata ? { queryMetadata } : {}) });
+      return ((await res.json()) as { results: { knowledgeBaseFile: { filename: string } }[] }).results.map((r) => r.knowledgeBaseFile.filename);
+    };
+    expect(await search()).not.toContain("weak.txt");
+    expect(await search({ knowledgeBases: [{ knowledgeBaseId: crowded.id, knowledgeBaseFileIds: [weak.id], hasUserSelectedAll: false }] })).toEqual(["weak.txt"]);
+    const denyStrong = { knowledgeBases: [{ knowledgeBaseId: crowded.id, knowledgeBaseFileIds: files.map((f) => f.id), hasUserSelectedAll: true }] };
+    expect(await search(denyStrong)).toEqual(["weak.txt"]);
+  });
+
   it("a contact's queryMetadata restricts what the assistant answers from", async () => {
     const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }] });
     const contactRes = await owner.fetch("POST", "/contacts/", { name: "Restricted", queryMetadata: only({ knowledgeBaseFileIds: [file.c] }) });
