@@ -6,9 +6,9 @@
 -- batch as the text node or FAQ;
 -- the triggers remove them with their row (also on cascading deletes of a file or knowledge base).
 -- drizzle-kit does not model virtual tables or triggers: this file is their only definition.
-CREATE VIRTUAL TABLE `text_nodes_fts` USING fts5(`terms`, `kb`, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE `text_nodes_fts` USING fts5(`terms`, tokenize = 'unicode61 remove_diacritics 2');
 --> statement-breakpoint
-CREATE VIRTUAL TABLE `faqs_fts` USING fts5(`terms`, `kb`, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE `faqs_fts` USING fts5(`terms`, tokenize = 'unicode61 remove_diacritics 2');
 --> statement-breakpoint
 CREATE TRIGGER `text_nodes_fts_delete` AFTER DELETE ON `text_nodes` BEGIN
 	DELETE FROM `text_nodes_fts` WHERE `rowid` = OLD.rowid;

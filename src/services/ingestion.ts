@@ -7,7 +7,7 @@ import { parseDocument, ParseError, UnsupportedFileType } from "./parsing";
 import { chunkDocument } from "./chunking";
 import { embedderOf } from "./knowledge-content";
 import { vectorStoreFor } from "./vector-store";
-import { indexedTerms, knowledgeBaseToken } from "./retrieval/terms";
+import { indexedTerms } from "./retrieval/terms";
 import { VECTOR_BYTES_PER_DIMENSION } from "./knowledge-bases";
 import { ModelError } from "./llm/types";
 
@@ -86,7 +86,7 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
     pageEnd: n.pageEnd,
     start: n.startCharIdx,
     end: n.endCharIdx,
-    terms: indexedTerms(n.text),
+    terms: indexedTerms(n.text, file.knowledgeBaseId),
   }));
   // One atomic batch: the old nodes (and by trigger their FTS rows) go, the new ones and their FTS rows come.
   await env.DB.batch([
@@ -101,8 +101,8 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
            from json_each(?1) as j`,
         ).bind(data, now),
         env.DB.prepare(
-          "insert into text_nodes_fts (rowid, terms, kb) select t.rowid, j.value ->> '$.terms', ?2 from json_each(?1) as j join text_nodes as t on t.id = j.value ->> '$.id'",
-        ).bind(data, knowledgeBaseToken(file.knowledgeBaseId)),
+          "insert into text_nodes_fts (rowid, terms) select t.rowid, j.value ->> '$.terms' from json_each(?1) as j join text_nodes as t on t.id = j.value ->> '$.id'",
+        ).bind(data),
       ];
     }),
   ]);

@@ -5,7 +5,7 @@ import { chunk } from "../lib/sql";
 import { ModelError } from "./llm/types";
 import { embeddingModelFor } from "./embeddings";
 import { vectorStoreFor } from "./vector-store";
-import { indexedTerms, knowledgeBaseToken } from "./retrieval/terms";
+import { indexedTerms } from "./retrieval/terms";
 import { countWords } from "./llm/text";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
 
@@ -34,13 +34,10 @@ export const faqText = (faq: { question: string; answer: string }) => `${faq.que
 export async function indexFaqs(env: Bindings, db: Db, kb: KnowledgeBaseRow, rows: { id: string; question: string; answer: string }[]) {
   if (!rows.length) return;
   const texts = rows.map(faqText);
-  const data = JSON.stringify(rows.map((r, i) => ({ id: r.id, terms: indexedTerms(texts[i]), words: countWords(texts[i]) })));
+  const data = JSON.stringify(rows.map((r, i) => ({ id: r.id, terms: indexedTerms(texts[i], kb.id), words: countWords(texts[i]) })));
   await env.DB.batch([
     env.DB.prepare("delete from faqs_fts where rowid in (select f.rowid from faqs as f join json_each(?1) as j on f.id = j.value ->> '$.id')").bind(data),
-    env.DB.prepare("insert into faqs_fts (rowid, terms, kb) select f.rowid, j.value ->> '$.terms', ?2 from json_each(?1) as j join faqs as f on f.id = j.value ->> '$.id'").bind(
-      data,
-      knowledgeBaseToken(kb.id),
-    ),
+    env.DB.prepare("insert into faqs_fts (rowid, terms) select f.rowid, j.value ->> '$.terms' from json_each(?1) as j join faqs as f on f.id = j.value ->> '$.id'").bind(data),
     env.DB.prepare(
       "update faqs set embedding_tokens_count = (select j.value ->> '$.words' from json_each(?1) as j where j.value ->> '$.id' = faqs.id) where id in (select value ->> '$.id' from json_each(?1))",
     ).bind(data),

@@ -4,7 +4,8 @@ import type { Reranker } from "./types";
 /**
  * The built-in local reranker: deterministic, offline. A document's score is how much of the
  * query it covers, each query term weighted by its rarity among the candidates (a term every
- * candidate has cannot tell them apart), plus bonuses when query terms appear side by side as in
+ * candidate has cannot tell them apart) and counted as BM25 counts it (repeats saturate, long
+ * documents are discounted), plus bonuses when query terms appear side by side as in
  * the query (a phrase is stronger evidence than scattered words) and for shared CJK character
  * pairs, squashed into 0..1.
  */
@@ -19,12 +20,16 @@ const PHRASE_BONUS = 0.2;
 const CJK_PAIR_BONUS = 0.2;
 /** raw 1 (full coverage, no bonus) -> 0.78; raw 1.7 (everything) -> 0.92; raw 0 -> 0. */
 const STEEPNESS = 1.5;
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 
 interface Analysed {
   /** Content terms in text order: stemmed words, and CJK characters. */
   sequence: string[];
   /** Every term: the sequence's, plus CJK character pairs. */
   terms: Set<string>;
+  /** How often each term occurs. */
+  counts: Map<string, number>;
   /** Neighbouring pairs of `sequence`, as "a b". */
   pairs: Set<string>;
   cjkPairs: Set<string>;
@@ -43,9 +48,14 @@ export function rerankLocally(query: string, documents: string[]): number[] {
   const idf = new Map(queryTerms.map((t) => [t, 1 + Math.log((n + 1) / (docs.filter((d) => d.terms.has(t)).length + 1))]));
   const total = queryTerms.reduce((s, t) => s + idf.get(t)!, 0);
   const phrase = q.sequence.join(" ");
+  const averageLength = docs.reduce((s, d) => s + d.sequence.length, 0) / n || 1;
 
   return docs.map((d) => {
-    const coverage = queryTerms.reduce((s, t) => s + (d.terms.has(t) ? idf.get(t)! : 0), 0) / total;
+    // BM25's term-frequency saturation and length normalization, scaled so one occurrence in a
+    // document of average length counts 1.
+    const lengthNorm = 1 - BM25_B + (BM25_B * d.sequence.length) / averageLength;
+    const tfWeight = (tf: number) => (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * lengthNorm) / ((BM25_K1 + 1) / (1 + BM25_K1));
+    const coverage = queryTerms.reduce((s, t) => s + (d.counts.get(t) ? idf.get(t)! * tfWeight(d.counts.get(t)!) : 0), 0) / total;
     const adjacent = share(q.pairs, d.pairs);
     const exact = q.sequence.length > 1 && ` ${d.sequence.join(" ")} `.includes(` ${phrase} `) ? 1 : 0;
     const cjk = share(q.cjkPairs, d.cjkPairs);
@@ -80,5 +90,8 @@ function analyse(text: string): Analysed {
   const sequence = content.map((t) => t.term);
   const pairs = new Set<string>();
   for (let i = 0; i + 1 < sequence.length; i++) pairs.add(`${sequence[i]} ${sequence[i + 1]}`);
-  return { sequence, terms: new Set([...sequence, ...cjkPairs]), pairs, cjkPairs };
+  const counts = new Map<string, number>();
+  for (const t of sequence) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const t of cjkPairs) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return { sequence, terms: new Set([...sequence, ...cjkPairs]), counts, pairs, cjkPairs };
 }

@@ -68,26 +68,26 @@ export async function searchKnowledge(env: Bindings, db: Db, bases: KnowledgeBas
 async function keywordCandidates(env: Bindings, kb: KnowledgeBaseRow, query: string, filter: SourceFilter, pool: number): Promise<Candidate[]> {
   const match = matchExpression(query, kb.id);
   if (!match) return [];
-  // Unrestricted, FTS5 ranks inside the index (`rank` = bm25 with the `kb` column weighted 0) and
-  // only the best rows are joined: joining every match before sorting costs ~2x at 100k chunks. A
-  // restricted search filters the joined rows in SQL, so allowed rows further down are not lost.
+  // Unrestricted, FTS5 sorts its own matches and only the best rows are joined; restricted, the
+  // joined rows are filtered in SQL, so allowed rows further down are not lost. Either way each row's
+  // knowledge base is checked (see the term prefixes in terms.ts).
   const restricted = !!filter.allow || filter.deny.size > 0;
   const allow = JSON.stringify(filter.allow ? [...filter.allow] : []);
   const deny = JSON.stringify([...filter.deny]);
   const read = (table: "text_nodes" | "faqs", type: Candidate["type"], source: string) =>
     (restricted
       ? env.DB.prepare(
-          `select t.id, ${source} as source, -${table}_fts.rank as score
+          `select t.id, ${source} as source, -bm25(${table}_fts) as score
            from ${table}_fts join ${table} as t on t.rowid = ${table}_fts.rowid
-           where ${table}_fts match ?1 and rank match 'bm25(1.0, 0.0)'
-             and (?3 = 0 or ${source} in (select value from json_each(?4))) and ${source} not in (select value from json_each(?5))
-           order by ${table}_fts.rank limit ?2`,
-        ).bind(match, pool, filter.allow ? 1 : 0, allow, deny)
+           where ${table}_fts match ?1 and t.knowledge_base_id = ?3
+             and (?4 = 0 or ${source} in (select value from json_each(?5))) and ${source} not in (select value from json_each(?6))
+           order by bm25(${table}_fts) limit ?2`,
+        ).bind(match, pool, kb.id, filter.allow ? 1 : 0, allow, deny)
       : env.DB.prepare(
-          `select t.id, ${source} as source, -m.rank as score
-           from (select rowid, rank from ${table}_fts where ${table}_fts match ?1 and rank match 'bm25(1.0, 0.0)' order by rank limit ?2) as m
-           join ${table} as t on t.rowid = m.rowid order by m.rank`,
-        ).bind(match, pool)
+          `select t.id, ${source} as source, -m.score as score
+           from (select rowid, bm25(${table}_fts) as score from ${table}_fts where ${table}_fts match ?1 order by score limit ?2) as m
+           join ${table} as t on t.rowid = m.rowid where t.knowledge_base_id = ?3 order by m.score`,
+        ).bind(match, pool, kb.id)
     )
       .all<{ id: string; source: string; score: number }>()
       .then((r) => r.results.map((row) => ({ id: row.id, type, source: row.source, score: row.score / (row.score + KEYWORD_HALF_SCORE) })));

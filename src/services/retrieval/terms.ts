@@ -35,22 +35,29 @@ export function termsOf(text: string): string[] {
   return out;
 }
 
-/** The text as the FTS5 column stores it: its terms separated by spaces. */
-export const indexedTerms = (text: string) => termsOf(text).join(" ");
+/**
+ * The prefix that makes a term one knowledge base's own (`k` + the last 12 hex digits of its id, the
+ * random part of a uuid v7). Two bases sharing a prefix would only share posting lists: search
+ * still checks each row's base, so nothing crosses over.
+ */
+const prefixOf = (knowledgeBaseId: string) => `k${knowledgeBaseId.replace(/-/g, "").slice(-12).toLowerCase()}`;
+
+/** The text as the FTS5 column stores it: its terms, prefixed with the knowledge base, separated by spaces. */
+export const indexedTerms = (text: string, knowledgeBaseId: string) => {
+  const prefix = prefixOf(knowledgeBaseId);
+  return termsOf(text).map((t) => prefix + t).join(" ");
+};
 
 /** Distinct meaningful terms of a query (stopwords and single CJK function characters dropped). */
 export function queryTerms(query: string): string[] {
   return [...new Set(termsOf(query).filter((t) => !STOPWORDS.has(t)))].slice(0, 64);
 }
 
-/**
- * An FTS5 MATCH expression: rows of the knowledge base holding any of the query's terms, each
- * quoted; null when the query has no meaningful term.
- */
+/** An FTS5 MATCH expression: rows of the knowledge base holding any of the query's terms; null when it has none. */
 export function matchExpression(query: string, knowledgeBaseId: string): string | null {
   const terms = queryTerms(query);
-  if (!terms.length) return null;
-  return `kb : ${knowledgeBaseToken(knowledgeBaseId)} AND terms : (${terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ")})`;
+  const prefix = prefixOf(knowledgeBaseId);
+  return terms.length ? terms.map((t) => `"${prefix}${t.replace(/"/g, '""')}"`).join(" OR ") : null;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
@@ -90,6 +97,3 @@ export function highlight(text: string, query: string): string {
   });
   return open ? `${out}</mark>` : out;
 }
-
-/** The FTS5 token naming a knowledge base in the `kb` column. */
-export const knowledgeBaseToken = (knowledgeBaseId: string) => `k${knowledgeBaseId.replace(/-/g, "").toLowerCase()}`;

@@ -1,3 +1,4 @@
+import { matchExpression } from "../../../src/services/retrieval/terms";
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
@@ -30,9 +31,9 @@ async function setup() {
 
 const listFaqs = async (actor: Actor, kbId: string, query = "") => (await (await actor.fetch("GET", `${faqsOf(kbId)}${query}`)).json()) as Page;
 
-/** FAQ rows found by the keyword index for a term (FTS5 phrase syntax). */
-async function keywordHits(term: string): Promise<number[]> {
-  const { results } = await env.DB.prepare(`SELECT rowid FROM faqs_fts WHERE faqs_fts MATCH ?`).bind(`"${term}"`).all<{ rowid: number }>();
+/** FAQ rows of a knowledge base that the keyword index finds for a term. */
+async function keywordHits(kbId: string, term: string): Promise<number[]> {
+  const { results } = await env.DB.prepare(`SELECT rowid FROM faqs_fts WHERE faqs_fts MATCH ?`).bind(matchExpression(term, kbId)).all<{ rowid: number }>();
   return results.map((r) => r.rowid);
 }
 const rowidOf = async (faqId: string) => (await env.DB.prepare("SELECT rowid FROM faqs WHERE id = ?").bind(faqId).first<{ rowid: number }>())?.rowid;
@@ -68,9 +69,9 @@ describe("knowledge base FAQs", () => {
     const { owner, kb } = await setup();
     const faq = await createFaq(owner, kb.id, REFUND);
     const rowid = await rowidOf(faq.id);
-    expect(await keywordHits("refund")).toContain(rowid);
+    expect(await keywordHits(kb.id, "refund")).toContain(rowid);
     expect((await owner.fetch("DELETE", `${faqsOf(kb.id)}${faq.id}/`)).status).toBe(204);
-    expect(await keywordHits("refund")).not.toContain(rowid);
+    expect(await keywordHits(kb.id, "refund")).not.toContain(rowid);
     await expectError(await owner.fetch("GET", `${faqsOf(kb.id)}${faq.id}/`), 404, "not_found");
   });
 
@@ -96,8 +97,8 @@ describe("knowledge base FAQs", () => {
     expect(put.status, await put.clone().text()).toBe(200);
     expect(await put.json()).toMatchObject({ question: "Returns?", answer: "Send the parcel back.", labels: [{ id: label.id }] });
     const rowid = await rowidOf(faq.id);
-    expect(await keywordHits("refund")).not.toContain(rowid);
-    expect(await keywordHits("parcel")).toContain(rowid);
+    expect(await keywordHits(kb.id, "refund")).not.toContain(rowid);
+    expect(await keywordHits(kb.id, "parcel")).toContain(rowid);
 
     const patch = await owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/`, { labels: [], rawUserDefineMetadata: { a: 1 } });
     expect(patch.status).toBe(200);
@@ -125,7 +126,7 @@ describe("knowledge base FAQs", () => {
     expect(res.status).toBe(204);
     expect((await listFaqs(owner, kb.id)).results.map((f) => f.id)).toEqual([kept.id]);
     expect((await listFaqs(owner, kb2.id)).results.map((f) => f.id)).toEqual([elsewhere.id]);
-    expect(await keywordHits("refund")).toContain(await rowidOf(elsewhere.id));
+    expect(await keywordHits(kb2.id, "refund")).toContain(await rowidOf(elsewhere.id));
   });
 
   it("rejects bad input with 400 naming the field, and writes nothing", async () => {

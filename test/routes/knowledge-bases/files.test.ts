@@ -1,3 +1,4 @@
+import { matchExpression } from "../../../src/services/retrieval/terms";
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
@@ -6,8 +7,8 @@ import { makePdf } from "../../fixtures/documents";
 
 const nodesOf = async (fileId: string) =>
   (await env.DB.prepare("select id, position, text, page_start as pageStart from text_nodes where file_id = ? order by position").bind(fileId).all<{ id: string; position: number; text: string; pageStart: number }>()).results;
-const ftsHits = async (term: string) =>
-  (await env.DB.prepare("select count(*) as n from text_nodes_fts where text_nodes_fts match ?").bind(`"${term}"`).first<{ n: number }>())!.n;
+const ftsHits = async (kbId: string, term: string) =>
+  (await env.DB.prepare("select count(*) as n from text_nodes_fts where text_nodes_fts match ?").bind(matchExpression(term, kbId)).first<{ n: number }>())!.n;
 
 describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
   it.each(PREFIXES)("a text file is parsed, chunked and indexed in the background (%s)", async (prefix) => {
@@ -63,7 +64,7 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     expect((await waitForFile(owner, kb.id, file.id)).status).toBe("done");
     const after = await nodesOf(file.id);
     expect(after.map((n) => n.position)).toEqual(before.map((n) => n.position));
-    expect(await ftsHits(word)).toBe(1);
+    expect(await ftsHits(kb.id, word)).toBe(1);
   });
 
   it("a file that cannot be parsed is failed with the reason", async () => {
@@ -132,9 +133,9 @@ describe("files: metadata, delete, batch delete, download", () => {
     expect(filtered.count).toBe(1);
     const download = await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/download/`);
     expect(await download.text()).toBe(`The ${word} lives in the forest.`);
-    expect(await ftsHits(word)).toBe(1);
+    expect(await ftsHits(kb.id, word)).toBe(1);
     expect((await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/files/${file.id}/`)).status).toBe(204);
-    expect(await ftsHits(word)).toBe(0);
+    expect(await ftsHits(kb.id, word)).toBe(0);
     expect(await nodesOf(file.id)).toHaveLength(0);
     await expectError(await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/`), 404);
   });
