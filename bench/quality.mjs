@@ -145,6 +145,7 @@ export default async function (argv = []) {
     const rows = [];
     for (const method of METHODS) {
       await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
+      // The route pages by the query string's pageSize; the body's copy is what the written contract names.
       const search = (query) => api(`/knowledge-bases/${kb.id}/search/?pageSize=${RETRIEVED}`, { body: { query, searchMethod: method.searchMethod, pageSize: RETRIEVED } });
       for (const q of questions.slice(0, 3)) await search(q.question); // warm-up
       const perQuestion = [];

@@ -257,6 +257,7 @@ export default async function (argv = []) {
       const latencies = {};
       for (const method of METHODS) {
         await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
+        // The route pages by the query string's pageSize; the body's copy is what the written contract names.
         const search = (query) => api(`/knowledge-bases/${kb.id}/search/?pageSize=20`, { body: { query, searchMethod: method.searchMethod, pageSize: 20 } });
         for (const q of warm) await search(q);
         const ms = [];

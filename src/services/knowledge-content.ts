@@ -1,8 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
-import { faqs, knowledgeBaseFiles, knowledgeBases, models, textNodes } from "../db/schema";
+import { faqs, knowledgeBaseFiles, knowledgeBases, textNodes } from "../db/schema";
 import { chunk } from "../lib/sql";
 import { ModelError } from "./llm/types";
+import { modelById } from "./models";
 import { embeddingModelFor } from "./embeddings";
 import { vectorStoreFor } from "./vector-store";
 import { indexedTerms } from "./retrieval/terms";
@@ -18,7 +19,7 @@ export type IngestionJob =
 const PURGE_BATCH = 1000;
 
 export async function embedderOf(env: Bindings, db: Db, kb: Pick<KnowledgeBaseRow, "embeddingModelId">) {
-  const [row] = await db.select().from(models).where(eq(models.id, kb.embeddingModelId));
+  const row = await modelById(db, kb.embeddingModelId);
   if (!row) throw new ModelError("The knowledge base's embedding model no longer exists.", 400);
   return embeddingModelFor(env, row);
 }

@@ -22,6 +22,18 @@ export async function getModel(db: Db, organizationId: string, id: string, kind:
   return row ?? null;
 }
 
+/** Built-in models only change with a migration, so an isolate reads each one once. */
+const builtIns = new Map<string, ModelRow>();
+
+/** A model by id (no organization check: for ids already stored on an assistant or knowledge base). */
+export async function modelById(db: Db, id: string): Promise<ModelRow | null> {
+  const known = builtIns.get(id);
+  if (known) return known;
+  const [row] = await db.select().from(models).where(eq(models.id, id));
+  if (row && row.organizationId === null) builtIns.set(id, row);
+  return row ?? null;
+}
+
 /** A model the organization may change: 404 when it cannot see it, 403 for a built-in model. */
 export async function getOwnModel(db: Db, organizationId: string, id: string, kind: ModelKind): Promise<ModelRow> {
   const row = await getModel(db, organizationId, id, kind);

@@ -8,7 +8,7 @@ import { chatbotKnowledgeBases, knowledgeBases } from "../../db/schema";
 import { currentAccess } from "../../services/access";
 import { getVisibleChatbot } from "../../services/chatbots";
 import { queryScope } from "../../services/query-scope";
-import { searchKnowledge } from "../../services/retrieval/search";
+import { searchKnowledge, serverTiming } from "../../services/retrieval/search";
 import { ChatbotSearchBody, ChatbotSearchQuery, SearchResultSchema, searchResult } from "../knowledge-bases/search-schema";
 import { CHATBOTS_TAG } from "./schema";
 
@@ -43,13 +43,16 @@ export const registerSearchChatbot = (r: Router) =>
       .from(chatbotKnowledgeBases)
       .innerJoin(knowledgeBases, eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId))
       .where(eq(chatbotKnowledgeBases.chatbotId, bot.id));
+    const timings: Record<string, number> = {};
     const hits = await searchKnowledge(c.env, db, bases.map((b) => b.kb), {
       query,
       method: body.searchMethod,
       scope: queryScope(body.queryMetadata),
+      timings,
       limit: bot.numberOfRetrievedChunks,
       languageModelId: body.largeLanguageModel ?? q.largeLanguageModel ?? bot.largeLanguageModelId,
     });
+    c.header("Server-Timing", serverTiming(timings));
     const p = pageParams(q);
     return c.json(pageResponse(c, p, hits.length, hits.slice(p.offset, p.offset + p.limit).map((h) => searchResult(h, query))), 200);
   });

@@ -5,7 +5,7 @@ import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/paginatio
 import { currentAccess } from "../../services/access";
 import { getKnowledgeBaseForRead } from "../../services/knowledge-bases";
 import { queryScope } from "../../services/query-scope";
-import { searchKnowledge } from "../../services/retrieval/search";
+import { searchKnowledge, serverTiming } from "../../services/retrieval/search";
 import { KNOWLEDGE_TAG } from "./schema";
 import { KnowledgeBaseParams } from "./files/schema";
 import { KnowledgeBaseSearchBody, SearchResultSchema, searchResult } from "./search-schema";
@@ -28,12 +28,15 @@ export const registerSearchKnowledgeBase = (r: Router) =>
     const db = c.var.db;
     const kb = await getKnowledgeBaseForRead(db, await currentAccess(c), c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
     const body = c.req.valid("json");
+    const timings: Record<string, number> = {};
     const hits = await searchKnowledge(c.env, db, [kb], {
       query: body.query,
       method: body.searchMethod,
       scope: queryScope(body.queryMetadata),
+      timings,
       limit: kb.numberOfRetrievedChunks,
     });
+    c.header("Server-Timing", serverTiming(timings));
     const p = pageParams(c.req.valid("query"));
     return c.json(pageResponse(c, p, hits.length, hits.slice(p.offset, p.offset + p.limit).map((h) => searchResult(h, body.query))), 200);
   });

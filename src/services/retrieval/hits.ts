@@ -23,20 +23,38 @@ export interface SearchHit {
 }
 
 type Ranked = { id: string; type: "text_node" | "faq"; score: number; kb: KnowledgeBaseRow };
+type NodeRow = {
+  id: string;
+  text: string;
+  fileId: string;
+  pageStart: number | null;
+  pageEnd: number | null;
+  start: number;
+  end: number;
+  filename: string;
+  fileType: string;
+  size: number;
+  fileCreatedAt: number;
+  previous: string | null;
+  next: string | null;
+};
 
-/** Reads the rows of ranked candidates (one query each for text nodes, FAQs and neighbours) and builds hits in rank order. */
+/** Reads the rows of ranked candidates and builds hits in rank order. */
 export async function loadHits(db: Db, ranked: Ranked[]): Promise<SearchHit[]> {
   const nodeIds = JSON.stringify(ranked.filter((r) => r.type === "text_node").map((r) => r.id));
   const faqIds = JSON.stringify(ranked.filter((r) => r.type === "faq").map((r) => r.id));
+  // One query for the text nodes with their files and neighbours (for the sentence window), one for FAQs.
   const [nodes, faqs] = await Promise.all([
-    db.all<{ id: string; text: string; fileId: string; position: number; pageStart: number | null; pageEnd: number | null; start: number; end: number; filename: string; fileType: string; size: number; fileCreatedAt: number }>(sql`
-      select t.id, t.text, t.file_id as fileId, t.position, t.page_start as pageStart, t.page_end as pageEnd, t.start_char_idx as start, t.end_char_idx as end,
-             f.filename, f.file_type as fileType, f.size, f.created_at as fileCreatedAt
+    db.all<NodeRow>(sql`
+      select t.id, t.text, t.file_id as fileId, t.page_start as pageStart, t.page_end as pageEnd, t.start_char_idx as start, t.end_char_idx as end,
+             f.filename, f.file_type as fileType, f.size, f.created_at as fileCreatedAt, p.text as previous, n.text as next
       from text_nodes as t join knowledge_base_files as f on f.id = t.file_id
+      left join text_nodes as p on p.file_id = t.file_id and p.position = t.position - 1
+      left join text_nodes as n on n.file_id = t.file_id and n.position = t.position + 1
       where t.id in (select value from json_each(${nodeIds}))`),
     db.all<{ id: string; question: string; answer: string }>(sql`select id, question, answer from faqs where id in (select value from json_each(${faqIds}))`),
   ]);
-  const windowed = await sentenceWindows(db, nodes, new Map(ranked.map((r) => [r.id, r.kb.sentenceWindowSize])));
+  const windowOf = new Map(ranked.map((r) => [r.id, r.kb.sentenceWindowSize]));
   const nodeById = new Map(nodes.map((n) => [n.id, n]));
   const faqById = new Map(faqs.map((f) => [f.id, f]));
   const hits: SearchHit[] = [];
@@ -48,7 +66,7 @@ export async function loadHits(db: Db, ranked: Ranked[]): Promise<SearchHit[]> {
         type: "text_node",
         id: node.id,
         score: r.score,
-        text: windowed.get(node.id) ?? node.text,
+        text: widen(node, windowOf.get(node.id) ?? 0),
         nodeText: node.text,
         knowledgeBase,
         file: { id: node.fileId, filename: node.filename, fileType: node.fileType, size: node.size, createdAt: node.fileCreatedAt },
@@ -81,24 +99,13 @@ export async function loadHits(db: Db, ranked: Ranked[]): Promise<SearchHit[]> {
 }
 
 /**
- * Each text node widened by up to `window` sentences of the neighbouring nodes of its file (the
- * sentence window): chunks hold whole sentences, so the previous node's last sentences and the
- * next node's first ones are the sentences around the hit.
+ * A text node widened by up to `size` sentences of its neighbours in the file (the sentence
+ * window): chunks hold whole sentences, so the previous node's last sentences and the next node's
+ * first ones are the sentences around the hit.
  */
-async function sentenceWindows(db: Db, nodes: { id: string; text: string; fileId: string; position: number }[], windows: Map<string, number>) {
-  const wanted = nodes.filter((n) => (windows.get(n.id) ?? 0) > 0);
-  const out = new Map<string, string>();
-  if (!wanted.length) return out;
-  const keys = JSON.stringify(wanted.flatMap((n) => [[n.fileId, n.position - 1], [n.fileId, n.position + 1]]));
-  const neighbours = await db.all<{ fileId: string; position: number; text: string }>(sql`
-    select t.file_id as fileId, t.position, t.text from json_each(${keys}) as k
-    join text_nodes as t on t.file_id = k.value ->> '$[0]' and t.position = k.value ->> '$[1]'`);
-  const at = new Map(neighbours.map((n) => [`${n.fileId}:${n.position}`, n.text]));
-  for (const n of wanted) {
-    const size = windows.get(n.id)!;
-    const before = splitSentences(at.get(`${n.fileId}:${n.position - 1}`) ?? "").slice(-size);
-    const after = splitSentences(at.get(`${n.fileId}:${n.position + 1}`) ?? "").slice(0, size);
-    out.set(n.id, [...before, n.text, ...after].join(" "));
-  }
-  return out;
+function widen(node: NodeRow, size: number): string {
+  if (size <= 0) return node.text;
+  const before = splitSentences(node.previous ?? "").slice(-size);
+  const after = splitSentences(node.next ?? "").slice(0, size);
+  return [...before, node.text, ...after].join(" ");
 }

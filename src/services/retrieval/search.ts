@@ -1,6 +1,6 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import { modelById } from "../models";
 import type { Bindings, Db } from "../../env";
-import { models } from "../../db/schema";
 import type { KnowledgeBaseRow } from "../knowledge-bases";
 import { embedderOf } from "../knowledge-content";
 import { rerankerFor } from "../rerankers";
@@ -22,6 +22,8 @@ export interface SearchOptions {
   limit: number;
   /** The language model that writes HyDE's hypothetical answer (enableHyde); the built-in one when absent. */
   languageModelId?: string | null;
+  /** Filled with the milliseconds each stage took (summed over bases), for a Server-Timing header. */
+  timings?: Record<string, number>;
 }
 
 /** A candidate before its text is read: a text node (source: its file) or an FAQ (source: itself). */
@@ -47,52 +49,61 @@ const KEYWORD_HALF_SCORE = 2;
  */
 export async function searchKnowledge(env: Bindings, db: Db, bases: KnowledgeBaseRow[], options: SearchOptions): Promise<SearchHit[]> {
   const method = options.method ?? "hybrid";
+  const timed = async <T>(stage: string, run: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      if (options.timings) options.timings[stage] = (options.timings[stage] ?? 0) + performance.now() - started;
+    }
+  };
   const perBase = await Promise.all(
     bases.map(async (kb) => {
       const filter = await sourceFilter(db, options.scope ?? { mode: "unrestricted" }, kb.id);
       if (filter.nothing || kb.vectorDatabaseType) return [];
       const pool = Math.min(100, Math.max(30, 3 * Math.max(kb.numberOfRetrievedChunks, options.limit)));
       const [keyword, vector] = await Promise.all([
-        method === "vector" ? [] : keywordCandidates(env, kb, options.query, filter, pool),
-        method === "keyword" ? [] : vectorCandidates(env, db, kb, options, filter, pool),
+        method === "vector" ? [] : timed("keyword", () => keywordCandidates(env, kb, options.query, filter, pool)),
+        method === "keyword" ? [] : timed("vector", () => vectorCandidates(env, db, kb, options, filter, pool)),
       ]);
       let ranked = method === "keyword" ? keyword : method === "vector" ? vector : fuse(keyword, vector, kb.enableRrf ?? true);
-      if (method === "hybrid" && kb.enableRerank && ranked.length) ranked = await rerank(env, db, kb, options.query, ranked.slice(0, pool));
+      if (method === "hybrid" && kb.enableRerank && ranked.length) ranked = await timed("rerank", () => rerank(env, db, kb, options.query, ranked.slice(0, pool)));
       return ranked.filter((c) => c.score > kb.similarityCutoff).slice(0, kb.numberOfRetrievedChunks).map((c) => ({ ...c, kb }));
     }),
   );
   const best = perBase.flat().sort((a, b) => b.score - a.score).slice(0, options.limit);
-  return loadHits(db, best);
+  return timed("hits", () => loadHits(db, best));
 }
+
+/** A Server-Timing header value from stage timings. */
+export const serverTiming = (timings: Record<string, number>) =>
+  Object.entries(timings)
+    .map(([stage, ms]) => `${stage};dur=${ms.toFixed(1)}`)
+    .join(", ");
 
 async function keywordCandidates(env: Bindings, kb: KnowledgeBaseRow, query: string, filter: SourceFilter, pool: number): Promise<Candidate[]> {
   const match = matchExpression(query, kb.id);
   if (!match) return [];
-  // Unrestricted, FTS5 sorts its own matches and only the best rows are joined; restricted, the
-  // joined rows are filtered in SQL, so allowed rows further down are not lost. Either way each row's
-  // knowledge base is checked (see the term prefixes in terms.ts).
+  // One statement for text nodes and FAQs. Unrestricted, FTS5 sorts its own matches and only the
+  // best rows are joined; restricted, the joined rows are filtered in SQL, so allowed rows further
+  // down are not lost. Either way each row's knowledge base is checked (see the prefixes in terms.ts).
   const restricted = !!filter.allow || filter.deny.size > 0;
-  const allow = JSON.stringify(filter.allow ? [...filter.allow] : []);
-  const deny = JSON.stringify([...filter.deny]);
-  const read = (table: "text_nodes" | "faqs", type: Candidate["type"], source: string) =>
-    (restricted
-      ? env.DB.prepare(
-          `select t.id, ${source} as source, -bm25(${table}_fts) as score
-           from ${table}_fts join ${table} as t on t.rowid = ${table}_fts.rowid
-           where ${table}_fts match ?1 and t.knowledge_base_id = ?3
-             and (?4 = 0 or ${source} in (select value from json_each(?5))) and ${source} not in (select value from json_each(?6))
-           order by bm25(${table}_fts) limit ?2`,
-        ).bind(match, pool, kb.id, filter.allow ? 1 : 0, allow, deny)
-      : env.DB.prepare(
-          `select t.id, ${source} as source, -m.score as score
-           from (select rowid, bm25(${table}_fts) as score from ${table}_fts where ${table}_fts match ?1 order by score limit ?2) as m
-           join ${table} as t on t.rowid = m.rowid where t.knowledge_base_id = ?3 order by m.score`,
-        ).bind(match, pool, kb.id)
-    )
-      .all<{ id: string; source: string; score: number }>()
-      .then((r) => r.results.map((row) => ({ id: row.id, type, source: row.source, score: row.score / (row.score + KEYWORD_HALF_SCORE) })));
-  const [nodes, faqs] = await Promise.all([read("text_nodes", "text_node", "t.file_id"), read("faqs", "faq", "t.id")]);
-  return [...nodes, ...faqs].sort((a, b) => b.score - a.score).slice(0, pool);
+  const part = (table: "text_nodes" | "faqs", type: Candidate["type"], source: string) =>
+    restricted
+      ? `select t.id, ${source} as source, '${type}' as type, -bm25(${table}_fts) as score
+         from ${table}_fts join ${table} as t on t.rowid = ${table}_fts.rowid
+         where ${table}_fts match ?1 and t.knowledge_base_id = ?3
+           and (?4 = 0 or ${source} in (select value from json_each(?5))) and ${source} not in (select value from json_each(?6))
+         order by bm25(${table}_fts) limit ?2`
+      : `select t.id, ${source} as source, '${type}' as type, -m.score as score
+         from (select rowid, bm25(${table}_fts) as score from ${table}_fts where ${table}_fts match ?1 order by score limit ?2) as m
+         join ${table} as t on t.rowid = m.rowid where t.knowledge_base_id = ?3`;
+  const { results } = await env.DB.prepare(
+    `select * from (${part("text_nodes", "text_node", "t.file_id")}) union all select * from (${part("faqs", "faq", "t.id")}) order by score desc limit ?2`,
+  )
+    .bind(match, pool, kb.id, ...(restricted ? [filter.allow ? 1 : 0, JSON.stringify(filter.allow ? [...filter.allow] : []), JSON.stringify([...filter.deny])] : []))
+    .all<Candidate>();
+  return results.map((c) => ({ ...c, score: c.score / (c.score + KEYWORD_HALF_SCORE) }));
 }
 
 async function vectorCandidates(env: Bindings, db: Db, kb: KnowledgeBaseRow, options: SearchOptions, filter: SourceFilter, pool: number): Promise<Candidate[]> {
@@ -106,7 +117,7 @@ async function vectorCandidates(env: Bindings, db: Db, kb: KnowledgeBaseRow, opt
 
 /** HyDE: the language model's short answer to the question, searched for together with the question. */
 async function hypotheticalAnswer(env: Bindings, db: Db, options: SearchOptions): Promise<string> {
-  const [row] = await db.select().from(models).where(eq(models.id, options.languageModelId ?? LOCAL_LLM));
+  const row = await modelById(db, options.languageModelId ?? LOCAL_LLM);
   if (!row) return "";
   const model = await chatModelFor(env, row);
   const system = "Write a short passage, as a help-centre article would, that answers the question. Do not say you are unsure.";
@@ -132,7 +143,7 @@ export function fuse(keyword: Candidate[], vector: Candidate[], rrf: boolean): C
 }
 
 async function rerank(env: Bindings, db: Db, kb: KnowledgeBaseRow, query: string, candidates: Candidate[]): Promise<Candidate[]> {
-  const [row] = await db.select().from(models).where(eq(models.id, kb.rerankerModelId));
+  const row = await modelById(db, kb.rerankerModelId);
   if (!row) return candidates;
   const texts = await candidateTexts(db, candidates);
   const scores = await (await rerankerFor(env, row)).rerank(query, candidates.map((c) => texts.get(c.id) ?? ""));

@@ -35,6 +35,9 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     expect(page.results[0].score).toBeLessThanOrEqual(1);
     expect(page.results[0].highlightedText).toContain("<mark>refund</mark>");
     const scores = page.results.map((r) => r.score);
+    const timing = (await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "refund" }, { prefix })).headers.get("Server-Timing");
+    expect(timing).toMatch(/keyword;dur=[\d.]+/);
+    expect(timing).toMatch(/vector;dur=[\d.]+/);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
   });
 
@@ -79,7 +82,12 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     await ingest(owner, windowed.id, [{ name: "long.txt", content: long }]);
     const hit = (await search(owner, windowed.id, { query: "unicorn", searchMethod: "keyword" })).results[0];
     expect(hit.text).toContain("The unicorn lives here.");
-    expect(hit.text.length).toBeGreaterThan(0);
+    await owner.fetch("PATCH", `/knowledge-bases/${windowed.id}/`, { sentenceWindowSize: 0 });
+    const bare = (await search(owner, windowed.id, { query: "unicorn", searchMethod: "keyword" })).results[0];
+    // One sentence more on each side: the last of the previous chunk and the first of the next.
+    expect(hit.text.startsWith(bare.text)).toBe(false);
+    expect(hit.text).toContain(bare.text);
+    expect(hit.text.length).toBeGreaterThan(bare.text.length + 20);
   });
 
   it("400 without a query, nothing else happens; 401; 404 another organization's; a member sees it only through its groups", async () => {
