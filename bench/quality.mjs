@@ -184,10 +184,15 @@ export default async function (argv = []) {
   }
 }
 
-/** Polls the file list until all `expected` files are done; throws on a failed file or timeout. */
-export async function waitForIngestion(api, kbId, expected, timeoutMs, { onProgress } = {}) {
+/**
+ * Polls the file list until all `expected` files are done; throws on a failed file, on the timeout,
+ * or when nothing changes for `stallMs` (a lost queue batch, e.g. when `wrangler dev` reloads
+ * because a source file changed, leaves files "processing" for good).
+ */
+export async function waitForIngestion(api, kbId, expected, timeoutMs, { onProgress, stallMs = Number(process.env.BENCH_STALL_TIMEOUT_S ?? 300) * 1000 } = {}) {
   const deadline = Date.now() + timeoutMs;
   let last = "";
+  let changedAt = Date.now();
   for (;;) {
     const files = [];
     for (let page = 1; ; page++) {
@@ -200,10 +205,14 @@ export async function waitForIngestion(api, kbId, expected, timeoutMs, { onProgr
     const counts = {};
     for (const f of files) counts[f.status] = (counts[f.status] ?? 0) + 1;
     const summary = Object.entries(counts).map(([s, n]) => `${s} ${n}`).join(", ");
-    if (summary !== last) onProgress?.(summary, files);
+    if (summary !== last) {
+      onProgress?.(summary, files);
+      changedAt = Date.now();
+    }
     last = summary;
     if (files.length >= expected && files.every((f) => f.status === "done")) return files;
     if (Date.now() > deadline) throw new Error(`ingestion timed out after ${timeoutMs / 1000} s: ${files.length}/${expected} files listed, ${summary}`);
+    if (Date.now() - changedAt > stallMs) throw new Error(`ingestion stalled: no file changed status for ${stallMs / 1000} s: ${files.length}/${expected} files listed, ${summary}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }

@@ -258,7 +258,19 @@ export default async function (argv = []) {
       for (const method of METHODS) {
         await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
         // The route pages by the query string's pageSize; the body's copy is what the written contract names.
-        const search = (query) => api(`/knowledge-bases/${kb.id}/search/?pageSize=20`, { body: { query, searchMethod: method.searchMethod, pageSize: 20 } });
+        // The stages the server reports (Server-Timing: keyword, vector, rerank, hits) show where the time goes.
+        const stages = {};
+        const search = async (query) => {
+          const res = await fetch(`${server.base}/api/v1/knowledge-bases/${kb.id}/search/?pageSize=20`, {
+            method: "POST",
+            headers: { ...server.headers, "Content-Type": "application/json" },
+            body: JSON.stringify({ query, searchMethod: method.searchMethod, pageSize: 20 }),
+          });
+          const text = await res.text();
+          if (!res.ok) throw new Error(`search: ${res.status} ${text.slice(0, 500)}`);
+          for (const [, stage, dur] of (res.headers.get("Server-Timing") ?? "").matchAll(/(\w+);dur=([\d.]+)/g)) (stages[stage] ??= []).push(Number(dur));
+          return JSON.parse(text);
+        };
         for (const q of warm) await search(q);
         const ms = [];
         let empty = 0;
@@ -269,7 +281,8 @@ export default async function (argv = []) {
           if (!page.results?.length) empty++;
         }
         latencies[method.name] = ms;
-        console.log(`[${n(size)}] ${method.name.padEnd(13)} p50 ${percentile(ms, 50).toFixed(1).padStart(7)} ms  p95 ${percentile(ms, 95).toFixed(1).padStart(7)} ms  (${ms.length} searches${empty ? `, ${empty} without results` : ""})`);
+        const breakdown = Object.entries(stages).map(([stage, xs]) => `${stage} ${percentile(xs, 50).toFixed(1)}`).join(", ");
+        console.log(`[${n(size)}] ${method.name.padEnd(13)} p50 ${percentile(ms, 50).toFixed(1).padStart(7)} ms  p95 ${percentile(ms, 95).toFixed(1).padStart(7)} ms  (${ms.length} searches${empty ? `, ${empty} without results` : ""}; server p50 ms: ${breakdown})`);
       }
       report.push({ size, chunks, seconds, latencies });
     }

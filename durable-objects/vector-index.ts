@@ -160,7 +160,10 @@ class Slots {
       candidates = candidates.subarray(0, n);
     }
     const heap = new TopK(Math.min(Math.floor(topK), candidates?.length ?? this.size));
-    scan(this.words, this.stride >> 2, q, candidates, candidates?.length ?? this.size, this.norms, heap);
+    const n = candidates?.length ?? this.size;
+    const nonZero = q.reduce((count, x) => count + (x === 0 ? 0 : 1), 0);
+    if (nonZero * SPARSE_RATIO < this.dims) scanSparse(this.data, this.stride, q, candidates, n, this.norms, heap);
+    else scan(this.words, this.stride >> 2, q, candidates, n, this.norms, heap);
     return heap.sorted().map(({ slot, score }) => ({ id: this.ids[slot], score: Math.max(-1, Math.min(1, score)), type: this.types[slot], sourceId: this.sources[this.codes[slot]] }));
   }
 
@@ -205,6 +208,28 @@ function scan(words: Int32Array, w: number, q: Int32Array, candidates: Int32Arra
     // A zero vector (norm 0) gives 0 / 0: NaN, scored 0.
     heap.offer(a0 / (norms[s0] * QUERY_SCALE) || 0, s0);
     if (s1 !== s0) heap.offer(a1 / (norms[s1] * QUERY_SCALE) || 0, s1);
+  }
+}
+
+/**
+ * A query with few non-zero dimensions (the local model's queries: a few words' hashed features)
+ * is scored on those dimensions only: exactly the same sums, with a fraction of the work. Below
+ * this share of non-zero dimensions the sparse loop wins over the word-packed one.
+ */
+const SPARSE_RATIO = 3;
+
+function scanSparse(data: Int8Array, stride: number, q: Int32Array, candidates: Int32Array | null, n: number, norms: Float32Array, heap: TopK) {
+  const dims: number[] = [];
+  for (let i = 0; i < q.length; i++) if (q[i] !== 0) dims.push(i);
+  const at = Int32Array.from(dims);
+  const value = Int32Array.from(dims, (i) => q[i]);
+  const m = at.length;
+  for (let i = 0; i < n; i++) {
+    const s = candidates ? candidates[i] : i;
+    const o = s * stride;
+    let a = 0;
+    for (let k = 0; k < m; k++) a = (a + data[o + at[k]] * value[k]) | 0;
+    heap.offer(a / (norms[s] * QUERY_SCALE) || 0, s);
   }
 }
 

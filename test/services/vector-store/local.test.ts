@@ -49,6 +49,25 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     expect(filtered).toEqual(all.filter((m) => m.sourceId === "s2" || m.sourceId === "s3").slice(0, 5));
   });
 
+  it("scores a sparse query (few non-zero dimensions, read on those only) exactly as a dense one would", async () => {
+    const id = kb();
+    let seed = 11;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+    const vectors = Array.from({ length: 200 }, (_, i) => rec(`v${i}`, Array.from({ length: 64 }, rnd), `s${i % 3}`));
+    await store.upsert(id, vectors);
+    // 5 of 64 dimensions set: the sparse path.
+    const q = Array.from({ length: 64 }, (_, i) => ([3, 17, 30, 41, 60].includes(i) ? rnd() : 0));
+    const got = await store.query(id, q, { topK: 200 });
+    const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
+    const exact = vectors.map((v) => ({ id: v.id, score: cosine(q, v.values) })).sort((a, b) => b.score - a.score);
+    // int8 storage may swap near ties, never more.
+    const exactTop = new Set(exact.slice(0, 12).map((m) => m.id));
+    for (const m of got.slice(0, 10)) expect(exactTop.has(m.id)).toBe(true);
+    for (const m of got) expect(Math.abs(m.score - exact.find((e) => e.id === m.id)!.score)).toBeLessThan(0.03);
+    const filtered = await store.query(id, q, { topK: 5, filter: { sourceIds: { in: ["s1"] } } });
+    expect(filtered).toEqual(got.filter((m) => m.sourceId === "s1").slice(0, 5));
+  });
+
   it("filters by source ids: in, notIn, both, and an empty `in` matches nothing", async () => {
     const id = kb();
     await store.upsert(id, [rec("a", axis(0), "s1"), rec("b", axis(0, 0.1), "s2"), rec("c", axis(0, 0.2), "s3")]);
