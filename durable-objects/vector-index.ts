@@ -9,8 +9,8 @@ type VectorType = VectorRecord["type"];
  * force. SQLite storage is the record; queries scan an in-memory copy loaded once per instance, int8
  * in one buffer: a quarter of float32's memory, and a tight typed-array loop is the fastest scan
  * JavaScript has (Workers cannot compile WebAssembly SIMD at run time). Memory bounds it: 100,000 x
- * 512 dimensions take 51 MB of the 128 MB; bigger knowledge bases belong in Vectorize. A sparse query (the
- * local model's) is scored on its non-zero dimensions only.
+ * 256 dimensions take 26 MB of the 128 MB; bigger knowledge bases belong in Vectorize. A sparse
+ * query (the local model's) is scored on its non-zero dimensions only.
  */
 export class VectorIndex extends DurableObject<Bindings> {
   private memory: Slots | null = null;

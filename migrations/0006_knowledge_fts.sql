@@ -18,5 +18,5 @@ CREATE TRIGGER `faqs_fts_delete` AFTER DELETE ON `faqs` BEGIN
 	DELETE FROM `faqs_fts` WHERE `rowid` = OLD.rowid;
 END;
 --> statement-breakpoint
--- The local embedding model hashes features into 512 dimensions (src/services/embeddings/local.ts).
-UPDATE `models` SET `dimensions` = 512 WHERE `id` = '00000000-0000-7000-8000-000000000002';
+-- The local embedding model hashes features into 256 dimensions (src/services/embeddings/local.ts).
+UPDATE `models` SET `dimensions` = 256 WHERE `id` = '00000000-0000-7000-8000-000000000002';

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createFaq, createKnowledgeBase, createLabel, ingest, type KnowledgeBaseRecord } from "../../fixtures/knowledge";
 
-/** The local embedding model's vectors: 512 float32 dimensions (migrations/0006_knowledge_fts.sql). */
-const VECTOR_BYTES = 512 * 4;
+/** The local embedding model's vectors: 256 float32 dimensions (migrations/0006_knowledge_fts.sql). */
+const VECTOR_BYTES = 256 * 4;
 
 async function ok(res: Response): Promise<KnowledgeBaseRecord> {
   expect(res.status, await res.clone().text()).toBe(200);

@@ -7,7 +7,7 @@ describe("GET a model", () => {
     const owner = await seedOwner();
     const builtIn = await owner.fetch("GET", `/embedding-models/${KINDS[1].builtIns[0]}/`, undefined, { prefix });
     expect(builtIn.status).toBe(200);
-    expect(await builtIn.json()).toMatchObject({ name: "Local Embedding", provider: "local", dimensions: 512, isBuiltIn: true });
+    expect(await builtIn.json()).toMatchObject({ name: "Local Embedding", provider: "local", dimensions: 256, isBuiltIn: true });
     const mine = await createModel(owner, KINDS[0]);
     const res = await owner.fetch("GET", `/large-language-models/${mine.id}/`, undefined, { prefix });
     expect(res.status).toBe(200);

@@ -16,20 +16,20 @@ const nearest = async (query: string, passages: string[]) => {
 };
 
 describe("local embedding model", () => {
-  it("is the model of the built-in local embedding record, 512 dimensions as migration 0006 says", async () => {
+  it("is the model of the built-in local embedding record, 256 dimensions as migration 0006 says", async () => {
     const [row] = await db().select().from(models).where(eq(models.id, "00000000-0000-7000-8000-000000000002"));
     expect(await embeddingModelFor(env, row)).toBe(localEmbeddingModel);
-    expect(row.dimensions).toBe(512);
-    expect(localEmbeddingModel.dimensions).toBe(512);
+    expect(row.dimensions).toBe(256);
+    expect(localEmbeddingModel.dimensions).toBe(256);
   });
 
-  it("returns deterministic unit vectors of 512 dimensions, one per text, queries and documents alike", async () => {
+  it("returns deterministic unit vectors of 256 dimensions, one per text, queries and documents alike", async () => {
     const texts = ["Refunds are issued within 14 days.", "退货政策", "", "a"];
     const first = await localEmbeddingModel.embed(texts, "document");
     expect(await localEmbeddingModel.embed(texts, "query")).toEqual(first);
     expect(first).toHaveLength(4);
     for (const v of first) {
-      expect(v).toHaveLength(512);
+      expect(v).toHaveLength(256);
       expect(Math.hypot(...v)).toBeCloseTo(1, 9);
     }
   });
