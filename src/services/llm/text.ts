@@ -1,6 +1,7 @@
 /** Words for usage counts: a run of letters/digits is one word, each CJK character is one. */
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
-const TOKEN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+// A Latin word stops where CJK text starts ("API密钥" is one word and two characters).
+const TOKEN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|(?:(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])[\p{L}\p{N}])+(?:['’][\p{L}]+)*/gu;
 
 export const countWords = (text: string) => text.match(TOKEN)?.length ?? 0;
 

@@ -6,7 +6,9 @@
  */
 const CJK_CLASS = "\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uac00-\\ud7af";
 const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, "gu");
-const WORD = new RegExp(`[${CJK_CLASS}]+|[\\p{L}\\p{N}]+`, "gu");
+/** A run of letters and digits that are not CJK: "API密钥" is the word "api" and the run "密钥". */
+const LATIN_WORD = `(?:(?![${CJK_CLASS}])[\\p{L}\\p{N}])+`;
+const WORD = new RegExp(`[${CJK_CLASS}]+|${LATIN_WORD}`, "gu");
 const IS_CJK = new RegExp(`^[${CJK_CLASS}]`, "u");
 
 /** Words that carry no meaning for search; dropped from queries (never from the index). */
@@ -73,7 +75,7 @@ export function highlight(text: string, query: string): string {
   const marked: boolean[] = [];
   const chars = [...text];
   const lower = chars.map((c) => c.toLowerCase());
-  for (const m of text.matchAll(new RegExp(`[\\p{L}\\p{N}]+`, "gu"))) {
+  for (const m of text.matchAll(new RegExp(LATIN_WORD, "gu"))) {
     if (IS_CJK.test(m[0]) || !words.has(m[0].toLowerCase())) continue;
     const start = [...text.slice(0, m.index)].length;
     for (let i = 0; i < [...m[0]].length; i++) marked[start + i] = true;

@@ -11,6 +11,7 @@ const ARTICLES = [
   { name: "security.txt", content: "Turn on two-factor authentication in the account settings. Passwords must have twelve characters." },
   { name: "退货.txt", content: "退货政策：收到商品后三十天内可以申请退货。退货运费由买家承担。" },
   { name: "配送.txt", content: "我们从鹿特丹仓库发货。快递一般在下一个工作日送达。" },
+  { name: "密钥.txt", content: "在控制台生成API密钥后，用webhook回调验证签名。" },
 ];
 
 async function searchable(owner: Awaited<ReturnType<typeof seedOwner>>, settings: Record<string, unknown> = {}) {
@@ -48,6 +49,11 @@ describe("POST /knowledge-bases/{id}/search/", () => {
       const page = await search(owner, kb.id, { query: "退货运费谁承担", searchMethod });
       expect(page.results[0]?.knowledgeBaseFile?.filename, searchMethod).toBe("退货.txt");
     }
+    // Latin words written against Chinese text, without a space, are words of their own.
+    for (const query of ["API密钥", "webhook回调怎么验证签名"]) {
+      expect((await search(owner, kb.id, { query, searchMethod: "keyword" })).results[0]?.knowledgeBaseFile?.filename, query).toBe("密钥.txt");
+    }
+    expect((await search(owner, kb.id, { query: "api", searchMethod: "keyword" })).results[0].highlightedText).toContain("<mark>API</mark>");
     const keyword = await search(owner, kb.id, { query: "快递", searchMethod: "keyword" });
     expect(keyword.results.map((r) => r.knowledgeBaseFile?.filename)).toEqual(["配送.txt"]);
     expect(keyword.results[0].highlightedText).toContain("<mark>快递</mark>");
