@@ -147,11 +147,11 @@ async function rerank(env: Bindings, db: Db, kb: KnowledgeBaseRow, query: string
   if (!row) return candidates;
   const texts = await candidateTexts(db, candidates);
   const scores = await (await rerankerFor(env, row)).rerank(query, candidates.map((c) => texts.get(c.id) ?? ""));
-  // The reranker's score, tempered by the fused rank (half weight at the bottom of the pool): the
+  // The reranker's score, tempered by the fused rank (a quarter weight at the bottom of the pool): the
   // reranker judges each passage alone, the fusion saw how both searches ranked it. A passage the
   // reranker finds unrelated (0) stays at 0, so the cutoff still drops it.
   const top = candidates[0].score || 1;
-  return candidates.map((c, i) => ({ ...c, score: scores[i] * (0.5 + 0.5 * (c.score / top)) })).sort((a, b) => b.score - a.score);
+  return candidates.map((c, i) => ({ ...c, score: scores[i] * (0.25 + 0.75 * (c.score / top)) })).sort((a, b) => b.score - a.score);
 }
 
 async function candidateTexts(db: Db, candidates: Candidate[]): Promise<Map<string, string>> {
