@@ -12,3 +12,7 @@ export function chunk<T>(items: T[], size = 90): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+/** Runs `read` on the distinct ids in parts D1 can bind, and joins the results. */
+export const inChunks = async <T>(ids: string[], read: (part: string[]) => Promise<T[]>): Promise<T[]> =>
+  ids.length ? (await Promise.all(chunk([...new Set(ids)], 90).map(read))).flat() : [];

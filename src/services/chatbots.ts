@@ -4,7 +4,7 @@ import type { Db } from "../env";
 import { chatbotGroups, chatbotKnowledgeBases, chatbots, groupMembers, groups, inboxes, knowledgeBases, models, organizations, users } from "../db/schema";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
-import { chunk } from "../lib/sql";
+import { chunk, inChunks } from "../lib/sql";
 import { can, requirePermission, type OrgAccess } from "./access";
 import { getModel, type ModelKind } from "./models";
 import { planOf } from "./plans";
@@ -73,9 +73,6 @@ export interface ChatbotView {
   defaultInbox: IdName | null;
   canManage: boolean;
 }
-
-const inChunks = async <T>(ids: string[], read: (part: string[]) => Promise<T[]>) =>
-  ids.length ? (await Promise.all(chunk([...new Set(ids)], 90).map(read))).flat() : [];
 
 export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
   const botIds = rows.map((r) => r.id);

@@ -17,7 +17,7 @@ import {
 } from "../db/schema";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
-import { chunk } from "../lib/sql";
+import { chunk, inChunks } from "../lib/sql";
 import { can, requirePermission, type OrgAccess } from "./access";
 import { visibleChatbotsCondition } from "./chatbots";
 import { getModel } from "./models";
@@ -74,9 +74,6 @@ export interface KnowledgeBaseView {
   vectorStorageSize: number;
   canManage: boolean;
 }
-
-const inChunks = async <T>(ids: string[], read: (part: string[]) => Promise<T[]>) =>
-  ids.length ? (await Promise.all(chunk([...new Set(ids)], 90).map(read))).flat() : [];
 
 export async function knowledgeBaseViews(db: Db, access: OrgAccess, rows: KnowledgeBaseRow[]): Promise<KnowledgeBaseView[]> {
   const ids = rows.map((r) => r.id);
