@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../env";
 import { knowledgeBaseFileLabels, knowledgeBaseFiles, knowledgeBaseLabels } from "../db/schema";
 import { fieldError, notFound } from "../lib/errors";
@@ -41,10 +42,15 @@ export async function fileLabels(db: Db, fileIds: string[]): Promise<Map<string,
   return out;
 }
 
-/** Checks that every label is one of the knowledge base's (400 naming `labels`); returns the ids. */
-export async function checkLabels(db: Db, knowledgeBaseId: string, labels: { id: string }[]): Promise<string[]> {
-  const wanted = [...new Set(labels.map((l) => l.id))];
-  if (!wanted.length) return [];
+/**
+ * The label ids a body names (`[{id}]`), checked to be labels of this knowledge base (else 400
+ * naming `labels`): for files and FAQs alike. Undefined when the body does not set labels; null
+ * clears them.
+ */
+export async function checkLabels(db: Db, knowledgeBaseId: string, refs: { id: string }[] | null | undefined): Promise<string[] | undefined> {
+  if (refs === undefined) return undefined;
+  const wanted = [...new Set((refs ?? []).map((l) => l.id))];
+  if (!wanted.length) return wanted;
   const found = await db
     .select({ id: knowledgeBaseLabels.id })
     .from(knowledgeBaseLabels)
@@ -52,6 +58,14 @@ export async function checkLabels(db: Db, knowledgeBaseId: string, labels: { id:
   const unknown = wanted.filter((id) => !found.some((f) => f.id === id));
   if (unknown.length) throw fieldError("labels", `Not labels of this knowledge base: ${unknown.slice(0, 5).join(", ")}.`);
   return wanted;
+}
+
+/** Statements replacing a file's labels; 40 links per insert keeps each under D1's 100 bound parameters. */
+export function fileLabelStatements(db: Db, fileId: string, labelIds: string[]): BatchItem<"sqlite">[] {
+  return [
+    db.delete(knowledgeBaseFileLabels).where(eq(knowledgeBaseFileLabels.fileId, fileId)),
+    ...chunk(labelIds, 40).map((part) => db.insert(knowledgeBaseFileLabels).values(part.map((labelId) => ({ fileId, labelId })))),
+  ];
 }
 
 /** A new file: where its bytes go and the row to insert (status `initial`, generation 1). */

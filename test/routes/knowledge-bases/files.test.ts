@@ -140,6 +140,16 @@ describe("files: metadata, delete, batch delete, download", () => {
     await expectError(await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/`), 404);
   });
 
+  it("update-metadata takes up to 100 labels (more than one INSERT's worth of D1 parameters)", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const labels = await Promise.all(Array.from({ length: 60 }, (_, i) => createLabel(owner, kb.id, `l-${String(i).padStart(2, "0")}`)));
+    const [file] = await uploadFiles(owner, kb.id, [{ name: "many.txt", content: "Labelled many times." }]);
+    const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${file.id}/update-metadata/`, { labels: labels.map(({ id }) => ({ id })) });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(((await res.json()) as { labels: unknown[] }).labels).toHaveLength(60);
+  });
+
   it("batch-delete removes only this knowledge base's files", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);

@@ -7,7 +7,8 @@ import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
 import { indexFaqs } from "../../../services/knowledge-content";
 import { modelApiError } from "../../../services/llm/errors";
-import { FaqSchema, FaqWrite, FaqsParams, KNOWLEDGE_TAG, checkLabels, faqRecord, getFaq, labelLinkStatements } from "./schema";
+import { checkLabels } from "../../../services/knowledge-files";
+import { FaqSchema, FaqWrite, FaqsParams, KNOWLEDGE_TAG, faqRecord, getFaq, labelLinkStatements } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -27,7 +28,7 @@ export const registerCreateFaq = (r: Router) =>
     const access = await currentAccess(c);
     const kb = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
     const body = c.req.valid("json");
-    const labelIds = await checkLabels(db, kb, body.labels);
+    const labelIds = await checkLabels(db, kb.id, body.labels);
     const id = uuidv7();
     const [[row]] = await db.batch([
       db

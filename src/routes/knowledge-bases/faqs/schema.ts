@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../../env";
 import { faqLabels, faqs, knowledgeBaseLabels } from "../../../db/schema";
-import { fieldError, notFound } from "../../../lib/errors";
+import { notFound } from "../../../lib/errors";
 import { isUuid } from "../../../lib/ids";
 import { IdName, IdRef, Timestamp, uuidParam } from "../../../lib/openapi";
 import { PageQuery, csv } from "../../../lib/pagination";
@@ -81,20 +81,6 @@ export const FaqListQuery = PageQuery.extend({
   query: z.string().max(200).optional().openapi({ description: "Question or answer contains (case-insensitive)", example: "refund" }),
   labels: csv("Comma-separated label ids: FAQs carrying any of them"),
 });
-
-/** The label ids a body names, checked to be labels of this knowledge base (else 400 naming `labels`). */
-export async function checkLabels(db: Db, kb: KnowledgeBaseRow, refs: { id: string }[] | null | undefined): Promise<string[] | undefined> {
-  if (refs === undefined) return undefined;
-  const wanted = [...new Set((refs ?? []).map((l) => l.id))];
-  if (!wanted.length) return wanted;
-  const known = await db
-    .select({ id: knowledgeBaseLabels.id })
-    .from(knowledgeBaseLabels)
-    .where(and(eq(knowledgeBaseLabels.knowledgeBaseId, kb.id), sql`${knowledgeBaseLabels.id} in (select value from json_each(${JSON.stringify(wanted)}))`));
-  const unknown = wanted.filter((id) => !known.some((l) => l.id === id));
-  if (unknown.length) throw fieldError("labels", `Not labels of this knowledge base: ${unknown.slice(0, 5).join(", ")}.`);
-  return wanted;
-}
 
 /** Statements replacing an FAQ's labels; 40 links per insert keeps each under D1's 100 bound parameters. */
 export function labelLinkStatements(db: Db, faqId: string, labelIds: string[] | undefined, replace: boolean): BatchItem<"sqlite">[] {

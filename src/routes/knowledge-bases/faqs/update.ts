@@ -8,14 +8,15 @@ import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForUpdate, type KnowledgeBaseRow } from "../../../services/knowledge-bases";
 import { indexFaqs } from "../../../services/knowledge-content";
 import { modelApiError } from "../../../services/llm/errors";
-import { FaqParams, FaqPatch, FaqSchema, FaqWrite, KNOWLEDGE_TAG, checkLabels, faqRecord, getFaq, labelLinkStatements, type FaqInput, type FaqRow } from "./schema";
+import { checkLabels } from "../../../services/knowledge-files";
+import { FaqParams, FaqPatch, FaqSchema, FaqWrite, KNOWLEDGE_TAG, faqRecord, getFaq, labelLinkStatements, type FaqInput, type FaqRow } from "./schema";
 
 /**
  * Writes the given fields of an FAQ and its labels in one batch (atomic), then re-indexes it when
  * its searchable text changed. Also used by update-metadata.
  */
 export async function applyFaqUpdate(env: Bindings, db: Db, kb: KnowledgeBaseRow, current: FaqRow, body: FaqInput) {
-  const labelIds = await checkLabels(db, kb, body.labels);
+  const labelIds = await checkLabels(db, kb.id, body.labels);
   const values = Object.fromEntries(
     Object.entries({
       question: body.question,

@@ -1,12 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { knowledgeBaseFileLabels, knowledgeBaseFiles } from "../../../db/schema";
+import { knowledgeBaseFiles } from "../../../db/schema";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { checkLabels, fileLabels, getFile } from "../../../services/knowledge-files";
+import { checkLabels, fileLabelStatements, fileLabels, getFile } from "../../../services/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
 import { FileMetadataBody, FileParams, KnowledgeBaseFileSchema, fileRecord } from "./schema";
 
@@ -29,15 +28,11 @@ export const registerUpdateFileMetadata = (r: Router) =>
     const kb = await getKnowledgeBaseForUpdate(db, await currentAccess(c), c.var.principal.userId, knowledgeBaseId);
     const file = await getFile(db, kb.id, fileId);
     const body = c.req.valid("json");
-    const labelIds = body.labels ? await checkLabels(db, kb.id, body.labels) : undefined;
-    const statements: BatchItem<"sqlite">[] = [
+    const labelIds = await checkLabels(db, kb.id, body.labels);
+    await db.batch([
       db.update(knowledgeBaseFiles).set({ rawUserDefineMetadata: body.rawUserDefineMetadata ?? file.rawUserDefineMetadata, updatedAt: Date.now() }).where(eq(knowledgeBaseFiles.id, file.id)),
-    ];
-    if (labelIds) {
-      statements.push(db.delete(knowledgeBaseFileLabels).where(eq(knowledgeBaseFileLabels.fileId, file.id)));
-      if (labelIds.length) statements.push(db.insert(knowledgeBaseFileLabels).values(labelIds.map((labelId) => ({ fileId: file.id, labelId }))));
-    }
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+      ...(labelIds ? fileLabelStatements(db, file.id, labelIds) : []),
+    ]);
     const row = await getFile(db, kb.id, file.id);
     const labels = await fileLabels(db, [row.id]);
     return c.json(fileRecord(c, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []), 200);
