@@ -237,6 +237,41 @@ export function linkStatements(db: Db, knowledgeBaseId: string, links: { groupId
   return out;
 }
 
+/** Column values of the settings a create, PUT or PATCH body carries (absent fields stay undefined). */
+export const knowledgeBaseColumns = (b: {
+  name?: string;
+  description?: string | null;
+  embeddingModel?: string;
+  rerankerModel?: string;
+  numberOfRetrievedChunks?: number;
+  sentenceWindowSize?: number;
+  enableHyde?: boolean;
+  similarityCutoff?: number;
+  enableRerank?: boolean;
+  enableRrf?: boolean | null;
+}) => ({
+  name: b.name,
+  description: b.description === null ? "" : b.description,
+  embeddingModelId: b.embeddingModel,
+  rerankerModelId: b.rerankerModel,
+  numberOfRetrievedChunks: b.numberOfRetrievedChunks,
+  sentenceWindowSize: b.sentenceWindowSize,
+  enableHyde: b.enableHyde,
+  similarityCutoff: b.similarityCutoff,
+  enableRerank: b.enableRerank,
+  enableRrf: b.enableRrf,
+});
+
+/** The knowledge bases an assistant answers from. */
+export async function knowledgeBasesOfChatbot(db: Db, chatbotId: string): Promise<KnowledgeBaseRow[]> {
+  const rows = await db
+    .select({ kb: knowledgeBases })
+    .from(chatbotKnowledgeBases)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId))
+    .where(eq(chatbotKnowledgeBases.chatbotId, chatbotId));
+  return rows.map((r) => r.kb);
+}
+
 /** Whether the knowledge base holds any indexed content (then its embedding model is fixed). */
 export async function hasIndexedContent(db: Db, knowledgeBaseId: string): Promise<boolean> {
   const [[node], [faq]] = await Promise.all([

@@ -1,12 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { fieldError, notFound } from "../../lib/errors";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { chatbotKnowledgeBases, knowledgeBases } from "../../db/schema";
 import { currentAccess } from "../../services/access";
 import { getVisibleChatbot } from "../../services/chatbots";
+import { knowledgeBasesOfChatbot } from "../../services/knowledge-bases";
 import { queryScope } from "../../services/query-scope";
 import { searchKnowledge, serverTiming } from "../../services/retrieval/search";
 import { ChatbotSearchBody, ChatbotSearchQuery, SearchResultSchema, searchResult } from "../knowledge-bases/search-schema";
@@ -38,13 +37,8 @@ export const registerSearchChatbot = (r: Router) =>
     const body = (c.req.header("Content-Type") ? c.req.valid("json") : undefined) ?? {};
     const query = body.query ?? q.query?.trim();
     if (!query) throw fieldError("query", "Required, in the body or the query string.");
-    const bases = await db
-      .select({ kb: knowledgeBases })
-      .from(chatbotKnowledgeBases)
-      .innerJoin(knowledgeBases, eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId))
-      .where(eq(chatbotKnowledgeBases.chatbotId, bot.id));
     const timings: Record<string, number> = {};
-    const hits = await searchKnowledge(c.env, db, bases.map((b) => b.kb), {
+    const hits = await searchKnowledge(c.env, db, await knowledgeBasesOfChatbot(db, bot.id), {
       query,
       method: body.searchMethod,
       scope: queryScope(body.queryMetadata),

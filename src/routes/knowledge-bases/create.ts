@@ -4,7 +4,7 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { uuidv7 } from "../../lib/ids";
 import { knowledgeBases } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { checkKnowledgeBaseReferences, knowledgeBaseView, linkStatements } from "../../services/knowledge-bases";
+import { checkKnowledgeBaseReferences, knowledgeBaseColumns, knowledgeBaseView, linkStatements } from "../../services/knowledge-bases";
 import { resolveVectorDatabase } from "../../services/vector-database";
 import { KNOWLEDGE_TAG, KnowledgeBaseSchema, KnowledgeBaseWrite, knowledgeBaseRecord } from "./schema";
 
@@ -37,16 +37,10 @@ export const registerCreateKnowledgeBase = (r: Router) =>
           id,
           organizationId: access.organizationId,
           createdById: c.var.principal.userId,
+          ...knowledgeBaseColumns(body),
           name: body.name,
-          description: body.description ?? "",
           embeddingModelId: body.embeddingModel,
           rerankerModelId: body.rerankerModel,
-          numberOfRetrievedChunks: body.numberOfRetrievedChunks,
-          sentenceWindowSize: body.sentenceWindowSize,
-          enableHyde: body.enableHyde,
-          similarityCutoff: body.similarityCutoff,
-          enableRerank: body.enableRerank,
-          enableRrf: body.enableRrf ?? null,
           ...store,
         })
         .returning(),

@@ -5,7 +5,7 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { knowledgeBaseGroups, knowledgeBases } from "../../db/schema";
 import { currentAccess } from "../../services/access";
-import { checkKnowledgeBaseReferences, getKnowledgeBaseForUpdate, hasIndexedContent, knowledgeBaseView, linkStatements } from "../../services/knowledge-bases";
+import { checkKnowledgeBaseReferences, getKnowledgeBaseForUpdate, hasIndexedContent, knowledgeBaseColumns, knowledgeBaseView, linkStatements } from "../../services/knowledge-bases";
 import { resolveVectorDatabase } from "../../services/vector-database";
 import { KNOWLEDGE_TAG, KnowledgeBasePatch, KnowledgeBaseSchema, KnowledgeBaseWrite, knowledgeBaseRecord } from "./schema";
 
@@ -38,20 +38,7 @@ export function registerUpdateKnowledgeBase(r: Router) {
       const linked = await db.select({ id: knowledgeBaseGroups.groupId }).from(knowledgeBaseGroups).where(eq(knowledgeBaseGroups.knowledgeBaseId, current.id));
       const links = await checkKnowledgeBaseReferences(db, access, c.var.principal.userId, body, linked.map((g) => g.id));
       const { storedCredentials, ...store } = await resolveVectorDatabase(c.env, current, body);
-      const values = Object.fromEntries(
-        Object.entries({
-          name: body.name,
-          description: body.description === null ? "" : body.description,
-          embeddingModelId: body.embeddingModel,
-          rerankerModelId: body.rerankerModel,
-          numberOfRetrievedChunks: body.numberOfRetrievedChunks,
-          sentenceWindowSize: body.sentenceWindowSize,
-          enableHyde: body.enableHyde,
-          similarityCutoff: body.similarityCutoff,
-          enableRerank: body.enableRerank,
-          enableRrf: body.enableRrf,
-        }).filter(([, v]) => v !== undefined),
-      );
+      const values = Object.fromEntries(Object.entries(knowledgeBaseColumns(body)).filter(([, v]) => v !== undefined));
       const [[row]] = await db.batch([
         db.update(knowledgeBases).set({ ...values, ...store, updatedAt: Date.now() }).where(eq(knowledgeBases.id, current.id)).returning(),
         ...linkStatements(db, current.id, links),

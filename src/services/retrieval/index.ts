@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { chatbotKnowledgeBases, knowledgeBases, type chatbots, type messages } from "../../db/schema";
+import type { chatbots, messages } from "../../db/schema";
+import { knowledgeBasesOfChatbot } from "../knowledge-bases";
 import type { Passage } from "../llm/types";
 import { queryScope, type QueryMetadata } from "../query-scope";
 import { searchKnowledge, type SearchHit } from "./search";
@@ -18,14 +19,10 @@ export interface RetrievedPassage extends Passage {
  * queryMetadata, else its contact's. Retrieved text nodes and FAQs count a hit each.
  */
 export async function retrievePassages(env: Bindings, db: Db, chatbot: typeof chatbots.$inferSelect, message: typeof messages.$inferSelect): Promise<RetrievedPassage[]> {
-  const bases = await db
-    .select({ kb: knowledgeBases })
-    .from(chatbotKnowledgeBases)
-    .innerJoin(knowledgeBases, eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId))
-    .where(eq(chatbotKnowledgeBases.chatbotId, chatbot.id));
+  const bases = await knowledgeBasesOfChatbot(db, chatbot.id);
   if (!bases.length || !message.content.trim()) return [];
   const metadata = (message.queryMetadata as QueryMetadata | null) ?? (await contactQueryMetadata(db, message.conversationId));
-  const hits = await searchKnowledge(env, db, bases.map((b) => b.kb), {
+  const hits = await searchKnowledge(env, db, bases, {
     query: message.content,
     scope: queryScope(metadata),
     limit: chatbot.numberOfRetrievedChunks,
