@@ -42,10 +42,22 @@ export async function startServer({ port = 8788, vars = {} } = {}) {
     child.kill();
     throw new Error(`server did not start:\n${output}`);
   }
+  const headers = { Authorization: `Api-Key ${key}` };
   return {
     base,
     key,
-    headers: { Authorization: `Api-Key ${key}` },
+    headers,
+    /** A JSON (or multipart `form`) request to `/api/v1${path}`; throws on a non-2xx answer, returns the parsed body. */
+    async api(path, { method = "POST", body, form } = {}) {
+      const res = await fetch(`${base}/api/v1${path}`, {
+        method,
+        headers: form ? headers : { ...headers, "Content-Type": "application/json" },
+        body: form ?? (body === undefined ? undefined : JSON.stringify(body)),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 2000)}`);
+      return text ? JSON.parse(text) : null;
+    },
     async stop() {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));

@@ -108,16 +108,7 @@ export default async function (argv = []) {
   const corpus = loadCorpus();
   const questions = loadQuestions(corpus);
   const server = await startServer({ port: args.port });
-  const api = async (p, { method = "POST", body, form } = {}) => {
-    const res = await fetch(`${server.base}/api/v1${p}`, {
-      method,
-      headers: form ? server.headers : { ...server.headers, "Content-Type": "application/json" },
-      body: form ?? (body === undefined ? undefined : JSON.stringify(body)),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 2000)}`);
-    return text ? JSON.parse(text) : null;
-  };
+  const api = server.api;
 
   try {
     const kb = await api("/knowledge-bases/", {
