@@ -129,7 +129,7 @@ async function hypotheticalAnswer(env: Bindings, db: Db, options: SearchOptions)
  * Reciprocal rank fusion (each list contributes 1 / (60 + rank)), normalized so that the first of
  * both lists scores 1; without RRF, the mean of the two normalized scores.
  */
-export function fuse(keyword: Candidate[], vector: Candidate[], rrf: boolean): Candidate[] {
+function fuse(keyword: Candidate[], vector: Candidate[], rrf: boolean): Candidate[] {
   const merged = new Map<string, Candidate>();
   const add = (list: Candidate[]) =>
     list.forEach((c, rank) => {
