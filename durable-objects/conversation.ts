@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { Bindings } from "../src/env";
 import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
@@ -7,6 +7,7 @@ import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
 import { conversationInserts, messageWrites, type ConversationRow, type MessageRow, type NewMessage } from "../src/services/conversations";
 import { modelApiError } from "../src/services/llm/errors";
+import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "../src/services/knowledge-bases";
 import { generateReply } from "../src/services/replies";
 import { deliveryOutbox, enqueueDeliveries } from "../src/services/webhooks/emit";
 import { SseWriter } from "../src/services/sse";
@@ -25,8 +26,8 @@ export interface TurnInput {
   conversationId: string;
   /** A conversation that does not exist yet: it is stored in the same batch as its first message. */
   created?: ConversationRow;
-  /** The assistant and its model as the caller read them for this request (saves reading them again). */
-  assistant?: { chatbot: ChatbotRow; model: ModelRow | null };
+  /** The assistant, its model and knowledge bases as the caller read them for this request (saves reading them again). */
+  assistant?: Assistant;
   sender: SenderInput & { type: "contact" | "user" };
   message: MessageInput;
 }
@@ -44,8 +45,8 @@ export interface TurnError {
   detail: string;
 }
 
-type ChatbotRow = typeof chatbots.$inferSelect;
-type ModelRow = typeof models.$inferSelect;
+type Assistant = { chatbot: typeof chatbots.$inferSelect; model: typeof models.$inferSelect | null; knowledgeBases: KnowledgeBaseRow[] };
+type ReplyContext = Assistant & { history: MessageRow[] };
 type Fields = Omit<NewMessage, "organizationId" | "conversationId" | "sequence">;
 type Pending = { incomingId: string; attempts: number };
 type Prepared = { row: MessageRow; statements: ReturnType<typeof messageWrites>["statements"] };
@@ -67,8 +68,8 @@ export class Conversation extends DurableObject<Bindings> {
   #chain: Promise<unknown> = Promise.resolve();
   #db = getDb(this.env.DB);
   #subscribers = new Set<SseWriter>();
-  /** Storage is touched on the first write only, so a warmed-up object that never writes stores nothing. */
-  #sequenceReady = false;
+  /** The last sequence number handed out; null until the conversation is loaded (see #load). */
+  #sequence: number | null = null;
 
   /** Nothing: lets a caller start this object while it does other work (its storage opens meanwhile). */
   warm(): void {}
@@ -115,7 +116,7 @@ export class Conversation extends DurableObject<Bindings> {
   /** A human agent's reply: stored in order, no assistant answer. */
   async agentMessage(conversationId: string, sender: SenderInput, message: MessageInput): Promise<MessageRecord> {
     return this.#exclusive(async () => {
-      const conversation = await this.#conversation(conversationId);
+      const { conversation } = await this.#load(conversationId);
       const row = await this.#commit(this.#prepare(conversation, { ...message, type: "outgoing", senderType: "user", senderId: sender.id, senderName: sender.name, senderAvatar: sender.avatar }), conversation);
       return messageRecord(row);
     });
@@ -131,8 +132,9 @@ export class Conversation extends DurableObject<Bindings> {
       if (!incoming || pending.attempts >= MAX_REPLY_ATTEMPTS) return this.ctx.storage.kv.delete(PENDING_KEY);
       this.ctx.storage.kv.put(PENDING_KEY, { ...pending, attempts: pending.attempts + 1 });
       await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
-      const conversation = await this.#conversation(incoming.conversationId);
-      if (conversation.autoReplyEnabled && conversation.chatbotId) await this.#reply(conversation, incoming, Promise.resolve(incoming), null);
+      const { conversation, recent } = await this.#load(incoming.conversationId);
+      const history = recent.filter((m) => m.sequence < incoming.sequence);
+      if (conversation.autoReplyEnabled && conversation.chatbotId) await this.#reply(conversation, incoming, Promise.resolve(incoming), null, await this.#replyContext(conversation, history));
       else this.ctx.storage.kv.delete(PENDING_KEY);
     });
   }
@@ -142,7 +144,7 @@ export class Conversation extends DurableObject<Bindings> {
     let failed!: (e: unknown) => void;
     const receipt = new Promise<MessageRecord>((resolve, reject) => ((stored = resolve), (failed = reject)));
     const work = this.#exclusive(async (): Promise<TurnResult> => {
-      const conversation = input.created ?? (await this.#conversation(input.conversationId));
+      const { conversation, recent } = await this.#load(input.conversationId, input.created);
       const incoming = this.#prepare(
         conversation,
         {
@@ -153,59 +155,55 @@ export class Conversation extends DurableObject<Bindings> {
           senderName: input.sender.name,
           senderAvatar: input.sender.avatar,
         },
-        input.created ? conversationInserts(this.#db, input.created) : [],
+        !!input.created,
       );
       const answer = conversation.autoReplyEnabled && !!conversation.chatbotId;
       if (answer && owed) {
         this.ctx.storage.kv.put(PENDING_KEY, { incomingId: incoming.row.id, attempts: 0 } satisfies Pending);
         await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
       }
-      // The visitor's message is written while the reply starts: the model does not wait for D1.
+      // The visitor's message is written while the model answers: the model does not wait for D1.
+      const context = answer ? this.#replyContext(conversation, recent, input.assistant) : null;
       const writing = this.#commit(incoming, conversation);
       writing.then((row) => stored(messageRecord(row)), failed);
-      if (!answer) {
+      if (!context) {
         await writing;
         stream?.send({ conversationId: conversation.id, messageId: null, content: "", done: true, message: null });
         stream?.close();
         return { incoming: messageRecord(incoming.row), reply: null };
       }
-      const reply = await this.#reply(conversation, incoming.row, writing, stream, input.assistant, !!input.created);
+      const reply = await this.#reply(conversation, incoming.row, writing, stream, await context);
       return { incoming: messageRecord(incoming.row), reply: messageRecord(reply) };
     });
     work.catch(failed);
     return { work, receipt };
   }
 
-  async #reply(
-    conversation: ConversationRow,
-    incoming: MessageRow,
-    written: Promise<MessageRow>,
-    stream: SseWriter | null,
-    assistant?: TurnInput["assistant"],
-    isNew = false,
-  ): Promise<MessageRow> {
+  /** What a reply needs: the assistant, its model and knowledge bases (read unless the caller did), and the history, oldest first. */
+  async #replyContext(conversation: ConversationRow, recent: MessageRow[], assistant?: Assistant): Promise<ReplyContext> {
+    return { ...(assistant ?? (await this.#assistant(conversation.chatbotId!))), history: [...recent].reverse() };
+  }
+
+  async #assistant(chatbotId: string): Promise<Assistant> {
+    const [[row], knowledgeBases] = await Promise.all([
+      this.#db.select({ chatbot: chatbots, model: models }).from(chatbots).leftJoin(models, eq(models.id, chatbots.largeLanguageModelId)).where(eq(chatbots.id, chatbotId)),
+      knowledgeBasesOfChatbot(this.#db, chatbotId),
+    ]);
+    if (!row) throw new ApiError(404, "not_found", "The conversation's assistant no longer exists.");
+    return { ...row, knowledgeBases };
+  }
+
+  async #reply(conversation: ConversationRow, incoming: MessageRow, written: Promise<MessageRow>, stream: SseWriter | null, context: ReplyContext): Promise<MessageRow> {
     const abort = new AbortController();
     written.catch(() => abort.abort());
-    const [[{ chatbot, model }], history] = await Promise.all([
-      assistant
-        ? [assistant]
-        : this.#db.select({ chatbot: chatbots, model: models }).from(chatbots).leftJoin(models, eq(models.id, chatbots.largeLanguageModelId)).where(eq(chatbots.id, conversation.chatbotId!)),
-      isNew
-        ? []
-        : this.#db
-            .select()
-            .from(messages)
-            .where(and(eq(messages.conversationId, conversation.id), lt(messages.sequence, incoming.sequence)))
-            .orderBy(desc(messages.sequence))
-            .limit(HISTORY_MESSAGES),
-    ]);
+    const { chatbot } = context;
     const replyId = uuidv7();
     // Subscribers see the visitor's message (broadcast once it is stored) before the reply's deltas.
     let shown: Promise<unknown> = written.catch(() => undefined);
     const reply = await generateReply(
       this.env,
       this.#db,
-      { chatbot, model, history: history.reverse(), incoming },
+      { ...context, incoming },
       (text) => {
         stream?.send({ conversationId: conversation.id, messageId: replyId, content: text, done: false });
         if (this.#subscribers.size) shown = shown.then(() => this.#broadcast("delta", { conversationId: conversation.id, messageId: replyId, content: text }));
@@ -239,21 +237,31 @@ export class Conversation extends DurableObject<Bindings> {
     return run;
   }
 
-  async #conversation(id: string): Promise<ConversationRow> {
-    const [row] = await this.#db.select().from(conversations).where(eq(conversations.id, id));
-    if (!row) throw new Error(`conversation ${id} does not exist`);
-    return row;
+  /**
+   * The conversation and its latest messages (newest first), in one D1 round trip; none to make for
+   * a conversation this turn creates. The first load also sets the sequence counter: this object is
+   * the conversation's only writer, so the counter lives in its memory, and no storage write sits
+   * between a visitor and the model. Should a stale instance ever write beside a new one, D1's
+   * unique (conversation, sequence) index refuses the duplicate.
+   */
+  async #load(id: string, created?: ConversationRow): Promise<{ conversation: ConversationRow; recent: MessageRow[] }> {
+    if (created) {
+      this.#sequence ??= 0;
+      return { conversation: created, recent: [] };
+    }
+    const [[conversation], recent] = await this.#db.batch([
+      this.#db.select().from(conversations).where(eq(conversations.id, id)),
+      this.#db.select().from(messages).where(eq(messages.conversationId, id)).orderBy(desc(messages.sequence)).limit(HISTORY_MESSAGES),
+    ]);
+    if (!conversation) throw new Error(`conversation ${id} does not exist`);
+    this.#sequence ??= recent[0]?.sequence ?? 0;
+    return { conversation, recent };
   }
 
-  /** Assigns the next sequence number (from this object's storage) and builds the writes. */
-  #prepare(conversation: ConversationRow, fields: Fields, before: readonly Prepared["statements"][number][] = []): Prepared {
-    if (!this.#sequenceReady) {
-      this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS sequence (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)");
-      this.#sequenceReady = true;
-    }
-    const sequence = this.ctx.storage.sql
-      .exec<{ value: number }>("INSERT INTO sequence (id, value) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET value = value + 1 RETURNING value")
-      .one().value;
+  /** Builds the writes of a message with the next sequence number (and of its conversation, when this turn creates it). */
+  #prepare(conversation: ConversationRow, fields: Fields, creates = false): Prepared {
+    if (this.#sequence === null) throw new Error("the conversation is not loaded");
+    const sequence = ++this.#sequence;
     const { row, statements } = messageWrites(this.#db, conversation, {
       ...fields,
       id: fields.id ?? uuidv7(),
@@ -261,7 +269,7 @@ export class Conversation extends DurableObject<Bindings> {
       conversationId: conversation.id,
       sequence,
     });
-    return { row: row as MessageRow, statements: [...before, ...statements] };
+    return { row: row as MessageRow, statements: [...(creates ? conversationInserts(this.#db, conversation) : []), ...statements] };
   }
 
   async #commit({ row, statements }: Prepared, conversation: ConversationRow): Promise<MessageRow> {

@@ -4,14 +4,21 @@ import type { Bindings } from "../src/env";
 /**
  * One instance per API key: the key's request count in the current one-minute window, across
  * every isolate. Isolates add their counts in batches (src/services/rate-limit.ts), so no request
- * waits for this object.
+ * waits for this object. The count lives in memory, not storage: a count is worth a minute at
+ * most, a restarted object forgets at most that, and no storage write runs on every flush.
  */
 export class RateLimiter extends DurableObject<Bindings> {
+  #window = 0;
+  #total = 0;
+
   /** Adds `count` requests to `window` (minutes since the epoch) and returns the window's total. */
   add(window: number, count: number): number {
-    const stored = this.ctx.storage.kv.get<{ window: number; total: number }>("count");
-    const total = (stored?.window === window ? stored.total : 0) + count;
-    this.ctx.storage.kv.put("count", { window, total });
-    return total;
+    if (window > this.#window) {
+      this.#window = window;
+      this.#total = 0;
+    }
+    // A late flush of a window that has ended counts for nothing.
+    if (window === this.#window) this.#total += count;
+    return window === this.#window ? this.#total : 0;
   }
 }

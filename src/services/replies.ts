@@ -5,6 +5,7 @@ import { chatbots, models, type messages } from "../db/schema";
 import { CitationMarker } from "./citations";
 import { chatModelFor, ModelError, type ChatMessage, type Usage } from "./llm";
 import { streamPieces } from "./llm/text";
+import type { KnowledgeBaseRow } from "./knowledge-bases";
 import { retrievePassages, type RetrievedPassage } from "./retrieval";
 
 type ChatbotRow = typeof chatbots.$inferSelect;
@@ -17,6 +18,8 @@ export interface ReplyInput {
   chatbot: ChatbotRow;
   /** The assistant's language model, when the caller has read it already. */
   model?: typeof models.$inferSelect | null;
+  /** The assistant's knowledge bases, when the caller has read them already. */
+  knowledgeBases?: KnowledgeBaseRow[];
   /** Earlier messages of the conversation, oldest first. */
   history: MessageRow[];
   incoming: MessageRow;
@@ -38,7 +41,7 @@ export interface Reply {
  */
 export async function generateReply(env: Bindings, db: Db, input: ReplyInput, emit: (text: string) => void, signal?: AbortSignal): Promise<Reply> {
   const { chatbot, incoming } = input;
-  const passages = await retrievePassages(env, db, chatbot, incoming);
+  const passages = await retrievePassages(env, db, chatbot, incoming, input.knowledgeBases);
   const jsonSchema = chatbot.outputMode === "json_schema" ? (chatbot.rawOutputFormat ?? undefined) : undefined;
   const templated = !jsonSchema && (chatbot.replyMode === "template" || chatbot.replyMode === "hybrid");
   const marker = chatbot.enableInLineCitations && passages.length && !jsonSchema ? new CitationMarker(passages) : null;

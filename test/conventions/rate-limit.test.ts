@@ -49,3 +49,14 @@ describe("the limit is shared across isolates through the key's RateLimiter obje
     expect(status).toBe(429);
   });
 });
+
+describe("the RateLimiter object's count", () => {
+  it("a late flush of a minute that has ended neither counts nor resets the current minute", async () => {
+    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(crypto.randomUUID()));
+    const window = Math.floor(Date.now() / 60_000);
+    expect(await limiter.add(window, 5)).toBe(5);
+    expect(await limiter.add(window - 1, 3)).toBe(0);
+    expect(await limiter.add(window, 2)).toBe(7);
+    expect(await limiter.add(window + 1, 1)).toBe(1);
+  });
+});

@@ -8,6 +8,7 @@ import { currentAccess, requirePermission } from "../../services/access";
 import { getChatbotForReply } from "../../services/chatbots";
 import { conversationObject, findConversation, newConversation, type ConversationRow } from "../../services/conversations";
 import { requireContact } from "../../services/contacts";
+import { knowledgeBasesOfChatbot } from "../../services/knowledge-bases";
 import { SSE_HEADERS } from "../../services/sse";
 import { MessageFields, MessageSchema } from "../messages/schema";
 import { QueryMetadataSchema } from "../contacts/schema";
@@ -69,8 +70,10 @@ export const registerCompletion = (r: Router) =>
     const conversationId = requested || uuidv7();
     const object = conversationObject(c.env, conversationId);
     if (!requested) object.warm().catch(() => undefined);
-    const [found, contact, view] = await Promise.all([
+    // The assistant's knowledge bases are read here too, so the object can ask the model at once.
+    const [found, knowledgeBases, contact, view] = await Promise.all([
       getChatbotForReply(db, access, c.var.principal.userId, chatbotId),
+      knowledgeBasesOfChatbot(db, chatbotId),
       sender ? requireContact(db, access.organizationId, sender, "message.sender") : null,
       requested ? findConversation(db, access.organizationId, requested) : null,
     ]);
@@ -92,7 +95,7 @@ export const registerCompletion = (r: Router) =>
     const turn = {
       conversationId,
       created,
-      assistant: { chatbot, model },
+      assistant: { chatbot, model, knowledgeBases },
       sender: { type: "contact" as const, id: speaker?.id ?? null, name: speaker?.name ?? "Visitor", avatar: speaker?.avatar ?? null },
       message: fields,
     };

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import type { chatbots, messages } from "../../db/schema";
-import { knowledgeBasesOfChatbot } from "../knowledge-bases";
+import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "../knowledge-bases";
 import type { Passage } from "../llm/types";
 import { queryScope, type QueryMetadata } from "../query-scope";
 import { searchKnowledge, type SearchHit } from "./search";
@@ -18,8 +18,14 @@ export interface RetrievedPassage extends Passage {
  * base's settings, at most the assistant's numberOfRetrievedChunks, restricted by the message's
  * queryMetadata, else its contact's. Retrieved text nodes and FAQs count a hit each.
  */
-export async function retrievePassages(env: Bindings, db: Db, chatbot: typeof chatbots.$inferSelect, message: typeof messages.$inferSelect): Promise<RetrievedPassage[]> {
-  const bases = await knowledgeBasesOfChatbot(db, chatbot.id);
+export async function retrievePassages(
+  env: Bindings,
+  db: Db,
+  chatbot: typeof chatbots.$inferSelect,
+  message: typeof messages.$inferSelect,
+  knowledgeBases?: KnowledgeBaseRow[],
+): Promise<RetrievedPassage[]> {
+  const bases = knowledgeBases ?? (await knowledgeBasesOfChatbot(db, chatbot.id));
   if (!bases.length || !message.content.trim()) return [];
   const metadata = (message.queryMetadata as QueryMetadata | null) ?? (await contactQueryMetadata(db, message.conversationId));
   const hits = await searchKnowledge(env, db, bases, {
@@ -28,7 +34,8 @@ export async function retrievePassages(env: Bindings, db: Db, chatbot: typeof ch
     limit: chatbot.numberOfRetrievedChunks,
     languageModelId: chatbot.largeLanguageModelId,
   });
-  if (hits.length) await countHits(env, hits);
+  // Counted beside the answer, not before it: D1 runs the update ahead of the reply's own write.
+  if (hits.length) countHits(env, hits).catch((err) => console.error(JSON.stringify({ level: "error", message: "hit count failed", error: String(err) })));
   return hits.map(toPassage);
 }
 
