@@ -9,8 +9,8 @@
 // Scoring is at the document level: each result maps to its file, the first occurrence of a file
 // counts, relevance is binary. Figures: recall@5 and nDCG@10, overall and by language, plus the
 // mean latency of a search. Options: --verbose (each question's misses), --port N,
-// --files-per-upload N (default 20, the API's limit).
-import { readFileSync, readdirSync } from "node:fs";
+// --files-per-upload N (default 20, the API's limit), --dump FILE (each question's ranking per method, as JSON).
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer } from "./lib.mjs";
@@ -93,12 +93,13 @@ export function loadQuestions(corpus = loadCorpus()) {
 // ---------------------------------------------------------------------------------------------
 
 function parseArgs(argv) {
-  const args = { verbose: false, port: 8791, filesPerUpload: 20 };
+  const args = { verbose: false, port: 8791, filesPerUpload: 20, dump: null };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--verbose") args.verbose = true;
     else if (argv[i] === "--port") args.port = Number(argv[++i]);
     else if (argv[i] === "--files-per-upload") args.filesPerUpload = Number(argv[++i]);
-    else throw new Error(`unknown argument ${argv[i]} (expected --verbose, --port N, --files-per-upload N)`);
+    else if (argv[i] === "--dump") args.dump = argv[++i];
+    else throw new Error(`unknown argument ${argv[i]} (expected --verbose, --port N, --files-per-upload N, --dump FILE)`);
   }
   return args;
 }
@@ -134,6 +135,7 @@ export default async function (argv = []) {
     console.log(`questions: ${questions.length} (${en} en, ${questions.length - en} zh); document-level scoring, binary relevance, ${RETRIEVED} chunks retrieved per search\n`);
 
     const rows = [];
+    const dumped = {};
     for (const method of METHODS) {
       await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
       // The route pages by the query string's pageSize; the body's copy is what the written contract names.
@@ -152,6 +154,7 @@ export default async function (argv = []) {
         const sel = perQuestion.filter((r) => !lang || r.q.lang === lang);
         return { recall5: mean(sel.map((r) => r.recall5)), ndcg10: mean(sel.map((r) => r.ndcg10)) };
       };
+      dumped[method.name] = perQuestion.map((r) => ({ id: r.q.id, lang: r.q.lang, relevant: r.q.relevant, ranked: r.ranked.slice(0, 10), ndcg10: r.ndcg10 }));
       rows.push({ name: method.name, all: score(), en: score("en"), zh: score("zh"), latency: mean(latencies), empty: perQuestion.filter((r) => r.ranked.length === 0).length });
       if (args.verbose) {
         console.log(`-- ${method.name}: questions with a relevant document missing from the top 5`);
@@ -159,6 +162,7 @@ export default async function (argv = []) {
       }
     }
 
+    if (args.dump) writeFileSync(args.dump, JSON.stringify(dumped, null, 1));
     printTable(rows);
     for (const r of rows) if (r.empty) console.log(`note: ${r.name} returned no document for ${r.empty} of ${questions.length} questions`);
     const hybrids = rows.filter((r) => r.name.startsWith("hybrid"));

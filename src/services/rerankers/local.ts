@@ -82,7 +82,8 @@ function analyse(text: string): Analysed {
     const chars = [...token.text];
     chars.forEach((c, i) => {
       all.push({ term: c, stop: isStopword(c) });
-      if (i + 1 < chars.length) cjkPairs.add(c + chars[i + 1]);
+      // A pair of function characters (怎么, 什么) says as little as each of them.
+      if (i + 1 < chars.length && !(isStopword(c) && isStopword(chars[i + 1]))) cjkPairs.add(c + chars[i + 1]);
     });
   }
   // A query made only of stopwords ("what is it") still has to rank by something.

@@ -32,6 +32,8 @@ interface Candidate {
   type: "text_node" | "faq";
   source: string;
   score: number;
+  /** Each search's own evidence for it, 1 for its first result (set by fusion; used by the rerank). */
+  evidence?: number;
 }
 
 const RRF_K = 60;
@@ -135,7 +137,8 @@ function fuse(keyword: Candidate[], vector: Candidate[], rrf: boolean): Candidat
     list.forEach((c, rank) => {
       const part = rrf ? 1 / (RRF_K + rank + 1) / (2 / (RRF_K + 1)) : c.score / 2;
       const seen = merged.get(c.id);
-      merged.set(c.id, seen ? { ...seen, score: seen.score + part } : { ...c, score: part });
+      const evidence = Math.max(seen?.evidence ?? 0, 2 * part);
+      merged.set(c.id, seen ? { ...seen, score: seen.score + part, evidence } : { ...c, score: part, evidence });
     });
   add(keyword);
   add(vector);
@@ -151,7 +154,7 @@ async function rerank(env: Bindings, db: Db, kb: KnowledgeBaseRow, query: string
   // reranker judges each passage alone, the fusion saw how both searches ranked it. A passage the
   // reranker finds unrelated (0) stays at 0, so the cutoff still drops it.
   const top = candidates[0].score || 1;
-  return candidates.map((c, i) => ({ ...c, score: scores[i] * (0.25 + 0.75 * (c.score / top)) })).sort((a, b) => b.score - a.score);
+  return candidates.map((c, i) => ({ ...c, score: scores[i] * (0.25 + 0.75 * (c.evidence ?? c.score / top)) })).sort((a, b) => b.score - a.score);
 }
 
 async function candidateTexts(db: Db, candidates: Candidate[]): Promise<Map<string, string>> {

@@ -74,6 +74,13 @@ describe("local embedding model", () => {
     expect(dot(q, returns)).toBeGreaterThan(dot(q, office) + 0.15);
   });
 
+  it("gives Chinese question words little weight: sharing only 怎么 with '怎么注册账号' is worth little", async () => {
+    const q = await embedOne("怎么注册账号");
+    const [noise, answer] = await localEmbeddingModel.embed(["怎么说呢，怎么都行，怎么选都可以。", "注册账号：打开应用，点击注册，填写手机号。"]);
+    expect(dot(q, noise)).toBeLessThan(0.1);
+    expect(dot(q, answer)).toBeGreaterThan(dot(q, noise) + 0.3);
+  });
+
   it("down-weights stopwords: sharing only 'the of and' is worth little", async () => {
     const q = await embedOne("the price of the subscription");
     const content = await embedOne("Subscription price: 10 euros a month.");

@@ -59,4 +59,11 @@ describe("local reranker", () => {
     expect(ranking(scores)[0]).toBe(1);
     expect(scores[1]).toBeGreaterThan(scores[0] + 0.2);
   });
+
+  it("ignores Chinese question words: sharing 怎么 with the question does not outrank the answer", async () => {
+    const docs = ["怎么都行，怎么选都可以，怎么说呢。", "注册账号：打开应用，点击注册，填写手机号。"];
+    const scores = await localReranker.rerank("怎么注册账号", docs);
+    expect(ranking(scores)[0]).toBe(1);
+    expect(scores[0]).toBe(0);
+  });
 });
