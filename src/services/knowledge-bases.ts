@@ -75,7 +75,7 @@ export interface KnowledgeBaseView {
   canManage: boolean;
 }
 
-export async function knowledgeBaseViews(db: Db, access: OrgAccess, rows: KnowledgeBaseRow[]): Promise<KnowledgeBaseView[]> {
+export async function knowledgeBaseViews(db: Db, access: OrgAccess, userId: string, rows: KnowledgeBaseRow[]): Promise<KnowledgeBaseView[]> {
   const ids = rows.map((r) => r.id);
   const [names, labels, groupLinks, botLinks, files, faqCounts] = await Promise.all([
     inChunks(
@@ -105,7 +105,8 @@ export async function knowledgeBaseViews(db: Db, access: OrgAccess, rows: Knowle
         .select({ kb: chatbotKnowledgeBases.knowledgeBaseId, id: chatbots.id, name: chatbots.name })
         .from(chatbotKnowledgeBases)
         .innerJoin(chatbots, eq(chatbots.id, chatbotKnowledgeBases.chatbotId))
-        .where(inArray(chatbotKnowledgeBases.knowledgeBaseId, part))
+        // Only the assistants the caller can see: the list is what a PUT may send back.
+        .where(and(inArray(chatbotKnowledgeBases.knowledgeBaseId, part), visibleChatbotsCondition(access, userId)))
         .orderBy(asc(chatbots.name)),
     ),
     inChunks(ids, (part) =>
@@ -157,27 +158,34 @@ export async function knowledgeBaseViews(db: Db, access: OrgAccess, rows: Knowle
 /** Bytes a stored vector takes per dimension (float32, as Vectorize stores them). */
 export const VECTOR_BYTES_PER_DIMENSION = 4;
 
-export const knowledgeBaseView = async (db: Db, access: OrgAccess, row: KnowledgeBaseRow) => (await knowledgeBaseViews(db, access, [row]))[0];
+export const knowledgeBaseView = async (db: Db, access: OrgAccess, userId: string, row: KnowledgeBaseRow) => (await knowledgeBaseViews(db, access, userId, [row]))[0];
+
+/** What a create or update changes in a knowledge base's links: the group list, and assistants added and removed. */
+export interface KnowledgeBaseLinks {
+  groupIds?: string[];
+  chatbots?: { add: string[]; remove: string[] };
+}
 
 /**
  * Checks the models, groups and assistants a create or update body names (400 naming the field).
- * Non-owners may only add groups they belong to (403). Returns the group and assistant ids to link
- * when the body sets them.
+ * Non-owners may only add groups they belong to (403). `chatbots` replaces the list of assistants
+ * the caller can see: links to assistants they cannot see stay, and adding or removing any needs
+ * `chatbot.manage` (403). `current` holds the existing links (for an update).
  */
 export async function checkKnowledgeBaseReferences(
   db: Db,
   access: OrgAccess,
   userId: string,
   body: { embeddingModel?: string; rerankerModel?: string; groups?: { id: string }[] | null; chatbots?: { id: string }[] | null },
-  currentGroupIds: string[] = [],
-): Promise<{ groupIds?: string[]; chatbotIds?: string[] }> {
+  current: { groupIds: string[]; visibleChatbotIds: string[] } = { groupIds: [], visibleChatbotIds: [] },
+): Promise<KnowledgeBaseLinks> {
   const [embedding, reranker] = await Promise.all([
     body.embeddingModel ? getModel(db, access.organizationId, body.embeddingModel, "embedding") : true,
     body.rerankerModel ? getModel(db, access.organizationId, body.rerankerModel, "reranker") : true,
   ]);
   if (!embedding) throw fieldError("embeddingModel", "No embedding model with this id is available to the organization.");
   if (!reranker) throw fieldError("rerankerModel", "No reranker model with this id is available to the organization.");
-  const out: { groupIds?: string[]; chatbotIds?: string[] } = {};
+  const out: KnowledgeBaseLinks = {};
   if (body.groups !== undefined) {
     const wanted = [...new Set((body.groups ?? []).map((g) => g.id))];
     const known = await inChunks(wanted, (part) =>
@@ -185,7 +193,7 @@ export async function checkKnowledgeBaseReferences(
     );
     const unknown = wanted.filter((id) => !known.some((g) => g.id === id));
     if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
-    if (!access.isOwner && wanted.some((id) => !currentGroupIds.includes(id) && !access.groupIds.includes(id))) {
+    if (!access.isOwner && wanted.some((id) => !current.groupIds.includes(id) && !access.groupIds.includes(id))) {
       throw forbidden("You can only give a knowledge base to groups you belong to.");
     }
     out.groupIds = wanted;
@@ -200,14 +208,29 @@ export async function checkKnowledgeBaseReferences(
     );
     const unknown = wanted.filter((id) => !known.some((b) => b.id === id));
     if (unknown.length) throw fieldError("chatbots", `Unknown assistants: ${unknown.slice(0, 5).join(", ")}.`);
-    if (wanted.length) requirePermission(access, "chatbot.manage");
-    out.chatbotIds = wanted;
+    const add = wanted.filter((id) => !current.visibleChatbotIds.includes(id));
+    const remove = current.visibleChatbotIds.filter((id) => !wanted.includes(id));
+    if (add.length || remove.length) requirePermission(access, "chatbot.manage");
+    out.chatbots = { add, remove };
   }
   return out;
 }
 
-/** Statements replacing the knowledge base's group and assistant links (when given). */
-export function linkStatements(db: Db, knowledgeBaseId: string, links: { groupIds?: string[]; chatbotIds?: string[] }): BatchItem<"sqlite">[] {
+/** A knowledge base's links before an update: all its groups, and the assistants the caller can see. */
+export async function currentLinks(db: Db, access: OrgAccess, userId: string, knowledgeBaseId: string) {
+  const [groupRows, chatbotRows] = await Promise.all([
+    db.select({ id: knowledgeBaseGroups.groupId }).from(knowledgeBaseGroups).where(eq(knowledgeBaseGroups.knowledgeBaseId, knowledgeBaseId)),
+    db
+      .select({ id: chatbots.id })
+      .from(chatbotKnowledgeBases)
+      .innerJoin(chatbots, eq(chatbots.id, chatbotKnowledgeBases.chatbotId))
+      .where(and(eq(chatbotKnowledgeBases.knowledgeBaseId, knowledgeBaseId), visibleChatbotsCondition(access, userId))),
+  ]);
+  return { groupIds: groupRows.map((g) => g.id), visibleChatbotIds: chatbotRows.map((b) => b.id) };
+}
+
+/** Statements replacing the knowledge base's group links and adding and removing assistant links (when given). */
+export function linkStatements(db: Db, knowledgeBaseId: string, links: KnowledgeBaseLinks): BatchItem<"sqlite">[] {
   const out: BatchItem<"sqlite">[] = [];
   if (links.groupIds) {
     out.push(
@@ -219,21 +242,13 @@ export function linkStatements(db: Db, knowledgeBaseId: string, links: { groupId
       ),
     );
   }
-  if (links.chatbotIds) {
-    out.push(
-      db
-        .delete(chatbotKnowledgeBases)
-        .where(
-          and(
-            eq(chatbotKnowledgeBases.knowledgeBaseId, knowledgeBaseId),
-            links.chatbotIds.length ? notInArray(chatbotKnowledgeBases.chatbotId, links.chatbotIds) : undefined,
-          ),
-        ),
-      ...chunk(links.chatbotIds, 40).map((part) =>
-        db.insert(chatbotKnowledgeBases).values(part.map((chatbotId) => ({ knowledgeBaseId, chatbotId }))).onConflictDoNothing(),
-      ),
-    );
-  }
+  const { add = [], remove = [] } = links.chatbots ?? {};
+  out.push(
+    ...chunk(remove, 40).map((part) =>
+      db.delete(chatbotKnowledgeBases).where(and(eq(chatbotKnowledgeBases.knowledgeBaseId, knowledgeBaseId), inArray(chatbotKnowledgeBases.chatbotId, part))),
+    ),
+    ...chunk(add, 40).map((part) => db.insert(chatbotKnowledgeBases).values(part.map((chatbotId) => ({ knowledgeBaseId, chatbotId }))).onConflictDoNothing()),
+  );
   return out;
 }
 

@@ -46,5 +46,5 @@ export const registerCreateKnowledgeBase = (r: Router) =>
         .returning(),
       ...linkStatements(db, id, links),
     ]);
-    return c.json(knowledgeBaseRecord(await knowledgeBaseView(db, access, row), storedCredentials), 201);
+    return c.json(knowledgeBaseRecord(await knowledgeBaseView(db, access, c.var.principal.userId, row), storedCredentials), 201);
   });

@@ -20,5 +20,5 @@ export const registerGetKnowledgeBase = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     const row = await getKnowledgeBaseForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
-    return c.json(knowledgeBaseRecord(await knowledgeBaseView(c.var.db, access, row), await storedCredentialNames(row, c.env)), 200);
+    return c.json(knowledgeBaseRecord(await knowledgeBaseView(c.var.db, access, c.var.principal.userId, row), await storedCredentialNames(row, c.env)), 200);
   });

@@ -38,7 +38,7 @@ export const registerListKnowledgeBases = (r: Router) =>
       db.select({ n: count() }).from(knowledgeBases).where(where),
       db.select().from(knowledgeBases).where(where).orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id)).limit(p.limit).offset(p.offset),
     ]);
-    const views = await knowledgeBaseViews(db, access, rows);
+    const views = await knowledgeBaseViews(db, access, c.var.principal.userId, rows);
     const records = await Promise.all(views.map(async (v) => knowledgeBaseRecord(v, await storedCredentialNames(v.row, c.env))));
     return c.json(pageResponse(c, p, n, records), 200);
   });

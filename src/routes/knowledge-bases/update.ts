@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
-import { knowledgeBaseGroups, knowledgeBases } from "../../db/schema";
+import { knowledgeBases } from "../../db/schema";
 import { currentAccess } from "../../services/access";
-import { checkKnowledgeBaseReferences, getKnowledgeBaseForUpdate, hasIndexedContent, knowledgeBaseColumns, knowledgeBaseView, linkStatements } from "../../services/knowledge-bases";
+import { checkKnowledgeBaseReferences, currentLinks, getKnowledgeBaseForUpdate, hasIndexedContent, knowledgeBaseColumns, knowledgeBaseView, linkStatements } from "../../services/knowledge-bases";
 import { resolveVectorDatabase } from "../../services/vector-database";
 import { KNOWLEDGE_TAG, KnowledgeBasePatch, KnowledgeBaseSchema, KnowledgeBaseWrite, knowledgeBaseRecord } from "./schema";
 
@@ -18,7 +18,8 @@ const routeFor = (method: "put" | "patch") =>
     description:
       "Needs `knowledge_base.manage` and a knowledge base you can see. " +
       (method === "put" ? "`name`, `embeddingModel` and `rerankerModel` are required; " : "") +
-      "fields left out keep their value; `groups` and `chatbots`, when given, replace the lists. " +
+      "fields left out keep their value; `groups`, when given, replaces the list, and `chatbots` the assistants you can see " +
+      "(links to others stay; adding or removing one needs `chatbot.manage`). " +
       "The embedding model cannot change while the knowledge base holds indexed content (its vectors would no longer match). " +
       "Store credentials: a string replaces, null clears, absent keeps.",
     request: { params: IdParams, ...jsonBody(method === "put" ? KnowledgeBaseWrite : KnowledgeBasePatch) },
@@ -35,15 +36,14 @@ export function registerUpdateKnowledgeBase(r: Router) {
       if (body.embeddingModel && body.embeddingModel !== current.embeddingModelId && (await hasIndexedContent(db, current.id))) {
         throw fieldError("embeddingModel", "Cannot change while the knowledge base holds indexed files or FAQs; create a new knowledge base instead.");
       }
-      const linked = await db.select({ id: knowledgeBaseGroups.groupId }).from(knowledgeBaseGroups).where(eq(knowledgeBaseGroups.knowledgeBaseId, current.id));
-      const links = await checkKnowledgeBaseReferences(db, access, c.var.principal.userId, body, linked.map((g) => g.id));
+      const links = await checkKnowledgeBaseReferences(db, access, c.var.principal.userId, body, await currentLinks(db, access, c.var.principal.userId, current.id));
       const { storedCredentials, ...store } = await resolveVectorDatabase(c.env, current, body);
       const values = Object.fromEntries(Object.entries(knowledgeBaseColumns(body)).filter(([, v]) => v !== undefined));
       const [[row]] = await db.batch([
         db.update(knowledgeBases).set({ ...values, ...store, updatedAt: Date.now() }).where(eq(knowledgeBases.id, current.id)).returning(),
         ...linkStatements(db, current.id, links),
       ]);
-      return c.json(knowledgeBaseRecord(await knowledgeBaseView(db, access, row), storedCredentials), 200);
+      return c.json(knowledgeBaseRecord(await knowledgeBaseView(db, access, c.var.principal.userId, row), storedCredentials), 200);
     });
   }
 }

@@ -156,6 +156,31 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
     expect(kept.groups.map((g) => g.id).sort()).toEqual([manager.groupId, foreign.id].sort());
   });
 
+  it("chatbots replaces only the assistants the caller can see, and changing them needs chatbot.manage", async () => {
+    const owner = await seedOwner();
+    const manager = await seedMember(owner, ["knowledge_base.manage", "chatbot.manage"]);
+    const kbOnly = await seedMember(owner, ["knowledge_base.manage", "chatbot.view"]);
+    const shared = await createChatbot(owner, { groups: [{ id: kbOnly.groupId }] });
+    const hidden = await createChatbot(owner);
+    const mine = await createChatbot(manager);
+    const kb = await createKnowledgeBase(owner, { groups: [{ id: manager.groupId }, { id: kbOnly.groupId }], chatbots: [{ id: shared.id }, { id: hidden.id }, { id: mine.id }] });
+    const path = `/knowledge-bases/${kb.id}/`;
+    const linked = async () => (await get(owner, kb.id)).chatbots.map((b) => b.id).sort();
+    const all = [shared.id, hidden.id, mine.id].sort();
+
+    // Without chatbot.manage: removing an assistant it sees is refused, and nothing changes.
+    await expectError(await kbOnly.fetch("PATCH", path, { chatbots: [] }), 403, "permission_denied");
+    expect(await linked()).toEqual(all);
+    // It is shown the assistants it sees, and sending that list back is no change, so it passes.
+    const seen = await get(kbOnly, kb.id);
+    expect(seen.chatbots).toEqual([{ id: shared.id, name: shared.name }]);
+    await ok(await kbOnly.fetch("PATCH", path, { chatbots: seen.chatbots.map((b) => ({ id: b.id })), name: "Renamed" }));
+    expect(await linked()).toEqual(all);
+    // With chatbot.manage, emptying the list removes only the assistants the manager sees.
+    await ok(await manager.fetch("PATCH", path, { chatbots: [] }));
+    expect(await linked()).toEqual([shared.id, hidden.id].sort());
+  });
+
   it("403 for a viewer; 404 for another organization and a malformed id; 401; nothing changes", async () => {
     const owner = await seedOwner();
     const viewer = await seedMember(owner, ["knowledge_base.view"]);
