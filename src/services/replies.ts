@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { Validator } from "@cfworker/json-schema";
 import type { Bindings, Db } from "../env";
 import { chatbots, models, type messages } from "../db/schema";
@@ -16,10 +15,10 @@ const ANSWER_SLOT = "{{answer}}";
 
 export interface ReplyInput {
   chatbot: ChatbotRow;
-  /** The assistant's language model, when the caller has read it already. */
-  model?: typeof models.$inferSelect | null;
-  /** The assistant's knowledge bases, when the caller has read them already. */
-  knowledgeBases?: KnowledgeBaseRow[];
+  /** The assistant's language model (null when it no longer exists). */
+  model: typeof models.$inferSelect | null;
+  /** The knowledge bases the assistant answers from. */
+  knowledgeBases: KnowledgeBaseRow[];
   /** Earlier messages of the conversation, oldest first. */
   history: MessageRow[];
   incoming: MessageRow;
@@ -63,9 +62,8 @@ export async function generateReply(env: Bindings, db: Db, input: ReplyInput, em
   if (templated && chatbot.replyMode === "template") {
     for (const piece of streamPieces(passages[0].text.trim())) write(piece);
   } else {
-    const [row] = input.model ? [input.model] : await db.select().from(models).where(eq(models.id, chatbot.largeLanguageModelId));
-    if (!row) throw new ModelError("The assistant's language model no longer exists.", 400);
-    const model = await chatModelFor(env, row);
+    if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
+    const model = await chatModelFor(env, input.model);
     for await (const event of model.stream({ messages: prompt(input), passages, jsonSchema, signal })) {
       if (event.type === "delta") write(event.text);
       else if (event.type === "usage") usage = event.usage;

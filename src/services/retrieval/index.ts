@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import type { chatbots, messages } from "../../db/schema";
-import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "../knowledge-bases";
+import type { KnowledgeBaseRow } from "../knowledge-bases";
 import type { Passage } from "../llm/types";
 import { queryScope, type QueryMetadata } from "../query-scope";
 import { searchKnowledge, type SearchHit } from "./search";
@@ -23,9 +23,8 @@ export async function retrievePassages(
   db: Db,
   chatbot: typeof chatbots.$inferSelect,
   message: typeof messages.$inferSelect,
-  knowledgeBases?: KnowledgeBaseRow[],
+  bases: KnowledgeBaseRow[],
 ): Promise<RetrievedPassage[]> {
-  const bases = knowledgeBases ?? (await knowledgeBasesOfChatbot(db, chatbot.id));
   if (!bases.length || !message.content.trim()) return [];
   const metadata = (message.queryMetadata as QueryMetadata | null) ?? (await contactQueryMetadata(db, message.conversationId));
   const hits = await searchKnowledge(env, db, bases, {
