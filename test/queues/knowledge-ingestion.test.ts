@@ -3,27 +3,10 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import worker from "../../src/index";
-import { knowledgeBaseFiles, models } from "../../src/db/schema";
-import { db, seedOwner, unique, type Actor } from "../harness";
-import { UPSTREAM_API_KEY } from "../routes/chat-completions/fixtures";
+import { knowledgeBaseFiles } from "../../src/db/schema";
+import { db, seedOwner, unique } from "../harness";
+import { upstreamModel } from "../routes/chat-completions/fixtures";
 import { createKnowledgeBase, uploadFiles } from "../fixtures/knowledge";
-
-/** An embedding model on the local upstream (test/support/openai-upstream.mjs); "fail-500" makes it answer 500. */
-async function upstreamEmbeddingModel(owner: Actor, modelName: string) {
-  const res = await owner.fetch("POST", "/embedding-models/", {
-    name: unique("embedder"),
-    provider: "openai_compatible",
-    modelName,
-    baseUrl: "https://embeddings.example.com/v1",
-    apiKey: UPSTREAM_API_KEY,
-    dimensions: 8,
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const model = (await res.json()) as { id: string };
-  // The API accepts only host names; the upstream listens on 127.0.0.1.
-  await db().update(models).set({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1` }).where(eq(models.id, model.id));
-  return model;
-}
 
 /** Runs the queue consumer on one ingestion job delivered for the `attempts`-th time. */
 async function deliver(fileId: string, generation: number, attempts: number) {
@@ -38,7 +21,8 @@ const fileRow = async (id: string) => (await db().select().from(knowledgeBaseFil
 describe("knowledge ingestion when the embedding provider keeps failing", () => {
   it("retries a transient failure, and on the last delivery marks the file failed with the reason", async () => {
     const owner = await seedOwner();
-    const embedder = await upstreamEmbeddingModel(owner, "fail-500");
+    // An embedding model on the local upstream (test/support/openai-upstream.mjs); "fail-500" makes it answer 500.
+    const embedder = await upstreamModel(owner, { path: "/embedding-models/", modelName: "fail-500", dimensions: 8 });
     const kb = await createKnowledgeBase(owner, { embeddingModel: embedder.id });
     const [file] = await uploadFiles(owner, kb.id, [{ name: "notes.txt", content: "Our office opens at nine. Parking is free for visitors." }]);
     const { generation } = await fileRow(file.id);

@@ -32,9 +32,10 @@ interface Candidate {
   type: "text_node" | "faq";
   source: string;
   score: number;
-  /** Each search's own evidence for it, 1 for its first result (set by fusion; used by the rerank). */
-  evidence?: number;
 }
+
+/** A fused candidate, with the better of its two searches' own evidence for it (1 for a first result). */
+type Fused = Candidate & { evidence: number };
 
 const RRF_K = 60;
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
@@ -46,7 +47,7 @@ const KEYWORD_HALF_SCORE = 2;
  * (FTS5, bm25) and vector search (the base's embedding model and vector store) each return a
  * candidate list; `hybrid` fuses them by reciprocal rank fusion when enableRrf (else by the mean of
  * their normalized scores) and, when enableRerank, reorders the fused list with the base's reranker
- * (its score, tempered by the fused rank, becomes the result's). Results at or below similarityCutoff are dropped, each base keeps
+ * (its score, tempered by the better of the two ranks, becomes the result's). Results at or below similarityCutoff are dropped, each base keeps
  * numberOfRetrievedChunks, and the text nodes are widened by sentenceWindowSize sentences.
  */
 export async function searchKnowledge(env: Bindings, db: Db, bases: KnowledgeBaseRow[], options: SearchOptions): Promise<SearchHit[]> {
@@ -68,8 +69,9 @@ export async function searchKnowledge(env: Bindings, db: Db, bases: KnowledgeBas
         method === "vector" ? [] : timed("keyword", () => keywordCandidates(env, kb, options.query, filter, pool)),
         method === "keyword" ? [] : timed("vector", () => vectorCandidates(env, db, kb, options, filter, pool)),
       ]);
-      let ranked = method === "keyword" ? keyword : method === "vector" ? vector : fuse(keyword, vector, kb.enableRrf ?? true);
-      if (method === "hybrid" && kb.enableRerank && ranked.length) ranked = await timed("rerank", () => rerank(env, db, kb, options.query, ranked.slice(0, pool)));
+      const fused = method === "hybrid" ? fuse(keyword, vector, kb.enableRrf ?? true) : null;
+      let ranked: Candidate[] = fused ?? (method === "keyword" ? keyword : vector);
+      if (fused?.length && kb.enableRerank) ranked = await timed("rerank", () => rerank(env, db, kb, options.query, fused.slice(0, pool)));
       return ranked.filter((c) => c.score > kb.similarityCutoff).slice(0, kb.numberOfRetrievedChunks).map((c) => ({ ...c, kb }));
     }),
   );
@@ -131,13 +133,13 @@ async function hypotheticalAnswer(env: Bindings, db: Db, options: SearchOptions)
  * Reciprocal rank fusion (each list contributes 1 / (60 + rank)), normalized so that the first of
  * both lists scores 1; without RRF, the mean of the two normalized scores.
  */
-function fuse(keyword: Candidate[], vector: Candidate[], rrf: boolean): Candidate[] {
-  const merged = new Map<string, Candidate>();
+function fuse(keyword: Candidate[], vector: Candidate[], rrf: boolean): Fused[] {
+  const merged = new Map<string, Fused>();
   const add = (list: Candidate[]) =>
     list.forEach((c, rank) => {
       const part = rrf ? 1 / (RRF_K + rank + 1) / (2 / (RRF_K + 1)) : c.score / 2;
       const seen = merged.get(c.id);
-      const evidence = Math.max(seen?.evidence ?? 0, 2 * part);
+      const evidence = Math.max(seen?.evidence ?? 0, 2 * part); // this search's part, scaled so its first result is 1
       merged.set(c.id, seen ? { ...seen, score: seen.score + part, evidence } : { ...c, score: part, evidence });
     });
   add(keyword);
@@ -145,16 +147,16 @@ function fuse(keyword: Candidate[], vector: Candidate[], rrf: boolean): Candidat
   return [...merged.values()].sort((a, b) => b.score - a.score);
 }
 
-async function rerank(env: Bindings, db: Db, kb: KnowledgeBaseRow, query: string, candidates: Candidate[]): Promise<Candidate[]> {
+async function rerank(env: Bindings, db: Db, kb: KnowledgeBaseRow, query: string, candidates: Fused[]): Promise<Candidate[]> {
   const row = await modelById(db, kb.rerankerModelId);
   if (!row) return candidates;
   const texts = await candidateTexts(db, candidates);
   const scores = await (await rerankerFor(env, row)).rerank(query, candidates.map((c) => texts.get(c.id) ?? ""));
-  // The reranker's score, tempered by the fused rank (a quarter weight at the bottom of the pool): the
-  // reranker judges each passage alone, the fusion saw how both searches ranked it. A passage the
+  // The reranker's score, tempered by the first stage's evidence (a quarter weight at its lowest): the
+  // reranker judges each passage alone, the searches saw how it ranked among the others. The better
+  // of the two ranks counts, so a passage one search misses is not halved for it. A passage the
   // reranker finds unrelated (0) stays at 0, so the cutoff still drops it.
-  const top = candidates[0].score || 1;
-  return candidates.map((c, i) => ({ ...c, score: scores[i] * (0.25 + 0.75 * (c.evidence ?? c.score / top)) })).sort((a, b) => b.score - a.score);
+  return candidates.map((c, i) => ({ ...c, score: scores[i] * (0.25 + 0.75 * c.evidence) })).sort((a, b) => b.score - a.score);
 }
 
 async function candidateTexts(db: Db, candidates: Candidate[]): Promise<Map<string, string>> {

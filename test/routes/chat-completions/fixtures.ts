@@ -24,17 +24,22 @@ export async function gatewayOwner(): Promise<Actor> {
 }
 
 /**
- * Registers an openai_compatible model on the local upstream through the API, as the owner (so
+ * Registers an openai_compatible model (a language model, or an embedding model with `path` and
+ * `dimensions`) on the local upstream through the API, as the owner (so
  * its key is encrypted as in production), then points it at `TEST_UPSTREAM_URL/v1` in the
  * database: the API's `baseUrl` validation (z.httpUrl) rejects IP hosts such as 127.0.0.1.
  */
-export async function upstreamModel(owner: Actor, opts: { modelName?: string; apiKey?: string } = {}) {
-  const res = await owner.fetch("POST", "/large-language-models/", {
+export async function upstreamModel(
+  owner: Actor,
+  opts: { modelName?: string; apiKey?: string; path?: "/large-language-models/" | "/embedding-models/"; dimensions?: number } = {},
+) {
+  const res = await owner.fetch("POST", opts.path ?? "/large-language-models/", {
     name: unique("upstream"),
     provider: "openai_compatible",
     modelName: opts.modelName ?? unique("echo"),
     baseUrl: "https://llm.example.com/v1",
     apiKey: opts.apiKey ?? UPSTREAM_API_KEY,
+    ...(opts.dimensions ? { dimensions: opts.dimensions } : {}),
   });
   expect(res.status, await res.clone().text()).toBe(201);
   const model = (await res.json()) as { id: string; name: string; modelName: string };
