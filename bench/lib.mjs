@@ -1,5 +1,8 @@
 // Shared by the benchmarks: a local `wrangler dev` on fresh state, with the per-key rate limit
-// raised so that the limiter still counts every request but does not cut the load short.
+// raised so that the limiter still counts every request but does not cut the load short, and
+// without wrangler's local trace recorder (X_LOCAL_OBSERVABILITY, on by default): it writes every
+// request's spans to a SQLite file in the same process, which grows by megabytes a minute under
+// load and slows every request more the longer a run lasts. Deployed workers have no such cost.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +20,7 @@ export function newKey() {
 export async function startServer({ port = 8788, vars = {} } = {}) {
   const state = mkdtempSync(path.join(tmpdir(), "bench-state-"));
   const key = newKey();
-  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" };
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", X_LOCAL_OBSERVABILITY: "false" };
   const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   const varArgs = Object.entries({ BOOTSTRAP_API_KEY: key, ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);

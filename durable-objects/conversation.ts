@@ -71,7 +71,7 @@ export class Conversation extends DurableObject<Bindings> {
   /** The last sequence number handed out; null until the conversation is loaded (see #load). */
   #sequence: number | null = null;
 
-  /** Nothing: lets a caller start this object while it does other work (its storage opens meanwhile). */
+  /** Nothing: lets a caller start this object ahead of use (see newConversationId). */
   warm(): void {}
 
   /** A visitor's message and, when auto reply is on, the assistant's answer: resolves when both are stored. */

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../env";
-import { chatbotGroups, chatbotKnowledgeBases, chatbots, groupMembers, groups, inboxes, knowledgeBases, models, organizations, users } from "../db/schema";
+import { chatbotGroups, chatbotKnowledgeBases, chatbots, contacts, conversations, groupMembers, groups, inboxes, knowledgeBases, models, organizations, users } from "../db/schema";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk, inChunks } from "../lib/sql";
@@ -39,18 +39,30 @@ export async function getVisibleChatbot(db: Db, access: OrgAccess, userId: strin
 }
 
 /**
- * For a reply, in one query: the assistant if the caller may see it, its language model, and its
- * default inbox in the caller's organization.
+ * Everything a completion reads before it can ask the model, in one D1 round trip: the assistant
+ * if the caller may see it, its language model, its default inbox in the caller's organization and
+ * its knowledge bases; with `conversationId`, that conversation of the organization; with
+ * `contactId`, that contact of the organization, else the conversation's own contact. Only plain
+ * single-table selects: a D1 batch returns rows keyed by column name, so joined tables' same-named
+ * columns would collide.
  */
-export async function getChatbotForReply(db: Db, access: OrgAccess, userId: string, id: string) {
+export async function readForReply(db: Db, access: OrgAccess, userId: string, id: string, turn: { conversationId?: string; contactId?: string }) {
   if (!isUuid(id)) return null;
-  const [row] = await db
-    .select({ chatbot: chatbots, model: models, defaultInboxId: inboxes.id })
-    .from(chatbots)
-    .leftJoin(models, eq(models.id, chatbots.largeLanguageModelId))
-    .leftJoin(inboxes, and(eq(inboxes.chatbotId, chatbots.id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, access.organizationId)))
-    .where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId)));
-  return row ?? null;
+  const org = access.organizationId;
+  const conversationId = turn.conversationId ?? "";
+  const contactId = turn.contactId
+    ? sql`${turn.contactId}`
+    : sql`(select ${conversations.contactId} from ${conversations} where ${conversations.id} = ${conversationId} and ${conversations.organizationId} = ${org})`;
+  const [[chatbot], [model], [inbox], bases, [conversation], [contact]] = await db.batch([
+    db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
+    db.select().from(models).where(inArray(models.id, db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(eq(chatbots.id, id)))),
+    db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, org))),
+    db.select().from(knowledgeBases).where(inArray(knowledgeBases.id, db.select({ id: chatbotKnowledgeBases.knowledgeBaseId }).from(chatbotKnowledgeBases).where(eq(chatbotKnowledgeBases.chatbotId, id)))),
+    db.select().from(conversations).where(and(eq(conversations.id, conversationId), eq(conversations.organizationId, org))),
+    db.select().from(contacts).where(and(sql`${contacts.id} = ${contactId}`, eq(contacts.organizationId, org))),
+  ]);
+  if (!chatbot) return null;
+  return { chatbot, model: model ?? null, defaultInboxId: inbox?.id ?? null, knowledgeBases: bases, conversation: conversation ?? null, contact: contact ?? null };
 }
 
 /** For writes: 403 without `chatbot.manage`, then 404 when the caller cannot see the assistant. */

@@ -120,3 +120,25 @@ export const handoffState = (autoReplyEnabled: boolean): Partial<ConversationRow
 
 /** The Durable Object that orders this conversation's messages. */
 export const conversationObject = (env: Bindings, conversationId: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
+
+/** How long a spare stays usable: bounds how much older than its conversation its uuidv7 id may be. */
+const SPARE_MAX_AGE_MS = 10_000;
+/** How long after a new conversation its isolate's next spare starts (see newConversationId). */
+const SPARE_START_DELAY_MS = 50;
+let spare: { id: string; at: number } | null = null;
+
+/**
+ * The id of a conversation about to be created, whose object is already running. Starting a new
+ * Durable Object is the slowest step of a first turn, so each isolate keeps one spare started ahead
+ * of use: a new conversation takes it when it is recent (else a fresh id, whose object its first
+ * call starts), and the next spare starts shortly after, once this turn's first words are out: on
+ * the local runtime, starting an object stalls the one thread that also carries the reply.
+ */
+export function newConversationId(env: Bindings, waitUntil: (p: Promise<unknown>) => void, now = Date.now()): string {
+  const id = spare && now - spare.at < SPARE_MAX_AGE_MS ? spare.id : uuidv7();
+  const next = { id: uuidv7(), at: now };
+  spare = next;
+  const started = new Promise((resolve) => setTimeout(resolve, SPARE_START_DELAY_MS)).then(() => conversationObject(env, next.id).warm());
+  waitUntil(started.catch(() => undefined));
+  return id;
+}

@@ -1,14 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, jsonBody, uuidParam } from "../../lib/openapi";
-import { uuidv7 } from "../../lib/ids";
 import { ApiError, badRequest, fieldError, notFound } from "../../lib/errors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { currentAccess, requirePermission } from "../../services/access";
-import { getChatbotForReply } from "../../services/chatbots";
-import { conversationObject, findConversation, newConversation, type ConversationRow } from "../../services/conversations";
-import { requireContact } from "../../services/contacts";
-import { knowledgeBasesOfChatbot } from "../../services/knowledge-bases";
+import { readForReply } from "../../services/chatbots";
+import { conversationObject, newConversation, newConversationId, type ConversationRow } from "../../services/conversations";
 import { SSE_HEADERS } from "../../services/sse";
 import { MessageFields, MessageSchema } from "../messages/schema";
 import { QueryMetadataSchema } from "../contacts/schema";
@@ -66,37 +63,30 @@ export const registerCompletion = (r: Router) =>
     const { chatbotId } = c.req.valid("param");
     const { conversation: requested, message, isStreaming } = c.req.valid("json");
     const { sender, ...fields } = message;
-    // A new conversation's object starts while the reads below run; they all precede the first byte.
-    const conversationId = requested || uuidv7();
-    const object = conversationObject(c.env, conversationId);
-    if (!requested) object.warm().catch(() => undefined);
-    // The assistant's knowledge bases are read here too, so the object can ask the model at once.
-    const [found, knowledgeBases, contact, view] = await Promise.all([
-      getChatbotForReply(db, access, c.var.principal.userId, chatbotId),
-      knowledgeBasesOfChatbot(db, chatbotId),
-      sender ? requireContact(db, access.organizationId, sender, "message.sender") : null,
-      requested ? findConversation(db, access.organizationId, requested) : null,
-    ]);
+    // One D1 round trip reads all the object needs to ask the model at once.
+    const found = await readForReply(db, access, c.var.principal.userId, chatbotId, { conversationId: requested || undefined, contactId: sender });
     if (!found) throw notFound("Assistant not found.");
-    const { chatbot, model, defaultInboxId } = found;
+    const { chatbot, model, defaultInboxId, knowledgeBases, conversation, contact } = found;
+    if (sender && !contact) throw fieldError("message.sender", "Not a contact of your organization.");
 
     let created: ConversationRow | undefined;
-    let speaker = contact ? { id: contact.id, name: contact.name, avatar: contact.avatar } : null;
     if (requested) {
-      if (!view) throw notFound("Conversation not found.");
-      if (view.conversation.chatbotId !== chatbot.id) throw fieldError("conversation", "The conversation belongs to another assistant.");
-      if (!speaker && view.contact?.id) speaker = { id: view.contact.id, name: view.contact.name, avatar: view.contact.avatar };
+      if (!conversation) throw notFound("Conversation not found.");
+      if (conversation.chatbotId !== chatbot.id) throw fieldError("conversation", "The conversation belongs to another assistant.");
     } else {
       if (!defaultInboxId) throw badRequest("The assistant has no default inbox for API conversations.");
       // Stored by the conversation's object together with its first message.
-      created = newConversation({ organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null }, conversationId);
+      const values = { organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null };
+      created = newConversation(values, newConversationId(c.env, (p) => c.executionCtx.waitUntil(p)));
     }
+    const conversationId = requested || created!.id;
+    const object = conversationObject(c.env, conversationId);
 
     const turn = {
       conversationId,
       created,
       assistant: { chatbot, model, knowledgeBases },
-      sender: { type: "contact" as const, id: speaker?.id ?? null, name: speaker?.name ?? "Visitor", avatar: speaker?.avatar ?? null },
+      sender: { type: "contact" as const, id: contact?.id ?? null, name: contact?.name ?? "Visitor", avatar: contact?.avatar ?? null },
       message: fields,
     };
     if (isStreaming) return c.body(await object.stream(turn), 200, SSE_HEADERS);
