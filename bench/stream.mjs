@@ -24,6 +24,17 @@ async function timed(url, init, hasContent) {
   return { first, last: performance.now() - start, text: seen };
 }
 
+/** Milliseconds to the first byte of any answer (the body is then drained). */
+async function firstByte(url) {
+  const start = performance.now();
+  const res = await fetch(url);
+  const reader = res.body.getReader();
+  await reader.read();
+  const first = performance.now() - start;
+  while (!(await reader.read()).done);
+  return first;
+}
+
 export default async function () {
   const upstream = await startUpstream({ tokenDelayMs: TOKEN_DELAY_MS });
   const server = await startServer();
@@ -85,9 +96,17 @@ export default async function () {
       d.first.push(r.first);
       d.last.push(r.last);
     }
+    // What any request costs on this server: GET /health (no key, no storage) against a bare answer
+    // of the Node upstream, paired the same way.
+    const floor = [];
+    for (let i = 0; i < 100; i++) {
+      const node = await firstByte(`${upstream.url}/not-a-route`);
+      floor.push((await firstByte(`${server.base}/health`)) - node);
+    }
     const f = (xs, p) => percentile(xs, p).toFixed(1).padStart(6);
     console.log(`${ROUNDS} paired streamed requests per series; upstream: 20 words, ${TOKEN_DELAY_MS} ms apart`);
     console.log(`upstream alone:                             first byte p50 ${f(d.first, 50)} ms  p95 ${f(d.first, 95)} ms | last byte p50 ${f(d.last, 50)} ms  p95 ${f(d.last, 95)} ms`);
+    console.log(`local server floor, GET /health over a bare Node answer: first byte p50 ${f(floor, 50)} ms  p95 ${f(floor, 95)} ms`);
     for (const [name, added] of Object.entries(results)) {
       console.log(`added, ${name.padEnd(36)} first byte p50 ${f(added.first, 50)} ms  p95 ${f(added.first, 95)} ms | last byte p50 ${f(added.last, 50)} ms  p95 ${f(added.last, 95)} ms`);
     }

@@ -26,6 +26,8 @@ export interface TurnInput {
   conversationId: string;
   /** A conversation that does not exist yet: it is stored in the same batch as its first message. */
   created?: ConversationRow;
+  /** The conversation as the caller just read it: spares the object a read when it is current (see #load). */
+  conversation?: ConversationRow;
   /** The assistant, its model and knowledge bases as the caller read them for this request (saves reading them again). */
   assistant?: Assistant;
   sender: SenderInput & { type: "contact" | "user" };
@@ -70,6 +72,8 @@ export class Conversation extends DurableObject<Bindings> {
   #subscribers = new Set<SseWriter>();
   /** The last sequence number handed out; null until the conversation is loaded (see #load). */
   #sequence: number | null = null;
+  /** The conversation's latest messages, newest first, kept up to date by #commit; null until loaded. */
+  #recent: MessageRow[] | null = null;
 
   /** Nothing: lets a caller start this object ahead of use (see newConversationId). */
   warm(): void {}
@@ -144,7 +148,7 @@ export class Conversation extends DurableObject<Bindings> {
     let failed!: (e: unknown) => void;
     const receipt = new Promise<MessageRecord>((resolve, reject) => ((stored = resolve), (failed = reject)));
     const work = this.#exclusive(async (): Promise<TurnResult> => {
-      const { conversation, recent } = await this.#load(input.conversationId, input.created);
+      const { conversation, recent } = await this.#load(input.conversationId, input.created, input.conversation);
       const incoming = this.#prepare(
         conversation,
         {
@@ -238,24 +242,30 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   /**
-   * The conversation and its latest messages (newest first), in one D1 round trip; none to make for
-   * a conversation this turn creates. The first load also sets the sequence counter: this object is
-   * the conversation's only writer, so the counter lives in its memory, and no storage write sits
-   * between a visitor and the model. Should a stale instance ever write beside a new one, D1's
-   * unique (conversation, sequence) index refuses the duplicate.
+   * The conversation and its latest messages (newest first). This object is the conversation's only
+   * writer of messages, so after the first load it keeps them in memory, with the sequence counter:
+   * no read and no storage write sit between a visitor and the model. The conversation row comes
+   * from the caller when it is current, that is when its last message is the newest one stored here
+   * (a row read before this object's latest write is read again); otherwise both come from D1 in one
+   * round trip. Should a stale instance ever write beside a new one, D1's unique (conversation,
+   * sequence) index refuses the duplicate.
    */
-  async #load(id: string, created?: ConversationRow): Promise<{ conversation: ConversationRow; recent: MessageRow[] }> {
+  async #load(id: string, created?: ConversationRow, given?: ConversationRow): Promise<{ conversation: ConversationRow; recent: MessageRow[] }> {
     if (created) {
       this.#sequence ??= 0;
-      return { conversation: created, recent: [] };
+      this.#recent ??= [];
+      return { conversation: created, recent: this.#recent };
     }
-    const [[conversation], recent] = await this.#db.batch([
+    const recent = this.#recent;
+    if (given && recent && given.lastMessageAt === (recent[0]?.createdAt ?? null)) return { conversation: given, recent };
+    const [[conversation], loaded] = await this.#db.batch([
       this.#db.select().from(conversations).where(eq(conversations.id, id)),
       this.#db.select().from(messages).where(eq(messages.conversationId, id)).orderBy(desc(messages.sequence)).limit(HISTORY_MESSAGES),
     ]);
     if (!conversation) throw new Error(`conversation ${id} does not exist`);
-    this.#sequence ??= recent[0]?.sequence ?? 0;
-    return { conversation, recent };
+    this.#sequence ??= loaded[0]?.sequence ?? 0;
+    this.#recent = loaded;
+    return { conversation, recent: loaded };
   }
 
   /** Builds the writes of a message with the next sequence number (and of its conversation, when this turn creates it). */
@@ -273,7 +283,11 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   async #commit({ row, statements }: Prepared, conversation: ConversationRow): Promise<MessageRow> {
-    const results = (await this.#db.batch([...statements, deliveryOutbox(this.#db, conversation, row)] as never)) as unknown[];
+    const results = (await this.#db.batch([...statements, deliveryOutbox(this.#db, conversation, row)] as never).catch((err) => {
+      this.#recent = null; // read again next time rather than guess what was stored
+      throw err;
+    })) as unknown[];
+    if (this.#recent) this.#recent = [row, ...this.#recent].slice(0, HISTORY_MESSAGES);
     const deliveryIds = (results.at(-1) as { id: string }[]).map((d) => d.id);
     if (deliveryIds.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveryIds).catch((err) => console.error(String(err))));
     for (const sse of this.#subscribers) sse.send(messageRecord(row), "message");

@@ -85,6 +85,7 @@ export const registerCompletion = (r: Router) =>
     const turn = {
       conversationId,
       created,
+      conversation: conversation ?? undefined,
       assistant: { chatbot, model, knowledgeBases },
       sender: { type: "contact" as const, id: contact?.id ?? null, name: contact?.name ?? "Visitor", avatar: contact?.avatar ?? null },
       message: fields,

@@ -34,6 +34,7 @@ export const registerCreateMessage = (r: Router) =>
         : null;
     const receipt = await conversationObject(c.env, conversationId).post({
       conversationId,
+      conversation: view.conversation,
       sender: { type: "contact", id: contact?.id ?? null, name: contact?.name ?? "Visitor", avatar: contact?.avatar ?? null },
       message,
     });

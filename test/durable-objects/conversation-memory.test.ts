@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { abortAllDurableObjects } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { conversations } from "../../src/db/schema";
+import { conversationObject } from "../../src/services/conversations";
+import type { TurnResult } from "../../durable-objects/conversation";
+import { db, seedOwner, unique, type Actor } from "../harness";
+import { createChatbot } from "../fixtures/chatbots";
+import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
+
+const say = async (owner: Actor, botId: string, content: string, conversation?: string) =>
+  (await (await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } })).json()) as { conversationId: string; content: string };
+
+// The object keeps the conversation's latest messages in memory after its first load, and takes
+// the conversation row from its caller when that row is current (durable-objects/conversation.ts, #load).
+describe("the conversation object's memory", () => {
+  it("the model gets the whole history, in order, from memory and again after the object restarts", async () => {
+    const owner = await seedOwner();
+    const modelName = unique("history");
+    const model = await upstreamModel(owner, { modelName });
+    const bot = await createChatbot(owner, { largeLanguageModel: model.id, instructions: "Be brief." });
+    const first = await say(owner, bot.id, "one");
+    const second = await say(owner, bot.id, "two", first.conversationId);
+    await say(owner, bot.id, "three", first.conversationId);
+    const turns = [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "one" },
+      { role: "assistant", content: first.content },
+      { role: "user", content: "two" },
+      { role: "assistant", content: second.content },
+      { role: "user", content: "three" },
+    ];
+    expect((await lastUpstreamRequest(modelName)).body.messages).toEqual(turns);
+
+    // A new instance reads the history from D1: same prompt, and the sequence goes on.
+    await abortAllDurableObjects();
+    await say(owner, bot.id, "four", first.conversationId);
+    const messages = (await lastUpstreamRequest(modelName)).body.messages as { role: string; content: string }[];
+    expect(messages.slice(0, 6)).toEqual(turns);
+    expect(messages.slice(6).map((m) => m.role)).toEqual(["assistant", "user"]);
+    expect(messages.at(-1)!.content).toBe("four");
+    const listed = (await (await owner.fetch("GET", `/messages/?conversation=${first.conversationId}&pageSize=100`)).json()) as { results: { sequence: number }[] };
+    expect(listed.results.map((m) => m.sequence).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it("a caller's row read before the object's latest write is read again, so a handoff since then is obeyed", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const { conversationId } = await say(owner, bot.id, "hello");
+    const [before] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
+    expect(before.autoReplyEnabled).toBe(true);
+
+    expect((await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false })).status).toBe(200);
+    expect((await say(owner, bot.id, "anyone there?", conversationId)).content).toBe(""); // silent: the object's latest write is this message
+
+    // Handing the object the row read before both: it must not trust it (auto reply on, older last message).
+    const turn = { conversationId, conversation: before, sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null }, message: { content: "still there?" } };
+    const result = (await conversationObject(env, conversationId).converse(turn)) as unknown as TurnResult;
+    expect(result.incoming.sequence).toBe(4);
+    expect(result.reply).toBeNull();
+    const [after] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
+    expect(after).toMatchObject({ autoReplyEnabled: false, status: "queued", progressStatus: "waiting_for_human", lastMessage: "still there?" });
+  });
+});
