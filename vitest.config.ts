@@ -1,7 +1,8 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 
+const BOOTSTRAP_TEST = "test/services/bootstrap.test.ts";
 /** Bootstrap key of the test runs (test/services/bootstrap.test.ts). */
 export const BOOTSTRAP_TEST_KEY = "ak_TestBootstrapKey0000000000000000000000000";
 
@@ -32,6 +33,13 @@ export default defineConfig(async () => {
       globalSetup: ["./test/support/global-setup.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
+      // Test files share workers (and so the local D1, R2 and objects): every test seeds its own
+      // organization, and starting a worker per file cost ~1.2 s each, over 150 s of a run. The
+      // bootstrap test needs a database without users, so it runs in a worker of its own.
+      projects: [
+        { extends: true, test: { name: "shared", isolate: false, exclude: [...configDefaults.exclude, BOOTSTRAP_TEST] } },
+        { extends: true, test: { name: "own-database", include: [BOOTSTRAP_TEST] } },
+      ],
     },
   };
 });
