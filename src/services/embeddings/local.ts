@@ -1,4 +1,5 @@
 import type { EmbeddingModel } from "./types";
+import { CJK_STOPWORDS } from "../retrieval/terms";
 
 /**
  * The built-in local embedding model: deterministic, offline, no weights. Features are hashed into
@@ -34,8 +35,6 @@ const STOPWORDS = new Set(
     "of on or our she he so than that the their them then there these they this to too was we were what when where which " +
     "who why will with would you your").split(" "),
 );
-// Question words (怎么, 什么, 请问) included: nearly every question has them, so they only add noise.
-const CJK_STOPWORDS = new Set("的了是在和有我你他她它们这那就也都不与及或吗呢吧啊个之其把被对从到为以等而怎么什请问".split(""));
 const STOPWORD_WEIGHT = 0.1;
 
 /**

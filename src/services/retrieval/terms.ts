@@ -11,14 +11,22 @@ const LATIN_WORD = `(?:(?![${CJK_CLASS}])[\\p{L}\\p{N}])+`;
 const WORD = new RegExp(`[${CJK_CLASS}]+|${LATIN_WORD}`, "gu");
 const IS_CJK = new RegExp(`^[${CJK_CLASS}]`, "u");
 
-/** Words that carry no meaning for search; dropped from queries (never from the index). */
+/**
+ * Chinese function characters and question words (怎么, 什么, 请问: nearly every question has them).
+ * One list for keyword queries, the local embedding and the local reranker.
+ */
+export const CJK_STOPWORDS = new Set("的了是在和有我你他她它们这那就也都不与及或吗呢吧啊个之其把被对从到为以等而怎么什请问".split(""));
+
+/** English words that carry no meaning for search. */
 const STOPWORDS = new Set(
   (
     "a an and are as at be but by can could did do does for from had has have how i if in into is it its me my no not of on or our " +
-    "should so that the their them then there these they this to was we were what when where which who why will with would you your " +
-    "的 了 是 在 我 你 他 她 它 们 和 与 及 或 吗 呢 吧 啊 也 都 就 而 之 么 什 怎 请 问 个 这 那 有"
+    "should so that the their them then there these they this to was we were what when where which who why will with would you your"
   ).split(" "),
 );
+
+/** Whether a term says nothing for search: an English stopword, or CJK characters (one or a pair) that all are. */
+const isStopTerm = (term: string) => STOPWORDS.has(term) || (term.length <= 2 && [...term].every((c) => CJK_STOPWORDS.has(c)));
 
 /** Each term of the text, in order, duplicates kept (for term frequencies). */
 export function termsOf(text: string): string[] {
@@ -50,9 +58,9 @@ export const indexedTerms = (text: string, knowledgeBaseId: string) => {
   return termsOf(text).map((t) => prefix + t).join(" ");
 };
 
-/** Distinct meaningful terms of a query (stopwords and single CJK function characters dropped). */
+/** Distinct meaningful terms of a query (stopwords dropped; the index keeps them). */
 export function queryTerms(query: string): string[] {
-  return [...new Set(termsOf(query).filter((t) => !STOPWORDS.has(t)))].slice(0, 64);
+  return [...new Set(termsOf(query).filter((t) => !isStopTerm(t)))].slice(0, 64);
 }
 
 /** An FTS5 MATCH expression: rows of the knowledge base holding any of the query's terms; null when it has none. */
