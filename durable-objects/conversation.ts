@@ -5,7 +5,7 @@ import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { conversationInserts, messageWrites, type ConversationRow, type MessageRow, type NewMessage } from "../src/services/conversations";
+import { conversationInserts, handoffState, messageWrites, type ConversationRow, type MessageRow, type NewMessage } from "../src/services/conversations";
 import { modelApiError } from "../src/services/llm/errors";
 import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "../src/services/knowledge-bases";
 import { generateReply } from "../src/services/replies";
@@ -74,6 +74,8 @@ export class Conversation extends DurableObject<Bindings> {
   #sequence: number | null = null;
   /** The conversation's latest messages, newest first, kept up to date by #commit; null until loaded. */
   #recent: MessageRow[] | null = null;
+  /** The latest D1 write this object issued (a message batch or a handoff). */
+  #writing: Promise<unknown> = Promise.resolve();
 
   /** Nothing: lets a caller start this object ahead of use (see newConversationId). */
   warm(): void {}
@@ -124,6 +126,19 @@ export class Conversation extends DurableObject<Bindings> {
       const row = await this.#commit(this.#prepare(conversation, { ...message, type: "outgoing", senderType: "user", senderId: sender.id, senderName: sender.name, senderAvatar: sender.avatar }), conversation);
       return messageRecord(row);
     });
+  }
+
+  /**
+   * Human handoff (`update-auto-reply`): written after the messages already on their way, so a
+   * visitor's message that arrived first cannot undo it. The next turn reads the conversation again,
+   * whatever row its caller read before the handoff; a reply already under way still completes.
+   */
+  async setAutoReply(conversationId: string, enabled: boolean): Promise<void> {
+    this.#recent = null;
+    const update = this.#db.update(conversations).set(handoffState(enabled)).where(eq(conversations.id, conversationId));
+    const write = this.#writing.catch(() => undefined).then(() => update);
+    this.#writing = write;
+    await write;
   }
 
   /** Safety net for asynchronous replies lost with a crashed instance. */
@@ -258,6 +273,7 @@ export class Conversation extends DurableObject<Bindings> {
     }
     const recent = this.#recent;
     if (given && recent && given.lastMessageAt === (recent[0]?.createdAt ?? null)) return { conversation: given, recent };
+    await this.#writing.catch(() => undefined);
     const [[conversation], loaded] = await this.#db.batch([
       this.#db.select().from(conversations).where(eq(conversations.id, id)),
       this.#db.select().from(messages).where(eq(messages.conversationId, id)).orderBy(desc(messages.sequence)).limit(HISTORY_MESSAGES),
@@ -283,7 +299,9 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   async #commit({ row, statements }: Prepared, conversation: ConversationRow): Promise<MessageRow> {
-    const results = (await this.#db.batch([...statements, deliveryOutbox(this.#db, conversation, row)] as never).catch((err) => {
+    const batch = this.#db.batch([...statements, deliveryOutbox(this.#db, conversation, row)] as never);
+    this.#writing = batch;
+    const results = (await batch.catch((err) => {
       this.#recent = null; // read again next time rather than guess what was stored
       throw err;
     })) as unknown[];

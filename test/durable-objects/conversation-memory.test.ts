@@ -62,4 +62,19 @@ describe("the conversation object's memory", () => {
     const [after] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
     expect(after).toMatchObject({ autoReplyEnabled: false, status: "queued", progressStatus: "waiting_for_human", lastMessage: "still there?" });
   });
+
+  it("a caller's row read before a handoff is not trusted, even with no message since", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const { conversationId } = await say(owner, bot.id, "hello");
+    const [before] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
+    expect((await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false })).status).toBe(200);
+
+    // Same last message as the object's newest, but read before the handoff: read again, stay silent.
+    const turn = { conversationId, conversation: before, sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null }, message: { content: "hi again" } };
+    const result = (await conversationObject(env, conversationId).converse(turn)) as unknown as TurnResult;
+    expect(result.reply).toBeNull();
+    const [after] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
+    expect(after).toMatchObject({ autoReplyEnabled: false, status: "queued", progressStatus: "waiting_for_human" });
+  });
 });

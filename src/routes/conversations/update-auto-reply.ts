@@ -1,11 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { conversations } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { findConversation, handoffState } from "../../services/conversations";
+import { conversationObject, findConversation } from "../../services/conversations";
 import { ConversationSchema, conversationRecord } from "./schema";
 
 const Body = z.object({
@@ -31,6 +29,7 @@ export const registerUpdateAutoReply = (r: Router) =>
     const { id } = c.req.valid("param");
     const db = c.var.db;
     if (!(await findConversation(db, access.organizationId, id))) throw notFound();
-    await db.update(conversations).set(handoffState(c.req.valid("json").autoReplyEnabled)).where(eq(conversations.id, id));
+    // Through the conversation's object, which orders it after the messages already on their way.
+    await conversationObject(c.env, id).setAutoReply(id, c.req.valid("json").autoReplyEnabled);
     return c.json(conversationRecord((await findConversation(db, access.organizationId, id))!), 200);
   });
