@@ -8,6 +8,7 @@ import { chunk, inChunks } from "../lib/sql";
 import { can, requirePermission, type OrgAccess } from "./access";
 import { getModel, type ModelKind } from "./models";
 import { planOf } from "./plans";
+import { knowledgeBasesOfChatbot } from "./knowledge-bases";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
 type ChatbotColumns = Partial<typeof chatbots.$inferInsert>;
@@ -57,7 +58,7 @@ export async function readForReply(db: Db, access: OrgAccess, userId: string, id
     db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
     db.select().from(models).where(inArray(models.id, db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(eq(chatbots.id, id)))),
     db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, org))),
-    db.select().from(knowledgeBases).where(inArray(knowledgeBases.id, db.select({ id: chatbotKnowledgeBases.knowledgeBaseId }).from(chatbotKnowledgeBases).where(eq(chatbotKnowledgeBases.chatbotId, id)))),
+    knowledgeBasesOfChatbot(db, id),
     db.select().from(conversations).where(and(eq(conversations.id, conversationId), eq(conversations.organizationId, org))),
     db.select().from(contacts).where(and(sql`${contacts.id} = ${contactId}`, eq(contacts.organizationId, org))),
   ]);

@@ -210,9 +210,12 @@ export function tagStatements(db: Db, organizationId: string, contactId: string,
   ];
 }
 
+/** 400 for an id that names no contact of the caller's organization. */
+export const notAContact = (field: string) => fieldError(field, "Not a contact of your organization.");
+
 /** A contact named in a body must be of the caller's organization, else 400 on that field. */
 export async function requireContact(db: Db, organizationId: string, id: string, field: string): Promise<ContactRow> {
   const [row] = isUuid(id) ? await db.select().from(contacts).where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId))) : [];
-  if (!row) throw fieldError(field, "Not a contact of your organization.");
+  if (!row) throw notAContact(field);
   return row;
 }

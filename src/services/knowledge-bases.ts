@@ -277,15 +277,15 @@ export const knowledgeBaseColumns = (b: {
   enableRrf: b.enableRrf,
 });
 
-/** The knowledge bases an assistant answers from. */
-export async function knowledgeBasesOfChatbot(db: Db, chatbotId: string): Promise<KnowledgeBaseRow[]> {
-  const rows = await db
-    .select({ kb: knowledgeBases })
-    .from(chatbotKnowledgeBases)
-    .innerJoin(knowledgeBases, eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId))
-    .where(eq(chatbotKnowledgeBases.chatbotId, chatbotId));
-  return rows.map((r) => r.kb);
-}
+/**
+ * The knowledge bases an assistant answers from: a query to await or to put in a D1 batch (one
+ * table, so batch rows map cleanly; see readForReply).
+ */
+export const knowledgeBasesOfChatbot = (db: Db, chatbotId: string) =>
+  db
+    .select()
+    .from(knowledgeBases)
+    .where(inArray(knowledgeBases.id, db.select({ id: chatbotKnowledgeBases.knowledgeBaseId }).from(chatbotKnowledgeBases).where(eq(chatbotKnowledgeBases.chatbotId, chatbotId))));
 
 /** Whether the knowledge base holds any indexed content (then its embedding model is fixed). */
 export async function hasIndexedContent(db: Db, knowledgeBaseId: string): Promise<boolean> {

@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { currentAccess, requirePermission } from "../../services/access";
 import { readForReply } from "../../services/chatbots";
 import { conversationObject, newConversation, newConversationId, type ConversationRow } from "../../services/conversations";
+import { notAContact } from "../../services/contacts";
 import { SSE_HEADERS } from "../../services/sse";
 import { MessageFields, MessageSchema } from "../messages/schema";
 import { QueryMetadataSchema } from "../contacts/schema";
@@ -67,7 +68,7 @@ export const registerCompletion = (r: Router) =>
     const found = await readForReply(db, access, c.var.principal.userId, chatbotId, { conversationId: requested || undefined, contactId: sender });
     if (!found) throw notFound("Assistant not found.");
     const { chatbot, model, defaultInboxId, knowledgeBases, conversation, contact } = found;
-    if (sender && !contact) throw fieldError("message.sender", "Not a contact of your organization.");
+    if (sender && !contact) throw notAContact("message.sender");
 
     let created: ConversationRow | undefined;
     if (requested) {
