@@ -12,6 +12,7 @@ import { authenticate } from "./middleware/auth";
 import { rateLimit } from "./middleware/rate-limit";
 import { createRouter } from "./lib/openapi";
 import { forgetAccess } from "./services/access";
+import { forgetAssistants } from "./services/chatbots";
 import { registerRoutes } from "./routes";
 
 /** Paths (after the prefix) that need no API key (CONTRACT section 3). */
@@ -36,10 +37,19 @@ const OPENAPI_CONFIG = {
   security: [{ ApiKey: [] }],
 };
 
-/** Writes that change who may do what (members, groups, permissions) clear the access cache. */
-const forgetAccessOnWrite = createMiddleware<AppEnv>(async (c, next) => {
+/** Writes that leave the cached assistants as they are (docs/decisions.md, "Per-isolate caches"). */
+const CONVERSATION_TRAFFIC = /^\/api(?:\/v1)?\/(?:chatbots\/[^/]+\/completions|chat\/completions|messages|conversations|contacts)\//;
+
+/**
+ * After a write, this isolate forgets what it remembered that the write may have changed: access
+ * (writes under /organizations/: members, groups, their permissions) and assistants (any write but
+ * conversation traffic).
+ */
+const forgetOnWrite = createMiddleware<AppEnv>(async (c, next) => {
   await next();
-  if (c.req.method !== "GET" && c.req.method !== "HEAD") forgetAccess();
+  if (c.req.method === "GET" || c.req.method === "HEAD") return;
+  if (c.req.path.replace(PREFIX, "").startsWith("/organizations/")) forgetAccess();
+  if (!CONVERSATION_TRAFFIC.test(c.req.path)) forgetAssistants();
 });
 
 const withDb = createMiddleware<AppEnv>(async (c, next) => {
@@ -72,8 +82,7 @@ function allowedMethods(routes: { method: string; path: string }[]) {
 export function buildApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestId());
-  app.use("/api/*", withDb, jsonBody(), authenticate(isPublic), rateLimit());
-  for (const prefix of ["/api/v1", "/api"]) app.use(`${prefix}/organizations/*`, forgetAccessOnWrite);
+  app.use("/api/*", withDb, jsonBody(), authenticate(isPublic), rateLimit(), forgetOnWrite);
 
   const api = createRouter();
   registerRoutes(api);

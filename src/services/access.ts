@@ -4,6 +4,7 @@ import type { AppEnv } from "../env";
 import { groupMembers, groupPermissions, members } from "../db/schema";
 import { forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
+import { TtlCache } from "../lib/ttl-cache";
 import { grants, permissionCodename, type Permission } from "./permissions";
 
 /** What the caller may do in one organization. */
@@ -22,20 +23,11 @@ type Ctx = Context<AppEnv>;
  * docs/decisions.md). Any write under /organizations/ (members, groups, their permissions and
  * members) clears them here at once: see `forgetAccessOnWrite` in app.ts.
  */
-const ACCESS_TTL_MS = 2_000;
-const remembered = new Map<string, { value: OrgAccess | string | null; at: number }>();
+const remembered = new TtlCache<OrgAccess | string | null>(2_000);
 
 export const forgetAccess = () => remembered.clear();
 
-async function remember<T extends OrgAccess | string | null>(key: string, load: () => Promise<T>): Promise<T> {
-  const now = Date.now();
-  const hit = remembered.get(key);
-  if (hit && now - hit.at < ACCESS_TTL_MS) return hit.value as T;
-  const value = await load();
-  if (remembered.size > 10_000) remembered.clear();
-  remembered.set(key, { value, at: now });
-  return value;
-}
+const remember = <T extends OrgAccess | string | null>(key: string, load: () => Promise<T>) => remembered.remember(key, load) as Promise<T>;
 
 function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
   return remember(`${c.var.principal.userId}:${organizationId}`, () => readAccess(c, organizationId));

@@ -5,10 +5,11 @@ import { chatbotGroups, chatbotKnowledgeBases, chatbots, contacts, conversations
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk, inChunks } from "../lib/sql";
+import { TtlCache } from "../lib/ttl-cache";
 import { can, requirePermission, type OrgAccess } from "./access";
-import { getModel, type ModelKind } from "./models";
+import { getModel, type ModelKind, type ModelRow } from "./models";
 import { planOf } from "./plans";
-import { knowledgeBasesOfChatbot } from "./knowledge-bases";
+import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "./knowledge-bases";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
 type ChatbotColumns = Partial<typeof chatbots.$inferInsert>;
@@ -39,31 +40,60 @@ export async function getVisibleChatbot(db: Db, access: OrgAccess, userId: strin
   return row ?? null;
 }
 
+/** What a reply needs of an assistant, as the caller may see it. */
+export interface AssistantForReply {
+  chatbot: ChatbotRow;
+  model: ModelRow | null;
+  /** Its default inbox in the caller's organization (API conversations start there). */
+  defaultInboxId: string | null;
+  knowledgeBases: KnowledgeBaseRow[];
+}
+
 /**
- * Everything a completion reads before it can ask the model, in one D1 round trip: the assistant
- * if the caller may see it, its language model, its default inbox in the caller's organization and
- * its knowledge bases; with `conversationId`, that conversation of the organization; with
- * `contactId`, that contact of the organization, else the conversation's own contact. Only plain
- * single-table selects: a D1 batch returns rows keyed by column name, so joined tables' same-named
- * columns would collide.
+ * Assistants as replies need them, remembered for 2 seconds per isolate (like API keys and access;
+ * docs/decisions.md, "Per-isolate caches"), by organization, user and assistant since visibility
+ * depends on all three (null: not visible). Every API write other than conversation traffic clears
+ * them in this isolate at once (`forgetOnWrite` in app.ts).
+ */
+const assistants = new TtlCache<AssistantForReply | null>(2_000);
+export const forgetAssistants = () => assistants.clear();
+
+/**
+ * Everything a completion reads before it can ask the model, in at most one D1 round trip: the
+ * assistant if the caller may see it, its language model, default inbox and knowledge bases (unless
+ * remembered); with `conversationId`, that conversation of the organization; with `contactId`, that
+ * contact of the organization, else the conversation's own contact. Only plain single-table
+ * selects: a D1 batch returns rows keyed by column name, so joined tables' same-named columns would
+ * collide.
  */
 export async function readForReply(db: Db, access: OrgAccess, userId: string, id: string, turn: { conversationId?: string; contactId?: string }) {
   if (!isUuid(id)) return null;
   const org = access.organizationId;
-  const conversationId = turn.conversationId ?? "";
-  const contactId = turn.contactId
-    ? sql`${turn.contactId}`
-    : sql`(select ${conversations.contactId} from ${conversations} where ${conversations.id} = ${conversationId} and ${conversations.organizationId} = ${org})`;
-  const [[chatbot], [model], [inbox], bases, [conversation], [contact]] = await db.batch([
-    db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
-    db.select().from(models).where(inArray(models.id, db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(eq(chatbots.id, id)))),
-    db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, org))),
-    knowledgeBasesOfChatbot(db, id),
-    db.select().from(conversations).where(and(eq(conversations.id, conversationId), eq(conversations.organizationId, org))),
-    db.select().from(contacts).where(and(sql`${contacts.id} = ${contactId}`, eq(contacts.organizationId, org))),
-  ]);
-  if (!chatbot) return null;
-  return { chatbot, model: model ?? null, defaultInboxId: inbox?.id ?? null, knowledgeBases: bases, conversation: conversation ?? null, contact: contact ?? null };
+  const turnReads: BatchItem<"sqlite">[] = [];
+  if (turn.conversationId) turnReads.push(db.select().from(conversations).where(and(eq(conversations.id, turn.conversationId), eq(conversations.organizationId, org))));
+  if (turn.conversationId || turn.contactId) {
+    const contactId = turn.contactId
+      ? sql`${turn.contactId}`
+      : sql`(select ${conversations.contactId} from ${conversations} where ${conversations.id} = ${turn.conversationId} and ${conversations.organizationId} = ${org})`;
+    turnReads.push(db.select().from(contacts).where(and(sql`${contacts.id} = ${contactId}`, eq(contacts.organizationId, org))));
+  }
+  let turnRows = null as unknown[][] | null;
+  const assistant = await assistants.remember(`${org}:${userId}:${id}`, async () => {
+    const [[chatbot], [model], [inbox], knowledgeBases, ...rest] = (await db.batch([
+      db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
+      db.select().from(models).where(inArray(models.id, db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(eq(chatbots.id, id)))),
+      db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, org))),
+      knowledgeBasesOfChatbot(db, id),
+      ...turnReads,
+    ] as never)) as [ChatbotRow[], ModelRow[], { id: string }[], KnowledgeBaseRow[], ...unknown[][]];
+    turnRows = rest;
+    return chatbot ? { chatbot, model: model ?? null, defaultInboxId: inbox?.id ?? null, knowledgeBases } : null;
+  });
+  if (!assistant) return null;
+  turnRows ??= turnReads.length ? ((await db.batch(turnReads as never)) as unknown[][]) : [];
+  const [conversation] = (turn.conversationId ? turnRows.shift()! : []) as (typeof conversations.$inferSelect)[];
+  const [contact] = (turnRows.shift() ?? []) as (typeof contacts.$inferSelect)[];
+  return { ...assistant, conversation: conversation ?? null, contact: contact ?? null };
 }
 
 /** For writes: 403 without `chatbot.manage`, then 404 when the caller cannot see the assistant. */

@@ -146,6 +146,26 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
   });
 });
 
+describe("what completions remember of an assistant (2 s per isolate, forgotten on writes)", () => {
+  it("a change to the assistant applies to the very next completion", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { replyMode: "template", template: "{{answer}}", unanswerableTemplate: "First answer." });
+    const ask = async () => ((await (await owner.fetch("POST", completions(bot.id), { message: { content: "Anything?" } })).json()) as Reply).content;
+    expect(await ask()).toBe("First answer.");
+    expect((await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { unanswerableTemplate: "Second answer." })).status).toBe(200);
+    expect(await ask()).toBe("Second answer.");
+  });
+
+  it("an assistant taken from the member's group is gone for the member's very next completion", async () => {
+    const owner = await seedOwner();
+    const member = await seedMember(owner, ["conversation.manage", "chatbot.view"]);
+    const bot = await createChatbot(owner, { groups: [{ id: member.groupId }] });
+    expect((await member.fetch("POST", completions(bot.id), { message: { content: "hi" } })).status).toBe(200);
+    expect((await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [] })).status).toBe(200);
+    await expectError(await member.fetch("POST", completions(bot.id), { message: { content: "hi" } }), 404, "not_found");
+  });
+});
+
 describe("an assistant's default inbox", () => {
   it("cannot be deleted or given to another assistant", async () => {
     const owner = await seedOwner();

@@ -1,0 +1,51 @@
+/**
+ * A per-isolate memory of values read from D1, each kept for `ttlMs`. Used for what nearly every
+ * request reads and rarely changes (API keys, access, assistants): the isolate that handles a change
+ * forgets at once, other isolates within `ttlMs` (docs/decisions.md, "Per-isolate caches").
+ */
+export class TtlCache<V> {
+  readonly #entries = new Map<string, { value: V; at: number }>();
+  /** Bumped by every forget, so a load that was under way then is not remembered. */
+  #generation = 0;
+
+  constructor(
+    readonly ttlMs: number,
+    readonly maxEntries = 10_000,
+  ) {}
+
+  get(key: string, now = Date.now()): V | undefined {
+    const hit = this.#entries.get(key);
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    if (hit) this.#entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, value: V, now = Date.now()): void {
+    if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, { value, at: now });
+  }
+
+  /**
+   * The remembered value, else `load`'s: remembered as of the time the load started, and not at all
+   * when something was forgotten meanwhile (the load may have read what was just changed).
+   */
+  async remember(key: string, load: () => Promise<V>): Promise<V> {
+    const now = Date.now();
+    const hit = this.get(key, now);
+    if (hit !== undefined) return hit;
+    const generation = this.#generation;
+    const value = await load();
+    if (generation === this.#generation) this.set(key, value, now);
+    return value;
+  }
+
+  deleteWhere(matches: (value: V) => boolean): void {
+    this.#generation++;
+    for (const [key, { value }] of this.#entries) if (matches(value)) this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
+  }
+}
