@@ -46,7 +46,7 @@ describe("GET /organizations/{organizationPk}/members/", () => {
     const b = await seedMember(owner);
     const group = await addGroup(owner.organizationId, "Sales");
     await joinGroup(b.memberId, group);
-    await setMetadata(a.memberId, { department: "Finance", employeeId: 42, remote: true });
+    await setMetadata(a.memberId, { department: "Finance", employeeId: 4242424, remote: true });
     await setMetadata(b.memberId, { department: "Sales_Team" });
 
     expect((await list(owner, owner.organizationId, "?query=ALICE")).results.map((m) => m.user.id)).toEqual([owner.userId]);
@@ -56,7 +56,7 @@ describe("GET /organizations/{organizationPk}/members/", () => {
     expect(grouped.results[0].groups).toEqual([{ id: group, name: "Sales" }]);
     expect((await list(owner, owner.organizationId, `?ids=${b.memberId},${a.memberId}`)).results.map((m) => m.id)).toEqual([a.memberId, b.memberId]);
     expect((await list(owner, owner.organizationId, "?search=finance")).results.map((m) => m.id)).toEqual([a.memberId]);
-    expect((await list(owner, owner.organizationId, "?search=42")).results.map((m) => m.id)).toEqual([a.memberId]);
+    expect((await list(owner, owner.organizationId, "?search=4242424")).results.map((m) => m.id)).toEqual([a.memberId]);
     expect((await list(owner, owner.organizationId, "?search=true")).results.map((m) => m.id)).toEqual([a.memberId]);
     // `_` is a literal character, not a LIKE wildcard; every word must match.
     expect((await list(owner, owner.organizationId, "?search=s_t")).results.map((m) => m.id)).toEqual([b.memberId]);
