@@ -5,12 +5,13 @@ import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { conversationInserts, handoffState, messageWrites, type ConversationRow, type MessageRow, type NewMessage } from "../src/services/conversations";
+import { conversationInserts, handoffState, messageRow, messageWrites, type ConversationRow, type MessageRow, type NewMessage } from "../src/services/conversations";
 import { modelApiError } from "../src/services/llm/errors";
 import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "../src/services/knowledge-bases";
 import { generateReply } from "../src/services/replies";
 import { deliveryOutbox, enqueueDeliveries } from "../src/services/webhooks/emit";
 import { SseWriter } from "../src/services/sse";
+import type { QueryMetadata } from "../src/services/query-scope";
 import { messageRecord, type MessageRecord } from "../src/routes/messages/schema";
 
 export interface SenderInput {
@@ -32,6 +33,11 @@ export interface TurnInput {
   assistant?: Assistant;
   sender: SenderInput & { type: "contact" | "user" };
   message: MessageInput;
+  /**
+   * The query restrictions of the conversation's contact, when the caller read them: retrieval then
+   * does not read them, which it could not yet for a conversation this turn creates (see #startTurn).
+   */
+  contactQueryMetadata?: QueryMetadata | null;
 }
 
 export interface TurnResult {
@@ -48,15 +54,18 @@ export interface TurnError {
 }
 
 type Assistant = { chatbot: typeof chatbots.$inferSelect; model: typeof models.$inferSelect | null; knowledgeBases: KnowledgeBaseRow[] };
-type ReplyContext = Assistant & { history: MessageRow[] };
+type ReplyContext = Assistant & { history: MessageRow[]; contactQueryMetadata?: QueryMetadata | null };
 type Fields = Omit<NewMessage, "organizationId" | "conversationId" | "sequence">;
 type Pending = { incomingId: string; attempts: number };
-type Prepared = { row: MessageRow; statements: ReturnType<typeof messageWrites>["statements"] };
+/** A message with its sequence number, not yet stored; `creates` when its conversation is stored with it. */
+type Prepared = { row: MessageRow; creates: boolean };
 
 const HISTORY_MESSAGES = 20;
 const PENDING_KEY = "pendingReply";
 const PENDING_RETRY_MS = 30_000;
 const MAX_REPLY_ATTEMPTS = 3;
+/** How long after the model is asked the visitor's message is written (see #startTurn). */
+const VISITOR_WRITE_DELAY_MS = 20;
 
 /**
  * One instance per conversation (`idFromName(conversationId)`). Every write to the conversation
@@ -98,14 +107,19 @@ export class Conversation extends DurableObject<Bindings> {
     return receipt;
   }
 
-  /** The same turn, with the reply streamed as server-sent events (CONTRACT section 7). */
-  stream(input: TurnInput): ReadableStream<Uint8Array> {
+  /**
+   * The same turn, with the reply streamed as server-sent events (CONTRACT section 7). The stream is
+   * handed over once the model has begun to answer (or the turn has ended or failed): on the local
+   * runtime, a turn that goes on after this call has returned reaches the model ~3 ms later.
+   */
+  async stream(input: TurnInput): Promise<ReadableStream<Uint8Array>> {
     const sse = new SseWriter();
     this.#startTurn(input, sse, false).work.catch((err) => {
       const { code, detail } = turnError(err);
       sse.send({ detail, code }, "error");
       sse.close();
     });
+    await sse.opened;
     return sse.readable;
   }
 
@@ -181,9 +195,15 @@ export class Conversation extends DurableObject<Bindings> {
         this.ctx.storage.kv.put(PENDING_KEY, { incomingId: incoming.row.id, attempts: 0 } satisfies Pending);
         await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
       }
-      // The visitor's message is written while the model answers: the model does not wait for D1.
+      // The model is asked first; the visitor's message is written VISITOR_WRITE_DELAY_MS later, or
+      // when the reply ends or fails if sooner (docs/decisions.md, "Streaming latency"). Only owed
+      // replies (`post`) do not wait: their receipt is the stored message.
       const context = answer ? this.#replyContext(conversation, recent, input.assistant) : null;
-      const writing = this.#commit(incoming, conversation);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      if (!context || owed) release();
+      else setTimeout(release, VISITOR_WRITE_DELAY_MS);
+      const writing = this.#commit(incoming, conversation, released);
       writing.then((row) => stored(messageRecord(row)), failed);
       if (!context) {
         await writing;
@@ -191,8 +211,12 @@ export class Conversation extends DurableObject<Bindings> {
         stream?.close();
         return { incoming: messageRecord(incoming.row), reply: null };
       }
-      const reply = await this.#reply(conversation, incoming.row, writing, stream, await context);
-      return { incoming: messageRecord(incoming.row), reply: messageRecord(reply) };
+      try {
+        const reply = await this.#reply(conversation, incoming.row, writing, stream, { ...(await context), contactQueryMetadata: input.contactQueryMetadata });
+        return { incoming: messageRecord(incoming.row), reply: messageRecord(reply) };
+      } finally {
+        release();
+      }
     });
     work.catch(failed);
     return { work, receipt };
@@ -227,7 +251,7 @@ export class Conversation extends DurableObject<Bindings> {
         stream?.send({ conversationId: conversation.id, messageId: replyId, content: text, done: false });
         if (this.#subscribers.size) shown = shown.then(() => this.#broadcast("delta", { conversationId: conversation.id, messageId: replyId, content: text }));
       },
-      abort.signal,
+      { signal: abort.signal, onResponse: () => stream?.open() },
     );
     await written;
     await shown;
@@ -284,22 +308,24 @@ export class Conversation extends DurableObject<Bindings> {
     return { conversation, recent: loaded };
   }
 
-  /** Builds the writes of a message with the next sequence number (and of its conversation, when this turn creates it). */
+  /** A message with the next sequence number (its writes are built when it is stored: see #commit). */
   #prepare(conversation: ConversationRow, fields: Fields, creates = false): Prepared {
     if (this.#sequence === null) throw new Error("the conversation is not loaded");
     const sequence = ++this.#sequence;
-    const { row, statements } = messageWrites(this.#db, conversation, {
-      ...fields,
-      id: fields.id ?? uuidv7(),
-      organizationId: conversation.organizationId,
-      conversationId: conversation.id,
-      sequence,
-    });
-    return { row: row as MessageRow, statements: [...(creates ? conversationInserts(this.#db, conversation) : []), ...statements] };
+    const row = messageRow({ ...fields, id: fields.id ?? uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence });
+    return { row: row as MessageRow, creates };
   }
 
-  async #commit({ row, statements }: Prepared, conversation: ConversationRow): Promise<MessageRow> {
-    const batch = this.#db.batch([...statements, deliveryOutbox(this.#db, conversation, row)] as never);
+  /**
+   * Stores a prepared message, with its conversation when it creates it and its webhook deliveries,
+   * in one batch once `after` settles; the object's later writes (#writing) follow it. The
+   * statements are built then too: building them costs the local runtime's one thread ~ms.
+   */
+  async #commit({ row, creates }: Prepared, conversation: ConversationRow, after: Promise<unknown> = Promise.resolve()): Promise<MessageRow> {
+    const db = this.#db;
+    const batch = after.then(() =>
+      db.batch([...(creates ? conversationInserts(db, conversation) : []), ...messageWrites(db, conversation, row), deliveryOutbox(db, conversation, row)] as never),
+    );
     this.#writing = batch;
     const results = (await batch.catch((err) => {
       this.#recent = null; // read again next time rather than guess what was stored

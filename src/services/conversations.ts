@@ -65,27 +65,30 @@ export function conversationInserts(db: Db, row: ConversationRow) {
 
 const TITLE_LENGTH = 80;
 
-/**
- * Statements writing one message and what follows from it: the conversation's last message,
- * unread count and title, and for assistant replies the word counts of the assistant and the
- * organization. Run in one batch so a message never exists without its effects.
- */
-export function messageWrites(db: Db, conversation: ConversationRow, message: NewMessage & { id: string; sequence: number }) {
-  const createdAt = message.createdAt ?? Date.now();
+/** A message as it will be stored: its time (now unless given) and, for assistant replies, its word count. */
+export function messageRow(message: NewMessage & { id: string; sequence: number }) {
   const words = message.senderType === "chatbot" ? countWords(message.content ?? "") : 0;
-  const row = { ...message, createdAt, wordsCount: words };
-  const incoming = message.type === "incoming";
-  const state = stateAfter(conversation, message);
+  return { ...message, createdAt: message.createdAt ?? Date.now(), wordsCount: words };
+}
+
+/**
+ * Statements writing one message (a `messageRow`) and what follows from it: the conversation's last
+ * message, unread count and title, and for assistant replies the word counts of the assistant and
+ * the organization. Run in one batch so a message never exists without its effects.
+ */
+export function messageWrites(db: Db, conversation: ConversationRow, row: ReturnType<typeof messageRow>): BatchItem<"sqlite">[] {
+  const { createdAt, wordsCount: words } = row;
+  const incoming = row.type === "incoming";
   const statements: BatchItem<"sqlite">[] = [
     db.insert(messages).values(row),
     db
       .update(conversations)
       .set({
-        lastMessage: (message.content ?? "").slice(0, 500),
+        lastMessage: (row.content ?? "").slice(0, 500),
         lastMessageAt: createdAt,
         unreadCount: incoming ? sql`${conversations.unreadCount} + 1` : conversations.unreadCount,
-        title: conversation.title || !incoming ? conversations.title : (message.content ?? "").slice(0, TITLE_LENGTH),
-        ...state,
+        title: conversation.title || !incoming ? conversations.title : (row.content ?? "").slice(0, TITLE_LENGTH),
+        ...stateAfter(conversation, row),
       })
       .where(eq(conversations.id, conversation.id)),
   ];
@@ -95,7 +98,7 @@ export function messageWrites(db: Db, conversation: ConversationRow, message: Ne
       usageIncrement(db, conversation.organizationId, { words }, createdAt),
     );
   }
-  return { row, statements };
+  return statements;
 }
 
 /**

@@ -2,10 +2,11 @@ import { Validator } from "@cfworker/json-schema";
 import type { Bindings, Db } from "../env";
 import { chatbots, models, type messages } from "../db/schema";
 import { CitationMarker } from "./citations";
-import { chatModelFor, ModelError, type ChatMessage, type Usage } from "./llm";
+import { chatModelFor, ModelError, type ChatMessage, type ChatRequest, type Usage } from "./llm";
 import { streamPieces } from "./llm/text";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
 import { retrievePassages, type RetrievedPassage } from "./retrieval";
+import type { QueryMetadata } from "./query-scope";
 
 type ChatbotRow = typeof chatbots.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
@@ -22,6 +23,8 @@ export interface ReplyInput {
   /** Earlier messages of the conversation, oldest first. */
   history: MessageRow[];
   incoming: MessageRow;
+  /** The query restrictions of the conversation's contact, when known (else read; see retrievePassages). */
+  contactQueryMetadata?: QueryMetadata | null;
 }
 
 export interface Reply {
@@ -38,9 +41,15 @@ export interface Reply {
  * word; `hybrid` fills it with the model's grounded answer. In `template` and `hybrid`, when nothing
  * relevant is retrieved the reply is the unanswerable text, never a guess.
  */
-export async function generateReply(env: Bindings, db: Db, input: ReplyInput, emit: (text: string) => void, signal?: AbortSignal): Promise<Reply> {
+export async function generateReply(
+  env: Bindings,
+  db: Db,
+  input: ReplyInput,
+  emit: (text: string) => void,
+  options: Pick<ChatRequest, "signal" | "onResponse"> = {},
+): Promise<Reply> {
   const { chatbot, incoming } = input;
-  const passages = await retrievePassages(env, db, chatbot, incoming, input.knowledgeBases);
+  const passages = await retrievePassages(env, db, chatbot, incoming, input.knowledgeBases, input.contactQueryMetadata);
   const jsonSchema = chatbot.outputMode === "json_schema" ? (chatbot.rawOutputFormat ?? undefined) : undefined;
   const templated = !jsonSchema && (chatbot.replyMode === "template" || chatbot.replyMode === "hybrid");
   const marker = chatbot.enableInLineCitations && passages.length && !jsonSchema ? new CitationMarker(passages) : null;
@@ -64,7 +73,7 @@ export async function generateReply(env: Bindings, db: Db, input: ReplyInput, em
   } else {
     if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
     const model = await chatModelFor(env, input.model);
-    for await (const event of model.stream({ messages: prompt(input), passages, jsonSchema, signal })) {
+    for await (const event of model.stream({ messages: prompt(input), passages, jsonSchema, ...options })) {
       if (event.type === "delta") write(event.text);
       else if (event.type === "usage") usage = event.usage;
     }

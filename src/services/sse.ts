@@ -11,12 +11,20 @@ export class SseWriter {
   #writer: WritableStreamDefaultWriter<Uint8Array>;
   #ping: ReturnType<typeof setInterval>;
   #closed = false;
+  #opened!: () => void;
+  /** Settles when `open` is called or the first event, comment or close is written. */
+  readonly opened = new Promise<void>((resolve) => (this.#opened = resolve));
 
   constructor(private readonly onClose?: () => void) {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     this.readable = readable;
     this.#writer = writable.getWriter();
     this.#ping = setInterval(() => this.#raw(": ping\n\n"), PING_EVERY_MS);
+  }
+
+  /** Marks the stream as under way without writing to it (see `opened`). */
+  open() {
+    this.#opened();
   }
 
   send(data: unknown, event?: string) {
@@ -26,6 +34,7 @@ export class SseWriter {
   close() {
     if (this.#closed) return;
     this.#closed = true;
+    this.#opened();
     clearInterval(this.#ping);
     this.onClose?.();
     this.#writer.close().catch(() => undefined);
@@ -33,6 +42,7 @@ export class SseWriter {
 
   #raw(text: string) {
     if (this.#closed) return;
+    this.#opened();
     this.#writer.write(encoder.encode(text)).catch(() => this.close());
   }
 }

@@ -5,6 +5,8 @@ export declare function answerPieces(n?: number): string[];
 export interface Upstream {
   port: number;
   url: string;
+  /** The latest requests (500 at most), oldest first; `arrivedAt` and `firstWordAt` are performance.now() times. */
+  requests: { body: unknown; aborted: boolean; arrivedAt: number; firstWordAt?: number }[];
   close(): Promise<void>;
 }
 export declare function startUpstream(options?: { tokenDelayMs?: number }): Promise<Upstream>;

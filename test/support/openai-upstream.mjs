@@ -14,7 +14,8 @@
 // each document by the share of the query's words it contains, best first, `top_n` of them. Both check
 // the key and honour fail-500 as chat does. GET /last-request?model=<name> returns the last request for
 // that model name (or the last of all without `model`): {headers: {authorization}, body, aborted (the
-// client left mid-stream)}.
+// client left mid-stream), arrivedAt, firstWordAt}; in-process users (the benchmarks) read `requests`,
+// where the two times (performance.now()) split a caller's latency at the model.
 
 import { createServer } from "node:http";
 
@@ -76,6 +77,7 @@ export async function startUpstream({ tokenDelayMs = 50 } = {}) {
   const requests = [];
 
   const server = createServer(async (req, res) => {
+    const arrivedAt = performance.now();
     try {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       if (req.method === "GET" && url.pathname === "/last-request") {
@@ -93,7 +95,7 @@ export async function startUpstream({ tokenDelayMs = 50 } = {}) {
       } catch {
         return sendJson(res, 400, { error: { message: "Invalid JSON.", type: "invalid_request_error" } });
       }
-      const entry = { headers: { authorization: req.headers.authorization ?? null }, body, aborted: false };
+      const entry = { headers: { authorization: req.headers.authorization ?? null }, body, aborted: false, arrivedAt };
       requests.push(entry);
       if (requests.length > 500) requests.shift();
 
@@ -144,6 +146,7 @@ export async function startUpstream({ tokenDelayMs = 50 } = {}) {
           if (gone) return;
           if (model === "fail-midstream" && i === 3) return res.destroy();
           if (model === "fail-truncated" && i === 3) return res.end();
+          if (i === 0) entry.firstWordAt = performance.now();
           res.write(chunk({ content: pieces[i] }));
         }
       }
@@ -160,6 +163,7 @@ export async function startUpstream({ tokenDelayMs = 50 } = {}) {
   const { port } = server.address();
   return {
     port,
+    requests,
     url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise((resolve) => {

@@ -10,6 +10,7 @@ import { notAContact } from "../../services/contacts";
 import { SSE_HEADERS } from "../../services/sse";
 import { MessageFields, MessageSchema } from "../messages/schema";
 import { QueryMetadataSchema } from "../contacts/schema";
+import type { QueryMetadata } from "../../services/query-scope";
 import type { TurnResult } from "../../../durable-objects/conversation";
 
 const Completion = z
@@ -90,6 +91,8 @@ export const registerCompletion = (r: Router) =>
       assistant: { chatbot, model, knowledgeBases },
       sender: { type: "contact" as const, id: contact?.id ?? null, name: contact?.name ?? "Visitor", avatar: contact?.avatar ?? null },
       message: fields,
+      // The conversation's contact: the sender of a new conversation, else its own when none is named.
+      contactQueryMetadata: created || !sender ? ((contact?.queryMetadata as QueryMetadata | null) ?? null) : undefined,
     };
     if (isStreaming) return c.body(await object.stream(turn), 200, SSE_HEADERS);
     // RPC types flatten records of `unknown`; the object returns exactly TurnResult.

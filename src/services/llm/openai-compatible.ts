@@ -60,6 +60,7 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
     throw failure(err);
   }
   if (!res.ok) throw new ModelError(`The model provider answered ${res.status}${await upstreamDetail(res, scrub)}`, 502);
+  request.onResponse?.();
 
   const state = new ChunkState();
   try {

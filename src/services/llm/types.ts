@@ -22,6 +22,8 @@ export interface ChatRequest {
   /** Functions the model may call (OpenAI function tools); providers without tools ignore them. */
   tools?: ToolDefinition[];
   signal?: AbortSignal;
+  /** Called once the provider has begun to answer (its response is in), before the first event. */
+  onResponse?: () => void;
 }
 
 /** An OpenAI function tool definition, passed to the provider as given. */

@@ -27,6 +27,7 @@ async function* streamChat(ai: AiRunner, model: string, request: ChatRequest): A
   let usage: Usage | null = null;
   try {
     const result = await ai.run(model, inputs, { signal: request.signal });
+    request.onResponse?.();
     if (result instanceof ReadableStream) {
       for await (const sse of parseSse(result as ReadableStream<Uint8Array>)) {
         if (sse.data === "[DONE]") break;

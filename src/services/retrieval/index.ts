@@ -24,9 +24,11 @@ export async function retrievePassages(
   chatbot: typeof chatbots.$inferSelect,
   message: typeof messages.$inferSelect,
   bases: KnowledgeBaseRow[],
+  /** The contact's restrictions when the caller has them (else read from the conversation's contact). */
+  contactMetadata?: QueryMetadata | null,
 ): Promise<RetrievedPassage[]> {
   if (!bases.length || !message.content.trim()) return [];
-  const metadata = (message.queryMetadata as QueryMetadata | null) ?? (await contactQueryMetadata(db, message.conversationId));
+  const metadata = (message.queryMetadata as QueryMetadata | null) ?? (contactMetadata !== undefined ? contactMetadata : await contactQueryMetadata(db, message.conversationId));
   const hits = await searchKnowledge(env, db, bases, {
     query: message.content,
     scope: queryScope(metadata),
