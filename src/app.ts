@@ -12,7 +12,7 @@ import { authenticate } from "./middleware/auth";
 import { rateLimit } from "./middleware/rate-limit";
 import { createRouter } from "./lib/openapi";
 import { forgetAccess } from "./services/access";
-import { forgetAssistants } from "./services/chatbots";
+import { forgetSettings } from "./lib/ttl-cache";
 import { registerRoutes } from "./routes";
 
 /** Paths (after the prefix) that need no API key (CONTRACT section 3). */
@@ -37,19 +37,19 @@ const OPENAPI_CONFIG = {
   security: [{ ApiKey: [] }],
 };
 
-/** Writes that leave the cached assistants as they are (docs/decisions.md, "Per-isolate caches"). */
+/** Writes that leave cached settings as they are (docs/decisions.md, "Per-isolate caches"). */
 const CONVERSATION_TRAFFIC = /^\/api(?:\/v1)?\/(?:chatbots\/[^/]+\/completions|chat\/completions|messages|conversations|contacts)\//;
 
 /**
  * After a write, this isolate forgets what it remembered that the write may have changed: access
- * (writes under /organizations/: members, groups, their permissions) and assistants (any write but
- * conversation traffic).
+ * (writes under /organizations/: members, groups, their permissions) and settings such as
+ * assistants, models and organization switches (any write but conversation traffic).
  */
 const forgetOnWrite = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (c.req.method === "GET" || c.req.method === "HEAD") return;
   if (c.req.path.replace(PREFIX, "").startsWith("/organizations/")) forgetAccess();
-  if (!CONVERSATION_TRAFFIC.test(c.req.path)) forgetAssistants();
+  if (!CONVERSATION_TRAFFIC.test(c.req.path)) forgetSettings();
 });
 
 const withDb = createMiddleware<AppEnv>(async (c, next) => {

@@ -19,9 +19,9 @@ export interface OrgAccess {
 type Ctx = Context<AppEnv>;
 
 /**
- * Memberships and permissions are remembered for 2 seconds per isolate (like API keys,
- * docs/decisions.md). Any write under /organizations/ (members, groups, their permissions and
- * members) clears them here at once: see `forgetAccessOnWrite` in app.ts.
+ * Memberships and permissions are remembered for 2 seconds per isolate (docs/decisions.md,
+ * "Per-isolate caches"). Any write under /organizations/ (members, groups, their permissions and
+ * members) clears them here at once: see `forgetOnWrite` in app.ts.
  */
 const remembered = new TtlCache<OrgAccess | string | null>(2_000);
 

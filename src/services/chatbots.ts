@@ -5,7 +5,7 @@ import { chatbotGroups, chatbotKnowledgeBases, chatbots, contacts, conversations
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk, inChunks } from "../lib/sql";
-import { TtlCache } from "../lib/ttl-cache";
+import { settingsCache } from "../lib/ttl-cache";
 import { can, requirePermission, type OrgAccess } from "./access";
 import { getModel, type ModelKind, type ModelRow } from "./models";
 import { planOf } from "./plans";
@@ -53,10 +53,9 @@ export interface AssistantForReply {
  * Assistants as replies need them, remembered for 2 seconds per isolate (like API keys and access;
  * docs/decisions.md, "Per-isolate caches"), by organization, user and assistant since visibility
  * depends on all three (null: not visible). Every API write other than conversation traffic clears
- * them in this isolate at once (`forgetOnWrite` in app.ts).
+ * them in this isolate at once (a settings cache: `forgetOnWrite` in app.ts).
  */
-const assistants = new TtlCache<AssistantForReply | null>(2_000);
-export const forgetAssistants = () => assistants.clear();
+const assistants = settingsCache<AssistantForReply | null>();
 
 /**
  * Everything a completion reads before it can ask the model, in at most one D1 round trip: the

@@ -13,7 +13,7 @@ export interface KeyRecord {
 /**
  * Verified keys are remembered for 2 seconds in the isolate that looked them up, so a burst of
  * requests with one key costs one D1 read. Revoking a key or changing its user evicts it here at
- * once; other isolates notice within TTL_MS (docs/decisions.md, "API key revocation").
+ * once; other isolates notice within TTL_MS (docs/decisions.md, "Per-isolate caches").
  */
 const TTL_MS = 2_000;
 const entries = new TtlCache<KeyRecord>(TTL_MS);

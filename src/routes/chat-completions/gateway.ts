@@ -5,6 +5,11 @@ import { models, organizations } from "../../db/schema";
 import { forbidden, notFound } from "../../lib/errors";
 import { currentAccess, type OrgAccess } from "../../services/access";
 import { getModel, usableBy, type ModelRow } from "../../services/models";
+import { settingsCache } from "../../lib/ttl-cache";
+
+/** Whether an organization may use the gateway, and models by reference, remembered 2 s (docs/decisions.md, "Per-isolate caches"). */
+const gatewaySwitches = settingsCache<boolean>();
+const chatModels = settingsCache<ModelRow | null>();
 
 /**
  * The organization the call acts in, which must have the gateway switched on (`canUseAiGateway`,
@@ -12,11 +17,11 @@ import { getModel, usableBy, type ModelRow } from "../../services/models";
  */
 export async function gatewayAccess(c: Context<AppEnv>): Promise<OrgAccess> {
   const access = await currentAccess(c);
-  const [org] = await c.var.db
-    .select({ canUseAiGateway: organizations.canUseAiGateway })
-    .from(organizations)
-    .where(eq(organizations.id, access.organizationId));
-  if (!org?.canUseAiGateway) throw forbidden("The AI gateway is not enabled for this organization (canUseAiGateway).");
+  const allowed = await gatewaySwitches.remember(access.organizationId, async () => {
+    const [org] = await c.var.db.select({ canUseAiGateway: organizations.canUseAiGateway }).from(organizations).where(eq(organizations.id, access.organizationId));
+    return !!org?.canUseAiGateway;
+  });
+  if (!allowed) throw forbidden("The AI gateway is not enabled for this organization (canUseAiGateway).");
   return access;
 }
 
@@ -25,14 +30,17 @@ export async function gatewayAccess(c: Context<AppEnv>): Promise<OrgAccess> {
  * built-in model and one of the organization's, the organization's own wins, then the oldest.
  */
 export async function findChatModel(db: Db, organizationId: string, ref: string): Promise<ModelRow> {
-  const byId = await getModel(db, organizationId, ref, "llm");
-  if (byId) return byId;
-  const [byName] = await db
-    .select()
-    .from(models)
-    .where(and(eq(models.kind, "llm"), eq(models.name, ref), usableBy(organizationId)))
-    .orderBy(sql`${models.organizationId} is null`, asc(models.createdAt))
-    .limit(1);
-  if (!byName) throw notFound(`The model "${ref.slice(0, 200)}" does not exist or you do not have access to it.`);
-  return byName;
+  const row = await chatModels.remember(`${organizationId}:${ref}`, async () => {
+    const byId = await getModel(db, organizationId, ref, "llm");
+    if (byId) return byId;
+    const [byName] = await db
+      .select()
+      .from(models)
+      .where(and(eq(models.kind, "llm"), eq(models.name, ref), usableBy(organizationId)))
+      .orderBy(sql`${models.organizationId} is null`, asc(models.createdAt))
+      .limit(1);
+    return byName ?? null;
+  });
+  if (!row) throw notFound(`The model "${ref.slice(0, 200)}" does not exist or you do not have access to it.`);
+  return row;
 }

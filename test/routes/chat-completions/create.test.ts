@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { PREFIXES, seedMember } from "../../harness";
+import { PREFIXES, seedMember, seedStaff } from "../../harness";
 import { LOCAL_LLM_ID, PATH, UPSTREAM_API_KEY, gatewayOwner, lastUpstreamRequest, upstreamModel, wordsUsed } from "./fixtures";
 
 const question = [{ role: "user", content: "What are your opening hours?" }];
@@ -61,6 +61,19 @@ describe("POST /chat/completions (non-streaming)", () => {
       expect(await res.json()).toMatchObject({ code: "not_found" });
     }
     expect((await stranger.fetch("POST", PATH, { model: theirs.id, messages: question })).status).toBe(200);
+  });
+
+  it("a model deleted, or the gateway switched off, through the API applies to the very next call", async () => {
+    const staff = await seedStaff();
+    const org = `/organizations/${staff.organizationId}/`;
+    expect((await staff.fetch("PATCH", org, { canUseAiGateway: true })).status).toBe(200);
+    const model = await upstreamModel(staff);
+    expect((await staff.fetch("POST", PATH, { model: model.name, messages: question })).status).toBe(200);
+    expect((await staff.fetch("DELETE", `/large-language-models/${model.id}/`)).status).toBe(204);
+    expect((await staff.fetch("POST", PATH, { model: model.name, messages: question })).status).toBe(404);
+    expect((await staff.fetch("POST", PATH, { model: LOCAL_LLM_ID, messages: question })).status).toBe(200);
+    expect((await staff.fetch("PATCH", org, { canUseAiGateway: false })).status).toBe(200);
+    expect((await staff.fetch("POST", PATH, { model: LOCAL_LLM_ID, messages: question })).status).toBe(403);
   });
 
   it("records the answer's words in the organization's usage", async () => {
