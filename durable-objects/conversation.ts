@@ -212,7 +212,7 @@ export class Conversation extends DurableObject<Bindings> {
         return { incoming: messageRecord(incoming.row), reply: null };
       }
       try {
-        const reply = await this.#reply(conversation, incoming.row, writing, stream, { ...(await context), contactQueryMetadata: input.contactQueryMetadata });
+        const reply = await this.#reply(conversation, incoming.row, writing, stream, { ...(await context), contactQueryMetadata: input.contactQueryMetadata }, release);
         return { incoming: messageRecord(incoming.row), reply: messageRecord(reply) };
       } finally {
         release();
@@ -236,7 +236,8 @@ export class Conversation extends DurableObject<Bindings> {
     return { ...row, knowledgeBases };
   }
 
-  async #reply(conversation: ConversationRow, incoming: MessageRow, written: Promise<MessageRow>, stream: SseWriter | null, context: ReplyContext): Promise<MessageRow> {
+  /** The assistant's reply to `incoming`, stored once `written` (the visitor's message) is; `answered` is called when the model is done. */
+  async #reply(conversation: ConversationRow, incoming: MessageRow, written: Promise<MessageRow>, stream: SseWriter | null, context: ReplyContext, answered = () => {}): Promise<MessageRow> {
     const abort = new AbortController();
     written.catch(() => abort.abort());
     const { chatbot } = context;
@@ -253,6 +254,7 @@ export class Conversation extends DurableObject<Bindings> {
       },
       { signal: abort.signal, onResponse: () => stream?.open() },
     );
+    answered();
     await written;
     await shown;
     const row = await this.#commit(
