@@ -195,14 +195,15 @@ export class Conversation extends DurableObject<Bindings> {
         this.ctx.storage.kv.put(PENDING_KEY, { incomingId: incoming.row.id, attempts: 0 } satisfies Pending);
         await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
       }
-      // The model is asked first; the visitor's message is written VISITOR_WRITE_DELAY_MS later, or
-      // when the reply ends or fails if sooner (docs/decisions.md, "Streaming latency"). Only owed
-      // replies (`post`) do not wait: their receipt is the stored message.
+      // Streamed, the model is asked first and the visitor's message is written
+      // VISITOR_WRITE_DELAY_MS later, or when the reply ends or fails if sooner (docs/decisions.md,
+      // "Streaming latency"). Otherwise it is written while the model answers: a direct answer waits
+      // for both anyway, and an owed reply's receipt is the stored message.
       const context = answer ? this.#replyContext(conversation, recent, input.assistant) : null;
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
-      if (!context || owed) release();
-      else setTimeout(release, VISITOR_WRITE_DELAY_MS);
+      if (context && stream) setTimeout(release, VISITOR_WRITE_DELAY_MS);
+      else release();
       const writing = this.#commit(incoming, conversation, released);
       writing.then((row) => stored(messageRecord(row)), failed);
       if (!context) {
