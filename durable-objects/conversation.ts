@@ -7,7 +7,8 @@ import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
 import { conversationInserts, handoffState, messageRow, messageWrites, type ConversationRow, type MessageRow, type NewMessage } from "../src/services/conversations";
 import { modelApiError } from "../src/services/llm/errors";
-import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "../src/services/knowledge-bases";
+import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
+import type { AssistantForReply } from "../src/services/chatbots";
 import { generateReply } from "../src/services/replies";
 import { deliveryOutbox, enqueueDeliveries } from "../src/services/webhooks/emit";
 import { SseWriter } from "../src/services/sse";
@@ -53,7 +54,7 @@ export interface TurnError {
   detail: string;
 }
 
-type Assistant = { chatbot: typeof chatbots.$inferSelect; model: typeof models.$inferSelect | null; knowledgeBases: KnowledgeBaseRow[] };
+type Assistant = Omit<AssistantForReply, "defaultInboxId">;
 type ReplyContext = Assistant & { history: MessageRow[]; contactQueryMetadata?: QueryMetadata | null };
 type Fields = Omit<NewMessage, "organizationId" | "conversationId" | "sequence">;
 type Pending = { incomingId: string; attempts: number };
