@@ -11,25 +11,23 @@ interface KeyWindow {
   known: number;
   /** Requests of this isolate not yet added to the key's RateLimiter object. */
   pending: number;
+  lastFlush: number;
   flushing: boolean;
-  /** A flush is planned FLUSH_EVERY_MS after the first request it will send. */
-  planned: boolean;
 }
 
 const windows = new Map<string, KeyWindow>();
 
 /**
  * Per-key fixed one-minute window, counted exactly in this isolate and shared with other isolates
- * through the key's RateLimiter Durable Object: 100 ms after the first request not yet sent, or at
- * once when 50 are waiting. Requests never wait for the object, and a lone request is not slowed by
- * its flush; across isolates the limit may be overshot by what they served between two flushes.
+ * through the key's RateLimiter Durable Object every 100 ms or 50 requests. Requests never wait for
+ * the object; across isolates the limit may be overshot by what they served between two flushes.
  */
 export function takeToken(env: Bindings, key: string, ctx: { waitUntil(p: Promise<unknown>): void }, now = Date.now()): { allowed: boolean; retryAfter: number } {
   const limit = Number(env.RATE_LIMIT_PER_MINUTE) || DEFAULT_LIMIT_PER_MINUTE;
   const window = Math.floor(now / WINDOW_MS);
   let state = windows.get(key);
   if (!state || state.window !== window) {
-    state = { window, known: 0, pending: 0, flushing: false, planned: false };
+    state = { window, known: 0, pending: 0, lastFlush: now, flushing: false };
     windows.set(key, state);
     pruneOldWindows(window);
   }
@@ -37,17 +35,8 @@ export function takeToken(env: Bindings, key: string, ctx: { waitUntil(p: Promis
     return { allowed: false, retryAfter: Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000)) };
   }
   state.pending++;
-  if (state.pending >= FLUSH_EVERY_REQUESTS && !state.flushing) {
+  if (!state.flushing && (state.pending >= FLUSH_EVERY_REQUESTS || now - state.lastFlush >= FLUSH_EVERY_MS)) {
     ctx.waitUntil(flush(env, key, state));
-  } else if (!state.planned && !state.flushing) {
-    state.planned = true;
-    const planned = state;
-    ctx.waitUntil(
-      scheduler.wait(FLUSH_EVERY_MS).then(() => {
-        planned.planned = false;
-        if (planned.pending && !planned.flushing) return flush(env, key, planned);
-      }),
-    );
   }
   return { allowed: true, retryAfter: 0 };
 }
@@ -64,6 +53,7 @@ async function flush(env: Bindings, key: string, state: KeyWindow) {
     // The count stays pending and goes with the next flush.
     console.warn(JSON.stringify({ level: "warn", message: "rate limit flush failed", error: String(err) }));
   } finally {
+    state.lastFlush = Date.now();
     state.flushing = false;
   }
 }
