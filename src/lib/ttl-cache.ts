@@ -27,15 +27,16 @@ export class TtlCache<V> {
 
   /**
    * The remembered value, else `load`'s: remembered as of the time the load started, and not at all
-   * when something was forgotten meanwhile (the load may have read what was just changed).
+   * when it is undefined (nothing found) or something was forgotten meanwhile (the load may have
+   * read what was just changed).
    */
-  async remember(key: string, load: () => Promise<V>): Promise<V> {
+  async remember<L extends V | undefined>(key: string, load: () => Promise<L>): Promise<L> {
     const now = Date.now();
     const hit = this.get(key, now);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) return hit as L;
     const generation = this.#generation;
     const value = await load();
-    if (generation === this.#generation) this.set(key, value, now);
+    if (value !== undefined && generation === this.#generation) this.set(key, value, now);
     return value;
   }
 

@@ -5,7 +5,7 @@ import { apiKeys, users } from "../db/schema";
 import { unauthenticated } from "../lib/errors";
 import { sha256Hex } from "../lib/crypto";
 import { bootstrapOwner } from "../services/accounts";
-import { cachedKey, rememberKey, type KeyRecord } from "../services/key-cache";
+import { verifiedKey, type KeyRecord } from "../services/key-cache";
 import type { Db } from "../env";
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -29,7 +29,7 @@ export const authenticate = (isPublic: (path: string, method: string) => boolean
     const db = c.var.db;
     const hash = await sha256Hex(key);
     const now = Date.now();
-    let row = cachedKey(hash, now) ?? (await findKey(db, hash));
+    let row = await verifiedKey(hash, () => findKey(db, hash));
     if (!row && key === c.env.BOOTSTRAP_API_KEY && (await bootstrapOwner(db, key, c.env.BOOTSTRAP_EMAIL))) row = await findKey(db, hash);
     if (!row) throw unauthenticated("Invalid API key.");
     if (row.expiresAt !== null && row.expiresAt <= now) throw unauthenticated("API key has expired.");
@@ -63,6 +63,5 @@ async function findKey(db: Db, hash: string): Promise<KeyRecord | undefined> {
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)));
-  if (row) rememberKey(hash, row);
   return row;
 }

@@ -27,10 +27,8 @@ const remembered = new TtlCache<OrgAccess | string | null>(2_000);
 
 export const forgetAccess = () => remembered.clear();
 
-const remember = <T extends OrgAccess | string | null>(key: string, load: () => Promise<T>) => remembered.remember(key, load) as Promise<T>;
-
 function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
-  return remember(`${c.var.principal.userId}:${organizationId}`, () => readAccess(c, organizationId));
+  return remembered.remember(`${c.var.principal.userId}:${organizationId}`, () => readAccess(c, organizationId));
 }
 
 async function readAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
@@ -74,7 +72,7 @@ export async function currentAccess(c: Ctx): Promise<OrgAccess> {
     if (access) return access;
     if (c.req.header("X-Organization-Id")) throw notFound("Organization not found.");
   }
-  const first = await remember(`${c.var.principal.userId}:*`, async () => {
+  const first = await remembered.remember(`${c.var.principal.userId}:*`, async () => {
     const [row] = await c.var.db
       .select({ organizationId: members.organizationId })
       .from(members)

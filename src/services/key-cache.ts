@@ -18,7 +18,7 @@ export interface KeyRecord {
 const TTL_MS = 2_000;
 const entries = new TtlCache<KeyRecord>(TTL_MS);
 
-export const cachedKey = (hash: string, now = Date.now()) => entries.get(hash, now);
-export const rememberKey = (hash: string, record: KeyRecord, now = Date.now()) => entries.set(hash, record, now);
+/** The key's record, remembered, else `load`'s (a key not found is not remembered). */
+export const verifiedKey = (hash: string, load: () => Promise<KeyRecord | undefined>) => entries.remember(hash, load);
 export const forgetApiKey = (apiKeyId: string) => entries.deleteWhere((record) => record.apiKeyId === apiKeyId);
 export const forgetUser = (userId: string) => entries.deleteWhere((record) => record.user.id === userId);

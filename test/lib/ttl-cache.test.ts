@@ -12,6 +12,11 @@ describe("TtlCache", () => {
     expect(await cache.remember("a", load)).toBe("v1");
     expect(await cache.remember("a", load)).toBe("v1");
     expect(loads).toBe(1);
+    // Nothing found is not remembered: the next call looks again.
+    let found: string | undefined;
+    expect(await cache.remember("b", async () => found)).toBeUndefined();
+    found = "now there";
+    expect(await cache.remember("b", async () => found)).toBe("now there");
   });
 
   it("does not remember a load that was under way when it forgot (it may have read what changed)", async () => {

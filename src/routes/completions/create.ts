@@ -65,7 +65,8 @@ export const registerCompletion = (r: Router) =>
     const { chatbotId } = c.req.valid("param");
     const { conversation: requested, message, isStreaming } = c.req.valid("json");
     const { sender, ...fields } = message;
-    // One D1 round trip reads all the object needs to ask the model at once.
+    // At most one D1 round trip reads all the object needs to ask the model; none for a new
+    // conversation whose assistant is remembered (readForReply).
     const found = await readForReply(db, access, c.var.principal.userId, chatbotId, { conversationId: requested || undefined, contactId: sender });
     if (!found) throw notFound("Assistant not found.");
     const { chatbot, model, defaultInboxId, knowledgeBases, conversation, contact } = found;
