@@ -26,6 +26,10 @@ export interface Bindings {
   WEBHOOK_TIMEOUT_MS?: string;
   /** Secret used to encrypt credentials at rest (model API keys, store passwords). */
   ENCRYPTION_KEY?: string;
+  /** The operator's plans as JSON (src/services/plans.ts); unset: no quotas. */
+  PLANS?: string;
+  /** Plan id of new organizations (default: the first of PLANS). */
+  DEFAULT_PLAN?: string;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;

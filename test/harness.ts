@@ -1,4 +1,4 @@
-import { SELF } from "cloudflare:test";
+import { SELF, createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { getDb } from "../src/db";
@@ -7,6 +7,8 @@ import { createAccount } from "../src/services/accounts";
 import { PERMISSIONS, type Permission } from "../src/services/permissions";
 import { eq } from "drizzle-orm";
 import { uuidv7 } from "../src/lib/ids";
+import worker from "../src/index";
+import type { Bindings } from "../src/env";
 
 export const db = () => getDb(env.DB);
 export const PREFIXES = ["/api/v1", "/api"] as const;
@@ -20,10 +22,34 @@ export interface Actor {
   key: string;
   email: string;
   /** Request as this actor; `path` is relative to the prefix (default /api/v1). */
-  fetch(method: string, path: string, body?: unknown, init?: { prefix?: string; headers?: Record<string, string> }): Promise<Response>;
+  fetch(method: string, path: string, body?: unknown, init?: { prefix?: string; headers?: Record<string, string>; settings?: Settings }): Promise<Response>;
 }
 
-export async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+/** Deployment settings (variables and secrets) that differ from the test defaults for one request. */
+export type Settings = { [K in keyof Bindings]?: Bindings[K] | undefined };
+
+/** Plans as an operator would configure them (src/services/plans.ts). */
+export const CONFIGURED_PLANS: Settings = {
+  PLANS: JSON.stringify({
+    free: { planName: "Free", createChatbotLimit: 3, monthlyWords: 100_000, uploadBytes: 104_857_600 },
+    pro: { planName: "Pro", createChatbotLimit: 50 },
+    enterprise: { planName: "Enterprise", logoUploads: true },
+  }),
+  DEFAULT_PLAN: "free",
+};
+
+/**
+ * The worker itself, called with `settings` over the test bindings: the same code, storage and
+ * objects as SELF.fetch, as a deployment configured that way would run.
+ */
+async function fetchWithSettings(request: Request, settings: Settings) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...(env as unknown as Bindings), ...settings } as Bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+export async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}, settings?: Settings) {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     if (body instanceof FormData || typeof body === "string") init.body = body as BodyInit;
@@ -32,7 +58,8 @@ export async function call(method: string, url: string, body?: unknown, headers:
       (init.headers as Record<string, string>)["Content-Type"] = "application/json";
     }
   }
-  return SELF.fetch(`http://localhost${url}`, init);
+  const request = new Request(`http://localhost${url}`, init);
+  return settings ? fetchWithSettings(request, settings) : SELF.fetch(request);
 }
 
 function actor(userId: string, organizationId: string, key: string, email: string): Actor {
@@ -42,7 +69,7 @@ function actor(userId: string, organizationId: string, key: string, email: strin
     key,
     email,
     fetch: (method, path, body, init = {}) =>
-      call(method, `${init.prefix ?? "/api/v1"}${path}`, body, { Authorization: `Api-Key ${key}`, ...init.headers }),
+      call(method, `${init.prefix ?? "/api/v1"}${path}`, body, { Authorization: `Api-Key ${key}`, ...init.headers }, init.settings),
   };
 }
 
@@ -81,7 +108,7 @@ export async function seedMember(owner: Actor, permissions: Permission[] = []): 
     ]);
   }
   return { ...actor(other.userId, owner.organizationId, other.key, email), memberId: member.id, groupId, fetch: (m, p, b, init = {}) =>
-    call(m, `${init.prefix ?? "/api/v1"}${p}`, b, { Authorization: `Api-Key ${other.key}`, "X-Organization-Id": owner.organizationId, ...init.headers }) };
+    call(m, `${init.prefix ?? "/api/v1"}${p}`, b, { Authorization: `Api-Key ${other.key}`, "X-Organization-Id": owner.organizationId, ...init.headers }, init.settings) };
 }
 
 export async function setPlan(organizationId: string, planId: "free" | "trial" | "pro" | "enterprise") {

@@ -1,3 +1,5 @@
+import { missingSetting } from "./errors";
+
 const encoder = new TextEncoder();
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -61,7 +63,7 @@ async function aesKey(secret: string): Promise<CryptoKey> {
 }
 
 function requireSecret(secret: string | undefined): string {
-  if (!secret) throw new Error("ENCRYPTION_KEY is not configured; credentials cannot be stored");
+  if (!secret) throw missingSetting("ENCRYPTION_KEY", "store or read credentials (model API keys, webhook secrets, contact credentials)");
   return secret;
 }
 

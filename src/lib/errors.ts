@@ -44,3 +44,8 @@ export function isUniqueViolation(err: unknown): boolean {
   const text = String((err as { message?: string })?.message ?? err) + String((err as { cause?: unknown })?.cause ?? "");
   return text.includes("UNIQUE constraint failed");
 }
+
+/** CONTRACT section 2: the deployment lacks a setting this request needs; `detail` names it. */
+export const notConfigured = (detail: string) => new ApiError(503, "not_configured", detail);
+export const missingSetting = (setting: string, purpose: string) =>
+  notConfigured(`${setting} is not set, so the service cannot ${purpose}. Set it with \`wrangler secret put ${setting}\` (locally: in .dev.vars).`);

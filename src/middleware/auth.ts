@@ -5,6 +5,7 @@ import { apiKeys, users } from "../db/schema";
 import { unauthenticated } from "../lib/errors";
 import { sha256Hex } from "../lib/crypto";
 import { bootstrapOwner } from "../services/accounts";
+import { planSettings } from "../services/plans";
 import { verifiedKey, type KeyRecord } from "../services/key-cache";
 import type { Db } from "../env";
 
@@ -30,7 +31,7 @@ export const authenticate = (isPublic: (path: string, method: string) => boolean
     const hash = await sha256Hex(key);
     const now = Date.now();
     let row = await verifiedKey(hash, () => findKey(db, hash));
-    if (!row && key === c.env.BOOTSTRAP_API_KEY && (await bootstrapOwner(db, key, c.env.BOOTSTRAP_EMAIL))) row = await findKey(db, hash);
+    if (!row && key === c.env.BOOTSTRAP_API_KEY && (await bootstrapOwner(db, key, c.env.BOOTSTRAP_EMAIL, planSettings(c.env).defaultPlan.id))) row = await findKey(db, hash);
     if (!row) throw unauthenticated("Invalid API key.");
     if (row.expiresAt !== null && row.expiresAt <= now) throw unauthenticated("API key has expired.");
     const { user } = row;

@@ -3,6 +3,7 @@ import type { Db } from "../env";
 import { apiKeys, members, organizations, users } from "../db/schema";
 import { newApiKey, sha256Hex } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
+import { SELF_HOSTED } from "./plans";
 
 export interface NewAccount {
   email: string;
@@ -10,15 +11,19 @@ export interface NewAccount {
   passwordHash: string | null;
   company: string;
   isStaff?: boolean;
+  /** The organization's plan (default: the self-hosted plan, which limits nothing). */
+  planId?: string;
+  /** Whether the organization starts approved (the bootstrap organization does). */
+  approved?: boolean;
   /** Use this key instead of a random one (bootstrap). */
   key?: string;
   keyName?: string;
 }
 
 /** Statements that create an organization with its owner as first member. */
-export function organizationInserts(db: Db, ownerId: string, name: string, organizationId = uuidv7()) {
+export function organizationInserts(db: Db, ownerId: string, name: string, organizationId = uuidv7(), planId = SELF_HOSTED.id, approved = false) {
   return [
-    db.insert(organizations).values({ id: organizationId, name, ownerId, creditWalletId: uuidv7() }),
+    db.insert(organizations).values({ id: organizationId, name, ownerId, planId, approvalStatus: approved ? "approved" : "pending", creditWalletId: uuidv7() }),
     db.insert(members).values({ organizationId, userId: ownerId, isOwner: true }),
   ] as const;
 }
@@ -41,7 +46,7 @@ export async function createAccount(db: Db, input: NewAccount) {
       company: input.company,
       isStaff: input.isStaff ?? false,
     }),
-    ...organizationInserts(db, userId, input.company, organizationId),
+    ...organizationInserts(db, userId, input.company, organizationId, input.planId, input.approved),
     db.insert(apiKeys).values(values),
   ]);
   return { userId, organizationId, key, apiKeyId: values.id };
@@ -49,15 +54,15 @@ export async function createAccount(db: Db, input: NewAccount) {
 
 /**
  * CONTRACT section 3: with BOOTSTRAP_API_KEY set and no user yet, the first request with that key
- * creates an owner (staff) user, an organization and the key. Called only when a presented key
+ * creates an owner (staff) user, an approved organization on the default plan, and the key. Called only when a presented key
  * equal to BOOTSTRAP_API_KEY is unknown, so it costs nothing on the normal path.
  * Returns whether it created the account.
  */
-export async function bootstrapOwner(db: Db, key: string, email = "admin@example.com"): Promise<boolean> {
+export async function bootstrapOwner(db: Db, key: string, email = "admin@example.com", planId?: string): Promise<boolean> {
   const [{ n }] = await db.select({ n: count() }).from(users);
   if (n > 0) return false;
   try {
-    await createAccount(db, { email, name: "Administrator", passwordHash: null, company: "Default organization", isStaff: true, key, keyName: "Bootstrap key" });
+    await createAccount(db, { email, name: "Administrator", passwordHash: null, company: "Default organization", isStaff: true, approved: true, planId, key, keyName: "Bootstrap key" });
     return true;
   } catch (err) {
     // Another isolate bootstrapped at the same moment: the unique email or key hash says so.

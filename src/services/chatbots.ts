@@ -8,7 +8,7 @@ import { chunk, inChunks } from "../lib/sql";
 import { settingsCache } from "../lib/ttl-cache";
 import { can, requirePermission, type OrgAccess } from "./access";
 import { getModel, type ModelKind, type ModelRow } from "./models";
-import { planOf } from "./plans";
+import { planOf, type PlanSettings } from "./plans";
 import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "./knowledge-bases";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
@@ -280,29 +280,36 @@ export function checkChatbotRules(bot: Pick<ChatbotRow, "replyMode" | "template"
   }
 }
 
-/**
- * The plan's assistant quota (403 when reached, or when the plan has lapsed). Personal assistants
- * count against the organization that hosts their default inbox.
- */
-export async function requireChatbotQuota(db: Db, organizationId: string, now = Date.now()) {
-  const [[org], [{ n }]] = await Promise.all([
-    db.select({ planId: organizations.planId, expiredAt: organizations.planExpiredAt }).from(organizations).where(eq(organizations.id, organizationId)),
-    db
-      .select({ n: count() })
-      .from(chatbots)
-      .where(
-        or(
-          eq(chatbots.organizationId, organizationId),
-          and(
-            isNull(chatbots.organizationId),
-            sql`${chatbots.id} in (select ${inboxes.chatbotId} from ${inboxes} where ${inboxes.organizationId} = ${organizationId} and ${inboxes.isDefault} = 1)`,
-          ),
+/** Assistants counted against an organization's plan: its own and the personal ones it hosts. */
+export async function countedChatbots(db: Db, organizationId: string): Promise<number> {
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(chatbots)
+    .where(
+      or(
+        eq(chatbots.organizationId, organizationId),
+        and(
+          isNull(chatbots.organizationId),
+          sql`${chatbots.id} in (select ${inboxes.chatbotId} from ${inboxes} where ${inboxes.organizationId} = ${organizationId} and ${inboxes.isDefault} = 1)`,
         ),
       ),
+    );
+  return n;
+}
+
+/**
+ * The plan's assistant quota, when the operator configured one (403 when reached, or when the plan
+ * has lapsed). Personal assistants count against the organization that hosts their default inbox.
+ */
+export async function requireChatbotQuota(db: Db, organizationId: string, plans: PlanSettings, now = Date.now()) {
+  if (!plans.configured) return;
+  const [[org], n] = await Promise.all([
+    db.select({ planId: organizations.planId, expiredAt: organizations.planExpiredAt }).from(organizations).where(eq(organizations.id, organizationId)),
+    countedChatbots(db, organizationId),
   ]);
-  const plan = planOf(org.planId);
+  const plan = planOf(plans, org.planId);
   if (org.expiredAt !== null && org.expiredAt <= now) throw forbidden("The organization's plan has expired; no assistant can be created.");
-  if (n >= plan.createChatbotLimit) {
+  if (plan.createChatbotLimit !== null && n >= plan.createChatbotLimit) {
     throw forbidden(`The ${plan.planName} plan allows ${plan.createChatbotLimit} assistants and the organization has ${n}; delete one or change the plan.`);
   }
 }

@@ -1,8 +1,9 @@
-import { and, count, eq, sum } from "drizzle-orm";
+import { and, eq, sum } from "drizzle-orm";
 import type { Db } from "../env";
-import { chatbots, organizations, organizationUsage } from "../db/schema";
+import { organizations, organizationUsage } from "../db/schema";
 import { ms } from "../lib/time";
-import { CLEANUP_AFTER_DAYS, planOf } from "./plans";
+import { countedChatbots } from "./chatbots";
+import { CLEANUP_AFTER_DAYS, planOf, type PlanSettings } from "./plans";
 
 type OrganizationRow = typeof organizations.$inferSelect;
 const DAY = 86_400_000;
@@ -10,16 +11,16 @@ const DAY = 86_400_000;
 export const currentMonth = (now = Date.now()) => new Date(now).toISOString().slice(0, 7);
 
 /** The organization record with its usage statistics and plan (spec "Organization"). */
-export async function organizationRecord(db: Db, org: OrganizationRow, now = Date.now()) {
-  const [[bots], [usage], [allTime]] = await Promise.all([
-    db.select({ n: count() }).from(chatbots).where(eq(chatbots.organizationId, org.id)),
+export async function organizationRecord(db: Db, org: OrganizationRow, plans: PlanSettings, now = Date.now()) {
+  const [chatbotsCount, [usage], [allTime]] = await Promise.all([
+    countedChatbots(db, org.id),
     db
       .select({ words: organizationUsage.wordsCount, conversations: organizationUsage.conversationsCount })
       .from(organizationUsage)
       .where(and(eq(organizationUsage.organizationId, org.id), eq(organizationUsage.month, currentMonth(now)))),
     db.select({ bytes: sum(organizationUsage.uploadedBytes) }).from(organizationUsage).where(eq(organizationUsage.organizationId, org.id)),
   ]);
-  const plan = planOf(org.planId);
+  const plan = planOf(plans, org.planId);
   const expiredAt = org.planExpiredAt;
   const lapsed = expiredAt !== null && expiredAt <= now;
   const noActivePlanDays = lapsed ? Math.floor((now - expiredAt) / DAY) : 0;
@@ -32,10 +33,10 @@ export async function organizationRecord(db: Db, org: OrganizationRow, now = Dat
     fullLogo: org.fullLogo,
     themePrimaryColor: org.themePrimaryColor,
     usageStatistics: {
-      chatbotsCount: bots.n,
-      countableChatbotsCount: bots.n,
+      chatbotsCount,
+      countableChatbotsCount: chatbotsCount,
       exemptChatbotsByMode: {},
-      canCreateChatbot: bots.n < plan.createChatbotLimit && !lapsed,
+      canCreateChatbot: (plan.createChatbotLimit === null || chatbotsCount < plan.createChatbotLimit) && !lapsed,
       createChatbotLimit: plan.createChatbotLimit,
       currentMonthWordsCountTotal: plan.monthlyWords,
       currentMonthUsedWordsCountTotal: usage?.words ?? 0,
@@ -73,7 +74,7 @@ export async function organizationRecord(db: Db, org: OrganizationRow, now = Dat
   };
 }
 
-export async function getOrganizationRecord(db: Db, id: string) {
+export async function getOrganizationRecord(db: Db, id: string, plans: PlanSettings) {
   const [org] = await db.select().from(organizations).where(eq(organizations.id, id));
-  return org ? organizationRecord(db, org) : null;
+  return org ? organizationRecord(db, org, plans) : null;
 }

@@ -1,14 +1,114 @@
-/** Plans and their quotas. Numeric quotas are not in the spec; these are ours (docs/decisions.md). */
-export const PLANS = {
-  free: { id: "7b2e0c11-0001-4000-8000-000000000001", planName: "Free", planType: "free", createChatbotLimit: 3, monthlyWords: 100_000, uploadBytes: 100 * 2 ** 20 },
-  trial: { id: "7b2e0c11-0001-4000-8000-000000000002", planName: "Trial", planType: "trial", createChatbotLimit: 10, monthlyWords: 500_000, uploadBytes: 500 * 2 ** 20 },
-  pro: { id: "7b2e0c11-0001-4000-8000-000000000003", planName: "Pro", planType: "pro", createChatbotLimit: 50, monthlyWords: 5_000_000, uploadBytes: 10 * 2 ** 30 },
-  enterprise: { id: "7b2e0c11-0001-4000-8000-000000000004", planName: "Enterprise", planType: "enterprise", createChatbotLimit: 1000, monthlyWords: 100_000_000, uploadBytes: 1024 * 2 ** 30 },
-} as const;
+import { z } from "@hono/zod-openapi";
+import type { Bindings } from "../env";
+import { notConfigured } from "../lib/errors";
 
-export type PlanId = keyof typeof PLANS;
-export const PLAN_IDS = Object.keys(PLANS) as [PlanId, ...PlanId[]];
-export const planOf = (id: string) => PLANS[(id in PLANS ? id : "free") as PlanId];
+/**
+ * Plans and their quotas are the operator's configuration, not built-in caps (CONTRACT section 8):
+ * without `PLANS` every organization is on the one "Self-hosted" plan, which limits nothing.
+ *
+ * `PLANS` is a JSON object keyed by plan id, e.g.
+ * `{"free": {"planName": "Free", "createChatbotLimit": 3, "monthlyWords": 100000}, "enterprise": {"planName": "Enterprise", "logoUploads": true}}`;
+ * `DEFAULT_PLAN` names the plan new organizations get (default: the first one listed).
+ * A quota left out (or null) is unlimited.
+ */
+const quota = z.number().int().nonnegative().nullable().default(null);
+const PlanConfig = z
+  .object({
+    planName: z.string().min(1).optional(),
+    planType: z.string().min(1).optional(),
+    createChatbotLimit: quota,
+    monthlyWords: quota,
+    uploadBytes: quota,
+    /** Organization logos as multipart uploads ("enterprise plan only" in the spec). */
+    logoUploads: z.boolean().default(false),
+  })
+  .strict();
+const PlansConfig = z.record(z.string().regex(/^[a-z0-9_-]{1,40}$/, "plan ids are lowercase letters, digits, _ and -"), PlanConfig);
+
+export interface Plan {
+  id: string;
+  planName: string;
+  planType: string;
+  /** null: unlimited. */
+  createChatbotLimit: number | null;
+  monthlyWords: number | null;
+  uploadBytes: number | null;
+  logoUploads: boolean;
+}
+
+export interface PlanSettings {
+  /** Whether the operator configured plans at all. */
+  configured: boolean;
+  plans: Map<string, Plan>;
+  defaultPlan: Plan;
+}
+
+export const SELF_HOSTED: Plan = {
+  id: "self-hosted",
+  planName: "Self-hosted",
+  planType: "self_hosted",
+  createChatbotLimit: null,
+  monthlyWords: null,
+  uploadBytes: null,
+  logoUploads: true,
+};
+
+const UNCONFIGURED: PlanSettings = { configured: false, plans: new Map([[SELF_HOSTED.id, SELF_HOSTED]]), defaultPlan: SELF_HOSTED };
+
+/** Why the plan settings cannot be used, or null when they can (also reported by `GET /health`). */
+export function planSettingsProblem(env: Pick<Bindings, "PLANS" | "DEFAULT_PLAN">): string | null {
+  try {
+    parse(env.PLANS, env.DEFAULT_PLAN);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+const parsed = new Map<string, PlanSettings>();
+
+function parse(raw: string | undefined, defaultId: string | undefined): PlanSettings {
+  if (!raw?.trim()) {
+    if (defaultId?.trim()) throw new Error(`DEFAULT_PLAN is "${defaultId}" but PLANS is not set.`);
+    return UNCONFIGURED;
+  }
+  const cacheKey = `${defaultId ?? ""}\n${raw}`;
+  const known = parsed.get(cacheKey);
+  if (known) return known;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (err) {
+    throw new Error(`PLANS is not valid JSON: ${(err as Error).message}`);
+  }
+  const result = PlansConfig.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new Error(`PLANS is invalid at ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  }
+  const plans = new Map<string, Plan>();
+  for (const [id, p] of Object.entries(result.data)) {
+    plans.set(id, { id, planName: p.planName ?? id, planType: p.planType ?? id, createChatbotLimit: p.createChatbotLimit, monthlyWords: p.monthlyWords, uploadBytes: p.uploadBytes, logoUploads: p.logoUploads });
+  }
+  if (!plans.size) throw new Error("PLANS lists no plan.");
+  const defaultPlan = defaultId?.trim() ? plans.get(defaultId.trim()) : plans.values().next().value;
+  if (!defaultPlan) throw new Error(`DEFAULT_PLAN "${defaultId}" is not one of PLANS (${[...plans.keys()].join(", ")}).`);
+  const settings = { configured: true, plans, defaultPlan };
+  parsed.set(cacheKey, settings);
+  return settings;
+}
+
+/** The deployment's plans; a malformed setting is 503 `not_configured` naming it. */
+export function planSettings(env: Pick<Bindings, "PLANS" | "DEFAULT_PLAN">): PlanSettings {
+  try {
+    return parse(env.PLANS, env.DEFAULT_PLAN);
+  } catch (err) {
+    throw notConfigured(`${(err as Error).message} Fix the PLANS / DEFAULT_PLAN settings.`);
+  }
+}
+
+/** An organization's plan: its stored plan when configured, else the default one. */
+export const planOf = (settings: PlanSettings, planId: string) => settings.plans.get(planId) ?? settings.defaultPlan;
 
 /** Days an organization's data is kept after its plan lapsed. */
 export const CLEANUP_AFTER_DAYS = 90;

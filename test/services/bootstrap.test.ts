@@ -12,8 +12,10 @@ describe("bootstrap from BOOTSTRAP_API_KEY (CONTRACT section 3)", () => {
     const res = await asBootstrap("GET", "/users/current/");
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ email: "admin@example.com", isStaff: true });
-    const orgs = await env.DB.prepare("SELECT name FROM organizations").all();
+    const orgs = await env.DB.prepare("SELECT name, approval_status, plan_id FROM organizations").all();
     expect(orgs.results).toHaveLength(1);
+    // Approved, on the self-hosted plan that limits nothing (no plans configured).
+    expect(orgs.results[0]).toMatchObject({ approval_status: "approved", plan_id: "self-hosted" });
     const stored = await env.DB.prepare("SELECT key_hash FROM api_keys").all<{ key_hash: string }>();
     expect(stored.results.map((r) => r.key_hash)).not.toContain(key);
   });

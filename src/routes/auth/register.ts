@@ -5,6 +5,7 @@ import { conflict, forbidden, isUniqueViolation } from "../../lib/errors";
 import { hashPassword } from "../../lib/crypto";
 import { createAccount } from "../../services/accounts";
 import { getOrganizationRecord } from "../../services/organizations";
+import { planSettings } from "../../services/plans";
 import { OrganizationSchema } from "../organizations/schema";
 import { UserSchema, userRecord } from "../users/schema";
 import { users } from "../../db/schema";
@@ -49,14 +50,14 @@ export const registerRegistration = (r: Router) =>
     const db = c.var.db;
     let account;
     try {
-      account = await createAccount(db, { email: body.email, name: body.name, company: body.company, passwordHash: await hashPassword(body.password1) });
+      account = await createAccount(db, { email: body.email, name: body.name, company: body.company, passwordHash: await hashPassword(body.password1), planId: planSettings(c.env).defaultPlan.id });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict("A user is already registered with this e-mail address.");
       throw err;
     }
     const [[user], organization] = await Promise.all([
       db.select().from(users).where(eq(users.id, account.userId)),
-      getOrganizationRecord(db, account.organizationId),
+      getOrganizationRecord(db, account.organizationId, planSettings(c.env)),
     ]);
     return c.json({ user: userRecord(user), organization: organization!, apiKey: account.key }, 201);
   });

@@ -4,6 +4,7 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, orgAccess, requirePermission } from "../../services/access";
 import { checkChatbotReferences, checkChatbotRules, chatbotColumns, chatbotView, createChatbot, requireChatbotQuota } from "../../services/chatbots";
 import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
+import { planSettings } from "../../services/plans";
 import { CHATBOTS_TAG, ChatbotSchema, ChatbotWrite, chatbotRecord } from "./schema";
 
 const route = createRoute({
@@ -39,7 +40,7 @@ export const registerCreateChatbot = (r: Router) =>
       outputMode: columns.outputMode ?? "text",
       rawOutputFormat: columns.rawOutputFormat ?? null,
     });
-    await requireChatbotQuota(db, access.organizationId);
+    await requireChatbotQuota(db, access.organizationId, planSettings(c.env));
     const row = await createChatbot(
       db,
       { ...columns, name: body.name, largeLanguageModelId: body.largeLanguageModel, createdById: c.var.principal.userId, organizationId: personal ? null : access.organizationId },

@@ -6,6 +6,7 @@ import { organizations } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
 import { organizationInserts } from "../../services/accounts";
 import { getOrganizationRecord } from "../../services/organizations";
+import { planSettings } from "../../services/plans";
 import { OrganizationSchema, OrganizationWrite } from "./schema";
 
 const CreateOrganization = OrganizationWrite.pick({ name: true, compactLogo: true, fullLogo: true });
@@ -25,9 +26,10 @@ export const registerCreateOrganization = (r: Router) =>
     const { name, compactLogo = null, fullLogo = null } = c.req.valid("json");
     const db = c.var.db;
     const id = uuidv7();
+    const plans = planSettings(c.env);
     await db.batch([
-      ...organizationInserts(db, c.var.principal.userId, name, id),
+      ...organizationInserts(db, c.var.principal.userId, name, id, plans.defaultPlan.id),
       db.update(organizations).set({ compactLogo, fullLogo }).where(eq(organizations.id, id)),
     ]);
-    return c.json((await getOrganizationRecord(db, id))!, 201);
+    return c.json((await getOrganizationRecord(db, id, plans))!, 201);
   });

@@ -4,6 +4,7 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { orgAccess } from "../../services/access";
 import { getOrganizationRecord } from "../../services/organizations";
+import { planSettings } from "../../services/plans";
 import { OrganizationSchema } from "./schema";
 
 const route = createRoute({
@@ -18,7 +19,7 @@ const route = createRoute({
 export const registerGetOrganization = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").id);
-    const record = await getOrganizationRecord(c.var.db, access.organizationId);
+    const record = await getOrganizationRecord(c.var.db, access.organizationId, planSettings(c.env));
     if (!record) throw notFound();
     return c.json(record, 200);
   });

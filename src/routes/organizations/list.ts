@@ -5,6 +5,7 @@ import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, PaginationSwitch, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { members, organizations } from "../../db/schema";
 import { organizationRecord } from "../../services/organizations";
+import { planSettings } from "../../services/plans";
 import { OrganizationSchema } from "./schema";
 
 const route = createRoute({
@@ -24,6 +25,7 @@ export const registerListOrganizations = (r: Router) =>
   r.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const db = c.var.db;
+    const plans = planSettings(c.env);
     const mine = eq(members.userId, c.var.principal.userId);
     const rows = db
       .select({ organization: organizations })
@@ -31,7 +33,7 @@ export const registerListOrganizations = (r: Router) =>
       .innerJoin(members, eq(members.organizationId, organizations.id))
       .where(mine)
       .orderBy(asc(organizations.createdAt), asc(organizations.id));
-    const records = (list: { organization: typeof organizations.$inferSelect }[]) => Promise.all(list.map((row) => organizationRecord(db, row.organization)));
+    const records = (list: { organization: typeof organizations.$inferSelect }[]) => Promise.all(list.map((row) => organizationRecord(db, row.organization, plans)));
     if (query.pagination === "false") return c.json(await records(await rows), 200);
     const p = pageParams(query);
     const [[{ n }], page] = await Promise.all([db.select({ n: count() }).from(members).where(mine), rows.limit(p.limit).offset(p.offset)]);

@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { Timestamp } from "../../lib/openapi";
-import { PLAN_IDS } from "../../services/plans";
 
 const flag = (description: string) => z.boolean().openapi({ description, example: false });
 const decimal = (description: string) => z.string().openapi({ description, example: "0.00" });
@@ -12,11 +11,11 @@ export const UsageStatistics = z
     countableChatbotsCount: z.number().int().openapi({ example: 2 }),
     exemptChatbotsByMode: z.record(z.string(), z.number().int()).openapi({ description: "Assistants not counted against the limit, by reply mode", example: {} }),
     canCreateChatbot: z.boolean().openapi({ example: true }),
-    createChatbotLimit: z.number().int().openapi({ example: 3 }),
-    currentMonthWordsCountTotal: z.number().int().openapi({ description: "Words allowed this month", example: 100000 }),
+    createChatbotLimit: z.number().int().nullable().openapi({ description: "Assistants the plan allows; null: no limit (no plans configured)", example: null }),
+    currentMonthWordsCountTotal: z.number().int().nullable().openapi({ description: "Words allowed this month; null: no limit", example: null }),
     currentMonthUsedWordsCountTotal: z.number().int().openapi({ description: "Words used this month", example: 1234 }),
     currentMonthUsedConversationsCountTotal: z.number().int().openapi({ example: 12 }),
-    availableUploadFilesSizeTotal: z.number().int().openapi({ description: "Upload allowance in bytes", example: 104857600 }),
+    availableUploadFilesSizeTotal: z.number().int().nullable().openapi({ description: "Upload allowance in bytes; null: no limit", example: null }),
     usedUploadFileSizeTotal: z.number().int().openapi({ description: "Bytes uploaded", example: 0 }),
   })
   .openapi("UsageStatistics");
@@ -32,9 +31,9 @@ export const OrganizationSchema = z
     usageStatistics: UsageStatistics,
     organizationPlan: z
       .object({
-        id: z.string().openapi({ example: "7b2e0c11-0001-4000-8000-000000000001" }),
-        planName: z.string().openapi({ example: "Free" }),
-        planType: z.string().openapi({ example: "free" }),
+        id: z.string().openapi({ description: "Plan id: a key of the operator's `PLANS`, or `self-hosted` when no plans are configured", example: "self-hosted" }),
+        planName: z.string().openapi({ example: "Self-hosted" }),
+        planType: z.string().openapi({ example: "self_hosted" }),
         expiredAt: Timestamp.nullable(),
       })
       .openapi({ description: "Current plan" }),
@@ -90,7 +89,7 @@ export const OrganizationWrite = z.object({
 
 /** Plan and feature fields: platform staff only (403 for anyone else who sends them). */
 export const OrganizationStaffWrite = z.object({
-  planId: z.enum(PLAN_IDS).optional().openapi({ description: "Staff only: plan", example: "enterprise" }),
+  planId: z.string().min(1).max(40).optional().openapi({ description: "Staff only: one of the plans the operator configured (`PLANS`)", example: "enterprise" }),
   planExpiredAt: z.number().int().nullable().optional().openapi({ description: "Staff only: plan expiry, epoch ms", example: null }),
   approvalStatus: z.enum(["pending", "approved", "rejected"]).optional().openapi({ description: "Staff only", example: "approved" }),
   canUseCustomElasticsearch: z.boolean().optional().openapi({ description: "Staff only", example: false }),

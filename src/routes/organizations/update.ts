@@ -5,9 +5,10 @@ import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { organizations } from "../../db/schema";
-import { forbidden, notFound } from "../../lib/errors";
+import { fieldError, forbidden, notFound } from "../../lib/errors";
 import { orgAccess, requirePermission } from "../../services/access";
 import { getOrganizationRecord } from "../../services/organizations";
+import { planOf, planSettings } from "../../services/plans";
 import { acceptOnly } from "../../middleware/content-type";
 import { LOGO_FIELDS, MULTIPART_MAX_BYTES, logoPart, readLogoPart, storeLogo } from "./logos";
 import { OrganizationSchema, OrganizationStaffWrite, OrganizationWrite } from "./schema";
@@ -22,7 +23,7 @@ const STAFF_FIELDS = Object.keys(OrganizationStaffWrite.shape);
 const description =
   "Requires `organization.manage`. Plan, feature flags, fees and approval status are for platform staff only (403 otherwise); " +
   "staff may set them on any organization they are a member of. Logos are URLs in JSON, or image files in the multipart form " +
-  "(PNG, JPEG or GIF, at most 5 MiB each; enterprise plan only, 403 otherwise), stored and served under `/api/v1/files/public/`.";
+  "(PNG, JPEG or GIF, at most 5 MiB each; when the operator configured plans, only on a plan with `logoUploads`, 403 otherwise), stored and served under `/api/v1/files/public/`.";
 
 const routeFor = (method: "put" | "patch", jsonSchema: z.ZodType, formSchema: z.ZodType) =>
   createRoute({
@@ -55,12 +56,17 @@ async function update(c: Context<AppEnv>, id: string, body: Record<string, unkno
   const staffFields = STAFF_FIELDS.filter((k) => body[k] !== undefined);
   if (staffFields.length && !isStaff) throw forbidden(`Only platform staff can change ${staffFields.join(", ")}.`);
   const db = c.var.db;
+  const plans = planSettings(c.env);
+  if (typeof body.planId === "string" && !plans.plans.has(body.planId)) {
+    throw fieldError("planId", `Unknown plan "${body.planId}"; the configured plans are: ${[...plans.plans.keys()].join(", ")}.`);
+  }
   const [org] = await db.select({ planId: organizations.planId }).from(organizations).where(eq(organizations.id, access.organizationId));
   if (!org) throw notFound();
   const changes: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
   if (multipart) {
-    if (org.planId !== "enterprise") {
-      throw forbidden("Uploading logos with multipart/form-data requires the enterprise plan; send logo URLs as JSON instead.");
+    const plan = planOf(plans, org.planId);
+    if (!plan.logoUploads) {
+      throw forbidden(`The ${plan.planName} plan does not include logo uploads; send logo URLs as JSON instead.`);
     }
     // Every part is checked before anything is stored.
     const logos = LOGO_FIELDS.map((field) => [field, readLogoPart(field, body[field])] as const);
@@ -70,7 +76,7 @@ async function update(c: Context<AppEnv>, id: string, body: Record<string, unkno
     }
   }
   if (Object.keys(changes).length) await db.update(organizations).set(changes as Changes).where(eq(organizations.id, access.organizationId));
-  return (await getOrganizationRecord(db, access.organizationId))!;
+  return (await getOrganizationRecord(db, access.organizationId, plans))!;
 }
 
 const isMultipart = (c: Context) => /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "");

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { organizations } from "../../../src/db/schema";
-import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, setPlan, unique } from "../../harness";
+import { CONFIGURED_PLANS, NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, setPlan, unique } from "../../harness";
 import { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
 import { createModel, KINDS } from "../models/fixtures";
 import { createGroup } from "../groups/helpers";
@@ -202,19 +202,40 @@ describe("POST /chatbots/", () => {
     expect(await storedChatbots(stranger.userId)).toHaveLength(0);
   });
 
-  it("403 once the plan's limit is reached (personal assistants count against the organization), and when the plan has lapsed", async () => {
+  it("without configured plans nothing is capped: a new organization creates 10 assistants", async () => {
+    const owner = await seedOwner();
+    for (let i = 0; i < 10; i++) await createChatbot(owner);
+    expect(await storedChatbots(owner.userId)).toHaveLength(10);
+    const org = (await (await owner.fetch("GET", `/organizations/${owner.organizationId}/`)).json()) as { usageStatistics: Record<string, unknown>; organizationPlan: { planName: string } };
+    expect(org.usageStatistics).toMatchObject({ chatbotsCount: 10, canCreateChatbot: true, createChatbotLimit: null });
+    expect(org.organizationPlan.planName).toBe("Self-hosted");
+  });
+
+  it("with plans configured by the operator: 403 once the plan's limit is reached (personal assistants count), and when the plan has lapsed", async () => {
+    const settings = CONFIGURED_PLANS;
+    const post = (owner: Awaited<ReturnType<typeof seedOwner>>, body: Record<string, unknown>) => owner.fetch("POST", "/chatbots/", body, { settings });
     const owner = await seedOwner();
     await setPlan(owner.organizationId, "free");
-    await createChatbot(owner);
-    await createChatbot(owner);
-    await createChatbot(owner, { organization: "" });
-    const err = await expectError(await owner.fetch("POST", "/chatbots/", { name: "fourth", largeLanguageModel: LOCAL_LLM }), 403, "permission_denied");
-    expect(err.detail).toContain("3");
+    for (const extra of [{}, {}, { organization: "" }]) expect((await post(owner, { name: unique("bot"), largeLanguageModel: LOCAL_LLM, ...extra })).status).toBe(201);
+    const err = await expectError(await post(owner, { name: "fourth", largeLanguageModel: LOCAL_LLM }), 403, "permission_denied");
+    expect(err.detail).toContain("Free plan allows 3");
     expect(await storedChatbots(owner.userId)).toHaveLength(3);
     expect(await inboxesOf(owner.organizationId)).toHaveLength(3);
+    const org = (await (await owner.fetch("GET", `/organizations/${owner.organizationId}/`, undefined, { settings })).json()) as { usageStatistics: Record<string, unknown> };
+    expect(org.usageStatistics).toMatchObject({ canCreateChatbot: false, createChatbotLimit: 3 });
     await setPlan(owner.organizationId, "pro");
-    expect((await createChatbot(owner)).organization).toBe(owner.organizationId);
+    expect((await post(owner, { name: unique("bot"), largeLanguageModel: LOCAL_LLM })).status).toBe(201);
     await db().update(organizations).set({ planExpiredAt: Date.now() - 1000 }).where(eq(organizations.id, owner.organizationId));
-    await expectError(await owner.fetch("POST", "/chatbots/", { name: "late", largeLanguageModel: LOCAL_LLM }), 403, "permission_denied");
+    await expectError(await post(owner, { name: "late", largeLanguageModel: LOCAL_LLM }), 403, "permission_denied");
+  });
+
+  it("a new organization gets the operator's default plan; a malformed PLANS is 503 naming the setting", async () => {
+    const res = await call("POST", "/api/v1/auth/registration/", { email: `${unique("p")}@example.com`, password1: "correct horse battery", password2: "correct horse battery", name: "P", company: "P Co" }, {}, CONFIGURED_PLANS);
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(((await res.json()) as { organization: { organizationPlan: { id: string } } }).organization.organizationPlan.id).toBe("free");
+    const owner = await seedOwner();
+    const broken = await expectError(await owner.fetch("POST", "/chatbots/", { name: "x", largeLanguageModel: LOCAL_LLM }, { settings: { PLANS: "{not json" } }), 503, "not_configured");
+    expect(broken.detail).toContain("PLANS");
+    expect(await storedChatbots(owner.userId)).toHaveLength(0);
   });
 });

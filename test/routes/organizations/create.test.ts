@@ -16,7 +16,7 @@ describe("POST /organizations/", () => {
       name,
       compactLogo: "https://cdn.example.com/c.png",
       fullLogo: "https://cdn.example.com/f.png",
-      organizationPlan: { planType: "free" },
+      organizationPlan: { id: "self-hosted", planType: "self_hosted" },
       approvalStatus: "pending",
       canUseAiGateway: false,
       usageStatistics: { chatbotsCount: 0 },

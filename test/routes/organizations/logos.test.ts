@@ -3,7 +3,7 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { organizations } from "../../../src/db/schema";
-import { PREFIXES, db, expectError, seedMember, seedOwner, setPlan } from "../../harness";
+import { CONFIGURED_PLANS, PREFIXES, db, expectError, seedMember, seedOwner, setPlan } from "../../harness";
 
 const path = (id: string) => `/organizations/${id}/`;
 const row = async (id: string) => (await db().select().from(organizations).where(eq(organizations.id, id)))[0];
@@ -52,14 +52,24 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
     expect(await res.json()).toMatchObject({ compactLogo: null, themePrimaryColor: "#112233" });
   });
 
-  it("403 below the enterprise plan, with a detail saying so, and nothing is stored", async () => {
+  it("without configured plans any organization may upload logos", async () => {
     const owner = await seedOwner();
-    const before = await row(owner.organizationId);
     const res = await owner.fetch("PATCH", path(owner.organizationId), form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) }));
-    const body = await expectError(res, 403, "permission_denied");
-    expect(body.detail).toMatch(/enterprise/i);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await stored(owner.organizationId)).toHaveLength(1);
+  });
+
+  it("with configured plans, 403 on a plan without logo uploads, with a detail saying so, and nothing is stored", async () => {
+    const owner = await seedOwner();
+    await setPlan(owner.organizationId, "free");
+    const before = await row(owner.organizationId);
+    const logo = () => form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) });
+    const body = await expectError(await owner.fetch("PATCH", path(owner.organizationId), logo(), { settings: CONFIGURED_PLANS }), 403, "permission_denied");
+    expect(body.detail).toMatch(/Free plan/);
     expect(await row(owner.organizationId)).toEqual(before);
     expect(await stored(owner.organizationId)).toHaveLength(0);
+    await setPlan(owner.organizationId, "enterprise");
+    expect((await owner.fetch("PATCH", path(owner.organizationId), logo(), { settings: CONFIGURED_PLANS })).status).toBe(200);
   });
 
   it("400 naming the field for a file that is not PNG, JPEG or GIF, and nothing is stored", async () => {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { organizations } from "../../../src/db/schema";
-import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, seedStaff } from "../../harness";
+import { CONFIGURED_PLANS, NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, seedStaff } from "../../harness";
 
 const path = (id: string) => `/organizations/${id}/`;
 const row = async (id: string) => (await db().select().from(organizations).where(eq(organizations.id, id)))[0];
@@ -56,19 +56,24 @@ describe("PUT and PATCH /organizations/{id}/ (JSON)", () => {
 
   it("staff set plan, flags and fees on an organization they are a member of", async () => {
     const staff = await seedStaff();
-    let res = await staff.fetch("PATCH", path(staff.organizationId), { planId: "enterprise", canUseAiGateway: true, gatewayServiceFeePercent: "1.50", approvalStatus: "approved" });
+    const settings = CONFIGURED_PLANS;
+    let res = await staff.fetch("PATCH", path(staff.organizationId), { planId: "enterprise", canUseAiGateway: true, gatewayServiceFeePercent: "1.50", approvalStatus: "approved" }, { settings });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toMatchObject({ organizationPlan: { planType: "enterprise" }, canUseAiGateway: true, gatewayServiceFeePercent: "1.50", approvalStatus: "approved" });
     // In a customer's organization, as a plain member (no organization.manage).
     const customer = await seedOwner();
     expect((await customer.fetch("POST", `/organizations/${customer.organizationId}/members/`, { email: staff.email })).status).toBe(201);
-    res = await staff.fetch("PATCH", path(customer.organizationId), { planId: "pro" });
+    res = await staff.fetch("PATCH", path(customer.organizationId), { planId: "pro" }, { settings });
     expect(res.status).toBe(200);
+    expect((await row(customer.organizationId)).planId).toBe("pro");
+    // A plan the operator did not configure is a 400 naming the configured ones.
+    const unknown = await expectError(await staff.fetch("PATCH", path(customer.organizationId), { planId: "platinum" }, { settings }), 400, "invalid");
+    expect(unknown.errors!.planId[0]).toContain("free, pro, enterprise");
     expect((await row(customer.organizationId)).planId).toBe("pro");
     // Not a member: not found, even for staff.
     const elsewhere = await seedOwner();
-    await expectError(await staff.fetch("PATCH", path(elsewhere.organizationId), { planId: "pro" }), 404, "not_found");
-    expect((await row(elsewhere.organizationId)).planId).toBe("free");
+    await expectError(await staff.fetch("PATCH", path(elsewhere.organizationId), { planId: "pro" }, { settings }), 404, "not_found");
+    expect((await row(elsewhere.organizationId)).planId).toBe("self-hosted");
   });
 
   it("401 without a key", async () => {
