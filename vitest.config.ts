@@ -17,6 +17,10 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             ENCRYPTION_KEY: "test-encryption-key",
+            // Whatever a developer's .dev.vars configures, the tests start from the embedded defaults.
+            PLANS: "",
+            DEFAULT_PLAN: "",
+            OUTBOUND_ALLOWED_HOSTS: "",
             BOOTSTRAP_API_KEY: BOOTSTRAP_TEST_KEY,
             TEST_UPSTREAM_URL: inject<string>("upstreamUrl"),
             TEST_RECEIVER_URL: inject<string>("receiverUrl"),

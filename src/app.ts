@@ -14,6 +14,7 @@ import { createRouter } from "./lib/openapi";
 import { forgetAccess } from "./services/access";
 import { forgetSettings } from "./lib/ttl-cache";
 import { registerRoutes } from "./routes";
+import { settingProblems } from "./services/settings";
 
 /** Paths (after the prefix) that need no API key (CONTRACT section 3). */
 const PUBLIC_PATHS = new Set(["/auth/registration/", "/auth/login/", "/openapi.json", "/schema/", "/docs/"]);
@@ -101,8 +102,12 @@ export function buildApp() {
   app.get("/api/schema/", (c) => c.json(document(c)));
   app.get("/api/docs/", swaggerUI({ url: "/api/v1/openapi.json", title: "Assistant Platform API" }));
 
-  // A route with no authentication or storage, the baseline of `npm run bench -- auth`.
-  app.get("/health", (c) => c.json({ status: "ok" }));
+  // No authentication or storage (the baseline of `npm run bench -- auth`); lists settings the
+  // deployment lacks, so an operator sees them before a client gets a 503 for one.
+  app.get("/health", (c) => {
+    const settings = settingProblems(c.env);
+    return c.json({ status: settings.length ? "degraded" : "ok", settings });
+  });
 
   const methodsFor = allowedMethods(app.routes);
   app.notFound((c) => {

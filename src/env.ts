@@ -21,6 +21,9 @@ export interface Bindings {
   BOOTSTRAP_EMAIL?: string;
   JSON_BODY_LIMIT_BYTES?: string;
   RATE_LIMIT_PER_MINUTE?: string;
+  /** Comma-separated `host` or `host:port` that outbound calls may reach although private (CONTRACT section 11). */
+  OUTBOUND_ALLOWED_HOSTS?: string;
+  /** Alias of OUTBOUND_ALLOWED_HOSTS. */
   WEBHOOK_ALLOWED_HOSTS?: string;
   /** Receiver time-out in ms (default 30,000, spec delivery rule 2); tests shorten it. */
   WEBHOOK_TIMEOUT_MS?: string;

@@ -23,7 +23,8 @@ export function webhookUrlProblem(url: string, allowedHosts: string[] = []): str
   if (!parsed.hostname) return "The URL has no host.";
   const port = parsed.port || (parsed.protocol === "https:" ? "443" : "80");
   const allowed = allowedHosts.map((h) => h.trim().toLowerCase());
-  if (allowed.includes(`${parsed.hostname}:${port}`) || (!parsed.port && allowed.includes(parsed.hostname))) return null;
+  // `host:port` allows that port; a bare host allows every port of it (CONTRACT section 11).
+  if (allowed.includes(`${parsed.hostname}:${port}`) || allowed.includes(parsed.hostname)) return null;
   const reason = hostProblem(parsed.hostname);
   return reason ? `${reason}: ${parsed.hostname}` : null;
 }
@@ -32,6 +33,10 @@ export function webhookUrlProblem(url: string, allowedHosts: string[] = []): str
 export function parseAllowedHosts(value: string | undefined): string[] {
   return (value ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
 }
+
+/** Hosts every outbound call may reach despite a private address: OUTBOUND_ALLOWED_HOSTS, and its alias WEBHOOK_ALLOWED_HOSTS. */
+export const outboundAllowedHosts = (env: { OUTBOUND_ALLOWED_HOSTS?: string; WEBHOOK_ALLOWED_HOSTS?: string }) =>
+  parseAllowedHosts(`${env.OUTBOUND_ALLOWED_HOSTS ?? ""},${env.WEBHOOK_ALLOWED_HOSTS ?? ""}`);
 
 /**
  * Whether a host, as the WHATWG parser serializes it (dotted-decimal IPv4, bracketed IPv6 or a

@@ -38,6 +38,13 @@ export async function getInbox(db: Db, organizationId: string, id: string, extra
   return row ?? null;
 }
 
+/** The organization an assistant belongs to (null: no such assistant, or a personal one). */
+export async function chatbotOrganization(db: Db, chatbotId: string): Promise<string | null> {
+  if (!isUuid(chatbotId)) return null;
+  const [row] = await db.select({ organizationId: chatbots.organizationId }).from(chatbots).where(eq(chatbots.id, chatbotId));
+  return row?.organizationId ?? null;
+}
+
 /** An inbox's assistant must be one of the organization's (400 naming `chatbot` otherwise). */
 export async function requireChatbotOf(db: Db, organizationId: string, chatbotId: string): Promise<void> {
   const [row] = await db

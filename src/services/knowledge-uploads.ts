@@ -3,7 +3,7 @@ import type { Bindings } from "../env";
 import { getDb } from "../db";
 import { knowledgeBases } from "../db/schema";
 import { ApiError, fieldError } from "../lib/errors";
-import { parseAllowedHosts, webhookUrlProblem } from "../lib/ssrf";
+import { outboundAllowedHosts, webhookUrlProblem } from "../lib/ssrf";
 import { fileTypeOf, SUPPORTED_FILE_TYPES, type FileType } from "./parsing";
 import { objectPrefixOf } from "./knowledge-content";
 import { BUILT_IN_PARSER } from "./knowledge-files";
@@ -51,7 +51,7 @@ export async function fetchReference(env: Bindings, organizationId: string, ref:
   let bytes: ArrayBuffer;
   let contentType: string;
   if (/^https?:\/\//i.test(ref.file)) {
-    const problem = webhookUrlProblem(ref.file, parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS));
+    const problem = webhookUrlProblem(ref.file, outboundAllowedHosts(env));
     if (problem) throw fieldError(field, problem);
     const res = await fetch(ref.file, { redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }).catch((err: Error) => {
       throw fieldError(field, `Could not fetch the file: ${err.message}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPrivateAddress, parseAllowedHosts, webhookUrlProblem } from "../../src/lib/ssrf";
+import { isPrivateAddress, outboundAllowedHosts, parseAllowedHosts, webhookUrlProblem } from "../../src/lib/ssrf";
 import { HOSTILE } from "../support/hostile-urls";
 
 
@@ -61,6 +61,16 @@ describe("webhookUrlProblem: WEBHOOK_ALLOWED_HOSTS", () => {
     expect(webhookUrlProblem("http://[::1]:9000/", ["[::1]:9000"])).toBeNull();
     expect(webhookUrlProblem("http://[0::1]:9000/", ["[::1]:9000"])).toBeNull();
     expect(webhookUrlProblem("http://0x7f.1:9000/", ["127.0.0.1:9000"])).toBeNull();
+  });
+
+  it("a bare host allows every port of it; OUTBOUND_ALLOWED_HOSTS and its alias WEBHOOK_ALLOWED_HOSTS both count", () => {
+    const allowed = outboundAllowedHosts({ OUTBOUND_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "localhost:9000" });
+    expect(webhookUrlProblem("http://127.0.0.1:45678/hook", allowed)).toBeNull();
+    expect(webhookUrlProblem("http://127.0.0.1/hook", allowed)).toBeNull();
+    expect(webhookUrlProblem("http://localhost:9000/hook", allowed)).toBeNull();
+    expect(webhookUrlProblem("http://localhost:9001/hook", allowed)).toMatch(/Loopback/);
+    expect(webhookUrlProblem("http://10.0.0.1/hook", allowed)).toMatch(/Private/);
+    expect(outboundAllowedHosts({})).toEqual([]);
   });
 
   it("still refuses other schemes and credentials for an allowed host", () => {

@@ -1,8 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
-import { getInbox, inboxInserts, requireChatbotOf } from "../../services/inboxes";
+import { ApiError, fieldError } from "../../lib/errors";
+import { currentAccess, orgAccess, requirePermission, type OrgAccess } from "../../services/access";
+import { getVisibleChatbot } from "../../services/chatbots";
+import { chatbotOrganization, getInbox, inboxInserts } from "../../services/inboxes";
 import { INBOXES_TAG, InboxSchema, InboxWrite, inboxRecord } from "./schema";
 
 const route = createRoute({
@@ -10,18 +14,34 @@ const route = createRoute({
   path: "/inboxes/",
   tags: [INBOXES_TAG],
   summary: "Create an inbox",
-  description: "Needs `inbox.manage`. A `web` inbox gets its web chat (public, default settings) in the same write.",
+  description:
+    "Needs `inbox.manage`. An inbox with an assistant belongs to the assistant's organization (the caller needs the permission there), " +
+    "whatever organization the request otherwise acts in. A `web` inbox gets its web chat (public, default settings) in the same write.",
   request: jsonBody(InboxWrite),
   responses: { 201: json(InboxSchema, "The created inbox"), ...errorResponses(400, 403, 404) },
 });
 
+const noSuchChatbot = () => fieldError("chatbot", "No such assistant in your organizations.");
+
+/** CONTRACT section 6: the organization of the inbox is its assistant's, where the caller is a member. */
+async function accessForChatbot(c: Context<AppEnv>, chatbotId: string): Promise<OrgAccess> {
+  const organizationId = await chatbotOrganization(c.var.db, chatbotId);
+  if (!organizationId) throw noSuchChatbot();
+  try {
+    return await orgAccess(c, organizationId);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw noSuchChatbot();
+    throw err;
+  }
+}
+
 export const registerCreateInbox = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "inbox.manage");
     const body = c.req.valid("json");
     const chatbotId = body.chatbot?.id ?? null;
-    if (chatbotId) await requireChatbotOf(c.var.db, access.organizationId, chatbotId);
+    const access = chatbotId ? await accessForChatbot(c, chatbotId) : await currentAccess(c);
+    requirePermission(access, "inbox.manage");
+    if (chatbotId && !(await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotId))) throw noSuchChatbot();
     const { id, statements } = inboxInserts(c.var.db, {
       organizationId: access.organizationId,
       name: body.name,

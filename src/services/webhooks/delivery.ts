@@ -4,7 +4,7 @@ import type { Bindings, Db } from "../../env";
 import { contacts, conversations, inboxes, messages, users, webhookDeliveries, webhooks } from "../../db/schema";
 import { decryptSecret } from "../../lib/crypto";
 import { chunk } from "../../lib/sql";
-import { parseAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
+import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { buildPayload, type WebhookEventData } from "./payloads";
 import { signature } from "./signature";
 
@@ -119,7 +119,7 @@ async function send(env: Bindings, delivery: DeliveryRow, webhook: WebhookRow, d
     headers.set("X-Webhook-Secret", secret);
     headers.set("webhook-signature", await signature(secret, delivery.messageId, timestamp, body));
   }
-  const allowed = parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS);
+  const allowed = outboundAllowedHosts(env);
   const timeout = AbortSignal.timeout(Number(env.WEBHOOK_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS);
   const started = Date.now();
   let url = webhook.url;

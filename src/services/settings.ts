@@ -1,0 +1,21 @@
+import type { Bindings } from "../env";
+import { planSettingsProblem } from "./plans";
+
+export interface SettingProblem {
+  name: string;
+  problem: string;
+}
+
+/**
+ * Settings that are absent or unusable, for `GET /health`: the operator sees what a request would
+ * answer 503 `not_configured` for before a client finds out. Reads only the environment.
+ */
+export function settingProblems(env: Bindings): SettingProblem[] {
+  const problems: SettingProblem[] = [];
+  if (!env.ENCRYPTION_KEY) {
+    problems.push({ name: "ENCRYPTION_KEY", problem: "not set: model API keys, webhook secret tokens and contact credentials cannot be stored (503 not_configured)" });
+  }
+  const plans = planSettingsProblem(env);
+  if (plans) problems.push({ name: "PLANS", problem: plans });
+  return problems;
+}
