@@ -1,12 +1,13 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import { camelizeKeys } from "../lib/case";
+import { MAX_JSON_DEPTH, camelizeKeys, jsonNestsDeeperThan } from "../lib/case";
 
 const DEFAULT_LIMIT = 1024 * 1024;
 
 /**
- * Reads JSON bodies once: enforces the size limit (413), turns malformed JSON into a 400 and
+ * Reads JSON bodies once: enforces the size limit (413) and the depth limit (400, checked on the text
+ * before anything parses or walks it), turns malformed JSON into a 400 and
  * accepts snake_case keys. The parsed body is handed to the zod validators through Hono's body cache.
  */
 export const jsonBody = () =>
@@ -20,6 +21,7 @@ export const jsonBody = () =>
       const text = await c.req.raw.text();
       if (text.length > limit && new TextEncoder().encode(text).length > limit) throw tooLarge();
       let parsed: unknown = {};
+      if (jsonNestsDeeperThan(text)) throw new ApiError(400, "invalid", `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
       if (text.trim()) {
         try {
           parsed = JSON.parse(text);

@@ -12,6 +12,9 @@ const PublicFileParams = z.object({
 });
 
 const CACHE_CONTROL = "public, max-age=3600";
+/** R2 object names are at most 1,024 bytes; a longer path names none of our objects. */
+const MAX_KEY_BYTES = 1024;
+const encoder = new TextEncoder();
 
 const route = createRoute({
   method: "get",
@@ -38,6 +41,7 @@ export const registerGetPublicFile = (r: Router) => {
     // The request normalizer appends a slash to paths whose last segment has no dot; keys never end in one.
     const path = c.req.param("path").replace(/\/+$/, "");
     if (!path || path.split("/").some((s) => s === "" || s === "." || s === "..")) throw notFound();
+    if (encoder.encode(`public/${path}`).length > MAX_KEY_BYTES || path.includes("\uFFFD")) throw notFound();
     const object = await c.env.FILES.get(`public/${path}`, { onlyIf: c.req.raw.headers });
     if (!object) throw notFound();
     const headers = new Headers();
