@@ -13,7 +13,7 @@ import { generateReply } from "../src/services/replies";
 import { deliveryOutbox, enqueueDeliveries } from "../src/services/webhooks/emit";
 import { SseWriter } from "../src/services/sse";
 import type { QueryMetadata } from "../src/services/query-scope";
-import { messageRecord, type MessageRecord } from "../src/routes/messages/schema";
+import { messageRecord, type MessageRecord } from "../src/services/records/messages";
 
 export interface SenderInput {
   id: string | null;

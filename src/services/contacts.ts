@@ -131,6 +131,22 @@ export interface ContactInput {
   contactConnectors?: Json[] | null;
 }
 
+/** The links a contact write asks for: `inboxes` or the deprecated single `inbox`. */
+export interface InboxesInput {
+  inboxes?: { id: string }[];
+  inbox?: { id: string } | null;
+}
+
+/** `inboxes` wins; the old single `inbox` means a list of one (null: none); neither: unchanged. */
+export function inboxChange(body: InboxesInput): { ids: string[]; field: string } | undefined {
+  if (body.inboxes) return { ids: [...new Set(body.inboxes.map((i) => i.id))], field: "inboxes" };
+  if (body.inbox !== undefined) return { ids: body.inbox ? [body.inbox.id] : [], field: "inbox" };
+  return undefined;
+}
+
+/** Distinct tag names in the order given. */
+export const tagNames = (body: { tags?: string[] }) => (body.tags ? [...new Set(body.tags)] : undefined);
+
 /** Keys holding connector token bodies (compared lower-case, without `_` and `-`). */
 const TOKEN_KEY = /(token|secret|password)$|^(apikey|authorization|credentials?)$/;
 

@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../env";
-import { knowledgeBaseFileLabels, knowledgeBaseFiles, knowledgeBaseLabels } from "../db/schema";
+import { knowledgeBaseFileLabels, knowledgeBaseFiles, knowledgeBaseLabels, knowledgeBases } from "../db/schema";
 import { fieldError, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk } from "../lib/sql";
+import type { OrgAccess } from "./access";
+import { visibleKnowledgeBasesCondition } from "./knowledge-bases";
 import { objectPrefixOf, type IngestionJob } from "./knowledge-content";
 
 export type FileRow = typeof knowledgeBaseFiles.$inferSelect;
@@ -19,6 +21,25 @@ export async function getFile(db: Db, knowledgeBaseId: string, fileId: string): 
     : [];
   if (!row) throw notFound("File not found.");
   return row;
+}
+
+/** What a text node shows of its file. */
+export type NodeFile = Pick<FileRow, "id" | "filename" | "rawUserDefineMetadata">;
+
+/**
+ * The file if its knowledge base is one the caller sees (which also keeps it in the caller's
+ * organization); anything else does not exist for them.
+ */
+export async function getVisibleFile(db: Db, access: OrgAccess, userId: string, fileId: string): Promise<NodeFile> {
+  const [file] = isUuid(fileId)
+    ? await db
+        .select({ id: knowledgeBaseFiles.id, filename: knowledgeBaseFiles.filename, rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata })
+        .from(knowledgeBaseFiles)
+        .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
+        .where(and(eq(knowledgeBaseFiles.id, fileId), visibleKnowledgeBasesCondition(access, userId)))
+    : [];
+  if (!file) throw notFound("File not found.");
+  return file;
 }
 
 /** Labels of each file, by file id. */

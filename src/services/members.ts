@@ -1,5 +1,7 @@
 import { and, asc, count, eq, exists, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../env";
+import { fieldError } from "../lib/errors";
+import { isUuid } from "../lib/ids";
 import { contains, likePattern } from "../lib/sql";
 import { chatbotGroups, groupMembers, groups, inboxes, members, users } from "../db/schema";
 
@@ -56,6 +58,13 @@ function memberConditions(db: Db, organizationId: string, f: MemberFilters): SQL
 
 // D1 binds at most 100 parameters per statement: larger sets read the organization's memberships.
 export const MAX_IDS_PER_QUERY = 90;
+
+/** Filters as requested, checked: `ids` arrives as free text, each must be a uuid and their number is bounded (400). */
+export function memberFilters(q: MemberFilters): MemberFilters {
+  if (q.ids && q.ids.length > MAX_IDS_PER_QUERY) throw fieldError("ids", `At most ${MAX_IDS_PER_QUERY} ids.`);
+  if (q.ids?.some((id) => !isUuid(id))) throw fieldError("ids", "Must be comma-separated UUIDs.");
+  return { query: q.query || undefined, group: q.group, ids: q.ids, inbox: q.inbox, search: q.search || undefined };
+}
 
 async function withGroups(db: Db, organizationId: string, rows: Omit<MemberView, "groups">[]): Promise<MemberView[]> {
   if (!rows.length) return [];

@@ -6,7 +6,17 @@ import { fieldError } from "../lib/errors";
 type Row = Pick<typeof knowledgeBases.$inferSelect, "vectorDatabaseType" | "vectorDatabaseUrl" | "vectorDatabaseCredentialsSealed">;
 type StoreType = NonNullable<Row["vectorDatabaseType"]>;
 export type Credentials = Partial<Record<CredentialName, string>>;
-type CredentialName = "vectorDatabaseApiKey" | "opensearchUsername" | "opensearchPassword" | "oracleUser" | "oraclePassword" | "synxdbUser" | "synxdbPassword";
+/** Write-only credentials of an external vector store, stored sealed (never returned). */
+export const CREDENTIAL_FIELDS = [
+  "vectorDatabaseApiKey",
+  "opensearchUsername",
+  "opensearchPassword",
+  "oracleUser",
+  "oraclePassword",
+  "synxdbUser",
+  "synxdbPassword",
+] as const;
+export type CredentialName = (typeof CREDENTIAL_FIELDS)[number];
 
 /** What each external store needs besides its URL (Elasticsearch: an API key or none). */
 const REQUIRED: Record<StoreType, CredentialName[]> = {

@@ -4,7 +4,8 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { apiKeys } from "../../db/schema";
 import { apiKeyValues } from "../../services/accounts";
 import { currentAccess } from "../../services/access";
-import { ApiKeySchema, apiKeyRecord } from "./schema";
+import { apiKeyRecord } from "../../services/records/api-keys";
+import { ApiKeySchema } from "./schema";
 
 const CreateApiKey = z.object({
   name: z.string().trim().min(1).max(100).openapi({ example: "CI" }),

@@ -4,7 +4,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { apiKeys } from "../../db/schema";
-import { ApiKeySchema, apiKeyRecord } from "./schema";
+import { apiKeyRecord } from "../../services/records/api-keys";
+import { ApiKeySchema } from "./schema";
 
 const route = createRoute({
   method: "get",

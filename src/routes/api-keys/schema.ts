@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { apiKeys } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
 
 export const ApiKeySchema = z
   .object({
@@ -15,14 +13,3 @@ export const ApiKeySchema = z
     createdAt: Timestamp,
   })
   .openapi("ApiKey");
-
-export const apiKeyRecord = (k: typeof apiKeys.$inferSelect): z.infer<typeof ApiKeySchema> => ({
-  id: k.id,
-  name: k.name,
-  prefix: k.prefix,
-  organization: k.organizationId,
-  expiresAt: ms(k.expiresAt),
-  revokedAt: ms(k.revokedAt),
-  lastUsedAt: ms(k.lastUsedAt),
-  createdAt: ms(k.createdAt)!,
-});

@@ -5,7 +5,8 @@ import { currentAccess, orgAccess, requirePermission } from "../../services/acce
 import { checkChatbotReferences, checkChatbotRules, chatbotColumns, chatbotView, createChatbot, requireChatbotQuota } from "../../services/chatbots";
 import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
 import { planSettings } from "../../services/plans";
-import { CHATBOTS_TAG, ChatbotSchema, ChatbotWrite, chatbotRecord } from "./schema";
+import { chatbotRecord } from "../../services/records/chatbots";
+import { CHATBOTS_TAG, ChatbotSchema, ChatbotWrite } from "./schema";
 
 const route = createRoute({
   method: "post",

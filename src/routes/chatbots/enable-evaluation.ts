@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
 import { chatbotView, getChatbotForUpdate, updateChatbot } from "../../services/chatbots";
-import { CHATBOTS_TAG, ChatbotSchema, EnableEvaluationBody, chatbotRecord } from "./schema";
+import { chatbotRecord } from "../../services/records/chatbots";
+import { CHATBOTS_TAG, ChatbotSchema, EnableEvaluationBody } from "./schema";
 
 const route = createRoute({
   method: "patch",

@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { currentAccess } from "../../services/access";
 import { chatbotView, getVisibleChatbot } from "../../services/chatbots";
-import { CHATBOTS_TAG, ChatbotSchema, chatbotRecord } from "./schema";
+import { chatbotRecord } from "../../services/records/chatbots";
+import { CHATBOTS_TAG, ChatbotSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

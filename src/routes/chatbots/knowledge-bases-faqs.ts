@@ -6,7 +6,9 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { contains } from "../../lib/sql";
 import type { KnowledgeBaseRow } from "../../services/knowledge-bases";
-import { FaqSchema, faqRecords, type FaqRecord, type FaqRow } from "../knowledge-bases/faqs/schema";
+import { faqRecords, type FaqRecord } from "../../services/records/faqs";
+import type { FaqRow } from "../../services/faqs";
+import { FaqSchema } from "../knowledge-bases/faqs/schema";
 import { CHATBOT_KNOWLEDGE_DESCRIPTION, ChatbotKnowledgeQuery, chatbotKnowledgeScope } from "./knowledge-bases-files";
 import { CHATBOTS_TAG } from "./schema";
 

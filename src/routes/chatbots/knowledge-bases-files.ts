@@ -12,7 +12,8 @@ import { currentAccess } from "../../services/access";
 import { getVisibleChatbot } from "../../services/chatbots";
 import { visibleKnowledgeBasesCondition } from "../../services/knowledge-bases";
 import { fileLabels } from "../../services/knowledge-files";
-import { KnowledgeBaseFileSchema, fileRecord } from "../knowledge-bases/files/schema";
+import { fileRecord } from "../../services/records/knowledge-files";
+import { KnowledgeBaseFileSchema } from "../knowledge-bases/files/schema";
 import { CHATBOTS_TAG } from "./schema";
 
 export const KNOWLEDGE_SOURCES = ["self_built", "built_in", "all"] as const;
@@ -87,5 +88,6 @@ export const registerListChatbotKnowledgeFiles = (r: Router) =>
         .offset(p.offset),
     ]);
     const labels = await fileLabels(db, rows.map((r) => r.file.id));
-    return c.json(pageResponse(c, p, n, rows.map(({ file, kb }) => fileRecord(c, file, kb, labels.get(file.id) ?? []))), 200);
+    const origin = new URL(c.req.url).origin;
+    return c.json(pageResponse(c, p, n, rows.map(({ file, kb }) => fileRecord(origin, file, kb, labels.get(file.id) ?? []))), 200);
   });

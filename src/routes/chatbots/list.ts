@@ -7,7 +7,8 @@ import { contains } from "../../lib/sql";
 import { chatbots } from "../../db/schema";
 import { currentAccess } from "../../services/access";
 import { chatbotViews, visibleChatbotsCondition } from "../../services/chatbots";
-import { CHATBOTS_TAG, ChatbotListQuery, ChatbotSchema, chatbotRecord } from "./schema";
+import { chatbotRecord } from "../../services/records/chatbots";
+import { CHATBOTS_TAG, ChatbotListQuery, ChatbotSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -2,14 +2,12 @@ import { z } from "@hono/zod-openapi";
 import { AGENT_MODES, OUTPUT_MODES, REPLY_MODES } from "../../db/schema";
 import { IdName, IdRef, Timestamp } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
-import { ms } from "../../lib/time";
-import { maskDatabaseUrl, type ChatbotView } from "../../services/chatbots";
+import { DATABASE_TYPES } from "../../services/records/chatbots";
 
 export const CHATBOTS_TAG = "Assistants";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
-export const DATABASE_TYPES = ["MySQL", "PostgreSQL", "MSSQL", "Oracle"] as const;
 
 // `.nullable()` on a registered schema loses the null in the OpenAPI document; a union keeps it.
 const nullableIdName = (description: string) => z.union([IdName, z.null()]).openapi({ description });
@@ -57,43 +55,6 @@ export const ChatbotSchema = z
     updatedAt: Timestamp,
   })
   .openapi("Assistant");
-
-export type ChatbotRecord = z.infer<typeof ChatbotSchema>;
-
-export const chatbotRecord = (v: ChatbotView): ChatbotRecord => ({
-  id: v.row.id,
-  name: v.row.name,
-  organization: v.row.organizationId,
-  createdBy: v.createdBy,
-  largeLanguageModel: v.largeLanguageModel,
-  embeddingModel: v.embeddingModel,
-  rerankerModel: v.rerankerModel,
-  rag: v.row.ragId,
-  builtInWorkflow: v.row.builtInWorkflowId,
-  instructions: v.row.instructions,
-  replyMode: v.row.replyMode,
-  template: v.row.template,
-  unanswerableTemplate: v.row.unanswerableTemplate,
-  totalWordsCount: v.row.totalWordsCount,
-  outputMode: v.row.outputMode,
-  rawOutputFormat: v.row.rawOutputFormat,
-  databaseUrl: maskDatabaseUrl(v.row.databaseUrl),
-  databaseType: v.row.databaseType as ChatbotRecord["databaseType"],
-  includeTables: v.row.includeTables,
-  agentMode: v.row.agentMode,
-  numberOfRetrievedChunks: v.row.numberOfRetrievedChunks,
-  enableEvaluation: v.row.enableEvaluation,
-  enableInLineCitations: v.row.enableInLineCitations,
-  knowledgeBases: v.knowledgeBases,
-  toolkits: [],
-  tools: [],
-  groups: v.groups,
-  defaultInbox: v.defaultInbox,
-  canUpdate: v.canManage,
-  canDelete: v.canManage,
-  createdAt: ms(v.row.createdAt)!,
-  updatedAt: ms(v.row.updatedAt)!,
-});
 
 /** An optional uuid reference; `""` reads as null (no reference). */
 const optionalId = (description: string, example: string | null = EXAMPLE_ID) =>

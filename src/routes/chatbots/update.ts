@@ -15,7 +15,8 @@ import {
   updateChatbot,
 } from "../../services/chatbots";
 import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
-import { CHATBOTS_TAG, ChatbotPatch, ChatbotSchema, ChatbotWrite, chatbotRecord } from "./schema";
+import { chatbotRecord } from "../../services/records/chatbots";
+import { CHATBOTS_TAG, ChatbotPatch, ChatbotSchema, ChatbotWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

@@ -4,8 +4,9 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { contacts } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
 import { currentAccess, requirePermission } from "../../services/access";
-import { contactColumns, getContact, inboxLinkStatements, requireInboxesOf, tagStatements } from "../../services/contacts";
-import { CONTACTS_TAG, ContactCreate, ContactSchema, contactRecord, inboxChange, tagNames } from "./schema";
+import { contactColumns, getContact, inboxChange, inboxLinkStatements, requireInboxesOf, tagNames, tagStatements } from "../../services/contacts";
+import { contactRecord } from "../../services/records/contacts";
+import { CONTACTS_TAG, ContactCreate, ContactSchema } from "./schema";
 
 const route = createRoute({
   method: "post",

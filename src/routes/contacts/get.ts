@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getContact } from "../../services/contacts";
-import { CONTACTS_TAG, ContactSchema, contactRecord } from "./schema";
+import { contactRecord } from "../../services/records/contacts";
+import { CONTACTS_TAG, ContactSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -8,7 +8,8 @@ import { fieldError } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { currentAccess, requirePermission } from "../../services/access";
 import { MAX_SEARCH_TERMS, contactConditions, contactViews, type ContactFilters } from "../../services/contacts";
-import { CONTACTS_TAG, ContactSchema, contactRecord } from "./schema";
+import { contactRecord } from "../../services/records/contacts";
+import { CONTACTS_TAG, ContactSchema } from "./schema";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const MAX_VALUES = 100;

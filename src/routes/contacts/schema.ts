@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { IdName, IdRef, Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
-import type { ContactView } from "../../services/contacts";
 import { QueryMetadataSchema } from "./query-metadata";
 
 export { QueryMetadataSchema, KnowledgeBaseSelectionSchema, LabelRelationSchema } from "./query-metadata";
@@ -50,28 +48,6 @@ export const ContactSchema = z
   })
   .openapi("Contact");
 
-export type ContactRecord = z.infer<typeof ContactSchema>;
-
-export const contactRecord = ({ contact: c, inboxes, tags }: ContactView): ContactRecord => ({
-  id: c.id,
-  inboxes,
-  inbox: inboxes[0] ?? null,
-  name: c.name,
-  avatar: c.avatar,
-  phoneNumber: c.phoneNumber,
-  email: c.email,
-  sourceId: c.sourceId,
-  queryMetadata: c.queryMetadata,
-  metadata: c.metadata ?? {},
-  preChatFieldIndex: c.preChatFieldIndex ?? {},
-  hasMcpCredentials: !!c.mcpCredentialsSealed,
-  hasApiCredentials: !!c.apiCredentialsSealed,
-  contactConnectors: c.contactConnectors ?? [],
-  tags: tags.map((t) => ({ id: t.id, name: t.name, createdAt: ms(t.createdAt)!, updatedAt: ms(t.updatedAt)! })),
-  createdAt: ms(c.createdAt)!,
-  updatedAt: ms(c.updatedAt)!,
-});
-
 /** An http(s) URL or a path on this site; no other schemes (`javascript:` avatars end up in pages). */
 const isAvatar = (v: string) => (v.startsWith("/") && !v.startsWith("//")) || z.httpUrl().safeParse(v).success;
 
@@ -105,15 +81,3 @@ const fields = {
 export const ContactCreate = z.object(fields).openapi("ContactCreate");
 /** PUT and PATCH: every field optional; fields left out keep their value. */
 export const ContactUpdate = z.object({ ...fields, name: fields.name.optional() }).openapi("ContactUpdate");
-
-export type ContactBody = z.infer<typeof ContactUpdate>;
-
-/** `inboxes` wins; the old single `inbox` means a list of one (null: none); neither: unchanged. */
-export function inboxChange(body: ContactBody): { ids: string[]; field: string } | undefined {
-  if (body.inboxes) return { ids: [...new Set(body.inboxes.map((i) => i.id))], field: "inboxes" };
-  if (body.inbox !== undefined) return { ids: body.inbox ? [body.inbox.id] : [], field: "inbox" };
-  return undefined;
-}
-
-/** Distinct tag names in the order given. */
-export const tagNames = (body: ContactBody) => (body.tags ? [...new Set(body.tags)] : undefined);

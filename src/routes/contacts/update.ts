@@ -5,8 +5,9 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { contactInboxes, contacts, contactTags } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { contactColumns, getContact, inboxLinkStatements, requireInboxesOf, tagStatements } from "../../services/contacts";
-import { CONTACTS_TAG, ContactSchema, ContactUpdate, contactRecord, inboxChange, tagNames } from "./schema";
+import { contactColumns, getContact, inboxChange, inboxLinkStatements, requireInboxesOf, tagNames, tagStatements } from "../../services/contacts";
+import { contactRecord } from "../../services/records/contacts";
+import { CONTACTS_TAG, ContactSchema, ContactUpdate } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

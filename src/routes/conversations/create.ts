@@ -7,7 +7,8 @@ import { fieldError, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { conversationInserts, findConversation, newConversation } from "../../services/conversations";
 import { requireContact } from "../../services/contacts";
-import { ConversationSchema, conversationRecord } from "./schema";
+import { conversationRecord } from "../../services/records/conversations";
+import { ConversationSchema } from "./schema";
 
 const CreateConversation = z.object({
   webChat: z.uuid().openapi({ description: "The web chat whose inbox and assistant the conversation belongs to", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),

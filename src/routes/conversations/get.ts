@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { findConversation } from "../../services/conversations";
-import { ConversationSchema, conversationRecord } from "./schema";
+import { conversationRecord } from "../../services/records/conversations";
+import { ConversationSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -7,7 +7,8 @@ import { contains } from "../../lib/sql";
 import { conversations, inboxes, messages } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { selectConversationViews } from "../../services/conversations";
-import { ConversationSchema, conversationRecord } from "./schema";
+import { conversationRecord } from "../../services/records/conversations";
+import { ConversationSchema } from "./schema";
 import { notFound } from "../../lib/errors";
 
 const Query = CursorQuery.extend({

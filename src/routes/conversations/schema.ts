@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
-import type { ConversationView } from "../../services/conversations";
 
 const ref = (example: Record<string, unknown>) => z.record(z.string(), z.unknown()).openapi({ example });
 
@@ -22,19 +20,3 @@ export const ConversationSchema = z
     createdAt: Timestamp,
   })
   .openapi("Conversation");
-
-export const conversationRecord = (v: ConversationView): z.infer<typeof ConversationSchema> => ({
-  id: v.conversation.id,
-  contact: v.contact?.id ? { id: v.contact.id, name: v.contact.name, avatar: v.contact.avatar } : null,
-  inbox: { id: v.inbox.id, name: v.inbox.name, channelType: v.inbox.channelType },
-  chatbot: v.chatbot?.id ? { id: v.chatbot.id, name: v.chatbot.name } : null,
-  title: v.conversation.title,
-  type: v.conversation.type,
-  status: v.conversation.status,
-  progressStatus: v.conversation.progressStatus,
-  autoReplyEnabled: v.conversation.autoReplyEnabled,
-  assignee: v.assignee?.id ? { id: v.assignee.id, name: v.assignee.name } : null,
-  lastMessage: v.conversation.lastMessage,
-  lastMessageCreatedAt: ms(v.conversation.lastMessageAt),
-  createdAt: ms(v.conversation.createdAt)!,
-});

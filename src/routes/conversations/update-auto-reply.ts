@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { conversationObject, findConversation } from "../../services/conversations";
-import { ConversationSchema, conversationRecord } from "./schema";
+import { conversationRecord } from "../../services/records/conversations";
+import { ConversationSchema } from "./schema";
 
 const Body = z.object({
   autoReplyEnabled: z.boolean().openapi({ description: "false hands the conversation to a human agent; true gives it back to the assistant", example: false }),

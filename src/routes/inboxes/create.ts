@@ -7,7 +7,8 @@ import { ApiError, fieldError } from "../../lib/errors";
 import { currentAccess, orgAccess, requirePermission, type OrgAccess } from "../../services/access";
 import { getVisibleChatbot } from "../../services/chatbots";
 import { chatbotOrganization, getInbox, inboxInserts } from "../../services/inboxes";
-import { INBOXES_TAG, InboxSchema, InboxWrite, inboxRecord } from "./schema";
+import { inboxRecord } from "../../services/records/inboxes";
+import { INBOXES_TAG, InboxSchema, InboxWrite } from "./schema";
 
 const route = createRoute({
   method: "post",

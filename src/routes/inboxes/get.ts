@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getInbox } from "../../services/inboxes";
-import { INBOXES_TAG, InboxSchema, inboxRecord } from "./schema";
+import { inboxRecord } from "../../services/records/inboxes";
+import { INBOXES_TAG, InboxSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

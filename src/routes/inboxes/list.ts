@@ -7,7 +7,8 @@ import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/paginatio
 import { CHANNEL_TYPES, inboxes } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { selectInboxes } from "../../services/inboxes";
-import { INBOXES_TAG, InboxSchema, inboxRecord } from "./schema";
+import { inboxRecord } from "../../services/records/inboxes";
+import { INBOXES_TAG, InboxSchema } from "./schema";
 
 const ListQuery = PageQuery.extend({
   channelType: z.enum(CHANNEL_TYPES).optional().openapi({ description: "Only inboxes of this platform", example: "web" }),

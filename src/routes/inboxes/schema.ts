@@ -1,8 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CHANNEL_TYPES } from "../../db/schema";
 import { IdName, IdRef, Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
-import type { InboxView } from "../../services/inboxes";
 
 export const INBOXES_TAG = "Inboxes";
 
@@ -24,18 +22,6 @@ export const InboxSchema = z
     updatedAt: Timestamp,
   })
   .openapi("Inbox");
-
-export const inboxRecord = ({ inbox, chatbot, channel, unreadConversationsCount }: InboxView): z.infer<typeof InboxSchema> => ({
-  id: inbox.id,
-  name: inbox.name,
-  channelType: inbox.channelType,
-  chatbot,
-  channel,
-  unreadConversationsCount,
-  isDefault: inbox.isDefault,
-  createdAt: ms(inbox.createdAt)!,
-  updatedAt: ms(inbox.updatedAt)!,
-});
 
 const chatbotRef = IdRef.nullable().openapi({ description: "Assistant of the organization (`{id}`); null detaches it" });
 

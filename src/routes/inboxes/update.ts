@@ -8,7 +8,8 @@ import { inboxes } from "../../db/schema";
 import { fieldError, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getInbox, requireChatbotOf } from "../../services/inboxes";
-import { INBOXES_TAG, InboxPatch, InboxSchema, InboxWrite, inboxRecord } from "./schema";
+import { inboxRecord } from "../../services/records/inboxes";
+import { INBOXES_TAG, InboxPatch, InboxSchema, InboxWrite } from "./schema";
 
 type Changes = { name?: string; channelType?: string; chatbot?: { id: string } | null };
 

@@ -6,7 +6,8 @@ import { knowledgeBases } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { checkKnowledgeBaseReferences, knowledgeBaseColumns, knowledgeBaseView, linkStatements } from "../../services/knowledge-bases";
 import { resolveVectorDatabase } from "../../services/vector-database";
-import { KNOWLEDGE_TAG, KnowledgeBaseSchema, KnowledgeBaseWrite, knowledgeBaseRecord } from "./schema";
+import { knowledgeBaseRecord } from "../../services/records/knowledge-bases";
+import { KNOWLEDGE_TAG, KnowledgeBaseSchema, KnowledgeBaseWrite } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
 import { getKnowledgeBaseForRead, knowledgeBaseView } from "../../services/knowledge-bases";
 import { storedCredentialNames } from "../../services/vector-database";
-import { KNOWLEDGE_TAG, KnowledgeBaseSchema, knowledgeBaseRecord } from "./schema";
+import { knowledgeBaseRecord } from "../../services/records/knowledge-bases";
+import { KNOWLEDGE_TAG, KnowledgeBaseSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

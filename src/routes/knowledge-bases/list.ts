@@ -8,7 +8,8 @@ import { knowledgeBases } from "../../db/schema";
 import { currentAccess } from "../../services/access";
 import { knowledgeBaseViews, visibleKnowledgeBasesCondition } from "../../services/knowledge-bases";
 import { storedCredentialNames } from "../../services/vector-database";
-import { KNOWLEDGE_TAG, KnowledgeBaseListQuery, KnowledgeBaseSchema, knowledgeBaseRecord } from "./schema";
+import { knowledgeBaseRecord } from "../../services/records/knowledge-bases";
+import { KNOWLEDGE_TAG, KnowledgeBaseListQuery, KnowledgeBaseSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -2,26 +2,13 @@ import { z } from "@hono/zod-openapi";
 import { VECTOR_DATABASE_TYPES } from "../../db/schema";
 import { IdName, IdRef, Timestamp } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
-import { ms } from "../../lib/time";
-import type { KnowledgeBaseView } from "../../services/knowledge-bases";
+import { CREDENTIAL_FIELDS } from "../../services/vector-database";
 
 export const KNOWLEDGE_TAG = "Knowledge bases";
 
 export const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 export const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
 export const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
-
-/** Write-only credentials of an external vector store, stored sealed (never returned). */
-export const CREDENTIAL_FIELDS = [
-  "vectorDatabaseApiKey",
-  "opensearchUsername",
-  "opensearchPassword",
-  "oracleUser",
-  "oraclePassword",
-  "synxdbUser",
-  "synxdbPassword",
-] as const;
-export type CredentialField = (typeof CREDENTIAL_FIELDS)[number];
 
 export const KnowledgeBaseSchema = z
   .object({
@@ -55,35 +42,6 @@ export const KnowledgeBaseSchema = z
     updatedAt: Timestamp,
   })
   .openapi("KnowledgeBase");
-
-export const knowledgeBaseRecord = (v: KnowledgeBaseView, storedCredentials: CredentialField[]): z.infer<typeof KnowledgeBaseSchema> => ({
-  id: v.row.id,
-  name: v.row.name,
-  description: v.row.description,
-  organization: v.row.organizationId,
-  createdBy: v.createdBy,
-  embeddingModel: v.embeddingModel,
-  rerankerModel: v.rerankerModel,
-  numberOfRetrievedChunks: v.row.numberOfRetrievedChunks,
-  sentenceWindowSize: v.row.sentenceWindowSize,
-  enableHyde: v.row.enableHyde,
-  similarityCutoff: v.row.similarityCutoff,
-  enableRerank: v.row.enableRerank,
-  enableRrf: v.row.enableRrf ?? true,
-  vectorDatabaseType: v.row.vectorDatabaseType,
-  vectorDatabaseUrl: v.row.vectorDatabaseUrl,
-  storedCredentials,
-  labels: v.labels,
-  groups: v.groups,
-  chatbots: v.chatbots,
-  filesCount: v.filesCount,
-  chunksCount: v.chunksCount,
-  vectorStorageSize: v.vectorStorageSize,
-  canUpdate: v.canManage,
-  canDelete: v.canManage,
-  createdAt: ms(v.row.createdAt)!,
-  updatedAt: ms(v.row.updatedAt)!,
-});
 
 const secret = (description: string) => z.string().max(2000).nullable().optional().openapi({ description: `${description}; write-only, stored encrypted`, example: null });
 

@@ -7,7 +7,8 @@ import { knowledgeBases } from "../../db/schema";
 import { currentAccess } from "../../services/access";
 import { checkKnowledgeBaseReferences, currentLinks, getKnowledgeBaseForUpdate, hasIndexedContent, knowledgeBaseColumns, knowledgeBaseView, linkStatements } from "../../services/knowledge-bases";
 import { resolveVectorDatabase } from "../../services/vector-database";
-import { KNOWLEDGE_TAG, KnowledgeBasePatch, KnowledgeBaseSchema, KnowledgeBaseWrite, knowledgeBaseRecord } from "./schema";
+import { knowledgeBaseRecord } from "../../services/records/knowledge-bases";
+import { KNOWLEDGE_TAG, KnowledgeBasePatch, KnowledgeBaseSchema, KnowledgeBaseWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

@@ -7,7 +7,8 @@ import { conflict, fieldError, isUniqueViolation } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { orgAccess, requirePermission } from "../../services/access";
 import { findMember } from "../../services/members";
-import { MemberSchema, OrganizationParams, memberRecord } from "./schema";
+import { memberRecord } from "../../services/records/members";
+import { MemberSchema, OrganizationParams } from "./schema";
 
 const AddMember = z.object({
   email: z.email().max(254).openapi({ description: "E-mail address of a registered user", example: "grace@example.com" }),

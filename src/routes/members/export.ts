@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
-import { listMembers, metadataFields } from "../../services/members";
-import { MemberFilterQuery, OrganizationParams, memberFilters } from "./schema";
+import { listMembers, memberFilters, metadataFields } from "../../services/members";
+import { MemberFilterQuery, OrganizationParams } from "./schema";
 import { cellOf, xlsxDownload, xlsxResponse } from "./xlsx";
 
 const route = createRoute({

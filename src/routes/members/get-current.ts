@@ -4,7 +4,8 @@ import { errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { orgAccess } from "../../services/access";
 import { findMember } from "../../services/members";
-import { MemberSchema, OrganizationParams, memberRecord } from "./schema";
+import { memberRecord } from "../../services/records/members";
+import { MemberSchema, OrganizationParams } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -4,7 +4,8 @@ import { errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { orgAccess, requirePermission } from "../../services/access";
 import { findMember } from "../../services/members";
-import { MemberParams, MemberSchema, memberRecord } from "./schema";
+import { memberRecord } from "../../services/records/members";
+import { MemberParams, MemberSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

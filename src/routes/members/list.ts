@@ -3,8 +3,9 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, PaginationSwitch, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { orgAccess, requirePermission } from "../../services/access";
-import { countMembers, listMembers } from "../../services/members";
-import { MemberFilterQuery, MemberSchema, OrganizationParams, memberFilters, memberRecord } from "./schema";
+import { countMembers, listMembers, memberFilters } from "../../services/members";
+import { memberRecord } from "../../services/records/members";
+import { MemberFilterQuery, MemberSchema, OrganizationParams } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -1,10 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { IdName, Timestamp, uuidParam } from "../../lib/openapi";
 import { csv } from "../../lib/pagination";
-import { fieldError } from "../../lib/errors";
-import { isUuid } from "../../lib/ids";
-import { ms } from "../../lib/time";
-import { MAX_IDS_PER_QUERY, MAX_SEARCH_TERMS, type MemberFilters, type MemberView } from "../../services/members";
+import { MAX_IDS_PER_QUERY, MAX_SEARCH_TERMS } from "../../services/members";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
@@ -27,16 +24,6 @@ export const MemberSchema = z
   })
   .openapi("Member");
 
-export const memberRecord = (v: MemberView): z.infer<typeof MemberSchema> => ({
-  id: v.member.id,
-  user: v.user,
-  organization: v.member.organizationId,
-  isOwner: v.member.isOwner,
-  groups: v.groups,
-  metadata: v.member.metadata ?? {},
-  createdAt: ms(v.member.createdAt)!,
-});
-
 export const OrganizationParams = z.object({ organizationPk: uuidParam("organizationPk", "Organization id") });
 export const MemberParams = OrganizationParams.extend({ id: uuidParam("id", "Member id") });
 
@@ -48,10 +35,3 @@ export const MemberFilterQuery = z.object({
   inbox: z.uuid().optional().openapi({ description: "Members who can reach this inbox's assistant: owners and members of the assistant's groups", example: EXAMPLE_ID }),
   search: z.string().trim().max(200).optional().openapi({ description: `Every word (first ${MAX_SEARCH_TERMS}) matches the name, the e-mail or a metadata value`, example: "sales ada" }),
 });
-
-/** `ids` arrives as free text; each must be a uuid, and their number is bounded. */
-export function memberFilters(q: z.infer<typeof MemberFilterQuery>): MemberFilters {
-  if (q.ids && q.ids.length > MAX_IDS_PER_QUERY) throw fieldError("ids", `At most ${MAX_IDS_PER_QUERY} ids.`);
-  if (q.ids?.some((id) => !isUuid(id))) throw fieldError("ids", "Must be comma-separated UUIDs.");
-  return { query: q.query || undefined, group: q.group, ids: q.ids, inbox: q.inbox, search: q.search || undefined };
-}

@@ -5,7 +5,8 @@ import { fieldError, forbidden, notFound } from "../../lib/errors";
 import { orgAccess, requireGrantable, requirePermission } from "../../services/access";
 import { groupPermissionIds } from "../../services/groups";
 import { findMember, organizationGroupIds, replaceMemberGroups } from "../../services/members";
-import { MemberParams, MemberSchema, memberRecord } from "./schema";
+import { memberRecord } from "../../services/records/members";
+import { MemberParams, MemberSchema } from "./schema";
 
 const UpdateGroups = z.object({
   groups: z

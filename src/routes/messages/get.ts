@@ -5,7 +5,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { messages } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { MessageSchema, messageRecord } from "./schema";
+import { messageRecord } from "../../services/records/messages";
+import { MessageSchema } from "./schema";
 
 const Query = z.object({
   conversation: z.uuid().openapi({ description: "Conversation of the message (required)", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),

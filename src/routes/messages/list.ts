@@ -7,7 +7,8 @@ import { messages } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { findConversation } from "../../services/conversations";
-import { MessageSchema, messageRecord } from "./schema";
+import { messageRecord } from "../../services/records/messages";
+import { MessageSchema } from "./schema";
 
 const Query = CursorQuery.extend({
   conversation: z.uuid().openapi({ description: "Conversation (required)", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),

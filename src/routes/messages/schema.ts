@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { messages } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
 import { QueryMetadataSchema } from "../contacts/schema";
 
 const obj = (description: string, example: Record<string, unknown> = {}) =>
@@ -37,29 +35,6 @@ export const MessageSchema = z
     createdAt: Timestamp,
   })
   .openapi("Message");
-
-export type MessageRecord = z.infer<typeof MessageSchema>;
-
-export const messageRecord = (m: typeof messages.$inferSelect): MessageRecord => ({
-  id: m.id,
-  conversation: m.conversationId,
-  sequence: m.sequence,
-  sender: { id: m.senderId, name: m.senderName, avatar: m.senderAvatar },
-  senderType: m.senderType,
-  type: m.type,
-  content: m.content,
-  contentPayload: m.contentPayload ?? null,
-  feedback: m.feedback,
-  attachments: m.attachments ?? [],
-  citations: m.citations ?? [],
-  citationNodes: m.citationNodes ?? [],
-  canvas: m.canvas ?? null,
-  metadata: m.metadata ?? {},
-  queryMetadata: m.queryMetadata ?? null,
-  skillIds: m.skillIds ?? [],
-  toolIds: m.toolIds ?? [],
-  createdAt: ms(m.createdAt)!,
-});
 
 const uuid = (description: string) => z.uuid().openapi({ description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
 

@@ -6,7 +6,8 @@ import { encryptSecret } from "../../lib/crypto";
 import { currentAccess, requireOwner } from "../../services/access";
 import { checkModelRules } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { ModelSchema, ModelWrite, modelRecord } from "./schema";
+import { modelRecord } from "../../services/records/models";
+import { ModelSchema, ModelWrite } from "./schema";
 
 export const registerCreateModel = (r: Router, k: ModelKindRoute) =>
   r.openapi(

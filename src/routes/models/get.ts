@@ -5,7 +5,8 @@ import { notFound } from "../../lib/errors";
 import { currentAccess } from "../../services/access";
 import { getModel } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { ModelSchema, modelRecord } from "./schema";
+import { modelRecord } from "../../services/records/models";
+import { ModelSchema } from "./schema";
 
 export const registerGetModel = (r: Router, k: ModelKindRoute) =>
   r.openapi(

@@ -7,7 +7,8 @@ import { models } from "../../db/schema";
 import { currentAccess } from "../../services/access";
 import { usableBy } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { ModelSchema, modelRecord } from "./schema";
+import { modelRecord } from "../../services/records/models";
+import { ModelSchema } from "./schema";
 
 const ModelPage = pageOf(ModelSchema, "ModelPage");
 

@@ -1,10 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MODEL_KINDS, MODEL_PROVIDERS } from "../../db/schema";
-import type { Bindings } from "../../env";
-import { maskSecret } from "../../lib/crypto";
 import { Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
-import { modelApiKey, type ModelRow } from "../../services/models";
 
 export const ModelSchema = z
   .object({
@@ -23,28 +19,6 @@ export const ModelSchema = z
     updatedAt: Timestamp,
   })
   .openapi("Model");
-
-export type ModelRecord = z.infer<typeof ModelSchema>;
-
-/** Row -> record. The API key is decrypted only to mask it; it never leaves in clear. */
-export async function modelRecord(row: ModelRow, env: Pick<Bindings, "ENCRYPTION_KEY">): Promise<ModelRecord> {
-  const plain = await modelApiKey(row, env).catch(() => null);
-  return {
-    id: row.id,
-    name: row.name,
-    kind: row.kind,
-    provider: row.provider,
-    modelName: row.modelName,
-    baseUrl: row.baseUrl,
-    dimensions: row.dimensions,
-    hasApiKey: !!row.apiKeyEncrypted,
-    apiKeyPreview: row.apiKeyEncrypted ? (maskSecret(plain) ?? "••••") : null,
-    isBuiltIn: row.organizationId === null,
-    organization: row.organizationId,
-    createdAt: ms(row.createdAt)!,
-    updatedAt: ms(row.updatedAt)!,
-  };
-}
 
 export const ModelWrite = z.object({
   name: z.string().trim().min(1).max(200).openapi({ description: "Display name", example: "GPT-4o mini" }),

@@ -7,7 +7,8 @@ import { encryptSecret } from "../../lib/crypto";
 import { currentAccess, requireOwner } from "../../services/access";
 import { checkModelRules, getOwnModel } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { ModelPatch, ModelSchema, modelRecord } from "./schema";
+import { modelRecord } from "../../services/records/models";
+import { ModelPatch, ModelSchema } from "./schema";
 
 export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
   r.openapi(

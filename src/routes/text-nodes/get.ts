@@ -8,7 +8,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
 import { visibleKnowledgeBasesCondition } from "../../services/knowledge-bases";
 import { fileLabels } from "../../services/knowledge-files";
-import { KNOWLEDGE_TAG, TextNodeLegacySchema, TextNodeSchema, isNewerForm, legacyTextNodeRecord, textNodeRecord } from "./schema";
+import { legacyTextNodeRecord, textNodeRecord } from "../../services/records/text-nodes";
+import { KNOWLEDGE_TAG, TextNodeLegacySchema, TextNodeSchema, isNewerForm } from "./schema";
 
 const route = createRoute({
   method: "get",

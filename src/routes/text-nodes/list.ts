@@ -7,17 +7,9 @@ import { errorResponses, json } from "../../lib/openapi";
 import { cursorPageOf, cursorResponse, decodeCursor, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { contains } from "../../lib/sql";
 import { currentAccess } from "../../services/access";
-import { fileLabels } from "../../services/knowledge-files";
-import {
-  KNOWLEDGE_TAG,
-  TextNodeLegacySchema,
-  TextNodeListQuery,
-  TextNodeSchema,
-  getVisibleFile,
-  isNewerForm,
-  legacyTextNodeRecord,
-  textNodeRecord,
-} from "./schema";
+import { fileLabels, getVisibleFile } from "../../services/knowledge-files";
+import { legacyTextNodeRecord, textNodeRecord } from "../../services/records/text-nodes";
+import { KNOWLEDGE_TAG, TextNodeLegacySchema, TextNodeListQuery, TextNodeSchema, isNewerForm } from "./schema";
 
 const route = createRoute({
   method: "get",

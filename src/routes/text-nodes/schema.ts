@@ -1,25 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { and, eq } from "drizzle-orm";
-import type { Db } from "../../env";
-import { knowledgeBaseFiles, knowledgeBases, type textNodes } from "../../db/schema";
-import { notFound } from "../../lib/errors";
-import { isUuid } from "../../lib/ids";
 import { IdName, Timestamp } from "../../lib/openapi";
 import { CursorQuery } from "../../lib/pagination";
-import { ms } from "../../lib/time";
-import type { OrgAccess } from "../../services/access";
-import { visibleKnowledgeBasesCondition } from "../../services/knowledge-bases";
-import { highlight } from "../../services/retrieval/terms";
 
 export { KNOWLEDGE_TAG } from "../knowledge-bases/schema";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const EXAMPLE_TEXT = "The warranty lasts three years from purchase. Batteries are covered for one year.";
-
-export type TextNodeRow = typeof textNodes.$inferSelect;
-export type NodeFile = Pick<typeof knowledgeBaseFiles.$inferSelect, "id" | "filename" | "rawUserDefineMetadata">;
-type IdNameValue = { id: string; name: string };
 
 /**
  * CONTRACT section 1: the spec gives two forms of text nodes; `/api` serves the older one and
@@ -73,9 +60,6 @@ export const TextNodeSchema = TextNodeLegacySchema.extend({
     .openapi({ description: "Metadata key -> whether it is used in search; empty, as no metadata key is searched", example: {} }),
 }).openapi("TextNode");
 
-export type TextNodeLegacy = z.infer<typeof TextNodeLegacySchema>;
-export type TextNode = z.infer<typeof TextNodeSchema>;
-
 /** Either form names the file; `chatbotFile` is the older name, deprecated in /api/v1. */
 export const TextNodeListQuery = CursorQuery.extend({
   chatbotFile: z.uuid().optional().openapi({ description: "Knowledge base file id (required under /api; deprecated under /api/v1)", example: EXAMPLE_ID }),
@@ -83,73 +67,3 @@ export const TextNodeListQuery = CursorQuery.extend({
   page: z.coerce.number().int().min(1).default(1).openapi({ description: "Page number, from 1 (/api/v1 only)", example: 1, type: "integer" }),
   query: z.string().max(200).optional().openapi({ description: "Only nodes whose text contains this (case-insensitive); its terms are marked in `highlightedText`", example: "warranty" }),
 });
-
-const SENTENCE = /^[\s\S]*?(?:[.!?](?=\s|$)|[。！？])/u;
-const QUOTE_CHARS = 200;
-
-/** The first sentence, so a citation can show a short description. */
-function firstSentence(text: string): string | null {
-  const match = text.trim().match(SENTENCE);
-  return match ? match[0].trim() : null;
-}
-
-/** The text cut near 200 characters, at a space when one is close, so a quote stays readable. */
-function quote(text: string): string {
-  const chars = [...text.trim()];
-  if (chars.length <= QUOTE_CHARS) return chars.join("");
-  const head = chars.slice(0, QUOTE_CHARS).join("");
-  const space = head.lastIndexOf(" ");
-  return `${(space > QUOTE_CHARS * 0.7 ? head.slice(0, space) : head).trimEnd()}…`;
-}
-
-export function legacyTextNodeRecord(row: TextNodeRow, file: NodeFile): TextNodeLegacy {
-  return {
-    id: row.id,
-    charactersCount: [...row.text].length,
-    hitsCount: row.hitsCount,
-    text: row.text,
-    updatedAt: ms(row.updatedAt)!,
-    filename: file.filename,
-    chatbotFile: file.id,
-    pageNumber: row.pageStart,
-  };
-}
-
-export function textNodeRecord(row: TextNodeRow, file: NodeFile, labels: IdNameValue[], query: string | undefined): TextNode {
-  return {
-    ...legacyTextNodeRecord(row, file),
-    knowledgeBaseFile: { id: file.id, filename: file.filename },
-    pageStart: row.pageStart,
-    pageEnd: row.pageEnd,
-    startCharIdx: row.startCharIdx,
-    endCharIdx: row.endCharIdx,
-    citationTitle: file.filename,
-    citationDescription: firstSentence(row.text),
-    citationQuote: quote(row.text),
-    hasImage: false,
-    imageUrl: null,
-    displayText: row.text,
-    displayTitle: file.filename,
-    // With no query, `highlight` marks nothing and returns the escaped text.
-    highlightedText: highlight(row.text, query ?? ""),
-    labels,
-    rawUserDefineMetadata: file.rawUserDefineMetadata,
-    metadataEnabledForSearch: {},
-  };
-}
-
-/**
- * The file if its knowledge base is one the caller sees (which also keeps it in the caller's
- * organization); anything else does not exist for them.
- */
-export async function getVisibleFile(db: Db, access: OrgAccess, userId: string, fileId: string): Promise<NodeFile> {
-  const [file] = isUuid(fileId)
-    ? await db
-        .select({ id: knowledgeBaseFiles.id, filename: knowledgeBaseFiles.filename, rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata })
-        .from(knowledgeBaseFiles)
-        .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
-        .where(and(eq(knowledgeBaseFiles.id, fileId), visibleKnowledgeBasesCondition(access, userId)))
-    : [];
-  if (!file) throw notFound("File not found.");
-  return file;
-}

@@ -1,7 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { UserSchema, userRecord } from "./schema";
+import { userRecord } from "../../services/records/users";
+import { UserSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

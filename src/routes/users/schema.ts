@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { Timestamp } from "../../lib/openapi";
-import type { users } from "../../db/schema";
-import { ms } from "../../lib/time";
 
 export const UserSchema = z
   .object({
@@ -15,14 +13,3 @@ export const UserSchema = z
     createdAt: Timestamp,
   })
   .openapi("User");
-
-export const userRecord = (u: typeof users.$inferSelect): z.infer<typeof UserSchema> => ({
-  id: u.id,
-  email: u.email,
-  name: u.name,
-  avatar: u.avatar,
-  company: u.company,
-  invitationCode: u.invitationCode,
-  isStaff: u.isStaff,
-  createdAt: ms(u.createdAt)!,
-});

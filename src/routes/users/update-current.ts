@@ -4,7 +4,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { users } from "../../db/schema";
 import { conflict, isUniqueViolation } from "../../lib/errors";
-import { UserSchema, userRecord } from "./schema";
+import { userRecord } from "../../services/records/users";
+import { UserSchema } from "./schema";
 import { forgetUser } from "../../services/key-cache";
 
 const UpdateUser = z.object({

@@ -7,7 +7,8 @@ import { conflict, fieldError, isUniqueViolation } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { currentAccess, requirePermission } from "../../services/access";
 import { defaultWebChatSettings, getInbox, getWebChat, requireDomainFree } from "../../services/inboxes";
-import { WEB_CHATS_TAG, WebChatSchema, webChatRecord } from "./schema";
+import { webChatRecord } from "../../services/records/web-chats";
+import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
 import { WebChatCreate, applyWebChatInput } from "./write";
 
 const route = createRoute({

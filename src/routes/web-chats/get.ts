@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getWebChat } from "../../services/inboxes";
-import { WEB_CHATS_TAG, WebChatSchema, webChatRecord } from "./schema";
+import { webChatRecord } from "../../services/records/web-chats";
+import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -6,7 +6,8 @@ import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/paginatio
 import { webChats } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { selectWebChats } from "../../services/inboxes";
-import { WEB_CHATS_TAG, WebChatSchema, webChatRecord } from "./schema";
+import { webChatRecord } from "../../services/records/web-chats";
+import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
 
 const ListQuery = PageQuery.extend({
   inbox: z.uuid().optional().openapi({ description: "Only the web chat of this inbox", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),

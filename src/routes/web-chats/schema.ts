@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { THEME_MODES, WEB_CHAT_ACCESS_TYPES } from "../../db/schema";
 import { IdName, Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
-import type { WebChatView } from "../../services/inboxes";
+import type { WebChatFlag } from "../../services/records/web-chats";
 
 export const WEB_CHATS_TAG = "Web chats";
 
@@ -30,7 +29,7 @@ export const ThemeSchema = z
 
 const flag = (description: string, example = false) => z.boolean().openapi({ description, example });
 
-/** The eleven feature switches; all false when unset except `enableShowPoweredBy`. */
+/** The eleven feature switches (`WEB_CHAT_FLAGS`); all false when unset except `enableShowPoweredBy`. */
 export const WebChatFlags = z.object({
   enableFileUpload: flag("Visitors may attach files"),
   enableDisplayCitations: flag("Show the sources of answers"),
@@ -43,9 +42,7 @@ export const WebChatFlags = z.object({
   enableDownloadCitations: flag("Visitors may download cited files"),
   enableDisplayChatbotAvatar: flag("Show the assistant's avatar"),
   enableDisplayChatbotName: flag("Show the assistant's name"),
-});
-type Flags = z.infer<typeof WebChatFlags>;
-const FLAG_DEFAULTS = { enableShowPoweredBy: true } as Partial<Flags>;
+} satisfies Record<WebChatFlag, z.ZodBoolean>);
 
 const text = (description: string, example: string | null) => z.string().nullable().openapi({ description, example });
 
@@ -83,33 +80,3 @@ export const WebChatSchema = z
   })
   .extend(WebChatFlags.shape)
   .openapi("WebChat");
-
-export function webChatRecord({ webChat, inbox }: WebChatView): z.infer<typeof WebChatSchema> {
-  const s = webChat.settings;
-  const flags = Object.fromEntries(
-    Object.keys(WebChatFlags.shape).map((k) => [k, s[k as keyof Flags] ?? FLAG_DEFAULTS[k as keyof Flags] ?? false]),
-  ) as Flags;
-  return {
-    id: webChat.id,
-    name: webChat.name,
-    avatar: s.avatar ?? null,
-    logo: s.logo ?? null,
-    cover: s.cover ?? null,
-    poweredByLogo: s.poweredByLogo ?? null,
-    description: s.description ?? null,
-    backUrl: s.backUrl ?? null,
-    isActive: webChat.isActive,
-    enableSpeech: s.enableSpeech ?? false,
-    displayGreeting: s.displayGreeting ?? "",
-    displayConversationStarters: s.displayConversationStarters ?? [],
-    theme: s.theme ?? {},
-    darkTheme: s.darkTheme ?? {},
-    accessType: webChat.accessType,
-    defaultThemeMode: s.defaultThemeMode ?? null,
-    customDomain: s.customDomain ?? null,
-    inbox,
-    createdAt: ms(webChat.createdAt)!,
-    updatedAt: ms(webChat.updatedAt)!,
-    ...flags,
-  };
-}

@@ -8,7 +8,8 @@ import { webChats } from "../../db/schema";
 import { fieldError, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getWebChat, requireDomainFree } from "../../services/inboxes";
-import { WEB_CHATS_TAG, WebChatSchema, webChatRecord } from "./schema";
+import { webChatRecord } from "../../services/records/web-chats";
+import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
 import { WebChatPatch, WebChatReplace, applyWebChatInput, type WebChatInput } from "./write";
 
 /** PUT replaces the themes, PATCH merges them key by key; other fields left out keep their value. */

@@ -5,7 +5,8 @@ import { webhooks } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
 import { currentAccess, requirePermission } from "../../services/access";
 import { checkWebhookRules, getWebhook, requireInbox, sealSecretToken } from "../../services/webhooks/config";
-import { InboxParams, WEBHOOKS_TAG, WebhookSchema, WebhookWrite, webhookRecord } from "./schema";
+import { webhookRecord } from "../../services/records/webhooks";
+import { InboxParams, WEBHOOKS_TAG, WebhookSchema, WebhookWrite } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getWebhook } from "../../services/webhooks/config";
-import { WEBHOOKS_TAG, WebhookParams, WebhookSchema, webhookRecord } from "./schema";
+import { webhookRecord } from "../../services/records/webhooks";
+import { WEBHOOKS_TAG, WebhookParams, WebhookSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -6,7 +6,8 @@ import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/paginatio
 import { WEBHOOK_DIRECTIONS, webhooks } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { requireInbox, selectWebhooks } from "../../services/webhooks/config";
-import { InboxParams, WEBHOOKS_TAG, WebhookSchema, webhookRecord } from "./schema";
+import { webhookRecord } from "../../services/records/webhooks";
+import { InboxParams, WEBHOOKS_TAG, WebhookSchema } from "./schema";
 
 const ListQuery = PageQuery.extend({
   direction: z.enum(WEBHOOK_DIRECTIONS).optional().openapi({ description: "Only webhooks of this direction", example: "outgoing" }),

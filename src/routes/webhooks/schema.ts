@@ -1,9 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { WEBHOOK_DIRECTIONS, WEBHOOK_METHODS, WEBHOOK_PRESETS } from "../../db/schema";
-import type { Bindings } from "../../env";
 import { IdName, Timestamp, uuidParam } from "../../lib/openapi";
-import { ms } from "../../lib/time";
-import { secretTokenPreview, type WebhookView } from "../../services/webhooks/config";
 
 export const WEBHOOKS_TAG = "Webhooks";
 export const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
@@ -119,22 +116,3 @@ export const WebhookSchema = z
     updatedAt: Timestamp,
   })
   .openapi("Webhook");
-
-export async function webhookRecord({ webhook: w, inbox }: WebhookView, env: Pick<Bindings, "ENCRYPTION_KEY">): Promise<z.infer<typeof WebhookSchema>> {
-  return {
-    id: w.id,
-    inbox,
-    name: w.name,
-    direction: w.direction,
-    isEnabled: w.isEnabled,
-    url: w.url,
-    method: w.method,
-    headers: w.headers ?? {},
-    templatePreset: w.templatePreset,
-    customTemplate: w.customTemplate,
-    hasSecretToken: !!w.secretTokenSealed,
-    secretTokenPreview: await secretTokenPreview(w, env),
-    createdAt: ms(w.createdAt)!,
-    updatedAt: ms(w.updatedAt)!,
-  };
-}

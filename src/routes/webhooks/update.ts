@@ -7,7 +7,8 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { webhooks } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { checkWebhookRules, getWebhook, sealSecretToken } from "../../services/webhooks/config";
-import { WEBHOOKS_TAG, WebhookParams, WebhookPatch, WebhookSchema, WebhookWrite, webhookRecord, type WebhookChanges } from "./schema";
+import { webhookRecord } from "../../services/records/webhooks";
+import { WEBHOOKS_TAG, WebhookParams, WebhookPatch, WebhookSchema, WebhookWrite, type WebhookChanges } from "./schema";
 
 /** PUT and PATCH: fields left out stay as they are (the secret token too, as it is never shown). */
 async function updateWebhook(c: Context<AppEnv>, inboxId: string, webhookId: string, body: WebhookChanges) {

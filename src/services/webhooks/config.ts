@@ -1,11 +1,11 @@
 import { and, count, desc, eq, gte, inArray, lte, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { inboxes, webhookDeliveries, webhooks, type DELIVERY_STATUSES, type WEBHOOK_PRESETS } from "../../db/schema";
+import { chatbots, inboxes, webhookDeliveries, webhooks, type DELIVERY_STATUSES, type WEBHOOK_PRESETS } from "../../db/schema";
 import { decryptSecret, encryptSecret, maskSecret } from "../../lib/crypto";
 import { fieldError, notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import type { PageParams } from "../../lib/pagination";
-import { parseAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
+import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { parseDate } from "../../lib/time";
 import { validateCustomTemplate } from "./templates";
 
@@ -47,11 +47,11 @@ export async function getWebhook(db: Db, organizationId: string, inboxId: string
 
 /** What a save must satisfy beyond field shapes: an allowed URL, and a template that renders to JSON. */
 export function checkWebhookRules(
-  env: Pick<Bindings, "WEBHOOK_ALLOWED_HOSTS">,
+  env: Pick<Bindings, "WEBHOOK_ALLOWED_HOSTS" | "OUTBOUND_ALLOWED_HOSTS">,
   values: { url?: string; templatePreset: (typeof WEBHOOK_PRESETS)[number]; customTemplate?: string | null; storedTemplate: string | null },
 ): void {
   if (values.url !== undefined) {
-    const problem = webhookUrlProblem(values.url, parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS));
+    const problem = webhookUrlProblem(values.url, outboundAllowedHosts(env));
     if (problem) throw fieldError("url", problem);
   }
   const template = values.customTemplate === undefined ? values.storedTemplate : values.customTemplate;
@@ -78,10 +78,12 @@ export async function secretTokenPreview(row: WebhookRow, env: Pick<Bindings, "E
   return maskSecret(plain) ?? "••••";
 }
 
-/** One delivery record with the webhook it went to. */
+/** One delivery record with the webhook it went to and the assistant whose message it carried. */
 export interface DeliveryView {
   delivery: DeliveryRow;
   webhook: IdName;
+  /** Null when the delivery names no assistant or the assistant is gone. */
+  chatbot: IdName | null;
 }
 
 export interface DeliveryFilter {
@@ -104,9 +106,10 @@ export function deliveryConditions(f: DeliveryFilter): (SQL | undefined)[] {
 
 const selectDeliveries = (db: Db) =>
   db
-    .select({ delivery: webhookDeliveries, webhook: { id: webhooks.id, name: webhooks.name } })
+    .select({ delivery: webhookDeliveries, webhook: { id: webhooks.id, name: webhooks.name }, chatbot: { id: chatbots.id, name: chatbots.name } })
     .from(webhookDeliveries)
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId));
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .leftJoin(chatbots, eq(chatbots.id, webhookDeliveries.chatbotId));
 
 /** A page of delivery records, newest first, with the total count. */
 export async function listDeliveries(db: Db, where: SQL | undefined, p: PageParams): Promise<{ n: number; rows: DeliveryView[] }> {

@@ -3,7 +3,8 @@ import { expect } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { models, organizations, organizationUsage } from "../../../src/db/schema";
 import { currentMonth } from "../../../src/services/organizations";
-import { SseParser, type SseEvent } from "../../../src/services/llm/sse";
+import { createParser } from "eventsource-parser";
+import type { SseEvent } from "../../../src/services/llm/sse";
 import { db, seedOwner, unique, type Actor } from "../../harness";
 
 /** Key the local upstream accepts (test/support/openai-upstream.mjs). */
@@ -64,13 +65,15 @@ export interface TimedEvent extends SseEvent {
 /** Reads an event stream incrementally, noting when each event arrived. */
 export async function readEvents(res: Response, start = Date.now()): Promise<TimedEvent[]> {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const parser = new SseParser();
   const events: TimedEvent[] = [];
-  for (let read = 0; ; read++) {
+  let at = 0;
+  let read = 0;
+  const parser = createParser({ onEvent: (e) => events.push({ event: e.event ?? null, data: e.data, at, read }) });
+  for (; ; read++) {
     const { done, value } = await reader.read();
     if (done) break;
-    const at = Date.now() - start;
-    for (const e of parser.push(value)) events.push({ ...e, at, read });
+    at = Date.now() - start;
+    parser.feed(value);
   }
   return events;
 }

@@ -105,6 +105,27 @@ describe("knowledge base FAQs", () => {
     expect(await patch.json()).toMatchObject({ question: "Returns?", labels: [], rawUserDefineMetadata: { a: 1 } });
   });
 
+  it.each(PREFIXES)("PUT with only `answer` keeps the other fields, as real clients send it (%s)", async (prefix) => {
+    const { owner, kb } = await setup();
+    const label = await createLabel(owner, kb.id, "Billing");
+    const faq = await createFaq(owner, kb.id, { ...REFUND, labels: [{ id: label.id }], answerMediaUrls: { images: ["https://example.com/a.png"] }, rawUserDefineMetadata: { source: "help" } });
+    const res = await owner.fetch("PUT", `${faqsOf(kb.id)}${faq.id}/`, { answer: "Send the parcel back within 30 days." }, { prefix });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const expected = {
+      question: REFUND.question,
+      answer: "Send the parcel back within 30 days.",
+      labels: [{ id: label.id, name: "Billing" }],
+      answerMediaUrls: { images: ["https://example.com/a.png"] },
+      rawUserDefineMetadata: { source: "help" },
+    };
+    expect(await res.json()).toMatchObject(expected);
+    expect(await (await owner.fetch("GET", `${faqsOf(kb.id)}${faq.id}/`)).json()).toMatchObject(expected);
+    // The changed answer is re-indexed; the kept question still finds it.
+    const rowid = await rowidOf(faq.id);
+    expect(await keywordHits(kb.id, "parcel")).toContain(rowid);
+    expect(await keywordHits(kb.id, "refund")).toContain(rowid);
+  });
+
   it("updates labels and metadata through update-metadata", async () => {
     const { owner, kb } = await setup();
     const [x, y] = [await createLabel(owner, kb.id, "x"), await createLabel(owner, kb.id, "y")];
@@ -148,7 +169,15 @@ describe("knowledge base FAQs", () => {
     expect((await listFaqs(owner, kb.id)).count).toBe(0);
 
     const faq = await createFaq(owner, kb.id, REFUND);
-    expect((await expectError(await owner.fetch("PUT", `${faqsOf(kb.id)}${faq.id}/`, { question: "Only?" }), 400)).errors).toHaveProperty("answer");
+    for (const [body, field] of [
+      [{ answer: "" }, "answer"],
+      [{ question: "", answer: "New." }, "question"],
+      [{ answer: "New.", labels: [{ id: foreign.id }] }, "labels"],
+      [{ answer: "New.", answerMediaUrls: [1] }, "answerMediaUrls"],
+    ] as const) {
+      const err = await expectError(await owner.fetch("PUT", `${faqsOf(kb.id)}${faq.id}/`, body), 400, "invalid");
+      expect(Object.keys(err.errors ?? {}), JSON.stringify(body)).toContain(field);
+    }
     const patch = await owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/`, { question: "New?", labels: [{ id: foreign.id }] });
     expect((await expectError(patch, 400)).errors).toHaveProperty("labels");
     expect(await (await owner.fetch("GET", `${faqsOf(kb.id)}${faq.id}/`)).json()).toMatchObject({ ...REFUND, labels: [] });

@@ -25,12 +25,15 @@ export interface WebhookRecord {
 export interface DeliveryRecord {
   id: string;
   webhook: { id: string; name: string };
+  chatbot: { id: string; name: string } | null;
   message: string;
   event: string;
   status: string;
   attempts: number;
   url: string | null;
   requestBody: string | null;
+  response: string | null;
+  statusCode: number | null;
   responseStatus: number | null;
   responseBody: string | null;
   durationMs: number | null;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { env } from "cloudflare:workers";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
 import { at, createWebhook, insertDelivery, seedConversation, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
 
 const recordsPath = (inboxId: string, webhookId: string, recordId?: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId ? `${recordId}/` : ""}`;
@@ -21,7 +23,7 @@ async function seedRecords(owner: Actor) {
 describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
   it.each(PREFIXES)("lists the webhook's records newest first, with filters (%s)", async (prefix) => {
     const owner = await seedOwner();
-    const { inboxId, hook, records: [r0, r1, r2, r3], messages } = await seedRecords(owner);
+    const { bot, inboxId, hook, records: [r0, r1, r2, r3], messages } = await seedRecords(owner);
     const list = async (query = "") => {
       const res = await owner.fetch("GET", `${recordsPath(inboxId, hook.id)}${query}`, undefined, { prefix });
       expect(res.status, await res.clone().text()).toBe(200);
@@ -33,12 +35,15 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
     expect(all.results[3]).toEqual({
       id: r0,
       webhook: { id: hook.id, name: "Main" },
+      chatbot: { id: bot.id, name: bot.name },
       message: messages[0],
       event: "incoming",
       status: "success",
       attempts: 1,
       url: "https://hooks.example.com/x",
       requestBody: '{"id":"x"}',
+      response: '{"message":"receiver failed"}',
+      statusCode: 200,
       responseStatus: 200,
       responseBody: '{"message":"receiver failed"}',
       durationMs: 12,
@@ -98,6 +103,67 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
 
   it("401 without a key", async () => {
     await expectError(await call("GET", `/api/v1${recordsPath(NO_SUCH_ID, NO_SUCH_ID)}`), 401, "not_authenticated");
+  });
+});
+
+describe("webhook records of a real delivery", () => {
+  async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const value = await read();
+      if (done(value) || Date.now() > until) return value;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it("carries the product's fields: url, requestBody, response, statusCode, createdAt, chatbot (CONTRACT section 8)", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const inboxId = bot.defaultInbox!.id;
+    const path = `/ok/${unique("records")}`;
+    const hook = await createWebhook(owner, inboxId, { url: `${env.TEST_RECEIVER_URL}${path}` });
+    const before = Date.now();
+    const reply = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Opening hours?" } });
+    expect(reply.status, await reply.clone().text()).toBe(200);
+    const { message } = (await reply.json()) as { message: { id: string } };
+
+    const list = () => owner.fetch("GET", recordsPath(inboxId, hook.id)).then((r) => r.json() as Promise<Page<DeliveryRecord>>);
+    const page = await waitFor(list, (p) => p.results[0]?.status === "success");
+    expect(page.count).toBe(1);
+    const [record] = page.results;
+    const received = (await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json()) as { body: string }[];
+    expect(received).toHaveLength(1);
+    expect(record).toMatchObject({
+      message: message.id,
+      url: `${env.TEST_RECEIVER_URL}${path}`,
+      requestBody: received[0].body,
+      response: '{"message":"ok"}',
+      statusCode: 200,
+      chatbot: { id: bot.id, name: bot.name },
+      // The older names stay, with the same values.
+      responseBody: '{"message":"ok"}',
+      responseStatus: 200,
+    });
+    expect(JSON.parse(record.requestBody!)).toMatchObject({ id: message.id, type: "outgoing" });
+    expect(Number(record.createdAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Number(record.createdAt)).toBeLessThanOrEqual(Date.now());
+
+    // The same record through the assistant's records, and through the one-record endpoints.
+    const one = await owner.fetch("GET", recordsPath(inboxId, hook.id, record.id));
+    expect(await one.json()).toEqual(record);
+    const viaBot = await owner.fetch("GET", `/chatbots/${bot.id}/webhook-records/${record.id}/`);
+    expect(viaBot.status).toBe(200);
+    expect(await viaBot.json()).toEqual(record);
+  });
+
+  it("chatbot is null when the delivery names no assistant", async () => {
+    const owner = await seedOwner();
+    const { inboxId, messageIds } = await seedConversation(owner, 1);
+    const hook = await createWebhook(owner, inboxId);
+    const id = await insertDelivery(owner, { webhookId: hook.id, inboxId, chatbotId: null, messageId: messageIds[0] });
+    const res = await owner.fetch("GET", recordsPath(inboxId, hook.id, id));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id, chatbot: null, statusCode: 500, response: '{"message":"receiver failed"}' });
   });
 });
 

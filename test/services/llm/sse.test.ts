@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SseParser, parseSse, type SseEvent } from "../../../src/services/llm/sse";
+import { parseSse, type SseEvent } from "../../../src/services/llm/sse";
 
 /** A byte stream delivering `parts` one read each. */
 function streamOf(parts: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
@@ -52,12 +52,18 @@ describe("parseSse", () => {
     expect(await collect([bytes.slice(0, 13), bytes.slice(13, 14), bytes.slice(14)])).toEqual([{ event: null, data: '{"t":"營業時間"}' }]);
   });
 
-  it("yields an event as soon as its blank line arrives, before the rest of the stream", () => {
-    const parser = new SseParser();
-    expect(parser.push('data: {"n":1}\n')).toEqual([]);
-    expect(parser.push('\ndata: {"n"')).toEqual([{ event: null, data: '{"n":1}' }]);
-    expect(parser.push(":2}")).toEqual([]);
-    expect(parser.end()).toEqual([{ event: null, data: '{"n":2}' }]);
+  it("yields an event as soon as its blank line arrives, before the rest of the stream", async () => {
+    const encoder = new TextEncoder();
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const events = parseSse(new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) }));
+    controller.enqueue(encoder.encode('data: {"n":1}\n'));
+    controller.enqueue(encoder.encode('\ndata: {"n"'));
+    expect((await events.next()).value).toEqual({ event: null, data: '{"n":1}' });
+    controller.enqueue(encoder.encode(":2}"));
+    controller.close();
+    // A last event without its blank line still counts.
+    expect((await events.next()).value).toEqual({ event: null, data: '{"n":2}' });
+    expect((await events.next()).done).toBe(true);
   });
 
   it("ignores events without data and unknown fields", async () => {

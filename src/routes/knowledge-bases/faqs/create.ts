@@ -8,7 +8,9 @@ import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
 import { indexFaqs } from "../../../services/knowledge-content";
 import { modelApiError } from "../../../services/llm/errors";
 import { checkLabels } from "../../../services/knowledge-files";
-import { FaqSchema, FaqWrite, FaqsParams, KNOWLEDGE_TAG, faqRecord, getFaq, labelLinkStatements } from "./schema";
+import { faqRecord } from "../../../services/records/faqs";
+import { getFaq, labelLinkStatements } from "../../../services/faqs";
+import { FaqSchema, FaqWrite, FaqsParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -4,7 +4,8 @@ import { errorResponses, noContent } from "../../../lib/openapi";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
 import { deleteFaqs } from "../../../services/knowledge-content";
-import { FaqParams, KNOWLEDGE_TAG, getFaq } from "./schema";
+import { getFaq } from "../../../services/faqs";
+import { FaqParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
   method: "delete",

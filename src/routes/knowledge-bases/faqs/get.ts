@@ -3,7 +3,9 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { FaqParams, FaqSchema, KNOWLEDGE_TAG, faqRecord, getFaq } from "./schema";
+import { faqRecord } from "../../../services/records/faqs";
+import { getFaq } from "../../../services/faqs";
+import { FaqParams, FaqSchema, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

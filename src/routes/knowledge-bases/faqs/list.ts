@@ -7,7 +7,8 @@ import { contains } from "../../../lib/sql";
 import { faqLabels, faqs } from "../../../db/schema";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { FaqListQuery, FaqSchema, FaqsParams, KNOWLEDGE_TAG, faqRecords } from "./schema";
+import { faqRecords } from "../../../services/records/faqs";
+import { FaqListQuery, FaqSchema, FaqsParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -1,20 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { and, asc, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../../../env";
-import { faqLabels, faqs, knowledgeBaseLabels } from "../../../db/schema";
-import { notFound } from "../../../lib/errors";
-import { isUuid } from "../../../lib/ids";
 import { IdName, IdRef, Timestamp, uuidParam } from "../../../lib/openapi";
 import { PageQuery, csv } from "../../../lib/pagination";
-import { chunk } from "../../../lib/sql";
-import { ms } from "../../../lib/time";
-import type { KnowledgeBaseRow } from "../../../services/knowledge-bases";
 import { EXAMPLE_ID } from "../schema";
 
 export { KNOWLEDGE_TAG } from "../schema";
-
-export type FaqRow = typeof faqs.$inferSelect;
 
 const knowledgeBaseId = uuidParam("knowledgeBaseId", "Knowledge base id");
 export const FaqsParams = z.object({ knowledgeBaseId });
@@ -37,7 +26,6 @@ export const FaqSchema = z
     updatedAt: Timestamp,
   })
   .openapi("Faq");
-export type FaqRecord = z.infer<typeof FaqSchema>;
 
 const labels = z
   .array(IdRef)
@@ -67,8 +55,9 @@ const fields = {
   rawUserDefineMetadata,
 };
 
-/** POST and PUT: question and answer required. */
+/** POST: question and answer required. */
 export const FaqWrite = z.object(fields).openapi("FaqWrite");
+/** PUT and PATCH: any subset; fields left out keep their value (real clients PUT only `answer`). */
 export const FaqPatch = FaqWrite.partial().openapi("FaqPatch");
 export type FaqInput = z.infer<typeof FaqPatch>;
 export const FaqMetadataPatch = z.object({ labels, rawUserDefineMetadata }).openapi("FaqMetadataPatch");
@@ -81,44 +70,3 @@ export const FaqListQuery = PageQuery.extend({
   query: z.string().max(200).optional().openapi({ description: "Question or answer contains (case-insensitive)", example: "refund" }),
   labels: csv("Comma-separated label ids: FAQs carrying any of them"),
 });
-
-/** Statements replacing an FAQ's labels; 40 links per insert keeps each under D1's 100 bound parameters. */
-export function labelLinkStatements(db: Db, faqId: string, labelIds: string[] | undefined, replace: boolean): BatchItem<"sqlite">[] {
-  if (labelIds === undefined) return [];
-  const out: BatchItem<"sqlite">[] = replace ? [db.delete(faqLabels).where(eq(faqLabels.faqId, faqId))] : [];
-  for (const part of chunk(labelIds, 40)) out.push(db.insert(faqLabels).values(part.map((labelId) => ({ faqId, labelId }))));
-  return out;
-}
-
-/** An FAQ of this knowledge base; one of another knowledge base (or a malformed id) is a 404. */
-export async function getFaq(db: Db, kb: KnowledgeBaseRow, faqId: string): Promise<FaqRow> {
-  const [row] = isUuid(faqId) ? await db.select().from(faqs).where(and(eq(faqs.id, faqId), eq(faqs.knowledgeBaseId, kb.id))) : [];
-  if (!row) throw notFound("FAQ not found.");
-  return row;
-}
-
-export async function faqRecords(db: Db, kb: KnowledgeBaseRow, rows: FaqRow[]): Promise<FaqRecord[]> {
-  const links = rows.length
-    ? await db
-        .select({ faqId: faqLabels.faqId, id: knowledgeBaseLabels.id, name: knowledgeBaseLabels.name })
-        .from(faqLabels)
-        .innerJoin(knowledgeBaseLabels, eq(knowledgeBaseLabels.id, faqLabels.labelId))
-        .where(sql`${faqLabels.faqId} in (select value from json_each(${JSON.stringify(rows.map((r) => r.id))}))`)
-        .orderBy(asc(knowledgeBaseLabels.name))
-    : [];
-  return rows.map((row) => ({
-    id: row.id,
-    question: row.question,
-    answer: row.answer,
-    answerMediaUrls: row.answerMediaUrls,
-    hitsCount: row.hitsCount,
-    embeddingTokensCount: row.embeddingTokensCount,
-    labels: links.filter((l) => l.faqId === row.id).map(({ id, name }) => ({ id, name })),
-    rawUserDefineMetadata: row.rawUserDefineMetadata,
-    knowledgeBase: { id: kb.id, name: kb.name },
-    createdAt: ms(row.createdAt)!,
-    updatedAt: ms(row.updatedAt)!,
-  }));
-}
-
-export const faqRecord = async (db: Db, kb: KnowledgeBaseRow, row: FaqRow) => (await faqRecords(db, kb, [row]))[0];

@@ -3,7 +3,8 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { FaqMetadataPatch, FaqParams, FaqSchema, KNOWLEDGE_TAG, getFaq } from "./schema";
+import { getFaq } from "../../../services/faqs";
+import { FaqMetadataPatch, FaqParams, FaqSchema, KNOWLEDGE_TAG } from "./schema";
 import { applyFaqUpdate } from "./update";
 
 const route = createRoute({

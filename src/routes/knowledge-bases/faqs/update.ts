@@ -9,7 +9,9 @@ import { getKnowledgeBaseForUpdate, type KnowledgeBaseRow } from "../../../servi
 import { indexFaqs } from "../../../services/knowledge-content";
 import { modelApiError } from "../../../services/llm/errors";
 import { checkLabels } from "../../../services/knowledge-files";
-import { FaqParams, FaqPatch, FaqSchema, FaqWrite, KNOWLEDGE_TAG, faqRecord, getFaq, labelLinkStatements, type FaqInput, type FaqRow } from "./schema";
+import { getFaq, labelLinkStatements, type FaqRow } from "../../../services/faqs";
+import { faqRecord } from "../../../services/records/faqs";
+import { FaqParams, FaqPatch, FaqSchema, KNOWLEDGE_TAG, type FaqInput } from "./schema";
 
 /**
  * Writes the given fields of an FAQ and its labels in one batch (atomic), then re-indexes it when
@@ -43,13 +45,14 @@ const routeFor = (method: "put" | "patch") =>
     method,
     path: "/knowledge-bases/{knowledgeBaseId}/faqs/{faqId}/",
     tags: [KNOWLEDGE_TAG],
-    summary: method === "put" ? "Replace an FAQ" : "Update some fields of an FAQ",
+    summary: method === "put" ? "Update an FAQ" : "Update some fields of an FAQ",
     description:
       "Needs `knowledge_base.manage` and a knowledge base you can see. " +
-      (method === "put" ? "`question` and `answer` are required; " : "") +
-      "fields left out keep their value; `labels`, when given, replaces the list (labels of this knowledge base, else 400). " +
+      (method === "put" ? "PUT takes the same partial body as PATCH (clients send only the changed `answer`): " : "") +
+      "fields left out keep their value; fields given are checked as on creation (an empty `question` or `answer` is 400); " +
+      "`labels`, when given, replaces the list (labels of this knowledge base, else 400). " +
       "A changed question or answer is re-indexed at once.",
-    request: { params: FaqParams, ...jsonBody(method === "put" ? FaqWrite : FaqPatch) },
+    request: { params: FaqParams, ...jsonBody(FaqPatch) },
     responses: { 200: json(FaqSchema, "The updated FAQ"), ...errorResponses(400, 403, 404, 502) },
   });
 

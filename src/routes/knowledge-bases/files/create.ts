@@ -12,7 +12,8 @@ import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
 import { enqueueFiles, newFile } from "../../../services/knowledge-files";
 import { fetchReference, readUpload, type Upload } from "../../../services/knowledge-uploads";
 import { KNOWLEDGE_TAG } from "../schema";
-import { FileReferences, FileUploadForm, KnowledgeBaseFileSchema, KnowledgeBaseParams, fileRecord } from "./schema";
+import { fileRecord } from "../../../services/records/knowledge-files";
+import { FileReferences, FileUploadForm, KnowledgeBaseFileSchema, KnowledgeBaseParams } from "./schema";
 
 /** A whole multipart request: up to 20 files of at most 20 MiB each is more than one request should carry. */
 const MULTIPART_MAX_BYTES = 100 * 1024 * 1024;
@@ -64,5 +65,6 @@ export const registerCreateFiles = (r: Router) =>
     const [first, ...rest] = chunk(rows, 4).map((part) => db.insert(knowledgeBaseFiles).values(part).returning());
     const inserted = (await db.batch([first, ...rest])).flat();
     await enqueueFiles(c.env, inserted);
-    return c.json(inserted.map((row) => fileRecord(c, row, { id: kb.id, name: kb.name }, [])), 201);
+    const origin = new URL(c.req.url).origin;
+    return c.json(inserted.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, [])), 201);
   });

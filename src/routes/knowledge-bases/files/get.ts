@@ -5,7 +5,8 @@ import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
 import { fileLabels, getFile } from "../../../services/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
-import { FileParams, KnowledgeBaseFileSchema, fileRecord } from "./schema";
+import { fileRecord } from "../../../services/records/knowledge-files";
+import { FileParams, KnowledgeBaseFileSchema } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -24,5 +25,6 @@ export const registerGetFile = (r: Router) =>
     const kb = await getKnowledgeBaseForRead(db, await currentAccess(c), c.var.principal.userId, knowledgeBaseId);
     const row = await getFile(db, kb.id, fileId);
     const labels = await fileLabels(db, [row.id]);
-    return c.json(fileRecord(c, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []), 200);
+    const origin = new URL(c.req.url).origin;
+    return c.json(fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []), 200);
   });

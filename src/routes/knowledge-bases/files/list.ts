@@ -9,7 +9,8 @@ import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
 import { fileLabels } from "../../../services/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
-import { FileListQuery, KnowledgeBaseFileSchema, KnowledgeBaseParams, fileRecord } from "./schema";
+import { fileRecord } from "../../../services/records/knowledge-files";
+import { FileListQuery, KnowledgeBaseFileSchema, KnowledgeBaseParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -42,5 +43,6 @@ export const registerListFiles = (r: Router) =>
       db.select().from(knowledgeBaseFiles).where(where).orderBy(desc(knowledgeBaseFiles.createdAt), desc(knowledgeBaseFiles.id)).limit(p.limit).offset(p.offset),
     ]);
     const labels = await fileLabels(db, rows.map((r) => r.id));
-    return c.json(pageResponse(c, p, n, rows.map((row) => fileRecord(c, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []))), 200);
+    const origin = new URL(c.req.url).origin;
+    return c.json(pageResponse(c, p, n, rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []))), 200);
   });

@@ -7,7 +7,8 @@ import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
 import { enqueueFiles, fileLabels } from "../../../services/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
-import { KnowledgeBaseFileSchema, KnowledgeBaseParams, ReparseBody, fileRecord } from "./schema";
+import { fileRecord } from "../../../services/records/knowledge-files";
+import { KnowledgeBaseFileSchema, KnowledgeBaseParams, ReparseBody } from "./schema";
 
 const route = createRoute({
   method: "patch",
@@ -34,5 +35,6 @@ export const registerReparseFiles = (r: Router) =>
       .returning();
     await enqueueFiles(c.env, rows);
     const labels = await fileLabels(db, rows.map((r) => r.id));
-    return c.json(rows.map((row) => fileRecord(c, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? [])), 200);
+    const origin = new URL(c.req.url).origin;
+    return c.json(rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? [])), 200);
   });

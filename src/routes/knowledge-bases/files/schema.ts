@@ -1,10 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { FILE_STATUSES } from "../../../db/schema";
 import { IdName, IdRef, Timestamp, uuidParam } from "../../../lib/openapi";
 import { PageQuery } from "../../../lib/pagination";
-import { ms } from "../../../lib/time";
-import { BUILT_IN_PARSER, type FileRow } from "../../../services/knowledge-files";
+import { BUILT_IN_PARSER } from "../../../services/knowledge-files";
 import { EXAMPLE_ID } from "../schema";
 
 export const KnowledgeBaseParams = z.object({ knowledgeBaseId: uuidParam("knowledgeBaseId", "Knowledge base id") });
@@ -43,31 +41,6 @@ export const KnowledgeBaseFileSchema = z
     createdAt: Timestamp,
   })
   .openapi("KnowledgeBaseFile");
-
-const seconds = (from: number | null, to: number | null) => (from === null ? null : Math.max(0, ((to ?? Date.now()) - from) / 1000));
-
-export function fileRecord(c: Context, row: FileRow, knowledgeBase: { id: string; name: string }, labels: { id: string; name: string }[]): z.infer<typeof KnowledgeBaseFileSchema> {
-  return {
-    id: row.id,
-    filename: row.filename,
-    file: `${new URL(c.req.url).origin}/api/v1/knowledge-bases/${row.knowledgeBaseId}/files/${row.id}/download/`,
-    fileType: row.fileType,
-    knowledgeBase,
-    size: row.size,
-    status: row.status,
-    parser: BUILT_IN_PARSER,
-    labels,
-    rawUserDefineMetadata: row.rawUserDefineMetadata,
-    speakerLabels: [],
-    vectorStorageSize: row.vectorStorageSize,
-    chunksCount: row.chunksCount,
-    waitingTime: seconds(row.queuedAt, row.startedAt),
-    processingTime: seconds(row.startedAt, row.finishedAt),
-    processingTimeDetails: row.processingTimeDetails,
-    previewUrl: null,
-    createdAt: ms(row.createdAt)!,
-  };
-}
 
 const parser = z
   .union([z.literal(BUILT_IN_PARSER.id), z.null()])

@@ -7,7 +7,8 @@ import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
 import { checkLabels, fileLabelStatements, fileLabels, getFile } from "../../../services/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
-import { FileMetadataBody, FileParams, KnowledgeBaseFileSchema, fileRecord } from "./schema";
+import { fileRecord } from "../../../services/records/knowledge-files";
+import { FileMetadataBody, FileParams, KnowledgeBaseFileSchema } from "./schema";
 
 const route = createRoute({
   method: "patch",
@@ -35,5 +36,6 @@ export const registerUpdateFileMetadata = (r: Router) =>
     ]);
     const row = await getFile(db, kb.id, file.id);
     const labels = await fileLabels(db, [row.id]);
-    return c.json(fileRecord(c, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []), 200);
+    const origin = new URL(c.req.url).origin;
+    return c.json(fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []), 200);
   });

@@ -5,7 +5,8 @@ import { conflict, isUniqueViolation } from "../../../lib/errors";
 import { knowledgeBaseLabels } from "../../../db/schema";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { KNOWLEDGE_TAG, LabelSchema, LabelWrite, LabelsParams, labelRecord } from "./schema";
+import { labelRecord } from "../../../services/records/knowledge-labels";
+import { KNOWLEDGE_TAG, LabelSchema, LabelWrite, LabelsParams } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -5,7 +5,8 @@ import { errorResponses, noContent } from "../../../lib/openapi";
 import { knowledgeBaseLabels } from "../../../db/schema";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { KNOWLEDGE_TAG, LabelParams, getLabel } from "./schema";
+import { getLabel } from "../../../services/knowledge-labels";
+import { KNOWLEDGE_TAG, LabelParams } from "./schema";
 
 const route = createRoute({
   method: "delete",

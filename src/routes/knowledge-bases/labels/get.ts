@@ -3,7 +3,9 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { KNOWLEDGE_TAG, LabelParams, LabelSchema, getLabel, labelRecord } from "./schema";
+import { getLabel } from "../../../services/knowledge-labels";
+import { labelRecord } from "../../../services/records/knowledge-labels";
+import { KNOWLEDGE_TAG, LabelParams, LabelSchema } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -7,7 +7,9 @@ import { contains } from "../../../lib/sql";
 import { knowledgeBaseLabels } from "../../../db/schema";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { KNOWLEDGE_TAG, LabelListQuery, LabelSchema, LabelsParams, labelColumns, labelRecord } from "./schema";
+import { labelColumns } from "../../../services/knowledge-labels";
+import { labelRecord } from "../../../services/records/knowledge-labels";
+import { KNOWLEDGE_TAG, LabelListQuery, LabelSchema, LabelsParams } from "./schema";
 
 const route = createRoute({
   method: "get",

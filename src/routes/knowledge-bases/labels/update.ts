@@ -6,7 +6,9 @@ import { conflict, isUniqueViolation } from "../../../lib/errors";
 import { knowledgeBaseLabels } from "../../../db/schema";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { KNOWLEDGE_TAG, LabelParams, LabelSchema, LabelWrite, getLabel, labelRecord } from "./schema";
+import { getLabel } from "../../../services/knowledge-labels";
+import { labelRecord } from "../../../services/records/knowledge-labels";
+import { KNOWLEDGE_TAG, LabelParams, LabelSchema, LabelWrite } from "./schema";
 
 const route = createRoute({
   method: "put",

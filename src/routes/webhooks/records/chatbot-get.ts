@@ -8,7 +8,8 @@ import { currentAccess, requirePermission } from "../../../services/access";
 import { getVisibleChatbot } from "../../../services/chatbots";
 import { getDelivery } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
-import { ChatbotRecordParams, RecordSchema, recordRecord } from "./schema";
+import { deliveryRecord } from "../../../services/records/webhook-deliveries";
+import { ChatbotRecordParams, RecordSchema } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -28,5 +29,5 @@ export const registerGetChatbotWebhookRecord = (r: Router) =>
     const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotPk);
     if (!chatbot) throw notFound("Assistant not found.");
     const record = await getDelivery(c.var.db, access.organizationId, recordId, eq(webhookDeliveries.chatbotId, chatbot.id));
-    return c.json(recordRecord(record), 200);
+    return c.json(deliveryRecord(record), 200);
   });

@@ -9,7 +9,8 @@ import { currentAccess, requirePermission } from "../../../services/access";
 import { getVisibleChatbot } from "../../../services/chatbots";
 import { deliveryConditions, listDeliveries } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
-import { ChatbotParams, ChatbotRecordQuery, RecordPage, recordRecord } from "./schema";
+import { deliveryRecord } from "../../../services/records/webhook-deliveries";
+import { ChatbotParams, ChatbotRecordQuery, RecordPage } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -37,5 +38,5 @@ export const registerListChatbotWebhookRecords = (r: Router) =>
       ...deliveryConditions(q),
     );
     const { n, rows } = await listDeliveries(c.var.db, where, p);
-    return c.json(pageResponse(c, p, n, rows.map(recordRecord)), 200);
+    return c.json(pageResponse(c, p, n, rows.map(deliveryRecord)), 200);
   });

@@ -4,7 +4,8 @@ import { errorResponses, json } from "../../../lib/openapi";
 import { currentAccess, requirePermission } from "../../../services/access";
 import { getWebhookDelivery } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
-import { RecordParams, RecordSchema, recordRecord } from "./schema";
+import { deliveryRecord } from "../../../services/records/webhook-deliveries";
+import { RecordParams, RecordSchema } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -22,5 +23,5 @@ export const registerGetWebhookRecord = (r: Router) =>
     requirePermission(access, "webhook.manage");
     const { inboxId, webhookId, recordId } = c.req.valid("param");
     const { record } = await getWebhookDelivery(c.var.db, access.organizationId, inboxId, webhookId, recordId);
-    return c.json(recordRecord(record), 200);
+    return c.json(deliveryRecord(record), 200);
   });

@@ -7,7 +7,8 @@ import { webhookDeliveries } from "../../../db/schema";
 import { currentAccess, requirePermission } from "../../../services/access";
 import { deliveryConditions, getWebhook, listDeliveries } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG, WebhookParams } from "../schema";
-import { RecordPage, RecordQuery, recordRecord } from "./schema";
+import { deliveryRecord } from "../../../services/records/webhook-deliveries";
+import { RecordPage, RecordQuery } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -35,5 +36,5 @@ export const registerListWebhookRecords = (r: Router) =>
       ...deliveryConditions(q),
     );
     const { n, rows } = await listDeliveries(c.var.db, where, p);
-    return c.json(pageResponse(c, p, n, rows.map(recordRecord)), 200);
+    return c.json(pageResponse(c, p, n, rows.map(deliveryRecord)), 200);
   });

@@ -6,7 +6,8 @@ import { currentAccess, requirePermission } from "../../../services/access";
 import { getWebhookDelivery, resetForRedelivery } from "../../../services/webhooks/config";
 import { enqueueDeliveries } from "../../../services/webhooks/emit";
 import { WEBHOOKS_TAG } from "../schema";
-import { RecordParams, RecordSchema, recordRecord } from "./schema";
+import { deliveryRecord } from "../../../services/records/webhook-deliveries";
+import { RecordParams, RecordSchema } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -36,5 +37,5 @@ export const registerRedeliverWebhookRecord = (r: Router) =>
       // The record stays pending: the housekeeping cron queues stranded pending deliveries again.
       console.warn(JSON.stringify({ level: "warn", requestId: c.var.requestId, message: "redelivery not queued", error: String(err) }));
     }
-    return c.json(recordRecord({ delivery: reset, webhook: record.webhook }), 202);
+    return c.json(deliveryRecord({ ...record, delivery: reset }), 202);
   });

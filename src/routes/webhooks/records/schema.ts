@@ -2,16 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { DELIVERY_STATUSES } from "../../../db/schema";
 import { IdName, Timestamp, uuidParam } from "../../../lib/openapi";
 import { PageQuery, pageOf } from "../../../lib/pagination";
-import { ms } from "../../../lib/time";
-import type { DeliveryView } from "../../../services/webhooks/config";
 import { EXAMPLE_ID, WebhookParams } from "../schema";
 
 export const RecordParams = WebhookParams.extend({ recordId: uuidParam("recordId", "Webhook record (delivery) id") });
 export const ChatbotParams = z.object({ chatbotPk: uuidParam("chatbotPk", "Assistant id") });
 export const ChatbotRecordParams = ChatbotParams.extend({ recordId: uuidParam("recordId", "Webhook record (delivery) id") });
-
-/** Response bodies are kept short; the consumer already stores at most this much. */
-const RESPONSE_BODY_SHOWN = 4_096;
 
 const date = (description: string) => z.iso.date().optional().openapi({ description, example: "2026-01-31" });
 
@@ -41,14 +36,20 @@ export const RecordSchema = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_ID }),
     webhook: IdName.openapi({ description: "The webhook the message was pushed to", example: { id: EXAMPLE_ID, name: "CRM sync" } }),
+    // A union, not `.nullable()`, so that the OpenAPI document shows the null.
+    chatbot: z
+      .union([IdName, z.null()])
+      .openapi({ description: "The assistant whose conversation the message belongs to; null when unknown", example: { id: EXAMPLE_ID, name: "Support assistant" } }),
     message: z.string().openapi({ description: "Message id; the same on every (re)delivery, so receivers can deduplicate", example: EXAMPLE_ID }),
     event: z.enum(["incoming", "outgoing"]).openapi({ description: "Which message event was pushed", example: "outgoing" }),
     status: z.enum(DELIVERY_STATUSES).openapi({ description: "pending, sending, success (2xx) or failure", example: "success" }),
     attempts: z.number().int().openapi({ description: "How many times it was sent", example: 1 }),
     url: z.string().nullable().openapi({ description: "Where it was sent", example: "https://hooks.example.com/assistant" }),
     requestBody: z.string().nullable().openapi({ description: "The body that was sent", example: '{"id":"0190a5c2-..."}' }),
-    responseStatus: z.number().int().nullable().openapi({ description: "HTTP status of the receiver's answer", example: 200 }),
-    responseBody: z.string().nullable().openapi({ description: "The receiver's answer (first 4,096 characters)", example: '{"message":"ok"}' }),
+    response: z.string().nullable().openapi({ description: "The body of the receiver's answer (first 4,096 characters); null before an answer", example: '{"message":"ok"}' }),
+    statusCode: z.number().int().nullable().openapi({ description: "HTTP status code of the receiver's answer; null before an answer", example: 200 }),
+    responseStatus: z.number().int().nullable().openapi({ description: "HTTP status of the receiver's answer (the same as `statusCode`)", example: 200 }),
+    responseBody: z.string().nullable().openapi({ description: "The receiver's answer, first 4,096 characters (the same as `response`)", example: '{"message":"ok"}' }),
     durationMs: z.number().int().nullable().openapi({ description: "Time until the receiver answered", example: 84 }),
     error: z.string().nullable().openapi({ description: "Why it failed", example: null }),
     createdAt: Timestamp,
@@ -57,20 +58,3 @@ export const RecordSchema = z
   .openapi("WebhookRecord");
 
 export const RecordPage = pageOf(RecordSchema, "WebhookRecordPage");
-
-export const recordRecord = ({ delivery: d, webhook }: DeliveryView): z.infer<typeof RecordSchema> => ({
-  id: d.id,
-  webhook,
-  message: d.messageId,
-  event: d.event,
-  status: d.status,
-  attempts: d.attempts,
-  url: d.url,
-  requestBody: d.requestBody,
-  responseStatus: d.responseStatus,
-  responseBody: d.responseBody === null ? null : d.responseBody.slice(0, RESPONSE_BODY_SHOWN),
-  durationMs: d.durationMs,
-  error: d.error,
-  createdAt: ms(d.createdAt)!,
-  deliveredAt: ms(d.deliveredAt),
-});

@@ -1,0 +1,28 @@
+import { ms } from "../../lib/time";
+import type { InboxRow, InboxView } from "../inboxes";
+
+type IdName = { id: string; name: string };
+
+export interface InboxRecord {
+  id: string;
+  name: string;
+  channelType: InboxRow["channelType"];
+  chatbot: IdName | null;
+  channel: IdName | null;
+  unreadConversationsCount: number;
+  isDefault: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const inboxRecord = ({ inbox, chatbot, channel, unreadConversationsCount }: InboxView): InboxRecord => ({
+  id: inbox.id,
+  name: inbox.name,
+  channelType: inbox.channelType,
+  chatbot,
+  channel,
+  unreadConversationsCount,
+  isDefault: inbox.isDefault,
+  createdAt: ms(inbox.createdAt)!,
+  updatedAt: ms(inbox.updatedAt)!,
+});

@@ -1,0 +1,40 @@
+import type { Bindings } from "../../env";
+import { maskSecret } from "../../lib/crypto";
+import { ms } from "../../lib/time";
+import { modelApiKey, type ModelKind, type ModelProvider, type ModelRow } from "../models";
+
+export interface ModelRecord {
+  id: string;
+  name: string;
+  kind: ModelKind;
+  provider: ModelProvider;
+  modelName: string;
+  baseUrl: string | null;
+  dimensions: number | null;
+  hasApiKey: boolean;
+  apiKeyPreview: string | null;
+  isBuiltIn: boolean;
+  organization: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Row -> record. The API key is decrypted only to mask it; it never leaves in clear. */
+export async function modelRecord(row: ModelRow, env: Pick<Bindings, "ENCRYPTION_KEY">): Promise<ModelRecord> {
+  const plain = await modelApiKey(row, env).catch(() => null);
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    provider: row.provider,
+    modelName: row.modelName,
+    baseUrl: row.baseUrl,
+    dimensions: row.dimensions,
+    hasApiKey: !!row.apiKeyEncrypted,
+    apiKeyPreview: row.apiKeyEncrypted ? (maskSecret(plain) ?? "••••") : null,
+    isBuiltIn: row.organizationId === null,
+    organization: row.organizationId,
+    createdAt: ms(row.createdAt)!,
+    updatedAt: ms(row.updatedAt)!,
+  };
+}

@@ -1,0 +1,55 @@
+import { ms } from "../../lib/time";
+import type { DeliveryRow, DeliveryView } from "../webhooks/config";
+
+type IdName = { id: string; name: string };
+
+/** Response bodies are kept short; the consumer already stores at most this much. */
+const RESPONSE_BODY_SHOWN = 4_096;
+
+/**
+ * A webhook delivery record. `url`, `requestBody`, `response`, `statusCode`, `createdAt` and
+ * `chatbot` are the product's names (CONTRACT section 8); `responseStatus` and `responseBody` are
+ * the older names of the same values, kept for existing clients.
+ */
+export interface WebhookDeliveryRecord {
+  id: string;
+  webhook: IdName;
+  chatbot: IdName | null;
+  message: string;
+  event: DeliveryRow["event"];
+  status: DeliveryRow["status"];
+  attempts: number;
+  url: string | null;
+  requestBody: string | null;
+  response: string | null;
+  statusCode: number | null;
+  responseStatus: number | null;
+  responseBody: string | null;
+  durationMs: number | null;
+  error: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+export function deliveryRecord({ delivery: d, webhook, chatbot }: DeliveryView): WebhookDeliveryRecord {
+  const response = d.responseBody === null ? null : d.responseBody.slice(0, RESPONSE_BODY_SHOWN);
+  return {
+    id: d.id,
+    webhook,
+    chatbot: chatbot?.id ? chatbot : null,
+    message: d.messageId,
+    event: d.event,
+    status: d.status,
+    attempts: d.attempts,
+    url: d.url,
+    requestBody: d.requestBody,
+    response,
+    statusCode: d.responseStatus,
+    responseStatus: d.responseStatus,
+    responseBody: response,
+    durationMs: d.durationMs,
+    error: d.error,
+    createdAt: ms(d.createdAt)!,
+    deliveredAt: ms(d.deliveredAt),
+  };
+}
