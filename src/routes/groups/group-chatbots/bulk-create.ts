@@ -3,7 +3,7 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
 import { orgAccess, requirePermission } from "../../../services/access";
 import { findGroup } from "../../../services/groups";
-import { addGroupChatbots } from "./links";
+import { addGroupChatbots } from "../../../services/group-chatbots";
 import { BulkCreateGroupChatbots, GroupChatbotSchema, GroupPkParams } from "./schema";
 
 const route = createRoute({

@@ -5,7 +5,7 @@ import { errorResponses, noContent } from "../../../lib/openapi";
 import { chatbotGroups } from "../../../db/schema";
 import { orgAccess, requirePermission } from "../../../services/access";
 import { findGroup } from "../../../services/groups";
-import { findGroupChatbot } from "./links";
+import { findGroupChatbot } from "../../../services/group-chatbots";
 import { GroupChatbotParams } from "./schema";
 
 const route = createRoute({

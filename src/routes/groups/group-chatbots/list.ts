@@ -6,7 +6,7 @@ import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
 import { chatbotGroups } from "../../../db/schema";
 import { orgAccess, requirePermission } from "../../../services/access";
 import { findGroup } from "../../../services/groups";
-import { countGroupChatbots, groupChatbotFilter, groupChatbotRecord, selectGroupChatbots } from "./links";
+import { countGroupChatbots, groupChatbotFilter, groupChatbotRecord, selectGroupChatbots } from "../../../services/group-chatbots";
 import { GroupChatbotListQuery, GroupChatbotSchema, GroupPkParams } from "./schema";
 
 const route = createRoute({

@@ -1,12 +1,12 @@
 import { and, count, eq, inArray } from "drizzle-orm";
-import type { Db } from "../../../env";
-import { chatbotGroups, chatbots, groups } from "../../../db/schema";
-import { fieldError, notFound } from "../../../lib/errors";
-import { isUuid, uuidv7 } from "../../../lib/ids";
-import { chunk, contains } from "../../../lib/sql";
-import { ms } from "../../../lib/time";
-import type { OrgAccess } from "../../../services/access";
-import { visibleChatbotsCondition } from "../../../services/chatbots";
+import type { Db } from "../env";
+import { chatbotGroups, chatbots, groups } from "../db/schema";
+import { fieldError, notFound } from "../lib/errors";
+import { isUuid, uuidv7 } from "../lib/ids";
+import { chunk, contains } from "../lib/sql";
+import { ms } from "../lib/time";
+import type { OrgAccess } from "./access";
+import { visibleChatbotsCondition } from "./chatbots";
 
 /** The data of the group-chatbots sub-resource: links between a group and the assistants its members see. */
 
