@@ -4,6 +4,19 @@ import { ApiError } from "../lib/errors";
 import { MAX_JSON_DEPTH, camelizeKeys, jsonNestsDeeperThan } from "../lib/case";
 
 const DEFAULT_LIMIT = 1024 * 1024;
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** Whether a parsed body holds a number JSON cannot represent (an iterative walk: depth is already bounded). */
+function hasNonFiniteNumber(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) return true;
+    } else if (v !== null && typeof v === "object") stack.push(...Object.values(v));
+  }
+  return false;
+}
 
 /**
  * Reads JSON bodies once: enforces the size limit (413) and the depth limit (400, checked on the text
@@ -18,8 +31,14 @@ export const jsonBody = () =>
       const limit = Number(c.env.JSON_BODY_LIMIT_BYTES) || DEFAULT_LIMIT;
       const tooLarge = () => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes.`);
       if (Number(c.req.header("Content-Length") ?? 0) > limit) throw tooLarge();
-      const text = await c.req.raw.text();
-      if (text.length > limit && new TextEncoder().encode(text).length > limit) throw tooLarge();
+      const bytes = await c.req.raw.arrayBuffer();
+      if (bytes.byteLength > limit) throw tooLarge();
+      let text: string;
+      try {
+        text = utf8.decode(bytes);
+      } catch {
+        throw new ApiError(400, "parse_error", "JSON parse error - the body is not valid UTF-8.");
+      }
       let parsed: unknown = {};
       if (jsonNestsDeeperThan(text)) throw new ApiError(400, "invalid", `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
       if (text.trim()) {
@@ -28,6 +47,8 @@ export const jsonBody = () =>
         } catch (err) {
           throw new ApiError(400, "parse_error", `JSON parse error - ${(err as Error).message}`);
         }
+        // JSON.parse reads 1e999 as Infinity, which JSON cannot carry: it would reach validation as null.
+        if (hasNonFiniteNumber(parsed)) throw new ApiError(400, "parse_error", "JSON parse error - a number is out of range.");
       }
       c.req.bodyCache.json = Promise.resolve(camelizeKeys(parsed));
     }

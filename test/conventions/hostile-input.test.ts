@@ -53,7 +53,9 @@ describe("hostile input is a 4xx, never a 500 (CONTRACT sections 2 and 8)", () =
       body: invalidUtf8,
       headers: { Authorization: `Api-Key ${owner.key}`, "Content-Type": "application/json" },
     });
-    expect(utf.status).toBe(400);
+    await expectError(utf, 400, "parse_error");
+    const huge = await owner.fetch("POST", "/large-language-models/", '{"name": "m", "provider": "local", "modelName": "x", "temperature": 1e999}', { headers: { "Content-Type": "application/json" } });
+    expect((await expectError(huge, 400, "parse_error")).detail).toContain("out of range");
     for (const text of ['{"name": 1, "name": {}}', "[]", '"text"', "null", "12e999999", "{"]) {
       const res = await owner.fetch("POST", "/chatbots/", text, { headers: { "Content-Type": "application/json" } });
       expect(res.status, text).toBe(400);

@@ -52,5 +52,5 @@ export const GroupPatch = z
   .openapi("GroupPatch");
 
 export const GroupListQuery = PageQuery.extend({
-  query: z.string().optional().openapi({ description: "Group name contains (case-insensitive)", example: "support" }),
+  query: z.string().max(200).optional().openapi({ description: "Group name contains (case-insensitive)", example: "support" }),
 });

@@ -39,5 +39,5 @@ export const BulkCreateGroupMembers = z
   .openapi("BulkCreateGroupMembers");
 
 export const GroupMemberListQuery = PageQuery.extend({
-  query: z.string().optional().openapi({ description: "Member name or e-mail contains (case-insensitive)", example: "ada" }),
+  query: z.string().max(200).optional().openapi({ description: "Member name or e-mail contains (case-insensitive)", example: "ada" }),
 });

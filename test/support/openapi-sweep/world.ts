@@ -1,0 +1,165 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { groupMembers, organizations, webhookDeliveries } from "../../../src/db/schema";
+import { uuidv7 } from "../../../src/lib/ids";
+import { objectPrefixOf } from "../../../src/services/knowledge-content";
+import { db, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { LOCAL_LLM } from "../../fixtures/chatbots";
+import { createFaq, createKnowledgeBase, createLabel, uploadFiles, waitForFile } from "../../fixtures/knowledge";
+
+/** Kinds of resource an organization holds, as path parameters name them (see the resolver tables of the sweep). */
+export type Resource =
+  | "organization"
+  | "member"
+  | "group"
+  | "groupMember"
+  | "groupChatbot"
+  | "apiKey"
+  | "llm"
+  | "embeddingModel"
+  | "rerankerModel"
+  | "chatbot"
+  | "inbox"
+  | "webChat"
+  | "webhook"
+  | "webhookRecord"
+  | "contact"
+  | "conversation"
+  | "message"
+  | "knowledgeBase"
+  | "label"
+  | "faq"
+  | "file"
+  | "textNode"
+  | "publicFile"
+  /** Key of an object uploaded for the organization (what JSON file references name). */
+  | "upload";
+
+/** The password every world's owner gets (login and password change need one). */
+export const SWEEP_PASSWORD = "sweep password 1234";
+
+export interface World {
+  owner: Actor;
+  /** Every user of the world (the owner and the member). */
+  users: string[];
+  ids: Record<Resource, string>;
+  /** A registered user who is not a member (what adding a member needs). */
+  outsiderEmail: string;
+  /** R2 key prefixes of the world's objects. */
+  objectPrefixes: string[];
+}
+
+async function created<T = { id: string }>(res: Response, status = 201): Promise<T> {
+  const text = await res.text();
+  expect(res.status, `${res.url} ${text}`).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+/**
+ * One of every resource in `owner`'s organization, made through the API (the delivery record and the
+ * public file through storage, as the queue consumer and the logo upload would leave them).
+ */
+export async function buildWorld(owner: Actor): Promise<World> {
+  const org = owner.organizationId;
+  const [member, outsider] = await Promise.all([
+    seedMember(owner),
+    seedOwner("outsider"),
+    // Seeded owners have no password yet, so none is asked for the first one.
+    owner.fetch("POST", "/auth/password/change/", { oldPassword: "-", newPassword1: SWEEP_PASSWORD, newPassword2: SWEEP_PASSWORD }).then((r) => created(r, 200)),
+  ]);
+  const model = (kind: string) =>
+    owner
+      .fetch("POST", `/${kind}/`, { name: unique(kind), provider: "openai_compatible", modelName: "sweep-model", baseUrl: "https://models.example.com/v1", ...(kind === "embedding-models" ? { dimensions: 8 } : {}) })
+      .then((r) => created(r));
+  const [group, chatbot, llm, embeddingModel, rerankerModel, kb, contact, apiKey] = await Promise.all([
+    owner.fetch("POST", `/organizations/${org}/groups/`, { name: unique("group"), permissions: [] }).then((r) => created(r)),
+    owner.fetch("POST", "/chatbots/", { name: unique("bot"), largeLanguageModel: LOCAL_LLM }).then((r) => created(r)),
+    model("large-language-models"),
+    model("embedding-models"),
+    model("reranker-models"),
+    createKnowledgeBase(owner),
+    owner.fetch("POST", "/contacts/", { name: unique("contact") }).then((r) => created(r)),
+    owner.fetch("POST", "/api-keys/", { name: unique("key") }).then((r) => created(r)),
+  ]);
+  const [[groupMember], [groupChatbot], inbox, label, files, completion] = await Promise.all([
+    owner.fetch("POST", `/organizations/${org}/groups/${group.id}/group-members/bulk-create/`, { members: [member.memberId] }).then((r) => created<{ id: string }[]>(r)),
+    owner.fetch("POST", `/organizations/${org}/groups/${group.id}/group-chatbots/bulk-create/`, { chatbots: [chatbot.id] }).then((r) => created<{ id: string }[]>(r)),
+    owner.fetch("POST", "/inboxes/", { name: unique("inbox"), channelType: "web", chatbot: { id: chatbot.id } }).then((r) => created<{ id: string; channel: { id: string } }>(r)),
+    createLabel(owner, kb.id),
+    uploadFiles(owner, kb.id, [{ name: "sweep.txt", content: "The sweep checks every operation. Refunds take five days." }]),
+    owner.fetch("POST", `/chatbots/${chatbot.id}/completions/`, { message: { content: "How long do refunds take?" } }).then((r) => created<{ conversationId: string; message: { id: string } }>(r, 200)),
+  ]);
+  const [faq, webhook, file] = await Promise.all([
+    createFaq(owner, kb.id, { question: "How long do refunds take?", answer: "Five days.", labels: [{ id: label.id }] }),
+    owner.fetch("POST", `/inboxes/${inbox.id}/webhooks/`, { name: unique("hook"), direction: "outgoing", url: `${env.TEST_RECEIVER_URL}/sweep` }).then((r) => created(r)),
+    waitForFile(owner, kb.id, files[0].id),
+  ]);
+  expect(file.status).toBe("done");
+  const nodes = await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${file.id}`).then((r) => created<{ results: { id: string }[] }>(r, 200));
+  // A delivery record of the webhook, as the outbox and the consumer leave one (a settled failure, so nothing retries it).
+  const webhookRecord = uuidv7();
+  await db().insert(webhookDeliveries).values({
+    id: webhookRecord,
+    organizationId: org,
+    webhookId: webhook.id,
+    inboxId: inbox.id,
+    chatbotId: chatbot.id,
+    messageId: completion.message.id,
+    event: "outgoing",
+    status: "failure",
+    attempts: 1,
+    url: "https://hooks.example.com/sweep",
+    requestBody: "{}",
+    responseStatus: 500,
+    error: "The receiver answered 500.",
+    deliveredAt: Date.now(),
+  });
+  const publicFile = `organizations/${org}/${uuidv7()}-sweep.png`;
+  await env.FILES.put(`public/${publicFile}`, "PNG", { httpMetadata: { contentType: "image/png" } });
+  const upload = `uploads/${org}/${uuidv7()}/sweep.txt`;
+  await env.FILES.put(upload, "Uploaded for the sweep.", { httpMetadata: { contentType: "text/plain" } });
+  // The AI gateway is a feature of the organization (403 without it): on, so its handler is reached.
+  await db().update(organizations).set({ canUseAiGateway: true }).where(eq(organizations.id, org));
+  return {
+    owner,
+    users: [owner.userId, member.userId, outsider.userId],
+    outsiderEmail: outsider.email,
+    objectPrefixes: [`public/organizations/${org}/`, `uploads/${org}/`, objectPrefixOf(kb.id)],
+    ids: {
+      organization: org,
+      member: member.memberId,
+      group: group.id,
+      groupMember: groupMember.id,
+      groupChatbot: groupChatbot.id,
+      apiKey: apiKey.id,
+      llm: llm.id,
+      embeddingModel: embeddingModel.id,
+      rerankerModel: rerankerModel.id,
+      chatbot: chatbot.id,
+      inbox: inbox.id,
+      webChat: inbox.channel.id,
+      webhook: webhook.id,
+      webhookRecord,
+      contact: contact.id,
+      conversation: completion.conversationId,
+      message: completion.message.id,
+      knowledgeBase: kb.id,
+      label: label.id,
+      faq: faq.id,
+      file: file.id,
+      textNode: nodes.results[0].id,
+      publicFile,
+      upload,
+    },
+  };
+}
+
+/** Re-reads ids of links that a replacing write re-creates (update-groups replaces a member's group links). */
+export async function refreshLinks(world: World) {
+  const [link] = await db()
+    .select({ id: groupMembers.id })
+    .from(groupMembers)
+    .where(and(eq(groupMembers.groupId, world.ids.group), eq(groupMembers.memberId, world.ids.member)));
+  if (link) world.ids.groupMember = link.id;
+}
