@@ -39,6 +39,8 @@ export interface TurnInput {
    * does not read them, which it could not yet for a conversation this turn creates (see #startTurn).
    */
   contactQueryMetadata?: QueryMetadata | null;
+  /** Completions' `waitForAttachments` (default true): wait for attached documents' text before answering. */
+  waitForAttachments?: boolean;
 }
 
 export interface TurnResult {
@@ -55,7 +57,7 @@ export interface TurnError {
 }
 
 type Assistant = Omit<AssistantForReply, "defaultInboxId">;
-type ReplyContext = Assistant & { history: MessageRow[]; contactQueryMetadata?: QueryMetadata | null };
+type ReplyContext = Assistant & { history: MessageRow[]; contactQueryMetadata?: QueryMetadata | null; waitForAttachments?: boolean };
 type Fields = Omit<NewMessage, "organizationId" | "conversationId" | "sequence">;
 type Pending = { incomingId: string; attempts: number };
 /** A message with its sequence number, not yet stored; `creates` when its conversation is stored with it. */
@@ -80,6 +82,8 @@ export class Conversation extends DurableObject<Bindings> {
   #chain: Promise<unknown> = Promise.resolve();
   #db = getDb(this.env.DB);
   #subscribers = new Set<SseWriter>();
+  /** Text so far of replies being produced, by message id, as subscribers have seen it (see follow). */
+  #live = new Map<string, { conversationId: string; text: string }>();
   /** The last sequence number handed out; null until the conversation is loaded (see #load). */
   #sequence: number | null = null;
   /** The conversation's latest messages, newest first, kept up to date by #commit; null until loaded. */
@@ -130,6 +134,21 @@ export class Conversation extends DurableObject<Bindings> {
    */
   subscribe(): ReadableStream<Uint8Array> {
     const sse = new SseWriter(() => this.#subscribers.delete(sse));
+    this.#subscribers.add(sse);
+    return sse.readable;
+  }
+
+  /**
+   * A reply being produced, for a client that lost its stream (the widget's `Last-Event-ID`): a
+   * subscription (see subscribe) that starts with a `delta` of the whole text so far, then every
+   * delta and message from now on, and `event: reply_failed` should the reply fail. Null when the
+   * reply is not under way here (already stored, failed, or unknown).
+   */
+  follow(messageId: string): ReadableStream<Uint8Array> | null {
+    const live = this.#live.get(messageId);
+    if (!live) return null;
+    const sse = new SseWriter(() => this.#subscribers.delete(sse));
+    sse.send({ conversationId: live.conversationId, messageId, content: live.text }, "delta");
     this.#subscribers.add(sse);
     return sse.readable;
   }
@@ -214,7 +233,7 @@ export class Conversation extends DurableObject<Bindings> {
         return { incoming: messageRecord(incoming.row), reply: null };
       }
       try {
-        const reply = await this.#reply(conversation, incoming.row, writing, stream, { ...(await context), contactQueryMetadata: input.contactQueryMetadata }, release);
+        const reply = await this.#reply(conversation, incoming.row, writing, stream, { ...(await context), contactQueryMetadata: input.contactQueryMetadata, waitForAttachments: input.waitForAttachments }, release);
         return { incoming: messageRecord(incoming.row), reply: messageRecord(reply) };
       } finally {
         release();
@@ -246,16 +265,25 @@ export class Conversation extends DurableObject<Bindings> {
     const replyId = uuidv7();
     // Subscribers see the visitor's message (broadcast once it is stored) before the reply's deltas.
     let shown: Promise<unknown> = written.catch(() => undefined);
+    const live = { conversationId: conversation.id, text: "" };
+    this.#live.set(replyId, live);
     const reply = await generateReply(
       this.env,
       this.#db,
       { ...context, incoming },
       (text) => {
         stream?.send({ conversationId: conversation.id, messageId: replyId, content: text, done: false });
-        if (this.#subscribers.size) shown = shown.then(() => this.#broadcast("delta", { conversationId: conversation.id, messageId: replyId, content: text }));
+        shown = shown.then(() => {
+          live.text += text;
+          this.#broadcast("delta", { conversationId: conversation.id, messageId: replyId, content: text });
+        });
       },
       { signal: abort.signal, onResponse: () => stream?.open() },
-    );
+    ).catch((err) => {
+      this.#live.delete(replyId);
+      this.#broadcast("reply_failed", { conversationId: conversation.id, messageId: replyId });
+      throw err;
+    });
     answered();
     await written;
     await shown;
@@ -272,6 +300,7 @@ export class Conversation extends DurableObject<Bindings> {
       }),
       conversation,
     );
+    this.#live.delete(replyId);
     this.ctx.storage.kv.delete(PENDING_KEY);
     stream?.send({ conversationId: conversation.id, messageId: replyId, content: "", done: true, message: messageRecord(row) });
     stream?.close();
@@ -342,7 +371,7 @@ export class Conversation extends DurableObject<Bindings> {
     return row;
   }
 
-  #broadcast(event: "delta", data: unknown) {
+  #broadcast(event: "delta" | "reply_failed", data: unknown) {
     for (const sse of this.#subscribers) sse.send(data, event);
   }
 }

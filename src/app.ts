@@ -18,8 +18,8 @@ import { settingProblems } from "./services/settings";
 
 /** Paths (after the prefix) that need no API key (CONTRACT section 3). */
 const PUBLIC_PATHS = new Set(["/auth/registration/", "/auth/login/", "/openapi.json", "/schema/", "/docs/"]);
-/** Public path prefixes: stored files meant for browsers (logos, avatars), under an unguessable key. */
-const PUBLIC_PREFIXES = ["/files/public/"];
+/** Public path prefixes: stored files meant for browsers (logos, avatars), under an unguessable key; upload targets and downloads that carry their own signature. */
+const PUBLIC_PREFIXES = ["/files/public/", "/uploads/"];
 const PREFIX = /^\/api(?:\/v1)?(?=\/)/;
 function isPublic(path: string) {
   const rest = path.replace(PREFIX, "");

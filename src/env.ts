@@ -33,6 +33,22 @@ export interface Bindings {
   PLANS?: string;
   /** Plan id of new organizations (default: the first of PLANS). */
   DEFAULT_PLAN?: string;
+  /** R2's S3 API (all three, or none): presigned PUT and download URLs then point at R2 itself (src/services/uploads/settings.ts). */
+  R2_ACCOUNT_ID?: string;
+  R2_ACCESS_KEY_ID?: string;
+  R2_SECRET_ACCESS_KEY?: string;
+  /** The FILES bucket's name at R2 (default `assistant-platform-files`). */
+  R2_BUCKET_NAME?: string;
+  /** Signs our own upload and download URLs when R2 credentials are absent (default: derived from ENCRYPTION_KEY). */
+  UPLOAD_SIGNING_KEY?: string;
+  /** `POST` (default: S3 POST policy) or `PUT` (presigned PUT URL) for `upload-presigned-url/`. */
+  PRESIGNED_UPLOAD_METHOD?: string;
+  /** JSON overriding allowed-file-specs, e.g. `{"attachment": {"file": {"max_size": 1048576}}}`. */
+  ALLOWED_FILE_SPECS?: string;
+  /** Hours after which uploads never attached are deleted (default 24; 0 keeps them). */
+  UNATTACHED_UPLOAD_TTL_HOURS?: string;
+  /** Lifetime of signed attachment download URLs in seconds (default 3600; message attachments: 7 days). */
+  ATTACHMENT_URL_TTL_SECONDS?: string;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;

@@ -20,6 +20,8 @@ import { registerWebhookRoutes } from "./webhooks";
 import { registerKnowledgeBaseRoutes } from "./knowledge-bases";
 import { registerParserRoutes } from "./parsers";
 import { registerTextNodeRoutes } from "./text-nodes";
+import { registerUploadRoutes } from "./uploads";
+import { registerAttachmentRoutes } from "./attachments";
 
 /** Every resource of the API; each is mounted under both /api/v1 and /api. */
 export function registerRoutes(r: Router) {
@@ -44,4 +46,6 @@ export function registerRoutes(r: Router) {
   registerKnowledgeBaseRoutes(r);
   registerParserRoutes(r);
   registerTextNodeRoutes(r);
+  registerUploadRoutes(r);
+  registerAttachmentRoutes(r);
 }

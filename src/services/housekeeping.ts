@@ -5,6 +5,7 @@ import { apiKeys, knowledgeBaseFiles } from "../db/schema";
 import { strandedDeliveries } from "./webhooks/delivery";
 import { enqueueDeliveries } from "./webhooks/emit";
 import { enqueueFiles } from "./knowledge-files";
+import { cleanupUploads } from "./uploads/cleanup";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -13,7 +14,7 @@ const STRANDED_FILE_MS = 30 * 60_000;
 /**
  * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, and
  * knowledge-base files stuck queued or processing; removes API keys that were revoked or expired
- * more than 30 days ago.
+ * more than 30 days ago; deletes uploads and attachments never used (src/services/uploads/cleanup.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
@@ -25,5 +26,6 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
     .limit(500);
   await enqueueFiles(env, stranded);
   const before = now - KEEP_DEAD_KEYS_MS;
+  await cleanupUploads(env, now);
   await db.delete(apiKeys).where(or(and(isNotNull(apiKeys.revokedAt), lt(apiKeys.revokedAt, before)), and(isNotNull(apiKeys.expiresAt), lt(apiKeys.expiresAt, before))));
 }

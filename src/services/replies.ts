@@ -7,6 +7,7 @@ import { streamPieces } from "./llm/text";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
 import { retrievePassages, type RetrievedPassage } from "./retrieval";
 import type { QueryMetadata } from "./query-scope";
+import { attachmentParts } from "./uploads/reading";
 
 type ChatbotRow = typeof chatbots.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
@@ -25,6 +26,8 @@ export interface ReplyInput {
   incoming: MessageRow;
   /** The query restrictions of the conversation's contact, when known (else read; see retrievePassages). */
   contactQueryMetadata?: QueryMetadata | null;
+  /** Wait for attached documents' text before answering (default true); false answers without those not yet read. */
+  waitForAttachments?: boolean;
 }
 
 export interface Reply {
@@ -49,7 +52,10 @@ export async function generateReply(
   options: Pick<ChatRequest, "signal" | "onResponse"> = {},
 ): Promise<Reply> {
   const { chatbot, incoming } = input;
-  const passages = await retrievePassages(env, db, chatbot, incoming, input.knowledgeBases, input.contactQueryMetadata);
+  const [passages, attachments] = await Promise.all([
+    retrievePassages(env, db, chatbot, incoming, input.knowledgeBases, input.contactQueryMetadata),
+    attachmentParts(env, db, incoming, input.history, input.waitForAttachments ?? true),
+  ]);
   const jsonSchema = chatbot.outputMode === "json_schema" ? (chatbot.rawOutputFormat ?? undefined) : undefined;
   const templated = !jsonSchema && (chatbot.replyMode === "template" || chatbot.replyMode === "hybrid");
   const marker = chatbot.enableInLineCitations && passages.length && !jsonSchema ? new CitationMarker(passages) : null;
@@ -73,7 +79,7 @@ export async function generateReply(
   } else {
     if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
     const model = await chatModelFor(env, input.model);
-    for await (const event of model.stream({ messages: prompt(input), passages, jsonSchema, ...options })) {
+    for await (const event of model.stream({ messages: prompt(input), passages, attachments, jsonSchema, ...options })) {
       if (event.type === "delta") write(event.text);
       else if (event.type === "usage") usage = event.usage;
     }

@@ -7,3 +7,4 @@ export * from "./contacts";
 export * from "./conversations";
 export * from "./webhooks";
 export * from "./knowledge";
+export * from "./attachments";

@@ -12,6 +12,8 @@ import { MessageFields, MessageSchema } from "../messages/schema";
 import { QueryMetadataSchema } from "../contacts/schema";
 import type { QueryMetadata } from "../../services/query-scope";
 import type { TurnResult } from "../../../durable-objects/conversation";
+import { resolveMessageAttachments } from "../../services/uploads/attachments";
+import { extractLater } from "../attachments/respond";
 
 const Completion = z
   .object({
@@ -63,7 +65,7 @@ export const registerCompletion = (r: Router) =>
     requirePermission(access, "conversation.manage");
     const db = c.var.db;
     const { chatbotId } = c.req.valid("param");
-    const { conversation: requested, message, isStreaming } = c.req.valid("json");
+    const { conversation: requested, message, isStreaming, waitForAttachments } = c.req.valid("json");
     const { sender, ...fields } = message;
     // At most one D1 round trip reads all the object needs to ask the model; none for a new
     // conversation whose assistant is remembered (readForReply).
@@ -84,6 +86,14 @@ export const registerCompletion = (r: Router) =>
     }
     const conversationId = requested || created!.id;
     const object = conversationObject(c.env, conversationId);
+    let unread: Awaited<ReturnType<typeof resolveMessageAttachments>>["pending"] = [];
+    if (fields.attachments?.length) {
+      const scope = { organizationId: access.organizationId, userId: c.var.principal.userId, origin: new URL(c.req.url).origin };
+      const { stored, pending } = await resolveMessageAttachments(c.env, db, scope, conversationId, fields.attachments, "message.attachments");
+      fields.attachments = stored as typeof fields.attachments;
+      // Waiting, the reply reads them itself; not waiting, they are read after it, for later turns.
+      if (!waitForAttachments) unread = pending;
+    }
 
     const turn = {
       conversationId,
@@ -94,10 +104,16 @@ export const registerCompletion = (r: Router) =>
       message: fields,
       // The conversation's contact: the sender of a new conversation, else its own when none is named.
       contactQueryMetadata: created || !sender ? ((contact?.queryMetadata as QueryMetadata | null) ?? null) : undefined,
+      waitForAttachments,
     };
-    if (isStreaming) return c.body(await object.stream(turn), 200, SSE_HEADERS);
+    if (isStreaming) {
+      const body = await object.stream(turn);
+      extractLater(c, unread);
+      return c.body(body, 200, SSE_HEADERS);
+    }
     // RPC types flatten records of `unknown`; the object returns exactly TurnResult.
     const { reply, error } = (await object.converse(turn)) as unknown as TurnResult;
+    extractLater(c, unread);
     if (error) throw new ApiError(error.status as ContentfulStatusCode, error.code, error.detail);
     return c.json({ conversationId, content: reply?.content ?? "", message: reply }, 200);
   });

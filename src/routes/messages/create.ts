@@ -6,6 +6,8 @@ import { currentAccess, requirePermission } from "../../services/access";
 import { conversationObject, findConversation } from "../../services/conversations";
 import { requireContact } from "../../services/contacts";
 import { MessageCreate, MessageSchema } from "./schema";
+import { resolveMessageAttachments } from "../../services/uploads/attachments";
+import { extractLater } from "../attachments/respond";
 
 const route = createRoute({
   method: "post",
@@ -32,6 +34,12 @@ export const registerCreateMessage = (r: Router) =>
       : view.contact?.id
         ? { id: view.contact.id, name: view.contact.name, avatar: view.contact.avatar }
         : null;
+    if (message.attachments?.length) {
+      const scope = { organizationId: access.organizationId, userId: c.var.principal.userId, origin: new URL(c.req.url).origin };
+      const { stored, pending } = await resolveMessageAttachments(c.env, c.var.db, scope, conversationId, message.attachments);
+      message.attachments = stored as typeof message.attachments;
+      extractLater(c, pending);
+    }
     const receipt = await conversationObject(c.env, conversationId).post({
       conversationId,
       conversation: view.conversation,

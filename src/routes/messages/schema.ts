@@ -43,7 +43,7 @@ export const AttachmentInput = z
     id: z.uuid().optional().openapi({ description: "An uploaded attachment", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     type: z.enum(["image", "video", "audio", "sticker", "other"]).optional().openapi({ example: "image" }),
     filename: z.string().min(1).max(255).openapi({ example: "photo.png" }),
-    file: z.url().openapi({ description: "Where the file is", example: "https://cdn.example.com/photo.png" }),
+    file: z.string().trim().min(1).max(2048).openapi({ description: "The key of an upload (`fields.key`), our URL of it, or an external link (kept as a reference, never fetched)", example: "https://cdn.example.com/photo.png" }),
     conversation: z.uuid().optional().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
   })
   .openapi("AttachmentInput");

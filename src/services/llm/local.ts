@@ -11,7 +11,9 @@ import { countWords, sentences, streamPieces, terms } from "./text";
 export const localChatModel: ChatModel = {
   async *stream(request: ChatRequest): AsyncIterable<ChatEvent> {
     const question = [...request.messages].reverse().find((m) => m.role === "user")?.content ?? "";
-    const answer = request.passages?.length ? extract(question, request.passages) : noContextAnswer(question, request);
+    const documents = (request.attachments ?? []).filter((a) => a.kind === "document" && a.text).map((a, i) => ({ index: i + 1, text: a.text!, title: a.filename }));
+    const grounding = request.passages?.length ? request.passages : documents;
+    const answer = acknowledge(request) + (grounding.length ? extract(question, grounding) : noContextAnswer(question, request));
     const text = request.jsonSchema ? JSON.stringify(instanceOf(request.jsonSchema, answer)) : answer;
     for (const piece of streamPieces(text)) {
       if (request.signal?.aborted) return;
@@ -82,4 +84,12 @@ export function instanceOf(schema: Record<string, unknown>, answer: string): unk
     }
   };
   return walk(schema);
+}
+
+/** "I received your attachments: notes.pdf (document), cat.png (image). " for the files of the turn. */
+function acknowledge(request: ChatRequest): string {
+  const files = request.attachments ?? [];
+  if (!files.length) return "";
+  const kind = (a: (typeof files)[number]) => (a.kind === "image" ? "image" : a.kind === "document" ? "document" : "file");
+  return `I received your attachments: ${files.map((a) => `${a.filename} (${kind(a)})`).join(", ")}. `;
 }

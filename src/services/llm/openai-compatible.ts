@@ -1,6 +1,6 @@
 import { promptMessages } from "./prompt";
 import { parseSse } from "./sse";
-import { ModelError, type ChatEvent, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "./types";
+import { ModelError, type ChatEvent, type ChatMessage, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "./types";
 
 export interface OpenAiCompatibleOptions {
   /** Up to and including the version segment, e.g. `https://api.openai.com/v1`. */
@@ -23,7 +23,7 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
 export function requestBody(model: string, request: ChatRequest): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model,
-    messages: promptMessages(request),
+    messages: withImages(promptMessages(request), request).map(wireMessage),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -31,7 +31,34 @@ export function requestBody(model: string, request: ChatRequest): Record<string,
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.jsonSchema) body.response_format = { type: "json_schema", json_schema: { name: "output", schema: request.jsonSchema, strict: false } };
   if (request.tools?.length) body.tools = request.tools;
+  if (request.tools?.length && request.toolChoice) {
+    body.tool_choice = typeof request.toolChoice === "string" ? request.toolChoice : { type: "function", function: { name: request.toolChoice.name } };
+  }
   return body;
+}
+
+/** Agent turns in OpenAI's wire form: an assistant's `tool_calls`, a tool result's `tool_call_id`. */
+function wireMessage(m: unknown): unknown {
+  const msg = m as ChatMessage;
+  if (msg.role === "assistant" && msg.toolCalls?.length) {
+    return {
+      role: "assistant",
+      content: msg.content || null,
+      tool_calls: msg.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments || "{}" } })),
+    };
+  }
+  if (msg.role === "tool") return { role: "tool", tool_call_id: msg.toolCallId, content: msg.content };
+  return m;
+}
+
+/** The images attached to the last user message become OpenAI `image_url` content parts beside its text. */
+function withImages(messages: ChatMessage[], request: ChatRequest): unknown[] {
+  const images = (request.attachments ?? []).filter((a) => a.kind === "image" && a.url);
+  if (!images.length) return messages;
+  const last = messages.map((m) => m.role).lastIndexOf("user");
+  return messages.map((m, i) =>
+    i === last ? { role: m.role, content: [{ type: "text", text: m.content }, ...images.map((a) => ({ type: "image_url", image_url: { url: a.url } }))] } : m,
+  );
 }
 
 async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): AsyncGenerator<ChatEvent> {

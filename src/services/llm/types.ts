@@ -1,7 +1,12 @@
 /** One chat interface for every provider (STYLE 6): local, OpenAI-compatible, Workers AI. */
 export interface ChatMessage {
-  role: "system" | "user" | "assistant";
+  role: "system" | "user" | "assistant" | "tool";
   content: string;
+  /** An assistant turn's tool calls (agent loop). */
+  toolCalls?: ToolCall[];
+  /** A tool turn: the call it answers, and the tool's name. */
+  toolCallId?: string;
+  name?: string;
 }
 
 /** A retrieved passage the answer may use; `index` is its citation number ([1], [2], ...). */
@@ -15,15 +20,30 @@ export interface ChatRequest {
   messages: ChatMessage[];
   /** Grounding for this turn. Remote providers get them rendered into the system message. */
   passages?: Passage[];
+  /** Files of the conversation: documents as text (system message), images of the last user message as image parts. */
+  attachments?: AttachmentPart[];
   /** When set, the answer must be JSON valid against this JSON Schema. */
   jsonSchema?: Record<string, unknown>;
   maxTokens?: number;
   temperature?: number;
   /** Functions the model may call (OpenAI function tools); providers without tools ignore them. */
   tools?: ToolDefinition[];
+  /** `required`: the model must call a tool; `{name}`: that tool. Default: the model decides. */
+  toolChoice?: "auto" | "required" | { name: string };
   signal?: AbortSignal;
   /** Called once the provider has begun to answer (its response is in), before the first event. */
   onResponse?: () => void;
+}
+
+/** An attachment as the model sees it: a document's text, an image (a data or signed URL), or a file it cannot read. */
+export interface AttachmentPart {
+  kind: "document" | "image" | "file";
+  filename: string;
+  contentType: string;
+  /** A document's extracted text (for `file`: why it could not be read, when known). */
+  text?: string;
+  /** An image's URL; absent when too large to send. */
+  url?: string;
 }
 
 /** An OpenAI function tool definition, passed to the provider as given. */

@@ -1,0 +1,34 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { findConversation } from "../../services/conversations";
+import { createAttachment } from "../../services/uploads/attachments";
+import { AttachmentCreate, AttachmentSchema } from "./schema";
+import { extractLater, recordOf } from "./respond";
+
+const route = createRoute({
+  method: "post",
+  path: "/attachments/",
+  tags: ["Attachments"],
+  summary: "Create an attachment from an uploaded file",
+  description:
+    "Requires `conversation.manage`. `file` is the key of an upload of your organization (`fields.key` of `upload-presigned-url/`, or the `Location` of " +
+    "`attachments-upload/`) or our URL of it; anything else is 400 and is never fetched. Without `conversation`, the attachment joins the conversation of " +
+    "the first message that sends it, and is deleted after UNATTACHED_UPLOAD_TTL_HOURS (default 24) if none does.",
+  request: jsonBody(AttachmentCreate),
+  responses: { 201: json(AttachmentSchema, "The attachment"), ...errorResponses(400, 403, 404, 413, 415) },
+});
+
+export const registerCreateAttachment = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "conversation.manage");
+    const input = c.req.valid("json");
+    if (input.conversation && !(await findConversation(c.var.db, access.organizationId, input.conversation))) throw notFound("Conversation not found.");
+    const scope = { organizationId: access.organizationId, userId: c.var.principal.userId, origin: new URL(c.req.url).origin };
+    const row = await createAttachment(c.env, c.var.db, scope, { file: input.file, filename: input.filename, type: input.type, conversationId: input.conversation });
+    extractLater(c, [row]);
+    return c.json(await recordOf(c, row), 201);
+  });

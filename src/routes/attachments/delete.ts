@@ -1,0 +1,26 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, noContent } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { deleteAttachment, findAttachment } from "../../services/uploads/attachments";
+
+const route = createRoute({
+  method: "delete",
+  path: "/attachments/{id}/",
+  tags: ["Attachments"],
+  summary: "Delete an attachment and its stored file",
+  description: "Requires `conversation.manage`. Messages that carried it keep their text; their link stops working.",
+  request: { params: IdParams },
+  responses: { 204: noContent, ...errorResponses(403, 404) },
+});
+
+export const registerDeleteAttachment = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "conversation.manage");
+    const row = await findAttachment(c.var.db, access.organizationId, c.req.valid("param").id);
+    if (!row) throw notFound();
+    await deleteAttachment(c.env, c.var.db, row);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,27 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { findAttachment } from "../../services/uploads/attachments";
+import { AttachmentSchema } from "./schema";
+import { recordOf } from "./respond";
+
+const route = createRoute({
+  method: "get",
+  path: "/attachments/{id}/",
+  tags: ["Attachments"],
+  summary: "Get an attachment, with a fresh signed download URL",
+  description: "Requires `conversation.view`.",
+  request: { params: IdParams },
+  responses: { 200: json(AttachmentSchema, "The attachment"), ...errorResponses(403, 404) },
+});
+
+export const registerGetAttachment = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "conversation.view");
+    const row = await findAttachment(c.var.db, access.organizationId, c.req.valid("param").id);
+    if (!row) throw notFound();
+    return c.json(await recordOf(c, row), 200);
+  });

@@ -1,0 +1,41 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses } from "../../lib/openapi";
+import { ApiError, notFound } from "../../lib/errors";
+import { signingCredentials } from "../../services/uploads/settings";
+import { verifyPresignedRequest } from "../../services/uploads/signing";
+import { ObjectKeyParams } from "./schema";
+import { objectKeyParam } from "./key";
+
+const route = createRoute({
+  method: "get",
+  path: "/uploads/{key}",
+  tags: ["Attachments"],
+  summary: "Download a stored file through a signed, expiring URL",
+  description: "No API key: the URL's signature is the credential (attachment records carry such URLs in `file`). 403 once expired.",
+  security: [],
+  request: { params: ObjectKeyParams },
+  responses: {
+    200: { description: "The file", content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } } },
+    ...errorResponses(403, 404),
+  },
+});
+
+export const registerGetObject = (r: Router) => {
+  r.openAPIRegistry.registerPath(route);
+  r.get("/uploads/:key{.+}", async (c) => {
+    const key = objectKeyParam(c.req.param("key"));
+    const refused = await verifyPresignedRequest(await signingCredentials(c.env), c.req.raw);
+    if (refused) throw new ApiError(refused.status, refused.code, refused.message);
+    const object = await c.env.FILES.get(key);
+    if (!object) throw notFound();
+    const headers = new Headers();
+    object.writeHttpMetadata(headers);
+    headers.set("ETag", object.httpEtag);
+    headers.set("Content-Length", String(object.size));
+    headers.set("Cache-Control", "private, max-age=300");
+    headers.set("X-Content-Type-Options", "nosniff");
+    headers.set("Content-Security-Policy", "default-src 'none'");
+    return new Response(object.body, { status: 200, headers });
+  });
+};

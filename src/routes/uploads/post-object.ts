@@ -1,0 +1,71 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { errorResponses } from "../../lib/openapi";
+import { uploads } from "../../db/schema";
+import { ApiError } from "../../lib/errors";
+import { boundaryOf, MultipartError, MultipartReader } from "../../services/uploads/multipart";
+import { signingCredentials } from "../../services/uploads/settings";
+import { PolicyError, verifyPostPolicy } from "../../services/uploads/signing";
+import { bodyLengthOf, organizationOfKey, findUpload, TooLarge, writePart } from "../../services/uploads/store";
+
+const route = createRoute({
+  method: "post",
+  path: "/uploads/",
+  tags: ["Attachments"],
+  summary: "Upload target of presigned POST uploads (S3 POST Object semantics)",
+  description:
+    "No API key: the signed policy is the credential. `multipart/form-data` with the fields `upload-presigned-url/` returned, then `file` last. " +
+    "The policy is checked as S3 does (signature, expiration, key, content-length-range, Content-Type) before a byte is stored; " +
+    "the file streams to storage. 204 on success; 403 with S3's code (`SignatureDoesNotMatch`, `AccessDenied`) for a bad or expired policy; " +
+    "400 `EntityTooLarge` / `EntityTooSmall` outside the size range. Nothing is stored on failure.",
+  security: [],
+  request: {
+    body: {
+      content: { "multipart/form-data": { schema: z.object({ key: z.string().openapi({ description: "fields.key", example: "uploads/.../cat.png" }), file: z.any().openapi({ type: "string", format: "binary", description: "The file, last", example: "" }) }) } },
+      required: true,
+    },
+  },
+  responses: { 204: { description: "Stored" }, ...errorResponses(400, 403, 415) },
+});
+
+const s3Error = (err: PolicyError) => new ApiError(err.status, err.code, err.message);
+
+export const registerPostObject = (r: Router) => {
+  r.openAPIRegistry.registerPath(route);
+  r.post("/uploads/", async (c) => {
+    const contentType = c.req.header("Content-Type") ?? "";
+    const boundary = /^multipart\/form-data/i.test(contentType) ? boundaryOf(contentType) : null;
+    if (!boundary || !c.req.raw.body) throw new ApiError(400, "MalformedPOSTRequest", "The body of your POST request is not well-formed multipart/form-data.");
+    const creds = await signingCredentials(c.env);
+    const reader = new MultipartReader(c.req.raw.body, boundary);
+    try {
+      const form = new Map<string, string>();
+      let file: { filename: string | null; contentType: string | null } | null = null;
+      for (let part = await reader.next(); part; part = await reader.next()) {
+        if (part.name.toLowerCase() === "file") {
+          file = part;
+          break;
+        }
+        form.set(part.name.toLowerCase(), await reader.text());
+      }
+      if (!file) throw new ApiError(400, "InvalidArgument", "POST requires exactly one file upload per request, as the last part, named `file`.");
+      const policy = await verifyPostPolicy(creds, form).catch((err) => {
+        throw err instanceof PolicyError ? s3Error(err) : err;
+      });
+      const organizationId = organizationOfKey(policy.key);
+      const upload = organizationId ? await findUpload(c.var.db, organizationId, policy.key) : null;
+      if (!upload || upload.uploadedAt) throw new ApiError(403, "AccessDenied", upload ? "This upload has already been used." : "This upload is no longer valid.");
+      const size = await writePart(c.env, reader, policy.key, bodyLengthOf(c.req.raw), { min: policy.minSize, max: policy.maxSize }, policy.contentType ?? upload.contentType ?? "application/octet-stream").catch((err) => {
+        if (err instanceof TooLarge) throw new ApiError(400, /least/.test(err.message) ? "EntityTooSmall" : "EntityTooLarge", `Your proposed upload ${/least/.test(err.message) ? "is smaller than the minimum" : "exceeds the maximum"} allowed size. ${err.message}`);
+        throw err;
+      });
+      await c.var.db.update(uploads).set({ uploadedAt: Date.now(), size }).where(eq(uploads.key, policy.key));
+      return c.body(null, 204, { Location: `${new URL(c.req.url).origin}/api/v1/uploads/${policy.key}` });
+    } catch (err) {
+      await reader.cancel();
+      if (err instanceof MultipartError) throw new ApiError(400, "MalformedPOSTRequest", `The body of your POST request is not well-formed multipart/form-data: ${err.message}`);
+      throw err;
+    }
+  });
+};

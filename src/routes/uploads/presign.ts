@@ -1,0 +1,44 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { badRequest } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { specFor } from "../../services/uploads/file-specs";
+import { presignUpload, UPLOAD_PERMISSIONS } from "../../services/uploads/presign";
+import { PresignBody, PresignedUploadSchema, PresignQuery } from "./schema";
+
+const route = createRoute({
+  method: "post",
+  path: "/upload-presigned-url/",
+  tags: ["Attachments"],
+  summary: "Sign an upload: an S3 POST policy (default) or a presigned PUT URL",
+  description:
+    "`modelName`, `fieldName` and `filename` come from the JSON body or the query string; `fileSize` (bytes) is required. " +
+    "Needs the permission of the model (attachment: `conversation.manage`; chatbot-file, knowledge-base-file, batch-qa: `knowledge_base.manage`; " +
+    "web-chat: `inbox.manage`; organization: `organization.manage`). An unknown model, a disallowed extension or a size over allowed-file-specs is 400. " +
+    "POST: send `multipart/form-data` to `url` with every field and `file` last; 204 on success. Then pass `fields.key` as `file` to `attachments/`.",
+  request: { query: PresignQuery, ...jsonBody(PresignBody) },
+  responses: { 200: json(PresignedUploadSchema, "Where and how to upload"), ...errorResponses(400, 403, 503) },
+});
+
+export const registerPresignUpload = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const query = c.req.valid("query");
+    const body = c.req.valid("json") ?? {};
+    const pick = <K extends keyof typeof body>(k: K) => body[k] ?? query[k];
+    const input = { modelName: pick("modelName"), fieldName: pick("fieldName"), filename: pick("filename"), fileSize: pick("fileSize") };
+    const missing = (Object.keys(input) as (keyof typeof input)[]).filter((k) => input[k] === undefined);
+    if (missing.length) throw badRequest(`Invalid request. Required: ${missing.join(", ")}.`, Object.fromEntries(missing.map((k) => [k, ["Required"]])));
+    const access = await currentAccess(c);
+    requirePermission(access, UPLOAD_PERMISSIONS[specFor(c.env, input.modelName!, input.fieldName!).key]);
+    const upload = await presignUpload(c.env, c.var.db, {
+      organizationId: access.organizationId,
+      userId: c.var.principal.userId,
+      origin: new URL(c.req.url).origin,
+      modelName: input.modelName!,
+      fieldName: input.fieldName!,
+      filename: input.filename!,
+      fileSize: input.fileSize!,
+    });
+    return c.json(upload, 200);
+  });

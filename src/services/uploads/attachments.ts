@@ -1,0 +1,155 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { attachments, uploads, ATTACHMENT_TYPES } from "../../db/schema";
+import { badRequest, fieldError } from "../../lib/errors";
+import { uuidv7 } from "../../lib/ids";
+import { fileTypeOf } from "../parsing";
+import { messageAttachment, type AttachmentRow } from "../records/attachments";
+import { checkFile, contentTypeFor, fileSpecs, mediaType } from "./file-specs";
+import { MESSAGE_URL_TTL_SECONDS, unattachedTtlMs } from "./settings";
+import { findUpload, organizationOfKey } from "./store";
+import { keyOfFile, signedDownloadUrl } from "./urls";
+
+export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
+
+export interface AttachmentScope {
+  organizationId: string;
+  userId: string | null;
+  /** Origin of the request: our own object URLs are on it. */
+  origin: string;
+}
+
+export interface AttachmentInput {
+  file: string;
+  filename: string;
+  type?: AttachmentType | null;
+  conversationId?: string | null;
+}
+
+/** `image/png` -> image; audio and video likewise; anything else other (stickers are only ever said). */
+export function inferType(contentType: string): AttachmentType {
+  const top = mediaType(contentType).split("/")[0];
+  return top === "image" || top === "audio" || top === "video" ? top : "other";
+}
+
+export async function findAttachment(db: Db, organizationId: string, id: string): Promise<AttachmentRow | null> {
+  const [row] = await db.select().from(attachments).where(and(eq(attachments.id, id), eq(attachments.organizationId, organizationId)));
+  return row ?? null;
+}
+
+const NOT_OURS = "Only files uploaded to this service can be attached: upload it with upload-presigned-url/ or attachments-upload/ and pass the returned key (other URLs are never fetched).";
+
+/**
+ * An attachment from an object the organization uploaded: the key (or our URL of it) must name an
+ * upload of this organization whose object exists, within the attachment file spec. Nothing is
+ * fetched from anywhere else. The upload is marked claimed, so the cleanup keeps it.
+ */
+export async function createAttachment(env: Bindings, db: Db, scope: AttachmentScope, input: AttachmentInput, field = "file"): Promise<AttachmentRow> {
+  const key = await keyOfFile(env, scope.origin, input.file);
+  if (!key) throw fieldError(field, NOT_OURS);
+  if (organizationOfKey(key) !== scope.organizationId) throw fieldError(field, "No uploaded object of your organization has this key.");
+  const [upload, head] = await Promise.all([findUpload(db, scope.organizationId, key), env.FILES.head(key)]);
+  if (!upload || !head) throw fieldError(field, "No uploaded object of your organization has this key.");
+  const filename = input.filename.trim() || upload.filename;
+  const contentType = mediaType(head.httpMetadata?.contentType) || contentTypeFor(filename);
+  checkFile(fileSpecs(env).attachment.file, { filename, contentType, size: head.size }, field, true);
+  const document = fileTypeOf(filename, contentType) !== null;
+  const ttl = unattachedTtlMs(env);
+  const now = Date.now();
+  const row: AttachmentRow = {
+    id: uuidv7(now),
+    organizationId: scope.organizationId,
+    conversationId: input.conversationId ?? null,
+    key,
+    filename,
+    type: input.type ?? inferType(contentType),
+    contentType,
+    size: head.size,
+    extractionStatus: document ? "pending" : "none",
+    extractedText: null,
+    extractionError: null,
+    createdBy: scope.userId,
+    expiresAt: input.conversationId || ttl === null ? null : now + ttl,
+    createdAt: now,
+  };
+  await db.batch([db.insert(attachments).values(row), db.update(uploads).set({ claimedAt: now, size: head.size }).where(eq(uploads.key, key))]);
+  return row;
+}
+
+/** Removes an attachment and its object (the object stays while another attachment names it). */
+export async function deleteAttachment(env: Bindings, db: Db, row: AttachmentRow) {
+  await db.delete(attachments).where(eq(attachments.id, row.id));
+  await deleteObjectsIfUnused(env, db, [row.key]);
+}
+
+/** Deletes the objects (and upload rows) of keys no attachment names any more. */
+export async function deleteObjectsIfUnused(env: Bindings, db: Db, keys: string[]) {
+  if (!keys.length) return;
+  const used = new Set((await db.select({ key: attachments.key }).from(attachments).where(inArray(attachments.key, keys))).map((r) => r.key));
+  const gone = keys.filter((k) => !used.has(k));
+  if (!gone.length) return;
+  await env.FILES.delete(gone);
+  await db.delete(uploads).where(inArray(uploads.key, gone));
+}
+
+/** A conversation's attachments and their objects (for whoever deletes a conversation). */
+export async function deleteConversationAttachments(env: Bindings, db: Db, conversationId: string) {
+  const rows = await db.select({ key: attachments.key }).from(attachments).where(eq(attachments.conversationId, conversationId));
+  await db.delete(attachments).where(eq(attachments.conversationId, conversationId));
+  await deleteObjectsIfUnused(env, db, [...new Set(rows.map((r) => r.key))]);
+}
+
+/** A message's `attachments` as given by a client. */
+export interface MessageAttachmentInput {
+  id?: string;
+  type?: AttachmentType;
+  filename: string;
+  file: string;
+}
+
+/**
+ * Resolves a message's attachments to attachment records: by `id`, or by `file` naming one of our
+ * objects (an existing attachment of that key, else a new one). They join the conversation (an
+ * attachment of another conversation is 400). A foreign URL stays an external reference the
+ * service never fetches nor reads. Returns what the message stores, and the attachments whose
+ * documents still need their text extracted.
+ */
+export async function resolveMessageAttachments(
+  env: Bindings,
+  db: Db,
+  scope: AttachmentScope,
+  conversationId: string,
+  inputs: MessageAttachmentInput[] | undefined,
+  field = "attachments",
+): Promise<{ stored: Record<string, unknown>[] | undefined; pending: AttachmentRow[] }> {
+  if (!inputs?.length) return { stored: inputs as undefined, pending: [] };
+  const stored: Record<string, unknown>[] = [];
+  const rows: AttachmentRow[] = [];
+  for (const [i, input] of inputs.entries()) {
+    const at = `${field}.${i}`;
+    let row: AttachmentRow | null = null;
+    if (input.id) {
+      row = await findAttachment(db, scope.organizationId, input.id);
+      if (!row) throw fieldError(`${at}.id`, "No attachment with this id in your organization.");
+    } else {
+      const key = await keyOfFile(env, scope.origin, input.file);
+      if (key) {
+        const [existing] = await db.select().from(attachments).where(and(eq(attachments.organizationId, scope.organizationId), eq(attachments.key, key))).limit(1);
+        row = existing ?? (await createAttachment(env, db, scope, { file: key, filename: input.filename, type: input.type, conversationId }, `${at}.file`));
+      } else {
+        stored.push({ id: null, type: input.type ?? "other", filename: input.filename, file: input.file, sourceUrl: input.file });
+        continue;
+      }
+    }
+    if (row.conversationId && row.conversationId !== conversationId) throw fieldError(at, "The attachment belongs to another conversation.");
+    rows.push(row);
+    stored.push(messageAttachment({ ...row, conversationId }, await signedDownloadUrl(env, scope.origin, row.key, MESSAGE_URL_TTL_SECONDS)));
+  }
+  const joining = rows.filter((r) => !r.conversationId).map((r) => r.id);
+  if (joining.length) {
+    await db.update(attachments).set({ conversationId, expiresAt: null }).where(and(inArray(attachments.id, joining), isNull(attachments.conversationId)));
+  }
+  return { stored, pending: rows.filter((r) => r.extractionStatus === "pending") };
+}
+
+export const attachmentTypeError = () => badRequest(`type must be one of ${ATTACHMENT_TYPES.join(", ")}.`);

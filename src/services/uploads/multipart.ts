@@ -1,0 +1,179 @@
+import { Buffer } from "node:buffer";
+
+/**
+ * A streaming `multipart/form-data` reader: text fields are read into strings (bounded), and a file
+ * part is handed over as a stream of its bytes, so an upload goes to R2 without being held whole in
+ * memory. Only what is needed before a part is read: fields come first and the file last, as S3 and
+ * every common client (browsers, Python requests, curl) order them.
+ */
+export class MultipartError extends Error {}
+
+export interface PartHeaders {
+  name: string;
+  filename: string | null;
+  contentType: string | null;
+}
+
+const CRLF = Buffer.from("\r\n");
+const HEADER_END = Buffer.from("\r\n\r\n");
+const MAX_HEADER_BYTES = 16 * 1024;
+
+export function boundaryOf(contentType: string | null | undefined): string | null {
+  const m = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? "");
+  const boundary = m?.[1] ?? m?.[2] ?? null;
+  return boundary && boundary.length <= 200 ? boundary : null;
+}
+
+export class MultipartReader {
+  #reader: ReadableStreamDefaultReader<Uint8Array>;
+  #buf: Buffer = Buffer.alloc(0);
+  #delimiter: Buffer;
+  #done = false;
+  #finished = false;
+  /** Bytes of the body taken from the stream so far, minus those still buffered: the position of the next unread byte. */
+  #read = 0;
+  #inPart = false;
+
+  constructor(body: ReadableStream<Uint8Array>, boundary: string) {
+    this.#reader = body.getReader();
+    this.#delimiter = Buffer.from(`\r\n--${boundary}`);
+  }
+
+  /** Bytes of the body consumed so far (the offset of the next unread byte). */
+  get position() {
+    return this.#read - this.#buf.length;
+  }
+
+  /** Length of the closing delimiter S3 clients end with: `\r\n--boundary--\r\n`. */
+  get closingLength() {
+    return this.#delimiter.length + 4;
+  }
+
+  async #fill(): Promise<boolean> {
+    if (this.#done) return false;
+    const { done, value } = await this.#reader.read();
+    if (done) {
+      this.#done = true;
+      return false;
+    }
+    this.#read += value.byteLength;
+    const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    this.#buf = this.#buf.length ? Buffer.concat([this.#buf, chunk]) : chunk;
+    return true;
+  }
+
+  /** The next part's headers, or null at the end of the body. */
+  async next(): Promise<PartHeaders | null> {
+    if (this.#finished) return null;
+    if (this.#inPart) await this.skip();
+    if (this.position === 0) {
+      // The body starts with `--boundary` (no CRLF before it): pretend one was there.
+      this.#buf = Buffer.concat([CRLF, this.#buf]);
+      let at: number;
+      while ((at = this.#buf.indexOf(this.#delimiter)) < 0) {
+        if (this.#buf.length > MAX_HEADER_BYTES || !(await this.#fill())) throw new MultipartError("The body has no multipart boundary.");
+      }
+      this.#buf = this.#buf.subarray(at + this.#delimiter.length);
+    }
+    // After a delimiter: `--` ends the body, else CRLF and the part's headers.
+    while (this.#buf.length < 2) if (!(await this.#fill())) throw new MultipartError("The multipart body ends without its closing boundary.");
+    if (this.#buf[0] === 0x2d && this.#buf[1] === 0x2d) {
+      this.#finished = true;
+      return null;
+    }
+    let end: number;
+    while ((end = this.#buf.indexOf(HEADER_END)) < 0) {
+      if (this.#buf.length > MAX_HEADER_BYTES || !(await this.#fill())) throw new MultipartError("A multipart part has malformed headers.");
+    }
+    const lines = this.#buf.subarray(0, end).toString("utf8").split("\r\n").slice(1);
+    this.#buf = this.#buf.subarray(end + HEADER_END.length);
+    this.#inPart = true;
+    return parseHeaders(lines);
+  }
+
+  /** The current part's bytes as they arrive; ends at the part's end. */
+  stream(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        for (;;) {
+          const at = this.#buf.indexOf(this.#delimiter);
+          if (at >= 0) {
+            if (at > 0) controller.enqueue(this.#buf.subarray(0, at));
+            this.#buf = this.#buf.subarray(at + this.#delimiter.length);
+            this.#inPart = false;
+            controller.close();
+            return;
+          }
+          // Keep what could be the start of the delimiter; hand over the rest.
+          const safe = this.#buf.length - (this.#delimiter.length - 1);
+          if (safe > 0) {
+            // A view, not a copy: the buffer is never written to, only replaced.
+            const out = this.#buf.subarray(0, safe);
+            this.#buf = this.#buf.subarray(safe);
+            controller.enqueue(out);
+            if (!(await this.#fill()) && !this.#buf.includes(this.#delimiter)) return controller.error(new MultipartError("The multipart body ends in the middle of a part."));
+            return;
+          }
+          if (!(await this.#fill())) return controller.error(new MultipartError("The multipart body ends in the middle of a part."));
+        }
+      },
+      cancel: () => this.cancel(),
+    });
+  }
+
+  /** The current part as text, at most `limit` bytes (else MultipartError). */
+  async text(limit = 64 * 1024): Promise<string> {
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    const reader = this.stream().getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        throw new MultipartError(`A form field is larger than ${limit} bytes.`);
+      }
+      parts.push(value);
+    }
+    return Buffer.concat(parts).toString("utf8");
+  }
+
+  async skip() {
+    const reader = this.stream().getReader();
+    while (!(await reader.read()).done);
+  }
+
+  async cancel() {
+    this.#finished = true;
+    await this.#reader.cancel().catch(() => undefined);
+  }
+}
+
+function parseHeaders(lines: string[]): PartHeaders {
+  let disposition = "";
+  let contentType: string | null = null;
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    if (colon < 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === "content-disposition") disposition = value;
+    else if (name === "content-type") contentType = value;
+  }
+  const param = (key: string) => {
+    const star = new RegExp(`;\\s*${key}\\*=(?:UTF-8|utf-8)''([^;]+)`).exec(disposition);
+    if (star) {
+      try {
+        return decodeURIComponent(star[1]);
+      } catch {
+        /* fall through to the plain form */
+      }
+    }
+    const m = new RegExp(`;\\s*${key}=(?:"((?:[^"\\\\]|\\\\.)*)"|([^;]+))`).exec(disposition);
+    return m ? (m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : m[2].trim()) : null;
+  };
+  const name = param("name");
+  if (!/^form-data/i.test(disposition) || name === null) throw new MultipartError("A multipart part lacks Content-Disposition: form-data with a name.");
+  return { name, filename: param("filename"), contentType };
+}
