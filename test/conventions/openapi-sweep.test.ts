@@ -39,6 +39,8 @@ const PARAM_RESOURCES: Record<string, Resource> = {
   faqId: "faq",
   fileId: "file",
   path: "publicFile",
+  conversationPk: "conversation",
+  key: "upload",
 };
 
 /** `{id}`: what it holds, by the collection segment before it. */
@@ -60,6 +62,7 @@ const ID_RESOURCES: Record<string, Resource> = {
   messages: "message",
   "knowledge-bases": "knowledgeBase",
   "chatbot-text-nodes": "textNode",
+  attachments: "attachment",
 };
 
 /** Query parameters given a valid value in every request (required ones, and the file of text node lists). */
@@ -72,6 +75,9 @@ const QUERY_RESOURCES: Record<string, Resource> = { conversation: "conversation"
  */
 const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
   "GET /files/public/{path}": "public files are served without a key, under an unguessable path",
+  "GET /uploads/{key}": "downloads carry their own signature, not a key",
+  "PUT /uploads/{key}": "the PUT upload target carries its own signature, not a key",
+  "POST /uploads/": "the POST upload target carries its own signed policy, not a key",
 };
 
 /** Body fields a valid sample cannot guess from the schema (ids of the world, unique e-mails). */
@@ -98,11 +104,34 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /conversations/": (w) => ({ webChat: w.ids.webChat }),
   "POST /messages/": (w) => ({ conversation: w.ids.conversation }),
   "POST /messages/outgoing/": (w) => ({ conversation: w.ids.conversation }),
+  "POST /upload-presigned-url/": () => ({ modelName: "attachment", fieldName: "file", filename: "sweep.txt", fileSize: 20 }),
+  "POST /attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
+  "POST /conversations/{conversationPk}/attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
 };
+
+/** Multipart bodies of operations that take only multipart/form-data. */
+const FORM_OVERRIDES: Record<string, (w: World) => FormData> = {
+  "POST /attachments-upload/": () => {
+    const form = new FormData();
+    form.append("file", new File(["Uploaded by the sweep."], "sweep.txt", { type: "text/plain" }));
+    return form;
+  },
+};
+
+/** The valid body of an operation (JSON from its schema, or a form), with its Content-Type. */
+function validRequest(op: Operation, w: World): Pick<Probe, "headers" | "body"> {
+  const form = FORM_OVERRIDES[opKey(op)];
+  if (form) return { headers: {}, body: form(w) };
+  const body = sampleBody(op, w);
+  return body === undefined ? { headers: {} } : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+}
 
 /** Answers the control test expects instead of a 2xx, by design. */
 const CONTROL_EXPECTED: Record<string, [number, string]> = {
   "POST /web-chats/": [409, "creating a web inbox creates its web chat, so no inbox lacks one"],
+  "POST /uploads/": [400, "a valid upload needs a fresh signed policy (the flow is tested in test/routes/attachments/presigned-flow.test.ts)"],
+  "GET /uploads/{key}": [403, "a download needs its signature (tested in test/routes/attachments/)"],
+  "PUT /uploads/{key}": [403, "a PUT upload needs its signature (tested in test/routes/attachments/presigned-flow.test.ts)"],
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -314,14 +343,7 @@ describe("OpenAPI sweep", () => {
       .sort((x, y) => Number(x.method === "DELETE") - Number(y.method === "DELETE"));
     for (const op of targets) {
       const { path, query } = valuesOf(op, A);
-      const body = sampleBody(op, A);
-      const probe: Probe = {
-        label: "",
-        method: op.method,
-        url: `${op.prefix}${fillPath(op.template, path)}${queryString(query)}`,
-        headers: body === undefined ? {} : { "Content-Type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      };
+      const probe: Probe = { label: "", method: op.method, url: `${op.prefix}${fillPath(op.template, path)}${queryString(query)}`, ...validRequest(op, A) };
       for (const [label, extra] of [
         ["B's key", {}],
         ["B's key, X-Organization-Id of A", { "X-Organization-Id": A.ids.organization }],
@@ -358,17 +380,7 @@ describe("OpenAPI sweep", () => {
     for (const op of targets) {
       await refreshLinks(M);
       const { path, query } = valuesOf(op, M);
-      const body = sampleBody(op, M);
-      const r = await send(
-        {
-          label: "",
-          method: op.method,
-          url: `${op.prefix}${fillPath(op.template, path)}${queryString(query)}`,
-          headers: body === undefined ? {} : { "Content-Type": "application/json" },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        },
-        M.owner.key,
-      );
+      const r = await send({ label: "", method: op.method, url: `${op.prefix}${fillPath(op.template, path)}${queryString(query)}`, ...validRequest(op, M) }, M.owner.key);
       const expected = CONTROL_EXPECTED[opKey(op)]?.[0];
       if (expected ? r.status !== expected : r.status >= 300) mine.push(`${nameOf(op)} -> ${r.status} ${snippet(r.text)}`);
     }

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
 import { badRequest } from "../../lib/errors";
-import { MultipartError, type MultipartReader } from "./multipart";
+import type { MultipartReader } from "./multipart";
 
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -32,11 +32,16 @@ export async function findUpload(db: Db, organizationId: string, key: string): P
 
 export class TooLarge extends Error {}
 
+/** Bytes held in memory at most while a part streams to R2 (R2's multipart parts must be >= 5 MiB). */
+const PART_BYTES = 8 * 1024 * 1024;
+
 /**
- * Writes the reader's current part to R2 under `key`. With the body's length known (Content-Length,
- * the file the last part), the part's length is known before a byte is written: R2 takes the bytes
- * as they arrive through a FixedLengthStream, and a body whose end is not where its length says
- * fails the write, so nothing is stored. Without it, the part is read up to `maxSize` and then put.
+ * Writes the reader's current part to R2 under `key`, holding at most one 8 MiB part in memory: a
+ * file that fits in one part is put whole, a larger one goes up as an R2 multipart upload, part by
+ * part as the bytes arrive. The length is never guessed from Content-Length (clients end a multipart
+ * body differently: browsers, curl and Python with a CRLF after the closing boundary, workerd's
+ * FormData without), which only serves to refuse an oversize file before a byte is read. Sizes
+ * outside `range` fail with TooLarge and a broken body with MultipartError; nothing is stored then.
  */
 export async function writePart(
   env: Bindings,
@@ -48,40 +53,48 @@ export async function writePart(
 ): Promise<number> {
   const httpMetadata = { contentType };
   if (bodyLength !== null) {
-    const size = bodyLength - reader.position - reader.closingLength;
-    if (size < 0) throw new MultipartError("The body is shorter than its parts.");
-    if (size > range.max) throw new TooLarge(`The file is ${size} bytes; at most ${range.max} are allowed.`);
-    if (size < range.min) throw new TooLarge(`The file is ${size} bytes; at least ${range.min} are required.`);
-    const { readable, writable } = new FixedLengthStream(size);
-    const put = env.FILES.put(key, readable, { httpMetadata });
-    const piped = reader.stream().pipeTo(writable);
-    const [pipe, stored] = await Promise.allSettled([piped, put]);
-    if (pipe.status === "rejected") {
-      await env.FILES.delete(key).catch(() => undefined);
-      throw pipe.reason instanceof MultipartError ? pipe.reason : new MultipartError("The file part does not end where the body's length says (send `file` as the last part).");
-    }
-    if (stored.status === "rejected") throw stored.reason;
-    return size;
+    const atLeast = bodyLength - reader.position - reader.closingLength;
+    if (atLeast > range.max) throw new TooLarge(`The file is ${atLeast} bytes; at most ${range.max} are allowed.`);
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   const parts = reader.stream().getReader();
-  for (;;) {
-    const { done, value } = await parts.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > range.max) {
-      await parts.cancel();
-      throw new TooLarge(`The file is larger than ${range.max} bytes.`);
+  let buffer = new Uint8Array(PART_BYTES);
+  let filled = 0;
+  let size = 0;
+  let upload: R2MultipartUpload | null = null;
+  const uploaded: R2UploadedPart[] = [];
+  try {
+    for (;;) {
+      const { done, value } = await parts.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > range.max) throw new TooLarge(`The file is larger than ${range.max} bytes.`);
+      let chunk = value;
+      while (chunk.byteLength) {
+        const take = Math.min(chunk.byteLength, PART_BYTES - filled);
+        buffer.set(chunk.subarray(0, take), filled);
+        filled += take;
+        chunk = chunk.subarray(take);
+        if (filled === PART_BYTES) {
+          upload ??= await env.FILES.createMultipartUpload(key, { httpMetadata });
+          uploaded.push(await upload.uploadPart(uploaded.length + 1, buffer));
+          buffer = new Uint8Array(PART_BYTES);
+          filled = 0;
+        }
+      }
     }
-    chunks.push(value);
+    if (size < range.min) throw new TooLarge(`The file is ${size} bytes; at least ${range.min} are required.`);
+    if (!upload) {
+      await env.FILES.put(key, buffer.subarray(0, filled), { httpMetadata });
+      return size;
+    }
+    if (filled) uploaded.push(await upload.uploadPart(uploaded.length + 1, buffer.subarray(0, filled)));
+    await upload.complete(uploaded);
+    return size;
+  } catch (err) {
+    await parts.cancel().catch(() => undefined);
+    await upload?.abort().catch(() => undefined);
+    throw err;
   }
-  if (size < range.min) throw new TooLarge(`The file is ${size} bytes; at least ${range.min} are required.`);
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) (bytes.set(c, at), (at += c.byteLength));
-  await env.FILES.put(key, bytes, { httpMetadata });
-  return size;
 }
 
 /** Content-Length of a request, when it states one. */

@@ -108,6 +108,23 @@ describe("direct upload", () => {
     }
   });
 
+  it("any client's multipart ending works (workerd's FormData has no CRLF after the closing boundary), and a file larger than one 8 MiB part goes up whole", async () => {
+    const owner = await seedOwner();
+    const form = new FormData();
+    form.append("file", new File(["From a Worker's FormData."], "note.txt", { type: "text/plain" }));
+    const res = await owner.fetch("POST", "/attachments-upload/", form);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await (await env.FILES.get(res.headers.get("Location")!))!.text()).toBe("From a Worker's FormData.");
+    const big = new Uint8Array(9 * 1024 * 1024 + 123);
+    for (let i = 0; i < big.length; i += 4096) big[i] = (i / 4096) % 251;
+    const large = await directUpload(owner, "big.png", big, "image/png");
+    expect(large.status, await large.clone().text()).toBe(200);
+    const stored = await env.FILES.get(large.headers.get("Location")!);
+    const bytes = new Uint8Array(await stored!.arrayBuffer());
+    expect(bytes.length).toBe(big.length);
+    expect(bytes.every((b, i) => b === big[i])).toBe(true);
+  });
+
   it("wrong type 415, too big 413, malformed 400, 401, 403; nothing stored", async () => {
     const owner = await seedOwner();
     await expectError(await directUpload(owner, "run.exe", PNG, "application/x-msdownload"), 415, "unsupported_media_type");

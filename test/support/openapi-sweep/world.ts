@@ -34,7 +34,10 @@ export type Resource =
   | "textNode"
   | "publicFile"
   /** Key of an object uploaded for the organization (what JSON file references name). */
-  | "upload";
+  | "upload"
+  /** Key of a file uploaded through attachments-upload/ (what attachments name). */
+  | "attachmentUpload"
+  | "attachment";
 
 /** The password every world's owner gets (login and password change need one). */
 export const SWEEP_PASSWORD = "sweep password 1234";
@@ -97,6 +100,12 @@ export async function buildWorld(owner: Actor): Promise<World> {
   ]);
   expect(file.status).toBe("done");
   const nodes = await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${file.id}`).then((r) => created<{ results: { id: string }[] }>(r, 200));
+  const form = new FormData();
+  form.append("file", new File(["Attached by the sweep."], "sweep.txt", { type: "text/plain" }));
+  const direct = await owner.fetch("POST", "/attachments-upload/", form);
+  expect(direct.status, await direct.clone().text()).toBe(200);
+  const attachmentUpload = direct.headers.get("Location")!;
+  const attachment = await owner.fetch("POST", "/attachments/", { file: attachmentUpload, filename: "sweep.txt" }).then((r) => created(r));
   // A delivery record of the webhook, as the outbox and the consumer leave one (a settled failure, so nothing retries it).
   const webhookRecord = uuidv7();
   await db().insert(webhookDeliveries).values({
@@ -151,6 +160,8 @@ export async function buildWorld(owner: Actor): Promise<World> {
       textNode: nodes.results[0].id,
       publicFile,
       upload,
+      attachmentUpload,
+      attachment: attachment.id,
     },
   };
 }
