@@ -1,5 +1,7 @@
 import type { Bindings } from "../env";
+import { ApiError } from "../lib/errors";
 import { planSettingsProblem } from "./plans";
+import { fileSpecs } from "./uploads/file-specs";
 
 export interface SettingProblem {
   name: string;
@@ -17,5 +19,10 @@ export function settingProblems(env: Bindings): SettingProblem[] {
   }
   const plans = planSettingsProblem(env);
   if (plans) problems.push({ name: "PLANS", problem: plans });
+  try {
+    fileSpecs(env);
+  } catch (err) {
+    problems.push({ name: "ALLOWED_FILE_SPECS", problem: err instanceof ApiError ? err.detail : String(err) });
+  }
   return problems;
 }

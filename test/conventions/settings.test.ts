@@ -38,11 +38,11 @@ describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", (
     const healthy = await call("GET", "/health");
     expect(healthy.status).toBe(200);
     expect(await healthy.json()).toEqual({ status: "ok", settings: [] });
-    const degraded = await call("GET", "/health", undefined, {}, { ENCRYPTION_KEY: undefined, PLANS: "[1" });
+    const degraded = await call("GET", "/health", undefined, {}, { ENCRYPTION_KEY: undefined, PLANS: "[1", ALLOWED_FILE_SPECS: "{" });
     expect(degraded.status).toBe(200);
     const body = (await degraded.json()) as { status: string; settings: { name: string; problem: string }[] };
     expect(body.status).toBe("degraded");
-    expect(body.settings.map((s) => s.name)).toEqual(["ENCRYPTION_KEY", "PLANS"]);
+    expect(body.settings.map((s) => s.name)).toEqual(["ENCRYPTION_KEY", "PLANS", "ALLOWED_FILE_SPECS"]);
     expect(body.settings[1].problem).toContain("not valid JSON");
   });
 });
