@@ -7,6 +7,7 @@ import { outboundAllowedHosts, webhookUrlProblem } from "../lib/ssrf";
 import { fileTypeOf, SUPPORTED_FILE_TYPES, type FileType } from "./parsing";
 import { objectPrefixOf } from "./knowledge-content";
 import { BUILT_IN_PARSER } from "./knowledge-files";
+import { checkFile, fileSpecs } from "./uploads/file-specs";
 
 /** A file to add to a knowledge base, read and checked, not yet stored. */
 export interface Upload {
@@ -20,7 +21,8 @@ export interface Upload {
 
 const FETCH_TIMEOUT_MS = 30_000;
 
-function checked(field: string, filename: string, contentType: string, size: number): { fileType: FileType; contentType: string } {
+/** What the parsers read, within the deployment's allowed-file-specs for knowledge base files (ALLOWED_FILE_SPECS). */
+function checked(env: Bindings, field: string, filename: string, contentType: string, size: number): { fileType: FileType; contentType: string } {
   const fileType = fileTypeOf(filename, contentType);
   if (!fileType) {
     const known = SUPPORTED_FILE_TYPES.map((t) => `.${t.extension}`).join(", ");
@@ -31,13 +33,14 @@ function checked(field: string, filename: string, contentType: string, size: num
     throw new ApiError(413, "payload_too_large", `"${filename}" is ${size} bytes; ${fileType} files may have at most ${spec.maxSize}.`, { [field]: [`At most ${spec.maxSize} bytes.`] });
   }
   if (size === 0) throw fieldError(field, `"${filename}" is empty.`);
+  checkFile(fileSpecs(env).knowledgeBaseFile.file, { filename, contentType, size }, field, true);
   return { fileType, contentType: contentType.split(";")[0].trim() || spec.contentTypes[0] };
 }
 
 /** A multipart `file` part. */
-export async function readUpload(file: File): Promise<Upload> {
+export async function readUpload(env: Bindings, file: File): Promise<Upload> {
   const filename = (file.name.split(/[\\/]/).pop() ?? "").trim() || "upload";
-  const { fileType, contentType } = checked("file", filename, file.type, file.size);
+  const { fileType, contentType } = checked(env, "file", filename, file.type, file.size);
   return { filename, fileType, contentType, size: file.size, bytes: await file.arrayBuffer(), parserId: BUILT_IN_PARSER.id };
 }
 
@@ -58,7 +61,7 @@ export async function fetchReference(env: Bindings, organizationId: string, ref:
     });
     if (res.status !== 200) throw fieldError(field, `Fetching the file answered HTTP ${res.status}.`);
     contentType = res.headers.get("Content-Type") ?? "";
-    checked(field, filename, contentType, Number(res.headers.get("Content-Length") ?? 1));
+    checked(env, field, filename, contentType, Number(res.headers.get("Content-Length") ?? 1));
     bytes = await res.arrayBuffer();
   } else {
     if (!(await ownsKey(env, organizationId, ref.file))) throw fieldError(field, "No uploaded object with this key.");
@@ -67,7 +70,7 @@ export async function fetchReference(env: Bindings, organizationId: string, ref:
     contentType = object.httpMetadata?.contentType ?? "";
     bytes = await object.arrayBuffer();
   }
-  const type = checked(field, filename, contentType, bytes.byteLength);
+  const type = checked(env, field, filename, contentType, bytes.byteLength);
   return { filename, ...type, size: bytes.byteLength, bytes, parserId: ref.parser ?? BUILT_IN_PARSER.id };
 }
 

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { ApiError, fieldError } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
+import type { FileSpec } from "../../services/uploads/file-specs";
 
 /** Logo uploads (multipart form of v1, enterprise plan only). */
 export const LOGO_FIELDS = ["compactLogo", "fullLogo"] as const;
@@ -26,7 +27,7 @@ const urlSchema = z.url();
  * What a multipart logo part asks for: a file to store, a URL, or null (an empty part clears it).
  * Checks type and size; throws 400 / 413 naming the field.
  */
-export function readLogoPart(field: LogoField, value: unknown): File | string | null | undefined {
+export function readLogoPart(field: LogoField, value: unknown, spec: FileSpec): File | string | null | undefined {
   if (value === undefined) return undefined;
   if (Array.isArray(value)) throw fieldError(field, "Send one file.");
   if (typeof value === "string") {
@@ -36,10 +37,11 @@ export function readLogoPart(field: LogoField, value: unknown): File | string | 
   }
   if (!(value instanceof File)) throw fieldError(field, "Must be an image file.");
   const type = value.type.split(";")[0].trim().toLowerCase();
-  if (!LOGO_TYPES[type]) throw fieldError(field, `Unsupported image type "${value.type || "unknown"}"; use PNG, JPEG or GIF.`);
-  if (value.size > LOGO_MAX_BYTES) {
-    throw new ApiError(413, "payload_too_large", `${field} exceeds ${LOGO_MAX_BYTES} bytes.`, { [field]: [`At most ${LOGO_MAX_BYTES} bytes.`] });
+  if (!LOGO_TYPES[type] || !spec.content_types.includes(type)) {
+    throw fieldError(field, `Unsupported image type "${value.type || "unknown"}"; use ${spec.content_types.filter((t) => LOGO_TYPES[t]).join(", ")}.`);
   }
+  const max = Math.min(spec.max_size, LOGO_MAX_BYTES);
+  if (value.size > max) throw new ApiError(413, "payload_too_large", `${field} exceeds ${max} bytes.`, { [field]: [`At most ${max} bytes.`] });
   if (value.size === 0) throw fieldError(field, "The file is empty.");
   return value;
 }

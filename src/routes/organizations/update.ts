@@ -9,6 +9,7 @@ import { fieldError, forbidden, notFound } from "../../lib/errors";
 import { orgAccess, requirePermission } from "../../services/access";
 import { getOrganizationRecord } from "../../services/organizations";
 import { planOf, planSettings } from "../../services/plans";
+import { fileSpecs } from "../../services/uploads/file-specs";
 import { acceptOnly } from "../../middleware/content-type";
 import { LOGO_FIELDS, MULTIPART_MAX_BYTES, logoPart, readLogoPart, storeLogo } from "./logos";
 import { OrganizationSchema, OrganizationStaffWrite, OrganizationWrite } from "./schema";
@@ -69,7 +70,8 @@ async function update(c: Context<AppEnv>, id: string, body: Record<string, unkno
       throw forbidden(`The ${plan.planName} plan does not include logo uploads; send logo URLs as JSON instead.`);
     }
     // Every part is checked before anything is stored.
-    const logos = LOGO_FIELDS.map((field) => [field, readLogoPart(field, body[field])] as const);
+    const specs = fileSpecs(c.env).organization;
+    const logos = LOGO_FIELDS.map((field) => [field, readLogoPart(field, body[field], specs[field === "compactLogo" ? "compact_logo" : "full_logo"])] as const);
     for (const [field, value] of logos) {
       if (value instanceof File) changes[field] = await storeLogo(c, access.organizationId, value);
       else if (value !== undefined) changes[field] = value;

@@ -95,6 +95,22 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     expect((list as { count: number }).count).toBe(0);
   });
 
+  it("the deployment's allowed-file-specs apply to knowledge base files too (ALLOWED_FILE_SPECS)", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const settings = { ALLOWED_FILE_SPECS: JSON.stringify({ knowledgeBaseFile: { file: { max_size: 10 } } }) };
+    const form = () => {
+      const f = new FormData();
+      f.append("file", new File(["more than ten bytes"], "notes.txt", { type: "text/plain" }));
+      return f;
+    };
+    const body = await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form(), { settings }), 413, "payload_too_large");
+    expect(body.detail).toContain("at most 10 bytes");
+    const list = await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json();
+    expect((list as { count: number }).count).toBe(0);
+    expect((await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form())).status).toBe(201);
+  });
+
   it("401 without a key, 403 without knowledge_base.manage, 404 for another organization's knowledge base", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);

@@ -87,6 +87,15 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
     expect(Object.keys(missingName.errors!)).toEqual(["name"]);
   });
 
+  it("the deployment's allowed-file-specs bound logos too (ALLOWED_FILE_SPECS)", async () => {
+    const owner = await enterpriseOwner();
+    const settings = { ALLOWED_FILE_SPECS: JSON.stringify({ organization: { compact_logo: { max_size: 8, content_types: ["image/png"] } } }) };
+    await expectError(await owner.fetch("PATCH", path(owner.organizationId), form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) }), { settings }), 413, "payload_too_large");
+    const gif = await expectError(await owner.fetch("PATCH", path(owner.organizationId), form({ compactLogo: new File([PNG], "a.gif", { type: "image/gif" }) }), { settings }), 400, "invalid");
+    expect(gif.errors!.compactLogo[0]).toContain("image/png");
+    expect(await stored(owner.organizationId)).toHaveLength(0);
+  });
+
   it("413 for a logo over 5 MiB, and nothing is stored", async () => {
     const owner = await enterpriseOwner();
     const big = new File([new Uint8Array(5_242_881)], "big.gif", { type: "image/gif" });

@@ -48,7 +48,7 @@ async function multipartUploads(c: Context<AppEnv>): Promise<Upload[]> {
   if (!parts.length) throw fieldError("file", "Send at least one `file` part.");
   if (parts.length > MAX_FILES) throw fieldError("file", `At most ${MAX_FILES} files per request.`);
   if (parts.some((p) => typeof p === "string")) throw fieldError("file", "Each `file` part must be a file, not text.");
-  return Promise.all((parts as File[]).map(readUpload));
+  return Promise.all((parts as File[]).map((part) => readUpload(c.env, part)));
 }
 
 export const registerCreateFiles = (r: Router) =>
