@@ -18,20 +18,6 @@ export interface AttachmentRecord {
   createdAt: string;
 }
 
-export const attachmentRecord = (row: AttachmentRow, signedUrl: string): AttachmentRecord => ({
-  id: row.id,
-  type: row.type,
-  filename: row.filename,
-  file: signedUrl,
-  conversation: row.conversationId,
-  contentType: row.contentType,
-  size: row.size,
-  downloadStatus: "done",
-  extractionStatus: row.extractionStatus,
-  expiresAt: ms(row.expiresAt),
-  createdAt: ms(row.createdAt)!,
-});
-
 /** How a message carries an attachment (stored in `messages.attachments`). */
 export const messageAttachment = (row: AttachmentRow, signedUrl: string) => ({
   id: row.id,
@@ -41,4 +27,12 @@ export const messageAttachment = (row: AttachmentRow, signedUrl: string) => ({
   conversation: row.conversationId,
   contentType: row.contentType,
   size: row.size,
+});
+
+export const attachmentRecord = (row: AttachmentRow, signedUrl: string): AttachmentRecord => ({
+  ...messageAttachment(row, signedUrl),
+  downloadStatus: "done",
+  extractionStatus: row.extractionStatus,
+  expiresAt: ms(row.expiresAt),
+  createdAt: ms(row.createdAt)!,
 });
