@@ -1,13 +1,18 @@
 import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { buildWidget } from "./scripts/build-widget.mjs";
 
 const BOOTSTRAP_TEST = "test/services/bootstrap.test.ts";
+/** Real Chromium against `wrangler dev`, run from Node by vitest.browser.config.mjs (a worker cannot start a browser). */
+const BROWSER_TESTS = "test/browser/**";
 /** Bootstrap key of the test runs (test/services/bootstrap.test.ts). */
 export const BOOTSTRAP_TEST_KEY = "ak_TestBootstrapKey0000000000000000000000000";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // The widget's script is a static asset of the worker (wrangler.toml `[assets]`): built before any test.
+  await buildWidget({ quiet: true });
   return {
     plugins: [
       // A function, so values provided by the global setup (the local upstream's URL) become bindings.
@@ -41,7 +46,7 @@ export default defineConfig(async () => {
       // organization, and starting a worker per file cost ~1.2 s each, over 150 s of a run. The
       // bootstrap test needs a database without users, so it runs in a worker of its own.
       projects: [
-        { extends: true, test: { name: "shared", isolate: false, exclude: [...configDefaults.exclude, BOOTSTRAP_TEST] } },
+        { extends: true, test: { name: "shared", isolate: false, exclude: [...configDefaults.exclude, BOOTSTRAP_TEST, BROWSER_TESTS] } },
         { extends: true, test: { name: "own-database", include: [BOOTSTRAP_TEST] } },
       ],
     },

@@ -18,6 +18,8 @@ export function newKey() {
 
 /** Starts the worker locally on fresh state; resolves once it answers. */
 export async function startServer({ port = 8788, vars = {} } = {}) {
+  // wrangler.toml's `[assets]` (the chat widget) must exist before wrangler starts.
+  await (await import("../scripts/build-widget.mjs")).buildWidget({ quiet: true });
   const state = mkdtempSync(path.join(tmpdir(), "bench-state-"));
   const key = newKey();
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", X_LOCAL_OBSERVABILITY: "false" };

@@ -10,6 +10,8 @@ import { jsonBody } from "./middleware/json-body";
 import { requestId } from "./middleware/request-id";
 import { authenticate } from "./middleware/auth";
 import { rateLimit } from "./middleware/rate-limit";
+import { WIDGET_PUBLIC_PATH, widgetCors } from "./middleware/widget-cors";
+import { registerWidgetPages } from "./routes/widget/pages";
 import { createRouter } from "./lib/openapi";
 import { forgetAccess } from "./services/access";
 import { forgetSettings } from "./lib/ttl-cache";
@@ -23,7 +25,7 @@ const PUBLIC_PREFIXES = ["/files/public/", "/uploads/"];
 const PREFIX = /^\/api(?:\/v1)?(?=\/)/;
 function isPublic(path: string) {
   const rest = path.replace(PREFIX, "");
-  return PUBLIC_PATHS.has(rest) || PUBLIC_PREFIXES.some((p) => rest.startsWith(p));
+  return PUBLIC_PATHS.has(rest) || PUBLIC_PREFIXES.some((p) => rest.startsWith(p)) || WIDGET_PUBLIC_PATH.test(path);
 }
 
 const OPENAPI_CONFIG = {
@@ -39,7 +41,7 @@ const OPENAPI_CONFIG = {
 };
 
 /** Writes that leave cached settings as they are (docs/decisions.md, "Per-isolate caches"). */
-const CONVERSATION_TRAFFIC = /^\/api(?:\/v1)?\/(?:chatbots\/[^/]+\/completions|chat\/completions|messages|conversations|contacts)\//;
+const CONVERSATION_TRAFFIC = /^\/api(?:\/v1)?\/(?:chatbots\/[^/]+\/completions|chat\/completions|messages|conversations|contacts|web-chats\/[^/]+\/public)\//;
 
 /**
  * After a write, this isolate forgets what it remembered that the write may have changed: access
@@ -83,7 +85,7 @@ function allowedMethods(routes: { method: string; path: string }[]) {
 export function buildApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestId());
-  app.use("/api/*", withDb, jsonBody(), authenticate(isPublic), rateLimit(), forgetOnWrite);
+  app.use("/api/*", widgetCors(), withDb, jsonBody(), authenticate(isPublic), rateLimit(), forgetOnWrite);
 
   const api = createRouter();
   registerRoutes(api);
@@ -108,6 +110,8 @@ export function buildApp() {
     const settings = settingProblems(c.env);
     return c.json({ status: settings.length ? "degraded" : "ok", settings });
   });
+
+  registerWidgetPages(app);
 
   const methodsFor = allowedMethods(app.routes);
   app.notFound((c) => {

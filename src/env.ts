@@ -47,6 +47,13 @@ export interface Bindings {
   ALLOWED_FILE_SPECS?: string;
   /** Hours after which uploads never attached are deleted (default 24; 0 keeps them). */
   UNATTACHED_UPLOAD_TTL_HOURS?: string;
+  /** Public web chat endpoints: requests a minute per client (default 120) and per web chat (default 6,000). */
+  WIDGET_RATE_LIMIT_PER_MINUTE?: string;
+  WIDGET_WEB_CHAT_RATE_LIMIT_PER_MINUTE?: string;
+  /** DNS-over-HTTPS JSON endpoint for custom domain checks (default Cloudflare's). */
+  DNS_RESOLVER_URL?: string;
+  /** JSON `{"name": ["txt value", ...]}`: a fixed TXT resolver (local development, tests) instead of DNS over HTTPS. */
+  DNS_STATIC_TXT?: string;
   /** Lifetime of signed attachment download URLs in seconds (default 3600; message attachments: 7 days). */
   ATTACHMENT_URL_TTL_SECONDS?: string;
 }

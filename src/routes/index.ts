@@ -22,6 +22,7 @@ import { registerParserRoutes } from "./parsers";
 import { registerTextNodeRoutes } from "./text-nodes";
 import { registerUploadRoutes } from "./uploads";
 import { registerAttachmentRoutes } from "./attachments";
+import { registerWidgetRoutes } from "./widget";
 
 /** Every resource of the API; each is mounted under both /api/v1 and /api. */
 export function registerRoutes(r: Router) {
@@ -48,4 +49,5 @@ export function registerRoutes(r: Router) {
   registerTextNodeRoutes(r);
   registerUploadRoutes(r);
   registerAttachmentRoutes(r);
+  registerWidgetRoutes(r);
 }

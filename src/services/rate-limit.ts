@@ -22,8 +22,13 @@ const windows = new Map<string, KeyWindow>();
  * through the key's RateLimiter Durable Object every 100 ms or 50 requests. Requests never wait for
  * the object; across isolates the limit may be overshot by what they served between two flushes.
  */
-export function takeToken(env: Bindings, key: string, ctx: { waitUntil(p: Promise<unknown>): void }, now = Date.now()): { allowed: boolean; retryAfter: number } {
-  const limit = Number(env.RATE_LIMIT_PER_MINUTE) || DEFAULT_LIMIT_PER_MINUTE;
+export function takeToken(
+  env: Bindings,
+  key: string,
+  ctx: { waitUntil(p: Promise<unknown>): void },
+  now = Date.now(),
+  limit = Number(env.RATE_LIMIT_PER_MINUTE) || DEFAULT_LIMIT_PER_MINUTE,
+): { allowed: boolean; retryAfter: number } {
   const window = Math.floor(now / WINDOW_MS);
   let state = windows.get(key);
   if (!state || state.window !== window) {

@@ -54,6 +54,8 @@ export interface WebChatSettings {
   darkTheme: Record<string, string | boolean>;
   defaultThemeMode?: (typeof THEME_MODES)[number] | null;
   customDomain?: { id: string; domain: string; status: "pending" | "active" | "failed" } | null;
+  /** The secret a business's backend signs visitor identities with, sealed (lib/crypto.ts); never returned. */
+  identitySecretSealed?: string | null;
   [flag: `enable${string}`]: boolean | undefined;
 }
 

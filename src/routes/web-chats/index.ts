@@ -3,6 +3,8 @@ import { registerCreateWebChat } from "./create";
 import { registerGetWebChat } from "./get";
 import { registerListWebChats } from "./list";
 import { registerPatchWebChat, registerReplaceWebChat } from "./update";
+import { registerWebChatIdentitySecret } from "./identity-secret";
+import { registerVerifyWebChatDomain } from "./verify-domain";
 
 export function registerWebChatRoutes(r: Router) {
   registerListWebChats(r);
@@ -10,4 +12,6 @@ export function registerWebChatRoutes(r: Router) {
   registerGetWebChat(r);
   registerReplaceWebChat(r);
   registerPatchWebChat(r);
+  registerWebChatIdentitySecret(r);
+  registerVerifyWebChatDomain(r);
 }

@@ -1,0 +1,24 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json } from "../../lib/openapi";
+import { activeWebChat } from "../../services/widget/web-chats";
+import { visitorConversations, visitorOf } from "../../services/widget/visitors";
+import { VISITOR_SECURITY, VisitorConversationSchema, WIDGET_TAG, WebChatParams } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/web-chats/{id}/public/conversations/",
+  tags: [WIDGET_TAG],
+  summary: "The visitor's conversations",
+  description: "Latest first, at most 20. Needs the visitor token.",
+  security: VISITOR_SECURITY,
+  request: { params: WebChatParams },
+  responses: { 200: json(z.object({ results: z.array(VisitorConversationSchema) }).openapi("WidgetConversations"), "The visitor's conversations"), ...errorResponses(403, 404) },
+});
+
+export const registerWidgetConversations = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const chat = await activeWebChat(c.var.db, c.req.valid("param").id);
+    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    return c.json({ results: await visitorConversations(c.var.db, chat, visitor.contactId) }, 200);
+  });

@@ -1,0 +1,45 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, desc, eq, lt } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json } from "../../lib/openapi";
+import { messages } from "../../db/schema";
+import { activeWebChat } from "../../services/widget/web-chats";
+import { visitorConversation, visitorOf } from "../../services/widget/visitors";
+import { publicMessage } from "../../services/widget/messages";
+import { ConversationParams, PublicMessageSchema, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
+
+const HistoryQuery = z.object({
+  before: z.coerce.number().int().min(1).optional().openapi({ description: "Only messages before this sequence (older pages)", example: 41 }),
+  pageSize: z.coerce.number().int().min(1).max(100).default(50).openapi({ description: "At most this many (1..100, default 50)", example: 50 }),
+});
+
+const route = createRoute({
+  method: "get",
+  path: "/web-chats/{id}/public/conversations/{conversationId}/messages/",
+  tags: [WIDGET_TAG],
+  summary: "A conversation's messages, oldest first",
+  description: "The latest `pageSize` messages (before `before`), oldest first; `hasMore` when older ones exist. Needs the visitor token; another visitor's conversation is 404.",
+  security: VISITOR_SECURITY,
+  request: { params: ConversationParams, query: HistoryQuery },
+  responses: {
+    200: json(z.object({ results: z.array(PublicMessageSchema), hasMore: z.boolean().openapi({ description: "Older messages exist", example: false }) }).openapi("WidgetHistory"), "Messages"),
+    ...errorResponses(400, 403, 404),
+  },
+});
+
+export const registerWidgetHistory = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { id, conversationId } = c.req.valid("param");
+    const { before, pageSize } = c.req.valid("query");
+    const chat = await activeWebChat(c.var.db, id);
+    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const conversation = await visitorConversation(c.var.db, chat, visitor, conversationId);
+    const rows = await c.var.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversation.id), before ? lt(messages.sequence, before) : undefined))
+      .orderBy(desc(messages.sequence))
+      .limit(pageSize + 1);
+    const page = rows.slice(0, pageSize).reverse();
+    return c.json({ results: page.map((m) => publicMessage(m, chat.webChat.settings)), hasMore: rows.length > pageSize }, 200);
+  });

@@ -1,0 +1,31 @@
+import type { Router } from "../../lib/openapi";
+import { clientAddress, limitWidget } from "../../services/widget/limits";
+import { registerWidgetConfig } from "./config";
+import { registerWidgetConversations } from "./conversations";
+import { registerWidgetFeedback } from "./feedback";
+import { registerWidgetHistory } from "./history";
+import { registerWidgetResume } from "./resume";
+import { registerWidgetSend } from "./send";
+import { registerWidgetSession } from "./session";
+import { registerWidgetShare } from "./share";
+
+/** The widget's public endpoints (CONTRACT section 14): no API key, limited per web chat and per client. */
+export function registerWidgetRoutes(r: Router) {
+  r.use("/web-chats/:id/public/*", async (c, next) => {
+    limitWidget(c.env, c.req.param("id") ?? "", clientAddress(c.req.raw.headers), c.executionCtx);
+    await next();
+  });
+  r.openAPIRegistry.registerComponent("securitySchemes", "WidgetToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "Visitor token from `POST /web-chats/{id}/public/session/`",
+  });
+  registerWidgetConfig(r);
+  registerWidgetSession(r);
+  registerWidgetConversations(r);
+  registerWidgetHistory(r);
+  registerWidgetSend(r);
+  registerWidgetResume(r);
+  registerWidgetFeedback(r);
+  registerWidgetShare(r);
+}

@@ -1,0 +1,86 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, jsonBody } from "../../lib/openapi";
+import { contacts } from "../../db/schema";
+import { unauthenticated } from "../../lib/errors";
+import { conversationObject, newConversation, newConversationId, type ConversationRow } from "../../services/conversations";
+import { SSE_HEADERS } from "../../services/sse";
+import type { QueryMetadata } from "../../services/query-scope";
+import { activeWebChat } from "../../services/widget/web-chats";
+import { visitorConversation, visitorOf } from "../../services/widget/visitors";
+import { widgetEvents } from "../../services/widget/event-ids";
+import { SSE_EXAMPLE, VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
+
+const SendBody = z
+  .object({
+    conversation: z
+      .union([z.uuid(), z.literal(""), z.null()])
+      .optional()
+      .openapi({ description: "One of the visitor's conversations; absent, null or empty starts a new one", example: "" }),
+    content: z.string().trim().min(1, "Required").max(32_000, "At most 32,000 characters").openapi({ description: "The visitor's message", example: "What are your opening hours?" }),
+    metadata: z
+      .object({
+        timeZone: z.string().max(100).optional().openapi({ description: "The visitor's time zone", example: "Europe/Paris" }),
+        pageUrl: z.string().max(2000).optional().openapi({ description: "The page the visitor is on", example: "https://example.com/pricing" }),
+        location: z
+          .object({
+            latitude: z.number().min(-90).max(90).openapi({ description: "Degrees", example: 48.85 }),
+            longitude: z.number().min(-180).max(180).openapi({ description: "Degrees", example: 2.35 }),
+          })
+          .optional()
+          .openapi({ description: "The visitor's position (kept only when the web chat has enableLocation)" }),
+      })
+      .optional()
+      .openapi({ description: "Environment data stored with the message" }),
+  })
+  .openapi("WidgetSend");
+
+const route = createRoute({
+  method: "post",
+  path: "/web-chats/{id}/public/messages/",
+  tags: [WIDGET_TAG],
+  summary: "Send a visitor's message; the reply streams back",
+  description:
+    "Needs the visitor token. Ordered and answered by the conversation's Durable Object like a streamed completion " +
+    "(CONTRACT section 7), with an `id: <messageId>:<characters so far>` on every reply event (for `Last-Event-ID` on " +
+    "`conversations/{conversationId}/stream/`), the public message record in the last event, and `event: error` on failure.",
+  security: VISITOR_SECURITY,
+  request: { params: WebChatParams, ...jsonBody(SendBody) },
+  responses: {
+    200: { description: "The reply as server-sent events", content: { "text/event-stream": { schema: z.string().openapi({ example: SSE_EXAMPLE }) } } },
+    ...errorResponses(400, 403, 404, 503),
+  },
+});
+
+export const registerWidgetSend = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const db = c.var.db;
+    const chat = await activeWebChat(db, c.req.valid("param").id);
+    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const body = c.req.valid("json");
+    const { location, ...environment } = body.metadata ?? {};
+    const metadata = { ...environment, ...(location && chat.webChat.settings.enableLocation ? { location } : {}), channel: "web_chat" };
+    const [contactRows, conversation] = await Promise.all([
+      db.select().from(contacts).where(and(eq(contacts.id, visitor.contactId), eq(contacts.organizationId, chat.webChat.organizationId))),
+      body.conversation ? visitorConversation(db, chat, visitor, body.conversation) : Promise.resolve(undefined),
+    ]);
+    const contact = contactRows[0];
+    if (!contact) throw unauthenticated("The visitor no longer exists; start a new session.");
+    let created: ConversationRow | undefined;
+    if (!conversation) {
+      const values = { organizationId: chat.webChat.organizationId, inboxId: chat.inboxId, chatbotId: chat.assistant?.chatbot.id ?? null, contactId: contact.id };
+      created = newConversation(values, newConversationId(c.env, (p) => c.executionCtx.waitUntil(p)));
+    }
+    const conversationId = conversation?.id ?? created!.id;
+    const stream = await conversationObject(c.env, conversationId).stream({
+      conversationId,
+      created,
+      conversation,
+      assistant: chat.assistant ?? undefined,
+      sender: { type: "contact", id: contact.id, name: contact.name, avatar: contact.avatar },
+      message: { content: body.content, metadata },
+      contactQueryMetadata: (contact.queryMetadata as QueryMetadata | null) ?? null,
+    });
+    return c.body(widgetEvents(stream, chat.webChat.settings), 200, SSE_HEADERS);
+  });

@@ -1,0 +1,152 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { contactInboxes, contacts, conversations } from "../../db/schema";
+import { ApiError, fieldError, unauthenticated } from "../../lib/errors";
+import { uuidv7, isUuid } from "../../lib/ids";
+import type { ContactRow } from "../contacts";
+import type { ConversationRow } from "../conversations";
+import { identityMatches, readVisitorToken, signVisitorToken, VISITOR_RENEWAL_S, VISITOR_TOKEN_TTL_S, type VisitorClaims } from "./tokens";
+import { identitySecret, type PublicWebChat } from "./web-chats";
+
+export interface SessionInput {
+  token?: string;
+  contact?: { sourceId?: string; name?: string; email?: string; identityToken?: string; identityExpiresAt?: number };
+}
+
+export interface Visitor {
+  contactId: string;
+  identified: boolean;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The visitor a request's `Authorization: Bearer <token>` names, for this web chat (401 otherwise). */
+export async function visitorOf(env: Bindings, chat: PublicWebChat, header: string | undefined): Promise<Visitor> {
+  const token = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  if (!token) throw unauthenticated("A visitor token is required: `Authorization: Bearer <token>` from the session endpoint.");
+  const claims = await readVisitorToken(token, env.ENCRYPTION_KEY);
+  if (!claims || claims.w !== chat.webChat.id) throw unauthenticated("Invalid visitor token.");
+  if (claims.exp <= nowSeconds()) throw unauthenticated("The visitor token has expired; start a new session.");
+  return { contactId: claims.c, identified: !!claims.idv };
+}
+
+/**
+ * Starts or resumes a visitor's session (CONTRACT section 14). An identity signed by the business's
+ * backend names a contact by `sourceId` (required by private web chats); otherwise a public web chat
+ * renews a token it issued (even expired, within 30 days: a returning visitor keeps their
+ * conversations) or creates an anonymous contact. Without `enableAnonymous` a new visitor must give
+ * a name or an e-mail (the widget's pre-chat form).
+ */
+export async function startSession(env: Bindings, db: Db, chat: PublicWebChat, input: SessionInput) {
+  const { webChat } = chat;
+  const given = input.contact ?? {};
+  let contact: ContactRow | null = null;
+  let identified = false;
+
+  if (given.sourceId !== undefined || given.identityToken !== undefined) {
+    if (!given.sourceId || !given.identityToken) throw fieldError("contact.identityToken", "An identity needs both sourceId and identityToken.");
+    const secret = await identitySecret(env, chat);
+    if (!secret) throw unauthenticated("This web chat has no identity secret; identities cannot be verified.");
+    if (!(await identityMatches(secret, given.sourceId, given.identityToken, given.identityExpiresAt))) throw unauthenticated("The identity token does not match.");
+    if (given.identityExpiresAt !== undefined && given.identityExpiresAt <= nowSeconds()) throw unauthenticated("The identity token has expired.");
+    contact = await identifiedContact(db, chat, given.sourceId, given);
+    identified = true;
+  } else if (webChat.accessType === "private") {
+    throw unauthenticated("This web chat is private: the visitor needs an identity signed by the site (contact.sourceId and contact.identityToken).");
+  } else if (input.token) {
+    const claims = await readVisitorToken(input.token, env.ENCRYPTION_KEY);
+    if (claims && claims.w === webChat.id && claims.exp + VISITOR_RENEWAL_S > nowSeconds() && !claims.idv) contact = await contactOf(db, chat, claims.c);
+    if (contact && (given.name || given.email)) contact = await updateContact(db, contact, given);
+  }
+  if (!contact) {
+    const anonymous = webChat.settings.enableAnonymous ?? false;
+    if (!anonymous && !given.name?.trim() && !given.email) throw fieldError("contact.email", "This web chat asks visitors for a name or an e-mail address first.");
+    contact = await createContact(db, chat, { name: given.name, email: given.email });
+  }
+  const claims: VisitorClaims = { w: webChat.id, c: contact.id, exp: nowSeconds() + VISITOR_TOKEN_TTL_S, ...(identified ? { idv: true } : {}) };
+  return {
+    token: await signVisitorToken(claims, env.ENCRYPTION_KEY),
+    expiresAt: String(claims.exp * 1000),
+    contact: { id: contact.id, name: contact.name, email: contact.email ?? null, identified },
+    conversations: await visitorConversations(db, chat, contact.id),
+  };
+}
+
+async function contactOf(db: Db, chat: PublicWebChat, id: string): Promise<ContactRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(contacts).where(and(eq(contacts.id, id), eq(contacts.organizationId, chat.webChat.organizationId)));
+  return row ?? null;
+}
+
+async function createContact(db: Db, chat: PublicWebChat, values: { name?: string; email?: string; sourceId?: string }): Promise<ContactRow> {
+  const id = uuidv7();
+  const now = Date.now();
+  const row = {
+    id,
+    organizationId: chat.webChat.organizationId,
+    name: values.name?.trim() || `Visitor ${id.slice(-4).toUpperCase()}`,
+    email: values.email ?? null,
+    sourceId: values.sourceId ?? null,
+    metadata: { webChat: chat.webChat.id },
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.batch([db.insert(contacts).values(row), db.insert(contactInboxes).values({ contactId: id, inboxId: chat.inboxId })]);
+  return (await contactOf(db, chat, id))!;
+}
+
+async function updateContact(db: Db, contact: ContactRow, given: { name?: string; email?: string }): Promise<ContactRow> {
+  const changes = { ...(given.name?.trim() ? { name: given.name.trim() } : {}), ...(given.email ? { email: given.email } : {}) };
+  if (!Object.keys(changes).length) return contact;
+  await db.update(contacts).set({ ...changes, updatedAt: Date.now() }).where(eq(contacts.id, contact.id));
+  return { ...contact, ...changes };
+}
+
+/** The organization's contact with this sourceId (the oldest, should there be several), else a new one. */
+async function identifiedContact(db: Db, chat: PublicWebChat, sourceId: string, given: { name?: string; email?: string }): Promise<ContactRow> {
+  const [found] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, chat.webChat.organizationId), eq(contacts.sourceId, sourceId)))
+    .orderBy(contacts.createdAt)
+    .limit(1);
+  if (!found) return createContact(db, chat, { ...given, sourceId });
+  await db.insert(contactInboxes).values({ contactId: found.id, inboxId: chat.inboxId }).onConflictDoNothing();
+  return updateContact(db, found, given);
+}
+
+export interface VisitorConversation {
+  id: string;
+  title: string;
+  lastMessage: string | null;
+  lastMessageAt: string | null;
+  createdAt: string;
+}
+
+const conversationSummary = (c: ConversationRow): VisitorConversation => ({
+  id: c.id,
+  title: c.title,
+  lastMessage: c.lastMessage,
+  lastMessageAt: c.lastMessageAt === null ? null : String(c.lastMessageAt),
+  createdAt: String(c.createdAt),
+});
+
+/** The visitor's conversations in this web chat's inbox, latest first (at most 20). */
+export async function visitorConversations(db: Db, chat: PublicWebChat, contactId: string): Promise<VisitorConversation[]> {
+  const rows = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.inboxId, chat.inboxId), eq(conversations.contactId, contactId), eq(conversations.organizationId, chat.webChat.organizationId)))
+    .orderBy(desc(conversations.createdAt))
+    .limit(20);
+  return rows.map(conversationSummary);
+}
+
+/** One of the visitor's conversations in this web chat, else 404 (another visitor's is simply not found). */
+export async function visitorConversation(db: Db, chat: PublicWebChat, visitor: Visitor, id: string): Promise<ConversationRow> {
+  const row = isUuid(id)
+    ? (await db.select().from(conversations).where(and(eq(conversations.id, id), eq(conversations.inboxId, chat.inboxId), eq(conversations.contactId, visitor.contactId))))[0]
+    : undefined;
+  if (!row) throw new ApiError(404, "not_found", "Conversation not found.");
+  return row;
+}

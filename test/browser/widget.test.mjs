@@ -1,0 +1,182 @@
+// The widget in real Chromium (Debian's, driven by playwright-core) against `wrangler dev`: a host
+// page on another origin embeds the script; open, starter, streamed answer with sources, dark mode,
+// reload with history, a connection cut mid-reply, and the full-page chat. Screenshots go to
+// docs/widget/. Runs in Node (vitest project "browser"); the widget is built by vitest.config.ts.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { startServer } from "../../bench/lib.mjs";
+import { startUpstream, UPSTREAM_API_KEY } from "../support/openai-upstream.mjs";
+
+const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
+const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
+const shots = path.resolve(import.meta.dirname, "../../docs/widget");
+export const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+let server, upstream, host, browser, chat, slowChat;
+
+async function seed() {
+  const kb = await server.api("/knowledge-bases/", { body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER } });
+  await server.api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: "What are your opening hours?", answer: "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday." } });
+  const bot = await server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM, knowledgeBases: [{ id: kb.id }] } });
+  const inbox = await server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
+  await server.api(`/web-chats/${inbox.channel.id}/`, {
+    method: "PATCH",
+    body: {
+      name: "Acme Help",
+      description: "We usually answer at once",
+      displayGreeting: "Hello! How can I help you today?",
+      displayConversationStarters: ["What are your opening hours?", "Do you ship abroad?"],
+      theme: { primaryColor: "#4F46E5" },
+      darkTheme: { primaryColor: "#A5B4FC" },
+      defaultThemeMode: "light",
+      enableAnonymous: true,
+      enableDisplayCitations: true,
+      enableThemeModeToggle: true,
+      enableDisplayChatbotName: true,
+      enableShowPoweredBy: true,
+    },
+  });
+  // A second web chat whose assistant answers slowly (the test upstream, 50 ms a word): time to cut the connection mid-reply.
+  const model = await server.api("/large-language-models/", { body: { name: "Slow upstream", provider: "openai_compatible", modelName: "slow", baseUrl: `${upstream.url}/v1`, apiKey: UPSTREAM_API_KEY } });
+  const slowBot = await server.api("/chatbots/", { body: { name: "Slow", largeLanguageModel: model.id } });
+  const slowInbox = await server.api("/inboxes/", { body: { name: "Slow site", channelType: "web", chatbot: { id: slowBot.id } } });
+  await server.api(`/web-chats/${slowInbox.channel.id}/`, { method: "PATCH", body: { enableAnonymous: true } });
+  return { id: inbox.channel.id, slowId: slowInbox.channel.id };
+}
+
+/** The business's site: another origin than the API, embedding the script tag. */
+function hostPage() {
+  return new Promise((resolve) => {
+    const http = createServer((req, res) => {
+      const id = new URL(req.url, "http://x").searchParams.get("chat") ?? chat.id;
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": `default-src 'self'; script-src 'self' ${server.base}; connect-src ${server.base}; img-src * data:; style-src 'self' 'unsafe-inline'` });
+      // The site's own inline style is allowed; the widget needs no 'unsafe-inline' (constructed stylesheets, CSSOM).
+      res.end(`<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>Acme shop</title><style>body{font-family:Georgia,serif;background:#fafaf9;margin:40px} button{background:red !important}</style></head>
+<body><h1>Acme shop</h1><p>Welcome to our store.</p>
+<script src="${server.base}/widget.js" data-web-chat-id="${id}" async></script></body></html>`);
+    });
+    http.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
+  });
+}
+
+beforeAll(async () => {
+  upstream = await startUpstream({ tokenDelayMs: 60 });
+  server = await startServer({ port: 8790 + Math.floor(Math.random() * 100), vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host } });
+  ({ id: chat, slowId: slowChat } = await seed().then((ids) => ({ id: { id: ids.id }, slowId: ids.slowId })));
+  host = await hostPage();
+  // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS.filter((f) => f !== "--headless"), headless: true, timeout: 30_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await server?.stop();
+  await upstream?.close();
+});
+
+const lastAnswer = (page) => page.locator(".row.assistant .bubble").last();
+
+describe("the embedded widget in Chromium", () => {
+  it("opens, answers a starter with sources, switches to dark, and keeps the history over a reload", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await page.goto(host.url);
+    const launcher = page.locator("button.launcher");
+    await launcher.waitFor();
+    expect(await launcher.getAttribute("aria-expanded")).toBe("false");
+    // The host page's `button{background:red !important}` does not reach into the shadow root.
+    expect(await launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(79, 70, 229)");
+    await launcher.click();
+    await expect.poll(() => launcher.getAttribute("aria-expanded")).toBe("true");
+    const panel = page.locator("section.panel");
+    expect(await panel.getAttribute("role")).toBe("dialog");
+    expect(await page.locator(".row.assistant .bubble").first().textContent()).toBe("Hello! How can I help you today?");
+    // Focus is in the composer; Tab cycles within the panel.
+    expect(await page.evaluate(() => document.querySelector("[data-assistant-chat]").shadowRoot.activeElement?.tagName)).toBe("TEXTAREA");
+
+    await page.locator("button.chip", { hasText: "What are your opening hours?" }).click();
+    await page.locator(".row.visitor .bubble", { hasText: "What are your opening hours?" }).waitFor();
+    await expect.poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    const answer = await lastAnswer(page).textContent();
+    expect(answer).toMatch(/9 am/);
+    await page.locator(".sources summary").last().click();
+    expect(await page.locator(".sources li").count()).toBeGreaterThan(0);
+    expect(await page.locator("[role=log]").getAttribute("aria-live")).toBe("polite");
+    await page.screenshot({ path: path.join(shots, "light.png") });
+
+    await page.getByRole("button", { name: "Switch light or dark mode" }).click();
+    expect(await page.locator("[data-assistant-chat]").getAttribute("class")).toContain("dark");
+    expect(await launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(165, 180, 252)");
+    await page.screenshot({ path: path.join(shots, "dark.png") });
+
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await page.locator(".row.visitor .bubble", { hasText: "What are your opening hours?" }).waitFor({ timeout: 10_000 });
+    expect(await lastAnswer(page).textContent()).toBe(answer);
+    // Dark mode was remembered; the starters are gone for a conversation under way.
+    expect(await page.locator("[data-assistant-chat]").getAttribute("class")).toContain("dark");
+    expect(await page.locator("button.chip").count()).toBe(0);
+    // Escape closes and gives focus back to the launcher.
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.locator("button.launcher").getAttribute("aria-expanded")).toBe("false");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it("fits a phone screen", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(host.url);
+    await page.locator("button.launcher").click();
+    const box = await page.locator("section.panel").boundingBox();
+    expect(box.width).toBe(390);
+    await page.locator("button.chip").first().waitFor();
+    await page.screenshot({ path: path.join(shots, "mobile.png") });
+    await context.close();
+  }, 60_000);
+
+  it("completes a reply once after the connection drops mid-stream", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${host.url}/?chat=${slowChat}`);
+    await page.locator("button.launcher").click();
+    await page.locator("textarea").fill("Tell me a long story");
+    await page.keyboard.press("Enter");
+    const bubble = lastAnswer(page);
+    await expect.poll(async () => ((await bubble.textContent()) ?? "").length, { timeout: 20_000 }).toBeGreaterThan(5);
+    // Cut the network under the open stream, then bring it back: the widget resumes with Last-Event-ID.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await new Promise((r) => setTimeout(r, 300));
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await expect.poll(async () => (await bubble.getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    const shown = await bubble.textContent();
+    const stored = await server.api(`/messages/?conversation=${await page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, slowChat)}`, { method: "GET" });
+    const reply = stored.results.find((m) => m.type === "outgoing");
+    expect(shown).toBe(reply.content);
+    expect(await page.locator(".err").count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
+  it("serves the full-page chat with its CSP and no console errors", async () => {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await page.goto(`${server.base}/chat/${chat.id}`);
+    await page.locator("button.chip").first().click();
+    await expect.poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    expect(await page.locator("section.panel").getAttribute("role")).toBe("main");
+    await page.screenshot({ path: path.join(shots, "page.png") });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+});

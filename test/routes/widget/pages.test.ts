@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, call, expectError, seedOwner, unique } from "../../harness";
+import { seedWebChat } from "./fixtures";
+
+describe("full-page chat and custom domains", () => {
+  it("serves /chat/{id} with a strict CSP, the name escaped", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner);
+    await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { name: `<script>alert(1)</script>` });
+    const res = await call("GET", `/chat/${chat.id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Security-Policy")).toContain("script-src 'self'");
+    const html = await res.text();
+    expect(html).toContain(`data-web-chat-id="${chat.id}"`);
+    expect(html).not.toContain("<script>alert");
+    expect((await call("GET", `/chat/${NO_SUCH_ID}`)).status).toBe(404);
+  });
+
+  it("verifies a custom domain through its TXT record, then serves the chat at / on it", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner);
+    const domain = `${unique("chat")}.example.com`.toLowerCase();
+    const patched = (await (await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { customDomain: { domain } })).json()) as { customDomain: { id: string; status: string } };
+    expect(patched.customDomain.status).toBe("pending");
+    const pending = await call("GET", "/", undefined, { Host: domain });
+    expect(pending.status).toBe(404);
+
+    const wrong = await owner.fetch("POST", `/web-chats/${chat.id}/custom-domain/verify/`, undefined, { settings: { DNS_STATIC_TXT: "{}" } });
+    expect(wrong.status, await wrong.clone().text()).toBe(200);
+    const failed = (await wrong.json()) as { customDomain: { status: string }; verification: { recordName: string; recordValue: string } };
+    expect(failed.customDomain.status).toBe("failed");
+    expect(failed.verification.recordName).toBe(`_assistant-platform-challenge.${domain}`);
+
+    const records = JSON.stringify({ [failed.verification.recordName]: ["unrelated", failed.verification.recordValue] });
+    const good = (await (await owner.fetch("POST", `/web-chats/${chat.id}/custom-domain/verify/`, undefined, { settings: { DNS_STATIC_TXT: records } })).json()) as { customDomain: { status: string } };
+    expect(good.customDomain.status).toBe("active");
+    const page = await call("GET", "/", undefined, { Host: domain }, { DNS_STATIC_TXT: "" });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`data-web-chat-id="${chat.id}"`);
+
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("POST", `/web-chats/${chat.id}/custom-domain/verify/`), 404, "not_found");
+    const bare = await seedWebChat(owner);
+    await expectError(await owner.fetch("POST", `/web-chats/${bare.id}/custom-domain/verify/`), 400, "invalid");
+  });
+});

@@ -1,0 +1,202 @@
+// The public API of one web chat, with streamed replies that resume after a lost connection.
+
+export interface Config {
+  id: string;
+  name: string;
+  avatar: string | null;
+  logo: string | null;
+  cover: string | null;
+  poweredByLogo: string | null;
+  description: string | null;
+  backUrl: string | null;
+  isActive: boolean;
+  accessType: "public" | "private";
+  assistantName: string | null;
+  enableSpeech: boolean;
+  displayGreeting: string;
+  displayConversationStarters: string[];
+  theme: Record<string, string | boolean>;
+  darkTheme: Record<string, string | boolean>;
+  defaultThemeMode: "light" | "dark" | "system";
+  [flag: `enable${string}`]: boolean;
+}
+
+export interface Citation {
+  index: number;
+  title: string;
+  snippet: string;
+  page: number | null;
+}
+
+export interface Message {
+  id: string;
+  conversation: string;
+  sequence: number;
+  role: "visitor" | "assistant" | "agent";
+  senderName: string;
+  senderAvatar: string | null;
+  content: string;
+  feedback: string | null;
+  citations: Citation[];
+  toolResults: { name: string; status: string; output: string }[];
+  createdAt: string;
+}
+
+export interface Contact {
+  sourceId?: string;
+  name?: string;
+  email?: string;
+  token?: string;
+  expiresAt?: number;
+}
+
+export interface ReplyEvent {
+  conversationId: string;
+  messageId: string | null;
+  content: string;
+  done: boolean;
+  message?: Message | null;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class Api {
+  token: string | null = null;
+  constructor(
+    readonly base: string,
+    readonly webChatId: string,
+  ) {}
+
+  url(path: string) {
+    return `${this.base}/api/v1/web-chats/${this.webChatId}/public/${path}`;
+  }
+
+  async call<T>(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (init.body !== undefined) headers["Content-Type"] = "application/json";
+    const res = await fetch(this.url(path), { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    if (!res.ok) throw await failure(res);
+    return res.json() as Promise<T>;
+  }
+
+  config() {
+    return this.call<Config>("config/");
+  }
+
+  session(token: string | null, contact?: Contact) {
+    const body: Record<string, unknown> = {};
+    if (token) body.token = token;
+    if (contact) {
+      body.contact = {
+        ...(contact.sourceId ? { sourceId: contact.sourceId, identityToken: contact.token } : {}),
+        ...(contact.expiresAt ? { identityExpiresAt: contact.expiresAt } : {}),
+        ...(contact.name ? { name: contact.name } : {}),
+        ...(contact.email ? { email: contact.email } : {}),
+      };
+    }
+    return this.call<{ token: string; expiresAt: string; contact: { id: string; name: string }; conversations: { id: string }[] }>("session/", { method: "POST", body });
+  }
+
+  history(conversationId: string) {
+    return this.call<{ results: Message[]; hasMore: boolean }>(`conversations/${conversationId}/messages/?pageSize=100`);
+  }
+
+  feedback(messageId: string, feedback: "like" | "dislike" | null) {
+    return this.call<Message>(`messages/${messageId}/feedback/`, { method: "POST", body: { feedback } });
+  }
+
+  share(conversationId: string) {
+    return this.call<{ url: string }>(`conversations/${conversationId}/share/`, { method: "POST", body: {} });
+  }
+
+  shared(share: string) {
+    return this.call<{ title: string; results: Message[] }>(`shared/${encodeURIComponent(share)}/`);
+  }
+
+  /**
+   * Sends a message and reads the reply's events. A connection lost mid-reply is resumed from the
+   * last event seen (`Last-Event-ID`), so the text arrives exactly once.
+   */
+  async send(conversationId: string | null, content: string, metadata: Record<string, unknown>, onEvent: (e: ReplyEvent) => void): Promise<void> {
+    let lastId: string | null = null;
+    let conversation = conversationId;
+    const read = async (res: Response) => {
+      if (!res.ok) throw await failure(res);
+      await readEvents(res, (id, event, data) => {
+        if (event === "error") throw new ApiError(502, String(data.code ?? "error"), String(data.detail ?? "The reply failed."));
+        if (event !== "message") return;
+        if (id) lastId = id;
+        conversation = (data as unknown as ReplyEvent).conversationId ?? conversation;
+        onEvent(data as unknown as ReplyEvent);
+      });
+    };
+    const headers: Record<string, string> = { "Content-Type": "application/json" };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    try {
+      await read(await fetch(this.url("messages/"), { method: "POST", headers, body: JSON.stringify({ conversation, content, metadata }) }));
+      return;
+    } catch (err) {
+      if (err instanceof ApiError || !lastId || !conversation) throw err;
+    }
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await new Promise((r) => setTimeout(r, Math.min(4000, 250 * 2 ** attempt)));
+      try {
+        await read(await fetch(this.url(`conversations/${conversation}/stream/`), { headers: { Authorization: `Bearer ${this.token}`, "Last-Event-ID": lastId! } }));
+        return;
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+      }
+    }
+    throw new ApiError(0, "network", "The connection was lost.");
+  }
+}
+
+async function failure(res: Response): Promise<ApiError> {
+  let body: { detail?: string; code?: string } = {};
+  try {
+    body = await res.json();
+  } catch {
+    /* not JSON */
+  }
+  return new ApiError(res.status, body.code ?? "error", body.detail ?? `HTTP ${res.status}`);
+}
+
+/** Server-sent events from a fetch response: `on(id, event, data)` for each event with data. */
+async function readEvents(res: Response, on: (id: string | null, event: string, data: Record<string, unknown>) => void) {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let finished = false;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let id: string | null = null;
+      let event = "message";
+      const data: string[] = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("id:")) id = line.slice(3).trim();
+        else if (line.startsWith("event:")) event = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+      }
+      if (!data.length) continue;
+      const parsed = JSON.parse(data.join("\n")) as Record<string, unknown>;
+      on(id, event, parsed);
+      if (parsed.done) finished = true;
+    }
+  }
+  // A stream that ends without its final event was cut: the caller resumes it.
+  if (!finished) throw new TypeError("stream ended early");
+}

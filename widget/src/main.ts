@@ -1,0 +1,572 @@
+// The embeddable chat: <script src="https://<host>/widget.js" data-web-chat-id="..." async></script>
+// (or window.AssistantChatSettings = {webChatId, baseUrl?, contact?}). A launcher and a panel in a
+// shadow root; data-mode="page" fills the page (the full-page chat at /chat/{id}).
+import { Api, ApiError, type Config, type Contact, type Message } from "./api";
+import { renderMarkdown } from "./markdown";
+import { CSS } from "./styles";
+
+type Handler = (data?: unknown) => void;
+interface Settings {
+  webChatId?: string;
+  baseUrl?: string;
+  mode?: "widget" | "page";
+  contact?: Contact;
+}
+declare global {
+  interface Window {
+    AssistantChatSettings?: Settings;
+    AssistantChat?: Record<string, unknown>;
+  }
+}
+
+const ICONS = {
+  chat: "M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z",
+  close: "M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12 5 6.4z",
+  send: "M3 20.5 21 12 3 3.5v6.6L15 12 3 13.9z",
+  plus: "M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6z",
+  moon: "M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z",
+  share: "M18 16a3 3 0 0 0-2.4 1.2L8.9 13.7a3 3 0 0 0 0-1.4l6.7-3.5A3 3 0 1 0 15 7l-6.7 3.5a3 3 0 1 0 0 3L15 17a3 3 0 1 0 3-1z",
+  mic: "M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-3.1A7 7 0 0 0 19 11z",
+  back: "M20 11H7.8l5.6-5.6L12 4l-8 8 8 8 1.4-1.4L7.8 13H20z",
+  up: "M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3c0-.4-.2-.8-.4-1.1L13.2 1 6.6 7.6C6.2 8 6 8.5 6 9v10a2 2 0 0 0 2 2h9c.8 0 1.5-.5 1.8-1.2l3-7.1c.1-.2.2-.5.2-.7v-2z",
+  down: "M22 3h-4v12h4V3zM2 14a2 2 0 0 0 2 2h6.3l-1 4.6v.3c0 .4.2.8.4 1.1l1.1 1 6.6-6.6c.4-.4.6-.9.6-1.4V5a2 2 0 0 0-2-2H7c-.8 0-1.5.5-1.8 1.2l-3 7.1c-.1.2-.2.5-.2.7v2z",
+  speak: "M3 9v6h4l5 5V4L7 9H3zm13.5 3A4.5 4.5 0 0 0 14 8v8a4.5 4.5 0 0 0 2.5-4z",
+};
+
+const h = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown> = {}, ...children: (Node | string | null)[]) => {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") el.textContent = String(v);
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v as EventListener);
+    else if (k in el && typeof v !== "string") (el as unknown as Record<string, unknown>)[k] = v;
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children) if (c !== null) el.append(c);
+  return el;
+};
+const icon = (name: keyof typeof ICONS) => {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", ICONS[name]);
+  svg.append(path);
+  return svg;
+};
+const safeUrl = (u: string | null | undefined) => (u && /^(https?:|\/)/i.test(u) ? u : null);
+const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+/** White or near-black, whichever reads better on `hex` (WCAG relative luminance). */
+function textOn(hex: string): string {
+  let c = hex.slice(1);
+  if (c.length === 3) c = [...c].map((x) => x + x).join("");
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const v = parseInt(c.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (1.05 / (l + 0.05)) >= ((l + 0.05) / 0.05) ? "#ffffff" : "#0f172a";
+}
+
+class Widget {
+  readonly host = document.createElement("div");
+  readonly root = this.host.attachShadow({ mode: "open" });
+  readonly api: Api;
+  config!: Config;
+  panel!: HTMLElement;
+  log!: HTMLElement;
+  launcher: HTMLButtonElement | null = null;
+  input!: HTMLTextAreaElement;
+  chips!: HTMLElement;
+  composer!: HTMLFormElement;
+  status!: HTMLElement;
+  conversationId: string | null = null;
+  contact: Contact | undefined;
+  busy = false;
+  dark = false;
+  handlers = new Map<string, Set<Handler>>();
+  ready: Promise<void>;
+  sessionReady: Promise<void> | null = null;
+  readonly key: string;
+
+  constructor(
+    readonly settings: Settings & { webChatId: string; baseUrl: string },
+    readonly page: boolean,
+  ) {
+    this.api = new Api(settings.baseUrl, settings.webChatId);
+    this.contact = settings.contact;
+    this.key = `assistant-chat:${settings.webChatId}`;
+    this.host.setAttribute("data-assistant-chat", "");
+    const sheet = "adoptedStyleSheets" in Document.prototype && "replaceSync" in CSSStyleSheet.prototype;
+    if (sheet) {
+      const s = new CSSStyleSheet();
+      s.replaceSync(CSS);
+      this.root.adoptedStyleSheets = [s];
+    } else this.root.append(h("style", { text: CSS }));
+    if (page) {
+      this.host.className = "page";
+      document.body.style.margin = "0";
+    }
+    document.body.append(this.host);
+    this.ready = this.start();
+  }
+
+  get stored(): { token?: string; conversationId?: string; mode?: string } {
+    try {
+      return JSON.parse(localStorage.getItem(this.key) ?? "{}");
+    } catch {
+      return {};
+    }
+  }
+  store(values: Record<string, unknown>) {
+    try {
+      localStorage.setItem(this.key, JSON.stringify({ ...this.stored, ...values }));
+    } catch {
+      /* private mode: the session lasts as long as the page */
+    }
+  }
+
+  emit(event: string, data?: unknown) {
+    for (const fn of this.handlers.get(event) ?? []) {
+      try {
+        fn(data);
+      } catch (err) {
+        console.error(err);
+      }
+    }
+  }
+
+  async start() {
+    try {
+      this.config = await this.api.config();
+    } catch (err) {
+      console.error("assistant chat: cannot load", err);
+      return;
+    }
+    const c = this.config;
+    this.applyTheme(this.stored.mode === "dark" || (this.stored.mode !== "light" && (c.defaultThemeMode === "dark" || (c.defaultThemeMode === "system" && matchMedia("(prefers-color-scheme: dark)").matches))));
+    this.build();
+    this.emit("ready");
+    const share = this.page ? new URLSearchParams(location.search).get("share") : null;
+    if (share) return this.showShared(share);
+    if (!c.isActive) return this.notice("This chat is closed at the moment.");
+    if (this.page || this.stored.conversationId) this.sessionReady = this.connect();
+  }
+
+  applyTheme(dark: boolean) {
+    this.dark = dark;
+    this.host.classList.toggle("dark", dark);
+    const t = (dark ? this.config.darkTheme : this.config.theme) ?? {};
+    const set = (name: string, value: unknown) => {
+      if (typeof value === "string" && HEX.test(value)) this.host.style.setProperty(name, value);
+      else this.host.style.removeProperty(name);
+    };
+    set("--p", t.primaryColor);
+    set("--pt", typeof t.primaryColor === "string" && HEX.test(t.primaryColor) ? textOn(t.primaryColor) : dark ? "#0f172a" : null);
+    set("--nav", t.navbarTextColor ?? (typeof t.primaryColor === "string" && HEX.test(t.primaryColor) ? textOn(t.primaryColor) : dark ? "#0f172a" : null));
+    set("--bg", t.conversationBackgroundColor);
+    set("--bt", t.chatbotMessageTextColor);
+    set("--bb", t.chatbotMessageBackgroundColor);
+    set("--ut", t.userMessageTextColor ?? (typeof t.userMessageBackgroundColor === "string" && HEX.test(t.userMessageBackgroundColor) ? textOn(t.userMessageBackgroundColor) : null));
+    set("--ub", t.userMessageBackgroundColor);
+    this.host.style.setProperty("--bs", t.chatbotMessageBackgroundShadowEnabled ? "0 1px 3px rgba(0,0,0,.18)" : "none");
+    this.host.style.setProperty("--us", t.userMessageBackgroundShadowEnabled ? "0 1px 3px rgba(0,0,0,.18)" : "none");
+  }
+
+  build() {
+    const c = this.config;
+    const avatar = safeUrl(c.logo) ?? safeUrl(c.avatar);
+    const buttons: HTMLElement[] = [];
+    if (c.enableThemeModeToggle) {
+      buttons.push(h("button", { class: "ib", type: "button", "aria-label": "Switch light or dark mode", title: "Light or dark", onclick: () => {
+        this.applyTheme(!this.dark);
+        this.store({ mode: this.dark ? "dark" : "light" });
+      } }, icon("moon")));
+    }
+    if (c.enableShareConversation) buttons.push(h("button", { class: "ib", type: "button", "aria-label": "Share this conversation", title: "Share", onclick: () => this.share() }, icon("share")));
+    buttons.push(h("button", { class: "ib", type: "button", "aria-label": "New conversation", title: "New conversation", onclick: () => this.newConversation() }, icon("plus")));
+    if (!this.page) buttons.push(h("button", { class: "ib", type: "button", "aria-label": "Close chat", title: "Close", onclick: () => this.close() }, icon("close")));
+    const back = this.page && safeUrl(c.backUrl) ? h("a", { class: "ib", href: safeUrl(c.backUrl), "aria-label": "Back" }, icon("back")) : null;
+    const header = h(
+      "header",
+      {},
+      back,
+      avatar ? h("img", { src: avatar, alt: "" }) : null,
+      h("div", { class: "t" }, h("h2", { id: "title", text: c.name }), c.description ? h("p", { text: c.description }) : null),
+      ...buttons,
+    );
+    this.log = h("div", { class: "log", role: "log", "aria-live": "polite", "aria-label": "Messages", tabindex: "0" });
+    this.status = h("div", { class: "sr", role: "status" });
+    this.chips = h("div", { class: "chips" });
+    this.input = h("textarea", { rows: 1, placeholder: "Type your message…", "aria-label": "Message", maxlength: 32000 }) as HTMLTextAreaElement;
+    this.input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        this.composer.requestSubmit();
+      }
+    });
+    this.input.addEventListener("input", () => {
+      this.input.style.height = "auto";
+      this.input.style.height = `${Math.min(this.input.scrollHeight, 120)}px`;
+    });
+    const speech = (window as unknown as { SpeechRecognition?: unknown; webkitSpeechRecognition?: unknown }).SpeechRecognition ?? (window as unknown as { webkitSpeechRecognition?: unknown }).webkitSpeechRecognition;
+    const mic = c.enableSpeech && speech ? h("button", { class: "mic", type: "button", "aria-label": "Speak your message", "aria-pressed": "false", onclick: () => this.listen(speech as new () => SpeechRecognitionLike, mic!) }, icon("mic")) : null;
+    this.composer = h("form", { class: "composer", onsubmit: (e: Event) => {
+      e.preventDefault();
+      void this.send(this.input.value);
+    } }, this.input, mic, h("button", { class: "send", type: "submit", "aria-label": "Send" }, icon("send"))) as HTMLFormElement;
+    const foot = c.enableShowPoweredBy ? h("div", { class: "foot" }, safeUrl(c.poweredByLogo) ? h("img", { src: safeUrl(c.poweredByLogo), alt: "" }) : null, " Powered by AI assistant") : null;
+    this.panel = h("section", { class: "panel", role: this.page ? "main" : "dialog", "aria-labelledby": "title", "aria-modal": this.page ? null : "true", hidden: !this.page }, header, safeUrl(c.cover) ? h("img", { class: "cover", src: safeUrl(c.cover), alt: "" }) : null, this.log, this.status, this.chips, this.composer, foot);
+    this.panel.addEventListener("keydown", (e) => this.trap(e));
+    if (!this.page) {
+      this.launcher = h("button", { class: "launcher", type: "button", "aria-label": `Open chat: ${c.name}`, "aria-expanded": "false", "aria-haspopup": "dialog", onclick: () => this.toggle() }, icon("chat")) as HTMLButtonElement;
+      this.root.append(this.launcher);
+    }
+    this.root.append(this.panel);
+    this.showEmpty();
+  }
+
+  trap(e: KeyboardEvent) {
+    if (e.key === "Escape" && !this.page) {
+      e.stopPropagation();
+      this.close();
+      return;
+    }
+    if (e.key !== "Tab" || this.page) return;
+    const focusable = [...this.panel.querySelectorAll<HTMLElement>("button,a[href],textarea,input,[tabindex='0'],summary")].filter((el) => !el.hasAttribute("disabled") && el.offsetParent !== null);
+    if (!focusable.length) return;
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    const active = this.root.activeElement;
+    if (e.shiftKey && active === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && active === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  }
+
+  notice(text: string) {
+    this.log.replaceChildren(h("p", { class: "notice", text }));
+    this.chips.replaceChildren();
+    this.composer.hidden = true;
+  }
+
+  /** The greeting and the starters, as a new conversation shows them. */
+  showEmpty() {
+    this.log.replaceChildren();
+    if (this.config.displayGreeting) this.addMessage({ role: "assistant", content: this.config.displayGreeting, id: "", citations: [], toolResults: [], feedback: null } as unknown as Message, true);
+    this.chips.replaceChildren(
+      ...this.config.displayConversationStarters.map((s) => h("button", { class: "chip", type: "button", text: s, onclick: () => void this.send(s) })),
+    );
+  }
+
+  async connect(): Promise<void> {
+    const c = this.config;
+    const identified = this.contact?.sourceId && this.contact.token;
+    if (c.accessType === "private" && !identified) return this.notice("Please sign in to chat with us.");
+    const token = this.stored.token ?? null;
+    if (!token && !identified && !c.enableAnonymous && !this.contact?.name && !this.contact?.email) return this.preChat();
+    try {
+      const session = await this.api.session(identified ? null : token, this.contact);
+      this.api.token = session.token;
+      this.store({ token: session.token });
+      this.composer.hidden = false;
+      const last = this.stored.conversationId;
+      if (last && session.conversations.some((x) => x.id === last)) await this.load(last);
+      else if (last) this.store({ conversationId: null });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403) return this.notice("This chat is closed at the moment.");
+      if (err instanceof ApiError && err.status === 401) return this.notice("Please sign in to chat with us.");
+      this.error("Could not connect. Check your connection and try again.");
+      throw err;
+    }
+  }
+
+  preChat() {
+    const name = h("input", { id: "pc-name", autocomplete: "name", "aria-label": "Your name" }) as HTMLInputElement;
+    const email = h("input", { id: "pc-email", type: "email", autocomplete: "email", "aria-label": "Your e-mail" }) as HTMLInputElement;
+    const form = h("form", { class: "prechat", onsubmit: (e: Event) => {
+      e.preventDefault();
+      if (!name.value.trim() && !email.value.trim()) return name.focus();
+      this.contact = { ...this.contact, name: name.value.trim() || undefined, email: email.value.trim() || undefined };
+      this.showEmpty();
+      this.sessionReady = this.connect();
+    } }, h("p", { text: "Before we start, how can we reach you?" }), h("label", { for: "pc-name", text: "Name" }), name, h("label", { for: "pc-email", text: "E-mail" }), email, h("button", { type: "submit", text: "Start chatting" }));
+    this.log.replaceChildren(form);
+    this.chips.replaceChildren();
+    this.composer.hidden = true;
+  }
+
+  async load(conversationId: string) {
+    const { results } = await this.api.history(conversationId);
+    this.conversationId = conversationId;
+    this.showEmpty();
+    if (results.length) this.chips.replaceChildren();
+    for (const m of results) this.addMessage(m);
+  }
+
+  async showShared(share: string) {
+    this.composer.hidden = true;
+    this.chips.replaceChildren();
+    try {
+      const { results } = await this.api.shared(share);
+      this.log.replaceChildren();
+      for (const m of results) this.addMessage(m, true);
+    } catch {
+      this.notice("This shared conversation is not available.");
+    }
+  }
+
+  error(text: string) {
+    this.log.append(h("p", { class: "err", role: "alert", text }));
+    this.scroll();
+  }
+
+  scroll() {
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  /** Adds a message bubble; returns a function that re-renders it as its text grows. */
+  addMessage(m: Message, readOnly = false) {
+    const c = this.config;
+    const row = h("div", { class: `row ${m.role}`, "data-id": m.id || null });
+    const col = h("div", { class: "col" });
+    if (m.role !== "visitor") {
+      const av = safeUrl(m.role === "assistant" ? c.avatar : m.senderAvatar);
+      if (c.enableDisplayChatbotAvatar && av) row.append(h("img", { class: "av", src: av, alt: "" }));
+      const name = m.role === "agent" ? m.senderName : c.enableDisplayChatbotName ? (c.assistantName ?? c.name) : null;
+      if (name) col.append(h("span", { class: "who", text: name }));
+    }
+    const bubble = h("div", { class: "bubble" });
+    col.append(bubble);
+    row.append(col);
+    this.log.append(row);
+    const render = (msg: Message, streaming: boolean) => {
+      bubble.classList.toggle("typing", streaming);
+      if (msg.role === "visitor") bubble.textContent = msg.content;
+      else renderMarkdown(msg.content, bubble, c.enableDisplayCitations && msg.citations.length ? (n) => (msg.citations[n - 1] ? h("sup", { class: "c", text: `[${n}]`, title: msg.citations[n - 1].title }) : null) : undefined);
+      if (!streaming && msg.role === "assistant") {
+        if (msg.citations.length) bubble.append(this.sources(msg));
+        for (const t of msg.toolResults) bubble.append(h("details", { class: "toolres" }, h("summary", { text: `${t.name}: ${t.status}` }), h("pre", { text: t.output })));
+        if (msg.id && !readOnly) col.append(this.tools(msg));
+      }
+      this.scroll();
+    };
+    render(m, false);
+    return render;
+  }
+
+  sources(m: Message) {
+    const list = h("ol", {}, ...m.citations.map((s) => h("li", {}, h("strong", { text: s.title + (s.page ? ` (p. ${s.page})` : "") }), h("span", { class: "sn", text: s.snippet }))));
+    const box = h("details", { class: "sources" }, h("summary", { text: `Sources (${m.citations.length})` }), list);
+    if (this.config.enableDownloadCitations) {
+      box.append(h("button", { type: "button", class: "chip", text: "Download sources", onclick: () => {
+        const text = m.citations.map((s) => `[${s.index}] ${s.title}${s.page ? ` (p. ${s.page})` : ""}\n${s.snippet}\n`).join("\n");
+        const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })), download: "sources.txt" });
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+      } }));
+    }
+    return box;
+  }
+
+  tools(m: Message) {
+    const like = h("button", { type: "button", "aria-label": "Helpful", "aria-pressed": String(m.feedback === "like") }, icon("up"));
+    const dislike = h("button", { type: "button", "aria-label": "Not helpful", "aria-pressed": String(m.feedback === "dislike") }, icon("down"));
+    const rate = async (value: "like" | "dislike") => {
+      const next = m.feedback === value ? null : value;
+      try {
+        m.feedback = (await this.api.feedback(m.id, next)).feedback;
+      } catch {
+        return;
+      }
+      like.setAttribute("aria-pressed", String(m.feedback === "like"));
+      dislike.setAttribute("aria-pressed", String(m.feedback === "dislike"));
+      this.status.textContent = "Thanks for your feedback.";
+    };
+    like.addEventListener("click", () => void rate("like"));
+    dislike.addEventListener("click", () => void rate("dislike"));
+    const bar = h("div", { class: "tools" }, like, dislike);
+    if (this.config.enableSpeech && "speechSynthesis" in window) {
+      bar.append(h("button", { type: "button", "aria-label": "Read aloud", onclick: () => {
+        speechSynthesis.cancel();
+        speechSynthesis.speak(new SpeechSynthesisUtterance(m.content.replace(/\[\d+\]/g, "")));
+      } }, icon("speak")));
+    }
+    return bar;
+  }
+
+  async location(): Promise<Record<string, unknown>> {
+    if (!this.config.enableLocation || !navigator.geolocation) return {};
+    return new Promise((resolve) =>
+      navigator.geolocation.getCurrentPosition(
+        (p) => resolve({ location: { latitude: p.coords.latitude, longitude: p.coords.longitude } }),
+        () => resolve({}),
+        { timeout: 3000, maximumAge: 600_000 },
+      ),
+    );
+  }
+
+  async send(text: string) {
+    const content = text.trim();
+    if (!content || this.busy) return;
+    if (!this.config.isActive) return;
+    if (!this.api.token) {
+      this.sessionReady ??= this.connect();
+      await this.sessionReady.catch(() => undefined);
+      if (!this.api.token) return;
+    }
+    this.busy = true;
+    this.input.value = "";
+    this.chips.replaceChildren();
+    this.composer.querySelector<HTMLButtonElement>(".send")!.disabled = true;
+    this.addMessage({ role: "visitor", content, id: "", citations: [], toolResults: [], feedback: null } as unknown as Message);
+    this.emit("message", { role: "visitor", content });
+    const reply = { role: "assistant", content: "", id: "", citations: [], toolResults: [], feedback: null } as unknown as Message;
+    const render = this.addMessage(reply);
+    render(reply, true);
+    try {
+      const metadata = { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, pageUrl: location.href.slice(0, 2000), ...(await this.location()) };
+      await this.api.send(this.conversationId, content, metadata, (e) => {
+        if (!this.conversationId && e.conversationId) {
+          this.conversationId = e.conversationId;
+          this.store({ conversationId: e.conversationId });
+        }
+        if (e.done) {
+          if (e.message) Object.assign(reply, e.message);
+          render(reply, false);
+          this.status.textContent = reply.content ? `${this.config.assistantName ?? this.config.name}: ${reply.content.slice(0, 300)}` : "";
+          if (e.message) this.emit("message", e.message);
+        } else {
+          reply.content += e.content;
+          render(reply, true);
+        }
+      });
+    } catch (err) {
+      render(reply, false);
+      if (!reply.content) reply.content = "";
+      const expired = err instanceof ApiError && err.status === 401;
+      if (expired) {
+        this.api.token = null;
+        this.store({ token: null });
+      }
+      this.error(err instanceof ApiError && err.status === 429 ? "Too many messages. Please wait a moment." : expired ? "Your session expired. Please send your message again." : "Sorry, something went wrong. Please try again.");
+    } finally {
+      this.busy = false;
+      this.composer.querySelector<HTMLButtonElement>(".send")!.disabled = false;
+    }
+  }
+
+  listen(Recognition: new () => SpeechRecognitionLike, button: HTMLElement) {
+    const rec = new Recognition();
+    rec.lang = document.documentElement.lang || navigator.language;
+    rec.interimResults = false;
+    button.setAttribute("aria-pressed", "true");
+    rec.onresult = (e) => {
+      this.input.value = (this.input.value ? this.input.value + " " : "") + e.results[0][0].transcript;
+      this.input.focus();
+    };
+    rec.onend = () => button.setAttribute("aria-pressed", "false");
+    rec.start();
+  }
+
+  async share() {
+    if (!this.conversationId) return this.error("Send a message first, then share the conversation.");
+    try {
+      const { url } = await this.api.share(this.conversationId);
+      await navigator.clipboard?.writeText(url).catch(() => undefined);
+      this.log.append(h("p", { class: "notice", role: "status" }, "Link copied: ", h("a", { href: url, target: "_blank", rel: "noopener", text: url })));
+      this.scroll();
+    } catch {
+      this.error("Could not create a share link.");
+    }
+  }
+
+  open() {
+    if (!this.panel || this.page) return;
+    this.panel.hidden = false;
+    this.launcher?.setAttribute("aria-expanded", "true");
+    this.sessionReady ??= this.connect();
+    this.input.focus();
+    this.emit("open");
+  }
+
+  close() {
+    if (!this.panel || this.page || this.panel.hidden) return;
+    this.panel.hidden = true;
+    this.launcher?.setAttribute("aria-expanded", "false");
+    this.launcher?.focus();
+    this.emit("close");
+  }
+
+  toggle() {
+    if (this.panel?.hidden) this.open();
+    else this.close();
+  }
+
+  newConversation() {
+    this.conversationId = null;
+    this.store({ conversationId: null });
+    if (this.config.isActive) this.showEmpty();
+    this.input?.focus();
+  }
+
+  async setContact(contact: Contact) {
+    this.contact = contact;
+    this.api.token = null;
+    if (contact.sourceId) this.store({ token: null });
+    await this.ready;
+    if (this.sessionReady || this.page) {
+      this.sessionReady = this.connect();
+      await this.sessionReady;
+    }
+  }
+}
+
+interface SpeechRecognitionLike {
+  lang: string;
+  interimResults: boolean;
+  onresult: (e: { results: { 0: { transcript: string } }[] }) => void;
+  onend: () => void;
+  start(): void;
+}
+
+function boot() {
+  const script = (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>("script[data-web-chat-id]");
+  const given = window.AssistantChatSettings ?? {};
+  const webChatId = given.webChatId ?? script?.dataset.webChatId;
+  if (!webChatId) return console.error("assistant chat: set data-web-chat-id on the script tag or window.AssistantChatSettings.webChatId");
+  const baseUrl = (given.baseUrl ?? (script?.src ? new URL(script.src, location.href).origin : location.origin)).replace(/\/$/, "");
+  const page = (given.mode ?? script?.dataset.mode) === "page";
+  const start = () => {
+    const widget = new Widget({ ...given, webChatId, baseUrl }, page);
+    const api = {
+      open: () => widget.ready.then(() => widget.open()),
+      close: () => widget.close(),
+      toggle: () => widget.ready.then(() => widget.toggle()),
+      send: async (text: string) => {
+        await widget.ready;
+        if (!page) widget.open();
+        await widget.send(text);
+      },
+      newConversation: () => widget.newConversation(),
+      setContact: (c: Contact) => widget.setContact(c),
+      on: (event: string, fn: Handler) => {
+        if (!widget.handlers.has(event)) widget.handlers.set(event, new Set());
+        widget.handlers.get(event)!.add(fn);
+        return () => widget.handlers.get(event)!.delete(fn);
+      },
+    };
+    // Calls queued before the script loaded: window.AssistantChat = [["open"], ...].
+    const queued = Array.isArray(window.AssistantChat) ? (window.AssistantChat as unknown as [string, ...unknown[]][]) : [];
+    window.AssistantChat = api;
+    for (const [name, ...args] of queued) (api as unknown as Record<string, (...a: unknown[]) => unknown>)[name]?.(...args);
+  };
+  if (document.body) start();
+  else document.addEventListener("DOMContentLoaded", start, { once: true });
+}
+
+boot();
