@@ -4,7 +4,7 @@ import { seedOwner, unique, type Actor } from "../harness";
 import { SchemaKit, type Schema } from "../support/openapi-sweep/schema";
 import { bodyProbes, fillPath, nameOf, operationsOf, pathProbes, queryProbes, queryString, type Operation, type Probe } from "../support/openapi-sweep/cases";
 import { changes, settled, snapshot, type Scope } from "../support/openapi-sweep/rows";
-import { SWEEP_PASSWORD, buildWorld, refreshLinks, type Resource, type World } from "../support/openapi-sweep/world";
+import { SWEEP_PASSWORD, anyClient, buildWorld, refreshLinks, type Resource, type World } from "../support/openapi-sweep/world";
 
 /**
  * The OpenAPI sweep: every operation of the served document, under both prefixes, gets
@@ -41,6 +41,9 @@ const PARAM_RESOURCES: Record<string, Resource> = {
   path: "publicFile",
   conversationPk: "conversation",
   key: "upload",
+  conversationId: "widgetConversation",
+  messageId: "widgetMessage",
+  share: "widgetShare",
 };
 
 /** `{id}`: what it holds, by the collection segment before it. */
@@ -66,7 +69,7 @@ const ID_RESOURCES: Record<string, Resource> = {
 };
 
 /** Query parameters given a valid value in every request (required ones, and the file of text node lists). */
-const QUERY_RESOURCES: Record<string, Resource> = { conversation: "conversation", inbox: "inbox", knowledgeBaseFile: "file", chatbotFile: "file" };
+const QUERY_RESOURCES: Record<string, Resource> = { conversation: "conversation", inbox: "inbox", knowledgeBaseFile: "file", chatbotFile: "file", lastEventId: "widgetEventId" };
 
 /**
  * Operations whose path parameters are not an organization's resource ids, so the
@@ -78,6 +81,19 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
   "GET /uploads/{key}": "downloads carry their own signature, not a key",
   "PUT /uploads/{key}": "the PUT upload target carries its own signature, not a key",
   "POST /uploads/": "the POST upload target carries its own signed policy, not a key",
+  ...Object.fromEntries(
+    [
+      "GET /web-chats/{id}/public/config/",
+      "POST /web-chats/{id}/public/session/",
+      "GET /web-chats/{id}/public/conversations/",
+      "GET /web-chats/{id}/public/conversations/{conversationId}/messages/",
+      "GET /web-chats/{id}/public/conversations/{conversationId}/stream/",
+      "POST /web-chats/{id}/public/conversations/{conversationId}/share/",
+      "POST /web-chats/{id}/public/messages/",
+      "POST /web-chats/{id}/public/messages/{messageId}/feedback/",
+      "GET /web-chats/{id}/public/shared/{share}/",
+    ].map((op) => [op, "the web chat's public API (the widget) is scoped by visitor token, not by organization: another visitor's ids are 404 (test/routes/widget/)"]),
+  ),
 };
 
 /** Body fields a valid sample cannot guess from the schema (ids of the world, unique e-mails). */
@@ -129,6 +145,7 @@ function validRequest(op: Operation, w: World): Pick<Probe, "headers" | "body"> 
 /** Answers the control test expects instead of a 2xx, by design. */
 const CONTROL_EXPECTED: Record<string, [number, string]> = {
   "POST /web-chats/": [409, "creating a web inbox creates its web chat, so no inbox lacks one"],
+  "POST /web-chats/{id}/custom-domain/verify/": [400, "the sweep's web chat has no custom domain (verification is tested in test/routes/widget/pages.test.ts)"],
   "POST /uploads/": [400, "a valid upload needs a fresh signed policy (the flow is tested in test/routes/attachments/presigned-flow.test.ts)"],
   "GET /uploads/{key}": [403, "a download needs its signature (tested in test/routes/attachments/)"],
   "PUT /uploads/{key}": [403, "a PUT upload needs its signature (tested in test/routes/attachments/presigned-flow.test.ts)"],
@@ -163,8 +180,14 @@ interface Sent {
 let requests = 0;
 /** Answers by status, for the figures printed at the end. */
 const statuses: Record<number, number> = {};
+/** Visitor tokens by web chat id: the widget's public API takes these instead of a key. */
+const visitorTokens = new Map<string, string>();
+
 async function send(p: Probe, key?: string, extra: Record<string, string> = {}): Promise<Sent> {
-  const headers: Record<string, string> = { ...(p.auth !== false && key ? { Authorization: `Api-Key ${key}` } : {}), ...p.headers, ...extra };
+  const widget = /\/web-chats\/([^/?]+)\/public\//.exec(p.url);
+  const token = widget ? visitorTokens.get(widget[1]) : undefined;
+  const auth: Record<string, string> = p.auth === false ? {} : token ? { Authorization: `Bearer ${token}` } : key ? { Authorization: `Api-Key ${key}` } : {};
+  const headers: Record<string, string> = { ...auth, ...(widget ? anyClient() : {}), ...p.headers, ...extra };
   requests++;
   const res = await SELF.fetch(`http://localhost${p.url}`, { method: p.method, headers, body: p.body });
   statuses[res.status] = (statuses[res.status] ?? 0) + 1;
@@ -257,6 +280,7 @@ beforeAll(async () => {
   ops = operationsOf(doc);
   const [m, a, b] = await Promise.all([seedOwner("sweep-m"), seedOwner("sweep-a"), seedOwner("sweep-b")]);
   [M, A] = await Promise.all([buildWorld(m), buildWorld(a)]);
+  for (const w of [M, A]) visitorTokens.set(w.ids.webChat, w.visitorToken);
   B = b;
   // The per-key limit is 1,200 requests a minute: the malformed phase spreads its requests over ten keys.
   const extra = await Promise.all(

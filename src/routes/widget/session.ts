@@ -16,7 +16,8 @@ const route = createRoute({
     "the hex HMAC-SHA256 of `sourceId` with the web chat's identity secret (401 otherwise). A public web chat without " +
     "`enableAnonymous` asks a new visitor for a name or an e-mail (400 `contact.email`).",
   security: [],
-  request: { params: WebChatParams, ...jsonBody(SessionBody) },
+  // Every field is optional: an anonymous visitor may send no body at all.
+  request: { params: WebChatParams, body: { ...jsonBody(SessionBody).body, required: false } },
   responses: { 200: json(SessionSchema, "The visitor's session"), ...errorResponses(400, 403, 404, 503) },
 });
 

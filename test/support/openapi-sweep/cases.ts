@@ -160,7 +160,8 @@ export function bodyProbes(kit: SchemaKit, op: Operation, url: string, base: unk
   if (!json) return probes;
   const s = kit.resolve(json);
   const isArray = kit.types(s).includes("array") && !kit.types(s).includes("object");
-  if (needsContent(kit, s, op.method)) {
+  // A body the document marks optional may be left out (an anonymous widget session, for one).
+  if (op.body?.required && needsContent(kit, s, op.method)) {
     add("empty body", "");
     add("no body and no Content-Type", undefined, {});
   }

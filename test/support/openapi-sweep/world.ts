@@ -4,7 +4,8 @@ import { and, eq } from "drizzle-orm";
 import { groupMembers, organizations, webhookDeliveries } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { objectPrefixOf } from "../../../src/services/knowledge-content";
-import { db, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { call, db, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { readEvents } from "../sse";
 import { LOCAL_LLM } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, createLabel, uploadFiles, waitForFile } from "../../fixtures/knowledge";
 
@@ -37,7 +38,13 @@ export type Resource =
   | "upload"
   /** Key of a file uploaded through attachments-upload/ (what attachments name). */
   | "attachmentUpload"
-  | "attachment";
+  | "attachment"
+  /** A visitor's conversation, reply and share token on the web chat's public API (the widget). */
+  | "widgetConversation"
+  | "widgetMessage"
+  | "widgetShare"
+  /** `Last-Event-ID` of the start of that reply (what a reconnecting widget sends). */
+  | "widgetEventId";
 
 /** The password every world's owner gets (login and password change need one). */
 export const SWEEP_PASSWORD = "sweep password 1234";
@@ -51,6 +58,24 @@ export interface World {
   outsiderEmail: string;
   /** R2 key prefixes of the world's objects. */
   objectPrefixes: string[];
+  /** The visitor token of the web chat's public API (the widget's requests carry it instead of a key). */
+  visitorToken: string;
+}
+
+/** A client address per request, so the widget's per-client limit never throttles the sweep. */
+export const anyClient = () => ({ "CF-Connecting-IP": `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+
+/** A visitor of the web chat: a session, one answered message and a share link, through the public API. */
+async function visitor(owner: Actor, webChatId: string) {
+  await owner.fetch("PATCH", `/web-chats/${webChatId}/`, { enableAnonymous: true, enableShareConversation: true }).then((r) => created(r, 200));
+  const pub = (rest: string) => `/api/v1/web-chats/${webChatId}/public/${rest}`;
+  const session = await call("POST", pub("session/"), {}, anyClient()).then((r) => created<{ token: string }>(r, 200));
+  const auth = () => ({ Authorization: `Bearer ${session.token}`, ...anyClient() });
+  const reply = await call("POST", pub("messages/"), { content: "How long do refunds take?" }, auth());
+  expect(reply.status).toBe(200);
+  const done = (await readEvents(reply)).at(-1)!.data as { conversationId: string; messageId: string };
+  const share = await call("POST", pub(`conversations/${done.conversationId}/share/`), {}, auth()).then((r) => created<{ share: string }>(r, 200));
+  return { token: session.token, conversation: done.conversationId, message: done.messageId, share: share.share };
 }
 
 async function created<T = { id: string }>(res: Response, status = 201): Promise<T> {
@@ -106,6 +131,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
   expect(direct.status, await direct.clone().text()).toBe(200);
   const attachmentUpload = direct.headers.get("Location")!;
   const attachment = await owner.fetch("POST", "/attachments/", { file: attachmentUpload, filename: "sweep.txt" }).then((r) => created(r));
+  const widget = await visitor(owner, inbox.channel.id);
   // A delivery record of the webhook, as the outbox and the consumer leave one (a settled failure, so nothing retries it).
   const webhookRecord = uuidv7();
   await db().insert(webhookDeliveries).values({
@@ -162,7 +188,12 @@ export async function buildWorld(owner: Actor): Promise<World> {
       upload,
       attachmentUpload,
       attachment: attachment.id,
+      widgetConversation: widget.conversation,
+      widgetMessage: widget.message,
+      widgetShare: widget.share,
+      widgetEventId: `${widget.message}:0`,
     },
+    visitorToken: widget.token,
   };
 }
 
