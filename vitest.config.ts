@@ -32,6 +32,9 @@ export default defineConfig(async () => {
             // The receiver is on loopback, which SSRF protection refuses unless named here.
             WEBHOOK_ALLOWED_HOSTS: new URL(inject<string>("receiverUrl")).host,
             WEBHOOK_TIMEOUT_MS: "1500",
+            // api tool calls and function tools give up sooner than in production (30 s, 5 s).
+            TOOL_TIMEOUT_MS: "1500",
+            FUNCTION_TOOL_TIMEOUT_MS: "1000",
           },
         },
       })),

@@ -57,7 +57,7 @@ export interface TurnError {
 }
 
 type Assistant = Omit<AssistantForReply, "defaultInboxId">;
-type ReplyContext = Assistant & { history: MessageRow[]; contactQueryMetadata?: QueryMetadata | null; waitForAttachments?: boolean };
+type ReplyContext = Assistant & { history: MessageRow[]; contactQueryMetadata?: QueryMetadata | null; waitForAttachments?: boolean; continues?: MessageRow };
 type Fields = Omit<NewMessage, "organizationId" | "conversationId" | "sequence">;
 type Pending = { incomingId: string; attempts: number };
 /** A message with its sequence number, not yet stored; `creates` when its conversation is stored with it. */
@@ -175,6 +175,24 @@ export class Conversation extends DurableObject<Bindings> {
     await write;
   }
 
+  /**
+   * Continues an agent reply whose desktop tool calls all have results (posted to
+   * `tool-execution-records/{id}/result/`): a new reply to the same visitor message, from the calls
+   * and results so far. Nothing when the conversation has moved on (its next turn reads the
+   * results) or auto reply is off.
+   */
+  async resume(conversationId: string, replyId: string): Promise<MessageRecord | null> {
+    return this.#exclusive(async () => {
+      const { conversation, recent } = await this.#load(conversationId);
+      const [latest] = recent;
+      if (!latest || latest.id !== replyId || !conversation.autoReplyEnabled || !conversation.chatbotId) return null;
+      const incoming = recent.find((m) => m.type === "incoming" && m.sequence < latest.sequence);
+      if (!incoming) return null;
+      const context = await this.#replyContext(conversation, recent.filter((m) => m.sequence < incoming.sequence));
+      return messageRecord(await this.#reply(conversation, incoming, Promise.resolve(incoming), null, { ...context, continues: latest }));
+    });
+  }
+
   /** Safety net for asynchronous replies lost with a crashed instance. */
   async alarm() {
     if (!this.ctx.storage.kv.get<Pending>(PENDING_KEY)) return;
@@ -278,7 +296,16 @@ export class Conversation extends DurableObject<Bindings> {
           this.#broadcast("delta", { conversationId: conversation.id, messageId: replyId, content: text });
         });
       },
-      { signal: abort.signal, onResponse: () => stream?.open() },
+      {
+        signal: abort.signal,
+        onResponse: () => stream?.open(),
+        replyId,
+        // Agent replies: tool calls and results, in order, between the text deltas.
+        onEvent: (event, data) => {
+          stream?.send(data, event);
+          shown = shown.then(() => this.#broadcast(event, data));
+        },
+      },
     ).catch((err) => {
       this.#live.delete(replyId);
       this.#broadcast("reply_failed", { conversationId: conversation.id, messageId: replyId });
@@ -295,6 +322,7 @@ export class Conversation extends DurableObject<Bindings> {
         senderId: chatbot.id,
         senderName: chatbot.name,
         content: reply.content,
+        ...(reply.contentPayload ? { contentPayload: reply.contentPayload } : {}),
         citations: reply.citations,
         citationNodes: reply.citationNodes,
       }),
@@ -371,7 +399,7 @@ export class Conversation extends DurableObject<Bindings> {
     return row;
   }
 
-  #broadcast(event: "delta" | "reply_failed", data: unknown) {
+  #broadcast(event: "delta" | "reply_failed" | "tool_call" | "tool_result", data: unknown) {
     for (const sse of this.#subscribers) sse.send(data, event);
   }
 }

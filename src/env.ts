@@ -27,6 +27,12 @@ export interface Bindings {
   WEBHOOK_ALLOWED_HOSTS?: string;
   /** Receiver time-out in ms (default 30,000, spec delivery rule 2); tests shorten it. */
   WEBHOOK_TIMEOUT_MS?: string;
+  /** Timeout of one api tool call in ms (default 30,000). */
+  TOOL_TIMEOUT_MS?: string;
+  /** Time limit of one function tool call in ms (default 5,000). */
+  FUNCTION_TOOL_TIMEOUT_MS?: string;
+  /** Tool calls per agent reply (default 10). */
+  AGENT_MAX_TOOL_CALLS?: string;
   /** Secret used to encrypt credentials at rest (model API keys, store passwords). */
   ENCRYPTION_KEY?: string;
   /** The operator's plans as JSON (src/services/plans.ts); unset: no quotas. */

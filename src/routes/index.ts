@@ -23,6 +23,9 @@ import { registerTextNodeRoutes } from "./text-nodes";
 import { registerUploadRoutes } from "./uploads";
 import { registerAttachmentRoutes } from "./attachments";
 import { registerWidgetRoutes } from "./widget";
+import { registerToolRoutes } from "./tools";
+import { registerToolExecutionRecordRoutes } from "./tool-execution-records";
+import { registerBuiltInWorkflowRoutes } from "./built-in-workflows";
 
 /** Every resource of the API; each is mounted under both /api/v1 and /api. */
 export function registerRoutes(r: Router) {
@@ -50,4 +53,8 @@ export function registerRoutes(r: Router) {
   registerUploadRoutes(r);
   registerAttachmentRoutes(r);
   registerWidgetRoutes(r);
+  // Records first: their `/tools/{toolPk}/tool-execution-records/` paths sit below `/tools/`.
+  registerToolExecutionRecordRoutes(r);
+  registerToolRoutes(r);
+  registerBuiltInWorkflowRoutes(r);
 }

@@ -10,6 +10,7 @@ import { can, requirePermission, type OrgAccess } from "./access";
 import { getModel, type ModelKind, type ModelRow } from "./models";
 import { planOf, type PlanSettings } from "./plans";
 import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "./knowledge-bases";
+import { chatbotToolLinks, chatbotToolStatements } from "./tools/chatbot-tools";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
 type ChatbotColumns = Partial<typeof chatbots.$inferInsert>;
@@ -113,13 +114,14 @@ export interface ChatbotView {
   groups: IdName[];
   knowledgeBases: IdName[];
   defaultInbox: IdName | null;
+  tools: IdName[];
   canManage: boolean;
 }
 
 export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
   const botIds = rows.map((r) => r.id);
   const modelIds = rows.flatMap((r) => [r.largeLanguageModelId, r.embeddingModelId, r.rerankerModelId]).filter((x): x is string => !!x);
-  const [creators, modelNames, links, defaults, bases] = await Promise.all([
+  const [creators, modelNames, links, defaults, bases, toolLinks] = await Promise.all([
     inChunks(rows.map((r) => r.createdById), (ids) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))),
     inChunks(modelIds, (ids) => db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids))),
     inChunks(botIds, (ids) =>
@@ -145,6 +147,7 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
         .where(inArray(chatbotKnowledgeBases.chatbotId, ids))
         .orderBy(asc(knowledgeBases.name), asc(knowledgeBases.id)),
     ),
+    chatbotToolLinks(db, botIds),
   ]);
   const names = new Map([...creators, ...modelNames].map((x) => [x.id, x.name]));
   const ref = (id: string | null) => (id ? { id, name: names.get(id) ?? "" } : null);
@@ -160,6 +163,7 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
       groups: links.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
       knowledgeBases: bases.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
       defaultInbox: inbox ? { id: inbox.id, name: inbox.name } : null,
+      tools: toolLinks.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
       canManage,
     };
   });
@@ -244,7 +248,7 @@ export async function checkChatbotReferences(
   );
   const missing = MODEL_FIELDS.find((_, i) => !found[i]);
   if (missing) throw fieldError(missing[0], `No ${missing[2]} model with this id is available to the organization.`);
-  for (const [field, noun] of [["toolkits", "toolkit"], ["tools", "tool"]] as const) {
+  for (const [field, noun] of [["toolkits", "toolkit"]] as const) {
     const first = body[field]?.[0];
     if (first) throw fieldError(field, `Unknown ${noun}: ${first.id}.`);
   }
@@ -332,16 +336,17 @@ export async function createChatbot(
   groupIds: string[],
   inboxOrganizationId: string,
   knowledgeBaseIds: string[] = [],
+  toolIds: string[] = [],
 ): Promise<ChatbotRow> {
   const id = uuidv7();
   const insert = db.insert(chatbots).values({ ...values, id }).returning();
   const inbox = db.insert(inboxes).values({ organizationId: inboxOrganizationId, name: `${values.name} API`, channelType: "api", chatbotId: id, isDefault: true });
-  const [[row]] = await db.batch([insert, inbox, ...linkInserts(db, id, groupIds), ...knowledgeBaseLinks(db, id, knowledgeBaseIds)]);
+  const [[row]] = await db.batch([insert, inbox, ...linkInserts(db, id, groupIds), ...knowledgeBaseLinks(db, id, knowledgeBaseIds), ...chatbotToolStatements(db, id, toolIds, false)]);
   return row;
 }
 
 /** Updates the columns and, when `groupIds` is given, replaces the group links (kept links keep their id). */
-export async function updateChatbot(db: Db, id: string, values: ChatbotColumns, groupIds?: string[], knowledgeBaseIds?: string[]): Promise<ChatbotRow> {
+export async function updateChatbot(db: Db, id: string, values: ChatbotColumns, groupIds?: string[], knowledgeBaseIds?: string[], toolIds?: string[]): Promise<ChatbotRow> {
   const update = db.update(chatbots).set({ ...values, updatedAt: Date.now() }).where(eq(chatbots.id, id)).returning();
   const links: BatchItem<"sqlite">[] = groupIds
     ? [
@@ -350,6 +355,7 @@ export async function updateChatbot(db: Db, id: string, values: ChatbotColumns, 
       ]
     : [];
   if (knowledgeBaseIds) links.push(db.delete(chatbotKnowledgeBases).where(eq(chatbotKnowledgeBases.chatbotId, id)), ...knowledgeBaseLinks(db, id, knowledgeBaseIds));
+  if (toolIds) links.push(...chatbotToolStatements(db, id, toolIds, true));
   const [[row]] = await db.batch([update, ...links]);
   return row;
 }

@@ -23,6 +23,7 @@ export const PERMISSIONS = [
   { id: "6a1f0d5e-0001-4000-8000-000000000012", codename: "sql_database.manage", name: "Manage SQL databases" },
   { id: "6a1f0d5e-0001-4000-8000-000000000013", codename: "statistics.view", name: "View usage statistics and records" },
   { id: "6a1f0d5e-0001-4000-8000-000000000014", codename: "webhook.manage", name: "Manage inbox webhooks" },
+  { id: "6a1f0d5e-0001-4000-8000-000000000015", codename: "tool.view", name: "View tools and their execution records" },
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number]["codename"];

@@ -2,12 +2,14 @@ import { Validator } from "@cfworker/json-schema";
 import type { Bindings, Db } from "../env";
 import { chatbots, models, type messages } from "../db/schema";
 import { CitationMarker } from "./citations";
-import { chatModelFor, ModelError, type ChatMessage, type ChatRequest, type Usage } from "./llm";
+import { chatModelFor, ModelError, type ChatMessage, type Usage } from "./llm";
 import { streamPieces } from "./llm/text";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
 import { retrievePassages, type RetrievedPassage } from "./retrieval";
 import type { QueryMetadata } from "./query-scope";
 import { attachmentParts } from "./uploads/reading";
+import { agentReply, type AgentOptions } from "./agent/reply";
+import { workflowReply } from "./agent/workflows";
 
 type ChatbotRow = typeof chatbots.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
@@ -35,12 +37,14 @@ export interface Reply {
   citations: Record<string, unknown>[];
   citationNodes: Record<string, unknown>[];
   usage: Usage | null;
+  /** Agent replies: tool calls and what tools produced (flex messages, quick replies). */
+  contentPayload?: Record<string, unknown>;
 }
 
 /**
  * The assistant's answer to one message, emitted as text deltas while it is produced. Reply modes
- * (docs/decisions.md, "Reply modes"): `normal` (and, until tools exist, `workflow` and `agent`)
- * let the model answer; `template` fills the template with the best retrieved passage, word for
+ * (docs/decisions.md, "Reply modes"): `normal` (and, for now, `workflow`) lets the model answer;
+ * `agent` runs the tool-calling loop (services/agent); `template` fills the template with the best retrieved passage, word for
  * word; `hybrid` fills it with the model's grounded answer. In `template` and `hybrid`, when nothing
  * relevant is retrieved the reply is the unanswerable text, never a guess.
  */
@@ -49,9 +53,11 @@ export async function generateReply(
   db: Db,
   input: ReplyInput,
   emit: (text: string) => void,
-  options: Pick<ChatRequest, "signal" | "onResponse"> = {},
+  options: AgentOptions = {},
 ): Promise<Reply> {
   const { chatbot, incoming } = input;
+  if (chatbot.replyMode === "agent") return agentReply(env, db, input, emit, options);
+  if (chatbot.replyMode === "workflow" && chatbot.builtInWorkflowId) return workflowReply(env, db, input, emit, options, chatbot.builtInWorkflowId);
   const [passages, attachments] = await Promise.all([
     retrievePassages(env, db, chatbot, incoming, input.knowledgeBases, input.contactQueryMetadata),
     attachmentParts(env, db, incoming, input.history, input.waitForAttachments ?? true),
@@ -79,7 +85,7 @@ export async function generateReply(
   } else {
     if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
     const model = await chatModelFor(env, input.model);
-    for await (const event of model.stream({ messages: prompt(input), passages, attachments, jsonSchema, ...options })) {
+    for await (const event of model.stream({ messages: prompt(input), passages, attachments, jsonSchema, signal: options.signal, onResponse: options.onResponse })) {
       if (event.type === "delta") write(event.text);
       else if (event.type === "usage") usage = event.usage;
     }

@@ -8,8 +8,11 @@
 //   fail-midstream    streams three words, then drops the connection
 //   fail-truncated    streams three words, then ends the response cleanly but early (no finish, no [DONE])
 //   delay-<ms>        uses <ms> instead of tokenDelayMs between words
-// When the request carries `tools`, the answer is a call of the first tool, its arguments streamed in
-// fragments. POST /v1/embeddings answers, per input, a deterministic vector of `dimensions` (default 8)
+// When the request carries `tools`, the answer is a call of a tool, its arguments streamed in fragments:
+// the tool `tool_choice` names, else the first tool whose name the last user message mentions, else the
+// first tool; arguments are the JSON after `ARGS ` in the user message (default {"city": "Paris"}); the
+// model `parallel-tools` calls every tool at once. When the last message is a tool result, the answer is
+// text instead: "Result: <each tool message's content>", one word per event. POST /v1/embeddings answers, per input, a deterministic vector of `dimensions` (default 8)
 // numbers derived from the text's characters, not normalised. POST /v1/rerank (Cohere/Jina shape) scores
 // each document by the share of the query's words it contains, best first, `top_n` of them. Both check
 // the key and honour fail-500 as chat does. GET /last-request?model=<name> returns the last request for
@@ -110,14 +113,28 @@ export async function startUpstream({ tokenDelayMs = 50 } = {}) {
       const delay = /^delay-(\d+)$/.exec(model) ? Number(model.slice(6)) : tokenDelayMs;
       const n = Number.isInteger(body.max_tokens) && body.max_tokens > 0 ? body.max_tokens : DEFAULT_TOKENS;
       const pieces = answerPieces(n);
-      const tool = Array.isArray(body.tools) && body.tools.length ? body.tools[0].function : null;
+      const messages = Array.isArray(body.messages) ? body.messages : [];
+      const lastMessage = messages[messages.length - 1];
+      const afterTools = lastMessage?.role === "tool";
+      const tools = !afterTools && Array.isArray(body.tools) ? body.tools.map((t) => t.function) : [];
+      const userText = String([...messages].reverse().find((m) => m.role === "user")?.content ?? "");
+      const forced = body.tool_choice?.function?.name;
+      const chosen = tools.find((t) => t.name === forced) ?? tools.find((t) => userText.includes(t.name)) ?? tools[0] ?? null;
+      const called = model === "parallel-tools" ? tools : chosen ? [chosen] : [];
+      const tool = called[0] ?? null;
+      const argsText = /ARGS (\{.*\})/.exec(userText)?.[1] ?? '{"city": "Paris"}';
+      if (afterTools) {
+        const results = [];
+        for (let i = messages.length - 1; i >= 0 && messages[i].role === "tool"; i--) results.unshift(String(messages[i].content));
+        pieces.splice(0, pieces.length, ...`Result: ${results.join(" | ")}`.split(/(?= )/));
+      }
       const usage = { prompt_tokens: promptTokens(body.messages), completion_tokens: tool ? 0 : n, total_tokens: promptTokens(body.messages) + (tool ? 0 : n) };
       const id = `chatcmpl-upstream-${requests.length}`;
       const created = Math.floor(Date.now() / 1000);
-      const toolCall = tool && { id: "call_1", type: "function", function: { name: tool.name, arguments: '{"city": "Paris"}' } };
+      const toolCalls = called.map((t, i) => ({ id: `call_${i + 1}`, type: "function", function: { name: t.name, arguments: argsText } }));
 
       if (!body.stream) {
-        const message = tool ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: pieces.join("") };
+        const message = tool ? { role: "assistant", content: null, tool_calls: toolCalls } : { role: "assistant", content: pieces.join("") };
         return sendJson(res, 200, { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: tool ? "tool_calls" : "stop" }], usage });
       }
 
@@ -134,11 +151,14 @@ export async function startUpstream({ tokenDelayMs = 50 } = {}) {
       res.write(": upstream comment\n\n");
       res.write(chunk({ role: "assistant", content: "" }));
       if (tool) {
-        res.write(chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: tool.name, arguments: "" } }] }));
-        for (const part of ['{"city"', ': "Par', 'is"}']) {
-          await sleep(delay);
-          if (gone) return;
-          res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] }));
+        const third = Math.ceil(argsText.length / 3);
+        for (const [index, call] of toolCalls.entries()) {
+          res.write(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }));
+          for (const part of [argsText.slice(0, third), argsText.slice(third, 2 * third), argsText.slice(2 * third)]) {
+            await sleep(delay);
+            if (gone) return;
+            res.write(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+          }
         }
       } else {
         for (let i = 0; i < pieces.length; i++) {

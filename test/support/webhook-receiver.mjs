@@ -5,6 +5,8 @@
 //   /fail/...            500
 //   /hang/...            never answers (until the server closes)
 //   /redirect/...?to=URL 302 to URL
+//   /echo/...            200 {method, path, query, headers, body (parsed JSON when it is)} (api tool tests)
+//   /big/...?bytes=N     200 text/plain of N bytes ("x" repeated)
 import http from "node:http";
 
 export async function startReceiver() {
@@ -28,6 +30,16 @@ export async function startReceiver() {
         res.end(JSON.stringify({ message: "receiver failed" }));
       } else if (url.pathname.startsWith("/hang/")) {
         hanging.add(res);
+      } else if (url.pathname.startsWith("/echo/")) {
+        let parsed = body;
+        try {
+          parsed = body ? JSON.parse(body) : null;
+        } catch {}
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: parsed }));
+      } else if (url.pathname.startsWith("/big/")) {
+        res.writeHead(200, { "Content-Type": "text/plain" });
+        res.end("x".repeat(Number(url.searchParams.get("bytes") ?? 2_000_000)));
       } else if (url.pathname.startsWith("/redirect/")) {
         res.writeHead(302, { Location: url.searchParams.get("to") ?? "/" });
         res.end();

@@ -8,3 +8,4 @@ export * from "./conversations";
 export * from "./webhooks";
 export * from "./knowledge";
 export * from "./attachments";
+export * from "./tools";

@@ -4,6 +4,7 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, orgAccess, requirePermission } from "../../services/access";
 import { checkChatbotReferences, checkChatbotRules, chatbotColumns, chatbotView, createChatbot, requireChatbotQuota } from "../../services/chatbots";
 import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
+import { checkChatbotTools } from "../../services/tools/chatbot-tools";
 import { planSettings } from "../../services/plans";
 import { chatbotRecord } from "../../services/records/chatbots";
 import { CHATBOTS_TAG, ChatbotSchema, ChatbotWrite } from "./schema";
@@ -16,7 +17,7 @@ const route = createRoute({
   description:
     "Needs `chatbot.manage` in the assistant's organization: the current one when `organization` is absent, the one named (you must be a member, " +
     "else 404), or none when it is empty or null (a personal assistant, visible to you only; it counts against and is hosted by the current organization). " +
-    "Models must be built-in or the organization's own, of the right kind (400 naming the field). Knowledge bases must be ones you can see in the organization; toolkits and tools do not exist in " +
+    "Models must be built-in or the organization's own, of the right kind (400 naming the field). Knowledge bases must be ones you can see in the organization; toolkits do not exist in " +
     "this service yet: only empty lists are accepted. Non-owners may only give the assistant to groups they belong to (403). " +
     "`replyMode` template needs a `template`; `outputMode` json_schema needs `rawOutputFormat`. `totalWordsCount` is read-only and ignored. " +
     "403 when the plan's assistant limit is reached or the plan has lapsed. The assistant's default inbox (`<name> API`, channel `api`) is created with it.",
@@ -34,6 +35,7 @@ export const registerCreateChatbot = (r: Router) =>
     requirePermission(access, "chatbot.manage");
     const groupIds = await checkChatbotReferences(db, access, personal, body);
     const knowledgeBaseIds = await checkChatbotKnowledgeBases(db, access, c.var.principal.userId, body.knowledgeBases);
+    const toolIds = await checkChatbotTools(db, access, body);
     const columns = chatbotColumns(body);
     checkChatbotRules({
       replyMode: columns.replyMode ?? "normal",
@@ -48,6 +50,7 @@ export const registerCreateChatbot = (r: Router) =>
       groupIds ?? [],
       access.organizationId,
       knowledgeBaseIds,
+      toolIds ?? [],
     );
     return c.json(chatbotRecord(await chatbotView(db, access, row)), 201);
   });

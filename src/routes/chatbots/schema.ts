@@ -16,8 +16,8 @@ const object = () => z.record(z.string(), z.unknown());
 
 /**
  * The assistant record (the spec does not show it). `databaseUrl` comes back with the password
- * masked; sending the masked value back keeps the stored one. `toolkits` and `tools` are always
- * empty until those resources exist.
+ * masked; sending the masked value back keeps the stored one. `toolkits` is always empty until
+ * toolkits exist.
  */
 export const ChatbotSchema = z
   .object({
@@ -46,7 +46,7 @@ export const ChatbotSchema = z
     enableInLineCitations: z.boolean().openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
     knowledgeBases: idNames("Knowledge bases it answers from"),
     toolkits: idNames("Toolkits it may use (none yet)"),
-    tools: idNames("Tools it may use (none yet)"),
+    tools: idNames("Tools it may call in agent mode"),
     groups: idNames("Groups whose members may see it"),
     defaultInbox: nullableIdName("Inbox of API conversations, created with the assistant"),
     canUpdate: z.boolean().openapi({ description: "Whether the caller may change it", example: true }),
@@ -88,7 +88,12 @@ const fields = {
     .optional()
     .openapi({ description: "Knowledge bases of the organization it answers from (`[{id}]`); replaces the list", example: [{ id: EXAMPLE_ID }] }),
   toolkits: notYet("Toolkits"),
-  tools: notYet("Tools"),
+  tools: z
+    .array(IdRef)
+    .max(100)
+    .nullable()
+    .optional()
+    .openapi({ description: "Tools it may call in agent mode (`[{id}]`, tools you can see); replaces the list", example: [] }),
   groups: z
     .array(IdRef)
     .max(50)

@@ -1,5 +1,6 @@
 import type { ChatEvent, ChatModel, ChatRequest, Passage } from "./types";
 import { countWords, sentences, streamPieces, terms } from "./text";
+import { answerFromTools, localToolCall } from "./local-tools";
 
 /**
  * The built-in local model: deterministic and offline. It answers extractively: the sentences of
@@ -10,6 +11,17 @@ import { countWords, sentences, streamPieces, terms } from "./text";
  */
 export const localChatModel: ChatModel = {
   async *stream(request: ChatRequest): AsyncIterable<ChatEvent> {
+    // Agent mode: a deterministic tool call, or the answer from the tools' results (local-tools.ts).
+    const call = localToolCall(request);
+    if (call) {
+      yield { type: "tool_call", ...call };
+      return;
+    }
+    const fromTools = answerFromTools(request.messages);
+    if (fromTools !== null) {
+      for (const piece of streamPieces(fromTools)) yield { type: "delta", text: piece };
+      return;
+    }
     const question = [...request.messages].reverse().find((m) => m.role === "user")?.content ?? "";
     const documents = (request.attachments ?? []).filter((a) => a.kind === "document" && a.text).map((a, i) => ({ index: i + 1, text: a.text!, title: a.filename }));
     const grounding = request.passages?.length ? request.passages : documents;

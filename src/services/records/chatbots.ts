@@ -66,7 +66,7 @@ export const chatbotRecord = (v: ChatbotView): ChatbotRecord => ({
   enableInLineCitations: v.row.enableInLineCitations,
   knowledgeBases: v.knowledgeBases,
   toolkits: [],
-  tools: [],
+  tools: v.tools,
   groups: v.groups,
   defaultInbox: v.defaultInbox,
   canUpdate: v.canManage,

@@ -62,7 +62,7 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
     ["PATCH", { replyMode: "template" }, ["template"]],
     ["PATCH", { outputMode: "json_schema" }, ["rawOutputFormat"]],
     ["PATCH", { organization: "" }, ["organization"]],
-    ["PATCH", { tools: [{ id: "t1" }] }, ["tools"]],
+    ["PATCH", { tools: [{ id: "01900000-0000-7000-8000-000000000000" }] }, ["tools"]],
     ["PATCH", { numberOfRetrievedChunks: 0 }, ["numberOfRetrievedChunks"]],
   ])("%s %j is a 400 naming %j and changes nothing", async (method, body, fields) => {
     const owner = await seedOwner();

@@ -1,0 +1,100 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { users } from "./accounts";
+import { groups, organizations } from "./organizations";
+import { chatbots } from "./chatbots";
+import { createdAt, id, json, updatedAt } from "./columns";
+
+export const TOOL_TYPES = ["api", "function", "mcp", "desktop", "flex", "quick_reply"] as const;
+export const HTTP_METHODS = ["get", "post", "put", "delete", "patch"] as const;
+export const TOOL_EXECUTION_STATUSES = ["success", "failure", "pending", "timeout"] as const;
+export type ToolType = (typeof TOOL_TYPES)[number];
+
+/**
+ * Tools an assistant in agent mode may call (CONTRACT section 11). A null organization is a global
+ * tool, offered to every organization and changed by platform staff only.
+ */
+export const tools = sqliteTable(
+  "tools",
+  {
+    id: id(),
+    organizationId: text("organization_id").references(() => organizations.id, { onDelete: "cascade" }),
+    createdById: text("created_by_id").references(() => users.id, { onDelete: "set null" }),
+    /** The function name the model calls; null only for MCP tools. Unique per organization. */
+    name: text("name"),
+    displayName: text("display_name").notNull(),
+    description: text("description").notNull().default(""),
+    prompt: text("prompt").notNull().default(""),
+    toolType: text("tool_type", { enum: TOOL_TYPES }).notNull(),
+    apiUrl: text("api_url"),
+    httpMethod: text("http_method", { enum: HTTP_METHODS }),
+    rawHeaders: json<Record<string, unknown>>("raw_headers"),
+    rawParametersSchema: json<Record<string, unknown>>("raw_parameters_schema"),
+    mcpAllowedTools: json<unknown>("mcp_allowed_tools"),
+    functionCode: text("function_code"),
+    mcpUrl: text("mcp_url"),
+    rawMcpHeader: json<Record<string, unknown>>("raw_mcp_header"),
+    flexTemplateJson: json<Record<string, unknown>>("flex_template_json"),
+    flexSchema: json<Record<string, unknown>>("flex_schema"),
+    quickReplyConfig: json<Record<string, unknown>>("quick_reply_config"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("tools_org_name_uq").on(t.organizationId, t.name), index("tools_org_idx").on(t.organizationId, t.createdAt)],
+);
+
+/** Group access to tools (CONTRACT section 4). */
+export const toolGroups = sqliteTable(
+  "tool_groups",
+  {
+    toolId: text("tool_id").notNull().references(() => tools.id, { onDelete: "cascade" }),
+    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.toolId, t.groupId] }), index("tool_groups_group_idx").on(t.groupId)],
+);
+
+/** The tools an assistant may call (`tools: [{id}]` on the chatbot). */
+export const chatbotTools = sqliteTable(
+  "chatbot_tools",
+  {
+    chatbotId: text("chatbot_id").notNull().references(() => chatbots.id, { onDelete: "cascade" }),
+    toolId: text("tool_id").notNull().references(() => tools.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.toolId] }), index("chatbot_tools_tool_idx").on(t.toolId)],
+);
+
+/**
+ * One row per tool call of an agent reply. Names are copied so a record still reads after its
+ * assistant or tool is deleted; the message id is the reply's, stored when the reply completes
+ * (no foreign key: the record is written before the message exists).
+ */
+export const toolExecutionRecords = sqliteTable(
+  "tool_execution_records",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
+    chatbotName: text("chatbot_name").notNull().default(""),
+    toolId: text("tool_id").references(() => tools.id, { onDelete: "set null" }),
+    toolName: text("tool_name").notNull(),
+    toolDisplayName: text("tool_display_name").notNull().default(""),
+    toolType: text("tool_type").notNull(),
+    conversationId: text("conversation_id"),
+    messageId: text("message_id"),
+    /** The visitor's message that led to the call (searched by `query`). */
+    messageText: text("message_text").notNull().default(""),
+    /** The model's id for the call, so a desktop client's result finds its place in the loop. */
+    callId: text("call_id"),
+    status: text("status", { enum: TOOL_EXECUTION_STATUSES }).notNull().default("pending"),
+    input: json<Record<string, unknown>>("input").notNull(),
+    output: json<unknown>("output"),
+    error: text("error"),
+    durationMs: integer("duration_ms"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("tool_execution_records_org_idx").on(t.organizationId, t.createdAt),
+    index("tool_execution_records_tool_idx").on(t.toolId, t.createdAt),
+    index("tool_execution_records_chatbot_idx").on(t.chatbotId),
+  ],
+);

@@ -1,0 +1,57 @@
+import { createRoute } from "@hono/zod-openapi";
+import { and, count, desc } from "drizzle-orm";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json } from "../../lib/openapi";
+import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
+import { toolExecutionRecords } from "../../db/schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { getToolForRead } from "../../services/tools/access";
+import { recordFilterCondition, visibleRecordsCondition, type RecordFilters } from "../../services/tools/execution-records";
+import { toolExecutionRecord } from "../../services/records/tool-execution-records";
+import { RECORDS_TAG, RecordListQuery, RecordSchema, ToolPkParams } from "./schema";
+
+const DESCRIPTION =
+  "Needs `tool.view`. Newest first. Owners see every call in the organization; other members the calls of tools they can see. " +
+  "Filters: chatbot, tool, toolType, status, query (assistant name, tool name or message text), startDate and endDate (UTC days, inclusive).";
+const page = pageOf(RecordSchema, "ToolExecutionRecordPage");
+
+const all = createRoute({
+  method: "get",
+  path: "/tool-execution-records/",
+  tags: [RECORDS_TAG],
+  summary: "List tool execution records",
+  description: DESCRIPTION,
+  request: { query: RecordListQuery },
+  responses: { 200: json(page, "Page of records"), ...errorResponses(400, 403, 404) },
+});
+
+const ofTool = createRoute({
+  method: "get",
+  path: "/tools/{toolPk}/tool-execution-records/",
+  tags: [RECORDS_TAG],
+  summary: "List the execution records of one tool",
+  description: `${DESCRIPTION} Scoped to the tool in the path (404 when you cannot see it).`,
+  request: { params: ToolPkParams, query: RecordListQuery },
+  responses: { 200: json(page, "Page of records"), ...errorResponses(400, 403, 404) },
+});
+
+async function listRecords(c: Context<AppEnv>, q: RecordFilters & { page: number; pageSize: number }, toolPk?: string) {
+  const db = c.var.db;
+  const access = await currentAccess(c);
+  requirePermission(access, "tool.view");
+  if (toolPk) await getToolForRead(db, access, toolPk);
+  const p = pageParams(q);
+  const where = and(visibleRecordsCondition(access, c.var.principal.userId), recordFilterCondition(q, toolPk));
+  const [[{ n }], rows] = await Promise.all([
+    db.select({ n: count() }).from(toolExecutionRecords).where(where),
+    db.select().from(toolExecutionRecords).where(where).orderBy(desc(toolExecutionRecords.createdAt), desc(toolExecutionRecords.id)).limit(p.limit).offset(p.offset),
+  ]);
+  return pageResponse(c, p, n, rows.map(toolExecutionRecord));
+}
+
+export function registerListRecords(r: Router) {
+  r.openapi(all, async (c) => c.json(await listRecords(c, c.req.valid("query")), 200));
+  r.openapi(ofTool, async (c) => c.json(await listRecords(c, c.req.valid("query"), c.req.valid("param").toolPk), 200));
+}

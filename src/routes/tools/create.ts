@@ -1,0 +1,53 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { conflict, forbidden, isUniqueViolation } from "../../lib/errors";
+import { uuidv7 } from "../../lib/ids";
+import { tools } from "../../db/schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { checkToolGroups, checkToolRules, groupLinkStatements, toolColumns } from "../../services/tools/write";
+import { toolView } from "../../services/tools/views";
+import { toolRecord } from "../../services/records/tools";
+import { TOOLS_TAG, ToolSchema, ToolWrite } from "./schema";
+
+const route = createRoute({
+  method: "post",
+  path: "/tools/",
+  tags: [TOOLS_TAG],
+  summary: "Create a tool",
+  description:
+    "Needs `tool.manage`. `toolType` decides the required fields: api (apiUrl, httpMethod), function (functionCode, which must compile), " +
+    "mcp (mcpUrl), flex (flexTemplateJson), quick_reply (quickReplyConfig); desktop tools are run by the desktop client. " +
+    "`name` is unique in the organization (409). Non-owners must give the tool to at least one of their own groups. " +
+    "URLs pass the outbound address guard (no private, loopback or metadata addresses).",
+  request: jsonBody(ToolWrite),
+  responses: { 201: json(ToolSchema, "The created tool"), ...errorResponses(400, 403, 409) },
+});
+
+export const registerCreateTool = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const db = c.var.db;
+    const body = c.req.valid("json");
+    const access = await currentAccess(c);
+    requirePermission(access, "tool.manage");
+    if (body.isGlobal && !c.var.principal.isStaff) throw forbidden("Only platform staff can create global tools.");
+    const columns = toolColumns(body);
+    const candidate = {
+      name: null, description: "", prompt: "", apiUrl: null, httpMethod: null, rawHeaders: null, rawParametersSchema: null, mcpAllowedTools: null,
+      functionCode: null, mcpUrl: null, rawMcpHeader: null, flexTemplateJson: null, flexSchema: null, quickReplyConfig: null,
+      ...columns, displayName: body.displayName, toolType: body.toolType,
+    };
+    await checkToolRules(c.env, candidate);
+    const groupIds = body.isGlobal ? undefined : await checkToolGroups(db, access, body, true);
+    const id = uuidv7();
+    try {
+      const [[row]] = await db.batch([
+        db.insert(tools).values({ ...candidate, id, organizationId: body.isGlobal ? null : access.organizationId, createdById: c.var.principal.userId }).returning(),
+        ...groupLinkStatements(db, id, groupIds, false),
+      ]);
+      return c.json(toolRecord(await toolView(db, access, c.var.principal.isStaff, row)), 201);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(`A tool named "${candidate.name}" already exists.`);
+      throw err;
+    }
+  });

@@ -1,0 +1,29 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, noContent } from "../../lib/openapi";
+import { forbidden } from "../../lib/errors";
+import { tools } from "../../db/schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { canManageTool, getToolForRead } from "../../services/tools/access";
+import { TOOLS_TAG } from "./schema";
+
+const route = createRoute({
+  method: "delete",
+  path: "/tools/{id}/",
+  tags: [TOOLS_TAG],
+  summary: "Delete a tool",
+  description: "Needs `tool.manage` and a tool you can see. Assistants stop offering it at once; its execution records stay, naming it.",
+  request: { params: IdParams },
+  responses: { 204: noContent, ...errorResponses(403, 404) },
+});
+
+export const registerDeleteTool = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "tool.manage");
+    const row = await getToolForRead(c.var.db, access, c.req.valid("param").id);
+    if (!canManageTool(access, row, c.var.principal.isStaff)) throw forbidden("Only platform staff can delete global tools.");
+    await c.var.db.delete(tools).where(eq(tools.id, row.id));
+    return c.body(null, 204);
+  });

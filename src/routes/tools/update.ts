@@ -1,0 +1,55 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
+import { conflict, fieldError, forbidden, isUniqueViolation } from "../../lib/errors";
+import { toolGroups, tools } from "../../db/schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { canManageTool, getToolForRead } from "../../services/tools/access";
+import { checkToolGroups, checkToolRules, groupLinkStatements, toolColumns } from "../../services/tools/write";
+import { toolView } from "../../services/tools/views";
+import { toolRecord } from "../../services/records/tools";
+import { TOOLS_TAG, ToolPatch, ToolSchema, ToolWrite } from "./schema";
+
+const routeFor = (method: "put" | "patch") =>
+  createRoute({
+    method,
+    path: "/tools/{id}/",
+    tags: [TOOLS_TAG],
+    summary: method === "put" ? "Replace a tool" : "Update some fields of a tool",
+    description:
+      "Needs `tool.manage` and a tool you can see (global tools: platform staff only). " +
+      (method === "put" ? "`displayName` and `toolType` are required; " : "") +
+      "fields left out keep their value; the rules of create apply to the result. `groups`, when given, replaces the list.",
+    request: { params: IdParams, ...jsonBody(method === "put" ? ToolWrite : ToolPatch) },
+    responses: { 200: json(ToolSchema, "The updated tool"), ...errorResponses(400, 403, 404, 409) },
+  });
+
+export function registerUpdateTool(r: Router) {
+  for (const route of [routeFor("put"), routeFor("patch")]) {
+    r.openapi(route, async (c) => {
+      const db = c.var.db;
+      const access = await currentAccess(c);
+      requirePermission(access, "tool.manage");
+      const current = await getToolForRead(db, access, c.req.valid("param").id);
+      if (!canManageTool(access, current, c.var.principal.isStaff)) throw forbidden("Only platform staff can change global tools.");
+      const body = c.req.valid("json");
+      if (body.isGlobal !== undefined && body.isGlobal !== (current.organizationId === null)) throw fieldError("isGlobal", "Cannot be changed after creation.");
+      const columns = toolColumns(body);
+      const merged = { ...current, ...columns };
+      await checkToolRules(c.env, merged);
+      const linked = await db.select({ id: toolGroups.groupId }).from(toolGroups).where(eq(toolGroups.toolId, current.id));
+      const groupIds = current.organizationId === null ? undefined : await checkToolGroups(db, access, body, false, linked.map((g) => g.id));
+      try {
+        const [[row]] = await db.batch([
+          db.update(tools).set({ ...columns, updatedAt: Date.now() }).where(eq(tools.id, current.id)).returning(),
+          ...groupLinkStatements(db, current.id, groupIds, true),
+        ]);
+        return c.json(toolRecord(await toolView(db, access, c.var.principal.isStaff, row)), 200);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(`A tool named "${merged.name}" already exists.`);
+        throw err;
+      }
+    });
+  }
+}

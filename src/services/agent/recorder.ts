@@ -1,0 +1,69 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../env";
+import { toolExecutionRecords } from "../../db/schema";
+import type { ToolCallTrace } from "./types";
+
+const MAX_STORED_CHARS = 1024 * 1024;
+
+/** A value as stored: JSON of at most 1 MiB (a longer one is kept as its truncated text). */
+function storable(value: unknown): unknown {
+  if (value === undefined) return null;
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  if (text === undefined) return null;
+  return text.length > MAX_STORED_CHARS ? text.slice(0, MAX_STORED_CHARS) : value;
+}
+
+/**
+ * Writes tool execution records without holding up the loop: the pending row is inserted when a
+ * call starts and updated when it ends, each write chained after the previous one, and `flush()`
+ * waits for all of them (the reply awaits it before it is stored).
+ */
+export class ToolRecorder {
+  #chain: Promise<unknown> = Promise.resolve();
+  #failed: unknown = null;
+
+  constructor(
+    private db: Db,
+    private base: { organizationId: string; chatbotId: string; chatbotName: string; conversationId: string; messageId: string | null; messageText: string },
+  ) {}
+
+  #then(write: () => Promise<unknown>) {
+    this.#chain = this.#chain.then(write).catch((err) => {
+      this.#failed ??= err;
+      console.error(JSON.stringify({ level: "error", message: "tool record write failed", error: String(err) }));
+    });
+  }
+
+  start(t: ToolCallTrace, createdAt = Date.now()) {
+    this.#then(() =>
+      this.db.insert(toolExecutionRecords).values({
+        id: t.id,
+        ...this.base,
+        messageText: this.base.messageText.slice(0, 2000),
+        toolId: t.toolId,
+        toolName: t.name,
+        toolDisplayName: t.displayName,
+        toolType: t.toolType,
+        callId: t.callId,
+        status: "pending",
+        input: t.input,
+        createdAt,
+        updatedAt: createdAt,
+      }),
+    );
+  }
+
+  finish(t: ToolCallTrace) {
+    if (t.status === "pending") return;
+    this.#then(() =>
+      this.db
+        .update(toolExecutionRecords)
+        .set({ status: t.status, output: storable(t.output), error: t.error, durationMs: t.durationMs, updatedAt: Date.now() })
+        .where(eq(toolExecutionRecords.id, t.id)),
+    );
+  }
+
+  async flush() {
+    await this.#chain;
+  }
+}

@@ -1,0 +1,67 @@
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { chatbotTools, tools, type ToolType } from "../../db/schema";
+import type { ToolRow } from "../tools/access";
+import { apiTool } from "../tools/api-tool";
+import { functionTool } from "../tools/function-tool";
+import { flexTool } from "../tools/flex-tool";
+import { quickReplyTool } from "../tools/quick-reply-tool";
+import { desktopTool } from "../tools/desktop-tool";
+import { knowledgeTool } from "../tools/knowledge-tool";
+import type { AgentTool, ToolContext } from "./types";
+
+/**
+ * Which callable tools a reply offers. Each provider contributes some; the loop only sees the
+ * result. MCP servers, skills (`use_skill`, `read_skill_resource`) and SQL databases plug in by
+ * adding a provider here.
+ */
+export type ToolProvider = (ctx: ToolContext, options: ReplyToolOptions) => Promise<AgentTool[]> | AgentTool[];
+
+export interface ReplyToolOptions {
+  /** The message's `toolIds`: only these of the assistant's tools (and they are meant to be used). */
+  toolIds?: string[] | null;
+  /** `desktop` when the client runs desktop tools. */
+  clientPlatform?: string | null;
+}
+
+/** Builds the callable tool of a tool row, by type; null when this deployment cannot run it. */
+const BUILDERS: Record<ToolType, ((row: ToolRow) => AgentTool) | null> = {
+  api: apiTool,
+  function: functionTool,
+  flex: flexTool,
+  quick_reply: quickReplyTool,
+  desktop: desktopTool,
+  // MCP tools expose the remote server's tools: a provider of their own (issue 17).
+  mcp: null,
+};
+
+/** The assistant's own tools (`tools: [{id}]`), of its organization or global, narrowed by the message's toolIds. */
+export const assistantToolsProvider: ToolProvider = async (ctx, options) => {
+  const rows = await ctx.db
+    .select({ tool: tools })
+    .from(chatbotTools)
+    .innerJoin(tools, eq(tools.id, chatbotTools.toolId))
+    .where(
+      and(
+        eq(chatbotTools.chatbotId, ctx.chatbot.id),
+        or(isNull(tools.organizationId), eq(tools.organizationId, ctx.organizationId)),
+        options.toolIds?.length ? inArray(tools.id, options.toolIds.slice(0, 90)) : undefined,
+      ),
+    );
+  return rows
+    .map((r) => r.tool)
+    .filter((t) => t.name && (t.toolType !== "desktop" || options.clientPlatform === "desktop"))
+    .map((t) => BUILDERS[t.toolType]?.(t))
+    .filter((t): t is AgentTool => !!t);
+};
+
+/** Knowledge retrieval as a tool, when the assistant has knowledge bases. */
+export const knowledgeProvider: ToolProvider = (ctx) => (ctx.knowledgeBases.length ? [knowledgeTool(ctx.knowledgeBases.map((k) => k.name))] : []);
+
+export const TOOL_PROVIDERS: ToolProvider[] = [knowledgeProvider, assistantToolsProvider];
+
+/** Every tool of the reply; on a name clash the first provider's tool wins. */
+export async function toolsForReply(ctx: ToolContext, options: ReplyToolOptions, providers = TOOL_PROVIDERS): Promise<AgentTool[]> {
+  const all = (await Promise.all(providers.map((p) => p(ctx, options)))).flat();
+  const seen = new Set<string>();
+  return all.filter((t) => !seen.has(t.name) && !!seen.add(t.name));
+}

@@ -1,0 +1,42 @@
+import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../env";
+import { groupMembers, toolGroups, tools } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import { isUuid } from "../../lib/ids";
+import { can, requirePermission, type OrgAccess } from "../access";
+
+export type ToolRow = typeof tools.$inferSelect;
+
+/** Tools given to one of the member's groups. */
+const reachableThroughGroups = (memberId: string) =>
+  sql`${tools.id} in (select ${toolGroups.toolId} from ${toolGroups} inner join ${groupMembers} on ${groupMembers.groupId} = ${toolGroups.groupId} where ${groupMembers.memberId} = ${memberId})`;
+
+/**
+ * The tools the caller sees (CONTRACT section 4): global tools and, in the organization of
+ * `access`, all of its tools for owners; other members need `tool.view` and see a tool only through
+ * one of their groups (creators must give it to one of theirs, so they keep seeing it).
+ */
+export function visibleToolsCondition(access: OrgAccess): SQL {
+  const inOrganization = eq(tools.organizationId, access.organizationId);
+  if (access.isOwner) return or(isNull(tools.organizationId), inOrganization)!;
+  if (!can(access, "tool.view")) return sql`0`;
+  return or(isNull(tools.organizationId), and(inOrganization, reachableThroughGroups(access.memberId)))!;
+}
+
+export async function getVisibleTool(db: Db, access: OrgAccess, id: string): Promise<ToolRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(tools).where(and(eq(tools.id, id), visibleToolsCondition(access)));
+  return row ?? null;
+}
+
+/** For reads: 403 without `tool.view`, 404 when the caller cannot see it. */
+export async function getToolForRead(db: Db, access: OrgAccess, id: string): Promise<ToolRow> {
+  requirePermission(access, "tool.view");
+  const row = await getVisibleTool(db, access, id);
+  if (!row) throw notFound("Tool not found.");
+  return row;
+}
+
+/** Whether the caller may change or delete the tool: global tools are platform staff's. */
+export const canManageTool = (access: OrgAccess, row: Pick<ToolRow, "organizationId">, isStaff: boolean) =>
+  row.organizationId === null ? isStaff : can(access, "tool.manage");

@@ -1,0 +1,103 @@
+import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
+import type { ToolRow } from "./access";
+import type { AgentTool, ToolContext, ToolOutcome } from "../agent/types";
+import { parametersOf, toolDescription } from "./definition";
+
+export const API_TOOL_TIMEOUT_MS = 30_000;
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+/** What the model reads of a response at most; the record keeps up to MAX_RESPONSE_BYTES. */
+const MODEL_CHARS = 16_000;
+const MAX_REDIRECTS = 3;
+
+/** An api tool: one HTTP call per use, arguments as the query (GET, DELETE) or a JSON body. */
+export function apiTool(row: ToolRow): AgentTool {
+  return {
+    name: row.name!,
+    description: toolDescription(row),
+    parameters: parametersOf(row),
+    displayName: row.displayName,
+    kind: "api",
+    toolId: row.id,
+    hints: `${row.name} ${row.displayName} ${row.description}`,
+    run: (args, ctx) => callApi(row, args, ctx),
+  };
+}
+
+export async function callApi(row: Pick<ToolRow, "apiUrl" | "httpMethod" | "rawHeaders">, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+  const method = (row.httpMethod ?? "get").toUpperCase();
+  const timeoutMs = Number(ctx.env.TOOL_TIMEOUT_MS) || API_TOOL_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
+  let url = new URL(row.apiUrl!);
+  const headers: Record<string, string> = { Accept: "application/json, text/plain;q=0.9, */*;q=0.5", "User-Agent": "assistant-platform-tools/1" };
+  for (const [k, v] of Object.entries(row.rawHeaders ?? {})) if (typeof v === "string") headers[k] = v;
+  let body: string | undefined;
+  if (method === "GET" || method === "DELETE") {
+    for (const [k, v] of Object.entries(args)) if (v !== undefined && v !== null) url.searchParams.set(k, typeof v === "string" ? v : JSON.stringify(v));
+  } else {
+    body = JSON.stringify(args);
+    headers["Content-Type"] = "application/json";
+  }
+  const allowed = outboundAllowedHosts(ctx.env);
+  try {
+    for (let hop = 0; ; hop++) {
+      const problem = webhookUrlProblem(url.toString(), allowed);
+      if (problem) return { status: "failure", error: `Refused: ${problem}` };
+      const res = await fetch(url.toString(), { method, headers, body, signal, redirect: "manual" });
+      if (res.status >= 300 && res.status < 400 && res.headers.get("Location")) {
+        await res.body?.cancel();
+        if (hop >= MAX_REDIRECTS) return { status: "failure", error: `More than ${MAX_REDIRECTS} redirects.` };
+        url = new URL(res.headers.get("Location")!, url);
+        continue;
+      }
+      const { text, truncated } = await readCapped(res, MAX_RESPONSE_BYTES);
+      const output = parseBody(text, res.headers.get("Content-Type"));
+      const note = truncated ? ` (response cut at ${MAX_RESPONSE_BYTES} bytes)` : "";
+      const forModel = (typeof output === "string" ? output : JSON.stringify(output)).slice(0, MODEL_CHARS) + note;
+      if (!res.ok) return { status: "failure", output, error: `The API answered ${res.status}${note}.`, forModel: `HTTP ${res.status}: ${forModel}` };
+      return { status: "success", output: truncated && typeof output !== "string" ? text : output, forModel };
+    }
+  } catch (err) {
+    if (timeout.aborted) return { status: "timeout", error: `The API did not answer within ${timeoutMs / 1000} s.` };
+    return { status: "failure", error: `Could not reach the API: ${String((err as Error)?.message ?? err).slice(0, 300)}` };
+  }
+}
+
+async function readCapped(res: Response, cap: number): Promise<{ text: string; truncated: boolean }> {
+  if (!res.body) return { text: "", truncated: false };
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > cap) {
+      parts.push(value.subarray(0, cap - size));
+      size = cap;
+      truncated = true;
+      await reader.cancel();
+      break;
+    }
+    parts.push(value);
+    size += value.byteLength;
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.byteLength;
+  }
+  return { text: new TextDecoder().decode(all), truncated };
+}
+
+function parseBody(text: string, contentType: string | null): unknown {
+  if (/json/i.test(contentType ?? "") || /^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}

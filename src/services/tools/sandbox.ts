@@ -1,0 +1,183 @@
+import { newQuickJSWASMModuleFromVariant, newVariant, shouldInterruptAfterDeadline, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import RELEASE_SYNC from "@jitl/quickjs-wasmfile-release-sync";
+// workerd (and Miniflare) import a .wasm file as a compiled WebAssembly.Module: no fetch, no eval.
+import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
+
+/**
+ * Function tools run user JavaScript in QuickJS compiled to WebAssembly (docs/decisions.md, "Function
+ * tools"): a separate interpreter with its own heap, given only the call's arguments and a console.
+ * No env, no bindings, no fetch, no timers; a fresh runtime per call, so calls share nothing.
+ */
+export interface SandboxLimits {
+  /** Wall time for the whole call, interpreter and pending promise jobs (default 5 s). */
+  timeoutMs?: number;
+  /** Heap of the interpreter (default 32 MiB). */
+  memoryBytes?: number;
+}
+
+type Ending = { status: "success"; output: unknown } | { status: "failure" | "timeout"; error: string };
+export type SandboxOutcome = Ending & { logs: string[]; durationMs: number };
+
+export const DEFAULT_FUNCTION_TIMEOUT_MS = 5_000;
+const DEFAULT_MEMORY_BYTES = 32 * 1024 * 1024;
+const MAX_LOG_LINES = 50;
+const MAX_OUTPUT_CHARS = 100_000;
+
+let loading: Promise<QuickJSWASMModule> | null = null;
+let loaded: QuickJSWASMModule | null = null;
+
+/** The interpreter's WebAssembly module, instantiated once per isolate (the cold start). */
+export function quickJs(): Promise<QuickJSWASMModule> {
+  loading ??= newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmModule: wasmModule as WebAssembly.Module })).then((m) => (loaded = m));
+  return loading;
+}
+
+/** Whether the interpreter is already loaded in this isolate (for benchmarks). */
+export const sandboxWarm = () => loaded !== null;
+
+/**
+ * The user's code is a script defining `main(args)` (or `handler`/`run`), sync or async; its return
+ * value, JSON-serialisable, is the tool's output. Without such a function the script's last
+ * expression is the output, with the arguments in a global `args`.
+ */
+const PRELUDE = `"use strict";`;
+const CALL = `
+(function () {
+  const f = typeof main === "function" ? main : typeof handler === "function" ? handler : typeof run === "function" ? run : null;
+  return f ? f(args) : undefined;
+})()`;
+
+export async function runFunction(code: string, args: Record<string, unknown>, limits: SandboxLimits = {}): Promise<SandboxOutcome> {
+  const started = performance.now();
+  const module = loaded ?? (await quickJs());
+  const timeoutMs = limits.timeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(limits.memoryBytes ?? DEFAULT_MEMORY_BYTES);
+  runtime.setMaxStackSize(1024 * 1024);
+  let timedOut = false;
+  const interrupt = shouldInterruptAfterDeadline(deadline);
+  runtime.setInterruptHandler(() => (interrupt(runtime) ? (timedOut = true) : false));
+  const vm = runtime.newContext();
+  const logs: string[] = [];
+  const done = (o: Ending): SandboxOutcome => ({ ...o, logs, durationMs: Math.round(performance.now() - started) }) as SandboxOutcome;
+  try {
+    installGlobals(vm, args, logs);
+    const script = vm.evalCode(`${PRELUDE}\n${code}`, "tool.js");
+    if (script.error) return done(failure(vm, script.error, timedOut));
+    const last = script.value;
+    const called = vm.evalCode(CALL, "call.js");
+    if (called.error) {
+      last.dispose();
+      return done(failure(vm, called.error, timedOut));
+    }
+    const fromMain = vm.typeof(called.value) !== "undefined";
+    let result: QuickJSHandle = fromMain ? called.value : last;
+    (fromMain ? last : called.value).dispose();
+    const state = vm.getPromiseState(result);
+    if (!(state.type === "fulfilled" && state.notAPromise)) {
+      if (state.type === "fulfilled") state.value.dispose();
+      else if (state.type === "rejected") state.error.dispose();
+      const settled = await settle(vm, runtime, result, deadline);
+      result.dispose();
+      if ("error" in settled) return done(failure(vm, settled.error, timedOut || settled.timeout === true));
+      result = settled.value;
+    }
+    const output = readOutput(vm, result);
+    result.dispose();
+    return done({ status: "success", output });
+  } catch (err) {
+    return done(timedOut ? { status: "timeout", error: `The function did not finish within ${timeoutMs / 1000} s.` } : { status: "failure", error: String((err as Error)?.message ?? err).slice(0, 1000) });
+  } finally {
+    try {
+      vm.dispose();
+      runtime.dispose();
+    } catch {
+      // A runtime stopped mid-allocation (memory limit) may refuse to free cleanly; the next call gets a new one.
+    }
+  }
+}
+
+/** The syntax error of `code`, or null when it compiles. */
+export async function compileProblem(code: string): Promise<string | null> {
+  const module = await quickJs();
+  const vm = module.newContext();
+  try {
+    const result = vm.evalCode(`${PRELUDE}\n${code}`, "tool.js", { compileOnly: true });
+    if (!result.error) {
+      result.value.dispose();
+      return null;
+    }
+    const error = vm.dump(result.error);
+    result.error.dispose();
+    return `Does not compile: ${errorText(error)}`;
+  } finally {
+    vm.dispose();
+  }
+}
+
+function installGlobals(vm: QuickJSContext, args: Record<string, unknown>, logs: string[]) {
+  const parsed = vm.evalCode(`(${JSON.stringify(JSON.stringify(args))})`);
+  if (parsed.error) throw new Error("arguments could not be passed");
+  const json = vm.getProp(vm.global, "JSON");
+  const parse = vm.getProp(json, "parse");
+  const value = vm.unwrapResult(vm.callFunction(parse, json, parsed.value));
+  vm.setProp(vm.global, "args", value);
+  [parsed.value, json, parse, value].forEach((h) => h.dispose());
+  const console = vm.newObject();
+  for (const level of ["log", "info", "warn", "error"]) {
+    const fn = vm.newFunction(level, (...parts) => {
+      if (logs.length < MAX_LOG_LINES) logs.push(parts.map((p) => String(vm.dump(p))).join(" ").slice(0, 1000));
+    });
+    vm.setProp(console, level, fn);
+    fn.dispose();
+  }
+  vm.setProp(vm.global, "console", console);
+  console.dispose();
+}
+
+/** Runs the promise jobs until `promise` settles or the deadline passes. */
+async function settle(vm: QuickJSContext, runtime: ReturnType<QuickJSWASMModule["newRuntime"]>, promise: QuickJSHandle, deadline: number): Promise<{ value: QuickJSHandle } | { error: QuickJSHandle; timeout?: boolean }> {
+  for (;;) {
+    const state = vm.getPromiseState(promise);
+    if (state.type === "fulfilled") return { value: state.value };
+    if (state.type === "rejected") return { error: state.error };
+    if (!runtime.hasPendingJob()) return { error: vm.newError("The function's promise never settles (no timers or network exist here)."), timeout: false };
+    const ran = runtime.executePendingJobs();
+    if (ran.error) return { error: ran.error };
+    if (Date.now() > deadline) return { error: vm.newError("deadline"), timeout: true };
+  }
+}
+
+function failure(vm: QuickJSContext, error: QuickJSHandle, timedOut: boolean): Ending {
+  const dumped = vm.dump(error);
+  error.dispose();
+  if (timedOut) return { status: "timeout", error: "The function did not finish within its time limit." };
+  return { status: "failure", error: errorText(dumped) };
+}
+
+function errorText(dumped: unknown): string {
+  if (dumped && typeof dumped === "object") {
+    const e = dumped as { name?: unknown; message?: unknown };
+    if (typeof e.message === "string") return `${typeof e.name === "string" ? `${e.name}: ` : ""}${e.message}`.slice(0, 1000);
+  }
+  return String(dumped).slice(0, 1000);
+}
+
+function readOutput(vm: QuickJSContext, h: QuickJSHandle): unknown {
+  if (vm.typeof(h) === "undefined") return null;
+  const json = vm.getProp(vm.global, "JSON");
+  const stringify = vm.getProp(json, "stringify");
+  const text = vm.callFunction(stringify, json, h);
+  json.dispose();
+  stringify.dispose();
+  if (text.error) {
+    text.error.dispose();
+    return String(vm.dump(h)).slice(0, MAX_OUTPUT_CHARS);
+  }
+  const s = vm.getString(text.value);
+  text.value.dispose();
+  if (s === undefined) return null;
+  if (s.length > MAX_OUTPUT_CHARS) return s.slice(0, MAX_OUTPUT_CHARS);
+  return JSON.parse(s);
+}

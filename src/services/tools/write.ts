@@ -1,0 +1,153 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Bindings, Db } from "../../env";
+import { groups, toolGroups, tools, type ToolType } from "../../db/schema";
+import { fieldError, forbidden } from "../../lib/errors";
+import { chunk, inChunks } from "../../lib/sql";
+import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
+import type { OrgAccess } from "../access";
+import type { ToolRow } from "./access";
+import { compileProblem } from "./sandbox";
+
+export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A create, PUT or PATCH body after validation; absent fields keep their value. */
+export interface ToolInput {
+  name?: string | null;
+  displayName?: string;
+  description?: string | null;
+  prompt?: string | null;
+  toolType?: ToolType;
+  apiUrl?: string | null;
+  httpMethod?: ToolRow["httpMethod"];
+  rawHeaders?: Record<string, unknown> | null;
+  rawParametersSchema?: Record<string, unknown> | null;
+  mcpAllowedTools?: unknown;
+  functionCode?: string | null;
+  mcpUrl?: string | null;
+  rawMcpHeader?: Record<string, unknown> | null;
+  flexTemplateJson?: Record<string, unknown> | null;
+  flexSchema?: Record<string, unknown> | null;
+  quickReplyConfig?: Record<string, unknown> | null;
+  groups?: { id: string }[] | null;
+  isGlobal?: boolean;
+}
+
+type Columns = Partial<typeof tools.$inferInsert>;
+
+export function toolColumns(b: ToolInput): Columns {
+  const values: Columns = {
+    name: b.name === "" ? null : b.name,
+    displayName: b.displayName,
+    description: b.description === null ? "" : b.description,
+    prompt: b.prompt === null ? "" : b.prompt,
+    toolType: b.toolType,
+    apiUrl: b.apiUrl,
+    httpMethod: b.httpMethod,
+    rawHeaders: b.rawHeaders,
+    rawParametersSchema: b.rawParametersSchema,
+    mcpAllowedTools: b.mcpAllowedTools,
+    functionCode: b.functionCode,
+    mcpUrl: b.mcpUrl,
+    rawMcpHeader: b.rawMcpHeader,
+    flexTemplateJson: b.flexTemplateJson,
+    flexSchema: b.flexSchema,
+    quickReplyConfig: b.quickReplyConfig,
+  };
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+}
+
+type Checked = Omit<ToolRow, "id" | "organizationId" | "createdById" | "createdAt" | "updatedAt">;
+const REQUIRED: Record<ToolType, (keyof Checked)[]> = {
+  api: ["apiUrl", "httpMethod"],
+  function: ["functionCode"],
+  mcp: ["mcpUrl"],
+  desktop: [],
+  flex: ["flexTemplateJson"],
+  quick_reply: ["quickReplyConfig"],
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * Rules on the tool as it will be stored (CONTRACT section 11), 400 naming the field: the name
+ * (required except for MCP tools), the fields its type needs, URLs the SSRF guard allows, a
+ * parameters schema describing an object, code that compiles, and well-formed flex and quick-reply
+ * settings.
+ */
+export async function checkToolRules(env: Bindings, tool: Checked) {
+  if (tool.name !== null && !TOOL_NAME.test(tool.name)) throw fieldError("name", "Letters, digits, underscore and hyphen only, 1 to 64 characters.");
+  if (tool.name === null && tool.toolType !== "mcp") throw fieldError("name", "Required for this toolType.");
+  for (const field of REQUIRED[tool.toolType]) {
+    const value = tool[field];
+    if (value === null || value === undefined || value === "") throw fieldError(field, `Required for toolType ${tool.toolType}.`);
+  }
+  for (const field of ["apiUrl", "mcpUrl"] as const) {
+    const url = tool[field];
+    if (!url) continue;
+    const problem = webhookUrlProblem(url, outboundAllowedHosts(env));
+    if (problem) throw fieldError(field, problem);
+  }
+  const schema = tool.rawParametersSchema;
+  if (schema && Object.keys(schema).length && schema.type !== undefined && schema.type !== "object") {
+    throw fieldError("rawParametersSchema", 'A JSON Schema of the arguments object: "type" must be "object".');
+  }
+  if (schema?.properties !== undefined && !isObject(schema.properties)) throw fieldError("rawParametersSchema", '"properties" must be an object.');
+  for (const field of ["rawHeaders", "rawMcpHeader"] as const) {
+    const headers = tool[field];
+    if (!headers) continue;
+    for (const [k, v] of Object.entries(headers)) {
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) throw fieldError(field, `Not a valid header name: ${k.slice(0, 60)}.`);
+      if (typeof v !== "string" || /[\r\n\0]/.test(v)) throw fieldError(field, `The value of ${k.slice(0, 60)} must be a string on one line.`);
+    }
+  }
+  if (tool.functionCode && tool.toolType === "function") {
+    const problem = await compileProblem(tool.functionCode);
+    if (problem) throw fieldError("functionCode", problem);
+  }
+  if (tool.flexSchema) {
+    for (const [path, spec] of Object.entries(tool.flexSchema)) {
+      const prompt = typeof spec === "string" ? spec : isObject(spec) ? spec.prompt : undefined;
+      if (typeof prompt !== "string" || !prompt.trim()) throw fieldError("flexSchema", `${path.slice(0, 60)}: a prompt (string) or {prompt, tag}.`);
+    }
+  }
+  if (tool.quickReplyConfig) {
+    const mode = tool.quickReplyConfig.mode ?? "static";
+    if (mode !== "static" && mode !== "dynamic") throw fieldError("quickReplyConfig", 'mode must be "static" or "dynamic".');
+    const items = tool.quickReplyConfig.items;
+    if (mode === "static" && (!Array.isArray(items) || !items.length)) throw fieldError("quickReplyConfig", "Static quick replies need a non-empty items list.");
+    if (Array.isArray(items) && items.some((i) => typeof i !== "string" && !(isObject(i) && typeof i.label === "string" && i.label))) {
+      throw fieldError("quickReplyConfig", "Each item is a label (string) or {label, text?}.");
+    }
+  }
+}
+
+/**
+ * Checks `groups` against the organization (400 naming unknown ones) and the rule that a non-owner
+ * must give the tool to at least one of their own groups (spec: Authentication 2), and may only add
+ * groups they belong to (403). Returns the group ids when the body sets them.
+ */
+export async function checkToolGroups(db: Db, access: OrgAccess, body: ToolInput, creating: boolean, current: string[] = []): Promise<string[] | undefined> {
+  if (body.groups === undefined) {
+    if (creating && !access.isOwner) throw fieldError("groups", "Pick at least one of your own groups.");
+    return undefined;
+  }
+  const wanted = [...new Set((body.groups ?? []).map((g) => g.id))];
+  const known = await inChunks(wanted, (ids) => db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, ids))));
+  const unknown = wanted.filter((id) => !known.some((g) => g.id === id));
+  if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+  if (!access.isOwner) {
+    if (!wanted.some((id) => access.groupIds.includes(id))) throw fieldError("groups", "Pick at least one of your own groups.");
+    if (wanted.some((id) => !current.includes(id) && !access.groupIds.includes(id))) throw forbidden("You can only give a tool to groups you belong to.");
+  }
+  return wanted;
+}
+
+/** Statements replacing a tool's group links. */
+export function groupLinkStatements(db: Db, toolId: string, groupIds: string[] | undefined, replace: boolean): BatchItem<"sqlite">[] {
+  if (!groupIds) return [];
+  return [
+    ...(replace ? [db.delete(toolGroups).where(eq(toolGroups.toolId, toolId))] : []),
+    ...chunk(groupIds, 40).map((part) => db.insert(toolGroups).values(part.map((groupId) => ({ toolId, groupId }))).onConflictDoNothing()),
+  ];
+}

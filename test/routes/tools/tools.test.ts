@@ -1,0 +1,191 @@
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { tools } from "../../../src/db/schema";
+import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
+
+const receiver = () => env.TEST_RECEIVER_URL;
+
+export const apiToolBody = (overrides: Record<string, unknown> = {}) => ({
+  name: unique("get_weather").replace(/[^A-Za-z0-9_-]/g, "_"),
+  displayName: "Weather",
+  description: "Current weather of a city",
+  toolType: "api",
+  apiUrl: `${receiver()}/echo/weather`,
+  httpMethod: "get",
+  rawParametersSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  ...overrides,
+});
+
+const BODIES: Record<string, () => Record<string, unknown>> = {
+  api: () => apiToolBody(),
+  function: () => ({ name: unique("add"), displayName: "Add", toolType: "function", functionCode: "function main(a) { return a.x + a.y; }" }),
+  mcp: () => ({ displayName: "Remote", toolType: "mcp", mcpUrl: "https://mcp.example.com/mcp" }),
+  desktop: () => ({ name: unique("open_file"), displayName: "Open file", toolType: "desktop" }),
+  flex: () => ({ name: unique("card"), displayName: "Card", toolType: "flex", flexTemplateJson: { type: "bubble", body: { text: "{{title}}" } }, flexSchema: { title: "A short title" } }),
+  quick_reply: () => ({ name: unique("chips"), displayName: "Chips", toolType: "quick_reply", quickReplyConfig: { mode: "static", items: ["Yes", { label: "No", text: "No thanks" }] } }),
+};
+
+describe("tools CRUD", () => {
+  it("creates, reads, lists, updates and deletes every tool type under both prefixes", async () => {
+    const owner = await seedOwner();
+    for (const [type, body] of Object.entries(BODIES)) {
+      for (const prefix of PREFIXES) {
+        const created = await owner.fetch("POST", "/tools/", body(), { prefix });
+        expect(created.status, await created.clone().text()).toBe(201);
+        const tool = (await created.json()) as Record<string, unknown>;
+        expect(tool).toMatchObject({ toolType: type, organization: owner.organizationId, isGlobal: false, canUpdate: true, canDelete: true });
+        const got = await owner.fetch("GET", `/tools/${tool.id}/`, undefined, { prefix });
+        expect(got.status).toBe(200);
+        const patched = await owner.fetch("PATCH", `/tools/${tool.id}/`, { description: "changed" }, { prefix });
+        expect(patched.status, await patched.clone().text()).toBe(200);
+        expect(((await patched.json()) as { description: string }).description).toBe("changed");
+        const put = await owner.fetch("PUT", `/tools/${tool.id}/`, { ...body(), name: tool.name, prompt: "Use me" }, { prefix });
+        expect(put.status, await put.clone().text()).toBe(200);
+        const deleted = await owner.fetch("DELETE", `/tools/${tool.id}/`, undefined, { prefix });
+        expect(deleted.status).toBe(204);
+        expect((await owner.fetch("GET", `/tools/${tool.id}/`, undefined, { prefix })).status).toBe(404);
+      }
+    }
+  });
+
+  it("lists with filters: desktop tools only for clientPlatform=desktop, toolType, isGlobal", async () => {
+    const owner = await seedOwner();
+    for (const body of Object.values(BODIES)) expect((await owner.fetch("POST", "/tools/", body())).status).toBe(201);
+    const list = async (q: string) => (await (await owner.fetch("GET", `/tools/${q}`)).json()) as { count: number; results: { toolType: string }[] };
+    const plain = await list("");
+    expect(plain.count).toBe(5);
+    expect(plain.results.some((t) => t.toolType === "desktop")).toBe(false);
+    expect((await list("?client_platform=desktop")).count).toBe(6);
+    expect((await list("?toolType=function")).results.map((t) => t.toolType)).toEqual(["function"]);
+    expect((await list("?isGlobal=true")).results.every((t) => (t as unknown as { isGlobal: boolean }).isGlobal)).toBe(true);
+  });
+
+  it("400 for bad input, nothing written", async () => {
+    const owner = await seedOwner();
+    const cases: Record<string, unknown>[] = [
+      { ...apiToolBody(), name: "has space" },
+      { ...apiToolBody(), name: "x".repeat(65) },
+      { ...apiToolBody(), apiUrl: null },
+      { ...apiToolBody(), httpMethod: "trace" },
+      { ...apiToolBody(), toolType: "nope" },
+      { ...apiToolBody(), displayName: "" },
+      { ...apiToolBody(), rawParametersSchema: { type: "string" } },
+      { ...apiToolBody(), rawHeaders: { "Bad Header": "x" } },
+      { ...apiToolBody(), apiUrl: "http://169.254.169.254/latest/meta-data" },
+      { ...apiToolBody(), apiUrl: "http://127.0.0.1:9/x" },
+      { ...apiToolBody(), apiUrl: "http://[::1]/x" },
+      { ...apiToolBody(), apiUrl: "ftp://example.com/x" },
+      { ...BODIES.function(), functionCode: "function main( {" },
+      { ...BODIES.function(), functionCode: null },
+      { ...BODIES.flex(), flexTemplateJson: null },
+      { ...BODIES.flex(), flexSchema: { title: 3 } },
+      { ...BODIES.quick_reply(), quickReplyConfig: { mode: "static", items: [] } },
+      { ...BODIES.quick_reply(), quickReplyConfig: { mode: "weird" } },
+      { ...BODIES.desktop(), name: null },
+      { ...apiToolBody(), groups: [{ id: NO_SUCH_ID }] },
+    ];
+    for (const body of cases) await expectError(await owner.fetch("POST", "/tools/", body), 400);
+    const rows = await db().select().from(tools).where(eq(tools.organizationId, owner.organizationId));
+    expect(rows).toHaveLength(0);
+  });
+
+  it("allows a loopback apiUrl only when OUTBOUND_ALLOWED_HOSTS names it", async () => {
+    const owner = await seedOwner();
+    const body = { ...apiToolBody(), apiUrl: "http://127.0.0.1:9/x" };
+    await expectError(await owner.fetch("POST", "/tools/", body), 400);
+    const res = await owner.fetch("POST", "/tools/", body, { settings: { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1:9", WEBHOOK_ALLOWED_HOSTS: "" } });
+    expect(res.status).toBe(201);
+  });
+
+  it("409 for a duplicate name in the organization, fine in another", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const body = apiToolBody();
+    expect((await owner.fetch("POST", "/tools/", body)).status).toBe(201);
+    await expectError(await owner.fetch("POST", "/tools/", body), 409, "conflict");
+    expect((await other.fetch("POST", "/tools/", body)).status).toBe(201);
+  });
+
+  it("401 without a key", async () => {
+    for (const prefix of PREFIXES) {
+      const res = await SELFfetch(`${prefix}/tools/`);
+      await expectError(res, 401, "not_authenticated");
+    }
+  });
+
+  it("403 without tool.manage or tool.view; members see tools only through their groups", async () => {
+    const owner = await seedOwner();
+    const plain = await seedMember(owner);
+    await expectError(await plain.fetch("GET", "/tools/"), 403, "permission_denied");
+    await expectError(await plain.fetch("POST", "/tools/", apiToolBody()), 403, "permission_denied");
+    const viewer = await seedMember(owner, ["tool.view"]);
+    await expectError(await viewer.fetch("POST", "/tools/", { ...apiToolBody(), groups: [{ id: viewer.groupId }] }), 403, "permission_denied");
+
+    const manager = await seedMember(owner, ["tool.manage"]);
+    // A non-owner must pick one of their own groups.
+    await expectError(await manager.fetch("POST", "/tools/", apiToolBody()), 400);
+    const mine = await manager.fetch("POST", "/tools/", { ...apiToolBody(), groups: [{ id: manager.groupId }] });
+    expect(mine.status, await mine.clone().text()).toBe(201);
+    const mineTool = (await mine.json()) as { id: string };
+    // The owner's tool without groups is invisible to members.
+    const hidden = (await (await owner.fetch("POST", "/tools/", apiToolBody())).json()) as { id: string };
+    await expectError(await manager.fetch("GET", `/tools/${hidden.id}/`), 404);
+    await expectError(await manager.fetch("PATCH", `/tools/${hidden.id}/`, { description: "x" }), 404);
+    await expectError(await viewer.fetch("GET", `/tools/${mineTool.id}/`), 404);
+    const listed = (await (await manager.fetch("GET", "/tools/")).json()) as { results: { id: string }[] };
+    expect(listed.results.map((t) => t.id)).toEqual([mineTool.id]);
+    // Another group of the organization that the manager is not in: 403.
+    const otherMember = await seedMember(owner, ["chatbot.view"]);
+    await expectError(await manager.fetch("PATCH", `/tools/${mineTool.id}/`, { groups: [{ id: manager.groupId }, { id: otherMember.groupId }] }), 403);
+  });
+
+  it("404 for another organization's tool, and for unknown or malformed ids", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const tool = (await (await other.fetch("POST", "/tools/", apiToolBody())).json()) as { id: string };
+    for (const method of ["GET", "PUT", "PATCH", "DELETE"]) {
+      const body = method === "PUT" ? apiToolBody() : method === "PATCH" ? { description: "x" } : undefined;
+      await expectError(await owner.fetch(method, `/tools/${tool.id}/`, body), 404, "not_found");
+    }
+    await expectError(await owner.fetch("GET", `/tools/${NO_SUCH_ID}/`), 404);
+    await expectError(await owner.fetch("GET", "/tools/not-a-uuid/"), 404);
+    expect((await other.fetch("GET", `/tools/${tool.id}/`)).status).toBe(200);
+  });
+
+  it("global tools: staff only create them; every organization sees them, only staff may change them", async () => {
+    const staff = await seedStaff();
+    const owner = await seedOwner();
+    await expectError(await owner.fetch("POST", "/tools/", { ...apiToolBody(), isGlobal: true }), 403);
+    const created = await staff.fetch("POST", "/tools/", { ...apiToolBody(), isGlobal: true });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const tool = (await created.json()) as { id: string; isGlobal: boolean; organization: string | null };
+    expect(tool).toMatchObject({ isGlobal: true, organization: null });
+    const seen = (await (await owner.fetch("GET", `/tools/${tool.id}/`)).json()) as { canUpdate: boolean };
+    expect(seen.canUpdate).toBe(false);
+    const globals = (await (await owner.fetch("GET", "/tools/?isGlobal=true")).json()) as { results: { id: string }[] };
+    expect(globals.results.some((t) => t.id === tool.id)).toBe(true);
+    await expectError(await owner.fetch("PATCH", `/tools/${tool.id}/`, { description: "x" }), 403);
+    await expectError(await owner.fetch("DELETE", `/tools/${tool.id}/`), 403);
+    expect((await staff.fetch("DELETE", `/tools/${tool.id}/`)).status).toBe(204);
+  });
+
+  it("assistants take tools: [{id}] on create and update, and show them", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const tool = (await (await owner.fetch("POST", "/tools/", apiToolBody())).json()) as { id: string; displayName: string };
+    const foreign = (await (await other.fetch("POST", "/tools/", apiToolBody())).json()) as { id: string };
+    const res = await owner.fetch("POST", "/chatbots/", { name: unique("bot"), largeLanguageModel: "00000000-0000-7000-8000-000000000001", replyMode: "agent", tools: [{ id: tool.id }] });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const bot = (await res.json()) as { id: string; tools: { id: string; name: string }[] };
+    expect(bot.tools).toEqual([{ id: tool.id, name: tool.displayName }]);
+    await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { tools: [{ id: foreign.id }] }), 400);
+    const cleared = (await (await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { tools: [] })).json()) as { tools: unknown[] };
+    expect(cleared.tools).toEqual([]);
+  });
+});
+
+async function SELFfetch(url: string) {
+  const { SELF } = await import("cloudflare:test");
+  return SELF.fetch(`http://localhost${url}`);
+}

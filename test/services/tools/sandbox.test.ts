@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { compileProblem, runFunction } from "../../../src/services/tools/sandbox";
+
+describe("function tool sandbox (QuickJS in WebAssembly)", () => {
+  it("runs main(args) and returns its JSON output", async () => {
+    const out = await runFunction("function main(args) { return { sum: args.a + args.b }; }", { a: 2, b: 3 });
+    expect(out).toMatchObject({ status: "success", output: { sum: 5 } });
+  });
+
+  it("awaits async functions and keeps console output", async () => {
+    const out = await runFunction("async function main(args) { console.log('hi', args.n); return await Promise.resolve(args.n * 2); }", { n: 21 });
+    expect(out).toMatchObject({ status: "success", output: 42, logs: ["hi 21"] });
+  });
+
+  it("uses the last expression when there is no main", async () => {
+    expect(await runFunction("args.word.toUpperCase()", { word: "ok" })).toMatchObject({ status: "success", output: "OK" });
+  });
+
+  it("ends an endless loop as timeout", async () => {
+    const out = await runFunction("function main() { for (;;) {} }", {}, { timeoutMs: 200 });
+    expect(out.status).toBe("timeout");
+    expect(out.durationMs).toBeLessThan(2000);
+  });
+
+  it("reports an exception as failure with its message", async () => {
+    const out = await runFunction("function main() { throw new TypeError('bad input'); }", {});
+    expect(out).toMatchObject({ status: "failure", error: "TypeError: bad input" });
+  });
+
+  it("has no access to the worker: no fetch, env, bindings or timers", async () => {
+    const out = await runFunction("function main() { return [typeof fetch, typeof env, typeof process, typeof setTimeout, typeof globalThis.DB]; }", {});
+    expect(out).toMatchObject({ status: "success", output: ["undefined", "undefined", "undefined", "undefined", "undefined"] });
+  });
+
+  it("stops code that eats memory", async () => {
+    const out = await runFunction("function main() { const a = []; for (;;) a.push(new Array(100000).fill(1)); }", {}, { memoryBytes: 4 * 1024 * 1024, timeoutMs: 1500 });
+    expect(out.status).not.toBe("success");
+  });
+
+  it("tells a syntax error at save time", async () => {
+    expect(await compileProblem("function main( {")).toMatch(/Does not compile/);
+    expect(await compileProblem("function main(a) { return a; }")).toBeNull();
+  });
+});
