@@ -44,6 +44,7 @@ const PARAM_RESOURCES: Record<string, Resource> = {
   conversationId: "widgetConversation",
   messageId: "widgetMessage",
   share: "widgetShare",
+  toolPk: "tool",
 };
 
 /** `{id}`: what it holds, by the collection segment before it. */
@@ -66,6 +67,9 @@ const ID_RESOURCES: Record<string, Resource> = {
   "knowledge-bases": "knowledgeBase",
   "chatbot-text-nodes": "textNode",
   attachments: "attachment",
+  tools: "tool",
+  "tool-execution-records": "toolExecutionRecord",
+  "built-in-workflows": "builtInWorkflow",
 };
 
 /** Query parameters given a valid value in every request (required ones, and the file of text node lists). */
@@ -81,6 +85,7 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
   "GET /uploads/{key}": "downloads carry their own signature, not a key",
   "PUT /uploads/{key}": "the PUT upload target carries its own signature, not a key",
   "POST /uploads/": "the POST upload target carries its own signed policy, not a key",
+  "GET /built-in-workflows/{id}/": "built-in workflows are a global catalogue, the same for every organization",
   ...Object.fromEntries(
     [
       "GET /web-chats/{id}/public/config/",
@@ -120,6 +125,8 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /conversations/": (w) => ({ webChat: w.ids.webChat }),
   "POST /messages/": (w) => ({ conversation: w.ids.conversation }),
   "POST /messages/outgoing/": (w) => ({ conversation: w.ids.conversation }),
+  "POST /tools/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "desktop" }),
+  "PUT /tools/{id}/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "function", functionCode: "function main() { return 1; }" }),
   "POST /upload-presigned-url/": () => ({ modelName: "attachment", fieldName: "file", filename: "sweep.txt", fileSize: 20 }),
   "POST /attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
   "POST /conversations/{conversationPk}/attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
@@ -146,6 +153,7 @@ function validRequest(op: Operation, w: World): Pick<Probe, "headers" | "body"> 
 const CONTROL_EXPECTED: Record<string, [number, string]> = {
   "POST /web-chats/": [409, "creating a web inbox creates its web chat, so no inbox lacks one"],
   "POST /web-chats/{id}/custom-domain/verify/": [400, "the sweep's web chat has no custom domain (verification is tested in test/routes/widget/pages.test.ts)"],
+  "POST /tool-execution-records/{id}/result/": [400, "only a pending desktop call takes a result (tested in test/scenarios/agent.test.ts)"],
   "POST /uploads/": [400, "a valid upload needs a fresh signed policy (the flow is tested in test/routes/attachments/presigned-flow.test.ts)"],
   "GET /uploads/{key}": [403, "a download needs its signature (tested in test/routes/attachments/)"],
   "PUT /uploads/{key}": [403, "a PUT upload needs its signature (tested in test/routes/attachments/presigned-flow.test.ts)"],
@@ -357,7 +365,8 @@ describe("OpenAPI sweep", () => {
     const scope = scopeOf(A, B);
     const before = await settled(scope);
     const mine: string[] = [];
-    const secrets = Object.entries(A.ids).filter(([kind]) => kind !== "publicFile" && kind !== "upload");
+    // Not secrets of A: public file paths, storage keys, and rows of the global catalogues.
+    const secrets = Object.entries(A.ids).filter(([kind]) => !["publicFile", "upload", "builtInWorkflow"].includes(kind));
     const leaked = (text: string) => secrets.filter(([, id]) => text.includes(id)).map(([kind]) => kind);
     const targets = ops
       .filter((op) => !NOT_ORGANIZATION_SCOPED[opKey(op)] && !gaps(kit, op, sampleBody, A).length)

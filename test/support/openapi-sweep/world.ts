@@ -44,7 +44,11 @@ export type Resource =
   | "widgetMessage"
   | "widgetShare"
   /** `Last-Event-ID` of the start of that reply (what a reconnecting widget sends). */
-  | "widgetEventId";
+  | "widgetEventId"
+  | "tool"
+  | "toolExecutionRecord"
+  /** A built-in workflow of the global catalogue. */
+  | "builtInWorkflow";
 
 /** The password every world's owner gets (login and password change need one). */
 export const SWEEP_PASSWORD = "sweep password 1234";
@@ -64,6 +68,20 @@ export interface World {
 
 /** A client address per request, so the widget's per-client limit never throttles the sweep. */
 export const anyClient = () => ({ "CF-Connecting-IP": `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+
+/** A function tool and the record of a real call of it: an agent assistant asked with the tool forced (the local model calls it). */
+async function toolWithRecord(owner: Actor) {
+  const tool = await owner
+    .fetch("POST", "/tools/", { name: unique("sweep_tool").replace(/-/g, "_"), displayName: "Sweep tool", toolType: "function", functionCode: "function main(args) { return { echoed: args }; }" })
+    .then((r) => created(r));
+  const bot = await owner.fetch("POST", "/chatbots/", { name: unique("agent"), largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] }).then((r) => created(r));
+  await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Run the sweep tool", toolIds: [tool.id] } }).then((r) => created(r, 200));
+  const records = await owner.fetch("GET", `/tools/${tool.id}/tool-execution-records/`).then((r) => created<{ results: { id: string }[] }>(r, 200));
+  expect(records.results.length).toBeGreaterThan(0);
+  const workflows = await owner.fetch("GET", "/built-in-workflows/").then((r) => created<{ id: string }[] | { results: { id: string }[] }>(r, 200));
+  const workflow = Array.isArray(workflows) ? workflows[0].id : workflows.results[0].id;
+  return { tool: tool.id, record: records.results[0].id, workflow };
+}
 
 /** A visitor of the web chat: a session, one answered message and a share link, through the public API. */
 async function visitor(owner: Actor, webChatId: string) {
@@ -132,6 +150,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
   const attachmentUpload = direct.headers.get("Location")!;
   const attachment = await owner.fetch("POST", "/attachments/", { file: attachmentUpload, filename: "sweep.txt" }).then((r) => created(r));
   const widget = await visitor(owner, inbox.channel.id);
+  const tools = await toolWithRecord(owner);
   // A delivery record of the webhook, as the outbox and the consumer leave one (a settled failure, so nothing retries it).
   const webhookRecord = uuidv7();
   await db().insert(webhookDeliveries).values({
@@ -192,6 +211,9 @@ export async function buildWorld(owner: Actor): Promise<World> {
       widgetMessage: widget.message,
       widgetShare: widget.share,
       widgetEventId: `${widget.message}:0`,
+      tool: tools.tool,
+      toolExecutionRecord: tools.record,
+      builtInWorkflow: tools.workflow,
     },
     visitorToken: widget.token,
   };
