@@ -1,13 +1,13 @@
 import type { models } from "../../db/schema";
 import type { ChatEvent, ChatMessage, ChatModel, ChatRequest } from "../llm";
+import { WORKERS_AI_FUNCTION_CALLING } from "../llm/workers-ai";
 
 /**
  * Whether the provider takes `tools` and answers `tool_calls`; others get the text protocol below.
- * Workers AI's streaming mode returns no tool calls (src/services/llm/workers-ai.ts), so its models
- * use the text protocol until that provider runs tool rounds without streaming.
+ * On Workers AI only the function-calling models do (their tool rounds run without streaming).
  */
 export function nativeToolCalling(model: typeof models.$inferSelect): boolean {
-  return model.provider !== "workers_ai";
+  return model.provider !== "workers_ai" || WORKERS_AI_FUNCTION_CALLING.has(model.modelName);
 }
 
 const ACTION = /^\s*Action:\s*([A-Za-z0-9_-]{1,64})\s*\n\s*Action Input:\s*([\s\S]*?)\s*$/;

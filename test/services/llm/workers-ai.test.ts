@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { chatModelFor, complete, ModelError } from "../../../src/services/llm";
 import { localChatModel } from "../../../src/services/llm/local";
 import { workersAiChatModel } from "../../../src/services/llm/workers-ai";
+import { nativeToolCalling } from "../../../src/services/agent/text-protocol";
 import { models } from "../../../src/db/schema";
 import { db } from "../../harness";
 
@@ -41,6 +42,47 @@ describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
     const result = await complete(workersAiChatModel(fake, "@cf/meta/llama"), { messages: [{ role: "user", content: "Hi" }], passages: [{ index: 1, text: "Greeting." }] });
     expect(result).toEqual({ content: "Hello", toolCalls: [], usage: { promptTokens: 3, completionTokens: 2, totalTokens: 5 } });
     expect(calls[0]).toMatchObject({ name: "@cf/meta/llama", inputs: { stream: true, messages: [{ role: "system" }, { role: "user", content: "Hi" }] } });
+  });
+
+  it("with tools, runs one non-streamed round: tools in Cloudflare's form, tool turns in OpenAI's, tool_calls back as events", async () => {
+    const calls: { name: string; inputs: Record<string, unknown> }[] = [];
+    const fake = {
+      run: async (name: string, inputs: Record<string, unknown>) => {
+        calls.push({ name, inputs });
+        return calls.length === 1
+          ? { response: null, tool_calls: [{ name: "lookup_order", arguments: { order: "A-17" } }], usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 } }
+          : { response: "Order A-17 ships today." };
+      },
+    } as unknown as Ai;
+    const model = workersAiChatModel(fake, "@cf/meta/llama-3.3-70b-instruct-fp8-fast");
+    const tools = [{ type: "function" as const, function: { name: "lookup_order", description: "Finds an order", parameters: { type: "object", properties: { order: { type: "string" } } } } }];
+    const first = await complete(model, { messages: [{ role: "user", content: "Where is A-17?" }], tools });
+    expect(first.toolCalls).toEqual([{ id: "call_1", name: "lookup_order", arguments: '{"order":"A-17"}' }]);
+    expect(first.content).toBe("");
+    expect(first.usage).toEqual({ promptTokens: 9, completionTokens: 4, totalTokens: 13 });
+    expect(calls[0].inputs).not.toHaveProperty("stream");
+    expect(calls[0].inputs.tools).toEqual([{ name: "lookup_order", description: "Finds an order", parameters: tools[0].function.parameters }]);
+    const second = await complete(model, {
+      messages: [
+        { role: "user", content: "Where is A-17?" },
+        { role: "assistant", content: "", toolCalls: first.toolCalls },
+        { role: "tool", toolCallId: "call_1", name: "lookup_order", content: '{"status":"ships today"}' },
+      ],
+      tools,
+    });
+    expect(second.content).toBe("Order A-17 ships today.");
+    expect(calls[1].inputs.messages).toEqual([
+      { role: "user", content: "Where is A-17?" },
+      { role: "assistant", content: "", tool_calls: [{ id: "call_1", type: "function", function: { name: "lookup_order", arguments: '{"order":"A-17"}' } }] },
+      { role: "tool", tool_call_id: "call_1", name: "lookup_order", content: '{"status":"ships today"}' },
+    ]);
+  });
+
+  it("only Cloudflare's function-calling models call tools natively; the others use the text protocol", async () => {
+    const row = (modelName: string) => ({ provider: "workers_ai", modelName }) as Parameters<typeof nativeToolCalling>[0];
+    expect(nativeToolCalling(row("@cf/meta/llama-3.3-70b-instruct-fp8-fast"))).toBe(true);
+    expect(nativeToolCalling(row("@cf/meta/llama-3.1-8b-instruct"))).toBe(false);
+    expect(nativeToolCalling({ provider: "openai_compatible", modelName: "any" } as Parameters<typeof nativeToolCalling>[0])).toBe(true);
   });
 
   it("a failing binding is a 502 ModelError", async () => {
