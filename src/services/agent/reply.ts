@@ -8,6 +8,7 @@ import { toolsForReply } from "./registry";
 import { withTextProtocol, nativeToolCalling } from "./text-protocol";
 import type { ToolCallTrace, ToolContext } from "./types";
 import { toolTurns } from "./history";
+import { attachmentParts } from "../uploads/reading";
 import type { messages } from "../../db/schema";
 
 type MessageRow = typeof messages.$inferSelect;
@@ -50,7 +51,12 @@ export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit:
   };
   const metadata = (incoming.metadata ?? {}) as Record<string, unknown>;
   const clientPlatform = typeof metadata.clientPlatform === "string" ? metadata.clientPlatform : typeof metadata.client_platform === "string" ? metadata.client_platform : null;
-  const [tools, base] = await Promise.all([toolsForReply(ctx, { toolIds: incoming.toolIds, clientPlatform }), chatModelFor(env, input.model)]);
+  const [tools, base, attachments] = await Promise.all([
+    toolsForReply(ctx, { toolIds: incoming.toolIds, clientPlatform }),
+    chatModelFor(env, input.model),
+    // Files of the conversation, as a normal reply reads them (documents as text, images as parts).
+    attachmentParts(env, db, incoming, input.history, input.waitForAttachments ?? true),
+  ]);
   const model = nativeToolCalling(input.model) ? base : withTextProtocol(base);
   const conversationId = incoming.conversationId;
   const recorder = new ToolRecorder(db, {
@@ -69,6 +75,7 @@ export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit:
     model,
     request: {
       messages: await agentPrompt(db, input, (input as AgentReplyInput).continues),
+      attachments,
       signal: options.signal,
       onResponse: () => {
         if (!responded) options.onResponse?.();

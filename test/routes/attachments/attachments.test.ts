@@ -164,10 +164,10 @@ describe("allowed-file-specs", () => {
 });
 
 describe("the assistant reads attachments", () => {
-  it("an image attachment reaches an OpenAI-compatible upstream as an image part", async () => {
+  it.each(["normal", "agent"])("an image attachment reaches an OpenAI-compatible upstream as an image part (%s reply mode)", async (replyMode) => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id });
+    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode });
     const key = await uploadKey(owner);
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "What is in this picture?", attachments: [{ file: key, filename: "cat.png" }] } });
     expect(res.status, await res.clone().text()).toBe(200);
