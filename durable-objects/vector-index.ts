@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../src/env";
 import type { VectorFilter, VectorMatch, VectorRecord } from "../src/services/vector-store/types";
+import { embedWithModel, MIN_TRAINING_CHUNKS, trainCorpusModel, type CorpusModel } from "../src/services/embeddings/corpus";
 
 type VectorType = VectorRecord["type"];
 
@@ -14,10 +15,69 @@ type VectorType = VectorRecord["type"];
  */
 export class VectorIndex extends DurableObject<Bindings> {
   private memory: Slots | null = null;
+  /** The knowledge base's corpus-trained embedding (src/services/embeddings/corpus.ts), loaded once. */
+  private embedding: EmbeddingState | null = null;
+  /** When a caller was granted the retraining (claimTraining); another is granted after the lease runs out. */
+  private trainingSince = 0;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS vectors (id TEXT PRIMARY KEY, type TEXT NOT NULL, source_id TEXT NOT NULL, q BLOB NOT NULL)");
+    ctx.storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS embedding_model (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, trained_on INTEGER NOT NULL, documents INTEGER NOT NULL, k INTEGER NOT NULL, terms TEXT NOT NULL, df BLOB NOT NULL, vectors BLOB NOT NULL, scales BLOB NOT NULL)",
+    );
+  }
+
+  /**
+   * The local embedding model's vectors for texts, with the version of the model that made them (0:
+   * untrained, hashing only). Every embedding of the knowledge base goes through here, so documents
+   * and queries always meet the same model.
+   */
+  embed(texts: string[]): { version: number; vectors: number[][] } {
+    const { version, model } = this.embeddingState();
+    return { version, vectors: texts.map((t) => embedWithModel(model, t)) };
+  }
+
+  /** The model's version and how many chunks the knowledge base held when it was trained. */
+  embeddingVersion(): { version: number; trainedOn: number } {
+    const { version, trainedOn } = this.embeddingState();
+    return { version, trainedOn };
+  }
+
+  /**
+   * Whether the caller should retrain now: the base has grown by half since the last training (so the
+   * model has seen at least two thirds of it, and the total work stays proportional to its size) and no
+   * other caller holds the training (a lease of 10 minutes).
+   */
+  claimTraining(chunks: number): boolean {
+    const { trainedOn } = this.embeddingState();
+    if (chunks < MIN_TRAINING_CHUNKS || chunks < RETRAIN_GROWTH * trainedOn) return false;
+    if (Date.now() - this.trainingSince < TRAINING_LEASE_MS) return false;
+    this.trainingSince = Date.now();
+    return true;
+  }
+
+  /** Trains the model on a sample of the base's texts and stores it as the next version; returns that version. */
+  train(texts: string[], chunks: number): number {
+    const model = trainCorpusModel(texts);
+    const state = this.embeddingState();
+    const version = state.version + 1;
+    this.trainingSince = 0;
+    // Nothing to learn from yet: the next try waits until the base has grown by half again.
+    if (!model) return ((this.embedding = { ...state, trainedOn: chunks }), state.version);
+    this.ctx.storage.sql.exec(
+      "INSERT OR REPLACE INTO embedding_model (id, version, trained_on, documents, k, terms, df, vectors, scales) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
+      version,
+      chunks,
+      model.documents,
+      model.k,
+      JSON.stringify(model.terms),
+      model.df.buffer,
+      model.vectors.buffer,
+      model.scales.buffer,
+    );
+    this.embedding = { version, trainedOn: chunks, model };
+    return version;
   }
 
   upsert(records: VectorRecord[]): void {
@@ -47,7 +107,33 @@ export class VectorIndex extends DurableObject<Bindings> {
 
   clear(): void {
     this.ctx.storage.sql.exec("DELETE FROM vectors");
+    this.ctx.storage.sql.exec("DELETE FROM embedding_model");
     this.memory = new Slots(0, 0);
+    this.embedding = null;
+  }
+
+  private embeddingState(): EmbeddingState {
+    if (this.embedding) return this.embedding;
+    const [row] = this.ctx.storage.sql
+      .exec<{ version: number; trained_on: number; documents: number; k: number; terms: string; df: ArrayBuffer; vectors: ArrayBuffer; scales: ArrayBuffer }>(
+        "SELECT version, trained_on, documents, k, terms, df, vectors, scales FROM embedding_model WHERE id = 1",
+      )
+      .toArray();
+    this.embedding = row
+      ? {
+          version: row.version,
+          trainedOn: row.trained_on,
+          model: {
+            terms: JSON.parse(row.terms) as string[],
+            df: new Int32Array(row.df),
+            documents: row.documents,
+            k: row.k,
+            vectors: new Int8Array(row.vectors),
+            scales: new Float32Array(row.scales),
+          },
+        }
+      : { version: 0, trainedOn: 0, model: null };
+    return this.embedding;
   }
 
   private load(): Slots {
@@ -61,6 +147,16 @@ export class VectorIndex extends DurableObject<Bindings> {
     return slots;
   }
 }
+
+interface EmbeddingState {
+  version: number;
+  trainedOn: number;
+  model: CorpusModel | null;
+}
+
+const TRAINING_LEASE_MS = 10 * 60_000;
+/** Retrain when the base holds this many times the chunks the model was trained on. */
+const RETRAIN_GROWTH = 1.5;
 
 const SCALE = 127;
 /** The query is scaled to integers this large: exact int32 sums for up to 16,384 dimensions. */

@@ -6,6 +6,7 @@ import { chunk } from "../lib/sql";
 import { parseDocument, ParseError, UnsupportedFileType } from "./parsing";
 import { chunkDocument } from "./chunking";
 import { embedderOf } from "./knowledge-content";
+import { refreshKnowledgeBaseEmbedding } from "./embeddings/knowledge-base";
 import { vectorStoreFor } from "./vector-store";
 import { indexedTerms } from "./retrieval/terms";
 import { VECTOR_BYTES_PER_DIMENSION } from "./knowledge-bases";
@@ -114,6 +115,8 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
       nodes.map((n, i) => ({ id: n.id, values: vectors[i], type: "text_node" as const, sourceId: file.id })),
     ),
   );
+  // The built-in embedding is trained on the base's own text: retrain as it grows (see knowledge-base.ts).
+  await staged("indexing", () => refreshKnowledgeBaseEmbedding(env, db, embedder, nodes.map((n) => ({ id: n.id, text: n.text, type: "text_node" as const, sourceId: file.id }))));
   const finishedAt = Date.now();
   await db
     .update(knowledgeBaseFiles)

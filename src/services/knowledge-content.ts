@@ -5,6 +5,7 @@ import { chunk } from "../lib/sql";
 import { ModelError } from "./llm/types";
 import { modelById } from "./models";
 import { embeddingModelFor } from "./embeddings";
+import { knowledgeBaseEmbeddingModel, refreshKnowledgeBaseEmbedding } from "./embeddings/knowledge-base";
 import { vectorStoreFor } from "./vector-store";
 import { indexedTerms } from "./retrieval/terms";
 import { countWords } from "./llm/text";
@@ -18,10 +19,11 @@ export type IngestionJob =
 /** Vectors removed per purge job: keeps each queue message far below its 128 KB limit. */
 const PURGE_BATCH = 1000;
 
-export async function embedderOf(env: Bindings, db: Db, kb: Pick<KnowledgeBaseRow, "embeddingModelId">) {
+export async function embedderOf(env: Bindings, db: Db, kb: Pick<KnowledgeBaseRow, "id" | "embeddingModelId">) {
   const row = await modelById(db, kb.embeddingModelId);
   if (!row) throw new ModelError("The knowledge base's embedding model no longer exists.", 400);
-  return embeddingModelFor(env, row);
+  // The built-in model is trained on each base's own text (src/services/embeddings/knowledge-base.ts).
+  return row.provider === "local" ? knowledgeBaseEmbeddingModel(env, kb.id) : embeddingModelFor(env, row);
 }
 
 /** What an FAQ is searched by: its question and its answer. */
@@ -45,10 +47,9 @@ export async function indexFaqs(env: Bindings, db: Db, kb: KnowledgeBaseRow, row
   ]);
   const embedder = await embedderOf(env, db, kb);
   const vectors = await embedder.embed(texts, "document");
-  await vectorStoreFor(env).upsert(
-    kb.id,
-    rows.map((r, i) => ({ id: r.id, values: vectors[i], type: "faq" as const, sourceId: r.id })),
-  );
+  const records = rows.map((r, i) => ({ id: r.id, values: vectors[i], type: "faq" as const, sourceId: r.id }));
+  await vectorStoreFor(env).upsert(kb.id, records);
+  await refreshKnowledgeBaseEmbedding(env, db, embedder, records.map(({ values: _, ...r }, i) => ({ ...r, text: texts[i] })));
 }
 
 /** Deletes FAQs of a knowledge base with their index rows and vectors. */

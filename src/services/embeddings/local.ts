@@ -19,7 +19,7 @@ export const LOCAL_EMBEDDING_DIMENSIONS = 256;
 export const localEmbeddingModel: EmbeddingModel = {
   dimensions: LOCAL_EMBEDDING_DIMENSIONS,
   async embed(texts: string[]): Promise<number[][]> {
-    return texts.map(embedText);
+    return texts.map((t) => embedText(t));
   },
 };
 
@@ -110,9 +110,9 @@ function weightOf(key: string): number {
 }
 
 /** The unit vector of one text. */
-export function embedText(text: string): number[] {
+export function embedText(text: string, dimensions = LOCAL_EMBEDDING_DIMENSIONS): number[] {
   const { words, subwords } = features(text);
-  const out = new Float64Array(LOCAL_EMBEDDING_DIMENSIONS);
+  const out = new Float64Array(dimensions);
   // Each group is normalised on its own first, so that long words (many 3-grams) do not outweigh
   // the words themselves; SUBWORD_WEIGHT then sets their share.
   addGroup(out, words, 1);
@@ -121,13 +121,14 @@ export function embedText(text: string): number[] {
   return normalize(out);
 }
 
+/** `out.length` is a power of two: the hash's low bits pick the dimension. */
 function addGroup(out: Float64Array, group: Map<string, number>, groupWeight: number) {
-  const slots = new Float64Array(LOCAL_EMBEDDING_DIMENSIONS);
+  const slots = new Float64Array(out.length);
   for (const [key, tf] of group) {
     const h = fmix32(fnv1a(key));
     // Low bits choose the dimension, the top bit the sign, so collisions cancel out on average.
     const sign = h & 0x80000000 ? -1 : 1;
-    slots[h & (LOCAL_EMBEDDING_DIMENSIONS - 1)] += sign * weightOf(key) * (1 + Math.log(tf));
+    slots[h & (out.length - 1)] += sign * weightOf(key) * (1 + Math.log(tf));
   }
   const norm = Math.hypot(...slots);
   if (norm > 0) for (let i = 0; i < slots.length; i++) out[i] += (slots[i] / norm) * groupWeight;

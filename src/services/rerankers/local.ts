@@ -22,6 +22,7 @@ const CJK_PAIR_BONUS = 0.2;
 const STEEPNESS = 1.5;
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
+const MAX_QUERY_TERM_FREQUENCY = 3;
 
 interface Analysed {
   /** Content terms in text order: stemmed words, and CJK characters. */
@@ -46,7 +47,9 @@ export function rerankLocally(query: string, documents: string[]): number[] {
   // towards coverage (the candidates were retrieved for it) but no longer separates them.
   const n = docs.length;
   const idf = new Map(queryTerms.map((t) => [t, 1 + Math.log((n + 1) / (docs.filter((d) => d.terms.has(t)).length + 1))]));
-  const total = queryTerms.reduce((s, t) => s + idf.get(t)!, 0);
+  // A term the question repeats weighs as often (at most 3), as in the keyword search: long questions name their subject more than once.
+  const weight = new Map(queryTerms.map((t) => [t, Math.min(MAX_QUERY_TERM_FREQUENCY, q.counts.get(t) ?? 1) * idf.get(t)!]));
+  const total = queryTerms.reduce((s, t) => s + weight.get(t)!, 0);
   const phrase = q.sequence.join(" ");
   const averageLength = docs.reduce((s, d) => s + d.sequence.length, 0) / n || 1;
 
@@ -55,7 +58,7 @@ export function rerankLocally(query: string, documents: string[]): number[] {
     // document of average length counts 1.
     const lengthNorm = 1 - BM25_B + (BM25_B * d.sequence.length) / averageLength;
     const tfWeight = (tf: number) => (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * lengthNorm) / ((BM25_K1 + 1) / (1 + BM25_K1));
-    const coverage = queryTerms.reduce((s, t) => s + (d.counts.get(t) ? idf.get(t)! * tfWeight(d.counts.get(t)!) : 0), 0) / total;
+    const coverage = queryTerms.reduce((s, t) => s + (d.counts.get(t) ? weight.get(t)! * tfWeight(d.counts.get(t)!) : 0), 0) / total;
     const adjacent = share(q.pairs, d.pairs);
     const exact = q.sequence.length > 1 && ` ${d.sequence.join(" ")} `.includes(` ${phrase} `) ? 1 : 0;
     const cjk = share(q.cjkPairs, d.cjkPairs);

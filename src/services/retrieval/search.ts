@@ -156,7 +156,11 @@ async function rerank(env: Bindings, db: Db, kb: KnowledgeBaseRow, query: string
   // reranker judges each passage alone, the searches saw how it ranked among the others. The better
   // of the two ranks counts, so a passage one search misses is not halved for it. A passage the
   // reranker finds unrelated (0) stays at 0, so the cutoff still drops it.
-  return candidates.map((c, i) => ({ ...c, score: scores[i] * (0.25 + 0.75 * c.evidence) })).sort((a, b) => b.score - a.score);
+  // The local reranker is lexical, like the keyword search: on CISI its score alone undid the hybrid's
+  // gain (docs/decisions.md, issue 21), so it is averaged with the fused score instead.
+  if (row.provider !== "local") return candidates.map((c, i) => ({ ...c, score: scores[i] * (0.25 + 0.75 * c.evidence) })).sort((a, b) => b.score - a.score);
+  const top = candidates[0]?.score || 1;
+  return candidates.map((c, i) => ({ ...c, score: scores[i] > 0 ? 0.5 * scores[i] + 0.5 * (c.score / top) : 0 })).sort((a, b) => b.score - a.score);
 }
 
 async function candidateTexts(db: Db, candidates: Candidate[]): Promise<Map<string, string>> {

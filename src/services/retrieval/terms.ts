@@ -4,6 +4,8 @@
  * characters, since those scripts do not separate words. A two-character word such as 退货 is then
  * one indexed term, and a longer phrase matches through its pairs.
  */
+import { porterStem } from "./porter";
+
 const CJK_CLASS = "\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uac00-\\ud7af";
 const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, "gu");
 /** A run of letters and digits that are not CJK: "API密钥" is the word "api" and the run "密钥". */
@@ -52,10 +54,13 @@ export function termsOf(text: string): string[] {
  */
 const prefixOf = (knowledgeBaseId: string) => `k${knowledgeBaseId.replace(/-/g, "").slice(-12).toLowerCase()}`;
 
-/** The text as the FTS5 column stores it: its terms, prefixed with the knowledge base, separated by spaces. */
+/**
+ * The text as the FTS5 column stores it: its terms, English words Porter-stemmed ("retrieval" and
+ * "retrieving" are both "retriev"), prefixed with the knowledge base, separated by spaces.
+ */
 export const indexedTerms = (text: string, knowledgeBaseId: string) => {
   const prefix = prefixOf(knowledgeBaseId);
-  return termsOf(text).map((t) => prefix + t).join(" ");
+  return termsOf(text).map((t) => prefix + porterStem(t)).join(" ");
 };
 
 /** Distinct meaningful terms of a query (stopwords dropped; the index keeps them). */
@@ -63,11 +68,37 @@ export function queryTerms(query: string): string[] {
   return [...new Set(termsOf(query).filter((t) => !isStopTerm(t)))].slice(0, 64);
 }
 
-/** An FTS5 MATCH expression: rows of the knowledge base holding any of the query's terms; null when it has none. */
+/** The meaningful terms of a text in order, duplicates kept, English words stemmed: what the corpus-trained embedding counts. */
+export const contentTerms = (text: string): string[] => termsOf(text).filter((t) => !isStopTerm(t)).map(porterStem);
+
+/** A stemmed query term said this often counts at most this many times (a long question repeats its subject). */
+const MAX_QUERY_TERM_FREQUENCY = 3;
+
+/**
+ * An FTS5 MATCH expression: rows of the knowledge base holding any of the query's terms; null when
+ * it has none. FTS5's bm25() sums over the expression's phrases, so a term the query says twice is
+ * written twice and weighs double (BM25 with query term frequency): long questions name their subject
+ * more than once. Each term is the word's stem; where the stem differs from the word, the word
+ * follows too, for bases indexed before terms were stemmed (in a stemmed index it matches nothing).
+ */
 export function matchExpression(query: string, knowledgeBaseId: string): string | null {
-  const terms = queryTerms(query);
   const prefix = prefixOf(knowledgeBaseId);
-  return terms.length ? terms.map((t) => `"${prefix}${t.replace(/"/g, '""')}"`).join(" OR ") : null;
+  const counts = new Map<string, { count: number; words: Set<string> }>();
+  for (const word of termsOf(query)) {
+    if (isStopTerm(word)) continue;
+    const stem = porterStem(word);
+    const entry = counts.get(stem) ?? { count: 0, words: new Set<string>() };
+    entry.count++;
+    entry.words.add(word);
+    counts.set(stem, entry);
+  }
+  const phrase = (t: string) => `"${prefix}${t.replace(/"/g, '""')}"`;
+  const phrases: string[] = [];
+  for (const [stem, { count, words }] of [...counts].slice(0, 64)) {
+    for (let i = 0; i < Math.min(count, MAX_QUERY_TERM_FREQUENCY); i++) phrases.push(phrase(stem));
+    for (const word of words) if (word !== stem) phrases.push(phrase(word));
+  }
+  return phrases.length ? phrases.join(" OR ") : null;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
@@ -79,12 +110,15 @@ const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "
 export function highlight(text: string, query: string): string {
   const terms = queryTerms(query);
   const words = new Set(terms.filter((t) => !IS_CJK.test(t)));
+  // Other forms of a query word are marked too, as the stemmed index found them.
+  const stems = new Set([...words].map(porterStem));
   const cjk = terms.filter((t) => IS_CJK.test(t) && ([...t].length > 1 || terms.length === 1 || !terms.some((o) => o !== t && o.includes(t))));
   const marked: boolean[] = [];
   const chars = [...text];
   const lower = chars.map((c) => c.toLowerCase());
   for (const m of text.matchAll(new RegExp(LATIN_WORD, "gu"))) {
-    if (IS_CJK.test(m[0]) || !words.has(m[0].toLowerCase())) continue;
+    const word = m[0].toLowerCase();
+    if (IS_CJK.test(m[0]) || !(words.has(word) || stems.has(porterStem(word)))) continue;
     const start = [...text.slice(0, m.index)].length;
     for (let i = 0; i < [...m[0]].length; i++) marked[start + i] = true;
   }

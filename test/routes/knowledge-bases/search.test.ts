@@ -59,13 +59,16 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     expect(keyword.results[0].highlightedText).toContain("<mark>快递</mark>");
   });
 
-  it("English is found by keyword and by vector search; vector search matches other word forms", async () => {
+  it("English is found by keyword and by vector search; both match other word forms, vector search also misspellings", async () => {
     const owner = await seedOwner();
     const kb = await searchable(owner, { enableRerank: false });
     expect((await search(owner, kb.id, { query: "warehouse", searchMethod: "keyword" })).results[0].knowledgeBaseFile?.filename).toBe("shipping.txt");
-    // "authenticating" is not a word of any article: keyword search misses it, vector search does not.
-    expect((await search(owner, kb.id, { query: "authenticating", searchMethod: "keyword" })).count).toBe(0);
+    // "authenticating" is not a word of any article: its stem ("authent", as "authentication") is.
+    expect((await search(owner, kb.id, { query: "authenticating", searchMethod: "keyword" })).results[0].knowledgeBaseFile?.filename).toBe("security.txt");
     expect((await search(owner, kb.id, { query: "authenticating", searchMethod: "vector" })).results[0].knowledgeBaseFile?.filename).toBe("security.txt");
+    // A misspelling has no stem in common: keyword search misses it, the vector's character 3-grams do not.
+    expect((await search(owner, kb.id, { query: "authentcation", searchMethod: "keyword" })).count).toBe(0);
+    expect((await search(owner, kb.id, { query: "authentcation", searchMethod: "vector" })).results[0].knowledgeBaseFile?.filename).toBe("security.txt");
   });
 
   it("FAQs are searched beside the text", async () => {

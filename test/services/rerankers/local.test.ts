@@ -66,4 +66,10 @@ describe("local reranker", () => {
     expect(ranking(scores)[0]).toBe(1);
     expect(scores[0]).toBe(0);
   });
+
+  it("weighs a term the question repeats as often as it says it (query term frequency)", async () => {
+    const docs = ["Journals and their articles", "How authors choose titles"];
+    const [journal, titles] = await localReranker.rerank("Titles of articles: how are titles chosen, and are titles descriptive?", docs);
+    expect(titles).toBeGreaterThan(journal);
+  });
 });

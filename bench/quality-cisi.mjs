@@ -1,0 +1,151 @@
+// `npm run bench -- quality-cisi`: retrieval quality on a public test collection, CISI (1,460 library
+// science abstracts, 76 queries with relevance judgments; ../shared/data/cisi/, see its README).
+// Each document becomes a text file (title, blank line, abstract) uploaded through the files API into
+// one knowledge base with the built-in models and default settings (numberOfRetrievedChunks 20, so
+// that a search returns ten documents or more); every judged query then goes through
+// POST /knowledge-bases/{id}/search/ once per method. Beside it, in the same run, SQLite FTS5 BM25
+// (porter tokenizer, title + abstract, OR of the query's words, node:sqlite) is the baseline.
+// Scoring at the document level (a document's best chunk counts), binary relevance: nDCG@10,
+// recall@10, and the p50 latency of a search. Queries longer than the API's 2,000 characters are cut
+// at a word, for the baseline as well. Options: --port N, --data DIR, --dump FILE.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { percentile, startServer } from "./lib.mjs";
+import { ndcgAt, recallAt, waitForIngestion } from "./quality.mjs";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
+const RERANKER_MODEL = "00000000-0000-7000-8000-000000000003";
+const RETRIEVED = 20;
+const INGEST_TIMEOUT_MS = Number(process.env.BENCH_INGEST_TIMEOUT_S ?? 900) * 1000;
+
+const METHODS = [
+  { name: "keyword (bm25)", searchMethod: "keyword", settings: { enableRrf: true, enableRerank: false } },
+  { name: "vector", searchMethod: "vector", settings: { enableRrf: true, enableRerank: false } },
+  { name: "hybrid rrf", searchMethod: "hybrid", settings: { enableRrf: true, enableRerank: false } },
+  { name: "hybrid score mean", searchMethod: "hybrid", settings: { enableRrf: false, enableRerank: false } },
+  { name: "hybrid score+rerank", searchMethod: "hybrid", settings: { enableRrf: false, enableRerank: true } },
+  { name: "default (rrf+rerank)", searchMethod: "hybrid", settings: { enableRrf: true, enableRerank: true } },
+];
+
+/** Records of a CISI file: `.I id`, then fields `.T`, `.A`, `.W`, `.X`, ... each on its own line. */
+function records(file) {
+  const out = [];
+  let current = null;
+  let field = null;
+  for (const line of readFileSync(file, "utf8").split(/\r?\n/)) {
+    const m = line.match(/^\.([A-Z])\s*(.*)$/);
+    if (m) {
+      if (m[1] === "I") out.push((current = { id: Number(m[2]), T: "", W: "" }));
+      field = m[1];
+      continue;
+    }
+    if (current && (field === "T" || field === "W")) current[field] += `${line}\n`;
+  }
+  return out;
+}
+
+/** The search API takes queries of up to 2,000 characters: a longer one is cut at a word (for the baseline too). */
+const fit = (text, max = 2000) => (text.length <= max ? text : text.slice(0, text.lastIndexOf(" ", max)));
+
+export function loadCisi(dir) {
+  const clean = (s) => s.replace(/\s+/g, " ").trim();
+  const docs = records(path.join(dir, "CISI.ALL")).map((r) => ({ id: r.id, title: clean(r.T), abstract: clean(r.W) }));
+  const relevant = new Map();
+  for (const line of readFileSync(path.join(dir, "CISI.REL"), "utf8").split(/\r?\n/)) {
+    const [q, d] = line.trim().split(/\s+/).map(Number);
+    if (!q || !d) continue;
+    if (!relevant.has(q)) relevant.set(q, new Set());
+    relevant.get(q).add(`cisi-${d}.txt`);
+  }
+  const queries = records(path.join(dir, "CISI.QRY"))
+    .filter((r) => relevant.has(r.id))
+    .map((r) => ({ id: r.id, text: fit(clean(r.W)), relevant: [...relevant.get(r.id)] }));
+  return { docs, queries };
+}
+
+/** The README's baseline: FTS5 with the porter tokenizer over title and abstract, OR of the query's words, by bm25(). */
+async function fts5Baseline(docs, queries) {
+  const { DatabaseSync } = await import("node:sqlite");
+  const db = new DatabaseSync(":memory:");
+  db.exec("create virtual table docs using fts5(title, abstract, tokenize='porter')");
+  const insert = db.prepare("insert into docs (rowid, title, abstract) values (?, ?, ?)");
+  for (const d of docs) insert.run(d.id, d.title, d.abstract);
+  const search = db.prepare("select rowid from docs where docs match ? order by bm25(docs) limit 10");
+  return queries.map((q) => {
+    const words = q.text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+    return words.length ? search.all(words.map((w) => `"${w}"`).join(" OR ")).map((r) => `cisi-${r.rowid}.txt`) : [];
+  });
+}
+
+function parseArgs(argv) {
+  const args = { port: 8831, data: path.resolve(ROOT, "../shared/data/cisi"), dump: null };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--port") args.port = Number(argv[++i]);
+    else if (argv[i] === "--data") args.data = path.resolve(argv[++i]);
+    else if (argv[i] === "--dump") args.dump = argv[++i];
+    else throw new Error(`unknown argument ${argv[i]} (expected --port N, --data DIR, --dump FILE)`);
+  }
+  return args;
+}
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const scoreOf = (rankings, queries) => ({
+  ndcg10: mean(queries.map((q, i) => ndcgAt(rankings[i], q.relevant, 10))),
+  recall10: mean(queries.map((q, i) => recallAt(rankings[i], q.relevant, 10))),
+});
+
+export default async function (argv = []) {
+  const args = parseArgs(argv);
+  const { docs, queries } = loadCisi(args.data);
+  const rows = [{ name: "FTS5 bm25 baseline", ...scoreOf(await fts5Baseline(docs, queries), queries), p50: null }];
+  const server = await startServer({ port: args.port });
+  const api = server.api;
+  try {
+    const kb = await api("/knowledge-bases/", { body: { name: "Bench CISI", embeddingModel: EMBEDDING_MODEL, rerankerModel: RERANKER_MODEL, numberOfRetrievedChunks: RETRIEVED } });
+    const started = performance.now();
+    let uploaded = 0;
+    for (let i = 0; i < docs.length; i += 20) {
+      const form = new FormData();
+      for (const d of docs.slice(i, i + 20)) form.append("file", new Blob([`${d.title}\n\n${d.abstract}\n`], { type: "text/plain" }), `cisi-${d.id}.txt`);
+      uploaded += (await api(`/knowledge-bases/${kb.id}/files/`, { form })).length;
+    }
+    const files = await waitForIngestion(api, kb.id, uploaded, INGEST_TIMEOUT_MS);
+    const chunks = files.reduce((a, f) => a + (f.chunksCount ?? 0), 0);
+    console.log(`CISI: ${docs.length} documents, ${chunks} chunks, ingested in ${((performance.now() - started) / 1000).toFixed(1)} s; ${queries.length} judged queries; ${RETRIEVED} chunks per search\n`);
+
+    const dumped = {};
+    for (const method of METHODS) {
+      await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
+      const search = (query) => api(`/knowledge-bases/${kb.id}/search/?pageSize=${RETRIEVED}`, { body: { query, searchMethod: method.searchMethod, pageSize: RETRIEVED } });
+      for (const q of queries.slice(0, 3)) await search(q.text); // warm-up
+      const rankings = [];
+      const latencies = [];
+      for (const q of queries) {
+        const t0 = performance.now();
+        const page = await search(q.text);
+        latencies.push(performance.now() - t0);
+        const seen = new Set();
+        rankings.push((page.results ?? []).map((r) => r.knowledgeBaseFile?.filename).filter((f) => f && !seen.has(f) && seen.add(f)));
+      }
+      dumped[method.name] = rankings.map((r, i) => ({ id: queries[i].id, ranked: r.slice(0, 10) }));
+      rows.push({ name: method.name, ...scoreOf(rankings, queries), p50: percentile(latencies, 50) });
+    }
+    if (args.dump) writeFileSync(args.dump, JSON.stringify(dumped, null, 1));
+  } finally {
+    await server.stop();
+  }
+
+  const widths = [22, 9, 10, 9];
+  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(" ");
+  console.log(line(["method", "nDCG@10", "recall@10", "p50 ms"]));
+  console.log(widths.map((w) => "-".repeat(w)).join(" "));
+  for (const r of rows) console.log(line([r.name, r.ndcg10.toFixed(3), r.recall10.toFixed(3), r.p50 === null ? "-" : r.p50.toFixed(1)]));
+  const at = (name) => rows.find((r) => r.name === name);
+  const baseline = at("FTS5 bm25 baseline").ndcg10;
+  const best = Math.max(at("keyword (bm25)").ndcg10, at("vector").ndcg10);
+  const verdict = (ok) => (ok ? "holds" : "does NOT hold");
+  console.log(`\ndefault >= baseline + 0.03 (${(baseline + 0.03).toFixed(3)}): ${verdict(at("default (rrf+rerank)").ndcg10 >= baseline + 0.03)}`);
+  console.log(`hybrid rrf >= max(keyword, vector) (${best.toFixed(3)}): ${verdict(at("hybrid rrf").ndcg10 >= best)}`);
+}
