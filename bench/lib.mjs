@@ -52,6 +52,8 @@ export async function startServer({ port = 8788, vars = {} } = {}) {
     base,
     key,
     headers,
+    /** The `wrangler dev` process: its workerd processes are its descendants. */
+    pid: child.pid,
     /** A JSON (or multipart `form`) request to `/api/v1${path}`; throws on a non-2xx answer, returns the parsed body. */
     async api(path, { method = "POST", body, form } = {}) {
       const res = await fetch(`${base}/api/v1${path}`, {
