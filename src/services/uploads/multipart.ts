@@ -91,30 +91,65 @@ export class MultipartReader {
     return parseHeaders(lines);
   }
 
-  /** The current part's bytes as they arrive; ends at the part's end. */
+  /** Reads the next chunk of the body (counted in the position), or null at its end. */
+  async #nextChunk(): Promise<Buffer | null> {
+    if (this.#done) return null;
+    const { done, value } = await this.#reader.read();
+    if (done) {
+      this.#done = true;
+      return null;
+    }
+    this.#read += value.byteLength;
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  }
+
+  /**
+   * The current part's bytes as they arrive, as views of the body's chunks (no copy): a chunk is
+   * searched for the delimiter on its own, and only the few bytes where it meets the previous one
+   * are joined; ends at the part's end.
+   */
+  async *chunks(): AsyncGenerator<Buffer> {
+    const d = this.#delimiter.length;
+    for (;;) {
+      const at = this.#buf.indexOf(this.#delimiter);
+      if (at >= 0) {
+        if (at > 0) yield this.#buf.subarray(0, at);
+        this.#buf = this.#buf.subarray(at + d);
+        this.#inPart = false;
+        return;
+      }
+      // Keep what could be the start of the delimiter; hand over the rest.
+      const safe = this.#buf.length - (d - 1);
+      if (safe > 0) {
+        yield this.#buf.subarray(0, safe);
+        this.#buf = this.#buf.subarray(safe);
+      }
+      const chunk = await this.#nextChunk();
+      if (!chunk) throw new MultipartError("The multipart body ends in the middle of a part.");
+      // Most chunks hold no delimiter, neither where they meet the kept bytes nor inside.
+      const joint = Buffer.concat([this.#buf, chunk.subarray(0, d - 1)]);
+      if (chunk.length >= d - 1 && joint.indexOf(this.#delimiter) < 0 && chunk.indexOf(this.#delimiter) < 0) {
+        if (this.#buf.length) yield this.#buf;
+        const cut = chunk.length - (d - 1);
+        yield chunk.subarray(0, cut);
+        this.#buf = chunk.subarray(cut);
+      } else {
+        this.#buf = Buffer.concat([this.#buf, chunk]);
+      }
+    }
+  }
+
+  /** The current part's bytes as a stream (see chunks). */
   stream(): ReadableStream<Uint8Array> {
+    const chunks = this.chunks();
     return new ReadableStream<Uint8Array>({
       pull: async (controller) => {
-        for (;;) {
-          const at = this.#buf.indexOf(this.#delimiter);
-          if (at >= 0) {
-            if (at > 0) controller.enqueue(this.#buf.subarray(0, at));
-            this.#buf = this.#buf.subarray(at + this.#delimiter.length);
-            this.#inPart = false;
-            controller.close();
-            return;
-          }
-          // Keep what could be the start of the delimiter; hand over the rest.
-          const safe = this.#buf.length - (this.#delimiter.length - 1);
-          if (safe > 0) {
-            // A view, not a copy: the buffer is never written to, only replaced.
-            const out = this.#buf.subarray(0, safe);
-            this.#buf = this.#buf.subarray(safe);
-            controller.enqueue(out);
-            if (!(await this.#fill()) && !this.#buf.includes(this.#delimiter)) return controller.error(new MultipartError("The multipart body ends in the middle of a part."));
-            return;
-          }
-          if (!(await this.#fill())) return controller.error(new MultipartError("The multipart body ends in the middle of a part."));
+        try {
+          const { done, value } = await chunks.next();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (err) {
+          controller.error(err);
         }
       },
       cancel: () => this.cancel(),

@@ -56,42 +56,60 @@ export async function writePart(
     const atLeast = bodyLength - reader.position - reader.closingLength;
     if (atLeast > range.max) throw new TooLarge(`The file is ${atLeast} bytes; at most ${range.max} are allowed.`);
   }
-  const parts = reader.stream().getReader();
-  let buffer = new Uint8Array(PART_BYTES);
-  let filled = 0;
+  const parts = reader.chunks();
+  // Chunks are kept as they came (views, no copy) until a part is full; R2 wants every part but the last of one size.
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
   let size = 0;
-  let upload: R2MultipartUpload | null = null;
+  let upload = null as R2MultipartUpload | null;
   const uploaded: R2UploadedPart[] = [];
+  // One part goes up while the next is read (at most two parts in memory).
+  let inFlight: Promise<void> = Promise.resolve();
+  const send = async (part: Uint8Array) => {
+    upload ??= await env.FILES.createMultipartUpload(key, { httpMetadata });
+    const started = upload;
+    const number = uploaded.length + 1;
+    uploaded.push(undefined as unknown as R2UploadedPart);
+    await inFlight;
+    inFlight = started.uploadPart(number, part).then((done) => void (uploaded[number - 1] = done));
+  };
+  const take = (n: number) => {
+    const part = new Uint8Array(n);
+    let at = 0;
+    while (at < n) {
+      const head = pending[0];
+      const used = Math.min(head.byteLength, n - at);
+      part.set(head.subarray(0, used), at);
+      at += used;
+      if (used === head.byteLength) pending.shift();
+      else pending[0] = head.subarray(used);
+    }
+    pendingBytes -= n;
+    return part;
+  };
   try {
     for (;;) {
-      const { done, value } = await parts.read();
+      const { done, value } = await parts.next();
       if (done) break;
       size += value.byteLength;
       if (size > range.max) throw new TooLarge(`The file is larger than ${range.max} bytes.`);
-      let chunk = value;
-      while (chunk.byteLength) {
-        const take = Math.min(chunk.byteLength, PART_BYTES - filled);
-        buffer.set(chunk.subarray(0, take), filled);
-        filled += take;
-        chunk = chunk.subarray(take);
-        if (filled === PART_BYTES) {
-          upload ??= await env.FILES.createMultipartUpload(key, { httpMetadata });
-          uploaded.push(await upload.uploadPart(uploaded.length + 1, buffer));
-          buffer = new Uint8Array(PART_BYTES);
-          filled = 0;
-        }
-      }
+      pending.push(value);
+      pendingBytes += value.byteLength;
+      while (pendingBytes >= PART_BYTES) await send(take(PART_BYTES));
     }
     if (size < range.min) throw new TooLarge(`The file is ${size} bytes; at least ${range.min} are required.`);
     if (!upload) {
-      await env.FILES.put(key, buffer.subarray(0, filled), { httpMetadata });
+      await env.FILES.put(key, pending.length === 1 ? pending[0] : take(pendingBytes), { httpMetadata });
       return size;
     }
-    if (filled) uploaded.push(await upload.uploadPart(uploaded.length + 1, buffer.subarray(0, filled)));
+    if (pendingBytes) await send(take(pendingBytes));
+    await inFlight;
     await upload.complete(uploaded);
     return size;
   } catch (err) {
-    await parts.cancel().catch(() => undefined);
+    pending = [];
+    await inFlight.catch(() => undefined);
+    await reader.cancel();
     await upload?.abort().catch(() => undefined);
     throw err;
   }
