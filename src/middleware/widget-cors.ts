@@ -3,6 +3,8 @@ import type { AppEnv } from "../env";
 
 /** The widget's public endpoints, after the prefix. */
 export const WIDGET_PUBLIC_PATH = /^\/api(?:\/v1)?\/web-chats\/[^/]+\/public\//;
+/** Our own object routes (presigned upload targets, signed downloads): the widget uploads visitors' files there. */
+const OBJECT_PATH = /^\/api(?:\/v1)?\/uploads\//;
 
 const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
@@ -11,6 +13,8 @@ const CORS_HEADERS = {
   "Access-Control-Expose-Headers": "X-Request-Id, Retry-After",
   "Access-Control-Max-Age": "86400",
 };
+/** As S3 answers a bucket's CORS rule for browser uploads: the signed policy or URL is the credential. */
+const OBJECT_CORS_HEADERS = { ...CORS_HEADERS, "Access-Control-Allow-Methods": "GET, POST, PUT, OPTIONS", "Access-Control-Expose-Headers": "X-Request-Id, ETag, Location" };
 
 /**
  * The widget runs on the business's site and calls its public endpoints from there: any origin may
@@ -19,8 +23,9 @@ const CORS_HEADERS = {
  */
 export const widgetCors = () =>
   createMiddleware<AppEnv>(async (c, next) => {
-    if (!WIDGET_PUBLIC_PATH.test(c.req.path)) return next();
-    if (c.req.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS_HEADERS });
+    const headers = WIDGET_PUBLIC_PATH.test(c.req.path) ? CORS_HEADERS : OBJECT_PATH.test(c.req.path) ? OBJECT_CORS_HEADERS : null;
+    if (!headers) return next();
+    if (c.req.method === "OPTIONS") return new Response(null, { status: 204, headers });
     await next();
-    for (const [name, value] of Object.entries(CORS_HEADERS)) c.res.headers.set(name, value);
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   });

@@ -37,6 +37,7 @@ async function seed() {
       enableThemeModeToggle: true,
       enableDisplayChatbotName: true,
       enableShowPoweredBy: true,
+      enableFileUpload: true,
     },
   });
   // A second web chat whose assistant answers slowly (the test upstream, 50 ms a word): time to cut the connection mid-reply.
@@ -129,6 +130,51 @@ describe("the embedded widget in Chromium", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 90_000);
+
+  it("attaches a file from the keyboard, uploads it through the presigned POST, and the assistant acknowledges it", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    const uploads = [];
+    page.on("response", (r) => r.url().endsWith("/api/v1/uploads/") && r.request().method() === "POST" && uploads.push(r.status()));
+    await page.goto(host.url);
+    await page.locator("button.launcher").click();
+    const attach = page.getByRole("button", { name: "Attach a file" });
+    await attach.waitFor();
+    // From the composer, Tab reaches the attach button (the file input itself is hidden) and Enter opens the picker.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.querySelector("[data-assistant-chat]").shadowRoot.activeElement?.getAttribute("aria-label"))).toBe("Attach a file");
+    const file = { name: "order-notes.txt", mimeType: "text/plain", buffer: Buffer.from("Order 42 ships on Monday by courier.\n") };
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Enter")]);
+    await chooser.setFiles(file);
+    const chip = page.locator(".files:not(.sent) .file", { hasText: "order-notes.txt" });
+    await chip.waitFor();
+    await expect.poll(() => chip.locator(".st").textContent(), { timeout: 10_000 }).toBe("");
+    expect(uploads).toEqual([204]);
+    // The chip is removable (a labelled button); removed, the file is not sent.
+    await page.getByRole("button", { name: "Remove order-notes.txt" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => chip.count()).toBe(0);
+    // Picked again, then sent with a message.
+    await page.locator("input[type=file]").setInputFiles(file);
+    await chip.waitFor();
+    await page.locator("textarea").fill("Please check my notes");
+    await page.keyboard.press("Enter");
+    await page.locator(".row.visitor .file", { hasText: "order-notes.txt" }).waitFor();
+    await expect.poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    expect(await lastAnswer(page).textContent()).toContain("I received your attachments: order-notes.txt (document).");
+    expect(await page.locator(".files:not(.sent) .file").count()).toBe(0);
+    expect(uploads).toEqual([204, 204]);
+    await page.screenshot({ path: path.join(shots, "attachment.png") });
+    // Over a reload the visitor's message still shows its file.
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await page.locator(".row.visitor .file", { hasText: "order-notes.txt" }).waitFor({ timeout: 10_000 });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
 
   it("fits a phone screen", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });

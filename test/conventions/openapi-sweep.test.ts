@@ -97,6 +97,7 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
       "POST /web-chats/{id}/public/messages/",
       "POST /web-chats/{id}/public/messages/{messageId}/feedback/",
       "GET /web-chats/{id}/public/shared/{share}/",
+      "POST /web-chats/{id}/public/uploads/",
     ].map((op) => [op, "the web chat's public API (the widget) is scoped by visitor token, not by organization: another visitor's ids are 404 (test/routes/widget/)"]),
   ),
 };

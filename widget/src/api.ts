@@ -39,7 +39,14 @@ export interface Message {
   feedback: string | null;
   citations: Citation[];
   toolResults: { name: string; status: string; output: string }[];
+  attachments?: { filename: string; type: string }[];
   createdAt: string;
+}
+
+/** A file uploaded for the next message: `file` is its key. */
+export interface Attachment {
+  file: string;
+  filename: string;
 }
 
 export interface Contact {
@@ -123,10 +130,29 @@ export class Api {
   }
 
   /**
+   * Uploads a file the way `upload-presigned-url/` describes (CONTRACT section 10): presigned by the
+   * web chat, then a multipart POST with every field and the file last (204), or a PUT of the bytes.
+   * Returns the key to send with the message.
+   */
+  async upload(file: File): Promise<string> {
+    const p = await this.call<{ url: string; fields: Record<string, string>; method: "POST" | "PUT"; headers?: Record<string, string> }>("uploads/", { method: "POST", body: { filename: file.name, fileSize: file.size } });
+    let res: Response;
+    if (p.method === "PUT") res = await fetch(p.url, { method: "PUT", headers: p.headers, body: file });
+    else {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(p.fields)) form.append(k, v);
+      form.append("file", file);
+      res = await fetch(p.url, { method: "POST", body: form });
+    }
+    if (p.method === "POST" ? res.status !== 204 : !res.ok) throw await failure(res);
+    return p.fields.key;
+  }
+
+  /**
    * Sends a message and reads the reply's events. A connection lost mid-reply is resumed from the
    * last event seen (`Last-Event-ID`), so the text arrives exactly once.
    */
-  async send(conversationId: string | null, content: string, metadata: Record<string, unknown>, onEvent: (e: ReplyEvent) => void): Promise<void> {
+  async send(conversationId: string | null, content: string, metadata: Record<string, unknown>, onEvent: (e: ReplyEvent) => void, attachments: Attachment[] = []): Promise<void> {
     let lastId: string | null = null;
     let conversation = conversationId;
     const read = async (res: Response) => {
@@ -142,7 +168,7 @@ export class Api {
     const headers: Record<string, string> = { "Content-Type": "application/json" };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     try {
-      await read(await fetch(this.url("messages/"), { method: "POST", headers, body: JSON.stringify({ conversation, content, metadata }) }));
+      await read(await fetch(this.url("messages/"), { method: "POST", headers, body: JSON.stringify({ conversation, content, metadata, ...(attachments.length ? { attachments } : {}) }) }));
       return;
     } catch (err) {
       if (err instanceof ApiError || !lastId || !conversation) throw err;

@@ -3,7 +3,7 @@
 // shadow root; data-mode="page" fills the page (the full-page chat at /chat/{id}).
 import { Api, ApiError, type Config, type Contact, type Message } from "./api";
 import { renderMarkdown } from "./markdown";
-import { CSS } from "./styles";
+import { CSS, textOn } from "./styles";
 
 type Handler = (data?: unknown) => void;
 interface Settings {
@@ -31,7 +31,15 @@ const ICONS = {
   up: "M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3c0-.4-.2-.8-.4-1.1L13.2 1 6.6 7.6C6.2 8 6 8.5 6 9v10a2 2 0 0 0 2 2h9c.8 0 1.5-.5 1.8-1.2l3-7.1c.1-.2.2-.5.2-.7v-2z",
   down: "M22 3h-4v12h4V3zM2 14a2 2 0 0 0 2 2h6.3l-1 4.6v.3c0 .4.2.8.4 1.1l1.1 1 6.6-6.6c.4-.4.6-.9.6-1.4V5a2 2 0 0 0-2-2H7c-.8 0-1.5.5-1.8 1.2l-3 7.1c-.1.2-.2.5-.2.7v2z",
   speak: "M3 9v6h4l5 5V4L7 9H3zm13.5 3A4.5 4.5 0 0 0 14 8v8a4.5 4.5 0 0 0 2.5-4z",
+  clip: "M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z",
 };
+
+/** A file picked for the next message: its upload starts at once; `key` settles when it is stored. */
+interface PendingFile {
+  name: string;
+  key: Promise<string>;
+  chip: HTMLElement;
+}
 
 const h = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown> = {}, ...children: (Node | string | null)[]) => {
   const el = document.createElement(tag);
@@ -57,17 +65,6 @@ const icon = (name: keyof typeof ICONS) => {
 const safeUrl = (u: string | null | undefined) => (u && /^(https?:|\/)/i.test(u) ? u : null);
 const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
-/** White or near-black, whichever reads better on `hex` (WCAG relative luminance). */
-function textOn(hex: string): string {
-  let c = hex.slice(1);
-  if (c.length === 3) c = [...c].map((x) => x + x).join("");
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const v = parseInt(c.slice(i, i + 2), 16) / 255;
-    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-  });
-  const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  return (1.05 / (l + 0.05)) >= ((l + 0.05) / 0.05) ? "#ffffff" : "#0f172a";
-}
 
 class Widget {
   readonly host = document.createElement("div");
@@ -81,6 +78,8 @@ class Widget {
   chips!: HTMLElement;
   composer!: HTMLFormElement;
   status!: HTMLElement;
+  fileBox!: HTMLElement;
+  files: PendingFile[] = [];
   conversationId: string | null = null;
   contact: Contact | undefined;
   busy = false;
@@ -212,12 +211,22 @@ class Widget {
     });
     const speech = (window as unknown as { SpeechRecognition?: unknown; webkitSpeechRecognition?: unknown }).SpeechRecognition ?? (window as unknown as { webkitSpeechRecognition?: unknown }).webkitSpeechRecognition;
     const mic = c.enableSpeech && speech ? h("button", { class: "mic", type: "button", "aria-label": "Speak your message", "aria-pressed": "false", onclick: () => this.listen(speech as new () => SpeechRecognitionLike, mic!) }, icon("mic")) : null;
+    this.fileBox = h("div", { class: "files", role: "list", "aria-label": "Files to send" });
+    let picker: HTMLInputElement | null = null;
+    let attach: HTMLElement | null = null;
+    if (c.enableFileUpload) {
+      const input = (picker = h("input", { type: "file", multiple: true, hidden: true, tabindex: "-1", "aria-hidden": "true", onchange: () => {
+        this.attach([...(input.files ?? [])]);
+        input.value = "";
+      } }) as HTMLInputElement);
+      attach = h("button", { class: "mic clip", type: "button", "aria-label": "Attach a file", title: "Attach a file", onclick: () => input.click() }, icon("clip"));
+    }
     this.composer = h("form", { class: "composer", onsubmit: (e: Event) => {
       e.preventDefault();
       void this.send(this.input.value);
-    } }, this.input, mic, h("button", { class: "send", type: "submit", "aria-label": "Send" }, icon("send"))) as HTMLFormElement;
+    } }, this.input, picker, attach, mic, h("button", { class: "send", type: "submit", "aria-label": "Send" }, icon("send"))) as HTMLFormElement;
     const foot = c.enableShowPoweredBy ? h("div", { class: "foot" }, safeUrl(c.poweredByLogo) ? h("img", { src: safeUrl(c.poweredByLogo), alt: "" }) : null, " Powered by AI assistant") : null;
-    this.panel = h("section", { class: "panel", role: this.page ? "main" : "dialog", "aria-labelledby": "title", "aria-modal": this.page ? null : "true", hidden: !this.page }, header, safeUrl(c.cover) ? h("img", { class: "cover", src: safeUrl(c.cover), alt: "" }) : null, this.log, this.status, this.chips, this.composer, foot);
+    this.panel = h("section", { class: "panel", role: this.page ? "main" : "dialog", "aria-labelledby": "title", "aria-modal": this.page ? null : "true", hidden: !this.page }, header, safeUrl(c.cover) ? h("img", { class: "cover", src: safeUrl(c.cover), alt: "" }) : null, this.log, this.status, this.chips, this.fileBox, this.composer, foot);
     this.panel.addEventListener("keydown", (e) => this.trap(e));
     if (!this.page) {
       this.launcher = h("button", { class: "launcher", type: "button", "aria-label": `Open chat: ${c.name}`, "aria-expanded": "false", "aria-haspopup": "dialog", onclick: () => this.toggle() }, icon("chat")) as HTMLButtonElement;
@@ -342,6 +351,8 @@ class Widget {
     }
     const bubble = h("div", { class: "bubble" });
     col.append(bubble);
+    if (m.attachments?.length) col.append(h("div", { class: "files sent" }, ...m.attachments.map((a) => h("span", { class: "file" }, icon("clip"), h("span", { class: "fn", text: a.filename })))));
+    if (m.role === "visitor" && !m.content) bubble.hidden = true;
     row.append(col);
     this.log.append(row);
     const render = (msg: Message, streaming: boolean) => {
@@ -410,21 +421,69 @@ class Widget {
     );
   }
 
-  async send(text: string) {
-    const content = text.trim();
-    if (!content || this.busy) return;
-    if (!this.config.isActive) return;
+  /** The visitor's session, started when needed; false when there is none (closed, pre-chat form). */
+  async session(): Promise<boolean> {
     if (!this.api.token) {
       this.sessionReady ??= this.connect();
       await this.sessionReady.catch(() => undefined);
-      if (!this.api.token) return;
     }
+    return !!this.api.token;
+  }
+
+  /** Picked files: each uploads at once and shows as a chip until sent or removed (at most 10). */
+  attach(picked: File[]) {
+    for (const file of picked.slice(0, Math.max(0, 10 - this.files.length))) {
+      const state = h("span", { class: "st", text: "Uploading…" });
+      const remove = h("button", { class: "x", type: "button", "aria-label": `Remove ${file.name}`, title: "Remove" }, icon("close"));
+      const chip = h("div", { class: "file", role: "listitem" }, icon("clip"), h("span", { class: "fn", text: file.name, title: file.name }), state, remove);
+      const key = this.session().then((ok) => (ok ? this.api.upload(file) : Promise.reject(new ApiError(401, "no_session", "No session."))));
+      const item: PendingFile = { name: file.name, key, chip };
+      key.then(
+        () => {
+          state.textContent = "";
+          this.status.textContent = `${file.name} is ready to send.`;
+        },
+        (err) => {
+          chip.classList.add("bad");
+          state.textContent = err instanceof ApiError && err.status === 400 ? "Not allowed" : "Upload failed";
+          chip.title = err instanceof Error ? err.message : "";
+          this.status.textContent = `${file.name} could not be uploaded.`;
+        },
+      );
+      remove.addEventListener("click", () => {
+        this.files = this.files.filter((f) => f !== item);
+        chip.remove();
+        this.status.textContent = `${file.name} removed.`;
+        this.input.focus();
+      });
+      this.files.push(item);
+      this.fileBox.append(chip);
+    }
+  }
+
+  async send(text: string) {
+    const content = text.trim();
+    const pending = this.files;
+    if ((!content && !pending.length) || this.busy) return;
+    if (!this.config.isActive) return;
+    if (!(await this.session())) return;
     this.busy = true;
+    const sendButton = this.composer.querySelector<HTMLButtonElement>(".send")!;
+    sendButton.disabled = true;
+    let attachments: { file: string; filename: string }[];
+    try {
+      attachments = await Promise.all(pending.map(async (f) => ({ file: await f.key, filename: f.name })));
+    } catch {
+      this.busy = false;
+      sendButton.disabled = false;
+      return this.error("A file could not be uploaded. Remove it and try again.");
+    }
+    this.files = [];
+    this.fileBox.replaceChildren();
     this.input.value = "";
     this.chips.replaceChildren();
-    this.composer.querySelector<HTMLButtonElement>(".send")!.disabled = true;
-    this.addMessage({ role: "visitor", content, id: "", citations: [], toolResults: [], feedback: null } as unknown as Message);
-    this.emit("message", { role: "visitor", content });
+    this.addMessage({ role: "visitor", content, id: "", citations: [], toolResults: [], feedback: null, attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })) } as unknown as Message);
+    this.emit("message", { role: "visitor", content, attachments });
     const reply = { role: "assistant", content: "", id: "", citations: [], toolResults: [], feedback: null } as unknown as Message;
     const render = this.addMessage(reply);
     render(reply, true);
@@ -444,7 +503,7 @@ class Widget {
           reply.content += e.content;
           render(reply, true);
         }
-      });
+      }, attachments);
     } catch (err) {
       render(reply, false);
       if (!reply.content) reply.content = "";
@@ -456,7 +515,7 @@ class Widget {
       this.error(err instanceof ApiError && err.status === 429 ? "Too many messages. Please wait a moment." : expired ? "Your session expired. Please send your message again." : "Sorry, something went wrong. Please try again.");
     } finally {
       this.busy = false;
-      this.composer.querySelector<HTMLButtonElement>(".send")!.disabled = false;
+      sendButton.disabled = false;
     }
   }
 

@@ -1,8 +1,38 @@
 // Everything lives in the shadow root: the host page's styles do not reach in, ours do not leak out.
+
+/**
+ * The default colours, when the web chat's theme sets none: the primary colour (launcher, header,
+ * send button, the visitor's bubbles) with the text on it, the conversation's background, body text,
+ * the assistant's bubbles, secondary text and lines. test/widget/contrast.test.ts checks WCAG AA.
+ */
+export const LIGHT = { primary: "#2563eb", onPrimary: "#ffffff", background: "#ffffff", text: "#111827", bubble: "#f1f5f9", muted: "#64748b", line: "#e2e8f0" };
+export const DARK = { primary: "#60a5fa", onPrimary: "#0f172a", background: "#0f172a", text: "#e2e8f0", bubble: "#1e293b", muted: "#94a3b8", line: "#334155" };
+/** Error text on each background. */
+export const ERROR = { light: "#b91c1c", dark: "#fca5a5" };
+
+/** WCAG relative luminance of `#rgb` or `#rrggbb`. */
+export function luminance(hex: string): number {
+  let c = hex.slice(1);
+  if (c.length === 3) c = [...c].map((x) => x + x).join("");
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const v = parseInt(c.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** White or near-black, whichever reads better on `hex` (the text on a theme's primary colour). */
+export function textOn(hex: string): string {
+  const l = luminance(hex);
+  return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? "#ffffff" : "#0f172a";
+}
+
+const vars = (t: typeof LIGHT) => `--p:${t.primary};--pt:${t.onPrimary};--nav:${t.onPrimary};--bg:${t.background};--bt:${t.text};--bb:${t.bubble};--muted:${t.muted};--line:${t.line}`;
+
 export const CSS = `
-:host{all:initial;--p:#2563eb;--pt:#fff;--nav:#fff;--bg:#fff;--bt:#111827;--bb:#f1f5f9;--ut:var(--pt);--ub:var(--p);--muted:#64748b;--line:#e2e8f0;--bs:none;--us:none;
+:host{all:initial;${vars(LIGHT)};--ut:var(--pt);--ub:var(--p);--bs:none;--us:none;
 font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--bt)}
-:host(.dark){--bg:#0f172a;--bt:#e2e8f0;--bb:#1e293b;--muted:#94a3b8;--line:#334155;--p:#60a5fa}
+:host(.dark){${vars(DARK)}}
 *{box-sizing:border-box}
 button{font:inherit;cursor:pointer}
 .launcher{position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;background:var(--p);color:var(--pt);box-shadow:0 6px 20px rgba(0,0,0,.25);display:grid;place-items:center;z-index:2147483000;transition:transform .15s}
@@ -59,6 +89,16 @@ form.composer{display:flex;gap:6px;padding:10px;border-top:1px solid var(--line)
 textarea{flex:1;resize:none;border:1px solid var(--line);border-radius:12px;padding:9px 12px;font:inherit;background:var(--bg);color:var(--bt);max-height:120px;min-height:40px}
 .send{background:var(--p);color:var(--pt);border:0;border-radius:12px;width:40px;height:40px;display:grid;place-items:center;flex:none}
 .send svg,.mic svg{width:20px;height:20px;fill:currentColor}
+.files{display:flex;flex-wrap:wrap;gap:6px;padding:0 10px 8px}.files:empty{display:none}
+.files.sent{padding:0;margin-top:4px;justify-content:flex-end}
+.file{display:inline-flex;align-items:center;gap:4px;max-width:100%;border:1px solid var(--line);border-radius:999px;padding:3px 10px;font-size:13px;background:var(--bb);color:var(--bt)}
+.file:has(.x){padding-right:3px}
+.file svg{width:14px;height:14px;fill:currentColor;flex:none}
+.file .fn{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:180px}
+.file .x{background:transparent;border:0;color:inherit;border-radius:50%;width:26px;height:26px;display:grid;place-items:center;padding:0}
+.file .x:hover{background:var(--line)}
+.file.bad{border-color:${ERROR.light}}.file.bad .st{color:${ERROR.light}}
+:host(.dark) .file.bad{border-color:${ERROR.dark}}:host(.dark) .file.bad .st{color:${ERROR.dark}}
 .send:disabled{opacity:.5;cursor:default}
 .mic{background:transparent;border:1px solid var(--line);color:var(--bt);border-radius:12px;width:40px;height:40px;display:grid;place-items:center;flex:none}
 .mic[aria-pressed=true]{background:#dc2626;color:#fff;border-color:#dc2626}
@@ -69,7 +109,7 @@ textarea{flex:1;resize:none;border:1px solid var(--line);border-radius:12px;padd
 .prechat label{font-size:13px;color:var(--muted)}
 .prechat input{border:1px solid var(--line);border-radius:10px;padding:9px 12px;font:inherit;background:var(--bg);color:var(--bt)}
 .prechat button,.err button{background:var(--p);color:var(--pt);border:0;border-radius:10px;padding:10px}
-.err{color:#b91c1c;font-size:13px;padding:4px 14px}
-:host(.dark) .err{color:#fca5a5}
+.err{color:${ERROR.light};font-size:13px;padding:4px 14px}
+:host(.dark) .err{color:${ERROR.dark}}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;

@@ -8,6 +8,7 @@ import { registerWidgetResume } from "./resume";
 import { registerWidgetSend } from "./send";
 import { registerWidgetSession } from "./session";
 import { registerWidgetShare } from "./share";
+import { registerWidgetUpload } from "./upload";
 
 /** The widget's public endpoints (CONTRACT section 14): no API key, limited per web chat and per client. */
 export function registerWidgetRoutes(r: Router) {
@@ -24,6 +25,7 @@ export function registerWidgetRoutes(r: Router) {
   registerWidgetSession(r);
   registerWidgetConversations(r);
   registerWidgetHistory(r);
+  registerWidgetUpload(r);
   registerWidgetSend(r);
   registerWidgetResume(r);
   registerWidgetFeedback(r);

@@ -105,6 +105,14 @@ export const PublicMessageSchema = z
         }),
       )
       .openapi({ description: "Results of tool calls (enableDisplayToolResults)" }),
+    attachments: z
+      .array(
+        z.object({
+          filename: z.string().openapi({ description: "File name", example: "notes.txt" }),
+          type: z.string().openapi({ description: "image, video, audio, sticker or other", example: "other" }),
+        }),
+      )
+      .openapi({ description: "Files sent with the message (names only)" }),
     createdAt: z.string().openapi({ description: "Milliseconds since the epoch", example: "1767225600000" }),
   })
   .openapi("WidgetMessage");

@@ -7,7 +7,7 @@ import { fileTypeOf } from "../parsing";
 import { messageAttachment, type AttachmentRow } from "../records/attachments";
 import { checkFile, contentTypeFor, fileSpecs, mediaType } from "./file-specs";
 import { MESSAGE_URL_TTL_SECONDS, unattachedTtlMs } from "./settings";
-import { findUpload, organizationOfKey } from "./store";
+import { findUpload, organizationOfKey, type UploadRow } from "./store";
 import { keyOfFile, signedDownloadUrl } from "./urls";
 
 export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
@@ -37,7 +37,7 @@ export async function findAttachment(db: Db, organizationId: string, id: string)
   return row ?? null;
 }
 
-const NOT_OURS = "Only files uploaded to this service can be attached: upload it with upload-presigned-url/ or attachments-upload/ and pass the returned key (other URLs are never fetched).";
+export const NOT_OURS = "Only files uploaded to this service can be attached: upload it with upload-presigned-url/ or attachments-upload/ and pass the returned key (other URLs are never fetched).";
 
 /**
  * An attachment from an object the organization uploaded: the key (or our URL of it) must name an
@@ -45,6 +45,17 @@ const NOT_OURS = "Only files uploaded to this service can be attached: upload it
  * fetched from anywhere else. The upload is marked claimed, so the cleanup keeps it.
  */
 export async function createAttachment(env: Bindings, db: Db, scope: AttachmentScope, input: AttachmentInput, field = "file"): Promise<AttachmentRow> {
+  const { row } = await prepareAttachment(env, db, scope, input, field);
+  await db.batch(attachmentWrites(db, row));
+  return row;
+}
+
+/**
+ * The checks of `createAttachment` and the row it would write, without writing: callers that create
+ * several attachments check them all first, then write them in one batch (nothing half-written).
+ * Also returns the upload the key names (its `createdBy` says who asked for it).
+ */
+export async function prepareAttachment(env: Bindings, db: Db, scope: AttachmentScope, input: AttachmentInput, field = "file"): Promise<{ row: AttachmentRow; upload: UploadRow }> {
   const key = await keyOfFile(env, scope.origin, input.file);
   if (!key) throw fieldError(field, NOT_OURS);
   if (organizationOfKey(key) !== scope.organizationId) throw fieldError(field, "No uploaded object of your organization has this key.");
@@ -72,9 +83,12 @@ export async function createAttachment(env: Bindings, db: Db, scope: AttachmentS
     expiresAt: input.conversationId || ttl === null ? null : now + ttl,
     createdAt: now,
   };
-  await db.batch([db.insert(attachments).values(row), db.update(uploads).set({ claimedAt: now, size: head.size }).where(eq(uploads.key, key))]);
-  return row;
+  return { row, upload };
 }
+
+/** The writes that create a prepared attachment and mark its upload claimed (for `db.batch`). */
+export const attachmentWrites = (db: Db, row: AttachmentRow) =>
+  [db.insert(attachments).values(row), db.update(uploads).set({ claimedAt: row.createdAt, size: row.size }).where(eq(uploads.key, row.key))] as const;
 
 /** Removes an attachment and its object (the object stays while another attachment names it). */
 export async function deleteAttachment(env: Bindings, db: Db, row: AttachmentRow) {

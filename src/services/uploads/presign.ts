@@ -20,6 +20,7 @@ export const UPLOAD_PERMISSIONS: Record<SpecKey, Permission> = {
 
 export interface PresignRequest {
   organizationId: string;
+  /** Who asks (the upload's `createdBy`): a user id, or `contact:<id>` for a web chat visitor (see services/widget/uploads.ts). */
   userId: string;
   origin: string;
   modelName: string;

@@ -3,7 +3,7 @@ import type { PublicWebChat } from "./web-chats";
 
 /**
  * The widget's configuration: the web chat record without its inbox, custom domain and timestamps.
- * File upload stays off until visitors can upload through the presigned upload (issue 15).
+ * `enableFileUpload` is the web chat's own switch: visitors upload through `public/uploads/`.
  */
 export function publicConfig(chat: PublicWebChat) {
   const record = webChatRecord({ webChat: chat.webChat, inbox: { id: "", name: "" } });
@@ -27,6 +27,5 @@ export function publicConfig(chat: PublicWebChat) {
     darkTheme: record.darkTheme,
     defaultThemeMode: record.defaultThemeMode ?? "system",
     ...flags,
-    enableFileUpload: false,
   };
 }

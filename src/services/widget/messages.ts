@@ -22,6 +22,8 @@ export interface PublicMessage {
   feedback: string | null;
   citations: PublicCitation[];
   toolResults: { name: string; status: string; output: string }[];
+  /** Files sent with the message: names and kinds only (no URLs, no ids). */
+  attachments: { filename: string; type: string }[];
   createdAt: string;
 }
 
@@ -66,6 +68,7 @@ export function publicMessage(message: MessageRecord | MessageRow, settings: Web
     feedback: m.feedback,
     citations: role === "assistant" && settings.enableDisplayCitations ? citationsOf(m) : [],
     toolResults: role === "assistant" && settings.enableDisplayToolResults ? toolResultsOf(m) : [],
+    attachments: (m.attachments as unknown[]).filter((a): a is Record<string, unknown> => !!a && typeof a === "object").map((a) => ({ filename: str(a.filename) || "file", type: str(a.type) || "other" })),
     createdAt: m.createdAt,
   };
 }

@@ -85,7 +85,7 @@ async function toolWithRecord(owner: Actor) {
 
 /** A visitor of the web chat: a session, one answered message and a share link, through the public API. */
 async function visitor(owner: Actor, webChatId: string) {
-  await owner.fetch("PATCH", `/web-chats/${webChatId}/`, { enableAnonymous: true, enableShareConversation: true }).then((r) => created(r, 200));
+  await owner.fetch("PATCH", `/web-chats/${webChatId}/`, { enableAnonymous: true, enableShareConversation: true, enableFileUpload: true }).then((r) => created(r, 200));
   const pub = (rest: string) => `/api/v1/web-chats/${webChatId}/public/${rest}`;
   const session = await call("POST", pub("session/"), {}, anyClient()).then((r) => created<{ token: string }>(r, 200));
   const auth = () => ({ Authorization: `Bearer ${session.token}`, ...anyClient() });

@@ -1,0 +1,38 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { activeWebChat } from "../../services/widget/web-chats";
+import { visitorOf } from "../../services/widget/visitors";
+import { presignVisitorUpload } from "../../services/widget/uploads";
+import { PresignedUploadSchema } from "../uploads/schema";
+import { VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
+
+const UploadBody = z
+  .object({
+    filename: z.string().trim().min(1).max(255).openapi({ description: "Name of the file; its extension must be allowed by allowed-file-specs `attachment`", example: "notes.txt" }),
+    fileSize: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).openapi({ description: "Size of the file in bytes, at most the `attachment` spec's max_size", example: 1024 }),
+  })
+  .openapi("WidgetUploadRequest");
+
+const route = createRoute({
+  method: "post",
+  path: "/web-chats/{id}/public/uploads/",
+  tags: [WIDGET_TAG],
+  summary: "Presign the upload of a file the visitor attaches",
+  description:
+    "Needs the visitor token, and a web chat with `enableFileUpload` (else 403 `file_upload_disabled`). The file is checked " +
+    "against allowed-file-specs `attachment` (a disallowed extension or a size over the limit is 400) and keyed under the web " +
+    "chat's organization. Answers as `upload-presigned-url/` does: POST `multipart/form-data` to `url` with every field and `file` " +
+    "last (204), then send `fields.key` as `attachments[].file` with a message (`messages/`).",
+  security: VISITOR_SECURITY,
+  request: { params: WebChatParams, ...jsonBody(UploadBody) },
+  responses: { 200: json(PresignedUploadSchema, "Where and how to upload"), ...errorResponses(400, 403, 404, 503) },
+});
+
+export const registerWidgetUpload = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const chat = await activeWebChat(c.var.db, c.req.valid("param").id);
+    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const upload = await presignVisitorUpload(c.env, c.var.db, chat, visitor, new URL(c.req.url).origin, c.req.valid("json"));
+    return c.json(upload, 200);
+  });
