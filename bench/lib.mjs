@@ -17,11 +17,12 @@ export function newKey() {
 }
 
 /** Starts the worker locally on fresh state; resolves once it answers. */
-export async function startServer({ port = 8788, vars = {} } = {}) {
+export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey } = {}) {
   // wrangler.toml's `[assets]` (the chat widget) must exist before wrangler starts.
   await (await import("../scripts/build-widget.mjs")).buildWidget({ quiet: true });
-  const state = mkdtempSync(path.join(tmpdir(), "bench-state-"));
-  const key = newKey();
+  // `state` (and the `key` it was bootstrapped with) restarts on the state of an earlier server stopped with `keep`.
+  const state = reuse ?? mkdtempSync(path.join(tmpdir(), "bench-state-"));
+  const key = givenKey ?? newKey();
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", X_LOCAL_OBSERVABILITY: "false" };
   const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
@@ -65,10 +66,11 @@ export async function startServer({ port = 8788, vars = {} } = {}) {
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 2000)}`);
       return text ? JSON.parse(text) : null;
     },
-    async stop() {
+    state,
+    async stop({ keep = false } = {}) {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
-      rmSync(state, { recursive: true, force: true });
+      if (!keep) rmSync(state, { recursive: true, force: true });
     },
   };
 }

@@ -14,6 +14,8 @@ import { deliveryOutbox, enqueueDeliveries } from "../src/services/webhooks/emit
 import { SseWriter } from "../src/services/sse";
 import type { QueryMetadata } from "../src/services/query-scope";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
+import { recordFailedReply } from "../src/services/statistics/failures";
+import { enqueueEvaluations } from "../src/services/evaluation/records";
 
 export interface SenderInput {
   id: string | null;
@@ -309,6 +311,7 @@ export class Conversation extends DurableObject<Bindings> {
     ).catch((err) => {
       this.#live.delete(replyId);
       this.#broadcast("reply_failed", { conversationId: conversation.id, messageId: replyId });
+      this.ctx.waitUntil(written.then(() => recordFailedReply(this.#db, conversation, incoming, err), () => undefined)); // statistics
       throw err;
     });
     answered();
@@ -325,6 +328,9 @@ export class Conversation extends DurableObject<Bindings> {
         ...(reply.contentPayload ? { contentPayload: reply.contentPayload } : {}),
         citations: reply.citations,
         citationNodes: reply.citationNodes,
+        modelId: context.model?.id ?? null, // statistics: usage per model
+        inputTokens: reply.usage?.promptTokens ?? null,
+        outputTokens: reply.usage?.completionTokens ?? null,
       }),
       conversation,
     );
@@ -332,6 +338,7 @@ export class Conversation extends DurableObject<Bindings> {
     this.ctx.storage.kv.delete(PENDING_KEY);
     stream?.send({ conversationId: conversation.id, messageId: replyId, content: "", done: true, message: messageRecord(row) });
     stream?.close();
+    if (chatbot.enableEvaluation) this.ctx.waitUntil(enqueueEvaluations(this.env, [incoming.id]).catch(() => undefined)); // scored in the background
     return row;
   }
 

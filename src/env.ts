@@ -11,6 +11,10 @@ export interface Bindings {
   CONVERSATION: DurableObjectNamespace<Conversation>;
   WEBHOOK_QUEUE: Queue;
   INGESTION_QUEUE: Queue;
+  /** Scoring of answered questions (src/queues/chatbot-evaluation.ts). */
+  EVALUATION_QUEUE: Queue;
+  /** Id of the model that judges evaluations; unset (or a local model): deterministic approximations. */
+  EVALUATION_MODEL?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** The local vector store, one object per knowledge base; unused when VECTORIZE is bound. */
   VECTOR_INDEX: DurableObjectNamespace<VectorIndex>;

@@ -1,10 +1,12 @@
 import type { Bindings } from "../env";
 import { consumeWebhookDeliveries } from "./webhook-deliveries";
 import { consumeKnowledgeIngestion } from "./knowledge-ingestion";
+import { consumeChatbotEvaluation } from "./chatbot-evaluation";
 
 export const QUEUES = {
   webhookDeliveries: "webhook-deliveries",
   knowledgeIngestion: "knowledge-ingestion",
+  chatbotEvaluation: "chatbot-evaluation",
 } as const;
 
 type Consumer = (batch: MessageBatch, env: Bindings, ctx: ExecutionContext) => Promise<void>;
@@ -13,6 +15,7 @@ type Consumer = (batch: MessageBatch, env: Bindings, ctx: ExecutionContext) => P
 const consumers: Partial<Record<string, Consumer>> = {
   [QUEUES.webhookDeliveries]: consumeWebhookDeliveries,
   [QUEUES.knowledgeIngestion]: consumeKnowledgeIngestion,
+  [QUEUES.chatbotEvaluation]: consumeChatbotEvaluation,
 };
 
 export async function handleQueue(batch: MessageBatch, env: Bindings, ctx: ExecutionContext) {

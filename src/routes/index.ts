@@ -23,6 +23,10 @@ import { registerTextNodeRoutes } from "./text-nodes";
 import { registerUploadRoutes } from "./uploads";
 import { registerAttachmentRoutes } from "./attachments";
 import { registerWidgetRoutes } from "./widget";
+import { registerStatisticsRoutes } from "./statistics";
+import { registerChatbotRecordRoutes } from "./chatbot-records";
+import { registerUsageStatisticsRoutes } from "./usage-statistics";
+import { registerBatchQaRoutes } from "./batch-qas";
 import { registerToolRoutes } from "./tools";
 import { registerToolExecutionRecordRoutes } from "./tool-execution-records";
 import { registerBuiltInWorkflowRoutes } from "./built-in-workflows";
@@ -53,6 +57,10 @@ export function registerRoutes(r: Router) {
   registerUploadRoutes(r);
   registerAttachmentRoutes(r);
   registerWidgetRoutes(r);
+  registerStatisticsRoutes(r);
+  registerChatbotRecordRoutes(r);
+  registerUsageStatisticsRoutes(r);
+  registerBatchQaRoutes(r);
   // Records first: their `/tools/{toolPk}/tool-execution-records/` paths sit below `/tools/`.
   registerToolExecutionRecordRoutes(r);
   registerToolRoutes(r);

@@ -37,7 +37,7 @@ export async function findConversation(db: Db, organizationId: string, id: strin
 
 /** A new conversation's row as the database will hold it (defaults of the schema). */
 export function newConversation(
-  values: { organizationId: string; inboxId: string; chatbotId: string | null; contactId: string | null; title?: string },
+  values: { organizationId: string; inboxId: string; chatbotId: string | null; contactId: string | null; title?: string; createdById?: string | null },
   id = uuidv7(),
   now = Date.now(),
 ): ConversationRow {
@@ -45,6 +45,7 @@ export function newConversation(
     id,
     ...values,
     title: values.title ?? "",
+    createdById: values.createdById ?? null,
     type: "individual",
     status: "open",
     progressStatus: "open",

@@ -6,6 +6,8 @@ import { strandedDeliveries } from "./webhooks/delivery";
 import { enqueueDeliveries } from "./webhooks/emit";
 import { enqueueFiles } from "./knowledge-files";
 import { cleanupUploads } from "./uploads/cleanup";
+import { enqueueEvaluations, strandedEvaluations } from "./evaluation/records";
+import { rollUpDays } from "./statistics/rollup";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -13,7 +15,8 @@ const STRANDED_FILE_MS = 30 * 60_000;
 
 /**
  * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, and
- * knowledge-base files stuck queued or processing; removes API keys that were revoked or expired
+ * knowledge-base files stuck queued or processing, and evaluations still pending; rolls up the
+ * usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
  * more than 30 days ago; deletes uploads and attachments never used (src/services/uploads/cleanup.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
@@ -25,6 +28,8 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
     .where(and(inArray(knowledgeBaseFiles.status, ["initial", "processing"]), lt(knowledgeBaseFiles.updatedAt, now - STRANDED_FILE_MS)))
     .limit(500);
   await enqueueFiles(env, stranded);
+  await enqueueEvaluations(env, await strandedEvaluations(db, now));
+  await rollUpDays(env.DB, now);
   const before = now - KEEP_DEAD_KEYS_MS;
   await cleanupUploads(env, now);
   await db.delete(apiKeys).where(or(and(isNotNull(apiKeys.revokedAt), lt(apiKeys.revokedAt, before)), and(isNotNull(apiKeys.expiresAt), lt(apiKeys.expiresAt, before))));

@@ -27,6 +27,8 @@ export const conversations = sqliteTable(
     lastMessageAt: integer("last_message_at"),
     /** Messages not yet read by an agent (feeds the inbox's unreadConversationsCount). */
     unreadCount: integer("unread_count").notNull().default(0),
+    /** The member whose API key started it (usage statistics per member); null for visitors and widgets. */
+    createdById: text("created_by_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -65,6 +67,10 @@ export const messages = sqliteTable(
     toolIds: json<string[]>("tool_ids"),
     feedback: text("feedback"),
     wordsCount: integer("words_count").notNull().default(0),
+    /** Assistant replies: the language model asked and the tokens it reported (usage statistics). */
+    modelId: text("model_id"),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("messages_conversation_seq_uq").on(t.conversationId, t.sequence), index("messages_org_idx").on(t.organizationId, t.createdAt)],

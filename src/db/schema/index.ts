@@ -9,3 +9,5 @@ export * from "./webhooks";
 export * from "./knowledge";
 export * from "./attachments";
 export * from "./tools";
+export * from "./statistics";
+export * from "./batch-qa";

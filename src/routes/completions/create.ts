@@ -81,7 +81,7 @@ export const registerCompletion = (r: Router) =>
     } else {
       if (!defaultInboxId) throw badRequest("The assistant has no default inbox for API conversations.");
       // Stored by the conversation's object together with its first message.
-      const values = { organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null };
+      const values = { organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null, createdById: c.var.principal.userId };
       created = newConversation(values, newConversationId(c.env, (p) => c.executionCtx.waitUntil(p)));
     }
     const conversationId = requested || created!.id;

@@ -39,7 +39,7 @@ export const registerCreateConversation = (r: Router) =>
       .where(and(eq(webChats.id, body.webChat), eq(webChats.organizationId, access.organizationId)));
     if (!chat) throw fieldError("webChat", "No such web chat in your organization.");
     if (body.contact) await requireContact(c.var.db, access.organizationId, body.contact, "contact");
-    const row = newConversation({ organizationId: access.organizationId, inboxId: chat.inboxId, chatbotId: chat.chatbotId, contactId: body.contact ?? null, title: body.title });
+    const row = newConversation({ organizationId: access.organizationId, inboxId: chat.inboxId, chatbotId: chat.chatbotId, contactId: body.contact ?? null, title: body.title, createdById: c.var.principal.userId });
     await db.batch(conversationInserts(db, row));
     const view = await findConversation(db, access.organizationId, row.id);
     if (!view) throw notFound();

@@ -48,7 +48,13 @@ export type Resource =
   | "tool"
   | "toolExecutionRecord"
   /** A built-in workflow of the global catalogue. */
-  | "builtInWorkflow";
+  | "builtInWorkflow"
+  /** A batch QA run of the web chat, the key of its questions file, and the dates and granularity statistics queries take. */
+  | "batchQa"
+  | "batchQaFile"
+  | "startDate"
+  | "endDate"
+  | "timeGranularity";
 
 /** The password every world's owner gets (login and password change need one). */
 export const SWEEP_PASSWORD = "sweep password 1234";
@@ -151,6 +157,9 @@ export async function buildWorld(owner: Actor): Promise<World> {
   const attachment = await owner.fetch("POST", "/attachments/", { file: attachmentUpload, filename: "sweep.txt" }).then((r) => created(r));
   const widget = await visitor(owner, inbox.channel.id);
   const tools = await toolWithRecord(owner);
+  const batchQaFile = `uploads/${org}/batch-qa/${uuidv7()}/questions.csv`;
+  await env.FILES.put(batchQaFile, "Question\nHow long do refunds take?\n", { httpMetadata: { contentType: "text/csv" } });
+  const batchQa = await owner.fetch("POST", `/web-chats/${inbox.channel.id}/batch-qas/`, { file: batchQaFile }).then((r) => created(r, r.status === 202 ? 202 : 201));
   // A delivery record of the webhook, as the outbox and the consumer leave one (a settled failure, so nothing retries it).
   const webhookRecord = uuidv7();
   await db().insert(webhookDeliveries).values({
@@ -214,6 +223,11 @@ export async function buildWorld(owner: Actor): Promise<World> {
       tool: tools.tool,
       toolExecutionRecord: tools.record,
       builtInWorkflow: tools.workflow,
+      batchQa: batchQa.id,
+      batchQaFile,
+      startDate: "2026-01-01",
+      endDate: "2026-12-31",
+      timeGranularity: "day",
     },
     visitorToken: widget.token,
   };

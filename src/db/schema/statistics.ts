@@ -1,0 +1,134 @@
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { organizations } from "./organizations";
+import { json } from "./columns";
+
+/**
+ * Hourly rollups of conversation traffic (CONTRACT section 13), one row per assistant, hour (UTC,
+ * epoch ms of its start), member and model. They are kept by SQLite triggers on `messages` and
+ * `conversations` (migration 0009), so every counter is written by the same statement as what it
+ * counts; failed replies are added by `failedReplyWrites` in one batch with their record.
+ * `memberId` is the member whose API key started the conversation ('' for visitors, widgets and
+ * older rows); `modelId` is the language model of an assistant reply ('' for everything else).
+ * Day and month answers add up hour rows, in any timezone.
+ */
+export const usageHourly = sqliteTable(
+  "usage_hourly",
+  {
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id").notNull(),
+    hour: integer("hour").notNull(),
+    memberId: text("member_id").notNull().default(""),
+    modelId: text("model_id").notNull().default(""),
+    conversations: integer("conversations").notNull().default(0),
+    incomingMessages: integer("incoming_messages").notNull().default(0),
+    outgoingMessages: integer("outgoing_messages").notNull().default(0),
+    /** Assistant replies, and the sum of their reply times (ms), for the average. */
+    replies: integer("replies").notNull().default(0),
+    replyMs: integer("reply_ms").notNull().default(0),
+    failedReplies: integer("failed_replies").notNull().default(0),
+    likes: integer("likes").notNull().default(0),
+    dislikes: integer("dislikes").notNull().default(0),
+    toolCalls: integer("tool_calls").notNull().default(0),
+    /** Model requests (one per reply) and their tokens as the provider reported them. */
+    requests: integer("requests").notNull().default(0),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    /** Words of the assistant's replies (what the organization's monthly words count). */
+    words: integer("words").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.hour, t.memberId, t.modelId] }), index("usage_hourly_org_idx").on(t.organizationId, t.hour)],
+);
+
+/** Which contacts wrote to an assistant in which hour: distinct contacts per bucket. */
+export const usageHourlyContacts = sqliteTable(
+  "usage_hourly_contacts",
+  {
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id").notNull(),
+    hour: integer("hour").notNull(),
+    contactId: text("contact_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.hour, t.contactId] })],
+);
+
+export const EVALUATION_STATUSES = ["pending", "done", "failed"] as const;
+
+/**
+ * Chatbot records: one row per answered (or failed) question, keyed by the visitor's message id.
+ * Written by the trigger that stores an assistant reply (or with a failed reply's error), scored
+ * later by the evaluation queue when the assistant has `enableEvaluation`.
+ */
+export const chatbotRecords = sqliteTable(
+  "chatbot_records",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    contactId: text("contact_id"),
+    replyMessageId: text("reply_message_id"),
+    inputMessage: text("input_message").notNull().default(""),
+    condenseMessage: text("condense_message"),
+    outputMessage: text("output_message"),
+    /** The passages the reply was given (citationNodes). */
+    context: json<Record<string, unknown>[]>("context"),
+    replyMs: integer("reply_ms"),
+    error: text("error"),
+    createdAt: integer("created_at").notNull(),
+    answeredAt: integer("answered_at"),
+    evaluationStatus: text("evaluation_status", { enum: EVALUATION_STATUSES }),
+    faithfulness: real("faithfulness"),
+    answerRelevancy: real("answer_relevancy"),
+    contextPrecision: real("context_precision"),
+    contextRecall: real("context_recall"),
+    answerCorrectness: real("answer_correctness"),
+    answerSimilarity: real("answer_similarity"),
+  },
+  (t) => [index("chatbot_records_chatbot_idx").on(t.chatbotId, t.createdAt)],
+);
+
+const dailyCounters = () => ({
+  conversations: integer("conversations").notNull().default(0),
+  incomingMessages: integer("incoming_messages").notNull().default(0),
+  outgoingMessages: integer("outgoing_messages").notNull().default(0),
+  replies: integer("replies").notNull().default(0),
+  failedReplies: integer("failed_replies").notNull().default(0),
+  words: integer("words").notNull().default(0),
+  requests: integer("requests").notNull().default(0),
+  inputTokens: integer("input_tokens").notNull().default(0),
+  outputTokens: integer("output_tokens").notNull().default(0),
+});
+
+/**
+ * Whole UTC days of usage_hourly per member ('' for traffic of no member) and per assistant, for
+ * organization-wide answers over long ranges. Rolled up from the hour rows after the day has ended
+ * (src/services/statistics/rollup.ts, by the housekeeping cron or the first request that needs
+ * them), so they cost the message write path nothing; `usage_rollup` says how far they reach.
+ */
+export const usageDailyMembers = sqliteTable(
+  "usage_daily_members",
+  {
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    day: integer("day").notNull(),
+    memberId: text("member_id").notNull(),
+    ...dailyCounters(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.memberId] })],
+);
+
+export const usageDailyChatbots = sqliteTable(
+  "usage_daily_chatbots",
+  {
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    day: integer("day").notNull(),
+    chatbotId: text("chatbot_id").notNull(),
+    ...dailyCounters(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.chatbotId] })],
+);
+
+/** How far the daily rollups reach: days before `through` (epoch ms, a UTC midnight) are rolled up. */
+export const usageRollup = sqliteTable("usage_rollup", {
+  id: text("id").primaryKey(),
+  through: integer("through").notNull(),
+});

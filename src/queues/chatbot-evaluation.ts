@@ -1,0 +1,49 @@
+import type { Bindings } from "../env";
+import { getDb } from "../db";
+import { evaluateRecord, markEvaluationFailed, type EvaluationJob } from "../services/evaluation/records";
+
+import { enqueueBatchQa, runBatchQa, type BatchQaJob } from "../services/batch-qa";
+
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Batch QA jobs (`kind: "batchQa"`) answer the next questions of a batch and send themselves
+ * again while questions remain (src/services/batch-qa).
+ *
+ * Scores answered questions of assistants with `enableEvaluation` (CONTRACT section 13). Each
+ * message names a record; scoring is idempotent (see evaluateRecord), so redelivery is harmless.
+ * A failure (the judge model down) retries the message with back-off; after the third try the
+ * record is marked `failed`. Records whose message was lost are queued again by the housekeeping cron.
+ */
+export async function consumeChatbotEvaluation(batch: MessageBatch, env: Bindings) {
+  const db = getDb(env.DB);
+  for (const message of batch.messages) {
+    const body = (message.body ?? {}) as Partial<EvaluationJob> & Partial<BatchQaJob>;
+    if (body.kind === "batchQa" && typeof body.batchQaId === "string") {
+      try {
+        if (await runBatchQa(env, db, body.batchQaId)) await enqueueBatchQa(env, body.batchQaId);
+        message.ack();
+      } catch (err) {
+        console.error(JSON.stringify({ level: "error", message: "batch QA failed", batchQaId: body.batchQaId, error: String(err) }));
+        message.retry({ delaySeconds: 10 });
+      }
+      continue;
+    }
+    const { recordId } = body;
+    if (typeof recordId !== "string") {
+      message.ack();
+      continue;
+    }
+    try {
+      await evaluateRecord(env, db, recordId);
+      message.ack();
+    } catch (err) {
+      console.error(JSON.stringify({ level: "error", message: "evaluation failed", recordId, attempts: message.attempts, error: String(err) }));
+      if (message.attempts < MAX_ATTEMPTS) message.retry({ delaySeconds: Math.min(300, 10 * 2 ** message.attempts) });
+      else {
+        await markEvaluationFailed(db, recordId).catch(() => undefined);
+        message.ack();
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { badRequest, fieldError } from "../../lib/errors";
+import { createBatchQa, enqueueBatchQa } from "../../services/batch-qa";
+import { parseQuestions } from "../../services/batch-qa/parse";
+import { checkFile, fileSpecs } from "../../services/uploads/file-specs";
+import { keyOfFile } from "../../services/uploads/urls";
+import { webChatAssistant, batchQaView } from "./access";
+import { BATCH_QA_TAG, BatchQaCreateBody, BatchQaSchema, WebChatParams } from "./schema";
+
+const route = createRoute({
+  method: "post",
+  path: "/web-chats/{webchatPk}/batch-qas/",
+  tags: [BATCH_QA_TAG],
+  summary: "Run a spreadsheet of questions through a web chat's assistant",
+  description:
+    "Needs `chatbot.manage` and access to the web chat's assistant. `file` is an uploaded .xlsx (first sheet) or .csv within the " +
+    "`batchQa` file spec: a header row naming a `question` column (and optionally `expected answer`), or questions in the first column " +
+    "and expected answers in the second; at most 1,000 questions. Answered in the background, without storing conversations; " +
+    "follow `GET .../batch-qas/{id}/` and download the results with `export-excel/`.",
+  request: { params: WebChatParams, ...jsonBody(BatchQaCreateBody) },
+  responses: { 201: json(BatchQaSchema, "The batch, pending"), ...errorResponses(400, 403, 404, 413, 415) },
+});
+
+export const registerCreateBatchQa = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { webchatPk } = c.req.valid("param");
+    const { access, chatbot } = await webChatAssistant(c, webchatPk, "chatbot.manage");
+    if (!chatbot) throw badRequest("The web chat has no assistant (or not one you may use).");
+    const body = c.req.valid("json");
+    const key = await keyOfFile(c.env, new URL(c.req.url).origin, body.file);
+    const own = key && key.startsWith(`uploads/${access.organizationId}/`) && !key.split("/").some((s) => s === "" || s === "." || s === "..");
+    const object = own ? await c.env.FILES.get(key) : null;
+    if (!object) throw fieldError("file", "No uploaded object of your organization with this key.");
+    const filename = body.filename ?? key!.split("/").pop()!;
+    checkFile(fileSpecs(c.env).batchQa.file, { filename, contentType: object.httpMetadata?.contentType ?? null, size: object.size }, "file", true);
+    const rows = parseQuestions(filename, await object.arrayBuffer());
+    const batch = await createBatchQa(c.env.DB, { organizationId: access.organizationId, webChatId: webchatPk, chatbotId: chatbot.id, createdById: c.var.principal.userId, file: key!, filename }, rows);
+    c.executionCtx.waitUntil(enqueueBatchQa(c.env, batch.id).catch((err) => console.error(String(err))));
+    return c.json(await batchQaView(c, batch, chatbot.name), 201);
+  });

@@ -1,0 +1,48 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses } from "../../lib/openapi";
+import { batchQaItemsOf } from "../../services/batch-qa";
+import { xlsxDownload, xlsxResponse } from "../members/xlsx";
+import { batchQaOf } from "./access";
+import { BATCH_QA_TAG, BatchQaParams } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/web-chats/{webchatPk}/batch-qas/{id}/export-excel/",
+  tags: [BATCH_QA_TAG],
+  summary: "Download a batch QA run's questions, answers and scores (.xlsx)",
+  description:
+    "Needs `chatbot.view` and access to the web chat's assistant. One row per question, in the file's order: #, Question, " +
+    "Expected answer, Answer, Citations (file names), Reply time (s), Status, Error, then the scores as numbers (0..1): Answer " +
+    "correctness and Answer similarity (with an expected answer), Faithfulness, Answer relevancy, Context precision, Context recall. " +
+    "Questions not answered yet have status `pending`.",
+  request: { params: BatchQaParams },
+  responses: { 200: xlsxResponse("The spreadsheet, as an attachment `batch-qa-<id>.xlsx`"), ...errorResponses(403, 404) },
+});
+
+const num = (value: number | null, format = "0.00") => (value === null ? null : { value, type: Number, format });
+
+export const registerExportBatchQa = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { webchatPk, id } = c.req.valid("param");
+    const { batch } = await batchQaOf(c, webchatPk, id);
+    const items = await batchQaItemsOf(c.var.db, batch.id);
+    const header = ["#", "Question", "Expected answer", "Answer", "Citations", "Reply time (s)", "Status", "Error", "Answer correctness", "Answer similarity", "Faithfulness", "Answer relevancy", "Context precision", "Context recall"];
+    const rows = items.map((i) => [
+      { value: i.position, type: Number },
+      i.question,
+      i.expectedAnswer,
+      i.answer,
+      (i.citations ?? []).map((f) => String((f as { filename?: unknown }).filename ?? "")).filter(Boolean).join(", ") || null,
+      num(i.replyMs === null ? null : i.replyMs / 1000, "0.000"),
+      i.status,
+      i.error,
+      num(i.answerCorrectness),
+      num(i.answerSimilarity),
+      num(i.faithfulness),
+      num(i.answerRelevancy),
+      num(i.contextPrecision),
+      num(i.contextRecall),
+    ]);
+    return xlsxDownload(header, rows, `batch-qa-${batch.id}.xlsx`, "Batch QA");
+  });

@@ -1,0 +1,31 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json } from "../../lib/openapi";
+import { pageParams, pageResponse } from "../../lib/pagination";
+import { chatbotRecord } from "../../services/records/chatbot-records";
+import { listChatbotRecords } from "../../services/statistics/records";
+import { chatbotWith } from "../statistics/access";
+import { ChatbotParams } from "../statistics/schema";
+import { recordFilters } from "./filters";
+import { ChatbotRecordPage, RECORDS_TAG, RecordListQuery } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/chatbots/{chatbotPk}/records/",
+  tags: [RECORDS_TAG],
+  summary: "The questions an assistant answered, with answers, context, reply times and evaluation scores",
+  description:
+    "Needs `conversation.view` and access to the assistant. One record per question (failed replies carry `error`), newest first, " +
+    "asked between `startDate` and `endDate` (local days in `timezone`, both included). Scores appear when the assistant has `enableEvaluation`.",
+  request: { params: ChatbotParams, query: RecordListQuery },
+  responses: { 200: json(ChatbotRecordPage, "A page of records"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerListChatbotRecords = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "conversation.view");
+    const q = c.req.valid("query");
+    const p = pageParams(q);
+    const { rows, count } = await listChatbotRecords(c.var.db, recordFilters(chatbot.id, q), p.limit, p.offset);
+    return c.json(pageResponse(c, p, count, rows.map((row) => chatbotRecord(row, chatbot.enableEvaluation))), 200);
+  });

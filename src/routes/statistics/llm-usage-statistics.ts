@@ -1,0 +1,42 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json } from "../../lib/openapi";
+import { ms } from "../../lib/time";
+import { buckets, checkTimezone, dayRange } from "../../services/statistics/buckets";
+import { llmUsageStatistics } from "../../services/statistics/chatbot";
+import { chatbotWith } from "./access";
+import { ChatbotParams, LlmUsageQuery, LlmUsageSchema, STATISTICS_TAG } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/chatbots/{chatbotPk}/llm-usage-statistics/",
+  tags: [STATISTICS_TAG],
+  summary: "Language-model usage of an assistant: tokens, requests and words per day or month, per model",
+  description:
+    "Needs `statistics.view` and access to the assistant. `startDate` to `endDate` (both included, local days in `timezone`). " +
+    "400 for a missing or malformed date, an `endDate` before `startDate` or a granularity other than day or month.",
+  request: { params: ChatbotParams, query: LlmUsageQuery },
+  responses: { 200: json(LlmUsageSchema, "Usage per bucket and model, and in total"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerLlmUsageStatistics = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "statistics.view");
+    const q = c.req.valid("query");
+    const timezone = checkTimezone(q.timezone);
+    const { start, end } = dayRange(timezone, q.startDate, q.endDate, "startDate", "endDate");
+    const list = buckets(timezone, start, end, q.timeGranularity);
+    const { results, total } = await llmUsageStatistics(c.env.DB, chatbot.id, list);
+    return c.json(
+      {
+        chatbot: { id: chatbot.id, name: chatbot.name },
+        timeGranularity: q.timeGranularity,
+        timezone,
+        startDate: q.startDate,
+        endDate: q.endDate ?? q.startDate,
+        total,
+        results: results.map(({ bucket, ...usage }) => ({ time: bucket.time, startAt: ms(bucket.start)!, endAt: ms(bucket.end)!, ...usage })),
+      },
+      200,
+    );
+  });

@@ -1,0 +1,94 @@
+import { z } from "@hono/zod-openapi";
+import { IdName, uuidParam } from "../../lib/openapi";
+
+export const STATISTICS_TAG = "Statistics";
+
+const n = (description: string, example = 12) => z.number().int().openapi({ description, example });
+
+export const ChatbotParams = z.object({ chatbotPk: uuidParam("chatbotPk", "Assistant id") });
+
+const DAY = z.string().openapi({ description: "A date, YYYY-MM-DD (a local day in `timezone`)", example: "2026-01-01" });
+
+export const Timezone = z
+  .string()
+  .max(64)
+  .optional()
+  .openapi({ description: "IANA timezone the buckets and dates are read in (default UTC)", example: "Asia/Taipei" });
+
+export const ChatbotStatisticsQuery = z.object({
+  datetimeFrom: z
+    .string()
+    .max(40)
+    .optional()
+    .openapi({ description: "Start (inclusive): ISO 8601 date-time, a date YYYY-MM-DD or epoch ms; default 29 days before today's start", example: "2026-01-01T00:00:00Z" }),
+  datetimeTo: z
+    .string()
+    .max(40)
+    .optional()
+    .openapi({ description: "End (exclusive; a date means the end of that day); default the end of today", example: "2026-02-01T00:00:00Z" }),
+  timeGranularity: z.enum(["hour", "day", "month"]).default("day").openapi({ description: "Bucket size (default day); at most 1,500 buckets", example: "day" }),
+  timezone: Timezone,
+});
+
+const bucketFields = {
+  time: z.string().openapi({ description: "The bucket in `timezone`: YYYY-MM-DDTHH:00, YYYY-MM-DD or YYYY-MM", example: "2026-01-05" }),
+  startAt: z.string().openapi({ description: "Bucket start, epoch ms (inclusive)", example: "1767571200000" }),
+  endAt: z.string().openapi({ description: "Bucket end, epoch ms (exclusive)", example: "1767657600000" }),
+};
+
+const chatbotCounts = {
+  conversationsCount: n("Conversations started"),
+  incomingMessagesCount: n("Messages received (visitors and contacts)", 40),
+  outgoingMessagesCount: n("Messages sent (assistant replies and human agents)", 38),
+  messagesCount: n("Incoming plus outgoing messages", 78),
+  contactsCount: n("Distinct contacts who wrote (over the whole bucket or range)", 9),
+  repliesCount: n("Assistant replies", 37),
+  averageReplyTime: z.number().nullable().openapi({ description: "Mean seconds from a question to the assistant's reply; null without replies", example: 1.42 }),
+  failedRepliesCount: n("Replies that failed (model or tool errors)", 1),
+  likesCount: n("Replies rated like", 5),
+  dislikesCount: n("Replies rated dislike", 1),
+  toolCallsCount: n("Tool calls made by agent replies", 3),
+};
+
+export const ChatbotCountsSchema = z.object(chatbotCounts).openapi("ChatbotStatisticsCounts");
+
+export const ChatbotStatisticsSchema = z
+  .object({
+    chatbot: IdName,
+    timeGranularity: z.enum(["hour", "day", "month"]).openapi({ example: "day" }),
+    timezone: z.string().openapi({ example: "UTC" }),
+    datetimeFrom: z.string().openapi({ description: "Range start, epoch ms (on an hour)", example: "1767225600000" }),
+    datetimeTo: z.string().openapi({ description: "Range end, epoch ms (exclusive)", example: "1769904000000" }),
+    total: ChatbotCountsSchema,
+    results: z.array(z.object({ ...bucketFields, ...chatbotCounts }).openapi("ChatbotStatisticsBucket")),
+  })
+  .openapi("ChatbotStatistics");
+
+export const LlmUsageQuery = z.object({
+  startDate: DAY,
+  endDate: DAY.optional().openapi({ description: "Last day included, YYYY-MM-DD (default: startDate)", example: "2026-01-31" }),
+  timeGranularity: z.enum(["day", "month"]).openapi({ description: "Bucket size", example: "day" }),
+  timezone: Timezone,
+});
+
+const tokenCounts = {
+  requestsCount: n("Model requests (one per reply)", 37),
+  inputTokens: n("Prompt tokens as the provider reported them", 21000),
+  outputTokens: n("Completion tokens as the provider reported them", 3100),
+  totalTokens: n("Input plus output tokens", 24100),
+  wordsCount: n("Words of the replies (what monthly word quotas count)", 2600),
+};
+
+const ModelTokens = z.object({ model: IdName, ...tokenCounts }).openapi("LlmUsageByModel");
+
+export const LlmUsageSchema = z
+  .object({
+    chatbot: IdName,
+    timeGranularity: z.enum(["day", "month"]).openapi({ example: "day" }),
+    timezone: z.string().openapi({ example: "UTC" }),
+    startDate: z.string().openapi({ example: "2026-01-01" }),
+    endDate: z.string().openapi({ example: "2026-01-31" }),
+    total: z.object({ ...tokenCounts, models: z.array(ModelTokens) }).openapi("LlmUsageTotal"),
+    results: z.array(z.object({ ...bucketFields, ...tokenCounts, models: z.array(ModelTokens) }).openapi("LlmUsageBucket")),
+  })
+  .openapi("LlmUsageStatistics");

@@ -1,0 +1,23 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json } from "../../lib/openapi";
+import { usageSummary } from "./usage";
+import { MembersSummarySchema, OrganizationParams, USAGE_TAG, UsageSummaryQuery } from "./schema";
+
+const route = createRoute({
+  method: "get",
+  path: "/organizations/{organizationPk}/usage-statistics/members/summary/",
+  tags: [USAGE_TAG],
+  summary: "Members' usage in total and over time, with the organization's quantities",
+  description:
+    "Needs `statistics.view`. Totals and the time series of all members' traffic between `startDate` and `endDate`, how many members " +
+    "there are and how many used an assistant, and the organization's usage statistics (assistants, monthly words, upload bytes) and plan.",
+  request: { params: OrganizationParams, query: UsageSummaryQuery },
+  responses: { 200: json(MembersSummarySchema, "The summary"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerMembersUsageSummary = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { count, active, ...summary } = await usageSummary(c, "members", c.req.valid("param").organizationPk, c.req.valid("query"));
+    return c.json({ ...summary, membersCount: count, activeMembersCount: active }, 200);
+  });

@@ -1,0 +1,168 @@
+import { badRequest, fieldError } from "../../lib/errors";
+
+/**
+ * Time buckets of a statistics answer. Counters are kept per UTC hour; a day or month bucket in a
+ * timezone is the hours from its local start to the next one's (DST aware, through Intl), so any
+ * bucket adds up whole hour rows. Zones whose offset is not whole hours are approximated to the hour.
+ */
+export type Granularity = "hour" | "day" | "month";
+
+export interface Bucket {
+  /** Local label: `YYYY-MM-DDTHH:00` (hour), `YYYY-MM-DD` (day) or `YYYY-MM` (month). */
+  time: string;
+  /** UTC epoch ms, start inclusive and end exclusive, both on an hour. */
+  start: number;
+  end: number;
+}
+
+const HOUR = 3_600_000;
+/** Bounds the work and the answer: 62 days by hour, four years by day. */
+export const MAX_BUCKETS = 1_500;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function format(timezone: string): Intl.DateTimeFormat {
+  let f = formats.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { timeZone: timezone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
+    formats.set(timezone, f);
+  }
+  return f;
+}
+
+/** The IANA zone given (default UTC), or 400. */
+export function checkTimezone(timezone: string | undefined): string {
+  if (!timezone) return "UTC";
+  try {
+    format(timezone);
+    return timezone;
+  } catch {
+    throw fieldError("timezone", "Unknown timezone; use an IANA name such as Europe/Berlin.");
+  }
+}
+
+interface Local {
+  y: number;
+  m: number; // 1..12
+  d: number;
+  h: number;
+  min: number;
+}
+
+function local(timezone: string, utc: number): Local {
+  const parts: Record<string, string> = {};
+  for (const p of format(timezone).formatToParts(utc)) parts[p.type] = p.value;
+  return { y: +parts.year, m: +parts.month, d: +parts.day, h: +parts.hour, min: +parts.minute };
+}
+
+/** Local wall clock minus UTC at `utc`, in ms. */
+const offsetAt = (timezone: string, utc: number) => {
+  const l = local(timezone, utc);
+  return Date.UTC(l.y, l.m - 1, l.d, l.h, l.min) - (utc - (utc % 60_000));
+};
+
+/** The UTC time of a local wall-clock hour (the later one when DST repeats it, the next when it skips it), floored to the hour. */
+export function utcOf(timezone: string, y: number, m: number, d: number, h = 0): number {
+  const wall = Date.UTC(y, m - 1, d, h);
+  if (timezone === "UTC") return wall;
+  let guess = wall - offsetAt(timezone, wall);
+  guess = wall - offsetAt(timezone, guess);
+  return guess - (((guess % HOUR) + HOUR) % HOUR);
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** Parses `YYYY-MM-DD` (a real calendar date) or answers 400 naming `field`. */
+export function parseDay(value: string, field: string): { y: number; m: number; d: number } {
+  const match = DATE.exec(value);
+  const [y, m, d] = match ? [+match[1], +match[2], +match[3]] : [0, 0, 0];
+  const t = new Date(Date.UTC(y, m - 1, d));
+  if (!match || t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d || y < 1970) {
+    throw fieldError(field, "Use a date written YYYY-MM-DD.");
+  }
+  return { y, m, d };
+}
+
+/** `[start, end)` in UTC of the local days `from`..`to` (both included). */
+export function dayRange(timezone: string, from: string, to: string | undefined, fromField: string, toField: string): { start: number; end: number } {
+  const a = parseDay(from, fromField);
+  const b = to ? parseDay(to, toField) : a;
+  const start = utcOf(timezone, a.y, a.m, a.d);
+  const next = new Date(Date.UTC(b.y, b.m - 1, b.d + 1));
+  const end = utcOf(timezone, next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate());
+  if (end <= start) throw fieldError(toField, `${toField} is before ${fromField}.`);
+  return { start, end };
+}
+
+/** A datetime query value: ISO 8601 (an offset or Z; without one it is read in `timezone`), a date, or epoch ms. */
+export function parseInstant(value: string, timezone: string, field: string, endOfDay = false): number {
+  if (/^\d{10,13}$/.test(value)) return Number(value.length === 10 ? `${value}000` : value);
+  const day = DATE.exec(value);
+  if (day) {
+    const { y, m, d } = parseDay(value, field);
+    return endOfDay ? utcOf(timezone, y, m, d + 1) : utcOf(timezone, y, m, d);
+  }
+  const wall = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/.exec(value);
+  if (wall) {
+    const base = utcOf(timezone, +wall[1], +wall[2], +wall[3], +wall[4]);
+    const t = base + (+wall[5]) * 60_000 + (+(wall[6] ?? 0)) * 1000;
+    if (Number.isFinite(t) && +wall[4] < 24 && +wall[5] < 60) return t;
+  }
+  const t = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(t)) throw fieldError(field, "Use an ISO 8601 date-time (2026-01-31T08:00:00Z), a date YYYY-MM-DD or epoch milliseconds.");
+  return t;
+}
+
+/** The local start of the bucket after the one holding local `l`. */
+function nextStart(timezone: string, l: Local, granularity: Granularity, current: number): number {
+  if (granularity === "hour") return current + HOUR;
+  if (granularity === "day") return utcOf(timezone, l.y, l.m, l.d + 1);
+  return utcOf(timezone, l.y, l.m + 1, 1);
+}
+
+function label(l: Local, granularity: Granularity): string {
+  const day = `${l.y}-${pad(l.m)}-${pad(l.d)}`;
+  if (granularity === "hour") return `${day}T${pad(l.h)}:00`;
+  return granularity === "day" ? day : `${l.y}-${pad(l.m)}`;
+}
+
+/**
+ * The buckets covering `[start, end)` (widened to whole hours), the first and last clipped to it.
+ * 400 when there would be more than MAX_BUCKETS.
+ */
+export function buckets(timezone: string, start: number, end: number, granularity: Granularity): Bucket[] {
+  const from = Math.floor(start / HOUR) * HOUR;
+  const to = Math.ceil(end / HOUR) * HOUR;
+  if (to <= from) throw badRequest("The end of the range is not after its start.", { datetimeTo: ["Must be after the start."] });
+  const widthHint = granularity === "hour" ? HOUR : granularity === "day" ? 86_400_000 : 28 * 86_400_000;
+  if ((to - from) / widthHint > MAX_BUCKETS + 2) throw tooMany(granularity);
+  const out: Bucket[] = [];
+  let cursor = from;
+  while (cursor < to) {
+    // The hour's last minute names it: in a zone half an hour off UTC, the hour 18:00-19:00 UTC
+    // holds local midnight (18:30) and counts for the day that begins in it.
+    const l = local(timezone, cursor + HOUR - 1);
+    const next = Math.min(Math.max(nextStart(timezone, l, granularity, cursor), cursor + HOUR), to);
+    out.push({ time: label(l, granularity), start: cursor, end: next });
+    if (out.length > MAX_BUCKETS) throw tooMany(granularity);
+    cursor = next;
+  }
+  return out;
+}
+
+const tooMany = (granularity: Granularity) =>
+  badRequest(`The range holds more than ${MAX_BUCKETS} ${granularity} buckets; narrow it or choose a coarser timeGranularity.`, {
+    timeGranularity: [`At most ${MAX_BUCKETS} buckets.`],
+  });
+
+/** UTC start of the local day `days` after the one holding `now` (negative: before). */
+export function localDayStart(timezone: string, now: number, days = 0): number {
+  const l = local(timezone, now);
+  return utcOf(timezone, l.y, l.m, l.d + days);
+}
+
+/** Today's local date, YYYY-MM-DD. */
+export function localDate(timezone: string, now: number): string {
+  const l = local(timezone, now);
+  return `${l.y}-${pad(l.m)}-${pad(l.d)}`;
+}

@@ -1,0 +1,122 @@
+import type { Bucket } from "./buckets";
+
+/**
+ * Statistics of one assistant from its hourly rollups (usage_hourly, usage_hourly_contacts): one
+ * index range per bucket, never a scan of messages. Every query takes the buckets as one JSON
+ * parameter (D1 binds at most 100), `[[start, end], ...]`, and answers one row per bucket.
+ */
+const BUCKETS_CTE = "WITH b(k, s, e) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))";
+
+export interface ChatbotCounts {
+  conversationsCount: number;
+  incomingMessagesCount: number;
+  outgoingMessagesCount: number;
+  messagesCount: number;
+  contactsCount: number;
+  repliesCount: number;
+  /** Mean seconds from a question to its reply; null without replies. */
+  averageReplyTime: number | null;
+  failedRepliesCount: number;
+  likesCount: number;
+  dislikesCount: number;
+  toolCallsCount: number;
+}
+
+type SumRow = { k: number; conversations: number; incoming: number; outgoing: number; replies: number; reply_ms: number; failed: number; likes: number; dislikes: number; tool_calls: number };
+
+const SUMS = `coalesce(sum(u.conversations), 0) AS conversations, coalesce(sum(u.incoming_messages), 0) AS incoming,
+  coalesce(sum(u.outgoing_messages), 0) AS outgoing, coalesce(sum(u.replies), 0) AS replies, coalesce(sum(u.reply_ms), 0) AS reply_ms,
+  coalesce(sum(u.failed_replies), 0) AS failed, coalesce(sum(u.likes), 0) AS likes, coalesce(sum(u.dislikes), 0) AS dislikes,
+  coalesce(sum(u.tool_calls), 0) AS tool_calls`;
+
+const counts = (r: Omit<SumRow, "k">, contacts: number): ChatbotCounts => ({
+  conversationsCount: r.conversations,
+  incomingMessagesCount: r.incoming,
+  outgoingMessagesCount: r.outgoing,
+  messagesCount: r.incoming + r.outgoing,
+  contactsCount: contacts,
+  repliesCount: r.replies,
+  averageReplyTime: r.replies ? Math.round(r.reply_ms / r.replies) / 1000 : null,
+  failedRepliesCount: r.failed,
+  likesCount: r.likes,
+  dislikesCount: r.dislikes,
+  toolCallsCount: r.tool_calls,
+});
+
+/** Per bucket and over the whole range (distinct contacts over the range are not the sum of the buckets'). */
+export async function chatbotStatistics(d1: D1Database, chatbotId: string, list: Bucket[]) {
+  const json = JSON.stringify(list.map((b) => [b.start, b.end]));
+  const start = list[0].start;
+  const end = list[list.length - 1].end;
+  const [sums, contacts, total, totalContacts] = await d1.batch<Record<string, number>>([
+    d1.prepare(`${BUCKETS_CTE} SELECT b.k AS k, ${SUMS} FROM b LEFT JOIN usage_hourly u ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e GROUP BY b.k ORDER BY b.k`).bind(json, chatbotId),
+    d1.prepare(`${BUCKETS_CTE} SELECT b.k AS k, count(DISTINCT x.contact_id) AS n FROM b LEFT JOIN usage_hourly_contacts x ON x.chatbot_id = ?2 AND x.hour >= b.s AND x.hour < b.e GROUP BY b.k ORDER BY b.k`).bind(json, chatbotId),
+    d1.prepare(`SELECT ${SUMS} FROM usage_hourly u WHERE u.chatbot_id = ?1 AND u.hour >= ?2 AND u.hour < ?3`).bind(chatbotId, start, end),
+    d1.prepare(`SELECT count(DISTINCT contact_id) AS n FROM usage_hourly_contacts WHERE chatbot_id = ?1 AND hour >= ?2 AND hour < ?3`).bind(chatbotId, start, end),
+  ]);
+  const contactsBy = new Map(contacts.results.map((r) => [r.k, r.n]));
+  const results = (sums.results as unknown as SumRow[]).map((r) => ({ bucket: list[r.k], ...counts(r, contactsBy.get(r.k) ?? 0) }));
+  return { results, total: counts(total.results[0] as unknown as SumRow, totalContacts.results[0]?.n ?? 0) };
+}
+
+export interface TokenCounts {
+  requestsCount: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  wordsCount: number;
+}
+
+type UsageRow = { k: number; model_id: string | null; requests: number; input_tokens: number; output_tokens: number; words: number };
+
+const tokens = (r: Pick<UsageRow, "requests" | "input_tokens" | "output_tokens" | "words">): TokenCounts => ({
+  requestsCount: r.requests,
+  inputTokens: r.input_tokens,
+  outputTokens: r.output_tokens,
+  totalTokens: r.input_tokens + r.output_tokens,
+  wordsCount: r.words,
+});
+
+/** Language-model usage of one assistant per bucket and per model (models named as they are now; a deleted one keeps its id). */
+export async function llmUsageStatistics(d1: D1Database, chatbotId: string, list: Bucket[]) {
+  const json = JSON.stringify(list.map((b) => [b.start, b.end]));
+  const { results } = await d1
+    .prepare(
+      `${BUCKETS_CTE} SELECT b.k AS k, u.model_id AS model_id, coalesce(sum(u.requests), 0) AS requests, coalesce(sum(u.input_tokens), 0) AS input_tokens,
+        coalesce(sum(u.output_tokens), 0) AS output_tokens, coalesce(sum(u.words), 0) AS words
+      FROM b LEFT JOIN usage_hourly u ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e AND u.model_id <> '' AND u.requests > 0
+      GROUP BY b.k, u.model_id ORDER BY b.k`,
+    )
+    .bind(json, chatbotId)
+    .all<UsageRow>();
+  const modelIds = [...new Set(results.map((r) => r.model_id).filter((id): id is string => !!id))];
+  const names = new Map<string, string>();
+  if (modelIds.length) {
+    const named = await d1.prepare("SELECT id, name FROM models WHERE id IN (SELECT value FROM json_each(?1))").bind(JSON.stringify(modelIds)).all<{ id: string; name: string }>();
+    for (const m of named.results) names.set(m.id, m.name);
+  }
+  const model = (id: string) => ({ id, name: names.get(id) ?? "" });
+  const empty = { requests: 0, input_tokens: 0, output_tokens: 0, words: 0 };
+  const perBucket = list.map(() => ({ ...empty, models: [] as (TokenCounts & { model: { id: string; name: string } })[] }));
+  const perModel = new Map<string, typeof empty>();
+  for (const r of results) {
+    if (!r.model_id) continue;
+    const b = perBucket[r.k];
+    b.requests += r.requests;
+    b.input_tokens += r.input_tokens;
+    b.output_tokens += r.output_tokens;
+    b.words += r.words;
+    b.models.push({ model: model(r.model_id), ...tokens(r) });
+    const m = perModel.get(r.model_id) ?? { ...empty };
+    m.requests += r.requests;
+    m.input_tokens += r.input_tokens;
+    m.output_tokens += r.output_tokens;
+    m.words += r.words;
+    perModel.set(r.model_id, m);
+  }
+  const total = [...perModel.values()].reduce((a, m) => ({ requests: a.requests + m.requests, input_tokens: a.input_tokens + m.input_tokens, output_tokens: a.output_tokens + m.output_tokens, words: a.words + m.words }), { ...empty });
+  return {
+    results: perBucket.map((b, i) => ({ bucket: list[i], ...tokens(b), models: b.models })),
+    total: { ...tokens(total), models: [...perModel].map(([id, m]) => ({ model: model(id), ...tokens(m) })) },
+  };
+}

@@ -1,0 +1,49 @@
+import { sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../env";
+import { chatbotRecords, usageHourly } from "../../db/schema";
+import type { ConversationRow, MessageRow } from "../conversations";
+
+const HOUR = 3_600_000;
+
+/** What a failed reply's record says: the error's detail or message, never a stack. */
+export function failureText(err: unknown): string {
+  const e = err as { detail?: unknown; message?: unknown } | null;
+  const text = typeof e?.detail === "string" ? e.detail : typeof e?.message === "string" ? e.message : String(err);
+  return text.slice(0, 1000) || "The reply failed.";
+}
+
+/**
+ * A failed reply, counted in its hour and recorded on the question's record (its error), in one
+ * batch. A later reply that succeeds (an owed reply's retry) overwrites the record and clears the
+ * error (the trigger on messages); the failed attempt stays counted.
+ */
+export function failedReplyWrites(db: Db, conversation: ConversationRow, incoming: MessageRow, err: unknown, now = Date.now()): BatchItem<"sqlite">[] {
+  if (!conversation.chatbotId) return [];
+  const error = failureText(err);
+  return [
+    db
+      .insert(chatbotRecords)
+      .values({
+        id: incoming.id,
+        organizationId: conversation.organizationId,
+        chatbotId: conversation.chatbotId,
+        conversationId: conversation.id,
+        contactId: conversation.contactId,
+        inputMessage: incoming.content,
+        error,
+        createdAt: incoming.createdAt,
+      })
+      .onConflictDoUpdate({ target: chatbotRecords.id, set: { error }, setWhere: sql`${chatbotRecords.replyMessageId} IS NULL` }),
+    db
+      .insert(usageHourly)
+      .values({ organizationId: conversation.organizationId, chatbotId: conversation.chatbotId, hour: now - (now % HOUR), memberId: conversation.createdById ?? "", modelId: "", failedReplies: 1 })
+      .onConflictDoUpdate({ target: [usageHourly.chatbotId, usageHourly.hour, usageHourly.memberId, usageHourly.modelId], set: { failedReplies: sql`${usageHourly.failedReplies} + 1` } }),
+  ];
+}
+
+/** Stores a failed reply's count and record (see failedReplyWrites); a statistics write never fails the turn. */
+export async function recordFailedReply(db: Db, conversation: ConversationRow, incoming: MessageRow, err: unknown): Promise<void> {
+  const writes = failedReplyWrites(db, conversation, incoming, err);
+  if (writes.length) await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]).catch((e) => console.error(JSON.stringify({ level: "error", message: "failed reply not counted", error: String(e) })));
+}

@@ -1,0 +1,183 @@
+import { likePattern } from "../../lib/sql";
+import type { Bucket } from "./buckets";
+
+const DAY = 86_400_000;
+
+/**
+ * Usage of an organization per member or per assistant, from the hourly rollups. A member's usage
+ * is the traffic of the conversations their API key started (`usage_hourly.member_id` holds the
+ * user id); traffic of visitors and widgets belongs to no member and shows under assistants only.
+ */
+export type UsageScope = "members" | "chatbots";
+
+export interface UsageCounts {
+  conversationsCount: number;
+  messagesCount: number;
+  incomingMessagesCount: number;
+  outgoingMessagesCount: number;
+  repliesCount: number;
+  failedRepliesCount: number;
+  wordsCount: number;
+  requestsCount: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export const USAGE_SORT_FIELDS = ["conversationsCount", "messagesCount", "wordsCount", "totalTokens", "requestsCount"] as const;
+export type UsageSort = (typeof USAGE_SORT_FIELDS)[number] | "name" | "email" | "createdAt";
+
+/** A usage_hourly row's counters in the daily tables' column order. */
+const HOUR_COLUMNS = "u.conversations, u.incoming_messages, u.outgoing_messages, u.replies, u.failed_replies, u.words, u.requests, u.input_tokens, u.output_tokens";
+
+const SUMS = `coalesce(sum(u.conversations), 0) AS conversations, coalesce(sum(u.incoming_messages), 0) AS incoming,
+  coalesce(sum(u.outgoing_messages), 0) AS outgoing, coalesce(sum(u.replies), 0) AS replies, coalesce(sum(u.failed_replies), 0) AS failed,
+  coalesce(sum(u.words), 0) AS words, coalesce(sum(u.requests), 0) AS requests, coalesce(sum(u.input_tokens), 0) AS input_tokens,
+  coalesce(sum(u.output_tokens), 0) AS output_tokens`;
+
+type SumRow = { conversations: number; incoming: number; outgoing: number; replies: number; failed: number; words: number; requests: number; input_tokens: number; output_tokens: number };
+
+export const usageCounts = (r: Partial<SumRow> | null | undefined): UsageCounts => {
+  const n = (v: number | undefined | null) => v ?? 0;
+  return {
+    conversationsCount: n(r?.conversations),
+    messagesCount: n(r?.incoming) + n(r?.outgoing),
+    incomingMessagesCount: n(r?.incoming),
+    outgoingMessagesCount: n(r?.outgoing),
+    repliesCount: n(r?.replies),
+    failedRepliesCount: n(r?.failed),
+    wordsCount: n(r?.words),
+    requestsCount: n(r?.requests),
+    inputTokens: n(r?.input_tokens),
+    outputTokens: n(r?.output_tokens),
+    totalTokens: n(r?.input_tokens) + n(r?.output_tokens),
+  };
+};
+
+const ORDER: Record<string, string> = {
+  conversationsCount: "conversations",
+  messagesCount: "(incoming + outgoing)",
+  wordsCount: "words",
+  totalTokens: "(input_tokens + output_tokens)",
+  requestsCount: "requests",
+  name: "e.name COLLATE NOCASE",
+  email: "e.email COLLATE NOCASE",
+  createdAt: "e.created_at",
+};
+
+export interface UsageQuery {
+  organizationId: string;
+  start: number;
+  end: number;
+  chatbotId?: string;
+  search?: string;
+}
+
+/**
+ * The entities of the scope (members with their user, or the organization's assistants) matching
+ * `search`, as SQL selecting `id, name, email, created_at, user_id` with its bound values.
+ */
+function entities(scope: UsageScope, q: UsageQuery): { sql: string; binds: unknown[] } {
+  const like = q.search ? likePattern(q.search) : null;
+  if (scope === "members") {
+    return {
+      sql: `SELECT m.id AS id, us.name AS name, us.email AS email, m.created_at AS created_at, us.id AS user_id FROM members m JOIN users us ON us.id = m.user_id
+        WHERE m.organization_id = ?${like ? " AND (m.id = ? OR us.id = ? OR us.name LIKE ? ESCAPE '\\' OR us.email LIKE ? ESCAPE '\\')" : ""}`,
+      binds: like ? [q.organizationId, q.search, q.search, like, like] : [q.organizationId],
+    };
+  }
+  return {
+    sql: `SELECT b.id AS id, b.name AS name, NULL AS email, b.created_at AS created_at, b.id AS user_id FROM chatbots b
+      WHERE b.organization_id = ?${like ? " AND (b.id = ? OR b.name LIKE ? ESCAPE '\\')" : ""}`,
+    binds: like ? [q.organizationId, q.search, like] : [q.organizationId],
+  };
+}
+
+const DAILY: Record<UsageScope, { table: string; key: string }> = {
+  members: { table: "usage_daily_members", key: "member_id" },
+  chatbots: { table: "usage_daily_chatbots", key: "chatbot_id" },
+};
+
+/**
+ * `r(s, e, ds, de)`: the range `[s, e)` (on hours) and its whole days `[ds, de)` that the daily
+ * tables hold, as far as `usage_rollup` says they reach (read in the same statement, so an answer
+ * never trusts days not rolled up yet); without such days ds = de = e. One row per JSON range
+ * `[start, end, firstMidnight, lastMidnight]`, numbered `k`.
+ */
+const RANGES_CTE = `WITH t(through) AS (SELECT coalesce((SELECT through FROM usage_rollup WHERE id = 'daily'), 0)),
+  r0(k, s, e, ds, de) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+    min(json_extract(value, '$[3]'), (SELECT through FROM t)) FROM json_each(?)),
+  b(k, s, e, ds, de) AS (SELECT k, s, e, CASE WHEN de > ds THEN ds ELSE e END, CASE WHEN de > ds THEN de ELSE e END FROM r0)`;
+
+const rangeJson = (ranges: { start: number; end: number }[]) =>
+  JSON.stringify(ranges.map(({ start, end }) => [start, end, Math.ceil(start / DAY) * DAY, Math.floor(end / DAY) * DAY]));
+
+/**
+ * The usage rows per range `k` and key: whole rolled-up days from the scope's daily table, the
+ * hours around them from usage_hourly; one assistant's from its hour rows only (its primary key
+ * range is short). `filters` apply to the rows (`x`), with their values in `binds`.
+ */
+function rowsByRange(scope: UsageScope, q: UsageQuery, filters: string, binds: unknown[]): { sql: string; binds: unknown[] } {
+  const key = scope === "members" ? "member_id" : "chatbot_id";
+  const daily = DAILY[scope];
+  const columns = HOUR_COLUMNS.replaceAll("u.", "x.");
+  // CROSS JOIN keeps the ranges as the outer loop: with a plain JOIN the planner (no statistics in D1)
+  // scanned every row of the organization and probed the ranges.
+  const part = (table: string, column: string, from: string, to: string) =>
+    `SELECT b.k AS k, x.${key} AS key, ${columns} FROM b CROSS JOIN ${table} x ON x.organization_id = ? AND x.${column} >= ${from} AND x.${column} < ${to}${filters}`;
+  const own = [q.organizationId, ...binds];
+  if (q.chatbotId) return { sql: part("usage_hourly", "hour", "b.s", "b.e"), binds: own };
+  return {
+    sql: [part(daily.table, "day", "b.ds", "b.de"), part("usage_hourly", "hour", "b.s", "b.ds"), part("usage_hourly", "hour", "b.de", "b.e")].join(" UNION ALL "),
+    binds: [...own, ...own, ...own],
+  };
+}
+
+export type UsageEntityRow = SumRow & { id: string; name: string; email: string | null; created_at: number; user_id: string };
+
+/** One page of entities with their usage in the range, sorted, and how many match. */
+export async function usageByEntity(d1: D1Database, scope: UsageScope, q: UsageQuery, sort: UsageSort, descending: boolean, limit: number, offset: number) {
+  const e = entities(scope, q);
+  const g = rowsByRange(scope, q, q.chatbotId ? " AND x.chatbot_id = ?" : "", q.chatbotId ? [q.chatbotId] : []);
+  const order = ORDER[sort] ?? ORDER.name;
+  const direction = descending ? "DESC" : "ASC";
+  const [rows, count] = await d1.batch<Record<string, unknown>>([
+    d1
+      .prepare(
+        `${RANGES_CTE}, g AS (SELECT x.key AS key, ${SUMS.replaceAll("u.", "x.")} FROM (${g.sql}) x GROUP BY x.key), e AS (${e.sql})
+        SELECT e.id, e.name, e.email, e.created_at, e.user_id, coalesce(g.conversations, 0) AS conversations, coalesce(g.incoming, 0) AS incoming,
+          coalesce(g.outgoing, 0) AS outgoing, coalesce(g.replies, 0) AS replies, coalesce(g.failed, 0) AS failed, coalesce(g.words, 0) AS words,
+          coalesce(g.requests, 0) AS requests, coalesce(g.input_tokens, 0) AS input_tokens, coalesce(g.output_tokens, 0) AS output_tokens
+        FROM e LEFT JOIN g ON g.key = e.user_id ORDER BY ${order} ${direction}, e.id ${direction} LIMIT ? OFFSET ?`,
+      )
+      .bind(rangeJson([q]), ...g.binds, ...e.binds, limit, offset),
+    d1.prepare(`SELECT count(*) AS n FROM (${e.sql})`).bind(...e.binds),
+  ]);
+  return { rows: rows.results as unknown as UsageEntityRow[], count: (count.results[0] as { n: number }).n };
+}
+
+/**
+ * The scope's usage per bucket (members: their traffic only), for the entities matching the
+ * query's search and assistant, and in total. Each bucket adds its whole rolled-up days (daily
+ * tables) and the hours around them (usage_hourly), so a year by month reads ~365 day rows per
+ * entity rather than ~8,760 hour rows.
+ */
+export async function usageSeries(d1: D1Database, scope: UsageScope, q: UsageQuery, list: Bucket[]) {
+  const e = q.search ? entities(scope, q) : null;
+  const key = scope === "members" ? "member_id" : "chatbot_id";
+  const filters = [
+    scope === "members" ? ` AND x.${key} <> ''` : "",
+    q.chatbotId ? " AND x.chatbot_id = ?" : "",
+    e ? ` AND x.${key} IN (SELECT user_id FROM (${e.sql}))` : "",
+  ].join("");
+  const rows = rowsByRange(scope, q, filters, [...(q.chatbotId ? [q.chatbotId] : []), ...(e?.binds ?? [])]);
+  // The buckets cover the range, so the total is their sum; only the distinct entities need the range.
+  const [series, active] = await d1.batch<Record<string, number>>([
+    d1.prepare(`${RANGES_CTE} SELECT b.k AS k, ${SUMS.replaceAll("u.", "x.")} FROM b LEFT JOIN (${rows.sql}) x ON x.k = b.k GROUP BY b.k ORDER BY b.k`).bind(rangeJson(list), ...rows.binds),
+    d1.prepare(`${RANGES_CTE} SELECT count(DISTINCT x.key) AS n FROM (${rows.sql}) x`).bind(rangeJson([q]), ...rows.binds),
+  ]);
+  const results = (series.results as unknown as (SumRow & { k: number })[]).map((r) => ({ bucket: list[r.k], ...usageCounts(r) }));
+  const total = usageCounts(null);
+  for (const r of results) for (const k of Object.keys(total) as (keyof UsageCounts)[]) total[k] += r[k];
+  return { results, total, active: (active.results[0] as { n: number }).n };
+}

@@ -1,0 +1,131 @@
+import { env } from "cloudflare:workers";
+import { strToU8, zipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { createInbox } from "../inboxes/fixtures";
+import { readXlsx } from "../members/helpers";
+import { ok } from "../statistics/helpers";
+
+type Batch = { id: string; status: string; total: number; completed: number; failed: number; progress: number; averageAnswerCorrectness: number | null; chatbot: { id: string; name: string }; filename: string };
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+async function webChatWithBot(owner: Actor) {
+  const bot = await createChatbot(owner);
+  const inbox = await createInbox(owner, { chatbot: { id: bot.id } });
+  return { bot, webChatId: (inbox as unknown as { channel: { id: string } }).channel.id };
+}
+
+async function upload(owner: Actor, filename: string, body: string | Uint8Array, contentType: string) {
+  const key = `uploads/${owner.organizationId}/batch-qa/${crypto.randomUUID()}/${filename}`;
+  await env.FILES.put(key, body, { httpMetadata: { contentType } });
+  return key;
+}
+
+/** A minimal workbook: shared strings in the header, inline strings in the rows. */
+function workbook(rows: string[][]): Uint8Array {
+  const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  const header = rows[0];
+  const shared = `<sst>${header.map((h) => `<si><t>${esc(h)}</t></si>`).join("")}</sst>`;
+  const col = (i: number) => String.fromCharCode(65 + i);
+  const xmlRows = rows.map((r, y) =>
+    `<row r="${y + 1}">${r.map((v, x) => (y === 0 ? `<c r="${col(x)}${y + 1}" t="s"><v>${x}</v></c>` : `<c r="${col(x)}${y + 1}" t="inlineStr"><is><t>${esc(v)}</t></is></c>`)).join("")}</row>`,
+  );
+  return zipSync({
+    "[Content_Types].xml": strToU8("<Types/>"),
+    "xl/workbook.xml": strToU8("<workbook/>"),
+    "xl/sharedStrings.xml": strToU8(shared),
+    "xl/worksheets/sheet1.xml": strToU8(`<worksheet><sheetData>${xmlRows.join("")}</sheetData></worksheet>`),
+  });
+}
+
+async function finished(owner: Actor, webChatId: string, id: string): Promise<Batch> {
+  let batch!: Batch;
+  for (let i = 0; i < 200; i++) {
+    batch = await ok<Batch>(await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${id}/`));
+    if (batch.status === "done") return batch;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return batch;
+}
+
+describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .../{id}/export-excel/", () => {
+  it.each(PREFIXES)("runs every question of an .xlsx through the assistant with the local model, end to end (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const { bot, webChatId } = await webChatWithBot(owner);
+    const questions = Array.from({ length: 14 }, (_, i) => `Question number ${i + 1}?`);
+    const rows = [["Question", "Expected answer"], ...questions.map((q, i) => [q, i % 2 ? `You said: "${q}".` : "Something else entirely."])];
+    const key = await upload(owner, "questions.xlsx", workbook(rows), XLSX);
+    const created = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }, { prefix }), 201);
+    expect(created).toMatchObject({ status: "pending", total: 14, completed: 0, filename: "questions.xlsx", chatbot: { id: bot.id, name: bot.name } });
+    const done = await finished(owner, webChatId, created.id);
+    expect(done).toMatchObject({ status: "done", total: 14, completed: 14, failed: 0, progress: 1 });
+    expect(done.averageAnswerCorrectness!).toBeGreaterThan(0.3);
+
+    const res = await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${created.id}/export-excel/`, undefined, { prefix });
+    expect(res.headers.get("Content-Type")).toBe(XLSX);
+    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="batch-qa-${created.id}.xlsx"`);
+    const sheet = readXlsx(await res.arrayBuffer());
+    expect(sheet[0]).toEqual(["#", "Question", "Expected answer", "Answer", "Citations", "Reply time (s)", "Status", "Error", "Answer correctness", "Answer similarity", "Faithfulness", "Answer relevancy", "Context precision", "Context recall"]);
+    expect(sheet).toHaveLength(15);
+    const items = await env.DB.prepare("SELECT * FROM batch_qa_items WHERE batch_qa_id = ? ORDER BY position").bind(created.id).all<Record<string, number | string | null>>();
+    sheet.slice(1).forEach((row, i) => {
+      const item = items.results[i];
+      expect(row).toEqual([i + 1, questions[i], rows[i + 1][1], `You said: "${questions[i]}".`, null, (item.reply_ms as number) / 1000, "done", null, item.answer_correctness, item.answer_similarity, item.faithfulness, item.answer_relevancy, null, 0]); // no passages: no precision, and none of the reference recalled
+    });
+    // The expected answer that matches the local model's reply scores 1; the other one low.
+    expect(sheet[2][8]).toBe(1);
+    expect(sheet[1][8] as number).toBeLessThan(0.5);
+    // No conversation or statistics came of it.
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?").bind(bot.id).first<{ n: number }>())!.n).toBe(0);
+  });
+
+  it("reads a .csv without a header (questions first, expected answers second)", async () => {
+    const owner = await seedOwner();
+    const { webChatId } = await webChatWithBot(owner);
+    const key = await upload(owner, "q.csv", '"Where, exactly, is my parcel?"\nOpening hours?,Nine to five\n\n', "text/csv");
+    const created = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key, filename: "q.csv" }), 201);
+    expect(created.total).toBe(2);
+    expect((await finished(owner, webChatId, created.id)).completed).toBe(2);
+  });
+
+  it("400 for a missing, foreign, empty or broken file (415 for another type), and nothing is written", async () => {
+    const owner = await seedOwner();
+    const { webChatId } = await webChatWithBot(owner);
+    const stranger = await seedOwner();
+    const cases: unknown[] = [
+      {},
+      { file: "" },
+      { file: `uploads/${owner.organizationId}/batch-qa/${crypto.randomUUID()}/missing.csv` },
+      { file: await upload(stranger, "theirs.csv", "Q?\n", "text/csv") },
+      { file: await upload(owner, "empty.csv", "\n\n", "text/csv") },
+      { file: await upload(owner, "broken.xlsx", "not a zip", XLSX) },
+      { file: `uploads/${owner.organizationId}/../x.csv` },
+    ];
+    for (const body of cases) await expectError(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, body), 400);
+    // Outside the batchQa file spec: 415, as for every upload.
+    await expectError(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: await upload(owner, "notes.txt", "Q?\n", "text/plain") }), 415);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM batch_qas WHERE organization_id = ?").bind(owner.organizationId).first<{ n: number }>())!.n).toBe(0);
+  });
+
+  it("401, 403 without chatbot.manage / chatbot.view, 404 for another organization's web chat or batch", async () => {
+    const owner = await seedOwner();
+    const { webChatId } = await webChatWithBot(owner);
+    const key = await upload(owner, "q.csv", "Hello?\n", "text/csv");
+    const created = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }), 201);
+    const base = `/web-chats/${webChatId}/batch-qas/`;
+    await expectError(await call("POST", `/api/v1${base}`, { file: key }), 401, "not_authenticated");
+    await expectError(await call("GET", `/api${base}${created.id}/`), 401, "not_authenticated");
+    const viewer = await seedMember(owner, ["inbox.view", "conversation.view"]);
+    await expectError(await viewer.fetch("POST", base, { file: key }), 403, "permission_denied");
+    await expectError(await viewer.fetch("GET", `${base}${created.id}/`), 403, "permission_denied");
+    await expectError(await viewer.fetch("GET", `${base}${created.id}/export-excel/`), 403, "permission_denied");
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("POST", base, { file: key }), 404, "not_found");
+    await expectError(await stranger.fetch("GET", `${base}${created.id}/`), 404, "not_found");
+    await expectError(await stranger.fetch("GET", `${base}${created.id}/export-excel/`), 404, "not_found");
+    await expectError(await owner.fetch("GET", `${base}${NO_SUCH_ID}/`), 404, "not_found");
+    const other = await webChatWithBot(owner);
+    await expectError(await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/${created.id}/`), 404, "not_found");
+  });
+});

@@ -1,0 +1,161 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { ok, seedContact, seedConversation, utc } from "./helpers";
+
+type Counts = Record<string, number | null>;
+type Stats = { timezone: string; datetimeFrom: string; datetimeTo: string; total: Counts; results: (Counts & { time: string; startAt: string; endAt: string })[] };
+
+const path = (id: string, query = "") => `/chatbots/${id}/statistics/${query}`;
+
+describe("GET /chatbots/{chatbotPk}/statistics/", () => {
+  it.each(PREFIXES)("counts what completions store, per day, today included by default (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const first = await ok<{ conversationId: string }>(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }));
+    await ok(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: first.conversationId, message: { content: "And the invoice?" } }));
+    await ok(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello" } }));
+
+    const stats = await ok<Stats>(await owner.fetch("GET", path(bot.id), undefined, { prefix }));
+    expect(stats.timezone).toBe("UTC");
+    expect(stats.results).toHaveLength(30);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(stats.results.at(-1)!.time).toBe(today);
+    expect(stats.total).toMatchObject({ conversationsCount: 2, incomingMessagesCount: 3, outgoingMessagesCount: 3, messagesCount: 6, repliesCount: 3, failedRepliesCount: 0 });
+    expect(stats.total.averageReplyTime).toBeGreaterThanOrEqual(0);
+    expect(stats.results.at(-1)).toMatchObject({ conversationsCount: 2, messagesCount: 6 });
+    expect(stats.results.slice(0, -1).every((b) => b.messagesCount === 0)).toBe(true);
+  });
+
+  it("splits buckets at UTC midnight and month ends, and in a timezone at its own midnight", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const contact = await seedContact(owner.organizationId);
+    const inbox = bot.defaultInbox!.id;
+    // 23:59:59 on 31 January and 00:00:00 on 1 February (UTC); 16:00 UTC on 31 January is midnight in Taipei.
+    await seedConversation(owner.organizationId, bot.id, inbox, [{ at: utc("2026-01-31T23:59:59Z"), replyMs: 500 }], { contactId: contact });
+    await seedConversation(owner.organizationId, bot.id, inbox, [{ at: utc("2026-02-01T00:00:00Z"), replyMs: 1500 }], { contactId: contact });
+    await seedConversation(owner.organizationId, bot.id, inbox, [{ at: utc("2026-01-31T15:59:00Z"), replyMs: 2000 }]);
+
+    const days = await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-01-30&datetimeTo=2026-02-02&timeGranularity=day")));
+    expect(days.results.map((b) => [b.time, b.incomingMessagesCount])).toEqual([
+      ["2026-01-30", 0],
+      ["2026-01-31", 2],
+      ["2026-02-01", 1],
+      ["2026-02-02", 0],
+    ]);
+    expect(days.results[1]).toMatchObject({ contactsCount: 1, repliesCount: 2, averageReplyTime: 1.25 });
+    expect(days.total).toMatchObject({ contactsCount: 1, conversationsCount: 3, averageReplyTime: 4 / 3 > 0 ? Math.round(4000 / 3) / 1000 : 0 });
+
+    const months = await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetime_from=2026-01-01&datetime_to=2026-02-28&time_granularity=month")));
+    expect(months.results.map((b) => [b.time, b.incomingMessagesCount])).toEqual([
+      ["2026-01", 2],
+      ["2026-02", 1],
+    ]);
+
+    const taipei = await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-01-31&datetimeTo=2026-02-01&timezone=Asia/Taipei")));
+    expect(taipei.datetimeFrom).toBe(String(utc("2026-01-30T16:00:00Z")));
+    expect(taipei.results.map((b) => [b.time, b.incomingMessagesCount])).toEqual([
+      ["2026-01-31", 1],
+      ["2026-02-01", 2],
+    ]);
+
+    const hours = await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-01-31T23:00:00Z&datetimeTo=2026-02-01T01:00:00Z&timeGranularity=hour")));
+    expect(hours.results.map((b) => [b.time, b.incomingMessagesCount, b.outgoingMessagesCount])).toEqual([
+      ["2026-01-31T23:00", 1, 1],
+      ["2026-02-01T00:00", 1, 1],
+    ]);
+  });
+
+  it("counts exactly what a scan of the same messages finds", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const inbox = bot.defaultInbox!.id;
+    const contacts = await Promise.all([0, 1, 2, 3].map((i) => seedContact(owner.organizationId, `c${i}`)));
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const base = utc("2026-03-01T00:00:00Z");
+    for (let c = 0; c < 12; c++) {
+      const turns = Array.from({ length: 1 + Math.floor(rand() * 4) }, (_, i) => ({
+        at: base + Math.floor(rand() * 10 * 86_400_000) + i,
+        replyMs: 200 + Math.floor(rand() * 3000),
+        feedback: (["like", "dislike", null] as const)[Math.floor(rand() * 3)],
+        toolCalls: Math.floor(rand() * 3),
+        answer: rand() < 0.1 ? null : "ok",
+      }));
+      turns.sort((a, b) => a.at - b.at);
+      await seedConversation(owner.organizationId, bot.id, inbox, turns, { contactId: contacts[c % 4] });
+    }
+    const stats = await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-03-01&datetimeTo=2026-03-10")));
+    const scan = await env.DB.prepare(
+      `SELECT strftime('%Y-%m-%d', m.created_at / 1000, 'unixepoch') AS day, sum(m.type = 'incoming') AS incoming, sum(m.type = 'outgoing') AS outgoing,
+        sum(m.feedback IS 'like') AS likes, sum(m.feedback IS 'dislike') AS dislikes, coalesce(sum(json_array_length(m.content_payload, '$.toolCalls')), 0) AS tools,
+        count(DISTINCT CASE WHEN m.type = 'incoming' THEN c.contact_id END) AS contacts
+      FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? GROUP BY day`,
+    )
+      .bind(bot.id)
+      .all<{ day: string; incoming: number; outgoing: number; likes: number; dislikes: number; tools: number; contacts: number }>();
+    const byDay = new Map(scan.results.map((r) => [r.day, r]));
+    for (const b of stats.results) {
+      const s = byDay.get(b.time);
+      expect([b.time, b.incomingMessagesCount, b.outgoingMessagesCount, b.likesCount, b.dislikesCount, b.toolCallsCount, b.contactsCount]).toEqual([
+        b.time,
+        s?.incoming ?? 0,
+        s?.outgoing ?? 0,
+        s?.likes ?? 0,
+        s?.dislikes ?? 0,
+        s?.tools ?? 0,
+        s?.contacts ?? 0,
+      ]);
+    }
+    const conversations = await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?").bind(bot.id).first<{ n: number }>();
+    expect(stats.total.conversationsCount).toBe(conversations!.n);
+  });
+
+  it("moves feedback counts when a rating changes", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const at = utc("2026-04-02T10:00:00Z");
+    const conversation = await seedConversation(owner.organizationId, bot.id, bot.defaultInbox!.id, [{ at, feedback: "like" }]);
+    const read = async () => (await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-04-02&datetimeTo=2026-04-02")))).total;
+    expect(await read()).toMatchObject({ likesCount: 1, dislikesCount: 0 });
+    await env.DB.prepare("UPDATE messages SET feedback = 'dislike' WHERE conversation_id = ? AND type = 'outgoing'").bind(conversation).run();
+    expect(await read()).toMatchObject({ likesCount: 0, dislikesCount: 1 });
+    await env.DB.prepare("UPDATE messages SET feedback = NULL WHERE conversation_id = ? AND type = 'outgoing'").bind(conversation).run();
+    expect(await read()).toMatchObject({ likesCount: 0, dislikesCount: 0 });
+  });
+
+  it.each([
+    ["?timeGranularity=week", "timeGranularity"],
+    ["?datetimeFrom=yesterday", "datetimeFrom"],
+    ["?datetimeFrom=2026-02-30", "datetimeFrom"],
+    ["?datetimeFrom=2026-03-02&datetimeTo=2026-03-01", "datetimeTo"],
+    ["?timezone=Mars/Olympus", "timezone"],
+    ["?datetimeFrom=2020-01-01&datetimeTo=2026-01-01&timeGranularity=hour", "timeGranularity"],
+  ])("400 for %s", async (query, field) => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const res = await owner.fetch("GET", path(bot.id, query));
+    const body = (await res.clone().json()) as { errors?: Record<string, string[]> };
+    await expectError(res, 400);
+    expect(Object.keys(body.errors ?? {})).toContain(field);
+  });
+
+  it("401 without a key, 403 without statistics.view, 404 for another organization's assistant", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    await expectError(await call("GET", `/api/v1${path(bot.id)}`), 401, "not_authenticated");
+    const member = await seedMember(owner, ["chatbot.view", "conversation.view"]);
+    await expectError(await member.fetch("GET", path(bot.id)), 403, "permission_denied");
+    // A member sees the statistics of the assistants they may see (here one they created).
+    const viewer = await seedMember(owner, ["statistics.view", "chatbot.manage"]);
+    const own = await createChatbot(viewer);
+    await ok(await viewer.fetch("GET", path(own.id)));
+    const manager = await seedMember(owner, ["chatbot.manage"]);
+    await expectError(await manager.fetch("GET", path((await createChatbot(manager)).id)), 403, "permission_denied");
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("GET", path(bot.id)), 404, "not_found");
+    await expectError(await owner.fetch("GET", path(NO_SUCH_ID)), 404, "not_found");
+  });
+});

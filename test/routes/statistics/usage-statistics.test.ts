@@ -1,0 +1,162 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
+import { ok, seedConversation, utc } from "./helpers";
+import { rollBackTo, rollUpDays } from "../../../src/services/statistics/rollup";
+
+type Counts = { conversationsCount: number; messagesCount: number; wordsCount: number; inputTokens: number; totalTokens: number; requestsCount: number };
+type Page<T> = { count: number; next: string | null; results: T[] };
+type MemberUsage = Counts & { id: string; userId: string; name: string; email: string };
+type ChatbotUsage = Counts & { id: string; name: string };
+type Bucket = Counts & { time: string; startAt: string };
+
+const base = (orgId: string) => `/organizations/${orgId}/usage-statistics`;
+const RANGE = "startDate=2026-06-01&endDate=2026-06-30";
+
+/** Two assistants; the owner and a member each started conversations; a visitor one more. */
+async function seeded() {
+  const owner = await seedOwner("owner");
+  const member = await seedMember(owner, ["chatbot.view"]);
+  const a = await createChatbot(owner, { name: "Alpha desk" });
+  const b = await createChatbot(owner, { name: "Beta desk" });
+  const opts = (createdById: string | null) => ({ createdById, modelId: LOCAL_LLM });
+  await seedConversation(owner.organizationId, a.id, a.defaultInbox!.id, [{ at: utc("2026-06-01T00:00:00Z"), words: 10, inputTokens: 100, outputTokens: 12 }], opts(owner.userId));
+  await seedConversation(owner.organizationId, b.id, b.defaultInbox!.id, [{ at: utc("2026-06-15T12:00:00Z"), words: 5, inputTokens: 50, outputTokens: 6 }, { at: utc("2026-06-15T12:05:00Z"), words: 5, inputTokens: 50, outputTokens: 6 }], opts(member.userId));
+  await seedConversation(owner.organizationId, a.id, a.defaultInbox!.id, [{ at: utc("2026-06-30T23:59:00Z"), words: 3 }], opts(null));
+  await seedConversation(owner.organizationId, a.id, a.defaultInbox!.id, [{ at: utc("2026-07-01T00:00:00Z"), words: 100 }], opts(owner.userId)); // out of range
+  return { owner, member, a, b };
+}
+
+describe("GET /organizations/{organizationPk}/usage-statistics/members/", () => {
+  it.each(PREFIXES)("every member with the usage of the conversations their key started (%s)", async (prefix) => {
+    const { owner, member } = await seeded();
+    const page = await ok<Page<MemberUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&sortBy=createdAt&sortOrder=asc`, undefined, { prefix }));
+    expect(page.count).toBe(2);
+    expect(page.results.map((m) => [m.userId, m.conversationsCount, m.messagesCount, m.wordsCount, m.inputTokens, m.requestsCount])).toEqual([
+      [owner.userId, 1, 2, 10, 100, 1],
+      [member.userId, 1, 4, 10, 100, 2],
+    ]);
+    expect(page.results[1]).toMatchObject({ id: member.memberId, email: member.email });
+    const sorted = await ok<Page<MemberUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&sortBy=messagesCount&sortOrder=desc`));
+    expect(sorted.results[0].userId).toBe(member.userId);
+    const found = await ok<Page<MemberUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&search=${encodeURIComponent(member.email.slice(0, 12))}`));
+    expect(found.results.map((m) => m.userId)).toEqual([member.userId]);
+    const ofA = await ok<Page<MemberUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&sortBy=name&sortOrder=asc&chatbot=${(await seededBot(owner.organizationId, "Alpha desk"))}`));
+    expect(ofA.results.find((m) => m.userId === member.userId)!.messagesCount).toBe(0);
+  });
+
+  it("includeTime=true answers only the time series, unpaginated, by day or month", async () => {
+    const { owner } = await seeded();
+    const days = await ok<Bucket[]>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&includeTime=true`));
+    expect(days).toHaveLength(30);
+    expect(days[0]).not.toHaveProperty("userId");
+    expect(days.filter((d) => d.messagesCount).map((d) => [d.time, d.messagesCount])).toEqual([
+      ["2026-06-01", 2],
+      ["2026-06-15", 4],
+    ]);
+    const months = await ok<Bucket[]>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?startDate=2026-06-01&endDate=2026-07-31&include_time=true&time_granularity=month`));
+    expect(months.map((m) => [m.time, m.messagesCount, m.wordsCount])).toEqual([
+      ["2026-06", 6, 20],
+      ["2026-07", 2, 100],
+    ]);
+  });
+});
+
+async function seededBot(organizationId: string, name: string) {
+  return (await env.DB.prepare("SELECT id FROM chatbots WHERE organization_id = ? AND name = ?").bind(organizationId, name).first<{ id: string }>())!.id;
+}
+
+describe("GET /organizations/{organizationPk}/usage-statistics/chatbots/", () => {
+  it("every assistant with all its traffic, visitors included, matching a scan", async () => {
+    const { owner, a, b } = await seeded();
+    const page = await ok<Page<ChatbotUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&sortBy=name&sortOrder=asc`));
+    expect(page.results.map((r) => [r.name, r.conversationsCount, r.messagesCount, r.wordsCount])).toEqual([
+      ["Alpha desk", 2, 4, 13],
+      ["Beta desk", 1, 4, 10],
+    ]);
+    for (const bot of [a, b]) {
+      const scan = await env.DB.prepare(
+        "SELECT count(*) AS n, sum(m.words_count) AS w FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? AND m.created_at >= ? AND m.created_at < ?",
+      )
+        .bind(bot.id, utc("2026-06-01T00:00:00Z"), utc("2026-07-01T00:00:00Z"))
+        .first<{ n: number; w: number }>();
+      const row = page.results.find((r) => r.id === bot.id)!;
+      expect([row.messagesCount, row.wordsCount]).toEqual([scan!.n, scan!.w]);
+    }
+    const found = await ok<Page<ChatbotUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&search=beta`));
+    expect(found.results.map((r) => r.id)).toEqual([b.id]);
+    const series = await ok<Bucket[]>(await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&includeTime=true&chatbot=${a.id}`));
+    expect(series.reduce((n, d) => n + d.messagesCount, 0)).toBe(4);
+  });
+});
+
+describe("daily rollups (organization-wide answers over long ranges)", () => {
+  it("answer exactly as the hour rows do, in UTC and in a timezone, before and after the days are rolled up", async () => {
+    const { owner } = await seeded();
+    const queries = [
+      `members/?${RANGE}`,
+      `chatbots/?${RANGE}&sortBy=name&sortOrder=asc`,
+      `members/?startDate=2026-05-31&endDate=2026-07-01&includeTime=true&timeGranularity=month`,
+      `chatbots/?startDate=2026-06-01&endDate=2026-07-01&includeTime=true&timezone=Asia/Taipei`,
+      `chatbots/summary/?startDate=2026-05-01&endDate=2026-07-31&timeGranularity=month&timezone=America/New_York`,
+    ];
+    const read = () => Promise.all(queries.map(async (q) => (await ok<Record<string, unknown>>(await owner.fetch("GET", `${base(owner.organizationId)}/${q}`)))));
+    await rollUpDays(env.DB); // the watermark exists
+    await rollBackTo(env.DB, utc("2026-01-01T00:00:00Z"));
+    const fromHours = await read();
+    await rollUpDays(env.DB, utc("2026-08-01T12:00:00Z"));
+    const rolled = await env.DB.prepare("SELECT count(*) AS n, sum(incoming_messages) AS m FROM usage_daily_chatbots WHERE organization_id = ?").bind(owner.organizationId).first<{ n: number; m: number }>();
+    expect(rolled).toEqual({ n: 4, m: 5 }); // 1, 15 and 30 June and 1 July (settled 2 h after its end)
+    expect(await read()).toEqual(fromHours);
+  });
+});
+
+describe("GET .../usage-statistics/{members,chatbots}/summary/", () => {
+  it.each(PREFIXES)("totals, series, entity counts and the organization's quantities (%s)", async (prefix) => {
+    const { owner } = await seeded();
+    const members = await ok<Record<string, unknown> & { total: Counts; results: Bucket[] }>(await owner.fetch("GET", `${base(owner.organizationId)}/members/summary/?${RANGE}`, undefined, { prefix }));
+    expect(members).toMatchObject({ startDate: "2026-06-01", endDate: "2026-06-30", membersCount: 2, activeMembersCount: 2, total: { messagesCount: 6, wordsCount: 20, conversationsCount: 2 } });
+    expect(members.usageStatistics).toMatchObject({ chatbotsCount: 2 });
+    expect(members.results).toHaveLength(30);
+    const chatbots = await ok<Record<string, unknown> & { total: Counts }>(await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/summary/?${RANGE}&timeGranularity=month`));
+    expect(chatbots).toMatchObject({ chatbotsCount: 2, activeChatbotsCount: 2, total: { messagesCount: 8, wordsCount: 23, conversationsCount: 3 } });
+    expect(chatbots.organizationPlan).toMatchObject({ id: expect.any(String) });
+  });
+});
+
+describe("usage statistics: bad input, 401, 403, 404", () => {
+  const paths = ["members/", "chatbots/", "members/summary/", "chatbots/summary/"];
+  it.each([
+    ["startDate=2026-02-30", "startDate"],
+    ["startDate=2026-06-02&endDate=2026-06-01", "endDate"],
+    ["timeGranularity=week", "timeGranularity"],
+    ["timezone=Atlantis", "timezone"],
+  ])("400 for %s", async (query, field) => {
+    const owner = await seedOwner();
+    for (const p of paths) {
+      const res = await owner.fetch("GET", `${base(owner.organizationId)}/${p}?${query}`);
+      const body = (await res.clone().json()) as { errors?: Record<string, string[]> };
+      await expectError(res, 400);
+      expect(Object.keys(body.errors ?? {})).toContain(field);
+    }
+    for (const q of ["sortBy=colour", "sortOrder=up", "chatbot=nope", "includeTime=yes", "page=0"]) await expectError(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${q}`), 400);
+    await expectError(await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?sortBy=email`), 400);
+  });
+
+  it("401, 403 without statistics.view, 404 for another organization or its assistant", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const member = await seedMember(owner, ["chatbot.manage", "conversation.view"]);
+    const viewer = await seedMember(owner, ["statistics.view"]);
+    const stranger = await seedOwner();
+    for (const p of paths) {
+      await expectError(await call("GET", `/api/v1${base(owner.organizationId)}/${p}`), 401, "not_authenticated");
+      await expectError(await member.fetch("GET", `${base(owner.organizationId)}/${p}`), 403, "permission_denied");
+      await ok(await viewer.fetch("GET", `${base(owner.organizationId)}/${p}`));
+      await expectError(await stranger.fetch("GET", `${base(owner.organizationId)}/${p}`), 404, "not_found");
+    }
+    await expectError(await stranger.fetch("GET", `${base(stranger.organizationId)}/members/?chatbot=${bot.id}`), 404, "not_found");
+    await expectError(await owner.fetch("GET", `${base(NO_SUCH_ID)}/members/`), 404, "not_found");
+  });
+});
