@@ -25,7 +25,9 @@ export default defineConfig(async () => {
             // Whatever a developer's .dev.vars configures, the tests start from the embedded defaults.
             PLANS: "",
             DEFAULT_PLAN: "",
-            OUTBOUND_ALLOWED_HOSTS: "",
+            // The in-test MCP server (test/support/mcp-server.mjs) is on loopback too.
+            OUTBOUND_ALLOWED_HOSTS: new URL(inject<string>("mcpServerUrl")).host,
+            TEST_MCP_URL: inject<string>("mcpServerUrl"),
             BOOTSTRAP_API_KEY: BOOTSTRAP_TEST_KEY,
             TEST_UPSTREAM_URL: inject<string>("upstreamUrl"),
             TEST_RECEIVER_URL: inject<string>("receiverUrl"),

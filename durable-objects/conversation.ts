@@ -290,7 +290,7 @@ export class Conversation extends DurableObject<Bindings> {
     const reply = await generateReply(
       this.env,
       this.#db,
-      { ...context, incoming },
+      { ...context, incoming, conversation },
       (text) => {
         stream?.send({ conversationId: conversation.id, messageId: replyId, content: text, done: false });
         shown = shown.then(() => {

@@ -9,6 +9,8 @@ declare global {
       TEST_UPSTREAM_URL: string;
       /** Base URL of the local webhook receiver started by test/support/global-setup.ts. */
       TEST_RECEIVER_URL: string;
+      /** Base URL of the local MCP server started by test/support/global-setup.ts. */
+      TEST_MCP_URL: string;
     }
   }
 }

@@ -22,6 +22,8 @@ import { registerParserRoutes } from "./parsers";
 import { registerTextNodeRoutes } from "./text-nodes";
 import { registerUploadRoutes } from "./uploads";
 import { registerAttachmentRoutes } from "./attachments";
+import { registerConnectorRoutes } from "./connectors";
+import { registerMcpRoutes } from "./mcp";
 import { registerWidgetRoutes } from "./widget";
 import { registerStatisticsRoutes } from "./statistics";
 import { registerChatbotRecordRoutes } from "./chatbot-records";
@@ -56,6 +58,8 @@ export function registerRoutes(r: Router) {
   registerTextNodeRoutes(r);
   registerUploadRoutes(r);
   registerAttachmentRoutes(r);
+  registerConnectorRoutes(r);
+  registerMcpRoutes(r);
   registerWidgetRoutes(r);
   registerStatisticsRoutes(r);
   registerChatbotRecordRoutes(r);

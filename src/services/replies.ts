@@ -30,6 +30,8 @@ export interface ReplyInput {
   contactQueryMetadata?: QueryMetadata | null;
   /** Wait for attached documents' text before answering (default true); false answers without those not yet read. */
   waitForAttachments?: boolean;
+  /** The conversation as its object holds it (agent replies: whose MCP credentials apply). */
+  conversation?: { contactId: string | null; createdById: string | null };
 }
 
 export interface Reply {

@@ -46,6 +46,7 @@ const PARAM_RESOURCES: Record<string, Resource> = {
   share: "widgetShare",
   toolPk: "tool",
   webchatPk: "webChat",
+  memberId: "connectorMember",
 };
 
 /** `{id}`: what it holds, by the collection segment before it. */
@@ -72,10 +73,17 @@ const ID_RESOURCES: Record<string, Resource> = {
   "tool-execution-records": "toolExecutionRecord",
   "built-in-workflows": "builtInWorkflow",
   "batch-qas": "batchQa",
+  connectors: "connector",
+  registry: "mcpRegistryEntry",
+};
+
+/** Path parameters of particular operations that name another kind of resource than the tables above say. */
+const OPERATION_PARAMS: Record<string, Record<string, Resource>> = {
+  "/tools/{id}/credentials/": { id: "mcpTool" },
 };
 
 /** Query parameters given a valid value in every request (required ones, and the file of text node lists). */
-const QUERY_RESOURCES: Record<string, Resource> = { conversation: "conversation", inbox: "inbox", knowledgeBaseFile: "file", chatbotFile: "file", lastEventId: "widgetEventId", startDate: "startDate", endDate: "endDate", timeGranularity: "timeGranularity" };
+const QUERY_RESOURCES: Record<string, Resource> = { conversation: "conversation", inbox: "inbox", knowledgeBaseFile: "file", chatbotFile: "file", lastEventId: "widgetEventId", startDate: "startDate", endDate: "endDate", timeGranularity: "timeGranularity", mcpUrl: "mcpUrl" };
 
 /**
  * Operations whose path parameters are not an organization's resource ids, so the
@@ -88,6 +96,7 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
   "PUT /uploads/{key}": "the PUT upload target carries its own signature, not a key",
   "POST /uploads/": "the POST upload target carries its own signed policy, not a key",
   "GET /built-in-workflows/{id}/": "built-in workflows are a global catalogue, the same for every organization",
+  "GET /mcp/registry/{id}/": "the MCP registry is a global catalogue, the same for every organization",
   ...Object.fromEntries(
     [
       "GET /web-chats/{id}/public/config/",
@@ -131,6 +140,10 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /web-chats/{webchatPk}/batch-qas/": (w) => ({ file: w.ids.batchQaFile }),
   "POST /tools/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "desktop" }),
   "PUT /tools/{id}/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "function", functionCode: "function main() { return 1; }" }),
+  "POST /connectors/": (w) => ({ mcpRegistryId: w.ids.mcpRegistryEntry, urlVariables: { serverUrl: w.ids.mcpUrl } }),
+  "PUT /connectors/{id}/": (w) => ({ mcpRegistryId: w.ids.mcpRegistryEntry, urlVariables: { serverUrl: w.ids.mcpUrl } }),
+  "POST /connectors/{id}/credentials/": () => ({ headers: { Authorization: "Bearer sweep" } }),
+  "POST /tools/{id}/credentials/": () => ({ headers: { Authorization: "Bearer sweep" } }),
   "POST /upload-presigned-url/": () => ({ modelName: "attachment", fieldName: "file", filename: "sweep.txt", fileSize: 20 }),
   "POST /attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
   "POST /conversations/{conversationPk}/attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
@@ -168,6 +181,8 @@ const CONTROL_EXPECTED: Record<string, [number, string]> = {
 const opKey = (op: Operation) => `${op.method} ${op.template}`;
 
 function resourceOf(template: string, param: string): Resource | undefined {
+  const special = OPERATION_PARAMS[template]?.[param];
+  if (special) return special;
   if (param !== "id") return PARAM_RESOURCES[param];
   const segments = template.split("/").filter(Boolean);
   return ID_RESOURCES[segments[segments.indexOf("{id}") - 1]];
@@ -370,7 +385,7 @@ describe("OpenAPI sweep", () => {
     const before = await settled(scope);
     const mine: string[] = [];
     // Not secrets of A: public file paths, storage keys, and rows of the global catalogues.
-    const secrets = Object.entries(A.ids).filter(([kind]) => !["publicFile", "upload", "builtInWorkflow", "startDate", "endDate", "timeGranularity"].includes(kind));
+    const secrets = Object.entries(A.ids).filter(([kind]) => !["publicFile", "upload", "builtInWorkflow", "startDate", "endDate", "timeGranularity", "mcpUrl", "mcpRegistryEntry"].includes(kind));
     const leaked = (text: string) => secrets.filter(([, id]) => text.includes(id)).map(([kind]) => kind);
     const targets = ops
       .filter((op) => !NOT_ORGANIZATION_SCOPED[opKey(op)] && !gaps(kit, op, sampleBody, A).length)

@@ -11,3 +11,4 @@ export * from "./attachments";
 export * from "./tools";
 export * from "./statistics";
 export * from "./batch-qa";
+export * from "./mcp";

@@ -4,11 +4,18 @@ import { registerListTools } from "./list";
 import { registerGetTool } from "./get";
 import { registerUpdateTool } from "./update";
 import { registerDeleteTool } from "./delete";
+import { registerAvailableTools } from "./available-tools";
+import { registerStoreToolCredential } from "./credential-store";
+import { registerDeleteToolCredential } from "./credential-delete";
 
 export function registerToolRoutes(r: Router) {
   registerListTools(r);
   registerCreateTool(r);
+  // Before `/tools/{id}/`, which would take `available-tools` for an id.
+  registerAvailableTools(r);
   registerGetTool(r);
   registerUpdateTool(r);
   registerDeleteTool(r);
+  registerStoreToolCredential(r);
+  registerDeleteToolCredential(r);
 }

@@ -8,6 +8,7 @@ import { quickReplyTool } from "../tools/quick-reply-tool";
 import { desktopTool } from "../tools/desktop-tool";
 import { knowledgeTool } from "../tools/knowledge-tool";
 import type { AgentTool, ToolContext } from "./types";
+import { mcpToolsProvider } from "../mcp/provider";
 
 /**
  * Which callable tools a reply offers. Each provider contributes some; the loop only sees the
@@ -57,7 +58,7 @@ export const assistantToolsProvider: ToolProvider = async (ctx, options) => {
 /** Knowledge retrieval as a tool, when the assistant has knowledge bases. */
 export const knowledgeProvider: ToolProvider = (ctx) => (ctx.knowledgeBases.length ? [knowledgeTool(ctx.knowledgeBases.map((k) => k.name))] : []);
 
-export const TOOL_PROVIDERS: ToolProvider[] = [knowledgeProvider, assistantToolsProvider];
+export const TOOL_PROVIDERS: ToolProvider[] = [knowledgeProvider, assistantToolsProvider, mcpToolsProvider];
 
 /** Every tool of the reply; on a name clash the first provider's tool wins. */
 export async function toolsForReply(ctx: ToolContext, options: ReplyToolOptions, providers = TOOL_PROVIDERS): Promise<AgentTool[]> {

@@ -48,6 +48,8 @@ export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit:
     contactQueryMetadata: input.contactQueryMetadata,
     signal: options.signal,
     passages: [],
+    conversation: input.conversation ? { contactId: input.conversation.contactId, createdById: input.conversation.createdById } : undefined,
+    cleanups: [],
   };
   const metadata = (incoming.metadata ?? {}) as Record<string, unknown>;
   const clientPlatform = typeof metadata.clientPlatform === "string" ? metadata.clientPlatform : typeof metadata.client_platform === "string" ? metadata.client_platform : null;
@@ -95,7 +97,7 @@ export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit:
       },
       toolResult: (t) => event(t, "tool_result"),
     },
-  });
+  }).finally(() => Promise.allSettled(ctx.cleanups!.map((close) => close())));
   await recorder.flush();
   const contentPayload: Record<string, unknown> = { toolCalls: result.calls.map((t) => callView(t, true)) };
   if (result.payload.flex) contentPayload.flex = result.payload.flex;

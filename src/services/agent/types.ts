@@ -30,6 +30,10 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Passages retrieved by tools during the reply (the reply's citations). */
   passages: RetrievedPassage[];
+  /** Who the conversation is with and who started it (per-contact and per-member MCP credentials). */
+  conversation?: { contactId: string | null; createdById: string | null };
+  /** Run once the reply's loop has ended, whatever the outcome (providers close MCP sessions). */
+  cleanups?: (() => Promise<unknown> | unknown)[];
 }
 
 /**

@@ -54,7 +54,13 @@ export type Resource =
   | "batchQaFile"
   | "startDate"
   | "endDate"
-  | "timeGranularity";
+  | "timeGranularity"
+  /** The in-test MCP server's URL, an mcp tool on it, a connector to it, the member holding a credential for that connector, a registry entry. */
+  | "mcpUrl"
+  | "mcpTool"
+  | "connector"
+  | "connectorMember"
+  | "mcpRegistryEntry";
 
 /** The password every world's owner gets (login and password change need one). */
 export const SWEEP_PASSWORD = "sweep password 1234";
@@ -87,6 +93,20 @@ async function toolWithRecord(owner: Actor) {
   const workflows = await owner.fetch("GET", "/built-in-workflows/").then((r) => created<{ id: string }[] | { results: { id: string }[] }>(r, 200));
   const workflow = Array.isArray(workflows) ? workflows[0].id : workflows.results[0].id;
   return { tool: tool.id, record: records.results[0].id, workflow };
+}
+
+/** An mcp tool and a connector on the in-test MCP server, and the owner's credential for the connector. */
+async function mcpResources(owner: Actor) {
+  const mcpUrl = `${env.TEST_MCP_URL}/mcp`;
+  const mcpRegistryEntry = "00000000-0000-7000-8100-000000000001"; // "Custom MCP server": any URL
+  const [mcpTool, connector] = await Promise.all([
+    owner.fetch("POST", "/tools/", { displayName: "Remote", toolType: "mcp", mcpUrl }).then((r) => created(r)),
+    owner.fetch("POST", "/connectors/", { mcpRegistryId: mcpRegistryEntry, urlVariables: { serverUrl: mcpUrl } }).then((r) => created(r)),
+  ]);
+  await owner.fetch("POST", `/connectors/${connector.id}/credentials/`, { headers: { Authorization: "Bearer sweep" } }).then((r) => expect(r.status).toBeLessThan(300));
+  const holders = await owner.fetch("GET", `/connectors/${connector.id}/authorized-members/`).then((r) => created<{ id?: string; memberId?: string; member?: { id: string } }[] | { results: { id?: string; memberId?: string; member?: { id: string } }[] }>(r, 200));
+  const [holder] = Array.isArray(holders) ? holders : holders.results;
+  return { mcpUrl, mcpTool: mcpTool.id, connector: connector.id, connectorMember: holder.memberId ?? holder.member?.id ?? holder.id!, mcpRegistryEntry };
 }
 
 /** A visitor of the web chat: a session, one answered message and a share link, through the public API. */
@@ -160,6 +180,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
   const batchQaFile = `uploads/${org}/batch-qa/${uuidv7()}/questions.csv`;
   await env.FILES.put(batchQaFile, "Question\nHow long do refunds take?\n", { httpMetadata: { contentType: "text/csv" } });
   const batchQa = await owner.fetch("POST", `/web-chats/${inbox.channel.id}/batch-qas/`, { file: batchQaFile }).then((r) => created(r, r.status === 202 ? 202 : 201));
+  const mcp = await mcpResources(owner);
   // A delivery record of the webhook, as the outbox and the consumer leave one (a settled failure, so nothing retries it).
   const webhookRecord = uuidv7();
   await db().insert(webhookDeliveries).values({
@@ -228,6 +249,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
       startDate: "2026-01-01",
       endDate: "2026-12-31",
       timeGranularity: "day",
+      ...mcp,
     },
     visitorToken: widget.token,
   };

@@ -1,0 +1,35 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { connectors } from "../../db/schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { connectorColumns } from "../../services/mcp/connector-write";
+import { connectorRecord } from "../../services/records/mcp";
+import { CONNECTORS_TAG, ConnectorSchema, ConnectorWrite } from "./schema";
+
+const route = createRoute({
+  method: "post",
+  path: "/connectors/",
+  tags: [CONNECTORS_TAG],
+  summary: "Create a connector",
+  description:
+    "Needs `tool.manage`. An organization's instance of an MCP registry entry: `urlVariables` fill the entry's URL placeholders (the result must " +
+    "pass the outbound address guard); `displayName` and `description` default to the entry's; `authHeaders` (write-only, encrypted; 503 " +
+    "`not_configured` without ENCRYPTION_KEY) are sent unless the contact or member has a credential of their own. Enabled connectors' tools " +
+    "are offered to every agent reply of the organization.",
+  request: jsonBody(ConnectorWrite),
+  responses: { 201: json(ConnectorSchema, "The connector"), ...errorResponses(400, 403, 503) },
+});
+
+export const registerCreateConnector = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "tool.manage");
+    const db = c.var.db;
+    const { values, entry } = await connectorColumns(c.env, db, c.req.valid("json"));
+    const [connector] = await db
+      .insert(connectors)
+      .values({ ...values, organizationId: access.organizationId, createdById: c.var.principal.userId } as typeof connectors.$inferInsert)
+      .returning();
+    return c.json(connectorRecord({ connector, entry }), 201);
+  });

@@ -1,0 +1,40 @@
+import type { Bindings, Db } from "../../env";
+import type { connectors } from "../../db/schema";
+import { fieldError } from "../../lib/errors";
+import { checkHeaders, connectorUrl, getRegistryEntry, type ConnectorRow, type RegistryRow } from "./connectors";
+import { sealHeaders } from "./credentials";
+
+export interface ConnectorInput {
+  mcpRegistryId?: string;
+  displayName?: string | null;
+  description?: string | null;
+  urlVariables?: Record<string, string> | null;
+  authHeaders?: Record<string, unknown> | null;
+  isEnabled?: boolean;
+}
+
+/**
+ * Column values of a create or update: the registry entry (400 when unknown), its URL filled and
+ * checked, names defaulting to the entry's, headers checked and sealed (503 without ENCRYPTION_KEY).
+ * Fields left out keep `current`'s values.
+ */
+export async function connectorColumns(env: Bindings, db: Db, body: ConnectorInput, current?: ConnectorRow): Promise<{ values: Partial<typeof connectors.$inferInsert>; entry: RegistryRow }> {
+  const entryId = body.mcpRegistryId ?? current?.mcpRegistryId;
+  const entry = entryId ? await getRegistryEntry(db, entryId) : null;
+  if (!entry) throw fieldError("mcpRegistryId", "Not an entry of the MCP registry.");
+  const changedEntry = !!current && entry.id !== current.mcpRegistryId;
+  const variables = body.urlVariables !== undefined ? (body.urlVariables ?? {}) : changedEntry ? {} : (current?.urlVariables ?? {});
+  const values: Partial<typeof connectors.$inferInsert> = {
+    mcpRegistryId: entry.id,
+    urlVariables: variables,
+    serverUrl: connectorUrl(env, entry, variables),
+  };
+  if (body.displayName !== undefined || !current) values.displayName = body.displayName?.trim() || entry.name;
+  if (body.description !== undefined || !current) values.description = body.description ?? entry.description;
+  if (body.isEnabled !== undefined) values.isEnabled = body.isEnabled;
+  if (body.authHeaders !== undefined) {
+    checkHeaders("authHeaders", body.authHeaders);
+    values.authHeadersSealed = body.authHeaders && Object.keys(body.authHeaders).length ? await sealHeaders(body.authHeaders as Record<string, string>, env) : null;
+  }
+  return { values, entry };
+}

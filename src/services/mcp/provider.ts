@@ -1,0 +1,126 @@
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { chatbotTools, connectors, contacts, mcpCredentials, members, tools } from "../../db/schema";
+import type { ToolProvider } from "../agent/registry";
+import type { AgentTool, ToolContext } from "../agent/types";
+import { listAllTools, mcpTimeoutMs, openMcpSession, type McpSession } from "./client";
+import { contactCredential, openContactCredentials, openHeaders, type Headers } from "./credentials";
+import { filterTools, namespacedName, nameList, remoteAgentTool, slug, type McpSource } from "./remote-tools";
+
+interface Server extends McpSource {
+  url: string;
+  connectorId: string | null;
+  allowed: string[] | null;
+  /** The tool's rawMcpHeader or the connector's sealed authHeaders. */
+  defaults: () => Promise<Headers>;
+}
+
+/**
+ * MCP servers as a tool provider (issue 17): the assistant's `mcp` tools and, unless the message
+ * narrows the tools (`toolIds`), the organization's enabled connectors. Each server is connected
+ * once per reply: its tools are listed over the session every call of the reply then uses, and the
+ * session closes when the reply ends (`ctx.cleanups`). A server that cannot be reached is left out
+ * of the reply (logged), as a tool the model never sees.
+ */
+export const mcpToolsProvider: ToolProvider = async (ctx, options) => {
+  const servers = await serversForReply(ctx, options.toolIds);
+  if (!servers.length) return [];
+  const headers = await credentialsFor(ctx, servers);
+  const timeoutMs = mcpTimeoutMs(ctx.env);
+  const used = new Set<string>();
+  const listed = await Promise.all(
+    servers.map(async (server, i) => {
+      let session: McpSession | undefined;
+      try {
+        session = await openMcpSession(ctx.env, server.url, headers[i], timeoutMs);
+        const opened = session;
+        (ctx.cleanups ??= []).push(() => opened.close());
+        return { server, session, tools: filterTools(await listAllTools(session, timeoutMs), server.allowed) };
+      } catch (err) {
+        console.warn(JSON.stringify({ level: "warn", message: "MCP server left out of the reply", server: server.url.slice(0, 200), error: String((err as Error)?.message ?? err).slice(0, 300) }));
+        await session?.close();
+        return null;
+      }
+    }),
+  );
+  const result: AgentTool[] = [];
+  for (const entry of listed) {
+    if (!entry) continue;
+    for (const tool of entry.tools) result.push(remoteAgentTool(entry.server, tool, namespacedName(entry.server.prefix, tool.name, used), entry.session, timeoutMs));
+  }
+  return result;
+};
+
+async function serversForReply(ctx: ToolContext, toolIds: string[] | null | undefined): Promise<Server[]> {
+  const narrowed = !!toolIds?.length;
+  const [toolRows, connectorRows] = await Promise.all([
+    ctx.db
+      .select({ tool: tools })
+      .from(chatbotTools)
+      .innerJoin(tools, eq(tools.id, chatbotTools.toolId))
+      .where(
+        and(
+          eq(chatbotTools.chatbotId, ctx.chatbot.id),
+          eq(tools.toolType, "mcp"),
+          or(isNull(tools.organizationId), eq(tools.organizationId, ctx.organizationId)),
+          narrowed ? inArray(tools.id, toolIds!.slice(0, 90)) : undefined,
+        ),
+      ),
+    narrowed ? Promise.resolve([]) : ctx.db.select().from(connectors).where(and(eq(connectors.organizationId, ctx.organizationId), eq(connectors.isEnabled, true))),
+  ]);
+  const fromTools: Server[] = toolRows
+    .map((r) => r.tool)
+    .filter((t) => !!t.mcpUrl)
+    .map((t) => ({
+      toolId: t.id,
+      connectorId: null,
+      displayName: t.displayName,
+      prefix: slug(t.name ?? t.displayName, 20),
+      url: t.mcpUrl!,
+      allowed: nameList(t.mcpAllowedTools),
+      defaults: async () => stringHeaders(t.rawMcpHeader),
+    }));
+  const fromConnectors: Server[] = connectorRows.map((c) => ({
+    toolId: null,
+    connectorId: c.id,
+    displayName: c.displayName,
+    prefix: slug(c.displayName, 20),
+    url: c.serverUrl,
+    allowed: null,
+    defaults: async () => (await openHeaders(c.authHeadersSealed, ctx.env)) ?? {},
+  }));
+  return [...fromTools, ...fromConnectors];
+}
+
+const stringHeaders = (o: Record<string, unknown> | null | undefined): Headers =>
+  Object.fromEntries(Object.entries(o ?? {}).filter((e): e is [string, string] => typeof e[1] === "string"));
+
+/**
+ * The headers each server gets (CONTRACT section 12): the contact's stored credential for it,
+ * else the credential of the member who started the conversation, else its default headers.
+ */
+async function credentialsFor(ctx: ToolContext, servers: Server[]): Promise<Headers[]> {
+  const contactId = (ctx.incoming.senderType === "contact" ? ctx.incoming.senderId : null) ?? ctx.conversation?.contactId ?? null;
+  const userId = ctx.conversation?.createdById ?? null;
+  const [contactRows, memberRows] = await Promise.all([
+    contactId
+      ? ctx.db.select({ sealed: contacts.mcpCredentialsSealed }).from(contacts).where(and(eq(contacts.id, contactId), eq(contacts.organizationId, ctx.organizationId)))
+      : Promise.resolve([]),
+    userId
+      ? ctx.db
+          .select({ toolId: mcpCredentials.toolId, connectorId: mcpCredentials.connectorId, sealed: mcpCredentials.headersSealed })
+          .from(mcpCredentials)
+          .innerJoin(members, eq(members.id, mcpCredentials.memberId))
+          .where(and(eq(members.userId, userId), eq(mcpCredentials.organizationId, ctx.organizationId)))
+      : Promise.resolve([]),
+  ]);
+  const contactList = await openContactCredentials(contactRows[0]?.sealed, ctx.env);
+  return Promise.all(
+    servers.map(async (s) => {
+      const ofContact = contactCredential(contactList, { toolId: s.toolId, connectorId: s.connectorId, url: s.url });
+      if (ofContact) return ofContact;
+      const held = memberRows.find((r) => (s.toolId && r.toolId === s.toolId) || (s.connectorId && r.connectorId === s.connectorId));
+      const ofMember = held ? await openHeaders(held.sealed, ctx.env) : null;
+      return ofMember ?? (await s.defaults());
+    }),
+  );
+}

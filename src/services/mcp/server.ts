@@ -1,0 +1,108 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+/**
+ * Calls one of our own API routes as the MCP client's key (same authentication, organization,
+ * permissions and rate limit as a direct request), so every tool below means exactly what the API
+ * means. `path` is below /api/v1.
+ */
+export type ApiDispatch = (method: "GET" | "POST", path: string, body?: unknown) => Promise<Response>;
+
+const MAX_TEXT = 100_000;
+
+async function answer(res: Response, shape: (body: any) => unknown): Promise<CallToolResult> {
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // kept as text
+  }
+  if (!res.ok) return { isError: true, content: [{ type: "text", text: `HTTP ${res.status}: ${typeof body === "object" && body?.detail ? body.detail : text.slice(0, 2000)}` }] };
+  const value = shape(body);
+  const json = JSON.stringify(value, null, 2);
+  return {
+    content: [{ type: "text", text: json.length > MAX_TEXT ? `${json.slice(0, MAX_TEXT)} [truncated]` : json }],
+    structuredContent: Array.isArray(value) ? { results: value } : (value as Record<string, unknown>),
+  };
+}
+
+/**
+ * Our platform as an MCP server (issue 17): the businesses' assistants and knowledge for any MCP
+ * client. Built per request (stateless Streamable HTTP), acting through `dispatch`.
+ */
+export function platformMcpServer(dispatch: ApiDispatch): McpServer {
+  const server = new McpServer({ name: "assistant-platform", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+
+  server.registerTool(
+    "list_assistants",
+    {
+      title: "List assistants",
+      description: "The assistants (chatbots) you can use, with their ids, names and reply modes.",
+      inputSchema: { query: z.string().max(200).optional().describe("Only assistants whose name contains this") },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ query }) => {
+      const q = new URLSearchParams({ pageSize: "100", ...(query ? { query } : {}) });
+      return answer(await dispatch("GET", `/chatbots/?${q}`), (b) =>
+        (b.results ?? []).map((a: Record<string, unknown>) => ({ id: a.id, name: a.name, description: a.description ?? "", replyMode: a.replyMode ?? null })),
+      );
+    },
+  );
+
+  server.registerTool(
+    "ask_assistant",
+    {
+      title: "Ask an assistant",
+      description: "Sends a message to an assistant and returns its reply. Give conversationId to continue a conversation; the reply names the conversation.",
+      inputSchema: {
+        assistantId: z.uuid().describe("The assistant's id (see list_assistants)"),
+        message: z.string().min(1).max(20_000).describe("What to ask"),
+        conversationId: z.uuid().optional().describe("A conversation to continue"),
+      },
+    },
+    async ({ assistantId, message, conversationId }) =>
+      answer(await dispatch("POST", `/chatbots/${assistantId}/completions/`, { message: { content: message }, ...(conversationId ? { conversation: conversationId } : {}) }), (b) => ({
+        conversationId: b.conversationId,
+        content: b.content,
+        citations: (b.message?.citations ?? []).map((f: Record<string, unknown>) => ({ id: f.id, filename: f.filename ?? f.name ?? null })),
+      })),
+  );
+
+  server.registerTool(
+    "search_knowledge_base",
+    {
+      title: "Search knowledge",
+      description: "Searches a knowledge base, or every knowledge base of an assistant, and returns the best passages.",
+      inputSchema: {
+        query: z.string().min(1).max(2000).describe("What to search for"),
+        knowledgeBaseId: z.uuid().optional().describe("The knowledge base to search"),
+        assistantId: z.uuid().optional().describe("Or: search the knowledge of this assistant"),
+        limit: z.number().int().min(1).max(50).optional().describe("At most this many passages (default 5)"),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ query, knowledgeBaseId, assistantId, limit }) => {
+      if (!knowledgeBaseId === !assistantId) return { isError: true, content: [{ type: "text", text: "Give knowledgeBaseId or assistantId (one of them)." }] };
+      const pageSize = String(limit ?? 5);
+      const path = knowledgeBaseId ? `/knowledge-bases/${knowledgeBaseId}/search/?pageSize=${pageSize}` : `/chatbots/${assistantId}/search/?pageSize=${pageSize}`;
+      return answer(await dispatch("POST", path, { query }), (b) =>
+        (b.results ?? []).map((r: Record<string, any>) => ({ text: r.text, score: r.score, knowledgeBase: r.knowledgeBase, file: r.knowledgeBaseFile, pageStart: r.pageStart, faq: r.faq })),
+      );
+    },
+  );
+
+  server.registerTool(
+    "list_knowledge_bases",
+    {
+      title: "List knowledge bases",
+      description: "The knowledge bases you can search, with their ids and names.",
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    },
+    async () => answer(await dispatch("GET", "/knowledge-bases/?pageSize=100"), (b) => (b.results ?? []).map((k: Record<string, unknown>) => ({ id: k.id, name: k.name, description: k.description ?? "" }))),
+  );
+  return server;
+}

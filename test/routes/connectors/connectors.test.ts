@@ -1,0 +1,169 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
+import { connectors, mcpCredentials } from "../../../src/db/schema";
+import { eq } from "drizzle-orm";
+
+const CUSTOM = "00000000-0000-7000-8100-000000000001";
+const GITHUB = "00000000-0000-7000-8100-000000000002";
+const SHOPIFY = "00000000-0000-7000-8100-000000000011";
+const mcp = (path = "/mcp") => `${env.TEST_MCP_URL}${path}`;
+
+async function create(owner: Actor, body: Record<string, unknown> = {}) {
+  const res = await owner.fetch("POST", "/connectors/", { mcpRegistryId: CUSTOM, urlVariables: { serverUrl: mcp() }, ...body });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as Record<string, unknown> & { id: string };
+}
+
+const countOf = async (organizationId: string) => (await db().select().from(connectors).where(eq(connectors.organizationId, organizationId))).length;
+
+describe("GET /mcp/registry/", () => {
+  it("lists the seeded catalogue under both prefixes and gets one entry", async () => {
+    const owner = await seedOwner();
+    for (const prefix of PREFIXES) {
+      const res = await owner.fetch("GET", "/mcp/registry/", undefined, { prefix });
+      expect(res.status).toBe(200);
+      const entries = (await res.json()) as { id: string; slug: string }[];
+      expect(entries[0]).toMatchObject({ id: CUSTOM, slug: "custom", authKind: "headers", urlVariables: [{ name: "serverUrl" }] });
+      expect(entries.map((e) => e.slug)).toContain("github");
+    }
+    expect(await (await owner.fetch("GET", `/mcp/registry/${SHOPIFY}/`)).json()).toMatchObject({ serverUrlTemplate: "https://{shop}.myshopify.com/api/mcp" });
+    await expectError(await owner.fetch("GET", `/mcp/registry/${NO_SUCH_ID}/`), 404, "not_found");
+    await expectError(await owner.fetch("GET", "/mcp/registry/nope/"), 404, "not_found");
+    await expectError(await call("GET", "/api/v1/mcp/registry/"), 401, "not_authenticated");
+    // Read-only: nothing but GET.
+    await expectError(await owner.fetch("POST", "/mcp/registry/", {}), 405);
+  });
+});
+
+describe("connectors", () => {
+  it("creates, lists, gets, replaces, patches and deletes (both prefixes); headers are write-only", async () => {
+    const owner = await seedOwner();
+    const made = await create(owner, { authHeaders: { Authorization: "Bearer secret" } });
+    expect(made).toMatchObject({ mcpRegistryId: CUSTOM, displayName: "Custom MCP server", serverUrl: mcp(), hasAuthHeaders: true, isEnabled: true, mcpRegistry: { slug: "custom" } });
+    expect(JSON.stringify(made)).not.toContain("secret");
+    const shop = await create(owner, { mcpRegistryId: SHOPIFY, urlVariables: { shop: "my-store" }, displayName: "Shop" });
+    expect(shop).toMatchObject({ serverUrl: "https://my-store.myshopify.com/api/mcp", hasAuthHeaders: false, displayName: "Shop" });
+
+    const list = (await (await owner.fetch("GET", "/connectors/", undefined, { prefix: "/api" })).json()) as { count: number; results: { id: string }[] };
+    expect(list.count).toBe(2);
+    expect(list.results[0].id).toBe(shop.id);
+    await owner.fetch("PATCH", `/connectors/${shop.id}/`, { isEnabled: false });
+    expect(((await (await owner.fetch("GET", "/connectors/?is_enabled=true")).json()) as { count: number }).count).toBe(1);
+
+    const put = await owner.fetch("PUT", `/connectors/${made.id}/`, { mcpRegistryId: GITHUB, displayName: "Code" });
+    expect(put.status, await put.clone().text()).toBe(200);
+    expect(await put.json()).toMatchObject({ mcpRegistryId: GITHUB, serverUrl: "https://api.githubcopilot.com/mcp/", displayName: "Code", hasAuthHeaders: true, urlVariables: {} });
+    const cleared = await (await owner.fetch("PATCH", `/connectors/${made.id}/`, { authHeaders: null }, { prefix: "/api" })).json();
+    expect(cleared).toMatchObject({ hasAuthHeaders: false });
+    expect(await (await owner.fetch("GET", `/connectors/${made.id}/`, undefined, { prefix: "/api" })).json()).toMatchObject({ displayName: "Code" });
+    expect((await owner.fetch("DELETE", `/connectors/${made.id}/`)).status).toBe(204);
+    await expectError(await owner.fetch("GET", `/connectors/${made.id}/`), 404);
+  });
+
+  it("400 for bad input and writes nothing; 503 for headers without ENCRYPTION_KEY", async () => {
+    const owner = await seedOwner();
+    const bad: Record<string, unknown>[] = [
+      {},
+      { mcpRegistryId: "nope" },
+      { mcpRegistryId: NO_SUCH_ID },
+      { mcpRegistryId: CUSTOM },
+      { mcpRegistryId: CUSTOM, urlVariables: { serverUrl: "http://10.0.0.1/mcp" } },
+      { mcpRegistryId: CUSTOM, urlVariables: { serverUrl: "not a url" } },
+      { mcpRegistryId: SHOPIFY, urlVariables: { shop: "x", other: "y" } },
+      { mcpRegistryId: GITHUB, authHeaders: { "Bad Name": "x" } },
+      { mcpRegistryId: GITHUB, authHeaders: { Authorization: 12 } },
+      { mcpRegistryId: GITHUB, authHeaders: { Authorization: "a\r\nb" } },
+      { mcpRegistryId: GITHUB, isEnabled: "yes" },
+    ];
+    for (const body of bad) await expectError(await owner.fetch("POST", "/connectors/", body), 400);
+    const res = await owner.fetch("POST", "/connectors/", { mcpRegistryId: GITHUB, authHeaders: { Authorization: "Bearer x" } }, { settings: { ENCRYPTION_KEY: undefined } });
+    await expectError(res, 503, "not_configured");
+    expect(await countOf(owner.organizationId)).toBe(0);
+    const made = await create(owner);
+    await expectError(await owner.fetch("PATCH", `/connectors/${made.id}/`, { urlVariables: { serverUrl: "http://127.0.0.1:1/" } }), 400);
+    await expectError(await owner.fetch("PUT", `/connectors/${made.id}/`, { displayName: "x" }), 400);
+    expect(await (await owner.fetch("GET", `/connectors/${made.id}/`)).json()).toMatchObject({ serverUrl: mcp() });
+  });
+
+  it("401 without a key, 403 without the permission, 404 for another organization's", async () => {
+    const owner = await seedOwner();
+    const made = await create(owner);
+    await expectError(await call("GET", "/api/v1/connectors/"), 401, "not_authenticated");
+    await expectError(await call("POST", "/api/v1/connectors/", { mcpRegistryId: GITHUB }), 401, "not_authenticated");
+    const nobody = await seedMember(owner, []);
+    await expectError(await nobody.fetch("GET", "/connectors/"), 403, "permission_denied");
+    await expectError(await nobody.fetch("GET", `/connectors/${made.id}/authorized-members/`), 403, "permission_denied");
+    await expectError(await nobody.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { A: "b" } }), 403, "permission_denied");
+    const viewer = await seedMember(owner, ["tool.view"]);
+    expect((await viewer.fetch("GET", `/connectors/${made.id}/`)).status).toBe(200);
+    await expectError(await viewer.fetch("POST", "/connectors/", { mcpRegistryId: GITHUB }), 403, "permission_denied");
+    await expectError(await viewer.fetch("PATCH", `/connectors/${made.id}/`, { isEnabled: false }), 403, "permission_denied");
+    await expectError(await viewer.fetch("DELETE", `/connectors/${made.id}/`), 403, "permission_denied");
+
+    const other = await seedOwner();
+    for (const [method, path, body] of [
+      ["GET", `/connectors/${made.id}/`],
+      ["PATCH", `/connectors/${made.id}/`, { isEnabled: false }],
+      ["PUT", `/connectors/${made.id}/`, { mcpRegistryId: GITHUB }],
+      ["DELETE", `/connectors/${made.id}/`],
+      ["GET", `/connectors/${made.id}/authorized-members/`],
+      ["DELETE", `/connectors/${made.id}/authorized-members/${NO_SUCH_ID}/`],
+      ["POST", `/connectors/${made.id}/credentials/`, { headers: { A: "b" } }],
+      ["DELETE", `/connectors/${made.id}/credentials/`],
+    ] as [string, string, unknown?][]) {
+      await expectError(await other.fetch(method, path, body), 404, "not_found");
+    }
+    expect(((await (await other.fetch("GET", "/connectors/")).json()) as { count: number }).count).toBe(0);
+  });
+
+  it("stores members' credentials (write-only, encrypted), lists holders, revokes one at once", async () => {
+    const owner = await seedOwner();
+    const made = await create(owner);
+    const viewer = await seedMember(owner, ["tool.view"]);
+    const stored = await viewer.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { Authorization: "Bearer mine" } });
+    expect(stored.status, await stored.clone().text()).toBe(201);
+    expect(await stored.json()).toMatchObject({ hasCredential: true });
+    // Replacing keeps one row.
+    await viewer.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { Authorization: "Bearer mine-2" } });
+    const [row, ...more] = await db().select().from(mcpCredentials).where(eq(mcpCredentials.connectorId, made.id));
+    expect(more).toEqual([]);
+    expect(row.headersSealed).not.toContain("mine");
+    await owner.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { Authorization: "Bearer owner" } });
+
+    const holders = (await (await viewer.fetch("GET", `/connectors/${made.id}/authorized-members/`, undefined, { prefix: "/api" })).json()) as { memberId: string; user: { email: string } }[];
+    expect(holders.map((h) => h.memberId)).toEqual([viewer.memberId, expect.any(String)]);
+    expect(JSON.stringify(holders)).not.toContain("Bearer");
+
+    // A viewer may revoke only their own.
+    await expectError(await viewer.fetch("DELETE", `/connectors/${made.id}/authorized-members/${holders[1].memberId}/`), 403, "permission_denied");
+    expect((await viewer.fetch("DELETE", `/connectors/${made.id}/authorized-members/${viewer.memberId}/`)).status).toBe(204);
+    await expectError(await viewer.fetch("DELETE", `/connectors/${made.id}/authorized-members/${viewer.memberId}/`), 404);
+    expect((await owner.fetch("DELETE", `/connectors/${made.id}/credentials/`)).status).toBe(204);
+    expect((await owner.fetch("DELETE", `/connectors/${made.id}/credentials/`)).status).toBe(204);
+    expect(await (await owner.fetch("GET", `/connectors/${made.id}/authorized-members/`)).json()).toEqual([]);
+
+    for (const body of [{}, { headers: "x" }, { headers: { "Bad Name": "x" } }, { headers: { A: 1 } }]) {
+      await expectError(await viewer.fetch("POST", `/connectors/${made.id}/credentials/`, body), 400);
+    }
+    await expectError(await viewer.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { A: "b" } }, { settings: { ENCRYPTION_KEY: undefined } }), 503, "not_configured");
+    expect(await (await owner.fetch("GET", `/connectors/${made.id}/authorized-members/`)).json()).toEqual([]);
+  });
+});
+
+describe("tool credentials (POST/DELETE /tools/{id}/credentials/)", () => {
+  it("only for mcp tools you can see; 400, 401, 403, 404", async () => {
+    const owner = await seedOwner();
+    const res = await owner.fetch("POST", "/tools/", { displayName: "Remote", toolType: "mcp", mcpUrl: mcp() });
+    const tool = (await res.json()) as { id: string };
+    const api = (await (await owner.fetch("POST", "/tools/", { name: "api_x", displayName: "Api", toolType: "api", apiUrl: "https://example.com/x", httpMethod: "get" })).json()) as { id: string };
+    expect((await owner.fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { A: "b" } }, { prefix: "/api" })).status).toBe(201);
+    await expectError(await owner.fetch("POST", `/tools/${api.id}/credentials/`, { headers: { A: "b" } }), 400);
+    await expectError(await owner.fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { "Bad Name": "b" } }), 400);
+    await expectError(await call("POST", `/api/v1/tools/${tool.id}/credentials/`, { headers: { A: "b" } }), 401);
+    await expectError(await (await seedMember(owner, [])).fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { A: "b" } }), 403);
+    await expectError(await (await seedOwner()).fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { A: "b" } }), 404);
+    expect((await owner.fetch("DELETE", `/tools/${tool.id}/credentials/`)).status).toBe(204);
+    expect((await owner.fetch("DELETE", `/tools/${tool.id}/credentials/`)).status).toBe(204);
+  });
+});
