@@ -9,6 +9,9 @@ const BROWSER_TESTS = "test/browser/**";
 /** Bootstrap key of the test runs (test/services/bootstrap.test.ts). */
 export const BOOTSTRAP_TEST_KEY = "ak_TestBootstrapKey0000000000000000000000000";
 
+/** `host:port` of a postgresql:// URL ("" for none). */
+const postgresHost = (url: string) => (url ? new URL(url.replace(/^postgresql:/, "http:")).host : "");
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   // The widget's script is a static asset of the worker (wrangler.toml `[assets]`): built before any test.
@@ -27,12 +30,16 @@ export default defineConfig(async () => {
             DEFAULT_PLAN: "",
             // The in-test MCP server (test/support/mcp-server.mjs) is on loopback too.
             OUTBOUND_ALLOWED_HOSTS: new URL(inject<string>("mcpServerUrl")).host,
-            TEST_MCP_URL: inject<string>("mcpServerUrl"),
             BOOTSTRAP_API_KEY: BOOTSTRAP_TEST_KEY,
             TEST_UPSTREAM_URL: inject<string>("upstreamUrl"),
             TEST_RECEIVER_URL: inject<string>("receiverUrl"),
+            TEST_MCP_URL: inject<string>("mcpServerUrl"),
             // The receiver is on loopback, which SSRF protection refuses unless named here.
-            WEBHOOK_ALLOWED_HOSTS: new URL(inject<string>("receiverUrl")).host,
+            // So is the throwaway PostgreSQL cluster (test/support/postgres-setup.ts), "" when none could be started.
+            WEBHOOK_ALLOWED_HOSTS: [new URL(inject<string>("receiverUrl")).host, postgresHost(inject<string>("postgresUrl"))].filter(Boolean).join(","),
+            TEST_POSTGRES_URL: inject<string>("postgresUrl"),
+            TEST_POSTGRES_UNAVAILABLE: inject<string>("postgresUnavailable"),
+            TEST_POSTGRES_HOST: postgresHost(inject<string>("postgresUrl")),
             WEBHOOK_TIMEOUT_MS: "1500",
             // api tool calls and function tools give up sooner than in production (30 s, 5 s).
             TOOL_TIMEOUT_MS: "1500",
@@ -44,7 +51,7 @@ export default defineConfig(async () => {
     test: {
       setupFiles: ["./test/setup.ts"],
       // Starts the local OpenAI-compatible upstream (test/support/openai-upstream.mjs) in Node.
-      globalSetup: ["./test/support/global-setup.ts"],
+      globalSetup: ["./test/support/global-setup.ts", "./test/support/postgres-setup.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
       // Test files share workers (and so the local D1, R2 and objects): every test seeds its own

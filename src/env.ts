@@ -3,6 +3,7 @@ import type * as schema from "./db/schema";
 import type { Conversation } from "../durable-objects/conversation";
 import type { RateLimiter } from "../durable-objects/rate-limiter";
 import type { VectorIndex } from "../durable-objects/vector-index";
+import type { ManagedDatabase } from "../durable-objects/managed-database";
 
 /** Bindings declared in wrangler.toml. Optional ones are remote-only and absent locally. */
 export interface Bindings {
@@ -18,6 +19,8 @@ export interface Bindings {
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** The local vector store, one object per knowledge base; unused when VECTORIZE is bound. */
   VECTOR_INDEX: DurableObjectNamespace<VectorIndex>;
+  /** Managed SQL databases (text-to-SQL), one SQLite object per database. */
+  MANAGED_DATABASE: DurableObjectNamespace<ManagedDatabase>;
   VECTORIZE?: VectorizeIndex;
   AI?: Ai;
   REGISTRATION_ENABLED?: string;
@@ -37,6 +40,9 @@ export interface Bindings {
   FUNCTION_TOOL_TIMEOUT_MS?: string;
   /** Tool calls per agent reply (default 10). */
   AGENT_MAX_TOOL_CALLS?: string;
+  /** Text-to-SQL (`query_database`): rows returned to the model (default 200) and time limit of a query in ms (default 10,000). */
+  SQL_QUERY_ROW_LIMIT?: string;
+  SQL_QUERY_TIMEOUT_MS?: string;
   /** Secret used to encrypt credentials at rest (model API keys, store passwords). */
   ENCRYPTION_KEY?: string;
   /** The operator's plans as JSON (src/services/plans.ts); unset: no quotas. */

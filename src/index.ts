@@ -7,6 +7,7 @@ import { runHousekeeping } from "./services/housekeeping";
 export { Conversation } from "../durable-objects/conversation";
 export { RateLimiter } from "../durable-objects/rate-limiter";
 export { VectorIndex } from "../durable-objects/vector-index";
+export { ManagedDatabase } from "../durable-objects/managed-database";
 
 const app = buildApp();
 

@@ -22,16 +22,18 @@ import { registerParserRoutes } from "./parsers";
 import { registerTextNodeRoutes } from "./text-nodes";
 import { registerUploadRoutes } from "./uploads";
 import { registerAttachmentRoutes } from "./attachments";
+import { registerToolRoutes } from "./tools";
 import { registerConnectorRoutes } from "./connectors";
 import { registerMcpRoutes } from "./mcp";
+import { registerToolExecutionRecordRoutes } from "./tool-execution-records";
+import { registerBuiltInWorkflowRoutes } from "./built-in-workflows";
 import { registerWidgetRoutes } from "./widget";
 import { registerStatisticsRoutes } from "./statistics";
 import { registerChatbotRecordRoutes } from "./chatbot-records";
 import { registerUsageStatisticsRoutes } from "./usage-statistics";
 import { registerBatchQaRoutes } from "./batch-qas";
-import { registerToolRoutes } from "./tools";
-import { registerToolExecutionRecordRoutes } from "./tool-execution-records";
-import { registerBuiltInWorkflowRoutes } from "./built-in-workflows";
+import { registerSkillRoutes } from "./skills";
+import { registerSqlDatabaseRoutes } from "./sql-databases";
 
 /** Every resource of the API; each is mounted under both /api/v1 and /api. */
 export function registerRoutes(r: Router) {
@@ -58,15 +60,17 @@ export function registerRoutes(r: Router) {
   registerTextNodeRoutes(r);
   registerUploadRoutes(r);
   registerAttachmentRoutes(r);
+  // Records first: their `/tools/{toolPk}/tool-execution-records/` paths sit below `/tools/`.
+  registerToolExecutionRecordRoutes(r);
+  registerToolRoutes(r);
   registerConnectorRoutes(r);
   registerMcpRoutes(r);
+  registerBuiltInWorkflowRoutes(r);
   registerWidgetRoutes(r);
   registerStatisticsRoutes(r);
   registerChatbotRecordRoutes(r);
   registerUsageStatisticsRoutes(r);
   registerBatchQaRoutes(r);
-  // Records first: their `/tools/{toolPk}/tool-execution-records/` paths sit below `/tools/`.
-  registerToolExecutionRecordRoutes(r);
-  registerToolRoutes(r);
-  registerBuiltInWorkflowRoutes(r);
+  registerSkillRoutes(r);
+  registerSqlDatabaseRoutes(r);
 }

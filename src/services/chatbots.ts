@@ -11,6 +11,8 @@ import { getModel, type ModelKind, type ModelRow } from "./models";
 import { planOf, type PlanSettings } from "./plans";
 import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "./knowledge-bases";
 import { chatbotToolLinks, chatbotToolStatements } from "./tools/chatbot-tools";
+import { chatbotSkillLinks } from "./skills/chatbot-skills";
+import { chatbotSkillStatements } from "./skills/write";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
 type ChatbotColumns = Partial<typeof chatbots.$inferInsert>;
@@ -115,13 +117,14 @@ export interface ChatbotView {
   knowledgeBases: IdName[];
   defaultInbox: IdName | null;
   tools: IdName[];
+  skills: IdName[];
   canManage: boolean;
 }
 
 export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
   const botIds = rows.map((r) => r.id);
   const modelIds = rows.flatMap((r) => [r.largeLanguageModelId, r.embeddingModelId, r.rerankerModelId]).filter((x): x is string => !!x);
-  const [creators, modelNames, links, defaults, bases, toolLinks] = await Promise.all([
+  const [creators, modelNames, links, defaults, bases, toolLinks, skillLinks] = await Promise.all([
     inChunks(rows.map((r) => r.createdById), (ids) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))),
     inChunks(modelIds, (ids) => db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids))),
     inChunks(botIds, (ids) =>
@@ -148,6 +151,7 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
         .orderBy(asc(knowledgeBases.name), asc(knowledgeBases.id)),
     ),
     chatbotToolLinks(db, botIds),
+    chatbotSkillLinks(db, botIds),
   ]);
   const names = new Map([...creators, ...modelNames].map((x) => [x.id, x.name]));
   const ref = (id: string | null) => (id ? { id, name: names.get(id) ?? "" } : null);
@@ -164,6 +168,7 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
       knowledgeBases: bases.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
       defaultInbox: inbox ? { id: inbox.id, name: inbox.name } : null,
       tools: toolLinks.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
+      skills: skillLinks.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
       canManage,
     };
   });
@@ -183,6 +188,7 @@ export interface ChatbotInput {
   knowledgeBases?: { id: string }[] | null;
   toolkits?: { id: string }[] | null;
   tools?: { id: string }[] | null;
+  skills?: { id: string }[] | null;
   groups?: { id: string }[] | null;
   replyMode?: ChatbotRow["replyMode"];
   template?: string | null;
@@ -337,16 +343,17 @@ export async function createChatbot(
   inboxOrganizationId: string,
   knowledgeBaseIds: string[] = [],
   toolIds: string[] = [],
+  skillIds: string[] = [],
 ): Promise<ChatbotRow> {
   const id = uuidv7();
   const insert = db.insert(chatbots).values({ ...values, id }).returning();
   const inbox = db.insert(inboxes).values({ organizationId: inboxOrganizationId, name: `${values.name} API`, channelType: "api", chatbotId: id, isDefault: true });
-  const [[row]] = await db.batch([insert, inbox, ...linkInserts(db, id, groupIds), ...knowledgeBaseLinks(db, id, knowledgeBaseIds), ...chatbotToolStatements(db, id, toolIds, false)]);
+  const [[row]] = await db.batch([insert, inbox, ...linkInserts(db, id, groupIds), ...knowledgeBaseLinks(db, id, knowledgeBaseIds), ...chatbotToolStatements(db, id, toolIds, false), ...chatbotSkillStatements(db, id, skillIds, false)]);
   return row;
 }
 
 /** Updates the columns and, when `groupIds` is given, replaces the group links (kept links keep their id). */
-export async function updateChatbot(db: Db, id: string, values: ChatbotColumns, groupIds?: string[], knowledgeBaseIds?: string[], toolIds?: string[]): Promise<ChatbotRow> {
+export async function updateChatbot(db: Db, id: string, values: ChatbotColumns, groupIds?: string[], knowledgeBaseIds?: string[], toolIds?: string[], skillIds?: string[]): Promise<ChatbotRow> {
   const update = db.update(chatbots).set({ ...values, updatedAt: Date.now() }).where(eq(chatbots.id, id)).returning();
   const links: BatchItem<"sqlite">[] = groupIds
     ? [
@@ -356,6 +363,7 @@ export async function updateChatbot(db: Db, id: string, values: ChatbotColumns, 
     : [];
   if (knowledgeBaseIds) links.push(db.delete(chatbotKnowledgeBases).where(eq(chatbotKnowledgeBases.chatbotId, id)), ...knowledgeBaseLinks(db, id, knowledgeBaseIds));
   if (toolIds) links.push(...chatbotToolStatements(db, id, toolIds, true));
+  if (skillIds) links.push(...chatbotSkillStatements(db, id, skillIds, true));
   const [[row]] = await db.batch([update, ...links]);
   return row;
 }

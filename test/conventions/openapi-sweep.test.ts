@@ -4,7 +4,7 @@ import { seedOwner, unique, type Actor } from "../harness";
 import { SchemaKit, type Schema } from "../support/openapi-sweep/schema";
 import { bodyProbes, fillPath, nameOf, operationsOf, pathProbes, queryProbes, queryString, type Operation, type Probe } from "../support/openapi-sweep/cases";
 import { changes, settled, snapshot, type Scope } from "../support/openapi-sweep/rows";
-import { SWEEP_PASSWORD, anyClient, buildWorld, refreshLinks, type Resource, type World } from "../support/openapi-sweep/world";
+import { SWEEP_PASSWORD, anyClient, skillZip, buildWorld, refreshLinks, type Resource, type World } from "../support/openapi-sweep/world";
 
 /**
  * The OpenAPI sweep: every operation of the served document, under both prefixes, gets
@@ -47,6 +47,7 @@ const PARAM_RESOURCES: Record<string, Resource> = {
   toolPk: "tool",
   webchatPk: "webChat",
   memberId: "connectorMember",
+  tableId: "sqlTable",
 };
 
 /** `{id}`: what it holds, by the collection segment before it. */
@@ -74,6 +75,8 @@ const ID_RESOURCES: Record<string, Resource> = {
   "built-in-workflows": "builtInWorkflow",
   "batch-qas": "batchQa",
   connectors: "connector",
+  skills: "skill",
+  "sql-databases": "sqlDatabase",
   registry: "mcpRegistryEntry",
 };
 
@@ -140,6 +143,10 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /web-chats/{webchatPk}/batch-qas/": (w) => ({ file: w.ids.batchQaFile }),
   "POST /tools/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "desktop" }),
   "PUT /tools/{id}/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "function", functionCode: "function main() { return 1; }" }),
+  "POST /skills/": () => ({ name: unique("skill"), description: "A skill of the sweep" }),
+  "PUT /skills/{id}/": () => ({ name: unique("skill"), description: "A skill of the sweep" }),
+  "POST /sql-databases/": () => ({ name: unique("db"), databaseType: "managed" }),
+  "PUT /sql-databases/{id}/": () => ({ name: unique("db"), databaseType: "managed" }),
   "POST /connectors/": (w) => ({ mcpRegistryId: w.ids.mcpRegistryEntry, urlVariables: { serverUrl: w.ids.mcpUrl } }),
   "PUT /connectors/{id}/": (w) => ({ mcpRegistryId: w.ids.mcpRegistryEntry, urlVariables: { serverUrl: w.ids.mcpUrl } }),
   "POST /connectors/{id}/credentials/": () => ({ headers: { Authorization: "Bearer sweep" } }),
@@ -151,6 +158,17 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
 
 /** Multipart bodies of operations that take only multipart/form-data. */
 const FORM_OVERRIDES: Record<string, (w: World) => FormData> = {
+  "POST /skills/upload/": () => {
+    const form = new FormData();
+    form.append("file", new File([skillZip(unique("skill"))], "skill.zip", { type: "application/zip" }));
+    return form;
+  },
+  "POST /sql-databases/{id}/tables/": () => {
+    const form = new FormData();
+    form.append("file", new File(["region,amount\nnorth,1\n"], "t.csv", { type: "text/csv" }));
+    form.append("tableName", unique("t").replace(/-/g, "_"));
+    return form;
+  },
   "POST /attachments-upload/": () => {
     const form = new FormData();
     form.append("file", new File(["Uploaded by the sweep."], "sweep.txt", { type: "text/plain" }));

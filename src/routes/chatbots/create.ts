@@ -5,6 +5,7 @@ import { currentAccess, orgAccess, requirePermission } from "../../services/acce
 import { checkChatbotReferences, checkChatbotRules, chatbotColumns, chatbotView, createChatbot, requireChatbotQuota } from "../../services/chatbots";
 import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
 import { checkChatbotTools } from "../../services/tools/chatbot-tools";
+import { checkChatbotSkills } from "../../services/skills/write";
 import { planSettings } from "../../services/plans";
 import { chatbotRecord } from "../../services/records/chatbots";
 import { CHATBOTS_TAG, ChatbotSchema, ChatbotWrite } from "./schema";
@@ -36,6 +37,7 @@ export const registerCreateChatbot = (r: Router) =>
     const groupIds = await checkChatbotReferences(db, access, personal, body);
     const knowledgeBaseIds = await checkChatbotKnowledgeBases(db, access, c.var.principal.userId, body.knowledgeBases);
     const toolIds = await checkChatbotTools(db, access, body);
+    const skillIds = await checkChatbotSkills(db, access, body);
     const columns = chatbotColumns(body);
     checkChatbotRules({
       replyMode: columns.replyMode ?? "normal",
@@ -51,6 +53,7 @@ export const registerCreateChatbot = (r: Router) =>
       access.organizationId,
       knowledgeBaseIds,
       toolIds ?? [],
+      skillIds ?? [],
     );
     return c.json(chatbotRecord(await chatbotView(db, access, row)), 201);
   });

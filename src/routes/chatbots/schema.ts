@@ -47,6 +47,7 @@ export const ChatbotSchema = z
     knowledgeBases: idNames("Knowledge bases it answers from"),
     toolkits: idNames("Toolkits it may use (none yet)"),
     tools: idNames("Tools it may call in agent mode"),
+    skills: idNames("Skills it may use in agent mode (use_skill)"),
     groups: idNames("Groups whose members may see it"),
     defaultInbox: nullableIdName("Inbox of API conversations, created with the assistant"),
     canUpdate: z.boolean().openapi({ description: "Whether the caller may change it", example: true }),
@@ -94,6 +95,12 @@ const fields = {
     .nullable()
     .optional()
     .openapi({ description: "Tools it may call in agent mode (`[{id}]`, tools you can see); replaces the list", example: [] }),
+  skills: z
+    .array(IdRef)
+    .max(100)
+    .nullable()
+    .optional()
+    .openapi({ description: "Skills it may use in agent mode (`[{id}]`, skills you can see); replaces the list", example: [] }),
   groups: z
     .array(IdRef)
     .max(50)

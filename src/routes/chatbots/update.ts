@@ -16,6 +16,7 @@ import {
 } from "../../services/chatbots";
 import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
 import { checkChatbotTools } from "../../services/tools/chatbot-tools";
+import { checkChatbotSkills } from "../../services/skills/write";
 import { chatbotRecord } from "../../services/records/chatbots";
 import { CHATBOTS_TAG, ChatbotPatch, ChatbotSchema, ChatbotWrite } from "./schema";
 
@@ -48,11 +49,12 @@ export function registerUpdateChatbot(r: Router) {
       const groupIds = await checkChatbotReferences(db, access, current.organizationId === null, body, linked.map((g) => g.id));
       const knowledgeBaseIds = await checkChatbotKnowledgeBases(db, access, c.var.principal.userId, body.knowledgeBases);
       const toolIds = await checkChatbotTools(db, access, body);
+      const skillIds = await checkChatbotSkills(db, access, body);
       const columns = Object.fromEntries(Object.entries(chatbotColumns(body)).filter(([, v]) => v !== undefined));
       // A record sent back unchanged carries the masked URL: keep the stored one.
       if (columns.databaseUrl && columns.databaseUrl === maskDatabaseUrl(current.databaseUrl)) delete columns.databaseUrl;
       checkChatbotRules({ ...current, ...columns });
-      const row = await updateChatbot(db, current.id, columns, groupIds, knowledgeBaseIds, toolIds);
+      const row = await updateChatbot(db, current.id, columns, groupIds, knowledgeBaseIds, toolIds, skillIds);
       return c.json(chatbotRecord(await chatbotView(db, access, row)), 200);
     });
   }

@@ -64,6 +64,7 @@ export const MessageFields = {
   attachments: z.array(AttachmentInput).max(20).optional(),
   metadata: z.record(z.string(), z.unknown()).optional().openapi({ description: "Environment data (v1)", example: { timeZone: "Europe/Paris" } }),
   toolIds: z.array(z.uuid()).max(50).optional().openapi({ description: "Tools enabled for this message (v1)", example: [] }),
+  skillIds: z.array(z.uuid()).max(50).optional().openapi({ description: "Skills offered for this message in agent mode: only these of the assistant's (v1)", example: [] }),
 };
 
 export const MessageCreate = z
@@ -76,7 +77,6 @@ export const MessageCreate = z
     broadcast: z.boolean().optional().openapi({ example: false }),
     skipCopilotTrigger: z.boolean().optional().openapi({ example: false }),
     suggestedForId: z.uuid().optional().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    skillIds: z.array(z.uuid()).max(50).optional().openapi({ example: [] }),
     sender: z.uuid().optional().openapi({ description: "A contact of your organization; defaults to the conversation's contact", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
   })
   .openapi("MessageCreate");

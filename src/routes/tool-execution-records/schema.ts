@@ -17,7 +17,7 @@ export const RecordSchema = z
         id: z.string().nullable().openapi({ description: "null for built-in tools such as knowledge search", example: EXAMPLE_ID }),
         name: z.string().openapi({ example: "get_weather" }),
         displayName: z.string().openapi({ example: "Weather" }),
-        toolType: z.string().openapi({ description: "api, function, mcp, desktop, flex, quick_reply, or knowledge for the built-in search", example: "api" }),
+        toolType: z.string().openapi({ description: "api, function, mcp, desktop, flex, quick_reply; knowledge (the built-in search), skill (use_skill, read_skill_resource) or sql (query_database)", example: "api" }),
       })
       .openapi({ description: "The tool called" }),
     conversation: z.string().nullable().openapi({ example: EXAMPLE_ID }),
@@ -34,7 +34,7 @@ export const RecordSchema = z
 export const RecordListQuery = PageQuery.extend({
   chatbot: z.uuid().optional().openapi({ description: "Only calls by this assistant", example: EXAMPLE_ID }),
   tool: z.uuid().optional().openapi({ description: "Only calls of this tool", example: EXAMPLE_ID }),
-  toolType: z.enum([...TOOL_TYPES, "knowledge"]).optional().openapi({ description: "Only tools of this type", example: "api" }),
+  toolType: z.enum([...TOOL_TYPES, "knowledge", "skill", "sql"]).optional().openapi({ description: "Only tools of this type", example: "api" }),
   status: z.enum(TOOL_EXECUTION_STATUSES).optional().openapi({ description: "success, failure, pending or timeout", example: "failure" }),
   query: z.string().max(200).optional().openapi({ description: "Assistant name, tool name or message text contains", example: "weather" }),
   startDate: date("From this day (UTC, inclusive)"),

@@ -97,6 +97,11 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopResult> {
       else events.toolResult(t);
       if (o.payload?.flex) (payload.flex ??= []).push(...o.payload.flex);
       if (o.payload?.quickReplies) payload.quickReplies = o.payload.quickReplies;
+      for (const added of o.tools ?? []) {
+        if (byName.has(added.name)) continue;
+        byName.set(added.name, added);
+        definitions.push(toolDefinition(added));
+      }
       if (o.status !== "pending") {
         const result: ChatMessage = { role: "tool", toolCallId: call.id, name: call.name, content: forModel(o) };
         messages.push(result);

@@ -7,8 +7,10 @@ import { flexTool } from "../tools/flex-tool";
 import { quickReplyTool } from "../tools/quick-reply-tool";
 import { desktopTool } from "../tools/desktop-tool";
 import { knowledgeTool } from "../tools/knowledge-tool";
-import type { AgentTool, ToolContext } from "./types";
 import { mcpToolsProvider } from "../mcp/provider";
+import { skillsProvider } from "../skills/agent-tools";
+import { sqlDatabaseProvider } from "../sql/agent-tool";
+import type { AgentTool, ToolContext } from "./types";
 
 /**
  * Which callable tools a reply offers. Each provider contributes some; the loop only sees the
@@ -58,7 +60,7 @@ export const assistantToolsProvider: ToolProvider = async (ctx, options) => {
 /** Knowledge retrieval as a tool, when the assistant has knowledge bases. */
 export const knowledgeProvider: ToolProvider = (ctx) => (ctx.knowledgeBases.length ? [knowledgeTool(ctx.knowledgeBases.map((k) => k.name))] : []);
 
-export const TOOL_PROVIDERS: ToolProvider[] = [knowledgeProvider, assistantToolsProvider, mcpToolsProvider];
+export const TOOL_PROVIDERS: ToolProvider[] = [knowledgeProvider, assistantToolsProvider, mcpToolsProvider, skillsProvider((t) => BUILDERS[t.toolType]?.(t) ?? null), sqlDatabaseProvider];
 
 /** Every tool of the reply; on a name clash the first provider's tool wins. */
 export async function toolsForReply(ctx: ToolContext, options: ReplyToolOptions, providers = TOOL_PROVIDERS): Promise<AgentTool[]> {

@@ -16,6 +16,8 @@ export interface ToolOutcome {
   forModel?: string;
   /** Parts the reply message carries in `contentPayload` (flex messages, quick replies, ...). */
   payload?: { flex?: unknown[]; quickReplies?: { label: string; text: string }[] };
+  /** Tools the result brings into the loop from the next round on (a skill's attached tools, once `use_skill` loads it). */
+  tools?: AgentTool[];
 }
 
 /** What a tool may use while it runs: the reply it belongs to, never more than the organization's. */

@@ -32,6 +32,7 @@ export interface ChatbotRecord {
   knowledgeBases: IdName[];
   toolkits: IdName[];
   tools: IdName[];
+  skills: IdName[];
   groups: IdName[];
   defaultInbox: IdName | null;
   canUpdate: boolean;
@@ -67,6 +68,7 @@ export const chatbotRecord = (v: ChatbotView): ChatbotRecord => ({
   knowledgeBases: v.knowledgeBases,
   toolkits: [],
   tools: v.tools,
+  skills: v.skills,
   groups: v.groups,
   defaultInbox: v.defaultInbox,
   canUpdate: v.canManage,

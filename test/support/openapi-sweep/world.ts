@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { groupMembers, organizations, webhookDeliveries } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
+import { strToU8, zipSync } from "fflate";
 import { objectPrefixOf } from "../../../src/services/knowledge-content";
 import { call, db, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { readEvents } from "../sse";
@@ -60,7 +61,11 @@ export type Resource =
   | "mcpTool"
   | "connector"
   | "connectorMember"
-  | "mcpRegistryEntry";
+  | "mcpRegistryEntry"
+  /** A skill, a managed SQL database and a table of it. */
+  | "skill"
+  | "sqlDatabase"
+  | "sqlTable";
 
 /** The password every world's owner gets (login and password change need one). */
 export const SWEEP_PASSWORD = "sweep password 1234";
@@ -93,6 +98,24 @@ async function toolWithRecord(owner: Actor) {
   const workflows = await owner.fetch("GET", "/built-in-workflows/").then((r) => created<{ id: string }[] | { results: { id: string }[] }>(r, 200));
   const workflow = Array.isArray(workflows) ? workflows[0].id : workflows.results[0].id;
   return { tool: tool.id, record: records.results[0].id, workflow };
+}
+
+/** A skill package: SKILL.md with its front matter. */
+export const skillZip = (name: string) => zipSync({ "SKILL.md": strToU8(`---\nname: ${name}\ndescription: A skill of the sweep\n---\nSay hello.\n`) });
+
+/** A skill, and a managed SQL database with one table made from a CSV file. */
+async function skillAndDatabase(owner: Actor) {
+  const form = new FormData();
+  form.append("file", new File([skillZip(unique("skill"))], "skill.zip", { type: "application/zip" }));
+  const [skill, sqlDatabase] = await Promise.all([
+    owner.fetch("POST", "/skills/upload/", form).then((r) => created(r)),
+    owner.fetch("POST", "/sql-databases/", { name: unique("db"), databaseType: "managed" }).then((r) => created(r)),
+  ]);
+  const csv = new FormData();
+  csv.append("file", new File(["region,amount\nnorth,1\n"], "sales.csv", { type: "text/csv" }));
+  csv.append("tableName", "sales");
+  const table = await owner.fetch("POST", `/sql-databases/${sqlDatabase.id}/tables/`, csv).then((r) => created(r));
+  return { skill: skill.id, sqlDatabase: sqlDatabase.id, sqlTable: table.id };
 }
 
 /** An mcp tool and a connector on the in-test MCP server, and the owner's credential for the connector. */
@@ -181,6 +204,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
   await env.FILES.put(batchQaFile, "Question\nHow long do refunds take?\n", { httpMetadata: { contentType: "text/csv" } });
   const batchQa = await owner.fetch("POST", `/web-chats/${inbox.channel.id}/batch-qas/`, { file: batchQaFile }).then((r) => created(r, r.status === 202 ? 202 : 201));
   const mcp = await mcpResources(owner);
+  const data = await skillAndDatabase(owner);
   // A delivery record of the webhook, as the outbox and the consumer leave one (a settled failure, so nothing retries it).
   const webhookRecord = uuidv7();
   await db().insert(webhookDeliveries).values({
@@ -250,6 +274,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
       endDate: "2026-12-31",
       timeGranularity: "day",
       ...mcp,
+      ...data,
     },
     visitorToken: widget.token,
   };

@@ -1,0 +1,63 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
+import { conflict, forbidden, isUniqueViolation } from "../../lib/errors";
+import { skillGroups, skills } from "../../db/schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { canManageSkill, getSkillForRead } from "../../services/skills/access";
+import { checkAttachedTools, checkSkillGroups, skillLinkStatements } from "../../services/skills/write";
+import { skillView } from "../../services/skills/views";
+import { skillRecord } from "../../services/records/skills";
+import { SKILLS_TAG, SkillPatch, SkillSchema, SkillWrite } from "./schema";
+
+const routeFor = (method: "put" | "patch") =>
+  createRoute({
+    method,
+    path: "/skills/{id}/",
+    tags: [SKILLS_TAG],
+    summary: method === "put" ? "Replace a skill's settings" : "Update some settings of a skill",
+    description:
+      "Needs `skill.manage` and a skill you can see (global skills: platform staff only). " +
+      (method === "put" ? "`name` and `description` are required; " : "") +
+      "fields left out keep their value; `attachedToolIds` and `groups`, when given, replace the lists. The package's resources stay.",
+    request: { params: IdParams, ...jsonBody(method === "put" ? SkillWrite : SkillPatch) },
+    responses: { 200: json(SkillSchema, "The updated skill"), ...errorResponses(400, 403, 404, 409) },
+  });
+
+export function registerUpdateSkill(r: Router) {
+  for (const route of [routeFor("put"), routeFor("patch")]) {
+    r.openapi(route, async (c) => {
+      const db = c.var.db;
+      const access = await currentAccess(c);
+      requirePermission(access, "skill.manage");
+      const current = await getSkillForRead(db, access, c.req.valid("param").id);
+      if (!canManageSkill(access, current, c.var.principal.isStaff)) throw forbidden("Only platform staff can change global skills.");
+      const body = c.req.valid("json");
+      const toolIds = await checkAttachedTools(db, access, body.attachedToolIds === undefined ? undefined : (body.attachedToolIds ?? []));
+      const linked = await db.select({ id: skillGroups.groupId }).from(skillGroups).where(eq(skillGroups.skillId, current.id));
+      const groupIds =
+        current.organizationId === null || body.groups === undefined
+          ? undefined
+          : await checkSkillGroups(db, access, (body.groups ?? []).map((g) => g.id), false, linked.map((g) => g.id));
+      const values = Object.fromEntries(
+        Object.entries({
+          name: body.name,
+          description: body.description,
+          whenToUse: body.whenToUse === null ? "" : body.whenToUse,
+          instructions: body.instructions === null ? "" : body.instructions,
+        }).filter(([, v]) => v !== undefined),
+      );
+      try {
+        const [[row]] = await db.batch([
+          db.update(skills).set({ ...values, updatedAt: Date.now() }).where(eq(skills.id, current.id)).returning(),
+          ...skillLinkStatements(db, current.id, { groupIds, toolIds }, true),
+        ]);
+        return c.json(skillRecord(await skillView(db, access, c.var.principal.isStaff, row)), 200);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(`A skill named "${body.name}" already exists.`);
+        throw err;
+      }
+    });
+  }
+}

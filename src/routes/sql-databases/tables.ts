@@ -1,0 +1,81 @@
+import { createRoute, type z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json, noContent } from "../../lib/openapi";
+import { ApiError, fieldError } from "../../lib/errors";
+import { acceptOnly } from "../../middleware/content-type";
+import { currentAccess } from "../../services/access";
+import { getSqlDatabase } from "../../services/sql/access";
+import { createManagedTable, dropManagedTable, knowledgeBaseSource, type TableSource } from "../../services/sql/managed";
+import { TABULAR_LIMITS } from "../../services/sql/tabular";
+import { sqlTableRecord } from "../../services/records/sql-databases";
+import { SQL_DATABASES_TAG, SqlTableFromFile, SqlTableParams, SqlTableSchema, SqlTableUploadForm } from "./schema";
+
+const create = createRoute({
+  method: "post",
+  path: "/sql-databases/{id}/tables/",
+  tags: [SQL_DATABASES_TAG],
+  summary: "Create a table of a managed database from a CSV or XLSX file",
+  description:
+    "Needs `sql_database.manage`. JSON `{sourceFile: {id}, tableName?, description?, replace?}` names a CSV or XLSX file of a knowledge base you can see; " +
+    `or multipart \`file\` (.csv or .xlsx, at most ${TABULAR_LIMITS.bytes} bytes, ${TABULAR_LIMITS.rows} rows). Column names come from the header row ` +
+    "(lower-cased, letters, digits and underscores), types (INTEGER, REAL, TEXT) from the values. A table of the same name is 409 unless `replace`. " +
+    "Managed databases only (400 otherwise).",
+  middleware: [acceptOnly(["json", "multipart"], { required: true, maxMultipartBytes: TABULAR_LIMITS.bytes + 64 * 1024 })] as const,
+  request: {
+    params: IdParams,
+    body: {
+      required: false,
+      description: "JSON naming a knowledge base file, or multipart/form-data with a `file` part",
+      content: { "application/json": { schema: SqlTableFromFile }, "multipart/form-data": { schema: SqlTableUploadForm } },
+    },
+  },
+  responses: { 201: json(SqlTableSchema, "The created table"), ...errorResponses(400, 403, 404, 409, 413, 415) },
+});
+
+const remove = createRoute({
+  method: "delete",
+  path: "/sql-databases/{id}/tables/{tableId}/",
+  tags: [SQL_DATABASES_TAG],
+  summary: "Delete a table of a managed database",
+  description: "Needs `sql_database.manage`. The table and its rows are deleted. Managed databases only (400 otherwise).",
+  request: { params: SqlTableParams },
+  responses: { 204: noContent, ...errorResponses(400, 403, 404) },
+});
+
+export function registerSqlTableRoutes(r: Router) {
+  r.openapi(create, async (c) => {
+    const db = c.var.db;
+    const access = await currentAccess(c);
+    const database = await getSqlDatabase(db, access, c.req.valid("param").id, "sql_database.manage");
+    let source: TableSource;
+    let options: { tableName?: string; description?: string; replace?: boolean };
+    if (/^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "")) {
+      const form = await c.req.formData();
+      const file = form.get("file");
+      if (!file || typeof file === "string") throw fieldError("file", "Required: a .csv or .xlsx file part.");
+      if (file.size > TABULAR_LIMITS.bytes) throw new ApiError(413, "payload_too_large", `The file is larger than ${TABULAR_LIMITS.bytes} bytes.`);
+      const text = (name: string) => {
+        const v = form.get(name);
+        return typeof v === "string" && v ? v : undefined;
+      };
+      const description = text("description");
+      if (description && description.length > 10_000) throw fieldError("description", "At most 10,000 characters.");
+      source = { filename: file.name || "upload.csv", bytes: new Uint8Array(await file.arrayBuffer()), fileId: null, fromKnowledgeBase: false };
+      options = { tableName: text("tableName"), description, replace: text("replace") === "true" };
+    } else {
+      const body = c.req.valid("json") as z.infer<typeof SqlTableFromFile>;
+      source = await knowledgeBaseSource(c.env, db, access, c.var.principal.userId, body.sourceFile.id);
+      options = body;
+    }
+    const row = await createManagedTable(c.env, db, database, source, options);
+    return c.json(sqlTableRecord(row), 201);
+  });
+
+  r.openapi(remove, async (c) => {
+    const access = await currentAccess(c);
+    const { id, tableId } = c.req.valid("param");
+    const database = await getSqlDatabase(c.var.db, access, id, "sql_database.manage");
+    await dropManagedTable(c.env, c.var.db, database, tableId);
+    return c.body(null, 204);
+  });
+}

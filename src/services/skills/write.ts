@@ -1,0 +1,102 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Bindings, Db } from "../../env";
+import { chatbotSkills, groups, skillGroups, skillResources, skills, skillTools, tools } from "../../db/schema";
+import { fieldError, forbidden } from "../../lib/errors";
+import { chunk, inChunks } from "../../lib/sql";
+import type { OrgAccess } from "../access";
+import { visibleToolsCondition } from "../tools/access";
+import { visibleSkillsCondition } from "./access";
+
+/**
+ * `groups` of a skill body: groups of the organization (400 naming others); a non-owner must give
+ * the skill to one of their own groups (spec: Authentication 2) and may only add groups they belong to (403).
+ */
+export async function checkSkillGroups(db: Db, access: OrgAccess, wanted: string[] | undefined, creating: boolean, current: string[] = []): Promise<string[] | undefined> {
+  if (wanted === undefined) {
+    if (creating && !access.isOwner) throw fieldError("groups", "Pick at least one of your own groups.");
+    return undefined;
+  }
+  const ids = [...new Set(wanted)];
+  const known = await inChunks(ids, (part) => db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))));
+  const unknown = ids.filter((id) => !known.some((g) => g.id === id));
+  if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+  if (!access.isOwner) {
+    if (!ids.some((id) => access.groupIds.includes(id))) throw fieldError("groups", "Pick at least one of your own groups.");
+    if (ids.some((id) => !current.includes(id) && !access.groupIds.includes(id))) throw forbidden("You can only give a skill to groups you belong to.");
+  }
+  return ids;
+}
+
+/** Attached tool ids: tools the caller can see (global or of the organization), else 400 naming them. */
+export async function checkAttachedTools(db: Db, access: OrgAccess, wanted: string[] | undefined, field = "attachedToolIds"): Promise<string[] | undefined> {
+  if (wanted === undefined) return undefined;
+  const ids = [...new Set(wanted)];
+  if (!ids.length) return [];
+  const visible = { ...access, permissions: new Set([...access.permissions, "tool.view" as const]) };
+  const found = await inChunks(ids, (part) => db.select({ id: tools.id }).from(tools).where(and(inArray(tools.id, part), visibleToolsCondition(visible))));
+  const unknown = ids.filter((id) => !found.some((t) => t.id === id));
+  if (unknown.length) throw fieldError(field, `Unknown tool: ${unknown.slice(0, 5).join(", ")}.`);
+  return ids;
+}
+
+/** `attached_tool_ids` of the upload form: comma-separated ids or a JSON array string. */
+export function parseToolIdList(raw: string | null | undefined): string[] {
+  const value = (raw ?? "").trim();
+  if (!value) return [];
+  let items: unknown[];
+  if (value.startsWith("[")) {
+    try {
+      const parsed = JSON.parse(value);
+      if (!Array.isArray(parsed)) throw new Error();
+      items = parsed;
+    } catch {
+      throw fieldError("attachedToolIds", "A JSON array of tool ids, or ids separated by commas.");
+    }
+  } else items = value.split(",");
+  const ids = items.map((i) => (typeof i === "string" ? i.trim() : typeof i === "object" && i && typeof (i as { id?: unknown }).id === "string" ? (i as { id: string }).id : "")).filter(Boolean);
+  if (ids.length > 50) throw fieldError("attachedToolIds", "At most 50 tools.");
+  if (ids.some((id) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))) throw fieldError("attachedToolIds", "Each id must be a tool's uuid.");
+  return ids;
+}
+
+export function skillLinkStatements(db: Db, skillId: string, links: { groupIds?: string[]; toolIds?: string[] }, replace: boolean): BatchItem<"sqlite">[] {
+  const out: BatchItem<"sqlite">[] = [];
+  if (links.groupIds) {
+    if (replace) out.push(db.delete(skillGroups).where(eq(skillGroups.skillId, skillId)));
+    out.push(...chunk(links.groupIds, 40).map((part) => db.insert(skillGroups).values(part.map((groupId) => ({ skillId, groupId }))).onConflictDoNothing()));
+  }
+  if (links.toolIds) {
+    if (replace) out.push(db.delete(skillTools).where(eq(skillTools.skillId, skillId)));
+    out.push(...chunk(links.toolIds, 40).map((part) => db.insert(skillTools).values(part.map((toolId) => ({ skillId, toolId }))).onConflictDoNothing()));
+  }
+  return out;
+}
+
+/** Deletes a skill and then its stored package and resources (R2). */
+export async function deleteSkill(env: Bindings, db: Db, skill: { id: string; packageKey: string | null }) {
+  const resources = await db.select({ key: skillResources.objectKey }).from(skillResources).where(eq(skillResources.skillId, skill.id));
+  await db.delete(skills).where(eq(skills.id, skill.id));
+  const keys = [...resources.map((r) => r.key), ...(skill.packageKey ? [skill.packageKey] : [])];
+  for (const part of chunk(keys, 500)) await env.FILES.delete(part);
+}
+
+/** The `skills: [{id}]` of an assistant body: skills the caller can see, else 400 naming them. */
+export async function checkChatbotSkills(db: Db, access: OrgAccess, body: { skills?: { id: string }[] | null }): Promise<string[] | undefined> {
+  if (body.skills === undefined) return undefined;
+  const wanted = [...new Set((body.skills ?? []).map((s) => s.id))];
+  if (!wanted.length) return [];
+  const visible = { ...access, permissions: new Set([...access.permissions, "skill.view" as const]) };
+  const found = await inChunks(wanted, (ids) => db.select({ id: skills.id }).from(skills).where(and(inArray(skills.id, ids), visibleSkillsCondition(visible))));
+  const unknown = wanted.filter((id) => !found.some((s) => s.id === id));
+  if (unknown.length) throw fieldError("skills", `Unknown skill: ${unknown.slice(0, 5).join(", ")}.`);
+  return wanted;
+}
+
+/** Statements replacing (or setting) an assistant's skills. */
+export function chatbotSkillStatements(db: Db, chatbotId: string, skillIds: string[], replace: boolean): BatchItem<"sqlite">[] {
+  return [
+    ...(replace ? [db.delete(chatbotSkills).where(eq(chatbotSkills.chatbotId, chatbotId))] : []),
+    ...chunk(skillIds, 40).map((part) => db.insert(chatbotSkills).values(part.map((skillId) => ({ chatbotId, skillId }))).onConflictDoNothing()),
+  ];
+}

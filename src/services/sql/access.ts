@@ -1,0 +1,27 @@
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../env";
+import { groupMembers, sqlDatabaseGroups, sqlDatabases } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import { isUuid } from "../../lib/ids";
+import { can, requirePermission, type OrgAccess } from "../access";
+
+export type SqlDatabaseRow = typeof sqlDatabases.$inferSelect;
+
+const reachableThroughGroups = (memberId: string) =>
+  sql`${sqlDatabases.id} in (select ${sqlDatabaseGroups.sqlDatabaseId} from ${sqlDatabaseGroups} inner join ${groupMembers} on ${groupMembers.groupId} = ${sqlDatabaseGroups.groupId} where ${groupMembers.memberId} = ${memberId})`;
+
+/** SQL databases the caller sees (CONTRACT section 4): owners all of the organization's; members with `sql_database.view` those of their groups. */
+export function visibleSqlDatabasesCondition(access: OrgAccess): SQL {
+  const inOrganization = eq(sqlDatabases.organizationId, access.organizationId);
+  if (access.isOwner) return inOrganization;
+  if (!can(access, "sql_database.view")) return sql`0`;
+  return and(inOrganization, reachableThroughGroups(access.memberId))!;
+}
+
+/** 403 without `permission`, 404 when the caller cannot see the database. */
+export async function getSqlDatabase(db: Db, access: OrgAccess, id: string, permission: "sql_database.view" | "sql_database.manage" = "sql_database.view"): Promise<SqlDatabaseRow> {
+  requirePermission(access, permission);
+  const [row] = isUuid(id) ? await db.select().from(sqlDatabases).where(and(eq(sqlDatabases.id, id), visibleSqlDatabasesCondition(access))) : [];
+  if (!row) throw notFound("SQL database not found.");
+  return row;
+}

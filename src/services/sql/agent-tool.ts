@@ -1,0 +1,145 @@
+import { and, eq, inArray, ne } from "drizzle-orm";
+import { sqlDatabaseChatbots, sqlDatabases, sqlDatabaseTables } from "../../db/schema";
+import { decryptSecret } from "../../lib/crypto";
+import type { ToolProvider } from "../agent/registry";
+import type { AgentTool, ToolContext, ToolOutcome } from "../agent/types";
+import type { QueryResult } from "../../../durable-objects/managed-database";
+import type { SqlDatabaseRow } from "./access";
+import { queryPostgres } from "./postgres";
+import { checkReadOnlySql, SqlRefused } from "./validate";
+import { managedDatabase } from "./write";
+import type { SqlTableRow } from "./views";
+
+export const DEFAULT_ROW_LIMIT = 200;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+const SCHEMA_CHARS = 12_000;
+const MODEL_CHARS = 16_000;
+
+interface Offered {
+  database: SqlDatabaseRow;
+  tables: SqlTableRow[];
+}
+
+class QueryTimeout extends Error {}
+
+/** The assistant's active SQL databases (`chatbots` on the database) that can be queried, with their allowed tables. */
+export const sqlDatabaseProvider: ToolProvider = async (ctx) => {
+  const databases = await ctx.db
+    .select({ database: sqlDatabases })
+    .from(sqlDatabaseChatbots)
+    .innerJoin(sqlDatabases, eq(sqlDatabases.id, sqlDatabaseChatbots.sqlDatabaseId))
+    .where(
+      and(
+        eq(sqlDatabaseChatbots.chatbotId, ctx.chatbot.id),
+        eq(sqlDatabases.organizationId, ctx.organizationId),
+        eq(sqlDatabases.isActive, true),
+        inArray(sqlDatabases.databaseType, ["managed", "postgresql"]),
+        ne(sqlDatabases.status, "failed"),
+      ),
+    );
+  if (!databases.length) return [];
+  const tables = await ctx.db
+    .select()
+    .from(sqlDatabaseTables)
+    .where(and(inArray(sqlDatabaseTables.sqlDatabaseId, databases.map((d) => d.database.id)), eq(sqlDatabaseTables.status, "ready")))
+    .orderBy(sqlDatabaseTables.tableName);
+  const offered = databases
+    .map(({ database }) => {
+      const include = database.includeTables?.tables?.length ? new Set(database.includeTables.tables.map((t) => t.toLowerCase())) : null;
+      return { database, tables: tables.filter((t) => t.sqlDatabaseId === database.id && (!include || include.has(t.tableName.toLowerCase()))) };
+    })
+    .filter((o) => o.tables.length)
+    .sort((a, b) => a.database.name.localeCompare(b.database.name));
+  return offered.length ? [queryDatabaseTool(offered)] : [];
+};
+
+const dialectOf = (d: SqlDatabaseRow) => (d.databaseType === "postgresql" ? "postgresql" : "sqlite");
+
+function schemaText(offered: Offered[]): string {
+  const lines: string[] = [];
+  for (const { database, tables } of offered) {
+    lines.push(`Database "${database.name}" (${database.databaseType === "postgresql" ? "PostgreSQL" : "SQLite"})${database.description ? `: ${database.description}` : ""}`);
+    for (const t of tables) {
+      const columns = t.columns.map((c) => `${c.columnName} ${c.columnType}${c.isPrimaryKey ? " primary key" : ""}`).join(", ");
+      lines.push(`  table ${t.tableName}(${columns})${t.description ? ` -- ${t.description}` : ""}`);
+    }
+  }
+  const text = lines.join("\n");
+  return text.length > SCHEMA_CHARS ? `${text.slice(0, SCHEMA_CHARS)}\n  [more tables not shown]` : text;
+}
+
+function queryDatabaseTool(offered: Offered[]): AgentTool {
+  const names = offered.map((o) => o.database.name);
+  return {
+    name: "query_database",
+    displayName: "Query database",
+    kind: "sql",
+    toolId: null,
+    description:
+      "Query a database with one read-only SQL SELECT statement and get the rows back (at most a few hundred). " +
+      "Only the tables below can be read; no writes, no system catalogs.\n" +
+      schemaText(offered),
+    parameters: {
+      type: "object",
+      properties: {
+        sql: { type: "string", maxLength: 20_000, description: "One SELECT (or WITH ... SELECT) statement in the database's dialect" },
+        database: { type: "string", enum: names, description: "The database to query" },
+      },
+      required: offered.length > 1 ? ["sql", "database"] : ["sql"],
+      additionalProperties: false,
+    },
+    run: (args, ctx) => runQuery(offered, args, ctx),
+  };
+}
+
+async function runQuery(offered: Offered[], args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+  const target = offered.length === 1 && args.database === undefined ? offered[0] : offered.find((o) => o.database.name === args.database);
+  if (!target) return { status: "failure", error: `No database named "${String(args.database).slice(0, 100)}"; choose one of ${offered.map((o) => o.database.name).join(", ")}.` };
+  const text = String(args.sql ?? "");
+  const limit = Math.min(Math.max(Number(ctx.env.SQL_QUERY_ROW_LIMIT) || DEFAULT_ROW_LIMIT, 1), 10_000);
+  const timeoutMs = Math.min(Math.max(Number(ctx.env.SQL_QUERY_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS, 100), 60_000);
+  let statement: string;
+  try {
+    statement = checkReadOnlySql(text, dialectOf(target.database), target.tables.map((t) => t.tableName)).sql;
+  } catch (err) {
+    if (err instanceof SqlRefused) return { status: "failure", output: { database: target.database.name, sql: text, refused: true }, error: `Query refused: ${err.message}` };
+    throw err;
+  }
+  const started = Date.now();
+  try {
+    const result = await withTimeout(execute(ctx, target.database, statement, limit, timeoutMs), timeoutMs + 1_000);
+    const output = { database: target.database.name, sql: statement, columns: result.columns, rows: result.rows.map((r) => r.map(jsonValue)), rowCount: result.rows.length, truncated: result.truncated, durationMs: Date.now() - started };
+    return { status: "success", output, forModel: forModel(output) };
+  } catch (err) {
+    const message = String((err as Error)?.message ?? err).replace(/\s+/g, " ").slice(0, 500);
+    const timedOut = err instanceof QueryTimeout || /statement timeout|canceling statement/i.test(message);
+    return { status: timedOut ? "timeout" : "failure", output: { database: target.database.name, sql: statement }, error: timedOut ? `The query took longer than ${timeoutMs} ms.` : `The query failed: ${message}` };
+  }
+}
+
+async function execute(ctx: ToolContext, database: SqlDatabaseRow, statement: string, limit: number, timeoutMs: number): Promise<QueryResult> {
+  if (database.databaseType === "managed") return managedDatabase(ctx.env, database.id).query(statement, limit);
+  if (!database.databaseUrlSealed) throw new Error("No databaseUrl is set.");
+  const url = await decryptSecret(database.databaseUrlSealed, ctx.env.ENCRYPTION_KEY);
+  return queryPostgres(ctx.env, url, statement, limit, timeoutMs);
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  return Promise.race([work, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new QueryTimeout("timeout")), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** Values JSON can carry: BigInt as text, bytes as a note, dates as ISO text. */
+function jsonValue(v: unknown): unknown {
+  if (typeof v === "bigint") return v.toString();
+  if (v instanceof Date) return v.toISOString();
+  if (v instanceof ArrayBuffer || ArrayBuffer.isView(v)) return `<${(v as ArrayBuffer).byteLength} bytes>`;
+  return v;
+}
+
+function forModel(o: { sql: string; columns: string[]; rows: unknown[][]; rowCount: number; truncated: boolean }): string {
+  const lines = [o.columns.join(" | "), ...o.rows.map((r) => r.map((v) => (v === null ? "NULL" : typeof v === "object" ? JSON.stringify(v) : String(v))).join(" | "))];
+  let text = `${o.rowCount} row${o.rowCount === 1 ? "" : "s"}${o.truncated ? " (more exist; only these are shown)" : ""}:\n${lines.join("\n")}`;
+  if (text.length > MODEL_CHARS) text = `${text.slice(0, MODEL_CHARS)}\n[truncated]`;
+  return text;
+}

@@ -1,0 +1,226 @@
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import writeXlsxFile from "write-excel-file/node";
+import { describe, expect, it } from "vitest";
+import { sqlDatabases, sqlDatabaseTables } from "../../../src/db/schema";
+import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, unique } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { createKnowledgeBase, uploadFiles } from "../../fixtures/knowledge";
+import { createDatabase, createTable, csvForm, postgresMissing, postgresUrl, SALES_CSV, settled, type SqlDatabase } from "./support";
+
+const count = async (organizationId: string) => (await db().select({ id: sqlDatabases.id }).from(sqlDatabases).where(eq(sqlDatabases.organizationId, organizationId))).length;
+
+describe("SQL databases: CRUD", () => {
+  it("creates a managed database, lists it with filters under both prefixes, updates and deletes it", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const created = await createDatabase(owner, { description: "Sales figures", chatbots: [{ id: bot.id }] });
+    expect(created).toMatchObject({ databaseType: "managed", status: "connected", databaseUrl: null, isActive: true, tables: [], chatbots: [{ id: bot.id }], includeTables: { tables: [] } });
+    const pgUrl = "postgresql://bot:s3cret@db.example.com:5432/shop";
+    const external = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: pgUrl, isActive: false });
+    expect(external.databaseUrl).toBe("postgresql://bot:***@db.example.com:5432/shop");
+    expect(JSON.stringify(external)).not.toContain("s3cret");
+    const [stored] = await db().select().from(sqlDatabases).where(eq(sqlDatabases.id, external.id));
+    expect(stored.databaseUrlSealed).toMatch(/^v1:/);
+    expect(stored.databaseUrlSealed).not.toContain("s3cret");
+
+    for (const prefix of PREFIXES) {
+      const all = (await (await owner.fetch("GET", "/sql-databases/", undefined, { prefix })).json()) as { count: number; results: (SqlDatabase & { tablesCount: number })[] };
+      expect(all.count).toBe(2);
+      expect(all.results[0]).toMatchObject({ id: external.id, tablesCount: 0 });
+    }
+    const list = async (query: string) => ((await (await owner.fetch("GET", `/sql-databases/${query}`)).json()) as { results: { id: string }[] }).results.map((r) => r.id);
+    expect(await list("?databaseType=managed")).toEqual([created.id]);
+    expect(await list("?is_external=true")).toEqual([external.id]);
+    expect(await list("?isExternal=false")).toEqual([created.id]);
+    expect(await list("?isActive=false")).toEqual([external.id]);
+    expect(await list("?query=figures")).toEqual([created.id]);
+
+    const patched = await owner.fetch("PATCH", `/sql-databases/${created.id}/`, { name: "Renamed", isActive: false }, { prefix: "/api" });
+    expect(patched.status).toBe(200);
+    expect(await patched.json()).toMatchObject({ name: "Renamed", isActive: false, description: "Sales figures" });
+    const put = await owner.fetch("PUT", `/sql-databases/${external.id}/`, { name: "Shop", databaseType: "postgresql", databaseUrl: external.databaseUrl });
+    expect(put.status).toBe(200);
+    const [kept] = await db().select().from(sqlDatabases).where(eq(sqlDatabases.id, external.id));
+    expect(kept.databaseUrlSealed).toBe(stored.databaseUrlSealed);
+
+    expect((await owner.fetch("DELETE", `/sql-databases/${created.id}/`, undefined, { prefix: "/api" })).status).toBe(204);
+    await expectError(await owner.fetch("GET", `/sql-databases/${created.id}/`), 404, "not_found");
+  });
+
+  it("refuses bad input with 400 and writes nothing", async () => {
+    const owner = await seedOwner();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ databaseType: "managed" }, "name"],
+      [{ name: "x", databaseType: "sqlite" }, "databaseType"],
+      [{ name: "x", databaseType: "postgresql" }, "databaseUrl"],
+      [{ name: "x", databaseType: "managed", databaseUrl: "postgresql://a:b@db.example.com/x" }, "databaseUrl"],
+      [{ name: "x", databaseType: "postgresql", databaseUrl: "not a url" }, "databaseUrl"],
+      [{ name: "x", databaseType: "postgresql", databaseUrl: "mysql://a:b@db.example.com/x" }, "databaseUrl"],
+      [{ name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@db.example.com,other.example.com/x" }, "databaseUrl"],
+      [{ name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@db.example.com/x?host=/var/run/postgresql" }, "databaseUrl"],
+      [{ name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@127.0.0.1:5432/x" }, "databaseUrl"],
+      [{ name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@169.254.169.254/x" }, "databaseUrl"],
+      [{ name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@[::1]:5432/x" }, "databaseUrl"],
+      [{ name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@localhost/x" }, "databaseUrl"],
+      [{ name: "x", databaseType: "managed", chatbots: [{ id: NO_SUCH_ID }] }, "chatbots"],
+      [{ name: "x", databaseType: "managed", groups: [{ id: NO_SUCH_ID }] }, "groups"],
+      [{ name: "x", databaseType: "managed", includeTables: { tables: ["a"] } }, "includeTables"],
+    ];
+    for (const [body, field] of cases) {
+      const error = await expectError(await owner.fetch("POST", "/sql-databases/", body), 400, "invalid");
+      expect(Object.keys(error.errors ?? {}), JSON.stringify(body)).toContain(field);
+    }
+    expect(await count(owner.organizationId)).toBe(0);
+    const taken = await createDatabase(owner);
+    await expectError(await owner.fetch("POST", "/sql-databases/", { name: taken.name, databaseType: "managed" }), 409, "conflict");
+    await expectError(await owner.fetch("PATCH", `/sql-databases/${taken.id}/`, { databaseType: "postgresql" }), 400, "invalid");
+    await expectError(await owner.fetch("PATCH", `/sql-databases/${taken.id}/`, { name: "" }), 400, "invalid");
+  });
+
+  it("503 not_configured when ENCRYPTION_KEY is missing, without storing", async () => {
+    const owner = await seedOwner();
+    const res = await owner.fetch("POST", "/sql-databases/", { name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@db.example.com/x" }, { settings: { ENCRYPTION_KEY: undefined } });
+    expect((await expectError(res, 503, "not_configured")).detail).toContain("ENCRYPTION_KEY");
+    expect(await count(owner.organizationId)).toBe(0);
+  });
+
+  it("stores mysql, oracle and mssql as failed: not supported in this deployment (400 when asked to connect)", async () => {
+    const owner = await seedOwner();
+    for (const type of ["mysql", "oracle", "mssql"]) {
+      const row = await createDatabase(owner, { databaseType: type, databaseUrl: `${type}://u:p@db.example.com/x` });
+      expect(row).toMatchObject({ status: "failed", errorMessage: expect.stringContaining("not supported in this deployment") });
+      const check = await expectError(await owner.fetch("POST", `/sql-databases/${row.id}/check-connection/`), 400);
+      expect(check.detail).toContain("not supported in this deployment");
+    }
+  });
+
+  it("an unreachable external database is saved and reported failed in the background (never a 500)", async () => {
+    const owner = await seedOwner();
+    // Allowed by name, but nothing listens there: the check fails with the driver's reason.
+    const row = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: "postgresql://u:p@127.0.0.1:1/x" }).catch(() => null);
+    expect(row).toBeNull(); // loopback is refused on save unless allowed
+    const settings = { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1:1" };
+    const res = await owner.fetch("POST", "/sql-databases/", { name: unique("down"), databaseType: "postgresql", databaseUrl: "postgresql://u:p@127.0.0.1:1/x" }, { settings });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const created = (await res.json()) as SqlDatabase;
+    expect(created.status).toBe("pending");
+    const checked = await owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`, undefined, { settings });
+    expect(checked.status).toBe(200);
+    expect(await checked.json()).toMatchObject({ status: "failed", errorMessage: expect.any(String) });
+  });
+
+  it("401 without a key, 403 without the permission, 404 for another organization's database", async () => {
+    const owner = await seedOwner();
+    const row = await createDatabase(owner);
+    for (const [method, path] of [["GET", "/sql-databases/"], ["POST", "/sql-databases/"], ["GET", `/sql-databases/${row.id}/`], ["PATCH", `/sql-databases/${row.id}/`], ["DELETE", `/sql-databases/${row.id}/`], ["POST", `/sql-databases/${row.id}/tables/`]]) {
+      await expectError(await call(method, `/api/v1${path}`, method === "GET" || method === "DELETE" ? undefined : {}), 401, "not_authenticated");
+    }
+    const plain = await seedMember(owner);
+    await expectError(await plain.fetch("GET", "/sql-databases/"), 403, "permission_denied");
+    await expectError(await plain.fetch("POST", "/sql-databases/", { name: "x", databaseType: "managed" }), 403, "permission_denied");
+    const viewer = await seedMember(owner, ["sql_database.view"]);
+    expect(((await (await viewer.fetch("GET", "/sql-databases/")).json()) as { count: number }).count).toBe(0);
+    await owner.fetch("PATCH", `/sql-databases/${row.id}/`, { groups: [{ id: viewer.groupId }] });
+    expect(((await (await viewer.fetch("GET", "/sql-databases/")).json()) as { count: number }).count).toBe(1);
+    await expectError(await viewer.fetch("PATCH", `/sql-databases/${row.id}/`, { name: "y" }), 403, "permission_denied");
+    await expectError(await viewer.fetch("POST", `/sql-databases/${row.id}/tables/`, csvForm(SALES_CSV)), 403, "permission_denied");
+    const manager = await seedMember(owner, ["sql_database.manage"]);
+    await expectError(await manager.fetch("POST", "/sql-databases/", { name: "m", databaseType: "managed" }), 400, "invalid");
+    expect((await manager.fetch("POST", "/sql-databases/", { name: "m", databaseType: "managed", groups: [{ id: manager.groupId }] })).status).toBe(201);
+
+    const stranger = await seedOwner();
+    for (const [method, path, body] of [["GET", `/sql-databases/${row.id}/`], ["PATCH", `/sql-databases/${row.id}/`, { name: "z" }], ["DELETE", `/sql-databases/${row.id}/`], ["POST", `/sql-databases/${row.id}/check-connection/`]] as const) {
+      await expectError(await stranger.fetch(method, path, body), 404, "not_found");
+    }
+    await expectError(await stranger.fetch("POST", `/sql-databases/${row.id}/tables/`, csvForm(SALES_CSV)), 404, "not_found");
+    await expectError(await stranger.fetch("GET", "/sql-databases/not-a-uuid/"), 404, "not_found");
+    await expectError(await stranger.fetch("PATCH", `/sql-databases/${owner.organizationId}/`, { chatbots: [] }), 404, "not_found");
+  });
+});
+
+describe("managed tables from CSV and XLSX", () => {
+  it("creates a typed table from an uploaded CSV, replaces and deletes it", async () => {
+    const owner = await seedOwner();
+    const database = await createDatabase(owner);
+    const table = await createTable(owner, database.id);
+    expect(table).toMatchObject({ tableName: "sales", rowCount: 4, sourceFile: { name: "sales.csv", isFromKnowledgeBase: false } });
+    expect(table.columns.map((c) => [c.columnName, c.columnType])).toEqual([["region", "TEXT"], ["amount", "REAL"], ["sold_on", "TEXT"]]);
+    expect(await env.MANAGED_DATABASE.get(env.MANAGED_DATABASE.idFromName(database.id)).count("sales")).toBe(4);
+    const detail = (await (await owner.fetch("GET", `/sql-databases/${database.id}/`)).json()) as SqlDatabase;
+    expect(detail).toMatchObject({ includeTables: { tables: ["sales"] }, tables: [{ id: table.id, tableName: "sales" }] });
+    await expectError(await owner.fetch("POST", `/sql-databases/${database.id}/tables/`, csvForm(SALES_CSV, { tableName: "sales" })), 409, "conflict");
+    const replaced = await createTable(owner, database.id, "a,b\n1,2\n", { tableName: "sales", replace: "true" });
+    expect(replaced).toMatchObject({ id: table.id, rowCount: 1 });
+    expect((await owner.fetch("DELETE", `/sql-databases/${database.id}/tables/${table.id}/`)).status).toBe(204);
+    expect(await db().select().from(sqlDatabaseTables).where(eq(sqlDatabaseTables.id, table.id))).toEqual([]);
+    await expectError(await owner.fetch("DELETE", `/sql-databases/${database.id}/tables/${table.id}/`), 404, "not_found");
+  });
+
+  it("creates tables from a knowledge base's CSV and from an XLSX upload", async () => {
+    const owner = await seedOwner();
+    const database = await createDatabase(owner);
+    const kb = await createKnowledgeBase(owner);
+    const [file] = await uploadFiles(owner, kb.id, [{ name: "Quarterly Sales.csv", content: SALES_CSV, type: "text/csv" }]);
+    const res = await owner.fetch("POST", `/sql-databases/${database.id}/tables/`, { sourceFile: { id: file.id }, description: "From the knowledge base" });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await res.json()).toMatchObject({ tableName: "quarterly_sales", rowCount: 4, description: "From the knowledge base", sourceFile: { id: file.id, name: "Quarterly Sales.csv", isFromKnowledgeBase: true } });
+
+    const xlsx: Uint8Array = await writeXlsxFile(
+      [
+        [{ value: "Product" }, { value: "Units" }],
+        [{ value: "Tea & cakes" }, { value: 12 }],
+        [{ value: "Coffee" }, { value: 30 }],
+      ],
+      {},
+    ).toBuffer();
+    const sheet = await createTable(owner, database.id, xlsx, { tableName: "stock" }, "stock.xlsx");
+    expect(sheet).toMatchObject({ tableName: "stock", rowCount: 2 });
+    expect(sheet.columns.map((c) => [c.columnName, c.columnType])).toEqual([["product", "TEXT"], ["units", "INTEGER"]]);
+
+    const stranger = await seedOwner();
+    const theirs = await createDatabase(stranger);
+    const borrowed = await stranger.fetch("POST", `/sql-databases/${theirs.id}/tables/`, { sourceFile: { id: file.id } });
+    expect((await expectError(borrowed, 400, "invalid")).errors).toHaveProperty("sourceFile");
+  });
+
+  it("refuses bad files and names with 400, leaving no table", async () => {
+    const owner = await seedOwner();
+    const database = await createDatabase(owner);
+    const post = (form: FormData | Record<string, unknown>) => owner.fetch("POST", `/sql-databases/${database.id}/tables/`, form);
+    await expectError(await post(csvForm("", {}, "empty.csv")), 400, "invalid");
+    await expectError(await post(csvForm("a,b\n1,2\n", {}, "data.json")), 400, "invalid");
+    await expectError(await post(csvForm("not a zip", {}, "x.xlsx")), 400, "invalid");
+    await expectError(await post(csvForm(SALES_CSV, { tableName: "Robert'); DROP TABLE sales;--" })), 400, "invalid");
+    await expectError(await post(csvForm(SALES_CSV, { tableName: "1abc" })), 400, "invalid");
+    await expectError(await post({ sourceFile: { id: NO_SUCH_ID } }), 400, "invalid");
+    await expectError(await post({ sourceFile: {} }), 400, "invalid");
+    await expectError(await post(new FormData()), 400, "invalid");
+    const detail = (await (await owner.fetch("GET", `/sql-databases/${database.id}/`)).json()) as SqlDatabase;
+    expect(detail.tables).toEqual([]);
+    const external = await createDatabase(owner, { databaseType: "mysql", databaseUrl: "mysql://u:p@db.example.com/x" });
+    await expectError(await owner.fetch("POST", `/sql-databases/${external.id}/tables/`, csvForm(SALES_CSV)), 400, "invalid");
+  });
+});
+
+describe.skipIf(!!postgresMissing())("PostgreSQL databases (a real server)", () => {
+  it("connects in the background and discovers tables, limited by includeTables", async () => {
+    const owner = await seedOwner();
+    const created = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: postgresUrl() });
+    const all = await settled(owner, created.id);
+    expect(all).toMatchObject({ status: "connected", errorMessage: null });
+    expect(all.tables.map((t) => t.tableName)).toEqual(["sales", "secrets"]);
+    const sales = all.tables.find((t) => t.tableName === "sales")!;
+    expect(sales.columns.map((c) => [c.columnName, c.columnType])).toEqual([["id", "integer"], ["region", "text"], ["amount", "integer"], ["sold_on", "date"]]);
+    expect(sales.columns[0]).toMatchObject({ isPrimaryKey: true, isNullable: false });
+    const patched = await owner.fetch("PATCH", `/sql-databases/${created.id}/`, { includeTables: { tables: ["sales"] } });
+    expect((await patched.json()) as SqlDatabase).toMatchObject({ status: "pending" });
+    expect((await settled(owner, created.id)).tables.map((t) => t.tableName)).toEqual(["sales"]);
+  });
+
+  it("a wrong password is a failed status with the server's reason", async () => {
+    const owner = await seedOwner();
+    const created = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: postgresUrl().replace(/:[^:@/]+@/, ":wrong@") });
+    expect(await settled(owner, created.id)).toMatchObject({ status: "failed", errorMessage: expect.stringMatching(/password|auth/i) });
+  });
+});

@@ -1,0 +1,44 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { unique, type Actor } from "../../harness";
+
+export type SqlTable = { id: string; tableName: string; rowCount: number | null; columns: { columnName: string; columnType: string }[]; sourceFile: { id: string; name: string; isFromKnowledgeBase: boolean } | null };
+export type SqlDatabase = {
+  id: string; name: string; databaseType: string; databaseUrl: string | null; status: string; errorMessage: string | null; isActive: boolean;
+  includeTables: { tables: string[] } | null; tables: SqlTable[]; chatbots: { id: string }[]; groups: { id: string }[];
+};
+
+export const SALES_CSV = "Region,Amount,Sold On\nnorth,120,2026-01-02\nnorth,80,2026-01-03\nsouth,50,2026-01-03\neast,75.5,2026-01-04\n";
+
+export async function createDatabase(actor: Actor, body: Record<string, unknown> = {}) {
+  const res = await actor.fetch("POST", "/sql-databases/", { name: unique("db"), databaseType: "managed", ...body });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as SqlDatabase;
+}
+
+export function csvForm(content: string | Uint8Array, fields: Record<string, string> = {}, filename = "sales.csv") {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append("file", new File([content], filename, { type: filename.endsWith(".xlsx") ? "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" : "text/csv" }));
+  return form;
+}
+
+export async function createTable(actor: Actor, databaseId: string, content: string | Uint8Array = SALES_CSV, fields: Record<string, string> = { tableName: "sales" }, filename = "sales.csv") {
+  const res = await actor.fetch("POST", `/sql-databases/${databaseId}/tables/`, csvForm(content, fields, filename));
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as SqlTable;
+}
+
+/** Polls until the background connection check has run. */
+export async function settled(actor: Actor, id: string, timeoutMs = 15_000): Promise<SqlDatabase> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const db = (await (await actor.fetch("GET", `/sql-databases/${id}/`)).json()) as SqlDatabase;
+    if (db.status !== "pending" || Date.now() > until) return db;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const postgresUrl = () => env.TEST_POSTGRES_URL;
+/** Why PostgreSQL tests are skipped (empty when a server runs). */
+export const postgresMissing = () => (env.TEST_POSTGRES_URL ? "" : env.TEST_POSTGRES_UNAVAILABLE || "no PostgreSQL server");

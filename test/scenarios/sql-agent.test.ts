@@ -1,0 +1,125 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { seedOwner, type Actor } from "../harness";
+import { createChatbot } from "../fixtures/chatbots";
+import { createDatabase, createTable, postgresMissing, postgresUrl, settled } from "../routes/sql-databases/support";
+import { queryPostgres } from "../../src/services/sql/postgres";
+
+type Call = { id: string; name: string; toolType: string; input: Record<string, unknown>; status: string; output: any; error: string | null };
+type Reply = { content: string; message: { contentPayload: { toolCalls: Call[] } } };
+
+async function ask(owner: Actor, botId: string, sql: string) {
+  const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { message: { content: `Query the database, sql: "${sql}"` } });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const reply = (await res.json()) as Reply;
+  const [call] = reply.message.contentPayload.toolCalls;
+  expect(call.name).toBe("query_database");
+  return { reply, call };
+}
+
+const TOTALS = "select region, sum(amount) as total from sales group by region order by total desc";
+
+/** SQL a model could be talked into writing: every one is refused and recorded as a failure. */
+const HOSTILE = [
+  "select 1; drop table sales",
+  "select * from sales; delete from sales",
+  "drop table sales",
+  "delete from sales",
+  "with gone as (delete from sales returning *) select * from gone",
+  "with t as (update sales set amount = 0 returning *) select * from t",
+  "copy sales to '/tmp/stolen.csv'",
+  "select pg_sleep(30)",
+  "select * from sales for update",
+  "select * into stolen from sales",
+  "select * from secrets",
+  "select * from pg_catalog.pg_user",
+  "select * from information_schema.tables",
+  "select * from sqlite_master",
+  "select * from sales union select * from api_keys",
+  "select lo_import('/etc/passwd')",
+  "with recursive r(n) as (select 1 union all select n + 1 from r) select count(*) from r",
+];
+
+describe("text-to-SQL in agent replies: a managed table created from a CSV", () => {
+  it("answers from the table: the generated SQL and rows are in the execution record", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { replyMode: "agent" });
+    const database = await createDatabase(owner, { name: "Sales", description: "Sales by region", chatbots: [{ id: bot.id }] });
+    await createTable(owner, database.id);
+    const { reply, call } = await ask(owner, bot.id, TOTALS);
+    expect(call).toMatchObject({ toolType: "sql", status: "success", input: { sql: TOTALS } });
+    expect(call.output).toMatchObject({ database: "Sales", sql: TOTALS, columns: ["region", "total"], rows: [["north", 200], ["east", 75.5], ["south", 50]], rowCount: 3, truncated: false });
+    expect(reply.content).toContain("north | 200");
+    const record = (await (await owner.fetch("GET", `/tool-execution-records/${call.id}/`)).json()) as { output: { sql: string; rows: unknown[][] }; input: { sql: string } };
+    expect(record).toMatchObject({ input: { sql: TOTALS }, output: { sql: TOTALS, rows: [["north", 200], ["east", 75.5], ["south", 50]] } });
+    const bySql = (await (await owner.fetch("GET", "/tool-execution-records/?toolType=sql")).json()) as { count: number; results: { id: string; tool: { toolType: string } }[] };
+    expect(bySql).toMatchObject({ count: 1, results: [{ id: call.id, tool: { toolType: "sql" } }] });
+  });
+
+  it("refuses writes, statement chains, catalogs and other tables, and the data stays whole", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { replyMode: "agent" });
+    const database = await createDatabase(owner, { chatbots: [{ id: bot.id }] });
+    await createTable(owner, database.id);
+    for (const sql of HOSTILE) {
+      const { call } = await ask(owner, bot.id, sql);
+      expect(call.status, sql).toBe("failure");
+      expect(call.error, sql).toMatch(/^Query refused/);
+      expect(call.output, sql).toMatchObject({ refused: true });
+    }
+    expect(await env.MANAGED_DATABASE.get(env.MANAGED_DATABASE.idFromName(database.id)).count("sales")).toBe(4);
+  });
+
+  it("never reaches another organization's tables, and skips inactive databases", async () => {
+    const [a, b] = [await seedOwner(), await seedOwner()];
+    const botA = await createChatbot(a, { replyMode: "agent" });
+    const dbA = await createDatabase(a, { chatbots: [{ id: botA.id }] });
+    await createTable(a, dbA.id, "region,amount\nwest,1\n");
+    const dbB = await createDatabase(b);
+    await createTable(b, dbB.id, "region,amount\nsecret,999\n");
+    const { call } = await ask(a, botA.id, "select region, amount from sales");
+    expect(call.output.rows).toEqual([["west", 1]]);
+    // The database of B is not offered to A's assistant, whatever it is called.
+    expect((await a.fetch("PATCH", `/sql-databases/${dbB.id}/`, { chatbots: [{ id: botA.id }] })).status).toBe(404);
+    await a.fetch("PATCH", `/sql-databases/${dbA.id}/`, { isActive: false });
+    const res = await a.fetch("POST", `/chatbots/${botA.id}/completions/`, { message: { content: `Query the database, sql: "select 1"` } });
+    expect(((await res.json()) as Reply).message.contentPayload.toolCalls).toEqual([]);
+  });
+});
+
+describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL over Workers sockets", () => {
+  it("answers from PostgreSQL in a read-only transaction, limited to includeTables", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { replyMode: "agent" });
+    const database = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: postgresUrl(), includeTables: { tables: ["sales"] }, chatbots: [{ id: bot.id }] });
+    expect(await settled(owner, database.id)).toMatchObject({ status: "connected" });
+    const { reply, call } = await ask(owner, bot.id, TOTALS);
+    expect(call).toMatchObject({ status: "success" });
+    expect(call.output).toMatchObject({ columns: ["region", "total"], rows: [["north", "200"], ["east", "75"], ["south", "50"]], rowCount: 3 });
+    expect(reply.content).toContain("north | 200");
+    for (const sql of HOSTILE) {
+      const refused = await ask(owner, bot.id, sql);
+      expect(refused.call.status, sql).toBe("failure");
+      expect(refused.call.error, sql).toMatch(/^Query refused/);
+    }
+    const { call: after } = await ask(owner, bot.id, "select count(*) as n from sales");
+    expect(after.output.rows).toEqual([["4"]]);
+  });
+
+  it("the database itself refuses writes and slow queries (read-only transaction, statement timeout), whatever passes the checks", async () => {
+    const run = (sql: string, timeoutMs = 2_000) => queryPostgres(env, postgresUrl(), sql, 200, timeoutMs);
+    await expect(run("select 1 as one")).resolves.toMatchObject({ columns: ["one"], rows: [[1]] });
+    await expect(run("insert into sales (region, amount) values ('x', 1) returning id")).rejects.toThrow();
+    await expect(run("with gone as (delete from sales returning *) select * from gone")).rejects.toThrow(/WITH|top level|read-only/i);
+    await expect(run("select nextval('sales_id_seq')")).rejects.toThrow(/read-only/i);
+    await expect(run("select pg_sleep(5)", 200)).rejects.toThrow(/statement timeout/i);
+    const capped = await queryPostgres(env, postgresUrl(), "select * from sales", 2, 2_000);
+    expect(capped).toMatchObject({ truncated: true });
+    expect(capped.rows).toHaveLength(2);
+    await expect(run("select count(*) as n from sales")).resolves.toMatchObject({ rows: [["4"]] });
+  });
+
+  it("the SSRF guard applies when the connection is made, not only on save", async () => {
+    await expect(queryPostgres({ OUTBOUND_ALLOWED_HOSTS: "", WEBHOOK_ALLOWED_HOSTS: "" }, postgresUrl(), "select 1", 1, 1000)).rejects.toThrow(/Loopback/);
+  });
+});
