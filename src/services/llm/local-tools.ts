@@ -45,7 +45,10 @@ export function fillArguments(schema: Record<string, unknown>, question: string)
   for (const [name, p] of Object.entries(props)) {
     const spelled = new RegExp(`\\b${name.replace(/[^\w-]/g, "")}\\s*[:=]\\s*("([^"]*)"|[^,;\\n]+)`, "i").exec(question);
     const type = Array.isArray(p.type) ? p.type[0] : p.type;
-    if (spelled) {
+    const literal = spelled && (type === "array" || type === "object") ? jsonAt(question, spelled.index + spelled[0].length - spelled[1].length) : undefined;
+    if (literal !== undefined) {
+      out[name] = literal;
+    } else if (spelled) {
       const raw = (spelled[2] ?? spelled[1]).trim();
       out[name] = type === "number" || type === "integer" ? Number(raw) : type === "boolean" ? /^(true|yes|1)$/i.test(raw) : raw;
     } else if (Array.isArray(p.enum) && p.enum.length) {
@@ -54,6 +57,8 @@ export function fillArguments(schema: Record<string, unknown>, question: string)
       if (numbers.length) out[name] = numbers.shift();
     } else if (type === "boolean") {
       out[name] = false;
+    } else if (type === "array" && ["number", "integer"].includes(String((p.items as Record<string, unknown> | undefined)?.type))) {
+      out[name] = numbers.splice(0);
     } else if (type === "array") {
       out[name] = question.split(/[,;]|\bor\b/).map((s) => s.trim()).filter(Boolean).slice(0, Number(p.maxItems) || 3);
     } else if (!textUsed && (type === "string" || type === undefined)) {
@@ -93,4 +98,28 @@ function describe(result: ChatMessage, question: string): string {
       ? Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ")
       : typeof value === "string" ? value : JSON.stringify(value);
   return `${result.name ?? "The tool"} returned ${rendered.slice(0, 2000)}.`;
+}
+
+/** The JSON array or object that starts at `from` in `text` (its brackets balanced), or undefined. */
+function jsonAt(text: string, from: number): unknown {
+  const open = text[from];
+  if (open !== "[" && open !== "{") return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = from; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === "\\") i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === "[" || ch === "{") depth++;
+    else if ((ch === "]" || ch === "}") && --depth === 0) {
+      try {
+        return JSON.parse(text.slice(from, i + 1));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
 }

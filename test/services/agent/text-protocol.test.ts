@@ -62,4 +62,10 @@ describe("the local model's deterministic tool choice", () => {
     const schema = { type: "object", properties: { unit: { type: "string", enum: ["celsius", "fahrenheit"] }, days: { type: "integer" }, q: { type: "string" } } };
     expect(fillArguments(schema, "forecast 3 days in fahrenheit")).toEqual({ unit: "fahrenheit", days: 3, q: "forecast 3 days in fahrenheit" });
   });
+
+  it("reads JSON arrays and objects the question spells, and numbers into a numeric array", () => {
+    const schema = { type: "object", properties: { prices: { type: "array", items: { type: "number" } }, filter: { type: "object" } } };
+    expect(fillArguments(schema, 'What is the total of prices: [3, 4.5] with filter: {"region": "north, south"}?')).toEqual({ prices: [3, 4.5], filter: { region: "north, south" } });
+    expect(fillArguments({ type: "object", properties: { prices: { type: "array", items: { type: "number" } } } }, "add 3 and 4.5 please")).toEqual({ prices: [3, 4.5] });
+  });
 });
