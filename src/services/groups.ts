@@ -1,10 +1,11 @@
 import { and, count, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "../env";
 import { groupMembers, groupPermissions, groups, members, users } from "../db/schema";
-import { conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
+import { conflict, fieldError, forbidden, isUniqueViolation, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { ms } from "../lib/time";
-import { chunk, contains } from "../lib/sql";
+import { chunk, contains, inChunks } from "../lib/sql";
+import type { OrgAccess } from "./access";
 import { PERMISSIONS } from "./permissions";
 
 type GroupRow = typeof groups.$inferSelect;
@@ -158,4 +159,26 @@ export async function addGroupMembers(db: Db, group: GroupRow, memberIds: string
 export async function groupPermissionIds(db: Db, groupId: string): Promise<string[]> {
   const rows = await db.select({ id: groupPermissions.permissionId }).from(groupPermissions).where(eq(groupPermissions.groupId, groupId));
   return rows.map((r) => r.id);
+}
+
+/**
+ * The `groups` a body gives a resource that members see through groups (tools, skills, SQL
+ * databases): groups of the organization (400 naming others); a non-owner must give it to at least
+ * one of their own groups (spec: Authentication 2) and may only add groups they belong to (403).
+ * Returns the ids, or undefined when the body leaves the groups as they are.
+ */
+export async function checkGroupAssignment(db: Db, access: OrgAccess, wanted: string[] | undefined, creating: boolean, current: string[], noun: string): Promise<string[] | undefined> {
+  if (wanted === undefined) {
+    if (creating && !access.isOwner) throw fieldError("groups", "Pick at least one of your own groups.");
+    return undefined;
+  }
+  const ids = [...new Set(wanted)];
+  const known = await inChunks(ids, (part) => db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))));
+  const unknown = ids.filter((id) => !known.some((g) => g.id === id));
+  if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+  if (!access.isOwner) {
+    if (!ids.some((id) => access.groupIds.includes(id))) throw fieldError("groups", "Pick at least one of your own groups.");
+    if (ids.some((id) => !current.includes(id) && !access.groupIds.includes(id))) throw forbidden(`You can only give ${noun} to groups you belong to.`);
+  }
+  return ids;
 }

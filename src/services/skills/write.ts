@@ -1,32 +1,17 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { chatbotSkills, groups, skillGroups, skillResources, skills, skillTools, tools } from "../../db/schema";
-import { fieldError, forbidden } from "../../lib/errors";
+import { chatbotSkills, skillGroups, skillResources, skills, skillTools, tools } from "../../db/schema";
+import { fieldError } from "../../lib/errors";
 import { chunk, inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";
+import { checkGroupAssignment } from "../groups";
 import { visibleToolsCondition } from "../tools/access";
 import { visibleSkillsCondition } from "./access";
 
-/**
- * `groups` of a skill body: groups of the organization (400 naming others); a non-owner must give
- * the skill to one of their own groups (spec: Authentication 2) and may only add groups they belong to (403).
- */
-export async function checkSkillGroups(db: Db, access: OrgAccess, wanted: string[] | undefined, creating: boolean, current: string[] = []): Promise<string[] | undefined> {
-  if (wanted === undefined) {
-    if (creating && !access.isOwner) throw fieldError("groups", "Pick at least one of your own groups.");
-    return undefined;
-  }
-  const ids = [...new Set(wanted)];
-  const known = await inChunks(ids, (part) => db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))));
-  const unknown = ids.filter((id) => !known.some((g) => g.id === id));
-  if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
-  if (!access.isOwner) {
-    if (!ids.some((id) => access.groupIds.includes(id))) throw fieldError("groups", "Pick at least one of your own groups.");
-    if (ids.some((id) => !current.includes(id) && !access.groupIds.includes(id))) throw forbidden("You can only give a skill to groups you belong to.");
-  }
-  return ids;
-}
+/** `groups` of a skill body (see checkGroupAssignment). */
+export const checkSkillGroups = (db: Db, access: OrgAccess, wanted: string[] | undefined, creating: boolean, current: string[] = []) =>
+  checkGroupAssignment(db, access, wanted, creating, current, "a skill");
 
 /** Attached tool ids: tools the caller can see (global or of the organization), else 400 naming them. */
 export async function checkAttachedTools(db: Db, access: OrgAccess, wanted: string[] | undefined, field = "attachedToolIds"): Promise<string[] | undefined> {

@@ -1,12 +1,13 @@
 import { and, eq, inArray, notInArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { chatbots, groups, sqlDatabaseChatbots, sqlDatabaseGroups, sqlDatabases, sqlDatabaseTables, type SqlColumn, type SqlDatabaseType } from "../../db/schema";
+import { chatbots, sqlDatabaseChatbots, sqlDatabaseGroups, sqlDatabases, sqlDatabaseTables, type SqlColumn, type SqlDatabaseType } from "../../db/schema";
 import { decryptSecret } from "../../lib/crypto";
-import { fieldError, forbidden } from "../../lib/errors";
+import { fieldError } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { chunk, inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";
+import { checkGroupAssignment } from "../groups";
 import { visibleChatbotsCondition } from "../chatbots";
 import type { SqlDatabaseRow } from "./access";
 import { discoverPostgres } from "./postgres";
@@ -15,21 +16,9 @@ import { discoverPostgres } from "./postgres";
 export const UNSUPPORTED_TYPES: SqlDatabaseType[] = ["mysql", "oracle", "mssql"];
 export const notSupportedMessage = (type: string) => `${type} databases are not supported in this deployment yet; only postgresql and managed databases can be queried.`;
 
-export async function checkSqlGroups(db: Db, access: OrgAccess, wanted: string[] | undefined, creating: boolean, current: string[] = []): Promise<string[] | undefined> {
-  if (wanted === undefined) {
-    if (creating && !access.isOwner) throw fieldError("groups", "Pick at least one of your own groups.");
-    return undefined;
-  }
-  const ids = [...new Set(wanted)];
-  const known = await inChunks(ids, (part) => db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))));
-  const unknown = ids.filter((id) => !known.some((g) => g.id === id));
-  if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
-  if (!access.isOwner) {
-    if (!ids.some((id) => access.groupIds.includes(id))) throw fieldError("groups", "Pick at least one of your own groups.");
-    if (ids.some((id) => !current.includes(id) && !access.groupIds.includes(id))) throw forbidden("You can only give a SQL database to groups you belong to.");
-  }
-  return ids;
-}
+/** `groups` of a SQL database body (see checkGroupAssignment). */
+export const checkSqlGroups = (db: Db, access: OrgAccess, wanted: string[] | undefined, creating: boolean, current: string[] = []) =>
+  checkGroupAssignment(db, access, wanted, creating, current, "a SQL database");
 
 /** `chatbots: [{id}]`: assistants of the organization the caller can see, else 400 naming them. */
 export async function checkSqlChatbots(db: Db, access: OrgAccess, userId: string, wanted: string[] | undefined): Promise<string[] | undefined> {

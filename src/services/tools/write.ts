@@ -1,11 +1,12 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { groups, toolGroups, tools, type ToolType } from "../../db/schema";
-import { fieldError, forbidden } from "../../lib/errors";
-import { chunk, inChunks } from "../../lib/sql";
+import { toolGroups, tools, type ToolType } from "../../db/schema";
+import { fieldError } from "../../lib/errors";
+import { chunk } from "../../lib/sql";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { OrgAccess } from "../access";
+import { checkGroupAssignment } from "../groups";
 import type { ToolRow } from "./access";
 import { compileProblem } from "./sandbox";
 
@@ -122,26 +123,9 @@ export async function checkToolRules(env: Bindings, tool: Checked) {
   }
 }
 
-/**
- * Checks `groups` against the organization (400 naming unknown ones) and the rule that a non-owner
- * must give the tool to at least one of their own groups (spec: Authentication 2), and may only add
- * groups they belong to (403). Returns the group ids when the body sets them.
- */
-export async function checkToolGroups(db: Db, access: OrgAccess, body: ToolInput, creating: boolean, current: string[] = []): Promise<string[] | undefined> {
-  if (body.groups === undefined) {
-    if (creating && !access.isOwner) throw fieldError("groups", "Pick at least one of your own groups.");
-    return undefined;
-  }
-  const wanted = [...new Set((body.groups ?? []).map((g) => g.id))];
-  const known = await inChunks(wanted, (ids) => db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, ids))));
-  const unknown = wanted.filter((id) => !known.some((g) => g.id === id));
-  if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
-  if (!access.isOwner) {
-    if (!wanted.some((id) => access.groupIds.includes(id))) throw fieldError("groups", "Pick at least one of your own groups.");
-    if (wanted.some((id) => !current.includes(id) && !access.groupIds.includes(id))) throw forbidden("You can only give a tool to groups you belong to.");
-  }
-  return wanted;
-}
+/** `groups` of a tool body (see checkGroupAssignment). */
+export const checkToolGroups = (db: Db, access: OrgAccess, body: ToolInput, creating: boolean, current: string[] = []) =>
+  checkGroupAssignment(db, access, body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id), creating, current, "a tool");
 
 /** Statements replacing a tool's group links. */
 export function groupLinkStatements(db: Db, toolId: string, groupIds: string[] | undefined, replace: boolean): BatchItem<"sqlite">[] {
