@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { batchQaItemsOf } from "../../services/batch-qa";
-import { xlsxDownload, xlsxResponse } from "../members/xlsx";
+import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
 import { batchQaOf } from "./access";
 import { BATCH_QA_TAG, BatchQaParams } from "./schema";
 

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { EVALUATION_METRICS, contextTexts } from "../../services/records/chatbot-records";
 import { exportChatbotRecords } from "../../services/statistics/records";
-import { xlsxDownload, xlsxResponse } from "../members/xlsx";
+import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
 import { chatbotWith } from "../statistics/access";
 import { ChatbotParams } from "../statistics/schema";
 import { recordFilters } from "./filters";

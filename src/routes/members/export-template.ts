@@ -4,7 +4,7 @@ import { errorResponses } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
 import { metadataFields } from "../../services/members";
 import { OrganizationParams } from "./schema";
-import { xlsxDownload, xlsxResponse } from "./xlsx";
+import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
 
 const route = createRoute({
   method: "get",

@@ -4,7 +4,7 @@ import { errorResponses } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
 import { listMembers, memberFilters, metadataFields } from "../../services/members";
 import { MemberFilterQuery, OrganizationParams } from "./schema";
-import { cellOf, xlsxDownload, xlsxResponse } from "./xlsx";
+import { cellOf, xlsxDownload, xlsxResponse } from "../../lib/xlsx";
 
 const route = createRoute({
   method: "get",

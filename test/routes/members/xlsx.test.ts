@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { xlsxDownload } from "../../../src/routes/members/xlsx";
+import { xlsxDownload } from "../../../src/lib/xlsx";
 import { readXlsx } from "./helpers";
 
 describe("members spreadsheet writer in the Workers runtime", () => {

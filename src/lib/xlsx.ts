@@ -1,6 +1,7 @@
 // The `node` build, not `universal`: universal zips through fflate's async API, which spawns a Web
 // Worker for any part over 160 kB (about 500 members) and so fails in workerd ("Worker is not
 // defined"). The node build deflates synchronously through node:stream, which nodejs_compat provides.
+import { Readable } from "node:stream";
 import writeXlsxFile, { type Row } from "write-excel-file/node";
 
 export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -12,12 +13,16 @@ export const xlsxResponse = (description: string) => ({
   content: { [XLSX_TYPE]: { schema: { type: "string" as const, format: "binary" } } },
 });
 
-/** One sheet as an .xlsx download; the header row is bold and stays in view. */
+/** One sheet as an .xlsx download (streamed); the header row is bold and stays in view. */
 export async function xlsxDownload(header: string[], rows: Row[], filename: string, sheet = "Members"): Promise<Response> {
   const data: Row[] = [header.map((value) => ({ value, fontWeight: "bold" as const })), ...rows];
   const columns = header.map((h) => ({ width: Math.min(Math.max(h.length + 2, 14), 40) }));
-  const bytes: Uint8Array = await writeXlsxFile(data, { sheet, columns, stickyRowsCount: 1 }).toBuffer();
-  return new Response(bytes, {
+  // Streamed: the zip is sent as it is deflated, not built whole first.
+  // `toStream` is typed as a union of its two forms; called without a target it gives a Readable.
+  const writer = writeXlsxFile(data, { sheet, columns, stickyRowsCount: 1 }) as unknown as { toStream(): Promise<Readable> };
+  const zip = await writer.toStream();
+  const stream = Readable.toWeb(zip) as unknown as ReadableStream<Uint8Array>;
+  return new Response(stream, {
     headers: { "Content-Type": XLSX_TYPE, "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "no-store" },
   });
 }
