@@ -1,4 +1,9 @@
 import { and, eq, sum } from "drizzle-orm";
+import type { Bindings } from "../env";
+import { knowledgeBases, sqlDatabases } from "../db/schema";
+import { deletePrefix } from "../lib/r2";
+import { deleteKnowledgeBase } from "./knowledge-content";
+import { managedDatabase } from "./sql/write";
 import type { Db } from "../env";
 import { organizations, organizationUsage } from "../db/schema";
 import { ms } from "../lib/time";
@@ -77,4 +82,24 @@ export async function organizationRecord(db: Db, org: OrganizationRow, plans: Pl
 export async function getOrganizationRecord(db: Db, id: string, plans: PlanSettings) {
   const [org] = await db.select().from(organizations).where(eq(organizations.id, id));
   return org ? organizationRecord(db, org, plans) : null;
+}
+
+/**
+ * Deletes an organization. Its rows go with it (ON DELETE CASCADE); what lives outside D1 is removed
+ * too: knowledge bases' vectors and file bytes (purge jobs, as when a base is deleted), and, once
+ * the rows are gone, its public files, skill packages, uploads and managed SQL databases.
+ * Returns the removal of the latter, for the caller to wait on in the background.
+ */
+export async function deleteOrganization(env: Bindings, db: Db, organizationId: string): Promise<() => Promise<unknown>> {
+  const [bases, managed] = await Promise.all([
+    db.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.organizationId, organizationId)),
+    db.select({ id: sqlDatabases.id }).from(sqlDatabases).where(and(eq(sqlDatabases.organizationId, organizationId), eq(sqlDatabases.databaseType, "managed"))),
+  ]);
+  for (const base of bases) await deleteKnowledgeBase(env, db, base.id);
+  await db.delete(organizations).where(eq(organizations.id, organizationId));
+  return () =>
+    Promise.all([
+      ...[`public/organizations/${organizationId}/`, `skills/${organizationId}/`, `uploads/${organizationId}/`].map((prefix) => deletePrefix(env.FILES, prefix)),
+      ...managed.map((row) => managedDatabase(env, row.id).destroy()),
+    ]);
 }

@@ -1,10 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { organizations } from "../../db/schema";
 import { orgAccess, requireOwner } from "../../services/access";
-import { deleteOrganizationFiles } from "./logos";
+import { deleteOrganization } from "../../services/organizations";
 
 const route = createRoute({
   method: "delete",
@@ -19,8 +17,8 @@ export const registerDeleteOrganization = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").id);
     requireOwner(access);
-    // Members, groups, assistants, inboxes... go with it through ON DELETE CASCADE.
-    await c.var.db.delete(organizations).where(eq(organizations.id, access.organizationId));
-    c.executionCtx.waitUntil(deleteOrganizationFiles(c.env.FILES, access.organizationId));
+    // Members, groups, assistants, inboxes... go with it through ON DELETE CASCADE; stored objects after.
+    const removeStorage = await deleteOrganization(c.env, c.var.db, access.organizationId);
+    c.executionCtx.waitUntil(removeStorage());
     return c.body(null, 204);
   });

@@ -61,12 +61,3 @@ export async function storeLogo(c: Context<AppEnv>, organizationId: string, file
 }
 
 /** Removes every stored file of a deleted organization. */
-export async function deleteOrganizationFiles(bucket: R2Bucket, organizationId: string) {
-  const prefix = `public/organizations/${organizationId}/`;
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix, cursor });
-    if (page.objects.length) await bucket.delete(page.objects.map((o) => o.key));
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
-}
