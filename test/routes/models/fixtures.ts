@@ -10,19 +10,8 @@ export const KINDS = [
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
-export interface ModelRecord {
-  id: string;
-  name: string;
-  kind: string;
-  provider: string;
-  modelName: string;
-  baseUrl: string | null;
-  dimensions: number | null;
-  hasApiKey: boolean;
-  apiKeyPreview: string | null;
-  isBuiltIn: boolean;
-  organization: string | null;
-}
+export type { ModelRecord } from "../../../src/services/records/models";
+import type { ModelRecord } from "../../../src/services/records/models";
 
 /** A valid body for each kind: an OpenAI-compatible endpoint (embeddings need dimensions). */
 export const validBody = (k: Kind, extra: Record<string, unknown> = {}) => ({

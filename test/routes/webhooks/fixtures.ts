@@ -5,42 +5,10 @@ import { uuidv7 } from "../../../src/lib/ids";
 import { db, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot, type ChatbotRecord } from "../../fixtures/chatbots";
 
-export interface WebhookRecord {
-  id: string;
-  inbox: { id: string; name: string };
-  name: string;
-  direction: string;
-  isEnabled: boolean;
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  templatePreset: string;
-  customTemplate: string | null;
-  hasSecretToken: boolean;
-  secretTokenPreview: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { WebhookRecord } from "../../../src/services/records/webhooks";
+import type { WebhookRecord } from "../../../src/services/records/webhooks";
 
-export interface DeliveryRecord {
-  id: string;
-  webhook: { id: string; name: string };
-  chatbot: { id: string; name: string } | null;
-  message: string;
-  event: string;
-  status: string;
-  attempts: number;
-  url: string | null;
-  requestBody: string | null;
-  response: string | null;
-  statusCode: number | null;
-  responseStatus: number | null;
-  responseBody: string | null;
-  durationMs: number | null;
-  error: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-}
+export type { WebhookDeliveryRecord as DeliveryRecord } from "../../../src/services/records/webhook-deliveries";
 
 export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
