@@ -1,12 +1,35 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../src/env";
 import type { VectorFilter, VectorMatch, VectorRecord } from "../src/services/vector-store/types";
-import { embedWithModel, MIN_TRAINING_CHUNKS, trainCorpusModel, type CorpusModel } from "../src/services/embeddings/corpus";
+import { TopK } from "../src/lib/top-k";
+import { KeywordIndex, type KeywordDocument, type KeywordMatch, type WeightedTerm } from "../src/services/retrieval/keyword-index";
+import { embedWithModel, MIN_TRAINING_CHUNKS, TRAINING_SAMPLE, trainCorpusModel, type CorpusModel } from "../src/services/embeddings/corpus";
 
 type VectorType = VectorRecord["type"];
 
+/** One search of the knowledge base: its keyword leg, its vector leg, or both, in one call. */
+export interface IndexSearch {
+  keyword?: { terms: WeightedTerm[]; topK: number };
+  /**
+   * `values`: a query vector made elsewhere (a remote model); `text`: embed it here with the base's
+   * model. `scan: false` only embeds (the vectors are in Vectorize), returned as `embedding`.
+   */
+  vector?: { topK: number; values?: number[]; text?: string; scan?: boolean };
+  filter?: VectorFilter;
+}
+
+export interface IndexSearchResult {
+  /** null while the keyword index is not known to hold the whole base (see keywordStatus). */
+  keyword: KeywordMatch[] | null;
+  vector: VectorMatch[];
+  embedding?: number[];
+}
+
 /**
- * The local vector store (used without a VECTORIZE binding): one instance per knowledge base, brute
+ * The index of one knowledge base, one instance per base. It holds the base's keyword index (an
+ * inverted index with BM25, src/services/retrieval/keyword-index.ts: every deployment), the base's
+ * corpus-trained embedding model (every deployment using the built-in model) and, without a
+ * VECTORIZE binding, its vectors: the local vector store, brute
  * force. SQLite storage is the record; queries scan an in-memory copy loaded once per instance, int8
  * in one buffer: a quarter of float32's memory, and a tight typed-array loop is the fastest scan
  * JavaScript has (Workers cannot compile WebAssembly SIMD at run time). Memory bounds it: 100,000 x
@@ -19,9 +42,16 @@ export class VectorIndex extends DurableObject<Bindings> {
   private embedding: EmbeddingState | null = null;
   /** When a caller was granted the retraining (claimTraining); another is granted after the lease runs out. */
   private trainingSince = 0;
+  private keywords: KeywordIndex | null = null;
+  private keywordRebuildSince = 0;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
+    ctx.storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS keyword_docs (id TEXT PRIMARY KEY, type TEXT NOT NULL, source_id TEXT NOT NULL, length INTEGER NOT NULL, terms TEXT NOT NULL)",
+    );
+    // One row once the keyword index is known to hold every text of the base (markKeywordsComplete).
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS keyword_state (id INTEGER PRIMARY KEY CHECK (id = 1), complete_at INTEGER NOT NULL)");
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS vectors (id TEXT PRIMARY KEY, type TEXT NOT NULL, source_id TEXT NOT NULL, q BLOB NOT NULL)");
     ctx.storage.sql.exec(
       "CREATE TABLE IF NOT EXISTS embedding_model (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, trained_on INTEGER NOT NULL, documents INTEGER NOT NULL, k INTEGER NOT NULL, terms TEXT NOT NULL, df BLOB NOT NULL, vectors BLOB NOT NULL, scales BLOB NOT NULL)",
@@ -51,7 +81,11 @@ export class VectorIndex extends DurableObject<Bindings> {
    */
   claimTraining(chunks: number): boolean {
     const { trainedOn } = this.embeddingState();
-    if (chunks < MIN_TRAINING_CHUNKS || chunks < RETRAIN_GROWTH * trainedOn) return false;
+    // The model learns from a sample of TRAINING_SAMPLE chunks: once it was trained on a base twice
+    // that size, more text changes the sample's statistics little, so it retrains only when the base
+    // has grown fourfold (each retraining re-embeds the whole base).
+    const growth = trainedOn >= 2 * TRAINING_SAMPLE ? RETRAIN_GROWTH_LARGE : RETRAIN_GROWTH;
+    if (chunks < MIN_TRAINING_CHUNKS || chunks < growth * trainedOn) return false;
     if (Date.now() - this.trainingSince < TRAINING_LEASE_MS) return false;
     this.trainingSince = Date.now();
     return true;
@@ -88,16 +122,115 @@ export class VectorIndex extends DurableObject<Bindings> {
     const sql = this.ctx.storage.sql;
     records.forEach((r, i) => sql.exec("INSERT OR REPLACE INTO vectors (id, type, source_id, q) VALUES (?, ?, ?, ?)", r.id, r.type, r.sourceId, quantised[i].buffer));
     records.forEach((r, i) => slots.put(r.id, r.type, r.sourceId, quantised[i]));
+    this.scheduleListBuild(slots);
+  }
+
+  /**
+   * Large bases are searched through k-means lists (see Slots): built in an alarm once writes have
+   * paused for a few seconds, so neither ingestion nor a search waits for it. Until then, and while
+   * too much has changed since the last build, searches scan every vector: slower, never less exact.
+   */
+  private scheduleListBuild(slots: Slots) {
+    if (slots.needsLists()) this.ctx.storage.setAlarm(Date.now() + LIST_BUILD_DELAY_MS).catch(() => {});
+  }
+
+  async alarm() {
+    const slots = this.load();
+    if (slots.needsLists()) slots.buildLists();
   }
 
   query(vector: number[], options: { topK: number; filter?: VectorFilter }): VectorMatch[] {
     return this.load().search(vector, options.topK, options.filter);
   }
 
+  /** Both legs of a search in one call: the keyword index, and the query embedded and scanned here. */
+  search(request: IndexSearch): IndexSearchResult {
+    const { filter } = request;
+    let keyword: KeywordMatch[] | null = [];
+    if (request.keyword) {
+      if (!this.keywordsComplete()) keyword = null;
+      else {
+        const only = filter?.sourceIds?.in ? new Set(filter.sourceIds.in) : null;
+        const except = filter?.sourceIds?.notIn?.length ? new Set(filter.sourceIds.notIn) : null;
+        const accept = only || except ? (source: string) => (!only || only.has(source)) && !except?.has(source) : undefined;
+        keyword = this.keywordIndex().search(request.keyword.terms, request.keyword.topK, accept);
+      }
+    }
+    const v = request.vector;
+    if (!v) return { keyword, vector: [] };
+    const values = v.values ?? (v.text !== undefined ? embedWithModel(this.embeddingState().model, v.text) : null);
+    if (!values) return { keyword, vector: [] };
+    if (v.scan === false) return { keyword, vector: [], embedding: values };
+    return { keyword, vector: this.load().search(values, v.topK, filter) };
+  }
+
+  /** Adds texts to the keyword index (or replaces them, by id). */
+  indexKeywords(documents: KeywordDocument[]): void {
+    const index = this.keywordIndex();
+    this.removeKeywords(documents.filter((d) => index.has(d.id)).map((d) => d.id));
+    const sql = this.ctx.storage.sql;
+    for (const d of documents) sql.exec("INSERT INTO keyword_docs (id, type, source_id, length, terms) VALUES (?, ?, ?, ?, ?)", d.id, d.type, d.sourceId, d.length, JSON.stringify(d.terms));
+    index.add(documents);
+  }
+
+  removeKeywords(ids: string[]): void {
+    const index = this.keywordIndex();
+    const sql = this.ctx.storage.sql;
+    for (const id of ids) {
+      const [row] = sql.exec<{ terms: string }>("SELECT terms FROM keyword_docs WHERE id = ?", id).toArray();
+      if (!row) continue;
+      index.remove(id, JSON.parse(row.terms) as KeywordDocument["terms"]);
+      sql.exec("DELETE FROM keyword_docs WHERE id = ?", id);
+    }
+    // Removed documents leave holes in the posting lists; past a quarter, the next search rebuilds them.
+    if (index.holes > Math.max(1000, index.size / 4)) this.keywords = null;
+  }
+
+  /**
+   * "complete": the keyword index holds every text of the base; "unknown": it was created after the
+   * base had content, or never told. The service fills it from D1 and then marks it complete.
+   */
+  keywordStatus(): { complete: boolean; documents: number } {
+    return { complete: this.keywordsComplete(), documents: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM keyword_docs").one().n };
+  }
+
+  /** Whether the caller should send the job that fills the keyword index (one per lease of 10 minutes). */
+  claimKeywordRebuild(): boolean {
+    if (this.keywordsComplete() || Date.now() - this.keywordRebuildSince < TRAINING_LEASE_MS) return false;
+    this.keywordRebuildSince = Date.now();
+    return true;
+  }
+
+  markKeywordsComplete(): void {
+    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO keyword_state (id, complete_at) VALUES (1, ?)", Date.now());
+  }
+
+  private keywordsComplete(): boolean {
+    return this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM keyword_state").one().n > 0;
+  }
+
+  private keywordIndex(): KeywordIndex {
+    if (this.keywords) return this.keywords;
+    const index = new KeywordIndex();
+    // In insertion order (rowid), so that every posting list is sorted by slot.
+    const rows = this.ctx.storage.sql.exec<{ id: string; type: VectorType; source_id: string; length: number; terms: string }>(
+      "SELECT id, type, source_id, length, terms FROM keyword_docs ORDER BY rowid",
+    );
+    const batch: KeywordDocument[] = [];
+    for (const row of rows) {
+      batch.push({ id: row.id, type: row.type, sourceId: row.source_id, length: row.length, terms: JSON.parse(row.terms) as KeywordDocument["terms"] });
+      if (batch.length === 1000) index.add(batch.splice(0));
+    }
+    index.add(batch);
+    this.keywords = index;
+    return index;
+  }
+
   deleteByIds(ids: string[]): void {
     const slots = this.load();
     for (const id of ids) this.ctx.storage.sql.exec("DELETE FROM vectors WHERE id = ?", id);
     for (const id of ids) slots.remove(id);
+    this.scheduleListBuild(slots);
   }
 
   count(): number {
@@ -107,6 +240,8 @@ export class VectorIndex extends DurableObject<Bindings> {
 
   clear(): void {
     this.ctx.storage.sql.exec("DELETE FROM vectors");
+    this.ctx.storage.sql.exec("DELETE FROM keyword_docs");
+    this.keywords = null;
     this.ctx.storage.sql.exec("DELETE FROM embedding_model");
     this.memory = new Slots(0, 0);
     this.embedding = null;
@@ -144,8 +279,19 @@ export class VectorIndex extends DurableObject<Bindings> {
     const rows = sql.exec<{ id: string; type: VectorType; source_id: string; q: ArrayBuffer }>("SELECT id, type, source_id, q FROM vectors");
     for (const row of rows) slots.put(row.id, row.type, row.source_id, new Int8Array(row.q));
     this.memory = slots;
+    this.scheduleListBuild(slots);
     return slots;
   }
+}
+
+/** k-means lists over the slots below `built`: list c holds members[offsets[c] .. offsets[c + 1]). */
+interface Lists {
+  built: number;
+  count: number;
+  /** Unit-length centroids, count x dims. */
+  centroids: Float32Array;
+  offsets: Int32Array;
+  members: Int32Array;
 }
 
 interface EmbeddingState {
@@ -155,8 +301,16 @@ interface EmbeddingState {
 }
 
 const TRAINING_LEASE_MS = 10 * 60_000;
+/** Quiet time after the last write before the k-means lists are (re)built. */
+const LIST_BUILD_DELAY_MS = 3_000;
+/** From this many vectors on, a dense query probes k-means lists instead of scanning every vector. */
+export const LIST_MIN_VECTORS = 20_000;
+/** Lists probed per query, and the share of vectors that may change (or be added) before the lists are rebuilt. */
+const LIST_PROBES = 10;
+const LIST_STALE_SHARE = 0.2;
 /** Retrain when the base holds this many times the chunks the model was trained on. */
 const RETRAIN_GROWTH = 1.5;
+const RETRAIN_GROWTH_LARGE = 4;
 
 const SCALE = 127;
 /** The query is scaled to integers this large: exact int32 sums for up to 16,384 dimensions. */
@@ -190,6 +344,10 @@ class Slots {
   private ids: string[] = [];
   private types: VectorType[] = [];
   private slotOf = new Map<string, number>();
+  /** The inverted-file lists of the slots below `lists.built`, null before a build or after a removal. */
+  private lists: Lists | null = null;
+  /** Vectors replaced since the lists were built (slots added since are `size - lists.built`). */
+  private changed = 0;
 
   constructor(
     private dims: number,
@@ -214,7 +372,7 @@ class Slots {
       slot = this.size++;
       this.slotOf.set(id, slot);
       this.ids[slot] = id;
-    }
+    } else if (this.lists && slot < this.lists.built) this.changed++;
     this.data.set(q, slot * this.stride);
     this.norms[slot] = Math.hypot(...q);
     this.types[slot] = type;
@@ -226,6 +384,8 @@ class Slots {
   remove(id: string) {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
+    // The last slot moves into this one: the lists would point at the wrong vectors.
+    this.lists = null;
     const last = --this.size;
     if (slot !== last) {
       this.data.copyWithin(slot * this.stride, last * this.stride, (last + 1) * this.stride);
@@ -260,8 +420,102 @@ class Slots {
     const n = candidates?.length ?? this.size;
     const nonZero = q.reduce((count, x) => count + (x === 0 ? 0 : 1), 0);
     if (nonZero * SPARSE_RATIO < this.dims) scanSparse(this.data, this.stride, q, candidates, n, this.norms, heap);
-    else scan(this.words, this.stride >> 2, q, candidates, n, this.norms, heap);
+    else if (this.listsUsable()) {
+      const probed = this.probe(q, candidates);
+      scan(this.words, this.stride >> 2, q, probed, probed.length, this.norms, heap);
+    } else scan(this.words, this.stride >> 2, q, candidates, n, this.norms, heap);
     return heap.sorted().map(({ slot, score }) => ({ id: this.ids[slot], score: Math.max(-1, Math.min(1, score)), type: this.types[slot], sourceId: this.sources[this.codes[slot]] }));
+  }
+
+  /** Whether a build is due: the base is large and has no lists, or too much changed since they were built. */
+  needsLists(): boolean {
+    return this.size >= LIST_MIN_VECTORS && !this.listsUsable(0.5 * LIST_STALE_SHARE);
+  }
+
+  private listsUsable(share = LIST_STALE_SHARE): boolean {
+    return !!this.lists && this.changed + (this.size - this.lists.built) <= share * this.size;
+  }
+
+  /**
+   * Builds the inverted-file lists (IVF): k-means centroids (about √n / 2 of them, from a spread sample
+   * of 20 vectors per centroid, six rounds of Lloyd's algorithm, cosine), then every vector in the list
+   * of its nearest centroid. A dense query then scores the centroids and scans the LIST_PROBES best
+   * lists, plus every vector added since the build: a few percent of the base instead of all of it.
+   */
+  buildLists() {
+    const n = this.size;
+    const d = this.dims;
+    const count = Math.max(16, Math.round(Math.sqrt(n) / 2));
+    const step = Math.max(1, Math.floor(n / (count * 20)));
+    const sample: number[] = [];
+    for (let s = 0; s < n; s += step) sample.push(s);
+    const centroids = new Float32Array(count * d);
+    // Start from sample vectors spread over the base.
+    for (let c = 0; c < count; c++) {
+      const s = sample[Math.floor((c * sample.length) / count)];
+      for (let j = 0; j < d; j++) centroids[c * d + j] = this.data[s * this.stride + j] / (this.norms[s] || 1);
+    }
+    const nearest = (s: number) => {
+      let best = 0;
+      let bestScore = -Infinity;
+      const o = s * this.stride;
+      for (let c = 0; c < count; c++) {
+        let dot = 0;
+        const co = c * d;
+        for (let j = 0; j < d; j++) dot += this.data[o + j] * centroids[co + j];
+        if (dot > bestScore) (bestScore = dot), (best = c);
+      }
+      return best;
+    };
+    for (let round = 0; round < 6; round++) {
+      const sums = new Float64Array(count * d);
+      for (const s of sample) {
+        const c = nearest(s);
+        const o = s * this.stride;
+        const w = 1 / (this.norms[s] || 1);
+        for (let j = 0; j < d; j++) sums[c * d + j] += this.data[o + j] * w;
+      }
+      for (let c = 0; c < count; c++) {
+        let norm = 0;
+        for (let j = 0; j < d; j++) norm += sums[c * d + j] ** 2;
+        norm = Math.sqrt(norm);
+        // A centroid that drew no vectors keeps its place.
+        if (norm > 0) for (let j = 0; j < d; j++) centroids[c * d + j] = sums[c * d + j] / norm;
+      }
+    }
+    const of = new Int32Array(n);
+    const offsets = new Int32Array(count + 1);
+    for (let s = 0; s < n; s++) offsets[(of[s] = nearest(s)) + 1]++;
+    for (let c = 0; c < count; c++) offsets[c + 1] += offsets[c];
+    const members = new Int32Array(n);
+    const at = offsets.slice(0, count);
+    for (let s = 0; s < n; s++) members[at[of[s]]++] = s;
+    this.lists = { built: n, count, centroids, offsets, members };
+    this.changed = 0;
+  }
+
+  /** The slots of the lists nearest the query, and every slot added since the build; only `allowed` ones when given. */
+  private probe(q: Int32Array, allowed: Int32Array | null): Int32Array {
+    const lists = this.lists!;
+    const d = this.dims;
+    const scores = new Float64Array(lists.count);
+    for (let c = 0; c < lists.count; c++) {
+      let dot = 0;
+      for (let j = 0; j < d; j++) dot += q[j] * lists.centroids[c * d + j];
+      scores[c] = dot;
+    }
+    const order = Array.from(scores.keys()).sort((a, b) => scores[b] - scores[a]).slice(0, LIST_PROBES);
+    const allowedSet = allowed ? new Uint8Array(this.size) : null;
+    if (allowedSet) for (const s of allowed!) allowedSet[s] = 1;
+    const out: number[] = [];
+    for (const c of order) {
+      for (let i = lists.offsets[c]; i < lists.offsets[c + 1]; i++) {
+        const s = lists.members[i];
+        if (!allowedSet || allowedSet[s]) out.push(s);
+      }
+    }
+    for (let s = lists.built; s < this.size; s++) if (!allowedSet || allowedSet[s]) out.push(s);
+    return Int32Array.from(out);
   }
 
   private grow() {
@@ -327,44 +581,5 @@ function scanSparse(data: Int8Array, stride: number, q: Int32Array, candidates: 
     let a = 0;
     for (let k = 0; k < m; k++) a = (a + data[o + at[k]] * value[k]) | 0;
     heap.offer(a / (norms[s] * QUERY_SCALE) || 0, s);
-  }
-}
-
-/** A min-heap of the best `k` scores seen, the worst at the root: O(n log k), no sort of every score. */
-class TopK {
-  private scores: Float64Array;
-  private slots: Int32Array;
-  private n = 0;
-
-  constructor(private k: number) {
-    this.scores = new Float64Array(k);
-    this.slots = new Int32Array(k);
-  }
-
-  offer(score: number, slot: number) {
-    let i: number;
-    if (this.n < this.k) {
-      // Sift up from the new leaf.
-      for (i = this.n++; i > 0 && this.scores[(i - 1) >> 1] > score; i = (i - 1) >> 1) {
-        this.scores[i] = this.scores[(i - 1) >> 1];
-        this.slots[i] = this.slots[(i - 1) >> 1];
-      }
-    } else if (score > this.scores[0]) {
-      // Replace the root (the worst kept) and sift down.
-      for (i = 0; 2 * i + 1 < this.n; ) {
-        const left = 2 * i + 1;
-        const child = left + 1 < this.n && this.scores[left + 1] < this.scores[left] ? left + 1 : left;
-        if (this.scores[child] >= score) break;
-        this.scores[i] = this.scores[child];
-        this.slots[i] = this.slots[child];
-        i = child;
-      }
-    } else return;
-    this.scores[i] = score;
-    this.slots[i] = slot;
-  }
-
-  sorted(): { score: number; slot: number }[] {
-    return Array.from({ length: this.n }, (_, i) => ({ score: this.scores[i], slot: this.slots[i] })).sort((x, y) => y.score - x.score || x.slot - y.slot);
   }
 }

@@ -3,6 +3,7 @@ import { getDb } from "../db";
 import { ingestFile } from "../services/ingestion";
 import type { IngestionJob } from "../services/knowledge-content";
 import { vectorStoreFor } from "../services/vector-store";
+import { rebuildKeywordIndex, removeKeywordTexts } from "../services/retrieval/knowledge-index";
 
 /** Deliveries of one message before its file is marked failed (wrangler.toml max_retries + 1). */
 const MAX_ATTEMPTS = 4;
@@ -19,6 +20,7 @@ export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindin
       const job = message.body as IngestionJob;
       try {
         if (job.kind === "file") await ingestFile(env, db, job.fileId, job.generation, message.attempts >= MAX_ATTEMPTS);
+        else if (job.kind === "keywords") await rebuildKeywordIndex(env, db, job.knowledgeBaseId);
         else await purge(env, job);
         message.ack();
       } catch (err) {
@@ -30,7 +32,7 @@ export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindin
 }
 
 async function purge(env: Bindings, job: Extract<IngestionJob, { kind: "purge" }>) {
-  if (job.vectorIds.length) await vectorStoreFor(env).deleteByIds(job.knowledgeBaseId, job.vectorIds);
+  if (job.vectorIds.length) await Promise.all([vectorStoreFor(env).deleteByIds(job.knowledgeBaseId, job.vectorIds), removeKeywordTexts(env, job.knowledgeBaseId, job.vectorIds)]);
   if (!job.objectPrefix) return;
   for (let cursor: string | undefined; ; ) {
     const listed = await env.FILES.list({ prefix: job.objectPrefix, cursor });

@@ -9,6 +9,7 @@ import { embedderOf } from "./knowledge-content";
 import { refreshKnowledgeBaseEmbedding } from "./embeddings/knowledge-base";
 import { vectorStoreFor } from "./vector-store";
 import { indexedTerms } from "./retrieval/terms";
+import { indexKeywordTexts, removeKeywordTexts } from "./retrieval/knowledge-index";
 import { VECTOR_BYTES_PER_DIMENSION } from "./knowledge-bases";
 import { ModelError } from "./llm/types";
 
@@ -108,7 +109,8 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
     }),
   ]);
   const store = vectorStoreFor(env);
-  if (old.length) await store.deleteByIds(file.knowledgeBaseId, old.map((o) => o.id));
+  if (old.length) await Promise.all([store.deleteByIds(file.knowledgeBaseId, old.map((o) => o.id)), removeKeywordTexts(env, file.knowledgeBaseId, old.map((o) => o.id))]);
+  await staged("indexing", () => indexKeywordTexts(env, file.knowledgeBaseId, nodes.map((n) => ({ id: n.id, type: "text_node" as const, sourceId: file.id, text: n.text }))));
   await staged("indexing", () =>
     store.upsert(
       file.knowledgeBaseId,

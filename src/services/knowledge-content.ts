@@ -8,13 +8,16 @@ import { embeddingModelFor } from "./embeddings";
 import { knowledgeBaseEmbeddingModel, refreshKnowledgeBaseEmbedding } from "./embeddings/knowledge-base";
 import { vectorStoreFor } from "./vector-store";
 import { indexedTerms } from "./retrieval/terms";
+import { indexKeywordTexts, removeKeywordTexts } from "./retrieval/knowledge-index";
 import { countWords } from "./llm/text";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
 
 /** Jobs of the knowledge-ingestion queue (src/queues/knowledge-ingestion.ts). */
 export type IngestionJob =
   | { kind: "file"; fileId: string; generation: number }
-  | { kind: "purge"; knowledgeBaseId: string; vectorIds: string[]; objectPrefix?: string };
+  | { kind: "purge"; knowledgeBaseId: string; vectorIds: string[]; objectPrefix?: string }
+  /** Fill the keyword index of a base that had content before the index existed (retrieval/knowledge-index.ts). */
+  | { kind: "keywords"; knowledgeBaseId: string };
 
 /** Vectors removed per purge job: keeps each queue message far below its 128 KB limit. */
 const PURGE_BATCH = 1000;
@@ -45,6 +48,7 @@ export async function indexFaqs(env: Bindings, db: Db, kb: KnowledgeBaseRow, row
       "update faqs set embedding_tokens_count = (select j.value ->> '$.words' from json_each(?1) as j where j.value ->> '$.id' = faqs.id) where id in (select value ->> '$.id' from json_each(?1))",
     ).bind(data),
   ]);
+  await indexKeywordTexts(env, kb.id, rows.map((r, i) => ({ id: r.id, type: "faq" as const, sourceId: r.id, text: texts[i] })));
   const embedder = await embedderOf(env, db, kb);
   const vectors = await embedder.embed(texts, "document");
   const records = rows.map((r, i) => ({ id: r.id, values: vectors[i], type: "faq" as const, sourceId: r.id }));
@@ -56,7 +60,7 @@ export async function indexFaqs(env: Bindings, db: Db, kb: KnowledgeBaseRow, row
 export async function deleteFaqs(env: Bindings, db: Db, knowledgeBaseId: string, ids: string[]) {
   if (!ids.length) return;
   await db.delete(faqs).where(and(eq(faqs.knowledgeBaseId, knowledgeBaseId), sql`${faqs.id} in (select value from json_each(${JSON.stringify(ids)}))`));
-  await vectorStoreFor(env).deleteByIds(knowledgeBaseId, ids);
+  await Promise.all([vectorStoreFor(env).deleteByIds(knowledgeBaseId, ids), removeKeywordTexts(env, knowledgeBaseId, ids)]);
 }
 
 /**
@@ -75,6 +79,7 @@ export async function deleteFiles(env: Bindings, db: Db, knowledgeBaseId: string
   await db.delete(knowledgeBaseFiles).where(ofThisBase);
   await Promise.all([
     ...chunk(nodes.map((n) => n.id), PURGE_BATCH).map((part) => vectorStoreFor(env).deleteByIds(knowledgeBaseId, part)),
+    removeKeywordTexts(env, knowledgeBaseId, nodes.map((n) => n.id)),
     ...chunk(files.map((f) => f.objectKey), PURGE_BATCH).map((keys) => env.FILES.delete(keys)),
   ]);
 }

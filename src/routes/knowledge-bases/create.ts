@@ -6,6 +6,7 @@ import { knowledgeBases } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { checkKnowledgeBaseReferences, knowledgeBaseColumns, knowledgeBaseView, linkStatements } from "../../services/knowledge-bases";
 import { resolveVectorDatabase } from "../../services/vector-database";
+import { startKeywordIndex } from "../../services/retrieval/knowledge-index";
 import { knowledgeBaseRecord } from "../../services/records/knowledge-bases";
 import { KNOWLEDGE_TAG, KnowledgeBaseSchema, KnowledgeBaseWrite } from "./schema";
 
@@ -47,5 +48,6 @@ export const registerCreateKnowledgeBase = (r: Router) =>
         .returning(),
       ...linkStatements(db, id, links),
     ]);
+    await startKeywordIndex(c.env, id);
     return c.json(knowledgeBaseRecord(await knowledgeBaseView(db, access, c.var.principal.userId, row), storedCredentials), 201);
   });

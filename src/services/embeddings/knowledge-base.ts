@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import type { VectorIndex } from "../../../durable-objects/vector-index";
 import { vectorStoreFor, type VectorRecord } from "../vector-store";
+import { knowledgeIndexOf } from "../retrieval/knowledge-index";
 import { TRAINING_SAMPLE } from "./corpus";
 import { LOCAL_EMBEDDING_DIMENSIONS } from "./local";
 import type { EmbeddingModel } from "./types";
@@ -22,9 +22,6 @@ const EMBED_CALL = 500;
 /** Rows read per page when a new model re-embeds the whole base. */
 const REEMBED_PAGE = 1000;
 
-const indexOf = (env: Pick<Bindings, "VECTOR_INDEX">, knowledgeBaseId: string): DurableObjectStub<VectorIndex> =>
-  env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(knowledgeBaseId));
-
 export function knowledgeBaseEmbeddingModel(env: Pick<Bindings, "VECTOR_INDEX">, knowledgeBaseId: string): KnowledgeBaseEmbeddingModel {
   const versions = new Set<number>();
   return {
@@ -34,7 +31,7 @@ export function knowledgeBaseEmbeddingModel(env: Pick<Bindings, "VECTOR_INDEX">,
     async embed(texts) {
       const out: number[][] = [];
       for (let i = 0; i < texts.length; i += EMBED_CALL) {
-        const { version, vectors } = await indexOf(env, knowledgeBaseId).embed(texts.slice(i, i + EMBED_CALL));
+        const { version, vectors } = await knowledgeIndexOf(env, knowledgeBaseId).embed(texts.slice(i, i + EMBED_CALL));
         versions.add(version);
         out.push(...vectors);
       }
@@ -43,7 +40,7 @@ export function knowledgeBaseEmbeddingModel(env: Pick<Bindings, "VECTOR_INDEX">,
   };
 }
 
-const isKnowledgeBaseModel = (model: EmbeddingModel): model is KnowledgeBaseEmbeddingModel => "versions" in model && "knowledgeBaseId" in model;
+export const isKnowledgeBaseModel = (model: EmbeddingModel): model is KnowledgeBaseEmbeddingModel => "versions" in model && "knowledgeBaseId" in model;
 
 /**
  * Called after a file's (or FAQs') vectors are stored. When the base has grown by half since its model
@@ -54,7 +51,7 @@ const isKnowledgeBaseModel = (model: EmbeddingModel): model is KnowledgeBaseEmbe
 export async function refreshKnowledgeBaseEmbedding(env: Bindings, db: Db, model: EmbeddingModel, own: (Omit<VectorRecord, "values"> & { text: string })[]) {
   if (!isKnowledgeBaseModel(model)) return;
   const kb = model.knowledgeBaseId;
-  const index = indexOf(env, kb);
+  const index = knowledgeIndexOf(env, kb);
   const [{ chunks }] = await db.all<{ chunks: number }>(sql`
     select (select count(*) from text_nodes where knowledge_base_id = ${kb}) + (select count(*) from faqs where knowledge_base_id = ${kb}) as chunks`);
   if (await index.claimTraining(chunks)) {

@@ -3,12 +3,15 @@ import { modelById } from "../models";
 import type { Bindings, Db } from "../../env";
 import type { KnowledgeBaseRow } from "../knowledge-bases";
 import { embedderOf } from "../knowledge-content";
+import { isKnowledgeBaseModel } from "../embeddings/knowledge-base";
+import { knowledgeIndexOf } from "./knowledge-index";
+import type { IndexSearch } from "../../../durable-objects/vector-index";
 import { rerankerFor } from "../rerankers";
 import { vectorStoreFor, type VectorFilter } from "../vector-store";
 import { chatModelFor, complete } from "../llm";
 import type { QueryScope } from "../query-scope";
 import { allows, sourceFilter, type SourceFilter } from "./scope";
-import { matchExpression } from "./terms";
+import { matchExpression, weightedQueryTerms } from "./terms";
 import { loadHits, type SearchHit } from "./hits";
 
 export type SearchMethod = "hybrid" | "keyword" | "vector";
@@ -65,10 +68,7 @@ export async function searchKnowledge(env: Bindings, db: Db, bases: KnowledgeBas
       const filter = await sourceFilter(db, options.scope ?? { mode: "unrestricted" }, kb.id);
       if (filter.nothing || kb.vectorDatabaseType) return [];
       const pool = Math.min(100, Math.max(30, 3 * Math.max(kb.numberOfRetrievedChunks, options.limit)));
-      const [keyword, vector] = await Promise.all([
-        method === "vector" ? [] : timed("keyword", () => keywordCandidates(env, kb, options.query, filter, pool)),
-        method === "keyword" ? [] : timed("vector", () => vectorCandidates(env, db, kb, options, filter, pool)),
-      ]);
+      const [keyword, vector] = await timed("index", () => candidates(env, db, kb, options, method, filter, pool));
       const fused = method === "hybrid" ? fuse(keyword, vector, kb.enableRrf ?? true) : null;
       let ranked: Candidate[] = fused ?? (method === "keyword" ? keyword : vector);
       if (fused?.length && kb.enableRerank) ranked = await timed("rerank", () => rerank(env, db, kb, options.query, fused.slice(0, pool)));
@@ -85,7 +85,49 @@ export const serverTiming = (timings: Record<string, number>) =>
     .map(([stage, ms]) => `${stage};dur=${ms.toFixed(1)}`)
     .join(", ");
 
-async function keywordCandidates(env: Bindings, kb: KnowledgeBaseRow, query: string, filter: SourceFilter, pool: number): Promise<Candidate[]> {
+/**
+ * The keyword and vector candidates of one base. The base's index object (durable-objects/vector-index.ts)
+ * answers both in one call when it can: its keyword index, and with the built-in embedding model the
+ * query embedded and, without Vectorize, scanned there too. A remote model embeds the query here first;
+ * with Vectorize the vectors are searched there. A base whose keyword index is still being filled
+ * (content from before it existed) is searched through FTS5 in D1 meanwhile.
+ */
+async function candidates(env: Bindings, db: Db, kb: KnowledgeBaseRow, options: SearchOptions, method: SearchMethod, filter: SourceFilter, pool: number): Promise<[Candidate[], Candidate[]]> {
+  const vectorFilter: VectorFilter = {};
+  if (filter.allow || filter.deny.size) vectorFilter.sourceIds = { in: filter.allow ? [...filter.allow] : undefined, notIn: filter.deny.size ? [...filter.deny] : undefined };
+  const request: IndexSearch = { filter: vectorFilter };
+  if (method !== "vector") request.keyword = { terms: weightedQueryTerms(options.query).map((t) => ({ term: t.stem, weight: t.weight })), topK: pool };
+  if (method !== "keyword") {
+    const text = kb.enableHyde ? `${options.query}\n${await hypotheticalAnswer(env, db, options)}` : options.query;
+    const embedder = await embedderOf(env, db, kb);
+    const scan = !env.VECTORIZE;
+    request.vector = isKnowledgeBaseModel(embedder) ? { topK: pool, text, scan } : { topK: pool, values: (await embedder.embed([text], "query"))[0], scan };
+  }
+  const index = knowledgeIndexOf(env, kb.id);
+  const found = await index.search(request);
+  let vector = found.vector;
+  if (request.vector && env.VECTORIZE) {
+    const values = request.vector.values ?? found.embedding;
+    vector = values ? await vectorStoreFor(env).query(kb.id, values, { topK: pool, filter: vectorFilter }) : [];
+  }
+  let keyword: Candidate[] = [];
+  if (found.keyword) keyword = found.keyword.map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: m.score / (m.score + KEYWORD_HALF_SCORE) }));
+  else if (request.keyword) {
+    keyword = await keywordCandidatesFts(env, kb, options.query, filter, pool);
+    await requestKeywordRebuild(env, kb.id);
+  }
+  return [
+    keyword,
+    vector.filter((m) => m.score > 0 && allows(filter, m.sourceId)).map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: Math.min(1, m.score) })),
+  ];
+}
+
+/** Asks the ingestion queue to fill the base's keyword index, at most once per ten minutes (a lease in the index). */
+async function requestKeywordRebuild(env: Bindings, knowledgeBaseId: string) {
+  if (await knowledgeIndexOf(env, knowledgeBaseId).claimKeywordRebuild()) await env.INGESTION_QUEUE.send({ kind: "keywords", knowledgeBaseId });
+}
+
+async function keywordCandidatesFts(env: Bindings, kb: KnowledgeBaseRow, query: string, filter: SourceFilter, pool: number): Promise<Candidate[]> {
   const match = matchExpression(query, kb.id);
   if (!match) return [];
   // One statement for text nodes and FAQs. Unrestricted, FTS5 sorts its own matches and only the
@@ -108,15 +150,6 @@ async function keywordCandidates(env: Bindings, kb: KnowledgeBaseRow, query: str
     .bind(match, pool, kb.id, ...(restricted ? [filter.allow ? 1 : 0, JSON.stringify(filter.allow ? [...filter.allow] : []), JSON.stringify([...filter.deny])] : []))
     .all<Candidate>();
   return results.map((c) => ({ ...c, score: c.score / (c.score + KEYWORD_HALF_SCORE) }));
-}
-
-async function vectorCandidates(env: Bindings, db: Db, kb: KnowledgeBaseRow, options: SearchOptions, filter: SourceFilter, pool: number): Promise<Candidate[]> {
-  const text = kb.enableHyde ? `${options.query}\n${await hypotheticalAnswer(env, db, options)}` : options.query;
-  const [vector] = await (await embedderOf(env, db, kb)).embed([text], "query");
-  const vectorFilter: VectorFilter = {};
-  if (filter.allow || filter.deny.size) vectorFilter.sourceIds = { in: filter.allow ? [...filter.allow] : undefined, notIn: filter.deny.size ? [...filter.deny] : undefined };
-  const matches = await vectorStoreFor(env).query(kb.id, vector, { topK: pool, filter: vectorFilter });
-  return matches.filter((m) => m.score > 0 && allows(filter, m.sourceId)).map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: Math.min(1, m.score) }));
 }
 
 /** HyDE: the language model's short answer to the question, searched for together with the question. */

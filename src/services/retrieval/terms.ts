@@ -75,30 +75,55 @@ export const contentTerms = (text: string): string[] => termsOf(text).filter((t)
 const MAX_QUERY_TERM_FREQUENCY = 3;
 
 /**
- * An FTS5 MATCH expression: rows of the knowledge base holding any of the query's terms; null when
- * it has none. FTS5's bm25() sums over the expression's phrases, so a term the query says twice is
- * written twice and weighs double (BM25 with query term frequency): long questions name their subject
- * more than once. Each term is the word's stem; where the stem differs from the word, the word
- * follows too, for bases indexed before terms were stemmed (in a stemmed index it matches nothing).
+ * The query's meaningful terms, stemmed, each weighted by how often the question says it (at most 3:
+ * BM25 with query term frequency, as long questions name their subject more than once), with the
+ * unstemmed words where they differ. At most 64 terms.
  */
-export function matchExpression(query: string, knowledgeBaseId: string): string | null {
-  const prefix = prefixOf(knowledgeBaseId);
-  const counts = new Map<string, { count: number; words: Set<string> }>();
+export function weightedQueryTerms(query: string): { stem: string; weight: number; words: Set<string> }[] {
+  const counts = new Map<string, { weight: number; words: Set<string> }>();
   for (const word of termsOf(query)) {
     if (isStopTerm(word)) continue;
     const stem = porterStem(word);
-    const entry = counts.get(stem) ?? { count: 0, words: new Set<string>() };
-    entry.count++;
+    const entry = counts.get(stem) ?? { weight: 0, words: new Set<string>() };
+    entry.weight = Math.min(MAX_QUERY_TERM_FREQUENCY, entry.weight + 1);
     entry.words.add(word);
     counts.set(stem, entry);
   }
+  return [...counts].slice(0, 64).map(([stem, e]) => ({ stem, ...e }));
+}
+
+/**
+ * An FTS5 MATCH expression: rows of the knowledge base holding any of the query's terms; null when
+ * it has none. FTS5's bm25() sums over the expression's phrases, so a term the query says twice is
+ * written twice and weighs double. Each term is the word's stem; where the stem differs from the
+ * word, the word follows too, for bases indexed before terms were stemmed (in a stemmed index it
+ * matches nothing).
+ */
+export function matchExpression(query: string, knowledgeBaseId: string): string | null {
+  const prefix = prefixOf(knowledgeBaseId);
   const phrase = (t: string) => `"${prefix}${t.replace(/"/g, '""')}"`;
   const phrases: string[] = [];
-  for (const [stem, { count, words }] of [...counts].slice(0, 64)) {
-    for (let i = 0; i < Math.min(count, MAX_QUERY_TERM_FREQUENCY); i++) phrases.push(phrase(stem));
+  for (const { stem, weight, words } of weightedQueryTerms(query)) {
+    for (let i = 0; i < weight; i++) phrases.push(phrase(stem));
     for (const word of words) if (word !== stem) phrases.push(phrase(word));
   }
   return phrases.length ? phrases.join(" OR ") : null;
+}
+
+/**
+ * A text as the knowledge base's own keyword index takes it (src/services/retrieval/keyword-index.ts):
+ * its meaningful stemmed terms with their counts, and its length in terms, stopwords included, as
+ * FTS5 counts a row's length.
+ */
+export function keywordTerms(text: string): { length: number; terms: [term: string, count: number][] } {
+  const all = termsOf(text);
+  const counts = new Map<string, number>();
+  for (const t of all) {
+    if (isStopTerm(t)) continue;
+    const stem = porterStem(t);
+    counts.set(stem, (counts.get(stem) ?? 0) + 1);
+  }
+  return { length: all.length, terms: [...counts] };
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { VectorIndex } from "../../../durable-objects/vector-index";
+import { LIST_MIN_VECTORS, type VectorIndex } from "../../../durable-objects/vector-index";
 import { vectorStoreFor } from "../../../src/services/vector-store";
 import { UPSERT_CHUNK } from "../../../src/services/vector-store/local";
 import type { VectorRecord } from "../../../src/services/vector-store/types";
@@ -119,4 +119,39 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     await store.upsert(id, [rec("b", [1, 0])]);
     expect((await store.query(id, [1, 0], { topK: 1 }))[0]).toMatchObject({ id: "b", score: expect.closeTo(1, 2) });
   });
+
+  it("a large base is searched through k-means lists once built: near the exact answer, new vectors included, exact again after a removal", async () => {
+    const id = kb();
+    const stub = stubOf(id);
+    let seed = 11;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+    // Vectors around 200 topics in 32 dimensions, as passages about a base's topics are.
+    const dims = 32;
+    const topics = Array.from({ length: 200 }, () => Array.from({ length: dims }, rnd));
+    const near = (t: number) => topics[t].map((x) => x + 0.25 * rnd());
+    const vectors = Array.from({ length: LIST_MIN_VECTORS }, (_, i) => rec(`v${i}`, near(i % 200), `s${i % 5}`));
+    for (let i = 0; i < vectors.length; i += UPSERT_CHUNK) await stub.upsert(vectors.slice(i, i + UPSERT_CHUNK));
+    const queries = Array.from({ length: 40 }, (_, i) => near((i * 37) % 200));
+    const exact = await Promise.all(queries.map((q) => stub.query(q, { topK: 20 })));
+    // The lists are built by the alarm the writes scheduled; run it now rather than wait for it.
+    const lists = () => runInDurableObject(stub, (instance: VectorIndex) => (instance as unknown as { memory: { lists: { count: number } | null } }).memory.lists?.count ?? 0);
+    expect(await lists()).toBe(0);
+    await runInDurableObject(stub, (instance: VectorIndex) => instance.alarm());
+    expect(await lists()).toBe(Math.round(Math.sqrt(LIST_MIN_VECTORS) / 2));
+    const probed = await Promise.all(queries.map((q) => stub.query(q, { topK: 20 })));
+    let found = 0;
+    probed.forEach((p, i) => (found += p.filter((m) => exact[i].some((e) => e.id === m.id)).length));
+    expect(found / (20 * queries.length)).toBeGreaterThan(0.9);
+    // Scores stay the exact cosines of what is stored.
+    expect(probed[0][0].score).toBeCloseTo(exact[0].find((e) => e.id === probed[0][0].id)?.score ?? -2, 6);
+    // A vector added after the build is found at once, and the filter still applies.
+    await stub.upsert([rec("new", queries[0].map((x) => x * 3), "s-new")]);
+    expect((await stub.query(queries[0], { topK: 1 }))[0].id).toBe("new");
+    expect((await stub.query(queries[0], { topK: 5, filter: { sourceIds: { in: ["s1"] } } })).every((m) => m.sourceId === "s1")).toBe(true);
+    // A removal moves slots: the lists are dropped and every vector is scanned again until the next build.
+    await stub.deleteByIds(["v0"]);
+    expect(await lists()).toBe(0);
+    const afterRemoval = await stub.query(queries[5], { topK: 20 });
+    expect(afterRemoval.slice(0, 19).map((m) => m.id)).toEqual(exact[5].filter((m) => m.id !== "v0").slice(0, 19).map((m) => m.id));
+  }, 120_000);
 });
