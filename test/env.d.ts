@@ -15,6 +15,8 @@ declare global {
       TEST_POSTGRES_URL: string;
       TEST_POSTGRES_HOST: string;
       TEST_POSTGRES_UNAVAILABLE: string;
+      /** Local Hyperdrive in front of that cluster (vitest.config.ts), absent without one. */
+      TEST_HYPERDRIVE?: Hyperdrive;
     }
   }
 }
