@@ -27,7 +27,11 @@ export default defineConfig(async () => {
         miniflare: {
           // Only with a cluster: Miniflare refuses a binding without a valid connection string.
           // Our TCP-socket driver reaches it through the binding's host, as on Cloudflare.
-          hyperdrives: inject<string>("postgresUrl") ? { [TEST_HYPERDRIVE]: `${inject<string>("postgresUrl")}?sslmode=disable` } : {},
+          hyperdrives: {
+            ...(inject<string>("postgresUrl") ? { [TEST_HYPERDRIVE]: `${inject<string>("postgresUrl")}?sslmode=disable` } : {}),
+            // A MySQL configuration, which a postgresql database cannot use (never connected to).
+            TEST_HYPERDRIVE_MYSQL: "mysql://user:password@127.0.0.1:1/shop?sslmode=disabled",
+          },
           bindings: {
             TEST_MIGRATIONS: migrations,
             ENCRYPTION_KEY: "test-encryption-key",

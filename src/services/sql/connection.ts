@@ -91,7 +91,7 @@ function hyperdriveOffered(env: ConnectionEnv, name: string, organizationId: str
 
 /**
  * The Hyperdrive binding `name` for an organization: listed for it in SQL_HYPERDRIVE_BINDINGS, present in
- * the deployment and a Hyperdrive binding (it has a connection string). Throws a ConnectionError saying which it is not.
+ * the deployment and a Hyperdrive binding (it has a connection string) for PostgreSQL. Throws a ConnectionError saying which it is not.
  */
 export function hyperdriveBinding(env: ConnectionEnv, name: string, organizationId: string): Hyperdrive {
   if (!hyperdriveOffered(env, name, organizationId)) {
@@ -103,6 +103,8 @@ export function hyperdriveBinding(env: ConnectionEnv, name: string, organization
   if (typeof binding !== "object" || typeof hd.connectionString !== "string" || typeof hd.host !== "string") {
     throw new ConnectionError(`"${name}" is a binding of this deployment but not a Hyperdrive binding.`);
   }
+  const scheme = /^([a-z]+):/i.exec(hd.connectionString)?.[1] ?? "";
+  if (!/^postgres(ql)?$/i.test(scheme)) throw new ConnectionError(`The Hyperdrive binding "${name}" is for a ${scheme || "non-PostgreSQL"} database, not PostgreSQL.`);
   return binding as Hyperdrive;
 }
 

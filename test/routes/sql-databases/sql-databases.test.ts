@@ -124,10 +124,11 @@ describe("SQL databases: CRUD", () => {
     const elsewhere = { SQL_HYPERDRIVE_BINDINGS: `${TEST_HYPERDRIVE}=${NO_SUCH_ID}|${crypto.randomUUID()}` };
     expect(await refused(HYPERDRIVE_URL, elsewhere)).toContain(`"${TEST_HYPERDRIVE}" is not available to this organization`);
     // Listed by the operator, but missing from the deployment or some other kind of binding.
-    const listed = { SQL_HYPERDRIVE_BINDINGS: "NOPE, DB, ENCRYPTION_KEY" };
+    const listed = { SQL_HYPERDRIVE_BINDINGS: "NOPE, DB, ENCRYPTION_KEY, TEST_HYPERDRIVE_MYSQL" };
     expect(await refused("hyperdrive://NOPE", listed)).toBe('No Hyperdrive binding named "NOPE" is configured in this deployment ([[hyperdrive]] in wrangler.toml).');
     expect(await refused("hyperdrive://DB", listed)).toBe('"DB" is a binding of this deployment but not a Hyperdrive binding.');
     expect(await refused("hyperdrive://ENCRYPTION_KEY", listed)).toContain('"ENCRYPTION_KEY" is a binding of this deployment but not a Hyperdrive binding');
+    expect(await refused("hyperdrive://TEST_HYPERDRIVE_MYSQL", listed)).toBe('The Hyperdrive binding "TEST_HYPERDRIVE_MYSQL" is for a mysql database, not PostgreSQL.');
     for (const malformed of ["hyperdrive://", "hyperdrive://a-b", "hyperdrive://u:p@NOPE", "hyperdrive://NOPE/db", "hyperdrive://NOPE?sslmode=require", "hyperdrive:NOPE"]) {
       expect(await refused(malformed, listed), malformed).toContain("hyperdrive://BINDING_NAME");
     }
