@@ -12,6 +12,9 @@ export const BOOTSTRAP_TEST_KEY = "ak_TestBootstrapKey0000000000000000000000000"
 /** `host:port` of a postgresql:// URL ("" for none). */
 const postgresHost = (url: string) => (url ? new URL(url.replace(/^postgresql:/, "http:")).host : "");
 
+/** The test Hyperdrive binding (wrangler.toml `[[hyperdrive]]` in a deployment): workerd's local Hyperdrive in front of the test cluster. */
+const TEST_HYPERDRIVE = "TEST_HYPERDRIVE";
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   // The widget's script is a static asset of the worker (wrangler.toml `[assets]`): built before any test.
@@ -22,6 +25,13 @@ export default defineConfig(async () => {
       cloudflareTest(({ inject }) => ({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // Only with a cluster: Miniflare refuses a binding without a valid connection string.
+          // Our TCP-socket driver reaches it through the binding's host, as on Cloudflare.
+          hyperdrives: {
+            ...(inject<string>("postgresUrl") ? { [TEST_HYPERDRIVE]: `${inject<string>("postgresUrl")}?sslmode=disable` } : {}),
+            // A MySQL configuration, which a postgresql database cannot use (never connected to).
+            TEST_HYPERDRIVE_MYSQL: "mysql://user:password@127.0.0.1:1/shop?sslmode=disabled",
+          },
           bindings: {
             TEST_MIGRATIONS: migrations,
             ENCRYPTION_KEY: "test-encryption-key",
@@ -40,6 +50,8 @@ export default defineConfig(async () => {
             TEST_POSTGRES_URL: inject<string>("postgresUrl"),
             TEST_POSTGRES_UNAVAILABLE: inject<string>("postgresUnavailable"),
             TEST_POSTGRES_HOST: postgresHost(inject<string>("postgresUrl")),
+            // Every organization may name the test binding as hyperdrive://TEST_HYPERDRIVE.
+            SQL_HYPERDRIVE_BINDINGS: inject<string>("postgresUrl") ? TEST_HYPERDRIVE : "",
             WEBHOOK_TIMEOUT_MS: "1500",
             // api tool calls and function tools give up sooner than in production (30 s, 5 s).
             TOOL_TIMEOUT_MS: "1500",

@@ -32,6 +32,11 @@ export interface Bindings {
   OUTBOUND_ALLOWED_HOSTS?: string;
   /** Alias of OUTBOUND_ALLOWED_HOSTS. */
   WEBHOOK_ALLOWED_HOSTS?: string;
+  /**
+   * Hyperdrive bindings (`[[hyperdrive]]`) that SQL databases may name as `hyperdrive://NAME`, comma-separated:
+   * `NAME` for every organization, `NAME=orgId|orgId` for those only. Unset: none (src/services/sql/connection.ts).
+   */
+  SQL_HYPERDRIVE_BINDINGS?: string;
   /** Receiver time-out in ms (default 30,000, spec delivery rule 2); tests shorten it. */
   WEBHOOK_TIMEOUT_MS?: string;
   /** Timeout of one api tool call in ms (default 30,000). */

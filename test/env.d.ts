@@ -15,6 +15,10 @@ declare global {
       TEST_POSTGRES_URL: string;
       TEST_POSTGRES_HOST: string;
       TEST_POSTGRES_UNAVAILABLE: string;
+      /** Local Hyperdrive in front of that cluster (vitest.config.ts), absent without one. */
+      TEST_HYPERDRIVE?: Hyperdrive;
+      /** A Hyperdrive binding for a MySQL origin, which postgresql databases refuse. */
+      TEST_HYPERDRIVE_MYSQL: Hyperdrive;
     }
   }
 }

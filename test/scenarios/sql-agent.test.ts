@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { seedOwner, type Actor } from "../harness";
+import { NO_SUCH_ID, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
-import { createDatabase, createTable, postgresMissing, postgresUrl, settled } from "../routes/sql-databases/support";
+import { createDatabase, createTable, HYPERDRIVE_URL, postgresMissing, postgresUrl, settled, TEST_HYPERDRIVE } from "../routes/sql-databases/support";
 import { queryPostgres } from "../../src/services/sql/postgres";
 
 type Call = { id: string; name: string; toolType: string; input: Record<string, unknown>; status: string; output: any; error: string | null };
@@ -16,6 +16,9 @@ async function ask(owner: Actor, botId: string, sql: string) {
   expect(call.name).toBe("query_database");
   return { reply, call };
 }
+
+/** A direct connection string is the same for every organization (only Hyperdrive bindings are given to some). */
+const ANY_ORGANIZATION = "";
 
 const TOTALS = "select region, sum(amount) as total from sales group by region order by total desc";
 
@@ -107,19 +110,50 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL o
   });
 
   it("the database itself refuses writes and slow queries (read-only transaction, statement timeout), whatever passes the checks", async () => {
-    const run = (sql: string, timeoutMs = 2_000) => queryPostgres(env, postgresUrl(), sql, 200, timeoutMs);
+    const run = (sql: string, timeoutMs = 2_000) => queryPostgres(env, postgresUrl(), ANY_ORGANIZATION, sql, 200, timeoutMs);
     await expect(run("select 1 as one")).resolves.toMatchObject({ columns: ["one"], rows: [[1]] });
     await expect(run("insert into sales (region, amount) values ('x', 1) returning id")).rejects.toThrow();
     await expect(run("with gone as (delete from sales returning *) select * from gone")).rejects.toThrow(/WITH|top level|read-only/i);
     await expect(run("select nextval('sales_id_seq')")).rejects.toThrow(/read-only/i);
     await expect(run("select pg_sleep(5)", 200)).rejects.toThrow(/statement timeout/i);
-    const capped = await queryPostgres(env, postgresUrl(), "select * from sales", 2, 2_000);
+    const capped = await queryPostgres(env, postgresUrl(), ANY_ORGANIZATION, "select * from sales", 2, 2_000);
     expect(capped).toMatchObject({ truncated: true });
     expect(capped.rows).toHaveLength(2);
     await expect(run("select count(*) as n from sales")).resolves.toMatchObject({ rows: [["4"]] });
   });
 
   it("the SSRF guard applies when the connection is made, not only on save", async () => {
-    await expect(queryPostgres({ OUTBOUND_ALLOWED_HOSTS: "", WEBHOOK_ALLOWED_HOSTS: "" }, postgresUrl(), "select 1", 1, 1000)).rejects.toThrow(/Loopback/);
+    await expect(queryPostgres({ OUTBOUND_ALLOWED_HOSTS: "", WEBHOOK_ALLOWED_HOSTS: "" }, postgresUrl(), ANY_ORGANIZATION, "select 1", 1, 1000)).rejects.toThrow(/Loopback/);
+  });
+});
+
+describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL through a Hyperdrive binding", () => {
+  it("answers through hyperdrive://BINDING with the same checks, read-only transaction, timeout and row cap", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { replyMode: "agent" });
+    const database = await createDatabase(owner, { name: "Shop", databaseType: "postgresql", databaseUrl: HYPERDRIVE_URL, includeTables: { tables: ["sales"] }, chatbots: [{ id: bot.id }] });
+    expect(await settled(owner, database.id)).toMatchObject({ status: "connected", databaseUrl: HYPERDRIVE_URL, tables: [{ tableName: "sales" }] });
+    const { reply, call } = await ask(owner, bot.id, TOTALS);
+    expect(call).toMatchObject({ toolType: "sql", status: "success", input: { sql: TOTALS } });
+    expect(call.output).toMatchObject({ database: "Shop", sql: TOTALS, columns: ["region", "total"], rows: [["north", "200"], ["east", "75"], ["south", "50"]], rowCount: 3, truncated: false });
+    expect(reply.content).toContain("north | 200");
+    for (const sql of ["select * from secrets", "delete from sales", "select pg_sleep(30)"]) {
+      const refused = await ask(owner, bot.id, sql);
+      expect(refused.call.status, sql).toBe("failure");
+      expect(refused.call.error, sql).toMatch(/^Query refused/);
+    }
+
+    // What passes the checks is still run read-only, with the statement timeout and the row cap.
+    const run = (sql: string, maxRows = 200, timeoutMs = 2_000) => queryPostgres(env, HYPERDRIVE_URL, owner.organizationId, sql, maxRows, timeoutMs);
+    await expect(run("with gone as (delete from sales returning *) select * from gone")).rejects.toThrow(/WITH|top level|read-only/i);
+    await expect(run("select nextval('sales_id_seq')")).rejects.toThrow(/read-only/i);
+    await expect(run("select pg_sleep(5)", 200, 200)).rejects.toThrow(/statement timeout/i);
+    const capped = await run("select * from sales order by id", 2);
+    expect(capped).toMatchObject({ columns: ["id", "region", "amount", "sold_on"], truncated: true });
+    expect(capped.rows).toHaveLength(2);
+    await expect(run("select count(*) as n from sales")).resolves.toMatchObject({ rows: [["4"]] });
+    // Every connection asks again whether the organization may use the binding (the operator may have taken it away).
+    await expect(queryPostgres({ ...env, SQL_HYPERDRIVE_BINDINGS: "" }, HYPERDRIVE_URL, owner.organizationId, "select 1", 1, 1_000)).rejects.toThrow(`The Hyperdrive binding "${TEST_HYPERDRIVE}" is not available`);
+    await expect(queryPostgres({ ...env, SQL_HYPERDRIVE_BINDINGS: `${TEST_HYPERDRIVE}=${NO_SUCH_ID}` }, HYPERDRIVE_URL, owner.organizationId, "select 1", 1, 1_000)).rejects.toThrow(/not available/);
   });
 });

@@ -20,7 +20,9 @@ const route = createRoute({
   description:
     "Needs `sql_database.manage`. `managed`: a database of the service's own, one per SQL database (no `databaseUrl`; create tables from CSV or XLSX files " +
     "with `tables/`). `postgresql`: `databaseUrl` (postgresql://user:password@host:5432/db, optional `?sslmode=require`), write-only and encrypted at rest " +
-    "(503 without ENCRYPTION_KEY); the host passes the outbound address guard. It is saved without being reached: the connection is checked in the " +
+    "(503 without ENCRYPTION_KEY); the host passes the outbound address guard. Or `hyperdrive://BINDING`: a Hyperdrive binding of the deployment that the " +
+    "operator offers to the organization (SQL_HYPERDRIVE_BINDINGS), connected to as the binding says (400 naming it when it is not available). " +
+    "It is saved without being reached: the connection is checked in the " +
     "background, then `status` is connected (tables discovered, limited to `includeTables`) or failed with `errorMessage`. mysql, oracle and mssql are " +
     "stored with status failed: not supported in this deployment. Non-owners must give it to one of their own groups.",
   request: jsonBody(SqlDatabaseWrite),
@@ -37,7 +39,7 @@ export const registerCreateSqlDatabase = (r: Router) =>
     if (managed && body.databaseUrl) throw fieldError("databaseUrl", "A managed database has no connection string.");
     if (managed && body.includeTables?.tables.length) throw fieldError("includeTables", "A managed database offers all of its tables.");
     if (!managed && !body.databaseUrl) throw fieldError("databaseUrl", `Required for ${body.databaseType} databases.`);
-    const problem = body.databaseUrl ? connectionProblem(c.env, body.databaseType, body.databaseUrl) : null;
+    const problem = body.databaseUrl ? connectionProblem(c.env, body.databaseType, body.databaseUrl, access.organizationId) : null;
     if (problem) throw fieldError("databaseUrl", problem);
     const sealed = body.databaseUrl ? await encryptSecret(body.databaseUrl, c.env.ENCRYPTION_KEY) : null;
     const groupIds = await checkSqlGroups(db, access, body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id), true);

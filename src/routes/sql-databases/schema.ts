@@ -46,7 +46,7 @@ const common = {
   name: z.string().openapi({ example: "Shop database" }),
   description: z.string().openapi({ example: "Orders and customers" }),
   databaseType: z.enum(SQL_DATABASE_TYPES).openapi({ example: "postgresql" }),
-  databaseUrl: z.string().nullable().openapi({ description: "Masked connection string (write-only in requests)", example: "postgresql://bot:***@db.example.com:5432/shop" }),
+  databaseUrl: z.string().nullable().openapi({ description: "Masked connection string (write-only in requests); `hyperdrive://BINDING` as written", example: "postgresql://bot:***@db.example.com:5432/shop" }),
   includeTables: z.object({ tables: z.array(z.string()) }).nullable().openapi({ description: "Tables text-to-SQL may read; null: all discovered", example: { tables: ["sales"] } }),
   isActive: z.boolean().openapi({ description: "When false, skipped in text-to-SQL", example: true }),
   status: z.enum(SQL_DATABASE_STATUSES).openapi({ description: "pending (being checked), connected or failed", example: "connected" }),
@@ -79,7 +79,10 @@ const fields = {
     .max(2000)
     .nullable()
     .optional()
-    .openapi({ description: "Connection string, required except for managed; write-only, encrypted at rest", example: "postgresql://bot:secret@db.example.com:5432/shop?sslmode=require" }),
+    .openapi({
+      description: "Connection string, required except for managed; write-only, encrypted at rest. `hyperdrive://BINDING` connects through the deployment's Hyperdrive binding of that name",
+      example: "postgresql://bot:secret@db.example.com:5432/shop?sslmode=require",
+    }),
   includeTables: z
     .object({ tables: z.array(z.string().min(1).max(200).openapi({ example: "sales" })).max(500).openapi({ description: "Table names", example: ["sales"] }) })
     .nullable()

@@ -41,7 +41,7 @@ export function registerUpdateSqlDatabase(r: Router) {
       if (managed && url) throw fieldError("databaseUrl", "A managed database has no connection string.");
       if (managed && body.includeTables?.tables.length) throw fieldError("includeTables", "A managed database offers all of its tables.");
       if (!managed && body.databaseUrl === null) throw fieldError("databaseUrl", `Required for ${current.databaseType} databases.`);
-      const problem = url ? connectionProblem(c.env, current.databaseType, url) : null;
+      const problem = url ? connectionProblem(c.env, current.databaseType, url, current.organizationId) : null;
       if (problem) throw fieldError("databaseUrl", problem);
       const sealed = url ? await encryptSecret(url, c.env.ENCRYPTION_KEY) : undefined;
       const linked = await db.select({ id: sqlDatabaseGroups.groupId }).from(sqlDatabaseGroups).where(eq(sqlDatabaseGroups.sqlDatabaseId, current.id));

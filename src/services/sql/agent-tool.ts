@@ -121,7 +121,7 @@ async function execute(ctx: ToolContext, database: SqlDatabaseRow, statement: st
   if (database.databaseType === "managed") return managedDatabase(ctx.env, database.id).query(statement, limit);
   if (!database.databaseUrlSealed) throw new Error("No databaseUrl is set.");
   const url = await decryptSecret(database.databaseUrlSealed, ctx.env.ENCRYPTION_KEY);
-  return queryPostgres(ctx.env, url, statement, limit, timeoutMs);
+  return queryPostgres(ctx.env, url, database.organizationId, statement, limit, timeoutMs);
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

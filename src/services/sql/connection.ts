@@ -1,6 +1,13 @@
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { SqlDatabaseType } from "../../db/schema";
 
+/** What connecting needs of the deployment's settings: the SSRF guard's exceptions and the Hyperdrive bindings organizations may use. */
+export interface ConnectionEnv {
+  OUTBOUND_ALLOWED_HOSTS?: string;
+  WEBHOOK_ALLOWED_HOSTS?: string;
+  SQL_HYPERDRIVE_BINDINGS?: string;
+}
+
 /** What a postgres connection needs, read from a connection string (never the string itself: no host lists, sockets or options). */
 export interface PostgresTarget {
   host: string;
@@ -55,15 +62,78 @@ export function hostProblem(env: { OUTBOUND_ALLOWED_HOSTS?: string; WEBHOOK_ALLO
   return webhookUrlProblem(`http://${asHttp.host.replace(/:\d+$/, "")}:${port}/`, outboundAllowedHosts(env));
 }
 
-/** Checks a connection string for a database type on save (400 text), including the SSRF guard. */
-export function connectionProblem(env: { OUTBOUND_ALLOWED_HOSTS?: string; WEBHOOK_ALLOWED_HOSTS?: string }, type: SqlDatabaseType, url: string): string | null {
+const HYPERDRIVE_URL = /^hyperdrive:\/\/([A-Za-z_][A-Za-z0-9_]{0,63})\/?$/i;
+
+/**
+ * `hyperdrive://BINDING` names a Hyperdrive binding of the deployment (wrangler.toml `[[hyperdrive]]`):
+ * its name, or null when the URL is not a Hyperdrive reference. Anything else after `hyperdrive:` is refused.
+ */
+export function hyperdriveBindingName(url: string): string | null {
+  if (!/^hyperdrive:/i.test(url.trim())) return null;
+  const match = HYPERDRIVE_URL.exec(url.trim());
+  if (!match) throw new ConnectionError("A Hyperdrive database is written hyperdrive://BINDING_NAME, the name of a [[hyperdrive]] binding of this deployment.");
+  return match[1];
+}
+
+/**
+ * `SQL_HYPERDRIVE_BINDINGS`: the Hyperdrive bindings organizations may use, comma-separated; `NAME` for
+ * every organization, `NAME=orgId|orgId` for those organizations only. Unset: none.
+ */
+function hyperdriveOffered(env: ConnectionEnv, name: string, organizationId: string): boolean {
+  for (const entry of (env.SQL_HYPERDRIVE_BINDINGS ?? "").split(",")) {
+    const [binding, organizations] = entry.split("=", 2).map((part) => part.trim());
+    if (binding !== name) continue;
+    if (organizations === undefined || organizations === "*") return true;
+    if (organizations.split("|").map((id) => id.trim()).includes(organizationId)) return true;
+  }
+  return false;
+}
+
+/**
+ * The Hyperdrive binding `name` for an organization: listed for it in SQL_HYPERDRIVE_BINDINGS, present in
+ * the deployment and a Hyperdrive binding (it has a connection string) for PostgreSQL. Throws a ConnectionError saying which it is not.
+ */
+export function hyperdriveBinding(env: ConnectionEnv, name: string, organizationId: string): Hyperdrive {
+  if (!hyperdriveOffered(env, name, organizationId)) {
+    throw new ConnectionError(`The Hyperdrive binding "${name}" is not available to this organization: the operator lists the bindings organizations may use in SQL_HYPERDRIVE_BINDINGS.`);
+  }
+  const binding: unknown = Object.hasOwn(env, name) ? (env as Record<string, unknown>)[name] : undefined;
+  if (binding === undefined || binding === null) throw new ConnectionError(`No Hyperdrive binding named "${name}" is configured in this deployment ([[hyperdrive]] in wrangler.toml).`);
+  const hd = binding as Partial<Hyperdrive>;
+  if (typeof binding !== "object" || typeof hd.connectionString !== "string" || typeof hd.host !== "string") {
+    throw new ConnectionError(`"${name}" is a binding of this deployment but not a Hyperdrive binding.`);
+  }
+  const scheme = /^([a-z]+):/i.exec(hd.connectionString)?.[1] ?? "";
+  if (!/^postgres(ql)?$/i.test(scheme)) throw new ConnectionError(`The Hyperdrive binding "${name}" is for a ${scheme || "non-PostgreSQL"} database, not PostgreSQL.`);
+  return binding as Hyperdrive;
+}
+
+/**
+ * Where a postgresql database's connections go: the binding's own host, port and credentials for
+ * `hyperdrive://BINDING` (no TLS: Hyperdrive speaks it to the origin; no SSRF guard: the operator
+ * chose the origin), else the connection string after the SSRF guard.
+ */
+export function postgresTarget(env: ConnectionEnv, url: string, organizationId: string): PostgresTarget {
+  const name = hyperdriveBindingName(url);
+  if (name) {
+    const hd = hyperdriveBinding(env, name, organizationId);
+    return { host: hd.host, port: Number(hd.port) || 5432, user: hd.user, password: hd.password, database: hd.database, ssl: false };
+  }
+  const target = parsePostgresUrl(url);
+  const problem = hostProblem(env, url);
+  if (problem) throw new ConnectionError(problem);
+  return target;
+}
+
+/** Checks a connection string for a database type on save (400 text): the SSRF guard, or the Hyperdrive binding it names. */
+export function connectionProblem(env: ConnectionEnv, type: SqlDatabaseType, url: string, organizationId: string): string | null {
   if (type !== "postgresql") return null;
   try {
-    parsePostgresUrl(url);
+    postgresTarget(env, url, organizationId);
   } catch (err) {
     return (err as Error).message;
   }
-  return hostProblem(env, url);
+  return null;
 }
 
 /** `user:password@` becomes `user:***@` (CONTRACT section 15). */

@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import type { QueryResult } from "../../../durable-objects/managed-database";
-import { ConnectionError, hostProblem, parsePostgresUrl } from "./connection";
+import { postgresTarget, type ConnectionEnv } from "./connection";
 import { workersSocket } from "./pg-socket";
 
 export interface DiscoveredTable {
@@ -8,18 +8,14 @@ export interface DiscoveredTable {
   columns: { columnName: string; columnType: string; isNullable: boolean; isPrimaryKey: boolean }[];
 }
 
-interface Env {
-  OUTBOUND_ALLOWED_HOSTS?: string;
-  WEBHOOK_ALLOWED_HOSTS?: string;
-}
-
 const CONNECT_TIMEOUT_S = 10;
 
-/** A one-connection client for one task, after the SSRF guard; the caller ends it. */
-export function connectPostgres(env: Env, url: string) {
-  const problem = hostProblem(env, url);
-  if (problem) throw new ConnectionError(problem);
-  const t = parsePostgresUrl(url);
+/**
+ * A one-connection client for one task, the caller ends it: to the binding's host for
+ * `hyperdrive://BINDING`, else to the connection string's host after the SSRF guard.
+ */
+export function connectPostgres(env: ConnectionEnv, url: string, organizationId: string) {
+  const t = postgresTarget(env, url, organizationId);
   // `socket` is a documented option the type declarations leave out.
   return postgres({
     host: t.host,
@@ -40,8 +36,8 @@ export function connectPostgres(env: Env, url: string) {
 }
 
 /** The tables and columns of the `public` schema (and any schema the user owns other than the catalogs). */
-export async function discoverPostgres(env: Env, url: string): Promise<DiscoveredTable[]> {
-  const sql = connectPostgres(env, url);
+export async function discoverPostgres(env: ConnectionEnv, url: string, organizationId: string): Promise<DiscoveredTable[]> {
+  const sql = connectPostgres(env, url, organizationId);
   try {
     const columns = await sql<{ table_name: string; column_name: string; data_type: string; is_nullable: string }[]>`
       select table_name, column_name, data_type, is_nullable
@@ -75,8 +71,8 @@ export async function discoverPostgres(env: Env, url: string): Promise<Discovere
  * wrapped as a subquery (no statement chains or top-level data-modifying CTEs can survive that) and
  * cut at `maxRows`.
  */
-export async function queryPostgres(env: Env, url: string, statement: string, maxRows: number, timeoutMs: number): Promise<QueryResult> {
-  const sql = connectPostgres(env, url);
+export async function queryPostgres(env: ConnectionEnv, url: string, organizationId: string, statement: string, maxRows: number, timeoutMs: number): Promise<QueryResult> {
+  const sql = connectPostgres(env, url, organizationId);
   try {
     return await sql.begin("read only", async (tx) => {
       await tx.unsafe(`set local statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);

@@ -66,7 +66,7 @@ export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Pro
     if (UNSUPPORTED_TYPES.includes(row.databaseType)) return void (await fail(notSupportedMessage(row.databaseType)));
     if (!row.databaseUrlSealed) return void (await fail("No databaseUrl is set."));
     const url = await decryptSecret(row.databaseUrlSealed, env.ENCRYPTION_KEY);
-    const discovered = await discoverPostgres(env, url);
+    const discovered = await discoverPostgres(env, url, row.organizationId);
     const include = row.includeTables?.tables?.length ? new Set(row.includeTables.tables.map((t) => t.toLowerCase())) : null;
     const kept = discovered.filter((t) => !include || include.has(t.tableName.toLowerCase()));
     await db.batch([db.update(sqlDatabases).set({ status: "connected", errorMessage: null, checkedAt: now, updatedAt: now }).where(eq(sqlDatabases.id, id)), ...replaceTableStatements(db, id, kept, now)]);

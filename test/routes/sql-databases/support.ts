@@ -40,5 +40,8 @@ export async function settled(actor: Actor, id: string, timeoutMs = 15_000): Pro
 }
 
 export const postgresUrl = () => env.TEST_POSTGRES_URL;
+/** The test Hyperdrive binding in front of the cluster (vitest.config.ts), and the databaseUrl that names it. */
+export const TEST_HYPERDRIVE = "TEST_HYPERDRIVE";
+export const HYPERDRIVE_URL = `hyperdrive://${TEST_HYPERDRIVE}`;
 /** Why PostgreSQL tests are skipped (empty when a server runs). */
 export const postgresMissing = () => (env.TEST_POSTGRES_URL ? "" : env.TEST_POSTGRES_UNAVAILABLE || "no PostgreSQL server");
