@@ -35,6 +35,13 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
+  // BENCH_LOG=file keeps the server's own output (errors of queue consumers, say) for a look afterwards.
+  if (process.env.BENCH_LOG) {
+    const { createWriteStream } = await import("node:fs");
+    const log = createWriteStream(process.env.BENCH_LOG);
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
+  }
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {

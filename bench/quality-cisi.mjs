@@ -100,7 +100,7 @@ export default async function (argv = []) {
   const args = parseArgs(argv);
   const { docs, queries } = loadCisi(args.data);
   const rows = [{ name: "FTS5 bm25 baseline", ...scoreOf(await fts5Baseline(docs, queries), queries), p50: null }];
-  const server = await startServer({ port: args.port });
+  const server = await startServer({ port: args.port, vars: JSON.parse(process.env.BENCH_VARS ?? "{}") });
   const api = server.api;
   try {
     const kb = await api("/knowledge-bases/", { body: { name: "Bench CISI", embeddingModel: EMBEDDING_MODEL, rerankerModel: RERANKER_MODEL, numberOfRetrievedChunks: RETRIEVED } });

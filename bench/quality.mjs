@@ -108,7 +108,7 @@ export default async function (argv = []) {
   const args = parseArgs(argv);
   const corpus = loadCorpus();
   const questions = loadQuestions(corpus);
-  const server = await startServer({ port: args.port });
+  const server = await startServer({ port: args.port, vars: JSON.parse(process.env.BENCH_VARS ?? "{}") });
   const api = server.api;
 
   try {

@@ -241,6 +241,9 @@ export default async function (argv = []) {
       const chunks = done.reduce((a, f) => a + (f.chunksCount ?? 0), 0);
       console.log(`[${n(size)}] ingested ${n(chunks)} chunks (${(bytes / 1e6).toFixed(1)} MB, uploads took ${uploadSeconds.toFixed(1)} s) in ${seconds.toFixed(1)} s = ${(chunks / seconds).toFixed(0)} chunks/s`);
 
+      // A base of 20,000 vectors or more gets k-means lists (durable-objects/vector-index.ts), built in an
+      // alarm 3 s after the last write; give it time, as a base that stopped growing has.
+      if (chunks >= 20_000) await new Promise((r) => setTimeout(r, 3_000 + chunks / 10));
       // Search latency: the same queries for every method, one at a time.
       const gen = textGenerator(size + 1);
       const queries = Array.from({ length: args.searches }, gen.query);
@@ -285,7 +288,16 @@ export default async function (argv = []) {
     }
     const largest = report.reduce((a, b) => (b.size > a.size ? b : a));
     const p50 = percentile(largest.latencies.hybrid, 50);
-    console.log(`\nhybrid p50 at ${n(largest.size)} chunks: ${p50.toFixed(1)} ms (target < 50 ms)${largest.size === 100_000 ? "" : " [scaled-down run]"} ${p50 < 50 ? "PASS" : "FAIL"}`);
+    const reranked = percentile(largest.latencies["hybrid+rerank"], 50);
+    const scaled = largest.size >= 100_000 ? "" : " [scaled-down run]";
+    console.log(`\nhybrid p50 at ${n(largest.size)} chunks: ${p50.toFixed(1)} ms (issue 21 target <= 20 ms)${scaled} ${p50 <= 20 ? "PASS" : "FAIL"}`);
+    console.log(`hybrid+rerank p50 at ${n(largest.size)} chunks: ${reranked.toFixed(1)} ms (target <= 30 ms)${scaled} ${reranked <= 30 ? "PASS" : "FAIL"}`);
+    // Growth of the cost with the base: an index grows sub-linearly, a scan in proportion.
+    for (let i = 1; i < report.length; i++) {
+      const [a, b] = [report[i - 1], report[i]];
+      const ratio = (m) => (percentile(b.latencies[m], 50) / percentile(a.latencies[m], 50)).toFixed(2);
+      console.log(`${n(a.size)} -> ${n(b.size)} chunks (x${(b.size / a.size).toFixed(1)}): p50 x ${METHODS.map((m) => `${m.name} ${ratio(m.name)}`).join(", ")}`);
+    }
   } finally {
     await server.stop();
   }

@@ -41,18 +41,21 @@ type NodeRow = {
 
 /** Reads the rows of ranked candidates and builds hits in rank order. */
 export async function loadHits(db: Db, ranked: Ranked[]): Promise<SearchHit[]> {
-  const nodeIds = JSON.stringify(ranked.filter((r) => r.type === "text_node").map((r) => r.id));
-  const faqIds = JSON.stringify(ranked.filter((r) => r.type === "faq").map((r) => r.id));
-  // One query for the text nodes with their files and neighbours (for the sentence window), one for FAQs.
+  const nodeList = ranked.filter((r) => r.type === "text_node").map((r) => r.id);
+  const faqList = ranked.filter((r) => r.type === "faq").map((r) => r.id);
+  const nodeIds = JSON.stringify(nodeList);
+  const faqIds = JSON.stringify(faqList);
+  // One query for the text nodes with their files and neighbours (for the sentence window), one for
+  // FAQs; none for a kind without results (each query is a round trip to D1).
   const [nodes, faqs] = await Promise.all([
-    db.all<NodeRow>(sql`
+    !nodeList.length ? [] : db.all<NodeRow>(sql`
       select t.id, t.text, t.file_id as fileId, t.page_start as pageStart, t.page_end as pageEnd, t.start_char_idx as start, t.end_char_idx as end,
              f.filename, f.file_type as fileType, f.size, f.created_at as fileCreatedAt, p.text as previous, n.text as next
       from text_nodes as t join knowledge_base_files as f on f.id = t.file_id
       left join text_nodes as p on p.file_id = t.file_id and p.position = t.position - 1
       left join text_nodes as n on n.file_id = t.file_id and n.position = t.position + 1
       where t.id in (select value from json_each(${nodeIds}))`),
-    db.all<{ id: string; question: string; answer: string }>(sql`select id, question, answer from faqs where id in (select value from json_each(${faqIds}))`),
+    !faqList.length ? [] : db.all<{ id: string; question: string; answer: string }>(sql`select id, question, answer from faqs where id in (select value from json_each(${faqIds}))`),
   ]);
   const windowOf = new Map(ranked.map((r) => [r.id, r.kb.sentenceWindowSize]));
   const nodeById = new Map(nodes.map((n) => [n.id, n]));

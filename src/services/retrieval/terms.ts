@@ -10,6 +10,7 @@ const CJK_CLASS = "\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\
 const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, "gu");
 /** A run of letters and digits that are not CJK: "API密钥" is the word "api" and the run "密钥". */
 const LATIN_WORD = `(?:(?![${CJK_CLASS}])[\\p{L}\\p{N}])+`;
+const LATIN_WORDS = new RegExp(LATIN_WORD, "gu");
 const WORD = new RegExp(`[${CJK_CLASS}]+|${LATIN_WORD}`, "gu");
 const IS_CJK = new RegExp(`^[${CJK_CLASS}]`, "u");
 
@@ -126,43 +127,67 @@ export function keywordTerms(text: string): { length: number; terms: [term: stri
   return { length: all.length, terms: [...counts] };
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ESCAPES[c]);
 
-/**
- * The text, HTML-escaped, with the query's terms wrapped in `<mark>`: whole words for Latin script,
- * and for CJK every run of characters covered by a query pair (or a single query character).
- */
-export function highlight(text: string, query: string): string {
+interface Highlighter {
+  query: string;
+  words: Set<string>;
+  stems: Set<string>;
+  cjk: string[];
+  /** Words of the texts seen so far: whether each is marked. */
+  seen: Map<string, boolean>;
+}
+
+/** The last query's terms: a search highlights every result with the same query. */
+let lastHighlighter: Highlighter | null = null;
+
+function highlighterOf(query: string): Highlighter {
+  if (lastHighlighter?.query === query) return lastHighlighter;
   const terms = queryTerms(query);
   const words = new Set(terms.filter((t) => !IS_CJK.test(t)));
   // Other forms of a query word are marked too, as the stemmed index found them.
   const stems = new Set([...words].map(porterStem));
   const cjk = terms.filter((t) => IS_CJK.test(t) && ([...t].length > 1 || terms.length === 1 || !terms.some((o) => o !== t && o.includes(t))));
-  const marked: boolean[] = [];
-  const chars = [...text];
-  const lower = chars.map((c) => c.toLowerCase());
-  for (const m of text.matchAll(new RegExp(LATIN_WORD, "gu"))) {
-    const word = m[0].toLowerCase();
-    if (IS_CJK.test(m[0]) || !(words.has(word) || stems.has(porterStem(word)))) continue;
-    const start = [...text.slice(0, m.index)].length;
-    for (let i = 0; i < [...m[0]].length; i++) marked[start + i] = true;
+  return (lastHighlighter = { query, words, stems, cjk, seen: new Map() });
+}
+
+/**
+ * The text, HTML-escaped, with the query's terms wrapped in `<mark>`: whole words for Latin script,
+ * and for CJK every run of characters covered by a query pair (or a single query character).
+ * Positions are UTF-16 offsets: matches are whole code points, and CJK characters are one unit each.
+ */
+export function highlight(text: string, query: string): string {
+  const { words, stems, cjk, seen } = highlighterOf(query);
+  const marked = new Uint8Array(text.length);
+  let any = false;
+  if (words.size) {
+    for (const m of text.matchAll(LATIN_WORDS)) {
+      const word = m[0].toLowerCase();
+      let hit = seen.get(word);
+      if (hit === undefined) seen.set(word, (hit = words.has(word) || stems.has(porterStem(word))));
+      if (!hit) continue;
+      marked.fill(1, m.index, m.index + m[0].length);
+      any = true;
+    }
   }
-  for (const run of text.matchAll(CJK_RUN)) {
-    const start = [...text.slice(0, run.index)].length;
-    const runChars = [...run[0]];
-    for (const t of cjk) {
-      const tc = [...t];
-      for (let i = 0; i + tc.length <= runChars.length; i++) {
-        if (tc.every((c, k) => lower[start + i + k] === c)) for (let k = 0; k < tc.length; k++) marked[start + i + k] = true;
+  if (cjk.length) {
+    for (const run of text.matchAll(CJK_RUN)) {
+      for (const t of cjk) {
+        for (let at = run[0].indexOf(t); at !== -1; at = run[0].indexOf(t, at + 1)) {
+          marked.fill(1, run.index + at, run.index + at + t.length);
+          any = true;
+        }
       }
     }
   }
+  if (!any) return escapeHtml(text);
   let out = "";
-  let open = false;
-  chars.forEach((c, i) => {
-    if (marked[i] && !open) (out += "<mark>"), (open = true);
-    if (!marked[i] && open) (out += "</mark>"), (open = false);
-    out += escapeHtml(c);
-  });
-  return open ? `${out}</mark>` : out;
+  for (let i = 0; i < text.length; ) {
+    let j = i;
+    while (j < text.length && marked[j] === marked[i]) j++;
+    out += marked[i] ? `<mark>${escapeHtml(text.slice(i, j))}</mark>` : escapeHtml(text.slice(i, j));
+    i = j;
+  }
+  return out;
 }

@@ -154,4 +154,19 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     const afterRemoval = await stub.query(queries[5], { topK: 20 });
     expect(afterRemoval.slice(0, 19).map((m) => m.id)).toEqual(exact[5].filter((m) => m.id !== "v0").slice(0, 19).map((m) => m.id));
   }, 120_000);
+
+  it("a hybrid search's vector leg is steered towards the keyword leg's best passages (feedback), in one call", async () => {
+    const stub = stubOf(kb());
+    await stub.markKeywordsComplete();
+    await stub.indexKeywords([{ id: "a", type: "text_node", sourceId: "f", length: 3, terms: [["refund", 1]] }]);
+    await stub.upsert([rec("a", [1, 0, 0, 0]), rec("b", [0.6, 0, 0.8, 0]), rec("c", [0, 0, 0.7, 0.7])]);
+    const q = [0, 0, 1, 0.3];
+    // Alone, the query vector is nearest c; the keyword leg's best passage (a) pulls b above it.
+    expect((await stub.query(q, { topK: 3 })).map((m) => m.id)).toEqual(["c", "b", "a"]);
+    const both = await stub.search({ keyword: { terms: [{ term: "refund", weight: 1 }], topK: 5 }, vector: { topK: 3, values: q } });
+    expect(both.keyword?.map((m) => m.id)).toEqual(["a"]);
+    expect(both.vector.map((m) => m.id)).toEqual(["b", "c", "a"]);
+    // Without a keyword leg, nothing steers it.
+    expect((await stub.search({ vector: { topK: 3, values: q } })).vector.map((m) => m.id)).toEqual(["c", "b", "a"]);
+  });
 });
