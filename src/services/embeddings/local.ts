@@ -63,7 +63,21 @@ export const isStopword = (word: string) => STOPWORDS.has(word) || CJK_STOPWORDS
  * never shown; they only need to agree with each other.
  */
 export function stem(word: string): string {
-  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
+  if (word.length <= 3) return word;
+  let known = stems.get(word);
+  if (known === undefined) {
+    // Words repeat across passages: remembered per isolate, forgotten all at once when too many.
+    if (stems.size >= STEM_CACHE_SIZE) stems.clear();
+    stems.set(word, (known = stemWord(word)));
+  }
+  return known;
+}
+
+const stems = new Map<string, string>();
+const STEM_CACHE_SIZE = 50_000;
+
+function stemWord(word: string): string {
+  if (!/^[a-z]+$/.test(word)) return word;
   let w = word;
   if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
   else if (w.endsWith("ied") && w.length > 4) w = w.slice(0, -3) + "y";
