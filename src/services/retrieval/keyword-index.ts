@@ -44,7 +44,8 @@ export interface WeightedTerm {
 
 class Postings {
   docs = new Int32Array(4);
-  tfs = new Uint16Array(4);
+  /** Term frequencies, at most 255 (BM25 saturates long before). */
+  tfs = new Uint8Array(4);
   size = 0;
   /** Documents still present that hold the term (BM25's n). */
   live = 0;
@@ -54,14 +55,14 @@ class Postings {
   add(slot: number, tf: number, length: number) {
     if (this.size === this.docs.length) {
       const docs = new Int32Array(this.size * 2);
-      const tfs = new Uint16Array(this.size * 2);
+      const tfs = new Uint8Array(this.size * 2);
       docs.set(this.docs);
       tfs.set(this.tfs);
       this.docs = docs;
       this.tfs = tfs;
     }
     this.docs[this.size] = slot;
-    this.tfs[this.size++] = Math.min(tf, 65_535);
+    this.tfs[this.size++] = Math.min(tf, 255);
     this.live++;
     if (tf > this.maxTf) this.maxTf = tf;
     if (length < this.minLength) this.minLength = length;
@@ -123,6 +124,15 @@ export class KeywordIndex {
     for (const [term] of terms) {
       const list = this.postings.get(term);
       if (list) list.live--;
+    }
+  }
+
+  /** Releases the spare room of every posting list (after a bulk load). */
+  trim() {
+    for (const p of this.postings.values()) {
+      if (p.docs.length === p.size) continue;
+      p.docs = p.docs.slice(0, p.size);
+      p.tfs = p.tfs.slice(0, p.size);
     }
   }
 
