@@ -42,30 +42,66 @@ export interface WeightedTerm {
   weight: number;
 }
 
+/**
+ * One term's posting list, compressed: per document, the gap from the previous document's slot
+ * shifted left by one, with the low bit set when the term occurs more than once, as a varint; then
+ * that count (at most 255: BM25 saturates long before) in one byte. A common term's entry is one
+ * byte, so 100,000 chunks of 800 characters fit in tens of megabytes rather than hundreds.
+ */
 class Postings {
-  docs = new Int32Array(4);
-  /** Term frequencies, at most 255 (BM25 saturates long before). */
-  tfs = new Uint8Array(4);
+  bytes = new Uint8Array(8);
+  used = 0;
   size = 0;
   /** Documents still present that hold the term (BM25's n). */
   live = 0;
+  last = -1;
   maxTf = 0;
   minLength = Number.MAX_SAFE_INTEGER;
 
   add(slot: number, tf: number, length: number) {
-    if (this.size === this.docs.length) {
-      const docs = new Int32Array(this.size * 2);
-      const tfs = new Uint8Array(this.size * 2);
-      docs.set(this.docs);
-      tfs.set(this.tfs);
-      this.docs = docs;
-      this.tfs = tfs;
+    if (this.used + 6 > this.bytes.length) {
+      const bytes = new Uint8Array(Math.max(16, this.bytes.length * 2));
+      bytes.set(this.bytes.subarray(0, this.used));
+      this.bytes = bytes;
     }
-    this.docs[this.size] = slot;
-    this.tfs[this.size++] = Math.min(tf, 255);
+    let v = (slot - this.last) * 2 + (tf > 1 ? 1 : 0);
+    while (v >= 0x80) {
+      this.bytes[this.used++] = (v & 0x7f) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    this.bytes[this.used++] = v;
+    if (tf > 1) this.bytes[this.used++] = Math.min(tf, 255);
+    this.last = slot;
+    this.size++;
     this.live++;
     if (tf > this.maxTf) this.maxTf = tf;
     if (length < this.minLength) this.minLength = length;
+  }
+
+  /** The list decoded: document slots (ascending) and their counts. */
+  decode(): { docs: Int32Array; tfs: Uint8Array } {
+    const docs = new Int32Array(this.size);
+    const tfs = new Uint8Array(this.size);
+    const b = this.bytes;
+    let doc = -1;
+    for (let i = 0, at = 0; i < this.size; i++) {
+      let v = 0;
+      let scale = 1;
+      let byte: number;
+      do {
+        byte = b[at++];
+        v += (byte & 0x7f) * scale;
+        scale *= 128;
+      } while (byte & 0x80);
+      doc += Math.floor(v / 2);
+      docs[i] = doc;
+      tfs[i] = v & 1 ? b[at++] : 1;
+    }
+    return { docs, tfs };
+  }
+
+  trim() {
+    if (this.bytes.length > this.used) this.bytes = this.bytes.slice(0, this.used);
   }
 }
 
@@ -129,11 +165,7 @@ export class KeywordIndex {
 
   /** Releases the spare room of every posting list (after a bulk load). */
   trim() {
-    for (const p of this.postings.values()) {
-      if (p.docs.length === p.size) continue;
-      p.docs = p.docs.slice(0, p.size);
-      p.tfs = p.tfs.slice(0, p.size);
-    }
+    for (const p of this.postings.values()) p.trim();
   }
 
   has(id: string) {
@@ -149,13 +181,13 @@ export class KeywordIndex {
     const n = this.size;
     const averageLength = this.totalLength / n || 1;
     const norm = (length: number) => K1 * (1 - B + (B * length) / averageLength);
-    const lists: { p: Postings; w: number; bound: number; at: number }[] = [];
+    const lists: { p: { docs: Int32Array; tfs: Uint8Array; size: number }; w: number; bound: number; at: number }[] = [];
     for (const { term, weight } of query) {
       const p = this.postings.get(term);
       if (!p || p.live <= 0) continue;
       const w = weight * Math.max(MIN_IDF, Math.log((n - p.live + 0.5) / (p.live + 0.5)));
       // The most one occurrence of the term can add: its highest count in its shortest document.
-      lists.push({ p, w, bound: (w * p.maxTf * (K1 + 1)) / (p.maxTf + norm(p.minLength)), at: 0 });
+      lists.push({ p: { ...p.decode(), size: p.size }, w, bound: (w * p.maxTf * (K1 + 1)) / (p.maxTf + norm(p.minLength)), at: 0 });
     }
     if (!lists.length) return [];
     lists.sort((a, b) => a.bound - b.bound);
