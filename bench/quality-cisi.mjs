@@ -96,11 +96,10 @@ const scoreOf = (rankings, queries) => ({
   recall10: mean(queries.map((q, i) => recallAt(rankings[i], q.relevant, 10))),
 });
 
-export default async function (argv = []) {
-  const args = parseArgs(argv);
-  const { docs, queries } = loadCisi(args.data);
-  const rows = [{ name: "FTS5 bm25 baseline", ...scoreOf(await fts5Baseline(docs, queries), queries), p50: null }];
-  const server = await startServer({ port: args.port, vars: JSON.parse(process.env.BENCH_VARS ?? "{}") });
+/** Ingests CISI into a fresh server started with `vars` and scores each method; rows in METHODS order. */
+async function measure(args, docs, queries, vars, methods, suffix = "") {
+  const rows = [];
+  const server = await startServer({ port: args.port, vars });
   const api = server.api;
   try {
     const kb = await api("/knowledge-bases/", { body: { name: "Bench CISI", embeddingModel: EMBEDDING_MODEL, rerankerModel: RERANKER_MODEL, numberOfRetrievedChunks: RETRIEVED } });
@@ -113,10 +112,10 @@ export default async function (argv = []) {
     }
     const files = await waitForIngestion(api, kb.id, uploaded, INGEST_TIMEOUT_MS);
     const chunks = files.reduce((a, f) => a + (f.chunksCount ?? 0), 0);
-    console.log(`CISI: ${docs.length} documents, ${chunks} chunks, ingested in ${((performance.now() - started) / 1000).toFixed(1)} s; ${queries.length} judged queries; ${RETRIEVED} chunks per search\n`);
+    console.log(`CISI${suffix}: ${docs.length} documents, ${chunks} chunks, ingested in ${((performance.now() - started) / 1000).toFixed(1)} s; ${queries.length} judged queries; ${RETRIEVED} chunks per search`);
 
     const dumped = {};
-    for (const method of METHODS) {
+    for (const method of methods) {
       await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
       const search = (query) => api(`/knowledge-bases/${kb.id}/search/?pageSize=${RETRIEVED}`, { body: { query, searchMethod: method.searchMethod, pageSize: RETRIEVED } });
       for (const q of queries.slice(0, 3)) await search(q.text); // warm-up
@@ -129,15 +128,29 @@ export default async function (argv = []) {
         const seen = new Set();
         rankings.push((page.results ?? []).map((r) => r.knowledgeBaseFile?.filename).filter((f) => f && !seen.has(f) && seen.add(f)));
       }
-      dumped[method.name] = rankings.map((r, i) => ({ id: queries[i].id, ranked: r.slice(0, 10) }));
-      rows.push({ name: method.name, ...scoreOf(rankings, queries), p50: percentile(latencies, 50) });
+      dumped[method.name + suffix] = rankings.map((r, i) => ({ id: queries[i].id, ranked: r.slice(0, 10) }));
+      rows.push({ name: method.name + suffix, ...scoreOf(rankings, queries), p50: percentile(latencies, 50) });
     }
-    if (args.dump) writeFileSync(args.dump, JSON.stringify(dumped, null, 1));
+    return { rows, dumped };
   } finally {
     await server.stop();
   }
+}
 
-  const widths = [22, 9, 10, 9];
+export default async function (argv = []) {
+  const args = parseArgs(argv);
+  const { docs, queries } = loadCisi(args.data);
+  const rows = [{ name: "FTS5 bm25 baseline", ...scoreOf(await fts5Baseline(docs, queries), queries), p50: null }];
+  const main = await measure(args, docs, queries, {}, METHODS);
+  rows.push(...main.rows);
+  // The option this bench keeps honest: the vector leg's feedback from the keyword leg, turned off.
+  const hybrids = METHODS.filter((m) => m.searchMethod === "hybrid" && m.settings.enableRrf);
+  const off = await measure(args, docs, queries, { RETRIEVAL_FEEDBACK_PASSAGES: "0" }, hybrids, " no fb");
+  rows.push(...off.rows);
+  if (args.dump) writeFileSync(args.dump, JSON.stringify({ ...main.dumped, ...off.dumped }, null, 1));
+  console.log("");
+
+  const widths = [28, 9, 10, 9];
   const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(" ");
   console.log(line(["method", "nDCG@10", "recall@10", "p50 ms"]));
   console.log(widths.map((w) => "-".repeat(w)).join(" "));

@@ -108,6 +108,7 @@ export default async function (argv = []) {
   const args = parseArgs(argv);
   const corpus = loadCorpus();
   const questions = loadQuestions(corpus);
+  // BENCH_VARS='{"RETRIEVAL_FEEDBACK_PASSAGES":"0"}' runs the set under other settings of the service.
   const server = await startServer({ port: args.port, vars: JSON.parse(process.env.BENCH_VARS ?? "{}") });
   const api = server.api;
 

@@ -144,4 +144,23 @@ describe("KeywordIndex (BM25 with MaxScore)", () => {
       await env.DB.exec("DROP TABLE IF EXISTS keyword_index_check");
     }
   });
+
+  it("keeps long gaps between documents and large term counts exact in its compressed lists", () => {
+    const docs: KeywordDocument[] = Array.from({ length: 70_000 }, (_, i) => ({
+      id: `d${i}`,
+      type: "text_node",
+      sourceId: "s",
+      length: 10,
+      terms: [["common", 1 + (i % 3)], ...(i === 0 || i === 20_000 || i === 69_999 ? ([["rare", i === 20_000 ? 400 : 2]] as [string, number][]) : [])],
+    }));
+    const index = new KeywordIndex();
+    index.add(docs);
+    index.trim();
+    const query = [{ term: "rare", weight: 1 }];
+    // A count over 255 is kept as 255: BM25 has long saturated.
+    const capped = docs.map((d) => ({ ...d, terms: d.terms.map(([t, c]) => [t, Math.min(c, 255)] as [string, number]) }));
+    expectSameRanking(index.search(query, 5), exhaustive(capped, query, 5));
+    expect(index.search(query, 5).map((m) => m.id)).toEqual(["d20000", "d0", "d69999"]);
+    expectSameRanking(index.search([{ term: "common", weight: 1 }], 3), exhaustive(capped, [{ term: "common", weight: 1 }], 3));
+  });
 });
