@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
 import { badRequest } from "../../lib/errors";
-import type { MultipartReader } from "./multipart";
+import { MultipartError, type MultipartReader } from "./multipart";
 
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -34,6 +34,18 @@ export class TooLarge extends Error {}
 
 /** Bytes held in memory at most while a part streams to R2 (R2's multipart parts must be >= 5 MiB). */
 const PART_BYTES = 8 * 1024 * 1024;
+/** R2's smallest part but the last. */
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+/** R2's largest part is 5 GiB; a streamed prefix is cut into equal parts of at most this. */
+const MAX_STREAMED_PART_BYTES = 4 * 1024 * 1024 * 1024;
+/**
+ * The end of a file the streamed path holds back and sends as the last part: it covers either
+ * closing (with or without CRLF) and a short epilogue or field after the file (an HTML form's named
+ * submit button). Whatever follows the file beyond this is refused (400): those bytes went to R2.
+ */
+export const STREAM_TAIL_BYTES = 64 * 1024;
+/** Pieces of the body (up to 256 KiB each) written to R2 and not yet taken: waiting for each one in turn left R2 and the body idle by turns. */
+const WRITES_IN_FLIGHT = 4;
 
 /**
  * Writes the reader's current part to R2 under `key`, holding at most one 8 MiB part in memory: a
@@ -55,6 +67,9 @@ export async function writePart(
   if (bodyLength !== null) {
     const atLeast = bodyLength - reader.position - reader.closingLength;
     if (atLeast > range.max) throw new TooLarge(`The file is ${atLeast} bytes; at most ${range.max} are allowed.`);
+    // The file ends at most here: the shortest closing is `\r\n--boundary--` (workerd's FormData).
+    const atMost = atLeast + 2;
+    if (atMost - STREAM_TAIL_BYTES >= MIN_PART_BYTES) return streamPart(env, reader, key, atMost - STREAM_TAIL_BYTES, range, httpMetadata);
   }
   const parts = reader.chunks();
   // Chunks are kept as they came (views, no copy) until a part is full; R2 wants every part but the last of one size.
@@ -113,6 +128,99 @@ export async function writePart(
     await upload?.abort().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * The streamed path, for a file whose length Content-Length bounds (at least `prefix` bytes plus
+ * the tail): R2 needs a part's length before its first byte, so the first `prefix` bytes are the
+ * file for certain and stream into R2 as they arrive (equal parts, each a FixedLengthStream, no
+ * copy), while the rest, whose end only the closing delimiter tells, is kept and sent as the last
+ * part (at most STREAM_TAIL_BYTES and the 2 bytes of a CRLF). A file that ends before the prefix
+ * does (more than the tail follows it) aborts the upload: the part in flight cannot be completed.
+ * No object exists until `complete`, so a failure at any point stores nothing.
+ */
+async function streamPart(
+  env: Bindings,
+  reader: MultipartReader,
+  key: string,
+  prefix: number,
+  range: { min: number; max: number },
+  httpMetadata: R2HTTPMetadata,
+): Promise<number> {
+  const count = Math.ceil(prefix / MAX_STREAMED_PART_BYTES);
+  const partBytes = Math.floor(prefix / count);
+  const streamed = count * partBytes;
+  const chunks = reader.chunks();
+  const creating = env.FILES.createMultipartUpload(key, { httpMetadata });
+  creating.catch(() => undefined);
+  let upload: R2MultipartUpload | null = null;
+  const parts: Promise<R2UploadedPart>[] = [];
+  let writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  // Writes not yet taken by R2: a few in flight, so the body is read while R2 takes what came before.
+  const writing: Promise<void>[] = [];
+  let left = 0;
+  let sent = 0;
+  let size = 0;
+  let tail: Uint8Array[] = [];
+  try {
+    upload = await creating;
+    for (;;) {
+      const { done, value } = await chunks.next();
+      if (done) break;
+      size += value.byteLength;
+      if (size > range.max) throw new TooLarge(`The file is larger than ${range.max} bytes.`);
+      let at = 0;
+      while (at < value.byteLength && sent < streamed) {
+        if (!writer) {
+          const part = new FixedLengthStream(partBytes);
+          const uploading = upload.uploadPart(parts.length + 1, part.readable);
+          uploading.catch(() => undefined);
+          parts.push(uploading);
+          writer = part.writable.getWriter();
+          left = partBytes;
+        }
+        const n = Math.min(left, value.byteLength - at);
+        if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
+        const write = writer.write(value.subarray(at, at + n));
+        write.catch(() => undefined);
+        writing.push(write);
+        at += n;
+        left -= n;
+        sent += n;
+        if (left === 0) {
+          await Promise.all(writing.splice(0));
+          await writer.close();
+          writer = null;
+        }
+      }
+      if (at < value.byteLength) tail.push(value.subarray(at));
+    }
+    if (sent < streamed) throw new MultipartError(`More than ${STREAM_TAIL_BYTES} bytes follow the file part; the file must be the last part of the form.`);
+    if (size < range.min) throw new TooLarge(`The file is ${size} bytes; at least ${range.min} are required.`);
+    const rest = tail.length === 1 ? tail[0] : concat(tail, size - sent);
+    tail = [];
+    if (rest.byteLength) parts.push(upload.uploadPart(parts.length + 1, rest));
+    await upload.complete(await Promise.all(parts));
+    return size;
+  } catch (err) {
+    tail = [];
+    await writer?.abort(err).catch(() => undefined);
+    await Promise.allSettled(writing);
+    await Promise.allSettled(parts);
+    await reader.cancel();
+    await upload?.abort().catch(() => undefined);
+    throw err;
+  }
+}
+
+function concat(pieces: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.byteLength;
+  }
+  return out;
 }
 
 /** Content-Length of a request, when it states one. */
