@@ -28,10 +28,13 @@ export function boundaryOf(contentType: string | null | undefined): string | nul
  * A request body is read in pieces of at least READ_MIN_BYTES (workerd's `readAtLeast`): the runtime
  * hands a network body over in pieces of about 4 KiB, and the JS work done per piece (a read, a
  * search, a hand-over) cost more than the copy for a 20 MB file. Streams that are not byte streams
- * (built in JS) are read as their chunks come.
+ * (built in JS) are read as their chunks come. A consumer done with a piece gives its buffer back
+ * (`recycle`) and the next read fills it again: a fresh buffer per read left a file's size of
+ * garbage per upload, which V8 only collects once tens of megabytes of it have piled up.
  */
 const READ_MIN_BYTES = 128 * 1024;
 const READ_BYTES = 256 * 1024;
+const POOLED_BUFFERS = 8;
 
 export class MultipartReader {
   #reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader;
@@ -43,6 +46,9 @@ export class MultipartReader {
   /** Bytes of the body taken from the stream so far, minus those still buffered: the position of the next unread byte. */
   #read = 0;
   #inPart = false;
+  /** Buffers this reader read into (and may fill again once given back), and those given back. */
+  #owned = new WeakSet<ArrayBufferLike>();
+  #free: ArrayBuffer[] = [];
 
   constructor(body: ReadableStream<Uint8Array>, boundary: string) {
     let byob: ReadableStreamBYOBReader | null = null;
@@ -106,47 +112,61 @@ export class MultipartReader {
   async #nextChunk(): Promise<Buffer | null> {
     for (;;) {
       if (this.#done) return null;
-      // A fresh buffer each time: what was handed over (views of earlier pieces) stays valid.
+      // A buffer given back, or a fresh one: what was handed over and not given back stays valid.
       const { done, value } = this.#byob
-        ? await (this.#reader as ReadableStreamBYOBReader).readAtLeast(READ_MIN_BYTES, new Uint8Array(READ_BYTES))
+        ? await (this.#reader as ReadableStreamBYOBReader).readAtLeast(READ_MIN_BYTES, new Uint8Array(this.#free.pop() ?? new ArrayBuffer(READ_BYTES)))
         : await (this.#reader as ReadableStreamDefaultReader<Uint8Array>).read();
       if (done) this.#done = true;
       if (!value?.byteLength) continue;
+      if (this.#byob) this.#owned.add(value.buffer);
       this.#read += value.byteLength;
       return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     }
   }
 
   /**
+   * Gives back the buffer of a piece `chunks()` handed over, to be read into again: only once
+   * nothing (no pending write either) uses that piece any more. The reader itself keeps no view
+   * of a buffer it handed over (what it keeps of one is copied), and hands each over once.
+   */
+  recycle(piece: Uint8Array) {
+    if (this.#owned.delete(piece.buffer) && this.#free.length < POOLED_BUFFERS) this.#free.push(piece.buffer as ArrayBuffer);
+  }
+
+  /**
    * The current part's bytes as they arrive, as views of the body's chunks (no copy): a chunk is
    * searched for the delimiter on its own, and only the few bytes where it meets the previous one
-   * are joined; ends at the part's end.
+   * are joined; ends at the part's end. What is kept of a chunk past its hand-over is a copy, so
+   * that the consumer may `recycle` what it was handed.
    */
   async *chunks(): AsyncGenerator<Buffer> {
     const d = this.#delimiter.length;
     for (;;) {
       const at = this.#buf.indexOf(this.#delimiter);
       if (at >= 0) {
-        if (at > 0) yield this.#buf.subarray(0, at);
-        this.#buf = this.#buf.subarray(at + d);
+        const part = this.#buf.subarray(0, at);
+        this.#buf = Buffer.from(this.#buf.subarray(at + d));
         this.#inPart = false;
+        if (at > 0) yield part;
         return;
       }
       // Keep what could be the start of the delimiter; hand over the rest.
       const safe = this.#buf.length - (d - 1);
       if (safe > 0) {
-        yield this.#buf.subarray(0, safe);
-        this.#buf = this.#buf.subarray(safe);
+        const part = this.#buf.subarray(0, safe);
+        this.#buf = Buffer.from(this.#buf.subarray(safe));
+        yield part;
       }
       const chunk = await this.#nextChunk();
       if (!chunk) throw new MultipartError("The multipart body ends in the middle of a part.");
       // Most chunks hold no delimiter, neither where they meet the kept bytes nor inside.
       const joint = Buffer.concat([this.#buf, chunk.subarray(0, d - 1)]);
       if (chunk.length >= d - 1 && joint.indexOf(this.#delimiter) < 0 && chunk.indexOf(this.#delimiter) < 0) {
-        if (this.#buf.length) yield this.#buf;
         const cut = chunk.length - (d - 1);
+        const kept = this.#buf;
+        this.#buf = Buffer.from(chunk.subarray(cut));
+        if (kept.length) yield kept;
         yield chunk.subarray(0, cut);
-        this.#buf = chunk.subarray(cut);
       } else {
         this.#buf = Buffer.concat([this.#buf, chunk]);
       }

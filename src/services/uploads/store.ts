@@ -170,6 +170,7 @@ async function streamPart(
       size += value.byteLength;
       if (size > range.max) throw new TooLarge(`The file is larger than ${range.max} bytes.`);
       let at = 0;
+      const writes: Promise<void>[] = [];
       while (at < value.byteLength && sent < streamed) {
         if (!writer) {
           const part = new FixedLengthStream(partBytes);
@@ -184,6 +185,7 @@ async function streamPart(
         const write = writer.write(value.subarray(at, at + n));
         write.catch(() => undefined);
         writing.push(write);
+        writes.push(write);
         at += n;
         left -= n;
         sent += n;
@@ -193,7 +195,12 @@ async function streamPart(
           writer = null;
         }
       }
-      if (at < value.byteLength) tail.push(value.subarray(at));
+      // The tail is copied, so the piece's buffer is free again once R2 has taken what was written of it.
+      if (at < value.byteLength) tail.push(new Uint8Array(value.subarray(at)));
+      Promise.all(writes).then(
+        () => reader.recycle(value),
+        () => undefined,
+      );
     }
     if (sent < streamed) throw new MultipartError(`More than ${STREAM_TAIL_BYTES} bytes follow the file part; the file must be the last part of the form.`);
     if (size < range.min) throw new TooLarge(`The file is ${size} bytes; at least ${range.min} are required.`);
