@@ -48,12 +48,16 @@ export const STREAM_TAIL_BYTES = 64 * 1024;
 const WRITES_IN_FLIGHT = 4;
 
 /**
- * Writes the reader's current part to R2 under `key`, holding at most one 8 MiB part in memory: a
- * file that fits in one part is put whole, a larger one goes up as an R2 multipart upload, part by
- * part as the bytes arrive. The length is never guessed from Content-Length (clients end a multipart
- * body differently: browsers, curl and Python with a CRLF after the closing boundary, workerd's
- * FormData without), which only serves to refuse an oversize file before a byte is read. Sizes
- * outside `range` fail with TooLarge and a broken body with MultipartError; nothing is stored then.
+ * Writes the reader's current part to R2 under `key`; nothing is stored unless the whole file is.
+ * Clients end a multipart body differently (browsers, curl and Python with a CRLF after the closing
+ * boundary, workerd's FormData without), so Content-Length tells the file's length only to within a
+ * few bytes: it refuses an oversize file before a byte is read, and bounds it for the paths below.
+ * - Content-Length known, file at least 5 MiB and the tail: `streamPart` (all but the last 64 KiB
+ *   stream into R2 as they arrive, the rest is the last part of a multipart upload).
+ * - Content-Length known, smaller file: `smallPart` (one buffer of at most 5 MiB and the tail, one put).
+ * - No Content-Length (a chunked body): bounded 8 MiB parts, below (one put for a file that fits in
+ *   one, else a multipart upload, part by part as the bytes arrive, at most two parts in memory).
+ * Sizes outside `range` fail with TooLarge and a broken body with MultipartError.
  */
 export async function writePart(
   env: Bindings,
@@ -70,6 +74,7 @@ export async function writePart(
     // The file ends at most here: the shortest closing is `\r\n--boundary--` (workerd's FormData).
     const atMost = atLeast + 2;
     if (atMost - STREAM_TAIL_BYTES >= MIN_PART_BYTES) return streamPart(env, reader, key, atMost - STREAM_TAIL_BYTES, range, httpMetadata);
+    return smallPart(env, reader, key, bodyLength - reader.position, range, httpMetadata);
   }
   const parts = reader.chunks();
   // Chunks are kept as they came (views, no copy) until a part is full; R2 wants every part but the last of one size.
@@ -216,6 +221,39 @@ async function streamPart(
     await Promise.allSettled(parts);
     await reader.cancel();
     await upload?.abort().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * A file too small for a multipart upload (under 5 MiB and the tail) whose body states its length:
+ * copied into one buffer of the body's remaining length as it arrives (each piece's buffer goes
+ * back to the reader), then put whole.
+ */
+async function smallPart(
+  env: Bindings,
+  reader: MultipartReader,
+  key: string,
+  remaining: number,
+  range: { min: number; max: number },
+  httpMetadata: R2HTTPMetadata,
+): Promise<number> {
+  const file = new Uint8Array(Math.max(0, remaining));
+  let size = 0;
+  try {
+    for await (const piece of reader.chunks()) {
+      if (size + piece.byteLength > range.max) throw new TooLarge(`The file is larger than ${range.max} bytes.`);
+      // Content-Length bounds the body; a longer one cannot come through the runtime, but never write past the buffer.
+      if (size + piece.byteLength > file.byteLength) throw new MultipartError("The body is longer than its Content-Length.");
+      file.set(piece, size);
+      size += piece.byteLength;
+      reader.recycle(piece);
+    }
+    if (size < range.min) throw new TooLarge(`The file is ${size} bytes; at least ${range.min} are required.`);
+    await env.FILES.put(key, file.subarray(0, size), { httpMetadata });
+    return size;
+  } catch (err) {
+    await reader.cancel();
     throw err;
   }
 }
