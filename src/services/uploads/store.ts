@@ -168,7 +168,6 @@ async function streamPart(
   let size = 0;
   let tail: Uint8Array[] = [];
   try {
-    upload = await creating;
     for (;;) {
       const { done, value } = await chunks.next();
       if (done) break;
@@ -178,6 +177,8 @@ async function streamPart(
       const writes: Promise<void>[] = [];
       while (at < value.byteLength && sent < streamed) {
         if (!writer) {
+          // Created while the first piece was read.
+          upload ??= await creating;
           const part = new FixedLengthStream(partBytes);
           const uploading = upload.uploadPart(parts.length + 1, part.readable);
           uploading.catch(() => undefined);
@@ -209,6 +210,7 @@ async function streamPart(
     }
     if (sent < streamed) throw new MultipartError(`More than ${STREAM_TAIL_BYTES} bytes follow the file part; the file must be the last part of the form.`);
     if (size < range.min) throw new TooLarge(`The file is ${size} bytes; at least ${range.min} are required.`);
+    upload ??= await creating;
     const rest = tail.length === 1 ? tail[0] : concat(tail, size - sent);
     tail = [];
     if (rest.byteLength) parts.push(upload.uploadPart(parts.length + 1, rest));
@@ -220,6 +222,7 @@ async function streamPart(
     await Promise.allSettled(writing);
     await Promise.allSettled(parts);
     await reader.cancel();
+    upload ??= await creating.catch(() => null);
     await upload?.abort().catch(() => undefined);
     throw err;
   }
