@@ -4,9 +4,8 @@
 // presigned PUT target: the request body goes into the R2 binding untouched), each on its own
 // `wrangler dev`. Uploads alternate (and which of the two goes first), so drift hits both alike;
 // medians of at least BENCH_ROUNDS (5) uploads, and of as many as carry 200 MB (10 of 20 MB, 200
-// of 1 MB). Peak resident memory of each
-// server's workerd is sampled over the first BENCH_ROUNDS of each size: it stays flat as files grow
-// when uploads stream rather than buffer.
+// of 1 MB). Peak resident memory of each server's workerd is sampled over the first BENCH_ROUNDS of
+// each size: it stays flat as files grow when uploads stream rather than buffer.
 import { readFileSync, readdirSync } from "node:fs";
 import { median, percentile, startServer } from "./lib.mjs";
 
