@@ -25,14 +25,13 @@ export function boundaryOf(contentType: string | null | undefined): string | nul
 }
 
 /**
- * A request body is read in pieces of at least READ_MIN_BYTES (workerd's `readAtLeast`): the runtime
+ * A request body is read in pieces of at least half of `readBytes` (workerd's `readAtLeast`): the runtime
  * hands a network body over in pieces of about 4 KiB, and the JS work done per piece (a read, a
  * search, a hand-over) cost more than the copy for a 20 MB file. Streams that are not byte streams
  * (built in JS) are read as their chunks come. A consumer done with a piece gives its buffer back
  * (`recycle`) and the next read fills it again: a fresh buffer per read left a file's size of
  * garbage per upload, which V8 only collects once tens of megabytes of it have piled up.
  */
-const READ_MIN_BYTES = 128 * 1024;
 const READ_BYTES = 256 * 1024;
 const POOLED_BUFFERS = 8;
 
@@ -49,6 +48,8 @@ export class MultipartReader {
   /** Buffers this reader read into (and may fill again once given back), and those given back. */
   #owned = new WeakSet<ArrayBufferLike>();
   #free: ArrayBuffer[] = [];
+  /** Size of the reads (at least half of it each); a large file's reader may raise it (see store.ts). */
+  readBytes = READ_BYTES;
 
   constructor(body: ReadableStream<Uint8Array>, boundary: string) {
     let byob: ReadableStreamBYOBReader | null = null;
@@ -114,7 +115,7 @@ export class MultipartReader {
       if (this.#done) return null;
       // A buffer given back, or a fresh one: what was handed over and not given back stays valid.
       const { done, value } = this.#byob
-        ? await (this.#reader as ReadableStreamBYOBReader).readAtLeast(READ_MIN_BYTES, new Uint8Array(this.#free.pop() ?? new ArrayBuffer(READ_BYTES)))
+        ? await (this.#reader as ReadableStreamBYOBReader).readAtLeast(this.readBytes >> 1, new Uint8Array(this.#takeBuffer()))
         : await (this.#reader as ReadableStreamDefaultReader<Uint8Array>).read();
       if (done) this.#done = true;
       if (!value?.byteLength) continue;
@@ -122,6 +123,11 @@ export class MultipartReader {
       this.#read += value.byteLength;
       return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     }
+  }
+
+  #takeBuffer(): ArrayBuffer {
+    for (let free = this.#free.pop(); free; free = this.#free.pop()) if (free.byteLength === this.readBytes) return free;
+    return new ArrayBuffer(this.readBytes);
   }
 
   /**
