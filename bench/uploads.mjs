@@ -1,17 +1,20 @@
 // `npm run bench -- uploads`: latency of issuing a presigned POST policy, and upload throughput
 // (MB/s) of 1 MB and 20 MB files through our own upload target (S3 POST form, file last, policy
 // verified, streamed into R2) against a direct R2 put of the same bytes in the same run (the
-// presigned PUT target: the request body goes into the R2 binding untouched). Series alternate so
-// drift hits both alike. Peak resident memory of the local runtime (workerd) is sampled during
+// presigned PUT target: the request body goes into the R2 binding untouched), each on its own
+// `wrangler dev`. Uploads alternate (and which of the two goes first), so drift hits both alike;
+// medians of at least BENCH_ROUNDS (5) uploads, and of as many as carry 200 MB (10 of 20 MB, 200
+// of 1 MB). Peak resident memory of each server's workerd is sampled over the first BENCH_ROUNDS of
 // each size: it stays flat as files grow when uploads stream rather than buffer.
 import { readFileSync, readdirSync } from "node:fs";
 import { median, percentile, startServer } from "./lib.mjs";
 
 const ISSUE_COUNT = 200;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Rounds of one size: at least ROUNDS, and as many as carry ~200 MB (a 1 MB upload takes tens of ms, as noisy as a shared machine). */
+const roundsFor = (mb) => Math.max(ROUNDS, Math.ceil(200 / mb));
 const SIZES = [1, 20];
 
-/** Resident set of every workerd process (the local runtime of `wrangler dev`), in MB. */
 /** Resident memory (MB) of the workerd processes below `root` (one server's `wrangler dev`), or of every workerd without one. */
 function workerdRssMb(root) {
   const parent = new Map();
@@ -61,44 +64,77 @@ export default async function () {
     }
     console.log(`presigned POST policy issue: p50 ${median(issue).toFixed(2)} ms, p99 ${percentile(issue, 99).toFixed(2)} ms (${ISSUE_COUNT} sequential requests)`);
 
+    // One pair of uploads (POST target, direct PUT) of `bytes`; which goes first alternates with `round`.
+    const pair = async (bytes, round) => {
+      const uploadPost = async () => {
+        const post = await presign(server, bytes.length);
+        const { body, contentType } = multipart(post.fields, "doc.pdf", bytes);
+        const t = performance.now();
+        const res = await fetch(post.url, { method: "POST", body, headers: { "Content-Type": contentType } });
+        if (res.status !== 204) throw new Error(`POST target answered ${res.status}: ${await res.text()}`);
+        return performance.now() - t;
+      };
+      const uploadPut = async () => {
+        const put = await presign(putServer, bytes.length);
+        const t = performance.now();
+        const res = await fetch(put.url, { method: "PUT", body: bytes, headers: put.headers });
+        if (res.status !== 200) throw new Error(`PUT answered ${res.status}: ${await res.text()}`);
+        return performance.now() - t;
+      };
+      if (round % 2 === 0) {
+        const postMs = await uploadPost();
+        return { postMs, putMs: await uploadPut() };
+      }
+      const putMs = await uploadPut();
+      return { postMs: await uploadPost(), putMs };
+    };
+
+    // First each size in turn, warm-up and ROUNDS, with memory sampled: the same number of uploads
+    // per size, as a server's memory also creeps up with the count of requests, whatever their size.
     const results = [];
     for (const mb of SIZES) {
       const bytes = Buffer.alloc(mb * 1024 * 1024, 7);
-      const target = [];
-      const direct = [];
+      const result = { mb, bytes, target: [], direct: [] };
       // Resident memory of each server's own workerd processes (its local R2 storage included).
-      const base = { post: workerdRssMb(server.pid), put: workerdRssMb(putServer.pid) };
-      const peak = { ...base };
+      result.base = { post: workerdRssMb(server.pid), put: workerdRssMb(putServer.pid) };
+      const peak = { ...result.base };
       const sampler = setInterval(() => {
         peak.post = Math.max(peak.post, workerdRssMb(server.pid));
         peak.put = Math.max(peak.put, workerdRssMb(putServer.pid));
       }, 20);
       for (let round = 0; round <= ROUNDS; round++) {
-        const post = await presign(server, bytes.length);
-        const { body, contentType } = multipart(post.fields, "doc.pdf", bytes);
-        let t = performance.now();
-        let res = await fetch(post.url, { method: "POST", body, headers: { "Content-Type": contentType } });
-        if (res.status !== 204) throw new Error(`POST target answered ${res.status}: ${await res.text()}`);
-        const postMs = performance.now() - t;
-        const put = await presign(putServer, bytes.length);
-        t = performance.now();
-        res = await fetch(put.url, { method: "PUT", body: bytes, headers: put.headers });
-        if (res.status !== 200) throw new Error(`PUT answered ${res.status}: ${await res.text()}`);
-        const putMs = performance.now() - t;
+        const { postMs, putMs } = await pair(bytes, round);
         if (round === 0) continue; // warm-up
-        target.push(mb / (postMs / 1000));
-        direct.push(mb / (putMs / 1000));
+        result.target.push(mb / (postMs / 1000));
+        result.direct.push(mb / (putMs / 1000));
       }
       clearInterval(sampler);
+      result.peak = peak;
+      results.push(result);
+    }
+    // Then more rounds of each size, for throughput only.
+    for (const result of results) {
+      for (let round = ROUNDS + 1; round <= roundsFor(result.mb); round++) {
+        const { postMs, putMs } = await pair(result.bytes, round);
+        result.target.push(result.mb / (postMs / 1000));
+        result.direct.push(result.mb / (putMs / 1000));
+      }
+    }
+    for (const { mb, target, direct, peak, base } of results) {
       const ratio = median(target) / median(direct);
-      results.push({ mb, target: median(target), direct: median(direct), ratio, peak, base });
       console.log(
-        `${String(mb).padStart(2)} MB: our POST target ${median(target).toFixed(1)} MB/s | direct R2 put ${median(direct).toFixed(1)} MB/s | ratio ${(ratio * 100).toFixed(0)}% (target >= 80%) ${ratio >= 0.8 ? "PASS" : "FAIL"} | peak RSS growth: POST server ${(peak.post - base.post).toFixed(0)} MB, PUT server ${(peak.put - base.put).toFixed(0)} MB`,
+        `${String(mb).padStart(2)} MB: our POST target ${median(target).toFixed(1)} MB/s | direct R2 put ${median(direct).toFixed(1)} MB/s | ratio ${(ratio * 100).toFixed(0)}% (target >= 80%) ${ratio >= 0.8 ? "PASS" : "FAIL"} (median of ${target.length}) | peak RSS growth: POST server ${(peak.post - base.post).toFixed(0)} MB, PUT server ${(peak.put - base.put).toFixed(0)} MB`,
       );
     }
-    // Streaming means the POST target holds no more than the PUT path (which hands the body to R2 untouched) as files grow.
-    const [, large] = results;
-    console.log(`\n20 MB files: the POST target's peak memory grew ${(large.peak.post - large.base.post).toFixed(0)} MB, the direct PUT's ${(large.peak.put - large.base.put).toFixed(0)} MB`);
+    // Streaming means the POST target holds no more than the PUT path (which hands the body to R2
+    // untouched, and whose own growth is the local R2's) as files grow.
+    const growth = (r, side) => r.peak[side] - r.base[side];
+    const [small, large] = results;
+    const extra = (r) => growth(r, "post") - growth(r, "put");
+    console.log(
+      `\npeak RSS growth, POST target / direct PUT: 1 MB ${growth(small, "post").toFixed(0)} / ${growth(small, "put").toFixed(0)} MB, 20 MB ${growth(large, "post").toFixed(0)} / ${growth(large, "put").toFixed(0)} MB; ` +
+        `the POST target's extra over the direct PUT: ${extra(small).toFixed(0)} MB at 1 MB, ${extra(large).toFixed(0)} MB at 20 MB (${extra(large) <= Math.max(extra(small), 0) + 5 ? "flat" : "grows with the file"})`,
+    );
   } finally {
     await server.stop();
     await putServer.stop();

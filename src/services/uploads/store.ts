@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
 import { badRequest } from "../../lib/errors";
-import type { MultipartReader } from "./multipart";
+import { MultipartError, type MultipartReader } from "./multipart";
 
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -34,14 +34,32 @@ export class TooLarge extends Error {}
 
 /** Bytes held in memory at most while a part streams to R2 (R2's multipart parts must be >= 5 MiB). */
 const PART_BYTES = 8 * 1024 * 1024;
+/** R2's smallest part but the last. */
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+/** R2's largest part is 5 GiB; a streamed prefix is cut into equal parts of at most this. */
+const MAX_STREAMED_PART_BYTES = 4 * 1024 * 1024 * 1024;
+/**
+ * The end of a file the streamed path holds back and sends as the last part: it covers either
+ * closing (with or without CRLF) and a short epilogue or field after the file (an HTML form's named
+ * submit button). Whatever follows the file beyond this is refused (400): those bytes went to R2.
+ */
+export const STREAM_TAIL_BYTES = 64 * 1024;
+/** Pieces of the body (up to 1 MiB each) written to R2 and not yet taken: waiting for each one in turn left R2 and the body idle by turns. */
+const WRITES_IN_FLIGHT = 4;
+/** The streamed path reads the body in pieces of 0.5 to 1 MiB (a small file's in 128 to 256 KiB): fewer hand-overs, still bounded. */
+const STREAM_READ_BYTES = 1024 * 1024;
 
 /**
- * Writes the reader's current part to R2 under `key`, holding at most one 8 MiB part in memory: a
- * file that fits in one part is put whole, a larger one goes up as an R2 multipart upload, part by
- * part as the bytes arrive. The length is never guessed from Content-Length (clients end a multipart
- * body differently: browsers, curl and Python with a CRLF after the closing boundary, workerd's
- * FormData without), which only serves to refuse an oversize file before a byte is read. Sizes
- * outside `range` fail with TooLarge and a broken body with MultipartError; nothing is stored then.
+ * Writes the reader's current part to R2 under `key`; nothing is stored unless the whole file is.
+ * Clients end a multipart body differently (browsers, curl and Python with a CRLF after the closing
+ * boundary, workerd's FormData without), so Content-Length tells the file's length only to within a
+ * few bytes: it refuses an oversize file before a byte is read, and bounds it for the paths below.
+ * - Content-Length known, file at least 5 MiB and the tail: `streamPart` (all but the last 64 KiB
+ *   stream into R2 as they arrive, the rest is the last part of a multipart upload).
+ * - Content-Length known, smaller file: `smallPart` (one buffer of at most 5 MiB and the tail, one put).
+ * - No Content-Length (a chunked body): bounded 8 MiB parts, below (one put for a file that fits in
+ *   one, else a multipart upload, part by part as the bytes arrive, at most two parts in memory).
+ * Sizes outside `range` fail with TooLarge and a broken body with MultipartError.
  */
 export async function writePart(
   env: Bindings,
@@ -55,6 +73,10 @@ export async function writePart(
   if (bodyLength !== null) {
     const atLeast = bodyLength - reader.position - reader.closingLength;
     if (atLeast > range.max) throw new TooLarge(`The file is ${atLeast} bytes; at most ${range.max} are allowed.`);
+    // The file ends at most here: the shortest closing is `\r\n--boundary--` (workerd's FormData).
+    const atMost = atLeast + 2;
+    if (atMost - STREAM_TAIL_BYTES >= MIN_PART_BYTES) return streamPart(env, reader, key, atMost - STREAM_TAIL_BYTES, range, httpMetadata);
+    return smallPart(env, reader, key, bodyLength - reader.position, range, httpMetadata);
   }
   const parts = reader.chunks();
   // Chunks are kept as they came (views, no copy) until a part is full; R2 wants every part but the last of one size.
@@ -113,6 +135,143 @@ export async function writePart(
     await upload?.abort().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * The streamed path, for a file whose length Content-Length bounds (at least `prefix` bytes plus
+ * the tail): R2 needs a part's length before its first byte, so the first `prefix` bytes are the
+ * file for certain and stream into R2 as they arrive (equal parts, each a FixedLengthStream, no
+ * copy), while the rest, whose end only the closing delimiter tells, is kept and sent as the last
+ * part (at most STREAM_TAIL_BYTES and the 2 bytes of a CRLF). A file that ends before the prefix
+ * does (more than the tail follows it) aborts the upload: the part in flight cannot be completed.
+ * No object exists until `complete`, so a failure at any point stores nothing.
+ */
+async function streamPart(
+  env: Bindings,
+  reader: MultipartReader,
+  key: string,
+  prefix: number,
+  range: { min: number; max: number },
+  httpMetadata: R2HTTPMetadata,
+): Promise<number> {
+  const count = Math.ceil(prefix / MAX_STREAMED_PART_BYTES);
+  const partBytes = Math.floor(prefix / count);
+  const streamed = count * partBytes;
+  reader.readBytes = STREAM_READ_BYTES;
+  const chunks = reader.chunks();
+  const creating = env.FILES.createMultipartUpload(key, { httpMetadata });
+  creating.catch(() => undefined);
+  let upload: R2MultipartUpload | null = null;
+  const parts: Promise<R2UploadedPart>[] = [];
+  let writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  // Writes not yet taken by R2: a few in flight, so the body is read while R2 takes what came before.
+  const writing: Promise<void>[] = [];
+  let left = 0;
+  let sent = 0;
+  let size = 0;
+  let tail: Uint8Array[] = [];
+  try {
+    for (;;) {
+      const { done, value } = await chunks.next();
+      if (done) break;
+      size += value.byteLength;
+      if (size > range.max) throw new TooLarge(`The file is larger than ${range.max} bytes.`);
+      let at = 0;
+      const writes: Promise<void>[] = [];
+      while (at < value.byteLength && sent < streamed) {
+        if (!writer) {
+          // Created while the first piece was read.
+          upload ??= await creating;
+          const part = new FixedLengthStream(partBytes);
+          const uploading = upload.uploadPart(parts.length + 1, part.readable);
+          uploading.catch(() => undefined);
+          parts.push(uploading);
+          writer = part.writable.getWriter();
+          left = partBytes;
+        }
+        const n = Math.min(left, value.byteLength - at);
+        if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
+        const write = writer.write(value.subarray(at, at + n));
+        write.catch(() => undefined);
+        writing.push(write);
+        writes.push(write);
+        at += n;
+        left -= n;
+        sent += n;
+        if (left === 0) {
+          await Promise.all(writing.splice(0));
+          await writer.close();
+          writer = null;
+        }
+      }
+      // The tail is copied, so the piece's buffer is free again once R2 has taken what was written of it.
+      if (at < value.byteLength) tail.push(new Uint8Array(value.subarray(at)));
+      Promise.all(writes).then(
+        () => reader.recycle(value),
+        () => undefined,
+      );
+    }
+    if (sent < streamed) throw new MultipartError(`More than ${STREAM_TAIL_BYTES} bytes follow the file part; the file must be the last part of the form.`);
+    if (size < range.min) throw new TooLarge(`The file is ${size} bytes; at least ${range.min} are required.`);
+    upload ??= await creating;
+    const rest = tail.length === 1 ? tail[0] : concat(tail, size - sent);
+    tail = [];
+    if (rest.byteLength) parts.push(upload.uploadPart(parts.length + 1, rest));
+    await upload.complete(await Promise.all(parts));
+    return size;
+  } catch (err) {
+    tail = [];
+    await writer?.abort(err).catch(() => undefined);
+    await Promise.allSettled(writing);
+    await Promise.allSettled(parts);
+    await reader.cancel();
+    upload ??= await creating.catch(() => null);
+    await upload?.abort().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * A file too small for a multipart upload (under 5 MiB and the tail) whose body states its length:
+ * copied into one buffer of the body's remaining length as it arrives (each piece's buffer goes
+ * back to the reader), then put whole.
+ */
+async function smallPart(
+  env: Bindings,
+  reader: MultipartReader,
+  key: string,
+  remaining: number,
+  range: { min: number; max: number },
+  httpMetadata: R2HTTPMetadata,
+): Promise<number> {
+  const file = new Uint8Array(Math.max(0, remaining));
+  let size = 0;
+  try {
+    for await (const piece of reader.chunks()) {
+      if (size + piece.byteLength > range.max) throw new TooLarge(`The file is larger than ${range.max} bytes.`);
+      // Content-Length bounds the body; a longer one cannot come through the runtime, but never write past the buffer.
+      if (size + piece.byteLength > file.byteLength) throw new MultipartError("The body is longer than its Content-Length.");
+      file.set(piece, size);
+      size += piece.byteLength;
+      reader.recycle(piece);
+    }
+    if (size < range.min) throw new TooLarge(`The file is ${size} bytes; at least ${range.min} are required.`);
+    await env.FILES.put(key, file.subarray(0, size), { httpMetadata });
+    return size;
+  } catch (err) {
+    await reader.cancel();
+    throw err;
+  }
+}
+
+function concat(pieces: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.byteLength;
+  }
+  return out;
 }
 
 /** Content-Length of a request, when it states one. */
