@@ -43,14 +43,10 @@ export class VectorIndex extends DurableObject<Bindings> {
   /** When a caller was granted the retraining (claimTraining); another is granted after the lease runs out. */
   private trainingSince = 0;
   private keywords: KeywordIndex | null = null;
-  private keywordCount: number | null = null;
   private keywordRebuildSince = 0;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    ctx.storage.sql.exec(
-      "CREATE TABLE IF NOT EXISTS keyword_docs (id TEXT PRIMARY KEY, type TEXT NOT NULL, source_id TEXT NOT NULL, length INTEGER NOT NULL, terms TEXT NOT NULL)",
-    );
     // One row once the keyword index is known to hold every text of the base (markKeywordsComplete).
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS keyword_state (id INTEGER PRIMARY KEY CHECK (id = 1), complete_at INTEGER NOT NULL)");
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS vectors (id TEXT PRIMARY KEY, type TEXT NOT NULL, source_id TEXT NOT NULL, q BLOB NOT NULL)");
@@ -149,8 +145,7 @@ export class VectorIndex extends DurableObject<Bindings> {
     const { filter } = request;
     let keyword: KeywordMatch[] | null = [];
     if (request.keyword) {
-      // Past KEYWORD_INDEX_MAX_DOCUMENTS the index would not fit the object's memory: FTS5 in D1 serves.
-      if (!this.keywordsComplete() || this.keywordDocuments() > KEYWORD_INDEX_MAX_DOCUMENTS) keyword = null;
+      if (!this.keywordsComplete()) keyword = null;
       else {
         const only = filter?.sourceIds?.in ? new Set(filter.sourceIds.in) : null;
         const except = filter?.sourceIds?.notIn?.length ? new Set(filter.sourceIds.notIn) : null;
@@ -178,37 +173,11 @@ export class VectorIndex extends DurableObject<Bindings> {
 
   /** Adds texts to the keyword index (or replaces them, by id). */
   indexKeywords(documents: KeywordDocument[]): void {
-    // Replaced documents leave the in-memory index (if loaded) with their old terms first.
-    this.forgetKeywords(documents.map((d) => d.id).filter((id) => this.keywords?.has(id)), false);
-    const sql = this.ctx.storage.sql;
-    for (const d of documents) sql.exec("INSERT OR REPLACE INTO keyword_docs (id, type, source_id, length, terms) VALUES (?, ?, ?, ?, ?)", d.id, d.type, d.sourceId, d.length, JSON.stringify(d.terms));
-    this.keywordCount = null;
-    // Not loaded: the next search loads it, with these.
-    this.keywords?.add(documents);
+    this.keywordIndex().add(documents);
   }
 
   removeKeywords(ids: string[]): void {
-    this.forgetKeywords(ids, true);
-    this.keywordCount = null;
-  }
-
-  /** Takes documents out of the in-memory index (if loaded), and out of storage when `stored`. */
-  private forgetKeywords(ids: string[], stored: boolean) {
-    const sql = this.ctx.storage.sql;
-    for (const id of ids) {
-      if (this.keywords?.has(id)) {
-        const [row] = sql.exec<{ terms: string }>("SELECT terms FROM keyword_docs WHERE id = ?", id).toArray();
-        if (row) this.keywords.remove(id, JSON.parse(row.terms) as KeywordDocument["terms"]);
-      }
-      if (stored) sql.exec("DELETE FROM keyword_docs WHERE id = ?", id);
-    }
-    // Removed documents leave holes in the posting lists; past a quarter, the next search rebuilds them.
-    if (this.keywords && this.keywords.holes > Math.max(1000, this.keywords.size / 4)) this.keywords = null;
-  }
-
-  /** Documents in the keyword index (stored), counted once and kept until the next write. */
-  private keywordDocuments(): number {
-    return (this.keywordCount ??= this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM keyword_docs").one().n);
+    this.keywordIndex().remove(ids);
   }
 
   /**
@@ -216,7 +185,7 @@ export class VectorIndex extends DurableObject<Bindings> {
    * base had content, or never told. The service fills it from D1 and then marks it complete.
    */
   keywordStatus(): { complete: boolean; documents: number } {
-    return { complete: this.keywordsComplete(), documents: this.keywordDocuments() };
+    return { complete: this.keywordsComplete(), documents: this.keywordIndex().count() };
   }
 
   /** Whether the caller should send the job that fills the keyword index (one per lease of 10 minutes). */
@@ -235,22 +204,9 @@ export class VectorIndex extends DurableObject<Bindings> {
   }
 
   private keywordIndex(): KeywordIndex {
-    if (this.keywords) return this.keywords;
-    const index = new KeywordIndex();
-    // In insertion order (rowid), so that every posting list is sorted by slot.
-    const rows = this.ctx.storage.sql.exec<{ id: string; type: VectorType; source_id: string; length: number; terms: string }>(
-      "SELECT id, type, source_id, length, terms FROM keyword_docs ORDER BY rowid",
-    );
-    const batch: KeywordDocument[] = [];
-    for (const row of rows) {
-      batch.push({ id: row.id, type: row.type, sourceId: row.source_id, length: row.length, terms: JSON.parse(row.terms) as KeywordDocument["terms"] });
-      if (batch.length === 1000) index.add(batch.splice(0));
-    }
-    index.add(batch);
-    index.trim();
-    this.keywords = index;
-    return index;
+    return (this.keywords ??= new KeywordIndex(this.ctx.storage.sql));
   }
+
 
   deleteByIds(ids: string[]): void {
     const slots = this.load();
@@ -266,8 +222,7 @@ export class VectorIndex extends DurableObject<Bindings> {
 
   clear(): void {
     this.ctx.storage.sql.exec("DELETE FROM vectors");
-    this.ctx.storage.sql.exec("DELETE FROM keyword_docs");
-    this.keywords = null;
+    this.keywordIndex().clear();
     this.ctx.storage.sql.exec("DELETE FROM embedding_model");
     this.memory = new Slots(0, 0);
     this.embedding = null;
@@ -327,12 +282,6 @@ interface EmbeddingState {
 }
 
 const TRAINING_LEASE_MS = 10 * 60_000;
-/**
- * The keyword index holds about 5 bytes per distinct term of each chunk (~45 MB for 100,000 chunks
- * of 800 characters) beside the local vectors; a Durable Object has 128 MB. Larger bases are
- * searched by keyword through FTS5 in D1, as before the index existed.
- */
-export const KEYWORD_INDEX_MAX_DOCUMENTS = 150_000;
 /**
  * Feedback for the vector leg of a hybrid search: the best RETRIEVAL_FEEDBACK_PASSAGES (default 5;
  * 0 turns it off) keyword results' unit vectors, averaged, added at this weight to the unit query

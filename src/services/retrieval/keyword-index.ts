@@ -1,22 +1,28 @@
 /**
- * The keyword index of one knowledge base, in memory: an inverted index (term -> the documents that
- * hold it, in insertion order, with their term frequencies) searched with BM25 and MaxScore dynamic
- * pruning (Turtle and Flood, 1995). Terms are sorted by the most they can add to a score; once the
- * best k scores found so far cannot be reached by a document that holds only the weakest terms,
- * those terms' lists are no longer walked but only probed (galloping search) for documents the
- * stronger terms brought up. A query made of one rare and two common words then reads the rare
- * word's short list and a few probes into the long ones, instead of every document that has a
- * common word: the cost follows the answer, not the size of the base.
+ * The keyword index of one knowledge base, kept in its Durable Object's SQLite storage: an inverted
+ * index (term -> the documents that hold it, in the order they were added, with their term counts)
+ * searched with BM25 and MaxScore dynamic pruning (Turtle and Flood, 1995). Query terms are sorted
+ * by the most they can add to a score; once the best k scores found so far cannot be reached by a
+ * document holding only the weakest terms, those terms' lists are no longer walked but only probed
+ * (galloping search) for documents the stronger terms brought up.
+ *
+ * Storage, not memory: a base of 100,000 chunks holds ~19 million postings, more than a Durable
+ * Object's 128 MB once the vectors are there too. A posting list is a series of blocks (rows of at
+ * most ~4 KB, appended to at the end), each posting a varint of the gap from the previous document
+ * shifted left by one, the low bit set when the term occurs more than once, then that count in one
+ * byte (at most 255: BM25 saturates long before): a common term's posting is one byte. A query reads
+ * its terms' rows; memory holds only each document's length and source (a few bytes per document).
  *
  * BM25 is FTS5's (k1 1.2, b 0.75, idf log((N - n + 0.5) / (n + 0.5)), at least 1e-6), over this
- * base's own documents. The owner (durable-objects/vector-index.ts) persists documents and rebuilds
- * this from them; removals leave holes that `holes` counts, and the owner rebuilds when they pile up.
+ * base's own documents. Removed documents stay in the lists as holes, skipped by search.
  */
 import { TopK } from "../../lib/top-k";
 
 const K1 = 1.2;
 const B = 0.75;
 const MIN_IDF = 1e-6;
+/** A block is closed once it holds this many bytes; the next postings start a new one. */
+const BLOCK_BYTES = 4096;
 
 /** A document as the index takes it: its terms with their counts, and its length in terms (stopwords included, as FTS5 counts). */
 export interface KeywordDocument {
@@ -42,49 +48,38 @@ export interface WeightedTerm {
   weight: number;
 }
 
-/**
- * One term's posting list, compressed: per document, the gap from the previous document's slot
- * shifted left by one, with the low bit set when the term occurs more than once, as a varint; then
- * that count (at most 255: BM25 saturates long before) in one byte. A common term's entry is one
- * byte, so 100,000 chunks of 800 characters fit in tens of megabytes rather than hundreds.
- */
-class Postings {
-  bytes = new Uint8Array(8);
-  used = 0;
-  size = 0;
-  /** Documents still present that hold the term (BM25's n). */
-  live = 0;
-  last = -1;
-  maxTf = 0;
-  minLength = Number.MAX_SAFE_INTEGER;
+type TermRow = {
+  term: string;
+  live: number;
+  size: number;
+  last: number;
+  max_tf: number;
+  min_length: number;
+  blocks: number;
+  tail_bytes: number;
+};
 
-  add(slot: number, tf: number, length: number) {
-    if (this.used + 6 > this.bytes.length) {
-      const bytes = new Uint8Array(Math.max(16, this.bytes.length * 2));
-      bytes.set(this.bytes.subarray(0, this.used));
-      this.bytes = bytes;
-    }
-    let v = (slot - this.last) * 2 + (tf > 1 ? 1 : 0);
-    while (v >= 0x80) {
-      this.bytes[this.used++] = (v & 0x7f) | 0x80;
-      v = Math.floor(v / 128);
-    }
-    this.bytes[this.used++] = v;
-    if (tf > 1) this.bytes[this.used++] = Math.min(tf, 255);
-    this.last = slot;
-    this.size++;
-    this.live++;
-    if (tf > this.maxTf) this.maxTf = tf;
-    if (length < this.minLength) this.minLength = length;
+/** Appends postings (slot, count) to `out`, gaps counted from `last`; returns the new last slot. */
+function encode(out: number[], last: number, slot: number, tf: number): number {
+  let v = (slot - last) * 2 + (tf > 1 ? 1 : 0);
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
   }
+  out.push(v);
+  if (tf > 1) out.push(Math.min(tf, 255));
+  return slot;
+}
 
-  /** The list decoded: document slots (ascending) and their counts. */
-  decode(): { docs: Int32Array; tfs: Uint8Array } {
-    const docs = new Int32Array(this.size);
-    const tfs = new Uint8Array(this.size);
-    const b = this.bytes;
-    let doc = -1;
-    for (let i = 0, at = 0; i < this.size; i++) {
+/** A list's blocks decoded: document slots (ascending) and their counts. */
+function decode(blocks: ArrayBuffer[], size: number): { docs: Int32Array; tfs: Uint8Array } {
+  const docs = new Int32Array(size);
+  const tfs = new Uint8Array(size);
+  let doc = 0;
+  let i = 0;
+  for (const block of blocks) {
+    const b = new Uint8Array(block);
+    for (let at = 0; at < b.length && i < size; i++) {
       let v = 0;
       let scale = 1;
       let byte: number;
@@ -97,79 +92,145 @@ class Postings {
       docs[i] = doc;
       tfs[i] = v & 1 ? b[at++] : 1;
     }
-    return { docs, tfs };
   }
-
-  trim() {
-    if (this.bytes.length > this.used) this.bytes = this.bytes.slice(0, this.used);
-  }
+  return { docs, tfs };
 }
 
 export class KeywordIndex {
-  private postings = new Map<string, Postings>();
-  private ids: string[] = [];
-  private types: ("text_node" | "faq")[] = [];
+  /** Each slot's length (0: no document there), and its source as a code; loaded on first use. */
+  private lengths: Int32Array | null = null;
+  private sourceCodes = new Int32Array(0);
   private sources: string[] = [];
-  private lengths = new Int32Array(16);
-  private alive = new Uint8Array(16);
-  private slotOf = new Map<string, number>();
+  private codeOf = new Map<string, number>();
   private totalLength = 0;
   /** Documents present. */
   size = 0;
-  /** Slots of removed or replaced documents. */
-  holes = 0;
 
-  /** Adds documents; one already present must be removed first (its old terms are the owner's to know). */
+  constructor(private sql: SqlStorage) {
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS keyword_documents (slot INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, source_id TEXT NOT NULL, length INTEGER NOT NULL, terms TEXT NOT NULL)",
+    );
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS keyword_terms (term TEXT PRIMARY KEY, live INTEGER NOT NULL, size INTEGER NOT NULL, last INTEGER NOT NULL, max_tf INTEGER NOT NULL, min_length INTEGER NOT NULL, blocks INTEGER NOT NULL, tail_bytes INTEGER NOT NULL) WITHOUT ROWID",
+    );
+    sql.exec("CREATE TABLE IF NOT EXISTS keyword_blocks (term TEXT NOT NULL, block INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (term, block)) WITHOUT ROWID");
+  }
+
+  /** Documents stored. */
+  count(): number {
+    return this.lengths ? this.size : this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM keyword_documents").one().n;
+  }
+
+  /** Adds documents; one already present (by id) is replaced. */
   add(documents: KeywordDocument[]) {
+    this.remove(documents.map((d) => d.id));
+    const lists = new Map<string, { slots: number[]; tfs: number[]; minLength: number; maxTf: number }>();
     for (const doc of documents) {
-      if (this.slotOf.has(doc.id)) throw new Error(`Document ${doc.id} is already indexed.`);
-      const slot = this.ids.length;
-      if (slot === this.lengths.length) {
-        const lengths = new Int32Array(slot * 2);
-        const alive = new Uint8Array(slot * 2);
-        lengths.set(this.lengths);
-        alive.set(this.alive);
-        this.lengths = lengths;
-        this.alive = alive;
-      }
-      this.ids.push(doc.id);
-      this.types.push(doc.type);
-      this.sources.push(doc.sourceId);
-      this.lengths[slot] = doc.length;
-      this.alive[slot] = 1;
-      this.slotOf.set(doc.id, slot);
-      this.totalLength += doc.length;
-      this.size++;
+      const { slot } = this.sql
+        .exec<{ slot: number }>(
+          "INSERT INTO keyword_documents (id, type, source_id, length, terms) VALUES (?, ?, ?, ?, ?) RETURNING slot",
+          doc.id,
+          doc.type,
+          doc.sourceId,
+          doc.length,
+          JSON.stringify(doc.terms),
+        )
+        .one();
+      if (this.lengths) this.remember(slot, doc.length, doc.sourceId);
       for (const [term, tf] of doc.terms) {
-        let list = this.postings.get(term);
-        if (!list) this.postings.set(term, (list = new Postings()));
-        list.add(slot, tf, doc.length);
+        let list = lists.get(term);
+        if (!list) lists.set(term, (list = { slots: [], tfs: [], minLength: doc.length, maxTf: tf }));
+        list.slots.push(slot);
+        list.tfs.push(tf);
+        list.minLength = Math.min(list.minLength, doc.length);
+        list.maxTf = Math.max(list.maxTf, tf);
+      }
+    }
+    for (const [term, list] of lists) {
+      const [row] = this.sql.exec<TermRow>("SELECT * FROM keyword_terms WHERE term = ?", term).toArray();
+      const bytes: number[] = [];
+      let last = row?.last ?? 0;
+      list.slots.forEach((slot, i) => (last = encode(bytes, last, slot, list.tfs[i])));
+      let blocks = row?.blocks ?? 0;
+      let tail = row?.tail_bytes ?? 0;
+      if (blocks > 0 && tail + bytes.length <= BLOCK_BYTES) {
+        // Joined here, not with SQL's `||`, which makes text of blobs.
+        const { data } = this.sql.exec<{ data: ArrayBuffer }>("SELECT data FROM keyword_blocks WHERE term = ? AND block = ?", term, blocks - 1).one();
+        const joined = new Uint8Array(data.byteLength + bytes.length);
+        joined.set(new Uint8Array(data));
+        joined.set(bytes, data.byteLength);
+        this.sql.exec("UPDATE keyword_blocks SET data = ? WHERE term = ? AND block = ?", joined.buffer, term, blocks - 1);
+        tail += bytes.length;
+      } else {
+        this.sql.exec("INSERT INTO keyword_blocks (term, block, data) VALUES (?, ?, ?)", term, blocks++, Uint8Array.from(bytes).buffer);
+        tail = bytes.length;
+      }
+      this.sql.exec(
+        "INSERT OR REPLACE INTO keyword_terms (term, live, size, last, max_tf, min_length, blocks, tail_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        term,
+        (row?.live ?? 0) + list.slots.length,
+        (row?.size ?? 0) + list.slots.length,
+        last,
+        Math.max(row?.max_tf ?? 0, list.maxTf),
+        Math.min(row?.min_length ?? Number.MAX_SAFE_INTEGER, list.minLength),
+        blocks,
+        tail,
+      );
+    }
+  }
+
+  /** Removes documents by id (unknown ids are ignored): their terms' document counts go down, their postings become holes. */
+  remove(ids: string[]) {
+    for (const id of ids) {
+      const [row] = this.sql.exec<{ slot: number; terms: string; length: number }>("SELECT slot, terms, length FROM keyword_documents WHERE id = ?", id).toArray();
+      if (!row) continue;
+      const terms = (JSON.parse(row.terms) as KeywordDocument["terms"]).map(([t]) => t);
+      this.sql.exec("UPDATE keyword_terms SET live = live - 1 WHERE term IN (SELECT value FROM json_each(?))", JSON.stringify(terms));
+      this.sql.exec("DELETE FROM keyword_documents WHERE slot = ?", row.slot);
+      if (this.lengths && row.slot < this.lengths.length && this.lengths[row.slot] > 0) {
+        this.lengths[row.slot] = 0;
+        this.totalLength -= row.length;
+        this.size--;
       }
     }
   }
 
-  /** Removes a document; `terms` are its terms as added (so that each term's document count stays exact). */
-  remove(id: string, terms: KeywordDocument["terms"]) {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return;
-    this.slotOf.delete(id);
-    this.alive[slot] = 0;
-    this.totalLength -= this.lengths[slot];
-    this.size--;
-    this.holes++;
-    for (const [term] of terms) {
-      const list = this.postings.get(term);
-      if (list) list.live--;
+  /** Removes every document. */
+  clear() {
+    this.sql.exec("DELETE FROM keyword_documents");
+    this.sql.exec("DELETE FROM keyword_terms");
+    this.sql.exec("DELETE FROM keyword_blocks");
+    this.lengths = null;
+  }
+
+  private remember(slot: number, length: number, source: string) {
+    if (slot >= this.lengths!.length) {
+      const lengths = new Int32Array(Math.max(slot + 1, this.lengths!.length * 2));
+      const codes = new Int32Array(lengths.length);
+      lengths.set(this.lengths!);
+      codes.set(this.sourceCodes);
+      this.lengths = lengths;
+      this.sourceCodes = codes;
     }
+    let code = this.codeOf.get(source);
+    if (code === undefined) this.codeOf.set(source, (code = this.sources.push(source) - 1));
+    this.lengths![slot] = length;
+    this.sourceCodes[slot] = code;
+    this.totalLength += length;
+    this.size++;
   }
 
-  /** Releases the spare room of every posting list (after a bulk load). */
-  trim() {
-    for (const p of this.postings.values()) p.trim();
-  }
-
-  has(id: string) {
-    return this.slotOf.has(id);
+  private documents() {
+    if (this.lengths) return this.lengths;
+    const { max } = this.sql.exec<{ max: number | null }>("SELECT MAX(slot) AS max FROM keyword_documents").one();
+    this.lengths = new Int32Array((max ?? 0) + 1);
+    this.sourceCodes = new Int32Array(this.lengths.length);
+    this.totalLength = 0;
+    this.size = 0;
+    for (const row of this.sql.exec<{ slot: number; length: number; source_id: string }>("SELECT slot, length, source_id FROM keyword_documents")) {
+      this.remember(row.slot, row.length, row.source_id);
+    }
+    return this.lengths;
   }
 
   /**
@@ -177,17 +238,19 @@ export class KeywordIndex {
    * source (a contact's restrictions); a filtered document never enters the results.
    */
   search(query: WeightedTerm[], k: number, accept?: (sourceId: string) => boolean): KeywordMatch[] {
+    const lengths = this.documents();
     if (this.size === 0 || k < 1) return [];
     const n = this.size;
     const averageLength = this.totalLength / n || 1;
     const norm = (length: number) => K1 * (1 - B + (B * length) / averageLength);
     const lists: { p: { docs: Int32Array; tfs: Uint8Array; size: number }; w: number; bound: number; at: number }[] = [];
     for (const { term, weight } of query) {
-      const p = this.postings.get(term);
-      if (!p || p.live <= 0) continue;
-      const w = weight * Math.max(MIN_IDF, Math.log((n - p.live + 0.5) / (p.live + 0.5)));
+      const [t] = this.sql.exec<TermRow>("SELECT * FROM keyword_terms WHERE term = ?", term).toArray();
+      if (!t || t.live <= 0) continue;
+      const w = weight * Math.max(MIN_IDF, Math.log((n - t.live + 0.5) / (t.live + 0.5)));
+      const blocks = this.sql.exec<{ data: ArrayBuffer }>("SELECT data FROM keyword_blocks WHERE term = ? ORDER BY block", term).toArray().map((r) => r.data);
       // The most one occurrence of the term can add: its highest count in its shortest document.
-      lists.push({ p: { ...p.decode(), size: p.size }, w, bound: (w * p.maxTf * (K1 + 1)) / (p.maxTf + norm(p.minLength)), at: 0 });
+      lists.push({ p: { ...decode(blocks, t.size), size: t.size }, w, bound: (w * t.max_tf * (K1 + 1)) / (t.max_tf + norm(t.min_length)), at: 0 });
     }
     if (!lists.length) return [];
     lists.sort((a, b) => a.bound - b.bound);
@@ -199,9 +262,7 @@ export class KeywordIndex {
     let threshold = 0;
     // Lists below `essential` cannot bring a document into the results on their own.
     let essential = 0;
-    const lengths = this.lengths;
-    const alive = this.alive;
-    const sourceOk = accept ? new Map<string, boolean>() : null;
+    const sourceOk = accept ? new Map<number, boolean>() : null;
     for (;;) {
       let doc = Number.MAX_SAFE_INTEGER;
       for (let i = essential; i < lists.length; i++) {
@@ -209,7 +270,8 @@ export class KeywordIndex {
         if (l.at < l.p.size && l.p.docs[l.at] < doc) doc = l.p.docs[l.at];
       }
       if (doc === Number.MAX_SAFE_INTEGER) break;
-      const lengthNorm = norm(lengths[doc]);
+      const length = doc < lengths.length ? lengths[doc] : 0;
+      const lengthNorm = norm(length);
       let score = 0;
       for (let i = essential; i < lists.length; i++) {
         const l = lists[i];
@@ -218,7 +280,8 @@ export class KeywordIndex {
           score += (l.w * tf * (K1 + 1)) / (tf + lengthNorm);
         }
       }
-      if (!alive[doc]) continue;
+      // A hole: the document was removed (or replaced) since.
+      if (length === 0) continue;
       for (let i = essential - 1; i >= 0 && score + upTo[i] > threshold; i--) {
         const l = lists[i];
         l.at = seek(l.p.docs, l.at, l.p.size, doc);
@@ -229,9 +292,9 @@ export class KeywordIndex {
       }
       if (score <= threshold && heap.full) continue;
       if (sourceOk) {
-        const source = this.sources[doc];
-        let ok = sourceOk.get(source);
-        if (ok === undefined) sourceOk.set(source, (ok = accept!(source)));
+        const code = this.sourceCodes[doc];
+        let ok = sourceOk.get(code);
+        if (ok === undefined) sourceOk.set(code, (ok = accept!(this.sources[code])));
         if (!ok) continue;
       }
       heap.offer(score, doc);
@@ -240,9 +303,21 @@ export class KeywordIndex {
         while (essential < lists.length && upTo[essential] <= threshold) essential++;
       }
     }
-    return heap.sorted().map(({ slot, score }) => ({ id: this.ids[slot], type: this.types[slot], sourceId: this.sources[slot], score }));
+    const best = heap.sorted();
+    const rows = this.sql
+      .exec<{ slot: number; id: string; type: KeywordMatch["type"]; source_id: string }>(
+        "SELECT slot, id, type, source_id FROM keyword_documents WHERE slot IN (SELECT value FROM json_each(?))",
+        JSON.stringify(best.map((b) => b.slot)),
+      )
+      .toArray();
+    const bySlot = new Map(rows.map((r) => [r.slot, r]));
+    return best.flatMap(({ slot, score }) => {
+      const r = bySlot.get(slot);
+      return r ? [{ id: r.id, type: r.type, sourceId: r.source_id, score }] : [];
+    });
   }
 }
+
 
 /** The first position at or after `from` whose document is at least `doc` (galloping, then binary search). */
 function seek(docs: Int32Array, from: number, size: number, doc: number): number {

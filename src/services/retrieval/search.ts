@@ -47,7 +47,8 @@ const KEYWORD_HALF_SCORE = 2;
 
 /**
  * Hybrid retrieval over knowledge bases, best first, scores in 0..1. Per base: keyword search
- * (FTS5, bm25) and vector search (the base's embedding model and vector store) each return a
+ * (BM25 over the base's own inverted index; FTS5 while that is being filled) and vector search (the
+ * base's embedding model and vector store, steered by the keyword leg's best passages) each return a
  * candidate list; `hybrid` fuses them by reciprocal rank fusion when enableRrf (else by the mean of
  * their normalized scores) and, when enableRerank, reorders the fused list with the base's reranker
  * (its score, tempered by the better of the two ranks, becomes the result's). Results at or below similarityCutoff are dropped, each base keeps

@@ -53,7 +53,7 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     // As a base indexed before the keyword index existed: its index object knows none of its texts.
     const stub = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb.id));
     await runInDurableObject(stub, (_, state) => {
-      state.storage.sql.exec("DELETE FROM keyword_docs");
+      for (const table of ["keyword_documents", "keyword_terms", "keyword_blocks"]) state.storage.sql.exec(`DELETE FROM ${table}`);
       state.storage.sql.exec("DELETE FROM keyword_state");
     });
     await evictDurableObject(stub);
