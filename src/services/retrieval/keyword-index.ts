@@ -146,16 +146,33 @@ export class KeywordIndex {
         list.maxTf = Math.max(list.maxTf, tf);
       }
     }
+    // Each term's row, and the tail block of those whose postings join it, read in two statements.
+    const rows = new Map(
+      this.sql
+        .exec<TermRow>("SELECT * FROM keyword_terms WHERE term IN (SELECT value FROM json_each(?))", JSON.stringify([...lists.keys()]))
+        .toArray()
+        .map((r) => [r.term, r]),
+    );
+    const tails = new Map(
+      this.sql
+        .exec<{ term: string; data: ArrayBuffer }>(
+          "SELECT b.term, b.data FROM json_each(?) AS j JOIN keyword_blocks AS b ON b.term = j.value ->> '$[0]' AND b.block = j.value ->> '$[1]'",
+          JSON.stringify([...rows.values()].filter((r) => r.blocks > 0 && r.tail_bytes < BLOCK_BYTES).map((r) => [r.term, r.blocks - 1])),
+        )
+        .toArray()
+        .map((r) => [r.term, r.data]),
+    );
+    const updated: (string | number)[][] = [];
     for (const [term, list] of lists) {
-      const [row] = this.sql.exec<TermRow>("SELECT * FROM keyword_terms WHERE term = ?", term).toArray();
+      const row = rows.get(term);
       const bytes: number[] = [];
       let last = row?.last ?? 0;
       list.slots.forEach((slot, i) => (last = encode(bytes, last, slot, list.tfs[i])));
       let blocks = row?.blocks ?? 0;
       let tail = row?.tail_bytes ?? 0;
-      if (blocks > 0 && tail + bytes.length <= BLOCK_BYTES) {
+      const data = tails.get(term);
+      if (data && tail + bytes.length <= BLOCK_BYTES) {
         // Joined here, not with SQL's `||`, which makes text of blobs.
-        const { data } = this.sql.exec<{ data: ArrayBuffer }>("SELECT data FROM keyword_blocks WHERE term = ? AND block = ?", term, blocks - 1).one();
         const joined = new Uint8Array(data.byteLength + bytes.length);
         joined.set(new Uint8Array(data));
         joined.set(bytes, data.byteLength);
@@ -165,8 +182,7 @@ export class KeywordIndex {
         this.sql.exec("INSERT INTO keyword_blocks (term, block, data) VALUES (?, ?, ?)", term, blocks++, Uint8Array.from(bytes).buffer);
         tail = bytes.length;
       }
-      this.sql.exec(
-        "INSERT OR REPLACE INTO keyword_terms (term, live, size, last, max_tf, min_length, blocks, tail_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      updated.push([
         term,
         (row?.live ?? 0) + list.slots.length,
         (row?.size ?? 0) + list.slots.length,
@@ -175,18 +191,31 @@ export class KeywordIndex {
         Math.min(row?.min_length ?? Number.MAX_SAFE_INTEGER, list.minLength),
         blocks,
         tail,
-      );
+      ]);
     }
+    this.sql.exec(
+      `INSERT OR REPLACE INTO keyword_terms (term, live, size, last, max_tf, min_length, blocks, tail_bytes)
+       SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]', value ->> '$[4]', value ->> '$[5]', value ->> '$[6]', value ->> '$[7]' FROM json_each(?)`,
+      JSON.stringify(updated),
+    );
   }
 
   /** Removes documents by id (unknown ids are ignored): their terms' document counts go down, their postings become holes. */
   remove(ids: string[]) {
-    for (const id of ids) {
-      const [row] = this.sql.exec<{ slot: number; terms: string; length: number }>("SELECT slot, terms, length FROM keyword_documents WHERE id = ?", id).toArray();
-      if (!row) continue;
-      const terms = (JSON.parse(row.terms) as KeywordDocument["terms"]).map(([t]) => t);
-      this.sql.exec("UPDATE keyword_terms SET live = live - 1 WHERE term IN (SELECT value FROM json_each(?))", JSON.stringify(terms));
-      this.sql.exec("DELETE FROM keyword_documents WHERE slot = ?", row.slot);
+    if (!ids.length) return;
+    const rows = this.sql
+      .exec<{ slot: number; terms: string; length: number }>("SELECT slot, terms, length FROM keyword_documents WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(ids))
+      .toArray();
+    if (!rows.length) return;
+    // How many removed documents held each term.
+    const held = new Map<string, number>();
+    for (const r of rows) for (const [t] of JSON.parse(r.terms) as KeywordDocument["terms"]) held.set(t, (held.get(t) ?? 0) + 1);
+    this.sql.exec(
+      "UPDATE keyword_terms SET live = live - (j.value ->> '$[1]') FROM json_each(?) AS j WHERE keyword_terms.term = j.value ->> '$[0]'",
+      JSON.stringify([...held]),
+    );
+    this.sql.exec("DELETE FROM keyword_documents WHERE slot IN (SELECT value FROM json_each(?))", JSON.stringify(rows.map((r) => r.slot)));
+    for (const row of rows) {
       if (this.lengths && row.slot < this.lengths.length && this.lengths[row.slot] > 0) {
         this.lengths[row.slot] = 0;
         this.totalLength -= row.length;
