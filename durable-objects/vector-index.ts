@@ -134,6 +134,8 @@ export class VectorIndex extends DurableObject<Bindings> {
   async alarm() {
     const slots = this.load();
     if (slots.needsLists()) slots.buildLists();
+    const keywords = this.keywordIndex();
+    if (keywords.needsCompaction()) keywords.compact();
   }
 
   query(vector: number[], options: { topK: number; filter?: VectorFilter }): VectorMatch[] {
@@ -174,10 +176,17 @@ export class VectorIndex extends DurableObject<Bindings> {
   /** Adds texts to the keyword index (or replaces them, by id). */
   indexKeywords(documents: KeywordDocument[]): void {
     this.keywordIndex().add(documents);
+    this.scheduleCompaction();
   }
 
   removeKeywords(ids: string[]): void {
     this.keywordIndex().remove(ids);
+    this.scheduleCompaction();
+  }
+
+  /** Removed (or replaced) texts leave holes in the posting lists: rewritten in the alarm once they pile up. */
+  private scheduleCompaction() {
+    if (this.keywordIndex().needsCompaction()) this.ctx.storage.setAlarm(Date.now() + LIST_BUILD_DELAY_MS).catch(() => {});
   }
 
   /**

@@ -96,6 +96,23 @@ function decode(blocks: ArrayBuffer[], size: number): { docs: Int32Array; tfs: U
   return { docs, tfs };
 }
 
+/** Postings waiting to be appended to one term's list. */
+type Pending = { slots: number[]; tfs: number[]; minLength: number; maxTf: number };
+
+function collect(lists: Map<string, Pending>, slot: number, length: number, terms: KeywordDocument["terms"]) {
+  for (const [term, tf] of terms) {
+    let list = lists.get(term);
+    if (!list) lists.set(term, (list = { slots: [], tfs: [], minLength: length, maxTf: tf }));
+    list.slots.push(slot);
+    list.tfs.push(tf);
+    list.minLength = Math.min(list.minLength, length);
+    list.maxTf = Math.max(list.maxTf, tf);
+  }
+}
+
+/** Documents read per step when the lists are rewritten. */
+const COMPACT_PAGE = 2000;
+
 export class KeywordIndex {
   /** Each slot's length (0: no document there), and its source as a code; loaded on first use. */
   private lengths: Int32Array | null = null;
@@ -113,6 +130,7 @@ export class KeywordIndex {
     sql.exec(
       "CREATE TABLE IF NOT EXISTS keyword_terms (term TEXT PRIMARY KEY, live INTEGER NOT NULL, size INTEGER NOT NULL, last INTEGER NOT NULL, max_tf INTEGER NOT NULL, min_length INTEGER NOT NULL, blocks INTEGER NOT NULL, tail_bytes INTEGER NOT NULL) WITHOUT ROWID",
     );
+    sql.exec("CREATE TABLE IF NOT EXISTS keyword_holes (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS keyword_blocks (term TEXT NOT NULL, block INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (term, block)) WITHOUT ROWID");
   }
 
@@ -124,7 +142,7 @@ export class KeywordIndex {
   /** Adds documents; one already present (by id) is replaced. */
   add(documents: KeywordDocument[]) {
     this.remove(documents.map((d) => d.id));
-    const lists = new Map<string, { slots: number[]; tfs: number[]; minLength: number; maxTf: number }>();
+    const lists = new Map<string, Pending>();
     for (const doc of documents) {
       const { slot } = this.sql
         .exec<{ slot: number }>(
@@ -137,15 +155,13 @@ export class KeywordIndex {
         )
         .one();
       if (this.lengths) this.remember(slot, doc.length, doc.sourceId);
-      for (const [term, tf] of doc.terms) {
-        let list = lists.get(term);
-        if (!list) lists.set(term, (list = { slots: [], tfs: [], minLength: doc.length, maxTf: tf }));
-        list.slots.push(slot);
-        list.tfs.push(tf);
-        list.minLength = Math.min(list.minLength, doc.length);
-        list.maxTf = Math.max(list.maxTf, tf);
-      }
+      collect(lists, slot, doc.length, doc.terms);
     }
+    this.append(lists);
+  }
+
+  /** Appends postings (slots above every slot already in the lists) to their terms' lists. */
+  private append(lists: Map<string, Pending>) {
     // Each term's row, and the tail block of those whose postings join it, read in two statements.
     const rows = new Map(
       this.sql
@@ -215,6 +231,7 @@ export class KeywordIndex {
       JSON.stringify([...held]),
     );
     this.sql.exec("DELETE FROM keyword_documents WHERE slot IN (SELECT value FROM json_each(?))", JSON.stringify(rows.map((r) => r.slot)));
+    this.sql.exec("INSERT INTO keyword_holes (id, n) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET n = n + excluded.n", rows.length);
     for (const row of rows) {
       if (this.lengths && row.slot < this.lengths.length && this.lengths[row.slot] > 0) {
         this.lengths[row.slot] = 0;
@@ -224,11 +241,44 @@ export class KeywordIndex {
     }
   }
 
+  /** Documents removed (or replaced) since the lists were last rewritten: their postings are holes. */
+  holes(): number {
+    const [row] = this.sql.exec<{ n: number }>("SELECT n FROM keyword_holes WHERE id = 1").toArray();
+    return row?.n ?? 0;
+  }
+
+  /** Whether enough documents were removed or replaced that rewriting the lists pays (a quarter, at least 1,000). */
+  needsCompaction(): boolean {
+    const holes = this.holes();
+    return holes >= 1000 && holes > this.count() / 4;
+  }
+
+  /**
+   * Rewrites every posting list from the documents present, in slot order, page by page: the
+   * holes of removed documents go. Slots stay as they are (the gaps cost a byte here and there).
+   */
+  compact() {
+    this.sql.exec("DELETE FROM keyword_terms");
+    this.sql.exec("DELETE FROM keyword_blocks");
+    for (let after = 0; ; ) {
+      const page = this.sql
+        .exec<{ slot: number; length: number; terms: string }>("SELECT slot, length, terms FROM keyword_documents WHERE slot > ? ORDER BY slot LIMIT ?", after, COMPACT_PAGE)
+        .toArray();
+      if (!page.length) break;
+      const lists = new Map<string, Pending>();
+      for (const d of page) collect(lists, d.slot, d.length, JSON.parse(d.terms) as KeywordDocument["terms"]);
+      this.append(lists);
+      after = page[page.length - 1].slot;
+    }
+    this.sql.exec("DELETE FROM keyword_holes");
+  }
+
   /** Removes every document. */
   clear() {
     this.sql.exec("DELETE FROM keyword_documents");
     this.sql.exec("DELETE FROM keyword_terms");
     this.sql.exec("DELETE FROM keyword_blocks");
+    this.sql.exec("DELETE FROM keyword_holes");
     this.lengths = null;
   }
 

@@ -170,4 +170,27 @@ describe("KeywordIndex (BM25 with MaxScore, in a Durable Object's storage)", () 
     expect(index.search(query, 5).map((m) => m.id)).toEqual(["d20000", "d0", "d69999"]);
     expectSameRanking(index.search([{ term: "common", weight: 1 }], 3), exhaustive(capped, [{ term: "common", weight: 1 }], 3));
     }), 60_000);
+
+  it("rewrites its posting lists without the holes of removed documents once they pile up, and ranks as before", () =>
+    inIndex((index) => {
+      const docs = corpus(12, 3000);
+      index.add(docs);
+      const bytes = () => (index as unknown as { sql: SqlStorage }).sql.exec<{ n: number }>("SELECT SUM(length(data)) AS n FROM keyword_blocks").one().n;
+      const full = bytes();
+      index.remove(docs.filter((_, i) => i % 2 === 0).map((d) => d.id));
+      const kept = docs.filter((_, i) => i % 2 === 1);
+      expect(index.holes()).toBe(1500);
+      expect(index.needsCompaction()).toBe(true);
+      const query = [{ term: "w2", weight: 1 }, { term: "w70", weight: 1 }, { term: "w200", weight: 2 }];
+      const before = index.search(query, 25);
+      index.compact();
+      expect(index.holes()).toBe(0);
+      expect(index.needsCompaction()).toBe(false);
+      expect(bytes()).toBeLessThan(0.6 * full);
+      expect(index.search(query, 25)).toEqual(before);
+      expectSameRanking(before, exhaustive(kept, query, 25));
+      // Appends after a rewrite continue the lists.
+      index.add([docs[0]]);
+      expectSameRanking(index.search(query, 25), exhaustive([...kept, docs[0]], query, 25));
+    }), 60_000);
 });
