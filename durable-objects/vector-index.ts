@@ -27,14 +27,15 @@ export interface IndexSearchResult {
 
 /**
  * The index of one knowledge base, one instance per base. It holds the base's keyword index (an
- * inverted index with BM25, src/services/retrieval/keyword-index.ts: every deployment), the base's
- * corpus-trained embedding model (every deployment using the built-in model) and, without a
- * VECTORIZE binding, its vectors: the local vector store, brute
- * force. SQLite storage is the record; queries scan an in-memory copy loaded once per instance, int8
- * in one buffer: a quarter of float32's memory, and a tight typed-array loop is the fastest scan
- * JavaScript has (Workers cannot compile WebAssembly SIMD at run time). Memory bounds it: 100,000 x
- * 256 dimensions take 26 MB of the 128 MB; bigger knowledge bases belong in Vectorize. A sparse
- * query (the local model's) is scored on its non-zero dimensions only.
+ * inverted index with BM25 in its SQLite storage, src/services/retrieval/keyword-index.ts: every
+ * deployment), the base's corpus-trained embedding model (every deployment using the built-in
+ * model) and, without a VECTORIZE binding, its vectors: the local vector store. For vectors SQLite
+ * storage is the record; queries scan an in-memory copy loaded once per instance, int8 in one
+ * buffer: a quarter of float32's memory, and a tight typed-array loop is the fastest scan JavaScript
+ * has (Workers cannot compile WebAssembly SIMD at run time). Memory bounds it: 100,000 x 256
+ * dimensions take 26 MB of the 128 MB; bigger knowledge bases belong in Vectorize. A sparse query
+ * (the untrained local model's) is scored on its non-zero dimensions only; from 20,000 vectors a
+ * dense one probes k-means lists (Slots.buildLists).
  */
 export class VectorIndex extends DurableObject<Bindings> {
   private memory: Slots | null = null;
