@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../src/env";
 import type { VectorFilter, VectorMatch, VectorRecord } from "../src/services/vector-store/types";
 import { TopK } from "../src/lib/top-k";
+import { feedbackPassages, meanDirection, steered } from "../src/services/retrieval/feedback";
 import { KeywordIndex, type KeywordDocument, type KeywordMatch, type WeightedTerm } from "../src/services/retrieval/keyword-index";
 import { embedWithModel, MIN_TRAINING_CHUNKS, TRAINING_SAMPLE, trainCorpusModel, type CorpusModel } from "../src/services/embeddings/corpus";
 
@@ -139,6 +140,11 @@ export class VectorIndex extends DurableObject<Bindings> {
     if (keywords.needsCompaction()) keywords.compact();
   }
 
+  /** The stored vectors of ids (unit length; those it holds). */
+  vectorsOf(ids: string[]): number[][] {
+    return this.load().vectorsOf(ids);
+  }
+
   query(vector: number[], options: { topK: number; filter?: VectorFilter }): VectorMatch[] {
     return this.load().search(vector, options.topK, options.filter);
   }
@@ -162,15 +168,10 @@ export class VectorIndex extends DurableObject<Bindings> {
     if (!values) return { keyword, vector: [] };
     if (v.scan === false) return { keyword, vector: [], embedding: values };
     const slots = this.load();
-    // Pseudo-relevance feedback (Rocchio): the query vector moves towards the keyword leg's best
-    // passages, so the vector leg finds what those passages' neighbours say in other words.
+    // Feedback: the query moves towards the keyword leg's best passages (src/services/retrieval/feedback.ts).
     const passages = feedbackPassages(this.env);
-    const centroid = passages && keyword?.length ? slots.centroidOf(keyword.slice(0, passages).map((m) => m.id)) : null;
-    if (centroid) {
-      const norm = Math.hypot(...values) || 1;
-      const expanded = values.map((x, i) => x / norm + FEEDBACK_WEIGHT * centroid[i]);
-      return { keyword, vector: slots.search(expanded, v.topK, filter) };
-    }
+    const direction = passages && keyword?.length ? meanDirection(slots.vectorsOf(keyword.slice(0, passages).map((m) => m.id))) : null;
+    if (direction) return { keyword, vector: slots.search(steered(values, direction), v.topK, filter) };
     return { keyword, vector: slots.search(values, v.topK, filter) };
   }
 
@@ -292,17 +293,6 @@ interface EmbeddingState {
 }
 
 const TRAINING_LEASE_MS = 10 * 60_000;
-/**
- * Feedback for the vector leg of a hybrid search: the best RETRIEVAL_FEEDBACK_PASSAGES (default 5;
- * 0 turns it off) keyword results' unit vectors, averaged, added at this weight to the unit query
- * vector. Measured (docs/decisions.md, issue 21): CISI default pipeline 0.377 -> 0.400 nDCG@10,
- * help-centre set 0.886 -> 0.894.
- */
-const FEEDBACK_WEIGHT = 0.5;
-const feedbackPassages = (env: Bindings) => {
-  const n = Number(env.RETRIEVAL_FEEDBACK_PASSAGES ?? 5);
-  return Number.isInteger(n) && n >= 0 && n <= 50 ? n : 5;
-};
 /** Quiet time after the last write before the k-means lists are (re)built. */
 const LIST_BUILD_DELAY_MS = 3_000;
 /** From this many vectors on, a dense query probes k-means lists instead of scanning every vector. */
@@ -401,19 +391,16 @@ class Slots {
     this.slotOf.delete(id);
   }
 
-  /** The unit-length mean of the stored vectors of `ids` (those it holds), null when it holds none. */
-  centroidOf(ids: string[]): number[] | null {
-    const sum = new Float64Array(this.dims);
-    let found = 0;
+  /** The stored vectors of `ids` (those it holds), each scaled to unit length. */
+  vectorsOf(ids: string[]): number[][] {
+    const out: number[][] = [];
     for (const id of ids) {
       const slot = this.slotOf.get(id);
       if (slot === undefined || !(this.norms[slot] > 0)) continue;
-      found++;
       const o = slot * this.stride;
-      for (let j = 0; j < this.dims; j++) sum[j] += this.data[o + j] / this.norms[slot];
+      out.push(Array.from(this.data.subarray(o, o + this.dims), (x) => x / this.norms[slot]));
     }
-    const norm = Math.hypot(...sum);
-    return found && norm > 0 ? Array.from(sum, (x) => x / norm) : null;
+    return out;
   }
 
   search(vector: number[], topK: number, filter?: VectorFilter): VectorMatch[] {

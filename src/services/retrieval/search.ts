@@ -5,6 +5,7 @@ import type { KnowledgeBaseRow } from "../knowledge-bases";
 import { embedderOf } from "../knowledge-content";
 import { isKnowledgeBaseModel } from "../embeddings/knowledge-base";
 import { knowledgeIndexOf } from "./knowledge-index";
+import { feedbackPassages, meanDirection, steered } from "./feedback";
 import type { IndexSearch } from "../../../durable-objects/vector-index";
 import { rerankerFor } from "../rerankers";
 import { vectorStoreFor, type VectorFilter } from "../vector-store";
@@ -108,8 +109,12 @@ async function candidates(env: Bindings, db: Db, kb: KnowledgeBaseRow, options: 
   const found = await index.search(request);
   let vector = found.vector;
   if (request.vector && env.VECTORIZE) {
-    const values = request.vector.values ?? found.embedding;
-    vector = values ? await vectorStoreFor(env).query(kb.id, values, { topK: pool, filter: vectorFilter }) : [];
+    const store = vectorStoreFor(env);
+    let values = request.vector.values ?? found.embedding;
+    // Feedback from the keyword leg, as the local store applies it inside the index object.
+    const passages = feedbackPassages(env);
+    if (values && passages && found.keyword?.length) values = steered(values, meanDirection(await store.getByIds(kb.id, found.keyword.slice(0, passages).map((m) => m.id))));
+    vector = values ? await store.query(kb.id, values, { topK: pool, filter: vectorFilter }) : [];
   }
   let keyword: Candidate[] = [];
   if (found.keyword) keyword = found.keyword.map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: m.score / (m.score + KEYWORD_HALF_SCORE) }));

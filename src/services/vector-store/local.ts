@@ -18,6 +18,9 @@ export function localVectorStore(namespace: DurableObjectNamespace<VectorIndex>)
     async deleteByIds(knowledgeBaseId, ids) {
       if (ids.length) await index(knowledgeBaseId).deleteByIds(ids);
     },
+    async getByIds(knowledgeBaseId, ids) {
+      return index(knowledgeBaseId).vectorsOf(ids);
+    },
     async count(knowledgeBaseId) {
       return index(knowledgeBaseId).count();
     },

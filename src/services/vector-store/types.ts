@@ -30,6 +30,8 @@ export interface VectorStore {
   /** The `topK` nearest vectors of the knowledge base, best first. */
   query(knowledgeBaseId: string, vector: number[], options: { topK: number; filter?: VectorFilter }): Promise<VectorMatch[]>;
   deleteByIds(knowledgeBaseId: string, ids: string[]): Promise<void>;
+  /** The stored vectors of some ids (those it holds). */
+  getByIds(knowledgeBaseId: string, ids: string[]): Promise<number[][]>;
   /** How many vectors the knowledge base holds. */
   count(knowledgeBaseId: string): Promise<number>;
 }

@@ -5,6 +5,7 @@ interface VectorizeBinding {
   query(vector: number[], options: VectorizeQueryOptions): Promise<VectorizeMatches>;
   upsert(vectors: VectorizeVector[]): Promise<unknown>;
   deleteByIds(ids: string[]): Promise<unknown>;
+  getByIds(ids: string[]): Promise<{ id: string; values: number[] | Float32Array | Float64Array }[]>;
 }
 
 /** Vectorize accepts up to 1,000 vectors per upsert and 1,000 ids per delete. */
@@ -51,6 +52,10 @@ export function vectorizeVectorStore(index: VectorizeBinding): VectorStore {
     async deleteByIds(_knowledgeBaseId, ids) {
       // Ids (uuid v7 of text nodes and FAQs) are unique across the whole index, so no namespace is needed.
       for (let i = 0; i < ids.length; i += BATCH) await index.deleteByIds(ids.slice(i, i + BATCH));
+    },
+    async getByIds(_knowledgeBaseId, ids) {
+      if (!ids.length) return [];
+      return (await index.getByIds(ids.slice(0, BATCH))).map((v) => Array.from(v.values));
     },
     async count() {
       return -1;

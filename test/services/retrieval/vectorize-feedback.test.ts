@@ -1,0 +1,74 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { Bindings } from "../../../src/env";
+import { getDb } from "../../../src/db";
+import type { KnowledgeBaseRow } from "../../../src/services/knowledge-bases";
+import { searchKnowledge } from "../../../src/services/retrieval/search";
+import { meanDirection, steered } from "../../../src/services/retrieval/feedback";
+
+const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
+
+/**
+ * Stands in for Cloudflare Vectorize, which has no local runtime: vectors by namespace, exact cosine
+ * ranking, and a record of the query vectors it was sent.
+ */
+function vectorizeStandIn() {
+  const stored = new Map<string, { id: string; values: number[]; namespace: string; metadata: Record<string, string> }>();
+  const queries: number[][] = [];
+  const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b) || 1);
+  return {
+    queries,
+    async upsert(vectors: { id: string; values: number[]; namespace: string; metadata: Record<string, string> }[]) {
+      for (const v of vectors) stored.set(v.id, v);
+    },
+    async query(vector: number[], options: { topK: number; namespace: string }) {
+      queries.push(vector);
+      const matches = [...stored.values()]
+        .filter((v) => v.namespace === options.namespace)
+        .map((v) => ({ id: v.id, score: cos(vector, v.values), metadata: v.metadata }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, options.topK);
+      return { matches, count: matches.length };
+    },
+    async getByIds(ids: string[]) {
+      return ids.flatMap((id) => (stored.has(id) ? [stored.get(id)!] : []));
+    },
+    async deleteByIds(ids: string[]) {
+      for (const id of ids) stored.delete(id);
+    },
+  };
+}
+
+describe("hybrid search with Vectorize", () => {
+  it("steers the vector sent to Vectorize towards the keyword leg's best passages, as the local store does", async () => {
+    const kbId = crypto.randomUUID();
+    const index = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kbId));
+    await index.markKeywordsComplete();
+    await index.indexKeywords([{ id: "a", type: "text_node", sourceId: "f1", length: 4, terms: [["refund", 1]] }]);
+    const unit = (i: number) => Array.from({ length: 256 }, (_, j) => (j === i ? 1 : 0));
+    const vectorize = vectorizeStandIn();
+    await vectorize.upsert(["a", "b", "c"].map((id, i) => ({ id, values: unit(i), namespace: kbId, metadata: { type: "text_node", sourceId: `f${i + 1}` } })));
+    const kb = {
+      id: kbId,
+      name: "Vectorize",
+      vectorDatabaseType: null,
+      embeddingModelId: LOCAL_EMBEDDING,
+      numberOfRetrievedChunks: 5,
+      enableHyde: false,
+      enableRrf: true,
+      enableRerank: false,
+      similarityCutoff: 0,
+      sentenceWindowSize: 0,
+    } as unknown as KnowledgeBaseRow;
+    const search = (settings: Partial<Bindings>) =>
+      searchKnowledge({ ...env, VECTORIZE: vectorize, ...settings } as unknown as Bindings, getDb(env.DB), [kb], { query: "refund", limit: 5 });
+
+    await search({});
+    const [plain] = (await index.embed(["refund"])).vectors;
+    expect(vectorize.queries[0]).toEqual(steered(plain, meanDirection([unit(0)])));
+    expect(vectorize.queries[0]).not.toEqual(plain);
+    // Turned off, the query goes as embedded.
+    await search({ RETRIEVAL_FEEDBACK_PASSAGES: "0" });
+    expect(vectorize.queries[1]).toEqual(plain);
+  });
+});
