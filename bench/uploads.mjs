@@ -13,7 +13,9 @@ const ISSUE_COUNT = 200;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Rounds of one size: at least ROUNDS, and as many as carry ~200 MB (a 1 MB upload takes tens of ms, as noisy as a shared machine). */
 const roundsFor = (mb) => Math.max(ROUNDS, Math.ceil(200 / mb));
-const SIZES = [1, 20];
+/** BENCH_UPLOAD_SIZES=1,20,80 adds sizes (MB); over 20 the servers allow attachments that large (ALLOWED_FILE_SPECS). */
+const SIZES = (process.env.BENCH_UPLOAD_SIZES ?? "1,20").split(",").map(Number);
+const LARGE_SPECS = Math.max(...SIZES) > 20 ? { ALLOWED_FILE_SPECS: JSON.stringify({ attachment: { file: { max_size: (Math.max(...SIZES) + 1) * 1_048_576 } } }) } : {};
 
 /** Resident memory (MB) of the workerd processes below `root` (one server's `wrangler dev`), or of every workerd without one. */
 function workerdRssMb(root) {
@@ -51,8 +53,8 @@ function multipart(fields, filename, bytes) {
 }
 
 export default async function () {
-  const server = await startServer({ port: 8791 });
-  const putServer = await startServer({ port: 8792, vars: { PRESIGNED_UPLOAD_METHOD: "PUT" } });
+  const server = await startServer({ port: 8791, vars: LARGE_SPECS });
+  const putServer = await startServer({ port: 8792, vars: { PRESIGNED_UPLOAD_METHOD: "PUT", ...LARGE_SPECS } });
   try {
     const presign = (s, fileSize) => s.api("/upload-presigned-url/", { body: { filename: "doc.pdf", model_name: "attachment", field_name: "file", file_size: fileSize } });
     for (let i = 0; i < 20; i++) await presign(server, 1000);
