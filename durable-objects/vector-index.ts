@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../src/env";
 import type { VectorFilter, VectorMatch, VectorRecord } from "../src/services/vector-store/types";
 import { TopK } from "../src/lib/top-k";
+import { sourcePredicate } from "../src/services/vector-store/filter";
 import { feedbackPassages, meanDirection, steered } from "../src/services/retrieval/feedback";
 import { KeywordIndex, type KeywordDocument, type KeywordMatch, type WeightedTerm } from "../src/services/retrieval/keyword-index";
 import { embedWithModel, MIN_TRAINING_CHUNKS, TRAINING_SAMPLE, trainCorpusModel, type CorpusModel } from "../src/services/embeddings/corpus";
@@ -156,10 +157,7 @@ export class VectorIndex extends DurableObject<Bindings> {
     if (request.keyword) {
       if (!this.keywordsComplete()) keyword = null;
       else {
-        const only = filter?.sourceIds?.in ? new Set(filter.sourceIds.in) : null;
-        const except = filter?.sourceIds?.notIn?.length ? new Set(filter.sourceIds.notIn) : null;
-        const accept = only || except ? (source: string) => (!only || only.has(source)) && !except?.has(source) : undefined;
-        keyword = this.keywordIndex().search(request.keyword.terms, request.keyword.topK, accept);
+        keyword = this.keywordIndex().search(request.keyword.terms, request.keyword.topK, sourcePredicate(filter));
       }
     }
     const v = request.vector;
@@ -171,8 +169,7 @@ export class VectorIndex extends DurableObject<Bindings> {
     // Feedback: the query moves towards the keyword leg's best passages (src/services/retrieval/feedback.ts).
     const passages = feedbackPassages(this.env);
     const direction = passages && keyword?.length ? meanDirection(slots.vectorsOf(keyword.slice(0, passages).map((m) => m.id))) : null;
-    if (direction) return { keyword, vector: slots.search(steered(values, direction), v.topK, filter) };
-    return { keyword, vector: slots.search(values, v.topK, filter) };
+    return { keyword, vector: slots.search(steered(values, direction), v.topK, filter) };
   }
 
   /** Adds texts to the keyword index (or replaces them, by id). */
@@ -410,11 +407,10 @@ class Slots {
     if (!(qNorm > 0) || !Number.isFinite(qNorm)) return [];
     const q = new Int32Array(this.stride);
     for (let i = 0; i < vector.length; i++) q[i] = Math.round((vector[i] / qNorm) * QUERY_SCALE);
-    const only = filter?.sourceIds?.in ? new Set(filter.sourceIds.in) : null;
-    const except = filter?.sourceIds?.notIn?.length ? new Set(filter.sourceIds.notIn) : null;
+    const accepts = sourcePredicate(filter);
     let candidates: Int32Array | null = null;
-    if (only || except) {
-      const allowed = this.sources.map((source) => (!only || only.has(source)) && !except?.has(source));
+    if (accepts) {
+      const allowed = this.sources.map(accepts);
       let n = 0;
       candidates = new Int32Array(this.size);
       for (let s = 0; s < this.size; s++) if (allowed[this.codes[s]]) candidates[n++] = s;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { vectorStoreFor, type VectorRecord } from "../vector-store";
-import { knowledgeIndexOf } from "../retrieval/knowledge-index";
+import { knowledgeBaseTexts, knowledgeIndexOf } from "../retrieval/knowledge-index";
 import { TRAINING_SAMPLE } from "./corpus";
 import { LOCAL_EMBEDDING_DIMENSIONS } from "./local";
 import type { EmbeddingModel } from "./types";
@@ -19,8 +19,6 @@ export interface KnowledgeBaseEmbeddingModel extends EmbeddingModel {
 
 /** Texts per call to the Durable Object. */
 const EMBED_CALL = 500;
-/** Rows read per page when a new model re-embeds the whole base. */
-const REEMBED_PAGE = 1000;
 
 export function knowledgeBaseEmbeddingModel(env: Pick<Bindings, "VECTOR_INDEX">, knowledgeBaseId: string): KnowledgeBaseEmbeddingModel {
   const versions = new Set<number>();
@@ -80,17 +78,8 @@ export async function refreshKnowledgeBaseEmbedding(env: Bindings, db: Db, model
 async function reembedKnowledgeBase(env: Bindings, db: Db, kb: string) {
   const model = knowledgeBaseEmbeddingModel(env, kb);
   const store = vectorStoreFor(env);
-  for (const table of ["text_nodes", "faqs"] as const) {
-    for (let after = 0; ; ) {
-      const rows = await db.all<{ rowid: number; id: string; text: string; source: string }>(
-        table === "text_nodes"
-          ? sql`select rowid, id, text, file_id as source from text_nodes where knowledge_base_id = ${kb} and rowid > ${after} order by rowid limit ${REEMBED_PAGE}`
-          : sql`select rowid, id, question || char(10) || answer as text, id as source from faqs where knowledge_base_id = ${kb} and rowid > ${after} order by rowid limit ${REEMBED_PAGE}`,
-      );
-      if (!rows.length) break;
-      after = rows[rows.length - 1].rowid;
-      const vectors = await model.embed(rows.map((r) => r.text));
-      await store.upsert(kb, rows.map((r, i) => ({ id: r.id, type: table === "faqs" ? "faq" : "text_node", sourceId: r.source, values: vectors[i] })));
-    }
+  for await (const page of knowledgeBaseTexts(db, kb)) {
+    const vectors = await model.embed(page.map((t) => t.text));
+    await store.upsert(kb, page.map((t, i) => ({ id: t.id, type: t.type, sourceId: t.sourceId, values: vectors[i] })));
   }
 }

@@ -316,7 +316,7 @@ export class KeywordIndex {
    * The k best documents for the terms, best first (ties: earlier added first). `accept` filters by
    * source (a contact's restrictions); a filtered document never enters the results.
    */
-  search(query: WeightedTerm[], k: number, accept?: (sourceId: string) => boolean): KeywordMatch[] {
+  search(query: WeightedTerm[], k: number, accept?: ((sourceId: string) => boolean) | null): KeywordMatch[] {
     const lengths = this.documents();
     if (this.size === 0 || k < 1) return [];
     const n = this.size;

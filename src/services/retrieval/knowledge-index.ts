@@ -49,6 +49,15 @@ export async function startKeywordIndex(env: Pick<Bindings, "VECTOR_INDEX">, kno
  * searches use the FTS5 index in D1.
  */
 export async function rebuildKeywordIndex(env: Bindings, db: Db, knowledgeBaseId: string) {
+  for await (const page of knowledgeBaseTexts(db, knowledgeBaseId)) await indexKeywordTexts(env, knowledgeBaseId, page);
+  await knowledgeIndexOf(env, knowledgeBaseId).markKeywordsComplete();
+}
+
+/**
+ * Every text of a knowledge base as its indexes take them (text nodes, then FAQs as question and
+ * answer), read from D1 in pages of REBUILD_PAGE rows: for rebuilding an index from the record.
+ */
+export async function* knowledgeBaseTexts(db: Db, knowledgeBaseId: string): AsyncGenerator<IndexedText[]> {
   for (const table of ["text_nodes", "faqs"] as const) {
     for (let after = 0; ; ) {
       const rows = await db.all<{ rowid: number; id: string; text: string; source: string }>(
@@ -58,8 +67,7 @@ export async function rebuildKeywordIndex(env: Bindings, db: Db, knowledgeBaseId
       );
       if (!rows.length) break;
       after = rows[rows.length - 1].rowid;
-      await indexKeywordTexts(env, knowledgeBaseId, rows.map((r) => ({ id: r.id, type: table === "faqs" ? "faq" : "text_node", sourceId: r.source, text: r.text })));
+      yield rows.map((r) => ({ id: r.id, type: table === "faqs" ? "faq" : "text_node", sourceId: r.source, text: r.text }));
     }
   }
-  await knowledgeIndexOf(env, knowledgeBaseId).markKeywordsComplete();
 }

@@ -117,13 +117,14 @@ async function candidates(env: Bindings, db: Db, kb: KnowledgeBaseRow, options: 
     vector = values ? await store.query(kb.id, values, { topK: pool, filter: vectorFilter }) : [];
   }
   let keyword: Candidate[] = [];
-  if (found.keyword) keyword = found.keyword.map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: m.score / (m.score + KEYWORD_HALF_SCORE) }));
+  if (found.keyword) keyword = found.keyword.map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: m.score }));
   else if (request.keyword) {
     keyword = await keywordCandidatesFts(env, kb, options.query, filter, pool);
     await requestKeywordRebuild(env, kb.id);
   }
   return [
-    keyword,
+    // Raw BM25 (larger is better) into 0..1.
+    keyword.map((c) => ({ ...c, score: c.score / (c.score + KEYWORD_HALF_SCORE) })),
     vector.filter((m) => m.score > 0 && allows(filter, m.sourceId)).map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: Math.min(1, m.score) })),
   ];
 }
@@ -133,6 +134,7 @@ async function requestKeywordRebuild(env: Bindings, knowledgeBaseId: string) {
   if (await knowledgeIndexOf(env, knowledgeBaseId).claimKeywordRebuild()) await env.INGESTION_QUEUE.send({ kind: "keywords", knowledgeBaseId });
 }
 
+/** The keyword leg through FTS5 in D1, raw BM25 (larger is better): for a base whose own index is still being filled. */
 async function keywordCandidatesFts(env: Bindings, kb: KnowledgeBaseRow, query: string, filter: SourceFilter, pool: number): Promise<Candidate[]> {
   const match = matchExpression(query, kb.id);
   if (!match) return [];
@@ -155,7 +157,7 @@ async function keywordCandidatesFts(env: Bindings, kb: KnowledgeBaseRow, query: 
   )
     .bind(match, pool, kb.id, ...(restricted ? [filter.allow ? 1 : 0, JSON.stringify(filter.allow ? [...filter.allow] : []), JSON.stringify([...filter.deny])] : []))
     .all<Candidate>();
-  return results.map((c) => ({ ...c, score: c.score / (c.score + KEYWORD_HALF_SCORE) }));
+  return results;
 }
 
 /** HyDE: the language model's short answer to the question, searched for together with the question. */
