@@ -73,53 +73,53 @@ const inIndex = <T>(f: (index: KeywordIndex) => T | Promise<T>) =>
 describe("KeywordIndex (BM25 with MaxScore, in a Durable Object's storage)", () => {
   it("returns exactly the exhaustive BM25 top k, for skewed corpora, every k and mixed query weights", () =>
     inIndex((index) => {
-    const rand = prng(99);
-    for (const seed of [1, 2, 3]) {
-      const docs = corpus(seed, 400);
-      index.clear();
-      index.add(docs);
-      for (let q = 0; q < 60; q++) {
-        const query = Array.from({ length: 1 + Math.floor(rand() * 5) }, () => ({ term: `w${Math.floor(300 * rand() ** 2)}`, weight: 1 + Math.floor(rand() * 3) }));
-        const unique = [...new Map(query.map((t) => [t.term, t])).values()];
-        for (const k of [1, 5, 30]) {
-          const got = index.search(unique, k);
-          const want = exhaustive(docs, unique, k);
-          expectSameRanking(got, want);
+      const rand = prng(99);
+      for (const seed of [1, 2, 3]) {
+        const docs = corpus(seed, 400);
+        index.clear();
+        index.add(docs);
+        for (let q = 0; q < 60; q++) {
+          const query = Array.from({ length: 1 + Math.floor(rand() * 5) }, () => ({ term: `w${Math.floor(300 * rand() ** 2)}`, weight: 1 + Math.floor(rand() * 3) }));
+          const unique = [...new Map(query.map((t) => [t.term, t])).values()];
+          for (const k of [1, 5, 30]) {
+            const got = index.search(unique, k);
+            const want = exhaustive(docs, unique, k);
+            expectSameRanking(got, want);
+          }
         }
       }
-    }
     }));
 
   it("forgets removed documents (their terms' counts too) and ranks a re-added one anew", () =>
     inIndex((index) => {
-    const docs = corpus(5, 200);
-    index.add(docs);
-    const removed = docs.filter((_, i) => i % 3 === 0);
-    index.remove([...removed.map((d) => d.id), "unknown"]);
-    const kept = docs.filter((_, i) => i % 3 !== 0);
-    expect(index.count()).toBe(kept.length);
-    const query = [{ term: "w0", weight: 1 }, { term: "w40", weight: 2 }, { term: "w150", weight: 1 }];
-    expectSameRanking(index.search(query, 20), exhaustive(kept, query, 20));
-    // Added again, a document comes last in insertion order: the reference sees it there too.
-    index.add([removed[0]]);
-    const now = [...kept, removed[0]];
-    expectSameRanking(index.search(query, 20), exhaustive(now, query, 20));
-    // Added once more, it replaces itself (and moves to the end again).
-    index.add([removed[0]]);
-    expect(index.count()).toBe(now.length);
-    expectSameRanking(index.search(query, 20), exhaustive(now, query, 20));
+      const docs = corpus(5, 200);
+      index.add(docs);
+      const removed = docs.filter((_, i) => i % 3 === 0);
+      index.remove([...removed.map((d) => d.id), "unknown"]);
+      const kept = docs.filter((_, i) => i % 3 !== 0);
+      expect(index.count()).toBe(kept.length);
+      const query = [{ term: "w0", weight: 1 }, { term: "w40", weight: 2 }, { term: "w150", weight: 1 }];
+      expectSameRanking(index.search(query, 20), exhaustive(kept, query, 20));
+      // Added again, a document comes last in insertion order: the reference sees it there too.
+      index.add([removed[0]]);
+      const now = [...kept, removed[0]];
+      expectSameRanking(index.search(query, 20), exhaustive(now, query, 20));
+      // Added once more, it replaces itself (and moves to the end again).
+      index.add([removed[0]]);
+      expect(index.count()).toBe(now.length);
+      expectSameRanking(index.search(query, 20), exhaustive(now, query, 20));
     }));
 
   it("keeps only accepted sources, and still finds k of them below rejected ones", () =>
     inIndex((index) => {
-    const docs = corpus(8, 300);
-    index.add(docs);
-    const query = [{ term: "w1", weight: 1 }, { term: "w20", weight: 1 }];
-    const accept = (s: string) => s === "s3";
-    const got = index.search(query, 10, accept);
-    expect(got.length).toBe(10);
-    expect(got.every((m) => m.sourceId === "s3")).toBe(true);
-    expectSameRanking(got, exhaustive(docs, query, 10, accept));
+      const docs = corpus(8, 300);
+      index.add(docs);
+      const query = [{ term: "w1", weight: 1 }, { term: "w20", weight: 1 }];
+      const accept = (s: string) => s === "s3";
+      const got = index.search(query, 10, accept);
+      expect(got.length).toBe(10);
+      expect(got.every((m) => m.sourceId === "s3")).toBe(true);
+      expectSameRanking(got, exhaustive(docs, query, 10, accept));
     }));
 
   it("scores as SQLite FTS5's bm25() does over the same rows", async () => {
@@ -155,20 +155,20 @@ describe("KeywordIndex (BM25 with MaxScore, in a Durable Object's storage)", () 
 
   it("keeps long gaps between documents and large term counts exact in its compressed lists", () =>
     inIndex((index) => {
-    const docs: KeywordDocument[] = Array.from({ length: 70_000 }, (_, i) => ({
-      id: `d${i}`,
-      type: "text_node",
-      sourceId: "s",
-      length: 10,
-      terms: [["common", 1 + (i % 3)], ...(i === 0 || i === 20_000 || i === 69_999 ? ([["rare", i === 20_000 ? 400 : 2]] as [string, number][]) : [])],
-    }));
-    index.add(docs);
-    const query = [{ term: "rare", weight: 1 }];
-    // A count over 255 is kept as 255: BM25 has long saturated.
-    const capped = docs.map((d) => ({ ...d, terms: d.terms.map(([t, c]) => [t, Math.min(c, 255)] as [string, number]) }));
-    expectSameRanking(index.search(query, 5), exhaustive(capped, query, 5));
-    expect(index.search(query, 5).map((m) => m.id)).toEqual(["d20000", "d0", "d69999"]);
-    expectSameRanking(index.search([{ term: "common", weight: 1 }], 3), exhaustive(capped, [{ term: "common", weight: 1 }], 3));
+      const docs: KeywordDocument[] = Array.from({ length: 70_000 }, (_, i) => ({
+        id: `d${i}`,
+        type: "text_node",
+        sourceId: "s",
+        length: 10,
+        terms: [["common", 1 + (i % 3)], ...(i === 0 || i === 20_000 || i === 69_999 ? ([["rare", i === 20_000 ? 400 : 2]] as [string, number][]) : [])],
+      }));
+      index.add(docs);
+      const query = [{ term: "rare", weight: 1 }];
+      // A count over 255 is kept as 255: BM25 has long saturated.
+      const capped = docs.map((d) => ({ ...d, terms: d.terms.map(([t, c]) => [t, Math.min(c, 255)] as [string, number]) }));
+      expectSameRanking(index.search(query, 5), exhaustive(capped, query, 5));
+      expect(index.search(query, 5).map((m) => m.id)).toEqual(["d20000", "d0", "d69999"]);
+      expectSameRanking(index.search([{ term: "common", weight: 1 }], 3), exhaustive(capped, [{ term: "common", weight: 1 }], 3));
     }), 60_000);
 
   it("rewrites its posting lists without the holes of removed documents once they pile up, and ranks as before", () =>
