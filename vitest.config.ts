@@ -1,11 +1,11 @@
 import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { buildWidget } from "./scripts/build-widget.mjs";
+import { buildAssets } from "./scripts/build-assets.mjs";
 
 const BOOTSTRAP_TEST = "test/services/bootstrap.test.ts";
-/** Real Chromium against `wrangler dev`, run from Node by vitest.browser.config.mjs (a worker cannot start a browser). */
-const BROWSER_TESTS = "test/browser/**";
+/** Tests in Node against `wrangler dev` (real Chromium, the README's commands), run by vitest.node.config.mjs. */
+const NODE_TESTS = ["test/browser/**", "test/node/**"];
 /** Bootstrap key of the test runs (test/services/bootstrap.test.ts). */
 export const BOOTSTRAP_TEST_KEY = "ak_TestBootstrapKey0000000000000000000000000";
 
@@ -17,8 +17,8 @@ const TEST_HYPERDRIVE = "TEST_HYPERDRIVE";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
-  // The widget's script is a static asset of the worker (wrangler.toml `[assets]`): built before any test.
-  await buildWidget({ quiet: true });
+  // The worker's static assets (wrangler.toml `[assets]`, the widget's script): built before any test.
+  await buildAssets({ quiet: true });
   return {
     plugins: [
       // A function, so values provided by the global setup (the local upstream's URL) become bindings.
@@ -70,7 +70,7 @@ export default defineConfig(async () => {
       // organization, and starting a worker per file cost ~1.2 s each, over 150 s of a run. The
       // bootstrap test needs a database without users, so it runs in a worker of its own.
       projects: [
-        { extends: true, test: { name: "shared", isolate: false, exclude: [...configDefaults.exclude, BOOTSTRAP_TEST, BROWSER_TESTS] } },
+        { extends: true, test: { name: "shared", isolate: false, exclude: [...configDefaults.exclude, BOOTSTRAP_TEST, ...NODE_TESTS] } },
         { extends: true, test: { name: "own-database", include: [BOOTSTRAP_TEST] } },
       ],
     },

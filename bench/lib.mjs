@@ -18,8 +18,6 @@ export function newKey() {
 
 /** Starts the worker locally on fresh state; resolves once it answers. */
 export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey } = {}) {
-  // wrangler.toml's `[assets]` (the chat widget) must exist before wrangler starts.
-  await (await import("../scripts/build-widget.mjs")).buildWidget({ quiet: true });
   // `state` (and the `key` it was bootstrapped with) restarts on the state of an earlier server stopped with `keep`.
   const state = reuse ?? mkdtempSync(path.join(tmpdir(), "bench-state-"));
   const key = givenKey ?? newKey();

@@ -50,8 +50,6 @@ const key = vars.BOOTSTRAP_API_KEY;
 writeFileSync(keyFile, key + "\n");
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: process.env.CI ?? "" };
-// The chat widget's script (static assets served by the worker).
-await (await import("./build-widget.mjs")).buildWidget();
 const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local"], { stdio: "inherit", env, input: "y\n" });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 

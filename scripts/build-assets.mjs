@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Builds everything the worker serves statically into dist/assets (wrangler.toml `[assets]`).
+// wrangler.toml's `[build]` runs this file, so bare `wrangler dev`, `wrangler deploy` and
+// `wrangler deploy --dry-run` build the assets on a fresh clone; the test configs and the benchmarks
+// call buildAssets() themselves. It runs under whatever `node` is first on PATH (Node 20 included).
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { buildWidget } from "./build-widget.mjs";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+export const ASSETS_DIR = path.join(root, "dist", "assets");
+
+/** One line per static front end: each writes its files under `out` and returns its `_headers` lines. */
+const builders = [
+  (options) => buildWidget({ ...options, out: ASSETS_DIR }),
+];
+
+export async function buildAssets({ quiet = false } = {}) {
+  mkdirSync(ASSETS_DIR, { recursive: true });
+  const built = [];
+  for (const build of builders) built.push(await build({ quiet }));
+  // Cloudflare reads one `_headers` file at the root of the assets (and never serves it).
+  writeFileSync(path.join(ASSETS_DIR, "_headers"), built.map((b) => b.headers ?? "").join(""));
+  return built;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await buildAssets();

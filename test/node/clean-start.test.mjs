@@ -1,0 +1,73 @@
+// The README's by-hand start on a fresh clone: no dist/ (no built assets), no .wrangler/ state, no
+// .dev.vars. The README's own commands run in a shell whose PATH is the machine's (no npm script's
+// node_modules/.bin, so the first `node` may be Node 20); `npx wrangler dev` must build the assets
+// itself (wrangler.toml `[build]`), answer /health and serve /widget.js.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { copyCheckout, freePort, readmeShellBlocks, startServer } from "./support/checkout.mjs";
+
+/** The PATH of a shell outside npm scripts: without any node_modules/.bin. */
+const plainPath = process.env.PATH.split(path.delimiter).filter((p) => !p.includes(`node_modules${path.sep}.bin`)).join(path.delimiter);
+const shell = (dir, script) => execFileSync("bash", ["-euo", "pipefail", "-c", script], { cwd: dir, env: { ...process.env, PATH: plainPath }, encoding: "utf8", input: "y\n" });
+
+let checkout;
+let commands;
+
+beforeAll(() => {
+  checkout = copyCheckout();
+  const block = readmeShellBlocks().find((b) => b.name === "by-hand start");
+  expect(block, "README: a ```sh block after <!-- test: by-hand start -->").toBeTruthy();
+  commands = block.text.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter((l) => l && !l.startsWith("#"));
+});
+
+afterAll(() => checkout?.remove());
+
+describe("a fresh clone, started by hand as the README says", () => {
+  it("`npx wrangler dev` builds the assets, answers /health and serves /widget.js", async () => {
+    expect(existsSync(path.join(checkout.dir, "dist"))).toBe(false);
+    expect(commands.at(-1)).toBe("npx wrangler dev");
+    shell(checkout.dir, commands.slice(0, -1).join("\n"));
+    const port = await freePort();
+    const server = await startServer("bash", ["-c", `${commands.at(-1)} --port ${port}`], { cwd: checkout.dir, env: { PATH: plainPath }, url: `http://127.0.0.1:${port}/health` });
+    try {
+      expect(server.output()).toContain("[custom build] Running: node scripts/build-assets.mjs");
+      const health = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(await health.json()).toEqual({ status: "ok", settings: [] });
+      const widget = await fetch(`http://127.0.0.1:${port}/widget.js`);
+      expect(widget.status).toBe(200);
+      expect(widget.headers.get("Content-Type")).toMatch(/javascript/);
+      expect(await widget.text()).toContain("data-web-chat-id");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("the assets build with the node first on a plain PATH (Node 20 on this machine)", () => {
+    const output = shell(checkout.dir, "node --version && node scripts/build-assets.mjs");
+    expect(output).toMatch(/^v\d+\.\d+\.\d+\nwidget\.js: \d+ bytes/);
+  });
+
+  it("the worker's own paths skip the asset router (wrangler.toml `run_worker_first`)", async () => {
+    // Files at the worker's paths: served instead of the worker's answer if the asset router went first.
+    const decoys = ["health", "api/v1/openapi.json", "mcp", "chat/decoy", "decoy.txt"];
+    for (const file of decoys) {
+      mkdirSync(path.dirname(path.join(checkout.dir, "dist/assets", file)), { recursive: true });
+      writeFileSync(path.join(checkout.dir, "dist/assets", file), "decoy");
+    }
+    const port = await freePort();
+    const server = await startServer("npx", ["wrangler", "dev", "--port", String(port)], { cwd: checkout.dir, url: `http://127.0.0.1:${port}/health` });
+    try {
+      const body = (p, init) => fetch(`http://127.0.0.1:${port}${p}`, init).then((r) => r.text());
+      // Any other path is served from the assets when a file matches: the decoys are in the asset set.
+      expect(await body("/decoy.txt")).toBe("decoy");
+      expect(JSON.parse(await body("/health")).status).toBe("ok");
+      expect(JSON.parse(await body("/api/v1/openapi.json")).openapi).toBe("3.1.0");
+      expect(await body("/chat/decoy")).toContain("<!doctype html>");
+      expect(JSON.parse(await body("/mcp", { method: "POST" })).code).toBe("not_authenticated");
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,19 @@
+// Tests in Node against `wrangler dev`: real Chromium (test/browser) and a newcomer's first hour with
+// the README's own commands (test/node). Kept apart from vitest.config.ts, whose Workers pool runs
+// every test inside the worker runtime.
+import { defineConfig } from "vitest/config";
+import { buildAssets } from "./scripts/build-assets.mjs";
+
+export default defineConfig(async () => {
+  await buildAssets({ quiet: true });
+  return {
+    test: {
+      name: "node",
+      environment: "node",
+      include: ["test/browser/**/*.test.mjs", "test/node/**/*.test.mjs"],
+      testTimeout: 120_000,
+      hookTimeout: 120_000,
+      fileParallelism: false,
+    },
+  };
+});
