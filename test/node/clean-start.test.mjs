@@ -38,6 +38,9 @@ describe("a fresh clone, started by hand as the README says", () => {
       const widget = await fetch(`http://127.0.0.1:${port}/widget.js`);
       expect(widget.status).toBe(200);
       expect(widget.headers.get("Content-Type")).toMatch(/javascript/);
+      // dist/assets/_headers: sites on any origin load it, and a new version reaches them within minutes.
+      expect(widget.headers.get("Access-Control-Allow-Origin")).toBe("*");
+      expect(widget.headers.get("Cache-Control")).toBe("public, max-age=300");
       expect(await widget.text()).toContain("data-web-chat-id");
     } finally {
       await server.stop();
