@@ -1,7 +1,7 @@
 // The widget in real Chromium (Debian's, driven by playwright-core) against `wrangler dev`: a host
 // page on another origin embeds the script; open, starter, streamed answer with sources, dark mode,
 // reload with history, a connection cut mid-reply, and the full-page chat. Screenshots go to
-// docs/widget/. Runs in Node (vitest project "browser"); the widget is built by vitest.config.ts.
+// docs/widget/. Runs in Node (vitest project "node", vitest.node.config.mjs, which builds the assets).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";

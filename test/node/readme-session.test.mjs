@@ -1,0 +1,68 @@
+// The README's session runs as written: on a fresh clone (test/node/support/checkout.mjs), the
+// server is started as the README's "Two commands" say (`npm run dev`, on a port of this suite's
+// range through PORT), then every ```sh block without a `<!-- test: ... -->` marker runs, in the
+// README's order, in one bash with `set -euo pipefail`. curl fails on any answer of 400 or above
+// (`--fail-with-body`), so a step the service refuses stops the session and names its README line.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { copyCheckout, freePort, readmeShellBlocks, startServer } from "./support/checkout.mjs";
+
+let checkout;
+let server;
+let port;
+
+beforeAll(async () => {
+  const start = readmeShellBlocks().find((b) => b.name === "two commands");
+  expect(start?.text, "README: a ```sh block after <!-- test: two commands -->").toMatch(/^npm install && npm run dev\b/m);
+  checkout = copyCheckout();
+  port = await freePort();
+  server = await startServer("npm", ["run", "dev"], { cwd: checkout.dir, env: { PORT: String(port) }, url: `http://127.0.0.1:${port}/health` });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  checkout?.remove();
+});
+
+/** The session as one bash script, and the README line of each of its lines. */
+function sessionScript() {
+  const lines = [
+    "set -eEuo pipefail",
+    "curl() { command curl --fail-with-body \"$@\"; }",
+    // Only the session's own shell reports (command substitutions inherit the trap with -E).
+    `trap '[ "$BASH_SUBSHELL" = 0 ] && echo "::failed $LINENO: $BASH_COMMAND" >&2' ERR`,
+  ];
+  const readmeLine = lines.map(() => null);
+  for (const block of readmeShellBlocks().filter((b) => b.name === null)) {
+    block.text.split("\n").forEach((line, i) => {
+      lines.push(line);
+      readmeLine.push(block.line + i);
+    });
+  }
+  return { script: lines.join("\n") + "\n", readmeLine };
+}
+
+function runBash(script, options) {
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", script], options);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("the README's curl session", () => {
+  it("runs from the first command to the last against `npm run dev` on a fresh clone", async () => {
+    const { script, readmeLine } = sessionScript();
+    const run = await runBash(script, { cwd: checkout.dir, env: { ...process.env, PORT: String(port) } });
+    const failed = /::failed (\d+): (.*)/.exec(run.stderr);
+    const where = failed ? `README.md line ${readmeLine[Number(failed[1]) - 1] ?? "?"}: ${failed[2]}` : "";
+    expect({ exitCode: run.code, where }, `stdout:\n${run.stdout.slice(-4000)}\nstderr:\n${run.stderr.slice(-4000)}`).toEqual({ exitCode: 0, where: "" });
+    // What a newcomer should see: the handbook found and cited, the human's reply, the failed delivery.
+    expect(run.stdout).toContain("two-year warranty");
+    expect(run.stdout).toContain('"filename": "handbook.pdf"');
+    expect(run.stdout).toContain('"status": "failure"');
+  }, 300_000);
+});
