@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Builds everything the worker serves statically into dist/assets (wrangler.toml `[assets]`).
 // wrangler.toml's `[build]` runs this file, so bare `wrangler dev`, `wrangler deploy` and
-// `wrangler deploy --dry-run` build the assets on a fresh clone; the test configs and the benchmarks
-// call buildAssets() themselves. It runs under whatever `node` is first on PATH (Node 20 included).
+// `wrangler deploy --dry-run` build the assets on a fresh clone; the vitest configs call
+// buildAssets() themselves. It runs under whatever `node` is first on PATH (Node 20 included).
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildWidget } from "./build-widget.mjs";
