@@ -124,7 +124,8 @@ export async function measureAnswers(api, { corpus, questions, docsKnowledgeBase
     dumped[name] = results.map((r) => ({ id: r.q.id, question: r.q.question, reply: r.reply, keys: answers[r.q.id], hit: r.hit, echo: r.echo }));
     if (verbose) {
       console.log(`-- ${name}: replies without a key sentence, and echoes`);
-      for (const r of results.filter((r) => !r.hit || r.echo)) console.log(`   ${r.q.id} ${r.hit ? "" : "MISS "}${r.echo ? `ECHO "${r.echo}" ` : ""}| ${r.q.question.slice(0, 60)} | ${r.reply.slice(0, 140)}`);
+      const flat = (text, n) => text.replace(/\s+/g, " ").slice(0, n);
+      for (const r of results.filter((r) => !r.hit || r.echo)) console.log(`   ${r.q.id} ${r.hit ? "" : "MISS "}${r.echo ? `ECHO "${r.echo}" ` : ""}| ${flat(r.q.question, 60)} | ${flat(r.reply, 140)}`);
     }
   }
   if (dump) writeFileSync(dump, JSON.stringify(dumped, null, 1));

@@ -81,17 +81,27 @@ export function restates(sentence: string, question: string): boolean {
   return common / said.size >= RESTATES_OWN && common / asked.size >= RESTATES_QUESTION;
 }
 
-/** The answer of the FAQ the question is about: the best-ranked passage when it is an FAQ. */
-function faqAnswer(passages: Passage[]): string | null {
+/** Whether a text shares a meaningful term with the question. */
+const touches = (text: string, wanted: Set<string>) => contentTerms(text).some((t) => wanted.has(t));
+
+/** Whether any passage says something about the question (shares a meaningful term with it). */
+export const mentions = (question: string, passages: Passage[]) => {
+  const wanted = new Set(contentTerms(question));
+  return passages.some((p) => touches(p.text, wanted));
+};
+
+/** The answer of the FAQ the question is about: the best-ranked passage, when it is an FAQ that touches the question. */
+function faqAnswer(passages: Passage[], wanted: Set<string>): string | null {
   const best = [...passages].sort((a, b) => a.index - b.index)[0];
-  return best?.faq?.answer.trim() || null;
+  if (!best?.faq || !touches(`${best.faq.question}\n${best.faq.answer}`, wanted)) return null;
+  return best.faq.answer.trim() || null;
 }
 
 /** The answer to `question` from the passages (best first by `index`). */
 export function extract(question: string, passages: Passage[]): string {
-  const fromFaq = faqAnswer(passages);
-  if (fromFaq) return fromFaq;
   const wanted = new Set(contentTerms(question));
+  const fromFaq = faqAnswer(passages, wanted);
+  if (fromFaq) return fromFaq;
   const ranked = [...passages].sort((a, b) => a.index - b.index);
   const candidates: Candidate[] = [];
   ranked.forEach((p, rank) => {

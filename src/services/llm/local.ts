@@ -1,7 +1,7 @@
 import type { ChatEvent, ChatModel, ChatRequest } from "./types";
 import { countWords, streamPieces } from "./text";
 import { answerFromTools, localToolCall } from "./local-tools";
-import { extract } from "./local-answer";
+import { extract, mentions } from "./local-answer";
 import { smallTalkReply } from "./local-small-talk";
 
 export { extract };
@@ -28,7 +28,9 @@ export const localChatModel: ChatModel = {
     }
     const question = [...request.messages].reverse().find((m) => m.role === "user")?.content ?? "";
     const documents = (request.attachments ?? []).filter((a) => a.kind === "document" && a.text).map((a, i) => ({ index: i + 1, text: a.text!, title: a.filename }));
-    const grounding = request.passages?.length ? request.passages : documents;
+    const passages = request.passages ?? [];
+    // Retrieved passages first; the turn's own documents when the passages do not touch the question ("please check my notes").
+    const grounding = passages.length && (!documents.length || mentions(question, passages)) ? passages : documents;
     const reply = smallTalkReply(question) ?? (grounding.length ? extract(question, grounding) || UNANSWERED : noContextAnswer(question, request));
     const answer = acknowledge(request) + reply;
     const text = request.jsonSchema ? JSON.stringify(instanceOf(request.jsonSchema, answer)) : answer;

@@ -47,6 +47,15 @@ describe("local chat model", () => {
     expect(extract("phone support hours", [{ index: 1, text: "Phone support is available from 9 a.m. to 6 p.m. on weekdays. Chat is open every day." }])).toBe("Phone support is available from 9 a.m. to 6 p.m. on weekdays.");
   });
 
+  it("answers from the turn's documents when the retrieved passages do not touch the question", async () => {
+    const faq = { index: 1, text: "What are your opening hours?\nOur shop opens at 9 am.", faq: { question: "What are your opening hours?", answer: "Our shop opens at 9 am." } };
+    const attachments = [{ kind: "document" as const, filename: "notes.txt", contentType: "text/plain", text: "Order 42 ships on Monday by courier." }];
+    const { content } = await complete(localChatModel, { messages: [{ role: "user", content: "Please check my notes" }], passages: [faq], attachments });
+    expect(content).toBe("I received your attachments: notes.txt (document). Order 42 ships on Monday by courier.");
+    const hours = await complete(localChatModel, { messages: [{ role: "user", content: "When do you open?" }], passages: [faq], attachments });
+    expect(hours.content).toBe("I received your attachments: notes.txt (document). Our shop opens at 9 am.");
+  });
+
   it("without passages it says so, or echoes when there are no instructions; small talk gets a polite reply", async () => {
     expect((await complete(localChatModel, { messages: [{ role: "user", content: "Where is my parcel?" }] })).content).toBe('You said: "Where is my parcel?".');
     const withSystem = await complete(localChatModel, { messages: [{ role: "system", content: "Be kind." }, { role: "user", content: "Where is my parcel?" }] });
