@@ -43,7 +43,7 @@ const CJK_CHAR = /[\u3400-\u9fff]/u;
  * sentences, split after `.`, `!` or `?` followed by a space and a word that does not start in lower
  * case (so "2.4 GHz", "9 a.m. to 6 p.m." and "lumora.com" stay whole), or after a CJK full stop.
  */
-export function passageSentences(text: string): { text: string; heading: boolean }[] {
+function passageSentences(text: string): { text: string; heading: boolean }[] {
   const out: { text: string; heading: boolean }[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
@@ -72,7 +72,7 @@ export function passageSentences(text: string): { text: string; heading: boolean
  * "We sell bicycles." answers "Do you sell bicycles?", "Payment methods we accept" restates "What
  * payment methods do you accept?".
  */
-export function restates(sentence: string, question: string): boolean {
+function restates(sentence: string, question: string): boolean {
   const said = new Set(wordsOf(sentence));
   const asked = new Set(wordsOf(question));
   if (!said.size || !asked.size) return false;
