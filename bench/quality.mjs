@@ -8,12 +8,15 @@
 //   hybrid+rerank  searchMethod "hybrid", enableRrf true, enableRerank true
 // Scoring is at the document level: each result maps to its file, the first occurrence of a file
 // counts, relevance is binary. Figures: recall@5 and nDCG@10, overall and by language, plus the
-// mean latency of a search. Options: --verbose (each question's misses), --port N,
-// --files-per-upload N (default 20, the API's limit), --dump FILE (each question's ranking per method, as JSON).
+// mean latency of a search. Then the built-in model's answers on the same set (bench/answers.mjs:
+// replies holding the key sentence, echoes of the question). Options: --verbose (each question's
+// misses), --port N, --files-per-upload N (default 20, the API's limit), --dump FILE (each
+// question's ranking per method, as JSON), --no-answers (retrieval only).
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer } from "./lib.mjs";
+import { measureAnswers } from "./answers.mjs";
 
 const DATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "quality");
 const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
@@ -93,13 +96,14 @@ export function loadQuestions(corpus = loadCorpus()) {
 // ---------------------------------------------------------------------------------------------
 
 function parseArgs(argv) {
-  const args = { verbose: false, port: 8791, filesPerUpload: 20, dump: null };
+  const args = { verbose: false, port: 8791, filesPerUpload: 20, dump: null, noAnswers: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--verbose") args.verbose = true;
     else if (argv[i] === "--port") args.port = Number(argv[++i]);
     else if (argv[i] === "--files-per-upload") args.filesPerUpload = Number(argv[++i]);
     else if (argv[i] === "--dump") args.dump = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]} (expected --verbose, --port N, --files-per-upload N, --dump FILE)`);
+    else if (argv[i] === "--no-answers") args.noAnswers = true;
+    else throw new Error(`unknown argument ${argv[i]} (expected --verbose, --port N, --files-per-upload N, --dump FILE, --no-answers)`);
   }
   return args;
 }
@@ -175,6 +179,7 @@ export default async function (argv = []) {
         return `${beats ? "beats" : "does NOT beat"} ${r.name} (recall@5 ${fmt(best.all.recall5)} vs ${fmt(r.all.recall5)}, nDCG@10 ${fmt(best.all.ndcg10)} vs ${fmt(r.all.ndcg10)})`;
       });
     console.log(`\nhybrid (best: ${best.name}) ${verdicts.join("; ")} on both metrics overall`);
+    if (!args.noAnswers) await measureAnswers(api, { corpus, questions, docsKnowledgeBaseId: kb.id, verbose: args.verbose });
   } finally {
     await server.stop();
   }

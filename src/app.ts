@@ -17,7 +17,7 @@ import { createRouter } from "./lib/openapi";
 import { forgetAccess } from "./services/access";
 import { forgetSettings } from "./lib/ttl-cache";
 import { registerRoutes } from "./routes";
-import { settingProblems } from "./services/settings";
+import { resourceProblems, settingProblems } from "./services/settings";
 
 /** Paths (after the prefix) that need no API key (CONTRACT section 3). */
 const PUBLIC_PATHS = new Set(["/auth/registration/", "/auth/login/", "/openapi.json", "/schema/", "/docs/"]);
@@ -105,11 +105,12 @@ export function buildApp() {
   app.get("/api/schema/", (c) => c.json(document(c)));
   app.get("/api/docs/", swaggerUI({ url: "/api/v1/openapi.json", title: "Assistant Platform API" }));
 
-  // No authentication or storage (the baseline of `npm run bench -- auth`); lists settings the
-  // deployment lacks, so an operator sees them before a client gets a 503 for one.
+  // No authentication or storage (the baseline of `npm run bench -- auth`); lists settings and
+  // bound resources the deployment lacks, so an operator sees them before a client meets them.
   app.get("/health", (c) => {
     const settings = settingProblems(c.env);
-    return c.json({ status: settings.length ? "degraded" : "ok", settings });
+    const resources = resourceProblems(c.env);
+    return c.json({ status: settings.length || resources.length ? "degraded" : "ok", settings, resources });
   });
 
   registerWidgetPages(app);

@@ -42,7 +42,7 @@ export const CONFIGURED_PLANS: Settings = {
  * The worker itself, called with `settings` over the test bindings: the same code, storage and
  * objects as SELF.fetch, as a deployment configured that way would run.
  */
-async function fetchWithSettings(request: Request, settings: Settings) {
+export async function fetchWithSettings(request: Request, settings: Settings) {
   const ctx = createExecutionContext();
   const res = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...(env as unknown as Bindings), ...settings } as Bindings, ctx);
   await waitOnExecutionContext(ctx);

@@ -26,3 +26,34 @@ export function settingProblems(env: Bindings): SettingProblem[] {
   }
   return problems;
 }
+
+/**
+ * The deploy's resources as wrangler.toml binds them: a binding that is absent, or bound to
+ * something else, makes every request that reaches it fail. Kept beside wrangler.toml by
+ * test/conventions/settings.test.ts.
+ */
+export const REQUIRED_BINDINGS = [
+  { name: "DB", kind: "D1 database", resource: "assistant-platform", needs: "prepare", usedFor: "every API request" },
+  { name: "FILES", kind: "R2 bucket", resource: "assistant-platform-files", needs: "put", usedFor: "uploads, attachments and knowledge base files" },
+  { name: "CONVERSATION", kind: "Durable Object namespace", resource: "Conversation", needs: "idFromName", usedFor: "messages and replies" },
+  { name: "RATE_LIMITER", kind: "Durable Object namespace", resource: "RateLimiter", needs: "idFromName", usedFor: "rate limits of authenticated requests" },
+  { name: "VECTOR_INDEX", kind: "Durable Object namespace", resource: "VectorIndex", needs: "idFromName", usedFor: "knowledge base search" },
+  { name: "MANAGED_DATABASE", kind: "Durable Object namespace", resource: "ManagedDatabase", needs: "idFromName", usedFor: "managed SQL databases" },
+  { name: "WEBHOOK_QUEUE", kind: "queue", resource: "webhook-deliveries", needs: "send", usedFor: "webhook deliveries" },
+  { name: "INGESTION_QUEUE", kind: "queue", resource: "knowledge-ingestion", needs: "send", usedFor: "knowledge base file ingestion" },
+  { name: "EVALUATION_QUEUE", kind: "queue", resource: "chatbot-evaluation", needs: "send", usedFor: "evaluation of answered questions" },
+] as const;
+
+export interface ResourceProblem extends SettingProblem {
+  kind: string;
+}
+
+/** Bindings of wrangler.toml the running deploy lacks, by name, for `GET /health`. */
+export function resourceProblems(env: Bindings): ResourceProblem[] {
+  const bound = env as unknown as Record<string, Record<string, unknown> | undefined>;
+  return REQUIRED_BINDINGS.filter((b) => typeof bound[b.name]?.[b.needs] !== "function").map((b) => ({
+    name: b.name,
+    kind: b.kind,
+    problem: `the ${b.kind} "${b.resource}" is not bound as ${b.name} (wrangler.toml); ${b.usedFor} cannot work without it`,
+  }));
+}

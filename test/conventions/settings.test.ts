@@ -1,6 +1,12 @@
+/// <reference types="vite/types/importMeta.d.ts" />
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { contacts, models } from "../../src/db/schema";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import worker from "../../src/index";
+import type { Bindings } from "../../src/env";
+import { REQUIRED_BINDINGS } from "../../src/services/settings";
 import { call, db, expectError, seedOwner, type Settings } from "../harness";
 import { KINDS, validBody } from "../routes/models/fixtures";
 import { HOOK_URL, createInbox, storedWebhooks, webhooksPath } from "../routes/webhooks/fixtures";
@@ -37,12 +43,65 @@ describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", (
   it("GET /health lists missing and malformed settings, without a key", async () => {
     const healthy = await call("GET", "/health");
     expect(healthy.status).toBe(200);
-    expect(await healthy.json()).toEqual({ status: "ok", settings: [] });
+    expect(await healthy.json()).toEqual({ status: "ok", settings: [], resources: [] });
     const degraded = await call("GET", "/health", undefined, {}, { ENCRYPTION_KEY: undefined, PLANS: "[1", ALLOWED_FILE_SPECS: "{" });
     expect(degraded.status).toBe(200);
     const body = (await degraded.json()) as { status: string; settings: { name: string; problem: string }[] };
     expect(body.status).toBe("degraded");
     expect(body.settings.map((s) => s.name)).toEqual(["ENCRYPTION_KEY", "PLANS", "ALLOWED_FILE_SPECS"]);
     expect(body.settings[1].problem).toContain("not valid JSON");
+  });
+});
+
+/** Read by Vite at build time (the Workers pool has no file system). */
+const wranglerToml = Object.values(import.meta.glob("../../wrangler.toml", { query: "?raw", import: "default", eager: true }))[0] as string;
+
+/** `[[section]]` tables of wrangler.toml with their `key = "value"` lines (enough for its binding tables). */
+function tomlTables(text: string): { section: string; values: Record<string, string> }[] {
+  const tables: { section: string; values: Record<string, string> }[] = [];
+  let current: { section: string; values: Record<string, string> } | null = null;
+  for (const line of text.split("\n")) {
+    const header = /^\s*\[\[([\w.]+)\]\]/.exec(line) ?? /^\s*\[([\w.]+)\]/.exec(line);
+    if (header) {
+      current = { section: line.trim().startsWith("[[") ? header[1] : `[${header[1]}]`, values: {} };
+      tables.push(current);
+      continue;
+    }
+    const kv = /^\s*([\w-]+)\s*=\s*"([^"]*)"/.exec(line);
+    if (kv && current) current.values[kv[1]] = kv[2];
+  }
+  return tables;
+}
+
+describe("GET /health names the deploy's missing resources (issue 25)", () => {
+  it("a deploy without a queue, the bucket, a Durable Object namespace and the database is degraded, each named", async () => {
+    // The real bindings minus four, as a deploy that never created them would run.
+    const { EVALUATION_QUEUE: _q, FILES: _f, CONVERSATION: _c, DB: _d, ...partial } = env as unknown as Bindings;
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(new Request("http://localhost/health") as Parameters<typeof worker.fetch>[0], partial as Bindings, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { status: string; settings: unknown[]; resources: { name: string; kind: string; problem: string }[] };
+    expect(body.status).toBe("degraded");
+    expect(body.settings).toEqual([]);
+    expect(body.resources.map((r) => r.name)).toEqual(["DB", "FILES", "CONVERSATION", "EVALUATION_QUEUE"]);
+    const queue = body.resources.find((r) => r.name === "EVALUATION_QUEUE")!;
+    expect(queue.kind).toBe("queue");
+    expect(queue.problem).toContain('"chatbot-evaluation"');
+    // A binding of the wrong kind (a variable where a bucket belongs) is as missing.
+    const wrong = await call("GET", "/health", undefined, {}, { FILES: "assistant-platform-files" as unknown as R2Bucket });
+    expect(((await wrong.json()) as typeof body).resources.map((r) => r.name)).toEqual(["FILES"]);
+  });
+
+  it("checks exactly the D1 databases, R2 buckets, Durable Objects and queues wrangler.toml binds", () => {
+    const tables = tomlTables(wranglerToml);
+    const bound = [
+      ...tables.filter((t) => t.section === "d1_databases").map((t) => [t.values.binding, t.values.database_name]),
+      ...tables.filter((t) => t.section === "r2_buckets").map((t) => [t.values.binding, t.values.bucket_name]),
+      ...tables.filter((t) => t.section === "durable_objects.bindings").map((t) => [t.values.name, t.values.class_name]),
+      ...tables.filter((t) => t.section === "queues.producers").map((t) => [t.values.binding, t.values.queue]),
+    ];
+    expect(bound.length).toBeGreaterThan(0);
+    expect(new Map(REQUIRED_BINDINGS.map((b) => [b.name, b.resource]))).toEqual(new Map(bound as [string, string][]));
   });
 });

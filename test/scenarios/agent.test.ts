@@ -140,7 +140,7 @@ describe("agent replies with the built-in local model (offline)", () => {
     const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: echo.id }] });
     const plain = await ask(owner, bot.id, { content: "Hello there" });
     expect(plain.message.contentPayload.toolCalls).toEqual([]);
-    expect(plain.content).toBe('I have no information in my sources about "Hello there".');
+    expect(plain.content).toBe("Hello! How can I help you today?");
     const forced = await ask(owner, bot.id, { content: "Lyon", toolIds: [echo.id] });
     expect(forced.message.contentPayload.toolCalls[0]).toMatchObject({ name: "echo_city", input: { city: "Lyon" }, output: "echo Lyon" });
   });

@@ -5,6 +5,7 @@ import { errorResponses } from "../../lib/openapi";
 import { uploads } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { boundaryOf, MultipartError, MultipartReader } from "../../services/uploads/multipart";
+import { mediaType } from "../../services/uploads/file-specs";
 import { signingCredentials } from "../../services/uploads/settings";
 import { PolicyError, verifyPostPolicy } from "../../services/uploads/signing";
 import { bodyLengthOf, organizationOfKey, findUpload, TooLarge, writePart } from "../../services/uploads/store";
@@ -16,7 +17,8 @@ const route = createRoute({
   summary: "Upload target of presigned POST uploads (S3 POST Object semantics)",
   description:
     "No API key: the signed policy is the credential. `multipart/form-data` with the fields `upload-presigned-url/` returned, then `file` last. " +
-    "The policy is checked as S3 does (signature, expiration, key, content-length-range, Content-Type) before a byte is stored; " +
+    "The policy is checked as S3 does (signature, expiration, every condition, content-length-range) before a byte is stored; " +
+    "the stored content type is the declared Content-Type field when the policy asks for one, else the one of the presigned filename; " +
     "the file streams to storage. 204 on success; 403 with S3's code (`SignatureDoesNotMatch`, `AccessDenied`) for a bad or expired policy; " +
     "400 `EntityTooLarge` / `EntityTooSmall` outside the size range. Nothing is stored on failure.",
   security: [],
@@ -28,6 +30,17 @@ const route = createRoute({
   },
   responses: { 204: { description: "Stored" }, ...errorResponses(400, 403, 415) },
 });
+
+/**
+ * The Content-Type the policy bound (the client opted into one), else the presigned filename's; the
+ * file part's own type (browsers send one, Python's requests none) only for an extension no table knows.
+ */
+function storedType(declared: string | null, ofFilename: string | null, ofPart: string | null): string {
+  if (declared) return declared;
+  if (ofFilename && ofFilename !== OCTET_STREAM) return ofFilename;
+  return mediaType(ofPart) || OCTET_STREAM;
+}
+const OCTET_STREAM = "application/octet-stream";
 
 const s3Error = (err: PolicyError) => new ApiError(err.status, err.code, err.message);
 
@@ -56,7 +69,7 @@ export const registerPostObject = (r: Router) => {
       const organizationId = organizationOfKey(policy.key);
       const upload = organizationId ? await findUpload(c.var.db, organizationId, policy.key) : null;
       if (!upload || upload.uploadedAt) throw new ApiError(403, "AccessDenied", upload ? "This upload has already been used." : "This upload is no longer valid.");
-      const size = await writePart(c.env, reader, policy.key, bodyLengthOf(c.req.raw), { min: policy.minSize, max: policy.maxSize }, policy.contentType ?? upload.contentType ?? "application/octet-stream").catch((err) => {
+      const size = await writePart(c.env, reader, policy.key, bodyLengthOf(c.req.raw), { min: policy.minSize, max: policy.maxSize }, storedType(policy.contentType, upload.contentType, file.contentType)).catch((err) => {
         if (err instanceof TooLarge) throw new ApiError(400, /least/.test(err.message) ? "EntityTooSmall" : "EntityTooLarge", `Your proposed upload ${/least/.test(err.message) ? "is smaller than the minimum" : "exceeds the maximum"} allowed size. ${err.message}`);
         throw err;
       });

@@ -16,7 +16,9 @@ const route = createRoute({
     "`modelName`, `fieldName` and `filename` come from the JSON body or the query string; `fileSize` (bytes) is required. " +
     "Needs the permission of the model (attachment: `conversation.manage`; chatbot-file, knowledge-base-file, batch-qa: `knowledge_base.manage`; " +
     "web-chat: `inbox.manage`; organization: `organization.manage`). An unknown model, a disallowed extension or a size over allowed-file-specs is 400. " +
-    "POST: send `multipart/form-data` to `url` with every field and `file` last; 204 on success. Then pass `fields.key` as `file` to `attachments/`.",
+    "POST: send `multipart/form-data` to `url` with every field and `file` last; 204 on success. The policy names only the bucket, the key, the `x-amz-*` fields and the size range " +
+    "(plus Content-Type when `contentType` is given), so a client posting just `key`, `x-amz-algorithm`, `x-amz-credential`, `x-amz-date`, `policy`, `x-amz-signature` and `file` succeeds. " +
+    "Then pass `fields.key` as `file` to `attachments/` or `knowledge-bases/{id}/files/`.",
   request: { query: PresignQuery, ...jsonBody(PresignBody) },
   responses: { 200: json(PresignedUploadSchema, "Where and how to upload"), ...errorResponses(400, 403, 503) },
 });
@@ -39,6 +41,7 @@ export const registerPresignUpload = (r: Router) =>
       fieldName: input.fieldName!,
       filename: input.filename!,
       fileSize: input.fileSize!,
+      contentType: pick("contentType"),
     });
     return c.json(upload, 200);
   });

@@ -26,6 +26,10 @@ export const AllowedFileSpecsSchema = z
 const modelName = z.string().min(1).max(64).openapi({ description: "attachment, chatbot-file, knowledge-base-file, web-chat, organization, batch-qa or meeting-record", example: "attachment" });
 const fieldName = z.string().min(1).max(64).openapi({ description: "The model's file field (`file`; `logo`/`avatar` for web-chat; `compact_logo`/`full_logo` for organization)", example: "file" });
 const filename = z.string().trim().min(1).max(255).openapi({ description: "Name of the file to upload; its extension must be allowed", example: "cat.png" });
+const contentType = z.string().trim().min(1).max(255).openapi({
+  description: "Optional, stricter: the media type the upload must declare. When given, the POST policy holds a Content-Type condition and `fields` carry it; absent, no Content-Type field is asked for and the stored type comes from the filename",
+  example: "image/png",
+});
 const fileSize = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).openapi({ description: "Size of the file in bytes (required, here or in the query)", example: 12345 });
 
 export const PresignQuery = z.object({
@@ -33,17 +37,18 @@ export const PresignQuery = z.object({
   fieldName: fieldName.optional(),
   filename: filename.optional(),
   fileSize: fileSize.optional(),
+  contentType: contentType.optional(),
 });
 
 export const PresignBody = z
-  .object({ modelName: modelName.optional(), fieldName: fieldName.optional(), filename: filename.optional(), fileSize: fileSize.optional() })
+  .object({ modelName: modelName.optional(), fieldName: fieldName.optional(), filename: filename.optional(), fileSize: fileSize.optional(), contentType: contentType.optional() })
   .openapi("PresignedUploadRequest");
 
 export const PresignedUploadSchema = z
   .object({
     url: z.string().openapi({ description: "Where to send the file", example: "https://api.example.com/api/v1/uploads/" }),
     fields: z.record(z.string(), z.string()).openapi({
-      description: "POST: every form field to send before `file` (key, Content-Type, x-amz-algorithm, x-amz-credential, x-amz-date, policy, x-amz-signature); PUT: only `key`",
+      description: "POST: every form field to send before `file` (key, x-amz-algorithm, x-amz-credential, x-amz-date, policy, x-amz-signature; Content-Type only when the request asked for it); PUT: only `key`",
       example: { key: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../cat.png", policy: "eyJleHBpcmF0aW9uIjoi...", "x-amz-signature": "3f1c..." },
     }),
     method: z.enum(["POST", "PUT"]).openapi({ description: "POST: multipart form with `file` last (204); PUT: the raw bytes", example: "POST" }),

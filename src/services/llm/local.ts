@@ -1,12 +1,16 @@
-import type { ChatEvent, ChatModel, ChatRequest, Passage } from "./types";
-import { countWords, sentences, streamPieces, terms } from "./text";
+import type { ChatEvent, ChatModel, ChatRequest } from "./types";
+import { countWords, streamPieces } from "./text";
 import { answerFromTools, localToolCall } from "./local-tools";
+import { extract, mentions } from "./local-answer";
+import { smallTalkReply } from "./local-small-talk";
+
+export { extract };
 
 /**
- * The built-in local model: deterministic and offline. It answers extractively: the sentences of
- * the retrieved passages that share the most terms with the question, in passage order, each
- * followed by its citation number as `[n]` markers would place it. With no passages it says so
- * plainly. JSON Schema output is an instance of the schema carrying the answer in its first
+ * The built-in local model: deterministic and offline. It answers extractively (local-answer.ts): an
+ * FAQ's answer, or the sentences of the retrieved passages that answer the question, never one
+ * that restates it. Small talk gets a short polite reply (local-small-talk.ts). With no passages it
+ * says so plainly. JSON Schema output is an instance of the schema carrying the answer in its first
  * string field. Tokens stream one word (or CJK character) at a time.
  */
 export const localChatModel: ChatModel = {
@@ -24,8 +28,11 @@ export const localChatModel: ChatModel = {
     }
     const question = [...request.messages].reverse().find((m) => m.role === "user")?.content ?? "";
     const documents = (request.attachments ?? []).filter((a) => a.kind === "document" && a.text).map((a, i) => ({ index: i + 1, text: a.text!, title: a.filename }));
-    const grounding = request.passages?.length ? request.passages : documents;
-    const answer = acknowledge(request) + (grounding.length ? extract(question, grounding) : noContextAnswer(question, request));
+    const passages = request.passages ?? [];
+    // Retrieved passages first; the turn's own documents when the passages do not touch the question ("please check my notes").
+    const grounding = passages.length && (!documents.length || mentions(question, passages)) ? passages : documents;
+    const reply = smallTalkReply(question) ?? (grounding.length ? extract(question, grounding) || UNANSWERED : noContextAnswer(question, request));
+    const answer = acknowledge(request) + reply;
     const text = request.jsonSchema ? JSON.stringify(instanceOf(request.jsonSchema, answer)) : answer;
     for (const piece of streamPieces(text)) {
       if (request.signal?.aborted) return;
@@ -37,27 +44,7 @@ export const localChatModel: ChatModel = {
   },
 };
 
-const MAX_SENTENCES = 3;
-
-/** Best sentences of the passages by shared terms with the question; ties keep passage order. */
-export function extract(question: string, passages: Passage[]): string {
-  const wanted = new Set(terms(question));
-  const scored: { text: string; passage: number; order: number; score: number }[] = [];
-  let order = 0;
-  for (const p of passages) {
-    for (const s of sentences(p.text)) {
-      const score = new Set(terms(s).filter((t) => wanted.has(t))).size;
-      scored.push({ text: s, passage: p.index, order: order++, score });
-    }
-  }
-  const best = scored
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, MAX_SENTENCES)
-    .sort((a, b) => a.order - b.order);
-  const chosen = best.length ? best : scored.slice(0, 1);
-  return chosen.map((s) => s.text).join(" ");
-}
+const UNANSWERED = "I could not find the answer to that in my sources.";
 
 function noContextAnswer(question: string, request: ChatRequest): string {
   const hasInstructions = request.messages.some((m) => m.role === "system" && m.content.trim());

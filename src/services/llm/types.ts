@@ -14,6 +14,8 @@ export interface Passage {
   index: number;
   text: string;
   title?: string;
+  /** An FAQ's own fields (`text` holds both): a model answering from it says the answer. */
+  faq?: { question: string; answer: string };
 }
 
 export interface ChatRequest {

@@ -59,6 +59,7 @@ const toPassage = (hit: SearchHit, i: number): RetrievedPassage => ({
   index: i + 1,
   text: hit.text,
   title: hit.file?.filename ?? hit.faq?.question,
+  ...(hit.faq ? { faq: { question: hit.faq.question, answer: hit.faq.answer } } : {}),
   score: hit.score,
   node: {
     id: hit.id,

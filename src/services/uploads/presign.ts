@@ -1,7 +1,7 @@
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
 import type { Permission } from "../permissions";
-import { canonicalModelName, checkFile, contentTypeFor, specFor, type SpecKey } from "./file-specs";
+import { canonicalModelName, checkFile, contentTypeFor, mediaType, specFor, type SpecKey } from "./file-specs";
 import { presignMethod, signingCredentials, unattachedTtlMs, UPLOAD_URL_TTL_SECONDS } from "./settings";
 import { presignUrl, signPostPolicy } from "./signing";
 import { newUploadKey } from "./store";
@@ -27,6 +27,8 @@ export interface PresignRequest {
   fieldName: string;
   filename: string;
   fileSize: number;
+  /** Opt-in: the upload must declare this Content-Type (a policy condition and a form field). Absent: none is asked for. */
+  contentType?: string;
 }
 
 export type PresignedUpload =
@@ -34,21 +36,24 @@ export type PresignedUpload =
   | { url: string; fields: { key: string }; method: "PUT"; headers: Record<string, string> };
 
 /** The spec the request names, checked (400 naming the rule) before anything is signed. */
-export function presignSpec(env: Bindings, input: Pick<PresignRequest, "modelName" | "fieldName" | "filename" | "fileSize">) {
+export function presignSpec(env: Bindings, input: Pick<PresignRequest, "modelName" | "fieldName" | "filename" | "fileSize" | "contentType">) {
   const found = specFor(env, input.modelName, input.fieldName);
-  const contentType = contentTypeFor(input.filename, found.spec);
+  const declared = mediaType(input.contentType);
+  const contentType = declared || contentTypeFor(input.filename, found.spec);
   checkFile(found.spec, { filename: input.filename, contentType, size: input.fileSize }, "fileSize", false);
-  return { ...found, contentType };
+  return { ...found, contentType, declared: declared || null };
 }
 
 /**
  * Issues an upload: an unguessable key under the organization and model, remembered (so the cleanup
- * removes it if never attached) and signed as an S3 POST policy (default) or a presigned PUT.
+ * removes it if never attached) and signed as an S3 POST policy (default) or a presigned PUT. The
+ * stored object's content type is the filename's (kept with the upload), so the POST policy asks the
+ * client for no Content-Type field unless the client asked to declare one (`contentType`).
  * POST always targets our own verifying target, which writes to R2 through the binding: R2's S3 API
  * does not accept POST policy uploads. PUT goes to R2 itself when its credentials are configured.
  */
 export async function presignUpload(env: Bindings, db: Db, input: PresignRequest): Promise<PresignedUpload> {
-  const { key: specKey, field, spec, contentType } = presignSpec(env, input);
+  const { key: specKey, field, spec, contentType, declared } = presignSpec(env, input);
   const method = presignMethod(env);
   const creds = await signingCredentials(env);
   const modelName = canonicalModelName(specKey);
@@ -73,6 +78,6 @@ export async function presignUpload(env: Bindings, db: Db, input: PresignRequest
     const url = await presignUrl(creds, "PUT", objectUrl(creds, input.origin, key), UPLOAD_URL_TTL_SECONDS, headers, new Date(now));
     return { url, fields: { key }, method: "PUT", headers };
   }
-  const fields = await signPostPolicy(creds, { key, contentType, minSize: 0, maxSize, expiresInSeconds: UPLOAD_URL_TTL_SECONDS, now: new Date(now) });
+  const fields = await signPostPolicy(creds, { key, contentType: declared ?? undefined, minSize: 0, maxSize, expiresInSeconds: UPLOAD_URL_TTL_SECONDS, now: new Date(now) });
   return { url: `${input.origin}${OBJECT_PATH}`, fields, method: "POST" };
 }

@@ -44,14 +44,20 @@ const unb64 = (text: string) => new TextDecoder().decode(Uint8Array.from(atob(te
 
 export interface PostPolicyInput {
   key: string;
-  contentType: string;
+  /** Only when the client asked for it: a Content-Type condition the form must then carry (see presign.ts). */
+  contentType?: string;
   minSize: number;
   maxSize: number;
   expiresInSeconds: number;
   now?: Date;
 }
 
-/** The form fields of an S3 POST upload: policy (base64 JSON) and its signature. */
+/**
+ * The form fields of an S3 POST upload: policy (base64 JSON) and its signature. The policy names only
+ * fields an S3 client sends on its own (bucket, key, the x-amz-* fields) and the size range: clients
+ * such as the product's Python examples post `key`, the `x-amz-*` fields, `policy`, the signature and
+ * the file, nothing else, and S3 fails any condition whose field is missing.
+ */
 export async function signPostPolicy(creds: SigningCredentials, input: PostPolicyInput): Promise<Record<string, string>> {
   const now = input.now ?? new Date();
   const date = amzDate(now);
@@ -61,7 +67,7 @@ export async function signPostPolicy(creds: SigningCredentials, input: PostPolic
     conditions: [
       { bucket: creds.bucket },
       { key: input.key },
-      { "Content-Type": input.contentType },
+      ...(input.contentType ? [{ "Content-Type": input.contentType }] : []),
       ["content-length-range", input.minSize, input.maxSize],
       { "x-amz-algorithm": ALGORITHM },
       { "x-amz-credential": credential },
@@ -72,7 +78,7 @@ export async function signPostPolicy(creds: SigningCredentials, input: PostPolic
   const signature = toHex(await hmac(await signingKey(creds.secretAccessKey, date.slice(0, 8), creds.region), encoded));
   return {
     key: input.key,
-    "Content-Type": input.contentType,
+    ...(input.contentType ? { "Content-Type": input.contentType } : {}),
     "x-amz-algorithm": ALGORITHM,
     "x-amz-credential": credential,
     "x-amz-date": date,

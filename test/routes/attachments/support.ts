@@ -48,3 +48,38 @@ export async function uploadKey(actor: Actor, filename = "cat.png", bytes: Uint8
   expect(res.status, await res.clone().text()).toBe(204);
   return p.fields.key;
 }
+
+/** A part of Python `requests`' `files=[...]` list: `(name, (None, value))` for a field, `(name, (filename, fileobj))` for a file. */
+export type RequestsFile = [name: string, part: [filename: string | null, content: string | Uint8Array]];
+
+/**
+ * The request Python's `requests.post(url, files=parts)` sends, byte for byte as requests 2.x and
+ * urllib3 build it: a 32-hex-digit boundary; each part's `Content-Disposition: form-data; name="..."`
+ * (with `; filename="..."` for a file) and no Content-Type header, as `(filename, fileobj)`
+ * 2-tuples set none; a CRLF after each part's data; `--boundary--\r\n` to close; the headers
+ * requests adds by default.
+ */
+export function pythonRequestsPost(url: string, parts: RequestsFile[]): Request {
+  const boundary = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const chunks: Uint8Array[] = [];
+  for (const [name, [filename, content]] of parts) {
+    const disposition = `form-data; name="${name}"${filename === null ? "" : `; filename="${filename}"`}`;
+    chunks.push(enc.encode(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`), typeof content === "string" ? enc.encode(content) : content, enc.encode("\r\n"));
+  }
+  chunks.push(enc.encode(`--${boundary}--\r\n`));
+  const body = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) (body.set(c, at), (at += c.length));
+  return new Request(url.startsWith("http") ? url : `http://localhost${url}`, {
+    method: "POST",
+    body,
+    headers: {
+      "User-Agent": "python-requests/2.32.3",
+      "Accept-Encoding": "gzip, deflate",
+      Accept: "*/*",
+      Connection: "keep-alive",
+      "Content-Length": String(body.length),
+      "Content-Type": `multipart/form-data; boundary=${boundary}`,
+    },
+  });
+}

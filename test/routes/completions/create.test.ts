@@ -79,7 +79,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     const schema = { type: "object", properties: { answer: { type: "string" }, confident: { type: "boolean" } }, required: ["answer", "confident"] };
     const bot = await createChatbot(owner, { outputMode: "json_schema", rawOutputFormat: schema });
     const body = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "hi" } })).json()) as Reply;
-    expect(JSON.parse(body.content)).toEqual({ answer: 'You said: "hi".', confident: false });
+    expect(JSON.parse(body.content)).toEqual({ answer: "Hello! How can I help you today?", confident: false });
   });
 
   it("template mode answers with the unanswerable text when nothing relevant is found", async () => {

@@ -20,7 +20,7 @@ describe("conversations", () => {
     expect(await (await owner.fetch("GET", `/conversations/${created.id}/`, undefined, { prefix })).json()).toEqual(created);
     // The web chat's assistant answers in it.
     const reply = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: created.id, message: { content: "hello" } });
-    expect(((await reply.json()) as { content: string }).content).toBe('You said: "hello".');
+    expect(((await reply.json()) as { content: string }).content).toBe("Hello! How can I help you today?");
   });
 
   it("400 for a web chat of another organization or a bad body, nothing written", async () => {

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { seedOwner, type Actor } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
+
+/**
+ * The built-in local model answers, through the real stack (retrieval from D1 and the index
+ * object, the reply, the stored message), and never says the question back (issue 25: asked an
+ * FAQ's question, it answered with the question, as the widget's screenshot showed).
+ */
+const ask = async (owner: Actor, chatbotId: string, content: string) => {
+  const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { message: { content } });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return ((await res.json()) as { content: string }).content;
+};
+
+describe("the built-in local model answers, and does not echo the question", () => {
+  it("asked an FAQ's question, answers with the FAQ's answer field", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    await createFaq(owner, kb.id, { question: "What are your opening hours?", answer: "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday." });
+    await createFaq(owner, kb.id, { question: "Do you ship abroad?", answer: "We ship to every country of the European Union within five days." });
+    const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }], instructions: "You are the shop's assistant." });
+    expect(await ask(owner, bot.id, "What are your opening hours?")).toBe("Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.");
+    expect(await ask(owner, bot.id, "Do you ship abroad?")).toBe("We ship to every country of the European Union within five days.");
+  });
+
+  it("from a document, answers with the sentences that follow the question, never the question or its title", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const handbook = [
+      "# Opening hours",
+      "",
+      "What are your opening hours? Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.",
+      "On public holidays the shop stays closed.",
+      "",
+      "# Returns",
+      "",
+      "Can I return an item? You can return any item within 30 days of delivery for a full refund.",
+    ].join("\n");
+    await ingest(owner, kb.id, [{ name: "handbook.md", content: handbook }]);
+    const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }] });
+    const hours = await ask(owner, bot.id, "What are your opening hours?");
+    expect(hours).toContain("Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.");
+    expect(hours).not.toMatch(/opening hours/i);
+    const returns = await ask(owner, bot.id, "Can I return an item?");
+    expect(returns).toContain("You can return any item within 30 days of delivery for a full refund.");
+    expect(returns).not.toContain("Can I return an item?");
+  });
+
+  it("small talk gets a short polite reply, with sources or without, instructions or none", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    await createFaq(owner, kb.id, { question: "What are your opening hours?", answer: "Our shop opens at 9 am." });
+    const plain = await createChatbot(owner);
+    const instructed = await createChatbot(owner, { instructions: "Answer from the shop's handbook only." });
+    const grounded = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }], instructions: "Be brief." });
+    for (const bot of [plain, instructed, grounded]) {
+      expect(await ask(owner, bot.id, "Hello!")).toBe("Hello! How can I help you today?");
+      expect(await ask(owner, bot.id, "Hi there")).toBe("Hello! How can I help you today?");
+      expect(await ask(owner, bot.id, "Thanks")).toBe("You're welcome! Is there anything else I can help you with?");
+      expect(await ask(owner, bot.id, "你好")).toBe("您好！请问有什么可以帮您？");
+    }
+    // A question is not small talk: without sources the model still says it has nothing on it.
+    expect(await ask(owner, instructed.id, "Hi, can I pay by card?")).toBe('I have no information in my sources about "Hi, can I pay by card?".');
+  });
+});
