@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// Builds the libraries the worker uses rarely and that are too big to parse at every cold start
+// into modules of their own, src/vendor/*.js, which wrangler uploads beside the worker's script
+// (wrangler.toml `find_additional_modules`) and which src/vendored.ts imports on first use. Run by
+// `npm install` (postinstall), so the modules follow the installed versions; `npm run build:vendor`
+// by hand. docs/decisions.md, issue 26.
+import { build } from "esbuild";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const out = path.join(root, "src", "vendor");
+
+/** Module name -> what it exports. pdf.js (through unpdf) alone was a third of the worker's script. */
+export const VENDOR_MODULES = {
+  pdf: `export { extractTextItems, getDocumentProxy, getMeta } from "unpdf";`,
+};
+
+export async function buildVendor({ quiet = false } = {}) {
+  mkdirSync(out, { recursive: true });
+  const manifest = {};
+  for (const [name, source] of Object.entries(VENDOR_MODULES)) {
+    const result = await build({
+      stdin: { contents: source, resolveDir: root, loader: "js" },
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "neutral",
+      // As wrangler resolves packages for workerd.
+      conditions: ["workerd", "worker", "browser"],
+      mainFields: ["browser", "module", "main"],
+      target: "es2022",
+      legalComments: "none",
+      write: false,
+      logLevel: "error",
+    });
+    const js = result.outputFiles[0].contents;
+    writeIfChanged(path.join(out, `${name}.js`), js);
+    manifest[name] = js.length;
+    if (!quiet) console.log(`src/vendor/${name}.js: ${js.length} bytes`);
+  }
+  // Imported by src/vendored.ts, so that a build without the modules fails with a clear error.
+  writeIfChanged(path.join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+}
+
+/** Unchanged files keep their time, so `wrangler dev` does not reload for nothing. */
+function writeIfChanged(file, contents) {
+  let current;
+  try {
+    current = readFileSync(file);
+  } catch {
+    current = null;
+  }
+  if (!current || Buffer.compare(current, Buffer.from(contents)) !== 0) writeFileSync(file, contents);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await buildVendor();
