@@ -4,7 +4,6 @@
 // (wrangler.toml `find_additional_modules`) and which src/vendored.ts imports on first use. Run by
 // `npm install` (postinstall), so the modules follow the installed versions; `npm run build:vendor`
 // by hand. docs/decisions.md, issue 26.
-import { build } from "esbuild";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -17,6 +16,7 @@ export const VENDOR_MODULES = {
 };
 
 export async function buildVendor({ quiet = false } = {}) {
+  const { build } = await import("esbuild");
   mkdirSync(out, { recursive: true });
   const manifest = {};
   for (const [name, source] of Object.entries(VENDOR_MODULES)) {
@@ -54,4 +54,13 @@ function writeIfChanged(file, contents) {
   if (!current || Buffer.compare(current, Buffer.from(contents)) !== 0) writeFileSync(file, contents);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await buildVendor();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    await buildVendor();
+  } catch (err) {
+    // An install without devDependencies (no esbuild) must not fail; building the worker then
+    // reports the missing modules (src/vendored.ts).
+    if (err?.code !== "ERR_MODULE_NOT_FOUND") throw err;
+    console.warn(`build-vendor: skipped (${err.message.split("\n")[0]})`);
+  }
+}

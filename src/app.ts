@@ -31,7 +31,7 @@ function isPublic(path: string) {
   return PUBLIC_PATHS.has(rest) || PUBLIC_PREFIXES.some((p) => rest.startsWith(p)) || WIDGET_PUBLIC_PATH.test(path);
 }
 
-const OPENAPI_CONFIG = {
+export const OPENAPI_CONFIG = {
   openapi: "3.1.0",
   info: {
     title: "Conversational Assistant Platform API",
