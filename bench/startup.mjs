@@ -6,7 +6,7 @@
 // their first request (docs/decisions.md, issue 26), so it also profiles a fresh isolate's startup
 // plus its first request, for a route outside the API and for an API route, the same way.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -15,7 +15,7 @@ import { median } from "./lib.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-/** BENCH_PROFILE_DIR keeps each round's CPU profile (open them in Chrome DevTools). */
+/** BENCH_PROFILE_DIR keeps each round's CPU profiles (open them in Chrome DevTools). */
 const KEEP = process.env.BENCH_PROFILE_DIR;
 
 function wrangler(args, cwd) {
@@ -65,7 +65,7 @@ const MODULE_TYPES = { "application/javascript+module": "ESModule", "application
  * route's app is built, then authentication answers 401 without storage), profiled as
  * `wrangler check startup` profiles the import alone.
  */
-async function profileFirstRequest(file, path) {
+async function profileFirstRequest(file, path, outfile) {
   const form = await readBundle(file);
   const metadata = JSON.parse(form.get("metadata"));
   const modules = [];
@@ -103,6 +103,7 @@ async function profileFirstRequest(file, path) {
     await res.arrayBuffer();
     const { profile } = await send("Profiler.stop");
     socket.close();
+    if (outfile) writeFileSync(outfile, JSON.stringify(profile));
     return { ...summarize(profile), status: res.status };
   } finally {
     await mf.dispose();
@@ -180,7 +181,7 @@ export default async function () {
       const line = [];
       for (const w of round % 2 ? api : [...api].reverse()) {
         for (const p of FIRST) {
-          const r = await profileFirstRequest(w.bundle, p);
+          const r = await profileFirstRequest(w.bundle, p, KEEP && path.join(profiles, `${w.name.replace(/\W+/g, "-")}${p.replace(/\W+/g, "-")}${round}.cpuprofile`));
           first.get(`${w.name} ${p}`).push(r);
           line.push(`${w.name} GET ${p} ${r.status} ${fmt(r.active)}`);
         }

@@ -123,8 +123,10 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
   app.use("/mcp", withDb, authenticate(() => false), rateLimit());
   registerMcpServer(app, fetchApp);
 
-  const methodsFor = allowedMethods(app.routes);
+  // Built by the first unmatched request, not with the app: most apps never answer a 405.
+  let methodsFor: ((path: string) => string[]) | undefined;
   app.notFound((c) => {
+    methodsFor ??= allowedMethods(app.routes);
     const allowed = methodsFor(c.req.path);
     if (allowed.length) throw new ApiError(405, "method_not_allowed", `Method "${c.req.method}" not allowed.`, undefined, { Allow: allowed.join(", ") });
     throw new ApiError(404, "not_found", "Not found.");
