@@ -10,9 +10,15 @@ import path from "node:path";
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const out = path.join(root, "src", "vendor");
 
-/** Module name -> what it exports. pdf.js (through unpdf) alone was a third of the worker's script. */
+/**
+ * Module name -> what it exports. pdf.js (through unpdf) was a third of the worker's script; the
+ * PostgreSQL driver and the spreadsheet writer import node:stream, node:fs and node:events, which
+ * the bundler hoists to the top of the script, so workerd evaluated them at every cold start.
+ */
 export const VENDOR_MODULES = {
   pdf: `export { extractTextItems, getDocumentProxy, getMeta } from "unpdf";`,
+  postgres: `export { default } from "postgres";`,
+  xlsx: `export { default } from "write-excel-file/node";`,
 };
 
 export async function buildVendor({ quiet = false } = {}) {
@@ -30,6 +36,8 @@ export async function buildVendor({ quiet = false } = {}) {
       conditions: ["workerd", "worker", "browser"],
       mainFields: ["browser", "module", "main"],
       target: "es2022",
+      // Provided by workerd (nodejs_compat), imported when the module is.
+      external: ["node:*", "cloudflare:*"],
       legalComments: "none",
       write: false,
       logLevel: "error",

@@ -5,9 +5,11 @@ import built from "./vendor/manifest.json";
 /** What each module of src/vendor exports. */
 interface Vendored {
   pdf: Pick<typeof import("unpdf"), "extractTextItems" | "getDocumentProxy" | "getMeta">;
+  postgres: { default: typeof import("postgres") };
+  xlsx: typeof import("write-excel-file/node");
 }
 
-const PATHS: Record<keyof Vendored, string> = { pdf: "./vendor/pdf.js" };
+const PATHS: Record<keyof Vendored, string> = { pdf: "./vendor/pdf.js", postgres: "./vendor/postgres.js", xlsx: "./vendor/xlsx.js" };
 
 /**
  * A library uploaded as a module of its own, imported by its first user: the worker's own script is

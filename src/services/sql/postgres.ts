@@ -2,6 +2,7 @@ import type postgres from "postgres";
 import type { QueryResult } from "../../../durable-objects/managed-database";
 import { postgresTarget, type ConnectionEnv } from "./connection";
 import { workersSocket } from "./pg-socket";
+import { vendored } from "../../vendored";
 
 export interface DiscoveredTable {
   tableName: string;
@@ -16,8 +17,8 @@ const CONNECT_TIMEOUT_S = 10;
  */
 export async function connectPostgres(env: ConnectionEnv, url: string, organizationId: string) {
   const t = postgresTarget(env, url, organizationId);
-  // Imported here: the driver is only needed by external databases, not at every cold start.
-  const { default: postgres } = await import("postgres");
+  // A module of its own (src/vendor/postgres.js), imported by the first connection.
+  const { default: postgres } = await vendored("postgres");
   // `socket` is a documented option the type declarations leave out.
   return postgres({
     host: t.host,
