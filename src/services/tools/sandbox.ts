@@ -1,6 +1,4 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten-core";
-// workerd (and Miniflare) import a .wasm file as a compiled WebAssembly.Module: no fetch, no eval.
-import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
 
 /**
  * Function tools run user JavaScript in QuickJS compiled to WebAssembly (docs/decisions.md, "Function
@@ -31,9 +29,14 @@ let core: typeof import("quickjs-emscripten-core") | null = null;
  * JavaScript glue is imported then too, not at every cold start (docs/decisions.md, issue 26).
  */
 export function quickJs(): Promise<QuickJSWASMModule> {
-  loading ??= Promise.all([import("quickjs-emscripten-core"), import("@jitl/quickjs-wasmfile-release-sync")]).then(async ([glue, variant]) => {
+  loading ??= Promise.all([
+    import("quickjs-emscripten-core"),
+    import("@jitl/quickjs-wasmfile-release-sync"),
+    // workerd (and Miniflare) import a .wasm file as a compiled WebAssembly.Module: no fetch, no eval.
+    import("@jitl/quickjs-wasmfile-release-sync/wasm"),
+  ]).then(async ([glue, variant, wasm]) => {
     core = glue;
-    return (loaded = await glue.newQuickJSWASMModuleFromVariant(glue.newVariant(variant.default, { wasmModule: wasmModule as WebAssembly.Module })));
+    return (loaded = await glue.newQuickJSWASMModuleFromVariant(glue.newVariant(variant.default, { wasmModule: wasm.default as WebAssembly.Module })));
   });
   return loading;
 }
