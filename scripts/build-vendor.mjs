@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Builds the libraries the worker uses rarely and that are too big to parse at every cold start
-// into modules of their own, src/vendor/*.js, which wrangler uploads beside the worker's script
-// (wrangler.toml `find_additional_modules`) and which src/vendored.ts imports on first use. Run by
-// `npm install` (postinstall), so the modules follow the installed versions; `npm run build:vendor`
-// by hand. docs/decisions.md, issue 26.
+// Builds libraries the worker uses rarely, and that cost every cold start when bundled into the
+// script (by their size, or by the node: modules they import), into modules of their own,
+// src/vendor/*.js, which wrangler uploads beside the script (wrangler.toml
+// `find_additional_modules`) and src/vendored.ts imports on first use. Run by `npm install`
+// (postinstall), so they follow the installed versions; `npm run build:vendor` by hand.
+// docs/decisions.md, issue 26.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 

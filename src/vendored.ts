@@ -12,10 +12,11 @@ interface Vendored {
 const PATHS: Record<keyof Vendored, string> = { pdf: "./vendor/pdf.js", postgres: "./vendor/postgres.js", xlsx: "./vendor/xlsx.js" };
 
 /**
- * A library uploaded as a module of its own, imported by its first user: the worker's own script is
- * parsed at every cold start, used or not (docs/decisions.md, issue 26). The specifier is a
- * variable, so that the bundler leaves the import to workerd; it is resolved against this file,
- * which sits beside src/vendor both in the sources (tests) and in the upload (the script's root).
+ * A library uploaded as a module of its own, imported by its first user: whatever is in the worker's
+ * script is compiled at every cold start, and the node: modules it imports statically are evaluated
+ * then, used or not (docs/decisions.md, issue 26). The specifier is a variable, so that the bundler
+ * leaves the import to workerd; it is resolved against this file, which sits beside src/vendor both
+ * in the sources (tests) and in the upload (the script's root).
  */
 export function vendored<K extends keyof Vendored>(name: K): Promise<Vendored[K]> {
   if (!(name in built)) throw new Error(`src/vendor/${name}.js was not built: run npm run build:vendor.`);
