@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildWidget } from "./build-widget.mjs";
+import { buildVendor } from "./build-vendor.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 export const ASSETS_DIR = path.join(root, "dist", "assets");
@@ -16,6 +17,9 @@ const builders = [
 ];
 
 export async function buildAssets({ quiet = false } = {}) {
+  // The worker's own lazily imported modules (src/vendor, issue 26) too: `npm install` builds them,
+  // but a checkout switched since then, or a copy made without the install, still gets them.
+  await buildVendor({ quiet: true });
   mkdirSync(ASSETS_DIR, { recursive: true });
   const built = [];
   for (const build of builders) built.push(await build({ quiet }));

@@ -1,8 +1,10 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { swaggerUI } from "@hono/swagger-ui";
 import { HTTPException } from "hono/http-exception";
+import { getPath } from "hono/utils/url";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "./env";
+import type { Context, ExecutionContext } from "hono";
+import type { AppEnv, Bindings } from "./env";
 import { getDb } from "./db";
 import { ApiError } from "./lib/errors";
 import { isOpenAiPath, withOpenAiError } from "./lib/openai-errors";
@@ -13,10 +15,10 @@ import { rateLimit } from "./middleware/rate-limit";
 import { WIDGET_PUBLIC_PATH, widgetCors } from "./middleware/widget-cors";
 import { registerWidgetPages } from "./routes/widget/pages";
 import { registerMcpServer } from "./routes/mcp-server";
-import { createRouter } from "./lib/openapi";
+import { createRouter, type Router } from "./lib/openapi";
 import { forgetAccess } from "./services/access";
 import { forgetSettings } from "./lib/ttl-cache";
-import { registerRoutes } from "./routes";
+import { ROUTE_GROUPS, routesFor } from "./routes";
 import { resourceProblems, settingProblems } from "./services/settings";
 
 /** Paths (after the prefix) that need no API key (CONTRACT section 3). */
@@ -29,7 +31,7 @@ function isPublic(path: string) {
   return PUBLIC_PATHS.has(rest) || PUBLIC_PREFIXES.some((p) => rest.startsWith(p)) || WIDGET_PUBLIC_PATH.test(path);
 }
 
-const OPENAPI_CONFIG = {
+export const OPENAPI_CONFIG = {
   openapi: "3.1.0",
   info: {
     title: "Conversational Assistant Platform API",
@@ -83,13 +85,17 @@ function allowedMethods(routes: { method: string; path: string }[]) {
   return (path: string) => [...new Set(patterns.filter((p) => p.re.test(path)).map((p) => p.method))];
 }
 
-export function buildApp() {
+/**
+ * The whole app with the given API routes (none, one segment's, or all of them: `routesFor`). Each
+ * app has every middleware and route outside the API, so a request answers the same in any of them.
+ */
+function buildApp(registerApi: ((r: Router) => void) | null) {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestId());
   app.use("/api/*", widgetCors(), withDb, jsonBody(), authenticate(isPublic), rateLimit(), forgetOnWrite);
 
   const api = createRouter();
-  registerRoutes(api);
+  registerApi?.(api);
   app.route("/api/v1", api);
   app.route("/api", api);
 
@@ -99,10 +105,10 @@ export function buildApp() {
     name: "Authorization",
     description: "`Api-Key <key>`",
   });
-  const document = (c: { req: { url: string } }) => app.getOpenAPI31Document({ ...OPENAPI_CONFIG, servers: [{ url: new URL(c.req.url).origin }] });
-  app.get("/api/v1/openapi.json", (c) => c.json(document(c)));
-  app.get("/api/openapi.json", (c) => c.json(document(c)));
-  app.get("/api/schema/", (c) => c.json(document(c)));
+  const document = async (c: Context) => c.json(await openApiDocument(new URL(c.req.url).origin));
+  app.get("/api/v1/openapi.json", document);
+  app.get("/api/openapi.json", document);
+  app.get("/api/schema/", document);
   app.get("/api/docs/", swaggerUI({ url: "/api/v1/openapi.json", title: "Assistant Platform API" }));
 
   // No authentication or storage (the baseline of `npm run bench -- auth`); lists settings and
@@ -116,10 +122,12 @@ export function buildApp() {
   registerWidgetPages(app);
   // Our assistants as an MCP server (JSON-RPC, not in the OpenAPI document), behind the same API keys.
   app.use("/mcp", withDb, authenticate(() => false), rateLimit());
-  registerMcpServer(app);
+  registerMcpServer(app, fetchApp);
 
-  const methodsFor = allowedMethods(app.routes);
+  // Built by the first unmatched request, not with the app: most apps never answer a 405.
+  let methodsFor: ((path: string) => string[]) | undefined;
   app.notFound((c) => {
+    methodsFor ??= allowedMethods(app.routes);
     const allowed = methodsFor(c.req.path);
     if (allowed.length) throw new ApiError(405, "method_not_allowed", `Method "${c.req.method}" not allowed.`, undefined, { Allow: allowed.join(", ") });
     throw new ApiError(404, "not_found", "Not found.");
@@ -142,4 +150,54 @@ export function buildApp() {
     return c.json({ detail: "A server error occurred.", code: "server_error", requestId }, 500);
   });
   return app;
+}
+
+type App = ReturnType<typeof buildApp>;
+
+/** Per isolate: the app of each first path segment under /api ("" for every other path), once built. */
+const apps = new Map<string, App>();
+const building = new Map<string, Promise<App>>();
+const SEGMENTS = new Set(ROUTE_GROUPS.flatMap((g) => g.segments));
+const SEGMENT = /^\/api(?:\/v1)?\/([^/]*)/;
+
+/** Which app serves a path: routes of different first segments never match the same path. */
+function appKey(request: Request) {
+  const segment = SEGMENT.exec(getPath(request))?.[1] ?? "";
+  return SEGMENTS.has(segment) ? segment : "";
+}
+
+function appOf(key: string): Promise<App> {
+  let app = building.get(key);
+  if (!app) {
+    app = (key ? routesFor(key) : Promise.resolve(null)).then((register) => {
+      const built = buildApp(register);
+      apps.set(key, built);
+      return built;
+    });
+    app.catch(() => building.delete(key));
+    building.set(key, app);
+  }
+  return app;
+}
+
+/**
+ * Serves a request with the app of its segment, built on the first request that needs it: a cold
+ * isolate builds only the routes (and zod schemas) its first requests use.
+ */
+export function fetchApp(request: Request, env: Bindings, ctx: ExecutionContext): Response | Promise<Response> {
+  const key = appKey(request);
+  const app = apps.get(key);
+  if (app) return app.fetch(request, env, ctx);
+  return appOf(key).then((built) => built.fetch(request, env, ctx));
+}
+
+let documentBase: Promise<ReturnType<App["getOpenAPI31Document"]>> | undefined;
+
+/** The OpenAPI document of every route, built on the first request for it and kept; only `servers` varies. */
+async function openApiDocument(origin: string) {
+  if (!documentBase) {
+    documentBase = routesFor().then((register) => buildApp(register).getOpenAPI31Document({ ...OPENAPI_CONFIG, servers: [] }));
+    documentBase.catch(() => (documentBase = undefined));
+  }
+  return { ...(await documentBase), servers: [{ url: origin }] };
 }

@@ -1,24 +1,23 @@
 import type { Bindings } from "./env";
-import { buildApp } from "./app";
+import { fetchApp } from "./app";
 import { normalizeRequest } from "./lib/http";
-import { handleQueue } from "./queues";
-import { runHousekeeping } from "./services/housekeeping";
 
 export { Conversation } from "../durable-objects/conversation";
 export { RateLimiter } from "../durable-objects/rate-limiter";
 export { VectorIndex } from "../durable-objects/vector-index";
 export { ManagedDatabase } from "../durable-objects/managed-database";
 
-const app = buildApp();
-
+// Queue consumers and housekeeping are imported when a batch or a cron event arrives: an isolate
+// started for a request does not pay for them (docs/decisions.md, issue 26).
 export default {
   fetch(request, env, ctx) {
-    return app.fetch(normalizeRequest(request), env, ctx);
+    return fetchApp(normalizeRequest(request), env, ctx);
   },
-  queue(batch, env, ctx) {
+  async queue(batch, env, ctx) {
+    const { handleQueue } = await import("./queues");
     return handleQueue(batch, env, ctx);
   },
   scheduled(controller, env, ctx) {
-    ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
+    ctx.waitUntil(import("./services/housekeeping").then(({ runHousekeeping }) => runHousekeeping(env, controller.scheduledTime)));
   },
 } satisfies ExportedHandler<Bindings>;

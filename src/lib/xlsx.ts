@@ -1,8 +1,9 @@
 // The `node` build, not `universal`: universal zips through fflate's async API, which spawns a Web
 // Worker for any part over 160 kB (about 500 members) and so fails in workerd ("Worker is not
 // defined"). The node build deflates synchronously through node:stream, which nodejs_compat provides.
-import { Readable } from "node:stream";
-import writeXlsxFile, { type Row } from "write-excel-file/node";
+import type { Readable } from "node:stream";
+import type { Row } from "write-excel-file/node";
+import { vendored } from "../vendored";
 
 export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -17,6 +18,9 @@ export const xlsxResponse = (description: string) => ({
 export async function xlsxDownload(header: string[], rows: Row[], filename: string, sheet = "Members"): Promise<Response> {
   const data: Row[] = [header.map((value) => ({ value, fontWeight: "bold" as const })), ...rows];
   const columns = header.map((h) => ({ width: Math.min(Math.max(h.length + 2, 14), 40) }));
+  // Imported by the first download: the writer (a module of its own, src/vendor/xlsx.js) and
+  // node:stream are evaluated when imported, not at every cold start (docs/decisions.md, issue 26).
+  const [{ default: writeXlsxFile }, { Readable }] = await Promise.all([vendored("xlsx"), import("node:stream")]);
   // Streamed: the zip is sent as it is deflated, not built whole first.
   // `toStream` is typed as a union of its two forms; called without a target it gives a Readable.
   const writer = writeXlsxFile(data, { sheet, columns, stickyRowsCount: 1 }) as unknown as { toStream(): Promise<Readable> };

@@ -1,7 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
@@ -12,6 +9,7 @@ export const MCP_TIMEOUT_MS = 30_000;
 export const MCP_MAX_RESPONSE_BYTES = 1024 * 1024;
 const MAX_LISTED_TOOLS = 500;
 const CLIENT_INFO = { name: "assistant-platform", version: "1.0.0" };
+type Sdk = typeof import("./sdk");
 
 export type McpProblemKind = "refused" | "unreachable" | "timeout" | "unauthorized" | "not_mcp" | "bad_headers" | "too_large";
 
@@ -75,7 +73,7 @@ function guardedFetch(env: Bindings, state: { overflow: boolean }) {
   };
 }
 
-function newClient() {
+function newClient({ Client, CfWorkerJsonSchemaValidator }: Sdk) {
   return new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
 }
 
@@ -98,7 +96,7 @@ async function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => vo
 }
 
 /** An HTTP status the server answered the transport with, when the error carries one. */
-function statusOf(err: unknown): number | undefined {
+function statusOf(err: unknown, { StreamableHTTPError, SseError }: Sdk): number | undefined {
   if (err instanceof StreamableHTTPError || err instanceof SseError) return typeof err.code === "number" && err.code >= 100 ? err.code : undefined;
   const m = /HTTP (\d{3})|\((\d{3})\)|status(?: code)? (\d{3})/i.exec(String((err as Error)?.message ?? ""));
   return m ? Number(m[1] ?? m[2] ?? m[3]) : undefined;
@@ -106,12 +104,12 @@ function statusOf(err: unknown): number | undefined {
 
 const hostOf = (url: string) => URL.canParse(url) ? new URL(url).host : url;
 
-function classify(err: unknown, url: string): McpConnectError {
+function classify(err: unknown, url: string, sdk: Sdk): McpConnectError {
   if (err instanceof McpConnectError) return err;
   const cause = (err as { cause?: unknown })?.cause;
   if (cause instanceof McpConnectError) return cause;
   const message = String((err as Error)?.message ?? err);
-  const status = statusOf(err);
+  const status = statusOf(err, sdk);
   if (status === 401 || status === 403) return new McpConnectError("unauthorized", `The MCP server refused the credentials (HTTP ${status}).`);
   if (/timed? ?out|RequestTimeout|-32001/i.test(message)) return new McpConnectError("timeout", "The MCP server did not answer in time.");
   if (/fetch failed|ECONNREFUSED|connect|network|ENOTFOUND|DNS|socket|reset/i.test(message) && status === undefined)
@@ -120,9 +118,9 @@ function classify(err: unknown, url: string): McpConnectError {
 }
 
 /** Whether a failed Streamable HTTP attempt may be an older server that speaks HTTP+SSE. */
-const mayBeSse = (err: unknown) => {
+const mayBeSse = (err: unknown, sdk: Sdk) => {
   if (err instanceof McpConnectError) return false;
-  const status = statusOf(err);
+  const status = statusOf(err, sdk);
   return status === undefined ? /content type|Unexpected|invalid|JSON/i.test(String((err as Error)?.message ?? "")) : status >= 400 && status < 500 && status !== 401 && status !== 403;
 };
 
@@ -136,11 +134,13 @@ export async function openMcpSession(env: Bindings, url: string, headers: Record
   if (headerIssue) throw new McpConnectError("bad_headers", headerIssue);
   const problem = webhookUrlProblem(url, outboundAllowedHosts(env));
   if (problem) throw new McpConnectError("refused", `Refused by the outbound address guard: ${problem}`);
+  const sdk = await import("./sdk");
+  const { StreamableHTTPClientTransport, SSEClientTransport } = sdk;
   const state = { overflow: false };
   const fetchFn = guardedFetch(env, state);
   const started = Date.now();
   const attempt = async (kind: McpSession["transport"]) => {
-    const client = newClient();
+    const client = newClient(sdk);
     const transport: Transport =
       kind === "streamable-http"
         ? new StreamableHTTPClientTransport(new URL(url), { fetch: fetchFn, requestInit: { headers }, reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 } })
@@ -168,13 +168,13 @@ export async function openMcpSession(env: Bindings, url: string, headers: Record
   try {
     return await attempt("streamable-http");
   } catch (first) {
-    if (!mayBeSse(first)) throw classify(first, url);
+    if (!mayBeSse(first, sdk)) throw classify(first, url, sdk);
     try {
       return await attempt("sse");
     } catch (second) {
-      const err = classify(second, url);
+      const err = classify(second, url, sdk);
       // The SSE attempt's complaint hides the first one's when both say "not MCP".
-      throw err.kind === "not_mcp" ? classify(first, url) : err;
+      throw err.kind === "not_mcp" ? classify(first, url, sdk) : err;
     }
   }
 }
@@ -191,7 +191,7 @@ export async function listAllTools(session: McpSession, timeoutMs: number): Prom
     } while (cursor && tools.length < MAX_LISTED_TOOLS);
   } catch (err) {
     if (session.overflowed()) throw new McpConnectError("too_large", `The server's tool list is over ${MCP_MAX_RESPONSE_BYTES} bytes.`);
-    throw classify(err, "the server");
+    throw classify(err, "the server", await import("./sdk"));
   }
   return tools.slice(0, MAX_LISTED_TOOLS);
 }

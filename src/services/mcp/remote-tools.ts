@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentTool, ToolOutcome } from "../agent/types";
 import { MCP_MAX_RESPONSE_BYTES, type McpSession } from "./client";
 
@@ -95,6 +95,7 @@ export async function callRemoteTool(session: McpSession, remoteName: string, ar
     return resultOutcome(result);
   } catch (err) {
     if (session.overflowed()) return { status: "failure", error: `The server's answer is over ${MCP_MAX_RESPONSE_BYTES} bytes.` };
+    const { ErrorCode, McpError } = await import("./sdk");
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return { status: "timeout", error: `The MCP server did not answer within ${timeoutMs / 1000} s.` };
     return { status: "failure", error: `The MCP call failed: ${String((err as Error)?.message ?? err).slice(0, 500)}` };
   }

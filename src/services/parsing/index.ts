@@ -1,10 +1,6 @@
-import { parseCsv } from "./csv";
-import { parseDocx } from "./docx";
 import { ParseError, UnsupportedFileType } from "./errors";
-import { parseHtml } from "./html";
 import { parseJson } from "./json";
 import { parseMarkdown } from "./markdown";
-import { parsePdf } from "./pdf";
 import { parseText } from "./text";
 import type { ParsedDocument } from "./types";
 
@@ -39,13 +35,15 @@ export const SUPPORTED_FILE_TYPES: readonly SupportedFileType[] = [
   { fileType: "json", extension: "json", extensions: ["json"], contentTypes: ["application/json", "text/json"], maxSize: 10 * MiB, description: "JSON; each value becomes a \"path: value\" line" },
 ];
 
+// The parsers built on libraries (pdf.js, fflate, htmlparser2, papaparse) are imported by the first
+// file of their type: importing them up front cost every cold start (docs/decisions.md, issue 26).
 const PARSERS: Record<FileType, (bytes: Uint8Array) => ParsedDocument | Promise<ParsedDocument>> = {
-  pdf: parsePdf,
-  docx: parseDocx,
+  pdf: async (bytes) => (await import("./pdf")).parsePdf(bytes),
+  docx: async (bytes) => (await import("./docx")).parseDocx(bytes),
   txt: parseText,
   md: parseMarkdown,
-  html: parseHtml,
-  csv: parseCsv,
+  html: async (bytes) => (await import("./html")).parseHtml(bytes),
+  csv: async (bytes) => (await import("./csv")).parseCsv(bytes),
   json: parseJson,
 };
 

@@ -1,4 +1,5 @@
-import { extractTextItems, getDocumentProxy, getMeta } from "unpdf";
+import type { extractTextItems } from "unpdf";
+import { vendored } from "../../vendored";
 import { ParseError } from "./errors";
 import { tidy } from "./text";
 import type { ParsedDocument } from "./types";
@@ -22,6 +23,8 @@ const CJK = /[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/;
  * and a PDF wraps lines in mid-sentence.
  */
 export async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
+  // pdf.js is a module of its own (src/vendor/pdf.js), imported by the first PDF.
+  const { extractTextItems, getDocumentProxy, getMeta } = await vendored("pdf");
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // pdf.js may detach the buffer it is given; the caller's bytes stay usable.

@@ -6,7 +6,6 @@ import type { AgentTool, ToolContext, ToolOutcome } from "../agent/types";
 import type { QueryResult } from "../../../durable-objects/managed-database";
 import type { SqlDatabaseRow } from "./access";
 import { queryPostgres } from "./postgres";
-import { checkReadOnlySql, SqlRefused } from "./validate";
 import { managedDatabase } from "./write";
 import type { SqlTableRow } from "./views";
 
@@ -98,6 +97,8 @@ async function runQuery(offered: Offered[], args: Record<string, unknown>, ctx: 
   const text = String(args.sql ?? "");
   const limit = Math.min(Math.max(Number(ctx.env.SQL_QUERY_ROW_LIMIT) || DEFAULT_ROW_LIMIT, 1), 10_000);
   const timeoutMs = Math.min(Math.max(Number(ctx.env.SQL_QUERY_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS, 100), 60_000);
+  // The SQL parser (~1 MB of grammar) is imported by the first query, not at every cold start.
+  const { checkReadOnlySql, SqlRefused } = await import("./validate");
   let statement: string;
   try {
     statement = checkReadOnlySql(text, dialectOf(target.database), target.tables.map((t) => t.tableName)).sql;

@@ -1,7 +1,8 @@
-import postgres from "postgres";
+import type postgres from "postgres";
 import type { QueryResult } from "../../../durable-objects/managed-database";
 import { postgresTarget, type ConnectionEnv } from "./connection";
 import { workersSocket } from "./pg-socket";
+import { vendored } from "../../vendored";
 
 export interface DiscoveredTable {
   tableName: string;
@@ -14,8 +15,10 @@ const CONNECT_TIMEOUT_S = 10;
  * A one-connection client for one task, the caller ends it: to the binding's host for
  * `hyperdrive://BINDING`, else to the connection string's host after the SSRF guard.
  */
-export function connectPostgres(env: ConnectionEnv, url: string, organizationId: string) {
+export async function connectPostgres(env: ConnectionEnv, url: string, organizationId: string) {
   const t = postgresTarget(env, url, organizationId);
+  // A module of its own (src/vendor/postgres.js), imported by the first connection.
+  const { default: postgres } = await vendored("postgres");
   // `socket` is a documented option the type declarations leave out.
   return postgres({
     host: t.host,
@@ -37,7 +40,7 @@ export function connectPostgres(env: ConnectionEnv, url: string, organizationId:
 
 /** The tables and columns of the `public` schema (and any schema the user owns other than the catalogs). */
 export async function discoverPostgres(env: ConnectionEnv, url: string, organizationId: string): Promise<DiscoveredTable[]> {
-  const sql = connectPostgres(env, url, organizationId);
+  const sql = await connectPostgres(env, url, organizationId);
   try {
     const columns = await sql<{ table_name: string; column_name: string; data_type: string; is_nullable: string }[]>`
       select table_name, column_name, data_type, is_nullable
@@ -72,7 +75,7 @@ export async function discoverPostgres(env: ConnectionEnv, url: string, organiza
  * cut at `maxRows`.
  */
 export async function queryPostgres(env: ConnectionEnv, url: string, organizationId: string, statement: string, maxRows: number, timeoutMs: number): Promise<QueryResult> {
-  const sql = connectPostgres(env, url, organizationId);
+  const sql = await connectPostgres(env, url, organizationId);
   try {
     return await sql.begin("read only", async (tx) => {
       await tx.unsafe(`set local statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);

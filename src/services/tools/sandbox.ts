@@ -1,7 +1,4 @@
-import { newQuickJSWASMModuleFromVariant, newVariant, shouldInterruptAfterDeadline, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from "quickjs-emscripten-core";
-import RELEASE_SYNC from "@jitl/quickjs-wasmfile-release-sync";
-// workerd (and Miniflare) import a .wasm file as a compiled WebAssembly.Module: no fetch, no eval.
-import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
+import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten-core";
 
 /**
  * Function tools run user JavaScript in QuickJS compiled to WebAssembly (docs/decisions.md, "Function
@@ -25,10 +22,22 @@ const MAX_OUTPUT_CHARS = 100_000;
 
 let loading: Promise<QuickJSWASMModule> | null = null;
 let loaded: QuickJSWASMModule | null = null;
+let core: typeof import("quickjs-emscripten-core") | null = null;
 
-/** The interpreter's WebAssembly module, instantiated once per isolate (the cold start). */
+/**
+ * The interpreter's WebAssembly module, instantiated once per isolate by the first call; its
+ * JavaScript glue is imported then too, not at every cold start (docs/decisions.md, issue 26).
+ */
 export function quickJs(): Promise<QuickJSWASMModule> {
-  loading ??= newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmModule: wasmModule as WebAssembly.Module })).then((m) => (loaded = m));
+  loading ??= Promise.all([
+    import("quickjs-emscripten-core"),
+    import("@jitl/quickjs-wasmfile-release-sync"),
+    // workerd (and Miniflare) import a .wasm file as a compiled WebAssembly.Module: no fetch, no eval.
+    import("@jitl/quickjs-wasmfile-release-sync/wasm"),
+  ]).then(async ([glue, variant, wasm]) => {
+    core = glue;
+    return (loaded = await glue.newQuickJSWASMModuleFromVariant(glue.newVariant(variant.default, { wasmModule: wasm.default as WebAssembly.Module })));
+  });
   return loading;
 }
 
@@ -56,7 +65,7 @@ export async function runFunction(code: string, args: Record<string, unknown>, l
   runtime.setMemoryLimit(limits.memoryBytes ?? DEFAULT_MEMORY_BYTES);
   runtime.setMaxStackSize(1024 * 1024);
   let timedOut = false;
-  const interrupt = shouldInterruptAfterDeadline(deadline);
+  const interrupt = core!.shouldInterruptAfterDeadline(deadline);
   runtime.setInterruptHandler(() => (interrupt(runtime) ? (timedOut = true) : false));
   const vm = runtime.newContext();
   const logs: string[] = [];

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// Builds libraries the worker uses rarely, and that cost every cold start when bundled into the
+// script (by their size, or by the node: modules they import), into modules of their own,
+// src/vendor/*.js, which wrangler uploads beside the script (wrangler.toml
+// `find_additional_modules`) and src/vendored.ts imports on first use. Run by `npm install`
+// (postinstall), so they follow the installed versions; `npm run build:vendor` by hand.
+// docs/decisions.md, issue 26.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const out = path.join(root, "src", "vendor");
+
+/**
+ * Module name -> what it exports. pdf.js (through unpdf) was a third of the worker's script; the
+ * PostgreSQL driver and the spreadsheet writer import node:stream, node:fs and node:events, which
+ * the bundler hoists to the top of the script, so workerd evaluated them at every cold start.
+ */
+export const VENDOR_MODULES = {
+  pdf: `export { extractTextItems, getDocumentProxy, getMeta } from "unpdf";`,
+  postgres: `export { default } from "postgres";`,
+  xlsx: `export { default } from "write-excel-file/node";`,
+};
+
+export async function buildVendor({ quiet = false } = {}) {
+  const { build } = await import("esbuild");
+  mkdirSync(out, { recursive: true });
+  const manifest = {};
+  for (const [name, source] of Object.entries(VENDOR_MODULES)) {
+    const result = await build({
+      stdin: { contents: source, resolveDir: root, loader: "js" },
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "neutral",
+      // As wrangler resolves packages for workerd.
+      conditions: ["workerd", "worker", "browser"],
+      mainFields: ["browser", "module", "main"],
+      target: "es2022",
+      // Provided by workerd (nodejs_compat), imported when the module is.
+      external: ["node:*", "cloudflare:*"],
+      legalComments: "none",
+      write: false,
+      logLevel: "error",
+    });
+    const js = result.outputFiles[0].contents;
+    writeIfChanged(path.join(out, `${name}.js`), js);
+    manifest[name] = js.length;
+    if (!quiet) console.log(`src/vendor/${name}.js: ${js.length} bytes`);
+  }
+  // Imported by src/vendored.ts, so that a build without the modules fails with a clear error.
+  writeIfChanged(path.join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+}
+
+/** Unchanged files keep their time, so `wrangler dev` does not reload for nothing. */
+function writeIfChanged(file, contents) {
+  let current;
+  try {
+    current = readFileSync(file);
+  } catch {
+    current = null;
+  }
+  if (!current || Buffer.compare(current, Buffer.from(contents)) !== 0) writeFileSync(file, contents);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    await buildVendor();
+  } catch (err) {
+    // An install without devDependencies (no esbuild) must not fail; building the worker then
+    // reports the missing modules (src/vendored.ts).
+    if (err?.code !== "ERR_MODULE_NOT_FOUND") throw err;
+    console.warn(`build-vendor: skipped (${err.message.split("\n")[0]})`);
+  }
+}

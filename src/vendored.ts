@@ -1,0 +1,25 @@
+// Without this file the build fails ("Could not resolve ./vendor/manifest.json"): the modules
+// were not built. `npm install` builds them, or `npm run build:vendor` (scripts/build-vendor.mjs).
+import built from "./vendor/manifest.json";
+
+/** What each module of src/vendor exports. */
+interface Vendored {
+  pdf: Pick<typeof import("unpdf"), "extractTextItems" | "getDocumentProxy" | "getMeta">;
+  postgres: { default: typeof import("postgres") };
+  xlsx: typeof import("write-excel-file/node");
+}
+
+const PATHS: Record<keyof Vendored, string> = { pdf: "./vendor/pdf.js", postgres: "./vendor/postgres.js", xlsx: "./vendor/xlsx.js" };
+
+/**
+ * A library uploaded as a module of its own, imported by its first user: whatever is in the worker's
+ * script is compiled at every cold start, and the node: modules it imports statically are evaluated
+ * then, used or not (docs/decisions.md, issue 26). The specifier is a variable, so that the bundler
+ * leaves the import to workerd; it is resolved against this file, which sits beside src/vendor both
+ * in the sources (tests) and in the upload (the script's root).
+ */
+export function vendored<K extends keyof Vendored>(name: K): Promise<Vendored[K]> {
+  if (!(name in built)) throw new Error(`src/vendor/${name}.js was not built: run npm run build:vendor.`);
+  const specifier = PATHS[name];
+  return import(/* @vite-ignore */ specifier);
+}
