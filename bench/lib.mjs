@@ -4,22 +4,27 @@
 // request's spans to a SQLite file in the same process, which grows by megabytes a minute under
 // load and slows every request more the longer a run lasts. Deployed workers have no such cost.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { randomBytes } from "node:crypto";
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const ownRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
 export function newKey() {
   const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   return "ak_" + [...randomBytes(40)].map((b) => alphabet[b % 62]).join("");
 }
 
-/** Starts the worker locally on fresh state; resolves once it answers. */
-export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey } = {}) {
+/**
+ * Starts the worker locally on fresh state; resolves once it answers. `root` runs another checkout
+ * of the project (a baseline, side by side); `inspectorPort` keeps wrangler's devtools port off the
+ * default 9229 that another running server may hold.
+ */
+export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey, root = ownRoot, inspectorPort } = {}) {
   // wrangler.toml's `[assets]` (the chat widget) must exist before wrangler starts.
-  await (await import("../scripts/build-widget.mjs")).buildWidget({ quiet: true });
+  await (await import(pathToFileURL(path.join(root, "scripts", "build-widget.mjs")).href)).buildWidget({ quiet: true });
   // `state` (and the `key` it was bootstrapped with) restarts on the state of an earlier server stopped with `keep`.
   const state = reuse ?? mkdtempSync(path.join(tmpdir(), "bench-state-"));
   const key = givenKey ?? newKey();
@@ -27,7 +32,8 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
   const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   const varArgs = Object.entries({ BOOTSTRAP_API_KEY: key, ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const child = spawn("wrangler", ["dev", "--port", String(port), "--persist-to", state, "--log-level", "error", ...varArgs], {
+  const inspector = inspectorPort ? ["--inspector-port", String(inspectorPort)] : [];
+  const child = spawn("wrangler", ["dev", "--port", String(port), ...inspector, "--persist-to", state, "--log-level", "error", ...varArgs], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -87,3 +93,31 @@ export function percentile(xs, p) {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
+
+/**
+ * CPU time (ms, user + system) of the workerd processes under a `wrangler dev` (its `pid`), from
+ * /proc: the runtime that serves the worker, its Durable Objects and local D1. The difference of
+ * two readings over a load, divided by the requests served, is the server's CPU per request.
+ */
+export function workerdCpuMs(pid) {
+  const procs = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // The command name is in parentheses and may hold spaces: fields count from the last ")".
+      const close = stat.lastIndexOf(")");
+      const fields = stat.slice(close + 2).split(" ");
+      procs.push({ pid: Number(entry), comm: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // the process ended while being read
+    }
+  }
+  const under = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) if (!under.has(p.pid) && under.has(p.ppid)) (under.add(p.pid), (grew = true));
+  }
+  return procs.filter((p) => under.has(p.pid) && p.comm === "workerd").reduce((ms, p) => ms + (p.ticks * 1000) / CLOCK_TICKS, 0);
+}
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;

@@ -5,8 +5,8 @@ import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { conversationInserts, handoffState, messageRow, messageWrites, type ConversationRow, type MessageRow, type NewMessage } from "../src/services/conversations";
-import { modelApiError } from "../src/services/llm/errors";
+import { conversationInserts, handoffState, incomingFields, messageRow, messageWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
+import { turnError, type TurnResult } from "../src/services/turns";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
 import type { AssistantForReply } from "../src/services/chatbots";
 import { generateReply } from "../src/services/replies";
@@ -17,11 +17,8 @@ import { messageRecord, type MessageRecord } from "../src/services/records/messa
 import { recordFailedReply } from "../src/services/statistics/failures";
 import { enqueueEvaluations } from "../src/services/evaluation/records";
 
-export interface SenderInput {
-  id: string | null;
-  name: string;
-  avatar: string | null;
-}
+export type { SenderInput } from "../src/services/conversations";
+export type { TurnError, TurnResult } from "../src/services/turns";
 
 /** Message fields a caller supplies; the object adds ids, sequence and sender. */
 export type MessageInput = Pick<NewMessage, "content" | "contentPayload" | "attachments" | "canvas" | "queryMetadata" | "metadata" | "skillIds" | "toolIds">;
@@ -43,19 +40,6 @@ export interface TurnInput {
   contactQueryMetadata?: QueryMetadata | null;
   /** Completions' `waitForAttachments` (default true): wait for attached documents' text before answering. */
   waitForAttachments?: boolean;
-}
-
-export interface TurnResult {
-  incoming: MessageRecord;
-  reply: MessageRecord | null;
-  /** Why there is no reply when the assistant failed (the visitor's message stays stored). */
-  error?: TurnError;
-}
-
-export interface TurnError {
-  status: number;
-  code: string;
-  detail: string;
 }
 
 type Assistant = Omit<AssistantForReply, "defaultInboxId">;
@@ -218,18 +202,7 @@ export class Conversation extends DurableObject<Bindings> {
     const receipt = new Promise<MessageRecord>((resolve, reject) => ((stored = resolve), (failed = reject)));
     const work = this.#exclusive(async (): Promise<TurnResult> => {
       const { conversation, recent } = await this.#load(input.conversationId, input.created, input.conversation);
-      const incoming = this.#prepare(
-        conversation,
-        {
-          ...input.message,
-          type: "incoming",
-          senderType: input.sender.type,
-          senderId: input.sender.id,
-          senderName: input.sender.name,
-          senderAvatar: input.sender.avatar,
-        },
-        !!input.created,
-      );
+      const incoming = this.#prepare(conversation, incomingFields(input.sender, input.message), !!input.created);
       const answer = conversation.autoReplyEnabled && !!conversation.chatbotId;
       if (answer && owed) {
         this.ctx.storage.kv.put(PENDING_KEY, { incomingId: incoming.row.id, attempts: 0 } satisfies Pending);
@@ -317,23 +290,7 @@ export class Conversation extends DurableObject<Bindings> {
     answered();
     await written;
     await shown;
-    const row = await this.#commit(
-      this.#prepare(conversation, {
-        id: replyId,
-        type: "outgoing",
-        senderType: "chatbot",
-        senderId: chatbot.id,
-        senderName: chatbot.name,
-        content: reply.content,
-        ...(reply.contentPayload ? { contentPayload: reply.contentPayload } : {}),
-        citations: reply.citations,
-        citationNodes: reply.citationNodes,
-        modelId: context.model?.id ?? null, // statistics: usage per model
-        inputTokens: reply.usage?.promptTokens ?? null,
-        outputTokens: reply.usage?.completionTokens ?? null,
-      }),
-      conversation,
-    );
+    const row = await this.#commit(this.#prepare(conversation, replyFields(chatbot, context.model?.id ?? null, replyId, reply)), conversation);
     this.#live.delete(replyId);
     this.ctx.storage.kv.delete(PENDING_KEY);
     stream?.send({ conversationId: conversation.id, messageId: replyId, content: "", done: true, message: messageRecord(row) });
@@ -409,11 +366,4 @@ export class Conversation extends DurableObject<Bindings> {
   #broadcast(event: "delta" | "reply_failed" | "tool_call" | "tool_result", data: unknown) {
     for (const sse of this.#subscribers) sse.send(data, event);
   }
-}
-
-function turnError(err: unknown): TurnError {
-  const mapped = modelApiError(err);
-  if (mapped instanceof ApiError) return { status: mapped.status, code: mapped.code, detail: mapped.detail };
-  console.error(JSON.stringify({ level: "error", message: "reply failed", error: String(err), stack: (err as Error)?.stack }));
-  return { status: 500, code: "server_error", detail: "The reply failed." };
 }

@@ -66,6 +66,46 @@ export function conversationInserts(db: Db, row: ConversationRow) {
 
 const TITLE_LENGTH = 80;
 
+/** Who sends a message, as callers of the conversation object name them. */
+export interface SenderInput {
+  id: string | null;
+  name: string;
+  avatar: string | null;
+}
+
+/** A visitor's (or member's) message as it will be stored, before its ids and sequence. */
+export const incomingFields = (sender: SenderInput & { type: "contact" | "user" }, message: Partial<NewMessage>) => ({
+  ...message,
+  type: "incoming" as const,
+  senderType: sender.type,
+  senderId: sender.id,
+  senderName: sender.name,
+  senderAvatar: sender.avatar,
+});
+
+/** The assistant's reply as it will be stored, before its sequence. */
+export function replyFields(
+  chatbot: { id: string; name: string },
+  modelId: string | null,
+  replyId: string,
+  reply: { content: string; contentPayload?: Record<string, unknown>; citations: Record<string, unknown>[]; citationNodes: Record<string, unknown>[]; usage: { promptTokens: number; completionTokens: number } | null },
+) {
+  return {
+    id: replyId,
+    type: "outgoing" as const,
+    senderType: "chatbot" as const,
+    senderId: chatbot.id,
+    senderName: chatbot.name,
+    content: reply.content,
+    ...(reply.contentPayload ? { contentPayload: reply.contentPayload } : {}),
+    citations: reply.citations,
+    citationNodes: reply.citationNodes,
+    modelId, // statistics: usage per model
+    inputTokens: reply.usage?.promptTokens ?? null,
+    outputTokens: reply.usage?.completionTokens ?? null,
+  };
+}
+
 /** A message as it will be stored: its time (now unless given) and, for assistant replies, its word count. */
 export function messageRow(message: NewMessage & { id: string; sequence: number }) {
   const words = message.senderType === "chatbot" ? countWords(message.content ?? "") : 0;

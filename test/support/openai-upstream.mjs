@@ -75,8 +75,8 @@ function rerank(body) {
   return { model: body.model, results: results.slice(0, body.top_n ?? results.length) };
 }
 
-/** Starts the server on 127.0.0.1 and a random port. */
-export async function startUpstream({ tokenDelayMs = 50 } = {}) {
+/** Starts the server on 127.0.0.1 and a random port (or `port`). */
+export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = {}) {
   const requests = [];
 
   const server = createServer(async (req, res) => {
@@ -179,7 +179,7 @@ export async function startUpstream({ tokenDelayMs = 50 } = {}) {
     }
   });
 
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise((resolve) => server.listen(listenOn, "127.0.0.1", resolve));
   const { port } = server.address();
   return {
     port,
