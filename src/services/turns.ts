@@ -68,7 +68,7 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
   const replyId = uuidv7();
   let reply: MessageRow;
   try {
-    const answer = await generateReply(env, db, { ...assistant, history: [], incoming, conversation, contactQueryMetadata: turn.contactQueryMetadata }, () => undefined, { replyId });
+    const answer = await generateReply(env, db, { ...assistant, history: [], incoming, conversation, contactQueryMetadata: turn.contactQueryMetadata }, () => undefined, { replyId, whole: true });
     reply = messageRow({ ...replyFields(chatbot, assistant.model?.id ?? null, replyId, answer), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: 2 }) as MessageRow;
   } catch (err) {
     const error = turnError(err);
