@@ -10,7 +10,8 @@ import { turnError, type TurnResult } from "../src/services/turns";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
 import type { AssistantForReply } from "../src/services/chatbots";
 import { generateReply } from "../src/services/replies";
-import { deliveryOutbox, enqueueDeliveries } from "../src/services/webhooks/emit";
+import { createdDeliveries, deliveryOutbox, enqueueDeliveries } from "../src/services/webhooks/emit";
+import { batch } from "../src/db/prepared";
 import { SseWriter } from "../src/services/sse";
 import type { QueryMetadata } from "../src/services/query-scope";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
@@ -348,16 +349,14 @@ export class Conversation extends DurableObject<Bindings> {
    */
   async #commit({ row, creates }: Prepared, conversation: ConversationRow, after: Promise<unknown> = Promise.resolve()): Promise<MessageRow> {
     const db = this.#db;
-    const batch = after.then(() =>
-      db.batch([...(creates ? conversationInserts(db, conversation) : []), ...messageWrites(db, conversation, row), deliveryOutbox(db, conversation, row)] as never),
-    );
-    this.#writing = batch;
-    const results = (await batch.catch((err) => {
+    const stored = after.then(() => batch(db, [...(creates ? conversationInserts(db, conversation) : []), ...messageWrites(db, conversation, row), deliveryOutbox(db, conversation, row)]));
+    this.#writing = stored;
+    const results = await stored.catch((err) => {
       this.#recent = null; // read again next time rather than guess what was stored
       throw err;
-    })) as unknown[];
+    });
     if (this.#recent) this.#recent = [row, ...this.#recent].slice(0, HISTORY_MESSAGES);
-    const deliveryIds = (results.at(-1) as { id: string }[]).map((d) => d.id);
+    const deliveryIds = createdDeliveries(results.at(-1)!);
     if (deliveryIds.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveryIds).catch((err) => console.error(String(err))));
     for (const sse of this.#subscribers) sse.send(messageRecord(row), "message");
     return row;

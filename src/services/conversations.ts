@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Bindings, Db } from "../env";
 import { chatbots, contacts, conversations, inboxes, messages, users } from "../db/schema";
+import { prepared, preparedInsert } from "../db/prepared";
 import { uuidv7 } from "../lib/ids";
 import { countWords } from "./llm/text";
 import { usageIncrement } from "./usage";
@@ -59,9 +59,30 @@ export function newConversation(
   };
 }
 
-/** Statements creating a conversation (and counting it in the month's usage), for one batch. */
-export function conversationInserts(db: Db, row: ConversationRow) {
-  return [db.insert(conversations).values(row), usageIncrement(db, row.organizationId, { conversations: 1 }, row.createdAt)] as const;
+const insertConversation = preparedInsert(conversations);
+const insertMessage = preparedInsert(messages);
+/** A message's effects on its conversation; `title`, `status` and `progressStatus` are left as they are when null. */
+const updateAfterMessage = prepared<{ id: string; lastMessage: string; lastMessageAt: number; unread: number; title: string | null; status: string | null; progressStatus: string | null; updatedAt: number }>((db) =>
+  db
+    .update(conversations)
+    .set({
+      lastMessage: sql`${sql.placeholder("lastMessage")}`,
+      lastMessageAt: sql`${sql.placeholder("lastMessageAt")}`,
+      unreadCount: sql`${conversations.unreadCount} + ${sql.placeholder("unread")}`,
+      title: sql`coalesce(${sql.placeholder("title")}, ${conversations.title})`,
+      status: sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
+      progressStatus: sql`coalesce(${sql.placeholder("progressStatus")}, ${conversations.progressStatus})`,
+      updatedAt: sql`${sql.placeholder("updatedAt")}`,
+    })
+    .where(eq(conversations.id, sql.placeholder("id"))),
+);
+const addChatbotWords = prepared<{ id: string; words: number }>((db) =>
+  db.update(chatbots).set({ totalWordsCount: sql`${chatbots.totalWordsCount} + ${sql.placeholder("words")}` }).where(eq(chatbots.id, sql.placeholder("id"))),
+);
+
+/** Statements creating a conversation (and counting it in the month's usage), for one batch (`batch` in db/prepared.ts). */
+export function conversationInserts(db: Db, row: ConversationRow): D1PreparedStatement[] {
+  return [insertConversation(db, row), usageIncrement(db, row.organizationId, { conversations: 1 }, row.createdAt)];
 }
 
 const TITLE_LENGTH = 80;
@@ -117,27 +138,25 @@ export function messageRow(message: NewMessage & { id: string; sequence: number 
  * message, unread count and title, and for assistant replies the word counts of the assistant and
  * the organization. Run in one batch so a message never exists without its effects.
  */
-export function messageWrites(db: Db, conversation: ConversationRow, row: ReturnType<typeof messageRow>): BatchItem<"sqlite">[] {
+export function messageWrites(db: Db, conversation: ConversationRow, row: ReturnType<typeof messageRow>): D1PreparedStatement[] {
   const { createdAt, wordsCount: words } = row;
   const incoming = row.type === "incoming";
-  const statements: BatchItem<"sqlite">[] = [
-    db.insert(messages).values(row),
-    db
-      .update(conversations)
-      .set({
-        lastMessage: (row.content ?? "").slice(0, 500),
-        lastMessageAt: createdAt,
-        unreadCount: incoming ? sql`${conversations.unreadCount} + 1` : conversations.unreadCount,
-        title: conversation.title || !incoming ? conversations.title : (row.content ?? "").slice(0, TITLE_LENGTH),
-        ...stateAfter(conversation, row),
-      })
-      .where(eq(conversations.id, conversation.id)),
+  const state = stateAfter(conversation, row);
+  const statements = [
+    insertMessage(db, row),
+    updateAfterMessage(db, {
+      id: conversation.id,
+      lastMessage: (row.content ?? "").slice(0, 500),
+      lastMessageAt: createdAt,
+      unread: incoming ? 1 : 0,
+      title: conversation.title || !incoming ? null : (row.content ?? "").slice(0, TITLE_LENGTH),
+      status: state.status ?? null,
+      progressStatus: state.progressStatus ?? null,
+      updatedAt: Date.now(),
+    }),
   ];
   if (words && conversation.chatbotId) {
-    statements.push(
-      db.update(chatbots).set({ totalWordsCount: sql`${chatbots.totalWordsCount} + ${words}` }).where(eq(chatbots.id, conversation.chatbotId)),
-      usageIncrement(db, conversation.organizationId, { words }, createdAt),
-    );
+    statements.push(addChatbotWords(db, { id: conversation.chatbotId, words }), usageIncrement(db, conversation.organizationId, { words }, createdAt));
   }
   return statements;
 }

@@ -1,4 +1,4 @@
-import type { BatchItem } from "drizzle-orm/batch";
+import { batch } from "../db/prepared";
 import type { Bindings, Db } from "../env";
 import { ApiError } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
@@ -10,7 +10,7 @@ import type { QueryMetadata } from "./query-scope";
 import { messageRecord, type MessageRecord } from "./records/messages";
 import { generateReply } from "./replies";
 import { recordFailedReply } from "./statistics/failures";
-import { deliveryOutbox, enqueueDeliveries } from "./webhooks/emit";
+import { createdDeliveries, deliveryOutbox, enqueueDeliveries } from "./webhooks/emit";
 
 export interface TurnResult {
   incoming: MessageRecord;
@@ -63,7 +63,7 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
   const { conversation, assistant } = turn;
   const { chatbot } = assistant;
   const incoming = messageRow({ ...incomingFields(turn.sender, turn.message), id: uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: 1 }) as MessageRow;
-  const stored: BatchItem<"sqlite">[] = [...conversationInserts(db, conversation), ...messageWrites(db, conversation, incoming), deliveryOutbox(db, conversation, incoming)];
+  const stored: D1PreparedStatement[] = [...conversationInserts(db, conversation), ...messageWrites(db, conversation, incoming), deliveryOutbox(db, conversation, incoming)];
   const outbox = stored.length - 1;
   const replyId = uuidv7();
   let reply: MessageRow;
@@ -83,8 +83,8 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
 }
 
 /** Runs the batch and hands the webhook deliveries its outbox statements (at `outboxes`) created to the queue. */
-async function store(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, statements: BatchItem<"sqlite">[], outboxes: number[]) {
-  const results = (await db.batch(statements as never)) as unknown[];
-  const deliveryIds = outboxes.flatMap((i) => (results[i] as { id: string }[]).map((d) => d.id));
+async function store(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, statements: D1PreparedStatement[], outboxes: number[]) {
+  const results = await batch(db, statements);
+  const deliveryIds = outboxes.flatMap((i) => createdDeliveries(results[i]));
   if (deliveryIds.length) waitUntil(enqueueDeliveries(env, deliveryIds).catch((err) => console.error(String(err))));
 }
