@@ -57,9 +57,18 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-async function aesKey(secret: string): Promise<CryptoKey> {
-  const raw = await crypto.subtle.digest("SHA-256", encoder.encode(secret));
-  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+/** Derived keys by secret, made once per isolate: every reply of a model with an API key decrypts it. */
+const aesKeys = new Map<string, Promise<CryptoKey>>();
+
+function aesKey(secret: string): Promise<CryptoKey> {
+  let key = aesKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.digest("SHA-256", encoder.encode(secret)).then((raw) => crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]));
+    key.catch(() => aesKeys.delete(secret));
+    if (aesKeys.size >= 16) aesKeys.clear(); // a deployment has one ENCRYPTION_KEY; tests a few
+    aesKeys.set(secret, key);
+  }
+  return key;
 }
 
 function requireSecret(secret: string | undefined): string {
