@@ -56,6 +56,19 @@ export function preparedInsert<T extends SQLiteTable>(table: T): (db: Db, row: T
   };
 }
 
+/** Maps a row of `table` as D1 returns it (column names, stored values) to drizzle's (keys, decoded values). */
+export function rowMapper<T extends SQLiteTable>(table: T): (raw: unknown) => T["$inferSelect"] {
+  const columns = Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name, column] as const);
+  return (raw) => {
+    const row: Record<string, unknown> = {};
+    for (const [key, name, column] of columns) {
+      const value = (raw as Record<string, unknown>)[name];
+      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return row as T["$inferSelect"];
+  };
+}
+
 /** Runs D1 statements in one batch (one transaction). */
 export const batch = (db: Db, statements: D1PreparedStatement[]) => client(db).batch(statements);
 

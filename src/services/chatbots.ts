@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { batch, prepared, rowMapper } from "../db/prepared";
 import type { Db } from "../env";
 import { chatbotGroups, chatbotKnowledgeBases, chatbots, contacts, conversations, groupMembers, groups, inboxes, knowledgeBases, models, organizations, users } from "../db/schema";
 import { fieldError, forbidden, notFound } from "../lib/errors";
@@ -71,32 +72,41 @@ const assistants = settingsCache<AssistantForReply | null>();
 export async function readForReply(db: Db, access: OrgAccess, userId: string, id: string, turn: { conversationId?: string; contactId?: string }) {
   if (!isUuid(id)) return null;
   const org = access.organizationId;
-  const turnReads: BatchItem<"sqlite">[] = [];
-  if (turn.conversationId) turnReads.push(db.select().from(conversations).where(and(eq(conversations.id, turn.conversationId), eq(conversations.organizationId, org))));
-  if (turn.conversationId || turn.contactId) {
-    const contactId = turn.contactId
-      ? sql`${turn.contactId}`
-      : sql`(select ${conversations.contactId} from ${conversations} where ${conversations.id} = ${turn.conversationId} and ${conversations.organizationId} = ${org})`;
-    turnReads.push(db.select().from(contacts).where(and(sql`${contacts.id} = ${contactId}`, eq(contacts.organizationId, org))));
-  }
-  let turnRows = null as unknown[][] | null;
-  const assistant = await assistants.remember(`${org}:${userId}:${id}`, async () => {
-    const [[chatbot], [model], [inbox], knowledgeBases, ...rest] = (await db.batch([
-      db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
-      db.select().from(models).where(inArray(models.id, db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(eq(chatbots.id, id)))),
-      db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, org))),
-      knowledgeBasesOfChatbot(db, id),
-      ...turnReads,
-    ] as never)) as [ChatbotRow[], ModelRow[], { id: string }[], KnowledgeBaseRow[], ...unknown[][]];
-    turnRows = rest;
-    return chatbot ? { chatbot, model: model ?? null, defaultInboxId: inbox?.id ?? null, knowledgeBases } : null;
-  });
+  const turnReads: D1PreparedStatement[] = [];
+  if (turn.conversationId) turnReads.push(conversationInOrganization(db, { id: turn.conversationId, organizationId: org }));
+  if (turn.contactId) turnReads.push(contactInOrganization(db, { id: turn.contactId, organizationId: org }));
+  else if (turn.conversationId) turnReads.push(contactOfConversation(db, { conversationId: turn.conversationId, organizationId: org }));
+  // Two D1 calls at once when the assistant is not remembered (every 2 s), else one.
+  const [assistant, turnRows] = await Promise.all([
+    assistants.remember(`${org}:${userId}:${id}`, async () => {
+      const [[chatbot], [model], [inbox], knowledgeBases] = (await db.batch([
+        db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
+        db.select().from(models).where(inArray(models.id, db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(eq(chatbots.id, id)))),
+        db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, org))),
+        knowledgeBasesOfChatbot(db, id),
+      ])) as [ChatbotRow[], ModelRow[], { id: string }[], KnowledgeBaseRow[]];
+      return chatbot ? { chatbot, model: model ?? null, defaultInboxId: inbox?.id ?? null, knowledgeBases } : null;
+    }),
+    turnReads.length ? batch(db, turnReads) : [],
+  ]);
   if (!assistant) return null;
-  turnRows ??= turnReads.length ? ((await db.batch(turnReads as never)) as unknown[][]) : [];
-  const [conversation] = (turn.conversationId ? turnRows.shift()! : []) as (typeof conversations.$inferSelect)[];
-  const [contact] = (turnRows.shift() ?? []) as (typeof contacts.$inferSelect)[];
+  const [conversation] = turn.conversationId ? turnRows.shift()!.results.map(conversationRow) : [];
+  const [contact] = (turnRows.shift()?.results ?? []).map(contactRow);
   return { ...assistant, conversation: conversation ?? null, contact: contact ?? null };
 }
+
+// A completion's reads of its conversation and contact, built once per isolate (db/prepared.ts).
+const inOrganization = <T extends typeof conversations | typeof contacts>(table: T) =>
+  prepared<{ id: string; organizationId: string }>((db) => db.select().from(table as typeof contacts).where(and(eq(table.id, sql.placeholder("id")), eq(table.organizationId, sql.placeholder("organizationId")))));
+const conversationInOrganization = inOrganization(conversations);
+const contactInOrganization = inOrganization(contacts);
+const contactOfConversation = prepared<{ conversationId: string; organizationId: string }>((db) => {
+  const [conversation, organization] = [sql.placeholder("conversationId"), sql.placeholder("organizationId")];
+  const contactId = sql`(select ${conversations.contactId} from ${conversations} where ${conversations.id} = ${conversation} and ${conversations.organizationId} = ${organization})`;
+  return db.select().from(contacts).where(and(sql`${contacts.id} = ${contactId}`, eq(contacts.organizationId, organization)));
+});
+const conversationRow = rowMapper(conversations);
+const contactRow = rowMapper(contacts);
 
 /** For writes: 403 without `chatbot.manage`, then 404 when the caller cannot see the assistant. */
 export async function getChatbotForUpdate(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow> {
