@@ -5,7 +5,7 @@ import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { conversationInserts, handoffState, incomingFields, messageRow, messageWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
+import { afterMessage, conversationInserts, handoffState, incomingFields, messageRow, messageWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
 import { turnError, type TurnResult } from "../src/services/turns";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
 import type { AssistantForReply } from "../src/services/chatbots";
@@ -75,6 +75,8 @@ export class Conversation extends DurableObject<Bindings> {
   #sequence: number | null = null;
   /** The conversation's latest messages, newest first, kept up to date by #commit; null until loaded. */
   #recent: MessageRow[] | null = null;
+  /** The sequence of the last message before the latest handoff: a caller's row read before then is not used (see #load). */
+  #handoffAt = 0;
   /** The latest D1 write this object issued (a message batch or a handoff). */
   #writing: Promise<unknown> = Promise.resolve();
 
@@ -156,6 +158,7 @@ export class Conversation extends DurableObject<Bindings> {
    */
   async setAutoReply(conversationId: string, enabled: boolean): Promise<void> {
     this.#recent = null;
+    this.#handoffAt = this.#sequence ?? Infinity; // not loaded: every message stored so far (see #load)
     const update = this.#db.update(conversations).set(handoffState(enabled)).where(eq(conversations.id, conversationId));
     const write = this.#writing.catch(() => undefined).then(() => update);
     this.#writing = write;
@@ -310,8 +313,11 @@ export class Conversation extends DurableObject<Bindings> {
    * The conversation and its latest messages (newest first). This object is the conversation's only
    * writer of messages, so after the first load it keeps them in memory, with the sequence counter:
    * no read and no storage write sit between a visitor and the model. The conversation row comes
-   * from the caller when it is current, that is when its last message is the newest one stored here
-   * (a row read before this object's latest write is read again); otherwise both come from D1 in one
+   * from the caller: when its last message is the newest one stored here, it is current; when it is
+   * one of the messages kept here, the row was read between this object's writes (a caller that
+   * waited for the turns before its own), and what the later ones did to it is applied again
+   * (`afterMessage`): only this object writes a conversation's row after its creation, through its
+   * messages and handoffs, and a handoff has the row read again. Otherwise both come from D1 in one
    * round trip. Should a stale instance ever write beside a new one, D1's unique (conversation,
    * sequence) index refuses the duplicate.
    */
@@ -322,7 +328,12 @@ export class Conversation extends DurableObject<Bindings> {
       return { conversation: created, recent: this.#recent };
     }
     const recent = this.#recent;
-    if (given && recent && given.lastMessageAt === (recent[0]?.createdAt ?? null)) return { conversation: given, recent };
+    if (given && recent) {
+      // The newest message the caller's row had seen: it must be one kept here, stored after the latest handoff.
+      const seen = given.lastMessageAt === null ? recent.length : recent.findIndex((m) => m.createdAt === given.lastMessageAt);
+      const after = seen === recent.length ? recent.length === this.#sequence && this.#handoffAt === 0 : seen >= 0 && recent[seen].sequence > this.#handoffAt;
+      if (after) return { conversation: recent.slice(0, seen).reduceRight(afterMessage, given), recent };
+    }
     await this.#writing.catch(() => undefined);
     const [[conversation], loaded] = await this.#db.batch([
       this.#db.select().from(conversations).where(eq(conversations.id, id)),
@@ -330,6 +341,7 @@ export class Conversation extends DurableObject<Bindings> {
     ]);
     if (!conversation) throw new Error(`conversation ${id} does not exist`);
     this.#sequence ??= loaded[0]?.sequence ?? 0;
+    if (this.#handoffAt === Infinity) this.#handoffAt = this.#sequence;
     this.#recent = loaded;
     return { conversation, recent: loaded };
   }

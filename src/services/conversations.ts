@@ -140,16 +140,16 @@ export function messageRow(message: NewMessage & { id: string; sequence: number 
  */
 export function messageWrites(db: Db, conversation: ConversationRow, row: ReturnType<typeof messageRow>): D1PreparedStatement[] {
   const { createdAt, wordsCount: words } = row;
-  const incoming = row.type === "incoming";
   const state = stateAfter(conversation, row);
+  const after = afterMessage(conversation, row);
   const statements = [
     insertMessage(db, row),
     updateAfterMessage(db, {
       id: conversation.id,
-      lastMessage: (row.content ?? "").slice(0, 500),
+      lastMessage: after.lastMessage!,
       lastMessageAt: createdAt,
-      unread: incoming ? 1 : 0,
-      title: conversation.title || !incoming ? null : (row.content ?? "").slice(0, TITLE_LENGTH),
+      unread: after.unreadCount - conversation.unreadCount,
+      title: after.title === conversation.title ? null : after.title,
       status: state.status ?? null,
       progressStatus: state.progressStatus ?? null,
       updatedAt: Date.now(),
@@ -162,11 +162,27 @@ export function messageWrites(db: Db, conversation: ConversationRow, row: Return
 }
 
 /**
+ * The conversation as `messageWrites` of `row` leaves it (but `updatedAt`): the last message,
+ * the unread count, the title a first visitor message gives, and the state that follows.
+ */
+export function afterMessage(conversation: ConversationRow, row: Pick<NewMessage, "type" | "senderType" | "content"> & { createdAt: number }): ConversationRow {
+  const incoming = row.type === "incoming";
+  return {
+    ...conversation,
+    ...stateAfter(conversation, row),
+    lastMessage: (row.content ?? "").slice(0, 500),
+    lastMessageAt: row.createdAt,
+    unreadCount: conversation.unreadCount + (incoming ? 1 : 0),
+    title: conversation.title || !incoming ? conversation.title : (row.content ?? "").slice(0, TITLE_LENGTH),
+  };
+}
+
+/**
  * Conversation states (docs/decisions.md, "Conversation states"): a visitor message puts a
  * conversation with auto reply in `ai_processing`, and one handed off back in the queue; a human
  * agent's reply means `human_serving`. A resolved conversation reopens on a new visitor message.
  */
-function stateAfter(conversation: ConversationRow, message: NewMessage): Partial<ConversationRow> {
+function stateAfter(conversation: ConversationRow, message: Pick<NewMessage, "type" | "senderType">): Partial<ConversationRow> {
   if (message.type === "incoming") {
     if (conversation.autoReplyEnabled) return { status: "open", progressStatus: "ai_processing" };
     return conversation.status === "resolved" ? { status: "queued", progressStatus: "waiting_for_human" } : {};
