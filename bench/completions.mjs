@@ -7,7 +7,8 @@
 //   response body is checked;
 // - streamed completions: what each adds to the upstream's own first byte (paired requests);
 // - one conversation: messages/s from concurrent clients, checked in order (bench/ordering.mjs).
-// BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_STREAM_ROUNDS; BENCH_ONLY=direct,stream,ordering.
+// BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_STREAM_ROUNDS, BENCH_ORDERING_ROUNDS (and
+// BENCH_CLIENTS, BENCH_TURNS of bench/ordering.mjs); BENCH_ONLY=direct,stream,ordering.
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
@@ -22,6 +23,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const STREAM_ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 200);
+const ORDERING_ROUNDS = Number(process.env.BENCH_ORDERING_ROUNDS ?? 3);
 const ONLY = new Set((process.env.BENCH_ONLY ?? "direct,stream,ordering").split(","));
 // Ports of this benchmark: the upstream, then each server and its devtools port.
 const PORTS = { upstream: 8950, working: [8951, 8952], baseline: [8953, 8954] };
@@ -128,15 +130,18 @@ async function measureStream(sides, upstreamUrl) {
 
 async function measureOrdering(sides) {
   console.log(`\nOne conversation, concurrent clients (local model), checked in order afterwards`);
-  for (let round = 1; round <= 2; round++) {
+  const rounds = Object.fromEntries(sides.map((s) => [s.name, []]));
+  for (let round = 1; round <= ORDERING_ROUNDS; round++) {
     for (const side of round % 2 ? sides : [...sides].reverse()) {
       const cpuBefore = workerdCpuMs(side.server.pid);
       const r = await oneConversation(side.server);
       const cpu = (workerdCpuMs(side.server.pid) - cpuBefore) / r.turns;
+      rounds[side.name].push({ rate: r.messagesPerSecond, cpu });
       console.log(`round ${round} ${side.name.padEnd(8)}: ${r.clients} clients x ${r.turnsPerClient} turns, ${r.messagesPerSecond.toFixed(1)} messages/s, CPU ${cpu.toFixed(2)} ms/turn, stored ${r.stored}/${r.expected}, gaps ${r.gaps}, alternation errors ${r.alternationErrors}`);
       if (!r.ok) process.exitCode = 1;
     }
   }
+  for (const s of sides) console.log(`median ${s.name.padEnd(8)}: ${median(rounds[s.name].map((r) => r.rate)).toFixed(1)} messages/s, CPU ${median(rounds[s.name].map((r) => r.cpu)).toFixed(2)} ms/turn`);
   console.log(`target: working >= 500 messages/s, in order`);
 }
 
