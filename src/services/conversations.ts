@@ -192,10 +192,25 @@ function stateAfter(conversation: ConversationRow, message: Pick<NewMessage, "ty
 }
 
 /** Handoff: auto reply off queues the conversation for a human; on gives it back to the assistant. */
-export const handoffState = (autoReplyEnabled: boolean): Partial<ConversationRow> =>
+export const handoffState = (autoReplyEnabled: boolean) =>
   autoReplyEnabled
-    ? { autoReplyEnabled, status: "open", progressStatus: "ai_processing" }
-    : { autoReplyEnabled, status: "queued", progressStatus: "waiting_for_human" };
+    ? ({ autoReplyEnabled, status: "open", progressStatus: "ai_processing" } as const)
+    : ({ autoReplyEnabled, status: "queued", progressStatus: "waiting_for_human" } as const);
+
+const setHandoff = prepared<{ id: string; autoReplyEnabled: boolean; status: string; progressStatus: string; updatedAt: number }>((db) =>
+  db
+    .update(conversations)
+    .set({
+      autoReplyEnabled: sql.placeholder("autoReplyEnabled") as never,
+      status: sql`${sql.placeholder("status")}`,
+      progressStatus: sql`${sql.placeholder("progressStatus")}`,
+      updatedAt: sql`${sql.placeholder("updatedAt")}`,
+    })
+    .where(eq(conversations.id, sql.placeholder("id"))),
+);
+
+/** The statement of a handoff (see handoffState). */
+export const handoffWrite = (db: Db, conversationId: string, autoReplyEnabled: boolean) => setHandoff(db, { id: conversationId, ...handoffState(autoReplyEnabled), updatedAt: Date.now() });
 
 /** The Durable Object that orders this conversation's messages. */
 export const conversationObject = (env: Bindings, conversationId: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
