@@ -100,7 +100,8 @@ async function measureDirect(sides) {
   console.log(`median ratio working/baseline: throughput ${median(ratios).toFixed(2)}x, CPU per request ${median(cpuRatios).toFixed(2)}x less (target: 3x; CPU <= 6 ms/req)`);
 }
 
-async function measureStream(sides, upstreamUrl) {
+async function measureStream(sides, upstream) {
+  const upstreamUrl = upstream.url;
   const direct = () =>
     timed(`${upstreamUrl}/v1/chat/completions`, {
       method: "POST",
@@ -113,18 +114,27 @@ async function measureStream(sides, upstreamUrl) {
       headers: { ...side.server.headers, "Content-Type": "application/json" },
       body: JSON.stringify({ message: { content: "hello" }, isStreaming: true }),
     }, (s) => s.includes('"done":false'));
-  const added = Object.fromEntries(sides.map((s) => [s.name, []]));
+  // Each request of ours is also split at the upstream, which notes when the model's request arrived
+  // and when it sent its first word: our client to the model's request, the first word to our client.
+  const added = Object.fromEntries(sides.map((s) => [s.name, { first: [], toModel: [], fromModel: [] }]));
   for (const side of sides) for (let i = 0; i < 10; i++) await ours(side);
   for (let i = 0; i < STREAM_ROUNDS; i++) {
     for (const side of i % 2 ? sides : [...sides].reverse()) {
       const d = await direct();
       const o = await ours(side);
       if (!o.text.includes('"done":true') || !o.text.includes(`"content":"${ANSWER}"`)) throw new Error(`${side.name}: stream ${i} did not finish with the answer: ${o.text.slice(-300)}`);
-      added[side.name].push(o.first - d.first);
+      const asked = upstream.requests.at(-1);
+      added[side.name].first.push(o.first - d.first);
+      added[side.name].toModel.push(asked.arrivedAt - o.start);
+      added[side.name].fromModel.push(o.start + o.first - asked.firstWordAt);
     }
   }
   console.log(`\nStreamed completions, a new conversation each: first byte added over the upstream's own (${STREAM_ROUNDS} paired requests per side; words 5 ms apart)`);
-  for (const s of sides) console.log(`${s.name.padEnd(8)}: p50 ${percentile(added[s.name], 50).toFixed(1)} ms, p95 ${percentile(added[s.name], 95).toFixed(1)} ms`);
+  const p = (xs, q) => percentile(xs, q).toFixed(1);
+  for (const s of sides) {
+    const a = added[s.name];
+    console.log(`${s.name.padEnd(8)}: p50 ${p(a.first, 50)} ms, p95 ${p(a.first, 95)} ms (p50: client to model request ${p(a.toModel, 50)} ms, model's first word to client ${p(a.fromModel, 50)} ms)`);
+  }
   console.log(`target: working p50 <= 3 ms`);
 }
 
@@ -156,7 +166,7 @@ export default async function (args) {
     sides.push(await prepare("baseline", checkout.dir, PORTS.baseline, upstream.url));
     sides.push(await prepare("working", root, PORTS.working, upstream.url));
     if (ONLY.has("direct")) await measureDirect(sides);
-    if (ONLY.has("stream")) await measureStream(sides, upstream.url);
+    if (ONLY.has("stream")) await measureStream(sides, upstream);
     if (ONLY.has("ordering")) await measureOrdering(sides);
   } finally {
     for (const side of sides) await side.server.stop();
