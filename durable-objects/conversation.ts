@@ -235,14 +235,15 @@ export class Conversation extends DurableObject<Bindings> {
         const done = writing.stored.then(() => {
           stream?.send({ conversationId: conversation.id, messageId: null, content: "", done: true, message: null });
           stream?.close();
-          return { incoming: messageRecord(incoming.row), reply: null };
+          return { incoming: messageRecord(incoming.row), reply: null, conversation: afterMessage(conversation, incoming.row) };
         });
         return { done };
       }
       try {
         const extra = { contactQueryMetadata: input.contactQueryMetadata, waitForAttachments: input.waitForAttachments };
         const reply = await this.#reply(conversation, incoming.row, writing, stream, view, { ...(await context), ...extra }, release);
-        const done = reply.stored.then((row) => ({ incoming: messageRecord(incoming.row), reply: messageRecord(row) }));
+        const after = (row: MessageRow) => afterMessage(afterMessage(conversation, incoming.row), row);
+        const done = reply.stored.then((row) => ({ incoming: messageRecord(incoming.row), reply: messageRecord(row), conversation: after(row) }));
         if (owed) await done.catch(() => undefined);
         return { done };
       } finally {

@@ -16,6 +16,8 @@ import { chatbotSkillLinks } from "./skills/chatbot-skills";
 import { chatbotSkillStatements } from "./skills/write";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
+type ConversationRow = typeof conversations.$inferSelect;
+type ContactRow = typeof contacts.$inferSelect;
 type ChatbotColumns = Partial<typeof chatbots.$inferInsert>;
 type IdName = { id: string; name: string };
 
@@ -76,8 +78,8 @@ export async function readForReply(db: Db, access: OrgAccess, userId: string, id
   if (turn.conversationId) turnReads.push(conversationInOrganization(db, { id: turn.conversationId, organizationId: org }));
   if (turn.contactId) turnReads.push(contactInOrganization(db, { id: turn.contactId, organizationId: org }));
   else if (turn.conversationId) turnReads.push(contactOfConversation(db, { conversationId: turn.conversationId, organizationId: org }));
-  // Two D1 calls at once when the assistant is not remembered (every 2 s), else one.
-  const [assistant, turnRows] = await Promise.all([
+  // Two D1 calls at once when neither is remembered (every 2 s), else one or none.
+  const [assistant, rows] = await Promise.all([
     assistants.remember(`${org}:${userId}:${id}`, async () => {
       const [[chatbot], [model], [inbox], knowledgeBases] = (await db.batch([
         db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
@@ -87,12 +89,44 @@ export async function readForReply(db: Db, access: OrgAccess, userId: string, id
       ])) as [ChatbotRow[], ModelRow[], { id: string }[], KnowledgeBaseRow[]];
       return chatbot ? { chatbot, model: model ?? null, defaultInboxId: inbox?.id ?? null, knowledgeBases } : null;
     }),
-    turnReads.length ? batch(db, turnReads) : [],
+    turnReads.length ? readTurn(db, org, turn, turnReads) : { conversation: null, contact: null },
   ]);
   if (!assistant) return null;
-  const [conversation] = turn.conversationId ? turnRows.shift()!.results.map(conversationRow) : [];
-  const [contact] = (turnRows.shift()?.results ?? []).map(contactRow);
-  return { ...assistant, conversation: conversation ?? null, contact: contact ?? null };
+  return { ...assistant, ...rows };
+}
+
+type TurnRows = { conversation: ConversationRow | null; contact: ContactRow | null };
+const turnKey = (organizationId: string, turn: { conversationId?: string; contactId?: string }) => `${organizationId}:${turn.conversationId ?? ""}:${turn.contactId ?? ""}`;
+
+/**
+ * A turn's conversation and contact, remembered for 2 seconds per isolate like assistants when both
+ * were found (a settings cache; writes to contacts, conversations and web chat visitors clear it
+ * too: `forgetOnWrite` in app.ts). The conversation row may lag behind the messages since: its
+ * object brings it up to date from its own writes (durable-objects/conversation.ts, #load), and the
+ * route keeps the row each turn leaves (`rememberTurnConversation`); the contact is as read.
+ */
+const turns = settingsCache<TurnRows>();
+export const forgetTurns = () => turns.clear();
+
+async function readTurn(db: Db, organizationId: string, turn: { conversationId?: string; contactId?: string }, reads: D1PreparedStatement[]): Promise<TurnRows> {
+  let rows: TurnRows = { conversation: null, contact: null };
+  const remembered = await turns.remember(turnKey(organizationId, turn), async () => {
+    const results = await batch(db, reads);
+    const [conversation] = turn.conversationId ? results.shift()!.results.map(conversationRow) : [];
+    const [contact] = results.shift()!.results.map(contactRow);
+    rows = { conversation: conversation ?? null, contact: contact ?? null };
+    // Only what was found is remembered.
+    const contactFound = !!rows.contact || (!turn.contactId && !!rows.conversation && !rows.conversation.contactId);
+    return (!turn.conversationId || rows.conversation) && contactFound ? rows : undefined;
+  });
+  return remembered ?? rows;
+}
+
+/** The conversation as a turn left it, for the next turn of this caller to start from (see `turns`). */
+export function rememberTurnConversation(organizationId: string, turn: { conversationId: string; contactId?: string }, conversation: ConversationRow) {
+  const key = turnKey(organizationId, turn);
+  const rows = turns.get(key);
+  if (rows) turns.replace(key, { ...rows, conversation });
 }
 
 // A completion's reads of its conversation and contact, built once per isolate (db/prepared.ts).

@@ -15,6 +15,8 @@ import { createdDeliveries, deliveryOutbox, enqueueDeliveries } from "./webhooks
 export interface TurnResult {
   incoming: MessageRecord;
   reply: MessageRecord | null;
+  /** The conversation as the turn left it (but `updatedAt`), for its caller's next turn to start from. */
+  conversation?: ConversationRow;
   /** Why there is no reply when the assistant failed (the visitor's message stays stored). */
   error?: TurnError;
 }

@@ -4,7 +4,7 @@ import { errorResponses, jsonBody, uuidParam } from "../../lib/openapi";
 import { ApiError, badRequest, fieldError, notFound } from "../../lib/errors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { currentAccess, requirePermission } from "../../services/access";
-import { readForReply } from "../../services/chatbots";
+import { readForReply, rememberTurnConversation } from "../../services/chatbots";
 import { conversationObject, newConversation, newConversationId, type ConversationRow } from "../../services/conversations";
 import { notAContact } from "../../services/contacts";
 import { SSE_HEADERS } from "../../services/sse";
@@ -122,6 +122,7 @@ export const registerCompletion = (r: Router) =>
     }
     // RPC types flatten records of `unknown`; the object returns exactly TurnResult.
     const result = (await object.converse(turn)) as unknown as TurnResult;
+    if (requested && result.conversation) rememberTurnConversation(access.organizationId, { conversationId: requested, contactId: sender }, result.conversation);
     extractLater(c, unread);
     return replied(c, result, conversationId);
   });
