@@ -96,28 +96,48 @@ export function percentile(xs, p) {
 
 /**
  * CPU time (ms, user + system) of the workerd processes under a `wrangler dev` (its `pid`), from
- * /proc: the runtime that serves the worker, its Durable Objects and local D1. The difference of
- * two readings over a load, divided by the requests served, is the server's CPU per request.
+ * /proc: the runtime that serves the worker, its Durable Objects and local D1, and wrangler's proxy
+ * in front of it. The difference of two readings over a load, divided by the requests served, is
+ * the server's CPU per request. `mainThreads` holds each process's main thread alone: the runtime
+ * runs all JavaScript (worker, objects, local D1) on that one thread, which bounds throughput at
+ * 1000 / (its ms per request) requests a second however many cores there are.
  */
 export function workerdCpuMs(pid) {
+  return workerdCpu(pid).total;
+}
+
+export function workerdCpu(pid) {
   const procs = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // The command name is in parentheses and may hold spaces: fields count from the last ")".
-      const close = stat.lastIndexOf(")");
-      const fields = stat.slice(close + 2).split(" ");
-      procs.push({ pid: Number(entry), comm: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
-    } catch {
-      // the process ended while being read
-    }
+    const stat = readStat(`/proc/${entry}/stat`);
+    if (stat) procs.push({ pid: Number(entry), ...stat });
   }
   const under = new Set([pid]);
   for (let grew = true; grew; ) {
     grew = false;
     for (const p of procs) if (!under.has(p.pid) && under.has(p.ppid)) (under.add(p.pid), (grew = true));
   }
-  return procs.filter((p) => under.has(p.pid) && p.comm === "workerd").reduce((ms, p) => ms + (p.ticks * 1000) / CLOCK_TICKS, 0);
+  const workerd = procs.filter((p) => under.has(p.pid) && p.comm === "workerd");
+  const ms = (ticks) => (ticks * 1000) / CLOCK_TICKS;
+  return {
+    total: workerd.reduce((sum, p) => sum + ms(p.ticks), 0),
+    mainThreads: Object.fromEntries(workerd.map((p) => [p.pid, ms(readStat(`/proc/${p.pid}/task/${p.pid}/stat`)?.ticks ?? 0)])),
+  };
+}
+
+/** The busiest main thread between two `workerdCpu` readings (the runtime's), in ms. */
+export const busiestThreadMs = (before, after) => Math.max(0, ...Object.entries(after.mainThreads).map(([pid, ms]) => ms - (before.mainThreads[pid] ?? 0)));
+
+function readStat(path) {
+  try {
+    const stat = readFileSync(path, "utf8");
+    // The command name is in parentheses and may hold spaces: fields count from the last ")".
+    const close = stat.lastIndexOf(")");
+    const fields = stat.slice(close + 2).split(" ");
+    return { comm: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null; // the process ended while being read
+  }
 }
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
