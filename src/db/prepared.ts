@@ -46,14 +46,14 @@ function valueOf(values: Values, name: string): unknown {
  * default (its `$defaultFn`, else its `default`), as drizzle's own insert gives it.
  */
 export function preparedInsert<T extends SQLiteTable>(table: T): (db: Db, row: T["$inferInsert"]) => D1PreparedStatement {
-  const columns = Object.entries(getTableColumns(table));
-  for (const [key, column] of columns) if (is(column.default, SQL)) throw new Error(`${key}: SQL defaults are not supported`);
-  const insert = prepared((db) => db.insert(table).values(Object.fromEntries(columns.map(([key]) => [key, sql.placeholder(key)])) as never));
-  return (db, row) => {
-    const values: Values = { ...row };
-    for (const [key, column] of columns) if (values[key] === undefined) values[key] = column.defaultFn ? column.defaultFn() : (column.default ?? null);
-    return insert(db, values);
+  const columns = getTableColumns(table);
+  for (const [key, column] of Object.entries(columns)) if (is(column.default, SQL)) throw new Error(`${key}: SQL defaults are not supported`);
+  const withDefaults = (values: Values) => {
+    for (const key in columns) if (values[key] === undefined) values[key] = columns[key].defaultFn ? columns[key].defaultFn() : (columns[key].default ?? null);
+    return values;
   };
+  const insert = prepared((db) => db.insert(table).values(Object.fromEntries(Object.keys(columns).map((key) => [key, sql.placeholder(key)])) as never));
+  return (db, row) => insert(db, withDefaults({ ...row }));
 }
 
 /** Maps a row of `table` as D1 returns it (column names, stored values) to drizzle's (keys, decoded values). */

@@ -5,6 +5,7 @@ import { chatbots, contacts, conversations, inboxes, messages, users } from "../
 import { prepared, preparedInsert } from "../db/prepared";
 import { uuidv7 } from "../lib/ids";
 import { countWords } from "./llm/text";
+import { currentMonth } from "./organizations";
 import { usageIncrement } from "./usage";
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -83,6 +84,27 @@ const addChatbotWords = prepared<{ id: string; words: number }>((db) =>
 /** Statements creating a conversation (and counting it in the month's usage), for one batch (`batch` in db/prepared.ts). */
 export function conversationInserts(db: Db, row: ConversationRow): D1PreparedStatement[] {
   return [insertConversation(db, row), usageIncrement(db, row.organizationId, { conversations: 1 }, row.createdAt)];
+}
+
+/**
+ * What `conversationInserts` and then `messageWrites` of each of `rows` store, for a conversation
+ * stored together with its first messages (services/turns.ts), in fewer statements: the row
+ * inserted as those messages leave it (`afterMessage`; it is this turn's alone, so nothing else can
+ * have changed it), one usage upsert when the words fall in the conversation's month.
+ */
+export function newConversationWrites(db: Db, conversation: ConversationRow, rows: ReturnType<typeof messageRow>[]): D1PreparedStatement[] {
+  const updatedAt = Date.now();
+  const row = { ...rows.reduce(afterMessage, conversation), updatedAt: rows.length ? updatedAt : conversation.updatedAt };
+  const words = rows.reduce((n, m) => n + m.wordsCount, 0);
+  const last = rows.at(-1)?.createdAt ?? conversation.createdAt;
+  const sameMonth = currentMonth(conversation.createdAt) === currentMonth(last);
+  const statements = [insertConversation(db, row), usageIncrement(db, conversation.organizationId, { conversations: 1, words: sameMonth ? words : 0 }, conversation.createdAt)];
+  for (const message of rows) statements.push(insertMessage(db, message));
+  if (words && conversation.chatbotId) {
+    statements.push(addChatbotWords(db, { id: conversation.chatbotId, words }));
+    if (!sameMonth) statements.push(usageIncrement(db, conversation.organizationId, { words }, last));
+  }
+  return statements;
 }
 
 const TITLE_LENGTH = 80;

@@ -3,7 +3,7 @@ import type { Bindings, Db } from "../env";
 import { ApiError } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import type { AssistantForReply } from "./chatbots";
-import { conversationInserts, incomingFields, messageRow, messageWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "./conversations";
+import { incomingFields, messageRow, newConversationWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "./conversations";
 import { enqueueEvaluations } from "./evaluation/records";
 import { modelApiError } from "./llm/errors";
 import type { QueryMetadata } from "./query-scope";
@@ -65,8 +65,6 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
   const { conversation, assistant } = turn;
   const { chatbot } = assistant;
   const incoming = messageRow({ ...incomingFields(turn.sender, turn.message), id: uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: 1 }) as MessageRow;
-  const stored: D1PreparedStatement[] = [...conversationInserts(db, conversation), ...messageWrites(db, conversation, incoming), deliveryOutbox(db, conversation, incoming)];
-  const outbox = stored.length - 1;
   const replyId = uuidv7();
   let reply: MessageRow;
   try {
@@ -74,19 +72,18 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
     reply = messageRow({ ...replyFields(chatbot, assistant.model?.id ?? null, replyId, answer), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: 2 }) as MessageRow;
   } catch (err) {
     const error = turnError(err);
-    await store(env, db, waitUntil, stored, [outbox]);
+    await store(env, db, waitUntil, conversation, [incoming]);
     await recordFailedReply(db, conversation, incoming, err); // statistics
     return { incoming: messageRecord(incoming), reply: null, error };
   }
-  stored.push(...messageWrites(db, conversation, reply), deliveryOutbox(db, conversation, reply));
-  await store(env, db, waitUntil, stored, [outbox, stored.length - 1]);
+  await store(env, db, waitUntil, conversation, [incoming, reply]);
   if (chatbot.enableEvaluation) waitUntil(enqueueEvaluations(env, [incoming.id]).catch(() => undefined)); // scored in the background
   return { incoming: messageRecord(incoming), reply: messageRecord(reply) };
 }
 
-/** Runs the batch and hands the webhook deliveries its outbox statements (at `outboxes`) created to the queue. */
-async function store(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, statements: D1PreparedStatement[], outboxes: number[]) {
-  const results = await batch(db, statements);
-  const deliveryIds = outboxes.flatMap((i) => createdDeliveries(results[i]));
+/** Stores the new conversation with its messages and their webhook deliveries (one batch), then hands the deliveries to the queue. */
+async function store(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow, rows: MessageRow[]) {
+  const results = await batch(db, [...newConversationWrites(db, conversation, rows), ...rows.map((row) => deliveryOutbox(db, conversation, row))]);
+  const deliveryIds = results.slice(-rows.length).flatMap(createdDeliveries);
   if (deliveryIds.length) waitUntil(enqueueDeliveries(env, deliveryIds).catch((err) => console.error(String(err))));
 }
