@@ -329,6 +329,7 @@ export class Conversation extends DurableObject<Bindings> {
       if (chatbot.enableEvaluation) this.ctx.waitUntil(enqueueEvaluations(this.env, [incoming.id]).catch(() => undefined)); // scored in the background
       return row;
     });
+    done.catch(() => this.#live.delete(replyId));
     return { stored: done };
   }
 
