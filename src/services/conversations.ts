@@ -93,8 +93,7 @@ export function conversationInserts(db: Db, row: ConversationRow): D1PreparedSta
  * have changed it), one usage upsert when the words fall in the conversation's month.
  */
 export function newConversationWrites(db: Db, conversation: ConversationRow, rows: ReturnType<typeof messageRow>[]): D1PreparedStatement[] {
-  const updatedAt = Date.now();
-  const row = { ...rows.reduce(afterMessage, conversation), updatedAt: rows.length ? updatedAt : conversation.updatedAt };
+  const row = { ...rows.reduce(afterMessage, conversation), updatedAt: rows.length ? Date.now() : conversation.updatedAt };
   const words = rows.reduce((n, m) => n + m.wordsCount, 0);
   const last = rows.at(-1)?.createdAt ?? conversation.createdAt;
   const sameMonth = currentMonth(conversation.createdAt) === currentMonth(last);

@@ -59,7 +59,7 @@ export const answersWithoutObject = (chatbot: AssistantForReply["chatbot"], mess
  * know the conversation before this response names it, so no other write can come between; the
  * object of a later turn reads it from D1. The conversation, the visitor's message, the reply and
  * their webhook deliveries are stored in one batch once the reply is complete; when the reply
- * fails, the conversation and the visitor's message are stored with the failure's record.
+ * fails, the conversation and the visitor's message are, then the failure's record.
  */
 export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, turn: FirstTurn): Promise<TurnResult> {
   const { conversation, assistant } = turn;
