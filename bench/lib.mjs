@@ -4,20 +4,30 @@
 // request's spans to a SQLite file in the same process, which grows by megabytes a minute under
 // load and slows every request more the longer a run lasts. Deployed workers have no such cost.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { randomBytes } from "node:crypto";
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const ownRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
 export function newKey() {
   const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   return "ak_" + [...randomBytes(40)].map((b) => alphabet[b % 62]).join("");
 }
 
-/** Starts the worker locally on fresh state; resolves once it answers. */
-export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey } = {}) {
+/**
+ * Starts the worker locally on fresh state; resolves once it answers. `root` runs another checkout
+ * of the project (a baseline, side by side); `inspectorPort` keeps wrangler's devtools port off the
+ * default 9229 that another running server may hold.
+ */
+export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey, root = ownRoot, inspectorPort } = {}) {
+  // wrangler.toml's `[build]` builds the assets; a baseline checkout older than it (06f2be4) serves
+  // widget/dist, which must exist before wrangler starts.
+  if (!existsSync(path.join(root, "scripts", "build-assets.mjs"))) {
+    await (await import(pathToFileURL(path.join(root, "scripts", "build-widget.mjs")).href)).buildWidget({ quiet: true });
+  }
   // `state` (and the `key` it was bootstrapped with) restarts on the state of an earlier server stopped with `keep`.
   const state = reuse ?? mkdtempSync(path.join(tmpdir(), "bench-state-"));
   const key = givenKey ?? newKey();
@@ -25,7 +35,8 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
   const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   const varArgs = Object.entries({ BOOTSTRAP_API_KEY: key, ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const child = spawn("wrangler", ["dev", "--port", String(port), "--persist-to", state, "--log-level", "error", ...varArgs], {
+  const inspector = inspectorPort ? ["--inspector-port", String(inspectorPort)] : [];
+  const child = spawn("wrangler", ["dev", "--port", String(port), ...inspector, "--persist-to", state, "--log-level", "error", ...varArgs], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -85,3 +96,51 @@ export function percentile(xs, p) {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
+
+/**
+ * CPU time (ms, user + system) of the workerd processes under a `wrangler dev` (its `pid`), from
+ * /proc: the runtime that serves the worker, its Durable Objects and local D1, and wrangler's proxy
+ * in front of it. The difference of two readings over a load, divided by the requests served, is
+ * the server's CPU per request. `mainThreads` holds each process's main thread alone: the runtime
+ * runs all JavaScript (worker, objects, local D1) on that one thread, which bounds throughput at
+ * 1000 / (its ms per request) requests a second however many cores there are.
+ */
+export function workerdCpuMs(pid) {
+  return workerdCpu(pid).total;
+}
+
+export function workerdCpu(pid) {
+  const procs = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(`/proc/${entry}/stat`);
+    if (stat) procs.push({ pid: Number(entry), ...stat });
+  }
+  const under = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) if (!under.has(p.pid) && under.has(p.ppid)) (under.add(p.pid), (grew = true));
+  }
+  const workerd = procs.filter((p) => under.has(p.pid) && p.comm === "workerd");
+  const ms = (ticks) => (ticks * 1000) / CLOCK_TICKS;
+  return {
+    total: workerd.reduce((sum, p) => sum + ms(p.ticks), 0),
+    mainThreads: Object.fromEntries(workerd.map((p) => [p.pid, ms(readStat(`/proc/${p.pid}/task/${p.pid}/stat`)?.ticks ?? 0)])),
+  };
+}
+
+/** The busiest main thread between two `workerdCpu` readings (the runtime's), in ms. */
+export const busiestThreadMs = (before, after) => Math.max(0, ...Object.entries(after.mainThreads).map(([pid, ms]) => ms - (before.mainThreads[pid] ?? 0)));
+
+function readStat(path) {
+  try {
+    const stat = readFileSync(path, "utf8");
+    // The command name is in parentheses and may hold spaces: fields count from the last ")".
+    const close = stat.lastIndexOf(")");
+    const fields = stat.slice(close + 2).split(" ");
+    return { comm: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null; // the process ended while being read
+  }
+}
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;

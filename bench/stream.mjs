@@ -11,7 +11,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const TOKEN_DELAY_MS = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 5);
 
 /** Times a streamed response: when it was asked, ms to the first chunk that carries content, and to the end. */
-async function timed(url, init, hasContent) {
+export async function timed(url, init, hasContent) {
   const start = performance.now();
   const res = await fetch(url, init);
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);

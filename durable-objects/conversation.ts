@@ -5,23 +5,21 @@ import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { conversationInserts, handoffState, messageRow, messageWrites, type ConversationRow, type MessageRow, type NewMessage } from "../src/services/conversations";
-import { modelApiError } from "../src/services/llm/errors";
+import { afterMessage, conversationInserts, handoffWrite, incomingFields, messageRow, messageWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
+import { turnError, type TurnResult } from "../src/services/turns";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
 import type { AssistantForReply } from "../src/services/chatbots";
 import { generateReply } from "../src/services/replies";
-import { deliveryOutbox, enqueueDeliveries } from "../src/services/webhooks/emit";
+import { createdDeliveries, deliveryOutbox, enqueueDeliveries } from "../src/services/webhooks/emit";
+import { WriteQueue } from "./write-queue";
 import { SseWriter } from "../src/services/sse";
 import type { QueryMetadata } from "../src/services/query-scope";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
 import { recordFailedReply } from "../src/services/statistics/failures";
 import { enqueueEvaluations } from "../src/services/evaluation/records";
 
-export interface SenderInput {
-  id: string | null;
-  name: string;
-  avatar: string | null;
-}
+export type { SenderInput } from "../src/services/conversations";
+export type { TurnError, TurnResult } from "../src/services/turns";
 
 /** Message fields a caller supplies; the object adds ids, sequence and sender. */
 export type MessageInput = Pick<NewMessage, "content" | "contentPayload" | "attachments" | "canvas" | "queryMetadata" | "metadata" | "skillIds" | "toolIds">;
@@ -45,25 +43,15 @@ export interface TurnInput {
   waitForAttachments?: boolean;
 }
 
-export interface TurnResult {
-  incoming: MessageRecord;
-  reply: MessageRecord | null;
-  /** Why there is no reply when the assistant failed (the visitor's message stays stored). */
-  error?: TurnError;
-}
-
-export interface TurnError {
-  status: number;
-  code: string;
-  detail: string;
-}
-
 type Assistant = Omit<AssistantForReply, "defaultInboxId">;
 type ReplyContext = Assistant & { history: MessageRow[]; contactQueryMetadata?: QueryMetadata | null; waitForAttachments?: boolean; continues?: MessageRow };
 type Fields = Omit<NewMessage, "organizationId" | "conversationId" | "sequence">;
 type Pending = { incomingId: string; attempts: number };
 /** A message with its sequence number, not yet stored; `creates` when its conversation is stored with it. */
 type Prepared = { row: MessageRow; creates: boolean };
+/** A message on its way to D1: `queued` once in the write queue, `stored` once stored. */
+type Writing = { queued: Promise<void>; stored: Promise<MessageRow> };
+const storedAlready = (row: MessageRow): Writing => ({ queued: Promise.resolve(), stored: Promise.resolve(row) });
 
 const HISTORY_MESSAGES = 20;
 const PENDING_KEY = "pendingReply";
@@ -90,8 +78,10 @@ export class Conversation extends DurableObject<Bindings> {
   #sequence: number | null = null;
   /** The conversation's latest messages, newest first, kept up to date by #commit; null until loaded. */
   #recent: MessageRow[] | null = null;
-  /** The latest D1 write this object issued (a message batch or a handoff). */
-  #writing: Promise<unknown> = Promise.resolve();
+  /** The sequence of the last message before the latest handoff: a caller's row read before then is not used (see #load). */
+  #handoffAt = 0;
+  /** Every D1 write of this object (messages, handoffs), in order; a failed one makes it load the conversation again. */
+  #writes = new WriteQueue(this.#db, () => (this.#recent = null));
 
   /** Nothing: lets a caller start this object ahead of use (see newConversationId). */
   warm(): void {}
@@ -158,9 +148,9 @@ export class Conversation extends DurableObject<Bindings> {
   /** A human agent's reply: stored in order, no assistant answer. */
   async agentMessage(conversationId: string, sender: SenderInput, message: MessageInput): Promise<MessageRecord> {
     return this.#exclusive(async () => {
-      const { conversation } = await this.#load(conversationId);
-      const row = await this.#commit(this.#prepare(conversation, { ...message, type: "outgoing", senderType: "user", senderId: sender.id, senderName: sender.name, senderAvatar: sender.avatar }), conversation);
-      return messageRecord(row);
+      const { conversation, view } = await this.#load(conversationId);
+      const fields = { ...message, type: "outgoing" as const, senderType: "user" as const, senderId: sender.id, senderName: sender.name, senderAvatar: sender.avatar };
+      return messageRecord(await this.#commit(this.#prepare(conversation, fields), conversation, view).stored);
     });
   }
 
@@ -171,10 +161,8 @@ export class Conversation extends DurableObject<Bindings> {
    */
   async setAutoReply(conversationId: string, enabled: boolean): Promise<void> {
     this.#recent = null;
-    const update = this.#db.update(conversations).set(handoffState(enabled)).where(eq(conversations.id, conversationId));
-    const write = this.#writing.catch(() => undefined).then(() => update);
-    this.#writing = write;
-    await write;
+    this.#handoffAt = this.#sequence ?? Infinity; // not loaded: every message stored so far (see #load)
+    await this.#writes.write([handoffWrite(this.#db, conversationId, enabled)], null);
   }
 
   /**
@@ -185,13 +173,14 @@ export class Conversation extends DurableObject<Bindings> {
    */
   async resume(conversationId: string, replyId: string): Promise<MessageRecord | null> {
     return this.#exclusive(async () => {
-      const { conversation, recent } = await this.#load(conversationId);
+      const { conversation, recent, view } = await this.#load(conversationId);
       const [latest] = recent;
       if (!latest || latest.id !== replyId || !conversation.autoReplyEnabled || !conversation.chatbotId) return null;
       const incoming = recent.find((m) => m.type === "incoming" && m.sequence < latest.sequence);
       if (!incoming) return null;
       const context = await this.#replyContext(conversation, recent.filter((m) => m.sequence < incoming.sequence));
-      return messageRecord(await this.#reply(conversation, incoming, Promise.resolve(incoming), null, { ...context, continues: latest }));
+      const { stored } = await this.#reply(conversation, incoming, storedAlready(incoming), null, view, { ...context, continues: latest });
+      return messageRecord(await stored);
     });
   }
 
@@ -205,31 +194,27 @@ export class Conversation extends DurableObject<Bindings> {
       if (!incoming || pending.attempts >= MAX_REPLY_ATTEMPTS) return this.ctx.storage.kv.delete(PENDING_KEY);
       this.ctx.storage.kv.put(PENDING_KEY, { ...pending, attempts: pending.attempts + 1 });
       await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
-      const { conversation, recent } = await this.#load(incoming.conversationId);
+      const { conversation, recent, view } = await this.#load(incoming.conversationId);
       const history = recent.filter((m) => m.sequence < incoming.sequence);
-      if (conversation.autoReplyEnabled && conversation.chatbotId) await this.#reply(conversation, incoming, Promise.resolve(incoming), null, await this.#replyContext(conversation, history));
-      else this.ctx.storage.kv.delete(PENDING_KEY);
+      if (!conversation.autoReplyEnabled || !conversation.chatbotId) return this.ctx.storage.kv.delete(PENDING_KEY);
+      const { stored } = await this.#reply(conversation, incoming, storedAlready(incoming), null, view, await this.#replyContext(conversation, history));
+      await stored;
     });
   }
 
+  /**
+   * A turn holds the object (#exclusive) until its reply is complete and queued for storing, so turns
+   * never interleave; the next turn may begin then, and its visitor's message is stored in the same
+   * batch as this reply, or after it (WriteQueue). An owed reply (`post`) holds it until stored, so
+   * that only one is ever pending (the alarm's safety net).
+   */
   #startTurn(input: TurnInput, stream: SseWriter | null, owed: boolean) {
     let stored!: (m: MessageRecord) => void;
     let failed!: (e: unknown) => void;
     const receipt = new Promise<MessageRecord>((resolve, reject) => ((stored = resolve), (failed = reject)));
-    const work = this.#exclusive(async (): Promise<TurnResult> => {
-      const { conversation, recent } = await this.#load(input.conversationId, input.created, input.conversation);
-      const incoming = this.#prepare(
-        conversation,
-        {
-          ...input.message,
-          type: "incoming",
-          senderType: input.sender.type,
-          senderId: input.sender.id,
-          senderName: input.sender.name,
-          senderAvatar: input.sender.avatar,
-        },
-        !!input.created,
-      );
+    const turn = this.#exclusive(async (): Promise<{ done: Promise<TurnResult> }> => {
+      const { conversation, recent, view } = await this.#load(input.conversationId, input.created, input.conversation);
+      const incoming = this.#prepare(conversation, incomingFields(input.sender, input.message), !!input.created);
       const answer = conversation.autoReplyEnabled && !!conversation.chatbotId;
       if (answer && owed) {
         this.ctx.storage.kv.put(PENDING_KEY, { incomingId: incoming.row.id, attempts: 0 } satisfies Pending);
@@ -244,21 +229,28 @@ export class Conversation extends DurableObject<Bindings> {
       const released = new Promise<void>((resolve) => (release = resolve));
       if (context && stream) setTimeout(release, VISITOR_WRITE_DELAY_MS);
       else release();
-      const writing = this.#commit(incoming, conversation, released);
-      writing.then((row) => stored(messageRecord(row)), failed);
+      const writing = this.#commit(incoming, conversation, view, released);
+      writing.stored.then((row) => stored(messageRecord(row)), failed);
       if (!context) {
-        await writing;
-        stream?.send({ conversationId: conversation.id, messageId: null, content: "", done: true, message: null });
-        stream?.close();
-        return { incoming: messageRecord(incoming.row), reply: null };
+        const done = writing.stored.then(() => {
+          stream?.send({ conversationId: conversation.id, messageId: null, content: "", done: true, message: null });
+          stream?.close();
+          return { incoming: messageRecord(incoming.row), reply: null, conversation: afterMessage(conversation, incoming.row) };
+        });
+        return { done };
       }
       try {
-        const reply = await this.#reply(conversation, incoming.row, writing, stream, { ...(await context), contactQueryMetadata: input.contactQueryMetadata, waitForAttachments: input.waitForAttachments }, release);
-        return { incoming: messageRecord(incoming.row), reply: messageRecord(reply) };
+        const extra = { contactQueryMetadata: input.contactQueryMetadata, waitForAttachments: input.waitForAttachments };
+        const reply = await this.#reply(conversation, incoming.row, writing, stream, view, { ...(await context), ...extra }, release);
+        const after = (row: MessageRow) => afterMessage(afterMessage(conversation, incoming.row), row);
+        const done = reply.stored.then((row) => ({ incoming: messageRecord(incoming.row), reply: messageRecord(row), conversation: after(row) }));
+        if (owed) await done.catch(() => undefined);
+        return { done };
       } finally {
         release();
       }
     });
+    const work = turn.then((t) => t.done);
     work.catch(failed);
     return { work, receipt };
   }
@@ -277,14 +269,26 @@ export class Conversation extends DurableObject<Bindings> {
     return { ...row, knowledgeBases };
   }
 
-  /** The assistant's reply to `incoming`, stored once `written` (the visitor's message) is; `answered` is called when the model is done. */
-  async #reply(conversation: ConversationRow, incoming: MessageRow, written: Promise<MessageRow>, stream: SseWriter | null, context: ReplyContext, answered = () => {}): Promise<MessageRow> {
+  /**
+   * The assistant's reply to `incoming`, queued for storing after `written` (the visitor's message);
+   * `answered` is called when the model is done. Resolves once the reply is queued; `stored` settles
+   * when it is stored.
+   */
+  async #reply(
+    conversation: ConversationRow,
+    incoming: MessageRow,
+    written: Writing,
+    stream: SseWriter | null,
+    view: number,
+    context: ReplyContext,
+    answered = () => {},
+  ): Promise<{ stored: Promise<MessageRow> }> {
     const abort = new AbortController();
-    written.catch(() => abort.abort());
+    written.stored.catch(() => abort.abort());
     const { chatbot } = context;
     const replyId = uuidv7();
     // Subscribers see the visitor's message (broadcast once it is stored) before the reply's deltas.
-    let shown: Promise<unknown> = written.catch(() => undefined);
+    let shown: Promise<unknown> = written.stored.catch(() => undefined);
     const live = { conversationId: conversation.id, text: "" };
     this.#live.set(replyId, live);
     const reply = await generateReply(
@@ -311,35 +315,22 @@ export class Conversation extends DurableObject<Bindings> {
     ).catch((err) => {
       this.#live.delete(replyId);
       this.#broadcast("reply_failed", { conversationId: conversation.id, messageId: replyId });
-      this.ctx.waitUntil(written.then(() => recordFailedReply(this.#db, conversation, incoming, err), () => undefined)); // statistics
+      this.ctx.waitUntil(written.stored.then(() => recordFailedReply(this.#db, conversation, incoming, err), () => undefined)); // statistics
       throw err;
     });
     answered();
-    await written;
-    await shown;
-    const row = await this.#commit(
-      this.#prepare(conversation, {
-        id: replyId,
-        type: "outgoing",
-        senderType: "chatbot",
-        senderId: chatbot.id,
-        senderName: chatbot.name,
-        content: reply.content,
-        ...(reply.contentPayload ? { contentPayload: reply.contentPayload } : {}),
-        citations: reply.citations,
-        citationNodes: reply.citationNodes,
-        modelId: context.model?.id ?? null, // statistics: usage per model
-        inputTokens: reply.usage?.promptTokens ?? null,
-        outputTokens: reply.usage?.completionTokens ?? null,
-      }),
-      conversation,
-    );
-    this.#live.delete(replyId);
-    this.ctx.storage.kv.delete(PENDING_KEY);
-    stream?.send({ conversationId: conversation.id, messageId: replyId, content: "", done: true, message: messageRecord(row) });
-    stream?.close();
-    if (chatbot.enableEvaluation) this.ctx.waitUntil(enqueueEvaluations(this.env, [incoming.id]).catch(() => undefined)); // scored in the background
-    return row;
+    await written.queued;
+    const { stored } = this.#commit(this.#prepare(conversation, replyFields(chatbot, context.model?.id ?? null, replyId, reply)), conversation, view, undefined, shown);
+    const done = stored.then((row) => {
+      this.#live.delete(replyId);
+      if (this.ctx.storage.kv.get<Pending>(PENDING_KEY)?.incomingId === incoming.id) this.ctx.storage.kv.delete(PENDING_KEY);
+      stream?.send({ conversationId: conversation.id, messageId: replyId, content: "", done: true, message: messageRecord(row) });
+      stream?.close();
+      if (chatbot.enableEvaluation) this.ctx.waitUntil(enqueueEvaluations(this.env, [incoming.id]).catch(() => undefined)); // scored in the background
+      return row;
+    });
+    done.catch(() => this.#live.delete(replyId));
+    return { stored: done };
   }
 
   #exclusive<T>(op: () => Promise<T>): Promise<T> {
@@ -352,28 +343,38 @@ export class Conversation extends DurableObject<Bindings> {
    * The conversation and its latest messages (newest first). This object is the conversation's only
    * writer of messages, so after the first load it keeps them in memory, with the sequence counter:
    * no read and no storage write sit between a visitor and the model. The conversation row comes
-   * from the caller when it is current, that is when its last message is the newest one stored here
-   * (a row read before this object's latest write is read again); otherwise both come from D1 in one
+   * from the caller: when its last message is the newest one stored here, it is current; when it is
+   * one of the messages kept here, the row was read between this object's writes (a caller that
+   * waited for the turns before its own), and what the later ones did to it is applied again
+   * (`afterMessage`): only this object writes a conversation's row after its creation, through its
+   * messages and handoffs, and a handoff has the row read again. Otherwise both come from D1 in one
    * round trip. Should a stale instance ever write beside a new one, D1's unique (conversation,
    * sequence) index refuses the duplicate.
    */
-  async #load(id: string, created?: ConversationRow, given?: ConversationRow): Promise<{ conversation: ConversationRow; recent: MessageRow[] }> {
+  async #load(id: string, created?: ConversationRow, given?: ConversationRow): Promise<{ conversation: ConversationRow; recent: MessageRow[]; view: number }> {
+    const view = this.#writes.view;
     if (created) {
       this.#sequence ??= 0;
       this.#recent ??= [];
-      return { conversation: created, recent: this.#recent };
+      return { conversation: created, recent: this.#recent, view };
     }
     const recent = this.#recent;
-    if (given && recent && given.lastMessageAt === (recent[0]?.createdAt ?? null)) return { conversation: given, recent };
-    await this.#writing.catch(() => undefined);
+    if (given && recent) {
+      // The newest message the caller's row had seen: it must be one kept here, stored after the latest handoff.
+      const seen = given.lastMessageAt === null ? recent.length : recent.findIndex((m) => m.createdAt === given.lastMessageAt);
+      const after = seen === recent.length ? recent.length === this.#sequence && this.#handoffAt === 0 : seen >= 0 && recent[seen].sequence > this.#handoffAt;
+      if (after) return { conversation: recent.slice(0, seen).reduceRight(afterMessage, given), recent, view };
+    }
+    await this.#writes.idle();
     const [[conversation], loaded] = await this.#db.batch([
       this.#db.select().from(conversations).where(eq(conversations.id, id)),
       this.#db.select().from(messages).where(eq(messages.conversationId, id)).orderBy(desc(messages.sequence)).limit(HISTORY_MESSAGES),
     ]);
     if (!conversation) throw new Error(`conversation ${id} does not exist`);
     this.#sequence ??= loaded[0]?.sequence ?? 0;
+    if (this.#handoffAt === Infinity) this.#handoffAt = this.#sequence;
     this.#recent = loaded;
-    return { conversation, recent: loaded };
+    return { conversation, recent: loaded, view: this.#writes.view };
   }
 
   /** A message with the next sequence number (its writes are built when it is stored: see #commit). */
@@ -385,35 +386,31 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   /**
-   * Stores a prepared message, with its conversation when it creates it and its webhook deliveries,
-   * in one batch once `after` settles; the object's later writes (#writing) follow it. The
-   * statements are built then too: building them costs the local runtime's one thread ~ms.
+   * Queues a prepared message for storing once `after` settles, with its conversation when it
+   * creates it and its webhook deliveries (one batch, see WriteQueue); it is kept in memory as the
+   * newest message at once, and forgotten with the rest should its batch fail. Subscribers get it
+   * once stored (after `shown`). The statements are built then too: building them costs the local
+   * runtime's one thread.
    */
-  async #commit({ row, creates }: Prepared, conversation: ConversationRow, after: Promise<unknown> = Promise.resolve()): Promise<MessageRow> {
+  #commit({ row, creates }: Prepared, conversation: ConversationRow, view: number, after: Promise<unknown> = Promise.resolve(), shown?: Promise<unknown>): Writing {
     const db = this.#db;
-    const batch = after.then(() =>
-      db.batch([...(creates ? conversationInserts(db, conversation) : []), ...messageWrites(db, conversation, row), deliveryOutbox(db, conversation, row)] as never),
-    );
-    this.#writing = batch;
-    const results = (await batch.catch((err) => {
-      this.#recent = null; // read again next time rather than guess what was stored
-      throw err;
-    })) as unknown[];
-    if (this.#recent) this.#recent = [row, ...this.#recent].slice(0, HISTORY_MESSAGES);
-    const deliveryIds = (results.at(-1) as { id: string }[]).map((d) => d.id);
-    if (deliveryIds.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveryIds).catch((err) => console.error(String(err))));
-    for (const sse of this.#subscribers) sse.send(messageRecord(row), "message");
-    return row;
+    const queued = after.then(() => {
+      const written = this.#writes.write([...(creates ? conversationInserts(db, conversation) : []), ...messageWrites(db, conversation, row), deliveryOutbox(db, conversation, row)], view);
+      if (this.#recent) this.#recent = [row, ...this.#recent].slice(0, HISTORY_MESSAGES);
+      return { written };
+    });
+    const stored = queued.then(async ({ written }) => {
+      const results = await written;
+      const deliveryIds = createdDeliveries(results.at(-1)!);
+      if (deliveryIds.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveryIds).catch((err) => console.error(String(err))));
+      await shown;
+      for (const sse of this.#subscribers) sse.send(messageRecord(row), "message");
+      return row;
+    });
+    return { queued: queued.then(() => undefined), stored };
   }
 
   #broadcast(event: "delta" | "reply_failed" | "tool_call" | "tool_result", data: unknown) {
     for (const sse of this.#subscribers) sse.send(data, event);
   }
-}
-
-function turnError(err: unknown): TurnError {
-  const mapped = modelApiError(err);
-  if (mapped instanceof ApiError) return { status: mapped.status, code: mapped.code, detail: mapped.detail };
-  console.error(JSON.stringify({ level: "error", message: "reply failed", error: String(err), stack: (err as Error)?.stack }));
-  return { status: 500, code: "server_error", detail: "The reply failed." };
 }

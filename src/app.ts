@@ -18,6 +18,7 @@ import { registerMcpServer } from "./routes/mcp-server";
 import { createRouter, type Router } from "./lib/openapi";
 import { forgetAccess } from "./services/access";
 import { forgetSettings } from "./lib/ttl-cache";
+import { forgetTurns } from "./services/chatbots";
 import { ROUTE_GROUPS, routesFor } from "./routes";
 import { resourceProblems, settingProblems } from "./services/settings";
 
@@ -46,16 +47,22 @@ export const OPENAPI_CONFIG = {
 /** Writes that leave cached settings as they are (docs/decisions.md, "Per-isolate caches"). */
 const CONVERSATION_TRAFFIC = /^\/api(?:\/v1)?\/(?:chatbots\/[^/]+\/completions|chat\/completions|messages|conversations|contacts|web-chats\/[^/]+\/public)\//;
 
+/** Conversation traffic that may change a contact or a conversation row a completion remembers (forgetTurns). */
+const CONTACT_WRITES = /^\/api(?:\/v1)?\/(?:contacts|conversations|web-chats\/[^/]+\/public)\//;
+
 /**
  * After a write, this isolate forgets what it remembered that the write may have changed: access
- * (writes under /organizations/: members, groups, their permissions) and settings such as
- * assistants, models and organization switches (any write but conversation traffic).
+ * (writes under /organizations/: members, groups, their permissions), settings such as
+ * assistants, models and organization switches (any write but conversation traffic), and the
+ * contacts and conversations of completions (those and writes to contacts, conversations and web
+ * chat visitors).
  */
 const forgetOnWrite = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (c.req.method === "GET" || c.req.method === "HEAD") return;
   if (c.req.path.replace(PREFIX, "").startsWith("/organizations/")) forgetAccess();
   if (!CONVERSATION_TRAFFIC.test(c.req.path)) forgetSettings();
+  else if (CONTACT_WRITES.test(c.req.path)) forgetTurns();
 });
 
 const withDb = createMiddleware<AppEnv>(async (c, next) => {

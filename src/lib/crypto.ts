@@ -3,8 +3,13 @@ import { missingSetting } from "./errors";
 const encoder = new TextEncoder();
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-export const toHex = (buf: ArrayBuffer | Uint8Array) =>
-  [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+/** Every request hashes its API key: the bytes are written out through a table. */
+export function toHex(buf: ArrayBuffer | Uint8Array): string {
+  let out = "";
+  for (const b of new Uint8Array(buf)) out += HEX[b];
+  return out;
+}
 const fromHex = (hex: string) => new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)));
 const toB64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const fromB64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
@@ -57,9 +62,18 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-async function aesKey(secret: string): Promise<CryptoKey> {
-  const raw = await crypto.subtle.digest("SHA-256", encoder.encode(secret));
-  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+/** Derived keys by secret, made once per isolate: every reply of a model with an API key decrypts it. */
+const aesKeys = new Map<string, Promise<CryptoKey>>();
+
+function aesKey(secret: string): Promise<CryptoKey> {
+  let key = aesKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.digest("SHA-256", encoder.encode(secret)).then((raw) => crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]));
+    key.catch(() => aesKeys.delete(secret));
+    if (aesKeys.size >= 16) aesKeys.clear(); // a deployment has one ENCRYPTION_KEY; tests a few
+    aesKeys.set(secret, key);
+  }
+  return key;
 }
 
 function requireSecret(secret: string | undefined): string {

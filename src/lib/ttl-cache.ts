@@ -40,6 +40,12 @@ export class TtlCache<V> {
     return value;
   }
 
+  /** A newer version of a remembered value, still forgotten when the first one read expires. */
+  replace(key: string, value: V): void {
+    const hit = this.#entries.get(key);
+    if (hit) hit.value = value;
+  }
+
   deleteWhere(matches: (value: V) => boolean): void {
     this.#generation++;
     for (const [key, { value }] of this.#entries) if (matches(value)) this.#entries.delete(key);

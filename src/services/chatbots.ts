@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { batch, prepared, rowMapper } from "../db/prepared";
 import type { Db } from "../env";
 import { chatbotGroups, chatbotKnowledgeBases, chatbots, contacts, conversations, groupMembers, groups, inboxes, knowledgeBases, models, organizations, users } from "../db/schema";
 import { fieldError, forbidden, notFound } from "../lib/errors";
@@ -15,6 +16,8 @@ import { chatbotSkillLinks } from "./skills/chatbot-skills";
 import { chatbotSkillStatements } from "./skills/write";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
+type ConversationRow = typeof conversations.$inferSelect;
+type ContactRow = typeof contacts.$inferSelect;
 type ChatbotColumns = Partial<typeof chatbots.$inferInsert>;
 type IdName = { id: string; name: string };
 
@@ -71,32 +74,73 @@ const assistants = settingsCache<AssistantForReply | null>();
 export async function readForReply(db: Db, access: OrgAccess, userId: string, id: string, turn: { conversationId?: string; contactId?: string }) {
   if (!isUuid(id)) return null;
   const org = access.organizationId;
-  const turnReads: BatchItem<"sqlite">[] = [];
-  if (turn.conversationId) turnReads.push(db.select().from(conversations).where(and(eq(conversations.id, turn.conversationId), eq(conversations.organizationId, org))));
-  if (turn.conversationId || turn.contactId) {
-    const contactId = turn.contactId
-      ? sql`${turn.contactId}`
-      : sql`(select ${conversations.contactId} from ${conversations} where ${conversations.id} = ${turn.conversationId} and ${conversations.organizationId} = ${org})`;
-    turnReads.push(db.select().from(contacts).where(and(sql`${contacts.id} = ${contactId}`, eq(contacts.organizationId, org))));
-  }
-  let turnRows = null as unknown[][] | null;
-  const assistant = await assistants.remember(`${org}:${userId}:${id}`, async () => {
-    const [[chatbot], [model], [inbox], knowledgeBases, ...rest] = (await db.batch([
-      db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
-      db.select().from(models).where(inArray(models.id, db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(eq(chatbots.id, id)))),
-      db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, org))),
-      knowledgeBasesOfChatbot(db, id),
-      ...turnReads,
-    ] as never)) as [ChatbotRow[], ModelRow[], { id: string }[], KnowledgeBaseRow[], ...unknown[][]];
-    turnRows = rest;
-    return chatbot ? { chatbot, model: model ?? null, defaultInboxId: inbox?.id ?? null, knowledgeBases } : null;
-  });
+  const turnReads: D1PreparedStatement[] = [];
+  if (turn.conversationId) turnReads.push(conversationInOrganization(db, { id: turn.conversationId, organizationId: org }));
+  if (turn.contactId) turnReads.push(contactInOrganization(db, { id: turn.contactId, organizationId: org }));
+  else if (turn.conversationId) turnReads.push(contactOfConversation(db, { conversationId: turn.conversationId, organizationId: org }));
+  // Two D1 calls at once when neither is remembered (every 2 s), else one or none.
+  const [assistant, rows] = await Promise.all([
+    assistants.remember(`${org}:${userId}:${id}`, async () => {
+      const [[chatbot], [model], [inbox], knowledgeBases] = (await db.batch([
+        db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
+        db.select().from(models).where(inArray(models.id, db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(eq(chatbots.id, id)))),
+        db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, org))),
+        knowledgeBasesOfChatbot(db, id),
+      ])) as [ChatbotRow[], ModelRow[], { id: string }[], KnowledgeBaseRow[]];
+      return chatbot ? { chatbot, model: model ?? null, defaultInboxId: inbox?.id ?? null, knowledgeBases } : null;
+    }),
+    turnReads.length ? readTurn(db, org, turn, turnReads) : { conversation: null, contact: null },
+  ]);
   if (!assistant) return null;
-  turnRows ??= turnReads.length ? ((await db.batch(turnReads as never)) as unknown[][]) : [];
-  const [conversation] = (turn.conversationId ? turnRows.shift()! : []) as (typeof conversations.$inferSelect)[];
-  const [contact] = (turnRows.shift() ?? []) as (typeof contacts.$inferSelect)[];
-  return { ...assistant, conversation: conversation ?? null, contact: contact ?? null };
+  return { ...assistant, ...rows };
 }
+
+type TurnRows = { conversation: ConversationRow | null; contact: ContactRow | null };
+const turnKey = (organizationId: string, turn: { conversationId?: string; contactId?: string }) => `${organizationId}:${turn.conversationId ?? ""}:${turn.contactId ?? ""}`;
+
+/**
+ * A turn's conversation and contact, remembered for 2 seconds per isolate like assistants when both
+ * were found (a settings cache; writes to contacts, conversations and web chat visitors clear it
+ * too: `forgetOnWrite` in app.ts). The conversation row may lag behind the messages since: its
+ * object brings it up to date from its own writes (durable-objects/conversation.ts, #load), and the
+ * route keeps the row each turn leaves (`rememberTurnConversation`); the contact is as read.
+ */
+const turns = settingsCache<TurnRows>();
+export const forgetTurns = () => turns.clear();
+
+async function readTurn(db: Db, organizationId: string, turn: { conversationId?: string; contactId?: string }, reads: D1PreparedStatement[]): Promise<TurnRows> {
+  let rows: TurnRows = { conversation: null, contact: null };
+  const remembered = await turns.remember(turnKey(organizationId, turn), async () => {
+    const results = await batch(db, reads);
+    const [conversation] = turn.conversationId ? results.shift()!.results.map(conversationRow) : [];
+    const [contact] = results.shift()!.results.map(contactRow);
+    rows = { conversation: conversation ?? null, contact: contact ?? null };
+    // Only what was found is remembered.
+    const contactFound = !!rows.contact || (!turn.contactId && !!rows.conversation && !rows.conversation.contactId);
+    return (!turn.conversationId || rows.conversation) && contactFound ? rows : undefined;
+  });
+  return remembered ?? rows;
+}
+
+/** The conversation as a turn left it, for the next turn of this caller to start from (see `turns`). */
+export function rememberTurnConversation(organizationId: string, turn: { conversationId: string; contactId?: string }, conversation: ConversationRow) {
+  const key = turnKey(organizationId, turn);
+  const rows = turns.get(key);
+  if (rows) turns.replace(key, { ...rows, conversation });
+}
+
+// A completion's reads of its conversation and contact, built once per isolate (db/prepared.ts).
+const inOrganization = <T extends typeof conversations | typeof contacts>(table: T) =>
+  prepared<{ id: string; organizationId: string }>((db) => db.select().from(table as typeof contacts).where(and(eq(table.id, sql.placeholder("id")), eq(table.organizationId, sql.placeholder("organizationId")))));
+const conversationInOrganization = inOrganization(conversations);
+const contactInOrganization = inOrganization(contacts);
+const contactOfConversation = prepared<{ conversationId: string; organizationId: string }>((db) => {
+  const [conversation, organization] = [sql.placeholder("conversationId"), sql.placeholder("organizationId")];
+  const contactId = sql`(select ${conversations.contactId} from ${conversations} where ${conversations.id} = ${conversation} and ${conversations.organizationId} = ${organization})`;
+  return db.select().from(contacts).where(and(sql`${contacts.id} = ${contactId}`, eq(contacts.organizationId, organization)));
+});
+const conversationRow = rowMapper(conversations);
+const contactRow = rowMapper(contacts);
 
 /** For writes: 403 without `chatbot.manage`, then 404 when the caller cannot see the assistant. */
 export async function getChatbotForUpdate(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow> {

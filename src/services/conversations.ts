@@ -1,10 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Bindings, Db } from "../env";
 import { chatbots, contacts, conversations, inboxes, messages, users } from "../db/schema";
+import { prepared, preparedInsert } from "../db/prepared";
 import { uuidv7 } from "../lib/ids";
 import { countWords } from "./llm/text";
+import { currentMonth } from "./organizations";
 import { usageIncrement } from "./usage";
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -59,12 +60,93 @@ export function newConversation(
   };
 }
 
-/** Statements creating a conversation (and counting it in the month's usage), for one batch. */
-export function conversationInserts(db: Db, row: ConversationRow) {
-  return [db.insert(conversations).values(row), usageIncrement(db, row.organizationId, { conversations: 1 }, row.createdAt)] as const;
+const insertConversation = preparedInsert(conversations);
+const insertMessage = preparedInsert(messages);
+/** A message's effects on its conversation; `title`, `status` and `progressStatus` are left as they are when null. */
+const updateAfterMessage = prepared<{ id: string; lastMessage: string; lastMessageAt: number; unread: number; title: string | null; status: string | null; progressStatus: string | null; updatedAt: number }>((db) =>
+  db
+    .update(conversations)
+    .set({
+      lastMessage: sql`${sql.placeholder("lastMessage")}`,
+      lastMessageAt: sql`${sql.placeholder("lastMessageAt")}`,
+      unreadCount: sql`${conversations.unreadCount} + ${sql.placeholder("unread")}`,
+      title: sql`coalesce(${sql.placeholder("title")}, ${conversations.title})`,
+      status: sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
+      progressStatus: sql`coalesce(${sql.placeholder("progressStatus")}, ${conversations.progressStatus})`,
+      updatedAt: sql`${sql.placeholder("updatedAt")}`,
+    })
+    .where(eq(conversations.id, sql.placeholder("id"))),
+);
+const addChatbotWords = prepared<{ id: string; words: number }>((db) =>
+  db.update(chatbots).set({ totalWordsCount: sql`${chatbots.totalWordsCount} + ${sql.placeholder("words")}` }).where(eq(chatbots.id, sql.placeholder("id"))),
+);
+
+/** Statements creating a conversation (and counting it in the month's usage), for one batch (`batch` in db/prepared.ts). */
+export function conversationInserts(db: Db, row: ConversationRow): D1PreparedStatement[] {
+  return [insertConversation(db, row), usageIncrement(db, row.organizationId, { conversations: 1 }, row.createdAt)];
+}
+
+/**
+ * What `conversationInserts` and then `messageWrites` of each of `rows` store, for a conversation
+ * stored together with its first messages (services/turns.ts), in fewer statements: the row
+ * inserted as those messages leave it (`afterMessage`; it is this turn's alone, so nothing else can
+ * have changed it), one usage upsert when the words fall in the conversation's month.
+ */
+export function newConversationWrites(db: Db, conversation: ConversationRow, rows: ReturnType<typeof messageRow>[]): D1PreparedStatement[] {
+  const row = { ...rows.reduce(afterMessage, conversation), updatedAt: rows.length ? Date.now() : conversation.updatedAt };
+  const words = rows.reduce((n, m) => n + m.wordsCount, 0);
+  const last = rows.at(-1)?.createdAt ?? conversation.createdAt;
+  const sameMonth = currentMonth(conversation.createdAt) === currentMonth(last);
+  const statements = [insertConversation(db, row), usageIncrement(db, conversation.organizationId, { conversations: 1, words: sameMonth ? words : 0 }, conversation.createdAt)];
+  for (const message of rows) statements.push(insertMessage(db, message));
+  if (words && conversation.chatbotId) {
+    statements.push(addChatbotWords(db, { id: conversation.chatbotId, words }));
+    if (!sameMonth) statements.push(usageIncrement(db, conversation.organizationId, { words }, last));
+  }
+  return statements;
 }
 
 const TITLE_LENGTH = 80;
+
+/** Who sends a message, as callers of the conversation object name them. */
+export interface SenderInput {
+  id: string | null;
+  name: string;
+  avatar: string | null;
+}
+
+/** A visitor's (or member's) message as it will be stored, before its ids and sequence. */
+export const incomingFields = (sender: SenderInput & { type: "contact" | "user" }, message: Partial<NewMessage>) => ({
+  ...message,
+  type: "incoming" as const,
+  senderType: sender.type,
+  senderId: sender.id,
+  senderName: sender.name,
+  senderAvatar: sender.avatar,
+});
+
+/** The assistant's reply as it will be stored, before its sequence. */
+export function replyFields(
+  chatbot: { id: string; name: string },
+  modelId: string | null,
+  replyId: string,
+  reply: { content: string; contentPayload?: Record<string, unknown>; citations: Record<string, unknown>[]; citationNodes: Record<string, unknown>[]; usage: { promptTokens: number; completionTokens: number } | null },
+) {
+  return {
+    id: replyId,
+    type: "outgoing" as const,
+    senderType: "chatbot" as const,
+    senderId: chatbot.id,
+    senderName: chatbot.name,
+    content: reply.content,
+    ...(reply.contentPayload ? { contentPayload: reply.contentPayload } : {}),
+    citations: reply.citations,
+    citationNodes: reply.citationNodes,
+    modelId, // statistics: usage per model
+    inputTokens: reply.usage?.promptTokens ?? null,
+    outputTokens: reply.usage?.completionTokens ?? null,
+  };
+}
 
 /** A message as it will be stored: its time (now unless given) and, for assistant replies, its word count. */
 export function messageRow(message: NewMessage & { id: string; sequence: number }) {
@@ -77,29 +159,43 @@ export function messageRow(message: NewMessage & { id: string; sequence: number 
  * message, unread count and title, and for assistant replies the word counts of the assistant and
  * the organization. Run in one batch so a message never exists without its effects.
  */
-export function messageWrites(db: Db, conversation: ConversationRow, row: ReturnType<typeof messageRow>): BatchItem<"sqlite">[] {
+export function messageWrites(db: Db, conversation: ConversationRow, row: ReturnType<typeof messageRow>): D1PreparedStatement[] {
   const { createdAt, wordsCount: words } = row;
-  const incoming = row.type === "incoming";
-  const statements: BatchItem<"sqlite">[] = [
-    db.insert(messages).values(row),
-    db
-      .update(conversations)
-      .set({
-        lastMessage: (row.content ?? "").slice(0, 500),
-        lastMessageAt: createdAt,
-        unreadCount: incoming ? sql`${conversations.unreadCount} + 1` : conversations.unreadCount,
-        title: conversation.title || !incoming ? conversations.title : (row.content ?? "").slice(0, TITLE_LENGTH),
-        ...stateAfter(conversation, row),
-      })
-      .where(eq(conversations.id, conversation.id)),
+  const state = stateAfter(conversation, row);
+  const after = afterMessage(conversation, row);
+  const statements = [
+    insertMessage(db, row),
+    updateAfterMessage(db, {
+      id: conversation.id,
+      lastMessage: after.lastMessage!,
+      lastMessageAt: createdAt,
+      unread: after.unreadCount - conversation.unreadCount,
+      title: after.title === conversation.title ? null : after.title,
+      status: state.status ?? null,
+      progressStatus: state.progressStatus ?? null,
+      updatedAt: Date.now(),
+    }),
   ];
   if (words && conversation.chatbotId) {
-    statements.push(
-      db.update(chatbots).set({ totalWordsCount: sql`${chatbots.totalWordsCount} + ${words}` }).where(eq(chatbots.id, conversation.chatbotId)),
-      usageIncrement(db, conversation.organizationId, { words }, createdAt),
-    );
+    statements.push(addChatbotWords(db, { id: conversation.chatbotId, words }), usageIncrement(db, conversation.organizationId, { words }, createdAt));
   }
   return statements;
+}
+
+/**
+ * The conversation as `messageWrites` of `row` leaves it (but `updatedAt`): the last message,
+ * the unread count, the title a first visitor message gives, and the state that follows.
+ */
+export function afterMessage(conversation: ConversationRow, row: Pick<NewMessage, "type" | "senderType" | "content"> & { createdAt: number }): ConversationRow {
+  const incoming = row.type === "incoming";
+  return {
+    ...conversation,
+    ...stateAfter(conversation, row),
+    lastMessage: (row.content ?? "").slice(0, 500),
+    lastMessageAt: row.createdAt,
+    unreadCount: conversation.unreadCount + (incoming ? 1 : 0),
+    title: conversation.title || !incoming ? conversation.title : (row.content ?? "").slice(0, TITLE_LENGTH),
+  };
 }
 
 /**
@@ -107,7 +203,7 @@ export function messageWrites(db: Db, conversation: ConversationRow, row: Return
  * conversation with auto reply in `ai_processing`, and one handed off back in the queue; a human
  * agent's reply means `human_serving`. A resolved conversation reopens on a new visitor message.
  */
-function stateAfter(conversation: ConversationRow, message: NewMessage): Partial<ConversationRow> {
+function stateAfter(conversation: ConversationRow, message: Pick<NewMessage, "type" | "senderType">): Partial<ConversationRow> {
   if (message.type === "incoming") {
     if (conversation.autoReplyEnabled) return { status: "open", progressStatus: "ai_processing" };
     return conversation.status === "resolved" ? { status: "queued", progressStatus: "waiting_for_human" } : {};
@@ -117,10 +213,25 @@ function stateAfter(conversation: ConversationRow, message: NewMessage): Partial
 }
 
 /** Handoff: auto reply off queues the conversation for a human; on gives it back to the assistant. */
-export const handoffState = (autoReplyEnabled: boolean): Partial<ConversationRow> =>
+export const handoffState = (autoReplyEnabled: boolean) =>
   autoReplyEnabled
-    ? { autoReplyEnabled, status: "open", progressStatus: "ai_processing" }
-    : { autoReplyEnabled, status: "queued", progressStatus: "waiting_for_human" };
+    ? ({ autoReplyEnabled, status: "open", progressStatus: "ai_processing" } as const)
+    : ({ autoReplyEnabled, status: "queued", progressStatus: "waiting_for_human" } as const);
+
+const setHandoff = prepared<{ id: string; autoReplyEnabled: boolean; status: string; progressStatus: string; updatedAt: number }>((db) =>
+  db
+    .update(conversations)
+    .set({
+      autoReplyEnabled: sql.placeholder("autoReplyEnabled") as never,
+      status: sql`${sql.placeholder("status")}`,
+      progressStatus: sql`${sql.placeholder("progressStatus")}`,
+      updatedAt: sql`${sql.placeholder("updatedAt")}`,
+    })
+    .where(eq(conversations.id, sql.placeholder("id"))),
+);
+
+/** The statement of a handoff (see handoffState). */
+export const handoffWrite = (db: Db, conversationId: string, autoReplyEnabled: boolean) => setHandoff(db, { id: conversationId, ...handoffState(autoReplyEnabled), updatedAt: Date.now() });
 
 /** The Durable Object that orders this conversation's messages. */
 export const conversationObject = (env: Bindings, conversationId: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));

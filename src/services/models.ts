@@ -42,9 +42,26 @@ export async function getOwnModel(db: Db, organizationId: string, id: string, ki
   return row;
 }
 
+/**
+ * Model API keys in clear, by sealed value, per isolate: every reply asks its model, and WebCrypto's
+ * decrypt costs the local runtime a turn of its event loop before the model is asked. A key stored
+ * again is sealed anew (a fresh IV), so an entry never outlives the key it holds.
+ */
+const apiKeys = new Map<string, Promise<string>>();
+
 /** The model's API key in clear, for calling its provider; null when none is stored. */
 export async function modelApiKey(row: Pick<ModelRow, "apiKeyEncrypted">, env: Pick<Bindings, "ENCRYPTION_KEY">): Promise<string | null> {
-  return row.apiKeyEncrypted ? decryptSecret(row.apiKeyEncrypted, env.ENCRYPTION_KEY) : null;
+  const sealed = row.apiKeyEncrypted;
+  if (!sealed) return null;
+  const cacheKey = `${env.ENCRYPTION_KEY ?? ""}\n${sealed}`;
+  let key = apiKeys.get(cacheKey);
+  if (!key) {
+    key = decryptSecret(sealed, env.ENCRYPTION_KEY);
+    key.catch(() => apiKeys.delete(cacheKey));
+    if (apiKeys.size >= 1_000) apiKeys.clear();
+    apiKeys.set(cacheKey, key);
+  }
+  return key;
 }
 
 /** The rules that span fields, checked on the model as it will be stored (create, PUT and PATCH). */

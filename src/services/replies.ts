@@ -87,7 +87,8 @@ export async function generateReply(
   } else {
     if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
     const model = await chatModelFor(env, input.model);
-    for await (const event of model.stream({ messages: prompt(input), passages, attachments, jsonSchema, signal: options.signal, onResponse: options.onResponse })) {
+    const request = { messages: prompt(input), passages, attachments, jsonSchema, signal: options.signal, onResponse: options.onResponse, whole: options.whole };
+    for await (const event of model.stream(request)) {
       if (event.type === "delta") write(event.text);
       else if (event.type === "usage") usage = event.usage;
     }

@@ -1,22 +1,30 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../env";
 import { organizationUsage } from "../db/schema";
+import { prepared } from "../db/prepared";
 import { currentMonth } from "./organizations";
 
-/** Statement adding to an organization's usage of the current month (upsert), for db.batch. */
-export function usageIncrement(db: Db, organizationId: string, add: { words?: number; conversations?: number; uploadedBytes?: number }, now = Date.now()) {
-  const words = add.words ?? 0;
-  const conversations = add.conversations ?? 0;
-  const uploadedBytes = add.uploadedBytes ?? 0;
-  return db
+const addUsage = prepared<{ organizationId: string; month: string; words: number; conversations: number; uploadedBytes: number }>((db) =>
+  db
     .insert(organizationUsage)
-    .values({ organizationId, month: currentMonth(now), wordsCount: words, conversationsCount: conversations, uploadedBytes })
+    .values({
+      organizationId: sql.placeholder("organizationId"),
+      month: sql.placeholder("month"),
+      wordsCount: sql.placeholder("words"),
+      conversationsCount: sql.placeholder("conversations"),
+      uploadedBytes: sql.placeholder("uploadedBytes"),
+    })
     .onConflictDoUpdate({
       target: [organizationUsage.organizationId, organizationUsage.month],
       set: {
-        wordsCount: sql`${organizationUsage.wordsCount} + ${words}`,
-        conversationsCount: sql`${organizationUsage.conversationsCount} + ${conversations}`,
-        uploadedBytes: sql`${organizationUsage.uploadedBytes} + ${uploadedBytes}`,
+        wordsCount: sql`${organizationUsage.wordsCount} + ${sql.placeholder("words")}`,
+        conversationsCount: sql`${organizationUsage.conversationsCount} + ${sql.placeholder("conversations")}`,
+        uploadedBytes: sql`${organizationUsage.uploadedBytes} + ${sql.placeholder("uploadedBytes")}`,
       },
-    });
+    }),
+);
+
+/** Statement adding to an organization's usage of the current month (upsert), for a batch (`batch` in db/prepared.ts) or `.run()`. */
+export function usageIncrement(db: Db, organizationId: string, add: { words?: number; conversations?: number; uploadedBytes?: number }, now = Date.now()): D1PreparedStatement {
+  return addUsage(db, { organizationId, month: currentMonth(now), words: add.words ?? 0, conversations: add.conversations ?? 0, uploadedBytes: add.uploadedBytes ?? 0 });
 }

@@ -9,4 +9,4 @@ export interface Upstream {
   requests: { body: unknown; aborted: boolean; arrivedAt: number; firstWordAt?: number }[];
   close(): Promise<void>;
 }
-export declare function startUpstream(options?: { tokenDelayMs?: number }): Promise<Upstream>;
+export declare function startUpstream(options?: { tokenDelayMs?: number; port?: number }): Promise<Upstream>;

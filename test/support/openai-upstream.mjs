@@ -5,8 +5,9 @@
 // false). It checks `Authorization: Bearer <UPSTREAM_API_KEY>` (401 otherwise, echoing the key it got, as
 // careless providers do, so callers can prove they never pass it on). The model name steers behaviour:
 //   fail-500          500 with an OpenAI-style error body
-//   fail-midstream    streams three words, then drops the connection
-//   fail-truncated    streams three words, then ends the response cleanly but early (no finish, no [DONE])
+//   fail-midstream    streams three words, then drops the connection (not streamed: half the answer, then drops it)
+//   fail-truncated    streams three words, then ends the response cleanly but early (no finish, no [DONE];
+//                     not streamed: half the answer)
 //   delay-<ms>        uses <ms> instead of tokenDelayMs between words
 // When the request carries `tools`, the answer is a call of a tool, its arguments streamed in fragments:
 // the tool `tool_choice` names, else the first tool whose name the last user message mentions, else the
@@ -75,8 +76,8 @@ function rerank(body) {
   return { model: body.model, results: results.slice(0, body.top_n ?? results.length) };
 }
 
-/** Starts the server on 127.0.0.1 and a random port. */
-export async function startUpstream({ tokenDelayMs = 50 } = {}) {
+/** Starts the server on 127.0.0.1 and a random port (or `port`). */
+export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = {}) {
   const requests = [];
 
   const server = createServer(async (req, res) => {
@@ -135,7 +136,13 @@ export async function startUpstream({ tokenDelayMs = 50 } = {}) {
 
       if (!body.stream) {
         const message = tool ? { role: "assistant", content: null, tool_calls: toolCalls } : { role: "assistant", content: pieces.join("") };
-        return sendJson(res, 200, { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: tool ? "tool_calls" : "stop" }], usage });
+        const answer = { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: tool ? "tool_calls" : "stop" }], usage };
+        if (model !== "fail-midstream" && model !== "fail-truncated") return sendJson(res, 200, answer);
+        // Half the answer, then the connection drops (or the response ends early).
+        const text = JSON.stringify(answer);
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.write(text.slice(0, text.length >> 1));
+        return model === "fail-midstream" ? setTimeout(() => res.destroy(), 5) : res.end();
       }
 
       res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
@@ -179,7 +186,7 @@ export async function startUpstream({ tokenDelayMs = 50 } = {}) {
     }
   });
 
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise((resolve) => server.listen(listenOn, "127.0.0.1", resolve));
   const { port } = server.address();
   return {
     port,

@@ -4,14 +4,16 @@ import { errorResponses, jsonBody, uuidParam } from "../../lib/openapi";
 import { ApiError, badRequest, fieldError, notFound } from "../../lib/errors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { currentAccess, requirePermission } from "../../services/access";
-import { readForReply } from "../../services/chatbots";
+import { readForReply, rememberTurnConversation } from "../../services/chatbots";
 import { conversationObject, newConversation, newConversationId, type ConversationRow } from "../../services/conversations";
 import { notAContact } from "../../services/contacts";
 import { SSE_HEADERS } from "../../services/sse";
 import { MessageFields, MessageSchema } from "../messages/schema";
 import { QueryMetadataSchema } from "../contacts/schema";
 import type { QueryMetadata } from "../../services/query-scope";
-import type { TurnResult } from "../../../durable-objects/conversation";
+import { answerFirstTurn, answersWithoutObject, type TurnResult } from "../../services/turns";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
 import { resolveMessageAttachments } from "../../services/uploads/attachments";
 import { extractLater } from "../attachments/respond";
 
@@ -74,15 +76,22 @@ export const registerCompletion = (r: Router) =>
     const { chatbot, model, defaultInboxId, knowledgeBases, conversation, contact } = found;
     if (sender && !contact) throw notAContact("message.sender");
 
+    const from = { type: "contact" as const, id: contact?.id ?? null, name: contact?.name ?? "Visitor", avatar: contact?.avatar ?? null };
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
     let created: ConversationRow | undefined;
     if (requested) {
       if (!conversation) throw notFound("Conversation not found.");
       if (conversation.chatbotId !== chatbot.id) throw fieldError("conversation", "The conversation belongs to another assistant.");
     } else {
       if (!defaultInboxId) throw badRequest("The assistant has no default inbox for API conversations.");
-      // Stored by the conversation's object together with its first message.
       const values = { organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null, createdById: c.var.principal.userId };
-      created = newConversation(values, newConversationId(c.env, (p) => c.executionCtx.waitUntil(p)));
+      if (!isStreaming && answersWithoutObject(chatbot, fields)) {
+        // Answered here, without the conversation's object (services/turns.ts).
+        const turn = { conversation: newConversation(values), assistant: { chatbot, model, knowledgeBases }, sender: from, message: fields, contactQueryMetadata: (contact?.queryMetadata as QueryMetadata | null) ?? null };
+        return replied(c, await answerFirstTurn(c.env, db, waitUntil, turn), turn.conversation.id);
+      }
+      // Stored by the conversation's object together with its first message.
+      created = newConversation(values, newConversationId(c.env, waitUntil));
     }
     const conversationId = requested || created!.id;
     const object = conversationObject(c.env, conversationId);
@@ -100,7 +109,7 @@ export const registerCompletion = (r: Router) =>
       created,
       conversation: conversation ?? undefined,
       assistant: { chatbot, model, knowledgeBases },
-      sender: { type: "contact" as const, id: contact?.id ?? null, name: contact?.name ?? "Visitor", avatar: contact?.avatar ?? null },
+      sender: from,
       message: fields,
       // The conversation's contact: the sender of a new conversation, else its own when none is named.
       contactQueryMetadata: created || !sender ? ((contact?.queryMetadata as QueryMetadata | null) ?? null) : undefined,
@@ -112,8 +121,14 @@ export const registerCompletion = (r: Router) =>
       return c.body(body, 200, SSE_HEADERS);
     }
     // RPC types flatten records of `unknown`; the object returns exactly TurnResult.
-    const { reply, error } = (await object.converse(turn)) as unknown as TurnResult;
+    const result = (await object.converse(turn)) as unknown as TurnResult;
+    if (requested && result.conversation) rememberTurnConversation(access.organizationId, { conversationId: requested, contactId: sender }, result.conversation);
     extractLater(c, unread);
-    if (error) throw new ApiError(error.status as ContentfulStatusCode, error.code, error.detail);
-    return c.json({ conversationId, content: reply?.content ?? "", message: reply }, 200);
+    return replied(c, result, conversationId);
   });
+
+/** The answer of a direct (not streamed) completion, or the failure its turn reported. */
+function replied(c: Context<AppEnv>, { reply, error }: TurnResult, conversationId: string) {
+  if (error) throw new ApiError(error.status as ContentfulStatusCode, error.code, error.detail);
+  return c.json({ conversationId, content: reply?.content ?? "", message: reply }, 200);
+}

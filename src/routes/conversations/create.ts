@@ -6,6 +6,7 @@ import { inboxes, webChats } from "../../db/schema";
 import { fieldError, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { conversationInserts, findConversation, newConversation } from "../../services/conversations";
+import { batch } from "../../db/prepared";
 import { requireContact } from "../../services/contacts";
 import { conversationRecord } from "../../services/records/conversations";
 import { ConversationSchema } from "./schema";
@@ -40,7 +41,7 @@ export const registerCreateConversation = (r: Router) =>
     if (!chat) throw fieldError("webChat", "No such web chat in your organization.");
     if (body.contact) await requireContact(c.var.db, access.organizationId, body.contact, "contact");
     const row = newConversation({ organizationId: access.organizationId, inboxId: chat.inboxId, chatbotId: chat.chatbotId, contactId: body.contact ?? null, title: body.title, createdById: c.var.principal.userId });
-    await db.batch(conversationInserts(db, row));
+    await batch(db, conversationInserts(db, row));
     const view = await findConversation(db, access.organizationId, row.id);
     if (!view) throw notFound();
     return c.json(conversationRecord(view), 201);

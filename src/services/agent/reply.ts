@@ -14,7 +14,7 @@ import type { messages } from "../../db/schema";
 type MessageRow = typeof messages.$inferSelect;
 
 /** What the conversation passes to an agent reply besides the reply input. */
-export interface AgentOptions extends Pick<ChatRequest, "signal" | "onResponse"> {
+export interface AgentOptions extends Pick<ChatRequest, "signal" | "onResponse" | "whole"> {
   /** The id the reply message will have (records point at it). */
   replyId?: string;
   /** `tool_call` and `tool_result` events for the stream. */

@@ -21,12 +21,8 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
 
 /** The upstream request body: OpenAI's snake_case fields, only those the request sets. */
 export function requestBody(model: string, request: ChatRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    model,
-    messages: withImages(promptMessages(request), request).map(wireMessage),
-    stream: true,
-    stream_options: { include_usage: true },
-  };
+  const body: Record<string, unknown> = { model, messages: withImages(promptMessages(request), request).map(wireMessage), stream: !request.whole };
+  if (!request.whole) body.stream_options = { include_usage: true };
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.jsonSchema) body.response_format = { type: "json_schema", json_schema: { name: "output", schema: request.jsonSchema, strict: false } };
@@ -72,7 +68,7 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
       ? new ModelError(`The model provider did not finish within ${timeoutMs / 1000} s.`, 504)
       : new ModelError(`Could not reach the model provider: ${scrub(String((err as Error)?.message ?? err))}`, 502);
 
-  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "text/event-stream" };
+  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: request.whole ? "application/json" : "text/event-stream" };
   if (o.apiKey) headers.Authorization = `Bearer ${o.apiKey}`;
   let res: Response;
   try {

@@ -35,6 +35,11 @@ export interface ChatRequest {
   signal?: AbortSignal;
   /** Called once the provider has begun to answer (its response is in), before the first event. */
   onResponse?: () => void;
+  /**
+   * Nobody reads the answer before it is complete (a direct completion): providers that can may
+   * ask for it in one piece rather than as a stream, which costs less to receive.
+   */
+  whole?: boolean;
 }
 
 /** An attachment as the model sees it: a document's text, an image (a data or signed URL), or a file it cannot read. */

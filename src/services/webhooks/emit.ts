@@ -1,4 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { prepared } from "../../db/prepared";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import type { ConversationRow, MessageRow } from "../conversations";
@@ -8,18 +9,12 @@ export interface DeliveryMessage {
 }
 
 /** A uuid v7 made in SQL: the message's time in ms, then random bits (version 7, variant 10). */
-const uuidv7At = (ms: number) => sql`lower(
+const uuidv7At = (ms: SQL) => sql`lower(
   substr(printf('%012x', ${ms}), 1, 8) || '-' || substr(printf('%012x', ${ms}), 9, 4) || '-7' || substr(hex(randomblob(2)), 2) || '-' ||
   substr('89ab', 1 + (random() & 3), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
 
-/**
- * Outbox: one pending delivery record per (message, enabled webhook of its inbox listening to its
- * direction), as one INSERT ... SELECT that goes in the batch storing the message, after it. So a
- * stored message always has its deliveries (delivery rule 1), the webhooks are read as they are at
- * that instant, and it costs no round trip of its own. Returns the new ids (RETURNING): the queue is
- * told afterwards, and the housekeeping cron re-enqueues any the queue never heard of.
- */
-export function deliveryOutbox(db: Db, conversation: ConversationRow, message: MessageRow) {
+const ph = (name: string) => sql`${sql.placeholder(name)}`;
+const insertOutbox = prepared<{ organizationId: string; chatbotId: string | null; inboxId: string; messageId: string; event: string; createdAt: number }>((db) => {
   const value = (v: unknown, column: string) => sql`${v}`.as(column);
   // Every column of the table, in its order (drizzle checks both).
   return db
@@ -27,13 +22,13 @@ export function deliveryOutbox(db: Db, conversation: ConversationRow, message: M
     .select((qb) =>
       qb
         .select({
-          id: uuidv7At(message.createdAt).as("id"),
-          organizationId: value(conversation.organizationId, "organization_id"),
+          id: uuidv7At(ph("createdAt")).as("id"),
+          organizationId: ph("organizationId").as("organization_id"),
           webhookId: webhooks.id,
           inboxId: webhooks.inboxId,
-          chatbotId: value(conversation.chatbotId, "chatbot_id"),
-          messageId: value(message.id, "message_id"),
-          event: value(message.type, "event"),
+          chatbotId: ph("chatbotId").as("chatbot_id"),
+          messageId: ph("messageId").as("message_id"),
+          event: ph("event").as("event"),
           status: value("pending", "status"),
           leaseUntil: value(null, "lease_until"),
           attempts: value(0, "attempts"),
@@ -43,14 +38,36 @@ export function deliveryOutbox(db: Db, conversation: ConversationRow, message: M
           responseBody: value(null, "response_body"),
           durationMs: value(null, "duration_ms"),
           error: value(null, "error"),
-          createdAt: value(message.createdAt, "created_at"),
+          createdAt: ph("createdAt").as("created_at"),
           deliveredAt: value(null, "delivered_at"),
         })
         .from(webhooks)
-        .where(and(eq(webhooks.inboxId, conversation.inboxId), eq(webhooks.direction, message.type), eq(webhooks.isEnabled, true))),
+        .where(and(eq(webhooks.inboxId, ph("inboxId")), eq(webhooks.direction, ph("event")), eq(webhooks.isEnabled, true))),
     )
     .returning({ id: webhookDeliveries.id });
+});
+
+/**
+ * Outbox: one pending delivery record per (message, enabled webhook of its inbox listening to its
+ * direction), as one INSERT ... SELECT that goes in the batch storing the message, after it. So a
+ * stored message always has its deliveries (delivery rule 1), the webhooks are read as they are at
+ * that instant, and it costs no round trip of its own. Its result rows are the new ids (RETURNING,
+ * see `createdDeliveries`): the queue is told afterwards, and the housekeeping cron re-enqueues any
+ * the queue never heard of.
+ */
+export function deliveryOutbox(db: Db, conversation: ConversationRow, message: MessageRow): D1PreparedStatement {
+  return insertOutbox(db, {
+    organizationId: conversation.organizationId,
+    chatbotId: conversation.chatbotId,
+    inboxId: conversation.inboxId,
+    messageId: message.id,
+    event: message.type,
+    createdAt: message.createdAt,
+  });
 }
+
+/** The ids of the deliveries a `deliveryOutbox` statement created, from its result in the batch. */
+export const createdDeliveries = (result: D1Result) => (result.results as { id: string }[]).map((d) => d.id);
 
 /** Hands deliveries to the webhook queue (the consumer sends them). */
 export async function enqueueDeliveries(env: Bindings, deliveryIds: string[]): Promise<void> {

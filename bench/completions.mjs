@@ -1,0 +1,185 @@
+// `npm run bench -- completions [ref]`: the completion path of the working tree beside a baseline
+// (a git ref, default the tag `perf-baseline`), both started with `wrangler dev` and asking one
+// local OpenAI-compatible upstream that answers at once. Three measures, each taken in alternating
+// turns so that the machine's drift touches both alike:
+// - non-streamed completions, a new conversation each (autocannon rounds): req/s, p50, p99, and the
+//   server's CPU per request (the workerd processes' CPU time from /proc over the round); every
+//   response body is checked;
+// - streamed completions: what each adds to the upstream's own first byte (paired requests);
+// - one conversation: messages/s from concurrent clients, checked in order (bench/ordering.mjs).
+// BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_STREAM_ROUNDS, BENCH_ORDERING_ROUNDS (and
+// BENCH_CLIENTS, BENCH_TURNS of bench/ordering.mjs); BENCH_ONLY=direct,stream,ordering.
+import autocannon from "autocannon";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { busiestThreadMs, median, percentile, startServer, workerdCpu } from "./lib.mjs";
+import { oneConversation } from "./ordering.mjs";
+import { timed } from "./stream.mjs";
+import { answerPieces, startUpstream, UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const STREAM_ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 200);
+const ORDERING_ROUNDS = Number(process.env.BENCH_ORDERING_ROUNDS ?? 3);
+const ONLY = new Set((process.env.BENCH_ONLY ?? "direct,stream,ordering").split(","));
+// Ports of this benchmark: the upstream, then each server and its devtools port.
+const PORTS = { upstream: 8950, working: [8951, 8952], baseline: [8953, 8954] };
+const STREAM_MODEL = "delay-5"; // the upstream paces its words 5 ms apart for this model name
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const git = (...args) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8" }).trim();
+
+/** A detached worktree of `ref`, sharing this checkout's node_modules when the lockfiles match. */
+function baselineCheckout(ref) {
+  const dir = mkdtempSync(path.join(tmpdir(), "bench-baseline-"));
+  git("worktree", "add", "--detach", "--quiet", dir, ref);
+  const lock = (d) => readFileSync(path.join(d, "package-lock.json"), "utf8");
+  if (lock(dir) === lock(root)) symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
+  else execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--silent"], { cwd: dir, stdio: "inherit" });
+  return { dir, remove: () => git("worktree", "remove", "--force", dir) };
+}
+
+/** Starts one server and gives it the assistants the measures use. */
+async function prepare(name, dir, [port, inspectorPort], upstreamUrl) {
+  const server = await startServer({ root: dir, port, inspectorPort });
+  const model = (modelName) => server.api("/large-language-models/", { body: { name: `Bench ${modelName}`, provider: "openai_compatible", modelName, baseUrl: `${upstreamUrl}/v1`, apiKey: UPSTREAM_API_KEY } });
+  const direct = await server.api("/chatbots/", { body: { name: "Bench bot", largeLanguageModel: (await model("bench")).id } });
+  const streamed = await server.api("/chatbots/", { body: { name: "Bench streamed", largeLanguageModel: (await model(STREAM_MODEL)).id } });
+  return { name, server, completions: (bot) => `${server.base}/api/v1/chatbots/${bot.id}/completions/`, direct, streamed };
+}
+
+const ANSWER = answerPieces().join("");
+/** A non-streamed completion's body as it must be: the upstream's answer, stored as the assistant's message. */
+function goodReply(text) {
+  try {
+    const body = JSON.parse(text);
+    return body.content === ANSWER && body.message?.content === ANSWER && body.message.type === "outgoing" && /^[0-9a-f-]{36}$/.test(body.conversationId);
+  } catch {
+    return false;
+  }
+}
+
+/** One autocannon round of new-conversation completions, with the server's CPU over it. */
+async function directRound(side, seconds = SECONDS) {
+  const cpuBefore = workerdCpu(side.server.pid);
+  const r = await autocannon({
+    url: side.completions(side.direct),
+    method: "POST",
+    headers: { ...side.server.headers, "Content-Type": "application/json" },
+    body: JSON.stringify({ message: { content: "hello" } }),
+    connections: CONNECTIONS,
+    duration: seconds,
+    verifyBody: goodReply,
+  });
+  const cpuAfter = workerdCpu(side.server.pid);
+  const done = r.requests.total;
+  if (r.non2xx || r.errors || r.mismatches || r.timeouts) throw new Error(`${side.name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.mismatches} wrong bodies, ${r.timeouts} timeouts`);
+  return { rps: done / seconds, p50: r.latency.p50, p99: r.latency.p99, cpuPerRequest: (cpuAfter.total - cpuBefore.total) / done, threadPerRequest: busiestThreadMs(cpuBefore, cpuAfter) / done };
+}
+
+async function measureDirect(sides) {
+  console.log(`\nNon-streamed completions, a new conversation each: ${ROUNDS} rounds x ${SECONDS} s per side, ${CONNECTIONS} connections`);
+  for (const side of sides) await directRound(side, 3); // warm up: isolates, objects, JIT
+  const rounds = Object.fromEntries(sides.map((s) => [s.name, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    // Alternate which side goes first.
+    for (const side of round % 2 ? sides : [...sides].reverse()) rounds[side.name].push(await directRound(side));
+    const line = sides.map((s) => {
+      const r = rounds[s.name].at(-1);
+      return `${s.name} ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, CPU ${r.cpuPerRequest.toFixed(2)} ms/req (runtime thread ${r.threadPerRequest.toFixed(2)})`;
+    });
+    console.log(`round ${round}: ${line.join(" | ")}`);
+  }
+  const med = (name, key) => median(rounds[name].map((r) => r[key]));
+  for (const s of sides) {
+    console.log(`median ${s.name.padEnd(8)}: ${med(s.name, "rps").toFixed(1)} req/s, p50 ${med(s.name, "p50")} ms, p99 ${med(s.name, "p99")} ms, CPU ${med(s.name, "cpuPerRequest").toFixed(2)} ms/req (runtime thread ${med(s.name, "threadPerRequest").toFixed(2)})`);
+  }
+  const ratios = rounds.working.map((w, i) => w.rps / rounds.baseline[i].rps);
+  const cpuRatios = rounds.working.map((w, i) => rounds.baseline[i].cpuPerRequest / w.cpuPerRequest);
+  console.log(`median ratio working/baseline: throughput ${median(ratios).toFixed(2)}x, CPU per request ${median(cpuRatios).toFixed(2)}x less (target: 3x; CPU <= 6 ms/req)`);
+}
+
+async function measureStream(sides, upstream) {
+  const upstreamUrl = upstream.url;
+  const direct = () =>
+    timed(`${upstreamUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${UPSTREAM_API_KEY}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ model: STREAM_MODEL, stream: true, messages: [{ role: "user", content: "hello" }] }),
+    }, (s) => s.includes('"content":"word'));
+  const ours = (side) =>
+    timed(side.completions(side.streamed), {
+      method: "POST",
+      headers: { ...side.server.headers, "Content-Type": "application/json" },
+      body: JSON.stringify({ message: { content: "hello" }, isStreaming: true }),
+    }, (s) => s.includes('"done":false'));
+  // Each request of ours is also split at the upstream, which notes when the model's request arrived
+  // and when it sent its first word: our client to the model's request, the first word to our client.
+  const added = Object.fromEntries(sides.map((s) => [s.name, { first: [], toModel: [], fromModel: [] }]));
+  for (const side of sides) for (let i = 0; i < 10; i++) await ours(side);
+  for (let i = 0; i < STREAM_ROUNDS; i++) {
+    for (const side of i % 2 ? sides : [...sides].reverse()) {
+      const d = await direct();
+      const o = await ours(side);
+      if (!o.text.includes('"done":true') || !o.text.includes(`"content":"${ANSWER}"`)) throw new Error(`${side.name}: stream ${i} did not finish with the answer: ${o.text.slice(-300)}`);
+      const asked = upstream.requests.at(-1);
+      added[side.name].first.push(o.first - d.first);
+      added[side.name].toModel.push(asked.arrivedAt - o.start);
+      added[side.name].fromModel.push(o.start + o.first - asked.firstWordAt);
+    }
+  }
+  console.log(`\nStreamed completions, a new conversation each: first byte added over the upstream's own (${STREAM_ROUNDS} paired requests per side; words 5 ms apart)`);
+  const p = (xs, q) => percentile(xs, q).toFixed(1);
+  for (const s of sides) {
+    const a = added[s.name];
+    console.log(`${s.name.padEnd(8)}: p50 ${p(a.first, 50)} ms, p95 ${p(a.first, 95)} ms (p50: client to model request ${p(a.toModel, 50)} ms, model's first word to client ${p(a.fromModel, 50)} ms)`);
+  }
+  console.log(`target: working p50 <= 3 ms`);
+}
+
+async function measureOrdering(sides) {
+  console.log(`\nOne conversation, concurrent clients (local model), checked in order afterwards`);
+  const rounds = Object.fromEntries(sides.map((s) => [s.name, []]));
+  for (let round = 1; round <= ORDERING_ROUNDS; round++) {
+    for (const side of round % 2 ? sides : [...sides].reverse()) {
+      const cpuBefore = workerdCpu(side.server.pid);
+      const r = await oneConversation(side.server);
+      const cpuAfter = workerdCpu(side.server.pid);
+      const cpu = (cpuAfter.total - cpuBefore.total) / r.turns;
+      const thread = busiestThreadMs(cpuBefore, cpuAfter) / r.turns;
+      rounds[side.name].push({ rate: r.messagesPerSecond, cpu, thread });
+      const line = `${r.messagesPerSecond.toFixed(1)} messages/s, CPU ${cpu.toFixed(2)} ms/turn (runtime thread ${thread.toFixed(2)})`;
+      console.log(`round ${round} ${side.name.padEnd(8)}: ${r.clients} clients x ${r.turnsPerClient} turns, ${line}, stored ${r.stored}/${r.expected}, gaps ${r.gaps}, alternation errors ${r.alternationErrors}`);
+      if (!r.ok) process.exitCode = 1;
+    }
+  }
+  for (const s of sides) {
+    const m = (key) => median(rounds[s.name].map((r) => r[key]));
+    // Two messages a turn; the runtime's one thread bounds the turns a second when it has a core to itself.
+    console.log(`median ${s.name.padEnd(8)}: ${m("rate").toFixed(1)} messages/s, CPU ${m("cpu").toFixed(2)} ms/turn, runtime thread ${m("thread").toFixed(2)} ms/turn (its bound: ${(2000 / m("thread")).toFixed(0)} messages/s)`);
+  }
+  console.log(`target: working >= 500 messages/s, in order`);
+}
+
+export default async function (args) {
+  const ref = args[0] ?? "perf-baseline";
+  const upstream = await startUpstream({ tokenDelayMs: 0, port: PORTS.upstream });
+  const checkout = baselineCheckout(ref);
+  const sides = [];
+  try {
+    const dirty = git("status", "--porcelain").length ? " + uncommitted changes" : "";
+    console.log(`baseline: ${ref} (${git("rev-parse", "--short", ref)}); working: ${git("rev-parse", "--short", "HEAD")}${dirty}`);
+    sides.push(await prepare("baseline", checkout.dir, PORTS.baseline, upstream.url));
+    sides.push(await prepare("working", root, PORTS.working, upstream.url));
+    if (ONLY.has("direct")) await measureDirect(sides);
+    if (ONLY.has("stream")) await measureStream(sides, upstream);
+    if (ONLY.has("ordering")) await measureOrdering(sides);
+  } finally {
+    for (const side of sides) await side.server.stop();
+    await upstream.close();
+    if (existsSync(checkout.dir)) checkout.remove();
+  }
+}

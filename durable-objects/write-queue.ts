@@ -1,0 +1,61 @@
+import { batch } from "../src/db/prepared";
+import type { Db } from "../src/env";
+
+type Entry = { statements: D1PreparedStatement[]; view: number | null; resolve: (results: D1Result[]) => void; reject: (err: unknown) => void };
+
+/**
+ * A conversation object's D1 writes, stored in the order they are queued. Whatever is queued while
+ * a batch runs goes into the next batch together (group commit): under concurrent senders a turn's
+ * reply and the next turn's visitor message cost one D1 round trip, not two (~0.65 ms of the local
+ * runtime each). One batch is one transaction. When one fails, `view` moves on and writes queued
+ * under the old view are refused rather than stored: a reply built on a history that was not stored
+ * must not be stored either.
+ */
+export class WriteQueue {
+  #queue: Entry[] = [];
+  #running = false;
+  #last: Promise<unknown> = Promise.resolve();
+  /** What writers saw of the conversation: bumped by every failed batch. */
+  view = 0;
+
+  constructor(
+    private readonly db: Db,
+    /** Called when a batch fails (the object forgets what it kept in memory). */
+    private readonly onFailure: () => void,
+  ) {}
+
+  /** Stores `statements` after everything queued before; `view` null: whatever failed before. */
+  write(statements: D1PreparedStatement[], view: number | null): Promise<D1Result[]> {
+    const written = new Promise<D1Result[]>((resolve, reject) => this.#queue.push({ statements, view, resolve, reject }));
+    this.#last = written.catch(() => undefined);
+    if (!this.#running) void this.#run();
+    return written;
+  }
+
+  /** Settles once everything queued so far is stored or refused. */
+  idle(): Promise<unknown> {
+    return this.#last;
+  }
+
+  async #run() {
+    this.#running = true;
+    while (this.#queue.length) {
+      const group: Entry[] = [];
+      for (const entry of this.#queue.splice(0)) {
+        if (entry.view === null || entry.view === this.view) group.push(entry);
+        else entry.reject(new Error("An earlier write of this conversation failed."));
+      }
+      if (!group.length) continue;
+      try {
+        const results = await batch(this.db, group.flatMap((e) => e.statements));
+        let at = 0;
+        for (const entry of group) entry.resolve(results.slice(at, (at += entry.statements.length)));
+      } catch (err) {
+        this.view++;
+        this.onFailure();
+        for (const entry of group) entry.reject(err);
+      }
+    }
+    this.#running = false;
+  }
+}
