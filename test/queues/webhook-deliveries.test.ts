@@ -165,7 +165,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const batch = createMessageBatch("webhook-deliveries", [{ id: "redelivered", timestamp: new Date(), attempts: 2, body: { deliveryId: record.id } }]);
     const ctx = createExecutionContext();
     await worker.queue!(batch, env, ctx);
-    expect(await getQueueResult(batch, ctx)).toMatchObject({ outcome: "ok", ackAll: true, retryBatch: { retry: false }, retryMessages: [] });
+    expect(await getQueueResult(batch, ctx)).toMatchObject({ outcome: "ok", retryBatch: { retry: false }, retryMessages: [], explicitAcks: ["redelivered"] });
     expect(await deliver(env, db(), record.id)).toBe("skipped");
     expect(await received(`/ok/${hook}`)).toHaveLength(1);
     expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message.id))).toHaveLength(1);

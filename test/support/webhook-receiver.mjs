@@ -6,7 +6,8 @@
 //   /fail/...            500
 //   /hang/...            never answers (until the server closes)
 //   /slow/...?ms=N       200 after N ms (default 2,000)
-//   /close/...           closes the connection without answering
+//   /close/...           closes the connection without answering (workerd logs "Network connection
+//                        lost" as an uncaught exception even though the caller catches it)
 //   /redirect/...?to=URL 302 to URL
 //   /echo/...            200 {method, path, query, headers, body (parsed JSON when it is)} (api tool tests)
 //   /big/...?bytes=N     200 text/plain of N bytes ("x" repeated)

@@ -82,6 +82,7 @@ export async function insertDelivery(
     error: "The receiver answered 500.",
     deliveredAt: Date.now(),
     ...values,
+    scheduledAt: values.scheduledAt ?? values.createdAt ?? Date.now(),
   });
   return id;
 }
