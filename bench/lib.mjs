@@ -17,7 +17,7 @@ export function newKey() {
 }
 
 /** Starts the worker locally on fresh state; resolves once it answers. */
-export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey } = {}) {
+export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey, args = [] } = {}) {
   // wrangler.toml's `[assets]` (the chat widget) must exist before wrangler starts.
   await (await import("../scripts/build-widget.mjs")).buildWidget({ quiet: true });
   // `state` (and the `key` it was bootstrapped with) restarts on the state of an earlier server stopped with `keep`.
@@ -27,7 +27,8 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
   const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   const varArgs = Object.entries({ BOOTSTRAP_API_KEY: key, ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const child = spawn("wrangler", ["dev", "--port", String(port), "--persist-to", state, "--log-level", "error", ...varArgs], {
+  // `args`: more `wrangler dev` flags (e.g. `--inspector-port`, when several servers run at once).
+  const child = spawn("wrangler", ["dev", "--port", String(port), "--persist-to", state, "--log-level", "error", ...varArgs, ...args], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
