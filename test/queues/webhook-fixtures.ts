@@ -6,7 +6,9 @@ import { webhookDeliveries } from "../../src/db/schema";
 import { consumeWebhookDeliveries } from "../../src/queues/webhook-deliveries";
 import { db, unique, type Actor } from "../harness";
 import type { ReceivedRequest } from "../support/webhook-receiver.mjs";
-import type { WebhookRecord } from "../routes/webhooks/fixtures";
+import { waitFor, type WebhookRecord } from "../routes/webhooks/fixtures";
+
+export { waitFor };
 
 export type Attempt = typeof webhookDeliveries.$inferSelect;
 export type FaultMode = "ok" | "down" | "slow" | "close" | "hang";
@@ -32,15 +34,6 @@ export const received = async (key: string): Promise<ReceivedRequest[]> => (awai
 /** Every attempt of the webhook, by event then attempt. */
 export const attemptsOf = (webhookId: string): Promise<Attempt[]> =>
   db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId)).orderBy(asc(webhookDeliveries.messageId), asc(webhookDeliveries.attempt));
-
-export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** `n` visitor messages in one conversation of the assistant: each an incoming event. */
 export async function visitorMessages(owner: Actor, chatbotId: string, n: number): Promise<void> {

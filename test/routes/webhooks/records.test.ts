@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { at, createWebhook, insertDelivery, seedConversation, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
+import { at, createWebhook, insertDelivery, seedConversation, waitFor, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
 
 const recordsPath = (inboxId: string, webhookId: string, recordId?: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId ? `${recordId}/` : ""}`;
 
@@ -113,15 +113,6 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
 });
 
 describe("webhook records of a real delivery", () => {
-  async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
-    const until = Date.now() + ms;
-    for (;;) {
-      const value = await read();
-      if (done(value) || Date.now() > until) return value;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
   it("carries the product's fields: url, requestBody, response, statusCode, createdAt, chatbot, attempt, eventId (CONTRACT section 8)", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);

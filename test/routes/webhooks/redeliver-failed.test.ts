@@ -3,19 +3,10 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
-import { at, createWebhook, insertDelivery, seedConversation, webhooksPath } from "./fixtures";
+import { at, createWebhook, insertDelivery, seedConversation, waitFor, webhooksPath } from "./fixtures";
 
 const redeliverFailedPath = (inboxId: string, webhookId: string) => `${webhooksPath(inboxId, webhookId)}redeliver-failed/`;
 const attempts = (webhookId: string) => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId));
-
-async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /**
  * A webhook (pointing at the local receiver, which answers 200) with six events: two failed on

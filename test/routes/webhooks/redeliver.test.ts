@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
-import { createWebhook, insertDelivery, seedConversation, storedDelivery, webhooksPath, type DeliveryRecord } from "./fixtures";
+import { createWebhook, insertDelivery, seedConversation, storedDelivery, waitFor, webhooksPath, type DeliveryRecord } from "./fixtures";
 
 const redeliverPath = (inboxId: string, webhookId: string, recordId: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId}/redeliver/`;
 
@@ -18,15 +18,6 @@ async function seedFinished(owner: Actor) {
     ),
   );
   return { bot, inboxId, hook, messageIds, failure, success, pending, sending };
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeliver/", () => {
