@@ -3,12 +3,10 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
+import type { DeliveryRow, WebhookRow } from "./config";
 import { scheduleDeliveries } from "./emit";
 import { nextAttemptAt, retryPolicy } from "./retries";
 import { succeeded, type Outcome } from "./send";
-
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-type WebhookRow = typeof webhooks.$inferSelect;
 
 /** One finished attempt: `attempted` is false when nothing went out (webhook gone or disabled, message gone). */
 export interface FinishedAttempt {
@@ -102,7 +100,7 @@ function healthWrites(db: Db, finished: FinishedAttempt[], now: number, disableA
     }
     writes.push(db.update(webhooks).set({ failingSince: now }).where(and(eq(webhooks.id, id), isNull(webhooks.failingSince))));
     const since = sql`strftime('%Y-%m-%dT%H:%M:%SZ', ${webhooks.failingSince} / 1000, 'unixepoch')`;
-    const reason = sql`'Every delivery failed from ' || ${since} || ' on, for more than ' || ${describe(disableAfterMs)} || '; the last: ' || ${h.lastError}`;
+    const reason = sql`'Every delivery failed from ' || ${since} || ' on, for more than ' || ${windowText(disableAfterMs)} || '; the last: ' || ${h.lastError}`;
     disables.push(
       db
         .update(webhooks)
@@ -115,4 +113,4 @@ function healthWrites(db: Db, finished: FinishedAttempt[], now: number, disableA
 }
 
 /** "3 days", or minutes when a chaos run speeds the clock up. */
-const describe = (ms: number) => (ms >= 86_400_000 ? `${Math.round(ms / 86_400_000)} days` : `${Math.round(ms / 60_000)} minutes`);
+const windowText = (ms: number) => (ms >= 86_400_000 ? `${Math.round(ms / 86_400_000)} days` : `${Math.round(ms / 60_000)} minutes`);

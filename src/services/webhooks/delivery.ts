@@ -3,14 +3,12 @@ import type { Bindings, Db } from "../../env";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import { completeAttempts, type FinishedAttempt } from "./completion";
+import type { DeliveryRow } from "./config";
 import { scheduleDeliveries } from "./emit";
 import { eventData } from "./event-data";
 import { send, type Outcome } from "./send";
 
 const LEASE_MS = 60_000;
-
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-
 /**
  * Sends attempts, each at most once per claim: the records are claimed first (pending and due ->
  * sending, with a lease so a crashed consumer's claim expires), then completed with what each

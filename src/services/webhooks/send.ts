@@ -1,16 +1,13 @@
 import type { Bindings } from "../../env";
-import type { webhookDeliveries, webhooks } from "../../db/schema";
 import { decryptSecret } from "../../lib/crypto";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
+import type { DeliveryRow, WebhookRow } from "./config";
 import { buildPayload, type WebhookEventData } from "./payloads";
 import { signature } from "./signature";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 3;
 const RESPONSE_KEPT_CHARS = 4_096;
-
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-type WebhookRow = typeof webhooks.$inferSelect;
 
 /** What one attempt came to. */
 export interface Outcome {
