@@ -9,6 +9,7 @@ import { eventData } from "./event-data";
 import { send, type Outcome } from "./send";
 
 const LEASE_MS = 60_000;
+
 /**
  * Sends attempts, each at most once per claim: the records are claimed first (pending and due ->
  * sending, with a lease so a crashed consumer's claim expires), then completed with what each
