@@ -5,13 +5,12 @@ import { asc, eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../src/db/schema";
 import { consumeWebhookDeliveries } from "../../src/queues/webhook-deliveries";
 import { db, unique, type Actor } from "../harness";
-import type { ReceivedRequest } from "../support/webhook-receiver.mjs";
+import type { FaultMode, ReceivedRequest } from "../support/webhook-receiver.mjs";
 import { waitFor, type WebhookRecord } from "../routes/webhooks/fixtures";
 
 export { waitFor };
 
 export type Attempt = typeof webhookDeliveries.$inferSelect;
-export type FaultMode = "ok" | "down" | "slow" | "close" | "hang";
 
 /** Sets the fault mode of the receiver's `/switch/<key>/` (test/support/webhook-receiver.mjs). */
 export async function setMode(key: string, mode: FaultMode, ms?: number) {
