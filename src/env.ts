@@ -39,6 +39,8 @@ export interface Bindings {
   SQL_HYPERDRIVE_BINDINGS?: string;
   /** Receiver time-out in ms (default 30,000, spec delivery rule 2); tests shorten it. */
   WEBHOOK_TIMEOUT_MS?: string;
+  /** Chaos runs only: the webhook retry schedule and disable window run this many times faster (src/services/webhooks/retries.ts). */
+  WEBHOOK_RETRY_TIME_SCALE?: string;
   /** Timeout of one api tool call in ms (default 30,000). */
   TOOL_TIMEOUT_MS?: string;
   /** Time limit of one function tool call in ms (default 5,000). */

@@ -1,10 +1,13 @@
 import type { Bindings } from "../env";
 import { consumeWebhookDeliveries } from "./webhook-deliveries";
+import { consumeWebhookDeadLetters } from "./webhook-dead-letters";
 import { consumeKnowledgeIngestion } from "./knowledge-ingestion";
 import { consumeChatbotEvaluation } from "./chatbot-evaluation";
 
 export const QUEUES = {
   webhookDeliveries: "webhook-deliveries",
+  /** Dead-letter queue of webhook-deliveries (wrangler.toml `dead_letter_queue`). */
+  webhookDeadLetters: "webhook-deliveries-dlq",
   knowledgeIngestion: "knowledge-ingestion",
   chatbotEvaluation: "chatbot-evaluation",
 } as const;
@@ -13,7 +16,8 @@ type Consumer = (batch: MessageBatch, env: Bindings, ctx: ExecutionContext) => P
 
 /** Consumers by queue name; a queue without one has its messages retried later rather than dropped. */
 const consumers: Partial<Record<string, Consumer>> = {
-  [QUEUES.webhookDeliveries]: consumeWebhookDeliveries,
+  [QUEUES.webhookDeliveries]: (batch, env) => consumeWebhookDeliveries(batch, env),
+  [QUEUES.webhookDeadLetters]: consumeWebhookDeadLetters,
   [QUEUES.knowledgeIngestion]: consumeKnowledgeIngestion,
   [QUEUES.chatbotEvaluation]: consumeChatbotEvaluation,
 };

@@ -1,20 +1,43 @@
 import type { Bindings } from "../env";
 import { getDb } from "../db";
 import { deliverAll } from "../services/webhooks/delivery";
-import type { DeliveryMessage } from "../services/webhooks/emit";
+import { deliveryIdOf } from "../services/webhooks/emit";
+
+/** Before a message the consumer failed on is tried again: 5, 10, 20 s; then (wrangler.toml max_retries) the dead-letter queue. */
+const retryDelaySeconds = (attempts: number) => Math.min(60, 5 * 2 ** (attempts - 1));
 
 /**
- * Consumer of `webhook-deliveries`: each message names one delivery record, and the whole batch is
- * sent at once. Sending is idempotent (a record is claimed once), so a redelivered message is
- * acknowledged without a second push. Only an unexpected error (the database unreachable, say)
- * leaves the batch for a retry; records it had claimed are sent again once their lease lapses.
+ * Consumer of `webhook-deliveries`: each message names one attempt (delivery record), and the whole
+ * batch is sent at once. Sending is idempotent (a record is claimed once), so a redelivered message is
+ * acknowledged without a second push. When the batch fails (the database unreachable, a record that
+ * cannot be read), each message is tried alone so one bad record cannot hold up the others; those
+ * that still fail are retried and, after the last retry, land in `webhook-deliveries-dlq`
+ * (src/queues/webhook-dead-letters.ts). A message naming no attempt goes there at once.
+ * `now` is the clock, injectable for tests.
  */
-export async function consumeWebhookDeliveries(batch: MessageBatch, env: Bindings) {
+export async function consumeWebhookDeliveries(batch: MessageBatch, env: Bindings, now?: number) {
+  const db = getDb(env.DB);
+  const named: { message: Message; id: string }[] = [];
+  for (const message of batch.messages) {
+    const id = deliveryIdOf(message.body);
+    if (id) named.push({ message, id });
+    else message.retry({ delaySeconds: 0 });
+  }
   try {
-    await deliverAll(env, getDb(env.DB), batch.messages.map((m) => (m.body as DeliveryMessage).deliveryId));
-    batch.ackAll();
+    await deliverAll(env, db, named.map((n) => n.id), now);
+    for (const { message } of named) message.ack();
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", message: "webhook delivery failed", error: String(err) }));
-    batch.retryAll({ delaySeconds: 10 });
+    console.error(JSON.stringify({ level: "error", message: "webhook delivery batch failed", size: named.length, error: String(err) }));
+    await Promise.all(
+      named.map(async ({ message, id }) => {
+        try {
+          await deliverAll(env, db, [id], now);
+          message.ack();
+        } catch (err) {
+          console.error(JSON.stringify({ level: "error", message: "webhook delivery failed", deliveryId: id, attempts: message.attempts, error: String(err) }));
+          message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+        }
+      }),
+    );
   }
 }

@@ -154,6 +154,8 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /upload-presigned-url/": () => ({ modelName: "attachment", fieldName: "file", filename: "sweep.txt", fileSize: 20 }),
   "POST /attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
   "POST /conversations/{conversationPk}/attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
+  // Nothing that late: the record's own redeliver (swept after it) then finds no attempt of its event pending.
+  "POST /inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/": () => ({ since: "2100-01-01" }),
 };
 
 /** Multipart bodies of operations that take only multipart/form-data. */

@@ -10,20 +10,12 @@ import { encryptSecret } from "../../src/lib/crypto";
 import { uuidv7 } from "../../src/lib/ids";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { deliver } from "../../src/services/webhooks/delivery";
+import { waitFor } from "../routes/webhooks/fixtures";
 
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
 
 const receiver = (path: string) => `${env.TEST_RECEIVER_URL}${path}`;
 const received = async (path: string): Promise<Received[]> => (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
-
-async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function addWebhook(owner: Actor, inboxId: string, values: Partial<typeof webhooks.$inferInsert> & { secret?: string }) {
   const id = uuidv7();
@@ -165,7 +157,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const batch = createMessageBatch("webhook-deliveries", [{ id: "redelivered", timestamp: new Date(), attempts: 2, body: { deliveryId: record.id } }]);
     const ctx = createExecutionContext();
     await worker.queue!(batch, env, ctx);
-    expect(await getQueueResult(batch, ctx)).toMatchObject({ outcome: "ok", ackAll: true, retryBatch: { retry: false }, retryMessages: [] });
+    expect(await getQueueResult(batch, ctx)).toMatchObject({ outcome: "ok", retryBatch: { retry: false }, retryMessages: [], explicitAcks: ["redelivered"] });
     expect(await deliver(env, db(), record.id)).toBe("skipped");
     expect(await received(`/ok/${hook}`)).toHaveLength(1);
     expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message.id))).toHaveLength(1);

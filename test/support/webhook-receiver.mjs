@@ -1,17 +1,60 @@
-// A real HTTP receiver for webhook tests and the webhooks benchmark, on 127.0.0.1 with a random port.
-// Every request is recorded: GET /requests?path=<prefix> returns them ({method, path, headers, body,
-// receivedAt}). The path steers the answer:
+// A real HTTP receiver for webhook tests, the webhooks benchmark and the chaos runs, on 127.0.0.1
+// with a random port. Every request is recorded: GET /requests?path=<prefix> returns them ({method,
+// path, headers, body, receivedAt, status}; status is what it answered, null when it never did).
+// The path steers the answer:
 //   /ok/...              200 {"message": "ok"}
 //   /fail/...            500
 //   /hang/...            never answers (until the server closes)
+//   /slow/...?ms=N       200 after N ms (default 2,000)
+//   /close/...           closes the connection without answering (workerd logs "Network connection
+//                        lost" as an uncaught exception even though the caller catches it)
 //   /redirect/...?to=URL 302 to URL
 //   /echo/...            200 {method, path, query, headers, body (parsed JSON when it is)} (api tool tests)
 //   /big/...?bytes=N     200 text/plain of N bytes ("x" repeated)
+//   /switch/<key>/...    whatever the fault mode of <key> says, set with PUT /modes/<key>
+//                        {"mode": "ok" | "down" | "slow" | "close" | "hang", "ms"?} (or setMode in
+//                        the same process): "down" answers 503, as a receiver in an outage; default "ok".
 import http from "node:http";
 
 export async function startReceiver() {
   const requests = [];
   const hanging = new Set();
+  const modes = new Map();
+  const setMode = (key, mode, ms) => modes.set(key, { mode, ms });
+
+  function answer(req, res, url, record) {
+    const reply = (status, body, type = "application/json") => {
+      record.status = status;
+      res.writeHead(status, { "Content-Type": type });
+      res.end(body);
+    };
+    const ok = () => reply(200, JSON.stringify({ message: "ok" }));
+    let fault = url.pathname.split("/")[1];
+    let ms = Number(url.searchParams.get("ms") ?? 2000);
+    if (fault === "switch") {
+      const mode = modes.get(url.pathname.split("/")[2]) ?? { mode: "ok" };
+      fault = mode.mode;
+      ms = mode.ms ?? ms;
+    }
+    if (fault === "fail") reply(500, JSON.stringify({ message: "receiver failed" }));
+    else if (fault === "down") reply(503, JSON.stringify({ message: "receiver down" }));
+    else if (fault === "hang") hanging.add(res);
+    else if (fault === "slow") setTimeout(ok, ms);
+    else if (fault === "close") req.socket.destroy();
+    else if (fault === "echo") {
+      let parsed = record.body;
+      try {
+        parsed = record.body ? JSON.parse(record.body) : null;
+      } catch {}
+      reply(200, JSON.stringify({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: parsed }));
+    } else if (fault === "big") reply(200, "x".repeat(Number(url.searchParams.get("bytes") ?? 2_000_000)), "text/plain");
+    else if (fault === "redirect") {
+      record.status = 302;
+      res.writeHead(302, { Location: url.searchParams.get("to") ?? "/" });
+      res.end();
+    } else ok();
+  }
+
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://receiver");
     if (req.method === "GET" && url.pathname === "/requests") {
@@ -24,29 +67,16 @@ export async function startReceiver() {
     req.setEncoding("utf8");
     req.on("data", (d) => (body += d));
     req.on("end", () => {
-      requests.push({ method: req.method, path: url.pathname, headers: req.headers, body, receivedAt: Date.now() });
-      if (url.pathname.startsWith("/fail/")) {
-        res.writeHead(500, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ message: "receiver failed" }));
-      } else if (url.pathname.startsWith("/hang/")) {
-        hanging.add(res);
-      } else if (url.pathname.startsWith("/echo/")) {
-        let parsed = body;
-        try {
-          parsed = body ? JSON.parse(body) : null;
-        } catch {}
-        res.writeHead(200, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: parsed }));
-      } else if (url.pathname.startsWith("/big/")) {
-        res.writeHead(200, { "Content-Type": "text/plain" });
-        res.end("x".repeat(Number(url.searchParams.get("bytes") ?? 2_000_000)));
-      } else if (url.pathname.startsWith("/redirect/")) {
-        res.writeHead(302, { Location: url.searchParams.get("to") ?? "/" });
+      if (req.method === "PUT" && url.pathname.startsWith("/modes/")) {
+        const { mode = "ok", ms } = body ? JSON.parse(body) : {};
+        setMode(url.pathname.slice("/modes/".length), mode, ms);
+        res.writeHead(204);
         res.end();
-      } else {
-        res.writeHead(200, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ message: "ok" }));
+        return;
       }
+      const record = { method: req.method, path: url.pathname, headers: req.headers, body, receivedAt: Date.now(), status: null };
+      requests.push(record);
+      answer(req, res, url, record);
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -55,6 +85,7 @@ export async function startReceiver() {
     port,
     url: `http://127.0.0.1:${port}`,
     requests,
+    setMode,
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections?.();

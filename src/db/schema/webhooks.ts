@@ -27,6 +27,13 @@ export const webhooks = sqliteTable(
     customTemplate: text("custom_template"),
     /** AES-GCM sealed (lib/crypto.ts): sent as X-Webhook-Secret and used to sign; never returned. */
     secretTokenSealed: text("secret_token_sealed"),
+    /** CONTRACT section 8: failed deliveries are retried on the schedule of services/webhooks/retries.ts (off: spec rule 3). */
+    retryFailedDeliveries: bool("retry_failed_deliveries").notNull().default(false),
+    /** Time of the first failed delivery since the last success; null while deliveries succeed. */
+    failingSince: integer("failing_since"),
+    /** Set when the service disabled the webhook itself (every delivery failed for 3 days); cleared on re-enabling. */
+    disabledAt: integer("disabled_at"),
+    disabledReason: text("disabled_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -36,8 +43,10 @@ export const webhooks = sqliteTable(
 export const DELIVERY_STATUSES = ["pending", "sending", "success", "failure"] as const;
 
 /**
- * One push of one message to one webhook: written with the message (outbox), claimed by the queue
- * consumer, then completed with what the receiver answered. Unique per (message, webhook).
+ * One attempt to push one message (the event) to one webhook: the first is written with the message
+ * (outbox), later ones by a retry or a redelivery; each is claimed by the queue consumer, then
+ * completed with what the receiver answered, and never overwritten by a later attempt. Unique per
+ * (message, webhook, attempt).
  */
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
@@ -50,8 +59,13 @@ export const webhookDeliveries = sqliteTable(
     messageId: text("message_id").notNull().references(() => messages.id, { onDelete: "cascade" }),
     event: text("event", { enum: ["incoming", "outgoing"] }).notNull(),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
+    /** 1 for the first push of the event to this webhook, then 2, 3, ... */
+    attempt: integer("attempt").notNull().default(1),
+    /** While `pending`: not sent before this time (a scheduled retry). */
+    scheduledAt: integer("scheduled_at").notNull().default(0),
     /** While `sending`: until when the claiming consumer owns it. */
     leaseUntil: integer("lease_until"),
+    /** Times this attempt was sent: 1 once done; 2 only when a consumer died mid-send and its lease lapsed. */
     attempts: integer("attempts").notNull().default(0),
     url: text("url"),
     requestBody: text("request_body"),
@@ -63,9 +77,9 @@ export const webhookDeliveries = sqliteTable(
     deliveredAt: integer("delivered_at"),
   },
   (t) => [
-    uniqueIndex("webhook_deliveries_message_webhook_uq").on(t.messageId, t.webhookId),
+    uniqueIndex("webhook_deliveries_attempt_uq").on(t.messageId, t.webhookId, t.attempt),
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
     index("webhook_deliveries_chatbot_idx").on(t.chatbotId, t.createdAt),
-    index("webhook_deliveries_pending_idx").on(t.status, t.createdAt),
+    index("webhook_deliveries_pending_idx").on(t.status, t.scheduledAt),
   ],
 );

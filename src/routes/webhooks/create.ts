@@ -36,6 +36,7 @@ export const registerCreateWebhook = (r: Router) =>
       name: body.name,
       direction: body.direction,
       isEnabled: body.isEnabled ?? true,
+      retryFailedDeliveries: body.retryFailedDeliveries ?? false,
       url: body.url,
       method: body.method ?? "POST",
       headers: body.headers ?? {},

@@ -4,6 +4,7 @@ import { registerDeleteWebhook } from "./delete";
 import { registerGetWebhook } from "./get";
 import { registerListWebhooks } from "./list";
 import { registerWebhookRecordRoutes } from "./records";
+import { registerRedeliverFailedWebhookEvents } from "./redeliver-failed";
 import { registerPatchWebhook, registerReplaceWebhook } from "./update";
 
 /** Outbound webhooks of an inbox (spec "Inbox webhooks") and their delivery records. */
@@ -14,5 +15,6 @@ export function registerWebhookRoutes(r: Router) {
   registerReplaceWebhook(r);
   registerPatchWebhook(r);
   registerDeleteWebhook(r);
+  registerRedeliverFailedWebhookEvents(r);
   registerWebhookRecordRoutes(r);
 }

@@ -59,7 +59,10 @@ export const WebhookWrite = z
       .min(1)
       .max(2000)
       .openapi({ description: "http(s) endpoint; private networks and internal addresses are refused (SSRF protection)", example: "https://hooks.example.com/assistant" }),
-    isEnabled: z.boolean().optional().openapi({ description: "A disabled webhook sends nothing but keeps its configuration (default true)", example: true }),
+    isEnabled: z
+      .boolean()
+      .optional()
+      .openapi({ description: "A disabled webhook sends nothing but keeps its configuration (default true); true re-enables one the service disabled", example: true }),
     method: z.enum(WEBHOOK_METHODS).optional().openapi({ description: "HTTP method of the push (default POST)", example: "POST" }),
     headers: z
       .record(z.string(), z.string())
@@ -85,6 +88,12 @@ export const WebhookWrite = z
       .nullable()
       .optional()
       .openapi({ description: "Jinja2 template rendering the JSON body; required with the `custom` preset, checked with test data on save", example: null }),
+    retryFailedDeliveries: z.boolean().optional().openapi({
+      description:
+        "Retry failed deliveries automatically, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h after each failure (about 45 hours in all). " +
+        "Default false: a failure is recorded and not retried (the spec's delivery rule 3)",
+      example: false,
+    }),
     secretToken: z
       .string()
       .min(1)
@@ -105,6 +114,15 @@ export const WebhookSchema = z
     name: z.string().openapi({ example: "CRM sync" }),
     direction,
     isEnabled: z.boolean().openapi({ example: true }),
+    retryFailedDeliveries: z.boolean().openapi({ description: "Whether failed deliveries are retried on the schedule", example: false }),
+    disabledAt: Timestamp.nullable().openapi({
+      description: "When the service disabled the webhook because every delivery failed for 3 days; null otherwise (ms since the epoch)",
+      example: null,
+    }),
+    disabledReason: z
+      .string()
+      .nullable()
+      .openapi({ description: "Why the service disabled it, with the last error", example: null }),
     url: z.string().openapi({ example: "https://hooks.example.com/assistant" }),
     method: z.enum(WEBHOOK_METHODS).openapi({ example: "POST" }),
     headers: z.record(z.string(), z.string()).openapi({ description: "Custom headers, names as written", example: { Authorization: "Bearer 123" } }),

@@ -28,6 +28,8 @@ async function updateWebhook(c: Context<AppEnv>, inboxId: string, webhookId: str
       ...changes,
       headers: changes.headers === null ? {} : changes.headers,
       secretTokenSealed: await sealSecretToken(secretToken, c.env),
+      // Enabling starts afresh: the service's reason for disabling and the failure run are cleared.
+      ...(changes.isEnabled && !webhook.isEnabled ? { disabledAt: null, disabledReason: null, failingSince: null } : {}),
       updatedAt: Date.now(),
     })
     .where(and(eq(webhooks.id, webhook.id), eq(webhooks.organizationId, access.organizationId)));
@@ -42,6 +44,7 @@ const route = (method: "put" | "patch") =>
     summary: method === "put" ? "Replace a webhook's configuration" : "Update some fields of a webhook",
     description:
       "Needs `webhook.manage`. Fields left out stay as they are; `secretToken: null` removes the secret. " +
+      "`isEnabled: true` re-enables a webhook the service disabled and clears `disabledAt` and `disabledReason`. " +
       "A new URL and a new custom template are checked as on creation (400 naming the field).",
     request: { params: WebhookParams, ...jsonBody(method === "put" ? WebhookWrite : WebhookPatch) },
     responses: { 200: json(WebhookSchema, "The updated webhook"), ...errorResponses(400, 403, 404) },

@@ -7,9 +7,10 @@ type IdName = { id: string; name: string };
 const RESPONSE_BODY_SHOWN = 4_096;
 
 /**
- * A webhook delivery record. `url`, `requestBody`, `response`, `statusCode`, `createdAt` and
- * `chatbot` are the product's names (CONTRACT section 8); `responseStatus` and `responseBody` are
- * the older names of the same values, kept for existing clients.
+ * A webhook delivery record: one attempt of one event. `url`, `requestBody`, `response`,
+ * `statusCode`, `createdAt`, `chatbot`, `attempt` and `eventId` are the product's names (CONTRACT
+ * section 8); `responseStatus` and `responseBody` are the older names of the same values, kept for
+ * existing clients.
  */
 export interface WebhookDeliveryRecord {
   id: string;
@@ -18,6 +19,9 @@ export interface WebhookDeliveryRecord {
   message: string;
   event: DeliveryRow["event"];
   status: DeliveryRow["status"];
+  attempt: number;
+  eventId: string;
+  scheduledAt: string;
   attempts: number;
   url: string | null;
   requestBody: string | null;
@@ -40,6 +44,9 @@ export function deliveryRecord({ delivery: d, webhook, chatbot }: DeliveryView):
     message: d.messageId,
     event: d.event,
     status: d.status,
+    attempt: d.attempt,
+    eventId: d.messageId,
+    scheduledAt: ms(d.scheduledAt)!,
     attempts: d.attempts,
     url: d.url,
     requestBody: d.requestBody,

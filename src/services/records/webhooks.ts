@@ -8,6 +8,9 @@ export interface WebhookRecord {
   name: string;
   direction: WebhookRow["direction"];
   isEnabled: boolean;
+  retryFailedDeliveries: boolean;
+  disabledAt: string | null;
+  disabledReason: string | null;
   url: string;
   method: WebhookRow["method"];
   headers: Record<string, string>;
@@ -26,6 +29,9 @@ export async function webhookRecord({ webhook: w, inbox }: WebhookView, env: Pic
     name: w.name,
     direction: w.direction,
     isEnabled: w.isEnabled,
+    retryFailedDeliveries: w.retryFailedDeliveries,
+    disabledAt: ms(w.disabledAt),
+    disabledReason: w.disabledReason,
     url: w.url,
     method: w.method,
     headers: w.headers ?? {},

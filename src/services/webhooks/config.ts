@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, lte, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, lte, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { chatbots, inboxes, webhookDeliveries, webhooks, type DELIVERY_STATUSES, type WEBHOOK_PRESETS } from "../../db/schema";
 import { decryptSecret, encryptSecret, maskSecret } from "../../lib/crypto";
@@ -92,6 +92,7 @@ export interface DeliveryFilter {
   startDate?: string;
   endDate?: string;
   webhook?: string;
+  eventId?: string;
 }
 
 /** Conditions of the record list filters; callers add the organization and the webhook or assistant. */
@@ -101,6 +102,7 @@ export function deliveryConditions(f: DeliveryFilter): (SQL | undefined)[] {
     f.startDate ? gte(webhookDeliveries.createdAt, parseDate(f.startDate)) : undefined,
     f.endDate ? lte(webhookDeliveries.createdAt, parseDate(f.endDate, true)) : undefined,
     f.webhook ? eq(webhookDeliveries.webhookId, f.webhook) : undefined,
+    f.eventId ? eq(webhookDeliveries.messageId, f.eventId) : undefined,
   ];
 }
 
@@ -134,18 +136,4 @@ export async function getWebhookDelivery(db: Db, organizationId: string, inboxId
   const { webhook } = await getWebhook(db, organizationId, inboxId, webhookId);
   const record = await getDelivery(db, organizationId, recordId, eq(webhookDeliveries.webhookId, webhook.id));
   return { webhook, record };
-}
-
-/**
- * A finished delivery (success or failure) goes back to pending, in one conditional write so a
- * record being sent is never reset under the consumer. The outcome of the previous attempt is
- * cleared; `attempts` stays (the consumer counts the next one). Null when it was not finished.
- */
-export async function resetForRedelivery(db: Db, id: string): Promise<DeliveryRow | null> {
-  const [row] = await db
-    .update(webhookDeliveries)
-    .set({ status: "pending", leaseUntil: null, responseStatus: null, responseBody: null, durationMs: null, error: null, deliveredAt: null })
-    .where(and(eq(webhookDeliveries.id, id), inArray(webhookDeliveries.status, ["success", "failure"])))
-    .returning();
-  return row ?? null;
 }

@@ -3,13 +3,20 @@ import { prepared } from "../../db/prepared";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import type { ConversationRow, MessageRow } from "../conversations";
+import { queueDelaySeconds } from "./retries";
 
 export interface DeliveryMessage {
   deliveryId: string;
 }
 
+/** The attempt a queue message names, or null for a body that names none. */
+export const deliveryIdOf = (body: unknown): string | null => {
+  const id = (body as Partial<DeliveryMessage> | null)?.deliveryId;
+  return typeof id === "string" && id ? id : null;
+};
+
 /** A uuid v7 made in SQL: the message's time in ms, then random bits (version 7, variant 10). */
-const uuidv7At = (ms: SQL) => sql`lower(
+export const uuidv7At = (ms: SQL | number) => sql`lower(
   substr(printf('%012x', ${ms}), 1, 8) || '-' || substr(printf('%012x', ${ms}), 9, 4) || '-7' || substr(hex(randomblob(2)), 2) || '-' ||
   substr('89ab', 1 + (random() & 3), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
 
@@ -30,6 +37,8 @@ const insertOutbox = prepared<{ organizationId: string; chatbotId: string | null
           messageId: ph("messageId").as("message_id"),
           event: ph("event").as("event"),
           status: value("pending", "status"),
+          attempt: value(1, "attempt"),
+          scheduledAt: ph("createdAt").as("scheduled_at"),
           leaseUntil: value(null, "lease_until"),
           attempts: value(0, "attempts"),
           url: webhooks.url,
@@ -71,7 +80,22 @@ export const createdDeliveries = (result: D1Result) => (result.results as { id: 
 
 /** Hands deliveries to the webhook queue (the consumer sends them). */
 export async function enqueueDeliveries(env: Bindings, deliveryIds: string[]): Promise<void> {
-  for (let i = 0; i < deliveryIds.length; i += 100) {
-    await env.WEBHOOK_QUEUE.sendBatch(deliveryIds.slice(i, i + 100).map((deliveryId) => ({ body: { deliveryId } satisfies DeliveryMessage, contentType: "json" as const })));
+  await scheduleDeliveries(env, deliveryIds.map((id) => ({ id, scheduledAt: 0 })), 0);
+}
+
+/**
+ * Hands attempts to the queue, each delayed until it is due (at most the queue's 12 hours: the
+ * consumer delays one woken early again). D1 stays the truth: the housekeeping cron queues again any
+ * attempt still pending a minute after it was due, so a lost message only delays it.
+ */
+export async function scheduleDeliveries(env: Bindings, attempts: { id: string; scheduledAt: number }[], now: number): Promise<void> {
+  for (let i = 0; i < attempts.length; i += 100) {
+    await env.WEBHOOK_QUEUE.sendBatch(
+      attempts.slice(i, i + 100).map(({ id, scheduledAt }) => ({
+        body: { deliveryId: id } satisfies DeliveryMessage,
+        contentType: "json" as const,
+        delaySeconds: queueDelaySeconds(scheduledAt, now),
+      })),
+    );
   }
 }

@@ -21,6 +21,7 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
       headers: { Authorization: "Bearer 123", "X-Tenant_Id": "acme" },
       template_preset: "genesys_cloud",
       secret_token: secret,
+      retry_failed_deliveries: true,
     };
     const res = await owner.fetch("POST", webhooksPath(inbox.id), body, { prefix });
     const text = await res.text();
@@ -37,6 +38,9 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
       headers: { Authorization: "Bearer 123", "X-Tenant_Id": "acme" },
       templatePreset: "genesys_cloud",
       customTemplate: null,
+      retryFailedDeliveries: true,
+      disabledAt: null,
+      disabledReason: null,
       hasSecretToken: true,
       secretTokenPreview: `${secret.slice(0, 4)}…${secret.slice(-4)}`,
     });
@@ -52,7 +56,7 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
     expect(JSON.parse(again)).toEqual(hook);
   });
 
-  it("fills the defaults: enabled, POST, no headers, the standard preset, no secret", async () => {
+  it("fills the defaults: enabled, POST, no headers, the standard preset, no secret, no retries", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id, { name: "Minimal" });
@@ -66,7 +70,11 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
       customTemplate: null,
       hasSecretToken: false,
       secretTokenPreview: null,
+      retryFailedDeliveries: false,
+      disabledAt: null,
+      disabledReason: null,
     });
+    expect((await storedWebhook(hook.id)).retryFailedDeliveries).toBe(false);
   });
 
   it("a custom preset with a template that renders JSON is accepted", async () => {
@@ -93,6 +101,7 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
     [{ name: "x", direction: "outgoing", url: HOOK_URL, templatePreset: "custom", customTemplate: "{% if %}" }, "customTemplate"],
     [{ name: "x", direction: "outgoing", url: HOOK_URL, templatePreset: "custom", customTemplate: "hello {{ message.id }}" }, "customTemplate"],
     [{ name: "x", direction: "outgoing", url: HOOK_URL, secretToken: "" }, "secretToken"],
+    [{ name: "x", direction: "outgoing", url: HOOK_URL, retryFailedDeliveries: "yes" }, "retryFailedDeliveries"],
     [{ name: "x", direction: "outgoing", url: HOOK_URL, secretToken: "two\nlines" }, "secretToken"],
   ])("bad input %j is a 400 naming %s, and writes nothing", async (body, field) => {
     const owner = await seedOwner();

@@ -7,6 +7,7 @@ type Doc = { paths: Record<string, Record<string, Operation>>; components: { sch
 const ROUTES: [string, string[]][] = [
   ["/inboxes/{inboxId}/webhooks/", ["get", "post"]],
   ["/inboxes/{inboxId}/webhooks/{webhookId}/", ["delete", "get", "patch", "put"]],
+  ["/inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", ["post"]],
   ["/inboxes/{inboxId}/webhooks/{webhookId}/records/", ["get"]],
   ["/inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/", ["get"]],
   ["/inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeliver/", ["post"]],
@@ -24,7 +25,7 @@ describe("webhook routes in the OpenAPI document", () => {
         for (const op of Object.values(item)) expect(op.tags).toEqual(["Webhooks"]);
       }
     }
-    for (const name of ["Webhook", "WebhookWrite", "WebhookRecord"]) {
+    for (const name of ["Webhook", "WebhookWrite", "WebhookRecord", "RedeliverFailedWebhookEvents", "RedeliverFailedWebhookEventsResult"]) {
       for (const [field, schema] of Object.entries(doc.components.schemas[name].properties)) {
         // A referenced schema (IdName) carries its example beside the $ref, in allOf.
         const parts = [schema, ...((schema as { allOf?: object[] }).allOf ?? [])];
@@ -32,7 +33,7 @@ describe("webhook routes in the OpenAPI document", () => {
       }
     }
     const query = doc.paths["/api/v1/chatbots/{chatbotPk}/webhook-records/"].get.parameters!.filter((p) => p.in === "query");
-    expect(query.map((p) => p.name).sort()).toEqual(["endDate", "page", "pageSize", "startDate", "status", "webhook"]);
+    expect(query.map((p) => p.name).sort()).toEqual(["endDate", "eventId", "page", "pageSize", "startDate", "status", "webhook"]);
     expect(query.find((p) => p.name === "status")!.schema).toMatchObject({ type: "string", enum: ["pending", "sending", "success", "failure", "failed"] });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { at, createWebhook, insertDelivery, seedConversation, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
+import { at, createWebhook, insertDelivery, seedConversation, waitFor, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
 
 const recordsPath = (inboxId: string, webhookId: string, recordId?: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId ? `${recordId}/` : ""}`;
 
@@ -39,6 +39,9 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
       message: messages[0],
       event: "incoming",
       status: "success",
+      attempt: 1,
+      eventId: messages[0],
+      scheduledAt: String(at("2026-01-10")),
       attempts: 1,
       url: "https://hooks.example.com/x",
       requestBody: '{"id":"x"}',
@@ -62,6 +65,8 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
     expect(await ids("?endDate=2026-01-11")).toEqual([r1, r0]);
     expect(await ids("?start_date=2026-01-12&end_date=2026-01-12")).toEqual([r3, r2]);
     expect(await ids("?status=failed&start_date=2026-01-12")).toEqual([r3]);
+    expect(await ids(`?eventId=${messages[1]}`)).toEqual([r1]);
+    expect(await ids(`?event_id=${messages[2]}&status=pending`)).toEqual([r2]);
     const paged = await list("?pageSize=3&page=2");
     expect(paged).toMatchObject({ count: 4, next: null });
     expect(paged.results.map((r) => r.id)).toEqual([r0]);
@@ -75,6 +80,7 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
       ["?startDate=2026-13-01", "startDate"],
       ["?endDate=yesterday", "endDate"],
       ["?startDate=2026-01-12&endDate=2026-01-11", "endDate"],
+      ["?eventId=not-a-message", "eventId"],
     ];
     for (const [query, field] of cases) {
       const err = await expectError(await owner.fetch("GET", `${recordsPath(inboxId, hook.id)}${query}`), 400, "invalid");
@@ -107,16 +113,7 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
 });
 
 describe("webhook records of a real delivery", () => {
-  async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
-    const until = Date.now() + ms;
-    for (;;) {
-      const value = await read();
-      if (done(value) || Date.now() > until) return value;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
-  it("carries the product's fields: url, requestBody, response, statusCode, createdAt, chatbot (CONTRACT section 8)", async () => {
+  it("carries the product's fields: url, requestBody, response, statusCode, createdAt, chatbot, attempt, eventId (CONTRACT section 8)", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const inboxId = bot.defaultInbox!.id;
@@ -135,6 +132,8 @@ describe("webhook records of a real delivery", () => {
     expect(received).toHaveLength(1);
     expect(record).toMatchObject({
       message: message.id,
+      attempt: 1,
+      eventId: message.id,
       url: `${env.TEST_RECEIVER_URL}${path}`,
       requestBody: received[0].body,
       response: '{"message":"ok"}',

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
-import { createWebhook, insertDelivery, seedConversation, storedDelivery, webhooksPath, type DeliveryRecord } from "./fixtures";
+import { eq } from "drizzle-orm";
+import { webhookDeliveries } from "../../../src/db/schema";
+import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { createWebhook, insertDelivery, seedConversation, storedDelivery, waitFor, webhooksPath, type DeliveryRecord } from "./fixtures";
 
 const redeliverPath = (inboxId: string, webhookId: string, recordId: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId}/redeliver/`;
 
 /** A webhook pointing at the local receiver (so a real send stays on this machine), with one record per status. */
 async function seedFinished(owner: Actor) {
-  const { bot, inboxId, messageIds } = await seedConversation(owner, 2);
+  const { bot, inboxId, messageIds } = await seedConversation(owner, 3);
   const hook = await createWebhook(owner, inboxId, { url: `${env.TEST_RECEIVER_URL}/ok/redeliver` });
   const base = { webhookId: hook.id, inboxId, chatbotId: bot.id };
   const [failure, success, pending, sending] = await Promise.all(
@@ -18,54 +20,55 @@ async function seedFinished(owner: Actor) {
   return { bot, inboxId, hook, messageIds, failure, success, pending, sending };
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeliver/", () => {
-  it.each(PREFIXES)("a failed record goes back to pending with the same message, and is queued (%s)", async (prefix) => {
+  it.each(PREFIXES)("adds the event's next attempt, pending and queued; the failed record stays as it was (%s)", async (prefix) => {
     const owner = await seedOwner();
     const { inboxId, hook, failure, messageIds } = await seedFinished(owner);
+    const before = await storedDelivery(failure);
     const res = await owner.fetch("POST", redeliverPath(inboxId, hook.id, failure), undefined, { prefix });
     expect(res.status, await res.clone().text()).toBe(202);
     const record = (await res.json()) as DeliveryRecord;
     expect(record).toMatchObject({
-      id: failure,
       message: messageIds[0],
+      eventId: messageIds[0],
+      attempt: 2,
       webhook: { id: hook.id, name: hook.name },
       status: "pending",
-      attempts: 1,
+      attempts: 0,
+      url: `${env.TEST_RECEIVER_URL}/ok/redeliver`,
       responseStatus: null,
-      responseBody: null,
       error: null,
       deliveredAt: null,
     });
-    // The queue consumer sends it again: one more attempt, to the receiver, which answers 200.
-    const sent = await waitFor(() => storedDelivery(failure), (row) => row.attempts === 2);
-    expect(sent).toMatchObject({ status: "success", attempts: 2, messageId: messageIds[0], responseStatus: 200 });
+    expect(record.id).not.toBe(failure);
+    // The queue consumer sends it: to the receiver, which answers 200; the first failure is untouched.
+    const sent = await waitFor(() => storedDelivery(record.id), (row) => row.status === "success");
+    expect(sent).toMatchObject({ status: "success", attempt: 2, attempts: 1, messageId: messageIds[0], responseStatus: 200 });
+    expect(await storedDelivery(failure)).toEqual(before);
   });
 
-  it("a successful record may be sent again too", async () => {
+  it("a successful event may be sent again too", async () => {
     const owner = await seedOwner();
     const { inboxId, hook, success } = await seedFinished(owner);
     const res = await owner.fetch("POST", redeliverPath(inboxId, hook.id, success));
     expect(res.status).toBe(202);
-    expect(await res.json()).toMatchObject({ id: success, status: "pending", attempts: 1 });
+    expect(await res.json()).toMatchObject({ status: "pending", attempt: 2 });
   });
 
-  it("409 for a record still pending or being sent, and for a disabled webhook; nothing changes", async () => {
+  it("409 for an event with an attempt still pending or being sent, and for a disabled webhook; nothing is added", async () => {
     const owner = await seedOwner();
-    const { inboxId, hook, pending, sending, failure } = await seedFinished(owner);
-    for (const id of [pending, sending]) {
+    const { bot, inboxId, hook, pending, sending, failure, messageIds } = await seedFinished(owner);
+    // An event whose failed first attempt has its retry scheduled.
+    const retried = await insertDelivery(owner, { webhookId: hook.id, inboxId, chatbotId: bot.id, messageId: messageIds[4], status: "failure" });
+    await insertDelivery(owner, { webhookId: hook.id, inboxId, chatbotId: bot.id, messageId: messageIds[4], attempt: 2, status: "pending", scheduledAt: Date.now() + 60_000 });
+    const count = async () => (await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id))).length;
+    const records = await count();
+    for (const id of [pending, sending, retried]) {
       const before = await storedDelivery(id);
       await expectError(await owner.fetch("POST", redeliverPath(inboxId, hook.id, id)), 409, "conflict");
       expect(await storedDelivery(id)).toEqual(before);
     }
+    expect(await count()).toBe(records);
     expect((await owner.fetch("PATCH", webhooksPath(inboxId, hook.id), { isEnabled: false })).status).toBe(200);
     const before = await storedDelivery(failure);
     await expectError(await owner.fetch("POST", redeliverPath(inboxId, hook.id, failure)), 409, "conflict");

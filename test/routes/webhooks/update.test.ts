@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { decryptSecret } from "../../../src/lib/crypto";
-import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { eq } from "drizzle-orm";
+import { webhooks } from "../../../src/db/schema";
+import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
 import { HOOK_URL, createInbox, createWebhook, storedWebhook, webhooksPath, type WebhookRecord, webhooksOfTwoOrganizations } from "./fixtures";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}}';
@@ -48,6 +50,28 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     expect((await storedWebhook(hook.id)).secretTokenSealed).toBeNull();
   });
 
+  it("PATCH switches retries on and off; isEnabled true re-enables a webhook the service disabled, clearing why", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const hook = await createWebhook(owner, inbox.id);
+    const path = webhooksPath(inbox.id, hook.id);
+    expect(await (await owner.fetch("PATCH", path, { retry_failed_deliveries: true })).json()).toMatchObject({ retryFailedDeliveries: true });
+    expect((await storedWebhook(hook.id)).retryFailedDeliveries).toBe(true);
+    // As completeAttempts leaves a webhook whose every delivery failed for 3 days.
+    const disabledAt = Date.now() - 1000;
+    await db()
+      .update(webhooks)
+      .set({ isEnabled: false, disabledAt, disabledReason: "Every delivery failed ...", failingSince: disabledAt - 3 * 86_400_000 })
+      .where(eq(webhooks.id, hook.id));
+    const shown = (await (await owner.fetch("GET", path)).json()) as WebhookRecord;
+    expect(shown).toMatchObject({ isEnabled: false, disabledAt: String(disabledAt), disabledReason: "Every delivery failed ..." });
+    // Renaming leaves it disabled, with its reason.
+    expect(await (await owner.fetch("PATCH", path, { name: "Still off" })).json()).toMatchObject({ isEnabled: false, disabledAt: String(disabledAt) });
+    const enabled = (await (await owner.fetch("PATCH", path, { isEnabled: true, retryFailedDeliveries: false })).json()) as WebhookRecord;
+    expect(enabled).toMatchObject({ isEnabled: true, retryFailedDeliveries: false, disabledAt: null, disabledReason: null });
+    expect((await storedWebhook(hook.id)).failingSince).toBeNull();
+  });
+
   it("switching to the custom preset needs a template; the template is kept when switching back", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
@@ -75,6 +99,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
       ["PATCH", { name: "New", headers: { Host: "internal" } }, "headers"],
       ["PATCH", { name: "New", secretToken: "" }, "secretToken"],
       ["PATCH", { name: "" }, "name"],
+      ["PATCH", { name: "New", retryFailedDeliveries: null }, "retryFailedDeliveries"],
       ["PUT", { direction: "outgoing", url: HOOK_URL }, "name"],
       ["PUT", { name: "New", direction: "outgoing" }, "url"],
     ];

@@ -1,10 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { conflict } from "../../../lib/errors";
+import { webhookDeliveries } from "../../../db/schema";
+import { conflict, isUniqueViolation } from "../../../lib/errors";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getWebhookDelivery, resetForRedelivery } from "../../../services/webhooks/config";
+import { getDelivery, getWebhookDelivery } from "../../../services/webhooks/config";
 import { enqueueDeliveries } from "../../../services/webhooks/emit";
+import { addAttempts } from "../../../services/webhooks/redelivery";
 import { WEBHOOKS_TAG } from "../schema";
 import { deliveryRecord } from "../../../services/records/webhook-deliveries";
 import { RecordParams, RecordSchema } from "./schema";
@@ -13,13 +16,13 @@ const route = createRoute({
   method: "post",
   path: "/inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeliver/",
   tags: [WEBHOOKS_TAG],
-  summary: "Send a delivery again",
+  summary: "Send a record's event again",
   description:
-    "Needs `webhook.manage`. A finished record (`failure`, or `success` when the receiver wants it again) goes back to `pending` " +
-    "and is queued; it is sent with the webhook's current configuration and the same message id, so receivers can deduplicate. " +
-    "A record still `pending` or `sending`, or a disabled webhook, is a 409.",
+    "Needs `webhook.manage`. Adds the event's next attempt, pending and queued, and returns it; the record named stays as it was. " +
+    "It is sent with the webhook's current configuration and the same message id (`eventId`), so receivers can deduplicate. " +
+    "A failed or a successful event may be sent again; one with an attempt still pending or being sent, or a disabled webhook, is a 409.",
   request: { params: RecordParams },
-  responses: { 202: json(RecordSchema, "The record, pending again"), ...errorResponses(403, 404, 409) },
+  responses: { 202: json(RecordSchema, "The new attempt, pending"), ...errorResponses(403, 404, 409) },
 });
 
 export const registerRedeliverWebhookRecord = (r: Router) =>
@@ -29,13 +32,19 @@ export const registerRedeliverWebhookRecord = (r: Router) =>
     const { inboxId, webhookId, recordId } = c.req.valid("param");
     const { webhook, record } = await getWebhookDelivery(c.var.db, access.organizationId, inboxId, webhookId, recordId);
     if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send records again.");
-    const reset = await resetForRedelivery(c.var.db, record.delivery.id);
-    if (!reset) throw conflict("This record is still pending or being sent; only a finished delivery can be sent again.");
+    const scope = { organizationId: access.organizationId, webhookId: webhook.id, url: webhook.url, messageId: record.delivery.messageId, onlyFailed: false };
+    const [id] = await addAttempts(c.var.db, scope).catch((err) => {
+      // Two redeliveries of one event at once: the unique (message, webhook, attempt) lets one through.
+      if (isUniqueViolation(err)) return [];
+      throw err;
+    });
+    if (!id) throw conflict("An attempt of this event is still pending or being sent; only a finished event can be sent again.");
+    const attempt = await getDelivery(c.var.db, access.organizationId, id, eq(webhookDeliveries.webhookId, webhook.id));
     try {
-      await enqueueDeliveries(c.env, [reset.id]);
+      await enqueueDeliveries(c.env, [id]);
     } catch (err) {
-      // The record stays pending: the housekeeping cron queues stranded pending deliveries again.
+      // The attempt stays pending: the housekeeping cron queues stranded pending deliveries again.
       console.warn(JSON.stringify({ level: "warn", requestId: c.var.requestId, message: "redelivery not queued", error: String(err) }));
     }
-    return c.json(deliveryRecord({ ...record, delivery: reset }), 202);
+    return c.json(deliveryRecord(attempt), 202);
   });

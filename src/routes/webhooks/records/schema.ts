@@ -18,6 +18,7 @@ const RecordFilters = {
     .openapi({ description: "pending, sending, success or failure (`failed` works too)", example: "failure", type: "string", enum: [...DELIVERY_STATUSES, "failed"] }),
   startDate: date("Created on or after this day (YYYY-MM-DD, UTC)"),
   endDate: date("Created on or before this day (YYYY-MM-DD, UTC)"),
+  eventId: z.uuid().optional().openapi({ description: "Only the attempts of this event (message id)", example: EXAMPLE_ID }),
 };
 
 const datesInOrder = (q: { startDate?: string; endDate?: string }) => !q.startDate || !q.endDate || q.startDate <= q.endDate;
@@ -43,7 +44,10 @@ export const RecordSchema = z
     message: z.string().openapi({ description: "Message id; the same on every (re)delivery, so receivers can deduplicate", example: EXAMPLE_ID }),
     event: z.enum(["incoming", "outgoing"]).openapi({ description: "Which message event was pushed", example: "outgoing" }),
     status: z.enum(DELIVERY_STATUSES).openapi({ description: "pending, sending, success (2xx) or failure", example: "success" }),
-    attempts: z.number().int().openapi({ description: "How many times it was sent", example: 1 }),
+    attempt: z.number().int().openapi({ description: "Which attempt of the event this is: 1, then 2, 3, ... for retries and redeliveries", example: 1 }),
+    eventId: z.string().openapi({ description: "The message id the payload carries (`id`), the same on every attempt, so receivers drop duplicates", example: EXAMPLE_ID }),
+    scheduledAt: Timestamp.openapi({ description: "When the attempt is (or was) due; a pending retry waits until then (ms since the epoch)", example: "1767225610000" }),
+    attempts: z.number().int().openapi({ description: "Times this attempt was sent: 0 while pending, then 1 (2 only if a consumer died mid-send)", example: 1 }),
     url: z.string().nullable().openapi({ description: "Where it was sent", example: "https://hooks.example.com/assistant" }),
     requestBody: z.string().nullable().openapi({ description: "The body that was sent", example: '{"id":"0190a5c2-..."}' }),
     response: z.string().nullable().openapi({ description: "The body of the receiver's answer (first 4,096 characters); null before an answer", example: '{"message":"ok"}' }),

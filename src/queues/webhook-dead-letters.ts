@@ -1,0 +1,28 @@
+import type { Bindings } from "../env";
+import { getDb } from "../db";
+import { recordDeadLetters } from "../services/webhooks/dead-letters";
+import { deliveryIdOf } from "../services/webhooks/emit";
+
+/**
+ * Consumer of `webhook-deliveries-dlq`, the dead-letter queue of `webhook-deliveries`: what the
+ * delivery consumer could not handle. Each attempt named is recorded as a failure that says so
+ * (src/services/webhooks/dead-letters.ts); a message naming none is logged with its body. If the
+ * database is down here too, the batch is retried; messages dropped after that still leave their
+ * attempts pending or claimed in D1, where the housekeeping cron finds them.
+ */
+export async function consumeWebhookDeadLetters(batch: MessageBatch, env: Bindings) {
+  const ids: string[] = [];
+  for (const message of batch.messages) {
+    const id = deliveryIdOf(message.body);
+    if (id) ids.push(id);
+    else console.error(JSON.stringify({ level: "error", message: "dead-lettered webhook message names no delivery", messageId: message.id, body: JSON.stringify(message.body ?? null).slice(0, 500) }));
+  }
+  try {
+    const recorded = await recordDeadLetters(env, getDb(env.DB), ids);
+    console.error(JSON.stringify({ level: "error", message: "webhook deliveries dead-lettered", messages: batch.messages.length, recorded }));
+    batch.ackAll();
+  } catch (err) {
+    console.error(JSON.stringify({ level: "error", message: "dead-lettered webhook deliveries not recorded", size: ids.length, error: String(err) }));
+    batch.retryAll({ delaySeconds: 60 });
+  }
+}

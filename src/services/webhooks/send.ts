@@ -1,0 +1,82 @@
+import type { Bindings } from "../../env";
+import { decryptSecret } from "../../lib/crypto";
+import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
+import type { DeliveryRow, WebhookRow } from "./config";
+import { buildPayload, type WebhookEventData } from "./payloads";
+import { signature } from "./signature";
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_REDIRECTS = 3;
+const RESPONSE_KEPT_CHARS = 4_096;
+
+/** What one attempt came to. */
+export interface Outcome {
+  requestBody?: string;
+  responseStatus?: number;
+  responseBody?: string;
+  durationMs?: number;
+  error?: string;
+  /**
+   * The receiver was asked and answered non-2xx, timed out or could not be reached: a later attempt
+   * may succeed. A payload that cannot be built or a URL that is refused would fail the same way again.
+   */
+  retryable?: boolean;
+}
+
+export const succeeded = (o: Outcome) => o.responseStatus !== undefined && o.responseStatus >= 200 && o.responseStatus < 300;
+
+/** Pushes one event to one webhook: headers, signature, SSRF check before each hop, time-out. */
+export async function send(env: Bindings, delivery: DeliveryRow, webhook: WebhookRow, data: WebhookEventData): Promise<Outcome> {
+  let body: string;
+  try {
+    body = buildPayload(webhook.templatePreset, data, webhook.customTemplate ?? undefined);
+  } catch (err) {
+    return { error: `The payload could not be built: ${(err as Error).message}` };
+  }
+  let headers: Headers;
+  try {
+    headers = new Headers(webhook.headers ?? {});
+  } catch (err) {
+    return { requestBody: body, error: `Invalid custom headers: ${(err as Error).message}` };
+  }
+  headers.set("Content-Type", "application/json");
+  headers.set("User-Agent", "assistant-platform-webhooks/1");
+  const timestamp = Math.floor(Date.now() / 1000);
+  headers.set("webhook-id", delivery.messageId);
+  headers.set("webhook-timestamp", String(timestamp));
+  if (webhook.secretTokenSealed) {
+    const secret = await decryptSecret(webhook.secretTokenSealed, env.ENCRYPTION_KEY);
+    headers.set("X-Webhook-Secret", secret);
+    headers.set("webhook-signature", await signature(secret, delivery.messageId, timestamp, body));
+  }
+  const allowed = outboundAllowedHosts(env);
+  const timeout = AbortSignal.timeout(Number(env.WEBHOOK_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS);
+  const started = Date.now();
+  let url = webhook.url;
+  try {
+    for (let hop = 0; ; hop++) {
+      const problem = webhookUrlProblem(url, allowed);
+      if (problem) return { requestBody: body, error: hop ? `Redirect refused: ${problem}` : `URL refused: ${problem}` };
+      const res = await fetch(url, { method: webhook.method, headers, body, redirect: "manual", signal: timeout });
+      const location = res.headers.get("Location");
+      if (res.status >= 300 && res.status < 400 && location) {
+        await res.body?.cancel();
+        if (hop >= MAX_REDIRECTS) return { requestBody: body, responseStatus: res.status, durationMs: Date.now() - started, error: "Too many redirects.", retryable: true };
+        url = new URL(location, url).toString();
+        continue;
+      }
+      const text = (await res.text()).slice(0, RESPONSE_KEPT_CHARS);
+      const durationMs = Date.now() - started;
+      const ok = res.status >= 200 && res.status < 300;
+      return { requestBody: body, responseStatus: res.status, responseBody: text, durationMs, error: ok ? undefined : `The receiver answered ${res.status}.`, retryable: !ok };
+    }
+  } catch (err) {
+    const timedOut = (err as Error).name === "TimeoutError" || timeout.aborted;
+    return {
+      requestBody: body,
+      durationMs: Date.now() - started,
+      error: timedOut ? "The receiver did not answer in time." : `The request failed: ${(err as Error).message}`,
+      retryable: true,
+    };
+  }
+}

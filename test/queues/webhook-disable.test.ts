@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { addAttempts } from "../../src/services/webhooks/redelivery";
+import { db, seedOwner, type Actor } from "../harness";
+import { createChatbot } from "../fixtures/chatbots";
+import { storedWebhook, type WebhookRecord } from "../routes/webhooks/fixtures";
+import { attemptsOf, consumeAt, setMode, switchedWebhook, visitorMessages, waitFor } from "./webhook-fixtures";
+
+const DAY = 86_400_000;
+
+/** A webhook (no retries) whose first event failed at the receiver, through the real queue; and when. */
+async function failingWebhook(owner: Actor) {
+  const bot = await createChatbot(owner);
+  const { key, hook } = await switchedWebhook(owner, bot.defaultInbox!.id, "down");
+  await visitorMessages(owner, bot.id, 1);
+  const [first] = await waitFor(() => attemptsOf(hook.id), (rows) => rows[0]?.status === "failure");
+  const since = (await storedWebhook(hook.id)).failingSince!;
+  expect(since).toBeGreaterThanOrEqual(first.createdAt);
+  return { bot, key, hook, since };
+}
+
+/** At `now`, every event of the webhook (or only the failed ones, as redeliver-failed does) is sent again by the consumer. */
+async function sendAgainAt(owner: Actor, hook: WebhookRecord, now: number, onlyFailed = true) {
+  const ids = await addAttempts(db(), { organizationId: owner.organizationId, webhookId: hook.id, url: hook.url, onlyFailed }, now);
+  expect(ids.length).toBeGreaterThan(0);
+  await consumeAt(ids.map((id) => ({ id })), now);
+}
+
+describe("a webhook whose every delivery failed for 3 days is disabled, with why", () => {
+  it("still failing after 2 days stays enabled; after 3 days it is disabled, says why, and new messages send it nothing", async () => {
+    const owner = await seedOwner();
+    const { bot, hook, since } = await failingWebhook(owner);
+    await sendAgainAt(owner, hook, since + 2 * DAY);
+    expect(await storedWebhook(hook.id)).toMatchObject({ isEnabled: true, failingSince: since, disabledAt: null });
+
+    const at = since + 3 * DAY + 1000;
+    await sendAgainAt(owner, hook, at);
+    const row = await storedWebhook(hook.id);
+    expect(row.isEnabled).toBe(false);
+    expect(row.disabledAt).toBeGreaterThanOrEqual(at);
+    const record = (await (await owner.fetch("GET", `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/`)).json()) as WebhookRecord;
+    expect(record).toMatchObject({ isEnabled: false, disabledAt: String(row.disabledAt) });
+    expect(record.disabledReason).toBe(`Every delivery failed from ${new Date(since).toISOString().slice(0, 19)}Z on, for more than 3 days; the last: The receiver answered 503.`);
+
+    const attempts = (await attemptsOf(hook.id)).length;
+    await visitorMessages(owner, bot.id, 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await attemptsOf(hook.id)).toHaveLength(attempts);
+  });
+
+  it("one success ends the run of failures: failing again later starts a new 3 days", async () => {
+    const owner = await seedOwner();
+    const { key, hook, since } = await failingWebhook(owner);
+    await setMode(key, "ok");
+    await sendAgainAt(owner, hook, since + 2 * DAY);
+    expect((await storedWebhook(hook.id)).failingSince).toBeNull();
+    await setMode(key, "down");
+    const restarted = since + 2 * DAY + 3_600_000;
+    await sendAgainAt(owner, hook, restarted, false);
+    expect((await storedWebhook(hook.id)).failingSince).toBeGreaterThanOrEqual(restarted);
+    await sendAgainAt(owner, hook, since + 3 * DAY + 1000, false);
+    expect(await storedWebhook(hook.id)).toMatchObject({ isEnabled: true, disabledAt: null });
+    await sendAgainAt(owner, hook, restarted + 3 * DAY + 1000, false);
+    expect((await storedWebhook(hook.id)).isEnabled).toBe(false);
+  });
+});

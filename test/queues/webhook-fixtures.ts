@@ -1,0 +1,58 @@
+import { expect } from "vitest";
+import { env } from "cloudflare:workers";
+import { createMessageBatch } from "cloudflare:test";
+import { asc, eq } from "drizzle-orm";
+import { webhookDeliveries } from "../../src/db/schema";
+import { consumeWebhookDeliveries } from "../../src/queues/webhook-deliveries";
+import { db, unique, type Actor } from "../harness";
+import type { FaultMode, ReceivedRequest } from "../support/webhook-receiver.mjs";
+import { waitFor, type WebhookRecord } from "../routes/webhooks/fixtures";
+
+export { waitFor };
+
+export type Attempt = typeof webhookDeliveries.$inferSelect;
+
+/** Sets the fault mode of the receiver's `/switch/<key>/` (test/support/webhook-receiver.mjs). */
+export async function setMode(key: string, mode: FaultMode, ms?: number) {
+  const res = await fetch(`${env.TEST_RECEIVER_URL}/modes/${key}`, { method: "PUT", body: JSON.stringify({ mode, ms }) });
+  expect(res.status).toBe(204);
+}
+
+/** A receiver key in `mode`, and a webhook of the inbox pushing visitor messages to it. */
+export async function switchedWebhook(owner: Actor, inboxId: string, mode: FaultMode, body: Record<string, unknown> = {}) {
+  const key = unique("switch");
+  await setMode(key, mode);
+  const res = await owner.fetch("POST", `/inboxes/${inboxId}/webhooks/`, { name: key, direction: "incoming", url: `${env.TEST_RECEIVER_URL}/switch/${key}`, ...body });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return { key, hook: (await res.json()) as WebhookRecord };
+}
+
+/** What the receiver got on `/switch/<key>/`. */
+export const received = async (key: string): Promise<ReceivedRequest[]> => (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(`/switch/${key}`)}`)).json();
+
+/** Every attempt of the webhook, by event then attempt. */
+export const attemptsOf = (webhookId: string): Promise<Attempt[]> =>
+  db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId)).orderBy(asc(webhookDeliveries.messageId), asc(webhookDeliveries.attempt));
+
+/** `n` visitor messages in one conversation of the assistant: each an incoming event. */
+export async function visitorMessages(owner: Actor, chatbotId: string, n: number): Promise<void> {
+  let conversation: string | undefined;
+  for (let i = 0; i < n; i++) {
+    const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { conversation, message: { content: `event ${i}` } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    conversation = ((await res.json()) as { conversationId: string }).conversationId;
+  }
+}
+
+/**
+ * The queue consumer on these attempts with the clock at `now`: how the tests move time. (Wake-ups it
+ * queues for later attempts reach the real consumer, whose clock is behind ours: it finds them not due
+ * and leaves them.)
+ */
+export async function consumeAt(attempts: { id: string }[], now: number) {
+  const batch = createMessageBatch(
+    "webhook-deliveries",
+    attempts.map((a, i) => ({ id: `${a.id}-${i}`, timestamp: new Date(), attempts: 1, body: { deliveryId: a.id } })),
+  );
+  await consumeWebhookDeliveries(batch, env, now);
+}
