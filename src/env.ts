@@ -99,6 +99,8 @@ export interface Principal {
 
 export interface Variables {
   requestId: string;
+  /** The organization the request acts in, once a handler resolved it (for the request log). */
+  organizationId?: string;
   db: Db;
   principal: Principal;
 }
