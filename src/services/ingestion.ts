@@ -46,13 +46,12 @@ export async function ingestFile(env: Bindings, db: Db, fileId: string, generati
     // indexFile). Should the indexes be unreachable too, D1 keeps listing the chunks, so that a reparse
     // still finds and removes them.
     const dropped = await dropFromIndexes(env, file, await chunkIdsOf(db, file.id)).then(() => true, () => false);
-    await db.batch([
-      db.delete(textNodes).where(and(eq(textNodes.fileId, file.id), isCurrentGeneration(file), sql`${dropped}`)),
-      db
-        .update(knowledgeBaseFiles)
-        .set({ status: "failed", finishedAt: Date.now(), chunksCount: 0, vectorStorageSize: 0, processingTimeDetails: { error: reason, stage: (err as { stage?: string }).stage ?? "processing" } })
-        .where(current(file)),
-    ]);
+    const failed = db
+      .update(knowledgeBaseFiles)
+      .set({ status: "failed", finishedAt: Date.now(), chunksCount: 0, vectorStorageSize: 0, processingTimeDetails: { error: reason, stage: (err as { stage?: string }).stage ?? "processing" } })
+      .where(current(file));
+    if (dropped) await db.batch([db.delete(textNodes).where(and(eq(textNodes.fileId, file.id), isCurrentGeneration(file))), failed]);
+    else await failed;
   }
 }
 

@@ -50,7 +50,7 @@ async function storedRecords(owner: Actor, botId: string) {
 /** Every call's status, error and duration against what is expected of it. */
 function expectEndings(calls: Record<string, ToolCall>, expected: Record<string, [status: string, error: RegExp]>, limitMs: number) {
   for (const [name, [status, error]] of Object.entries(expected)) {
-    expect(calls[name], name).toMatchObject({ status });
+    expect(status.split("|"), name).toContain(calls[name].status);
     expect(calls[name].error, name).toMatch(error);
     expect(calls[name].durationMs, name).toBeLessThan(limitMs + SLACK_MS);
   }
@@ -87,7 +87,7 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
       expect(reply.content).toContain(said);
     }
     const records = await storedRecords(owner, bot.id);
-    for (const [name, [status]] of Object.entries(expected)) expect(records[name], name).toMatchObject({ status });
+    for (const [name, [status]] of Object.entries(expected)) expect(records[name].status, name).toBe(status);
     // The next message of the conversation is answered as usual.
     const next = await post<Reply>(owner, `/chatbots/${bot.id}/completions/`, { conversation: reply.conversationId, message: { content: "Again" } }, 200);
     expect(next.content).toMatch(/^Result: /);
@@ -109,7 +109,8 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
     const expected: Record<string, [string, RegExp]> = {
       spin: ["timeout", /did not finish/],
       async_spin: ["timeout", /did not finish/],
-      allocating_loop: ["timeout", /did not finish/],
+      // Whichever comes first on this machine: the time limit or the 32 MiB heap.
+      allocating_loop: ["timeout|failure", /did not finish|out of memory/],
       never_settles: ["failure", /never settles/],
       string_doubling: ["failure", /string too long/],
       oversized_result: ["failure", /larger than 100000 characters/],
@@ -117,7 +118,7 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
     expectEndings(calls, expected, FUNCTION_TIMEOUT_MS);
     for (const said of ["Error (timeout): The function did not finish", "Error (failure): The function's result is larger"]) expect(reply.content).toContain(said);
     const records = await storedRecords(owner, bot.id);
-    for (const [name, [status]] of Object.entries(expected)) expect(records[name], name).toMatchObject({ status });
+    for (const [name, [status]] of Object.entries(expected)) expect(status.split("|"), name).toContain(records[name].status);
   });
 });
 
