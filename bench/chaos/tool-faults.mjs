@@ -30,7 +30,7 @@ export default async function ({ api, request, receiver, mcp, log }) {
   const api_ = (name, path) => ({ name, displayName: name, toolType: "api", apiUrl: `${receiver.url}${path}`, httpMethod: "get", rawParametersSchema: CITY });
   const faults = [
     { fault: "api tool that never answers", tool: api_("hanging_api", "/hang/x"), status: "timeout", limit: TOOL_TIMEOUT_MS },
-    { fault: "api tool trickling its answer", tool: api_("trickling_api", "/slow/x?ms=60000"), status: "timeout", limit: TOOL_TIMEOUT_MS },
+    { fault: "api tool trickling its answer", tool: api_("trickling_api", "/trickle/x?ms=60000"), status: "timeout", limit: TOOL_TIMEOUT_MS },
     { fault: "api tool answering 3 MB", tool: api_("oversized_api", "/big/x?bytes=3000000"), status: "failure", limit: TOOL_TIMEOUT_MS },
     { fault: "api tool answering malformed JSON", tool: api_("malformed_api", "/malformed/x"), status: "failure", limit: TOOL_TIMEOUT_MS },
     {

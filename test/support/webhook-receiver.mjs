@@ -7,7 +7,7 @@
 //   /redirect/...?to=URL 302 to URL
 //   /echo/...            200 {method, path, query, headers, body (parsed JSON when it is)} (api tool tests)
 //   /big/...?bytes=N     200 text/plain of N bytes ("x" repeated)
-//   /slow/...?ms=N       200 application/json at once, then its body a byte every 100 ms for N ms (a trickle)
+//   /trickle/...?ms=N    200 application/json at once, then its body a byte every 100 ms for N ms
 //   /malformed/...       200 application/json whose body is cut off mid-JSON
 import http from "node:http";
 
@@ -42,11 +42,11 @@ export async function startReceiver() {
       } else if (url.pathname.startsWith("/big/")) {
         res.writeHead(200, { "Content-Type": "text/plain" });
         res.end("x".repeat(Number(url.searchParams.get("bytes") ?? 2_000_000)));
-      } else if (url.pathname.startsWith("/slow/")) {
+      } else if (url.pathname.startsWith("/trickle/")) {
         const ms = Number(url.searchParams.get("ms") ?? 60_000);
         const started = Date.now();
         res.writeHead(200, { "Content-Type": "application/json" });
-        res.write('{"slow": "');
+        res.write('{"trickle": "');
         hanging.add(res);
         const drip = setInterval(() => (Date.now() - started < ms ? res.write("x") : (clearInterval(drip), res.end('"}'))), 100);
         res.on("close", () => clearInterval(drip));
