@@ -64,6 +64,9 @@ export default defineConfig(async () => {
       setupFiles: ["./test/setup.ts"],
       // Starts the local OpenAI-compatible upstream (test/support/openai-upstream.mjs) in Node.
       globalSetup: ["./test/support/global-setup.ts", "./test/support/postgres-setup.ts"],
+      // The worker's one log line per request (src/middleware/request-log.ts) would bury the output
+      // of a run; test/conventions/request-log.test.ts reads those lines itself.
+      onConsoleLog: (log) => !/^\{"level":"\w+","message":"request",/.test(log),
       testTimeout: 30_000,
       hookTimeout: 30_000,
       // Test files share workers (and so the local D1, R2 and objects): every test seeds its own

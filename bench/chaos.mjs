@@ -13,7 +13,7 @@
 // row is { fault, operations, lost, duplicated, recovery (string), note? }; the runner adds the 5xx count.
 //
 // No scenario named: every one not marked `long`. `--all`: all of them. `--list`: names and descriptions.
-// Ports: the worker of the i-th scenario on 9050 + i, its inspector on 9080 + i.
+// Ports: the worker of the i-th scenario on 9050 + i, its inspector on 9080 + i (CHAOS_PORT moves the 9050).
 // Miniflare keeps queue messages in memory: anything that makes `wrangler dev` reload (a rebuild of
 // widget/dist, which `npm test` does) drops delayed ones, so run nothing else in this checkout meanwhile.
 import { readdirSync } from "node:fs";
@@ -22,8 +22,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { startServer } from "./lib.mjs";
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), "chaos");
-const PORT = 9050;
-const INSPECTOR_PORT = 9080;
+const PORT = Number(process.env.CHAOS_PORT ?? 9050);
+const INSPECTOR_PORT = PORT + 30;
 
 async function load() {
   const names = readdirSync(dir).filter((f) => f.endsWith(".mjs") && !f.startsWith("_")).map((f) => f.slice(0, -4)).sort();

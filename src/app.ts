@@ -10,6 +10,7 @@ import { ApiError } from "./lib/errors";
 import { isOpenAiPath, withOpenAiError } from "./lib/openai-errors";
 import { jsonBody } from "./middleware/json-body";
 import { requestId } from "./middleware/request-id";
+import { requestLog } from "./middleware/request-log";
 import { authenticate } from "./middleware/auth";
 import { rateLimit } from "./middleware/rate-limit";
 import { WIDGET_PUBLIC_PATH, widgetCors } from "./middleware/widget-cors";
@@ -98,7 +99,7 @@ function allowedMethods(routes: { method: string; path: string }[]) {
  */
 function buildApp(registerApi: ((r: Router) => void) | null) {
   const app = new OpenAPIHono<AppEnv>();
-  app.use("*", requestId());
+  app.use("*", requestId(), requestLog());
   app.use("/api/*", widgetCors(), withDb, jsonBody(), authenticate(isPublic), rateLimit(), forgetOnWrite);
 
   const api = createRouter();
@@ -139,10 +140,13 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
     if (allowed.length) throw new ApiError(405, "method_not_allowed", `Method "${c.req.method}" not allowed.`, undefined, { Allow: allowed.join(", ") });
     throw new ApiError(404, "not_found", "Not found.");
   });
+  // Every error body carries the request id (as X-Request-Id does), so a customer's report can be
+  // traced to its log line (src/middleware/request-log.ts, which also logs a 500's stack).
   app.onError((err, c) => {
+    const requestId = c.get("requestId");
     // OpenAI clients of the gateway read `error.message`; everyone else reads `detail`.
     const shape = (status: number, body: { detail: string; code: string } & Record<string, unknown>) =>
-      isOpenAiPath(c.req.path) ? withOpenAiError(status, body) : body;
+      isOpenAiPath(c.req.path) ? withOpenAiError(status, { ...body, requestId }) : { ...body, requestId };
     if (err instanceof ApiError) {
       const body: { detail: string; code: string } & Record<string, unknown> = { detail: err.detail, code: err.code };
       if (err.errors) body.errors = err.errors;
@@ -152,9 +156,7 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
       const code = HTTP_CODES[err.status] ?? "invalid";
       return c.json(shape(err.status, { detail: err.message || "Bad request.", code }), err.status);
     }
-    const requestId = c.get("requestId");
-    console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, message: String(err), stack: (err as Error)?.stack }));
-    return c.json({ detail: "A server error occurred.", code: "server_error", requestId }, 500);
+    return c.json(shape(500, { detail: "A server error occurred.", code: "server_error" }), 500);
   });
   return app;
 }

@@ -79,6 +79,8 @@ export interface Bindings {
   DNS_STATIC_TXT?: string;
   /** Lifetime of signed attachment download URLs in seconds (default 3600; message attachments: 7 days). */
   ATTACHMENT_URL_TTL_SECONDS?: string;
+  /** Fault injection for tests and `npm run chaos` only (src/services/ingestion-fault.ts); never set in a deployment. */
+  INGESTION_FAULT?: string;
   /** Keyword results whose vectors steer a hybrid search's vector leg (default 5; 0: off). */
   RETRIEVAL_FEEDBACK_PASSAGES?: string;
 }
@@ -99,6 +101,8 @@ export interface Principal {
 
 export interface Variables {
   requestId: string;
+  /** The organization the request acts in, once a handler resolved it (for the request log). */
+  organizationId?: string;
   db: Db;
   principal: Principal;
 }

@@ -19,7 +19,7 @@ export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindin
     batch.messages.map(async (message) => {
       const job = message.body as IngestionJob;
       try {
-        if (job.kind === "file") await ingestFile(env, db, job.fileId, job.generation, message.attempts >= MAX_ATTEMPTS);
+        if (job.kind === "file") await ingestFile(env, db, job.fileId, job.generation, { attempt: message.attempts, isLast: message.attempts >= MAX_ATTEMPTS });
         else if (job.kind === "keywords") await rebuildKeywordIndex(env, db, job.knowledgeBaseId);
         else await purge(env, job);
         message.ack();

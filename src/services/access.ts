@@ -27,8 +27,11 @@ const remembered = new TtlCache<OrgAccess | string | null>(2_000);
 
 export const forgetAccess = () => remembered.clear();
 
-function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
-  return remembered.remember(`${c.var.principal.userId}:${organizationId}`, () => readAccess(c, organizationId));
+async function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
+  const access = await remembered.remember(`${c.var.principal.userId}:${organizationId}`, () => readAccess(c, organizationId));
+  // The request log names the organization a request acted in (src/middleware/request-log.ts).
+  if (access) c.set("organizationId", access.organizationId);
+  return access;
 }
 
 async function readAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {

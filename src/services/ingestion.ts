@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { knowledgeBaseFiles, knowledgeBases, textNodes } from "../db/schema";
 import { uuidv7 } from "../lib/ids";
@@ -12,6 +12,7 @@ import { indexedTerms } from "./retrieval/terms";
 import { indexKeywordTexts, removeKeywordTexts } from "./retrieval/knowledge-index";
 import { VECTOR_BYTES_PER_DIMENSION } from "./knowledge-bases";
 import { ModelError } from "./llm/types";
+import { injectedFaultAfter, InjectedIngestionFault } from "./ingestion-fault";
 
 type FileRow = typeof knowledgeBaseFiles.$inferSelect;
 
@@ -26,29 +27,51 @@ export class PermanentIngestionError extends Error {}
 /**
  * Parses, chunks, embeds and indexes one file (a queue job). Idempotent: a job for an older
  * generation, a deleted file, or a file already done or failed in this generation does nothing;
- * a repeated run replaces the file's text nodes in one batch, so chunks are never duplicated.
+ * a repeated run, after one that died part-way, replaces the file's chunks in D1, the keyword index
+ * and the vector store, so chunks are never duplicated (test/queues/ingestion-faults.test.ts).
  * Throws for failures worth a retry (the queue retries); marks the file failed otherwise.
  */
-export async function ingestFile(env: Bindings, db: Db, fileId: string, generation: number, isLastAttempt: boolean): Promise<void> {
+export async function ingestFile(env: Bindings, db: Db, fileId: string, generation: number, delivery: Delivery): Promise<void> {
   const [file] = await db.select().from(knowledgeBaseFiles).where(eq(knowledgeBaseFiles.id, fileId));
   if (!file || file.generation !== generation || file.status === "done" || file.status === "failed") return;
   const startedAt = file.startedAt ?? Date.now();
   await db.update(knowledgeBaseFiles).set({ status: "processing", startedAt }).where(current(file));
   try {
-    await indexFile(env, db, file, startedAt);
+    await indexFile(env, db, file, startedAt, delivery.attempt);
   } catch (err) {
     const permanent = err instanceof PermanentIngestionError || err instanceof ParseError || err instanceof UnsupportedFileType || (err instanceof ModelError && err.status === 400);
-    if (!permanent && !isLastAttempt) throw err;
+    if (!permanent && !delivery.isLast) throw err;
     const reason = err instanceof Error ? err.message : String(err);
-    await db
+    // A failed file holds no chunks: whatever a run that died part-way wrote goes, indexes first (see
+    // indexFile). Should the indexes be unreachable too, D1 keeps listing the chunks, so that a reparse
+    // still finds and removes them.
+    const dropped = await dropFromIndexes(env, file, await chunkIdsOf(db, file.id)).then(() => true, () => false);
+    const failed = db
       .update(knowledgeBaseFiles)
-      .set({ status: "failed", finishedAt: Date.now(), processingTimeDetails: { error: reason, stage: (err as { stage?: string }).stage ?? "processing" } })
+      .set({ status: "failed", finishedAt: Date.now(), chunksCount: 0, vectorStorageSize: 0, processingTimeDetails: { error: reason, stage: (err as { stage?: string }).stage ?? "processing" } })
       .where(current(file));
+    if (dropped) await db.batch([db.delete(textNodes).where(and(eq(textNodes.fileId, file.id), isCurrentGeneration(file))), failed]);
+    else await failed;
   }
+}
+
+/** Which delivery of the queue message this is (1, 2, ...), and whether no other will follow. */
+export interface Delivery {
+  attempt: number;
+  isLast: boolean;
 }
 
 /** The file row as this job knows it: a reparse (new generation) or delete makes writes miss. */
 const current = (file: FileRow) => and(eq(knowledgeBaseFiles.id, file.id), eq(knowledgeBaseFiles.generation, file.generation));
+const isCurrentGeneration = (file: FileRow) =>
+  sql`exists (select 1 from knowledge_base_files where id = ${file.id} and generation = ${file.generation})`;
+
+const chunkIdsOf = async (db: Db, fileId: string) => (await db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.fileId, fileId))).map((n) => n.id);
+
+/** Removes chunks from the keyword index and the vector store (both by id: removing twice is harmless). */
+async function dropFromIndexes(env: Bindings, file: FileRow, ids: string[]) {
+  if (ids.length) await Promise.all([vectorStoreFor(env).deleteByIds(file.knowledgeBaseId, ids), removeKeywordTexts(env, file.knowledgeBaseId, ids)]);
+}
 
 const staged = <T>(stage: string, run: () => Promise<T>) =>
   run().catch((err) => {
@@ -56,7 +79,7 @@ const staged = <T>(stage: string, run: () => Promise<T>) =>
     throw err;
   });
 
-async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number) {
+async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number, attempt: number) {
   const [kb] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, file.knowledgeBaseId));
   if (!kb) return;
   if (kb.vectorDatabaseType) {
@@ -75,7 +98,10 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
     vectors.push(...(await staged("embedding", () => embedder.embed(chunks.slice(i, i + EMBED_BATCH).map((c) => c.text), "document"))));
   }
   const t2 = Date.now();
-  const old = await db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.fileId, file.id));
+  // The indexes only ever hold chunks that D1 lists for the file: old ones leave the indexes before
+  // D1 lets go of them, new ones enter after D1 has them. A run that dies anywhere (or a crashed
+  // worker) leaves the next run every id it must remove, so a retry ends with exactly this run's chunks.
+  await dropFromIndexes(env, file, await chunkIdsOf(db, file.id));
   const now = Date.now();
   const nodes = chunks.map((c, position) => ({ id: uuidv7(), position, ...c }));
   const rows = nodes.map((n) => ({
@@ -108,15 +134,17 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
       ];
     }),
   ]);
-  const store = vectorStoreFor(env);
-  if (old.length) await Promise.all([store.deleteByIds(file.knowledgeBaseId, old.map((o) => o.id)), removeKeywordTexts(env, file.knowledgeBaseId, old.map((o) => o.id))]);
-  await staged("indexing", () => indexKeywordTexts(env, file.knowledgeBaseId, nodes.map((n) => ({ id: n.id, type: "text_node" as const, sourceId: file.id, text: n.text }))));
+  // Fault injection (tests and `npm run chaos` only): this delivery dies once its first N chunks are in.
+  const dieAfter = injectedFaultAfter(env, file.filename, attempt);
+  const written = nodes.slice(0, dieAfter ?? nodes.length);
+  await staged("indexing", () => indexKeywordTexts(env, file.knowledgeBaseId, written.map((n) => ({ id: n.id, type: "text_node" as const, sourceId: file.id, text: n.text }))));
   await staged("indexing", () =>
-    store.upsert(
+    vectorStoreFor(env).upsert(
       file.knowledgeBaseId,
-      nodes.map((n, i) => ({ id: n.id, values: vectors[i], type: "text_node" as const, sourceId: file.id })),
+      written.map((n, i) => ({ id: n.id, values: vectors[i], type: "text_node" as const, sourceId: file.id })),
     ),
   );
+  if (dieAfter !== null) throw new InjectedIngestionFault(written.length, nodes.length);
   // The built-in embedding is trained on the base's own text: retrain as it grows (see knowledge-base.ts).
   await staged("indexing", () => refreshKnowledgeBaseEmbedding(env, db, embedder, nodes.map((n) => ({ id: n.id, text: n.text, type: "text_node" as const, sourceId: file.id }))));
   const finishedAt = Date.now();

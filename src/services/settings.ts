@@ -2,6 +2,7 @@ import type { Bindings } from "../env";
 import { ApiError } from "../lib/errors";
 import { planSettingsProblem } from "./plans";
 import { fileSpecs } from "./uploads/file-specs";
+import { ingestionFaultProblem } from "./ingestion-fault";
 
 export interface SettingProblem {
   name: string;
@@ -24,6 +25,8 @@ export function settingProblems(env: Bindings): SettingProblem[] {
   } catch (err) {
     problems.push({ name: "ALLOWED_FILE_SPECS", problem: err instanceof ApiError ? err.detail : String(err) });
   }
+  const fault = ingestionFaultProblem(env);
+  if (fault) problems.push({ name: "INGESTION_FAULT", problem: fault });
   return problems;
 }
 

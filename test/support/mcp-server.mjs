@@ -6,6 +6,9 @@
 //   /sse          the older HTTP+SSE transport (POSTs go to /messages?sessionId=...)
 //   /html         200 text/html, not an MCP server
 //   /hang         never answers
+//   /faults/mcp   as /mcp, plus the tools hang (never answers) and malformed (answers a result that is not a tool result)
+//   /hang-list/mcp     as /mcp, but never answers tools/list
+//   /endless-list/mcp  as /mcp, but tools/list answers an empty page with a next cursor, forever
 //   GET /stats    {sessions, requests: [{method, path, authorization, apiKey, sessionId}], calls}
 //   POST /stats/reset
 // Tools: add {a, b}; whoami (the Authorization and X-Api-Key headers this call carried);
@@ -19,7 +22,7 @@ import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 
 export const GOOD_TOKEN = "good-token";
 
-function buildServer(stats) {
+function buildServer(stats, { faults = false } = {}) {
   const server = new McpServer({ name: "test-mcp-server", version: "1.2.3" });
   // Tools without an input schema are called with `extra` alone.
   const counted = (name, fn) => async (...params) => {
@@ -63,7 +66,20 @@ function buildServer(stats) {
       return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
     }),
   );
+  if (faults) {
+    server.registerTool("hang", { description: "Never answers." }, counted("hang", () => new Promise(() => {})));
+    // Its call is answered by hand (faultyAnswer): the SDK's server would refuse to send a malformed result.
+    server.registerTool("malformed", { description: "Answers something that is not a tool result." }, counted("malformed", async () => ({ content: [] })));
+  }
   return server;
+}
+
+/** The by-hand answer of a fault path to a JSON-RPC request: "hang", a JSON-RPC message, or null (the SDK's server answers). */
+function faultyAnswer(path, body) {
+  if (path === "/hang-list/mcp" && body?.method === "tools/list") return "hang";
+  if (path === "/endless-list/mcp" && body?.method === "tools/list") return { jsonrpc: "2.0", id: body.id, result: { tools: [], nextCursor: `page-${Date.now()}` } };
+  if (path === "/faults/mcp" && body?.method === "tools/call" && body.params?.name === "malformed") return { jsonrpc: "2.0", id: body.id, result: { content: "not a list of parts", isError: "maybe" } };
+  return null;
 }
 
 async function readJson(req) {
@@ -85,6 +101,9 @@ export async function startMcpServer() {
   const streamable = async (req, res, path) => {
     const sessionId = req.headers["mcp-session-id"];
     const body = req.method === "POST" ? await readJson(req) : undefined;
+    const fault = faultyAnswer(path, body);
+    if (fault === "hang") return void hanging.add(res);
+    if (fault) return void res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(fault));
     let transport = sessionId ? sessions.get(sessionId) : undefined;
     if (!transport) {
       if (sessionId || req.method !== "POST") {
@@ -100,7 +119,7 @@ export async function startMcpServer() {
         },
       });
       transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
-      await buildServer(stats).connect(transport);
+      await buildServer(stats, { faults: path === "/faults/mcp" }).connect(transport);
     }
     await transport.handleRequest(req, res, body);
   };
@@ -122,7 +141,7 @@ export async function startMcpServer() {
     stats.requests.push({ method: req.method, path, authorization: req.headers.authorization ?? null, apiKey: req.headers["x-api-key"] ?? null, sessionId: req.headers["mcp-session-id"] ?? null });
     if (stats.requests.length > 2000) stats.requests.splice(0, 1000);
     try {
-      if (path === "/mcp" || path === "/other/mcp") return await streamable(req, res, path);
+      if (["/mcp", "/other/mcp", "/faults/mcp", "/hang-list/mcp", "/endless-list/mcp"].includes(path)) return await streamable(req, res, path);
       if (path === "/auth/mcp") {
         if (req.headers.authorization !== `Bearer ${GOOD_TOKEN}`) {
           res.writeHead(401, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "unauthorized" }));

@@ -14,6 +14,8 @@
 //   /switch/<key>/...    whatever the fault mode of <key> says, set with PUT /modes/<key>
 //                        {"mode": "ok" | "down" | "slow" | "close" | "hang", "ms"?} (or setMode in
 //                        the same process): "down" answers 503, as a receiver in an outage; default "ok".
+//   /trickle/...?ms=N    200 application/json at once, then its body a byte every 100 ms for N ms
+//   /malformed/...       200 application/json whose body is cut off mid-JSON
 import http from "node:http";
 
 export async function startReceiver() {
@@ -48,6 +50,16 @@ export async function startReceiver() {
       } catch {}
       reply(200, JSON.stringify({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: parsed }));
     } else if (fault === "big") reply(200, "x".repeat(Number(url.searchParams.get("bytes") ?? 2_000_000)), "text/plain");
+    else if (fault === "trickle") {
+      record.status = 200;
+      const started = Date.now();
+      const until = Number(url.searchParams.get("ms") ?? 60_000);
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.write('{"trickle": "');
+      hanging.add(res);
+      const drip = setInterval(() => (Date.now() - started < until ? res.write("x") : (clearInterval(drip), res.end('"}'))), 100);
+      res.on("close", () => clearInterval(drip));
+    } else if (fault === "malformed") reply(200, '{"temperature": 21, "unit": ');
     else if (fault === "redirect") {
       record.status = 302;
       res.writeHead(302, { Location: url.searchParams.get("to") ?? "/" });

@@ -8,6 +8,7 @@ export const MCP_TIMEOUT_MS = 30_000;
 /** Every response body of a session is cut here (as api tools' are); the call then fails. */
 export const MCP_MAX_RESPONSE_BYTES = 1024 * 1024;
 const MAX_LISTED_TOOLS = 500;
+const MAX_LISTED_PAGES = 50;
 const CLIENT_INFO = { name: "assistant-platform", version: "1.0.0" };
 type Sdk = typeof import("./sdk");
 
@@ -179,16 +180,23 @@ export async function openMcpSession(env: Bindings, url: string, headers: Record
   }
 }
 
-/** The server's tools, every page (at most MAX_LISTED_TOOLS). */
+/**
+ * The server's tools, every page (at most MAX_LISTED_TOOLS in MAX_LISTED_PAGES pages), all pages
+ * within `timeoutMs`: a server paging slowly or without end cannot hold a reply.
+ */
 export async function listAllTools(session: McpSession, timeoutMs: number): Promise<Tool[]> {
   const tools: Tool[] = [];
+  const deadline = Date.now() + timeoutMs;
   let cursor: string | undefined;
   try {
-    do {
-      const page = await session.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+    for (let pages = 0; pages < MAX_LISTED_PAGES; pages++) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new McpConnectError("timeout", `The server did not list its tools within ${timeoutMs / 1000} s.`);
+      const page = await session.client.listTools(cursor ? { cursor } : undefined, { timeout: left });
       tools.push(...page.tools);
       cursor = page.nextCursor;
-    } while (cursor && tools.length < MAX_LISTED_TOOLS);
+      if (!cursor || tools.length >= MAX_LISTED_TOOLS) break;
+    }
   } catch (err) {
     if (session.overflowed()) throw new McpConnectError("too_large", `The server's tool list is over ${MCP_MAX_RESPONSE_BYTES} bytes.`);
     throw classify(err, "the server", await import("./sdk"));

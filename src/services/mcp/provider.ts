@@ -30,11 +30,13 @@ export const mcpToolsProvider: ToolProvider = async (ctx, options) => {
   const listed = await Promise.all(
     servers.map(async (server, i) => {
       let session: McpSession | undefined;
+      // Connecting and listing share one timeout: a server that hangs at either holds the reply no longer.
+      const started = Date.now();
       try {
         session = await openMcpSession(ctx.env, server.url, headers[i], timeoutMs);
         const opened = session;
         (ctx.cleanups ??= []).push(() => opened.close());
-        return { server, session, tools: filterTools(await listAllTools(session, timeoutMs), server.allowed) };
+        return { server, session, tools: filterTools(await listAllTools(session, Math.max(1, timeoutMs - (Date.now() - started))), server.allowed) };
       } catch (err) {
         console.warn(JSON.stringify({ level: "warn", message: "MCP server left out of the reply", server: server.url.slice(0, 200), error: String((err as Error)?.message ?? err).slice(0, 300) }));
         await session?.close();

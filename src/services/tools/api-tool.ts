@@ -55,7 +55,15 @@ export async function callApi(row: Pick<ToolRow, "apiUrl" | "httpMethod" | "rawH
       const note = truncated ? ` (response cut at ${MAX_RESPONSE_BYTES} bytes)` : "";
       const forModel = (typeof output === "string" ? output : JSON.stringify(output)).slice(0, MODEL_CHARS) + note;
       if (!res.ok) return { status: "failure", output, error: `The API answered ${res.status}${note}.`, forModel: `HTTP ${res.status}: ${forModel}` };
-      return { status: "success", output: truncated && typeof output !== "string" ? text : output, forModel };
+      // An answer cut at the cap, or JSON that does not parse, is not one the model can rely on: a
+      // failure, with what was read kept in the record and its beginning shown to the model.
+      const unusable = truncated
+        ? `The API's answer is larger than ${MAX_RESPONSE_BYTES} bytes; only its first ${MAX_RESPONSE_BYTES} bytes were read.`
+        : isJson(res) && typeof output === "string" && text.trim()
+          ? "The API's answer says it is JSON but is not valid JSON."
+          : null;
+      if (unusable) return { status: "failure", output: text, error: unusable, forModel: `Error (failure): ${unusable} It begins: ${text.slice(0, MODEL_CHARS)}` };
+      return { status: "success", output, forModel };
     }
   } catch (err) {
     if (timeout.aborted) return { status: "timeout", error: `The API did not answer within ${timeoutMs / 1000} s.` };
@@ -90,6 +98,8 @@ async function readCapped(res: Response, cap: number): Promise<{ text: string; t
   }
   return { text: new TextDecoder().decode(all), truncated };
 }
+
+const isJson = (res: Response) => /json/i.test(res.headers.get("Content-Type") ?? "");
 
 function parseBody(text: string, contentType: string | null): unknown {
   if (/json/i.test(contentType ?? "") || /^\s*[[{]/.test(text)) {

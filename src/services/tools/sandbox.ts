@@ -94,6 +94,7 @@ export async function runFunction(code: string, args: Record<string, unknown>, l
     }
     const output = readOutput(vm, result);
     result.dispose();
+    if (output === OVERSIZED) return done({ status: "failure", error: `The function's result is larger than ${MAX_OUTPUT_CHARS} characters (as JSON), so it was not kept.` });
     return done({ status: "success", output });
   } catch (err) {
     return done(timedOut ? { status: "timeout", error: `The function did not finish within ${timeoutMs / 1000} s.` } : { status: "failure", error: String((err as Error)?.message ?? err).slice(0, 1000) });
@@ -173,6 +174,9 @@ function errorText(dumped: unknown): string {
   return String(dumped).slice(0, 1000);
 }
 
+/** A result too large to keep: the call fails rather than hand the model a cut-off value. */
+const OVERSIZED = Symbol("oversized");
+
 function readOutput(vm: QuickJSContext, h: QuickJSHandle): unknown {
   if (vm.typeof(h) === "undefined") return null;
   const json = vm.getProp(vm.global, "JSON");
@@ -187,6 +191,6 @@ function readOutput(vm: QuickJSContext, h: QuickJSHandle): unknown {
   const s = vm.getString(text.value);
   text.value.dispose();
   if (s === undefined) return null;
-  if (s.length > MAX_OUTPUT_CHARS) return s.slice(0, MAX_OUTPUT_CHARS);
+  if (s.length > MAX_OUTPUT_CHARS) return OVERSIZED;
   return JSON.parse(s);
 }

@@ -5,39 +5,9 @@ import { getDb } from "../../../src/db";
 import type { KnowledgeBaseRow } from "../../../src/services/knowledge-bases";
 import { searchKnowledge } from "../../../src/services/retrieval/search";
 import { meanDirection, steered } from "../../../src/services/retrieval/feedback";
+import { vectorizeStandIn } from "../../support/vectorize-stand-in";
 
 const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
-
-/**
- * Stands in for Cloudflare Vectorize, which has no local runtime: vectors by namespace, exact cosine
- * ranking, and a record of the query vectors it was sent.
- */
-function vectorizeStandIn() {
-  const stored = new Map<string, { id: string; values: number[]; namespace: string; metadata: Record<string, string> }>();
-  const queries: number[][] = [];
-  const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b) || 1);
-  return {
-    queries,
-    async upsert(vectors: { id: string; values: number[]; namespace: string; metadata: Record<string, string> }[]) {
-      for (const v of vectors) stored.set(v.id, v);
-    },
-    async query(vector: number[], options: { topK: number; namespace: string }) {
-      queries.push(vector);
-      const matches = [...stored.values()]
-        .filter((v) => v.namespace === options.namespace)
-        .map((v) => ({ id: v.id, score: cos(vector, v.values), metadata: v.metadata }))
-        .sort((a, b) => b.score - a.score)
-        .slice(0, options.topK);
-      return { matches, count: matches.length };
-    },
-    async getByIds(ids: string[]) {
-      return ids.flatMap((id) => (stored.has(id) ? [stored.get(id)!] : []));
-    },
-    async deleteByIds(ids: string[]) {
-      for (const id of ids) stored.delete(id);
-    },
-  };
-}
 
 describe("hybrid search with Vectorize", () => {
   it("steers the vector sent to Vectorize towards the keyword leg's best passages, as the local store does", async () => {
