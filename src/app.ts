@@ -24,9 +24,11 @@ const PUBLIC_PATHS = new Set(["/auth/registration/", "/auth/login/", "/openapi.j
 /** Public path prefixes: stored files meant for browsers (logos, avatars), under an unguessable key; upload targets and downloads that carry their own signature. */
 const PUBLIC_PREFIXES = ["/files/public/", "/uploads/"];
 const PREFIX = /^\/api(?:\/v1)?(?=\/)/;
-function isPublic(path: string) {
+/** Signing in to the console (POST) needs no credentials; its other methods do. */
+const SIGN_IN = "/auth/sessions/";
+function isPublic(path: string, method: string) {
   const rest = path.replace(PREFIX, "");
-  return PUBLIC_PATHS.has(rest) || PUBLIC_PREFIXES.some((p) => rest.startsWith(p)) || WIDGET_PUBLIC_PATH.test(path);
+  return PUBLIC_PATHS.has(rest) || (rest === SIGN_IN && method === "POST") || PUBLIC_PREFIXES.some((p) => rest.startsWith(p)) || WIDGET_PUBLIC_PATH.test(path);
 }
 
 const OPENAPI_CONFIG = {
@@ -35,10 +37,11 @@ const OPENAPI_CONFIG = {
     title: "Conversational Assistant Platform API",
     version: "1.0.0",
     description:
-      "Every path answers under `/api/v1` and `/api`. Authenticate with `Authorization: Api-Key <key>`. " +
+      "Every path answers under `/api/v1` and `/api`. Authenticate with `Authorization: Api-Key <key>` " +
+      "(the operator console uses the session cookie that `POST /auth/sessions/` sets instead). " +
       "Request bodies and query strings accept camelCase or snake_case keys. Errors are `{detail, code}`.",
   },
-  security: [{ ApiKey: [] }],
+  security: [{ ApiKey: [] }, { ConsoleSession: [] }] as Record<string, string[]>[],
 };
 
 /** Writes that leave cached settings as they are (docs/decisions.md, "Per-isolate caches"). */
@@ -98,6 +101,12 @@ export function buildApp() {
     in: "header",
     name: "Authorization",
     description: "`Api-Key <key>`",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ConsoleSession", {
+    type: "apiKey",
+    in: "cookie",
+    name: "console_session",
+    description: "The operator console's session (`POST /auth/sessions/`); requests that change data must also send the console's own `Origin`.",
   });
   const document = (c: { req: { url: string } }) => app.getOpenAPI31Document({ ...OPENAPI_CONFIG, servers: [{ url: new URL(c.req.url).origin }] });
   app.get("/api/v1/openapi.json", (c) => c.json(document(c)));

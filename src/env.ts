@@ -90,8 +90,11 @@ export interface Principal {
   isStaff: boolean;
   /** The user's row, read with the key in one query; handlers need not read it again. */
   user: typeof schema.users.$inferSelect;
-  apiKeyId: string;
-  /** Organization the key acts in by default (X-Organization-Id overrides). */
+  /** The API key of the request; null when it came with the console's session cookie. */
+  apiKeyId: string | null;
+  /** The console session of the request (cookie), read with its user; null for an API key. */
+  session: typeof schema.consoleSessions.$inferSelect | null;
+  /** Organization the key or session acts in by default (X-Organization-Id overrides). */
   defaultOrganizationId: string | null;
 }
 

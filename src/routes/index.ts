@@ -1,5 +1,6 @@
 import type { Router } from "../lib/openapi";
 import { registerAuthRoutes } from "./auth";
+import { registerSessionRoutes } from "./sessions";
 import { registerUserRoutes } from "./users";
 import { registerApiKeyRoutes } from "./api-keys";
 import { registerPermissionRoutes } from "./permissions";
@@ -38,6 +39,7 @@ import { registerSqlDatabaseRoutes } from "./sql-databases";
 /** Every resource of the API; each is mounted under both /api/v1 and /api. */
 export function registerRoutes(r: Router) {
   registerAuthRoutes(r);
+  registerSessionRoutes(r);
   registerUserRoutes(r);
   registerApiKeyRoutes(r);
   registerPermissionRoutes(r);
