@@ -2,9 +2,11 @@
 // vitest.config.ts, whose Workers pool runs every test inside the worker runtime.
 import { defineConfig } from "vitest/config";
 import { buildWidget } from "./scripts/build-widget.mjs";
+import { buildConsoleBesideWidget } from "./scripts/build-console.mjs";
 
 export default defineConfig(async () => {
   await buildWidget({ quiet: true });
+  await buildConsoleBesideWidget({ quiet: true });
   return {
     test: {
       name: "browser",

@@ -2,6 +2,7 @@ import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { buildWidget } from "./scripts/build-widget.mjs";
+import { buildConsoleBesideWidget } from "./scripts/build-console.mjs";
 
 const BOOTSTRAP_TEST = "test/services/bootstrap.test.ts";
 /** Real Chromium against `wrangler dev`, run from Node by vitest.browser.config.mjs (a worker cannot start a browser). */
@@ -19,6 +20,7 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   // The widget's script is a static asset of the worker (wrangler.toml `[assets]`): built before any test.
   await buildWidget({ quiet: true });
+  await buildConsoleBesideWidget({ quiet: true });
   return {
     plugins: [
       // A function, so values provided by the global setup (the local upstream's URL) become bindings.

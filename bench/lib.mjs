@@ -20,6 +20,7 @@ export function newKey() {
 export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey } = {}) {
   // wrangler.toml's `[assets]` (the chat widget) must exist before wrangler starts.
   await (await import("../scripts/build-widget.mjs")).buildWidget({ quiet: true });
+  await (await import("../scripts/build-console.mjs")).buildConsoleBesideWidget({ quiet: true });
   // `state` (and the `key` it was bootstrapped with) restarts on the state of an earlier server stopped with `keep`.
   const state = reuse ?? mkdtempSync(path.join(tmpdir(), "bench-state-"));
   const key = givenKey ?? newKey();
@@ -86,4 +87,13 @@ export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 export function percentile(xs, p) {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Flags for Debian's Chromium on this machine (its closed network refuses Google's background connections). */
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Headless Debian Chromium through playwright-core (never a downloaded browser). */
+export async function launchChromium() {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
 }

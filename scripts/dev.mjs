@@ -52,6 +52,7 @@ writeFileSync(keyFile, key + "\n");
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: process.env.CI ?? "" };
 // The chat widget's script (static assets served by the worker).
 await (await import("./build-widget.mjs")).buildWidget();
+await (await import("./build-console.mjs")).buildConsoleBesideWidget();
 const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local"], { stdio: "inherit", env, input: "y\n" });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
@@ -61,6 +62,7 @@ console.log(`
   API:        http://localhost:${port}/api/v1/   (also /api/)
   Docs:       http://localhost:${port}/api/docs   OpenAPI: http://localhost:${port}/api/v1/openapi.json
   Health:     http://localhost:${port}/health     (lists missing settings)
+  Console:    http://localhost:${port}/console/   (sign in with the admin key below, or e-mail and password)
   Admin key:  ${key}   (also in ${keyFile}; settings in ${varsFile})
 
   curl -H "Authorization: Api-Key ${key}" http://localhost:${port}/api/v1/users/current/

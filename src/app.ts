@@ -12,6 +12,7 @@ import { authenticate } from "./middleware/auth";
 import { rateLimit } from "./middleware/rate-limit";
 import { WIDGET_PUBLIC_PATH, widgetCors } from "./middleware/widget-cors";
 import { registerWidgetPages } from "./routes/widget/pages";
+import { registerConsoleShell } from "./routes/console-shell";
 import { registerMcpServer } from "./routes/mcp-server";
 import { createRouter } from "./lib/openapi";
 import { forgetAccess } from "./services/access";
@@ -122,6 +123,7 @@ export function buildApp() {
   });
 
   registerWidgetPages(app);
+  registerConsoleShell(app);
   // Our assistants as an MCP server (JSON-RPC, not in the OpenAPI document), behind the same API keys.
   app.use("/mcp", withDb, authenticate(() => false), rateLimit());
   registerMcpServer(app);

@@ -21,6 +21,8 @@ export interface Bindings {
   VECTOR_INDEX: DurableObjectNamespace<VectorIndex>;
   /** Managed SQL databases (text-to-SQL), one SQLite object per database. */
   MANAGED_DATABASE: DurableObjectNamespace<ManagedDatabase>;
+  /** The static assets (wrangler.toml `[assets]`): the widget's script and the operator console. */
+  ASSETS: Fetcher;
   VECTORIZE?: VectorizeIndex;
   AI?: Ai;
   REGISTRATION_ENABLED?: string;
