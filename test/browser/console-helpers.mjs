@@ -36,7 +36,8 @@ export async function startConsole({ vars = {} } = {}) {
 /**
  * A page in a fresh browser context: `theme` and `locale` as a user would have chosen them (the
  * console's remembered choice; `locale` is also the browser's language), errors collected.
- * Expected errors (the 401 of the signed-out session check) are left out.
+ * The browser's log of refused API requests (4xx: the signed-out session check, a form's 400) is
+ * left out; script errors and CSP refusals stay.
  */
 export async function openPage(browser, { theme = "light", locale = "en", viewport = DESKTOP } = {}) {
   const context = await browser.newContext({ viewport, locale, colorScheme: theme === "dark" ? "dark" : "light" });
@@ -50,7 +51,7 @@ export async function openPage(browser, { theme = "light", locale = "en", viewpo
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => m.type() === "error" && !/status of 401/.test(m.text()) && errors.push(m.text()));
+  page.on("console", (m) => m.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text()) && errors.push(m.text()));
   return { context, page, errors };
 }
 
@@ -90,9 +91,10 @@ export async function axeViolations(page) {
 
 /**
  * Screenshots of the console at `path` in light, dark, at a phone's width and in zh-TW, into
- * docs/console/<name>-<look>.png. `prepare(page, context)` signs in (or not) and waits for the page.
+ * docs/console/<name>-<look>.png. `signIn(context)` signs the look's browser in (omit for the
+ * sign-in page); `act(page)` gets the page into the state to show. Each look signs out after.
  */
-export async function screenshots(browser, base, path, name, prepare) {
+export async function screenshots(browser, base, path, name, { signIn, act } = {}) {
   const looks = [
     ["light", { theme: "light" }],
     ["dark", { theme: "dark" }],
@@ -101,11 +103,13 @@ export async function screenshots(browser, base, path, name, prepare) {
   ];
   for (const [look, options] of looks) {
     const { context, page } = await openPage(browser, options);
-    await prepare(page, context);
+    await signIn?.(context);
     await page.goto(base + path);
     await page.locator("h1").first().waitFor();
+    await act?.(page);
     await page.waitForLoadState("networkidle");
     await page.screenshot({ path: `${SHOTS}/${name}-${look}.png`, fullPage: true });
+    if (signIn) await context.request.delete(`${base}/api/v1/auth/sessions/current/`, { headers: { Origin: base } });
     await context.close();
   }
 }

@@ -9,6 +9,7 @@ import { Pager } from "../../components/pager";
 import { TextField } from "../../components/field";
 import { announce } from "../../components/announcer";
 import { useResource } from "../../components/use-resource";
+import { DataTable, type Column } from "../../components/data-table";
 import { t as common } from "../../components/strings";
 import { formatTime } from "../../i18n";
 import { t } from "./strings";
@@ -24,6 +25,24 @@ export function KeysSection() {
   const keys = useResource(() => unwrap(api.GET("/api/v1/api-keys/", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page]);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const columns: Column<ApiKey>[] = [
+    { label: t("keyName"), rowHeader: true, cell: (k) => k.name },
+    { label: t("key"), cell: (k) => <code>{k.prefix}…</code> },
+    { label: t("created"), cell: (k) => formatTime(k.createdAt) },
+    { label: t("lastUsed"), cell: (k) => formatTime(k.lastUsedAt) },
+    { label: t("expires"), cell: (k) => (k.expiresAt ? formatTime(k.expiresAt) : t("never")) },
+    { label: t("status"), cell: (k) => <span class={`status ${statusOf(k) === "active" ? "ok" : "muted"}`}>{t(statusOf(k))}</span> },
+    {
+      label: t("actions"),
+      hiddenLabel: true,
+      cell: (k) =>
+        statusOf(k) === "active" && (
+          <div class="row-actions">
+            <Button variant="danger" aria-label={t("revokeNamed", { name: k.name })} onClick={() => setRevoking(k)}>{t("revoke")}</Button>
+          </div>
+        ),
+    },
+  ];
   return (
     <section aria-labelledby="keys-title" class="section">
       <div class="section-head">
@@ -37,40 +56,7 @@ export function KeysSection() {
       ) : keys.data.count === 0 ? (
         <p>{t("noKeys")}</p>
       ) : (
-        <div class="table-wrap" role="region" aria-labelledby="keys-title" tabIndex={0}>
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">{t("keyName")}</th>
-                <th scope="col">{t("key")}</th>
-                <th scope="col">{t("created")}</th>
-                <th scope="col">{t("lastUsed")}</th>
-                <th scope="col">{t("expires")}</th>
-                <th scope="col">{t("status")}</th>
-                <th scope="col"><span class="sr-only">{t("actions")}</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.results.map((k) => (
-                <tr key={k.id}>
-                  <th scope="row">{k.name}</th>
-                  <td><code>{k.prefix}…</code></td>
-                  <td>{formatTime(k.createdAt)}</td>
-                  <td>{formatTime(k.lastUsedAt)}</td>
-                  <td>{k.expiresAt ? formatTime(k.expiresAt) : t("never")}</td>
-                  <td><span class={`status ${statusOf(k) === "active" ? "ok" : "muted"}`}>{t(statusOf(k))}</span></td>
-                  <td>
-                    <div class="row-actions">
-                      {statusOf(k) === "active" && (
-                        <Button variant="danger" aria-label={t("revokeNamed", { name: k.name })} onClick={() => setRevoking(k)}>{t("revoke")}</Button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable labelledBy="keys-title" rows={keys.data.results} rowKey={(k) => k.id} columns={columns} />
       )}
       {keys.data && <Pager page={page} count={keys.data.count} pageSize={PAGE_SIZE} onPage={setPage} />}
       {creating && <CreateKey onClose={() => setCreating(false)} onCreated={() => keys.reload()} />}

@@ -4,6 +4,7 @@ import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { useResource } from "../../components/use-resource";
+import { DataTable, type Column } from "../../components/data-table";
 import { can } from "../../shell/session";
 import { ModelForm } from "./model-form";
 import { deleteModel, listModels, testModel, type ConnectionTest, type Model } from "./model-api";
@@ -29,6 +30,34 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
       announce(t("testFailedSay", { name: model.name, detail }), true);
     }
   };
+  const columns: Column<Model>[] = [
+    { label: t("name"), rowHeader: true, cell: (m) => <>{m.name} {m.isBuiltIn && <span class="badge">{t("builtIn")}</span>}</> },
+    { label: t("kind"), cell: (m) => t(m.kind) },
+    { label: t("provider"), cell: (m) => t(m.provider) },
+    {
+      label: t("model"),
+      class: "wrap",
+      cell: (m) => (
+        <>
+          <code>{m.modelName}</code>
+          {m.baseUrl && <div class="muted small">{m.baseUrl}</div>}
+        </>
+      ),
+    },
+    { label: t("key"), class: "nowrap", cell: (m) => m.apiKeyPreview ?? "—" },
+  ];
+  if (owner)
+    columns.push({ label: t("connection"), cell: (m) => <TestResult outcome={tests[m.id]} /> }, {
+      label: t("actions"),
+      hiddenLabel: true,
+      cell: (m) => (
+        <div class="row-actions">
+          <Button busy={tests[m.id] === "running"} aria-label={t("testNamed", { name: m.name })} onClick={() => runTest(m)}>{t("test")}</Button>
+          {!m.isBuiltIn && <Button aria-label={t("editNamed", { name: m.name })} onClick={() => setEditing(m)}>{t("edit")}</Button>}
+          {!m.isBuiltIn && <Button variant="danger" aria-label={t("deleteNamed", { name: m.name })} onClick={() => setDeleting(m)}>{t("delete")}</Button>}
+        </div>
+      ),
+    });
   const saved = (model: Model) => {
     announce(t("modelSaved", { name: model.name }));
     models.reload();
@@ -46,47 +75,7 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
       {models.data === undefined ? (
         models.loading && <Loading />
       ) : (
-        <div class="table-wrap" role="region" aria-labelledby="models-title" tabIndex={0}>
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">{t("name")}</th>
-                <th scope="col">{t("kind")}</th>
-                <th scope="col">{t("provider")}</th>
-                <th scope="col">{t("model")}</th>
-                <th scope="col">{t("key")}</th>
-                {owner && <th scope="col">{t("connection")}</th>}
-                {owner && <th scope="col"><span class="sr-only">{t("actions")}</span></th>}
-              </tr>
-            </thead>
-            <tbody>
-              {models.data.models.map((m) => (
-                <tr key={m.id}>
-                  <th scope="row">
-                    {m.name} {m.isBuiltIn && <span class="badge">{t("builtIn")}</span>}
-                  </th>
-                  <td>{t(m.kind)}</td>
-                  <td>{t(m.provider)}</td>
-                  <td class="wrap">
-                    <code>{m.modelName}</code>
-                    {m.baseUrl && <div class="muted small">{m.baseUrl}</div>}
-                  </td>
-                  <td>{m.apiKeyPreview ?? "—"}</td>
-                  {owner && <td><TestResult outcome={tests[m.id]} /></td>}
-                  {owner && (
-                    <td>
-                      <div class="row-actions">
-                        <Button busy={tests[m.id] === "running"} aria-label={t("testNamed", { name: m.name })} onClick={() => runTest(m)}>{t("test")}</Button>
-                        {!m.isBuiltIn && <Button aria-label={t("editNamed", { name: m.name })} onClick={() => setEditing(m)}>{t("edit")}</Button>}
-                        {!m.isBuiltIn && <Button variant="danger" aria-label={t("deleteNamed", { name: m.name })} onClick={() => setDeleting(m)}>{t("delete")}</Button>}
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable labelledBy="models-title" rows={models.data.models} rowKey={(m) => m.id} columns={columns} />
       )}
       {models.data?.truncated && <p class="muted">{t("firstHundred")}</p>}
       {editing && <ModelForm open model={editing === "new" ? undefined : editing} onClose={() => setEditing(null)} onSaved={saved} />}

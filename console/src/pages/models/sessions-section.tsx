@@ -6,6 +6,7 @@ import { ErrorAlert, Loading } from "../../components/alert";
 import { Pager } from "../../components/pager";
 import { announce } from "../../components/announcer";
 import { useResource } from "../../components/use-resource";
+import { DataTable, type Column } from "../../components/data-table";
 import { formatTime } from "../../i18n";
 import { signOut } from "../../shell/session";
 import { t } from "./strings";
@@ -27,6 +28,26 @@ export function SessionsSection() {
   const [page, setPage] = useState(1);
   const sessions = useResource(() => unwrap(api.GET("/api/v1/auth/sessions/", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page]);
   const [revoking, setRevoking] = useState<ConsoleSession | null>(null);
+  const columns: Column<ConsoleSession>[] = [
+    { label: t("browser"), rowHeader: true, cell: (s) => <span title={s.userAgent ?? undefined}>{browserOf(s.userAgent)} {s.current && <span class="badge">{t("thisSession")}</span>}</span> },
+    { label: t("signedInWith"), cell: (s) => (s.method === "password" ? t("password") : t("apiKeyMethod")) },
+    { label: t("signedInAt"), cell: (s) => formatTime(s.createdAt) },
+    { label: t("lastUsed"), cell: (s) => formatTime(s.lastUsedAt) },
+    { label: t("expires"), cell: (s) => formatTime(s.expiresAt) },
+    {
+      label: t("actions"),
+      hiddenLabel: true,
+      cell: (s) => (
+        <div class="row-actions">
+          {s.current ? (
+            <Button onClick={() => signOut()}>{t("signOutHere")}</Button>
+          ) : (
+            <Button variant="danger" aria-label={t("revokeNamed", { name: browserOf(s.userAgent) })} onClick={() => setRevoking(s)}>{t("revoke")}</Button>
+          )}
+        </div>
+      ),
+    },
+  ];
   return (
     <section aria-labelledby="sessions-title" class="section">
       <h2 id="sessions-title">{t("sessions")}</h2>
@@ -35,42 +56,7 @@ export function SessionsSection() {
       {sessions.data === undefined ? (
         sessions.loading && <Loading />
       ) : (
-        <div class="table-wrap" role="region" aria-labelledby="sessions-title" tabIndex={0}>
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">{t("browser")}</th>
-                <th scope="col">{t("signedInWith")}</th>
-                <th scope="col">{t("signedInAt")}</th>
-                <th scope="col">{t("lastUsed")}</th>
-                <th scope="col">{t("expires")}</th>
-                <th scope="col"><span class="sr-only">{t("actions")}</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.data.results.map((s) => (
-                <tr key={s.id}>
-                  <th scope="row" title={s.userAgent ?? undefined}>
-                    {browserOf(s.userAgent)} {s.current && <span class="badge">{t("thisSession")}</span>}
-                  </th>
-                  <td>{s.method === "password" ? t("password") : t("apiKeyMethod")}</td>
-                  <td>{formatTime(s.createdAt)}</td>
-                  <td>{formatTime(s.lastUsedAt)}</td>
-                  <td>{formatTime(s.expiresAt)}</td>
-                  <td>
-                    <div class="row-actions">
-                      {s.current ? (
-                        <Button onClick={() => signOut()}>{t("signOutHere")}</Button>
-                      ) : (
-                        <Button variant="danger" aria-label={t("revokeNamed", { name: browserOf(s.userAgent) })} onClick={() => setRevoking(s)}>{t("revoke")}</Button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable labelledBy="sessions-title" rows={sessions.data.results} rowKey={(s) => s.id} columns={columns} />
       )}
       {sessions.data && <Pager page={page} count={sessions.data.count} pageSize={PAGE_SIZE} onPage={setPage} />}
       <ConfirmDialog
