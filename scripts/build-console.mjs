@@ -51,6 +51,7 @@ const html = ({ js, css, preload }) => `<!doctype html>
 <title>Console</title>
 <link rel="icon" href="/console/assets/${ICON}">
 <link rel="stylesheet" href="/console/${css}">
+<link rel="preload" href="/api/v1/auth/sessions/current/" as="fetch" crossorigin="anonymous">
 ${preload.map((p) => `<link rel="modulepreload" href="/console/${p}">`).join("\n")}
 <script type="module" src="/console/${js}"></script>
 </head>

@@ -4,7 +4,13 @@ import "console:styles";
 import { render } from "preact";
 import { App } from "./shell/app";
 import { loadSession } from "./shell/session";
+import { preloadPage } from "./shell/outlet";
+import { currentPath } from "./shell/router";
 import "./shell/theme";
+import "./components";
 
+// Both at once: the session (whose request index.html has already started as a preload) and the
+// chunk of the page the address names.
 loadSession();
+preloadPage(currentPath.value);
 render(<App />, document.getElementById("app")!);

@@ -37,6 +37,9 @@ describe("the console shell in Chromium", () => {
     const { context, page, errors } = await openPage(app.browser);
     const served = await page.goto(`${app.base}/console/`);
     expect(served.headers()["content-security-policy"]).toContain("script-src 'self'");
+    // Its hashed files, served by the asset router, are cached for good.
+    const script = await fetch(app.base + (await page.locator("script[type=module]").getAttribute("src")));
+    expect(script.headers.get("cache-control")).toContain("immutable");
     await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
     await expect.poll(() => page.url()).toBe(`${app.base}/console/models`);
     expect(await page.locator("main h1").textContent()).toBe("Models and API keys");

@@ -9,8 +9,6 @@ import { session } from "./session";
 import { currentPath } from "./router";
 import { t } from "./strings";
 
-/** Loaded at start while the session is asked for, so a signed-out visit shows the form without a wait. */
-const signInPage = import("../pages/sign-in/page");
 
 /** The console: the sign-in page until there is a session, then the shell around the current page. */
 export function App() {
@@ -26,7 +24,7 @@ export function App() {
 function SignIn() {
   const [Page, setPage] = useState<ComponentType | null>(null);
   useEffect(() => {
-    signInPage.then((m) => setPage(() => m.default));
+    import("../pages/sign-in/page").then((m) => setPage(() => m.default));
   }, []);
   return Page ? <Page /> : <Loading />;
 }

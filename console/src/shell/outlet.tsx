@@ -12,6 +12,27 @@ import { t as common } from "../components/strings";
 
 /** Page modules once loaded, so coming back to a page shows it at once. */
 const loaded = new Map<PageEntry, ComponentType<PageProps>>();
+const loading = new Map<PageEntry, Promise<ComponentType<PageProps>>>();
+
+function loadPage(entry: PageEntry): Promise<ComponentType<PageProps>> {
+  let pending = loading.get(entry);
+  if (!pending) {
+    pending = entry.load().then((m) => {
+      loaded.set(entry, m.default);
+      return m.default;
+    });
+    // A failed load may be retried.
+    pending.catch(() => loading.delete(entry));
+    loading.set(entry, pending);
+  }
+  return pending;
+}
+
+/** Starts loading the page of `path` (at start, while the session is asked for). */
+export function preloadPage(path: string) {
+  const entry = PAGES.find((p) => matchPath(p.path, path));
+  if (entry) loadPage(entry).catch(() => undefined);
+}
 
 /** The page of the current path: its chunk loaded on first visit; the start page for `/`. */
 export function Outlet() {
@@ -39,11 +60,8 @@ function Lazy({ entry, props }: { entry: PageEntry; props: PageProps }) {
   const [error, setError] = useState<unknown>(null);
   const load = () => {
     setError(null);
-    entry.load().then(
-      (m) => {
-        loaded.set(entry, m.default);
-        setPage(() => m.default);
-      },
+    loadPage(entry).then(
+      (page) => setPage(() => page),
       (err) => setError(err),
     );
   };
