@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
-import { notFound } from "../lib/errors";
+import { notConfigured, notFound } from "../lib/errors";
 
 /**
  * The operator console is static assets under /console/ (scripts/build-console.mjs), served before
@@ -12,6 +12,7 @@ import { notFound } from "../lib/errors";
 export function registerConsoleShell(app: OpenAPIHono<AppEnv>) {
   app.get("/console/*", async (c) => {
     if (c.req.path.startsWith("/console/assets/")) throw notFound();
+    if (!c.env.ASSETS) throw notConfigured("The ASSETS binding (wrangler.toml [assets] binding = \"ASSETS\") is missing, so the console cannot be served.");
     const shell = await c.env.ASSETS.fetch(new URL("/console/", c.req.url));
     if (!shell.ok) throw notFound("The console is not built: run `npm run build:console`.");
     return new Response(shell.body, { status: 200, headers: shell.headers });
