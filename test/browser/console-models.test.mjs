@@ -108,6 +108,8 @@ describe("Models and API keys in Chromium", () => {
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await dialog(page).getByRole("button", { name: "Done" }).click();
     await page.getByRole("row", { name: /CRM sync/ }).waitFor();
+    // The focus is back on the button that opened the dialog.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Create API key");
     // The secret is nowhere on the page any more.
     expect(await page.content()).not.toContain(secret);
     const withKey = () => fetch(`${app.base}/api/v1/users/current/`, { headers: { Authorization: `Api-Key ${secret}` } }).then((r) => r.status);

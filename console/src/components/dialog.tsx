@@ -28,6 +28,8 @@ export function Dialog({ title, open, onClose, children, footer }: Props) {
       dialog.close();
     }
   }, [open]);
+  // Unmounted while open (its parent stopped rendering it): the focus still goes back.
+  useEffect(() => () => (opener.current as HTMLElement | null)?.focus?.(), []);
   const closed = () => {
     (opener.current as HTMLElement | null)?.focus?.();
     if (open) onClose();

@@ -11,7 +11,6 @@ export interface Resource<T> {
 /** Data a page shows, loaded when `deps` change (the organization, the page number, ...). */
 export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resource<T> {
   const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: null, loading: true });
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   const run = useCallback(load, deps);
   const reload = useCallback(async () => {
     setState((s) => ({ ...s, loading: true }));

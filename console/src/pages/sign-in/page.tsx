@@ -19,16 +19,16 @@ export default function SignInPage() {
   const [method, setMethod] = useState<Method>("password");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const first = useRef<HTMLFormElement>(null);
+  const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     document.title = `${t("title")} · Console`;
-    first.current?.querySelector("input")?.focus();
+    form.current?.querySelector("input")?.focus();
   }, [method]);
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const body = method === "password" ? { email: String(form.get("email")), password: String(form.get("password")) } : { apiKey: String(form.get("apiKey")) };
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    const body = method === "password" ? { email: String(data.get("email")), password: String(data.get("password")) } : { apiKey: String(data.get("apiKey")) };
     setBusy(true);
     setProblem(null);
     try {
@@ -52,7 +52,7 @@ export default function SignInPage() {
           <button type="button" class="btn quiet" aria-pressed={method === "password"} onClick={() => setMethod("password")}>{t("withPassword")}</button>
           <button type="button" class="btn quiet" aria-pressed={method === "key"} onClick={() => setMethod("key")}>{t("withKey")}</button>
         </div>
-        <form ref={first} onSubmit={submit} noValidate={false}>
+        <form ref={form} onSubmit={submit}>
           {method === "password" ? (
             <>
               <TextField label={t("email")} name="email" type="email" autoComplete="username" required error={problem?.field("email")} />
