@@ -15,7 +15,7 @@
 // No scenario named: every one not marked `long`. `--all`: all of them. `--list`: names and descriptions.
 // Ports: the worker of the i-th scenario on 9050 + i, its inspector on 9080 + i (CHAOS_PORT moves the 9050).
 // Miniflare keeps queue messages in memory: anything that makes `wrangler dev` reload (a rebuild of
-// widget/dist, which `npm test` does) drops delayed ones, so run nothing else in this checkout meanwhile.
+// dist/assets, which `npm test` does) drops delayed ones, so run nothing else in this checkout meanwhile.
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";

@@ -144,3 +144,12 @@ function readStat(path) {
   }
 }
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
+
+/** Flags for Debian's Chromium on this machine (its closed network refuses Google's background connections). */
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Headless Debian Chromium through playwright-core (never a downloaded browser). */
+export async function launchChromium() {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
+}

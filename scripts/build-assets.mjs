@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildWidget } from "./build-widget.mjs";
+import { buildConsole } from "./build-console.mjs";
 import { buildVendor } from "./build-vendor.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -14,6 +15,7 @@ export const ASSETS_DIR = path.join(root, "dist", "assets");
 /** One line per static front end: each writes its files under `out` and returns its `_headers` lines. */
 const builders = [
   (options) => buildWidget({ ...options, out: ASSETS_DIR }),
+  (options) => buildConsole({ ...options, outDir: ASSETS_DIR }),
 ];
 
 export async function buildAssets({ quiet = false } = {}) {

@@ -59,6 +59,7 @@ console.log(`
   API:        http://localhost:${port}/api/v1/   (also /api/)
   Docs:       http://localhost:${port}/api/docs   OpenAPI: http://localhost:${port}/api/v1/openapi.json
   Health:     http://localhost:${port}/health     (lists missing settings)
+  Console:    http://localhost:${port}/console/   (sign in with the admin key below, or e-mail and password)
   Admin key:  ${key}   (also in ${keyFile}; settings in ${varsFile})
 
   curl -H "Authorization: Api-Key ${key}" http://localhost:${port}/api/v1/users/current/

@@ -15,6 +15,7 @@ import { authenticate } from "./middleware/auth";
 import { rateLimit } from "./middleware/rate-limit";
 import { WIDGET_PUBLIC_PATH, widgetCors } from "./middleware/widget-cors";
 import { registerWidgetPages } from "./routes/widget/pages";
+import { registerConsoleShell } from "./routes/console-shell";
 import { registerMcpServer } from "./routes/mcp-server";
 import { createRouter, type Router } from "./lib/openapi";
 import { forgetAccess } from "./services/access";
@@ -28,9 +29,11 @@ const PUBLIC_PATHS = new Set(["/auth/registration/", "/auth/login/", "/openapi.j
 /** Public path prefixes: stored files meant for browsers (logos, avatars), under an unguessable key; upload targets and downloads that carry their own signature. */
 const PUBLIC_PREFIXES = ["/files/public/", "/uploads/"];
 const PREFIX = /^\/api(?:\/v1)?(?=\/)/;
-function isPublic(path: string) {
+/** Signing in to the console (POST) needs no credentials; its other methods do. */
+const SIGN_IN = "/auth/sessions/";
+function isPublic(path: string, method: string) {
   const rest = path.replace(PREFIX, "");
-  return PUBLIC_PATHS.has(rest) || PUBLIC_PREFIXES.some((p) => rest.startsWith(p)) || WIDGET_PUBLIC_PATH.test(path);
+  return PUBLIC_PATHS.has(rest) || (rest === SIGN_IN && method === "POST") || PUBLIC_PREFIXES.some((p) => rest.startsWith(p)) || WIDGET_PUBLIC_PATH.test(path);
 }
 
 export const OPENAPI_CONFIG = {
@@ -39,10 +42,11 @@ export const OPENAPI_CONFIG = {
     title: "Conversational Assistant Platform API",
     version: "1.0.0",
     description:
-      "Every path answers under `/api/v1` and `/api`. Authenticate with `Authorization: Api-Key <key>`. " +
+      "Every path answers under `/api/v1` and `/api`. Authenticate with `Authorization: Api-Key <key>` " +
+      "(the operator console uses the session cookie that `POST /auth/sessions/` sets instead). " +
       "Request bodies and query strings accept camelCase or snake_case keys. Errors are `{detail, code}`.",
   },
-  security: [{ ApiKey: [] }],
+  security: [{ ApiKey: [] }, { ConsoleSession: [] }] as Record<string, string[]>[],
 };
 
 /** Writes that leave cached settings as they are (docs/decisions.md, "Per-isolate caches"). */
@@ -113,6 +117,12 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
     name: "Authorization",
     description: "`Api-Key <key>`",
   });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ConsoleSession", {
+    type: "apiKey",
+    in: "cookie",
+    name: "console_session",
+    description: "The operator console's session (`POST /auth/sessions/`); requests that change data must also send the console's own `Origin`.",
+  });
   const document = async (c: Context) => c.json(await openApiDocument(new URL(c.req.url).origin));
   app.get("/api/v1/openapi.json", document);
   app.get("/api/openapi.json", document);
@@ -128,6 +138,7 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
   });
 
   registerWidgetPages(app);
+  registerConsoleShell(app);
   // Our assistants as an MCP server (JSON-RPC, not in the OpenAPI document), behind the same API keys.
   app.use("/mcp", withDb, authenticate(() => false), rateLimit());
   registerMcpServer(app, fetchApp);

@@ -21,6 +21,8 @@ export interface Bindings {
   VECTOR_INDEX: DurableObjectNamespace<VectorIndex>;
   /** Managed SQL databases (text-to-SQL), one SQLite object per database. */
   MANAGED_DATABASE: DurableObjectNamespace<ManagedDatabase>;
+  /** The static assets (wrangler.toml `[assets]`): the widget's script and the operator console. */
+  ASSETS: Fetcher;
   VECTORIZE?: VectorizeIndex;
   AI?: Ai;
   REGISTRATION_ENABLED?: string;
@@ -94,8 +96,11 @@ export interface Principal {
   isStaff: boolean;
   /** The user's row, read with the key in one query; handlers need not read it again. */
   user: typeof schema.users.$inferSelect;
-  apiKeyId: string;
-  /** Organization the key acts in by default (X-Organization-Id overrides). */
+  /** The API key of the request; null when it came with the console's session cookie. */
+  apiKeyId: string | null;
+  /** The console session of the request (cookie), read with its user; null for an API key. */
+  session: typeof schema.consoleSessions.$inferSelect | null;
+  /** Organization the key or session acts in by default (X-Organization-Id overrides). */
   defaultOrganizationId: string | null;
 }
 

@@ -1,15 +1,15 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
+import type { Context } from "hono";
 import type { AppEnv, Principal } from "../env";
-import { apiKeys, users } from "../db/schema";
-import { unauthenticated } from "../lib/errors";
-import { sha256Hex } from "../lib/crypto";
-import { bootstrapOwner } from "../services/accounts";
-import { planSettings } from "../services/plans";
-import { verifiedKey, type KeyRecord } from "../services/key-cache";
-import type { Db } from "../env";
+import { apiKeys, consoleSessions } from "../db/schema";
+import { ApiError, forbidden, unauthenticated } from "../lib/errors";
+import { apiKeyRecordFor, sessionRecordFor } from "../services/credentials";
+import { SESSION_COOKIE, SESSION_TOUCH_MS, clearedSessionCookie, sessionCookie, sessionExpired } from "../services/console-sessions";
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** `Authorization: Api-Key <key>`; `Bearer <key>` is accepted too, for OpenAI-compatible clients. */
 function readKey(header: string | undefined): string | null {
@@ -18,7 +18,8 @@ function readKey(header: string | undefined): string | null {
 }
 
 /**
- * Resolves the API key to its user (the principal) on every route except the public ones.
+ * Resolves the caller (the principal) on every route except the public ones: an API key in
+ * `Authorization`, else the operator console's session cookie (CONTRACT section 16).
  * Authorization is not decided here: each handler names the permission it needs.
  */
 export const authenticate = (isPublic: (path: string, method: string) => boolean) =>
@@ -26,12 +27,14 @@ export const authenticate = (isPublic: (path: string, method: string) => boolean
     if (isPublic(c.req.path, c.req.method)) return next();
     const header = c.req.header("Authorization");
     const key = readKey(header);
-    if (!key) throw unauthenticated(header ? "Malformed Authorization header; expected `Api-Key <key>`." : undefined);
+    if (!key) {
+      const token = header ? undefined : getCookie(c, SESSION_COOKIE);
+      if (token) return withSession(c, token, next);
+      throw unauthenticated(header ? "Malformed Authorization header; expected `Api-Key <key>`." : undefined);
+    }
     const db = c.var.db;
-    const hash = await sha256Hex(key);
     const now = Date.now();
-    let row = await verifiedKey(hash, () => findKey(db, hash));
-    if (!row && key === c.env.BOOTSTRAP_API_KEY && (await bootstrapOwner(db, key, c.env.BOOTSTRAP_EMAIL, planSettings(c.env).defaultPlan.id))) row = await findKey(db, hash);
+    const row = await apiKeyRecordFor(c.env, db, key);
     if (!row) throw unauthenticated("Invalid API key.");
     if (row.expiresAt !== null && row.expiresAt <= now) throw unauthenticated("API key has expired.");
     const { user } = row;
@@ -42,6 +45,7 @@ export const authenticate = (isPublic: (path: string, method: string) => boolean
       isStaff: user.isStaff,
       user,
       apiKeyId: row.apiKeyId,
+      session: null,
       defaultOrganizationId: row.organizationId,
     };
     c.set("principal", principal);
@@ -52,17 +56,47 @@ export const authenticate = (isPublic: (path: string, method: string) => boolean
     await next();
   });
 
-async function findKey(db: Db, hash: string): Promise<KeyRecord | undefined> {
-  const [row] = await db
-    .select({
-      apiKeyId: apiKeys.id,
-      organizationId: apiKeys.organizationId,
-      expiresAt: apiKeys.expiresAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-      user: users,
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)));
-  return row;
+/**
+ * The console's cookie: the session's user, with the same permissions as their API key. A
+ * cookie-authenticated write must come from this origin (`Origin`), so no other site can make a
+ * signed-in browser change anything. Each use slides the 12-hour idle expiry (written once a minute).
+ */
+async function withSession(c: Context<AppEnv>, token: string, next: () => Promise<void>) {
+  const db = c.var.db;
+  const now = Date.now();
+  const row = await sessionRecordFor(db, token);
+  const cleared = { "Set-Cookie": clearedSessionCookie(c.req.url) };
+  if (!row) throw new ApiError(401, "not_authenticated", "Console session is not valid; sign in again.", undefined, cleared);
+  if (sessionExpired(row.session, now)) throw new ApiError(401, "not_authenticated", "Console session has expired; sign in again.", undefined, cleared);
+  if (!SAFE_METHODS.has(c.req.method) && c.req.header("Origin") !== new URL(c.req.url).origin) {
+    throw forbidden("A request with the console's session cookie that changes data must come from the console's own origin (Origin header).");
+  }
+  const { user, session } = row;
+  c.set("principal", {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    isStaff: user.isStaff,
+    user,
+    apiKeyId: null,
+    session,
+    defaultOrganizationId: session.organizationId,
+  });
+  const touch = now - session.lastUsedAt > SESSION_TOUCH_MS;
+  if (touch) {
+    session.lastUsedAt = now;
+    c.executionCtx.waitUntil(db.update(consoleSessions).set({ lastUsedAt: now }).where(eq(consoleSessions.id, session.id)).then(() => undefined));
+  }
+  await next();
+  // The cookie's Max-Age slides with the session, unless the handler set the cookie itself (sign-out).
+  if (touch && !c.res.headers.has("Set-Cookie")) {
+    const cookie = sessionCookie(c.req.url, token);
+    try {
+      c.res.headers.append("Set-Cookie", cookie);
+    } catch {
+      // A response passed through from fetch() has immutable headers: answer with a copy.
+      c.res = new Response(c.res.body, c.res);
+      c.res.headers.append("Set-Cookie", cookie);
+    }
+  }
 }

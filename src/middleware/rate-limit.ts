@@ -3,12 +3,12 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { takeToken } from "../services/rate-limit";
 
-/** Per-API-key limit, RATE_LIMIT_PER_MINUTE (default 1,200) requests a minute (CONTRACT section 8). */
+/** Per-API-key (or console session) limit, RATE_LIMIT_PER_MINUTE (default 1,200) requests a minute (CONTRACT section 8). */
 export const rateLimit = () =>
   createMiddleware<AppEnv>(async (c, next) => {
     const principal = c.get("principal");
     if (principal) {
-      const { allowed, retryAfter } = takeToken(c.env, principal.apiKeyId, c.executionCtx);
+      const { allowed, retryAfter } = takeToken(c.env, principal.apiKeyId ?? principal.session!.id, c.executionCtx);
       if (!allowed) {
         throw new ApiError(429, "throttled", `Request was throttled. Expected available in ${retryAfter} seconds.`, undefined, {
           "Retry-After": String(retryAfter),

@@ -10,6 +10,7 @@ type Register = (r: Router) => void;
  */
 export const ROUTE_GROUPS: { segments: string[]; load: () => Promise<Register> }[] = [
   { segments: ["auth"], load: async () => (await import("./auth")).registerAuthRoutes },
+  { segments: ["auth"], load: async () => (await import("./sessions")).registerSessionRoutes },
   { segments: ["users"], load: async () => (await import("./users")).registerUserRoutes },
   { segments: ["api-keys"], load: async () => (await import("./api-keys")).registerApiKeyRoutes },
   { segments: ["permissions"], load: async () => (await import("./permissions")).registerPermissionRoutes },

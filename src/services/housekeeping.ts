@@ -1,7 +1,8 @@
 import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
 import type { Bindings } from "../env";
 import { getDb } from "../db";
-import { apiKeys, knowledgeBaseFiles } from "../db/schema";
+import { apiKeys, consoleSessions, knowledgeBaseFiles } from "../db/schema";
+import { SESSION_IDLE_MS } from "./console-sessions";
 import { strandedDeliveries } from "./webhooks/delivery";
 import { enqueueDeliveries } from "./webhooks/emit";
 import { enqueueFiles } from "./knowledge-files";
@@ -17,7 +18,7 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, and
  * knowledge-base files stuck queued or processing, and evaluations still pending; rolls up the
  * usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
- * more than 30 days ago; deletes uploads and attachments never used (src/services/uploads/cleanup.ts).
+ * more than 30 days ago, and console sessions revoked or lapsed as long ago; deletes uploads and attachments never used (src/services/uploads/cleanup.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
@@ -33,4 +34,5 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const before = now - KEEP_DEAD_KEYS_MS;
   await cleanupUploads(env, now);
   await db.delete(apiKeys).where(or(and(isNotNull(apiKeys.revokedAt), lt(apiKeys.revokedAt, before)), and(isNotNull(apiKeys.expiresAt), lt(apiKeys.expiresAt, before))));
+  await db.delete(consoleSessions).where(or(lt(consoleSessions.revokedAt, before), lt(consoleSessions.lastUsedAt, before - SESSION_IDLE_MS)));
 }

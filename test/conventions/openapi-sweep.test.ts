@@ -53,6 +53,7 @@ const PARAM_RESOURCES: Record<string, Resource> = {
 /** `{id}`: what it holds, by the collection segment before it. */
 const ID_RESOURCES: Record<string, Resource> = {
   "api-keys": "apiKey",
+  sessions: "consoleSession",
   organizations: "organization",
   members: "member",
   groups: "group",
@@ -120,6 +121,7 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
 const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string, unknown>> = {
   "POST /auth/registration/": (_w, marker) => ({ email: `${unique(marker)}@example.com`.toLowerCase() }),
   "POST /auth/login/": (w) => ({ email: w.owner.email, password: SWEEP_PASSWORD }),
+  "POST /auth/sessions/": (w) => ({ email: w.owner.email, password: SWEEP_PASSWORD }),
   "POST /auth/password/change/": () => ({ oldPassword: SWEEP_PASSWORD, newPassword1: SWEEP_PASSWORD, newPassword2: SWEEP_PASSWORD }),
   "PUT /users/current/": (w) => ({ email: w.owner.email }),
   "POST /organizations/{organizationPk}/members/": (w) => ({ email: w.outsiderEmail }),
@@ -191,6 +193,8 @@ const CONTROL_EXPECTED: Record<string, [number, string]> = {
   "POST /web-chats/": [409, "creating a web inbox creates its web chat, so no inbox lacks one"],
   "POST /web-chats/{id}/custom-domain/verify/": [400, "the sweep's web chat has no custom domain (verification is tested in test/routes/widget/pages.test.ts)"],
   "POST /tool-execution-records/{id}/result/": [400, "only a pending desktop call takes a result (tested in test/scenarios/agent.test.ts)"],
+  "GET /auth/sessions/current/": [404, "the sweep sends API keys, which carry no console session (the cookie is tested in test/routes/sessions/)"],
+  "DELETE /auth/sessions/current/": [404, "the sweep sends API keys, which carry no console session (sign-out is tested in test/routes/sessions/sign-out.test.ts)"],
   "POST /uploads/": [400, "a valid upload needs a fresh signed policy (the flow is tested in test/routes/attachments/presigned-flow.test.ts)"],
   "GET /uploads/{key}": [403, "a download needs its signature (tested in test/routes/attachments/)"],
   "PUT /uploads/{key}": [403, "a PUT upload needs its signature (tested in test/routes/attachments/presigned-flow.test.ts)"],

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { apiKeys, knowledgeBaseFiles } from "../../src/db/schema";
+import { apiKeys, consoleSessions, knowledgeBaseFiles } from "../../src/db/schema";
+import { newSession } from "../../src/services/console-sessions";
 import { uuidv7 } from "../../src/lib/ids";
 import { createKnowledgeBase, waitForFile } from "../fixtures/knowledge";
 import { runHousekeeping } from "../../src/services/housekeeping";
@@ -32,6 +33,23 @@ describe("housekeeping cron", () => {
     expect(left.has(ids.revokedRecently)).toBe(true);
     expect(left.has(ids.expiresLater)).toBe(true);
     expect((await owner.fetch("GET", "/users/current/")).status).toBe(200);
+  });
+
+  it("removes console sessions revoked or lapsed more than 30 days ago, and keeps the others", async () => {
+    const owner = await seedOwner();
+    const now = Date.now();
+    const session = async (values: { lastUsedAt: number; revokedAt?: number }) => {
+      const { values: row } = await newSession({ userId: owner.userId, organizationId: null, method: "api_key", userAgent: null }, values.lastUsedAt);
+      await db().insert(consoleSessions).values({ ...row, revokedAt: values.revokedAt ?? null });
+      return row.id;
+    };
+    const revokedLongAgo = await session({ lastUsedAt: now - 40 * DAY, revokedAt: now - 31 * DAY });
+    const lapsedLongAgo = await session({ lastUsedAt: now - 31 * DAY });
+    const lapsedRecently = await session({ lastUsedAt: now - 2 * DAY });
+    const live = await session({ lastUsedAt: now - 60_000 });
+    await runHousekeeping(env, now);
+    const left = new Set((await db().select({ id: consoleSessions.id }).from(consoleSessions).where(eq(consoleSessions.userId, owner.userId))).map((s) => s.id));
+    expect([left.has(revokedLongAgo), left.has(lapsedLongAgo), left.has(lapsedRecently), left.has(live)]).toEqual([false, false, true, true]);
   });
 });
 

@@ -34,3 +34,26 @@ export const apiKeys = sqliteTable(
   },
   (t) => [index("api_keys_user_idx").on(t.userId)],
 );
+
+/**
+ * Operator console sign-ins (CONTRACT section 16). The session id travels in an HttpOnly cookie;
+ * only its SHA-256 is stored, like API keys. A session lapses 12 hours after it was last used.
+ */
+export const consoleSessions = sqliteTable(
+  "console_sessions",
+  {
+    id: id(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** The organization it acts in unless X-Organization-Id says otherwise (a key's, when signed in with one). */
+    organizationId: text("organization_id"),
+    tokenHash: text("token_hash").notNull().unique(),
+    /** How the user signed in: `password` or `api_key`. */
+    method: text("method", { enum: ["password", "api_key"] }).notNull(),
+    /** The browser, so a user can tell their sessions apart. */
+    userAgent: text("user_agent"),
+    lastUsedAt: integer("last_used_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("console_sessions_user_idx").on(t.userId)],
+);

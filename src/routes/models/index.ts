@@ -5,8 +5,9 @@ import { registerGetModel } from "./get";
 import { MODEL_KIND_ROUTES } from "./kinds";
 import { registerListModels } from "./list";
 import { registerUpdateModel } from "./update";
+import { registerTestModelConnection } from "./test-connection";
 
-/** The same five endpoints for each kind: large language, embedding and reranker models. */
+/** The same six endpoints for each kind: large language, embedding and reranker models. */
 export function registerModelRoutes(r: Router) {
   for (const k of MODEL_KIND_ROUTES) {
     registerListModels(r, k);
@@ -14,5 +15,6 @@ export function registerModelRoutes(r: Router) {
     registerGetModel(r, k);
     registerUpdateModel(r, k);
     registerDeleteModel(r, k);
+    registerTestModelConnection(r, k);
   }
 }

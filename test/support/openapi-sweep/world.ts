@@ -18,6 +18,8 @@ export type Resource =
   | "groupMember"
   | "groupChatbot"
   | "apiKey"
+  /** A console session of the owner (signed in with their key). */
+  | "consoleSession"
   | "llm"
   | "embeddingModel"
   | "rerankerModel"
@@ -167,7 +169,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
     owner
       .fetch("POST", `/${kind}/`, { name: unique(kind), provider: "openai_compatible", modelName: "sweep-model", baseUrl: "https://models.example.com/v1", ...(kind === "embedding-models" ? { dimensions: 8 } : {}) })
       .then((r) => created(r));
-  const [group, chatbot, llm, embeddingModel, rerankerModel, kb, contact, apiKey] = await Promise.all([
+  const [group, chatbot, llm, embeddingModel, rerankerModel, kb, contact, apiKey, signedIn] = await Promise.all([
     owner.fetch("POST", `/organizations/${org}/groups/`, { name: unique("group"), permissions: [] }).then((r) => created(r)),
     owner.fetch("POST", "/chatbots/", { name: unique("bot"), largeLanguageModel: LOCAL_LLM }).then((r) => created(r)),
     model("large-language-models"),
@@ -176,6 +178,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
     createKnowledgeBase(owner),
     owner.fetch("POST", "/contacts/", { name: unique("contact") }).then((r) => created(r)),
     owner.fetch("POST", "/api-keys/", { name: unique("key") }).then((r) => created(r)),
+    call("POST", "/api/v1/auth/sessions/", { apiKey: owner.key }).then((r) => created<{ session: { id: string } }>(r)),
   ]);
   const [[groupMember], [groupChatbot], inbox, label, files, completion] = await Promise.all([
     owner.fetch("POST", `/organizations/${org}/groups/${group.id}/group-members/bulk-create/`, { members: [member.memberId] }).then((r) => created<{ id: string }[]>(r)),
@@ -241,6 +244,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
       groupMember: groupMember.id,
       groupChatbot: groupChatbot.id,
       apiKey: apiKey.id,
+      consoleSession: signedIn.session.id,
       llm: llm.id,
       embeddingModel: embeddingModel.id,
       rerankerModel: rerankerModel.id,

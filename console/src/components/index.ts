@@ -1,0 +1,15 @@
+// The shared kit of every page. main.tsx imports it whole, so it ships with the shell: a page's
+// chunk then holds only the page and loads in one request (no chain of shared chunks).
+export { ErrorAlert, Loading, Notice } from "./alert";
+export { announce } from "./announcer";
+export { Button } from "./button";
+export { ConfirmDialog } from "./confirm";
+export { CopyButton } from "./copy-button";
+export { DataTable, type Column } from "./data-table";
+export { Dialog } from "./dialog";
+export { CheckboxField, SelectField, TextField } from "./field";
+export { Markdown } from "./markdown";
+export { PageHeader } from "./page-header";
+export { Pager } from "./pager";
+export { t as common } from "./strings";
+export { useResource, type Resource } from "./use-resource";

@@ -1,0 +1,26 @@
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef } from "preact/hooks";
+import { arrived } from "../shell/router";
+import { announce } from "./announcer";
+
+/**
+ * A page's title (its one h1) and its main actions. Sets the document title; after a navigation
+ * the heading takes the focus and is announced, so keyboard and screen-reader users start there.
+ */
+export function PageHeader({ title, children }: { title: string; children?: ComponentChildren }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${title} · Console`;
+    if (arrived.peek()) {
+      arrived.value = false;
+      heading.current?.focus();
+      announce(title);
+    }
+  }, [title]);
+  return (
+    <div class="page-header">
+      <h1 ref={heading} tabIndex={-1}>{title}</h1>
+      {children && <div class="actions">{children}</div>}
+    </div>
+  );
+}

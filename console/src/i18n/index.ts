@@ -1,0 +1,53 @@
+// Strings live beside what shows them (each page's strings.ts, the shell's, the components'): a
+// table per language, English complete and zh-TW required key for key by the types. The language
+// is the user's choice, else the browser's; reading `t()` during render re-renders on a switch.
+import { effect, signal } from "@preact/signals";
+
+export const LOCALES = [
+  { id: "en", name: "English" },
+  { id: "zh-TW", name: "繁體中文" },
+] as const;
+export type Locale = (typeof LOCALES)[number]["id"];
+
+const STORAGE_KEY = "console.locale";
+
+function initialLocale(): Locale {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (LOCALES.some((l) => l.id === saved)) return saved as Locale;
+  // Traditional Chinese is our only Chinese: any zh-* browser gets it before English.
+  for (const wanted of navigator.languages ?? [navigator.language]) {
+    if (/^zh\b/i.test(wanted)) return "zh-TW";
+    if (/^en\b/i.test(wanted)) return "en";
+  }
+  return "en";
+}
+
+export const locale = signal<Locale>(initialLocale());
+
+export function setLocale(next: Locale) {
+  localStorage.setItem(STORAGE_KEY, next);
+  locale.value = next;
+}
+
+effect(() => {
+  document.documentElement.lang = locale.value;
+});
+
+export type Vars = Record<string, string | number>;
+
+/** `{name}` placeholders filled from `vars`. */
+const fill = (text: string, vars?: Vars) => (vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text);
+
+/**
+ * A module's strings: `const t = defineStrings({ en: {...}, "zh-TW": {...} })`, then `t("key", {n: 2})`.
+ * The zh-TW table must carry every English key (a missing one is a type error).
+ */
+export function defineStrings<T extends Record<string, string>>(tables: { en: T } & { [L in Exclude<Locale, "en">]: { [K in keyof T]: string } }) {
+  return (key: keyof T & string, vars?: Vars): string => fill((tables[locale.value] as Record<string, string>)[key] ?? tables.en[key], vars);
+}
+
+/** Dates and times as the chosen language writes them (record timestamps are epoch ms, as strings). */
+export function formatTime(ms: string | number | null | undefined): string {
+  if (ms === null || ms === undefined || ms === "") return "—";
+  return new Intl.DateTimeFormat(locale.value, { dateStyle: "medium", timeStyle: "short" }).format(new Date(Number(ms)));
+}

@@ -1,0 +1,48 @@
+import type { ComponentType } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { Announcer } from "../components/announcer";
+import { Loading } from "../components/alert";
+import { Header } from "./header";
+import { Nav } from "./nav";
+import { Outlet } from "./outlet";
+import { session } from "./session";
+import { currentPath } from "./router";
+import { t } from "./strings";
+
+
+/** The console: the sign-in page until there is a session, then the shell around the current page. */
+export function App() {
+  const state = session.value;
+  return (
+    <>
+      {state === undefined ? <Loading /> : state === null ? <SignIn /> : <Shell />}
+      <Announcer />
+    </>
+  );
+}
+
+function SignIn() {
+  const [Page, setPage] = useState<ComponentType | null>(null);
+  useEffect(() => {
+    import("../pages/sign-in/page").then((m) => setPage(() => m.default));
+  }, []);
+  return Page ? <Page /> : <Loading />;
+}
+
+function Shell() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  // The phone menu closes when the page changes.
+  useEffect(() => setMenuOpen(false), [currentPath.value]);
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#main">{t("skip")}</a>
+      <Header menuOpen={menuOpen} onMenu={() => setMenuOpen(!menuOpen)} />
+      <div class="body">
+        <Nav open={menuOpen} onNavigate={() => setMenuOpen(false)} />
+        <main id="main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

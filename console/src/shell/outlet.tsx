@@ -1,0 +1,88 @@
+import type { ComponentType } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { PAGES } from "../pages";
+import type { PageEntry, PageProps } from "../pages/types";
+import { ErrorAlert, Loading } from "../components/alert";
+import { PageHeader } from "../components/page-header";
+import { Button } from "../components/button";
+import { currentPath, matchPath, navigate } from "./router";
+import { can, membership } from "./session";
+import { t } from "./strings";
+import { t as common } from "../components/strings";
+
+/** Page modules once loaded, so coming back to a page shows it at once. */
+const loaded = new Map<PageEntry, ComponentType<PageProps>>();
+const loading = new Map<PageEntry, Promise<ComponentType<PageProps>>>();
+
+function loadPage(entry: PageEntry): Promise<ComponentType<PageProps>> {
+  let pending = loading.get(entry);
+  if (!pending) {
+    pending = entry.load().then((m) => {
+      loaded.set(entry, m.default);
+      return m.default;
+    });
+    // A failed load may be retried.
+    pending.catch(() => loading.delete(entry));
+    loading.set(entry, pending);
+  }
+  return pending;
+}
+
+/** Starts loading the page of `path` (at start, while the session is asked for). */
+export function preloadPage(path: string) {
+  const entry = PAGES.find((p) => matchPath(p.path, path));
+  if (entry) loadPage(entry).catch(() => undefined);
+}
+
+/** The page of the current path: its chunk loaded on first visit; the start page for `/`. */
+export function Outlet() {
+  const path = currentPath.value;
+  const organizationId = membership.value?.organization.id;
+  useEffect(() => {
+    if (path !== "/") return;
+    const start = PAGES.find((p) => p.nav && can(p.requires));
+    if (start) navigate(start.path.replace(/\/\*$/, ""), { replace: true });
+  }, [path]);
+  if (!organizationId) return <Message title={t("noOrganizationTitle")} text={t("noOrganizationText")} />;
+  if (path === "/") return <Loading />;
+  for (const entry of PAGES) {
+    const params = matchPath(entry.path, path);
+    if (!params) continue;
+    if (!can(entry.requires)) return <Message title={t("deniedTitle")} text={t("deniedText")} />;
+    // Keyed by organization: switching organizations starts the page afresh.
+    return <Lazy key={`${entry.path}@${organizationId}`} entry={entry} props={{ params, organizationId }} />;
+  }
+  return <Message title={t("notFoundTitle")} text={t("notFoundText")} />;
+}
+
+function Lazy({ entry, props }: { entry: PageEntry; props: PageProps }) {
+  const [Page, setPage] = useState<ComponentType<PageProps> | undefined>(() => loaded.get(entry));
+  const [error, setError] = useState<unknown>(null);
+  const load = () => {
+    setError(null);
+    loadPage(entry).then(
+      (page) => setPage(() => page),
+      (err) => setError(err),
+    );
+  };
+  useEffect(() => {
+    if (!Page) load();
+  }, [entry]);
+  if (Page) return <Page {...props} />;
+  if (error)
+    return (
+      <ErrorAlert error={t("loadFailed")}>
+        <Button onClick={load}>{common("retry")}</Button>
+      </ErrorAlert>
+    );
+  return <Loading />;
+}
+
+function Message({ title, text }: { title: string; text: string }) {
+  return (
+    <>
+      <PageHeader title={title} />
+      <p>{text}</p>
+    </>
+  );
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// Builds the operator console (console/src) into `outDir`/console, served by the worker at
+// /console/ (static assets; deep links fall back to index.html in src/routes/console-shell.ts).
+// Preact + signals bundled by esbuild: one entry, a chunk per page (loaded when first visited),
+// content-hashed file names under console/assets/, and one CSS file made of every .css under
+// console/src (so a page adds styles by adding a file in its folder, imported by nobody).
+import { build } from "esbuild";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const src = path.join(root, "console", "src");
+
+/**
+ * The console's Content-Security-Policy: only its own scripts, styles, fonts and API; no inline
+ * script or style; images from the API and https (organization logos, avatars); no framing of it.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** Every .css file under console/src, in path order, as one stylesheet (the `console:styles` import of main.tsx). */
+const allStyles = {
+  name: "console-styles",
+  setup(b) {
+    b.onResolve({ filter: /^console:styles$/ }, () => ({ path: "styles.css", namespace: "console-styles" }));
+    b.onLoad({ filter: /.*/, namespace: "console-styles" }, () => {
+      const files = readdirSync(src, { recursive: true }).filter((f) => f.endsWith(".css")).sort();
+      return { contents: files.map((f) => `@import ${JSON.stringify(path.join(src, f))};`).join("\n"), loader: "css", resolveDir: src, watchFiles: files.map((f) => path.join(src, f)) };
+    });
+  },
+};
+
+const html = ({ js, css, preload }) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>Console</title>
+<link rel="icon" href="/console/assets/${ICON}">
+<link rel="stylesheet" href="/console/${css}">
+<link rel="preload" href="/api/v1/auth/sessions/current/" as="fetch" crossorigin="anonymous">
+${preload.map((p) => `<link rel="modulepreload" href="/console/${p}">`).join("\n")}
+<script type="module" src="/console/${js}"></script>
+</head>
+<body>
+<div id="app"></div>
+<noscript><p>The console needs JavaScript.</p></noscript>
+</body>
+</html>
+`;
+
+const ICON = "icon.svg";
+const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#4338ca"/><path d="M9 11h14v8H15l-4 4v-4H9z" fill="#fff"/></svg>`;
+
+/** Builds into `outDir`/console; returns the figures and the console's lines of the assets' `_headers` file. */
+export async function buildConsole({ quiet = false, outDir }) {
+  const out = path.join(outDir, "console");
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(path.join(out, "assets"), { recursive: true });
+  const result = await build({
+    entryPoints: { app: path.join(src, "main.tsx") },
+    outdir: path.join(out, "assets"),
+    entryNames: "[name]-[hash]",
+    chunkNames: "[name]-[hash]",
+    assetNames: "[name]-[hash]",
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    minify: true,
+    target: "es2022",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    legalComments: "none",
+    metafile: true,
+    logLevel: "error",
+    plugins: [allStyles],
+  });
+  writeFileSync(path.join(out, "assets", ICON), ICON_SVG);
+  const outputs = result.metafile.outputs;
+  const rel = (file) => path.relative(out, path.join(root, file)).split(path.sep).join("/");
+  const [entryFile, entry] = Object.entries(outputs).find(([, o]) => o.entryPoint?.endsWith("main.tsx"));
+  const statics = (file) => outputs[file].imports.filter((i) => i.kind === "import-statement").map((i) => i.path);
+  const shellFiles = [entryFile, ...statics(entryFile)];
+  writeFileSync(path.join(out, "index.html"), html({ js: rel(entryFile), css: rel(entry.cssBundle), preload: statics(entryFile).map(rel) }));
+  // What a first visit downloads before any page (the shell's JS with its static chunks, and the
+  // CSS), and what each page adds when first visited (its chunk and the chunks only it needs).
+  const gzip = (file) => gzipSync(readFileSync(path.join(root, file)), { level: 9 }).length;
+  const pages = Object.fromEntries(
+    Object.entries(outputs)
+      .filter(([, o]) => o.entryPoint?.includes("console/src/pages/"))
+      .map(([file, o]) => [o.entryPoint.split("/").slice(-2, -1)[0], [file, ...statics(file)].filter((f) => !shellFiles.includes(f)).reduce((n, f) => n + gzip(f), 0)]),
+  );
+  const figures = { jsGzip: shellFiles.reduce((n, f) => n + gzip(f), 0), cssGzip: gzip(entry.cssBundle), pages };
+  if (!quiet) console.log(`console: shell ${figures.jsGzip} B JS + ${figures.cssGzip} B CSS, pages ${JSON.stringify(pages)} (bytes gzip)`);
+  const headers =
+    `/console/*\n  Content-Security-Policy: ${CONSOLE_CSP}\n  X-Content-Type-Options: nosniff\n  Referrer-Policy: same-origin\n` +
+    // Hashed names change with their content: cached for good.
+    `/console/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n`;
+  return { ...figures, headers };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { ASSETS_DIR } = await import("./build-assets.mjs");
+  await buildConsole({ outDir: ASSETS_DIR });
+}

@@ -1,0 +1,55 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { consoleSessions, users } from "../../db/schema";
+import { badRequest, forbidden } from "../../lib/errors";
+import { verifyPassword } from "../../lib/crypto";
+import { apiKeyRecordFor } from "../../services/credentials";
+import { newSession, sessionCookie } from "../../services/console-sessions";
+import { ConsoleSessionStateSchema, SignIn } from "./schema";
+import { sessionState } from "./state";
+
+const route = createRoute({
+  method: "post",
+  path: "/auth/sessions/",
+  tags: ["Accounts"],
+  summary: "Sign in to the operator console",
+  description:
+    "Public. With `email` and `password`, or with an API key of the user (`apiKey`), creates a console session: its id is set in the " +
+    "`console_session` cookie (HttpOnly, SameSite=Strict, Secure outside localhost), stored only as a hash, and lapses 12 hours after its " +
+    "last use. Requests with the cookie act as the user, like their API key; those that change data must send the console's own `Origin`. " +
+    "No API key is created. A sign-in sent from another site's page (`Origin` of another origin) is 403.",
+  security: [],
+  request: jsonBody(SignIn),
+  responses: { 201: json(ConsoleSessionStateSchema, "Signed in; the cookie is in `Set-Cookie`"), ...errorResponses(400, 403) },
+});
+
+const refused = () => badRequest("Unable to sign in with provided credentials.", undefined, "invalid_credentials");
+
+export const registerSignIn = (r: Router) =>
+  r.openapi(route, async (c) => {
+    // Browsers send Origin with every POST: a sign-in posted by another site must not replace the user's session with the attacker's.
+    const origin = c.req.header("Origin");
+    if (origin !== undefined && origin !== new URL(c.req.url).origin) throw forbidden("Sign in from the console's own origin.");
+    const body = c.req.valid("json");
+    const db = c.var.db;
+    const now = Date.now();
+    let signedIn: { user: typeof users.$inferSelect; organizationId: string | null };
+    if (body.apiKey !== undefined) {
+      const key = await apiKeyRecordFor(c.env, db, body.apiKey);
+      if (!key || (key.expiresAt !== null && key.expiresAt <= now)) throw refused();
+      signedIn = { user: key.user, organizationId: key.organizationId };
+    } else {
+      const [user] = await db.select().from(users).where(eq(users.email, body.email!.toLowerCase()));
+      const ok = user?.passwordHash ? await verifyPassword(body.password!, user.passwordHash) : false;
+      if (!user || !ok) throw refused();
+      signedIn = { user, organizationId: null };
+    }
+    const { user, organizationId } = signedIn;
+    const method = body.apiKey !== undefined ? "api_key" : "password";
+    const { token, values } = await newSession({ userId: user.id, organizationId, method, userAgent: c.req.header("User-Agent") ?? null }, now);
+    await db.batch([db.insert(consoleSessions).values(values), db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id))]);
+    c.header("Set-Cookie", sessionCookie(c.req.url, token));
+    return c.json(await sessionState(db, values, user), 201);
+  });

@@ -1,0 +1,115 @@
+// Shared by the operator console's browser tests (test/browser/console-*.test.mjs) and
+// bench/console.mjs: a `wrangler dev` with Chromium, signing in, axe-core, and screenshots of a
+// page in the four looks the README shows (light, dark, phone, zh-TW) into docs/console/.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { launchChromium, startServer } from "../../bench/lib.mjs";
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+export const SHOTS = path.resolve(import.meta.dirname, "../../docs/console");
+export const PASSWORD = "console password 1234";
+
+/**
+ * A worker on fresh state (port in 9000-9049, the console's range) and Chromium. `vars` are extra
+ * settings of the worker; `owner` is the bootstrap administrator, with a password set for
+ * password sign-in.
+ */
+export async function startConsole({ vars = {} } = {}) {
+  const server = await startServer({ port: 9000 + Math.floor(Math.random() * 50), vars });
+  await server.api("/auth/password/change/", { body: { oldPassword: "-", newPassword1: PASSWORD, newPassword2: PASSWORD } });
+  const owner = await server.api("/users/current/", { method: "GET" });
+  const browser = await launchChromium();
+  return {
+    server,
+    browser,
+    base: server.base,
+    owner: { ...owner, password: PASSWORD, key: server.key },
+    async close() {
+      await browser.close();
+      await server.stop();
+    },
+  };
+}
+
+/**
+ * A page in a fresh browser context: `theme` and `locale` as a user would have chosen them (the
+ * console's remembered choice; `locale` is also the browser's language), errors collected.
+ * The browser's log of refused API requests (4xx: the signed-out session check, a form's 400) is
+ * left out; script errors and CSP refusals stay.
+ */
+export async function openPage(browser, { theme = "light", locale = "en", viewport = DESKTOP } = {}) {
+  const context = await browser.newContext({ viewport, locale, colorScheme: theme === "dark" ? "dark" : "light" });
+  await context.addInitScript(
+    ([t, l]) => {
+      localStorage.setItem("console.theme", t);
+      localStorage.setItem("console.locale", l);
+    },
+    [theme, locale],
+  );
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => m.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text()) && errors.push(m.text()));
+  return { context, page, errors };
+}
+
+/** Signs in through the form with e-mail and password, as a person would. */
+export async function signInWithPassword(page, base, { email, password }, path = "/console/") {
+  await page.goto(base + path);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.locator(".shell main h1").waitFor();
+}
+
+/** Signs a context in without the form (the API call the form makes): for tests about other pages. */
+export async function signInContext(context, base, body) {
+  const res = await context.request.post(`${base}/api/v1/auth/sessions/`, { data: body, headers: { Origin: base } });
+  if (res.status() !== 201) throw new Error(`sign-in: ${res.status()} ${await res.text()}`);
+  return res.json();
+}
+
+/** The session cookie of a context. */
+export async function sessionCookie(context) {
+  return (await context.cookies()).find((c) => c.name === "console_session")?.value;
+}
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules and best practices). */
+export async function axeViolations(page) {
+  // Injected through the DevTools protocol, so the page's CSP (no inline script) does not stop it.
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+}
+
+/**
+ * Screenshots of the console at `path` in light, dark, at a phone's width and in zh-TW, into
+ * docs/console/<name>-<look>.png. `signIn(context)` signs the look's browser in (omit for the
+ * sign-in page); `act(page)` gets the page into the state to show. Each look signs out after.
+ */
+export async function screenshots(browser, base, path, name, { signIn, act } = {}) {
+  const looks = [
+    ["light", { theme: "light" }],
+    ["dark", { theme: "dark" }],
+    ["phone", { theme: "light", viewport: PHONE }],
+    ["zh-TW", { theme: "light", locale: "zh-TW" }],
+  ];
+  for (const [look, options] of looks) {
+    const { context, page } = await openPage(browser, options);
+    await signIn?.(context);
+    await page.goto(base + path);
+    await page.locator("h1").first().waitFor();
+    await act?.(page);
+    await page.waitForLoadState("networkidle");
+    await page.screenshot({ path: `${SHOTS}/${name}-${look}.png`, fullPage: true });
+    if (signIn) await context.request.delete(`${base}/api/v1/auth/sessions/current/`, { headers: { Origin: base } });
+    await context.close();
+  }
+}

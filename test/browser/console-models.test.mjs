@@ -1,0 +1,187 @@
+// The console's "Models and API keys" page in Chromium against `wrangler dev`: an OpenAI-compatible
+// model (the in-test upstream) added, tested, changed and deleted, with the API's field errors at
+// their fields; an API key created (the secret shown once, copied) and revoked; a console session
+// revoked from the list; axe-core in both themes with the dialogs open; the screenshots of
+// docs/console/ (sign-in and this page, in light, dark, phone and zh-TW).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startUpstream, UPSTREAM_API_KEY } from "../support/openai-upstream.mjs";
+import { axeViolations, openPage, screenshots, sessionCookie, signInContext, startConsole } from "./console-helpers.mjs";
+
+let app, upstream;
+
+beforeAll(async () => {
+  upstream = await startUpstream({ tokenDelayMs: 5 });
+  app = await startConsole();
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await upstream?.close();
+});
+
+/** A signed-in owner on the page. */
+async function ownerOnPage(options) {
+  const opened = await openPage(app.browser, options);
+  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
+  await opened.page.goto(`${app.base}/console/models`);
+  await opened.page.locator(".shell main h1").waitFor();
+  return opened;
+}
+
+const dialog = (page) => page.locator("dialog[open]");
+
+describe("Models and API keys in Chromium", () => {
+  // First, while the organization holds only what the pictures should show.
+  it("takes the screenshots of docs/console/", async () => {
+    await app.server.api("/large-language-models/", { body: { name: "GPT-4o mini", provider: "openai_compatible", modelName: "gpt-4o-mini", baseUrl: `${upstream.url}/v1`, apiKey: UPSTREAM_API_KEY } });
+    await app.server.api("/api-keys/", { body: { name: "Helpdesk integration" } });
+    await screenshots(app.browser, app.base, "/console/", "sign-in");
+    await screenshots(app.browser, app.base, "/console/models", "models", {
+      signIn: (context) => signInContext(context, app.base, { apiKey: app.owner.key }),
+      // The connection test's outcome in its row ("Works" is translated in zh-TW: wait for the status either way).
+      act: async (page) => {
+        await page.getByRole("button", { name: /GPT-4o mini/ }).first().click();
+        await page.locator(".status.ok").first().waitFor();
+      },
+    });
+  });
+
+  it("adds an OpenAI-compatible model, tests its connection, changes and deletes it; bad input shows at its field", async () => {
+    const { context, page, errors } = await ownerOnPage();
+    await page.getByRole("button", { name: "Add model" }).click();
+    await dialog(page).getByLabel("Name", { exact: true }).fill("Upstream GPT");
+    await dialog(page).getByLabel("Model name at the provider").fill("gpt-test");
+    await dialog(page).getByLabel("Endpoint URL").fill("ftp://models.example.com/v1");
+    await dialog(page).getByRole("button", { name: "Add" }).click();
+    const endpoint = dialog(page).getByLabel("Endpoint URL");
+    await expect.poll(() => endpoint.getAttribute("aria-invalid")).toBe("true");
+    expect(await dialog(page).locator(".field-error").textContent()).toContain("http(s)");
+    await endpoint.fill(`${upstream.url}/v1`);
+    await dialog(page).getByLabel("API key of the provider").fill(UPSTREAM_API_KEY);
+    await dialog(page).getByRole("button", { name: "Add" }).click();
+    await dialog(page).waitFor({ state: "detached" });
+    const row = page.getByRole("row", { name: /Upstream GPT/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("sk-t…6789");
+
+    await page.getByRole("button", { name: "Test connection of Upstream GPT" }).click();
+    await row.getByText(/^Works · \d+ ms$/).waitFor();
+    expect(await page.locator("[role=status][aria-live=polite]").textContent()).toMatch(/Upstream GPT: the connection works/);
+
+    await page.getByRole("button", { name: "Edit Upstream GPT" }).click();
+    await dialog(page).getByLabel("Name", { exact: true }).fill("Upstream GPT 2");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await page.getByRole("row", { name: /Upstream GPT 2/ }).waitFor();
+
+    await page.getByRole("button", { name: "Delete Upstream GPT 2" }).click();
+    await dialog(page).getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("row", { name: /Upstream GPT 2/ }).waitFor({ state: "detached" });
+    const models = await app.server.api("/large-language-models/", { method: "GET" });
+    expect(models.results.map((m) => m.name)).not.toContain("Upstream GPT 2");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a failing model reports why, without its key", async () => {
+    const model = await app.server.api("/large-language-models/", { body: { name: "Broken", provider: "openai_compatible", modelName: "fail-500", baseUrl: `${upstream.url}/v1`, apiKey: UPSTREAM_API_KEY } });
+    const { context, page } = await ownerOnPage();
+    await page.getByRole("button", { name: "Test connection of Broken" }).click();
+    const row = page.getByRole("row", { name: /Broken/ });
+    await row.getByText(/^Failed: /).waitFor();
+    expect(await row.textContent()).not.toContain(UPSTREAM_API_KEY);
+    await app.server.api(`/large-language-models/${model.id}/`, { method: "DELETE" });
+    await context.close();
+  });
+
+  it("creates an API key shown once with a copy button, which works until it is revoked", async () => {
+    const { context, page } = await ownerOnPage();
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Create API key" }).click();
+    await dialog(page).getByLabel("Name", { exact: true }).fill("CRM sync");
+    await dialog(page).getByRole("button", { name: "Create" }).click();
+    const secretField = dialog(page).getByLabel("API key");
+    await secretField.waitFor();
+    const secret = await secretField.inputValue();
+    expect(secret).toMatch(/^ak_[0-9A-Za-z]{40}$/);
+    expect(await dialog(page).textContent()).toContain("it is not shown again");
+    await dialog(page).getByRole("button", { name: "Copy" }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await dialog(page).getByRole("button", { name: "Done" }).click();
+    await page.getByRole("row", { name: /CRM sync/ }).waitFor();
+    // The focus is back on the button that opened the dialog.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Create API key");
+    // The secret is nowhere on the page any more.
+    expect(await page.content()).not.toContain(secret);
+    const withKey = () => fetch(`${app.base}/api/v1/users/current/`, { headers: { Authorization: `Api-Key ${secret}` } }).then((r) => r.status);
+    expect(await withKey()).toBe(200);
+    await page.getByRole("button", { name: "Revoke CRM sync" }).click();
+    await dialog(page).getByRole("button", { name: "Revoke" }).click();
+    await page.getByRole("row", { name: /CRM sync/ }).getByText("Revoked").waitFor();
+    await expect.poll(withKey).toBe(401);
+    await context.close();
+  });
+
+  it("lists the console sessions beside the keys, and revokes another browser's", async () => {
+    const other = await openPage(app.browser);
+    await signInContext(other.context, app.base, { apiKey: app.owner.key });
+    const otherCookie = await sessionCookie(other.context);
+    const { context, page } = await ownerOnPage();
+    const sessions = page.getByRole("region", { name: "Console sessions" });
+    await sessions.getByText("This session").waitFor();
+    const revoke = sessions.getByRole("button", { name: /^Revoke / }).first();
+    const before = await sessions.getByRole("row").count();
+    await revoke.click();
+    await dialog(page).getByRole("button", { name: "Revoke" }).click();
+    await expect.poll(() => sessions.getByRole("row").count()).toBe(before - 1);
+    // Revoked sessions are gone one at a time, most recently used first: revoke until the other browser's is.
+    let status = (await fetch(`${app.base}/api/v1/users/current/`, { headers: { Cookie: `console_session=${otherCookie}` } })).status;
+    while (status === 200 && (await sessions.getByRole("button", { name: /^Revoke / }).count())) {
+      await sessions.getByRole("button", { name: /^Revoke / }).first().click();
+      await dialog(page).getByRole("button", { name: "Revoke" }).click();
+      await dialog(page).waitFor({ state: "detached" });
+      status = (await fetch(`${app.base}/api/v1/users/current/`, { headers: { Cookie: `console_session=${otherCookie}` } })).status;
+    }
+    expect(status).toBe(401);
+    // The other browser finds itself signed out at its next request.
+    await other.page.goto(`${app.base}/console/models`);
+    await other.page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
+    await other.context.close();
+    await context.close();
+  });
+
+  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the page and its dialogs (%s)", async (theme) => {
+    await app.server.api("/large-language-models/", { body: { name: "Tested", provider: "openai_compatible", modelName: "m", baseUrl: `${upstream.url}/v1`, apiKey: UPSTREAM_API_KEY } });
+    const { context, page } = await ownerOnPage({ theme });
+    await page.getByRole("button", { name: "Test connection of Tested" }).first().click();
+    await page.getByText(/^Works · /).first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Add model" }).click();
+    await dialog(page).getByLabel("Name", { exact: true }).fill("Invalid");
+    await dialog(page).getByLabel("Model name at the provider").fill("m");
+    await dialog(page).getByLabel("Endpoint URL").fill("ftp://models.example.com/v1");
+    await dialog(page).getByRole("button", { name: "Add" }).click();
+    await dialog(page).locator(".field-error").first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await dialog(page).waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Create API key" }).click();
+    await dialog(page).getByLabel("Name", { exact: true }).fill(`axe ${theme}`);
+    await dialog(page).getByRole("button", { name: "Create" }).click();
+    await dialog(page).getByRole("button", { name: "Copy" }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("at a phone's width, the navigation is behind a menu button", async () => {
+    const { context, page } = await ownerOnPage({ viewport: { width: 390, height: 844 } });
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(await nav.isVisible()).toBe(false);
+    const menu = page.getByRole("button", { name: "Menu" });
+    await menu.click();
+    expect(await menu.getAttribute("aria-expanded")).toBe("true");
+    await nav.getByRole("link", { name: "Models and API keys" }).click();
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,186 @@
+// The operator console's shell in Chromium against `wrangler dev`: sign-in with a password and
+// from the keyboard alone, sign-out (after which the old cookie is refused), the organization
+// switcher, a member who lacks a permission (no controls, and the API refuses anyway), the
+// browser's language, deep links and reloads, the CSP, and axe-core on the sign-in page.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, openPage, sessionCookie, signInContext, signInWithPassword, startConsole, PASSWORD } from "./console-helpers.mjs";
+
+let app;
+/** A registered user (with their own organization) who is also a member of the owner's, in a group with chatbot.manage only. */
+let member;
+
+beforeAll(async () => {
+  app = await startConsole();
+  const email = `member-${Date.now()}@example.com`;
+  const registered = await fetch(`${app.base}/api/v1/auth/registration/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password1: PASSWORD, password2: PASSWORD, name: "Mia Member", company: "Mia's shop" }),
+  }).then((r) => r.json());
+  const orgs = await app.server.api("/organizations/?pagination=false", { method: "GET" });
+  const org = orgs[0];
+  const added = await app.server.api(`/organizations/${org.id}/members/`, { body: { email } });
+  const catalogue = await app.server.api("/permissions/", { method: "GET" });
+  const group = await app.server.api(`/organizations/${org.id}/groups/`, { body: { name: "Editors", permissions: [catalogue.find((p) => p.codename === "chatbot.manage").id] } });
+  await app.server.api(`/organizations/${org.id}/groups/${group.id}/group-members/bulk-create/`, { body: { members: [added.id] } });
+  member = { email, password: PASSWORD, ownOrganization: registered.organization, organization: org };
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const raw = (path, cookie, init = {}) => fetch(`${app.base}/api/v1${path}`, { ...init, headers: { Cookie: `console_session=${cookie}`, ...init.headers } });
+
+describe("the console shell in Chromium", () => {
+  it("signs in with e-mail and password, shows the start page, and keeps the session over a reload and a deep link", async () => {
+    const { context, page, errors } = await openPage(app.browser);
+    const served = await page.goto(`${app.base}/console/`);
+    expect(served.headers()["content-security-policy"]).toContain("script-src 'self'");
+    // Its hashed files, served by the asset router, are cached for good.
+    const script = await fetch(app.base + (await page.locator("script[type=module]").getAttribute("src")));
+    expect(script.headers.get("cache-control")).toContain("immutable");
+    await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
+    await expect.poll(() => page.url()).toBe(`${app.base}/console/models`);
+    expect(await page.locator("main h1").textContent()).toBe("Models and API keys");
+    expect(await page.title()).toBe("Models and API keys · Console");
+    // The cookie is HttpOnly: no script of the page can read it.
+    expect(await page.evaluate(() => document.cookie)).not.toContain("console_session");
+    const cookie = (await context.cookies()).find((c) => c.name === "console_session");
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/api" });
+    // Nothing of the session is kept in storage: no API key, no session id.
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+    expect(stored).not.toMatch(/ak_|cs_/);
+    await page.reload();
+    await page.locator("main h1", { hasText: "Models and API keys" }).waitFor();
+    const deep = await context.newPage();
+    await deep.goto(`${app.base}/console/models`);
+    await deep.locator("main h1", { hasText: "Models and API keys" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("signs out: back to the sign-in form, and the old cookie no longer works", async () => {
+    const { context, page } = await openPage(app.browser);
+    await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
+    const cookie = await sessionCookie(context);
+    expect((await raw("/users/current/", cookie)).status).toBe(200);
+    await page.getByRole("button", { name: "Sign out" }).first().click();
+    await page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
+    expect(await sessionCookie(context)).toBeUndefined();
+    const after = await raw("/users/current/", cookie);
+    expect(after.status).toBe(401);
+    expect((await after.json()).code).toBe("not_authenticated");
+    await context.close();
+  });
+
+  it("signs in from the keyboard alone and puts the focus on the page's heading", async () => {
+    const { context, page } = await openPage(app.browser);
+    await page.goto(`${app.base}/console/`);
+    await page.getByLabel("E-mail").waitFor();
+    // The form opens with the focus in its first field.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("email");
+    await page.keyboard.type(app.owner.email);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press("Enter");
+    await page.locator("main h1", { hasText: "Models and API keys" }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
+    // On a fresh load, Tab first reaches the skip link, which moves the focus to the page.
+    await page.reload();
+    await page.locator(".shell main h1").waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("main");
+    await context.close();
+  });
+
+  it("signs in with an API key, and refuses wrong credentials with a message", async () => {
+    const { context, page } = await openPage(app.browser);
+    await page.goto(`${app.base}/console/`);
+    await page.getByLabel("E-mail").fill(app.owner.email);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "were not accepted" }).waitFor();
+    await page.getByRole("button", { name: "Use an API key" }).click();
+    await page.getByLabel("API key").fill(app.owner.key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.locator("main h1", { hasText: "Models and API keys" }).waitFor();
+    // Signing in with a key created no key.
+    const keys = await app.server.api("/api-keys/", { method: "GET" });
+    expect(keys.results.map((k) => k.name)).not.toContain("Login");
+    await context.close();
+  });
+
+  it("a member without the permission sees no controls for it, and the API refuses the request anyway", async () => {
+    const { context, page } = await openPage(app.browser);
+    await signInWithPassword(page, app.base, member);
+    // Their own organization first (they own it): there they may add models.
+    await page.getByRole("button", { name: "Add model" }).waitFor();
+    await page.getByLabel("Organization").selectOption(member.organization.id);
+    await page.getByText("Only owners of the organization can add, change or test models.").waitFor();
+    expect(await page.getByRole("button", { name: "Add model" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^Test connection/ }).count()).toBe(0);
+    const requests = [];
+    // Every request of the page but the session check (which comes before any organization is known).
+    page.on("request", (r) => r.url().includes("/api/v1/") && !r.url().includes("/auth/sessions/current/") && requests.push(r.headers()["x-organization-id"]));
+    await page.reload();
+    await page.getByText("Only owners of the organization").waitFor();
+    expect(requests.length).toBeGreaterThan(0);
+    expect(new Set(requests)).toEqual(new Set([member.organization.id]));
+    const refused = await raw("/large-language-models/", await sessionCookie(context), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: app.base, "X-Organization-Id": member.organization.id },
+      body: JSON.stringify({ name: "Sneaky", provider: "local", modelName: "x" }),
+    });
+    expect(refused.status).toBe(403);
+    // And a write with the cookie from another site's page is refused whatever the permission.
+    const crossSite = await raw("/api-keys/", await sessionCookie(context), { method: "POST", headers: { "Content-Type": "application/json", Origin: "https://evil.example" }, body: JSON.stringify({ name: "x" }) });
+    expect(crossSite.status).toBe(403);
+    await context.close();
+  });
+
+  it("speaks the browser's language (zh-TW) and switches to English, remembered", async () => {
+    const context = await app.browser.newContext({ locale: "zh-TW" });
+    const page = await context.newPage();
+    await page.goto(`${app.base}/console/`);
+    await page.getByRole("heading", { name: "登入管理控制台" }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("zh-TW");
+    await page.getByLabel("Language · 語言").selectOption("en");
+    await page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
+    await page.reload();
+    await page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
+    await context.close();
+  });
+
+  it("switches between light and dark, remembered; the system's choice is the default", async () => {
+    const context = await app.browser.newContext({ colorScheme: "dark" });
+    await signInContext(context, app.base, { apiKey: app.owner.key });
+    const page = await context.newPage();
+    await page.goto(`${app.base}/console/models`);
+    await page.locator("main h1").waitFor();
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(await background()).toBe("rgb(19, 19, 24)");
+    await page.getByLabel("Theme").selectOption("light");
+    expect(await background()).toBe("rgb(247, 247, 248)");
+    await page.reload();
+    await page.locator("main h1").waitFor();
+    expect(await background()).toBe("rgb(247, 247, 248)");
+    await context.close();
+  });
+
+  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the sign-in page (%s)", async (theme) => {
+    const { context, page } = await openPage(app.browser, { theme });
+    await page.goto(`${app.base}/console/`);
+    await page.getByLabel("E-mail").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Use an API key" }).click();
+    await page.getByRole("button", { name: "Sign in" }).click();
+    expect(await axeViolations(page)).toEqual([]);
+    // The check itself works: an unlabelled field is reported.
+    await page.evaluate(() => document.querySelector("form").append(document.createElement("input")));
+    expect((await axeViolations(page)).join("\n")).toMatch(/^label \(critical\)/m);
+    await context.close();
+  });
+});
