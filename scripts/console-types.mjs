@@ -43,14 +43,15 @@ export async function openApiDocument() {
   const dir = mkdtempSync(path.join(tmpdir(), "console-types-"));
   const file = path.join(dir, "app.mjs");
   writeFileSync(file, result.outputFiles[0].contents);
-  let buildApp;
+  let fetchApp;
   try {
-    ({ buildApp } = await import(pathToFileURL(file).href));
+    ({ fetchApp } = await import(pathToFileURL(file).href));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   // The API's middleware wraps the D1 binding before any route; the document never queries it.
-  const res = await buildApp().request("http://localhost/api/v1/openapi.json", {}, { DB: {} });
+  const ctx = { waitUntil() {}, passThroughOnException() {} };
+  const res = await fetchApp(new Request("http://localhost/api/v1/openapi.json"), { DB: {} }, ctx);
   if (!res.ok) throw new Error(`openapi.json: ${res.status}`);
   const doc = await res.json();
   delete doc.servers;
