@@ -19,8 +19,7 @@ export function newKey() {
 
 /**
  * Starts the worker locally on fresh state; resolves once it answers. `root` runs another checkout
- * of the project (a baseline, side by side); `inspectorPort` keeps wrangler's devtools port off the
- * default 9229 that another running server may hold.
+ * of the project (a baseline, side by side); `inspectorPort` is wrangler's devtools port (default: `port` + 1000).
  */
 export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey, root = ownRoot, inspectorPort } = {}) {
   // wrangler.toml's `[build]` builds the assets; a baseline checkout older than it (06f2be4) serves
@@ -35,7 +34,8 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
   const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   const varArgs = Object.entries({ BOOTSTRAP_API_KEY: key, ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const inspector = inspectorPort ? ["--inspector-port", String(inspectorPort)] : [];
+  // Not wrangler's default 9229, which the first of several servers at once would hold.
+  const inspector = ["--inspector-port", String(inspectorPort ?? port + 1000)];
   const child = spawn("wrangler", ["dev", "--port", String(port), ...inspector, "--persist-to", state, "--log-level", "error", ...varArgs], {
     cwd: root,
     env,

@@ -12,12 +12,12 @@ export const SHOTS = path.resolve(import.meta.dirname, "../../docs/console");
 export const PASSWORD = "console password 1234";
 
 /**
- * A worker on fresh state (port in 9000-9049, the console's range) and Chromium. `vars` are extra
+ * A worker on fresh state (port CONSOLE_TEST_PORT, else one in 9000-9049) and Chromium. `vars` are extra
  * settings of the worker; `owner` is the bootstrap administrator, with a password set for
  * password sign-in.
  */
 export async function startConsole({ vars = {} } = {}) {
-  const server = await startServer({ port: 9000 + Math.floor(Math.random() * 50), vars });
+  const server = await startServer({ port: Number(process.env.CONSOLE_TEST_PORT) || 9000 + Math.floor(Math.random() * 50), vars });
   await server.api("/auth/password/change/", { body: { oldPassword: "-", newPassword1: PASSWORD, newPassword2: PASSWORD } });
   const owner = await server.api("/users/current/", { method: "GET" });
   const browser = await launchChromium();
