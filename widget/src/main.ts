@@ -574,11 +574,12 @@ class Widget {
     if (!this.panel || this.page) return;
     this.panel.hidden = false;
     this.launcher?.setAttribute("aria-expanded", "true");
-    this.emit("open");
     // The preview stays out of the way of the designer's fields: no session, no focus taken.
-    if (this.preview) return;
-    this.sessionReady ??= this.connect();
-    this.input.focus();
+    if (!this.preview) {
+      this.sessionReady ??= this.connect();
+      this.input.focus();
+    }
+    this.emit("open");
   }
 
   close() {
