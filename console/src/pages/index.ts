@@ -7,4 +7,8 @@ import type { PageEntry } from "./types";
 
 export const PAGES: PageEntry[] = [
   { path: "/models", load: () => import("./models/page"), nav: { en: "Models and API keys", "zh-TW": "模型與 API 金鑰" }, requires: null },
+  { path: "/tools/*", load: () => import("./tools/page"), nav: { en: "Tools and connectors", "zh-TW": "工具與連接器" }, requires: "tool.view" },
+  { path: "/skills", load: () => import("./skills/page"), nav: { en: "Skills", "zh-TW": "技能" }, requires: "skill.view" },
+  { path: "/sql-databases/*", load: () => import("./sql-databases/page"), nav: { en: "SQL databases", "zh-TW": "SQL 資料庫" }, requires: "sql_database.view" },
+  { path: "/batch-qa", load: () => import("./batch-qa/page"), nav: { en: "Batch QA", "zh-TW": "批次問答" }, requires: "chatbot.view" },
 ];
