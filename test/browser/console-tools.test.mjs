@@ -212,7 +212,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await page.getByLabel("Questions (.xlsx or .csv)").setInputFiles({ name: "questions.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     await page.getByRole("button", { name: "Upload and run" }).click();
     const results = page.getByRole("region", { name: "Results of questions.csv" }).first();
-    await page.getByText("3 of 3 answered, 0 failed.").waitFor({ timeout: 60_000 });
+    await page.getByText("3 of 3 answered, 0 failed").waitFor({ timeout: 60_000 });
     await expect.poll(() => results.locator("tbody tr").count()).toBe(3);
     await expect.poll(() => results.textContent()).not.toContain("Waiting…");
     expect(await results.textContent()).toContain('You said: "Can I pay by card?".');

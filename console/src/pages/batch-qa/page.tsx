@@ -51,7 +51,7 @@ export default function BatchQaPage({ organizationId }: PageProps) {
     { label: t("assistant"), cell: (r) => r.chatbot.name || "—" },
     { label: t("status"), cell: (r) => t(`status_${progressOf(r).status}` as "status_done") },
     { label: t("answered"), cell: (r) => `${progressOf(r).completed} / ${r.total}` },
-    { label: t("correctness"), cell: (r) => (progressOf(r).averageAnswerCorrectness ?? "—").toString() },
+    { label: t("correctness"), cell: (r) => progressOf(r).averageAnswerCorrectness?.toFixed(2) ?? "—" },
     { label: t("created"), class: "nowrap", cell: (r) => formatTime(r.createdAt) },
     { label: t("actions"), hiddenLabel: true, cell: (r) => <div class="row-actions"><Button aria-label={t("showNamed", { name: r.filename })} aria-pressed={open?.id === r.id} onClick={() => setOpen(r)}>{t("show")}</Button></div> },
   ];
