@@ -15,7 +15,7 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 const SCHEMA_CHARS = 12_000;
 const MODEL_CHARS = 16_000;
 
-export interface Offered {
+interface Offered {
   database: SqlDatabaseRow;
   tables: SqlTableRow[];
 }
@@ -44,14 +44,17 @@ export const sqlDatabaseProvider: ToolProvider = async (ctx) => {
     .where(and(inArray(sqlDatabaseTables.sqlDatabaseId, databases.map((d) => d.database.id)), eq(sqlDatabaseTables.status, "ready")))
     .orderBy(sqlDatabaseTables.tableName);
   const offered = databases
-    .map(({ database }) => {
-      const include = database.includeTables?.tables?.length ? new Set(database.includeTables.tables.map((t) => t.toLowerCase())) : null;
-      return { database, tables: tables.filter((t) => t.sqlDatabaseId === database.id && (!include || include.has(t.tableName.toLowerCase()))) };
-    })
+    .map(({ database }) => ({ database, tables: allowedTables(database, tables.filter((t) => t.sqlDatabaseId === database.id)) }))
     .filter((o) => o.tables.length)
     .sort((a, b) => a.database.name.localeCompare(b.database.name));
   return offered.length ? [queryDatabaseTool(offered)] : [];
 };
+
+/** The tables of a database text-to-SQL may read: all, or those its `includeTables` names. */
+export function allowedTables(database: SqlDatabaseRow, tables: SqlTableRow[]): SqlTableRow[] {
+  const include = database.includeTables?.tables?.length ? new Set(database.includeTables.tables.map((t) => t.toLowerCase())) : null;
+  return include ? tables.filter((t) => include.has(t.tableName.toLowerCase())) : tables;
+}
 
 const dialectOf = (d: SqlDatabaseRow) => (d.databaseType === "postgresql" ? "postgresql" : "sqlite");
 

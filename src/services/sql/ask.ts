@@ -5,7 +5,7 @@ import { badRequest } from "../../lib/errors";
 import { chatModelFor, complete, ModelError } from "../llm";
 import type { ModelRow } from "../models";
 import type { SqlDatabaseRow } from "./access";
-import { queryDatabaseTool, runQuery } from "./agent-tool";
+import { allowedTables, queryDatabaseTool, runQuery } from "./agent-tool";
 
 export interface AskOutcome {
   question: string;
@@ -29,10 +29,8 @@ const INSTRUCTIONS = "Answer the user's question about the database with exactly
  * that writes no query, or a query that is refused or fails, is an outcome, not an error.
  */
 export async function askDatabase(env: Bindings, db: Db, database: SqlDatabaseRow, question: string, model: ModelRow): Promise<AskOutcome> {
-  const include = database.includeTables?.tables?.length ? new Set(database.includeTables.tables.map((t) => t.toLowerCase())) : null;
-  const tables = (await db.select().from(sqlDatabaseTables).where(and(eq(sqlDatabaseTables.sqlDatabaseId, database.id), eq(sqlDatabaseTables.status, "ready"))).orderBy(sqlDatabaseTables.tableName)).filter(
-    (t) => !include || include.has(t.tableName.toLowerCase()),
-  );
+  const ready = await db.select().from(sqlDatabaseTables).where(and(eq(sqlDatabaseTables.sqlDatabaseId, database.id), eq(sqlDatabaseTables.status, "ready"))).orderBy(sqlDatabaseTables.tableName);
+  const tables = allowedTables(database, ready);
   if (!tables.length) throw badRequest("The database has no tables to query yet.");
   const offered = [{ database, tables }];
   const tool = queryDatabaseTool(offered);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
-import { createDatabase, createTable } from "./support";
+import { createDatabase, createTable, postgresMissing, postgresUrl, settled } from "./support";
 
 type Outcome = { question: string; status: string; sql: string | null; columns: string[]; rows: unknown[][]; rowCount: number; truncated: boolean; durationMs: number | null; error: string | null; model: { id: string; name: string } };
 
@@ -31,6 +31,17 @@ describe("POST /sql-databases/{id}/ask/", () => {
     expect(plain).toMatchObject({ status: "failure", sql: "Which region sold the most?" });
     const count = (await (await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: 'sql: "select count(*) as n from sales"' })).json()) as Outcome;
     expect(count).toMatchObject({ status: "success", rows: [[4]] });
+  });
+
+  it.skipIf(!!postgresMissing())("asks the throwaway PostgreSQL cluster, limited to includeTables", async () => {
+    const owner = await seedOwner();
+    const database = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: postgresUrl(), includeTables: { tables: ["sales"] } });
+    expect(await settled(owner, database.id)).toMatchObject({ status: "connected" });
+    const outcome = (await (await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: `sql: "${TOTALS}"` })).json()) as Outcome;
+    expect(outcome).toMatchObject({ status: "success", sql: TOTALS, columns: ["region", "total"], rows: [["north", "200"], ["east", "75"], ["south", "50"]] });
+    const other = (await (await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: 'sql: "select * from secrets"' })).json()) as Outcome;
+    expect(other.status).toBe("failure");
+    expect(other.error).toMatch(/^Query refused/);
   });
 
   it("400 for a missing question, an unknown model, a database without tables or of a type that cannot be queried", async () => {
