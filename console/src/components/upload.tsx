@@ -1,4 +1,9 @@
+import type { ComponentChildren } from "preact";
+import { useId, useState } from "preact/hooks";
 import { ApiProblem } from "../api/client";
+import { ErrorAlert } from "./alert";
+import { Button } from "./button";
+import { Dialog } from "./dialog";
 import { t } from "./strings";
 
 /**
@@ -42,5 +47,59 @@ export function UploadProgress({ share, label }: { share: number | null; label: 
       </label>
       <span aria-hidden="true">{percent}%</span>
     </div>
+  );
+}
+
+interface UploadDialogProps {
+  title: string;
+  /** The submit button's text. */
+  action: string;
+  progressLabel: string;
+  /** Where the form is posted (multipart). */
+  path: string;
+  organizationId: string;
+  onClose: () => void;
+  onUploaded: (answer: unknown) => void;
+  /** The form's fields (a file input named `file`, ...), given the API's problem for their errors. */
+  fields: (problem: ApiProblem | null) => ComponentChildren;
+}
+
+/** A dialog whose form is uploaded with its progress shown; empty text fields are left out. */
+export function UploadDialog({ title, action, progressLabel, path, organizationId, onClose, onUploaded, fields }: UploadDialogProps) {
+  const [share, setShare] = useState<number | null>(null);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const formId = useId();
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    for (const [name, value] of [...form.entries()]) if (typeof value === "string" && !value.trim()) form.delete(name);
+    setProblem(null);
+    setShare(0);
+    try {
+      onUploaded(await uploadForm(path, form, { organizationId, onProgress: setShare }));
+      onClose();
+    } catch (err) {
+      setShare(null);
+      setProblem(err as ApiProblem);
+    }
+  };
+  return (
+    <Dialog
+      title={title}
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{t("cancel")}</Button>
+          <Button type="submit" form={formId} variant="primary" busy={share !== null}>{action}</Button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={submit} class="stack">
+        {fields(problem)}
+        <UploadProgress share={share} label={progressLabel} />
+        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
+      </form>
+    </Dialog>
   );
 }
