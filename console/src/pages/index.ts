@@ -10,4 +10,8 @@ export const PAGES: PageEntry[] = [
   { path: "/web-chats/*", load: () => import("./web-chats/page"), nav: { en: "Web chat", "zh-TW": "網頁聊天" }, requires: "inbox.view" },
   { path: "/members/*", load: () => import("./members/page"), nav: { en: "Members", "zh-TW": "成員" }, requires: "member.view" },
   { path: "/organization", load: () => import("./organization/page"), nav: { en: "Organization", "zh-TW": "組織" }, requires: "organization.manage" },
+  { path: "/tools/*", load: () => import("./tools/page"), nav: { en: "Tools and connectors", "zh-TW": "工具與連接器" }, requires: "tool.view" },
+  { path: "/skills", load: () => import("./skills/page"), nav: { en: "Skills", "zh-TW": "技能" }, requires: "skill.view" },
+  { path: "/sql-databases/*", load: () => import("./sql-databases/page"), nav: { en: "SQL databases", "zh-TW": "SQL 資料庫" }, requires: "sql_database.view" },
+  { path: "/batch-qa", load: () => import("./batch-qa/page"), nav: { en: "Batch QA", "zh-TW": "批次問答" }, requires: "chatbot.view" },
 ];
