@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "preact/hooks";
-import uPlot from "uplot";
+import type uPlot from "uplot";
 import { theme } from "../../shell/theme";
 import { t } from "./strings";
 
@@ -16,7 +16,13 @@ interface Props {
   series: Series[];
   /** How a value reads in the table and the axis. */
   format: (n: number) => string;
+  /** Called each time the chart has been drawn. */
+  onDrawn?: () => void;
 }
+
+// uPlot is a chunk of its own, asked for as soon as this page's code runs: it downloads and parses
+// while the page's data requests are under way, instead of delaying them.
+const library = import("uplot").then((m) => m.default);
 
 /** The colour a CSS class gives text, resolved (canvas strokes take no custom properties or light-dark()). */
 function colourOf(host: HTMLElement, cls: string): string {
@@ -33,12 +39,26 @@ function colourOf(host: HTMLElement, cls: string): string {
  * data as a table: visually hidden until "Show the data as a table" is pressed, always there for
  * screen readers. Redrawn with the theme's colours when the theme changes, and to the width it has.
  */
-export function Chart({ title, starts, labels, series, format }: Props) {
+export function Chart({ title, starts, labels, series, format, onDrawn }: Props) {
   const id = useId();
   const host = useRef<HTMLDivElement>(null);
   const [tableShown, setTableShown] = useState(false);
   const look = theme.value;
   useEffect(() => {
+    let plot: uPlot | undefined;
+    let resize: ResizeObserver | undefined;
+    let live = true;
+    library.then((uPlot) => {
+      if (live) [plot, resize] = draw(uPlot);
+    });
+    return () => {
+      live = false;
+      resize?.disconnect();
+      plot?.destroy();
+    };
+  }, [starts, series, look]);
+
+  const draw = (uPlot: Awaited<typeof library>): [uPlot, ResizeObserver] => {
     const el = host.current!;
     const text = colourOf(el, "chart-text");
     const grid = colourOf(el, "chart-grid");
@@ -58,13 +78,16 @@ export function Chart({ title, starts, labels, series, format }: Props) {
       [starts.map((ms) => ms / 1000), ...series.map((s) => s.values)],
       el,
     );
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 240), height: 200 }));
+    // The observer also reports the first size, which the plot already has: only a change redraws.
+    let width = plot.width;
+    const resize = new ResizeObserver(() => {
+      const next = Math.max(el.clientWidth, 240);
+      if (next !== width) plot.setSize({ width: (width = next), height: 200 });
+    });
     resize.observe(el);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
-  }, [starts, series, look]);
+    onDrawn?.();
+    return [plot, resize];
+  };
   return (
     <figure class="chart" aria-labelledby={`${id}-title`}>
       <figcaption id={`${id}-title`} class="chart-title">{title}</figcaption>

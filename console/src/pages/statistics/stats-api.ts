@@ -17,8 +17,13 @@ export interface Range {
   timezone: string;
 }
 
-/** A count as the chosen language writes it (1,234). */
-export const formatCount = (n: number) => new Intl.NumberFormat(locale.value).format(n);
+const formatters = new Map<string, Intl.NumberFormat>();
+/** A count as the chosen language writes it (1,234); one formatter per language (making one costs more than using it). */
+export function formatCount(n: number): string {
+  let f = formatters.get(locale.value);
+  if (!f) formatters.set(locale.value, (f = new Intl.NumberFormat(locale.value)));
+  return f.format(n);
+}
 
 export const TIMEZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
