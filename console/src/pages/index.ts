@@ -6,7 +6,7 @@
 import type { PageEntry } from "./types";
 
 export const PAGES: PageEntry[] = [
+  { path: "/models", load: () => import("./models/page"), nav: { en: "Models and API keys", "zh-TW": "模型與 API 金鑰" }, requires: null },
   { path: "/statistics/*", load: () => import("./statistics/page"), nav: { en: "Statistics", "zh-TW": "統計" }, requires: "statistics.view" },
   { path: "/webhooks/*", load: () => import("./webhooks/page"), nav: { en: "Webhooks", "zh-TW": "Webhook" }, requires: "webhook.manage" },
-  { path: "/models", load: () => import("./models/page"), nav: { en: "Models and API keys", "zh-TW": "模型與 API 金鑰" }, requires: null },
 ];
