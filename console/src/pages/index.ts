@@ -14,4 +14,6 @@ export const PAGES: PageEntry[] = [
   { path: "/skills", load: () => import("./skills/page"), nav: { en: "Skills", "zh-TW": "技能" }, requires: "skill.view" },
   { path: "/sql-databases/*", load: () => import("./sql-databases/page"), nav: { en: "SQL databases", "zh-TW": "SQL 資料庫" }, requires: "sql_database.view" },
   { path: "/batch-qa", load: () => import("./batch-qa/page"), nav: { en: "Batch QA", "zh-TW": "批次問答" }, requires: "chatbot.view" },
+  { path: "/statistics/*", load: () => import("./statistics/page"), nav: { en: "Statistics", "zh-TW": "統計" }, requires: "statistics.view" },
+  { path: "/webhooks/*", load: () => import("./webhooks/page"), nav: { en: "Webhooks", "zh-TW": "Webhook" }, requires: "webhook.manage" },
 ];
