@@ -8,7 +8,8 @@
 // - streamed completions: what each adds to the upstream's own first byte (paired requests);
 // - one conversation: messages/s from concurrent clients, checked in order (bench/ordering.mjs).
 // BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_STREAM_ROUNDS, BENCH_ORDERING_ROUNDS (and
-// BENCH_CLIENTS, BENCH_TURNS of bench/ordering.mjs); BENCH_ONLY=direct,stream,ordering.
+// BENCH_CLIENTS, BENCH_TURNS of bench/ordering.mjs); BENCH_ONLY=direct,stream,ordering; BENCH_PORT
+// moves the five ports (default 8950-8954) for runs beside other work.
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
@@ -26,7 +27,8 @@ const STREAM_ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 200);
 const ORDERING_ROUNDS = Number(process.env.BENCH_ORDERING_ROUNDS ?? 3);
 const ONLY = new Set((process.env.BENCH_ONLY ?? "direct,stream,ordering").split(","));
 // Ports of this benchmark: the upstream, then each server and its devtools port.
-const PORTS = { upstream: 8950, working: [8951, 8952], baseline: [8953, 8954] };
+const PORT = Number(process.env.BENCH_PORT ?? 8950);
+const PORTS = { upstream: PORT, working: [PORT + 1, PORT + 2], baseline: [PORT + 3, PORT + 4] };
 const STREAM_MODEL = "delay-5"; // the upstream paces its words 5 ms apart for this model name
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
