@@ -10,13 +10,13 @@
 // - one conversation: messages/s from concurrent clients, checked in order (bench/ordering.mjs).
 // BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_STREAM_ROUNDS, BENCH_ORDERING_ROUNDS (and
 // BENCH_CLIENTS, BENCH_TURNS of bench/ordering.mjs); BENCH_ONLY=direct,stream,ordering; BENCH_PORT
-// moves the five ports (default 8950-8954) for runs beside other work.
+// moves the seven ports (default 8950-8956) for runs beside other work.
 import autocannon from "autocannon";
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { busiestThreadMs, median, percentile, startServer, workerdCpu } from "./lib.mjs";
+import { busiestThreadMs, compatibilityArgs, median, percentile, startServer, workerdCpu } from "./lib.mjs";
 import { oneConversation } from "./ordering.mjs";
 import { timed } from "./stream.mjs";
 import { answerPieces, startUpstream, UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
@@ -105,18 +105,10 @@ async function measureDirect(sides) {
   console.log(`median ratio working/baseline: throughput ${median(ratios).toFixed(2)}x, CPU per request ${median(cpuRatios).toFixed(2)}x less (target: 3x; CPU <= 6 ms/req)`);
 }
 
-/** Our compatibility date and flags, for the pass-through worker too. */
-function compatibility() {
-  const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
-  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
-  const flags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1].matchAll(/"([^"]+)"/g) ?? []].map((m) => m[1]);
-  return ["--compatibility-date", date, ...flags.flatMap((f) => ["--compatibility-flags", f])];
-}
-
 /** The pass-through worker under `wrangler dev` (without the trace recorder, as startServer runs ours). */
 async function startFloor([port, inspectorPort]) {
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", X_LOCAL_OBSERVABILITY: "false" };
-  const args = ["dev", "--port", String(port), "--inspector-port", String(inspectorPort), "--log-level", "error", ...compatibility()];
+  const args = ["dev", "--port", String(port), "--inspector-port", String(inspectorPort), "--log-level", "error", ...compatibilityArgs(root)];
   const child = spawn(path.join(root, "node_modules/.bin/wrangler"), args, { cwd: path.join(root, "bench/data/pass-through"), env, stdio: "ignore" });
   const base = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; ; ) {
