@@ -145,6 +145,14 @@ function readStat(path) {
 }
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 
+/** Our compatibility date and flags as `wrangler` arguments, for the bare workers the benchmarks run beside ours. */
+export function compatibilityArgs(root) {
+  const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
+  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
+  const flags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1].matchAll(/"([^"]+)"/g) ?? []].map((m) => m[1]);
+  return ["--compatibility-date", date, ...flags.flatMap((f) => ["--compatibility-flags", f])];
+}
+
 /** Flags for Debian's Chromium on this machine (its closed network refuses Google's background connections). */
 export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
-import { median } from "./lib.mjs";
+import { compatibilityArgs, median } from "./lib.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -22,14 +22,6 @@ function wrangler(args, cwd) {
   const run = spawnSync(path.join(root, "node_modules/.bin/wrangler"), args, { cwd, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" } });
   if (run.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed:\n${run.stdout}\n${run.stderr}`);
   return run.stdout;
-}
-
-/** Our compatibility date and flags, for the bare worker too. */
-function compatibility() {
-  const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
-  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
-  const flags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1].matchAll(/"([^"]+)"/g) ?? []].map((m) => m[1]);
-  return ["--compatibility-date", date, ...flags.flatMap((f) => ["--compatibility-flags", f])];
 }
 
 /** What `wrangler deploy` would upload; assets are left out (an empty directory): they are not part of the script. */
@@ -163,7 +155,7 @@ export default async function () {
     console.log("building the workers ...");
     const workers = [
       { name: "ours", bundle: build(root, path.join(dir, "ours.bundle")), api: true },
-      { name: "bare Hono", bundle: build(path.join(root, "bench/data/bare-hono"), path.join(dir, "bare.bundle"), compatibility()) },
+      { name: "bare Hono", bundle: build(path.join(root, "bench/data/bare-hono"), path.join(dir, "bare.bundle"), compatibilityArgs(root)) },
     ];
     if (baselineRef) workers.push({ name: `baseline ${baselineRef}`, bundle: buildBaseline(baselineRef, dir), api: true });
     const startup = new Map(workers.map((w) => [w, []]));

@@ -9,6 +9,8 @@ import { startUpstream, UPSTREAM_API_KEY } from "../test/support/openai-upstream
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const TOKEN_DELAY_MS = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 5);
+/** The server's port (its devtools port is the next one) and the upstream's: BENCH_PORT, else any free ones. */
+const PORT = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined;
 
 /** Times a streamed response: when it was asked, ms to the first chunk that carries content, and to the end. */
 export async function timed(url, init, hasContent) {
@@ -37,8 +39,8 @@ async function firstByte(url) {
 }
 
 export default async function () {
-  const upstream = await startUpstream({ tokenDelayMs: TOKEN_DELAY_MS });
-  const server = await startServer();
+  const upstream = await startUpstream({ tokenDelayMs: TOKEN_DELAY_MS, port: PORT === undefined ? 0 : PORT + 2 });
+  const server = await startServer(PORT === undefined ? {} : { port: PORT, inspectorPort: PORT + 1 });
   const api = async (path, body, method = "POST") => {
     const res = await fetch(`${server.base}/api/v1${path}`, { method, headers: { ...server.headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);

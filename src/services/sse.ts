@@ -8,7 +8,7 @@ const PING_EVERY_MS = 10_000;
  */
 export class SseWriter {
   readonly readable: ReadableStream<Uint8Array>;
-  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
   #ping: ReturnType<typeof setInterval>;
   #closed = false;
   #opened!: () => void;
@@ -16,9 +16,15 @@ export class SseWriter {
   readonly opened = new Promise<void>((resolve) => (this.#opened = resolve));
 
   constructor(private readonly onClose?: () => void) {
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    this.readable = readable;
-    this.#writer = writable.getWriter();
+    // Events are enqueued on the stream itself, not written through a TransformStream's writer: no
+    // write promise and no transform step per event, on the one thread that also carries the reply
+    // (docs/decisions.md, "Streaming latency"). A reader that goes away cancels it: writing stops.
+    this.readable = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      cancel: () => this.close(),
+    });
     this.#ping = setInterval(() => this.#raw(": ping\n\n"), PING_EVERY_MS);
   }
 
@@ -37,13 +43,21 @@ export class SseWriter {
     this.#opened();
     clearInterval(this.#ping);
     this.onClose?.();
-    this.#writer.close().catch(() => undefined);
+    try {
+      this.#controller.close();
+    } catch {
+      // Already cancelled by its reader.
+    }
   }
 
   #raw(text: string) {
     if (this.#closed) return;
     this.#opened();
-    this.#writer.write(encoder.encode(text)).catch(() => this.close());
+    try {
+      this.#controller.enqueue(encoder.encode(text));
+    } catch {
+      this.close(); // the stream errored or was cancelled
+    }
   }
 }
 
