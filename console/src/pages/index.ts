@@ -6,5 +6,6 @@
 import type { PageEntry } from "./types";
 
 export const PAGES: PageEntry[] = [
+  { path: "/assistants/*", load: () => import("./assistants/page"), nav: { en: "Assistants", "zh-TW": "助理" }, requires: "chatbot.view" },
   { path: "/models", load: () => import("./models/page"), nav: { en: "Models and API keys", "zh-TW": "模型與 API 金鑰" }, requires: null },
 ];
