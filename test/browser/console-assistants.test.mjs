@@ -146,6 +146,25 @@ describe("Assistants in Chromium", () => {
     await context.close();
   });
 
+  it("shows an agent's tool calls with their inputs and outputs", async () => {
+    const tool = await app.server.api("/tools/", {
+      body: { name: "city_length", displayName: "City length", description: "Length of a city name", toolType: "function", functionCode: "function main(args) { return { length: args.city.length }; }", rawParametersSchema: { type: "object", properties: { city: { type: "string" } } } },
+    });
+    const bot = await app.server.api("/chatbots/", { body: { name: "Agent", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] } });
+    const { context, page, errors } = await ownerOn(`/assistants/${bot.id}`);
+    const turn = await ask(page, "Paris city length");
+    const call = turn.getByRole("list", { name: "Tool calls" }).getByRole("listitem");
+    expect(await call.count()).toBe(1);
+    expect(await call.locator("summary").textContent()).toMatch(/^Tool City length success · \d+ ms$/);
+    await call.locator("summary").click();
+    const [input, output] = await call.locator("pre").allTextContents();
+    expect(JSON.parse(input)).toEqual({ city: "Paris city length" });
+    expect(JSON.parse(output)).toEqual({ length: 17 });
+    expect(await turn.locator(".bubble.answer .markdown").textContent()).toContain('{"length":17}');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("edits every field of the record; bad input shows at its field and changes nothing", async () => {
     const bot = await app.server.api("/chatbots/", { body: { name: "Everything", largeLanguageModel: LOCAL_LLM } });
     const tool = await app.server.api("/tools/", { body: { name: "order_status", displayName: "Order status", toolType: "api", apiUrl: "https://shop.example.com/orders", httpMethod: "get", description: "Looks up an order" } });

@@ -10,7 +10,8 @@ import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
-import { PAGE_SIZE, listAssistants, type Assistant } from "./assistant-api";
+import { PAGE_SIZE, type Assistant } from "./assistant-api";
+import { forgetPages, listPage, prefetchAround } from "./list-pages";
 import { CreateAssistant } from "./create-dialog";
 import { t } from "./strings";
 
@@ -24,8 +25,13 @@ export function AssistantList() {
   const [query, setQuery] = useState(place.query);
   const [typed, setTyped] = useState(place.query);
   const [creating, setCreating] = useState(false);
-  const list = useResource(() => listAssistants(page, query), [page, query]);
+  useState(forgetPages); // fresh data each time the list opens
+  // Each answer keeps the search it answers, so the count below never pairs old results with a new search.
+  const list = useResource(async () => ({ query, page, ...(await listPage(page, query)) }), [page, query]);
   useEffect(() => void Object.assign(place, { page, query }), [page, query]);
+  useEffect(() => {
+    if (list.data) prefetchAround(list.data.page, list.data.query, list.data.count);
+  }, [list.data]);
   // Searching as the operator types, once they pause.
   useEffect(() => {
     if (typed.trim() === query) return;
@@ -62,11 +68,11 @@ export function AssistantList() {
       <ErrorAlert error={list.error instanceof ApiProblem && list.error.status === 404 ? null : list.error} />
       <h2 id="assistants-title" class="sr-only">{t("title")}</h2>
       {/* The count, read out after each search or page. */}
-      <p class="muted small" role="status">{data && (query ? t("countMatching", { n: data.count, query }) : t("count", { n: data.count }))}</p>
+      <p class="list-count muted small" role="status">{data && (data.query ? t("countMatching", { n: data.count, query: data.query }) : t("count", { n: data.count }))}</p>
       {data === undefined ? (
         list.loading && <Loading />
       ) : data.count === 0 ? (
-        <p>{query ? t("noMatch") : t("noAssistants")}</p>
+        <p>{data.query ? t("noMatch") : t("noAssistants")}</p>
       ) : (
         <div aria-busy={list.loading || undefined} class="assistant-list">
           <DataTable labelledBy="assistants-title" rows={data.results} rowKey={(a) => a.id} columns={columns} />
