@@ -1,4 +1,5 @@
 // The public API of one web chat, with streamed replies that resume after a lost connection.
+import { readEvents } from "./sse";
 
 export interface Config {
   id: string;
@@ -157,7 +158,7 @@ export class Api {
     let conversation = conversationId;
     const read = async (res: Response) => {
       if (!res.ok) throw await failure(res);
-      await readEvents(res, (id, event, data) => {
+      await readEvents(res.body!, (id, event, data) => {
         if (event === "error") throw new ApiError(502, String(data.code ?? "error"), String(data.detail ?? "The reply failed."));
         if (event !== "message") return;
         if (id) lastId = id;
@@ -194,35 +195,4 @@ async function failure(res: Response): Promise<ApiError> {
     /* not JSON */
   }
   return new ApiError(res.status, body.code ?? "error", body.detail ?? `HTTP ${res.status}`);
-}
-
-/** Server-sent events from a fetch response: `on(id, event, data)` for each event with data. */
-async function readEvents(res: Response, on: (id: string | null, event: string, data: Record<string, unknown>) => void) {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  let finished = false;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let id: string | null = null;
-      let event = "message";
-      const data: string[] = [];
-      for (const line of block.split("\n")) {
-        if (line.startsWith("id:")) id = line.slice(3).trim();
-        else if (line.startsWith("event:")) event = line.slice(6).trim();
-        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
-      }
-      if (!data.length) continue;
-      const parsed = JSON.parse(data.join("\n")) as Record<string, unknown>;
-      on(id, event, parsed);
-      if (parsed.done) finished = true;
-    }
-  }
-  // A stream that ends without its final event was cut: the caller resumes it.
-  if (!finished) throw new TypeError("stream ended early");
 }

@@ -32,6 +32,13 @@ export const MessageSchema = z
     queryMetadata: obj("Knowledge restriction for this message").nullable(),
     skillIds: z.array(z.string()).openapi({ example: [] }),
     toolIds: z.array(z.string()).openapi({ example: [] }),
+    usage: z
+      .object({
+        promptTokens: z.number().int().openapi({ example: 412 }),
+        completionTokens: z.number().int().openapi({ example: 38 }),
+      })
+      .nullable()
+      .openapi({ description: "Tokens the model reported for an assistant's reply; null for other messages", example: { promptTokens: 412, completionTokens: 38 } }),
     createdAt: Timestamp,
   })
   .openapi("Message");

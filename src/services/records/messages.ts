@@ -22,6 +22,7 @@ export interface MessageRecord {
   queryMetadata: Json | null;
   skillIds: string[];
   toolIds: string[];
+  usage: { promptTokens: number; completionTokens: number } | null;
   createdAt: string;
 }
 
@@ -43,5 +44,7 @@ export const messageRecord = (m: MessageRow): MessageRecord => ({
   queryMetadata: m.queryMetadata ?? null,
   skillIds: m.skillIds ?? [],
   toolIds: m.toolIds ?? [],
+  // Tokens the model reported for an assistant's reply (null for other messages and models that report none).
+  usage: m.inputTokens == null && m.outputTokens == null ? null : { promptTokens: m.inputTokens ?? 0, completionTokens: m.outputTokens ?? 0 },
   createdAt: ms(m.createdAt)!,
 });

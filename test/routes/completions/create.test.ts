@@ -21,6 +21,9 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     expect(body.content).toBe('You said: "Where is my parcel?".');
     expect(body.message).toMatchObject({ content: body.content, type: "outgoing", senderType: "chatbot", sequence: 2, conversation: body.conversationId });
     expect(body.message.sender).toMatchObject({ id: bot.id, name: bot.name });
+    expect(body.message.usage).toEqual({ promptTokens: 4, completionTokens: 6 });
+    const incoming = (await (await owner.fetch("GET", `/messages/?conversation=${body.conversationId}`)).json()) as { results: { type: string; usage: unknown }[] };
+    expect(incoming.results.find((m) => m.type === "incoming")!.usage).toBeNull();
 
     const conversation = (await (await owner.fetch("GET", `/conversations/${body.conversationId}/`)).json()) as Record<string, unknown>;
     expect(conversation).toMatchObject({ inbox: { id: bot.defaultInbox!.id, channelType: "api" }, chatbot: { id: bot.id }, progressStatus: "ai_processing", title: "Where is my parcel?" });
@@ -71,7 +74,11 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     expect(deltas.map((e) => e.data.content).join("")).toBe(message.content);
     for (const e of deltas) expect(e.data).toMatchObject({ conversationId: last.data.conversationId, messageId: message.id });
     const stored = await owner.fetch("GET", `/messages/${message.id}/?conversation=${last.data.conversationId}`);
-    expect(((await stored.json()) as { content: string }).content).toBe(message.content);
+    const record = (await stored.json()) as { content: string; usage: unknown };
+    expect(record.content).toBe(message.content);
+    // The tokens the model reported, in the streamed record and the stored one.
+    expect(last.data.message).toMatchObject({ usage: { promptTokens: expect.any(Number), completionTokens: 9 } });
+    expect(record.usage).toEqual((last.data.message as { usage: unknown }).usage);
   });
 
   it("returns JSON valid against rawOutputFormat in json_schema mode", async () => {

@@ -1,0 +1,81 @@
+import { ApiProblem, api, unwrap, type Schemas } from "../../api/client";
+
+export type Assistant = Schemas["Assistant"];
+export type AssistantWrite = Schemas["AssistantWrite"];
+export type AssistantPatch = Schemas["AssistantPatch"];
+export type IdName = { id: string; name: string };
+
+export const REPLY_MODES = ["normal", "template", "hybrid", "workflow", "agent"] as const;
+export const OUTPUT_MODES = ["text", "json_schema"] as const;
+export const AGENT_MODES = ["normal", "canvas"] as const;
+export const DATABASE_TYPES = ["PostgreSQL", "MySQL", "MSSQL", "Oracle"] as const;
+export const PAGE_SIZE = 20;
+
+export const listAssistants = (page: number, query: string) =>
+  unwrap(api.GET("/api/v1/chatbots/", { params: { query: { page, pageSize: PAGE_SIZE, ...(query ? { query } : {}) } } }));
+
+export const getAssistant = (id: string) => unwrap(api.GET("/api/v1/chatbots/{id}/", { params: { path: { id } } }));
+export const createAssistant = (body: AssistantWrite) => unwrap(api.POST("/api/v1/chatbots/", { body }));
+export const updateAssistant = (id: string, body: AssistantPatch) => unwrap(api.PATCH("/api/v1/chatbots/{id}/", { params: { path: { id } }, body }));
+export const deleteAssistant = (id: string) => unwrap(api.DELETE("/api/v1/chatbots/{id}/", { params: { path: { id } } }));
+
+/**
+ * What the form offers to pick from: the organization's models, knowledge bases, tools, skills and
+ * groups (up to 100 of each). A list the member may not read (403: no `tool.view`, say) is null:
+ * the form then shows only what the assistant already has.
+ */
+export interface Choices {
+  llms: IdName[];
+  embeddings: IdName[];
+  rerankers: IdName[];
+  knowledgeBases: IdName[] | null;
+  tools: IdName[] | null;
+  skills: IdName[] | null;
+  groups: IdName[] | null;
+}
+
+const names = (page: { results: { id: string; name: string | null; displayName?: string | null }[] }): IdName[] =>
+  page.results.map((r) => ({ id: r.id, name: r.displayName || r.name || r.id }));
+
+/** The list, or null when the API refuses it to this member. */
+async function allowed<T>(request: Promise<T>): Promise<T | null> {
+  try {
+    return await request;
+  } catch (err) {
+    if (err instanceof ApiProblem && (err.status === 403 || err.status === 404)) return null;
+    throw err;
+  }
+}
+
+export async function loadChoices(organizationId: string): Promise<Choices> {
+  const query = { pageSize: 100 };
+  const [llms, embeddings, rerankers, knowledgeBases, tools, globalTools, skills, groups] = await Promise.all([
+    unwrap(api.GET("/api/v1/large-language-models/", { params: { query } })),
+    unwrap(api.GET("/api/v1/embedding-models/", { params: { query } })),
+    unwrap(api.GET("/api/v1/reranker-models/", { params: { query } })),
+    allowed(unwrap(api.GET("/api/v1/knowledge-bases/", { params: { query } }))),
+    allowed(unwrap(api.GET("/api/v1/tools/", { params: { query } }))),
+    allowed(unwrap(api.GET("/api/v1/tools/", { params: { query: { ...query, isGlobal: "true" } } }))),
+    allowed(unwrap(api.GET("/api/v1/skills/", { params: { query } }))),
+    allowed(unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/", { params: { path: { organizationPk: organizationId }, query } }))),
+  ]);
+  return {
+    llms: names(llms),
+    embeddings: names(embeddings),
+    rerankers: names(rerankers),
+    knowledgeBases: knowledgeBases && names(knowledgeBases),
+    tools: tools && [...names(tools), ...(globalTools ? names(globalTools) : [])],
+    skills: skills && names(skills),
+    groups: groups && names(groups),
+  };
+}
+
+/**
+ * The API's message for a field, including those of its items (`knowledgeBases.0.id` shows at
+ * `knowledgeBases`).
+ */
+export function fieldMessage(problem: ApiProblem | null, field: string): string | undefined {
+  if (!problem) return undefined;
+  const key = Object.keys(problem.errors).find((k) => k === field || k.startsWith(`${field}.`));
+  return key ? problem.errors[key][0] : undefined;
+}

@@ -1,0 +1,121 @@
+import type { ComponentChildren } from "preact";
+import { useId, useState } from "preact/hooks";
+import { ApiProblem } from "../../api/client";
+import { Button } from "../../components/button";
+import { ErrorAlert } from "../../components/alert";
+import { announce } from "../../components/announcer";
+import { CheckboxField, SelectField, TextField } from "../../components/field";
+import { AGENT_MODES, DATABASE_TYPES, OUTPUT_MODES, REPLY_MODES, fieldMessage, updateAssistant, type Assistant, type Choices, type IdName } from "./assistant-api";
+import { draftOf, patchOf, type Draft } from "./draft";
+import { RefPicker } from "./ref-picker";
+import { TextAreaField } from "./text-area";
+import { t } from "./strings";
+
+type Options = [string, string][];
+const pairs = (items: IdName[]): Options => items.map((i) => [i.id, i.name]);
+/** The current model first when the lists no longer hold it, so the select shows the truth. */
+const withCurrent = (items: IdName[], current: IdName | null): Options => pairs(current && !items.some((i) => i.id === current.id) ? [current, ...items] : items);
+
+/** Every writable field of the assistant, saved as one PATCH of what changed; the API's errors show at their fields. */
+export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assistant; choices: Choices; onSaved: (a: Assistant) => void }) {
+  const [initial, setInitial] = useState(() => draftOf(assistant));
+  const [draft, setDraft] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const text = (key: keyof Draft) => ({ value: draft[key] as string, onInput: (e: Event) => set(key, (e.currentTarget as HTMLInputElement).value as never) });
+  const error = (key: string) => fieldMessage(problem, key);
+  const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
+
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const { patch, invalid } = patchOf(initial, draft);
+    if (invalid.length) {
+      setProblem(new ApiProblem(400, t("fixFields"), "invalid", Object.fromEntries(invalid.map((k) => [k, [t("invalidJson")]]))));
+      announce(t("fixFields"), true);
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      const saved = await updateAssistant(assistant.id, patch);
+      const next = draftOf(saved);
+      setInitial(next);
+      setDraft(next);
+      onSaved(saved);
+      announce(t("saved", { name: saved.name }));
+    } catch (err) {
+      setProblem(err as ApiProblem);
+      announce((err as ApiProblem).detail ?? t("fixFields"), true);
+    } finally {
+      setBusy(false);
+    }
+  };
+  // Errors of no field of the form (there should be none) still show, above the buttons.
+  const unshown = problem && Object.keys(problem.errors).filter((k) => !(k.split(".")[0] in initial));
+
+  return (
+    <form class="assistant-form stack" onSubmit={submit} aria-labelledby="settings-title" noValidate>
+      <h2 id="settings-title">{t("settings")}</h2>
+      <Section title={t("basics")}>
+        <TextField label={t("name")} required maxLength={200} {...text("name")} error={error("name")} />
+        <TextAreaField label={t("instructions")} rows={6} hint={t("instructionsHint")} {...text("instructions")} error={error("instructions")} />
+      </Section>
+      <Section title={t("modelsSection")}>
+        <SelectField label={t("llm")} {...text("largeLanguageModel")} options={withCurrent(choices.llms, assistant.largeLanguageModel)} error={error("largeLanguageModel")} />
+        <SelectField label={t("embeddingModel")} {...text("embeddingModel")} options={[["", t("none")], ...withCurrent(choices.embeddings, assistant.embeddingModel)]} error={error("embeddingModel")} />
+        <SelectField label={t("rerankerModel")} {...text("rerankerModel")} options={[["", t("none")], ...withCurrent(choices.rerankers, assistant.rerankerModel)]} error={error("rerankerModel")} />
+      </Section>
+      <Section title={t("replies")}>
+        <SelectField label={t("replyMode")} {...text("replyMode")} options={REPLY_MODES.map((m) => [m, t(`mode_${m}`)])} hint={t(`modeHint_${draft.replyMode}`)} error={error("replyMode")} />
+        {(draft.replyMode === "template" || draft.replyMode === "hybrid") && (
+          <TextAreaField label={t("template")} hint={t("templateHint")} {...text("template")} error={error("template")} />
+        )}
+        <TextAreaField label={t("unanswerable")} rows={2} hint={t("unanswerableHint")} {...text("unanswerableTemplate")} error={error("unanswerableTemplate")} />
+        <SelectField label={t("agentMode")} {...text("agentMode")} options={AGENT_MODES.map((m) => [m, t(`agent_${m}`)])} error={error("agentMode")} />
+        <TextField label={t("chunks")} type="number" min={1} max={1000} hint={t("chunksHint")} {...text("numberOfRetrievedChunks")} error={error("numberOfRetrievedChunks")} />
+        <CheckboxField label={t("inlineCitations")} checked={draft.enableInLineCitations} onChange={(e) => set("enableInLineCitations", e.currentTarget.checked)} error={error("enableInLineCitations")} />
+      </Section>
+      <Section title={t("output")}>
+        <SelectField label={t("outputMode")} {...text("outputMode")} options={OUTPUT_MODES.map((m) => [m, t(`output_${m}`)])} error={error("outputMode")} />
+        {(draft.outputMode === "json_schema" || draft.rawOutputFormat) && (
+          <TextAreaField label={t("outputSchema")} class="code" rows={8} spellcheck={false} hint={t("outputSchemaHint")} {...text("rawOutputFormat")} error={error("rawOutputFormat")} />
+        )}
+      </Section>
+      <Section title={t("knowledgeAndTools")}>
+        <RefPicker legend={t("knowledgeBases")} options={choices.knowledgeBases} value={draft.knowledgeBases} onChange={(v) => set("knowledgeBases", v)} error={error("knowledgeBases")} />
+        <RefPicker legend={t("tools")} hint={t("toolsHint")} options={choices.tools} value={draft.tools} onChange={(v) => set("tools", v)} error={error("tools")} />
+        <RefPicker legend={t("skills")} hint={t("toolsHint")} options={choices.skills} value={draft.skills} onChange={(v) => set("skills", v)} error={error("skills")} />
+      </Section>
+      <Section title={t("access")}>
+        <RefPicker legend={t("groups")} hint={t("groupsHint")} options={choices.groups} value={draft.groups} onChange={(v) => set("groups", v)} error={error("groups")} />
+        <CheckboxField label={t("evaluation")} hint={t("evaluationHint")} checked={draft.enableEvaluation} onChange={(e) => set("enableEvaluation", e.currentTarget.checked)} error={error("enableEvaluation")} />
+      </Section>
+      <Section title={t("database")}>
+        <SelectField label={t("databaseType")} {...text("databaseType")} options={[["", t("none")], ...DATABASE_TYPES.map((d): [string, string] => [d, d])]} error={error("databaseType")} />
+        <TextField label={t("databaseUrl")} spellcheck={false} autoComplete="off" hint={t("databaseUrlHint")} {...text("databaseUrl")} error={error("databaseUrl")} />
+        <TextAreaField label={t("includeTables")} class="code" spellcheck={false} hint={t("includeTablesHint")} {...text("includeTables")} error={error("includeTables")} />
+      </Section>
+      <Section title={t("advanced")}>
+        <TextField label={t("rag")} spellcheck={false} hint={t("idHint")} {...text("rag")} error={error("rag")} />
+        <TextField label={t("builtInWorkflow")} spellcheck={false} hint={t("idHint")} {...text("builtInWorkflow")} error={error("builtInWorkflow")} />
+        <p class="muted small">{t("wordsUsed", { n: assistant.totalWordsCount })}</p>
+      </Section>
+      {problem && (!Object.keys(problem.errors).length || unshown!.length > 0) && <ErrorAlert error={problem} />}
+      <div class="form-actions">
+        <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
+        <Button disabled={!dirty || busy} onClick={() => (setDraft(initial), setProblem(null))}>{t("discard")}</Button>
+      </div>
+    </form>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ComponentChildren }) {
+  const id = useId();
+  return (
+    <section class="form-section stack" aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      {children}
+    </section>
+  );
+}

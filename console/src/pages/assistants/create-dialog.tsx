@@ -1,0 +1,58 @@
+import { useState } from "preact/hooks";
+import { ApiProblem, api, unwrap } from "../../api/client";
+import { Button } from "../../components/button";
+import { Dialog } from "../../components/dialog";
+import { ErrorAlert } from "../../components/alert";
+import { SelectField, TextField } from "../../components/field";
+import { announce } from "../../components/announcer";
+import { useResource } from "../../components/use-resource";
+import { t as common } from "../../components/strings";
+import { navigate } from "../../shell/router";
+import { createAssistant, fieldMessage } from "./assistant-api";
+import { TextAreaField } from "./text-area";
+import { t } from "./strings";
+
+/** A new assistant from its name, model and instructions; the rest is set on its page, where this leads. */
+export function CreateAssistant({ onClose }: { onClose: () => void }) {
+  const models = useResource(() => unwrap(api.GET("/api/v1/large-language-models/", { params: { query: { pageSize: 100 } } })), []);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    setBusy(true);
+    setProblem(null);
+    try {
+      const created = await createAssistant({ name: text("name"), largeLanguageModel: text("largeLanguageModel"), instructions: text("instructions") || null });
+      announce(t("created", { name: created.name }));
+      onClose();
+      navigate(`/assistants/${created.id}`);
+    } catch (err) {
+      setProblem(err as ApiProblem);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const options: [string, string][] = (models.data?.results ?? []).map((m) => [m.id, m.name]);
+  return (
+    <Dialog
+      title={t("newAssistant")}
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{common("cancel")}</Button>
+          <Button type="submit" form="create-assistant" variant="primary" busy={busy} disabled={!options.length}>{t("create")}</Button>
+        </>
+      }
+    >
+      <form id="create-assistant" class="stack" onSubmit={submit} noValidate>
+        <TextField label={t("name")} name="name" required maxLength={200} autoFocus error={fieldMessage(problem, "name")} />
+        <SelectField label={t("llm")} name="largeLanguageModel" options={options} hint={t("llmHint")} error={fieldMessage(problem, "largeLanguageModel") ?? (models.error ? String((models.error as Error).message) : undefined)} />
+        <TextAreaField label={t("instructions")} name="instructions" hint={t("instructionsHint")} error={fieldMessage(problem, "instructions")} />
+        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,85 @@
+import { useEffect, useState } from "preact/hooks";
+import { ApiProblem } from "../../api/client";
+import { Button } from "../../components/button";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { DataTable, type Column } from "../../components/data-table";
+import { PageHeader } from "../../components/page-header";
+import { Pager } from "../../components/pager";
+import { TextField } from "../../components/field";
+import { useResource } from "../../components/use-resource";
+import { formatTime } from "../../i18n";
+import { BASE, followLink } from "../../shell/router";
+import { can } from "../../shell/session";
+import { PAGE_SIZE, type Assistant } from "./assistant-api";
+import { forgetPages, listPage, prefetchAround } from "./list-pages";
+import { CreateAssistant } from "./create-dialog";
+import { t } from "./strings";
+
+/** Where the list was, so that coming back from an assistant returns to the same page and search. */
+const place = { page: 1, query: "" };
+const SEARCH_DELAY_MS = 250;
+
+/** The assistants the member can see, searched and paged by the API (newest first). */
+export function AssistantList() {
+  const [page, setPage] = useState(place.page);
+  const [query, setQuery] = useState(place.query);
+  const [typed, setTyped] = useState(place.query);
+  const [creating, setCreating] = useState(false);
+  useState(forgetPages); // fresh data each time the list opens
+  // Each answer keeps the search it answers, so the count below never pairs old results with a new search.
+  const list = useResource(async () => ({ query, page, ...(await listPage(page, query)) }), [page, query]);
+  useEffect(() => void Object.assign(place, { page, query }), [page, query]);
+  useEffect(() => {
+    if (list.data) prefetchAround(list.data.page, list.data.query, list.data.count);
+  }, [list.data]);
+  // Searching as the operator types, once they pause.
+  useEffect(() => {
+    if (typed.trim() === query) return;
+    const timer = setTimeout(() => (setQuery(typed.trim()), setPage(1)), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  // The list shrank under this page (deleted elsewhere): back to the first.
+  useEffect(() => {
+    if (list.error instanceof ApiProblem && list.error.status === 404 && page > 1) setPage(1);
+  }, [list.error]);
+
+  const columns: Column<Assistant>[] = [
+    {
+      label: t("name"),
+      rowHeader: true,
+      cell: (a) => (
+        <a href={`${BASE}/assistants/${a.id}`} onClick={followLink}>{a.name}</a>
+      ),
+    },
+    { label: t("replyMode"), cell: (a) => t(`mode_${a.replyMode}`) },
+    { label: t("llm"), cell: (a) => a.largeLanguageModel.name },
+    { label: t("knowledgeBases"), class: "wrap", cell: (a) => (a.knowledgeBases.length ? a.knowledgeBases.map((k) => k.name).join(", ") : "—") },
+    { label: t("updated"), class: "nowrap", cell: (a) => formatTime(a.updatedAt) },
+  ];
+  const data = list.data;
+  return (
+    <>
+      <PageHeader title={t("title")}>
+        {can("chatbot.manage") && <Button variant="primary" onClick={() => setCreating(true)}>{t("newAssistant")}</Button>}
+      </PageHeader>
+      <form role="search" class="list-search" onSubmit={(e) => (e.preventDefault(), setQuery(typed.trim()), setPage(1))}>
+        <TextField label={t("search")} type="search" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} hint={t("searchHint")} />
+      </form>
+      <ErrorAlert error={list.error instanceof ApiProblem && list.error.status === 404 ? null : list.error} />
+      <h2 id="assistants-title" class="sr-only">{t("title")}</h2>
+      {/* The count, read out after each search or page. */}
+      <p class="list-count muted small" role="status">{data && (data.query ? t("countMatching", { n: data.count, query: data.query }) : t("count", { n: data.count }))}</p>
+      {data === undefined ? (
+        list.loading && <Loading />
+      ) : data.count === 0 ? (
+        <p>{data.query ? t("noMatch") : t("noAssistants")}</p>
+      ) : (
+        <div aria-busy={list.loading || undefined} class="assistant-list">
+          <DataTable labelledBy="assistants-title" rows={data.results} rowKey={(a) => a.id} columns={columns} />
+        </div>
+      )}
+      {data && <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} />}
+      {creating && <CreateAssistant onClose={() => setCreating(false)} />}
+    </>
+  );
+}

@@ -1,0 +1,346 @@
+// The console's Assistants page in Chromium against `wrangler dev`: sign in with a password, create
+// an assistant, attach a knowledge base and ask the try-it panel, which streams the built-in local
+// model's answer with its citation (the FAQ and its passage), tokens and time to first token, in one
+// conversation until "New conversation"; every field of the record edited, and the API's errors shown
+// at their fields; search and pages of the list; the keyboard-only create flow; a member without
+// chatbot.manage (no edit controls, and the API refuses anyway); axe-core in both themes; the
+// screenshots of docs/console/ (list, edit, try-it; light, dark, phone, zh-TW).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, openPage, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, PASSWORD } from "./console-helpers.mjs";
+
+const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
+const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
+const QUESTION = "What are your opening hours?";
+const ANSWER = "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.";
+
+let app, kb, shown, group, member;
+
+beforeAll(async () => {
+  app = await startConsole();
+  const api = app.server.api;
+  kb = await api("/knowledge-bases/", { body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER } });
+  await api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: QUESTION, answer: ANSWER } });
+  await api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: "Do you ship abroad?", answer: "We ship to every country of the European Union within five days." } });
+  // A member who may view assistants (and talk to them), but not change them: in a group the shown assistant is given to.
+  const catalogue = await api("/permissions/", { method: "GET" });
+  const permission = (codename) => catalogue.find((p) => p.codename === codename).id;
+  group = await api(`/organizations/${await orgId()}/groups/`, { body: { name: "Support agents", permissions: [permission("chatbot.view"), permission("conversation.manage")] } });
+  for (const name of ["Billing helper", "Sales agent", "Returns desk"]) await api("/chatbots/", { body: { name, largeLanguageModel: LOCAL_LLM } });
+  shown = await api("/chatbots/", {
+    body: { name: "Ava", largeLanguageModel: LOCAL_LLM, instructions: "You answer questions about the **Acme** shop.", knowledgeBases: [{ id: kb.id }], groups: [{ id: group.id }] },
+  });
+  const email = `member-${Date.now()}@example.com`;
+  await fetch(`${app.base}/api/v1/auth/registration/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password1: PASSWORD, password2: PASSWORD, name: "Mia Member", company: "Mia's shop" }),
+  });
+  const organization = await orgId();
+  const added = await api(`/organizations/${organization}/members/`, { body: { email } });
+  await api(`/organizations/${organization}/groups/${group.id}/group-members/bulk-create/`, { body: { members: [added.id] } });
+  member = { email, password: PASSWORD, organization };
+}, 180_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+async function orgId() {
+  const orgs = await app.server.api("/organizations/?pagination=false", { method: "GET" });
+  return orgs[0].id;
+}
+
+/** A signed-in owner on a page of the console. */
+async function ownerOn(path, options) {
+  const opened = await openPage(app.browser, options);
+  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
+  await opened.page.goto(`${app.base}/console${path}`);
+  await opened.page.locator(".shell main h1").waitFor();
+  return opened;
+}
+
+const dialog = (page) => page.locator("dialog[open]");
+const tryIt = (page) => page.getByRole("region", { name: "Try it" });
+
+/** Asks the try-it panel, and waits for the reply to finish. */
+async function ask(page, question) {
+  const panel = page.locator(".try-it");
+  const before = await panel.locator(".turn").count();
+  await panel.locator(".ask textarea").fill(question);
+  await panel.locator(".ask textarea").press("Enter");
+  const turn = panel.locator(".turn").nth(before);
+  await turn.and(page.locator(":not([data-state=streaming])")).waitFor();
+  return turn;
+}
+
+describe("Assistants in Chromium", () => {
+  // First, while the organization holds only what the pictures should show.
+  it("takes the screenshots of docs/console/", async () => {
+    const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
+    await screenshots(app.browser, app.base, "/console/assistants", "assistants", { signIn, act: (page) => page.locator("table tbody tr").first().waitFor() });
+    await screenshots(app.browser, app.base, `/console/assistants/${shown.id}`, "assistant-edit", { signIn, act: (page) => page.locator(".assistant-form").waitFor() });
+    await screenshots(app.browser, app.base, `/console/assistants/${shown.id}`, "assistant-try-it", {
+      signIn,
+      act: async (page) => {
+        const turn = await ask(page, QUESTION);
+        await turn.locator(".sources details").first().locator("summary").click();
+        await page.locator(".try-it").scrollIntoViewIfNeeded();
+      },
+    });
+  });
+
+  it("signs in with a password, creates an assistant, attaches a knowledge base, and the try-it panel streams the answer with its citation", async () => {
+    const { context, page, errors } = await openPage(app.browser);
+    await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
+    await expect.poll(() => page.url()).toBe(`${app.base}/console/assistants`);
+    await page.getByRole("button", { name: "New assistant" }).click();
+    await dialog(page).getByLabel("Name", { exact: true }).fill("Shop helper");
+    await dialog(page).getByLabel("Instructions").fill("Answer from the help centre.");
+    await dialog(page).getByRole("button", { name: "Create" }).click();
+    await page.locator("main h1", { hasText: "Shop helper" }).waitFor();
+    const id = page.url().split("/").at(-1);
+    const created = await app.server.api(`/chatbots/${id}/`, { method: "GET" });
+    expect(created).toMatchObject({ name: "Shop helper", instructions: "Answer from the help centre.", largeLanguageModel: { id: LOCAL_LLM } });
+
+    await page.getByRole("group", { name: "Knowledge bases" }).getByLabel("Help centre").check();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(async () => (await app.server.api(`/chatbots/${id}/`, { method: "GET" })).knowledgeBases).toEqual([{ id: kb.id, name: "Help centre" }]);
+
+    // The reply arrives as an event stream, and the page shows it growing.
+    const streamed = page.waitForResponse((r) => r.url().includes(`/chatbots/${id}/completions/`));
+    await page.evaluate(() => {
+      window.__lengths = new Set();
+      new MutationObserver(() => {
+        const answer = document.querySelector(".turn:last-child .bubble.answer .markdown");
+        if (answer) window.__lengths.add(answer.textContent.length);
+      }).observe(document.querySelector(".try-it"), { subtree: true, childList: true, characterData: true });
+    });
+    const turn = await ask(page, QUESTION);
+    expect((await streamed).headers()["content-type"]).toContain("text/event-stream");
+    expect(await page.evaluate(() => window.__lengths.size)).toBeGreaterThan(2);
+    expect(await turn.locator(".bubble.answer .markdown").textContent()).toBe(ANSWER);
+    // Its citation: the FAQ, from the knowledge base, with the passage behind it.
+    const source = turn.locator(".sources li").first();
+    expect(await source.locator("summary").textContent()).toContain(QUESTION);
+    expect(await source.locator("summary").textContent()).toContain("Help centre");
+    await source.locator("summary").click();
+    expect(await source.locator(".passage").textContent()).toContain(ANSWER);
+    const meta = await turn.locator(".turn-meta").textContent();
+    expect(meta).toMatch(/First token \d+ ms/);
+    expect(meta).toMatch(/\d+ prompt \+ \d+ completion tokens/);
+    // What was said to a screen reader.
+    await expect.poll(() => page.locator("[role=status][aria-live=polite]").textContent()).toContain(`Shop helper replied: ${ANSWER}`);
+
+    // The conversation goes on, then a new one starts.
+    const conversation = (await tryIt(page).getByText(/^Conversation /).textContent()).replace("Conversation ", "");
+    await ask(page, "Do you ship abroad?");
+    expect(await tryIt(page).getByText(/^Conversation /).textContent()).toBe(`Conversation ${conversation}`);
+    const messages = await app.server.api(`/messages/?conversation=${conversation}`, { method: "GET" });
+    expect(messages.results.map((m) => m.type)).toEqual(["outgoing", "incoming", "outgoing", "incoming"]);
+    await tryIt(page).getByRole("button", { name: "New conversation" }).click();
+    expect(await page.locator(".turn").count()).toBe(0);
+    await ask(page, QUESTION);
+    expect(await tryIt(page).getByText(/^Conversation /).textContent()).not.toBe(`Conversation ${conversation}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows an agent's tool calls with their inputs and outputs", async () => {
+    const tool = await app.server.api("/tools/", {
+      body: { name: "city_length", displayName: "City length", description: "Length of a city name", toolType: "function", functionCode: "function main(args) { return { length: args.city.length }; }", rawParametersSchema: { type: "object", properties: { city: { type: "string" } } } },
+    });
+    const bot = await app.server.api("/chatbots/", { body: { name: "Agent", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] } });
+    const { context, page, errors } = await ownerOn(`/assistants/${bot.id}`);
+    const turn = await ask(page, "Paris city length");
+    const call = turn.getByRole("list", { name: "Tool calls" }).getByRole("listitem");
+    expect(await call.count()).toBe(1);
+    expect(await call.locator("summary").textContent()).toMatch(/^Tool City length success · \d+ ms$/);
+    await call.locator("summary").click();
+    const [input, output] = await call.locator("pre").allTextContents();
+    expect(JSON.parse(input)).toEqual({ city: "Paris city length" });
+    expect(JSON.parse(output)).toEqual({ length: 17 });
+    expect(await turn.locator(".bubble.answer .markdown").textContent()).toContain("length: 17");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("edits every field of the record; bad input shows at its field and changes nothing", async () => {
+    const bot = await app.server.api("/chatbots/", { body: { name: "Everything", largeLanguageModel: LOCAL_LLM } });
+    const tool = await app.server.api("/tools/", { body: { name: "order_status", displayName: "Order status", toolType: "api", apiUrl: "https://shop.example.com/orders", httpMethod: "get", description: "Looks up an order" } });
+    const { context, page, errors } = await ownerOn(`/assistants/${bot.id}`);
+    const form = page.locator(".assistant-form");
+    await form.getByLabel("Name", { exact: true }).fill("");
+    await form.getByLabel("Passages retrieved per question").fill("0");
+    await form.getByLabel("Output format").selectOption("json_schema");
+    await form.getByLabel("Output schema (JSON Schema)").fill("{ not json");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    // JSON is checked in the page; the rest by the API.
+    await expect.poll(() => form.getByLabel("Output schema (JSON Schema)").getAttribute("aria-invalid")).toBe("true");
+    expect(await form.getByText("This is not valid JSON.").count()).toBe(1);
+    await form.getByLabel("Output schema (JSON Schema)").fill('{"type": "object", "properties": {"answer": {"type": "string"}}}');
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => form.getByLabel("Name", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    expect(await form.getByLabel("Passages retrieved per question").getAttribute("aria-invalid")).toBe("true");
+    expect(await app.server.api(`/chatbots/${bot.id}/`, { method: "GET" })).toMatchObject({ name: "Everything", numberOfRetrievedChunks: 12, outputMode: "text" });
+
+    await form.getByLabel("Name", { exact: true }).fill("Everything changed");
+    await form.getByLabel("Instructions").fill("Be brief.");
+    await form.getByLabel("Embedding model").selectOption(LOCAL_EMBEDDING);
+    await form.getByLabel("Reranker").selectOption(LOCAL_RERANKER);
+    await form.getByLabel("Reply mode").selectOption("hybrid");
+    await form.getByLabel("Reply template").fill("Here is what I found: {{answer}}");
+    await form.getByLabel("When nothing answers the question").fill("Please ask our staff.");
+    await form.getByLabel("Agent mode").selectOption("canvas");
+    await form.getByLabel("Passages retrieved per question").fill("5");
+    await form.getByLabel("Mark citations in replies, like [1]").check();
+    await page.getByRole("group", { name: "Knowledge bases" }).getByLabel("Help centre").check();
+    await page.getByRole("group", { name: "Tools" }).getByLabel("Order status").check();
+    await page.getByRole("group", { name: "Groups" }).getByLabel("Support agents").check();
+    await form.getByLabel("Evaluate answers").check();
+    await form.getByLabel("Database type").selectOption("PostgreSQL");
+    await form.getByLabel("Connection string").fill("postgresql://bot:secret@db.example.com/shop");
+    await form.getByLabel("Tables it may read (JSON)").fill('{"tables": ["orders"]}');
+    await form.getByLabel("RAG pipeline id").fill("0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d");
+    await form.getByLabel("Built-in workflow id").fill("0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.locator("main h1", { hasText: "Everything changed" }).waitFor();
+    expect(await form.locator("[aria-invalid=true]").count()).toBe(0);
+    const saved = await app.server.api(`/chatbots/${bot.id}/`, { method: "GET" });
+    expect(saved).toMatchObject({
+      name: "Everything changed",
+      instructions: "Be brief.",
+      embeddingModel: { id: LOCAL_EMBEDDING },
+      rerankerModel: { id: LOCAL_RERANKER },
+      replyMode: "hybrid",
+      template: "Here is what I found: {{answer}}",
+      unanswerableTemplate: "Please ask our staff.",
+      agentMode: "canvas",
+      numberOfRetrievedChunks: 5,
+      enableInLineCitations: true,
+      outputMode: "json_schema",
+      rawOutputFormat: { type: "object", properties: { answer: { type: "string" } } },
+      knowledgeBases: [{ id: kb.id, name: "Help centre" }],
+      tools: [{ id: tool.id }],
+      groups: [{ id: group.id, name: "Support agents" }],
+      enableEvaluation: true,
+      databaseType: "PostgreSQL",
+      includeTables: { tables: ["orders"] },
+      rag: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+      builtInWorkflow: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e",
+    });
+    expect(saved.databaseUrl).toMatch(/^postgresql:\/\/bot:\*+@db\.example\.com\/shop$/);
+    // The form shows what was stored (the password masked), and a reload shows the same.
+    expect(await form.getByLabel("Connection string").inputValue()).toBe(saved.databaseUrl);
+    await page.reload();
+    expect(await page.locator(".assistant-form").getByLabel("Reply template").inputValue()).toBe("Here is what I found: {{answer}}");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("searches and pages the list on the server", async () => {
+    for (let i = 1; i <= 23; i++) await app.server.api("/chatbots/", { body: { name: `Bulk ${String(i).padStart(2, "0")}`, largeLanguageModel: LOCAL_LLM } });
+    const { context, page } = await ownerOn("/assistants");
+    const total = (await app.server.api("/chatbots/?pageSize=1", { method: "GET" })).count;
+    await page.getByText(`${total} assistants`).waitFor();
+    const pager = page.getByRole("navigation", { name: "Pagination" });
+    await pager.getByText(`Page 1 of ${Math.ceil(total / 20)}`).waitFor();
+    const first = await page.locator("tbody tr").first().textContent();
+    await pager.getByRole("button", { name: "Next" }).click();
+    await pager.getByText("Page 2 of").waitFor();
+    await expect.poll(() => page.locator("tbody tr").first().textContent()).not.toBe(first);
+    const search = page.getByLabel("Search assistants");
+    await search.fill("bulk 1");
+    await page.getByText("10 assistants match “bulk 1”").waitFor();
+    expect(await page.locator("tbody th a").allTextContents()).toEqual(["Bulk 19", "Bulk 18", "Bulk 17", "Bulk 16", "Bulk 15", "Bulk 14", "Bulk 13", "Bulk 12", "Bulk 11", "Bulk 10"]);
+    // The list is back where it was after looking at an assistant.
+    await page.getByRole("link", { name: "Bulk 12" }).click();
+    await page.locator("main h1", { hasText: "Bulk 12" }).waitFor();
+    await page.getByRole("link", { name: "← All assistants" }).click();
+    await page.getByText("10 assistants match “bulk 1”").waitFor();
+    expect(await page.getByLabel("Search assistants").inputValue()).toBe("bulk 1");
+    await search.fill("no such assistant");
+    await page.getByText("No assistant matches this search.").waitFor();
+    await context.close();
+  });
+
+  it("creates an assistant and asks it from the keyboard alone", async () => {
+    const { context, page } = await ownerOn("/assistants");
+    const press = async (key) => page.keyboard.press(key);
+    const focused = () => page.evaluate(() => document.activeElement?.textContent || document.activeElement?.getAttribute("name") || document.activeElement?.tagName);
+    // From the top of the page, Tab reaches "New assistant".
+    for (let i = 0; i < 30 && (await focused()) !== "New assistant"; i++) await press("Tab");
+    expect(await focused()).toBe("New assistant");
+    await press("Enter");
+    await dialog(page).waitFor();
+    expect(await focused()).toBe("name");
+    await page.keyboard.type("Keyboard assistant");
+    await press("Tab"); // the model (the built-in one is chosen)
+    await press("Tab"); // instructions
+    await page.keyboard.type("Be kind.");
+    await press("Tab"); // Cancel
+    await press("Tab"); // Create
+    expect(await focused()).toBe("Create");
+    await press("Enter");
+    await page.locator("main h1", { hasText: "Keyboard assistant" }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
+    for (let i = 0; i < 80 && (await page.evaluate(() => document.activeElement?.closest(".ask") === null)); i++) await press("Tab");
+    await page.keyboard.type("Hello!");
+    await press("Enter");
+    await page.locator(".turn[data-state=done]").waitFor();
+    expect(await page.locator(".turn .bubble.answer .markdown").textContent()).toBe("Hello! How can I help you today?");
+    // The focus is back in the message box for the next question.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
+    await context.close();
+  });
+
+  it("a member without chatbot.manage sees the assistant but no edit controls, and the API refuses the change", async () => {
+    const { context, page } = await openPage(app.browser);
+    await signInWithPassword(page, app.base, member, "/console/assistants");
+    await page.getByLabel("Organization").selectOption(member.organization);
+    await page.getByRole("link", { name: "Ava" }).waitFor();
+    // Only the assistants given to their group, newest first.
+    const all = await app.server.api("/chatbots/?pageSize=100", { method: "GET" });
+    const theirs = all.results.filter((b) => b.groups.some((g) => g.id === group.id)).map((b) => b.name);
+    expect(theirs).toContain("Ava");
+    expect(await page.locator("tbody th").allTextContents()).toEqual(theirs);
+    expect(await page.getByRole("button", { name: "New assistant" }).count()).toBe(0);
+    await page.getByRole("link", { name: "Ava" }).click();
+    await page.locator("main h1", { hasText: "Ava" }).waitFor();
+    await page.getByText("You can see this assistant but not change it.").waitFor();
+    expect(await page.locator(".assistant-settings").locator("input, select, textarea, button").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Delete" }).count()).toBe(0);
+    expect(await page.locator(".facts").textContent()).toContain("Help centre");
+    // They may still talk to it (conversation.manage).
+    const turn = await ask(page, QUESTION);
+    expect(await turn.locator(".bubble.answer .markdown").textContent()).toBe(ANSWER);
+    const refused = await fetch(`${app.base}/api/v1/chatbots/${shown.id}/`, {
+      method: "PATCH",
+      headers: { Cookie: `console_session=${await sessionCookie(context)}`, "Content-Type": "application/json", Origin: app.base, "X-Organization-Id": member.organization },
+      body: JSON.stringify({ name: "Renamed" }),
+    });
+    expect(refused.status).toBe(403);
+    expect((await app.server.api(`/chatbots/${shown.id}/`, { method: "GET" })).name).toBe("Ava");
+    await context.close();
+  });
+
+  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the list, the create dialog, the form with errors and the try-it panel (%s)", async (theme) => {
+    const { context, page } = await ownerOn("/assistants", { theme });
+    await page.locator("tbody tr").first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "New assistant" }).click();
+    await dialog(page).getByRole("button", { name: "Create" }).click();
+    await dialog(page).locator(".field-error").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.goto(`${app.base}/console/assistants/${shown.id}`);
+    await page.locator(".assistant-form").waitFor();
+    await page.locator(".assistant-form").getByLabel("Name", { exact: true }).fill("");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.locator(".assistant-form .field-error").first().waitFor();
+    const turn = await ask(page, QUESTION);
+    await turn.locator(".sources summary").first().click();
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
