@@ -6,5 +6,6 @@
 import type { PageEntry } from "./types";
 
 export const PAGES: PageEntry[] = [
+  { path: "/knowledge-bases/*", load: () => import("./knowledge/page"), nav: { en: "Knowledge bases", "zh-TW": "知識庫" }, requires: "knowledge_base.view" },
   { path: "/models", load: () => import("./models/page"), nav: { en: "Models and API keys", "zh-TW": "模型與 API 金鑰" }, requires: null },
 ];
