@@ -96,7 +96,7 @@ describe("Knowledge bases in Chromium", () => {
     await screenshots(app.browser, app.base, `/console/knowledge-bases/${kb.id}/search`, "knowledge-search", {
       signIn,
       act: async (page) => {
-        await page.locator("input[type=search]").fill("how long until my refund is paid?");
+        await page.locator("input[type=search]").fill("refund or express shipping?");
         await page.locator("form.kb-search-form button[type=submit]").click();
         await page.locator(".kb-result mark").first().waitFor();
       },
@@ -169,7 +169,7 @@ describe("Knowledge bases in Chromium", () => {
     await row.getByText(/^Failed: .+/).waitFor({ timeout: 60_000 });
     const [file] = (await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results;
     expect(await row.textContent()).toContain(String(file.processingTimeDetails.error));
-    await page.getByRole("button", { name: "Parse broken.pdf again" }).click();
+    await page.getByRole("button", { name: "Parse again: broken.pdf" }).click();
     await row.getByText(/^Failed: .+/).waitFor({ timeout: 60_000 });
     await page.getByRole("button", { name: "Delete broken.pdf" }).click();
     await dialog(page).getByRole("button", { name: "Delete" }).click();
@@ -197,6 +197,13 @@ describe("Knowledge bases in Chromium", () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Add FAQ");
     const faqs = await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { method: "GET" });
     expect(faqs.results.map((f) => [f.question, f.answer, f.labels.map((l) => l.name)])).toEqual([["Do you ship to Belgium?", "Yes, within two working days.", ["Billing"]]]);
+    // Edited with the mouse: the answer changes, the label stays.
+    await page.getByRole("button", { name: "Edit Do you ship to Belgium?" }).click();
+    await dialog(page).getByLabel("Answer").fill("Yes, within three working days.");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await page.getByRole("row", { name: /Do you ship to Belgium\?/ }).getByText("Yes, within three working days.").waitFor();
+    const [edited] = (await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { method: "GET" })).results;
+    expect([edited.answer, edited.labels.map((l) => l.name)]).toEqual(["Yes, within three working days.", ["Billing"]]);
     await context.close();
   });
 

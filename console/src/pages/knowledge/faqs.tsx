@@ -28,7 +28,7 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
       hiddenLabel: true,
       cell: (f) => (
         <div class="row-actions">
-          <Button aria-label={t("editNamed", { name: f.question })} onClick={() => setEditing(f)}>{t("editFaq")}</Button>
+          <Button aria-label={t("editNamed", { name: f.question })} onClick={() => setEditing(f)}>{t("edit")}</Button>
           <Button variant="danger" aria-label={t("deleteNamed", { name: f.question })} onClick={() => setDeleting(f)}>{t("delete")}</Button>
         </div>
       ),

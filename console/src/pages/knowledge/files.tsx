@@ -38,7 +38,7 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
     { label: t("size"), class: "nowrap", cell: (f) => bytes(f.size) },
     { label: t("status"), cell: (f) => <FileStatus file={f} /> },
     { label: t("chunks"), cell: (f) => (f.status === "done" ? f.chunksCount : "—") },
-    { label: t("updated"), class: "nowrap", cell: (f) => formatTime(f.createdAt) },
+    { label: t("added"), class: "nowrap", cell: (f) => formatTime(f.createdAt) },
   ];
   if (editable)
     columns.push({
