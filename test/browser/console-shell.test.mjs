@@ -41,9 +41,12 @@ describe("the console shell in Chromium", () => {
     const script = await fetch(app.base + (await page.locator("script[type=module]").getAttribute("src")));
     expect(script.headers.get("cache-control")).toContain("immutable");
     await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
-    await expect.poll(() => page.url()).toBe(`${app.base}/console/models`);
-    expect(await page.locator("main h1").textContent()).toBe("Models and API keys");
-    expect(await page.title()).toBe("Models and API keys · Console");
+    // The start page is the first page of the menu (the registry's order).
+    const start = page.getByRole("navigation", { name: "Main" }).getByRole("link").first();
+    const startTitle = await start.textContent();
+    await expect.poll(() => page.url()).toBe(app.base + (await start.getAttribute("href")));
+    expect(await page.locator("main h1").textContent()).toBe(startTitle);
+    expect(await page.title()).toBe(`${startTitle} · Console`);
     // The cookie is HttpOnly: no script of the page can read it.
     expect(await page.evaluate(() => document.cookie)).not.toContain("console_session");
     const cookie = (await context.cookies()).find((c) => c.name === "console_session");
@@ -52,7 +55,7 @@ describe("the console shell in Chromium", () => {
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
     expect(stored).not.toMatch(/ak_|cs_/);
     await page.reload();
-    await page.locator("main h1", { hasText: "Models and API keys" }).waitFor();
+    await page.locator("main h1", { hasText: startTitle }).waitFor();
     const deep = await context.newPage();
     await deep.goto(`${app.base}/console/models`);
     await deep.locator("main h1", { hasText: "Models and API keys" }).waitFor();
@@ -84,7 +87,7 @@ describe("the console shell in Chromium", () => {
     await page.keyboard.press("Tab");
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press("Enter");
-    await page.locator("main h1", { hasText: "Models and API keys" }).waitFor();
+    await page.locator(".shell main h1").waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
     // On a fresh load, Tab first reaches the skip link, which moves the focus to the page.
     await page.reload();
@@ -106,7 +109,7 @@ describe("the console shell in Chromium", () => {
     await page.getByRole("button", { name: "Use an API key" }).click();
     await page.getByLabel("API key").fill(app.owner.key);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.locator("main h1", { hasText: "Models and API keys" }).waitFor();
+    await page.locator(".shell main h1").waitFor();
     // Signing in with a key created no key.
     const keys = await app.server.api("/api-keys/", { method: "GET" });
     expect(keys.results.map((k) => k.name)).not.toContain("Login");
@@ -115,7 +118,7 @@ describe("the console shell in Chromium", () => {
 
   it("a member without the permission sees no controls for it, and the API refuses the request anyway", async () => {
     const { context, page } = await openPage(app.browser);
-    await signInWithPassword(page, app.base, member);
+    await signInWithPassword(page, app.base, member, "/console/models");
     // Their own organization first (they own it): there they may add models.
     await page.getByRole("button", { name: "Add model" }).waitFor();
     await page.getByLabel("Organization").selectOption(member.organization.id);
