@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
-import { Button, ConfirmDialog, DataTable, ErrorAlert, Loading, Pager, TextField, announce, useResource, type Column } from "../../components";
-import { PAGE_SIZE, deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from "./api";
+import { Button, ConfirmDialog, ErrorAlert, announce, useResource, type Column } from "../../components";
+import { deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from "./api";
 import { FaqForm } from "./faq-form";
 import { FaqImport } from "./faq-import";
 import { LabelsBar } from "./labels";
+import { FilterField, PagedTable } from "./parts";
 import { t } from "./strings";
 
 /** The base's FAQs and the labels they (and files) carry: find, add, edit, delete, import. */
@@ -47,27 +48,17 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
       </div>
       <LabelsBar kb={kb} labels={labels} editable={editable} />
       <div class="kb-toolbar">
-        <TextField
+        <FilterField
           label={t("findFaq")}
-          type="search"
           value={query}
-          onInput={(e) => {
-            setQuery(e.currentTarget.value);
+          onFilter={(q) => {
+            setQuery(q);
             setPage(1);
           }}
         />
       </div>
       <ErrorAlert error={faqs.error} />
-      {faqs.data === undefined ? (
-        faqs.loading && <Loading />
-      ) : faqs.data.count === 0 ? (
-        <p class="muted">{t("noFaqs")}</p>
-      ) : (
-        <>
-          <DataTable labelledBy="kb-faqs-title" rows={faqs.data.results} rowKey={(f) => f.id} columns={columns} />
-          <Pager page={page} count={faqs.data.count} pageSize={PAGE_SIZE} onPage={setPage} />
-        </>
-      )}
+      <PagedTable list={faqs} empty={t("noFaqs")} labelledBy="kb-faqs-title" columns={columns} rowKey={(f) => f.id} page={page} onPage={setPage} />
       {editing && (
         <FaqForm
           kb={kb}

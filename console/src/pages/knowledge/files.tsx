@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { Button, ConfirmDialog, DataTable, ErrorAlert, Loading, Pager, announce, useResource, type Column } from "../../components";
+import { Button, ConfirmDialog, ErrorAlert, announce, useResource, type Column } from "../../components";
 import { formatTime, locale } from "../../i18n";
-import { PAGE_SIZE, deleteFile, listFiles, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
+import { deleteFile, listFiles, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
+import { PagedTable } from "./parts";
 import { t } from "./strings";
 import { Uploads, useUploads } from "./uploads";
 
@@ -67,16 +68,7 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
       <h2 id="kb-files-title">{t("files")}</h2>
       {editable && <Uploads {...uploads} />}
       <ErrorAlert error={files.error} />
-      {files.data === undefined ? (
-        files.loading && <Loading />
-      ) : files.data.count === 0 ? (
-        <p class="muted">{t("noFiles")}</p>
-      ) : (
-        <>
-          <DataTable labelledBy="kb-files-title" rows={files.data.results} rowKey={(f) => f.id} columns={columns} />
-          <Pager page={page} count={files.data.count} pageSize={PAGE_SIZE} onPage={setPage} />
-        </>
-      )}
+      <PagedTable list={files} empty={t("noFiles")} labelledBy="kb-files-title" columns={columns} rowKey={(f) => f.id} page={page} onPage={setPage} />
       <ConfirmDialog
         open={!!deleting}
         title={t("deleteFileTitle")}

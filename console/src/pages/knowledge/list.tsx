@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
-import { Button, DataTable, Dialog, ErrorAlert, Loading, PageHeader, Pager, TextField, announce, common, useResource, type Column } from "../../components";
+import { Button, Dialog, ErrorAlert, PageHeader, announce, common, useResource, type Column } from "../../components";
 import { formatTime } from "../../i18n";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
-import { PAGE_SIZE, listKnowledgeBases, type KnowledgeBase } from "./api";
+import { listKnowledgeBases, type KnowledgeBase } from "./api";
+import { FilterField, PagedTable } from "./parts";
 import { SettingsForm } from "./settings-form";
 import { t } from "./strings";
 
@@ -37,28 +38,18 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
       <PageHeader title={t("title")}>{can("knowledge_base.manage") && <Button variant="primary" onClick={() => setCreating(true)}>{t("create")}</Button>}</PageHeader>
       <p class="muted">{t("intro")}</p>
       <div class="kb-toolbar">
-        <TextField
+        <FilterField
           label={t("find")}
-          type="search"
           value={query}
-          onInput={(e) => {
-            setQuery(e.currentTarget.value);
+          onFilter={(q) => {
+            setQuery(q);
             setPage(1);
           }}
         />
       </div>
       <h2 id="kb-list-title" class="sr-only">{t("title")}</h2>
       <ErrorAlert error={bases.error} />
-      {bases.data === undefined ? (
-        bases.loading && <Loading />
-      ) : bases.data.count === 0 ? (
-        <p class="muted">{query ? t("noneFound") : t("none")}</p>
-      ) : (
-        <>
-          <DataTable labelledBy="kb-list-title" rows={bases.data.results} rowKey={(kb) => kb.id} columns={columns} />
-          <Pager page={page} count={bases.data.count} pageSize={PAGE_SIZE} onPage={setPage} />
-        </>
-      )}
+      <PagedTable list={bases} empty={query ? t("noneFound") : t("none")} labelledBy="kb-list-title" columns={columns} rowKey={(kb) => kb.id} page={page} onPage={setPage} />
       {creating && (
         <Dialog
           title={t("createTitle")}

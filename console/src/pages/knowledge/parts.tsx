@@ -1,7 +1,9 @@
-// Page-local controls the shared kit lacks: a labelled textarea, and a group of checkboxes choosing
-// records by id (groups, assistants, labels).
+// Page-local parts the shared kit lacks: a labelled textarea, a group of checkboxes choosing records
+// by id (groups, assistants, labels), a list's filter box and a paged table with its loading and empty states.
 import type { TextareaHTMLAttributes } from "preact";
 import { useId } from "preact/hooks";
+import { DataTable, Loading, Pager, TextField, type Column, type Resource } from "../../components";
+import { PAGE_SIZE } from "./api";
 
 export function TextArea({ label, error, ...area }: { label: string; error?: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = useId();
@@ -26,5 +28,22 @@ export function CheckList({ legend, name, options, chosen, note, disabled }: { l
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/** A list's search box: what is typed filters the list, from its first page. */
+export function FilterField({ label, value, onFilter }: { label: string; value: string; onFilter: (value: string) => void }) {
+  return <TextField label={label} type="search" value={value} onInput={(e) => onFilter(e.currentTarget.value)} />;
+}
+
+/** A page-form list as it loads: a spinner, the `empty` note, or the table with its pager. */
+export function PagedTable<Row>({ list, empty, labelledBy, columns, rowKey, page, onPage }: { list: Resource<{ count: number; results: Row[] } | null>; empty: string; labelledBy: string; columns: Column<Row>[]; rowKey: (row: Row) => string; page: number; onPage: (page: number) => void }) {
+  if (list.data === undefined) return list.loading ? <Loading /> : null;
+  if (!list.data?.count) return <p class="muted">{empty}</p>;
+  return (
+    <>
+      <DataTable labelledBy={labelledBy} rows={list.data.results} rowKey={rowKey} columns={columns} />
+      <Pager page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={onPage} />
+    </>
   );
 }

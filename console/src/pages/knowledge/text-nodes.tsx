@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
-import { DataTable, ErrorAlert, Loading, Pager, SelectField, TextField, useResource, type Column } from "../../components";
-import { PAGE_SIZE, listFiles, listTextNodes, type KnowledgeBase, type TextNode } from "./api";
+import { ErrorAlert, Loading, SelectField, useResource, type Column } from "../../components";
+import { listFiles, listTextNodes, type KnowledgeBase, type TextNode } from "./api";
 import { Highlighted } from "./highlight";
+import { FilterField, PagedTable } from "./parts";
 import { t } from "./strings";
 
 /** A file's passages as retrieval sees them, filtered by text (the API has no writes for text nodes: they come from files). */
@@ -39,26 +40,16 @@ export function TextNodesSection({ kb }: { kb: KnowledgeBase }) {
               }}
               options={files.data.map((f) => [f.id, f.filename])}
             />
-            <TextField
+            <FilterField
               label={t("filterText")}
-              type="search"
               value={query}
-              onInput={(e) => {
-                setQuery(e.currentTarget.value);
+              onFilter={(q) => {
+                setQuery(q);
                 setPage(1);
               }}
             />
           </div>
-          {nodes.data === undefined ? (
-            nodes.loading && <Loading />
-          ) : !nodes.data?.count ? (
-            <p class="muted">{t("noTextNodes")}</p>
-          ) : (
-            <>
-              <DataTable labelledBy="kb-nodes-title" rows={nodes.data.results} rowKey={(n) => n.id} columns={columns} />
-              <Pager page={page} count={nodes.data.count} pageSize={PAGE_SIZE} onPage={setPage} />
-            </>
-          )}
+          <PagedTable list={nodes} empty={t("noTextNodes")} labelledBy="kb-nodes-title" columns={columns} rowKey={(n) => n.id} page={page} onPage={setPage} />
         </>
       )}
     </section>
