@@ -2,7 +2,7 @@
 // a knowledge base created, two files dropped at once (a progress bar each, then both ingestions
 // followed to the end, and a broken one failing with its reason), an FAQ added with the mouse and one
 // with the keyboard alone, the search tester ranking the FAQ first with its terms marked, FAQs
-// imported from a CSV and an XLSX file, the settings changed; a member who may only look sees no
+// imported from a CSV and an XLSX file, a text node edited and deleted, the settings changed; a member who may only look sees no
 // controls and the API refuses them anyway; axe-core in both themes; the screenshots of docs/console/.
 import writeXlsxFile from "write-excel-file/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -244,6 +244,30 @@ describe("Knowledge bases in Chromium", () => {
     await context.close();
   });
 
+  it("edits and deletes a text node, and the search tester follows", async () => {
+    const kb = await seededBase("Passages", { files: ARTICLES });
+    const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/text-nodes`);
+    await page.getByLabel("File", { exact: true }).selectOption({ label: "refunds.txt" });
+    await page.getByRole("row", { name: /fourteen days/ }).waitFor();
+    await page.getByRole("button", { name: "Edit passage 1" }).click();
+    await dialog(page).getByLabel("Text").fill("Refunds take five working days.");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await page.getByRole("row", { name: /Refunds take five working days\./ }).waitFor();
+    await page.getByRole("link", { name: "Search tester" }).click();
+    await page.getByLabel("Query").fill("five working days");
+    await page.getByLabel("Method").selectOption("keyword");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect.poll(() => page.locator(".kb-result .kb-passage").first().textContent()).toBe("Refunds take five working days.");
+    await page.getByRole("link", { name: "Text nodes" }).click();
+    await page.getByLabel("File", { exact: true }).selectOption({ label: "refunds.txt" });
+    await page.getByRole("button", { name: "Delete passage 1" }).click();
+    await dialog(page).getByRole("button", { name: "Delete" }).click();
+    await page.getByText("No text nodes match.").waitFor();
+    const results = await app.server.api(`/knowledge-bases/${kb.id}/search/`, { body: { query: "five working days", searchMethod: "keyword" } });
+    expect(results.results.map((r) => r.knowledgeBaseFile?.filename)).not.toContain("refunds.txt");
+    await context.close();
+  });
+
   it("changes the retrieval settings; a bad value shows at its field and nothing is saved", async () => {
     const kb = await seededBase("Settings base", { files: { "refunds.txt": ARTICLES["refunds.txt"] } });
     const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/settings`);
@@ -279,6 +303,9 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByRole("link", { name: "FAQs" }).click();
     await page.getByRole("row", { name: /Who reads this\?/ }).waitFor();
     expect(await page.getByRole("button", { name: /Add FAQ|Import|Edit|Delete|Add label/ }).count()).toBe(0);
+    await page.getByRole("link", { name: "Text nodes" }).click();
+    await page.getByRole("row", { name: /fourteen days/ }).waitFor();
+    expect(await page.getByRole("button", { name: /passage/ }).count()).toBe(0);
     await page.getByRole("link", { name: "Settings" }).click();
     expect(await page.getByLabel("Name", { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole("button", { name: "Save settings" }).count()).toBe(0);
@@ -296,6 +323,8 @@ describe("Knowledge bases in Chromium", () => {
       fetch(`${app.base}/api/v1${path}`, { method, headers: { Cookie: `console_session=${cookie}`, "Content-Type": "application/json", Origin: app.base, "X-Organization-Id": org.id }, body: JSON.stringify(body) }).then((r) => r.status);
     expect(await write(`/knowledge-bases/${kb.id}/faqs/`, "POST", { question: "Sneaky?", answer: "Yes." })).toBe(403);
     expect(await write(`/knowledge-bases/${kb.id}/`, "PATCH", { name: "Renamed" })).toBe(403);
+    const [node] = (await app.server.api(`/chatbot-text-nodes/?knowledgeBaseFile=${(await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results[0].id}`, { method: "GET" })).results;
+    expect(await write(`/chatbot-text-nodes/${node.id}/`, "PATCH", { text: "Sneaky." })).toBe(403);
     expect(await write("/upload-presigned-url/", "POST", { modelName: "knowledge-base-file", fieldName: "file", filename: "x.txt", fileSize: 10 })).toBe(403);
     expect((await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).name).toBe("Shared with readers");
     await context.close();
@@ -326,6 +355,10 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByRole("link", { name: "Text nodes" }).click();
     await page.getByRole("row").nth(1).waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Edit passage 1" }).click();
+    await dialog(page).getByLabel("Text").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
     await page.getByRole("link", { name: "Search tester" }).click();
     await page.getByLabel("Query").fill("refund");
     await page.getByRole("button", { name: "Search", exact: true }).click();

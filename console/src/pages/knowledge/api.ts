@@ -67,6 +67,9 @@ export const search = (id: string, body: SearchBody) => unwrap(api.POST("/api/v1
 export const listTextNodes = (fileId: string, page: number, query: string) =>
   unwrap(api.GET("/api/v1/chatbot-text-nodes/", { params: { query: { knowledgeBaseFile: fileId, page, pageSize: PAGE_SIZE, query: query || undefined } } })) as Promise<Page<TextNode>>;
 
+export const updateTextNode = (id: string, text: string) => unwrap(api.PATCH("/api/v1/chatbot-text-nodes/{id}/", { params: { path: { id } }, body: { text } })) as Promise<TextNode>;
+export const deleteTextNode = (id: string) => unwrap(api.DELETE("/api/v1/chatbot-text-nodes/{id}/", { params: { path: { id } } }));
+
 type Presigned = paths["/api/v1/upload-presigned-url/"]["post"]["responses"][200]["content"]["application/json"];
 export const presign = (file: File): Promise<Presigned> =>
   unwrap(api.POST("/api/v1/upload-presigned-url/", { body: { modelName: "knowledge-base-file", fieldName: "file", filename: file.name, fileSize: file.size } }));

@@ -40,7 +40,7 @@ export function KnowledgeBaseDetail({ id, tab, organizationId }: { id: string; t
       </nav>
       {current === "files" && <FilesSection kb={base} editable={editable} />}
       {current === "faqs" && <FaqsSection kb={base} editable={editable} />}
-      {current === "text-nodes" && <TextNodesSection kb={base} />}
+      {current === "text-nodes" && <TextNodesSection kb={base} editable={editable} />}
       {current === "search" && <SearchTester kb={base} />}
       {current === "settings" && <SettingsSection kb={base} organizationId={organizationId} editable={editable} onSaved={kb.reload} />}
     </>

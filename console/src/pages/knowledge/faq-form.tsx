@@ -37,7 +37,7 @@ export function FaqForm({ kb, faq, labels, onClose, onSaved }: { kb: KnowledgeBa
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="kb-faq-form" variant="primary" busy={busy}>{faq ? t("saveFaq") : t("add")}</Button>
+          <Button type="submit" form="kb-faq-form" variant="primary" busy={busy}>{faq ? t("saveEdit") : t("add")}</Button>
         </>
       }
     >
