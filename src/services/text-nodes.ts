@@ -1,4 +1,4 @@
-// Changing a file's passages by hand (the console's text node editor): a node's text rewritten and
+// Reading one text node, and changing a file's passages by hand (the console's text node editor): a node's text rewritten and
 // indexed again, or the node removed, with its keyword, FTS and vector entries. A reparse of the
 // file replaces its nodes, edited or not, with the parser's.
 import { and, eq, sql } from "drizzle-orm";
@@ -15,9 +15,8 @@ import { indexedTerms } from "./retrieval/terms";
 import { vectorStoreFor } from "./vector-store";
 import type { TextNodeRow } from "./records/text-nodes";
 
-/** A node the caller may change, with its file and knowledge base: 403 without `knowledge_base.manage`, 404 when its base is not visible. */
-export async function getTextNodeForUpdate(db: Db, access: OrgAccess, userId: string, id: string) {
-  requirePermission(access, "knowledge_base.manage");
+/** A node with its file and knowledge base, in one query: 404 when its knowledge base is not visible to the caller. */
+export async function getVisibleTextNode(db: Db, access: OrgAccess, userId: string, id: string) {
   const [found] = isUuid(id)
     ? await db
         .select({
@@ -32,6 +31,12 @@ export async function getTextNodeForUpdate(db: Db, access: OrgAccess, userId: st
     : [];
   if (!found) throw notFound("Text node not found.");
   return found;
+}
+
+/** For writes: 403 without `knowledge_base.manage`, then 404 as for reads. */
+export async function getTextNodeForUpdate(db: Db, access: OrgAccess, userId: string, id: string) {
+  requirePermission(access, "knowledge_base.manage");
+  return getVisibleTextNode(db, access, userId, id);
 }
 
 /** Rewrites a node's text and indexes it again: FTS (with the row, atomically), the base's keyword index, its vector and the built-in embedding. */
