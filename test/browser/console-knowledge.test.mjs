@@ -252,7 +252,8 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByRole("button", { name: "Edit passage 1" }).click();
     await dialog(page).getByLabel("Text").fill("Refunds take five working days.");
     await dialog(page).getByRole("button", { name: "Save" }).click();
-    await page.getByRole("row", { name: /Refunds take five working days\./ }).waitFor();
+    // Saved means indexed again (keyword, vector, the built-in embedding): slower than a plain write on a loaded machine.
+    await page.getByRole("row", { name: /Refunds take five working days\./ }).waitFor({ timeout: 60_000 });
     await page.getByRole("link", { name: "Search tester" }).click();
     await page.getByLabel("Query").fill("five working days");
     await page.getByLabel("Method").selectOption("keyword");
@@ -262,7 +263,7 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByLabel("File", { exact: true }).selectOption({ label: "refunds.txt" });
     await page.getByRole("button", { name: "Delete passage 1" }).click();
     await dialog(page).getByRole("button", { name: "Delete" }).click();
-    await page.getByText("No text nodes match.").waitFor();
+    await page.getByText("No text nodes match.").waitFor({ timeout: 60_000 });
     const results = await app.server.api(`/knowledge-bases/${kb.id}/search/`, { body: { query: "five working days", searchMethod: "keyword" } });
     expect(results.results.map((r) => r.knowledgeBaseFile?.filename)).not.toContain("refunds.txt");
     await context.close();

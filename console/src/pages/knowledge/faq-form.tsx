@@ -1,34 +1,20 @@
-import { useState } from "preact/hooks";
-import type { ApiProblem } from "../../api/client";
 import { Button, Dialog, ErrorAlert, TextField, common } from "../../components";
 import { createFaq, updateFaq, type Faq, type KnowledgeBase, type Label } from "./api";
-import { CheckList, TextArea } from "./parts";
+import { CheckList, TextArea, useSubmit } from "./parts";
 import { t } from "./strings";
 
 /** Adds an FAQ (`faq` absent) or changes one: question, answer and the labels it carries. */
 export function FaqForm({ kb, faq, labels, onClose, onSaved }: { kb: KnowledgeBase; faq?: Faq; labels: Label[]; onClose: () => void; onSaved: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const { busy, problem, submit } = useSubmit(async (form) => {
     const body = {
       question: String(form.get("question") ?? "").trim(),
       answer: String(form.get("answer") ?? ""),
       labels: form.getAll("labels").map((id) => ({ id: String(id) })),
     };
-    setBusy(true);
-    setProblem(null);
-    try {
-      await (faq ? updateFaq(kb.id, faq.id, body) : createFaq(kb.id, body));
-      onSaved();
-      onClose();
-    } catch (err) {
-      setProblem(err as ApiProblem);
-    } finally {
-      setBusy(false);
-    }
-  };
+    await (faq ? updateFaq(kb.id, faq.id, body) : createFaq(kb.id, body));
+    onSaved();
+    onClose();
+  });
   return (
     <Dialog
       title={faq ? t("editFaq") : t("addFaq")}

@@ -1,7 +1,9 @@
 // Page-local parts the shared kit lacks: a labelled textarea, a group of checkboxes choosing records
-// by id (groups, assistants, labels), a list's filter box and a paged table with its loading and empty states.
+// by id (groups, assistants, labels), a list's filter box, a paged table with its loading and empty
+// states, and the submit of a dialog form.
 import type { TextareaHTMLAttributes } from "preact";
-import { useId } from "preact/hooks";
+import { useId, useState } from "preact/hooks";
+import type { ApiProblem } from "../../api/client";
 import { DataTable, Loading, Pager, TextField, type Column, type Resource } from "../../components";
 import { PAGE_SIZE } from "./api";
 
@@ -46,4 +48,24 @@ export function PagedTable<Row>({ list, empty, labelledBy, columns, rowKey, page
       <Pager page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={onPage} />
     </>
   );
+}
+
+/** A dialog form's submit: `save` runs with the form's data, busy meanwhile; the API's problem is kept for its fields. */
+export function useSubmit(save: (form: FormData) => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    setBusy(true);
+    setProblem(null);
+    try {
+      await save(form);
+    } catch (err) {
+      setProblem(err as ApiProblem);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, problem, submit };
 }

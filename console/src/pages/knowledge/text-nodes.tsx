@@ -1,9 +1,8 @@
 import { useState } from "preact/hooks";
-import type { ApiProblem } from "../../api/client";
 import { Button, ConfirmDialog, Dialog, ErrorAlert, Loading, SelectField, announce, common, useResource, type Column } from "../../components";
 import { PAGE_SIZE, deleteTextNode, listFiles, listTextNodes, updateTextNode, type KnowledgeBase, type TextNode } from "./api";
 import { Highlighted } from "./highlight";
-import { FilterField, PagedTable, TextArea } from "./parts";
+import { FilterField, PagedTable, TextArea, useSubmit } from "./parts";
 import { t } from "./strings";
 
 /** A file's passages as retrieval sees them, filtered by text; managers edit or delete one. */
@@ -96,22 +95,11 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
 }
 
 function TextNodeForm({ node, onClose, onSaved }: { node: TextNode; onClose: () => void; onSaved: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setProblem(null);
-    try {
-      await updateTextNode(node.id, String(new FormData(event.currentTarget as HTMLFormElement).get("text") ?? ""));
-      onSaved();
-      onClose();
-    } catch (err) {
-      setProblem(err as ApiProblem);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    await updateTextNode(node.id, String(form.get("text") ?? ""));
+    onSaved();
+    onClose();
+  });
   return (
     <Dialog
       title={t("editTextNode")}
