@@ -40,7 +40,9 @@ export function FilterField({ label, value, onFilter }: { label: string; value: 
 
 /** A page-form list as it loads: a spinner, the `empty` note, or the table with its pager. */
 export function PagedTable<Row>({ list, empty, labelledBy, columns, rowKey, page, onPage }: { list: Resource<{ count: number; results: Row[] } | null>; empty: string; labelledBy: string; columns: Column<Row>[]; rowKey: (row: Row) => string; page: number; onPage: (page: number) => void }) {
-  if (list.data === undefined) return list.loading ? <Loading /> : null;
+  // null: nothing to list yet (no file chosen); still loading, it is not "empty" either.
+  if (!list.data && list.loading) return <Loading />;
+  if (list.data === undefined) return null;
   if (!list.data?.count) return <p class="muted">{empty}</p>;
   return (
     <>
