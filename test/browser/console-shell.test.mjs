@@ -41,10 +41,12 @@ describe("the console shell in Chromium", () => {
     const script = await fetch(app.base + (await page.locator("script[type=module]").getAttribute("src")));
     expect(script.headers.get("cache-control")).toContain("immutable");
     await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
-    // The start page is the first of the registry the member may see: Assistants.
-    await expect.poll(() => page.url()).toBe(`${app.base}/console/assistants`);
-    expect(await page.locator("main h1").textContent()).toBe("Assistants");
-    expect(await page.title()).toBe("Assistants · Console");
+    // The start page is the first page of the menu (the registry's order).
+    const start = page.getByRole("navigation", { name: "Main" }).getByRole("link").first();
+    const startTitle = await start.textContent();
+    await expect.poll(() => page.url()).toBe(app.base + (await start.getAttribute("href")));
+    expect(await page.locator("main h1").textContent()).toBe(startTitle);
+    expect(await page.title()).toBe(`${startTitle} · Console`);
     // The cookie is HttpOnly: no script of the page can read it.
     expect(await page.evaluate(() => document.cookie)).not.toContain("console_session");
     const cookie = (await context.cookies()).find((c) => c.name === "console_session");
@@ -53,7 +55,7 @@ describe("the console shell in Chromium", () => {
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
     expect(stored).not.toMatch(/ak_|cs_/);
     await page.reload();
-    await page.locator("main h1", { hasText: "Assistants" }).waitFor();
+    await page.locator("main h1", { hasText: startTitle }).waitFor();
     const deep = await context.newPage();
     await deep.goto(`${app.base}/console/models`);
     await deep.locator("main h1", { hasText: "Models and API keys" }).waitFor();
@@ -85,7 +87,7 @@ describe("the console shell in Chromium", () => {
     await page.keyboard.press("Tab");
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press("Enter");
-    await page.locator("main h1", { hasText: "Assistants" }).waitFor();
+    await page.locator(".shell main h1").waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
     // On a fresh load, Tab first reaches the skip link, which moves the focus to the page.
     await page.reload();
@@ -107,7 +109,7 @@ describe("the console shell in Chromium", () => {
     await page.getByRole("button", { name: "Use an API key" }).click();
     await page.getByLabel("API key").fill(app.owner.key);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.locator("main h1", { hasText: "Assistants" }).waitFor();
+    await page.locator(".shell main h1").waitFor();
     // Signing in with a key created no key.
     const keys = await app.server.api("/api-keys/", { method: "GET" });
     expect(keys.results.map((k) => k.name)).not.toContain("Login");

@@ -7,6 +7,7 @@ import type { PageEntry } from "./types";
 
 export const PAGES: PageEntry[] = [
   { path: "/assistants/*", load: () => import("./assistants/page"), nav: { en: "Assistants", "zh-TW": "助理" }, requires: "chatbot.view" },
+  { path: "/knowledge-bases/*", load: () => import("./knowledge/page"), nav: { en: "Knowledge bases", "zh-TW": "知識庫" }, requires: "knowledge_base.view" },
   { path: "/models", load: () => import("./models/page"), nav: { en: "Models and API keys", "zh-TW": "模型與 API 金鑰" }, requires: null },
   { path: "/web-chats/*", load: () => import("./web-chats/page"), nav: { en: "Web chat", "zh-TW": "網頁聊天" }, requires: "inbox.view" },
   { path: "/members/*", load: () => import("./members/page"), nav: { en: "Members", "zh-TW": "成員" }, requires: "member.view" },

@@ -49,7 +49,12 @@ const searchMethod = z
   .openapi({ description: "hybrid (default: vector and keyword, fused and reranked per the knowledge base's settings), or one method alone (for diagnostics)", example: "hybrid" });
 const queryMetadata = QueryMetadataSchema.optional().openapi({ description: "Restricts what may be found, as a contact's queryMetadata does (absent: no restriction)" });
 
-export const KnowledgeBaseSearchBody = z.object({ query, searchMethod, queryMetadata }).openapi("KnowledgeBaseSearch");
+const enableRerank = z
+  .boolean()
+  .optional()
+  .openapi({ description: "Rerank hybrid results or not, for this search only (absent: the knowledge base's enableRerank); for comparing both", example: false });
+
+export const KnowledgeBaseSearchBody = z.object({ query, searchMethod, enableRerank, queryMetadata }).openapi("KnowledgeBaseSearch");
 
 /** The assistant search takes its parameters in the body or the query string (the body wins). */
 export const ChatbotSearchBody = z

@@ -17,7 +17,7 @@ const route = createRoute({
   summary: "Search a knowledge base",
   description:
     "Best first, at most the knowledge base's numberOfRetrievedChunks, in page form. Hybrid search (vector and keyword) fused by reciprocal rank fusion " +
-    "when enableRrf, reranked when enableRerank, HyDE when enableHyde, results at or below similarityCutoff dropped, text nodes widened by sentenceWindowSize. " +
+    "when enableRrf, reranked when enableRerank (the body's `enableRerank` overrides it for one search), HyDE when enableHyde, results at or below similarityCutoff dropped, text nodes widened by sentenceWindowSize. " +
     "FAQs are searched beside the text. `queryMetadata` restricts the search as a contact's does.",
   request: { params: KnowledgeBaseParams, query: PageQuery, ...jsonBody(KnowledgeBaseSearchBody) },
   responses: { 200: json(pageOf(SearchResultSchema, "SearchResultPage"), "Results, best first"), ...errorResponses(400, 403, 404, 502) },
@@ -32,6 +32,7 @@ export const registerSearchKnowledgeBase = (r: Router) =>
     const hits = await searchKnowledge(c.env, db, [kb], {
       query: body.query,
       method: body.searchMethod,
+      rerank: body.enableRerank,
       scope: queryScope(body.queryMetadata),
       timings,
       limit: kb.numberOfRetrievedChunks,

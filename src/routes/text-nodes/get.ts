@@ -1,14 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
-import { knowledgeBaseFiles, knowledgeBases, textNodes } from "../../db/schema";
-import { notFound } from "../../lib/errors";
-import { isUuid } from "../../lib/ids";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
-import { visibleKnowledgeBasesCondition } from "../../services/knowledge-bases";
 import { fileLabels } from "../../services/knowledge-files";
 import { legacyTextNodeRecord, textNodeRecord } from "../../services/records/text-nodes";
+import { getVisibleTextNode } from "../../services/text-nodes";
 import { KNOWLEDGE_TAG, TextNodeLegacySchema, TextNodeSchema, isNewerForm } from "./schema";
 
 const route = createRoute({
@@ -29,21 +25,7 @@ const route = createRoute({
 export const registerGetTextNode = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const id = c.req.valid("param").id;
-    const access = await currentAccess(c);
-    // One query: the node, its file, and the visibility of its knowledge base.
-    const [found] = isUuid(id)
-      ? await db
-          .select({
-            node: textNodes,
-            file: { id: knowledgeBaseFiles.id, filename: knowledgeBaseFiles.filename, rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata },
-          })
-          .from(textNodes)
-          .innerJoin(knowledgeBaseFiles, eq(knowledgeBaseFiles.id, textNodes.fileId))
-          .innerJoin(knowledgeBases, eq(knowledgeBases.id, textNodes.knowledgeBaseId))
-          .where(and(eq(textNodes.id, id), visibleKnowledgeBasesCondition(access, c.var.principal.userId)))
-      : [];
-    if (!found) throw notFound("Text node not found.");
+    const found = await getVisibleTextNode(db, await currentAccess(c), c.var.principal.userId, c.req.valid("param").id);
     if (!isNewerForm(c)) return c.json(legacyTextNodeRecord(found.node, found.file), 200);
     const labels = await fileLabels(db, [found.file.id]);
     return c.json(textNodeRecord(found.node, found.file, labels.get(found.file.id) ?? [], undefined), 200);

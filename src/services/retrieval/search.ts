@@ -21,6 +21,8 @@ export type { SearchHit } from "./hits";
 export interface SearchOptions {
   query: string;
   method?: SearchMethod;
+  /** Overrides each base's enableRerank for this search (the console's search tester compares both). */
+  rerank?: boolean;
   scope?: QueryScope;
   /** Results overall; each knowledge base also keeps at most its own numberOfRetrievedChunks. */
   limit: number;
@@ -73,7 +75,7 @@ export async function searchKnowledge(env: Bindings, db: Db, bases: KnowledgeBas
       const [keyword, vector] = await timed("index", () => candidates(env, db, kb, options, method, filter, pool));
       const fused = method === "hybrid" ? fuse(keyword, vector, kb.enableRrf ?? true) : null;
       let ranked: Candidate[] = fused ?? (method === "keyword" ? keyword : vector);
-      if (fused?.length && kb.enableRerank) ranked = await timed("rerank", () => rerank(env, db, kb, options.query, fused.slice(0, pool)));
+      if (fused?.length && (options.rerank ?? kb.enableRerank)) ranked = await timed("rerank", () => rerank(env, db, kb, options.query, fused.slice(0, pool)));
       return ranked.filter((c) => c.score > kb.similarityCutoff).slice(0, kb.numberOfRetrievedChunks).map((c) => ({ ...c, kb }));
     }),
   );

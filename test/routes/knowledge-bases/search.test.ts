@@ -103,6 +103,23 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     expect(page.results[0]).toMatchObject({ type: "faq", knowledgeBaseFile: null, faq: { question: "Can I pay with PayPal?" } });
   });
 
+  it("enableRerank in the body overrides the knowledge base's for one search; not a boolean is 400", async () => {
+    const owner = await seedOwner();
+    const kb = await searchable(owner, { enableRerank: true });
+    const timing = async (body: Record<string, unknown>) => {
+      const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "refund", ...body });
+      expect(res.status).toBe(200);
+      return res.headers.get("Server-Timing") ?? "";
+    };
+    expect(await timing({})).toMatch(/rerank;dur=/);
+    expect(await timing({ enableRerank: false })).not.toMatch(/rerank;dur=/);
+    await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { enableRerank: false });
+    expect(await timing({})).not.toMatch(/rerank;dur=/);
+    expect(await timing({ enableRerank: true })).toMatch(/rerank;dur=/);
+    const body = await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x", enableRerank: "yes" }), 400, "invalid");
+    expect(body.errors?.enableRerank).toBeTruthy();
+  });
+
   it("similarityCutoff drops weak results; numberOfRetrievedChunks caps them; the sentence window widens a hit", async () => {
     const owner = await seedOwner();
     const kb = await searchable(owner, { numberOfRetrievedChunks: 2 });

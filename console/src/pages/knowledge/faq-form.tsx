@@ -1,0 +1,38 @@
+import { Button, Dialog, ErrorAlert, TextField, common } from "../../components";
+import { createFaq, updateFaq, type Faq, type KnowledgeBase, type Label } from "./api";
+import { CheckList, TextArea, useSubmit } from "./parts";
+import { t } from "./strings";
+
+/** Adds an FAQ (`faq` absent) or changes one: question, answer and the labels it carries. */
+export function FaqForm({ kb, faq, labels, onClose, onSaved }: { kb: KnowledgeBase; faq?: Faq; labels: Label[]; onClose: () => void; onSaved: () => void }) {
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    const body = {
+      question: String(form.get("question") ?? "").trim(),
+      answer: String(form.get("answer") ?? ""),
+      labels: form.getAll("labels").map((id) => ({ id: String(id) })),
+    };
+    await (faq ? updateFaq(kb.id, faq.id, body) : createFaq(kb.id, body));
+    onSaved();
+    onClose();
+  });
+  return (
+    <Dialog
+      title={faq ? t("editFaq") : t("addFaq")}
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{common("cancel")}</Button>
+          <Button type="submit" form="kb-faq-form" variant="primary" busy={busy}>{faq ? t("saveEdit") : t("add")}</Button>
+        </>
+      }
+    >
+      <form id="kb-faq-form" class="stack" onSubmit={submit}>
+        <TextField label={t("question")} name="question" required maxLength={10_000} defaultValue={faq?.question} error={problem?.field("question")} />
+        <TextArea label={t("answer")} name="answer" required maxLength={100_000} defaultValue={faq?.answer} rows={5} error={problem?.field("answer")} />
+        {labels.length > 0 && <CheckList legend={t("labels")} name="labels" options={labels} chosen={(faq?.labels ?? []).map((l) => l.id)} />}
+        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,99 @@
+import { useState } from "preact/hooks";
+import { Button, ConfirmDialog, ErrorAlert, announce, useResource, type Column } from "../../components";
+import { deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from "./api";
+import { FaqForm } from "./faq-form";
+import { FaqImport } from "./faq-import";
+import { LabelsBar } from "./labels";
+import { FilterField, PagedTable } from "./parts";
+import { t } from "./strings";
+
+/** The base's FAQs and the labels they (and files) carry: find, add, edit, delete, import. */
+export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boolean }) {
+  const [page, setPage] = useState(1);
+  const [query, setQuery] = useState("");
+  const faqs = useResource(() => listFaqs(kb.id, page, query), [kb.id, page, query]);
+  const labels = useResource(() => listLabels(kb.id), [kb.id]);
+  const [editing, setEditing] = useState<Faq | "new" | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [deleting, setDeleting] = useState<Faq | null>(null);
+
+  const columns: Column<Faq>[] = [
+    { label: t("question"), rowHeader: true, class: "wrap", cell: (f) => f.question },
+    { label: t("answer"), class: "wrap kb-answer", cell: (f) => f.answer },
+    { label: t("labels"), cell: (f) => (f.labels.length ? f.labels.map((l) => <span key={l.id} class="badge">{l.name}</span>) : "—") },
+    { label: t("hits"), cell: (f) => f.hitsCount },
+  ];
+  if (editable)
+    columns.push({
+      label: t("actions"),
+      hiddenLabel: true,
+      cell: (f) => (
+        <div class="row-actions">
+          <Button aria-label={t("editNamed", { name: f.question })} onClick={() => setEditing(f)}>{t("edit")}</Button>
+          <Button variant="danger" aria-label={t("deleteNamed", { name: f.question })} onClick={() => setDeleting(f)}>{t("delete")}</Button>
+        </div>
+      ),
+    });
+
+  return (
+    <section class="section" aria-labelledby="kb-faqs-title">
+      <div class="section-head">
+        <h2 id="kb-faqs-title">{t("faqs")}</h2>
+        {editable && (
+          <div class="row-actions">
+            <Button onClick={() => setImporting(true)}>{t("import")}</Button>
+            <Button variant="primary" onClick={() => setEditing("new")}>{t("addFaq")}</Button>
+          </div>
+        )}
+      </div>
+      <LabelsBar kb={kb} labels={labels} editable={editable} />
+      <div class="kb-toolbar">
+        <FilterField
+          label={t("findFaq")}
+          value={query}
+          onFilter={(q) => {
+            setQuery(q);
+            setPage(1);
+          }}
+        />
+      </div>
+      <ErrorAlert error={faqs.error} />
+      <PagedTable list={faqs} empty={t("noFaqs")} labelledBy="kb-faqs-title" columns={columns} rowKey={(f) => f.id} page={page} onPage={setPage} />
+      {editing && (
+        <FaqForm
+          kb={kb}
+          faq={editing === "new" ? undefined : editing}
+          labels={labels.data ?? []}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            announce(t("faqSaved"));
+            faqs.reload();
+          }}
+        />
+      )}
+      {importing && (
+        <FaqImport
+          kb={kb}
+          labels={labels.data ?? []}
+          onClose={() => setImporting(false)}
+          onImported={() => {
+            faqs.reload();
+            labels.reload();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={!!deleting}
+        title={t("deleteFaqTitle")}
+        message={t("deleteFaqMessage", { question: deleting?.question ?? "" })}
+        action={t("delete")}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await deleteFaq(kb.id, deleting!.id);
+          announce(t("faqDeleted"));
+          await faqs.reload();
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { Button, ConfirmDialog, ErrorAlert, announce, useResource, type Column } from "../../components";
+import { formatTime, locale } from "../../i18n";
+import { deleteFile, listFiles, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
+import { PagedTable } from "./parts";
+import { t } from "./strings";
+import { Uploads, useUploads } from "./uploads";
+
+/** How often the list is read again while a file is queued or processing. */
+const POLL_MS = 1000;
+const pending = (f: KnowledgeBaseFile) => f.status === "initial" || f.status === "processing";
+export const failureReason = (f: KnowledgeBaseFile) => String(f.processingTimeDetails.error ?? "");
+const bytes = (n: number) => new Intl.NumberFormat(locale.value, { style: "unit", unit: n < 1024 * 1024 ? "kilobyte" : "megabyte", maximumFractionDigits: 1 }).format(n < 1024 * 1024 ? n / 1024 : n / 1024 / 1024);
+
+/** The base's files: drop or choose several to upload, each with its progress, then their ingestion, live. */
+export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: boolean }) {
+  const [page, setPage] = useState(1);
+  const files = useResource(() => listFiles(kb.id, page), [kb.id, page]);
+  const uploads = useUploads(kb.id, () => files.reload());
+  const [deleting, setDeleting] = useState<KnowledgeBaseFile | null>(null);
+  const seen = useRef(new Map<string, KnowledgeBaseFile["status"]>());
+
+  // Poll while anything is on its way, and say when a file the user watched is done or failed.
+  useEffect(() => {
+    const rows = files.data?.results ?? [];
+    for (const f of rows) {
+      const before = seen.current.get(f.id);
+      if (before && pending({ status: before } as KnowledgeBaseFile) && !pending(f))
+        announce(f.status === "done" ? t("fileDoneSay", { name: f.filename }) : t("fileFailedSay", { name: f.filename, reason: failureReason(f) }), f.status === "failed");
+      seen.current.set(f.id, f.status);
+    }
+    if (!rows.some(pending)) return;
+    const timer = setTimeout(() => files.reload(), POLL_MS);
+    return () => clearTimeout(timer);
+  }, [files.data]);
+
+  const columns: Column<KnowledgeBaseFile>[] = [
+    { label: t("filename"), rowHeader: true, class: "wrap", cell: (f) => f.filename },
+    { label: t("size"), class: "nowrap", cell: (f) => bytes(f.size) },
+    { label: t("status"), cell: (f) => <FileStatus file={f} /> },
+    { label: t("chunks"), cell: (f) => (f.status === "done" ? f.chunksCount : "—") },
+    { label: t("added"), class: "nowrap", cell: (f) => formatTime(f.createdAt) },
+  ];
+  if (editable)
+    columns.push({
+      label: t("actions"),
+      hiddenLabel: true,
+      cell: (f) => (
+        <div class="row-actions">
+          <Button
+            disabled={pending(f)}
+            aria-label={t("reparseNamed", { name: f.filename })}
+            onClick={async () => {
+              await reparseFile(kb.id, f.id);
+              announce(t("reparsed", { name: f.filename }));
+              await files.reload();
+            }}
+          >
+            {t("reparse")}
+          </Button>
+          <Button variant="danger" aria-label={t("deleteNamed", { name: f.filename })} onClick={() => setDeleting(f)}>{t("delete")}</Button>
+        </div>
+      ),
+    });
+
+  return (
+    <section class="section" aria-labelledby="kb-files-title">
+      <h2 id="kb-files-title">{t("files")}</h2>
+      {editable && <Uploads {...uploads} />}
+      <ErrorAlert error={files.error} />
+      <PagedTable list={files} empty={t("noFiles")} labelledBy="kb-files-title" columns={columns} rowKey={(f) => f.id} page={page} onPage={setPage} />
+      <ConfirmDialog
+        open={!!deleting}
+        title={t("deleteFileTitle")}
+        message={t("deleteFileMessage", { name: deleting?.filename ?? "" })}
+        action={t("delete")}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await deleteFile(kb.id, deleting!.id);
+          announce(t("fileDeleted", { name: deleting!.filename }));
+          await files.reload();
+        }}
+      />
+    </section>
+  );
+}
+
+function FileStatus({ file }: { file: KnowledgeBaseFile }) {
+  if (file.status === "failed") return <span class="status failed">{t("failedBecause", { reason: failureReason(file) })}</span>;
+  if (file.status === "done") return <span class="status ok">{t("done")}</span>;
+  return (
+    <span class="status muted">
+      <span class="spinner" aria-hidden="true" /> {t(file.status)}
+    </span>
+  );
+}

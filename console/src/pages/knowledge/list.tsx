@@ -1,0 +1,79 @@
+import { useState } from "preact/hooks";
+import { Button, Dialog, ErrorAlert, PageHeader, announce, common, useResource, type Column } from "../../components";
+import { formatTime } from "../../i18n";
+import { BASE, followLink, navigate } from "../../shell/router";
+import { can } from "../../shell/session";
+import { listKnowledgeBases, type KnowledgeBase } from "./api";
+import { FilterField, PagedTable } from "./parts";
+import { SettingsForm } from "./settings-form";
+import { t } from "./strings";
+
+export const baseLink = (id: string, tab = "") => `${BASE}/knowledge-bases/${id}${tab ? `/${tab}` : ""}`;
+
+/** The organization's knowledge bases (those the member may see), found by name, a page at a time. */
+export function KnowledgeBaseList({ organizationId }: { organizationId: string }) {
+  const [page, setPage] = useState(1);
+  const [query, setQuery] = useState("");
+  const [creating, setCreating] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const bases = useResource(() => listKnowledgeBases(page, query), [organizationId, page, query]);
+  const columns: Column<KnowledgeBase>[] = [
+    {
+      label: t("name"),
+      rowHeader: true,
+      cell: (kb) => (
+        <a href={baseLink(kb.id)} onClick={followLink}>
+          {kb.name}
+        </a>
+      ),
+    },
+    { label: t("description"), class: "wrap", cell: (kb) => kb.description || "—" },
+    { label: t("files"), cell: (kb) => kb.filesCount },
+    { label: t("chunks"), cell: (kb) => kb.chunksCount },
+    { label: t("embeddingModel"), cell: (kb) => kb.embeddingModel.name },
+    { label: t("updated"), class: "nowrap", cell: (kb) => formatTime(kb.updatedAt) },
+  ];
+  return (
+    <>
+      <PageHeader title={t("title")}>{can("knowledge_base.manage") && <Button variant="primary" onClick={() => setCreating(true)}>{t("create")}</Button>}</PageHeader>
+      <p class="muted">{t("intro")}</p>
+      <div class="kb-toolbar">
+        <FilterField
+          label={t("find")}
+          value={query}
+          onFilter={(q) => {
+            setQuery(q);
+            setPage(1);
+          }}
+        />
+      </div>
+      <h2 id="kb-list-title" class="sr-only">{t("title")}</h2>
+      <ErrorAlert error={bases.error} />
+      <PagedTable list={bases} empty={query ? t("noneFound") : t("none")} labelledBy="kb-list-title" columns={columns} rowKey={(kb) => kb.id} page={page} onPage={setPage} />
+      {creating && (
+        <Dialog
+          title={t("createTitle")}
+          open
+          onClose={() => setCreating(false)}
+          footer={
+            <>
+              <Button onClick={() => setCreating(false)}>{common("cancel")}</Button>
+              <Button type="submit" form="kb-create" variant="primary" busy={busy}>{t("createAction")}</Button>
+            </>
+          }
+        >
+          <SettingsForm
+            formId="kb-create"
+            organizationId={organizationId}
+            onBusy={setBusy}
+            onSaved={(kb) => {
+              announce(t("created", { name: kb.name }));
+              setCreating(false);
+              navigate(`/knowledge-bases/${kb.id}`);
+            }}
+          />
+        </Dialog>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+// Page-local parts the shared kit lacks: a labelled textarea, a group of checkboxes choosing records
+// by id (groups, assistants, labels), a list's filter box, a paged table with its loading and empty
+// states, and the submit of a dialog form.
+import type { TextareaHTMLAttributes } from "preact";
+import { useId, useState } from "preact/hooks";
+import type { ApiProblem } from "../../api/client";
+import { DataTable, Loading, Pager, TextField, type Column, type Resource } from "../../components";
+import { PAGE_SIZE } from "./api";
+
+export function TextArea({ label, error, ...area }: { label: string; error?: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId();
+  return (
+    <div class={`field${error ? " invalid" : ""}`}>
+      <label for={id}>{label}</label>
+      <textarea id={id} rows={4} {...area} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
+      {error && <p class="field-error" id={`${id}-error`}>{error}</p>}
+    </div>
+  );
+}
+
+/** Checkboxes named `name`, one per option, checked for the ids in `chosen`; `note` replaces them when there are none. */
+export function CheckList({ legend, name, options, chosen, note, disabled }: { legend: string; name: string; options: { id: string; name: string }[]; chosen: string[]; note?: string; disabled?: boolean }) {
+  return (
+    <fieldset class="kb-checklist" disabled={disabled}>
+      <legend>{legend}</legend>
+      {options.length === 0 && note && <p class="muted small">{note}</p>}
+      {options.map((o) => (
+        <label key={o.id}>
+          <input type="checkbox" name={name} value={o.id} defaultChecked={chosen.includes(o.id)} /> {o.name}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** A list's search box: what is typed filters the list, from its first page. */
+export function FilterField({ label, value, onFilter }: { label: string; value: string; onFilter: (value: string) => void }) {
+  return <TextField label={label} type="search" value={value} onInput={(e) => onFilter(e.currentTarget.value)} />;
+}
+
+/** A page-form list as it loads: a spinner, the `empty` note, or the table with its pager. */
+export function PagedTable<Row>({ list, empty, labelledBy, columns, rowKey, page, onPage }: { list: Resource<{ count: number; results: Row[] } | null>; empty: string; labelledBy: string; columns: Column<Row>[]; rowKey: (row: Row) => string; page: number; onPage: (page: number) => void }) {
+  // null: nothing to list yet (no file chosen); still loading, it is not "empty" either.
+  if (!list.data && list.loading) return <Loading />;
+  if (list.data === undefined) return null;
+  if (!list.data?.count) return <p class="muted">{empty}</p>;
+  return (
+    <>
+      <DataTable labelledBy={labelledBy} rows={list.data.results} rowKey={rowKey} columns={columns} />
+      <Pager page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={onPage} />
+    </>
+  );
+}
+
+/** A dialog form's submit: `save` runs with the form's data, busy meanwhile; the API's problem is kept for its fields. */
+export function useSubmit(save: (form: FormData) => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    setBusy(true);
+    setProblem(null);
+    try {
+      await save(form);
+    } catch (err) {
+      setProblem(err as ApiProblem);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, problem, submit };
+}

@@ -1,0 +1,122 @@
+import { useState } from "preact/hooks";
+import { Button, ConfirmDialog, Dialog, ErrorAlert, Loading, SelectField, announce, common, useResource, type Column } from "../../components";
+import { PAGE_SIZE, deleteTextNode, listFiles, listTextNodes, updateTextNode, type KnowledgeBase, type TextNode } from "./api";
+import { Highlighted } from "./highlight";
+import { FilterField, PagedTable, TextArea, useSubmit } from "./parts";
+import { t } from "./strings";
+
+/** A file's passages as retrieval sees them, filtered by text; managers edit or delete one. */
+export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable: boolean }) {
+  const files = useResource(() => listFiles(kb.id, 1).then((p) => p.results.filter((f) => f.status === "done")), [kb.id]);
+  const [chosen, setChosen] = useState("");
+  const [query, setQuery] = useState("");
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<TextNode | null>(null);
+  const [deleting, setDeleting] = useState<TextNode | null>(null);
+  const fileId = chosen || files.data?.[0]?.id || "";
+  const nodes = useResource(() => (fileId ? listTextNodes(fileId, page, query) : Promise.resolve(null)), [fileId, page, query]);
+  // Passages are numbered in document order across pages.
+  const number = (n: TextNode) => (page - 1) * PAGE_SIZE + (nodes.data?.results.indexOf(n) ?? 0) + 1;
+  const columns: Column<TextNode>[] = [
+    { label: "#", class: "nowrap", rowHeader: true, cell: number },
+    { label: t("position"), class: "nowrap", cell: (n) => (n.pageStart === null ? "—" : n.pageEnd !== null && n.pageEnd !== n.pageStart ? `${n.pageStart}–${n.pageEnd}` : n.pageStart) },
+    { label: t("text"), class: "kb-node-text", cell: (n) => <Highlighted html={n.highlightedText} /> },
+    { label: t("characters"), cell: (n) => n.charactersCount },
+    { label: t("hits"), cell: (n) => n.hitsCount },
+  ];
+  if (editable)
+    columns.push({
+      label: t("actions"),
+      hiddenLabel: true,
+      cell: (n) => (
+        <div class="row-actions">
+          <Button aria-label={t("editPassageNamed", { n: number(n) })} onClick={() => setEditing(n)}>{t("edit")}</Button>
+          <Button variant="danger" aria-label={t("deletePassageNamed", { n: number(n) })} onClick={() => setDeleting(n)}>{t("delete")}</Button>
+        </div>
+      ),
+    });
+  return (
+    <section class="section" aria-labelledby="kb-nodes-title">
+      <h2 id="kb-nodes-title">{t("textNodes")}</h2>
+      <p class="muted">{t("textNodesIntro")}</p>
+      <ErrorAlert error={files.error ?? nodes.error} />
+      {files.data === undefined ? (
+        <Loading />
+      ) : files.data.length === 0 ? (
+        <p class="muted">{t("noDoneFiles")}</p>
+      ) : (
+        <>
+          <div class="kb-toolbar">
+            <SelectField
+              label={t("file")}
+              value={fileId}
+              onChange={(e) => {
+                setChosen(e.currentTarget.value);
+                setPage(1);
+              }}
+              options={files.data.map((f) => [f.id, f.filename])}
+            />
+            <FilterField
+              label={t("filterText")}
+              value={query}
+              onFilter={(q) => {
+                setQuery(q);
+                setPage(1);
+              }}
+            />
+          </div>
+          <PagedTable list={nodes} empty={t("noTextNodes")} labelledBy="kb-nodes-title" columns={columns} rowKey={(n) => n.id} page={page} onPage={setPage} />
+        </>
+      )}
+      {editing && (
+        <TextNodeForm
+          node={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            announce(t("textNodeSaved"));
+            nodes.reload();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={!!deleting}
+        title={t("deleteTextNodeTitle")}
+        message={t("deleteTextNodeMessage")}
+        action={t("delete")}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await deleteTextNode(deleting!.id);
+          announce(t("textNodeDeleted"));
+          await nodes.reload();
+        }}
+      />
+    </section>
+  );
+}
+
+function TextNodeForm({ node, onClose, onSaved }: { node: TextNode; onClose: () => void; onSaved: () => void }) {
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    await updateTextNode(node.id, String(form.get("text") ?? ""));
+    onSaved();
+    onClose();
+  });
+  return (
+    <Dialog
+      title={t("editTextNode")}
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{common("cancel")}</Button>
+          <Button type="submit" form="kb-node-form" variant="primary" busy={busy}>{t("saveEdit")}</Button>
+        </>
+      }
+    >
+      <form id="kb-node-form" class="stack" onSubmit={submit}>
+        <TextArea label={t("text")} name="text" required maxLength={100_000} rows={8} defaultValue={node.text} error={problem?.field("text")} />
+        <p class="hint">{t("textNodeHint")}</p>
+        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,373 @@
+// The console's "Knowledge bases" page in Chromium against `wrangler dev`: signed in with a password,
+// a knowledge base created, two files dropped at once (a progress bar each, then both ingestions
+// followed to the end, and a broken one failing with its reason), an FAQ added with the mouse and one
+// with the keyboard alone, the search tester ranking the FAQ first with its terms marked, FAQs
+// imported from a CSV and an XLSX file, a text node edited and deleted, the settings changed; a member who may only look sees no
+// controls and the API refuses them anyway; axe-core in both themes; the screenshots of docs/console/.
+import writeXlsxFile from "write-excel-file/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, openPage, PASSWORD, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole } from "./console-helpers.mjs";
+
+const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
+const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
+const ARTICLES = {
+  "refunds.txt": "Refunds are paid back to the original card within fourteen days. A refund for a gift goes to the gift card.",
+  "shipping.md": "# Shipping\n\nParcels ship from our Rotterdam warehouse. Express shipping arrives the next working day.",
+};
+
+let app, org, member;
+
+beforeAll(async () => {
+  app = await startConsole();
+  org = (await app.server.api("/organizations/?pagination=false", { method: "GET" }))[0];
+  // A registered user who is also a member of the owner's organization, in a group that may only view knowledge bases.
+  const email = `viewer-${Date.now()}@example.com`;
+  await fetch(`${app.base}/api/v1/auth/registration/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password1: PASSWORD, password2: PASSWORD, name: "Vic Viewer", company: "Vic's shop" }),
+  });
+  const added = await app.server.api(`/organizations/${org.id}/members/`, { body: { email } });
+  const catalogue = await app.server.api("/permissions/", { method: "GET" });
+  const group = await app.server.api(`/organizations/${org.id}/groups/`, { body: { name: "Readers", permissions: [catalogue.find((p) => p.codename === "knowledge_base.view").id] } });
+  await app.server.api(`/organizations/${org.id}/groups/${group.id}/group-members/bulk-create/`, { body: { members: [added.id] } });
+  member = { email, password: PASSWORD, groupId: group.id };
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+/** A knowledge base made through the API, with `files` ingested (polled until done) and `faqs`. */
+async function seededBase(name, { files = {}, faqs = [], groups = [] } = {}) {
+  const kb = await app.server.api("/knowledge-bases/", { body: { name, embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER, groups: groups.map((id) => ({ id })) } });
+  const form = new FormData();
+  for (const [filename, text] of Object.entries(files)) form.append("file", new Blob([text], { type: "text/plain" }), filename);
+  if (Object.keys(files).length) await app.server.api(`/knowledge-bases/${kb.id}/files/`, { form });
+  for (const faq of faqs) await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { body: faq });
+  await expect.poll(async () => (await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results.every((f) => f.status === "done"), { timeout: 60_000 }).toBe(true);
+  return kb;
+}
+
+/** A signed-in owner (through the API call the form makes) on `path`. */
+async function ownerOn(path, options) {
+  const opened = await openPage(app.browser, options);
+  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
+  await opened.page.goto(`${app.base}/console${path}`);
+  await opened.page.locator(".shell main h1").waitFor();
+  return opened;
+}
+
+const dialog = (page) => page.locator("dialog[open]");
+
+/** Drops files on the drop zone as a person dragging them from the desktop would. */
+async function dropFiles(page, files) {
+  const transfer = await page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const [name, text] of list) dt.items.add(new File([text], name, { type: "text/plain" }));
+    return dt;
+  }, files);
+  await page.locator(".kb-drop").dispatchEvent("dragover", { dataTransfer: transfer });
+  await page.locator(".kb-drop").dispatchEvent("drop", { dataTransfer: transfer });
+}
+
+/** Presses Tab until the focused element is `locator` (keyboard-only flows). */
+async function tabTo(page, locator, max = 60) {
+  for (let i = 0; i < max; i++) {
+    if (await locator.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`Tab never reached ${locator}`);
+}
+
+describe("Knowledge bases in Chromium", () => {
+  // First, while the organization holds only what the pictures should show.
+  it("takes the screenshots of docs/console/", async () => {
+    const kb = await seededBase("Help centre", { files: ARTICLES, faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }] });
+    const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
+    await screenshots(app.browser, app.base, `/console/knowledge-bases/${kb.id}`, "knowledge", {
+      signIn,
+      act: async (page) => {
+        await page.locator(".status.ok").nth(1).waitFor();
+        // The file input's look differs between runs only by its focus; leave it unfocused.
+        await page.locator("h1").click();
+      },
+    });
+    await screenshots(app.browser, app.base, `/console/knowledge-bases/${kb.id}/search`, "knowledge-search", {
+      signIn,
+      act: async (page) => {
+        await page.locator("input[type=search]").fill("refund or express shipping?");
+        await page.locator("form.kb-search-form button[type=submit]").click();
+        await page.locator(".kb-result mark").first().waitFor();
+      },
+    });
+  });
+
+  it("signs in with a password, creates a knowledge base, uploads two dropped files with a progress bar each and follows both ingestions; adds an FAQ and finds it first, highlighted", async () => {
+    const { context, page, errors } = await openPage(app.browser);
+    await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Knowledge bases" }).click();
+    await page.getByRole("heading", { name: "Knowledge bases", level: 1 }).waitFor();
+    await page.getByRole("button", { name: "Create knowledge base" }).click();
+    await dialog(page).getByLabel("Name", { exact: true }).fill("Support articles");
+    await dialog(page).getByLabel("Passages retrieved per question").fill("5");
+    await dialog(page).getByRole("button", { name: "Create" }).click();
+    await page.getByRole("heading", { name: "Support articles", level: 1 }).waitFor();
+    const kbId = new URL(page.url()).pathname.split("/")[3];
+    expect((await app.server.api(`/knowledge-bases/${kbId}/`, { method: "GET" })).numberOfRetrievedChunks).toBe(5);
+
+    // Every value each progress bar shows, as the page sets it.
+    await page.evaluate(() => {
+      window.progressSeen = {};
+      new MutationObserver(() => {
+        for (const bar of document.querySelectorAll(".kb-upload progress")) (window.progressSeen[bar.getAttribute("aria-label")] ??= new Set()).add(bar.value);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    await dropFiles(page, Object.entries(ARTICLES));
+    for (const name of Object.keys(ARTICLES)) {
+      const bar = page.getByRole("progressbar", { name: `Upload of ${name}` });
+      await bar.waitFor();
+      await expect.poll(() => bar.evaluate((el) => el.value)).toBe(1);
+      await page.locator(".kb-upload", { hasText: name }).getByText("Uploaded; ingestion below").waitFor();
+    }
+    const seen = await page.evaluate(() => Object.fromEntries(Object.entries(window.progressSeen).map(([k, v]) => [k, [...v]])));
+    expect(Object.keys(seen).sort()).toEqual(["Upload of refunds.txt", "Upload of shipping.md"]);
+    for (const values of Object.values(seen)) expect(values).toContain(1);
+    // Both ingestions, followed live until done.
+    for (const name of Object.keys(ARTICLES)) await page.getByRole("row", { name: new RegExp(name) }).getByText("Done", { exact: true }).waitFor({ timeout: 60_000 });
+    const files = await app.server.api(`/knowledge-bases/${kbId}/files/`, { method: "GET" });
+    expect(files.results.map((f) => [f.filename, f.status]).sort()).toEqual([["refunds.txt", "done"], ["shipping.md", "done"]]);
+
+    await page.getByRole("link", { name: "FAQs" }).click();
+    await page.getByRole("button", { name: "Add FAQ" }).click();
+    await dialog(page).getByLabel("Question").fill("Can I pay with PayPal?");
+    await dialog(page).getByLabel("Answer").fill("Yes, PayPal is accepted at checkout.");
+    await dialog(page).getByRole("button", { name: "Add" }).click();
+    await page.getByRole("row", { name: /Can I pay with PayPal\?/ }).waitFor();
+
+    await page.getByRole("link", { name: "Search tester" }).click();
+    await page.getByLabel("Query").fill("pay with paypal");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    const first = page.locator(".kb-result").first();
+    await first.waitFor();
+    expect(await first.locator(".badge").textContent()).toBe("FAQ");
+    expect(await first.locator("mark").allTextContents()).toEqual(expect.arrayContaining(["pay", "PayPal"]));
+    expect(await first.textContent()).not.toContain("<mark>");
+    // The other methods answer too.
+    await page.getByLabel("Method").selectOption("keyword");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect.poll(() => page.locator(".kb-result").first().locator(".badge").textContent()).toBe("FAQ");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a file that cannot be parsed fails with the reason; reparse and delete work", async () => {
+    const kb = await seededBase("Broken uploads");
+    const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}`);
+    await page.getByLabel("Files to upload").setInputFiles([{ name: "broken.pdf", mimeType: "application/pdf", buffer: Buffer.from("this is not a PDF") }]);
+    const row = page.getByRole("row", { name: /broken\.pdf/ });
+    await row.getByText(/^Failed: .+/).waitFor({ timeout: 60_000 });
+    const [file] = (await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results;
+    expect(await row.textContent()).toContain(String(file.processingTimeDetails.error));
+    await page.getByRole("button", { name: "Parse again: broken.pdf" }).click();
+    await row.getByText(/^Failed: .+/).waitFor({ timeout: 60_000 });
+    await page.getByRole("button", { name: "Delete broken.pdf" }).click();
+    await dialog(page).getByRole("button", { name: "Delete" }).click();
+    await page.getByText("No files yet.").waitFor();
+    await context.close();
+  });
+
+  it("adds an FAQ with a label from the keyboard alone", async () => {
+    const kb = await seededBase("Keyboard base");
+    await app.server.api(`/knowledge-bases/${kb.id}/labels/`, { body: { name: "Billing" } });
+    const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/faqs`);
+    await page.getByRole("button", { name: "Add FAQ" }).waitFor();
+    await tabTo(page, page.getByRole("button", { name: "Add FAQ" }));
+    await page.keyboard.press("Enter");
+    await tabTo(page, dialog(page).getByLabel("Question"));
+    await page.keyboard.type("Do you ship to Belgium?");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Yes, within two working days.");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Space");
+    await tabTo(page, dialog(page).getByRole("button", { name: "Add" }));
+    await page.keyboard.press("Enter");
+    await page.getByRole("row", { name: /Do you ship to Belgium\?/ }).waitFor();
+    // The focus is back on the button that opened the dialog.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Add FAQ");
+    const faqs = await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { method: "GET" });
+    expect(faqs.results.map((f) => [f.question, f.answer, f.labels.map((l) => l.name)])).toEqual([["Do you ship to Belgium?", "Yes, within two working days.", ["Billing"]]]);
+    // Edited with the mouse: the answer changes, the label stays.
+    await page.getByRole("button", { name: "Edit Do you ship to Belgium?" }).click();
+    await dialog(page).getByLabel("Answer").fill("Yes, within three working days.");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await page.getByRole("row", { name: /Do you ship to Belgium\?/ }).getByText("Yes, within three working days.").waitFor();
+    const [edited] = (await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { method: "GET" })).results;
+    expect([edited.answer, edited.labels.map((l) => l.name)]).toEqual(["Yes, within three working days.", ["Billing"]]);
+    await context.close();
+  });
+
+  it("imports FAQs from a CSV and an XLSX file, creating their labels", async () => {
+    const kb = await seededBase("Imported FAQs");
+    const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/faqs`);
+    const csv = 'question,answer,labels\n"Where is my order?","Track it under ""Orders"", in your account.",Shipping\nCan I return a gift?,"Yes, within 30 days.","Returns, Gifts"\n,no question here,\n';
+    await page.getByRole("button", { name: "Import CSV or XLSX" }).click();
+    await dialog(page).getByLabel("CSV or XLSX file").setInputFiles([{ name: "faqs.csv", mimeType: "text/csv", buffer: Buffer.from("\uFEFF" + csv) }]);
+    await dialog(page).getByText("FAQs ready to import: 2.").waitFor();
+    await dialog(page).getByRole("button", { name: "Import 2" }).click();
+    await dialog(page).getByText("2 of 2 FAQs imported.").waitFor();
+    await dialog(page).getByRole("button", { name: "Close", exact: true }).last().click();
+    await page.getByRole("row", { name: /Where is my order\?/ }).waitFor();
+    expect(await page.getByRole("row", { name: /Where is my order\?/ }).textContent()).toContain('Track it under "Orders", in your account.');
+
+    const xlsx = await writeXlsxFile([
+      [{ value: "Question" }, { value: "Answer" }, { value: "Labels" }],
+      [{ value: "Do you deliver on Sundays?" }, { value: "No, Monday to Saturday." }, { value: "Shipping" }],
+      [{ value: "是否提供發票？" }, { value: "是，結帳時可選擇電子發票。" }, { value: "帳務" }],
+    ]).toBuffer();
+    await page.getByRole("button", { name: "Import CSV or XLSX" }).click();
+    await dialog(page).getByLabel("CSV or XLSX file").setInputFiles([{ name: "faqs.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: xlsx }]);
+    await dialog(page).getByRole("button", { name: "Import 2" }).click();
+    await dialog(page).getByText("2 of 2 FAQs imported.").waitFor();
+    await page.keyboard.press("Escape");
+    const faqs = await app.server.api(`/knowledge-bases/${kb.id}/faqs/?pageSize=100`, { method: "GET" });
+    const byQuestion = Object.fromEntries(faqs.results.map((f) => [f.question, f.labels.map((l) => l.name).sort()]));
+    expect(byQuestion).toEqual({
+      "Where is my order?": ["Shipping"],
+      "Can I return a gift?": ["Gifts", "Returns"],
+      "Do you deliver on Sundays?": ["Shipping"],
+      "是否提供發票？": ["帳務"],
+    });
+    const labels = await app.server.api(`/knowledge-bases/${kb.id}/labels/`, { method: "GET" });
+    expect(labels.results.map((l) => l.name).sort()).toEqual(["Gifts", "Returns", "Shipping", "帳務"]);
+    await page.getByRole("group", { name: "Labels" }).getByText("帳務").waitFor();
+    await context.close();
+  });
+
+  it("edits and deletes a text node, and the search tester follows", async () => {
+    const kb = await seededBase("Passages", { files: ARTICLES });
+    const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/text-nodes`);
+    await page.getByLabel("File", { exact: true }).selectOption({ label: "refunds.txt" });
+    await page.getByRole("row", { name: /fourteen days/ }).waitFor();
+    await page.getByRole("button", { name: "Edit passage 1" }).click();
+    await dialog(page).getByLabel("Text").fill("Refunds take five working days.");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    // Saved means indexed again (keyword, vector, the built-in embedding): slower than a plain write on a loaded machine.
+    await page.getByRole("row", { name: /Refunds take five working days\./ }).waitFor({ timeout: 60_000 });
+    await page.getByRole("link", { name: "Search tester" }).click();
+    await page.getByLabel("Query").fill("five working days");
+    await page.getByLabel("Method").selectOption("keyword");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect.poll(() => page.locator(".kb-result .kb-passage").first().textContent()).toBe("Refunds take five working days.");
+    await page.getByRole("link", { name: "Text nodes" }).click();
+    await page.getByLabel("File", { exact: true }).selectOption({ label: "refunds.txt" });
+    await page.getByRole("button", { name: "Delete passage 1" }).click();
+    await dialog(page).getByRole("button", { name: "Delete" }).click();
+    await page.getByText("No text nodes match.").waitFor({ timeout: 60_000 });
+    const results = await app.server.api(`/knowledge-bases/${kb.id}/search/`, { body: { query: "five working days", searchMethod: "keyword" } });
+    expect(results.results.map((r) => r.knowledgeBaseFile?.filename)).not.toContain("refunds.txt");
+    await context.close();
+  });
+
+  it("changes the retrieval settings; a bad value shows at its field and nothing is saved", async () => {
+    const kb = await seededBase("Settings base", { files: { "refunds.txt": ARTICLES["refunds.txt"] } });
+    const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/settings`);
+    await page.getByLabel("Similarity cutoff").fill("0.25");
+    await page.getByLabel("Sentence window").fill("1");
+    await page.getByLabel("HyDE: search with a hypothetical answer").check();
+    await page.getByLabel("Rerank hybrid results").uncheck();
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(async () => (await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).similarityCutoff).toBe(0.25);
+    expect(await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).toMatchObject({ sentenceWindowSize: 1, enableHyde: true, enableRerank: false });
+    // The embedding model cannot change once the base holds content: the API says so at the field.
+    const other = await app.server.api("/embedding-models/", { body: { name: "Other embedder", provider: "local", modelName: "other" } });
+    await page.reload();
+    await page.getByLabel("Embedding model").selectOption(other.id);
+    await page.getByRole("button", { name: "Save settings" }).click();
+    const field = page.getByLabel("Embedding model");
+    await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
+    expect((await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).embeddingModel.id).toBe(LOCAL_EMBEDDING);
+    await context.close();
+  });
+
+  it("a member who may only view sees no edit controls, and the API refuses the requests anyway", async () => {
+    const kb = await seededBase("Shared with readers", { files: { "refunds.txt": ARTICLES["refunds.txt"] }, faqs: [{ question: "Who reads this?", answer: "Readers." }], groups: [member.groupId] });
+    const { context, page } = await openPage(app.browser);
+    await signInWithPassword(page, app.base, member);
+    await page.getByLabel("Organization").selectOption(org.id);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Knowledge bases" }).click();
+    await page.getByRole("link", { name: "Shared with readers" }).click();
+    await page.getByText("You can look at this knowledge base, not change it.").waitFor();
+    await page.getByRole("row", { name: /refunds\.txt/ }).waitFor();
+    expect(await page.getByLabel("Files to upload").count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^(Delete|Parse)/ }).count()).toBe(0);
+    await page.getByRole("link", { name: "FAQs" }).click();
+    await page.getByRole("row", { name: /Who reads this\?/ }).waitFor();
+    expect(await page.getByRole("button", { name: /Add FAQ|Import|Edit|Delete|Add label/ }).count()).toBe(0);
+    await page.getByRole("link", { name: "Text nodes" }).click();
+    await page.getByRole("row", { name: /fourteen days/ }).waitFor();
+    expect(await page.getByRole("button", { name: /passage/ }).count()).toBe(0);
+    await page.getByRole("link", { name: "Settings" }).click();
+    expect(await page.getByLabel("Name", { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Save settings" }).count()).toBe(0);
+    // Searching is reading: allowed.
+    await page.getByRole("link", { name: "Search tester" }).click();
+    await page.getByLabel("Query").fill("refund");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator(".kb-result").first().waitFor();
+    await page.getByRole("link", { name: "All knowledge bases" }).click();
+    await page.getByRole("row", { name: /Shared with readers/ }).waitFor();
+    expect(await page.getByRole("button", { name: "Create knowledge base" }).count()).toBe(0);
+
+    const cookie = await sessionCookie(context);
+    const write = (path, method, body) =>
+      fetch(`${app.base}/api/v1${path}`, { method, headers: { Cookie: `console_session=${cookie}`, "Content-Type": "application/json", Origin: app.base, "X-Organization-Id": org.id }, body: JSON.stringify(body) }).then((r) => r.status);
+    expect(await write(`/knowledge-bases/${kb.id}/faqs/`, "POST", { question: "Sneaky?", answer: "Yes." })).toBe(403);
+    expect(await write(`/knowledge-bases/${kb.id}/`, "PATCH", { name: "Renamed" })).toBe(403);
+    const [node] = (await app.server.api(`/chatbot-text-nodes/?knowledgeBaseFile=${(await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results[0].id}`, { method: "GET" })).results;
+    expect(await write(`/chatbot-text-nodes/${node.id}/`, "PATCH", { text: "Sneaky." })).toBe(403);
+    expect(await write("/upload-presigned-url/", "POST", { modelName: "knowledge-base-file", fieldName: "file", filename: "x.txt", fileSize: 10 })).toBe(403);
+    expect((await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).name).toBe("Shared with readers");
+    await context.close();
+  });
+
+  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the sections and dialogs (%s)", async (theme) => {
+    const kb = await seededBase(`Axe ${theme}`, { files: { "refunds.txt": ARTICLES["refunds.txt"] }, faqs: [{ question: "Can I pay with PayPal?", answer: "Yes." }] });
+    await app.server.api(`/knowledge-bases/${kb.id}/labels/`, { body: { name: "Payments" } });
+    const { context, page } = await ownerOn("/knowledge-bases", { theme });
+    await page.getByRole("row", { name: new RegExp(`Axe ${theme}`) }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: `Axe ${theme}` }).click();
+    await page.getByLabel("Files to upload").setInputFiles([{ name: "more.txt", mimeType: "text/plain", buffer: Buffer.from("More text about refunds.") }]);
+    await page.getByRole("row", { name: /more\.txt/ }).getByText("Done", { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: "FAQs" }).click();
+    await page.getByRole("row", { name: /PayPal/ }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Add FAQ" }).click();
+    await dialog(page).getByRole("button", { name: "Add" }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Import CSV or XLSX" }).click();
+    await dialog(page).getByLabel("CSV or XLSX file").setInputFiles([{ name: "one.csv", mimeType: "text/csv", buffer: Buffer.from("question,answer\nQ?,A.\n") }]);
+    await dialog(page).getByText("FAQs ready to import: 1.").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.getByRole("link", { name: "Text nodes" }).click();
+    await page.getByRole("row").nth(1).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Edit passage 1" }).click();
+    await dialog(page).getByLabel("Text").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.getByRole("link", { name: "Search tester" }).click();
+    await page.getByLabel("Query").fill("refund");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator(".kb-result mark").first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("button", { name: "Save settings" }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
