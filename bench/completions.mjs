@@ -26,7 +26,9 @@ const STREAM_ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 200);
 const ORDERING_ROUNDS = Number(process.env.BENCH_ORDERING_ROUNDS ?? 3);
 const ONLY = new Set((process.env.BENCH_ONLY ?? "direct,stream,ordering").split(","));
 // Ports of this benchmark: the upstream, then each server and its devtools port.
-const PORTS = { upstream: 8950, working: [8951, 8952], baseline: [8953, 8954] };
+// BENCH_PORT_BASE moves all five (default 8950), for parallel runs on one machine.
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 8950);
+const PORTS = { upstream: PORT_BASE, working: [PORT_BASE + 1, PORT_BASE + 2], baseline: [PORT_BASE + 3, PORT_BASE + 4] };
 const STREAM_MODEL = "delay-5"; // the upstream paces its words 5 ms apart for this model name
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");

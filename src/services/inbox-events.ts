@@ -1,5 +1,6 @@
 import type { Bindings } from "../env";
 import { ms } from "../lib/time";
+import { TtlCache } from "../lib/ttl-cache";
 import type { ConversationRow } from "./conversations";
 import type { MessageRecord } from "./records/messages";
 
@@ -52,12 +53,26 @@ export const inboxEventsObject = (env: Bindings, organizationId: string) => env.
 const outgoing = new Map<string, { events: InboxEvent[]; sent: Promise<void> }>();
 
 /**
+ * How long an isolate that heard from an organization's hub that no stream is open publishes
+ * nothing more for it. Publishing costs the reply's path a call to another object (~1 ms of CPU on
+ * the local runtime, measured by `npm run bench -- completions`), and most traffic has no one
+ * watching; a stream opened meanwhile may miss that isolate's events for this long, so clients read
+ * the list again once this has passed after `ready` (docs/decisions.md, "Live inbox").
+ */
+export const QUIET_MS = 2_000;
+const quiet = new TtlCache<string>(QUIET_MS);
+
+/** A stream is opening here: this isolate publishes again at once. */
+export const streamOpened = (organizationId: string) => quiet.deleteWhere((org) => org === organizationId);
+
+/**
  * Hands events to the organization's hub, which fans them out to every open inbox stream, on any
  * isolate. Never awaited on a reply's path (pass the promise to `waitUntil`): events published in
- * the same tick go in one call, and a failed call only costs live viewers an update (the console
- * re-reads the list when its stream reconnects).
+ * the same tick go in one call, and a failed call only costs live viewers an update (clients read
+ * the list again when their stream reconnects).
  */
 export function publishInboxEvents(env: Bindings, organizationId: string, ...events: InboxEvent[]): Promise<void> {
+  if (quiet.get(organizationId)) return Promise.resolve();
   let pending = outgoing.get(organizationId);
   if (!pending) {
     const batch = { events: [] as InboxEvent[], sent: Promise.resolve() };
@@ -66,7 +81,9 @@ export function publishInboxEvents(env: Bindings, organizationId: string, ...eve
         outgoing.delete(organizationId);
         return inboxEventsObject(env, organizationId).publish(batch.events);
       })
-      .then(() => undefined)
+      .then((streams) => {
+        if (streams === 0) quiet.set(organizationId, organizationId);
+      })
       .catch((err) => console.error(JSON.stringify({ level: "warn", message: "inbox events not published", error: String(err) })));
     outgoing.set(organizationId, (pending = batch));
   }

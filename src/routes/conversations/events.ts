@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, uuidParam } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
-import { inboxEventsObject } from "../../services/inbox-events";
+import { inboxEventsObject, streamOpened } from "../../services/inbox-events";
 import { SSE_HEADERS } from "../../services/sse";
 
 const EXAMPLE =
@@ -21,7 +21,8 @@ const route = createRoute({
     "`{conversation}`, `message.created` `{conversation, message}` (the message record) and `conversation.updated` " +
     "`{conversation}` (handoff, takeover, hand back, resolve). `conversation` carries the state and the ids of its inbox, " +
     "assistant, contact and assignee (`GET /conversations/{id}/` gives their names). A `: ping` comment every 10 s. Nothing " +
-    "is replayed: after a reconnection, read the list again.",
+    "is replayed: after a reconnection, read the list again. An isolate that found no stream open publishes nothing for 2 s, " +
+    "so read the list again 2 s after `ready` too.",
   request: { params: z.object({ organizationPk: uuidParam("organizationPk", "Organization id") }) },
   responses: {
     200: { description: "The events", content: { "text/event-stream": { schema: z.string().openapi({ example: EXAMPLE }) } } },
@@ -34,5 +35,6 @@ export const registerConversationEvents = (r: Router) =>
     const access = await orgAccess(c, c.req.valid("param").organizationPk);
     requirePermission(access, "conversation.view");
     const stream = await inboxEventsObject(c.env, access.organizationId).subscribe();
+    streamOpened(access.organizationId);
     return c.body(stream, 200, SSE_HEADERS);
   });

@@ -83,6 +83,19 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     await events.close();
   });
 
+  it("a stream opened after events went unheard gets the next ones at once", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    // Nobody listens: the hub says so, and this isolate stops publishing for a while...
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "unheard" } });
+    await new Promise((r) => setTimeout(r, 100));
+    // ...until a stream opens here.
+    const events = await subscribe(owner);
+    const heard = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "heard" } })).json()) as { conversationId: string };
+    expect((await events.next(of("message.created", heard.conversationId))).data.message).toMatchObject({ content: "heard" });
+    await events.close();
+  });
+
   it("authenticates by the console's cookie", async () => {
     const owner = await withPassword(await seedOwner());
     const bot = await createChatbot(owner);
