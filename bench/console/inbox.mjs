@@ -63,7 +63,7 @@ export async function run(ctx) {
     const seen = page.waitForFunction((t) => document.querySelector(".inbox-list")?.textContent.includes(t) && Date.now(), text, { polling: "raf", timeout: 10_000 });
     const t0 = Date.now();
     const sent = send();
-    const at = await (await seen).jsonValue();
+    const at = await (await seen.catch(async (err) => { console.error("not shown:", text, String(await sent).slice(0, 300)); throw err; })).jsonValue();
     await sent;
     return at - t0;
   };

@@ -61,9 +61,14 @@ const outgoing = new Map<string, { events: InboxEvent[]; sent: Promise<void> }>(
  */
 export const QUIET_MS = 2_000;
 const quiet = new TtlCache<string>(QUIET_MS);
+/** When a stream last opened here, by organization: a "none open" answer to a call made before then is stale. */
+const opened = new TtlCache<number>(QUIET_MS);
 
 /** A stream is opening here: this isolate publishes again at once. */
-export const streamOpened = (organizationId: string) => quiet.deleteWhere((org) => org === organizationId);
+export function streamOpened(organizationId: string, now = Date.now()) {
+  opened.set(organizationId, now, now);
+  quiet.deleteWhere((org) => org === organizationId);
+}
 
 /**
  * Hands events to the organization's hub, which fans them out to every open inbox stream, on any
@@ -76,13 +81,15 @@ export function publishInboxEvents(env: Bindings, organizationId: string, ...eve
   let pending = outgoing.get(organizationId);
   if (!pending) {
     const batch = { events: [] as InboxEvent[], sent: Promise.resolve() };
+    let asked = 0;
     batch.sent = Promise.resolve()
       .then(() => {
         outgoing.delete(organizationId);
+        asked = Date.now();
         return inboxEventsObject(env, organizationId).publish(batch.events);
       })
       .then((streams) => {
-        if (streams === 0) quiet.set(organizationId, organizationId);
+        if (streams === 0 && !((opened.get(organizationId) ?? -1) >= asked)) quiet.set(organizationId, organizationId);
       })
       .catch((err) => console.error(JSON.stringify({ level: "warn", message: "inbox events not published", error: String(err) })));
     outgoing.set(organizationId, (pending = batch));
