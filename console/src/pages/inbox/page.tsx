@@ -89,7 +89,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       if (!r) return r;
       const others = r.filter((x) => x.id !== record.id);
       const oldest = r.at(-1)?.id;
-      const fits = matches(record, f) && (!more || !oldest || record.id > oldest);
+      const fits = matches(record, f) && (!more || !oldest || record.id >= oldest);
       return fits ? newestFirst([record, ...others]) : others;
     });
     if (record.id === open) setSelected(record);
