@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, desc, eq, exists, gt, gte, lt, lte, or } from "drizzle-orm";
+import { and, desc, eq, exists, gt, lt, or, sql } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse, decodeCursor } from "../../lib/pagination";
@@ -58,8 +58,9 @@ export const registerListConversations = (r: Router) =>
           q.contact ? eq(conversations.contactId, q.contact) : undefined,
           q.status ? eq(conversations.status, q.status) : undefined,
           q.progressStatus ? eq(conversations.progressStatus, q.progressStatus) : undefined,
-          q.startDate ? gte(conversations.createdAt, parseDate(q.startDate)) : undefined,
-          q.endDate ? lte(conversations.createdAt, parseDate(q.endDate, true)) : undefined,
+          // `+` keeps SQLite from the created_at index: walking (organization, id) newest first needs no sort.
+          q.startDate ? sql`+${conversations.createdAt} >= ${parseDate(q.startDate)}` : undefined,
+          q.endDate ? sql`+${conversations.createdAt} <= ${parseDate(q.endDate, true)}` : undefined,
           cursor ? (cursor.d === "n" ? lt(conversations.id, String(cursor.k)) : gt(conversations.id, String(cursor.k))) : undefined,
           keyword
             ? or(
