@@ -6,6 +6,6 @@
 import type { PageEntry } from "./types";
 
 export const PAGES: PageEntry[] = [
-  { path: "/conversations/*", load: () => import("./inbox/page"), nav: { en: "Conversations", "zh-TW": "對話" }, requires: "conversation.view" },
   { path: "/models", load: () => import("./models/page"), nav: { en: "Models and API keys", "zh-TW": "模型與 API 金鑰" }, requires: null },
+  { path: "/conversations/*", load: () => import("./inbox/page"), nav: { en: "Conversations", "zh-TW": "對話" }, requires: "conversation.view" },
 ];
