@@ -5,7 +5,8 @@ import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { afterMessage, conversationInserts, handoffWrite, incomingFields, messageRow, messageWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
+import { afterMessage, conversationInserts, incomingFields, messageRow, messageWrites, replyFields, stateWrite, type ConversationChange, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
+import { conversationEvent, messageEvent, publishInboxEvents } from "../src/services/inbox-events";
 import { turnError, type TurnResult } from "../src/services/turns";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
 import type { AssistantForReply } from "../src/services/chatbots";
@@ -66,7 +67,8 @@ const VISITOR_WRITE_DELAY_MS = 20;
  * time (the visitor's message, then the assistant's reply), so concurrent senders never interleave.
  * A reply is stored in one batch once complete, so a crash never leaves half a message; a reply
  * owed to an asynchronous message is remembered and retried by an alarm if the object dies.
- * Live subscribers (the chat widget) see every message and reply delta.
+ * Live subscribers (the chat widget) see every message and reply delta; the organization's live
+ * inbox (InboxEvents) is told of every stored message.
  */
 export class Conversation extends DurableObject<Bindings> {
   #chain: Promise<unknown> = Promise.resolve();
@@ -155,14 +157,15 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   /**
-   * Human handoff (`update-auto-reply`): written after the messages already on their way, so a
-   * visitor's message that arrived first cannot undo it. The next turn reads the conversation again,
-   * whatever row its caller read before the handoff; a reply already under way still completes.
+   * An operator's change (handoff, takeover, hand back, resolve): written after the messages already
+   * on their way, so a visitor's message that arrived first cannot undo it. The next turn reads the
+   * conversation again, whatever row its caller read before the change; a reply already under way
+   * still completes.
    */
-  async setAutoReply(conversationId: string, enabled: boolean): Promise<void> {
+  async change(conversationId: string, change: ConversationChange): Promise<void> {
     this.#recent = null;
     this.#handoffAt = this.#sequence ?? Infinity; // not loaded: every message stored so far (see #load)
-    await this.#writes.write([handoffWrite(this.#db, conversationId, enabled)], null);
+    await this.#writes.write([stateWrite(this.#db, conversationId, change)], null);
   }
 
   /**
@@ -320,7 +323,8 @@ export class Conversation extends DurableObject<Bindings> {
     });
     answered();
     await written.queued;
-    const { stored } = this.#commit(this.#prepare(conversation, replyFields(chatbot, context.model?.id ?? null, replyId, reply)), conversation, view, undefined, shown);
+    // Stored as the visitor's message left the conversation (the same statements; the live inbox shows that state).
+    const { stored } = this.#commit(this.#prepare(conversation, replyFields(chatbot, context.model?.id ?? null, replyId, reply)), afterMessage(conversation, incoming), view, undefined, shown);
     const done = stored.then((row) => {
       this.#live.delete(replyId);
       if (this.ctx.storage.kv.get<Pending>(PENDING_KEY)?.incomingId === incoming.id) this.ctx.storage.kv.delete(PENDING_KEY);
@@ -404,7 +408,10 @@ export class Conversation extends DurableObject<Bindings> {
       const deliveryIds = createdDeliveries(results.at(-1)!);
       if (deliveryIds.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveryIds).catch((err) => console.error(String(err))));
       await shown;
-      for (const sse of this.#subscribers) sse.send(messageRecord(row), "message");
+      const record = messageRecord(row);
+      for (const sse of this.#subscribers) sse.send(record, "message");
+      const events = [...(creates ? [conversationEvent("conversation.created", conversation)] : []), messageEvent(afterMessage(conversation, row), record)];
+      this.ctx.waitUntil(publishInboxEvents(this.env, conversation.organizationId, ...events)); // the live inbox, never waited for
       return row;
     });
     return { queued: queued.then(() => undefined), stored };

@@ -4,6 +4,7 @@ import type { Conversation } from "../durable-objects/conversation";
 import type { RateLimiter } from "../durable-objects/rate-limiter";
 import type { VectorIndex } from "../durable-objects/vector-index";
 import type { ManagedDatabase } from "../durable-objects/managed-database";
+import type { InboxEvents } from "../durable-objects/inbox-events";
 
 /** Bindings declared in wrangler.toml. Optional ones are remote-only and absent locally. */
 export interface Bindings {
@@ -21,6 +22,8 @@ export interface Bindings {
   VECTOR_INDEX: DurableObjectNamespace<VectorIndex>;
   /** Managed SQL databases (text-to-SQL), one SQLite object per database. */
   MANAGED_DATABASE: DurableObjectNamespace<ManagedDatabase>;
+  /** The live inbox's hub, one object per organization (durable-objects/inbox-events.ts). */
+  INBOX_EVENTS: DurableObjectNamespace<InboxEvents>;
   /** The static assets (wrangler.toml `[assets]`): the widget's script and the operator console. */
   ASSETS: Fetcher;
   VECTORIZE?: VectorizeIndex;

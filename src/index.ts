@@ -6,6 +6,7 @@ export { Conversation } from "../durable-objects/conversation";
 export { RateLimiter } from "../durable-objects/rate-limiter";
 export { VectorIndex } from "../durable-objects/vector-index";
 export { ManagedDatabase } from "../durable-objects/managed-database";
+export { InboxEvents } from "../durable-objects/inbox-events";
 
 // Queue consumers and housekeeping are imported when a batch or a cron event arrives: an isolate
 // started for a request does not pay for them (docs/decisions.md, issue 26).

@@ -212,26 +212,52 @@ function stateAfter(conversation: ConversationRow, message: Pick<NewMessage, "ty
   return {};
 }
 
-/** Handoff: auto reply off queues the conversation for a human; on gives it back to the assistant. */
-export const handoffState = (autoReplyEnabled: boolean) =>
-  autoReplyEnabled
-    ? ({ autoReplyEnabled, status: "open", progressStatus: "ai_processing" } as const)
-    : ({ autoReplyEnabled, status: "queued", progressStatus: "waiting_for_human" } as const);
+/**
+ * What an operator does to a conversation (docs/decisions.md, "Conversation states"). Fields left
+ * out keep their value.
+ */
+export interface ConversationChange {
+  autoReplyEnabled?: boolean;
+  status: ConversationRow["status"];
+  progressStatus: ConversationRow["progressStatus"];
+  /** Present: the new assignee (null: none). */
+  assigneeId?: string | null;
+}
 
-const setHandoff = prepared<{ id: string; autoReplyEnabled: boolean; status: string; progressStatus: string; updatedAt: number }>((db) =>
+/** Auto reply off (handoff) queues the conversation for a human; on gives it back to the assistant, unassigned. */
+export const handoffState = (autoReplyEnabled: boolean): ConversationChange =>
+  autoReplyEnabled ? { autoReplyEnabled, status: "open", progressStatus: "ai_processing", assigneeId: null } : { autoReplyEnabled, status: "queued", progressStatus: "waiting_for_human" };
+
+/** A member takes the conversation over: the assistant stops, the member serves it (CONTRACT section 16). */
+export const takeOverState = (userId: string): ConversationChange => ({ autoReplyEnabled: false, status: "open", progressStatus: "human_serving", assigneeId: userId });
+
+/** Resolved; a visitor's next message reopens it (see stateAfter). */
+export const resolvedState: ConversationChange = { status: "resolved", progressStatus: "resolved" };
+
+const setState = prepared<{ id: string; autoReplyEnabled: number | null; status: string; progressStatus: string; assign: number; assigneeId: string | null; updatedAt: number }>((db) =>
   db
     .update(conversations)
     .set({
-      autoReplyEnabled: sql.placeholder("autoReplyEnabled") as never,
+      autoReplyEnabled: sql`coalesce(${sql.placeholder("autoReplyEnabled")}, ${conversations.autoReplyEnabled})`,
       status: sql`${sql.placeholder("status")}`,
       progressStatus: sql`${sql.placeholder("progressStatus")}`,
+      assigneeId: sql`case when ${sql.placeholder("assign")} = 1 then ${sql.placeholder("assigneeId")} else ${conversations.assigneeId} end`,
       updatedAt: sql`${sql.placeholder("updatedAt")}`,
     })
     .where(eq(conversations.id, sql.placeholder("id"))),
 );
 
-/** The statement of a handoff (see handoffState). */
-export const handoffWrite = (db: Db, conversationId: string, autoReplyEnabled: boolean) => setHandoff(db, { id: conversationId, ...handoffState(autoReplyEnabled), updatedAt: Date.now() });
+/** The statement of a change (see ConversationChange). */
+export const stateWrite = (db: Db, conversationId: string, change: ConversationChange) =>
+  setState(db, {
+    id: conversationId,
+    autoReplyEnabled: change.autoReplyEnabled === undefined ? null : Number(change.autoReplyEnabled),
+    status: change.status,
+    progressStatus: change.progressStatus,
+    assign: change.assigneeId === undefined ? 0 : 1,
+    assigneeId: change.assigneeId ?? null,
+    updatedAt: Date.now(),
+  });
 
 /** The Durable Object that orders this conversation's messages. */
 export const conversationObject = (env: Bindings, conversationId: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));

@@ -42,6 +42,7 @@ export const REQUIRED_BINDINGS = [
   { name: "RATE_LIMITER", kind: "Durable Object namespace", resource: "RateLimiter", needs: "idFromName", usedFor: "rate limits of authenticated requests" },
   { name: "VECTOR_INDEX", kind: "Durable Object namespace", resource: "VectorIndex", needs: "idFromName", usedFor: "knowledge base search" },
   { name: "MANAGED_DATABASE", kind: "Durable Object namespace", resource: "ManagedDatabase", needs: "idFromName", usedFor: "managed SQL databases" },
+  { name: "INBOX_EVENTS", kind: "Durable Object namespace", resource: "InboxEvents", needs: "idFromName", usedFor: "the live conversations inbox" },
   { name: "WEBHOOK_QUEUE", kind: "queue", resource: "webhook-deliveries", needs: "send", usedFor: "webhook deliveries" },
   { name: "INGESTION_QUEUE", kind: "queue", resource: "knowledge-ingestion", needs: "send", usedFor: "knowledge base file ingestion" },
   { name: "EVALUATION_QUEUE", kind: "queue", resource: "chatbot-evaluation", needs: "send", usedFor: "evaluation of answered questions" },

@@ -3,7 +3,7 @@ import type { Bindings, Db } from "../env";
 import { ApiError } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import type { AssistantForReply } from "./chatbots";
-import { incomingFields, messageRow, newConversationWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "./conversations";
+import { afterMessage, incomingFields, messageRow, newConversationWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "./conversations";
 import { enqueueEvaluations } from "./evaluation/records";
 import { modelApiError } from "./llm/errors";
 import type { QueryMetadata } from "./query-scope";
@@ -11,6 +11,7 @@ import { messageRecord, type MessageRecord } from "./records/messages";
 import { generateReply } from "./replies";
 import { recordFailedReply } from "./statistics/failures";
 import { createdDeliveries, deliveryOutbox, enqueueDeliveries } from "./webhooks/emit";
+import { conversationEvent, messageEvent, publishInboxEvents, type InboxEvent } from "./inbox-events";
 
 export interface TurnResult {
   incoming: MessageRecord;
@@ -86,4 +87,9 @@ async function store(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => 
   const results = await batch(db, [...newConversationWrites(db, conversation, rows), ...rows.map((row) => deliveryOutbox(db, conversation, row))]);
   const deliveryIds = results.slice(-rows.length).flatMap(createdDeliveries);
   if (deliveryIds.length) waitUntil(enqueueDeliveries(env, deliveryIds).catch((err) => console.error(String(err))));
+  // The live inbox, as the conversation object tells it (never waited for).
+  const events: InboxEvent[] = [conversationEvent("conversation.created", conversation)];
+  let state = conversation;
+  for (const row of rows) events.push(messageEvent((state = afterMessage(state, row)), messageRecord(row)));
+  waitUntil(publishInboxEvents(env, conversation.organizationId, ...events));
 }

@@ -17,7 +17,8 @@ export const PASSWORD = "console password 1234";
  * password sign-in.
  */
 export async function startConsole({ vars = {} } = {}) {
-  const server = await startServer({ port: Number(process.env.CONSOLE_TEST_PORT) || 9000 + Math.floor(Math.random() * 50), vars });
+  // CONSOLE_TEST_INSPECTOR_PORT: wrangler's devtools port (default the server's + 1000), for a port range of one's own.
+  const server = await startServer({ port: Number(process.env.CONSOLE_TEST_PORT) || 9000 + Math.floor(Math.random() * 50), inspectorPort: Number(process.env.CONSOLE_TEST_INSPECTOR_PORT) || undefined, vars });
   await server.api("/auth/password/change/", { body: { oldPassword: "-", newPassword1: PASSWORD, newPassword2: PASSWORD } });
   const owner = await server.api("/users/current/", { method: "GET" });
   const browser = await launchChromium();
@@ -92,9 +93,10 @@ export async function axeViolations(page) {
 /**
  * Screenshots of the console at `path` in light, dark, at a phone's width and in zh-TW, into
  * docs/console/<name>-<look>.png. `signIn(context)` signs the look's browser in (omit for the
- * sign-in page); `act(page)` gets the page into the state to show. Each look signs out after.
+ * sign-in page); `act(page)` gets the page into the state to show; `idle: false` for pages with a
+ * live stream. Each look signs out after.
  */
-export async function screenshots(browser, base, path, name, { signIn, act } = {}) {
+export async function screenshots(browser, base, path, name, { signIn, act, idle = true } = {}) {
   const looks = [
     ["light", { theme: "light" }],
     ["dark", { theme: "dark" }],
@@ -107,7 +109,8 @@ export async function screenshots(browser, base, path, name, { signIn, act } = {
     await page.goto(base + path);
     await page.locator("h1").first().waitFor();
     await act?.(page);
-    await page.waitForLoadState("networkidle");
+    // A page with a live event stream is never idle: its `act` waits for what it shows.
+    if (idle) await page.waitForLoadState("networkidle");
     await page.screenshot({ path: `${SHOTS}/${name}-${look}.png`, fullPage: true });
     if (signIn) await context.request.delete(`${base}/api/v1/auth/sessions/current/`, { headers: { Origin: base } });
     await context.close();

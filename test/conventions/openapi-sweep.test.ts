@@ -108,6 +108,7 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
       "GET /web-chats/{id}/public/conversations/",
       "GET /web-chats/{id}/public/conversations/{conversationId}/messages/",
       "GET /web-chats/{id}/public/conversations/{conversationId}/stream/",
+      "GET /web-chats/{id}/public/conversations/{conversationId}/events/",
       "POST /web-chats/{id}/public/conversations/{conversationId}/share/",
       "POST /web-chats/{id}/public/messages/",
       "POST /web-chats/{id}/public/messages/{messageId}/feedback/",
@@ -245,9 +246,20 @@ async function send(p: Probe, key?: string, extra: Record<string, string> = {}):
   requests++;
   const res = await SELF.fetch(`http://localhost${p.url}`, { method: p.method, headers, body: p.body });
   statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-  // Bytes, decoded leniently: some answers are files (spreadsheets, images).
-  const text = new TextDecoder().decode(await res.arrayBuffer());
+  // Bytes, decoded leniently: some answers are files (spreadsheets, images). A live event stream
+  // never ends: its first chunk is the answer.
+  const text = LIVE_STREAM.test(p.url.split("?")[0]) && res.ok ? await firstChunk(res) : new TextDecoder().decode(await res.arrayBuffer());
   return { status: res.status, text, requestId: res.headers.get("X-Request-Id") };
+}
+
+/** Paths of event streams that stay open (the live inbox, the widget's live messages). */
+const LIVE_STREAM = /\/(conversation-events|conversations\/[^/]+\/events)\/$/;
+
+async function firstChunk(res: Response): Promise<string> {
+  const reader = res.body!.getReader();
+  const { value } = await reader.read();
+  await reader.cancel();
+  return new TextDecoder().decode(value);
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time. */

@@ -11,3 +11,31 @@ export async function readEvents(res: Response): Promise<{ event: string; data: 
       return { event, data: JSON.parse(data) };
     });
 }
+
+/**
+ * Reads a live server-sent event stream (one that does not end) event by event: `next(match)`
+ * resolves with the first event from now on that `match` accepts, skipping others.
+ */
+export function liveEvents(res: Response) {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  const queue: { event: string; data: Record<string, unknown> }[] = [];
+  async function next(match: (e: { event: string; data: Record<string, unknown> }) => boolean = () => true) {
+    for (;;) {
+      const found = queue.findIndex(match);
+      if (found >= 0) return queue.splice(0, found + 1).at(-1)!;
+      queue.length = 0;
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the stream ended");
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const lines = buffer.slice(0, end).split("\n");
+        buffer = buffer.slice(end + 2);
+        const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+        if (data) queue.push({ event: lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message", data: JSON.parse(data) });
+      }
+    }
+  }
+  return { next, close: () => reader.cancel() };
+}

@@ -187,6 +187,20 @@ export class Api {
   }
 }
 
+/**
+ * Reads the conversation's live messages (a human agent's replies among them) until the stream
+ * ends or `signal` aborts: `on` gets each one. Throws ApiError for a refused request.
+ */
+export async function liveMessages(api: Api, conversationId: string, on: (m: Message) => void, signal: AbortSignal): Promise<void> {
+  const res = await fetch(api.url(`conversations/${conversationId}/events/`), { headers: { Authorization: `Bearer ${api.token}` }, signal });
+  if (!res.ok) throw await failure(res);
+  await readEvents(res, (_id, event, data) => {
+    if (event === "message") on(data as unknown as Message);
+  }).catch((err) => {
+    if (!(err instanceof TypeError)) throw err; // a live stream never has a final event
+  });
+}
+
 async function failure(res: Response): Promise<ApiError> {
   let body: { detail?: string; code?: string } = {};
   try {

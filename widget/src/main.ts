@@ -3,7 +3,7 @@
 // shadow root; data-mode="page" fills the page (the full-page chat at /chat/{id}); data-mode="preview"
 // is the console's designer: the configuration comes from the parent page (postMessage, same origin
 // only), unsaved, and nothing goes to the API.
-import { Api, ApiError, type Config, type Contact, type Message } from "./api";
+import { Api, ApiError, liveMessages, type Config, type Contact, type Message } from "./api";
 import { renderMarkdown } from "./markdown";
 import { CSS, textOn } from "./styles";
 
@@ -83,6 +83,8 @@ class Widget {
   fileBox!: HTMLElement;
   files: PendingFile[] = [];
   conversationId: string | null = null;
+  /** Stops reading the current conversation's live messages (see watch). */
+  unwatch: (() => void) | null = null;
   contact: Contact | undefined;
   busy = false;
   dark = false;
@@ -340,6 +342,42 @@ class Widget {
     this.showEmpty();
     if (results.length) this.chips.replaceChildren();
     for (const m of results) this.addMessage(m);
+    this.watch(conversationId);
+  }
+
+  /**
+   * Reads the conversation's live messages while it is the current one, so that a human agent's
+   * reply shows at once; reconnects with a growing pause, reading what it missed from the history.
+   */
+  watch(conversationId: string) {
+    this.unwatch?.();
+    const stop = new AbortController();
+    this.unwatch = () => stop.abort();
+    void (async () => {
+      for (let attempt = 0; !stop.signal.aborted; attempt++) {
+        try {
+          await liveMessages(this.api, conversationId, (m) => {
+            attempt = 0;
+            this.showAgentMessage(m);
+          }, stop.signal);
+        } catch (err) {
+          if (err instanceof ApiError || stop.signal.aborted) return;
+        }
+        await new Promise((r) => setTimeout(r, Math.min(30_000, 1000 * 2 ** attempt)));
+        if (stop.signal.aborted) return;
+        await this.api.history(conversationId).then(({ results }) => results.forEach((m) => this.showAgentMessage(m)), () => undefined);
+      }
+    })();
+  }
+
+  /** A human agent's message of the current conversation, once (the visitor's own stream never carries them). */
+  showAgentMessage(m: Message) {
+    if (m.role !== "agent" || m.conversation !== this.conversationId) return;
+    if ([...this.log.querySelectorAll<HTMLElement>(".row")].some((row) => row.dataset.id === m.id)) return;
+    this.chips.replaceChildren();
+    this.addMessage(m);
+    this.status.textContent = `${m.senderName}: ${m.content.slice(0, 300)}`;
+    this.emit("message", m);
   }
 
   async showShared(share: string) {
@@ -512,6 +550,7 @@ class Widget {
     this.emit("message", { role: "visitor", content, attachments });
     const reply = { role: "assistant", content: "", id: "", citations: [], toolResults: [], feedback: null } as unknown as Message;
     const render = this.addMessage(reply);
+    const placeholder = this.log.lastElementChild;
     render(reply, true);
     try {
       const metadata = { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, pageUrl: location.href.slice(0, 2000), ...(await this.location()) };
@@ -519,7 +558,10 @@ class Widget {
         if (!this.conversationId && e.conversationId) {
           this.conversationId = e.conversationId;
           this.store({ conversationId: e.conversationId });
+          this.watch(e.conversationId);
         }
+        // No reply: a human agent serves the conversation (their answer comes through watch).
+        if (e.done && !e.message && !reply.content) return placeholder?.remove();
         if (e.done) {
           if (e.message) Object.assign(reply, e.message);
           render(reply, false);
@@ -596,6 +638,7 @@ class Widget {
   }
 
   newConversation() {
+    this.unwatch?.();
     this.conversationId = null;
     this.store({ conversationId: null });
     if (this.config.isActive) this.showEmpty();

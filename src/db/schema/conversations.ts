@@ -35,6 +35,8 @@ export const conversations = sqliteTable(
   (t) => [
     index("conversations_inbox_idx").on(t.inboxId, t.lastMessageAt),
     index("conversations_org_idx").on(t.organizationId, t.createdAt),
+    // The inbox's list: the organization's conversations newest first (uuid v7 ids), without a sort.
+    index("conversations_org_id_idx").on(t.organizationId, t.id),
     index("conversations_contact_idx").on(t.contactId),
   ],
 );

@@ -9,6 +9,7 @@ import { conversationInserts, findConversation, newConversation } from "../../se
 import { batch } from "../../db/prepared";
 import { requireContact } from "../../services/contacts";
 import { conversationRecord } from "../../services/records/conversations";
+import { conversationEvent, publishInboxEvents } from "../../services/inbox-events";
 import { ConversationSchema } from "./schema";
 
 const CreateConversation = z.object({
@@ -44,5 +45,6 @@ export const registerCreateConversation = (r: Router) =>
     await batch(db, conversationInserts(db, row));
     const view = await findConversation(db, access.organizationId, row.id);
     if (!view) throw notFound();
+    c.executionCtx.waitUntil(publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.created", view.conversation)));
     return c.json(conversationRecord(view), 201);
   });

@@ -3,10 +3,16 @@ import { registerCreateConversation } from "./create";
 import { registerListConversations } from "./list";
 import { registerGetConversation } from "./get";
 import { registerUpdateAutoReply } from "./update-auto-reply";
+import { registerTakeOver } from "./take-over";
+import { registerResolveConversation } from "./resolve";
+import { registerConversationEvents } from "./events";
 
 export function registerConversationRoutes(r: Router) {
   registerCreateConversation(r);
   registerListConversations(r);
   registerGetConversation(r);
   registerUpdateAutoReply(r);
+  registerTakeOver(r);
+  registerResolveConversation(r);
+  registerConversationEvents(r);
 }

@@ -5,6 +5,7 @@ import { registerWidgetConversations } from "./conversations";
 import { registerWidgetFeedback } from "./feedback";
 import { registerWidgetHistory } from "./history";
 import { registerWidgetResume } from "./resume";
+import { registerWidgetLive } from "./live";
 import { registerWidgetSend } from "./send";
 import { registerWidgetSession } from "./session";
 import { registerWidgetShare } from "./share";
@@ -28,6 +29,7 @@ export function registerWidgetRoutes(r: Router) {
   registerWidgetUpload(r);
   registerWidgetSend(r);
   registerWidgetResume(r);
+  registerWidgetLive(r);
   registerWidgetFeedback(r);
   registerWidgetShare(r);
 }

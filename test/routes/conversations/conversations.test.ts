@@ -51,7 +51,30 @@ describe("conversations", () => {
     expect(page.results.map((c) => c.id)).toEqual([ids[2], ids[1]]);
     const rest = (await (await call("GET", page.next.replace("http://localhost", ""), undefined, { Authorization: `Api-Key ${owner.key}` })).json()) as { results: { id: string }[] };
     expect(rest.results.map((c) => c.id)).toEqual([ids[0]]);
-    await expectError(await owner.fetch("GET", "/conversations/"), 400, "invalid");
+    await expectError(await owner.fetch("GET", "/conversations/?status=closed"), 400, "invalid");
+    await expectError(await owner.fetch("GET", "/conversations/?startDate=yesterday"), 400, "invalid");
+  });
+
+  it("filters the organization's conversations by assistant, inbox, status, progress status, contact and date", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const [a, b] = [await createChatbot(owner), await createChatbot(owner)];
+    await createChatbot(other).then((bot) => other.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "foreign" } }));
+    const contact = (await (await owner.fetch("POST", "/contacts/", { name: "Ada", inboxes: [{ id: a.defaultInbox!.id }] })).json()) as { id: string };
+    const start = async (bot: { id: string }, body: Record<string, unknown> = {}) =>
+      ((await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi", ...body } })).json()) as { conversationId: string }).conversationId;
+    const [first, second, third] = [await start(a, { sender: contact.id }), await start(a), await start(b)];
+    await owner.fetch("POST", `/conversations/${second}/take-over/`);
+    const ids = async (query: string) => ((await (await owner.fetch("GET", `/conversations/${query}`)).json()) as { results: { id: string }[] }).results.map((c) => c.id);
+    expect(await ids("")).toEqual([third, second, first]);
+    expect(await ids(`?chatbot=${a.id}`)).toEqual([second, first]);
+    expect(await ids(`?inbox=${b.defaultInbox!.id}`)).toEqual([third]);
+    expect(await ids(`?contact=${contact.id}`)).toEqual([first]);
+    expect(await ids("?progress_status=human_serving")).toEqual([second]);
+    expect(await ids("?status=open&progressStatus=ai_processing")).toEqual([third, first]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await ids(`?startDate=${today}&endDate=${today}`)).toEqual([third, second, first]);
+    expect(await ids("?endDate=2000-01-01")).toEqual([]);
   });
 
   it("401, 403 and 404 across organizations", async () => {

@@ -1,0 +1,43 @@
+import { Button } from "../../components/button";
+import { formatTime } from "../../i18n";
+import { BASE, followLink } from "../../shell/router";
+import type { Conversation } from "./inbox-api";
+import { t } from "./strings";
+
+/** Badges of a conversation's status and progress, as text (colour only repeats it). */
+export function StateBadges({ c }: { c: Pick<Conversation, "status" | "progressStatus"> }) {
+  return (
+    <span class="inbox-badges">
+      <span class={`badge state-${c.status}`}>{t(c.status)}</span>
+      {c.progressStatus !== c.status && <span class={`badge progress-${c.progressStatus}`}>{t(c.progressStatus)}</span>}
+    </span>
+  );
+}
+
+/** The conversations, newest first; each a link to its transcript. */
+export function ConversationList({ rows, selectedId, hasMore, loadingMore, onMore }: { rows: Conversation[]; selectedId: string | null; hasMore: boolean; loadingMore: boolean; onMore: () => void }) {
+  if (!rows.length) return <p class="muted">{t("none")}</p>;
+  return (
+    <>
+      <ul class="inbox-list">
+        {rows.map((c) => (
+          <li key={c.id} data-conversation={c.id}>
+            <a href={`${BASE}/conversations/${c.id}`} onClick={followLink} aria-current={c.id === selectedId ? "page" : undefined}>
+              <span class="inbox-row-head">
+                <strong>{c.title || t("untitled")}</strong>
+                <time class="muted small">{formatTime(c.lastMessageCreatedAt ?? c.createdAt)}</time>
+              </span>
+              <span class="muted small">
+                {c.contact?.name || t("anonymous")} · {c.inbox.name}
+                {c.chatbot ? ` · ${c.chatbot.name}` : ""}
+              </span>
+              <span class="inbox-last">{c.lastMessage || t("noMessage")}</span>
+              <StateBadges c={c} />
+            </a>
+          </li>
+        ))}
+      </ul>
+      {hasMore && <Button busy={loadingMore} onClick={onMore}>{t("more")}</Button>}
+    </>
+  );
+}

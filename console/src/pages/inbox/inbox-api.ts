@@ -1,0 +1,68 @@
+import { api, unwrap, type Schemas } from "../../api/client";
+
+export type Conversation = Schemas["Conversation"];
+export type Message = Schemas["Message"];
+export type Option = [string, string];
+
+export interface Filters {
+  chatbot: string;
+  inbox: string;
+  status: string;
+  progressStatus: string;
+  contact: string;
+  startDate: string;
+  endDate: string;
+}
+export const NO_FILTERS: Filters = { chatbot: "", inbox: "", status: "", progressStatus: "", contact: "", startDate: "", endDate: "" };
+export const STATUSES = ["open", "queued", "resolved"] as const;
+export const PROGRESS_STATUSES = ["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"] as const;
+
+const defined = (filters: Filters) => Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as Partial<Filters>;
+
+/** A page of the organization's conversations (newest first) matching `filters`; `cursor` from the previous page's `next`. */
+export async function listConversations(filters: Filters, cursor?: string) {
+  const query = { ...defined(filters), pageSize: 30, ...(cursor ? { cursor } : {}) } as Record<string, string | number>;
+  const page = await unwrap(api.GET("/api/v1/conversations/", { params: { query: query as never } }));
+  return { results: page.results, next: page.next ? (new URL(page.next).searchParams.get("cursor") ?? undefined) : undefined };
+}
+
+export const getConversation = (id: string) => unwrap(api.GET("/api/v1/conversations/{id}/", { params: { path: { id } } }));
+
+/** The conversation's latest 100 messages, oldest first. */
+export async function listMessages(conversation: string): Promise<Message[]> {
+  const page = await unwrap(api.GET("/api/v1/messages/", { params: { query: { conversation, pageSize: 100 } } }));
+  return [...page.results].reverse();
+}
+
+export const takeOver = (id: string) => unwrap(api.POST("/api/v1/conversations/{id}/take-over/", { params: { path: { id } } }));
+export const handBack = (id: string) => unwrap(api.PATCH("/api/v1/conversations/{id}/update-auto-reply/", { params: { path: { id } }, body: { autoReplyEnabled: true } }));
+export const resolve = (id: string) => unwrap(api.POST("/api/v1/conversations/{id}/resolve/", { params: { path: { id } } }));
+export const reply = (conversation: string, content: string) => unwrap(api.POST("/api/v1/messages/outgoing/", { body: { conversation, content } }));
+
+/** A fresh signed URL of an attachment (the one stored in the message may have expired). */
+export const attachmentUrl = async (id: string) => (await unwrap(api.GET("/api/v1/attachments/{id}/", { params: { path: { id } } }))).file;
+
+/** The choices of the filters: assistants, inboxes and contacts (the first 100 of each). */
+export async function filterOptions(): Promise<{ chatbots: Option[]; inboxes: Option[]; contacts: Option[] }> {
+  const [chatbots, inboxes, contacts] = await Promise.all([
+    unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).catch(() => ({ results: [] })),
+    unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } })).catch(() => ({ results: [] })),
+    unwrap(api.GET("/api/v1/contacts/", { params: { query: { pageSize: 100 } } })).catch(() => ({ results: [] })),
+  ]);
+  const pairs = (rows: { id: string; name?: string | null }[]) => rows.map((r): Option => [r.id, r.name || r.id]);
+  return { chatbots: pairs(chatbots.results), inboxes: pairs(inboxes.results), contacts: pairs(contacts.results) };
+}
+
+/** Whether a conversation (as an event carries it: ids and state) belongs in the list under `filters`. */
+export function matches(c: { inbox: { id: string }; chatbot: { id: string } | null; contact: { id: string } | null; status: string; progressStatus: string; createdAt: string }, f: Filters) {
+  const created = Number(c.createdAt);
+  return (
+    (!f.inbox || c.inbox.id === f.inbox) &&
+    (!f.chatbot || c.chatbot?.id === f.chatbot) &&
+    (!f.contact || c.contact?.id === f.contact) &&
+    (!f.status || c.status === f.status) &&
+    (!f.progressStatus || c.progressStatus === f.progressStatus) &&
+    (!f.startDate || created >= Date.parse(`${f.startDate}T00:00:00Z`)) &&
+    (!f.endDate || created < Date.parse(`${f.endDate}T00:00:00Z`) + 86_400_000)
+  );
+}

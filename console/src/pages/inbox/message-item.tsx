@@ -1,0 +1,77 @@
+import { Markdown } from "../../components/markdown";
+import { formatTime } from "../../i18n";
+import { attachmentUrl, type Message } from "./inbox-api";
+import { t } from "./strings";
+
+type Json = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
+
+/** One message of a transcript: who sent it, its text, files, sources, tool calls and the visitor's feedback. */
+export function MessageItem({ m }: { m: Message }) {
+  const toolCalls = (Array.isArray(m.contentPayload?.toolCalls) ? m.contentPayload.toolCalls : []) as Json[];
+  const sources = m.citationNodes.length ? m.citationNodes : m.citations;
+  return (
+    <li class={`msg sender-${m.senderType}`} data-message={m.id}>
+      <p class="msg-head">
+        <span class={`badge sender-${m.senderType}`}>{t(m.senderType === "contact" ? "visitor" : m.senderType)}</span>
+        <span>{m.sender.name}</span>
+        <time class="muted small">{formatTime(m.createdAt)}</time>
+      </p>
+      {m.senderType === "contact" ? <p class="msg-text">{m.content}</p> : <Markdown source={m.content} class="msg-text" />}
+      {m.attachments.length > 0 && (
+        <ul class="msg-files" aria-label={t("attachment")}>
+          {(m.attachments as Json[]).map((a, i) => <Attachment key={i} a={a} />)}
+        </ul>
+      )}
+      {sources.length > 0 && (
+        <details class="msg-more">
+          <summary>{t("sources", { n: sources.length })}</summary>
+          <ol>
+            {(sources as Json[]).map((s, i) => {
+              const node = (s.node ?? s) as Json;
+              return (
+                <li key={i}>
+                  <strong>{str(node.filename) || str((node.faq as Json | undefined)?.question) || str(node.citationTitle) || `#${i + 1}`}</strong>
+                  {typeof node.pageStart === "number" && <span class="muted"> ({t("page", { n: node.pageStart })})</span>}
+                  {node.text ? <p class="muted small">{str(node.text).slice(0, 280)}</p> : null}
+                </li>
+              );
+            })}
+          </ol>
+        </details>
+      )}
+      {toolCalls.length > 0 && (
+        <details class="msg-more">
+          <summary>{t("toolCalls", { n: toolCalls.length })}</summary>
+          <ol>
+            {toolCalls.map((call, i) => (
+              <li key={i}>
+                <strong>{str(call.name) || str((call.tool as Json | undefined)?.name)}</strong> <span class="badge">{str(call.status) || "success"}</span>
+                <pre>{str(call.input)}</pre>
+                <pre>{str(call.output).slice(0, 2000)}</pre>
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
+      {m.feedback && <p class="muted small">{t(m.feedback === "like" ? "liked" : "disliked")}</p>}
+    </li>
+  );
+}
+
+/** Images inline; other files as a download through a freshly signed URL (the stored one expires). */
+function Attachment({ a }: { a: Json }) {
+  const name = str(a.filename) || "file";
+  const url = str(a.file);
+  const open = (e: MouseEvent) => {
+    if (typeof a.id !== "string") return;
+    e.preventDefault();
+    attachmentUrl(a.id).then((fresh) => window.open(fresh, "_blank", "noopener"), () => window.open(url, "_blank", "noopener"));
+  };
+  return (
+    <li>
+      {a.type === "image" && /^(https?:|\/)/.test(url) && <img src={url} alt={name} loading="lazy" />}
+      <a href={url} target="_blank" rel="noopener" onClick={open} aria-label={t("download", { name })}>{name}</a>
+    </li>
+  );
+}

@@ -1,0 +1,146 @@
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { announce } from "../../components/announcer";
+import { PageHeader } from "../../components/page-header";
+import { useResource } from "../../components/use-resource";
+import type { PageProps } from "../types";
+import { ConversationList } from "./conversation-list";
+import { FiltersForm } from "./filters";
+import { NO_FILTERS, filterOptions, getConversation, listConversations, listMessages, matches, type Conversation, type Filters, type Message } from "./inbox-api";
+import { useInboxEvents, type LiveConversation, type LiveEvent } from "./live";
+import { t } from "./strings";
+import { Transcript } from "./transcript";
+
+/** A row brought up to date from a live event; null when its assignee is someone it cannot name yet. */
+function merged(row: Conversation, c: LiveConversation): Conversation | null {
+  if ((c.assignee?.id ?? null) !== (row.assignee?.id ?? null) && c.assignee) return null;
+  const { title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt } = c;
+  return { ...row, title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, assignee: c.assignee ? row.assignee : null };
+}
+
+const newestFirst = (rows: Conversation[]) => [...rows].sort((a, b) => (a.id < b.id ? 1 : -1));
+
+/**
+ * The conversations inbox: the organization's conversations, filtered, kept live by the
+ * conversation event stream; `/conversations/<id>` shows one transcript beside the list.
+ */
+export default function InboxPage({ params, organizationId }: PageProps) {
+  const selectedId = params.rest || null;
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [rows, setRows] = useState<Conversation[] | undefined>(undefined);
+  const [next, setNext] = useState<string | undefined>(undefined);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [live, setLive] = useState(false);
+  const [selected, setSelected] = useState<Conversation | null>(null);
+  const [messages, setMessages] = useState<Message[] | undefined>(undefined);
+  const options = useResource(filterOptions, [organizationId]);
+  const state = useRef({ rows, next, filters, selectedId });
+  state.current = { rows, next, filters, selectedId };
+
+  const load = useCallback(async () => {
+    try {
+      const page = await listConversations(filters);
+      setRows(page.results);
+      setNext(page.next);
+      setError(null);
+    } catch (err) {
+      setError(err);
+    }
+  }, [filters, organizationId]);
+  useEffect(() => {
+    setRows(undefined);
+    void load();
+  }, [load]);
+
+  const loadSelected = useCallback(async () => {
+    if (!selectedId) return;
+    try {
+      const [c, m] = await Promise.all([getConversation(selectedId), listMessages(selectedId)]);
+      setSelected(c);
+      setMessages(m);
+    } catch (err) {
+      setError(err);
+    }
+  }, [selectedId, organizationId]);
+  useEffect(() => {
+    setSelected(null);
+    setMessages(undefined);
+    void loadSelected();
+  }, [loadSelected]);
+
+  const more = async () => {
+    setLoadingMore(true);
+    try {
+      const page = await listConversations(filters, next);
+      setRows((r) => newestFirst([...(r ?? []), ...page.results.filter((x) => !r?.some((y) => y.id === x.id))]));
+      setNext(page.next);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  /** Puts a conversation record into the list (where it belongs in the newest-first order) and the transcript. */
+  const upsert = (record: Conversation) => {
+    const { filters: f, next: more, selectedId: open } = state.current;
+    setRows((r) => {
+      if (!r) return r;
+      const others = r.filter((x) => x.id !== record.id);
+      const oldest = r.at(-1)?.id;
+      const fits = matches(record, f) && (!more || !oldest || record.id >= oldest);
+      return fits ? newestFirst([record, ...others]) : others;
+    });
+    if (record.id === open) setSelected(record);
+  };
+
+  const onEvent = (e: LiveEvent) => {
+    const c = e.conversation;
+    const { rows: current, filters: f, selectedId: open } = state.current;
+    const row = current?.find((x) => x.id === c.id) ?? (selected?.id === c.id ? selected : undefined);
+    const update = row && merged(row, c);
+    if (update) upsert(update);
+    else if (row || matches(c, f)) {
+      getConversation(c.id).then((record) => {
+        if (!row) announce(e.type === "message.created" ? t("newMessage", { title: record.title || t("untitled") }) : t("newConversation", { title: record.title || t("untitled") }));
+        upsert(record);
+      }, () => undefined);
+    }
+    if (e.type === "message.created" && c.id === open) {
+      setMessages((list) => (list && !list.some((m) => m.id === e.message.id) ? [...list, e.message].sort((a, b) => a.sequence - b.sequence) : list));
+    }
+  };
+  // After a (re)connection, and once the API's quiet period has passed: read everything again.
+  useInboxEvents(organizationId, onEvent, () => void Promise.all([load(), loadSelected()]), setLive);
+
+  return (
+    <>
+      <PageHeader title={t("title")}>
+        <span class={`badge ${live ? "live" : "offline"}`} role="status">{live ? t("live") : t("offline")}</span>
+      </PageHeader>
+      <FiltersForm value={filters} onChange={setFilters} options={options.data} />
+      <ErrorAlert error={error} />
+      <div class={`inbox-layout${selectedId ? " has-selection" : ""}`}>
+        <section class="inbox-conversations" aria-labelledby="inbox-list-title">
+          <h2 id="inbox-list-title" class="sr-only">{t("list")}</h2>
+          {rows === undefined ? <Loading /> : <ConversationList rows={rows} selectedId={selectedId} hasMore={!!next} loadingMore={loadingMore} onMore={more} />}
+        </section>
+        {selectedId ? (
+          selected ? (
+            <Transcript
+              conversation={selected}
+              messages={messages}
+              onChanged={upsert}
+              onSent={(m) => setMessages((list) => (list && !list.some((x) => x.id === m.id) ? [...list, m] : list))}
+            />
+          ) : (
+            <Loading />
+          )
+        ) : (
+          <p class="muted inbox-pick">{t("pick")}</p>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,1 @@
+CREATE INDEX `conversations_org_id_idx` ON `conversations` (`organization_id`,`id`);

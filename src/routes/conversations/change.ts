@@ -1,0 +1,23 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { conversationObject, findConversation, type ConversationChange } from "../../services/conversations";
+import { conversationEvent, publishInboxEvents } from "../../services/inbox-events";
+import { conversationRecord, type ConversationRecord } from "../../services/records/conversations";
+
+/**
+ * An operator's change to a conversation (handoff, takeover, hand back, resolve), shared by the
+ * routes that make one: `conversation.manage`, through the conversation's object (which orders it
+ * after the messages on their way), then told to the live inbox. Returns the record as it is now.
+ */
+export async function changeConversation(c: Context<AppEnv>, id: string, change: (userId: string) => ConversationChange): Promise<ConversationRecord> {
+  const access = await currentAccess(c);
+  requirePermission(access, "conversation.manage");
+  const db = c.var.db;
+  if (!(await findConversation(db, access.organizationId, id))) throw notFound();
+  await conversationObject(c.env, id).change(id, change(c.var.principal.userId));
+  const view = (await findConversation(db, access.organizationId, id))!;
+  c.executionCtx.waitUntil(publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.updated", view.conversation)));
+  return conversationRecord(view);
+}

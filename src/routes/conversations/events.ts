@@ -1,0 +1,40 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, uuidParam } from "../../lib/openapi";
+import { orgAccess, requirePermission } from "../../services/access";
+import { inboxEventsObject, streamOpened } from "../../services/inbox-events";
+import { SSE_HEADERS } from "../../services/sse";
+
+const EXAMPLE =
+  'event: ready\ndata: {"subscribers":1}\n\n' +
+  'event: message.created\ndata: {"conversation":{"id":"0190...","inbox":{"id":"0190..."},"status":"open","progressStatus":"ai_processing",...},"message":{"id":"0190...","senderType":"contact","content":"Hello",...}}\n\n' +
+  'event: conversation.updated\ndata: {"conversation":{"id":"0190...","progressStatus":"human_serving","autoReplyEnabled":false,...}}';
+
+const route = createRoute({
+  method: "get",
+  path: "/organizations/{organizationPk}/conversation-events/",
+  tags: ["Conversations"],
+  summary: "Live events of the organization's conversations",
+  description:
+    "Requires `conversation.view`. A server-sent event stream (works with `EventSource` and the console's cookie) of what happens " +
+    "to the organization's conversations from now on, on any channel: `ready` once subscribed, then `conversation.created` " +
+    "`{conversation}`, `message.created` `{conversation, message}` (the message record) and `conversation.updated` " +
+    "`{conversation}` (handoff, takeover, hand back, resolve). `conversation` carries the state and the ids of its inbox, " +
+    "assistant, contact and assignee (`GET /conversations/{id}/` gives their names). A `: ping` comment every 10 s. Nothing " +
+    "is replayed: after a reconnection, read the list again. An isolate that found no stream open publishes nothing for 2 s, " +
+    "so read the list again 2 s after `ready` too.",
+  request: { params: z.object({ organizationPk: uuidParam("organizationPk", "Organization id") }) },
+  responses: {
+    200: { description: "The events", content: { "text/event-stream": { schema: z.string().openapi({ example: EXAMPLE }) } } },
+    ...errorResponses(403, 404),
+  },
+});
+
+export const registerConversationEvents = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await orgAccess(c, c.req.valid("param").organizationPk);
+    requirePermission(access, "conversation.view");
+    const stream = await inboxEventsObject(c.env, access.organizationId).subscribe();
+    streamOpened(access.organizationId);
+    return c.body(stream, 200, SSE_HEADERS);
+  });

@@ -1,0 +1,99 @@
+import type { Bindings } from "../env";
+import { ms } from "../lib/time";
+import { TtlCache } from "../lib/ttl-cache";
+import type { ConversationRow } from "./conversations";
+import type { MessageRecord } from "./records/messages";
+
+/**
+ * A conversation as the live inbox stream carries it: its state and the ids of what it belongs to
+ * (the console has the names, or asks for the record once). Built from the row alone, so the
+ * conversation object and the first-turn path can send it without a read.
+ */
+export interface ConversationEventRecord {
+  id: string;
+  inbox: { id: string };
+  chatbot: { id: string } | null;
+  contact: { id: string } | null;
+  assignee: { id: string } | null;
+  title: string;
+  status: ConversationRow["status"];
+  progressStatus: ConversationRow["progressStatus"];
+  autoReplyEnabled: boolean;
+  lastMessage: string | null;
+  lastMessageCreatedAt: string | null;
+  createdAt: string;
+}
+
+export type InboxEvent =
+  | { event: "conversation.created" | "conversation.updated"; data: { conversation: ConversationEventRecord } }
+  | { event: "message.created"; data: { conversation: ConversationEventRecord; message: MessageRecord } };
+
+export const conversationEventRecord = (row: ConversationRow): ConversationEventRecord => ({
+  id: row.id,
+  inbox: { id: row.inboxId },
+  chatbot: row.chatbotId ? { id: row.chatbotId } : null,
+  contact: row.contactId ? { id: row.contactId } : null,
+  assignee: row.assigneeId ? { id: row.assigneeId } : null,
+  title: row.title,
+  status: row.status,
+  progressStatus: row.progressStatus,
+  autoReplyEnabled: row.autoReplyEnabled,
+  lastMessage: row.lastMessage,
+  lastMessageCreatedAt: ms(row.lastMessageAt),
+  createdAt: ms(row.createdAt)!,
+});
+
+export const conversationEvent = (event: "conversation.created" | "conversation.updated", row: ConversationRow): InboxEvent => ({ event, data: { conversation: conversationEventRecord(row) } });
+export const messageEvent = (row: ConversationRow, message: MessageRecord): InboxEvent => ({ event: "message.created", data: { conversation: conversationEventRecord(row), message } });
+
+/** The organization's event hub (durable-objects/inbox-events.ts). */
+export const inboxEventsObject = (env: Bindings, organizationId: string) => env.INBOX_EVENTS.get(env.INBOX_EVENTS.idFromName(organizationId));
+
+/** Events of one organization not yet handed to its hub, and the promise of their hand-over. */
+const outgoing = new Map<string, { events: InboxEvent[]; sent: Promise<void> }>();
+
+/**
+ * How long an isolate that heard from an organization's hub that no stream is open publishes
+ * nothing more for it. Publishing costs the reply's path a call to another object (~1 ms of CPU on
+ * the local runtime, measured by `npm run bench -- completions`), and most traffic has no one
+ * watching; a stream opened meanwhile may miss that isolate's events for this long, so clients read
+ * the list again once this has passed after `ready` (docs/decisions.md, "Live inbox").
+ */
+export const QUIET_MS = 2_000;
+const quiet = new TtlCache<string>(QUIET_MS);
+/** When a stream last opened here, by organization: a "none open" answer to a call made before then is stale. */
+const opened = new TtlCache<number>(QUIET_MS);
+
+/** A stream is opening here: this isolate publishes again at once. */
+export function streamOpened(organizationId: string, now = Date.now()) {
+  opened.set(organizationId, now, now);
+  quiet.deleteWhere((org) => org === organizationId);
+}
+
+/**
+ * Hands events to the organization's hub, which fans them out to every open inbox stream, on any
+ * isolate. Never awaited on a reply's path (pass the promise to `waitUntil`): events published in
+ * the same tick go in one call, and a failed call only costs live viewers an update (clients read
+ * the list again when their stream reconnects).
+ */
+export function publishInboxEvents(env: Bindings, organizationId: string, ...events: InboxEvent[]): Promise<void> {
+  if (quiet.get(organizationId)) return Promise.resolve();
+  let pending = outgoing.get(organizationId);
+  if (!pending) {
+    const batch = { events: [] as InboxEvent[], sent: Promise.resolve() };
+    let asked = 0;
+    batch.sent = Promise.resolve()
+      .then(() => {
+        outgoing.delete(organizationId);
+        asked = Date.now();
+        return inboxEventsObject(env, organizationId).publish(batch.events);
+      })
+      .then((streams) => {
+        if (streams === 0 && !((opened.get(organizationId) ?? -1) >= asked)) quiet.set(organizationId, organizationId);
+      })
+      .catch((err) => console.error(JSON.stringify({ level: "warn", message: "inbox events not published", error: String(err) })));
+    outgoing.set(organizationId, (pending = batch));
+  }
+  pending.events.push(...events);
+  return pending.sent;
+}

@@ -1,0 +1,132 @@
+// The console's conversations inbox in Chromium against `wrangler dev`, with two browser contexts:
+// a visitor writes in the widget (served widget.js on a page of another origin), the message shows
+// in the operator's inbox without a reload (the live event stream); the operator, by keyboard,
+// takes over and replies; the visitor sees the human reply at once; while taken over the assistant
+// is silent; hand back, and the assistant answers the next question. axe-core in both themes, the
+// screenshots of docs/console/inbox-*.png.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import { axeViolations, openPage, screenshots, signInContext, startConsole } from "./console-helpers.mjs";
+
+const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+let app, host, webChat;
+
+/** The business's site, on another origin, embedding the widget (port: CONSOLE_TEST_HOST_PORT, else any). */
+function hostPage(base) {
+  return new Promise((resolve) => {
+    const http = createServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
+<body><h1>Acme shop</h1><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
+    });
+    http.listen(Number(process.env.CONSOLE_TEST_HOST_PORT) || 0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
+  });
+}
+
+beforeAll(async () => {
+  app = await startConsole();
+  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
+  const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
+  webChat = inbox.channel.id;
+  await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, displayGreeting: "Hello! How can I help you today?" } });
+  host = await hostPage(app.base);
+}, 120_000);
+
+afterAll(async () => {
+  await host?.close();
+  await app?.close();
+});
+
+/** The operator on the inbox page, signed in, its live stream connected. */
+async function operator(options, path = "/console/conversations") {
+  const opened = await openPage(app.browser, options);
+  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
+  await opened.page.goto(app.base + path);
+  await opened.page.locator(".shell main h1").waitFor();
+  await opened.page.locator(".badge.live").waitFor();
+  return opened;
+}
+
+/** The visitor's widget: open, and a helper that sends a message. */
+async function visitor() {
+  const context = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(host.url);
+  await page.locator("button.launcher").click();
+  const send = async (text) => {
+    await page.getByRole("textbox", { name: "Message" }).fill(text);
+    await page.keyboard.press("Enter");
+    await page.locator(".row.visitor .bubble", { hasText: text }).waitFor();
+  };
+  return { context, page, send };
+}
+
+describe("Conversations inbox in Chromium", () => {
+  it("a visitor's message shows live; takeover, a human reply the visitor sees, silence, hand back, the assistant again", async () => {
+    const { context, page, errors } = await operator();
+    const v = await visitor();
+
+    await v.send("I need help with my order");
+    const row = page.locator(".inbox-list li", { hasText: "I need help with my order" });
+    await row.waitFor({ timeout: 10_000 }); // no reload: the event stream brought it
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain("Assistant answering");
+
+    // Keyboard only: open it, take it over, reply.
+    await row.getByRole("link").focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#transcript-title").waitFor();
+    await page.locator(".transcript .msg.sender-chatbot").waitFor();
+    await page.getByRole("button", { name: "Take over" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+    expect(await page.locator(".inbox-transcript").textContent()).toContain("Human serving");
+    await page.getByLabel("Your reply").focus();
+    await page.keyboard.type("Hi, this is Sam from support.");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.locator(".transcript .msg.sender-user", { hasText: "Hi, this is Sam from support." }).waitFor();
+
+    // The visitor sees the human reply at once, under the agent's name.
+    const agentRow = v.page.locator(".row.agent", { hasText: "Hi, this is Sam from support." });
+    await agentRow.waitFor({ timeout: 10_000 });
+    // While a human serves, the assistant is silent, and the operator sees the message live.
+    const assistantRows = await v.page.locator(".row.assistant").count();
+    await v.send("Are you a real person?");
+    await page.locator(".transcript .msg.sender-contact", { hasText: "Are you a real person?" }).waitFor({ timeout: 10_000 });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await v.page.locator(".row.assistant").count()).toBe(assistantRows);
+
+    // Hand back: the assistant answers the next question.
+    await page.getByRole("button", { name: "Hand back to the assistant" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("button", { name: "Take over" }).waitFor();
+    await v.send("What are your opening hours?");
+    await expect.poll(() => v.page.locator(".row.assistant").count(), { timeout: 15_000 }).toBe(assistantRows + 1);
+    await expect.poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", { timeout: 15_000 }).not.toContain("typing");
+    expect((await v.page.locator(".row.assistant .bubble").last().textContent()).length).toBeGreaterThan(0);
+    await page.locator(".transcript .msg.sender-chatbot").nth(1).waitFor({ timeout: 10_000 });
+
+    // Resolve.
+    await page.getByRole("button", { name: "Resolve" }).click();
+    await expect.poll(() => page.locator(".inbox-transcript .inbox-badges").textContent()).toContain("Resolved");
+    expect(errors).toEqual([]);
+    await v.context.close();
+    await context.close();
+  });
+
+  it("has no serious or critical axe-core violations in either theme; takes the screenshots of docs/console/", async () => {
+    const list = await app.server.api(`/conversations/`, { method: "GET" });
+    const id = list.results[0].id;
+    for (const theme of ["light", "dark"]) {
+      const { context, page } = await operator({ theme }, `/console/conversations/${id}`);
+      await page.locator(".transcript .msg").first().waitFor();
+      expect(await axeViolations(page), theme).toEqual([]);
+      await context.close();
+    }
+    await screenshots(app.browser, app.base, `/console/conversations/${id}`, "inbox", {
+      signIn: (context) => signInContext(context, app.base, { apiKey: app.owner.key }),
+      act: (page) => page.locator(".transcript .msg").first().waitFor(),
+      idle: false,
+    });
+  });
+});

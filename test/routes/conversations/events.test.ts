@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { liveEvents } from "../../support/sse";
+import { signIn, withPassword } from "../sessions/fixtures";
+import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
+
+type Event = { event: string; data: Record<string, any> };
+
+/** The organization's live inbox stream, once subscribed (its `ready` event read). */
+async function subscribe(actor: Pick<Actor, "fetch" | "organizationId">, prefix = "/api/v1") {
+  const res = await actor.fetch("GET", `/organizations/${actor.organizationId}/conversation-events/`, undefined, { prefix });
+  expect(res.status, res.ok ? "" : await res.clone().text()).toBe(200);
+  expect(res.headers.get("Content-Type")).toContain("text/event-stream");
+  const events = liveEvents(res);
+  expect((await events.next()).event).toBe("ready");
+  return events;
+}
+
+const of = (name: string, conversationId: string, extra: (e: Event) => boolean = () => true) => (e: Event) => e.event === name && e.data.conversation.id === conversationId && extra(e);
+
+describe("GET /organizations/{organizationPk}/conversation-events/", () => {
+  it.each(PREFIXES)("streams new conversations, their messages and state changes (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const events = await subscribe(owner, prefix);
+    // A completion's first turn (answered without the conversation's object).
+    const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } })).json()) as { conversationId: string };
+    const id = first.conversationId;
+    const created = await events.next(of("conversation.created", id));
+    expect(created.data.conversation).toMatchObject({ id, inbox: { id: bot.defaultInbox!.id }, chatbot: { id: bot.id }, status: "open" });
+    const incoming = await events.next(of("message.created", id));
+    expect(incoming.data.message).toMatchObject({ conversation: id, senderType: "contact", content: "hello", sequence: 1 });
+    expect(incoming.data.conversation).toMatchObject({ progressStatus: "ai_processing", lastMessage: "hello" });
+    const reply = await events.next(of("message.created", id));
+    expect(reply.data.message).toMatchObject({ senderType: "chatbot", sequence: 2 });
+
+    // A later turn, through the conversation's object.
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: id, message: { content: "again" } });
+    expect((await events.next(of("message.created", id))).data.message).toMatchObject({ content: "again", sequence: 3 });
+    expect((await events.next(of("message.created", id))).data.message).toMatchObject({ senderType: "chatbot", sequence: 4 });
+
+    // Takeover, a human agent's reply, resolve.
+    expect((await owner.fetch("POST", `/conversations/${id}/take-over/`, undefined, { prefix })).status).toBe(200);
+    expect((await events.next(of("conversation.updated", id))).data.conversation).toMatchObject({ progressStatus: "human_serving", autoReplyEnabled: false, assignee: { id: owner.userId } });
+    await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" });
+    const human = await events.next(of("message.created", id));
+    expect(human.data.message).toMatchObject({ senderType: "user", content: "Sam here", sequence: 5 });
+    await owner.fetch("POST", `/conversations/${id}/resolve/`);
+    expect((await events.next(of("conversation.updated", id))).data.conversation).toMatchObject({ status: "resolved", progressStatus: "resolved" });
+    await events.close();
+  });
+
+  it("streams what visitors write in the widget, and a conversation created empty", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner);
+    const events = await subscribe(owner);
+    const session = await startSession(chat.id);
+    const sent = await client().post(pub(chat.id, "messages/"), { content: "From the widget" }, session.token);
+    expect(sent.status).toBe(200);
+    const text = await sent.text();
+    const id = JSON.parse(text.trim().split("\n\n").at(-1)!.replace(/^id: .*\n/, "").slice(6)).conversationId as string;
+    expect((await events.next(of("conversation.created", id))).data.conversation).toMatchObject({ inbox: { id: chat.inboxId }, contact: { id: session.contact.id } });
+    expect((await events.next(of("message.created", id))).data.message).toMatchObject({ content: "From the widget", senderType: "contact" });
+    expect((await events.next(of("message.created", id))).data.message).toMatchObject({ senderType: "chatbot" });
+
+    const empty = (await (await owner.fetch("POST", "/conversations/", { webChat: chat.id })).json()) as { id: string };
+    expect((await events.next(of("conversation.created", empty.id))).data.conversation).toMatchObject({ lastMessage: null });
+    await events.close();
+  });
+
+  it("carries nothing of another organization", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const [mine, theirs] = await Promise.all([createChatbot(owner), createChatbot(other)]);
+    const events = await subscribe(owner);
+    const foreign = (await (await other.fetch("POST", `/chatbots/${theirs.id}/completions/`, { message: { content: "secret" } })).json()) as { conversationId: string };
+    const own = (await (await owner.fetch("POST", `/chatbots/${mine.id}/completions/`, { message: { content: "ours" } })).json()) as { conversationId: string };
+    // Events of one organization come in order: the first one seen is ours, the foreign one never comes.
+    const seen = await events.next((e) => e.event !== "ready");
+    expect((seen.data.conversation as { id: string }).id).toBe(own.conversationId);
+    expect(JSON.stringify(seen)).not.toContain(foreign.conversationId);
+    await events.close();
+  });
+
+  it("a stream opened after events went unheard gets the next ones at once", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    // Nobody listens: the hub says so, and this isolate stops publishing for a while...
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "unheard" } });
+    await new Promise((r) => setTimeout(r, 100));
+    // ...until a stream opens here.
+    const events = await subscribe(owner);
+    const heard = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "heard" } })).json()) as { conversationId: string };
+    expect((await events.next(of("message.created", heard.conversationId))).data.message).toMatchObject({ content: "heard" });
+    await events.close();
+  });
+
+  it("authenticates by the console's cookie", async () => {
+    const owner = await withPassword(await seedOwner());
+    const bot = await createChatbot(owner);
+    const browser = await signIn({ email: owner.email, password: "correct horse battery" });
+    const events = await subscribe({ fetch: browser.fetch, organizationId: owner.organizationId });
+    const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } })).json()) as { conversationId: string };
+    expect((await events.next(of("conversation.created", first.conversationId))).event).toBe("conversation.created");
+    await events.close();
+  });
+
+  it("401 without a key, 403 without conversation.view, 404 for an organization one is not a member of", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    await expectError(await call("GET", `/api/v1/organizations/${owner.organizationId}/conversation-events/`), 401);
+    const nobody = await seedMember(owner, ["chatbot.view"]);
+    await expectError(await nobody.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`), 403);
+    await expectError(await other.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`), 404);
+    await expectError(await owner.fetch("GET", `/organizations/${NO_SUCH_ID}/conversation-events/`), 404);
+    await expectError(await owner.fetch("GET", "/organizations/not-an-id/conversation-events/"), 404);
+    const viewer = await seedMember(owner, ["conversation.view"]);
+    const events = await subscribe(viewer);
+    await events.close();
+  });
+});
