@@ -41,6 +41,8 @@ export interface TurnInput {
   contactQueryMetadata?: QueryMetadata | null;
   /** Completions' `waitForAttachments` (default true): wait for attached documents' text before answering. */
   waitForAttachments?: boolean;
+  /** The request's id (`X-Request-Id`), carried by a stream's `event: error` and the failure's log line. */
+  requestId?: string;
 }
 
 type Assistant = Omit<AssistantForReply, "defaultInboxId">;
@@ -93,7 +95,7 @@ export class Conversation extends DurableObject<Bindings> {
       return await work;
     } catch (err) {
       // Errors lose their class crossing RPC: describe the failure in the result instead.
-      return { incoming: await receipt, reply: null, error: turnError(err) };
+      return { incoming: await receipt, reply: null, error: turnError(err, input.requestId) };
     }
   }
 
@@ -112,8 +114,8 @@ export class Conversation extends DurableObject<Bindings> {
   async stream(input: TurnInput): Promise<ReadableStream<Uint8Array>> {
     const sse = new SseWriter();
     this.#startTurn(input, sse, false).work.catch((err) => {
-      const { code, detail } = turnError(err);
-      sse.send({ detail, code }, "error");
+      const { code, detail } = turnError(err, input.requestId);
+      sse.send({ detail, code, requestId: input.requestId }, "error");
       sse.close();
     });
     await sse.opened;
@@ -196,7 +198,10 @@ export class Conversation extends DurableObject<Bindings> {
       await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
       const { conversation, recent, view } = await this.#load(incoming.conversationId);
       const history = recent.filter((m) => m.sequence < incoming.sequence);
-      if (!conversation.autoReplyEnabled || !conversation.chatbotId) return this.ctx.storage.kv.delete(PENDING_KEY);
+      // Stored, but the instance died before forgetting it: answered already (or the assistant has
+      // answered later messages since), so another reply would be a duplicate.
+      const answered = recent.some((m) => m.sequence > incoming.sequence && m.senderType === "chatbot");
+      if (answered || !conversation.autoReplyEnabled || !conversation.chatbotId) return this.ctx.storage.kv.delete(PENDING_KEY);
       const { stored } = await this.#reply(conversation, incoming, storedAlready(incoming), null, view, await this.#replyContext(conversation, history));
       await stored;
     });
