@@ -115,7 +115,7 @@ export class Conversation extends DurableObject<Bindings> {
     const sse = new SseWriter();
     this.#startTurn(input, sse, false).work.catch((err) => {
       const { code, detail } = turnError(err, input.requestId);
-      sse.send({ detail, code, requestId: input.requestId }, "error");
+      sse.send({ detail, code, requestId: input.requestId, conversationId: input.conversationId }, "error");
       sse.close();
     });
     await sse.opened;

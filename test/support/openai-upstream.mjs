@@ -10,7 +10,8 @@
 //                     not streamed: half the answer)
 //   delay-<ms>        uses <ms> instead of tokenDelayMs between words
 //   fail-429          429 with `Retry-After: 1` (seconds) and an OpenAI-style rate-limit body
-//   fail-connect      drops the connection before answering (a connection error before the first token)
+//   fail-connect      drops the connection before answering (a connection error before the first token;
+//                     workerd logs an "uncaught exception: Network connection lost" of its own for it)
 //   hang              never answers (until the client goes away): the caller's time-out must end it
 // A fault name may carry `x<N>` and any suffix (`fail-429x2-<id>`): only the first N requests with
 // that exact model name fail, the later ones are answered normally (a fault the caller's retries
@@ -82,7 +83,7 @@ function rerank(body) {
   return { model: body.model, results: results.slice(0, body.top_n ?? results.length) };
 }
 
-const FAULT = /^(fail-500|fail-429|fail-connect|hang)(?:x(\d+))?(?:-.*)?$/;
+const FAULT = /^(fail-500|fail-429|fail-connect|hang|fail-midstream|fail-truncated)(?:x(\d+))?(?:-.*)?$/;
 
 /** The fault a request for `model` suffers, the `seen`-th with that name: null once a `x<N>` fault is spent. */
 function faultOf(model, seen) {
@@ -164,12 +165,12 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       if (!body.stream) {
         const message = tool ? { role: "assistant", content: null, tool_calls: toolCalls } : { role: "assistant", content: pieces.join("") };
         const answer = { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: tool ? "tool_calls" : "stop" }], usage };
-        if (model !== "fail-midstream" && model !== "fail-truncated") return sendJson(res, 200, answer);
+        if (fault !== "fail-midstream" && fault !== "fail-truncated") return sendJson(res, 200, answer);
         // Half the answer, then the connection drops (or the response ends early).
         const text = JSON.stringify(answer);
         res.writeHead(200, { "Content-Type": "application/json" });
         res.write(text.slice(0, text.length >> 1));
-        return model === "fail-midstream" ? setTimeout(() => res.destroy(), 5) : res.end();
+        return fault === "fail-midstream" ? setTimeout(() => res.destroy(), 5) : res.end();
       }
 
       res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
@@ -198,8 +199,8 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
         for (let i = 0; i < pieces.length; i++) {
           await sleep(delay);
           if (gone) return;
-          if (model === "fail-midstream" && i === 3) return res.destroy();
-          if (model === "fail-truncated" && i === 3) return res.end();
+          if (fault === "fail-midstream" && i === 3) return res.destroy();
+          if (fault === "fail-truncated" && i === 3) return res.end();
           if (i === 0) entry.firstWordAt = performance.now();
           res.write(chunk({ content: pieces[i] }));
         }
