@@ -97,6 +97,22 @@ function allowedMethods(routes: { method: string; path: string }[]) {
   return (path: string) => [...new Set(patterns.filter((p) => p.re.test(path)).map((p) => p.method))];
 }
 
+/** How a client authenticates, as the OpenAPI document names it: an API key, or the console's session cookie. */
+export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description: "`Api-Key <key>`",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ConsoleSession", {
+    type: "apiKey",
+    in: "cookie",
+    name: "console_session",
+    description: "The operator console's session (`POST /auth/sessions/`); requests that change data must also send the console's own `Origin`.",
+  });
+}
+
 /**
  * The whole app with the given API routes (none, one segment's, or all of them: `routesFor`). Each
  * app has every middleware and route outside the API, so a request answers the same in any of them.
@@ -111,18 +127,7 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
   app.route("/api/v1", api);
   app.route("/api", api);
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
-    type: "apiKey",
-    in: "header",
-    name: "Authorization",
-    description: "`Api-Key <key>`",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "ConsoleSession", {
-    type: "apiKey",
-    in: "cookie",
-    name: "console_session",
-    description: "The operator console's session (`POST /auth/sessions/`); requests that change data must also send the console's own `Origin`.",
-  });
+  registerSecuritySchemes(app);
   const document = async (c: Context) => c.json(await openApiDocument(new URL(c.req.url).origin));
   app.get("/api/v1/openapi.json", document);
   app.get("/api/openapi.json", document);

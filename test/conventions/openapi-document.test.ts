@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { OPENAPI_CONFIG } from "../../src/app";
+import { OPENAPI_CONFIG, registerSecuritySchemes } from "../../src/app";
 import type { AppEnv } from "../../src/env";
 import { createRouter } from "../../src/lib/openapi";
 import { ROUTE_GROUPS } from "../../src/routes";
@@ -13,7 +13,7 @@ async function eagerDocument(origin: string) {
   for (const group of ROUTE_GROUPS) (await group.load())(api);
   app.route("/api/v1", api);
   app.route("/api", api);
-  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "Authorization", description: "`Api-Key <key>`" });
+  registerSecuritySchemes(app);
   return JSON.stringify(app.getOpenAPI31Document({ ...OPENAPI_CONFIG, servers: [{ url: origin }] }));
 }
 

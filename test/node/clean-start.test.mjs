@@ -25,7 +25,7 @@ beforeAll(() => {
 afterAll(() => checkout?.remove());
 
 describe("a fresh clone, started by hand as the README says", () => {
-  it("`npx wrangler dev` builds the assets, answers /health and serves /widget.js", async () => {
+  it("`npx wrangler dev` builds the assets, answers /health and serves /widget.js and the console", async () => {
     expect(existsSync(path.join(checkout.dir, "dist"))).toBe(false);
     expect(commands.at(-1)).toBe("npx wrangler dev");
     shell(checkout.dir, commands.slice(0, -1).join("\n"));
@@ -34,7 +34,7 @@ describe("a fresh clone, started by hand as the README says", () => {
     try {
       expect(server.output()).toContain("[custom build] Running: node scripts/build-assets.mjs");
       const health = await fetch(`http://127.0.0.1:${port}/health`);
-      expect(await health.json()).toEqual({ status: "ok", settings: [] });
+      expect(await health.json()).toEqual({ status: "ok", settings: [], resources: [] });
       const widget = await fetch(`http://127.0.0.1:${port}/widget.js`);
       expect(widget.status).toBe(200);
       expect(widget.headers.get("Content-Type")).toMatch(/javascript/);
@@ -42,6 +42,12 @@ describe("a fresh clone, started by hand as the README says", () => {
       expect(widget.headers.get("Access-Control-Allow-Origin")).toBe("*");
       expect(widget.headers.get("Cache-Control")).toBe("public, max-age=300");
       expect(await widget.text()).toContain("data-web-chat-id");
+      // The operator console: its shell, and the shell again for a deep link (the worker's fallback).
+      for (const page of ["/console/", "/console/models"]) {
+        const console = await fetch(`http://127.0.0.1:${port}${page}`);
+        expect(console.status, page).toBe(200);
+        expect(await console.text(), page).toContain('<div id="app"></div>');
+      }
     } finally {
       await server.stop();
     }
