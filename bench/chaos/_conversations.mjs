@@ -50,16 +50,44 @@ export function acceptedByMessage(receiver, prefix) {
   return counts;
 }
 
-/** Waits until every id has been accepted under `prefix` (or `ms` pass), then a moment for late duplicates; lost and duplicated webhook events. */
-export async function webhookOutcome(receiver, prefix, ids, ms = 120_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline && ids.some((id) => !acceptedByMessage(receiver, prefix).has(id))) await new Promise((r) => setTimeout(r, 500));
+/**
+ * Waits until every id has been accepted under `prefix`, for as long as deliveries keep arriving
+ * (a loaded machine drains the queue slowly) but no more than `idleMs` without one; then a moment
+ * for late duplicates. Lost and duplicated webhook events, and how long the last took to arrive.
+ */
+export async function webhookOutcome(receiver, prefix, ids, idleMs = 60_000) {
+  const started = Date.now();
+  let progressAt = Date.now();
+  let count = -1;
+  for (;;) {
+    const got = acceptedByMessage(receiver, prefix);
+    if (ids.every((id) => got.has(id))) break;
+    if (got.size !== count) (count = got.size), (progressAt = Date.now());
+    if (Date.now() - progressAt > idleMs) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  const drainedMs = Date.now() - started;
   await new Promise((r) => setTimeout(r, 2000));
   const got = acceptedByMessage(receiver, prefix);
-  return { lost: ids.filter((id) => !got.has(id)).length, duplicated: [...got.values()].reduce((n, c) => n + c - 1, 0) };
+  return { lost: ids.filter((id) => !got.has(id)).length, duplicated: [...got.values()].reduce((n, c) => n + c - 1, 0), drainedMs };
 }
 
 export const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
+
+/** The delivery records of a webhook by status, and its failures' reasons (what became of events the receiver lacks). */
+export async function deliveryTally(api, inboxId, webhookId) {
+  const tally = {};
+  const reasons = {};
+  for (let url = `/inboxes/${inboxId}/webhooks/${webhookId}/records/?pageSize=100`; url; ) {
+    const page = await api("GET", url);
+    for (const r of page.results) {
+      tally[r.status] = (tally[r.status] ?? 0) + 1;
+      if (r.error) reasons[r.error.slice(0, 60)] = (reasons[r.error.slice(0, 60)] ?? 0) + 1;
+    }
+    url = page.next && page.next.slice(page.next.indexOf("/api/v1") + 7);
+  }
+  return `${JSON.stringify(tally)}${Object.keys(reasons).length ? ` ${JSON.stringify(reasons)}` : ""}`;
+}

@@ -5,7 +5,7 @@
 // message accepted before another was sent has the lower sequence; each client's in its order),
 // every message answered once, and every message and reply delivered once to the inbox's webhooks.
 import { startReceiver } from "../../test/support/webhook-receiver.mjs";
-import { checkConversation, LOCAL_LLM, messagesOf, webhookOutcome } from "./_conversations.mjs";
+import { checkConversation, deliveryTally, LOCAL_LLM, messagesOf, webhookOutcome } from "./_conversations.mjs";
 
 const CLIENTS = Number(process.env.CHAOS_CLIENTS ?? 16);
 const PER_CLIENT = Number(process.env.CHAOS_CLIENT_MESSAGES ?? 50);
@@ -30,7 +30,7 @@ function arrivalOrderErrors(sent, sequenceOf) {
   return errors;
 }
 
-async function burst({ api, request, receiver, bot, via, log }) {
+async function burst({ api, request, receiver, bot, webhookIds, via, log }) {
   const { conversationId } = await api("POST", `/chatbots/${bot.id}/completions/`, { message: { content: `${via}: start` } });
   const sent = [];
   let refused = 0;
@@ -69,6 +69,7 @@ async function burst({ api, request, receiver, bot, via, log }) {
     clientOrderErrors += mine.filter((n, i) => i && n < mine[i - 1]).length;
   }
   const hooks = await webhookOutcome(receiver, `/ok/${via}`, checked.ids);
+  if (hooks.lost) for (const id of webhookIds) log(`webhook ${id} records: ${await deliveryTally(api, bot.defaultInbox.id, id)}`);
   const acceptSeconds = (accepted - started) / 1000;
   log(`${via}: ${sent.length} accepted in ${acceptSeconds.toFixed(2)} s, all ${messages.length} stored after ${((allStored - started) / 1000).toFixed(2)} s`);
   return {
@@ -77,7 +78,7 @@ async function burst({ api, request, receiver, bot, via, log }) {
     lost: checked.lost + checked.gaps + orderErrors + clientOrderErrors + hooks.lost + refused,
     duplicated: checked.duplicated + hooks.duplicated,
     recovery: `${(sent.length / acceptSeconds).toFixed(0)} messages/s accepted, ${(messages.length / ((allStored - started) / 1000)).toFixed(0)} messages/s stored (with replies)`,
-    note: `refused ${refused}, sequence gaps ${checked.gaps}, arrival-order errors ${orderErrors + clientOrderErrors}, webhook events lost ${hooks.lost}, duplicated ${hooks.duplicated}`,
+    note: `refused ${refused}, sequence gaps ${checked.gaps}, arrival-order errors ${orderErrors + clientOrderErrors}, webhook events lost ${hooks.lost}, duplicated ${hooks.duplicated}, webhooks waited for ${(hooks.drainedMs / 1000).toFixed(0)} s after the read-back`,
   };
 }
 
@@ -85,8 +86,9 @@ export default async function ({ api, request, receiver, log }) {
   const rows = [];
   for (const via of ["completions", "messages"]) {
     const bot = await api("POST", "/chatbots/", { name: `Burst ${via}`, largeLanguageModel: LOCAL_LLM });
-    for (const direction of ["incoming", "outgoing"]) await api("POST", `/inboxes/${bot.defaultInbox.id}/webhooks/`, { name: direction, direction, url: `${receiver.url}/ok/${via}` });
-    rows.push(await burst({ api, request, receiver, bot, via, log }));
+    const webhookIds = [];
+    for (const direction of ["incoming", "outgoing"]) webhookIds.push((await api("POST", `/inboxes/${bot.defaultInbox.id}/webhooks/`, { name: direction, direction, url: `${receiver.url}/ok/${via}` })).id);
+    rows.push(await burst({ api, request, receiver, bot, webhookIds, via, log }));
   }
   return rows;
 }

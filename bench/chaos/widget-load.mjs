@@ -3,7 +3,7 @@
 // end. Afterwards every conversation is read back: every message stored once, in order, gapless,
 // each answered once; and every message (visitor's and reply) reached the inbox's webhooks once.
 import { startReceiver } from "../../test/support/webhook-receiver.mjs";
-import { checkConversation, LOCAL_LLM, messagesOf, percentile, webhookOutcome } from "./_conversations.mjs";
+import { checkConversation, deliveryTally, LOCAL_LLM, messagesOf, percentile, webhookOutcome } from "./_conversations.mjs";
 
 const VISITORS = Number(process.env.CHAOS_VISITORS ?? 200);
 const MESSAGES = Number(process.env.CHAOS_VISITOR_MESSAGES ?? 20);
@@ -33,7 +33,8 @@ export default async function ({ server, api, receiver, log }) {
   const inbox = await api("POST", "/inboxes/", { name: "Site", channelType: "web", chatbot: { id: bot.id } });
   const chatId = inbox.channel.id;
   await api("PATCH", `/web-chats/${chatId}/`, { enableAnonymous: true });
-  for (const direction of ["incoming", "outgoing"]) await api("POST", `/inboxes/${inbox.id}/webhooks/`, { name: direction, direction, url: `${receiver.url}/ok/load` });
+  const webhookIds = [];
+  for (const direction of ["incoming", "outgoing"]) webhookIds.push((await api("POST", `/inboxes/${inbox.id}/webhooks/`, { name: direction, direction, url: `${receiver.url}/ok/load` })).id);
 
   const pub = (rest) => `${server.base}/api/v1/web-chats/${chatId}/public/${rest}`;
   let serverErrors = 0;
@@ -86,6 +87,7 @@ export default async function ({ server, api, receiver, log }) {
     ids.push(...checked.ids);
   }
   const hooks = await webhookOutcome(receiver, "/ok/load", ids);
+  if (hooks.lost) for (const id of webhookIds) log(`webhook ${id} records: ${await deliveryTally(api, inbox.id, id)}`);
   const stored = ids.length;
   return [
     {
@@ -95,7 +97,7 @@ export default async function ({ server, api, receiver, log }) {
       duplicated: duplicated + hooks.duplicated,
       recovery: `${(stored / seconds).toFixed(0)} messages/s stored; turn p50 ${percentile(turnMs, 50).toFixed(0)} ms, p99 ${percentile(turnMs, 99).toFixed(0)} ms`,
       serverErrors,
-      note: `sequence gaps ${gaps}, webhook events lost ${hooks.lost}, duplicated ${hooks.duplicated}; failed turns ${failedTurns}`,
+      note: `sequence gaps ${gaps}, webhook events lost ${hooks.lost}, duplicated ${hooks.duplicated}, webhooks waited for ${(hooks.drainedMs / 1000).toFixed(0)} s after the read-back; failed turns ${failedTurns}`,
     },
   ];
 }
