@@ -16,7 +16,8 @@ export class SseWriter {
   readonly opened = new Promise<void>((resolve) => (this.#opened = resolve));
 
   constructor(private readonly onClose?: () => void) {
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    // workerd's own identity stream: the pipe from the object runs natively, no JavaScript per chunk.
+  const { readable, writable } = new IdentityTransformStream();
     this.readable = readable;
     this.#writer = writable.getWriter();
     this.#ping = setInterval(() => this.#raw(": ping\n\n"), PING_EVERY_MS);
@@ -61,7 +62,8 @@ export const SSE_HEADERS = {
  * died within its first 20 ms (docs/decisions.md, "Conversations and the Durable Object").
  */
 export function interruptible(source: ReadableStream<Uint8Array>, requestId: string): ReadableStream<Uint8Array> {
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  // workerd's own identity stream: the pipe from the object runs natively, no JavaScript per chunk.
+  const { readable, writable } = new IdentityTransformStream();
   source.pipeTo(writable, { preventAbort: true }).catch(async () => {
     const writer = writable.getWriter();
     const data = { detail: "The reply was interrupted and not stored; the conversation's messages show what was.", code: "reply_interrupted", requestId };
