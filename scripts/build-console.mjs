@@ -113,6 +113,6 @@ export async function buildConsole({ quiet = false, outDir }) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { ASSETS_DIR } = await import("./build-assets.mjs");
-  await buildConsole({ outDir: ASSETS_DIR });
+  // Into the assets folder of scripts/build-assets.mjs (not imported: it imports this file).
+  await buildConsole({ outDir: path.join(root, "dist", "assets") });
 }

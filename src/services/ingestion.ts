@@ -28,7 +28,8 @@ export class PermanentIngestionError extends Error {}
  * Parses, chunks, embeds and indexes one file (a queue job). Idempotent: a job for an older
  * generation, a deleted file, or a file already done or failed in this generation does nothing;
  * a repeated run, after one that died part-way, replaces the file's chunks in D1, the keyword index
- * and the vector store, so chunks are never duplicated (test/queues/ingestion-faults.test.ts).
+ * and the vector store, so chunks are never duplicated, nor are they when two deliveries of one job
+ * run at the same time (test/queues/ingestion-faults.test.ts).
  * Throws for failures worth a retry (the queue retries); marks the file failed otherwise.
  */
 export async function ingestFile(env: Bindings, db: Db, fileId: string, generation: number, delivery: Delivery): Promise<void> {
@@ -101,7 +102,8 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
   // The indexes only ever hold chunks that D1 lists for the file: old ones leave the indexes before
   // D1 lets go of them, new ones enter after D1 has them. A run that dies anywhere (or a crashed
   // worker) leaves the next run every id it must remove, so a retry ends with exactly this run's chunks.
-  await dropFromIndexes(env, file, await chunkIdsOf(db, file.id));
+  const before = await chunkIdsOf(db, file.id);
+  await dropFromIndexes(env, file, before);
   const now = Date.now();
   const nodes = chunks.map((c, position) => ({ id: uuidv7(), position, ...c }));
   const rows = nodes.map((n) => ({
@@ -117,8 +119,8 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
     terms: indexedTerms(n.text, file.knowledgeBaseId),
   }));
   // One atomic batch: the old nodes (and by trigger their FTS rows) go, the new ones and their FTS rows come.
-  await env.DB.batch([
-    env.DB.prepare("delete from text_nodes where file_id = ?").bind(file.id),
+  const [replaced] = await env.DB.batch<{ id: string }>([
+    env.DB.prepare("delete from text_nodes where file_id = ? returning id").bind(file.id),
     ...chunk(rows, ROWS_PER_STATEMENT).flatMap((part) => {
       const data = JSON.stringify(part);
       return [
@@ -134,6 +136,11 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
       ];
     }),
   ]);
+  // Two deliveries of one message may run at once (queues deliver at least once). Chunks that another
+  // run wrote after this run read the file's chunks leave the indexes here, since this run's batch
+  // took them out of D1...
+  const known = new Set(before);
+  await dropFromIndexes(env, file, replaced.results.map((r) => r.id).filter((id) => !known.has(id)));
   // Fault injection (tests and `npm run chaos` only): this delivery dies once its first N chunks are in.
   const dieAfter = injectedFaultAfter(env, file.filename, attempt);
   const written = nodes.slice(0, dieAfter ?? nodes.length);
@@ -145,6 +152,12 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
     ),
   );
   if (dieAfter !== null) throw new InjectedIngestionFault(written.length, nodes.length);
+  // ...and this run's own chunks leave them when another run's batch has replaced them in D1 since (a
+  // batch replaces all of a file's chunks or none: one id tells). That run then finishes the file.
+  if (nodes.length && !(await env.DB.prepare("select 1 from text_nodes where id = ?").bind(nodes[0].id).first())) {
+    await dropFromIndexes(env, file, nodes.map((n) => n.id));
+    return;
+  }
   // The built-in embedding is trained on the base's own text: retrain as it grows (see knowledge-base.ts).
   await staged("indexing", () => refreshKnowledgeBaseEmbedding(env, db, embedder, nodes.map((n) => ({ id: n.id, text: n.text, type: "text_node" as const, sourceId: file.id }))));
   const finishedAt = Date.now();

@@ -175,6 +175,27 @@ describe("ingestion that dies part-way", () => {
   });
 });
 
+describe("two deliveries of one job at the same time (queues deliver at least once)", () => {
+  it("end with exactly one run's chunks in D1, the keyword index and the vector store, and the file done", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    let { files: [file], jobs } = await upload(owner, kb.id, [{ name: "twice.txt", content: longText(unique("twice").replace(/[^a-z0-9]/g, "")) }]);
+    // Three runs of one job at once, three times (the first ingestion, then two reparses): each set
+    // interleaves at its own awaits.
+    for (let round = 0; round < 3; round++) {
+      const delivered = await Promise.all([deliver(jobs, 1), deliver(jobs, 1), deliver(jobs, 1)]);
+      expect(delivered.map((d) => d.acked)).toEqual([1, 1, 1]);
+      const record = await fileOf(owner, kb.id, file.id);
+      expect(record.status).toBe("done");
+      await expectExactChunks(kb.id, file.id, record.chunksCount);
+      const queue = holdingQueue();
+      const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], { settings: { INGESTION_QUEUE: queue as unknown as Queue } });
+      expect(res.status, await res.clone().text()).toBeLessThan(300);
+      jobs = queue.jobs;
+    }
+  });
+});
+
 describe("a batch of ten files where the third fails", () => {
   const batchOfTen = (broken: { content: string; type?: string; name: string }) =>
     Array.from({ length: 10 }, (_, i) => (i === 2 ? broken : { name: `guide-${i}.txt`, content: longText(`topic${i}`) }));

@@ -1,6 +1,8 @@
 // The embeddable chat: <script src="https://<host>/widget.js" data-web-chat-id="..." async></script>
 // (or window.AssistantChatSettings = {webChatId, baseUrl?, contact?}). A launcher and a panel in a
-// shadow root; data-mode="page" fills the page (the full-page chat at /chat/{id}).
+// shadow root; data-mode="page" fills the page (the full-page chat at /chat/{id}); data-mode="preview"
+// is the console's designer: the configuration comes from the parent page (postMessage, same origin
+// only), unsaved, and nothing goes to the API.
 import { Api, ApiError, type Config, type Contact, type Message } from "./api";
 import { renderMarkdown } from "./markdown";
 import { CSS, textOn } from "./styles";
@@ -9,7 +11,7 @@ type Handler = (data?: unknown) => void;
 interface Settings {
   webChatId?: string;
   baseUrl?: string;
-  mode?: "widget" | "page";
+  mode?: "widget" | "page" | "preview";
   contact?: Contact;
 }
 declare global {
@@ -92,6 +94,7 @@ class Widget {
   constructor(
     readonly settings: Settings & { webChatId: string; baseUrl: string },
     readonly page: boolean,
+    readonly preview = false,
   ) {
     this.api = new Api(settings.baseUrl, settings.webChatId);
     this.contact = settings.contact;
@@ -137,6 +140,7 @@ class Widget {
   }
 
   async start() {
+    if (this.preview) return this.previewed();
     try {
       this.config = await this.api.config();
     } catch (err) {
@@ -151,6 +155,27 @@ class Widget {
     if (share) return this.showShared(share);
     if (!c.isActive) return this.notice("This chat is closed at the moment.");
     if (this.page || this.stored.conversationId) this.sessionReady = this.connect();
+  }
+
+  /**
+   * Preview: each message from the parent page ({type: "assistant-chat:preview", config, dark})
+   * draws the widget afresh with that configuration, open unless the operator closed it.
+   */
+  previewed() {
+    addEventListener("message", (e: MessageEvent) => {
+      // `origin`, not location.origin: the designer's frame is an about:srcdoc document of the console's origin.
+      if (e.source !== parent || e.origin !== origin || e.data?.type !== "assistant-chat:preview") return;
+      const first = !this.config;
+      const open = first || !this.panel.hidden;
+      this.panel?.remove();
+      this.launcher?.remove();
+      this.config = e.data.config as Config;
+      this.applyTheme(!!e.data.dark);
+      this.build();
+      if (!this.config.isActive) this.notice("This chat is closed at the moment.");
+      if (open) this.open();
+      if (first) this.emit("ready");
+    });
   }
 
   applyTheme(dark: boolean) {
@@ -466,6 +491,7 @@ class Widget {
     const pending = this.files;
     if ((!content && !pending.length) || this.busy) return;
     if (!this.config.isActive) return;
+    if (this.preview) return this.error("This is a preview: messages are not sent.");
     if (!(await this.session())) return;
     this.busy = true;
     const sendButton = this.composer.querySelector<HTMLButtonElement>(".send")!;
@@ -548,8 +574,11 @@ class Widget {
     if (!this.panel || this.page) return;
     this.panel.hidden = false;
     this.launcher?.setAttribute("aria-expanded", "true");
-    this.sessionReady ??= this.connect();
-    this.input.focus();
+    // The preview stays out of the way of the designer's fields: no session, no focus taken.
+    if (!this.preview) {
+      this.sessionReady ??= this.connect();
+      this.input.focus();
+    }
     this.emit("open");
   }
 
@@ -596,12 +625,13 @@ interface SpeechRecognitionLike {
 function boot() {
   const script = (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>("script[data-web-chat-id]");
   const given = window.AssistantChatSettings ?? {};
-  const webChatId = given.webChatId ?? script?.dataset.webChatId;
+  const mode = given.mode ?? script?.dataset.mode;
+  const webChatId = given.webChatId ?? script?.dataset.webChatId ?? (mode === "preview" ? "preview" : undefined);
   if (!webChatId) return console.error("assistant chat: set data-web-chat-id on the script tag or window.AssistantChatSettings.webChatId");
   const baseUrl = (given.baseUrl ?? (script?.src ? new URL(script.src, location.href).origin : location.origin)).replace(/\/$/, "");
-  const page = (given.mode ?? script?.dataset.mode) === "page";
+  const page = mode === "page";
   const start = () => {
-    const widget = new Widget({ ...given, webChatId, baseUrl }, page);
+    const widget = new Widget({ ...given, webChatId, baseUrl }, page, mode === "preview");
     const api = {
       open: () => widget.ready.then(() => widget.open()),
       close: () => widget.close(),

@@ -10,6 +10,7 @@ export { Dialog } from "./dialog";
 export { CheckboxField, SelectField, TextField } from "./field";
 export { Markdown } from "./markdown";
 export { PageHeader } from "./page-header";
+export { UploadDialog, UploadProgress, uploadForm } from "./upload";
 export { Pager } from "./pager";
 export { t as common } from "./strings";
 export { useResource, type Resource } from "./use-resource";

@@ -7,4 +7,13 @@ import type { PageEntry } from "./types";
 
 export const PAGES: PageEntry[] = [
   { path: "/models", load: () => import("./models/page"), nav: { en: "Models and API keys", "zh-TW": "模型與 API 金鑰" }, requires: null },
+  { path: "/web-chats/*", load: () => import("./web-chats/page"), nav: { en: "Web chat", "zh-TW": "網頁聊天" }, requires: "inbox.view" },
+  { path: "/members/*", load: () => import("./members/page"), nav: { en: "Members", "zh-TW": "成員" }, requires: "member.view" },
+  { path: "/organization", load: () => import("./organization/page"), nav: { en: "Organization", "zh-TW": "組織" }, requires: "organization.manage" },
+  { path: "/tools/*", load: () => import("./tools/page"), nav: { en: "Tools and connectors", "zh-TW": "工具與連接器" }, requires: "tool.view" },
+  { path: "/skills", load: () => import("./skills/page"), nav: { en: "Skills", "zh-TW": "技能" }, requires: "skill.view" },
+  { path: "/sql-databases/*", load: () => import("./sql-databases/page"), nav: { en: "SQL databases", "zh-TW": "SQL 資料庫" }, requires: "sql_database.view" },
+  { path: "/batch-qa", load: () => import("./batch-qa/page"), nav: { en: "Batch QA", "zh-TW": "批次問答" }, requires: "chatbot.view" },
+  { path: "/statistics/*", load: () => import("./statistics/page"), nav: { en: "Statistics", "zh-TW": "統計" }, requires: "statistics.view" },
+  { path: "/webhooks/*", load: () => import("./webhooks/page"), nav: { en: "Webhooks", "zh-TW": "Webhook" }, requires: "webhook.manage" },
 ];

@@ -3,6 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { batchQaItemsOf } from "../../services/batch-qa";
 import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
+import { citedFiles } from "../../services/records/batch-qas";
 import { batchQaOf } from "./access";
 import { BATCH_QA_TAG, BatchQaParams } from "./schema";
 
@@ -33,7 +34,7 @@ export const registerExportBatchQa = (r: Router) =>
       i.question,
       i.expectedAnswer,
       i.answer,
-      (i.citations ?? []).map((f) => String((f as { filename?: unknown }).filename ?? "")).filter(Boolean).join(", ") || null,
+      citedFiles(i.citations).join(", ") || null,
       num(i.replyMs === null ? null : i.replyMs / 1000, "0.000"),
       i.status,
       i.error,

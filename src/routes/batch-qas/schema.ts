@@ -34,3 +34,25 @@ export const BatchQaSchema = z
     finishedAt: z.string().nullable().openapi({ example: null }),
   })
   .openapi("BatchQa");
+
+const score = (description: string) => z.number().nullable().openapi({ description: `${description} (0..1; null when not scored)`, example: 0.8 });
+
+export const BatchQaItemSchema = z
+  .object({
+    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    position: z.number().int().openapi({ description: "Row of the question in the file, from 1", example: 1 }),
+    question: z.string().openapi({ example: "How do I reset my password?" }),
+    expectedAnswer: z.string().nullable().openapi({ example: "From the sign-in page, choose “Forgot password”." }),
+    status: z.enum(["pending", "done", "failed"]).openapi({ example: "done" }),
+    answer: z.string().nullable().openapi({ description: "The assistant's answer", example: "Choose “Forgot password” on the sign-in page." }),
+    citations: z.array(z.string()).openapi({ description: "File names of the passages the answer cites", example: ["handbook.pdf"] }),
+    replyTime: z.number().nullable().openapi({ description: "Seconds the answer took", example: 1.25 }),
+    error: z.string().nullable().openapi({ example: null }),
+    answerCorrectness: score("Against the expected answer"),
+    answerSimilarity: score("Against the expected answer"),
+    faithfulness: score("To the retrieved passages"),
+    answerRelevancy: score("To the question"),
+    contextPrecision: score("Of the retrieved passages"),
+    contextRecall: score("Of the retrieved passages, against the expected answer"),
+  })
+  .openapi("BatchQaItem");

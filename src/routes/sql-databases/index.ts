@@ -6,6 +6,7 @@ import { registerUpdateSqlDatabase } from "./update";
 import { registerDeleteSqlDatabase } from "./delete";
 import { registerSqlTableRoutes } from "./tables";
 import { registerCheckSqlDatabase } from "./check";
+import { registerAskSqlDatabase } from "./ask";
 
 export function registerSqlDatabaseRoutes(r: Router) {
   registerListSqlDatabases(r);
@@ -15,4 +16,5 @@ export function registerSqlDatabaseRoutes(r: Router) {
   registerDeleteSqlDatabase(r);
   registerSqlTableRoutes(r);
   registerCheckSqlDatabase(r);
+  registerAskSqlDatabase(r);
 }

@@ -124,3 +124,28 @@ export const SqlTableUploadForm = z.object({
   description: z.string().optional().openapi({ example: "One row per sale" }),
   replace: z.string().optional().openapi({ description: "`true` replaces a table of the same name", example: "false" }),
 });
+
+/** The built-in local language model (migrations/0001), the default of `ask/`. */
+export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+
+export const SqlAskBody = z
+  .object({
+    question: z.string().trim().min(1).max(2000).openapi({ description: "A question about the data", example: "Which region sold the most?" }),
+    largeLanguageModel: z.uuid().optional().openapi({ description: "The language model that writes the SQL (default: the built-in local model, which only runs SQL the question spells as `sql: \"...\"`)", example: LOCAL_LLM }),
+  })
+  .openapi("SqlAsk");
+
+export const SqlAskOutcome = z
+  .object({
+    question: z.string().openapi({ example: "Which region sold the most?" }),
+    status: z.enum(["success", "failure", "timeout"]).openapi({ description: "success, failure (no query, refused, or failed) or timeout", example: "success" }),
+    sql: z.string().nullable().openapi({ description: "The SQL the model wrote (null when it wrote none)", example: "select region, sum(amount) as total from sales group by region order by total desc" }),
+    columns: z.array(z.string()).openapi({ example: ["region", "total"] }),
+    rows: z.array(z.array(z.any())).openapi({ description: "The rows, each in the order of `columns`", example: [["north", 200]] }),
+    rowCount: z.number().int().openapi({ example: 1 }),
+    truncated: z.boolean().openapi({ description: "More rows exist than the row limit returns", example: false }),
+    durationMs: z.number().int().nullable().openapi({ description: "Time the query took", example: 12 }),
+    error: z.string().nullable().openapi({ description: "Why there are no rows", example: null }),
+    model: IdName,
+  })
+  .openapi("SqlAskOutcome");

@@ -5,6 +5,7 @@ import { registerGetWebhook } from "./get";
 import { registerListWebhooks } from "./list";
 import { registerWebhookRecordRoutes } from "./records";
 import { registerRedeliverFailedWebhookEvents } from "./redeliver-failed";
+import { registerSendTestWebhookEvent } from "./send-test";
 import { registerPatchWebhook, registerReplaceWebhook } from "./update";
 
 /** Outbound webhooks of an inbox (spec "Inbox webhooks") and their delivery records. */
@@ -16,5 +17,6 @@ export function registerWebhookRoutes(r: Router) {
   registerPatchWebhook(r);
   registerDeleteWebhook(r);
   registerRedeliverFailedWebhookEvents(r);
+  registerSendTestWebhookEvent(r);
   registerWebhookRecordRoutes(r);
 }

@@ -2,7 +2,8 @@ import { and, eq, inArray, ne } from "drizzle-orm";
 import { sqlDatabaseChatbots, sqlDatabases, sqlDatabaseTables } from "../../db/schema";
 import { decryptSecret } from "../../lib/crypto";
 import type { ToolProvider } from "../agent/registry";
-import type { AgentTool, ToolContext, ToolOutcome } from "../agent/types";
+import type { Bindings } from "../../env";
+import type { AgentTool, ToolOutcome } from "../agent/types";
 import type { QueryResult } from "../../../durable-objects/managed-database";
 import type { SqlDatabaseRow } from "./access";
 import { queryPostgres } from "./postgres";
@@ -43,14 +44,17 @@ export const sqlDatabaseProvider: ToolProvider = async (ctx) => {
     .where(and(inArray(sqlDatabaseTables.sqlDatabaseId, databases.map((d) => d.database.id)), eq(sqlDatabaseTables.status, "ready")))
     .orderBy(sqlDatabaseTables.tableName);
   const offered = databases
-    .map(({ database }) => {
-      const include = database.includeTables?.tables?.length ? new Set(database.includeTables.tables.map((t) => t.toLowerCase())) : null;
-      return { database, tables: tables.filter((t) => t.sqlDatabaseId === database.id && (!include || include.has(t.tableName.toLowerCase()))) };
-    })
+    .map(({ database }) => ({ database, tables: allowedTables(database, tables.filter((t) => t.sqlDatabaseId === database.id)) }))
     .filter((o) => o.tables.length)
     .sort((a, b) => a.database.name.localeCompare(b.database.name));
   return offered.length ? [queryDatabaseTool(offered)] : [];
 };
+
+/** The tables of a database text-to-SQL may read: all, or those its `includeTables` names. */
+export function allowedTables(database: SqlDatabaseRow, tables: SqlTableRow[]): SqlTableRow[] {
+  const include = database.includeTables?.tables?.length ? new Set(database.includeTables.tables.map((t) => t.toLowerCase())) : null;
+  return include ? tables.filter((t) => include.has(t.tableName.toLowerCase())) : tables;
+}
 
 const dialectOf = (d: SqlDatabaseRow) => (d.databaseType === "postgresql" ? "postgresql" : "sqlite");
 
@@ -67,7 +71,7 @@ function schemaText(offered: Offered[]): string {
   return text.length > SCHEMA_CHARS ? `${text.slice(0, SCHEMA_CHARS)}\n  [more tables not shown]` : text;
 }
 
-function queryDatabaseTool(offered: Offered[]): AgentTool {
+export function queryDatabaseTool(offered: Offered[]): AgentTool {
   const names = offered.map((o) => o.database.name);
   return {
     name: "query_database",
@@ -87,16 +91,17 @@ function queryDatabaseTool(offered: Offered[]): AgentTool {
       required: offered.length > 1 ? ["sql", "database"] : ["sql"],
       additionalProperties: false,
     },
-    run: (args, ctx) => runQuery(offered, args, ctx),
+    run: (args, ctx) => runQuery(offered, args, ctx.env),
   };
 }
 
-async function runQuery(offered: Offered[], args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+/** Runs one query the model wrote against the offered database it names (read-only check, row limit, timeout). */
+export async function runQuery(offered: Offered[], args: Record<string, unknown>, env: Bindings): Promise<ToolOutcome> {
   const target = offered.length === 1 && args.database === undefined ? offered[0] : offered.find((o) => o.database.name === args.database);
   if (!target) return { status: "failure", error: `No database named "${String(args.database).slice(0, 100)}"; choose one of ${offered.map((o) => o.database.name).join(", ")}.` };
   const text = String(args.sql ?? "");
-  const limit = Math.min(Math.max(Number(ctx.env.SQL_QUERY_ROW_LIMIT) || DEFAULT_ROW_LIMIT, 1), 10_000);
-  const timeoutMs = Math.min(Math.max(Number(ctx.env.SQL_QUERY_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS, 100), 60_000);
+  const limit = Math.min(Math.max(Number(env.SQL_QUERY_ROW_LIMIT) || DEFAULT_ROW_LIMIT, 1), 10_000);
+  const timeoutMs = Math.min(Math.max(Number(env.SQL_QUERY_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS, 100), 60_000);
   // The SQL parser (~1 MB of grammar) is imported by the first query, not at every cold start.
   const { checkReadOnlySql, SqlRefused } = await import("./validate");
   let statement: string;
@@ -108,7 +113,7 @@ async function runQuery(offered: Offered[], args: Record<string, unknown>, ctx: 
   }
   const started = Date.now();
   try {
-    const result = await withTimeout(execute(ctx, target.database, statement, limit, timeoutMs), timeoutMs + 1_000);
+    const result = await withTimeout(execute(env, target.database, statement, limit, timeoutMs), timeoutMs + 1_000);
     const output = { database: target.database.name, sql: statement, columns: result.columns, rows: result.rows.map((r) => r.map(jsonValue)), rowCount: result.rows.length, truncated: result.truncated, durationMs: Date.now() - started };
     return { status: "success", output, forModel: forModel(output) };
   } catch (err) {
@@ -118,11 +123,11 @@ async function runQuery(offered: Offered[], args: Record<string, unknown>, ctx: 
   }
 }
 
-async function execute(ctx: ToolContext, database: SqlDatabaseRow, statement: string, limit: number, timeoutMs: number): Promise<QueryResult> {
-  if (database.databaseType === "managed") return managedDatabase(ctx.env, database.id).query(statement, limit);
+async function execute(env: Bindings, database: SqlDatabaseRow, statement: string, limit: number, timeoutMs: number): Promise<QueryResult> {
+  if (database.databaseType === "managed") return managedDatabase(env, database.id).query(statement, limit);
   if (!database.databaseUrlSealed) throw new Error("No databaseUrl is set.");
-  const url = await decryptSecret(database.databaseUrlSealed, ctx.env.ENCRYPTION_KEY);
-  return queryPostgres(ctx.env, url, database.organizationId, statement, limit, timeoutMs);
+  const url = await decryptSecret(database.databaseUrlSealed, env.ENCRYPTION_KEY);
+  return queryPostgres(env, url, database.organizationId, statement, limit, timeoutMs);
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -66,7 +66,7 @@ async function sendClaimed(env: Bindings, db: Db, claimed: DeliveryRow[], now: n
           : !data
             ? { error: "The message no longer exists." }
             : null;
-      return { delivery, webhook, outcome: skip ?? (await send(env, delivery, webhook!, data!)), attempted: !skip };
+      return { delivery, webhook, outcome: skip ?? (await send(env, delivery.messageId, webhook!, data!)), attempted: !skip };
     }),
   );
   // The clock moved on by the time the receivers answered.

@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
 import { decryptSecret } from "../../lib/crypto";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
-import type { DeliveryRow, WebhookRow } from "./config";
+import type { WebhookRow } from "./config";
 import { buildPayload, type WebhookEventData } from "./payloads";
 import { signature } from "./signature";
 
@@ -25,8 +25,11 @@ export interface Outcome {
 
 export const succeeded = (o: Outcome) => o.responseStatus !== undefined && o.responseStatus >= 200 && o.responseStatus < 300;
 
-/** Pushes one event to one webhook: headers, signature, SSRF check before each hop, time-out. */
-export async function send(env: Bindings, delivery: DeliveryRow, webhook: WebhookRow, data: WebhookEventData): Promise<Outcome> {
+/**
+ * Pushes one event to one webhook: headers, signature, SSRF check before each hop, time-out.
+ * `eventId` is the message id the receiver deduplicates by (webhook-id header, signature).
+ */
+export async function send(env: Bindings, eventId: string, webhook: WebhookRow, data: WebhookEventData): Promise<Outcome> {
   let body: string;
   try {
     body = buildPayload(webhook.templatePreset, data, webhook.customTemplate ?? undefined);
@@ -42,12 +45,12 @@ export async function send(env: Bindings, delivery: DeliveryRow, webhook: Webhoo
   headers.set("Content-Type", "application/json");
   headers.set("User-Agent", "assistant-platform-webhooks/1");
   const timestamp = Math.floor(Date.now() / 1000);
-  headers.set("webhook-id", delivery.messageId);
+  headers.set("webhook-id", eventId);
   headers.set("webhook-timestamp", String(timestamp));
   if (webhook.secretTokenSealed) {
     const secret = await decryptSecret(webhook.secretTokenSealed, env.ENCRYPTION_KEY);
     headers.set("X-Webhook-Secret", secret);
-    headers.set("webhook-signature", await signature(secret, delivery.messageId, timestamp, body));
+    headers.set("webhook-signature", await signature(secret, eventId, timestamp, body));
   }
   const allowed = outboundAllowedHosts(env);
   const timeout = AbortSignal.timeout(Number(env.WEBHOOK_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS);

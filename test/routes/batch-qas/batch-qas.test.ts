@@ -129,3 +129,54 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     await expectError(await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/${created.id}/`), 404, "not_found");
   });
 });
+
+type Item = { position: number; question: string; expectedAnswer: string | null; status: string; answer: string | null; citations: string[]; replyTime: number | null; answerCorrectness: number | null };
+type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
+
+describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items/", () => {
+  it.each(PREFIXES)("lists the web chat's runs newest first, and a run's questions in the file's order, as the export has them (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const { bot, webChatId } = await webChatWithBot(owner);
+    const first = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: await upload(owner, "a.csv", "One?\n", "text/csv") }), 201);
+    const csv = "Question,Expected answer\n" + Array.from({ length: 25 }, (_, i) => `Question ${i + 1}?,You said: "Question ${i + 1}?".`).join("\n");
+    const second = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: await upload(owner, "b.csv", csv, "text/csv") }), 201);
+    await finished(owner, webChatId, first.id);
+    const done = await finished(owner, webChatId, second.id);
+
+    const list = await ok<Page<Batch>>(await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/`, undefined, { prefix }));
+    expect(list).toMatchObject({ count: 2, next: null, previous: null });
+    expect(list.results.map((b) => b.id)).toEqual([second.id, first.id]);
+    expect(list.results[0]).toEqual(done);
+    expect(list.results[1]).toMatchObject({ filename: "a.csv", status: "done", chatbot: { id: bot.id, name: bot.name } });
+
+    const page1 = await ok<Page<Item>>(await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${second.id}/items/?pageSize=20`, undefined, { prefix }));
+    expect(page1.count).toBe(25);
+    expect(page1.next).toContain("page=2");
+    const page2 = await ok<Page<Item>>(await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${second.id}/items/?page=2&page_size=20`, undefined, { prefix }));
+    const items = [...page1.results, ...page2.results];
+    expect(items.map((i) => i.position)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(items[0]).toMatchObject({ question: "Question 1?", expectedAnswer: 'You said: "Question 1?".', status: "done", answer: 'You said: "Question 1?".', citations: [], answerCorrectness: 1 });
+    const sheet = readXlsx(await (await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${second.id}/export-excel/`)).arrayBuffer());
+    items.forEach((item, i) => expect([sheet[i + 1][1], sheet[i + 1][3], sheet[i + 1][5], sheet[i + 1][8]]).toEqual([item.question, item.answer, item.replyTime, item.answerCorrectness]));
+  });
+
+  it("400 for a bad page, 401, 403 without chatbot.view, 404 for another organization's web chat or run", async () => {
+    const owner = await seedOwner();
+    const { webChatId } = await webChatWithBot(owner);
+    const created = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: await upload(owner, "q.csv", "Hello?\n", "text/csv") }), 201);
+    const base = `/web-chats/${webChatId}/batch-qas/`;
+    await expectError(await owner.fetch("GET", `${base}?page=0`), 400, "invalid");
+    await expectError(await owner.fetch("GET", `${base}${created.id}/items/?page=abc`), 400, "invalid");
+    await expectError(await call("GET", `/api/v1${base}`), 401, "not_authenticated");
+    await expectError(await call("GET", `/api${base}${created.id}/items/`), 401, "not_authenticated");
+    const viewer = await seedMember(owner, ["inbox.view", "conversation.view"]);
+    await expectError(await viewer.fetch("GET", base), 403, "permission_denied");
+    await expectError(await viewer.fetch("GET", `${base}${created.id}/items/`), 403, "permission_denied");
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("GET", base), 404, "not_found");
+    await expectError(await stranger.fetch("GET", `${base}${created.id}/items/`), 404, "not_found");
+    const other = await webChatWithBot(owner);
+    await expectError(await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/${created.id}/items/`), 404, "not_found");
+    expect(await ok<Page<Batch>>(await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/`))).toMatchObject({ count: 0, results: [] });
+  });
+});

@@ -1,0 +1,178 @@
+import { useId, useState } from "preact/hooks";
+import { api, unwrap } from "../../api/client";
+import { Button } from "../../components/button";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { CheckboxField } from "../../components/field";
+import { announce } from "../../components/announcer";
+import { useResource } from "../../components/use-resource";
+import { allMembers, memberName, type Group } from "./members-api";
+import { t } from "./strings";
+
+interface Link {
+  /** The link's id (what DELETE takes). */
+  id: string;
+  /** The linked thing's id and name. */
+  target: { id: string; name: string };
+}
+
+/**
+ * What a group holds through link records (members, assistants): the list with a remove button
+ * each, and a picker of what is not linked yet with an add button.
+ */
+function Links({ title, empty, pickLabel, links, candidates, manage, onAdd, onRemove, removeLabel }: {
+  title: string;
+  empty: string;
+  pickLabel: string;
+  links: Link[] | undefined;
+  candidates: { id: string; name: string }[] | undefined;
+  manage: boolean;
+  onAdd: (target: { id: string; name: string }) => Promise<void>;
+  onRemove: (link: Link) => Promise<void>;
+  removeLabel: (name: string) => string;
+}) {
+  const id = useId();
+  const [choice, setChoice] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const linked = new Set(links?.map((l) => l.target.id));
+  const free = candidates?.filter((c) => !linked.has(c.id)) ?? [];
+  return (
+    <section class="section" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {links === undefined ? (
+        <Loading />
+      ) : links.length === 0 ? (
+        <p class="muted">{empty}</p>
+      ) : (
+        <ul class="links" aria-labelledby={`${id}-title`}>
+          {links.map((l) => (
+            <li key={l.id}>
+              <span>{l.target.name}</span>
+              {manage && <Button variant="quiet" busy={busy} aria-label={removeLabel(l.target.name)} onClick={() => run(() => onRemove(l))}>{t("remove")}</Button>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {manage && free.length > 0 && (
+        <div class="add-link">
+          <div class="field">
+            <label for={`${id}-pick`}>{pickLabel}</label>
+            <select id={`${id}-pick`} value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
+              <option value="">{t("choose")}</option>
+              {free.map((c) => (
+                <option key={c.id} value={c.id}>{c.name}</option>
+              ))}
+            </select>
+          </div>
+          <Button busy={busy} disabled={!choice} onClick={() => run(async () => {
+            await onAdd(free.find((c) => c.id === choice)!);
+            setChoice("");
+          })}>{t("add")}</Button>
+        </div>
+      )}
+      <ErrorAlert error={error} />
+    </section>
+  );
+}
+
+export function GroupMembers({ organizationId, group, manage, onChanged }: { organizationId: string; group: Group; manage: boolean; onChanged: () => void }) {
+  const path = { organizationPk: organizationId, groupPk: group.id };
+  const links = useResource(() => unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/", { params: { path, query: { pageSize: 100 } } })), [group.id]);
+  const members = useResource(() => (manage ? allMembers(organizationId) : Promise.resolve([])), [organizationId]);
+  return (
+    <Links
+      title={t("groupMembers")}
+      empty={t("groupMembersEmpty")}
+      pickLabel={t("addToGroup")}
+      links={links.data?.results.map((l) => ({ id: l.id, target: { id: l.member.id, name: memberName(l.member) } }))}
+      candidates={members.data?.filter((m) => !m.isOwner).map((m) => ({ id: m.id, name: memberName(m) }))}
+      manage={manage}
+      removeLabel={(name) => t("removeNamed", { name })}
+      onAdd={async (m) => {
+        await unwrap(api.POST("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/", { params: { path }, body: { members: [m.id] } }));
+        announce(t("addedToGroup", { name: m.name }));
+        await links.reload();
+        onChanged();
+      }}
+      onRemove={async (l) => {
+        await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/{id}/", { params: { path: { ...path, id: l.id } } }));
+        announce(t("removedFromGroup", { name: l.target.name }));
+        await links.reload();
+        onChanged();
+      }}
+    />
+  );
+}
+
+export function GroupAssistants({ organizationId, group, manage }: { organizationId: string; group: Group; manage: boolean }) {
+  const path = { organizationPk: organizationId, groupPk: group.id };
+  const links = useResource(() => unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/", { params: { path, query: { pageSize: 100 } } })), [group.id]);
+  const chatbots = useResource(() => (manage ? unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).then((p) => p.results) : Promise.resolve([])), [organizationId]);
+  return (
+    <Links
+      title={t("assistants")}
+      empty={t("assistantsEmpty")}
+      pickLabel={t("addAssistant")}
+      links={links.data?.results.map((l) => ({ id: l.id, target: l.chatbot }))}
+      candidates={chatbots.data?.map((c) => ({ id: c.id, name: c.name }))}
+      manage={manage}
+      removeLabel={(name) => t("removeNamed", { name })}
+      onAdd={async (c) => {
+        await unwrap(api.POST("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/bulk-create/", { params: { path }, body: { chatbots: [c.id] } }));
+        announce(t("assistantAdded", { name: c.name }));
+        await links.reload();
+      }}
+      onRemove={async (l) => {
+        await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/{id}/", { params: { path: { ...path, id: l.id } } }));
+        announce(t("assistantRemoved", { name: l.target.name }));
+        await links.reload();
+      }}
+    />
+  );
+}
+
+/** Knowledge bases carry their groups themselves: ticking one adds this group to its `groups`. */
+export function GroupKnowledgeBases({ group, manage }: { group: Group; manage: boolean }) {
+  const bases = useResource(() => unwrap(api.GET("/api/v1/knowledge-bases/", { params: { query: { pageSize: 100 } } })).then((p) => p.results), [group.id]);
+  const [error, setError] = useState<unknown>(null);
+  const toggle = async (kb: NonNullable<typeof bases.data>[number], on: boolean) => {
+    setError(null);
+    const others = kb.groups.filter((g) => g.id !== group.id).map((g) => ({ id: g.id }));
+    try {
+      await unwrap(api.PATCH("/api/v1/knowledge-bases/{id}/", { params: { path: { id: kb.id } }, body: { groups: on ? [...others, { id: group.id }] : others } }));
+      announce(t("kbSaved", { name: kb.name }));
+      await bases.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <section class="section" aria-labelledby="group-kb-title">
+      <h2 id="group-kb-title">{t("knowledgeBases")}</h2>
+      <p class="muted">{t("knowledgeBasesHint")}</p>
+      {bases.data === undefined ? (
+        bases.loading && <Loading />
+      ) : bases.data.length === 0 ? (
+        <p class="muted">{t("knowledgeBasesEmpty")}</p>
+      ) : (
+        <div class="kb-list">
+          {bases.data.map((kb) => (
+            <CheckboxField key={kb.id} label={kb.name} checked={kb.groups.some((g) => g.id === group.id)} disabled={!manage} onChange={(e) => toggle(kb, e.currentTarget.checked)} />
+          ))}
+        </div>
+      )}
+      <ErrorAlert error={error ?? bases.error} />
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from "preact/hooks";
+import { ApiProblem, api, unwrap } from "../../api/client";
+import { Button } from "../../components/button";
+import { ConfirmDialog } from "../../components/confirm";
+import { Dialog } from "../../components/dialog";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { TextField } from "../../components/field";
+import { DataTable, type Column } from "../../components/data-table";
+import { announce } from "../../components/announcer";
+import { useResource } from "../../components/use-resource";
+import { t as common } from "../../components/strings";
+import { BASE, followLink, navigate } from "../../shell/router";
+import { can } from "../../shell/session";
+import { PermissionMatrix } from "./matrix";
+import { listGroups, permissionCatalogue, type Group } from "./members-api";
+import { t } from "./strings";
+
+/** The organization's groups: created with their permissions, opened, deleted. */
+export function GroupsSection({ organizationId, version }: { organizationId: string; version: number }) {
+  const groups = useResource(() => listGroups(organizationId), [organizationId, version]);
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<Group | null>(null);
+  const manage = can("group.manage");
+  const columns: Column<Group>[] = [
+    { label: t("groupName"), rowHeader: true, cell: (g) => <a href={`${BASE}/members/groups/${g.id}`} onClick={followLink}>{g.name}</a> },
+    { label: t("permissions"), class: "wrap", cell: (g) => g.permissions.map((p) => p.codename).join(", ") || "—" },
+    { label: t("membersCount"), cell: (g) => g.membersCount },
+  ];
+  if (manage)
+    columns.push({
+      label: t("actions"),
+      hiddenLabel: true,
+      cell: (g) => (
+        <div class="row-actions">
+          <Button variant="danger" aria-label={t("deleteNamed", { name: g.name })} onClick={() => setDeleting(g)}>{t("delete")}</Button>
+        </div>
+      ),
+    });
+  return (
+    <section class="section" aria-labelledby="groups-title">
+      <div class="section-head">
+        <h2 id="groups-title">{t("groupsTitle")}</h2>
+        {manage && <Button variant="primary" onClick={() => setCreating(true)}>{t("newGroup")}</Button>}
+      </div>
+      <p class="muted">{t("groupsIntro")}</p>
+      <ErrorAlert error={groups.error} />
+      {groups.data === undefined ? (
+        groups.loading && <Loading />
+      ) : groups.data.results.length === 0 ? (
+        <p>{t("noGroupsYet")}</p>
+      ) : (
+        <DataTable labelledBy="groups-title" rows={groups.data.results} rowKey={(g) => g.id} columns={columns} />
+      )}
+      {creating && <NewGroup organizationId={organizationId} onClose={() => setCreating(false)} />}
+      <ConfirmDialog
+        open={!!deleting}
+        title={t("deleteGroupTitle")}
+        message={t("deleteGroupMessage", { n: deleting?.membersCount ?? 0 })}
+        action={t("delete")}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/groups/{id}/", { params: { path: { organizationPk: organizationId, id: deleting!.id } } }));
+          announce(t("groupDeleted", { name: deleting!.name }));
+          await groups.reload();
+        }}
+      />
+    </section>
+  );
+}
+
+/** Name and permissions; the new group's page opens next (its members, assistants, knowledge bases). */
+function NewGroup({ organizationId, onClose }: { organizationId: string; onClose: () => void }) {
+  const catalogue = useResource(permissionCatalogue, []);
+  const [selected, setSelected] = useState(new Set<string>());
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget as HTMLFormElement).get("name") ?? "").trim();
+    setBusy(true);
+    setProblem(null);
+    try {
+      const group = await unwrap(api.POST("/api/v1/organizations/{organizationPk}/groups/", { params: { path: { organizationPk: organizationId } }, body: { name, permissions: [...selected] } }));
+      announce(t("groupSaved", { name: group.name }));
+      onClose();
+      navigate(`/members/groups/${group.id}`);
+    } catch (err) {
+      setProblem(err as ApiProblem);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      title={t("newGroup")}
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{common("cancel")}</Button>
+          <Button type="submit" form="new-group" variant="primary" busy={busy}>{t("create")}</Button>
+        </>
+      }
+    >
+      <form id="new-group" class="stack" onSubmit={submit}>
+        <TextField label={t("groupName")} name="name" required maxLength={150} error={problem?.field("name")} />
+        {catalogue.data ? <PermissionMatrix catalogue={catalogue.data} selected={selected} onChange={setSelected} /> : <Loading />}
+        <ErrorAlert error={(problem && !problem.field("name") ? problem : null) ?? catalogue.error} />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,162 @@
+import { useState } from "preact/hooks";
+import { ApiProblem, api, unwrap } from "../../api/client";
+import { Button } from "../../components/button";
+import { ConfirmDialog } from "../../components/confirm";
+import { Dialog } from "../../components/dialog";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { CheckboxField, TextField } from "../../components/field";
+import { DataTable, type Column } from "../../components/data-table";
+import { Pager } from "../../components/pager";
+import { announce } from "../../components/announcer";
+import { useResource } from "../../components/use-resource";
+import { t as common } from "../../components/strings";
+import { formatTime } from "../../i18n";
+import { can } from "../../shell/session";
+import { listGroups, memberName, type Group, type Member } from "./members-api";
+import { t } from "./strings";
+
+const PAGE_SIZE = 20;
+
+/** The organization's members: added by e-mail, their groups changed, removed. */
+export function MembersSection({ organizationId, groupsChanged }: { organizationId: string; groupsChanged: () => void }) {
+  const path = { organizationPk: organizationId };
+  const [page, setPage] = useState(1);
+  const members = useResource(() => unwrap(api.GET("/api/v1/organizations/{organizationPk}/members/", { params: { path, query: { page, pageSize: PAGE_SIZE } } })), [organizationId, page]);
+  const [adding, setAdding] = useState(false);
+  const [grouping, setGrouping] = useState<Member | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const manage = can("member.manage");
+  const list = members.data && "results" in members.data ? members.data : undefined;
+  const columns: Column<Member>[] = [
+    { label: t("name"), rowHeader: true, cell: (m) => <>{memberName(m)} {m.isOwner && <span class="badge">{t("owner")}</span>}</> },
+    { label: t("email"), cell: (m) => m.user.email },
+    { label: t("groups"), class: "wrap", cell: (m) => (m.groups.length ? m.groups.map((g) => g.name).join(", ") : <span class="muted">{t("noGroups")}</span>) },
+    { label: t("joined"), cell: (m) => formatTime(m.createdAt) },
+  ];
+  if (manage)
+    columns.push({
+      label: t("actions"),
+      hiddenLabel: true,
+      cell: (m) =>
+        !m.isOwner && (
+          <div class="row-actions">
+            <Button aria-label={t("editGroupsNamed", { name: memberName(m) })} onClick={() => setGrouping(m)}>{t("editGroups")}</Button>
+            <Button variant="danger" aria-label={t("removeNamed", { name: memberName(m) })} onClick={() => setRemoving(m)}>{t("remove")}</Button>
+          </div>
+        ),
+    });
+  const changed = async () => {
+    await members.reload();
+    groupsChanged();
+  };
+  return (
+    <section class="section" aria-labelledby="members-title">
+      <div class="section-head">
+        <h2 id="members-title">{t("members")}</h2>
+        {manage && <Button variant="primary" onClick={() => setAdding(true)}>{t("addMember")}</Button>}
+      </div>
+      <p class="muted">{t("membersIntro")}</p>
+      <ErrorAlert error={members.error} />
+      {!list ? members.loading && <Loading /> : <DataTable labelledBy="members-title" rows={list.results} rowKey={(m) => m.id} columns={columns} />}
+      {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} onPage={setPage} />}
+      {adding && <AddMember organizationId={organizationId} onClose={() => setAdding(false)} onAdded={members.reload} />}
+      {grouping && <MemberGroups organizationId={organizationId} member={grouping} onClose={() => setGrouping(null)} onSaved={changed} />}
+      <ConfirmDialog
+        open={!!removing}
+        title={t("removeMemberTitle")}
+        message={t("removeMemberMessage", { name: removing ? memberName(removing) : "" })}
+        action={t("remove")}
+        onClose={() => setRemoving(null)}
+        onConfirm={async () => {
+          await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/members/{id}/", { params: { path: { ...path, id: removing!.id } } }));
+          announce(t("memberRemoved", { name: memberName(removing!) }));
+          await changed();
+        }}
+      />
+    </section>
+  );
+}
+
+function AddMember({ organizationId, onClose, onAdded }: { organizationId: string; onClose: () => void; onAdded: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const email = String(new FormData(event.currentTarget as HTMLFormElement).get("email") ?? "").trim();
+    setBusy(true);
+    setProblem(null);
+    try {
+      const member = await unwrap(api.POST("/api/v1/organizations/{organizationPk}/members/", { params: { path: { organizationPk: organizationId } }, body: { email } }));
+      announce(t("memberAdded", { name: memberName(member) }));
+      onAdded();
+      onClose();
+    } catch (err) {
+      setProblem(err as ApiProblem);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      title={t("addMember")}
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{common("cancel")}</Button>
+          <Button type="submit" form="add-member" variant="primary" busy={busy}>{t("add")}</Button>
+        </>
+      }
+    >
+      <form id="add-member" class="stack" onSubmit={submit}>
+        <TextField label={t("email")} name="email" type="email" required autoComplete="off" hint={t("emailHint")} error={problem?.field("email")} />
+        {problem && !problem.field("email") && <ErrorAlert error={problem} />}
+      </form>
+    </Dialog>
+  );
+}
+
+/** Ticks the groups a member is in (update-groups replaces the whole set). */
+function MemberGroups({ organizationId, member, onClose, onSaved }: { organizationId: string; member: Member; onClose: () => void; onSaved: () => void }) {
+  const groups = useResource(() => listGroups(organizationId), [organizationId]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const chosen = new FormData(event.currentTarget as HTMLFormElement).getAll("group").map(String);
+    setBusy(true);
+    setError(null);
+    try {
+      await unwrap(api.POST("/api/v1/organizations/{organizationPk}/members/{id}/update-groups/", { params: { path: { organizationPk: organizationId, id: member.id } }, body: { groups: chosen } }));
+      announce(t("groupsSaved", { name: memberName(member) }));
+      onSaved();
+      onClose();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const held = new Set(member.groups.map((g) => g.id));
+  return (
+    <Dialog
+      title={t("groupsOf", { name: memberName(member) })}
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{common("cancel")}</Button>
+          <Button type="submit" form="member-groups" variant="primary" busy={busy}>{t("save")}</Button>
+        </>
+      }
+    >
+      <form id="member-groups" onSubmit={submit}>
+        <fieldset class="plain stack">
+          <legend class="hint">{t("groupsHint")}</legend>
+          {groups.data === undefined ? <Loading /> : groups.data.results.length === 0 ? <p>{t("noGroupsYet")}</p> : groups.data.results.map((g: Group) => <CheckboxField key={g.id} label={g.name} name="group" value={g.id} defaultChecked={held.has(g.id)} />)}
+        </fieldset>
+        <ErrorAlert error={error ?? groups.error} />
+      </form>
+    </Dialog>
+  );
+}

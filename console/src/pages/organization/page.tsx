@@ -1,0 +1,138 @@
+import { useState } from "preact/hooks";
+import { ApiProblem, api, unwrap, type Schemas } from "../../api/client";
+import { Button } from "../../components/button";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { TextField } from "../../components/field";
+import { PageHeader } from "../../components/page-header";
+import { announce } from "../../components/announcer";
+import { useResource } from "../../components/use-resource";
+import { formatTime } from "../../i18n";
+import type { PageProps } from "../types";
+import { t } from "./strings";
+
+type Organization = Schemas["Organization"];
+const LOGOS = ["compactLogo", "fullLogo"] as const;
+const TEXT = ["name", "themePrimaryColor", "companyName", "taxId", "contactPhone"] as const;
+
+/** The organization's settings and its logos (uploaded through the API's multipart form). */
+export default function OrganizationPage({ organizationId }: PageProps) {
+  const loaded = useResource(() => unwrap(api.GET("/api/v1/organizations/{id}/", { params: { path: { id: organizationId } } })), [organizationId]);
+  const [organization, setOrganization] = useState<Organization | null>(null);
+  const current = organization ?? loaded.data;
+  return (
+    <>
+      <PageHeader title={t("title")} />
+      <ErrorAlert error={loaded.error} />
+      {!current ? (
+        loaded.loading && <Loading />
+      ) : (
+        <>
+          <Settings key={current.id} organization={current} onSaved={setOrganization} />
+          <Logos organization={current} onSaved={setOrganization} />
+        </>
+      )}
+    </>
+  );
+}
+
+const patch = (id: string, body: Record<string, unknown> | FormData) => unwrap(api.PATCH("/api/v1/organizations/{id}/", { params: { path: { id } }, body: body as never }));
+
+function Settings({ organization, onSaved }: { organization: Organization; onSaved: (o: Organization) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const value = (k: string) => String(form.get(k) ?? "").trim();
+    const body = Object.fromEntries(TEXT.map((k) => [k, k === "name" ? value(k) : value(k) || null]));
+    setBusy(true);
+    setProblem(null);
+    try {
+      onSaved(await patch(organization.id, body));
+      announce(t("saved"));
+    } catch (err) {
+      setProblem(err as ApiProblem);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="section" aria-labelledby="settings-title">
+      <h2 id="settings-title">{t("settings")}</h2>
+      <dl class="org-facts">
+        <dt>{t("plan")}</dt>
+        <dd>{organization.organizationPlan.planName}</dd>
+        <dt>{t("created")}</dt>
+        <dd>{formatTime(organization.createdAt)}</dd>
+      </dl>
+      <form class="stack org-form" onSubmit={submit} aria-labelledby="settings-title">
+        <TextField label={t("name")} name="name" required maxLength={200} defaultValue={organization.name} error={problem?.field("name")} />
+        <TextField label={t("themePrimaryColor")} name="themePrimaryColor" maxLength={7} placeholder="#3366FF" hint={t("themePrimaryColorHint")} defaultValue={organization.themePrimaryColor ?? ""} error={problem?.field("themePrimaryColor")} />
+        <TextField label={t("companyName")} name="companyName" maxLength={200} defaultValue={organization.companyName ?? ""} error={problem?.field("companyName")} />
+        <TextField label={t("taxId")} name="taxId" inputMode="numeric" maxLength={8} hint={t("taxIdHint")} defaultValue={organization.taxId ?? ""} error={problem?.field("taxId")} />
+        <TextField label={t("contactPhone")} name="contactPhone" type="tel" maxLength={50} defaultValue={organization.contactPhone ?? ""} error={problem?.field("contactPhone")} />
+        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
+        <div>
+          <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Logos({ organization, onSaved }: { organization: Organization; onSaved: (o: Organization) => void }) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const run = async (field: (typeof LOGOS)[number], body: Record<string, unknown> | FormData, said: "uploaded" | "removed") => {
+    setBusy(field);
+    setProblem(null);
+    try {
+      onSaved(await patch(organization.id, body));
+      announce(t(said, { name: t(field) }));
+    } catch (err) {
+      setProblem(err as ApiProblem);
+      announce((err as ApiProblem).field?.(field) ?? (err as Error).message, true);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <section class="section" aria-labelledby="logos-title">
+      <h2 id="logos-title">{t("logos")}</h2>
+      <p class="muted">{t("logosIntro")}</p>
+      <div class="logos">
+        {LOGOS.map((field) => {
+          const url = organization[field];
+          const error = problem?.field(field);
+          return (
+            <div class="logo-card" key={field}>
+              <h3>{t(field)}</h3>
+              {url ? <img src={url} alt={t("current", { name: t(field) })} /> : <p class="muted">{t("noLogo")}</p>}
+              <label class="btn secondary file-button">
+                {t("choose", { name: t(field) })}
+                <input
+                  type="file"
+                  accept="image/png,image/jpeg,image/gif"
+                  class="sr-only"
+                  disabled={busy !== null}
+                  aria-describedby={error ? `${field}-error` : undefined}
+                  onChange={(e) => {
+                    const file = e.currentTarget.files?.[0];
+                    e.currentTarget.value = "";
+                    if (!file) return;
+                    const form = new FormData();
+                    form.set(field, file);
+                    void run(field, form, "uploaded");
+                  }}
+                />
+              </label>
+              {url && <Button variant="quiet" busy={busy === field} onClick={() => run(field, { [field]: null }, "removed")}>{t("remove", { name: t(field) })}</Button>}
+              {error && <p class="field-error" id={`${field}-error`}>{error}</p>}
+            </div>
+          );
+        })}
+      </div>
+      {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { useState } from "preact/hooks";
+import { Button } from "../../components/button";
+import { ConfirmDialog } from "../../components/confirm";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { announce } from "../../components/announcer";
+import { DataTable, type Column } from "../../components/data-table";
+import { PageHeader } from "../../components/page-header";
+import { Pager } from "../../components/pager";
+import { useResource } from "../../components/use-resource";
+import { can } from "../../shell/session";
+import type { PageProps } from "../types";
+import { deleteSkill, listSkills, type SkillItem } from "./api";
+import { SkillDialog } from "./skill-dialog";
+import { UploadDialog } from "./upload-dialog";
+import { t } from "./strings";
+
+/** Skills: packages of instructions and files an agent loads when a question calls for them. */
+export default function SkillsPage({ organizationId }: PageProps) {
+  const [page, setPage] = useState(1);
+  const skills = useResource(() => listSkills(page), [organizationId, page]);
+  const manage = can("skill.manage");
+  const [uploading, setUploading] = useState(false);
+  const [viewing, setViewing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<SkillItem | null>(null);
+  const columns: Column<SkillItem>[] = [
+    { label: t("name"), rowHeader: true, cell: (s) => s.name },
+    { label: t("description"), class: "wrap-text", cell: (s) => s.description },
+    { label: t("source"), cell: (s) => t(s.source === "upload" ? "sourceUpload" : "sourceManual") },
+    { label: t("resources"), cell: (s) => s.resources.length },
+    { label: t("attachedTools"), cell: (s) => s.attachedTools.map((a) => a.displayName).join(", ") || "—" },
+    {
+      label: t("actions"),
+      hiddenLabel: true,
+      cell: (s) => (
+        <div class="row-actions">
+          <Button aria-label={t("viewNamed", { name: s.name })} onClick={() => setViewing(s.id)}>{t("view")}</Button>
+          {manage && s.canDelete && <Button variant="danger" aria-label={t("deleteNamed", { name: s.name })} onClick={() => setDeleting(s)}>{t("delete")}</Button>}
+        </div>
+      ),
+    },
+  ];
+  return (
+    <>
+      <PageHeader title={t("title")}>{manage && <Button variant="primary" onClick={() => setUploading(true)}>{t("uploadSkill")}</Button>}</PageHeader>
+      <p class="muted" id="skills-intro">{t("intro")}</p>
+      <h2 id="skills-title" class="sr-only">{t("title")}</h2>
+      <ErrorAlert error={skills.error} />
+      {skills.data === undefined ? (
+        skills.loading && <Loading />
+      ) : skills.data.count === 0 ? (
+        <p>{t("noSkills")}</p>
+      ) : (
+        <>
+          <DataTable labelledBy="skills-title" rows={skills.data.results} rowKey={(s) => s.id} columns={columns} />
+          <Pager page={page} count={skills.data.count} pageSize={20} onPage={setPage} />
+        </>
+      )}
+      {uploading && (
+        <UploadDialog
+          organizationId={organizationId}
+          onClose={() => setUploading(false)}
+          onUploaded={(r) => {
+            announce(t("uploaded", { name: r.name, message: r.message }));
+            skills.reload();
+          }}
+        />
+      )}
+      {viewing && <SkillDialog id={viewing} onClose={() => setViewing(null)} />}
+      <ConfirmDialog
+        open={!!deleting}
+        title={t("deleteSkill")}
+        message={t("deleteMessage", { name: deleting?.name ?? "" })}
+        action={t("delete")}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await deleteSkill(deleting!.id);
+          announce(t("deleted", { name: deleting!.name }));
+          await skills.reload();
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import { TextField } from "../../components/field";
+import { UploadDialog as Upload } from "../../components/upload";
+import { UPLOAD_PATH, type SkillUploadResult } from "./api";
+import { t } from "./strings";
+
+/** Uploads a skill package (.zip with SKILL.md), its progress shown as the bytes leave. */
+export function UploadDialog({ organizationId, onClose, onUploaded }: { organizationId: string; onClose: () => void; onUploaded: (r: SkillUploadResult) => void }) {
+  return (
+    <Upload
+      title={t("uploadSkill")}
+      action={t("upload")}
+      progressLabel={t("uploading")}
+      path={UPLOAD_PATH}
+      organizationId={organizationId}
+      onClose={onClose}
+      onUploaded={(answer) => onUploaded(answer as SkillUploadResult)}
+      fields={(problem) => <TextField label={t("package")} name="file" type="file" accept=".zip,application/zip" required hint={t("packageHint")} error={problem?.field("file")} />}
+    />
+  );
+}

@@ -1,0 +1,110 @@
+import { useState } from "preact/hooks";
+import { Button } from "../../components/button";
+import { ConfirmDialog } from "../../components/confirm";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { announce } from "../../components/announcer";
+import { PageHeader } from "../../components/page-header";
+import { useResource } from "../../components/use-resource";
+import { BASE, followLink } from "../../shell/router";
+import { can } from "../../shell/session";
+import { checkConnection, deleteTable, getDatabase, type SqlTable } from "./api";
+import { AskSection } from "./ask-section";
+import { StatusBadge } from "./status";
+import { TableUpload } from "./table-upload";
+import { t } from "./strings";
+
+/** One database: its status, its tables with their columns, new tables from files, and "ask a question". */
+export function DatabaseDetail({ id, organizationId }: { id: string; organizationId: string }) {
+  const database = useResource(() => getDatabase(id), [organizationId, id]);
+  const manage = can("sql_database.manage");
+  const [uploading, setUploading] = useState(false);
+  const [checking, setChecking] = useState(false);
+  const [dropping, setDropping] = useState<SqlTable | null>(null);
+  const d = database.data;
+  const check = async () => {
+    setChecking(true);
+    try {
+      const after = await checkConnection(id);
+      announce(t(`status_${after.status}` as "status_connected"), after.status === "failed");
+      await database.reload();
+    } catch (err) {
+      announce((err as Error).message, true);
+    } finally {
+      setChecking(false);
+    }
+  };
+  return (
+    <>
+      <p class="back"><a href={`${BASE}/sql-databases`} onClick={followLink}>{t("allDatabases")}</a></p>
+      <PageHeader title={d?.name ?? t("title")}>
+        {manage && d?.databaseType === "managed" && <Button variant="primary" onClick={() => setUploading(true)}>{t("addTable")}</Button>}
+        {manage && d && d.databaseType !== "managed" && <Button busy={checking} onClick={check}>{t("checkConnection")}</Button>}
+      </PageHeader>
+      <ErrorAlert error={database.error} />
+      {!d ? (
+        database.loading && <Loading />
+      ) : (
+        <>
+          <p>
+            {t(`type_${d.databaseType}`)} · <StatusBadge status={d.status} active={d.isActive} />
+            {d.databaseUrl && <> · <code>{d.databaseUrl}</code></>}
+          </p>
+          {d.description && <p class="muted">{d.description}</p>}
+          {d.errorMessage && <ErrorAlert error={d.errorMessage} />}
+          <section aria-labelledby="tables-title" class="section">
+            <h2 id="tables-title">{t("tables")}</h2>
+            {d.tables.length === 0 && <p>{d.databaseType === "managed" ? t("noTablesManaged") : t("noTables")}</p>}
+            <ul class="sql-tables">
+              {d.tables.map((table) => (
+                <li key={table.id} class="sql-table">
+                  <div class="section-head">
+                    <h3>
+                      <code>{table.tableName}</code>
+                      {table.rowCount !== null && <span class="muted small"> · {t("rows", { n: table.rowCount })}</span>}
+                    </h3>
+                    {manage && d.databaseType === "managed" && (
+                      <Button variant="danger" aria-label={t("deleteNamed", { name: table.tableName })} onClick={() => setDropping(table)}>{t("delete")}</Button>
+                    )}
+                  </div>
+                  {table.description && <p class="muted">{table.description}</p>}
+                  <p class="small columns">
+                    {table.columns.map((c, i) => (
+                      <span key={c.id}>
+                        {i > 0 && ", "}
+                        <code>{c.columnName}</code> <span class="muted">{c.columnType}{c.isPrimaryKey ? ` · ${t("primaryKey")}` : ""}</span>
+                      </span>
+                    ))}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <AskSection database={d} />
+        </>
+      )}
+      {uploading && d && (
+        <TableUpload
+          databaseId={d.id}
+          organizationId={organizationId}
+          onClose={() => setUploading(false)}
+          onUploaded={(table) => {
+            announce(t("tableAdded", { name: table.tableName }));
+            database.reload();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={!!dropping}
+        title={t("deleteTable")}
+        message={t("deleteTableMessage", { name: dropping?.tableName ?? "" })}
+        action={t("delete")}
+        onClose={() => setDropping(null)}
+        onConfirm={async () => {
+          await deleteTable(id, dropping!.id);
+          announce(t("deleted", { name: dropping!.tableName }));
+          await database.reload();
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import { TextField } from "../../components/field";
+import { UploadDialog } from "../../components/upload";
+import { tablesPath, type SqlTable } from "./api";
+import { t } from "./strings";
+
+/** A managed table from a CSV or XLSX file: column names from its header row, types from its values. */
+export function TableUpload({ databaseId, organizationId, onClose, onUploaded }: { databaseId: string; organizationId: string; onClose: () => void; onUploaded: (t: SqlTable) => void }) {
+  return (
+    <UploadDialog
+      title={t("addTable")}
+      action={t("upload")}
+      progressLabel={t("uploading")}
+      path={tablesPath(databaseId)}
+      organizationId={organizationId}
+      onClose={onClose}
+      onUploaded={(answer) => onUploaded(answer as SqlTable)}
+      fields={(problem) => (
+        <>
+          <TextField label={t("tableFile")} name="file" type="file" accept=".csv,.xlsx" required hint={t("tableFileHint")} error={problem?.field("file")} />
+          <TextField label={t("tableName")} name="tableName" maxLength={63} hint={t("tableNameHint")} error={problem?.field("tableName")} />
+          <TextField label={t("description")} name="description" maxLength={10000} hint={t("tableDescriptionHint")} error={problem?.field("description")} />
+        </>
+      )}
+    />
+  );
+}

@@ -1,0 +1,83 @@
+import { useState } from "preact/hooks";
+import { ApiProblem } from "../../api/client";
+import { Button } from "../../components/button";
+import { Dialog } from "../../components/dialog";
+import { CheckboxField, SelectField, TextField } from "../../components/field";
+import { ErrorAlert } from "../../components/alert";
+import { t as common } from "../../components/strings";
+import { createConnector, updateConnector, type Connector, type ConnectorWrite, type RegistryEntry } from "./api";
+import { JsonFieldError, TextAreaField, jsonObject } from "./json-field";
+import { t } from "./strings";
+
+/** Enables a registry entry as a connector (or changes one): its URL placeholders and service-account headers (write-only). */
+export function ConnectorForm({ connector, registry, onClose, onSaved }: { connector?: Connector; registry: RegistryEntry[]; onClose: () => void; onSaved: (c: Connector) => void }) {
+  const [entryId, setEntryId] = useState(connector?.mcpRegistryId ?? registry[0]?.id ?? "");
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const entry = registry.find((e) => e.id === entryId);
+
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    setProblem(null);
+    const body: ConnectorWrite = { mcpRegistryId: entryId, displayName: text("displayName") || null, description: text("description") || null, isEnabled: !!form.get("isEnabled") };
+    if (entry?.urlVariables.length) body.urlVariables = Object.fromEntries(entry.urlVariables.map((v) => [v.name, text(`var-${v.name}`)]));
+    try {
+      const headers = jsonObject(text("authHeaders"), "authHeaders");
+      if (headers) body.authHeaders = headers;
+      else if (form.get("removeHeaders")) body.authHeaders = null;
+    } catch (err) {
+      if (err instanceof JsonFieldError) return setProblem(new ApiProblem(400, err.message, "invalid", { [err.field]: [err.message] }));
+      throw err;
+    }
+    setBusy(true);
+    try {
+      onSaved(connector ? await updateConnector(connector.id, body) : await createConnector(body));
+      onClose();
+    } catch (err) {
+      setProblem(err as ApiProblem);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const formId = connector ? `connector-form-${connector.id}` : "connector-form-new";
+  return (
+    <Dialog
+      title={connector ? t("editConnector") : t("addConnector")}
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{common("cancel")}</Button>
+          <Button type="submit" form={formId} variant="primary" busy={busy}>{connector ? t("save") : t("add")}</Button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={submit} class="stack">
+        <SelectField
+          label={t("registryEntry")}
+          value={entryId}
+          disabled={!!connector}
+          onChange={(e) => setEntryId(e.currentTarget.value)}
+          options={registry.map((e) => [e.id, e.name])}
+          hint={entry?.description}
+          error={problem?.field("mcpRegistryId")}
+        />
+        <TextField label={t("displayName")} name="displayName" maxLength={200} defaultValue={connector?.displayName ?? ""} hint={t("defaultEntryName")} error={problem?.field("displayName")} />
+        <TextField label={t("description")} name="description" maxLength={10000} defaultValue={connector?.description ?? ""} error={problem?.field("description")} />
+        {entry?.urlVariables.map((v) => (
+          <TextField key={v.name} label={v.name} name={`var-${v.name}`} required defaultValue={connector?.urlVariables[v.name] ?? ""} hint={v.description} error={problem?.field(`urlVariables.${v.name}`) ?? problem?.field("urlVariables")} />
+        ))}
+        {entry && entry.authKind !== "none" && (
+          <>
+            <TextAreaField label={t("authHeaders")} name="authHeaders" rows={3} hint={`${entry.authHint}. ${connector?.hasAuthHeaders ? t("headersKept") : t("headersWriteOnly")}`} error={problem?.field("authHeaders")} />
+            {connector?.hasAuthHeaders && <CheckboxField label={t("removeHeaders")} name="removeHeaders" />}
+          </>
+        )}
+        <CheckboxField label={t("enabled")} name="isEnabled" defaultChecked={connector?.isEnabled ?? true} hint={t("enabledHint")} />
+        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,83 @@
+import { useState } from "preact/hooks";
+import { Button } from "../../components/button";
+import { ConfirmDialog } from "../../components/confirm";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { announce } from "../../components/announcer";
+import { DataTable, type Column } from "../../components/data-table";
+import { Pager } from "../../components/pager";
+import { useResource } from "../../components/use-resource";
+import { can } from "../../shell/session";
+import { deleteConnector, listConnectors, listRegistry, type Connector } from "./api";
+import { ConnectorForm } from "./connector-form";
+import { t } from "./strings";
+
+/** The organization's connectors: instances of the MCP registry's entries, enabled or not. */
+export function ConnectorsSection({ organizationId }: { organizationId: string }) {
+  const [page, setPage] = useState(1);
+  const connectors = useResource(() => listConnectors(page), [organizationId, page]);
+  const registry = useResource(listRegistry, []);
+  const manage = can("tool.manage");
+  const [editing, setEditing] = useState<Connector | "new" | null>(null);
+  const [deleting, setDeleting] = useState<Connector | null>(null);
+  const columns: Column<Connector>[] = [
+    { label: t("displayName"), rowHeader: true, cell: (c) => c.displayName },
+    { label: t("registryEntry"), cell: (c) => c.mcpRegistry.name },
+    { label: t("serverUrl"), class: "wrap", cell: (c) => <span class="small">{c.serverUrl}</span> },
+    { label: t("status"), cell: (c) => <span class={`status ${c.isEnabled ? "ok" : "muted"}`}>{c.isEnabled ? t("enabled") : t("disabled")}</span> },
+    { label: t("authHeaders"), cell: (c) => (c.hasAuthHeaders ? t("stored") : "—") },
+  ];
+  if (manage)
+    columns.push({
+      label: t("actions"),
+      hiddenLabel: true,
+      cell: (c) => (
+        <div class="row-actions">
+          <Button aria-label={t("editNamed", { name: c.displayName })} onClick={() => setEditing(c)}>{t("edit")}</Button>
+          <Button variant="danger" aria-label={t("deleteNamed", { name: c.displayName })} onClick={() => setDeleting(c)}>{t("delete")}</Button>
+        </div>
+      ),
+    });
+  return (
+    <section aria-labelledby="connectors-title" class="section">
+      <div class="section-head">
+        <h2 id="connectors-title">{t("connectors")}</h2>
+        {manage && registry.data && <Button variant="primary" onClick={() => setEditing("new")}>{t("addConnector")}</Button>}
+      </div>
+      <p class="muted">{t("connectorsIntro")}</p>
+      <ErrorAlert error={connectors.error ?? registry.error} />
+      {connectors.data === undefined ? (
+        connectors.loading && <Loading />
+      ) : connectors.data.count === 0 ? (
+        <p>{t("noConnectors")}</p>
+      ) : (
+        <>
+          <DataTable labelledBy="connectors-title" rows={connectors.data.results} rowKey={(c) => c.id} columns={columns} />
+          <Pager page={page} count={connectors.data.count} pageSize={20} onPage={setPage} />
+        </>
+      )}
+      {editing && registry.data && (
+        <ConnectorForm
+          connector={editing === "new" ? undefined : editing}
+          registry={registry.data}
+          onClose={() => setEditing(null)}
+          onSaved={(c) => {
+            announce(t("saved", { name: c.displayName }));
+            connectors.reload();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={!!deleting}
+        title={t("deleteConnector")}
+        message={t("deleteConnectorMessage", { name: deleting?.displayName ?? "" })}
+        action={t("delete")}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await deleteConnector(deleting!.id);
+          announce(t("deleted", { name: deleting!.displayName }));
+          await connectors.reload();
+        }}
+      />
+    </section>
+  );
+}

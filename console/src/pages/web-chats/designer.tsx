@@ -1,0 +1,129 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { ApiProblem, api, unwrap } from "../../api/client";
+import { Button } from "../../components/button";
+import { TextField } from "../../components/field";
+import { ErrorAlert, Loading, Notice } from "../../components/alert";
+import { PageHeader } from "../../components/page-header";
+import { announce } from "../../components/announcer";
+import { useResource } from "../../components/use-resource";
+import { BASE, followLink } from "../../shell/router";
+import { can } from "../../shell/session";
+import { draftOf, patchOf, previewConfig, type Draft, type WebChat } from "./draft";
+import { ColourFields, FeatureFields, GeneralFields, ImageFields, MessageFields } from "./fields";
+import { DomainCheck, EmbedSection, IdentitySection } from "./embed";
+import { WidgetPreview } from "./preview";
+import { t } from "./strings";
+
+async function load(id: string) {
+  const chat = await unwrap(api.GET("/api/v1/web-chats/{id}/", { params: { path: { id } } }));
+  // The assistant's name is what the widget shows as the sender; without the inbox it is the web chat's.
+  const inbox = await unwrap(api.GET("/api/v1/inboxes/{id}/", { params: { path: { id: chat.inbox.id } } })).catch(() => null);
+  return { chat, assistantName: inbox?.chatbot?.name ?? null };
+}
+
+/** One web chat: every field, the live preview of the real widget, embedding, identity and domain. */
+export function Designer({ id }: { id: string }) {
+  const loaded = useResource(() => load(id), [id]);
+  const [saved, setSaved] = useState<WebChat | null>(null);
+  useEffect(() => setSaved(loaded.data?.chat ?? null), [loaded.data]);
+  if (!saved || !loaded.data)
+    return (
+      <>
+        <PageHeader title={t("title")} />
+        <ErrorAlert error={loaded.error} />
+        {loaded.loading && <Loading />}
+      </>
+    );
+  return <Editor key={saved.id} saved={saved} assistantName={loaded.data.assistantName} onSaved={setSaved} />;
+}
+
+function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantName: string | null; onSaved: (chat: WebChat) => void }) {
+  const canManage = can("inbox.manage");
+  const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
+  const [dirty, setDirty] = useState(false);
+  const [dark, setDark] = useState(saved.defaultThemeMode === "dark");
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const change = (changes: Partial<Draft>) => {
+    setDraft((d) => ({ ...d, ...changes }));
+    setDirty(true);
+  };
+  const config = useMemo(() => previewConfig(draft, assistantName), [draft, assistantName]);
+
+  const save = async (event: SubmitEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    try {
+      const chat = await unwrap(api.PATCH("/api/v1/web-chats/{id}/", { params: { path: { id: saved.id } }, body: patchOf(draft) as never }));
+      onSaved(chat);
+      setDraft(draftOf(chat));
+      setDirty(false);
+      announce(t("saved", { name: chat.name }));
+    } catch (err) {
+      const p = err as ApiProblem;
+      setProblem(p);
+      announce(Object.keys(p.errors ?? {}).length ? t("fixErrors") : p.detail, true);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const props = { draft, change, problem };
+  return (
+    <>
+      <PageHeader title={t("designerTitle", { name: saved.name })}>
+        <a class="btn secondary" href={`${BASE}/web-chats`} onClick={followLink}>{t("back")}</a>
+      </PageHeader>
+      {!canManage && <Notice>{t("readOnly")}</Notice>}
+      <div class="designer">
+        <form class="designer-form stack" onSubmit={save} aria-label={t("designerTitle", { name: saved.name })}>
+          <fieldset class="plain" disabled={!canManage}>
+            <div class="stack">
+              <GeneralFields {...props} />
+              <MessageFields {...props} />
+              <fieldset class="designer-group">
+                <legend>{t("look")}</legend>
+                <ModeSwitch dark={dark} onChange={setDark} />
+                <ColourFields {...props} dark={dark} />
+              </fieldset>
+              <ImageFields {...props} />
+              <FeatureFields {...props} />
+              <fieldset class="designer-group">
+                <legend>{t("domain")}</legend>
+                <TextField label={t("domainField")} value={draft.domain} spellcheck={false} placeholder="chat.example.com" hint={t("domainHint")} onInput={(e) => change({ domain: e.currentTarget.value })} error={problem?.field("customDomain.domain")} />
+                <DomainCheck chat={saved} canManage={canManage} onChecked={onSaved} />
+              </fieldset>
+            </div>
+          </fieldset>
+          {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
+          {canManage && (
+            <div class="save-bar">
+              <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
+              {dirty && <span class="muted">{t("unsaved")}</span>}
+            </div>
+          )}
+        </form>
+        <aside class="designer-preview" aria-labelledby="preview-title">
+          <h2 id="preview-title">{t("preview")}</h2>
+          <ModeSwitch dark={dark} onChange={setDark} compact />
+          <WidgetPreview config={config} dark={dark} />
+          <p class="hint">{t("previewHint")}</p>
+        </aside>
+      </div>
+      <EmbedSection chat={saved} />
+      <IdentitySection chat={saved} canManage={canManage} />
+    </>
+  );
+}
+
+/** Light or dark: which theme the colour fields edit and the preview shows. */
+function ModeSwitch({ dark, onChange, compact = false }: { dark: boolean; onChange: (dark: boolean) => void; compact?: boolean }) {
+  return (
+    <div class={`mode-switch${compact ? " compact" : ""}`} role="group" aria-label={t("editing")}>
+      {!compact && <span class="label">{t("editing")}</span>}
+      {([false, true] as const).map((d) => (
+        <Button key={String(d)} aria-pressed={dark === d} onClick={() => onChange(d)}>{t(d ? "dark" : "light")}</Button>
+      ))}
+    </div>
+  );
+}

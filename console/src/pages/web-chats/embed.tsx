@@ -1,0 +1,118 @@
+import { useState } from "preact/hooks";
+import { api, unwrap } from "../../api/client";
+import { Button } from "../../components/button";
+import { ConfirmDialog } from "../../components/confirm";
+import { CopyButton } from "../../components/copy-button";
+import { Dialog } from "../../components/dialog";
+import { ErrorAlert, Notice } from "../../components/alert";
+import { TextField } from "../../components/field";
+import { announce } from "../../components/announcer";
+import { snippetOf, type WebChat } from "./draft";
+import { t } from "./strings";
+
+/** The snippet to paste (with copy) and the link of the full-page chat: both show the saved settings. */
+export function EmbedSection({ chat }: { chat: WebChat }) {
+  const snippet = snippetOf(chat.id);
+  const page = `${location.origin}/chat/${chat.id}`;
+  return (
+    <section class="section" aria-labelledby="embed-title">
+      <h2 id="embed-title">{t("embed")}</h2>
+      <p class="muted">{t("embedIntro")}</p>
+      <div class="field">
+        <label for="embed-snippet">{t("snippet")}</label>
+        <textarea id="embed-snippet" class="code" rows={2} readOnly value={snippet} onFocus={(e) => e.currentTarget.select()} spellcheck={false} />
+      </div>
+      <div class="row-actions start">
+        <CopyButton text={snippet} label={t("copySnippet")} />
+      </div>
+      <p>
+        {t("fullPage")}: <a href={page} target="_blank" rel="noopener">{page}</a>
+      </p>
+    </section>
+  );
+}
+
+/** The identity secret of a private web chat: made (or replaced) on request and shown once. */
+export function IdentitySection({ chat, canManage }: { chat: WebChat; canManage: boolean }) {
+  const [asking, setAsking] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  return (
+    <section class="section" aria-labelledby="identity-title">
+      <h2 id="identity-title">{t("identity")}</h2>
+      <p class="muted">{t("identityIntro")}</p>
+      {chat.accessType !== "private" ? (
+        <Notice>{t("identityPublic")}</Notice>
+      ) : (
+        canManage && <Button onClick={() => setAsking(true)}>{t("rotate")}</Button>
+      )}
+      <ConfirmDialog
+        open={asking}
+        title={t("rotateTitle")}
+        message={t("rotateMessage")}
+        action={t("rotateAction")}
+        onClose={() => setAsking(false)}
+        onConfirm={async () => {
+          const answer = await unwrap(api.POST("/api/v1/web-chats/{id}/identity-secret/", { params: { path: { id: chat.id } } }));
+          setSecret(answer.secret);
+        }}
+      />
+      {secret && (
+        <Dialog title={t("secretTitle")} open onClose={() => setSecret(null)} footer={<Button variant="primary" onClick={() => setSecret(null)}>{t("done")}</Button>}>
+          <Notice tone="warning">{t("secretWarning")}</Notice>
+          <div class="secret">
+            <TextField label={t("secretLabel")} value={secret} readOnly spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
+            <CopyButton text={secret} />
+          </div>
+        </Dialog>
+      )}
+    </section>
+  );
+}
+
+type Check = { recordName: string; recordValue: string };
+
+/** The saved custom domain's verification status, and the DNS check (inside the form's domain group). */
+export function DomainCheck({ chat, canManage, onChecked }: { chat: WebChat; canManage: boolean; onChecked: (chat: WebChat) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [check, setCheck] = useState<Check | null>(null);
+  const domain = chat.customDomain;
+  if (!domain) return <p class="hint">{t("domainIntro")}</p>;
+  const verify = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { verification, ...updated } = await unwrap(api.POST("/api/v1/web-chats/{id}/custom-domain/verify/", { params: { path: { id: chat.id } } }));
+      setCheck(verification);
+      onChecked(updated);
+      const ok = updated.customDomain?.status === "active";
+      announce(t(ok ? "verified" : "notVerified", { domain: domain.domain }), !ok);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const status = domain.status;
+  return (
+    <div class="domain-check">
+      <p class="hint">{t("domainIntro")}</p>
+      <dl class="facts">
+        <dt>{t("domainSaved")}</dt>
+        <dd><code>{domain.domain}</code></dd>
+        <dt>{t("domainStatus")}</dt>
+        <dd><span class={`status ${status === "active" ? "ok" : status === "failed" ? "failed" : "muted"}`}>{t(status === "active" ? "activeDomain" : status)}</span></dd>
+        {check && (
+          <>
+            <dt>{t("recordName")}</dt>
+            <dd><code>{check.recordName}</code></dd>
+            <dt>{t("recordValue")}</dt>
+            <dd><code>{check.recordValue}</code></dd>
+          </>
+        )}
+      </dl>
+      <ErrorAlert error={error} />
+      {canManage && <Button busy={busy} onClick={verify}>{t("verify")}</Button>}
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { useId } from "preact/hooks";
+import type { ApiProblem } from "../../api/client";
+import { CheckboxField, SelectField, TextField } from "../../components/field";
+import { COLOURS, FLAGS, HEX, IMAGES, SHADOWS, type Draft, type Theme } from "./draft";
+import { t } from "./strings";
+
+export interface FieldsProps {
+  draft: Draft;
+  change: (changes: Partial<Draft>) => void;
+  problem: ApiProblem | null;
+}
+
+/** Name, description, state, access and the full-page back link. */
+export function GeneralFields({ draft, change, problem }: FieldsProps) {
+  return (
+    <fieldset class="designer-group">
+      <legend>{t("general")}</legend>
+      <TextField label={t("name")} value={draft.name} required maxLength={200} onInput={(e) => change({ name: e.currentTarget.value })} error={problem?.field("name")} />
+      <TextField label={t("description")} value={draft.description ?? ""} maxLength={2000} hint={t("descriptionHint")} onInput={(e) => change({ description: e.currentTarget.value })} error={problem?.field("description")} />
+      <CheckboxField label={t("isActive")} checked={draft.isActive} onChange={(e) => change({ isActive: e.currentTarget.checked })} />
+      <SelectField
+        label={t("accessType")}
+        value={draft.accessType}
+        options={[["public", t("public")], ["private", t("private")]]}
+        onChange={(e) => change({ accessType: e.currentTarget.value as Draft["accessType"] })}
+        error={problem?.field("accessType")}
+      />
+      <TextField label={t("backUrl")} value={draft.backUrl ?? ""} maxLength={2000} hint={t("backUrlHint")} onInput={(e) => change({ backUrl: e.currentTarget.value })} error={problem?.field("backUrl")} />
+    </fieldset>
+  );
+}
+
+export function ImageFields({ draft, change, problem }: FieldsProps) {
+  return (
+    <fieldset class="designer-group">
+      <legend>{t("images")}</legend>
+      <p class="hint">{t("imagesHint")}</p>
+      {IMAGES.map((k) => (
+        <TextField key={k} label={t(k)} type="url" value={draft[k] ?? ""} onInput={(e) => change({ [k]: e.currentTarget.value })} error={problem?.field(k)} />
+      ))}
+    </fieldset>
+  );
+}
+
+export function MessageFields({ draft, change, problem }: FieldsProps) {
+  return (
+    <fieldset class="designer-group">
+      <legend>{t("messages")}</legend>
+      <TextArea label={t("greeting")} value={draft.displayGreeting} hint={t("greetingHint")} rows={3} onInput={(v) => change({ displayGreeting: v })} error={problem?.field("displayGreeting")} />
+      <TextArea label={t("starters")} value={draft.startersText} hint={t("startersHint")} rows={4} onInput={(v) => change({ startersText: v })} error={problem?.field("displayConversationStarters")} />
+    </fieldset>
+  );
+}
+
+/** The colours of the theme being edited (light or dark), each as HEX text with a picker beside it. */
+export function ColourFields({ draft, change, problem, dark }: FieldsProps & { dark: boolean }) {
+  const key = dark ? "darkTheme" : "theme";
+  const theme = draft[key];
+  const set = (name: string, value: string | boolean) => change({ [key]: { ...theme, [name]: value } as Theme });
+  return (
+    <>
+      <SelectField
+        label={t("themeMode")}
+        value={draft.defaultThemeMode ?? "system"}
+        options={[["system", t("system")], ["light", t("light")], ["dark", t("dark")]]}
+        onChange={(e) => change({ defaultThemeMode: e.currentTarget.value as Draft["defaultThemeMode"] })}
+      />
+      <p class="hint">{t("colourHint")}</p>
+      <div class="colour-grid">
+        {COLOURS.map((name) => {
+          const value = String(theme[name] ?? "");
+          return (
+            <div class="colour" key={`${key}.${name}`}>
+              <TextField label={t(name)} value={value} maxLength={7} spellcheck={false} placeholder="#3366FF" onInput={(e) => set(name, e.currentTarget.value)} error={problem?.field(`${key}.${name}`)} />
+              <input type="color" class={HEX.test(value) ? "" : "unset"} aria-label={t("pick", { name: t(name) })} value={HEX.test(value) && value.length === 7 ? value : "#000000"} onInput={(e) => set(name, e.currentTarget.value)} />
+            </div>
+          );
+        })}
+      </div>
+      {SHADOWS.map((name) => (
+        <CheckboxField key={`${key}.${name}`} label={t(name)} checked={!!theme[name]} onChange={(e) => set(name, e.currentTarget.checked)} />
+      ))}
+    </>
+  );
+}
+
+export function FeatureFields({ draft, change }: FieldsProps) {
+  return (
+    <fieldset class="designer-group">
+      <legend>{t("features")}</legend>
+      {FLAGS.map((k) => (
+        <CheckboxField key={k} label={t(k)} checked={draft[k]} onChange={(e) => change({ [k]: e.currentTarget.checked })} />
+      ))}
+    </fieldset>
+  );
+}
+
+function TextArea({ label, value, hint, rows, onInput, error }: { label: string; value: string; hint: string; rows: number; onInput: (v: string) => void; error?: string }) {
+  const id = useId();
+  return (
+    <div class={`field${error ? " invalid" : ""}`}>
+      <label for={id}>{label}</label>
+      <textarea id={id} rows={rows} value={value} onInput={(e) => onInput(e.currentTarget.value)} aria-invalid={error ? true : undefined} aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`} />
+      <p class="hint" id={`${id}-hint`}>{hint}</p>
+      {error && <p class="field-error" id={`${id}-error`}>{error}</p>}
+    </div>
+  );
+}

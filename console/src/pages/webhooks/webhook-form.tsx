@@ -1,0 +1,155 @@
+import { useState } from "preact/hooks";
+import { ApiProblem, api, unwrap, type Schemas } from "../../api/client";
+import { ErrorAlert, Notice } from "../../components/alert";
+import { Button } from "../../components/button";
+import { CopyButton } from "../../components/copy-button";
+import { Dialog } from "../../components/dialog";
+import { CheckboxField, SelectField, TextField } from "../../components/field";
+import { t as common } from "../../components/strings";
+import { t } from "./strings";
+import { TextareaField } from "./textarea-field";
+
+export type Webhook = Schemas["Webhook"];
+type WebhookWrite = Schemas["WebhookWrite"];
+
+const DIRECTIONS = ["outgoing", "incoming", "receive"] as const;
+const METHODS = ["POST", "PUT", "PATCH"] as const;
+const PRESETS = ["service_standard", "custom", "genesys_cloud", "legacy"] as const;
+
+/** "Name: value" lines -> headers, or the number of the first line that is not one. */
+function parseHeaders(text: string): Record<string, string> | number {
+  const headers: Record<string, string> = {};
+  const lines = text.split("\n");
+  for (const [i, line] of lines.entries()) {
+    if (!line.trim()) continue;
+    const colon = line.indexOf(":");
+    if (colon < 1) return i + 1;
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/** 32 random letters and digits, for a secret the receiver and the service share. */
+function randomSecret(): string {
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  return [...crypto.getRandomValues(new Uint8Array(32))].map((b) => alphabet[b % 62]).join("");
+}
+
+/**
+ * Adds a webhook to an inbox (`webhook` absent) or changes one: every field of the configuration.
+ * A new secret (typed or generated) is shown once after saving, with a copy button; the API never
+ * returns it.
+ */
+export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: string; webhook?: Webhook; onClose: () => void; onSaved: (w: Webhook) => void }) {
+  const [direction, setDirection] = useState<WebhookWrite["direction"]>(webhook?.direction ?? "outgoing");
+  const [method, setMethod] = useState<NonNullable<WebhookWrite["method"]>>(webhook?.method ?? "POST");
+  const [preset, setPreset] = useState<WebhookWrite["templatePreset"]>(webhook?.templatePreset ?? "service_standard");
+  const [secret, setSecret] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const [headersError, setHeadersError] = useState<string | undefined>();
+  const [shownSecret, setShownSecret] = useState<string | null>(null);
+
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const headers = parseHeaders(String(form.get("headers") ?? ""));
+    if (typeof headers === "number") return setHeadersError(t("headersInvalid", { line: headers }));
+    setHeadersError(undefined);
+    const body: WebhookWrite = {
+      name: text("name"),
+      direction,
+      url: text("url"),
+      method,
+      isEnabled: form.get("isEnabled") === "on",
+      retryFailedDeliveries: form.get("retryFailedDeliveries") === "on",
+      templatePreset: preset,
+      headers,
+    };
+    if (preset === "custom" || webhook?.customTemplate) body.customTemplate = preset === "custom" ? String(form.get("customTemplate") ?? "") : webhook?.customTemplate;
+    const newSecret = secret.trim();
+    if (form.get("removeSecret")) body.secretToken = null;
+    else if (newSecret) body.secretToken = newSecret;
+    setBusy(true);
+    setProblem(null);
+    try {
+      const saved = webhook
+        ? await unwrap(api.PATCH("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/", { params: { path: { inboxId, webhookId: webhook.id } }, body }))
+        : await unwrap(api.POST("/api/v1/inboxes/{inboxId}/webhooks/", { params: { path: { inboxId } }, body }));
+      onSaved(saved);
+      if (body.secretToken) setShownSecret(newSecret);
+      else onClose();
+    } catch (err) {
+      setProblem(err as ApiProblem);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (shownSecret)
+    return (
+      <Dialog title={t("newSecretTitle")} open onClose={onClose} footer={<Button variant="primary" onClick={onClose}>{t("done")}</Button>}>
+        <Notice tone="warning">{t("newSecretWarning")}</Notice>
+        <div class="secret">
+          <TextField label={t("secretToken")} value={shownSecret} readOnly spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
+          <CopyButton text={shownSecret} />
+        </div>
+      </Dialog>
+    );
+  const formId = webhook ? `webhook-form-${webhook.id}` : "webhook-form-new";
+  const headerLines = Object.entries(webhook?.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join("\n");
+  return (
+    <Dialog
+      title={webhook ? t("editWebhook") : t("addWebhook")}
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{common("cancel")}</Button>
+          <Button type="submit" form={formId} variant="primary" busy={busy}>{webhook ? t("save") : t("add")}</Button>
+        </>
+      }
+    >
+      <form id={formId} class="stack" onSubmit={submit}>
+        <TextField label={t("name")} name="name" required maxLength={200} defaultValue={webhook?.name} error={problem?.field("name")} />
+        <SelectField
+          label={t("direction")}
+          value={direction}
+          onChange={(e) => setDirection(e.currentTarget.value as WebhookWrite["direction"])}
+          options={DIRECTIONS.map((d) => [d, t(d)])}
+          error={problem?.field("direction")}
+        />
+        <TextField label={t("url")} name="url" type="url" required maxLength={2000} defaultValue={webhook?.url} hint={t("urlHint")} error={problem?.field("url")} />
+        <SelectField label={t("method")} value={method} onChange={(e) => setMethod(e.currentTarget.value as typeof method)} options={METHODS.map((m) => [m, m])} />
+        <CheckboxField label={t("isEnabled")} name="isEnabled" defaultChecked={webhook?.isEnabled ?? true} />
+        <CheckboxField label={t("retryFailedDeliveries")} name="retryFailedDeliveries" defaultChecked={webhook?.retryFailedDeliveries ?? false} hint={t("retryHint")} />
+        <SelectField
+          label={t("templatePreset")}
+          value={preset}
+          onChange={(e) => setPreset(e.currentTarget.value as WebhookWrite["templatePreset"])}
+          options={PRESETS.map((p) => [p, t(p)])}
+          error={problem?.field("templatePreset")}
+        />
+        {preset === "custom" && (
+          <TextareaField label={t("customTemplate")} name="customTemplate" rows={6} defaultValue={webhook?.customTemplate ?? ""} hint={t("customTemplateHint")} error={problem?.field("customTemplate")} />
+        )}
+        <TextareaField label={t("headers")} name="headers" defaultValue={headerLines} hint={t("headersHint")} error={headersError ?? problem?.field("headers")} />
+        <div class="secret">
+          <TextField
+            label={t("secretToken")}
+            type="password"
+            autoComplete="off"
+            value={secret}
+            onInput={(e) => setSecret(e.currentTarget.value)}
+            hint={webhook?.hasSecretToken ? t("secretKeep", { preview: webhook.secretTokenPreview ?? "••••" }) : t("secretHint")}
+            error={problem?.field("secretToken")}
+          />
+          <Button onClick={() => setSecret(randomSecret())}>{t("generate")}</Button>
+        </div>
+        {webhook?.hasSecretToken && <CheckboxField label={t("removeSecret")} name="removeSecret" />}
+        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,185 @@
+// The console's "Members and groups" and "Organization" pages in Chromium against `wrangler dev`:
+// a registered user added as a member (a bad e-mail shows at its field), a group created with
+// permissions ticked in the matrix (from the keyboard), the member put in it with an assistant and a
+// knowledge base, and the member's own console and API access follow; the organization's settings
+// saved and a logo uploaded through the API. axe in both themes, screenshots of docs/console/.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, openPage, screenshots, signInContext, startConsole } from "./console-helpers.mjs";
+
+const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
+const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+let app, organizationId, grace;
+
+beforeAll(async () => {
+  app = await startConsole();
+  organizationId = (await app.server.api("/organizations/", { method: "GET" })).results[0].id;
+  const registered = await fetch(`${app.base}/api/v1/auth/registration/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: "grace@example.com", password1: "grace password 1234", password2: "grace password 1234", name: "Grace Hopper", company: "Grace's own" }),
+  }).then((r) => r.json());
+  grace = { key: registered.apiKey };
+  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
+  await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
+  await app.server.api("/knowledge-bases/", { body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER } });
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+async function signedIn(key, path, options) {
+  const opened = await openPage(app.browser, options);
+  await signInContext(opened.context, app.base, { apiKey: key });
+  // The organization the console acts in: the owner's (Grace's own comes first otherwise).
+  await opened.context.addInitScript((id) => localStorage.setItem("console.organization", id), organizationId);
+  await opened.page.goto(app.base + path);
+  await opened.page.locator(".shell main h1").waitFor();
+  return opened;
+}
+
+/** What Grace's key may do in the owner's organization. */
+const asGrace = (path) => fetch(`${app.base}/api/v1${path}`, { headers: { Authorization: `Api-Key ${grace.key}`, "X-Organization-Id": organizationId } });
+const dialog = (page) => page.locator("dialog[open]");
+
+/** Presses Tab until the focused element is `label` (its aria-label or text): keyboard only. */
+async function tabTo(page, label, max = 60) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim());
+    if (focused === label) return;
+  }
+  throw new Error(`Tab never reached ${label}`);
+}
+
+describe("Members, groups and the organization in Chromium", () => {
+  it("adds a member; a group with permissions, an assistant and a knowledge base changes what the member may do", async () => {
+    const { context, page, errors } = await signedIn(app.owner.key, "/console/members");
+    await page.getByRole("button", { name: "Add member" }).click();
+    await dialog(page).getByLabel("E-mail").fill("nobody@example.com");
+    await dialog(page).getByRole("button", { name: "Add" }).click();
+    await expect.poll(() => dialog(page).getByLabel("E-mail").getAttribute("aria-invalid")).toBe("true");
+    expect(await dialog(page).locator(".field-error").textContent()).toContain("No registered user");
+    await dialog(page).getByLabel("E-mail").fill("grace@example.com");
+    await dialog(page).getByRole("button", { name: "Add" }).click();
+    const row = page.getByRole("row", { name: /Grace Hopper/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("No group");
+
+    // A member without groups: no web chat page, and the API refuses.
+    const member = await signedIn(grace.key, "/console/web-chats");
+    expect(await member.page.locator("main h1").textContent()).toBe("Not available");
+    expect(await member.page.getByRole("navigation", { name: /main/i }).getByRole("link", { name: "Web chat" }).count()).toBe(0);
+    expect((await asGrace("/web-chats/")).status).toBe(403);
+
+    // The group, its permissions ticked from the keyboard.
+    await page.getByRole("button", { name: "New group" }).click();
+    await dialog(page).getByLabel("Group name").fill("Support agents");
+    for (const permission of ["Assistants: View", "Knowledge bases: View", "Inboxes and web chats: View"]) {
+      await tabTo(page, permission);
+      await page.keyboard.press("Space");
+    }
+    await dialog(page).getByRole("button", { name: "Create group" }).click();
+    await page.locator("main h1", { hasText: "Group: Support agents" }).waitFor();
+    await page.getByLabel("Add a member to the group").selectOption({ label: "Grace Hopper" });
+    await page.getByRole("button", { name: "Add", exact: true }).first().click();
+    await page.getByRole("button", { name: "Remove Grace Hopper" }).waitFor();
+    await page.getByLabel("Give an assistant to the group").selectOption({ label: "Ava" });
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await page.getByRole("button", { name: "Remove Ava" }).waitFor();
+    await page.getByLabel("Help centre").check();
+    await expect.poll(async () => (await app.server.api("/knowledge-bases/", { method: "GET" })).results[0].groups.map((g) => g.name)).toEqual(["Support agents"]);
+
+    // Grace now sees the web chat page, the assistant and the knowledge base.
+    await member.page.reload();
+    await member.page.locator("main h1", { hasText: "Web chat" }).waitFor();
+    expect(await member.page.getByRole("navigation", { name: /main/i }).getByRole("link", { name: "Web chat" }).count()).toBe(1);
+    await member.page.getByRole("link", { name: "Design Website" }).waitFor();
+    expect((await asGrace("/web-chats/")).status).toBe(200);
+    expect((await (await asGrace("/chatbots/")).json()).results.map((c) => c.name)).toEqual(["Ava"]);
+    expect((await (await asGrace("/knowledge-bases/")).json()).results.map((k) => k.name)).toEqual(["Help centre"]);
+
+    // Out of the group: the access goes again.
+    await page.getByRole("button", { name: "Remove Grace Hopper" }).click();
+    await page.getByText("Nobody is in this group yet.").waitFor();
+    expect((await asGrace("/web-chats/")).status).toBe(403);
+    expect(errors).toEqual([]);
+    await member.context.close();
+    await context.close();
+  });
+
+  it("changes a member's groups from the member list and removes the member", async () => {
+    const { context, page } = await signedIn(app.owner.key, "/console/members");
+    await page.getByRole("button", { name: "Change the groups of Grace Hopper" }).click();
+    await dialog(page).getByLabel("Support agents").check();
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => page.getByRole("row", { name: /Grace Hopper/ }).textContent()).toContain("Support agents");
+    expect((await asGrace("/web-chats/")).status).toBe(200);
+    await page.getByRole("button", { name: "Remove Grace Hopper" }).click();
+    await dialog(page).getByRole("button", { name: "Remove" }).click();
+    await page.getByRole("row", { name: /Grace Hopper/ }).waitFor({ state: "detached" });
+    expect((await asGrace("/web-chats/")).status).toBe(404);
+    await context.close();
+  });
+
+  it("saves the organization's settings (bad input at its field) and uploads a logo through the API", async () => {
+    const { context, page, errors } = await signedIn(app.owner.key, "/console/organization");
+    await page.getByLabel("Tax id").fill("123");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(() => page.getByLabel("Tax id").getAttribute("aria-invalid")).toBe("true");
+    await page.getByLabel("Tax id").fill("12345678");
+    await page.getByLabel("Name", { exact: true }).fill("Acme Support");
+    await page.getByLabel("Brand colour").fill("#C2410C");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(async () => (await app.server.api(`/organizations/${organizationId}/`, { method: "GET" })).name).toBe("Acme Support");
+    const saved = await app.server.api(`/organizations/${organizationId}/`, { method: "GET" });
+    expect([saved.taxId, saved.themePrimaryColor]).toEqual(["12345678", "#C2410C"]);
+
+    await page.getByLabel("Upload Compact logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
+    const logo = page.getByRole("img", { name: "Current Compact logo" });
+    await logo.waitFor();
+    const src = await logo.getAttribute("src");
+    expect(src).toContain("/api/v1/files/public/organizations/");
+    const served = await fetch(src);
+    expect([served.status, served.headers.get("content-type")]).toEqual([200, "image/png"]);
+    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    await page.getByRole("button", { name: "Remove Compact logo" }).click();
+    await logo.waitFor({ state: "detached" });
+    expect((await app.server.api(`/organizations/${organizationId}/`, { method: "GET" })).compactLogo).toBe(null);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("has no serious or critical axe violations, light and dark", async () => {
+    const group = (await app.server.api(`/organizations/${organizationId}/groups/`, { method: "GET" })).results[0];
+    for (const theme of ["light", "dark"]) {
+      for (const path of ["/console/members", `/console/members/groups/${group.id}`, "/console/organization"]) {
+        const { context, page } = await signedIn(app.owner.key, path, { theme });
+        await page.waitForLoadState("networkidle");
+        expect(await axeViolations(page), `${path} ${theme}`).toEqual([]);
+        if (path === "/console/members") {
+          await page.getByRole("button", { name: "New group" }).click();
+          await dialog(page).getByRole("table").waitFor();
+          expect(await axeViolations(page), `new group ${theme}`).toEqual([]);
+        }
+        await context.close();
+      }
+    }
+  });
+
+  it("takes the screenshots of docs/console/", async () => {
+    const group = (await app.server.api(`/organizations/${organizationId}/groups/`, { method: "GET" })).results[0];
+    // Grace back in the organization and the group, for the pictures.
+    const member = await app.server.api(`/organizations/${organizationId}/members/`, { body: { email: "grace@example.com" } });
+    await app.server.api(`/organizations/${organizationId}/members/${member.id}/update-groups/`, { body: { groups: [group.id] } });
+    const signIn = async (context) => {
+      await signInContext(context, app.base, { apiKey: app.owner.key });
+      await context.addInitScript((id) => localStorage.setItem("console.organization", id), organizationId);
+    };
+    await screenshots(app.browser, app.base, "/console/members", "members", { signIn });
+    await screenshots(app.browser, app.base, `/console/members/groups/${group.id}`, "group", { signIn });
+    await screenshots(app.browser, app.base, "/console/organization", "organization", { signIn });
+  });
+});

@@ -1,0 +1,221 @@
+// The console's Statistics page in Chromium against `wrangler dev`, after seeded traffic: three
+// assistants with live completions today, and six earlier days written straight into the
+// statistics tables (hourly counters, records with evaluation scores) of the stopped server's D1.
+// The charts draw, and each chart's table equals the API's numbers, for the organization and for
+// one assistant; the usage tables equal the API's pages; the records filter, and the .xlsx export
+// downloads the same rows (read back with fflate). Keyboard-only filtering, axe-core in both
+// themes, the screenshots of docs/console/.
+import { DatabaseSync } from "node:sqlite";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, startServer } from "../../bench/lib.mjs";
+import { d1File, readXlsxRows } from "../support/local-d1.mjs";
+import { axeViolations, openPage, screenshots, signInContext } from "./console-helpers.mjs";
+
+const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const PORT = Number(process.env.CONSOLE_TEST_PORT) || 9000 + Math.floor(Math.random() * 50);
+const METRICS = [
+  ["Conversations", "conversationsCount"],
+  ["Messages", "messagesCount"],
+  ["Tokens", "totalTokens"],
+  ["Failed replies", "failedRepliesCount"],
+];
+
+let server, browser, org, owner, bots;
+
+/** Six earlier days of each assistant: counters (the owner's for the first) and two records a day, scored for the first. */
+function seedHistory(file) {
+  const db = new DatabaseSync(file);
+  const noon = Math.floor(Date.now() / DAY) * DAY + 12 * HOUR;
+  const hourly = db.prepare(
+    `INSERT INTO usage_hourly (organization_id, chatbot_id, hour, member_id, model_id, conversations, incoming_messages, outgoing_messages, replies, reply_ms, failed_replies, requests, input_tokens, output_tokens, words)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const record = db.prepare(
+    `INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, input_message, output_message, reply_ms, created_at, answered_at, evaluation_status, faithfulness, answer_relevancy, context_precision)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  db.exec("BEGIN");
+  for (let d = 1; d <= 6; d++) {
+    bots.forEach((bot, i) => {
+      const n = d + 2 * i;
+      const hour = noon - d * DAY;
+      hourly.run(org.id, bot.id, hour, i === 0 ? owner.id : "", LOCAL_LLM, n, 3 * n, 3 * n - (d % 3), 3 * n - (d % 3), 900 * n, d % 3, 3 * n, 120 * n, 40 * n, 25 * n);
+      for (const [k, topic] of ["refund", "delivery"].entries()) {
+        const scored = i === 0;
+        record.run(randomUUID(), org.id, bot.id, randomUUID(), `Day ${d}: a ${topic} question for ${bot.name}`, `The ${topic} answer of day ${d}.`, 800 + 100 * k, hour + k * 60_000, hour + k * 60_000 + 900, scored ? "done" : null, scored ? 0.8 : null, scored ? 0.9 : null, scored ? 0.75 : null);
+      }
+    });
+  }
+  db.exec("COMMIT");
+  // Days already rolled up (none on a fresh server, but the rule is the service's) are rolled up again.
+  db.prepare("UPDATE usage_rollup SET through = min(through, ?) WHERE id = 'daily'").run(noon - 7 * DAY);
+  db.close();
+}
+
+beforeAll(async () => {
+  const first = await startServer({ port: PORT });
+  [org] = (await first.api("/organizations/", { method: "GET" })).results;
+  owner = await first.api("/users/current/", { method: "GET" });
+  bots = [];
+  for (const name of ["Support", "Sales", "Billing"]) {
+    const bot = await first.api("/chatbots/", { body: { name, largeLanguageModel: LOCAL_LLM } });
+    bots.push({ id: bot.id, name });
+  }
+  await first.api(`/chatbots/${bots[0].id}/enable-evaluation/`, { method: "PATCH", body: { enableEvaluation: true } });
+  for (const [i, bot] of bots.entries()) {
+    for (let k = 0; k <= i; k++) await first.api(`/chatbots/${bot.id}/completions/`, { body: { message: { content: `Today's refund question ${k}` } } });
+  }
+  await first.stop({ keep: true });
+  seedHistory(d1File(first.state));
+  server = await startServer({ port: PORT, state: first.state, key: first.key });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function statisticsPage(options) {
+  const opened = await openPage(browser, options);
+  await signInContext(opened.context, server.base, { apiKey: server.key });
+  await opened.page.goto(`${server.base}/console/statistics`);
+  await opened.page.locator(".chart canvas").nth(3).waitFor();
+  return opened;
+}
+
+const get = (path, query) => server.api(`${path}?${new URLSearchParams(query)}`, { method: "GET" });
+const count = (text) => Number(text.replace(/[^\d]/g, ""));
+
+/** The range the page shows and the browser's time zone, as the page sends them. */
+async function rangeOf(page) {
+  return {
+    startDate: await page.getByLabel("From", { exact: true }).inputValue(),
+    endDate: await page.getByLabel("To", { exact: true }).inputValue(),
+    timezone: await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone),
+  };
+}
+
+/** Each chart's table as [day, value] rows, by the chart's title. */
+async function chartTables(page) {
+  return page.$$eval(".chart", (figures) =>
+    Object.fromEntries(
+      figures.map((f) => [f.querySelector("figcaption").textContent, [...f.querySelectorAll("tbody tr")].map((tr) => [tr.querySelector("th").textContent, tr.querySelector("td").textContent])]),
+    ),
+  );
+}
+
+function expectTablesEqual(tables, results) {
+  for (const [title, key] of METRICS) {
+    expect(tables[title].map(([day, value]) => [day, count(value)]), title).toEqual(results.map((b) => [b.time, b[key]]));
+  }
+}
+
+describe("Statistics in Chromium", () => {
+  it("takes the screenshots of docs/console/", async () => {
+    await screenshots(browser, server.base, "/console/statistics", "statistics", {
+      signIn: (context) => signInContext(context, server.base, { apiKey: server.key }),
+      act: (page) => page.locator(".chart canvas").nth(3).waitFor(),
+    });
+  });
+
+  it("draws the charts, and each chart's table equals the API's numbers, for the organization and for one assistant", async () => {
+    const { context, page, errors } = await statisticsPage();
+    const range = await rangeOf(page);
+    const summary = await get(`/organizations/${org.id}/usage-statistics/chatbots/summary/`, { ...range, timeGranularity: "day" });
+    // The fixture: seven days with traffic (six seeded, and today's live completions), three assistants.
+    expect(summary.results.filter((b) => b.messagesCount > 0).length).toBe(7);
+    expect(summary.total.failedRepliesCount).toBeGreaterThan(0);
+    expectTablesEqual(await chartTables(page), summary.results);
+    const totals = await page.$$eval(".totals .total", (tiles) => tiles.map((t) => [t.querySelector("dt").textContent, t.querySelector("dd").textContent]));
+    expect(totals.map(([label, value]) => [label, count(value)])).toEqual(METRICS.map(([label, key]) => [label, summary.total[key]]));
+    // Each canvas has pixels drawn (the series line, not only a blank plot).
+    const inked = await page.$$eval(".chart canvas", (canvases) =>
+      canvases.map((c) => c.getContext("2d").getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 3 && v > 0)),
+    );
+    expect(inked).toEqual([true, true, true, true]);
+
+    await page.getByLabel("Assistant", { exact: true }).selectOption({ label: "Sales" });
+    await page.getByRole("button", { name: "Show", exact: true }).click();
+    await page.getByRole("heading", { name: "Per day: Sales" }).waitFor();
+    const series = await get(`/organizations/${org.id}/usage-statistics/chatbots/`, { ...range, chatbot: bots[1].id, includeTime: "true" });
+    await expect.poll(async () => (await chartTables(page)).Messages.map(([, v]) => count(v))).toEqual(series.map((b) => b.messagesCount));
+    expectTablesEqual(await chartTables(page), series);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the usage per assistant and per member equal the API's pages", async () => {
+    const { context, page } = await statisticsPage();
+    const range = await rangeOf(page);
+    const query = { ...range, sortBy: "messagesCount", sortOrder: "desc", pageSize: "10" };
+    const rowsOf = (name) =>
+      page.getByRole("region", { name }).locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    const byBot = await get(`/organizations/${org.id}/usage-statistics/chatbots/`, query);
+    await expect.poll(() => rowsOf("Usage per assistant")).toHaveLength(3);
+    expect((await rowsOf("Usage per assistant")).map((r) => [r[0], count(r[1]), count(r[2]), count(r[3])])).toEqual(
+      byBot.results.map((b) => [b.name, b.conversationsCount, b.messagesCount, b.totalTokens]),
+    );
+    const byMember = await get(`/organizations/${org.id}/usage-statistics/members/`, query);
+    const members = await rowsOf("Usage per member");
+    expect(members.map((r) => [r[0], r[1], count(r[3])])).toEqual(byMember.results.map((m) => [m.name, m.email, m.messagesCount]));
+    expect(byMember.results[0].messagesCount).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it("filters the questions and answers, and downloads the same rows as a valid .xlsx", async () => {
+    const { context, page } = await statisticsPage();
+    const range = await rangeOf(page);
+    const records = page.getByRole("region", { name: "Questions and answers" });
+    await page.getByLabel("Questions of").selectOption({ label: "Support" });
+    await page.getByLabel("Question contains").fill("refund");
+    await page.getByRole("button", { name: "Filter" }).click();
+    const filtered = { ...range, userMessage: "refund" };
+    const api = await get(`/chatbots/${bots[0].id}/records/`, { ...filtered, pageSize: "100" });
+    expect(api.count).toBe(7);
+    await expect.poll(() => records.locator("tbody tr").count()).toBe(api.count);
+    const shown = await records.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent]));
+    expect(shown).toEqual(api.results.map((r) => [r.inputMessage, r.outputMessage]));
+    // The scores of a scored record, as the API words them.
+    const scored = api.results.find((r) => r.faithfulnessDisplay && r.faithfulnessDisplay !== "-");
+    expect(await records.getByRole("row", { name: scored.inputMessage }).textContent()).toContain(`Faithfulness${scored.faithfulnessDisplay}`);
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download .xlsx" }).click()]);
+    expect(download.suggestedFilename()).toBe(`records-${range.startDate}-${range.endDate}.xlsx`);
+    const rows = await readXlsxRows(readFileSync(await download.path()));
+    expect(rows[0].slice(0, 3)).toEqual(["Asked at", "Question", "Answer"]);
+    expect(rows.slice(1).map((r) => [r[1], r[2]])).toEqual(api.results.map((r) => [r.inputMessage, r.outputMessage]));
+    await context.close();
+  });
+
+  it("works from the keyboard alone: choose an assistant, show it, open a chart's table", async () => {
+    const { context, page } = await statisticsPage();
+    // From the page's heading, Tab to the assistant filter (the date fields hold several stops each).
+    await page.locator("h1").focus();
+    for (let i = 0; i < 20 && (await page.evaluate(() => document.activeElement.getAttribute("name"))) !== "chatbot"; i++) await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement.getAttribute("name"))).toBe("chatbot");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: /^Per day: / }).waitFor();
+    const toggle = page.getByRole("button", { name: "Show the data as a table" }).first();
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    const table = page.locator(".chart").first().locator(".chart-table");
+    await table.waitFor();
+    expect(await page.locator(".chart").first().getByRole("button", { name: "Hide the table" }).getAttribute("aria-expanded")).toBe("true");
+    await context.close();
+  });
+
+  it.each(["light", "dark"])("axe-core finds no serious or critical violation (%s)", async (theme) => {
+    const { context, page } = await statisticsPage({ theme });
+    await page.locator(".chart").first().getByRole("button", { name: "Show the data as a table" }).click();
+    await page.getByRole("region", { name: "Questions and answers" }).locator("tbody tr").first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+});

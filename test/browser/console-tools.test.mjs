@@ -1,0 +1,290 @@
+// The console's tools, skills, SQL databases and batch QA pages in Chromium against `wrangler dev`:
+// an api tool pointing at the loopback receiver's /echo/ (bad JSON shown at its field); an MCP tool
+// whose server's tools (the in-test MCP server) are picked with checkboxes, keyboard only; a
+// connector; a skill zip (built with fflate) uploaded with a progress bar; a managed SQL database
+// with a table from a CSV and a question answered with its SQL and rows; a batch QA upload with its
+// results table and .xlsx; axe-core in both themes; screenshots into docs/console/.
+import { strToU8, unzipSync, zipSync } from "fflate";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMcpServer } from "../support/mcp-server.mjs";
+import { startReceiver } from "../support/webhook-receiver.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole } from "./console-helpers.mjs";
+
+let app, receiver, mcp;
+
+beforeAll(async () => {
+  [receiver, mcp] = await Promise.all([startReceiver(), startMcpServer()]);
+  // Loopback servers are private addresses: the outbound guard lets this one host through.
+  app = await startConsole({ vars: { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1" } });
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await receiver?.close();
+  await mcp?.close();
+});
+
+async function ownerOn(path, options) {
+  const opened = await openPage(app.browser, options);
+  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
+  await opened.page.goto(`${app.base}/console${path}`);
+  await opened.page.locator(".shell main h1").waitFor();
+  return opened;
+}
+
+const dialog = (page) => page.locator("dialog[open]");
+
+/** Presses Tab until the focused element is the one `locator` finds (keyboard-only flows). */
+async function tabTo(page, locator, max = 60) {
+  const target = await locator.elementHandle();
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((el) => document.activeElement === el, target)) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`never reached ${locator}`);
+}
+
+const SKILL_MD = "---\nname: refund-policy\ndescription: Explains the refund policy\nwhen_to_use: When someone asks for a refund\n---\n# Refunds\n\n1. Ask for the order number.\n2. Refunds take **5 days**.\n";
+/** A skill package big enough (incompressible bytes) that its upload takes several progress events. */
+function skillZip() {
+  const noise = new Uint8Array(3 * 1024 * 1024);
+  for (let i = 0; i < noise.length; i += 65536) crypto.getRandomValues(noise.subarray(i, i + 65536));
+  return Buffer.from(zipSync({ "SKILL.md": strToU8(SKILL_MD), "reference/policy.md": strToU8("# Policy\nFull refunds within 30 days.\n"), "assets/noise.bin": [noise, { level: 0 }] }));
+}
+
+const SALES_CSV = "Region,Amount\nnorth,120\nnorth,80\nsouth,50\neast,75.5\n";
+const TOTALS = "select region, sum(amount) as total from sales group by region order by total desc";
+
+describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
+  it("creates an api tool calling the receiver's /echo/; JSON typed wrong shows at its field", async () => {
+    const { context, page, errors } = await ownerOn("/tools");
+    await page.getByRole("button", { name: "Add tool" }).click();
+    await dialog(page).getByLabel("Display name").fill("Echo");
+    await dialog(page).getByLabel("Function name").fill("echo_order");
+    await dialog(page).getByLabel("URL").fill(`${receiver.url}/echo/orders`);
+    await dialog(page).getByLabel("HTTP method").selectOption("post");
+    const headers = dialog(page).getByLabel("Headers (JSON)");
+    await headers.fill("{not json");
+    await dialog(page).getByRole("button", { name: "Add" }).click();
+    await expect.poll(() => headers.getAttribute("aria-invalid")).toBe("true");
+    await headers.fill('{"X-Shop": "demo"}');
+    await dialog(page).getByRole("button", { name: "Add" }).click();
+    await dialog(page).waitFor({ state: "detached" });
+    const row = page.getByRole("row", { name: /Echo/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(`POST ${receiver.url}/echo/orders`);
+    const tools = await app.server.api("/tools/", { method: "GET" });
+    expect(tools.results.find((t) => t.displayName === "Echo")).toMatchObject({ toolType: "api", name: "echo_order", httpMethod: "post", apiUrl: `${receiver.url}/echo/orders`, rawHeaders: { "X-Shop": "demo" } });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("an MCP tool, keyboard only: the server's available tools are picked with checkboxes", async () => {
+    const { context, page, errors } = await ownerOn("/tools");
+    await tabTo(page, page.getByRole("button", { name: "Add tool" }));
+    await page.keyboard.press("Enter");
+    const form = dialog(page);
+    await form.waitFor();
+    await tabTo(page, form.getByLabel("Type"));
+    await page.keyboard.press("End"); // MCP server, the last type
+    await expect.poll(() => form.getByLabel("Type").inputValue()).toBe("mcp");
+    await tabTo(page, form.getByLabel("Display name"));
+    await page.keyboard.type("Order desk");
+    await tabTo(page, form.getByLabel("Server URL"));
+    await page.keyboard.type(`${mcp.url}/mcp`);
+    await tabTo(page, form.getByRole("button", { name: "Load the server's tools" }));
+    await page.keyboard.press("Enter");
+    const picker = form.getByRole("group", { name: /Tools the model may use/ });
+    await picker.waitFor();
+    expect(await picker.getByRole("checkbox").count()).toBeGreaterThanOrEqual(6);
+    // All are chosen at first; keep add and lookup_order only.
+    for (const name of ["whoami", "fail", "sleep", "big"]) {
+      await tabTo(page, picker.getByRole("checkbox", { name: new RegExp(`\\b${name}\\b`) }));
+      await page.keyboard.press("Space");
+    }
+    await tabTo(page, form.getByRole("button", { name: "Add" }));
+    await page.keyboard.press("Enter");
+    await dialog(page).waitFor({ state: "detached" });
+    const row = page.getByRole("row", { name: /Order desk/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("add, lookup_order");
+    const tools = await app.server.api("/tools/?toolType=mcp", { method: "GET" });
+    expect(tools.results.find((t) => t.displayName === "Order desk")).toMatchObject({ mcpUrl: `${mcp.url}/mcp`, mcpAllowedTools: ["add", "lookup_order"] });
+    // The tabs, by arrow keys: the connectors tab, its URL, and back.
+    await tabTo(page, page.getByRole("tab", { name: "Tools", exact: true }));
+    await page.keyboard.press("ArrowRight");
+    await page.getByRole("heading", { name: "Connectors", level: 2 }).waitFor();
+    expect(page.url()).toBe(`${app.base}/console/tools/connectors`);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-selected"))).toBe("true");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("adds a connector to the registry's custom server", async () => {
+    const { context, page } = await ownerOn("/tools/connectors");
+    await page.getByRole("button", { name: "Add connector" }).click();
+    await dialog(page).getByLabel("Display name").fill("Shop server");
+    await dialog(page).getByLabel("serverUrl").fill(`${mcp.url}/mcp`);
+    await dialog(page).getByLabel("Service-account headers (JSON)").fill('{"Authorization": "Bearer good-token"}');
+    await dialog(page).getByRole("button", { name: "Add" }).click();
+    const row = page.getByRole("row", { name: /Shop server/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("Stored");
+    expect(await page.content()).not.toContain("good-token");
+    await context.close();
+  });
+
+  it("uploads a skill zip with a progress bar, then shows its instructions", async () => {
+    const { context, page, errors } = await ownerOn("/skills");
+    await page.getByRole("button", { name: "Upload skill" }).click();
+    await dialog(page).getByLabel("Skill package (.zip)").setInputFiles({ name: "refund-policy.zip", mimeType: "application/zip", buffer: skillZip() });
+    // Every value the progress bar takes, as the page shows it.
+    await page.evaluate(() => {
+      window.progressSeen = [];
+      new MutationObserver(() => {
+        const bar = document.querySelector("dialog[open] progress");
+        if (bar) window.progressSeen.push(Number(bar.getAttribute("value")));
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    await dialog(page).getByRole("button", { name: "Upload", exact: true }).click();
+    await dialog(page).waitFor({ state: "detached" });
+    const seen = await page.evaluate(() => window.progressSeen);
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.at(-1)).toBe(100);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    const row = page.getByRole("row", { name: /refund-policy/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("Explains the refund policy");
+    await page.getByRole("button", { name: "View refund-policy" }).click();
+    const instructions = dialog(page).locator(".skill-instructions");
+    await instructions.getByText("Refunds", { exact: true }).waitFor();
+    expect(await instructions.locator("li").allTextContents()).toEqual(["Ask for the order number.", "Refunds take 5 days."]);
+    expect(await dialog(page).textContent()).toContain("reference/policy.md");
+    // A package without SKILL.md: the API's reason, in the dialog.
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Upload skill" }).click();
+    await dialog(page).getByLabel("Skill package (.zip)").setInputFiles({ name: "empty.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync({ "README.md": strToU8("no skill") })) });
+    await dialog(page).getByRole("button", { name: "Upload", exact: true }).click();
+    expect(await dialog(page).locator(".field-error, .alert.error").first().textContent()).toMatch(/SKILL\.md/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a managed SQL database: a table from a CSV, and a question answered with its SQL and rows", async () => {
+    const { context, page, errors } = await ownerOn("/sql-databases");
+    await page.getByRole("button", { name: "Add database" }).click();
+    await dialog(page).getByLabel("Name", { exact: true }).fill("Sales");
+    await dialog(page).getByLabel("Description").fill("Sales by region");
+    await dialog(page).getByRole("button", { name: "Add" }).click();
+    await page.getByRole("link", { name: "Sales" }).click();
+    await page.getByRole("heading", { name: "Sales", level: 1 }).waitFor();
+    expect(page.url()).toMatch(/\/console\/sql-databases\/[0-9a-f-]{36}$/);
+    await page.getByRole("button", { name: "Add table from a file" }).click();
+    await dialog(page).getByLabel("File (.csv or .xlsx)").setInputFiles({ name: "sales.csv", mimeType: "text/csv", buffer: Buffer.from(SALES_CSV) });
+    await dialog(page).getByRole("button", { name: "Upload" }).click();
+    await dialog(page).waitFor({ state: "detached" });
+    const tables = page.getByRole("region", { name: "Tables" });
+    await tables.getByText("sales", { exact: true }).waitFor();
+    expect(await tables.textContent()).toContain("4 rows");
+
+    await page.getByRole("textbox", { name: "Question" }).fill(`Totals by region, sql: "${TOTALS}"`);
+    await page.getByRole("button", { name: "Ask" }).click();
+    await page.getByRole("heading", { name: "Generated SQL" }).waitFor();
+    expect(await page.locator("pre.sql").textContent()).toBe(TOTALS);
+    const result = page.getByRole("region", { name: /3 rows/ });
+    const cells = await result.locator("tbody tr").evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+    expect(cells).toEqual([["north", "200"], ["east", "75.5"], ["south", "50"]]);
+    expect(await result.locator("thead th").allTextContents()).toEqual(["region", "total"]);
+    // SQL the read-only check refuses: the SQL and the reason, no rows.
+    await page.getByRole("textbox", { name: "Question" }).fill('sql: "delete from sales"');
+    await page.getByRole("button", { name: "Ask" }).click();
+    await page.getByText(/^Query refused/).waitFor();
+    expect(await page.locator("pre.sql").textContent()).toBe("delete from sales");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a batch QA upload runs through the web chat's assistant; its results table and .xlsx", async () => {
+    const bot = await app.server.api("/chatbots/", { body: { name: "Helpdesk", largeLanguageModel: "00000000-0000-7000-8000-000000000001" } });
+    await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
+    const { context, page, errors } = await ownerOn("/batch-qa");
+    const csv = "Question,Expected answer\n" + ["Where is my parcel?", "Can I pay by card?", "Do you ship abroad?"].map((q) => `${q},You said: "${q}".`).join("\n");
+    await page.getByLabel("Questions (.xlsx or .csv)").setInputFiles({ name: "questions.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Upload and run" }).click();
+    const results = page.getByRole("region", { name: "Results of questions.csv" }).first();
+    await page.getByText("3 of 3 answered, 0 failed").waitFor({ timeout: 60_000 });
+    await expect.poll(() => results.locator("tbody tr").count()).toBe(3);
+    await expect.poll(() => results.textContent()).not.toContain("Waiting…");
+    expect(await results.textContent()).toContain('You said: "Can I pay by card?".');
+    expect(await page.getByRole("region", { name: "Runs" }).first().textContent()).toContain("questions.csv");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download .xlsx" }).click()]);
+    const bytes = await new Promise((resolve, reject) => {
+      download.createReadStream().then((s) => {
+        const parts = [];
+        s.on("data", (p) => parts.push(p));
+        s.on("end", () => resolve(Buffer.concat(parts)));
+        s.on("error", reject);
+      }, reject);
+    });
+    const files = unzipSync(new Uint8Array(bytes));
+    // A header and the three questions; the texts are in the workbook's shared strings.
+    const sheet = new TextDecoder().decode(files["xl/worksheets/sheet1.xml"]);
+    expect(sheet.match(/<row /g)).toHaveLength(4);
+    const strings = new TextDecoder().decode(files["xl/sharedStrings.xml"]);
+    for (const q of ["Where is my parcel?", "Can I pay by card?", "Do you ship abroad?"]) expect(strings).toContain(q);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the four pages (%s)", async (theme) => {
+    const { context, page } = await ownerOn("/tools", { theme });
+    await page.getByRole("row", { name: /Echo/ }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Edit Order desk" }).click();
+    await dialog(page).getByRole("button", { name: "Load the server's tools" }).click();
+    await dialog(page).getByRole("group").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.getByRole("tab", { name: "Connectors" }).click();
+    await page.getByRole("row", { name: /Shop server/ }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    for (const path of ["/skills", "/sql-databases", "/batch-qa"]) {
+      await page.goto(`${app.base}/console${path}`);
+      await page.locator("table").first().waitFor();
+      expect(await axeViolations(page), path).toEqual([]);
+    }
+    await page.goto(`${app.base}/console/sql-databases`);
+    await page.getByRole("link", { name: "Sales" }).click();
+    await page.getByRole("textbox", { name: "Question" }).fill(`sql: "${TOTALS}"`);
+    await page.getByRole("button", { name: "Ask" }).click();
+    await page.locator("pre.sql").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`${app.base}/console/batch-qa`);
+    await page.getByRole("button", { name: /^Show results of/ }).first().click();
+    await page.getByRole("region", { name: /^Results of/ }).first().locator("tbody tr").first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("takes the screenshots of docs/console/", async () => {
+    const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
+    await screenshots(app.browser, app.base, "/console/tools", "tools", { signIn, act: (page) => page.locator("tbody tr").first().waitFor() });
+    await screenshots(app.browser, app.base, "/console/skills", "skills", { signIn, act: (page) => page.locator("tbody tr").first().waitFor() });
+    const [database] = (await app.server.api("/sql-databases/", { method: "GET" })).results;
+    await screenshots(app.browser, app.base, `/console/sql-databases/${database.id}`, "sql-databases", {
+      signIn,
+      act: async (page) => {
+        await page.locator("form.ask-form input[name=question]").fill(`sql: "${TOTALS}"`);
+        await page.locator("form.ask-form button[type=submit]").click();
+        await page.locator(".ask-outcome tbody tr").first().waitFor();
+      },
+    });
+    await screenshots(app.browser, app.base, "/console/batch-qa", "batch-qa", {
+      signIn,
+      act: async (page) => {
+        await page.locator("section .row-actions button").first().click();
+        await page.locator("section:last-of-type tbody tr").first().waitFor();
+      },
+    });
+  });
+});

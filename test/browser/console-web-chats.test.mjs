@@ -1,0 +1,179 @@
+// The console's web chat designer in Chromium against `wrangler dev`: the primary colour and the
+// greeting change in the form, and the live preview (the served widget.js in a frame) follows at
+// once, light and dark; saved, the snippet copied from the page is put on a blank page of another
+// origin (a loopback server) and the widget there opens with those settings. Also the identity
+// secret (shown once), the custom domain's check, keyboard-only editing, axe in both themes and the
+// screenshots of docs/console/.
+import { createServer } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, openPage, screenshots, signInContext, startConsole } from "./console-helpers.mjs";
+
+const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+let app, site, chat;
+
+/** A blank page on another origin of the loopback: its body is whatever the test puts there. */
+function blankSite(port) {
+  let body = "";
+  const http = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end(`<!doctype html><html lang="en"><head><title>Blank</title><link rel="icon" href="data:,"></head><body>${body}</body></html>`);
+  });
+  return new Promise((resolve) =>
+    http.listen(port, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${port}/`, set: (html) => (body = html), close: () => new Promise((r) => http.close(r)) })),
+  );
+}
+
+beforeAll(async () => {
+  // A fixed DNS table without the challenge record: the check answers "not verified" offline.
+  app = await startConsole({ vars: { DNS_STATIC_TXT: "{}" } });
+  // The other port of this run's range (9000-9049): half the range away from the worker's.
+  site = await blankSite(9000 + ((new URL(app.base).port - 9000 + 25) % 50));
+  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
+  const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
+  chat = await app.server.api(`/web-chats/${inbox.channel.id}/`, {
+    method: "PATCH",
+    body: {
+      name: "Acme Help",
+      description: "We usually answer at once",
+      displayGreeting: "Hello! How can I help?",
+      displayConversationStarters: ["Opening hours?", "Do you ship abroad?"],
+      theme: { primaryColor: "#4F46E5" },
+      darkTheme: { primaryColor: "#A5B4FC" },
+      defaultThemeMode: "light",
+      enableAnonymous: true,
+      enableDisplayChatbotName: true,
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await site?.close();
+  await app?.close();
+});
+
+async function designer(options) {
+  const opened = await openPage(app.browser, options);
+  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
+  await opened.page.goto(`${app.base}/console/web-chats/${chat.id}`);
+  await opened.page.locator(".shell main h1").waitFor();
+  await preview(opened.page).locator(".row.assistant .bubble").first().waitFor();
+  return opened;
+}
+
+const preview = (page) => page.frameLocator("iframe.widget-preview");
+const backgroundOf = (locator) => locator.evaluate((el) => getComputedStyle(el).backgroundColor);
+
+describe("the web chat designer in Chromium", () => {
+  it("takes the screenshots of docs/console/", async () => {
+    const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
+    await screenshots(app.browser, app.base, "/console/web-chats", "web-chats", { signIn });
+    await screenshots(app.browser, app.base, `/console/web-chats/${chat.id}`, "web-chat-designer", {
+      signIn,
+      act: (page) => preview(page).locator(".row.assistant .bubble").first().waitFor(),
+    });
+  });
+
+  it("shows colour and greeting changes in the live preview; the copied snippet opens the widget with them on a blank page", async () => {
+    const { context, page, errors } = await designer();
+    const frame = preview(page);
+    // The real widget, served by the worker, with the saved settings first.
+    expect(await frame.locator("script").getAttribute("src")).toBe("/widget.js");
+    expect(await frame.locator(".row.assistant .bubble").first().textContent()).toBe("Hello! How can I help?");
+    expect(await backgroundOf(frame.locator("button.launcher"))).toBe("rgb(79, 70, 229)");
+
+    await page.getByLabel("Primary colour", { exact: true }).fill("#C2410C");
+    await expect.poll(() => backgroundOf(frame.locator("button.launcher"))).toBe("rgb(194, 65, 12)");
+    await page.getByLabel("Greeting").fill("Welcome to Acme! Ask me anything.");
+    await expect.poll(() => frame.locator(".row.assistant .bubble").first().textContent()).toBe("Welcome to Acme! Ask me anything.");
+    expect(await page.getByText(/Unsaved changes/).count()).toBe(1);
+    // Nothing is saved yet.
+    expect((await app.server.api(`/web-chats/${chat.id}/`, { method: "GET" })).displayGreeting).toBe("Hello! How can I help?");
+
+    // Dark: the dark theme's colour, and its fields are the ones edited.
+    await page.getByRole("group", { name: "Theme to edit and preview" }).first().getByRole("button", { name: "Dark" }).click();
+    await expect.poll(() => frame.locator("[data-assistant-chat]").getAttribute("class")).toContain("dark");
+    expect(await backgroundOf(frame.locator("button.launcher"))).toBe("rgb(165, 180, 252)");
+    expect(await page.getByLabel("Primary colour", { exact: true }).inputValue()).toBe("#A5B4FC");
+    await page.getByRole("group", { name: "Theme to edit and preview" }).first().getByRole("button", { name: "Light" }).click();
+    await expect.poll(() => backgroundOf(frame.locator("button.launcher"))).toBe("rgb(194, 65, 12)");
+
+    // A bad colour is the API's field error at its field; nothing changes.
+    await page.getByLabel("Visitor message bubble", { exact: true }).fill("blue");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => page.getByLabel("Visitor message bubble", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator(".field-error").first().textContent()).toContain("HEX");
+    await page.getByLabel("Visitor message bubble", { exact: true }).fill("");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByText(/Unsaved changes/).waitFor({ state: "detached" });
+    const saved = await app.server.api(`/web-chats/${chat.id}/`, { method: "GET" });
+    expect(saved.displayGreeting).toBe("Welcome to Acme! Ask me anything.");
+    expect(saved.theme.primaryColor).toBe("#C2410C");
+    expect(saved.darkTheme.primaryColor).toBe("#A5B4FC");
+    expect(saved.displayConversationStarters).toEqual(["Opening hours?", "Do you ship abroad?"]);
+
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.base });
+    await page.getByRole("button", { name: "Copy snippet" }).click();
+    const snippet = await page.evaluate(() => navigator.clipboard.readText());
+    expect(snippet).toBe(`<script src="${app.base}/widget.js" data-web-chat-id="${chat.id}" async></script>`);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    site.set(snippet);
+    const visitor = await app.browser.newContext();
+    const blank = await visitor.newPage();
+    await blank.goto(site.url);
+    const launcher = blank.locator("button.launcher");
+    await launcher.waitFor();
+    expect(await backgroundOf(launcher)).toBe("rgb(194, 65, 12)");
+    await launcher.click();
+    await expect.poll(() => launcher.getAttribute("aria-expanded")).toBe("true");
+    expect(await blank.locator(".row.assistant .bubble").first().textContent()).toBe("Welcome to Acme! Ask me anything.");
+    expect(await blank.locator("button.chip").allTextContents()).toEqual(["Opening hours?", "Do you ship abroad?"]);
+    await visitor.close();
+  });
+
+  it("edits from the keyboard alone: greeting typed, saved with Enter", async () => {
+    const { context, page } = await designer();
+    await page.getByLabel("Description").focus();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("Typed from the keyboard");
+    await expect.poll(() => preview(page).locator("header p").textContent()).toBe("Typed from the keyboard");
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await app.server.api(`/web-chats/${chat.id}/`, { method: "GET" })).description).toBe("Typed from the keyboard");
+    // The focus stayed in the form: the preview takes none.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("INPUT");
+    await context.close();
+  });
+
+  it("shows the identity secret of a private web chat once and checks the custom domain", async () => {
+    const { context, page } = await designer();
+    await page.getByLabel("Who may chat").selectOption("private");
+    await page.getByLabel("Domain", { exact: true }).fill("chat.example.com");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByText(/Unsaved changes/).waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Create or replace the secret" }).click();
+    await page.locator("dialog[open]").getByRole("button", { name: "Create new secret" }).click();
+    const secret = page.locator("dialog[open]").getByLabel("Identity secret");
+    await secret.waitFor();
+    expect(await secret.inputValue()).toMatch(/^wcs_[A-Za-z0-9]{40}$/);
+    await page.locator("dialog[open]").getByRole("button", { name: "Done" }).click();
+
+    const status = page.locator(".domain-check .status");
+    expect(await status.textContent()).toBe("Pending");
+    await page.getByRole("button", { name: "Check DNS record" }).click();
+    await expect.poll(() => status.textContent()).toBe("Not verified");
+    expect(await page.locator(".domain-check .facts").textContent()).toContain("_assistant-platform-challenge.chat.example.com");
+    await context.close();
+  });
+
+  it("has no serious or critical axe violations, light and dark", async () => {
+    for (const theme of ["light", "dark"]) {
+      const { context, page } = await designer({ theme });
+      expect(await axeViolations(page)).toEqual([]);
+      await page.goto(`${app.base}/console/web-chats`);
+      await page.getByRole("link", { name: "Design Acme Help" }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,34 @@
+// The SQLite file behind a stopped `wrangler dev`'s local D1 (its `--persist-to` state), for tests
+// and benchmarks that seed history straight into the tables (days in the past, a million rows)
+// before starting the server again on that state. Never while the server runs.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+
+export function d1File(state) {
+  const dir = path.join(state, "v3", "d1", "miniflare-D1DatabaseObject");
+  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+  return path.join(dir, file);
+}
+
+/** Minimal .xlsx reading for tests: the first sheet's rows as arrays of cell text (shared and inline strings, numbers). */
+export async function readXlsxRows(bytes) {
+  const { unzipSync, strFromU8 } = await import("fflate");
+  const files = unzipSync(new Uint8Array(bytes));
+  const decode = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+  const shared = files["xl/sharedStrings.xml"]
+    ? [...strFromU8(files["xl/sharedStrings.xml"]).matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) => decode([...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => t[1]).join("")))
+    : [];
+  const sheetName = Object.keys(files).find((f) => /^xl\/worksheets\/sheet\d+\.xml$/.test(f));
+  const sheet = strFromU8(files[sheetName]);
+  const column = (ref) => [...ref.replace(/\d+/g, "")].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+  return [...sheet.matchAll(/<row[^>]*>([\s\S]*?)<\/row>/g)].map((row) => {
+    const cells = [];
+    for (const c of row[1].matchAll(/<c r="([A-Z]+\d+)"([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
+      const type = /t="(\w+)"/.exec(c[2])?.[1];
+      const inner = c[3] ?? "";
+      const value = /<v>([\s\S]*?)<\/v>/.exec(inner)?.[1];
+      cells[column(c[1])] = type === "s" ? shared[Number(value)] : type === "inlineStr" ? decode(/<t[^>]*>([\s\S]*?)<\/t>/.exec(inner)?.[1] ?? "") : value === undefined ? null : decode(value);
+    }
+    return Array.from(cells, (v) => v ?? null);
+  });
+}
