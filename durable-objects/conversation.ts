@@ -217,6 +217,9 @@ export class Conversation extends DurableObject<Bindings> {
     let stored!: (m: MessageRecord) => void;
     let failed!: (e: unknown) => void;
     const receipt = new Promise<MessageRecord>((resolve, reject) => ((stored = resolve), (failed = reject)));
+    // A stream never reads its receipt: a reply failing before the visitor's message is written
+    // (a provider's quick 500, within VISITOR_WRITE_DELAY_MS) must not be an unhandled rejection.
+    receipt.catch(() => undefined);
     const turn = this.#exclusive(async (): Promise<{ done: Promise<TurnResult> }> => {
       const { conversation, recent, view } = await this.#load(input.conversationId, input.created, input.conversation);
       const incoming = this.#prepare(conversation, incomingFields(input.sender, input.message), !!input.created);
