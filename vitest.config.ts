@@ -56,6 +56,11 @@ export default defineConfig(async () => {
             // api tool calls and function tools give up sooner than in production (30 s, 5 s).
             TOOL_TIMEOUT_MS: "1500",
             FUNCTION_TOOL_TIMEOUT_MS: "1000",
+            // A model that never answers fails within 5 s (production: 60 s), and retries of a 429
+            // wait at most 20 ms whatever Retry-After says (test/services/llm/retries.test.ts
+            // checks the real waits with its own clock).
+            MODEL_TIMEOUT_MS: "5000",
+            MODEL_RETRY_MAX_DELAY_MS: "20",
           },
         },
       })),

@@ -10,7 +10,8 @@
 // where ctx = { server, api, request, log, ...context }: `server` is bench/lib.mjs's startServer()
 // result (a fresh worker on its own state and port), `request(method, path, body?)` calls
 // `/api/v1${path}` and counts 5xx answers, `api` is the same but throws on a non-2xx answer, and a
-// row is { fault, operations, lost, duplicated, recovery (string), note? }; the runner adds the 5xx count.
+// row is { fault, operations, lost, duplicated, recovery (string), note?, serverErrors? (5xx the
+// scenario saw through its own fetches) }; the runner adds the 5xx count of `request` and `api`.
 //
 // No scenario named: every one not marked `long`. `--all`: all of them. `--list`: names and descriptions.
 // Ports: the worker of the i-th scenario on 9050 + i, its inspector on 9080 + i (CHAOS_PORT moves the 9050).
@@ -85,7 +86,7 @@ export default async function chaos(args = process.argv.slice(2)) {
     const counts = { serverErrors: 0 };
     try {
       const produced = await scenario.default({ ...prepared.context, server, ...client(server, counts), log: (m) => console.log(`  ${m}`) });
-      for (const row of produced) rows.push({ ...row, serverErrors: counts.serverErrors });
+      for (const row of produced) rows.push({ ...row, serverErrors: counts.serverErrors + (row.serverErrors ?? 0) });
     } catch (err) {
       console.error(err);
       rows.push({ fault: `${scenario.name}: failed (${String(err.message ?? err).slice(0, 80)})`, operations: "-", lost: "-", duplicated: "-", recovery: "-", serverErrors: counts.serverErrors });

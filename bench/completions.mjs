@@ -27,7 +27,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const STREAM_ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 200);
 const ORDERING_ROUNDS = Number(process.env.BENCH_ORDERING_ROUNDS ?? 3);
 const ONLY = new Set((process.env.BENCH_ONLY ?? "direct,stream,ordering").split(","));
-// Ports of this benchmark: the upstream, then each server and its devtools port.
+// Ports of this benchmark: the upstream, then each server and its devtools port (BENCH_PORT moves them).
 const PORT = Number(process.env.BENCH_PORT ?? 8950);
 const PORTS = { upstream: PORT, working: [PORT + 1, PORT + 2], baseline: [PORT + 3, PORT + 4], floor: [PORT + 5, PORT + 6] };
 const STREAM_MODEL = "delay-5"; // the upstream paces its words 5 ms apart for this model name

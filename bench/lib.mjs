@@ -84,8 +84,12 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
     },
     state,
     async stop({ keep = false } = {}) {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
+      // Already gone (a chaos scenario stopped it to restart on its state): nothing to wait for.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await exited;
+      }
       if (!keep) rmSync(state, { recursive: true, force: true });
     },
   };

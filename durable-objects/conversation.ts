@@ -42,6 +42,8 @@ export interface TurnInput {
   contactQueryMetadata?: QueryMetadata | null;
   /** Completions' `waitForAttachments` (default true): wait for attached documents' text before answering. */
   waitForAttachments?: boolean;
+  /** The request's id (`X-Request-Id`), carried by a stream's `event: error` and the failure's log line. */
+  requestId?: string;
 }
 
 type Assistant = Omit<AssistantForReply, "defaultInboxId">;
@@ -95,7 +97,7 @@ export class Conversation extends DurableObject<Bindings> {
       return await work;
     } catch (err) {
       // Errors lose their class crossing RPC: describe the failure in the result instead.
-      return { incoming: await receipt, reply: null, error: turnError(err) };
+      return { incoming: await receipt, reply: null, error: turnError(err, input.requestId) };
     }
   }
 
@@ -114,8 +116,8 @@ export class Conversation extends DurableObject<Bindings> {
   async stream(input: TurnInput): Promise<ReadableStream<Uint8Array>> {
     const sse = new SseWriter();
     this.#startTurn(input, sse, false).work.catch((err) => {
-      const { code, detail } = turnError(err);
-      sse.send({ detail, code }, "error");
+      const { code, detail } = turnError(err, input.requestId);
+      sse.send({ detail, code, requestId: input.requestId, conversationId: input.conversationId }, "error");
       sse.close();
     });
     await sse.opened;
@@ -199,7 +201,10 @@ export class Conversation extends DurableObject<Bindings> {
       await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
       const { conversation, recent, view } = await this.#load(incoming.conversationId);
       const history = recent.filter((m) => m.sequence < incoming.sequence);
-      if (!conversation.autoReplyEnabled || !conversation.chatbotId) return this.ctx.storage.kv.delete(PENDING_KEY);
+      // Stored, but the instance died before forgetting it: answered already (or the assistant has
+      // answered later messages since), so another reply would be a duplicate.
+      const answered = recent.some((m) => m.sequence > incoming.sequence && m.senderType === "chatbot");
+      if (answered || !conversation.autoReplyEnabled || !conversation.chatbotId) return this.ctx.storage.kv.delete(PENDING_KEY);
       const { stored } = await this.#reply(conversation, incoming, storedAlready(incoming), null, view, await this.#replyContext(conversation, history));
       await stored;
     });
@@ -215,6 +220,9 @@ export class Conversation extends DurableObject<Bindings> {
     let stored!: (m: MessageRecord) => void;
     let failed!: (e: unknown) => void;
     const receipt = new Promise<MessageRecord>((resolve, reject) => ((stored = resolve), (failed = reject)));
+    // A stream never reads its receipt: a reply failing before the visitor's message is written
+    // (a provider's quick 500, within VISITOR_WRITE_DELAY_MS) must not be an unhandled rejection.
+    receipt.catch(() => undefined);
     const turn = this.#exclusive(async (): Promise<{ done: Promise<TurnResult> }> => {
       const { conversation, recent, view } = await this.#load(input.conversationId, input.created, input.conversation);
       const incoming = this.#prepare(conversation, incomingFields(input.sender, input.message), !!input.created);

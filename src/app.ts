@@ -6,7 +6,7 @@ import { createMiddleware } from "hono/factory";
 import type { Context, ExecutionContext } from "hono";
 import type { AppEnv, Bindings } from "./env";
 import { getDb } from "./db";
-import { ApiError } from "./lib/errors";
+import { ApiError, objectInterrupted } from "./lib/errors";
 import { isOpenAiPath, withOpenAiError } from "./lib/openai-errors";
 import { jsonBody } from "./middleware/json-body";
 import { requestId } from "./middleware/request-id";
@@ -158,8 +158,9 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
   });
   // Every error body carries the request id (as X-Request-Id does), so a customer's report can be
   // traced to its log line (src/middleware/request-log.ts, which also logs a 500's stack).
-  app.onError((err, c) => {
+  app.onError((thrown, c) => {
     const requestId = c.get("requestId");
+    const err = objectInterrupted(thrown) ?? thrown;
     // OpenAI clients of the gateway read `error.message`; everyone else reads `detail`.
     const shape = (status: number, body: { detail: string; code: string } & Record<string, unknown>) =>
       isOpenAiPath(c.req.path) ? withOpenAiError(status, { ...body, requestId }) : { ...body, requestId };

@@ -46,6 +46,12 @@ export interface Bindings {
   WEBHOOK_TIMEOUT_MS?: string;
   /** Chaos runs only: the webhook retry schedule and disable window run this many times faster (src/services/webhooks/retries.ts). */
   WEBHOOK_RETRY_TIME_SCALE?: string;
+  /** How long one answer of an OpenAI-compatible model may take, streaming included, in ms (default 60,000). */
+  MODEL_TIMEOUT_MS?: string;
+  /** Retries of a model request that failed with 429 or a lost connection before its first token (default 2; 0: none). */
+  MODEL_RETRIES?: string;
+  /** Longest wait before such a retry, in ms, whatever `Retry-After` asks (default 10,000). */
+  MODEL_RETRY_MAX_DELAY_MS?: string;
   /** Timeout of one api tool call in ms (default 30,000). */
   TOOL_TIMEOUT_MS?: string;
   /** Time limit of one function tool call in ms (default 5,000). */

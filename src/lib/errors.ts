@@ -49,3 +49,20 @@ export function isUniqueViolation(err: unknown): boolean {
 export const notConfigured = (detail: string) => new ApiError(503, "not_configured", detail);
 export const missingSetting = (setting: string, purpose: string) =>
   notConfigured(`${setting} is not set, so the service cannot ${purpose}. Set it with \`wrangler secret put ${setting}\` (locally: in .dev.vars).`);
+
+/**
+ * A call to a Durable Object cut short by the platform (the object was reset by a deploy or a
+ * crash, or is overloaded), as opposed to an error of our own code (`remote`): the request may
+ * have taken effect before, so it is a 503 the client may retry after checking, not a 500.
+ */
+export function objectInterrupted(err: unknown): ApiError | null {
+  const e = err as { durableObjectReset?: boolean; retryable?: boolean; overloaded?: boolean; remote?: boolean } | null;
+  if (!e || typeof e !== "object" || !(e.durableObjectReset || e.overloaded || (e.retryable && !e.remote))) return null;
+  return new ApiError(
+    503,
+    "interrupted",
+    "The request was cut short by a restart on our side and may have taken effect (for a message: list the conversation's messages) before you send it again.",
+    undefined,
+    { "Retry-After": "1" },
+  );
+}

@@ -3,6 +3,7 @@ import { ApiError } from "../lib/errors";
 import { planSettingsProblem } from "./plans";
 import { fileSpecs } from "./uploads/file-specs";
 import { ingestionFaultProblem } from "./ingestion-fault";
+import { countSetting } from "./llm/retries";
 
 export interface SettingProblem {
   name: string;
@@ -24,6 +25,9 @@ export function settingProblems(env: Bindings): SettingProblem[] {
     fileSpecs(env);
   } catch (err) {
     problems.push({ name: "ALLOWED_FILE_SPECS", problem: err instanceof ApiError ? err.detail : String(err) });
+  }
+  for (const name of ["MODEL_TIMEOUT_MS", "MODEL_RETRIES", "MODEL_RETRY_MAX_DELAY_MS"] as const) {
+    if (Number.isNaN(countSetting(env[name]))) problems.push({ name, problem: "not a whole number of 0 or more: the default is used" });
   }
   const fault = ingestionFaultProblem(env);
   if (fault) problems.push({ name: "INGESTION_FAULT", problem: fault });

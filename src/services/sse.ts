@@ -66,3 +66,22 @@ export const SSE_HEADERS = {
   "Cache-Control": "no-cache",
   "X-Accel-Buffering": "no",
 };
+
+/**
+ * A conversation object's event stream as a client gets it. Should the object be reset mid-reply
+ * (a deploy, a crash: its stream then breaks), the client is told with a last `event: error`
+ * carrying the request id, rather than a connection that breaks for no stated reason. The reply
+ * was not stored (replies are stored whole); the visitor's message is stored unless the object
+ * died within its first 20 ms (docs/decisions.md, "Conversations and the Durable Object").
+ */
+export function interruptible(source: ReadableStream<Uint8Array>, requestId: string): ReadableStream<Uint8Array> {
+  // workerd's own identity stream: the pipe from the object runs natively, no JavaScript per chunk.
+  const { readable, writable } = new IdentityTransformStream();
+  source.pipeTo(writable, { preventAbort: true }).catch(async () => {
+    const writer = writable.getWriter();
+    const data = { detail: "The reply was interrupted and not stored; the conversation's messages show what was.", code: "reply_interrupted", requestId };
+    await writer.write(encoder.encode(`event: error\ndata: ${JSON.stringify(data)}\n\n`)).catch(() => undefined);
+    await writer.close().catch(() => undefined);
+  });
+  return readable;
+}

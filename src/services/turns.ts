@@ -29,10 +29,14 @@ export interface TurnError {
 }
 
 /** A failed turn as its caller reports it: the API error a provider failure maps to, else a logged 500. */
-export function turnError(err: unknown): TurnError {
+export function turnError(err: unknown, requestId?: string): TurnError {
   const mapped = modelApiError(err);
-  if (mapped instanceof ApiError) return { status: mapped.status, code: mapped.code, detail: mapped.detail };
-  console.error(JSON.stringify({ level: "error", message: "reply failed", error: String(err), stack: (err as Error)?.stack }));
+  if (mapped instanceof ApiError) {
+    // The provider's failure, told to the client; this line lets its request id be traced.
+    console.warn(JSON.stringify({ level: "warn", message: "reply failed", requestId, code: mapped.code, detail: mapped.detail }));
+    return { status: mapped.status, code: mapped.code, detail: mapped.detail };
+  }
+  console.error(JSON.stringify({ level: "error", message: "reply failed", requestId, error: String(err), stack: (err as Error)?.stack }));
   return { status: 500, code: "server_error", detail: "The reply failed." };
 }
 
@@ -43,6 +47,8 @@ export interface FirstTurn {
   sender: SenderInput & { type: "contact" };
   message: Partial<NewMessage>;
   contactQueryMetadata: QueryMetadata | null;
+  /** The request's id, for the failure's log line. */
+  requestId?: string;
 }
 
 /**
@@ -72,7 +78,7 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
     const answer = await generateReply(env, db, { ...assistant, history: [], incoming, conversation, contactQueryMetadata: turn.contactQueryMetadata }, () => undefined, { replyId, whole: true });
     reply = messageRow({ ...replyFields(chatbot, assistant.model?.id ?? null, replyId, answer), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: 2 }) as MessageRow;
   } catch (err) {
-    const error = turnError(err);
+    const error = turnError(err, turn.requestId);
     await store(env, db, waitUntil, conversation, [incoming]);
     await recordFailedReply(db, conversation, incoming, err); // statistics
     return { incoming: messageRecord(incoming), reply: null, error };

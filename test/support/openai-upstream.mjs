@@ -9,6 +9,13 @@
 //   fail-truncated    streams three words, then ends the response cleanly but early (no finish, no [DONE];
 //                     not streamed: half the answer)
 //   delay-<ms>        uses <ms> instead of tokenDelayMs between words
+//   fail-429          429 with `Retry-After: 1` (seconds) and an OpenAI-style rate-limit body
+//   fail-connect      drops the connection before answering (a connection error before the first token;
+//                     workerd logs an "uncaught exception: Network connection lost" of its own for it)
+//   hang              never answers (until the client goes away): the caller's time-out must end it
+// A fault name may carry `x<N>` and any suffix (`fail-429x2-<id>`): only the first N requests with
+// that exact model name fail, the later ones are answered normally (a fault the caller's retries
+// outlast). GET /request-count?model=<name> says how many requests that name has received.
 // When the request carries `tools`, the answer is a call of a tool, its arguments streamed in fragments:
 // the tool `tool_choice` names, else the first tool whose name the last user message mentions, else the
 // first tool; arguments are the JSON after `ARGS ` in the user message (default {"city": "Paris"}); the
@@ -76,9 +83,20 @@ function rerank(body) {
   return { model: body.model, results: results.slice(0, body.top_n ?? results.length) };
 }
 
+const FAULT = /^(fail-500|fail-429|fail-connect|hang|fail-midstream|fail-truncated)(?:x(\d+))?(?:-.*)?$/;
+
+/** The fault a request for `model` suffers, the `seen`-th with that name: null once a `x<N>` fault is spent. */
+function faultOf(model, seen) {
+  const match = FAULT.exec(model);
+  if (!match) return null;
+  return match[2] !== undefined && seen > Number(match[2]) ? null : match[1];
+}
+
 /** Starts the server on 127.0.0.1 and a random port (or `port`). */
 export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = {}) {
   const requests = [];
+  /** Requests received per model name (GET /request-count). */
+  const counts = new Map();
 
   const server = createServer(async (req, res) => {
     const arrivedAt = performance.now();
@@ -89,6 +107,7 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
         const found = [...requests].reverse().find((r) => !model || r.body?.model === model);
         return found ? sendJson(res, 200, found) : sendJson(res, 404, { error: { message: "No such request." } });
       }
+      if (req.method === "GET" && url.pathname === "/request-count") return sendJson(res, 200, { count: counts.get(url.searchParams.get("model")) ?? 0 });
       const route = req.method === "POST" ? ROUTES[url.pathname] : undefined;
       if (!route) return sendJson(res, 404, { error: { message: "Not found." } });
 
@@ -108,7 +127,16 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
         return sendJson(res, 401, { error: { message: `Incorrect API key provided: ${auth.replace(/^Bearer\s+/i, "")}`, type: "invalid_request_error", code: "invalid_api_key" } });
       }
       const model = String(body.model ?? "");
-      if (model === "fail-500") return sendJson(res, 500, { error: { message: "The upstream fell over.", type: "server_error" } });
+      const seen = (counts.get(model) ?? 0) + 1;
+      counts.set(model, seen);
+      const fault = faultOf(model, seen);
+      if (fault === "fail-500") return sendJson(res, 500, { error: { message: "The upstream fell over.", type: "server_error" } });
+      if (fault === "fail-429") {
+        res.writeHead(429, { "Content-Type": "application/json", "Retry-After": "1" });
+        return res.end(JSON.stringify({ error: { message: "Rate limit reached for requests.", type: "requests", code: "rate_limit_exceeded" } }));
+      }
+      if (fault === "fail-connect") return req.socket.destroy();
+      if (fault === "hang") return; // the socket stays open, unanswered, until the client leaves
       if (route !== "chat") return sendJson(res, 200, route === "embeddings" ? embeddings(body) : rerank(body));
 
       const delay = /^delay-(\d+)$/.exec(model) ? Number(model.slice(6)) : tokenDelayMs;
@@ -137,12 +165,12 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       if (!body.stream) {
         const message = tool ? { role: "assistant", content: null, tool_calls: toolCalls } : { role: "assistant", content: pieces.join("") };
         const answer = { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: tool ? "tool_calls" : "stop" }], usage };
-        if (model !== "fail-midstream" && model !== "fail-truncated") return sendJson(res, 200, answer);
+        if (fault !== "fail-midstream" && fault !== "fail-truncated") return sendJson(res, 200, answer);
         // Half the answer, then the connection drops (or the response ends early).
         const text = JSON.stringify(answer);
         res.writeHead(200, { "Content-Type": "application/json" });
         res.write(text.slice(0, text.length >> 1));
-        return model === "fail-midstream" ? setTimeout(() => res.destroy(), 5) : res.end();
+        return fault === "fail-midstream" ? setTimeout(() => res.destroy(), 5) : res.end();
       }
 
       res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
@@ -171,8 +199,8 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
         for (let i = 0; i < pieces.length; i++) {
           await sleep(delay);
           if (gone) return;
-          if (model === "fail-midstream" && i === 3) return res.destroy();
-          if (model === "fail-truncated" && i === 3) return res.end();
+          if (fault === "fail-midstream" && i === 3) return res.destroy();
+          if (fault === "fail-truncated" && i === 3) return res.end();
           if (i === 0) entry.firstWordAt = performance.now();
           res.write(chunk({ content: pieces[i] }));
         }

@@ -7,7 +7,7 @@ import { currentAccess, requirePermission } from "../../services/access";
 import { readForReply, rememberTurnConversation } from "../../services/chatbots";
 import { conversationObject, newConversation, newConversationId, type ConversationRow } from "../../services/conversations";
 import { notAContact } from "../../services/contacts";
-import { SSE_HEADERS } from "../../services/sse";
+import { interruptible, SSE_HEADERS } from "../../services/sse";
 import { MessageFields, MessageSchema } from "../messages/schema";
 import { QueryMetadataSchema } from "../contacts/schema";
 import type { QueryMetadata } from "../../services/query-scope";
@@ -87,7 +87,7 @@ export const registerCompletion = (r: Router) =>
       const values = { organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null, createdById: c.var.principal.userId };
       if (!isStreaming && answersWithoutObject(chatbot, fields)) {
         // Answered here, without the conversation's object (services/turns.ts).
-        const turn = { conversation: newConversation(values), assistant: { chatbot, model, knowledgeBases }, sender: from, message: fields, contactQueryMetadata: (contact?.queryMetadata as QueryMetadata | null) ?? null };
+        const turn = { conversation: newConversation(values), assistant: { chatbot, model, knowledgeBases }, sender: from, message: fields, contactQueryMetadata: (contact?.queryMetadata as QueryMetadata | null) ?? null, requestId: c.var.requestId };
         return replied(c, await answerFirstTurn(c.env, db, waitUntil, turn), turn.conversation.id);
       }
       // Stored by the conversation's object together with its first message.
@@ -114,11 +114,12 @@ export const registerCompletion = (r: Router) =>
       // The conversation's contact: the sender of a new conversation, else its own when none is named.
       contactQueryMetadata: created || !sender ? ((contact?.queryMetadata as QueryMetadata | null) ?? null) : undefined,
       waitForAttachments,
+      requestId: c.var.requestId,
     };
     if (isStreaming) {
       const body = await object.stream(turn);
       extractLater(c, unread);
-      return c.body(body, 200, SSE_HEADERS);
+      return c.body(interruptible(body, c.var.requestId), 200, SSE_HEADERS);
     }
     // RPC types flatten records of `unknown`; the object returns exactly TurnResult.
     const result = (await object.converse(turn)) as unknown as TurnResult;

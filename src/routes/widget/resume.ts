@@ -5,7 +5,7 @@ import { errorResponses } from "../../lib/openapi";
 import { messages } from "../../db/schema";
 import { fieldError, notFound } from "../../lib/errors";
 import { conversationObject } from "../../services/conversations";
-import { SSE_HEADERS } from "../../services/sse";
+import { interruptible, SSE_HEADERS } from "../../services/sse";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorConversation, visitorOf } from "../../services/widget/visitors";
 import { followEvents, parseEventId, replyEvent } from "../../services/widget/event-ids";
@@ -44,7 +44,7 @@ export const registerWidgetResume = (r: Router) =>
     const settings = chat.webChat.settings;
     const offset = last.offset === "done" ? Number.MAX_SAFE_INTEGER : last.offset;
     const live = await conversationObject(c.env, conversation.id).follow(last.messageId);
-    if (live) return c.body(followEvents(live, last.messageId, offset, settings), 200, SSE_HEADERS);
+    if (live) return c.body(interruptible(followEvents(live, last.messageId, offset, settings), c.var.requestId), 200, SSE_HEADERS);
     const [stored] = await db.select().from(messages).where(and(eq(messages.id, last.messageId), eq(messages.conversationId, conversation.id), eq(messages.senderType, "chatbot")));
     if (!stored) throw notFound("No such reply in this conversation.");
     let seen = Math.min(offset, stored.content.length);

@@ -5,7 +5,7 @@ import { errorResponses, jsonBody } from "../../lib/openapi";
 import { contacts } from "../../db/schema";
 import { unauthenticated } from "../../lib/errors";
 import { conversationObject, newConversation, newConversationId, type ConversationRow } from "../../services/conversations";
-import { SSE_HEADERS } from "../../services/sse";
+import { interruptible, SSE_HEADERS } from "../../services/sse";
 import type { QueryMetadata } from "../../services/query-scope";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorConversation, visitorOf } from "../../services/widget/visitors";
@@ -108,10 +108,11 @@ export const registerWidgetSend = (r: Router) =>
         sender: { type: "contact", id: contact.id, name: contact.name, avatar: contact.avatar },
         message: { content: body.content, metadata, ...(attachments ? { attachments } : {}) },
         contactQueryMetadata: (contact.queryMetadata as QueryMetadata | null) ?? null,
+        requestId: c.var.requestId,
       });
     } catch (err) {
       await forgetAttachments(db, written);
       throw err;
     }
-    return c.body(widgetEvents(stream, chat.webChat.settings), 200, SSE_HEADERS);
+    return c.body(widgetEvents(interruptible(stream, c.var.requestId), chat.webChat.settings), 200, SSE_HEADERS);
   });

@@ -2,7 +2,8 @@ import type { Bindings } from "../../env";
 import type { models } from "../../db/schema";
 import { modelApiKey } from "../models";
 import { localChatModel } from "./local";
-import { openAiCompatibleChatModel } from "./openai-compatible";
+import { DEFAULT_TIMEOUT_MS, openAiCompatibleChatModel } from "./openai-compatible";
+import { countSetting, retryPolicy, withRetries } from "./retries";
 import { workersAiChatModel } from "./workers-ai";
 import { ModelError, type ChatEvent, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "./types";
 
@@ -21,7 +22,8 @@ export async function chatModelFor(env: Bindings, row: ModelRow): Promise<ChatMo
       const apiKey = await modelApiKey(row, env).catch(() => {
         throw new ModelError(`The API key of model "${row.name}" cannot be decrypted; store it again.`, 400);
       });
-      return openAiCompatibleChatModel({ baseUrl: row.baseUrl, apiKey, model: row.modelName });
+      const timeoutMs = countSetting(env.MODEL_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
+      return withRetries(openAiCompatibleChatModel({ baseUrl: row.baseUrl, apiKey, model: row.modelName, timeoutMs }), retryPolicy(env));
     }
     case "workers_ai":
       return workersAiChatModel(env.AI, row.modelName);

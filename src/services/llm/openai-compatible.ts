@@ -63,10 +63,12 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
   // Upstream messages may echo what they were sent; the key must never reach our callers.
   const scrub = (text: string) => (o.apiKey ? text.split(o.apiKey).join("***") : text);
+  // A lost connection may be asked again (withRetries does, before the first token); a time-out
+  // has spent the answer's whole time and is not.
   const failure = (err: unknown) =>
     timeout.aborted
       ? new ModelError(`The model provider did not finish within ${timeoutMs / 1000} s.`, 504)
-      : new ModelError(`Could not reach the model provider: ${scrub(String((err as Error)?.message ?? err))}`, 502);
+      : new ModelError(`Could not reach the model provider: ${scrub(String((err as Error)?.message ?? err))}`, 502, { retryable: true });
 
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: request.whole ? "application/json" : "text/event-stream" };
   if (o.apiKey) headers.Authorization = `Bearer ${o.apiKey}`;
@@ -82,7 +84,10 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
     if (request.signal?.aborted) return;
     throw failure(err);
   }
-  if (!res.ok) throw new ModelError(`The model provider answered ${res.status}${await upstreamDetail(res, scrub)}`, 502);
+  if (!res.ok) {
+    const retry = res.status === 429 ? { retryable: true, retryAfterMs: retryAfterMs(res.headers) } : {};
+    throw new ModelError(`The model provider answered ${res.status}${await upstreamDetail(res, scrub)}`, 502, retry);
+  }
   request.onResponse?.();
 
   const state = new ChunkState();
@@ -107,7 +112,7 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
     if (request.signal?.aborted) return;
     throw failure(err);
   }
-  if (!state.done) throw new ModelError("The model provider's stream ended before the answer was complete.", 502);
+  if (!state.done) throw new ModelError("The model provider's stream ended before the answer was complete.", 502, { retryable: true });
   yield* state.finish();
 }
 
@@ -168,6 +173,17 @@ const errorMessage = (body: Json | null): string | undefined => {
   const message = typeof e === "string" ? e : (e?.message ?? e?.detail);
   return typeof message === "string" ? message.slice(0, 300) : undefined;
 };
+
+/** The wait a 429 asks for: OpenAI's `retry-after-ms`, else `Retry-After` in seconds or as a date. */
+export function retryAfterMs(headers: Headers, now = Date.now()): number | null {
+  const ms = Number(headers.get("retry-after-ms"));
+  if (headers.has("retry-after-ms") && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get("retry-after")?.trim();
+  if (!value) return null;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
 
 /** ": <message>" from an upstream error body, key scrubbed; "." when it says nothing useful. */
 async function upstreamDetail(res: Response, scrub: (s: string) => string): Promise<string> {

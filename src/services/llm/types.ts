@@ -93,10 +93,18 @@ export interface ChatModel {
 
 /** Thrown by providers for upstream failures; carries what callers may show. */
 export class ModelError extends Error {
+  /** Asking again may succeed (a 429, a connection lost): see withRetries. */
+  readonly retryable: boolean;
+  /** How long the provider asked us to wait (its `Retry-After`), when it did. */
+  readonly retryAfterMs: number | null;
+
   constructor(
     message: string,
     readonly status = 502,
+    retry: { retryable?: boolean; retryAfterMs?: number | null } = {},
   ) {
     super(message);
+    this.retryable = retry.retryable ?? false;
+    this.retryAfterMs = retry.retryAfterMs ?? null;
   }
 }

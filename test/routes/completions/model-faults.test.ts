@@ -1,0 +1,92 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { seedOwner, type Actor } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { upstreamModel } from "../chat-completions/fixtures";
+import { readEvents } from "../../support/sse";
+
+// The upstream (test/support/openai-upstream.mjs) fails the first N requests for a model named
+// `<fault>x<N>-<id>`, then answers: the provider recovers, and the same conversation goes on.
+// Each case makes three turns fail: a new conversation answered directly (in the worker, the model
+// asked for its answer in one piece), a new conversation streamed (in its Durable Object), and a
+// direct turn continuing that conversation (in the object); a 429 or a lost connection before the
+// first token is asked 3 times (MODEL_RETRIES 2), anything else once. Then a fourth turn works.
+const FAULTS = [
+  { fault: "fail-500", failing: 3, status: 502, attempts: [1, 1, 1] },
+  { fault: "fail-429", failing: 9, status: 502, attempts: [3, 3, 3] },
+  { fault: "fail-connect", failing: 9, status: 502, attempts: [3, 3, 3] },
+  { fault: "hang", failing: 3, status: 504, attempts: [1, 1, 1] }, // MODEL_TIMEOUT_MS 5 s in tests
+  // Streamed, the stream breaks after three words, which are not asked for again.
+  { fault: "fail-midstream", failing: 5, status: 502, attempts: [3, 1, 1] },
+  { fault: "fail-truncated", failing: 5, status: 502, attempts: [3, 1, 1] },
+];
+
+type Message = { type: string; sequence: number; content: string };
+type ErrorBody = { code: string; detail: string; requestId: string };
+const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
+
+const requestCount = async (name: string) => (await (await fetch(`${env.TEST_UPSTREAM_URL}/request-count?model=${encodeURIComponent(name)}`)).json<{ count: number }>()).count;
+const messagesOf = async (owner: Actor, conversationId: string) =>
+  ((await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
+
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 100 && !ok(value); i++) {
+    await new Promise((r) => setTimeout(r, 30));
+    value = await read();
+  }
+  return value;
+}
+
+describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, attempts }) => {
+  it("keeps the visitor's message, ends the reply with a clear error carrying the request id, stores nothing partial, counts the failure, and the next message works", async () => {
+    const owner = await seedOwner();
+    const modelName = `${fault}x${failing}-${crypto.randomUUID()}`;
+    const model = await upstreamModel(owner, { modelName });
+    const bot = await createChatbot(owner, { largeLanguageModel: model.id });
+    const completion = (body: Record<string, unknown>) => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body);
+
+    // (0) and (1) at once: a new conversation answered directly, one streamed.
+    const [direct, streamed] = await Promise.all([completion({ message: { content: "first, direct" } }), completion({ message: { content: "first, streamed" }, isStreaming: true })]);
+    expect(direct.status).toBe(status);
+    const directError = (await direct.json()) as ErrorBody;
+    expect(directError).toMatchObject({ code: "upstream_error", requestId: direct.headers.get("X-Request-Id") });
+    expect(directError.detail).toMatch(/model provider/);
+
+    expect(streamed.status).toBe(200);
+    const events = await readEvents(streamed);
+    const last = events.at(-1)!;
+    expect(last.event).toBe("error");
+    expect(last.data).toMatchObject({ code: "upstream_error", requestId: streamed.headers.get("X-Request-Id") });
+    expect(events.some((e) => e.data.done === true)).toBe(false);
+    const conversationId = last.data.conversationId as string;
+    expect(conversationId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // (2) the same conversation, directly.
+    const again = await completion({ conversation: conversationId, message: { content: "second" } });
+    expect(again.status).toBe(status);
+    expect(((await again.json()) as ErrorBody).requestId).toBe(again.headers.get("X-Request-Id"));
+    expect(await requestCount(modelName)).toBe(attempts.reduce((a, b) => a + b));
+
+    // Only the visitor's messages are stored: no partial answer.
+    expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:incoming"]);
+
+    // (3) the provider has recovered: the conversation goes on, in order.
+    const next = await completion({ conversation: conversationId, message: { content: "third" } });
+    expect(next.status, await next.clone().text()).toBe(200);
+    expect(((await next.json()) as { content: string }).content).toBe(ANSWER);
+    expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:incoming", "3:incoming", "4:outgoing"]);
+
+    // Every failed reply is counted and recorded with its error; the new conversation's message is kept too.
+    type Stats = { total: { failedRepliesCount: number; repliesCount: number } };
+    const stats = await until(async () => (await (await owner.fetch("GET", `/chatbots/${bot.id}/statistics/`)).json()) as Stats, (s) => s.total.failedRepliesCount >= 3);
+    expect(stats.total).toMatchObject({ failedRepliesCount: 3, repliesCount: 1 });
+    const today = new Date().toISOString().slice(0, 10);
+    type Records = { results: { inputMessage: string; outputMessage: string | null; error: string | null; conversation: string }[] };
+    const records = ((await (await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`)).json()) as Records).results;
+    expect(records.filter((r) => r.error).map((r) => r.inputMessage).sort()).toEqual(["first, direct", "first, streamed", "second"]);
+    expect(records.filter((r) => r.error).every((r) => r.outputMessage === null)).toBe(true);
+    const firstDirect = records.find((r) => r.inputMessage === "first, direct")!;
+    expect((await messagesOf(owner, firstDirect.conversation)).map((m) => `${m.sequence}:${m.type}:${m.content}`)).toEqual(["1:incoming:first, direct"]);
+  });
+});
