@@ -49,9 +49,6 @@ export const messageEvent = (row: ConversationRow, message: MessageRecord): Inbo
 /** The organization's event hub (durable-objects/inbox-events.ts). */
 export const inboxEventsObject = (env: Bindings, organizationId: string) => env.INBOX_EVENTS.get(env.INBOX_EVENTS.idFromName(organizationId));
 
-/** Events of one organization not yet handed to its hub, and the promise of their hand-over. */
-const outgoing = new Map<string, { events: InboxEvent[]; sent: Promise<void> }>();
-
 /**
  * How long an isolate that heard from an organization's hub that no stream is open publishes
  * nothing more for it. Publishing costs the reply's path a call to another object (~1 ms of CPU on
@@ -72,28 +69,18 @@ export function streamOpened(organizationId: string, now = Date.now()) {
 
 /**
  * Hands events to the organization's hub, which fans them out to every open inbox stream, on any
- * isolate. Never awaited on a reply's path (pass the promise to `waitUntil`): events published in
- * the same tick go in one call, and a failed call only costs live viewers an update (clients read
- * the list again when their stream reconnects).
+ * isolate. Never awaited on a reply's path (pass the promise to `waitUntil`); a failed call only
+ * costs live viewers an update (clients read the list again when their stream reconnects). Each call
+ * is its own hand-over: a promise shared between calls would carry one request's I/O into another's
+ * (requests, queue events and conversation objects share an isolate), which workerd refuses.
  */
 export function publishInboxEvents(env: Bindings, organizationId: string, ...events: InboxEvent[]): Promise<void> {
-  if (quiet.get(organizationId)) return Promise.resolve();
-  let pending = outgoing.get(organizationId);
-  if (!pending) {
-    const batch = { events: [] as InboxEvent[], sent: Promise.resolve() };
-    let asked = 0;
-    batch.sent = Promise.resolve()
-      .then(() => {
-        outgoing.delete(organizationId);
-        asked = Date.now();
-        return inboxEventsObject(env, organizationId).publish(batch.events);
-      })
-      .then((streams) => {
-        if (streams === 0 && !((opened.get(organizationId) ?? -1) >= asked)) quiet.set(organizationId, organizationId);
-      })
-      .catch((err) => console.error(JSON.stringify({ level: "warn", message: "inbox events not published", error: String(err) })));
-    outgoing.set(organizationId, (pending = batch));
-  }
-  pending.events.push(...events);
-  return pending.sent;
+  if (!events.length || quiet.get(organizationId)) return Promise.resolve();
+  const asked = Date.now();
+  return inboxEventsObject(env, organizationId)
+    .publish(events)
+    .then((streams) => {
+      if (streams === 0 && !((opened.get(organizationId) ?? -1) >= asked)) quiet.set(organizationId, organizationId);
+    })
+    .catch((err) => console.error(JSON.stringify({ level: "warn", message: "inbox events not published", error: String(err) })));
 }

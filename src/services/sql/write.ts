@@ -52,6 +52,21 @@ const describeError = (err: unknown) => {
   return (e?.code && !text.includes(e.code) ? `${e.code}: ${text}` : text).slice(0, 500) || "The connection failed.";
 };
 
+/** How long a connection check may take in all (the driver's own connect timeout is 10 s). */
+const DISCOVERY_DEADLINE_MS = 15_000;
+
+/**
+ * `work`, or a failure once `ms` have passed: a connection that never settles (a socket left
+ * hanging by the network) still ends the check with a failed status, from a timer of this request.
+ */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`The database did not answer within ${ms / 1000} s.`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Connects to an external database, discovers its tables (limited to `includeTables`) and stores
  * them with `status` connected, or `failed` and the reason (CONTRACT section 15). Never throws.
@@ -66,7 +81,7 @@ export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Pro
     if (UNSUPPORTED_TYPES.includes(row.databaseType)) return void (await fail(notSupportedMessage(row.databaseType)));
     if (!row.databaseUrlSealed) return void (await fail("No databaseUrl is set."));
     const url = await decryptSecret(row.databaseUrlSealed, env.ENCRYPTION_KEY);
-    const discovered = await discoverPostgres(env, url, row.organizationId);
+    const discovered = await withDeadline(discoverPostgres(env, url, row.organizationId), DISCOVERY_DEADLINE_MS);
     const include = row.includeTables?.tables?.length ? new Set(row.includeTables.tables.map((t) => t.toLowerCase())) : null;
     const kept = discovered.filter((t) => !include || include.has(t.tableName.toLowerCase()));
     await db.batch([db.update(sqlDatabases).set({ status: "connected", errorMessage: null, checkedAt: now, updatedAt: now }).where(eq(sqlDatabases.id, id)), ...replaceTableStatements(db, id, kept, now)]);
