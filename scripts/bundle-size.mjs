@@ -17,7 +17,10 @@ export function bundleSize() {
   try {
     const run = spawnSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
     if (run.status !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${run.stdout}\n${run.stderr}`);
-    const modules = readdirSync(outdir).filter((f) => !f.endsWith(".map") && f !== "README.md");
+    // Modules wrangler finds beside the script (src/vendor, `find_additional_modules`) are in folders.
+    const modules = readdirSync(outdir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && !e.name.endsWith(".map") && e.name !== "README.md")
+      .map((e) => path.relative(outdir, path.join(e.parentPath, e.name)));
     let bytes = 0;
     let gzip = 0;
     for (const file of modules) {
