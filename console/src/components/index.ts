@@ -14,3 +14,4 @@ export { UploadDialog, UploadProgress, uploadForm } from "./upload";
 export { Pager } from "./pager";
 export { t as common } from "./strings";
 export { useResource, type Resource } from "./use-resource";
+export { useSubmit } from "./use-submit";

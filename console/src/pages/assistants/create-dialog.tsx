@@ -1,11 +1,11 @@
-import { useState } from "preact/hooks";
-import { ApiProblem, api, unwrap } from "../../api/client";
+import { api, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { ErrorAlert } from "../../components/alert";
 import { SelectField, TextField } from "../../components/field";
 import { announce } from "../../components/announcer";
 import { useResource } from "../../components/use-resource";
+import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { navigate } from "../../shell/router";
 import { createAssistant, fieldMessage } from "./assistant-api";
@@ -15,25 +15,13 @@ import { t } from "./strings";
 /** A new assistant from its name, model and instructions; the rest is set on its page, where this leads. */
 export function CreateAssistant({ onClose }: { onClose: () => void }) {
   const models = useResource(() => unwrap(api.GET("/api/v1/large-language-models/", { params: { query: { pageSize: 100 } } })), []);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
-    setBusy(true);
-    setProblem(null);
-    try {
-      const created = await createAssistant({ name: text("name"), largeLanguageModel: text("largeLanguageModel"), instructions: text("instructions") || null });
-      announce(t("created", { name: created.name }));
-      onClose();
-      navigate(`/assistants/${created.id}`);
-    } catch (err) {
-      setProblem(err as ApiProblem);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const created = await createAssistant({ name: text("name"), largeLanguageModel: text("largeLanguageModel"), instructions: text("instructions") || null });
+    announce(t("created", { name: created.name }));
+    onClose();
+    navigate(`/assistants/${created.id}`);
+  });
   const options: [string, string][] = (models.data?.results ?? []).map((m) => [m.id, m.name]);
   return (
     <Dialog

@@ -1,6 +1,7 @@
 import { Button, Dialog, ErrorAlert, TextField, common } from "../../components";
 import { createFaq, updateFaq, type Faq, type KnowledgeBase, type Label } from "./api";
-import { CheckList, TextArea, useSubmit } from "./parts";
+import { CheckList, TextArea } from "./parts";
+import { useSubmit } from "../../components/use-submit";
 import { t } from "./strings";
 
 /** Adds an FAQ (`faq` absent) or changes one: question, answer and the labels it carries. */

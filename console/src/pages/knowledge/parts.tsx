@@ -1,9 +1,8 @@
 // Page-local parts the shared kit lacks: a labelled textarea, a group of checkboxes choosing records
-// by id (groups, assistants, labels), a list's filter box, a paged table with its loading and empty
-// states, and the submit of a dialog form.
+// by id (groups, assistants, labels), a list's filter box, and a paged table with its loading and empty
+// states.
 import type { TextareaHTMLAttributes } from "preact";
-import { useId, useState } from "preact/hooks";
-import type { ApiProblem } from "../../api/client";
+import { useId } from "preact/hooks";
 import { DataTable, Loading, Pager, TextField, type Column, type Resource } from "../../components";
 import { PAGE_SIZE } from "./api";
 
@@ -50,24 +49,4 @@ export function PagedTable<Row>({ list, empty, labelledBy, columns, rowKey, page
       <Pager page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={onPage} />
     </>
   );
-}
-
-/** A dialog form's submit: `save` runs with the form's data, busy meanwhile; the API's problem is kept for its fields. */
-export function useSubmit(save: (form: FormData) => Promise<void>) {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    setBusy(true);
-    setProblem(null);
-    try {
-      await save(form);
-    } catch (err) {
-      setProblem(err as ApiProblem);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, problem, submit };
 }

@@ -2,7 +2,8 @@ import { useState } from "preact/hooks";
 import { Button, ConfirmDialog, Dialog, ErrorAlert, Loading, SelectField, announce, common, useResource, type Column } from "../../components";
 import { PAGE_SIZE, deleteTextNode, listFiles, listTextNodes, updateTextNode, type KnowledgeBase, type TextNode } from "./api";
 import { Highlighted } from "./highlight";
-import { FilterField, PagedTable, TextArea, useSubmit } from "./parts";
+import { FilterField, PagedTable, TextArea } from "./parts";
+import { useSubmit } from "../../components/use-submit";
 import { t } from "./strings";
 
 /** A file's passages as retrieval sees them, filtered by text; managers edit or delete one. */

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, api, unwrap } from "../../api/client";
+import { api, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { Dialog } from "../../components/dialog";
@@ -8,6 +8,7 @@ import { TextField } from "../../components/field";
 import { DataTable, type Column } from "../../components/data-table";
 import { announce } from "../../components/announcer";
 import { useResource } from "../../components/use-resource";
+import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -72,24 +73,13 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
 function NewGroup({ organizationId, onClose }: { organizationId: string; onClose: () => void }) {
   const catalogue = useResource(permissionCatalogue, []);
   const [selected, setSelected] = useState(new Set<string>());
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const name = String(new FormData(event.currentTarget as HTMLFormElement).get("name") ?? "").trim();
-    setBusy(true);
-    setProblem(null);
-    try {
-      const group = await unwrap(api.POST("/api/v1/organizations/{organizationPk}/groups/", { params: { path: { organizationPk: organizationId } }, body: { name, permissions: [...selected] } }));
-      announce(t("groupSaved", { name: group.name }));
-      onClose();
-      navigate(`/members/groups/${group.id}`);
-    } catch (err) {
-      setProblem(err as ApiProblem);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    const name = String(form.get("name") ?? "").trim();
+    const group = await unwrap(api.POST("/api/v1/organizations/{organizationPk}/groups/", { params: { path: { organizationPk: organizationId } }, body: { name, permissions: [...selected] } }));
+    announce(t("groupSaved", { name: group.name }));
+    onClose();
+    navigate(`/members/groups/${group.id}`);
+  });
   return (
     <Dialog
       title={t("newGroup")}

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, api, unwrap } from "../../api/client";
+import { api, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { Dialog } from "../../components/dialog";
@@ -9,6 +9,7 @@ import { DataTable, type Column } from "../../components/data-table";
 import { Pager } from "../../components/pager";
 import { announce } from "../../components/announcer";
 import { useResource } from "../../components/use-resource";
+import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
@@ -78,24 +79,13 @@ export function MembersSection({ organizationId, groupsChanged }: { organization
 }
 
 function AddMember({ organizationId, onClose, onAdded }: { organizationId: string; onClose: () => void; onAdded: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const email = String(new FormData(event.currentTarget as HTMLFormElement).get("email") ?? "").trim();
-    setBusy(true);
-    setProblem(null);
-    try {
-      const member = await unwrap(api.POST("/api/v1/organizations/{organizationPk}/members/", { params: { path: { organizationPk: organizationId } }, body: { email } }));
-      announce(t("memberAdded", { name: memberName(member) }));
-      onAdded();
-      onClose();
-    } catch (err) {
-      setProblem(err as ApiProblem);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    const email = String(form.get("email") ?? "").trim();
+    const member = await unwrap(api.POST("/api/v1/organizations/{organizationPk}/members/", { params: { path: { organizationPk: organizationId } }, body: { email } }));
+    announce(t("memberAdded", { name: memberName(member) }));
+    onAdded();
+    onClose();
+  });
   return (
     <Dialog
       title={t("addMember")}

@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
-import { ApiProblem } from "../../api/client";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextField } from "../../components/field";
 import { ErrorAlert } from "../../components/alert";
+import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { createDatabase, type SqlDatabase, type SqlDatabaseWrite } from "./api";
 import { t } from "./strings";
@@ -13,25 +13,13 @@ const TYPES = ["managed", "postgresql"] as const;
 /** Adds a managed database (tables from CSV or XLSX files) or a PostgreSQL one (its connection string, write-only). */
 export function DatabaseForm({ onClose, onSaved }: { onClose: () => void; onSaved: (d: SqlDatabase) => void }) {
   const [type, setType] = useState<(typeof TYPES)[number]>("managed");
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const body: SqlDatabaseWrite = { name: text("name"), description: text("description"), databaseType: type, isActive: !!form.get("isActive") };
     if (type !== "managed") body.databaseUrl = text("databaseUrl");
-    setBusy(true);
-    setProblem(null);
-    try {
-      onSaved(await createDatabase(body));
-      onClose();
-    } catch (err) {
-      setProblem(err as ApiProblem);
-    } finally {
-      setBusy(false);
-    }
-  };
+    onSaved(await createDatabase(body));
+    onClose();
+  });
   return (
     <Dialog
       title={t("addDatabase")}
