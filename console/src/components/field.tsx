@@ -1,4 +1,4 @@
-import type { ComponentChildren, InputHTMLAttributes, SelectHTMLAttributes } from "preact";
+import type { ComponentChildren, InputHTMLAttributes, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from "preact";
 import { useId } from "preact/hooks";
 
 interface Common {
@@ -29,6 +29,18 @@ export function TextField({ label, hint, error, ...input }: Common & InputHTMLAt
     <div class={`field${error ? " invalid" : ""}`}>
       <label for={id}>{label}</label>
       <input id={id} type="text" {...input} aria-invalid={error ? true : undefined} aria-describedby={described(id, hint, error)} />
+      <Notes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** A labelled multi-line text box; `class` goes to the field, `areaRef` to the textarea. */
+export function TextAreaField({ label, hint, error, class: extra, areaRef, ...area }: Common & { areaRef?: Ref<HTMLTextAreaElement> } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId();
+  return (
+    <div class={`field${error ? " invalid" : ""}${extra ? ` ${extra}` : ""}`}>
+      <label for={id}>{label}</label>
+      <textarea ref={areaRef} id={id} rows={4} {...area} aria-invalid={error ? true : undefined} aria-describedby={described(id, hint, error)} />
       <Notes id={id} hint={hint} error={error} />
     </div>
   );

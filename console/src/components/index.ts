@@ -7,7 +7,7 @@ export { ConfirmDialog } from "./confirm";
 export { CopyButton } from "./copy-button";
 export { DataTable, type Column } from "./data-table";
 export { Dialog } from "./dialog";
-export { CheckboxField, SelectField, TextField } from "./field";
+export { CheckboxField, SelectField, TextAreaField, TextField } from "./field";
 export { Markdown } from "./markdown";
 export { PageHeader } from "./page-header";
 export { UploadDialog, UploadProgress, uploadForm } from "./upload";

@@ -8,7 +8,7 @@ import { CheckboxField, SelectField, TextField } from "../../components/field";
 import { AGENT_MODES, DATABASE_TYPES, OUTPUT_MODES, REPLY_MODES, fieldMessage, updateAssistant, type Assistant, type Choices, type IdName } from "./assistant-api";
 import { draftOf, patchOf, type Draft } from "./draft";
 import { RefPicker } from "./ref-picker";
-import { TextAreaField } from "./text-area";
+import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
 
 type Options = [string, string][];

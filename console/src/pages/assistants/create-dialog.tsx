@@ -9,7 +9,7 @@ import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { navigate } from "../../shell/router";
 import { createAssistant, fieldMessage } from "./assistant-api";
-import { TextAreaField } from "./text-area";
+import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
 
 /** A new assistant from its name, model and instructions; the rest is set on its page, where this leads. */

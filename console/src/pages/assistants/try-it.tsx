@@ -3,7 +3,7 @@ import { Button } from "../../components/button";
 import { announce } from "../../components/announcer";
 import { TurnView } from "./try-it-turn";
 import { ask, type Turn } from "./try-it-stream";
-import { TextAreaField } from "./text-area";
+import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
 
 /** Each assistant's conversation in this tab, kept while the operator looks at other pages. */

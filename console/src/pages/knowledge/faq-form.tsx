@@ -1,6 +1,7 @@
 import { Button, Dialog, ErrorAlert, TextField, common } from "../../components";
 import { createFaq, updateFaq, type Faq, type KnowledgeBase, type Label } from "./api";
-import { CheckList, TextArea } from "./parts";
+import { CheckList } from "./parts";
+import { TextAreaField } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
 import { t } from "./strings";
 
@@ -30,7 +31,7 @@ export function FaqForm({ kb, faq, labels, onClose, onSaved }: { kb: KnowledgeBa
     >
       <form id="kb-faq-form" class="stack" onSubmit={submit}>
         <TextField label={t("question")} name="question" required maxLength={10_000} defaultValue={faq?.question} error={problem?.field("question")} />
-        <TextArea label={t("answer")} name="answer" required maxLength={100_000} defaultValue={faq?.answer} rows={5} error={problem?.field("answer")} />
+        <TextAreaField label={t("answer")} name="answer" required maxLength={100_000} defaultValue={faq?.answer} rows={5} error={problem?.field("answer")} />
         {labels.length > 0 && <CheckList legend={t("labels")} name="labels" options={labels} chosen={(faq?.labels ?? []).map((l) => l.id)} />}
         {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>

@@ -1,21 +1,8 @@
-// Page-local parts the shared kit lacks: a labelled textarea, a group of checkboxes choosing records
+// Page-local parts the shared kit lacks: a group of checkboxes choosing records
 // by id (groups, assistants, labels), a list's filter box, and a paged table with its loading and empty
 // states.
-import type { TextareaHTMLAttributes } from "preact";
-import { useId } from "preact/hooks";
 import { DataTable, Loading, Pager, TextField, type Column, type Resource } from "../../components";
 import { PAGE_SIZE } from "./api";
-
-export function TextArea({ label, error, ...area }: { label: string; error?: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
-  return (
-    <div class={`field${error ? " invalid" : ""}`}>
-      <label for={id}>{label}</label>
-      <textarea id={id} rows={4} {...area} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
-      {error && <p class="field-error" id={`${id}-error`}>{error}</p>}
-    </div>
-  );
-}
 
 /** Checkboxes named `name`, one per option, checked for the ids in `chosen`; `note` replaces them when there are none. */
 export function CheckList({ legend, name, options, chosen, note, disabled }: { legend: string; name: string; options: { id: string; name: string }[]; chosen: string[]; note?: string; disabled?: boolean }) {

@@ -2,7 +2,8 @@ import { useState } from "preact/hooks";
 import type { ApiProblem } from "../../api/client";
 import { CheckboxField, ErrorAlert, Loading, SelectField, TextField, useResource } from "../../components";
 import { createKnowledgeBase, formOptions, updateKnowledgeBase, type KnowledgeBase, type KnowledgeBaseWrite, type Option } from "./api";
-import { CheckList, TextArea } from "./parts";
+import { CheckList } from "./parts";
+import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
 
 const STORES = ["elasticsearch", "opensearch", "oracle", "synxdb"] as const;
@@ -73,7 +74,7 @@ export function SettingsForm({ kb, formId, organizationId, readOnly = false, onS
       <fieldset disabled={readOnly} class="kb-plain">
         <div class="stack">
           <TextField label={t("name")} name="name" required maxLength={200} defaultValue={kb?.name} error={problem?.field("name")} />
-          <TextArea label={t("description")} name="description" maxLength={10_000} defaultValue={kb?.description ?? ""} rows={2} error={problem?.field("description")} />
+          <TextAreaField label={t("description")} name="description" maxLength={10_000} defaultValue={kb?.description ?? ""} rows={2} error={problem?.field("description")} />
           <fieldset class="kb-group">
             <legend>{t("models")}</legend>
             <SelectField label={t("embeddingModel")} value={embeddingChoice} onChange={(e) => setEmbedding(e.currentTarget.value)} options={withCurrent(embeddings, kb ? [kb.embeddingModel] : []).map((m) => [m.id, m.name])} hint={t("embeddingHint")} error={problem?.field("embeddingModel")} />

@@ -2,7 +2,8 @@ import { useState } from "preact/hooks";
 import { Button, ConfirmDialog, Dialog, ErrorAlert, Loading, SelectField, announce, common, useResource, type Column } from "../../components";
 import { PAGE_SIZE, deleteTextNode, listFiles, listTextNodes, updateTextNode, type KnowledgeBase, type TextNode } from "./api";
 import { Highlighted } from "./highlight";
-import { FilterField, PagedTable, TextArea } from "./parts";
+import { FilterField, PagedTable } from "./parts";
+import { TextAreaField } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
 import { t } from "./strings";
 
@@ -114,7 +115,7 @@ function TextNodeForm({ node, onClose, onSaved }: { node: TextNode; onClose: () 
       }
     >
       <form id="kb-node-form" class="stack" onSubmit={submit}>
-        <TextArea label={t("text")} name="text" required maxLength={100_000} rows={8} defaultValue={node.text} error={problem?.field("text")} />
+        <TextAreaField label={t("text")} name="text" required maxLength={100_000} rows={8} defaultValue={node.text} error={problem?.field("text")} />
         <p class="hint">{t("textNodeHint")}</p>
         {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
