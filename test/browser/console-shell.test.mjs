@@ -128,8 +128,11 @@ describe("the console shell in Chromium", () => {
     const requests = [];
     // Every request of the page but the session check (which comes before any organization is known).
     page.on("request", (r) => r.url().includes("/api/v1/") && !r.url().includes("/auth/sessions/current/") && requests.push(r.headers()["x-organization-id"]));
+    // The page's own list request may leave after the notice shows: wait for it, not for the text alone.
+    const listed = page.waitForResponse((r) => r.url().includes("/api/v1/large-language-models/") && r.request().method() === "GET");
     await page.reload();
     await page.getByText("Only owners of the organization").waitFor();
+    await listed;
     expect(requests.length).toBeGreaterThan(0);
     expect(new Set(requests)).toEqual(new Set([member.organization.id]));
     const refused = await raw("/large-language-models/", await sessionCookie(context), {
