@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 
 const ownRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
@@ -93,6 +93,30 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
       if (!keep) rmSync(state, { recursive: true, force: true });
     },
   };
+}
+
+/** mulberry32: a small seeded PRNG, uniform in [0, 1), so every run of a bench draws the same data. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Seeds `count - 1` members (users and memberships) besides the owner into a stopped server's D1 file; returns their user ids, the owner's first. */
+export function seedMembers(db, { organizationId, ownerId, count, at }) {
+  const members = [ownerId, ...Array.from({ length: count - 1 }, () => randomUUID())];
+  const user = db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
+  const member = db.prepare("INSERT INTO members (id, organization_id, user_id, is_owner, created_at) VALUES (?, ?, ?, 0, ?)");
+  members.slice(1).forEach((id, i) => {
+    user.run(id, `member${i}@bench.example`, `Member ${i}`, at, at);
+    member.run(randomUUID(), organizationId, id, at);
+  });
+  return members;
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

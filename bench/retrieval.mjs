@@ -7,7 +7,7 @@
 // Then, per knowledge base, searches run one after another (after a warm-up) with queries of
 // vocabulary words, once per method: keyword, vector, hybrid (RRF, no rerank), hybrid + rerank.
 // Options: --sizes 10000,100000  --files 100  --searches 200  --port N  --files-per-upload 20 (the API's limit)
-import { percentile, startServer } from "./lib.mjs";
+import { percentile, prng, startServer } from "./lib.mjs";
 import { waitForIngestion } from "./quality.mjs";
 
 const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
@@ -27,17 +27,6 @@ const METHODS = [
 // ---------------------------------------------------------------------------------------------
 // Deterministic text
 
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const COMMON = (
   "account access adapter address alarm alert app area audio backup balance battery bill board box brand budget button cable calendar camera card cart case " +

@@ -13,10 +13,9 @@
 //       server, with the triggers and without them (dropped and re-created in its database file;
 //       each block checks that its messages were counted, or not).
 import { DatabaseSync } from "node:sqlite";
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { median, percentile, startServer } from "./lib.mjs";
+import { median, percentile, prng, seedMembers, startServer } from "./lib.mjs";
+import { d1File } from "../test/support/local-d1.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8841);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
@@ -31,24 +30,9 @@ const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const DAY = 86_400_000;
 const TRIGGERS = ["usage_on_message", "usage_on_conversation"];
 
-/** mulberry32: a seeded generator, so every run seeds the same data. */
-const rand = (() => {
-  let s = 42;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-})();
+const rand = prng(42);
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
 const uuid = () => randomUUID();
-
-function d1File(state) {
-  const dir = path.join(state, "v3", "d1", "miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  return path.join(dir, file);
-}
 
 function seed(file, { organizationId, ownerId, chatbots }) {
   const db = new DatabaseSync(file);
@@ -56,16 +40,10 @@ function seed(file, { organizationId, ownerId, chatbots }) {
   const now = Date.now();
   const start = now - 365 * DAY;
   const contacts = Array.from({ length: CONTACTS }, uuid);
-  const members = [ownerId, ...Array.from({ length: MEMBERS - 1 }, uuid)];
   db.exec("BEGIN");
   const contact = db.prepare("INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
   contacts.forEach((id, i) => contact.run(id, organizationId, `Contact ${i}`, start, start));
-  const user = db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
-  const member = db.prepare("INSERT INTO members (id, organization_id, user_id, is_owner, created_at) VALUES (?, ?, ?, 0, ?)");
-  members.slice(1).forEach((id, i) => {
-    user.run(id, `member${i}@bench.example`, `Member ${i}`, start, start);
-    member.run(uuid(), organizationId, id, start);
-  });
+  const members = seedMembers(db, { organizationId, ownerId, count: MEMBERS, at: start });
   db.exec("COMMIT");
   const conversation = db.prepare("INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const message = db.prepare(

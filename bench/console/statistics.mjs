@@ -10,7 +10,7 @@
 // range, the last 30 days, all assistants), and a whole year by day chosen in the form.
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
-import { launchChromium, percentile, startServer } from "../lib.mjs";
+import { launchChromium, percentile, prng, seedMembers, startServer } from "../lib.mjs";
 import { d1File } from "../../test/support/local-d1.mjs";
 import { openPage, signInContext } from "../../test/browser/console-helpers.mjs";
 
@@ -25,16 +25,7 @@ const DAY = 24 * HOUR;
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const f = (xs, p) => percentile(xs, p).toFixed(0);
 
-/** mulberry32: the same data every run. */
-const rand = (() => {
-  let s = 28;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-})();
+const rand = prng(28);
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
 
 function seed(file, { organizationId, ownerId, chatbots }) {
@@ -42,14 +33,8 @@ function seed(file, { organizationId, ownerId, chatbots }) {
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;");
   const now = Date.now();
   const start = now - 365 * DAY;
-  const members = [ownerId, ...Array.from({ length: MEMBERS - 1 }, () => randomUUID())];
   db.exec("BEGIN");
-  const user = db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
-  const member = db.prepare("INSERT INTO members (id, organization_id, user_id, is_owner, created_at) VALUES (?, ?, ?, 0, ?)");
-  members.slice(1).forEach((id, i) => {
-    user.run(id, `member${i}@bench.example`, `Member ${i}`, start, start);
-    member.run(randomUUID(), organizationId, id, start);
-  });
+  const members = seedMembers(db, { organizationId, ownerId, count: MEMBERS, at: start });
   // Counters per (assistant, hour, member), as the triggers add them up message by message.
   const hours = new Map();
   const record = db.prepare("INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, input_message, output_message, reply_ms, created_at, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
