@@ -1,5 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
+/** Every `code` an error body may carry: the contract's table (section 2) and the README's "Errors" additions. */
 export type ErrorCode =
   | "invalid"
   | "parse_error"
@@ -12,7 +13,32 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "throttled"
   | "server_error"
-  | (string & {});
+  | "not_configured"
+  | "interrupted"
+  | "reply_interrupted"
+  | "upstream_error"
+  | "model_unavailable"
+  | "not_supported"
+  | "web_chat_inactive"
+  | "file_upload_disabled"
+  | "invalid_credentials"
+  | "contact_has_conversations"
+  | "default_inbox"
+  | "model_in_use"
+  | `mcp_${"timeout" | "unreachable" | "unauthorized" | "not_mcp" | "too_large"}`
+  | S3ErrorCode;
+
+/** The upload target (`/uploads/...`) answers as S3 would, with S3's own codes, so S3 clients understand it. */
+export type S3ErrorCode =
+  | "AccessDenied"
+  | "InvalidArgument"
+  | "InvalidAccessKeyId"
+  | "SignatureDoesNotMatch"
+  | "InvalidPolicyDocument"
+  | "MalformedPOSTRequest"
+  | "MissingContentLength"
+  | "EntityTooSmall"
+  | "EntityTooLarge";
 
 /** The one error type handlers throw; `onError` turns it into the contract's error body. */
 export class ApiError extends Error {

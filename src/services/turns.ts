@@ -1,6 +1,6 @@
 import { batch } from "../db/prepared";
 import type { Bindings, Db } from "../env";
-import { ApiError } from "../lib/errors";
+import { ApiError, type ErrorCode } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import type { AssistantForReply } from "./chatbots";
 import { afterMessage, incomingFields, messageRow, newConversationWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "./conversations";
@@ -24,7 +24,7 @@ export interface TurnResult {
 
 export interface TurnError {
   status: number;
-  code: string;
+  code: ErrorCode;
   detail: string;
 }
 

@@ -1,5 +1,6 @@
 import { AwsV4Signer } from "aws4fetch";
 import { timingSafeEqual, toHex } from "../../lib/crypto";
+import type { S3ErrorCode } from "../../lib/errors";
 import type { SigningCredentials } from "./settings";
 
 /**
@@ -91,7 +92,7 @@ export async function signPostPolicy(creds: SigningCredentials, input: PostPolic
 export class PolicyError extends Error {
   constructor(
     readonly status: 400 | 403,
-    readonly code: string,
+    readonly code: S3ErrorCode,
     message: string,
   ) {
     super(message);
