@@ -1,6 +1,5 @@
 import { useState } from "preact/hooks";
-import type { ApiProblem } from "../../api/client";
-import { Button, CheckboxField, ErrorAlert, SelectField, TextField, announce } from "../../components";
+import { Button, CheckboxField, ErrorAlert, SelectField, TextField, announce, useSubmit } from "../../components";
 import { search, type KnowledgeBase, type SearchBody, type SearchResult } from "./api";
 import { Highlighted } from "./highlight";
 import { t } from "./strings";
@@ -11,26 +10,17 @@ const METHODS = ["hybrid", "keyword", "vector"] as const;
 export function SearchTester({ kb }: { kb: KnowledgeBase }) {
   const [method, setMethod] = useState<NonNullable<SearchBody["searchMethod"]>>("hybrid");
   const [rerank, setRerank] = useState(kb.enableRerank);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [results, setResults] = useState<SearchResult[] | null>(null);
 
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const query = String(new FormData(event.currentTarget as HTMLFormElement).get("query") ?? "").trim();
-    setBusy(true);
-    setProblem(null);
-    try {
-      const page = await search(kb.id, { query, searchMethod: method, enableRerank: rerank });
-      setResults(page.results);
-      announce(t("resultsSay", { count: page.results.length }));
-    } catch (err) {
-      setProblem(err as ApiProblem);
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    const query = String(form.get("query") ?? "").trim();
+    const page = await search(kb.id, { query, searchMethod: method, enableRerank: rerank }).catch((err) => {
       setResults(null);
-    } finally {
-      setBusy(false);
-    }
-  };
+      throw err;
+    });
+    setResults(page.results);
+    announce(t("resultsSay", { count: page.results.length }));
+  });
 
   return (
     <section class="section" aria-labelledby="kb-search-title">

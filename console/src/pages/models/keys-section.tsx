@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, api, unwrap, type Schemas } from "../../api/client";
+import { api, unwrap, type Schemas } from "../../api/client";
+import { useSubmit } from "../../components/use-submit";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { CopyButton } from "../../components/copy-button";
@@ -78,27 +79,15 @@ export function KeysSection() {
 
 /** Asks for a name (and an optional expiry), then shows the new key once, with a copy button. */
 function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const { busy, problem, submit } = useSubmit(async (form) => {
     const expires = String(form.get("expires") ?? "");
-    setBusy(true);
-    setProblem(null);
-    try {
-      const created = await unwrap(
-        api.POST("/api/v1/api-keys/", { body: { name: String(form.get("name") ?? "").trim(), expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null } }),
-      );
-      setSecret(created.key);
-      onCreated();
-    } catch (err) {
-      setProblem(err as ApiProblem);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const created = await unwrap(
+      api.POST("/api/v1/api-keys/", { body: { name: String(form.get("name") ?? "").trim(), expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null } }),
+    );
+    setSecret(created.key);
+    onCreated();
+  });
   if (secret)
     return (
       <Dialog title={t("newKeyTitle")} open onClose={onClose} footer={<Button variant="primary" onClick={onClose}>{t("done")}</Button>}>

@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
-import { ApiProblem } from "../../api/client";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextField } from "../../components/field";
+import { useSubmit } from "../../components/use-submit";
 import { ErrorAlert } from "../../components/alert";
 import { t as common } from "../../components/strings";
 import { MODEL_KINDS, createModel, updateModel, type Model, type ModelKind, type ModelWrite } from "./model-api";
@@ -14,12 +14,7 @@ const PROVIDERS = ["openai_compatible", "local", "workers_ai"] as const;
 export function ModelForm({ model, open, onClose, onSaved }: { model?: Model; open: boolean; onClose: () => void; onSaved: (m: Model) => void }) {
   const [kind, setKind] = useState<ModelKind>(model?.kind ?? "llm");
   const [provider, setProvider] = useState<ModelWrite["provider"]>(model?.provider ?? "openai_compatible");
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const body: ModelWrite = { name: text("name"), provider, modelName: text("modelName") };
     if (provider === "openai_compatible") body.baseUrl = text("baseUrl") || null;
@@ -27,17 +22,9 @@ export function ModelForm({ model, open, onClose, onSaved }: { model?: Model; op
     if (kind === "embedding") body.dimensions = text("dimensions") ? Number(text("dimensions")) : null;
     if (form.get("removeKey")) body.apiKey = null;
     else if (text("apiKey")) body.apiKey = text("apiKey");
-    setBusy(true);
-    setProblem(null);
-    try {
-      onSaved(model ? await updateModel(model, body) : await createModel(kind, body));
-      onClose();
-    } catch (err) {
-      setProblem(err as ApiProblem);
-    } finally {
-      setBusy(false);
-    }
-  };
+    onSaved(model ? await updateModel(model, body) : await createModel(kind, body));
+    onClose();
+  });
 
   const formId = model ? `model-form-${model.id}` : "model-form-new";
   return (

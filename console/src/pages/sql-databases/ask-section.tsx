@@ -4,6 +4,7 @@ import { ErrorAlert } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { SelectField, TextField } from "../../components/field";
 import { useResource } from "../../components/use-resource";
+import { useSubmit } from "../../components/use-submit";
 import { ask, languageModels, type AskOutcome, type SqlDatabase } from "./api";
 import { t } from "./strings";
 
@@ -12,24 +13,12 @@ const cellText = (v: unknown) => (v === null || v === undefined ? "NULL" : typeo
 /** A question in words: the SQL the chosen model writes for it, and the rows that SQL returns. */
 export function AskSection({ database }: { database: SqlDatabase }) {
   const models = useResource(languageModels, []);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [outcome, setOutcome] = useState<AskOutcome | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await ask(database.id, String(form.get("question") ?? ""), String(form.get("model") ?? "") || undefined);
-      setOutcome(answer);
-      announce(answer.status === "success" ? t("askDone", { n: answer.rowCount }) : t("askFailed", { error: answer.error ?? "" }), answer.status !== "success");
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, problem: error, submit } = useSubmit(async (form) => {
+    const answer = await ask(database.id, String(form.get("question") ?? ""), String(form.get("model") ?? "") || undefined);
+    setOutcome(answer);
+    announce(answer.status === "success" ? t("askDone", { n: answer.rowCount }) : t("askFailed", { error: answer.error ?? "" }), answer.status !== "success");
+  });
   return (
     <section aria-labelledby="ask-title" class="section">
       <h2 id="ask-title">{t("askTitle")}</h2>

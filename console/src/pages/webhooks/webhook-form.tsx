@@ -1,13 +1,13 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, api, unwrap, type Schemas } from "../../api/client";
+import { api, unwrap, type Schemas } from "../../api/client";
 import { ErrorAlert, Notice } from "../../components/alert";
 import { Button } from "../../components/button";
 import { CopyButton } from "../../components/copy-button";
 import { Dialog } from "../../components/dialog";
-import { CheckboxField, SelectField, TextField } from "../../components/field";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
+import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { t } from "./strings";
-import { TextareaField } from "./textarea-field";
 
 export type Webhook = Schemas["Webhook"];
 type WebhookWrite = Schemas["WebhookWrite"];
@@ -45,14 +45,10 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
   const [method, setMethod] = useState<NonNullable<WebhookWrite["method"]>>(webhook?.method ?? "POST");
   const [preset, setPreset] = useState<WebhookWrite["templatePreset"]>(webhook?.templatePreset ?? "service_standard");
   const [secret, setSecret] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [headersError, setHeadersError] = useState<string | undefined>();
   const [shownSecret, setShownSecret] = useState<string | null>(null);
 
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const headers = parseHeaders(String(form.get("headers") ?? ""));
     if (typeof headers === "number") return setHeadersError(t("headersInvalid", { line: headers }));
@@ -71,21 +67,13 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
     const newSecret = secret.trim();
     if (form.get("removeSecret")) body.secretToken = null;
     else if (newSecret) body.secretToken = newSecret;
-    setBusy(true);
-    setProblem(null);
-    try {
-      const saved = webhook
-        ? await unwrap(api.PATCH("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/", { params: { path: { inboxId, webhookId: webhook.id } }, body }))
-        : await unwrap(api.POST("/api/v1/inboxes/{inboxId}/webhooks/", { params: { path: { inboxId } }, body }));
-      onSaved(saved);
-      if (body.secretToken) setShownSecret(newSecret);
-      else onClose();
-    } catch (err) {
-      setProblem(err as ApiProblem);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const saved = webhook
+      ? await unwrap(api.PATCH("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/", { params: { path: { inboxId, webhookId: webhook.id } }, body }))
+      : await unwrap(api.POST("/api/v1/inboxes/{inboxId}/webhooks/", { params: { path: { inboxId } }, body }));
+    onSaved(saved);
+    if (body.secretToken) setShownSecret(newSecret);
+    else onClose();
+  });
 
   if (shownSecret)
     return (
@@ -132,9 +120,9 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
           error={problem?.field("templatePreset")}
         />
         {preset === "custom" && (
-          <TextareaField label={t("customTemplate")} name="customTemplate" rows={6} defaultValue={webhook?.customTemplate ?? ""} hint={t("customTemplateHint")} error={problem?.field("customTemplate")} />
+          <TextAreaField label={t("customTemplate")} name="customTemplate" rows={6} spellcheck={false} defaultValue={webhook?.customTemplate ?? ""} hint={t("customTemplateHint")} error={problem?.field("customTemplate")} />
         )}
-        <TextareaField label={t("headers")} name="headers" defaultValue={headerLines} hint={t("headersHint")} error={headersError ?? problem?.field("headers")} />
+        <TextAreaField label={t("headers")} name="headers" spellcheck={false} defaultValue={headerLines} hint={t("headersHint")} error={headersError ?? problem?.field("headers")} />
         <div class="secret">
           <TextField
             label={t("secretToken")}
