@@ -1,3 +1,5 @@
+import { prng } from "../../lib/random";
+
 /**
  * Truncated singular value decomposition of a sparse matrix by the randomized range finder (Halko,
  * Martinsson and Tropp, 2011): a seeded random projection, a few power iterations, then the exact
@@ -17,18 +19,6 @@ export interface TruncatedSvd {
   k: number;
   /** Singular values, largest first. */
   sigma: number[];
-}
-
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A (rows x docs) times M (docs x r): rows x r. */

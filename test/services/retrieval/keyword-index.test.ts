@@ -2,18 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { KeywordIndex, type KeywordDocument, type WeightedTerm } from "../../../src/services/retrieval/keyword-index";
 import { keywordTerms } from "../../../src/services/retrieval/terms";
-
-/** mulberry32, so every run draws the same corpora. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from "../../../src/lib/random";
 
 /** Documents of words drawn with a skewed distribution (a few very common words, many rare ones). */
 function corpus(seed: number, count: number, vocabulary = 300) {
