@@ -5,7 +5,8 @@ import { fieldProblem, jsonObject, pretty } from "./json-field";
 import { McpToolPicker } from "./mcp-picker";
 import { t } from "./strings";
 
-export const TYPES = ["api", "function", "mcp", "desktop", "flex", "quick_reply"] as const;
+// MCP stays last (the keyboard test reaches it with End).
+export const TYPES = ["api", "function", "desktop", "flex", "quick_reply", "mcp"] as const;
 export type FormType = (typeof TYPES)[number];
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 /** The widget shows at most 13 chips (services/tools/quick-reply-tool.ts). */
