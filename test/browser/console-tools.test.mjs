@@ -208,11 +208,11 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await context.close();
   });
 
-  it("a member sets, replaces and removes their own credential for a connector", async () => {
+  it("a member sets and removes their own credential for a connector", async () => {
     const { context, page, errors } = await ownerOn("/tools/connectors");
     const status = page.getByRole("row", { name: /Shop server/ }).locator(".credential-cell .status");
     await expect.poll(() => status.textContent()).toBe("Not set");
-    await page.getByRole("button", { name: "Your credential for Shop server" }).click();
+    await page.getByRole("button", { name: "Set your credential for Shop server" }).click();
     const form = dialog(page);
     expect(await form.getByLabel("Header").inputValue()).toBe("Authorization");
     await form.getByLabel("Value").fill("Bearer my-own-token");
@@ -224,7 +224,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     expect(holders.map((h) => h.user.id)).toEqual([app.owner.id]);
     expect(await page.content()).not.toContain("my-own-token");
 
-    await page.getByRole("button", { name: "Your credential for Shop server" }).click();
+    await page.getByRole("button", { name: "Change your credential for Shop server" }).click();
     await form.getByText(/You hold a credential for it/).waitFor();
     await form.getByRole("button", { name: "Remove credential" }).click();
     await form.waitFor({ state: "detached" });
@@ -238,6 +238,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     const { context, page, errors } = await ownerOn("/skills");
     await page.getByRole("button", { name: "Upload skill" }).click();
     await dialog(page).getByLabel("Skill package (.zip)").setInputFiles({ name: "refund-policy.zip", mimeType: "application/zip", buffer: skillZip() });
+    await dialog(page).getByRole("checkbox", { name: "Support desk" }).check();
     // Every value the progress bar takes, as the page shows it.
     await page.evaluate(() => {
       window.progressSeen = [];
@@ -255,6 +256,8 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     const row = page.getByRole("row", { name: /refund-policy/ });
     await row.waitFor();
     expect(await row.textContent()).toContain("Explains the refund policy");
+    const skill = (await app.server.api("/skills/", { method: "GET" })).results.find((k) => k.name === "refund-policy");
+    expect(skill.groups.map((g) => g.name)).toEqual(["Support desk"]);
     await page.getByRole("button", { name: "View refund-policy" }).click();
     const instructions = dialog(page).locator(".skill-instructions");
     await instructions.getByText("Refunds", { exact: true }).waitFor();
@@ -275,7 +278,11 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await page.getByRole("button", { name: "Add database" }).click();
     await dialog(page).getByLabel("Name", { exact: true }).fill("Sales");
     await dialog(page).getByLabel("Description").fill("Sales by region");
+    await dialog(page).getByRole("checkbox", { name: "Support desk" }).check();
     await dialog(page).getByRole("button", { name: "Add" }).click();
+    await dialog(page).waitFor({ state: "detached" });
+    const [sales] = (await app.server.api("/sql-databases/", { method: "GET" })).results.filter((d) => d.name === "Sales");
+    expect(sales.groups.map((g) => g.name)).toEqual(["Support desk"]);
     await page.getByRole("link", { name: "Sales" }).click();
     await page.getByRole("heading", { name: "Sales", level: 1 }).waitFor();
     expect(page.url()).toMatch(/\/console\/sql-databases\/[0-9a-f-]{36}$/);
@@ -342,7 +349,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Edit Order desk" }).click();
     await dialog(page).getByRole("button", { name: "Load the server's tools" }).click();
-    await dialog(page).getByRole("group").waitFor();
+    await dialog(page).getByRole("group", { name: /Tools the model may use/ }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press("Escape");
     // The new tool types' dialogs.
@@ -356,7 +363,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await page.getByRole("tab", { name: "Connectors" }).click();
     await page.getByRole("row", { name: /Shop server/ }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: "Your credential for Shop server" }).click();
+    await page.getByRole("button", { name: "Set your credential for Shop server" }).click();
     await dialog(page).getByLabel("Value").waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press("Escape");

@@ -38,7 +38,7 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
         return (
           <div class="credential-cell">
             <span class={`status ${held ? "ok" : "muted"}`}>{mine.data ? (held ? t("credentialSet") : t("credentialNotSet")) : "…"}</span>
-            <Button disabled={!mine.data} aria-label={t("myCredentialFor", { name: c.displayName })} onClick={() => setCrediting(c)}>{held ? t("change") : t("set")}</Button>
+            <Button disabled={!mine.data} aria-label={t(held ? "changeCredentialFor" : "setCredentialFor", { name: c.displayName })} onClick={() => setCrediting(c)}>{held ? t("change") : t("set")}</Button>
           </div>
         );
       },

@@ -67,7 +67,7 @@ export function CredentialDialog({ connector, authHint, held, onClose, onChanged
     >
       <form id={formId} onSubmit={submit} class="stack">
         <p class="muted">{held ? t("credentialHeld", { at: formatTime(held.updatedAt) }) : t("credentialNone")}</p>
-        <TextField label={t("credentialHeader")} name="header" required maxLength={100} pattern="[!#$%&'*+.^_`|~0-9A-Za-z\-]+" defaultValue={headerOf(authHint)} spellcheck={false} />
+        <TextField label={t("credentialHeader")} name="header" required maxLength={100} pattern="[A-Za-z0-9_\-]+" defaultValue={headerOf(authHint)} spellcheck={false} />
         <TextField label={t("credentialValue")} name="value" type="password" autoComplete="off" required maxLength={8000} hint={`${authHint}. ${t("credentialWriteOnly")}`} error={fieldError ?? undefined} />
         {problem && !fieldError && <ErrorAlert error={problem} />}
         <ErrorAlert error={removeError} />
