@@ -11,7 +11,7 @@ import { removeCredential, storeCredential, type Connector } from "./api";
 import { t } from "./strings";
 
 /** `Authorization: Bearer <token>` -> `Authorization`: the header the registry entry says it reads. */
-const headerOf = (hint: string) => /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):/.exec(hint.trim())?.[1] ?? "Authorization";
+const headerOf = (hint: string) => /^([A-Za-z0-9_-]+):/.exec(hint.trim())?.[1] ?? "Authorization";
 
 interface Props {
   connector: Connector;
