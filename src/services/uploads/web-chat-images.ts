@@ -13,7 +13,14 @@ export const WEB_CHAT_IMAGE_FIELDS = ["avatar", "logo"] as const;
 type ImageField = (typeof WEB_CHAT_IMAGE_FIELDS)[number];
 
 /** An http(s) URL, or what names an upload (a key has no scheme). */
-export const isImageRef = (value: string) => !/^[a-z][a-z0-9+.-]*:/i.test(value) || /^https?:\/\/[^/\s]+/i.test(value);
+export function isImageRef(value: string): boolean {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return true;
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
 
 export interface PublishedImages {
   /** The public URL that replaces each uploaded key in the input. */

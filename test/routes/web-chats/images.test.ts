@@ -66,6 +66,7 @@ describe("web chat images through the upload flow", () => {
       [{ logo: attachment.fields.key }, "logo"],
       [{ logo: "uploads/nothing-here.png" }, "logo"],
       [{ avatar: "javascript:alert(1)" }, "avatar"],
+      [{ logo: "https://cdn example.com/l.png" }, "logo"],
     ] as const) {
       const err = await expectError(await owner.fetch("PATCH", `/web-chats/${id}/`, body), 400, "invalid");
       expect(Object.keys(err.errors!)).toEqual([field]);
