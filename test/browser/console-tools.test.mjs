@@ -1,7 +1,8 @@
 // The console's tools, skills, SQL databases and batch QA pages in Chromium against `wrangler dev`:
 // an api tool pointing at the loopback receiver's /echo/ (bad JSON shown at its field); an MCP tool
 // whose server's tools (the in-test MCP server) are picked with checkboxes, keyboard only; a
-// connector; a skill zip (built with fflate) uploaded with a progress bar; a managed SQL database
+// connector and a member's own credential for it (set, removed); desktop, flex and quick-reply tools
+// (keyboard only) with a group picked; a skill zip (built with fflate) uploaded with a progress bar; a managed SQL database
 // with a table from a CSV and a question answered with its SQL and rows; a batch QA upload with its
 // results table and .xlsx; axe-core in both themes; screenshots into docs/console/.
 import { strToU8, unzipSync, zipSync } from "fflate";
@@ -134,10 +135,110 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await context.close();
   });
 
+  it("creates desktop and flex tools, each given a picked group; flex JSON typed wrong shows at its field", async () => {
+    const [organization] = await app.server.api("/organizations/?pagination=false", { method: "GET" });
+    await app.server.api(`/organizations/${organization.id}/groups/`, { body: { name: "Support desk", permissions: [] } });
+    const { context, page, errors } = await ownerOn("/tools");
+    await page.getByRole("button", { name: "Add tool" }).click();
+    const form = dialog(page);
+    await form.getByLabel("Type").selectOption("desktop");
+    await form.getByLabel("Display name").fill("Open invoice");
+    await form.getByLabel("Function name").fill("open_invoice");
+    await form.getByLabel("Parameters (JSON Schema)").fill('{"type": "object", "properties": {"number": {"type": "string"}}}');
+    await form.getByRole("group", { name: "Groups" }).getByRole("checkbox", { name: "Support desk" }).check();
+    await form.getByRole("button", { name: "Add" }).click();
+    await form.waitFor({ state: "detached" });
+    await page.getByRole("row", { name: /Open invoice/ }).getByText("Runs on the desktop client").waitFor();
+
+    await page.getByRole("button", { name: "Add tool" }).click();
+    await form.getByLabel("Type").selectOption("flex");
+    await form.getByLabel("Display name").fill("Product card");
+    await form.getByLabel("Function name").fill("product_card");
+    const template = form.getByLabel("Flex message (JSON)");
+    await template.fill('{"type": "bubble", ');
+    await form.getByRole("button", { name: "Add" }).click();
+    await expect.poll(() => template.getAttribute("aria-invalid")).toBe("true");
+    await template.fill('{"type": "bubble", "body": {"type": "box", "layout": "vertical", "contents": [{"type": "text", "text": "{{name}}"}]}}');
+    await form.getByLabel("Fields the model fills (JSON)").fill('{"body.contents.0.text": {"prompt": "The product name", "tag": "name"}}');
+    await form.getByRole("group", { name: "Groups" }).getByRole("checkbox", { name: "Support desk" }).check();
+    await form.getByRole("button", { name: "Add" }).click();
+    await form.waitFor({ state: "detached" });
+    await page.getByRole("row", { name: /Product card/ }).getByText("Sends a flex message").waitFor();
+
+    const tools = (await app.server.api("/tools/?clientPlatform=desktop", { method: "GET" })).results;
+    expect(tools.find((t) => t.displayName === "Open invoice")).toMatchObject({ toolType: "desktop", name: "open_invoice", rawParametersSchema: { type: "object" }, groups: [{ name: "Support desk" }] });
+    expect(tools.find((t) => t.displayName === "Product card")).toMatchObject({
+      toolType: "flex",
+      flexTemplateJson: { type: "bubble" },
+      flexSchema: { "body.contents.0.text": { prompt: "The product name", tag: "name" } },
+      groups: [{ name: "Support desk" }],
+    });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a quick-reply tool, keyboard only: fixed buttons one per line", async () => {
+    const { context, page, errors } = await ownerOn("/tools");
+    await tabTo(page, page.getByRole("button", { name: "Add tool" }));
+    await page.keyboard.press("Enter");
+    const form = dialog(page);
+    await form.waitFor();
+    await tabTo(page, form.getByLabel("Type"));
+    for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowDown"); // api, function, desktop, flex, quick reply
+    await expect.poll(() => form.getByLabel("Type").inputValue()).toBe("quick_reply");
+    await tabTo(page, form.getByLabel("Display name"));
+    await page.keyboard.type("Next steps");
+    await tabTo(page, form.getByLabel("Function name"));
+    await page.keyboard.type("next_steps");
+    await tabTo(page, form.getByLabel("Buttons, one per line"));
+    await page.keyboard.type("Track my order\nTalk to a person | I would like to talk to a person");
+    await tabTo(page, form.getByRole("checkbox", { name: "Support desk" }));
+    await page.keyboard.press("Space");
+    await tabTo(page, form.getByRole("button", { name: "Add" }));
+    await page.keyboard.press("Enter");
+    await form.waitFor({ state: "detached" });
+    await page.getByRole("row", { name: /Next steps/ }).getByText("2 fixed buttons").waitFor();
+    const tools = (await app.server.api("/tools/?toolType=quick_reply", { method: "GET" })).results;
+    expect(tools.find((t) => t.displayName === "Next steps")).toMatchObject({
+      name: "next_steps",
+      quickReplyConfig: { mode: "static", items: ["Track my order", { label: "Talk to a person", text: "I would like to talk to a person" }] },
+      groups: [{ name: "Support desk" }],
+    });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a member sets and removes their own credential for a connector", async () => {
+    const { context, page, errors } = await ownerOn("/tools/connectors");
+    const status = page.getByRole("row", { name: /Shop server/ }).locator(".credential-cell .status");
+    await expect.poll(() => status.textContent()).toBe("Not set");
+    await page.getByRole("button", { name: "Set your credential for Shop server" }).click();
+    const form = dialog(page);
+    expect(await form.getByLabel("Header").inputValue()).toBe("Authorization");
+    await form.getByLabel("Value").fill("Bearer my-own-token");
+    await form.getByRole("button", { name: "Save credential" }).click();
+    await form.waitFor({ state: "detached" });
+    await expect.poll(() => status.textContent()).toBe("Set");
+    const [connector] = (await app.server.api("/connectors/", { method: "GET" })).results.filter((c) => c.displayName === "Shop server");
+    const holders = await app.server.api(`/connectors/${connector.id}/authorized-members/`, { method: "GET" });
+    expect(holders.map((h) => h.user.id)).toEqual([app.owner.id]);
+    expect(await page.content()).not.toContain("my-own-token");
+
+    await page.getByRole("button", { name: "Change your credential for Shop server" }).click();
+    await form.getByText(/You hold a credential for it/).waitFor();
+    await form.getByRole("button", { name: "Remove credential" }).click();
+    await form.waitFor({ state: "detached" });
+    await expect.poll(() => status.textContent()).toBe("Not set");
+    expect(await app.server.api(`/connectors/${connector.id}/authorized-members/`, { method: "GET" })).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("uploads a skill zip with a progress bar, then shows its instructions", async () => {
     const { context, page, errors } = await ownerOn("/skills");
     await page.getByRole("button", { name: "Upload skill" }).click();
     await dialog(page).getByLabel("Skill package (.zip)").setInputFiles({ name: "refund-policy.zip", mimeType: "application/zip", buffer: skillZip() });
+    await dialog(page).getByRole("checkbox", { name: "Support desk" }).check();
     // Every value the progress bar takes, as the page shows it.
     await page.evaluate(() => {
       window.progressSeen = [];
@@ -155,6 +256,8 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     const row = page.getByRole("row", { name: /refund-policy/ });
     await row.waitFor();
     expect(await row.textContent()).toContain("Explains the refund policy");
+    const skill = (await app.server.api("/skills/", { method: "GET" })).results.find((k) => k.name === "refund-policy");
+    expect(skill.groups.map((g) => g.name)).toEqual(["Support desk"]);
     await page.getByRole("button", { name: "View refund-policy" }).click();
     const instructions = dialog(page).locator(".skill-instructions");
     await instructions.getByText("Refunds", { exact: true }).waitFor();
@@ -175,7 +278,11 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await page.getByRole("button", { name: "Add database" }).click();
     await dialog(page).getByLabel("Name", { exact: true }).fill("Sales");
     await dialog(page).getByLabel("Description").fill("Sales by region");
+    await dialog(page).getByRole("checkbox", { name: "Support desk" }).check();
     await dialog(page).getByRole("button", { name: "Add" }).click();
+    await dialog(page).waitFor({ state: "detached" });
+    const [sales] = (await app.server.api("/sql-databases/", { method: "GET" })).results.filter((d) => d.name === "Sales");
+    expect(sales.groups.map((g) => g.name)).toEqual(["Support desk"]);
     await page.getByRole("link", { name: "Sales" }).click();
     await page.getByRole("heading", { name: "Sales", level: 1 }).waitFor();
     expect(page.url()).toMatch(/\/console\/sql-databases\/[0-9a-f-]{36}$/);
@@ -242,12 +349,24 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Edit Order desk" }).click();
     await dialog(page).getByRole("button", { name: "Load the server's tools" }).click();
-    await dialog(page).getByRole("group").waitFor();
+    await dialog(page).getByRole("group", { name: /Tools the model may use/ }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    // The new tool types' dialogs.
+    await page.getByRole("button", { name: "Add tool" }).click();
+    for (const type of ["flex", "quick_reply", "desktop"]) {
+      await dialog(page).getByLabel("Type").selectOption(type);
+      await dialog(page).getByRole("group", { name: "Groups" }).getByRole("checkbox").first().waitFor();
+      expect(await axeViolations(page), type).toEqual([]);
+    }
     await page.keyboard.press("Escape");
     await page.getByRole("tab", { name: "Connectors" }).click();
     await page.getByRole("row", { name: /Shop server/ }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Set your credential for Shop server" }).click();
+    await dialog(page).getByLabel("Value").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
     for (const path of ["/skills", "/sql-databases", "/batch-qa"]) {
       await page.goto(`${app.base}/console${path}`);
       await page.locator("table").first().waitFor();

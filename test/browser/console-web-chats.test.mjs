@@ -2,13 +2,15 @@
 // greeting change in the form, and the live preview (the served widget.js in a frame) follows at
 // once, light and dark; saved, the snippet copied from the page is put on a blank page of another
 // origin (a loopback server) and the widget there opens with those settings. Also the identity
-// secret (shown once), the custom domain's check, keyboard-only editing, axe in both themes and the
-// screenshots of docs/console/.
+// secret (shown once), the custom domain's check, keyboard-only editing, a new web chat from its
+// dialog with its avatar and logo uploaded, axe in both themes and the screenshots of docs/console/.
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, openPage, screenshots, signInContext, startConsole } from "./console-helpers.mjs";
 
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+/** A 1x1 PNG. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 let app, site, chat;
 
 /** A blank page on another origin of the loopback: its body is whatever the test puts there. */
@@ -26,8 +28,8 @@ function blankSite(port) {
 beforeAll(async () => {
   // A fixed DNS table without the challenge record: the check answers "not verified" offline.
   app = await startConsole({ vars: { DNS_STATIC_TXT: "{}" } });
-  // The other port of this run's range (9000-9049): half the range away from the worker's.
-  site = await blankSite(9000 + ((new URL(app.base).port - 9000 + 25) % 50));
+  // The other port of this run's range (9000-9049): half the range away from the worker's; CONSOLE_TEST_SITE_PORT for a range of one's own.
+  site = await blankSite(Number(process.env.CONSOLE_TEST_SITE_PORT) || 9000 + ((new URL(app.base).port - 9000 + 25) % 50));
   const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
   const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
   chat = await app.server.api(`/web-chats/${inbox.channel.id}/`, {
@@ -166,12 +168,55 @@ describe("the web chat designer in Chromium", () => {
     await context.close();
   });
 
+  it("creates a web chat with the New web chat dialog, then uploads its avatar and logo", async () => {
+    const { context, page, errors } = await openPage(app.browser);
+    await signInContext(context, app.base, { apiKey: app.owner.key });
+    await page.goto(`${app.base}/console/web-chats`);
+    await page.getByRole("button", { name: "New web chat" }).click();
+    const form = page.locator("dialog[open]");
+    // The API's error for the name shows at the field (a name of spaces passes the browser's check).
+    await form.getByLabel("Name", { exact: true }).fill("   ");
+    await form.getByLabel("Assistant").selectOption({ label: "Ava" });
+    await form.getByRole("button", { name: "Create" }).click();
+    await expect.poll(() => form.getByLabel("Name", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    await form.getByLabel("Name", { exact: true }).fill("Shop chat");
+    await form.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("heading", { name: /Shop chat/, level: 1 }).waitFor();
+    const id = new URL(page.url()).pathname.split("/").pop();
+    const created = await app.server.api(`/web-chats/${id}/`, { method: "GET" });
+    expect(created).toMatchObject({ name: "Shop chat", accessType: "public", avatar: null });
+    const inbox = await app.server.api(`/inboxes/${created.inbox.id}/`, { method: "GET" });
+    expect(inbox).toMatchObject({ channelType: "web", chatbot: { name: "Ava" } });
+
+    // An upload the spec refuses: its reason under the button; nothing saved.
+    await page.getByLabel("Upload Assistant avatar").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not an image") });
+    await page.locator(".image-upload .field-error").getByText(/not an allowed file type/).waitFor();
+    await page.getByLabel("Upload Assistant avatar").setInputFiles({ name: "face.png", mimeType: "image/png", buffer: PNG });
+    await page.getByRole("img", { name: "Current Assistant avatar" }).waitFor();
+    await page.getByLabel("Upload Logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
+    await page.getByRole("img", { name: "Current Logo" }).waitFor();
+    const saved = await app.server.api(`/web-chats/${id}/`, { method: "GET" });
+    expect(saved.avatar).toMatch(new RegExp(`^${app.base}/api/v1/files/public/web-chats/${id}/[0-9a-f-]{36}-face\\.png$`));
+    expect(saved.logo).toMatch(/-logo\.png$/);
+    expect(await page.getByLabel("Assistant avatar", { exact: true }).inputValue()).toBe(saved.avatar);
+    // Served to anyone (the widget's visitors), and drawn in the page.
+    const image = await fetch(saved.avatar);
+    expect([image.status, image.headers.get("content-type")]).toEqual([200, "image/png"]);
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(PNG);
+    expect(await page.getByRole("img", { name: "Current Logo" }).evaluate((img) => img.naturalWidth)).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("has no serious or critical axe violations, light and dark", async () => {
     for (const theme of ["light", "dark"]) {
       const { context, page } = await designer({ theme });
       expect(await axeViolations(page)).toEqual([]);
       await page.goto(`${app.base}/console/web-chats`);
       await page.getByRole("link", { name: "Design Acme Help" }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "New web chat" }).click();
+      await page.locator("dialog[open]").getByLabel("Assistant").waitFor();
       expect(await axeViolations(page)).toEqual([]);
       await context.close();
     }

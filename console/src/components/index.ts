@@ -8,6 +8,7 @@ export { CopyButton } from "./copy-button";
 export { DataTable, type Column } from "./data-table";
 export { Dialog } from "./dialog";
 export { CheckboxField, SelectField, TextAreaField, TextField } from "./field";
+export { GroupPicker, pickedGroups } from "./group-picker";
 export { Markdown } from "./markdown";
 export { PageHeader } from "./page-header";
 export { UploadDialog, UploadProgress, uploadForm } from "./upload";

@@ -15,6 +15,10 @@ export const t = defineStrings({
     pagination: "Pagination",
     retry: "Try again",
     networkError: "The service could not be reached. Check the connection and try again.",
+    groups: "Groups",
+    groupsHint: "Members of the ticked groups may see and use it (owners see everything). A member who is not an owner must tick one of their own groups.",
+    noGroups: "The organization has no groups yet.",
+    groupsUnavailable: "The groups could not be loaded.",
   },
   "zh-TW": {
     loading: "載入中…",
@@ -30,5 +34,9 @@ export const t = defineStrings({
     pagination: "分頁",
     retry: "重試",
     networkError: "無法連線到服務，請檢查網路後重試。",
+    groups: "群組",
+    groupsHint: "勾選群組的成員可以查看並使用它（擁有者可看到全部）。非擁有者的成員必須勾選自己所屬的群組之一。",
+    noGroups: "組織尚無群組。",
+    groupsUnavailable: "無法載入群組。",
   },
 });

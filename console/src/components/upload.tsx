@@ -62,10 +62,12 @@ interface UploadDialogProps {
   onUploaded: (answer: unknown) => void;
   /** The form's fields (a file input named `file`, ...), given the API's problem for their errors. */
   fields: (problem: ApiProblem | null) => ComponentChildren;
+  /** Changes the form data before it is sent (fields the endpoint takes in another shape). */
+  prepare?: (form: FormData) => void;
 }
 
 /** A dialog whose form is uploaded with its progress shown; empty text fields are left out. */
-export function UploadDialog({ title, action, progressLabel, path, organizationId, onClose, onUploaded, fields }: UploadDialogProps) {
+export function UploadDialog({ title, action, progressLabel, path, organizationId, onClose, onUploaded, fields, prepare }: UploadDialogProps) {
   const [share, setShare] = useState<number | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const formId = useId();
@@ -73,6 +75,7 @@ export function UploadDialog({ title, action, progressLabel, path, organizationI
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     for (const [name, value] of [...form.entries()]) if (typeof value === "string" && !value.trim()) form.delete(name);
+    prepare?.(form);
     setProblem(null);
     setShare(0);
     try {

@@ -3,6 +3,7 @@ import { THEME_MODES, WEB_CHAT_ACCESS_TYPES, type WebChatSettings } from "../../
 import { uuidv7 } from "../../lib/ids";
 import { IdRef } from "../../lib/openapi";
 import type { WebChatRow } from "../../services/inboxes";
+import { isImageRef } from "../../services/uploads/web-chat-images";
 import { WebChatFlags, themeFields } from "./schema";
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
@@ -19,6 +20,25 @@ const ThemeWrite = z.strictObject(
 );
 
 const link = (description: string) => z.httpUrl().max(2000).nullable().optional().openapi({ description, example: "https://cdn.example.com/logo.png" });
+/** An image URL, or the key of a `web-chat` upload for the field, which the write publishes (services/uploads/web-chat-images.ts). */
+const image = (description: string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .refine(isImageRef, "Must be an http(s) URL or the key of an uploaded image")
+    .nullable()
+    .optional()
+    .openapi({
+      description: `${description}: an http(s) URL, or the \`fields.key\` of an upload-presigned-url/ upload (modelName web-chat), which is stored and replaced by its public URL`,
+      example: "https://cdn.example.com/logo.png",
+    });
+
+/** What the write endpoints say about images. */
+export const IMAGE_NOTE =
+  "`avatar` and `logo` take a URL, or the key of an image uploaded through `upload-presigned-url/` (modelName `web-chat`, fieldName `avatar` or `logo`), " +
+  "which is then served publicly under `/api/v1/files/public/` and its URL stored.";
 
 /** PUT body: the spec's required fields are required; fields left out keep their value. */
 export const WebChatReplace = z
@@ -34,8 +54,8 @@ export const WebChatReplace = z
     darkTheme: ThemeWrite.openapi({ description: "Dark theme", example: { primaryColor: "#99BBFF" } }),
     accessType: z.enum(WEB_CHAT_ACCESS_TYPES).openapi({ description: "public or private", example: "public" }),
     inbox: IdRef.openapi({ description: "The web chat's inbox; cannot change" }),
-    avatar: link("Avatar image URL (http or https)"),
-    logo: link("Logo URL (http or https)"),
+    avatar: image("Avatar image"),
+    logo: image("Logo"),
     cover: link("Cover image URL (http or https)"),
     poweredByLogo: link("Powered-by logo URL (http or https)"),
     description: z.string().max(2000).nullable().optional().openapi({ description: "Text under the title", example: "Ask us anything" }),

@@ -1,4 +1,5 @@
 import { TextField } from "../../components/field";
+import { GroupPicker } from "../../components/group-picker";
 import { UploadDialog as Upload } from "../../components/upload";
 import { UPLOAD_PATH, type SkillUploadResult } from "./api";
 import { t } from "./strings";
@@ -14,7 +15,21 @@ export function UploadDialog({ organizationId, onClose, onUploaded }: { organiza
       organizationId={organizationId}
       onClose={onClose}
       onUploaded={(answer) => onUploaded(answer as SkillUploadResult)}
-      fields={(problem) => <TextField label={t("package")} name="file" type="file" accept=".zip,application/zip" required hint={t("packageHint")} error={problem?.field("file")} />}
+      fields={(problem) => (
+        <>
+          <TextField label={t("package")} name="file" type="file" accept=".zip,application/zip" required hint={t("packageHint")} error={problem?.field("file")} />
+          <GroupPicker organizationId={organizationId} name="group" error={problem?.field("groups")} />
+        </>
+      )}
+      // The upload takes its groups as one text part: ids separated by commas. The file stays last.
+      prepare={(form) => {
+        const groups = form.getAll("group").map(String);
+        form.delete("group");
+        const file = form.get("file");
+        form.delete("file");
+        if (groups.length) form.set("groups", groups.join(","));
+        if (file) form.set("file", file);
+      }}
     />
   );
 }

@@ -3,6 +3,7 @@ import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextField } from "../../components/field";
 import { ErrorAlert } from "../../components/alert";
+import { GroupPicker, pickedGroups } from "../../components/group-picker";
 import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { createDatabase, type SqlDatabase, type SqlDatabaseWrite } from "./api";
@@ -11,11 +12,11 @@ import { t } from "./strings";
 const TYPES = ["managed", "postgresql"] as const;
 
 /** Adds a managed database (tables from CSV or XLSX files) or a PostgreSQL one (its connection string, write-only). */
-export function DatabaseForm({ onClose, onSaved }: { onClose: () => void; onSaved: (d: SqlDatabase) => void }) {
+export function DatabaseForm({ organizationId, onClose, onSaved }: { organizationId: string; onClose: () => void; onSaved: (d: SqlDatabase) => void }) {
   const [type, setType] = useState<(typeof TYPES)[number]>("managed");
   const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
-    const body: SqlDatabaseWrite = { name: text("name"), description: text("description"), databaseType: type, isActive: !!form.get("isActive") };
+    const body: SqlDatabaseWrite = { name: text("name"), description: text("description"), databaseType: type, isActive: !!form.get("isActive"), groups: pickedGroups(form) };
     if (type !== "managed") body.databaseUrl = text("databaseUrl");
     onSaved(await createDatabase(body));
     onClose();
@@ -40,6 +41,7 @@ export function DatabaseForm({ onClose, onSaved }: { onClose: () => void; onSave
           <TextField label={t("databaseUrl")} name="databaseUrl" type="password" autoComplete="off" required hint={t("databaseUrlHint")} error={problem?.field("databaseUrl")} />
         )}
         <CheckboxField label={t("active")} name="isActive" defaultChecked hint={t("activeHint")} />
+        <GroupPicker organizationId={organizationId} error={problem?.field("groups")} />
         {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>

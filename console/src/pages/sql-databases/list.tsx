@@ -51,6 +51,7 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
       )}
       {adding && (
         <DatabaseForm
+          organizationId={organizationId}
           onClose={() => setAdding(false)}
           onSaved={(d) => {
             announce(t("saved", { name: d.name }));

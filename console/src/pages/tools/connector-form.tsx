@@ -1,46 +1,28 @@
 import { useState } from "preact/hooks";
-import { ApiProblem } from "../../api/client";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
-import { CheckboxField, SelectField, TextField } from "../../components/field";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
 import { ErrorAlert } from "../../components/alert";
 import { t as common } from "../../components/strings";
+import { useSubmit } from "../../components/use-submit";
 import { createConnector, updateConnector, type Connector, type ConnectorWrite, type RegistryEntry } from "./api";
-import { JsonFieldError, TextAreaField, jsonObject } from "./json-field";
+import { jsonObject } from "./json-field";
 import { t } from "./strings";
 
 /** Enables a registry entry as a connector (or changes one): its URL placeholders and service-account headers (write-only). */
 export function ConnectorForm({ connector, registry, onClose, onSaved }: { connector?: Connector; registry: RegistryEntry[]; onClose: () => void; onSaved: (c: Connector) => void }) {
   const [entryId, setEntryId] = useState(connector?.mcpRegistryId ?? registry[0]?.id ?? "");
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const entry = registry.find((e) => e.id === entryId);
-
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
-    setProblem(null);
     const body: ConnectorWrite = { mcpRegistryId: entryId, displayName: text("displayName") || null, description: text("description") || null, isEnabled: !!form.get("isEnabled") };
     if (entry?.urlVariables.length) body.urlVariables = Object.fromEntries(entry.urlVariables.map((v) => [v.name, text(`var-${v.name}`)]));
-    try {
-      const headers = jsonObject(text("authHeaders"), "authHeaders");
-      if (headers) body.authHeaders = headers;
-      else if (form.get("removeHeaders")) body.authHeaders = null;
-    } catch (err) {
-      if (err instanceof JsonFieldError) return setProblem(new ApiProblem(400, err.message, "invalid", { [err.field]: [err.message] }));
-      throw err;
-    }
-    setBusy(true);
-    try {
-      onSaved(connector ? await updateConnector(connector.id, body) : await createConnector(body));
-      onClose();
-    } catch (err) {
-      setProblem(err as ApiProblem);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const headers = jsonObject(text("authHeaders"), "authHeaders");
+    if (headers) body.authHeaders = headers;
+    else if (form.get("removeHeaders")) body.authHeaders = null;
+    onSaved(connector ? await updateConnector(connector.id, body) : await createConnector(body));
+    onClose();
+  });
   const formId = connector ? `connector-form-${connector.id}` : "connector-form-new";
   return (
     <Dialog
@@ -71,7 +53,7 @@ export function ConnectorForm({ connector, registry, onClose, onSaved }: { conne
         ))}
         {entry && entry.authKind !== "none" && (
           <>
-            <TextAreaField label={t("authHeaders")} name="authHeaders" rows={3} hint={`${entry.authHint}. ${connector?.hasAuthHeaders ? t("headersKept") : t("headersWriteOnly")}`} error={problem?.field("authHeaders")} />
+            <TextAreaField class="code" spellcheck={false} label={t("authHeaders")} name="authHeaders" rows={3} hint={`${entry.authHint}. ${connector?.hasAuthHeaders ? t("headersKept") : t("headersWriteOnly")}`} error={problem?.field("authHeaders")} />
             {connector?.hasAuthHeaders && <CheckboxField label={t("removeHeaders")} name="removeHeaders" />}
           </>
         )}

@@ -6,9 +6,10 @@ import { announce } from "../../components/announcer";
 import { DataTable, type Column } from "../../components/data-table";
 import { Pager } from "../../components/pager";
 import { useResource } from "../../components/use-resource";
-import { can } from "../../shell/session";
-import { deleteConnector, listConnectors, listRegistry, type Connector } from "./api";
+import { can, session } from "../../shell/session";
+import { deleteConnector, listConnectors, listRegistry, myCredentials, type Connector } from "./api";
 import { ConnectorForm } from "./connector-form";
+import { CredentialDialog } from "./credential-dialog";
 import { t } from "./strings";
 
 /** The organization's connectors: instances of the MCP registry's entries, enabled or not. */
@@ -19,12 +20,29 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
   const manage = can("tool.manage");
   const [editing, setEditing] = useState<Connector | "new" | null>(null);
   const [deleting, setDeleting] = useState<Connector | null>(null);
+  const [crediting, setCrediting] = useState<Connector | null>(null);
+  // The user's own credentials, for the connectors on this page whose server takes one.
+  const needing = (connectors.data?.results ?? []).filter((c) => c.mcpRegistry.authKind !== "none");
+  const mine = useResource(() => myCredentials(needing.map((c) => c.id), session.value?.user.id ?? ""), [connectors.data]);
   const columns: Column<Connector>[] = [
     { label: t("displayName"), rowHeader: true, cell: (c) => c.displayName },
     { label: t("registryEntry"), cell: (c) => c.mcpRegistry.name },
     { label: t("serverUrl"), class: "wrap", cell: (c) => <span class="small">{c.serverUrl}</span> },
     { label: t("status"), cell: (c) => <span class={`status ${c.isEnabled ? "ok" : "muted"}`}>{c.isEnabled ? t("enabled") : t("disabled")}</span> },
     { label: t("authHeaders"), cell: (c) => (c.hasAuthHeaders ? t("stored") : "—") },
+    {
+      label: t("myCredential"),
+      cell: (c) => {
+        if (c.mcpRegistry.authKind === "none") return "—";
+        const held = mine.data?.get(c.id);
+        return (
+          <div class="credential-cell">
+            <span class={`status ${held ? "ok" : "muted"}`}>{mine.data ? (held ? t("credentialSet") : t("credentialNotSet")) : "…"}</span>
+            <Button disabled={!mine.data} aria-label={t(held ? "changeCredentialFor" : "setCredentialFor", { name: c.displayName })} onClick={() => setCrediting(c)}>{held ? t("change") : t("set")}</Button>
+          </div>
+        );
+      },
+    },
   ];
   if (manage)
     columns.push({
@@ -44,7 +62,7 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
         {manage && registry.data && <Button variant="primary" onClick={() => setEditing("new")}>{t("addConnector")}</Button>}
       </div>
       <p class="muted">{t("connectorsIntro")}</p>
-      <ErrorAlert error={connectors.error ?? registry.error} />
+      <ErrorAlert error={connectors.error ?? registry.error ?? mine.error} />
       {connectors.data === undefined ? (
         connectors.loading && <Loading />
       ) : connectors.data.count === 0 ? (
@@ -64,6 +82,15 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
             announce(t("saved", { name: c.displayName }));
             connectors.reload();
           }}
+        />
+      )}
+      {crediting && (
+        <CredentialDialog
+          connector={crediting}
+          authHint={registry.data?.find((e) => e.id === crediting.mcpRegistryId)?.authHint ?? ""}
+          held={mine.data?.get(crediting.id) ?? null}
+          onClose={() => setCrediting(null)}
+          onChanged={() => mine.reload()}
         />
       )}
       <ConfirmDialog

@@ -12,8 +12,23 @@ import { ToolForm } from "./tool-form";
 import { t } from "./strings";
 
 /** What a tool calls: its URL (api, MCP) or that it runs code. */
-const target = (tool: Tool) =>
-  tool.toolType === "api" ? `${(tool.httpMethod ?? "").toUpperCase()} ${tool.apiUrl ?? ""}` : tool.toolType === "mcp" ? tool.mcpUrl ?? "" : tool.toolType === "function" ? t("runsCode") : "—";
+function target(tool: Tool): string {
+  const chips = (tool.quickReplyConfig ?? {}) as { mode?: string; items?: unknown[] };
+  switch (tool.toolType) {
+    case "api":
+      return `${(tool.httpMethod ?? "").toUpperCase()} ${tool.apiUrl ?? ""}`;
+    case "mcp":
+      return tool.mcpUrl ?? "";
+    case "function":
+      return t("runsCode");
+    case "desktop":
+      return t("runsOnDesktop");
+    case "flex":
+      return t("sendsFlex");
+    case "quick_reply":
+      return chips.mode === "dynamic" ? t("chipsDynamic") : t("chipsStatic", { n: chips.items?.length ?? 0 });
+  }
+}
 
 /** The organization's tools: added, changed and deleted by members with `tool.manage`. */
 export function ToolsSection({ organizationId }: { organizationId: string }) {
@@ -64,6 +79,7 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
       {editing && (
         <ToolForm
           tool={editing === "new" ? undefined : editing}
+          organizationId={organizationId}
           onClose={() => setEditing(null)}
           onSaved={(tool) => {
             announce(t("saved", { name: tool.displayName }));

@@ -6,6 +6,7 @@ import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { PageHeader } from "../../components/page-header";
 import { announce } from "../../components/announcer";
 import { useResource } from "../../components/use-resource";
+import { useSubmit } from "../../components/use-submit";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { draftOf, patchOf, previewConfig, type Draft, type WebChat } from "./draft";
@@ -42,18 +43,13 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
   const [dirty, setDirty] = useState(false);
   const [dark, setDark] = useState(saved.defaultThemeMode === "dark");
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const change = (changes: Partial<Draft>) => {
     setDraft((d) => ({ ...d, ...changes }));
     setDirty(true);
   };
   const config = useMemo(() => previewConfig(draft, assistantName), [draft, assistantName]);
 
-  const save = async (event: SubmitEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setProblem(null);
+  const { busy, problem, submit: save } = useSubmit(async () => {
     try {
       const chat = await unwrap(api.PATCH("/api/v1/web-chats/{id}/", { params: { path: { id: saved.id } }, body: patchOf(draft) as never }));
       onSaved(chat);
@@ -62,12 +58,10 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
       announce(t("saved", { name: chat.name }));
     } catch (err) {
       const p = err as ApiProblem;
-      setProblem(p);
       announce(Object.keys(p.errors ?? {}).length ? t("fixErrors") : p.detail, true);
-    } finally {
-      setBusy(false);
+      throw err;
     }
-  };
+  });
   const props = { draft, change, problem };
   return (
     <>
@@ -86,7 +80,15 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
                 <ModeSwitch dark={dark} onChange={setDark} />
                 <ColourFields {...props} dark={dark} />
               </fieldset>
-              <ImageFields {...props} />
+              <ImageFields
+                {...props}
+                canUpload={canManage}
+                onUploaded={(chat, field) => {
+                  onSaved(chat);
+                  // Only the uploaded image changes in the draft: other unsaved edits stay.
+                  setDraft((d) => ({ ...d, [field]: chat[field] }));
+                }}
+              />
               <FeatureFields {...props} />
               <fieldset class="designer-group">
                 <legend>{t("domain")}</legend>

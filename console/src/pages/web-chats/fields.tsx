@@ -1,7 +1,8 @@
 import { useId } from "preact/hooks";
 import type { ApiProblem } from "../../api/client";
 import { CheckboxField, SelectField, TextField } from "../../components/field";
-import { COLOURS, FLAGS, HEX, IMAGES, SHADOWS, type Draft, type Theme } from "./draft";
+import { COLOURS, FLAGS, HEX, IMAGES, SHADOWS, type Draft, type Theme, type WebChat } from "./draft";
+import { ImageUpload, UPLOADABLE, type Uploadable } from "./image-upload";
 import { t } from "./strings";
 
 export interface FieldsProps {
@@ -30,13 +31,18 @@ export function GeneralFields({ draft, change, problem }: FieldsProps) {
   );
 }
 
-export function ImageFields({ draft, change, problem }: FieldsProps) {
+/** The image URLs; the avatar and the logo may also be uploaded, which saves them at once. */
+export function ImageFields({ draft, change, problem, canUpload, onUploaded }: FieldsProps & { canUpload: boolean; onUploaded: (chat: WebChat, field: Uploadable) => void }) {
   return (
     <fieldset class="designer-group">
       <legend>{t("images")}</legend>
       <p class="hint">{t("imagesHint")}</p>
       {IMAGES.map((k) => (
-        <TextField key={k} label={t(k)} type="url" value={draft[k] ?? ""} onInput={(e) => change({ [k]: e.currentTarget.value })} error={problem?.field(k)} />
+        <div key={k} class="image-field">
+          <TextField label={t(k)} type="url" value={draft[k] ?? ""} onInput={(e) => change({ [k]: e.currentTarget.value })} error={problem?.field(k)} />
+          {draft[k] && <img class="image-thumb" src={draft[k]!} alt={t("currentImage", { name: t(k) })} />}
+          {canUpload && UPLOADABLE.includes(k as Uploadable) && <ImageUpload chatId={draft.id} field={k as Uploadable} label={t(k)} onSaved={(chat) => onUploaded(chat, k as Uploadable)} />}
+        </div>
       ))}
     </fieldset>
   );

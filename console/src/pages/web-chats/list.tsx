@@ -7,6 +7,9 @@ import { Pager } from "../../components/pager";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
+import { can } from "../../shell/session";
+import { Button } from "../../components/button";
+import { CreateDialog } from "./create-dialog";
 import type { WebChat } from "./draft";
 import { t } from "./strings";
 
@@ -15,6 +18,7 @@ const PAGE_SIZE = 20;
 /** The organization's web chats, each with a link to its designer. */
 export function WebChatList() {
   const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
   const chats = useResource(() => unwrap(api.GET("/api/v1/web-chats/", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page]);
   const columns: Column<WebChat>[] = [
     { label: t("name"), rowHeader: true, cell: (c) => c.name },
@@ -34,7 +38,7 @@ export function WebChatList() {
   ];
   return (
     <>
-      <PageHeader title={t("title")} />
+      <PageHeader title={t("title")}>{can("inbox.manage") && <Button variant="primary" onClick={() => setCreating(true)}>{t("newWebChat")}</Button>}</PageHeader>
       <p class="muted" id="web-chats-intro">{t("intro")}</p>
       <ErrorAlert error={chats.error} />
       {chats.data === undefined ? (
@@ -45,6 +49,7 @@ export function WebChatList() {
         <DataTable labelledBy="web-chats-intro" rows={chats.data.results} rowKey={(c) => c.id} columns={columns} />
       )}
       {chats.data && <Pager page={page} count={chats.data.count} pageSize={PAGE_SIZE} onPage={setPage} />}
+      {creating && <CreateDialog onClose={() => setCreating(false)} />}
     </>
   );
 }

@@ -1,0 +1,58 @@
+import { api, unwrap } from "../../api/client";
+import { Button } from "../../components/button";
+import { Dialog } from "../../components/dialog";
+import { SelectField, TextField } from "../../components/field";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { announce } from "../../components/announcer";
+import { t as common } from "../../components/strings";
+import { useResource } from "../../components/use-resource";
+import { useSubmit } from "../../components/use-submit";
+import { navigate } from "../../shell/router";
+import { t } from "./strings";
+
+/** The assistants the member may pick; none when they may not list them (the web chat can still be made). */
+const assistants = () =>
+  unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).then(
+    (page) => page.results.map((a) => [a.id, a.name] as [string, string]),
+    () => [] as [string, string][],
+  );
+
+/**
+ * A new web chat: a web inbox is created with its assistant, and the API creates the inbox's web
+ * chat in the same write; the designer opens on it.
+ */
+export function CreateDialog({ onClose }: { onClose: () => void }) {
+  const choices = useResource(assistants, []);
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    const name = String(form.get("name") ?? "").trim();
+    const chatbot = String(form.get("chatbot") ?? "");
+    const inbox = await unwrap(api.POST("/api/v1/inboxes/", { body: { name, channelType: "web", chatbot: chatbot ? { id: chatbot } : null } }));
+    announce(t("created", { name: inbox.name }));
+    onClose();
+    if (inbox.channel) navigate(`/web-chats/${inbox.channel.id}`);
+  });
+  return (
+    <Dialog
+      title={t("newWebChat")}
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{common("cancel")}</Button>
+          <Button type="submit" form="web-chat-new" variant="primary" busy={busy}>{t("create")}</Button>
+        </>
+      }
+    >
+      <form id="web-chat-new" onSubmit={submit} class="stack">
+        <p class="muted">{t("newWebChatIntro")}</p>
+        <TextField label={t("name")} name="name" required maxLength={200} error={problem?.field("name")} />
+        {choices.data ? (
+          <SelectField label={t("assistant")} name="chatbot" options={[...choices.data, ["", t("noAssistant")]]} hint={t("assistantHint")} error={problem?.field("chatbot") ?? problem?.field("chatbot.id")} />
+        ) : (
+          <Loading />
+        )}
+        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,78 @@
+import { eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Bindings, Db } from "../../env";
+import { uploads } from "../../db/schema";
+import { fieldError } from "../../lib/errors";
+import { uuidv7 } from "../../lib/ids";
+import { checkFile, contentTypeFor, fileSpecs, mediaType } from "./file-specs";
+import { findUpload, organizationOfKey, safeFilename } from "./store";
+import { keyOfFile } from "./urls";
+
+/** The web chat fields an uploaded image may fill: the `webChat` fields of allowed-file-specs. */
+export const WEB_CHAT_IMAGE_FIELDS = ["avatar", "logo"] as const;
+type ImageField = (typeof WEB_CHAT_IMAGE_FIELDS)[number];
+
+/** An http(s) URL, or what names an upload (a key has no scheme). */
+export function isImageRef(value: string): boolean {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return true;
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+export interface PublishedImages {
+  /** The public URL that replaces each uploaded key in the input. */
+  urls: Partial<Record<ImageField, string>>;
+  /** Statements for the caller's batch: the consumed upload rows go with the web chat's write. */
+  claims: BatchItem<"sqlite">[];
+  /** The private objects to remove once that batch succeeded. */
+  done: () => Promise<void>;
+}
+
+/**
+ * Web chat images given as the key (or our URL) of a `web-chat` upload for that field: checked
+ * against the field's spec, then copied under `public/` (the widget shows them to anonymous
+ * visitors, as organization logos) and replaced by their public URL. External URLs and null are
+ * left as given. A key that names no such upload of the organization is 400 at its field.
+ */
+export async function publishWebChatImages(
+  env: Bindings,
+  db: Db,
+  scope: { organizationId: string; webChatId: string; origin: string },
+  input: Partial<Record<ImageField, string | null | undefined>>,
+): Promise<PublishedImages> {
+  const found: { field: ImageField; key: string; filename: string; contentType: string }[] = [];
+  // Every image is checked before any is copied: a refused write leaves nothing behind.
+  for (const field of WEB_CHAT_IMAGE_FIELDS) {
+    const value = input[field];
+    if (!value) continue;
+    const key = await keyOfFile(env, scope.origin, value);
+    if (!key) continue; // an external URL
+    const missing = () => fieldError(field, `No uploaded web-chat image of your organization has this key: upload it with upload-presigned-url/ (modelName web-chat, fieldName ${field}) first.`);
+    if (organizationOfKey(key) !== scope.organizationId) throw missing();
+    const [upload, head] = await Promise.all([findUpload(db, scope.organizationId, key), env.FILES.head(key)]);
+    if (!upload || !head || upload.modelName !== "web-chat" || upload.fieldName !== field) throw missing();
+    const spec = fileSpecs(env).webChat[field];
+    const contentType = mediaType(head.httpMetadata?.contentType) || contentTypeFor(upload.filename, spec);
+    checkFile(spec, { filename: upload.filename, contentType, size: head.size }, field, false);
+    found.push({ field, key, filename: upload.filename, contentType });
+  }
+  const urls: PublishedImages["urls"] = {};
+  for (const { field, key, filename, contentType } of found) {
+    const object = await env.FILES.get(key);
+    if (!object) throw fieldError(field, "The uploaded image is gone; upload it again.");
+    const path = `web-chats/${scope.webChatId}/${uuidv7()}-${safeFilename(filename)}`;
+    await env.FILES.put(`public/${path}`, await object.arrayBuffer(), { httpMetadata: { contentType } });
+    urls[field] = `${scope.origin}/api/v1/files/public/${path}`;
+  }
+  const keys = found.map((f) => f.key);
+  return {
+    urls,
+    claims: keys.map((key) => db.delete(uploads).where(eq(uploads.key, key))),
+    done: async () => {
+      if (keys.length) await env.FILES.delete(keys);
+    },
+  };
+}

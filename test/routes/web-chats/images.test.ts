@@ -1,0 +1,96 @@
+import { SELF } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { uploads } from "../../../src/db/schema";
+import { PREFIXES, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { PNG, postForm, presign } from "../attachments/support";
+import { createInbox, seedBareWebInbox } from "../inboxes/fixtures";
+import { storedWebChat, type WebChatRecord } from "./fixtures";
+
+/** The three steps of the API's upload flow, up to the key a web chat write takes. */
+async function uploadImage(actor: Actor, fieldName: string, filename = "avatar.png", bytes = PNG) {
+  const p = await presign(actor, { modelName: "web-chat", fieldName, filename, fileSize: bytes.length });
+  const up = await postForm(p.url, p.fields, { filename, bytes });
+  expect(up.status, await up.clone().text()).toBe(204);
+  return p.fields.key;
+}
+
+const uploadRow = async (key: string) => (await db().select().from(uploads).where(eq(uploads.key, key)))[0];
+
+describe("web chat images through the upload flow", () => {
+  it.each(PREFIXES)("PATCH with an uploaded key stores the image publicly and the URL in the record (%s)", async (prefix) => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const id = inbox.channel!.id;
+    const avatar = await uploadImage(owner, "avatar");
+    const logo = await uploadImage(owner, "logo", "logo.png");
+    const res = await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar, logo }, { prefix });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const chat = (await res.json()) as WebChatRecord & { avatar: string; logo: string };
+    expect(chat.avatar).toMatch(new RegExp(`^http://localhost/api/v1/files/public/web-chats/${id}/[0-9a-f-]{36}-avatar\\.png$`));
+    expect(chat.logo).toMatch(/-logo\.png$/);
+    // Served without a key (the widget's visitors are anonymous), with the image's type.
+    const got = await SELF.fetch(chat.avatar);
+    expect(got.status).toBe(200);
+    expect(got.headers.get("Content-Type")).toBe("image/png");
+    expect(new Uint8Array(await got.arrayBuffer())).toEqual(PNG);
+    // The upload was consumed: its row and private object are gone.
+    expect(await uploadRow(avatar)).toBeUndefined();
+    expect(await env.FILES.head(avatar)).toBeNull();
+    // Saving the record again (as the designer does, whole) keeps the stored URLs.
+    const again = (await (await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: chat.avatar, logo: chat.logo })).json()) as typeof chat;
+    expect([again.avatar, again.logo]).toEqual([chat.avatar, chat.logo]);
+  });
+
+  it("POST /web-chats/ takes an uploaded avatar too", async () => {
+    const owner = await seedOwner();
+    const inbox = await seedBareWebInbox(owner);
+    const avatar = await uploadImage(owner, "avatar");
+    const res = await owner.fetch("POST", "/web-chats/", { inbox: { id: inbox.id }, avatar });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(((await res.json()) as { avatar: string }).avatar).toContain("/api/v1/files/public/web-chats/");
+  });
+
+  it("400 at the field for a key that is not a web-chat upload of this field or organization; nothing written", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const id = inbox.channel!.id;
+    const logoKey = await uploadImage(owner, "logo", "logo.png");
+    const theirs = await uploadImage(await seedOwner(), "avatar");
+    const attachment = await presign(owner, { modelName: "attachment", fieldName: "file", filename: "a.png", fileSize: PNG.length });
+    await postForm(attachment.url, attachment.fields, { filename: "a.png", bytes: PNG });
+    for (const [body, field] of [
+      [{ avatar: logoKey }, "avatar"],
+      [{ avatar: theirs }, "avatar"],
+      [{ logo: attachment.fields.key }, "logo"],
+      [{ logo: "uploads/nothing-here.png" }, "logo"],
+      [{ avatar: "javascript:alert(1)" }, "avatar"],
+      [{ logo: "https://cdn example.com/l.png" }, "logo"],
+    ] as const) {
+      const err = await expectError(await owner.fetch("PATCH", `/web-chats/${id}/`, body), 400, "invalid");
+      expect(Object.keys(err.errors!)).toEqual([field]);
+    }
+    expect((await storedWebChat(id)).settings.avatar).toBeUndefined();
+    expect(await uploadRow(logoKey)).toBeDefined();
+    expect((await env.FILES.list({ prefix: `public/web-chats/${id}/` })).objects).toEqual([]);
+  });
+
+  it("403 for a member without inbox.manage: the upload is refused and the write too", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const avatar = await uploadImage(owner, "avatar");
+    const viewer = await seedMember(owner, ["inbox.view"]);
+    await expectError(await viewer.fetch("POST", "/upload-presigned-url/", { modelName: "web-chat", fieldName: "avatar", filename: "a.png", fileSize: PNG.length }), 403, "permission_denied");
+    await expectError(await viewer.fetch("PATCH", `/web-chats/${inbox.channel!.id}/`, { avatar }), 403, "permission_denied");
+    expect(await uploadRow(avatar)).toBeDefined();
+  });
+
+  it("404 for another organization's web chat, even with the caller's own upload", async () => {
+    const owner = await seedOwner();
+    const theirs = await createInbox(await seedOwner());
+    const avatar = await uploadImage(owner, "avatar");
+    await expectError(await owner.fetch("PATCH", `/web-chats/${theirs.channel!.id}/`, { avatar }), 404, "not_found");
+    expect(await uploadRow(avatar)).toBeDefined();
+  });
+});
