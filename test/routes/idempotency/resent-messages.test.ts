@@ -175,6 +175,11 @@ describe("Idempotency-Key on the widget's send", () => {
     const conversations = await count("select count(*) as n from conversations where contact_id = ?", session.contact.id);
     expect(conversations).toBe(1);
 
+    // The widget runs on the business's site: the header passes CORS, and the replay can be seen.
+    const preflight = await call("OPTIONS", pub(chat.id, "messages/"), undefined, { Origin: "https://shop.example.com", "Access-Control-Request-Headers": "idempotency-key" });
+    expect(preflight.headers.get("Access-Control-Allow-Headers")).toContain("Idempotency-Key");
+    expect(again.headers.get("Access-Control-Expose-Headers")).toContain("Idempotent-Replayed");
+
     const stranger = await startSession(chat.id, {}, client());
     const theirs = await client().post(pub(chat.id, "messages/"), body, stranger.token, { "Idempotency-Key": k });
     expect(theirs.status).toBe(200);
