@@ -65,8 +65,8 @@ function hostPage() {
 
 beforeAll(async () => {
   upstream = await startUpstream({ tokenDelayMs: 60 });
-  // BROWSER_TEST_PORT pins the port (parallel runs on one machine keep to their own ranges).
-  server = await startServer({ port: Number(process.env.BROWSER_TEST_PORT) || 8790 + Math.floor(Math.random() * 100), vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host } });
+  // BROWSER_TEST_PORT (and BROWSER_TEST_INSPECTOR_PORT, wrangler's devtools) pin the ports (parallel runs on one machine keep to their own ranges).
+  server = await startServer({ port: Number(process.env.BROWSER_TEST_PORT) || 8790 + Math.floor(Math.random() * 100), inspectorPort: Number(process.env.BROWSER_TEST_INSPECTOR_PORT) || undefined, vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host } });
   ({ id: chat, slowId: slowChat } = await seed().then((ids) => ({ id: { id: ids.id }, slowId: ids.slowId })));
   host = await hostPage();
   // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).
