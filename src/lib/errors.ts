@@ -25,6 +25,9 @@ export type ErrorCode =
   | "contact_has_conversations"
   | "default_inbox"
   | "model_in_use"
+  | "idempotency_in_progress"
+  | "idempotency_unfinished"
+  | "idempotency_key_reused"
   | `mcp_${"timeout" | "unreachable" | "unauthorized" | "not_mcp" | "too_large"}`
   | S3ErrorCode;
 

@@ -49,9 +49,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: "Missing, unknown, revoked or expired API key",
   403: "The role lacks the permission, or the plan lacks the feature",
   404: "No such resource in your organization",
-  409: "Conflicts with an existing resource",
+  409: "Conflicts with an existing resource (or a request with the same Idempotency-Key is under way)",
   413: "Body too large",
   415: "Unsupported media type",
+  422: "The Idempotency-Key was used for a different request (`idempotency_key_reused`)",
   429: "Rate limit exceeded; see Retry-After",
   502: "The model provider failed (`upstream_error`)",
 };
@@ -74,6 +75,21 @@ export const jsonBody = <T extends ZodType>(schema: T, description = "JSON body;
 });
 
 export const noContent = { description: "Deleted" };
+
+/** The optional `Idempotency-Key` of requests that store a message (src/middleware/idempotency.ts). */
+export const IdempotencyHeaders = z.object({
+  "idempotency-key": z
+    .string()
+    .max(255)
+    .optional()
+    .openapi({
+      description:
+        "A key of yours (a UUID) for this message: sent again with the same request within 24 hours, it returns the first request's outcome " +
+        "(header `Idempotent-Replayed: true`) instead of storing the message twice; with a different request it is 422 `idempotency_key_reused`, " +
+        "while the first is under way 409 `idempotency_in_progress`",
+      example: "6f1c8e0a-3b2d-4c5e-9f7a-1b2c3d4e5f60",
+    }),
+});
 
 export const uuidParam = (name: string, description: string) =>
   z.string().openapi({ param: { name, in: "path" }, description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });

@@ -9,8 +9,8 @@ const OBJECT_PATH = /^\/api(?:\/v1)?\/uploads\//;
 const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-  "Access-Control-Allow-Headers": "Authorization, Content-Type, Last-Event-ID",
-  "Access-Control-Expose-Headers": "X-Request-Id, Retry-After",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type, Last-Event-ID, Idempotency-Key",
+  "Access-Control-Expose-Headers": "X-Request-Id, Retry-After, Idempotent-Replayed",
   "Access-Control-Max-Age": "86400",
 };
 /** As S3 answers a bucket's CORS rule for browser uploads: the signed policy or URL is the credential. */

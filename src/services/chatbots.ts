@@ -155,6 +155,7 @@ export interface ChatbotView {
   row: ChatbotRow;
   createdBy: IdName;
   largeLanguageModel: IdName;
+  fallbackLargeLanguageModel: IdName | null;
   embeddingModel: IdName | null;
   rerankerModel: IdName | null;
   groups: IdName[];
@@ -167,7 +168,7 @@ export interface ChatbotView {
 
 export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
   const botIds = rows.map((r) => r.id);
-  const modelIds = rows.flatMap((r) => [r.largeLanguageModelId, r.embeddingModelId, r.rerankerModelId]).filter((x): x is string => !!x);
+  const modelIds = rows.flatMap((r) => [r.largeLanguageModelId, r.fallbackLargeLanguageModelId, r.embeddingModelId, r.rerankerModelId]).filter((x): x is string => !!x);
   const [creators, modelNames, links, defaults, bases, toolLinks, skillLinks] = await Promise.all([
     inChunks(rows.map((r) => r.createdById), (ids) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))),
     inChunks(modelIds, (ids) => db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids))),
@@ -206,6 +207,7 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
       row,
       createdBy: ref(row.createdById)!,
       largeLanguageModel: ref(row.largeLanguageModelId)!,
+      fallbackLargeLanguageModel: ref(row.fallbackLargeLanguageModelId),
       embeddingModel: ref(row.embeddingModelId),
       rerankerModel: ref(row.rerankerModelId),
       groups: links.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
@@ -224,6 +226,7 @@ export const chatbotView = async (db: Db, access: OrgAccess, row: ChatbotRow) =>
 export interface ChatbotInput {
   name?: string;
   largeLanguageModel?: string;
+  fallbackLargeLanguageModel?: string | null;
   embeddingModel?: string | null;
   rerankerModel?: string | null;
   rag?: string | null;
@@ -252,6 +255,7 @@ export interface ChatbotInput {
 export const chatbotColumns = (b: ChatbotInput): ChatbotColumns => ({
   name: b.name,
   largeLanguageModelId: b.largeLanguageModel,
+  fallbackLargeLanguageModelId: b.fallbackLargeLanguageModel,
   embeddingModelId: b.embeddingModel,
   rerankerModelId: b.rerankerModel,
   ragId: b.rag,
@@ -273,6 +277,7 @@ export const chatbotColumns = (b: ChatbotInput): ChatbotColumns => ({
 
 const MODEL_FIELDS = [
   ["largeLanguageModel", "llm", "large language"],
+  ["fallbackLargeLanguageModel", "llm", "large language"],
   ["embeddingModel", "embedding", "embedding"],
   ["rerankerModel", "reranker", "reranker"],
 ] as const satisfies readonly (readonly [keyof ChatbotInput, ModelKind, string])[];
@@ -327,7 +332,10 @@ const isJsonSchema = (value: unknown) => {
 };
 
 /** Rules across fields, checked on the assistant as it will be stored (create, PUT and PATCH). */
-export function checkChatbotRules(bot: Pick<ChatbotRow, "replyMode" | "template" | "outputMode" | "rawOutputFormat">) {
+export function checkChatbotRules(bot: Pick<ChatbotRow, "replyMode" | "template" | "outputMode" | "rawOutputFormat" | "largeLanguageModelId" | "fallbackLargeLanguageModelId">) {
+  if (bot.fallbackLargeLanguageModelId && bot.fallbackLargeLanguageModelId === bot.largeLanguageModelId) {
+    throw fieldError("fallbackLargeLanguageModel", "Must differ from largeLanguageModel: a fallback answers when that model fails.");
+  }
   if (bot.replyMode === "template" && !bot.template?.trim()) throw fieldError("template", "Required when replyMode is template.");
   if (bot.outputMode === "json_schema" && !isJsonSchema(bot.rawOutputFormat)) {
     throw fieldError("rawOutputFormat", 'Required with outputMode json_schema: a JSON Schema object with a "type".');

@@ -130,7 +130,7 @@ export function replyFields(
   chatbot: { id: string; name: string },
   modelId: string | null,
   replyId: string,
-  reply: { content: string; contentPayload?: Record<string, unknown>; citations: Record<string, unknown>[]; citationNodes: Record<string, unknown>[]; usage: { promptTokens: number; completionTokens: number } | null },
+  reply: { content: string; contentPayload?: Record<string, unknown>; citations: Record<string, unknown>[]; citationNodes: Record<string, unknown>[]; usage: { promptTokens: number; completionTokens: number } | null; modelId?: string },
 ) {
   return {
     id: replyId,
@@ -142,7 +142,7 @@ export function replyFields(
     ...(reply.contentPayload ? { contentPayload: reply.contentPayload } : {}),
     citations: reply.citations,
     citationNodes: reply.citationNodes,
-    modelId, // statistics: usage per model
+    modelId: reply.modelId ?? modelId, // statistics: usage per model (the fallback's when it answered)
     inputTokens: reply.usage?.promptTokens ?? null,
     outputTokens: reply.usage?.completionTokens ?? null,
   };

@@ -9,6 +9,7 @@ import { enqueueFiles } from "./knowledge-files";
 import { cleanupUploads } from "./uploads/cleanup";
 import { enqueueEvaluations, strandedEvaluations } from "./evaluation/records";
 import { rollUpDays } from "./statistics/rollup";
+import { forgetExpiredKeys } from "./idempotency";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -18,7 +19,7 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, and
  * knowledge-base files stuck queued or processing, and evaluations still pending; rolls up the
  * usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
- * more than 30 days ago, and console sessions revoked or lapsed as long ago; deletes uploads and attachments never used (src/services/uploads/cleanup.ts).
+ * more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24 hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
@@ -34,5 +35,6 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const before = now - KEEP_DEAD_KEYS_MS;
   await cleanupUploads(env, now);
   await db.delete(apiKeys).where(or(and(isNotNull(apiKeys.revokedAt), lt(apiKeys.revokedAt, before)), and(isNotNull(apiKeys.expiresAt), lt(apiKeys.expiresAt, before))));
+  await forgetExpiredKeys(db, now);
   await db.delete(consoleSessions).where(or(lt(consoleSessions.revokedAt, before), lt(consoleSessions.lastUsedAt, before - SESSION_IDLE_MS)));
 }

@@ -78,7 +78,7 @@ export async function assistantsUsingModel(db: Db, id: string): Promise<string[]
   const rows = await db
     .select({ name: chatbots.name })
     .from(chatbots)
-    .where(or(eq(chatbots.largeLanguageModelId, id), eq(chatbots.embeddingModelId, id), eq(chatbots.rerankerModelId, id)))
+    .where(or(eq(chatbots.largeLanguageModelId, id), eq(chatbots.fallbackLargeLanguageModelId, id), eq(chatbots.embeddingModelId, id), eq(chatbots.rerankerModelId, id)))
     .limit(5);
   return rows.map((r) => r.name);
 }

@@ -2,7 +2,8 @@ import { Validator } from "@cfworker/json-schema";
 import type { Bindings, Db } from "../env";
 import { chatbots, models, type messages } from "../db/schema";
 import { CitationMarker } from "./citations";
-import { chatModelFor, ModelError, type ChatMessage, type Usage } from "./llm";
+import { ModelError, type ChatMessage, type Usage } from "./llm";
+import { replyModel, type AnsweringModel } from "./llm/fallback";
 import { streamPieces } from "./llm/text";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
 import { retrievePassages, type RetrievedPassage } from "./retrieval";
@@ -41,6 +42,8 @@ export interface Reply {
   usage: Usage | null;
   /** Agent replies: tool calls and what tools produced (flex messages, quick replies). */
   contentPayload?: Record<string, unknown>;
+  /** The model that answered when it is not the assistant's own (its fallback did). */
+  modelId?: string;
 }
 
 /**
@@ -82,11 +85,12 @@ export async function generateReply(
   const [before, after] = templated ? splitTemplate(chatbot.template ?? ANSWER_SLOT) : ["", ""];
   write(before);
   let usage: Usage | null = null;
+  let model: AnsweringModel | null = null;
   if (templated && chatbot.replyMode === "template") {
     for (const piece of streamPieces(passages[0].text.trim())) write(piece);
   } else {
     if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
-    const model = await chatModelFor(env, input.model);
+    model = replyModel(env, db, input.model, chatbot.fallbackLargeLanguageModelId);
     const request = { messages: prompt(input), passages, attachments, jsonSchema, signal: options.signal, onResponse: options.onResponse, whole: options.whole };
     for await (const event of model.stream(request)) {
       if (event.type === "delta") write(event.text);
@@ -99,7 +103,8 @@ export async function generateReply(
   // With in-line markers, [n] names citationNodes[n - 1]: every retrieved passage stays listed, and
   // the cited files are those some marker points at.
   const used = marker ? passages.filter((p) => marker.cited.has(p.index)) : passages;
-  return { content, citations: citedFiles(used), citationNodes: passages.map(citationNode), usage };
+  const answeredBy = model?.answeredBy();
+  return { content, citations: citedFiles(used), citationNodes: passages.map(citationNode), usage, ...(answeredBy && answeredBy !== input.model?.id ? { modelId: answeredBy } : {}) };
 }
 
 function prompt({ chatbot, history, incoming }: ReplyInput): ChatMessage[] {

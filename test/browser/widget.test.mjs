@@ -65,8 +65,8 @@ function hostPage() {
 
 beforeAll(async () => {
   upstream = await startUpstream({ tokenDelayMs: 60 });
-  // BROWSER_TEST_PORT pins the port (parallel runs on one machine keep to their own ranges).
-  server = await startServer({ port: Number(process.env.BROWSER_TEST_PORT) || 8790 + Math.floor(Math.random() * 100), vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host } });
+  // BROWSER_TEST_PORT (and BROWSER_TEST_INSPECTOR_PORT, wrangler's devtools) pin the ports (parallel runs on one machine keep to their own ranges).
+  server = await startServer({ port: Number(process.env.BROWSER_TEST_PORT) || 8790 + Math.floor(Math.random() * 100), inspectorPort: Number(process.env.BROWSER_TEST_INSPECTOR_PORT) || undefined, vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host } });
   ({ id: chat, slowId: slowChat } = await seed().then((ids) => ({ id: { id: ids.id }, slowId: ids.slowId })));
   host = await hostPage();
   // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).
@@ -212,6 +212,34 @@ describe("the embedded widget in Chromium", () => {
     const stored = await server.api(`/messages/?conversation=${await page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, slowChat)}`, { method: "GET" });
     const reply = stored.results.find((m) => m.type === "outgoing");
     expect(shown).toBe(reply.content);
+    expect(await page.locator(".err").count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
+  it("sends a message once when its answer is lost before the first event: the resend carries the same Idempotency-Key", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const keys = [];
+    // The first send reaches the server (message stored, reply made), but its answer never reaches the page.
+    await context.route("**/public/messages/", async (route) => {
+      keys.push(route.request().headers()["idempotency-key"]);
+      if (keys.length > 1) return route.continue();
+      await route.fetch();
+      await route.abort("connectionreset");
+    });
+    await page.goto(host.url);
+    await page.locator("button.launcher").click();
+    await page.locator("textarea").fill("Is this sent once?");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => keys.length, { timeout: 20_000 }).toBeGreaterThan(1);
+    const bubble = lastAnswer(page);
+    await expect.poll(async () => (await bubble.getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    const conversationId = await page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, chat.id);
+    const stored = await server.api(`/messages/?conversation=${conversationId}`, { method: "GET" });
+    expect(stored.results.map((m) => m.type).sort()).toEqual(["incoming", "outgoing"]);
+    expect(await bubble.textContent()).toBe(stored.results.find((m) => m.type === "outgoing").content);
     expect(await page.locator(".err").count()).toBe(0);
     await context.close();
   }, 60_000);

@@ -22,7 +22,7 @@ describe("error codes", () => {
     expect(codes.length).toBeGreaterThan(30);
     const section = /### Error codes\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? "";
     const named = new Set([...section.matchAll(/`([A-Za-z_]+)`/g)].map((m) => m[1]));
-    for (const word of ["code", "ErrorCode", "event: error", "Retry-After: 1", "auth/login", "available-tools", "/uploads/..."]) named.delete(word);
+    for (const word of ["code", "ErrorCode", "event: error", "Retry-After: 1", "Idempotency-Key", "auth/login", "available-tools", "/uploads/..."]) named.delete(word);
     expect([...named].sort()).toEqual([...new Set(codes)].sort());
   });
 });

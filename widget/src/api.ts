@@ -151,7 +151,9 @@ export class Api {
 
   /**
    * Sends a message and reads the reply's events. A connection lost mid-reply is resumed from the
-   * last event seen (`Last-Event-ID`), so the text arrives exactly once.
+   * last event seen (`Last-Event-ID`), so the text arrives exactly once. A send lost before its first
+   * event is sent again with the same `Idempotency-Key`: the server stores the message once and
+   * answers a repeat with the first one's reply (409 while that is still under way: wait, ask again).
    */
   async send(conversationId: string | null, content: string, metadata: Record<string, unknown>, onEvent: (e: ReplyEvent) => void, attachments: Attachment[] = []): Promise<void> {
     let lastId: string | null = null;
@@ -166,16 +168,23 @@ export class Api {
         onEvent(data as unknown as ReplyEvent);
       });
     };
-    const headers: Record<string, string> = { "Content-Type": "application/json" };
+    const headers: Record<string, string> = { "Content-Type": "application/json", "Idempotency-Key": newKey() };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
-    try {
-      await read(await fetch(this.url("messages/"), { method: "POST", headers, body: JSON.stringify({ conversation, content, metadata, ...(attachments.length ? { attachments } : {}) }) }));
-      return;
-    } catch (err) {
-      if (err instanceof ApiError || !lastId || !conversation) throw err;
+    const body = JSON.stringify({ conversation, content, metadata, ...(attachments.length ? { attachments } : {}) });
+    const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(4000, 250 * 2 ** attempt)));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await read(await fetch(this.url("messages/"), { method: "POST", headers, body }));
+        return;
+      } catch (err) {
+        if (lastId && conversation && !(err instanceof ApiError)) break; // resumed below
+        const resend = !lastId && attempt < 5 && (!(err instanceof ApiError) || err.code === "idempotency_in_progress");
+        if (!resend) throw err;
+      }
+      await pause(attempt);
     }
     for (let attempt = 0; attempt < 6; attempt++) {
-      await new Promise((r) => setTimeout(r, Math.min(4000, 250 * 2 ** attempt)));
+      await pause(attempt);
       try {
         await read(await fetch(this.url(`conversations/${conversation}/stream/`), { headers: { Authorization: `Bearer ${this.token}`, "Last-Event-ID": lastId! } }));
         return;
@@ -210,3 +219,6 @@ async function failure(res: Response): Promise<ApiError> {
   }
   return new ApiError(res.status, body.code ?? "error", body.detail ?? `HTTP ${res.status}`);
 }
+
+/** A random key (`crypto.randomUUID` exists only on secure pages, and the widget may be on any page). */
+const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");

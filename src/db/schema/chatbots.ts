@@ -18,6 +18,8 @@ export const chatbots = sqliteTable(
     createdById: text("created_by_id").notNull().references(() => users.id),
     name: text("name").notNull(),
     largeLanguageModelId: text("large_language_model_id").notNull().references(() => models.id),
+    /** Answers a turn when the primary model fails before its first token (services/llm/fallback.ts). */
+    fallbackLargeLanguageModelId: text("fallback_large_language_model_id").references(() => models.id),
     embeddingModelId: text("embedding_model_id").references(() => models.id),
     rerankerModelId: text("reranker_model_id").references(() => models.id),
     ragId: text("rag_id"),

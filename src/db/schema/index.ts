@@ -14,3 +14,4 @@ export * from "./statistics";
 export * from "./batch-qa";
 export * from "./skills";
 export * from "./sql-databases";
+export * from "./idempotency";

@@ -44,6 +44,8 @@ export const registerCreateChatbot = (r: Router) =>
       template: columns.template ?? null,
       outputMode: columns.outputMode ?? "text",
       rawOutputFormat: columns.rawOutputFormat ?? null,
+      largeLanguageModelId: body.largeLanguageModel,
+      fallbackLargeLanguageModelId: columns.fallbackLargeLanguageModelId ?? null,
     });
     await requireChatbotQuota(db, access.organizationId, planSettings(c.env));
     const row = await createChatbot(

@@ -26,6 +26,7 @@ export const ChatbotSchema = z
     organization: z.string().nullable().openapi({ description: "Owning organization; null for a personal assistant", example: EXAMPLE_ID }),
     createdBy: IdName.openapi({ description: "The user who created it" }),
     largeLanguageModel: IdName.openapi({ description: "The large language model answering" }),
+    fallbackLargeLanguageModel: nullableIdName("Answers when the large language model fails before its first token (after its retries); null: none"),
     embeddingModel: nullableIdName("Embedding model for retrieval"),
     rerankerModel: nullableIdName("Reranker model for retrieval"),
     rag: z.string().nullable().openapi({ description: "RAG pipeline id, stored as given", example: null }),
@@ -77,6 +78,10 @@ const notYet = (noun: string) =>
 const fields = {
   name: z.string().trim().min(1).max(200).openapi({ description: "A label; in agent mode also used by the model", example: "Support assistant" }),
   largeLanguageModel: z.uuid().openapi({ description: "A large language model available to the organization (built-in or its own)", example: LOCAL_LLM }),
+  fallbackLargeLanguageModel: optionalId(
+    "A second large language model of the organization, not the same as largeLanguageModel, that answers when largeLanguageModel fails before its first token (after its retries); null or empty: none",
+    null,
+  ),
   embeddingModel: optionalId("An embedding model available to the organization", "00000000-0000-7000-8000-000000000002"),
   rerankerModel: optionalId("A reranker model available to the organization", "00000000-0000-7000-8000-000000000003"),
   rag: optionalId("RAG pipeline id, stored as given", null),

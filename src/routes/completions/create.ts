@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
-import { errorResponses, jsonBody, uuidParam } from "../../lib/openapi";
+import { errorResponses, IdempotencyHeaders, jsonBody, uuidParam } from "../../lib/openapi";
 import { ApiError, badRequest, fieldError, notFound } from "../../lib/errors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { currentAccess, requirePermission } from "../../services/access";
@@ -51,13 +51,13 @@ const route = createRoute({
     "Requires `conversation.manage` and access to the assistant. Streaming (`isStreaming`): `text/event-stream` of " +
     '`data: {"conversationId","messageId","content":"<delta>","done":false}`, ending with `done: true` and the stored `message`; ' +
     "failures after the stream started are `event: error` with `{detail, code}`; a `: ping` comment every 10 s.",
-  request: { params: z.object({ chatbotId: uuidParam("chatbotId", "Assistant id") }), ...jsonBody(Completion) },
+  request: { params: z.object({ chatbotId: uuidParam("chatbotId", "Assistant id") }), headers: IdempotencyHeaders, ...jsonBody(Completion) },
   responses: {
     200: {
       description: "The reply, or an event stream when streaming",
       content: { "application/json": { schema: Reply }, "text/event-stream": { schema: z.string().openapi({ example: 'data: {"content":"We","done":false}' }) } },
     },
-    ...errorResponses(400, 403, 404, 502),
+    ...errorResponses(400, 403, 404, 409, 422, 502),
   },
 });
 

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
-import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { conversationObject, findConversation } from "../../services/conversations";
@@ -19,8 +19,8 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Post a human agent's reply",
   description: "Requires `conversation.manage`. The sender is the current user; the conversation becomes `human_serving`.",
-  request: jsonBody(AgentMessage),
-  responses: { 201: json(MessageSchema, "The agent's message"), ...errorResponses(400, 403, 404) },
+  request: { headers: IdempotencyHeaders, ...jsonBody(AgentMessage) },
+  responses: { 201: json(MessageSchema, "The agent's message"), ...errorResponses(400, 403, 404, 409, 422) },
 });
 
 export const registerCreateOutgoingMessage = (r: Router) =>

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
-import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { conversationObject, findConversation } from "../../services/conversations";
@@ -18,8 +18,8 @@ const route = createRoute({
     "Requires `conversation.manage`. Returns the stored incoming message as a receipt. Unless the conversation was handed to a " +
     "human, the assistant's reply is produced in the background, appears in the message list and is delivered through the inbox's " +
     "outgoing webhooks. Messages of one conversation are strictly ordered, one reply at a time.",
-  request: jsonBody(MessageCreate),
-  responses: { 201: json(MessageSchema, "The incoming message"), ...errorResponses(400, 403, 404) },
+  request: { headers: IdempotencyHeaders, ...jsonBody(MessageCreate) },
+  responses: { 201: json(MessageSchema, "The incoming message"), ...errorResponses(400, 403, 404, 409, 422) },
 });
 
 export const registerCreateMessage = (r: Router) =>

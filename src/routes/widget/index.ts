@@ -1,4 +1,7 @@
 import type { Router } from "../../lib/openapi";
+import { idempotent } from "../../middleware/idempotency";
+import { activeWebChat } from "../../services/widget/web-chats";
+import { visitorOf } from "../../services/widget/visitors";
 import { clientAddress, limitWidget } from "../../services/widget/limits";
 import { registerWidgetConfig } from "./config";
 import { registerWidgetConversations } from "./conversations";
@@ -17,6 +20,15 @@ export function registerWidgetRoutes(r: Router) {
     limitWidget(c.env, c.req.param("id") ?? "", clientAddress(c.req.raw.headers), c.executionCtx);
     await next();
   });
+  // A visitor's keys are the visitor's own (its contact).
+  r.use(
+    "/web-chats/:id/public/messages/",
+    idempotent(async (c) => {
+      const chat = await activeWebChat(c.var.db, c.req.param("id") ?? "");
+      const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+      return { organizationId: chat.webChat.organizationId, owner: `contact:${visitor.contactId}` };
+    }),
+  );
   r.openAPIRegistry.registerComponent("securitySchemes", "WidgetToken", {
     type: "http",
     scheme: "bearer",

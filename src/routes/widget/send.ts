@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
-import { errorResponses, jsonBody } from "../../lib/openapi";
+import { errorResponses, IdempotencyHeaders, jsonBody } from "../../lib/openapi";
 import { contacts } from "../../db/schema";
 import { unauthenticated } from "../../lib/errors";
 import { conversationObject, newConversation, newConversationId, type ConversationRow } from "../../services/conversations";
@@ -65,10 +65,10 @@ const route = createRoute({
     "`attachments` name files the visitor uploaded through `uploads/` (all are checked before any is written; a foreign URL " +
     "or a key that is not the visitor's own upload is 400 and never fetched); without it, files are 403 `file_upload_disabled`.",
   security: VISITOR_SECURITY,
-  request: { params: WebChatParams, ...jsonBody(SendBody) },
+  request: { params: WebChatParams, headers: IdempotencyHeaders, ...jsonBody(SendBody) },
   responses: {
     200: { description: "The reply as server-sent events", content: { "text/event-stream": { schema: z.string().openapi({ example: SSE_EXAMPLE }) } } },
-    ...errorResponses(400, 403, 404, 503),
+    ...errorResponses(400, 403, 404, 409, 422, 503),
   },
 });
 

@@ -26,7 +26,7 @@ export async function chatModelFor(env: Bindings, row: ModelRow): Promise<ChatMo
       return withRetries(openAiCompatibleChatModel({ baseUrl: row.baseUrl, apiKey, model: row.modelName, timeoutMs }), retryPolicy(env));
     }
     case "workers_ai":
-      return workersAiChatModel(env.AI, row.modelName);
+      return withRetries(workersAiChatModel(env.AI, row.modelName), retryPolicy(env));
     default:
       throw new ModelError(`Provider ${row.provider} is not available.`, 400);
   }

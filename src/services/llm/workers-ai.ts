@@ -3,9 +3,38 @@ import { promptMessages } from "./prompt";
 import { parseSse } from "./sse";
 import { ModelError, type ChatEvent, type ChatMessage, type ChatModel, type ChatRequest, type Usage } from "./types";
 
-/** The part of the AI binding used here; its generated types list every model, which we do not need. */
+/**
+ * The part of the AI binding used here; its generated types list every model, which we do not need.
+ * `lastRequestHttpStatusCode` is the status of the binding's last answer (set by newer runtimes).
+ */
 interface AiRunner {
   run(model: string, inputs: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
+  lastRequestHttpStatusCode?: number | null;
+}
+
+/** Workers AI's "Capacity temporarily exceeded" (a 429 asking to try again). */
+const OUT_OF_CAPACITY = 3040;
+/** "You have used up your daily free allocation": a 429 that no retry within a turn can outlast. */
+const ACCOUNT_LIMITED = 3036;
+
+/**
+ * A binding failure as a ModelError, marked retryable as the OpenAI-compatible provider marks its
+ * own (withRetries): a 429 of capacity, a 5xx, and a failure that never reached an answer (a lost
+ * connection: anything but the binding's own error classes). The binding throws
+ * `InferenceUpstreamError` with "<internal code>: <description>" for an answer that is not ok, and
+ * `AiInternalError` for a request it refuses to send; a time-out (3007) has spent its time and is not
+ * asked again, nor is any other 4xx.
+ */
+export function workersAiError(err: unknown, ai: AiRunner): ModelError {
+  const name = (err as Error)?.name;
+  const message = String((err as Error)?.message ?? err).slice(0, 300);
+  const code = Number(/^(\d{4}):/.exec(message)?.[1]) || null;
+  const status = name === "InferenceUpstreamError" ? (ai.lastRequestHttpStatusCode ?? null) : null;
+  const retryable =
+    name === "InferenceUpstreamError"
+      ? code === OUT_OF_CAPACITY || (status !== null && (status >= 500 || (status === 429 && code !== ACCOUNT_LIMITED)))
+      : name !== "AiInternalError";
+  return new ModelError(`Workers AI failed: ${message}`, 502, { retryable });
 }
 
 /**
@@ -61,7 +90,7 @@ async function* toolRound(ai: AiRunner, model: string, request: ChatRequest): As
     request.onResponse?.();
   } catch (err) {
     if (request.signal?.aborted) return;
-    throw new ModelError(`Workers AI failed: ${String((err as Error)?.message ?? err).slice(0, 300)}`, 502);
+    throw workersAiError(err, ai);
   }
   const calls = (result?.tool_calls ?? []).map((c, i) => {
     const name = c.function?.name ?? c.name ?? "";
@@ -99,7 +128,7 @@ async function* streamChat(ai: AiRunner, model: string, request: ChatRequest): A
     }
   } catch (err) {
     if (request.signal?.aborted) return;
-    throw new ModelError(`Workers AI failed: ${String((err as Error)?.message ?? err).slice(0, 300)}`, 502);
+    throw workersAiError(err, ai);
   }
   if (usage) yield { type: "usage", usage };
 }

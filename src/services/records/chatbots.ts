@@ -11,6 +11,7 @@ export interface ChatbotRecord {
   organization: string | null;
   createdBy: IdName;
   largeLanguageModel: IdName;
+  fallbackLargeLanguageModel: IdName | null;
   embeddingModel: IdName | null;
   rerankerModel: IdName | null;
   rag: string | null;
@@ -47,6 +48,7 @@ export const chatbotRecord = (v: ChatbotView): ChatbotRecord => ({
   organization: v.row.organizationId,
   createdBy: v.createdBy,
   largeLanguageModel: v.largeLanguageModel,
+  fallbackLargeLanguageModel: v.fallbackLargeLanguageModel,
   embeddingModel: v.embeddingModel,
   rerankerModel: v.rerankerModel,
   rag: v.row.ragId,

@@ -63,6 +63,13 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
       </Section>
       <Section title={t("modelsSection")}>
         <SelectField label={t("llm")} {...text("largeLanguageModel")} options={withCurrent(choices.llms, assistant.largeLanguageModel)} error={error("largeLanguageModel")} />
+        <SelectField
+          label={t("fallbackModel")}
+          {...text("fallbackLargeLanguageModel")}
+          options={[["", t("none")], ...withCurrent(choices.llms, assistant.fallbackLargeLanguageModel)]}
+          hint={t("fallbackModelHint")}
+          error={error("fallbackLargeLanguageModel")}
+        />
         <SelectField label={t("embeddingModel")} {...text("embeddingModel")} options={[["", t("none")], ...withCurrent(choices.embeddings, assistant.embeddingModel)]} error={error("embeddingModel")} />
         <SelectField label={t("rerankerModel")} {...text("rerankerModel")} options={[["", t("none")], ...withCurrent(choices.rerankers, assistant.rerankerModel)]} error={error("rerankerModel")} />
       </Section>

@@ -17,6 +17,7 @@ export function AssistantSummary({ assistant: a }: { assistant: Assistant }) {
       <dl class="facts">
         <Fact label={t("instructions")}>{a.instructions ? <Markdown source={a.instructions} /> : "—"}</Fact>
         <Fact label={t("llm")}>{a.largeLanguageModel.name}</Fact>
+        <Fact label={t("fallbackModel")}>{orNone(a.fallbackLargeLanguageModel?.name)}</Fact>
         <Fact label={t("embeddingModel")}>{orNone(a.embeddingModel?.name)}</Fact>
         <Fact label={t("rerankerModel")}>{orNone(a.rerankerModel?.name)}</Fact>
         <Fact label={t("replyMode")}>{t(`mode_${a.replyMode}`)}</Fact>

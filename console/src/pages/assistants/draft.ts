@@ -6,6 +6,7 @@ export interface Draft {
   name: string;
   instructions: string;
   largeLanguageModel: string;
+  fallbackLargeLanguageModel: string;
   embeddingModel: string;
   rerankerModel: string;
   replyMode: Assistant["replyMode"];
@@ -35,6 +36,7 @@ export function draftOf(a: Assistant): Draft {
     name: a.name,
     instructions: a.instructions,
     largeLanguageModel: a.largeLanguageModel.id,
+    fallbackLargeLanguageModel: a.fallbackLargeLanguageModel?.id ?? "",
     embeddingModel: a.embeddingModel?.id ?? "",
     rerankerModel: a.rerankerModel?.id ?? "",
     replyMode: a.replyMode,
@@ -59,7 +61,7 @@ export function draftOf(a: Assistant): Draft {
 }
 
 const LISTS = ["knowledgeBases", "tools", "skills", "groups"] as const;
-const NULLABLE_TEXT = ["embeddingModel", "rerankerModel", "template", "unanswerableTemplate", "databaseType", "databaseUrl", "rag", "builtInWorkflow"] as const;
+const NULLABLE_TEXT = ["fallbackLargeLanguageModel", "embeddingModel", "rerankerModel", "template", "unanswerableTemplate", "databaseType", "databaseUrl", "rag", "builtInWorkflow"] as const;
 const JSON_FIELDS = ["rawOutputFormat", "includeTables"] as const;
 
 /**
