@@ -53,7 +53,7 @@ function visibleChatbotParts(access: OrgAccess, userId: string): [SQL, SQL] {
  */
 export async function listVisibleChatbots(db: Db, access: OrgAccess, userId: string, filter: SQL | undefined, page: { limit: number; offset: number }) {
   const [personal, inOrganization] = visibleChatbotParts(access, userId).map((part) => and(part, filter));
-  const [[mine], [theirs], rows] = await db.batch([
+  const [[personalCount], [organizationCount], rows] = await db.batch([
     db.select({ n: count() }).from(chatbots).where(personal),
     db.select({ n: count() }).from(chatbots).where(inOrganization),
     unionAll(db.select().from(chatbots).where(personal), db.select().from(chatbots).where(inOrganization))
@@ -61,7 +61,7 @@ export async function listVisibleChatbots(db: Db, access: OrgAccess, userId: str
       .limit(page.limit)
       .offset(page.offset),
   ]);
-  return { count: mine.n + theirs.n, rows };
+  return { count: personalCount.n + organizationCount.n, rows };
 }
 
 /** The assistant if the caller may see it, else null (it does not exist for them). */
