@@ -18,15 +18,24 @@ export const PASSWORD = "console password 1234";
  */
 export async function startConsole({ vars = {} } = {}) {
   // CONSOLE_TEST_INSPECTOR_PORT: wrangler's devtools port (default the server's + 1000), for a port range of one's own.
-  const server = await startServer({ port: Number(process.env.CONSOLE_TEST_PORT) || 9000 + Math.floor(Math.random() * 50), inspectorPort: Number(process.env.CONSOLE_TEST_INSPECTOR_PORT) || undefined, vars });
+  const options = { port: Number(process.env.CONSOLE_TEST_PORT) || 9000 + Math.floor(Math.random() * 50), inspectorPort: Number(process.env.CONSOLE_TEST_INSPECTOR_PORT) || undefined, vars };
+  let server = await startServer(options);
   await server.api("/auth/password/change/", { body: { oldPassword: "-", newPassword1: PASSWORD, newPassword2: PASSWORD } });
   const owner = await server.api("/users/current/", { method: "GET" });
   const browser = await launchChromium();
   return {
-    server,
+    get server() {
+      return server;
+    },
     browser,
     base: server.base,
     owner: { ...owner, password: PASSWORD, key: server.key },
+    /** Stops the worker, runs `whileStopped(state)` (rows written straight into its local D1), and starts it again on that state. */
+    async restart(whileStopped) {
+      await server.stop({ keep: true });
+      await whileStopped(server.state);
+      server = await startServer({ ...options, state: server.state, key: server.key });
+    },
     async close() {
       await browser.close();
       await server.stop();

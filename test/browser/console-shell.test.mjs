@@ -63,6 +63,30 @@ describe("the console shell in Chromium", () => {
     await context.close();
   });
 
+  it("answers a page's address with a shell naming that page's chunk: a first visit asks for no script the HTML did not name", async () => {
+    const html = async (path) => {
+      const res = await fetch(app.base + path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-security-policy"), path).toContain("script-src 'self'");
+      return res.text();
+    };
+    const named = (text) => [...text.matchAll(/<(?:link rel="modulepreload" href|script type="module" src)="([^"]+)"/g)].map((m) => m[1]).sort();
+    const start = named(await html("/console/"));
+    const models = named(await html("/console/models"));
+    // Each names the shell's files and its page's chunk(s): /console/ the start page's.
+    expect(models).not.toEqual(start);
+    // A deep link below the start page, and a path of no page, name what /console/ names.
+    expect(named(await html("/console/assistants/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d"))).toEqual(start);
+    expect(named(await html("/console/no-such-page"))).toEqual(start);
+    const { context, page } = await openPage(app.browser);
+    await signInContext(context, app.base, { apiKey: app.owner.key });
+    await page.goto(`${app.base}/console/models`);
+    await page.getByRole("button", { name: "Add model" }).waitFor();
+    const scripts = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.endsWith(".js")));
+    expect(scripts.sort()).toEqual(models);
+    await context.close();
+  });
+
   it("signs out: back to the sign-in form, and the old cookie no longer works", async () => {
     const { context, page } = await openPage(app.browser);
     await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });

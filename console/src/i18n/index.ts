@@ -46,8 +46,13 @@ export function defineStrings<T extends Record<string, string>>(tables: { en: T 
   return (key: keyof T & string, vars?: Vars): string => fill((tables[locale.value] as Record<string, string>)[key] ?? tables.en[key], vars);
 }
 
+// One formatter per language: making one costs more than formatting (a list page formats 20 times).
+const timeFormats = new Map<Locale, Intl.DateTimeFormat>();
+
 /** Dates and times as the chosen language writes them (record timestamps are epoch ms, as strings). */
 export function formatTime(ms: string | number | null | undefined): string {
   if (ms === null || ms === undefined || ms === "") return "—";
-  return new Intl.DateTimeFormat(locale.value, { dateStyle: "medium", timeStyle: "short" }).format(new Date(Number(ms)));
+  let format = timeFormats.get(locale.value);
+  if (!format) timeFormats.set(locale.value, (format = new Intl.DateTimeFormat(locale.value, { dateStyle: "medium", timeStyle: "short" })));
+  return format.format(new Date(Number(ms)));
 }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts";
 import { organizations, groups } from "./organizations";
@@ -41,7 +42,11 @@ export const chatbots = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("chatbots_org_idx").on(t.organizationId)],
+  // The list reads each part of what a caller sees in creation order (services/chatbots.ts listVisibleChatbots).
+  (t) => [
+    index("chatbots_org_created_idx").on(t.organizationId, t.createdAt, t.id),
+    index("chatbots_personal_idx").on(t.createdById, t.createdAt, t.id).where(sql`${t.organizationId} is null`),
+  ],
 );
 
 /** Group access to assistants (the `group-chatbots` sub-resource of groups). */

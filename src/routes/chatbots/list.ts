@@ -1,12 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { contains } from "../../lib/sql";
 import { chatbots } from "../../db/schema";
 import { currentAccess } from "../../services/access";
-import { chatbotViews, visibleChatbotsCondition } from "../../services/chatbots";
+import { chatbotViews, listVisibleChatbots } from "../../services/chatbots";
 import { chatbotRecord } from "../../services/records/chatbots";
 import { CHATBOTS_TAG, ChatbotListQuery, ChatbotSchema } from "./schema";
 
@@ -27,16 +27,8 @@ export const registerListChatbots = (r: Router) =>
     const access = await currentAccess(c);
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const db = c.var.db;
-    const where = and(
-      visibleChatbotsCondition(access, c.var.principal.userId),
-      q.query ? contains(chatbots.name, q.query) : undefined,
-      q.replyMode ? eq(chatbots.replyMode, q.replyMode) : undefined,
-    );
-    const [[{ n }], rows] = await Promise.all([
-      db.select({ n: count() }).from(chatbots).where(where),
-      db.select().from(chatbots).where(where).orderBy(desc(chatbots.createdAt), desc(chatbots.id)).limit(p.limit).offset(p.offset),
-    ]);
-    const views = await chatbotViews(db, access, rows);
-    return c.json(pageResponse(c, p, n, views.map(chatbotRecord)), 200);
+    const filter = and(q.query ? contains(chatbots.name, q.query) : undefined, q.replyMode ? eq(chatbots.replyMode, q.replyMode) : undefined);
+    const { count, rows } = await listVisibleChatbots(c.var.db, access, c.var.principal.userId, filter, p);
+    const views = await chatbotViews(c.var.db, access, rows);
+    return c.json(pageResponse(c, p, count, views.map(chatbotRecord)), 200);
   });

@@ -31,11 +31,20 @@ describe("the operator console at /console/", () => {
     expect(html).toMatch(/<link rel="stylesheet" href="\/console\/assets\/app-[A-Z0-9]+\.css">/);
   });
 
-  it.each(["/console/models", "/console/assistants/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d", "/console/sign-in/"])("answers the deep link %s with the same shell and CSP", async (path) => {
-    const [deep, shell] = await Promise.all([get(path), get("/console/")]);
+  // /console/ names the start page's chunk; a page's address gets the copy naming that page's (the build's console/shells/).
+  it.each([
+    ["/console/models", "/console/shells/models"],
+    ["/console/assistants/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d", "/console/"],
+    ["/console/sign-in/", "/console/"],
+  ])("answers the deep link %s with the shell of %s and the CSP", async (path, shellPath) => {
+    const [deep, shell, start] = await Promise.all([get(path), env.ASSETS.fetch(`http://localhost${shellPath}`), get("/console/")]);
     expect(deep.status).toBe(200);
     expectStrictCsp(deep);
-    expect(await deep.text()).toBe(await shell.text());
+    const html = await deep.text();
+    expect(html).toBe(await shell.text());
+    // The same entry script and stylesheet as /console/.
+    const files = (text: string) => [...text.matchAll(/<(?:script type="module" src|link rel="stylesheet" href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(files(html)).toEqual(files(await start.text()));
   });
 
   // The test pool calls the worker directly (no asset router in front): files are read through

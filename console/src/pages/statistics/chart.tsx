@@ -22,7 +22,7 @@ interface Props {
 
 // uPlot is a chunk of its own, asked for as soon as this page's code runs: it downloads and parses
 // while the page's data requests are under way, instead of delaying them.
-const library = import("uplot").then((m) => m.default);
+const library = import("./uplot").then((m) => m.default);
 
 /** The colour a CSS class gives text, resolved (canvas strokes take no custom properties or light-dark()). */
 function colourOf(host: HTMLElement, cls: string): string {
