@@ -8,6 +8,9 @@
 // - streamed completions: what each adds to the upstream's own first byte (paired requests), beside
 //   a worker that only passes the model's stream on (bench/data/pass-through): the local floor;
 // - one conversation: messages/s from concurrent clients, checked in order (bench/ordering.mjs).
+// Both sides run without wrangler's DevTools inspector (bench/dev-server.mjs: its relay costs ~1.4 ms
+// of CPU per request's log line, which a deployed worker does not pay); BENCH_DEVTOOLS=1 keeps it,
+// for a CPU profile through the inspector ports.
 // BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_STREAM_ROUNDS, BENCH_ORDERING_ROUNDS (and
 // BENCH_CLIENTS, BENCH_TURNS of bench/ordering.mjs); BENCH_ONLY=direct,stream,ordering; BENCH_PORT
 // moves the seven ports (default 8950-8956) for runs beside other work.
@@ -27,6 +30,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const STREAM_ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 200);
 const ORDERING_ROUNDS = Number(process.env.BENCH_ORDERING_ROUNDS ?? 3);
 const ONLY = new Set((process.env.BENCH_ONLY ?? "direct,stream,ordering").split(","));
+const DEVTOOLS = process.env.BENCH_DEVTOOLS === "1";
 // Ports of this benchmark: the upstream, then each server and its devtools port (BENCH_PORT moves them).
 const PORT = Number(process.env.BENCH_PORT ?? 8950);
 const PORTS = { upstream: PORT, working: [PORT + 1, PORT + 2], baseline: [PORT + 3, PORT + 4], floor: [PORT + 5, PORT + 6] };
@@ -47,7 +51,7 @@ function baselineCheckout(ref) {
 
 /** Starts one server and gives it the assistants the measures use. */
 async function prepare(name, dir, [port, inspectorPort], upstreamUrl) {
-  const server = await startServer({ root: dir, port, inspectorPort });
+  const server = await startServer({ root: dir, port, inspectorPort, devtools: DEVTOOLS });
   const model = (modelName) => server.api("/large-language-models/", { body: { name: `Bench ${modelName}`, provider: "openai_compatible", modelName, baseUrl: `${upstreamUrl}/v1`, apiKey: UPSTREAM_API_KEY } });
   const direct = await server.api("/chatbots/", { body: { name: "Bench bot", largeLanguageModel: (await model("bench")).id } });
   const streamed = await server.api("/chatbots/", { body: { name: "Bench streamed", largeLanguageModel: (await model(STREAM_MODEL)).id } });
@@ -212,7 +216,7 @@ export default async function (args) {
   const sides = [];
   try {
     const dirty = git("status", "--porcelain").length ? " + uncommitted changes" : "";
-    console.log(`baseline: ${ref} (${git("rev-parse", "--short", ref)}); working: ${git("rev-parse", "--short", "HEAD")}${dirty}`);
+    console.log(`baseline: ${ref} (${git("rev-parse", "--short", ref)}); working: ${git("rev-parse", "--short", "HEAD")}${dirty}; wrangler's DevTools inspector ${DEVTOOLS ? "on" : "off"}`);
     sides.push(await prepare("baseline", checkout.dir, PORTS.baseline, upstream.url));
     sides.push(await prepare("working", root, PORTS.working, upstream.url));
     if (ONLY.has("direct")) await measureDirect(sides);
