@@ -2,8 +2,8 @@
 // `wrangler dev` runs it, started through wrangler's own API with its DevTools inspector off (the
 // CLI has no switch for it). With the inspector on and no DevTools window open, wrangler's relay
 // parses every console line the worker writes, posts it to wrangler's Node process as a debug log
-// and keeps it in a buffer that is never drained: ~1.4 ms of CPU per request line on this machine,
-// which a deployed worker does not pay (docs/decisions.md, "One conversation"). bench/lib.mjs's
+// and keeps it in a buffer drained only when DevTools connect: ~1.4 ms of CPU per request line here,
+// which a deployed worker does not pay (docs/decisions.md, "One conversation again"). bench/lib.mjs's
 // startServer({ devtools: false }) runs it; it prints one line `ready` once the worker answers,
 // and stops the worker on SIGTERM.
 import path from "node:path";

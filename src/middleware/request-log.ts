@@ -31,7 +31,8 @@ export const requestLog = (now: () => number = Date.now) =>
     if (err instanceof ApiError) line.code = err.code;
     else if (err && status >= 500) line.error = { message: scrub(String(err)), stack: scrub(err.stack ?? "") };
     // The console method carries the line's level (Workers Logs files it under that level); under
-    // `wrangler dev`, `console.log` lines are also source-mapped one by one (docs/decisions.md, "One conversation").
+    // `wrangler dev`, `console.log` lines are also source-mapped one by one (docs/decisions.md,
+    // "One conversation again").
     (status >= 500 ? console.error : status >= 400 ? console.warn : console.info)(JSON.stringify(line));
   });
 
