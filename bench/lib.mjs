@@ -129,6 +129,8 @@ export function workerdCpu(pid) {
   const ms = (ticks) => (ticks * 1000) / CLOCK_TICKS;
   return {
     total: workerd.reduce((sum, p) => sum + ms(p.ticks), 0),
+    // Every process of the server, wrangler's Node process too: on two cores their sum bounds a run, not the runtime thread alone.
+    tree: procs.filter((p) => under.has(p.pid)).reduce((sum, p) => sum + ms(p.ticks), 0),
     mainThreads: Object.fromEntries(workerd.map((p) => [p.pid, ms(readStat(`/proc/${p.pid}/task/${p.pid}/stat`)?.ticks ?? 0)])),
   };
 }
