@@ -8,6 +8,9 @@
 // - streamed completions: what each adds to the upstream's own first byte (paired requests), beside
 //   a worker that only passes the model's stream on (bench/data/pass-through): the local floor;
 // - one conversation: messages/s from concurrent clients, checked in order (bench/ordering.mjs).
+// Both sides run without wrangler's DevTools inspector (bench/dev-server.mjs: its relay costs ~1.4 ms
+// of CPU per request's log line, which a deployed worker does not pay); BENCH_DEVTOOLS=1 keeps it,
+// for a CPU profile through the inspector ports.
 // BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_STREAM_ROUNDS, BENCH_ORDERING_ROUNDS (and
 // BENCH_CLIENTS, BENCH_TURNS of bench/ordering.mjs); BENCH_ONLY=direct,stream,ordering; BENCH_PORT
 // moves the seven ports (default 8950-8956) for runs beside other work.
@@ -27,6 +30,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const STREAM_ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 200);
 const ORDERING_ROUNDS = Number(process.env.BENCH_ORDERING_ROUNDS ?? 3);
 const ONLY = new Set((process.env.BENCH_ONLY ?? "direct,stream,ordering").split(","));
+const DEVTOOLS = process.env.BENCH_DEVTOOLS === "1";
 // Ports of this benchmark: the upstream, then each server and its devtools port (BENCH_PORT moves them).
 const PORT = Number(process.env.BENCH_PORT ?? 8950);
 const PORTS = { upstream: PORT, working: [PORT + 1, PORT + 2], baseline: [PORT + 3, PORT + 4], floor: [PORT + 5, PORT + 6] };
@@ -47,7 +51,7 @@ function baselineCheckout(ref) {
 
 /** Starts one server and gives it the assistants the measures use. */
 async function prepare(name, dir, [port, inspectorPort], upstreamUrl) {
-  const server = await startServer({ root: dir, port, inspectorPort });
+  const server = await startServer({ root: dir, port, inspectorPort, devtools: DEVTOOLS });
   const model = (modelName) => server.api("/large-language-models/", { body: { name: `Bench ${modelName}`, provider: "openai_compatible", modelName, baseUrl: `${upstreamUrl}/v1`, apiKey: UPSTREAM_API_KEY } });
   const direct = await server.api("/chatbots/", { body: { name: "Bench bot", largeLanguageModel: (await model("bench")).id } });
   const streamed = await server.api("/chatbots/", { body: { name: "Bench streamed", largeLanguageModel: (await model(STREAM_MODEL)).id } });
@@ -191,8 +195,9 @@ async function measureOrdering(sides) {
       const cpuAfter = workerdCpu(side.server.pid);
       const cpu = (cpuAfter.total - cpuBefore.total) / r.turns;
       const thread = busiestThreadMs(cpuBefore, cpuAfter) / r.turns;
-      rounds[side.name].push({ rate: r.messagesPerSecond, cpu, thread });
-      const line = `${r.messagesPerSecond.toFixed(1)} messages/s, CPU ${cpu.toFixed(2)} ms/turn (runtime thread ${thread.toFixed(2)})`;
+      const tree = (cpuAfter.tree - cpuBefore.tree) / r.turns;
+      rounds[side.name].push({ rate: r.messagesPerSecond, cpu, thread, tree });
+      const line = `${r.messagesPerSecond.toFixed(1)} messages/s, CPU ${cpu.toFixed(2)} ms/turn (runtime thread ${thread.toFixed(2)}, with wrangler's Node ${tree.toFixed(2)})`;
       console.log(`round ${round} ${side.name.padEnd(8)}: ${r.clients} clients x ${r.turnsPerClient} turns, ${line}, stored ${r.stored}/${r.expected}, gaps ${r.gaps}, alternation errors ${r.alternationErrors}`);
       if (!r.ok) process.exitCode = 1;
     }
@@ -200,7 +205,7 @@ async function measureOrdering(sides) {
   for (const s of sides) {
     const m = (key) => median(rounds[s.name].map((r) => r[key]));
     // Two messages a turn; the runtime's one thread bounds the turns a second when it has a core to itself.
-    console.log(`median ${s.name.padEnd(8)}: ${m("rate").toFixed(1)} messages/s, CPU ${m("cpu").toFixed(2)} ms/turn, runtime thread ${m("thread").toFixed(2)} ms/turn (its bound: ${(2000 / m("thread")).toFixed(0)} messages/s)`);
+    console.log(`median ${s.name.padEnd(8)}: ${m("rate").toFixed(1)} messages/s, CPU ${m("cpu").toFixed(2)} ms/turn, runtime thread ${m("thread").toFixed(2)} ms/turn (its bound: ${(2000 / m("thread")).toFixed(0)} messages/s), with wrangler's Node ${m("tree").toFixed(2)} ms/turn`);
   }
   console.log(`target: working >= 500 messages/s, in order`);
 }
@@ -212,7 +217,7 @@ export default async function (args) {
   const sides = [];
   try {
     const dirty = git("status", "--porcelain").length ? " + uncommitted changes" : "";
-    console.log(`baseline: ${ref} (${git("rev-parse", "--short", ref)}); working: ${git("rev-parse", "--short", "HEAD")}${dirty}`);
+    console.log(`baseline: ${ref} (${git("rev-parse", "--short", ref)}); working: ${git("rev-parse", "--short", "HEAD")}${dirty}; wrangler's DevTools inspector ${DEVTOOLS ? "on" : "off"}`);
     sides.push(await prepare("baseline", checkout.dir, PORTS.baseline, upstream.url));
     sides.push(await prepare("working", root, PORTS.working, upstream.url));
     if (ONLY.has("direct")) await measureDirect(sides);

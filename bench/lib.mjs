@@ -19,9 +19,10 @@ export function newKey() {
 
 /**
  * Starts the worker locally on fresh state; resolves once it answers. `root` runs another checkout
- * of the project (a baseline, side by side); `inspectorPort` is wrangler's devtools port (default: `port` + 1000).
+ * of the project (a baseline, side by side); `inspectorPort` is wrangler's devtools port (default: `port` + 1000);
+ * `devtools: false` starts it without that inspector (bench/dev-server.mjs says why).
  */
-export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey, root = ownRoot, inspectorPort } = {}) {
+export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey, root = ownRoot, inspectorPort, devtools = true } = {}) {
   // wrangler.toml's `[build]` builds the assets; a baseline checkout older than it (06f2be4) serves
   // widget/dist, which must exist before wrangler starts.
   if (!existsSync(path.join(root, "scripts", "build-assets.mjs"))) {
@@ -33,14 +34,13 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", X_LOCAL_OBSERVABILITY: "false" };
   const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
-  const varArgs = Object.entries({ BOOTSTRAP_API_KEY: key, ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const allVars = { BOOTSTRAP_API_KEY: key, ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", ...vars };
+  const varArgs = Object.entries(allVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   // Not wrangler's default 9229, which the first of several servers at once would hold.
   const inspector = ["--inspector-port", String(inspectorPort ?? port + 1000)];
-  const child = spawn("wrangler", ["dev", "--port", String(port), ...inspector, "--persist-to", state, "--log-level", "error", ...varArgs], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = devtools
+    ? spawn("wrangler", ["dev", "--port", String(port), ...inspector, "--persist-to", state, "--log-level", "error", ...varArgs], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
+    : spawn(process.execPath, [path.join(ownRoot, "bench", "dev-server.mjs"), root, String(port), state, JSON.stringify(allVars)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -153,6 +153,8 @@ export function workerdCpu(pid) {
   const ms = (ticks) => (ticks * 1000) / CLOCK_TICKS;
   return {
     total: workerd.reduce((sum, p) => sum + ms(p.ticks), 0),
+    // Every process of the server, wrangler's Node process too: on two cores their sum bounds a run, not the runtime thread alone.
+    tree: procs.filter((p) => under.has(p.pid)).reduce((sum, p) => sum + ms(p.ticks), 0),
     mainThreads: Object.fromEntries(workerd.map((p) => [p.pid, ms(readStat(`/proc/${p.pid}/task/${p.pid}/stat`)?.ticks ?? 0)])),
   };
 }

@@ -6,7 +6,7 @@ import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
 import { afterMessage, conversationInserts, incomingFields, messageRow, messageWrites, replyFields, stateWrite, type ConversationChange, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
-import { conversationEvent, messageEvent, publishInboxEvents } from "../src/services/inbox-events";
+import { conversationEvent, inboxMayListen, messageEvent, publishInboxEvents } from "../src/services/inbox-events";
 import { turnError, type TurnResult } from "../src/services/turns";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
 import type { AssistantForReply } from "../src/services/chatbots";
@@ -418,8 +418,11 @@ export class Conversation extends DurableObject<Bindings> {
       await shown;
       const record = messageRecord(row);
       for (const sse of this.#subscribers) sse.send(record, "message");
-      const events = [...(creates ? [conversationEvent("conversation.created", conversation)] : []), messageEvent(afterMessage(conversation, row), record)];
-      this.ctx.waitUntil(publishInboxEvents(this.env, conversation.organizationId, ...events)); // the live inbox, never waited for
+      // The live inbox, never waited for; nothing per message while no one watches (inbox-events.ts, QUIET_MS).
+      if (inboxMayListen(conversation.organizationId)) {
+        const events = [...(creates ? [conversationEvent("conversation.created", conversation)] : []), messageEvent(afterMessage(conversation, row), record)];
+        this.ctx.waitUntil(publishInboxEvents(this.env, conversation.organizationId, ...events));
+      }
       return row;
     });
     return { queued: queued.then(() => undefined), stored };

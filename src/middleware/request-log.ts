@@ -30,7 +30,10 @@ export const requestLog = (now: () => number = Date.now) =>
     const err = c.error;
     if (err instanceof ApiError) line.code = err.code;
     else if (err && status >= 500) line.error = { message: scrub(String(err)), stack: scrub(err.stack ?? "") };
-    (status >= 500 ? console.error : console.log)(JSON.stringify(line));
+    // The console method carries the line's level (Workers Logs files it under that level); under
+    // `wrangler dev`, `console.log` lines are also source-mapped one by one (docs/decisions.md,
+    // "One conversation again").
+    (status >= 500 ? console.error : status >= 400 ? console.warn : console.info)(JSON.stringify(line));
   });
 
 /** The endpoint's pattern (`/api/v1/knowledge-bases/:id/`), even when a middleware answered first (401, 429); null when no endpoint matched. */

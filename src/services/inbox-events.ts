@@ -67,6 +67,9 @@ export function streamOpened(organizationId: string, now = Date.now()) {
   quiet.deleteWhere((org) => org === organizationId);
 }
 
+/** False while this isolate knows no inbox stream of the organization is open: its events need not even be built. */
+export const inboxMayListen = (organizationId: string) => !quiet.get(organizationId);
+
 /**
  * Hands events to the organization's hub, which fans them out to every open inbox stream, on any
  * isolate. Never awaited on a reply's path (pass the promise to `waitUntil`); a failed call only
@@ -75,7 +78,7 @@ export function streamOpened(organizationId: string, now = Date.now()) {
  * (requests, queue events and conversation objects share an isolate), which workerd refuses.
  */
 export function publishInboxEvents(env: Bindings, organizationId: string, ...events: InboxEvent[]): Promise<void> {
-  if (!events.length || quiet.get(organizationId)) return Promise.resolve();
+  if (!events.length || !inboxMayListen(organizationId)) return Promise.resolve();
   const asked = Date.now();
   return inboxEventsObject(env, organizationId)
     .publish(events)

@@ -10,10 +10,10 @@ import { scrub } from "../../src/middleware/request-log";
  */
 type Line = { level: string; message: string; requestId: string; method: string; route: string | null; status: number; durationMs: number; organizationId: string | null; code?: string; streamed?: boolean; error?: { message: string; stack: string } };
 
-let written: { stream: "log" | "error" | "warn"; text: string }[] = [];
+let written: { stream: "log" | "info" | "error" | "warn"; text: string }[] = [];
 beforeEach(() => {
   written = [];
-  for (const stream of ["log", "error", "warn"] as const) {
+  for (const stream of ["log", "info", "error", "warn"] as const) {
     vi.spyOn(console, stream).mockImplementation((...parts: unknown[]) => void written.push({ stream, text: parts.map(String).join(" ") }));
   }
 });
@@ -42,7 +42,7 @@ describe("request log", () => {
     const res = await asOwner(owner, "GET", `/knowledge-bases/${kb.id}/`);
     expect(res.status).toBe(200);
     const { line, text, stream, id } = await logged(res);
-    expect(stream).toBe("log");
+    expect(stream).toBe("info");
     expect(line).toMatchObject({ level: "info", requestId: id, method: "GET", route: "/api/v1/knowledge-bases/:id/", status: 200, organizationId: owner.organizationId });
     expect(line.durationMs).toBeGreaterThanOrEqual(0);
     expect(text).not.toContain(kb.id);
@@ -80,7 +80,7 @@ describe("request log", () => {
       const body = (await res.clone().json()) as { requestId: string; code: string };
       const { line, stream, id } = await logged(res);
       expect(body).toMatchObject({ code, requestId: id });
-      expect(stream).toBe("log");
+      expect(stream).toBe("warn");
       expect(line).toMatchObject({ level: "warn", status, code, route });
       expect(line.error).toBeUndefined();
     }

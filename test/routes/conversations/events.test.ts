@@ -93,6 +93,11 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const events = await subscribe(owner);
     const heard = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "heard" } })).json()) as { conversationId: string };
     expect((await events.next(of("message.created", heard.conversationId))).data.message).toMatchObject({ content: "heard" });
+    // The conversation's object, which skips its events while unheard, publishes again too, in order.
+    await Promise.all(["again", "and again"].map((content) => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: heard.conversationId, message: { content } })));
+    const sequences: number[] = [];
+    for (let i = 0; i < 5; i++) sequences.push(((await events.next(of("message.created", heard.conversationId))).data.message as { sequence: number }).sequence);
+    expect(sequences).toEqual([2, 3, 4, 5, 6]);
     await events.close();
   });
 
