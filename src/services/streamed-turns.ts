@@ -34,12 +34,17 @@ export function streamFirstTurn(env: Bindings, db: Db, waitUntil: (p: Promise<un
   const replyId = uuidv7();
   const abort = new AbortController();
 
-  let held = false; // the object was asked to hold (it must then be told the outcome, whatever its answer)
+  let held = false; // the object was asked to hold: it is told the outcome, whatever it answered
   let early: Promise<boolean> | null = null; // true once the visitor's message is stored ahead of the reply
   const storeEarly = async () => {
     held = true;
-    const agreed = await conversationObject(env, conversationId).holdForFirstTurn(Date.now() + holdMs(env)).then(() => true, (err) => (console.warn(JSON.stringify({ level: "warn", message: "first turn not held", conversationId, error: String(err) })), false));
-    if (!agreed) return false;
+    try {
+      await conversationObject(env, conversationId).holdForFirstTurn(Date.now() + holdMs(env));
+    } catch (err) {
+      // Not held: the visitor's message waits for the reply's end (until then no route finds the conversation).
+      console.warn(JSON.stringify({ level: "warn", message: "first turn not held", conversationId, error: String(err) }));
+      return false;
+    }
     await storeTurn(env, db, waitUntil, conversation, [incoming]);
     return true;
   };
@@ -53,19 +58,19 @@ export function streamFirstTurn(env: Bindings, db: Db, waitUntil: (p: Promise<un
     try {
       const answer = await generateReply(env, db, { ...assistant, history: [], incoming, conversation, contactQueryMetadata: turn.contactQueryMetadata }, (text) => sse.sendEncoded(delta(text)), { signal: abort.signal, replyId });
       clearTimeout(timer);
-      const stored = (await early) ?? false;
+      const ahead = (await early) ?? false;
       const reply = messageRow({ ...replyFields(assistant.chatbot, assistant.model?.id ?? null, replyId, answer), organizationId: conversation.organizationId, conversationId, sequence: 2 }) as MessageRow;
-      await storeTurn(env, db, waitUntil, conversation, stored ? [reply] : [incoming, reply], stored ? [incoming] : []);
+      await storeTurn(env, db, waitUntil, conversation, ahead ? [reply] : [incoming, reply], ahead ? [incoming] : []);
       if (held) waitUntil(release(env, conversationId));
       sse.send({ conversationId, messageId: replyId, content: "", done: true, message: messageRecord(reply) });
       if (assistant.chatbot.enableEvaluation) waitUntil(enqueueEvaluations(env, [incoming.id]).catch(() => undefined)); // scored in the background
     } catch (err) {
       clearTimeout(timer);
       const { code, detail } = turnError(err, turn.requestId);
-      // The visitor's message stays stored (the error names the conversation, to be continued), then the failure's record.
-      const stored = await (early ?? Promise.resolve(false)).catch(() => null);
-      if (stored === false) await storeTurn(env, db, waitUntil, conversation, [incoming]).then(() => recordFailedReply(db, conversation, incoming, err), (e) => console.error(String(e)));
-      else if (stored) await recordFailedReply(db, conversation, incoming, err);
+      // The visitor's message stays stored (the error names the conversation, to be continued), with the failure's record.
+      const ahead = await (early ?? Promise.resolve(false)).catch(() => null); // null: it could not be stored
+      if (ahead === false) await storeTurn(env, db, waitUntil, conversation, [incoming]).then(() => recordFailedReply(db, conversation, incoming, err), (e) => console.error(String(e)));
+      else if (ahead) await recordFailedReply(db, conversation, incoming, err);
       if (held) waitUntil(release(env, conversationId));
       sse.send({ detail, code, requestId: turn.requestId, conversationId }, "error");
     } finally {

@@ -53,7 +53,7 @@ export interface FirstTurn {
 
 /**
  * Whether a new conversation's first turn may be answered without its Durable Object
- * (answerFirstTurn): a reply that only reads. Agent and workflow replies write records that point
+ * (answerFirstTurn; streamFirstTurn in services/streamed-turns.ts): a reply that only reads. Agent and workflow replies write records that point
  * at the stored message, and attachments are read from the stored conversation, so those turns go
  * through the object as every other turn does.
  */
@@ -94,15 +94,18 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
  * conversation's messages already stored (none: the conversation is stored with `rows`).
  */
 export async function storeTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow, rows: MessageRow[], stored: MessageRow[] = []) {
-  const before = stored.reduce(afterMessage, conversation);
-  const writes = stored.length ? [] : newConversationWrites(db, conversation, rows);
-  if (stored.length) rows.reduce((state, row) => (writes.push(...messageWrites(db, state, row)), afterMessage(state, row)), before);
+  const creates = !stored.length;
+  const writes = creates ? newConversationWrites(db, conversation, rows) : [];
+  // The live inbox, as the conversation object tells it (published once stored, never waited for).
+  const events: InboxEvent[] = creates ? [conversationEvent("conversation.created", conversation)] : [];
+  let state = stored.reduce(afterMessage, conversation);
+  for (const row of rows) {
+    if (!creates) writes.push(...messageWrites(db, state, row));
+    state = afterMessage(state, row);
+    events.push(messageEvent(state, messageRecord(row)));
+  }
   const results = await batch(db, [...writes, ...rows.map((row) => deliveryOutbox(db, conversation, row))]);
   const deliveryIds = results.slice(-rows.length).flatMap(createdDeliveries);
   if (deliveryIds.length) waitUntil(enqueueDeliveries(env, deliveryIds).catch((err) => console.error(String(err))));
-  // The live inbox, as the conversation object tells it (never waited for).
-  const events: InboxEvent[] = stored.length ? [] : [conversationEvent("conversation.created", conversation)];
-  let state = before;
-  for (const row of rows) events.push(messageEvent((state = afterMessage(state, row)), messageRecord(row)));
   waitUntil(publishInboxEvents(env, conversation.organizationId, ...events));
 }
