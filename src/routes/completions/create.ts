@@ -89,7 +89,7 @@ export const registerCompletion = (r: Router) =>
       if (answersWithoutObject(chatbot, fields)) {
         // Answered here, without going through the conversation's object (services/turns.ts, services/streamed-turns.ts).
         const turn = { conversation: newConversation(values), assistant: { chatbot, model, knowledgeBases }, sender: from, message: fields, contactQueryMetadata: (contact?.queryMetadata as QueryMetadata | null) ?? null, requestId: c.var.requestId };
-        if (isStreaming) return c.body(streamFirstTurn(c.env, db, waitUntil, turn), 200, SSE_HEADERS);
+        if (isStreaming) return c.body(await streamFirstTurn(c.env, db, waitUntil, turn), 200, SSE_HEADERS);
         return replied(c, await answerFirstTurn(c.env, db, waitUntil, turn), turn.conversation.id);
       }
       // Stored by the conversation's object together with its first message.
