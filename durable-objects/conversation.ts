@@ -62,6 +62,8 @@ const PENDING_RETRY_MS = 30_000;
 const MAX_REPLY_ATTEMPTS = 3;
 /** How long after the model is asked the visitor's message is written (see #startTurn). */
 const VISITOR_WRITE_DELAY_MS = 20;
+/** Storage key of a first turn under way in the worker: until when later turns wait for it (see holdForFirstTurn). */
+const FIRST_TURN_KEY = "firstTurnUntil";
 
 /**
  * One instance per conversation (`idFromName(conversationId)`). Every write to the conversation
@@ -86,9 +88,29 @@ export class Conversation extends DurableObject<Bindings> {
   #handoffAt = 0;
   /** Every D1 write of this object (messages, handoffs), in order; a failed one makes it load the conversation again. */
   #writes = new WriteQueue(this.#db, () => (this.#recent = null));
+  /** A new conversation's first turn under way in the worker (see holdForFirstTurn); `done` settles when it reports or its time is up. */
+  #firstTurn: { done: Promise<void>; end: () => void } | null = null;
 
   /** Nothing: lets a caller start this object ahead of use (see newConversationId). */
   warm(): void {}
+
+  /**
+   * A new conversation's first streamed turn runs in the worker (services/streamed-turns.ts), which
+   * stores the visitor's message (sequence 1) while the reply is under way: from then on a later
+   * turn can reach this object before the reply (sequence 2) is stored. Until the worker reports it
+   * stored or failed (firstTurnDone), or `until` passes (the worker died), no turn here reads the
+   * conversation. Kept in storage, so an instance that replaces this one (a reset) waits as well.
+   */
+  holdForFirstTurn(until: number): void {
+    this.ctx.storage.kv.put(FIRST_TURN_KEY, until);
+    this.#holdUntil(until);
+  }
+
+  /** The worker's first turn is stored, or failed: turns may read the conversation. */
+  firstTurnDone(): void {
+    if (this.#firstTurn) this.#firstTurn.end();
+    else this.ctx.storage.kv.delete(FIRST_TURN_KEY);
+  }
 
   /** A visitor's message and, when auto reply is on, the assistant's answer: resolves when both are stored. */
   async converse(input: TurnInput): Promise<TurnResult> {
@@ -377,6 +399,8 @@ export class Conversation extends DurableObject<Bindings> {
       const after = seen === recent.length ? recent.length === this.#sequence && this.#handoffAt === 0 : seen >= 0 && recent[seen].sequence > this.#handoffAt;
       if (after) return { conversation: recent.slice(0, seen).reduceRight(afterMessage, given), recent, view };
     }
+    // Not loaded yet: a first turn may be under way in the worker (holdForFirstTurn).
+    if (this.#sequence === null) await this.#firstTurnStored();
     await this.#writes.idle();
     const [[conversation], loaded] = await this.#db.batch([
       this.#db.select().from(conversations).where(eq(conversations.id, id)),
@@ -387,6 +411,30 @@ export class Conversation extends DurableObject<Bindings> {
     if (this.#handoffAt === Infinity) this.#handoffAt = this.#sequence;
     this.#recent = loaded;
     return { conversation, recent: loaded, view: this.#writes.view };
+  }
+
+  /** Settles once a first turn run by the worker is stored or failed (at once when there is none). */
+  #firstTurnStored(): Promise<void> | undefined {
+    if (this.#firstTurn) return this.#firstTurn.done;
+    const until = this.ctx.storage.kv.get<number>(FIRST_TURN_KEY);
+    if (until !== undefined) return this.#holdUntil(until);
+  }
+
+  #holdUntil(until: number): Promise<void> {
+    if (this.#firstTurn) return this.#firstTurn.done;
+    let resolve!: () => void;
+    const done = new Promise<void>((r) => (resolve = r));
+    const end = () => {
+      clearTimeout(timer);
+      this.ctx.storage.kv.delete(FIRST_TURN_KEY);
+      if (this.#firstTurn?.done === done) this.#firstTurn = null;
+      resolve();
+    };
+    // Past `until` the worker is taken for dead: its reply, should it still come, meets D1's unique
+    // (conversation, sequence) index instead of a second sequence 2.
+    const timer = setTimeout(end, Math.max(0, until - Date.now()));
+    this.#firstTurn = { done, end };
+    return done;
   }
 
   /** A message with the next sequence number (its writes are built when it is stored: see #commit). */

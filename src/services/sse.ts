@@ -37,6 +37,11 @@ export class SseWriter {
     this.#raw(`${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`);
   }
 
+  /** An event already in its wire form (`data: ...` and the blank line). */
+  sendEncoded(event: string) {
+    this.#raw(event);
+  }
+
   close() {
     if (this.#closed) return;
     this.#closed = true;

@@ -3,7 +3,7 @@ import type { Bindings, Db } from "../env";
 import { ApiError, type ErrorCode } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import type { AssistantForReply } from "./chatbots";
-import { afterMessage, incomingFields, messageRow, newConversationWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "./conversations";
+import { afterMessage, incomingFields, messageRow, messageWrites, newConversationWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "./conversations";
 import { enqueueEvaluations } from "./evaluation/records";
 import { modelApiError } from "./llm/errors";
 import type { QueryMetadata } from "./query-scope";
@@ -53,7 +53,7 @@ export interface FirstTurn {
 
 /**
  * Whether a new conversation's first turn may be answered without its Durable Object
- * (answerFirstTurn): a reply that only reads. Agent and workflow replies write records that point
+ * (answerFirstTurn; streamFirstTurn in services/streamed-turns.ts): a reply that only reads. Agent and workflow replies write records that point
  * at the stored message, and attachments are read from the stored conversation, so those turns go
  * through the object as every other turn does.
  */
@@ -79,23 +79,33 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
     reply = messageRow({ ...replyFields(chatbot, assistant.model?.id ?? null, replyId, answer), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: 2 }) as MessageRow;
   } catch (err) {
     const error = turnError(err, turn.requestId);
-    await store(env, db, waitUntil, conversation, [incoming]);
+    await storeTurn(env, db, waitUntil, conversation, [incoming]);
     await recordFailedReply(db, conversation, incoming, err); // statistics
     return { incoming: messageRecord(incoming), reply: null, error };
   }
-  await store(env, db, waitUntil, conversation, [incoming, reply]);
+  await storeTurn(env, db, waitUntil, conversation, [incoming, reply]);
   if (chatbot.enableEvaluation) waitUntil(enqueueEvaluations(env, [incoming.id]).catch(() => undefined)); // scored in the background
   return { incoming: messageRecord(incoming), reply: messageRecord(reply) };
 }
 
-/** Stores the new conversation with its messages and their webhook deliveries (one batch), then hands the deliveries to the queue. */
-async function store(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow, rows: MessageRow[]) {
-  const results = await batch(db, [...newConversationWrites(db, conversation, rows), ...rows.map((row) => deliveryOutbox(db, conversation, row))]);
+/**
+ * Stores messages of a conversation created by a first turn run here, with their webhook deliveries,
+ * in one batch, then hands the deliveries to the queue and tells the live inbox. `stored`: this
+ * conversation's messages already stored (none: the conversation is stored with `rows`).
+ */
+export async function storeTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow, rows: MessageRow[], stored: MessageRow[] = []) {
+  const creates = !stored.length;
+  const writes = creates ? newConversationWrites(db, conversation, rows) : [];
+  // The live inbox, as the conversation object tells it (published once stored, never waited for).
+  const events: InboxEvent[] = creates ? [conversationEvent("conversation.created", conversation)] : [];
+  let state = stored.reduce(afterMessage, conversation);
+  for (const row of rows) {
+    if (!creates) writes.push(...messageWrites(db, state, row));
+    state = afterMessage(state, row);
+    events.push(messageEvent(state, messageRecord(row)));
+  }
+  const results = await batch(db, [...writes, ...rows.map((row) => deliveryOutbox(db, conversation, row))]);
   const deliveryIds = results.slice(-rows.length).flatMap(createdDeliveries);
   if (deliveryIds.length) waitUntil(enqueueDeliveries(env, deliveryIds).catch((err) => console.error(String(err))));
-  // The live inbox, as the conversation object tells it (never waited for).
-  const events: InboxEvent[] = [conversationEvent("conversation.created", conversation)];
-  let state = conversation;
-  for (const row of rows) events.push(messageEvent((state = afterMessage(state, row)), messageRecord(row)));
   waitUntil(publishInboxEvents(env, conversation.organizationId, ...events));
 }

@@ -12,6 +12,7 @@ import { MessageFields, MessageSchema } from "../messages/schema";
 import { QueryMetadataSchema } from "../contacts/schema";
 import type { QueryMetadata } from "../../services/query-scope";
 import { answerFirstTurn, answersWithoutObject, type TurnResult } from "../../services/turns";
+import { streamFirstTurn } from "../../services/streamed-turns";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { resolveMessageAttachments } from "../../services/uploads/attachments";
@@ -85,9 +86,10 @@ export const registerCompletion = (r: Router) =>
     } else {
       if (!defaultInboxId) throw badRequest("The assistant has no default inbox for API conversations.");
       const values = { organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null, createdById: c.var.principal.userId };
-      if (!isStreaming && answersWithoutObject(chatbot, fields)) {
-        // Answered here, without the conversation's object (services/turns.ts).
+      if (answersWithoutObject(chatbot, fields)) {
+        // Answered here, without going through the conversation's object (services/turns.ts, services/streamed-turns.ts).
         const turn = { conversation: newConversation(values), assistant: { chatbot, model, knowledgeBases }, sender: from, message: fields, contactQueryMetadata: (contact?.queryMetadata as QueryMetadata | null) ?? null, requestId: c.var.requestId };
+        if (isStreaming) return c.body(await streamFirstTurn(c.env, db, waitUntil, turn), 200, SSE_HEADERS);
         return replied(c, await answerFirstTurn(c.env, db, waitUntil, turn), turn.conversation.id);
       }
       // Stored by the conversation's object together with its first message.
