@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { randomBytes, randomUUID } from "node:crypto";
+// The service's own seeded PRNG (Node 24 strips the file's types), so every run of a bench draws the same data.
+export { prng } from "../src/lib/random.ts";
 
 const ownRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
@@ -92,18 +94,6 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
       }
       if (!keep) rmSync(state, { recursive: true, force: true });
     },
-  };
-}
-
-/** mulberry32: a small seeded PRNG, uniform in [0, 1), so every run of a bench draws the same data. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -47,6 +47,16 @@ async function tabTo(page, locator, max = 60) {
 
 const SKILL_MD = "---\nname: refund-policy\ndescription: Explains the refund policy\nwhen_to_use: When someone asks for a refund\n---\n# Refunds\n\n1. Ask for the order number.\n2. Refunds take **5 days**.\n";
 /** A skill package big enough (incompressible bytes) that its upload takes several progress events. */
+/** From the keyboard alone: opens "Add tool" and puts the focus on its Type field; returns the dialog. */
+async function addToolByKeyboard(page) {
+  await tabTo(page, page.getByRole("button", { name: "Add tool" }));
+  await page.keyboard.press("Enter");
+  const form = dialog(page);
+  await form.waitFor();
+  await tabTo(page, form.getByLabel("Type"));
+  return form;
+}
+
 function skillZip() {
   const noise = new Uint8Array(3 * 1024 * 1024);
   for (let i = 0; i < noise.length; i += 65536) crypto.getRandomValues(noise.subarray(i, i + 65536));
@@ -82,11 +92,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
 
   it("an MCP tool, keyboard only: the server's available tools are picked with checkboxes", async () => {
     const { context, page, errors } = await ownerOn("/tools");
-    await tabTo(page, page.getByRole("button", { name: "Add tool" }));
-    await page.keyboard.press("Enter");
-    const form = dialog(page);
-    await form.waitFor();
-    await tabTo(page, form.getByLabel("Type"));
+    const form = await addToolByKeyboard(page);
     await page.keyboard.press("End"); // MCP server, the last type
     await expect.poll(() => form.getByLabel("Type").inputValue()).toBe("mcp");
     await tabTo(page, form.getByLabel("Display name"));
@@ -179,11 +185,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
 
   it("a quick-reply tool, keyboard only: fixed buttons one per line", async () => {
     const { context, page, errors } = await ownerOn("/tools");
-    await tabTo(page, page.getByRole("button", { name: "Add tool" }));
-    await page.keyboard.press("Enter");
-    const form = dialog(page);
-    await form.waitFor();
-    await tabTo(page, form.getByLabel("Type"));
+    const form = await addToolByKeyboard(page);
     for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowDown"); // api, function, desktop, flex, quick reply
     await expect.poll(() => form.getByLabel("Type").inputValue()).toBe("quick_reply");
     await tabTo(page, form.getByLabel("Display name"));
