@@ -179,6 +179,11 @@ export async function startMcpServer() {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" }).end(String(err));
     }
   });
+  // Node closes an idle kept-alive connection after 5 s; the worker's runtime may reuse it just as it
+  // closes ("Network connection lost", seen in the OpenAPI sweep under load). Idle connections stay
+  // open longer than the tests' pauses between MCP calls.
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 125_000;
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = server.address().port;
   return {
