@@ -6,7 +6,7 @@
 // chatbot.manage (no edit controls, and the API refuses anyway); axe-core in both themes; the
 // screenshots of docs/console/ (list, edit, try-it; light, dark, phone, zh-TW).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, PASSWORD } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, PASSWORD, ownerOn as ownerOnPage, dialog } from "./console-helpers.mjs";
 
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
@@ -51,16 +51,8 @@ async function orgId() {
   return orgs[0].id;
 }
 
-/** A signed-in owner on a page of the console. */
-async function ownerOn(path, options) {
-  const opened = await openPage(app.browser, options);
-  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
-  await opened.page.goto(`${app.base}/console${path}`);
-  await opened.page.locator(".shell main h1").waitFor();
-  return opened;
-}
+const ownerOn = (path, options) => ownerOnPage(app, path, options);
 
-const dialog = (page) => page.locator("dialog[open]");
 const tryIt = (page) => page.getByRole("region", { name: "Try it" });
 
 /** Asks the try-it panel, and waits for the reply to finish. */

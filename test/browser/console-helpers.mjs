@@ -125,3 +125,24 @@ export async function screenshots(browser, base, path, name, { signIn, act, idle
     await context.close();
   }
 }
+
+/** A signed-in owner (through the API call the sign-in form makes) on the console's `path`, its heading shown. */
+export async function ownerOn(app, path, options) {
+  const opened = await openPage(app.browser, options);
+  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
+  await opened.page.goto(`${app.base}/console${path}`);
+  await opened.page.locator(".shell main h1").waitFor();
+  return opened;
+}
+
+/** The open dialog of the page. */
+export const dialog = (page) => page.locator("dialog[open]");
+
+/** Presses Tab until the focused element is `locator` (keyboard-only flows). */
+export async function tabTo(page, locator, max = 60) {
+  for (let i = 0; i < max; i++) {
+    if (await locator.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`Tab never reached ${locator}`);
+}

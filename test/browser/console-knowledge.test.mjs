@@ -6,7 +6,7 @@
 // controls and the API refuses them anyway; axe-core in both themes; the screenshots of docs/console/.
 import writeXlsxFile from "write-excel-file/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, PASSWORD, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole } from "./console-helpers.mjs";
+import { axeViolations, openPage, PASSWORD, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, ownerOn as ownerOnPage, dialog, tabTo } from "./console-helpers.mjs";
 
 const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
 const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
@@ -49,16 +49,8 @@ async function seededBase(name, { files = {}, faqs = [], groups = [] } = {}) {
   return kb;
 }
 
-/** A signed-in owner (through the API call the form makes) on `path`. */
-async function ownerOn(path, options) {
-  const opened = await openPage(app.browser, options);
-  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
-  await opened.page.goto(`${app.base}/console${path}`);
-  await opened.page.locator(".shell main h1").waitFor();
-  return opened;
-}
+const ownerOn = (path, options) => ownerOnPage(app, path, options);
 
-const dialog = (page) => page.locator("dialog[open]");
 
 /** Drops files on the drop zone as a person dragging them from the desktop would. */
 async function dropFiles(page, files) {
@@ -71,14 +63,6 @@ async function dropFiles(page, files) {
   await page.locator(".kb-drop").dispatchEvent("drop", { dataTransfer: transfer });
 }
 
-/** Presses Tab until the focused element is `locator` (keyboard-only flows). */
-async function tabTo(page, locator, max = 60) {
-  for (let i = 0; i < max; i++) {
-    if (await locator.evaluate((el) => el === document.activeElement)) return;
-    await page.keyboard.press("Tab");
-  }
-  throw new Error(`Tab never reached ${locator}`);
-}
 
 describe("Knowledge bases in Chromium", () => {
   // First, while the organization holds only what the pictures should show.

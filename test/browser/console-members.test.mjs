@@ -4,7 +4,7 @@
 // knowledge base, and the member's own console and API access follow; the organization's settings
 // saved and a logo uploaded through the API. axe in both themes, screenshots of docs/console/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, screenshots, signInContext, startConsole } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, dialog } from "./console-helpers.mjs";
 
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
@@ -42,7 +42,6 @@ async function signedIn(key, path, options) {
 
 /** What Grace's key may do in the owner's organization. */
 const asGrace = (path) => fetch(`${app.base}/api/v1${path}`, { headers: { Authorization: `Api-Key ${grace.key}`, "X-Organization-Id": organizationId } });
-const dialog = (page) => page.locator("dialog[open]");
 
 /** Presses Tab until the focused element is `label` (its aria-label or text): keyboard only. */
 async function tabTo(page, label, max = 60) {

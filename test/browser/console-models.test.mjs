@@ -5,7 +5,7 @@
 // docs/console/ (sign-in and this page, in light, dark, phone and zh-TW).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstream, UPSTREAM_API_KEY } from "../support/openai-upstream.mjs";
-import { axeViolations, openPage, screenshots, sessionCookie, signInContext, startConsole } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, sessionCookie, signInContext, startConsole, dialog, ownerOn } from "./console-helpers.mjs";
 
 let app, upstream;
 
@@ -20,15 +20,8 @@ afterAll(async () => {
 });
 
 /** A signed-in owner on the page. */
-async function ownerOnPage(options) {
-  const opened = await openPage(app.browser, options);
-  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
-  await opened.page.goto(`${app.base}/console/models`);
-  await opened.page.locator(".shell main h1").waitFor();
-  return opened;
-}
+const ownerOnPage = (options) => ownerOn(app, "/models", options);
 
-const dialog = (page) => page.locator("dialog[open]");
 
 describe("Models and API keys in Chromium", () => {
   // First, while the organization holds only what the pictures should show.

@@ -9,7 +9,7 @@ import { strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMcpServer } from "../support/mcp-server.mjs";
 import { startReceiver } from "../support/webhook-receiver.mjs";
-import { axeViolations, openPage, screenshots, signInContext, startConsole } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, ownerOn as ownerOnPage, dialog, tabTo } from "./console-helpers.mjs";
 
 let app, receiver, mcp;
 
@@ -25,25 +25,9 @@ afterAll(async () => {
   await mcp?.close();
 });
 
-async function ownerOn(path, options) {
-  const opened = await openPage(app.browser, options);
-  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
-  await opened.page.goto(`${app.base}/console${path}`);
-  await opened.page.locator(".shell main h1").waitFor();
-  return opened;
-}
+const ownerOn = (path, options) => ownerOnPage(app, path, options);
 
-const dialog = (page) => page.locator("dialog[open]");
 
-/** Presses Tab until the focused element is the one `locator` finds (keyboard-only flows). */
-async function tabTo(page, locator, max = 60) {
-  const target = await locator.elementHandle();
-  for (let i = 0; i < max; i++) {
-    if (await page.evaluate((el) => document.activeElement === el, target)) return;
-    await page.keyboard.press("Tab");
-  }
-  throw new Error(`never reached ${locator}`);
-}
 
 const SKILL_MD = "---\nname: refund-policy\ndescription: Explains the refund policy\nwhen_to_use: When someone asks for a refund\n---\n# Refunds\n\n1. Ask for the order number.\n2. Refunds take **5 days**.\n";
 /** A skill package big enough (incompressible bytes) that its upload takes several progress events. */

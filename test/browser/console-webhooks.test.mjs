@@ -6,7 +6,7 @@
 // axe-core in both themes with the dialogs open, the screenshots of docs/console/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../support/webhook-receiver.mjs";
-import { axeViolations, openPage, screenshots, signInContext, startConsole } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, dialog } from "./console-helpers.mjs";
 
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 let app, receiver, bot, inboxId;
@@ -32,7 +32,6 @@ async function webhooksPage(options) {
   return opened;
 }
 
-const dialog = (page) => page.locator("dialog[open]");
 const reply = (content) => app.server.api(`/chatbots/${bot}/completions/`, { body: { message: { content } } });
 const received = (key) => receiver.requests.filter((r) => r.path.startsWith(`/switch/${key}/`));
 
