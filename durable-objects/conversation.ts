@@ -5,7 +5,7 @@ import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { afterMessage, conversationInserts, incomingFields, messageRow, messageWrites, replyFields, stateWrite, type ConversationChange, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
+import { afterMessage, conversationInserts, laterThan, incomingFields, messageRow, messageWrites, replyFields, stateWrite, type ConversationChange, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
 import { conversationEvent, inboxMayListen, messageEvent, publishInboxEvents } from "../src/services/inbox-events";
 import { turnError, type TurnResult } from "../src/services/turns";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
@@ -84,6 +84,10 @@ export class Conversation extends DurableObject<Bindings> {
   #sequence: number | null = null;
   /** The conversation's latest messages, newest first, kept up to date by #commit; null until loaded. */
   #recent: MessageRow[] | null = null;
+  /** The announcement (to subscribers and the live inbox) of the newest message queued (see #commit). */
+  #announced: Promise<unknown> = Promise.resolve();
+  /** The newest message's time: each new one is given a later one (`laterThan`). */
+  #lastAt = 0;
   /** The sequence of the last message before the latest handoff: a caller's row read before then is not used (see #load). */
   #handoffAt = 0;
   /** Every D1 write of this object (messages, handoffs), in order; a failed one makes it load the conversation again. */
@@ -395,7 +399,9 @@ export class Conversation extends DurableObject<Bindings> {
     const recent = this.#recent;
     if (given && recent) {
       // The newest message the caller's row had seen: it must be one kept here, stored after the latest handoff.
-      const seen = given.lastMessageAt === null ? recent.length : recent.findIndex((m) => m.createdAt === given.lastMessageAt);
+      let seen = given.lastMessageAt === null ? recent.length : recent.findIndex((m) => m.createdAt === given.lastMessageAt);
+      // Two messages of one millisecond (stored before this object made times unique): which one the row saw is unknown.
+      if (seen >= 0 && recent[seen + 1]?.createdAt === given.lastMessageAt) seen = -1;
       const after = seen === recent.length ? recent.length === this.#sequence && this.#handoffAt === 0 : seen >= 0 && recent[seen].sequence > this.#handoffAt;
       if (after) return { conversation: recent.slice(0, seen).reduceRight(afterMessage, given), recent, view };
     }
@@ -408,6 +414,7 @@ export class Conversation extends DurableObject<Bindings> {
     ]);
     if (!conversation) throw new Error(`conversation ${id} does not exist`);
     this.#sequence ??= loaded[0]?.sequence ?? 0;
+    this.#lastAt = Math.max(this.#lastAt, loaded[0]?.createdAt ?? 0);
     if (this.#handoffAt === Infinity) this.#handoffAt = this.#sequence;
     this.#recent = loaded;
     return { conversation, recent: loaded, view: this.#writes.view };
@@ -437,11 +444,12 @@ export class Conversation extends DurableObject<Bindings> {
     return done;
   }
 
-  /** A message with the next sequence number (its writes are built when it is stored: see #commit). */
+  /** A message with the next sequence number and a later time than the one before (its writes are built when it is stored: see #commit). */
   #prepare(conversation: ConversationRow, fields: Fields, creates = false): Prepared {
     if (this.#sequence === null) throw new Error("the conversation is not loaded");
     const sequence = ++this.#sequence;
-    const row = messageRow({ ...fields, id: fields.id ?? uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence });
+    const createdAt = (this.#lastAt = laterThan(this.#lastAt, fields.createdAt ?? Date.now()));
+    const row = messageRow({ ...fields, id: fields.id ?? uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence, createdAt });
     return { row: row as MessageRow, creates };
   }
 
@@ -449,7 +457,7 @@ export class Conversation extends DurableObject<Bindings> {
    * Queues a prepared message for storing once `after` settles, with its conversation when it
    * creates it and its webhook deliveries (one batch, see WriteQueue); it is kept in memory as the
    * newest message at once, and forgotten with the rest should its batch fail. Subscribers get it
-   * once stored (after `shown`). The statements are built then too: building them costs the local
+   * once stored, after the message before it and `shown`. The statements are built then too: building them costs the local
    * runtime's one thread.
    */
   #commit({ row, creates }: Prepared, conversation: ConversationRow, view: number, after: Promise<unknown> = Promise.resolve(), shown?: Promise<unknown>): Writing {
@@ -459,10 +467,13 @@ export class Conversation extends DurableObject<Bindings> {
       if (this.#recent) this.#recent = [row, ...this.#recent].slice(0, HISTORY_MESSAGES);
       return { written };
     });
+    // Announced in sequence order, after the message before it: one batch may store several.
+    const previous = this.#announced;
     const stored = queued.then(async ({ written }) => {
       const results = await written;
       const deliveryIds = createdDeliveries(results.at(-1)!);
       if (deliveryIds.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveryIds).catch((err) => console.error(String(err))));
+      await previous;
       await shown;
       const record = messageRecord(row);
       for (const sse of this.#subscribers) sse.send(record, "message");
@@ -473,6 +484,7 @@ export class Conversation extends DurableObject<Bindings> {
       }
       return row;
     });
+    this.#announced = stored.catch(() => undefined);
     return { queued: queued.then(() => undefined), stored };
   }
 

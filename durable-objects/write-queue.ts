@@ -5,11 +5,12 @@ type Entry = { statements: D1PreparedStatement[]; view: number | null; resolve: 
 
 /**
  * A conversation object's D1 writes, stored in the order they are queued. Whatever is queued while
- * a batch runs goes into the next batch together (group commit): under concurrent senders a turn's
- * reply and the next turn's visitor message cost one D1 round trip, not two (~0.65 ms of the local
- * runtime each). One batch is one transaction. When one fails, `view` moves on and writes queued
- * under the old view are refused rather than stored: a reply built on a history that was not stored
- * must not be stored either.
+ * a batch runs goes into the next batch together (group commit), and an idle queue starts its batch
+ * only once the current turn of the event loop is over: a turn's reply and the next turn's visitor
+ * message, queued one after the other, cost one D1 round trip, not two (~0.65 ms of the local
+ * runtime each; docs/decisions.md, "One conversation at 500 messages/s"). One batch is one
+ * transaction. When one fails, `view` moves on and writes queued under the old view are refused
+ * rather than stored: a reply built on a history that was not stored must not be stored either.
  */
 export class WriteQueue {
   #queue: Entry[] = [];
@@ -28,7 +29,10 @@ export class WriteQueue {
   write(statements: D1PreparedStatement[], view: number | null): Promise<D1Result[]> {
     const written = new Promise<D1Result[]>((resolve, reject) => this.#queue.push({ statements, view, resolve, reject }));
     this.#last = written.catch(() => undefined);
-    if (!this.#running) void this.#run();
+    if (!this.#running) {
+      this.#running = true;
+      setTimeout(() => void this.#run());
+    }
     return written;
   }
 
@@ -38,7 +42,6 @@ export class WriteQueue {
   }
 
   async #run() {
-    this.#running = true;
     while (this.#queue.length) {
       const group: Entry[] = [];
       for (const entry of this.#queue.splice(0)) {

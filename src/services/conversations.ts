@@ -149,6 +149,14 @@ export function replyFields(
 }
 
 /** A message as it will be stored: its time (now unless given) and, for assistant replies, its word count. */
+/**
+ * A new message's time: now, but later than the message before it. The runtime's clock stands
+ * still between I/O, so a reply and the next visitor's message are often made in the same
+ * millisecond; unique times keep a conversation's messages in order by time as by sequence, and let
+ * its object match a caller's conversation row to the messages it keeps (`lastMessageAt`).
+ */
+export const laterThan = (previousAt: number, now = Date.now()) => Math.max(now, previousAt + 1);
+
 export function messageRow(message: NewMessage & { id: string; sequence: number }) {
   const words = message.senderType === "chatbot" ? countWords(message.content ?? "") : 0;
   return { ...message, createdAt: message.createdAt ?? Date.now(), wordsCount: words };

@@ -1,6 +1,6 @@
 import type { Bindings, Db } from "../env";
 import { uuidv7 } from "../lib/ids";
-import { conversationObject, incomingFields, messageRow, replyFields, type MessageRow } from "./conversations";
+import { conversationObject, incomingFields, laterThan, messageRow, replyFields, type MessageRow } from "./conversations";
 import { enqueueEvaluations } from "./evaluation/records";
 import { DEFAULT_TIMEOUT_MS } from "./llm/openai-compatible";
 import { countSetting, retryPolicy } from "./llm/retries";
@@ -59,7 +59,7 @@ export async function streamFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
       const answer = await generateReply(env, db, { ...assistant, history: [], incoming, conversation, contactQueryMetadata: turn.contactQueryMetadata }, (text) => sse.sendEncoded(delta(text)), { signal: abort.signal, replyId, onResponse: () => sse.open() });
       clearTimeout(timer);
       const ahead = (await early) ?? false;
-      const reply = messageRow({ ...replyFields(assistant.chatbot, assistant.model?.id ?? null, replyId, answer), organizationId: conversation.organizationId, conversationId, sequence: 2 }) as MessageRow;
+      const reply = messageRow({ ...replyFields(assistant.chatbot, assistant.model?.id ?? null, replyId, answer), organizationId: conversation.organizationId, conversationId, sequence: 2, createdAt: laterThan(incoming.createdAt) }) as MessageRow;
       await storeTurn(env, db, waitUntil, conversation, ahead ? [reply] : [incoming, reply], ahead ? [incoming] : []);
       if (held) waitUntil(release(env, conversationId));
       sse.send({ conversationId, messageId: replyId, content: "", done: true, message: messageRecord(reply) });

@@ -3,7 +3,7 @@ import type { Bindings, Db } from "../env";
 import { ApiError, type ErrorCode } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import type { AssistantForReply } from "./chatbots";
-import { afterMessage, incomingFields, messageRow, messageWrites, newConversationWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "./conversations";
+import { afterMessage, incomingFields, laterThan, messageRow, messageWrites, newConversationWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "./conversations";
 import { enqueueEvaluations } from "./evaluation/records";
 import { modelApiError } from "./llm/errors";
 import type { QueryMetadata } from "./query-scope";
@@ -76,7 +76,7 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
   let reply: MessageRow;
   try {
     const answer = await generateReply(env, db, { ...assistant, history: [], incoming, conversation, contactQueryMetadata: turn.contactQueryMetadata }, () => undefined, { replyId, whole: true });
-    reply = messageRow({ ...replyFields(chatbot, assistant.model?.id ?? null, replyId, answer), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: 2 }) as MessageRow;
+    reply = messageRow({ ...replyFields(chatbot, assistant.model?.id ?? null, replyId, answer), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: 2, createdAt: laterThan(incoming.createdAt) }) as MessageRow;
   } catch (err) {
     const error = turnError(err, turn.requestId);
     await storeTurn(env, db, waitUntil, conversation, [incoming]);

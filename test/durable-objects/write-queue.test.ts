@@ -22,10 +22,12 @@ describe("WriteQueue", () => {
     await env.DB.exec(`DELETE FROM ${table}`);
     let failures = 0;
     const queue = new WriteQueue(db(), () => failures++);
-    const first = queue.write([insert(10)], 0); // runs alone while the rest wait
-    const failing = queue.write([insert(11), insert(10)], 0); // the duplicate fails the batch it is in
+    await queue.write([insert(10)], 0); // alone in its batch
+    // Queued in one turn of the event loop: one batch (group commit), which the duplicate fails whole.
+    const before = queue.write([insert(16)], 0);
+    const failing = queue.write([insert(11), insert(10)], 0);
     const sameBatch = queue.write([insert(12)], 0);
-    await first;
+    await expect(before).rejects.toThrow();
     await expect(failing).rejects.toThrow();
     await expect(sameBatch).rejects.toThrow();
     expect(failures).toBe(1);
