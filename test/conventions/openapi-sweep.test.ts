@@ -279,7 +279,7 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T, i: number) =>
 
 /** The contract's error body (CONTRACT section 2); null when the answer is one. */
 function errorBodyProblem(r: Sent): string | null {
-  let body: { detail?: unknown; code?: unknown };
+  let body: { detail?: unknown; code?: unknown; requestId?: unknown };
   try {
     body = JSON.parse(r.text);
   } catch {
@@ -287,6 +287,7 @@ function errorBodyProblem(r: Sent): string | null {
   }
   if (typeof body?.detail !== "string" || typeof body?.code !== "string") return "error body without detail and code";
   if (!r.requestId) return "no X-Request-Id";
+  if (body.requestId !== r.requestId) return "error body without the X-Request-Id's requestId";
   return null;
 }
 
