@@ -57,6 +57,21 @@ describe("the README's deploy steps and wrangler.toml", () => {
     expect(wanted.queues.length).toBeGreaterThanOrEqual(3);
   });
 
+  it("the README's bindings table names every binding wrangler.toml declares", () => {
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const table = /Bindings \(`wrangler.toml`[^\n]*\n\n((?:\|[^\n]*\n)+)/.exec(readme)?.[1] ?? "";
+    const named = new Set([...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]));
+    const bindings = [
+      ...(config.d1_databases ?? []),
+      ...(config.r2_buckets ?? []),
+      ...(config.durable_objects?.bindings ?? []).map((b) => ({ binding: b.name })),
+      ...(config.queues?.producers ?? []),
+      ...(config.assets?.binding ? [{ binding: config.assets.binding }] : []),
+    ].map((b) => b.binding);
+    expect(bindings.length).toBeGreaterThan(5);
+    expect(bindings.filter((b) => !named.has(b))).toEqual([]);
+  });
+
   it("the secrets wrangler.toml lists are the settings .dev.vars.example sets", () => {
     const example = readFileSync(path.join(root, ".dev.vars.example"), "utf8");
     const set = [...example.matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]);
