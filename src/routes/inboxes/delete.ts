@@ -6,6 +6,7 @@ import { inboxes, webChats } from "../../db/schema";
 import { badRequest, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getInbox } from "../../services/inboxes";
+import { removeWebChatImages } from "../../services/uploads/web-chat-images";
 import { INBOXES_TAG } from "./schema";
 
 const route = createRoute({
@@ -30,5 +31,6 @@ export const registerDeleteInbox = (r: Router) =>
       c.var.db.delete(webChats).where(eq(webChats.inboxId, id)),
       c.var.db.delete(inboxes).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, access.organizationId))),
     ]);
+    if (view.channel) await removeWebChatImages(c.env, view.channel.id);
     return c.body(null, 204);
   });

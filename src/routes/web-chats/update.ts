@@ -9,7 +9,7 @@ import { fieldError, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getWebChat, requireDomainFree } from "../../services/inboxes";
 import { webChatRecord } from "../../services/records/web-chats";
-import { publishWebChatImages } from "../../services/uploads/web-chat-images";
+import { publishWebChatImages, replacedWebChatImages } from "../../services/uploads/web-chat-images";
 import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
 import { IMAGE_NOTE, WebChatPatch, WebChatReplace, applyWebChatInput, type WebChatInput } from "./write";
 
@@ -32,6 +32,9 @@ async function updateWebChat(c: Context<AppEnv>, id: string, input: WebChatInput
     ...images.claims,
   ]);
   await images.done();
+  // The public files of images this write replaced or cleared (a visitor's cached page may show one a moment longer).
+  const replaced = replacedWebChatImages(id, view.webChat.settings, stored.settings);
+  if (replaced.length) await c.env.FILES.delete(replaced);
   return webChatRecord((await getWebChat(c.var.db, access.organizationId, id))!);
 }
 

@@ -76,3 +76,26 @@ export async function publishWebChatImages(
     },
   };
 }
+
+/**
+ * The objects of this web chat's published images that `before` showed and `after` no longer
+ * shows in any image field: removed once the write that replaced or cleared them is stored. Only
+ * files published for this web chat count, whatever URL a field was given.
+ */
+export function replacedWebChatImages(webChatId: string, before: Partial<Record<ImageField, unknown>>, after: Partial<Record<ImageField, unknown>>): string[] {
+  const objectOf = (url: unknown) => {
+    const path = typeof url === "string" ? /\/api(?:\/v1)?\/files\/public\/(web-chats\/[^?#]+)$/.exec(url)?.[1] : undefined;
+    return path?.startsWith(`web-chats/${webChatId}/`) && !path.includes("..") ? `public/${path}` : null;
+  };
+  const kept = new Set(WEB_CHAT_IMAGE_FIELDS.map((field) => objectOf(after[field])));
+  const shown = WEB_CHAT_IMAGE_FIELDS.map((field) => objectOf(before[field])).filter((key): key is string => !!key && !kept.has(key));
+  return [...new Set(shown)];
+}
+
+/** Removes every public file published for a web chat (once the web chat itself is deleted). */
+export async function removeWebChatImages(env: Bindings, webChatId: string): Promise<void> {
+  const prefix = `public/web-chats/${webChatId}/`;
+  for (let listed = await env.FILES.list({ prefix }); listed.objects.length; listed = await env.FILES.list({ prefix })) {
+    await env.FILES.delete(listed.objects.map((o) => o.key));
+  }
+}

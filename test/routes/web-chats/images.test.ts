@@ -43,6 +43,34 @@ describe("web chat images through the upload flow", () => {
     expect([again.avatar, again.logo]).toEqual([chat.avatar, chat.logo]);
   });
 
+  it("a replaced or cleared image's public file is removed; one another field still shows is kept", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const id = inbox.channel!.id;
+    const published = async () => (await env.FILES.list({ prefix: `public/web-chats/${id}/` })).objects.map((o) => o.key).sort();
+    const objectOf = (url: string) => `public/${url.slice(url.indexOf("web-chats/"))}`;
+    const first = (await (await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: await uploadImage(owner, "avatar") })).json()) as { avatar: string };
+    // The logo shows the avatar's file too: replacing the avatar keeps that file.
+    await owner.fetch("PATCH", `/web-chats/${id}/`, { logo: first.avatar });
+    const second = (await (await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: await uploadImage(owner, "avatar", "new.png") })).json()) as { avatar: string; logo: string };
+    expect(second.logo).toBe(first.avatar);
+    expect(await published()).toEqual([objectOf(first.avatar), objectOf(second.avatar)].sort());
+    // Cleared, the logo's (the first avatar's) file goes; the new avatar stays.
+    const res = await owner.fetch("PATCH", `/web-chats/${id}/`, { logo: null });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await published()).toEqual([objectOf(second.avatar)]);
+    // An image of another web chat, given by URL and then replaced, is not this one's to remove.
+    const other = await createInbox(owner);
+    const theirs = (await (await owner.fetch("PATCH", `/web-chats/${other.channel!.id}/`, { avatar: await uploadImage(owner, "avatar") })).json()) as { avatar: string };
+    await owner.fetch("PATCH", `/web-chats/${id}/`, { logo: theirs.avatar });
+    await owner.fetch("PATCH", `/web-chats/${id}/`, { logo: null });
+    expect((await SELF.fetch(theirs.avatar)).status).toBe(200);
+    // Deleting an inbox removes its web chat's files.
+    expect((await owner.fetch("DELETE", `/inboxes/${inbox.id}/`)).status).toBe(204);
+    expect(await published()).toEqual([]);
+    expect((await SELF.fetch(theirs.avatar)).status).toBe(200);
+  });
+
   it("POST /web-chats/ takes an uploaded avatar too", async () => {
     const owner = await seedOwner();
     const inbox = await seedBareWebInbox(owner);
