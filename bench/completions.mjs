@@ -19,7 +19,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { busiestThreadMs, compatibilityArgs, median, percentile, startServer, workerdCpu } from "./lib.mjs";
+import { busiestThreadMs, compatibility, median, percentile, startServer, workerdCpu } from "./lib.mjs";
 import { oneConversation } from "./ordering.mjs";
 import { timed } from "./stream.mjs";
 import { answerPieces, startUpstream, UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
@@ -110,20 +110,17 @@ async function measureDirect(sides) {
 }
 
 /** The pass-through worker under `wrangler dev` (without the trace recorder, as startServer runs ours). */
-async function startFloor([port, inspectorPort]) {
+async function startFloor([port]) {
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", X_LOCAL_OBSERVABILITY: "false" };
-  const args = ["dev", "--port", String(port), "--inspector-port", String(inspectorPort), "--log-level", "error", ...compatibilityArgs(root)];
-  const child = spawn(path.join(root, "node_modules/.bin/wrangler"), args, { cwd: path.join(root, "bench/data/pass-through"), env, stdio: "ignore" });
-  const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ; ) {
-    try {
-      if ((await fetch(base)).ok) break;
-    } catch {
-      if (Date.now() > deadline) throw new Error("the pass-through worker did not start");
-      await new Promise((r) => setTimeout(r, 300));
-    }
+  const state = mkdtempSync(path.join(tmpdir(), "bench-floor-"));
+  const args = [path.join(root, "bench/dev-server.mjs"), path.join(root, "bench/data/pass-through"), String(port), state, "{}", JSON.stringify(compatibility(root))];
+  const child = spawn(process.execPath, args, { cwd: path.join(root, "bench/data/pass-through"), env, stdio: ["ignore", "pipe", "ignore"] });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  for (const deadline = Date.now() + 60_000; !/^ready/m.test(output); await new Promise((r) => setTimeout(r, 100))) {
+    if (Date.now() > deadline) throw new Error("the pass-through worker did not start");
   }
-  return { base, stop: () => new Promise((r) => (child.once("exit", r), child.kill("SIGTERM"))) };
+  return { base: `http://127.0.0.1:${port}`, runtime: /^ready (http\S+)/m.exec(output)?.[1] ?? null, stop: () => new Promise((r) => (child.once("exit", r), child.kill("SIGTERM"))) };
 }
 
 async function measureStream(sides, upstream) {
@@ -135,21 +132,30 @@ async function measureStream(sides, upstream) {
       headers: { Authorization: `Bearer ${UPSTREAM_API_KEY}`, "Content-Type": "application/json" },
       body: JSON.stringify({ model: STREAM_MODEL, stream: true, messages: [{ role: "user", content: "hello" }] }),
     }, (s) => s.includes('"content":"word'));
-  const passThrough = () =>
-    timed(`${floor.base}/?to=${encodeURIComponent(`${upstreamUrl}/v1/chat/completions`)}`, {
+  const passThrough = (base = floor.base) => () =>
+    timed(`${base}/?to=${encodeURIComponent(`${upstreamUrl}/v1/chat/completions`)}`, {
       method: "POST",
       headers: { Authorization: `Bearer ${UPSTREAM_API_KEY}`, "Content-Type": "application/json" },
       body: JSON.stringify({ model: STREAM_MODEL, stream: true, messages: [{ role: "user", content: "hello" }] }),
     }, (s) => s.includes('"content":"word'));
-  const ours = (side) =>
-    timed(side.completions(side.streamed), {
+  const ours = (side, base = side.server.base) =>
+    timed(`${base}/api/v1/chatbots/${side.streamed.id}/completions/`, {
       method: "POST",
       headers: { ...side.server.headers, "Content-Type": "application/json" },
       body: JSON.stringify({ message: { content: "hello" }, isStreaming: true }),
     }, (s) => s.includes('"done":false'));
   // Each request of ours is also split at the upstream, which notes when the model's request arrived
   // and when it sent its first word: our client to the model's request, the first word to our client.
-  const series = [...sides.map((side) => ({ name: side.name, pid: side.server.pid, run: () => ours(side), answer: `"content":"${ANSWER}"`, end: '"done":true' })), { name: "floor", run: passThrough, answer: '"content":"word', end: "[DONE]" }];
+  // Each also straight at the runtime ("direct"), without the proxy worker `wrangler dev` puts in
+  // front of every request (a deployed worker has none), where the runtime names its address.
+  const oursSeries = (side, suffix, base) => ({ name: `${side.name}${suffix}`, pid: side.server.pid, run: () => ours(side, base), answer: `"content":"${ANSWER}"`, end: '"done":true' });
+  const floorSeries = (suffix, base) => ({ name: `floor${suffix}`, run: passThrough(base), answer: '"content":"word', end: "[DONE]" });
+  const series = [
+    ...sides.map((side) => oursSeries(side, "", side.server.base)),
+    floorSeries("", floor.base),
+    ...sides.filter((side) => side.server.runtime).map((side) => oursSeries(side, " direct", side.server.runtime)),
+    ...(floor.runtime ? [floorSeries(" direct", floor.runtime)] : []),
+  ];
   const added = Object.fromEntries(series.map((s) => [s.name, { first: [], toModel: [], fromModel: [], thread: [] }]));
   try {
     for (const side of series) for (let i = 0; i < 10; i++) await side.run();
@@ -179,10 +185,11 @@ async function measureStream(sides, upstream) {
   for (const s of series) {
     const a = added[s.name];
     const cpu = a.thread.length ? `; runtime thread CPU ${(a.thread.reduce((x, y) => x + y, 0) / a.thread.length).toFixed(2)} ms per streamed completion` : "";
-    console.log(`${s.name.padEnd(8)}: p50 ${p(a.first, 50)} ms, p95 ${p(a.first, 95)} ms (p50: client to model request ${p(a.toModel, 50)} ms, model's first word to client ${p(a.fromModel, 50)} ms)${cpu}`);
+    console.log(`${s.name.padEnd(15)}: p50 ${p(a.first, 50)} ms, p95 ${p(a.first, 95)} ms (p50: client to model request ${p(a.toModel, 50)} ms, model's first word to client ${p(a.fromModel, 50)} ms)${cpu}`);
   }
-  console.log(`floor: a worker that only passes the model's stream on, under the same wrangler dev`);
-  console.log(`target: working p50 <= 3 ms; over the floor: ${(percentile(added.working.first, 50) - percentile(added.floor.first, 50)).toFixed(1)} ms (baseline ${(percentile(added.baseline.first, 50) - percentile(added.floor.first, 50)).toFixed(1)} ms)`);
+  console.log(`floor: a worker that only passes the model's stream on, under the same wrangler dev; direct: the same requests straight at the runtime, without wrangler's proxy worker`);
+  const over = (name, floorName) => (added[name] && added[floorName] ? `${(percentile(added[name].first, 50) - percentile(added[floorName].first, 50)).toFixed(1)} ms` : "n/a");
+  console.log(`target: working p50 <= 3 ms; over the floor: ${over("working", "floor")} (baseline ${over("baseline", "floor")}); direct, over the direct floor: ${over("working direct", "floor direct")} (baseline ${over("baseline direct", "floor direct")})`);
 }
 
 async function measureOrdering(sides) {

@@ -67,8 +67,12 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
     throw new Error(`server did not start:\n${output}`);
   }
   const headers = { Authorization: `Api-Key ${key}` };
+  // bench/dev-server.mjs names the runtime's own address, behind wrangler's proxy worker.
+  for (const until = Date.now() + 5_000; !devtools && !/^ready/m.test(output) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
   return {
     base,
+    /** The runtime's own URL, without wrangler's proxy in front (null with the DevTools inspector on). */
+    runtime: /^ready (http\S+)/m.exec(output)?.[1] ?? null,
     key,
     headers,
     /** The `wrangler dev` process: its workerd processes are its descendants. */
@@ -167,10 +171,16 @@ const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" 
 
 /** Our compatibility date and flags as `wrangler` arguments, for the bare workers the benchmarks run beside ours. */
 export function compatibilityArgs(root) {
+  const { compatibilityDate, compatibilityFlags } = compatibility(root);
+  return ["--compatibility-date", compatibilityDate, ...compatibilityFlags.flatMap((f) => ["--compatibility-flags", f])];
+}
+
+/** The compatibility date and flags of a checkout's wrangler.toml. */
+export function compatibility(root) {
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
-  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
-  const flags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1].matchAll(/"([^"]+)"/g) ?? []].map((m) => m[1]);
-  return ["--compatibility-date", date, ...flags.flatMap((f) => ["--compatibility-flags", f])];
+  const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
+  const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1].matchAll(/"([^"]+)"/g) ?? []].map((m) => m[1]);
+  return { compatibilityDate, compatibilityFlags };
 }
 
 /** Flags for Debian's Chromium on this machine (its closed network refuses Google's background connections). */
