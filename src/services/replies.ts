@@ -103,8 +103,7 @@ export async function generateReply(
   // With in-line markers, [n] names citationNodes[n - 1]: every retrieved passage stays listed, and
   // the cited files are those some marker points at.
   const used = marker ? passages.filter((p) => marker.cited.has(p.index)) : passages;
-  const answeredBy = model?.answeredBy();
-  return { content, citations: citedFiles(used), citationNodes: passages.map(citationNode), usage, ...(answeredBy && answeredBy !== input.model?.id ? { modelId: answeredBy } : {}) };
+  return { content, citations: citedFiles(used), citationNodes: passages.map(citationNode), usage, modelId: model?.fallbackAnswered() };
 }
 
 function prompt({ chatbot, history, incoming }: ReplyInput): ChatMessage[] {

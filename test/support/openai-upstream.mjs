@@ -15,7 +15,8 @@
 //   hang              never answers (until the client goes away): the caller's time-out must end it
 // A fault name may carry `x<N>` and any suffix (`fail-429x2-<id>`): only the first N requests with
 // that exact model name fail, the later ones are answered normally (a fault the caller's retries
-// outlast). GET /request-count?model=<name> says how many requests that name has received.
+// outlast); with `from<N>` instead (`fail-500from2-<id>`) the first N-1 are answered and the later ones fail
+// (a model that dies between an agent's rounds). GET /request-count?model=<name> says how many requests that name has received.
 // When the request carries `tools`, the answer is a call of a tool, its arguments streamed in fragments:
 // the tool `tool_choice` names, else the first tool whose name the last user message mentions, else the
 // first tool; arguments are the JSON after `ARGS ` in the user message (default {"city": "Paris"}); the
@@ -83,13 +84,14 @@ function rerank(body) {
   return { model: body.model, results: results.slice(0, body.top_n ?? results.length) };
 }
 
-const FAULT = /^(fail-500|fail-429|fail-connect|hang|fail-midstream|fail-truncated)(?:x(\d+))?(?:-.*)?$/;
+const FAULT = /^(fail-500|fail-429|fail-connect|hang|fail-midstream|fail-truncated)(?:x(\d+)|from(\d+))?(?:-.*)?$/;
 
-/** The fault a request for `model` suffers, the `seen`-th with that name: null once a `x<N>` fault is spent. */
+/** The fault a request for `model` suffers, the `seen`-th with that name: null once a `x<N>` fault is spent, or before a `from<N>` one starts. */
 function faultOf(model, seen) {
   const match = FAULT.exec(model);
   if (!match) return null;
-  return match[2] !== undefined && seen > Number(match[2]) ? null : match[1];
+  if (match[2] !== undefined && seen > Number(match[2])) return null;
+  return match[3] !== undefined && seen < Number(match[3]) ? null : match[1];
 }
 
 /** Starts the server on 127.0.0.1 and a random port (or `port`). */

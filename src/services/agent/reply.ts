@@ -1,5 +1,6 @@
 import type { Bindings, Db } from "../../env";
-import { chatModelFor, ModelError, type ChatMessage, type ChatRequest } from "../llm";
+import { ModelError, type ChatMessage, type ChatRequest } from "../llm";
+import { replyModel } from "../llm/fallback";
 import type { ReplyInput, Reply } from "../replies";
 import type { RetrievedPassage } from "../retrieval";
 import { DEFAULT_MAX_TOOL_CALLS, runAgentLoop } from "./loop";
@@ -53,13 +54,13 @@ export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit:
   };
   const metadata = (incoming.metadata ?? {}) as Record<string, unknown>;
   const clientPlatform = typeof metadata.clientPlatform === "string" ? metadata.clientPlatform : typeof metadata.client_platform === "string" ? metadata.client_platform : null;
-  const [tools, base, attachments] = await Promise.all([
+  const [tools, attachments] = await Promise.all([
     toolsForReply(ctx, { toolIds: incoming.toolIds, clientPlatform }),
-    chatModelFor(env, input.model),
     // Files of the conversation, as a normal reply reads them (documents as text, images as parts).
     attachmentParts(env, db, incoming, input.history, input.waitForAttachments ?? true),
   ]);
-  const model = nativeToolCalling(input.model) ? base : withTextProtocol(base);
+  // Each model that answers (the fallback's too) gets the tool protocol it understands.
+  const model = replyModel(env, db, input.model, chatbot.fallbackLargeLanguageModelId, (row, m) => (nativeToolCalling(row) ? m : withTextProtocol(m)));
   const conversationId = incoming.conversationId;
   const recorder = new ToolRecorder(db, {
     organizationId: incoming.organizationId,
@@ -109,6 +110,7 @@ export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit:
     citationNodes: ctx.passages.map((p) => ({ node: p.node, score: p.score, displayScore: Math.round(p.score * 100) })),
     usage: result.usage,
     contentPayload,
+    modelId: model.fallbackAnswered(),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Bindings, Db } from "../../env";
-import { chatModelFor, complete, ModelError, type ChatMessage, type ChatModel } from "../llm";
+import { complete, ModelError, type ChatMessage, type ChatModel } from "../llm";
+import { replyModel } from "../llm/fallback";
 import { terms, sentences, streamPieces } from "../llm/text";
 import { retrievePassages, type RetrievedPassage } from "../retrieval";
 import type { Reply, ReplyInput } from "../replies";
@@ -43,7 +44,7 @@ export async function workflowReply(env: Bindings, db: Db, input: ReplyInput, em
   const workflow = BUILT_IN_WORKFLOWS.find((w) => w.id === workflowId);
   if (!workflow) throw new ModelError(`Unknown built-in workflow ${workflowId}.`, 400);
   if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
-  const model = await chatModelFor(env, input.model);
+  const model = replyModel(env, db, input.model, input.chatbot.fallbackLargeLanguageModelId);
   const steps: WorkflowStep[] = [];
   const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
     const started = performance.now();
@@ -86,7 +87,7 @@ export async function workflowReply(env: Bindings, db: Db, input: ReplyInput, em
     steps.push({ name: "call_tool", status: result.calls.length ? (result.calls[0].status === "success" ? "success" : "failure") : "skipped", output: result.calls[0] ?? null, durationMs: result.calls[0]?.durationMs ?? 0 });
     steps.push({ name: "answer", status: "success", output: { characters: result.content.length }, durationMs: 0 });
     await recorder.flush();
-    return { content, citations: [], citationNodes: [], usage: result.usage, contentPayload: { workflow: { id: workflow.id, name: workflow.name }, steps, toolCalls: result.calls } };
+    return { content, citations: [], citationNodes: [], usage: result.usage, contentPayload: { workflow: { id: workflow.id, name: workflow.name }, steps, toolCalls: result.calls }, modelId: model.fallbackAnswered() };
   } else {
     await retrieve(incoming.content);
     const draft = await step("answer", async () => ({ text: await answer([], false) }));
@@ -100,6 +101,7 @@ export async function workflowReply(env: Bindings, db: Db, input: ReplyInput, em
     citationNodes: passages.map((p) => ({ node: p.node, score: p.score, displayScore: Math.round(p.score * 100) })),
     usage: null,
     contentPayload: { workflow: { id: workflow.id, name: workflow.name }, steps },
+    modelId: model.fallbackAnswered(),
   };
 }
 

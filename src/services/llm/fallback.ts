@@ -6,44 +6,70 @@ import { ModelError, type ChatEvent, type ChatModel, type ChatRequest } from "./
 
 type ModelRow = typeof models.$inferSelect;
 
-/** A chat model that can say, once it has answered, which registered model did (the reply's `model_id`). */
+/** A chat model that can say, once it has answered, whether the assistant's fallback did (the reply's `model_id`). */
 export interface AnsweringModel extends ChatModel {
-  answeredBy(): string | null;
+  /** The fallback's id once it has answered a request; undefined while the primary answers. */
+  fallbackAnswered(): string | undefined;
 }
+
+/**
+ * How a reply speaks to whichever model answers: agent replies wrap each in the tool protocol that
+ * model understands (`nativeToolCalling`), so a switch mid-loop still speaks the right one.
+ */
+export type ModelAdapter = (row: ModelRow, model: ChatModel) => ChatModel;
 
 /**
  * The assistant's model with its optional fallback (`fallbackLargeLanguageModel`): when the primary
  * fails before its first event (a 500, a 429 or a lost connection past its retries, a time-out, a
- * model that cannot be used as configured), the same request goes to the fallback. Once anything has
- * been yielded the failure stays the primary's: switching would repeat or contradict what the
- * client already has. The fallback's record is read only when it is needed.
+ * model that cannot be used as configured), the same request goes to the fallback. Once the model
+ * has yielded anything the failure stays the primary's: switching would repeat or contradict what
+ * the client already has. A reply that asks several times (an agent's rounds, a workflow's steps)
+ * keeps the fallback once it has answered, rather than paying the primary's retries at each step.
+ * The fallback's record is read only when it is needed.
  */
-export function replyModel(env: Bindings, db: Db, primary: ModelRow, fallbackId: string | null): AnsweringModel {
-  let answeredBy: string | null = primary.id;
+export function replyModel(env: Bindings, db: Db, primary: ModelRow, fallbackId: string | null, adapt: ModelAdapter = (_, model) => model): AnsweringModel {
+  let switchedTo: ModelRow | undefined;
+  const clients = new Map<string, Promise<ChatModel>>(); // one per model and reply: an agent asks once per round
   return {
-    answeredBy: () => answeredBy,
-    stream: (request) => (fallbackId && fallbackId !== primary.id ? withFallback(request) : direct(request)),
+    fallbackAnswered: () => switchedTo?.id,
+    stream: (request) => (switchedTo ? ask(switchedTo, request) : fallbackId && fallbackId !== primary.id ? withFallback(request) : ask(primary, request)),
   };
 
-  async function* direct(request: ChatRequest): AsyncGenerator<ChatEvent> {
-    yield* (await chatModelFor(env, primary)).stream(request);
+  function client(row: ModelRow): Promise<ChatModel> {
+    let model = clients.get(row.id);
+    if (!model) clients.set(row.id, (model = chatModelFor(env, row)));
+    return model;
+  }
+
+  /** The request to one model; `onFirst` hears the model's own first event (not the adapter's, which may hold text back). */
+  async function* ask(row: ModelRow, request: ChatRequest, onFirst?: () => void): AsyncGenerator<ChatEvent> {
+    const model = await client(row);
+    yield* adapt(row, onFirst ? heard(model, onFirst) : model).stream(request);
   }
 
   async function* withFallback(request: ChatRequest): AsyncGenerator<ChatEvent> {
-    let yielded = false;
+    let answered = false;
     try {
-      for await (const event of direct(request)) {
-        yielded = true;
-        yield event;
-      }
+      yield* ask(primary, request, () => (answered = true));
       return;
     } catch (err) {
-      if (yielded || !(err instanceof ModelError) || request.signal?.aborted) throw err;
+      if (answered || !(err instanceof ModelError) || request.signal?.aborted) throw err;
       const row = await modelById(db, fallbackId!);
       if (!row) throw err;
       console.warn(JSON.stringify({ level: "warn", message: "model fallback", model: primary.id, fallback: row.id, detail: err.message }));
-      answeredBy = row.id;
-      yield* (await chatModelFor(env, row)).stream(request);
+      switchedTo = row;
+      yield* ask(row, request);
     }
   }
+}
+
+function heard(model: ChatModel, onFirst: () => void): ChatModel {
+  return {
+    async *stream(request) {
+      for await (const event of model.stream(request)) {
+        onFirst();
+        yield event;
+      }
+    },
+  };
 }
