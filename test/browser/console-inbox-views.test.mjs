@@ -4,7 +4,8 @@
 // API gives; under a filter, live events of conversations outside it stay out and those inside come
 // in (and leave when they no longer match). The transcript shows a reply with its sources, tool calls
 // (a knowledge search and a function tool), a visitor's image inline and file downloadable through a
-// signed URL, and the visitor's like and dislike.
+// signed URL, and the visitor's like and dislike. A member who loses `conversation.view` while the
+// page is open sees the live stream end with the API's reason (the worker checks every 500 ms here).
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { d1File } from "../support/local-d1.mjs";
@@ -80,7 +81,7 @@ async function seedTranscript() {
 }
 
 beforeAll(async () => {
-  app = await startConsole();
+  app = await startConsole({ vars: { INBOX_STREAM_RECHECK_MS: "500" } });
   [ava, bob] = [await api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } }), await api("/chatbots/", { body: { name: "Bob", largeLanguageModel: LOCAL_LLM } })];
   [website, helpCentre] = [await webInbox("Website", ava), await webInbox("Help centre", bob)];
   carol = await api("/contacts/", { body: { name: "Carol", inboxes: [{ id: website.id }] } });
@@ -185,6 +186,30 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     await api(`/conversations/${conversations.carol.id}/update-auto-reply/`, { method: "PATCH", body: { autoReplyEnabled: false } });
     await expect.poll(() => shown(page), { timeout: 10_000 }).toEqual(["Carol's order"]);
     expect(await listed("status=queued")).toEqual(["Carol's order"]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a member who loses conversation.view while watching: the stream ends with the API's reason, no reconnecting", async () => {
+    const [organization] = await api("/organizations/?pagination=false", { method: "GET" });
+    const email = `watcher-${Date.now()}@example.com`;
+    const password = "watcher password 1234";
+    await api("/auth/registration/", { body: { email, password1: password, password2: password, name: "Wes", company: "Wes's" } });
+    const member = await api(`/organizations/${organization.id}/members/`, { body: { email } });
+    const view = (await api("/permissions/", { method: "GET" })).filter((p) => p.codename === "conversation.view").map((p) => p.id);
+    const watchers = await api(`/organizations/${organization.id}/groups/`, { body: { name: "Watchers", permissions: view } });
+    await api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, { body: { groups: [watchers.id] } });
+    const { context, page, errors } = await openPage(app.browser);
+    await context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
+    await signInContext(context, app.base, { email, password });
+    await page.goto(`${app.base}/console/conversations`);
+    const badge = page.locator("main .badge[role=status]");
+    await expect.poll(() => badge.textContent()).toBe("Live");
+    await api(`/organizations/${organization.id}/groups/${watchers.id}/`, { method: "PATCH", body: { permissions: [] } });
+    await page.getByRole("alert").filter({ hasText: "conversation.view" }).waitFor({ timeout: 10_000 });
+    expect(await badge.textContent()).toBe("Not live");
+    await new Promise((r) => setTimeout(r, 4_000)); // an EventSource would have reconnected by now
+    expect(await badge.textContent()).toBe("Not live");
     expect(errors).toEqual([]);
     await context.close();
   });
