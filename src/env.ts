@@ -52,6 +52,8 @@ export interface Bindings {
   MODEL_RETRIES?: string;
   /** Longest wait before such a retry, in ms, whatever `Retry-After` asks (default 10,000). */
   MODEL_RETRY_MAX_DELAY_MS?: string;
+  /** How often an open live inbox stream checks again that its reader may still read it, in ms (default 30,000). */
+  INBOX_STREAM_RECHECK_MS?: string;
   /** Timeout of one api tool call in ms (default 30,000). */
   TOOL_TIMEOUT_MS?: string;
   /** Time limit of one function tool call in ms (default 5,000). */

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Context } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv, Db } from "../env";
 import { groupMembers, groupPermissions, members } from "../db/schema";
 import { forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
@@ -28,15 +28,14 @@ const remembered = new TtlCache<OrgAccess | string | null>(2_000);
 export const forgetAccess = () => remembered.clear();
 
 async function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
-  const access = await remembered.remember(`${c.var.principal.userId}:${organizationId}`, () => readAccess(c, organizationId));
+  const access = await remembered.remember(`${c.var.principal.userId}:${organizationId}`, () => readAccess(c.var.db, c.var.principal.userId, organizationId));
   // The request log names the organization a request acted in (src/middleware/request-log.ts).
   if (access) c.set("organizationId", access.organizationId);
   return access;
 }
 
-async function readAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
-  const db = c.var.db;
-  const userId = c.var.principal.userId;
+/** The user's membership and permissions in the organization as stored now (null: not a member), uncached. */
+export async function readAccess(db: Db, userId: string, organizationId: string): Promise<OrgAccess | null> {
   const rows = await db
     .select({ memberId: members.id, isOwner: members.isOwner, groupId: groupMembers.groupId, permissionId: groupPermissions.permissionId })
     .from(members)

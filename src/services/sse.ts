@@ -90,3 +90,51 @@ export function interruptible(source: ReadableStream<Uint8Array>, requestId: str
   });
   return readable;
 }
+
+/**
+ * `source` as its reader gets it, until `ended()` (asked every `everyMs`, the next time once the
+ * last answer is in) gives a reason: then a last `event: error` `{detail, code}`, the end of the
+ * stream, and `source` cancelled (a hub drops the subscriber). A failed check counts as no reason:
+ * it is asked again next time.
+ */
+export function endedWhen(source: ReadableStream<Uint8Array>, ended: () => Promise<{ code: string; detail: string } | null>, everyMs: number): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  const stop = () => {
+    closed = true;
+    clearTimeout(timer);
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const check = async () => {
+        const end = await ended().catch(() => null);
+        if (closed) return;
+        if (!end) return void (timer = setTimeout(check, everyMs));
+        stop();
+        controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(end)}\n\n`));
+        controller.close();
+        reader.cancel().catch(() => undefined);
+      };
+      timer = setTimeout(check, everyMs);
+    },
+    async pull(controller) {
+      try {
+        const { value, done } = await reader.read();
+        if (closed) return;
+        if (done) {
+          stop();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (err) {
+        if (closed) return;
+        stop();
+        throw err;
+      }
+    },
+    cancel(reason) {
+      stop();
+      return reader.cancel(reason);
+    },
+  });
+}

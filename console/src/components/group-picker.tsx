@@ -1,6 +1,5 @@
-import { useId } from "preact/hooks";
 import { ApiProblem, api, unwrap } from "../api/client";
-import { Loading } from "./alert";
+import { CheckList, pickedIds } from "./check-list";
 import { t } from "./strings";
 import { useResource } from "./use-resource";
 
@@ -30,35 +29,21 @@ interface Props {
 }
 
 /** Which groups may see and use a record (`groups: [{id}]`), as checkboxes read from the form. */
-export function GroupPicker({ organizationId, chosen = [], name = "groups", error }: Props) {
-  const id = useId();
+export function GroupPicker({ organizationId, chosen, name = "groups", error }: Props) {
   const groups = useResource(() => pickable(organizationId), [organizationId]);
-  const ticked = new Set(chosen.map((g) => g.id));
-  const shown = [...chosen, ...(groups.data ?? []).filter((g) => !ticked.has(g.id))];
   return (
-    <fieldset class={`group-picker${error ? " invalid" : ""}`} aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}>
-      <legend>{t("groups")}</legend>
-      <p class="hint" id={`${id}-hint`}>{t("groupsHint")}</p>
-      {groups.loading && !groups.data ? (
-        <Loading />
-      ) : shown.length === 0 ? (
-        <p class="muted small">{groups.error ? t("groupsUnavailable") : t("noGroups")}</p>
-      ) : (
-        <ul class="choices">
-          {shown.map((g) => (
-            <li key={g.id}>
-              <label>
-                <input type="checkbox" name={name} value={g.id} defaultChecked={ticked.has(g.id)} />
-                {g.name}
-              </label>
-            </li>
-          ))}
-        </ul>
-      )}
-      {error && <p class="field-error" id={`${id}-error`}>{error}</p>}
-    </fieldset>
+    <CheckList
+      legend={t("groups")}
+      hint={t("groupsHint")}
+      name={name}
+      options={groups.data}
+      chosen={chosen}
+      loading={groups.loading}
+      empty={groups.error ? t("groupsUnavailable") : t("noGroups")}
+      error={error}
+    />
   );
 }
 
 /** The picked groups of a form, as the API takes them. */
-export const pickedGroups = (form: FormData, name = "groups") => form.getAll(name).map((id) => ({ id: String(id) }));
+export const pickedGroups = (form: FormData, name = "groups") => pickedIds(form, name);

@@ -3,6 +3,7 @@
 export { ErrorAlert, Loading, Notice } from "./alert";
 export { announce } from "./announcer";
 export { Button } from "./button";
+export { CheckList, pickedIds } from "./check-list";
 export { ConfirmDialog } from "./confirm";
 export { CopyButton } from "./copy-button";
 export { DataTable, type Column } from "./data-table";

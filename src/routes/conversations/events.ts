@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, uuidParam } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
 import { inboxEventsObject, streamOpened } from "../../services/inbox-events";
-import { SSE_HEADERS } from "../../services/sse";
+import { SSE_HEADERS, endedWhen } from "../../services/sse";
+import { recheckMs, streamAccessLost } from "../../services/stream-access";
 
 const EXAMPLE =
   'event: ready\ndata: {"subscribers":1}\n\n' +
@@ -22,7 +23,9 @@ const route = createRoute({
     "`{conversation}` (handoff, takeover, hand back, resolve). `conversation` carries the state and the ids of its inbox, " +
     "assistant, contact and assignee (`GET /conversations/{id}/` gives their names). A `: ping` comment every 10 s. Nothing " +
     "is replayed: after a reconnection, read the list again. An isolate that found no stream open publishes nothing for 2 s, " +
-    "so read the list again 2 s after `ready` too.",
+    "so read the list again 2 s after `ready` too. The caller's access is checked again every 30 s: once the API key or " +
+    "console session is revoked or expired, or the member has left the organization or lost `conversation.view`, the " +
+    "stream ends with `event: error` `{detail, code}` (`not_authenticated` or `permission_denied`).",
   request: { params: z.object({ organizationPk: uuidParam("organizationPk", "Organization id") }) },
   responses: {
     200: { description: "The events", content: { "text/event-stream": { schema: z.string().openapi({ example: EXAMPLE }) } } },
@@ -34,7 +37,9 @@ export const registerConversationEvents = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").organizationPk);
     requirePermission(access, "conversation.view");
-    const stream = await inboxEventsObject(c.env, access.organizationId).subscribe();
+    const events = await inboxEventsObject(c.env, access.organizationId).subscribe();
     streamOpened(access.organizationId);
+    const { db, principal } = c.var;
+    const stream = endedWhen(events, () => streamAccessLost(db, principal, access.organizationId, "conversation.view"), recheckMs(c.env));
     return c.body(stream, 200, SSE_HEADERS);
   });

@@ -20,10 +20,11 @@ const CATCH_UP_MS = 2_500;
  * The organization's live conversation events (`conversation-events/`, an EventSource with the
  * session cookie). `onEvent` gets each; `onGap` is called when events may have been missed: after
  * every (re)connection, once the API's quiet period has passed, so the page reads its data again.
+ * `onEnded` gets the API's reason when it ends the stream for good (the member lost access to it).
  */
-export function useInboxEvents(organizationId: string, onEvent: (e: LiveEvent) => void, onGap: () => void, onState: (live: boolean) => void) {
-  const handlers = useRef({ onEvent, onGap, onState });
-  handlers.current = { onEvent, onGap, onState };
+export function useInboxEvents(organizationId: string, onEvent: (e: LiveEvent) => void, onGap: () => void, onState: (live: boolean) => void, onEnded: (detail: string) => void) {
+  const handlers = useRef({ onEvent, onGap, onState, onEnded });
+  handlers.current = { onEvent, onGap, onState, onEnded };
   useEffect(() => {
     const source = new EventSource(`/api/v1/organizations/${organizationId}/conversation-events/`, { withCredentials: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -35,7 +36,14 @@ export function useInboxEvents(organizationId: string, onEvent: (e: LiveEvent) =
       clearTimeout(timer);
       timer = setTimeout(() => handlers.current.onGap(), CATCH_UP_MS);
     });
-    source.addEventListener("error", () => handlers.current.onState(false));
+    source.addEventListener("error", (e) => {
+      handlers.current.onState(false);
+      // The API's own `event: error` (a message with data), not a lost connection: no reconnecting.
+      if (e instanceof MessageEvent && typeof e.data === "string") {
+        source.close();
+        handlers.current.onEnded((JSON.parse(e.data) as { detail: string }).detail);
+      }
+    });
     for (const type of ["conversation.created", "conversation.updated", "message.created"] as const) {
       source.addEventListener(type, (e) => handlers.current.onEvent({ type, ...JSON.parse((e as MessageEvent<string>).data) }));
     }

@@ -32,6 +32,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   const [loadingMore, setLoadingMore] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [live, setLive] = useState(false);
+  const [ended, setEnded] = useState<string | null>(null);
   const [selected, setSelected] = useState<Conversation | null>(null);
   const [messages, setMessages] = useState<Message[] | undefined>(undefined);
   const options = useResource(filterOptions, [organizationId]);
@@ -112,13 +113,14 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     }
   };
   // After a (re)connection, and once the API's quiet period has passed: read everything again.
-  useInboxEvents(organizationId, onEvent, () => void Promise.all([load(), loadSelected()]), setLive);
+  useInboxEvents(organizationId, onEvent, () => void Promise.all([load(), loadSelected()]), setLive, setEnded);
 
   return (
     <>
       <PageHeader title={t("title")}>
-        <span class={`badge ${live ? "live" : "offline"}`} role="status">{live ? t("live") : t("offline")}</span>
+        <span class={`badge ${live ? "live" : "offline"}`} role="status">{live ? t("live") : ended ? t("ended") : t("offline")}</span>
       </PageHeader>
+      <ErrorAlert error={ended} />
       <FiltersForm value={filters} onChange={setFilters} options={options.data} />
       <ErrorAlert error={error} />
       <div class={`inbox-layout${selectedId ? " has-selection" : ""}`}>

@@ -11,6 +11,7 @@ import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { deleteSkill, listSkills, type SkillItem } from "./api";
 import { SkillDialog } from "./skill-dialog";
+import { SkillForm } from "./skill-form";
 import { UploadDialog } from "./upload-dialog";
 import { t } from "./strings";
 
@@ -21,6 +22,7 @@ export default function SkillsPage({ organizationId }: PageProps) {
   const manage = can("skill.manage");
   const [uploading, setUploading] = useState(false);
   const [viewing, setViewing] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<SkillItem | null>(null);
   const columns: Column<SkillItem>[] = [
     { label: t("name"), rowHeader: true, cell: (s) => s.name },
@@ -28,12 +30,14 @@ export default function SkillsPage({ organizationId }: PageProps) {
     { label: t("source"), cell: (s) => t(s.source === "upload" ? "sourceUpload" : "sourceManual") },
     { label: t("resources"), cell: (s) => s.resources.length },
     { label: t("attachedTools"), cell: (s) => s.attachedTools.map((a) => a.displayName).join(", ") || "—" },
+    { label: t("groupsColumn"), cell: (s) => s.groups.map((g) => g.name).join(", ") || "—" },
     {
       label: t("actions"),
       hiddenLabel: true,
       cell: (s) => (
         <div class="row-actions">
           <Button aria-label={t("viewNamed", { name: s.name })} onClick={() => setViewing(s.id)}>{t("view")}</Button>
+          {manage && s.canUpdate && <Button aria-label={t("editNamed", { name: s.name })} onClick={() => setEditing(s.id)}>{t("edit")}</Button>}
           {manage && s.canDelete && <Button variant="danger" aria-label={t("deleteNamed", { name: s.name })} onClick={() => setDeleting(s)}>{t("delete")}</Button>}
         </div>
       ),
@@ -66,6 +70,17 @@ export default function SkillsPage({ organizationId }: PageProps) {
         />
       )}
       {viewing && <SkillDialog id={viewing} onClose={() => setViewing(null)} />}
+      {editing && (
+        <SkillForm
+          id={editing}
+          organizationId={organizationId}
+          onClose={() => setEditing(null)}
+          onSaved={(s) => {
+            announce(t("saved", { name: s.name }));
+            skills.reload();
+          }}
+        />
+      )}
       <ConfirmDialog
         open={!!deleting}
         title={t("deleteSkill")}

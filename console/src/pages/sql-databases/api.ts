@@ -10,6 +10,9 @@ export type SqlDatabaseWrite = paths["/api/v1/sql-databases/"]["post"]["requestB
 export const listDatabases = (page: number) => unwrap(api.GET("/api/v1/sql-databases/", { params: { query: { page, pageSize: 20 } } }));
 export const getDatabase = (id: string) => unwrap(api.GET("/api/v1/sql-databases/{id}/", { params: { path: { id } } }));
 export const createDatabase = (body: SqlDatabaseWrite) => unwrap(api.POST("/api/v1/sql-databases/", { body }));
+export const updateDatabase = (id: string, body: Partial<SqlDatabaseWrite>) => unwrap(api.PATCH("/api/v1/sql-databases/{id}/", { params: { path: { id } }, body }));
+/** The assistants that may query a database, as `{id, name}` to tick. */
+export const assistantChoices = async () => (await unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } }))).results.map((b) => ({ id: b.id, name: b.name }));
 export const deleteDatabase = (id: string) => unwrap(api.DELETE("/api/v1/sql-databases/{id}/", { params: { path: { id } } }));
 export const checkConnection = (id: string) => unwrap(api.POST("/api/v1/sql-databases/{id}/check-connection/", { params: { path: { id } } }));
 export const deleteTable = (id: string, tableId: string) => unwrap(api.DELETE("/api/v1/sql-databases/{id}/tables/{tableId}/", { params: { path: { id, tableId } } }));

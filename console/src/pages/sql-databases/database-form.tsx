@@ -1,47 +1,88 @@
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
+import { CheckList, pickedIds } from "../../components/check-list";
 import { Dialog } from "../../components/dialog";
-import { CheckboxField, SelectField, TextField } from "../../components/field";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
 import { ErrorAlert } from "../../components/alert";
 import { GroupPicker, pickedGroups } from "../../components/group-picker";
+import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
-import { createDatabase, type SqlDatabase, type SqlDatabaseWrite } from "./api";
+import { assistantChoices, createDatabase, updateDatabase, type SqlDatabase, type SqlDatabaseItem, type SqlDatabaseWrite } from "./api";
 import { t } from "./strings";
 
 const TYPES = ["managed", "postgresql"] as const;
+type FormType = SqlDatabaseWrite["databaseType"];
 
-/** Adds a managed database (tables from CSV or XLSX files) or a PostgreSQL one (its connection string, write-only). */
-export function DatabaseForm({ organizationId, onClose, onSaved }: { organizationId: string; onClose: () => void; onSaved: (d: SqlDatabase) => void }) {
-  const [type, setType] = useState<(typeof TYPES)[number]>("managed");
+/**
+ * Adds a managed database (tables from CSV or XLSX files) or a PostgreSQL one, or changes one
+ * (`database`): every setting but its type. The connection string is write-only: left empty, the
+ * stored one stays. The API's errors show at their fields.
+ */
+export function DatabaseForm({ database, organizationId, onClose, onSaved }: { database?: SqlDatabase | SqlDatabaseItem; organizationId: string; onClose: () => void; onSaved: (d: SqlDatabase) => void }) {
+  const [type, setType] = useState<FormType>(database?.databaseType ?? "managed");
+  const assistants = useResource(assistantChoices, [organizationId]);
+  const external = type !== "managed";
   const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
-    const body: SqlDatabaseWrite = { name: text("name"), description: text("description"), databaseType: type, isActive: !!form.get("isActive"), groups: pickedGroups(form) };
-    if (type !== "managed") body.databaseUrl = text("databaseUrl");
-    onSaved(await createDatabase(body));
+    const body: SqlDatabaseWrite = { name: text("name"), description: text("description"), databaseType: type, isActive: !!form.get("isActive"), chatbots: pickedIds(form, "chatbots"), groups: pickedGroups(form) };
+    if (external) {
+      if (text("databaseUrl")) body.databaseUrl = text("databaseUrl");
+      const tables = text("includeTables").split(/[\s,]+/).filter(Boolean);
+      body.includeTables = tables.length ? { tables } : null;
+    }
+    onSaved(database ? await updateDatabase(database.id, body) : await createDatabase(body));
     onClose();
   });
+  const err = (name: string) => problem?.field(name);
+  const formId = database ? `database-form-${database.id}` : "database-form";
   return (
     <Dialog
-      title={t("addDatabase")}
+      title={database ? t("editDatabase") : t("addDatabase")}
       open
       onClose={onClose}
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="database-form" variant="primary" busy={busy}>{t("add")}</Button>
+          <Button type="submit" form={formId} variant="primary" busy={busy}>{database ? t("save") : t("add")}</Button>
         </>
       }
     >
-      <form id="database-form" onSubmit={submit} class="stack">
-        <TextField label={t("name")} name="name" required maxLength={200} error={problem?.field("name")} />
-        <TextField label={t("description")} name="description" maxLength={10000} hint={t("descriptionHint")} error={problem?.field("description")} />
-        <SelectField label={t("databaseType")} value={type} onChange={(e) => setType(e.currentTarget.value as typeof type)} options={TYPES.map((k) => [k, t(`type_${k}`)])} hint={t(`typeHint_${type}`)} />
-        {type !== "managed" && (
-          <TextField label={t("databaseUrl")} name="databaseUrl" type="password" autoComplete="off" required hint={t("databaseUrlHint")} error={problem?.field("databaseUrl")} />
+      <form id={formId} onSubmit={submit} class="stack">
+        <TextField label={t("name")} name="name" required maxLength={200} defaultValue={database?.name} error={err("name")} />
+        <TextField label={t("description")} name="description" maxLength={10000} defaultValue={database?.description} hint={t("descriptionHint")} error={err("description")} />
+        {database ? (
+          <p class="small">{t("databaseType")}: {t(`type_${database.databaseType}`)} <span class="muted">({t("typeFixed")})</span></p>
+        ) : (
+          <SelectField label={t("databaseType")} value={type} onChange={(e) => setType(e.currentTarget.value as FormType)} options={TYPES.map((k) => [k, t(`type_${k}`)])} hint={t(`typeHint_${type as (typeof TYPES)[number]}`)} />
         )}
-        <CheckboxField label={t("active")} name="isActive" defaultChecked hint={t("activeHint")} />
-        <GroupPicker organizationId={organizationId} error={problem?.field("groups")} />
+        {external && (
+          <TextField
+            label={t("databaseUrl")}
+            name="databaseUrl"
+            type="password"
+            autoComplete="off"
+            required={!database}
+            placeholder={database?.databaseUrl ?? undefined}
+            hint={database ? t("databaseUrlKeepHint") : t("databaseUrlHint")}
+            error={err("databaseUrl")}
+          />
+        )}
+        {external && (
+          <TextAreaField label={t("includeTables")} name="includeTables" rows={2} defaultValue={database?.includeTables?.tables.join("\n") ?? ""} hint={t("includeTablesHint")} error={err("includeTables")} />
+        )}
+        <CheckboxField label={t("active")} name="isActive" defaultChecked={database?.isActive ?? true} hint={t("activeHint")} />
+        <CheckList
+          legend={t("assistants")}
+          hint={t("assistantsHint")}
+          name="chatbots"
+          options={assistants.data}
+          chosen={database?.chatbots}
+          loading={assistants.loading}
+          empty={assistants.error ? t("assistantsUnavailable") : t("noAssistants")}
+          error={err("chatbots")}
+        />
+        <GroupPicker organizationId={organizationId} chosen={database?.groups} error={err("groups")} />
         {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>

@@ -9,6 +9,7 @@ import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { checkConnection, deleteTable, getDatabase, type SqlTable } from "./api";
 import { AskSection } from "./ask-section";
+import { DatabaseForm } from "./database-form";
 import { StatusBadge } from "./status";
 import { TableUpload } from "./table-upload";
 import { t } from "./strings";
@@ -18,6 +19,7 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
   const database = useResource(() => getDatabase(id), [organizationId, id]);
   const manage = can("sql_database.manage");
   const [uploading, setUploading] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [checking, setChecking] = useState(false);
   const [dropping, setDropping] = useState<SqlTable | null>(null);
   const d = database.data;
@@ -37,6 +39,7 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
     <>
       <p class="back"><a href={`${BASE}/sql-databases`} onClick={followLink}>{t("allDatabases")}</a></p>
       <PageHeader title={d?.name ?? t("title")}>
+        {manage && d?.canUpdate && <Button onClick={() => setEditing(true)}>{t("edit")}</Button>}
         {manage && d?.databaseType === "managed" && <Button variant="primary" onClick={() => setUploading(true)}>{t("addTable")}</Button>}
         {manage && d && d.databaseType !== "managed" && <Button busy={checking} onClick={check}>{t("checkConnection")}</Button>}
       </PageHeader>
@@ -50,6 +53,18 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
             {d.databaseUrl && <> · <code>{d.databaseUrl}</code></>}
           </p>
           {d.description && <p class="muted">{d.description}</p>}
+          <dl class="sql-facts small">
+            <dt>{t("assistants")}</dt>
+            <dd>{d.chatbots.map((b) => b.name).join(", ") || "—"}</dd>
+            <dt>{t("groupsColumn")}</dt>
+            <dd>{d.groups.map((g) => g.name).join(", ") || "—"}</dd>
+            {d.databaseType !== "managed" && (
+              <>
+                <dt>{t("includeTables")}</dt>
+                <dd>{d.includeTables?.tables.join(", ") || t("allTables")}</dd>
+              </>
+            )}
+          </dl>
           {d.errorMessage && <ErrorAlert error={d.errorMessage} />}
           <section aria-labelledby="tables-title" class="section">
             <h2 id="tables-title">{t("tables")}</h2>
@@ -81,6 +96,17 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
           </section>
           <AskSection database={d} />
         </>
+      )}
+      {editing && d && (
+        <DatabaseForm
+          database={d}
+          organizationId={organizationId}
+          onClose={() => setEditing(false)}
+          onSaved={(saved) => {
+            announce(t("saved", { name: saved.name }));
+            database.reload();
+          }}
+        />
       )}
       {uploading && d && (
         <TableUpload

@@ -19,23 +19,29 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
   const [page, setPage] = useState(1);
   const databases = useResource(() => listDatabases(page), [organizationId, page]);
   const manage = can("sql_database.manage");
-  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<SqlDatabaseItem | "new" | null>(null);
   const [deleting, setDeleting] = useState<SqlDatabaseItem | null>(null);
   const columns: Column<SqlDatabaseItem>[] = [
     { label: t("name"), rowHeader: true, cell: (d) => <a href={`${BASE}/sql-databases/${d.id}`} onClick={followLink}>{d.name}</a> },
     { label: t("databaseType"), cell: (d) => t(`type_${d.databaseType}`) },
     { label: t("status"), cell: (d) => <StatusBadge status={d.status} active={d.isActive} /> },
     { label: t("tables"), class: "wrap", cell: (d) => d.tables.map((x) => x.tableName).join(", ") || "—" },
+    { label: t("groupsColumn"), cell: (d) => d.groups.map((g) => g.name).join(", ") || "—" },
   ];
   if (manage)
     columns.push({
       label: t("actions"),
       hiddenLabel: true,
-      cell: (d) => d.canDelete && <div class="row-actions"><Button variant="danger" aria-label={t("deleteNamed", { name: d.name })} onClick={() => setDeleting(d)}>{t("delete")}</Button></div>,
+      cell: (d) => (
+        <div class="row-actions">
+          {d.canUpdate && <Button aria-label={t("editNamed", { name: d.name })} onClick={() => setEditing(d)}>{t("edit")}</Button>}
+          {d.canDelete && <Button variant="danger" aria-label={t("deleteNamed", { name: d.name })} onClick={() => setDeleting(d)}>{t("delete")}</Button>}
+        </div>
+      ),
     });
   return (
     <>
-      <PageHeader title={t("title")}>{manage && <Button variant="primary" onClick={() => setAdding(true)}>{t("addDatabase")}</Button>}</PageHeader>
+      <PageHeader title={t("title")}>{manage && <Button variant="primary" onClick={() => setEditing("new")}>{t("addDatabase")}</Button>}</PageHeader>
       <p class="muted">{t("intro")}</p>
       <h2 id="databases-title" class="sr-only">{t("title")}</h2>
       <ErrorAlert error={databases.error} />
@@ -49,10 +55,11 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
           <Pager page={page} count={databases.data.count} pageSize={20} onPage={setPage} />
         </>
       )}
-      {adding && (
+      {editing && (
         <DatabaseForm
+          database={editing === "new" ? undefined : editing}
           organizationId={organizationId}
-          onClose={() => setAdding(false)}
+          onClose={() => setEditing(null)}
           onSaved={(d) => {
             announce(t("saved", { name: d.name }));
             databases.reload();

@@ -1,0 +1,54 @@
+import type { ComponentChildren } from "preact";
+import { useId } from "preact/hooks";
+import { Loading } from "./alert";
+
+type IdName = { id: string; name: string };
+
+interface Props {
+  legend: string;
+  hint?: ComponentChildren;
+  /** The checkboxes' name in the form (their values are the ids). */
+  name: string;
+  options: IdName[] | undefined;
+  /** The record's current choice: ticked, and listed even when `options` lacks them. */
+  chosen?: IdName[];
+  /** Shown when there is nothing to choose from. */
+  empty: string;
+  loading?: boolean;
+  /** The API's message for this field, shown and read with the group. */
+  error?: string;
+}
+
+/** Records chosen by checkboxes (a record's groups, assistants, tools), read from the form as ids. */
+export function CheckList({ legend, hint, name, options, chosen = [], empty, loading, error }: Props) {
+  const id = useId();
+  const ticked = new Set(chosen.map((o) => o.id));
+  const shown = [...chosen, ...(options ?? []).filter((o) => !ticked.has(o.id))];
+  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <fieldset class={`check-list${error ? " invalid" : ""}`} aria-describedby={described}>
+      <legend>{legend}</legend>
+      {hint && <p class="hint" id={`${id}-hint`}>{hint}</p>}
+      {loading && !options ? (
+        <Loading />
+      ) : shown.length === 0 ? (
+        <p class="muted small">{empty}</p>
+      ) : (
+        <ul class="choices">
+          {shown.map((o) => (
+            <li key={o.id}>
+              <label>
+                <input type="checkbox" name={name} value={o.id} defaultChecked={ticked.has(o.id)} />
+                {o.name}
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && <p class="field-error" id={`${id}-error`}>{error}</p>}
+    </fieldset>
+  );
+}
+
+/** The ticked ids of a CheckList, as the API takes a list of records (`[{id}]`). */
+export const pickedIds = (form: FormData, name: string) => form.getAll(name).map((id) => ({ id: String(id) }));

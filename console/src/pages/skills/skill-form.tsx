@@ -1,0 +1,71 @@
+import { Button } from "../../components/button";
+import { CheckList } from "../../components/check-list";
+import { Dialog } from "../../components/dialog";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { TextAreaField, TextField } from "../../components/field";
+import { GroupPicker, pickedGroups } from "../../components/group-picker";
+import { t as common } from "../../components/strings";
+import { useResource } from "../../components/use-resource";
+import { useSubmit } from "../../components/use-submit";
+import { getSkill, toolChoices, updateSkill, type Skill } from "./api";
+import { t } from "./strings";
+
+/** Every setting of a skill (its package's files stay): saved as one PATCH, the API's errors at their fields. */
+export function SkillForm({ id, organizationId, onClose, onSaved }: { id: string; organizationId: string; onClose: () => void; onSaved: (s: Skill) => void }) {
+  const skill = useResource(() => getSkill(id), [id]);
+  const tools = useResource(toolChoices, [organizationId]);
+  const s = skill.data;
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    const text = (name: string) => String(form.get(name) ?? "");
+    const saved = await updateSkill(id, {
+      name: text("name"),
+      description: text("description"),
+      whenToUse: text("whenToUse"),
+      instructions: text("instructions"),
+      attachedToolIds: form.getAll("attachedToolIds").map(String),
+      groups: pickedGroups(form),
+    });
+    onSaved(saved);
+    onClose();
+  });
+  const err = (name: string) => problem?.field(name);
+  return (
+    <Dialog
+      title={t("editSkill")}
+      open
+      onClose={onClose}
+      footer={
+        s && (
+          <>
+            <Button onClick={onClose}>{common("cancel")}</Button>
+            <Button type="submit" form="skill-form" variant="primary" busy={busy}>{t("save")}</Button>
+          </>
+        )
+      }
+    >
+      <ErrorAlert error={skill.error} />
+      {!s ? (
+        skill.loading && <Loading />
+      ) : (
+        <form id="skill-form" onSubmit={submit} class="stack">
+          <TextField label={t("name")} name="name" required maxLength={200} defaultValue={s.name} hint={t("nameHint")} error={err("name")} />
+          <TextAreaField label={t("description")} name="description" rows={2} required maxLength={10000} defaultValue={s.description} error={err("description")} />
+          <TextField label={t("whenToUse")} name="whenToUse" maxLength={2000} defaultValue={s.whenToUse} hint={t("whenToUseHint")} error={err("whenToUse")} />
+          <TextAreaField label={t("instructions")} name="instructions" rows={10} maxLength={200000} defaultValue={s.instructions} hint={t("instructionsHint")} error={err("instructions")} />
+          <CheckList
+            legend={t("attachedTools")}
+            hint={t("toolsHint")}
+            name="attachedToolIds"
+            options={tools.data}
+            chosen={s.attachedTools.map((tool) => ({ id: tool.id, name: tool.displayName }))}
+            loading={tools.loading}
+            empty={tools.error ? t("toolsUnavailable") : t("noTools")}
+            error={err("attachedToolIds")}
+          />
+          <GroupPicker organizationId={organizationId} chosen={s.groups} error={err("groups")} />
+          {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
+        </form>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,95 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { Bindings } from "../../../src/env";
+import { inboxEventsObject, type InboxEvent } from "../../../src/services/inbox-events";
+import { call, seedMember, seedOwner, type Actor, type Settings } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { liveEvents } from "../../support/sse";
+import { ORIGIN, signIn, withPassword } from "../sessions/fixtures";
+
+// The stream asks again whether its reader may read it every INBOX_STREAM_RECHECK_MS (30 s in a
+// deployment); these streams are opened with a worker set to ask every 100 ms.
+const FAST: Settings = { INBOX_STREAM_RECHECK_MS: "100" };
+
+type Request = (path: string) => Promise<Response>;
+const byKey = (actor: Actor): Request => (path) => actor.fetch("GET", path, undefined, { settings: FAST });
+
+/** The organization's live inbox stream, once subscribed; `subscribers` is what its `ready` event counted. */
+async function subscribe(get: Request, organizationId: string) {
+  const res = await get(`/organizations/${organizationId}/conversation-events/`);
+  expect(res.status, res.ok ? "" : await res.clone().text()).toBe(200);
+  const events = liveEvents(res);
+  const ready = await events.next();
+  expect(ready.event).toBe("ready");
+  return { ...events, subscribers: ready.data.subscribers as number };
+}
+
+/** The stream's last event is `event: error` with `code`, and then it ends. */
+async function expectEnded(events: Awaited<ReturnType<typeof subscribe>>, code: string) {
+  const end = await events.next((e) => e.event === "error");
+  expect(end.data).toMatchObject({ code, detail: expect.any(String) });
+  await expect(events.next()).rejects.toThrow("the stream ended");
+  return end.data.detail as string;
+}
+
+/** A completion in the organization; the stream sees its conversation created. */
+async function someTraffic(owner: Actor, events: Awaited<ReturnType<typeof subscribe>>) {
+  const bot = await createChatbot(owner);
+  const { conversationId } = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } })).json()) as { conversationId: string };
+  const created = await events.next((e) => e.event === "conversation.created");
+  expect((created.data.conversation as { id: string }).id).toBe(conversationId);
+}
+
+describe("conversation-events/ ends when its reader's access does", () => {
+  it("stays open while the member keeps conversation.view", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["conversation.view"]);
+    const events = await subscribe(byKey(viewer), owner.organizationId);
+    await new Promise((r) => setTimeout(r, 500)); // several checks pass
+    await someTraffic(owner, events);
+    await events.close();
+  });
+
+  it("the member's group loses conversation.view: permission_denied, and the hub drops the stream", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["conversation.view"]);
+    const events = await subscribe(byKey(viewer), owner.organizationId);
+    await someTraffic(owner, events);
+    const res = await owner.fetch("PATCH", `/organizations/${owner.organizationId}/groups/${viewer.groupId}/`, { permissions: [] });
+    expect(res.status, await res.text()).toBe(200);
+    expect(await expectEnded(events, "permission_denied")).toContain("conversation.view");
+    // The ended stream is no longer a subscriber of the organization's hub: the runtime passes the
+    // cancel on to the hub's side when the hub next writes to it (as for any reader that went away).
+    const hub = inboxEventsObject(env as unknown as Bindings, owner.organizationId);
+    await expect.poll(async () => (await hub.publish([{ event: "conversation.updated", data: { conversation: { id: "probe" } } } as InboxEvent]), hub.publish([]))).toBe(0);
+  });
+
+  it("the member is removed from the organization: permission_denied", async () => {
+    const owner = await seedOwner();
+    const viewer = await seedMember(owner, ["conversation.view"]);
+    const events = await subscribe(byKey(viewer), owner.organizationId);
+    expect((await owner.fetch("DELETE", `/organizations/${owner.organizationId}/members/${viewer.memberId}/`)).status).toBe(204);
+    expect(await expectEnded(events, "permission_denied")).toContain("no longer a member");
+  });
+
+  it("the API key it was opened with is revoked: not_authenticated", async () => {
+    const owner = await seedOwner();
+    const events = await subscribe(byKey(owner), owner.organizationId);
+    const { results: [key] } = (await (await owner.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] };
+    expect((await owner.fetch("DELETE", `/api-keys/${key.id}/`)).status).toBe(204);
+    expect(await expectEnded(events, "not_authenticated")).toContain("API key");
+  });
+
+  it("the console session it was opened with is signed out: not_authenticated; another session's stream goes on", async () => {
+    const owner = await withPassword(await seedOwner());
+    const [leaving, staying] = await Promise.all([signIn({ email: owner.email, password: "correct horse battery" }), signIn({ email: owner.email, password: "correct horse battery" })]);
+    const byCookie = (cookie: string): Request => (path) => call("GET", `/api/v1${path}`, undefined, { Cookie: `console_session=${cookie}` }, FAST);
+    const gone = await subscribe(byCookie(leaving.cookie), owner.organizationId);
+    const kept = await subscribe(byCookie(staying.cookie), owner.organizationId);
+    const out = await call("DELETE", "/api/v1/auth/sessions/current/", undefined, { Cookie: `console_session=${leaving.cookie}`, Origin: ORIGIN });
+    expect(out.status).toBe(204);
+    expect(await expectEnded(gone, "not_authenticated")).toContain("console session");
+    await someTraffic(owner, kept);
+    await kept.close();
+  });
+});
