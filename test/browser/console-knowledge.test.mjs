@@ -162,13 +162,17 @@ describe("Knowledge bases in Chromium", () => {
   it("uploads two files from the keyboard alone: the drop zone's file button opens the chooser, a progress bar each, both ingestions followed", async () => {
     const kb = await seededBase("Keyboard uploads");
     const { context, page, errors } = await ownerOn(`/knowledge-bases/${kb.id}`);
+    // Listening from the start: Playwright intercepts the browser's file chooser only once it has
+    // told Chromium to, which a listener added just before the key press may not have done yet.
+    const choosers = [];
+    page.on("filechooser", (chooser) => choosers.push(chooser));
     const button = page.getByLabel("Files to upload");
     await button.waitFor();
     await tabTo(page, button);
-    const chooser = page.waitForEvent("filechooser");
     await page.keyboard.press("Enter");
+    await expect.poll(() => choosers.length).toBe(1);
     const files = Object.entries(ARTICLES).map(([name, text]) => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) }));
-    await (await chooser).setFiles(files);
+    await choosers[0].setFiles(files);
     for (const name of Object.keys(ARTICLES)) {
       const bar = page.getByRole("progressbar", { name: `Upload of ${name}` });
       await expect.poll(() => bar.evaluate((el) => el.value)).toBe(1);
@@ -176,9 +180,9 @@ describe("Knowledge bases in Chromium", () => {
     }
     // Space opens it too; cancelling the chooser uploads nothing.
     await expect.poll(() => button.evaluate((el) => el === document.activeElement)).toBe(true);
-    const again = page.waitForEvent("filechooser");
     await page.keyboard.press("Space");
-    await (await again).setFiles([]);
+    await expect.poll(() => choosers.length).toBe(2);
+    await choosers[1].setFiles([]);
     expect(await page.locator(".kb-upload").count()).toBe(2);
     const listed = await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" });
     expect(listed.results.map((f) => [f.filename, f.status]).sort()).toEqual([["refunds.txt", "done"], ["shipping.md", "done"]]);

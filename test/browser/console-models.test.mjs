@@ -152,8 +152,10 @@ describe("Models and API keys in Chromium", () => {
     await press(dialog(page).getByRole("button", { name: "Copy" }));
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await press(dialog(page).getByRole("button", { name: "Done" }));
+    await dialog(page).waitFor({ state: "detached" });
     await page.getByRole("row", { name: /Keyboard key/ }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Create API key");
+    // The focus is back on the button that opened the dialog.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Create API key");
     const withKey = () => fetch(`${app.base}/api/v1/users/current/`, { headers: { Authorization: `Api-Key ${secret}` } }).then((r) => r.status);
     expect(await withKey()).toBe(200);
 
