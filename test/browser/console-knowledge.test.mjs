@@ -1,9 +1,12 @@
 // The console's "Knowledge bases" page in Chromium against `wrangler dev`: signed in with a password,
 // a knowledge base created, two files dropped at once (a progress bar each, then both ingestions
-// followed to the end, and a broken one failing with its reason), an FAQ added with the mouse and one
-// with the keyboard alone, the search tester ranking the FAQ first with its terms marked, FAQs
-// imported from a CSV and an XLSX file, a text node edited and deleted, the settings changed; a member who may only look sees no
-// controls and the API refuses them anyway; axe-core in both themes; the screenshots of docs/console/.
+// followed to the end, and a broken one failing with its reason), two files uploaded from the
+// keyboard alone (the drop zone's file button and the browser's file chooser), an FAQ added with the
+// mouse and one with the keyboard alone, the search tester ranking the FAQ first with its terms marked,
+// driven from the keyboard alone, and by every method (vector; hybrid with and without rerank: the
+// score the API gives shown per result), FAQs imported from a CSV and an XLSX file, a text node edited
+// and deleted, the settings changed; a member who may only look sees no controls and the API refuses
+// them anyway; axe-core in both themes; the screenshots of docs/console/ (files, FAQs, text nodes, search).
 import writeXlsxFile from "write-excel-file/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, openPage, PASSWORD, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, ownerOn as ownerOnPage, dialog, tabTo } from "./console-helpers.mjs";
@@ -85,6 +88,17 @@ describe("Knowledge bases in Chromium", () => {
         await page.locator(".kb-result mark").first().waitFor();
       },
     });
+    // Last, so the pictures above stay as they were: the FAQs tab shows labels (one FAQ with two), the text nodes tab a file's passages.
+    const labels = await Promise.all(["Payments", "Shipping"].map((name) => app.server.api(`/knowledge-bases/${kb.id}/labels/`, { body: { name } })));
+    await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: "How fast is express shipping?", answer: "Express parcels arrive the next working day.", labels: labels.map(({ id }) => ({ id })) } });
+    await screenshots(app.browser, app.base, `/console/knowledge-bases/${kb.id}/faqs`, "knowledge-faqs", {
+      signIn,
+      act: (page) => page.locator("tbody tr").nth(1).waitFor(),
+    });
+    await screenshots(app.browser, app.base, `/console/knowledge-bases/${kb.id}/text-nodes`, "knowledge-text-nodes", {
+      signIn,
+      act: (page) => page.locator("tbody tr").first().waitFor(),
+    });
   });
 
   it("signs in with a password, creates a knowledge base, uploads two dropped files with a progress bar each and follows both ingestions; adds an FAQ and finds it first, highlighted", async () => {
@@ -141,6 +155,107 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByLabel("Method").selectOption("keyword");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await expect.poll(() => page.locator(".kb-result").first().locator(".badge").textContent()).toBe("FAQ");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("uploads two files from the keyboard alone: the drop zone's file button opens the chooser, a progress bar each, both ingestions followed", async () => {
+    const kb = await seededBase("Keyboard uploads");
+    const { context, page, errors } = await ownerOn(`/knowledge-bases/${kb.id}`);
+    // Listening from the start: Playwright intercepts the browser's file chooser only once it has
+    // told Chromium to, which a listener added just before the key press may not have done yet.
+    const choosers = [];
+    page.on("filechooser", (chooser) => choosers.push(chooser));
+    const button = page.getByLabel("Files to upload");
+    await button.waitFor();
+    await tabTo(page, button);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => choosers.length).toBe(1);
+    const files = Object.entries(ARTICLES).map(([name, text]) => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) }));
+    await choosers[0].setFiles(files);
+    for (const name of Object.keys(ARTICLES)) {
+      const bar = page.getByRole("progressbar", { name: `Upload of ${name}` });
+      await expect.poll(() => bar.evaluate((el) => el.value)).toBe(1);
+      await page.getByRole("row", { name: new RegExp(name) }).getByText("Done", { exact: true }).waitFor({ timeout: 60_000 });
+    }
+    // Space opens it too; cancelling the chooser uploads nothing.
+    await expect.poll(() => button.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press("Space");
+    await expect.poll(() => choosers.length).toBe(2);
+    await choosers[1].setFiles([]);
+    expect(await page.locator(".kb-upload").count()).toBe(2);
+    const listed = await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" });
+    expect(listed.results.map((f) => [f.filename, f.status]).sort()).toEqual([["refunds.txt", "done"], ["shipping.md", "done"]]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the search tester from the keyboard alone: query, method, rerank, then the ranked results with a score each", async () => {
+    const kb = await seededBase("Keyboard search", { files: ARTICLES, faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }] });
+    const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/search`);
+    await page.getByLabel("Query").waitFor();
+    await tabTo(page, page.getByLabel("Query"));
+    await page.keyboard.type("refund gift card");
+    await page.keyboard.press("Tab");
+    // The method: Hybrid, Keyword, Vector; arrows change a closed select.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(await page.getByLabel("Method").getAttribute("id"));
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => page.getByLabel("Method").inputValue()).toBe("vector");
+    // Rerank applies to hybrid only: back to it, then the checkbox.
+    await page.keyboard.press("Home");
+    await expect.poll(() => page.getByLabel("Method").inputValue()).toBe("hybrid");
+    const rerank = page.getByLabel("Rerank the results");
+    const before = await rerank.isChecked();
+    await tabTo(page, rerank);
+    await page.keyboard.press("Space");
+    expect(await rerank.isChecked()).toBe(!before);
+    const sent = page.waitForRequest((r) => r.url().includes(`/knowledge-bases/${kb.id}/search/`));
+    await tabTo(page, page.getByRole("button", { name: "Search", exact: true }));
+    await page.keyboard.press("Enter");
+    expect((await sent).postDataJSON()).toEqual({ query: "refund gift card", searchMethod: "hybrid", enableRerank: !before });
+    const results = page.locator(".kb-result");
+    await results.first().waitFor();
+    expect(await results.first().textContent()).toContain("gift card");
+    expect(await results.locator(".kb-score").count()).toBe(await results.count());
+    await context.close();
+  });
+
+  it("searches by vector, and by hybrid with and without rerank: each result shows the score the API gives, and rerank changes them", async () => {
+    const kb = await seededBase("Methods", { files: ARTICLES, faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }] });
+    const query = "refund to the gift card";
+    const scoresOf = async (searchMethod, enableRerank) =>
+      (await app.server.api(`/knowledge-bases/${kb.id}/search/?pageSize=100`, { body: { query, searchMethod, enableRerank } })).results.map((r) => r.score.toFixed(3));
+    const { context, page, errors } = await ownerOn(`/knowledge-bases/${kb.id}/search`);
+    const shown = async () => {
+      const heads = await page.locator(".kb-result .kb-score").allTextContents();
+      return heads.map((h) => h.replace(/^Score /, ""));
+    };
+    const search = async (method, rerank) => {
+      await page.getByLabel("Method").selectOption(method);
+      if (rerank !== undefined) await page.getByLabel("Rerank the results").setChecked(rerank);
+      const answered = page.waitForResponse((r) => r.url().includes(`/knowledge-bases/${kb.id}/search/`));
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await (await answered).finished();
+      await page.locator(".kb-result").first().waitFor();
+    };
+    await page.getByLabel("Query").fill(query);
+
+    await search("vector");
+    expect(await page.getByLabel("Rerank the results").isDisabled()).toBe(true);
+    const vector = await scoresOf("vector");
+    expect(vector.length).toBeGreaterThan(0);
+    await expect.poll(shown).toEqual(vector);
+
+    await search("hybrid", true);
+    const reranked = await scoresOf("hybrid", true);
+    await expect.poll(shown).toEqual(reranked);
+    await search("hybrid", false);
+    const fused = await scoresOf("hybrid", false);
+    await expect.poll(shown).toEqual(fused);
+    // The built-in reranker rescores the fused list: the scores differ, and the page shows each.
+    expect(reranked).not.toEqual(fused);
+    for (const score of await shown()) expect(score).toMatch(/^(0|1)\.\d{3}$/);
     expect(errors).toEqual([]);
     await context.close();
   });

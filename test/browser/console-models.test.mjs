@@ -1,11 +1,12 @@
 // The console's "Models and API keys" page in Chromium against `wrangler dev`: an OpenAI-compatible
 // model (the in-test upstream) added, tested, changed and deleted, with the API's field errors at
 // their fields; an API key created (the secret shown once, copied) and revoked; a console session
-// revoked from the list; axe-core in both themes with the dialogs open; the screenshots of
-// docs/console/ (sign-in and this page, in light, dark, phone and zh-TW).
+// revoked from the list; a model added and tested, a key created, copied and revoked from the
+// keyboard alone; axe-core in both themes with the dialogs open; the screenshots of docs/console/
+// (sign-in and this page, in light, dark, phone and zh-TW).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstream, UPSTREAM_API_KEY } from "../support/openai-upstream.mjs";
-import { axeViolations, openPage, screenshots, sessionCookie, signInContext, startConsole, dialog, ownerOn } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, sessionCookie, signInContext, startConsole, dialog, ownerOn, tabTo } from "./console-helpers.mjs";
 
 let app, upstream;
 
@@ -111,6 +112,58 @@ describe("Models and API keys in Chromium", () => {
     await dialog(page).getByRole("button", { name: "Revoke" }).click();
     await page.getByRole("row", { name: /CRM sync/ }).getByText("Revoked").waitFor();
     await expect.poll(withKey).toBe(401);
+    await context.close();
+  });
+
+  it("from the keyboard alone: adds a model and tests it, creates an API key (shown once, copied) and revokes it", async () => {
+    const { context, page, errors } = await ownerOnPage();
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    const press = async (locator, key = "Enter") => {
+      await tabTo(page, locator, 120);
+      await page.keyboard.press(key);
+    };
+    await page.getByRole("button", { name: "Add model" }).waitFor();
+    await press(page.getByRole("button", { name: "Add model" }));
+    await tabTo(page, dialog(page).getByLabel("Name", { exact: true }));
+    await page.keyboard.type("Keyboard GPT");
+    await tabTo(page, dialog(page).getByLabel("Model name at the provider"));
+    await page.keyboard.type("gpt-keys");
+    await tabTo(page, dialog(page).getByLabel("Endpoint URL"));
+    await page.keyboard.type(`${upstream.url}/v1`);
+    await tabTo(page, dialog(page).getByLabel("API key of the provider"));
+    await page.keyboard.type(UPSTREAM_API_KEY);
+    await press(dialog(page).getByRole("button", { name: "Add" }));
+    await dialog(page).waitFor({ state: "detached" });
+    const row = page.getByRole("row", { name: /Keyboard GPT/ });
+    await row.waitFor();
+    await press(page.getByRole("button", { name: "Test connection of Keyboard GPT" }));
+    await row.getByText(/^Works · \d+ ms$/).waitFor();
+    const models = await app.server.api("/large-language-models/", { method: "GET" });
+    expect(models.results.find((m) => m.name === "Keyboard GPT")).toMatchObject({ provider: "openai_compatible", modelName: "gpt-keys", baseUrl: `${upstream.url}/v1` });
+
+    await press(page.getByRole("button", { name: "Create API key" }));
+    await tabTo(page, dialog(page).getByLabel("Name", { exact: true }));
+    await page.keyboard.type("Keyboard key");
+    await press(dialog(page).getByRole("button", { name: "Create" }));
+    const secretField = dialog(page).getByLabel("API key");
+    await secretField.waitFor();
+    const secret = await secretField.inputValue();
+    expect(secret).toMatch(/^ak_[0-9A-Za-z]{40}$/);
+    await press(dialog(page).getByRole("button", { name: "Copy" }));
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await press(dialog(page).getByRole("button", { name: "Done" }));
+    await dialog(page).waitFor({ state: "detached" });
+    await page.getByRole("row", { name: /Keyboard key/ }).waitFor();
+    // The focus is back on the button that opened the dialog.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Create API key");
+    const withKey = () => fetch(`${app.base}/api/v1/users/current/`, { headers: { Authorization: `Api-Key ${secret}` } }).then((r) => r.status);
+    expect(await withKey()).toBe(200);
+
+    await press(page.getByRole("button", { name: "Revoke Keyboard key" }));
+    await press(dialog(page).getByRole("button", { name: "Revoke" }));
+    await page.getByRole("row", { name: /Keyboard key/ }).getByText("Revoked").waitFor();
+    await expect.poll(withKey).toBe(401);
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -1,9 +1,10 @@
 // The operator console's shell in Chromium against `wrangler dev`: sign-in with a password and
-// from the keyboard alone, sign-out (after which the old cookie is refused), the organization
-// switcher, a member who lacks a permission (no controls, and the API refuses anyway), the
-// browser's language, deep links and reloads, the CSP, and axe-core on the sign-in page.
+// from the keyboard alone, sign-out with the mouse and from the keyboard alone (after which the old
+// cookie is refused), the organization switcher, a member who lacks a permission (no controls, and
+// the API refuses anyway), the browser's language, deep links and reloads, the CSP, and axe-core on
+// the sign-in page.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, sessionCookie, signInContext, signInWithPassword, startConsole, PASSWORD } from "./console-helpers.mjs";
+import { axeViolations, openPage, sessionCookie, signInContext, signInWithPassword, startConsole, tabTo, DESKTOP, PASSWORD, PHONE } from "./console-helpers.mjs";
 
 let app;
 /** A registered user (with their own organization) who is also a member of the owner's, in a group with chatbot.manage only. */
@@ -98,6 +99,21 @@ describe("the console shell in Chromium", () => {
     const after = await raw("/users/current/", cookie);
     expect(after.status).toBe(401);
     expect((await after.json()).code).toBe("not_authenticated");
+    await context.close();
+  });
+
+  it.each([["desktop", DESKTOP], ["phone", PHONE]])("signs out from the keyboard alone (%s): the banner's Sign out button, and the old cookie no longer works", async (_, viewport) => {
+    const { context, page } = await openPage(app.browser, { viewport });
+    await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
+    const cookie = await sessionCookie(context);
+    const signOut = page.getByRole("button", { name: "Sign out" });
+    await tabTo(page, signOut);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
+    // The focus is in the form again, ready for the next sign-in.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("email");
+    expect(await sessionCookie(context)).toBeUndefined();
+    expect((await raw("/users/current/", cookie)).status).toBe(401);
     await context.close();
   });
 

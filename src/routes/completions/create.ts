@@ -9,6 +9,7 @@ import { conversationObject, newConversation, newConversationId, type Conversati
 import { notAContact } from "../../services/contacts";
 import { interruptible, SSE_HEADERS } from "../../services/sse";
 import { MessageFields, MessageSchema } from "../messages/schema";
+import { CompletionStreamEvent } from "./stream-events";
 import { QueryMetadataSchema } from "../contacts/schema";
 import type { QueryMetadata } from "../../services/query-scope";
 import { answerFirstTurn, answersWithoutObject, type TurnResult } from "../../services/turns";
@@ -51,12 +52,13 @@ const route = createRoute({
   description:
     "Requires `conversation.manage` and access to the assistant. Streaming (`isStreaming`): `text/event-stream` of " +
     '`data: {"conversationId","messageId","content":"<delta>","done":false}`, ending with `done: true` and the stored `message`; ' +
-    "failures after the stream started are `event: error` with `{detail, code}`; a `: ping` comment every 10 s.",
+    "in agent mode `event: tool_call` and `event: tool_result` as tools run; failures after the stream started are `event: error` with `{detail, code}`; " +
+    "a `: ping` comment every 10 s. The `text/event-stream` schema gives each event's `data`.",
   request: { params: z.object({ chatbotId: uuidParam("chatbotId", "Assistant id") }), headers: IdempotencyHeaders, ...jsonBody(Completion) },
   responses: {
     200: {
       description: "The reply, or an event stream when streaming",
-      content: { "application/json": { schema: Reply }, "text/event-stream": { schema: z.string().openapi({ example: 'data: {"content":"We","done":false}' }) } },
+      content: { "application/json": { schema: Reply }, "text/event-stream": { schema: CompletionStreamEvent } },
     },
     ...errorResponses(400, 403, 404, 409, 422, 502),
   },

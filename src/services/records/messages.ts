@@ -1,7 +1,10 @@
 import { ms } from "../../lib/time";
 import type { MessageRow } from "../conversations";
+import type { CitedPassageNode } from "../retrieval";
 
 type Json = Record<string, unknown>;
+/** A passage a reply was given: written only by replies, from their retrieved passages (services/replies.ts, agent/). */
+export type CitationNodeRecord = { node: CitedPassageNode; score: number; displayScore: number };
 
 /** The message record of CONTRACT section 7, as routes, the conversation object and webhooks give it. */
 export interface MessageRecord {
@@ -16,7 +19,7 @@ export interface MessageRecord {
   feedback: string | null;
   attachments: Json[];
   citations: Json[];
-  citationNodes: Json[];
+  citationNodes: CitationNodeRecord[];
   canvas: Json | null;
   metadata: Json;
   queryMetadata: Json | null;
@@ -30,15 +33,16 @@ export const messageRecord = (m: MessageRow): MessageRecord => ({
   id: m.id,
   conversation: m.conversationId,
   sequence: m.sequence,
-  sender: { id: m.senderId, name: m.senderName, avatar: m.senderAvatar },
+  // A reply row built by the conversation object lacks the columns it leaves empty (avatar, feedback): the record has them, null.
+  sender: { id: m.senderId, name: m.senderName, avatar: m.senderAvatar ?? null },
   senderType: m.senderType,
   type: m.type,
   content: m.content,
   contentPayload: m.contentPayload ?? null,
-  feedback: m.feedback,
+  feedback: m.feedback ?? null,
   attachments: m.attachments ?? [],
   citations: m.citations ?? [],
-  citationNodes: m.citationNodes ?? [],
+  citationNodes: (m.citationNodes ?? []) as CitationNodeRecord[],
   canvas: m.canvas ?? null,
   metadata: m.metadata ?? {},
   queryMetadata: m.queryMetadata ?? null,

@@ -6,10 +6,27 @@ import type { Passage } from "../llm/types";
 import { queryScope, type QueryMetadata } from "../query-scope";
 import { searchKnowledge, type SearchHit } from "./search";
 
+/** A passage as a message's `citationNodes[].node` shows it (the API's CitedPassage schema). */
+export type CitedPassageNode = {
+  id: string;
+  type: SearchHit["type"];
+  text: string;
+  knowledgeBase: SearchHit["knowledgeBase"];
+  knowledgeBaseFile: { id: string; filename: string } | null;
+  chatbotFile: string | null;
+  filename: string | null;
+  pageNumber: number | null;
+  pageStart: number | null;
+  pageEnd: number | null;
+  startCharIdx: number | null;
+  endCharIdx: number | null;
+  faq: SearchHit["faq"];
+};
+
 /** What a reply may cite: the passage for the model plus what the message record shows. */
 export interface RetrievedPassage extends Passage {
   score: number;
-  node: Record<string, unknown>;
+  node: CitedPassageNode;
   file: Record<string, unknown> | null;
 }
 

@@ -3,7 +3,7 @@ import { ApiProblem, api, unwrap, type Schemas } from "../../api/client";
 export type Assistant = Schemas["Assistant"];
 export type AssistantWrite = Schemas["AssistantWrite"];
 export type AssistantPatch = Schemas["AssistantPatch"];
-export type IdName = { id: string; name: string };
+export type IdName = Schemas["IdName"];
 
 export const REPLY_MODES = ["normal", "template", "hybrid", "workflow", "agent"] as const;
 export const OUTPUT_MODES = ["text", "json_schema"] as const;

@@ -5,23 +5,13 @@ import { readEvents } from "../../../../widget/src/sse";
 import { ApiProblem, api, unwrap, type Schemas } from "../../api/client";
 
 type Message = Schemas["Message"];
+type Ids = "conversationId" | "messageId";
 
-export interface ToolCall {
-  id: string;
-  name: string;
-  input: unknown;
-  status?: string;
-  output?: unknown;
-  error?: string | null;
-  durationMs?: number;
-}
+/** A tool call as the panel shows it: its `tool_call` event, completed by its `tool_result` (or the stored reply's). */
+export type ToolCall = Omit<Schemas["ToolCallEvent"], Ids> & Partial<Omit<Schemas["ToolResultEvent"], keyof Schemas["ToolCallEvent"]>>;
 
-export interface Citation {
-  title: string;
-  knowledgeBase: string | null;
-  passage: string;
-  score: number | null;
-}
+/** A passage the reply drew on, as the stored message lists it. */
+export type Citation = Schemas["CitationNode"];
 
 export interface Turn {
   question: string;
@@ -38,31 +28,7 @@ export interface Turn {
 
 export const newTurn = (question: string): Turn => ({ question, answer: "", state: "streaming", toolCalls: [], citations: [], usage: null, firstTokenMs: null, totalMs: null });
 
-const str = (v: unknown) => (typeof v === "string" ? v : "");
-
-/** The passages the reply drew on (`citationNodes`), best first, as the panel shows them. */
-export function citationsOf(message: Message): Citation[] {
-  return message.citationNodes.map((c) => {
-    const node = (c.node ?? {}) as Record<string, unknown>;
-    const faq = node.faq as { question?: string; answer?: string } | null | undefined;
-    const base = node.knowledgeBase as { name?: string } | null | undefined;
-    return {
-      title: str(faq?.question) || str(node.filename) || str((node.knowledgeBaseFile as { filename?: string } | null)?.filename),
-      knowledgeBase: str(base?.name) || null,
-      passage: faq ? `${str(faq.question)}\n${str(faq.answer)}` : str(node.text),
-      score: typeof c.score === "number" ? c.score : null,
-    };
-  });
-}
-
-function toolCallOf(data: Record<string, unknown>): ToolCall {
-  return {
-    id: str(data.id) || str(data.callId),
-    name: str(data.displayName) || str(data.name),
-    input: data.input,
-    ...(data.status !== undefined ? { status: str(data.status), output: data.output, error: (data.error as string | null) ?? null, durationMs: Number(data.durationMs) || 0 } : {}),
-  };
-}
+const withoutIds = ({ conversationId: _c, messageId: _m, ...call }: Schemas["ToolCallEvent"] | Schemas["ToolResultEvent"]): ToolCall => call;
 
 /**
  * Asks `content` in `conversation` (null: a new one) and reports the turn as it grows through
@@ -82,23 +48,31 @@ export async function ask(assistantId: string, conversation: string | null, cont
         signal,
       }),
     );
+    // Each event's `data` is typed by the document's schema for its event name (the route's text/event-stream schema).
     await readEvents(body as unknown as ReadableStream<BufferSource>, (_id, event, data) => {
-      if (event === "error") throw new ApiProblem(502, str(data.detail) || "The reply failed.", str(data.code) || "error");
-      conversationId = str(data.conversationId) || conversationId;
-      if (event === "tool_call") change({ toolCalls: [...turn.toolCalls, toolCallOf(data)] });
-      else if (event === "tool_result") {
-        const result = toolCallOf(data);
-        const known = turn.toolCalls.some((c) => c.id === result.id);
-        change({ toolCalls: known ? turn.toolCalls.map((c) => (c.id === result.id ? result : c)) : [...turn.toolCalls, result] });
-      } else if (event === "message" && data.done) {
-        const message = data.message as Message | null;
+      if (event === "error") {
+        const failure = data as Schemas["CompletionStreamError"];
+        throw new ApiProblem(502, failure.detail || "The reply failed.", failure.code || "error");
+      }
+      if (event === "tool_call" || event === "tool_result") {
+        const call = withoutIds(data as Schemas["ToolCallEvent"] | Schemas["ToolResultEvent"]);
+        conversationId = (data as Schemas["ToolCallEvent"]).conversationId || conversationId;
+        const known = turn.toolCalls.some((c) => c.id === call.id);
+        return change({ toolCalls: known ? turn.toolCalls.map((c) => (c.id === call.id ? call : c)) : [...turn.toolCalls, call] });
+      }
+      if (event !== "message") return;
+      const chunk = data as Schemas["CompletionChunk"];
+      conversationId = chunk.conversationId || conversationId;
+      if (chunk.done) {
         const totalMs = Math.round(performance.now() - started);
         // No message: the conversation is with a human agent, and the assistant does not answer.
-        if (!message) return change({ state: "human", totalMs });
-        const calls = ((message.contentPayload?.toolCalls ?? []) as Record<string, unknown>[]).map(toolCallOf);
-        change({ state: "done", answer: message.content, citations: citationsOf(message), usage: message.usage, toolCalls: calls.length ? calls : turn.toolCalls, totalMs });
-      } else if (event === "message" && str(data.content)) {
-        change({ answer: turn.answer + str(data.content), firstTokenMs: turn.firstTokenMs ?? Math.round(performance.now() - started) });
+        if (!chunk.message) return change({ state: "human", totalMs });
+        const message = chunk.message;
+        // An agent reply's contentPayload.toolCalls: ToolResultEvent's fields without the ids (the document says so).
+        const calls = (message.contentPayload?.toolCalls ?? []) as ToolCall[];
+        change({ state: "done", answer: message.content, citations: message.citationNodes, usage: message.usage, toolCalls: calls.length ? calls : turn.toolCalls, totalMs });
+      } else if (chunk.content) {
+        change({ answer: turn.answer + chunk.content, firstTokenMs: turn.firstTokenMs ?? Math.round(performance.now() - started) });
       }
     });
   } catch (err) {

@@ -1,8 +1,13 @@
 import { Markdown } from "../../components/markdown";
-import type { Turn } from "./try-it-stream";
+import type { Citation, Turn } from "./try-it-stream";
 import { t } from "./strings";
 
 const json = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
+
+/** A source's title: the FAQ's question, else its file's name. */
+const titleOf = ({ node }: Citation) => node.faq?.question || node.filename || node.knowledgeBaseFile?.filename || "";
+/** A source's passage: the FAQ whole, else the text node's text. */
+const passageOf = ({ node }: Citation) => (node.faq ? `${node.faq.question}\n${node.faq.answer}` : node.text);
 
 /** One question and the assistant's reply: the streamed text, then its tool calls, sources, tokens and timings. */
 export function TurnView({ turn, assistantName }: { turn: Turn; assistantName: string }) {
@@ -28,11 +33,11 @@ export function TurnView({ turn, assistantName }: { turn: Turn; assistantName: s
                 <li key={i}>
                   <details>
                     <summary>
-                      <span class="source-title">{c.title || t("untitled")}</span>
-                      {c.knowledgeBase && <span class="muted small"> · {c.knowledgeBase}</span>}
-                      {c.score !== null && <span class="muted small"> · {t("score", { score: Math.round(c.score * 100) })}</span>}
+                      <span class="source-title">{titleOf(c) || t("untitled")}</span>
+                      {c.node.knowledgeBase?.name && <span class="muted small"> · {c.node.knowledgeBase.name}</span>}
+                      <span class="muted small"> · {t("score", { score: Math.round(c.score * 100) })}</span>
                     </summary>
-                    <blockquote class="passage">{c.passage}</blockquote>
+                    <blockquote class="passage">{passageOf(c)}</blockquote>
                   </details>
                 </li>
               ))}
@@ -58,7 +63,7 @@ function ToolCalls({ turn }: { turn: Turn }) {
         <li key={call.id}>
           <details>
             <summary>
-              {t("toolCall", { name: call.name })}{" "}
+              {t("toolCall", { name: call.displayName || call.name })}{" "}
               <span class={`status ${call.status === "success" ? "ok" : call.status ? "failed" : "muted"}`}>
                 {call.status ? t("toolStatus", { status: call.status, ms: call.durationMs ?? 0 }) : t("running")}
               </span>

@@ -11,13 +11,10 @@ export type Label = Schemas["KnowledgeBaseLabel"];
 export type SearchResult = Schemas["SearchResult"];
 export type SearchBody = Schemas["KnowledgeBaseSearch"];
 export type TextNode = Schemas["TextNode"];
-export interface Option {
-  id: string;
-  name: string;
-}
+/** A record's reference to another (`{id, name}`), and a choice of the settings form. */
+export type Option = Schemas["IdName"];
 export const PAGE_SIZE = 20;
 
-type Page<T> = { count: number; results: T[] };
 const kb = (knowledgeBaseId: string) => ({ params: { path: { knowledgeBaseId } } });
 
 export const listKnowledgeBases = (page: number, query: string) =>
@@ -29,7 +26,7 @@ export const deleteKnowledgeBase = (id: string) => unwrap(api.DELETE("/api/v1/kn
 
 /** What the settings form offers: the organization's embedding and reranker models, its groups and assistants (up to 100 each). */
 export async function formOptions(organizationId: string) {
-  const names = (p: Promise<Page<Option>>) => p.then((page) => page.results.map(({ id, name }) => ({ id, name })));
+  const names = (p: Promise<{ results: Option[] }>) => p.then((page) => page.results.map(({ id, name }) => ({ id, name })));
   // Groups need `group.view` and assistants `chatbot.view`: a member without them keeps what the record shows.
   const orEmpty = (p: Promise<Option[]>) => p.catch(() => null);
   const [embeddings, rerankers, groups, chatbots] = await Promise.all([
@@ -63,9 +60,9 @@ export const deleteLabel = (id: string, labelId: string) =>
 
 export const search = (id: string, body: SearchBody) => unwrap(api.POST("/api/v1/knowledge-bases/{knowledgeBaseId}/search/", { body, params: { path: { knowledgeBaseId: id }, query: { pageSize: 100 } } }));
 
-/** A file's text nodes (the newer, page form of /api/v1). */
+/** A file's text nodes: /api/v1 answers in the newer page form (the document lists /api's cursor form beside it). */
 export const listTextNodes = (fileId: string, page: number, query: string) =>
-  unwrap(api.GET("/api/v1/chatbot-text-nodes/", { params: { query: { knowledgeBaseFile: fileId, page, pageSize: PAGE_SIZE, query: query || undefined } } })) as Promise<Page<TextNode>>;
+  unwrap(api.GET("/api/v1/chatbot-text-nodes/", { params: { query: { knowledgeBaseFile: fileId, page, pageSize: PAGE_SIZE, query: query || undefined } } })) as Promise<Schemas["TextNodePage"]>;
 
 export const updateTextNode = (id: string, text: string) => unwrap(api.PATCH("/api/v1/chatbot-text-nodes/{id}/", { params: { path: { id } }, body: { text } })) as Promise<TextNode>;
 export const deleteTextNode = (id: string) => unwrap(api.DELETE("/api/v1/chatbot-text-nodes/{id}/", { params: { path: { id } } }));

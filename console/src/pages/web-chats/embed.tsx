@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, unwrap } from "../../api/client";
+import { api, unwrap, type Schemas } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { CopyButton } from "../../components/copy-button";
@@ -69,7 +69,8 @@ export function IdentitySection({ chat, canManage }: { chat: WebChat; canManage:
   );
 }
 
-type Check = { recordName: string; recordValue: string };
+/** The DNS record the verification looks for, as the verify answer names it. */
+type Check = Schemas["WebChatDomainCheck"]["verification"];
 
 /** The saved custom domain's verification status, and the DNS check (inside the form's domain group). */
 export function DomainCheck({ chat, canManage, onChecked }: { chat: WebChat; canManage: boolean; onChecked: (chat: WebChat) => void }) {
