@@ -1,5 +1,6 @@
 import type { Bindings } from "../env";
 import { getDb } from "../db";
+import { deletePrefix } from "../lib/r2";
 import { ingestFile } from "../services/ingestion";
 import type { IngestionJob } from "../services/knowledge-content";
 import { vectorStoreFor } from "../services/vector-store";
@@ -33,11 +34,5 @@ export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindin
 
 async function purge(env: Bindings, job: Extract<IngestionJob, { kind: "purge" }>) {
   if (job.vectorIds.length) await Promise.all([vectorStoreFor(env).deleteByIds(job.knowledgeBaseId, job.vectorIds), removeKeywordTexts(env, job.knowledgeBaseId, job.vectorIds)]);
-  if (!job.objectPrefix) return;
-  for (let cursor: string | undefined; ; ) {
-    const listed = await env.FILES.list({ prefix: job.objectPrefix, cursor });
-    if (listed.objects.length) await env.FILES.delete(listed.objects.map((o) => o.key));
-    if (!listed.truncated) return;
-    cursor = listed.cursor;
-  }
+  if (job.objectPrefix) await deletePrefix(env.FILES, job.objectPrefix);
 }

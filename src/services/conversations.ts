@@ -148,7 +148,6 @@ export function replyFields(
   };
 }
 
-/** A message as it will be stored: its time (now unless given) and, for assistant replies, its word count. */
 /**
  * A new message's time: now, but later than the message before it. The runtime's clock stands
  * still between I/O, so a reply and the next visitor's message are often made in the same
@@ -157,6 +156,7 @@ export function replyFields(
  */
 export const laterThan = (previousAt: number, now = Date.now()) => Math.max(now, previousAt + 1);
 
+/** A message as it will be stored: its time (now unless given) and, for assistant replies, its word count. */
 export function messageRow(message: NewMessage & { id: string; sequence: number }) {
   const words = message.senderType === "chatbot" ? countWords(message.content ?? "") : 0;
   return { ...message, createdAt: message.createdAt ?? Date.now(), wordsCount: words };

@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
+import { deletePrefix } from "../../lib/r2";
 import { uuidv7 } from "../../lib/ids";
 import { checkFile, contentTypeFor, fileSpecs, mediaType } from "./file-specs";
 import { findUpload, organizationOfKey, safeFilename } from "./store";
@@ -93,9 +94,4 @@ export function replacedWebChatImages(webChatId: string, before: Partial<Record<
 }
 
 /** Removes every public file published for a web chat (once the web chat itself is deleted). */
-export async function removeWebChatImages(env: Bindings, webChatId: string): Promise<void> {
-  const prefix = `public/web-chats/${webChatId}/`;
-  for (let listed = await env.FILES.list({ prefix }); listed.objects.length; listed = await env.FILES.list({ prefix })) {
-    await env.FILES.delete(listed.objects.map((o) => o.key));
-  }
-}
+export const removeWebChatImages = (env: Bindings, webChatId: string) => deletePrefix(env.FILES, `public/web-chats/${webChatId}/`);
