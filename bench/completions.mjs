@@ -55,7 +55,7 @@ async function prepare(name, dir, [port, inspectorPort], upstreamUrl) {
   const model = (modelName) => server.api("/large-language-models/", { body: { name: `Bench ${modelName}`, provider: "openai_compatible", modelName, baseUrl: `${upstreamUrl}/v1`, apiKey: UPSTREAM_API_KEY } });
   const direct = await server.api("/chatbots/", { body: { name: "Bench bot", largeLanguageModel: (await model("bench")).id } });
   const streamed = await server.api("/chatbots/", { body: { name: "Bench streamed", largeLanguageModel: (await model(STREAM_MODEL)).id } });
-  return { name, server, completions: (bot) => `${server.base}/api/v1/chatbots/${bot.id}/completions/`, direct, streamed };
+  return { name, server, completions: (bot, base = server.base) => `${base}/api/v1/chatbots/${bot.id}/completions/`, direct, streamed };
 }
 
 const ANSWER = answerPieces().join("");
@@ -139,7 +139,7 @@ async function measureStream(sides, upstream) {
       body: JSON.stringify({ model: STREAM_MODEL, stream: true, messages: [{ role: "user", content: "hello" }] }),
     }, (s) => s.includes('"content":"word'));
   const ours = (side, base = side.server.base) =>
-    timed(`${base}/api/v1/chatbots/${side.streamed.id}/completions/`, {
+    timed(side.completions(side.streamed, base), {
       method: "POST",
       headers: { ...side.server.headers, "Content-Type": "application/json" },
       body: JSON.stringify({ message: { content: "hello" }, isStreaming: true }),
