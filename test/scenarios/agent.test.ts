@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedMember, seedOwner, unique, expectError, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
+import { createTool, weatherToolBody } from "../fixtures/tools";
 import { createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents } from "../support/sse";
@@ -12,27 +13,11 @@ type Reply = { conversationId: string; content: string; message: { id: string; c
 const completions = (id: string) => `/chatbots/${id}/completions/`;
 const receiver = () => env.TEST_RECEIVER_URL;
 
-async function tool(owner: Actor, body: Record<string, unknown>) {
-  const res = await owner.fetch("POST", "/tools/", body);
-  expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as { id: string; name: string; displayName: string };
-}
-
 const weatherTool = (owner: Actor, path = "/echo/weather", extra: Record<string, unknown> = {}) =>
-  tool(owner, {
-    name: "get_weather",
-    displayName: "Weather",
-    description: "Current weather of a city",
-    toolType: "api",
-    apiUrl: `${receiver()}${path}`,
-    httpMethod: "get",
-    rawHeaders: { "X-Api-Key": "tool-secret" },
-    rawParametersSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-    ...extra,
-  });
+  createTool(owner, weatherToolBody({ apiUrl: `${receiver()}${path}`, rawHeaders: { "X-Api-Key": "tool-secret" }, ...extra }));
 
 const fnTool = (owner: Actor, name: string, code: string, properties: Record<string, unknown> = { city: { type: "string" } }) =>
-  tool(owner, { name, displayName: name, description: `Function ${name}`, toolType: "function", functionCode: code, rawParametersSchema: { type: "object", properties } });
+  createTool(owner, { name, displayName: name, description: `Function ${name}`, toolType: "function", functionCode: code, rawParametersSchema: { type: "object", properties } });
 
 async function ask(owner: Actor, botId: string, message: Record<string, unknown>) {
   const res = await owner.fetch("POST", completions(botId), { message });
@@ -162,14 +147,14 @@ describe("agent replies with the built-in local model (offline)", () => {
 
   it("flex and quick-reply tools put their output into contentPayload", async () => {
     const owner = await seedOwner();
-    const card = await tool(owner, {
+    const card = await createTool(owner, {
       name: "show_card",
       displayName: "Card",
       toolType: "flex",
       flexTemplateJson: { type: "bubble", body: { type: "text", text: "Title: {{title}}" }, footer: { label: "" } },
       flexSchema: { title: "A short title", "footer.label": { prompt: "Button label", tag: "label" } },
     });
-    const chips = await tool(owner, { name: "suggest_chips", displayName: "Chips", toolType: "quick_reply", quickReplyConfig: { mode: "static", items: ["Yes", { label: "No", text: "No thanks" }] } });
+    const chips = await createTool(owner, { name: "suggest_chips", displayName: "Chips", toolType: "quick_reply", quickReplyConfig: { mode: "static", items: ["Yes", { label: "No", text: "No thanks" }] } });
     const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: card.id }, { id: chips.id }] });
     const flex = await ask(owner, bot.id, { content: "show card title: Summer sale, footer_label: Buy" });
     expect(flex.message.contentPayload.flex, JSON.stringify(flex.message.contentPayload)).toEqual([{ type: "bubble", body: { type: "text", text: "Title: Summer sale" }, footer: { label: "Buy" } }]);
@@ -179,7 +164,7 @@ describe("agent replies with the built-in local model (offline)", () => {
 
   it("desktop tools: offered only to desktop clients, returned as a pending record that takes the client's result", async () => {
     const owner = await seedOwner();
-    const desktop = await tool(owner, { name: "open_file", displayName: "Open file", toolType: "desktop", rawParametersSchema: { type: "object", properties: { path: { type: "string" } } } });
+    const desktop = await createTool(owner, { name: "open_file", displayName: "Open file", toolType: "desktop", rawParametersSchema: { type: "object", properties: { path: { type: "string" } } } });
     const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: desktop.id }] });
     const web = await ask(owner, bot.id, { content: "open file path: /tmp/a.txt" });
     expect(web.message.contentPayload.toolCalls).toEqual([]);

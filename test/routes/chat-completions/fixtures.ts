@@ -6,6 +6,7 @@ import { currentMonth } from "../../../src/services/organizations";
 import { createParser } from "eventsource-parser";
 import type { SseEvent } from "../../../src/services/llm/sse";
 import { db, seedOwner, unique, type Actor } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
 
 /** Key the local upstream accepts (test/support/openai-upstream.mjs). */
 export const UPSTREAM_API_KEY = "sk-test-upstream-0123456789";
@@ -48,12 +49,31 @@ export async function upstreamModel(
   return model;
 }
 
+/**
+ * An assistant whose model is `primaryName` on the upstream (a fault name such as `fail-500x99-<id>`
+ * makes it fail) with a fallback model that answers (`echo-<id>`); `overrides` go to POST /chatbots/.
+ */
+export async function assistantWithFallback(owner: Actor, primaryName: string, overrides: Record<string, unknown> = {}) {
+  const fallbackName = `echo-${crypto.randomUUID()}`;
+  const primary = await upstreamModel(owner, { modelName: primaryName });
+  const fallback = await upstreamModel(owner, { modelName: fallbackName });
+  const bot = await createChatbot(owner, { largeLanguageModel: primary.id, fallbackLargeLanguageModel: fallback.id, ...overrides });
+  return { bot, primary, fallback, primaryName, fallbackName };
+}
+
+/** The model a stored message names (`model_id`: the one that answered a reply). */
+export const storedModelOf = async (messageId: string) => (await env.DB.prepare("select model_id from messages where id = ?").bind(messageId).first<{ model_id: string }>())?.model_id;
+
 /** What the upstream last received for a model name: `{headers: {authorization}, body}`. */
 export async function lastUpstreamRequest(modelName: string) {
   const res = await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${encodeURIComponent(modelName)}`);
   expect(res.status).toBe(200);
   return (await res.json()) as { headers: { authorization: string | null }; body: Record<string, any>; aborted: boolean };
 }
+
+/** How many requests the upstream has received for a model name. */
+export const upstreamRequestCount = async (modelName: string) =>
+  (await (await fetch(`${env.TEST_UPSTREAM_URL}/request-count?model=${encodeURIComponent(modelName)}`)).json<{ count: number }>()).count;
 
 export interface TimedEvent extends SseEvent {
   /** Milliseconds from `start` to the read that completed this event. */

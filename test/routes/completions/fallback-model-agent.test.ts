@@ -6,7 +6,8 @@ import { chatbots, messages, models } from "../../../src/db/schema";
 import { agentReply } from "../../../src/services/agent/reply";
 import type { Bindings } from "../../../src/env";
 import { createChatbot } from "../../fixtures/chatbots";
-import { lastUpstreamRequest, upstreamModel, WORKERS_AI_LLM_ID } from "../chat-completions/fixtures";
+import { createTool, weatherToolBody } from "../../fixtures/tools";
+import { assistantWithFallback, lastUpstreamRequest, storedModelOf, upstreamModel, WORKERS_AI_LLM_ID, upstreamRequestCount } from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
 import { workersAiStandIn } from "../../support/workers-ai-stand-in";
 
@@ -25,35 +26,16 @@ type Message = { id: string; type: string; sequence: number; content: string; co
 type Completion = { conversationId: string; content: string; message: Message };
 type Event = { event: string; data: Record<string, unknown> };
 
-const requestCount = async (name: string) => (await (await fetch(`${env.TEST_UPSTREAM_URL}/request-count?model=${encodeURIComponent(name)}`)).json<{ count: number }>()).count;
-const modelOf = async (messageId: string) => (await env.DB.prepare("select model_id from messages where id = ?").bind(messageId).first<{ model_id: string }>())?.model_id;
 const messagesOf = async (owner: Actor, conversationId: string) =>
   ((await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
 const textOf = (events: Event[]) => events.filter((e) => e.event === "message" && !e.data.done).map((e) => e.data.content).join("");
 
-async function weatherTool(owner: Actor) {
-  const res = await owner.fetch("POST", "/tools/", {
-    name: "get_weather",
-    displayName: "Weather",
-    description: "Current weather of a city",
-    toolType: "api",
-    apiUrl: `${env.TEST_RECEIVER_URL}/echo/weather`,
-    httpMethod: "get",
-    rawParametersSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as { id: string };
-}
-
 /** An assistant in `mode` whose model is `primaryName` on the upstream, with a working fallback and the weather tool. */
 async function assistant(owner: Actor, primaryName: string, mode: Record<string, unknown>) {
-  const fallbackName = `echo-${crypto.randomUUID()}`;
-  const primary = await upstreamModel(owner, { modelName: primaryName });
-  const fallback = await upstreamModel(owner, { modelName: fallbackName });
-  const tool = await weatherTool(owner);
-  const bot = await createChatbot(owner, { largeLanguageModel: primary.id, fallbackLargeLanguageModel: fallback.id, tools: [{ id: tool.id }], ...mode });
-  const completion = (body: Record<string, unknown>) => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body);
-  return { bot, primary, fallback, fallbackName, completion };
+  const tool = await createTool(owner, weatherToolBody());
+  const made = await assistantWithFallback(owner, primaryName, { tools: [{ id: tool.id }], ...mode });
+  const completion = (body: Record<string, unknown>) => owner.fetch("POST", `/chatbots/${made.bot.id}/completions/`, body);
+  return { ...made, completion };
 }
 
 async function usageByModel(owner: Actor, botId: string) {
@@ -96,10 +78,10 @@ describe.each([
     const stored = await messagesOf(owner, done.conversationId);
     expect(stored.map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:outgoing"]);
     expect(stored[1]).toMatchObject({ id: done.message.id, content: done.message.content, contentPayload: { toolCalls: [{ name: "get_weather", status: "success" }] } });
-    for (const id of [done.message.id, second.message.id]) expect(await modelOf(id)).toBe(fallback.id);
+    for (const id of [done.message.id, second.message.id]) expect(await storedModelOf(id)).toBe(fallback.id);
     // Once it has answered, the fallback keeps the reply: the primary is asked (with its retries) once per reply.
-    expect(await requestCount(primaryName)).toBe(2 * attempts);
-    expect(await requestCount(fallbackName)).toBe(4);
+    expect(await upstreamRequestCount(primaryName)).toBe(2 * attempts);
+    expect(await upstreamRequestCount(fallbackName)).toBe(4);
     // The fallback heard the tool round it asked for, as tool messages.
     expect((await lastUpstreamRequest(fallbackName)).body.messages.slice(-2).map((m: { role: string }) => m.role)).toEqual(["assistant", "tool"]);
 
@@ -118,18 +100,18 @@ describe("agent mode and the fallback", () => {
     const reply = (await res.json()) as Completion;
     expect(reply.message.contentPayload.toolCalls).toMatchObject([{ name: "get_weather", status: "success" }]);
     expect(reply.content).toMatch(/^Result: \{"method":"GET"/);
-    expect(await requestCount(primaryName)).toBe(2);
-    expect(await requestCount(fallbackName)).toBe(1);
+    expect(await upstreamRequestCount(primaryName)).toBe(2);
+    expect(await upstreamRequestCount(fallbackName)).toBe(1);
     const asked = (await lastUpstreamRequest(fallbackName)).body.messages;
     expect(asked.at(-2).tool_calls[0]).toMatchObject({ id: "call_1", function: { name: "get_weather" } });
     expect(asked.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_1" });
-    expect(await modelOf(reply.message.id)).toBe(fallback.id);
+    expect(await storedModelOf(reply.message.id)).toBe(fallback.id);
   });
 
   it("speaks to a fallback without tool calling in the text protocol, as it would as the assistant's own model", async () => {
     const owner = await seedOwner();
     const primary = await upstreamModel(owner, { modelName: `fail-500x99-${crypto.randomUUID()}` });
-    const tool = await weatherTool(owner);
+    const tool = await createTool(owner, weatherToolBody());
     // The seeded Workers AI model (Llama 3.1 8B) has no function calling.
     const bot = await createChatbot(owner, { largeLanguageModel: primary.id, fallbackLargeLanguageModel: WORKERS_AI_LLM_ID, replyMode: "agent", tools: [{ id: tool.id }] });
     // Through the API the conversation object answers, and its environment has no AI binding: the
@@ -162,8 +144,8 @@ describe("agent mode and the fallback", () => {
     expect(textOf(events)).toMatch(/^Result: \{"method":"GET"/);
     expect(events.some((e) => e.data.done === true)).toBe(false);
     expect(events.at(-1)!.data).toMatchObject({ code: "upstream_error" });
-    expect(await requestCount(primaryName)).toBe(2);
-    expect(await requestCount(fallbackName)).toBe(0);
+    expect(await upstreamRequestCount(primaryName)).toBe(2);
+    expect(await upstreamRequestCount(fallbackName)).toBe(0);
     const conversationId = events.at(-1)!.data.conversationId as string;
     expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming"]);
     await expect.poll(() => failedReplies(owner, bot.id)).toBe(1);
@@ -185,9 +167,9 @@ describe("workflow mode and the fallback", () => {
     expect(done.message.contentPayload.toolCalls).toMatchObject([{ name: "get_weather", status: "success" }]);
     const stored = await messagesOf(owner, done.conversationId);
     expect(stored.map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:outgoing"]);
-    expect(await modelOf(done.message.id)).toBe(fallback.id);
-    expect(await requestCount(primaryName)).toBe(3); // its retries, once: the fallback then answers the answer round too
-    expect(await requestCount(fallbackName)).toBe(2);
+    expect(await storedModelOf(done.message.id)).toBe(fallback.id);
+    expect(await upstreamRequestCount(primaryName)).toBe(3); // its retries, once: the fallback then answers the answer round too
+    expect(await upstreamRequestCount(fallbackName)).toBe(2);
     expect(await usageByModel(owner, bot.id)).toEqual([[fallback.id, 1]]);
   });
 
@@ -205,9 +187,9 @@ describe("workflow mode and the fallback", () => {
     expect(second.message.contentPayload.steps!.map((s) => s.name)).toEqual(["rewrite_query", "retrieve", "answer"]);
     expect(second.message.contentPayload.steps![0].output.query).toMatch(/^word1 word2/); // the fallback's rewrite
     expect(second.content).toBe(ANSWER);
-    for (const id of [answered.message.id, second.message.id]) expect(await modelOf(id)).toBe(fallback.id);
-    expect(await requestCount(primaryName)).toBe(2); // the first answer; the second reply's rewrite
-    expect(await requestCount(fallbackName)).toBe(3);
+    for (const id of [answered.message.id, second.message.id]) expect(await storedModelOf(id)).toBe(fallback.id);
+    expect(await upstreamRequestCount(primaryName)).toBe(2); // the first answer; the second reply's rewrite
+    expect(await upstreamRequestCount(fallbackName)).toBe(3);
     expect(await usageByModel(owner, bot.id)).toEqual([[fallback.id, 2]]);
   });
 
@@ -218,7 +200,7 @@ describe("workflow mode and the fallback", () => {
     const events = await readEvents(await completion({ message: { content: "hello" }, isStreaming: true }));
     expect(textOf(events)).toBe("word1 word2 word3");
     expect(events.at(-1)).toMatchObject({ event: "error", data: { code: "upstream_error" } });
-    expect(await requestCount(fallbackName)).toBe(0);
+    expect(await upstreamRequestCount(fallbackName)).toBe(0);
     const conversationId = events.at(-1)!.data.conversationId as string;
     expect((await messagesOf(owner, conversationId)).map((m) => m.type)).toEqual(["incoming"]);
   });

@@ -1,26 +1,14 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { seedOwner, type Actor } from "../../harness";
+import { seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { upstreamModel } from "../chat-completions/fixtures";
+import { assistantWithFallback, storedModelOf, upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
 
 // An assistant whose model fails before its first token (after its retries) is answered by its
 // fallbackLargeLanguageModel: the reply records the fallback as its model and the statistics count
 // it there. The upstream (test/support/openai-upstream.mjs) fails every request for `<fault>x99-<id>`.
 const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
-const requestCount = async (name: string) => (await (await fetch(`${env.TEST_UPSTREAM_URL}/request-count?model=${encodeURIComponent(name)}`)).json<{ count: number }>()).count;
-const modelOf = async (messageId: string) => (await env.DB.prepare("select model_id from messages where id = ?").bind(messageId).first<{ model_id: string }>())?.model_id;
 type Completion = { conversationId: string; content: string; message: { id: string; content: string } };
-
-async function assistantWithFallback(owner: Actor, fault: string) {
-  const primaryName = `${fault}x99-${crypto.randomUUID()}`;
-  const fallbackName = `echo-${crypto.randomUUID()}`;
-  const primary = await upstreamModel(owner, { modelName: primaryName });
-  const fallback = await upstreamModel(owner, { modelName: fallbackName });
-  const bot = await createChatbot(owner, { largeLanguageModel: primary.id, fallbackLargeLanguageModel: fallback.id });
-  return { bot, primary, fallback, primaryName, fallbackName };
-}
 
 describe.each([
   { fault: "fail-500", attempts: 1 },
@@ -29,7 +17,7 @@ describe.each([
 ])("a primary model that answers $fault", ({ fault, attempts }) => {
   it("is replaced by the fallback in a new conversation (direct and streamed) and a continuing one; the replies and statistics name the fallback", async () => {
     const owner = await seedOwner();
-    const { bot, fallback, primaryName, fallbackName } = await assistantWithFallback(owner, fault);
+    const { bot, fallback, primaryName, fallbackName } = await assistantWithFallback(owner, `${fault}x99-${crypto.randomUUID()}`);
     const completion = (body: Record<string, unknown>) => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body);
 
     const direct = await completion({ message: { content: "first, direct" } });
@@ -48,9 +36,9 @@ describe.each([
     const second = (await again.json()) as Completion;
     expect(second.content).toBe(ANSWER);
 
-    for (const id of [answered.message.id, (done.data.message as { id: string }).id, second.message.id]) expect(await modelOf(id)).toBe(fallback.id);
-    expect(await requestCount(primaryName)).toBe(3 * attempts);
-    expect(await requestCount(fallbackName)).toBe(3);
+    for (const id of [answered.message.id, (done.data.message as { id: string }).id, second.message.id]) expect(await storedModelOf(id)).toBe(fallback.id);
+    expect(await upstreamRequestCount(primaryName)).toBe(3 * attempts);
+    expect(await upstreamRequestCount(fallbackName)).toBe(3);
 
     const today = new Date().toISOString().slice(0, 10);
     type Usage = { total: { requestsCount: number; models: { model: { id: string }; requestsCount: number }[] } };
@@ -62,20 +50,20 @@ describe.each([
 describe("the fallback model", () => {
   it("takes over a primary that does not answer within MODEL_TIMEOUT_MS", async () => {
     const owner = await seedOwner();
-    const { bot, fallback } = await assistantWithFallback(owner, "hang");
+    const { bot, fallback } = await assistantWithFallback(owner, `hangx99-${crypto.randomUUID()}`);
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } });
     expect(res.status).toBe(200);
-    expect(await modelOf(((await res.json()) as Completion).message.id)).toBe(fallback.id);
+    expect(await storedModelOf(((await res.json()) as Completion).message.id)).toBe(fallback.id);
   });
 
   it("does not take over a stream broken after its first words: the reply ends with the error event, as without a fallback", async () => {
     const owner = await seedOwner();
-    const { bot, fallbackName } = await assistantWithFallback(owner, "fail-midstream");
+    const { bot, fallbackName } = await assistantWithFallback(owner, `fail-midstreamx99-${crypto.randomUUID()}`);
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" }, isStreaming: true });
     const events = await readEvents(res);
     expect(events.filter((e) => e.event !== "error").map((e) => e.data.content).join("")).toBe("word1 word2 word3");
     expect(events.at(-1)).toMatchObject({ event: "error", data: { code: "upstream_error" } });
-    expect(await requestCount(fallbackName)).toBe(0);
+    expect(await upstreamRequestCount(fallbackName)).toBe(0);
   });
 
   it("is not asked when the primary answers, and a failing fallback reports the primary's failure", async () => {
@@ -86,13 +74,13 @@ describe("the fallback model", () => {
     const second = await upstreamModel(owner, { modelName: brokenFallback });
     const healthy = await createChatbot(owner, { largeLanguageModel: fine.id, fallbackLargeLanguageModel: second.id });
     const ok = await owner.fetch("POST", `/chatbots/${healthy.id}/completions/`, { message: { content: "hello" } });
-    expect(await modelOf(((await ok.json()) as Completion).message.id)).toBe(fine.id);
-    expect(await requestCount(brokenFallback)).toBe(0);
+    expect(await storedModelOf(((await ok.json()) as Completion).message.id)).toBe(fine.id);
+    expect(await upstreamRequestCount(brokenFallback)).toBe(0);
 
     const bot = await createChatbot(owner, { largeLanguageModel: broken.id, fallbackLargeLanguageModel: second.id });
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } });
     expect(res.status).toBe(502);
     expect(await res.json()).toMatchObject({ code: "upstream_error" });
-    expect(await requestCount(brokenFallback)).toBe(1);
+    expect(await upstreamRequestCount(brokenFallback)).toBe(1);
   });
 });

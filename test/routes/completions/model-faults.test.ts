@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { upstreamModel } from "../chat-completions/fixtures";
+import { upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
 
 // The upstream (test/support/openai-upstream.mjs) fails the first N requests for a model named
@@ -25,7 +24,6 @@ type Message = { type: string; sequence: number; content: string };
 type ErrorBody = { code: string; detail: string; requestId: string };
 const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
 
-const requestCount = async (name: string) => (await (await fetch(`${env.TEST_UPSTREAM_URL}/request-count?model=${encodeURIComponent(name)}`)).json<{ count: number }>()).count;
 const messagesOf = async (owner: Actor, conversationId: string) =>
   ((await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
 
@@ -66,7 +64,7 @@ describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, 
     const again = await completion({ conversation: conversationId, message: { content: "second" } });
     expect(again.status).toBe(status);
     expect(((await again.json()) as ErrorBody).requestId).toBe(again.headers.get("X-Request-Id"));
-    expect(await requestCount(modelName)).toBe(attempts.reduce((a, b) => a + b));
+    expect(await upstreamRequestCount(modelName)).toBe(attempts.reduce((a, b) => a + b));
 
     // Only the visitor's messages are stored: no partial answer.
     expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:incoming"]);

@@ -1,10 +1,11 @@
 // The streamed completion's events against the schemas the OpenAPI document names for them
 // (CompletionChunk, ToolCallEvent, ToolResultEvent, CompletionStreamError; the stored message with its
 // CitationNode items): the console types its try-it panel with these, so they must say what is sent.
-import { SELF, env } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
+import { createTool, weatherToolBody } from "../../fixtures/tools";
 import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 import { upstreamModel } from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
@@ -59,17 +60,8 @@ describe("the streamed completion's events, as the OpenAPI document types them",
   it("tool calls and their results in agent mode, and the reply's contentPayload.toolCalls", async () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner, { modelName: "parallel-tools" });
-    const tool = async (body: Record<string, unknown>) => ((await (await owner.fetch("POST", "/tools/", body)).json()) as { id: string });
-    const weather = await tool({
-      name: "get_weather",
-      displayName: "Weather",
-      description: "Current weather of a city",
-      toolType: "api",
-      apiUrl: `${env.TEST_RECEIVER_URL}/echo/weather`,
-      httpMethod: "get",
-      rawParametersSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-    });
-    const length = await tool({ name: "city_length", displayName: "city_length", description: "Length", toolType: "function", functionCode: "function main(args) { return { length: args.city.length }; }", rawParametersSchema: { type: "object", properties: { city: { type: "string" } } } });
+    const weather = await createTool(owner, weatherToolBody());
+    const length = await createTool(owner, { name: "city_length", displayName: "city_length", description: "Length", toolType: "function", functionCode: "function main(args) { return { length: args.city.length }; }", rawParametersSchema: { type: "object", properties: { city: { type: "string" } } } });
     const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: weather.id }, { id: length.id }] });
     const events = await stream(owner, bot.id, "Weather and length?");
     expect(events.map((e) => e.event).filter((e) => e !== "message").sort()).toEqual(["tool_call", "tool_call", "tool_result", "tool_result"]);

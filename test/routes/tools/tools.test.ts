@@ -1,21 +1,11 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { tools } from "../../../src/db/schema";
 import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
+import { weatherToolBody } from "../../fixtures/tools";
 
-const receiver = () => env.TEST_RECEIVER_URL;
 
-export const apiToolBody = (overrides: Record<string, unknown> = {}) => ({
-  name: unique("get_weather").replace(/[^A-Za-z0-9_-]/g, "_"),
-  displayName: "Weather",
-  description: "Current weather of a city",
-  toolType: "api",
-  apiUrl: `${receiver()}/echo/weather`,
-  httpMethod: "get",
-  rawParametersSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-  ...overrides,
-});
+export const apiToolBody = (overrides: Record<string, unknown> = {}) => weatherToolBody({ name: unique("get_weather").replace(/[^A-Za-z0-9_-]/g, "_"), ...overrides });
 
 const BODIES: Record<string, () => Record<string, unknown>> = {
   api: () => apiToolBody(),

@@ -5,13 +5,13 @@ import { openAiCompatibleChatModel, retryAfterMs } from "../../../src/services/l
 import { retryPolicy, withRetries, type RetryPolicy } from "../../../src/services/llm/retries";
 import { settingProblems } from "../../../src/services/settings";
 import type { Bindings } from "../../../src/env";
+import { upstreamRequestCount } from "../../routes/chat-completions/fixtures";
 
 // The real upstream (test/support/openai-upstream.mjs) with its fault modes; only the waits are
 // taken by an injected sleep, which notes how long each would have been.
 const KEY = "sk-test-upstream-0123456789";
 const POLICY: RetryPolicy = { retries: 2, baseDelayMs: 500, maxDelayMs: 10_000 };
 const ask = (extra: Partial<ChatRequest> = {}): ChatRequest => ({ messages: [{ role: "user", content: "Say something" }], maxTokens: 3, ...extra });
-const requestCount = async (name: string) => (await (await fetch(`${env.TEST_UPSTREAM_URL}/request-count?model=${encodeURIComponent(name)}`)).json<{ count: number }>()).count;
 const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable("should have failed"), (e) => e as ModelError);
 
 function retrying(name: string, policy = POLICY, timeoutMs?: number) {
@@ -28,7 +28,7 @@ describe("model requests retried before the first token", () => {
     const { model, waits } = retrying(name);
     expect((await complete(model, ask())).content).toBe("word1 word2 word3");
     expect(waits).toEqual([1000, 1000]); // Retry-After: 1
-    expect(await requestCount(name)).toBe(3);
+    expect(await upstreamRequestCount(name)).toBe(3);
   });
 
   it("caps the wait whatever Retry-After asks, and gives up after the configured retries", async () => {
@@ -39,7 +39,7 @@ describe("model requests retried before the first token", () => {
     expect(err.status).toBe(502);
     expect(err.message).toContain("429");
     expect(waits).toEqual([250, 250, 250]);
-    expect(await requestCount(name)).toBe(4);
+    expect(await upstreamRequestCount(name)).toBe(4);
   });
 
   it("a lost connection backs off, doubling each time; streamed and whole answers alike", async () => {
@@ -48,7 +48,7 @@ describe("model requests retried before the first token", () => {
       const { model, waits } = retrying(name);
       expect((await complete(model, ask({ whole }))).content, `whole: ${whole}`).toBe("word1 word2 word3");
       expect(waits).toEqual([500, 1000]);
-      expect(await requestCount(name)).toBe(3);
+      expect(await upstreamRequestCount(name)).toBe(3);
     }
   });
 
@@ -67,7 +67,7 @@ describe("model requests retried before the first token", () => {
       );
       expect(err.status, name).toBe(status);
       expect(waits, name).toEqual([]);
-      expect(await requestCount(name), name).toBe(1);
+      expect(await upstreamRequestCount(name), name).toBe(1);
       // The broken stream's first words went out once: a retry would have sent them again.
       if (name.startsWith("fail-midstream")) expect(seen).toEqual(["word1", " word2", " word3"]);
     }
@@ -78,7 +78,7 @@ describe("model requests retried before the first token", () => {
     const name = `fail-429-${crypto.randomUUID()}`;
     const model = withRetries(openAiCompatibleChatModel({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1`, apiKey: KEY, model: name }), POLICY, async () => abort.abort());
     expect(await complete(model, ask({ signal: abort.signal }))).toMatchObject({ content: "" });
-    expect(await requestCount(name)).toBe(1);
+    expect(await upstreamRequestCount(name)).toBe(1);
   });
 
   it("reads Retry-After in seconds, as a date, and OpenAI's retry-after-ms", () => {
