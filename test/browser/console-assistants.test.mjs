@@ -6,11 +6,8 @@
 // chatbot.manage (no edit controls, and the API refuses anyway); axe-core in both themes; the
 // screenshots of docs/console/ (list, edit, try-it; light, dark, phone, zh-TW).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, PASSWORD, ownerOn as ownerOnPage, dialog } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, PASSWORD, ownerOn as ownerOnPage, dialog, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
-const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
-const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
 const QUESTION = "What are your opening hours?";
 const ANSWER = "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.";
 

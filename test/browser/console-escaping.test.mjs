@@ -6,11 +6,7 @@
 // URL is in the DOM, `window.__xss` stayed undefined and no dialog opened. (The CSP would stop an
 // inline handler from running anyway: the DOM checks are what prove the escaping.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PASSWORD, ownerOn, openPage, signInWithPassword, startConsole } from "./console-helpers.mjs";
-
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
-const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
-const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
+import { PASSWORD, ownerOn, openPage, signInWithPassword, startConsole, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
 
 const IMG = "<img src=x onerror=window.__xss=1>";
 const SCRIPT = "<script>window.__xss=1</script>";

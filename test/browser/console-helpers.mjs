@@ -10,6 +10,10 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 export const SHOTS = path.resolve(import.meta.dirname, "../../docs/console");
 export const PASSWORD = "console password 1234";
+/** The built-in models (migrations/0001_seed_builtin_models.sql). */
+export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+export const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
+export const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
 
 /**
  * A worker on fresh state (port CONSOLE_TEST_PORT, else one in 9000-9049) and Chromium. `vars` are extra

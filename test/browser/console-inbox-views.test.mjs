@@ -9,11 +9,8 @@
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { d1File } from "../support/local-d1.mjs";
-import { openPage, signInContext, startConsole } from "./console-helpers.mjs";
+import { openPage, signInContext, startConsole, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
-const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
-const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
 const OLD_DAY = "2026-01-15";
 // A 1x1 PNG.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");

@@ -6,9 +6,8 @@
 // screenshots of docs/console/inbox-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
-import { axeViolations, openPage, screenshots, signInContext, startConsole } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 let app, host, webChat;
 
 /** The business's site, on another origin, embedding the widget (port: CONSOLE_TEST_HOST_PORT, else any). */

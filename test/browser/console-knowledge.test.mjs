@@ -9,10 +9,8 @@
 // them anyway; axe-core in both themes; the screenshots of docs/console/ (files, FAQs, text nodes, search).
 import writeXlsxFile from "write-excel-file/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, PASSWORD, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, ownerOn as ownerOnPage, dialog, tabTo } from "./console-helpers.mjs";
+import { axeViolations, openPage, PASSWORD, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, ownerOn as ownerOnPage, dialog, tabTo, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
 
-const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
-const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
 const ARTICLES = {
   "refunds.txt": "Refunds are paid back to the original card within fourteen days. A refund for a gift goes to the gift card.",
   "shipping.md": "# Shipping\n\nParcels ship from our Rotterdam warehouse. Express shipping arrives the next working day.",
@@ -54,7 +52,6 @@ async function seededBase(name, { files = {}, faqs = [], groups = [] } = {}) {
 
 const ownerOn = (path, options) => ownerOnPage(app, path, options);
 
-
 /** Drops files on the drop zone as a person dragging them from the desktop would. */
 async function dropFiles(page, files) {
   const transfer = await page.evaluateHandle((list) => {
@@ -65,7 +62,6 @@ async function dropFiles(page, files) {
   await page.locator(".kb-drop").dispatchEvent("dragover", { dataTransfer: transfer });
   await page.locator(".kb-drop").dispatchEvent("drop", { dataTransfer: transfer });
 }
-
 
 describe("Knowledge bases in Chromium", () => {
   // First, while the organization holds only what the pictures should show.

@@ -5,9 +5,8 @@
 // value the API refuses (400) shown at its field with nothing saved; no edit control for a member
 // who may only view; axe-core on the forms in both themes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, dialog, openPage, ownerOn as ownerOnPage, signInContext, startConsole, tabTo } from "./console-helpers.mjs";
+import { axeViolations, dialog, openPage, ownerOn as ownerOnPage, signInContext, startConsole, tabTo, LOCAL_LLM } from "./console-helpers.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 let app, organization, support, billing, skill, sales, shop;
 
 beforeAll(async () => {

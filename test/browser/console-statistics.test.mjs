@@ -11,9 +11,8 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, startServer } from "../../bench/lib.mjs";
 import { d1File, readXlsxRows } from "../support/local-d1.mjs";
-import { axeViolations, openPage, screenshots, signInContext } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, LOCAL_LLM } from "./console-helpers.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const PORT = Number(process.env.CONSOLE_TEST_PORT) || 9000 + Math.floor(Math.random() * 50);

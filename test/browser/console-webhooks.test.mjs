@@ -6,9 +6,8 @@
 // axe-core in both themes with the dialogs open, the screenshots of docs/console/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../support/webhook-receiver.mjs";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, dialog } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, dialog, LOCAL_LLM } from "./console-helpers.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 let app, receiver, bot, inboxId;
 
 beforeAll(async () => {
