@@ -7,7 +7,7 @@ import { agentReply } from "../../../src/services/agent/reply";
 import type { Bindings } from "../../../src/env";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createTool, weatherToolBody } from "../../fixtures/tools";
-import { assistantWithFallback, lastUpstreamRequest, storedModelOf, upstreamModel, WORKERS_AI_LLM_ID, upstreamRequestCount } from "../chat-completions/fixtures";
+import { PRE_TOKEN_FAULTS, assistantWithFallback, lastUpstreamRequest, storedModelOf, upstreamModel, WORKERS_AI_LLM_ID, upstreamRequestCount } from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
 import { workersAiStandIn } from "../../support/workers-ai-stand-in";
 
@@ -48,11 +48,7 @@ async function usageByModel(owner: Actor, botId: string) {
 const failedReplies = async (owner: Actor, botId: string) =>
   ((await (await owner.fetch("GET", `/chatbots/${botId}/statistics/`)).json()) as { total: { failedRepliesCount: number } }).total.failedRepliesCount;
 
-describe.each([
-  { fault: "fail-500", attempts: 1 },
-  { fault: "fail-429", attempts: 3 }, // MODEL_RETRIES 2: the fallback answers once the retries are spent
-  { fault: "fail-connect", attempts: 3 },
-])("agent mode, a primary model that answers $fault", ({ fault, attempts }) => {
+describe.each(PRE_TOKEN_FAULTS)("agent mode, a primary model that answers $fault", ({ fault, attempts }) => {
   it("is replaced by the fallback, which calls the tool and answers; the stream, the stored reply and the statistics name the fallback", async () => {
     const owner = await seedOwner();
     const primaryName = `${fault}x99-${crypto.randomUUID()}`;

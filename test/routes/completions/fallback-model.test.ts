@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { assistantWithFallback, storedModelOf, upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
+import { PRE_TOKEN_FAULTS, assistantWithFallback, storedModelOf, upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
 
 // An assistant whose model fails before its first token (after its retries) is answered by its
@@ -10,11 +10,7 @@ import { readEvents } from "../../support/sse";
 const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
 type Completion = { conversationId: string; content: string; message: { id: string; content: string } };
 
-describe.each([
-  { fault: "fail-500", attempts: 1 },
-  { fault: "fail-429", attempts: 3 }, // MODEL_RETRIES 2: the fallback answers once the retries are spent
-  { fault: "fail-connect", attempts: 3 },
-])("a primary model that answers $fault", ({ fault, attempts }) => {
+describe.each(PRE_TOKEN_FAULTS)("a primary model that answers $fault", ({ fault, attempts }) => {
   it("is replaced by the fallback in a new conversation (direct and streamed) and a continuing one; the replies and statistics name the fallback", async () => {
     const owner = await seedOwner();
     const { bot, fallback, primaryName, fallbackName } = await assistantWithFallback(owner, `${fault}x99-${crypto.randomUUID()}`);
