@@ -127,3 +127,13 @@ export async function expectError(res: Response, status: number, code?: string) 
 }
 
 export const NO_SUCH_ID = "01900000-0000-7000-8000-000000000000";
+
+/** Polls `read` every `everyMs` until `done` holds or `ms` pass; returns the last value (the assertions after it say what was wrong). */
+export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000, everyMs = 100): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

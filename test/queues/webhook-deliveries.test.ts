@@ -3,14 +3,13 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import worker from "../../src/index";
-import { db, seedOwner, type Actor } from "../harness";
+import { db, seedOwner, type Actor, waitFor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { webhookDeliveries, webhooks } from "../../src/db/schema";
 import { encryptSecret } from "../../src/lib/crypto";
 import { uuidv7 } from "../../src/lib/ids";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { deliver } from "../../src/services/webhooks/delivery";
-import { waitFor } from "../routes/webhooks/fixtures";
 
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
 

@@ -6,7 +6,8 @@ import { webhookDeliveries } from "../../src/db/schema";
 import { consumeWebhookDeliveries } from "../../src/queues/webhook-deliveries";
 import { db, unique, type Actor } from "../harness";
 import type { FaultMode, ReceivedRequest } from "../support/webhook-receiver.mjs";
-import { waitFor, type WebhookRecord } from "../routes/webhooks/fixtures";
+import type { WebhookRecord } from "../routes/webhooks/fixtures";
+import { waitFor } from "../harness";
 
 export { waitFor };
 

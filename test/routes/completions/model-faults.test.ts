@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seedOwner, type Actor } from "../../harness";
+import { seedOwner, type Actor, waitFor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
@@ -26,15 +26,6 @@ const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
 
 const messagesOf = async (owner: Actor, conversationId: string) =>
   ((await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
-
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < 100 && !ok(value); i++) {
-    await new Promise((r) => setTimeout(r, 30));
-    value = await read();
-  }
-  return value;
-}
 
 describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, attempts }) => {
   it("keeps the visitor's message, ends the reply with a clear error carrying the request id, stores nothing partial, counts the failure, and the next message works", async () => {
@@ -77,7 +68,7 @@ describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, 
 
     // Every failed reply is counted and recorded with its error; the new conversation's message is kept too.
     type Stats = { total: { failedRepliesCount: number; repliesCount: number } };
-    const stats = await until(async () => (await (await owner.fetch("GET", `/chatbots/${bot.id}/statistics/`)).json()) as Stats, (s) => s.total.failedRepliesCount >= 3);
+    const stats = await waitFor(async () => (await (await owner.fetch("GET", `/chatbots/${bot.id}/statistics/`)).json()) as Stats, (s) => s.total.failedRepliesCount >= 3, 3_000, 30);
     expect(stats.total).toMatchObject({ failedRepliesCount: 3, repliesCount: 1 });
     const today = new Date().toISOString().slice(0, 10);
     type Records = { results: { inputMessage: string; outputMessage: string | null; error: string | null; conversation: string }[] };

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, expectError, NO_SUCH_ID, seedMember, seedOwner, type Actor } from "../../harness";
+import { call, expectError, NO_SUCH_ID, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
 import { liveEvents, readEvents } from "../../support/sse";
@@ -15,15 +15,6 @@ const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(
 const conversationsOf = (owner: Actor) => count("select count(*) as n from conversations where organization_id = ?", owner.organizationId);
 const messagesIn = (conversationId: string) => count("select count(*) as n from messages where conversation_id = ?", conversationId);
 const keyRows = (k: string) => count("select count(*) as n from idempotency_keys where key = ?", k);
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < 100 && !ok(value); i++) {
-    await new Promise((r) => setTimeout(r, 30));
-    value = await read();
-  }
-  return value;
-}
 
 describe("Idempotency-Key on completions", () => {
   it("a direct completion resent (under the other prefix too) returns the first reply, marked replayed, and stores nothing more", async () => {
@@ -78,7 +69,7 @@ describe("Idempotency-Key on completions", () => {
     const done = events.at(-1)!.data as { done: boolean; conversationId: string; message: { id: string; content: string } };
     expect(done.done).toBe(true);
 
-    const again = await until(() => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k)), (r) => r.status !== 409);
+    const again = await waitFor(() => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k)), (r) => r.status !== 409, 3_000, 30);
     expect(again.headers.get("Content-Type")).toContain("text/event-stream");
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     const replayed = await readEvents(again);
@@ -150,7 +141,7 @@ describe("Idempotency-Key on POST /messages/", () => {
     expect(again.status).toBe(201);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await again.json()).toEqual(receipt);
-    expect(await until(() => messagesIn(start.conversationId), (n) => n >= 4)).toBe(4);
+    expect(await waitFor(() => messagesIn(start.conversationId), (n) => n >= 4, 3_000, 30)).toBe(4);
     await new Promise((r) => setTimeout(r, 200));
     expect(await messagesIn(start.conversationId)).toBe(4);
   });
@@ -166,7 +157,7 @@ describe("Idempotency-Key on the widget's send", () => {
     const body = { content: "Where is my parcel?" };
     const first = await c.post(pub(chat.id, "messages/"), body, session.token, { "Idempotency-Key": k });
     const raw = await first.text();
-    const again = await until(() => c.post(pub(chat.id, "messages/"), body, session.token, { "Idempotency-Key": k }), (r) => r.status !== 409);
+    const again = await waitFor(() => c.post(pub(chat.id, "messages/"), body, session.token, { "Idempotency-Key": k }), (r) => r.status !== 409, 3_000, 30);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     const replay = await again.text();
     const ids = (text: string) => [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);

@@ -92,12 +92,3 @@ export const storedDelivery = async (id: string) => (await db().select().from(we
 /** Epoch ms of a UTC date and time, e.g. at("2026-01-10", "12:00"). */
 export const at = (day: string, time = "12:00") => Date.parse(`${day}T${time}:00Z`);
 
-/** Polls `read` until `done` holds or `ms` pass; returns the last value (the assertions after it say what was wrong). */
-export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

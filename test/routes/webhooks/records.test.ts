@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor, waitFor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { at, createWebhook, insertDelivery, seedConversation, waitFor, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
+import { at, createWebhook, insertDelivery, seedConversation, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
 
 const recordsPath = (inboxId: string, webhookId: string, recordId?: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId ? `${recordId}/` : ""}`;
 

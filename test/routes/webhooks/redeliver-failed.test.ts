@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../../src/db/schema";
-import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
-import { at, createWebhook, insertDelivery, seedConversation, waitFor, webhooksPath } from "./fixtures";
+import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
+import { at, createWebhook, insertDelivery, seedConversation, webhooksPath } from "./fixtures";
 
 const redeliverFailedPath = (inboxId: string, webhookId: string) => `${webhooksPath(inboxId, webhookId)}redeliver-failed/`;
 const attempts = (webhookId: string) => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId));

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../../src/db/schema";
-import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
-import { createWebhook, insertDelivery, seedConversation, storedDelivery, waitFor, webhooksPath, type DeliveryRecord } from "./fixtures";
+import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
+import { createWebhook, insertDelivery, seedConversation, storedDelivery, webhooksPath, type DeliveryRecord } from "./fixtures";
 
 const redeliverPath = (inboxId: string, webhookId: string, recordId: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId}/redeliver/`;
 
