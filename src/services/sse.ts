@@ -1,6 +1,9 @@
 const encoder = new TextEncoder();
 const PING_EVERY_MS = 10_000;
 
+/** One server-sent event in its wire form: `event:` (when named), `data:` with the JSON, a blank line. */
+export const eventText = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
+
 /**
  * A server-sent event stream written by a producer that must not wait for a slow reader: writes
  * are queued, never awaited, so a reply is generated and stored at full speed even when the
@@ -34,7 +37,7 @@ export class SseWriter {
   }
 
   send(data: unknown, event?: string) {
-    this.#raw(`${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`);
+    this.#raw(eventText(data, event));
   }
 
   /** An event already in its wire form (`data: ...` and the blank line). */
@@ -85,7 +88,7 @@ export function interruptible(source: ReadableStream<Uint8Array>, requestId: str
   source.pipeTo(writable, { preventAbort: true }).catch(async () => {
     const writer = writable.getWriter();
     const data = { detail: "The reply was interrupted and not stored; the conversation's messages show what was.", code: "reply_interrupted", requestId };
-    await writer.write(encoder.encode(`event: error\ndata: ${JSON.stringify(data)}\n\n`)).catch(() => undefined);
+    await writer.write(encoder.encode(eventText(data, "error"))).catch(() => undefined);
     await writer.close().catch(() => undefined);
   });
   return readable;
@@ -112,7 +115,7 @@ export function endedWhen(source: ReadableStream<Uint8Array>, ended: () => Promi
         if (closed) return;
         if (!end) return void (timer = setTimeout(check, everyMs));
         stop();
-        controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(end)}\n\n`));
+        controller.enqueue(encoder.encode(eventText(end, "error")));
         controller.close();
         reader.cancel().catch(() => undefined);
       };

@@ -2,6 +2,7 @@ import { ApiError } from "../../lib/errors";
 import { countWords } from "../../services/llm/text";
 import { modelApiError, type ChatMessage, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "../../services/llm";
 import { withOpenAiError } from "../../lib/openai-errors";
+import { eventText } from "../../services/sse";
 import type { ChatCompletionInput, ChatCompletionRecord } from "./schema";
 
 /** What identifies one answer in every chunk: `chatcmpl-<uuid>`, unix seconds, the model's name. */
@@ -102,7 +103,7 @@ export async function streamChunks(
   } catch (err) {
     const known = modelApiError(err);
     const apiError = known instanceof ApiError ? known : onUnexpected(err);
-    send(`event: error\ndata: ${JSON.stringify(withOpenAiError(apiError.status, { detail: apiError.detail, code: apiError.code }))}\n\n`);
+    send(eventText(withOpenAiError(apiError.status, { detail: apiError.detail, code: apiError.code }), "error"));
   }
   return { content, toolCalls };
 }

@@ -1,5 +1,6 @@
 import type { WebChatSettings } from "../../db/schema";
 import type { MessageRecord } from "../records/messages";
+import { eventText } from "../sse";
 import { publicMessage } from "./messages";
 
 const encoder = new TextEncoder();
@@ -100,7 +101,7 @@ export function followEvents(source: ReadableStream<Uint8Array>, messageId: stri
             controller.enqueue(encoder.encode(replyEvent({ conversationId: data.conversation, messageId, content: "", done: true, message: data }, settings, () => seen)));
             controller.terminate();
           } else if (event === "reply_failed") {
-            controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify({ detail: "The reply failed.", code: "upstream_error" })}\n\n`));
+            controller.enqueue(encoder.encode(eventText({ detail: "The reply failed.", code: "upstream_error" }, "error")));
             controller.terminate();
           }
         }
