@@ -3,6 +3,7 @@ import { getDb } from "../db";
 import { evaluateRecord, markEvaluationFailed, type EvaluationJob } from "../services/evaluation/records";
 
 import { enqueueBatchQa, runBatchQa, type BatchQaJob } from "../services/batch-qa";
+import { ack, retry } from "./settle";
 
 const MAX_ATTEMPTS = 3;
 
@@ -22,27 +23,27 @@ export async function consumeChatbotEvaluation(batch: MessageBatch, env: Binding
     if (body.kind === "batchQa" && typeof body.batchQaId === "string") {
       try {
         if (await runBatchQa(env, db, body.batchQaId)) await enqueueBatchQa(env, body.batchQaId);
-        message.ack();
+        ack(message);
       } catch (err) {
         console.error(JSON.stringify({ level: "error", message: "batch QA failed", batchQaId: body.batchQaId, error: String(err) }));
-        message.retry({ delaySeconds: 10 });
+        retry(message, 10);
       }
       continue;
     }
     const { recordId } = body;
     if (typeof recordId !== "string") {
-      message.ack();
+      ack(message);
       continue;
     }
     try {
       await evaluateRecord(env, db, recordId);
-      message.ack();
+      ack(message);
     } catch (err) {
       console.error(JSON.stringify({ level: "error", message: "evaluation failed", recordId, attempts: message.attempts, error: String(err) }));
-      if (message.attempts < MAX_ATTEMPTS) message.retry({ delaySeconds: Math.min(300, 10 * 2 ** message.attempts) });
+      if (message.attempts < MAX_ATTEMPTS) retry(message, Math.min(300, 10 * 2 ** message.attempts));
       else {
         await markEvaluationFailed(db, recordId).catch(() => undefined);
-        message.ack();
+        ack(message);
       }
     }
   }

@@ -3,6 +3,7 @@ import { consumeWebhookDeliveries } from "./webhook-deliveries";
 import { consumeWebhookDeadLetters } from "./webhook-dead-letters";
 import { consumeKnowledgeIngestion } from "./knowledge-ingestion";
 import { consumeChatbotEvaluation } from "./chatbot-evaluation";
+import { retryAll } from "./settle";
 
 export const QUEUES = {
   webhookDeliveries: "webhook-deliveries",
@@ -26,7 +27,7 @@ export async function handleQueue(batch: MessageBatch, env: Bindings, ctx: Execu
   const consumer = consumers[batch.queue];
   if (!consumer) {
     console.warn(JSON.stringify({ level: "warn", message: "no consumer for queue", queue: batch.queue }));
-    batch.retryAll({ delaySeconds: 60 });
+    retryAll(batch, 60);
     return;
   }
   await consumer(batch, env, ctx);

@@ -5,6 +5,7 @@ import { ingestFile } from "../services/ingestion";
 import type { IngestionJob } from "../services/knowledge-content";
 import { vectorStoreFor } from "../services/vector-store";
 import { rebuildKeywordIndex, removeKeywordTexts } from "../services/retrieval/knowledge-index";
+import { ack, retry } from "./settle";
 
 /** Deliveries of one message before its file is marked failed (wrangler.toml max_retries + 1). */
 const MAX_ATTEMPTS = 4;
@@ -23,10 +24,10 @@ export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindin
         if (job.kind === "file") await ingestFile(env, db, job.fileId, job.generation, { attempt: message.attempts, isLast: message.attempts >= MAX_ATTEMPTS });
         else if (job.kind === "keywords") await rebuildKeywordIndex(env, db, job.knowledgeBaseId);
         else await purge(env, job);
-        message.ack();
+        ack(message);
       } catch (err) {
         console.error(JSON.stringify({ level: "error", message: "knowledge ingestion failed", job: job.kind, error: String(err), stack: (err as Error).stack }));
-        message.retry({ delaySeconds: Math.min(60, 5 * 2 ** message.attempts) });
+        retry(message, Math.min(60, 5 * 2 ** message.attempts));
       }
     }),
   );

@@ -2,6 +2,7 @@ import type { Bindings } from "../env";
 import { getDb } from "../db";
 import { recordDeadLetters } from "../services/webhooks/dead-letters";
 import { deliveryIdOf } from "../services/webhooks/emit";
+import { ackAll, retryAll } from "./settle";
 
 /**
  * Consumer of `webhook-deliveries-dlq`, the dead-letter queue of `webhook-deliveries`: what the
@@ -20,9 +21,9 @@ export async function consumeWebhookDeadLetters(batch: MessageBatch, env: Bindin
   try {
     const recorded = await recordDeadLetters(env, getDb(env.DB), ids);
     console.error(JSON.stringify({ level: "error", message: "webhook deliveries dead-lettered", messages: batch.messages.length, recorded }));
-    batch.ackAll();
+    ackAll(batch);
   } catch (err) {
     console.error(JSON.stringify({ level: "error", message: "dead-lettered webhook deliveries not recorded", size: ids.length, error: String(err) }));
-    batch.retryAll({ delaySeconds: 60 });
+    retryAll(batch, 60);
   }
 }

@@ -2,6 +2,7 @@ import type { Bindings } from "../env";
 import { getDb } from "../db";
 import { deliverAll } from "../services/webhooks/delivery";
 import { deliveryIdOf } from "../services/webhooks/emit";
+import { ack, retry } from "./settle";
 
 /** Before a message the consumer failed on is tried again: 5, 10, 20 s; then (wrangler.toml max_retries) the dead-letter queue. */
 const retryDelaySeconds = (attempts: number) => Math.min(60, 5 * 2 ** (attempts - 1));
@@ -21,21 +22,21 @@ export async function consumeWebhookDeliveries(batch: MessageBatch, env: Binding
   for (const message of batch.messages) {
     const id = deliveryIdOf(message.body);
     if (id) named.push({ message, id });
-    else message.retry({ delaySeconds: 0 });
+    else retry(message, 0);
   }
   try {
     await deliverAll(env, db, named.map((n) => n.id), now);
-    for (const { message } of named) message.ack();
+    for (const { message } of named) ack(message);
   } catch (err) {
     console.error(JSON.stringify({ level: "error", message: "webhook delivery batch failed", size: named.length, error: String(err) }));
     await Promise.all(
       named.map(async ({ message, id }) => {
         try {
           await deliverAll(env, db, [id], now);
-          message.ack();
+          ack(message);
         } catch (err) {
           console.error(JSON.stringify({ level: "error", message: "webhook delivery failed", deliveryId: id, attempts: message.attempts, error: String(err) }));
-          message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+          retry(message, retryDelaySeconds(message.attempts));
         }
       }),
     );

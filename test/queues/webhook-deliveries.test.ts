@@ -162,6 +162,25 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message.id))).toHaveLength(1);
   });
 
+  it("a queue event the runtime has ended (settling throws) still delivers, and the consumer does not reject", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const hook = await addWebhook(owner, bot.defaultInbox!.id, { isEnabled: false });
+    const reply = await talk(owner, bot.id, "late");
+    await db().update(webhooks).set({ isEnabled: true }).where(eq(webhooks.id, hook));
+    const id = await pendingDelivery(owner, bot as { id: string; defaultInbox: { id: string } }, hook, reply.message.id);
+    // What workerd throws once it has cancelled the event (as hung): the message cannot be settled any more.
+    const ended = () => {
+      throw new Error("Cannot perform I/O on behalf of a different request. (I/O type: QueueEventResult)");
+    };
+    const message = { id: "ended", timestamp: new Date(), attempts: 1, body: { deliveryId: id }, ack: ended, retry: ended } as unknown as Message;
+    const batch = { queue: "webhook-deliveries", messages: [message], ackAll: ended, retryAll: ended } as unknown as MessageBatch;
+    await expect(worker.queue!(batch, env, createExecutionContext())).resolves.toBeUndefined();
+    expect(await received(`/ok/${hook}`)).toHaveLength(1);
+    const [record] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+    expect(record.status).toBe("success");
+  });
+
   it("a delivery the queue never heard of (crash before enqueue) is sent by the housekeeping cron", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { env } from "cloudflare:workers";
 import { asc, eq } from "drizzle-orm";
 import { messages, webhookDeliveries, webhooks } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
@@ -12,7 +13,12 @@ export type { WebhookDeliveryRecord as DeliveryRecord } from "../../../src/servi
 
 export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
-export const HOOK_URL = "https://hooks.example.com/x";
+/**
+ * The local receiver (test/support/webhook-receiver.mjs), answering 200: events of the webhooks that
+ * tests create are really delivered, never to a name the machine cannot resolve (workerd's lookup of
+ * such a name can hang the queue event until the runtime cancels it).
+ */
+export const HOOK_URL = `${env.TEST_RECEIVER_URL}/ok/hooks`;
 
 export const webhooksPath = (inboxId: string, webhookId?: string) => `/inboxes/${inboxId}/webhooks/${webhookId ? `${webhookId}/` : ""}`;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor, waitFor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { at, createWebhook, insertDelivery, seedConversation, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
+import { HOOK_URL, at, createWebhook, insertDelivery, seedConversation, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
 
 const recordsPath = (inboxId: string, webhookId: string, recordId?: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId ? `${recordId}/` : ""}`;
 
@@ -43,7 +43,7 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
       eventId: messages[0],
       scheduledAt: String(at("2026-01-10")),
       attempts: 1,
-      url: "https://hooks.example.com/x",
+      url: HOOK_URL,
       requestBody: '{"id":"x"}',
       response: '{"message":"receiver failed"}',
       statusCode: 200,

@@ -1,0 +1,18 @@
+/**
+ * Acknowledging or retrying a message of a queue event the runtime has already ended (cancelled as
+ * hung, or past its limits) throws: that event can no longer settle anything, and every message it
+ * did not settle is delivered again. Consumers settle through these, so that case is a warning
+ * rather than an uncaught rejection on a dead context.
+ */
+function guarded(settle: () => void, messageId?: string) {
+  try {
+    settle();
+  } catch (err) {
+    console.warn(JSON.stringify({ level: "warn", message: "queue event ended before it settled; redelivered later", messageId, error: String(err) }));
+  }
+}
+
+export const ack = (message: Message) => guarded(() => message.ack(), message.id);
+export const retry = (message: Message, delaySeconds: number) => guarded(() => message.retry({ delaySeconds }), message.id);
+export const ackAll = (batch: MessageBatch) => guarded(() => batch.ackAll());
+export const retryAll = (batch: MessageBatch, delaySeconds: number) => guarded(() => batch.retryAll({ delaySeconds }));
