@@ -8,7 +8,7 @@ export const rateLimit = () =>
   createMiddleware<AppEnv>(async (c, next) => {
     const principal = c.get("principal");
     if (principal) {
-      const { allowed, retryAfter } = takeToken(c.env, principal.apiKeyId ?? principal.session!.id, c.executionCtx);
+      const { allowed, retryAfter } = takeToken(c.env, principal.apiKeyId ?? principal.session!.id);
       if (!allowed) {
         throw new ApiError(429, "throttled", `Request was throttled. Expected available in ${retryAfter} seconds.`, undefined, {
           "Retry-After": String(retryAfter),

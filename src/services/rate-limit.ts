@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import { inBackground } from "../lib/background";
 
 export const WINDOW_MS = 60_000;
 export const DEFAULT_LIMIT_PER_MINUTE = 1200;
@@ -20,12 +21,12 @@ const windows = new Map<string, KeyWindow>();
 /**
  * Per-key fixed one-minute window, counted exactly in this isolate and shared with other isolates
  * through the key's RateLimiter Durable Object every 100 ms or 50 requests. Requests never wait for
- * the object; across isolates the limit may be overshot by what they served between two flushes.
+ * the object, and a count goes out in the request's background (src/lib/background.ts);
+ * across isolates the limit may be overshot by what they served between two flushes.
  */
 export function takeToken(
   env: Bindings,
   key: string,
-  ctx: { waitUntil(p: Promise<unknown>): void },
   now = Date.now(),
   limit = Number(env.RATE_LIMIT_PER_MINUTE) || DEFAULT_LIMIT_PER_MINUTE,
 ): { allowed: boolean; retryAfter: number } {
@@ -41,13 +42,13 @@ export function takeToken(
   }
   state.pending++;
   if (!state.flushing && (state.pending >= FLUSH_EVERY_REQUESTS || now - state.lastFlush >= FLUSH_EVERY_MS)) {
-    ctx.waitUntil(flush(env, key, state));
+    state.flushing = true;
+    inBackground(() => flush(env, key, state));
   }
   return { allowed: true, retryAfter: 0 };
 }
 
 async function flush(env: Bindings, key: string, state: KeyWindow) {
-  state.flushing = true;
   const sent = state.pending;
   try {
     const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key));

@@ -17,7 +17,7 @@ import { registerWidgetUpload } from "./upload";
 /** The widget's public endpoints (CONTRACT section 14): no API key, limited per web chat and per client. */
 export function registerWidgetRoutes(r: Router) {
   r.use("/web-chats/:id/public/*", async (c, next) => {
-    limitWidget(c.env, c.req.param("id") ?? "", clientAddress(c.req.raw.headers), c.executionCtx);
+    limitWidget(c.env, c.req.param("id") ?? "", clientAddress(c.req.raw.headers));
     await next();
   });
   // A visitor's keys are the visitor's own (its contact).

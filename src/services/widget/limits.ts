@@ -16,7 +16,7 @@ export const clientAddress = (headers: Headers) => headers.get("CF-Connecting-IP
  * (default 120) and WIDGET_WEB_CHAT_RATE_LIMIT_PER_MINUTE per web chat (default 6,000). 429 `throttled`
  * with Retry-After.
  */
-export function limitWidget(env: Bindings, webChatId: string, client: string, ctx: { waitUntil(p: Promise<unknown>): void }) {
+export function limitWidget(env: Bindings, webChatId: string, client: string) {
   const perClient = Number(env.WIDGET_RATE_LIMIT_PER_MINUTE) || DEFAULT_CLIENT_LIMIT;
   const perChat = Number(env.WIDGET_WEB_CHAT_RATE_LIMIT_PER_MINUTE) || DEFAULT_WEB_CHAT_LIMIT;
   const now = Date.now();
@@ -24,7 +24,7 @@ export function limitWidget(env: Bindings, webChatId: string, client: string, ct
     [`widget:${webChatId}:${client}`, perClient],
     [`widget:${webChatId}`, perChat],
   ] as const) {
-    const { allowed, retryAfter } = takeToken(env, key, ctx, now, limit);
+    const { allowed, retryAfter } = takeToken(env, key, now, limit);
     if (!allowed) {
       throw new ApiError(429, "throttled", `Request was throttled. Expected available in ${retryAfter} seconds.`, undefined, { "Retry-After": String(retryAfter) });
     }
