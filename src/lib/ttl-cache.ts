@@ -51,8 +51,9 @@ export class TtlCache<V> {
 
   /**
    * Reads a value in use again, in the request's background (src/lib/background.ts: it does not
-   * delay the request's call to the model or its first words): remembered as of when the read started, so no value is served older than
-   * `ttlMs`; forgotten when it is no longer found (a revoked key fails its very next request).
+   * delay the request's call to the model or its first words): remembered as of when the read
+   * started, so no value is served older than `ttlMs`; forgotten when it is no longer found (a
+   * revoked key fails its very next request).
    */
   #refresh(key: string, load: () => Promise<V | undefined>, now: number) {
     if (this.#refreshing.has(key)) return;

@@ -6,7 +6,7 @@ import { ModelError, type ChatMessage, type Usage } from "./llm";
 import { replyModel, type AnsweringModel } from "./llm/fallback";
 import { streamPieces } from "./llm/text";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
-import { retrievePassages, type RetrievedPassage } from "./retrieval";
+import { citationNode, citedFiles, retrievePassages } from "./retrieval";
 import type { QueryMetadata } from "./query-scope";
 import { attachmentParts } from "./uploads/reading";
 import { agentReply, type AgentOptions } from "./agent/reply";
@@ -133,10 +133,3 @@ function checkJson(content: string, schema: Record<string, unknown>) {
   }
 }
 
-function citedFiles(passages: RetrievedPassage[]) {
-  const files = new Map<string, Record<string, unknown>>();
-  for (const p of passages) if (p.file && typeof p.file.id === "string") files.set(p.file.id, p.file);
-  return [...files.values()];
-}
-
-const citationNode = (p: RetrievedPassage) => ({ node: p.node, score: p.score, displayScore: Math.round(p.score * 100) });

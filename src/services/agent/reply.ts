@@ -2,7 +2,7 @@ import type { Bindings, Db } from "../../env";
 import { ModelError, type ChatMessage, type ChatRequest } from "../llm";
 import { replyModel } from "../llm/fallback";
 import type { ReplyInput, Reply } from "../replies";
-import type { RetrievedPassage } from "../retrieval";
+import { citationNode, citedFiles } from "../retrieval";
 import { DEFAULT_MAX_TOOL_CALLS, runAgentLoop } from "./loop";
 import { ToolRecorder } from "./recorder";
 import { toolsForReply } from "./registry";
@@ -107,7 +107,7 @@ export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit:
   return {
     content: result.content,
     citations: citedFiles(ctx.passages),
-    citationNodes: ctx.passages.map((p) => ({ node: p.node, score: p.score, displayScore: Math.round(p.score * 100) })),
+    citationNodes: ctx.passages.map(citationNode),
     usage: result.usage,
     contentPayload,
     modelId: model.fallbackAnswered(),
@@ -133,10 +133,4 @@ async function agentPrompt(db: Db, { chatbot, history, incoming }: ReplyInput, c
   );
   const resumed = continues ? await toolTurns(db, continues) : [];
   return [{ role: "system", content: system }, ...turns.flat(), { role: "user", content: incoming.content }, ...resumed];
-}
-
-function citedFiles(passages: RetrievedPassage[]) {
-  const files = new Map<string, Record<string, unknown>>();
-  for (const p of passages) if (p.file && typeof p.file.id === "string") files.set(p.file.id, p.file);
-  return [...files.values()];
 }

@@ -2,7 +2,7 @@ import type { Bindings, Db } from "../../env";
 import { complete, ModelError, type ChatMessage, type ChatModel } from "../llm";
 import { replyModel } from "../llm/fallback";
 import { terms, sentences, streamPieces } from "../llm/text";
-import { retrievePassages, type RetrievedPassage } from "../retrieval";
+import { citationNode, retrievePassages, type RetrievedPassage } from "../retrieval";
 import type { Reply, ReplyInput } from "../replies";
 import { runAgentLoop } from "./loop";
 import { ToolRecorder } from "./recorder";
@@ -98,7 +98,7 @@ export async function workflowReply(env: Bindings, db: Db, input: ReplyInput, em
   return {
     content,
     citations: [...new Map(passages.filter((p) => p.file && typeof p.file.id === "string").map((p) => [p.file!.id as string, p.file!])).values()],
-    citationNodes: passages.map((p) => ({ node: p.node, score: p.score, displayScore: Math.round(p.score * 100) })),
+    citationNodes: passages.map(citationNode),
     usage: null,
     contentPayload: { workflow: { id: workflow.id, name: workflow.name }, steps },
     modelId: model.fallbackAnswered(),

@@ -30,6 +30,16 @@ export interface RetrievedPassage extends Passage {
   file: Record<string, unknown> | null;
 }
 
+/** A passage as a reply's `citationNodes` lists it: the node, its score and the score as a percentage. */
+export const citationNode = (p: RetrievedPassage) => ({ node: p.node, score: p.score, displayScore: Math.round(p.score * 100) });
+
+/** The files of these passages, each once: a reply's `citations`. */
+export function citedFiles(passages: RetrievedPassage[]) {
+  const files = new Map<string, Record<string, unknown>>();
+  for (const p of passages) if (p.file && typeof p.file.id === "string") files.set(p.file.id, p.file);
+  return [...files.values()];
+}
+
 /**
  * Passages the assistant's knowledge bases hold for a message, best first: hybrid search with each
  * base's settings, at most the assistant's numberOfRetrievedChunks, restricted by the message's
