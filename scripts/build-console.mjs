@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the operator console (console/src) into `outDir`/console, served by the worker at
-// /console/ (static assets; deep links fall back to index.html in src/routes/console-shell.ts).
+// /console/ (src/routes/static-files.ts; deep links get the shell of their page).
 // Preact + signals bundled by esbuild: one entry, a chunk per page (loaded when first visited),
 // content-hashed file names under console/assets/, and one CSS file made of every .css under
 // console/src (so a page adds styles by adding a file in its folder, imported by nobody).
@@ -102,7 +102,7 @@ ${preload.map((p) => `<link rel="modulepreload" href="/console/${p}">`).join("\n
 // In the HTML (img-src allows data:): one request fewer beside the ones a first visit waits for.
 const ICON = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#4338ca"/><path d="M9 11h14v8H15l-4 4v-4H9z" fill="#fff"/></svg>`)}`;
 
-/** Builds into `outDir`/console; returns the figures and the console's lines of the assets' `_headers` file. */
+/** Builds into `outDir`/console; returns the figures and the headers its files are served with (by path pattern). */
 export async function buildConsole({ quiet = false, outDir }) {
   const out = path.join(outDir, "console");
   rmSync(out, { recursive: true, force: true });
@@ -149,10 +149,14 @@ export async function buildConsole({ quiet = false, outDir }) {
   const pages = Object.fromEntries(Object.entries(folderFiles).map(([folder, files]) => [folder, files.reduce((n, f) => n + gzip(f), 0)]));
   const figures = { jsGzip: shellFiles.reduce((n, f) => n + gzip(f), 0), cssGzip: gzip(entry.cssBundle), pages };
   if (!quiet) console.log(`console: shell ${figures.jsGzip} B JS + ${figures.cssGzip} B CSS, pages ${JSON.stringify(pages)} (bytes gzip)`);
-  const headers =
-    `/console/*\n  Content-Security-Policy: ${CONSOLE_CSP}\n  X-Content-Type-Options: nosniff\n  Referrer-Policy: same-origin\n` +
-    // Hashed names change with their content: cached for good.
-    `/console/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n`;
+  const headers = {
+    "/console/*": { "Content-Security-Policy": CONSOLE_CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin" },
+    // Hashed names change with their content: cached for good. The shells are asked again each time
+    // (their ETag answers 304 when unchanged), so a new build reaches an open browser at its next load.
+    "/console/assets/*": { "Cache-Control": "public, max-age=31536000, immutable" },
+    "/console/index.html": { "Cache-Control": "no-cache" },
+    "/console/shells/*": { "Cache-Control": "no-cache" },
+  };
   return { ...figures, headers };
 }
 

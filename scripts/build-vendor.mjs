@@ -53,7 +53,7 @@ export async function buildVendor({ quiet = false } = {}) {
 }
 
 /** Unchanged files keep their time, so `wrangler dev` does not reload for nothing. */
-function writeIfChanged(file, contents) {
+export function writeIfChanged(file, contents) {
   let current;
   try {
     current = readFileSync(file);

@@ -8,7 +8,7 @@ import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
-/** Writes widget.js into `out`; returns its sizes and its lines of the assets' `_headers` file. */
+/** Writes widget.js into `out`; returns its sizes and the headers it is served with (by path pattern). */
 export async function buildWidget({ out, quiet = false }) {
   mkdirSync(out, { recursive: true });
   const result = await build({
@@ -25,6 +25,6 @@ export async function buildWidget({ out, quiet = false }) {
   const gzip = gzipSync(js, { level: 9 }).length;
   if (!quiet) console.log(`widget.js: ${js.length} bytes, ${gzip} bytes gzip`);
   // Sites embed the script from anywhere; a short cache so that a new version reaches them soon.
-  const headers = "/widget.js\n  Cache-Control: public, max-age=300\n  Access-Control-Allow-Origin: *\n  X-Content-Type-Options: nosniff\n";
+  const headers = { "/widget.js": { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*", "X-Content-Type-Options": "nosniff" } };
   return { bytes: js.length, gzip, headers };
 }

@@ -15,7 +15,7 @@ import { authenticate } from "./middleware/auth";
 import { rateLimit } from "./middleware/rate-limit";
 import { WIDGET_PUBLIC_PATH, widgetCors } from "./middleware/widget-cors";
 import { registerWidgetPages } from "./routes/widget/pages";
-import { registerConsoleShell } from "./routes/console-shell";
+import { registerStaticFiles } from "./routes/static-files";
 import { registerMcpServer } from "./routes/mcp-server";
 import { createRouter, type Router } from "./lib/openapi";
 import { forgetAccess } from "./services/access";
@@ -143,7 +143,7 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
   });
 
   registerWidgetPages(app);
-  registerConsoleShell(app);
+  registerStaticFiles(app);
   // Our assistants as an MCP server (JSON-RPC, not in the OpenAPI document), behind the same API keys.
   app.use("/mcp", withDb, authenticate(() => false), rateLimit());
   registerMcpServer(app, fetchApp);

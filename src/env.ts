@@ -24,8 +24,6 @@ export interface Bindings {
   MANAGED_DATABASE: DurableObjectNamespace<ManagedDatabase>;
   /** The live inbox's hub, one object per organization (durable-objects/inbox-events.ts). */
   INBOX_EVENTS: DurableObjectNamespace<InboxEvents>;
-  /** The static assets (wrangler.toml `[assets]`): the widget's script and the operator console. */
-  ASSETS: Fetcher;
   VECTORIZE?: VectorizeIndex;
   AI?: Ai;
   REGISTRATION_ENABLED?: string;

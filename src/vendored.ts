@@ -23,3 +23,19 @@ export function vendored<K extends keyof Vendored>(name: K): Promise<Vendored[K]
   const specifier = PATHS[name];
   return import(/* @vite-ignore */ specifier);
 }
+
+/** A file of a front end (scripts/build-assets.mjs): its headers and its text, or its bytes in base64. */
+export interface StaticFile {
+  headers: Record<string, string>;
+  body?: string;
+  base64?: string;
+}
+
+/** The front ends served by the worker: src/vendor/static-<name>.js, URL path -> file. */
+export type StaticFront = "widget" | "console";
+
+/** A front end's files, imported on the first request for one (its module is not compiled before). */
+export async function staticFiles(name: StaticFront): Promise<Record<string, StaticFile>> {
+  const specifier = `./vendor/static-${name}.js`;
+  return (await import(/* @vite-ignore */ specifier)).default;
+}

@@ -4,7 +4,7 @@
 // itself (wrangler.toml `[build]`), answer /health and serve /widget.js.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { copyCheckout, freePort, readmeShellBlocks, startServer } from "./support/checkout.mjs";
 
@@ -38,7 +38,7 @@ describe("a fresh clone, started by hand as the README says", () => {
       const widget = await fetch(`http://127.0.0.1:${port}/widget.js`);
       expect(widget.status).toBe(200);
       expect(widget.headers.get("Content-Type")).toMatch(/javascript/);
-      // dist/assets/_headers: sites on any origin load it, and a new version reaches them within minutes.
+      // Sites on any origin load it, and a new version reaches them within minutes (scripts/build-widget.mjs).
       expect(widget.headers.get("Access-Control-Allow-Origin")).toBe("*");
       expect(widget.headers.get("Cache-Control")).toBe("public, max-age=300");
       expect(await widget.text()).toContain("data-web-chat-id");
@@ -56,27 +56,5 @@ describe("a fresh clone, started by hand as the README says", () => {
   it("the assets build with the node first on a plain PATH (Node 20 on this machine)", () => {
     const output = shell(checkout.dir, "node --version && node scripts/build-assets.mjs");
     expect(output).toMatch(/^v\d+\.\d+\.\d+\nwidget\.js: \d+ bytes/);
-  });
-
-  it("the worker's own paths skip the asset router (wrangler.toml `run_worker_first`)", async () => {
-    // Files at the worker's paths: served instead of the worker's answer if the asset router went first.
-    const decoys = ["health", "api/v1/openapi.json", "mcp", "chat/decoy", "decoy.txt"];
-    for (const file of decoys) {
-      mkdirSync(path.dirname(path.join(checkout.dir, "dist/assets", file)), { recursive: true });
-      writeFileSync(path.join(checkout.dir, "dist/assets", file), "decoy");
-    }
-    const port = await freePort();
-    const server = await startServer("npx", ["wrangler", "dev", "--port", String(port)], { cwd: checkout.dir, url: `http://127.0.0.1:${port}/health` });
-    try {
-      const body = (p, init) => fetch(`http://127.0.0.1:${port}${p}`, init).then((r) => r.text());
-      // Any other path is served from the assets when a file matches: the decoys are in the asset set.
-      expect(await body("/decoy.txt")).toBe("decoy");
-      expect(JSON.parse(await body("/health")).status).toBe("ok");
-      expect(JSON.parse(await body("/api/v1/openapi.json")).openapi).toBe("3.1.0");
-      expect(await body("/chat/decoy")).toContain("<!doctype html>");
-      expect(JSON.parse(await body("/mcp", { method: "POST" })).code).toBe("not_authenticated");
-    } finally {
-      await server.stop();
-    }
   });
 });
