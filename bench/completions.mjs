@@ -166,10 +166,13 @@ async function measureStream(sides, upstream) {
         // unlike times, it does not grow with the machine's load.
         const before = side.pid && workerdCpu(side.pid);
         const o = await side.run();
-        if (side.pid) {
-          await new Promise((r) => setTimeout(r, 80)); // the spare object starts 50 ms after the turn
-          added[side.name].thread.push(busiestThreadMs(before, workerdCpu(side.pid)));
-        }
+        // Every series, ours or the floor, then waits 80-200 ms, at random: what a request leaves
+        // running (our turn's storing, 50 ms after it) must not land on the next request, and
+        // something on this machine disturbs a request every so often at a steady pace. With a
+        // fixed wait it fell on the same series in every other round (the same code read 3 ms
+        // slower on whichever side held that place); at random it falls on every series alike.
+        await new Promise((r) => setTimeout(r, 80 + Math.random() * 120));
+        if (side.pid) added[side.name].thread.push(busiestThreadMs(before, workerdCpu(side.pid)));
         if (!o.text.includes(side.end) || !o.text.includes(side.answer)) throw new Error(`${side.name}: stream ${i} did not finish with the answer: ${o.text.slice(-300)}`);
         const asked = upstream.requests.at(-1);
         added[side.name].first.push(o.first - d.first);
@@ -194,25 +197,31 @@ async function measureStream(sides, upstream) {
 
 async function measureOrdering(sides) {
   console.log(`\nOne conversation, concurrent clients (local model), checked in order afterwards`);
-  const rounds = Object.fromEntries(sides.map((s) => [s.name, []]));
+  // Each side as \`wrangler dev\` serves it, and straight at the runtime ("direct"), without the proxy
+  // worker wrangler puts in front of every request (a deployed worker has none).
+  const series = sides.flatMap((side) => [
+    { name: side.name, side, base: side.server.base },
+    ...(side.server.runtime ? [{ name: `${side.name} direct`, side, base: side.server.runtime }] : []),
+  ]);
+  const rounds = Object.fromEntries(series.map((s) => [s.name, []]));
   for (let round = 1; round <= ORDERING_ROUNDS; round++) {
-    for (const side of round % 2 ? sides : [...sides].reverse()) {
+    for (const { name, side, base } of round % 2 ? series : [...series].reverse()) {
       const cpuBefore = workerdCpu(side.server.pid);
-      const r = await oneConversation(side.server);
+      const r = await oneConversation(side.server, { base });
       const cpuAfter = workerdCpu(side.server.pid);
       const cpu = (cpuAfter.total - cpuBefore.total) / r.turns;
       const thread = busiestThreadMs(cpuBefore, cpuAfter) / r.turns;
       const tree = (cpuAfter.tree - cpuBefore.tree) / r.turns;
-      rounds[side.name].push({ rate: r.messagesPerSecond, cpu, thread, tree });
+      rounds[name].push({ rate: r.messagesPerSecond, cpu, thread, tree });
       const line = `${r.messagesPerSecond.toFixed(1)} messages/s, CPU ${cpu.toFixed(2)} ms/turn (runtime thread ${thread.toFixed(2)}, with wrangler's Node ${tree.toFixed(2)})`;
-      console.log(`round ${round} ${side.name.padEnd(8)}: ${r.clients} clients x ${r.turnsPerClient} turns, ${line}, stored ${r.stored}/${r.expected}, gaps ${r.gaps}, alternation errors ${r.alternationErrors}`);
+      console.log(`round ${round} ${name.padEnd(15)}: ${r.clients} clients x ${r.turnsPerClient} turns, ${line}, stored ${r.stored}/${r.expected}, gaps ${r.gaps}, alternation errors ${r.alternationErrors}`);
       if (!r.ok) process.exitCode = 1;
     }
   }
-  for (const s of sides) {
-    const m = (key) => median(rounds[s.name].map((r) => r[key]));
+  for (const { name } of series) {
+    const m = (key) => median(rounds[name].map((r) => r[key]));
     // Two messages a turn; the runtime's one thread bounds the turns a second when it has a core to itself.
-    console.log(`median ${s.name.padEnd(8)}: ${m("rate").toFixed(1)} messages/s, CPU ${m("cpu").toFixed(2)} ms/turn, runtime thread ${m("thread").toFixed(2)} ms/turn (its bound: ${(2000 / m("thread")).toFixed(0)} messages/s), with wrangler's Node ${m("tree").toFixed(2)} ms/turn`);
+    console.log(`median ${name.padEnd(15)}: ${m("rate").toFixed(1)} messages/s, CPU ${m("cpu").toFixed(2)} ms/turn, runtime thread ${m("thread").toFixed(2)} ms/turn (its bound: ${(2000 / m("thread")).toFixed(0)} messages/s), with wrangler's Node ${m("tree").toFixed(2)} ms/turn`);
   }
   console.log(`target: working >= 500 messages/s, in order`);
 }

@@ -7,10 +7,14 @@ import { startServer } from "./lib.mjs";
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const TURNS_PER_CLIENT = Number(process.env.BENCH_TURNS ?? 50);
 
-/** One conversation under `clients` concurrent senders on a started server: its rate and whether every message is stored in order. */
-export async function oneConversation(server, { clients = CLIENTS, turnsPerClient = TURNS_PER_CLIENT } = {}) {
+/**
+ * One conversation under `clients` concurrent senders on a started server: its rate and whether every
+ * message is stored in order. `base`: where to send them (default the server's, behind wrangler's
+ * proxy worker; `server.runtime` is the runtime's own address).
+ */
+export async function oneConversation(server, { clients = CLIENTS, turnsPerClient = TURNS_PER_CLIENT, base = server.base } = {}) {
   const api = (path, body, method = body ? "POST" : "GET") =>
-    fetch(`${server.base}/api/v1${path}`, { method, headers: { ...server.headers, "Content-Type": "application/json" }, body: body && JSON.stringify(body) }).then(async (r) => {
+    fetch(`${base}/api/v1${path}`, { method, headers: { ...server.headers, "Content-Type": "application/json" }, body: body && JSON.stringify(body) }).then(async (r) => {
       if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
       return r.json();
     });

@@ -2,6 +2,7 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ZodType } from "zod";
 import type { AppEnv } from "../env";
 import { ApiError, notFound } from "./errors";
+import { validateRequest, validates, type Reject } from "./route-validation";
 
 export const ErrorSchema = z
   .object({
@@ -31,16 +32,34 @@ export function validationError(issues: Issue[]): ApiError {
   return new ApiError(400, "invalid", `Invalid request. ${summary}`, errors);
 }
 
-/** Every router of the API comes from here, so every validation failure has the same shape. */
+/** A part of a request that fails validation: a malformed id in a path is simply a resource that does not exist (CONTRACT section 1). */
+const reject: Reject = (target, issues) => {
+  if (target === "param") throw notFound();
+  throw validationError(issues);
+};
+
+/**
+ * Every router of the API comes from here, so every validation failure has the same shape. Routes
+ * whose request `validateRequest` covers (parameters and a JSON body: nearly all) are validated by
+ * it, in one middleware; the others by @hono/zod-openapi's own validators, with the same outcomes.
+ */
 export function createRouter() {
-  return new OpenAPIHono<AppEnv>({
+  const router = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (result.success) return;
-      // A malformed id in a path is simply a resource that does not exist (CONTRACT section 1).
-      if (result.target === "param") throw notFound();
-      throw validationError(result.error.issues);
+      if (!result.success) reject(result.target as Parameters<Reject>[0], result.error.issues);
     },
   });
+  const library = router.openapi;
+  router.openapi = ((config, handler, hook) => {
+    const { middleware, hide, ...route } = config;
+    if (hook || !validates(route.request)) return library(config, handler, hook);
+    if (!hide) router.openAPIRegistry.registerPath(route);
+    const before = middleware ? [middleware].flat() : [];
+    const validation = route.request ? [validateRequest(route.request, reject)] : [];
+    router.on([route.method], [route.path.replaceAll(/\/{(.+?)}/g, "/:$1")], ...before, ...validation, handler);
+    return router;
+  }) as typeof library;
+  return router;
 }
 export type Router = ReturnType<typeof createRouter>;
 
