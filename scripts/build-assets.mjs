@@ -3,7 +3,7 @@
 // as modules of their own, src/vendor/static-<front end>.js, which wrangler uploads beside the script
 // (`find_additional_modules`) and src/routes/static-files.ts imports on the first request for one of
 // them. The worker serves them itself, not through wrangler's `[assets]`: the asset router in front
-// of the worker cost every API request ~0.6 ms (docs/decisions.md, "The streamed first byte").
+// of the worker cost every API request ~0.5 ms (docs/decisions.md, "The streamed first byte").
 // wrangler.toml's `[build]` runs this file, so bare `wrangler dev`, `wrangler deploy` and
 // `wrangler deploy --dry-run` build them on a fresh clone; the vitest configs call buildAssets()
 // themselves. It runs under whatever `node` is first on PATH (Node 20 included).
