@@ -22,12 +22,13 @@ const JSON_REQUEST = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))
 
 /**
  * Whether `validateRequest` checks this request exactly as @hono/zod-openapi's validators would:
- * path, query and header parameters, and a JSON body as the one media type. Anything else (forms,
- * cookies, several media types) keeps the library's.
+ * path, query and header parameters (headers as an object schema, whose keys name them), and a JSON
+ * body as the one media type. Anything else (forms, cookies, several media types) keeps the library's.
  */
 export function validates(request: RouteRequest | undefined): boolean {
   if (!request || request.cookies) return false;
   if ([request.query, request.params, request.headers].some((part) => part !== undefined && !isZod(part))) return false;
+  if (request.headers !== undefined && !("shape" in (request.headers as object))) return false;
   const content = request.body?.content;
   if (!content) return true;
   const types = Object.keys(content);
@@ -79,7 +80,7 @@ export function validateRequest(request: RouteRequest, reject: Reject): Middlewa
   const json = (body?.content?.["application/json"] as { schema?: ZodType } | undefined)?.schema;
   const required = Boolean(body?.required);
   // Header names arrive lowercased; the schema's own spelling is what the handler reads.
-  const headerKeys = headers && "shape" in headers ? Object.fromEntries(Object.keys((headers as unknown as { shape: object }).shape).map((k) => [k.toLowerCase(), k])) : {};
+  const headerKeys: Record<string, string> = headers ? Object.fromEntries(Object.keys((headers as unknown as { shape: object }).shape).map((k) => [k.toLowerCase(), k])) : {};
   return async (c, next) => {
     if (query) {
       const value = Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));

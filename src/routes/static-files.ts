@@ -33,14 +33,14 @@ function filesOf(name: StaticFront): Promise<Map<string, Served>> {
   return files;
 }
 
-/** The file with its headers; 304 when the client holds this version (its ETag). */
+/** The file with its headers; 304 when the client holds this version (its ETag). HEAD: Hono drops the body. */
 function serve(c: Context<AppEnv>, file: Served | undefined) {
   if (!file) throw notFound();
   const held = c.req.header("If-None-Match");
   if (held && held.split(/\s*,\s*/).some((tag) => tag === file.headers.ETag || tag === `W/${file.headers.ETag}` || tag === "*")) {
     return new Response(null, { status: 304, headers: file.headers });
   }
-  return new Response(c.req.method === "HEAD" ? null : file.bytes, { headers: file.headers });
+  return new Response(file.bytes, { headers: file.headers });
 }
 
 /**
