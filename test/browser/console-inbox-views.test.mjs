@@ -1,7 +1,7 @@
 // The conversations inbox's filters and transcript in Chromium against `wrangler dev`, with data
 // made through the public API (one conversation's creation day moved into the past in the stopped
 // server's D1): each filter (assistant, inbox, status, progress, contact, dates) gives the list the
-// API gives; under a filter, live events of conversations outside it stay out and those inside come
+// API gives, and a late answer to an earlier filter does not replace a newer one's; under a filter, live events of conversations outside it stay out and those inside come
 // in (and leave when they no longer match). The transcript shows a reply with its sources, tool calls
 // (a knowledge search and a function tool), a visitor's image inline and file downloadable through a
 // signed URL, and the visitor's like and dislike. A member who loses `conversation.view` while the
@@ -152,6 +152,28 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     await filters.getByLabel("Assistant").selectOption({ label: "Ava" });
     await filters.getByLabel("Progress").selectOption({ label: "Waiting for a human" });
     await expect.poll(() => shown(page)).toEqual(["Queued question"]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a late answer to an earlier filter does not replace the newer filter's list", async () => {
+    const { context, page, errors } = await operator();
+    const filters = page.getByRole("form", { name: "Filters" });
+    await new Promise((r) => setTimeout(r, 3_000)); // past the page's catch-up read after `ready`
+    await filters.getByLabel("Status").selectOption({ label: "Resolved" });
+    await expect.poll(() => shown(page)).toEqual(["Dan's refund"]);
+    // From now on the browser gets the unfiltered list 1.5 s late: cleared, then "Queued" at once.
+    await page.route((url) => url.pathname === "/api/v1/conversations/" && !url.searchParams.has("status"), async (route) => {
+      await new Promise((r) => setTimeout(r, 1_500));
+      await route.continue();
+    });
+    const late = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/v1/conversations/" && !new URL(res.url()).searchParams.has("status"));
+    await filters.getByRole("button", { name: "Clear filters" }).click();
+    await filters.getByLabel("Status").selectOption({ label: "Queued" });
+    await expect.poll(() => shown(page)).toEqual(["Queued question"]);
+    await late;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await shown(page)).toEqual(["Queued question"]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 
 export interface Resource<T> {
   data: T | undefined;
@@ -8,29 +8,50 @@ export interface Resource<T> {
   reload: () => Promise<void>;
 }
 
+/**
+ * Numbers a component's loads so only the latest one lands: an answer to an earlier request (older
+ * filters, a page left) that arrives after a newer one's is dropped. `start()` begins a load and
+ * returns a check that is true while no later load has started; `since()` is the same check without
+ * beginning one (for a next page, which must not drop the load it extends); `stop()` drops whatever
+ * is in flight (on unmount).
+ */
+export function useLatest() {
+  const counter = useRef(0);
+  return useRef({
+    start: () => {
+      const mine = ++counter.current;
+      return () => mine === counter.current;
+    },
+    since: () => {
+      const mine = counter.current;
+      return () => mine === counter.current;
+    },
+    stop: () => void ++counter.current,
+  }).current;
+}
+
 /** Data a page shows, loaded when `deps` change (the organization, the page number, ...). */
 export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resource<T> {
   const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: null, loading: true });
   const run = useCallback(load, deps);
-  const reload = useCallback(async () => {
-    setState((s) => ({ ...s, loading: true }));
+  const latest = useLatest();
+  const fetchInto = useCallback(async () => {
+    const current = latest.start();
     try {
       const data = await run();
-      setState({ data, error: null, loading: false });
+      if (current()) setState({ data, error: null, loading: false });
     } catch (error) {
-      setState((s) => ({ ...s, error, loading: false }));
+      if (current()) setState((s) => ({ ...s, error, loading: false }));
     }
   }, [run]);
+  const reload = useCallback(async () => {
+    setState((s) => ({ ...s, loading: true }));
+    await fetchInto();
+  }, [fetchInto]);
   useEffect(() => {
-    let live = true;
     setState((s) => ({ ...s, loading: true, error: null }));
-    run().then(
-      (data) => live && setState({ data, error: null, loading: false }),
-      (error) => live && setState((s) => ({ ...s, error, loading: false })),
-    );
-    return () => {
-      live = false;
-    };
-  }, [run]);
+    void fetchInto();
+    return latest.stop;
+  }, [fetchInto]);
   return { ...state, reload };
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { PageHeader } from "../../components/page-header";
-import { useResource } from "../../components/use-resource";
+import { useLatest, useResource } from "../../components/use-resource";
 import type { PageProps } from "../types";
 import { ConversationList } from "./conversation-list";
 import { FiltersForm } from "./filters";
@@ -39,14 +39,19 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   const state = useRef({ rows, next, filters, selectedId });
   state.current = { rows, next, filters, selectedId };
 
+  // Filters change faster than the API answers: only the latest list (or next page) and transcript land.
+  const latestList = useLatest();
+  const latestSelected = useLatest();
   const load = useCallback(async () => {
+    const current = latestList.start();
     try {
       const page = await listConversations(filters);
+      if (!current()) return;
       setRows(page.results);
       setNext(page.next);
       setError(null);
     } catch (err) {
-      setError(err);
+      if (current()) setError(err);
     }
   }, [filters, organizationId]);
   useEffect(() => {
@@ -55,13 +60,15 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   }, [load]);
 
   const loadSelected = useCallback(async () => {
+    const current = latestSelected.start();
     if (!selectedId) return;
     try {
       const [c, m] = await Promise.all([getConversation(selectedId), listMessages(selectedId)]);
+      if (!current()) return;
       setSelected(c);
       setMessages(m);
     } catch (err) {
-      setError(err);
+      if (current()) setError(err);
     }
   }, [selectedId, organizationId]);
   useEffect(() => {
@@ -71,13 +78,15 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   }, [loadSelected]);
 
   const more = async () => {
+    const current = latestList.since();
     setLoadingMore(true);
     try {
       const page = await listConversations(filters, next);
+      if (!current()) return;
       setRows((r) => newestFirst([...(r ?? []), ...page.results.filter((x) => !r?.some((y) => y.id === x.id))]));
       setNext(page.next);
     } catch (err) {
-      setError(err);
+      if (current()) setError(err);
     } finally {
       setLoadingMore(false);
     }
