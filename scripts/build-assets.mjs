@@ -12,6 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { buildWidget } from "./build-widget.mjs";
 import { buildConsole } from "./build-console.mjs";
+import { buildApiDocs } from "./build-api-docs.mjs";
 import { buildVendor, writeIfChanged } from "./build-vendor.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -26,6 +27,7 @@ const MODULES_DIR = path.join(root, "src", "vendor");
 const builders = [
   (options) => buildWidget({ ...options, out: ASSETS_DIR }),
   (options) => buildConsole({ ...options, outDir: ASSETS_DIR }),
+  (options) => buildApiDocs({ ...options, outDir: ASSETS_DIR }),
 ];
 
 const TYPES = {

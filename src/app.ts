@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { swaggerUI } from "@hono/swagger-ui";
 import { HTTPException } from "hono/http-exception";
 import { getPath } from "hono/utils/url";
 import { createMiddleware } from "hono/factory";
@@ -132,7 +131,6 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
   app.get("/api/v1/openapi.json", document);
   app.get("/api/openapi.json", document);
   app.get("/api/schema/", document);
-  app.get("/api/docs/", swaggerUI({ url: "/api/v1/openapi.json", title: "Assistant Platform API" }));
 
   // No authentication or storage (the baseline of `npm run bench -- auth`); lists settings and
   // bound resources the deployment lacks, so an operator sees them before a client meets them.

@@ -32,7 +32,7 @@ export interface StaticFile {
 }
 
 /** The front ends served by the worker: src/vendor/static-<name>.js, URL path -> file. */
-export type StaticFront = "widget" | "console";
+export type StaticFront = "widget" | "console" | "api-docs";
 
 /** A front end's files, imported on the first request for one (its module is not compiled before). */
 export async function staticFiles(name: StaticFront): Promise<Record<string, StaticFile>> {

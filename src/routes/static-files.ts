@@ -44,7 +44,7 @@ function serve(c: Context<AppEnv>, file: Served | undefined) {
 }
 
 /**
- * The widget's script and the operator console, built by scripts/build-assets.mjs into modules the
+ * The widget's script, the operator console and the API reference (Swagger UI), built by scripts/build-assets.mjs into modules the
  * worker imports on the first request for them. The worker serves them itself: wrangler's asset
  * router in front of it cost every API request ~0.5 ms (docs/decisions.md, "The streamed first byte").
  *
@@ -56,6 +56,11 @@ function serve(c: Context<AppEnv>, file: Served | undefined) {
  */
 export function registerStaticFiles(app: OpenAPIHono<AppEnv>) {
   app.get("/widget.js", async (c) => serve(c, (await filesOf("widget")).get("/widget.js")));
+  // The interactive API reference: its page under the API's prefixes, its files under /api-docs/.
+  const reference = async (c: Context<AppEnv>) => serve(c, (await filesOf("api-docs")).get("/api-docs/index.html"));
+  app.get("/api/docs/", reference);
+  app.get("/api/v1/docs/", reference);
+  app.get("/api-docs/*", async (c) => serve(c, (await filesOf("api-docs")).get(c.req.path)));
   app.get("/console/*", async (c) => {
     const files = await filesOf("console");
     if (c.req.path.startsWith("/console/assets/")) return serve(c, files.get(c.req.path));

@@ -1,8 +1,8 @@
 // The operator console's shell in Chromium against `wrangler dev`: sign-in with a password and
 // from the keyboard alone, sign-out with the mouse and from the keyboard alone (after which the old
 // cookie is refused), the organization switcher, a member who lacks a permission (no controls, and
-// the API refuses anyway), the browser's language, deep links and reloads, the CSP, and axe-core on
-// the sign-in page.
+// the API refuses anyway), the browser's language, deep links and reloads, the CSP, axe-core on
+// the sign-in page, and the API reference (/api/docs/, Swagger UI served by the worker).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, openPage, sessionCookie, signInContext, signInWithPassword, startConsole, tabTo, DESKTOP, PASSWORD, PHONE } from "./console-helpers.mjs";
 
@@ -226,6 +226,34 @@ describe("the console shell in Chromium", () => {
     // The check itself works: an unlabelled field is reported.
     await page.evaluate(() => document.querySelector("form").append(document.createElement("input")));
     expect((await axeViolations(page)).join("\n")).toMatch(/^label \(critical\)/m);
+    await context.close();
+  });
+
+  it("shows the API reference at /api/docs/ from this origin alone: operations by tag, and Try it out with an API key", async () => {
+    const { context, page, errors } = await openPage(app.browser);
+    const elsewhere = [];
+    await context.route((url) => url.origin !== app.base, (route) => {
+      elsewhere.push(route.request().url());
+      return route.abort();
+    });
+    await page.goto(`${app.base}/api/docs/`);
+    const filter = page.getByPlaceholder("Filter by tag");
+    await filter.fill("Conversations");
+    await page.locator(".opblock", { hasText: "Talk to an assistant: the reply directly, or streamed" }).first().waitFor();
+    // Authorize with the key, then list the assistants from the page.
+    await page.getByRole("button", { name: "Authorize" }).first().click();
+    await page.locator("form", { hasText: "ApiKey (apiKey)" }).locator("input").fill(`Api-Key ${app.server.key}`);
+    await page.locator("form", { hasText: "ApiKey (apiKey)" }).getByRole("button", { name: "Apply credentials" }).click();
+    await page.getByRole("button", { name: "Close" }).first().click();
+    await filter.fill("Assistants");
+    const list = page.locator(".opblock-get").filter({ has: page.locator(".opblock-summary-path", { hasText: /^\/api\/v1\/chatbots\/$/ }) });
+    await list.locator(".opblock-summary-control").click();
+    await list.getByRole("button", { name: "Try it out" }).click();
+    await list.getByRole("button", { name: "Execute" }).click();
+    await expect.poll(() => list.locator(".live-responses-table tbody .response-col_status").first().textContent(), { timeout: 10_000 }).toContain("200");
+    expect(await list.locator(".live-responses-table .microlight").first().textContent()).toContain('"results"');
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });
