@@ -44,7 +44,7 @@ const page = (bundle, styles) => `<!doctype html>
 `;
 
 // The document of this origin; "Try it out" sends the key given under Authorize (`Api-Key <key>`).
-// Some 600 operations: a box filters them by tag (Swagger UI draws only those in view). No badge
+// Some 300 paths: a box filters them by tag (Swagger UI draws only those in view). No badge
 // from Swagger's online validator: the page calls no other site.
 const START = `window.ui = SwaggerUIBundle({
   url: "/api/v1/openapi.json",
