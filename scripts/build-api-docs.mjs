@@ -72,12 +72,12 @@ export async function buildApiDocs({ outDir, quiet = false }) {
   writeFileSync(path.join(out, "start.js"), START);
   writeFileSync(path.join(out, "index.html"), page(bundle, styles));
   if (!quiet) console.log(`api-docs: Swagger UI ${version}`);
-  const common = { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin" };
-  const forGood = { ...common, "Cache-Control": "public, max-age=31536000, immutable" };
+  // Every matching rule applies, in order (scripts/build-assets.mjs): the page and the files add to the first.
+  const forGood = { "Cache-Control": "public, max-age=31536000, immutable" };
   return {
     headers: {
-      "/api-docs/*": { ...common, "Cache-Control": "no-cache" },
-      "/api-docs/index.html": { ...common, "Cache-Control": "no-cache", "Content-Security-Policy": CSP },
+      "/api-docs/*": { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "Cache-Control": "no-cache" },
+      "/api-docs/index.html": { "Content-Security-Policy": CSP },
       [`/api-docs/${bundle}`]: forGood,
       [`/api-docs/${styles}`]: forGood,
     },

@@ -22,7 +22,7 @@ const MODULES_DIR = path.join(root, "src", "vendor");
 /**
  * One line per static front end: each writes its files under `out` (its own file or folder, whose
  * name names its module) and returns the headers they are served with, by path pattern (`/x/*`: every
- * path under /x/).
+ * path under /x/); a file gets every rule that matches it, in order, a later one over an earlier.
  */
 const builders = [
   (options) => buildWidget({ ...options, out: ASSETS_DIR }),

@@ -44,9 +44,10 @@ function serve(c: Context<AppEnv>, file: Served | undefined) {
 }
 
 /**
- * The widget's script, the operator console and the API reference (Swagger UI), built by scripts/build-assets.mjs into modules the
- * worker imports on the first request for them. The worker serves them itself: wrangler's asset
- * router in front of it cost every API request ~0.5 ms (docs/decisions.md, "The streamed first byte").
+ * The widget's script, the operator console and the API reference (Swagger UI), built by
+ * scripts/build-assets.mjs into modules the worker imports on the first request for them. The
+ * worker serves them itself: wrangler's asset router in front of it cost every API request ~0.5 ms
+ * (docs/decisions.md, "The streamed first byte").
  *
  * A path under /console/ that is no file is one of the console's own pages (`/console/models`, a
  * deep link or a reload): it gets the shell (`/console/index.html`), or the shell of its first
