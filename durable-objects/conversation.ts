@@ -5,7 +5,7 @@ import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { afterMessage, conversationInserts, laterThan, incomingFields, messageRow, messageWrites, replyFields, stateWrite, type ConversationChange, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
+import { afterMessage, conversationInserts, laterThan, incomingFields, messageRow, messageWrites, replyFields, stateWrite, type ChangeActor, type ConversationChange, type ConversationRow, type ConversationStateEvent, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
 import { conversationEvent, inboxMayListen, messageEvent, publishInboxEvents } from "../src/services/inbox-events";
 import { turnError, type TurnResult } from "../src/services/turns";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
@@ -152,7 +152,8 @@ export class Conversation extends DurableObject<Bindings> {
 
   /**
    * Everything that happens in the conversation from now on, as server-sent events:
-   * `event: message` with each stored message record, `event: delta` with reply text as it is produced.
+   * `event: message` with each stored message record, `event: delta` with reply text as it is produced,
+   * `event: state` with each operator's change (ConversationStateEvent).
    */
   subscribe(): ReadableStream<Uint8Array> {
     const sse = new SseWriter(() => this.#subscribers.delete(sse));
@@ -190,10 +191,14 @@ export class Conversation extends DurableObject<Bindings> {
    * conversation again, whatever row its caller read before the change; a reply already under way
    * still completes.
    */
-  async change(conversationId: string, change: ConversationChange): Promise<void> {
+  async change(conversationId: string, change: ConversationChange, actor: ChangeActor): Promise<void> {
     this.#recent = null;
     this.#handoffAt = this.#sequence ?? Infinity; // not loaded: every message stored so far (see #load)
     await this.#writes.write([stateWrite(this.#db, conversationId, change)], null);
+    // After the messages announced before it, so a visitor reads them in the order they happened.
+    await this.#announced;
+    const agent = change.progressStatus === "human_serving" ? actor : null;
+    this.#broadcast("state", { conversationId, status: change.status, progressStatus: change.progressStatus, agent } satisfies ConversationStateEvent);
   }
 
   /**
@@ -488,7 +493,7 @@ export class Conversation extends DurableObject<Bindings> {
     return { queued: queued.then(() => undefined), stored };
   }
 
-  #broadcast(event: "delta" | "reply_failed" | "tool_call" | "tool_result", data: unknown) {
+  #broadcast(event: "delta" | "reply_failed" | "tool_call" | "tool_result" | "state", data: unknown) {
     for (const sse of this.#subscribers) sse.send(data, event);
   }
 }

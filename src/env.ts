@@ -52,6 +52,8 @@ export interface Bindings {
   MODEL_RETRY_MAX_DELAY_MS?: string;
   /** How often an open live inbox stream checks again that its reader may still read it, in ms (default 30,000). */
   INBOX_STREAM_RECHECK_MS?: string;
+  /** How long a visitor's live stream (the widget's `events/`) stays open before it ends and the widget reopens it with `Last-Event-ID`, in ms (default 600,000). */
+  WIDGET_STREAM_MAX_MS?: string;
   /** Timeout of one api tool call in ms (default 30,000). */
   TOOL_TIMEOUT_MS?: string;
   /** Time limit of one function tool call in ms (default 5,000). */

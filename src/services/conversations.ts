@@ -232,6 +232,23 @@ export interface ConversationChange {
   assigneeId?: string | null;
 }
 
+/** Who made a change, as a visitor may see them (the widget's "Olivia joined the conversation"). */
+export interface ChangeActor {
+  name: string;
+  avatar: string | null;
+}
+
+/**
+ * A change as the conversation object tells its live subscribers (`event: state`): the state it
+ * leaves, and the human now serving (null unless `human_serving`).
+ */
+export interface ConversationStateEvent {
+  conversationId: string;
+  status: ConversationRow["status"];
+  progressStatus: ConversationRow["progressStatus"];
+  agent: ChangeActor | null;
+}
+
 /** Auto reply off (handoff) queues the conversation for a human; on gives it back to the assistant, unassigned. */
 export const handoffState = (autoReplyEnabled: boolean): ConversationChange =>
   autoReplyEnabled ? { autoReplyEnabled, status: "open", progressStatus: "ai_processing", assigneeId: null } : { autoReplyEnabled, status: "queued", progressStatus: "waiting_for_human" };

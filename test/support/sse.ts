@@ -14,13 +14,15 @@ export async function readEvents(res: Response): Promise<{ event: string; data: 
 
 /**
  * Reads a live server-sent event stream (one that does not end) event by event: `next(match)`
- * resolves with the first event from now on that `match` accepts, skipping others.
+ * resolves with the first event from now on that `match` accepts, skipping others; it throws
+ * "the stream ended" once the stream has ended.
  */
 export function liveEvents(res: Response) {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
-  const queue: { event: string; data: Record<string, unknown> }[] = [];
-  async function next(match: (e: { event: string; data: Record<string, unknown> }) => boolean = () => true) {
+  type LiveEvent = { event: string; data: Record<string, unknown>; id: string | null };
+  const queue: LiveEvent[] = [];
+  async function next(match: (e: LiveEvent) => boolean = () => true) {
     for (;;) {
       const found = queue.findIndex(match);
       if (found >= 0) return queue.splice(0, found + 1).at(-1)!;
@@ -33,7 +35,8 @@ export function liveEvents(res: Response) {
         const lines = buffer.slice(0, end).split("\n");
         buffer = buffer.slice(end + 2);
         const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
-        if (data) queue.push({ event: lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message", data: JSON.parse(data) });
+        const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim() ?? null;
+        if (data) queue.push({ event: lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message", data: JSON.parse(data), id });
       }
     }
   }

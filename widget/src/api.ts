@@ -1,5 +1,5 @@
 // The public API of one web chat, with streamed replies that resume after a lost connection.
-import { readEvents } from "./sse";
+import { fetchOrNetworkError, NetworkError, readEvents, StreamEnded } from "./sse";
 
 export interface Config {
   id: string;
@@ -66,6 +66,22 @@ export interface ReplyEvent {
   message?: Message | null;
 }
 
+/** A change of who serves the conversation (`event: status` of the live stream). */
+export interface StatusEvent {
+  status: "open" | "queued" | "resolved";
+  progressStatus: "ai_processing" | "waiting_for_human" | "human_serving" | "resolved";
+  agent: { name: string; avatar: string | null } | null;
+}
+
+/** What a visitor sends: kept by the widget so that a retry sends exactly the same (with the same key). */
+export interface Outgoing {
+  content: string;
+  metadata: Record<string, unknown>;
+  attachments: Attachment[];
+  /** The `Idempotency-Key`: a retry with it stores the message once and gets the first send's reply. */
+  key: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -91,9 +107,14 @@ export class Api {
     const headers: Record<string, string> = { ...init.headers };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     if (init.body !== undefined) headers["Content-Type"] = "application/json";
-    const res = await fetch(this.url(path), { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    const res = await fetchOrNetworkError(this.url(path), { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
     if (!res.ok) throw await failure(res);
-    return res.json() as Promise<T>;
+    try {
+      return (await res.json()) as T;
+    } catch (err) {
+      if (err instanceof SyntaxError) throw new ApiError(res.status, "bad_response", "The answer was not JSON.");
+      throw new NetworkError(err); // the body was cut
+    }
   }
 
   config() {
@@ -138,12 +159,12 @@ export class Api {
   async upload(file: File): Promise<string> {
     const p = await this.call<{ url: string; fields: Record<string, string>; method: "POST" | "PUT"; headers?: Record<string, string> }>("uploads/", { method: "POST", body: { filename: file.name, fileSize: file.size } });
     let res: Response;
-    if (p.method === "PUT") res = await fetch(p.url, { method: "PUT", headers: p.headers, body: file });
+    if (p.method === "PUT") res = await fetchOrNetworkError(p.url, { method: "PUT", headers: p.headers, body: file });
     else {
       const form = new FormData();
       for (const [k, v] of Object.entries(p.fields)) form.append(k, v);
       form.append("file", file);
-      res = await fetch(p.url, { method: "POST", body: form });
+      res = await fetchOrNetworkError(p.url, { method: "POST", body: form });
     }
     if (p.method === "POST" ? res.status !== 204 : !res.ok) throw await failure(res);
     return p.fields.key;
@@ -154,8 +175,10 @@ export class Api {
    * last event seen (`Last-Event-ID`), so the text arrives exactly once. A send lost before its first
    * event is sent again with the same `Idempotency-Key`: the server stores the message once and
    * answers a repeat with the first one's reply (409 while that is still under way: wait, ask again).
+   * Without an answer within `timeoutMs` (the reply's stream not opened), the send is given up with
+   * ApiError `timeout`: the caller shows it as not sent, and a retry with the same `message.key` is safe.
    */
-  async send(conversationId: string | null, content: string, metadata: Record<string, unknown>, onEvent: (e: ReplyEvent) => void, attachments: Attachment[] = []): Promise<void> {
+  async send(conversationId: string | null, message: Outgoing, onEvent: (e: ReplyEvent) => void, timeoutMs: number): Promise<void> {
     let lastId: string | null = null;
     let conversation = conversationId;
     const read = async (res: Response) => {
@@ -168,16 +191,26 @@ export class Api {
         onEvent(data as unknown as ReplyEvent);
       });
     };
-    const headers: Record<string, string> = { "Content-Type": "application/json", "Idempotency-Key": newKey() };
+    const headers: Record<string, string> = { "Content-Type": "application/json", "Idempotency-Key": message.key };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    const { content, metadata, attachments } = message;
     const body = JSON.stringify({ conversation, content, metadata, ...(attachments.length ? { attachments } : {}) });
     const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(4000, 250 * 2 ** attempt)));
+    const deadline = Date.now() + timeoutMs;
     for (let attempt = 0; ; attempt++) {
+      // Until the reply's stream opens, the send is bounded; a cut after that is resumed below.
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(), Math.max(0, deadline - Date.now()));
       try {
-        await read(await fetch(this.url("messages/"), { method: "POST", headers, body }));
+        const res = await fetchOrNetworkError(this.url("messages/"), { method: "POST", headers, body, signal: abort.signal });
+        clearTimeout(timer);
+        await read(res);
         return;
       } catch (err) {
+        clearTimeout(timer);
+        if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
         if (lastId && conversation && !(err instanceof ApiError)) break; // resumed below
+        if (Date.now() >= deadline && !lastId) throw new ApiError(0, "timeout", "No answer in time.");
         const resend = !lastId && attempt < 5 && (!(err instanceof ApiError) || err.code === "idempotency_in_progress");
         if (!resend) throw err;
       }
@@ -186,10 +219,11 @@ export class Api {
     for (let attempt = 0; attempt < 6; attempt++) {
       await pause(attempt);
       try {
-        await read(await fetch(this.url(`conversations/${conversation}/stream/`), { headers: { Authorization: `Bearer ${this.token}`, "Last-Event-ID": lastId! } }));
+        const res = await fetchOrNetworkError(this.url(`conversations/${conversation}/stream/`), { headers: { Authorization: `Bearer ${this.token}`, "Last-Event-ID": lastId! } });
+        await read(res);
         return;
       } catch (err) {
-        if (err instanceof ApiError) throw err;
+        if (!(err instanceof NetworkError || err instanceof StreamEnded)) throw err;
       }
     }
     throw new ApiError(0, "network", "The connection was lost.");
@@ -197,28 +231,50 @@ export class Api {
 }
 
 /**
- * Reads the conversation's live messages (a human agent's replies among them) until the stream
- * ends or `signal` aborts: `on` gets each one. Throws ApiError for a refused request.
+ * Reads a conversation's live stream from after `lastEventId` (the id of the last message event
+ * read; null: from now on) until the stream ends, the network fails (NetworkError) or `signal`
+ * aborts (NetworkError too): `onOpen` once it is under way, `onMessage` for each stored message
+ * (a human agent's reply, a message written in another tab), `onStatus` for each change of who
+ * serves it. Throws ApiError for a refused request.
  */
-export async function liveMessages(api: Api, conversationId: string, on: (m: Message) => void, signal: AbortSignal): Promise<void> {
-  const res = await fetch(api.url(`conversations/${conversationId}/events/`), { headers: { Authorization: `Bearer ${api.token}` }, signal });
+export async function liveEvents(
+  api: Api,
+  conversationId: string,
+  lastEventId: string | null,
+  on: { open: () => void; message: (m: Message) => void; status: (s: StatusEvent) => void },
+  signal: AbortSignal,
+): Promise<void> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${api.token}` };
+  if (lastEventId) headers["Last-Event-ID"] = lastEventId;
+  const res = await fetchOrNetworkError(api.url(`conversations/${conversationId}/events/`), { headers, signal });
   if (!res.ok) throw await failure(res);
-  await readEvents(res, (_id, event, data) => {
-    if (event === "message") on(data as unknown as Message);
-  }).catch((err) => {
-    if (!(err instanceof TypeError)) throw err; // a live stream never has a final event
-  });
+  on.open();
+  await readEvents(
+    res.body!,
+    (_id, event, data) => {
+      if (event === "message") on.message(data as unknown as Message);
+      else if (event === "status") on.status(data as unknown as StatusEvent);
+    },
+    { untilDone: false },
+  );
 }
 
 async function failure(res: Response): Promise<ApiError> {
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (err) {
+    throw new NetworkError(err);
+  }
   let body: { detail?: string; code?: string } = {};
   try {
-    body = await res.json();
-  } catch {
-    /* not JSON */
+    body = JSON.parse(text);
+  } catch (err) {
+    // Not JSON (a proxy's error page): the status says enough.
+    if (!(err instanceof SyntaxError)) throw err;
   }
   return new ApiError(res.status, body.code ?? "error", body.detail ?? `HTTP ${res.status}`);
 }
 
 /** A random key (`crypto.randomUUID` exists only on secure pages, and the widget may be on any page). */
-const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+export const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -3,7 +3,9 @@
 // shadow root; data-mode="page" fills the page (the full-page chat at /chat/{id}); data-mode="preview"
 // is the console's designer: the configuration comes from the parent page (postMessage, same origin
 // only), unsaved, and nothing goes to the API.
-import { Api, ApiError, liveMessages, type Config, type Contact, type Message } from "./api";
+import { Api, ApiError, newKey, type Config, type Contact, type Message, type Outgoing, type StatusEvent } from "./api";
+import { LiveStream } from "./live";
+import { NetworkError, StreamEnded } from "./sse";
 import { renderMarkdown } from "./markdown";
 import { CSS, textOn } from "./styles";
 
@@ -13,6 +15,8 @@ interface Settings {
   baseUrl?: string;
   mode?: "widget" | "page" | "preview";
   contact?: Contact;
+  /** How long a message may wait for the server's answer before it shows as not sent (ms, default 30,000). */
+  sendTimeoutMs?: number;
 }
 declare global {
   interface Window {
@@ -64,6 +68,19 @@ const icon = (name: keyof typeof ICONS) => {
   svg.append(path);
   return svg;
 };
+/** Why a visitor's message was not sent, in the visitor's words. */
+function unsentReason(err: ApiError | NetworkError | StreamEnded): string {
+  if (!(err instanceof ApiError)) return "Not sent: no connection to the chat. Check your connection, then retry.";
+  if (err.status === 429) return "Not sent: too many messages. Wait a moment, then retry.";
+  if (err.status === 401) return "Not sent: your session expired. Retry to send it.";
+  if (err.code === "timeout") return "Not sent: the chat did not answer in time. Retry to send it.";
+  if (err.status >= 400 && err.status < 500) return `Not sent: ${err.message}`;
+  if (err.status >= 500) return "Not sent: the chat could not take it just now. Retry in a moment.";
+  return "Not sent: no connection to the chat. Check your connection, then retry.";
+}
+
+/** What the network or the API may throw: shown to the visitor; anything else is a bug and propagates. */
+const expected = (err: unknown): err is ApiError | NetworkError => err instanceof ApiError || err instanceof NetworkError;
 const safeUrl = (u: string | null | undefined) => (u && /^(https?:|\/)/i.test(u) ? u : null);
 const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
@@ -83,8 +100,14 @@ class Widget {
   fileBox!: HTMLElement;
   files: PendingFile[] = [];
   conversationId: string | null = null;
-  /** Stops reading the current conversation's live messages (see watch). */
-  unwatch: (() => void) | null = null;
+  /** The current conversation's live stream (see watch). */
+  live: LiveStream | null = null;
+  /** Live messages that came while this tab was sending: shown once its reply is (see showLive). */
+  held: Message[] = [];
+  /** Each message row's renderer (see addMessage), to complete a row the live stream brings whole. */
+  rendered = new WeakMap<HTMLElement, (m: Message, streaming: boolean) => void>();
+  /** The text of the visitor's rows sent from this tab, until the live stream names their message (see showLive). */
+  sent = new WeakMap<HTMLElement, string>();
   contact: Contact | undefined;
   busy = false;
   dark = false;
@@ -119,15 +142,18 @@ class Widget {
   get stored(): { token?: string; conversationId?: string; mode?: string } {
     try {
       return JSON.parse(localStorage.getItem(this.key) ?? "{}");
-    } catch {
+    } catch (err) {
+      // Storage refused (a sandboxed frame, private mode) or a value someone else wrote: no session kept.
+      if (!(err instanceof DOMException || err instanceof SyntaxError)) throw err;
       return {};
     }
   }
   store(values: Record<string, unknown>) {
     try {
       localStorage.setItem(this.key, JSON.stringify({ ...this.stored, ...values }));
-    } catch {
-      /* private mode: the session lasts as long as the page */
+    } catch (err) {
+      // Storage refused or full: the session lasts as long as the page.
+      if (!(err instanceof DOMException)) throw err;
     }
   }
 
@@ -136,7 +162,7 @@ class Widget {
       try {
         fn(data);
       } catch (err) {
-        console.error(err);
+        console.error(err); // the host page's handler failed: reported, and the widget goes on
       }
     }
   }
@@ -146,6 +172,7 @@ class Widget {
     try {
       this.config = await this.api.config();
     } catch (err) {
+      if (!expected(err)) throw err;
       console.error("assistant chat: cannot load", err);
       return;
     }
@@ -293,7 +320,7 @@ class Widget {
   /** The greeting and the starters, as a new conversation shows them. */
   showEmpty() {
     this.log.replaceChildren();
-    if (this.config.displayGreeting) this.addMessage({ role: "assistant", content: this.config.displayGreeting, id: "", citations: [], toolResults: [], feedback: null } as unknown as Message, true);
+    if (this.config.displayGreeting) this.addMessage({ role: "assistant", content: this.config.displayGreeting, id: "", citations: [], toolResults: [], feedback: null } as unknown as Message, true).row.classList.add("greeting");
     this.chips.replaceChildren(
       ...this.config.displayConversationStarters.map((s) => h("button", { class: "chip", type: "button", text: s, onclick: () => void this.send(s) })),
     );
@@ -316,7 +343,7 @@ class Widget {
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) return this.notice("This chat is closed at the moment.");
       if (err instanceof ApiError && err.status === 401) return this.notice("Please sign in to chat with us.");
-      this.error("Could not connect. Check your connection and try again.");
+      if (expected(err)) this.error("Could not connect. Check your connection and try again.");
       throw err;
     }
   }
@@ -342,42 +369,85 @@ class Widget {
     this.showEmpty();
     if (results.length) this.chips.replaceChildren();
     for (const m of results) this.addMessage(m);
-    this.watch(conversationId);
+    this.watch(conversationId, results.at(-1) ?? null);
   }
 
   /**
-   * Reads the conversation's live messages while it is the current one, so that a human agent's
-   * reply shows at once; reconnects with a growing pause, reading what it missed from the history.
+   * Reads the conversation's live stream while it is the current one, from after `newest` (the
+   * newest message shown): a human agent's reply shows at once, and what was stored while the
+   * stream was down comes when it is back.
    */
-  watch(conversationId: string) {
-    this.unwatch?.();
-    const stop = new AbortController();
-    this.unwatch = () => stop.abort();
-    void (async () => {
-      for (let attempt = 0; !stop.signal.aborted; attempt++) {
-        try {
-          await liveMessages(this.api, conversationId, (m) => {
-            attempt = 0;
-            this.showAgentMessage(m);
-          }, stop.signal);
-        } catch (err) {
-          if (err instanceof ApiError || stop.signal.aborted) return;
-        }
-        await new Promise((r) => setTimeout(r, Math.min(30_000, 1000 * 2 ** attempt)));
-        if (stop.signal.aborted) return;
-        await this.api.history(conversationId).then(({ results }) => results.forEach((m) => this.showAgentMessage(m)), () => undefined);
-      }
-    })();
+  watch(conversationId: string, newest: Pick<Message, "id" | "sequence"> | null) {
+    this.live?.stop();
+    this.held = [];
+    this.live = new LiveStream(this.api, conversationId, newest, {
+      message: (m) => this.showLive(m),
+      status: (s) => this.showStatus(s),
+      expired: async () => {
+        this.api.token = null;
+        this.store({ token: null });
+        return this.session();
+      },
+    });
   }
 
-  /** A human agent's message of the current conversation, once (the visitor's own stream never carries them). */
-  showAgentMessage(m: Message) {
-    if (m.role !== "agent" || m.conversation !== this.conversationId) return;
-    if ([...this.log.querySelectorAll<HTMLElement>(".row")].some((row) => row.dataset.id === m.id)) return;
+  /**
+   * A message of the live stream, shown once: a row already there (this tab's own message or reply)
+   * is not shown again, and one still marked as streaming or failed is completed. While this tab is
+   * sending, messages wait (held) until its reply is shown, so its own do not show twice.
+   */
+  showLive(m: Message) {
+    if (m.conversation !== this.conversationId) return;
+    const row = this.rowOf(m.id);
+    if (row) return this.rendered.get(row)?.(m, false);
+    if (this.busy && m.role !== "agent") return void this.held.push(m);
+    // The visitor's own message, sent from this tab: it takes its id.
+    const mine = m.role === "visitor" && [...this.log.querySelectorAll<HTMLElement>(".row.visitor:not([data-id])")].find((r) => this.sent.get(r) === m.content);
+    if (mine) {
+      mine.dataset.id = m.id;
+      return;
+    }
     this.chips.replaceChildren();
     this.addMessage(m);
-    this.status.textContent = `${m.senderName}: ${m.content.slice(0, 300)}`;
+    if (m.role !== "visitor") this.status.textContent = `${this.nameOf(m)}: ${m.content.slice(0, 300)}`;
     this.emit("message", m);
+  }
+
+  /** Messages held while sending (see showLive), now that the reply is shown. */
+  releaseHeld() {
+    const held = this.held;
+    this.held = [];
+    for (const m of held) this.showLive(m);
+  }
+
+  /** A change of who serves the conversation, as a line in the log. */
+  showStatus(s: StatusEvent) {
+    const assistant = this.config.assistantName ?? this.config.name;
+    const text =
+      s.progressStatus === "human_serving" && s.agent
+        ? `${s.agent.name} joined the conversation.`
+        : s.progressStatus === "waiting_for_human"
+          ? "Someone from our team will join you shortly."
+          : s.progressStatus === "ai_processing"
+            ? `${assistant} is answering again.`
+            : s.progressStatus === "resolved"
+              ? "This conversation was marked as resolved. Write again any time."
+              : null;
+    if (!text) return;
+    this.log.append(h("p", { class: "event", role: "status", text }));
+    this.scroll();
+    this.emit("status", s);
+  }
+
+  rowOf(id: string) {
+    return id ? [...this.log.querySelectorAll<HTMLElement>(".row")].find((row) => row.dataset.id === id) : undefined;
+  }
+
+  /** Who wrote a message, as the widget names them. */
+  nameOf(m: Message) {
+    if (m.role === "visitor") return "You";
+    if (m.role === "agent") return m.senderName;
+    return this.config.assistantName ?? this.config.name;
   }
 
   async showShared(share: string) {
@@ -387,7 +457,8 @@ class Widget {
       const { results } = await this.api.shared(share);
       this.log.replaceChildren();
       for (const m of results) this.addMessage(m, true);
-    } catch {
+    } catch (err) {
+      if (!expected(err)) throw err;
       this.notice("This shared conversation is not available.");
     }
   }
@@ -404,13 +475,15 @@ class Widget {
   /** Adds a message bubble; returns a function that re-renders it as its text grows. */
   addMessage(m: Message, readOnly = false) {
     const c = this.config;
-    const row = h("div", { class: `row ${m.role}`, "data-id": m.id || null });
+    // Who wrote it, as its accessible name: a screen reader (and a test) tells the three apart without CSS.
+    const label = m.role === "visitor" ? "You" : m.role === "agent" ? `${m.senderName} (team member)` : `${this.nameOf(m)} (assistant)`;
+    const row = h("div", { class: `row ${m.role}`, "data-id": m.id || null, role: "article", "aria-label": label });
     const col = h("div", { class: "col" });
     if (m.role !== "visitor") {
       const av = safeUrl(m.role === "assistant" ? c.avatar : m.senderAvatar);
-      if (c.enableDisplayChatbotAvatar && av) row.append(h("img", { class: "av", src: av, alt: "" }));
-      const name = m.role === "agent" ? m.senderName : c.enableDisplayChatbotName ? (c.assistantName ?? c.name) : null;
-      if (name) col.append(h("span", { class: "who", text: name }));
+      if ((c.enableDisplayChatbotAvatar || m.role === "agent") && av) row.append(h("img", { class: "av", src: av, alt: "" }));
+      if (m.role === "agent") col.append(h("span", { class: "who" }, m.senderName, " ", h("span", { class: "tag", text: "Team member" })));
+      else if (c.enableDisplayChatbotName) col.append(h("span", { class: "who", text: this.nameOf(m) }));
     }
     const bubble = h("div", { class: "bubble" });
     col.append(bubble);
@@ -419,6 +492,8 @@ class Widget {
     row.append(col);
     this.log.append(row);
     const render = (msg: Message, streaming: boolean) => {
+      if ("done" in row.dataset) return; // complete: the live stream may bring the same message again
+      if (!streaming && msg.id) row.dataset.done = "";
       bubble.classList.toggle("typing", streaming);
       if (msg.role === "visitor") bubble.textContent = msg.content;
       else renderMarkdown(msg.content, bubble, c.enableDisplayCitations && msg.citations.length ? (n) => (msg.citations[n - 1] ? h("sup", { class: "c", text: `[${n}]`, title: msg.citations[n - 1].title }) : null) : undefined);
@@ -430,7 +505,11 @@ class Widget {
       this.scroll();
     };
     render(m, false);
-    return render;
+    this.rendered.set(row, (msg, streaming) => {
+      if (msg.id) row.dataset.id = msg.id;
+      render(msg, streaming);
+    });
+    return { render, row };
   }
 
   sources(m: Message) {
@@ -454,7 +533,9 @@ class Widget {
       const next = m.feedback === value ? null : value;
       try {
         m.feedback = (await this.api.feedback(m.id, next)).feedback;
-      } catch {
+      } catch (err) {
+        if (!expected(err)) throw err;
+        this.status.textContent = "Your feedback could not be saved. Please try again.";
         return;
       }
       like.setAttribute("aria-pressed", String(m.feedback === "like"));
@@ -487,8 +568,13 @@ class Widget {
   /** The visitor's session, started when needed; false when there is none (closed, pre-chat form). */
   async session(): Promise<boolean> {
     if (!this.api.token) {
-      this.sessionReady ??= this.connect();
-      await this.sessionReady.catch(() => undefined);
+      const attempt = (this.sessionReady ??= this.connect());
+      try {
+        await attempt;
+      } catch (err) {
+        if (this.sessionReady === attempt) this.sessionReady = null; // the next send tries again
+        if (!expected(err)) throw err;
+      }
     }
     return !!this.api.token;
   }
@@ -507,6 +593,7 @@ class Widget {
           this.status.textContent = `${file.name} is ready to send.`;
         },
         (err) => {
+          if (!expected(err)) throw err;
           chip.classList.add("bad");
           state.textContent = err instanceof ApiError && err.status === 400 ? "Not allowed" : "Upload failed";
           chip.title = err instanceof Error ? err.message : "";
@@ -531,60 +618,97 @@ class Widget {
     if (!this.config.isActive) return;
     if (this.preview) return this.error("This is a preview: messages are not sent.");
     if (!(await this.session())) return;
-    this.busy = true;
-    const sendButton = this.composer.querySelector<HTMLButtonElement>(".send")!;
-    sendButton.disabled = true;
     let attachments: { file: string; filename: string }[];
     try {
       attachments = await Promise.all(pending.map(async (f) => ({ file: await f.key, filename: f.name })));
-    } catch {
-      this.busy = false;
-      sendButton.disabled = false;
+    } catch (err) {
+      if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
       return this.error("A file could not be uploaded. Remove it and try again.");
     }
     this.files = [];
     this.fileBox.replaceChildren();
     this.input.value = "";
     this.chips.replaceChildren();
-    this.addMessage({ role: "visitor", content, id: "", citations: [], toolResults: [], feedback: null, attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })) } as unknown as Message);
+    const metadata = { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, pageUrl: location.href.slice(0, 2000), ...(await this.location()) };
+    const outgoing: Outgoing = { content, metadata, attachments, key: newKey() };
+    const row = this.addMessage({ role: "visitor", content, id: "", citations: [], toolResults: [], feedback: null, attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })) } as unknown as Message).row;
+    this.sent.set(row, content);
     this.emit("message", { role: "visitor", content, attachments });
+    await this.deliver(outgoing, row);
+  }
+
+  /**
+   * Sends the visitor's message shown in `row` and shows the reply as it streams. A message the
+   * server did not take (refused, no answer in time, offline) is marked "Not sent" with a Retry
+   * button, which sends it again with the same Idempotency-Key: never stored twice.
+   */
+  async deliver(outgoing: Outgoing, row: HTMLElement) {
+    if (this.busy || !(await this.session())) return;
+    this.busy = true;
+    const sendButton = this.composer.querySelector<HTMLButtonElement>(".send")!;
+    sendButton.disabled = true;
+    row.classList.remove("unsent");
+    row.querySelector(".unsent-note")?.remove();
     const reply = { role: "assistant", content: "", id: "", citations: [], toolResults: [], feedback: null } as unknown as Message;
-    const render = this.addMessage(reply);
-    const placeholder = this.log.lastElementChild;
+    const { render, row: placeholder } = this.addMessage(reply);
     render(reply, true);
+    let answered = false;
     try {
-      const metadata = { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, pageUrl: location.href.slice(0, 2000), ...(await this.location()) };
-      await this.api.send(this.conversationId, content, metadata, (e) => {
+      await this.api.send(this.conversationId, outgoing, (e) => {
+        answered = true;
         if (!this.conversationId && e.conversationId) {
           this.conversationId = e.conversationId;
           this.store({ conversationId: e.conversationId });
-          this.watch(e.conversationId);
+          this.watch(e.conversationId, null);
         }
-        // No reply: a human agent serves the conversation (their answer comes through watch).
-        if (e.done && !e.message && !reply.content) return placeholder?.remove();
+        if (e.messageId) placeholder.dataset.id = e.messageId;
+        // No reply: a human agent serves the conversation (their answer comes through the live stream).
+        if (e.done && !e.message && !reply.content) return placeholder.remove();
         if (e.done) {
-          if (e.message) Object.assign(reply, e.message);
+          if (e.message) {
+            Object.assign(reply, e.message);
+            this.live?.saw(e.message);
+          }
           render(reply, false);
-          this.status.textContent = reply.content ? `${this.config.assistantName ?? this.config.name}: ${reply.content.slice(0, 300)}` : "";
+          this.status.textContent = reply.content ? `${this.nameOf(reply)}: ${reply.content.slice(0, 300)}` : "";
           if (e.message) this.emit("message", e.message);
         } else {
           reply.content += e.content;
           render(reply, true);
         }
-      }, attachments);
+      }, this.settings.sendTimeoutMs ?? 30_000);
     } catch (err) {
-      render(reply, false);
-      if (!reply.content) reply.content = "";
+      if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
       const expired = err instanceof ApiError && err.status === 401;
       if (expired) {
         this.api.token = null;
         this.store({ token: null });
       }
-      this.error(err instanceof ApiError && err.status === 429 ? "Too many messages. Please wait a moment." : expired ? "Your session expired. Please send your message again." : "Sorry, something went wrong. Please try again.");
+      if (!answered) {
+        placeholder.remove();
+        this.markUnsent(row, outgoing, err);
+      } else {
+        render(reply, false);
+        this.error(err instanceof ApiError && err.status === 429 ? "Too many messages. Please wait a moment." : "Sorry, something went wrong. Please try again.");
+      }
     } finally {
       this.busy = false;
       sendButton.disabled = false;
+      this.releaseHeld();
     }
+  }
+
+  /** A visitor's message the server did not take: why, and a Retry that sends it again (same key). */
+  markUnsent(row: HTMLElement, outgoing: Outgoing, err: ApiError | NetworkError | StreamEnded) {
+    const why = unsentReason(err);
+    row.classList.add("unsent");
+    const retry = h("button", { type: "button", class: "retry", text: "Retry", onclick: () => {
+      this.input.focus();
+      void this.deliver(outgoing, row);
+    } });
+    row.querySelector(".col")!.append(h("p", { class: "unsent-note", role: "alert" }, h("span", { text: why }), " ", retry));
+    this.status.textContent = why;
+    this.scroll();
   }
 
   listen(Recognition: new () => SpeechRecognitionLike, button: HTMLElement) {
@@ -604,10 +728,14 @@ class Widget {
     if (!this.conversationId) return this.error("Send a message first, then share the conversation.");
     try {
       const { url } = await this.api.share(this.conversationId);
-      await navigator.clipboard?.writeText(url).catch(() => undefined);
+      // Refused (no permission, not a secure page): the link shows below anyway.
+      await navigator.clipboard?.writeText(url).catch((err) => {
+        if (!(err instanceof DOMException)) throw err;
+      });
       this.log.append(h("p", { class: "notice", role: "status" }, "Link copied: ", h("a", { href: url, target: "_blank", rel: "noopener", text: url })));
       this.scroll();
-    } catch {
+    } catch (err) {
+      if (!expected(err)) throw err;
       this.error("Could not create a share link.");
     }
   }
@@ -638,7 +766,8 @@ class Widget {
   }
 
   newConversation() {
-    this.unwatch?.();
+    this.live?.stop();
+    this.live = null;
     this.conversationId = null;
     this.store({ conversationId: null });
     if (this.config.isActive) this.showEmpty();

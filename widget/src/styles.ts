@@ -111,5 +111,11 @@ textarea{flex:1;resize:none;border:1px solid var(--line);border-radius:12px;padd
 .prechat button,.err button{background:var(--p);color:var(--pt);border:0;border-radius:10px;padding:10px}
 .err{color:${ERROR.light};font-size:13px;padding:4px 14px}
 :host(.dark) .err{color:${ERROR.dark}}
+.who .tag{font-size:11px;border:1px solid var(--line);border-radius:999px;padding:0 6px;margin-left:4px}
+.event{align-self:center;text-align:center;font-size:12px;color:var(--muted);margin:2px 0;padding:2px 10px;border:1px solid var(--line);border-radius:999px}
+.unsent .bubble{outline:1px dashed ${ERROR.light};outline-offset:1px}
+.unsent-note{margin:4px 0 0;font-size:12px;color:${ERROR.light};text-align:right}
+:host(.dark) .unsent-note{color:${ERROR.dark}}
+.unsent-note .retry{background:transparent;border:1px solid currentColor;color:inherit;border-radius:999px;padding:2px 10px;font:inherit;margin-left:4px}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;

@@ -16,7 +16,8 @@ export async function changeConversation(c: Context<AppEnv>, id: string, change:
   requirePermission(access, "conversation.manage");
   const db = c.var.db;
   if (!(await findConversation(db, access.organizationId, id))) throw notFound();
-  await conversationObject(c.env, id).change(id, change(c.var.principal.userId));
+  const { user } = c.var.principal;
+  await conversationObject(c.env, id).change(id, change(user.id), { name: user.name, avatar: user.avatar });
   const view = (await findConversation(db, access.organizationId, id))!;
   c.executionCtx.waitUntil(publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.updated", view.conversation)));
   return conversationRecord(view);

@@ -5,10 +5,19 @@ import { conversationObject } from "../../services/conversations";
 import { SSE_HEADERS } from "../../services/sse";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorConversation, visitorOf } from "../../services/widget/visitors";
-import { liveMessages } from "../../services/widget/live";
+import { liveMessages, messagesAfter, streamMaxMs } from "../../services/widget/live";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
-const EXAMPLE = 'id: 0190...\nevent: message\ndata: {"id":"0190...","role":"agent","senderName":"Sam","content":"Hi, Sam here.",...}';
+const EXAMPLE =
+  'event: status\ndata: {"status":"open","progressStatus":"human_serving","agent":{"name":"Sam","avatar":null}}\n\n' +
+  'id: 0190...\nevent: message\ndata: {"id":"0190...","role":"agent","senderName":"Sam","content":"Hi, Sam here.",...}';
+
+const LiveHeaders = z.object({
+  "last-event-id": z
+    .uuid("Last-Event-ID must be the id of a message event this stream sent (a UUID)")
+    .optional()
+    .openapi({ description: "The `id:` of the last `message` event read: the messages stored after it are sent first", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+});
 
 const route = createRoute({
   method: "get",
@@ -17,13 +26,16 @@ const route = createRoute({
   summary: "Messages of a conversation as they are stored",
   description:
     "Needs the visitor token. A server-sent event stream of every message stored in the conversation from now on, in the " +
-    "public form (`event: message`), such as a human agent's reply after a takeover; a `: ping` comment every 10 s. " +
-    "Nothing is replayed: after a reconnection, read `messages/` again.",
+    "public form (`event: message`, `id:` the message's id), such as a human agent's reply after a takeover; `event: status` " +
+    "`{status, progressStatus, agent}` when an operator changes who serves it (`agent` `{name, avatar}` while a human serves, " +
+    "else null); a `: ping` comment every 10 s. The stream ends after `WIDGET_STREAM_MAX_MS` (10 minutes by default): open it " +
+    "again with `Last-Event-ID` (the `id:` of the last message event read), and the messages stored since (up to 100) come " +
+    "first, each once.",
   security: VISITOR_SECURITY,
-  request: { params: ConversationParams },
+  request: { params: ConversationParams, headers: LiveHeaders },
   responses: {
     200: { description: "The messages as server-sent events", content: { "text/event-stream": { schema: z.string().openapi({ example: EXAMPLE }) } } },
-    ...errorResponses(403, 404),
+    ...errorResponses(400, 403, 404),
   },
 });
 
@@ -34,6 +46,9 @@ export const registerWidgetLive = (r: Router) =>
     const chat = await activeWebChat(db, id);
     const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
     const conversation = await visitorConversation(db, chat, visitor, conversationId);
+    const lastEventId = c.req.valid("header")["last-event-id"];
+    // Subscribed first, then the missed messages read: a message stored in between is in both, and sent once.
     const stream = await conversationObject(c.env, conversation.id).subscribe();
-    return c.body(liveMessages(stream, chat.webChat.settings), 200, SSE_HEADERS);
+    const missed = () => messagesAfter(db, conversation.id, lastEventId);
+    return c.body(liveMessages(stream, chat.webChat.settings, missed, streamMaxMs(c.env)), 200, SSE_HEADERS);
   });

@@ -1,22 +1,77 @@
-import type { WebChatSettings } from "../../db/schema";
+import { and, asc, eq, gt } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { messages, type WebChatSettings } from "../../db/schema";
 import type { MessageRecord } from "../records/messages";
+import type { ConversationStateEvent } from "../conversations";
+import { eventText } from "../sse";
 import { publicMessage } from "./messages";
 
 const encoder = new TextEncoder();
 
+/** How long a visitor's live stream stays open before it ends (`WIDGET_STREAM_MAX_MS`); the widget reopens it with `Last-Event-ID`. */
+export const STREAM_MAX_MS = 600_000;
+export const streamMaxMs = (env: Bindings) => Number(env.WIDGET_STREAM_MAX_MS) || STREAM_MAX_MS;
+
+/** At most this many messages are replayed after `Last-Event-ID`; a visitor away longer reads `messages/` again. */
+const REPLAY_LIMIT = 100;
+
+/**
+ * The messages of a conversation stored after `lastEventId` (a message id of this conversation, as
+ * the live stream numbers its events), oldest first. An id that is not one of this conversation's
+ * messages replays nothing: it could name another visitor's message.
+ */
+export async function messagesAfter(db: Db, conversationId: string, lastEventId: string | undefined) {
+  if (!lastEventId) return [];
+  const [last] = await db
+    .select({ sequence: messages.sequence })
+    .from(messages)
+    .where(and(eq(messages.id, lastEventId.toLowerCase()), eq(messages.conversationId, conversationId)));
+  if (!last) return [];
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), gt(messages.sequence, last.sequence)))
+    .orderBy(asc(messages.sequence))
+    .limit(REPLAY_LIMIT);
+}
+
 /**
  * A conversation object's live events (`subscribe`) as the visitor may see them: each stored
- * message in its public form (`event: message`), pings as they are; reply deltas and tool events
- * are left out (the visitor's own reply stream carries those). This is how a human agent's reply
- * reaches the widget at once.
+ * message in its public form (`event: message`, `id:` its message id), each change of who serves
+ * the conversation (`event: status`), pings as they are; reply deltas and tool events are left out
+ * (the visitor's own reply stream carries those). This is how a human agent's reply reaches the
+ * widget at once.
+ *
+ * `missed` (read after subscribing, so nothing falls between the two) are the messages stored since
+ * the client's `Last-Event-ID`: they go first, and a live message already among them is not sent
+ * twice. The stream ends after `maxMs`: the client reopens it, its token is checked again, and
+ * `Last-Event-ID` fills the gap.
  */
-export function liveMessages(source: ReadableStream<Uint8Array>, settings: WebChatSettings): ReadableStream<Uint8Array> {
+export function liveMessages(
+  source: ReadableStream<Uint8Array>,
+  settings: WebChatSettings,
+  missed: () => Promise<Awaited<ReturnType<typeof messagesAfter>>>,
+  maxMs: number,
+): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   let buffer = "";
+  let replayedUpTo = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const messageEvent = (record: MessageRecord | Parameters<typeof publicMessage>[0]) => {
+    const message = publicMessage(record, settings);
+    return encoder.encode(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
+  };
   return source.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
-      start(controller) {
+      async start(controller) {
         controller.enqueue(encoder.encode(": connected\n\n")); // the response starts at once
+        // Ends the response; the pipe then cancels the object's subscription, which forgets it.
+        timer = setTimeout(() => controller.terminate(), maxMs);
+        // Live events wait in the source until this settles (a transform runs after start).
+        for (const row of await missed()) {
+          controller.enqueue(messageEvent(row));
+          replayedUpTo = row.sequence;
+        }
       },
       transform(chunk, controller) {
         buffer += decoder.decode(chunk, { stream: true });
@@ -29,10 +84,19 @@ export function liveMessages(source: ReadableStream<Uint8Array>, settings: WebCh
             continue;
           }
           const raw = block.match(/^data: (.*)$/m)?.[1];
-          if (!raw || block.match(/^event: (\S+)/m)?.[1] !== "message") continue;
-          const message = publicMessage(JSON.parse(raw) as MessageRecord, settings);
-          controller.enqueue(encoder.encode(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`));
+          const event = block.match(/^event: (\S+)/m)?.[1];
+          if (!raw) continue;
+          if (event === "message") {
+            const record = JSON.parse(raw) as MessageRecord;
+            if (record.sequence > replayedUpTo) controller.enqueue(messageEvent(record));
+          } else if (event === "state") {
+            const { status, progressStatus, agent } = JSON.parse(raw) as ConversationStateEvent;
+            controller.enqueue(encoder.encode(eventText({ status, progressStatus, agent }, "status")));
+          }
         }
+      },
+      flush() {
+        clearTimeout(timer);
       },
     }),
   );

@@ -1,0 +1,171 @@
+// The widget's live stream over a long conversation, in Chromium against `wrangler dev`: a visitor
+// on a page of another origin, an operator in the console who takes over and answers five times
+// over two minutes and more. Each reply must show in the widget within a second, whenever it comes;
+// the visitor's messages in between reach the operator live; the visitor's live stream, ended by the
+// server every 20 s here (WIDGET_STREAM_MAX_MS), is reopened with Last-Event-ID; at the end the
+// widget page holds at most two connections (counted with the browser's own Network events) and
+// the API's message list equals both screens. Also: a message the server does not answer in time
+// shows "Not sent" with Retry, and the retry stores it once (same Idempotency-Key).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import path from "node:path";
+import { axeViolations, openPage, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+
+const shots = path.resolve(import.meta.dirname, "../../docs/widget");
+/** How often the server ends a visitor's live stream in this test (10 minutes by default). */
+const STREAM_MAX_MS = 20_000;
+const REPLIES = 5;
+const REPLY_EVERY_MS = 30_000;
+
+let app, host, webChat;
+
+/** The business's site on another origin; `?timeout=` sets the widget's sendTimeoutMs. */
+function hostPage(base) {
+  return new Promise((resolve) => {
+    const http = createServer((req, res) => {
+      const timeout = new URL(req.url, "http://x").searchParams.get("timeout");
+      if (req.url.startsWith("/settings.js")) {
+        res.writeHead(200, { "Content-Type": "text/javascript" });
+        return res.end(timeout ? `window.AssistantChatSettings = { sendTimeoutMs: ${Number(timeout)} };` : "");
+      }
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
+<body><h1>Acme shop</h1><script src="/settings.js?timeout=${timeout ?? ""}"></script><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
+    });
+    http.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
+  });
+}
+
+beforeAll(async () => {
+  app = await startConsole({ vars: { WIDGET_STREAM_MAX_MS: String(STREAM_MAX_MS) } });
+  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
+  const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
+  webChat = inbox.channel.id;
+  await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, enableDisplayChatbotName: true, displayGreeting: "Hello! How can I help you today?" } });
+  host = await hostPage(app.base);
+}, 120_000);
+
+afterAll(async () => {
+  await host?.close();
+  await app?.close();
+});
+
+/** The widget's page, with the requests it has open to the API (from Chromium's Network events). */
+async function visitorPage(query = "") {
+  const context = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  const open = new Map();
+  cdp.on("Network.requestWillBeSent", (e) => e.request.url.startsWith(app.base + "/api/") && open.set(e.requestId, e.request.url));
+  cdp.on("Network.loadingFinished", (e) => open.delete(e.requestId));
+  cdp.on("Network.loadingFailed", (e) => open.delete(e.requestId));
+  await page.goto(`${host.url}/${query}`);
+  await page.locator("button.launcher").click();
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
+  const send = async (text) => {
+    await page.getByRole("textbox", { name: "Message" }).fill(text);
+    await page.keyboard.press("Enter");
+    await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
+  };
+  const conversationId = () => page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, webChat);
+  return { context, page, errors, send, open, conversationId };
+}
+
+/** The messages a screen shows, in order, as [role, text]. */
+const widgetMessages = (page) =>
+  page.locator(".row:not(.greeting)").evaluateAll((rows) => rows.map((r) => [r.classList.contains("visitor") ? "visitor" : r.classList.contains("agent") ? "agent" : "assistant", r.querySelector(".bubble").textContent]));
+
+describe("the widget's live stream over a long conversation", () => {
+  it("shows each of five human replies within 1 s over more than two minutes; the visitor's messages reach the operator live; two connections at most at the end", async () => {
+    const v = await visitorPage();
+    await v.send("Hello, I need help with order 4471");
+    await expect.poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    const id = await v.conversationId();
+
+    const { context, page, errors } = await openPage(app.browser);
+    await signInContext(context, app.base, { apiKey: app.owner.key });
+    await page.goto(`${app.base}/console/conversations/${id}`);
+    await page.locator(".transcript .msg.sender-contact").first().waitFor();
+    await page.getByRole("button", { name: "Take over" }).click();
+    // The visitor is told a person joined, by name.
+    await v.page.locator(".event", { hasText: `${app.owner.name} joined the conversation.` }).waitFor({ timeout: 5_000 });
+
+    const started = Date.now();
+    const latencies = [];
+    for (let i = 1; i <= REPLIES; i++) {
+      // Replies spread over the whole span, across several ends of the visitor's stream.
+      const due = started + (i - 1) * REPLY_EVERY_MS;
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+      const text = `Reply ${i} from the support team.`;
+      await page.getByLabel("Your reply").fill(text);
+      const stored = page.waitForResponse((r) => r.url().endsWith("/api/v1/messages/outgoing/") && r.request().method() === "POST");
+      await page.getByRole("button", { name: "Send" }).click();
+      expect((await stored).status()).toBe(201);
+      const at = Date.now();
+      await v.page.getByRole("article", { name: `${app.owner.name} (team member)` }).filter({ hasText: text }).waitFor({ timeout: 1_000 });
+      latencies.push(Date.now() - at);
+      // The visitor answers; the operator sees it without a reload. The assistant stays silent.
+      const answer = `Visitor answer ${i}`;
+      await v.send(answer);
+      await page.locator(".transcript .msg.sender-contact", { hasText: answer }).waitFor({ timeout: 5_000 });
+    }
+    expect(Date.now() - started).toBeGreaterThanOrEqual((REPLIES - 1) * REPLY_EVERY_MS);
+    expect(latencies.every((ms) => ms < 1_000), JSON.stringify(latencies)).toBe(true);
+    expect(await v.page.locator(".row.assistant").count()).toBe(2); // the greeting and the first answer only
+
+    // Handed back: the visitor is told, and the assistant answers again.
+    await page.getByRole("button", { name: "Hand back to the assistant" }).click();
+    await v.page.locator(".event", { hasText: "Ava is answering again." }).waitFor({ timeout: 5_000 });
+    await v.page.screenshot({ path: path.join(shots, "human-agent.png") });
+    expect(await axeViolations(v.page)).toEqual([]);
+
+    // Everything stored shows on both screens, once, in order.
+    const { results } = await app.server.api(`/messages/?conversation=${id}&pageSize=100`, { method: "GET" });
+    const stored = results.sort((a, b) => a.sequence - b.sequence).map((m) => [m.type === "incoming" ? "visitor" : m.senderType === "user" ? "agent" : "assistant", m.content]);
+    expect(stored).toHaveLength(2 + 2 * REPLIES);
+    // The assistant's text is rendered from Markdown: its role and place are compared, the people's text as written.
+    const plain = (messages) => messages.map(([role, text]) => [role, role === "assistant" ? "" : text.trim()]);
+    expect(plain(await widgetMessages(v.page))).toEqual(plain(stored));
+    const transcript = await page.locator(".transcript .msg").count();
+    expect(transcript).toBe(stored.length);
+
+    // A stream that ended was reopened, and none is left behind: the live stream, at most one more.
+    expect([...v.open.values()].filter((url) => url.includes("/events/")).length).toBe(1);
+    expect(v.open.size, JSON.stringify([...v.open.values()])).toBeLessThanOrEqual(2);
+    expect(v.errors).toEqual([]);
+    expect(errors).toEqual([]);
+    await v.context.close();
+    await context.close();
+  }, 300_000);
+
+  it("marks a message the server does not answer in time 'Not sent'; Retry stores it once, with the same Idempotency-Key", async () => {
+    const v = await visitorPage("?timeout=2000");
+    const keys = [];
+    let hold = true;
+    const held = [];
+    await v.context.route("**/public/messages/", async (route) => {
+      keys.push(route.request().headers()["idempotency-key"]);
+      if (hold) return void held.push(route); // no answer: the widget gives up after sendTimeoutMs
+      await route.continue();
+    });
+    await v.send("Is my parcel on its way?");
+    const row = v.page.getByRole("article", { name: "You" }).filter({ hasText: "Is my parcel on its way?" });
+    await row.getByRole("alert").filter({ hasText: "Not sent: the chat did not answer in time." }).waitFor({ timeout: 10_000 });
+    expect(await v.page.locator(".row.assistant .typing").count()).toBe(0); // no reply placeholder left blinking
+    await v.page.screenshot({ path: path.join(shots, "not-sent.png") });
+    hold = false;
+    for (const r of held) await r.abort("timedout");
+    await row.getByRole("button", { name: "Retry" }).click();
+    await expect.poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    await expect.poll(() => row.getByRole("alert").count()).toBe(0);
+    expect(keys.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(keys).size).toBe(1);
+    const { results } = await app.server.api(`/messages/?conversation=${await v.conversationId()}`, { method: "GET" });
+    expect(results.filter((m) => m.content === "Is my parcel on its way?")).toHaveLength(1);
+    expect(v.errors).toEqual([]);
+    await v.context.close();
+  }, 90_000);
+});

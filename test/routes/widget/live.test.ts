@@ -1,0 +1,99 @@
+// The visitor's live stream (`conversations/{id}/events/`): who serves the conversation, the
+// messages missed while the stream was down (Last-Event-ID), and its time limit.
+import { describe, expect, it } from "vitest";
+import { expectError, seedOwner, type Actor } from "../../harness";
+import { liveEvents } from "../../support/sse";
+import { client, pub, seedWebChat, startSession } from "./fixtures";
+
+type PublicMessage = { id: string; sequence: number; role: string; content: string };
+
+/** A visitor's conversation with one exchange (their message, the assistant's reply). */
+async function visitorConversation(owner: Actor) {
+  const chat = await seedWebChat(owner);
+  const visitor = client();
+  const session = await startSession(chat.id, {}, visitor);
+  const first = await (await visitor.post(pub(chat.id, "messages/"), { content: "hello" }, session.token)).text();
+  const id = /"conversationId":"([^"]+)"/.exec(first)![1];
+  const history = async () => ((await (await visitor.get(pub(chat.id, `conversations/${id}/messages/`), session.token)).json()) as { results: PublicMessage[] }).results;
+  const open = (headers: Record<string, string> = {}, settings?: Parameters<typeof visitor.get>[3]) => visitor.get(pub(chat.id, `conversations/${id}/events/`), session.token, headers, settings);
+  return { chat, visitor, session, id, history, open };
+}
+
+describe("the visitor's live stream", () => {
+  it("tells the visitor who serves the conversation: an agent joins by name, hands back, resolves", async () => {
+    const owner = await seedOwner();
+    const { id, open } = await visitorConversation(owner);
+    const res = await open();
+    expect(res.status).toBe(200);
+    const live = liveEvents(res);
+    await owner.fetch("POST", `/conversations/${id}/take-over/`);
+    const me = (await (await owner.fetch("GET", "/users/current/")).json()) as { name: string };
+    expect(await live.next((e) => e.event === "status")).toMatchObject({ id: null, data: { status: "open", progressStatus: "human_serving", agent: { name: me.name, avatar: null } } });
+    await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: true });
+    expect((await live.next((e) => e.event === "status")).data).toEqual({ status: "open", progressStatus: "ai_processing", agent: null });
+    await owner.fetch("POST", `/conversations/${id}/resolve/`);
+    expect((await live.next((e) => e.event === "status")).data).toEqual({ status: "resolved", progressStatus: "resolved", agent: null });
+    await live.close();
+  });
+
+  it("with Last-Event-ID, sends the messages stored since first, in order, then live ones, each once", async () => {
+    const owner = await seedOwner();
+    const { id, open, history } = await visitorConversation(owner);
+    const [hello, reply] = await history();
+    await owner.fetch("POST", `/conversations/${id}/take-over/`);
+    for (const content of ["one", "two"]) await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content });
+
+    const live = liveEvents(await open({ "Last-Event-ID": hello.id }));
+    const missed = [await live.next(), await live.next(), await live.next()];
+    expect(missed.map((e) => [e.event, e.data.role, e.data.content])).toEqual([
+      ["message", "assistant", reply.content],
+      ["message", "agent", "one"],
+      ["message", "agent", "two"],
+    ]);
+    expect(missed.map((e) => e.id)).toEqual(missed.map((e) => e.data.id));
+    await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "three" });
+    const next = await live.next((e) => e.event === "message");
+    expect(next.data).toMatchObject({ role: "agent", content: "three", sequence: (missed[2].data.sequence as number) + 1 });
+    await live.close();
+
+    // From the newest message: nothing replayed, the next live one only.
+    const stored = await history();
+    const after = liveEvents(await open({ "Last-Event-ID": stored.at(-1)!.id }));
+    await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "four" });
+    expect((await after.next((e) => e.event === "message")).data).toMatchObject({ content: "four" });
+    await after.close();
+  });
+
+  it("replays nothing for another conversation's message id, and refuses an id that is not a UUID (400)", async () => {
+    const owner = await seedOwner();
+    const mine = await visitorConversation(owner);
+    const theirs = await visitorConversation(owner);
+    const [foreign] = await theirs.history();
+    await owner.fetch("POST", `/conversations/${mine.id}/take-over/`);
+    const live = liveEvents(await mine.open({ "Last-Event-ID": foreign.id }));
+    await owner.fetch("POST", "/messages/outgoing/", { conversation: mine.id, content: "live only" });
+    // The first message event is the live one: the foreign id named no place in this conversation.
+    expect((await live.next((e) => e.event === "message")).data).toMatchObject({ content: "live only" });
+    await live.close();
+
+    const bad = await mine.open({ "Last-Event-ID": "nope" });
+    const problem = await expectError(bad, 400);
+    expect(JSON.stringify(problem)).toContain("Last-Event-ID");
+  });
+
+  it("ends after WIDGET_STREAM_MAX_MS; reopened with Last-Event-ID, nothing stored meanwhile is missed", async () => {
+    const owner = await seedOwner();
+    const { id, open } = await visitorConversation(owner);
+    await owner.fetch("POST", `/conversations/${id}/take-over/`);
+    const settings = { WIDGET_STREAM_MAX_MS: "300" };
+    const live = liveEvents(await open({}, settings));
+    await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "before the end" });
+    const seen = await live.next((e) => e.event === "message");
+    await expect(live.next()).rejects.toThrow("the stream ended");
+    await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "while away" });
+    const again = liveEvents(await open({ "Last-Event-ID": seen.id! }, settings));
+    expect((await again.next((e) => e.event === "message")).data).toMatchObject({ content: "while away" });
+    await again.close();
+  });
+});
+

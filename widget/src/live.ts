@@ -1,0 +1,97 @@
+// The conversation's live stream, kept open while the conversation is the widget's current one:
+// a human agent's reply, a message written in another tab, a change of who serves it.
+import { ApiError, liveEvents, type Api, type Message, type StatusEvent } from "./api";
+import { NetworkError } from "./sse";
+
+export interface LiveHandlers {
+  message: (m: Message) => void;
+  status: (s: StatusEvent) => void;
+  /** The visitor's token was refused: renew it; false when there is no session to be had (the stream stops). */
+  expired: () => Promise<boolean>;
+}
+
+/**
+ * The pause before opening again: none after a stream that worked (it opened and lasted a second),
+ * else 1 s doubling with each failure in a row, at most 30 s.
+ */
+const backOff = (failures: number) => (failures ? Math.min(30_000, 1000 * 2 ** (failures - 1)) : 0);
+
+/**
+ * Reads the stream and opens it again whenever it ends (the server ends it every
+ * `WIDGET_STREAM_MAX_MS`, a proxy or the network may cut it), with `Last-Event-ID`: the messages
+ * stored meanwhile come first, each once. `stop` aborts the request, which releases its connection
+ * (a browser has six per host: an abandoned stream would hold one for good).
+ */
+export class LiveStream {
+  readonly #abort = new AbortController();
+  /** The id of the newest message known: where the next opening resumes. */
+  lastEventId: string | null;
+  #lastSequence = 0;
+
+  constructor(
+    readonly api: Api,
+    readonly conversationId: string,
+    newest: Pick<Message, "id" | "sequence"> | null,
+    readonly on: LiveHandlers,
+  ) {
+    this.lastEventId = newest?.id ?? null;
+    this.#lastSequence = newest?.sequence ?? 0;
+    void this.#run();
+  }
+
+  /** A message known by other means (the visitor's own reply stream): the stream resumes after it. */
+  saw(m: Pick<Message, "id" | "sequence">) {
+    if (m.sequence > this.#lastSequence) {
+      this.#lastSequence = m.sequence;
+      this.lastEventId = m.id;
+    }
+  }
+
+  stop() {
+    this.#abort.abort();
+  }
+
+  get stopped() {
+    return this.#abort.signal.aborted;
+  }
+
+  async #run() {
+    const signal = this.#abort.signal;
+    let failures = 0;
+    while (!signal.aborted) {
+      let opened = false;
+      const started = Date.now();
+      try {
+        await liveEvents(
+          this.api,
+          this.conversationId,
+          this.lastEventId,
+          {
+            open: () => (opened = true),
+            message: (m) => {
+              if (signal.aborted) return;
+              this.saw(m);
+              this.on.message(m);
+            },
+            status: (s) => !signal.aborted && this.on.status(s),
+          },
+          signal,
+        );
+      } catch (err) {
+        if (signal.aborted) return;
+        if (err instanceof ApiError && err.status === 401) {
+          if (!(await this.on.expired())) return this.stop();
+        } else if (err instanceof ApiError && (err.status === 403 || err.status === 404)) {
+          return this.stop(); // the chat closed, or the conversation is not the visitor's any more
+        } else if (!(err instanceof ApiError || err instanceof NetworkError)) {
+          throw err; // a bug, not the network: let it be seen
+        }
+      }
+      failures = opened && Date.now() - started >= 1000 ? 0 : failures + 1;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, backOff(failures));
+        signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+      });
+    }
+  }
+}
