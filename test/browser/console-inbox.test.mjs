@@ -2,7 +2,8 @@
 // a visitor writes in the widget (served widget.js on a page of another origin), the message shows
 // in the operator's inbox without a reload (the live event stream); the operator, by keyboard,
 // takes over and replies; the visitor sees the human reply at once; while taken over the assistant
-// is silent; hand back, and the assistant answers the next question. axe-core in both themes, the
+// is silent; hand back, and the assistant answers the next question. After each action the focus
+// goes to the next step's control, never to the page's body. axe-core in both themes, the
 // screenshots of docs/console/inbox-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
@@ -46,6 +47,17 @@ async function operator(options, path = "/console/conversations") {
   return opened;
 }
 
+/**
+ * What has the focus, as a person finds it: a field by its label, a button by its text, else its id
+ * ("#transcript-title"); "body" when focus fell to the page, which no action may leave it on.
+ */
+const focused = (page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return "body";
+    return el.labels?.[0]?.textContent.trim() || el.getAttribute("aria-label") || (el.id ? `#${el.id}` : el.textContent.trim());
+  });
+
 /** The visitor's widget: open, and a helper that sends a message. */
 async function visitor() {
   const context = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
@@ -79,11 +91,15 @@ describe("Conversations inbox in Chromium", () => {
     await page.keyboard.press("Enter");
     await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
     expect(await page.locator(".inbox-transcript").textContent()).toContain("Human serving");
-    await page.getByLabel("Your reply").focus();
+    // Taken over: the reply box has the focus, so the member types at once.
+    await expect.poll(() => focused(page)).toBe("Your reply");
     await page.keyboard.type("Hi, this is Sam from support.");
     await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
     await page.locator(".transcript .msg.sender-user", { hasText: "Hi, this is Sam from support." }).waitFor();
+    // Sent: back in the reply box, emptied.
+    await expect.poll(() => focused(page)).toBe("Your reply");
+    expect(await page.getByLabel("Your reply").inputValue()).toBe("");
 
     // The visitor sees the human reply at once, under the agent's name.
     const agentRow = v.page.locator(".row.agent", { hasText: "Hi, this is Sam from support." });
@@ -99,15 +115,19 @@ describe("Conversations inbox in Chromium", () => {
     await page.getByRole("button", { name: "Hand back to the assistant" }).focus();
     await page.keyboard.press("Enter");
     await page.getByRole("button", { name: "Take over" }).waitFor();
+    // Handed back: the Take over button that replaced Hand back has the focus.
+    await expect.poll(() => focused(page)).toBe("Take over");
     await v.send("What are your opening hours?");
     await expect.poll(() => v.page.locator(".row.assistant").count(), { timeout: 15_000 }).toBe(assistantRows + 1);
     await expect.poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", { timeout: 15_000 }).not.toContain("typing");
     expect((await v.page.locator(".row.assistant .bubble").last().textContent()).length).toBeGreaterThan(0);
     await page.locator(".transcript .msg.sender-chatbot").nth(1).waitFor({ timeout: 10_000 });
 
-    // Resolve.
-    await page.getByRole("button", { name: "Resolve" }).click();
+    // Resolve: the button goes; the conversation's heading has the focus.
+    await page.getByRole("button", { name: "Resolve" }).focus();
+    await page.keyboard.press("Enter");
     await expect.poll(() => page.locator(".inbox-transcript .inbox-badges").textContent()).toContain("Resolved");
+    await expect.poll(() => focused(page)).toBe("#transcript-title");
     expect(errors).toEqual([]);
     await v.context.close();
     await context.close();

@@ -1,11 +1,11 @@
 import type { ComponentChildren } from "preact";
-import { ApiProblem } from "../api/client";
+import { ApiProblem, NetworkError } from "../api/client";
 import { t } from "./strings";
 
 /** An error of an action or a load, read out at once (role=alert); the API's `detail` is the text. */
 export function ErrorAlert({ error, children }: { error: unknown; children?: ComponentChildren }) {
   if (!error) return null;
-  const text = error instanceof ApiProblem ? (error.status === 0 ? t("networkError") : error.detail) : String((error as Error)?.message ?? error);
+  const text = error instanceof NetworkError || (error instanceof ApiProblem && error.status === 0) ? t("networkError") : error instanceof ApiProblem ? error.detail : String((error as Error)?.message ?? error);
   return (
     <div class="alert error" role="alert">
       <p>{text}</p>

@@ -3,6 +3,7 @@ import { Button } from "./button";
 import { Dialog } from "./dialog";
 import { ErrorAlert } from "./alert";
 import { t } from "./strings";
+import { problemOf } from "../api/client";
 
 interface Props {
   title: string;
@@ -11,7 +12,7 @@ interface Props {
   action: string;
   open: boolean;
   onClose: () => void;
-  /** Runs on confirmation; the dialog closes when it resolves, and shows its error when it throws. */
+  /** Runs on confirmation; the dialog closes when it resolves, and shows the API's or the network's error when it throws. */
   onConfirm: () => Promise<void>;
 }
 
@@ -26,7 +27,7 @@ export function ConfirmDialog({ title, message, action, open, onClose, onConfirm
       await onConfirm();
       onClose();
     } catch (err) {
-      setError(err);
+      setError(problemOf(err));
     } finally {
       setBusy(false);
     }

@@ -6,11 +6,15 @@ import { t } from "./strings";
 export function CopyButton({ text, label }: { text: string; label?: string }) {
   const copy = async () => {
     try {
+      // No clipboard outside a secure context: the same as a refusal.
+      if (!navigator.clipboard) throw new DOMException("No clipboard", "NotAllowedError");
       await navigator.clipboard.writeText(text);
-      announce(t("copied"));
-    } catch {
-      announce(t("copyFailed"), true);
+    } catch (err) {
+      // The browser refused (no permission, the document not focused): the text is copied by hand.
+      if (!(err instanceof DOMException)) throw err;
+      return announce(t("copyFailed"), true);
     }
+    announce(t("copied"));
   };
   return <Button onClick={copy}>{label ?? t("copy")}</Button>;
 }

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useId, useState } from "preact/hooks";
-import { ApiProblem } from "../api/client";
+import { ApiProblem, problemOf } from "../api/client";
 import { ErrorAlert } from "./alert";
 import { Button } from "./button";
 import { Dialog } from "./dialog";
@@ -24,7 +24,7 @@ export function uploadForm(url: string, form: FormData, { organizationId, onProg
       try {
         body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
       } catch {
-        // not JSON: the status text says what happened
+        // The body is the server's (or a proxy's) and may not be JSON: the status text says what happened.
       }
       if (xhr.status >= 200 && xhr.status < 300) {
         onProgress(1);
@@ -83,7 +83,7 @@ export function UploadDialog({ title, action, progressLabel, path, organizationI
       onClose();
     } catch (err) {
       setShare(null);
-      setProblem(err as ApiProblem);
+      setProblem(problemOf(err));
     }
   };
   return (

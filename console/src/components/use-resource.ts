@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { problemOf } from "../api/client";
 
 export interface Resource<T> {
   data: T | undefined;
@@ -41,7 +42,9 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resourc
       const data = await run();
       if (current()) setState({ data, error: null, loading: false });
     } catch (error) {
-      if (current()) setState((s) => ({ ...s, error, loading: false }));
+      // A bug in `load` is thrown on (problemOf), not shown as a failed load.
+      const problem = problemOf(error);
+      if (current()) setState((s) => ({ ...s, error: problem, loading: false }));
     }
   }, [run]);
   const reload = useCallback(async () => {

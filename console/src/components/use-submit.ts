@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
-import type { ApiProblem } from "../api/client";
+import { problemOf, type ApiProblem } from "../api/client";
 
 /**
  * A form's submit: `save` runs with the form's data, `busy` meanwhile; the API's problem is kept
- * for the form to show at its fields (`problem.field(name)`), and cleared by the next submit.
+ * for the form to show at its fields (`problem.field(name)`), and cleared by the next submit. Any
+ * other error (a bug in `save`) is thrown on.
  */
 export function useSubmit(save: (form: FormData) => Promise<void>) {
   const [busy, setBusy] = useState(false);
@@ -16,7 +17,7 @@ export function useSubmit(save: (form: FormData) => Promise<void>) {
     try {
       await save(form);
     } catch (err) {
-      setProblem(err as ApiProblem);
+      setProblem(problemOf(err));
     } finally {
       setBusy(false);
     }

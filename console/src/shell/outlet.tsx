@@ -9,6 +9,7 @@ import { currentPath, matchPath, navigate } from "./router";
 import { can, membership } from "./session";
 import { t } from "./strings";
 import { t as common } from "../components/strings";
+import { isImportFailure } from "./import-failure";
 
 /** Page modules once loaded, so coming back to a page shows it at once. */
 const loaded = new Map<PageEntry, ComponentType<PageProps>>();
@@ -21,7 +22,7 @@ function loadPage(entry: PageEntry): Promise<ComponentType<PageProps>> {
       loaded.set(entry, m.default);
       return m.default;
     });
-    // A failed load may be retried.
+    // A failed load may be retried. This branch only forgets it: the rejection still reaches the callers of `pending`.
     pending.catch(() => loading.delete(entry));
     loading.set(entry, pending);
   }
@@ -31,7 +32,11 @@ function loadPage(entry: PageEntry): Promise<ComponentType<PageProps>> {
 /** Starts loading the page of `path` (at start, while the session is asked for). */
 export function preloadPage(path: string) {
   const entry = PAGES.find((p) => matchPath(p.path, path));
-  if (entry) loadPage(entry).catch(() => undefined);
+  // A chunk that could not be fetched is fetched again (and its failure shown) when the page opens.
+  if (entry)
+    loadPage(entry).catch((err) => {
+      if (!isImportFailure(err)) throw err;
+    });
 }
 
 /** The page of the current path: its chunk loaded on first visit; the start page for `/`. */
@@ -62,7 +67,11 @@ function Lazy({ entry, props }: { entry: PageEntry; props: PageProps }) {
     setError(null);
     loadPage(entry).then(
       (page) => setPage(() => page),
-      (err) => setError(err),
+      (err) => {
+        // Only a chunk the network failed to bring is offered again; a module that throws is a bug.
+        if (!isImportFailure(err)) throw err;
+        setError(err);
+      },
     );
   };
   useEffect(() => {

@@ -2,7 +2,7 @@
 // /auth/sessions/current/ describes it, and the organization the user is working in. The API
 // decides every request; this only hides what would be refused.
 import { computed, signal } from "@preact/signals";
-import { actInOrganization, api, unwrap, whenSignedOut, type Schemas } from "../api/client";
+import { actInOrganization, api, isExpected, unwrap, whenSignedOut, type Schemas } from "../api/client";
 
 export type SessionState = Schemas["ConsoleSessionState"];
 export type Membership = SessionState["memberships"][number];
@@ -43,7 +43,9 @@ export function can(requirement: Requirement | null | undefined): boolean {
 export async function loadSession() {
   try {
     signedIn(await unwrap(api.GET("/api/v1/auth/sessions/current/")));
-  } catch {
+  } catch (err) {
+    // Refused (no session) or unreachable: the sign-in page, which says what happens next.
+    if (!isExpected(err)) throw err;
     session.value = null;
   }
 }

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useId, useState } from "preact/hooks";
-import { ApiProblem } from "../../api/client";
+import { ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert } from "../../components/alert";
 import { announce } from "../../components/announcer";
@@ -45,8 +45,9 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
       onSaved(saved);
       announce(t("saved", { name: saved.name }));
     } catch (err) {
-      setProblem(err as ApiProblem);
-      announce((err as ApiProblem).detail ?? t("fixFields"), true);
+      const p = problemOf(err);
+      setProblem(p);
+      announce(p.detail || t("fixFields"), true);
     } finally {
       setBusy(false);
     }

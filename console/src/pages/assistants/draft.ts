@@ -81,6 +81,7 @@ export function patchOf(initial: Draft, draft: Draft): { patch: AssistantPatch; 
       try {
         patch[key] = text ? JSON.parse(text) : null;
       } catch {
+        // JSON.parse of a string only throws a SyntaxError: the member's text is not JSON.
         invalid.push(key);
       }
     } else if (key === "numberOfRetrievedChunks") patch[key] = Number(value);

@@ -2,6 +2,7 @@
 // once a page shows, the pages before and after it are asked for, so "Next" and "Previous" show
 // at once. Searching asks the API afresh. The list starts empty whenever the page is opened.
 import { PAGE_SIZE, listAssistants } from "./assistant-api";
+import { otherwise } from "../../api/client";
 
 type Page = Awaited<ReturnType<typeof listAssistants>>;
 const FRESH_MS = 30_000;
@@ -18,6 +19,7 @@ export function listPage(page: number, query: string): Promise<Page> {
   if (kept && Date.now() - kept.at < FRESH_MS) return kept.page;
   const fetched = listAssistants(page, query);
   pages.set(key, { at: Date.now(), page: fetched });
+  // Only forgets a failed page (to ask again next time): the rejection still reaches the callers of `fetched`.
   fetched.catch(() => pages.delete(key));
   // The oldest go first (a Map keeps insertion order).
   while (pages.size > KEPT) pages.delete(pages.keys().next().value!);
@@ -27,5 +29,5 @@ export function listPage(page: number, query: string): Promise<Page> {
 /** Fetches the neighbours of a page that just showed. */
 export function prefetchAround(page: number, query: string, count: number) {
   const last = Math.max(1, Math.ceil(count / PAGE_SIZE));
-  for (const n of [page + 1, page - 1]) if (n >= 1 && n <= last) listPage(n, query).catch(() => undefined);
+  for (const n of [page + 1, page - 1]) if (n >= 1 && n <= last) listPage(n, query).catch(otherwise(undefined));
 }

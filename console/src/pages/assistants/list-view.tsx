@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { ApiProblem } from "../../api/client";
+import { ApiProblem, otherwise } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { DataTable, type Column } from "../../components/data-table";
@@ -29,7 +29,8 @@ export function AssistantList() {
   useState(() => {
     // The first page's request leaves with the first render, not after the first paint (when
     // useResource's effect asks for the same page and gets this request).
-    listPage(place.page, place.query).catch(() => undefined);
+    // Its failure shows through useResource, which gets this same request.
+    listPage(place.page, place.query).catch(otherwise(undefined));
     // While it is under way: a tab's first date formatter costs 15-20 ms (ICU's data), paid now
     // rather than when the rows render.
     setTimeout(() => formatTime(Date.now()));

@@ -2,7 +2,8 @@
 // server-sent events a customer's integration reads): text deltas, tool calls and their results,
 // then the stored message with its citations and token usage.
 import { readEvents } from "../../../../widget/src/sse";
-import { ApiProblem, api, unwrap, type Schemas } from "../../api/client";
+import { ApiProblem, StreamEnded, api, isExpected, problemOf, unwrap, type Schemas } from "../../api/client";
+import { t } from "./strings";
 
 type Message = Schemas["Message"];
 type Ids = "conversationId" | "messageId";
@@ -32,7 +33,9 @@ const withoutIds = ({ conversationId: _c, messageId: _m, ...call }: Schemas["Too
 
 /**
  * Asks `content` in `conversation` (null: a new one) and reports the turn as it grows through
- * `update`. Resolves with the conversation's id (the new one's, for a first question).
+ * `update`. Resolves with the conversation's id (the new one's, for a first question). The API's
+ * refusal, a failed request or read, and a reply cut short make a failed turn; anything else is a
+ * bug and is thrown on.
  */
 export async function ask(assistantId: string, conversation: string | null, content: string, update: (turn: Turn) => void, signal?: AbortSignal): Promise<string | null> {
   let turn = newTurn(content);
@@ -76,7 +79,8 @@ export async function ask(assistantId: string, conversation: string | null, cont
       }
     });
   } catch (err) {
-    change({ state: "failed", error: err instanceof ApiProblem ? err.detail : String((err as Error).message ?? err), totalMs: Math.round(performance.now() - started) });
+    if (!(isExpected(err) || err instanceof StreamEnded)) throw err;
+    change({ state: "failed", error: err instanceof StreamEnded ? t("replyCut") : problemOf(err).detail, totalMs: Math.round(performance.now() - started) });
   }
   return conversationId;
 }

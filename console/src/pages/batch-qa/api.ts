@@ -1,4 +1,4 @@
-import { api, unwrap, type Schemas } from "../../api/client";
+import { ApiProblem, api, fetchOrNetworkError, unwrap, type Schemas } from "../../api/client";
 import { uploadForm } from "../../components/upload";
 
 export type BatchQa = Schemas["BatchQa"];
@@ -25,7 +25,8 @@ export async function runItems(webChatId: string, id: string): Promise<BatchQaIt
 export async function startRun(webChatId: string, file: File, organizationId: string, onProgress: (share: number) => void): Promise<BatchQa> {
   const target = await unwrap(api.POST("/api/v1/upload-presigned-url/", { body: { modelName: "batch-qa", fieldName: "file", filename: file.name, fileSize: file.size } }));
   if (target.method === "PUT") {
-    await fetch(target.url, { method: "PUT", body: file, headers: target.headers ?? {} });
+    const put = await fetchOrNetworkError(target.url, { method: "PUT", body: file, headers: target.headers ?? {} });
+    if (!put.ok) throw new ApiProblem(put.status, put.statusText, "upload_failed");
     onProgress(1);
   } else {
     const form = new FormData();

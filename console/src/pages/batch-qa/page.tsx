@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { ApiProblem } from "../../api/client";
+import { ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { announce } from "../../components/announcer";
@@ -40,7 +40,7 @@ export default function BatchQaPage({ organizationId }: PageProps) {
       setOpen(run);
       runs.reload();
     } catch (err) {
-      setProblem(err);
+      setProblem(problemOf(err));
     } finally {
       setShare(null);
     }

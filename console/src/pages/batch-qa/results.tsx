@@ -1,4 +1,5 @@
 import { useEffect } from "preact/hooks";
+import { otherwise } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { announce } from "../../components/announcer";
@@ -17,7 +18,7 @@ export function RunResults({ webChatId, run, onProgress }: { webChatId: string; 
   useEffect(() => {
     if (!running) return;
     const timer = setTimeout(async () => {
-      const next = await getRun(webChatId, run.id).catch(() => run);
+      const next = await getRun(webChatId, run.id).catch(otherwise(run)); // asked again at the next tick
       if (next.status === "done") announce(t("runDone", { name: next.filename, n: next.total }));
       onProgress(next);
     }, POLL_MS);

@@ -1,4 +1,4 @@
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, otherwise, unwrap, type Schemas } from "../../api/client";
 
 export type Conversation = Schemas["Conversation"];
 export type Message = Schemas["Message"];
@@ -45,9 +45,9 @@ export const attachmentUrl = async (id: string) => (await unwrap(api.GET("/api/v
 /** The choices of the filters: assistants, inboxes and contacts (the first 100 of each). */
 export async function filterOptions(): Promise<{ chatbots: Option[]; inboxes: Option[]; contacts: Option[] }> {
   const [chatbots, inboxes, contacts] = await Promise.all([
-    unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).catch(() => ({ results: [] })),
-    unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } })).catch(() => ({ results: [] })),
-    unwrap(api.GET("/api/v1/contacts/", { params: { query: { pageSize: 100 } } })).catch(() => ({ results: [] })),
+    unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
+    unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
+    unwrap(api.GET("/api/v1/contacts/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
   ]);
   const pairs = (rows: { id: string; name?: string | null }[]) => rows.map((r): Option => [r.id, r.name || r.id]);
   return { chatbots: pairs(chatbots.results), inboxes: pairs(inboxes.results), contacts: pairs(contacts.results) };

@@ -1,4 +1,5 @@
 import { Markdown } from "../../components/markdown";
+import { isExpected } from "../../api/client";
 import { formatTime } from "../../i18n";
 import { attachmentUrl, type Message } from "./inbox-api";
 import { t } from "./strings";
@@ -66,7 +67,14 @@ function Attachment({ a }: { a: Json }) {
   const open = (e: MouseEvent) => {
     if (typeof a.id !== "string") return;
     e.preventDefault();
-    attachmentUrl(a.id).then((fresh) => window.open(fresh, "_blank", "noopener"), () => window.open(url, "_blank", "noopener"));
+    // Without a fresh URL (refused, or offline), the stored one may still work.
+    attachmentUrl(a.id).then(
+      (fresh) => window.open(fresh, "_blank", "noopener"),
+      (err) => {
+        if (!isExpected(err)) throw err;
+        window.open(url, "_blank", "noopener");
+      },
+    );
   };
   return (
     <li>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { problemOf, otherwise } from "../../api/client";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { PageHeader } from "../../components/page-header";
@@ -51,7 +52,8 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       setNext(page.next);
       setError(null);
     } catch (err) {
-      if (current()) setError(err);
+      const problem = problemOf(err);
+      if (current()) setError(problem);
     }
   }, [filters, organizationId]);
   useEffect(() => {
@@ -68,7 +70,8 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       setSelected(c);
       setMessages(m);
     } catch (err) {
-      if (current()) setError(err);
+      const problem = problemOf(err);
+      if (current()) setError(problem);
     }
   }, [selectedId, organizationId]);
   useEffect(() => {
@@ -86,7 +89,8 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       setRows((r) => newestFirst([...(r ?? []), ...page.results.filter((x) => !r?.some((y) => y.id === x.id))]));
       setNext(page.next);
     } catch (err) {
-      if (current()) setError(err);
+      const problem = problemOf(err);
+      if (current()) setError(problem);
     } finally {
       setLoadingMore(false);
     }
@@ -115,7 +119,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       getConversation(c.id).then((record) => {
         if (!row) announce(e.type === "message.created" ? t("newMessage", { title: record.title || t("untitled") }) : t("newConversation", { title: record.title || t("untitled") }));
         upsert(record);
-      }, () => undefined);
+      }, otherwise(undefined)); // the next event or reconnection reads it again
     }
     if (e.type === "message.created" && c.id === open) {
       setMessages((list) => (list && !list.some((m) => m.id === e.message.id) ? [...list, e.message].sort((a, b) => a.sequence - b.sequence) : list));

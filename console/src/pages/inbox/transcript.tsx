@@ -1,4 +1,5 @@
-import { useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { problemOf } from "../../api/client";
 import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
@@ -9,20 +10,44 @@ import { handBack, reply, resolve, takeOver, type Conversation, type Message } f
 import { MessageItem } from "./message-item";
 import { t } from "./strings";
 
+/** The controls focus can go to after an action. */
+type Control = "take" | "back" | "resolve" | "reply" | "title";
+
 /** A conversation's transcript with the human agent's controls (take over, reply, hand back, resolve). */
 export function Transcript({ conversation: c, messages, onChanged, onSent }: { conversation: Conversation; messages: Message[] | undefined; onChanged: (c: Conversation) => void; onSent: (m: Message) => void }) {
   const manage = can("conversation.manage");
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [draft, setDraft] = useState("");
-  const act = async (name: string, run: () => Promise<Conversation>, said: string) => {
+  const controls = {
+    take: useRef<HTMLButtonElement>(null),
+    back: useRef<HTMLButtonElement>(null),
+    resolve: useRef<HTMLButtonElement>(null),
+    reply: useRef<HTMLTextAreaElement>(null),
+    title: useRef<HTMLHeadingElement>(null),
+  };
+  // The pressed button is disabled while its request runs, and is gone once the conversation's new
+  // state renders (take over and hand back swap, resolve leaves): focus would fall to the page's
+  // body. It goes where the member's next step is, in the render that shows the action's outcome.
+  const [focusNext, setFocusNext] = useState<Control | null>(null);
+  useLayoutEffect(() => {
+    if (!focusNext) return;
+    const target = controls[focusNext].current;
+    // That control is missing when a live update changed the conversation meanwhile: its heading then.
+    (target && !(target instanceof HTMLButtonElement && target.disabled) ? target : controls.title.current)?.focus();
+    setFocusNext(null);
+  }, [focusNext]);
+  /** Runs an action; then focus goes to `next`, or back to the pressed button (to try again) when it failed. */
+  const act = async (name: "take" | "back" | "resolve", run: () => Promise<Conversation>, said: string, next: Control) => {
     setBusy(name);
     setError(null);
     try {
       onChanged(await run());
       announce(said);
+      setFocusNext(next);
     } catch (err) {
-      setError(err);
+      setError(problemOf(err));
+      setFocusNext(name);
     } finally {
       setBusy(null);
     }
@@ -37,16 +62,18 @@ export function Transcript({ conversation: c, messages, onChanged, onSent }: { c
       setDraft("");
       announce(t("sent"));
     } catch (err) {
-      setError(err);
+      setError(problemOf(err));
     } finally {
       setBusy(null);
     }
+    // Back to the reply box: emptied for the next message, or with the draft to edit and send again.
+    setFocusNext("reply");
   };
   return (
     <section class="inbox-transcript" aria-labelledby="transcript-title">
       <a class="inbox-back" href={`${BASE}/conversations`} onClick={followLink}>{t("back")}</a>
       <div class="section-head">
-        <h2 id="transcript-title">{c.title || t("untitled")}</h2>
+        <h2 id="transcript-title" ref={controls.title} tabIndex={-1}>{c.title || t("untitled")}</h2>
         <StateBadges c={c} />
       </div>
       <p class="muted small">
@@ -57,11 +84,18 @@ export function Transcript({ conversation: c, messages, onChanged, onSent }: { c
       {manage ? (
         <div class="row-actions inbox-controls">
           {c.autoReplyEnabled ? (
-            <Button variant="primary" busy={busy === "take"} onClick={() => act("take", () => takeOver(c.id), t("takenOver"))}>{t("takeOver")}</Button>
+            // Taken over: the member came to reply.
+            <Button ref={controls.take} variant="primary" busy={busy === "take"} onClick={() => act("take", () => takeOver(c.id), t("takenOver"), "reply")}>{t("takeOver")}</Button>
           ) : (
-            <Button busy={busy === "back"} onClick={() => act("back", () => handBack(c.id), t("handedBack"))}>{t("handBack")}</Button>
+            // Handed back: the button that takes it over again stands where this one was.
+            <Button ref={controls.back} busy={busy === "back"} onClick={() => act("back", () => handBack(c.id), t("handedBack"), "take")}>{t("handBack")}</Button>
           )}
-          {c.status !== "resolved" && <Button busy={busy === "resolve"} onClick={() => act("resolve", () => resolve(c.id), t("resolvedSay"))}>{t("resolve")}</Button>}
+          {c.status !== "resolved" && (
+            // Resolved, the conversation is done: focus goes to its heading, the top of what the member
+            // was reading, from where the next step is their choice (back to the list, or read on),
+            // rather than to Take over or Hand back, which Enter would press on a finished conversation.
+            <Button ref={controls.resolve} busy={busy === "resolve"} onClick={() => act("resolve", () => resolve(c.id), t("resolvedSay"), "title")}>{t("resolve")}</Button>
+          )}
         </div>
       ) : (
         <Notice>{t("viewOnly")}</Notice>
@@ -84,7 +118,7 @@ export function Transcript({ conversation: c, messages, onChanged, onSent }: { c
         ) : (
           <form class="inbox-reply" onSubmit={send}>
             <label for="inbox-reply-text">{t("reply")}</label>
-            <textarea id="inbox-reply-text" rows={3} maxLength={32000} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
+            <textarea ref={controls.reply} id="inbox-reply-text" rows={3} maxLength={32000} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
             <Button type="submit" variant="primary" busy={busy === "send"} disabled={!draft.trim()}>{t("send")}</Button>
           </form>
         ))}

@@ -1,5 +1,5 @@
 // The knowledge base endpoints this page calls (CONTRACT section 9), typed by the generated schema.
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, otherwise, unwrap, type Schemas } from "../../api/client";
 import type { paths } from "../../api/schema";
 
 export type KnowledgeBase = Schemas["KnowledgeBase"];
@@ -28,7 +28,7 @@ export const deleteKnowledgeBase = (id: string) => unwrap(api.DELETE("/api/v1/kn
 export async function formOptions(organizationId: string) {
   const names = (p: Promise<{ results: Option[] }>) => p.then((page) => page.results.map(({ id, name }) => ({ id, name })));
   // Groups need `group.view` and assistants `chatbot.view`: a member without them keeps what the record shows.
-  const orEmpty = (p: Promise<Option[]>) => p.catch(() => null);
+  const orEmpty = (p: Promise<Option[]>) => p.catch(otherwise(null));
   const [embeddings, rerankers, groups, chatbots] = await Promise.all([
     names(unwrap(api.GET("/api/v1/embedding-models/", { params: { query: { pageSize: 100 } } }))),
     names(unwrap(api.GET("/api/v1/reranker-models/", { params: { query: { pageSize: 100 } } }))),

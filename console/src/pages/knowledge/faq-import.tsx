@@ -1,5 +1,7 @@
 import { useState } from "preact/hooks";
-import type { ApiProblem } from "../../api/client";
+import { problemOf } from "../../api/client";
+import { isImportFailure } from "../../shell/import-failure";
+import { UnreadableFile } from "./unreadable-file";
 import { Button, Dialog, ErrorAlert, Notice, common } from "../../components";
 import { createFaq, createLabel, type KnowledgeBase, type Label } from "./api";
 import { t } from "./strings";
@@ -36,12 +38,17 @@ export function FaqImport({ kb, labels, onClose, onImported }: { kb: KnowledgeBa
     setReadError(null);
     setProgress(null);
     if (!file) return;
+    let read: string[][];
     try {
       const { readRows } = await import("./read-rows");
-      setRows(faqRows(await readRows(file)));
+      read = await readRows(file);
     } catch (err) {
-      setReadError(t("importUnreadable", { detail: (err as Error).message }));
+      // Not a spreadsheet, gone from the disk (the browser's DOMException), or the reader's chunk not
+      // fetched: the member may choose again. A bug in the reader is thrown on.
+      if (!(err instanceof UnreadableFile || err instanceof DOMException || isImportFailure(err))) throw err;
+      return setReadError(t("importUnreadable", { detail: (err as Error).message }));
     }
+    setRows(faqRows(read));
   };
 
   const run = async () => {
@@ -56,7 +63,7 @@ export function FaqImport({ kb, labels, onClose, onImported }: { kb: KnowledgeBa
         await createFaq(kb.id, { question: r.question, answer: r.answer, labels: r.labels.map((name) => ({ id: ids.get(name.toLowerCase())! })) });
         done++;
       } catch (err) {
-        failures.push(t("importRowFailed", { row: r.row, detail: (err as ApiProblem).detail ?? String(err) }));
+        failures.push(t("importRowFailed", { row: r.row, detail: problemOf(err).detail }));
       }
       setProgress({ done, failures: [...failures], finished: false });
     }

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { ApiProblem } from "../../api/client";
+import { problemOf, type ApiProblem } from "../../api/client";
 import { Button, ErrorAlert, TextField, announce, type Resource } from "../../components";
 import { createLabel, deleteLabel, type KnowledgeBase, type Label } from "./api";
 import { t } from "./strings";
@@ -17,7 +17,7 @@ export function LabelsBar({ kb, labels, editable }: { kb: KnowledgeBase; labels:
       setName("");
       await labels.reload();
     } catch (err) {
-      setProblem(err as ApiProblem);
+      setProblem(problemOf(err));
     }
   };
   const remove = async (label: Label) => {
@@ -26,7 +26,7 @@ export function LabelsBar({ kb, labels, editable }: { kb: KnowledgeBase; labels:
       announce(t("labelDeleted", { name: label.name }));
       await labels.reload();
     } catch (err) {
-      setProblem(err as ApiProblem);
+      setProblem(problemOf(err));
     }
   };
   return (

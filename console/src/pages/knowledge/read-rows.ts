@@ -3,6 +3,7 @@
 // only (a chunk of its own), with papaparse and fflate.
 import { unzipSync, strFromU8 } from "fflate";
 import Papa from "papaparse";
+import { UnreadableFile } from "./unreadable-file";
 
 /** Every row as strings (cells trimmed); the first sheet of a workbook. */
 export async function readRows(file: File): Promise<string[][]> {
@@ -18,8 +19,18 @@ const all = (node: Document | Element, name: string) => Array.from(node.getEleme
 /** Column letters of a cell reference ("BC12") as a 0-based index. */
 const column = (ref: string) => [...ref.replace(/\d+$/, "")].reduce((n, c) => n * 26 + c.charCodeAt(0) - 64, 0) - 1;
 
+/** The archive's files; a file that is not one (fflate's errors carry a numeric code) is unreadable. */
+function unzip(bytes: Uint8Array, filter: (f: { name: string }) => boolean) {
+  try {
+    return unzipSync(bytes, { filter });
+  } catch (err) {
+    if (err instanceof Error && typeof (err as Error & { code?: unknown }).code === "number") throw new UnreadableFile(err.message);
+    throw err;
+  }
+}
+
 function xlsxRows(bytes: Uint8Array): string[][] {
-  const files = unzipSync(bytes, { filter: (f) => f.name === "xl/sharedStrings.xml" || f.name === "xl/workbook.xml" || f.name === "xl/_rels/workbook.xml.rels" || f.name.startsWith("xl/worksheets/") });
+  const files = unzip(bytes, (f) => f.name === "xl/sharedStrings.xml" || f.name === "xl/workbook.xml" || f.name === "xl/_rels/workbook.xml.rels" || f.name.startsWith("xl/worksheets/"));
   const read = (name: string) => (files[name] ? xml(strFromU8(files[name])) : null);
   const shared = read("xl/sharedStrings.xml");
   const strings = shared ? all(shared, "si").map((si) => all(si, "t").map((t) => t.textContent ?? "").join("")) : [];
@@ -28,7 +39,7 @@ function xlsxRows(bytes: Uint8Array): string[][] {
   const target = all(read("xl/_rels/workbook.xml.rels") ?? xml("<x/>"), "Relationship").find((r) => r.getAttribute("Id") === firstId)?.getAttribute("Target");
   const sheetName = target ? `xl/${target.replace(/^\/?xl\//, "")}` : Object.keys(files).filter((n) => n.startsWith("xl/worksheets/sheet")).sort()[0];
   const sheet = sheetName ? read(sheetName) : null;
-  if (!sheet) throw new Error("no worksheet");
+  if (!sheet) throw new UnreadableFile("no worksheet");
   return all(sheet, "row")
     .map((row) => {
       const cells: string[] = [];

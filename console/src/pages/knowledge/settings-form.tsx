@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { ApiProblem } from "../../api/client";
+import { problemOf, type ApiProblem } from "../../api/client";
 import { CheckboxField, ErrorAlert, Loading, SelectField, TextField, useResource } from "../../components";
 import { createKnowledgeBase, formOptions, updateKnowledgeBase, type KnowledgeBase, type KnowledgeBaseWrite, type Option } from "./api";
 import { CheckList } from "./parts";
@@ -62,7 +62,7 @@ export function SettingsForm({ kb, formId, organizationId, readOnly = false, onS
     try {
       onSaved(kb ? await updateKnowledgeBase(kb.id, body) : await createKnowledgeBase(body));
     } catch (err) {
-      setProblem(err as ApiProblem);
+      setProblem(problemOf(err));
     } finally {
       onBusy?.(false);
     }

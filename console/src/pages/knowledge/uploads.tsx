@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { announce } from "../../components";
-import type { ApiProblem } from "../../api/client";
+import { problemOf } from "../../api/client";
 import { t } from "./strings";
 import { uploadToKnowledgeBase } from "./upload";
 
@@ -28,9 +28,10 @@ export function useUploads(knowledgeBaseId: string, onAttached: () => void) {
           announce(t("uploadedSay", { name: file.name }));
           onAttached();
         },
-        (err: ApiProblem) => {
-          update(id, { phase: "failed", error: err.detail ?? String(err) });
-          announce(t("uploadFailed", { detail: `${file.name}: ${err.detail ?? err}` }), true);
+        (err) => {
+          const { detail } = problemOf(err);
+          update(id, { phase: "failed", error: detail });
+          announce(t("uploadFailed", { detail: `${file.name}: ${detail}` }), true);
         },
       );
     }

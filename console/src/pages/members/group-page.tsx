@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { ApiProblem, api, unwrap } from "../../api/client";
+import { ApiProblem, api, problemOf, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { TextField } from "../../components/field";
@@ -62,7 +62,7 @@ function GroupForm({ organizationId, group, catalogue, manage, onSaved }: { orga
       announce(t("groupSaved", { name: saved.name }));
       onSaved(saved);
     } catch (err) {
-      setProblem(err as ApiProblem);
+      setProblem(problemOf(err));
     } finally {
       setBusy(false);
     }

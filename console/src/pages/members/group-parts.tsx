@@ -1,5 +1,5 @@
 import { useId, useState } from "preact/hooks";
-import { api, unwrap } from "../../api/client";
+import { api, problemOf, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { CheckboxField } from "../../components/field";
@@ -40,7 +40,7 @@ function Links({ title, empty, pickLabel, links, candidates, manage, onAdd, onRe
     try {
       await action();
     } catch (err) {
-      setError(err);
+      setError(problemOf(err));
     } finally {
       setBusy(false);
     }
@@ -154,7 +154,7 @@ export function GroupKnowledgeBases({ group, manage }: { group: Group; manage: b
       announce(t("kbSaved", { name: kb.name }));
       await bases.reload();
     } catch (err) {
-      setError(err);
+      setError(problemOf(err));
     }
   };
   return (

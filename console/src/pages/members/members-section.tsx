@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, unwrap } from "../../api/client";
+import { api, problemOf, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { Dialog } from "../../components/dialog";
@@ -122,7 +122,7 @@ function MemberGroups({ organizationId, member, onClose, onSaved }: { organizati
       onSaved();
       onClose();
     } catch (err) {
-      setError(err);
+      setError(problemOf(err));
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading, Notice } from "../../components/alert";
@@ -25,7 +26,7 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
       setTests((s) => ({ ...s, [model.id]: outcome }));
       announce(outcome.ok ? t("testOkSay", { name: model.name, ms: outcome.durationMs }) : t("testFailedSay", { name: model.name, detail: outcome.detail }), !outcome.ok);
     } catch (err) {
-      const detail = (err as Error).message;
+      const detail = problemOf(err).detail;
       setTests((s) => ({ ...s, [model.id]: { ok: false, durationMs: 0, detail, sample: null } }));
       announce(t("testFailedSay", { name: model.name, detail }), true);
     }

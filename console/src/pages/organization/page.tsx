@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, api, unwrap, type Schemas } from "../../api/client";
+import { ApiProblem, api, problemOf, unwrap, type Schemas } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { TextField } from "../../components/field";
@@ -51,7 +51,7 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
       onSaved(await patch(organization.id, body));
       announce(t("saved"));
     } catch (err) {
-      setProblem(err as ApiProblem);
+      setProblem(problemOf(err));
     } finally {
       setBusy(false);
     }
@@ -90,8 +90,9 @@ function Logos({ organization, onSaved }: { organization: Organization; onSaved:
       onSaved(await patch(organization.id, body));
       announce(t(said, { name: t(field) }));
     } catch (err) {
-      setProblem(err as ApiProblem);
-      announce((err as ApiProblem).field?.(field) ?? (err as Error).message, true);
+      const p = problemOf(err);
+      setProblem(p);
+      announce(p.field(field) ?? p.detail, true);
     } finally {
       setBusy(null);
     }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ApiProblem, api, unwrap } from "../../api/client";
+import { ApiProblem, api, problemOf, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/field";
 import { ErrorAlert } from "../../components/alert";
@@ -37,8 +37,8 @@ export default function SignInPage() {
       arrived.value = true;
       signedIn(state);
     } catch (err) {
-      setProblem(err instanceof ApiProblem ? err : new ApiProblem(0, String(err), "error"));
       setBusy(false);
+      setProblem(problemOf(err));
     }
   };
   const alert = problem && (problem.code === "invalid_credentials" ? new ApiProblem(problem.status, t("invalidCredentials"), problem.code) : problem);

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
@@ -30,7 +31,7 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
       announce(t(`status_${after.status}` as "status_connected"), after.status === "failed");
       await database.reload();
     } catch (err) {
-      announce((err as Error).message, true);
+      announce(problemOf(err).detail, true);
     } finally {
       setChecking(false);
     }

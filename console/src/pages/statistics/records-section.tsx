@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, api, unwrap } from "../../api/client";
+import { ApiProblem, api, problemOf, unwrap } from "../../api/client";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
@@ -60,7 +60,7 @@ export function RecordsSection({ range, chatbot, assistants }: { range: Range; c
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
       announce(t("exported"));
     } catch (err) {
-      setExportError(err);
+      setExportError(problemOf(err));
     } finally {
       setExporting(false);
     }

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { TextField } from "../../components/field";
@@ -45,7 +46,7 @@ export function CredentialDialog({ connector, authHint, held, onClose, onChanged
       onChanged();
       onClose();
     } catch (err) {
-      setRemoveError(err);
+      setRemoveError(problemOf(err));
     } finally {
       setRemoving(false);
     }

@@ -11,6 +11,7 @@ export function jsonObject(text: string, field: string): Record<string, unknown>
   try {
     value = JSON.parse(text);
   } catch {
+    // JSON.parse of a string only throws a SyntaxError: the member's text is not JSON.
     throw fieldProblem(field, t("notJson"));
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) throw fieldProblem(field, t("notJsonObject"));

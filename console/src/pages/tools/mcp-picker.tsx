@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert } from "../../components/alert";
 import { announce } from "../../components/announcer";
@@ -25,7 +26,7 @@ export function McpToolPicker({ read, stored, toolId }: { read: () => { mcpUrl: 
       setServer(`${answer.server.name} ${answer.server.version}`);
       announce(t("toolsLoaded", { n: answer.tools.length, server: answer.server.name }));
     } catch (err) {
-      setError(err);
+      setError(problemOf(err));
     } finally {
       setBusy(false);
     }

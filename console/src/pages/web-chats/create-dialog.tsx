@@ -1,4 +1,4 @@
-import { api, unwrap } from "../../api/client";
+import { api, otherwise, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { SelectField, TextField } from "../../components/field";
@@ -14,7 +14,7 @@ import { t } from "./strings";
 const assistants = () =>
   unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).then(
     (page) => page.results.map((a) => [a.id, a.name] as [string, string]),
-    () => [] as [string, string][],
+    otherwise([] as [string, string][]),
   );
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { ApiProblem, api, unwrap } from "../../api/client";
+import { api, otherwise, problemOf, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/field";
 import { ErrorAlert, Loading, Notice } from "../../components/alert";
@@ -18,7 +18,7 @@ import { t } from "./strings";
 async function load(id: string) {
   const chat = await unwrap(api.GET("/api/v1/web-chats/{id}/", { params: { path: { id } } }));
   // The assistant's name is what the widget shows as the sender; without the inbox it is the web chat's.
-  const inbox = await unwrap(api.GET("/api/v1/inboxes/{id}/", { params: { path: { id: chat.inbox.id } } })).catch(() => null);
+  const inbox = await unwrap(api.GET("/api/v1/inboxes/{id}/", { params: { path: { id: chat.inbox.id } } })).catch(otherwise(null));
   return { chat, assistantName: inbox?.chatbot?.name ?? null };
 }
 
@@ -57,8 +57,8 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
       setDirty(false);
       announce(t("saved", { name: chat.name }));
     } catch (err) {
-      const p = err as ApiProblem;
-      announce(Object.keys(p.errors ?? {}).length ? t("fixErrors") : p.detail, true);
+      const p = problemOf(err);
+      announce(Object.keys(p.errors).length ? t("fixErrors") : p.detail, true);
       throw err;
     }
   });

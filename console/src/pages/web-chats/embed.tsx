@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, problemOf, unwrap, type Schemas } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { CopyButton } from "../../components/copy-button";
@@ -89,7 +89,7 @@ export function DomainCheck({ chat, canManage, onChecked }: { chat: WebChat; can
       const ok = updated.customDomain?.status === "active";
       announce(t(ok ? "verified" : "notVerified", { domain: domain.domain }), !ok);
     } catch (err) {
-      setError(err);
+      setError(problemOf(err));
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, api, unwrap } from "../../api/client";
+import { ApiProblem, api, fetchOrNetworkError, problemOf, unwrap } from "../../api/client";
 import { UploadProgress, uploadForm } from "../../components/upload";
 import { announce } from "../../components/announcer";
 import { organizationId } from "../../shell/session";
@@ -17,7 +17,7 @@ export type Uploadable = (typeof UPLOADABLE)[number];
 async function uploadImage(chatId: string, field: Uploadable, file: File, onProgress: (share: number) => void): Promise<WebChat> {
   const signed = await unwrap(api.POST("/api/v1/upload-presigned-url/", { body: { modelName: "web-chat", fieldName: field, filename: file.name, fileSize: file.size } }));
   if (signed.method === "PUT") {
-    const put = await fetch(signed.url, { method: "PUT", headers: signed.headers, body: file });
+    const put = await fetchOrNetworkError(signed.url, { method: "PUT", headers: signed.headers, body: file });
     if (!put.ok) throw new ApiProblem(put.status, put.statusText, "upload_failed");
     onProgress(1);
   } else {
@@ -41,7 +41,8 @@ export function ImageUpload({ chatId, field, label, onSaved }: { chatId: string;
       announce(t("imageUploaded", { name: label }));
     } catch (err) {
       // The save names the field; the signing's detail says which rule of the spec the file breaks.
-      const message = err instanceof ApiProblem ? (err.field(field) ?? err.detail) : String(err);
+      const problem = problemOf(err);
+      const message = problem.field(field) ?? problem.detail;
       setError(message);
       announce(message, true);
     } finally {

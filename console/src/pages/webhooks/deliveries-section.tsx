@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, problemOf, unwrap, type Schemas } from "../../api/client";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
@@ -52,7 +52,7 @@ export function DeliveriesSection({ inboxId, webhook }: { inboxId: string; webho
       announce(t("redelivered", { attempt: attempt.attempt }));
       await records.reload();
     } catch (err) {
-      setError(err);
+      setError(problemOf(err));
     }
   };
 
@@ -159,7 +159,9 @@ export function Body({ label, text }: { label: string; text: string | null }) {
   let shown = text ?? "";
   try {
     shown = JSON.stringify(JSON.parse(shown), null, 2);
-  } catch {}
+  } catch {
+    // The body is whatever the webhook's server sent (or was sent), JSON or not: shown as it is.
+  }
   return (
     <div class="body-block">
       <h3>{label}</h3>

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, problemOf, unwrap, type Schemas } from "../../api/client";
 import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
@@ -62,7 +62,7 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
       setTested({ webhook, result });
       announce(result.ok ? t("testOk", { code: result.statusCode ?? "", ms: result.durationMs ?? 0 }) : t("testFailed", { error: result.error ?? "" }), !result.ok);
     } catch (err) {
-      setError(err);
+      setError(problemOf(err));
     } finally {
       setTesting(null);
     }
