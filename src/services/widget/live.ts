@@ -53,51 +53,69 @@ export function liveMessages(
   missed: () => Promise<Awaited<ReturnType<typeof messagesAfter>>>,
   maxMs: number,
 ): ReadableStream<Uint8Array> {
-  const decoder = new TextDecoder();
+  const reader = source.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   let replayedUpTo = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let ended = false;
+  // However it ends (the time limit, the source's end, the visitor gone), the timer goes and the
+  // object's subscription is cancelled, which forgets it: nothing of this request outlives it.
+  const end = (controller?: ReadableStreamDefaultController<Uint8Array>) => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    controller?.close();
+    reader.cancel().catch(() => undefined);
+  };
   const messageEvent = (record: MessageRecord | Parameters<typeof publicMessage>[0]) => {
     const message = publicMessage(record, settings);
     return encoder.encode(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
   };
-  return source.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      async start(controller) {
-        controller.enqueue(encoder.encode(": connected\n\n")); // the response starts at once
-        // Ends the response; the pipe then cancels the object's subscription, which forgets it.
-        timer = setTimeout(() => controller.terminate(), maxMs);
-        // Live events wait in the source until this settles (a transform runs after start).
-        for (const row of await missed()) {
-          controller.enqueue(messageEvent(row));
-          replayedUpTo = row.sequence;
+  /** The visitor's form of one event of the object's stream, or null for one they do not see. */
+  const rewrite = (block: string): Uint8Array | null => {
+    if (block.startsWith(":")) return encoder.encode(`${block}\n\n`);
+    const raw = block.match(/^data: (.*)$/m)?.[1];
+    const event = block.match(/^event: (\S+)/m)?.[1];
+    if (!raw) return null;
+    if (event === "message") {
+      const record = JSON.parse(raw) as MessageRecord;
+      return record.sequence > replayedUpTo ? messageEvent(record) : null;
+    }
+    if (event === "state") {
+      const { status, progressStatus, agent } = JSON.parse(raw) as ConversationStateEvent;
+      return encoder.encode(eventText({ status, progressStatus, agent }, "status"));
+    }
+    return null;
+  };
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(encoder.encode(": connected\n\n")); // the response starts at once
+      timer = setTimeout(() => end(controller), maxMs);
+      // Live events wait in the source until this settles (a pull runs after start).
+      for (const row of await missed()) {
+        if (ended) return;
+        controller.enqueue(messageEvent(row));
+        replayedUpTo = row.sequence;
+      }
+    },
+    async pull(controller) {
+      while (!ended) {
+        const { value, done } = await reader.read();
+        if (ended) return;
+        if (done) return end(controller);
+        buffer += value;
+        let enqueued = false;
+        let cut: number;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const out = rewrite(buffer.slice(0, cut));
+          buffer = buffer.slice(cut + 2);
+          if (out) (controller.enqueue(out), (enqueued = true));
         }
-      },
-      transform(chunk, controller) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (block.startsWith(":")) {
-            controller.enqueue(encoder.encode(`${block}\n\n`));
-            continue;
-          }
-          const raw = block.match(/^data: (.*)$/m)?.[1];
-          const event = block.match(/^event: (\S+)/m)?.[1];
-          if (!raw) continue;
-          if (event === "message") {
-            const record = JSON.parse(raw) as MessageRecord;
-            if (record.sequence > replayedUpTo) controller.enqueue(messageEvent(record));
-          } else if (event === "state") {
-            const { status, progressStatus, agent } = JSON.parse(raw) as ConversationStateEvent;
-            controller.enqueue(encoder.encode(eventText({ status, progressStatus, agent }, "status")));
-          }
-        }
-      },
-      flush() {
-        clearTimeout(timer);
-      },
-    }),
-  );
+        if (enqueued) return;
+      }
+    },
+    cancel() {
+      end();
+    },
+  });
 }
