@@ -6,21 +6,19 @@ import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
 import { afterMessage, conversationInserts, laterThan, incomingFields, messageRow, messageWrites, replyFields, stateWrite, type ChangeActor, type ConversationChange, type ConversationRow, type ConversationStateEvent, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
-import { conversationEvent, inboxMayListen, messageEvent, publishInboxEvents } from "../src/services/inbox-events";
-import { turnError, type TurnResult } from "../src/services/turns";
+import { turnError, type TurnResult } from "../src/services/conversation/turn-result";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
 import type { AssistantForReply } from "../src/services/chatbots";
-import { generateReply } from "../src/services/replies";
-import { createdDeliveries, deliveryOutbox, enqueueDeliveries } from "../src/services/webhooks/emit";
+import { generateReply } from "../src/services/conversation/replies";
 import { WriteQueue } from "./write-queue";
 import { SseWriter } from "../src/services/sse";
+import { effectStatements, runReplied, runReplyFailed, runStored } from "../src/services/conversation/effects";
+import { VISITOR_WRITE_DELAY_MS } from "../src/services/conversation/streamed-first-turn";
 import type { QueryMetadata } from "../src/services/query-scope";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
-import { recordFailedReply } from "../src/services/statistics/failures";
-import { enqueueEvaluations } from "../src/services/evaluation/records";
 
 export type { SenderInput } from "../src/services/conversations";
-export type { TurnError, TurnResult } from "../src/services/turns";
+export type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
 
 /** Message fields a caller supplies; the object adds ids, sequence and sender. */
 export type MessageInput = Pick<NewMessage, "content" | "contentPayload" | "attachments" | "canvas" | "queryMetadata" | "metadata" | "skillIds" | "toolIds">;
@@ -60,19 +58,19 @@ const HISTORY_MESSAGES = 20;
 const PENDING_KEY = "pendingReply";
 const PENDING_RETRY_MS = 30_000;
 const MAX_REPLY_ATTEMPTS = 3;
-/** How long after the model is asked the visitor's message is written (see #startTurn). */
-const VISITOR_WRITE_DELAY_MS = 20;
 /** Storage key of a first turn under way in the worker: until when later turns wait for it (see holdForFirstTurn). */
 const FIRST_TURN_KEY = "firstTurnUntil";
 
 /**
- * One instance per conversation (`idFromName(conversationId)`). Every write to the conversation
- * goes through it: it hands out the strictly increasing message sequence and runs one turn at a
- * time (the visitor's message, then the assistant's reply), so concurrent senders never interleave.
- * A reply is stored in one batch once complete, so a crash never leaves half a message; a reply
- * owed to an asynchronous message is remembered and retried by an alarm if the object dies.
- * Live subscribers (the chat widget) see every message and reply delta; the organization's live
- * inbox (InboxEvents) is told of every stored message.
+ * One instance per conversation (`idFromName(conversationId)`). Every write to an existing
+ * conversation goes through it (a new conversation's first turn may be stored by the worker that
+ * answers it, before anyone can know the conversation: services/conversation/first-turn.ts): it
+ * hands out the strictly increasing message sequence and runs one turn at a time (the visitor's
+ * message, then the assistant's reply), so concurrent senders never interleave. A reply is stored
+ * in one batch once complete, so a crash never leaves half a message; a reply owed to an
+ * asynchronous message is remembered and retried by an alarm if the object dies. Live subscribers
+ * (the chat widget) see every message and reply delta; every stored message's effects run in order
+ * (services/conversation/effects.ts: webhooks, the live inbox, ...).
  */
 export class Conversation extends DurableObject<Bindings> {
   #chain: Promise<unknown> = Promise.resolve();
@@ -99,7 +97,7 @@ export class Conversation extends DurableObject<Bindings> {
   warm(): void {}
 
   /**
-   * A new conversation's first streamed turn runs in the worker (services/streamed-turns.ts), which
+   * A new conversation's first streamed turn runs in the worker (services/conversation/streamed-first-turn.ts), which
    * stores the visitor's message (sequence 1) while the reply is under way: from then on a later
    * turn can reach this object before the reply (sequence 2) is stored. Until the worker reports it
    * stored or failed (firstTurnDone), or `until` passes (the worker died), no turn here reads the
@@ -329,6 +327,7 @@ export class Conversation extends DurableObject<Bindings> {
     written.stored.catch(() => abort.abort());
     const { chatbot } = context;
     const replyId = uuidv7();
+    const end = { env: this.env, db: this.#db, waitUntil: (p: Promise<unknown>) => this.ctx.waitUntil(p), conversation, chatbot, incoming };
     // Subscribers see the visitor's message (broadcast once it is stored) before the reply's deltas.
     let shown: Promise<unknown> = written.stored.catch(() => undefined);
     const live = { conversationId: conversation.id, text: "" };
@@ -357,7 +356,7 @@ export class Conversation extends DurableObject<Bindings> {
     ).catch((err) => {
       this.#live.delete(replyId);
       this.#broadcast("reply_failed", { conversationId: conversation.id, messageId: replyId });
-      this.ctx.waitUntil(written.stored.then(() => recordFailedReply(this.#db, conversation, incoming, err), () => undefined)); // statistics
+      this.ctx.waitUntil(written.stored.then(() => runReplyFailed(end, err), () => undefined));
       throw err;
     });
     answered();
@@ -369,7 +368,7 @@ export class Conversation extends DurableObject<Bindings> {
       if (this.ctx.storage.kv.get<Pending>(PENDING_KEY)?.incomingId === incoming.id) this.ctx.storage.kv.delete(PENDING_KEY);
       stream?.send({ conversationId: conversation.id, messageId: replyId, content: "", done: true, message: messageRecord(row) });
       stream?.close();
-      if (chatbot.enableEvaluation) this.ctx.waitUntil(enqueueEvaluations(this.env, [incoming.id]).catch(() => undefined)); // scored in the background
+      runReplied(end, row);
       return row;
     });
     done.catch(() => this.#live.delete(replyId));
@@ -460,33 +459,31 @@ export class Conversation extends DurableObject<Bindings> {
 
   /**
    * Queues a prepared message for storing once `after` settles, with its conversation when it
-   * creates it and its webhook deliveries (one batch, see WriteQueue); it is kept in memory as the
-   * newest message at once, and forgotten with the rest should its batch fail. Subscribers get it
-   * once stored, after the message before it and `shown`. The statements are built then too: building them costs the local
-   * runtime's one thread.
+   * creates it and what its effects store beside it (one batch, see WriteQueue); it is kept in
+   * memory as the newest message at once, and forgotten with the rest should its batch fail. Once
+   * stored, after the message before it and `shown`, subscribers get it and its effects run
+   * (services/conversation/effects.ts). The statements are built when it is queued: building them
+   * costs the local runtime's one thread, which the model's request needs first.
    */
   #commit({ row, creates }: Prepared, conversation: ConversationRow, view: number, after: Promise<unknown> = Promise.resolve(), shown?: Promise<unknown>): Writing {
     const db = this.#db;
     const queued = after.then(() => {
-      const written = this.#writes.write([...(creates ? conversationInserts(db, conversation) : []), ...messageWrites(db, conversation, row), deliveryOutbox(db, conversation, row)], view);
+      const effects = effectStatements(db, conversation, row);
+      const written = this.#writes.write([...(creates ? conversationInserts(db, conversation) : []), ...messageWrites(db, conversation, row), ...effects.statements], view);
       if (this.#recent) this.#recent = [row, ...this.#recent].slice(0, HISTORY_MESSAGES);
-      return { written };
+      return { written, effects };
     });
     // Announced in sequence order, after the message before it: one batch may store several.
     const previous = this.#announced;
-    const stored = queued.then(async ({ written }) => {
+    const stored = queued.then(async ({ written, effects }) => {
       const results = await written;
-      const deliveryIds = createdDeliveries(results.at(-1)!);
-      if (deliveryIds.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveryIds).catch((err) => console.error(String(err))));
       await previous;
       await shown;
       const record = messageRecord(row);
       for (const sse of this.#subscribers) sse.send(record, "message");
-      // The live inbox, never waited for; nothing per message while no one watches (inbox-events.ts, QUIET_MS).
-      if (inboxMayListen(conversation.organizationId)) {
-        const events = [...(creates ? [conversationEvent("conversation.created", conversation)] : []), messageEvent(afterMessage(conversation, row), record)];
-        this.ctx.waitUntil(publishInboxEvents(this.env, conversation.organizationId, ...events));
-      }
+      const own = results.slice(results.length - effects.statements.length);
+      const batch = { env: this.env, waitUntil: (p: Promise<unknown>) => this.ctx.waitUntil(p), organizationId: conversation.organizationId, created: creates ? conversation : null };
+      runStored(batch, [{ message: row, record, conversation: afterMessage(conversation, row), results: effects.byEffect(own) }]);
       return row;
     });
     this.#announced = stored.catch(() => undefined);

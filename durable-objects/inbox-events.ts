@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../src/env";
 import { SseWriter } from "../src/services/sse";
-import type { InboxEvent } from "../src/services/inbox-events";
+import type { InboxEvent } from "../src/services/conversation/inbox-events";
 
 /**
  * One instance per organization (`idFromName(organizationId)`): the live inbox's hub. Conversation

@@ -88,7 +88,7 @@ export function conversationInserts(db: Db, row: ConversationRow): D1PreparedSta
 
 /**
  * What `conversationInserts` and then `messageWrites` of each of `rows` store, for a conversation
- * stored together with its first messages (services/turns.ts), in fewer statements: the row
+ * stored together with its first messages (services/conversation/first-turn.ts), in fewer statements: the row
  * inserted as those messages leave it (`afterMessage`; it is this turn's alone, so nothing else can
  * have changed it), one usage upsert when the words fall in the conversation's month.
  */

@@ -12,8 +12,9 @@ import { MessageFields, MessageSchema } from "../messages/schema";
 import { CompletionStreamEvent } from "./stream-events";
 import { QueryMetadataSchema } from "../contacts/schema";
 import type { QueryMetadata } from "../../services/query-scope";
-import { answerFirstTurn, answersWithoutObject, type TurnResult } from "../../services/turns";
-import { streamFirstTurn } from "../../services/streamed-turns";
+import { answerFirstTurn, answersWithoutObject } from "../../services/conversation/first-turn";
+import type { TurnResult } from "../../services/conversation/turn-result";
+import { streamFirstTurn } from "../../services/conversation/streamed-first-turn";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { resolveMessageAttachments } from "../../services/uploads/attachments";
@@ -89,7 +90,7 @@ export const registerCompletion = (r: Router) =>
       if (!defaultInboxId) throw badRequest("The assistant has no default inbox for API conversations.");
       const values = { organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null, createdById: c.var.principal.userId };
       if (answersWithoutObject(chatbot, fields)) {
-        // Answered here, without going through the conversation's object (services/turns.ts, services/streamed-turns.ts).
+        // Answered here, without going through the conversation's object (services/conversation/first-turn.ts, services/conversation/streamed-first-turn.ts).
         const turn = { conversation: newConversation(values), assistant: { chatbot, model, knowledgeBases }, sender: from, message: fields, contactQueryMetadata: (contact?.queryMetadata as QueryMetadata | null) ?? null, requestId: c.var.requestId };
         if (isStreaming) return c.body(await streamFirstTurn(c.env, db, waitUntil, turn), 200, SSE_HEADERS);
         return replied(c, await answerFirstTurn(c.env, db, waitUntil, turn), turn.conversation.id);
@@ -125,8 +126,7 @@ export const registerCompletion = (r: Router) =>
       extractLater(c, unread);
       return c.body(interruptible(body, c.var.requestId), 200, SSE_HEADERS);
     }
-    // RPC types flatten records of `unknown`; the object returns exactly TurnResult.
-    const result = (await object.converse(turn)) as unknown as TurnResult;
+    const result: TurnResult = await object.converse(turn);
     if (requested && result.conversation) rememberTurnConversation(access.organizationId, { conversationId: requested, contactId: sender }, result.conversation);
     extractLater(c, unread);
     return replied(c, result, conversationId);

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../env";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { conversationObject, findConversation, type ConversationChange } from "../../services/conversations";
-import { conversationEvent, publishInboxEvents } from "../../services/inbox-events";
+import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
 import { conversationRecord, type ConversationRecord } from "../../services/records/conversations";
 
 /**

@@ -9,7 +9,7 @@ import { conversationInserts, findConversation, newConversation } from "../../se
 import { batch } from "../../db/prepared";
 import { requireContact } from "../../services/contacts";
 import { conversationRecord } from "../../services/records/conversations";
-import { conversationEvent, publishInboxEvents } from "../../services/inbox-events";
+import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
 import { ConversationSchema } from "./schema";
 
 const CreateConversation = z.object({

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, uuidParam } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
-import { inboxEventsObject, streamOpened } from "../../services/inbox-events";
+import { inboxEventsObject, streamOpened } from "../../services/conversation/inbox-events";
 import { SSE_HEADERS, endedWhen } from "../../services/sse";
 import { recheckMs, streamAccessLost } from "../../services/stream-access";
 

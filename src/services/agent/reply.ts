@@ -1,7 +1,7 @@
 import type { Bindings, Db } from "../../env";
 import { ModelError, type ChatMessage, type ChatRequest } from "../llm";
 import { replyModel } from "../llm/fallback";
-import type { ReplyInput, Reply } from "../replies";
+import type { ReplyInput, Reply } from "../conversation/replies";
 import { citationNode, citedFiles } from "../retrieval";
 import { DEFAULT_MAX_TOOL_CALLS, runAgentLoop } from "./loop";
 import { ToolRecorder } from "./recorder";

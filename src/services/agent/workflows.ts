@@ -3,7 +3,7 @@ import { complete, ModelError, type ChatMessage, type ChatModel } from "../llm";
 import { replyModel } from "../llm/fallback";
 import { terms, sentences, streamPieces } from "../llm/text";
 import { citationNode, retrievePassages, type RetrievedPassage } from "../retrieval";
-import type { Reply, ReplyInput } from "../replies";
+import type { Reply, ReplyInput } from "../conversation/replies";
 import { runAgentLoop } from "./loop";
 import { ToolRecorder } from "./recorder";
 import { assistantToolsProvider } from "./registry";

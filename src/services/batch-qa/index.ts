@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { batchQaItems, batchQas, chatbots, models } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
-import { generateReply } from "../replies";
+import { generateReply } from "../conversation/replies";
 import { knowledgeBasesOfChatbot } from "../knowledge-bases";
 import { scoreAnswer } from "../evaluation/judge";
 import { contextTexts } from "../records/chatbot-records";

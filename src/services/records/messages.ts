@@ -3,7 +3,7 @@ import type { MessageRow } from "../conversations";
 import type { CitedPassageNode } from "../retrieval";
 
 type Json = Record<string, unknown>;
-/** A passage a reply was given: written only by replies, from their retrieved passages (services/replies.ts, agent/). */
+/** A passage a reply was given: written only by replies, from their retrieved passages (services/conversation/replies.ts, agent/). */
 export type CitationNodeRecord = { node: CitedPassageNode; score: number; displayScore: number };
 
 /** The message record of CONTRACT section 7, as routes, the conversation object and webhooks give it. */

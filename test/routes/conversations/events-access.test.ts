@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env";
-import { inboxEventsObject, type InboxEvent } from "../../../src/services/inbox-events";
+import { inboxEventsObject, type InboxEvent } from "../../../src/services/conversation/inbox-events";
 import { call, seedMember, seedOwner, type Actor, type Settings } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";

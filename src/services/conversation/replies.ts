@@ -1,16 +1,16 @@
 import { Validator } from "@cfworker/json-schema";
-import type { Bindings, Db } from "../env";
-import { chatbots, models, type messages } from "../db/schema";
-import { CitationMarker } from "./citations";
-import { ModelError, type ChatMessage, type Usage } from "./llm";
-import { replyModel, type AnsweringModel } from "./llm/fallback";
-import { streamPieces } from "./llm/text";
-import type { KnowledgeBaseRow } from "./knowledge-bases";
-import { citationNode, citedFiles, retrievePassages } from "./retrieval";
-import type { QueryMetadata } from "./query-scope";
-import { attachmentParts } from "./uploads/reading";
-import { agentReply, type AgentOptions } from "./agent/reply";
-import { workflowReply } from "./agent/workflows";
+import type { Bindings, Db } from "../../env";
+import { chatbots, models, type messages } from "../../db/schema";
+import { CitationMarker } from "../citations";
+import { ModelError, type ChatMessage, type Usage } from "../llm";
+import { replyModel, type AnsweringModel } from "../llm/fallback";
+import { streamPieces } from "../llm/text";
+import type { KnowledgeBaseRow } from "../knowledge-bases";
+import { citationNode, citedFiles, retrievePassages } from "../retrieval";
+import type { QueryMetadata } from "../query-scope";
+import { attachmentParts } from "../uploads/reading";
+import { agentReply, type AgentOptions } from "../agent/reply";
+import { workflowReply } from "../agent/workflows";
 
 type ChatbotRow = typeof chatbots.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;

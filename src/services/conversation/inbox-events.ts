@@ -1,8 +1,9 @@
-import type { Bindings } from "../env";
-import { ms } from "../lib/time";
-import { TtlCache } from "../lib/ttl-cache";
-import type { ConversationRow } from "./conversations";
-import type { MessageRecord } from "./records/messages";
+import type { Bindings } from "../../env";
+import { ms } from "../../lib/time";
+import { TtlCache } from "../../lib/ttl-cache";
+import type { ConversationRow } from "../conversations";
+import type { MessageRecord } from "../records/messages";
+import type { MessageEffect } from "./effects";
 
 /**
  * A conversation as the live inbox stream carries it: its state and the ids of what it belongs to
@@ -87,3 +88,18 @@ export function publishInboxEvents(env: Bindings, organizationId: string, ...eve
     })
     .catch((err) => console.error(JSON.stringify({ level: "warn", message: "inbox events not published", error: String(err) })));
 }
+
+/**
+ * The live inbox of stored messages: `conversation.created` for a batch that created the
+ * conversation, then `message.created` per message, in one hand-over to the hub (never waited for;
+ * nothing while no one watches, QUIET_MS).
+ */
+export const liveInboxEffect: MessageEffect = {
+  name: "live inbox",
+  stored({ env, waitUntil, organizationId, created, messages }) {
+    if (!inboxMayListen(organizationId)) return;
+    const events = messages.map((m) => messageEvent(m.conversation, m.record));
+    if (created) events.unshift(conversationEvent("conversation.created", created));
+    waitUntil(publishInboxEvents(env, organizationId, ...events));
+  },
+};

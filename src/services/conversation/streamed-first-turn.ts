@@ -1,17 +1,20 @@
-import type { Bindings, Db } from "../env";
-import { uuidv7 } from "../lib/ids";
-import { conversationObject, incomingFields, laterThan, messageRow, replyFields, type MessageRow } from "./conversations";
-import { enqueueEvaluations } from "./evaluation/records";
-import { DEFAULT_TIMEOUT_MS } from "./llm/openai-compatible";
-import { countSetting, retryPolicy } from "./llm/retries";
-import { messageRecord } from "./records/messages";
+import type { Bindings, Db } from "../../env";
+import { uuidv7 } from "../../lib/ids";
+import { conversationObject, incomingFields, laterThan, messageRow, replyFields, type MessageRow } from "../conversations";
+import { DEFAULT_TIMEOUT_MS } from "../llm/openai-compatible";
+import { countSetting, retryPolicy } from "../llm/retries";
+import { messageRecord } from "../records/messages";
 import { generateReply } from "./replies";
-import { SseWriter } from "./sse";
-import { recordFailedReply } from "./statistics/failures";
-import { storeTurn, turnError, type FirstTurn } from "./turns";
+import { SseWriter } from "../sse";
+import { runReplied, runReplyFailed } from "./effects";
+import { storeTurn, type FirstTurn } from "./first-turn";
+import { turnError } from "./turn-result";
 
-/** How long after the model is asked the visitor's message is stored (the conversation object's delay, "Streaming latency"). */
-const VISITOR_WRITE_DELAY_MS = 20;
+/**
+ * How long after the model is asked a streamed turn stores the visitor's message, here and in the
+ * conversation object (docs/decisions.md, "Streaming latency").
+ */
+export const VISITOR_WRITE_DELAY_MS = 20;
 /** Beyond the longest a reply may take (every attempt and wait), before the object stops waiting for a worker taken for dead. */
 const HOLD_MARGIN_MS = 30_000;
 
@@ -53,6 +56,7 @@ export async function streamFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
     early.catch(() => abort.abort()); // the visitor's message was not stored: nor will the reply be
   }, VISITOR_WRITE_DELAY_MS);
 
+  const end = { env, db, waitUntil, conversation, chatbot: assistant.chatbot, incoming };
   const run = async () => {
     const delta = deltaEvent(conversationId, replyId);
     try {
@@ -63,14 +67,14 @@ export async function streamFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
       await storeTurn(env, db, waitUntil, conversation, ahead ? [reply] : [incoming, reply], ahead ? [incoming] : []);
       if (held) waitUntil(release(env, conversationId));
       sse.send({ conversationId, messageId: replyId, content: "", done: true, message: messageRecord(reply) });
-      if (assistant.chatbot.enableEvaluation) waitUntil(enqueueEvaluations(env, [incoming.id]).catch(() => undefined)); // scored in the background
+      runReplied(end, reply);
     } catch (err) {
       clearTimeout(timer);
       const { code, detail } = turnError(err, turn.requestId);
       // The visitor's message stays stored (the error names the conversation, to be continued), with the failure's record.
       const ahead = await (early ?? Promise.resolve(false)).catch(() => null); // null: it could not be stored
-      if (ahead === false) await storeTurn(env, db, waitUntil, conversation, [incoming]).then(() => recordFailedReply(db, conversation, incoming, err), (e) => console.error(String(e)));
-      else if (ahead) await recordFailedReply(db, conversation, incoming, err);
+      if (ahead === false) await storeTurn(env, db, waitUntil, conversation, [incoming]).then(() => runReplyFailed(end, err), (e) => console.error(String(e)));
+      else if (ahead) await runReplyFailed(end, err);
       if (held) waitUntil(release(env, conversationId));
       sse.send({ detail, code, requestId: turn.requestId, conversationId }, "error");
     } finally {

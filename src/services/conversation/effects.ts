@@ -1,0 +1,95 @@
+// What follows a stored message, in one ordered list (docs/decisions.md, "The conversation
+// pipeline"). Every place that stores a conversation's messages runs it: the conversation object
+// (durable-objects/conversation.ts) and the first turn a worker answers itself (first-turn.ts,
+// streamed-first-turn.ts). Adding an effect is one file and one entry in EFFECTS.
+import type { Bindings, Db } from "../../env";
+import type { AssistantForReply } from "../chatbots";
+import type { ConversationRow, MessageRow } from "../conversations";
+import type { MessageRecord } from "../records/messages";
+import { evaluationEffect } from "../evaluation/effect";
+import { failedReplyEffect } from "../statistics/effect";
+import { webhookEffect } from "../webhooks/effect";
+import { liveInboxEffect } from "./inbox-events";
+
+/** A message as its effects see it, once stored: `conversation` is the state it left. */
+export interface StoredMessage {
+  message: MessageRow;
+  record: MessageRecord;
+  conversation: ConversationRow;
+  /** The results of this effect's own statements in the batch (see `inBatch`), in order. */
+  results: D1Result[];
+}
+
+/** Messages stored in one batch, oldest first; `created` when the batch created their conversation. */
+export interface StoredBatch {
+  env: Bindings;
+  /** Work that must not hold the turn (queues, fan-out): it goes on after the response. */
+  waitUntil: (p: Promise<unknown>) => void;
+  organizationId: string;
+  created: ConversationRow | null;
+  messages: StoredMessage[];
+}
+
+/** A turn's end: the assistant's reply stored, or its failure (the visitor's message is stored either way). */
+export interface TurnEnd {
+  env: Bindings;
+  db: Db;
+  waitUntil: (p: Promise<unknown>) => void;
+  conversation: ConversationRow;
+  chatbot: AssistantForReply["chatbot"];
+  incoming: MessageRow;
+}
+
+export interface MessageEffect {
+  readonly name: string;
+  /** A statement stored in the same batch as `message`: both are stored, or neither. */
+  inBatch?(db: Db, conversation: ConversationRow, message: MessageRow): D1PreparedStatement;
+  /** After the batch is stored, in the order of the conversation's messages. Must not throw: hand slow work to `waitUntil`. */
+  stored?(batch: StoredBatch): void;
+  /** After the assistant's reply to `incoming` is stored. */
+  replied?(end: TurnEnd, reply: MessageRow): void;
+  /** After the assistant failed to answer `incoming` (stored); awaited, so its writes follow the message's. */
+  replyFailed?(end: TurnEnd, error: unknown): Promise<void>;
+}
+
+/** The effects, in the order they run. */
+const EFFECTS: MessageEffect[] = [webhookEffect, liveInboxEffect, failedReplyEffect, evaluationEffect];
+
+/** Adds an effect for a test, after the others; returns its removal. Tests only: production effects are in EFFECTS. */
+export function addEffectForTest(effect: MessageEffect): () => void {
+  EFFECTS.push(effect);
+  return () => void EFFECTS.splice(EFFECTS.indexOf(effect), 1);
+}
+
+/**
+ * The effects' statements for one message, to append to the batch that stores it, and how to hand
+ * their results back: `take(all)` reads them from the end of the batch's results.
+ */
+export function effectStatements(db: Db, conversation: ConversationRow, message: MessageRow) {
+  const owners: MessageEffect[] = [];
+  const statements: D1PreparedStatement[] = [];
+  for (const effect of EFFECTS) {
+    if (!effect.inBatch) continue;
+    owners.push(effect);
+    statements.push(effect.inBatch(db, conversation, message));
+  }
+  /** Each effect's results, from this message's slice of the batch's results. */
+  const byEffect = (own: D1Result[]) => new Map(owners.map((effect, i) => [effect, [own[i]]]));
+  return { statements, byEffect };
+}
+
+/** Runs every effect's `stored` on a batch; `results` maps each message to its effects' statement results (effectStatements). */
+export function runStored(batch: Omit<StoredBatch, "messages">, messages: { message: MessageRow; record: MessageRecord; conversation: ConversationRow; results: Map<MessageEffect, D1Result[]> }[]) {
+  for (const effect of EFFECTS) {
+    if (!effect.stored) continue;
+    effect.stored({ ...batch, messages: messages.map(({ results, ...m }) => ({ ...m, results: results.get(effect) ?? [] })) });
+  }
+}
+
+export function runReplied(end: TurnEnd, reply: MessageRow) {
+  for (const effect of EFFECTS) effect.replied?.(end, reply);
+}
+
+export async function runReplyFailed(end: TurnEnd, error: unknown) {
+  for (const effect of EFFECTS) await effect.replyFailed?.(end, error);
+}

@@ -1,0 +1,10 @@
+import type { MessageEffect } from "../conversation/effects";
+import { enqueueEvaluations } from "./records";
+
+/** An answered message of an assistant with evaluation on is scored in the background (the evaluation queue). */
+export const evaluationEffect: MessageEffect = {
+  name: "evaluations",
+  replied({ env, waitUntil, chatbot, incoming }) {
+    if (chatbot.enableEvaluation) waitUntil(enqueueEvaluations(env, [incoming.id]).catch(() => undefined));
+  },
+};
