@@ -8,7 +8,7 @@ import { uuidv7 } from "../src/lib/ids";
 import { afterMessage, conversationInserts, laterThan, incomingFields, messageRow, messageWrites, replyFields, stateWrite, type ChangeActor, type ConversationChange, type ConversationRow, type ConversationStateEvent, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
 import { turnError, type TurnResult } from "../src/services/conversation/turn-result";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
-import type { AssistantForReply } from "../src/services/chatbots";
+import type { AssistantForReply } from "../src/services/chatbots/for-reply";
 import { generateReply } from "../src/services/conversation/replies";
 import { WriteQueue } from "./write-queue";
 import { SseWriter } from "../src/services/sse";

@@ -17,9 +17,6 @@ import { registerWidgetPages } from "./routes/widget/pages";
 import { registerStaticFiles } from "./routes/static-files";
 import { registerMcpServer } from "./routes/mcp-server";
 import { createRouter, type Router } from "./lib/openapi";
-import { forgetAccess } from "./services/access";
-import { forgetSettings } from "./lib/ttl-cache";
-import { forgetTurns } from "./services/chatbots";
 import { ROUTE_GROUPS, routesFor } from "./routes";
 import { resourceProblems, settingProblems } from "./services/settings";
 
@@ -47,27 +44,6 @@ export const OPENAPI_CONFIG = {
   },
   security: [{ ApiKey: [] }, { ConsoleSession: [] }] as Record<string, string[]>[],
 };
-
-/** Writes that leave cached settings as they are (docs/decisions.md, "Per-isolate caches"). */
-const CONVERSATION_TRAFFIC = /^\/api(?:\/v1)?\/(?:chatbots\/[^/]+\/completions|chat\/completions|messages|conversations|contacts|web-chats\/[^/]+\/public)\//;
-
-/** Conversation traffic that may change a contact or a conversation row a completion remembers (forgetTurns). */
-const CONTACT_WRITES = /^\/api(?:\/v1)?\/(?:contacts|conversations|web-chats\/[^/]+\/public)\//;
-
-/**
- * After a write, this isolate forgets what it remembered that the write may have changed: access
- * (writes under /organizations/: members, groups, their permissions), settings such as
- * assistants, models and organization switches (any write but conversation traffic), and the
- * contacts and conversations of completions (those and writes to contacts, conversations and web
- * chat visitors).
- */
-const forgetOnWrite = createMiddleware<AppEnv>(async (c, next) => {
-  await next();
-  if (c.req.method === "GET" || c.req.method === "HEAD") return;
-  if (c.req.path.replace(PREFIX, "").startsWith("/organizations/")) forgetAccess();
-  if (!CONVERSATION_TRAFFIC.test(c.req.path)) forgetSettings();
-  else if (CONTACT_WRITES.test(c.req.path)) forgetTurns();
-});
 
 const withDb = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", getDb(c.env.DB));
@@ -119,7 +95,7 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
 function buildApp(registerApi: ((r: Router) => void) | null) {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestId(), requestLog());
-  app.use("/api/*", widgetCors(), withDb, jsonBody(), authenticate(isPublic), rateLimit(), forgetOnWrite);
+  app.use("/api/*", widgetCors(), withDb, jsonBody(), authenticate(isPublic), rateLimit());
 
   const api = createRouter();
   registerApi?.(api);

@@ -1,6 +1,7 @@
 import { getTableColumns, is, Param, Placeholder, SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
+import { keepsCachesCurrent } from "./write-watch";
 
 type Query = { toSQL(): { sql: string; params: unknown[] } };
 type Values = Record<string, unknown>;
@@ -10,14 +11,16 @@ type Values = Record<string, unknown>;
  * each use binds the values to a D1 statement. Drizzle's query builder costs the local runtime
  * 0.1-0.4 ms a statement, and a turn of a conversation writes up to ten (docs/decisions.md, "The
  * completion path"). A placeholder in a column's place is encoded as drizzle encodes that column
- * (JSON, booleans); null binds as SQL NULL. Run the statements with `batch`.
+ * (JSON, booleans); null binds as SQL NULL. Run the statements with `batch`. `keepsCaches`: a
+ * write that leaves every per-isolate cache right (see `keepsCachesCurrent` in db/write-watch.ts).
  */
-export function prepared<V extends Values>(build: (db: Db) => Query): (db: Db, values: V) => D1PreparedStatement {
+export function prepared<V extends Values>(build: (db: Db) => Query, { keepsCaches = false } = {}): (db: Db, values: V) => D1PreparedStatement {
   let built: { sql: string; bind: ((values: Values) => unknown)[] } | undefined;
   return (db, values) => {
     if (!built) {
       const query = build(db).toSQL();
       built = { sql: query.sql, bind: query.params.map(binder) };
+      if (keepsCaches) keepsCachesCurrent(query.sql);
     }
     return client(db).prepare(built.sql).bind(...built.bind.map((bind) => bind(values)));
   };
@@ -45,14 +48,14 @@ function valueOf(values: Values, name: string): unknown {
  * Inserts one row of `table`, every column named: what the row leaves out gets the column's
  * default (its `$defaultFn`, else its `default`), as drizzle's own insert gives it.
  */
-export function preparedInsert<T extends SQLiteTable>(table: T): (db: Db, row: T["$inferInsert"]) => D1PreparedStatement {
+export function preparedInsert<T extends SQLiteTable>(table: T, options: { keepsCaches?: boolean } = {}): (db: Db, row: T["$inferInsert"]) => D1PreparedStatement {
   const columns = getTableColumns(table);
   for (const [key, column] of Object.entries(columns)) if (is(column.default, SQL)) throw new Error(`${key}: SQL defaults are not supported`);
   const withDefaults = (values: Values) => {
     for (const key in columns) if (values[key] === undefined) values[key] = columns[key].defaultFn ? columns[key].defaultFn() : (columns[key].default ?? null);
     return values;
   };
-  const insert = prepared((db) => db.insert(table).values(Object.fromEntries(Object.keys(columns).map((key) => [key, sql.placeholder(key)])) as never));
+  const insert = prepared((db) => db.insert(table).values(Object.fromEntries(Object.keys(columns).map((key) => [key, sql.placeholder(key)])) as never), options);
   return (db, row) => insert(db, withDefaults({ ...row }));
 }
 

@@ -91,18 +91,3 @@ export class TtlCache<V> {
   }
 }
 
-const settingsCaches = new Set<TtlCache<unknown>>();
-
-/**
- * A cache of settings (assistants, models, organization switches) that any API write other than
- * conversation traffic may change: `forgetSettings` clears them all (`forgetOnWrite` in app.ts).
- */
-export function settingsCache<V>(ttlMs = 2_000): TtlCache<V> {
-  const cache = new TtlCache<V>(ttlMs);
-  settingsCaches.add(cache as TtlCache<unknown>);
-  return cache;
-}
-
-export function forgetSettings(): void {
-  for (const cache of settingsCaches) cache.clear();
-}

@@ -1,10 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv, Db } from "../env";
-import { groupMembers, groupPermissions, members } from "../db/schema";
+import { groupMembers, groupPermissions, groups, members, organizations } from "../db/schema";
+import { tableCache } from "../db/write-watch";
 import { forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
-import { TtlCache } from "../lib/ttl-cache";
 import { grants, permissionCodename, type Permission } from "./permissions";
 
 /** What the caller may do in one organization. */
@@ -20,12 +20,9 @@ type Ctx = Context<AppEnv>;
 
 /**
  * Memberships and permissions are remembered for 2 seconds per isolate (docs/decisions.md,
- * "Per-isolate caches"). Any write under /organizations/ (members, groups, their permissions and
- * members) clears them here at once: see `forgetOnWrite` in app.ts.
+ * "Per-isolate caches"); a write to the tables they are read from clears them here at once.
  */
-const remembered = new TtlCache<OrgAccess | string | null>(2_000);
-
-export const forgetAccess = () => remembered.clear();
+const remembered = tableCache<OrgAccess | string | null>([members, groups, groupMembers, groupPermissions, organizations]);
 
 async function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
   const access = await remembered.remember(`${c.var.principal.userId}:${organizationId}`, () => readAccess(c.var.db, c.var.principal.userId, organizationId));

@@ -60,7 +60,9 @@ export function newConversation(
   };
 }
 
-const insertConversation = preparedInsert(conversations);
+// The pipeline's own writes leave the caches right: a remembered conversation row is brought up to
+// date by its object (durable-objects/conversation.ts, #load) and by the turn's caller.
+const insertConversation = preparedInsert(conversations, { keepsCaches: true });
 const insertMessage = preparedInsert(messages);
 /** A message's effects on its conversation; `title`, `status` and `progressStatus` are left as they are when null. */
 const updateAfterMessage = prepared<{ id: string; lastMessage: string; lastMessageAt: number; unread: number; title: string | null; status: string | null; progressStatus: string | null; updatedAt: number }>((db) =>
@@ -76,9 +78,12 @@ const updateAfterMessage = prepared<{ id: string; lastMessage: string; lastMessa
       updatedAt: sql`${sql.placeholder("updatedAt")}`,
     })
     .where(eq(conversations.id, sql.placeholder("id"))),
+  { keepsCaches: true },
 );
-const addChatbotWords = prepared<{ id: string; words: number }>((db) =>
-  db.update(chatbots).set({ totalWordsCount: sql`${chatbots.totalWordsCount} + ${sql.placeholder("words")}` }).where(eq(chatbots.id, sql.placeholder("id"))),
+// No cache reads an assistant's word count for anything.
+const addChatbotWords = prepared<{ id: string; words: number }>(
+  (db) => db.update(chatbots).set({ totalWordsCount: sql`${chatbots.totalWordsCount} + ${sql.placeholder("words")}` }).where(eq(chatbots.id, sql.placeholder("id"))),
+  { keepsCaches: true },
 );
 
 /** Statements creating a conversation (and counting it in the month's usage), for one batch (`batch` in db/prepared.ts). */

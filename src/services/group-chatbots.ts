@@ -6,8 +6,7 @@ import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk, contains } from "../lib/sql";
 import { ms } from "../lib/time";
 import type { OrgAccess } from "./access";
-import { visibleChatbotsCondition } from "./chatbots";
-
+import { visibleChatbotsCondition } from "./chatbots/visibility";
 /** The data of the group-chatbots sub-resource: links between a group and the assistants its members see. */
 
 type GroupRow = typeof groups.$inferSelect;

@@ -19,7 +19,7 @@ import { fieldError, forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
 import { chunk, inChunks } from "../lib/sql";
 import { can, requirePermission, type OrgAccess } from "./access";
-import { visibleChatbotsCondition } from "./chatbots";
+import { visibleChatbotsCondition } from "./chatbots/visibility";
 import { getModel } from "./models";
 
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;

@@ -7,7 +7,7 @@ import { managedDatabase } from "./sql/write";
 import type { Db } from "../env";
 import { organizations, organizationUsage } from "../db/schema";
 import { ms } from "../lib/time";
-import { countedChatbots } from "./chatbots";
+import { countedChatbots } from "./chatbots/quota";
 import { CLEANUP_AFTER_DAYS, planOf, type PlanSettings } from "./plans";
 
 type OrganizationRow = typeof organizations.$inferSelect;

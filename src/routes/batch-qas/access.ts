@@ -5,7 +5,7 @@ import { batchQaItems, inboxes } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { findBatchQa, type BatchQaRow } from "../../services/batch-qa";
-import { getVisibleChatbot } from "../../services/chatbots";
+import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { getWebChat } from "../../services/inboxes";
 import { batchQaRecord } from "../../services/records/batch-qas";
 import type { Permission } from "../../services/permissions";

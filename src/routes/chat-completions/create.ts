@@ -4,10 +4,10 @@ import { errorResponses, jsonBody } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
 import { chatModelFor, complete, modelApiError } from "../../services/llm";
 import { usageIncrement } from "../../services/usage";
-import { gatewayAccess, findChatModel } from "./gateway";
-import { answerWords, chatRequest, completionHead, completionRecord, streamChunks, usageOf } from "./completion";
-import { eventStream } from "./event-stream";
-import { AI_GATEWAY_TAG, ChatCompletion, ChatCompletionRequest, ChatCompletionStream } from "./schema";
+import { gatewayAccess, findChatModel } from "../../services/gateway/access";
+import { answerWords, chatRequest, completionHead, completionRecord, streamChunks, usageOf } from "../../services/gateway/completion";
+import { eventStream } from "../../services/gateway/event-stream";
+import { AI_GATEWAY_TAG, ChatCompletion, ChatCompletionRequest, ChatCompletionStream } from "../../services/gateway/schema";
 
 const route = createRoute({
   method: "post",

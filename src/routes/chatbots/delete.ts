@@ -2,7 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
-import { deleteChatbot, getChatbotForUpdate } from "../../services/chatbots";
+import { deleteChatbot } from "../../services/chatbots/store";
+import { getChatbotForUpdate } from "../../services/chatbots/visibility";
 import { CHATBOTS_TAG } from "./schema";
 
 const route = createRoute({

@@ -2,7 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
-import { chatbotView, getChatbotForUpdate, updateChatbot } from "../../services/chatbots";
+import { chatbotView } from "../../services/chatbots/views";
+import { getChatbotForUpdate } from "../../services/chatbots/visibility";
+import { updateChatbot } from "../../services/chatbots/store";
 import { chatbotRecord } from "../../services/records/chatbots";
 import { CHATBOTS_TAG, ChatbotSchema, EnableEvaluationBody } from "./schema";
 

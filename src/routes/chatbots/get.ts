@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { currentAccess } from "../../services/access";
-import { chatbotView, getVisibleChatbot } from "../../services/chatbots";
+import { chatbotView } from "../../services/chatbots/views";
+import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { chatbotRecord } from "../../services/records/chatbots";
 import { CHATBOTS_TAG, ChatbotSchema } from "./schema";
 

@@ -9,7 +9,7 @@ import { contains } from "../../lib/sql";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { currentAccess } from "../../services/access";
-import { getVisibleChatbot } from "../../services/chatbots";
+import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { visibleKnowledgeBasesCondition } from "../../services/knowledge-bases";
 import { fileLabels } from "../../services/knowledge-files";
 import { fileRecord } from "../../services/records/knowledge-files";

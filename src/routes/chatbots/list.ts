@@ -6,7 +6,8 @@ import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { contains } from "../../lib/sql";
 import { chatbots } from "../../db/schema";
 import { currentAccess } from "../../services/access";
-import { chatbotViews, listVisibleChatbots } from "../../services/chatbots";
+import { chatbotViews } from "../../services/chatbots/views";
+import { listVisibleChatbots } from "../../services/chatbots/visibility";
 import { chatbotRecord } from "../../services/records/chatbots";
 import { CHATBOTS_TAG, ChatbotListQuery, ChatbotSchema } from "./schema";
 

@@ -4,7 +4,7 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { fieldError, notFound } from "../../lib/errors";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
-import { getVisibleChatbot } from "../../services/chatbots";
+import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { knowledgeBasesOfChatbot } from "../../services/knowledge-bases";
 import { queryScope } from "../../services/query-scope";
 import { searchKnowledge, serverTiming } from "../../services/retrieval/search";

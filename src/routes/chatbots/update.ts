@@ -5,15 +5,10 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { chatbotGroups } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { currentAccess } from "../../services/access";
-import {
-  checkChatbotReferences,
-  checkChatbotRules,
-  chatbotColumns,
-  chatbotView,
-  getChatbotForUpdate,
-  maskDatabaseUrl,
-  updateChatbot,
-} from "../../services/chatbots";
+import { checkChatbotReferences, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
+import { chatbotView, maskDatabaseUrl } from "../../services/chatbots/views";
+import { getChatbotForUpdate } from "../../services/chatbots/visibility";
+import { updateChatbot } from "../../services/chatbots/store";
 import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
 import { checkChatbotTools } from "../../services/tools/chatbot-tools";
 import { checkChatbotSkills } from "../../services/skills/write";

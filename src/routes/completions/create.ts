@@ -4,7 +4,7 @@ import { errorResponses, IdempotencyHeaders, jsonBody, uuidParam } from "../../l
 import { ApiError, badRequest, fieldError, notFound } from "../../lib/errors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { currentAccess, requirePermission } from "../../services/access";
-import { readForReply, rememberTurnConversation } from "../../services/chatbots";
+import { readForReply, rememberTurnConversation } from "../../services/chatbots/for-reply";
 import { conversationObject, newConversation, newConversationId, type ConversationRow } from "../../services/conversations";
 import { notAContact } from "../../services/contacts";
 import { interruptible, SSE_HEADERS } from "../../services/sse";

@@ -5,7 +5,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { ApiError, fieldError } from "../../lib/errors";
 import { currentAccess, orgAccess, requirePermission, type OrgAccess } from "../../services/access";
-import { getVisibleChatbot } from "../../services/chatbots";
+import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { chatbotOrganization, getInbox, inboxInserts } from "../../services/inboxes";
 import { inboxRecord } from "../../services/records/inboxes";
 import { INBOXES_TAG, InboxSchema, InboxWrite } from "./schema";

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { getVisibleChatbot } from "../../services/chatbots";
+import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import type { Permission } from "../../services/permissions";
 
 /** The assistant named in the path, if the caller holds `permission` and may see it (else 403 / 404). */

@@ -3,7 +3,7 @@
 // (durable-objects/conversation.ts) and the first turn a worker answers itself (first-turn.ts,
 // streamed-first-turn.ts). Adding an effect is one file and one entry in EFFECTS.
 import type { Bindings, Db } from "../../env";
-import type { AssistantForReply } from "../chatbots";
+import type { AssistantForReply } from "../chatbots/for-reply";
 import type { ConversationRow, MessageRow } from "../conversations";
 import type { MessageRecord } from "../records/messages";
 import { evaluationEffect } from "../evaluation/effect";

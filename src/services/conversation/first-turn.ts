@@ -1,7 +1,7 @@
 import { batch } from "../../db/prepared";
 import type { Bindings, Db } from "../../env";
 import { uuidv7 } from "../../lib/ids";
-import type { AssistantForReply } from "../chatbots";
+import type { AssistantForReply } from "../chatbots/for-reply";
 import { afterMessage, incomingFields, laterThan, messageRow, messageWrites, newConversationWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../conversations";
 import type { QueryMetadata } from "../query-scope";
 import { messageRecord } from "../records/messages";

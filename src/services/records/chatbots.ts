@@ -1,6 +1,6 @@
 import { ms } from "../../lib/time";
-import { maskDatabaseUrl, type ChatbotRow, type ChatbotView } from "../chatbots";
-
+import { maskDatabaseUrl, type ChatbotView } from "../chatbots/views";
+import { type ChatbotRow } from "../chatbots/visibility";
 export const DATABASE_TYPES = ["MySQL", "PostgreSQL", "MSSQL", "Oracle"] as const;
 type IdName = { id: string; name: string };
 

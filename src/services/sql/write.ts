@@ -8,7 +8,7 @@ import { uuidv7 } from "../../lib/ids";
 import { chunk, inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";
 import { checkGroupAssignment } from "../groups";
-import { visibleChatbotsCondition } from "../chatbots";
+import { visibleChatbotsCondition } from "../chatbots/visibility";
 import type { SqlDatabaseRow } from "./access";
 import { discoverPostgres } from "./postgres";
 

@@ -6,7 +6,7 @@ import { isUuid } from "../../lib/ids";
 import { contains } from "../../lib/sql";
 import { parseDate } from "../../lib/time";
 import { requirePermission, type OrgAccess } from "../access";
-import { visibleChatbotsCondition } from "../chatbots";
+import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { visibleToolsCondition } from "./access";
 
 export type ToolExecutionRow = typeof toolExecutionRecords.$inferSelect;

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { webChats } from "../../db/schema";
-import { settingsCache } from "../../lib/ttl-cache";
+import { tableCache } from "../../db/write-watch";
 
 /** The TXT record a business publishes to prove it controls a custom domain. */
 export const challengeName = (domain: string) => `_assistant-platform-challenge.${domain}`;
@@ -41,8 +41,8 @@ export async function domainVerified(resolver: TxtResolver, domain: string, cust
   }
 }
 
-/** Forgotten in this isolate by any settings write (a verification, a web chat update), like assistants. */
-const hosts = settingsCache<string | null>(10_000);
+/** Forgotten in this isolate by any write to web chats (a verification, an update). */
+const hosts = tableCache<string | null>([webChats], 10_000);
 
 /** The web chat whose active custom domain is `host` (port ignored), remembered 10 s per isolate; null when none. */
 export async function webChatForHost(db: Db, host: string): Promise<string | null> {

@@ -1,12 +1,12 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { chatbots, inboxes, models, webChats } from "../../db/schema";
+import { chatbotKnowledgeBases, chatbots, inboxes, knowledgeBases, models, webChats } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { decryptSecret } from "../../lib/crypto";
 import { isUuid } from "../../lib/ids";
-import { settingsCache } from "../../lib/ttl-cache";
+import { tableCache } from "../../db/write-watch";
 import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "../knowledge-bases";
-import type { ChatbotRow } from "../chatbots";
+import type { ChatbotRow } from "../chatbots/visibility";
 import type { ModelRow } from "../models";
 import type { WebChatRow } from "../inboxes";
 
@@ -20,9 +20,9 @@ export interface PublicWebChat {
 /**
  * Remembered for 2 seconds per isolate like assistants (docs/decisions.md, "Per-isolate caches"):
  * a widget's every request reads its web chat, and a visitor's message then reads nothing before
- * the model is asked. Any API write other than conversation traffic forgets them in this isolate.
+ * the model is asked. A write to what they are read from forgets them in this isolate.
  */
-const chats = settingsCache<PublicWebChat | null>();
+const chats = tableCache<PublicWebChat | null>([webChats, inboxes, chatbots, models, knowledgeBases, chatbotKnowledgeBases]);
 
 /**
  * The web chat with its inbox and assistant, in one D1 round trip (single-table selects only: a D1

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maskDatabaseUrl } from "../../../src/services/chatbots";
-
+import { maskDatabaseUrl } from "../../../src/services/chatbots/views";
 describe("databaseUrl in assistant records", () => {
   it.each([
     ["postgresql://bot:s3cret@db.example.com:5432/shop", "postgresql://bot:****@db.example.com:5432/shop"],

@@ -6,7 +6,7 @@ import { createContact } from "../contacts/fixtures";
 type Reply = { conversationId: string; message: { sequence: number } };
 type Page = { results: { sequence: number; type: string; sender: { id: string | null; name: string } }[] };
 
-// A continuing completion's conversation and contact are remembered per isolate (services/chatbots.ts,
+// A continuing completion's conversation and contact are remembered per isolate (services/chatbots/for-reply.ts,
 // readForReply): a change through the API shows in the very next turn, and the conversation's
 // object brings a remembered row up to date from its own writes.
 describe("what a continuing completion remembers", () => {

@@ -5,7 +5,7 @@ import { errorResponses, json } from "../../../lib/openapi";
 import { webhookDeliveries } from "../../../db/schema";
 import { notFound } from "../../../lib/errors";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getVisibleChatbot } from "../../../services/chatbots";
+import { getVisibleChatbot } from "../../../services/chatbots/visibility";
 import { getDelivery } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
 import { deliveryRecord } from "../../../services/records/webhook-deliveries";

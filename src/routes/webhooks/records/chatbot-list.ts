@@ -6,7 +6,7 @@ import { pageParams, pageResponse } from "../../../lib/pagination";
 import { webhookDeliveries } from "../../../db/schema";
 import { notFound } from "../../../lib/errors";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getVisibleChatbot } from "../../../services/chatbots";
+import { getVisibleChatbot } from "../../../services/chatbots/visibility";
 import { deliveryConditions, listDeliveries } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
 import { deliveryRecord } from "../../../services/records/webhook-deliveries";

@@ -1,3 +1,5 @@
+// The gateway's request and answer schemas (OpenAI's chat completions), shared by its route and
+// its service.
 import { z } from "@hono/zod-openapi";
 
 /**

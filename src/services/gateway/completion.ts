@@ -1,8 +1,10 @@
+// The gateway's request as a provider-neutral chat request, and its answer as OpenAI's chat
+// completion object or chunks.
 import { ApiError } from "../../lib/errors";
-import { countWords } from "../../services/llm/text";
-import { modelApiError, type ChatMessage, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "../../services/llm";
+import { countWords } from "../llm/text";
+import { modelApiError, type ChatMessage, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "../llm";
 import { withOpenAiError } from "../../lib/openai-errors";
-import { eventText } from "../../services/sse";
+import { eventText } from "../sse";
 import type { ChatCompletionInput, ChatCompletionRecord } from "./schema";
 
 /** What identifies one answer in every chunk: `chatcmpl-<uuid>`, unix seconds, the model's name. */

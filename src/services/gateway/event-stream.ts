@@ -1,10 +1,8 @@
-const encoder = new TextEncoder();
+// The gateway's text/event-stream response: its own writer, as it streams OpenAI's chunks rather
+// than a conversation's events.
+import { SSE_HEADERS } from "../sse";
 
-export const SSE_HEADERS = {
-  "Content-Type": "text/event-stream; charset=utf-8",
-  "Cache-Control": "no-cache",
-  "X-Accel-Buffering": "no",
-};
+const encoder = new TextEncoder();
 
 const PING_MS = 10_000;
 

@@ -1,15 +1,17 @@
+// The OpenAI-compatible gateway (`POST /chat/completions`, docs/decisions.md "AI gateway"): who may
+// use it, and the model a request names.
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv, Db } from "../../env";
 import { models, organizations } from "../../db/schema";
 import { forbidden, notFound } from "../../lib/errors";
-import { currentAccess, type OrgAccess } from "../../services/access";
-import { getModel, usableBy, type ModelRow } from "../../services/models";
-import { settingsCache } from "../../lib/ttl-cache";
+import { currentAccess, type OrgAccess } from "../access";
+import { getModel, usableBy, type ModelRow } from "../models";
+import { tableCache } from "../../db/write-watch";
 
 /** Whether an organization may use the gateway, and models by reference, remembered 2 s (docs/decisions.md, "Per-isolate caches"). */
-const gatewaySwitches = settingsCache<boolean>();
-const chatModels = settingsCache<ModelRow | null>();
+const gatewaySwitches = tableCache<boolean>([organizations]);
+const chatModels = tableCache<ModelRow | null>([models]);
 
 /**
  * The organization the call acts in, which must have the gateway switched on (`canUseAiGateway`,

@@ -1,0 +1,133 @@
+// An assistant's body as columns, and the rules it must meet: references the caller may use, and
+// rules across fields.
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../env";
+import { chatbots, groups } from "../../db/schema";
+import { fieldError, forbidden } from "../../lib/errors";
+import { inChunks } from "../../lib/sql";
+import type { OrgAccess } from "../access";
+import { getModel, type ModelKind } from "../models";
+import type { ChatbotRow } from "./visibility";
+
+
+export type ChatbotColumns = Partial<typeof chatbots.$inferInsert>;
+
+/** A create, PUT or PATCH body after validation; absent fields are left as they are. */
+export interface ChatbotInput {
+  name?: string;
+  largeLanguageModel?: string;
+  fallbackLargeLanguageModel?: string | null;
+  embeddingModel?: string | null;
+  rerankerModel?: string | null;
+  rag?: string | null;
+  builtInWorkflow?: string | null;
+  instructions?: string | null;
+  knowledgeBases?: { id: string }[] | null;
+  toolkits?: { id: string }[] | null;
+  tools?: { id: string }[] | null;
+  skills?: { id: string }[] | null;
+  groups?: { id: string }[] | null;
+  replyMode?: ChatbotRow["replyMode"];
+  template?: string | null;
+  unanswerableTemplate?: string | null;
+  outputMode?: ChatbotRow["outputMode"];
+  rawOutputFormat?: Record<string, unknown> | null;
+  databaseUrl?: string | null;
+  databaseType?: string | null;
+  includeTables?: Record<string, unknown> | null;
+  agentMode?: ChatbotRow["agentMode"];
+  numberOfRetrievedChunks?: number;
+  enableEvaluation?: boolean;
+  enableInLineCitations?: boolean;
+}
+
+/** Column values of the fields the body carries (`totalWordsCount` is counted, never written). */
+export const chatbotColumns = (b: ChatbotInput): ChatbotColumns => ({
+  name: b.name,
+  largeLanguageModelId: b.largeLanguageModel,
+  fallbackLargeLanguageModelId: b.fallbackLargeLanguageModel,
+  embeddingModelId: b.embeddingModel,
+  rerankerModelId: b.rerankerModel,
+  ragId: b.rag,
+  builtInWorkflowId: b.builtInWorkflow,
+  instructions: b.instructions === null ? "" : b.instructions,
+  replyMode: b.replyMode,
+  template: b.template,
+  unanswerableTemplate: b.unanswerableTemplate,
+  outputMode: b.outputMode,
+  rawOutputFormat: b.rawOutputFormat,
+  databaseUrl: b.databaseUrl,
+  databaseType: b.databaseType,
+  includeTables: b.includeTables,
+  agentMode: b.agentMode,
+  numberOfRetrievedChunks: b.numberOfRetrievedChunks,
+  enableEvaluation: b.enableEvaluation,
+  enableInLineCitations: b.enableInLineCitations,
+});
+
+const MODEL_FIELDS = [
+  ["largeLanguageModel", "llm", "large language"],
+  ["fallbackLargeLanguageModel", "llm", "large language"],
+  ["embeddingModel", "embedding", "embedding"],
+  ["rerankerModel", "reranker", "reranker"],
+] as const satisfies readonly (readonly [keyof ChatbotInput, ModelKind, string])[];
+
+/**
+ * Checks what the body refers to, 400 naming the field otherwise: models the organization may use,
+ * groups of the organization (none for a personal assistant), and toolkits and tools, which this
+ * service does not have yet (any id is unknown). Knowledge bases: `checkChatbotKnowledgeBases`. Non-owners may only add groups they belong to
+ * (403). Returns the group ids when the body sets them.
+ */
+export async function checkChatbotReferences(
+  db: Db,
+  access: OrgAccess,
+  personal: boolean,
+  body: ChatbotInput,
+  currentGroupIds: string[] = [],
+): Promise<string[] | undefined> {
+  const found = await Promise.all(
+    MODEL_FIELDS.map(([field, kind]) => {
+      const id = body[field] as string | null | undefined;
+      return id ? getModel(db, access.organizationId, id, kind) : true;
+    }),
+  );
+  const missing = MODEL_FIELDS.find((_, i) => !found[i]);
+  if (missing) throw fieldError(missing[0], `No ${missing[2]} model with this id is available to the organization.`);
+  for (const [field, noun] of [["toolkits", "toolkit"]] as const) {
+    const first = body[field]?.[0];
+    if (first) throw fieldError(field, `Unknown ${noun}: ${first.id}.`);
+  }
+  if (!body.groups) return body.groups === null ? [] : undefined;
+  const wanted = [...new Set(body.groups.map((g) => g.id))];
+  if (personal && wanted.length) throw fieldError("groups", "A personal assistant belongs to no organization and has no groups.");
+  const known = await inChunks(wanted, (ids) =>
+    db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, ids))),
+  );
+  const knownIds = new Set(known.map((g) => g.id));
+  const unknown = wanted.filter((id) => !knownIds.has(id));
+  if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+  const added = wanted.filter((id) => !currentGroupIds.includes(id));
+  if (!access.isOwner && added.some((id) => !access.groupIds.includes(id))) {
+    throw forbidden("You can only give an assistant to groups you belong to.");
+  }
+  return wanted;
+}
+
+const JSON_SCHEMA_TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
+const isJsonSchema = (value: unknown) => {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return false;
+  const type = (value as { type?: unknown }).type;
+  const types = Array.isArray(type) ? type : [type];
+  return types.length > 0 && types.every((t) => typeof t === "string" && JSON_SCHEMA_TYPES.has(t));
+};
+
+/** Rules across fields, checked on the assistant as it will be stored (create, PUT and PATCH). */
+export function checkChatbotRules(bot: Pick<ChatbotRow, "replyMode" | "template" | "outputMode" | "rawOutputFormat" | "largeLanguageModelId" | "fallbackLargeLanguageModelId">) {
+  if (bot.fallbackLargeLanguageModelId && bot.fallbackLargeLanguageModelId === bot.largeLanguageModelId) {
+    throw fieldError("fallbackLargeLanguageModel", "Must differ from largeLanguageModel: a fallback answers when that model fails.");
+  }
+  if (bot.replyMode === "template" && !bot.template?.trim()) throw fieldError("template", "Required when replyMode is template.");
+  if (bot.outputMode === "json_schema" && !isJsonSchema(bot.rawOutputFormat)) {
+    throw fieldError("rawOutputFormat", 'Required with outputMode json_schema: a JSON Schema object with a "type".');
+  }
+}

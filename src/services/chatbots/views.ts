@@ -1,0 +1,90 @@
+// Everything an assistant record shows besides its own columns, read for a page of assistants at once.
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../env";
+import { chatbotGroups, chatbotKnowledgeBases, groups, inboxes, knowledgeBases, models, users } from "../../db/schema";
+import { inChunks } from "../../lib/sql";
+import { can, type OrgAccess } from "../access";
+import { chatbotToolLinks } from "../tools/chatbot-tools";
+import { chatbotSkillLinks } from "../skills/chatbot-skills";
+import type { ChatbotRow } from "./visibility";
+
+type IdName = { id: string; name: string };
+/** Everything an assistant record shows besides its own columns. */
+export interface ChatbotView {
+  row: ChatbotRow;
+  createdBy: IdName;
+  largeLanguageModel: IdName;
+  fallbackLargeLanguageModel: IdName | null;
+  embeddingModel: IdName | null;
+  rerankerModel: IdName | null;
+  groups: IdName[];
+  knowledgeBases: IdName[];
+  defaultInbox: IdName | null;
+  tools: IdName[];
+  skills: IdName[];
+  canManage: boolean;
+}
+
+export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
+  const botIds = rows.map((r) => r.id);
+  const modelIds = rows.flatMap((r) => [r.largeLanguageModelId, r.fallbackLargeLanguageModelId, r.embeddingModelId, r.rerankerModelId]).filter((x): x is string => !!x);
+  const [creators, modelNames, links, defaults, bases, toolLinks, skillLinks] = await Promise.all([
+    inChunks(rows.map((r) => r.createdById), (ids) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))),
+    inChunks(modelIds, (ids) => db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids))),
+    inChunks(botIds, (ids) =>
+      db
+        .select({ chatbotId: chatbotGroups.chatbotId, id: groups.id, name: groups.name })
+        .from(chatbotGroups)
+        .innerJoin(groups, eq(groups.id, chatbotGroups.groupId))
+        .where(inArray(chatbotGroups.chatbotId, ids))
+        .orderBy(asc(sql`${groups.name} collate nocase`), asc(groups.id)),
+    ),
+    inChunks(botIds, (ids) =>
+      db
+        .select({ chatbotId: inboxes.chatbotId, id: inboxes.id, name: inboxes.name })
+        .from(inboxes)
+        .where(and(inArray(inboxes.chatbotId, ids), eq(inboxes.isDefault, true)))
+        .orderBy(asc(inboxes.createdAt), asc(inboxes.id)),
+    ),
+    inChunks(botIds, (ids) =>
+      db
+        .select({ chatbotId: chatbotKnowledgeBases.chatbotId, id: knowledgeBases.id, name: knowledgeBases.name })
+        .from(chatbotKnowledgeBases)
+        .innerJoin(knowledgeBases, eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId))
+        .where(inArray(chatbotKnowledgeBases.chatbotId, ids))
+        .orderBy(asc(knowledgeBases.name), asc(knowledgeBases.id)),
+    ),
+    chatbotToolLinks(db, botIds),
+    chatbotSkillLinks(db, botIds),
+  ]);
+  const names = new Map([...creators, ...modelNames].map((x) => [x.id, x.name]));
+  const ref = (id: string | null) => (id ? { id, name: names.get(id) ?? "" } : null);
+  const canManage = can(access, "chatbot.manage");
+  return rows.map((row) => {
+    const inbox = defaults.find((d) => d.chatbotId === row.id);
+    return {
+      row,
+      createdBy: ref(row.createdById)!,
+      largeLanguageModel: ref(row.largeLanguageModelId)!,
+      fallbackLargeLanguageModel: ref(row.fallbackLargeLanguageModelId),
+      embeddingModel: ref(row.embeddingModelId),
+      rerankerModel: ref(row.rerankerModelId),
+      groups: links.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
+      knowledgeBases: bases.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
+      defaultInbox: inbox ? { id: inbox.id, name: inbox.name } : null,
+      tools: toolLinks.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
+      skills: skillLinks.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
+      canManage,
+    };
+  });
+}
+
+export const chatbotView = async (db: Db, access: OrgAccess, row: ChatbotRow) => (await chatbotViews(db, access, [row]))[0];
+/** `user:password@` and `password=` in a connection string become `****`; the rest is shown. */
+export function maskDatabaseUrl(url: string | null): string | null {
+  if (!url) return url;
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*:)[^/?#]*@/i, "$1****@")
+    .replace(/^([^/@:\s]+\/)[^@]+@/, "$1****@")
+    .replace(/(^|[?&;])((?:password|pwd)=)[^&;]*/gi, "$1$2****");
+}

@@ -1,0 +1,65 @@
+// Which assistants a member sees (CONTRACT section 4), and reading one for a change.
+import { and, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/sqlite-core";
+import type { Db } from "../../env";
+import { chatbotGroups, chatbots, groupMembers } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import { isUuid } from "../../lib/ids";
+import { can, requirePermission, type OrgAccess } from "../access";
+
+export type ChatbotRow = typeof chatbots.$inferSelect;
+/** Assistants given to one of the member's groups (chatbot_groups). */
+const reachableThroughGroups = (memberId: string) =>
+  sql`${chatbots.id} in (select ${chatbotGroups.chatbotId} from ${chatbotGroups} inner join ${groupMembers} on ${groupMembers.groupId} = ${chatbotGroups.groupId} where ${groupMembers.memberId} = ${memberId})`;
+
+/**
+ * The assistants the caller sees (CONTRACT section 4): their own personal assistants, and in the
+ * organization of `access` all of them for owners; for other members those they created and,
+ * with `chatbot.view`, those given to one of their groups.
+ */
+export function visibleChatbotsCondition(access: OrgAccess, userId: string): SQL {
+  return or(...visibleChatbotParts(access, userId))!;
+}
+
+/** The two disjoint parts of what the caller sees: their personal assistants, and those of the organization. */
+function visibleChatbotParts(access: OrgAccess, userId: string): [SQL, SQL] {
+  const personal = and(isNull(chatbots.organizationId), eq(chatbots.createdById, userId))!;
+  const inOrganization = eq(chatbots.organizationId, access.organizationId);
+  if (access.isOwner) return [personal, inOrganization];
+  const mine = eq(chatbots.createdById, userId);
+  const reach = can(access, "chatbot.view") ? or(mine, reachableThroughGroups(access.memberId)) : mine;
+  return [personal, and(inOrganization, reach)!];
+}
+
+/**
+ * A page of the assistants the caller sees that match `filter`, newest first, and how many match,
+ * in one D1 round trip. Each part is read by its own index in creation order (chatbots_org_created_idx,
+ * chatbots_personal_idx) and merged (UNION ALL): no scan and no sort of the organization's assistants,
+ * which an OR of the two parts costs (about 10 ms a page at 10,000; docs/decisions.md).
+ */
+export async function listVisibleChatbots(db: Db, access: OrgAccess, userId: string, filter: SQL | undefined, page: { limit: number; offset: number }) {
+  const [personal, inOrganization] = visibleChatbotParts(access, userId).map((part) => and(part, filter));
+  const [[personalCount], [organizationCount], rows] = await db.batch([
+    db.select({ n: count() }).from(chatbots).where(personal),
+    db.select({ n: count() }).from(chatbots).where(inOrganization),
+    unionAll(db.select().from(chatbots).where(personal), db.select().from(chatbots).where(inOrganization))
+      .orderBy(desc(chatbots.createdAt), desc(chatbots.id))
+      .limit(page.limit)
+      .offset(page.offset),
+  ]);
+  return { count: personalCount.n + organizationCount.n, rows };
+}
+
+/** The assistant if the caller may see it, else null (it does not exist for them). */
+export async function getVisibleChatbot(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId)));
+  return row ?? null;
+}
+/** For writes: 403 without `chatbot.manage`, then 404 when the caller cannot see the assistant. */
+export async function getChatbotForUpdate(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow> {
+  requirePermission(access, "chatbot.manage");
+  const row = await getVisibleChatbot(db, access, userId, id);
+  if (!row) throw notFound("Assistant not found.");
+  return row;
+}
