@@ -79,6 +79,15 @@ function unsentReason(err: ApiError | NetworkError | StreamEnded): string {
   return "Not sent: no connection to the chat. Check your connection, then retry.";
 }
 
+/** A change of who serves the conversation, in the visitor's words (null: nothing to say). */
+function statusLine(s: StatusEvent, assistant: string): string | null {
+  if (s.progressStatus === "human_serving") return s.agent ? `${s.agent.name} joined the conversation.` : null;
+  if (s.progressStatus === "waiting_for_human") return "Someone from our team will join you shortly.";
+  if (s.progressStatus === "ai_processing") return `${assistant} is answering again.`;
+  if (s.progressStatus === "resolved") return "This conversation was marked as resolved. Write again any time.";
+  return null;
+}
+
 /** What the network or the API may throw: shown to the visitor; anything else is a bug and propagates. */
 const expected = (err: unknown): err is ApiError | NetworkError => err instanceof ApiError || err instanceof NetworkError;
 const safeUrl = (u: string | null | undefined) => (u && /^(https?:|\/)/i.test(u) ? u : null);
@@ -109,7 +118,10 @@ class Widget {
   /** The text of the visitor's rows sent from this tab, until the live stream names their message (see showLive). */
   sent = new WeakMap<HTMLElement, string>();
   contact: Contact | undefined;
+  /** A reply is under way (one at a time). */
   busy = false;
+  /** A message is being made ready to send (its files, its metadata). */
+  preparing = false;
   dark = false;
   handlers = new Map<string, Set<Handler>>();
   ready: Promise<void>;
@@ -422,17 +434,7 @@ class Widget {
 
   /** A change of who serves the conversation, as a line in the log. */
   showStatus(s: StatusEvent) {
-    const assistant = this.config.assistantName ?? this.config.name;
-    const text =
-      s.progressStatus === "human_serving" && s.agent
-        ? `${s.agent.name} joined the conversation.`
-        : s.progressStatus === "waiting_for_human"
-          ? "Someone from our team will join you shortly."
-          : s.progressStatus === "ai_processing"
-            ? `${assistant} is answering again.`
-            : s.progressStatus === "resolved"
-              ? "This conversation was marked as resolved. Write again any time."
-              : null;
+    const text = statusLine(s, this.config.assistantName ?? this.config.name);
     if (!text) return;
     this.log.append(h("p", { class: "event", role: "status", text }));
     this.scroll();
@@ -472,7 +474,7 @@ class Widget {
     this.log.scrollTop = this.log.scrollHeight;
   }
 
-  /** Adds a message bubble; returns a function that re-renders it as its text grows. */
+  /** Adds a message bubble: its row, and a function that re-renders it as its text grows. */
   addMessage(m: Message, readOnly = false) {
     const c = this.config;
     // Who wrote it, as its accessible name: a screen reader (and a test) tells the three apart without CSS.
@@ -614,22 +616,27 @@ class Widget {
   async send(text: string) {
     const content = text.trim();
     const pending = this.files;
-    if ((!content && !pending.length) || this.busy) return;
+    if ((!content && !pending.length) || this.busy || this.preparing) return;
     if (!this.config.isActive) return;
     if (this.preview) return this.error("This is a preview: messages are not sent.");
-    if (!(await this.session())) return;
+    // Until the message is shown, a second Enter must not send the same text and files again.
+    this.preparing = true;
     let attachments: { file: string; filename: string }[];
+    let metadata: Record<string, unknown>;
     try {
+      if (!(await this.session())) return;
       attachments = await Promise.all(pending.map(async (f) => ({ file: await f.key, filename: f.name })));
+      metadata = { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, pageUrl: location.href.slice(0, 2000), ...(await this.location()) };
     } catch (err) {
-      if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
+      if (!expected(err)) throw err;
       return this.error("A file could not be uploaded. Remove it and try again.");
+    } finally {
+      this.preparing = false;
     }
     this.files = [];
     this.fileBox.replaceChildren();
     this.input.value = "";
     this.chips.replaceChildren();
-    const metadata = { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, pageUrl: location.href.slice(0, 2000), ...(await this.location()) };
     const outgoing: Outgoing = { content, metadata, attachments, key: newKey() };
     const row = this.addMessage({ role: "visitor", content, id: "", citations: [], toolResults: [], feedback: null, attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })) } as unknown as Message).row;
     this.sent.set(row, content);
