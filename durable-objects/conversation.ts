@@ -481,9 +481,9 @@ export class Conversation extends DurableObject<Bindings> {
       await shown;
       const record = messageRecord(row);
       for (const sse of this.#subscribers) sse.send(record, "message");
-      const own = results.slice(results.length - effects.statements.length);
       const batch = { env: this.env, waitUntil: (p: Promise<unknown>) => this.ctx.waitUntil(p), organizationId: conversation.organizationId, created: creates ? conversation : null };
-      runStored(batch, [{ message: row, record, conversation: afterMessage(conversation, row), results: effects.byEffect(own) }]);
+      const own = effects.resultsFrom(results, results.length - effects.statements.length);
+      runStored(batch, [{ message: row, record, conversation: afterMessage(conversation, row), results: own }]);
       return row;
     });
     this.#announced = stored.catch(() => undefined);

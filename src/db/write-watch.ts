@@ -12,8 +12,6 @@ type Forget = () => void;
 const watched = new Map<string, Set<Forget>>();
 /** Statements that write a watched table and keep the caches current themselves (see `keepsCachesCurrent`). */
 const neutral = new Set<string>();
-/** A statement's SQL -> what it makes forget (null: nothing); classified once per SQL text. */
-const classified = new Map<string, Forget[] | null>();
 
 /** After each write to one of `tables`, this isolate calls `forget`. */
 function forgetOnWrite(tables: Table[], forget: Forget): void {
@@ -22,7 +20,6 @@ function forgetOnWrite(tables: Table[], forget: Forget): void {
     if (!watched.has(name)) watched.set(name, new Set());
     watched.get(name)!.add(forget);
   }
-  classified.clear();
 }
 
 /**
@@ -32,20 +29,16 @@ function forgetOnWrite(tables: Table[], forget: Forget): void {
  */
 export function keepsCachesCurrent(sql: string): void {
   neutral.add(sql);
-  classified.delete(sql);
 }
 
-const WRITE = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from)\s+"?([\w]+)"?/i;
+/** The table a statement writes; anchored, so a read fails at its first word. */
+const WRITE = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from)\s+"?(\w+)"?/i;
 
+/** What running `sql` makes this isolate forget (null: nothing). */
 function forgetsOf(sql: string): Forget[] | null {
-  let found = classified.get(sql);
-  if (found === undefined) {
-    const table = neutral.has(sql) ? undefined : WRITE.exec(sql)?.[1];
-    const forgets = table ? watched.get(table) : undefined;
-    found = forgets?.size ? [...forgets] : null;
-    classified.set(sql, found);
-  }
-  return found;
+  const table = WRITE.exec(sql)?.[1];
+  const forgets = table && !neutral.has(sql) ? watched.get(table) : undefined;
+  return forgets?.size ? [...forgets] : null;
 }
 
 const forgetAll = (forgets: Forget[]) => {
@@ -69,7 +62,7 @@ function watch(real: D1PreparedStatement, forgets: Forget[]): D1PreparedStatemen
 
 /**
  * `d1` with its writes watched: statements that write no watched table are D1's own (nothing added
- * on their path but one lookup of their SQL); a batch forgets what its statements make forget once
+ * on their path but an anchored match of their first words); a batch forgets what its statements make forget once
  * it has run.
  */
 export function watchWrites(d1: D1Database): D1Database {

@@ -233,8 +233,8 @@ export class Api {
 /**
  * Reads a conversation's live stream from after `lastEventId` (the id of the last message event
  * read; null: from now on) until the stream ends, the network fails (NetworkError) or `signal`
- * aborts (NetworkError too): `onOpen` once it is under way, `onMessage` for each stored message
- * (a human agent's reply, a message written in another tab), `onStatus` for each change of who
+ * aborts (NetworkError too): `on.open` once it is under way, `on.message` for each stored message
+ * (a human agent's reply, a message written in another tab), `on.status` for each change of who
  * serves it. Throws ApiError for a refused request.
  */
 export async function liveEvents(

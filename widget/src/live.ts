@@ -16,6 +16,20 @@ export interface LiveHandlers {
  */
 const backOff = (failures: number) => (failures ? Math.min(30_000, 1000 * 2 ** (failures - 1)) : 0);
 
+/** Waits `ms`, or less when `signal` aborts; leaves no listener behind (the loop pauses for hours). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    if (signal.aborted) return done();
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
 /**
  * Reads the stream and opens it again whenever it ends (the server ends it every
  * `WIDGET_STREAM_MAX_MS`, a proxy or the network may cut it), with `Last-Event-ID`: the messages
@@ -51,10 +65,6 @@ export class LiveStream {
     this.#abort.abort();
   }
 
-  get stopped() {
-    return this.#abort.signal.aborted;
-  }
-
   async #run() {
     const signal = this.#abort.signal;
     let failures = 0;
@@ -88,10 +98,7 @@ export class LiveStream {
         }
       }
       failures = opened && Date.now() - started >= 1000 ? 0 : failures + 1;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, backOff(failures));
-        signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-      });
+      await pause(backOff(failures), signal);
     }
   }
 }

@@ -16,8 +16,8 @@ export interface StoredMessage {
   message: MessageRow;
   record: MessageRecord;
   conversation: ConversationRow;
-  /** The results of this effect's own statements in the batch (see `inBatch`), in order. */
-  results: D1Result[];
+  /** The result of this effect's own statement in the batch (see `inBatch`); none without one. */
+  result?: D1Result;
 }
 
 /** Messages stored in one batch, oldest first; `created` when the batch created their conversation. */
@@ -62,8 +62,8 @@ export function addEffectForTest(effect: MessageEffect): () => void {
 }
 
 /**
- * The effects' statements for one message, to append to the batch that stores it, and how to hand
- * their results back: `take(all)` reads them from the end of the batch's results.
+ * The effects' statements for one message, to append to the batch that stores it, and each
+ * effect's result from the batch's results (`resultsFrom(all, at)`: where the statements begin).
  */
 export function effectStatements(db: Db, conversation: ConversationRow, message: MessageRow) {
   const owners: MessageEffect[] = [];
@@ -73,16 +73,15 @@ export function effectStatements(db: Db, conversation: ConversationRow, message:
     owners.push(effect);
     statements.push(effect.inBatch(db, conversation, message));
   }
-  /** Each effect's results, from this message's slice of the batch's results. */
-  const byEffect = (own: D1Result[]) => new Map(owners.map((effect, i) => [effect, [own[i]]]));
-  return { statements, byEffect };
+  const resultsFrom = (all: D1Result[], at: number) => new Map(owners.map((effect, i) => [effect, all[at + i]]));
+  return { statements, resultsFrom };
 }
 
 /** Runs every effect's `stored` on a batch; `results` maps each message to its effects' statement results (effectStatements). */
-export function runStored(batch: Omit<StoredBatch, "messages">, messages: { message: MessageRow; record: MessageRecord; conversation: ConversationRow; results: Map<MessageEffect, D1Result[]> }[]) {
+export function runStored(batch: Omit<StoredBatch, "messages">, messages: { message: MessageRow; record: MessageRecord; conversation: ConversationRow; results: Map<MessageEffect, D1Result> }[]) {
   for (const effect of EFFECTS) {
     if (!effect.stored) continue;
-    effect.stored({ ...batch, messages: messages.map(({ results, ...m }) => ({ ...m, results: results.get(effect) ?? [] })) });
+    effect.stored({ ...batch, messages: messages.map(({ results, ...m }) => ({ ...m, result: results.get(effect) })) });
   }
 }
 

@@ -42,6 +42,7 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
   const { chatbot } = assistant;
   const incoming = messageRow({ ...incomingFields(turn.sender, turn.message), id: uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: 1 }) as MessageRow;
   const replyId = uuidv7();
+  const end = { env, db, waitUntil, conversation, chatbot, incoming };
   let reply: MessageRow;
   try {
     const answer = await generateReply(env, db, { ...assistant, history: [], incoming, conversation, contactQueryMetadata: turn.contactQueryMetadata }, () => undefined, { replyId, whole: true });
@@ -49,11 +50,11 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
   } catch (err) {
     const error = turnError(err, turn.requestId);
     await storeTurn(env, db, waitUntil, conversation, [incoming]);
-    await runReplyFailed({ env, db, waitUntil, conversation, chatbot, incoming }, err);
+    await runReplyFailed(end, err);
     return { incoming: messageRecord(incoming), reply: null, error };
   }
   await storeTurn(env, db, waitUntil, conversation, [incoming, reply]);
-  runReplied({ env, db, waitUntil, conversation, chatbot, incoming }, reply);
+  runReplied(end, reply);
   return { incoming: messageRecord(incoming), reply: messageRecord(reply) };
 }
 
@@ -73,6 +74,10 @@ export async function storeTurn(env: Bindings, db: Db, waitUntil: (p: Promise<un
   });
   const results = await batch(db, [...writes, ...entries.flatMap((e) => e.effects.statements)]);
   let at = writes.length;
-  const messages = entries.map(({ row, state, effects }) => ({ message: row, record: messageRecord(row), conversation: state, results: effects.byEffect(results.slice(at, (at += effects.statements.length))) }));
+  const messages = entries.map(({ row, state, effects }) => {
+    const own = effects.resultsFrom(results, at);
+    at += effects.statements.length;
+    return { message: row, record: messageRecord(row), conversation: state, results: own };
+  });
   runStored({ env, waitUntil, organizationId: conversation.organizationId, created: creates ? conversation : null }, messages);
 }

@@ -9,7 +9,7 @@ export const webhookEffect: MessageEffect = {
   name: "webhooks",
   inBatch: deliveryOutbox,
   stored({ env, waitUntil, messages }) {
-    const ids = messages.flatMap((m) => m.results.flatMap(createdDeliveries));
+    const ids = messages.flatMap((m) => (m.result ? createdDeliveries(m.result) : []));
     // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.
     if (ids.length) waitUntil(enqueueDeliveries(env, ids).catch((err) => console.error(String(err))));
   },

@@ -67,7 +67,7 @@ export function liveMessages(
     controller?.close();
     reader.cancel().catch(() => undefined);
   };
-  const messageEvent = (record: MessageRecord | Parameters<typeof publicMessage>[0]) => {
+  const messageEvent = (record: Parameters<typeof publicMessage>[0]) => {
     const message = publicMessage(record, settings);
     return encoder.encode(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
   };
