@@ -5,15 +5,13 @@ import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { afterMessage, conversationInserts, laterThan, incomingFields, messageRow, messageWrites, replyFields, stateWrite, type ChangeActor, type ConversationChange, type ConversationRow, type ConversationStateEvent, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
-import { turnError, type TurnResult } from "../src/services/conversation/turn-result";
+import { afterMessage, conversationInserts, laterThan, incomingFields, messageRow, messageWrites, stateWrite, type ChangeActor, type ConversationChange, type ConversationRow, type ConversationStateEvent, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
+import type { TurnResult } from "../src/services/conversation/turn-result";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
-import type { AssistantForReply } from "../src/services/chatbots/for-reply";
-import { generateReply } from "../src/services/conversation/replies";
 import { WriteQueue } from "./write-queue";
 import { SseWriter } from "../src/services/sse";
-import { effectStatements, runReplied, runReplyFailed, runStored } from "../src/services/conversation/effects";
-import { VISITOR_WRITE_DELAY_MS } from "../src/services/conversation/streamed-first-turn";
+import { effectStatements, runStored } from "../src/services/conversation/effects";
+import { answer, runTurn, storedAlready, type Assistant, type MessageFields, type ReplyContext, type ReplyWatch, type TurnStore, type Writing } from "../src/services/conversation/turn";
 import type { QueryMetadata } from "../src/services/query-scope";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
 
@@ -44,15 +42,7 @@ export interface TurnInput {
   requestId?: string;
 }
 
-type Assistant = Omit<AssistantForReply, "defaultInboxId">;
-type ReplyContext = Assistant & { history: MessageRow[]; contactQueryMetadata?: QueryMetadata | null; waitForAttachments?: boolean; continues?: MessageRow };
-type Fields = Omit<NewMessage, "organizationId" | "conversationId" | "sequence">;
 type Pending = { incomingId: string; attempts: number };
-/** A message with its sequence number, not yet stored; `creates` when its conversation is stored with it. */
-type Prepared = { row: MessageRow; creates: boolean };
-/** A message on its way to D1: `queued` once in the write queue, `stored` once stored. */
-type Writing = { queued: Promise<void>; stored: Promise<MessageRow> };
-const storedAlready = (row: MessageRow): Writing => ({ queued: Promise.resolve(), stored: Promise.resolve(row) });
 
 const HISTORY_MESSAGES = 20;
 const PENDING_KEY = "pendingReply";
@@ -97,7 +87,7 @@ export class Conversation extends DurableObject<Bindings> {
   warm(): void {}
 
   /**
-   * A new conversation's first streamed turn runs in the worker (services/conversation/streamed-first-turn.ts), which
+   * A new conversation's first streamed turn runs in the worker (services/conversation/first-turn.ts), which
    * stores the visitor's message (sequence 1) while the reply is under way: from then on a later
    * turn can reach this object before the reply (sequence 2) is stored. Until the worker reports it
    * stored or failed (firstTurnDone), or `until` passes (the worker died), no turn here reads the
@@ -114,21 +104,18 @@ export class Conversation extends DurableObject<Bindings> {
     else this.ctx.storage.kv.delete(FIRST_TURN_KEY);
   }
 
-  /** A visitor's message and, when auto reply is on, the assistant's answer: resolves when both are stored. */
-  async converse(input: TurnInput): Promise<TurnResult> {
-    const { work, receipt } = this.#startTurn(input, null, false);
-    try {
-      return await work;
-    } catch (err) {
-      // Errors lose their class crossing RPC: describe the failure in the result instead.
-      return { incoming: await receipt, reply: null, error: turnError(err, input.requestId) };
-    }
+  /**
+   * A visitor's message and, when auto reply is on, the assistant's answer: resolves when both are
+   * stored, or with the reply's failure (`error`; the message stays stored).
+   */
+  converse(input: TurnInput): Promise<TurnResult> {
+    return this.#startTurn(input, null, false).result;
   }
 
   /** The same turn, answered as soon as the visitor's message is stored (the reply follows). */
   async post(input: TurnInput): Promise<MessageRecord> {
-    const { work, receipt } = this.#startTurn(input, null, true);
-    this.ctx.waitUntil(work.catch(() => undefined));
+    const { result, receipt } = this.#startTurn(input, null, true);
+    this.ctx.waitUntil(result.catch(() => undefined));
     return receipt;
   }
 
@@ -139,11 +126,7 @@ export class Conversation extends DurableObject<Bindings> {
    */
   async stream(input: TurnInput): Promise<ReadableStream<Uint8Array>> {
     const sse = new SseWriter();
-    this.#startTurn(input, sse, false).work.catch((err) => {
-      const { code, detail } = turnError(err, input.requestId);
-      sse.send({ detail, code, requestId: input.requestId, conversationId: input.conversationId }, "error");
-      sse.close();
-    });
+    this.#startTurn(input, sse, false).result.catch(() => undefined); // told on the stream
     await sse.opened;
     return sse.readable;
   }
@@ -178,8 +161,9 @@ export class Conversation extends DurableObject<Bindings> {
   async agentMessage(conversationId: string, sender: SenderInput, message: MessageInput): Promise<MessageRecord> {
     return this.#exclusive(async () => {
       const { conversation, view } = await this.#load(conversationId);
+      const store = this.#store(view);
       const fields = { ...message, type: "outgoing" as const, senderType: "user" as const, senderId: sender.id, senderName: sender.name, senderAvatar: sender.avatar };
-      return messageRecord(await this.#commit(this.#prepare(conversation, fields), conversation, view).stored);
+      return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result).incoming;
     });
   }
 
@@ -213,8 +197,7 @@ export class Conversation extends DurableObject<Bindings> {
       const incoming = recent.find((m) => m.type === "incoming" && m.sequence < latest.sequence);
       if (!incoming) return null;
       const context = await this.#replyContext(conversation, recent.filter((m) => m.sequence < incoming.sequence));
-      const { stored } = await this.#reply(conversation, incoming, storedAlready(incoming), null, view, { ...context, continues: latest });
-      return messageRecord(await stored);
+      return (await this.#answer(conversation, incoming, view, { ...context, continues: latest })).reply;
     });
   }
 
@@ -234,16 +217,15 @@ export class Conversation extends DurableObject<Bindings> {
       // answered later messages since), so another reply would be a duplicate.
       const answered = recent.some((m) => m.sequence > incoming.sequence && m.senderType === "chatbot");
       if (answered || !conversation.autoReplyEnabled || !conversation.chatbotId) return this.ctx.storage.kv.delete(PENDING_KEY);
-      const { stored } = await this.#reply(conversation, incoming, storedAlready(incoming), null, view, await this.#replyContext(conversation, history));
-      await stored;
+      await this.#answer(conversation, incoming, view, await this.#replyContext(conversation, history));
     });
   }
 
   /**
-   * A turn holds the object (#exclusive) until its reply is complete and queued for storing, so turns
-   * never interleave; the next turn may begin then, and its visitor's message is stored in the same
-   * batch as this reply, or after it (WriteQueue). An owed reply (`post`) holds it until stored, so
-   * that only one is ever pending (the alarm's safety net).
+   * A turn (services/conversation/turn.ts) holds the object (#exclusive) until its reply is
+   * complete and queued for storing, so turns never interleave; the next turn may begin then, and
+   * its visitor's message is stored in the same batch as this reply, or after it (WriteQueue). An
+   * owed reply (`post`) holds it until stored, so that only one is ever pending (the alarm's safety net).
    */
   #startTurn(input: TurnInput, stream: SseWriter | null, owed: boolean) {
     let stored!: (m: MessageRecord) => void;
@@ -252,47 +234,39 @@ export class Conversation extends DurableObject<Bindings> {
     // A stream never reads its receipt: a reply failing before the visitor's message is written
     // (a provider's quick 500, within VISITOR_WRITE_DELAY_MS) must not be an unhandled rejection.
     receipt.catch(() => undefined);
-    const turn = this.#exclusive(async (): Promise<{ done: Promise<TurnResult> }> => {
+    const turn = this.#exclusive(async () => {
       const { conversation, recent, view } = await this.#load(input.conversationId, input.created, input.conversation);
-      const incoming = this.#prepare(conversation, incomingFields(input.sender, input.message), !!input.created);
-      const answer = conversation.autoReplyEnabled && !!conversation.chatbotId;
-      if (answer && owed) {
-        this.ctx.storage.kv.put(PENDING_KEY, { incomingId: incoming.row.id, attempts: 0 } satisfies Pending);
+      const store = this.#store(view, !!input.created);
+      const message = store.next(conversation, incomingFields(input.sender, input.message));
+      const answers = conversation.autoReplyEnabled && !!conversation.chatbotId;
+      if (answers && owed) {
+        this.ctx.storage.kv.put(PENDING_KEY, { incomingId: message.id, attempts: 0 } satisfies Pending);
         await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
       }
-      // Streamed, the model is asked first and the visitor's message is written
-      // VISITOR_WRITE_DELAY_MS later, or when the reply ends or fails if sooner (docs/decisions.md,
-      // "Streaming latency"). Otherwise it is written while the model answers: a direct answer waits
-      // for both anyway, and an owed reply's receipt is the stored message.
-      const context = answer ? this.#replyContext(conversation, recent, input.assistant) : null;
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      if (context && stream) setTimeout(release, VISITOR_WRITE_DELAY_MS);
-      else release();
-      const writing = this.#commit(incoming, conversation, view, released);
-      writing.stored.then((row) => stored(messageRecord(row)), failed);
-      if (!context) {
-        const done = writing.stored.then(() => {
-          stream?.send({ conversationId: conversation.id, messageId: null, content: "", done: true, message: null });
-          stream?.close();
-          return { incoming: messageRecord(incoming.row), reply: null, conversation: afterMessage(conversation, incoming.row) };
-        });
-        return { done };
-      }
-      try {
-        const extra = { contactQueryMetadata: input.contactQueryMetadata, waitForAttachments: input.waitForAttachments };
-        const reply = await this.#reply(conversation, incoming.row, writing, stream, view, { ...(await context), ...extra }, release);
-        const after = (row: MessageRow) => afterMessage(afterMessage(conversation, incoming.row), row);
-        const done = reply.stored.then((row) => ({ incoming: messageRecord(incoming.row), reply: messageRecord(row), conversation: after(row) }));
-        if (owed) await done.catch(() => undefined);
-        return { done };
-      } finally {
-        release();
-      }
+      const extra = { contactQueryMetadata: input.contactQueryMetadata, waitForAttachments: input.waitForAttachments };
+      const context = answers ? this.#replyContext(conversation, recent, input.assistant).then((c) => ({ ...c, ...extra })) : null;
+      const run = runTurn(store, { conversation, message, context, stream, requestId: input.requestId });
+      run.message.stored.then((row) => stored(messageRecord(row)), failed);
+      await run.queued;
+      const result = run.result.then((r) => this.#answered(message.id, r));
+      if (owed) await result.catch(() => undefined);
+      return { result };
     });
-    const work = turn.then((t) => t.done);
-    work.catch(failed);
-    return { work, receipt };
+    const result = turn.then((t) => t.result);
+    result.catch(failed);
+    return { result, receipt };
+  }
+
+  /** The assistant's answer to a message stored earlier (resume, alarm); resolves once stored or failed. */
+  async #answer(conversation: ConversationRow, incoming: MessageRow, view: number, context: ReplyContext): Promise<TurnResult> {
+    const { result } = await answer(this.#store(view), { conversation, incoming, visitor: storedAlready(incoming), context });
+    return this.#answered(incoming.id, await result);
+  }
+
+  /** A reply owed to `incomingId` is stored: nothing is pending for the alarm. */
+  #answered(incomingId: string, result: TurnResult): TurnResult {
+    if (result.reply && this.ctx.storage.kv.get<Pending>(PENDING_KEY)?.incomingId === incomingId) this.ctx.storage.kv.delete(PENDING_KEY);
+    return result;
   }
 
   /** What a reply needs: the assistant, its model and knowledge bases (read unless the caller did), and the history, oldest first. */
@@ -307,72 +281,6 @@ export class Conversation extends DurableObject<Bindings> {
     ]);
     if (!row) throw new ApiError(404, "not_found", "The conversation's assistant no longer exists.");
     return { ...row, knowledgeBases };
-  }
-
-  /**
-   * The assistant's reply to `incoming`, queued for storing after `written` (the visitor's message);
-   * `answered` is called when the model is done. Resolves once the reply is queued; `stored` settles
-   * when it is stored.
-   */
-  async #reply(
-    conversation: ConversationRow,
-    incoming: MessageRow,
-    written: Writing,
-    stream: SseWriter | null,
-    view: number,
-    context: ReplyContext,
-    answered = () => {},
-  ): Promise<{ stored: Promise<MessageRow> }> {
-    const abort = new AbortController();
-    written.stored.catch(() => abort.abort());
-    const { chatbot } = context;
-    const replyId = uuidv7();
-    const end = { env: this.env, db: this.#db, waitUntil: (p: Promise<unknown>) => this.ctx.waitUntil(p), conversation, chatbot, incoming };
-    // Subscribers see the visitor's message (broadcast once it is stored) before the reply's deltas.
-    let shown: Promise<unknown> = written.stored.catch(() => undefined);
-    const live = { conversationId: conversation.id, text: "" };
-    this.#live.set(replyId, live);
-    const reply = await generateReply(
-      this.env,
-      this.#db,
-      { ...context, incoming, conversation },
-      (text) => {
-        stream?.send({ conversationId: conversation.id, messageId: replyId, content: text, done: false });
-        shown = shown.then(() => {
-          live.text += text;
-          this.#broadcast("delta", { conversationId: conversation.id, messageId: replyId, content: text });
-        });
-      },
-      {
-        signal: abort.signal,
-        onResponse: () => stream?.open(),
-        replyId,
-        // Agent replies: tool calls and results, in order, between the text deltas.
-        onEvent: (event, data) => {
-          stream?.send(data, event);
-          shown = shown.then(() => this.#broadcast(event, data));
-        },
-      },
-    ).catch((err) => {
-      this.#live.delete(replyId);
-      this.#broadcast("reply_failed", { conversationId: conversation.id, messageId: replyId });
-      this.ctx.waitUntil(written.stored.then(() => runReplyFailed(end, err), () => undefined));
-      throw err;
-    });
-    answered();
-    await written.queued;
-    // Stored as the visitor's message left the conversation (the same statements; the live inbox shows that state).
-    const { stored } = this.#commit(this.#prepare(conversation, replyFields(chatbot, context.model?.id ?? null, replyId, reply)), afterMessage(conversation, incoming), view, undefined, shown);
-    const done = stored.then((row) => {
-      this.#live.delete(replyId);
-      if (this.ctx.storage.kv.get<Pending>(PENDING_KEY)?.incomingId === incoming.id) this.ctx.storage.kv.delete(PENDING_KEY);
-      stream?.send({ conversationId: conversation.id, messageId: replyId, content: "", done: true, message: messageRecord(row) });
-      stream?.close();
-      runReplied(end, row);
-      return row;
-    });
-    done.catch(() => this.#live.delete(replyId));
-    return { stored: done };
   }
 
   #exclusive<T>(op: () => Promise<T>): Promise<T> {
@@ -448,13 +356,60 @@ export class Conversation extends DurableObject<Bindings> {
     return done;
   }
 
+  /**
+   * A turn's store (services/conversation/turn.ts): messages in this object's order, written by
+   * #commit, and this object's subscribers as the watchers. `created`: the turn's first message
+   * creates the conversation (stored in its batch). `view`: the write queue's view it was loaded in.
+   */
+  #store(view: number, created = false): TurnStore {
+    let creates = created;
+    return {
+      env: this.env,
+      db: this.#db,
+      waitUntil: (p) => this.ctx.waitUntil(p),
+      next: (conversation, fields) => this.#prepare(conversation, fields),
+      write: (row, before, after, shown) => {
+        const first = creates;
+        creates = false;
+        return this.#commit(row, first, before, view, after, shown);
+      },
+      watch: (conversationId, replyId, message) => this.#watch(conversationId, replyId, message),
+    };
+  }
+
   /** A message with the next sequence number and a later time than the one before (its writes are built when it is stored: see #commit). */
-  #prepare(conversation: ConversationRow, fields: Fields, creates = false): Prepared {
+  #prepare(conversation: ConversationRow, fields: MessageFields): MessageRow {
     if (this.#sequence === null) throw new Error("the conversation is not loaded");
     const sequence = ++this.#sequence;
     const createdAt = (this.#lastAt = laterThan(this.#lastAt, fields.createdAt ?? Date.now()));
-    const row = messageRow({ ...fields, id: fields.id ?? uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence, createdAt });
-    return { row: row as MessageRow, creates };
+    return messageRow({ ...fields, id: fields.id ?? uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence, createdAt }) as MessageRow;
+  }
+
+  /**
+   * Subscribers see a reply while it is produced (and `follow` finds it), after the message it
+   * answers (broadcast once stored); its stored message follows what they were shown.
+   */
+  #watch(conversationId: string, replyId: string, message: Writing): ReplyWatch {
+    let shown: Promise<unknown> = message.stored.catch(() => undefined);
+    const live = { conversationId, text: "" };
+    this.#live.set(replyId, live);
+    return {
+      delta: (text) => {
+        shown = shown.then(() => {
+          live.text += text;
+          this.#broadcast("delta", { conversationId, messageId: replyId, content: text });
+        });
+      },
+      event: (event, data) => {
+        shown = shown.then(() => this.#broadcast(event, data));
+      },
+      failed: () => {
+        this.#live.delete(replyId);
+        this.#broadcast("reply_failed", { conversationId, messageId: replyId });
+      },
+      shown: () => shown,
+      done: () => this.#live.delete(replyId),
+    };
   }
 
   /**
@@ -465,7 +420,7 @@ export class Conversation extends DurableObject<Bindings> {
    * (services/conversation/effects.ts). The statements are built when it is queued: building them
    * costs the local runtime's one thread, which the model's request needs first.
    */
-  #commit({ row, creates }: Prepared, conversation: ConversationRow, view: number, after: Promise<unknown> = Promise.resolve(), shown?: Promise<unknown>): Writing {
+  #commit(row: MessageRow, creates: boolean, conversation: ConversationRow, view: number, after: Promise<unknown>, shown?: Promise<unknown>): Writing {
     const db = this.#db;
     const queued = after.then(() => {
       const effects = effectStatements(db, conversation, row);

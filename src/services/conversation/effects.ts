@@ -1,7 +1,8 @@
 // What follows a stored message, in one ordered list (docs/decisions.md, "The conversation
-// pipeline"). Every place that stores a conversation's messages runs it: the conversation object
-// (durable-objects/conversation.ts) and the first turn a worker answers itself (first-turn.ts,
-// streamed-first-turn.ts). Adding an effect is one file and one entry in EFFECTS.
+// pipeline"). The turn (turn.ts) runs `runReplied` and `runReplyFailed`; each store runs
+// `effectStatements` and `runStored` as it writes: the conversation object
+// (durable-objects/conversation.ts, #commit) and the worker's first turn (first-turn.ts, storeTurn).
+// Adding an effect is one file and one entry in EFFECTS.
 import type { Bindings, Db } from "../../env";
 import type { AssistantForReply } from "../chatbots/for-reply";
 import type { ConversationRow, MessageRow } from "../conversations";

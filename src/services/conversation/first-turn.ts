@@ -1,18 +1,25 @@
+// A new conversation's first turn, run in the worker rather than in the conversation's object
+// (docs/decisions.md, "Conversations and the Durable Object", "The streamed first byte"): the same
+// turn (turn.ts), with a store of its own. No one can know the conversation before this response
+// names it, so no other write can come between; the object of a later turn reads it from D1.
 import { batch } from "../../db/prepared";
 import type { Bindings, Db } from "../../env";
 import { uuidv7 } from "../../lib/ids";
 import type { AssistantForReply } from "../chatbots/for-reply";
-import { afterMessage, incomingFields, laterThan, messageRow, messageWrites, newConversationWrites, replyFields, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../conversations";
+import { afterMessage, conversationObject, incomingFields, laterThan, messageRow, messageWrites, newConversationWrites, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../conversations";
+import { DEFAULT_TIMEOUT_MS } from "../llm/openai-compatible";
+import { countSetting, retryPolicy } from "../llm/retries";
 import type { QueryMetadata } from "../query-scope";
 import { messageRecord } from "../records/messages";
-import { generateReply } from "./replies";
-import { turnError, type TurnResult } from "./turn-result";
-import { effectStatements, runReplied, runReplyFailed, runStored } from "./effects";
+import { SseWriter } from "../sse";
+import { effectStatements, runStored } from "./effects";
+import { runTurn, type Assistant, type MessageFields, type TurnStore, type Writing } from "./turn";
+import type { TurnResult } from "./turn-result";
 
 export interface FirstTurn {
   /** The conversation this turn creates (see newConversation). */
   conversation: ConversationRow;
-  assistant: Omit<AssistantForReply, "defaultInboxId">;
+  assistant: Assistant;
   sender: SenderInput & { type: "contact" };
   message: Partial<NewMessage>;
   contactQueryMetadata: QueryMetadata | null;
@@ -20,42 +27,120 @@ export interface FirstTurn {
   requestId?: string;
 }
 
+/** Beyond the longest a reply may take (every attempt and wait), before the object stops waiting for a worker taken for dead. */
+const HOLD_MARGIN_MS = 30_000;
+
 /**
- * Whether a new conversation's first turn may be answered without its Durable Object
- * (answerFirstTurn; streamFirstTurn in services/conversation/streamed-first-turn.ts): a reply that only reads. Agent and workflow replies write records that point
- * at the stored message, and attachments are read from the stored conversation, so those turns go
- * through the object as every other turn does.
+ * Whether a new conversation's first turn may be answered without its Durable Object: a reply that
+ * only reads. Agent and workflow replies write records that point at the stored message, and
+ * attachments are read from the stored conversation, so those turns go through the object as every
+ * other turn does.
  */
 export const answersWithoutObject = (chatbot: AssistantForReply["chatbot"], message: Partial<NewMessage>) =>
   chatbot.replyMode !== "agent" && chatbot.replyMode !== "workflow" && !message.attachments?.length;
 
 /**
- * A new conversation's first turn, answered directly (not streamed), run here rather than in the
- * conversation's object (docs/decisions.md, "Conversations and the Durable Object"). No one can
- * know the conversation before this response names it, so no other write can come between; the
- * object of a later turn reads it from D1. The conversation, the visitor's message, the reply and
- * their webhook deliveries are stored in one batch once the reply is complete; when the reply
- * fails, the conversation and the visitor's message are, then the failure's record.
+ * Answered directly: the conversation, the visitor's message, the reply and what their effects
+ * store are written in one batch once the reply is complete; when the reply fails, the
+ * conversation and the visitor's message are, then the failure's record.
  */
-export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, turn: FirstTurn): Promise<TurnResult> {
+export function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, turn: FirstTurn): Promise<TurnResult> {
+  return run(new FirstTurnStore(env, db, waitUntil, turn.conversation, false), turn, null).result;
+}
+
+/**
+ * Streamed (CONTRACT section 7): nothing stands between the request and the model's. The first
+ * event names the conversation while the reply is under way, so the visitor's message is stored
+ * once the turn lets it (VISITOR_WRITE_DELAY_MS after the model is asked) and the conversation's
+ * object has agreed to hold later turns until this one reports its reply stored or failed
+ * (`holdForFirstTurn`): until the conversation is in D1 no route reaches its object, and from then
+ * on the object waits, so a second turn always follows this one (sequences 3 and 4). A reply that
+ * ends sooner is stored with the conversation in one batch and the object is never started.
+ * Should the object not agree, the visitor's message waits for the reply's end.
+ */
+export async function streamFirstTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, turn: FirstTurn): Promise<ReadableStream<Uint8Array>> {
+  const sse = new SseWriter();
+  // The turn goes on, and is stored, should the client leave.
+  waitUntil(run(new FirstTurnStore(env, db, waitUntil, turn.conversation, true), turn, sse).result.catch(() => undefined));
+  // Handed over once the model has begun to answer (or the turn has ended): a response returned
+  // sooner runs the rest of the request (its log line, the response's start) ahead of the model's
+  // request on the local runtime's one thread ("Streaming latency").
+  await sse.opened;
+  return sse.readable;
+}
+
+function run(store: FirstTurnStore, turn: FirstTurn, stream: SseWriter | null) {
   const { conversation, assistant } = turn;
-  const { chatbot } = assistant;
-  const incoming = messageRow({ ...incomingFields(turn.sender, turn.message), id: uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: 1 }) as MessageRow;
-  const replyId = uuidv7();
-  const end = { env, db, waitUntil, conversation, chatbot, incoming };
-  let reply: MessageRow;
-  try {
-    const answer = await generateReply(env, db, { ...assistant, history: [], incoming, conversation, contactQueryMetadata: turn.contactQueryMetadata }, () => undefined, { replyId, whole: true });
-    reply = messageRow({ ...replyFields(chatbot, assistant.model?.id ?? null, replyId, answer), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: 2, createdAt: laterThan(incoming.createdAt) }) as MessageRow;
-  } catch (err) {
-    const error = turnError(err, turn.requestId);
-    await storeTurn(env, db, waitUntil, conversation, [incoming]);
-    await runReplyFailed(end, err);
-    return { incoming: messageRecord(incoming), reply: null, error };
+  const message = store.next(conversation, incomingFields(turn.sender, turn.message));
+  const context = Promise.resolve({ ...assistant, history: [], contactQueryMetadata: turn.contactQueryMetadata });
+  return runTurn(store, { conversation, message, context, stream, requestId: turn.requestId });
+}
+
+/**
+ * The worker's store: it keeps the turn's messages and writes them in as few batches as it may,
+ * the conversation with the first. Streamed, the visitor's message is written ahead of the reply
+ * only once the conversation's object holds later turns (see streamFirstTurn).
+ */
+class FirstTurnStore implements TurnStore {
+  #kept: { row: MessageRow; stored: (row: MessageRow) => void; failed: (err: unknown) => void }[] = [];
+  #written: MessageRow[] = [];
+  #writing: Promise<unknown> = Promise.resolve();
+  #sequence = 0;
+  #lastAt = 0;
+  /** The object's answer when asked to hold later turns: it is told when this turn is over, whatever it answered. */
+  #held: Promise<unknown> | null = null;
+
+  constructor(
+    readonly env: Bindings,
+    readonly db: Db,
+    readonly waitUntil: (p: Promise<unknown>) => void,
+    readonly conversation: ConversationRow,
+    readonly streamed: boolean,
+  ) {}
+
+  next(conversation: ConversationRow, fields: MessageFields): MessageRow {
+    const createdAt = (this.#lastAt = laterThan(this.#lastAt, fields.createdAt ?? Date.now()));
+    return messageRow({ ...fields, id: fields.id ?? uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: ++this.#sequence, createdAt }) as MessageRow;
   }
-  await storeTurn(env, db, waitUntil, conversation, [incoming, reply]);
-  runReplied(end, reply);
-  return { incoming: messageRecord(incoming), reply: messageRecord(reply) };
+
+  write(row: MessageRow, _before: ConversationRow, after: Promise<unknown>): Writing {
+    const stored = new Promise<MessageRow>((resolve, reject) => this.#kept.push({ row, stored: resolve, failed: reject }));
+    // The turn's first message waits for the next, or for the end, unless the stream lets it go first.
+    if (row.sequence > 1) this.#flush();
+    else if (this.streamed) after.then(() => this.#early());
+    return { queued: Promise.resolve(), stored };
+  }
+
+  end() {
+    const flushed = this.#flush();
+    // After the object's answer: a release that overtook the request to hold would leave it holding.
+    if (this.#held) this.waitUntil(Promise.all([flushed, this.#held]).then(() => release(this.env, this.conversation.id)));
+  }
+
+  #early() {
+    if (!this.#kept.length) return;
+    const held = conversationObject(this.env, this.conversation.id).holdForFirstTurn(Date.now() + holdMs(this.env));
+    this.#held = held.then(
+      () => this.#flush(),
+      // Not held: the visitor's message waits for the reply's end (until then no route finds the conversation).
+      (err) => console.warn(JSON.stringify({ level: "warn", message: "first turn not held", conversationId: this.conversation.id, error: String(err) })),
+    );
+  }
+
+  /** Writes what is kept, after what is being written; settles (never rejects) once done. */
+  #flush(): Promise<unknown> {
+    const kept = this.#kept.splice(0);
+    if (kept.length) {
+      const rows = kept.map((k) => k.row);
+      const before = this.#written;
+      this.#written = [...before, ...rows];
+      this.#writing = this.#writing.then(() => storeTurn(this.env, this.db, this.waitUntil, this.conversation, rows, before)).then(
+        () => kept.forEach((k) => k.stored(k.row)),
+        (err) => kept.forEach((k) => k.failed(err)),
+      );
+    }
+    return this.#writing;
+  }
 }
 
 /**
@@ -63,7 +148,7 @@ export async function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Prom
  * beside them (the webhook outbox), in one batch, then runs the effects (effects.ts). `stored`: this
  * conversation's messages already stored (none: the conversation is stored with `rows`).
  */
-export async function storeTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow, rows: MessageRow[], stored: MessageRow[] = []) {
+async function storeTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow, rows: MessageRow[], stored: MessageRow[]) {
   const creates = !stored.length;
   const writes = creates ? newConversationWrites(db, conversation, rows) : [];
   let state = stored.reduce(afterMessage, conversation);
@@ -80,4 +165,22 @@ export async function storeTurn(env: Bindings, db: Db, waitUntil: (p: Promise<un
     return { message: row, record: messageRecord(row), conversation: state, results: own };
   });
   runStored({ env, waitUntil, organizationId: conversation.organizationId, created: creates ? conversation : null }, messages);
+}
+
+/** Tells the conversation's object that the first turn is stored or failed; a fresh stub, as one that saw its object reset stays broken. */
+async function release(env: Bindings, conversationId: string) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      return await conversationObject(env, conversationId).firstTurnDone();
+    } catch (err) {
+      if (attempt) console.error(JSON.stringify({ level: "error", message: "first turn not released", conversationId, error: String(err) }));
+    }
+  }
+}
+
+/** The longest a reply may take: every attempt of the model (MODEL_TIMEOUT_MS each) and the waits between them, plus a margin. */
+function holdMs(env: Bindings) {
+  const { retries, maxDelayMs } = retryPolicy(env);
+  const timeoutMs = countSetting(env.MODEL_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
+  return (retries + 1) * timeoutMs + retries * maxDelayMs + HOLD_MARGIN_MS;
 }

@@ -2,7 +2,7 @@ import { ms } from "../../lib/time";
 import type { MessageRow } from "../conversations";
 import type { CitedPassageNode } from "../retrieval";
 
-type Json = Record<string, unknown>;
+import { stored, type JsonObject as Json } from "../../lib/json";
 /** A passage a reply was given: written only by replies, from their retrieved passages (services/conversation/replies.ts, agent/). */
 export type CitationNodeRecord = { node: CitedPassageNode; score: number; displayScore: number };
 
@@ -38,14 +38,14 @@ export const messageRecord = (m: MessageRow): MessageRecord => ({
   senderType: m.senderType,
   type: m.type,
   content: m.content,
-  contentPayload: m.contentPayload ?? null,
+  contentPayload: stored(m.contentPayload) ?? null,
   feedback: m.feedback ?? null,
-  attachments: m.attachments ?? [],
-  citations: m.citations ?? [],
+  attachments: (m.attachments ?? []).map(stored),
+  citations: (m.citations ?? []).map(stored),
   citationNodes: (m.citationNodes ?? []) as CitationNodeRecord[],
-  canvas: m.canvas ?? null,
-  metadata: m.metadata ?? {},
-  queryMetadata: m.queryMetadata ?? null,
+  canvas: stored(m.canvas) ?? null,
+  metadata: stored(m.metadata) ?? {},
+  queryMetadata: stored(m.queryMetadata) ?? null,
   skillIds: m.skillIds ?? [],
   toolIds: m.toolIds ?? [],
   // Tokens the model reported for an assistant's reply (null for other messages and models that report none).

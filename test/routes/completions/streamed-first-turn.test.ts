@@ -6,7 +6,7 @@ import { upstreamModel } from "../chat-completions/fixtures";
 import { liveEvents, readEvents } from "../../support/sse";
 import { conversationObject } from "../../../src/services/conversations";
 
-// A new conversation's first streamed turn runs in the worker (src/services/conversation/streamed-first-turn.ts): the
+// A new conversation's first streamed turn runs in the worker (src/services/conversation/first-turn.ts): the
 // visitor's message is stored while the reply streams, once the conversation's object holds later
 // turns until the reply is stored. The model is the local upstream pacing its 20 words
 // (`delay-<ms>`), so the reply is still under way when the conversation becomes visible.

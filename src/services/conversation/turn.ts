@@ -1,0 +1,224 @@
+// One turn of a conversation, wherever it runs (docs/decisions.md, "The conversation pipeline"):
+// the turn's message is stored, the assistant answers it (streamed to the caller and to the
+// conversation's watchers), the reply is stored after it, and the effects of both run (effects.ts).
+// A TurnStore says where messages go: the conversation's object (durable-objects/conversation.ts)
+// for every conversation that exists, the worker for a new conversation's first turn (first-turn.ts).
+import type { Bindings, Db } from "../../env";
+import { uuidv7 } from "../../lib/ids";
+import type { AssistantForReply } from "../chatbots/for-reply";
+import { afterMessage, replyFields, type ConversationRow, type MessageRow, type NewMessage } from "../conversations";
+import type { QueryMetadata } from "../query-scope";
+import { messageRecord } from "../records/messages";
+import type { SseWriter } from "../sse";
+import { runReplied, runReplyFailed, type TurnEnd } from "./effects";
+import { generateReply, type Reply } from "./replies";
+import { turnError, type TurnResult } from "./turn-result";
+
+/**
+ * How long after the model is asked a streamed turn stores the visitor's message
+ * (docs/decisions.md, "Streaming latency"): the model's request goes first.
+ */
+export const VISITOR_WRITE_DELAY_MS = 20;
+
+export type Assistant = Omit<AssistantForReply, "defaultInboxId">;
+/** What a reply needs besides its message: the assistant with its model and knowledge bases, and the history, oldest first. */
+export type ReplyContext = Assistant & {
+  history: MessageRow[];
+  contactQueryMetadata?: QueryMetadata | null;
+  /** Completions' `waitForAttachments` (default true): wait for attached documents' text before answering. */
+  waitForAttachments?: boolean;
+  /** An agent reply this one continues (tool results posted since). */
+  continues?: MessageRow;
+};
+/** A message as a turn makes it; the store adds the conversation, sequence and time (`next`). */
+export type MessageFields = Omit<NewMessage, "organizationId" | "conversationId" | "sequence">;
+
+/** A message on its way to D1: `queued` once its write is under way or queued, `stored` once stored. */
+export interface Writing {
+  queued: Promise<void>;
+  stored: Promise<MessageRow>;
+}
+export const storedAlready = (row: MessageRow): Writing => ({ queued: Promise.resolve(), stored: Promise.resolve(row) });
+
+/** Where a turn's messages go, and who watches them. */
+export interface TurnStore {
+  readonly env: Bindings;
+  readonly db: Db;
+  waitUntil(p: Promise<unknown>): void;
+  /** A message of the conversation, with the next sequence number and a later time than the one before. */
+  next(conversation: ConversationRow, fields: MessageFields): MessageRow;
+  /**
+   * Stores `row` (`before`: the conversation as the message before it left it), and runs its
+   * effects once stored, after `shown`. `after` settles when it may be written at the earliest; a
+   * store may keep it longer, to store it in one batch with the turn's next message or at `end`.
+   */
+  write(row: MessageRow, before: ConversationRow, after: Promise<unknown>, shown?: Promise<unknown>): Writing;
+  /** The turn is over (its reply stored, or failed): what the store still keeps is written now. */
+  end?(): void;
+  /** Watchers of the conversation (its object's subscribers), told of a reply while it is produced. */
+  watch?(conversationId: string, replyId: string, message: Writing): ReplyWatch;
+}
+
+export interface ReplyWatch {
+  delta(text: string): void;
+  event(name: "tool_call" | "tool_result", data: unknown): void;
+  failed(): void;
+  /** Settles once the watchers have been shown the reply so far: its stored message follows. */
+  shown(): Promise<unknown>;
+  done(): void;
+}
+
+export interface Turn {
+  /** The conversation as the turn finds it. */
+  conversation: ConversationRow;
+  /** The turn's message (a visitor's, or a person's of the team), made by the store's `next`. */
+  message: MessageRow;
+  /** What the assistant's reply needs; null when it does not answer (auto reply off, no assistant, a person's message). */
+  context: Promise<ReplyContext> | null;
+  /** The caller's stream (CONTRACT section 7): reply deltas and tool events, then `done` or `error`. */
+  stream?: SseWriter | null;
+  /** The request's id (`X-Request-Id`), carried by a stream's `event: error` and the failure's log line. */
+  requestId?: string;
+}
+
+export interface TurnRun {
+  /** The turn's message on its way. */
+  message: Writing;
+  /** Settles once the reply is queued for storing, failed, or not to be: the conversation's next turn may begin. */
+  queued: Promise<void>;
+  /**
+   * Settles once the turn is over: its messages stored, or the reply's failure told (`error`; the
+   * message stays stored). Rejects when the message itself could not be stored.
+   */
+  result: Promise<TurnResult>;
+}
+
+/** A turn: its message stored, and the assistant's answer when `context` is given. */
+export function runTurn(store: TurnStore, turn: Turn): TurnRun {
+  const { conversation, message, context, stream = null } = turn;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  // Streamed, the model is asked first and the message is written VISITOR_WRITE_DELAY_MS later, or
+  // when the reply ends or fails if sooner. Otherwise it may be written while the model answers.
+  if (context && stream) setTimeout(release, VISITOR_WRITE_DELAY_MS);
+  else release();
+  const written = store.write(message, conversation, released);
+  if (!context) {
+    const result = written.stored.then((): TurnResult => ({ incoming: messageRecord(message), reply: null, conversation: afterMessage(conversation, message) }));
+    return { message: written, queued: written.queued.catch(() => undefined), result: told(result, stream, turn) };
+  }
+  const replying = answer(store, { conversation, incoming: message, context, visitor: written, stream, requestId: turn.requestId }, release);
+  return {
+    message: written,
+    queued: replying.then(() => undefined, () => undefined),
+    result: told(
+      replying.then((r) => r.result),
+      stream,
+      turn,
+    ),
+  };
+}
+
+/**
+ * The assistant's answer to `incoming`, on its way (`visitor`) or stored (`storedAlready`);
+ * `answered` is called once the model is done. Resolves once the reply is queued for storing.
+ */
+export async function answer(
+  store: TurnStore,
+  a: Omit<Turn, "message" | "context"> & { incoming: MessageRow; context: Promise<ReplyContext> | ReplyContext; visitor: Writing },
+  answered: () => void = () => {},
+): Promise<{ result: Promise<TurnResult> }> {
+  const { conversation, incoming, visitor, stream = null } = a;
+  const abort = new AbortController();
+  visitor.stored.catch(() => abort.abort()); // the visitor's message was not stored: nor will the reply be
+  const replyId = uuidv7();
+  const watch = store.watch?.(conversation.id, replyId, visitor);
+  const delta = deltaEvent(conversation.id, replyId);
+  let end: TurnEnd | undefined;
+  let reply: Reply;
+  let context: ReplyContext;
+  try {
+    context = await a.context;
+    end = { env: store.env, db: store.db, waitUntil: (p) => store.waitUntil(p), conversation, chatbot: context.chatbot, incoming };
+    reply = await generateReply(
+      store.env,
+      store.db,
+      { ...context, incoming, conversation },
+      (text) => {
+        stream?.sendEncoded(delta(text));
+        watch?.delta(text);
+      },
+      {
+        signal: abort.signal,
+        replyId,
+        // Nobody sees the reply before it is whole: the model may answer in one response.
+        whole: !stream && !watch,
+        onResponse: () => stream?.open(),
+        // Agent replies: tool calls and results, in order, between the text deltas.
+        onEvent: (event, data) => {
+          stream?.send(data, event);
+          watch?.event(event, data);
+        },
+      },
+    );
+  } catch (err) {
+    watch?.failed();
+    answered();
+    store.end?.();
+    const error = turnError(err, a.requestId);
+    const failed = end;
+    const result = visitor.stored.then(async (): Promise<TurnResult> => {
+      if (failed) await runReplyFailed(failed, err);
+      return { incoming: messageRecord(incoming), reply: null, error };
+    });
+    return { result };
+  }
+  answered();
+  const row = store.next(conversation, replyFields(context.chatbot, context.model?.id ?? null, replyId, reply));
+  // Stored as the visitor's message left the conversation (the same statements; the live inbox shows that state).
+  const afterIncoming = afterMessage(conversation, incoming);
+  const written = store.write(row, afterIncoming, visitor.queued, watch?.shown());
+  await written.queued;
+  const result = written.stored.then(
+    (stored): TurnResult => {
+      watch?.done();
+      store.end?.();
+      runReplied(end!, stored);
+      return { incoming: messageRecord(incoming), reply: messageRecord(stored), conversation: afterMessage(afterIncoming, stored) };
+    },
+    (err) => {
+      watch?.done();
+      store.end?.();
+      throw err;
+    },
+  );
+  return { result };
+}
+
+/** The caller's stream, told how the turn ended and closed. */
+function told(result: Promise<TurnResult>, stream: SseWriter | null, turn: Pick<Turn, "conversation" | "requestId">): Promise<TurnResult> {
+  if (!stream) return result;
+  const conversationId = turn.conversation.id;
+  result.then(
+    ({ reply, error }) => {
+      if (error) stream.send({ detail: error.detail, code: error.code, requestId: turn.requestId, conversationId }, "error");
+      else stream.send({ conversationId, messageId: reply?.id ?? null, content: "", done: true, message: reply });
+      stream.close();
+    },
+    (err) => {
+      const { code, detail } = turnError(err, turn.requestId);
+      stream.send({ detail, code, requestId: turn.requestId, conversationId }, "error");
+      stream.close();
+    },
+  );
+  return result;
+}
+
+/**
+ * A reply's delta events, `{"conversationId","messageId","content","done":false}`, with only the
+ * content encoded per event: the rest is the same for every event of the reply.
+ */
+function deltaEvent(conversationId: string, messageId: string) {
+  const head = `data: ${JSON.stringify({ conversationId, messageId }).slice(0, -1)},"content":`;
+  return (text: string) => `${head}${JSON.stringify(text)},"done":false}\n\n`;
+}
