@@ -11,7 +11,7 @@ import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
 import { WriteQueue } from "./write-queue";
 import { SseWriter } from "../src/services/sse";
 import { effectStatements, runStored } from "../src/services/conversation/effects";
-import { answer, runTurn, storedAlready, type Assistant, type MessageFields, type ReplyContext, type ReplyWatch, type TurnStore, type Writing } from "../src/services/conversation/turn";
+import { answer, endStream, runTurn, storedAlready, type Assistant, type MessageFields, type ReplyContext, type ReplyWatch, type TurnStore, type Writing } from "../src/services/conversation/turn";
 import type { QueryMetadata } from "../src/services/query-scope";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
 
@@ -234,6 +234,7 @@ export class Conversation extends DurableObject<Bindings> {
     // A stream never reads its receipt: a reply failing before the visitor's message is written
     // (a provider's quick 500, within VISITOR_WRITE_DELAY_MS) must not be an unhandled rejection.
     receipt.catch(() => undefined);
+    let started = false;
     const turn = this.#exclusive(async () => {
       const { conversation, recent, view } = await this.#load(input.conversationId, input.created, input.conversation);
       const store = this.#store(view, !!input.created);
@@ -246,6 +247,7 @@ export class Conversation extends DurableObject<Bindings> {
       const extra = { contactQueryMetadata: input.contactQueryMetadata, waitForAttachments: input.waitForAttachments };
       const context = answers ? this.#replyContext(conversation, recent, input.assistant).then((c) => ({ ...c, ...extra })) : null;
       const run = runTurn(store, { conversation, message, context, stream, requestId: input.requestId });
+      started = true; // from here on the turn tells its stream how it ended
       run.message.stored.then((row) => stored(messageRecord(row)), failed);
       await run.queued;
       const result = run.result.then((r) => this.#answered(message.id, r));
@@ -253,7 +255,10 @@ export class Conversation extends DurableObject<Bindings> {
       return { result };
     });
     const result = turn.then((t) => t.result);
-    result.catch(failed);
+    result.catch((err) => {
+      failed(err);
+      if (stream && !started) endStream(stream, err, input);
+    });
     return { result, receipt };
   }
 
@@ -442,7 +447,7 @@ export class Conversation extends DurableObject<Bindings> {
       return row;
     });
     this.#announced = stored.catch(() => undefined);
-    return { queued: queued.then(() => undefined), stored };
+    return { queued: queued.then(() => undefined), stored, aheadOfReply: true };
   }
 
   #broadcast(event: "delta" | "reply_failed" | "tool_call" | "tool_result" | "state", data: unknown) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { abortAllDurableObjects } from "cloudflare:test";
+import { abortAllDurableObjects, env } from "cloudflare:test";
 import { seedOwner, type Actor } from "../harness";
 import { createChatbot, LOCAL_LLM } from "../fixtures/chatbots";
 import { enableGateway, upstreamModel } from "../routes/chat-completions/fixtures";
@@ -57,5 +57,13 @@ describe("a reply that fails half-way leaves no partial message", () => {
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: LOCAL_LLM });
     const next = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "after" } })).json()) as { message: Message };
     expect(next.message.sequence).toBe(5);
+  });
+
+  it("a turn that cannot begin (its conversation is gone) ends its stream with event: error, never leaves it open", async () => {
+    const conversationId = crypto.randomUUID();
+    const object = env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
+    const stream = await object.stream({ conversationId, sender: { type: "contact", id: null, name: "Visitor", avatar: null }, message: { content: "hello" }, requestId: "req-1" });
+    const events = await readEvents(new Response(stream));
+    expect(events).toEqual([{ event: "error", data: { detail: "The reply failed.", code: "server_error", requestId: "req-1", conversationId } }]);
   });
 });

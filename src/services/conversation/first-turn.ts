@@ -108,7 +108,7 @@ class FirstTurnStore implements TurnStore {
     // The turn's first message waits for the next, or for the end, unless the stream lets it go first.
     if (row.sequence > 1) this.#flush();
     else if (this.streamed) after.then(() => this.#early());
-    return { queued: Promise.resolve(), stored };
+    return { queued: Promise.resolve(), stored, aheadOfReply: this.streamed };
   }
 
   end() {

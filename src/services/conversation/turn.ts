@@ -37,8 +37,10 @@ export type MessageFields = Omit<NewMessage, "organizationId" | "conversationId"
 export interface Writing {
   queued: Promise<void>;
   stored: Promise<MessageRow>;
+  /** It may be written, and fail, while the reply to it is produced (which then stops: it would not be stored). */
+  aheadOfReply: boolean;
 }
-export const storedAlready = (row: MessageRow): Writing => ({ queued: Promise.resolve(), stored: Promise.resolve(row) });
+export const storedAlready = (row: MessageRow): Writing => ({ queued: Promise.resolve(), stored: Promise.resolve(row), aheadOfReply: false });
 
 /** Where a turn's messages go, and who watches them. */
 export interface TurnStore {
@@ -129,11 +131,12 @@ export async function answer(
   answered: () => void = () => {},
 ): Promise<{ result: Promise<TurnResult> }> {
   const { conversation, incoming, visitor, stream = null } = a;
-  const abort = new AbortController();
-  visitor.stored.catch(() => abort.abort()); // the visitor's message was not stored: nor will the reply be
+  // The visitor's message not stored: nor will the reply be. (Only then: a signal costs the model's request an AbortSignal.any.)
+  const abort = visitor.aheadOfReply ? new AbortController() : null;
+  if (abort) visitor.stored.catch(() => abort.abort());
   const replyId = uuidv7();
   const watch = store.watch?.(conversation.id, replyId, visitor);
-  const delta = deltaEvent(conversation.id, replyId);
+  const sendDelta = stream && deltaSender(stream, conversation.id, replyId);
   let end: TurnEnd | undefined;
   let reply: Reply;
   let context: ReplyContext;
@@ -145,11 +148,11 @@ export async function answer(
       store.db,
       { ...context, incoming, conversation },
       (text) => {
-        stream?.sendEncoded(delta(text));
+        if (sendDelta) sendDelta(text);
         watch?.delta(text);
       },
       {
-        signal: abort.signal,
+        signal: abort?.signal,
         replyId,
         // Nobody sees the reply before it is whole: the model may answer in one response.
         whole: !stream && !watch,
@@ -205,20 +208,23 @@ function told(result: Promise<TurnResult>, stream: SseWriter | null, turn: Pick<
       else stream.send({ conversationId, messageId: reply?.id ?? null, content: "", done: true, message: reply });
       stream.close();
     },
-    (err) => {
-      const { code, detail } = turnError(err, turn.requestId);
-      stream.send({ detail, code, requestId: turn.requestId, conversationId }, "error");
-      stream.close();
-    },
+    (err) => endStream(stream, err, { conversationId, requestId: turn.requestId }),
   );
   return result;
 }
 
+/** A stream whose turn failed without a result (its message not stored, or the turn never began): `event: error`, closed. */
+export function endStream(stream: SseWriter, err: unknown, turn: { conversationId: string; requestId?: string }) {
+  const { code, detail } = turnError(err, turn.requestId);
+  stream.send({ detail, code, requestId: turn.requestId, conversationId: turn.conversationId }, "error");
+  stream.close();
+}
+
 /**
- * A reply's delta events, `{"conversationId","messageId","content","done":false}`, with only the
- * content encoded per event: the rest is the same for every event of the reply.
+ * Sends a reply's delta events, `{"conversationId","messageId","content","done":false}`, with only
+ * the content encoded per event: the rest is the same for every event of the reply.
  */
-function deltaEvent(conversationId: string, messageId: string) {
+function deltaSender(stream: SseWriter, conversationId: string, messageId: string) {
   const head = `data: ${JSON.stringify({ conversationId, messageId }).slice(0, -1)},"content":`;
-  return (text: string) => `${head}${JSON.stringify(text)},"done":false}\n\n`;
+  return (text: string) => stream.sendEncoded(`${head}${JSON.stringify(text)},"done":false}\n\n`);
 }
