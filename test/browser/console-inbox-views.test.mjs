@@ -129,7 +129,7 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
       ["Inbox", "Website", `inbox=${website.id}`, ["Carol's order", "Old chat", "Queued question"]],
       ["Status", "Queued", "status=queued", ["Queued question"]],
       ["Status", "Resolved", "status=resolved", ["Dan's refund"]],
-      ["Progress", "Human serving", "progressStatus=human_serving", ["Taken over"]],
+      ["Progress", "With a team member", "progressStatus=human_serving", ["Taken over"]],
       ["Contact", "Carol", `contact=${carol.id}`, ["Carol's order"]],
     ];
     for (const [label, option, query, expected] of cases) {

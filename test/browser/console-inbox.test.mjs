@@ -80,7 +80,7 @@ describe("Conversations inbox in Chromium", () => {
     await v.send("I need help with my order");
     const row = page.locator(".inbox-list li", { hasText: "I need help with my order" });
     await row.waitFor({ timeout: 10_000 }); // no reload: the event stream brought it
-    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain("Assistant answering");
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain("With the assistant");
 
     // Keyboard only: open it, take it over, reply.
     await row.getByRole("link").focus();
@@ -90,7 +90,7 @@ describe("Conversations inbox in Chromium", () => {
     await page.getByRole("button", { name: "Take over" }).focus();
     await page.keyboard.press("Enter");
     await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
-    expect(await page.locator(".inbox-transcript").textContent()).toContain("Human serving");
+    expect(await page.locator(".inbox-transcript").textContent()).toContain("With a team member");
     // Taken over: the reply box has the focus, so the member types at once.
     await expect.poll(() => focused(page)).toBe("Your reply");
     await page.keyboard.type("Hi, this is Sam from support.");

@@ -137,12 +137,11 @@ export async function answer(
   const replyId = uuidv7();
   const watch = store.watch?.(conversation.id, replyId, visitor);
   const sendDelta = stream && deltaSender(stream, conversation.id, replyId);
-  let end: TurnEnd | undefined;
+  const endOf = (chatbot: ReplyContext["chatbot"]): TurnEnd => ({ env: store.env, db: store.db, waitUntil: (p) => store.waitUntil(p), conversation, chatbot, incoming });
+  let context: ReplyContext | undefined;
   let reply: Reply;
-  let context: ReplyContext;
   try {
     context = await a.context;
-    end = { env: store.env, db: store.db, waitUntil: (p) => store.waitUntil(p), conversation, chatbot: context.chatbot, incoming };
     reply = await generateReply(
       store.env,
       store.db,
@@ -169,9 +168,9 @@ export async function answer(
     answered();
     store.end?.();
     const error = turnError(err, a.requestId);
-    const failed = end;
+    const chatbot = context?.chatbot; // none when the assistant could not be read
     const result = visitor.stored.then(async (): Promise<TurnResult> => {
-      if (failed) await runReplyFailed(failed, err);
+      if (chatbot) await runReplyFailed(endOf(chatbot), err);
       return { incoming: messageRecord(incoming), reply: null, error };
     });
     return { result };
@@ -186,7 +185,7 @@ export async function answer(
     (stored): TurnResult => {
       watch?.done();
       store.end?.();
-      runReplied(end!, stored);
+      runReplied(endOf(context.chatbot), stored);
       return { incoming: messageRecord(incoming), reply: messageRecord(stored), conversation: afterMessage(afterIncoming, stored) };
     },
     (err) => {
