@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** Every `code` an error body may carry: the contract's table (section 2) and the README's "Errors" additions. */
+/** Every `code` an error body may carry: the contract's table (section 2) and docs/reference.md's "Error codes" additions. */
 export type ErrorCode =
   | "invalid"
   | "parse_error"

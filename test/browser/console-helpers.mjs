@@ -1,6 +1,6 @@
 // Shared by the operator console's browser tests (test/browser/console-*.test.mjs) and
 // bench/console.mjs: a `wrangler dev` with Chromium, signing in, axe-core, and screenshots of a
-// page in the four looks the README shows (light, dark, phone, zh-TW) into docs/console/.
+// page in the four looks docs/reference.md shows (light, dark, phone, zh-TW) into docs/console/.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";

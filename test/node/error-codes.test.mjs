@@ -1,12 +1,12 @@
-// The README's "Error codes" section names every code `ErrorCode` (src/lib/errors.ts) allows, and
-// no other: a code added to the union without its line in the README fails here.
+// The reference's "Error codes" section (docs/reference.md) names every code `ErrorCode`
+// (src/lib/errors.ts) allows, and no other: a code added to the union without its line there fails here.
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "./support/checkout.mjs";
 
 const source = readFileSync(path.join(root, "src/lib/errors.ts"), "utf8");
-const readme = readFileSync(path.join(root, "README.md"), "utf8");
+const reference = readFileSync(path.join(root, "docs/reference.md"), "utf8");
 
 /** The string literals of a `type Name = | "a" | ...;` declaration, with `prefix_${"x" | "y"}` templates expanded. */
 function literals(name) {
@@ -17,10 +17,10 @@ function literals(name) {
 }
 
 describe("error codes", () => {
-  it("the README's section lists exactly the codes of ErrorCode and S3ErrorCode", () => {
+  it("the reference's section lists exactly the codes of ErrorCode and S3ErrorCode", () => {
     const codes = [...literals("ErrorCode"), ...literals("S3ErrorCode")];
     expect(codes.length).toBeGreaterThan(30);
-    const section = /### Error codes\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? "";
+    const section = /## Error codes\n([\s\S]*?)(?:\n## |$)/.exec(reference)?.[1] ?? "";
     const named = new Set([...section.matchAll(/`([A-Za-z_]+)`/g)].map((m) => m[1]));
     for (const word of ["code", "ErrorCode", "event: error", "Retry-After: 1", "Idempotency-Key", "auth/login", "available-tools", "/uploads/..."]) named.delete(word);
     expect([...named].sort()).toEqual([...new Set(codes)].sort());

@@ -1,11 +1,12 @@
 // The README's session runs as written: on a fresh clone (test/node/support/checkout.mjs), the
 // server is started as the README's "Two commands" say (`npm run dev`, on a port of this suite's
 // range through PORT), then every ```sh block without a `<!-- test: ... -->` marker runs, in the
-// README's order, in one bash with `set -euo pipefail`. curl fails on any answer of 400 or above
+// README's order and then docs/reference.md's (which continues the session), in one bash with `set -euo pipefail`. curl fails on any answer of 400 or above
 // (`--fail-with-body`), so a step the service refuses stops the session and names its README line.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { copyCheckout, freePort, readmeShellBlocks, startServer } from "./support/checkout.mjs";
+import path from "node:path";
+import { copyCheckout, freePort, readmeShellBlocks, root, startServer } from "./support/checkout.mjs";
 
 let checkout;
 let server;
@@ -24,7 +25,7 @@ afterAll(async () => {
   checkout?.remove();
 });
 
-/** The session as one bash script, and the README line of each of its lines. */
+/** The session as one bash script, and the file and line of each of its lines. */
 function sessionScript() {
   const lines = [
     "set -eEuo pipefail",
@@ -33,11 +34,13 @@ function sessionScript() {
     `trap '[ "$BASH_SUBSHELL" = 0 ] && echo "::failed $LINENO: $BASH_COMMAND" >&2' ERR`,
   ];
   const readmeLine = lines.map(() => null);
-  for (const block of readmeShellBlocks().filter((b) => b.name === null)) {
-    block.text.split("\n").forEach((line, i) => {
-      lines.push(line);
-      readmeLine.push(block.line + i);
-    });
+  for (const file of ["README.md", "docs/reference.md"]) {
+    for (const block of readmeShellBlocks(path.join(root, file)).filter((b) => b.name === null)) {
+      block.text.split("\n").forEach((line, i) => {
+        lines.push(line);
+        readmeLine.push(`${file} line ${block.line + i}`);
+      });
+    }
   }
   return { script: lines.join("\n") + "\n", readmeLine };
 }
@@ -58,7 +61,7 @@ describe("the README's curl session", () => {
     const { script, readmeLine } = sessionScript();
     const run = await runBash(script, { cwd: checkout.dir, env: { ...process.env, PORT: String(port) } });
     const failed = /::failed (\d+): (.*)/.exec(run.stderr);
-    const where = failed ? `README.md line ${readmeLine[Number(failed[1]) - 1] ?? "?"}: ${failed[2]}` : "";
+    const where = failed ? `${readmeLine[Number(failed[1]) - 1] ?? "?"}: ${failed[2]}` : "";
     expect({ exitCode: run.code, where }, `stdout:\n${run.stdout.slice(-4000)}\nstderr:\n${run.stderr.slice(-4000)}`).toEqual({ exitCode: 0, where: "" });
     // What a newcomer should see: the handbook found and cited, the human's reply, the failed delivery.
     expect(run.stdout).toContain("two-year warranty");
