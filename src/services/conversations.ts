@@ -7,6 +7,7 @@ import { uuidv7 } from "../lib/ids";
 import { countWords } from "./llm/text";
 import { currentMonth } from "./organizations";
 import { usageIncrement } from "./usage";
+import { handsOff } from "./conversation/handoff";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -64,8 +65,8 @@ export function newConversation(
 // date by its object (durable-objects/conversation.ts, #load) and by the turn's caller.
 const insertConversation = preparedInsert(conversations, { keepsCaches: true });
 const insertMessage = preparedInsert(messages);
-/** A message's effects on its conversation; `title`, `status` and `progressStatus` are left as they are when null. */
-const updateAfterMessage = prepared<{ id: string; lastMessage: string; lastMessageAt: number; unread: number; title: string | null; status: string | null; progressStatus: string | null; updatedAt: number }>((db) =>
+/** A message's effects on its conversation; `title`, `status`, `progressStatus` and `autoReplyEnabled` are left as they are when null. */
+const updateAfterMessage = prepared<{ id: string; lastMessage: string; lastMessageAt: number; unread: number; title: string | null; status: string | null; progressStatus: string | null; autoReplyEnabled: number | null; updatedAt: number }>((db) =>
   db
     .update(conversations)
     .set({
@@ -75,6 +76,7 @@ const updateAfterMessage = prepared<{ id: string; lastMessage: string; lastMessa
       title: sql`coalesce(${sql.placeholder("title")}, ${conversations.title})`,
       status: sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
       progressStatus: sql`coalesce(${sql.placeholder("progressStatus")}, ${conversations.progressStatus})`,
+      autoReplyEnabled: sql`coalesce(${sql.placeholder("autoReplyEnabled")}, ${conversations.autoReplyEnabled})`,
       updatedAt: sql`${sql.placeholder("updatedAt")}`,
     })
     .where(eq(conversations.id, sql.placeholder("id"))),
@@ -186,6 +188,7 @@ export function messageWrites(db: Db, conversation: ConversationRow, row: Return
       title: after.title === conversation.title ? null : after.title,
       status: state.status ?? null,
       progressStatus: state.progressStatus ?? null,
+      autoReplyEnabled: state.autoReplyEnabled === undefined ? null : Number(state.autoReplyEnabled),
       updatedAt: Date.now(),
     }),
   ];
@@ -199,7 +202,7 @@ export function messageWrites(db: Db, conversation: ConversationRow, row: Return
  * The conversation as `messageWrites` of `row` leaves it (but `updatedAt`): the last message,
  * the unread count, the title a first visitor message gives, and the state that follows.
  */
-export function afterMessage(conversation: ConversationRow, row: Pick<NewMessage, "type" | "senderType" | "content"> & { createdAt: number }): ConversationRow {
+export function afterMessage(conversation: ConversationRow, row: Pick<NewMessage, "type" | "senderType" | "content" | "contentPayload"> & { createdAt: number }): ConversationRow {
   const incoming = row.type === "incoming";
   return {
     ...conversation,
@@ -214,14 +217,16 @@ export function afterMessage(conversation: ConversationRow, row: Pick<NewMessage
 /**
  * Conversation states (docs/decisions.md, "Conversation states"): a visitor message puts a
  * conversation with auto reply in `ai_processing`, and one handed off back in the queue; a human
- * agent's reply means `human_serving`. A resolved conversation reopens on a new visitor message.
+ * agent's reply means `human_serving`; the assistant's handoff reply queues it for a human, the
+ * assistant silent (handoff.ts). A resolved conversation reopens on a new visitor message.
  */
-function stateAfter(conversation: ConversationRow, message: Pick<NewMessage, "type" | "senderType">): Partial<ConversationRow> {
+function stateAfter(conversation: ConversationRow, message: Pick<NewMessage, "type" | "senderType" | "contentPayload">): Partial<ConversationRow> {
   if (message.type === "incoming") {
     if (conversation.autoReplyEnabled) return { status: "open", progressStatus: "ai_processing" };
     return conversation.status === "resolved" ? { status: "queued", progressStatus: "waiting_for_human" } : {};
   }
   if (message.senderType === "user") return { status: "open", progressStatus: "human_serving" };
+  if (handsOff(message)) return { status: "queued", progressStatus: "waiting_for_human", autoReplyEnabled: false };
   return {};
 }
 

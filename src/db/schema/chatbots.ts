@@ -39,6 +39,8 @@ export const chatbots = sqliteTable(
     numberOfRetrievedChunks: integer("number_of_retrieved_chunks").notNull().default(12),
     enableEvaluation: bool("enable_evaluation").notNull().default(false),
     enableInLineCitations: bool("enable_in_line_citations").notNull().default(false),
+    /** Handing the conversation to a person (services/conversation/handoff.ts); null: the defaults. */
+    handoff: json<{ enabled?: boolean; message?: string | null }>("handoff"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

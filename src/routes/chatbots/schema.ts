@@ -45,6 +45,12 @@ export const ChatbotSchema = z
     numberOfRetrievedChunks: z.number().int().openapi({ example: 12 }),
     enableEvaluation: z.boolean().openapi({ example: false }),
     enableInLineCitations: z.boolean().openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
+    handoff: z
+      .object({
+        enabled: z.boolean().openapi({ description: "Hand the conversation to a person when the visitor asks for one", example: true }),
+        message: z.string().nullable().openapi({ description: "Said as it hands off; null: a default in the visitor's language", example: null }),
+      })
+      .openapi("AssistantHandoff", { description: "Handing the conversation to a person (CONTRACT section 18)" }),
     knowledgeBases: idNames("Knowledge bases it answers from"),
     toolkits: idNames("Toolkits it may use (none yet)"),
     tools: idNames("Tools it may call in agent mode"),
@@ -128,6 +134,14 @@ const fields = {
   numberOfRetrievedChunks: z.number().int().min(1).max(1000).optional().openapi({ description: "Passages retrieved per question (default 12)", example: 12 }),
   enableEvaluation: z.boolean().optional().openapi({ example: false }),
   enableInLineCitations: z.boolean().optional().openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
+  handoff: z
+    .strictObject({
+      enabled: z.boolean().optional().openapi({ description: "Default true", example: true }),
+      message: z.string().trim().max(2000).nullable().optional().openapi({ description: "Said as it hands off; null or empty: a default in the visitor's language", example: "A colleague will take it from here." }),
+    })
+    .nullable()
+    .optional()
+    .openapi({ description: "Replaces the handoff settings (fields left out take their defaults); null: the defaults", example: { enabled: true, message: null } }),
 };
 
 const organization = z

@@ -39,6 +39,7 @@ export interface ChatbotInput {
   numberOfRetrievedChunks?: number;
   enableEvaluation?: boolean;
   enableInLineCitations?: boolean;
+  handoff?: { enabled?: boolean; message?: string | null } | null;
 }
 
 /** Column values of the fields the body carries (`totalWordsCount` is counted, never written). */
@@ -63,6 +64,7 @@ export const chatbotColumns = (b: ChatbotInput): ChatbotColumns => ({
   numberOfRetrievedChunks: b.numberOfRetrievedChunks,
   enableEvaluation: b.enableEvaluation,
   enableInLineCitations: b.enableInLineCitations,
+  handoff: b.handoff,
 });
 
 const MODEL_FIELDS = [

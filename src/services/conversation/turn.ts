@@ -12,6 +12,7 @@ import { messageRecord } from "../records/messages";
 import type { SseWriter } from "../sse";
 import { runReplied, runReplyFailed, type TurnEnd } from "./effects";
 import { generateReply, type Reply } from "./replies";
+import { handoffFor, handoffReply, handoffSettings } from "./handoff";
 import { turnError, type TurnResult } from "./turn-result";
 
 /**
@@ -136,18 +137,25 @@ export async function answer(
   if (abort) visitor.stored.catch(() => abort.abort());
   const replyId = uuidv7();
   const watch = store.watch?.(conversation.id, replyId, visitor);
-  const sendDelta = stream && deltaSender(stream, conversation.id, replyId);
+  const sendDelta = stream ? deltaSender(stream, conversation.id, replyId) : null;
   const endOf = (chatbot: ReplyContext["chatbot"]): TurnEnd => ({ env: store.env, db: store.db, waitUntil: (p) => store.waitUntil(p), conversation, chatbot, incoming });
   let context: ReplyContext | undefined;
   let reply: Reply;
   try {
     context = await a.context;
-    reply = await generateReply(
+    const settings = handoffSettings(context.chatbot.handoff);
+    const handoff = handoffFor(settings, incoming);
+    if (handoff) {
+      // Said instead of an answer: the reply queues the conversation for a person (handoff.ts).
+      reply = handoffReply(settings, handoff, incoming);
+      sendDelta?.(reply.content);
+      watch?.delta(reply.content);
+    } else reply = await generateReply(
       store.env,
       store.db,
       { ...context, incoming, conversation },
       (text) => {
-        if (sendDelta) sendDelta(text);
+        sendDelta?.(text);
         watch?.delta(text);
       },
       {
@@ -176,7 +184,8 @@ export async function answer(
     return { result };
   }
   answered();
-  const row = store.next(conversation, replyFields(context.chatbot, context.model?.id ?? null, replyId, reply));
+  const answeredBy = reply.contentPayload?.handoff ? null : (context.model?.id ?? null); // no model said the handoff
+  const row = store.next(conversation, replyFields(context.chatbot, answeredBy, replyId, reply));
   // Stored as the visitor's message left the conversation (the same statements; the live inbox shows that state).
   const afterIncoming = afterMessage(conversation, incoming);
   const written = store.write(row, afterIncoming, visitor.queued, watch?.shown());

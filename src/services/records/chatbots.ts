@@ -1,6 +1,7 @@
 import { ms } from "../../lib/time";
 import { maskDatabaseUrl, type ChatbotView } from "../chatbots/views";
 import { type ChatbotRow } from "../chatbots/visibility";
+import { handoffSettings, type HandoffSettings } from "../conversation/handoff";
 export const DATABASE_TYPES = ["MySQL", "PostgreSQL", "MSSQL", "Oracle"] as const;
 type IdName = { id: string; name: string };
 
@@ -30,6 +31,7 @@ export interface ChatbotRecord {
   numberOfRetrievedChunks: number;
   enableEvaluation: boolean;
   enableInLineCitations: boolean;
+  handoff: HandoffSettings;
   knowledgeBases: IdName[];
   toolkits: IdName[];
   tools: IdName[];
@@ -67,6 +69,7 @@ export const chatbotRecord = (v: ChatbotView): ChatbotRecord => ({
   numberOfRetrievedChunks: v.row.numberOfRetrievedChunks,
   enableEvaluation: v.row.enableEvaluation,
   enableInLineCitations: v.row.enableInLineCitations,
+  handoff: handoffSettings(v.row.handoff),
   knowledgeBases: v.knowledgeBases,
   toolkits: [],
   tools: v.tools,

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { seedMember, seedOwner, type Actor } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { readEvents } from "../../support/sse";
+import { asksForPerson } from "../../../src/services/conversation/handoff";
+
+const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
+type Message = { id: string; content: string; sequence: number; senderType: string; contentPayload: Record<string, unknown> | null };
+type Reply = { conversationId: string; content: string; message: Message | null };
+const DEFAULT_EN = "I'll pass you to a member of our team, who will reply here as soon as they can.";
+
+const conversationOf = async (actor: Actor, id: string) =>
+  (await (await actor.fetch("GET", `/conversations/${id}/`)).json()) as { status: string; progressStatus: string; autoReplyEnabled: boolean };
+const messagesOf = async (actor: Actor, id: string) =>
+  ((await (await actor.fetch("GET", `/messages/?conversation=${id}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
+
+describe("an assistant hands the conversation to a person when the visitor asks for one", () => {
+  it("on a new conversation's first turn: says the handoff message once, queues the conversation, and is silent after", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const res = await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person about order 4471" } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const reply = (await res.json()) as Reply;
+    expect(reply.content).toBe(DEFAULT_EN);
+    expect(reply.message).toMatchObject({ senderType: "chatbot", sequence: 2, contentPayload: { handoff: { reason: "visitor_request" } } });
+    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", autoReplyEnabled: false });
+
+    // The assistant stays silent; the visitor's next message waits for the person.
+    const next = (await (await owner.fetch("POST", completions(bot.id), { conversation: reply.conversationId, message: { content: "Is anyone there?" } })).json()) as Reply;
+    expect(next).toMatchObject({ content: "", message: null });
+    expect((await messagesOf(owner, reply.conversationId)).map((m) => `${m.sequence}:${m.senderType}`)).toEqual(["1:contact", "2:chatbot", "3:contact"]);
+  });
+
+  it("streamed, and in a conversation under way (through its object), in the visitor's language", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const first = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Where is my parcel?" } })).json()) as Reply;
+    expect(first.content).toBe('You said: "Where is my parcel?".');
+    const res = await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "我要轉人工" }, isStreaming: true });
+    const events = await readEvents(res);
+    const done = events.at(-1)!.data as { done: boolean; message: Message };
+    expect(done).toMatchObject({ done: true, message: { content: "我會請團隊成員來協助您,他們會盡快在這裡回覆。", contentPayload: { handoff: { reason: "visitor_request" } } } });
+    expect(events.filter((e) => e.data.done === false).map((e) => e.data.content).join("")).toBe(done.message.content);
+    expect(await conversationOf(owner, first.conversationId)).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", autoReplyEnabled: false });
+
+    // A first turn streamed in the worker hands off too.
+    const streamed = await readEvents(await owner.fetch("POST", completions(bot.id), { message: { content: "Can I speak to a real person?" }, isStreaming: true }));
+    const last = streamed.at(-1)!.data as { conversationId: string; message: Message };
+    expect(last.message.content).toBe(DEFAULT_EN);
+    expect(await conversationOf(owner, last.conversationId)).toMatchObject({ progressStatus: "waiting_for_human", autoReplyEnabled: false });
+  });
+
+  it("an asynchronous message (POST /messages/) hands off as well", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const { conversationId } = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Hi" } })).json()) as Reply;
+    const res = await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "human please" });
+    expect(res.status, await res.clone().text()).toBe(201);
+    await expect.poll(async () => (await conversationOf(owner, conversationId)).progressStatus).toBe("waiting_for_human");
+    expect((await messagesOf(owner, conversationId)).at(-1)).toMatchObject({ senderType: "chatbot", content: DEFAULT_EN });
+  });
+
+  it("follows the assistant's settings: its own message, or no handoff at all; a handed-back conversation is answered again", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { handoff: { message: "  Olivia will take it from here.  " } });
+    expect(bot.handoff).toEqual({ enabled: true, message: "Olivia will take it from here." });
+    const reply = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })).json()) as Reply;
+    expect(reply.content).toBe("Olivia will take it from here.");
+
+    // Handed back, the assistant answers again, and hands off again when asked.
+    expect((await owner.fetch("PATCH", `/conversations/${reply.conversationId}/update-auto-reply/`, { autoReplyEnabled: true })).status).toBe(200);
+    const again = (await (await owner.fetch("POST", completions(bot.id), { conversation: reply.conversationId, message: { content: "What time do you open?" } })).json()) as Reply;
+    expect(again.content).toBe('You said: "What time do you open?".');
+
+    const patched = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: false } });
+    expect(((await patched.json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, message: null });
+    const answered = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })).json()) as Reply;
+    expect(answered.content).toBe('You said: "Let me talk to a human".');
+
+    const reset = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: null });
+    expect(((await reset.json()) as { handoff: unknown }).handoff).toEqual({ enabled: true, message: null });
+  });
+
+  it("refuses bad settings with a 400 naming the field, and changes nothing", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { handoff: { enabled: false } });
+    for (const handoff of [{ enabled: "yes" }, { message: "x".repeat(2001) }, { afterwards: true }, "on"]) {
+      const res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/handoff/);
+    }
+    expect(((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, message: null });
+    // A member without the permission to change assistants cannot change these either.
+    const member = await seedMember(owner, []);
+    expect((await member.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: true } })).status).toBe(403);
+  });
+});
+
+describe("asksForPerson", () => {
+  it.each([
+    "I need to talk to a person about order 4471",
+    "Can I speak to someone?",
+    "human please",
+    "Agent",
+    "I want a real person",
+    "Is anyone there?",
+    "connect me with customer service",
+    "轉人工",
+    "我要找真人",
+    "人工客服",
+    "客服",
+    "有人在嗎",
+    "转人工服务",
+    "担当者と話したいです",
+    "オペレーターをお願いします",
+  ])("%s: asks for a person", (text) => expect(asksForPerson(text)).toBe(true));
+
+  it.each([
+    "What are your customer service hours?",
+    "Do you ship to the United States?",
+    "Who is the person on the cover of the handbook?",
+    "客服電話是多少?",
+    "你們的營業時間?",
+    "Thanks, bye!",
+    "What does a travel agent do?",
+  ])("%s: asks the assistant", (text) => expect(asksForPerson(text)).toBe(false));
+});
