@@ -137,7 +137,7 @@ export function replyFields(
   chatbot: { id: string; name: string },
   modelId: string | null,
   replyId: string,
-  reply: { content: string; contentPayload?: Record<string, unknown>; citations: Record<string, unknown>[]; citationNodes: Record<string, unknown>[]; usage: { promptTokens: number; completionTokens: number } | null; modelId?: string },
+  reply: { content: string; contentPayload?: Record<string, unknown>; citations: Record<string, unknown>[]; citationNodes: Record<string, unknown>[]; usage: { promptTokens: number; completionTokens: number } | null; modelId?: string; unanswered?: boolean },
 ) {
   return {
     id: replyId,
@@ -152,6 +152,7 @@ export function replyFields(
     modelId: reply.modelId ?? modelId, // statistics: usage per model (the fallback's when it answered)
     inputTokens: reply.usage?.promptTokens ?? null,
     outputTokens: reply.usage?.completionTokens ?? null,
+    unanswered: reply.unanswered ?? false,
   };
 }
 

@@ -40,7 +40,7 @@ export const chatbots = sqliteTable(
     enableEvaluation: bool("enable_evaluation").notNull().default(false),
     enableInLineCitations: bool("enable_in_line_citations").notNull().default(false),
     /** Handing the conversation to a person (services/conversation/handoff.ts); null: the defaults. */
-    handoff: json<{ enabled?: boolean; message?: string | null }>("handoff"),
+    handoff: json<{ enabled?: boolean; afterUnanswered?: number; message?: string | null }>("handoff"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

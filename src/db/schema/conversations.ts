@@ -69,6 +69,8 @@ export const messages = sqliteTable(
     toolIds: json<string[]>("tool_ids"),
     feedback: text("feedback"),
     wordsCount: integer("words_count").notNull().default(0),
+    /** Assistant replies that could not answer from their sources (a handoff may follow: services/conversation/handoff.ts). */
+    unanswered: bool("unanswered").notNull().default(false),
     /** Assistant replies: the language model asked and the tokens it reported (usage statistics). */
     modelId: text("model_id"),
     inputTokens: integer("input_tokens"),

@@ -47,7 +47,8 @@ export const ChatbotSchema = z
     enableInLineCitations: z.boolean().openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
     handoff: z
       .object({
-        enabled: z.boolean().openapi({ description: "Hand the conversation to a person when the visitor asks for one", example: true }),
+        enabled: z.boolean().openapi({ description: "Hand the conversation to a person when the visitor asks for one, or after afterUnanswered replies that could not answer", example: true }),
+        afterUnanswered: z.number().int().openapi({ description: "Replies in a row that could not answer before handing off (0: never)", example: 2 }),
         message: z.string().nullable().openapi({ description: "Said as it hands off; null: a default in the visitor's language", example: null }),
       })
       .openapi("AssistantHandoff", { description: "Handing the conversation to a person (CONTRACT section 18)" }),
@@ -137,11 +138,12 @@ const fields = {
   handoff: z
     .strictObject({
       enabled: z.boolean().optional().openapi({ description: "Default true", example: true }),
+      afterUnanswered: z.int().min(0).max(20).optional().openapi({ description: "Replies in a row that could not answer before handing off; default 2, 0: never", example: 2 }),
       message: z.string().trim().max(2000).nullable().optional().openapi({ description: "Said as it hands off; null or empty: a default in the visitor's language", example: "A colleague will take it from here." }),
     })
     .nullable()
     .optional()
-    .openapi({ description: "Replaces the handoff settings (fields left out take their defaults); null: the defaults", example: { enabled: true, message: null } }),
+    .openapi({ description: "Replaces the handoff settings (fields left out take their defaults); null: the defaults", example: { enabled: true, afterUnanswered: 2, message: null } }),
 };
 
 const organization = z

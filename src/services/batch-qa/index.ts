@@ -146,6 +146,7 @@ function questionMessage(batch: BatchQaRow, item: BatchQaItemRow): MessageRow {
     modelId: null,
     inputTokens: null,
     outputTokens: null,
+    unanswered: false,
     createdAt: Date.now(),
   };
 }

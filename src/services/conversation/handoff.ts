@@ -1,6 +1,7 @@
 // An assistant handing its conversation to a person (CONTRACT section 18; docs/decisions.md,
 // "Handoff to a person"): when the visitor asks for one, the assistant says its handoff message
-// once, instead of asking the model, and that reply queues the conversation for a human
+// once, instead of asking the model; when it could not answer `afterUnanswered` times in a row, it
+// adds the message to its reply. That reply queues the conversation for a human
 // (conversations.ts, stateAfter), in the same batch as the reply.
 import type { MessageRow, NewMessage } from "../conversations";
 import type { Reply } from "./replies";
@@ -9,15 +10,17 @@ import type { Reply } from "./replies";
 export interface HandoffSettings {
   /** Hands off at all (default true). */
   enabled: boolean;
+  /** Replies in a row that could not answer before it hands off (0: never). */
+  afterUnanswered: number;
   /** What the assistant says as it hands off; null: a default in the visitor's language. */
   message: string | null;
 }
 
-export const DEFAULT_HANDOFF: HandoffSettings = { enabled: true, message: null };
+export const DEFAULT_HANDOFF: HandoffSettings = { enabled: true, afterUnanswered: 2, message: null };
 export const handoffSettings = (stored: Partial<HandoffSettings> | null | undefined): HandoffSettings => ({ ...DEFAULT_HANDOFF, ...stored });
 
 /** Why a conversation was handed to a person (the contract's `reason`). */
-export type HandoffReason = "visitor_request";
+export type HandoffReason = "visitor_request" | "unanswered";
 
 // A request for a person, as visitors write it. English: an explicit ask (talk to / a real person /
 // anyone there?), not every mention of "customer service" ("What are your customer service
@@ -39,10 +42,24 @@ export function asksForPerson(text: string): boolean {
   return ENGLISH.some((re) => re.test(words)) || CJK.some((re) => re.test(plain.replace(/[\s\p{P}]+/gu, "")));
 }
 
-/** Whether the assistant hands off instead of answering `incoming`, and why. */
-export function handoffFor(settings: HandoffSettings, incoming: Pick<NewMessage, "content">): HandoffReason | null {
-  if (!settings.enabled) return null;
-  return asksForPerson(incoming.content ?? "") ? "visitor_request" : null;
+/** Whether the assistant hands off instead of answering `incoming`. */
+export const handoffFor = (settings: HandoffSettings, incoming: Pick<NewMessage, "content">): HandoffReason | null =>
+  settings.enabled && asksForPerson(incoming.content ?? "") ? "visitor_request" : null;
+
+/**
+ * Whether a reply that could not answer makes `afterUnanswered` in a row, counting the assistant's
+ * replies of `history` (oldest first) back to one that answered or handed off before.
+ */
+export function unansweredInARow(settings: HandoffSettings, history: Pick<MessageRow, "senderType" | "unanswered" | "contentPayload">[]): boolean {
+  if (!settings.enabled || settings.afterUnanswered < 1) return false;
+  let count = 1; // the reply at hand
+  for (let i = history.length - 1; i >= 0 && count < settings.afterUnanswered; i--) {
+    const message = history[i];
+    if (message.senderType !== "chatbot") continue;
+    if (!message.unanswered || handsOff(message)) return false;
+    count++;
+  }
+  return count >= settings.afterUnanswered;
 }
 
 const DEFAULT_MESSAGES = {
@@ -60,10 +77,14 @@ function defaultMessage(text: string) {
   return DEFAULT_MESSAGES.en;
 }
 
-/** The assistant's last reply before a person takes over: the handoff message, marked with its reason. */
-export function handoffReply(settings: HandoffSettings, reason: HandoffReason, incoming: Pick<MessageRow, "content">): Reply {
-  const content = settings.message?.trim() || defaultMessage(incoming.content);
-  return { content, citations: [], citationNodes: [], usage: null, contentPayload: { handoff: { reason } } };
+/** What the assistant says as it hands off. */
+export const handoffMessage = (settings: HandoffSettings, incoming: Pick<MessageRow, "content">) => settings.message?.trim() || defaultMessage(incoming.content);
+
+/** The assistant's last reply before a person takes over: `reply` (none: only the handoff message) and the message, marked with the reason. */
+export function handoffReply(settings: HandoffSettings, reason: HandoffReason, incoming: Pick<MessageRow, "content">, reply?: Reply): Reply {
+  const said = handoffMessage(settings, incoming);
+  const base: Reply = reply ?? { content: "", citations: [], citationNodes: [], usage: null };
+  return { ...base, content: base.content ? `${base.content}\n\n${said}` : said, contentPayload: { ...base.contentPayload, handoff: { reason } } };
 }
 
 /** Whether a stored message is an assistant's handoff (its reply queues the conversation). */

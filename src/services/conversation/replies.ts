@@ -44,6 +44,8 @@ export interface Reply {
   contentPayload?: Record<string, unknown>;
   /** The model that answered when it is not the assistant's own (its fallback did). */
   modelId?: string;
+  /** It says that nothing in the sources answers (the unanswerable template): counted toward a handoff. */
+  unanswered?: boolean;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function generateReply(
 
   if (templated && !passages.length) {
     for (const piece of streamPieces(chatbot.unanswerableTemplate?.trim() || DEFAULT_UNANSWERABLE)) out(piece);
-    return { content, citations: [], citationNodes: [], usage: null };
+    return { content, citations: [], citationNodes: [], usage: null, unanswered: true };
   }
   const [before, after] = templated ? splitTemplate(chatbot.template ?? ANSWER_SLOT) : ["", ""];
   write(before);

@@ -11,8 +11,9 @@ import type { QueryMetadata } from "../query-scope";
 import { messageRecord } from "../records/messages";
 import type { SseWriter } from "../sse";
 import { runReplied, runReplyFailed, type TurnEnd } from "./effects";
+import type { AgentOptions } from "../agent/reply";
 import { generateReply, type Reply } from "./replies";
-import { handoffFor, handoffReply, handoffSettings } from "./handoff";
+import { handoffFor, handoffReply, handoffSettings, unansweredInARow } from "./handoff";
 import { turnError, type TurnResult } from "./turn-result";
 
 /**
@@ -143,34 +144,21 @@ export async function answer(
   let reply: Reply;
   try {
     context = await a.context;
-    const settings = handoffSettings(context.chatbot.handoff);
-    const handoff = handoffFor(settings, incoming);
-    if (handoff) {
-      // Said instead of an answer: the reply queues the conversation for a person (handoff.ts).
-      reply = handoffReply(settings, handoff, incoming);
-      sendDelta?.(reply.content);
-      watch?.delta(reply.content);
-    } else reply = await generateReply(
-      store.env,
-      store.db,
-      { ...context, incoming, conversation },
-      (text) => {
-        sendDelta?.(text);
-        watch?.delta(text);
+    reply = await replyTo(store, conversation, incoming, context, (text) => {
+      sendDelta?.(text);
+      watch?.delta(text);
+    }, {
+      signal: abort?.signal,
+      replyId,
+      // Nobody sees the reply before it is whole: the model may answer in one response.
+      whole: !stream && !watch,
+      onResponse: () => stream?.open(),
+      // Agent replies: tool calls and results, in order, between the text deltas.
+      onEvent: (event, data) => {
+        stream?.send(data, event);
+        watch?.event(event, data);
       },
-      {
-        signal: abort?.signal,
-        replyId,
-        // Nobody sees the reply before it is whole: the model may answer in one response.
-        whole: !stream && !watch,
-        onResponse: () => stream?.open(),
-        // Agent replies: tool calls and results, in order, between the text deltas.
-        onEvent: (event, data) => {
-          stream?.send(data, event);
-          watch?.event(event, data);
-        },
-      },
-    );
+    });
   } catch (err) {
     watch?.failed();
     answered();
@@ -204,6 +192,26 @@ export async function answer(
     },
   );
   return { result };
+}
+
+/**
+ * The reply's text and records: the handoff message when the visitor asks for a person, else the
+ * model's answer, followed by the handoff message when it is one too many that could not answer
+ * (handoff.ts).
+ */
+async function replyTo(store: TurnStore, conversation: ConversationRow, incoming: MessageRow, context: ReplyContext, emit: (text: string) => void, options: AgentOptions): Promise<Reply> {
+  const settings = handoffSettings(context.chatbot.handoff);
+  const asked = handoffFor(settings, incoming);
+  if (asked) {
+    const reply = handoffReply(settings, asked, incoming);
+    emit(reply.content);
+    return reply;
+  }
+  const reply = await generateReply(store.env, store.db, { ...context, incoming, conversation }, emit, options);
+  if (!reply.unanswered || !unansweredInARow(settings, context.history)) return reply;
+  const handedOff = handoffReply(settings, "unanswered", incoming, reply);
+  emit(handedOff.content.slice(reply.content.length));
+  return handedOff;
 }
 
 /** The caller's stream, told how the turn ended and closed. */

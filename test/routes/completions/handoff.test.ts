@@ -63,7 +63,7 @@ describe("an assistant hands the conversation to a person when the visitor asks 
   it("follows the assistant's settings: its own message, or no handoff at all; a handed-back conversation is answered again", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { handoff: { message: "  Olivia will take it from here.  " } });
-    expect(bot.handoff).toEqual({ enabled: true, message: "Olivia will take it from here." });
+    expect(bot.handoff).toEqual({ enabled: true, afterUnanswered: 2, message: "Olivia will take it from here." });
     const reply = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })).json()) as Reply;
     expect(reply.content).toBe("Olivia will take it from here.");
 
@@ -73,23 +73,47 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     expect(again.content).toBe('You said: "What time do you open?".');
 
     const patched = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: false } });
-    expect(((await patched.json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, message: null });
+    expect(((await patched.json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, afterUnanswered: 2, message: null });
     const answered = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })).json()) as Reply;
     expect(answered.content).toBe('You said: "Let me talk to a human".');
 
     const reset = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: null });
-    expect(((await reset.json()) as { handoff: unknown }).handoff).toEqual({ enabled: true, message: null });
+    expect(((await reset.json()) as { handoff: unknown }).handoff).toEqual({ enabled: true, afterUnanswered: 2, message: null });
+  });
+
+  it("after afterUnanswered replies in a row that could not answer, the last one goes on with the handoff message", async () => {
+    const owner = await seedOwner();
+    // Template mode without knowledge: every reply is the unanswerable template.
+    const bot = await createChatbot(owner, { replyMode: "template", template: "{{answer}}", unanswerableTemplate: "I don't know that." });
+    const first = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } })).json()) as Reply;
+    expect(first.content).toBe("I don't know that.");
+    expect(await conversationOf(owner, first.conversationId)).toMatchObject({ progressStatus: "ai_processing", autoReplyEnabled: true });
+    const events = await readEvents(await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "And on Venus?" }, isStreaming: true }));
+    const done = events.at(-1)!.data as { message: Message };
+    expect(done.message.content).toBe(`I don't know that.\n\n${DEFAULT_EN}`);
+    expect(done.message.contentPayload).toEqual({ handoff: { reason: "unanswered" } });
+    expect(events.filter((e) => e.data.done === false).map((e) => e.data.content).join("")).toBe(done.message.content);
+    expect(await conversationOf(owner, first.conversationId)).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", autoReplyEnabled: false });
+
+    // Handed back, the count starts again from the handoff; with afterUnanswered 0 it never hands off.
+    await owner.fetch("PATCH", `/conversations/${first.conversationId}/update-auto-reply/`, { autoReplyEnabled: true });
+    const after = (await (await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "And on Jupiter?" } })).json()) as Reply;
+    expect(after.content).toBe("I don't know that.");
+    await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { afterUnanswered: 0 } });
+    const never = (await (await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "And on Saturn?" } })).json()) as Reply;
+    expect(never.content).toBe("I don't know that.");
+    expect(await conversationOf(owner, first.conversationId)).toMatchObject({ progressStatus: "ai_processing" });
   });
 
   it("refuses bad settings with a 400 naming the field, and changes nothing", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { handoff: { enabled: false } });
-    for (const handoff of [{ enabled: "yes" }, { message: "x".repeat(2001) }, { afterwards: true }, "on"]) {
+    for (const handoff of [{ enabled: "yes" }, { message: "x".repeat(2001) }, { afterUnanswered: -1 }, { afterUnanswered: 1.5 }, { afterwards: true }, "on"]) {
       const res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { detail: string }).detail).toMatch(/handoff/);
     }
-    expect(((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, message: null });
+    expect(((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, afterUnanswered: 2, message: null });
     // A member without the permission to change assistants cannot change these either.
     const member = await seedMember(owner, []);
     expect((await member.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: true } })).status).toBe(403);
