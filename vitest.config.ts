@@ -35,12 +35,17 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             ENCRYPTION_KEY: "test-encryption-key",
+            // wrangler.toml keeps registration closed; the tests register users (as `npm run dev` lets a developer).
+            REGISTRATION_ENABLED: "true",
             // Whatever a developer's .dev.vars configures, the tests start from the embedded defaults.
             PLANS: "",
             DEFAULT_PLAN: "",
-            // The in-test MCP server (test/support/mcp-server.mjs) is on loopback too.
-            OUTBOUND_ALLOWED_HOSTS: new URL(inject<string>("mcpServerUrl")).host,
+            // The in-test MCP server (test/support/mcp-server.mjs) is on loopback too; on 127.0.0.1:19
+            // (chargen) nothing listens: outbound errors name a refused connection (delivery-errors.test.ts).
+            OUTBOUND_ALLOWED_HOSTS: `${new URL(inject<string>("mcpServerUrl")).host},127.0.0.1:19`,
             BOOTSTRAP_API_KEY: BOOTSTRAP_TEST_KEY,
+            // A developer's .dev.vars has one (`npm run dev`); test/services/bootstrap.test.ts sets its own.
+            BOOTSTRAP_PASSWORD: "",
             TEST_UPSTREAM_URL: inject<string>("upstreamUrl"),
             TEST_RECEIVER_URL: inject<string>("receiverUrl"),
             TEST_MCP_URL: inject<string>("mcpServerUrl"),

@@ -36,7 +36,9 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", X_LOCAL_OBSERVABILITY: "false" };
   const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
-  const allVars = { BOOTSTRAP_API_KEY: key, ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", ...vars };
+  // Registration is closed by wrangler.toml; benches and browser tests register users, as `npm run dev` lets a developer.
+  // No BOOTSTRAP_PASSWORD (a developer's .dev.vars has one): the browser tests give the administrator theirs.
+  const allVars = { BOOTSTRAP_API_KEY: key, BOOTSTRAP_PASSWORD: "", ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", REGISTRATION_ENABLED: "true", ...vars };
   const varArgs = Object.entries(allVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   // Not wrangler's default 9229, which the first of several servers at once would hold.
   const inspector = ["--inspector-port", String(inspectorPort ?? port + 1000)];

@@ -29,6 +29,8 @@ export interface Bindings {
   REGISTRATION_ENABLED?: string;
   BOOTSTRAP_API_KEY?: string;
   BOOTSTRAP_EMAIL?: string;
+  /** The first administrator's password for the console's sign-in (`npm run dev` generates one); unset: they sign in with the key. */
+  BOOTSTRAP_PASSWORD?: string;
   JSON_BODY_LIMIT_BYTES?: string;
   RATE_LIMIT_PER_MINUTE?: string;
   /** Comma-separated `host` or `host:port` that outbound calls may reach although private (CONTRACT section 11). */

@@ -1,4 +1,4 @@
-import { missingSetting } from "./errors";
+import { requiredSecret } from "./placeholders";
 
 const encoder = new TextEncoder();
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -76,10 +76,8 @@ function aesKey(secret: string): Promise<CryptoKey> {
   return key;
 }
 
-function requireSecret(secret: string | undefined): string {
-  if (!secret) throw missingSetting("ENCRYPTION_KEY", "store or read credentials (model API keys, webhook secrets, contact credentials)");
-  return secret;
-}
+const requireSecret = (secret: string | undefined): string =>
+  requiredSecret("ENCRYPTION_KEY", secret, "store or read credentials (model API keys, webhook secrets, contact credentials)");
 
 /** Credentials at rest: AES-GCM with a key derived from ENCRYPTION_KEY, `v1:<iv>:<ciphertext>` in base64. */
 export async function encryptSecret(plain: string, secret: string | undefined): Promise<string> {

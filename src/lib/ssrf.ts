@@ -1,8 +1,8 @@
 /**
  * SSRF protection for webhook URLs (spec delivery rule 4). Returns why a URL may not be called,
  * or null when it may. Checked on save and again at delivery (and for every redirect).
- * `allowedHosts` (WEBHOOK_ALLOWED_HOSTS, `host:port` entries) lets named hosts through, for local
- * development and tests only.
+ * `allowedHosts` (OUTBOUND_ALLOWED_HOSTS, `host` or `host:port` entries) lets named hosts through, for
+ * local development and tests only.
  *
  * The URL is read with the WHATWG parser, the one `fetch` uses, so what is checked is what would be
  * called: it turns every IPv4 spelling (0x7f.1, 2130706433, 0177.0.0.1, 127.1, full-width or circled
@@ -26,8 +26,16 @@ export function webhookUrlProblem(url: string, allowedHosts: string[] = []): str
   // `host:port` allows that port; a bare host allows every port of it (CONTRACT section 11).
   if (allowed.includes(`${parsed.hostname}:${port}`) || allowed.includes(parsed.hostname)) return null;
   const reason = hostProblem(parsed.hostname);
-  return reason ? `${reason}: ${parsed.hostname}` : null;
+  return reason ? `${settingHint(reason)} (${parsed.hostname}:${port})` : null;
 }
+
+/**
+ * A refusal the allow-list can lift says so, naming the setting (and the `host:port` it would
+ * need), so a developer with a local receiver knows what to change: "Loopback addresses are
+ * refused unless OUTBOUND_ALLOWED_HOSTS names them (127.0.0.1:9)" (docs/decisions.md, "Outbound
+ * errors a person can act on").
+ */
+const settingHint = (reason: string) => (/^(Empty|Not a valid)/.test(reason) ? reason : reason.replace(/ (are|is) not allowed/, " $1 refused unless OUTBOUND_ALLOWED_HOSTS names them"));
 
 /** WEBHOOK_ALLOWED_HOSTS parsed: comma-separated `host:port`, lower-cased, empty entries dropped. */
 export function parseAllowedHosts(value: string | undefined): string[] {

@@ -1,7 +1,7 @@
 import { count } from "drizzle-orm";
 import type { Db } from "../env";
 import { apiKeys, members, organizations, users } from "../db/schema";
-import { newApiKey, sha256Hex } from "../lib/crypto";
+import { hashPassword, newApiKey, sha256Hex } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
 import { SELF_HOSTED } from "./plans";
 
@@ -58,11 +58,13 @@ export async function createAccount(db: Db, input: NewAccount) {
  * equal to BOOTSTRAP_API_KEY is unknown, so it costs nothing on the normal path.
  * Returns whether it created the account.
  */
-export async function bootstrapOwner(db: Db, key: string, email = "admin@example.com", planId?: string): Promise<boolean> {
+export async function bootstrapOwner(db: Db, key: string, email = "admin@example.com", planId?: string, password?: string): Promise<boolean> {
   const [{ n }] = await db.select({ n: count() }).from(users);
   if (n > 0) return false;
+  // With BOOTSTRAP_PASSWORD the administrator can also sign in to the console with e-mail and password (docs/decisions.md, "The first administrator's sign-in").
+  const passwordHash = password ? await hashPassword(password) : null;
   try {
-    await createAccount(db, { email, name: "Administrator", passwordHash: null, company: "Default organization", isStaff: true, approved: true, planId, key, keyName: "Bootstrap key" });
+    await createAccount(db, { email, name: "Administrator", passwordHash, company: "Default organization", isStaff: true, approved: true, planId, key, keyName: "Bootstrap key" });
     return true;
   } catch (err) {
     // Another isolate bootstrapped at the same moment: the unique email or key hash says so.

@@ -39,7 +39,7 @@ export async function findConversation(db: Db, organizationId: string, id: strin
 
 /** A new conversation's row as the database will hold it (defaults of the schema). */
 export function newConversation(
-  values: { organizationId: string; inboxId: string; chatbotId: string | null; contactId: string | null; title?: string; createdById?: string | null },
+  values: { organizationId: string; inboxId: string; chatbotId: string | null; contactId: string | null; title?: string; createdById?: string | null; isTest?: boolean },
   id = uuidv7(),
   now = Date.now(),
 ): ConversationRow {
@@ -48,6 +48,7 @@ export function newConversation(
     ...values,
     title: values.title ?? "",
     createdById: values.createdById ?? null,
+    isTest: values.isTest ?? false,
     type: "individual",
     status: "open",
     progressStatus: "open",

@@ -54,8 +54,13 @@ export async function requireChatbotOf(db: Db, organizationId: string, chatbotId
   if (!row) throw fieldError("chatbot", "No such assistant in this organization.");
 }
 
-/** Settings of a new web chat: speech off, no greeting or starters, default themes. */
+/**
+ * Settings of a new web chat: visitors chat at once (no pre-chat form), speech off, no greeting or
+ * starters, default themes. `enableAnonymous` is stored, so web chats created before it was the
+ * default keep their form (docs/decisions.md, "Widget defaults").
+ */
 export const defaultWebChatSettings = (): WebChatSettings => ({
+  enableAnonymous: true,
   enableSpeech: false,
   displayGreeting: "",
   displayConversationStarters: [],

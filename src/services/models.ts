@@ -2,6 +2,7 @@ import { and, eq, isNull, or } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { chatbots, models, MODEL_KINDS, MODEL_PROVIDERS } from "../db/schema";
 import { decryptSecret } from "../lib/crypto";
+import { usableSecret } from "../lib/placeholders";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
 
@@ -62,6 +63,25 @@ export async function modelApiKey(row: Pick<ModelRow, "apiKeyEncrypted">, env: P
     apiKeys.set(cacheKey, key);
   }
   return key;
+}
+
+/**
+ * Why the model cannot answer in this deployment, or null when it can: a Workers AI model without
+ * the AI binding (local development has none), an OpenAI-compatible one without its base URL or
+ * whose stored API key cannot be read. Listed on the model's record and checked when an assistant
+ * is saved on it (docs/decisions.md, "Honest model choices").
+ */
+export async function modelUnavailableReason(row: ModelRow, env: Pick<Bindings, "ENCRYPTION_KEY" | "AI">): Promise<string | null> {
+  if (row.provider === "workers_ai" && !env.AI) return "Workers AI is not available here: the AI binding ([ai] in wrangler.toml) is not configured.";
+  if (row.provider !== "openai_compatible") return null;
+  if (!row.baseUrl) return "It has no baseUrl.";
+  if (!row.apiKeyEncrypted) return null;
+  if (!usableSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY)) return "Its API key cannot be read: ENCRYPTION_KEY is not configured.";
+  const readable = await modelApiKey(row, env).then(
+    () => true,
+    () => false,
+  );
+  return readable ? null : "Its API key cannot be decrypted (ENCRYPTION_KEY changed since it was stored): store the key again.";
 }
 
 /** The rules that span fields, checked on the model as it will be stored (create, PUT and PATCH). */

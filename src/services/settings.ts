@@ -1,5 +1,7 @@
 import type { Bindings } from "../env";
 import { ApiError } from "../lib/errors";
+import { isPlaceholder, MIN_PASSWORD_LENGTH } from "../lib/placeholders";
+
 import { planSettingsProblem } from "./plans";
 import { fileSpecs } from "./uploads/file-specs";
 import { ingestionFaultProblem } from "./ingestion-fault";
@@ -16,8 +18,20 @@ export interface SettingProblem {
  */
 export function settingProblems(env: Bindings): SettingProblem[] {
   const problems: SettingProblem[] = [];
-  if (!env.ENCRYPTION_KEY) {
+  const placeholder = "still the placeholder of .dev.vars.example, so it counts as not set";
+  if (isPlaceholder("ENCRYPTION_KEY", env.ENCRYPTION_KEY)) {
+    problems.push({ name: "ENCRYPTION_KEY", problem: `${placeholder}: model API keys, webhook secret tokens and contact credentials cannot be stored (503 not_configured)` });
+  } else if (!env.ENCRYPTION_KEY) {
     problems.push({ name: "ENCRYPTION_KEY", problem: "not set: model API keys, webhook secret tokens and contact credentials cannot be stored (503 not_configured)" });
+  }
+  // Optional settings: unset is fine, the example's value is not (docs/decisions.md, "Safe defaults").
+  if (isPlaceholder("BOOTSTRAP_API_KEY", env.BOOTSTRAP_API_KEY)) {
+    problems.push({ name: "BOOTSTRAP_API_KEY", problem: `${placeholder}: no first administrator is created with it` });
+  }
+  if (isPlaceholder("BOOTSTRAP_PASSWORD", env.BOOTSTRAP_PASSWORD)) {
+    problems.push({ name: "BOOTSTRAP_PASSWORD", problem: `${placeholder}: the first administrator cannot sign in with it` });
+  } else if (env.BOOTSTRAP_PASSWORD && env.BOOTSTRAP_PASSWORD.length < MIN_PASSWORD_LENGTH) {
+    problems.push({ name: "BOOTSTRAP_PASSWORD", problem: `shorter than ${MIN_PASSWORD_LENGTH} characters, so it is not used` });
   }
   const plans = planSettingsProblem(env);
   if (plans) problems.push({ name: "PLANS", problem: plans });

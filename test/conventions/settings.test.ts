@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { contacts, models } from "../../src/db/schema";
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { SELF, createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import type { Bindings } from "../../src/env";
@@ -38,6 +38,24 @@ describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", (
     const res = await owner.fetch("POST", "/contacts/", { name: "Ann", mcpCredentials: [{ server: "crm", headers: { Authorization: "Bearer x" } }] }, { settings: UNSET });
     await expectError(res, 503, "not_configured");
     expect(await db().select().from(contacts).where(eq(contacts.organizationId, owner.organizationId))).toHaveLength(0);
+  });
+
+  it("the placeholders of .dev.vars.example count as not set: 503 naming the setting, and /health names them", async () => {
+    const PLACEHOLDERS: Settings = { ENCRYPTION_KEY: "replace-with-a-long-random-string", BOOTSTRAP_API_KEY: "ak_replaceWithFortyLettersOrDigits000000000", BOOTSTRAP_PASSWORD: "replace-with-a-password" };
+    const owner = await seedOwner();
+    const body = await expectError(await owner.fetch("POST", KINDS[0].path, validBody(KINDS[0], { apiKey: "sk-secret-123456" }), { settings: PLACEHOLDERS }), 503, "not_configured");
+    expect(body.detail).toMatch(/^ENCRYPTION_KEY still holds the placeholder of \.dev\.vars\.example/);
+    expect(await db().select().from(models).where(eq(models.organizationId, owner.organizationId))).toHaveLength(0);
+    const health = (await (await call("GET", "/health", undefined, {}, PLACEHOLDERS)).json()) as { status: string; settings: { name: string; problem: string }[] };
+    expect(health.status).toBe("degraded");
+    expect(health.settings.map((s) => s.name)).toEqual(["ENCRYPTION_KEY", "BOOTSTRAP_API_KEY", "BOOTSTRAP_PASSWORD"]);
+    for (const s of health.settings) expect(s.problem).toContain("still the placeholder of .dev.vars.example");
+  });
+
+  it("GET / redirects to the console", async () => {
+    const res = await SELF.fetch("http://localhost/", { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/console/");
   });
 
   it("GET /health lists missing and malformed settings, without a key", async () => {

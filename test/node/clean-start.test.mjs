@@ -33,8 +33,15 @@ describe("a fresh clone, started by hand as the README says", () => {
     const server = await startServer("bash", ["-c", `${commands.at(-1)} --port ${port}`], { cwd: checkout.dir, env: { PATH: plainPath }, url: `http://127.0.0.1:${port}/health` });
     try {
       expect(server.output()).toContain("[custom build] Running: node scripts/build-assets.mjs");
-      const health = await fetch(`http://127.0.0.1:${port}/health`);
-      expect(await health.json()).toEqual({ status: "ok", settings: [], resources: [] });
+      // The example's placeholders are refused: /health names them until the operator puts their own values in.
+      const health = await (await fetch(`http://127.0.0.1:${port}/health`)).json();
+      expect(health).toMatchObject({ status: "degraded", resources: [] });
+      expect(health.settings.map((s) => s.name)).toEqual(["ENCRYPTION_KEY", "BOOTSTRAP_API_KEY"]);
+      for (const s of health.settings) expect(s.problem).toContain("placeholder of .dev.vars.example");
+      // `/` leads a person to the console.
+      const root = await fetch(`http://127.0.0.1:${port}/`, { redirect: "manual" });
+      expect(root.status).toBe(302);
+      expect(root.headers.get("Location")).toBe("/console/");
       const widget = await fetch(`http://127.0.0.1:${port}/widget.js`);
       expect(widget.status).toBe(200);
       expect(widget.headers.get("Content-Type")).toMatch(/javascript/);

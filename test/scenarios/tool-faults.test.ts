@@ -72,8 +72,8 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
 
     const { reply, calls } = await ask(owner, bot.id, "Try every tool");
     const expected: Record<string, [string, RegExp]> = {
-      trickling_api: ["timeout", /did not answer within 1\.5 s/],
-      hanging_api: ["timeout", /did not answer within 1\.5 s/],
+      trickling_api: ["timeout", /timed out after 1\.5 s/],
+      hanging_api: ["timeout", /timed out after 1\.5 s/],
       oversized_api: ["failure", /larger than 1048576 bytes/],
       malformed_api: ["failure", /not valid JSON/],
     };
@@ -83,7 +83,7 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
     expect(calls.malformed_api.output).toBe('{"temperature": 21, "unit": ');
     expect((calls.oversized_api.output as string).length).toBe(1024 * 1024);
     expect(reply.content).toMatch(/^Result: /);
-    for (const said of ["Error (timeout): The API did not answer", "Error (failure): The API's answer says it is JSON", "Error (failure): The API's answer is larger"]) {
+    for (const said of ["Error (timeout): The API at ", "Error (failure): The API's answer says it is JSON", "Error (failure): The API's answer is larger"]) {
       expect(reply.content).toContain(said);
     }
     const records = await storedRecords(owner, bot.id);

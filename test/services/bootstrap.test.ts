@@ -1,8 +1,39 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { call, expectError, seedOwner } from "../harness";
+import { call, expectError, seedOwner, type Settings } from "../harness";
+
+const PASSWORD = "generated-password-1";
+const signIn = (email: string, password: string, settings: Settings = { BOOTSTRAP_PASSWORD: PASSWORD }) =>
+  call("POST", "/api/v1/auth/sessions/", { email, password }, {}, settings);
+const userCount = async () => (await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>())!.n;
 
 // This file's storage starts empty (storage is per test file): no user exists yet.
+describe("the example's placeholders and BOOTSTRAP_PASSWORD before any user (docs/decisions.md, \"Safe defaults\")", () => {
+  it("the placeholder bootstrap key never creates an administrator", async () => {
+    const placeholder = "ak_replaceWithFortyLettersOrDigits000000000";
+    const res = await call("GET", "/api/v1/users/current/", undefined, { Authorization: `Api-Key ${placeholder}` }, { BOOTSTRAP_API_KEY: placeholder });
+    await expectError(res, 401, "not_authenticated");
+    expect(await userCount()).toBe(0);
+  });
+
+  it("a wrong password, another e-mail or the placeholder password creates no one", async () => {
+    await expectError(await signIn("admin@example.com", "not-the-password"), 400, "invalid_credentials");
+    await expectError(await signIn("someone@example.com", PASSWORD), 400, "invalid_credentials");
+    const placeholder = "replace-with-a-password";
+    await expectError(await signIn("admin@example.com", placeholder, { BOOTSTRAP_PASSWORD: placeholder }), 400, "invalid_credentials");
+    expect(await userCount()).toBe(0);
+  });
+
+  it("signing in with BOOTSTRAP_EMAIL and BOOTSTRAP_PASSWORD creates the administrator, key included", async () => {
+    const res = await signIn("Admin@Example.com", PASSWORD);
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await res.json()).toMatchObject({ user: { email: "admin@example.com", isStaff: true }, session: { method: "password" } });
+    expect(await userCount()).toBe(1);
+    // The password is theirs now, whatever the setting says later.
+    expect((await signIn("admin@example.com", PASSWORD, {})).status).toBe(201);
+  });
+});
+
 describe("bootstrap from BOOTSTRAP_API_KEY (CONTRACT section 3)", () => {
   const key = env.BOOTSTRAP_API_KEY!;
   const asBootstrap = (method: string, path: string, body?: unknown) => call(method, `/api/v1${path}`, body, { Authorization: `Api-Key ${key}` });
@@ -31,5 +62,20 @@ describe("bootstrap from BOOTSTRAP_API_KEY (CONTRACT section 3)", () => {
     expect((await asBootstrap("DELETE", `/api-keys/${keys.results[0].id}/`)).status).toBe(204);
     await seedOwner();
     await expectError(await asBootstrap("GET", "/users/current/"), 401, "not_authenticated");
+  });
+});
+
+describe("a bootstrap administrator without a password (created before BOOTSTRAP_PASSWORD)", () => {
+  it("gets BOOTSTRAP_PASSWORD on their first sign-in with it; a user who is not staff never does", async () => {
+    await env.DB.prepare("UPDATE users SET password_hash = NULL WHERE email = 'admin@example.com'").run();
+    await expectError(await signIn("admin@example.com", "wrong-password-2"), 400, "invalid_credentials");
+    const first = await signIn("admin@example.com", PASSWORD);
+    expect(first.status, await first.clone().text()).toBe(201);
+    const stored = await env.DB.prepare("SELECT password_hash FROM users WHERE email = 'admin@example.com'").first<{ password_hash: string | null }>();
+    expect(stored!.password_hash).toBeTruthy();
+    expect(stored!.password_hash).not.toContain(PASSWORD);
+    // A user who is not staff never gets it (a member whose e-mail someone set to the bootstrap address, say).
+    await env.DB.prepare("UPDATE users SET password_hash = NULL, is_staff = 0 WHERE email = 'admin@example.com'").run();
+    await expectError(await signIn("admin@example.com", PASSWORD), 400, "invalid_credentials");
   });
 });

@@ -29,6 +29,8 @@ export const conversations = sqliteTable(
     unreadCount: integer("unread_count").notNull().default(0),
     /** The member whose API key started it (usage statistics per member); null for visitors and widgets. */
     createdById: text("created_by_id"),
+    /** Started by the console's try-it (a completion with `test: true`): apart in the inbox and left out of statistics by default. */
+    isTest: bool("is_test").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -9,34 +9,47 @@ import { json } from "./columns";
  * counts; failed replies are added by `failedReplyWrites` in one batch with their record.
  * `memberId` is the member whose API key started the conversation ('' for visitors, widgets and
  * older rows); `modelId` is the language model of an assistant reply ('' for everything else).
- * Day and month answers add up hour rows, in any timezone.
+ * Day and month answers add up hour rows, in any timezone. The same counters make usage_hourly_tests.
  */
+const hourlyCounters = () => ({
+  organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+  chatbotId: text("chatbot_id").notNull(),
+  hour: integer("hour").notNull(),
+  memberId: text("member_id").notNull().default(""),
+  modelId: text("model_id").notNull().default(""),
+  conversations: integer("conversations").notNull().default(0),
+  incomingMessages: integer("incoming_messages").notNull().default(0),
+  outgoingMessages: integer("outgoing_messages").notNull().default(0),
+  /** Assistant replies, and the sum of their reply times (ms), for the average. */
+  replies: integer("replies").notNull().default(0),
+  replyMs: integer("reply_ms").notNull().default(0),
+  failedReplies: integer("failed_replies").notNull().default(0),
+  likes: integer("likes").notNull().default(0),
+  dislikes: integer("dislikes").notNull().default(0),
+  toolCalls: integer("tool_calls").notNull().default(0),
+  /** Model requests (one per reply) and their tokens as the provider reported them. */
+  requests: integer("requests").notNull().default(0),
+  inputTokens: integer("input_tokens").notNull().default(0),
+  outputTokens: integer("output_tokens").notNull().default(0),
+  /** Words of the assistant's replies (what the organization's monthly words count). */
+  words: integer("words").notNull().default(0),
+});
+
 export const usageHourly = sqliteTable(
   "usage_hourly",
-  {
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    chatbotId: text("chatbot_id").notNull(),
-    hour: integer("hour").notNull(),
-    memberId: text("member_id").notNull().default(""),
-    modelId: text("model_id").notNull().default(""),
-    conversations: integer("conversations").notNull().default(0),
-    incomingMessages: integer("incoming_messages").notNull().default(0),
-    outgoingMessages: integer("outgoing_messages").notNull().default(0),
-    /** Assistant replies, and the sum of their reply times (ms), for the average. */
-    replies: integer("replies").notNull().default(0),
-    replyMs: integer("reply_ms").notNull().default(0),
-    failedReplies: integer("failed_replies").notNull().default(0),
-    likes: integer("likes").notNull().default(0),
-    dislikes: integer("dislikes").notNull().default(0),
-    toolCalls: integer("tool_calls").notNull().default(0),
-    /** Model requests (one per reply) and their tokens as the provider reported them. */
-    requests: integer("requests").notNull().default(0),
-    inputTokens: integer("input_tokens").notNull().default(0),
-    outputTokens: integer("output_tokens").notNull().default(0),
-    /** Words of the assistant's replies (what the organization's monthly words count). */
-    words: integer("words").notNull().default(0),
-  },
+  hourlyCounters(),
   (t) => [primaryKey({ columns: [t.chatbotId, t.hour, t.memberId, t.modelId] }), index("usage_hourly_org_idx").on(t.organizationId, t.hour)],
+);
+
+/**
+ * The part of usage_hourly that test conversations (the console's try-it, `isTest`) made: the
+ * assistant's statistics subtract it unless asked to include tests; usage (words, tokens, quotas)
+ * counts everything (docs/decisions.md, "Test traffic apart").
+ */
+export const usageHourlyTests = sqliteTable(
+  "usage_hourly_tests",
+  hourlyCounters(),
+  (t) => [primaryKey({ columns: [t.chatbotId, t.hour, t.memberId, t.modelId] })],
 );
 
 /** Which contacts wrote to an assistant in which hour: distinct contacts per bucket. */

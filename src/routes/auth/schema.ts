@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { MIN_PASSWORD_LENGTH } from "../../lib/placeholders";
 
 export const password = (description: string) =>
-  z.string().min(8, "Must be at least 8 characters").max(128).openapi({ description, example: "correct horse battery" });
+  z.string().min(MIN_PASSWORD_LENGTH, `Must be at least ${MIN_PASSWORD_LENGTH} characters`).max(128).openapi({ description, example: "correct horse battery" });
 
 /** Password pairs must match; the message lands on the second field, as clients expect. */
 export const samePasswords = <A extends string, B extends string>(a: A, b: B) =>

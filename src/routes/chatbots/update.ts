@@ -41,7 +41,7 @@ export function registerUpdateChatbot(r: Router) {
         throw fieldError("organization", "Cannot be changed after creation.");
       }
       const linked = await db.select({ id: chatbotGroups.groupId }).from(chatbotGroups).where(eq(chatbotGroups.chatbotId, current.id));
-      const groupIds = await checkChatbotReferences(db, access, current.organizationId === null, body, linked.map((g) => g.id));
+      const groupIds = await checkChatbotReferences(db, c.env, access, current.organizationId === null, body, linked.map((g) => g.id));
       const knowledgeBaseIds = await checkChatbotKnowledgeBases(db, access, c.var.principal.userId, body.knowledgeBases);
       const toolIds = await checkChatbotTools(db, access, body);
       const skillIds = await checkChatbotSkills(db, access, body);

@@ -27,6 +27,14 @@ const Completion = z
     }),
     isStreaming: z.boolean().default(false).openapi({ description: "Stream the reply as server-sent events (`is_streaming` works too)", example: false }),
     waitForAttachments: z.boolean().default(true).openapi({ description: "Wait for attachment processing first (v1)", example: true }),
+    test: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "Start the conversation as a test (the console's try-it): it is listed with `isTest: true`, can be filtered with `isTest`, and is left out of the assistant's statistics unless they are asked to include tests. Read only when a conversation starts; a continued conversation keeps what it is. Default false.",
+        example: false,
+      }),
   })
   .openapi("CompletionRequest");
 
@@ -63,10 +71,10 @@ export const registerCompletion = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "conversation.manage");
     const { chatbotId } = c.req.valid("param");
-    const { conversation, message, isStreaming, waitForAttachments } = c.req.valid("json");
+    const { conversation, message, isStreaming, waitForAttachments, test } = c.req.valid("json");
     const { sender, ...fields } = message;
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
-    const request = { access, userId: c.var.principal.userId, requestId: c.var.requestId, origin: new URL(c.req.url).origin, chatbotId, conversationId: conversation || undefined, sender, message: fields, isStreaming, waitForAttachments };
+    const request = { access, userId: c.var.principal.userId, requestId: c.var.requestId, origin: new URL(c.req.url).origin, chatbotId, conversationId: conversation || undefined, sender, message: fields, isStreaming, waitForAttachments, isTest: test ?? false };
     const done = await complete(c.env, c.var.db, waitUntil, request);
     if ("stream" in done) return c.body(done.stream, 200, SSE_HEADERS);
     return replied(c, done.result, done.conversationId);

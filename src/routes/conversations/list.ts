@@ -25,6 +25,7 @@ const Query = CursorQuery.extend({
   startDate: day("Created on or after this day (UTC), YYYY-MM-DD"),
   endDate: day("Created on or before this day (UTC), YYYY-MM-DD"),
   keyword: z.string().max(200).optional().openapi({ description: "Matches the title or any message", example: "refund" }),
+  isTest: z.enum(["true", "false"]).optional().openapi({ description: "`true`: only test conversations (the console's try-it); `false`: none of them; absent: both", example: "false" }),
 });
 
 const route = createRoute({
@@ -58,6 +59,7 @@ export const registerListConversations = (r: Router) =>
           q.contact ? eq(conversations.contactId, q.contact) : undefined,
           q.status ? eq(conversations.status, q.status) : undefined,
           q.progressStatus ? eq(conversations.progressStatus, q.progressStatus) : undefined,
+          q.isTest ? eq(conversations.isTest, q.isTest === "true") : undefined,
           // `+` keeps SQLite from the created_at index: walking (organization, id) newest first needs no sort.
           q.startDate ? sql`+${conversations.createdAt} >= ${parseDate(q.startDate)}` : undefined,
           q.endDate ? sql`+${conversations.createdAt} <= ${parseDate(q.endDate, true)}` : undefined,

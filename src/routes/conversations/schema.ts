@@ -18,6 +18,7 @@ export const ConversationSchema = z
     assignee: z.object(named("Agent Smith")).nullable().openapi({ description: "The member serving it (takeover)" }),
     lastMessage: z.string().nullable().openapi({ example: "Our opening hours are 9 to 5." }),
     lastMessageCreatedAt: Timestamp.nullable(),
+    isTest: z.boolean().openapi({ description: "Started as a test (the console's try-it, a completion with `test: true`); left out of statistics unless they include tests", example: false }),
     createdAt: Timestamp,
   })
   .openapi("Conversation");

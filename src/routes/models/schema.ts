@@ -14,6 +14,11 @@ export const ModelSchema = z
     hasApiKey: z.boolean().openapi({ description: "Whether an API key is stored (the key itself is never returned)", example: false }),
     apiKeyPreview: z.string().nullable().openapi({ description: "Masked API key", example: "sk-a…wxyz" }),
     isBuiltIn: z.boolean().openapi({ description: "Built-in models belong to no organization and cannot be changed", example: true }),
+    available: z.boolean().openapi({ description: "Whether the model can answer in this deployment; an assistant cannot be saved on one that cannot (400)", example: true }),
+    unavailableReason: z
+      .string()
+      .nullable()
+      .openapi({ description: "Why it cannot, when `available` is false: e.g. a Workers AI model without the AI binding, or an API key that cannot be read", example: null }),
     organization: z.string().nullable().openapi({ description: "Owning organization; null for built-in models", example: null }),
     createdAt: Timestamp,
     updatedAt: Timestamp,

@@ -4,8 +4,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { consoleSessions, users } from "../../db/schema";
 import { badRequest, forbidden } from "../../lib/errors";
-import { verifyPassword } from "../../lib/crypto";
-import { apiKeyRecordFor } from "../../services/credentials";
+import { apiKeyRecordFor, passwordSignIn } from "../../services/credentials";
 import { newSession, sessionCookie } from "../../services/console-sessions";
 import { ConsoleSessionStateSchema, SignIn } from "./schema";
 import { sessionState } from "./state";
@@ -19,7 +18,8 @@ const route = createRoute({
     "Public. With `email` and `password`, or with an API key of the user (`apiKey`), creates a console session: its id is set in the " +
     "`console_session` cookie (HttpOnly, SameSite=Strict, Secure outside localhost), stored only as a hash, and lapses 12 hours after its " +
     "last use. Requests with the cookie act as the user, like their API key; those that change data must send the console's own `Origin`. " +
-    "No API key is created. A sign-in sent from another site's page (`Origin` of another origin) is 403.",
+    "No API key is created. The first administrator signs in with `BOOTSTRAP_EMAIL` and `BOOTSTRAP_PASSWORD` when the deployment sets them " +
+    "(with no user yet, this creates them as the first request with `BOOTSTRAP_API_KEY` does). A sign-in sent from another site's page (`Origin` of another origin) is 403.",
   security: [],
   request: jsonBody(SignIn),
   responses: { 201: json(ConsoleSessionStateSchema, "Signed in; the cookie is in `Set-Cookie`"), ...errorResponses(400, 403) },
@@ -41,9 +41,8 @@ export const registerSignIn = (r: Router) =>
       if (!key || (key.expiresAt !== null && key.expiresAt <= now)) throw refused();
       signedIn = { user: key.user, organizationId: key.organizationId };
     } else {
-      const [user] = await db.select().from(users).where(eq(users.email, body.email!.toLowerCase()));
-      const ok = user?.passwordHash ? await verifyPassword(body.password!, user.passwordHash) : false;
-      if (!user || !ok) throw refused();
+      const user = await passwordSignIn(c.env, db, body.email!, body.password!);
+      if (!user) throw refused();
       signedIn = { user, organizationId: null };
     }
     const { user, organizationId } = signedIn;

@@ -16,7 +16,7 @@ const route = createRoute({
   description:
     "Needs `statistics.view` and access to the assistant. Read from hourly counters kept as messages are stored; " +
     "buckets are local to `timezone` (default UTC). Defaults: the last 30 days (today included) by day. " +
-    "`total` covers the whole range (its `contactsCount` counts each contact once).",
+    "`total` covers the whole range (its `contactsCount` counts each contact once). Test conversations (`isTest`) are left out unless `includeTests=true`.",
   request: { params: ChatbotParams, query: ChatbotStatisticsQuery },
   responses: { 200: json(ChatbotStatisticsSchema, "Counts per bucket and in total"), ...errorResponses(400, 403, 404) },
 });
@@ -31,7 +31,7 @@ export const registerChatbotStatistics = (r: Router) =>
     const start = q.datetimeFrom ? parseInstant(q.datetimeFrom, timezone, "datetimeFrom") : localDayStart(timezone, now, -29);
     if (end <= start) throw fieldError("datetimeTo", "datetimeTo must be after datetimeFrom.");
     const list = buckets(timezone, start, end, q.timeGranularity);
-    const { results, total } = await chatbotStatistics(c.env.DB, chatbot.id, list);
+    const { results, total } = await chatbotStatistics(c.env.DB, chatbot.id, list, { includeTests: q.includeTests === "true" });
     return c.json(
       {
         chatbot: { id: chatbot.id, name: chatbot.name },

@@ -14,7 +14,8 @@ const route = createRoute({
   summary: "Language-model usage of an assistant: tokens, requests and words per day or month, per model",
   description:
     "Needs `statistics.view` and access to the assistant. `startDate` to `endDate` (both included, local days in `timezone`). " +
-    "400 for a missing or malformed date, an `endDate` before `startDate` or a granularity other than day or month.",
+    "400 for a missing or malformed date, an `endDate` before `startDate` or a granularity other than day or month. " +
+    "Test conversations (`isTest`) are left out unless `includeTests=true`; the organization's usage statistics count them (their words and tokens were spent).",
   request: { params: ChatbotParams, query: LlmUsageQuery },
   responses: { 200: json(LlmUsageSchema, "Usage per bucket and model, and in total"), ...errorResponses(400, 403, 404) },
 });
@@ -26,7 +27,7 @@ export const registerLlmUsageStatistics = (r: Router) =>
     const timezone = checkTimezone(q.timezone);
     const { start, end } = dayRange(timezone, q.startDate, q.endDate, "startDate", "endDate");
     const list = buckets(timezone, start, end, q.timeGranularity);
-    const { results, total } = await llmUsageStatistics(c.env.DB, chatbot.id, list);
+    const { results, total } = await llmUsageStatistics(c.env.DB, chatbot.id, list, { includeTests: q.includeTests === "true" });
     return c.json(
       {
         chatbot: { id: chatbot.id, name: chatbot.name },

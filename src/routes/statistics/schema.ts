@@ -15,6 +15,12 @@ export const Timezone = z
   .optional()
   .openapi({ description: "IANA timezone the buckets and dates are read in (default UTC)", example: "Asia/Taipei" });
 
+/** Test conversations (the console's try-it) are left out unless asked for (docs/decisions.md, "Test traffic apart"). */
+const IncludeTests = z
+  .enum(["true", "false"])
+  .default("false")
+  .openapi({ description: "`true` also counts test conversations (`isTest`, the console's try-it); default `false` leaves them out", example: "false" });
+
 export const ChatbotStatisticsQuery = z.object({
   datetimeFrom: z
     .string()
@@ -28,6 +34,7 @@ export const ChatbotStatisticsQuery = z.object({
     .openapi({ description: "End (exclusive; a date means the end of that day); default the end of today", example: "2026-02-01T00:00:00Z" }),
   timeGranularity: z.enum(["hour", "day", "month"]).default("day").openapi({ description: "Bucket size (default day); at most 1,500 buckets", example: "day" }),
   timezone: Timezone,
+  includeTests: IncludeTests,
 });
 
 const bucketFields = {
@@ -69,6 +76,7 @@ export const LlmUsageQuery = z.object({
   endDate: DAY.optional().openapi({ description: "Last day included, YYYY-MM-DD (default: startDate)", example: "2026-01-31" }),
   timeGranularity: z.enum(["day", "month"]).openapi({ description: "Bucket size", example: "day" }),
   timezone: Timezone,
+  includeTests: IncludeTests,
 });
 
 const tokenCounts = {

@@ -1,12 +1,12 @@
 // An assistant's body as columns, and the rules it must meet: references the caller may use, and
 // rules across fields.
 import { and, eq, inArray } from "drizzle-orm";
-import type { Db } from "../../env";
+import type { Bindings, Db } from "../../env";
 import { chatbots, groups } from "../../db/schema";
 import { fieldError, forbidden } from "../../lib/errors";
 import { inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";
-import { getModel, type ModelKind } from "../models";
+import { getModel, modelUnavailableReason, type ModelKind } from "../models";
 import type { ChatbotRow } from "./visibility";
 
 
@@ -77,11 +77,12 @@ const MODEL_FIELDS = [
 /**
  * Checks what the body refers to, 400 naming the field otherwise: models the organization may use,
  * groups of the organization (none for a personal assistant), and toolkits and tools, which this
- * service does not have yet (any id is unknown). Knowledge bases: `checkChatbotKnowledgeBases`. Non-owners may only add groups they belong to
+ * service does not have yet (any id is unknown); models that cannot answer here are 400 with the reason. Knowledge bases: `checkChatbotKnowledgeBases`. Non-owners may only add groups they belong to
  * (403). Returns the group ids when the body sets them.
  */
 export async function checkChatbotReferences(
   db: Db,
+  env: Pick<Bindings, "ENCRYPTION_KEY" | "AI">,
   access: OrgAccess,
   personal: boolean,
   body: ChatbotInput,
@@ -95,6 +96,11 @@ export async function checkChatbotReferences(
   );
   const missing = MODEL_FIELDS.find((_, i) => !found[i]);
   if (missing) throw fieldError(missing[0], `No ${missing[2]} model with this id is available to the organization.`);
+  // A model that cannot answer here (no AI binding, an unreadable key) would fail every reply: say so now (docs/decisions.md, "Honest model choices").
+  const rows = found.map((row) => (row === true ? null : row));
+  const reasons = await Promise.all(rows.map((row) => (row ? modelUnavailableReason(row, env) : null)));
+  const unavailable = MODEL_FIELDS.findIndex((_, i) => reasons[i] !== null);
+  if (unavailable >= 0) throw fieldError(MODEL_FIELDS[unavailable][0], `The model "${rows[unavailable]!.name}" is not available: ${reasons[unavailable]}`);
   for (const [field, noun] of [["toolkits", "toolkit"]] as const) {
     const first = body[field]?.[0];
     if (first) throw fieldError(field, `Unknown ${noun}: ${first.id}.`);

@@ -29,6 +29,8 @@ export interface CompletionRequest {
   message: Omit<Partial<NewMessage>, "attachments"> & { attachments?: MessageAttachmentInput[] };
   isStreaming: boolean;
   waitForAttachments: boolean;
+  /** A new conversation is a test (the console's try-it): apart in the inbox and statistics. */
+  isTest?: boolean;
 }
 
 /** The turn's reply, or its stream (CONTRACT section 7). */
@@ -53,7 +55,7 @@ export async function complete(env: Bindings, db: Db, waitUntil: (p: Promise<unk
     if (conversation.chatbotId !== chatbot.id) throw fieldError("conversation", "The conversation belongs to another assistant.");
   } else {
     if (!defaultInboxId) throw badRequest("The assistant has no default inbox for API conversations.");
-    const values = { organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null, createdById: req.userId };
+    const values = { organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null, createdById: req.userId, isTest: req.isTest ?? false };
     if (answersWithoutObject(chatbot, message)) {
       const turn = { conversation: newConversation(values), assistant, sender: from, message, contactQueryMetadata, requestId: req.requestId };
       const conversationId = turn.conversation.id;

@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { describeFetchFailure } from "../../lib/outbound-errors";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { Bindings } from "../../env";
 
@@ -56,7 +57,14 @@ function guardedFetch(env: Bindings, state: { overflow: boolean }) {
     const url = input.toString();
     const problem = webhookUrlProblem(url, allowed);
     if (problem) throw new McpConnectError("refused", `Refused by the outbound address guard: ${problem}`);
-    const res = await fetch(url, init);
+    let res: Response;
+    try {
+      res = await fetch(url, init);
+    } catch (err) {
+      // The session's own deadline or close: the SDK's to report. Anything else names the host or port (lib/outbound-errors.ts).
+      if (init?.signal?.aborted) throw err;
+      throw new McpConnectError("unreachable", `Could not reach the MCP server: ${await describeFetchFailure(err, url)}.`);
+    }
     if (!res.body) return res;
     let size = 0;
     const cap = new TransformStream<Uint8Array, Uint8Array>({

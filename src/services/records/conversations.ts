@@ -14,6 +14,7 @@ export interface ConversationRecord {
   assignee: { id: string; name: string } | null;
   lastMessage: string | null;
   lastMessageCreatedAt: string | null;
+  isTest: boolean;
   createdAt: string;
 }
 
@@ -30,5 +31,6 @@ export const conversationRecord = (v: ConversationView): ConversationRecord => (
   assignee: v.assignee?.id ? { id: v.assignee.id, name: v.assignee.name } : null,
   lastMessage: v.conversation.lastMessage,
   lastMessageCreatedAt: ms(v.conversation.lastMessageAt),
+  isTest: v.conversation.isTest,
   createdAt: ms(v.conversation.createdAt)!,
 });

@@ -43,20 +43,39 @@ const counts = (r: Omit<SumRow, "k">, contacts: number): ChatbotCounts => ({
   toolCallsCount: r.tool_calls,
 });
 
+/**
+ * Which traffic statistics count: everything (`includeTests`), or all but test conversations (the
+ * console's try-it), whose counters usage_hourly_tests holds apart and which are subtracted here
+ * (docs/decisions.md, "Test traffic apart"). Distinct contacts are not subtracted: try-it
+ * conversations have none.
+ */
+export interface TrafficScope {
+  includeTests: boolean;
+}
+
+/** `a - b`, counter by counter (the bucket key kept). */
+const minus = <T extends Record<string, number | string | null>>(a: T, b: T | undefined): T =>
+  b ? (Object.fromEntries(Object.entries(a).map(([k, v]) => [k, k === "k" || typeof v !== "number" ? v : v - Number(b[k] ?? 0)])) as T) : a;
+
 /** Per bucket and over the whole range (distinct contacts over the range are not the sum of the buckets'). */
-export async function chatbotStatistics(d1: D1Database, chatbotId: string, list: Bucket[]) {
+export async function chatbotStatistics(d1: D1Database, chatbotId: string, list: Bucket[], scope: TrafficScope = { includeTests: false }) {
   const json = JSON.stringify(list.map((b) => [b.start, b.end]));
   const start = list[0].start;
   const end = list[list.length - 1].end;
-  const [sums, contacts, total, totalContacts] = await d1.batch<Record<string, number>>([
-    d1.prepare(`${BUCKETS_CTE} SELECT b.k AS k, ${SUMS} FROM b LEFT JOIN usage_hourly u ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e GROUP BY b.k ORDER BY b.k`).bind(json, chatbotId),
+  const sumsOf = (table: string) => d1.prepare(`${BUCKETS_CTE} SELECT b.k AS k, ${SUMS} FROM b LEFT JOIN ${table} u ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e GROUP BY b.k ORDER BY b.k`).bind(json, chatbotId);
+  const totalOf = (table: string) => d1.prepare(`SELECT ${SUMS} FROM ${table} u WHERE u.chatbot_id = ?1 AND u.hour >= ?2 AND u.hour < ?3`).bind(chatbotId, start, end);
+  const [sums, contacts, total, totalContacts, testSums, testTotal] = await d1.batch<Record<string, number>>([
+    sumsOf("usage_hourly"),
     d1.prepare(`${BUCKETS_CTE} SELECT b.k AS k, count(DISTINCT x.contact_id) AS n FROM b LEFT JOIN usage_hourly_contacts x ON x.chatbot_id = ?2 AND x.hour >= b.s AND x.hour < b.e GROUP BY b.k ORDER BY b.k`).bind(json, chatbotId),
-    d1.prepare(`SELECT ${SUMS} FROM usage_hourly u WHERE u.chatbot_id = ?1 AND u.hour >= ?2 AND u.hour < ?3`).bind(chatbotId, start, end),
+    totalOf("usage_hourly"),
     d1.prepare(`SELECT count(DISTINCT contact_id) AS n FROM usage_hourly_contacts WHERE chatbot_id = ?1 AND hour >= ?2 AND hour < ?3`).bind(chatbotId, start, end),
+    ...(scope.includeTests ? [] : [sumsOf("usage_hourly_tests"), totalOf("usage_hourly_tests")]),
   ]);
   const contactsBy = new Map(contacts.results.map((r) => [r.k, r.n]));
-  const results = (sums.results as unknown as SumRow[]).map((r) => ({ bucket: list[r.k], ...counts(r, contactsBy.get(r.k) ?? 0) }));
-  return { results, total: counts(total.results[0] as unknown as SumRow, totalContacts.results[0]?.n ?? 0) };
+  const testsBy = new Map((testSums?.results as unknown as SumRow[] | undefined)?.map((r) => [r.k, r]) ?? []);
+  const results = (sums.results as unknown as SumRow[]).map((r) => ({ bucket: list[r.k], ...counts(minus(r, testsBy.get(r.k)), contactsBy.get(r.k) ?? 0) }));
+  const whole = minus(total.results[0] as unknown as SumRow, testTotal?.results[0] as unknown as SumRow | undefined);
+  return { results, total: counts(whole, totalContacts.results[0]?.n ?? 0) };
 }
 
 export interface TokenCounts {
@@ -78,17 +97,21 @@ const tokens = (r: Pick<UsageRow, "requests" | "input_tokens" | "output_tokens" 
 });
 
 /** Language-model usage of one assistant per bucket and per model (models named as they are now; a deleted one keeps its id). */
-export async function llmUsageStatistics(d1: D1Database, chatbotId: string, list: Bucket[]) {
+export async function llmUsageStatistics(d1: D1Database, chatbotId: string, list: Bucket[], scope: TrafficScope = { includeTests: false }) {
   const json = JSON.stringify(list.map((b) => [b.start, b.end]));
-  const { results } = await d1
-    .prepare(
-      `${BUCKETS_CTE} SELECT b.k AS k, u.model_id AS model_id, coalesce(sum(u.requests), 0) AS requests, coalesce(sum(u.input_tokens), 0) AS input_tokens,
-        coalesce(sum(u.output_tokens), 0) AS output_tokens, coalesce(sum(u.words), 0) AS words
-      FROM b LEFT JOIN usage_hourly u ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e AND u.model_id <> '' AND u.requests > 0
-      GROUP BY b.k, u.model_id ORDER BY b.k`,
-    )
-    .bind(json, chatbotId)
-    .all<UsageRow>();
+  const usageOf = (table: string) =>
+    d1
+      .prepare(
+        `${BUCKETS_CTE} SELECT b.k AS k, u.model_id AS model_id, coalesce(sum(u.requests), 0) AS requests, coalesce(sum(u.input_tokens), 0) AS input_tokens,
+          coalesce(sum(u.output_tokens), 0) AS output_tokens, coalesce(sum(u.words), 0) AS words
+        FROM b LEFT JOIN ${table} u ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e AND u.model_id <> '' AND u.requests > 0
+        GROUP BY b.k, u.model_id ORDER BY b.k`,
+      )
+      .bind(json, chatbotId);
+  const [all, tests] = await d1.batch<UsageRow>([usageOf("usage_hourly"), ...(scope.includeTests ? [] : [usageOf("usage_hourly_tests")])]);
+  // Test conversations' usage taken out, bucket by bucket and model by model (a model used only by tests drops out).
+  const testsBy = new Map((tests?.results ?? []).filter((r) => r.model_id).map((r) => [`${r.k} ${r.model_id}`, r]));
+  const results = all.results.map((r) => (r.model_id ? minus(r, testsBy.get(`${r.k} ${r.model_id}`)) : r)).filter((r) => !r.model_id || r.requests > 0);
   const modelIds = [...new Set(results.map((r) => r.model_id).filter((id): id is string => !!id))];
   const names = new Map<string, string>();
   if (modelIds.length) {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../env";
-import { chatbotRecords, usageHourly } from "../../db/schema";
+import { chatbotRecords, usageHourly, usageHourlyTests } from "../../db/schema";
 import type { ConversationRow, MessageRow } from "../conversations";
 
 const HOUR = 3_600_000;
@@ -21,6 +21,11 @@ export function failureText(err: unknown): string {
 export function failedReplyWrites(db: Db, conversation: ConversationRow, incoming: MessageRow, err: unknown, now = Date.now()): BatchItem<"sqlite">[] {
   if (!conversation.chatbotId) return [];
   const error = failureText(err);
+  const counted = (table: typeof usageHourly | typeof usageHourlyTests) =>
+    db
+      .insert(table)
+      .values({ organizationId: conversation.organizationId, chatbotId: conversation.chatbotId!, hour: now - (now % HOUR), memberId: conversation.createdById ?? "", modelId: "", failedReplies: 1 })
+      .onConflictDoUpdate({ target: [table.chatbotId, table.hour, table.memberId, table.modelId], set: { failedReplies: sql`${table.failedReplies} + 1` } });
   return [
     db
       .insert(chatbotRecords)
@@ -35,10 +40,9 @@ export function failedReplyWrites(db: Db, conversation: ConversationRow, incomin
         createdAt: incoming.createdAt,
       })
       .onConflictDoUpdate({ target: chatbotRecords.id, set: { error }, setWhere: sql`${chatbotRecords.replyMessageId} IS NULL` }),
-    db
-      .insert(usageHourly)
-      .values({ organizationId: conversation.organizationId, chatbotId: conversation.chatbotId, hour: now - (now % HOUR), memberId: conversation.createdById ?? "", modelId: "", failedReplies: 1 })
-      .onConflictDoUpdate({ target: [usageHourly.chatbotId, usageHourly.hour, usageHourly.memberId, usageHourly.modelId], set: { failedReplies: sql`${usageHourly.failedReplies} + 1` } }),
+    counted(usageHourly),
+    // A test conversation's failure is also counted apart, as the triggers count its messages (migration 0019).
+    ...(conversation.isTest ? [counted(usageHourlyTests)] : []),
   ];
 }
 

@@ -1,3 +1,4 @@
+import { describeFetchFailure, timedOutAfter } from "../../lib/outbound-errors";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { ToolRow } from "./access";
 import type { AgentTool, ToolContext, ToolOutcome } from "../agent/types";
@@ -66,8 +67,9 @@ export async function callApi(row: Pick<ToolRow, "apiUrl" | "httpMethod" | "rawH
       return { status: "success", output, forModel };
     }
   } catch (err) {
-    if (timeout.aborted) return { status: "timeout", error: `The API did not answer within ${timeoutMs / 1000} s.` };
-    return { status: "failure", error: `Could not reach the API: ${String((err as Error)?.message ?? err).slice(0, 300)}` };
+    // The record and the model read the same words: the host, the port, the time (lib/outbound-errors.ts).
+    if (timeout.aborted) return { status: "timeout", error: `The API at ${url.host} ${timedOutAfter(timeoutMs)}.` };
+    return { status: "failure", error: `Could not reach the API: ${await describeFetchFailure(err, url)}.` };
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Bindings } from "../../env";
 import { missingSetting, notConfigured } from "../../lib/errors";
+import { usableSecret } from "../../lib/placeholders";
 
 /** How upload and download URLs are signed: R2's S3 credentials, or our own key for our own targets. */
 export interface SigningCredentials {
@@ -41,11 +42,13 @@ export async function signingCredentials(env: Bindings): Promise<SigningCredenti
   }
   const own = env.UPLOAD_SIGNING_KEY?.trim();
   if (own) return { accessKeyId: LOCAL_ACCESS_KEY_ID, secretAccessKey: own, region: "auto", bucket, r2Endpoint: null };
-  if (!env.ENCRYPTION_KEY) throw missingSetting("UPLOAD_SIGNING_KEY", "sign upload and download URLs (ENCRYPTION_KEY would do too)");
-  let secret = derived.get(env.ENCRYPTION_KEY);
+  // The example's placeholder ENCRYPTION_KEY is no key (lib/placeholders.ts).
+  const base = usableSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY);
+  if (!base) throw missingSetting("UPLOAD_SIGNING_KEY", "sign upload and download URLs (ENCRYPTION_KEY would do too)");
+  let secret = derived.get(base);
   if (!secret) {
-    secret = deriveKey(env.ENCRYPTION_KEY);
-    derived.set(env.ENCRYPTION_KEY, secret);
+    secret = deriveKey(base);
+    derived.set(base, secret);
   }
   return { accessKeyId: LOCAL_ACCESS_KEY_ID, secretAccessKey: await secret, region: "auto", bucket, r2Endpoint: null };
 }

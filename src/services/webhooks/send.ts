@@ -1,5 +1,6 @@
 import type { Bindings } from "../../env";
 import { decryptSecret } from "../../lib/crypto";
+import { describeFetchFailure } from "../../lib/outbound-errors";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { WebhookRow } from "./config";
 import { buildPayload, type WebhookEventData } from "./payloads";
@@ -53,7 +54,8 @@ export async function send(env: Bindings, eventId: string, webhook: WebhookRow, 
     headers.set("webhook-signature", await signature(secret, eventId, timestamp, body));
   }
   const allowed = outboundAllowedHosts(env);
-  const timeout = AbortSignal.timeout(Number(env.WEBHOOK_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS);
+  const timeoutMs = Number(env.WEBHOOK_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
   const started = Date.now();
   let url = webhook.url;
   try {
@@ -78,7 +80,8 @@ export async function send(env: Bindings, eventId: string, webhook: WebhookRow, 
     return {
       requestBody: body,
       durationMs: Date.now() - started,
-      error: timedOut ? "The receiver did not answer in time." : `The request failed: ${(err as Error).message}`,
+      // What the delivery record shows: the host that did not resolve, the port that refused, the time-out.
+      error: await describeFetchFailure(err, url, timedOut ? timeoutMs : undefined),
       retryable: true,
     };
   }

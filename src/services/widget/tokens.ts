@@ -1,4 +1,4 @@
-import { missingSetting } from "../../lib/errors";
+import { requiredSecret } from "../../lib/placeholders";
 import { timingSafeEqual, toHex } from "../../lib/crypto";
 
 const encoder = new TextEncoder();
@@ -30,8 +30,7 @@ async function hmac(secret: string | Uint8Array, data: string): Promise<Uint8Arr
 
 /** Visitor tokens are signed with a key derived from ENCRYPTION_KEY (a purpose prefix keeps it apart from sealing). */
 function tokenKey(secret: string | undefined, purpose: string): string {
-  if (!secret) throw missingSetting("ENCRYPTION_KEY", "sign web chat visitor tokens");
-  return `${purpose}:${secret}`;
+  return `${purpose}:${requiredSecret("ENCRYPTION_KEY", secret, "sign web chat visitor tokens")}`;
 }
 
 /** `v1.<claims>.<signature>`, both base64url; stateless, so no storage is read to check it. */

@@ -59,6 +59,7 @@ export async function startSession(env: Bindings, db: Db, chat: PublicWebChat, i
     if (contact && (given.name || given.email)) contact = await updateContact(db, contact, given);
   }
   if (!contact) {
+    // New web chats store true; one stored before that default, without the flag, keeps its form (docs/decisions.md, "Widget defaults").
     const anonymous = webChat.settings.enableAnonymous ?? false;
     if (!anonymous && !given.name?.trim() && !given.email) throw fieldError("contact.email", "This web chat asks visitors for a name or an e-mail address first.");
     contact = await createContact(db, chat, { name: given.name, email: given.email });

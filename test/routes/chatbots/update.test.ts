@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import { LOCAL_EMBEDDING, LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
+import { LOCAL_EMBEDDING, LOCAL_LLM, WITH_AI_BINDING, createChatbot } from "../../fixtures/chatbots";
 import { createGroup } from "../groups/helpers";
 import { linksOf, ok, storedChatbot } from "./helpers";
 
@@ -10,7 +10,8 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
   it.each(PREFIXES)("PUT replaces the settings it is given; the rest keeps its value (%s)", async (prefix) => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { instructions: "old", embeddingModel: LOCAL_EMBEDDING, numberOfRetrievedChunks: 4 });
-    const res = await owner.fetch("PUT", `/chatbots/${bot.id}/`, { name: "Renamed", large_language_model: WORKERS_LLM, instructions: "new" }, { prefix });
+    // Where the AI binding exists, a Workers AI model may be chosen (models/availability.test.ts: not without it).
+    const res = await owner.fetch("PUT", `/chatbots/${bot.id}/`, { name: "Renamed", large_language_model: WORKERS_LLM, instructions: "new" }, { prefix, settings: WITH_AI_BINDING });
     const updated = await ok(res);
     expect(updated).toMatchObject({
       id: bot.id,

@@ -5,7 +5,7 @@ import { db, seedOwner, type Actor } from "../../harness";
 import { chatbots, messages, models } from "../../../src/db/schema";
 import { agentReply } from "../../../src/services/agent/reply";
 import type { Bindings } from "../../../src/env";
-import { createChatbot } from "../../fixtures/chatbots";
+import { WITH_AI_BINDING, createChatbot } from "../../fixtures/chatbots";
 import { createTool, weatherToolBody } from "../../fixtures/tools";
 import { PRE_TOKEN_FAULTS, assistantWithFallback, lastUpstreamRequest, storedModelOf, upstreamModel, WORKERS_AI_LLM_ID, upstreamRequestCount } from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
@@ -109,9 +109,10 @@ describe("agent mode and the fallback", () => {
     const primary = await upstreamModel(owner, { modelName: `fail-500x99-${crypto.randomUUID()}` });
     const tool = await createTool(owner, weatherToolBody());
     // The seeded Workers AI model (Llama 3.1 8B) has no function calling.
-    const bot = await createChatbot(owner, { largeLanguageModel: primary.id, fallbackLargeLanguageModel: WORKERS_AI_LLM_ID, replyMode: "agent", tools: [{ id: tool.id }] });
-    // Through the API the conversation object answers, and its environment has no AI binding: the
-    // fallback fails too, and the client hears the fallback's failure.
+    // Saved where the binding exists (an assistant cannot be saved on a model that cannot answer)...
+    const bot = await createChatbot(owner, { largeLanguageModel: primary.id, fallbackLargeLanguageModel: WORKERS_AI_LLM_ID, replyMode: "agent", tools: [{ id: tool.id }] }, WITH_AI_BINDING);
+    // ...then asked through the API, whose conversation object has no AI binding (a deployment that
+    // lost it): the fallback fails too, and the client hears the fallback's failure.
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "What is the weather?" } });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: "model_unavailable", detail: expect.stringContaining("AI binding") });

@@ -15,8 +15,8 @@ import type { Bindings } from "../../../src/env";
 // direct turn runs in the worker, so the whole request path is the real one.
 async function ask(faults: WorkersAiFault[]) {
   const owner = await seedOwner();
-  const bot = await createChatbot(owner, { largeLanguageModel: WORKERS_AI_LLM_ID });
   const ai = workersAiStandIn(faults);
+  const bot = await createChatbot(owner, { largeLanguageModel: WORKERS_AI_LLM_ID }, { AI: ai as unknown as Ai });
   const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } }, { settings: { AI: ai as unknown as Ai } });
   return { res, calls: ai.calls.length };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createInbox } from "../inboxes/fixtures";
+import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 
 const FLAGS_OFF = [
   "enableFileUpload",
@@ -8,7 +10,6 @@ const FLAGS_OFF = [
   "enableDisplayToolResults",
   "enableShareConversation",
   "enableLocation",
-  "enableAnonymous",
   "enableThemeModeToggle",
   "enableDownloadCitations",
   "enableDisplayChatbotAvatar",
@@ -34,6 +35,8 @@ describe("GET /web-chats/{id}/", () => {
       isActive: true,
       enableSpeech: false,
       enableShowPoweredBy: true,
+      // New web chats have no pre-chat form (docs/decisions.md, "Widget defaults").
+      enableAnonymous: true,
       accessType: "public",
       defaultThemeMode: null,
       customDomain: null,
@@ -42,6 +45,19 @@ describe("GET /web-chats/{id}/", () => {
     for (const flag of FLAGS_OFF) expect(body[flag], flag).toBe(false);
     expect(typeof body.createdAt).toBe("string");
     expect(typeof body.updatedAt).toBe("string");
+  });
+
+  it("a web chat stored before the default changed, without the setting, keeps its pre-chat form", async () => {
+    const owner = await seedOwner();
+    const { id } = await seedWebChat(owner, {});
+    await env.DB.prepare("UPDATE web_chats SET settings = json_remove(settings, '$.enableAnonymous') WHERE id = ?").bind(id).run();
+    const body = (await (await owner.fetch("GET", `/web-chats/${id}/`)).json()) as Record<string, unknown>;
+    expect(body.enableAnonymous).toBe(false);
+    // The widget asks such a visitor who they are (400), as before.
+    await expectError(await client().post(pub(id, "session/"), {}), 400, "invalid");
+    // A new one lets the visitor in at once.
+    const fresh = await seedWebChat(owner, {});
+    expect((await startSession(fresh.id)).contact.identified).toBe(false);
   });
 
   it("404 for another organization's web chat or an unknown id", async () => {

@@ -55,6 +55,10 @@ describe("the MCP client in workerd (the SDK's transports)", () => {
     expect((await problem(mcp("/mcp"), { "X-Ok": "a\nb" })).kind).toBe("bad_headers");
     const port = new URL(env.TEST_MCP_URL).port;
     // A closed port on an allowed host.
-    expect((await problem("http://127.0.0.1:1/mcp", {}, { OUTBOUND_ALLOWED_HOSTS: `127.0.0.1,127.0.0.1:${port}` })).kind).toBe("unreachable");
+    const closed = await problem("http://127.0.0.1:1/mcp", {}, { OUTBOUND_ALLOWED_HOSTS: `127.0.0.1,127.0.0.1:${port}` });
+    expect(closed).toMatchObject({ kind: "unreachable", detail: "Could not reach the MCP server: connection refused (127.0.0.1:1)." });
+    // A real name that never resolves (RFC 6761), and the guard naming the setting that would let a loopback server through.
+    expect(await problem("http://no-such-host.invalid/mcp")).toMatchObject({ kind: "unreachable", detail: "Could not reach the MCP server: could not resolve host no-such-host.invalid." });
+    expect((await problem("http://127.0.0.1:7/mcp")).detail).toContain("Loopback addresses are refused unless OUTBOUND_ALLOWED_HOSTS names them (127.0.0.1:7)");
   });
 });
