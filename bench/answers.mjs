@@ -10,12 +10,16 @@
 // Figures per base: the share of replies that contain a key sentence (overall, en, zh), and the
 // replies that echo the question: hold a sentence whose words are mostly the question's and that
 // says at least half of the question's words (word-level; each CJK character is a word).
-// Options: --verbose (each miss and echo), --port N, --dump FILE (question, reply and keys as JSON).
+// Then the handbook set (bench/answers-handbook.mjs): whether replies read like answers (the expected
+// fact in the first sentence, no unrelated or repeated sentence, no heading).
+// Options: --verbose (each miss and echo), --port N, --dump FILE (question, reply and keys as JSON),
+// --only help-centre|handbook (one of the two sets).
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer } from "./lib.mjs";
 import { loadCorpus, loadQuestions, waitForIngestion } from "./quality.mjs";
+import { measureHandbook } from "./answers-handbook.mjs";
 
 const DATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "quality");
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
@@ -142,18 +146,21 @@ function printAnswers(rows, count) {
 }
 
 export default async function (argv = []) {
-  const args = { verbose: false, port: 8792, dump: null };
+  const args = { verbose: false, port: 8792, dump: null, only: null };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--verbose") args.verbose = true;
     else if (argv[i] === "--port") args.port = Number(argv[++i]);
     else if (argv[i] === "--dump") args.dump = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]} (expected --verbose, --port N, --dump FILE)`);
+    else if (argv[i] === "--only" && ["help-centre", "handbook"].includes(argv[i + 1])) args.only = argv[++i];
+    else throw new Error(`unknown argument ${argv[i]} (expected --verbose, --port N, --dump FILE, --only help-centre|handbook)`);
   }
-  const corpus = loadCorpus();
-  const questions = loadQuestions(corpus);
   const server = await startServer({ port: args.port });
   try {
-    await measureAnswers(server.api, { corpus, questions, verbose: args.verbose, dump: args.dump });
+    if (args.only !== "handbook") {
+      const corpus = loadCorpus();
+      await measureAnswers(server.api, { corpus, questions: loadQuestions(corpus), verbose: args.verbose, dump: args.dump });
+    }
+    if (args.only !== "help-centre") await measureHandbook(server.api, { verbose: args.verbose });
   } finally {
     await server.stop();
   }

@@ -66,7 +66,7 @@ export async function generateReply(
   if (chatbot.replyMode === "agent") return agentReply(env, db, input, emit, options);
   if (chatbot.replyMode === "workflow" && chatbot.builtInWorkflowId) return workflowReply(env, db, input, emit, options, chatbot.builtInWorkflowId);
   const [passages, attachments] = await Promise.all([
-    retrievePassages(env, db, chatbot, incoming, input.knowledgeBases, input.contactQueryMetadata),
+    retrievePassages(env, db, chatbot, incoming, input.knowledgeBases, input.contactQueryMetadata, visitorMessages(input.history)),
     attachmentParts(env, db, incoming, input.history, input.waitForAttachments ?? true),
   ]);
   const jsonSchema = chatbot.outputMode === "json_schema" ? (chatbot.rawOutputFormat ?? undefined) : undefined;
@@ -116,6 +116,9 @@ function prompt({ chatbot, history, incoming }: ReplyInput): ChatMessage[] {
     { role: "user", content: incoming.content },
   ];
 }
+
+/** What the visitor said before this message, oldest first: a follow-up is searched with its previous question. */
+const visitorMessages = (history: MessageRow[]) => history.filter((m) => m.type === "incoming").map((m) => m.content);
 
 function splitTemplate(template: string): [string, string] {
   const at = template.indexOf(ANSWER_SLOT);

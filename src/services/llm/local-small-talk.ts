@@ -1,42 +1,116 @@
 /**
  * Small talk the built-in model answers politely instead of looking it up: a greeting, thanks, a
- * farewell or "how are you", said on its own (with a name or a word of emphasis at most). "Hello!"
- * used to get `I have no information in my sources about "Hello!"` (issue 25). A message that also
- * asks something ("Hi, can I pay by card?") is not small talk.
+ * farewell, "how are you" or "are you a bot", said on its own or strung together ("Thanks, bye!"),
+ * with a name or a word of emphasis at most. "Hello!" used to get `I have no information in my
+ * sources about "Hello!"`. A message that also asks something ("Hi, can I pay by card?") is not
+ * small talk. A visitor asking for a person gets the hand-off reply (asksForPerson). English and
+ * Chinese; a reply in Traditional characters to a message written in them (docs/decisions.md, "The
+ * built-in model's answer composition").
  */
 
-type Kind = "greeting" | "thanks" | "farewell" | "wellbeing";
+type Kind = "greeting" | "thanks" | "farewell" | "wellbeing" | "bot";
+type Language = "en" | "zh" | "zhTW";
 
 const ENGLISH: [Kind, RegExp][] = [
   ["wellbeing", /^(?:(?:hi|hello|hey)\s+)?(?:how\s+are\s+you(?:\s+doing)?(?:\s+today)?|how's\s+it\s+going|how\s+do\s+you\s+do)$/],
+  ["bot", /^(?:are\s+you\s+(?:a\s+|an\s+)?(?:bot|robot|chatbot|machine|ai|computer|program|human|real(?:\s+person)?|person)|am\s+i\s+(?:talking|chatting|speaking)\s+(?:to|with)\s+(?:a\s+)?(?:bot|robot|human|machine|real\s+person|person)|is\s+this\s+(?:a\s+)?(?:bot|robot|chatbot|human|real\s+person))$/],
   ["greeting", /^(?:hi+|hello+|hey+|hiya|howdy|greetings|yo|good\s+(?:morning|afternoon|evening|day))(?:\s+(?:there|all|everyone|everybody|team|bot|friend))?$/],
   ["thanks", /^(?:(?:ok(?:ay)?|great|perfect|cool|awesome|nice)\s+)?(?:thanks?|thank\s+you|thx|ty|cheers|many\s+thanks)(?:\s+(?:a\s+lot|so\s+much|very\s+much|again|a\s+bunch|for\s+(?:the|your)\s+help))?$/],
   ["farewell", /^(?:bye+|goodbye|good\s+bye|bye\s+bye|see\s+you(?:\s+later|\s+soon)?|see\s+ya|take\s+care|good\s+night|have\s+a\s+(?:nice|good|great)\s+day)$/],
 ];
 
 const CHINESE: [Kind, RegExp][] = [
-  ["wellbeing", /^(?:你好)?(?:你好吗|最近好吗|最近怎么样)$/],
-  ["greeting", /^(?:你好|您好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安|在吗|有人吗)(?:呀|啊|哇)?$/],
-  ["thanks", /^(?:好的)?(?:谢谢|多谢|感谢|谢啦|谢了|非常感谢|太感谢了|谢谢你|谢谢您)(?:啦|了|你|您)?$/],
-  ["farewell", /^(?:再见|拜拜|回头见|晚安)(?:啦|了)?$/],
+  ["wellbeing", /^(?:你好)?(?:你好[吗嗎]|最近好[吗嗎]|最近怎[么麼][样樣])$/],
+  ["bot", /^(?:你|您)?(?:是|是不是)(?:真人|机器人|機器人|ai|人工智[能慧]|聊天机器人|聊天機器人|真的人)(?:吗|嗎|吧)?$/],
+  ["greeting", /^(?:你好|您好|嗨|哈喽|哈囉|哈啰|早上好|上午好|下午好|晚上好|早安|午安|在吗|在嗎|有人吗|有人嗎)(?:呀|啊|哇)?$/],
+  ["thanks", /^(?:好的)?(?:谢谢|謝謝|多谢|多謝|感谢|感謝|谢啦|謝啦|谢了|謝了|非常感谢|非常感謝|太感谢了|太感謝了|谢谢你|謝謝你|谢谢您|謝謝您)(?:啦|了|你|您)?$/],
+  ["farewell", /^(?:再见|再見|拜拜|掰掰|回头见|回頭見|晚安)(?:啦|了)?$/],
 ];
 
-const REPLIES: Record<Kind, { en: string; zh: string }> = {
-  greeting: { en: "Hello! How can I help you today?", zh: "您好！请问有什么可以帮您？" },
-  thanks: { en: "You're welcome! Is there anything else I can help you with?", zh: "不客气！还有什么可以帮您的吗？" },
-  farewell: { en: "Goodbye, and have a nice day!", zh: "再见，祝您生活愉快！" },
-  wellbeing: { en: "I'm doing well, thank you for asking! How can I help you today?", zh: "我很好，谢谢关心！请问有什么可以帮您？" },
+const REPLIES: Record<Kind, Record<Language, string>> = {
+  greeting: { en: "Hello! How can I help you today?", zh: "您好！请问有什么可以帮您？", zhTW: "您好！請問有什麼可以幫您？" },
+  thanks: { en: "You're welcome! Is there anything else I can help you with?", zh: "不客气！还有什么可以帮您的吗？", zhTW: "不客氣！還有什麼可以幫您的嗎？" },
+  farewell: { en: "Goodbye, and have a nice day!", zh: "再见，祝您生活愉快！", zhTW: "再見，祝您有美好的一天！" },
+  wellbeing: { en: "I'm doing well, thank you for asking! How can I help you today?", zh: "我很好，谢谢关心！请问有什么可以帮您？", zhTW: "我很好，謝謝關心！請問有什麼可以幫您？" },
+  bot: {
+    en: "I'm an automated assistant: I answer from this service's sources. If you would rather talk to a person, say so and I'll pass your message on.",
+    zh: "我是自动回复的助理，根据本服务的资料回答。如需真人协助，请告诉我，我会为您转达。",
+    zhTW: "我是自動回覆的助理，根據本服務的資料回答。如需真人協助，請告訴我，我會為您轉達。",
+  },
 };
 
+/** Thanks and goodbye in one breath ("Thanks, bye!") get one reply that says both. */
+const THANKS_AND_FAREWELL: Record<Language, string> = { en: "You're welcome! Goodbye, and have a nice day!", zh: "不客气！再见，祝您生活愉快！", zhTW: "不客氣！再見，祝您有美好的一天！" };
+
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
+/** Characters written only in Traditional Chinese, among those a customer's message is likely to hold. */
+const TRADITIONAL = /[們個這說請問謝見嗎麼樣幫電話號碼聯絡繫轉為會對還與關開門時間費貨運寄點裡邊機器專員態嗎辦讓麼後來實際應該買賣]/u;
+
+/** The language a reply to the message is written in. */
+export function replyLanguage(message: string): Language {
+  if (!CJK.test(message)) return "en";
+  return TRADITIONAL.test(message) ? "zhTW" : "zh";
+}
+
+/** The message without punctuation, emoji or extra spacing, lower case; and whether it is Chinese. */
+function bareOf(message: string): { segments: string[]; chinese: boolean } {
+  const text = message.normalize("NFKC").toLowerCase();
+  const chinese = CJK.test(text);
+  // Punctuation separates pieces of small talk ("Thanks, bye!"); spacing and emoji say nothing.
+  const segments = text
+    .split(/[,.!?;:，。！？；：、~～]+|\s+(?:and|&)\s+/u)
+    .map((s) => (chinese ? s.replace(/[^\p{L}\p{N}]+/gu, "") : s.replace(/[^\p{L}\p{N}']+/gu, " ").trim()))
+    .filter(Boolean);
+  return { segments, chinese };
+}
 
 /** The polite reply to a message that is only small talk, else null. */
 export function smallTalkReply(message: string): string | null {
-  const text = message.normalize("NFKC").toLowerCase();
-  const chinese = CJK.test(text);
-  // Punctuation, emoji and spacing say nothing here.
-  const bare = chinese ? text.replace(/[^\p{L}\p{N}]+/gu, "") : text.replace(/[^\p{L}\p{N}']+/gu, " ").trim();
-  if (!bare || bare.length > 40) return null;
-  for (const [kind, pattern] of chinese ? CHINESE : ENGLISH) if (pattern.test(bare)) return REPLIES[kind][chinese ? "zh" : "en"];
-  return null;
+  const { segments, chinese } = bareOf(message);
+  if (!segments.length || segments.join(" ").length > 60 || segments.length > 3) return null;
+  const kinds: Kind[] = [];
+  for (const segment of segments) {
+    const kind = (chinese ? CHINESE : ENGLISH).find(([, pattern]) => pattern.test(segment))?.[0];
+    if (!kind) return null;
+    kinds.push(kind);
+  }
+  const language = replyLanguage(message);
+  if (kinds.includes("thanks") && kinds.includes("farewell")) return THANKS_AND_FAREWELL[language];
+  // The last word is what the visitor is doing now: "Hi, how are you?" asks how we are, "Great, thanks, bye" leaves.
+  const order: Kind[] = ["greeting", "wellbeing", "bot", "thanks", "farewell"];
+  const kind = kinds.reduce((a, b) => (order.indexOf(b) > order.indexOf(a) ? b : a));
+  return REPLIES[kind][language];
 }
+
+const PERSON = "(?:(?:an?|the|your|one\\s+of\\s+your)\\s+)?(?:real\\s+|live\\s+|actual\\s+)?(?:person|human(?:\\s+being)?|agent|representative|rep|operator|someone|somebody|staff(?:\\s+member)?|employee|member\\s+of\\s+(?:your\\s+)?(?:staff|team)|support\\s+agent|customer\\s+service)";
+const ASKS_FOR_PERSON_EN = [
+  // "I need to talk to a person about order 4471", "can I speak with someone", "connect me to an agent"
+  new RegExp(`\\b(?:talk|speak|chat|connect|transfer|put|pass|forward)\\w*(?:\\s+me)?(?:\\s+(?:through|over))?\\s+(?:to|with)\\s+${PERSON}\\b`),
+  // "I want a human", "get me a real person", "let me speak to your staff"
+  new RegExp(`\\b(?:want|need|get\\s+me|give\\s+me|request|prefer)\\s+${PERSON}\\b`),
+  // "human please", "agent!", "a real person now"
+  new RegExp(`^${PERSON}(?:\\s+(?:please|pls|now|asap))?$`),
+];
+const ASKS_FOR_PERSON_ZH = /真人|人工(?:客服|服務|服务|回覆|回复)?|轉人工|转人工|專人|专人|客服人員|客服人员|找(?:個|个)?人(?:工)?(?:處理|处理|談|谈|聊)|(?:找|要|請|请)(?:你們|你们)?(?:的)?(?:員工|员工|店員|店员|同事|工作人員|工作人员)/u;
+/** "Are you a human?" asks what we are, not for one; "I don't want a person" refuses one. */
+const NOT_A_REQUEST = /^(?:are|is|am)\s|\b(?:don't|do\s+not|no\s+need)\b|^(?:你|您)?(?:是|是不是)/u;
+
+/**
+ * Whether the visitor asks to talk to a person ("human please", "I need to talk to a person about
+ * order 4471", "轉真人"). The built-in model answers it with the hand-off reply; it is one function so
+ * the hand-off itself can use the same test.
+ */
+export function asksForPerson(message: string): boolean {
+  const text = message.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}'\s]+/gu, " ").replace(/\s+/g, " ").trim();
+  if (!text || NOT_A_REQUEST.test(text)) return false;
+  return CJK.test(text) ? ASKS_FOR_PERSON_ZH.test(text) : ASKS_FOR_PERSON_EN.some((p) => p.test(text));
+}
+
+const HANDOFF: Record<Language, string> = {
+  en: "I'll pass this to a member of our team, who will reply here.",
+  zh: "我会把您的问题转给我们的团队成员，他们会在这里回复您。",
+  zhTW: "我會把您的問題轉給我們的團隊成員，他們會在這裡回覆您。",
+};
+
+/** The reply to a request for a person, in the visitor's language. */
+export const handoffReply = (message: string) => HANDOFF[replyLanguage(message)];

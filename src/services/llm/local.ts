@@ -2,16 +2,20 @@ import type { ChatEvent, ChatModel, ChatRequest } from "./types";
 import { countWords, streamPieces } from "./text";
 import { answerFromTools, localToolCall } from "./local-tools";
 import { extract, mentions } from "./local-answer";
-import { smallTalkReply } from "./local-small-talk";
+import { asksForPerson, handoffReply, replyLanguage, smallTalkReply } from "./local-small-talk";
+import { previousQuestion } from "./local-context";
+import { passageSentences } from "./local-sentences";
 
 export { extract };
 
 /**
  * The built-in local model: deterministic and offline. It answers extractively (local-answer.ts): an
- * FAQ's answer, or the sentences of the retrieved passages that answer the question, never one
- * that restates it. Small talk gets a short polite reply (local-small-talk.ts). With no passages it
- * says so plainly. JSON Schema output is an instance of the schema carrying the answer in its first
- * string field. Tokens stream one word (or CJK character) at a time.
+ * FAQ's answer, or the sentences of the retrieved passages that answer the question, best first,
+ * never one that restates it; a follow-up is read with the previous question (local-context.ts).
+ * Small talk gets a short polite reply, a request for a person the hand-off reply
+ * (local-small-talk.ts). When its sources do not answer, it says it does not know (docs/decisions.md,
+ * "The built-in model's answer composition"). JSON Schema output is an instance of the schema
+ * carrying the answer in its first string field. Tokens stream one word (or CJK character) at a time.
  */
 export const localChatModel: ChatModel = {
   async *stream(request: ChatRequest): AsyncIterable<ChatEvent> {
@@ -26,12 +30,13 @@ export const localChatModel: ChatModel = {
       for (const piece of streamPieces(fromTools)) yield { type: "delta", text: piece };
       return;
     }
-    const question = [...request.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+    const asked = request.messages.filter((m) => m.role === "user").map((m) => m.content);
+    const question = asked.at(-1) ?? "";
     const documents = (request.attachments ?? []).filter((a) => a.kind === "document" && a.text).map((a, i) => ({ index: i + 1, text: a.text!, title: a.filename }));
     const passages = request.passages ?? [];
     // Retrieved passages first; the turn's own documents when the passages do not touch the question ("please check my notes").
     const grounding = passages.length && (!documents.length || mentions(question, passages)) ? passages : documents;
-    const reply = smallTalkReply(question) ?? (grounding.length ? extract(question, grounding) || UNANSWERED : noContextAnswer(question, request));
+    const reply = asksForPerson(question) ? handoffReply(question) : (smallTalkReply(question) ?? (grounding.length ? groundedAnswer(question, asked.slice(0, -1), grounding, grounding === documents) : noContextAnswer(question, request)));
     const answer = acknowledge(request) + reply;
     const text = request.jsonSchema ? JSON.stringify(instanceOf(request.jsonSchema, answer)) : answer;
     for (const piece of streamPieces(text)) {
@@ -44,14 +49,24 @@ export const localChatModel: ChatModel = {
   },
 };
 
-const UNANSWERED = "I could not find the answer to that in my sources.";
+/** Said plainly when the sources do not answer: a nearby fact would read as an answer and mislead. */
+const UNKNOWN = { en: "I don't know the answer to that from my sources.", zh: "我的资料里没有这个问题的答案。", zhTW: "我的資料裡沒有這個問題的答案。" };
+const unknownAnswer = (question: string) => UNKNOWN[replyLanguage(question)];
+
+/** The answer from the passages (or the turn's documents), read with the previous question when this one follows it up. */
+function groundedAnswer(question: string, earlier: string[], grounding: { index: number; text: string }[], fromDocuments: boolean): string {
+  const answer = extract(question, grounding, previousQuestion(question, earlier));
+  if (answer) return answer;
+  // "Please check my notes" points at the visitor's own file: its opening sentence says what it holds.
+  if (fromDocuments) return passageSentences(grounding[0].text, new Set()).find((s) => !s.heading)?.text ?? unknownAnswer(question);
+  return unknownAnswer(question);
+}
 
 function noContextAnswer(question: string, request: ChatRequest): string {
   const hasInstructions = request.messages.some((m) => m.role === "system" && m.content.trim());
   const topic = question.trim().replace(/\s+/g, " ").slice(0, 200);
-  return hasInstructions
-    ? `I have no information in my sources about "${topic}".`
-    : `You said: "${topic}".`;
+  // Without instructions or sources the model is the test echo (many tests and the README rely on it).
+  return hasInstructions ? unknownAnswer(question) : `You said: "${topic}".`;
 }
 
 /** A JSON value valid against a (simple) JSON Schema, with `answer` in the first string slot. */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../env";
 import type { KnowledgeBaseRow } from "../knowledge-bases";
-import { splitSentences } from "../chunking";
+import { sentenceSpans } from "../chunking";
 
 /** One retrieved passage with what a search result or a citation shows of it. */
 export interface SearchHit {
@@ -108,7 +108,13 @@ export async function loadHits(db: Db, ranked: Ranked[]): Promise<SearchHit[]> {
  */
 function widen(node: NodeRow, size: number): string {
   if (size <= 0) return node.text;
-  const before = splitSentences(node.previous ?? "").slice(-size);
-  const after = splitSentences(node.next ?? "").slice(0, size);
-  return [...before, node.text, ...after].join(" ");
+  // Cut from the neighbours' own text, so that their line breaks stay: a title on a line of its own
+  // would otherwise run into the sentence after it ("… free. Shipping We ship …").
+  const previous = node.previous ?? "";
+  const spans = sentenceSpans(previous);
+  const before = spans.length ? previous.slice(spans[Math.max(0, spans.length - size)].start) : "";
+  const next = node.next ?? "";
+  const following = sentenceSpans(next);
+  const after = following.length ? next.slice(0, following[Math.min(size, following.length) - 1].end) : "";
+  return [before, node.text, after].filter(Boolean).join(" ");
 }

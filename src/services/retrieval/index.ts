@@ -5,6 +5,7 @@ import type { KnowledgeBaseRow } from "../knowledge-bases";
 import type { Passage } from "../llm/types";
 import { queryScope, type QueryMetadata } from "../query-scope";
 import { searchKnowledge, type SearchHit } from "./search";
+import { retrievalQuery } from "../llm/local-context";
 
 /** A passage as a message's `citationNodes[].node` shows it (the API's CitedPassage schema). */
 export type CitedPassageNode = {
@@ -43,7 +44,10 @@ export function citedFiles(passages: RetrievedPassage[]) {
 /**
  * Passages the assistant's knowledge bases hold for a message, best first: hybrid search with each
  * base's settings, at most the assistant's numberOfRetrievedChunks, restricted by the message's
- * queryMetadata, else its contact's. Retrieved text nodes and FAQs count a hit each.
+ * queryMetadata, else its contact's. Retrieved text nodes and FAQs count a hit each. The search
+ * text is the message with the other wordings of what it asks about, and, for a short or elliptic
+ * follow-up, the visitor's previous question (`earlier`: their earlier messages, oldest first;
+ * docs/decisions.md, "The built-in model's answer composition").
  */
 export async function retrievePassages(
   env: Bindings,
@@ -53,11 +57,12 @@ export async function retrievePassages(
   bases: KnowledgeBaseRow[],
   /** The contact's restrictions when the caller has them (else read from the conversation's contact). */
   contactMetadata?: QueryMetadata | null,
+  earlier: string[] = [],
 ): Promise<RetrievedPassage[]> {
   if (!bases.length || !message.content.trim()) return [];
   const metadata = (message.queryMetadata as QueryMetadata | null) ?? (contactMetadata !== undefined ? contactMetadata : await contactQueryMetadata(db, message.conversationId));
   const hits = await searchKnowledge(env, db, bases, {
-    query: message.content,
+    query: retrievalQuery(message.content, earlier),
     scope: queryScope(metadata),
     limit: chatbot.numberOfRetrievedChunks,
     languageModelId: chatbot.largeLanguageModelId,

@@ -44,7 +44,8 @@ describe("the built-in local model answers, and does not echo the question", () 
     expect(hours).toContain("Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.");
     expect(hours).not.toMatch(/opening hours/i);
     const returns = await ask(owner, bot.id, "Can I return an item?");
-    expect(returns).toContain("You can return any item within 30 days of delivery for a full refund.");
+    // A yes/no question answered in full gets its "Yes" (docs/decisions.md, "The built-in model's answer composition").
+    expect(returns).toBe("Yes, you can return any item within 30 days of delivery for a full refund.");
     expect(returns).not.toContain("Can I return an item?");
   });
 
@@ -61,7 +62,7 @@ describe("the built-in local model answers, and does not echo the question", () 
       expect(await ask(owner, bot.id, "Thanks")).toBe("You're welcome! Is there anything else I can help you with?");
       expect(await ask(owner, bot.id, "你好")).toBe("您好！请问有什么可以帮您？");
     }
-    // A question is not small talk: without sources the model still says it has nothing on it.
-    expect(await ask(owner, instructed.id, "Hi, can I pay by card?")).toBe('I have no information in my sources about "Hi, can I pay by card?".');
+    // A question is not small talk: without sources the model says plainly that it does not know.
+    expect(await ask(owner, instructed.id, "Hi, can I pay by card?")).toBe("I don't know the answer to that from my sources.");
   });
 });

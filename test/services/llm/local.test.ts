@@ -30,7 +30,8 @@ describe("local chat model", () => {
 
   it("extract picks the sentence that answers the question", () => {
     expect(extract("What are the opening hours?", passages)).toBe("Opening hours are 9 am to 6 pm on weekdays.");
-    expect(extract("Do you sell bicycles?", passages)).toBe("We sell bicycles and parts.");
+    // A yes/no question the sentence answers in full gets its "Yes" (docs/decisions.md, "The built-in model's answer composition").
+    expect(extract("Do you sell bicycles?", passages)).toBe("Yes, we sell bicycles and parts.");
     expect(extract("營業時間", [{ index: 1, text: "我們的營業時間是早上九點到晚上六點。週日公休。" }])).toBe("我們的營業時間是早上九點到晚上六點。");
   });
 
@@ -59,7 +60,7 @@ describe("local chat model", () => {
   it("without passages it says so, or echoes when there are no instructions; small talk gets a polite reply", async () => {
     expect((await complete(localChatModel, { messages: [{ role: "user", content: "Where is my parcel?" }] })).content).toBe('You said: "Where is my parcel?".');
     const withSystem = await complete(localChatModel, { messages: [{ role: "system", content: "Be kind." }, { role: "user", content: "Where is my parcel?" }] });
-    expect(withSystem.content).toBe('I have no information in my sources about "Where is my parcel?".');
+    expect(withSystem.content).toBe("I don't know the answer to that from my sources.");
     const reply = async (content: string, system = "Be kind.") => (await complete(localChatModel, { messages: [{ role: "system", content: system }, { role: "user", content }] })).content;
     expect(await reply("Hello!")).toBe("Hello! How can I help you today?");
     expect(await reply("hi there", "")).toBe("Hello! How can I help you today?");
