@@ -22,24 +22,35 @@ export const handoffSettings = (stored: Partial<HandoffSettings> | null | undefi
 /** Why a conversation was handed to a person (the contract's `reason`). */
 export type HandoffReason = "visitor_request" | "unanswered";
 
-// A request for a person, as visitors write it. English: an explicit ask (talk to / a real person /
-// anyone there?), not every mention of "customer service" ("What are your customer service
-// hours?" is a question for the assistant). Chinese and Japanese: the words people use to reach a
-// human ("轉人工", "真人", "担当者"); a bare "客服" asks for one, "客服電話" asks for a number.
+// A request for a person, as visitors write it: an explicit ask ("I need to talk to a person",
+// "human please", "is anyone there?", "轉人工", "担当者と話したい"), not every mention: "What are your
+// customer service hours?" and "客服電話是多少?" ask the assistant, "Are you a human?" and "你是真人嗎"
+// ask what it is, "I don't want an agent" refuses one.
+const PERSON = "(?:(?:an?|the|your|one\\s+of\\s+your)\\s+)?(?:real\\s+|live\\s+|actual\\s+)?(?:person|human(?:\\s+being)?|agent|representative|rep|operator|someone|somebody|staff(?:\\s+member)?|employee|member\\s+of\\s+(?:your\\s+)?(?:staff|team)|support\\s+agent|customer\\s+(?:service|support))";
 const ENGLISH = [
-  /\b(talk|speak|chat|connect|transfer|put)\b[^.?!]{0,40}\b(human|person|people|agent|someone|somebody|representative|staff|operator|manager|customer (service|support))\b/,
-  /\b(real|live|actual) (person|human|agent|people)\b/,
-  /\b(want|need|get|give me|can i have|could i have)\b[^.?!]{0,20}\b(a )?(human|person|agent|representative|operator)\b/,
-  /\b(is )?(any ?one|some ?one|anybody|somebody) (there|here|around|available)\b/,
-  /^(a )?(human|agent|operator|representative|person|customer service)( please)?$/,
+  new RegExp(`\\b(?:talk|speak|chat|connect|transfer|put|pass|forward)\\w*(?:\\s+me)?(?:\\s+(?:through|over))?\\s+(?:to|with)\\s+${PERSON}\\b`),
+  new RegExp(`\\b(?:want|need|get\\s+me|give\\s+me|request|prefer|can\\s+i\\s+have)\\s+${PERSON}\\b`),
+  new RegExp(`^${PERSON}(?:\\s+(?:please|pls|now|asap))?$`),
 ];
-const CJK = [/真人/, /人工(客服|服務|服务)?$|轉人工|转人工|找人工/, /專人|专人/, /有人(在)?(嗎|吗|在)/, /(我要|要找|找|轉|转|接|聯絡|联系|需要)客服|^客服$|客服(人員|人员|專員|专员)/, /担当者|オペレーター|有人対応|(人間|スタッフ|人)と話/];
+const ANYONE_THERE = /^(?:hello\s+)?(?:is\s+)?(?:any\s?one|some\s?one|anybody|somebody)\s+(?:there|here|around|available)\b/;
+const CJK_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const CJK = [
+  /真人|人工(?:客服|服務|服务|回覆|回复)?$|轉人工|转人工|找人工|專人|专人|客服人員|客服人员|客服專員|客服专员/u,
+  /(?:找|要|轉|转|接|聯絡|联系|需要)(?:個|个)?客服|^客服$|有人(?:在)?(?:嗎|吗)$/u,
+  /找(?:個|个)?人(?:工)?(?:處理|处理|談|谈|聊)|(?:找|要|請|请)(?:你們|你们)?(?:的)?(?:員工|员工|店員|店员|同事|工作人員|工作人员)/u,
+  /担当者|オペレーター|有人対応|(?:人間|スタッフ|人)と話/u,
+];
+/** "Are you a human?" asks what we are; "I don't want a person" refuses one. */
+const NOT_A_REQUEST = /^(?:are|is|am)\s|\b(?:don't|do\s+not|no\s+need)\b|^(?:你|您)?(?:是|是不是)/u;
 
 /** Whether a visitor's message asks for a person rather than for an answer. */
-export function asksForPerson(text: string): boolean {
-  const plain = text.normalize("NFKC").toLowerCase().replace(/[’']/g, "'").trim();
-  const words = plain.replace(/[^\p{L}\p{N}' ]+/gu, " ").replace(/\s+/g, " ").trim();
-  return ENGLISH.some((re) => re.test(words)) || CJK.some((re) => re.test(plain.replace(/[\s\p{P}]+/gu, "")));
+export function asksForPerson(message: string): boolean {
+  const text = message.normalize("NFKC").toLowerCase().replace(/[’]/g, "'").replace(/[^\p{L}\p{N}'\s]+/gu, " ").replace(/\s+/g, " ").trim();
+  if (!text) return false;
+  if (ANYONE_THERE.test(text)) return true;
+  if (NOT_A_REQUEST.test(text)) return false;
+  if (CJK_SCRIPT.test(text)) return CJK.some((re) => re.test(text.replace(/\s+/g, "")));
+  return ENGLISH.some((re) => re.test(text));
 }
 
 /** Whether the assistant hands off instead of answering `incoming`. */
@@ -64,8 +75,8 @@ export function unansweredInARow(settings: HandoffSettings, history: Pick<Messag
 
 const DEFAULT_MESSAGES = {
   en: "I'll pass you to a member of our team, who will reply here as soon as they can.",
-  "zh-TW": "我會請團隊成員來協助您,他們會盡快在這裡回覆。",
-  "zh-CN": "我会请团队成员来协助您,他们会尽快在这里回复。",
+  "zh-TW": "我會請團隊成員來協助您，他們會盡快在這裡回覆。",
+  "zh-CN": "我会请团队成员来协助您，他们会尽快在这里回复。",
   ja: "担当者におつなぎします。こちらでできるだけ早くお返事いたします。",
 };
 

@@ -5,6 +5,7 @@ import { CitationMarker } from "../citations";
 import { ModelError, type ChatMessage, type Usage } from "../llm";
 import { replyModel, type AnsweringModel } from "../llm/fallback";
 import { streamPieces } from "../llm/text";
+import { saysUnknown } from "../llm/local";
 import type { KnowledgeBaseRow } from "../knowledge-bases";
 import { citationNode, citedFiles, retrievePassages } from "../retrieval";
 import type { QueryMetadata } from "../query-scope";
@@ -105,7 +106,10 @@ export async function generateReply(
   // With in-line markers, [n] names citationNodes[n - 1]: every retrieved passage stays listed, and
   // the cited files are those some marker points at.
   const used = marker ? passages.filter((p) => marker.cited.has(p.index)) : passages;
-  return { content, citations: citedFiles(used), citationNodes: passages.map(citationNode), usage, modelId: model?.fallbackAnswered() };
+  const fallback = model?.fallbackAnswered();
+  // Could not answer: the built-in model says so in so many words (other models' words are their own).
+  const unanswered = !fallback && input.model?.provider === "local" && saysUnknown(content);
+  return { content, citations: citedFiles(used), citationNodes: passages.map(citationNode), usage, modelId: fallback, ...(unanswered ? { unanswered } : {}) };
 }
 
 function prompt({ chatbot, history, incoming }: ReplyInput): ChatMessage[] {

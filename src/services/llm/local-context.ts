@@ -1,6 +1,7 @@
 import { conceptSearchWords } from "./local-concepts";
 import { keyUnits } from "./local-terms";
-import { asksForPerson, smallTalkReply } from "./local-small-talk";
+import { asksForPerson } from "../conversation/handoff";
+import { smallTalkReply } from "./local-small-talk";
 
 /**
  * A follow-up is read with the visitor's previous question: "How much is the deposit?" after "Do you

@@ -3,7 +3,8 @@
  * farewell, "how are you" or "are you a bot", said on its own or strung together ("Thanks, bye!"),
  * with a name or a word of emphasis at most. "Hello!" used to get `I have no information in my
  * sources about "Hello!"`. A message that also asks something ("Hi, can I pay by card?") is not
- * small talk. A visitor asking for a person gets the hand-off reply (asksForPerson). English and
+ * small talk. A visitor asking for a person is handed off before any model is asked
+ * (services/conversation/handoff.ts). English and
  * Chinese; a reply in Traditional characters to a message written in them (docs/decisions.md, "The
  * built-in model's answer composition").
  */
@@ -82,35 +83,3 @@ export function smallTalkReply(message: string): string | null {
   return REPLIES[kind][language];
 }
 
-const PERSON = "(?:(?:an?|the|your|one\\s+of\\s+your)\\s+)?(?:real\\s+|live\\s+|actual\\s+)?(?:person|human(?:\\s+being)?|agent|representative|rep|operator|someone|somebody|staff(?:\\s+member)?|employee|member\\s+of\\s+(?:your\\s+)?(?:staff|team)|support\\s+agent|customer\\s+service)";
-const ASKS_FOR_PERSON_EN = [
-  // "I need to talk to a person about order 4471", "can I speak with someone", "connect me to an agent"
-  new RegExp(`\\b(?:talk|speak|chat|connect|transfer|put|pass|forward)\\w*(?:\\s+me)?(?:\\s+(?:through|over))?\\s+(?:to|with)\\s+${PERSON}\\b`),
-  // "I want a human", "get me a real person", "let me speak to your staff"
-  new RegExp(`\\b(?:want|need|get\\s+me|give\\s+me|request|prefer)\\s+${PERSON}\\b`),
-  // "human please", "agent!", "a real person now"
-  new RegExp(`^${PERSON}(?:\\s+(?:please|pls|now|asap))?$`),
-];
-const ASKS_FOR_PERSON_ZH = /真人|人工(?:客服|服務|服务|回覆|回复)?|轉人工|转人工|專人|专人|客服人員|客服人员|找(?:個|个)?人(?:工)?(?:處理|处理|談|谈|聊)|(?:找|要|請|请)(?:你們|你们)?(?:的)?(?:員工|员工|店員|店员|同事|工作人員|工作人员)/u;
-/** "Are you a human?" asks what we are, not for one; "I don't want a person" refuses one. */
-const NOT_A_REQUEST = /^(?:are|is|am)\s|\b(?:don't|do\s+not|no\s+need)\b|^(?:你|您)?(?:是|是不是)/u;
-
-/**
- * Whether the visitor asks to talk to a person ("human please", "I need to talk to a person about
- * order 4471", "轉真人"). The built-in model answers it with the hand-off reply; it is one function so
- * the hand-off itself can use the same test.
- */
-export function asksForPerson(message: string): boolean {
-  const text = message.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}'\s]+/gu, " ").replace(/\s+/g, " ").trim();
-  if (!text || NOT_A_REQUEST.test(text)) return false;
-  return CJK.test(text) ? ASKS_FOR_PERSON_ZH.test(text) : ASKS_FOR_PERSON_EN.some((p) => p.test(text));
-}
-
-const HANDOFF: Record<Language, string> = {
-  en: "I'll pass this to a member of our team, who will reply here.",
-  zh: "我会把您的问题转给我们的团队成员，他们会在这里回复您。",
-  zhTW: "我會把您的問題轉給我們的團隊成員，他們會在這裡回覆您。",
-};
-
-/** The reply to a request for a person, in the visitor's language. */
-export const handoffReply = (message: string) => HANDOFF[replyLanguage(message)];

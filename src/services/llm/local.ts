@@ -2,7 +2,7 @@ import type { ChatEvent, ChatModel, ChatRequest } from "./types";
 import { countWords, streamPieces } from "./text";
 import { answerFromTools, localToolCall } from "./local-tools";
 import { extract, mentions } from "./local-answer";
-import { asksForPerson, handoffReply, replyLanguage, smallTalkReply } from "./local-small-talk";
+import { replyLanguage, smallTalkReply } from "./local-small-talk";
 import { previousQuestion } from "./local-context";
 import { passageSentences } from "./local-sentences";
 
@@ -36,7 +36,8 @@ export const localChatModel: ChatModel = {
     const passages = request.passages ?? [];
     // Retrieved passages first; the turn's own documents when the passages do not touch the question ("please check my notes").
     const grounding = passages.length && (!documents.length || mentions(question, passages)) ? passages : documents;
-    const reply = asksForPerson(question) ? handoffReply(question) : (smallTalkReply(question) ?? (grounding.length ? groundedAnswer(question, asked.slice(0, -1), grounding, grounding === documents) : noContextAnswer(question, request)));
+    // A request for a person never reaches a model while handoff is on (services/conversation/handoff.ts).
+    const reply = smallTalkReply(question) ?? (grounding.length ? groundedAnswer(question, asked.slice(0, -1), grounding, grounding === documents) : noContextAnswer(question, request));
     const answer = acknowledge(request) + reply;
     const text = request.jsonSchema ? JSON.stringify(instanceOf(request.jsonSchema, answer)) : answer;
     for (const piece of streamPieces(text)) {
@@ -52,6 +53,8 @@ export const localChatModel: ChatModel = {
 /** Said plainly when the sources do not answer: a nearby fact would read as an answer and mislead. */
 const UNKNOWN = { en: "I don't know the answer to that from my sources.", zh: "我的资料里没有这个问题的答案。", zhTW: "我的資料裡沒有這個問題的答案。" };
 const unknownAnswer = (question: string) => UNKNOWN[replyLanguage(question)];
+/** Whether the built-in model's answer is that its sources do not answer (a handoff counts it: services/conversation/handoff.ts). */
+export const saysUnknown = (answer: string) => Object.values(UNKNOWN).some((unknown) => answer.trimEnd().endsWith(unknown));
 
 /** The answer from the passages (or the turn's documents), read with the previous question when this one follows it up. */
 function groundedAnswer(question: string, earlier: string[], grounding: { index: number; text: string }[], fromDocuments: boolean): string {

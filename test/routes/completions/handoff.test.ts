@@ -39,7 +39,7 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     const res = await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "我要轉人工" }, isStreaming: true });
     const events = await readEvents(res);
     const done = events.at(-1)!.data as { done: boolean; message: Message };
-    expect(done).toMatchObject({ done: true, message: { content: "我會請團隊成員來協助您,他們會盡快在這裡回覆。", contentPayload: { handoff: { reason: "visitor_request" } } } });
+    expect(done).toMatchObject({ done: true, message: { content: "我會請團隊成員來協助您，他們會盡快在這裡回覆。", contentPayload: { handoff: { reason: "visitor_request" } } } });
     expect(events.filter((e) => e.data.done === false).map((e) => e.data.content).join("")).toBe(done.message.content);
     expect(await conversationOf(owner, first.conversationId)).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", autoReplyEnabled: false });
 
@@ -103,6 +103,17 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     const never = (await (await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "And on Saturn?" } })).json()) as Reply;
     expect(never.content).toBe("I don't know that.");
     expect(await conversationOf(owner, first.conversationId)).toMatchObject({ progressStatus: "ai_processing" });
+  });
+
+  it("the built-in model's \"I don't know\" counts as a reply that could not answer", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { instructions: "You answer questions about our bike shop." });
+    const unknown = "I don't know the answer to that from my sources.";
+    const first = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } })).json()) as Reply;
+    expect(first.content).toBe(unknown);
+    const second = (await (await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "What is the capital of Peru?" } })).json()) as Reply;
+    expect(second.content).toBe(`${unknown}\n\n${DEFAULT_EN}`);
+    expect(await conversationOf(owner, first.conversationId)).toMatchObject({ progressStatus: "waiting_for_human", autoReplyEnabled: false });
   });
 
   it("refuses bad settings with a 400 naming the field, and changes nothing", async () => {

@@ -124,9 +124,9 @@ describe("the built-in local model's answers read like answers", () => {
     expect(await reply("你是機器人嗎？")).toMatch(/^我是自動回覆的助理/);
   });
 
-  it("answers a request for a person with the hand-off reply", async () => {
-    expect(await reply("I need to talk to a person about order 4471")).toBe("I'll pass this to a member of our team, who will reply here.");
-    expect(await reply("human please")).toBe("I'll pass this to a member of our team, who will reply here.");
-    expect(await reply("轉真人")).toBe("我會把您的問題轉給我們的團隊成員，他們會在這裡回覆您。");
+  it("answers a request for a person with the assistant's hand-off (services/conversation/handoff.ts)", async () => {
+    expect(await reply("I need to talk to a person about order 4471")).toBe("I'll pass you to a member of our team, who will reply here as soon as they can.");
+    expect(await reply("human please")).toBe("I'll pass you to a member of our team, who will reply here as soon as they can.");
+    expect(await reply("轉真人")).toBe("我會請團隊成員來協助您，他們會盡快在這裡回覆。");
   });
 });

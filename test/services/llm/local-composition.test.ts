@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { asksForPerson, smallTalkReply } from "../../../src/services/llm/local-small-talk";
+import { smallTalkReply } from "../../../src/services/llm/local-small-talk";
+import { asksForPerson } from "../../../src/services/conversation/handoff";
 import { isFollowUp, retrievalQuery } from "../../../src/services/llm/local-context";
 import { conceptsIn } from "../../../src/services/llm/local-concepts";
 import { passageSentences } from "../../../src/services/llm/local-sentences";
