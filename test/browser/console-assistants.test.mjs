@@ -3,7 +3,8 @@
 // model's answer with its citation (the FAQ and its passage), tokens and time to first token, in one
 // conversation until "New conversation"; every field of the record edited, and the API's errors shown
 // at their fields; search and pages of the list; the keyboard-only create flow; a member without
-// chatbot.manage (no edit controls, and the API refuses anyway); axe-core in both themes; the
+// chatbot.manage (no edit controls, and the API refuses anyway); the Publish panel (a web chat
+// created, each code copied with a visible "Copied"); axe-core in both themes; the
 // screenshots of docs/console/ (list, edit, try-it; light, dark, phone, zh-TW).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, openPage, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, PASSWORD, ownerOn as ownerOnPage, dialog, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
@@ -27,6 +28,8 @@ beforeAll(async () => {
   shown = await api("/chatbots/", {
     body: { name: "Ava", largeLanguageModel: LOCAL_LLM, instructions: "You answer questions about the **Acme** shop.", knowledgeBases: [{ id: kb.id }], groups: [{ id: group.id }] },
   });
+  // Published on a web chat: its page shows the codes to paste (in the screenshots too).
+  await api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: shown.id } } });
   const email = `member-${Date.now()}@example.com`;
   await fetch(`${app.base}/api/v1/auth/registration/`, {
     method: "POST",
@@ -172,7 +175,10 @@ describe("Assistants in Chromium", () => {
     await page.getByRole("button", { name: "Save changes" }).click();
     // JSON is checked in the page; the rest by the API.
     await expect.poll(() => form.getByLabel("Output schema (JSON Schema)").getAttribute("aria-invalid")).toBe("true");
-    expect(await form.getByText("This is not valid JSON.").count()).toBe(1);
+    expect(await form.locator(".field-error", { hasText: "This is not valid JSON." }).count()).toBe(1);
+    // Said at the top of the form too, and beside the Save button as a toast that stays until closed.
+    expect(await form.locator(".form-error").textContent()).toContain("This is not valid JSON.");
+    await page.locator(".toast.error", { hasText: "Some fields need attention." }).waitFor();
     await form.getByLabel("Output schema (JSON Schema)").fill('{"type": "object", "properties": {"answer": {"type": "string"}}}');
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect.poll(() => form.getByLabel("Name", { exact: true }).getAttribute("aria-invalid")).toBe("true");
@@ -229,6 +235,40 @@ describe("Assistants in Chromium", () => {
     expect(await form.getByLabel("Connection string").inputValue()).toBe(saved.databaseUrl);
     await page.reload();
     expect(await page.locator(".assistant-form").getByLabel("Reply template").inputValue()).toBe("Here is what I found: {{answer}}");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("publishes an assistant from its page: a web chat created when it has none, each code copied with a visible confirmation", async () => {
+    const bot = await app.server.api("/chatbots/", { body: { name: "Publisher", largeLanguageModel: LOCAL_LLM } });
+    const { context, page, errors } = await ownerOn(`/assistants/${bot.id}`);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.base });
+    // The header's button brings the panel (below the settings) into view, its heading focused.
+    await page.getByRole("button", { name: "Publish" }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("publish-title");
+    const panel = page.getByRole("region", { name: "Publish" });
+    await panel.getByText("This assistant is on no web chat yet.").waitFor();
+    await panel.getByRole("button", { name: "Create a web chat" }).click();
+    const toast = page.locator(".toast", { hasText: "Web chat Publisher created." });
+    await toast.waitFor();
+    const inboxes = await app.server.api(`/inboxes/?chatbot=${bot.id}&channelType=web`, { method: "GET" });
+    expect(inboxes.results.map((i) => i.chatbot.id)).toEqual([bot.id]);
+    const id = inboxes.results[0].channel.id;
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    await panel.getByRole("button", { name: "Copy snippet" }).click();
+    await expect.poll(clipboard).toBe(`<script src="${app.base}/widget.js" data-web-chat-id="${id}" async></script>`);
+    // Seen, not only heard: "Copied" beside the button.
+    await panel.locator(".copied").first().waitFor();
+    await panel.getByRole("button", { name: "Copy iframe" }).click();
+    await expect.poll(clipboard).toContain(`<iframe src="${app.base}/chat/${id}"`);
+    await panel.getByRole("button", { name: "Copy link" }).click();
+    await expect.poll(clipboard).toBe(`${app.base}/chat/${id}`);
+    expect((await fetch(`${app.base}/chat/${id}`)).status).toBe(200);
+    await panel.getByRole("button", { name: "Copy component" }).click();
+    await expect.poll(clipboard).toContain(`script.dataset.webChatId = "${id}";`);
+    // The web chat's designer is one link away.
+    expect(await panel.getByRole("link", { name: /^Design / }).getAttribute("href")).toBe(`/console/web-chats/${id}`);
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -2,7 +2,8 @@
 // model (the in-test upstream) added, tested, changed and deleted, with the API's field errors at
 // their fields; an API key created (the secret shown once, copied) and revoked; a console session
 // revoked from the list; a model added and tested, a key created, copied and revoked from the
-// keyboard alone; axe-core in both themes with the dialogs open; the screenshots of docs/console/
+// keyboard alone; a provider's preset filling the form, and the saved model's toast closed;
+// axe-core in both themes with the dialogs open; the screenshots of docs/console/
 // (sign-in and this page, in light, dark, phone and zh-TW).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstream, UPSTREAM_API_KEY } from "../support/openai-upstream.mjs";
@@ -72,6 +73,56 @@ describe("Models and API keys in Chromium", () => {
     await page.getByRole("row", { name: /Upstream GPT 2/ }).waitFor({ state: "detached" });
     const models = await app.server.api("/large-language-models/", { method: "GET" });
     expect(models.results.map((m) => m.name)).not.toContain("Upstream GPT 2");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("fills the form from a provider's preset: endpoint, model name and a name; the model saved shows a toast that can be dismissed", async () => {
+    const { context, page, errors } = await ownerOnPage();
+    await page.getByRole("button", { name: "Add model" }).click();
+    const form = dialog(page);
+    await form.getByLabel("Start from").selectOption({ label: "Groq" });
+    expect(await form.getByLabel("Endpoint URL").inputValue()).toBe("https://api.groq.com/openai/v1");
+    expect(await form.getByLabel("Model name at the provider").inputValue()).toBe("llama-3.3-70b-versatile");
+    expect(await form.getByLabel("Name", { exact: true }).inputValue()).toBe("Groq llama-3.3-70b-versatile");
+    // Another preset replaces the name it suggested, never one typed.
+    await form.getByLabel("Start from").selectOption({ label: "Google Gemini" });
+    expect(await form.getByLabel("Endpoint URL").inputValue()).toBe("https://generativelanguage.googleapis.com/v1beta/openai/");
+    expect(await form.getByLabel("Name", { exact: true }).inputValue()).toBe("Google Gemini gemini-2.5-flash");
+    await form.getByLabel("Name", { exact: true }).fill("Our Gemini");
+    await form.getByLabel("Start from").selectOption({ label: "Ollama" });
+    expect(await form.getByLabel("Endpoint URL").inputValue()).toBe("http://localhost:11434/v1");
+    expect(await form.getByLabel("Name", { exact: true }).inputValue()).toBe("Our Gemini");
+    // Azure: the resource's URL is the user's to type; the field shows its form.
+    await form.getByLabel("Start from").selectOption({ label: "Azure OpenAI" });
+    expect(await form.getByLabel("Endpoint URL").inputValue()).toBe("");
+    expect(await form.getByLabel("Endpoint URL").getAttribute("placeholder")).toContain(".openai.azure.com/openai/v1/");
+    // An embedding preset gives the vectors' length; Workers AI needs no endpoint.
+    await form.getByLabel("Kind", { exact: true }).selectOption("embedding");
+    await form.getByLabel("Start from").selectOption({ label: "OpenAI" });
+    expect(await form.getByLabel("Model name at the provider").inputValue()).toBe("text-embedding-3-small");
+    expect(await form.getByLabel("Dimensions").inputValue()).toBe("1536");
+    await form.getByLabel("Start from").selectOption({ label: "Cloudflare Workers AI" });
+    expect(await form.getByLabel("Provider", { exact: true }).inputValue()).toBe("workers_ai");
+    expect(await form.getByLabel("Endpoint URL").count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Saved against the in-test upstream: the toast says so, stays out of the focus, and closes.
+    await form.getByLabel("Kind", { exact: true }).selectOption("llm");
+    await form.getByLabel("Start from").selectOption({ label: "OpenAI" });
+    await form.getByLabel("Name", { exact: true }).fill("Preset GPT");
+    await form.getByLabel("Endpoint URL").fill(`${upstream.url}/v1`);
+    await form.getByLabel("API key of the provider").fill(UPSTREAM_API_KEY);
+    await form.getByRole("button", { name: "Add" }).click();
+    await form.waitFor({ state: "detached" });
+    const toast = page.getByRole("region", { name: "Notifications" }).locator(".toast", { hasText: "Preset GPT" });
+    await toast.waitFor();
+    expect(await page.evaluate(() => !!document.activeElement?.closest(".toasts"))).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    await toast.getByRole("button", { name: "Dismiss notification" }).click();
+    await toast.waitFor({ state: "detached" });
+    const models = await app.server.api("/large-language-models/", { method: "GET" });
+    expect(models.results.find((m) => m.name === "Preset GPT")).toMatchObject({ modelName: "gpt-4o-mini", baseUrl: `${upstream.url}/v1` });
     expect(errors).toEqual([]);
     await context.close();
   });

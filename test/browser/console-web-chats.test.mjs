@@ -3,7 +3,9 @@
 // once, light and dark; saved, the snippet copied from the page is put on a blank page of another
 // origin (a loopback server) and the widget there opens with those settings. Also the identity
 // secret (shown once), the custom domain's check, keyboard-only editing, a new web chat from its
-// dialog with its avatar and logo uploaded, axe in both themes and the screenshots of docs/console/.
+// dialog with its avatar and logo uploaded, the codes to paste above the designer, the pre-chat form
+// (in the preview, and in the widget, which says why an empty form or an early message waits), axe
+// in both themes and the screenshots of docs/console/.
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
@@ -71,6 +73,10 @@ describe("the web chat designer in Chromium", () => {
     await screenshots(app.browser, app.base, `/console/web-chats/${chat.id}`, "web-chat-designer", {
       signIn,
       act: (page) => preview(page).locator(".row.assistant .bubble").first().waitFor(),
+      // At a phone's width the preview's frame sits far below the codes, and Chromium did not report
+      // the page idle within 30 s although no request was open (checked): the act waits for what
+      // the picture shows instead.
+      idle: false,
     });
   });
 
@@ -131,6 +137,48 @@ describe("the web chat designer in Chromium", () => {
     expect(await blank.locator(".row.assistant .bubble").first().textContent()).toBe("Welcome to Acme! Ask me anything.");
     expect(await blank.locator("button.chip").allTextContents()).toEqual(["Opening hours?", "Do you ship abroad?"]);
     await visitor.close();
+  });
+
+  it("shows the codes to paste above the designer; with anonymous chat off, the preview and the widget show the pre-chat form, which says why when sent empty", async () => {
+    const { context, page, errors } = await designer();
+    const embed = page.getByRole("region", { name: "Embed" });
+    expect((await embed.boundingBox()).y).toBeLessThan((await page.locator("form.designer-form").boundingBox()).y);
+    expect(await embed.getByRole("button", { name: /^Copy / }).allTextContents()).toEqual(["Copy snippet", "Copy iframe", "Copy link", "Copy component"]);
+
+    // The preview follows the unsaved switch: the form a visitor will meet.
+    const frame = preview(page);
+    await page.getByLabel("Visitors may chat without giving a name or e-mail").uncheck();
+    const start = frame.getByRole("button", { name: "Start chatting" });
+    await start.click();
+    await frame.getByText("Please give your name or your e-mail so we can start.").waitFor();
+    expect(await frame.locator("#pc-name").getAttribute("aria-invalid")).toBe("true");
+    await frame.locator("#pc-name").fill("Vera");
+    await start.click();
+    await frame.locator(".composer textarea").waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+
+    await app.server.api(`/web-chats/${chat.id}/`, { method: "PATCH", body: { enableAnonymous: false } });
+    try {
+      site.set(`<script src="${app.base}/widget.js" data-web-chat-id="${chat.id}" async></script>`);
+      const visitor = await app.browser.newContext();
+      const blank = await visitor.newPage();
+      await blank.goto(site.url);
+      await blank.locator("button.launcher").click();
+      const form = blank.locator("form.prechat");
+      await form.waitFor();
+      // A message sent before the form is filled (here through the page's API) waits, and the form says why.
+      await blank.evaluate(() => window.AssistantChat.send("Do you ship abroad?"));
+      await form.getByText("Tell us your name or your e-mail first: your message is sent as soon as you start.").waitFor();
+      await form.getByLabel("E-mail").fill("vera@example.com");
+      await form.getByRole("button", { name: "Start chatting" }).click();
+      await blank.locator(".row.visitor", { hasText: "Do you ship abroad?" }).waitFor();
+      // And answered, below the greeting.
+      await expect.poll(() => blank.locator(".row.assistant").count(), { timeout: 20_000 }).toBeGreaterThan(1);
+      await visitor.close();
+    } finally {
+      await app.server.api(`/web-chats/${chat.id}/`, { method: "PATCH", body: { enableAnonymous: true } });
+    }
   });
 
   it("edits from the keyboard alone: greeting typed, saved with Enter", async () => {

@@ -118,6 +118,8 @@ class Widget {
   /** The text of the visitor's rows sent from this tab, until the live stream names their message (see showLive). */
   sent = new WeakMap<HTMLElement, string>();
   contact: Contact | undefined;
+  /** A message sent before the pre-chat form was filled in: sent once it is. */
+  waiting: string | null = null;
   /** A reply is under way (one at a time). */
   busy = false;
   /** A message is being made ready to send (its files, its metadata). */
@@ -214,6 +216,8 @@ class Widget {
       this.applyTheme(!!e.data.dark);
       this.build();
       if (!this.config.isActive) this.notice("This chat is closed at the moment.");
+      // The operator who turns the pre-chat form on sees it as a visitor will.
+      else if (this.needsPreChat()) this.preChat();
       if (open) this.open();
       if (first) this.emit("ready");
     });
@@ -343,7 +347,7 @@ class Widget {
     const identified = this.contact?.sourceId && this.contact.token;
     if (c.accessType === "private" && !identified) return this.notice("Please sign in to chat with us.");
     const token = this.stored.token ?? null;
-    if (!token && !identified && !c.enableAnonymous && !this.contact?.name && !this.contact?.email) return this.preChat();
+    if (!token && this.needsPreChat()) return this.preChat();
     try {
       const session = await this.api.session(identified ? null : token, this.contact);
       this.api.token = session.token;
@@ -360,19 +364,49 @@ class Widget {
     }
   }
 
-  preChat() {
-    const name = h("input", { id: "pc-name", autocomplete: "name", "aria-label": "Your name" }) as HTMLInputElement;
-    const email = h("input", { id: "pc-email", type: "email", autocomplete: "email", "aria-label": "Your e-mail" }) as HTMLInputElement;
+  /** Whether the visitor must say who they are before a session starts (the pre-chat form). */
+  needsPreChat() {
+    const identified = this.contact?.sourceId && this.contact.token;
+    return !identified && !this.stored.token && !this.config.enableAnonymous && this.config.accessType !== "private" && !this.contact?.name && !this.contact?.email;
+  }
+
+  /**
+   * The pre-chat form: a name or an e-mail before the session starts. `why` says why it stands in
+   * the way (a message sent before it was filled, which is sent once it is). An empty form is not
+   * ignored: it says what it needs.
+   */
+  preChat(why?: string) {
+    const note = h("p", { class: "err pc-why", id: "pc-why", role: "alert", text: why ?? "" });
+    note.hidden = !why;
+    const name = h("input", { id: "pc-name", autocomplete: "name", "aria-describedby": "pc-why" }) as HTMLInputElement;
+    const email = h("input", { id: "pc-email", type: "email", autocomplete: "email", "aria-describedby": "pc-why" }) as HTMLInputElement;
     const form = h("form", { class: "prechat", onsubmit: (e: Event) => {
       e.preventDefault();
-      if (!name.value.trim() && !email.value.trim()) return name.focus();
+      if (!name.value.trim() && !email.value.trim()) {
+        note.textContent = "Please give your name or your e-mail so we can start.";
+        note.hidden = false;
+        for (const input of [name, email]) input.setAttribute("aria-invalid", "true");
+        return name.focus();
+      }
       this.contact = { ...this.contact, name: name.value.trim() || undefined, email: email.value.trim() || undefined };
       this.showEmpty();
-      this.sessionReady = this.connect();
-    } }, h("p", { text: "Before we start, how can we reach you?" }), h("label", { for: "pc-name", text: "Name" }), name, h("label", { for: "pc-email", text: "E-mail" }), email, h("button", { type: "submit", text: "Start chatting" }));
+      // The designer's preview shows the next step without a session.
+      if (this.preview) {
+        this.composer.hidden = false;
+        return;
+      }
+      const waiting = this.waiting;
+      this.waiting = null;
+      const ready = (this.sessionReady = this.connect());
+      if (waiting)
+        void ready.then(() => {
+          if (this.api.token) void this.send(waiting);
+        });
+    } }, h("p", { text: "Before we start, how can we reach you?" }), note, h("label", { for: "pc-name", text: "Name" }), name, h("label", { for: "pc-email", text: "E-mail" }), email, h("button", { type: "submit", text: "Start chatting" }));
     this.log.replaceChildren(form);
     this.chips.replaceChildren();
     this.composer.hidden = true;
+    if (why) name.focus();
   }
 
   async load(conversationId: string) {
@@ -624,7 +658,14 @@ class Widget {
     let attachments: { file: string; filename: string }[];
     let metadata: Record<string, unknown>;
     try {
-      if (!(await this.session())) return;
+      if (!(await this.session())) {
+        // The pre-chat form stands in the way: the message waits for it, and the visitor is told why.
+        if (this.log.querySelector(".prechat") && content) {
+          this.waiting = content;
+          this.preChat("Tell us your name or your e-mail first: your message is sent as soon as you start.");
+        }
+        return;
+      }
       attachments = await Promise.all(pending.map(async (f) => ({ file: await f.key, filename: f.name })));
       metadata = { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, pageUrl: location.href.slice(0, 2000), ...(await this.location()) };
     } catch (err) {

@@ -14,6 +14,27 @@ export function ErrorAlert({ error, children }: { error: unknown; children?: Com
   );
 }
 
+/**
+ * A form's error, at the top of the form: the API's refusal as it is, or, when the API named
+ * fields (each shows its message at its field too), a summary of what they say, so whoever starts
+ * reading at the top learns that something below needs them. Null when there is no problem.
+ */
+export function FormError({ problem }: { problem: ApiProblem | null | undefined }) {
+  if (!problem) return null;
+  const messages = [...new Set(Object.values(problem.errors).flat())];
+  if (!messages.length) return <ErrorAlert error={problem} />;
+  return (
+    <div class="alert error form-error" role="alert">
+      <p>{t("fixFields")}</p>
+      <ul>
+        {messages.map((m) => (
+          <li key={m}>{m}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** A note that is part of the page (not announced). */
 export function Notice({ tone = "info", children }: { tone?: "info" | "success" | "warning"; children: ComponentChildren }) {
   return <div class={`alert ${tone}`}>{children}</div>;

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { Button } from "./button";
 import { Dialog } from "./dialog";
 import { ErrorAlert } from "./alert";
@@ -20,6 +20,10 @@ interface Props {
 export function ConfirmDialog({ title, message, action, open, onClose, onConfirm }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // Opened again (often for another row): the last refusal is not this one's.
+  useEffect(() => {
+    if (open) setError(null);
+  }, [open]);
   const confirm = async () => {
     setBusy(true);
     setError(null);

@@ -1,6 +1,6 @@
 // The shared kit of every page. main.tsx imports it whole, so it ships with the shell: a page's
 // chunk then holds only the page and loads in one request (no chain of shared chunks).
-export { ErrorAlert, Loading, Notice } from "./alert";
+export { ErrorAlert, FormError, Loading, Notice } from "./alert";
 export { announce } from "./announcer";
 export { Button } from "./button";
 export { CheckList, pickedIds } from "./check-list";
@@ -14,6 +14,7 @@ export { Markdown } from "./markdown";
 export { PageHeader } from "./page-header";
 export { UploadDialog, UploadProgress, uploadForm } from "./upload";
 export { Pager } from "./pager";
+export { Toasts, dismissToast, toast } from "./toast";
 export { t as common } from "./strings";
 export { useResource, type Resource } from "./use-resource";
 export { useSubmit } from "./use-submit";

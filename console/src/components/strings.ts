@@ -19,6 +19,10 @@ export const t = defineStrings({
     groupsHint: "Members of the ticked groups may see and use it (owners see everything). A member who is not an owner must tick one of their own groups.",
     noGroups: "The organization has no groups yet.",
     groupsUnavailable: "The groups could not be loaded.",
+    notifications: "Notifications",
+    dismiss: "Dismiss notification",
+    fixFields: "Some fields need attention; each says what is wrong.",
+    copiedShort: "Copied",
   },
   "zh-TW": {
     loading: "載入中…",
@@ -38,5 +42,9 @@ export const t = defineStrings({
     groupsHint: "勾選群組的成員可以查看並使用它（擁有者可看到全部）。非擁有者的成員必須勾選自己所屬的群組之一。",
     noGroups: "組織尚無群組。",
     groupsUnavailable: "無法載入群組。",
+    notifications: "通知",
+    dismiss: "關閉通知",
+    fixFields: "有些欄位需要修正，請看各欄位的說明。",
+    copiedShort: "已複製",
   },
 });

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useId, useState } from "preact/hooks";
 import { ApiProblem, problemOf } from "../api/client";
-import { ErrorAlert } from "./alert";
+import { FormError } from "./alert";
 import { Button } from "./button";
 import { Dialog } from "./dialog";
 import { t } from "./strings";
@@ -99,9 +99,9 @@ export function UploadDialog({ title, action, progressLabel, path, organizationI
       }
     >
       <form id={formId} onSubmit={submit} class="stack">
+        <FormError problem={problem} />
         {fields(problem)}
         <UploadProgress share={share} label={progressLabel} />
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
   );

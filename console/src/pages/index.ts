@@ -19,4 +19,6 @@ export const PAGES: PageEntry[] = [
   { path: "/members/*", load: () => import("./members/page"), nav: { en: "Members", "zh-TW": "成員" }, requires: "member.view" },
   { path: "/organization", load: () => import("./organization/page"), nav: { en: "Organization", "zh-TW": "組織" }, requires: "organization.manage" },
   { path: "/models", load: () => import("./models/page"), nav: { en: "Models and API keys", "zh-TW": "模型與 API 金鑰" }, requires: null },
+  // Reached from the banner's name, not the menu.
+  { path: "/profile", load: () => import("./profile/page"), requires: null },
 ];

@@ -1,6 +1,7 @@
 import type { ComponentType } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { Announcer } from "../components/announcer";
+import { Toasts } from "../components/toast";
 import { Loading } from "../components/alert";
 import { Header } from "./header";
 import { Nav } from "./nav";
@@ -16,6 +17,7 @@ export function App() {
   return (
     <>
       {state === undefined ? <Loading /> : state === null ? <SignIn /> : <Shell />}
+      <Toasts />
       <Announcer />
     </>
   );

@@ -3,7 +3,7 @@ import { LOCALES, locale, setLocale, type Locale } from "../i18n";
 import { Button } from "../components/button";
 import { chooseOrganization, membership, session, signOut } from "./session";
 import { setTheme, theme, type Theme } from "./theme";
-import { BASE, followLink } from "./router";
+import { BASE, currentPath, followLink } from "./router";
 import { t } from "./strings";
 
 /** The banner: product, organization switcher, theme, language, who is signed in and sign-out. */
@@ -54,7 +54,16 @@ export function Header({ menuOpen, onMenu }: { menuOpen: boolean; onMenu: () => 
             ))}
           </select>
         </label>
-        <span class="who" title={state.user.email}>{t("signedInAs", { name: state.user.name })}</span>
+        <a
+          class="who"
+          href={`${BASE}/profile`}
+          onClick={followLink}
+          title={state.user.email}
+          aria-label={`${t("signedInAs", { name: state.user.name })}: ${t("profile")}`}
+          aria-current={currentPath.value === "/profile" ? "page" : undefined}
+        >
+          {t("signedInAs", { name: state.user.name })}
+        </a>
         <Button variant="quiet" busy={leaving} onClick={leave}>{leaving ? t("signingOut") : t("signOut")}</Button>
       </div>
     </header>

@@ -2,8 +2,8 @@ import type { ComponentChildren } from "preact";
 import { useId, useState } from "preact/hooks";
 import { ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
-import { ErrorAlert } from "../../components/alert";
-import { announce } from "../../components/announcer";
+import { ErrorAlert, FormError } from "../../components/alert";
+import { toast } from "../../components/toast";
 import { CheckboxField, SelectField, TextField } from "../../components/field";
 import { AGENT_MODES, DATABASE_TYPES, OUTPUT_MODES, REPLY_MODES, fieldMessage, updateAssistant, type Assistant, type Choices, type IdName } from "./assistant-api";
 import { draftOf, patchOf, type Draft } from "./draft";
@@ -32,7 +32,7 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
     const { patch, invalid } = patchOf(initial, draft);
     if (invalid.length) {
       setProblem(new ApiProblem(400, t("fixFields"), "invalid", Object.fromEntries(invalid.map((k) => [k, [t("invalidJson")]]))));
-      announce(t("fixFields"), true);
+      toast(t("fixFields"), "error");
       return;
     }
     setBusy(true);
@@ -43,11 +43,12 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
       setInitial(next);
       setDraft(next);
       onSaved(saved);
-      announce(t("saved", { name: saved.name }));
+      toast(t("saved", { name: saved.name }));
     } catch (err) {
       const p = problemOf(err);
       setProblem(p);
-      announce(p.detail || t("fixFields"), true);
+      // Seen beside the Save button too: the fields may be a long way up this form.
+      toast(Object.keys(p.errors).length ? t("fixFields") : p.detail, "error");
     } finally {
       setBusy(false);
     }
@@ -58,6 +59,7 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
   return (
     <form class="assistant-form stack" onSubmit={submit} aria-labelledby="settings-title" noValidate>
       <h2 id="settings-title">{t("settings")}</h2>
+      <FormError problem={problem} />
       <Section title={t("basics")}>
         <TextField label={t("name")} required maxLength={200} {...text("name")} error={error("name")} />
         <TextAreaField label={t("instructions")} rows={6} hint={t("instructionsHint")} {...text("instructions")} error={error("instructions")} />
@@ -109,7 +111,7 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
         <TextField label={t("builtInWorkflow")} spellcheck={false} hint={t("idHint")} {...text("builtInWorkflow")} error={error("builtInWorkflow")} />
         <p class="muted small">{t("wordsUsed", { n: assistant.totalWordsCount })}</p>
       </Section>
-      {problem && (!Object.keys(problem.errors).length || unshown!.length > 0) && <ErrorAlert error={problem} />}
+      {problem && unshown!.length > 0 && <ErrorAlert error={problem} />}
       <div class="form-actions">
         <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
         <Button disabled={!dirty || busy} onClick={() => (setDraft(initial), setProblem(null))}>{t("discard")}</Button>

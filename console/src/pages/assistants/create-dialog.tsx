@@ -1,9 +1,9 @@
 import { api, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
-import { ErrorAlert } from "../../components/alert";
+import { FormError } from "../../components/alert";
 import { SelectField, TextField } from "../../components/field";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
@@ -18,7 +18,7 @@ export function CreateAssistant({ onClose }: { onClose: () => void }) {
   const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const created = await createAssistant({ name: text("name"), largeLanguageModel: text("largeLanguageModel"), instructions: text("instructions") || null });
-    announce(t("created", { name: created.name }));
+    toast(t("created", { name: created.name }));
     onClose();
     navigate(`/assistants/${created.id}`);
   });
@@ -36,10 +36,10 @@ export function CreateAssistant({ onClose }: { onClose: () => void }) {
       }
     >
       <form id="create-assistant" class="stack" onSubmit={submit} noValidate>
+        <FormError problem={problem} />
         <TextField label={t("name")} name="name" required maxLength={200} autoFocus error={fieldMessage(problem, "name")} />
         <SelectField label={t("llm")} name="largeLanguageModel" options={options} hint={t("llmHint")} error={fieldMessage(problem, "largeLanguageModel") ?? (models.error ? String((models.error as Error).message) : undefined)} />
         <TextAreaField label={t("instructions")} name="instructions" hint={t("instructionsHint")} error={fieldMessage(problem, "instructions")} />
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
   );

@@ -4,7 +4,7 @@ import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { PageHeader } from "../../components/page-header";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -12,6 +12,7 @@ import { deleteAssistant, getAssistant, loadChoices, type Assistant } from "./as
 import { AssistantForm } from "./assistant-form";
 import { AssistantSummary } from "./assistant-summary";
 import { TryIt } from "./try-it";
+import { PublishButton, PublishPanel } from "./publish-panel";
 import { t } from "./strings";
 
 /** One assistant: its settings (a form for who may change it, else a summary) beside the try-it panel. */
@@ -48,6 +49,7 @@ export function AssistantDetail({ id, organizationId }: { id: string; organizati
     <>
       {back}
       <PageHeader title={assistant.name}>
+        {can("inbox.view") && <PublishButton />}
         {assistant.canDelete && <Button variant="danger" onClick={() => setDeleting(true)}>{t("delete")}</Button>}
       </PageHeader>
       <div class="assistant-layout">
@@ -65,6 +67,7 @@ export function AssistantDetail({ id, organizationId }: { id: string; organizati
         </div>
         {can("conversation.manage") && <TryIt key={assistant.id} assistantId={assistant.id} assistantName={assistant.name} />}
       </div>
+      {can("inbox.view") && <PublishPanel key={assistant.id} assistantId={assistant.id} assistantName={assistant.name} />}
       <ConfirmDialog
         open={deleting}
         title={t("deleteTitle")}
@@ -73,7 +76,7 @@ export function AssistantDetail({ id, organizationId }: { id: string; organizati
         onClose={() => setDeleting(false)}
         onConfirm={async () => {
           await deleteAssistant(assistant.id);
-          announce(t("deleted", { name: assistant.name }));
+          toast(t("deleted", { name: assistant.name }));
           navigate("/assistants");
         }}
       />

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { DataTable, type Column } from "../../components/data-table";
 import { SelectField, TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
@@ -35,7 +35,7 @@ export default function BatchQaPage({ organizationId }: PageProps) {
     setShare(0);
     try {
       const run = await startRun(chosen, file, organizationId, setShare);
-      announce(t("started", { name: run.filename, n: run.total }));
+      toast(t("started", { name: run.filename, n: run.total }));
       formElement.reset();
       setOpen(run);
       runs.reload();

@@ -1,4 +1,4 @@
-import { Button, Dialog, ErrorAlert, TextField, common } from "../../components";
+import { Button, Dialog, FormError, TextField, common } from "../../components";
 import { createFaq, updateFaq, type Faq, type KnowledgeBase, type Label } from "./api";
 import { CheckList } from "./parts";
 import { TextAreaField } from "../../components/field";
@@ -30,10 +30,10 @@ export function FaqForm({ kb, faq, labels, onClose, onSaved }: { kb: KnowledgeBa
       }
     >
       <form id="kb-faq-form" class="stack" onSubmit={submit}>
+        <FormError problem={problem} />
         <TextField label={t("question")} name="question" required maxLength={10_000} defaultValue={faq?.question} error={problem?.field("question")} />
         <TextAreaField label={t("answer")} name="answer" required maxLength={100_000} defaultValue={faq?.answer} rows={5} error={problem?.field("answer")} />
         {labels.length > 0 && <CheckList legend={t("labels")} name="labels" options={labels} chosen={(faq?.labels ?? []).map((l) => l.id)} />}
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
   );

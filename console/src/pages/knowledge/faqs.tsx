@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { Button, ConfirmDialog, ErrorAlert, announce, useResource, type Column } from "../../components";
+import { Button, ConfirmDialog, ErrorAlert, toast, useResource, type Column } from "../../components";
 import { deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from "./api";
 import { FaqForm } from "./faq-form";
 import { FaqImport } from "./faq-import";
@@ -66,7 +66,7 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
           labels={labels.data ?? []}
           onClose={() => setEditing(null)}
           onSaved={() => {
-            announce(t("faqSaved"));
+            toast(t("faqSaved"));
             faqs.reload();
           }}
         />
@@ -90,7 +90,7 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await deleteFaq(kb.id, deleting!.id);
-          announce(t("faqDeleted"));
+          toast(t("faqDeleted"));
           await faqs.reload();
         }}
       />

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { Button, ConfirmDialog, ErrorAlert, announce, useResource, type Column } from "../../components";
+import { Button, ConfirmDialog, ErrorAlert, announce, toast, useResource, type Column } from "../../components";
 import { formatTime, locale } from "../../i18n";
 import { deleteFile, listFiles, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
 import { PagedTable } from "./parts";
@@ -52,7 +52,7 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
             aria-label={t("reparseNamed", { name: f.filename })}
             onClick={async () => {
               await reparseFile(kb.id, f.id);
-              announce(t("reparsed", { name: f.filename }));
+              toast(t("reparsed", { name: f.filename }));
               await files.reload();
             }}
           >
@@ -77,7 +77,7 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await deleteFile(kb.id, deleting!.id);
-          announce(t("fileDeleted", { name: deleting!.filename }));
+          toast(t("fileDeleted", { name: deleting!.filename }));
           await files.reload();
         }}
       />

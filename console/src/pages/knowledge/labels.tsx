@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { problemOf, type ApiProblem } from "../../api/client";
-import { Button, ErrorAlert, TextField, announce, type Resource } from "../../components";
+import { Button, FormError, TextField, toast, type Resource } from "../../components";
 import { createLabel, deleteLabel, type KnowledgeBase, type Label } from "./api";
 import { t } from "./strings";
 
@@ -13,7 +13,7 @@ export function LabelsBar({ kb, labels, editable }: { kb: KnowledgeBase; labels:
     setProblem(null);
     try {
       const label = await createLabel(kb.id, name.trim());
-      announce(t("labelAdded", { name: label.name }));
+      toast(t("labelAdded", { name: label.name }));
       setName("");
       await labels.reload();
     } catch (err) {
@@ -23,7 +23,7 @@ export function LabelsBar({ kb, labels, editable }: { kb: KnowledgeBase; labels:
   const remove = async (label: Label) => {
     try {
       await deleteLabel(kb.id, label.id);
-      announce(t("labelDeleted", { name: label.name }));
+      toast(t("labelDeleted", { name: label.name }));
       await labels.reload();
     } catch (err) {
       setProblem(problemOf(err));
@@ -44,13 +44,13 @@ export function LabelsBar({ kb, labels, editable }: { kb: KnowledgeBase; labels:
         ))}
         {labels.data?.length === 0 && <li class="muted small">{t("noLabels")}</li>}
       </ul>
+      {editable && <FormError problem={problem} />}
       {editable && (
         <form class="kb-inline-form" onSubmit={add}>
           <TextField label={t("labelName")} value={name} required maxLength={200} onInput={(e) => setName(e.currentTarget.value)} error={problem?.field("name")} />
           <Button type="submit">{t("addLabel")}</Button>
         </form>
       )}
-      {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { Button, Dialog, ErrorAlert, PageHeader, announce, common, useResource, type Column } from "../../components";
+import { Button, Dialog, ErrorAlert, PageHeader, common, toast, useResource, type Column } from "../../components";
 import { formatTime } from "../../i18n";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -67,7 +67,7 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
             organizationId={organizationId}
             onBusy={setBusy}
             onSaved={(kb) => {
-              announce(t("created", { name: kb.name }));
+              toast(t("created", { name: kb.name }));
               setCreating(false);
               navigate(`/knowledge-bases/${kb.id}`);
             }}

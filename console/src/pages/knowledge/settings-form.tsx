@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { problemOf, type ApiProblem } from "../../api/client";
-import { CheckboxField, ErrorAlert, Loading, SelectField, TextField, useResource } from "../../components";
+import { CheckboxField, ErrorAlert, FormError, Loading, SelectField, TextField, useResource } from "../../components";
 import { createKnowledgeBase, formOptions, updateKnowledgeBase, type KnowledgeBase, type KnowledgeBaseWrite, type Option } from "./api";
 import { CheckList } from "./parts";
 import { TextAreaField } from "../../components/field";
@@ -71,6 +71,7 @@ export function SettingsForm({ kb, formId, organizationId, readOnly = false, onS
   const numbers = { type: "number", required: true } as const;
   return (
     <form id={formId} onSubmit={submit} class="stack kb-settings" noValidate={false}>
+      <FormError problem={problem} />
       <fieldset disabled={readOnly} class="kb-plain">
         <div class="stack">
           <TextField label={t("name")} name="name" required maxLength={200} defaultValue={kb?.name} error={problem?.field("name")} />
@@ -112,7 +113,6 @@ export function SettingsForm({ kb, formId, organizationId, readOnly = false, onS
           </fieldset>
         </div>
       </fieldset>
-      {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { Button, ConfirmDialog, announce } from "../../components";
+import { Button, ConfirmDialog, toast } from "../../components";
 import { navigate } from "../../shell/router";
 import { deleteKnowledgeBase, type KnowledgeBase } from "./api";
 import { SettingsForm } from "./settings-form";
@@ -19,7 +19,7 @@ export function SettingsSection({ kb, organizationId, editable, onSaved }: { kb:
         readOnly={!editable}
         onBusy={setBusy}
         onSaved={(saved) => {
-          announce(t("saved", { name: saved.name }));
+          toast(t("saved", { name: saved.name }));
           onSaved();
         }}
       />
@@ -37,7 +37,7 @@ export function SettingsSection({ kb, organizationId, editable, onSaved }: { kb:
         onClose={() => setDeleting(false)}
         onConfirm={async () => {
           await deleteKnowledgeBase(kb.id);
-          announce(t("deleted", { name: kb.name }));
+          toast(t("deleted", { name: kb.name }));
           navigate("/knowledge-bases");
         }}
       />

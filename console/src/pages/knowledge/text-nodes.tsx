@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { Button, ConfirmDialog, Dialog, ErrorAlert, Loading, SelectField, announce, common, useResource, type Column } from "../../components";
+import { Button, ConfirmDialog, Dialog, ErrorAlert, FormError, Loading, SelectField, common, toast, type Column, useResource } from "../../components";
 import { PAGE_SIZE, deleteTextNode, listFiles, listTextNodes, updateTextNode, type KnowledgeBase, type TextNode } from "./api";
 import { Highlighted } from "./highlight";
 import { FilterField, PagedTable } from "./parts";
@@ -75,7 +75,7 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
           node={editing}
           onClose={() => setEditing(null)}
           onSaved={() => {
-            announce(t("textNodeSaved"));
+            toast(t("textNodeSaved"));
             nodes.reload();
           }}
         />
@@ -88,7 +88,7 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await deleteTextNode(deleting!.id);
-          announce(t("textNodeDeleted"));
+          toast(t("textNodeDeleted"));
           await nodes.reload();
         }}
       />
@@ -115,9 +115,9 @@ function TextNodeForm({ node, onClose, onSaved }: { node: TextNode; onClose: () 
       }
     >
       <form id="kb-node-form" class="stack" onSubmit={submit}>
+        <FormError problem={problem} />
         <TextAreaField label={t("text")} name="text" required maxLength={100_000} rows={8} defaultValue={node.text} error={problem?.field("text")} />
         <p class="hint">{t("textNodeHint")}</p>
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
   );

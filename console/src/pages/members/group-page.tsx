@@ -4,7 +4,7 @@ import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -59,7 +59,7 @@ function GroupForm({ organizationId, group, catalogue, manage, onSaved }: { orga
       const saved = await unwrap(
         api.PATCH("/api/v1/organizations/{organizationPk}/groups/{id}/", { params: { path: { organizationPk: organizationId, id: group.id } }, body: { name: name.trim(), permissions: [...selected] } }),
       );
-      announce(t("groupSaved", { name: saved.name }));
+      toast(t("groupSaved", { name: saved.name }));
       onSaved(saved);
     } catch (err) {
       setProblem(problemOf(err));

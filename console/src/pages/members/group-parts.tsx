@@ -3,7 +3,7 @@ import { api, problemOf, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { CheckboxField } from "../../components/field";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { allMembers, memberName, type Group } from "./members-api";
 import { t } from "./strings";
@@ -101,13 +101,13 @@ export function GroupMembers({ organizationId, group, manage, onChanged }: { org
       removeLabel={(name) => t("removeNamed", { name })}
       onAdd={async (m) => {
         await unwrap(api.POST("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/", { params: { path }, body: { members: [m.id] } }));
-        announce(t("addedToGroup", { name: m.name }));
+        toast(t("addedToGroup", { name: m.name }));
         await links.reload();
         onChanged();
       }}
       onRemove={async (l) => {
         await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/{id}/", { params: { path: { ...path, id: l.id } } }));
-        announce(t("removedFromGroup", { name: l.target.name }));
+        toast(t("removedFromGroup", { name: l.target.name }));
         await links.reload();
         onChanged();
       }}
@@ -130,12 +130,12 @@ export function GroupAssistants({ organizationId, group, manage }: { organizatio
       removeLabel={(name) => t("removeNamed", { name })}
       onAdd={async (c) => {
         await unwrap(api.POST("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/bulk-create/", { params: { path }, body: { chatbots: [c.id] } }));
-        announce(t("assistantAdded", { name: c.name }));
+        toast(t("assistantAdded", { name: c.name }));
         await links.reload();
       }}
       onRemove={async (l) => {
         await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/{id}/", { params: { path: { ...path, id: l.id } } }));
-        announce(t("assistantRemoved", { name: l.target.name }));
+        toast(t("assistantRemoved", { name: l.target.name }));
         await links.reload();
       }}
     />
@@ -151,7 +151,7 @@ export function GroupKnowledgeBases({ group, manage }: { group: Group; manage: b
     const others = kb.groups.filter((g) => g.id !== group.id).map((g) => ({ id: g.id }));
     try {
       await unwrap(api.PATCH("/api/v1/knowledge-bases/{id}/", { params: { path: { id: kb.id } }, body: { groups: on ? [...others, { id: group.id }] : others } }));
-      announce(t("kbSaved", { name: kb.name }));
+      toast(t("kbSaved", { name: kb.name }));
       await bases.reload();
     } catch (err) {
       setError(problemOf(err));

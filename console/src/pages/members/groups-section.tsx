@@ -6,7 +6,7 @@ import { Dialog } from "../../components/dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { TextField } from "../../components/field";
 import { DataTable, type Column } from "../../components/data-table";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
@@ -61,7 +61,7 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/groups/{id}/", { params: { path: { organizationPk: organizationId, id: deleting!.id } } }));
-          announce(t("groupDeleted", { name: deleting!.name }));
+          toast(t("groupDeleted", { name: deleting!.name }));
           await groups.reload();
         }}
       />
@@ -76,7 +76,7 @@ function NewGroup({ organizationId, onClose }: { organizationId: string; onClose
   const { busy, problem, submit } = useSubmit(async (form) => {
     const name = String(form.get("name") ?? "").trim();
     const group = await unwrap(api.POST("/api/v1/organizations/{organizationPk}/groups/", { params: { path: { organizationPk: organizationId } }, body: { name, permissions: [...selected] } }));
-    announce(t("groupSaved", { name: group.name }));
+    toast(t("groupSaved", { name: group.name }));
     onClose();
     navigate(`/members/groups/${group.id}`);
   });

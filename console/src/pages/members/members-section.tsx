@@ -7,7 +7,7 @@ import { ErrorAlert, Loading } from "../../components/alert";
 import { CheckboxField, TextField } from "../../components/field";
 import { DataTable, type Column } from "../../components/data-table";
 import { Pager } from "../../components/pager";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
@@ -70,7 +70,7 @@ export function MembersSection({ organizationId, groupsChanged }: { organization
         onClose={() => setRemoving(null)}
         onConfirm={async () => {
           await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/members/{id}/", { params: { path: { ...path, id: removing!.id } } }));
-          announce(t("memberRemoved", { name: memberName(removing!) }));
+          toast(t("memberRemoved", { name: memberName(removing!) }));
           await changed();
         }}
       />
@@ -82,7 +82,7 @@ function AddMember({ organizationId, onClose, onAdded }: { organizationId: strin
   const { busy, problem, submit } = useSubmit(async (form) => {
     const email = String(form.get("email") ?? "").trim();
     const member = await unwrap(api.POST("/api/v1/organizations/{organizationPk}/members/", { params: { path: { organizationPk: organizationId } }, body: { email } }));
-    announce(t("memberAdded", { name: memberName(member) }));
+    toast(t("memberAdded", { name: memberName(member) }));
     onAdded();
     onClose();
   });
@@ -118,7 +118,7 @@ function MemberGroups({ organizationId, member, onClose, onSaved }: { organizati
     setError(null);
     try {
       await unwrap(api.POST("/api/v1/organizations/{organizationPk}/members/{id}/update-groups/", { params: { path: { organizationPk: organizationId, id: member.id } }, body: { groups: chosen } }));
-      announce(t("groupsSaved", { name: memberName(member) }));
+      toast(t("groupsSaved", { name: memberName(member) }));
       onSaved();
       onClose();
     } catch (err) {

@@ -5,10 +5,10 @@ import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { CopyButton } from "../../components/copy-button";
 import { Dialog } from "../../components/dialog";
-import { ErrorAlert, Loading, Notice } from "../../components/alert";
+import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
 import { Pager } from "../../components/pager";
 import { TextField } from "../../components/field";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { DataTable, type Column } from "../../components/data-table";
 import { t as common } from "../../components/strings";
@@ -69,7 +69,7 @@ export function KeysSection() {
         onClose={() => setRevoking(null)}
         onConfirm={async () => {
           await unwrap(api.DELETE("/api/v1/api-keys/{id}/", { params: { path: { id: revoking!.id } } }));
-          announce(t("keyRevoked", { name: revoking!.name }));
+          toast(t("keyRevoked", { name: revoking!.name }));
           await keys.reload();
         }}
       />
@@ -111,9 +111,9 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
       }
     >
       <form id="create-key" class="stack" onSubmit={submit}>
+        <FormError problem={problem} />
         <TextField label={t("keyName")} name="name" required maxLength={100} hint={t("keyNameHint")} error={problem?.field("name")} />
         <TextField label={t("expires")} name="expires" type="date" hint={t("expiresHint")} error={problem?.field("expiresAt")} />
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
   );

@@ -3,28 +3,49 @@ import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextField } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
-import { ErrorAlert } from "../../components/alert";
+import { FormError } from "../../components/alert";
 import { t as common } from "../../components/strings";
 import { MODEL_KINDS, createModel, updateModel, type Model, type ModelKind, type ModelWrite } from "./model-api";
+import { presetsFor, type Preset } from "./presets";
 import { t } from "./strings";
 
 const PROVIDERS = ["openai_compatible", "local", "workers_ai"] as const;
 
-/** Adds a model (`model` absent) or changes one; the API's field errors show at their fields. */
+/** Adds a model (`model` absent; a preset may fill the form) or changes one; the API's field errors show at their fields. */
 export function ModelForm({ model, open, onClose, onSaved }: { model?: Model; open: boolean; onClose: () => void; onSaved: (m: Model) => void }) {
   const [kind, setKind] = useState<ModelKind>(model?.kind ?? "llm");
   const [provider, setProvider] = useState<ModelWrite["provider"]>(model?.provider ?? "openai_compatible");
+  const [preset, setPreset] = useState<Preset | null>(null);
+  const [name, setName] = useState(model?.name ?? "");
+  const [modelName, setModelName] = useState(model?.modelName ?? "");
+  const [baseUrl, setBaseUrl] = useState(model?.baseUrl ?? "");
+  const [dimensions, setDimensions] = useState(model?.dimensions ? String(model.dimensions) : "");
   const { busy, problem, submit } = useSubmit(async (form) => {
-    const text = (name: string) => String(form.get(name) ?? "").trim();
-    const body: ModelWrite = { name: text("name"), provider, modelName: text("modelName") };
-    if (provider === "openai_compatible") body.baseUrl = text("baseUrl") || null;
+    const text = (field: string) => String(form.get(field) ?? "").trim();
+    const body: ModelWrite = { name: name.trim(), provider, modelName: modelName.trim() };
+    if (provider === "openai_compatible") body.baseUrl = baseUrl.trim() || null;
     else if (model?.baseUrl) body.baseUrl = null;
-    if (kind === "embedding") body.dimensions = text("dimensions") ? Number(text("dimensions")) : null;
+    if (kind === "embedding") body.dimensions = dimensions.trim() ? Number(dimensions) : null;
     if (form.get("removeKey")) body.apiKey = null;
     else if (text("apiKey")) body.apiKey = text("apiKey");
     onSaved(model ? await updateModel(model, body) : await createModel(kind, body));
     onClose();
   });
+
+  /** Fills the form from a preset: its endpoint and first model, and a name made of both unless one was typed. */
+  const choose = (next: Preset | null, forKind = kind) => {
+    const first = next?.models[forKind]?.[0];
+    const suggested = (p: Preset | null, m: string) => (p ? (m ? `${p.label} ${m}` : p.label) : "");
+    if (!name.trim() || name === suggested(preset, modelName)) setName(suggested(next, first?.name ?? ""));
+    setPreset(next);
+    if (!next) return;
+    setProvider(next.provider);
+    setBaseUrl(next.baseUrl);
+    setModelName(first?.name ?? "");
+    setDimensions(first?.dimensions ? String(first.dimensions) : "");
+  };
+  const presets = presetsFor(kind);
+  const suggestions = preset?.models[kind] ?? [];
 
   const formId = model ? `model-form-${model.id}` : "model-form-new";
   return (
@@ -40,10 +61,30 @@ export function ModelForm({ model, open, onClose, onSaved }: { model?: Model; op
       }
     >
       <form id={formId} onSubmit={submit} class="stack">
+        <FormError problem={problem} />
         {!model && (
-          <SelectField label={t("kind")} value={kind} onChange={(e) => setKind(e.currentTarget.value as ModelKind)} options={MODEL_KINDS.map((k) => [k, t(k)])} />
+          <SelectField
+            label={t("kind")}
+            value={kind}
+            onChange={(e) => {
+              const next = e.currentTarget.value as ModelKind;
+              setKind(next);
+              // A preset without models of the new kind is dropped; one with them gives its first.
+              choose(preset && preset.models[next] !== undefined ? preset : null, next);
+            }}
+            options={MODEL_KINDS.map((k) => [k, t(k)])}
+          />
         )}
-        <TextField label={t("name")} name="name" required maxLength={200} defaultValue={model?.name} error={problem?.field("name")} />
+        {!model && (
+          <SelectField
+            label={t("preset")}
+            value={preset?.id ?? ""}
+            hint={preset?.note ? t(preset.note) : t("presetHint")}
+            onChange={(e) => choose(presets.find((p) => p.id === e.currentTarget.value) ?? null)}
+            options={[["", t("presetNone")], ...presets.map((p): [string, string] => [p.id, p.label])]}
+          />
+        )}
+        <TextField label={t("name")} name="name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} error={problem?.field("name")} />
         <SelectField
           label={t("provider")}
           value={provider}
@@ -51,25 +92,62 @@ export function ModelForm({ model, open, onClose, onSaved }: { model?: Model; op
           options={PROVIDERS.map((p) => [p, t(p)])}
           error={problem?.field("provider")}
         />
-        <TextField label={t("modelName")} name="modelName" required maxLength={200} defaultValue={model?.modelName} hint={t("modelNameHint")} error={problem?.field("modelName")} />
+        <TextField
+          label={t("modelName")}
+          name="modelName"
+          required
+          maxLength={200}
+          value={modelName}
+          onInput={(e) => setModelName(e.currentTarget.value)}
+          list={suggestions.length > 1 ? "model-suggestions" : undefined}
+          placeholder={preset?.id === "azure" ? t("azureDeployment") : undefined}
+          hint={t("modelNameHint")}
+          error={problem?.field("modelName")}
+        />
+        {suggestions.length > 1 && (
+          <datalist id="model-suggestions">
+            {suggestions.map((m) => (
+              <option key={m.name} value={m.name} />
+            ))}
+          </datalist>
+        )}
         {provider === "openai_compatible" && (
           <>
-            <TextField label={t("baseUrl")} name="baseUrl" type="url" required defaultValue={model?.baseUrl ?? ""} hint={t("baseUrlHint")} error={problem?.field("baseUrl")} />
+            <TextField
+              label={t("baseUrl")}
+              name="baseUrl"
+              type="url"
+              required
+              value={baseUrl}
+              onInput={(e) => setBaseUrl(e.currentTarget.value)}
+              placeholder={preset?.placeholder}
+              hint={t("baseUrlHint")}
+              error={problem?.field("baseUrl")}
+            />
             <TextField
               label={t("apiKey")}
               name="apiKey"
               type="password"
               autoComplete="off"
-              hint={model?.hasApiKey ? `${t("apiKeyKeep")} ${model.apiKeyPreview ?? ""}` : t("apiKeyHint")}
+              hint={model?.hasApiKey ? `${t("apiKeyKeep")} ${model.apiKeyPreview ?? ""}` : preset?.keyless ? t("apiKeyLocal") : t("apiKeyHint")}
               error={problem?.field("apiKey")}
             />
             {model?.hasApiKey && <CheckboxField label={t("removeKey")} name="removeKey" />}
           </>
         )}
         {kind === "embedding" && (
-          <TextField label={t("dimensions")} name="dimensions" type="number" min={1} max={8192} defaultValue={model?.dimensions ?? ""} hint={t("dimensionsHint")} error={problem?.field("dimensions")} />
+          <TextField
+            label={t("dimensions")}
+            name="dimensions"
+            type="number"
+            min={1}
+            max={8192}
+            value={dimensions}
+            onInput={(e) => setDimensions(e.currentTarget.value)}
+            hint={t("dimensionsHint")}
+            error={problem?.field("dimensions")}
+          />
         )}
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
   );

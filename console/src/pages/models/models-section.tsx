@@ -4,6 +4,7 @@ import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { DataTable, type Column } from "../../components/data-table";
 import { can } from "../../shell/session";
@@ -60,7 +61,7 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
       ),
     });
   const saved = (model: Model) => {
-    announce(t("modelSaved", { name: model.name }));
+    toast(t("modelSaved", { name: model.name }));
     models.reload();
   };
 
@@ -88,7 +89,7 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await deleteModel(deleting!);
-          announce(t("modelDeleted", { name: deleting!.name }));
+          toast(t("modelDeleted", { name: deleting!.name }));
           await models.reload();
         }}
       />

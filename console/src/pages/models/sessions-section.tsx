@@ -4,7 +4,7 @@ import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { Pager } from "../../components/pager";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { DataTable, type Column } from "../../components/data-table";
 import { formatTime } from "../../i18n";
@@ -67,7 +67,7 @@ export function SessionsSection() {
         onClose={() => setRevoking(null)}
         onConfirm={async () => {
           await unwrap(api.DELETE("/api/v1/auth/sessions/{id}/", { params: { path: { id: revoking!.id } } }));
-          announce(t("sessionRevoked"));
+          toast(t("sessionRevoked"));
           await sessions.reload();
         }}
       />

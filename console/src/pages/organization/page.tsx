@@ -1,10 +1,11 @@
 import { useState } from "preact/hooks";
 import { ApiProblem, api, problemOf, unwrap, type Schemas } from "../../api/client";
 import { Button } from "../../components/button";
-import { ErrorAlert, Loading } from "../../components/alert";
+import { ErrorAlert, FormError, Loading } from "../../components/alert";
 import { TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
 import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import type { PageProps } from "../types";
@@ -49,7 +50,7 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
     setProblem(null);
     try {
       onSaved(await patch(organization.id, body));
-      announce(t("saved"));
+      toast(t("saved"));
     } catch (err) {
       setProblem(problemOf(err));
     } finally {
@@ -66,12 +67,12 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
         <dd>{formatTime(organization.createdAt)}</dd>
       </dl>
       <form class="stack org-form" onSubmit={submit} aria-labelledby="settings-title">
+        <FormError problem={problem} />
         <TextField label={t("name")} name="name" required maxLength={200} defaultValue={organization.name} error={problem?.field("name")} />
         <TextField label={t("themePrimaryColor")} name="themePrimaryColor" maxLength={7} placeholder="#3366FF" hint={t("themePrimaryColorHint")} defaultValue={organization.themePrimaryColor ?? ""} error={problem?.field("themePrimaryColor")} />
         <TextField label={t("companyName")} name="companyName" maxLength={200} defaultValue={organization.companyName ?? ""} error={problem?.field("companyName")} />
         <TextField label={t("taxId")} name="taxId" inputMode="numeric" maxLength={8} hint={t("taxIdHint")} defaultValue={organization.taxId ?? ""} error={problem?.field("taxId")} />
         <TextField label={t("contactPhone")} name="contactPhone" type="tel" maxLength={50} defaultValue={organization.contactPhone ?? ""} error={problem?.field("contactPhone")} />
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
         <div>
           <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
         </div>
@@ -88,7 +89,7 @@ function Logos({ organization, onSaved }: { organization: Organization; onSaved:
     setProblem(null);
     try {
       onSaved(await patch(organization.id, body));
-      announce(t(said, { name: t(field) }));
+      toast(t(said, { name: t(field) }));
     } catch (err) {
       const p = problemOf(err);
       setProblem(p);
@@ -101,6 +102,7 @@ function Logos({ organization, onSaved }: { organization: Organization; onSaved:
     <section class="section" aria-labelledby="logos-title">
       <h2 id="logos-title">{t("logos")}</h2>
       <p class="muted">{t("logosIntro")}</p>
+      {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       <div class="logos">
         {LOGOS.map((field) => {
           const url = organization[field];
@@ -133,7 +135,6 @@ function Logos({ organization, onSaved }: { organization: Organization; onSaved:
           );
         })}
       </div>
-      {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
     </section>
   );
 }

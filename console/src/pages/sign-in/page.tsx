@@ -2,11 +2,12 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiProblem, api, problemOf, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/field";
-import { ErrorAlert } from "../../components/alert";
+import { FormError } from "../../components/alert";
 import { announce } from "../../components/announcer";
-import { LOCALES, locale, setLocale, type Locale } from "../../i18n";
 import { signedIn } from "../../shell/session";
-import { arrived } from "../../shell/router";
+import { BASE, arrived, currentPath, followLink } from "../../shell/router";
+import { SignUpForm } from "./sign-up";
+import { LanguagePicker } from "./language";
 import { t } from "./strings";
 
 type Method = "password" | "key";
@@ -16,6 +17,12 @@ type Method = "password" | "key";
  * key). Either creates a console session; the console never stores the key.
  */
 export default function SignInPage() {
+  // Signed out, every address shows this page; /console/sign-up shows the registration form.
+  if (currentPath.value === "/sign-up") return <SignUpForm />;
+  return <SignInForm />;
+}
+
+function SignInForm() {
   const [method, setMethod] = useState<Method>("password");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
@@ -41,6 +48,11 @@ export default function SignInPage() {
       setProblem(problemOf(err));
     }
   };
+  // Another way of signing in: the refusal of the last one no longer applies.
+  const choose = (next: Method) => {
+    setMethod(next);
+    setProblem(null);
+  };
   const alert = problem && (problem.code === "invalid_credentials" ? new ApiProblem(problem.status, t("invalidCredentials"), problem.code) : problem);
 
   return (
@@ -48,11 +60,13 @@ export default function SignInPage() {
       <div class="card">
         <h1>{t("title")}</h1>
         <p class="muted">{t("intro")}</p>
+        <DevHint />
         <div class="segmented" role="group" aria-label={t("method")}>
-          <button type="button" class="btn quiet" aria-pressed={method === "password"} onClick={() => setMethod("password")}>{t("withPassword")}</button>
-          <button type="button" class="btn quiet" aria-pressed={method === "key"} onClick={() => setMethod("key")}>{t("withKey")}</button>
+          <button type="button" class="btn quiet" aria-pressed={method === "password"} onClick={() => choose("password")}>{t("withPassword")}</button>
+          <button type="button" class="btn quiet" aria-pressed={method === "key"} onClick={() => choose("key")}>{t("withKey")}</button>
         </div>
         <form ref={form} onSubmit={submit}>
+          <FormError problem={alert} />
           {method === "password" ? (
             <>
               <TextField label={t("email")} name="email" type="email" autoComplete="username" required error={problem?.field("email")} />
@@ -61,18 +75,25 @@ export default function SignInPage() {
           ) : (
             <TextField label={t("apiKey")} name="apiKey" type="password" autoComplete="off" spellcheck={false} required hint={t("apiKeyHint")} error={problem?.field("apiKey")} />
           )}
-          {alert && !Object.keys(alert.errors).length && <ErrorAlert error={alert} />}
           <Button type="submit" variant="primary" busy={busy}>{busy ? t("signingIn") : t("submit")}</Button>
         </form>
-        <label class="compact language">
-          <span>Language · 語言</span>
-          <select value={locale.value} onChange={(e) => setLocale(e.currentTarget.value as Locale)}>
-            {LOCALES.map((l) => (
-              <option key={l.id} value={l.id} lang={l.id}>{l.name}</option>
-            ))}
-          </select>
-        </label>
+        <p class="switch-form">
+          {t("noAccount")} <a href={`${BASE}/sign-up`} onClick={followLink}>{t("signUpLink")}</a>
+        </p>
+        <LanguagePicker />
       </div>
     </main>
+  );
+}
+
+/** Where a newcomer running the platform finds the first sign-in. */
+function DevHint() {
+  const [before, after] = t("devHint").split("{command}");
+  return (
+    <p class="hint">
+      {before}
+      <code>npm run dev</code>
+      {after}
+    </p>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { DataTable, type Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { Pager } from "../../components/pager";
@@ -64,7 +64,7 @@ export default function SkillsPage({ organizationId }: PageProps) {
           organizationId={organizationId}
           onClose={() => setUploading(false)}
           onUploaded={(r) => {
-            announce(t("uploaded", { name: r.name, message: r.message }));
+            toast(t("uploaded", { name: r.name, message: r.message }));
             skills.reload();
           }}
         />
@@ -76,7 +76,7 @@ export default function SkillsPage({ organizationId }: PageProps) {
           organizationId={organizationId}
           onClose={() => setEditing(null)}
           onSaved={(s) => {
-            announce(t("saved", { name: s.name }));
+            toast(t("saved", { name: s.name }));
             skills.reload();
           }}
         />
@@ -89,7 +89,7 @@ export default function SkillsPage({ organizationId }: PageProps) {
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await deleteSkill(deleting!.id);
-          announce(t("deleted", { name: deleting!.name }));
+          toast(t("deleted", { name: deleting!.name }));
           await skills.reload();
         }}
       />

@@ -1,7 +1,7 @@
 import { Button } from "../../components/button";
 import { CheckList } from "../../components/check-list";
 import { Dialog } from "../../components/dialog";
-import { ErrorAlert, Loading } from "../../components/alert";
+import { ErrorAlert, FormError, Loading } from "../../components/alert";
 import { TextAreaField, TextField } from "../../components/field";
 import { GroupPicker, pickedGroups } from "../../components/group-picker";
 import { t as common } from "../../components/strings";
@@ -48,6 +48,7 @@ export function SkillForm({ id, organizationId, onClose, onSaved }: { id: string
         skill.loading && <Loading />
       ) : (
         <form id="skill-form" onSubmit={submit} class="stack">
+          <FormError problem={problem} />
           <TextField label={t("name")} name="name" required maxLength={200} defaultValue={s.name} hint={t("nameHint")} error={err("name")} />
           <TextAreaField label={t("description")} name="description" rows={2} required maxLength={10000} defaultValue={s.description} error={err("description")} />
           <TextField label={t("whenToUse")} name="whenToUse" maxLength={2000} defaultValue={s.whenToUse} hint={t("whenToUseHint")} error={err("whenToUse")} />
@@ -63,7 +64,6 @@ export function SkillForm({ id, organizationId, onClose, onSaved }: { id: string
             error={err("attachedToolIds")}
           />
           <GroupPicker organizationId={organizationId} chosen={s.groups} error={err("groups")} />
-          {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
         </form>
       )}
     </Dialog>

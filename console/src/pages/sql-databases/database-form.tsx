@@ -3,7 +3,7 @@ import { Button } from "../../components/button";
 import { CheckList, pickedIds } from "../../components/check-list";
 import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
-import { ErrorAlert } from "../../components/alert";
+import { FormError } from "../../components/alert";
 import { GroupPicker, pickedGroups } from "../../components/group-picker";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
@@ -49,6 +49,7 @@ export function DatabaseForm({ database, organizationId, onClose, onSaved }: { d
       }
     >
       <form id={formId} onSubmit={submit} class="stack">
+        <FormError problem={problem} />
         <TextField label={t("name")} name="name" required maxLength={200} defaultValue={database?.name} error={err("name")} />
         <TextField label={t("description")} name="description" maxLength={10000} defaultValue={database?.description} hint={t("descriptionHint")} error={err("description")} />
         {database ? (
@@ -83,7 +84,6 @@ export function DatabaseForm({ database, organizationId, onClose, onSaved }: { d
           error={err("chatbots")}
         />
         <GroupPicker organizationId={organizationId} chosen={database?.groups} error={err("groups")} />
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
   );

@@ -4,6 +4,7 @@ import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { PageHeader } from "../../components/page-header";
 import { useResource } from "../../components/use-resource";
 import { BASE, followLink } from "../../shell/router";
@@ -104,7 +105,7 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
           organizationId={organizationId}
           onClose={() => setEditing(false)}
           onSaved={(saved) => {
-            announce(t("saved", { name: saved.name }));
+            toast(t("saved", { name: saved.name }));
             database.reload();
           }}
         />
@@ -115,7 +116,7 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
           organizationId={organizationId}
           onClose={() => setUploading(false)}
           onUploaded={(table) => {
-            announce(t("tableAdded", { name: table.tableName }));
+            toast(t("tableAdded", { name: table.tableName }));
             database.reload();
           }}
         />
@@ -128,7 +129,7 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
         onClose={() => setDropping(null)}
         onConfirm={async () => {
           await deleteTable(id, dropping!.id);
-          announce(t("deleted", { name: dropping!.tableName }));
+          toast(t("deleted", { name: dropping!.tableName }));
           await database.reload();
         }}
       />

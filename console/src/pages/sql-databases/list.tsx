@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { DataTable, type Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { Pager } from "../../components/pager";
@@ -61,7 +61,7 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
           organizationId={organizationId}
           onClose={() => setEditing(null)}
           onSaved={(d) => {
-            announce(t("saved", { name: d.name }));
+            toast(t("saved", { name: d.name }));
             databases.reload();
           }}
         />
@@ -74,7 +74,7 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await deleteDatabase(deleting!.id);
-          announce(t("deleted", { name: deleting!.name }));
+          toast(t("deleted", { name: deleting!.name }));
           await databases.reload();
         }}
       />

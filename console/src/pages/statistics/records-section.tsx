@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { ApiProblem, api, problemOf, unwrap } from "../../api/client";
 import { ErrorAlert, Loading } from "../../components/alert";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { Button } from "../../components/button";
 import { DataTable, type Column } from "../../components/data-table";
 import { SelectField, TextField } from "../../components/field";
@@ -58,7 +58,7 @@ export function RecordsSection({ range, chatbot, assistants }: { range: Range; c
       const link = Object.assign(document.createElement("a"), { href: url, download: name });
       link.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      announce(t("exported"));
+      toast(t("exported"));
     } catch (err) {
       setExportError(problemOf(err));
     } finally {

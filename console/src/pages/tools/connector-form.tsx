@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
-import { ErrorAlert } from "../../components/alert";
+import { FormError } from "../../components/alert";
 import { t as common } from "../../components/strings";
 import { useSubmit } from "../../components/use-submit";
 import { createConnector, updateConnector, type Connector, type ConnectorWrite, type RegistryEntry } from "./api";
@@ -37,6 +37,7 @@ export function ConnectorForm({ connector, registry, onClose, onSaved }: { conne
       }
     >
       <form id={formId} onSubmit={submit} class="stack">
+        <FormError problem={problem} />
         <SelectField
           label={t("registryEntry")}
           value={entryId}
@@ -58,7 +59,6 @@ export function ConnectorForm({ connector, registry, onClose, onSaved }: { conne
           </>
         )}
         <CheckboxField label={t("enabled")} name="isEnabled" defaultChecked={connector?.isEnabled ?? true} hint={t("enabledHint")} />
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
   );

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { DataTable, type Column } from "../../components/data-table";
 import { Pager } from "../../components/pager";
 import { useResource } from "../../components/use-resource";
@@ -79,7 +79,7 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
           registry={registry.data}
           onClose={() => setEditing(null)}
           onSaved={(c) => {
-            announce(t("saved", { name: c.displayName }));
+            toast(t("saved", { name: c.displayName }));
             connectors.reload();
           }}
         />
@@ -101,7 +101,7 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await deleteConnector(deleting!.id);
-          announce(t("deleted", { name: deleting!.displayName }));
+          toast(t("deleted", { name: deleting!.displayName }));
           await connectors.reload();
         }}
       />

@@ -4,7 +4,7 @@ import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { TextField } from "../../components/field";
 import { ErrorAlert } from "../../components/alert";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { t as common } from "../../components/strings";
 import { useSubmit } from "../../components/use-submit";
 import { formatTime } from "../../i18n";
@@ -33,7 +33,7 @@ export function CredentialDialog({ connector, authHint, held, onClose, onChanged
   const { busy, problem, submit } = useSubmit(async (form) => {
     const header = String(form.get("header") ?? "").trim();
     await storeCredential(connector.id, { headers: { [header]: String(form.get("value") ?? "").trim() } });
-    announce(t("credentialSaved", { name: connector.displayName }));
+    toast(t("credentialSaved", { name: connector.displayName }));
     onChanged();
     onClose();
   });
@@ -42,7 +42,7 @@ export function CredentialDialog({ connector, authHint, held, onClose, onChanged
     setRemoveError(null);
     try {
       await removeCredential(connector.id);
-      announce(t("credentialRemoved", { name: connector.displayName }));
+      toast(t("credentialRemoved", { name: connector.displayName }));
       onChanged();
       onClose();
     } catch (err) {

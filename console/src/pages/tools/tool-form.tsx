@@ -2,7 +2,7 @@ import { useRef, useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { SelectField, TextAreaField, TextField } from "../../components/field";
-import { ErrorAlert } from "../../components/alert";
+import { FormError } from "../../components/alert";
 import { GroupPicker, pickedGroups } from "../../components/group-picker";
 import { t as common } from "../../components/strings";
 import { useSubmit } from "../../components/use-submit";
@@ -48,6 +48,7 @@ export function ToolForm({ tool, organizationId, onClose, onSaved }: { tool?: To
       }
     >
       <form id={formId} ref={form} onSubmit={submit} class="stack">
+        <FormError problem={problem} />
         {!tool && <SelectField label={t("toolType")} value={type} onChange={(e) => setType(e.currentTarget.value as FormType)} options={TYPES.map((k) => [k, t(`type_${k}`)])} hint={t(`typeHint_${type}`)} />}
         <TextField label={t("displayName")} name="displayName" required maxLength={200} defaultValue={tool?.displayName} error={err("displayName")} />
         {type !== "mcp" && <TextField label={t("functionName")} name="name" required maxLength={64} pattern="[A-Za-z0-9_\-]{1,64}" defaultValue={tool?.name ?? ""} hint={t("functionNameHint")} error={err("name")} />}
@@ -55,7 +56,6 @@ export function ToolForm({ tool, organizationId, onClose, onSaved }: { tool?: To
         <TextAreaField label={t("prompt")} name="prompt" rows={2} maxLength={10000} defaultValue={tool?.prompt ?? ""} hint={t("promptHint")} error={err("prompt")} />
         <TypeFields key={type} type={type} tool={tool} err={err} readMcp={readMcp} />
         <GroupPicker organizationId={organizationId} chosen={tool?.groups} error={err("groups")} />
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
   );

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { DataTable, type Column } from "../../components/data-table";
 import { Pager } from "../../components/pager";
 import { useResource } from "../../components/use-resource";
@@ -82,7 +82,7 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
           organizationId={organizationId}
           onClose={() => setEditing(null)}
           onSaved={(tool) => {
-            announce(t("saved", { name: tool.displayName }));
+            toast(t("saved", { name: tool.displayName }));
             tools.reload();
           }}
         />
@@ -95,7 +95,7 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await deleteTool(deleting!.id);
-          announce(t("deleted", { name: deleting!.displayName }));
+          toast(t("deleted", { name: deleting!.displayName }));
           await tools.reload();
         }}
       />

@@ -2,8 +2,8 @@ import { api, otherwise, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { SelectField, TextField } from "../../components/field";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { announce } from "../../components/announcer";
+import { FormError, Loading } from "../../components/alert";
+import { toast } from "../../components/toast";
 import { t as common } from "../../components/strings";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
@@ -27,7 +27,7 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
     const name = String(form.get("name") ?? "").trim();
     const chatbot = String(form.get("chatbot") ?? "");
     const inbox = await unwrap(api.POST("/api/v1/inboxes/", { body: { name, channelType: "web", chatbot: chatbot ? { id: chatbot } : null } }));
-    announce(t("created", { name: inbox.name }));
+    toast(t("created", { name: inbox.name }));
     onClose();
     if (inbox.channel) navigate(`/web-chats/${inbox.channel.id}`);
   });
@@ -44,6 +44,7 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
       }
     >
       <form id="web-chat-new" onSubmit={submit} class="stack">
+        <FormError problem={problem} />
         <p class="muted">{t("newWebChatIntro")}</p>
         <TextField label={t("name")} name="name" required maxLength={200} error={problem?.field("name")} />
         {choices.data ? (
@@ -51,7 +52,6 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
         ) : (
           <Loading />
         )}
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
   );

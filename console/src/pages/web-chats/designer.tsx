@@ -2,9 +2,9 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, otherwise, problemOf, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/field";
-import { ErrorAlert, Loading, Notice } from "../../components/alert";
+import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
 import { PageHeader } from "../../components/page-header";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { BASE, followLink } from "../../shell/router";
@@ -55,10 +55,11 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
       onSaved(chat);
       setDraft(draftOf(chat));
       setDirty(false);
-      announce(t("saved", { name: chat.name }));
+      toast(t("saved", { name: chat.name }));
     } catch (err) {
       const p = problemOf(err);
-      announce(Object.keys(p.errors).length ? t("fixErrors") : p.detail, true);
+      // Seen beside the save bar too: the fields may be a long way up this form.
+      toast(Object.keys(p.errors).length ? t("fixErrors") : p.detail, "error");
       throw err;
     }
   });
@@ -69,8 +70,12 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
         <a class="btn secondary" href={`${BASE}/web-chats`} onClick={followLink}>{t("back")}</a>
       </PageHeader>
       {!canManage && <Notice>{t("readOnly")}</Notice>}
+      {/* First: what most people open this page for is the code to paste, not the 3,000 px of design below. */}
+      <EmbedSection chat={saved} />
+      <h2 class="designer-title">{t("design")}</h2>
       <div class="designer">
         <form class="designer-form stack" onSubmit={save} aria-label={t("designerTitle", { name: saved.name })}>
+          <FormError problem={problem} />
           <fieldset class="plain" disabled={!canManage}>
             <div class="stack">
               <GeneralFields {...props} />
@@ -97,7 +102,6 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
               </fieldset>
             </div>
           </fieldset>
-          {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
           {canManage && (
             <div class="save-bar">
               <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
@@ -112,7 +116,6 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
           <p class="hint">{t("previewHint")}</p>
         </aside>
       </div>
-      <EmbedSection chat={saved} />
       <IdentitySection chat={saved} canManage={canManage} />
     </>
   );

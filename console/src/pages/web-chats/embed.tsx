@@ -7,27 +7,17 @@ import { Dialog } from "../../components/dialog";
 import { ErrorAlert, Notice } from "../../components/alert";
 import { TextField } from "../../components/field";
 import { announce } from "../../components/announcer";
-import { snippetOf, type WebChat } from "./draft";
+import { type WebChat } from "./draft";
+import { EmbedCodes } from "./embed-codes";
 import { t } from "./strings";
 
-/** The snippet to paste (with copy) and the link of the full-page chat: both show the saved settings. */
+/** Every way to publish the web chat (script tag, iframe, link, React), each with copy: they show the saved settings. */
 export function EmbedSection({ chat }: { chat: WebChat }) {
-  const snippet = snippetOf(chat.id);
-  const page = `${location.origin}/chat/${chat.id}`;
   return (
-    <section class="section" aria-labelledby="embed-title">
+    <section class="section embed-section" aria-labelledby="embed-title">
       <h2 id="embed-title">{t("embed")}</h2>
       <p class="muted">{t("embedIntro")}</p>
-      <div class="field">
-        <label for="embed-snippet">{t("snippet")}</label>
-        <textarea id="embed-snippet" class="code" rows={2} readOnly value={snippet} onFocus={(e) => e.currentTarget.select()} spellcheck={false} />
-      </div>
-      <div class="row-actions start">
-        <CopyButton text={snippet} label={t("copySnippet")} />
-      </div>
-      <p>
-        {t("fullPage")}: <a href={page} target="_blank" rel="noopener">{page}</a>
-      </p>
+      <EmbedCodes webChatId={chat.id} />
     </section>
   );
 }

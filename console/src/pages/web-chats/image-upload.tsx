@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { ApiProblem, api, fetchOrNetworkError, problemOf, unwrap } from "../../api/client";
 import { UploadProgress, uploadForm } from "../../components/upload";
 import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { organizationId } from "../../shell/session";
 import type { WebChat } from "./draft";
 import { t } from "./strings";
@@ -38,7 +39,7 @@ export function ImageUpload({ chatId, field, label, onSaved }: { chatId: string;
     setShare(0);
     try {
       onSaved(await uploadImage(chatId, field, file, setShare));
-      announce(t("imageUploaded", { name: label }));
+      toast(t("imageUploaded", { name: label }));
     } catch (err) {
       // The save names the field; the signing's detail says which rule of the spec the file breaks.
       const problem = problemOf(err);

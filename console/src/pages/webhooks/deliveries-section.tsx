@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, problemOf, unwrap, type Schemas } from "../../api/client";
 import { ErrorAlert, Loading } from "../../components/alert";
-import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { DataTable, type Column } from "../../components/data-table";
@@ -49,7 +49,7 @@ export function DeliveriesSection({ inboxId, webhook }: { inboxId: string; webho
     setError(null);
     try {
       const attempt = await unwrap(api.POST("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeliver/", { params: { path: { ...path, recordId: d.id } } }));
-      announce(t("redelivered", { attempt: attempt.attempt }));
+      toast(t("redelivered", { attempt: attempt.attempt }));
       await records.reload();
     } catch (err) {
       setError(problemOf(err));
@@ -118,7 +118,7 @@ export function DeliveriesSection({ inboxId, webhook }: { inboxId: string; webho
         onClose={() => setConfirming(false)}
         onConfirm={async () => {
           const queued = await unwrap(api.POST("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", { params: { path }, body: {} }));
-          announce(t("redeliverFailedDone", { count: queued.count }));
+          toast(t("redeliverFailedDone", { count: queued.count }));
           await records.reload();
         }}
       />

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { api, problemOf, unwrap, type Schemas } from "../../api/client";
 import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
+import { toast } from "../../components/toast";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { DataTable, type Column } from "../../components/data-table";
@@ -115,7 +116,7 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
           webhook={editing === "new" ? undefined : editing}
           onClose={() => setEditing(null)}
           onSaved={(w) => {
-            announce(t("saved", { name: w.name }));
+            toast(t("saved", { name: w.name }));
             hooks.reload();
           }}
         />
@@ -129,7 +130,7 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await unwrap(api.DELETE("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/", { params: { path: { inboxId, webhookId: deleting!.id } } }));
-          announce(t("deleted", { name: deleting!.name }));
+          toast(t("deleted", { name: deleting!.name }));
           if (chosen === deleting!.id) setChosen(null);
           await hooks.reload();
         }}

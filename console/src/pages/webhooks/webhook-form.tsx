@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, unwrap, type Schemas } from "../../api/client";
-import { ErrorAlert, Notice } from "../../components/alert";
+import { FormError, Notice } from "../../components/alert";
 import { Button } from "../../components/button";
 import { CopyButton } from "../../components/copy-button";
 import { Dialog } from "../../components/dialog";
@@ -100,6 +100,7 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
       }
     >
       <form id={formId} class="stack" onSubmit={submit}>
+        <FormError problem={problem} />
         <TextField label={t("name")} name="name" required maxLength={200} defaultValue={webhook?.name} error={problem?.field("name")} />
         <SelectField
           label={t("direction")}
@@ -136,7 +137,6 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
           <Button onClick={() => setSecret(randomSecret())}>{t("generate")}</Button>
         </div>
         {webhook?.hasSecretToken && <CheckboxField label={t("removeSecret")} name="removeSecret" />}
-        {problem && !Object.keys(problem.errors).length && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
   );

@@ -1,0 +1,77 @@
+import { useState } from "preact/hooks";
+import { api, problemOf, unwrap } from "../../api/client";
+import { Button } from "../../components/button";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { SelectField } from "../../components/field";
+import { toast } from "../../components/toast";
+import { useResource } from "../../components/use-resource";
+import { BASE, followLink } from "../../shell/router";
+import { can } from "../../shell/session";
+import { EmbedCodes } from "../web-chats/embed-codes";
+import { t } from "./strings";
+
+/** The assistant's web chats: each web inbox of the assistant has one (its `channel`). */
+const webChatsOf = (assistantId: string) =>
+  unwrap(api.GET("/api/v1/inboxes/", { params: { query: { channelType: "web", chatbot: assistantId, pageSize: 100 } } })).then((page) =>
+    page.results.flatMap((inbox) => (inbox.channel ? [{ id: inbox.channel.id, name: inbox.channel.name || inbox.name }] : [])),
+  );
+
+/**
+ * How to put the assistant on a website, on its own page: the codes of its web chat (the widget),
+ * or, when it has none yet, a button that makes one (a web inbox with this assistant).
+ */
+export function PublishPanel({ assistantId, assistantName }: { assistantId: string; assistantName: string }) {
+  const chats = useResource(() => webChatsOf(assistantId), [assistantId]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const create = async () => {
+    setCreating(true);
+    setError(null);
+    try {
+      await unwrap(api.POST("/api/v1/inboxes/", { body: { name: assistantName, channelType: "web", chatbot: { id: assistantId } } }));
+      await chats.reload();
+      toast(t("webChatCreated", { name: assistantName }));
+    } catch (err) {
+      setError(problemOf(err));
+    } finally {
+      setCreating(false);
+    }
+  };
+  const list = chats.data;
+  const current = list?.find((c) => c.id === chosen) ?? list?.[0];
+  return (
+    <section class="section publish" aria-labelledby="publish-title">
+      <h2 id="publish-title" tabIndex={-1}>{t("publish")}</h2>
+      <p class="muted">{t("publishIntro")}</p>
+      <ErrorAlert error={chats.error} />
+      {list === undefined ? (
+        chats.loading && <Loading />
+      ) : !current ? (
+        <>
+          <p>{t("noWebChat")}</p>
+          <ErrorAlert error={error} />
+          {can("inbox.manage") ? <Button variant="primary" busy={creating} onClick={create}>{t("createWebChat")}</Button> : <p class="muted">{t("noWebChatAsk")}</p>}
+        </>
+      ) : (
+        <>
+          <div class="publish-head">
+            {list.length > 1 && <SelectField label={t("webChat")} value={current.id} onChange={(e) => setChosen(e.currentTarget.value)} options={list.map((c) => [c.id, c.name])} />}
+            <a href={`${BASE}/web-chats/${current.id}`} onClick={followLink}>{t("designWebChat", { name: current.name })}</a>
+          </div>
+          <EmbedCodes webChatId={current.id} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** A header button that brings the panel into view and puts the focus on its heading. */
+export function PublishButton() {
+  const go = () => {
+    const heading = document.getElementById("publish-title");
+    heading?.scrollIntoView({ block: "start" });
+    heading?.focus();
+  };
+  return <Button onClick={go}>{t("publish")}</Button>;
+}

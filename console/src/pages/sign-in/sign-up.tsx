@@ -1,0 +1,57 @@
+import { useEffect, useRef } from "preact/hooks";
+import { ApiProblem, api, unwrap } from "../../api/client";
+import { Button } from "../../components/button";
+import { TextField } from "../../components/field";
+import { FormError } from "../../components/alert";
+import { useSubmit } from "../../components/use-submit";
+import { signedIn } from "../../shell/session";
+import { BASE, arrived, followLink, navigate } from "../../shell/router";
+import { LanguagePicker } from "./language";
+import { t } from "./strings";
+
+/**
+ * Registration (POST /auth/registration/): a user with an organization of their own, then a console
+ * session with the same e-mail and password. Whether registration is open is known only by asking
+ * (no public setting says so), so a closed platform answers 403 here and the form says what to do.
+ */
+export function SignUpForm() {
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    document.title = `${t("signUpTitle")} · Console`;
+    form.current?.querySelector("input")?.focus();
+  }, []);
+  const { busy, problem, submit } = useSubmit(async (data) => {
+    const text = (name: string) => String(data.get(name) ?? "").trim();
+    const email = text("email");
+    const password = String(data.get("password1") ?? "");
+    await unwrap(api.POST("/api/v1/auth/registration/", { body: { name: text("name"), company: text("company"), email, password1: password, password2: String(data.get("password2") ?? ""), authSource: { id: "console" } } }));
+    const state = await unwrap(api.POST("/api/v1/auth/sessions/", { body: { email, password } }));
+    navigate("/", { replace: true });
+    arrived.value = true;
+    signedIn(state);
+  });
+  // The API's "Registration is disabled." tells no one what to do next.
+  const shown = problem?.status === 403 ? new ApiProblem(403, t("registrationClosed"), problem.code) : problem;
+  const field = (name: string) => problem?.field(name);
+  return (
+    <main class="sign-in" id="main">
+      <div class="card">
+        <h1>{t("signUpTitle")}</h1>
+        <p class="muted">{t("signUpIntro")}</p>
+        <form ref={form} onSubmit={submit}>
+          <FormError problem={shown} />
+          <TextField label={t("name")} name="name" autoComplete="name" required maxLength={150} error={field("name")} />
+          <TextField label={t("company")} name="company" autoComplete="organization" required maxLength={200} hint={t("companyHint")} error={field("company")} />
+          <TextField label={t("email")} name="email" type="email" autoComplete="username" required maxLength={254} error={field("email")} />
+          <TextField label={t("newPassword")} name="password1" type="password" autoComplete="new-password" required minLength={8} hint={t("newPasswordHint")} error={field("password1")} />
+          <TextField label={t("repeatPassword")} name="password2" type="password" autoComplete="new-password" required minLength={8} error={field("password2")} />
+          <Button type="submit" variant="primary" busy={busy}>{busy ? t("signingUp") : t("signUpSubmit")}</Button>
+        </form>
+        <p class="switch-form">
+          {t("haveAccount")} <a href={`${BASE}/`} onClick={followLink}>{t("signInLink")}</a>
+        </p>
+        <LanguagePicker />
+      </div>
+    </main>
+  );
+}

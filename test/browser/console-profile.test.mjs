@@ -1,0 +1,153 @@
+// The console's profile page and the way in, in Chromium against `wrangler dev`: reached from the
+// banner's name; the name changed (a toast says so, can be closed, and never takes the focus; the
+// banner follows); the password changed (a wrong current one refused at its field and at the top of
+// the form); an API key created and revoked and the sessions listed there; a new account made from
+// the sign-in page's link and signed in; the sign-in page's error cleared when the way of signing in
+// changes; axe-core in both themes; the screenshots of docs/console/ (profile, sign-up).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, dialog, openPage, ownerOn, screenshots, signInContext, startConsole, PASSWORD } from "./console-helpers.mjs";
+
+let app;
+
+beforeAll(async () => {
+  app = await startConsole();
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const NEW_PASSWORD = "a new password 5678";
+
+describe("the profile page and sign-up in Chromium", () => {
+  it("takes the screenshots of docs/console/", async () => {
+    await app.server.api("/api-keys/", { body: { name: "Helpdesk integration" } });
+    await screenshots(app.browser, app.base, "/console/profile", "profile", {
+      signIn: (context) => signInContext(context, app.base, { apiKey: app.owner.key }),
+      act: (page) => page.getByRole("region", { name: /Console sessions|登入階段/ }).locator("tbody tr").first().waitFor(),
+    });
+    await screenshots(app.browser, app.base, "/console/sign-up", "sign-up");
+  });
+
+  it("is reached from the banner's name; a changed name shows a toast that can be closed, keeps the focus, and the banner follows", async () => {
+    const { context, page, errors } = await ownerOn(app, "/models");
+    await page.getByRole("link", { name: /^Signed in as .*: your profile$/ }).click();
+    await page.locator("main h1", { hasText: "Your profile" }).waitFor();
+    expect(page.url()).toBe(`${app.base}/console/profile`);
+    const details = page.getByRole("region", { name: "Your details" });
+    expect(await details.getByLabel("E-mail").inputValue()).toBe(app.owner.email);
+    await details.getByLabel("Name").fill("Ada Admin");
+    const save = details.getByRole("button", { name: "Save" });
+    await save.click();
+    const toasts = page.getByRole("region", { name: "Notifications" });
+    const toast = toasts.locator(".toast", { hasText: "Your details are saved." });
+    await toast.waitFor();
+    // Heard once, through the polite live region; the toast never takes the focus.
+    await expect.poll(() => page.locator("[role=status][aria-live=polite]").textContent()).toBe("Your details are saved.");
+    expect(await page.evaluate(() => !!document.activeElement?.closest(".toasts"))).toBe(false);
+    await page.getByRole("link", { name: "Signed in as Ada Admin: your profile" }).waitFor();
+    expect((await app.server.api("/users/current/", { method: "GET" })).name).toBe("Ada Admin");
+    expect(await axeViolations(page)).toEqual([]);
+    await toast.getByRole("button", { name: "Dismiss notification" }).click();
+    await toasts.waitFor({ state: "detached" });
+
+    // A bad e-mail: at its field, and at the top of the form; nothing saved.
+    await details.getByLabel("E-mail").fill("not-an-address@");
+    await details.getByLabel("E-mail").evaluate((input) => (input.type = "text"));
+    await save.click();
+    await expect.poll(() => details.getByLabel("E-mail").getAttribute("aria-invalid")).toBe("true");
+    await details.getByRole("alert").waitFor();
+    expect((await app.server.api("/users/current/", { method: "GET" })).email).toBe(app.owner.email);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("lists the user's API keys (created, revoked with a toast) and console sessions", async () => {
+    const { context, page } = await ownerOn(app, "/profile");
+    await page.getByRole("region", { name: "Console sessions" }).getByText("This session").waitFor();
+    await page.getByRole("button", { name: "Create API key" }).click();
+    await dialog(page).getByLabel("Name", { exact: true }).fill("Profile key");
+    await dialog(page).getByRole("button", { name: "Create" }).click();
+    await dialog(page).getByLabel("API key").waitFor();
+    await dialog(page).getByRole("button", { name: "Done" }).click();
+    await page.getByRole("button", { name: "Revoke Profile key" }).click();
+    await dialog(page).getByRole("button", { name: "Revoke" }).click();
+    await page.locator(".toast", { hasText: "Profile key" }).waitFor();
+    await page.getByRole("row", { name: /Profile key/ }).getByText("Revoked").waitFor();
+    await context.close();
+  });
+
+  it("changes the password: a wrong current one is refused at its field and at the top; the new one signs in", async () => {
+    const { context, page, errors } = await ownerOn(app, "/profile");
+    const form = page.getByRole("region", { name: "Password" });
+    await form.getByLabel("Current password").fill("not the password");
+    await form.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
+    await form.getByLabel("New password again").fill(NEW_PASSWORD);
+    await form.getByRole("button", { name: "Change password" }).click();
+    await expect.poll(() => form.getByLabel("Current password").getAttribute("aria-invalid")).toBe("true");
+    expect(await form.getByRole("alert").textContent()).toContain("Your old password was entered incorrectly.");
+    expect(await axeViolations(page)).toEqual([]);
+    await form.getByLabel("Current password").fill(PASSWORD);
+    await form.getByRole("button", { name: "Change password" }).click();
+    await page.locator(".toast", { hasText: "Your password is changed." }).waitFor();
+    // The form is emptied: no password stays on the page.
+    expect(await form.getByLabel("New password", { exact: true }).inputValue()).toBe("");
+    const signIn = (password) => fetch(`${app.base}/api/v1/auth/sessions/`, { method: "POST", headers: { "Content-Type": "application/json", Origin: app.base }, body: JSON.stringify({ email: app.owner.email, password }) }).then((r) => r.status);
+    expect(await signIn(NEW_PASSWORD)).toBe(201);
+    expect(await signIn(PASSWORD)).not.toBe(201);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("clears the sign-in error when the way of signing in changes", async () => {
+    const { context, page } = await openPage(app.browser);
+    await page.goto(`${app.base}/console/`);
+    await page.getByLabel("E-mail").fill(app.owner.email);
+    await page.getByLabel("Password").fill("wrong password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "were not accepted" }).waitFor();
+    await page.getByRole("button", { name: "Use an API key" }).click();
+    expect(await page.locator(".sign-in").getByRole("alert").count()).toBe(0);
+    // The hint says where a newcomer finds the first sign-in.
+    expect(await page.locator(".sign-in").textContent()).toContain("npm run dev prints the administrator's sign-in details");
+    await context.close();
+  });
+
+  it("creates an account from the sign-in page's link and signs it in; mismatched passwords are refused at their field", async () => {
+    const { context, page, errors } = await openPage(app.browser);
+    await page.goto(`${app.base}/console/`);
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.getByRole("heading", { name: "Create an account" }).waitFor();
+    expect(page.url()).toBe(`${app.base}/console/sign-up`);
+    const email = `newcomer-${Date.now()}@example.com`;
+    await page.getByLabel("Your name").fill("Nia Newcomer");
+    await page.getByLabel("Organization name").fill("Nia's bakery");
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("bakery password 1");
+    await page.getByLabel("Password again").fill("bakery password 2");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect.poll(() => page.getByLabel("Password again").getAttribute("aria-invalid")).toBe("true");
+    await page.locator(".form-error").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByLabel("Password again").fill("bakery password 1");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.locator(".shell main h1").waitFor();
+    await page.getByRole("link", { name: "Signed in as Nia Newcomer: your profile" }).waitFor();
+    expect(await page.locator(".organization-name").textContent()).toBe("Nia's bakery");
+    expect(new URL(page.url()).pathname).not.toBe("/console/sign-up");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the profile page and the sign-up page (%s)", async (theme) => {
+    const { context, page } = await ownerOn(app, "/profile", { theme });
+    await page.getByRole("region", { name: "Console sessions" }).getByText("This session").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+    const signedOut = await openPage(app.browser, { theme });
+    await signedOut.page.goto(`${app.base}/console/sign-up`);
+    await signedOut.page.getByRole("heading", { name: "Create an account" }).waitFor();
+    expect(await axeViolations(signedOut.page)).toEqual([]);
+    await signedOut.context.close();
+  });
+});
