@@ -1,11 +1,13 @@
 // The console's Assistants page in Chromium against `wrangler dev`: sign in with a password, create
 // an assistant, attach a knowledge base and ask the try-it panel, which streams the built-in local
 // model's answer with its citation (the FAQ and its passage), tokens and time to first token, in one
-// conversation until "New conversation"; every field of the record edited, and the API's errors shown
-// at their fields; search and pages of the list; the keyboard-only create flow; a member without
-// chatbot.manage (no edit controls, and the API refuses anyway); the Publish panel (a web chat
-// created, each code copied with a visible "Copied"); axe-core in both themes; the
-// screenshots of docs/console/ (list, edit, try-it; light, dark, phone, zh-TW).
+// conversation until "New conversation", started as a test (isTest); every field of the record edited
+// (the handoff settings too, saved and read back), and the API's errors shown at their fields; the
+// Workers AI models (no AI binding here) offered disabled with their reason in every model picker;
+// search and pages of the list; the keyboard-only create flow; a member without chatbot.manage (no
+// edit controls, and the API refuses anyway); the Publish panel (a web chat created, each code
+// copied with a visible "Copied"); axe-core in both themes; the screenshots of docs/console/ (list,
+// edit, try-it; light, dark, phone, zh-TW).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, openPage, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, PASSWORD, ownerOn as ownerOnPage, dialog, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
 
@@ -132,6 +134,9 @@ describe("Assistants in Chromium", () => {
 
     // The conversation goes on, then a new one starts.
     const conversation = (await tryIt(page).getByText(/^Conversation /).textContent()).replace("Conversation ", "");
+    // The try-it's conversations are tests: listed as such, and left out of the assistant's statistics.
+    expect((await app.server.api(`/conversations/${conversation}/`, { method: "GET" })).isTest).toBe(true);
+    expect((await app.server.api(`/conversations/?isTest=true&chatbot=${id}`, { method: "GET" })).results.map((c) => c.id)).toEqual([conversation]);
     await ask(page, "Do you ship abroad?");
     expect(await tryIt(page).getByText(/^Conversation /).textContent()).toBe(`Conversation ${conversation}`);
     const messages = await app.server.api(`/messages/?conversation=${conversation}`, { method: "GET" });
@@ -202,6 +207,9 @@ describe("Assistants in Chromium", () => {
     await form.getByLabel("Database type").selectOption("PostgreSQL");
     await form.getByLabel("Connection string").fill("postgresql://bot:secret@db.example.com/shop");
     await form.getByLabel("Tables it may read (JSON)").fill('{"tables": ["orders"]}');
+    await form.getByLabel("Hand the conversation to a person when the visitor asks for one").uncheck();
+    await form.getByLabel("After how many replies that could not answer").fill("4");
+    await form.getByLabel("Handoff message").fill("A colleague will take it from here.");
     await form.getByLabel("RAG pipeline id").fill("0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d");
     await form.getByLabel("Built-in workflow id").fill("0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e");
     await page.getByRole("button", { name: "Save changes" }).click();
@@ -229,12 +237,47 @@ describe("Assistants in Chromium", () => {
       includeTables: { tables: ["orders"] },
       rag: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
       builtInWorkflow: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e",
+      handoff: { enabled: false, afterUnanswered: 4, message: "A colleague will take it from here." },
     });
     expect(saved.databaseUrl).toMatch(/^postgresql:\/\/bot:\*+@db\.example\.com\/shop$/);
     // The form shows what was stored (the password masked), and a reload shows the same.
     expect(await form.getByLabel("Connection string").inputValue()).toBe(saved.databaseUrl);
     await page.reload();
-    expect(await page.locator(".assistant-form").getByLabel("Reply template").inputValue()).toBe("Here is what I found: {{answer}}");
+    const reloaded = page.locator(".assistant-form");
+    expect(await reloaded.getByLabel("Reply template").inputValue()).toBe("Here is what I found: {{answer}}");
+    expect(await reloaded.getByLabel("Hand the conversation to a person when the visitor asks for one").isChecked()).toBe(false);
+    expect(await reloaded.getByLabel("After how many replies that could not answer").inputValue()).toBe("4");
+    expect(await reloaded.getByLabel("Handoff message").inputValue()).toBe("A colleague will take it from here.");
+    // Emptied, the message goes back to the default (null: said in the visitor's language); the rest stays.
+    await reloaded.getByLabel("Hand the conversation to a person when the visitor asks for one").check();
+    await reloaded.getByLabel("Handoff message").fill("");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(async () => (await app.server.api(`/chatbots/${bot.id}/`, { method: "GET" })).handoff).toEqual({ enabled: true, afterUnanswered: 4, message: null });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("offers a model that cannot answer here disabled, with its reason, in every model picker", async () => {
+    // Locally there is no AI binding: the built-in Workers AI models are listed but unavailable.
+    const models = await app.server.api("/large-language-models/?pageSize=100", { method: "GET" });
+    const workersAi = models.results.find((m) => m.provider === "workers_ai");
+    expect(workersAi).toMatchObject({ available: false, unavailableReason: expect.stringContaining("AI binding") });
+    const { context, page, errors } = await ownerOn(`/assistants/${shown.id}`);
+    const form = page.locator(".assistant-form");
+    const option = (label, name) => form.getByLabel(label, { exact: true }).locator("option", { hasText: name });
+    for (const [label, name] of [["Language model", "Workers AI Llama"], ["Fallback language model", "Workers AI Llama"], ["Embedding model", "Workers AI BGE M3"], ["Reranker", "Workers AI BGE Reranker"]]) {
+      expect(await option(label, name).textContent()).toMatch(new RegExp(`^${name}.* — unavailable: Workers AI is not available here`));
+      expect(await option(label, name).isDisabled()).toBe(true);
+    }
+    // The ones that can answer stay choosable.
+    expect(await form.getByLabel("Language model", { exact: true }).locator(`option[value="${LOCAL_LLM}"]`).isDisabled()).toBe(false);
+    // The create dialog's model too.
+    await page.goto(`${app.base}/console/assistants`);
+    await page.getByRole("button", { name: "New assistant" }).click();
+    const created = dialog(page).getByLabel("Language model", { exact: true }).locator("option", { hasText: "Workers AI Llama" });
+    expect(await created.isDisabled()).toBe(true);
+    expect(await created.textContent()).toContain("— unavailable: ");
+    expect(await dialog(page).getByLabel("Language model", { exact: true }).inputValue()).toBe(LOCAL_LLM);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -4,12 +4,13 @@
 // API gives, and a late answer to an earlier filter does not replace a newer one's; under a filter, live events of conversations outside it stay out and those inside come
 // in (and leave when they no longer match). The transcript shows a reply with its sources, tool calls
 // (a knowledge search and a function tool), a visitor's image inline and file downloadable through a
-// signed URL, and the visitor's like and dislike. A member who loses `conversation.view` while the
+// signed URL, and the visitor's like and dislike. A test conversation (the try-it's) is tagged in the
+// list and the transcript, and the Tests filter hides it or shows it alone. A member who loses `conversation.view` while the
 // page is open sees the live stream end with the API's reason (the worker checks every 500 ms here).
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { d1File } from "../support/local-d1.mjs";
-import { openPage, signInContext, startConsole, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
+import { axeViolations, openPage, signInContext, startConsole, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
 
 const OLD_DAY = "2026-01-15";
 // A 1x1 PNG.
@@ -152,6 +153,33 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     await filters.getByLabel("Assistant").selectOption({ label: "Ava" });
     await filters.getByLabel("Progress").selectOption({ label: "Waiting for a human" });
     await expect.poll(() => shown(page)).toEqual(["Queued question"]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("tags the try-it's test conversations, in the list and the transcript; the Tests filter hides them or shows them alone, as the API does", async () => {
+    // What the try-it panel sends: a conversation started as a test.
+    const { conversationId: tried } = await api(`/chatbots/${ava.id}/completions/`, { body: { message: { content: "Tried from the console" }, test: true } });
+    const { context, page, errors } = await operator();
+    const filters = page.getByRole("form", { name: "Filters" });
+    const row = page.locator(`.inbox-list li[data-conversation="${tried}"]`);
+    await row.locator(".badge.test", { hasText: "Test" }).waitFor();
+    expect(await page.locator(`.inbox-list li[data-conversation="${conversations.carol.id}"] .badge.test`).count()).toBe(0);
+    const ids = () => page.locator(".inbox-list li").evaluateAll((items) => items.map((li) => li.dataset.conversation).sort());
+    const apiIds = async (query) => (await api(`/conversations/?pageSize=100&${query}`, { method: "GET" })).results.map((c) => c.id).sort();
+    await filters.getByLabel("Tests").selectOption({ label: "Only tests" });
+    await expect.poll(ids).toEqual([tried]);
+    expect(await apiIds("isTest=true")).toEqual([tried]);
+    await filters.getByLabel("Tests").selectOption({ label: "Hide tests" });
+    const others = await apiIds("isTest=false");
+    await expect.poll(ids).toEqual(others);
+    expect(others).not.toContain(tried);
+    expect(others).toContain(conversations.carol.id);
+    // Shown again with the rest, and its transcript's header says it is a test too.
+    await filters.getByLabel("Tests").selectOption({ label: "Show tests" });
+    await row.locator("a").click();
+    await page.locator(".inbox-transcript .section-head .badge.test", { hasText: "Test" }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

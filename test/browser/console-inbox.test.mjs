@@ -3,8 +3,8 @@
 // in the operator's inbox without a reload (the live event stream); the operator, by keyboard,
 // takes over and replies; the visitor sees the human reply at once; while taken over the assistant
 // is silent; hand back, and the assistant answers the next question. After each action the focus
-// goes to the next step's control, never to the page's body. axe-core in both themes, the
-// screenshots of docs/console/inbox-*.png.
+// goes to the next step's control, never to the page's body. axe-core in both themes (with a
+// try-it conversation tagged "Test" in the list), the screenshots of docs/console/inbox-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
@@ -136,9 +136,13 @@ describe("Conversations inbox in Chromium", () => {
   it("has no serious or critical axe-core violations in either theme; takes the screenshots of docs/console/", async () => {
     const list = await app.server.api(`/conversations/`, { method: "GET" });
     const id = list.results[0].id;
+    // A try-it conversation beside it, so the list shows (and axe-core checks) the "Test" tag.
+    const bot = list.results[0].chatbot.id;
+    await app.server.api(`/chatbots/${bot}/completions/`, { body: { message: { content: "Do you ship abroad?" }, test: true } });
     for (const theme of ["light", "dark"]) {
       const { context, page } = await operator({ theme }, `/console/conversations/${id}`);
       await page.locator(".transcript .msg").first().waitFor();
+      await page.locator(".inbox-list .badge.test").waitFor();
       expect(await axeViolations(page), theme).toEqual([]);
       await context.close();
     }

@@ -3,7 +3,8 @@
 // their fields; an API key created (the secret shown once, copied) and revoked; a console session
 // revoked from the list; a model added and tested, a key created, copied and revoked from the
 // keyboard alone; a provider's preset filling the form, and the saved model's toast closed;
-// axe-core in both themes with the dialogs open; the screenshots of docs/console/
+// the unavailable Workers AI models (no AI binding here) with their reason beside them; axe-core in
+// both themes with the dialogs open; the screenshots of docs/console/
 // (sign-in and this page, in light, dark, phone and zh-TW).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstream, UPSTREAM_API_KEY } from "../support/openai-upstream.mjs";
@@ -123,6 +124,18 @@ describe("Models and API keys in Chromium", () => {
     await toast.waitFor({ state: "detached" });
     const models = await app.server.api("/large-language-models/", { method: "GET" });
     expect(models.results.find((m) => m.name === "Preset GPT")).toMatchObject({ modelName: "gpt-4o-mini", baseUrl: `${upstream.url}/v1` });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("lists a model that cannot answer here with its reason beside it", async () => {
+    // Locally there is no AI binding: the built-in Workers AI models are unavailable, and say why.
+    const { context, page, errors } = await ownerOnPage();
+    const row = page.getByRole("row", { name: /Workers AI Llama 3\.1 8B/ });
+    await row.waitFor();
+    expect(await row.locator(".model-unavailable").textContent()).toMatch(/^Unavailable: Workers AI is not available here: the AI binding/);
+    // The ones that can answer say nothing of the kind.
+    expect(await page.getByRole("row", { name: /Local LLM/ }).locator(".model-unavailable").count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

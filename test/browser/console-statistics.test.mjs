@@ -3,8 +3,9 @@
 // statistics tables (hourly counters, records with evaluation scores) of the stopped server's D1.
 // The charts draw, and each chart's table equals the API's numbers, for the organization and for
 // one assistant; the usage tables equal the API's pages; the records filter, and the .xlsx export
-// downloads the same rows (read back with fflate). Keyboard-only filtering, axe-core in both
-// themes, the screenshots of docs/console/.
+// downloads the same rows (read back with fflate). One assistant's conversation counts leave the
+// try-it's test conversation out until "Include test conversations" is ticked, as the API does.
+// Keyboard-only filtering, axe-core in both themes, the screenshots of docs/console/.
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -68,6 +69,8 @@ beforeAll(async () => {
   for (const [i, bot] of bots.entries()) {
     for (let k = 0; k <= i; k++) await first.api(`/chatbots/${bot.id}/completions/`, { body: { message: { content: `Today's refund question ${k}` } } });
   }
+  // The try-it's kind of conversation: a test, counted in the assistant's statistics only when asked.
+  await first.api(`/chatbots/${bots[0].id}/completions/`, { body: { message: { content: "A trial from the console" }, test: true } });
   await first.stop({ keep: true });
   seedHistory(d1File(first.state));
   server = await startServer({ port: PORT, state: first.state, key: first.key });
@@ -207,6 +210,34 @@ describe("Statistics in Chromium", () => {
     const table = page.locator(".chart").first().locator(".chart-table");
     await table.waitFor();
     expect(await page.locator(".chart").first().getByRole("button", { name: "Hide the table" }).getAttribute("aria-expanded")).toBe("true");
+    await context.close();
+  });
+
+  it("leaves the try-it's test conversations out of an assistant's conversation counts unless the switch includes them", async () => {
+    const { context, page, errors } = await statisticsPage();
+    const range = await rangeOf(page);
+    await page.getByLabel("Assistant", { exact: true }).selectOption({ label: "Support" });
+    await page.getByRole("button", { name: "Show", exact: true }).click();
+    const section = page.getByRole("region", { name: "Conversations of the assistant" });
+    const conversations = () => section.locator('[data-count="conversationsCount"] dd').textContent().then(count);
+    const query = { datetimeFrom: range.startDate, datetimeTo: range.endDate, timezone: range.timezone };
+    const without = await get(`/chatbots/${bots[0].id}/statistics/`, query);
+    const withTests = await get(`/chatbots/${bots[0].id}/statistics/`, { ...query, includeTests: "true" });
+    expect(withTests.total.conversationsCount).toBe(without.total.conversationsCount + 1);
+    await expect.poll(conversations).toBe(without.total.conversationsCount);
+    // Off by default, as the API.
+    const toggle = section.getByLabel("Include test conversations");
+    expect(await toggle.isChecked()).toBe(false);
+    const asked = page.waitForRequest((r) => r.url().includes(`/chatbots/${bots[0].id}/statistics/`) && new URL(r.url()).searchParams.get("includeTests") === "true");
+    await toggle.check();
+    await asked;
+    await expect.poll(conversations).toBe(withTests.total.conversationsCount);
+    const tiles = await section.locator(".total").evaluateAll((items) => items.map((i) => [i.dataset.count, i.querySelector("dd").textContent]));
+    expect(tiles.map(([key, value]) => [key, count(value)])).toEqual(tiles.map(([key]) => [key, withTests.total[key]]));
+    expect(await axeViolations(page)).toEqual([]);
+    await toggle.uncheck();
+    await expect.poll(conversations).toBe(without.total.conversationsCount);
+    expect(errors).toEqual([]);
     await context.close();
   });
 

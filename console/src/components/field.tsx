@@ -46,15 +46,15 @@ export function TextAreaField({ label, hint, error, class: extra, areaRef, ...ar
   );
 }
 
-/** A labelled select; `options` are [value, label] pairs. */
-export function SelectField({ label, hint, error, options, ...select }: Common & { options: [string, string][] } & SelectHTMLAttributes<HTMLSelectElement>) {
+/** A labelled select; `options` are [value, label] pairs, with `true` third for one that cannot be picked. */
+export function SelectField({ label, hint, error, options, ...select }: Common & { options: ([string, string] | [string, string, boolean])[] } & SelectHTMLAttributes<HTMLSelectElement>) {
   const id = useId();
   return (
     <div class={`field${error ? " invalid" : ""}`}>
       <label for={id}>{label}</label>
       <select id={id} {...select} aria-invalid={error ? true : undefined} aria-describedby={described(id, hint, error)}>
-        {options.map(([value, text]) => (
-          <option key={value} value={value}>{text}</option>
+        {options.map(([value, text, disabled]) => (
+          <option key={value} value={value} disabled={disabled || undefined}>{text}</option>
         ))}
       </select>
       <Notes id={id} hint={hint} error={error} />

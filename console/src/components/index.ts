@@ -11,6 +11,7 @@ export { Dialog } from "./dialog";
 export { CheckboxField, SelectField, TextAreaField, TextField } from "./field";
 export { GroupPicker, pickedGroups } from "./group-picker";
 export { Markdown } from "./markdown";
+export { firstAvailable, modelOption, type ModelLike } from "./model-choice";
 export { PageHeader } from "./page-header";
 export { UploadDialog, UploadProgress, uploadForm } from "./upload";
 export { Pager } from "./pager";

@@ -23,6 +23,8 @@ export const t = defineStrings({
     dismiss: "Dismiss notification",
     fixFields: "Some fields need attention; each says what is wrong.",
     copiedShort: "Copied",
+    unavailableModel: "{name} — unavailable: {reason}",
+    unavailableNoReason: "not available in this deployment",
   },
   "zh-TW": {
     loading: "載入中…",
@@ -46,5 +48,7 @@ export const t = defineStrings({
     dismiss: "關閉通知",
     fixFields: "有些欄位需要修正，請看各欄位的說明。",
     copiedShort: "已複製",
+    unavailableModel: "{name} — 無法使用：{reason}",
+    unavailableNoReason: "此部署無法使用",
   },
 });

@@ -4,6 +4,8 @@ export type Assistant = Schemas["Assistant"];
 export type AssistantWrite = Schemas["AssistantWrite"];
 export type AssistantPatch = Schemas["AssistantPatch"];
 export type IdName = Schemas["IdName"];
+/** A model the form offers, with whether it can answer here (an unavailable one shows disabled, with its reason). */
+export type ModelChoice = IdName & { available?: boolean; unavailableReason?: string | null };
 
 export const REPLY_MODES = ["normal", "template", "hybrid", "workflow", "agent"] as const;
 export const OUTPUT_MODES = ["text", "json_schema"] as const;
@@ -25,9 +27,9 @@ export const deleteAssistant = (id: string) => unwrap(api.DELETE("/api/v1/chatbo
  * the form then shows only what the assistant already has.
  */
 export interface Choices {
-  llms: IdName[];
-  embeddings: IdName[];
-  rerankers: IdName[];
+  llms: ModelChoice[];
+  embeddings: ModelChoice[];
+  rerankers: ModelChoice[];
   knowledgeBases: IdName[] | null;
   tools: IdName[] | null;
   skills: IdName[] | null;
@@ -36,6 +38,9 @@ export interface Choices {
 
 const names = (page: { results: { id: string; name: string | null; displayName?: string | null }[] }): IdName[] =>
   page.results.map((r) => ({ id: r.id, name: r.displayName || r.name || r.id }));
+
+const models = (page: { results: Schemas["Model"][] }): ModelChoice[] =>
+  page.results.map((m) => ({ id: m.id, name: m.name, available: m.available, unavailableReason: m.unavailableReason }));
 
 /** The list, or null when the API refuses it to this member. */
 async function allowed<T>(request: Promise<T>): Promise<T | null> {
@@ -60,9 +65,9 @@ export async function loadChoices(organizationId: string): Promise<Choices> {
     allowed(unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/", { params: { path: { organizationPk: organizationId }, query } }))),
   ]);
   return {
-    llms: names(llms),
-    embeddings: names(embeddings),
-    rerankers: names(rerankers),
+    llms: models(llms),
+    embeddings: models(embeddings),
+    rerankers: models(rerankers),
     knowledgeBases: knowledgeBases && names(knowledgeBases),
     tools: tools && [...names(tools), ...(globalTools ? names(globalTools) : [])],
     skills: skills && names(skills),

@@ -4,17 +4,18 @@ import { ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, FormError } from "../../components/alert";
 import { toast } from "../../components/toast";
+import { modelOption } from "../../components/model-choice";
 import { CheckboxField, SelectField, TextField } from "../../components/field";
-import { AGENT_MODES, DATABASE_TYPES, OUTPUT_MODES, REPLY_MODES, fieldMessage, updateAssistant, type Assistant, type Choices, type IdName } from "./assistant-api";
+import { AGENT_MODES, DATABASE_TYPES, OUTPUT_MODES, REPLY_MODES, fieldMessage, updateAssistant, type Assistant, type Choices, type IdName, type ModelChoice } from "./assistant-api";
 import { draftOf, patchOf, type Draft } from "./draft";
 import { RefPicker } from "./ref-picker";
 import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
 
-type Options = [string, string][];
-const pairs = (items: IdName[]): Options => items.map((i) => [i.id, i.name]);
-/** The current model first when the lists no longer hold it, so the select shows the truth. */
-const withCurrent = (items: IdName[], current: IdName | null): Options => pairs(current && !items.some((i) => i.id === current.id) ? [current, ...items] : items);
+type Options = [string, string, boolean][];
+/** The current model first when the lists no longer hold it, so the select shows the truth; an unavailable model is disabled, with its reason. */
+const withCurrent = (items: ModelChoice[], current: IdName | null): Options =>
+  (current && !items.some((i) => i.id === current.id) ? [current, ...items] : items).map((m) => modelOption(m));
 
 /** Every writable field of the assistant, saved as one PATCH of what changed; the API's errors show at their fields. */
 export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assistant; choices: Choices; onSaved: (a: Assistant) => void }) {
@@ -23,6 +24,7 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const setHandoff = (change: Partial<Draft["handoff"]>) => setDraft((d) => ({ ...d, handoff: { ...d.handoff, ...change } }));
   const text = (key: keyof Draft) => ({ value: draft[key] as string, onInput: (e: Event) => set(key, (e.currentTarget as HTMLInputElement).value as never) });
   const error = (key: string) => fieldMessage(problem, key);
   const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
@@ -85,6 +87,20 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
         <SelectField label={t("agentMode")} {...text("agentMode")} options={AGENT_MODES.map((m) => [m, t(`agent_${m}`)])} error={error("agentMode")} />
         <TextField label={t("chunks")} type="number" min={1} max={1000} hint={t("chunksHint")} {...text("numberOfRetrievedChunks")} error={error("numberOfRetrievedChunks")} />
         <CheckboxField label={t("inlineCitations")} checked={draft.enableInLineCitations} onChange={(e) => set("enableInLineCitations", e.currentTarget.checked)} error={error("enableInLineCitations")} />
+      </Section>
+      <Section title={t("handoffSection")}>
+        <CheckboxField label={t("handoffEnabled")} hint={t("handoffEnabledHint")} checked={draft.handoff.enabled} onChange={(e) => setHandoff({ enabled: e.currentTarget.checked })} error={error("handoff.enabled")} />
+        <TextField
+          label={t("handoffAfter")}
+          type="number"
+          min={0}
+          max={20}
+          hint={t("handoffAfterHint")}
+          value={draft.handoff.afterUnanswered}
+          onInput={(e) => setHandoff({ afterUnanswered: e.currentTarget.value })}
+          error={error("handoff.afterUnanswered")}
+        />
+        <TextAreaField label={t("handoffMessage")} rows={2} hint={t("handoffMessageHint")} value={draft.handoff.message} onInput={(e) => setHandoff({ message: e.currentTarget.value })} error={error("handoff.message")} />
       </Section>
       <Section title={t("output")}>
         <SelectField label={t("outputMode")} {...text("outputMode")} options={OUTPUT_MODES.map((m) => [m, t(`output_${m}`)])} error={error("outputMode")} />

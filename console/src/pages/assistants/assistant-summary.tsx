@@ -26,6 +26,9 @@ export function AssistantSummary({ assistant: a }: { assistant: Assistant }) {
         <Fact label={t("agentMode")}>{t(`agent_${a.agentMode}`)}</Fact>
         <Fact label={t("chunks")}>{a.numberOfRetrievedChunks}</Fact>
         <Fact label={t("inlineCitations")}>{a.enableInLineCitations ? t("yes") : t("no")}</Fact>
+        <Fact label={t("handoffEnabled")}>{a.handoff.enabled ? t("yes") : t("no")}</Fact>
+        <Fact label={t("handoffAfter")}>{a.handoff.afterUnanswered}</Fact>
+        <Fact label={t("handoffMessage")}>{orNone(a.handoff.message)}</Fact>
         <Fact label={t("outputMode")}>{t(`output_${a.outputMode}`)}</Fact>
         {a.rawOutputFormat && <Fact label={t("outputSchema")}><pre>{JSON.stringify(a.rawOutputFormat, null, 2)}</pre></Fact>}
         <Fact label={t("knowledgeBases")}>{names(a.knowledgeBases)}</Fact>

@@ -4,6 +4,7 @@ import { Dialog } from "../../components/dialog";
 import { FormError } from "../../components/alert";
 import { SelectField, TextField } from "../../components/field";
 import { toast } from "../../components/toast";
+import { modelOption } from "../../components/model-choice";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
@@ -22,7 +23,7 @@ export function CreateAssistant({ onClose }: { onClose: () => void }) {
     onClose();
     navigate(`/assistants/${created.id}`);
   });
-  const options: [string, string][] = (models.data?.results ?? []).map((m) => [m.id, m.name]);
+  const options = (models.data?.results ?? []).map((m) => modelOption(m));
   return (
     <Dialog
       title={t("newAssistant")}
@@ -31,7 +32,7 @@ export function CreateAssistant({ onClose }: { onClose: () => void }) {
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="create-assistant" variant="primary" busy={busy} disabled={!options.length}>{t("create")}</Button>
+          <Button type="submit" form="create-assistant" variant="primary" busy={busy} disabled={!options.some(([, , off]) => !off)}>{t("create")}</Button>
         </>
       }
     >

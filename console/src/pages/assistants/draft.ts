@@ -27,6 +27,8 @@ export interface Draft {
   includeTables: string;
   rag: string;
   builtInWorkflow: string;
+  /** The handoff settings as the form holds them (the number as typed); saved whole, as the API replaces them. */
+  handoff: { enabled: boolean; afterUnanswered: string; message: string };
 }
 
 const json = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value, null, 2));
@@ -57,6 +59,7 @@ export function draftOf(a: Assistant): Draft {
     includeTables: json(a.includeTables),
     rag: a.rag ?? "",
     builtInWorkflow: a.builtInWorkflow ?? "",
+    handoff: { enabled: a.handoff.enabled, afterUnanswered: String(a.handoff.afterUnanswered), message: a.handoff.message ?? "" },
   };
 }
 
@@ -85,6 +88,11 @@ export function patchOf(initial: Draft, draft: Draft): { patch: AssistantPatch; 
         invalid.push(key);
       }
     } else if (key === "numberOfRetrievedChunks") patch[key] = Number(value);
+    else if (key === "handoff") {
+      // The API replaces the settings with what is sent (left-out fields take defaults): all three go.
+      const h = value as Draft["handoff"];
+      patch[key] = { enabled: h.enabled, afterUnanswered: Number(h.afterUnanswered), message: h.message.trim() === "" ? null : h.message };
+    }
     else patch[key] = value;
   }
   return { patch: patch as AssistantPatch, invalid };

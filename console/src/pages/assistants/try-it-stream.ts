@@ -46,7 +46,9 @@ export async function ask(assistantId: string, conversation: string | null, cont
     const body = await unwrap(
       api.POST("/api/v1/chatbots/{chatbotId}/completions/", {
         params: { path: { chatbotId: assistantId } },
-        body: { conversation, message: { content }, isStreaming: true, waitForAttachments: true },
+        // Marked as a test: the operator's trial conversations stay out of the assistant's statistics
+        // and can be told apart (or hidden) in the inbox. Read only when the conversation starts.
+        body: { conversation, message: { content }, isStreaming: true, waitForAttachments: true, test: true },
         parseAs: "stream",
         signal,
       }),

@@ -4,10 +4,11 @@ import { BASE, followLink } from "../../shell/router";
 import type { Conversation } from "./inbox-api";
 import { t } from "./strings";
 
-/** Badges of a conversation's status and progress, as text (colour only repeats it). */
-export function StateBadges({ c }: { c: Pick<Conversation, "status" | "progressStatus"> }) {
+/** Badges of a conversation's status and progress, as text (colour only repeats it), and whether it is a test. */
+export function StateBadges({ c }: { c: Pick<Conversation, "status" | "progressStatus" | "isTest"> }) {
   return (
     <span class="inbox-badges">
+      {c.isTest && <span class="badge test" title={t("testHint")}>{t("test")}</span>}
       <span class={`badge state-${c.status}`}>{t(c.status)}</span>
       {c.progressStatus !== c.status && <span class={`badge progress-${c.progressStatus}`}>{t(c.progressStatus)}</span>}
     </span>

@@ -1,6 +1,6 @@
 import { Button } from "../../components/button";
 import { SelectField, TextField } from "../../components/field";
-import { NO_FILTERS, PROGRESS_STATUSES, STATUSES, type Filters, type Option } from "./inbox-api";
+import { NO_FILTERS, PROGRESS_STATUSES, STATUSES, TEST_CHOICES, type Filters, type Option } from "./inbox-api";
 import { t } from "./strings";
 
 /** The list's filters; each change applies at once. */
@@ -14,6 +14,7 @@ export function FiltersForm({ value, onChange, options }: { value: Filters; onCh
       <SelectField label={t("status")} value={value.status} onChange={set("status")} options={[any, ...STATUSES.map((s): Option => [s, t(s)])]} />
       <SelectField label={t("progress")} value={value.progressStatus} onChange={set("progressStatus")} options={[any, ...PROGRESS_STATUSES.map((s): Option => [s, t(s)])]} />
       <SelectField label={t("contact")} value={value.contact} onChange={set("contact")} options={[any, ...(options?.contacts ?? [])]} />
+      <SelectField label={t("tests")} value={value.isTest} onChange={set("isTest")} options={[["", t("testsAll")], ...TEST_CHOICES.map((s): Option => [s, t(`tests_${s}`)])]} />
       <TextField label={t("from")} type="date" value={value.startDate} onChange={set("startDate")} />
       <TextField label={t("to")} type="date" value={value.endDate} onChange={set("endDate")} />
       <Button variant="quiet" disabled={JSON.stringify(value) === JSON.stringify(NO_FILTERS)} onClick={() => onChange(NO_FILTERS)}>{t("clear")}</Button>

@@ -12,8 +12,11 @@ export interface Filters {
   contact: string;
   startDate: string;
   endDate: string;
+  /** "": tests and the rest; "false": hide tests; "true": only tests (the try-it's conversations). */
+  isTest: string;
 }
-export const NO_FILTERS: Filters = { chatbot: "", inbox: "", status: "", progressStatus: "", contact: "", startDate: "", endDate: "" };
+export const NO_FILTERS: Filters = { chatbot: "", inbox: "", status: "", progressStatus: "", contact: "", startDate: "", endDate: "", isTest: "" };
+export const TEST_CHOICES = ["false", "true"] as const;
 export const STATUSES = ["open", "queued", "resolved"] as const;
 export const PROGRESS_STATUSES = ["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"] as const;
 
@@ -54,7 +57,7 @@ export async function filterOptions(): Promise<{ chatbots: Option[]; inboxes: Op
 }
 
 /** Whether a conversation (as an event carries it: ids and state) belongs in the list under `filters`. */
-export function matches(c: { inbox: { id: string }; chatbot: { id: string } | null; contact: { id: string } | null; status: string; progressStatus: string; createdAt: string }, f: Filters) {
+export function matches(c: { inbox: { id: string }; chatbot: { id: string } | null; contact: { id: string } | null; status: string; progressStatus: string; createdAt: string; isTest?: boolean }, f: Filters) {
   const created = Number(c.createdAt);
   return (
     (!f.inbox || c.inbox.id === f.inbox) &&
@@ -63,6 +66,8 @@ export function matches(c: { inbox: { id: string }; chatbot: { id: string } | nu
     (!f.status || c.status === f.status) &&
     (!f.progressStatus || c.progressStatus === f.progressStatus) &&
     (!f.startDate || created >= Date.parse(`${f.startDate}T00:00:00Z`)) &&
-    (!f.endDate || created < Date.parse(`${f.endDate}T00:00:00Z`) + 86_400_000)
+    (!f.endDate || created < Date.parse(`${f.endDate}T00:00:00Z`) + 86_400_000) &&
+    // An event's conversation may not say whether it is a test: the full record read next decides.
+    (!f.isTest || c.isTest === undefined || String(c.isTest) === f.isTest)
   );
 }

@@ -13,6 +13,8 @@ export type SearchBody = Schemas["KnowledgeBaseSearch"];
 export type TextNode = Schemas["TextNode"];
 /** A record's reference to another (`{id, name}`), and a choice of the settings form. */
 export type Option = Schemas["IdName"];
+/** A model of the settings form, with whether it can answer in this deployment. */
+export type ModelChoice = Option & { available?: boolean; unavailableReason?: string | null };
 export const PAGE_SIZE = 20;
 
 const kb = (knowledgeBaseId: string) => ({ params: { path: { knowledgeBaseId } } });
@@ -27,11 +29,13 @@ export const deleteKnowledgeBase = (id: string) => unwrap(api.DELETE("/api/v1/kn
 /** What the settings form offers: the organization's embedding and reranker models, its groups and assistants (up to 100 each). */
 export async function formOptions(organizationId: string) {
   const names = (p: Promise<{ results: Option[] }>) => p.then((page) => page.results.map(({ id, name }) => ({ id, name })));
+  // Models keep whether they can answer here: an unavailable one is offered disabled, with its reason.
+  const models = (p: Promise<{ results: ModelChoice[] }>) => p.then((page) => page.results.map(({ id, name, available, unavailableReason }): ModelChoice => ({ id, name, available, unavailableReason })));
   // Groups need `group.view` and assistants `chatbot.view`: a member without them keeps what the record shows.
   const orEmpty = (p: Promise<Option[]>) => p.catch(otherwise(null));
   const [embeddings, rerankers, groups, chatbots] = await Promise.all([
-    names(unwrap(api.GET("/api/v1/embedding-models/", { params: { query: { pageSize: 100 } } }))),
-    names(unwrap(api.GET("/api/v1/reranker-models/", { params: { query: { pageSize: 100 } } }))),
+    models(unwrap(api.GET("/api/v1/embedding-models/", { params: { query: { pageSize: 100 } } }))),
+    models(unwrap(api.GET("/api/v1/reranker-models/", { params: { query: { pageSize: 100 } } }))),
     orEmpty(names(unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/", { params: { path: { organizationPk: organizationId }, query: { pageSize: 100 } } })))),
     orEmpty(names(unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })))),
   ]);

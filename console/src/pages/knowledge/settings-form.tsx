@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { problemOf, type ApiProblem } from "../../api/client";
-import { CheckboxField, ErrorAlert, FormError, Loading, SelectField, TextField, useResource } from "../../components";
+import { CheckboxField, ErrorAlert, FormError, Loading, SelectField, TextField, firstAvailable, modelOption, useResource } from "../../components";
 import { createKnowledgeBase, formOptions, updateKnowledgeBase, type KnowledgeBase, type KnowledgeBaseWrite, type Option } from "./api";
 import { CheckList } from "./parts";
 import { TextAreaField } from "../../components/field";
@@ -32,8 +32,9 @@ export function SettingsForm({ kb, formId, organizationId, readOnly = false, onS
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   if (!options.data) return options.error ? <ErrorAlert error={options.error} /> : <Loading />;
   const { embeddings, rerankers, groups, chatbots } = options.data;
-  const embeddingChoice = embedding || embeddings[0]?.id || "";
-  const rerankerChoice = reranker || rerankers[0]?.id || "";
+  // A new knowledge base starts on the first model that can answer here.
+  const embeddingChoice = embedding || firstAvailable(embeddings)?.id || "";
+  const rerankerChoice = reranker || firstAvailable(rerankers)?.id || "";
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -78,8 +79,8 @@ export function SettingsForm({ kb, formId, organizationId, readOnly = false, onS
           <TextAreaField label={t("description")} name="description" maxLength={10_000} defaultValue={kb?.description ?? ""} rows={2} error={problem?.field("description")} />
           <fieldset class="kb-group">
             <legend>{t("models")}</legend>
-            <SelectField label={t("embeddingModel")} value={embeddingChoice} onChange={(e) => setEmbedding(e.currentTarget.value)} options={withCurrent(embeddings, kb ? [kb.embeddingModel] : []).map((m) => [m.id, m.name])} hint={t("embeddingHint")} error={problem?.field("embeddingModel")} />
-            <SelectField label={t("rerankerModel")} value={rerankerChoice} onChange={(e) => setReranker(e.currentTarget.value)} options={withCurrent(rerankers, kb ? [kb.rerankerModel] : []).map((m) => [m.id, m.name])} error={problem?.field("rerankerModel")} />
+            <SelectField label={t("embeddingModel")} value={embeddingChoice} onChange={(e) => setEmbedding(e.currentTarget.value)} options={withCurrent(embeddings, kb ? [kb.embeddingModel] : []).map((m) => modelOption(m))} hint={t("embeddingHint")} error={problem?.field("embeddingModel")} />
+            <SelectField label={t("rerankerModel")} value={rerankerChoice} onChange={(e) => setReranker(e.currentTarget.value)} options={withCurrent(rerankers, kb ? [kb.rerankerModel] : []).map((m) => modelOption(m))} error={problem?.field("rerankerModel")} />
           </fieldset>
           <fieldset class="kb-group">
             <legend>{t("retrieval")}</legend>

@@ -33,7 +33,17 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
     }
   };
   const columns: Column<Model>[] = [
-    { label: t("name"), rowHeader: true, cell: (m) => <>{m.name} {m.isBuiltIn && <span class="badge">{t("builtIn")}</span>}</> },
+    {
+      label: t("name"),
+      rowHeader: true,
+      cell: (m) => (
+        <>
+          {m.name} {m.isBuiltIn && <span class="badge">{t("builtIn")}</span>}
+          {/* Said in words beside the model: assistants cannot be saved on it, and its pickers show it disabled. */}
+          {!m.available && <div class="model-unavailable small">{t("unavailable", { reason: m.unavailableReason || t("unavailableNoReason") })}</div>}
+        </>
+      ),
+    },
     { label: t("kind"), cell: (m) => t(m.kind) },
     { label: t("provider"), cell: (m) => t(m.provider) },
     {

@@ -3,6 +3,7 @@ import { Button } from "../../components/button";
 import { ErrorAlert } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { SelectField, TextField } from "../../components/field";
+import { modelOption } from "../../components/model-choice";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { ask, languageModels, type AskOutcome, type SqlDatabase } from "./api";
@@ -26,7 +27,7 @@ export function AskSection({ database }: { database: SqlDatabase }) {
       <form onSubmit={submit} class="ask-form">
         <TextField label={t("question")} name="question" required maxLength={2000} hint={t("questionHint")} />
         {models.data && (
-          <SelectField label={t("model")} name="model" options={models.data.results.map((m) => [m.id, m.name])} />
+          <SelectField label={t("model")} name="model" options={models.data.results.map((m) => modelOption(m))} />
         )}
         <Button type="submit" variant="primary" busy={busy}>{t("askButton")}</Button>
       </form>

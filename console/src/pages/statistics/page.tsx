@@ -8,6 +8,7 @@ import { locale } from "../../i18n";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { Chart } from "./chart";
+import { ConversationSection } from "./conversation-section";
 import { RecordsSection } from "./records-section";
 import { TIMEZONE, formatCount, loadAssistants, loadSeries, localDay, type Range, type UsageBucket, type UsageCounts } from "./stats-api";
 import { t } from "./strings";
@@ -64,6 +65,7 @@ export default function StatisticsPage({ organizationId }: PageProps) {
       {/* The charts first: the tables below ask only once the series answered, so they do not compete with it. */}
       {(series.data || series.error) && (
         <>
+          {chatbot && <ConversationSection chatbot={chatbot} range={range} />}
           <UsageSection key={`${range.startDate}|${range.endDate}|${chatbot}`} organizationId={organizationId} range={range} chatbot={chatbot} />
           {can("conversation.view") && <RecordsSection range={range} chatbot={chatbot} assistants={assistants.data} />}
         </>

@@ -1,0 +1,21 @@
+// A model as a select offers it. A model that cannot answer in this deployment (a Workers AI model
+// without the AI binding, an API key that cannot be read) stays listed, so the picker tells the
+// truth about what exists, but disabled and with its reason: the API refuses to save an assistant on it.
+import { t } from "./strings";
+
+export interface ModelLike {
+  id: string;
+  name: string | null;
+  displayName?: string | null;
+  available?: boolean;
+  unavailableReason?: string | null;
+}
+
+/** The model's choice of a model select: [id, label, disabled]. */
+export function modelOption(m: ModelLike, name = m.displayName || m.name || m.id): [string, string, boolean] {
+  if (m.available !== false) return [m.id, name, false];
+  return [m.id, t("unavailableModel", { name, reason: m.unavailableReason || t("unavailableNoReason") }), true];
+}
+
+/** The first model that can be picked (a default for a new record), else none. */
+export const firstAvailable = <T extends ModelLike>(models: T[]): T | undefined => models.find((m) => m.available !== false);
