@@ -4,6 +4,7 @@
 // adds the message to its reply. That reply queues the conversation for a human
 // (conversations.ts, stateAfter), in the same batch as the reply.
 import type { MessageRow, NewMessage } from "../conversations";
+import { replyLanguage } from "../llm/local-small-talk";
 import type { Reply } from "./replies";
 
 /** An assistant's handoff settings as stored (null: the defaults). */
@@ -80,12 +81,10 @@ const DEFAULT_MESSAGES = {
   ja: "担当者におつなぎします。こちらでできるだけ早くお返事いたします。",
 };
 
-/** The default message in the language the visitor wrote in. */
+/** The default message in the language the visitor wrote in: Japanese by its kana, else as the built-in model replies. */
 function defaultMessage(text: string) {
   if (/[\u3040-\u30ff]/.test(text)) return DEFAULT_MESSAGES.ja;
-  if (/[转这请们会员务联系]/.test(text)) return DEFAULT_MESSAGES["zh-CN"];
-  if (/\p{Script=Han}/u.test(text)) return DEFAULT_MESSAGES["zh-TW"];
-  return DEFAULT_MESSAGES.en;
+  return DEFAULT_MESSAGES[({ en: "en", zh: "zh-CN", zhTW: "zh-TW" } as const)[replyLanguage(text)]];
 }
 
 /** What the assistant says as it hands off. */
