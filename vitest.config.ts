@@ -42,7 +42,10 @@ export default defineConfig(async () => {
             DEFAULT_PLAN: "",
             // The in-test MCP server (test/support/mcp-server.mjs) is on loopback too; on 127.0.0.1:19
             // (chargen) nothing listens: outbound errors name a refused connection (delivery-errors.test.ts).
-            OUTBOUND_ALLOWED_HOSTS: `${new URL(inject<string>("mcpServerUrl")).host},127.0.0.1:19`,
+            OUTBOUND_ALLOWED_HOSTS: [new URL(inject<string>("mcpServerUrl")).host, "127.0.0.1:19", ...Object.values(inject<Record<string, string>>("platformUrls")).map((u) => new URL(u).host)].join(","),
+            // The messaging platforms' stand-ins (test/support/platforms): LINE_API_ORIGIN, TELEGRAM_API_ORIGIN, ...
+            ...inject<Record<string, string>>("platformSettings"),
+            TEST_PLATFORM_URLS: JSON.stringify(inject<Record<string, string>>("platformUrls")),
             BOOTSTRAP_API_KEY: BOOTSTRAP_TEST_KEY,
             // A developer's .dev.vars has one (`npm run dev`); test/services/bootstrap.test.ts sets its own.
             BOOTSTRAP_PASSWORD: "",

@@ -13,6 +13,8 @@ export interface Bindings {
   CONVERSATION: DurableObjectNamespace<Conversation>;
   WEBHOOK_QUEUE: Queue;
   INGESTION_QUEUE: Queue;
+  /** Messaging channels' work: events taken in, replies sent (src/queues/channels.ts). */
+  CHANNEL_QUEUE: Queue;
   /** Scoring of answered questions (src/queues/chatbot-evaluation.ts). */
   EVALUATION_QUEUE: Queue;
   /** Id of the model that judges evaluations; unset (or a local model): deterministic approximations. */
@@ -44,6 +46,14 @@ export interface Bindings {
   SQL_HYPERDRIVE_BINDINGS?: string;
   /** Receiver time-out in ms (default 30,000, spec delivery rule 2); tests shorten it. */
   WEBHOOK_TIMEOUT_MS?: string;
+  /** Messaging platforms' API origins (CONTRACT section 17); unset: the platform's own. Stand-ins in tests and local development. */
+  LINE_API_ORIGIN?: string;
+  LINE_DATA_API_ORIGIN?: string;
+  TELEGRAM_API_ORIGIN?: string;
+  GRAPH_API_ORIGIN?: string;
+  SLACK_API_ORIGIN?: string;
+  /** Outgoing e-mail of e-mail inboxes (wrangler.toml `send_email`). */
+  EMAIL?: SendEmail;
   /** Chaos runs only: the webhook retry schedule and disable window run this many times faster (src/services/webhooks/retries.ts). */
   WEBHOOK_RETRY_TIME_SCALE?: string;
   /** How long one answer of an OpenAI-compatible model may take, streaming included, in ms (default 60,000). */

@@ -11,6 +11,8 @@ declare global {
       TEST_RECEIVER_URL: string;
       /** Base URL of the local MCP server started by test/support/global-setup.ts. */
       TEST_MCP_URL: string;
+      /** The messaging platforms' stand-ins by name (test/support/platforms/index.mjs), JSON. */
+      TEST_PLATFORM_URLS: string;
       /** The throwaway PostgreSQL cluster (test/support/postgres-setup.ts), "" when none could be started; its host:port; why not. */
       TEST_POSTGRES_URL: string;
       TEST_POSTGRES_HOST: string;

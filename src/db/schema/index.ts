@@ -15,3 +15,4 @@ export * from "./batch-qa";
 export * from "./skills";
 export * from "./sql-databases";
 export * from "./idempotency";
+export * from "./channels";

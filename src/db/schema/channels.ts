@@ -1,0 +1,102 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { organizations } from "./organizations";
+import { inboxes } from "./inboxes";
+import { conversations, messages } from "./conversations";
+import { contacts } from "./contacts";
+import { createdAt, id, json, updatedAt } from "./columns";
+
+export const CHANNEL_STATUSES = ["not_connected", "connected", "failing"] as const;
+
+/**
+ * A messaging inbox's connection to its platform (CONTRACT section 17): the credentials (secret
+ * ones sealed, lib/crypto.ts), the tokens the platform's requests carry, and how it went lately.
+ */
+export const inboxChannels = sqliteTable(
+  "inbox_channels",
+  {
+    inboxId: text("inbox_id").primaryKey().references(() => inboxes.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    channelType: text("channel_type").notNull(),
+    /** The fields that are not secret (ids, addresses, names). */
+    settings: json<Record<string, string>>("settings").notNull(),
+    /** The secret fields as one sealed JSON object. */
+    secretsSealed: text("secrets_sealed"),
+    /** Meta's `hub.verify_token` for the subscription handshake. */
+    verifyToken: text("verify_token").notNull(),
+    /** Telegram's `secret_token`, set with the webhook and sent back on every update. */
+    webhookSecret: text("webhook_secret").notNull(),
+    status: text("status", { enum: CHANNEL_STATUSES }).notNull().default("not_connected"),
+    lastError: text("last_error"),
+    lastEventAt: integer("last_event_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("inbox_channels_org_idx").on(t.organizationId)],
+);
+
+export const CHANNEL_EVENT_STATUSES = ["pending", "stored", "ignored"] as const;
+
+/**
+ * Every event a platform sent, kept before the platform is answered (nothing it sends is lost), by
+ * the platform's own id (so a redelivery is the same row, never a second message). The intake
+ * (services/channels/intake.ts) turns pending ones into messages; the message's batch marks it stored.
+ */
+export const channelEvents = sqliteTable(
+  "channel_events",
+  {
+    inboxId: text("inbox_id").notNull().references(() => inboxes.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    /** The event as the adapter read it (services/channels/types.ts InboundEvent). */
+    payload: json<Record<string, unknown>>("payload").notNull(),
+    status: text("status", { enum: CHANNEL_EVENT_STATUSES }).notNull().default("pending"),
+    messageId: text("message_id"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.inboxId, t.eventId] }), index("channel_events_pending_idx").on(t.status, t.receivedAt)],
+);
+
+/** A platform chat (a user's, or a group's) and the contact and conversation it is in now. */
+export const channelThreads = sqliteTable(
+  "channel_threads",
+  {
+    inboxId: text("inbox_id").notNull().references(() => inboxes.id, { onDelete: "cascade" }),
+    threadKey: text("thread_key").notNull(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    conversationId: text("conversation_id"),
+    /** What a reply needs that the conversation does not hold (e-mail's subject and Message-IDs). */
+    context: json<Record<string, unknown>>("context"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.inboxId, t.threadKey] }), index("channel_threads_conversation_idx").on(t.conversationId)],
+);
+
+export const CHANNEL_DELIVERY_STATUSES = ["pending", "sent", "failed"] as const;
+
+/**
+ * Each outgoing message of a messaging inbox on its way to the platform: written in the message's
+ * own batch (the outbox), sent in order per conversation (services/channels/outbound.ts).
+ */
+export const channelDeliveries = sqliteTable(
+  "channel_deliveries",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id").notNull().references(() => inboxes.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    messageId: text("message_id").notNull().references(() => messages.id, { onDelete: "cascade" }),
+    status: text("status", { enum: CHANNEL_DELIVERY_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    /** Who is sending the conversation's deliveries now, until when (one sender per conversation). */
+    leaseUntil: integer("lease_until"),
+    error: text("error"),
+    platformMessageIds: json<string[]>("platform_message_ids"),
+    createdAt: createdAt(),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [index("channel_deliveries_conversation_idx").on(t.conversationId, t.status, t.id), index("channel_deliveries_pending_idx").on(t.status, t.nextAttemptAt), index("channel_deliveries_message_idx").on(t.messageId)],
+);

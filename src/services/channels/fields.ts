@@ -1,0 +1,20 @@
+import type { ChannelPlatform } from "./types";
+
+export interface CredentialField {
+  name: string;
+  /** Sealed at rest and masked on read. */
+  secret: boolean;
+}
+
+const field = (name: string, secret = false): CredentialField => ({ name, secret });
+
+/** Each platform's credentials (CONTRACT section 17), all required to connect. */
+export const CHANNEL_FIELDS: Record<ChannelPlatform, CredentialField[]> = {
+  line: [field("channelId"), field("channelSecret", true), field("channelAccessToken", true)],
+  telegram: [field("botToken", true)],
+  messenger: [field("pageId"), field("pageAccessToken", true), field("appSecret", true)],
+  instagram: [field("instagramAccountId"), field("pageAccessToken", true), field("appSecret", true)],
+  whatsapp: [field("phoneNumberId"), field("businessAccountId"), field("accessToken", true), field("appSecret", true)],
+  slack: [field("botToken", true), field("signingSecret", true)],
+  email: [field("address"), field("fromName")],
+};

@@ -1,0 +1,70 @@
+// Requests to a messaging platform's API: its origin from the settings (stand-ins in tests and
+// local development), the outbound guard, a deadline, and failures as PlatformError.
+import type { Bindings } from "../../env";
+import { describeFetchFailure, timedOutAfter } from "../../lib/outbound-errors";
+import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
+import { PlatformError, type ChannelConfig, type PlatformApi, type PlatformContext } from "./types";
+
+/** Each API's origin setting and the platform's own origin (CONTRACT section 17). */
+export const PLATFORM_ORIGINS: Record<PlatformApi, { setting: keyof Bindings; origin: string }> = {
+  line: { setting: "LINE_API_ORIGIN", origin: "https://api.line.me" },
+  lineData: { setting: "LINE_DATA_API_ORIGIN", origin: "https://api-data.line.me" },
+  telegram: { setting: "TELEGRAM_API_ORIGIN", origin: "https://api.telegram.org" },
+  graph: { setting: "GRAPH_API_ORIGIN", origin: "https://graph.facebook.com" },
+  slack: { setting: "SLACK_API_ORIGIN", origin: "https://slack.com" },
+};
+
+const TIMEOUT_MS = 15_000;
+
+/** The API's base URL: the setting (an origin, or an origin with a path) or the platform's own. */
+export function platformBase(env: Bindings, api: PlatformApi): string {
+  const { setting, origin } = PLATFORM_ORIGINS[api];
+  return ((env[setting] as string | undefined)?.trim() || origin).replace(/\/+$/, "");
+}
+
+/** A request to the platform; its answer whatever the status (PlatformError only when there is none). */
+export async function callPlatform(env: Bindings, api: PlatformApi, path: string, init: RequestInit = {}): Promise<Response> {
+  const url = `${platformBase(env, api)}${path.startsWith("/") ? path : `/${path}`}`;
+  const problem = webhookUrlProblem(url, outboundAllowedHosts(env));
+  if (problem) throw new PlatformError(`${PLATFORM_ORIGINS[api].setting}: ${problem}`, null);
+  const timeout = AbortSignal.timeout(TIMEOUT_MS);
+  try {
+    return await fetch(url, { ...init, redirect: "manual", signal: timeout });
+  } catch (err) {
+    const host = new URL(url).host;
+    if (timeout.aborted) throw new PlatformError(`${host} ${timedOutAfter(TIMEOUT_MS)}`, null);
+    throw new PlatformError(`could not reach ${host}: ${await describeFetchFailure(err, url)}`, null);
+  }
+}
+
+export const platformContext = (env: Bindings, channel: ChannelConfig): PlatformContext => ({
+  env,
+  channel,
+  call: (api, path, init) => callPlatform(env, api, path, init),
+});
+
+/** Seconds a 429's Retry-After asks for (seconds or an HTTP date), if it says. */
+export function retryAfterSeconds(response: Response, now = Date.now()): number | undefined {
+  const value = response.headers.get("retry-after");
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/**
+ * The platform's refusal as a PlatformError naming what it said: "LINE answered 400: The request
+ * body has 1 error(s)". `said` is the platform's own message from its error body.
+ */
+export async function refusal(platformName: string, response: Response, said?: (body: unknown) => string | undefined): Promise<PlatformError> {
+  const text = await response.text().catch(() => "");
+  let message: string | undefined;
+  try {
+    message = said?.(JSON.parse(text));
+  } catch {
+    message = undefined;
+  }
+  message ??= text.slice(0, 300) || response.statusText;
+  return new PlatformError(`${platformName} answered ${response.status}: ${message}`, response.status, response.status === 429 ? retryAfterSeconds(response) : undefined);
+}

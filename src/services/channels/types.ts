@@ -1,0 +1,126 @@
+// What a messaging platform's module provides (CONTRACT section 17; docs/decisions.md, "Messaging
+// channels"). A platform is one more way in (verify, read events) and one more way out (send): the
+// turn itself is the conversation pipeline's, the same as on the web.
+import type { Bindings } from "../../env";
+import type { JsonObject } from "../../lib/json";
+
+export const CHANNEL_PLATFORMS = ["line", "telegram", "messenger", "instagram", "whatsapp", "slack", "email"] as const;
+export type ChannelPlatform = (typeof CHANNEL_PLATFORMS)[number];
+
+/** A connected inbox as its platform module sees it: the credentials opened. */
+export interface ChannelConfig {
+  inboxId: string;
+  organizationId: string;
+  platform: ChannelPlatform;
+  /** Every credential field (CONTRACT section 17), secrets included, in the clear. */
+  credentials: Record<string, string>;
+  /** Meta's `hub.verify_token`. */
+  verifyToken: string;
+  /** Telegram's `secret_token`. */
+  webhookSecret: string;
+  /** `{origin}/channels/{platform}/{inboxId}`. */
+  webhookUrl: string;
+}
+
+/** The platform API origins (settings, CONTRACT section 17): stand-ins in tests and local development. */
+export type PlatformApi = "line" | "lineData" | "telegram" | "graph" | "slack";
+
+/** What a platform module is given to call its platform. */
+export interface PlatformContext {
+  env: Bindings;
+  channel: ChannelConfig;
+  /**
+   * A request to the platform's API: `path` is joined to the origin setting of `api`. The outbound
+   * guard applies (a private origin only when OUTBOUND_ALLOWED_HOSTS names it); answers whatever
+   * the platform answered (never throws for a status), throws a PlatformError when it cannot be reached.
+   */
+  call(api: PlatformApi, path: string, init?: RequestInit): Promise<Response>;
+}
+
+export type InboundAttachmentKind = "image" | "file" | "audio" | "video";
+
+/** A file in an event: fetched (download) while the event is taken in, stored in R2 as an attachment. */
+export interface InboundAttachment {
+  kind: InboundAttachmentKind;
+  /** The platform's reference: a content id, file id, media id or URL, as `download` understands it. */
+  ref: string;
+  filename?: string;
+  contentType?: string;
+  /** Bytes carried by the event itself (e-mail), base64; no download then. */
+  inline?: string;
+}
+
+/** One message a platform sent, as every platform's module reads it. */
+export interface InboundEvent {
+  /** The platform's own event id (LINE webhookEventId, Telegram update_id, Meta mid, Slack event_id, e-mail Message-ID): a redelivery has the same. */
+  eventId: string;
+  /** The chat the conversation is for: the user's own chat, or the group's (then `group` is set). */
+  threadKey: string;
+  group?: { id: string; name?: string };
+  /** The person writing: a contact with this `sourceId`. */
+  sender: { id: string; name?: string; avatar?: string; email?: string; phoneNumber?: string };
+  text: string;
+  attachments: InboundAttachment[];
+  /** LINE's reply token (free to use for about a minute). */
+  replyToken?: string;
+  /** When the platform says it happened (ms). */
+  at?: number;
+  /** Whatever the reply needs that the platform's send API asks for (e-mail: subject, Message-ID, References). */
+  thread?: JsonObject;
+}
+
+/** A reply on its way to the platform. */
+export interface OutboundMessage {
+  threadKey: string;
+  /** The reply as stored: Markdown. Each module renders what its platform shows (markdown.ts). */
+  text: string;
+  citations: { title: string; url: string }[];
+  /** Buttons the visitor may tap instead of typing (conversation starters), where the platform has them. */
+  quickReplies: string[];
+  /** Files attached to the reply (a human agent's), as URLs the platform can fetch. */
+  attachments: { url: string; filename: string; contentType: string }[];
+  replyToken?: string;
+  /** The thread's context (InboundEvent.thread of its latest event). */
+  thread?: JsonObject;
+  senderName: string;
+}
+
+/**
+ * A platform's refusal or absence. `retryAfterSeconds` from a 429's Retry-After; `retryable`:
+ * 429, 5xx and unreachable are tried again, any other 4xx is not (CONTRACT section 17).
+ */
+export class PlatformError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+  get retryable() {
+    return this.status === null || this.status === 429 || this.status >= 500;
+  }
+}
+
+export interface ChannelAdapter {
+  platform: ChannelPlatform;
+  /**
+   * Whether the request is the platform's own (its signature or token over the raw body): false is
+   * 401 and nothing is stored.
+   */
+  verify(request: Request, raw: string, channel: ChannelConfig): Promise<boolean>;
+  /** A request that is not an event (Meta's GET subscription, Slack's url_verification), answered here; null otherwise. Runs before verify for GET, after it for POST. */
+  handshake?(request: Request, raw: string, channel: ChannelConfig): Response | null;
+  /** The messages in a verified request (none for a delivery receipt, a read mark, the bot's own message). Throws a 400 ApiError for a body it cannot read. */
+  parse(raw: string, channel: ChannelConfig): InboundEvent[];
+  /** The sender's name and picture from the platform's profile, where it has one. */
+  profile?(ctx: PlatformContext, event: InboundEvent): Promise<{ name?: string; avatar?: string } | null>;
+  /** A file of an event: the platform's answer with its bytes. */
+  download?(ctx: PlatformContext, attachment: InboundAttachment): Promise<Response>;
+  /** Checks the credentials with the platform (and registers the webhook where the platform lets us); a line saying what it answered. Throws PlatformError. */
+  connect(ctx: PlatformContext): Promise<string>;
+  /** Sends one reply (split at the platform's limit); the platform's message ids. Throws PlatformError. */
+  send(ctx: PlatformContext, message: OutboundMessage): Promise<string[]>;
+  /** Shows the visitor that the assistant is writing (LINE's loading animation, Telegram's `typing`). */
+  typing?(ctx: PlatformContext, threadKey: string): Promise<void>;
+}
