@@ -252,7 +252,9 @@ export const slack: ChannelAdapter = {
     if (message.quickReplies.length) {
       const last = posts.at(-1);
       // The buttons go under the reply's last part when it fits a section block, else after it on their own.
-      if (last && (last.text as string).length <= SECTION_LIMIT) last.blocks = [{ type: "section", text: { type: "mrkdwn", text: last.text } }, buttons(message.quickReplies)];
+      if (last && (last.text as string).length <= SECTION_LIMIT) {
+        last.blocks = [{ type: "section", text: { type: "mrkdwn", text: last.text } }, buttons(message.quickReplies)];
+      }
       else posts.push({ channel, text: message.quickReplies.join(" · "), blocks: [buttons(message.quickReplies)] });
     }
     const ids: string[] = [];

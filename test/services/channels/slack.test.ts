@@ -22,13 +22,15 @@ const config = (credentials: Partial<Record<"botToken" | "signingSecret", string
 });
 
 async function control(path: string, body?: unknown) {
-  const response = await fetch(`${standIn}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const init = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const response = await fetch(`${standIn}${path}`, init);
   expect(response.status).toBe(200);
   return response.json<any>();
 }
 const requests = (token: string): Promise<any[]> => control(`/__requests?key=${encodeURIComponent(token)}`);
 const signed = (input: Record<string, unknown>): Promise<{ headers: Record<string, string>; body: string }> => control("/__sign", input);
-const webhook = (s: { headers: Record<string, string>; body: string }) => new Request("https://example.com/channels/slack/inbox", { method: "POST", headers: s.headers, body: s.body });
+const webhook = (s: { headers: Record<string, string>; body: string }) =>
+  new Request("https://example.com/channels/slack/inbox", { method: "POST", headers: s.headers, body: s.body });
 
 // Slack's own examples (docs.slack.dev: message.im, message/file_share, app_mention), in their envelope.
 const envelope = (event: Record<string, unknown>, eventId = "Ev0PV52K21") => ({
@@ -41,7 +43,15 @@ const envelope = (event: Record<string, unknown>, eventId = "Ev0PV52K21") => ({
   event_id: eventId,
   event_time: 1355517523,
 });
-const IM = { type: "message", channel: "D024BE91L", user: "U2147483697", text: "Hello hello can you hear me?", ts: "1355517523.000005", event_ts: "1355517523.000005", channel_type: "im" };
+const IM = {
+  type: "message",
+  channel: "D024BE91L",
+  user: "U2147483697",
+  text: "Hello hello can you hear me?",
+  ts: "1355517523.000005",
+  event_ts: "1355517523.000005",
+  channel_type: "im",
+};
 const FILE_SHARE = {
   type: "message",
   subtype: "file_share",
@@ -68,14 +78,26 @@ const FILE_SHARE = {
   event_ts: "1529342088.000086",
   channel_type: "im",
 };
-const MENTION = { type: "app_mention", user: "U061F7AUR", text: "<@U0LAN0Z89> is it everything a river should be?", ts: "1515449522.000016", channel: "C123ABC456", event_ts: "1515449522000016" };
+const MENTION = {
+  type: "app_mention",
+  user: "U061F7AUR",
+  text: "<@U0LAN0Z89> is it everything a river should be?",
+  ts: "1515449522.000016",
+  channel: "C123ABC456",
+  event_ts: "1515449522000016",
+};
 const parse = (body: unknown) => slack.parse(JSON.stringify(body), config());
 
 describe("Slack request signatures", () => {
   // docs.slack.dev "Verifying requests from Slack": its signing secret, timestamp, body and signature.
-  const docBody =
-    "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c";
-  const docHeaders = () => new Headers({ "x-slack-request-timestamp": "1531420618", "x-slack-signature": "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503" });
+  const docBody = [
+    "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar",
+    "&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=",
+    "&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN",
+    "&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c",
+  ].join("");
+  const docSignature = "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503";
+  const docHeaders = () => new Headers({ "x-slack-request-timestamp": "1531420618", "x-slack-signature": docSignature });
   const at = (seconds: number) => seconds * 1000;
 
   it("accepts Slack's documented example within five minutes of its timestamp", async () => {
@@ -125,7 +147,14 @@ describe("Slack's url_verification handshake", () => {
 describe("Slack events read", () => {
   it("reads a direct message: the DM channel is the thread, the user the sender, the message's own id the event's", () => {
     expect(parse(envelope(IM))).toEqual([
-      { eventId: "D024BE91L:1355517523.000005", threadKey: "D024BE91L", sender: { id: "U2147483697" }, text: "Hello hello can you hear me?", attachments: [], at: 1355517523000 },
+      {
+        eventId: "D024BE91L:1355517523.000005",
+        threadKey: "D024BE91L",
+        sender: { id: "U2147483697" },
+        text: "Hello hello can you hear me?",
+        attachments: [],
+        at: 1355517523000,
+      },
     ]);
   });
 
@@ -137,7 +166,11 @@ describe("Slack events read", () => {
 
   it("makes each top-level channel message a thread of its own, a group, answered in that thread", () => {
     const top = { ...IM, channel: "C024BE91L", channel_type: "channel" };
-    expect(parse(envelope(top))[0]).toMatchObject({ threadKey: "C024BE91L:1355517523.000005", group: { id: "C024BE91L" }, thread: { threadTs: "1355517523.000005" } });
+    expect(parse(envelope(top))[0]).toMatchObject({
+      threadKey: "C024BE91L:1355517523.000005",
+      group: { id: "C024BE91L" },
+      thread: { threadTs: "1355517523.000005" },
+    });
     const reply = { ...top, ts: "1355517600.000001", thread_ts: "1355517523.000005" };
     expect(parse(envelope(reply))[0]).toMatchObject({ eventId: "C024BE91L:1355517600.000001", threadKey: "C024BE91L:1355517523.000005" });
     const privateGroup = { ...top, channel: "G024BE91L", channel_type: "group" };
@@ -153,9 +186,12 @@ describe("Slack events read", () => {
 
   it("ignores bots (ours included), edits, deletions, joins and envelopes without a message", () => {
     expect(parse(envelope({ ...IM, bot_id: "B0BOT1D00", user: "U0LAN0Z89" }))).toEqual([]);
-    expect(parse(envelope({ type: "message", subtype: "bot_message", bot_id: "B123", text: "beep", ts: "1.2", channel: "C1", channel_type: "channel" }))).toEqual([]);
-    expect(parse(envelope({ type: "message", subtype: "message_changed", hidden: true, channel: "C1", ts: "1.3", message: { user: "U1", text: "edited" } }))).toEqual([]);
-    expect(parse(envelope({ type: "message", subtype: "channel_join", user: "U1", text: "<@U1> has joined the channel", ts: "1.4", channel: "C1" }))).toEqual([]);
+    const bot = { type: "message", subtype: "bot_message", bot_id: "B123", text: "beep", ts: "1.2", channel: "C1", channel_type: "channel" };
+    expect(parse(envelope(bot))).toEqual([]);
+    const edit = { type: "message", subtype: "message_changed", hidden: true, channel: "C1", ts: "1.3", message: { user: "U1", text: "edited" } };
+    expect(parse(envelope(edit))).toEqual([]);
+    const join = { type: "message", subtype: "channel_join", user: "U1", text: "<@U1> has joined the channel", ts: "1.4", channel: "C1" };
+    expect(parse(envelope(join))).toEqual([]);
     expect(parse(envelope({ type: "reaction_added", user: "U1", reaction: "thumbsup", item: { type: "message", channel: "C1", ts: "1.5" } }))).toEqual([]);
     expect(parse({ token: "x", team_id: "T1", minute_rate_limited: 1518467820, api_app_id: "A1", type: "app_rate_limited" })).toEqual([]);
   });
@@ -170,7 +206,9 @@ describe("Slack events read", () => {
   });
 
   it("reads Slack's markup as text: links, mentions, channels, entities", () => {
-    expect(fromSlackText("see <https://example.com/a?b=1&amp;c=2|the docs> &amp; <https://example.com>")).toBe("see the docs (https://example.com/a?b=1&c=2) & https://example.com");
+    expect(fromSlackText("see <https://example.com/a?b=1&amp;c=2|the docs> &amp; <https://example.com>")).toBe(
+      "see the docs (https://example.com/a?b=1&c=2) & https://example.com",
+    );
     expect(fromSlackText("<@U0LAN0Z89> ask <@U2147483697> in <#C024BE7LR|general> <!here> &lt;3", "U0LAN0Z89")).toBe("ask @U2147483697 in #general @here <3");
     expect(fromSlackText("<mailto:bob@example.com|bob@example.com>")).toBe("bob@example.com");
   });
@@ -183,7 +221,16 @@ describe("Slack events read", () => {
       container: { type: "message", message_ts: "1548261231.000200", channel_id: "C024BE91L", is_ephemeral: false, thread_ts: "1548261200.000100" },
       channel: { id: "C024BE91L", name: "support" },
       trigger_id: "12321423423.333649436676.d8c1bb837935619ccad0f624c448ffb3",
-      actions: [{ type: "button", action_id: "quick_reply_1", block_id: "b1", text: { type: "plain_text", text: "Opening hours" }, value: "Opening hours", action_ts: "1548426417.840180" }],
+      actions: [
+        {
+          type: "button",
+          action_id: "quick_reply_1",
+          block_id: "b1",
+          text: { type: "plain_text", text: "Opening hours" },
+          value: "Opening hours",
+          action_ts: "1548426417.840180",
+        },
+      ],
     };
     const request = await signed({ signingSecret: SECRET, payload });
     expect(request.headers["content-type"]).toBe("application/x-www-form-urlencoded");
@@ -203,7 +250,15 @@ describe("Slack events read", () => {
   });
 });
 
-const outbound = (message: Partial<OutboundMessage>): OutboundMessage => ({ threadKey: "D024BE91L", text: "", citations: [], quickReplies: [], attachments: [], senderName: "Assistant", ...message });
+const outbound = (message: Partial<OutboundMessage>): OutboundMessage => ({
+  threadKey: "D024BE91L",
+  text: "",
+  citations: [],
+  quickReplies: [],
+  attachments: [],
+  senderName: "Assistant",
+  ...message,
+});
 
 describe("Slack Web API calls (the stand-in)", () => {
   it("connects: auth.test with the bot token names the bot and the team", async () => {
@@ -227,7 +282,10 @@ describe("Slack Web API calls (the stand-in)", () => {
     const channel = config();
     const ids = await slack.send(
       platformContext(env, channel),
-      outbound({ text: "**Open** from _9_ to 5, see [hours](https://example.com/hours) & more", citations: [{ title: "Opening hours", url: "https://example.com/hours" }] }),
+      outbound({
+        text: "**Open** from _9_ to 5, see [hours](https://example.com/hours) & more",
+        citations: [{ title: "Opening hours", url: "https://example.com/hours" }],
+      }),
     );
     expect(ids).toHaveLength(1);
     expect(ids[0]).toMatch(/^\d+\.\d{6}$/);
@@ -244,8 +302,9 @@ describe("Slack Web API calls (the stand-in)", () => {
 
   it("answers in the thread of a channel message, and in a DM's thread when the visitor wrote there", async () => {
     const channel = config();
-    await slack.send(platformContext(env, channel), outbound({ threadKey: "C024BE91L:1355517523.000005", text: "In the thread", thread: { threadTs: "1355517523.000005" } }));
-    await slack.send(platformContext(env, channel), outbound({ threadKey: "D024BE91L", text: "In the DM's thread", thread: { threadTs: "1355517999.000001" } }));
+    const ctx = platformContext(env, channel);
+    await slack.send(ctx, outbound({ threadKey: "C024BE91L:1355517523.000005", text: "In the thread", thread: { threadTs: "1355517523.000005" } }));
+    await slack.send(ctx, outbound({ threadKey: "D024BE91L", text: "In the DM's thread", thread: { threadTs: "1355517999.000001" } }));
     const [inChannel, inDm] = await requests(channel.credentials.botToken);
     expect(inChannel.body).toMatchObject({ channel: "C024BE91L", thread_ts: "1355517523.000005", text: "In the thread" });
     expect(inDm.body).toMatchObject({ channel: "D024BE91L", thread_ts: "1355517999.000001" });
@@ -319,7 +378,8 @@ describe("Slack Web API calls (the stand-in)", () => {
     expect(response.headers.get("content-type")).toBe("image/png");
     const bytes = new Uint8Array(await response.arrayBuffer());
     expect([...bytes.slice(1, 4)].map((b) => String.fromCharCode(b)).join("")).toBe("PNG");
-    expect((await requests(channel.credentials.botToken))[0]).toMatchObject({ method: "GET", headers: { authorization: `Bearer ${channel.credentials.botToken}` } });
+    const [call] = await requests(channel.credentials.botToken);
+    expect(call).toMatchObject({ method: "GET", headers: { authorization: `Bearer ${channel.credentials.botToken}` } });
     await expect(slack.download!(ctx, { kind: "image", ref: "https://attacker.example/files-pri/x/download/a.png" })).rejects.toThrow(/unexpected host/);
     const refused = await slack.download!(platformContext(env, config({ botToken: "not-a-token" })), { kind: "image", ref }).catch((err) => err);
     expect(refused).toMatchObject({ status: 403, retryable: false });

@@ -36,7 +36,9 @@ function postMessage(body) {
   if (body.thread_ts !== undefined && typeof body.thread_ts !== "string") return refused("invalid_thread_ts");
   if (typeof body.text === "string" && body.text.length > 40_000) return refused("msg_too_long");
   for (const block of body.blocks ?? []) {
-    if (block.type === "section" && String(block.text?.text ?? "").length > 3000) return refused("invalid_blocks", { errors: ["must be less than 3001 characters [json-pointer:/blocks/0/text/text]"] });
+    if (block.type === "section" && String(block.text?.text ?? "").length > 3000) {
+      return refused("invalid_blocks", { errors: ["must be less than 3001 characters [json-pointer:/blocks/0/text/text]"] });
+    }
     if (block.type === "actions" && !(block.elements?.length > 0 && block.elements.length <= 25)) return refused("invalid_blocks");
   }
   const ts = nextTs();
@@ -73,7 +75,8 @@ export const platform = {
     if (file && req.method === "GET") {
       if (!token?.startsWith("xoxb-")) return { status: 302, headers: { location: `${TEAM.url}?redir=${encodeURIComponent(req.path)}` }, body: "" };
       const name = decodeURIComponent(file[1]);
-      return /\.png$/i.test(name) ? { headers: { "content-type": "image/png" }, body: PNG } : { headers: { "content-type": "text/plain" }, body: `contents of ${name}\n` };
+      if (/\.png$/i.test(name)) return { headers: { "content-type": "image/png" }, body: PNG };
+      return { headers: { "content-type": "text/plain" }, body: `contents of ${name}\n` };
     }
     const method = /^\/api\/([\w.]+)$/.exec(req.path)?.[1];
     if (!method) return { status: 404, body: "Not Found" };
@@ -82,7 +85,19 @@ export const platform = {
     const bot = token.startsWith("xoxb-");
     switch (method) {
       case "auth.test":
-        return { body: { ok: true, url: TEAM.url, team: TEAM.name, user: bot ? BOT.name : "grace", team_id: TEAM.id, user_id: bot ? BOT.userId : "W12345678", ...(bot ? { bot_id: BOT.botId } : {}), is_enterprise_install: false } };
+        // A bot token's answer names the bot user and carries bot_id; a user token's does not.
+        return {
+          body: {
+            ok: true,
+            url: TEAM.url,
+            team: TEAM.name,
+            user: bot ? BOT.name : "grace",
+            team_id: TEAM.id,
+            user_id: bot ? BOT.userId : "W12345678",
+            ...(bot ? { bot_id: BOT.botId } : {}),
+            is_enterprise_install: false,
+          },
+        };
       case "users.info":
         return userInfo(req.query.user ?? req.body?.user);
       case "chat.postMessage":
