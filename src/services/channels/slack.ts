@@ -230,9 +230,15 @@ export const slack: ChannelAdapter = {
         throw new PlatformError(`could not reach files.slack.com: ${err instanceof Error ? err.message : String(err)}`, null);
       });
     } else throw new PlatformError(`Slack file URL on an unexpected host: ${url.host}`, 400);
-    // Without files:read Slack answers with a redirect to its sign-in page instead of the bytes.
-    if (response.status >= 300 && response.status < 400) throw new PlatformError("Slack refused the file (the app needs the files:read scope)", 403);
-    if (!response.ok) throw await refusal("Slack", response, (body) => (isObject(body) ? str(body.error) : undefined));
+    if (!response.ok && (response.status < 300 || response.status >= 400)) {
+      throw await refusal("Slack", response, (body) => (isObject(body) ? str(body.error) : undefined));
+    }
+    // Without files:read Slack answers with its sign-in page (or a redirect to it) instead of the file.
+    const signIn = response.headers.get("content-type")?.startsWith("text/html") && !attachment.contentType?.startsWith("text/html");
+    if (!response.ok || signIn) {
+      await response.body?.cancel();
+      throw new PlatformError("Slack refused the file (the app needs the files:read scope)", 403);
+    }
     return response;
   },
 
