@@ -96,7 +96,8 @@ function attachments(files: unknown): InboundAttachment[] {
 function place(channel: string, channelType: string | undefined, ts: string, threadTs: string | undefined) {
   // app_mention and block_actions carry no channel_type; DM channel ids start with D.
   const direct = channelType ? channelType === "im" : channel.startsWith("D");
-  if (direct) return { threadKey: channel, thread: threadTs ? { threadTs } : undefined };
+  // A DM's thread context is patched by each event: null forgets a thread the visitor has left.
+  if (direct) return { threadKey: channel, thread: { threadTs: threadTs ?? null } };
   return { threadKey: `${channel}:${threadTs ?? ts}`, group: { id: channel }, thread: { threadTs: threadTs ?? ts } };
 }
 
@@ -222,6 +223,9 @@ export const slack: ChannelAdapter = {
     const url = new URL(attachment.ref);
     const api = new URL(platformBase(ctx.env, "slack"));
     const headers = { authorization: `Bearer ${ctx.channel.credentials.botToken}` };
+    // A refusal is answered as a response that is not ok (the intake leaves the file out, or tries
+    // again for a 429 or 5xx); only an unreachable host throws.
+    const refused = (status: number, reason: string) => new Response(reason, { status, headers: { "content-type": "text/plain" } });
     let response: Response;
     // The bot token goes to Slack's file host, or to the configured API origin (a stand-in), nowhere else.
     if (url.origin === api.origin) response = await ctx.call("slack", url.pathname + url.search, { headers });
@@ -229,15 +233,12 @@ export const slack: ChannelAdapter = {
       response = await fetch(url, { headers, redirect: "manual", signal: AbortSignal.timeout(30_000) }).catch((err: unknown) => {
         throw new PlatformError(`could not reach files.slack.com: ${err instanceof Error ? err.message : String(err)}`, null);
       });
-    } else throw new PlatformError(`Slack file URL on an unexpected host: ${url.host}`, 400);
-    if (!response.ok && (response.status < 300 || response.status >= 400)) {
-      throw await refusal("Slack", response, (body) => (isObject(body) ? str(body.error) : undefined));
-    }
+    } else return refused(400, `Slack file URL on an unexpected host: ${url.host}`);
     // Without files:read Slack answers with its sign-in page (or a redirect to it) instead of the file.
     const signIn = response.headers.get("content-type")?.startsWith("text/html") && !attachment.contentType?.startsWith("text/html");
-    if (!response.ok || signIn) {
+    if ((response.status >= 300 && response.status < 400) || (response.ok && signIn)) {
       await response.body?.cancel();
-      throw new PlatformError("Slack refused the file (the app needs the files:read scope)", 403);
+      return refused(403, "Slack refused the file (the app needs the files:read scope)");
     }
     return response;
   },

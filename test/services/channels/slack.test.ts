@@ -151,6 +151,7 @@ describe("Slack events read", () => {
         eventId: "D024BE91L:1355517523.000005",
         threadKey: "D024BE91L",
         sender: { id: "U2147483697" },
+        thread: { threadTs: null },
         text: "Hello hello can you hear me?",
         attachments: [],
         at: 1355517523000,
@@ -251,6 +252,7 @@ describe("Slack events read", () => {
 });
 
 const outbound = (message: Partial<OutboundMessage>): OutboundMessage => ({
+  deliveryId: crypto.randomUUID(),
   threadKey: "D024BE91L",
   text: "",
   citations: [],
@@ -380,8 +382,12 @@ describe("Slack Web API calls (the stand-in)", () => {
     expect([...bytes.slice(1, 4)].map((b) => String.fromCharCode(b)).join("")).toBe("PNG");
     const [call] = await requests(channel.credentials.botToken);
     expect(call).toMatchObject({ method: "GET", headers: { authorization: `Bearer ${channel.credentials.botToken}` } });
-    await expect(slack.download!(ctx, { kind: "image", ref: "https://attacker.example/files-pri/x/download/a.png" })).rejects.toThrow(/unexpected host/);
-    const refused = await slack.download!(platformContext(env, config({ botToken: "not-a-token" })), { kind: "image", ref }).catch((err) => err);
-    expect(refused).toMatchObject({ status: 403, retryable: false });
+    // Refusals are responses that are not ok, so the intake takes the message in without the file.
+    const elsewhere = await slack.download!(ctx, { kind: "image", ref: "https://attacker.example/files-pri/x/download/a.png" });
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.text()).toMatch(/unexpected host: attacker.example/);
+    const refused = await slack.download!(platformContext(env, config({ botToken: "not-a-token" })), { kind: "image", ref });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toMatch(/files:read/);
   });
 });
