@@ -221,14 +221,14 @@ export const slack: ChannelAdapter = {
 
   async download(ctx, attachment) {
     const url = new URL(attachment.ref);
-    const api = new URL(platformBase(ctx.env, "slack"));
+    const api = platformBase(ctx.env, "slack");
     const headers = { authorization: `Bearer ${ctx.channel.credentials.botToken}` };
     // A refusal is answered as a response that is not ok (the intake leaves the file out, or tries
     // again for a 429 or 5xx); only an unreachable host throws.
     const refused = (status: number, reason: string) => new Response(reason, { status, headers: { "content-type": "text/plain" } });
     let response: Response;
     // The bot token goes to Slack's file host, or to the configured API origin (a stand-in), nowhere else.
-    if (url.origin === api.origin) response = await ctx.call("slack", url.pathname + url.search, { headers });
+    if (url.href.startsWith(`${api}/`)) response = await ctx.call("slack", url.href.slice(api.length), { headers });
     else if (url.protocol === "https:" && url.hostname === "files.slack.com") {
       response = await fetch(url, { headers, redirect: "manual", signal: AbortSignal.timeout(30_000) }).catch((err: unknown) => {
         throw new PlatformError(`could not reach files.slack.com: ${err instanceof Error ? err.message : String(err)}`, null);
