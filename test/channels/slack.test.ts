@@ -68,7 +68,8 @@ describe("Slack", () => {
     expect(reply.headers).toMatchObject({ authorization: `Bearer ${token}`, "content-type": expect.stringMatching(/^application\/json/) });
     // Markdown's *emphasis* is Slack's _italic_.
     expect(reply.body).toEqual({ channel: "D024BE91L", text: 'You said: "Where is my _parcel_?".', unfurl_links: false });
-    expect(messages[1].metadata?.channelDelivery).toMatchObject({ status: "sent", attempts: 1, error: null, platformMessageIds: [expect.stringMatching(/^\d+\.\d{6}$/)] });
+    const delivery = messages[1].metadata?.channelDelivery;
+    expect(delivery).toMatchObject({ status: "sent", attempts: 1, error: null, platformMessageIds: [expect.stringMatching(/^\d+\.\d{6}$/)] });
     const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as { sourceId: string; avatar: string };
     expect(contact).toMatchObject({ sourceId: "U2147483697", avatar: "https://avatars.slack-edge.com/2026-01-01/U2147483697_72.png" });
   });
@@ -78,11 +79,12 @@ describe("Slack", () => {
     const token = newToken();
     const inbox = await channelInbox(owner, "slack", credentials(token));
     const ts = nextTs();
-    const message = envelope({ type: "message", channel: "C024BE91L", user: "U2147483697", text: "<@U0BOTU5ER> hello", ts, event_ts: ts, channel_type: "channel" });
+    const inChannel = { channel: "C024BE91L", user: "U2147483697", text: "<@U0BOTU5ER> hello", ts, event_ts: ts };
+    const message = envelope({ type: "message", ...inChannel, channel_type: "channel" });
     expect((await post(inbox.path, await signed(message))).status).toBe(200);
     // Slack tries again (no answer within 3 s, it says) with the same event_id and a new signature.
     expect((await post(inbox.path, await signed(message, { retryNum: 1, retryReason: "http_timeout" }))).status).toBe(200);
-    const mention = envelope({ type: "app_mention", channel: "C024BE91L", user: "U2147483697", text: "<@U0BOTU5ER> hello", ts, event_ts: ts });
+    const mention = envelope({ type: "app_mention", ...inChannel });
     expect((await post(inbox.path, await signed(mention))).status).toBe(200);
     const conversation = await onlyConversation(owner, inbox.inboxId);
     expect(conversation.type).toBe("group");
@@ -109,7 +111,17 @@ describe("Slack", () => {
     const inbox = await channelInbox(owner, "slack", credentials(token));
     const download = `${slack.url}/files-pri/T061EG9R6-F0RDC39U1/download/ghostrap.png`;
     // docs.slack.dev's file_share example, its URLs on the stand-in.
-    const file = { id: "F0RDC39U1", name: "ghostrap.png", title: "ghostrap.png", mimetype: "image/png", filetype: "png", size: 70, mode: "hosted", url_private: download, url_private_download: download };
+    const file = {
+      id: "F0RDC39U1",
+      name: "ghostrap.png",
+      title: "ghostrap.png",
+      mimetype: "image/png",
+      filetype: "png",
+      size: 70,
+      mode: "hosted",
+      url_private: download,
+      url_private_download: download,
+    };
     await post(inbox.path, await signed(dm("We got one!", { subtype: "file_share", files: [file], upload: true, display_as_bot: false })));
     const conversation = await onlyConversation(owner, inbox.inboxId);
     const [incoming] = await messagesWhen(owner, conversation.id, (m) => m.length >= 1);
@@ -140,7 +152,9 @@ describe("Slack", () => {
       container: { type: "message", message_ts: answered[1].metadata!.channelDelivery!.platformMessageIds[0], channel_id: "D024BE91L", is_ephemeral: false },
       channel: { id: "D024BE91L", name: "directmessage" },
       trigger_id: "12321423423.333649436676.d8c1bb837935619ccad0f624c448ffb3",
-      actions: [{ type: "button", action_id: "quick_reply_1", block_id: "b", text: { type: "plain_text", text: "Prices?" }, value: "Prices?", action_ts: nextTs() }],
+      actions: [
+        { type: "button", action_id: "quick_reply_1", block_id: "b", text: { type: "plain_text", text: "Prices?" }, value: "Prices?", action_ts: nextTs() },
+      ],
     };
     expect((await post(inbox.path, await slack.sign({ signingSecret: SIGNING_SECRET, payload }))).status).toBe(200);
     const messages = await messagesWhen(owner, conversation.id, (m) => m.length === 4 && m[3].metadata?.channelDelivery?.status === "sent");
@@ -201,7 +215,8 @@ describe("Slack", () => {
     const res = await owner.fetch("POST", `/inboxes/${inbox.inboxId}/channel/connect/`);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: "channel_connect_failed", detail: "Slack answered invalid_auth" });
-    expect(await (await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`)).json()).toMatchObject({ status: "failing", lastError: "Slack answered invalid_auth" });
+    const channel = await (await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`)).json();
+    expect(channel).toMatchObject({ status: "failing", lastError: "Slack answered invalid_auth" });
     expect(await conversationsOf(owner, inbox.inboxId)).toEqual([]);
   });
 });
