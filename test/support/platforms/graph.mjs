@@ -119,6 +119,8 @@ export const platform = {
     }
     if (!token(req)) return graphError("An access token is required to request this resource.", 104);
     if (req.path === "/whatsapp_business/attachments/") {
+      // Meta's lookaside answers an error page to a request without a User-Agent (what clients found, not documented).
+      if (!req.headers["user-agent"]) return { status: 404, body: "<html><body>Sorry, this content isn't available right now</body></html>" };
       const media = MEDIA[req.query.mid];
       return media ? { headers: { "content-type": media.mime_type }, body: media.bytes } : { status: 404, body: "Not Found" };
     }

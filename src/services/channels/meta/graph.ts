@@ -135,7 +135,9 @@ const FILE_TIMEOUT_MS = 30_000;
  * fetched (the URL comes from a payload: nothing else is worth reaching), or a URL under the Graph
  * origin setting, which in tests and local development is the stand-in serving its own files.
  */
-export async function fetchMetaFile(ctx: PlatformContext, account: GraphAccount, url: string, headers: Record<string, string> = {}): Promise<Response> {
+export async function fetchMetaFile(ctx: PlatformContext, account: GraphAccount, url: string, auth: Record<string, string> = {}): Promise<Response> {
+  // WhatsApp's lookaside answers a request without a User-Agent with an error page instead of the file.
+  const headers = { ...auth, "user-agent": "assistant-platform-channels/1" };
   const base = platformBase(ctx.env, "graph");
   let response: Response;
   if (url.startsWith(`${base}/`)) response = await ctx.call("graph", url.slice(base.length), { headers });

@@ -104,7 +104,7 @@ export function messagingAdapter(platform: MessagingPlatform): ChannelAdapter {
     async send(ctx, message) {
       const messages: Record<string, unknown>[] = platform.parts(message).map((text) => ({ text }));
       for (const file of message.attachments) {
-        messages.push({ attachment: { type: attachmentType(file.contentType), payload: { url: file.url, is_reusable: false } } });
+        messages.push({ attachment: { type: attachmentType(file.contentType), payload: { url: file.url } } });
       }
       // Quick replies belong to the last message: Messenger shows them under the latest one only.
       const choices = quickReplies(message.quickReplies);
