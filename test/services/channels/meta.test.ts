@@ -37,6 +37,7 @@ function channel(platform: ChannelPlatform, credentials: Record<string, string> 
 }
 const tokenOf = (c: ChannelConfig) => c.credentials.pageAccessToken ?? c.credentials.accessToken;
 const reply = (threadKey: string, text: string, more: Partial<OutboundMessage> = {}): OutboundMessage => ({
+  deliveryId: crypto.randomUUID(),
   threadKey,
   text,
   citations: [],
@@ -263,7 +264,10 @@ describe("profiles, files and connecting", () => {
     const png = await (await fetch(`${graphUrl}/cdn/photo.png`)).arrayBuffer();
     const file = await messenger.download!(platformContext(env, m), { kind: "image", ref: `${graphUrl}/cdn/photo.png` });
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array(png));
-    await expect(messenger.download!(platformContext(env, m), { kind: "image", ref: "https://evil.example/x.png" })).rejects.toThrow(/not on Meta's servers/);
+    const elsewhere = await messenger.download!(platformContext(env, m), { kind: "image", ref: "https://files.example/x.png" });
+    expect([elsewhere.status, await elsewhere.text()]).toEqual([403, "files.example is not one of Meta's file hosts; not fetched."]);
+    const gone = await whatsapp.download!(platformContext(env, channel("whatsapp")), { kind: "image", ref: "404" });
+    expect(gone.status).toBe(400);
     const w = channel("whatsapp");
     const media = await whatsapp.download!(platformContext(env, w), { kind: "image", ref: "1045263457620861" });
     expect(media.headers.get("content-type")).toBe("image/png");

@@ -2,8 +2,7 @@
 // X-Hub-Signature-256 check, the GET subscription handshake, calls with the token, and Meta's
 // refusals as PlatformErrors that say what Meta said.
 import { badRequest } from "../../../lib/errors";
-import { describeFetchFailure, timedOutAfter } from "../../../lib/outbound-errors";
-import { platformBase, refusal } from "../http";
+import { fetchPlatform, platformBase, refusal } from "../http";
 import { PlatformError, type ChannelConfig, type PlatformContext } from "../types";
 
 /** Each Graph API version is served for at least two years after its release (v24.0: October 2025); the one place to move it. */
@@ -109,11 +108,11 @@ export interface GraphAccount {
 }
 
 /**
- * A Graph API call with the account's token as a Bearer header (kept out of URLs and logs) and
+ * A Graph API request with the account's token as a Bearer header (kept out of URLs and logs) and
  * `appsecret_proof` (HMAC-SHA256 of the token with the app secret), which apps with "Require App
- * Secret" on demand and the rest accept. Answers the JSON of a 2xx; throws Meta's refusal otherwise.
+ * Secret" on demand and the rest accept. Meta's answer, whatever its status.
  */
-export async function graph<T = any>(ctx: PlatformContext, account: GraphAccount, method: "GET" | "POST", path: string, body?: object): Promise<T> {
+export async function graphRequest(ctx: PlatformContext, account: GraphAccount, method: "GET" | "POST", path: string, body?: object): Promise<Response> {
   const url = new URL(`https://graph/${GRAPH_VERSION}/${path.replace(/^\//, "")}`);
   if (account.appSecret) {
     const proof = await crypto.subtle.sign("HMAC", await hmacKey(account.appSecret, "sign"), encoder.encode(account.token));
@@ -121,39 +120,34 @@ export async function graph<T = any>(ctx: PlatformContext, account: GraphAccount
   }
   const headers: Record<string, string> = { authorization: `Bearer ${account.token}` };
   if (body) headers["content-type"] = "application/json";
-  const response = await ctx.call("graph", `${url.pathname}${url.search}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  return ctx.call("graph", `${url.pathname}${url.search}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+}
+
+/** A Graph API call's JSON; Meta's refusal thrown as a PlatformError. */
+export async function graph<T = any>(ctx: PlatformContext, account: GraphAccount, method: "GET" | "POST", path: string, body?: object): Promise<T> {
+  const response = await graphRequest(ctx, account, method, path, body);
   if (!response.ok) throw await graphRefusal(account.platformName, response);
   return (await response.json()) as T;
 }
 
 /** Where Meta serves the files of messages: Facebook's and Instagram's CDNs, WhatsApp's lookaside. */
 const META_FILE_HOSTS = /(^|\.)(fbcdn\.net|fbsbx\.com|cdninstagram\.com|facebook\.com)$/;
-const FILE_TIMEOUT_MS = 30_000;
 
 /**
- * A file a webhook or the media endpoint named by URL. Only Meta's own hosts over https are
- * fetched (the URL comes from a payload: nothing else is worth reaching), or a URL under the Graph
- * origin setting, which in tests and local development is the stand-in serving its own files.
+ * A file a webhook or the media endpoint named by URL, Meta's answer whatever its status (the
+ * intake leaves out a file Meta no longer has and tries again after a 5xx). Only Meta's own hosts
+ * over https are fetched, the URL coming from a payload, or a URL under the Graph origin setting,
+ * which in tests and local development is the stand-in serving its own files.
  */
-export async function fetchMetaFile(ctx: PlatformContext, account: GraphAccount, url: string, auth: Record<string, string> = {}): Promise<Response> {
+export async function fetchMetaFile(ctx: PlatformContext, url: string, auth: Record<string, string> = {}): Promise<Response> {
   // WhatsApp's lookaside answers a request without a User-Agent with an error page instead of the file.
   const headers = { ...auth, "user-agent": "assistant-platform-channels/1" };
   const base = platformBase(ctx.env, "graph");
-  let response: Response;
-  if (url.startsWith(`${base}/`)) response = await ctx.call("graph", url.slice(base.length), { headers });
-  else {
-    const parsed = URL.canParse(url) ? new URL(url) : null;
-    if (parsed?.protocol !== "https:" || !META_FILE_HOSTS.test(parsed.hostname)) {
-      throw new PlatformError(`${account.platformName}: a file at ${parsed?.host || "an invalid URL"} is not on Meta's servers; not fetched`, 400);
-    }
-    const timeout = AbortSignal.timeout(FILE_TIMEOUT_MS);
-    try {
-      response = await fetch(parsed, { headers, redirect: "manual", signal: timeout });
-    } catch (err) {
-      const why = timeout.aborted ? timedOutAfter(FILE_TIMEOUT_MS) : await describeFetchFailure(err, parsed);
-      throw new PlatformError(`could not fetch ${parsed.host}: ${why}`, null);
-    }
+  if (url.startsWith(`${base}/`)) return ctx.call("graph", url.slice(base.length), { headers });
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  if (parsed?.protocol !== "https:" || !META_FILE_HOSTS.test(parsed.hostname)) {
+    // Refused as Meta would refuse a file it does not have: the message is taken in without it.
+    return new Response(`${parsed?.host || "An invalid URL"} is not one of Meta's file hosts; not fetched.`, { status: 403, statusText: "Not a Meta file" });
   }
-  if (!response.ok) throw await graphRefusal(account.platformName, response);
-  return response;
+  return fetchPlatform(ctx.env, "graph", parsed.href, { headers });
 }

@@ -97,7 +97,7 @@ export function messagingAdapter(platform: MessagingPlatform): ChannelAdapter {
       return found ? platform.profile(found) : null;
     },
 
-    download: (ctx, attachment) => fetchMetaFile(ctx, account(platform.name, ctx.channel), attachment.ref),
+    download: (ctx, attachment) => fetchMetaFile(ctx, attachment.ref),
 
     connect: (ctx) => platform.connect(ctx, account(platform.name, ctx.channel)),
 

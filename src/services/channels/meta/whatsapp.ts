@@ -3,7 +3,7 @@
 // conversation starters as up to three reply buttons under a body of 1024).
 import { splitMessage } from "../markdown";
 import type { ChannelAdapter, ChannelConfig, InboundAttachment, InboundAttachmentKind, InboundEvent, OutboundMessage, PlatformContext } from "../types";
-import { fetchMetaFile, graph, list, readPayload, subscriptionHandshake, verifyHubSignature, type GraphAccount } from "./graph";
+import { fetchMetaFile, graph, graphRequest, list, readPayload, subscriptionHandshake, verifyHubSignature, type GraphAccount } from "./graph";
 import { plainParts, quickReplyChoices, tappedText } from "./text";
 
 export const WHATSAPP_TEXT_LIMIT = 4096;
@@ -98,10 +98,12 @@ export const whatsapp: ChannelAdapter = {
   handshake: (request, _raw, channel) => subscriptionHandshake(request, channel),
   parse: parseWhatsApp,
 
-  /** The media id's URL (valid for minutes), then its bytes, both with the token. */
+  /** The media id's URL (valid for minutes), then its bytes, both with the token; Meta's refusal of either is the answer. */
   async download(ctx: PlatformContext, attachment: InboundAttachment) {
-    const media = await graph<{ url: string }>(ctx, account(ctx.channel), "GET", encodeURIComponent(attachment.ref));
-    return fetchMetaFile(ctx, account(ctx.channel), media.url, { authorization: `Bearer ${ctx.channel.credentials.accessToken}` });
+    const media = await graphRequest(ctx, account(ctx.channel), "GET", encodeURIComponent(attachment.ref));
+    if (!media.ok) return media;
+    const { url } = (await media.json()) as { url: string };
+    return fetchMetaFile(ctx, url, { authorization: `Bearer ${ctx.channel.credentials.accessToken}` });
   },
 
   async connect(ctx) {
