@@ -146,7 +146,8 @@ export function metaScenarios(c: MetaCase) {
     await graph.script(token, [...typing, { status: 400, body: refusal }]);
     await post(inbox.path, await signed(c.text("Again", newId("m_"))));
     const failed = await messagesWhen(owner, conversation.id, (m) => m[5]?.metadata?.channelDelivery?.status === "failed");
-    expect(failed[5].metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1, error: `${c.name} answered 400: (#100) No matching user found` });
+    const error = `${c.name} answered 400: (#100) No matching user found`;
+    expect(failed[5].metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1, error });
     await new Promise((r) => setTimeout(r, 1500));
     expect(await sends(c, token)).toHaveLength(4);
   });
