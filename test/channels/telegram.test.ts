@@ -48,6 +48,19 @@ describe("Telegram", () => {
     expect(contact.sourceId).toBe("5551234");
   });
 
+  it("outgoing webhooks of the inbox fire as for every inbox, with the platform as inbox.channel_type", async () => {
+    const owner = await seedOwner();
+    const token = newToken();
+    const inbox = await channelInbox(owner, "telegram", { botToken: token });
+    const hook = (await (await owner.fetch("POST", `/inboxes/${inbox.inboxId}/webhooks/`, { name: "CRM", direction: "incoming", url: `${env.TEST_RECEIVER_URL}/ok/telegram` })).json()) as { id: string };
+    await post(inbox.path, await telegram.sign({ token, update: textUpdate("Do you ship to Osaka?") }));
+    const records = await eventually(async () => {
+      const page = (await (await owner.fetch("GET", `/inboxes/${inbox.inboxId}/webhooks/${hook.id}/records/?status=success`)).json()) as { results: { requestBody: string }[] };
+      return page.results.length > 0 && page.results;
+    });
+    expect(JSON.parse(records[0].requestBody)).toMatchObject({ type: "incoming", content: "Do you ship to Osaka?", inbox: { id: inbox.inboxId, channel_type: "telegram" } });
+  });
+
   it("a redelivered update makes no second message; a wrong or missing secret is 401 and stores nothing", async () => {
     const owner = await seedOwner();
     const token = newToken();
