@@ -4,6 +4,7 @@ import type { Db } from "../env";
 import { chatbots, conversations, inboxes, webChats, type WebChatSettings } from "../db/schema";
 import { conflict, fieldError } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
+import { businessHoursProblem, type BusinessHours } from "./business-hours";
 
 export type InboxRow = typeof inboxes.$inferSelect;
 export type WebChatRow = typeof webChats.$inferSelect;
@@ -69,7 +70,8 @@ export const defaultWebChatSettings = (): WebChatSettings => ({
 });
 
 /** Statements creating an inbox and, for a `web` inbox, its web chat (run them in one batch). */
-export function inboxInserts(db: Db, values: { organizationId: string; name: string; channelType: InboxRow["channelType"]; chatbotId: string | null }) {
+export function inboxInserts(db: Db, values: { organizationId: string; name: string; channelType: InboxRow["channelType"]; chatbotId: string | null; businessHours?: BusinessHours | null }) {
+  if (values.businessHours) requireUsableHours(values.businessHours);
   const id = uuidv7();
   const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [db.insert(inboxes).values({ ...values, id })];
   if (values.channelType !== "web") return { id, statements };
@@ -110,4 +112,10 @@ export async function requireDomainFree(db: Db, domain: string, webChatId: strin
     .where(and(sql`json_extract(${webChats.settings}, '$.customDomain.domain') = ${domain}`, webChatId ? ne(webChats.id, webChatId) : undefined))
     .limit(1);
   if (taken) throw conflict("This custom domain is already used by another web chat.");
+}
+
+/** 400 naming what makes business hours unusable (an unknown time zone, a period closing before it opens). */
+export function requireUsableHours(hours: BusinessHours) {
+  const problem = businessHoursProblem(hours);
+  if (problem) throw fieldError(`businessHours.${problem.split(":")[0]}`, problem.slice(problem.indexOf(":") + 1).trim());
 }

@@ -2,6 +2,7 @@ import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
 import { chatbots } from "./chatbots";
 import { bool, createdAt, id, json, updatedAt } from "./columns";
+import type { BusinessHours } from "../../services/business-hours";
 
 export const CHANNEL_TYPES = [
   "web",
@@ -30,6 +31,8 @@ export const inboxes = sqliteTable(
     chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
     /** The assistant's default inbox for API conversations. */
     isDefault: bool("is_default").notNull().default(false),
+    /** When its team answers (services/business-hours.ts); null: always. */
+    businessHours: json<BusinessHours>("business_hours"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

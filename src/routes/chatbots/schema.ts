@@ -50,6 +50,7 @@ export const ChatbotSchema = z
         enabled: z.boolean().openapi({ description: "Hand the conversation to a person when the visitor asks for one, or after afterUnanswered replies that could not answer", example: true }),
         afterUnanswered: z.number().int().openapi({ description: "Replies in a row that could not answer before handing off (0: never)", example: 2 }),
         message: z.string().nullable().openapi({ description: "Said as it hands off; null: a default in the visitor's language", example: null }),
+        outsideHoursMessage: z.string().nullable().openapi({ description: "Said instead outside the inbox's business hours (the conversation waits for the next opening); null: a default in the visitor's language", example: null }),
       })
       .openapi("AssistantHandoff", { description: "Handing the conversation to a person (CONTRACT section 18)" }),
     knowledgeBases: idNames("Knowledge bases it answers from"),
@@ -140,10 +141,11 @@ const fields = {
       enabled: z.boolean().optional().openapi({ description: "Default true", example: true }),
       afterUnanswered: z.int().min(0).max(20).optional().openapi({ description: "Replies in a row that could not answer before handing off; default 2, 0: never", example: 2 }),
       message: z.string().trim().max(2000).nullable().optional().openapi({ description: "Said as it hands off; null or empty: a default in the visitor's language", example: "A colleague will take it from here." }),
+      outsideHoursMessage: z.string().trim().max(2000).nullable().optional().openapi({ description: "Said instead outside the inbox's business hours; null or empty: a default in the visitor's language", example: "We open at 9:00 and will reply then." }),
     })
     .nullable()
     .optional()
-    .openapi({ description: "Replaces the handoff settings (fields left out take their defaults); null: the defaults", example: { enabled: true, afterUnanswered: 2, message: null } }),
+    .openapi({ description: "Replaces the handoff settings (fields left out take their defaults); null: the defaults", example: { enabled: true, afterUnanswered: 2, message: null, outsideHoursMessage: null } }),
 };
 
 const organization = z

@@ -48,6 +48,7 @@ export const registerCreateInbox = (r: Router) =>
       name: body.name,
       channelType: body.channelType,
       chatbotId,
+      businessHours: body.businessHours ?? null,
     });
     await c.var.db.batch(statements);
     return c.json(inboxRecord((await getInbox(c.var.db, access.organizationId, id))!), 201);

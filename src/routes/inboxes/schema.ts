@@ -1,8 +1,20 @@
 import { z } from "@hono/zod-openapi";
 import { CHANNEL_TYPES } from "../../db/schema";
 import { IdName, IdRef, Timestamp } from "../../lib/openapi";
+import { WEEKDAYS, type Weekday } from "../../services/business-hours";
 
 export const INBOXES_TAG = "Inboxes";
+
+const hhmm = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, "HH:MM, 00:00 to 24:00");
+const BusinessHoursSchema = z
+  .strictObject({
+    timeZone: z.string().min(1).max(64).openapi({ description: "IANA time zone", example: "Asia/Taipei" }),
+    weekly: z
+      .strictObject(Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(z.tuple([hhmm, hhmm])).max(6).optional()])) as unknown as Record<Weekday, z.ZodOptional<z.ZodType<[string, string][]>>>)
+      .openapi({ description: "Opening periods by weekday (sun..sat), `[open, close]`; a day left out is closed", example: { mon: [["09:00", "18:00"]], tue: [["09:00", "18:00"]] } }),
+    holidays: z.array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")).max(366).default([]).openapi({ description: "Closed all day (local dates)", example: ["2026-12-25"] }),
+  })
+  .openapi("BusinessHours");
 
 const channelType = z.enum(CHANNEL_TYPES).openapi({ description: "Conversation platform; fixed at creation", example: "web" });
 
@@ -18,6 +30,7 @@ export const InboxSchema = z
     channel: nullableIdName("The inbox's web chat (web inboxes); null otherwise"),
     unreadConversationsCount: z.number().int().openapi({ description: "Conversations with unread messages", example: 0 }),
     isDefault: z.boolean().openapi({ description: "The assistant's default inbox for API conversations", example: false }),
+    businessHours: z.union([BusinessHoursSchema, z.null()]).openapi({ description: "When its team answers; null: always" }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -30,5 +43,6 @@ export const InboxWrite = z.object({
   name: z.string().trim().min(1).max(200).openapi({ example: "Website" }),
   channelType,
   chatbot: chatbotRef.optional(),
+  businessHours: z.union([BusinessHoursSchema, z.null()]).optional().openapi({ description: "When its team answers (outside them a handoff says the assistant's `handoff.outsideHoursMessage`); null: always" }),
 });
 export const InboxPatch = InboxWrite.partial();

@@ -7,11 +7,12 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { inboxes } from "../../db/schema";
 import { fieldError, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { getInbox, requireChatbotOf } from "../../services/inboxes";
+import { getInbox, requireChatbotOf, requireUsableHours } from "../../services/inboxes";
+import type { BusinessHours } from "../../services/business-hours";
 import { inboxRecord } from "../../services/records/inboxes";
 import { INBOXES_TAG, InboxPatch, InboxSchema, InboxWrite } from "./schema";
 
-type Changes = { name?: string; channelType?: string; chatbot?: { id: string } | null };
+type Changes = { name?: string; channelType?: string; chatbot?: { id: string } | null; businessHours?: BusinessHours | null };
 
 /** PUT and PATCH: fields left out stay as they are; `channelType` cannot change. */
 async function updateInbox(c: Context<AppEnv>, id: string, body: Changes) {
@@ -26,7 +27,8 @@ async function updateInbox(c: Context<AppEnv>, id: string, body: Changes) {
   if (view.inbox.isDefault && chatbotChanges) throw fieldError("chatbot", "An assistant's default inbox stays with its assistant.");
   if (body.chatbot) await requireChatbotOf(c.var.db, access.organizationId, body.chatbot.id);
   const chatbotId = body.chatbot === undefined ? undefined : (body.chatbot?.id ?? null);
-  await c.var.db.update(inboxes).set({ name: body.name, chatbotId, updatedAt: Date.now() }).where(eq(inboxes.id, id));
+  if (body.businessHours) requireUsableHours(body.businessHours);
+  await c.var.db.update(inboxes).set({ name: body.name, chatbotId, businessHours: body.businessHours, updatedAt: Date.now() }).where(eq(inboxes.id, id));
   return inboxRecord((await getInbox(c.var.db, access.organizationId, id))!);
 }
 

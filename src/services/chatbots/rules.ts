@@ -39,7 +39,7 @@ export interface ChatbotInput {
   numberOfRetrievedChunks?: number;
   enableEvaluation?: boolean;
   enableInLineCitations?: boolean;
-  handoff?: { enabled?: boolean; afterUnanswered?: number; message?: string | null } | null;
+  handoff?: { enabled?: boolean; afterUnanswered?: number; message?: string | null; outsideHoursMessage?: string | null } | null;
 }
 
 /** Column values of the fields the body carries (`totalWordsCount` is counted, never written). */

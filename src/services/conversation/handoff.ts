@@ -15,9 +15,11 @@ export interface HandoffSettings {
   afterUnanswered: number;
   /** What the assistant says as it hands off; null: a default in the visitor's language. */
   message: string | null;
+  /** What it says instead outside the inbox's business hours; null: a default in the visitor's language. */
+  outsideHoursMessage: string | null;
 }
 
-export const DEFAULT_HANDOFF: HandoffSettings = { enabled: true, afterUnanswered: 2, message: null };
+export const DEFAULT_HANDOFF: HandoffSettings = { enabled: true, afterUnanswered: 2, message: null, outsideHoursMessage: null };
 export const handoffSettings = (stored: Partial<HandoffSettings> | null | undefined): HandoffSettings => ({ ...DEFAULT_HANDOFF, ...stored });
 
 /** Why a conversation was handed to a person (the contract's `reason`). */
@@ -86,20 +88,37 @@ const DEFAULT_MESSAGES = {
   ja: "担当者におつなぎします。こちらでできるだけ早くお返事いたします。",
 };
 
-/** The default message in the language the visitor wrote in: Japanese by its kana, else as the built-in model replies. */
-function defaultMessage(text: string) {
-  if (/[\u3040-\u30ff]/.test(text)) return DEFAULT_MESSAGES.ja;
-  return DEFAULT_MESSAGES[({ en: "en", zh: "zh-CN", zhTW: "zh-TW" } as const)[replyLanguage(text)]];
+const OUTSIDE_HOURS_MESSAGES: typeof DEFAULT_MESSAGES = {
+  en: "Our team is away right now. I've passed your message on, and a member of our team will reply here when we open.",
+  "zh-TW": "我們的團隊目前不在線上。我已轉交您的訊息，團隊成員會在營業時間於這裡回覆您。",
+  "zh-CN": "我们的团队目前不在线。我已转交您的消息，团队成员会在营业时间在这里回复您。",
+  ja: "ただいま営業時間外です。メッセージはお預かりしましたので、営業開始後に担当者がこちらでお返事いたします。",
+};
+
+/** A default in the language the visitor wrote in: Japanese by its kana, else as the built-in model replies. */
+function inLanguage(messages: typeof DEFAULT_MESSAGES, text: string) {
+  if (/[\u3040-\u30ff]/.test(text)) return messages.ja;
+  return messages[({ en: "en", zh: "zh-CN", zhTW: "zh-TW" } as const)[replyLanguage(text)]];
 }
 
-/** What the assistant says as it hands off. */
-export const handoffMessage = (settings: HandoffSettings, incoming: Pick<MessageRow, "content">) => settings.message?.trim() || defaultMessage(incoming.content);
+/** What the assistant says as it hands off (`outsideHours`: the inbox's team is away). */
+export const handoffMessage = (settings: HandoffSettings, incoming: Pick<MessageRow, "content">, outsideHours = false) =>
+  outsideHours ? settings.outsideHoursMessage?.trim() || inLanguage(OUTSIDE_HOURS_MESSAGES, incoming.content) : settings.message?.trim() || inLanguage(DEFAULT_MESSAGES, incoming.content);
 
-/** The assistant's last reply before a person takes over: `reply` (none: only the handoff message) and the message, marked with the reason. */
-export function handoffReply(settings: HandoffSettings, reason: HandoffReason, incoming: Pick<MessageRow, "content">, reply?: Reply): Reply {
-  const said = handoffMessage(settings, incoming);
+/** When the handoff happens outside the inbox's business hours: the team's next opening (ms; null: none within two weeks). */
+export interface OutsideHours {
+  nextOpeningAt: number | null;
+}
+
+/**
+ * The assistant's last reply before a person takes over: `reply` (none: only the handoff message)
+ * and the message, marked with the reason (and, outside business hours, the next opening).
+ */
+export function handoffReply(settings: HandoffSettings, reason: HandoffReason, incoming: Pick<MessageRow, "content">, reply?: Reply, outside?: OutsideHours): Reply {
+  const said = handoffMessage(settings, incoming, !!outside);
   const base: Reply = reply ?? { content: "", citations: [], citationNodes: [], usage: null };
-  return { ...base, content: base.content ? `${base.content}\n\n${said}` : said, contentPayload: { ...base.contentPayload, handoff: { reason } } };
+  const handoff = outside ? { reason, outsideHours: true, nextOpeningAt: outside.nextOpeningAt === null ? null : String(outside.nextOpeningAt) } : { reason };
+  return { ...base, content: base.content ? `${base.content}\n\n${said}` : said, contentPayload: { ...base.contentPayload, handoff } };
 }
 
 /** Whether a stored message is an assistant's handoff (its reply queues the conversation). */

@@ -13,7 +13,10 @@ import type { SseWriter } from "../sse";
 import { runReplied, runReplyFailed, type TurnEnd } from "./effects";
 import type { AgentOptions } from "../agent/reply";
 import { generateReply, type Reply } from "./replies";
-import { handoffFor, handoffReply, handoffSettings, unansweredInARow } from "./handoff";
+import { handoffFor, handoffReply, handoffSettings, unansweredInARow, type OutsideHours } from "./handoff";
+import { eq } from "drizzle-orm";
+import { inboxes } from "../../db/schema";
+import { isOpen, nextOpening } from "../business-hours";
 import { turnError, type TurnResult } from "./turn-result";
 
 /**
@@ -203,16 +206,23 @@ async function replyTo(store: TurnStore, conversation: ConversationRow, incoming
   const settings = handoffSettings(context.chatbot.handoff);
   const asked = handoffFor(settings, incoming);
   if (asked) {
-    const reply = handoffReply(settings, asked, incoming);
+    const reply = handoffReply(settings, asked, incoming, undefined, await outsideHours(store.db, conversation.inboxId));
     emit(reply.content);
     return reply;
   }
   const { handsOff: toolAsked, ...reply } = await generateReply(store.env, store.db, { ...context, incoming, conversation }, emit, options);
   const reason = toolAsked && settings.enabled ? "tool" : reply.unanswered && unansweredInARow(settings, context.history) ? "unanswered" : null;
   if (!reason) return reply;
-  const handedOff = handoffReply(settings, reason, incoming, reply);
+  const handedOff = handoffReply(settings, reason, incoming, reply, await outsideHours(store.db, conversation.inboxId));
   emit(handedOff.content.slice(reply.content.length));
   return handedOff;
+}
+
+/** Whether the inbox's team is away now (its business hours), read only as the assistant hands off. */
+async function outsideHours(db: Db, inboxId: string, now = Date.now()): Promise<OutsideHours | undefined> {
+  const [inbox] = await db.select({ hours: inboxes.businessHours }).from(inboxes).where(eq(inboxes.id, inboxId));
+  if (!inbox?.hours || isOpen(inbox.hours, now)) return undefined;
+  return { nextOpeningAt: nextOpening(inbox.hours, now) };
 }
 
 /** The caller's stream, told how the turn ended and closed. */

@@ -11,6 +11,7 @@ export interface InboxRecord {
   channel: IdName | null;
   unreadConversationsCount: number;
   isDefault: boolean;
+  businessHours: InboxRow["businessHours"];
   createdAt: string;
   updatedAt: string;
 }
@@ -23,6 +24,7 @@ export const inboxRecord = ({ inbox, chatbot, channel, unreadConversationsCount 
   channel,
   unreadConversationsCount,
   isDefault: inbox.isDefault,
+  businessHours: inbox.businessHours ?? null,
   createdAt: ms(inbox.createdAt)!,
   updatedAt: ms(inbox.updatedAt)!,
 });

@@ -4,6 +4,7 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { readEvents } from "../../support/sse";
 import { asksForPerson } from "../../../src/services/conversation/handoff";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
+import { WEEKDAYS, type BusinessHours } from "../../../src/services/business-hours";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
 type Message = { id: string; content: string; sequence: number; senderType: string; contentPayload: Record<string, unknown> | null };
@@ -64,7 +65,7 @@ describe("an assistant hands the conversation to a person when the visitor asks 
   it("follows the assistant's settings: its own message, or no handoff at all; a handed-back conversation is answered again", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { handoff: { message: "  Olivia will take it from here.  " } });
-    expect(bot.handoff).toEqual({ enabled: true, afterUnanswered: 2, message: "Olivia will take it from here." });
+    expect(bot.handoff).toEqual({ enabled: true, afterUnanswered: 2, message: "Olivia will take it from here.", outsideHoursMessage: null });
     const reply = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })).json()) as Reply;
     expect(reply.content).toBe("Olivia will take it from here.");
 
@@ -74,12 +75,12 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     expect(again.content).toBe('You said: "What time do you open?".');
 
     const patched = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: false } });
-    expect(((await patched.json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, afterUnanswered: 2, message: null });
+    expect(((await patched.json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, afterUnanswered: 2, message: null, outsideHoursMessage: null });
     const answered = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })).json()) as Reply;
     expect(answered.content).toBe('You said: "Let me talk to a human".');
 
     const reset = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: null });
-    expect(((await reset.json()) as { handoff: unknown }).handoff).toEqual({ enabled: true, afterUnanswered: 2, message: null });
+    expect(((await reset.json()) as { handoff: unknown }).handoff).toEqual({ enabled: true, afterUnanswered: 2, message: null, outsideHoursMessage: null });
   });
 
   it("after afterUnanswered replies in a row that could not answer, the last one goes on with the handoff message", async () => {
@@ -125,10 +126,48 @@ describe("an assistant hands the conversation to a person when the visitor asks 
       expect(res.status).toBe(400);
       expect(((await res.json()) as { detail: string }).detail).toMatch(/handoff/);
     }
-    expect(((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, afterUnanswered: 2, message: null });
+    expect(((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, afterUnanswered: 2, message: null, outsideHoursMessage: null });
     // A member without the permission to change assistants cannot change these either.
     const member = await seedMember(owner, []);
     expect((await member.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: true } })).status).toBe(403);
+  });
+});
+
+describe("outside the inbox's business hours", () => {
+  it("a handoff says the outside-hours message and keeps the next opening; within hours the usual one; hours are validated", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { handoff: { outsideHoursMessage: "We are closed; a colleague answers from 9:00." } });
+    const inbox = bot.defaultInbox!.id;
+    // Open one hour, two days from now in Taipei (UTC+8): closed now, the next opening 01:00 UTC that day.
+    const inTwoDays = new Date(Date.now() + 8 * 3600_000 + 2 * 86_400_000);
+    const day = WEEKDAYS[inTwoDays.getUTCDay()];
+    const hours: BusinessHours = { timeZone: "Asia/Taipei", weekly: { [day]: [["09:00", "10:00"]] }, holidays: [] };
+    const patched = await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: hours });
+    expect(patched.status, await patched.clone().text()).toBe(200);
+    expect(await patched.json()).toMatchObject({ businessHours: hours });
+    const reply = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } })).json()) as Reply & { message: Message };
+    expect(reply.content).toBe("We are closed; a colleague answers from 9:00.");
+    const { nextOpeningAt } = (reply.message.contentPayload as { handoff: { reason: string; outsideHours: boolean; nextOpeningAt: string } }).handoff;
+    expect(new Date(Number(nextOpeningAt)).toISOString()).toBe(`${inTwoDays.toISOString().slice(0, 10)}T01:00:00.000Z`);
+    expect(reply.message.contentPayload).toMatchObject({ handoff: { reason: "visitor_request", outsideHours: true } });
+    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({ status: "queued", progressStatus: "waiting_for_human" });
+
+    // Always open: the usual message; hours removed: the usual message.
+    await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: { timeZone: "UTC", weekly: Object.fromEntries(["sun", "mon", "tue", "wed", "thu", "fri", "sat"].map((d) => [d, [["00:00", "24:00"]]])) } });
+    const within = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } })).json()) as Reply;
+    expect(within.content).toBe(DEFAULT_EN);
+    // Default outside-hours message in the visitor's language.
+    await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: { timeZone: "UTC", weekly: {}, holidays: [] } });
+    await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: {} });
+    const zh = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "我要轉人工" } })).json()) as Reply;
+    expect(zh.content).toBe("我們的團隊目前不在線上。我已轉交您的訊息，團隊成員會在營業時間於這裡回覆您。");
+
+    for (const bad of [{ timeZone: "Mars/Olympus", weekly: {} }, { timeZone: "UTC", weekly: { mon: [["18:00", "09:00"]] } }, { timeZone: "UTC", weekly: { monday: [] } }, { timeZone: "UTC", weekly: { mon: [["9:00", "10:00"]] } }]) {
+      const res = await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: bad });
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/businessHours/);
+    }
+    expect((await (await owner.fetch("GET", `/inboxes/${inbox}/`)).json()) as { businessHours: unknown }).toMatchObject({ businessHours: { timeZone: "UTC", weekly: {} } });
   });
 });
 

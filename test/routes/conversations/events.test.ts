@@ -61,7 +61,7 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const events = await subscribe(owner);
     const { conversationId: id } = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello" } })).json()) as { conversationId: string };
     await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: id, message: { content: "I want to talk to a human" } });
-    const said = await events.next(of("message.created", id, (e) => e.data.message.senderType === "chatbot" && !!e.data.message.contentPayload?.handoff));
+    const said = await events.next(of("message.created", id, (e) => e.data.message.senderType === "chatbot" && !!e.data.message.contentPayload?.handoff)) as Event;
     expect(said.data.message.contentPayload).toEqual({ handoff: { reason: "visitor_request" } });
     const updated = await events.next(of("conversation.updated", id));
     expect(updated.data).toMatchObject({

@@ -1,0 +1,1 @@
+ALTER TABLE `inboxes` ADD `business_hours` text;

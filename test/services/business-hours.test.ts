@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { businessHoursProblem, isOpen, nextOpening, type BusinessHours } from "../../src/services/business-hours";
+
+// Taipei is UTC+8 all year: 2026-12-07 is a Monday.
+const taipei: BusinessHours = { timeZone: "Asia/Taipei", weekly: { mon: [["09:00", "12:00"], ["13:00", "18:00"]], fri: [["09:00", "24:00"]] }, holidays: ["2026-12-25"] };
+const at = (local: string, offset = "+08:00") => Date.parse(`${local}${offset}`);
+
+describe("business hours, on an injected clock", () => {
+  it("open within a period of the local weekday, closed outside it, at lunch, on other days and on holidays", () => {
+    expect(isOpen(taipei, at("2026-12-07T09:00:00"))).toBe(true);
+    expect(isOpen(taipei, at("2026-12-07T08:59:00"))).toBe(false);
+    expect(isOpen(taipei, at("2026-12-07T12:30:00"))).toBe(false);
+    expect(isOpen(taipei, at("2026-12-07T17:59:00"))).toBe(true);
+    expect(isOpen(taipei, at("2026-12-07T18:00:00"))).toBe(false);
+    expect(isOpen(taipei, at("2026-12-08T10:00:00"))).toBe(false); // Tuesday
+    expect(isOpen(taipei, at("2026-12-11T23:59:00"))).toBe(true); // Friday until midnight
+    expect(isOpen(taipei, at("2026-12-25T10:00:00"))).toBe(false); // a Friday, but a holiday
+    // The same instant is Sunday evening in UTC and Monday morning in Taipei.
+    expect(isOpen(taipei, Date.parse("2026-12-07T01:30:00Z"))).toBe(true);
+  });
+
+  it("the next opening: now when open, after lunch, next week past a holiday, none for hours that never open", () => {
+    expect(nextOpening(taipei, at("2026-12-07T10:00:00"))).toBe(at("2026-12-07T10:00:00"));
+    expect(nextOpening(taipei, at("2026-12-07T12:30:00"))).toBe(at("2026-12-07T13:00:00"));
+    expect(nextOpening(taipei, at("2026-12-07T19:00:00"))).toBe(at("2026-12-11T09:00:00"));
+    expect(nextOpening(taipei, at("2026-12-24T19:00:00"))).toBe(at("2026-12-28T09:00:00"));
+    expect(nextOpening({ timeZone: "UTC", weekly: {}, holidays: [] }, Date.now())).toBeNull();
+    // A zone with summer time: New York's Monday 09:00 in January and in July.
+    const ny: BusinessHours = { timeZone: "America/New_York", weekly: { mon: [["09:00", "17:00"]] }, holidays: [] };
+    expect(nextOpening(ny, Date.parse("2027-01-03T12:00:00Z"))).toBe(Date.parse("2027-01-04T14:00:00Z"));
+    expect(nextOpening(ny, Date.parse("2027-07-04T12:00:00Z"))).toBe(Date.parse("2027-07-05T13:00:00Z"));
+  });
+
+  it("names what cannot be used", () => {
+    expect(businessHoursProblem(taipei)).toBeNull();
+    expect(businessHoursProblem({ ...taipei, timeZone: "Mars/Olympus" })).toMatch(/^timeZone:/);
+    expect(businessHoursProblem({ ...taipei, weekly: { tue: [["18:00", "09:00"]] } })).toBe("weekly.tue: 18:00-09:00 closes before it opens.");
+  });
+});
