@@ -139,7 +139,8 @@ async function download(ctx: PlatformContext, attachment: InboundAttachment): Pr
     // Shared from elsewhere (contentProvider "external"): LINE holds no copy; the URL's host answers.
     const problem = webhookUrlProblem(attachment.ref, outboundAllowedHosts(ctx.env));
     if (problem) throw new PlatformError(`LINE content ${attachment.ref}: ${problem}`, 400);
-    const response = await fetch(attachment.ref, { redirect: "follow", signal: AbortSignal.timeout(15_000) });
+    // Redirects are not followed: the guard checked this URL, not where it might send us.
+    const response = await fetch(attachment.ref, { redirect: "manual", signal: AbortSignal.timeout(15_000) });
     if (!response.ok) throw await refusal(new URL(attachment.ref).host, response);
     return response;
   }
