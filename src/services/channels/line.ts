@@ -115,8 +115,6 @@ function parse(raw: string): InboundEvent[] {
       ...taken,
       ...(event.replyToken ? { replyToken: event.replyToken } : {}),
       at: event.timestamp,
-      // The reply's retry key is derived from the event it answers (send below).
-      thread: { eventId: event.webhookEventId || event.message.id },
     });
   }
   return events;
@@ -189,12 +187,11 @@ export function quickReply(options: string[]) {
 
 /**
  * X-Line-Retry-Key: a UUID the same on every try of the same request, so LINE sends it once
- * (https://developers.line.biz/en/docs/messaging-api/retrying-api-request/). OutboundMessage has no
- * id of its own; the inbound event it answers (thread.eventId), the chat, the text and the request's
- * place in the reply stand for one.
+ * (https://developers.line.biz/en/docs/messaging-api/retrying-api-request/): our delivery's id and
+ * the request's place in the reply (a long reply takes several).
  */
 export async function retryKey(message: OutboundMessage, request: number): Promise<string> {
-  const seed = [message.threadKey, String(message.thread?.eventId ?? ""), message.text, JSON.stringify(message.attachments), String(request)].join("\n");
+  const seed = `line-retry-key\n${message.deliveryId}\n${request}`;
   const hex = [...new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(seed)))].map((b) => b.toString(16).padStart(2, "0")).join("");
   // Version 8 (custom) and the RFC 4122 variant, so it is a well-formed UUID.
   const variant = ((parseInt(hex[16], 16) & 3) | 8).toString(16);

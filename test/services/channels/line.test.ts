@@ -55,8 +55,7 @@ const callback = (...events: unknown[]) => ({ destination: "xxxxxxxxxx", events 
 const text = (t: string) => ({ id: "444573844083572737", type: "text", quoteToken: "q3Plxr4AgKd...", text: t });
 
 function outbound(over: Partial<OutboundMessage> = {}): OutboundMessage {
-  const thread = { eventId: unique("evt") };
-  return { threadKey: USER, text: "Hello", citations: [], quickReplies: [], attachments: [], senderName: "Assistant", thread, ...over };
+  return { deliveryId: unique("delivery"), threadKey: USER, text: "Hello", citations: [], quickReplies: [], attachments: [], senderName: "Assistant", ...over };
 }
 
 describe("LINE: verify (X-Line-Signature)", () => {
@@ -92,7 +91,6 @@ describe("LINE: parse", () => {
       attachments: [],
       replyToken: "nHuyWiB7yP5Zw52FIkcQobQuGDXCTA",
       at: 1462629479859,
-      thread: { eventId: event.webhookEventId },
     });
   });
 
@@ -226,13 +224,14 @@ describe("LINE: rendering and limits", () => {
     expect(quickReply(["", "  "])).toBeUndefined();
   });
 
-  it("the retry key is a UUID, the same for the same request and another for another", async () => {
+  it("the retry key is a UUID, the same for every try of a delivery's request and another for another", async () => {
     const message = outbound();
     const key = await retryKey(message, 0);
     expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(await retryKey({ ...message }, 0)).toBe(key);
+    expect(await retryKey({ ...message, text: "the same delivery" }, 0)).toBe(key);
     expect(await retryKey(message, 1)).not.toBe(key);
-    expect(await retryKey({ ...message, thread: { eventId: "another event" } }, 0)).not.toBe(key);
+    // The same words sent again later are another delivery: LINE must not take them for a retry.
+    expect(await retryKey({ ...message, deliveryId: unique("delivery") }, 0)).not.toBe(key);
   });
 });
 
