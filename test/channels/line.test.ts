@@ -141,7 +141,7 @@ describe("LINE", () => {
     expect((await sent(creds.channelAccessToken, "/v2/bot/chat/loading/start")).map((r) => r.body.chatId)).toEqual([user]);
   });
 
-  it("after a takeover the assistant is silent and the person's reply is delivered as plain text", async () => {
+  it("after a takeover the assistant is silent and the person's replies are delivered as plain text (reply, then push)", async () => {
     const owner = await seedOwner();
     const creds = credentials();
     const inbox = await lineInbox(owner, creds);
@@ -155,13 +155,19 @@ describe("LINE", () => {
     const content = "Hi, this is **Sam** from [Acme](https://acme.example).";
     const agent = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content });
     expect(agent.status, await agent.clone().text()).toBe(201);
-    const messages = await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
-    expect(messages.map((m) => m.senderType)).toEqual(["contact", "chatbot", "contact", "user"]);
+    await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
+    // The reply token went with the first answer to "Are you a bot?": a second one is pushed, with a retry key.
+    expect((await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: "Yes, a *person* now." })).status).toBe(201);
+    const messages = await messagesWhen(owner, conversation.id, (m) => m.length === 5 && m[4].metadata?.channelDelivery?.status === "sent");
+    expect(messages.map((m) => m.senderType)).toEqual(["contact", "chatbot", "contact", "user", "user"]);
     const out = (await line.requests(creds.channelAccessToken)).filter((r) => /^\/v2\/bot\/message\/(reply|push)$/.test(r.path));
-    expect(out.map((r) => r.body.messages.map((m: { text: string }) => m.text))).toEqual([
-      ["Hello! How can I help you today?"],
-      ["Hi, this is Sam from Acme (https://acme.example)."],
+    expect(out.map((r) => [r.path, r.body.messages.map((m: { text: string }) => m.text)])).toEqual([
+      ["/v2/bot/message/reply", ["Hello! How can I help you today?"]],
+      ["/v2/bot/message/reply", ["Hi, this is Sam from Acme (https://acme.example)."]],
+      ["/v2/bot/message/push", ["Yes, a person now."]],
     ]);
+    expect(out[2].body.to).toBe(user);
+    expect(out[2].headers["x-line-retry-key"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it("a 429 is tried again after its Retry-After and delivered once; a 400 is failed with LINE's words and not tried again", async () => {
