@@ -1,7 +1,7 @@
-// LINE Messaging API (CONTRACT section 17). Plain fetch through ctx.call rather than @line/bot-sdk's
-// client: the SDK calls the global fetch itself (no outbound guard, no deadline, no stand-in origin
-// per API) and pulls node:stream/node:buffer in; its webhook types are generated from LINE's OpenAPI
-// document and cost nothing at run time, so they describe what LINE sends.
+// LINE Messaging API (CONTRACT section 17). Plain requests through ctx.call rather than @line/bot-sdk's
+// clients: they call the global fetch themselves and take no fetch of ours (so neither the outbound
+// guard nor the deadline would apply), for ~25 KB minified and node:stream/node:buffer imports. The
+// SDK's webhook types, generated from LINE's OpenAPI document, are used: they cost nothing at run time.
 // https://developers.line.biz/en/reference/messaging-api/
 import type { webhook } from "@line/bot-sdk";
 import { badRequest } from "../../lib/errors";
