@@ -88,6 +88,27 @@ describe("LINE", () => {
     expect(contact).toMatchObject({ sourceId: user, avatar: `https://profile.line-scdn.net/${user}` });
   });
 
+  it("the assistant's conversation starters go under its first answer as LINE quick replies", async () => {
+    const owner = await seedOwner();
+    const creds = credentials();
+    const inbox = await lineInbox(owner, creds);
+    // Starters are the assistant's web chat's: a web inbox of the same assistant holds them.
+    const web = await owner.fetch("POST", "/inboxes/", { name: unique("web"), channelType: "web", chatbot: { id: inbox.chatbotId } });
+    const chat = ((await web.json()) as { channel: { id: string } }).channel;
+    const starters = ["Opening hours?", "Where do you deliver in the Kanto region?"];
+    expect((await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { displayConversationStarters: starters })).status).toBe(200);
+    await post(inbox.path, await signed(creds.channelSecret, textEvent(newUser(), "Hello")));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
+    const [reply] = await sent(creds.channelAccessToken, "/v2/bot/message/reply");
+    expect(reply.body.messages[0].quickReply).toEqual({
+      items: [
+        { type: "action", action: { type: "message", label: "Opening hours?", text: "Opening hours?" } },
+        { type: "action", action: { type: "message", label: "Where do you deliver", text: "Where do you deliver in the Kanto region?" } },
+      ],
+    });
+  });
+
   it("a redelivered event makes no second message; a wrong or missing signature is 401 and stores nothing", async () => {
     const owner = await seedOwner();
     const creds = credentials();
