@@ -1,7 +1,241 @@
-// Not written yet.
-import type { ChannelAdapter } from "./types";
+// LINE Messaging API (CONTRACT section 17). Plain requests through ctx.call rather than @line/bot-sdk's
+// clients: they call the global fetch themselves and take no fetch of ours (so neither the outbound
+// guard nor the deadline would apply), for ~25 KB minified and node:stream/node:buffer imports. The
+// SDK's webhook types, generated from LINE's OpenAPI document, are used: they cost nothing at run time.
+// https://developers.line.biz/en/reference/messaging-api/
+import type { webhook } from "@line/bot-sdk";
+import { badRequest } from "../../lib/errors";
+import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
+import { refusal } from "./http";
+import { splitMessage, toPlainText, withCitations } from "./markdown";
+import { PlatformError, type ChannelAdapter, type InboundAttachment, type InboundEvent, type OutboundMessage, type PlatformContext } from "./types";
 
-const missing = (): never => {
-  throw new Error("the line module is not written yet");
+/** LINE's limits: characters of a text message, messages of one request, quick reply items and their labels. */
+export const TEXT_LIMIT = 5000;
+export const MESSAGES_PER_REQUEST = 5;
+export const QUICK_REPLY_ITEMS = 13;
+export const QUICK_REPLY_LABEL = 20;
+/** A quick reply's message action sends this text (at most 300 characters). */
+const QUICK_REPLY_TEXT = 300;
+
+const encoder = new TextEncoder();
+
+/** What LINE's error bodies say: `message`, then each detail as "property: message". */
+const said = (body: unknown) => {
+  const error = body as { message?: string; details?: { message?: string; property?: string }[] };
+  if (typeof error?.message !== "string") return undefined;
+  const details = (error.details ?? []).map((d) => [d.property, d.message].filter(Boolean).join(": ")).filter(Boolean);
+  return details.length ? `${error.message} (${details.join("; ")})` : error.message;
 };
-export const line: ChannelAdapter = { platform: "line", verify: async () => false, parse: missing, connect: missing, send: missing };
+
+const token = (ctx: PlatformContext) => ctx.channel.credentials.channelAccessToken ?? "";
+const auth = (ctx: PlatformContext, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token(ctx)}`, ...extra });
+const json = (ctx: PlatformContext, method: string, body: unknown, extra: Record<string, string> = {}): RequestInit => ({
+  method,
+  headers: auth(ctx, { "content-type": "application/json", ...extra }),
+  body: JSON.stringify(body),
+});
+
+async function answer<T>(response: Response): Promise<T> {
+  if (!response.ok) throw await refusal("LINE", response, said);
+  return (await response.json().catch(() => ({}))) as T;
+}
+
+/** X-Line-Signature: base64 HMAC-SHA256 of the raw body under the channel secret, checked by WebCrypto (constant time). */
+async function verify(request: Request, raw: string, channel: { credentials: Record<string, string> }): Promise<boolean> {
+  const signature = request.headers.get("x-line-signature");
+  const secret = channel.credentials.channelSecret;
+  if (!signature || !secret) return false;
+  let mac: Uint8Array;
+  try {
+    mac = Uint8Array.from(atob(signature), (c) => c.charCodeAt(0));
+  } catch {
+    return false; // not base64: not LINE's
+  }
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  return crypto.subtle.verify("HMAC", key, mac, encoder.encode(raw));
+}
+
+type Message = webhook.MessageContent;
+
+/** A message's text and files; null for a kind we do not take in. */
+function content(message: Message): { text: string; attachments: InboundAttachment[] } | null {
+  // An image or video a user sent is LINE's content (by message id); one shared from elsewhere is a URL.
+  const media = (kind: InboundAttachment["kind"], m: { id: string; contentProvider?: webhook.ContentProvider }, filename?: string) => {
+    const external = m.contentProvider?.type === "external" ? m.contentProvider.originalContentUrl : undefined;
+    return { text: "", attachments: [{ kind, ref: external ?? m.id, ...(filename ? { filename } : {}) }] };
+  };
+  switch (message.type) {
+    case "text":
+      return { text: message.text, attachments: [] };
+    case "image":
+    case "video":
+    case "audio":
+      return media(message.type, message);
+    case "file":
+      return media("file", message, message.fileName);
+    case "sticker": {
+      // A message sticker carries its words; others only what LINE says they show.
+      const words = message.text ?? (message.keywords?.length ? `[sticker: ${message.keywords.slice(0, 5).join(", ")}]` : "[sticker]");
+      return { text: words, attachments: [] };
+    }
+    case "location": {
+      const place = [message.title, message.address].filter(Boolean).join(", ");
+      return { text: `[location] ${place ? `${place} ` : ""}(${message.latitude}, ${message.longitude})`, attachments: [] };
+    }
+    default:
+      return null;
+  }
+}
+
+function parse(raw: string): InboundEvent[] {
+  let body: webhook.CallbackRequest;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw badRequest("The LINE webhook body is not JSON.");
+  }
+  if (!body || !Array.isArray(body.events)) throw badRequest("The LINE webhook body has no events.");
+  const events: InboundEvent[] = [];
+  for (const event of body.events as webhook.Event[]) {
+    // Follow, unfollow, join, postback, unsend...: no message to answer. A channel in standby mode
+    // (another module has the chat) leaves the answer to the active channel.
+    if (event?.type !== "message" || event.mode === "standby" || !event.source) continue;
+    const taken = content(event.message);
+    if (!taken) continue;
+    const source = event.source;
+    const chat = source.type === "group" ? source.groupId : source.type === "room" ? source.roomId : undefined;
+    const userId = source.userId ?? chat;
+    if (!userId) continue;
+    events.push({
+      eventId: event.webhookEventId || event.message.id,
+      threadKey: chat ?? userId,
+      ...(chat ? { group: { id: chat } } : {}),
+      sender: { id: userId },
+      ...taken,
+      ...(event.replyToken ? { replyToken: event.replyToken } : {}),
+      at: event.timestamp,
+    });
+  }
+  return events;
+}
+
+async function profile(ctx: PlatformContext, event: InboundEvent) {
+  const user = encodeURIComponent(event.sender.id);
+  const chat = event.group ? encodeURIComponent(event.group.id) : "";
+  // A group's member by the group's endpoint (the member need not be the bot's friend); a room's by the room's.
+  const path = !event.group ? `/v2/bot/profile/${user}` : chat.startsWith("R") ? `/v2/bot/room/${chat}/member/${user}` : `/v2/bot/group/${chat}/member/${user}`;
+  const response = await ctx.call("line", path, { headers: auth(ctx) });
+  // 404: LINE keeps the profile to itself (not a friend, left the group): the contact stays nameless.
+  if (response.status === 404) return null;
+  const found = await answer<{ displayName?: string; pictureUrl?: string }>(response);
+  return { name: found.displayName, avatar: found.pictureUrl };
+}
+
+async function download(ctx: PlatformContext, attachment: InboundAttachment): Promise<Response> {
+  if (/^https:\/\//i.test(attachment.ref)) {
+    // Shared from elsewhere (contentProvider "external"): LINE holds no copy; the URL's host answers.
+    const problem = webhookUrlProblem(attachment.ref, outboundAllowedHosts(ctx.env));
+    if (problem) throw new PlatformError(`LINE content ${attachment.ref}: ${problem}`, 400);
+    // Redirects are not followed: the guard checked this URL, not where it might send us.
+    const response = await fetch(attachment.ref, { redirect: "manual", signal: AbortSignal.timeout(15_000) });
+    if (!response.ok) throw await refusal(new URL(attachment.ref).host, response);
+    return response;
+  }
+  const response = await ctx.call("lineData", `/v2/bot/message/${encodeURIComponent(attachment.ref)}/content`, { headers: auth(ctx) });
+  // A video or audio LINE is still preparing answers 202: not yet, try again later.
+  if (response.status === 202) throw new PlatformError("LINE is still preparing the content (202)", null, 5);
+  if (!response.ok) throw await refusal("LINE", response, said);
+  return response;
+}
+
+async function connect(ctx: PlatformContext): Promise<string> {
+  const bot = await answer<{ displayName?: string; basicId?: string }>(await ctx.call("line", "/v2/bot/info", { headers: auth(ctx) }));
+  const endpoint = ctx.channel.webhookUrl;
+  await answer(await ctx.call("line", "/v2/bot/channel/webhook/endpoint", json(ctx, "PUT", { endpoint })));
+  // Setting the URL does not switch "Use webhook" on: only the LINE Developers Console does.
+  const state = await answer<{ active?: boolean }>(await ctx.call("line", "/v2/bot/channel/webhook/endpoint", { headers: auth(ctx) }));
+  const name = `LINE bot "${bot.displayName ?? "?"}"${bot.basicId ? ` (${bot.basicId})` : ""}`;
+  const use = state.active === false ? '; turn on "Use webhook" in the LINE Developers Console (Messaging API tab)' : "";
+  return `${name}: webhook URL set to ${endpoint}${use}`;
+}
+
+type LineMessage = { type: "text"; text: string } | { type: "image"; originalContentUrl: string; previewImageUrl: string };
+
+/** The reply as LINE messages: text parts at LINE's limit, images as image messages, other files as links. */
+export function lineMessages(message: OutboundMessage): LineMessage[] {
+  const images = message.attachments.filter((a) => /^image\/(jpeg|png)$/i.test(a.contentType) && /^https:\/\//i.test(a.url));
+  const links = message.attachments.filter((a) => !images.includes(a)).map((a) => ({ title: a.filename || a.url, url: a.url }));
+  const markdown = withCitations(message.text, [...links, ...message.citations]);
+  // Split the Markdown, render each part; a part whose plain text still runs over is split again.
+  const texts = splitMessage(markdown, TEXT_LIMIT).flatMap((part) => splitMessage(toPlainText(part), TEXT_LIMIT));
+  return [
+    ...texts.filter(Boolean).map((text) => ({ type: "text" as const, text })),
+    ...images.map((a) => ({ type: "image" as const, originalContentUrl: a.url, previewImageUrl: a.url })),
+  ];
+}
+
+/** Quick reply buttons: each sends its full text (up to LINE's limit), labelled by its first 20 characters. */
+export function quickReply(options: string[]) {
+  const items = options
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .slice(0, QUICK_REPLY_ITEMS)
+    .map((o) => ({ type: "action", action: { type: "message", label: [...o].slice(0, QUICK_REPLY_LABEL).join(""), text: o.slice(0, QUICK_REPLY_TEXT) } }));
+  return items.length ? { items } : undefined;
+}
+
+/**
+ * X-Line-Retry-Key: a UUID the same on every try of the same request, so LINE sends it once
+ * (https://developers.line.biz/en/docs/messaging-api/retrying-api-request/): our delivery's id and
+ * the request's place in the reply (a long reply takes several).
+ */
+export async function retryKey(message: OutboundMessage, request: number): Promise<string> {
+  const seed = `line-retry-key\n${message.deliveryId}\n${request}`;
+  const hex = [...new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(seed)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  // Version 8 (custom) and the RFC 4122 variant, so it is a well-formed UUID.
+  const variant = ((parseInt(hex[16], 16) & 3) | 8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+type Sent = { sentMessages?: { id: string }[] };
+
+async function send(ctx: PlatformContext, message: OutboundMessage): Promise<string[]> {
+  const messages = lineMessages(message);
+  if (!messages.length) return [];
+  const quick = quickReply(message.quickReplies);
+  if (quick) Object.assign(messages[messages.length - 1], { quickReply: quick });
+  const batches: LineMessage[][] = [];
+  for (let i = 0; i < messages.length; i += MESSAGES_PER_REQUEST) batches.push(messages.slice(i, i + MESSAGES_PER_REQUEST));
+  const ids: string[] = [];
+  for (const [index, batch] of batches.entries()) {
+    if (index === 0 && message.replyToken) {
+      const replied = await ctx.call("line", "/v2/bot/message/reply", json(ctx, "POST", { replyToken: message.replyToken, messages: batch }));
+      if (replied.ok) {
+        ids.push(...((await replied.json()) as Sent).sentMessages?.map((m) => m.id) ?? []);
+        continue;
+      }
+      // A reply token used or expired meanwhile (a try before this one): the push below says it instead.
+      const error = await refusal("LINE", replied, said);
+      if (replied.status !== 400 || !/reply token/i.test(error.message)) throw error;
+    }
+    const retry = { "x-line-retry-key": await retryKey(message, index) };
+    const pushed = await ctx.call("line", "/v2/bot/message/push", json(ctx, "POST", { to: message.threadKey, messages: batch }, retry));
+    // 409: an earlier try of this very request was accepted (its answer lost); LINE names what it sent.
+    if (pushed.status === 409) {
+      const body = (await pushed.json().catch(() => ({}))) as Sent;
+      ids.push(...(body.sentMessages?.map((m) => m.id) ?? []));
+      continue;
+    }
+    ids.push(...((await answer<Sent>(pushed)).sentMessages?.map((m) => m.id) ?? []));
+  }
+  return ids;
+}
+
+/** LINE's loading animation, for a one-on-one chat only (LINE refuses groups and rooms). */
+async function typing(ctx: PlatformContext, threadKey: string): Promise<void> {
+  if (!threadKey.startsWith("U")) return;
+  await answer(await ctx.call("line", "/v2/bot/chat/loading/start", json(ctx, "POST", { chatId: threadKey, loadingSeconds: 20 })));
+}
+
+export const line: ChannelAdapter = { platform: "line", verify, parse, profile, download, connect, send, typing };
