@@ -111,8 +111,11 @@ export interface ChannelAdapter {
   verify(request: Request, raw: string, channel: ChannelConfig): Promise<boolean>;
   /** A request that is not an event (Meta's GET subscription, Slack's url_verification), answered here; null otherwise. Runs before verify for GET, after it for POST. */
   handshake?(request: Request, raw: string, channel: ChannelConfig): Response | null;
-  /** The messages in a verified request (none for a delivery receipt, a read mark, the bot's own message). Throws a 400 ApiError for a body it cannot read. */
-  parse(raw: string, channel: ChannelConfig): InboundEvent[];
+  /**
+   * The messages in a verified request (none for a delivery receipt, a read mark, the bot's own message). Throws a 400 ApiError for a body it cannot read.
+   * A promise where reading is asynchronous (e-mail: postal-mime parses MIME asynchronously).
+   */
+  parse(raw: string, channel: ChannelConfig): InboundEvent[] | Promise<InboundEvent[]>;
   /** The sender's name and picture from the platform's profile, where it has one. */
   profile?(ctx: PlatformContext, event: InboundEvent): Promise<{ name?: string; avatar?: string } | null>;
   /** A file of an event: the platform's answer with its bytes. */
