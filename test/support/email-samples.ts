@@ -67,7 +67,20 @@ export const CLOUDFLARE_LOCAL_SAMPLE = [
 export const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 /** A reply as Gmail writes one: text and HTML, the history quoted, a picture attached. */
-export function gmailReply(o: { from: string; name?: string; to: string; messageId: string; inReplyTo?: string; references?: string[]; subject?: string; text: string }) {
+export interface GmailReply {
+  from: string;
+  name?: string;
+  to: string;
+  messageId: string;
+  inReplyTo?: string;
+  references?: string[];
+  subject?: string;
+  text: string;
+  /** Without the picture. */
+  noAttachment?: boolean;
+}
+
+export function gmailReply(o: GmailReply) {
   const boundary = "000000000000a1b2c3d4e5f6";
   const alt = "000000000000a1b2c3d4e5f7";
   const refs = o.references ?? (o.inReplyTo ? [o.inReplyTo] : []);
@@ -102,14 +115,18 @@ export function gmailReply(o: { from: string; name?: string; to: string; message
     `<div dir="ltr">${o.text}</div><br><div class="gmail_quote"><blockquote>We are open from 9 to 5.</blockquote></div>`,
     "",
     `--${alt}--`,
-    `--${boundary}`,
-    'Content-Type: image/png; name="photo.png"',
-    'Content-Disposition: attachment; filename="photo.png"',
-    "Content-Transfer-Encoding: base64",
-    "X-Attachment-Id: f_m4a1b2c30",
-    "Content-ID: <f_m4a1b2c30>",
-    "",
-    PNG_BASE64,
+    ...(o.noAttachment
+      ? []
+      : [
+          `--${boundary}`,
+          'Content-Type: image/png; name="photo.png"',
+          'Content-Disposition: attachment; filename="photo.png"',
+          "Content-Transfer-Encoding: base64",
+          "X-Attachment-Id: f_m4a1b2c30",
+          "Content-ID: <f_m4a1b2c30>",
+          "",
+          PNG_BASE64,
+        ]),
     `--${boundary}--`,
     "",
   ].join("\r\n");

@@ -1,5 +1,39 @@
-// Placeholder until the core's intake lands.
+// The Worker's `email` handler (src/index.ts): Cloudflare Email Routing delivers each message sent to
+// an address routed to this Worker. The inbox is the one whose address is the envelope recipient; its
+// message is read (email.ts) and kept like a webhook's events (inbound.ts `keep`: by Message-ID, so a
+// redelivery is the same row; the channel queue makes it a message and the reply goes back by EMAIL).
+// Locally, `wrangler dev` (Miniflare 5) hands a raw message to this handler with
+//   curl -X POST 'http://localhost:8787/cdn-cgi/local/email?from=jane@example.com&to=support@shop.example' --data-binary @message.eml
+// (the /cdn-cgi/handler/email of older releases reaches the fetch handler now); it answers 400 with the
+// reason given to setReject. The local EMAIL binding checks each message sent (From matching the
+// envelope sender, a Message-ID, no Received header), gives it a Message-ID of its own, and writes it to
+// an .eml file it names in the log ("send_email binding called with the following message").
 import type { Bindings } from "../../env";
-export async function receiveEmail(message: ForwardableEmailMessage, env: Bindings, ctx: ExecutionContext): Promise<void> {
-  void message; void env; void ctx;
+import { getDb } from "../../db";
+import { ApiError } from "../../lib/errors";
+import { emailInboxFor } from "./email";
+import { keep } from "./inbound";
+import { adapterFor } from "./platforms";
+import { loadChannel } from "./settings";
+
+export async function receiveEmail(message: ForwardableEmailMessage, env: Bindings, _ctx: ExecutionContext): Promise<void> {
+  const db = getDb(env.DB);
+  const inbox = await emailInboxFor(env, message.to);
+  const channel = inbox ? await loadChannel(env, db, inbox.inboxId, "email") : null;
+  if (!channel) {
+    // Refused at the SMTP level: the sender's server says the address is unknown.
+    message.setReject(`${message.to} is not the address of an inbox here.`);
+    return;
+  }
+  const raw = await new Response(message.raw).text();
+  let events;
+  try {
+    events = await (await adapterFor("email")).parse(raw, channel.config);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    message.setReject(err.detail);
+    return;
+  }
+  // A failure to store is thrown, not swallowed: the delivery fails instead of passing for handled.
+  await keep(env, db, channel.config.organizationId, channel.config.inboxId, events);
 }

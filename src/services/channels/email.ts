@@ -193,7 +193,8 @@ export const email: ChannelAdapter = {
     let markdown = withCitations(message.text, message.citations);
     // Files a human agent attached, as links: the message stays small and every client shows them.
     if (message.attachments.length) markdown += `\n\n${message.attachments.map((a) => `- [${a.filename.replace(/[[\]]/g, "")}](${a.url})`).join("\n")}`;
-    const references = thread.references.length > MAX_REFERENCES ? [thread.references[0], ...thread.references.slice(-(MAX_REFERENCES - 1))] : thread.references;
+    const { references: all } = thread;
+    const references = all.length > MAX_REFERENCES ? [all[0], ...all.slice(-(MAX_REFERENCES - 1))] : all;
     const messageId = `<${crypto.randomUUID()}@${from.split("@")[1]}>`;
     const raw = replyMime({
       from,

@@ -65,7 +65,10 @@ describe("parse", () => {
     expect(reply.threadKey).toBe("<1234@local.machine.example>");
     expect(again.threadKey).toBe("<1234@local.machine.example>");
     expect(again.eventId).toBe("<abcd.1234@local.machine.example>");
-    expect(again.thread).toMatchObject({ messageId: "<abcd.1234@local.machine.example>", references: ["<1234@local.machine.example>", "<3456@example.net>", "<abcd.1234@local.machine.example>"] });
+    expect(again.thread).toMatchObject({
+      messageId: "<abcd.1234@local.machine.example>",
+      references: ["<1234@local.machine.example>", "<3456@example.net>", "<abcd.1234@local.machine.example>"],
+    });
     const onlyInReplyTo = RFC5322_REPLY.replace(/^References:.*\r\n/m, "");
     expect((await email.parse(onlyInReplyTo, channel("jdoe@machine.example")))[0].threadKey).toBe("<1234@local.machine.example>");
   });
@@ -76,7 +79,14 @@ describe("parse", () => {
   });
 
   it("keeps the new text of a Gmail reply, not the history, and the picture inline", async () => {
-    const raw = gmailReply({ from: "Jane@Example.COM", to: "support@example.org", messageId: "<g1@mail.gmail.com>", inReplyTo: "<r1@example.org>", references: ["<q1@mail.gmail.com>", "<r1@example.org>"], text: "Are you open on Sundays?" });
+    const raw = gmailReply({
+      from: "Jane@Example.COM",
+      to: "support@example.org",
+      messageId: "<g1@mail.gmail.com>",
+      inReplyTo: "<r1@example.org>",
+      references: ["<q1@mail.gmail.com>", "<r1@example.org>"],
+      text: "Are you open on Sundays?",
+    });
     const [event] = await email.parse(raw, channel("support@example.org"));
     expect(event.text).toBe("Are you open on Sundays?");
     expect(event.sender.id).toBe("jane@example.com");
@@ -112,8 +122,8 @@ describe("parse", () => {
 
 describe("newText", () => {
   it("drops quoted lines and the attribution, keeps answers written between them", () => {
-    const text = ["Thanks!", "", "On Tue, 3 Dec 2024, Acme <s@example.org> wrote:", "> Question one?", "Answer one.", "> Question two?", "Answer two."].join("\n");
-    expect(newText(text)).toBe("Thanks!\n\nAnswer one.\nAnswer two.");
+    const text = ["Thanks!", "", "On Tue, 3 Dec 2024, Acme <s@example.org> wrote:", "> Question one?", "Answer one.", "> Question two?", "Answer two."];
+    expect(newText(text.join("\n"))).toBe("Thanks!\n\nAnswer one.\nAnswer two.");
   });
 
   it("ends at history that is not quoted (an HTML reply, Outlook's header block, other languages)", () => {
@@ -132,7 +142,8 @@ describe("newText", () => {
 describe("htmlToText", () => {
   it("reads a message written in HTML alone: blocks as lines, links written out, the quoted history left out", async () => {
     const html =
-      '<html><head><style>p{color:red}</style></head><body><div dir="ltr">Is the <b>blue</b> one&nbsp;in stock?<br>See <a href="https://shop.example/p/1">this page</a>.</div>' +
+      '<html><head><style>p{color:red}</style></head><body><div dir="ltr">Is the <b>blue</b> one&nbsp;in stock?<br>' +
+      'See <a href="https://shop.example/p/1">this page</a>.</div>' +
       "<ul><li>size M</li><li>size L</li></ul>" +
       '<div class="gmail_quote"><div>On Mon, Acme wrote:</div><blockquote>We have &lt;3&gt; colours.</blockquote></div></body></html>';
     const raw = `From: a@example.com\r\nTo: s@example.org\r\nMessage-ID: <h1@example.com>\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${html}\r\n`;
@@ -161,7 +172,9 @@ describe("send", () => {
   it("sends the reply's MIME through EMAIL: From the inbox, To the contact, Re: subject, threading headers, text and HTML", async () => {
     const inbox = `${unique("support")}@example.org`.toLowerCase();
     const visitor = `${unique("jane")}@example.com`.toLowerCase();
-    const [event] = await email.parse(gmailReply({ from: visitor, to: inbox, messageId: "<g2@mail.gmail.com>", references: ["<g1@mail.gmail.com>", "<r1@example.org>"], inReplyTo: "<r1@example.org>", subject: "Re: Opening hours", text: "Sundays?" }), channel(inbox));
+    const references = ["<g1@mail.gmail.com>", "<r1@example.org>"];
+    const raw = gmailReply({ from: visitor, to: inbox, messageId: "<g2@mail.gmail.com>", references, inReplyTo: "<r1@example.org>", text: "Sundays?" });
+    const [event] = await email.parse(raw, channel(inbox));
     const ids = await email.send(
       platformContext(env, channel(inbox)),
       outgoing(event.thread!, "We are **closed** on Sundays.", { citations: [{ title: "Hours", url: "https://example.org/hours" }] }),
@@ -201,9 +214,9 @@ describe("send", () => {
     await expect(noAddress).rejects.toMatchObject({ status: 400, message: "this conversation has no e-mail address to answer" });
     // Email Service's answer for a recipient the binding may not send to (wrangler.toml
     // allowed_destination_addresses), as the binding throws it.
-    const refused = await email
-      .send(platformContext({ ...env, EMAIL: { send: () => Promise.reject(new Error("email to x@example.com not allowed")) } as unknown as SendEmail }, channel(inbox)), outgoing({ subject: "x", messageId: "<a@b>", references: [], address: "x@example.com" }, "hi"))
-      .catch((e: unknown) => e);
+    const refusing = { ...env, EMAIL: { send: () => Promise.reject(new Error("email to x@example.com not allowed")) } as unknown as SendEmail };
+    const thread = { subject: "x", messageId: "<a@b>", references: [], address: "x@example.com" };
+    const refused = await email.send(platformContext(refusing, channel(inbox)), outgoing(thread, "hi")).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(PlatformError);
     expect(refused).toMatchObject({ status: 400, retryable: false, message: "Email Service refused the message: email to x@example.com not allowed" });
   });
@@ -214,7 +227,8 @@ describe("connect", () => {
     const said = await email.connect(platformContext(env, channel("help@shop.example")));
     expect(said).toContain("route help@shop.example to this Worker");
     expect(said).toContain("Email Sending");
-    await expect(email.connect(platformContext(env, channel("not an address")))).rejects.toMatchObject({ status: 400, message: '"not an address" is not an e-mail address' });
+    const bad = email.connect(platformContext(env, channel("not an address")));
+    await expect(bad).rejects.toMatchObject({ status: 400, message: '"not an address" is not an e-mail address' });
     const unbound = { ...env, EMAIL: undefined };
     await expect(email.connect(platformContext(unbound, channel("help@shop.example")))).rejects.toThrow(/EMAIL send_email binding is not configured/);
   });

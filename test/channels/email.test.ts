@@ -1,0 +1,183 @@
+// An e-mail inbox end to end: a raw message handed to the Worker's email handler (src/index.ts) as
+// Email Routing hands it, the channel queue making it a message, the assistant's reply sent through
+// the EMAIL binding. What the binding received is read from test/support/email-outbox.mjs (the
+// binding in vitest.config.ts), and parsed with postal-mime as a mail client would.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import PostalMime from "postal-mime";
+import { describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { seedOwner, unique, type Actor } from "../harness";
+import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-samples";
+import { channelInbox, conversationsOf, eventually, messagesOf } from "./support";
+
+type Sent = { from: string; to: string; raw: string; messageId: string };
+
+/** A message as Email Routing gives it to the email handler; what the handler said (setReject). */
+async function deliver(raw: string, from: string, to: string): Promise<{ rejected: string | null }> {
+  let rejected: string | null = null;
+  const bytes = new TextEncoder().encode(raw);
+  const message = {
+    from,
+    to,
+    raw: new Response(bytes).body!,
+    rawSize: bytes.byteLength,
+    headers: new Headers([...raw.split("\r\n\r\n")[0].matchAll(/^([\w-]+):\s*(.*)$/gm)].map((m) => [m[1], m[2]] as [string, string])),
+    canBeForwarded: true,
+    setReject: (reason: string) => void (rejected = reason),
+    forward: () => Promise.reject(new Error("not forwarded in these tests")),
+    reply: () => Promise.reject(new Error("replies go through the EMAIL binding")),
+  } as unknown as ForwardableEmailMessage;
+  const ctx = createExecutionContext();
+  await worker.email!(message, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return { rejected };
+}
+
+const sentTo = (address: string): Promise<Sent[]> => env.TEST_EMAIL_OUTBOX.sent(address);
+const replies = (address: string, count: number) => eventually(async () => {
+  const sent = await sentTo(address);
+  expect(sent.length).toBeGreaterThanOrEqual(count);
+  return sent;
+});
+
+async function emailInbox(owner: Actor) {
+  const address = `${unique("support")}@shop.example`.toLowerCase();
+  const inbox = await channelInbox(owner, "email", { address, fromName: "Shop Support" });
+  return { ...inbox, address };
+}
+
+const visitorAddress = () => `${unique("jane")}@example.com`.toLowerCase();
+const first = (o: Omit<GmailReply, "messageId"> & { messageId?: string }) =>
+  gmailReply({ subject: "Opening hours", noAttachment: true, messageId: `<${crypto.randomUUID()}@mail.example.com>`, ...o });
+
+describe("e-mail inbox", () => {
+  it("a message in: the contact by address, the message stored, the reply sent with the thread's headers", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const messageId = `<${crypto.randomUUID()}@mail.example.com>`;
+    // The envelope recipient as Email Routing gives it may differ in case from the inbox's address.
+    expect(await deliver(first({ from: visitor, to: address, messageId, text: "Are you open on Sundays?" }), visitor, address.toUpperCase())).toEqual({ rejected: null });
+
+    const [sent] = await replies(visitor, 1);
+    expect(sent).toMatchObject({ from: address, to: visitor });
+    const mail = await PostalMime.parse(sent.raw);
+    expect(mail.from).toEqual({ address, name: "Shop Support" });
+    expect(mail.to).toEqual([{ address: visitor, name: "Jane Visitor" }]);
+    expect(mail.subject).toBe("Re: Opening hours");
+    expect(mail.inReplyTo).toBe(messageId);
+    expect(mail.references).toBe(messageId);
+    expect(mail.text).toBe('You said: "Are you open on Sundays?".');
+    expect(mail.html).toContain('<p>You said: "Are you open on Sundays?".</p>');
+
+    const [conversation] = await conversationsOf(owner, inboxId);
+    expect(conversation.contact).toMatchObject({ sourceId: visitor, email: visitor, name: "Jane Visitor" });
+    const messages = await messagesOf(owner, conversation.id);
+    expect(messages.map((m) => [m.type, m.content])).toEqual([
+      ["incoming", "Are you open on Sundays?"],
+      ["outgoing", 'You said: "Are you open on Sundays?".'],
+    ]);
+    await eventually(async () => {
+      const [, reply] = await messagesOf(owner, conversation.id);
+      expect(reply.metadata.channelDelivery).toMatchObject({ status: "sent", attempts: 1, platformMessageIds: [sent.messageId] });
+    });
+  });
+
+  it("a reply to the reply comes back into the same conversation, and its answer carries the whole thread", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const root = `<${crypto.randomUUID()}@mail.example.com>`;
+    await deliver(first({ from: visitor, to: address, messageId: root, text: "Do you ship to Japan?" }), visitor, address);
+    const [ours] = await replies(visitor, 1);
+
+    const second = `<${crypto.randomUUID()}@mail.example.com>`;
+    const answer = gmailReply({ from: visitor, to: address, messageId: second, inReplyTo: ours.messageId, references: [root, ours.messageId], text: "And to Korea?" });
+    expect(await deliver(answer, visitor, address)).toEqual({ rejected: null });
+    const [, again] = await replies(visitor, 2);
+    const mail = await PostalMime.parse(again.raw);
+    expect(mail.subject).toBe("Re: Opening hours");
+    expect(mail.inReplyTo).toBe(second);
+    expect(mail.references).toBe(`${root} ${ours.messageId} ${second}`);
+    expect(mail.text).toBe('You said: "And to Korea?".');
+
+    const conversations = await conversationsOf(owner, inboxId);
+    expect(conversations).toHaveLength(1);
+    const contents = (await messagesOf(owner, conversations[0].id)).map((m) => m.content);
+    // Only the new text: the history Gmail quotes under "On ... wrote:" is not the visitor's message.
+    expect(contents).toEqual(["Do you ship to Japan?", 'You said: "Do you ship to Japan?".', "And to Korea?", 'You said: "And to Korea?".']);
+  });
+
+  it("a message delivered again (the same Message-ID) makes no second message and no second reply", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const raw = first({ from: visitor, to: address, text: "Hello?" });
+    await deliver(raw, visitor, address);
+    await replies(visitor, 1);
+    await deliver(raw, visitor, address);
+    // The redelivery would have been answered by now (the first answer took less).
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await sentTo(visitor)).toHaveLength(1);
+    const [conversation] = await conversationsOf(owner, inboxId);
+    expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toEqual(["Hello?", 'You said: "Hello?".']);
+  });
+
+  it("an attachment is stored with the message", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    await deliver(gmailReply({ from: visitor, to: address, messageId: `<${crypto.randomUUID()}@mail.example.com>`, text: "This one arrived broken." }), visitor, address);
+    await replies(visitor, 1);
+    const [conversation] = await conversationsOf(owner, inboxId);
+    const [incoming] = await messagesOf(owner, conversation.id);
+    expect(incoming.content).toBe("This one arrived broken.");
+    expect(incoming.attachments).toHaveLength(1);
+    expect(incoming.attachments[0]).toMatchObject({ filename: "photo.png", contentType: "image/png", size: atob(PNG_BASE64).length });
+    const file = await owner.fetch("GET", new URL(incoming.attachments[0].url).pathname.replace(/^\/api\/v1/, ""));
+    expect(file.status).toBe(200);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(Uint8Array.from(atob(PNG_BASE64), (c) => c.charCodeAt(0)));
+  });
+
+  it("taken over: the assistant stays silent, the human's reply goes out in the thread", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const root = `<${crypto.randomUUID()}@mail.example.com>`;
+    await deliver(first({ from: visitor, to: address, messageId: root, text: "I want a refund." }), visitor, address);
+    const [ours] = await replies(visitor, 1);
+    const [conversation] = await conversationsOf(owner, inboxId);
+    expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
+
+    const second = `<${crypto.randomUUID()}@mail.example.com>`;
+    await deliver(gmailReply({ from: visitor, to: address, messageId: second, inReplyTo: ours.messageId, references: [root, ours.messageId], text: "Hello?", noAttachment: true }), visitor, address);
+    await eventually(async () => expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toContain("Hello?"));
+    const human = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: "Sam here: your refund is on its way." });
+    expect(human.status).toBe(201);
+
+    const [, second2] = await replies(visitor, 2);
+    expect(await sentTo(visitor)).toHaveLength(2);
+    const mail = await PostalMime.parse(second2.raw);
+    expect(mail.text).toBe("Sam here: your refund is on its way.");
+    expect(mail.inReplyTo).toBe(second);
+    expect(mail.references).toBe(`${root} ${ours.messageId} ${second}`);
+    expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toEqual([
+      "I want a refund.",
+      'You said: "I want a refund.".',
+      "Hello?",
+      "Sam here: your refund is on its way.",
+    ]);
+  });
+
+  it("a message to an address no inbox has is rejected, and nothing is stored", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const nobody = `nobody-${address}`;
+    expect(await deliver(first({ from: visitor, to: nobody, text: "Anyone?" }), visitor, nobody)).toEqual({ rejected: `${nobody} is not the address of an inbox here.` });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await conversationsOf(owner, inboxId)).toEqual([]);
+    expect(await sentTo(visitor)).toEqual([]);
+  });
+});
