@@ -19,7 +19,7 @@ export type { SenderInput } from "../src/services/conversations";
 export type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
 
 /** Message fields a caller supplies; the object adds ids, sequence and sender. */
-export type MessageInput = Pick<NewMessage, "content" | "contentPayload" | "attachments" | "canvas" | "queryMetadata" | "metadata" | "skillIds" | "toolIds">;
+export type MessageInput = Pick<NewMessage, "id" | "content" | "contentPayload" | "attachments" | "canvas" | "queryMetadata" | "metadata" | "skillIds" | "toolIds">;
 
 export interface TurnInput {
   conversationId: string;

@@ -61,6 +61,7 @@ CREATE TABLE `inbox_channels` (
 	`verify_token` text NOT NULL,
 	`webhook_secret` text NOT NULL,
 	`status` text DEFAULT 'not_connected' NOT NULL,
+	`origin` text NOT NULL,
 	`last_error` text,
 	`last_event_at` integer,
 	`created_at` integer NOT NULL,
@@ -69,4 +70,14 @@ CREATE TABLE `inbox_channels` (
 	FOREIGN KEY (`organization_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `inbox_channels_org_idx` ON `inbox_channels` (`organization_id`);
+CREATE INDEX `inbox_channels_org_idx` ON `inbox_channels` (`organization_id`);--> statement-breakpoint
+-- A message's delivery to its platform, as its record shows it (`metadata.channelDelivery`, CONTRACT
+-- section 17): kept equal to its channel_deliveries row by the database itself, so no write of a
+-- delivery can forget it.
+CREATE TRIGGER `channel_deliveries_shown_on_insert` AFTER INSERT ON `channel_deliveries` BEGIN
+	UPDATE `messages` SET `metadata` = json_set(coalesce(`metadata`, '{}'), '$.channelDelivery', json_object('status', NEW.`status`, 'attempts', NEW.`attempts`, 'error', NEW.`error`, 'platformMessageIds', json(coalesce(NEW.`platform_message_ids`, '[]')))) WHERE `id` = NEW.`message_id`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `channel_deliveries_shown_on_update` AFTER UPDATE OF `status`, `attempts`, `error`, `platform_message_ids` ON `channel_deliveries` BEGIN
+	UPDATE `messages` SET `metadata` = json_set(coalesce(`metadata`, '{}'), '$.channelDelivery', json_object('status', NEW.`status`, 'attempts', NEW.`attempts`, 'error', NEW.`error`, 'platformMessageIds', json(coalesce(NEW.`platform_message_ids`, '[]')))) WHERE `id` = NEW.`message_id`;
+END;

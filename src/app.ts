@@ -15,6 +15,7 @@ import { rateLimit } from "./middleware/rate-limit";
 import { WIDGET_PUBLIC_PATH, widgetCors } from "./middleware/widget-cors";
 import { registerWidgetPages } from "./routes/widget/pages";
 import { registerStaticFiles } from "./routes/static-files";
+import { registerChannelWebhooks } from "./routes/channel-webhooks";
 import { registerMcpServer } from "./routes/mcp-server";
 import { createRouter, type Router } from "./lib/openapi";
 import { ROUTE_GROUPS, routesFor } from "./routes";
@@ -121,6 +122,8 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
   // Our assistants as an MCP server (JSON-RPC, not in the OpenAPI document), behind the same API keys.
   app.use("/mcp", withDb, authenticate(() => false), rateLimit());
   registerMcpServer(app, fetchApp);
+  app.use("/channels/*", withDb);
+  registerChannelWebhooks(app);
 
   // Built by the first unmatched request, not with the app: most apps never answer a 405.
   let methodsFor: ((path: string) => string[]) | undefined;

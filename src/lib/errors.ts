@@ -28,6 +28,8 @@ export type ErrorCode =
   | "idempotency_in_progress"
   | "idempotency_unfinished"
   | "idempotency_key_reused"
+  | `channel_${"not_supported" | "not_configured" | "connect_failed"}`
+  | "not_a_messaging_inbox"
   | `mcp_${"timeout" | "unreachable" | "unauthorized" | "not_mcp" | "too_large"}`
   | S3ErrorCode;
 

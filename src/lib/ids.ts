@@ -33,3 +33,25 @@ export function uuidv7(now = Date.now()): string {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID_RE.test(value);
+
+/**
+ * A UUID v7 that is the same every time for the same `name` and time: the time's 48 bits, then bits
+ * of SHA-256(name). For what a platform may send twice (a contact, a message of an event): the
+ * second write meets the first's primary key instead of making a duplicate.
+ */
+export async function stableUuidv7(name: string, at: number): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(name)));
+  const b = new Uint8Array(16);
+  const high = Math.floor(at / 0x10000);
+  b[0] = high >>> 24;
+  b[1] = (high >>> 16) & 0xff;
+  b[2] = (high >>> 8) & 0xff;
+  b[3] = high & 0xff;
+  b[4] = (at >>> 8) & 0xff;
+  b[5] = at & 0xff;
+  b.set(hash.subarray(0, 10), 6);
+  b[6] = 0x70 | (b[6] & 0x0f);
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = (i: number) => HEX[b[i]];
+  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
+}

@@ -3,6 +3,7 @@ import { consumeWebhookDeliveries } from "./webhook-deliveries";
 import { consumeWebhookDeadLetters } from "./webhook-dead-letters";
 import { consumeKnowledgeIngestion } from "./knowledge-ingestion";
 import { consumeChatbotEvaluation } from "./chatbot-evaluation";
+import { consumeChannelWork } from "./channels";
 import { retryAll } from "./settle";
 
 export const QUEUES = {
@@ -11,6 +12,7 @@ export const QUEUES = {
   webhookDeadLetters: "webhook-deliveries-dlq",
   knowledgeIngestion: "knowledge-ingestion",
   chatbotEvaluation: "chatbot-evaluation",
+  channelWork: "channel-work",
 } as const;
 
 type Consumer = (batch: MessageBatch, env: Bindings, ctx: ExecutionContext) => Promise<void>;
@@ -21,6 +23,7 @@ const consumers: Partial<Record<string, Consumer>> = {
   [QUEUES.webhookDeadLetters]: consumeWebhookDeadLetters,
   [QUEUES.knowledgeIngestion]: consumeKnowledgeIngestion,
   [QUEUES.chatbotEvaluation]: consumeChatbotEvaluation,
+  [QUEUES.channelWork]: consumeChannelWork,
 };
 
 export async function handleQueue(batch: MessageBatch, env: Bindings, ctx: ExecutionContext) {

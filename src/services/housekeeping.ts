@@ -1,7 +1,9 @@
-import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
-import type { Bindings } from "../env";
+import { and, eq, inArray, isNotNull, lt, or } from "drizzle-orm";
+import type { Bindings, Db } from "../env";
 import { getDb } from "../db";
-import { apiKeys, consoleSessions, knowledgeBaseFiles } from "../db/schema";
+import { apiKeys, channelEvents, consoleSessions, knowledgeBaseFiles } from "../db/schema";
+import { enqueueWork } from "./channels/inbound";
+import { strandedDeliveries as strandedChannelDeliveries } from "./channels/outbound";
 import { SESSION_IDLE_MS } from "./console-sessions";
 import { strandedDeliveries } from "./webhooks/delivery";
 import { enqueueDeliveries } from "./webhooks/emit";
@@ -31,10 +33,22 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
     .limit(500);
   await enqueueFiles(env, stranded);
   await enqueueEvaluations(env, await strandedEvaluations(db, now));
+  await requeueChannelWork(env, db, now);
   await rollUpDays(env.DB, now);
   const before = now - KEEP_DEAD_KEYS_MS;
   await cleanupUploads(env, now);
   await db.delete(apiKeys).where(or(and(isNotNull(apiKeys.revokedAt), lt(apiKeys.revokedAt, before)), and(isNotNull(apiKeys.expiresAt), lt(apiKeys.expiresAt, before))));
   await forgetExpiredKeys(db, now);
   await db.delete(consoleSessions).where(or(lt(consoleSessions.revokedAt, before), lt(consoleSessions.lastUsedAt, before - SESSION_IDLE_MS)));
+}
+
+/** Messaging channels' events and replies the queue never heard of (a refused hand-over, a lost message). */
+async function requeueChannelWork(env: Bindings, db: Db, now: number) {
+  const events = await db
+    .select({ inboxId: channelEvents.inboxId, eventId: channelEvents.eventId })
+    .from(channelEvents)
+    .where(and(eq(channelEvents.status, "pending"), lt(channelEvents.receivedAt, now - 60_000)))
+    .limit(500);
+  const conversations = await strandedChannelDeliveries(db, now);
+  await enqueueWork(env, [...events.map((e) => ({ kind: "event" as const, ...e })), ...conversations.map((conversationId) => ({ kind: "deliver" as const, conversationId }))]);
 }

@@ -26,6 +26,8 @@ export const inboxChannels = sqliteTable(
     /** Telegram's `secret_token`, set with the webhook and sent back on every update. */
     webhookSecret: text("webhook_secret").notNull(),
     status: text("status", { enum: CHANNEL_STATUSES }).notNull().default("not_connected"),
+    /** The API's origin the settings were saved through: our URLs in what is sent (files) and the webhook's. */
+    origin: text("origin").notNull(),
     lastError: text("last_error"),
     lastEventAt: integer("last_event_at"),
     createdAt: createdAt(),

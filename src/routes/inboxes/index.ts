@@ -4,6 +4,7 @@ import { registerDeleteInbox } from "./delete";
 import { registerGetInbox } from "./get";
 import { registerListInboxes } from "./list";
 import { registerPatchInbox, registerReplaceInbox } from "./update";
+import { registerChannelRoutes } from "./channel";
 
 export function registerInboxRoutes(r: Router) {
   registerListInboxes(r);
@@ -12,4 +13,5 @@ export function registerInboxRoutes(r: Router) {
   registerReplaceInbox(r);
   registerPatchInbox(r);
   registerDeleteInbox(r);
+  registerChannelRoutes(r);
 }

@@ -4,6 +4,7 @@ import { registerCreateMessage } from "./create";
 import { registerCreateOutgoingMessage } from "./create-outgoing";
 import { registerListMessages } from "./list";
 import { registerGetMessage } from "./get";
+import { registerRetryDelivery } from "./retry-delivery";
 
 export function registerMessageRoutes(r: Router) {
   const byUser = idempotentForUser();
@@ -13,4 +14,5 @@ export function registerMessageRoutes(r: Router) {
   registerCreateOutgoingMessage(r);
   registerListMessages(r);
   registerGetMessage(r);
+  registerRetryDelivery(r);
 }

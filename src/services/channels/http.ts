@@ -23,8 +23,11 @@ export function platformBase(env: Bindings, api: PlatformApi): string {
 }
 
 /** A request to the platform; its answer whatever the status (PlatformError only when there is none). */
-export async function callPlatform(env: Bindings, api: PlatformApi, path: string, init: RequestInit = {}): Promise<Response> {
-  const url = `${platformBase(env, api)}${path.startsWith("/") ? path : `/${path}`}`;
+export const callPlatform = (env: Bindings, api: PlatformApi, path: string, init: RequestInit = {}) =>
+  fetchPlatform(env, api, `${platformBase(env, api)}${path.startsWith("/") ? path : `/${path}`}`, init);
+
+/** `fetch` of a URL of the platform (a library's client builds it), with the same guard and deadline. */
+export async function fetchPlatform(env: Bindings, api: PlatformApi, url: string, init: RequestInit = {}): Promise<Response> {
   const problem = webhookUrlProblem(url, outboundAllowedHosts(env));
   if (problem) throw new PlatformError(`${PLATFORM_ORIGINS[api].setting}: ${problem}`, null);
   const timeout = AbortSignal.timeout(TIMEOUT_MS);

@@ -71,6 +71,8 @@ export interface InboundEvent {
 
 /** A reply on its way to the platform. */
 export interface OutboundMessage {
+  /** Ours, the same on every attempt of this reply (LINE's X-Line-Retry-Key, a platform's idempotency key). */
+  deliveryId: string;
   threadKey: string;
   /** The reply as stored: Markdown. Each module renders what its platform shows (markdown.ts). */
   text: string;

@@ -11,6 +11,7 @@ import { evaluationEffect } from "../evaluation/effect";
 import { failedReplyEffect } from "../statistics/effect";
 import { webhookEffect } from "../webhooks/effect";
 import { liveInboxEffect } from "./inbox-events";
+import { channelEffect } from "../channels/outbound";
 
 /** A message as its effects see it, once stored: `conversation` is the state it left. */
 export interface StoredMessage {
@@ -43,8 +44,8 @@ export interface TurnEnd {
 
 export interface MessageEffect {
   readonly name: string;
-  /** A statement stored in the same batch as `message`: both are stored, or neither. */
-  inBatch?(db: Db, conversation: ConversationRow, message: MessageRow): D1PreparedStatement;
+  /** A statement stored in the same batch as `message`: both are stored, or neither (null: none for this message). */
+  inBatch?(db: Db, conversation: ConversationRow, message: MessageRow): D1PreparedStatement | null;
   /** After the batch is stored, in the order of the conversation's messages. Must not throw: hand slow work to `waitUntil`. */
   stored?(batch: StoredBatch): void;
   /** After the assistant's reply to `incoming` is stored. */
@@ -54,7 +55,7 @@ export interface MessageEffect {
 }
 
 /** The effects, in the order they run. */
-const EFFECTS: MessageEffect[] = [webhookEffect, liveInboxEffect, failedReplyEffect, evaluationEffect];
+const EFFECTS: MessageEffect[] = [webhookEffect, channelEffect, liveInboxEffect, failedReplyEffect, evaluationEffect];
 
 /** Adds an effect for a test, after the others; returns its removal. Tests only: production effects are in EFFECTS. */
 export function addEffectForTest(effect: MessageEffect): () => void {
@@ -70,9 +71,10 @@ export function effectStatements(db: Db, conversation: ConversationRow, message:
   const owners: MessageEffect[] = [];
   const statements: D1PreparedStatement[] = [];
   for (const effect of EFFECTS) {
-    if (!effect.inBatch) continue;
+    const statement = effect.inBatch?.(db, conversation, message);
+    if (!statement) continue;
     owners.push(effect);
-    statements.push(effect.inBatch(db, conversation, message));
+    statements.push(statement);
   }
   const resultsFrom = (all: D1Result[], at: number) => new Map(owners.map((effect, i) => [effect, all[at + i]]));
   return { statements, resultsFrom };

@@ -1,0 +1,45 @@
+import type { Bindings } from "../env";
+import { getDb } from "../db";
+import type { ChannelWork } from "../services/channels/inbound";
+import { takeInEvents } from "../services/channels/intake";
+import { deliverConversation } from "../services/channels/outbound";
+import { ack, retry } from "./settle";
+
+/** Seconds before an event that could not be taken in is tried again. */
+const EVENT_RETRY_S = 5;
+
+/**
+ * Messaging channels' work (services/channels): events taken in, chat by chat in order; each
+ * conversation's due replies sent. A delivery waits by a delayed message of its own (outbound.ts),
+ * so a queue retry here only follows an unexpected failure.
+ */
+export async function consumeChannelWork(batch: MessageBatch, env: Bindings, ctx: ExecutionContext) {
+  const db = getDb(env.DB);
+  const events: { message: Message; inboxId: string; eventId: string }[] = [];
+  const conversations = new Map<string, Message[]>();
+  for (const message of batch.messages) {
+    const work = message.body as ChannelWork;
+    if (work?.kind === "event") events.push({ message, inboxId: work.inboxId, eventId: work.eventId });
+    else if (work?.kind === "deliver") conversations.set(work.conversationId, [...(conversations.get(work.conversationId) ?? []), message]);
+    else {
+      console.warn(JSON.stringify({ level: "warn", message: "channel queue message of no known kind dropped", body: String(JSON.stringify(message.body)).slice(0, 200) }));
+      ack(message);
+    }
+  }
+  await Promise.all([
+    events.length &&
+      takeInEvents(env, db, events, (p) => ctx.waitUntil(p)).then((failed) => {
+        for (const e of events) if (failed.has(e.eventId)) retry(e.message, EVENT_RETRY_S);
+        else ack(e.message);
+      }),
+    ...[...conversations].map(([conversationId, messages]) =>
+      deliverConversation(env, db, conversationId).then(
+        () => messages.forEach((m) => ack(m)),
+        (err) => {
+          console.error(JSON.stringify({ level: "error", message: "channel delivery failed", conversationId, error: String((err as Error)?.stack ?? err) }));
+          messages.forEach((m) => retry(m, EVENT_RETRY_S));
+        },
+      ),
+    ),
+  ]);
+}

@@ -1,0 +1,26 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { currentAccess, requirePermission } from "../../services/access";
+import { retryDelivery } from "../../services/channels/outbound";
+
+const route = createRoute({
+  method: "post",
+  path: "/messages/{id}/channel-delivery/retry/",
+  tags: ["Conversations"],
+  summary: "Send a failed reply to its messaging platform again",
+  description:
+    "Requires `conversation.manage`. For an outgoing message of a messaging inbox whose `metadata.channelDelivery.status` is `failed`: " +
+    "it is sent again, before the conversation's later replies still on their way. 409 when it is sent or on its way; 404 for a message " +
+    "with no delivery (web and API conversations).",
+  request: { params: IdParams },
+  responses: { 202: json(z.object({ status: z.literal("pending") }).openapi("DeliveryRetry"), "Queued"), ...errorResponses(403, 404, 409) },
+});
+
+export const registerRetryDelivery = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "conversation.manage");
+    await retryDelivery(c.env, c.var.db, access.organizationId, c.req.valid("param").id);
+    return c.json({ status: "pending" as const }, 202);
+  });

@@ -1,0 +1,87 @@
+// A platform's request to `{origin}/channels/{platform}/{inboxId}` (CONTRACT section 17): verified
+// the platform's way before anything is stored, its events kept by their own ids (a redelivery is
+// the same row), the platform answered at once; the intake (intake.ts) makes them messages from the
+// channel queue (docs/decisions.md, "Messaging channels").
+import { sql } from "drizzle-orm";
+import { channelEvents, inboxChannels } from "../../db/schema";
+import type { Bindings, Db } from "../../env";
+import { ApiError, notFound } from "../../lib/errors";
+import { jsonNestsDeeperThan } from "../../lib/case";
+import type { JsonObject } from "../../lib/json";
+import { adapterFor } from "./platforms";
+import { isChannelPlatform, loadChannel } from "./settings";
+import type { InboundEvent } from "./types";
+
+/** What the channel queue carries: an event to take in, or a conversation whose replies are due. */
+export type ChannelWork = { kind: "event"; inboxId: string; eventId: string } | { kind: "deliver"; conversationId: string };
+
+/** An event as kept in channel_events.payload. */
+export type StoredEvent = InboundEvent & { receivedAt: number };
+
+const DEFAULT_LIMIT = 1_048_576;
+
+async function rawBody(env: Bindings, request: Request): Promise<string> {
+  const limit = Number(env.JSON_BODY_LIMIT_BYTES) || DEFAULT_LIMIT;
+  const tooLarge = () => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes.`);
+  if (Number(request.headers.get("Content-Length") ?? 0) > limit) throw tooLarge();
+  const bytes = await request.arrayBuffer();
+  if (bytes.byteLength > limit) throw tooLarge();
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ApiError(400, "parse_error", "The body is not valid UTF-8.");
+  }
+}
+
+export async function receive(env: Bindings, db: Db, request: Request, platform: string, inboxId: string, now = Date.now()): Promise<Response> {
+  if (!isChannelPlatform(platform) || platform === "email") throw notFound("No such channel.");
+  const channel = await loadChannel(env, db, inboxId, platform);
+  if (!channel) throw notFound("No such channel.");
+  const adapter = await adapterFor(platform);
+  if (request.method === "GET") {
+    const answer = adapter.handshake?.(request, "", channel.config);
+    if (answer) return answer;
+    throw notFound("This channel takes events by POST.");
+  }
+  const raw = await rawBody(env, request);
+  if (!(await adapter.verify(request, raw, channel.config))) throw new ApiError(401, "not_authenticated", `The request is not signed by ${platform} with this channel's secret.`);
+  if (jsonNestsDeeperThan(raw)) throw new ApiError(400, "invalid", "The body nests too deeply.");
+  const answer = adapter.handshake?.(request, raw, channel.config);
+  if (answer) return answer;
+  const events = adapter.parse(raw, channel.config);
+  await keep(env, db, channel.config.organizationId, inboxId, events, now);
+  return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { "Content-Type": "application/json" } });
+}
+
+/**
+ * Stores the events not seen before (by the platform's id) with the channel's last event time, in
+ * one batch, then hands the new ones to the channel queue. Should the queue refuse, they are kept
+ * pending and the housekeeping cron hands them over again.
+ */
+export async function keep(env: Bindings, db: Db, organizationId: string, inboxId: string, events: InboundEvent[], now = Date.now()): Promise<string[]> {
+  if (!events.length) return [];
+  const inserts = events.map((event) =>
+    db
+      .insert(channelEvents)
+      .values({ inboxId, eventId: event.eventId, organizationId, payload: { ...event, receivedAt: now } as unknown as JsonObject, receivedAt: now })
+      .onConflictDoNothing()
+      .returning({ eventId: channelEvents.eventId }),
+  );
+  const touch = db.update(inboxChannels).set({ lastEventAt: now }).where(sql`${inboxChannels.inboxId} = ${inboxId}`);
+  const results = await db.batch([touch, ...inserts] as unknown as Parameters<Db["batch"]>[0]);
+  const fresh = (results.slice(1) as { eventId: string }[][]).flat().map((r) => r.eventId);
+  if (fresh.length) await enqueueWork(env, fresh.map((eventId) => ({ kind: "event", inboxId, eventId })));
+  return fresh;
+}
+
+/** Hands work to the channel queue; a refusal is logged, not thrown (the cron hands it over again). */
+export async function enqueueWork(env: Bindings, work: ChannelWork[], delaySeconds = 0): Promise<void> {
+  for (let i = 0; i < work.length; i += 100) {
+    const chunk = work.slice(i, i + 100).map((body) => ({ body, ...(delaySeconds ? { delaySeconds } : {}) }));
+    try {
+      await env.CHANNEL_QUEUE.sendBatch(chunk);
+    } catch (err) {
+      console.error(JSON.stringify({ level: "warn", message: "channel work not queued; the cron will queue it", error: String(err) }));
+    }
+  }
+}

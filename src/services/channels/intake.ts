@@ -1,0 +1,217 @@
+// Events kept by inbound.ts become messages of the conversation pipeline: the sender a contact of
+// the inbox, the chat a conversation (a new one after the last was resolved), files in R2, and the
+// message posted to the conversation's object like a widget's (CONTRACT section 17). Run by the
+// channel queue; every step may run again (a redelivered queue message, a crash) without a second
+// contact, conversation or message: their ids are derived from the platform's ids (stableUuidv7),
+// and the conversation of a chat changes only from the one the step read (docs/decisions.md,
+// "Messaging channels").
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { attachments, channelEvents, channelThreads, contactInboxes, contacts, conversations, inboxes, messages } from "../../db/schema";
+import type { Bindings, Db } from "../../env";
+import { stableUuidv7, uuidv7 } from "../../lib/ids";
+import type { JsonObject } from "../../lib/json";
+import { conversationObject, newConversation, type ConversationRow } from "../conversations";
+import { messageAttachment, type AttachmentRow } from "../records/attachments";
+import { extractAttachment } from "../uploads/reading";
+import { fileTypeOf } from "../parsing";
+import { contentTypeFor, mediaType } from "../uploads/file-specs";
+import { inferType } from "../uploads/attachments";
+import { newUploadKey } from "../uploads/store";
+import { MESSAGE_URL_TTL_SECONDS } from "../uploads/settings";
+import { signedDownloadUrl } from "../uploads/urls";
+import { platformContext } from "./http";
+import type { StoredEvent } from "./inbound";
+import { adapterFor } from "./platforms";
+import { loadChannel } from "./settings";
+import { PlatformError, type ChannelAdapter, type ChannelConfig, type InboundAttachment, type PlatformContext } from "./types";
+
+/** Largest file taken from a platform (the attachment spec's size). */
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+/** After this many failed attempts an event is set aside (`ignored`, with its error) instead of tried again. */
+export const MAX_EVENT_ATTEMPTS = 12;
+
+type EventRow = typeof channelEvents.$inferSelect;
+
+/**
+ * Takes in the named events: of one chat one after the other, in the order the platform sent them;
+ * chats side by side. Returns the ids that failed (to be tried again).
+ */
+export async function takeInEvents(env: Bindings, db: Db, refs: { inboxId: string; eventId: string }[], waitUntil: (p: Promise<unknown>) => void): Promise<Set<string>> {
+  const failed = new Set<string>();
+  const byInbox = new Map<string, string[]>();
+  for (const r of refs) byInbox.set(r.inboxId, [...(byInbox.get(r.inboxId) ?? []), r.eventId]);
+  const rows: EventRow[] = [];
+  for (const [inboxId, ids] of byInbox) {
+    for (let i = 0; i < ids.length; i += 90) {
+      rows.push(...(await db.select().from(channelEvents).where(and(eq(channelEvents.inboxId, inboxId), inArray(channelEvents.eventId, ids.slice(i, i + 90)), eq(channelEvents.status, "pending")))));
+    }
+  }
+  const chats = new Map<string, EventRow[]>();
+  for (const row of rows.sort((a, b) => a.receivedAt - b.receivedAt)) {
+    const key = `${row.inboxId}\n${(row.payload as unknown as StoredEvent).threadKey}`;
+    chats.set(key, [...(chats.get(key) ?? []), row]);
+  }
+  await Promise.all(
+    [...chats.values()].map(async (chat) => {
+      for (const [i, row] of chat.entries()) {
+        try {
+          await takeIn(env, db, row, waitUntil);
+        } catch (err) {
+          // The rest of this chat waits for it: its messages must not overtake it.
+          for (const later of chat.slice(i)) failed.add(later.eventId);
+          await setBack(db, row, err);
+          if (!(err instanceof PlatformError) && !(err instanceof IntakeError)) console.error(JSON.stringify({ level: "error", message: "channel event not taken in", eventId: row.eventId, error: String((err as Error)?.stack ?? err) }));
+          return;
+        }
+      }
+    }),
+  );
+  return failed;
+}
+
+/** A step that cannot succeed yet (the conversation is being created by another run). */
+class IntakeError extends Error {}
+
+async function setBack(db: Db, row: EventRow, err: unknown) {
+  const attempts = row.attempts + 1;
+  const status = attempts >= MAX_EVENT_ATTEMPTS ? "ignored" : "pending";
+  await db.update(channelEvents).set({ attempts, status, error: String((err as Error)?.message ?? err).slice(0, 500) }).where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
+}
+
+async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promise<unknown>) => void) {
+  const event = row.payload as unknown as StoredEvent;
+  const channel = await loadChannel(env, db, row.inboxId);
+  if (!channel) return void (await db.update(channelEvents).set({ status: "ignored", error: "The inbox's channel no longer exists." }).where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId))));
+  const adapter = await adapterFor(channel.config.platform);
+  const ctx = platformContext(env, channel.config);
+  const messageId = await stableUuidv7(`message\n${row.inboxId}\n${row.eventId}`, event.receivedAt);
+  const [already] = await db.select({ id: messages.id }).from(messages).where(eq(messages.id, messageId));
+  if (!already) {
+    const [inbox] = await db.select({ chatbotId: inboxes.chatbotId }).from(inboxes).where(eq(inboxes.id, row.inboxId));
+    const contact = await contactOf(db, adapter, ctx, event);
+    const { conversation, created } = await conversationOf(db, channel.config, inbox?.chatbotId ?? null, event, contact.id);
+    const files = await takeFiles(env, db, adapter, ctx, conversation, event.attachments);
+    const origin = channel.row.origin;
+    const stored = await Promise.all(files.map(async (f) => messageAttachment(f, await signedDownloadUrl(env, origin, f.key, MESSAGE_URL_TTL_SECONDS))));
+    const replies = conversation.autoReplyEnabled && !!conversation.chatbotId;
+    if (replies && adapter.typing) waitUntil(adapter.typing(ctx, event.threadKey).catch((err) => logUnless(err)));
+    const metadata: JsonObject = { channel: { type: channel.config.platform, eventId: row.eventId, threadKey: event.threadKey } };
+    await conversationObject(env, conversation.id).post({
+      conversationId: conversation.id,
+      ...(created ? { created: conversation } : { conversation }),
+      sender: { type: "contact", id: contact.id, name: contact.name, avatar: contact.avatar },
+      message: { id: messageId, content: event.text, metadata, ...(stored.length ? { attachments: stored } : {}) },
+    });
+    for (const f of files) if (f.extractionStatus === "pending") waitUntil(extractAttachment(env, db, f).catch((err) => console.error(String(err))));
+    // What the reply needs to go out: LINE's reply token while fresh, e-mail's thread.
+    const context: JsonObject = { ...(event.thread ?? {}), ...(event.replyToken ? { replyToken: event.replyToken, replyTokenAt: event.receivedAt } : {}) };
+    await db.update(channelThreads).set({ context: sql`json_patch(coalesce(${channelThreads.context}, '{}'), ${JSON.stringify(context)})`, updatedAt: Date.now() }).where(and(eq(channelThreads.inboxId, row.inboxId), eq(channelThreads.threadKey, event.threadKey)));
+  }
+  await db.update(channelEvents).set({ status: "stored", messageId, error: null }).where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
+}
+
+const logUnless = (err: unknown) => {
+  if (!(err instanceof PlatformError)) throw err;
+  console.warn(JSON.stringify({ level: "warn", message: "typing indicator not shown", error: err.message }));
+};
+
+/** The sender as a contact of the inbox (its id from the inbox and the platform's user id); the platform's profile fills a new one. */
+async function contactOf(db: Db, adapter: ChannelAdapter, ctx: PlatformContext, event: StoredEvent) {
+  const { inboxId, organizationId } = ctx.channel;
+  const id = await stableUuidv7(`contact\n${inboxId}\n${event.sender.id}`, 0);
+  const [found] = await db.select({ id: contacts.id, name: contacts.name, avatar: contacts.avatar }).from(contacts).where(eq(contacts.id, id));
+  if (found) return found;
+  let profile: { name?: string; avatar?: string } | null = null;
+  if (adapter.profile && (!event.sender.name || !event.sender.avatar)) {
+    try {
+      profile = await adapter.profile(ctx, event);
+    } catch (err) {
+      // A profile is a nicety: the message is taken in without it.
+      if (!(err instanceof PlatformError)) throw err;
+    }
+  }
+  const name = event.sender.name || profile?.name || event.sender.email || event.sender.id;
+  const avatar = event.sender.avatar || profile?.avatar || null;
+  const now = Date.now();
+  await db.batch([
+    db
+      .insert(contacts)
+      .values({ id, organizationId, name, avatar, sourceId: event.sender.id, email: event.sender.email ?? null, phoneNumber: event.sender.phoneNumber ?? null, metadata: { channel: ctx.channel.platform }, createdAt: now, updatedAt: now })
+      .onConflictDoNothing(),
+    db.insert(contactInboxes).values({ contactId: id, inboxId }).onConflictDoNothing(),
+  ]);
+  return { id, name, avatar };
+}
+
+/**
+ * The chat's open conversation, or a new one (first message, or the last one resolved). The chat's
+ * row names its conversation; it moves to a new one only from the one this run read, so two runs
+ * never open two. A new conversation is stored by its object with its first message.
+ */
+async function conversationOf(db: Db, channel: ChannelConfig, chatbotId: string | null, event: StoredEvent, contactId: string): Promise<{ conversation: ConversationRow; created: boolean }> {
+  const where = and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey));
+  const [thread] = await db.select().from(channelThreads).where(where);
+  const [current] = thread?.conversationId ? await db.select().from(conversations).where(eq(conversations.id, thread.conversationId)) : [];
+  if (current && current.status !== "resolved") return { conversation: current, created: false };
+  const id = uuidv7();
+  const before = thread?.conversationId ?? null;
+  const [moved] = await db
+    .insert(channelThreads)
+    .values({ inboxId: channel.inboxId, threadKey: event.threadKey, organizationId: channel.organizationId, contactId, conversationId: id, updatedAt: Date.now() })
+    .onConflictDoUpdate({ target: [channelThreads.inboxId, channelThreads.threadKey], set: { conversationId: id, updatedAt: Date.now() }, setWhere: before === null ? sql`${channelThreads.conversationId} is null` : eq(channelThreads.conversationId, before) })
+    .returning({ conversationId: channelThreads.conversationId });
+  if (!moved) throw new IntakeError("Another run is opening this chat's conversation.");
+  const row = newConversation({ organizationId: channel.organizationId, inboxId: channel.inboxId, chatbotId, contactId, title: event.group?.name ?? "" }, id);
+  return { conversation: event.group ? { ...row, type: "group" } : row, created: true };
+}
+
+/** The event's files in R2 as attachments of the conversation; one the platform no longer has is said in the message instead. */
+async function takeFiles(env: Bindings, db: Db, adapter: ChannelAdapter, ctx: PlatformContext, conversation: ConversationRow, files: InboundAttachment[]): Promise<AttachmentRow[]> {
+  const rows: AttachmentRow[] = [];
+  for (const file of files) {
+    let bytes: Uint8Array;
+    let contentType = mediaType(file.contentType) || "";
+    if (file.inline !== undefined) bytes = Uint8Array.from(atob(file.inline), (c) => c.charCodeAt(0));
+    else {
+      if (!adapter.download) continue;
+      const response = await adapter.download(ctx, file);
+      if (!response.ok) {
+        await response.body?.cancel();
+        const error = new PlatformError(`${ctx.channel.platform} answered ${response.status} for a file`, response.status);
+        if (error.retryable) throw error;
+        continue;
+      }
+      bytes = new Uint8Array(await response.arrayBuffer());
+      contentType ||= mediaType(response.headers.get("Content-Type"));
+    }
+    if (bytes.byteLength > MAX_FILE_BYTES) continue;
+    const filename = file.filename || `${file.kind}${extensionFor(contentType)}`;
+    contentType ||= contentTypeFor(filename);
+    const key = newUploadKey(conversation.organizationId, "attachment", filename);
+    await env.FILES.put(key, bytes, { httpMetadata: { contentType } });
+    const now = Date.now();
+    const row: AttachmentRow = {
+      id: uuidv7(now),
+      organizationId: conversation.organizationId,
+      conversationId: conversation.id,
+      key,
+      filename,
+      type: file.kind === "file" ? inferType(contentType) : file.kind,
+      contentType,
+      size: bytes.byteLength,
+      extractionStatus: fileTypeOf(filename, contentType) !== null ? "pending" : "none",
+      extractedText: null,
+      extractionError: null,
+      createdBy: null,
+      expiresAt: null,
+      createdAt: now,
+    };
+    rows.push(row);
+  }
+  // The conversation row may not exist yet (its object stores it with the message): no foreign key from attachments to it.
+  if (rows.length) await db.insert(attachments).values(rows);
+  return rows;
+}
+
+const EXTENSIONS: Record<string, string> = { "image/jpeg": ".jpg", "image/png": ".png", "image/gif": ".gif", "image/webp": ".webp", "video/mp4": ".mp4", "audio/mpeg": ".mp3", "audio/mp4": ".m4a", "audio/ogg": ".ogg", "application/pdf": ".pdf" };
+const extensionFor = (contentType: string) => EXTENSIONS[contentType] ?? "";
