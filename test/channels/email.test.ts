@@ -2,14 +2,14 @@
 // Email Routing hands it, the channel queue making it a message, the assistant's reply sent through
 // the EMAIL binding. What the binding received is read from test/support/email-outbox.mjs (the
 // binding in vitest.config.ts), and parsed with postal-mime as a mail client would.
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { SELF, createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { seedOwner, unique, type Actor } from "../harness";
 import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-samples";
-import { channelInbox, conversationsOf, eventually, messagesOf } from "./support";
+import { channelInbox, conversationsOf, eventually, messagesOf, messagesWhen, onlyConversation } from "./support";
 
 type Sent = { from: string; to: string; raw: string; messageId: string };
 
@@ -35,11 +35,8 @@ async function deliver(raw: string, from: string, to: string): Promise<{ rejecte
 }
 
 const sentTo = (address: string): Promise<Sent[]> => env.TEST_EMAIL_OUTBOX.sent(address);
-const replies = (address: string, count: number) => eventually(async () => {
-  const sent = await sentTo(address);
-  expect(sent.length).toBeGreaterThanOrEqual(count);
-  return sent;
-});
+/** What the binding was given for `address`, once there are `count` messages. */
+const replies = (address: string, count: number) => eventually(async () => ((await sentTo(address)).length >= count ? sentTo(address) : null));
 
 async function emailInbox(owner: Actor) {
   const address = `${unique("support")}@shop.example`.toLowerCase();
@@ -71,17 +68,17 @@ describe("e-mail inbox", () => {
     expect(mail.text).toBe('You said: "Are you open on Sundays?".');
     expect(mail.html).toContain('<p>You said: "Are you open on Sundays?".</p>');
 
-    const [conversation] = await conversationsOf(owner, inboxId);
-    expect(conversation.contact).toMatchObject({ sourceId: visitor, email: visitor, name: "Jane Visitor" });
-    const messages = await messagesOf(owner, conversation.id);
-    expect(messages.map((m) => [m.type, m.content])).toEqual([
-      ["incoming", "Are you open on Sundays?"],
-      ["outgoing", 'You said: "Are you open on Sundays?".'],
+    const conversation = await onlyConversation(owner, inboxId);
+    expect(conversation.contact).toMatchObject({ name: "Jane Visitor" });
+    const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as { sourceId: string; email: string };
+    expect(contact).toMatchObject({ sourceId: visitor, email: visitor });
+    const messages = await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
+    expect(messages.map((m) => [m.senderType, m.content])).toEqual([
+      ["contact", "Are you open on Sundays?"],
+      ["chatbot", 'You said: "Are you open on Sundays?".'],
     ]);
-    await eventually(async () => {
-      const [, reply] = await messagesOf(owner, conversation.id);
-      expect(reply.metadata.channelDelivery).toMatchObject({ status: "sent", attempts: 1, platformMessageIds: [sent.messageId] });
-    });
+    expect(messages[0].metadata?.channel).toMatchObject({ type: "email", eventId: messageId });
+    expect(messages[1].metadata?.channelDelivery).toMatchObject({ status: "sent", attempts: 1, error: null, platformMessageIds: [sent.messageId] });
   });
 
   it("a reply to the reply comes back into the same conversation, and its answer carries the whole thread", async () => {
@@ -93,7 +90,8 @@ describe("e-mail inbox", () => {
     const [ours] = await replies(visitor, 1);
 
     const second = `<${crypto.randomUUID()}@mail.example.com>`;
-    const answer = gmailReply({ from: visitor, to: address, messageId: second, inReplyTo: ours.messageId, references: [root, ours.messageId], text: "And to Korea?" });
+    const references = [root, ours.messageId];
+    const answer = gmailReply({ from: visitor, to: address, messageId: second, inReplyTo: ours.messageId, references, text: "And to Korea?", noAttachment: true });
     expect(await deliver(answer, visitor, address)).toEqual({ rejected: null });
     const [, again] = await replies(visitor, 2);
     const mail = await PostalMime.parse(again.raw);
@@ -113,15 +111,17 @@ describe("e-mail inbox", () => {
     const owner = await seedOwner();
     const { inboxId, address } = await emailInbox(owner);
     const visitor = visitorAddress();
-    const raw = first({ from: visitor, to: address, text: "Hello?" });
+    const raw = first({ from: visitor, to: address, text: "Do you sell gift cards?" });
     await deliver(raw, visitor, address);
     await replies(visitor, 1);
     await deliver(raw, visitor, address);
     // The redelivery would have been answered by now (the first answer took less).
     await new Promise((r) => setTimeout(r, 1500));
     expect(await sentTo(visitor)).toHaveLength(1);
-    const [conversation] = await conversationsOf(owner, inboxId);
-    expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toEqual(["Hello?", 'You said: "Hello?".']);
+    const conversation = await onlyConversation(owner, inboxId);
+    expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toEqual(["Do you sell gift cards?", 'You said: "Do you sell gift cards?".']);
+    const rows = await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?").bind(inboxId).first<{ n: number }>();
+    expect(rows?.n).toBe(1);
   });
 
   it("an attachment is stored with the message", async () => {
@@ -130,14 +130,15 @@ describe("e-mail inbox", () => {
     const visitor = visitorAddress();
     await deliver(gmailReply({ from: visitor, to: address, messageId: `<${crypto.randomUUID()}@mail.example.com>`, text: "This one arrived broken." }), visitor, address);
     await replies(visitor, 1);
-    const [conversation] = await conversationsOf(owner, inboxId);
+    const conversation = await onlyConversation(owner, inboxId);
     const [incoming] = await messagesOf(owner, conversation.id);
-    expect(incoming.content).toBe("This one arrived broken.");
-    expect(incoming.attachments).toHaveLength(1);
-    expect(incoming.attachments[0]).toMatchObject({ filename: "photo.png", contentType: "image/png", size: atob(PNG_BASE64).length });
-    const file = await owner.fetch("GET", new URL(incoming.attachments[0].url).pathname.replace(/^\/api\/v1/, ""));
+    expect(incoming).toMatchObject({ content: "This one arrived broken.", attachments: [{ type: "image", filename: "photo.png", contentType: "image/png" }] });
+    const png = Uint8Array.from(atob(PNG_BASE64), (c) => c.charCodeAt(0));
+    const attachment = (await (await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`)).json()) as { size: number; file: string };
+    expect(attachment.size).toBe(png.byteLength);
+    const file = await SELF.fetch(attachment.file);
     expect(file.status).toBe(200);
-    expect(new Uint8Array(await file.arrayBuffer())).toEqual(Uint8Array.from(atob(PNG_BASE64), (c) => c.charCodeAt(0)));
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(png);
   });
 
   it("taken over: the assistant stays silent, the human's reply goes out in the thread", async () => {
@@ -147,26 +148,28 @@ describe("e-mail inbox", () => {
     const root = `<${crypto.randomUUID()}@mail.example.com>`;
     await deliver(first({ from: visitor, to: address, messageId: root, text: "I want a refund." }), visitor, address);
     const [ours] = await replies(visitor, 1);
-    const [conversation] = await conversationsOf(owner, inboxId);
+    const conversation = await onlyConversation(owner, inboxId);
     expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
 
     const second = `<${crypto.randomUUID()}@mail.example.com>`;
-    await deliver(gmailReply({ from: visitor, to: address, messageId: second, inReplyTo: ours.messageId, references: [root, ours.messageId], text: "Hello?", noAttachment: true }), visitor, address);
-    await eventually(async () => expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toContain("Hello?"));
-    const human = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: "Sam here: your refund is on its way." });
-    expect(human.status).toBe(201);
+    const references = [root, ours.messageId];
+    await deliver(gmailReply({ from: visitor, to: address, messageId: second, inReplyTo: ours.messageId, references, text: "Hello?", noAttachment: true }), visitor, address);
+    await messagesWhen(owner, conversation.id, (m) => m.length === 3);
+    const human = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: "Sam here: your refund is **on its way**." });
+    expect(human.status, await human.clone().text()).toBe(201);
 
     const [, second2] = await replies(visitor, 2);
     expect(await sentTo(visitor)).toHaveLength(2);
     const mail = await PostalMime.parse(second2.raw);
     expect(mail.text).toBe("Sam here: your refund is on its way.");
+    expect(mail.html).toContain("<p>Sam here: your refund is <b>on its way</b>.</p>");
     expect(mail.inReplyTo).toBe(second);
     expect(mail.references).toBe(`${root} ${ours.messageId} ${second}`);
     expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toEqual([
       "I want a refund.",
       'You said: "I want a refund.".',
       "Hello?",
-      "Sam here: your refund is on its way.",
+      "Sam here: your refund is **on its way**.",
     ]);
   });
 

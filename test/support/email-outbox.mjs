@@ -20,8 +20,11 @@ export class Outbox extends WorkerEntrypoint {
   async send(message) {
     const raw = await new Response(message[RAW] ?? message.raw).text();
     const result = await this.env.REAL.send(new EmailMessage(message.from, message.to, raw));
-    sent.push({ from: message.from, to: message.to, raw, messageId: result?.messageId ?? "" });
-    return result;
+    const messageId = result?.messageId ?? "";
+    // An RPC result, disposed of once read (workerd warns otherwise).
+    result?.[Symbol.dispose]?.();
+    sent.push({ from: message.from, to: message.to, raw, messageId });
+    return { messageId };
   }
 
   /** The messages sent to `to` (every message without it), oldest first. */

@@ -22,6 +22,7 @@ const channel = (address: string, fromName = "Acme Support"): ChannelConfig => (
 });
 
 const outgoing = (thread: Record<string, unknown>, text: string, extra: Partial<OutboundMessage> = {}): OutboundMessage => ({
+  deliveryId: crypto.randomUUID(),
   threadKey: String(thread.messageId),
   text,
   citations: [],
