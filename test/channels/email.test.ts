@@ -107,6 +107,31 @@ describe("e-mail inbox", () => {
     expect(contents).toEqual(["Do you ship to Japan?", 'You said: "Do you ship to Japan?".', "And to Korea?", 'You said: "And to Korea?".']);
   });
 
+  it("a reply naming only our reply (In-Reply-To, no References) comes back into the same conversation", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const root = `<${crypto.randomUUID()}@mail.example.com>`;
+    await deliver(first({ from: visitor, to: address, messageId: root, text: "Can I change my order?" }), visitor, address);
+    const [ours] = await replies(visitor, 1);
+    const second = `<${crypto.randomUUID()}@mail.example.com>`;
+    const answer = gmailReply({ from: visitor, to: address, messageId: second, inReplyTo: ours.messageId, references: [], text: "It is order 42.", noAttachment: true });
+    expect(answer).not.toContain("References:");
+    await deliver(answer, visitor, address);
+    const [, again] = await replies(visitor, 2);
+    const mail = await PostalMime.parse(again.raw);
+    expect(mail.inReplyTo).toBe(second);
+    expect(mail.references).toBe(`${ours.messageId} ${second}`);
+    const conversations = await conversationsOf(owner, inboxId);
+    expect(conversations).toHaveLength(1);
+    expect((await messagesOf(owner, conversations[0].id)).map((m) => m.content)).toEqual([
+      "Can I change my order?",
+      'You said: "Can I change my order?".',
+      "It is order 42.",
+      'You said: "It is order 42.".',
+    ]);
+  });
+
   it("a message delivered again (the same Message-ID) makes no second message and no second reply", async () => {
     const owner = await seedOwner();
     const { inboxId, address } = await emailInbox(owner);

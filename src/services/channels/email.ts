@@ -108,8 +108,9 @@ export async function readEmail(raw: string, inboxAddress?: string): Promise<Inb
   const thread = {
     subject: mail.subject ?? "",
     messageId: eventId,
-    // What the reply's References carry on: the thread so far and this message.
-    references: [...references.filter((id) => id !== eventId), eventId],
+    // What the reply's References carry on: the thread so far (the parent's References, else its
+    // In-Reply-To, RFC 5322 3.6.4) and this message.
+    references: [...(references.length ? references : inReplyTo ? [inReplyTo] : []).filter((id) => id !== eventId), eventId],
     address,
     ...(from.name ? { name: from.name } : {}),
   } satisfies EmailThread;

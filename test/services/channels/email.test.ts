@@ -71,7 +71,9 @@ describe("parse", () => {
       references: ["<1234@local.machine.example>", "<3456@example.net>", "<abcd.1234@local.machine.example>"],
     });
     const onlyInReplyTo = RFC5322_REPLY.replace(/^References:.*\r\n/m, "");
-    expect((await email.parse(onlyInReplyTo, channel("jdoe@machine.example")))[0].threadKey).toBe("<1234@local.machine.example>");
+    const [parsed] = await email.parse(onlyInReplyTo, channel("jdoe@machine.example"));
+    expect(parsed.threadKey).toBe("<1234@local.machine.example>");
+    expect(parsed.thread?.references).toEqual(["<1234@local.machine.example>", "<3456@example.net>"]);
   });
 
   it("reads Cloudflare's local development sample (HTML only, windows-1252)", async () => {
