@@ -64,6 +64,7 @@ export const REQUIRED_BINDINGS = [
   { name: "WEBHOOK_QUEUE", kind: "queue", resource: "webhook-deliveries", needs: "send", usedFor: "webhook deliveries" },
   { name: "INGESTION_QUEUE", kind: "queue", resource: "knowledge-ingestion", needs: "send", usedFor: "knowledge base file ingestion" },
   { name: "EVALUATION_QUEUE", kind: "queue", resource: "chatbot-evaluation", needs: "send", usedFor: "evaluation of answered questions" },
+  { name: "CHANNEL_QUEUE", kind: "queue", resource: "channel-work", needs: "send", usedFor: "messaging channels (events taken in, replies sent)" },
 ] as const;
 
 export interface ResourceProblem extends SettingProblem {

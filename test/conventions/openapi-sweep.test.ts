@@ -84,6 +84,9 @@ const ID_RESOURCES: Record<string, Resource> = {
 /** Path parameters of particular operations that name another kind of resource than the tables above say. */
 const OPERATION_PARAMS: Record<string, Record<string, Resource>> = {
   "/tools/{id}/credentials/": { id: "mcpTool" },
+  "/inboxes/{id}/channel/": { id: "channelInbox" },
+  "/inboxes/{id}/channel/connect/": { id: "channelInbox" },
+  "/messages/{id}/channel-delivery/retry/": { id: "failedDelivery" },
 };
 
 /** Query parameters given a valid value in every request (required ones, and the file of text node lists). */
@@ -120,6 +123,8 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
 
 /** Body fields a valid sample cannot guess from the schema (ids of the world, unique e-mails). */
 const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string, unknown>> = {
+  // The channel's own token again (any other field is not Telegram's: 400).
+  "PUT /inboxes/{id}/channel/": (w) => ({ botToken: w.ids.channelToken }),
   "POST /auth/registration/": (_w, marker) => ({ email: `${unique(marker)}@example.com`.toLowerCase() }),
   "POST /auth/login/": (w) => ({ email: w.owner.email, password: SWEEP_PASSWORD }),
   "POST /auth/sessions/": (w) => ({ email: w.owner.email, password: SWEEP_PASSWORD }),

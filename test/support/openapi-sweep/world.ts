@@ -7,6 +7,7 @@ import { strToU8, zipSync } from "fflate";
 import { objectPrefixOf } from "../../../src/services/knowledge-content";
 import { call, db, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { readEvents } from "../sse";
+import { channelInbox, messagesWhen, onlyConversation, post, standIn } from "../../channels/support";
 import { LOCAL_LLM } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, createLabel, uploadFiles, waitForFile } from "../../fixtures/knowledge";
 
@@ -67,7 +68,11 @@ export type Resource =
   /** A skill, a managed SQL database and a table of it. */
   | "skill"
   | "sqlDatabase"
-  | "sqlTable";
+  | "sqlTable"
+  /** A Telegram inbox connected to the stand-in, its bot token, and a reply the platform refused (a failed delivery). */
+  | "channelInbox"
+  | "channelToken"
+  | "failedDelivery";
 
 /** The password every world's owner gets (login and password change need one). */
 export const SWEEP_PASSWORD = "sweep password 1234";
@@ -208,6 +213,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
   const batchQa = await owner.fetch("POST", `/web-chats/${inbox.channel.id}/batch-qas/`, { file: batchQaFile }).then((r) => created(r, r.status === 202 ? 202 : 201));
   const mcp = await mcpResources(owner);
   const data = await skillAndDatabase(owner);
+  const channel = await channelWithFailedDelivery(owner);
   // A delivery record of the webhook, as the outbox and the consumer leave one (a settled failure, so nothing retries it).
   const webhookRecord = uuidv7();
   await db().insert(webhookDeliveries).values({
@@ -279,9 +285,26 @@ export async function buildWorld(owner: Actor): Promise<World> {
       timeGranularity: "day",
       ...mcp,
       ...data,
+      ...channel,
     },
     visitorToken: widget.token,
   };
+}
+
+/** A Telegram inbox on the stand-in whose first reply the platform refused with a 400 (failed, so nothing retries it). */
+async function channelWithFailedDelivery(owner: Actor) {
+  const telegram = standIn("telegram");
+  const token = `42:${uuidv7().replace(/-/g, "")}`;
+  const inbox = await channelInbox(owner, "telegram", { botToken: token });
+  await telegram.script(token, [
+    { status: 200, body: { ok: true, result: true } },
+    { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: chat not found" } },
+  ]);
+  const update = { update_id: 1, message: { message_id: 1, date: 1, text: "Sweep", chat: { id: 42, type: "private" }, from: { id: 42, is_bot: false, first_name: "Sweep" } } };
+  expect((await post(inbox.path, await telegram.sign({ token, update }))).status).toBe(200);
+  const conversation = await onlyConversation(owner, inbox.inboxId);
+  const messages = await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "failed"));
+  return { channelInbox: inbox.inboxId, channelToken: token, failedDelivery: messages.find((m) => m.metadata?.channelDelivery)!.id };
 }
 
 /** Re-reads ids of links that a replacing write re-creates (update-groups replaces a member's group links). */
