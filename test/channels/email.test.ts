@@ -198,6 +198,27 @@ describe("e-mail inbox", () => {
     ]);
   });
 
+  it("connect says what to set up in Email Routing; an address another inbox has connected is refused, and saved alone it takes no mail", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const record = (await (await owner.fetch("GET", `/inboxes/${inboxId}/channel/`)).json()) as Record<string, unknown>;
+    expect(record).toMatchObject({ channelType: "email", status: "connected", credentials: { address, fromName: "Shop Support" } });
+
+    const other = await seedOwner();
+    const taken = await channelInbox(other, "email", { address: address.toUpperCase(), fromName: "Not the shop" }, { connect: false });
+    const refused = await other.fetch("POST", `/inboxes/${taken.inboxId}/channel/connect/`);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: "channel_connect_failed", detail: `${address.toUpperCase()} already belongs to another inbox (${inboxId})` });
+
+    const unconnected = `${unique("later")}@shop.example`.toLowerCase();
+    const later = await channelInbox(owner, "email", { address: unconnected, fromName: "Shop" }, { connect: false });
+    const visitor = visitorAddress();
+    expect(await deliver(first({ from: visitor, to: unconnected, text: "Hi" }), visitor, unconnected)).toEqual({ rejected: `${unconnected} is not the address of an inbox here.` });
+    const connected = await owner.fetch("POST", `/inboxes/${later.inboxId}/channel/connect/`);
+    expect(await connected.json()).toMatchObject({ status: "connected", detail: expect.stringContaining(`route ${unconnected} to this Worker`) });
+    expect(await deliver(first({ from: visitor, to: unconnected, text: "Hi" }), visitor, unconnected)).toEqual({ rejected: null });
+  });
+
   it("a message to an address no inbox has is rejected, and nothing is stored", async () => {
     const owner = await seedOwner();
     const { inboxId, address } = await emailInbox(owner);

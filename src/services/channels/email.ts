@@ -3,7 +3,7 @@
 // binding EMAIL (wrangler.toml) as raw MIME with the thread's headers, so a mail client shows the
 // conversation as one thread and the visitor's answer comes back into the same conversation.
 import { EmailMessage } from "cloudflare:email";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Email } from "postal-mime";
 import { getDb } from "../../db";
 import { inboxChannels } from "../../db/schema";
@@ -128,7 +128,11 @@ export async function readEmail(raw: string, inboxAddress?: string): Promise<Inb
   ];
 }
 
-/** The e-mail inbox whose address is `to` (case does not matter), if there is one. */
+/**
+ * The connected e-mail inbox whose address is `to` (case does not matter), if there is one. Only a
+ * connected inbox holds its address: saving an address claims nothing, so no inbox (of any
+ * organization) takes the mail of an address another inbox answers, and connect refuses it.
+ */
 export async function emailInboxFor(env: Bindings, to: string, except?: string): Promise<{ inboxId: string; organizationId: string } | null> {
   const row = await getDb(env.DB)
     .select({ inboxId: inboxChannels.inboxId, organizationId: inboxChannels.organizationId })
@@ -136,6 +140,7 @@ export async function emailInboxFor(env: Bindings, to: string, except?: string):
     .where(
       and(
         eq(inboxChannels.channelType, "email"),
+        inArray(inboxChannels.status, ["connected", "failing"]),
         sql`lower(json_extract(${inboxChannels.settings}, '$.address')) = ${to.trim().toLowerCase()}`,
         except ? ne(inboxChannels.inboxId, except) : undefined,
       ),
