@@ -47,6 +47,9 @@ async function emailInbox(owner: Actor) {
 const visitorAddress = () => `${unique("jane")}@example.com`.toLowerCase();
 const first = (o: Omit<GmailReply, "messageId"> & { messageId?: string }) =>
   gmailReply({ subject: "Opening hours", noAttachment: true, messageId: `<${crypto.randomUUID()}@mail.example.com>`, ...o });
+/** The visitor's answer to our reply `ours`, as Gmail writes it (References as given: none, or the thread). */
+const answerTo = (ours: Sent, o: { from: string; to: string; messageId: string; references: string[]; text: string }) =>
+  gmailReply({ ...o, inReplyTo: ours.messageId, noAttachment: true });
 
 describe("e-mail inbox", () => {
   it("a message in: the contact by address, the message stored, the reply sent with the thread's headers", async () => {
@@ -55,7 +58,8 @@ describe("e-mail inbox", () => {
     const visitor = visitorAddress();
     const messageId = `<${crypto.randomUUID()}@mail.example.com>`;
     // The envelope recipient as Email Routing gives it may differ in case from the inbox's address.
-    expect(await deliver(first({ from: visitor, to: address, messageId, text: "Are you open on Sundays?" }), visitor, address.toUpperCase())).toEqual({ rejected: null });
+    const raw = first({ from: visitor, to: address, messageId, text: "Are you open on Sundays?" });
+    expect(await deliver(raw, visitor, address.toUpperCase())).toEqual({ rejected: null });
 
     const [sent] = await replies(visitor, 1);
     expect(sent).toMatchObject({ from: address, to: visitor });
@@ -91,7 +95,7 @@ describe("e-mail inbox", () => {
 
     const second = `<${crypto.randomUUID()}@mail.example.com>`;
     const references = [root, ours.messageId];
-    const answer = gmailReply({ from: visitor, to: address, messageId: second, inReplyTo: ours.messageId, references, text: "And to Korea?", noAttachment: true });
+    const answer = answerTo(ours, { from: visitor, to: address, messageId: second, references, text: "And to Korea?" });
     expect(await deliver(answer, visitor, address)).toEqual({ rejected: null });
     const [, again] = await replies(visitor, 2);
     const mail = await PostalMime.parse(again.raw);
@@ -115,7 +119,7 @@ describe("e-mail inbox", () => {
     await deliver(first({ from: visitor, to: address, messageId: root, text: "Can I change my order?" }), visitor, address);
     const [ours] = await replies(visitor, 1);
     const second = `<${crypto.randomUUID()}@mail.example.com>`;
-    const answer = gmailReply({ from: visitor, to: address, messageId: second, inReplyTo: ours.messageId, references: [], text: "It is order 42.", noAttachment: true });
+    const answer = answerTo(ours, { from: visitor, to: address, messageId: second, references: [], text: "It is order 42." });
     expect(answer).not.toContain("References:");
     await deliver(answer, visitor, address);
     const [, again] = await replies(visitor, 2);
@@ -153,7 +157,7 @@ describe("e-mail inbox", () => {
     const owner = await seedOwner();
     const { inboxId, address } = await emailInbox(owner);
     const visitor = visitorAddress();
-    await deliver(gmailReply({ from: visitor, to: address, messageId: `<${crypto.randomUUID()}@mail.example.com>`, text: "This one arrived broken." }), visitor, address);
+    await deliver(first({ from: visitor, to: address, text: "This one arrived broken.", noAttachment: false }), visitor, address);
     await replies(visitor, 1);
     const conversation = await onlyConversation(owner, inboxId);
     const [incoming] = await messagesOf(owner, conversation.id);
@@ -178,7 +182,7 @@ describe("e-mail inbox", () => {
 
     const second = `<${crypto.randomUUID()}@mail.example.com>`;
     const references = [root, ours.messageId];
-    await deliver(gmailReply({ from: visitor, to: address, messageId: second, inReplyTo: ours.messageId, references, text: "Hello?", noAttachment: true }), visitor, address);
+    await deliver(answerTo(ours, { from: visitor, to: address, messageId: second, references, text: "Hello?" }), visitor, address);
     await messagesWhen(owner, conversation.id, (m) => m.length === 3);
     const human = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: "Sam here: your refund is **on its way**." });
     expect(human.status, await human.clone().text()).toBe(201);
@@ -208,15 +212,17 @@ describe("e-mail inbox", () => {
     const taken = await channelInbox(other, "email", { address: address.toUpperCase(), fromName: "Not the shop" }, { connect: false });
     const refused = await other.fetch("POST", `/inboxes/${taken.inboxId}/channel/connect/`);
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ code: "channel_connect_failed", detail: `${address.toUpperCase()} already belongs to another inbox (${inboxId})` });
+    const detail = `${address.toUpperCase()} already belongs to another inbox (${inboxId})`;
+    expect(await refused.json()).toMatchObject({ code: "channel_connect_failed", detail });
 
     const unconnected = `${unique("later")}@shop.example`.toLowerCase();
     const later = await channelInbox(owner, "email", { address: unconnected, fromName: "Shop" }, { connect: false });
     const visitor = visitorAddress();
-    expect(await deliver(first({ from: visitor, to: unconnected, text: "Hi" }), visitor, unconnected)).toEqual({ rejected: `${unconnected} is not the address of an inbox here.` });
+    const hi = () => first({ from: visitor, to: unconnected, text: "Hi" });
+    expect(await deliver(hi(), visitor, unconnected)).toEqual({ rejected: `${unconnected} is not the address of an inbox here.` });
     const connected = await owner.fetch("POST", `/inboxes/${later.inboxId}/channel/connect/`);
     expect(await connected.json()).toMatchObject({ status: "connected", detail: expect.stringContaining(`route ${unconnected} to this Worker`) });
-    expect(await deliver(first({ from: visitor, to: unconnected, text: "Hi" }), visitor, unconnected)).toEqual({ rejected: null });
+    expect(await deliver(hi(), visitor, unconnected)).toEqual({ rejected: null });
   });
 
   it("a message to an address no inbox has is rejected, and nothing is stored", async () => {
@@ -224,7 +230,8 @@ describe("e-mail inbox", () => {
     const { inboxId, address } = await emailInbox(owner);
     const visitor = visitorAddress();
     const nobody = `nobody-${address}`;
-    expect(await deliver(first({ from: visitor, to: nobody, text: "Anyone?" }), visitor, nobody)).toEqual({ rejected: `${nobody} is not the address of an inbox here.` });
+    const raw = first({ from: visitor, to: nobody, text: "Anyone?" });
+    expect(await deliver(raw, visitor, nobody)).toEqual({ rejected: `${nobody} is not the address of an inbox here.` });
     await new Promise((r) => setTimeout(r, 500));
     expect(await conversationsOf(owner, inboxId)).toEqual([]);
     expect(await sentTo(visitor)).toEqual([]);
