@@ -175,7 +175,7 @@ function sendBinding(ctx: PlatformContext): SendEmail {
   return binding;
 }
 
-export const email: ChannelAdapter = {
+export const email: ChannelAdapter<Promise<InboundEvent[]>> = {
   platform: "email",
   // Mail comes through the Worker's email handler (Email Routing), never as an HTTP request.
   verify: async () => false,
