@@ -35,7 +35,7 @@ export default defineConfig(async () => {
               modules: true,
               scriptPath: path.join(import.meta.dirname, "test/support/email-outbox.mjs"),
               compatibilityDate: "2026-11-01",
-              email: { send_email: [{ name: "REAL" }] },
+              email: { send_email: [{ name: "REAL" }, { name: "REFUSING", allowed_destination_addresses: ["nobody@example.invalid"] }] },
             },
           ],
           // Only with a cluster: Miniflare refuses a binding without a valid connection string.

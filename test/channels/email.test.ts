@@ -202,6 +202,20 @@ describe("e-mail inbox", () => {
     ]);
   });
 
+  it("a recipient Email Service refuses: the reply is failed with its reason and not tried again", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = `refused-${visitorAddress()}`;
+    await deliver(first({ from: visitor, to: address, text: "Can you hear me?" }), visitor, address);
+    const conversation = await onlyConversation(owner, inboxId);
+    const messages = await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "failed");
+    const error = `Email Service refused the message: email to ${visitor} not allowed`;
+    expect(messages.at(-1)!.metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1, error });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await messagesOf(owner, conversation.id)).at(-1)!.metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1 });
+    expect(await sentTo(visitor)).toEqual([]);
+  });
+
   it("connect says what to set up in Email Routing; an address another inbox has connected is refused, and saved alone it takes no mail", async () => {
     const owner = await seedOwner();
     const { inboxId, address } = await emailInbox(owner);

@@ -4,7 +4,9 @@
 // does for `wrangler dev` (a From header matching the envelope sender, a Message-ID, no Received
 // header, a message it can parse) and its answer ({messageId}, the id it gives the message) is ours.
 // Miniflare's binding keeps what it sends in its own store and temporary .eml files, which a test in
-// the Workers pool cannot read; `sent(to)` here is what the tests assert on.
+// the Workers pool cannot read; `sent(to)` here is what the tests assert on. A recipient whose address
+// starts with "refused-" goes to a binding that may send to nobody else (REFUSING,
+// allowedDestinationAddresses), so the tests see Miniflare refuse it as Email Service would.
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { EmailMessage } from "cloudflare:email";
 
@@ -19,7 +21,8 @@ export class Outbox extends WorkerEntrypoint {
   /** EmailMessage's send, as SendEmail.send. */
   async send(message) {
     const raw = await new Response(message[RAW] ?? message.raw).text();
-    const result = await this.env.REAL.send(new EmailMessage(message.from, message.to, raw));
+    const binding = /^refused-/i.test(message.to) ? this.env.REFUSING : this.env.REAL;
+    const result = await binding.send(new EmailMessage(message.from, message.to, raw));
     const messageId = result?.messageId ?? "";
     // An RPC result, disposed of once read (workerd warns otherwise).
     result?.[Symbol.dispose]?.();

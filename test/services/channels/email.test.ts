@@ -222,6 +222,10 @@ describe("send", () => {
     const refused = await email.send(platformContext(refusing, channel(inbox)), outgoing(thread, "hi")).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(PlatformError);
     expect(refused).toMatchObject({ status: 400, retryable: false, message: "Email Service refused the message: email to x@example.com not allowed" });
+    // A limit or an outage is tried again.
+    const limited = { ...env, EMAIL: { send: () => Promise.reject(new Error("daily sending rate limit exceeded")) } as unknown as SendEmail };
+    const later = await email.send(platformContext(limited, channel(inbox)), outgoing(thread, "hi")).catch((e: unknown) => e);
+    expect(later).toMatchObject({ status: 429, retryable: true });
   });
 });
 
