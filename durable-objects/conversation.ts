@@ -463,7 +463,7 @@ export class Conversation extends DurableObject<Bindings> {
       for (const sse of this.#subscribers) sse.send(record, "message");
       const batch = { env: this.env, waitUntil: (p: Promise<unknown>) => this.ctx.waitUntil(p), organizationId: conversation.organizationId, created: creates ? conversation : null };
       const own = effects.resultsFrom(results, results.length - effects.statements.length);
-      runStored(batch, [{ message: row, record, conversation: afterMessage(conversation, row), results: own }]);
+      runStored(batch, [{ message: row, record, conversation: afterMessage(conversation, row), before: conversation, results: own }]);
       return row;
     });
     this.#announced = stored.catch(() => undefined);

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../env";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { conversationObject, findConversation, type ConversationChange } from "../../services/conversations";
-import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
+import { conversationEvent, lifecycleEvent, publishInboxEvents, type ChangeReason } from "../../services/conversation/inbox-events";
 import { conversationRecord, type ConversationRecord } from "../../services/records/conversations";
 
 /**
@@ -11,14 +11,17 @@ import { conversationRecord, type ConversationRecord } from "../../services/reco
  * routes that make one: `conversation.manage`, through the conversation's object (which orders it
  * after the messages on their way), then told to the live inbox. Returns the record as it is now.
  */
-export async function changeConversation(c: Context<AppEnv>, id: string, change: (userId: string) => ConversationChange): Promise<ConversationRecord> {
+export async function changeConversation(c: Context<AppEnv>, id: string, change: (userId: string) => ConversationChange, reason: ChangeReason = "operator"): Promise<ConversationRecord> {
   const access = await currentAccess(c);
   requirePermission(access, "conversation.manage");
   const db = c.var.db;
-  if (!(await findConversation(db, access.organizationId, id))) throw notFound();
+  const before = await findConversation(db, access.organizationId, id);
+  if (!before) throw notFound();
   const { user } = c.var.principal;
   await conversationObject(c.env, id).change(id, change(user.id), { name: user.name, avatar: user.avatar });
   const view = (await findConversation(db, access.organizationId, id))!;
-  c.executionCtx.waitUntil(publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.updated", view.conversation)));
+  // Told even when nothing changed (a repeated take-over): the inbox's view is read again.
+  const event = lifecycleEvent(before.conversation, view.conversation, reason) ?? conversationEvent("conversation.updated", view.conversation);
+  c.executionCtx.waitUntil(publishInboxEvents(c.env, access.organizationId, event));
   return conversationRecord(view);
 }

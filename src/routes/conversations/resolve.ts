@@ -17,4 +17,4 @@ const route = createRoute({
   responses: { 200: json(ConversationSchema, "Resolved"), ...errorResponses(403, 404) },
 });
 
-export const registerResolveConversation = (r: Router) => r.openapi(route, async (c) => c.json(await changeConversation(c, c.req.valid("param").id, () => resolvedState), 200));
+export const registerResolveConversation = (r: Router) => r.openapi(route, async (c) => c.json(await changeConversation(c, c.req.valid("param").id, () => resolvedState, "resolved"), 200));

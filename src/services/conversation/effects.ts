@@ -18,6 +18,8 @@ export interface StoredMessage {
   message: MessageRow;
   record: MessageRecord;
   conversation: ConversationRow;
+  /** The conversation as it was before this message (its lifecycle changes: a handoff). */
+  before: ConversationRow;
   /** The result of this effect's own statement in the batch (see `inBatch`); none without one. */
   result?: D1Result;
 }
@@ -81,7 +83,7 @@ export function effectStatements(db: Db, conversation: ConversationRow, message:
 }
 
 /** Runs every effect's `stored` on a batch; `results` maps each message to its effects' statement results (effectStatements). */
-export function runStored(batch: Omit<StoredBatch, "messages">, messages: { message: MessageRow; record: MessageRecord; conversation: ConversationRow; results: Map<MessageEffect, D1Result> }[]) {
+export function runStored(batch: Omit<StoredBatch, "messages">, messages: { message: MessageRow; record: MessageRecord; conversation: ConversationRow; before: ConversationRow; results: Map<MessageEffect, D1Result> }[]) {
   for (const effect of EFFECTS) {
     if (!effect.stored) continue;
     effect.stored({ ...batch, messages: messages.map(({ results, ...m }) => ({ ...m, result: results.get(effect) })) });

@@ -154,15 +154,16 @@ async function storeTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>)
   let state = stored.reduce(afterMessage, conversation);
   const entries = rows.map((row) => {
     if (!creates) writes.push(...messageWrites(db, state, row));
+    const before = state;
     state = afterMessage(state, row);
-    return { row, state, effects: effectStatements(db, conversation, row) };
+    return { row, before, state, effects: effectStatements(db, conversation, row) };
   });
   const results = await batch(db, [...writes, ...entries.flatMap((e) => e.effects.statements)]);
   let at = writes.length;
-  const messages = entries.map(({ row, state, effects }) => {
+  const messages = entries.map(({ row, before, state, effects }) => {
     const own = effects.resultsFrom(results, at);
     at += effects.statements.length;
-    return { message: row, record: messageRecord(row), conversation: state, results: own };
+    return { message: row, record: messageRecord(row), conversation: state, before, results: own };
   });
   runStored({ env, waitUntil, organizationId: conversation.organizationId, created: creates ? conversation : null }, messages);
 }

@@ -25,8 +25,15 @@ export interface ConversationEventRecord {
   createdAt: string;
 }
 
+/** Why a conversation's state changed (CONTRACT section 18). */
+export type ChangeReason = "visitor_request" | "unanswered" | "tool" | "operator" | "auto_assignment" | "resolved";
+
+/** Each lifecycle field that changed, as `[before, after]` (CONTRACT section 18). */
+export type LifecycleChanges = Partial<{ status: [string, string]; progressStatus: [string, string]; assignee: [string | null, string | null]; autoReplyEnabled: [boolean, boolean] }>;
+
 export type InboxEvent =
-  | { event: "conversation.created" | "conversation.updated"; data: { conversation: ConversationEventRecord } }
+  | { event: "conversation.created"; data: { conversation: ConversationEventRecord } }
+  | { event: "conversation.updated"; data: { conversation: ConversationEventRecord; changes?: LifecycleChanges; reason?: ChangeReason } }
   | { event: "message.created"; data: { conversation: ConversationEventRecord; message: MessageRecord } };
 
 export const conversationEventRecord = (row: ConversationRow): ConversationEventRecord => ({
@@ -45,6 +52,22 @@ export const conversationEventRecord = (row: ConversationRow): ConversationEvent
 });
 
 export const conversationEvent = (event: "conversation.created" | "conversation.updated", row: ConversationRow): InboxEvent => ({ event, data: { conversation: conversationEventRecord(row) } });
+
+/** What of status, progressStatus, assignee and autoReplyEnabled differs between two states of a conversation. */
+export function lifecycleChanges(before: ConversationRow, after: ConversationRow): LifecycleChanges {
+  const changes: LifecycleChanges = {};
+  if (before.status !== after.status) changes.status = [before.status, after.status];
+  if (before.progressStatus !== after.progressStatus) changes.progressStatus = [before.progressStatus, after.progressStatus];
+  if (before.assigneeId !== after.assigneeId) changes.assignee = [before.assigneeId, after.assigneeId];
+  if (before.autoReplyEnabled !== after.autoReplyEnabled) changes.autoReplyEnabled = [before.autoReplyEnabled, after.autoReplyEnabled];
+  return changes;
+}
+
+/** `conversation.updated` with what changed and why; null when nothing did. */
+export function lifecycleEvent(before: ConversationRow, after: ConversationRow, reason: ChangeReason): InboxEvent | null {
+  const changes = lifecycleChanges(before, after);
+  return Object.keys(changes).length ? { event: "conversation.updated", data: { conversation: conversationEventRecord(after), changes, reason } } : null;
+}
 export const messageEvent = (row: ConversationRow, message: MessageRecord): InboxEvent => ({ event: "message.created", data: { conversation: conversationEventRecord(row), message } });
 
 /** The organization's event hub (durable-objects/inbox-events.ts). */
@@ -98,8 +121,15 @@ export const liveInboxEffect: MessageEffect = {
   name: "live inbox",
   stored({ env, waitUntil, organizationId, created, messages }) {
     if (!inboxMayListen(organizationId)) return;
-    const events = messages.map((m) => messageEvent(m.conversation, m.record));
-    if (created) events.unshift(conversationEvent("conversation.created", created));
+    const events: InboxEvent[] = [];
+    if (created) events.push(conversationEvent("conversation.created", created));
+    for (const m of messages) {
+      events.push(messageEvent(m.conversation, m.record));
+      // A handoff reply queues the conversation in its own batch: that change is an event of its own.
+      const handoff = (m.record.contentPayload as { handoff?: { reason?: ChangeReason } } | null)?.handoff;
+      const changed = handoff?.reason ? lifecycleEvent(m.before, m.conversation, handoff.reason) : null;
+      if (changed) events.push(changed);
+    }
     waitUntil(publishInboxEvents(env, organizationId, ...events));
   },
 };

@@ -42,12 +42,33 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
 
     // Takeover, a human agent's reply, resolve.
     expect((await owner.fetch("POST", `/conversations/${id}/take-over/`, undefined, { prefix })).status).toBe(200);
-    expect((await events.next(of("conversation.updated", id))).data.conversation).toMatchObject({ progressStatus: "human_serving", autoReplyEnabled: false, assignee: { id: owner.userId } });
+    const takenOver = await events.next(of("conversation.updated", id));
+    expect(takenOver.data.conversation).toMatchObject({ progressStatus: "human_serving", autoReplyEnabled: false, assignee: { id: owner.userId } });
+    expect(takenOver.data).toMatchObject({ reason: "operator", changes: { progressStatus: ["ai_processing", "human_serving"], assignee: [null, owner.userId], autoReplyEnabled: [true, false] } });
     await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" });
     const human = await events.next(of("message.created", id));
     expect(human.data.message).toMatchObject({ senderType: "user", content: "Sam here", sequence: 5 });
     await owner.fetch("POST", `/conversations/${id}/resolve/`);
-    expect((await events.next(of("conversation.updated", id))).data.conversation).toMatchObject({ status: "resolved", progressStatus: "resolved" });
+    const resolved = await events.next(of("conversation.updated", id));
+    expect(resolved.data.conversation).toMatchObject({ status: "resolved", progressStatus: "resolved" });
+    expect(resolved.data).toMatchObject({ reason: "resolved", changes: { status: ["open", "resolved"], progressStatus: ["human_serving", "resolved"] } });
+    await events.close();
+  });
+
+  it("an assistant's handoff is a conversation.updated with its reason, after the message that says it", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const events = await subscribe(owner);
+    const { conversationId: id } = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello" } })).json()) as { conversationId: string };
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: id, message: { content: "I want to talk to a human" } });
+    const said = await events.next(of("message.created", id, (e) => e.data.message.senderType === "chatbot" && !!e.data.message.contentPayload?.handoff));
+    expect(said.data.message.contentPayload).toEqual({ handoff: { reason: "visitor_request" } });
+    const updated = await events.next(of("conversation.updated", id));
+    expect(updated.data).toMatchObject({
+      reason: "visitor_request",
+      changes: { status: ["open", "queued"], progressStatus: ["ai_processing", "waiting_for_human"], autoReplyEnabled: [true, false] },
+      conversation: { status: "queued", progressStatus: "waiting_for_human" },
+    });
     await events.close();
   });
 
