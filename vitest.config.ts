@@ -25,6 +25,19 @@ export default defineConfig(async () => {
       cloudflareTest(({ inject }) => ({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // E-mail replies go through test/support/email-outbox.mjs, which keeps them for the tests
+          // (TEST_EMAIL_OUTBOX.sent(to)) and hands them to Miniflare's own send_email binding.
+          email: { send_email: [] },
+          serviceBindings: { EMAIL: { name: "email-outbox", entrypoint: "Outbox" }, TEST_EMAIL_OUTBOX: { name: "email-outbox", entrypoint: "Outbox" } },
+          workers: [
+            {
+              name: "email-outbox",
+              modules: true,
+              scriptPath: path.join(import.meta.dirname, "test/support/email-outbox.mjs"),
+              compatibilityDate: "2026-11-01",
+              email: { send_email: [{ name: "REAL" }, { name: "REFUSING", allowed_destination_addresses: ["nobody@example.invalid"] }] },
+            },
+          ],
           // Only with a cluster: Miniflare refuses a binding without a valid connection string.
           // Our TCP-socket driver reaches it through the binding's host, as on Cloudflare.
           hyperdrives: {

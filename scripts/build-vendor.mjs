@@ -20,6 +20,8 @@ export const VENDOR_MODULES = {
   pdf: `export { extractTextItems, getDocumentProxy, getMeta } from "unpdf";`,
   postgres: `export { default } from "postgres";`,
   xlsx: `export { default } from "write-excel-file/node";`,
+  // ~78 KB, of which 46 KB are HTML entities; only e-mail inboxes read MIME (services/channels/email.ts).
+  postalMime: `export { default } from "postal-mime";`,
 };
 
 export async function buildVendor({ quiet = false } = {}) {

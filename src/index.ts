@@ -18,6 +18,9 @@ export default {
     const { handleQueue } = await import("./queues");
     return handleQueue(batch, env, ctx);
   },
+  email(message, env, ctx) {
+    return import("./services/channels/email-handler").then(({ receiveEmail }) => receiveEmail(message, env, ctx));
+  },
   scheduled(controller, env, ctx) {
     ctx.waitUntil(import("./services/housekeeping").then(({ runHousekeeping }) => runHousekeeping(env, controller.scheduledTime)));
   },

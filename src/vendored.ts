@@ -7,9 +7,10 @@ interface Vendored {
   pdf: Pick<typeof import("unpdf"), "extractTextItems" | "getDocumentProxy" | "getMeta">;
   postgres: { default: typeof import("postgres") };
   xlsx: typeof import("write-excel-file/node");
+  postalMime: { default: typeof import("postal-mime").default };
 }
 
-const PATHS: Record<keyof Vendored, string> = { pdf: "./vendor/pdf.js", postgres: "./vendor/postgres.js", xlsx: "./vendor/xlsx.js" };
+const PATHS: Record<keyof Vendored, string> = { pdf: "./vendor/pdf.js", postgres: "./vendor/postgres.js", xlsx: "./vendor/xlsx.js", postalMime: "./vendor/postalMime.js" };
 
 /**
  * A library uploaded as a module of its own, imported by its first user: whatever is in the worker's

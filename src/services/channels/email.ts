@@ -1,7 +1,227 @@
-// Not written yet.
-import type { ChannelAdapter } from "./types";
+// E-mail inboxes (CONTRACT section 17): mail reaches the Worker's `email` handler through Cloudflare
+// Email Routing (email-handler.ts), never the webhook route; replies leave through the `send_email`
+// binding EMAIL (wrangler.toml) as raw MIME with the thread's headers, so a mail client shows the
+// conversation as one thread and the visitor's answer comes back into the same conversation.
+import { EmailMessage } from "cloudflare:email";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import type { Email } from "postal-mime";
+import { getDb } from "../../db";
+import { inboxChannels } from "../../db/schema";
+import type { Bindings } from "../../env";
+import { ApiError } from "../../lib/errors";
+import { vendored } from "../../vendored";
+import { bareSubject, htmlToText, messageIds, newText, replyMime, replySubject, toEmailHtml } from "./email-mime";
+import { toPlainText, withCitations } from "./markdown";
+import { PlatformError, type ChannelAdapter, type InboundAttachment, type InboundAttachmentKind, type InboundEvent, type PlatformContext } from "./types";
 
-const missing = (): never => {
-  throw new Error("the email module is not written yet");
+/**
+ * What a reply needs from the message it answers (InboundEvent.thread, kept by the core with the
+ * thread): its subject, its Message-ID (In-Reply-To) and the References to carry on, and who wrote it.
+ */
+export interface EmailThread {
+  subject: string;
+  messageId: string;
+  references: string[];
+  /** The address the reply goes to (the contact's) and their name. */
+  address: string;
+  name?: string;
+}
+
+/** Base64 carried in one event (stored as a row of channel_events, where D1 keeps at most 2 MB a value). */
+const INLINE_BUDGET = 1_400_000;
+/** References kept in a reply: the thread's root and the latest ones (Cloudflare refuses more than 100). */
+const MAX_REFERENCES = 20;
+
+const ADDRESS = /^[^\s@<>()[\]",;:\\]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+export const isAddress = (s: string) => ADDRESS.test(s);
+
+const kindOf = (mime: string): InboundAttachmentKind => {
+  const top = mime.split("/")[0];
+  return top === "image" || top === "audio" || top === "video" ? top : "file";
 };
-export const email: ChannelAdapter = { platform: "email", verify: async () => false, parse: missing, connect: missing, send: missing };
+
+/**
+ * Messages nobody should answer automatically: auto-replies and out-of-office notes (RFC 3834
+ * Auto-Submitted, Microsoft's X-Auto-Response-Suppress), bulk and list mail, bounces. Answering them
+ * is how two robots write to each other forever.
+ */
+function automatic(mail: Email): boolean {
+  const header = (name: string) => mail.headers.find((h) => h.key === name)?.value.trim().toLowerCase();
+  const submitted = header("auto-submitted");
+  if (submitted && submitted !== "no") return true;
+  if (/\b(all|oof|autoreply)\b/.test(header("x-auto-response-suppress") ?? "")) return true;
+  if (/^(bulk|junk|list|auto_reply)$/.test(header("precedence") ?? "")) return true;
+  const from = mail.from && "address" in mail.from ? (mail.from.address ?? "") : "";
+  return /^(mailer-daemon|postmaster)@/i.test(from) || !!header("list-id");
+}
+
+/** The Message-ID the message has, or one made from its bytes (the same message gets the same id). */
+async function eventIdOf(mail: Email, raw: string): Promise<string> {
+  const own = messageIds(mail.messageId)[0];
+  if (own) return own;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(raw)));
+  return `<${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")}@no-message-id>`;
+}
+
+/** Reads one message (the raw MIME, as Email Routing delivered it): none when it is not to be answered. */
+export async function readEmail(raw: string, inboxAddress?: string): Promise<InboundEvent[]> {
+  const { default: PostalMime } = await vendored("postalMime");
+  let mail: Email;
+  try {
+    mail = await PostalMime.parse(raw, { attachmentEncoding: "base64" });
+  } catch (err) {
+    throw new ApiError(400, "invalid", `not a readable e-mail message: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const from = [mail.from, mail.sender, ...(mail.replyTo ?? [])].find((a) => a && "address" in a && a.address && isAddress(a.address));
+  if (!from || !("address" in from) || !from.address) return [];
+  const address = from.address.toLowerCase();
+  if (automatic(mail) || address === inboxAddress?.toLowerCase()) return [];
+
+  const eventId = await eventIdOf(mail, raw);
+  const references = messageIds(mail.references);
+  const inReplyTo = messageIds(mail.inReplyTo)[0];
+  // The thread's first message: the root every reply names first in References, so an answer to our
+  // answer comes back to the same conversation.
+  const threadKey = references[0] ?? inReplyTo ?? eventId;
+
+  const attachments: InboundAttachment[] = [];
+  const dropped: string[] = [];
+  let budget = INLINE_BUDGET;
+  mail.attachments.forEach((a, i) => {
+    const content = typeof a.content === "string" ? a.content : "";
+    const filename = a.filename ?? `attachment-${i + 1}`;
+    if (!content) return;
+    if (content.length > budget) {
+      dropped.push(filename);
+      return;
+    }
+    budget -= content.length;
+    attachments.push({ kind: kindOf(a.mimeType), ref: a.contentId ?? filename, filename, contentType: a.mimeType, inline: content });
+  });
+
+  let text = newText(mail.text ?? (mail.html ? htmlToText(mail.html) : ""));
+  // A question written in the subject alone.
+  if (!text && !attachments.length) text = bareSubject(mail.subject);
+  if (dropped.length) text += `${text ? "\n\n" : ""}(Attachments too large to keep: ${dropped.join(", ")})`;
+  if (!text && !attachments.length) return [];
+
+  const thread = {
+    subject: mail.subject ?? "",
+    messageId: eventId,
+    // What the reply's References carry on: the thread so far (the parent's References, else its
+    // In-Reply-To, RFC 5322 3.6.4) and this message.
+    references: [...(references.length ? references : inReplyTo ? [inReplyTo] : []).filter((id) => id !== eventId), eventId],
+    address,
+    ...(from.name ? { name: from.name } : {}),
+  } satisfies EmailThread;
+  const at = mail.date ? Date.parse(mail.date) : NaN;
+  return [
+    {
+      eventId,
+      threadKey,
+      sender: { id: address, email: address, ...(from.name ? { name: from.name } : {}) },
+      text,
+      attachments,
+      thread,
+      ...(Number.isFinite(at) ? { at } : {}),
+    },
+  ];
+}
+
+/**
+ * The connected e-mail inbox whose address is `to` (case does not matter), if there is one. Only a
+ * connected inbox holds its address: saving an address claims nothing, so no inbox (of any
+ * organization) takes the mail of an address another inbox answers, and connect refuses it.
+ */
+export async function emailInboxFor(env: Bindings, to: string, except?: string): Promise<{ inboxId: string; organizationId: string } | null> {
+  const row = await getDb(env.DB)
+    .select({ inboxId: inboxChannels.inboxId, organizationId: inboxChannels.organizationId })
+    .from(inboxChannels)
+    .where(
+      and(
+        eq(inboxChannels.channelType, "email"),
+        inArray(inboxChannels.status, ["connected", "failing"]),
+        sql`lower(json_extract(${inboxChannels.settings}, '$.address')) = ${to.trim().toLowerCase()}`,
+        except ? ne(inboxChannels.inboxId, except) : undefined,
+      ),
+    )
+    .get();
+  return row ?? null;
+}
+
+function threadOf(thread: unknown): EmailThread {
+  const t = (thread ?? {}) as Partial<EmailThread>;
+  if (typeof t.address !== "string" || !isAddress(t.address)) throw new PlatformError("this conversation has no e-mail address to answer", 400);
+  return {
+    subject: typeof t.subject === "string" ? t.subject : "",
+    messageId: typeof t.messageId === "string" ? t.messageId : "",
+    references: Array.isArray(t.references) ? t.references.filter((r): r is string => typeof r === "string") : [],
+    address: t.address,
+    name: typeof t.name === "string" ? t.name : undefined,
+  };
+}
+
+/** Why Email Service refused, and whether trying later can help (a limit, an outage) or not (an address it refuses). */
+function refused(err: unknown): PlatformError {
+  const said = err instanceof Error ? err.message : String(err);
+  const status = /rate.?limit|too many/i.test(said) ? 429 : /timed? ?out|temporar|unavailable|internal error|overloaded|try again/i.test(said) ? 503 : 400;
+  return new PlatformError(`Email Service refused the message: ${said}`, status);
+}
+
+function sendBinding(ctx: PlatformContext): SendEmail {
+  const binding = ctx.env.EMAIL;
+  if (!binding || typeof binding.send !== "function")
+    throw new PlatformError("the EMAIL send_email binding is not configured (wrangler.toml [[send_email]] name = \"EMAIL\")", 400);
+  return binding;
+}
+
+export const email: ChannelAdapter<Promise<InboundEvent[]>> = {
+  platform: "email",
+  // Mail comes through the Worker's email handler (Email Routing), never as an HTTP request.
+  verify: async () => false,
+  parse: (raw, channel) => readEmail(raw, channel.credentials.address),
+  async connect(ctx) {
+    sendBinding(ctx);
+    const address = (ctx.channel.credentials.address ?? "").trim();
+    if (!isAddress(address)) throw new PlatformError(`"${address}" is not an e-mail address`, 400);
+    const other = await emailInboxFor(ctx.env, address, ctx.channel.inboxId);
+    if (other) throw new PlatformError(`${address} already belongs to another inbox (${other.inboxId})`, 409);
+    return (
+      `Ready: in Cloudflare Email Routing, route ${address} to this Worker (Routing rules > Custom address > Send to a Worker), ` +
+      `and onboard ${address.split("@")[1]} to Email Sending so replies can leave from ${address}.`
+    );
+  },
+  async send(ctx, message) {
+    const binding = sendBinding(ctx);
+    const from = (ctx.channel.credentials.address ?? "").trim();
+    if (!isAddress(from)) throw new PlatformError(`the inbox's address "${from}" is not an e-mail address`, 400);
+    const thread = threadOf(message.thread);
+    let markdown = withCitations(message.text, message.citations);
+    // Files a human agent attached, as links: the message stays small and every client shows them.
+    if (message.attachments.length) markdown += `\n\n${message.attachments.map((a) => `- [${a.filename.replace(/[[\]]/g, "")}](${a.url})`).join("\n")}`;
+    const { references: all } = thread;
+    const references = all.length > MAX_REFERENCES ? [all[0], ...all.slice(-(MAX_REFERENCES - 1))] : all;
+    const messageId = `<${crypto.randomUUID()}@${from.split("@")[1]}>`;
+    const raw = replyMime({
+      from,
+      fromName: ctx.channel.credentials.fromName?.trim() || message.senderName,
+      to: thread.address,
+      toName: thread.name,
+      subject: replySubject(thread.subject),
+      messageId,
+      inReplyTo: thread.messageId || undefined,
+      references,
+      text: toPlainText(markdown),
+      html: toEmailHtml(markdown),
+    });
+    let result: EmailSendResult | void;
+    try {
+      result = await binding.send(new EmailMessage(from, thread.address, raw));
+    } catch (err) {
+      throw refused(err);
+    }
+    // Email Service may give the message an id of its own (the local binding always does): that is
+    // the one the visitor's client will quote.
+    return [result?.messageId || messageId];
+  },
+};

@@ -48,7 +48,7 @@ export async function receive(env: Bindings, db: Db, request: Request, platform:
   if (jsonNestsDeeperThan(raw)) throw new ApiError(400, "invalid", "The body nests too deeply.");
   const answer = adapter.handshake?.(request, raw, channel.config);
   if (answer) return answer;
-  const events = adapter.parse(raw, channel.config);
+  const events = await adapter.parse(raw, channel.config);
   await keep(env, db, channel.config.organizationId, inboxId, events, now);
   return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { "Content-Type": "application/json" } });
 }

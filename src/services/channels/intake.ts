@@ -23,7 +23,7 @@ import { platformContext } from "./http";
 import type { StoredEvent } from "./inbound";
 import { adapterFor } from "./platforms";
 import { loadChannel } from "./settings";
-import { PlatformError, type ChannelAdapter, type ChannelConfig, type InboundAttachment, type PlatformContext } from "./types";
+import { PlatformError, type AnyChannelAdapter, type ChannelConfig, type InboundAttachment, type PlatformContext } from "./types";
 
 /** Largest file taken from a platform (the attachment spec's size). */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -118,7 +118,7 @@ const logUnless = (err: unknown) => {
 };
 
 /** The sender as a contact of the inbox (its id from the inbox and the platform's user id); the platform's profile fills a new one. */
-async function contactOf(db: Db, adapter: ChannelAdapter, ctx: PlatformContext, event: StoredEvent) {
+async function contactOf(db: Db, adapter: AnyChannelAdapter, ctx: PlatformContext, event: StoredEvent) {
   const { inboxId, organizationId } = ctx.channel;
   const id = await stableUuidv7(`contact\n${inboxId}\n${event.sender.id}`, 0);
   const [found] = await db.select({ id: contacts.id, name: contacts.name, avatar: contacts.avatar }).from(contacts).where(eq(contacts.id, id));
@@ -171,7 +171,7 @@ async function conversationOf(db: Db, channel: ChannelConfig, chatbotId: string 
  * The event's files in R2 as attachments of the conversation. One the platform refuses, or cannot
  * give now after a few attempts (`giveUp`), is said in the message instead ("[image not received: ...]").
  */
-async function takeFiles(env: Bindings, db: Db, adapter: ChannelAdapter, ctx: PlatformContext, conversation: ConversationRow, files: InboundAttachment[], giveUp: boolean): Promise<{ rows: AttachmentRow[]; missing: string[] }> {
+async function takeFiles(env: Bindings, db: Db, adapter: AnyChannelAdapter, ctx: PlatformContext, conversation: ConversationRow, files: InboundAttachment[], giveUp: boolean): Promise<{ rows: AttachmentRow[]; missing: string[] }> {
   const rows: AttachmentRow[] = [];
   const missing: string[] = [];
   for (const file of files) {

@@ -104,7 +104,10 @@ export class PlatformError extends Error {
   }
 }
 
-export interface ChannelAdapter {
+/** What `parse` gives: the events, or a promise of them where reading is asynchronous (e-mail's MIME). */
+export type ParsedEvents = InboundEvent[] | Promise<InboundEvent[]>;
+
+export interface ChannelAdapter<Parsed extends ParsedEvents = InboundEvent[]> {
   platform: ChannelPlatform;
   /**
    * Whether the request is the platform's own (its signature or token over the raw body): false is
@@ -114,7 +117,7 @@ export interface ChannelAdapter {
   /** A request that is not an event (Meta's GET subscription, Slack's url_verification), answered here; null otherwise. Runs before verify for GET, after it for POST. */
   handshake?(request: Request, raw: string, channel: ChannelConfig): Response | null;
   /** The messages in a verified request (none for a delivery receipt, a read mark, the bot's own message). Throws a 400 ApiError for a body it cannot read. */
-  parse(raw: string, channel: ChannelConfig): InboundEvent[];
+  parse(raw: string, channel: ChannelConfig): Parsed;
   /** The sender's name and picture from the platform's profile, where it has one. */
   profile?(ctx: PlatformContext, event: InboundEvent): Promise<{ name?: string; avatar?: string } | null>;
   /** A file of an event: the platform's answer with its bytes. */
@@ -126,3 +129,6 @@ export interface ChannelAdapter {
   /** Shows the visitor that the assistant is writing (LINE's loading animation, Telegram's `typing`). */
   typing?(ctx: PlatformContext, threadKey: string): Promise<void>;
 }
+
+/** Any platform's module as the core loads it: e-mail's `parse` is asynchronous (postal-mime), the others' are not. */
+export type AnyChannelAdapter = ChannelAdapter<ParsedEvents>;

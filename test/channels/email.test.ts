@@ -1,0 +1,253 @@
+// An e-mail inbox end to end: a raw message handed to the Worker's email handler (src/index.ts) as
+// Email Routing hands it, the channel queue making it a message, the assistant's reply sent through
+// the EMAIL binding. What the binding received is read from test/support/email-outbox.mjs (the
+// binding in vitest.config.ts), and parsed with postal-mime as a mail client would.
+import { SELF, createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import PostalMime from "postal-mime";
+import { describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { seedOwner, unique, type Actor } from "../harness";
+import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-samples";
+import { channelInbox, conversationsOf, eventually, messagesOf, messagesWhen, onlyConversation } from "./support";
+
+type Sent = { from: string; to: string; raw: string; messageId: string };
+
+/** A message as Email Routing gives it to the email handler; what the handler said (setReject). */
+async function deliver(raw: string, from: string, to: string): Promise<{ rejected: string | null }> {
+  let rejected: string | null = null;
+  const bytes = new TextEncoder().encode(raw);
+  const message = {
+    from,
+    to,
+    raw: new Response(bytes).body!,
+    rawSize: bytes.byteLength,
+    headers: new Headers([...raw.split("\r\n\r\n")[0].matchAll(/^([\w-]+):\s*(.*)$/gm)].map((m) => [m[1], m[2]] as [string, string])),
+    canBeForwarded: true,
+    setReject: (reason: string) => void (rejected = reason),
+    forward: () => Promise.reject(new Error("not forwarded in these tests")),
+    reply: () => Promise.reject(new Error("replies go through the EMAIL binding")),
+  } as unknown as ForwardableEmailMessage;
+  const ctx = createExecutionContext();
+  await worker.email!(message, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return { rejected };
+}
+
+const sentTo = (address: string): Promise<Sent[]> => env.TEST_EMAIL_OUTBOX.sent(address);
+/** What the binding was given for `address`, once there are `count` messages. */
+const replies = (address: string, count: number) => eventually(async () => ((await sentTo(address)).length >= count ? sentTo(address) : null));
+
+async function emailInbox(owner: Actor) {
+  const address = `${unique("support")}@shop.example`.toLowerCase();
+  const inbox = await channelInbox(owner, "email", { address, fromName: "Shop Support" });
+  return { ...inbox, address };
+}
+
+const visitorAddress = () => `${unique("jane")}@example.com`.toLowerCase();
+const first = (o: Omit<GmailReply, "messageId"> & { messageId?: string }) =>
+  gmailReply({ subject: "Opening hours", noAttachment: true, messageId: `<${crypto.randomUUID()}@mail.example.com>`, ...o });
+/** The visitor's answer to our reply `ours`, as Gmail writes it (References as given: none, or the thread). */
+const answerTo = (ours: Sent, o: { from: string; to: string; messageId: string; references: string[]; text: string }) =>
+  gmailReply({ ...o, inReplyTo: ours.messageId, noAttachment: true });
+
+describe("e-mail inbox", () => {
+  it("a message in: the contact by address, the message stored, the reply sent with the thread's headers", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const messageId = `<${crypto.randomUUID()}@mail.example.com>`;
+    // The envelope recipient as Email Routing gives it may differ in case from the inbox's address.
+    const raw = first({ from: visitor, to: address, messageId, text: "Are you open on Sundays?" });
+    expect(await deliver(raw, visitor, address.toUpperCase())).toEqual({ rejected: null });
+
+    const [sent] = await replies(visitor, 1);
+    expect(sent).toMatchObject({ from: address, to: visitor });
+    const mail = await PostalMime.parse(sent.raw);
+    expect(mail.from).toEqual({ address, name: "Shop Support" });
+    expect(mail.to).toEqual([{ address: visitor, name: "Jane Visitor" }]);
+    expect(mail.subject).toBe("Re: Opening hours");
+    expect(mail.inReplyTo).toBe(messageId);
+    expect(mail.references).toBe(messageId);
+    expect(mail.text).toBe('You said: "Are you open on Sundays?".');
+    expect(mail.html).toContain('<p>You said: "Are you open on Sundays?".</p>');
+
+    const conversation = await onlyConversation(owner, inboxId);
+    expect(conversation.contact).toMatchObject({ name: "Jane Visitor" });
+    const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as { sourceId: string; email: string };
+    expect(contact).toMatchObject({ sourceId: visitor, email: visitor });
+    const messages = await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
+    expect(messages.map((m) => [m.senderType, m.content])).toEqual([
+      ["contact", "Are you open on Sundays?"],
+      ["chatbot", 'You said: "Are you open on Sundays?".'],
+    ]);
+    expect(messages[0].metadata?.channel).toMatchObject({ type: "email", eventId: messageId });
+    expect(messages[1].metadata?.channelDelivery).toMatchObject({ status: "sent", attempts: 1, error: null, platformMessageIds: [sent.messageId] });
+  });
+
+  it("a reply to the reply comes back into the same conversation, and its answer carries the whole thread", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const root = `<${crypto.randomUUID()}@mail.example.com>`;
+    await deliver(first({ from: visitor, to: address, messageId: root, text: "Do you ship to Japan?" }), visitor, address);
+    const [ours] = await replies(visitor, 1);
+
+    const second = `<${crypto.randomUUID()}@mail.example.com>`;
+    const references = [root, ours.messageId];
+    const answer = answerTo(ours, { from: visitor, to: address, messageId: second, references, text: "And to Korea?" });
+    expect(await deliver(answer, visitor, address)).toEqual({ rejected: null });
+    const [, again] = await replies(visitor, 2);
+    const mail = await PostalMime.parse(again.raw);
+    expect(mail.subject).toBe("Re: Opening hours");
+    expect(mail.inReplyTo).toBe(second);
+    expect(mail.references).toBe(`${root} ${ours.messageId} ${second}`);
+    expect(mail.text).toBe('You said: "And to Korea?".');
+
+    const conversations = await conversationsOf(owner, inboxId);
+    expect(conversations).toHaveLength(1);
+    const contents = (await messagesOf(owner, conversations[0].id)).map((m) => m.content);
+    // Only the new text: the history Gmail quotes under "On ... wrote:" is not the visitor's message.
+    expect(contents).toEqual(["Do you ship to Japan?", 'You said: "Do you ship to Japan?".', "And to Korea?", 'You said: "And to Korea?".']);
+  });
+
+  it("a reply naming only our reply (In-Reply-To, no References) comes back into the same conversation", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const root = `<${crypto.randomUUID()}@mail.example.com>`;
+    await deliver(first({ from: visitor, to: address, messageId: root, text: "Can I change my order?" }), visitor, address);
+    const [ours] = await replies(visitor, 1);
+    const second = `<${crypto.randomUUID()}@mail.example.com>`;
+    const answer = answerTo(ours, { from: visitor, to: address, messageId: second, references: [], text: "It is order 42." });
+    expect(answer).not.toContain("References:");
+    await deliver(answer, visitor, address);
+    const [, again] = await replies(visitor, 2);
+    const mail = await PostalMime.parse(again.raw);
+    expect(mail.inReplyTo).toBe(second);
+    expect(mail.references).toBe(`${ours.messageId} ${second}`);
+    const conversations = await conversationsOf(owner, inboxId);
+    expect(conversations).toHaveLength(1);
+    expect((await messagesOf(owner, conversations[0].id)).map((m) => m.content)).toEqual([
+      "Can I change my order?",
+      'You said: "Can I change my order?".',
+      "It is order 42.",
+      'You said: "It is order 42.".',
+    ]);
+  });
+
+  it("a message delivered again (the same Message-ID) makes no second message and no second reply", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const raw = first({ from: visitor, to: address, text: "Do you sell gift cards?" });
+    await deliver(raw, visitor, address);
+    await replies(visitor, 1);
+    await deliver(raw, visitor, address);
+    // The redelivery would have been answered by now (the first answer took less).
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await sentTo(visitor)).toHaveLength(1);
+    const conversation = await onlyConversation(owner, inboxId);
+    expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toEqual(["Do you sell gift cards?", 'You said: "Do you sell gift cards?".']);
+    const rows = await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?").bind(inboxId).first<{ n: number }>();
+    expect(rows?.n).toBe(1);
+  });
+
+  it("an attachment is stored with the message", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    await deliver(first({ from: visitor, to: address, text: "This one arrived broken.", noAttachment: false }), visitor, address);
+    await replies(visitor, 1);
+    const conversation = await onlyConversation(owner, inboxId);
+    const [incoming] = await messagesOf(owner, conversation.id);
+    expect(incoming).toMatchObject({ content: "This one arrived broken.", attachments: [{ type: "image", filename: "photo.png", contentType: "image/png" }] });
+    const png = Uint8Array.from(atob(PNG_BASE64), (c) => c.charCodeAt(0));
+    const attachment = (await (await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`)).json()) as { size: number; file: string };
+    expect(attachment.size).toBe(png.byteLength);
+    const file = await SELF.fetch(attachment.file);
+    expect(file.status).toBe(200);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(png);
+  });
+
+  it("taken over: the assistant stays silent, the human's reply goes out in the thread", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const root = `<${crypto.randomUUID()}@mail.example.com>`;
+    await deliver(first({ from: visitor, to: address, messageId: root, text: "I want a refund." }), visitor, address);
+    const [ours] = await replies(visitor, 1);
+    const conversation = await onlyConversation(owner, inboxId);
+    expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
+
+    const second = `<${crypto.randomUUID()}@mail.example.com>`;
+    const references = [root, ours.messageId];
+    await deliver(answerTo(ours, { from: visitor, to: address, messageId: second, references, text: "Hello?" }), visitor, address);
+    await messagesWhen(owner, conversation.id, (m) => m.length === 3);
+    const human = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: "Sam here: your refund is **on its way**." });
+    expect(human.status, await human.clone().text()).toBe(201);
+
+    const [, second2] = await replies(visitor, 2);
+    expect(await sentTo(visitor)).toHaveLength(2);
+    const mail = await PostalMime.parse(second2.raw);
+    expect(mail.text).toBe("Sam here: your refund is on its way.");
+    expect(mail.html).toContain("<p>Sam here: your refund is <b>on its way</b>.</p>");
+    expect(mail.inReplyTo).toBe(second);
+    expect(mail.references).toBe(`${root} ${ours.messageId} ${second}`);
+    expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toEqual([
+      "I want a refund.",
+      'You said: "I want a refund.".',
+      "Hello?",
+      "Sam here: your refund is **on its way**.",
+    ]);
+  });
+
+  it("a recipient Email Service refuses: the reply is failed with its reason and not tried again", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = `refused-${visitorAddress()}`;
+    await deliver(first({ from: visitor, to: address, text: "Can you hear me?" }), visitor, address);
+    const conversation = await onlyConversation(owner, inboxId);
+    const messages = await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "failed");
+    const error = `Email Service refused the message: email to ${visitor} not allowed`;
+    expect(messages.at(-1)!.metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1, error });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await messagesOf(owner, conversation.id)).at(-1)!.metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1 });
+    expect(await sentTo(visitor)).toEqual([]);
+  });
+
+  it("connect says what to set up in Email Routing; an address another inbox has connected is refused, and saved alone it takes no mail", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const record = (await (await owner.fetch("GET", `/inboxes/${inboxId}/channel/`)).json()) as Record<string, unknown>;
+    expect(record).toMatchObject({ channelType: "email", status: "connected", credentials: { address, fromName: "Shop Support" } });
+
+    const other = await seedOwner();
+    const taken = await channelInbox(other, "email", { address: address.toUpperCase(), fromName: "Not the shop" }, { connect: false });
+    const refused = await other.fetch("POST", `/inboxes/${taken.inboxId}/channel/connect/`);
+    expect(refused.status).toBe(400);
+    const detail = `${address.toUpperCase()} already belongs to another inbox (${inboxId})`;
+    expect(await refused.json()).toMatchObject({ code: "channel_connect_failed", detail });
+
+    const unconnected = `${unique("later")}@shop.example`.toLowerCase();
+    const later = await channelInbox(owner, "email", { address: unconnected, fromName: "Shop" }, { connect: false });
+    const visitor = visitorAddress();
+    const hi = () => first({ from: visitor, to: unconnected, text: "Hi" });
+    expect(await deliver(hi(), visitor, unconnected)).toEqual({ rejected: `${unconnected} is not the address of an inbox here.` });
+    const connected = await owner.fetch("POST", `/inboxes/${later.inboxId}/channel/connect/`);
+    expect(await connected.json()).toMatchObject({ status: "connected", detail: expect.stringContaining(`route ${unconnected} to this Worker`) });
+    expect(await deliver(hi(), visitor, unconnected)).toEqual({ rejected: null });
+  });
+
+  it("a message to an address no inbox has is rejected, and nothing is stored", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const nobody = `nobody-${address}`;
+    const raw = first({ from: visitor, to: nobody, text: "Anyone?" });
+    expect(await deliver(raw, visitor, nobody)).toEqual({ rejected: `${nobody} is not the address of an inbox here.` });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await conversationsOf(owner, inboxId)).toEqual([]);
+    expect(await sentTo(visitor)).toEqual([]);
+  });
+});
