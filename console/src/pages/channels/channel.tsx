@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, problemOf, unwrap } from "../../api/client";
+import { api, otherwise, problemOf, unwrap } from "../../api/client";
 import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
@@ -119,7 +119,7 @@ function SettingsForm({ channel, platform, onChanged, outcome, setOutcome }: { c
       const text = p.code === "channel_connect_failed" ? t("connectFailed", { platform: name, detail: p.detail }) : p.detail;
       setOutcome({ ok: false, text });
       // A refusal is recorded (failing, its reason): the status above shows it.
-      const fresh = await unwrap(api.GET("/api/v1/inboxes/{id}/channel/", { params: { path: { id: channel.inboxId } } })).catch(() => null);
+      const fresh = await unwrap(api.GET("/api/v1/inboxes/{id}/channel/", { params: { path: { id: channel.inboxId } } })).catch(otherwise(null));
       if (fresh && fresh.status !== channel.status) onChanged(fresh);
     } finally {
       setConnecting(false);
