@@ -5,7 +5,8 @@ import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { afterMessage, conversationInserts, laterThan, incomingFields, messageRow, messageWrites, stateWrite, type ChangeActor, type ConversationChange, type ConversationRow, type ConversationStateEvent, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
+import { handoffReply, handoffSettings, type HandoffTrigger } from "../src/services/conversation/handoff";
+import { afterMessage, replyFields, conversationInserts, laterThan, incomingFields, messageRow, messageWrites, stateWrite, type ChangeActor, type ConversationChange, type ConversationRow, type ConversationStateEvent, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
 import type { TurnResult } from "../src/services/conversation/turn-result";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
 import { WriteQueue } from "./write-queue";
@@ -163,6 +164,25 @@ export class Conversation extends DurableObject<Bindings> {
       const { conversation, view } = await this.#load(conversationId);
       const store = this.#store(view);
       const fields = { ...message, type: "outgoing" as const, senderType: "user" as const, senderId: sender.id, senderName: sender.name, senderAvatar: sender.avatar };
+      return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result).incoming;
+    });
+  }
+
+  /**
+   * The assistant hands the conversation to a person on its own, outside a turn (a visitor's second
+   * dislike): it says its handoff message once, whose storing queues the conversation (handoff.ts).
+   * Nothing when the conversation is with a person already or the assistant's handoff is off.
+   */
+  async handOff(conversationId: string, trigger: HandoffTrigger): Promise<MessageRecord | null> {
+    return this.#exclusive(async () => {
+      const { conversation, recent, view } = await this.#load(conversationId);
+      if (!conversation.autoReplyEnabled || !conversation.chatbotId) return null;
+      const { chatbot } = await this.#assistant(conversation.chatbotId);
+      const settings = handoffSettings(chatbot.handoff);
+      if (!settings.enabled) return null;
+      const said = handoffReply(settings, "unanswered", recent.find((m) => m.type === "incoming") ?? { content: "" });
+      const store = this.#store(view);
+      const fields = replyFields(chatbot, null, uuidv7(), { ...said, contentPayload: { handoff: { reason: "unanswered", trigger } } });
       return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result).incoming;
     });
   }

@@ -5,8 +5,8 @@ import { takeInEvents } from "../services/channels/intake";
 import { deliverConversation } from "../services/channels/outbound";
 import { ack, retry } from "./settle";
 
-/** Seconds before an event that could not be taken in is tried again. */
-const EVENT_RETRY_S = 5;
+/** Seconds before work that failed is tried again: 5, 10, 20 ... at most 5 minutes (the cron takes over past the queue's retries). */
+const retryDelay = (attempts: number) => Math.min(300, 5 * 2 ** Math.max(0, attempts - 1));
 
 /**
  * Messaging channels' work (services/channels): events taken in, chat by chat in order; each
@@ -29,7 +29,7 @@ export async function consumeChannelWork(batch: MessageBatch, env: Bindings, ctx
   await Promise.all([
     events.length &&
       takeInEvents(env, db, events, (p) => ctx.waitUntil(p)).then((failed) => {
-        for (const e of events) if (failed.has(e.eventId)) retry(e.message, EVENT_RETRY_S);
+        for (const e of events) if (failed.has(e.eventId)) retry(e.message, retryDelay(e.message.attempts));
         else ack(e.message);
       }),
     ...[...conversations].map(([conversationId, messages]) =>
@@ -37,7 +37,7 @@ export async function consumeChannelWork(batch: MessageBatch, env: Bindings, ctx
         () => messages.forEach((m) => ack(m)),
         (err) => {
           console.error(JSON.stringify({ level: "error", message: "channel delivery failed", conversationId, error: String((err as Error)?.stack ?? err) }));
-          messages.forEach((m) => retry(m, EVENT_RETRY_S));
+          messages.forEach((m) => retry(m, retryDelay(m.attempts)));
         },
       ),
     ),

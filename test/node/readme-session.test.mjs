@@ -5,12 +5,13 @@
 // (`--fail-with-body`), so a step the service refuses stops the session and names its README line.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { copyCheckout, freePort, readmeShellBlocks, root, startServer } from "./support/checkout.mjs";
 
 let checkout;
 let server;
+let standIn;
 let port;
 
 beforeAll(async () => {
@@ -18,11 +19,22 @@ beforeAll(async () => {
   expect(start?.text, "README: a ```sh block after <!-- test: two commands -->").toMatch(/^npm install && npm run dev\b/m);
   checkout = copyCheckout();
   port = await freePort();
+  // README "Try a channel locally": the Telegram stand-in, and the lines it prints in .dev.vars before the server starts.
+  const channels = readmeShellBlocks().find((b) => b.name === "channels stand-in");
+  expect(channels?.text, "README: a ```sh block after <!-- test: channels stand-in -->").toMatch(/^npm run stand-in -- telegram --port (\d+)$/m);
+  const standInPort = /--port (\d+)/.exec(channels.text)[1];
+  standIn = await startServer("bash", ["-c", channels.text], { cwd: checkout.dir, url: `http://127.0.0.1:${standInPort}/__requests` });
+  const printed = () => standIn.output().split("\n").filter((line) => /^[A-Z_]+=\S+$/.test(line));
+  for (let i = 0; i < 50 && printed().length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+  const settings = printed();
+  expect(settings.map((line) => line.split("=")[0])).toEqual(["TELEGRAM_API_ORIGIN", "OUTBOUND_ALLOWED_HOSTS"]);
+  appendFileSync(path.join(checkout.dir, ".dev.vars"), `${settings.join("\n")}\n`);
   server = await startServer("npm", ["run", "dev"], { cwd: checkout.dir, env: { PORT: String(port) }, url: `http://127.0.0.1:${port}/health` });
 }, 180_000);
 
 afterAll(async () => {
   await server?.stop();
+  await standIn?.stop();
   checkout?.remove();
 });
 

@@ -150,8 +150,9 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       const tools = !afterTools && Array.isArray(body.tools) ? body.tools.map((t) => t.function) : [];
       const userText = String([...messages].reverse().find((m) => m.role === "user")?.content ?? "");
       const forced = body.tool_choice?.function?.name;
-      const chosen = tools.find((t) => t.name === forced) ?? tools.find((t) => userText.includes(t.name)) ?? tools[0] ?? null;
-      const called = model === "parallel-tools" ? tools : chosen ? [chosen] : [];
+      // Like a model, it hands off (the built-in `handoff` tool) only when asked to by name, never by default.
+      const chosen = tools.find((t) => t.name === forced) ?? tools.find((t) => userText.includes(t.name)) ?? tools.find((t) => t.name !== "handoff") ?? null;
+      const called = model === "parallel-tools" ? tools.filter((t) => t.name !== "handoff" || userText.includes("handoff")) : chosen ? [chosen] : [];
       const tool = called[0] ?? null;
       const argsText = /ARGS (\{.*\})/.exec(userText)?.[1] ?? '{"city": "Paris"}';
       if (afterTools) {

@@ -97,6 +97,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopResult> {
       else events.toolResult(t);
       if (o.payload?.flex) (payload.flex ??= []).push(...o.payload.flex);
       if (o.payload?.quickReplies) payload.quickReplies = o.payload.quickReplies;
+      if (o.payload?.handoff) payload.handoff = true;
       for (const added of o.tools ?? []) {
         if (byName.has(added.name)) continue;
         byName.set(added.name, added);

@@ -10,6 +10,7 @@ import { knowledgeTool } from "../tools/knowledge-tool";
 import { mcpToolsProvider } from "../mcp/provider";
 import { skillsProvider } from "../skills/agent-tools";
 import { sqlDatabaseProvider } from "../sql/agent-tool";
+import { handoffToolProvider } from "../conversation/handoff-tool";
 import type { AgentTool, ToolContext } from "./types";
 
 /**
@@ -60,7 +61,7 @@ export const assistantToolsProvider: ToolProvider = async (ctx, options) => {
 /** Knowledge retrieval as a tool, when the assistant has knowledge bases. */
 export const knowledgeProvider: ToolProvider = (ctx) => (ctx.knowledgeBases.length ? [knowledgeTool(ctx.knowledgeBases.map((k) => k.name))] : []);
 
-export const TOOL_PROVIDERS: ToolProvider[] = [knowledgeProvider, assistantToolsProvider, mcpToolsProvider, skillsProvider((t) => BUILDERS[t.toolType]?.(t) ?? null), sqlDatabaseProvider];
+export const TOOL_PROVIDERS: ToolProvider[] = [knowledgeProvider, assistantToolsProvider, mcpToolsProvider, skillsProvider((t) => BUILDERS[t.toolType]?.(t) ?? null), sqlDatabaseProvider, handoffToolProvider];
 
 /** Every tool of the reply; on a name clash the first provider's tool wins. */
 export async function toolsForReply(ctx: ToolContext, options: ReplyToolOptions, providers = TOOL_PROVIDERS): Promise<AgentTool[]> {

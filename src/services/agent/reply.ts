@@ -105,6 +105,7 @@ export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit:
   if (result.payload.quickReplies) contentPayload.quickReplies = result.payload.quickReplies;
   if (result.pending.length) contentPayload.pendingToolCalls = result.pending.map((t) => t.id);
   return {
+    ...(result.payload.handoff ? { handsOff: true } : {}),
     content: result.content,
     citations: citedFiles(ctx.passages),
     citationNodes: ctx.passages.map(citationNode),

@@ -15,7 +15,7 @@ export interface ToolOutcome {
   /** What the model reads; default: the output as JSON text (or the error). */
   forModel?: string;
   /** Parts the reply message carries in `contentPayload` (flex messages, quick replies, ...). */
-  payload?: { flex?: unknown[]; quickReplies?: { label: string; text: string }[] };
+  payload?: { flex?: unknown[]; quickReplies?: { label: string; text: string }[]; handoff?: true };
   /** Tools the result brings into the loop from the next round on (a skill's attached tools, once `use_skill` loads it). */
   tools?: AgentTool[];
 }

@@ -27,8 +27,10 @@ import { PlatformError, type ChannelAdapter, type ChannelConfig, type InboundAtt
 
 /** Largest file taken from a platform (the attachment spec's size). */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
-/** After this many failed attempts an event is set aside (`ignored`, with its error) instead of tried again. */
-export const MAX_EVENT_ATTEMPTS = 12;
+/** After this many failed attempts an event is set aside (`ignored`, with its error) instead of tried again (about a day of back-off). */
+export const MAX_EVENT_ATTEMPTS = 300;
+/** After this many, a file the platform cannot give now is left out (said in the message) rather than holding the message back. */
+const FILE_ATTEMPTS = 3;
 
 type EventRow = typeof channelEvents.$inferSelect;
 
@@ -90,7 +92,7 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
     const [inbox] = await db.select({ chatbotId: inboxes.chatbotId }).from(inboxes).where(eq(inboxes.id, row.inboxId));
     const contact = await contactOf(db, adapter, ctx, event);
     const { conversation, created } = await conversationOf(db, channel.config, inbox?.chatbotId ?? null, event, contact.id);
-    const files = await takeFiles(env, db, adapter, ctx, conversation, event.attachments);
+    const { rows: files, missing } = await takeFiles(env, db, adapter, ctx, conversation, event.attachments, row.attempts + 1 >= FILE_ATTEMPTS);
     const origin = channel.row.origin;
     const stored = await Promise.all(files.map(async (f) => messageAttachment(f, await signedDownloadUrl(env, origin, f.key, MESSAGE_URL_TTL_SECONDS))));
     const replies = conversation.autoReplyEnabled && !!conversation.chatbotId;
@@ -100,7 +102,7 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
       conversationId: conversation.id,
       ...(created ? { created: conversation } : { conversation }),
       sender: { type: "contact", id: contact.id, name: contact.name, avatar: contact.avatar },
-      message: { id: messageId, content: event.text, metadata, ...(stored.length ? { attachments: stored } : {}) },
+      message: { id: messageId, content: [event.text, ...missing].filter(Boolean).join("\n"), metadata, ...(stored.length ? { attachments: stored } : {}) },
     });
     for (const f of files) if (f.extractionStatus === "pending") waitUntil(extractAttachment(env, db, f).catch((err) => console.error(String(err))));
     // What the reply needs to go out: LINE's reply token while fresh, e-mail's thread.
@@ -165,26 +167,42 @@ async function conversationOf(db: Db, channel: ChannelConfig, chatbotId: string 
   return { conversation: event.group ? { ...row, type: "group" } : row, created: true };
 }
 
-/** The event's files in R2 as attachments of the conversation; one the platform no longer has is said in the message instead. */
-async function takeFiles(env: Bindings, db: Db, adapter: ChannelAdapter, ctx: PlatformContext, conversation: ConversationRow, files: InboundAttachment[]): Promise<AttachmentRow[]> {
+/**
+ * The event's files in R2 as attachments of the conversation. One the platform refuses, or cannot
+ * give now after a few attempts (`giveUp`), is said in the message instead ("[image not received: ...]").
+ */
+async function takeFiles(env: Bindings, db: Db, adapter: ChannelAdapter, ctx: PlatformContext, conversation: ConversationRow, files: InboundAttachment[], giveUp: boolean): Promise<{ rows: AttachmentRow[]; missing: string[] }> {
   const rows: AttachmentRow[] = [];
+  const missing: string[] = [];
   for (const file of files) {
     let bytes: Uint8Array;
     let contentType = mediaType(file.contentType) || "";
     if (file.inline !== undefined) bytes = Uint8Array.from(atob(file.inline), (c) => c.charCodeAt(0));
     else {
       if (!adapter.download) continue;
-      const response = await adapter.download(ctx, file);
+      let response: Response;
+      try {
+        response = await adapter.download(ctx, file);
+      } catch (err) {
+        if (!(err instanceof PlatformError)) throw err;
+        if (err.retryable && !giveUp) throw err;
+        missing.push(`[${file.kind} not received: ${err.message}]`);
+        continue;
+      }
       if (!response.ok) {
         await response.body?.cancel();
-        const error = new PlatformError(`${ctx.channel.platform} answered ${response.status} for a file`, response.status);
-        if (error.retryable) throw error;
+        const error = new PlatformError(`${ctx.channel.platform} answered ${response.status} for the file`, response.status);
+        if (error.retryable && !giveUp) throw error;
+        missing.push(`[${file.kind} not received: ${error.message}]`);
         continue;
       }
       bytes = new Uint8Array(await response.arrayBuffer());
       contentType ||= mediaType(response.headers.get("Content-Type"));
     }
-    if (bytes.byteLength > MAX_FILE_BYTES) continue;
+    if (bytes.byteLength > MAX_FILE_BYTES) {
+      missing.push(`[${file.kind} not kept: larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB]`);
+      continue;
+    }
     const filename = file.filename || `${file.kind}${extensionFor(contentType)}`;
     contentType ||= contentTypeFor(filename);
     const key = newUploadKey(conversation.organizationId, "attachment", filename);
@@ -210,7 +228,7 @@ async function takeFiles(env: Bindings, db: Db, adapter: ChannelAdapter, ctx: Pl
   }
   // The conversation row may not exist yet (its object stores it with the message): no foreign key from attachments to it.
   if (rows.length) await db.insert(attachments).values(rows);
-  return rows;
+  return { rows, missing };
 }
 
 const EXTENSIONS: Record<string, string> = { "image/jpeg": ".jpg", "image/png": ".png", "image/gif": ".gif", "image/webp": ".webp", "video/mp4": ".mp4", "audio/mpeg": ".mp3", "audio/mp4": ".m4a", "audio/ogg": ".ogg", "application/pdf": ".pdf" };

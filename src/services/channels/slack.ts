@@ -1,7 +1,274 @@
-// Not written yet.
-import type { ChannelAdapter } from "./types";
+// Slack: the Events API in (a signed JSON POST per event), the Web API out (chat.postMessage), with
+// fetch. @slack/web-api is not used: its WebClient is built on axios, form-data and Node's http,
+// querystring, path, stream and tls modules, none of which workerd has.
+// Choices (README "Channels"):
+// - A direct message (channel_type "im") is one conversation per DM channel. In a channel, group or
+//   group DM, each top-level message opens a conversation of its own and the reply goes to its thread
+//   (threadKey `channel:thread_ts`), so the bot never answers in the channel's main flow.
+// - `app_mention` and `message` events are both read, and a message's identity is `channel:ts` (Slack's
+//   id of a message within its channel): an app subscribed to both gets one event for a mention, not
+//   two, and a redelivery (X-Slack-Retry-Num, same event_id) has the same id again.
+// - Quick replies are Block Kit buttons; a tap reaches the same webhook URL once Interactivity is on
+//   (a `block_actions` payload, signed the same way), and is read as the visitor's message.
+import { ApiError } from "../../lib/errors";
+import { platformBase, refusal, retryAfterSeconds } from "./http";
+import { splitMessage, toSlackMrkdwn, withCitations } from "./markdown";
+import { PlatformError, type ChannelAdapter, type ChannelConfig, type InboundAttachment, type InboundEvent, type PlatformContext } from "./types";
 
-const missing = (): never => {
-  throw new Error("the slack module is not written yet");
+/** Slack asks for at most 4,000 characters of `text` per message (it truncates past 40,000). */
+export const SLACK_TEXT_LIMIT = 4000;
+/** A section block's mrkdwn text holds 3,000 characters. */
+const SECTION_LIMIT = 3000;
+/** Slack's requests carry their time; older or newer than 5 minutes is a replay (Slack's advice). */
+const SIGNATURE_WINDOW_S = 5 * 60;
+/** Subtypes that are a person writing; the rest (edits, joins, bot messages, ...) are not messages to answer. */
+const PERSON_SUBTYPES = new Set([undefined, "file_share", "thread_broadcast"]);
+/** Web API errors Slack says are worth trying again; any other `error` is a refusal. */
+const TRANSIENT = new Set(["internal_error", "fatal_error", "service_unavailable", "request_timeout", "team_added_to_org"]);
+
+const encoder = new TextEncoder();
+
+/**
+ * Slack's request signing: `v0=` + hex HMAC-SHA256 of `v0:{X-Slack-Request-Timestamp}:{raw body}` with
+ * the app's signing secret, the timestamp within 5 minutes of `now` (ms). Compared by WebCrypto's verify.
+ */
+export async function verifySlackSignature(headers: Headers, raw: string, signingSecret: string, now = Date.now()): Promise<boolean> {
+  const timestamp = headers.get("x-slack-request-timestamp") ?? "";
+  const signature = /^v0=([0-9a-f]{64})$/i.exec(headers.get("x-slack-signature") ?? "");
+  if (!signingSecret || !signature || !/^\d{1,12}$/.test(timestamp)) return false;
+  if (Math.abs(now / 1000 - Number(timestamp)) > SIGNATURE_WINDOW_S) return false;
+  const key = await crypto.subtle.importKey("raw", encoder.encode(signingSecret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  const given = new Uint8Array(signature[1].match(/../g)!.map((h) => parseInt(h, 16)));
+  return crypto.subtle.verify("HMAC", key, given, encoder.encode(`v0:${timestamp}:${raw}`));
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
+
+function json(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch (err) {
+    if (err instanceof SyntaxError) return undefined;
+    throw err;
+  }
+}
+
+/** An interactivity request is a form with one field, `payload`, holding JSON. */
+function interaction(raw: string): Json | undefined {
+  if (!raw.startsWith("payload=")) return undefined;
+  const payload = json(new URLSearchParams(raw).get("payload") ?? "");
+  return isObject(payload) ? payload : undefined;
+}
+
+/** Slack's text as a person reads it: `<url|label>` as "label (url)", `<@U1>` as "@U1", entities decoded. */
+export function fromSlackText(text: string, botUserId?: string): string {
+  return text
+    .replace(/<([^<>]*)>/g, (_, inner: string) => {
+      const [target, label] = inner.split("|", 2);
+      if (target === `@${botUserId}`) return "";
+      if (/^[@#]/.test(target)) return label ? `${target[0]}${label.replace(/^[@#]/, "")}` : target;
+      if (target.startsWith("!")) return `@${label ?? target.slice(1).split("^")[0]}`;
+      if (!label || label === target.replace(/^mailto:/, "")) return target.replace(/^mailto:/, "");
+      return `${label} (${target})`;
+    })
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .trim();
+}
+
+function attachments(files: unknown): InboundAttachment[] {
+  if (!Array.isArray(files)) return [];
+  return files.filter(isObject).flatMap((file) => {
+    // External, deleted and over-the-plan's-limit files have no private download URL.
+    const ref = str(file.url_private_download) ?? str(file.url_private);
+    if (!ref) return [];
+    const contentType = str(file.mimetype);
+    const top = contentType?.split("/")[0];
+    const kind = top === "image" || top === "audio" || top === "video" ? top : "file";
+    return [{ kind, ref, filename: str(file.name), contentType }];
+  });
+}
+
+/** Where a message lives: a DM is one thread; elsewhere each top-level message starts one. */
+function place(channel: string, channelType: string | undefined, ts: string, threadTs: string | undefined) {
+  // app_mention and block_actions carry no channel_type; DM channel ids start with D.
+  const direct = channelType ? channelType === "im" : channel.startsWith("D");
+  // A DM's thread context is patched by each event: null forgets a thread the visitor has left.
+  if (direct) return { threadKey: channel, thread: { threadTs: threadTs ?? null } };
+  return { threadKey: `${channel}:${threadTs ?? ts}`, group: { id: channel }, thread: { threadTs: threadTs ?? ts } };
+}
+
+function messageEvent(envelope: Json, event: Json): InboundEvent[] {
+  const channel = str(event.channel);
+  const user = str(event.user);
+  const ts = str(event.ts);
+  // Ours and other apps' messages (bot_id), edits, deletions, joins and the like are not a person writing.
+  if (!channel || !user || !ts || event.bot_id || event.hidden || !PERSON_SUBTYPES.has(str(event.subtype))) return [];
+  const authorizations = Array.isArray(envelope.authorizations) ? envelope.authorizations.filter(isObject) : [];
+  const botUserId = str(authorizations.find((a) => a.is_bot)?.user_id);
+  const text = fromSlackText(str(event.text) ?? "", botUserId);
+  const files = attachments(event.files);
+  if (!text && !files.length) return [];
+  return [
+    {
+      eventId: `${channel}:${ts}`,
+      ...place(channel, str(event.channel_type), ts, str(event.thread_ts)),
+      sender: { id: user },
+      text,
+      attachments: files,
+      at: Math.round(Number(ts) * 1000) || undefined,
+    },
+  ];
+}
+
+function buttonTap(payload: Json): InboundEvent[] {
+  const channel = str((payload.channel as Json | undefined)?.id);
+  const user = str((payload.user as Json | undefined)?.id);
+  const container = isObject(payload.container) ? payload.container : {};
+  const message = isObject(payload.message) ? payload.message : {};
+  const actions = Array.isArray(payload.actions) ? payload.actions.filter(isObject) : [];
+  const action = actions.find((a) => a.type === "button" && str(a.value));
+  const actionTs = str(action?.action_ts);
+  if (payload.type !== "block_actions" || !channel || !user || !action || !actionTs) return [];
+  const messageTs = str(container.message_ts) ?? str(message.ts) ?? actionTs;
+  return [
+    {
+      eventId: `${channel}:action:${actionTs}`,
+      ...place(channel, undefined, messageTs, str(container.thread_ts) ?? str(message.thread_ts)),
+      sender: { id: user },
+      text: str(action.value)!,
+      attachments: [],
+      at: Math.round(Number(actionTs) * 1000) || undefined,
+    },
+  ];
+}
+
+/** Slack's `ok: false` as a PlatformError: 429 for `ratelimited`, 503 for its own failures, else 400. */
+export function slackRefusal(body: Json, response: Response): PlatformError {
+  const error = str(body.error) ?? "unknown_error";
+  const status = error === "ratelimited" ? 429 : TRANSIENT.has(error) ? 503 : 400;
+  const needed = str(body.needed) ? ` (the app needs the ${body.needed} scope)` : "";
+  return new PlatformError(`Slack answered ${error}${needed}`, status, status === 429 ? retryAfterSeconds(response) : undefined);
+}
+
+/** A Web API method with the bot token; its answer when `ok` (or its error is `tolerated`), a PlatformError otherwise. */
+async function callMethod(ctx: PlatformContext, method: string, init: RequestInit = {}, tolerated: string[] = []): Promise<Json> {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${ctx.channel.credentials.botToken}`);
+  const response = await ctx.call("slack", `/api/${method}`, { ...init, headers });
+  if (!response.ok) throw await refusal("Slack", response, (body) => (isObject(body) ? str(body.error) : undefined));
+  const body = await response.json().catch(() => undefined);
+  if (!isObject(body)) throw new PlatformError(`Slack answered ${method} with something that is not JSON`, 502);
+  if (body.ok !== true && !tolerated.includes(String(body.error))) throw slackRefusal(body, response);
+  return body;
+}
+
+const postJson = (body: Json): RequestInit => ({ method: "POST", headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(body) });
+
+/** Where a reply goes: the DM or channel of its thread key, in the Slack thread when there is one. */
+function destination(threadKey: string, thread: Json | undefined) {
+  const [channel, fromKey] = threadKey.split(":", 2);
+  return { channel, threadTs: fromKey ?? str(thread?.threadTs) };
+}
+
+function buttons(quickReplies: string[]) {
+  return {
+    type: "actions",
+    // Slack: at most 25 elements, a label of 75 characters, a value of 2,000.
+    elements: quickReplies.slice(0, 25).map((label, i) => ({
+      type: "button",
+      action_id: `quick_reply_${i}`,
+      text: { type: "plain_text", text: label.slice(0, 75), emoji: true },
+      value: label.slice(0, 2000),
+    })),
+  };
+}
+
+export const slack: ChannelAdapter = {
+  platform: "slack",
+
+  verify: (request: Request, raw: string, channel: ChannelConfig) => verifySlackSignature(request.headers, raw, channel.credentials.signingSecret ?? ""),
+
+  handshake(request, raw) {
+    if (request.method !== "POST") return null;
+    const body = json(raw);
+    if (!isObject(body) || body.type !== "url_verification") return null;
+    return Response.json({ challenge: String(body.challenge ?? "") });
+  },
+
+  parse(raw) {
+    const payload = interaction(raw);
+    if (payload) return buttonTap(payload);
+    const envelope = json(raw);
+    if (!isObject(envelope)) throw new ApiError(400, "parse_error", "The body is not a Slack event (JSON or an interactivity payload).");
+    // app_rate_limited and other envelope types carry no message.
+    if (envelope.type !== "event_callback" || !isObject(envelope.event)) return [];
+    const event = envelope.event;
+    return event.type === "message" || event.type === "app_mention" ? messageEvent(envelope, event) : [];
+  },
+
+  async profile(ctx, event) {
+    // A profile is a nicety: without users:read, or for a user Slack does not show, the contact keeps its id.
+    const answer = await callMethod(ctx, `users.info?user=${encodeURIComponent(event.sender.id)}`, {}, ["user_not_found", "user_not_visible", "missing_scope"]);
+    const user = isObject(answer.user) ? answer.user : undefined;
+    if (!user) return null;
+    const profile = isObject(user.profile) ? user.profile : {};
+    return { name: str(profile.display_name) ?? str(profile.real_name) ?? str(user.real_name) ?? str(user.name), avatar: str(profile.image_72) };
+  },
+
+  async download(ctx, attachment) {
+    const url = new URL(attachment.ref);
+    const api = platformBase(ctx.env, "slack");
+    const headers = { authorization: `Bearer ${ctx.channel.credentials.botToken}` };
+    // A refusal is answered as a response that is not ok (the intake leaves the file out, or tries
+    // again for a 429 or 5xx); only an unreachable host throws.
+    const refused = (status: number, reason: string) => new Response(reason, { status, headers: { "content-type": "text/plain" } });
+    let response: Response;
+    // The bot token goes to Slack's file host, or to the configured API origin (a stand-in), nowhere else.
+    if (url.href.startsWith(`${api}/`)) response = await ctx.call("slack", url.href.slice(api.length), { headers });
+    else if (url.protocol === "https:" && url.hostname === "files.slack.com") {
+      response = await fetch(url, { headers, redirect: "manual", signal: AbortSignal.timeout(30_000) }).catch((err: unknown) => {
+        throw new PlatformError(`could not reach files.slack.com: ${err instanceof Error ? err.message : String(err)}`, null);
+      });
+    } else return refused(400, `Slack file URL on an unexpected host: ${url.host}`);
+    // Without files:read Slack answers with its sign-in page (or a redirect to it) instead of the file.
+    const signIn = response.headers.get("content-type")?.startsWith("text/html") && !attachment.contentType?.startsWith("text/html");
+    if ((response.status >= 300 && response.status < 400) || (response.ok && signIn)) {
+      await response.body?.cancel();
+      return refused(403, "Slack refused the file (the app needs the files:read scope)");
+    }
+    return response;
+  },
+
+  async connect(ctx) {
+    const who = await callMethod(ctx, "auth.test", { method: "POST" });
+    // A user token (xoxp-) would post as that person: the channel needs the app's bot user.
+    if (!str(who.bot_id)) throw new PlatformError("Slack: this token is not a bot token (xoxb-...); use the Bot User OAuth Token", 400);
+    return `Connected as @${str(who.user) ?? "?"} in team ${str(who.team) ?? str(who.team_id) ?? "?"}`;
+  },
+
+  async send(ctx, message) {
+    const { channel, threadTs } = destination(message.threadKey, message.thread);
+    const files = message.attachments.map((a) => `- [${a.filename.replace(/[[\]]/g, "")}](${a.url})`).join("\n");
+    const markdown = [withCitations(message.text, message.citations), files].filter(Boolean).join("\n\n");
+    const parts = splitMessage(markdown, SLACK_TEXT_LIMIT).map(toSlackMrkdwn);
+    const posts: Json[] = parts.map((text) => ({ channel, text }));
+    if (message.quickReplies.length) {
+      const last = posts.at(-1);
+      // The buttons go under the reply's last part when it fits a section block, else after it on their own.
+      if (last && (last.text as string).length <= SECTION_LIMIT) {
+        last.blocks = [{ type: "section", text: { type: "mrkdwn", text: last.text } }, buttons(message.quickReplies)];
+      }
+      else posts.push({ channel, text: message.quickReplies.join(" · "), blocks: [buttons(message.quickReplies)] });
+    }
+    const ids: string[] = [];
+    for (const post of posts) {
+      const sent = await callMethod(ctx, "chat.postMessage", postJson({ ...post, ...(threadTs ? { thread_ts: threadTs } : {}), unfurl_links: false }));
+      ids.push(String(sent.ts));
+    }
+    return ids;
+  },
 };
-export const slack: ChannelAdapter = { platform: "slack", verify: async () => false, parse: missing, connect: missing, send: missing };

@@ -21,7 +21,12 @@ export const DEFAULT_HANDOFF: HandoffSettings = { enabled: true, afterUnanswered
 export const handoffSettings = (stored: Partial<HandoffSettings> | null | undefined): HandoffSettings => ({ ...DEFAULT_HANDOFF, ...stored });
 
 /** Why a conversation was handed to a person (the contract's `reason`). */
-export type HandoffReason = "visitor_request" | "unanswered";
+export type HandoffReason = "visitor_request" | "unanswered" | "tool";
+/** What made replies count as unanswered outside a turn (`contentPayload.handoff.trigger`): the visitor rated two of them down. */
+export type HandoffTrigger = "dislikes";
+
+/** Dislikes of the assistant's replies since it last handed off that make it hand off. */
+export const DISLIKES_TO_HAND_OFF = 2;
 
 // A request for a person, as visitors write it: an explicit ask ("I need to talk to a person",
 // "human please", "is anyone there?", "轉人工", "担当者と話したい"), not every mention: "What are your

@@ -47,6 +47,8 @@ export interface Reply {
   modelId?: string;
   /** It says that nothing in the sources answers (the unanswerable template): counted toward a handoff. */
   unanswered?: boolean;
+  /** The agent called its `handoff` tool (handoff-tool.ts): the turn hands the conversation to a person. */
+  handsOff?: boolean;
 }
 
 /**

@@ -207,9 +207,10 @@ async function replyTo(store: TurnStore, conversation: ConversationRow, incoming
     emit(reply.content);
     return reply;
   }
-  const reply = await generateReply(store.env, store.db, { ...context, incoming, conversation }, emit, options);
-  if (!reply.unanswered || !unansweredInARow(settings, context.history)) return reply;
-  const handedOff = handoffReply(settings, "unanswered", incoming, reply);
+  const { handsOff: toolAsked, ...reply } = await generateReply(store.env, store.db, { ...context, incoming, conversation }, emit, options);
+  const reason = toolAsked && settings.enabled ? "tool" : reply.unanswered && unansweredInARow(settings, context.history) ? "unanswered" : null;
+  if (!reason) return reply;
+  const handedOff = handoffReply(settings, reason, incoming, reply);
   emit(handedOff.content.slice(reply.content.length));
   return handedOff;
 }

@@ -3,6 +3,7 @@ import { seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { readEvents } from "../../support/sse";
 import { asksForPerson } from "../../../src/services/conversation/handoff";
+import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
 type Message = { id: string; content: string; sequence: number; senderType: string; contentPayload: Record<string, unknown> | null };
@@ -128,6 +129,31 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     // A member without the permission to change assistants cannot change these either.
     const member = await seedMember(owner, []);
     expect((await member.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: true } })).status).toBe(403);
+  });
+});
+
+describe("an agent hands off through its built-in handoff tool", () => {
+  it("a model that calls `handoff` ends its reply with the handoff message and queues the conversation; without handoff the tool is not offered", async () => {
+    const owner = await seedOwner();
+    const model = await upstreamModel(owner);
+    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
+    const reply = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "My refund was refused, please handoff ARGS {\"reason\": \"refund dispute\"}" } })).json()) as Reply & {
+      message: Message & { contentPayload: { toolCalls: { name: string; toolType: string; output: unknown }[]; handoff: unknown } };
+    };
+    expect(reply.message.contentPayload.toolCalls).toMatchObject([{ name: "handoff", toolType: "handoff", output: { handedOff: true, reason: "refund dispute" } }]);
+    expect(reply.message.contentPayload.handoff).toEqual({ reason: "tool" });
+    expect(reply.content.endsWith(`\n\n${DEFAULT_EN}`)).toBe(true);
+    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", autoReplyEnabled: false });
+    const offered = (await lastUpstreamRequest(model.modelName)).body.tools.map((t: { function: { name: string } }) => t.function.name);
+    expect(offered).toEqual(["handoff"]);
+
+    // An ordinary question: the model does not call it, the conversation stays with the assistant.
+    const plain = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "What time do you open?" } })).json()) as Reply;
+    expect(await conversationOf(owner, plain.conversationId)).toMatchObject({ progressStatus: "ai_processing", autoReplyEnabled: true });
+
+    await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: false } });
+    await owner.fetch("POST", completions(bot.id), { message: { content: "Again, please handoff" } });
+    expect((await lastUpstreamRequest(model.modelName)).body.tools).toBeUndefined();
   });
 });
 

@@ -1,3 +1,122 @@
-// Not written yet: answers 404 to everything.
+// Slack's stand-in (stand-in.mjs): the Web API methods the channel uses, answered as Slack documents
+// them (HTTP 200 with `ok: true`, or `ok: false` and an `error` code), private file downloads, and
+// Events API requests signed the way Slack signs them.
+// - The account is the bot token (`Authorization: Bearer xoxb-...`). A token that does not start with
+//   `xoxb-` is refused with `invalid_auth` (none at all: `not_authed`); `xoxp-` is a user token
+//   (auth.test without bot_id).
+// - chat.postMessage checks what Slack checks: a channel, text or blocks, a section's text within
+//   3,000 characters, a string thread_ts, text within 40,000 characters.
+// - GET /files-pri/{team-file}/download/{name}: the file's bytes with the bot token (a 1x1 PNG for
+//   images, text otherwise); without it Slack redirects to its sign-in page, and so does this.
+// - sign({signingSecret, body, timestamp?, retryNum?, payload?}): X-Slack-Signature "v0=" + hex
+//   HMAC-SHA256(signingSecret, "v0:{timestamp}:{raw body}"); `payload` makes an interactivity
+//   request (form field `payload` = JSON), `retryNum` adds X-Slack-Retry-Num/-Reason.
+import { createHmac } from "node:crypto";
+
+export const TEAM = { id: "T061EG9R6", name: "Ghostbusters", url: "https://ghostbusters.slack.com/" };
+export const BOT = { userId: "U0BOTU5ER", botId: "B0BOT1D00", name: "assistant" };
+/** Users with a profile (Slack's documentation examples); any other U... id gets a made-up one. */
+const USERS = {
+  U2147483697: { name: "spengler", real_name: "Egon Spengler", display_name: "spengler" },
+  U061F7AUR: { name: "venkman", real_name: "Peter Venkman", display_name: "" },
+};
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+
+const bearer = (req) => /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? null;
+const refused = (error, extra = {}) => ({ body: { ok: false, error, ...extra } });
+
+let sequence = 0;
+/** Slack's message ids: the epoch second, a dot and six digits, unique per channel. */
+const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++sequence).padStart(6, "0")}`;
+
+function postMessage(body) {
+  if (!body || typeof body !== "object") return refused("invalid_arguments");
+  if (typeof body.channel !== "string" || !body.channel) return refused("channel_not_found");
+  if (!body.text && !(Array.isArray(body.blocks) && body.blocks.length)) return refused("no_text");
+  if (body.thread_ts !== undefined && typeof body.thread_ts !== "string") return refused("invalid_thread_ts");
+  if (typeof body.text === "string" && body.text.length > 40_000) return refused("msg_too_long");
+  for (const block of body.blocks ?? []) {
+    if (block.type === "section" && String(block.text?.text ?? "").length > 3000) {
+      return refused("invalid_blocks", { errors: ["must be less than 3001 characters [json-pointer:/blocks/0/text/text]"] });
+    }
+    if (block.type === "actions" && !(block.elements?.length > 0 && block.elements.length <= 25)) return refused("invalid_blocks");
+  }
+  const ts = nextTs();
+  const message = { type: "message", user: BOT.userId, bot_id: BOT.botId, text: body.text ?? "", ts, ...(body.thread_ts ? { thread_ts: body.thread_ts } : {}) };
+  return { body: { ok: true, channel: body.channel, ts, message } };
+}
+
+function userInfo(id) {
+  if (!/^[UW][A-Z0-9]+$/.test(id ?? "")) return refused("user_not_found");
+  const known = USERS[id] ?? { name: id.toLowerCase(), real_name: `User ${id}`, display_name: "" };
+  const image = (size) => `https://avatars.slack-edge.com/2026-01-01/${id}_${size}.png`;
+  return {
+    body: {
+      ok: true,
+      user: {
+        id,
+        team_id: TEAM.id,
+        name: known.name,
+        deleted: false,
+        real_name: known.real_name,
+        is_bot: false,
+        profile: { real_name: known.real_name, display_name: known.display_name, image_24: image(24), image_72: image(72), image_192: image(192) },
+      },
+    },
+  };
+}
+
 /** @type {import("./stand-in.mjs").Platform} */
-export const platform = { key: () => null, route: () => ({ status: 404, body: { error: "no stand-in yet" } }) };
+export const platform = {
+  key: (req) => bearer(req),
+  route(req) {
+    const token = bearer(req);
+    const file = /^\/files-pri\/[^/]+\/download\/([^/]+)$/.exec(req.path);
+    if (file && req.method === "GET") {
+      if (!token?.startsWith("xoxb-")) return { status: 302, headers: { location: `${TEAM.url}?redir=${encodeURIComponent(req.path)}` }, body: "" };
+      const name = decodeURIComponent(file[1]);
+      if (/\.png$/i.test(name)) return { headers: { "content-type": "image/png" }, body: PNG };
+      return { headers: { "content-type": "text/plain" }, body: `contents of ${name}\n` };
+    }
+    const method = /^\/api\/([\w.]+)$/.exec(req.path)?.[1];
+    if (!method) return { status: 404, body: "Not Found" };
+    if (!token) return refused("not_authed");
+    if (!/^xox[bp]-/.test(token)) return refused("invalid_auth");
+    const bot = token.startsWith("xoxb-");
+    switch (method) {
+      case "auth.test":
+        // A bot token's answer names the bot user and carries bot_id; a user token's does not.
+        return {
+          body: {
+            ok: true,
+            url: TEAM.url,
+            team: TEAM.name,
+            user: bot ? BOT.name : "grace",
+            team_id: TEAM.id,
+            user_id: bot ? BOT.userId : "W12345678",
+            ...(bot ? { bot_id: BOT.botId } : {}),
+            is_enterprise_install: false,
+          },
+        };
+      case "users.info":
+        return userInfo(req.query.user ?? req.body?.user);
+      case "chat.postMessage":
+        return bot ? postMessage(req.body) : refused("not_allowed_token_type");
+      default:
+        return refused("unknown_method");
+    }
+  },
+  sign({ signingSecret, body, timestamp, retryNum, retryReason, payload }) {
+    const ts = String(timestamp ?? Math.floor(Date.now() / 1000));
+    const form = payload !== undefined;
+    const raw = form ? new URLSearchParams({ payload: JSON.stringify(payload) }).toString() : typeof body === "string" ? body : JSON.stringify(body);
+    const signature = `v0=${createHmac("sha256", signingSecret).update(`v0:${ts}:${raw}`).digest("hex")}`;
+    const headers = {
+      "content-type": form ? "application/x-www-form-urlencoded" : "application/json",
+      "x-slack-request-timestamp": ts,
+      "x-slack-signature": signature,
+      ...(retryNum ? { "x-slack-retry-num": String(retryNum), "x-slack-retry-reason": retryReason ?? "http_timeout" } : {}),
+    };
+    return { headers, body: raw };
+  },
+};

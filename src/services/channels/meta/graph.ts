@@ -1,0 +1,153 @@
+// Meta's Graph API as Messenger, Instagram and WhatsApp share it: one API version, the
+// X-Hub-Signature-256 check, the GET subscription handshake, calls with the token, and Meta's
+// refusals as PlatformErrors that say what Meta said.
+import { badRequest } from "../../../lib/errors";
+import { fetchPlatform, platformBase, refusal } from "../http";
+import { PlatformError, type ChannelConfig, type PlatformContext } from "../types";
+
+/** Each Graph API version is served for at least two years after its release (v24.0: October 2025); the one place to move it. */
+export const GRAPH_VERSION = "v24.0";
+
+const encoder = new TextEncoder();
+
+const hmacKey = (secret: string, usage: "sign" | "verify") =>
+  crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [usage]);
+
+/**
+ * Meta computes the signature over the payload with every non-ASCII character escaped as a
+ * lower-case `\uXXXX` (its webhook docs, "Validate payloads"), which is how it sends them; escaping
+ * what arrived changes nothing then, and still matches should a body come unescaped.
+ */
+export const escapeUnicode = (text: string) => text.replace(/[^\0-~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(app secret, body)>`, compared in constant time (WebCrypto's verify). */
+export async function verifyHubSignature(request: Request, raw: string, appSecret: string | undefined): Promise<boolean> {
+  const given = /^sha256=([0-9a-f]{64})$/i.exec(request.headers.get("x-hub-signature-256")?.trim() ?? "");
+  if (!given || !appSecret) return false;
+  const signature = Uint8Array.from(given[1].match(/../g)!, (h) => parseInt(h, 16));
+  return crypto.subtle.verify("HMAC", await hmacKey(appSecret, "verify"), signature, encoder.encode(escapeUnicode(raw)));
+}
+
+/** Same length and bytes, in time that does not depend on where they differ. */
+function sameText(a: string, b: string): boolean {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
+
+const TEXT = { "content-type": "text/plain; charset=utf-8" };
+
+/**
+ * The subscription check Meta makes when the callback URL is saved in the App Dashboard:
+ * `GET ?hub.mode=subscribe&hub.verify_token=...&hub.challenge=...`, answered with the challenge
+ * when the token is the channel's; 403 otherwise. Not a GET: not a handshake.
+ */
+export function subscriptionHandshake(request: Request, channel: ChannelConfig): Response | null {
+  if (request.method !== "GET") return null;
+  const query = new URL(request.url).searchParams;
+  const token = query.get("hub.verify_token") ?? "";
+  if (query.get("hub.mode") === "subscribe" && channel.verifyToken && sameText(token, channel.verifyToken)) {
+    return new Response(query.get("hub.challenge") ?? "", { headers: TEXT });
+  }
+  return new Response("hub.verify_token does not match this channel's verify token.", { status: 403, headers: TEXT });
+}
+
+/** The webhook body as JSON; a body that is not is the platform's mistake, 400. */
+export function readPayload(raw: string): { object?: unknown; entry?: unknown } {
+  try {
+    const body: unknown = JSON.parse(raw);
+    if (body && typeof body === "object" && !Array.isArray(body)) return body;
+  } catch {
+    // reported below, as for a body that is JSON but not an object
+  }
+  throw badRequest("The webhook body is not a JSON object.");
+}
+
+export const list = (value: unknown): any[] => (Array.isArray(value) ? value : []);
+
+/**
+ * Graph reports throttling and passing trouble as a 400 or 403 with a code rather than a 429:
+ * 1 and 2 (unknown error, service unavailable), 4, 17, 32, 613 (application, user, page and custom
+ * rate limits), 80006 (Messenger), 130429 and 131056 (WhatsApp throughput and pair rate), or with
+ * `is_transient`. Those are tried again as a 429 would be.
+ */
+const TRANSIENT_CODES = new Set([1, 2, 4, 17, 32, 613, 80006, 130429, 131056]);
+
+export class GraphRefusal extends PlatformError {
+  constructor(
+    message: string,
+    status: number,
+    retryAfterSeconds: number | undefined,
+    readonly transient: boolean,
+  ) {
+    super(message, status, retryAfterSeconds);
+  }
+  override get retryable() {
+    return this.transient || super.retryable;
+  }
+}
+
+/** Graph's `{error: {message, type, code}}` as a PlatformError: "WhatsApp answered 400: (#100) Invalid parameter". */
+export async function graphRefusal(platformName: string, response: Response): Promise<PlatformError> {
+  const error = await response
+    .clone()
+    .json()
+    .then((body: any) => body?.error)
+    .catch(() => undefined);
+  const base = await refusal(platformName, response, (body: any) => body?.error?.message);
+  const transient = error?.is_transient === true || TRANSIENT_CODES.has(Number(error?.code));
+  return new GraphRefusal(base.message, base.status!, base.retryAfterSeconds, transient);
+}
+
+export interface GraphAccount {
+  platformName: string;
+  token: string;
+  appSecret?: string;
+}
+
+/**
+ * A Graph API request with the account's token as a Bearer header (kept out of URLs and logs) and
+ * `appsecret_proof` (HMAC-SHA256 of the token with the app secret), which apps with "Require App
+ * Secret" on demand and the rest accept. Meta's answer, whatever its status.
+ */
+export async function graphRequest(ctx: PlatformContext, account: GraphAccount, method: "GET" | "POST", path: string, body?: object): Promise<Response> {
+  const url = new URL(`https://graph/${GRAPH_VERSION}/${path.replace(/^\//, "")}`);
+  if (account.appSecret) {
+    const proof = await crypto.subtle.sign("HMAC", await hmacKey(account.appSecret, "sign"), encoder.encode(account.token));
+    url.searchParams.set("appsecret_proof", [...new Uint8Array(proof)].map((b) => b.toString(16).padStart(2, "0")).join(""));
+  }
+  const headers: Record<string, string> = { authorization: `Bearer ${account.token}` };
+  if (body) headers["content-type"] = "application/json";
+  return ctx.call("graph", `${url.pathname}${url.search}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+}
+
+/** A Graph API call's JSON; Meta's refusal thrown as a PlatformError. */
+export async function graph<T = any>(ctx: PlatformContext, account: GraphAccount, method: "GET" | "POST", path: string, body?: object): Promise<T> {
+  const response = await graphRequest(ctx, account, method, path, body);
+  if (!response.ok) throw await graphRefusal(account.platformName, response);
+  return (await response.json()) as T;
+}
+
+/** Where Meta serves the files of messages: Facebook's and Instagram's CDNs, WhatsApp's lookaside. */
+const META_FILE_HOSTS = /(^|\.)(fbcdn\.net|fbsbx\.com|cdninstagram\.com|facebook\.com)$/;
+
+/**
+ * A file a webhook or the media endpoint named by URL, Meta's answer whatever its status (the
+ * intake leaves out a file Meta no longer has and tries again after a 5xx). Only Meta's own hosts
+ * over https are fetched, the URL coming from a payload, or a URL under the Graph origin setting,
+ * which in tests and local development is the stand-in serving its own files.
+ */
+export async function fetchMetaFile(ctx: PlatformContext, url: string, auth: Record<string, string> = {}): Promise<Response> {
+  // WhatsApp's lookaside answers a request without a User-Agent with an error page instead of the file.
+  const headers = { ...auth, "user-agent": "assistant-platform-channels/1" };
+  const base = platformBase(ctx.env, "graph");
+  if (url.startsWith(`${base}/`)) return ctx.call("graph", url.slice(base.length), { headers });
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  if (parsed?.protocol !== "https:" || !META_FILE_HOSTS.test(parsed.hostname)) {
+    // Refused as Meta would refuse a file it does not have: the message is taken in without it.
+    return new Response(`${parsed?.host || "An invalid URL"} is not one of Meta's file hosts; not fetched.`, { status: 403, statusText: "Not a Meta file" });
+  }
+  return fetchPlatform(ctx.env, "graph", parsed.href, { headers });
+}

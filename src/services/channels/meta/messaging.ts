@@ -1,0 +1,129 @@
+// Messenger and Instagram: one webhook shape (`entry[].messaging[]`, a page- or Instagram-scoped id
+// for the person) and one Send API (`/messages` with recipient and message), told apart by their
+// object, their credentials, their text limit and their profile fields.
+import { PlatformError } from "../types";
+import type { ChannelAdapter, ChannelConfig, InboundAttachment, InboundAttachmentKind, InboundEvent, OutboundMessage, PlatformContext } from "../types";
+import { fetchMetaFile, graph, list, readPayload, subscriptionHandshake, verifyHubSignature, type GraphAccount } from "./graph";
+import { fileNameOf, quickReplyChoices, tappedText } from "./text";
+
+export interface MessagingPlatform {
+  platform: "messenger" | "instagram";
+  /** How errors name it: "Messenger answered 400: ...". */
+  name: string;
+  /** The webhook's `object`. */
+  object: "page" | "instagram";
+  /** The credential naming the account events are for (`entry[].id`). */
+  accountField: "pageId" | "instagramAccountId";
+  /** Where replies go: the Page's `/messages` (`me` is the Page a Page token belongs to). */
+  sendPath(channel: ChannelConfig): string;
+  /** The reply's text as messages within the platform's limit. */
+  parts(message: OutboundMessage): string[];
+  profileFields: string;
+  profile(body: any): { name?: string; avatar?: string };
+  connect(ctx: PlatformContext, account: GraphAccount): Promise<string>;
+}
+
+const KINDS: Record<string, InboundAttachmentKind> = { image: "image", video: "video", audio: "audio", file: "file" };
+
+export const account = (name: string, channel: ChannelConfig): GraphAccount => ({
+  platformName: name,
+  token: channel.credentials.pageAccessToken,
+  appSecret: channel.credentials.appSecret,
+});
+
+/** One `messaging[]` item as an event: a person's message or a tapped button; null for echoes, deliveries, reads, reactions. */
+function toEvent(item: any, platform: MessagingPlatform): InboundEvent | null {
+  const sender = item?.sender?.id ? String(item.sender.id) : "";
+  if (!sender) return null;
+  const at = typeof item.timestamp === "number" ? item.timestamp : undefined;
+  const base = { threadKey: sender, sender: { id: sender }, at };
+  if (item.postback?.mid) {
+    return { ...base, eventId: String(item.postback.mid), text: tappedText(item.postback.payload, String(item.postback.title ?? "")), attachments: [] };
+  }
+  const message = item.message;
+  if (!message?.mid || message.is_echo || message.is_deleted || message.is_unsupported) return null;
+  const lines = [tappedText(message.quick_reply?.payload, typeof message.text === "string" ? message.text : "")];
+  const attachments: InboundAttachment[] = [];
+  for (const attachment of list(message.attachments)) {
+    const url = attachment?.payload?.url ?? attachment?.url;
+    if (typeof url !== "string" || !url) continue;
+    const kind = KINDS[attachment.type];
+    // A shared link, post or reel: the person sent a link, which the conversation keeps as text.
+    if (!kind) lines.push(url);
+    else attachments.push({ kind, ref: url, filename: fileNameOf(url) });
+  }
+  const text = lines.filter(Boolean).join("\n");
+  if (!text && !attachments.length) return null;
+  return { ...base, eventId: String(message.mid), text, attachments };
+}
+
+export function parseMessaging(raw: string, channel: ChannelConfig, platform: MessagingPlatform): InboundEvent[] {
+  const body = readPayload(raw);
+  if (body.object !== platform.object) return [];
+  const accountId = channel.credentials[platform.accountField];
+  const events: InboundEvent[] = [];
+  for (const entry of list(body.entry)) {
+    // One app's callback gets every Page (or Instagram account) subscribed to it: only this channel's are this inbox's.
+    if (accountId && entry?.id !== undefined && String(entry.id) !== accountId) continue;
+    for (const item of list(entry?.messaging)) {
+      const event = toEvent(item, platform);
+      if (event) events.push(event);
+    }
+  }
+  return events;
+}
+
+const ATTACHMENT_TYPES = ["image", "video", "audio"] as const;
+const attachmentType = (contentType: string) => ATTACHMENT_TYPES.find((t) => contentType.startsWith(`${t}/`)) ?? "file";
+
+/** Messenger's and Instagram's quick replies: at most 13, titles of 20 characters, payloads of 1000. */
+const quickReplies = (starters: string[]) =>
+  quickReplyChoices(starters, 13, 20, 1000).map(({ title, payload }) => ({ content_type: "text", title, payload }));
+
+export function messagingAdapter(platform: MessagingPlatform): ChannelAdapter {
+  return {
+    platform: platform.platform,
+    verify: (request, raw, channel) => verifyHubSignature(request, raw, channel.credentials.appSecret),
+    handshake: (request, _raw, channel) => subscriptionHandshake(request, channel),
+    parse: (raw, channel) => parseMessaging(raw, channel, platform),
+
+    async profile(ctx, event) {
+      // Meta refuses profiles to apps without the profile permission or outside the person's consent: the contact keeps its id.
+      const path = `${encodeURIComponent(event.sender.id)}?fields=${platform.profileFields}`;
+      const found = await graph(ctx, account(platform.name, ctx.channel), "GET", path).catch((err) => {
+        if (err instanceof PlatformError && !err.retryable) return null;
+        throw err;
+      });
+      return found ? platform.profile(found) : null;
+    },
+
+    download: (ctx, attachment) => fetchMetaFile(ctx, attachment.ref),
+
+    connect: (ctx) => platform.connect(ctx, account(platform.name, ctx.channel)),
+
+    async send(ctx, message) {
+      const messages: Record<string, unknown>[] = platform.parts(message).map((text) => ({ text }));
+      for (const file of message.attachments) {
+        messages.push({ attachment: { type: attachmentType(file.contentType), payload: { url: file.url } } });
+      }
+      // Quick replies belong to the last message: Messenger shows them under the latest one only.
+      const choices = quickReplies(message.quickReplies);
+      if (choices.length && messages.length) messages[messages.length - 1].quick_replies = choices;
+      const ids: string[] = [];
+      for (const body of messages) {
+        const sent = await graph(ctx, account(platform.name, ctx.channel), "POST", platform.sendPath(ctx.channel), {
+          recipient: { id: message.threadKey },
+          messaging_type: "RESPONSE",
+          message: body,
+        });
+        ids.push(String(sent.message_id));
+      }
+      return ids;
+    },
+
+    async typing(ctx, threadKey) {
+      const body = { recipient: { id: threadKey }, sender_action: "typing_on" };
+      await graph(ctx, account(platform.name, ctx.channel), "POST", platform.sendPath(ctx.channel), body);
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// WhatsApp Cloud API: `entry[].changes[].value` with the business number's messages, the person as
+// their phone number (wa_id), media by id, replies from the number's `/messages` (4096 characters;
+// conversation starters as up to three reply buttons under a body of 1024).
+import { splitMessage } from "../markdown";
+import type { ChannelAdapter, ChannelConfig, InboundAttachment, InboundAttachmentKind, InboundEvent, OutboundMessage, PlatformContext } from "../types";
+import { fetchMetaFile, graph, graphRequest, list, readPayload, subscriptionHandshake, verifyHubSignature, type GraphAccount } from "./graph";
+import { plainParts, quickReplyChoices, tappedText } from "./text";
+
+export const WHATSAPP_TEXT_LIMIT = 4096;
+/** An interactive message's body, and the buttons it may carry. */
+const BUTTON_BODY_LIMIT = 1024;
+const MAX_BUTTONS = 3;
+
+const account = (channel: ChannelConfig): GraphAccount => ({
+  platformName: "WhatsApp",
+  token: channel.credentials.accessToken,
+  appSecret: channel.credentials.appSecret,
+});
+
+const MEDIA: Record<string, InboundAttachmentKind> = { image: "image", sticker: "image", video: "video", audio: "audio", document: "file" };
+
+/** A message's text and files; null for what is not a person writing (reactions, system notices, unsupported types). */
+function content(message: any): { text: string; attachments: InboundAttachment[] } | null {
+  const type = String(message?.type ?? "");
+  const media = MEDIA[type] ? message[type] : undefined;
+  if (media?.id) {
+    const attachment: InboundAttachment = { kind: MEDIA[type], ref: String(media.id), contentType: media.mime_type, filename: media.filename };
+    return { text: typeof media.caption === "string" ? media.caption : "", attachments: [attachment] };
+  }
+  if (type === "text") return { text: String(message.text?.body ?? ""), attachments: [] };
+  if (type === "interactive") {
+    const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
+    return reply ? { text: tappedText(reply.id, String(reply.title ?? "")), attachments: [] } : null;
+  }
+  if (type === "button") return { text: String(message.button?.text ?? ""), attachments: [] };
+  if (type === "location" && message.location) {
+    const { latitude, longitude, name, address } = message.location;
+    const place = [name, address].filter(Boolean).join(", ");
+    return { text: `${place ? `${place}\n` : ""}https://maps.google.com/?q=${latitude},${longitude}`, attachments: [] };
+  }
+  return null;
+}
+
+function parseWhatsApp(raw: string, channel: ChannelConfig): InboundEvent[] {
+  const body = readPayload(raw);
+  if (body.object !== "whatsapp_business_account") return [];
+  const phoneNumberId = channel.credentials.phoneNumberId;
+  const events: InboundEvent[] = [];
+  for (const change of list(body.entry).flatMap((entry) => list(entry?.changes))) {
+    const value = change?.value;
+    // Statuses (sent, delivered, read) come in the same field without messages; other numbers of the app's business are other inboxes'.
+    if (change?.field !== "messages" || !value) continue;
+    if (phoneNumberId && value.metadata?.phone_number_id !== undefined && String(value.metadata.phone_number_id) !== phoneNumberId) continue;
+    const names = new Map(list(value.contacts).map((c) => [String(c?.wa_id), c?.profile?.name as string | undefined]));
+    for (const message of list(value.messages)) {
+      const from = message?.from ? String(message.from) : "";
+      const found = from && message.id ? content(message) : null;
+      if (!found || (!found.text && !found.attachments.length)) continue;
+      events.push({
+        eventId: String(message.id),
+        threadKey: from,
+        sender: { id: from, name: names.get(from) || undefined, phoneNumber: `+${from}` },
+        text: found.text,
+        attachments: found.attachments,
+        at: Number(message.timestamp) * 1000 || undefined,
+      });
+    }
+  }
+  return events;
+}
+
+const FILE_TYPES = ["image", "video", "audio"] as const;
+
+/** The reply as Cloud API messages: text parts, the last one with the buttons when there are starters, then the files. */
+function whatsappMessages(message: OutboundMessage): Record<string, unknown>[] {
+  const parts = plainParts(message, WHATSAPP_TEXT_LIMIT);
+  const buttons = quickReplyChoices(message.quickReplies, MAX_BUTTONS, 20, 256);
+  let last: string | undefined;
+  if (buttons.length && parts.length) {
+    parts.push(...splitMessage(parts.pop()!, BUTTON_BODY_LIMIT));
+    last = parts.pop();
+  }
+  const messages: Record<string, unknown>[] = parts.map((body) => ({ type: "text", text: { body, preview_url: true } }));
+  if (last) {
+    const action = { buttons: buttons.map(({ title, payload }) => ({ type: "reply", reply: { id: payload, title } })) };
+    messages.push({ type: "interactive", interactive: { type: "button", body: { text: last }, action } });
+  }
+  for (const file of message.attachments) {
+    const type = FILE_TYPES.find((t) => file.contentType.startsWith(`${t}/`)) ?? "document";
+    messages.push({ type, [type]: type === "document" ? { link: file.url, filename: file.filename } : { link: file.url } });
+  }
+  return messages;
+}
+
+export const whatsapp: ChannelAdapter = {
+  platform: "whatsapp",
+  verify: (request, raw, channel) => verifyHubSignature(request, raw, channel.credentials.appSecret),
+  handshake: (request, _raw, channel) => subscriptionHandshake(request, channel),
+  parse: parseWhatsApp,
+
+  /** The media id's URL (valid for minutes), then its bytes, both with the token; Meta's refusal of either is the answer. */
+  async download(ctx: PlatformContext, attachment: InboundAttachment) {
+    const media = await graphRequest(ctx, account(ctx.channel), "GET", encodeURIComponent(attachment.ref));
+    if (!media.ok) return media;
+    const { url } = (await media.json()) as { url: string };
+    return fetchMetaFile(ctx, url, { authorization: `Bearer ${ctx.channel.credentials.accessToken}` });
+  },
+
+  async connect(ctx) {
+    const { phoneNumberId, businessAccountId } = ctx.channel.credentials;
+    const number = await graph(ctx, account(ctx.channel), "GET", `${encodeURIComponent(phoneNumberId)}?fields=display_phone_number,verified_name`);
+    // The business account sends its numbers' messages only to apps subscribed to it.
+    await graph(ctx, account(ctx.channel), "POST", `${encodeURIComponent(businessAccountId)}/subscribed_apps`);
+    return `Connected to WhatsApp ${number.display_phone_number} (${number.verified_name}); its messages come to this inbox.`;
+  },
+
+  async send(ctx, message) {
+    const ids: string[] = [];
+    for (const body of whatsappMessages(message)) {
+      const sent = await graph(ctx, account(ctx.channel), "POST", `${encodeURIComponent(ctx.channel.credentials.phoneNumberId)}/messages`, {
+        messaging_product: "whatsapp",
+        recipient_type: "individual",
+        to: message.threadKey,
+        ...body,
+      });
+      ids.push(String(sent.messages?.[0]?.id));
+    }
+    return ids;
+  },
+};
