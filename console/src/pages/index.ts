@@ -12,6 +12,7 @@ export const PAGES: PageEntry[] = [
   { path: "/statistics/*", load: () => import("./statistics/page"), nav: { en: "Statistics", "zh-TW": "統計" }, requires: "statistics.view" },
   { path: "/webhooks/*", load: () => import("./webhooks/page"), nav: { en: "Webhooks", "zh-TW": "Webhook" }, requires: "webhook.manage" },
   { path: "/web-chats/*", load: () => import("./web-chats/page"), nav: { en: "Web chat", "zh-TW": "網頁聊天" }, requires: "inbox.view" },
+  { path: "/channels/*", load: () => import("./channels/page"), nav: { en: "Channels", "zh-TW": "通路" }, requires: "inbox.view" },
   { path: "/tools/*", load: () => import("./tools/page"), nav: { en: "Tools and connectors", "zh-TW": "工具與連接器" }, requires: "tool.view" },
   { path: "/skills", load: () => import("./skills/page"), nav: { en: "Skills", "zh-TW": "技能" }, requires: "skill.view" },
   { path: "/sql-databases/*", load: () => import("./sql-databases/page"), nav: { en: "SQL databases", "zh-TW": "SQL 資料庫" }, requires: "sql_database.view" },

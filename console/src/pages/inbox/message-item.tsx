@@ -1,14 +1,18 @@
 import { Markdown } from "../../components/markdown";
 import { isExpected } from "../../api/client";
 import { formatTime } from "../../i18n";
+import { ChannelTag, DeliveryStatus } from "./channel-parts";
 import { attachmentUrl, type Message } from "./inbox-api";
 import { t } from "./strings";
 
 type Json = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
 
-/** One message of a transcript: who sent it, its text, files, sources, tool calls and the visitor's feedback. */
-export function MessageItem({ m }: { m: Message }) {
+/**
+ * One message of a transcript: who sent it (and through which platform), its text, files, sources,
+ * tool calls, the visitor's feedback and, for a reply to a messaging platform, its delivery.
+ */
+export function MessageItem({ m, onReload }: { m: Message; onReload: () => void }) {
   const toolCalls = (Array.isArray(m.contentPayload?.toolCalls) ? m.contentPayload.toolCalls : []) as Json[];
   const sources = m.citationNodes.length ? m.citationNodes : m.citations;
   return (
@@ -17,6 +21,7 @@ export function MessageItem({ m }: { m: Message }) {
         <span class={`badge sender-${m.senderType}`}>{t(m.senderType === "contact" ? "visitor" : m.senderType)}</span>
         <span>{m.sender.name}</span>
         <time class="muted small">{formatTime(m.createdAt)}</time>
+        <ChannelTag m={m} />
       </p>
       {m.senderType === "contact" ? <p class="msg-text">{m.content}</p> : <Markdown source={m.content} class="msg-text" />}
       {m.attachments.length > 0 && (
@@ -56,6 +61,7 @@ export function MessageItem({ m }: { m: Message }) {
         </details>
       )}
       {m.feedback && <p class="muted small">{t(m.feedback === "like" ? "liked" : "disliked")}</p>}
+      <DeliveryStatus m={m} onRetried={onReload} />
     </li>
   );
 }

@@ -5,6 +5,7 @@ import { announce } from "../../components/announcer";
 import { PageHeader } from "../../components/page-header";
 import { useLatest, useResource } from "../../components/use-resource";
 import type { PageProps } from "../types";
+import { deliveryOf } from "./channel-parts";
 import { ConversationList } from "./conversation-list";
 import { FiltersForm } from "./filters";
 import { NO_FILTERS, filterOptions, getConversation, listConversations, listMessages, matches, type Conversation, type Filters, type Message } from "./inbox-api";
@@ -80,6 +81,15 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     void loadSelected();
   }, [loadSelected]);
 
+  // A reply on its way to a messaging platform changes without an event (the channel queue writes
+  // its delivery later): the transcript is read again every few seconds until none is sending.
+  const sending = messages?.some((m) => deliveryOf(m)?.status === "pending") ?? false;
+  useEffect(() => {
+    if (!sending || !selectedId) return;
+    const timer = setTimeout(() => void loadSelected(), 2000);
+    return () => clearTimeout(timer);
+  }, [sending, messages, loadSelected]);
+
   const more = async () => {
     const current = latestList.since();
     setLoadingMore(true);
@@ -148,6 +158,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
               messages={messages}
               onChanged={upsert}
               onSent={(m) => setMessages((list) => (list && !list.some((x) => x.id === m.id) ? [...list, m] : list))}
+              onReload={() => void loadSelected()}
             />
           ) : (
             <Loading />

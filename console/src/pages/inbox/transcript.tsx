@@ -14,7 +14,19 @@ import { t } from "./strings";
 type Control = "take" | "back" | "resolve" | "reply" | "title";
 
 /** A conversation's transcript with the human agent's controls (take over, reply, hand back, resolve). */
-export function Transcript({ conversation: c, messages, onChanged, onSent }: { conversation: Conversation; messages: Message[] | undefined; onChanged: (c: Conversation) => void; onSent: (m: Message) => void }) {
+export function Transcript({
+  conversation: c,
+  messages,
+  onChanged,
+  onSent,
+  onReload,
+}: {
+  conversation: Conversation;
+  messages: Message[] | undefined;
+  onChanged: (c: Conversation) => void;
+  onSent: (m: Message) => void;
+  onReload: () => void;
+}) {
   const manage = can("conversation.manage");
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -106,7 +118,7 @@ export function Transcript({ conversation: c, messages, onChanged, onSent }: { c
       ) : messages.length ? (
         <div role="log" aria-label={t("transcript")}>
           <ol class="transcript">
-            {messages.map((m) => <MessageItem key={m.id} m={m} />)}
+            {messages.map((m) => <MessageItem key={m.id} m={m} onReload={onReload} />)}
           </ol>
         </div>
       ) : (

@@ -1,0 +1,171 @@
+import { useState } from "preact/hooks";
+import { api, otherwise, problemOf, unwrap } from "../../api/client";
+import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
+import { announce } from "../../components/announcer";
+import { Button } from "../../components/button";
+import { TextField } from "../../components/field";
+import { PageHeader } from "../../components/page-header";
+import { toast } from "../../components/toast";
+import { useResource } from "../../components/use-resource";
+import { useSubmit } from "../../components/use-submit";
+import { formatTime } from "../../i18n";
+import { BASE, followLink } from "../../shell/router";
+import { can } from "../../shell/session";
+import { PLATFORMS, platformName, type Channel, type Platform } from "./platforms";
+import { SetupSection } from "./setup";
+import { t, tk } from "./strings";
+
+interface Outcome {
+  ok: boolean;
+  text: string;
+}
+
+async function load(id: string) {
+  const path = { params: { path: { id } } };
+  const [inbox, channel] = await Promise.all([unwrap(api.GET("/api/v1/inboxes/{id}/", path)), unwrap(api.GET("/api/v1/inboxes/{id}/channel/", path))]);
+  return { inbox, channel };
+}
+
+/** One messaging inbox's channel: its status, its settings (Save, Connect) and how to connect it on the platform. */
+export function ChannelPage({ inboxId }: { inboxId: string }) {
+  const loaded = useResource(() => load(inboxId), [inboxId]);
+  const [channel, setChannel] = useState<Channel | null>(null);
+  // Kept here: the form is made again for each saved state, the platform's answer stays.
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const current = channel?.inboxId === inboxId ? channel : (loaded.data?.channel ?? null);
+  if (!loaded.data || !current)
+    return (
+      <>
+        <PageHeader title={t("title")} />
+        <ErrorAlert error={loaded.error} />
+        {loaded.loading && <Loading />}
+      </>
+    );
+  const type = loaded.data.inbox.channelType;
+  const platform = PLATFORMS[type];
+  return (
+    <>
+      <PageHeader title={t("pageTitle", { name: loaded.data.inbox.name, platform: platformName(type) })}>
+        <a class="btn secondary" href={`${BASE}/channels`} onClick={followLink}>{t("back")}</a>
+      </PageHeader>
+      {platform ? (
+        <>
+          {!can("inbox.manage") && <Notice>{t("readOnly")}</Notice>}
+          <StatusSection channel={current} />
+          <SettingsForm key={`${current.updatedAt}-${current.status}`} channel={current} platform={platform} onChanged={setChannel} outcome={outcome} setOutcome={setOutcome} />
+          <SetupSection channel={current} platform={platform} />
+        </>
+      ) : (
+        <Notice tone="warning">{t("notConnectable", { platform: platformName(type) })}</Notice>
+      )}
+    </>
+  );
+}
+
+function StatusSection({ channel }: { channel: Channel }) {
+  return (
+    <section class="section channel-status-section" aria-labelledby="channel-status-title">
+      <h2 id="channel-status-title">{t("status")}</h2>
+      <dl class="channel-facts">
+        <dt>{t("status")}</dt>
+        <dd>
+          <span class={`badge channel-status ${channel.status}`} data-status={channel.status}>{t(channel.status)}</span>
+        </dd>
+        <dt>{t("lastEvent")}</dt>
+        <dd>{channel.lastEventAt ? formatTime(channel.lastEventAt) : <span class="muted">{t("never")}</span>}</dd>
+        {channel.lastError && (
+          <>
+            <dt>{t("lastError")}</dt>
+            <dd class="channel-error">{channel.lastError}</dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+/**
+ * The platform's fields. A secret is a password input, empty, with the saved value's mask as its
+ * placeholder: left empty it is not sent (the API keeps it), so a masked value is never saved back.
+ * A plain field is sent only when it changed: any change makes the channel not connected again.
+ */
+function SettingsForm({ channel, platform, onChanged, outcome, setOutcome }: { channel: Channel; platform: Platform; onChanged: (c: Channel) => void; outcome: Outcome | null; setOutcome: (o: Outcome | null) => void }) {
+  const manage = can("inbox.manage");
+  const name = platformName(channel.channelType);
+  const [connecting, setConnecting] = useState(false);
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    const body: Record<string, string> = {};
+    for (const f of platform.fields) {
+      const value = String(form.get(f.name) ?? "").trim();
+      if (f.secret ? value !== "" : value !== (channel.credentials[f.name] ?? "")) body[f.name] = value;
+    }
+    const saved = await unwrap(api.PUT("/api/v1/inboxes/{id}/channel/", { params: { path: { id: channel.inboxId } }, body }));
+    setOutcome(null);
+    onChanged(saved);
+    toast(t("saved", { platform: name }));
+  });
+  const connect = async () => {
+    setConnecting(true);
+    setOutcome(null);
+    try {
+      const answer = await unwrap(api.POST("/api/v1/inboxes/{id}/channel/connect/", { params: { path: { id: channel.inboxId } } }));
+      const text = t("connectedToast", { platform: name, detail: answer.detail });
+      setOutcome({ ok: true, text });
+      onChanged(answer);
+      // A status region made in this render is not read by every screen reader: the announcer says it.
+      announce(text);
+    } catch (err) {
+      const p = problemOf(err);
+      const text = p.code === "channel_connect_failed" ? t("connectFailed", { platform: name, detail: p.detail }) : p.detail;
+      setOutcome({ ok: false, text });
+      // A refusal is recorded (failing, its reason): the status above shows it.
+      const fresh = await unwrap(api.GET("/api/v1/inboxes/{id}/channel/", { params: { path: { id: channel.inboxId } } })).catch(otherwise(null));
+      if (fresh && fresh.status !== channel.status) onChanged(fresh);
+    } finally {
+      setConnecting(false);
+    }
+  };
+  return (
+    <section class="section" aria-labelledby="channel-settings-title">
+      <h2 id="channel-settings-title">{t("settings")}</h2>
+      <form class="stack channel-form" onSubmit={submit} aria-labelledby="channel-settings-title">
+        <FormError problem={problem} />
+        {/* The platform's answer: heard at once when refused, politely when connected. */}
+        {outcome && (
+          <div class={`alert ${outcome.ok ? "success" : "error"} channel-outcome`} role={outcome.ok ? "status" : "alert"}>
+            <p>{outcome.text}</p>
+          </div>
+        )}
+        <fieldset class="plain" disabled={!manage}>
+          <div class="stack">
+            {platform.fields.map((f) => {
+              const saved = channel.credentials[f.name] ?? null;
+              return f.secret ? (
+                <TextField
+                  key={f.name}
+                  label={tk(`f_${f.name}`)}
+                  name={f.name}
+                  type="password"
+                  autocomplete="new-password"
+                  spellcheck={false}
+                  placeholder={saved ?? ""}
+                  hint={saved ? t("secretHint", { masked: saved }) : t("secretUnset")}
+                  error={problem?.field(f.name)}
+                />
+              ) : (
+                <TextField key={f.name} label={tk(`f_${f.name}`)} name={f.name} spellcheck={false} defaultValue={saved ?? ""} error={problem?.field(f.name)} />
+              );
+            })}
+          </div>
+        </fieldset>
+        {manage && (
+          <div class="save-bar">
+            <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
+            <Button busy={connecting} onClick={connect} aria-describedby="channel-connect-hint">{t("connect")}</Button>
+            <span class="hint" id="channel-connect-hint">{t("connectHint")}</span>
+          </div>
+        )}
+      </form>
+    </section>
+  );
+}

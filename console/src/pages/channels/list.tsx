@@ -1,0 +1,65 @@
+import { useState } from "preact/hooks";
+import { api, unwrap, type Schemas } from "../../api/client";
+import { ErrorAlert, Loading } from "../../components/alert";
+import { Button } from "../../components/button";
+import { DataTable, type Column } from "../../components/data-table";
+import { PageHeader } from "../../components/page-header";
+import { useResource } from "../../components/use-resource";
+import { formatTime } from "../../i18n";
+import { BASE, followLink } from "../../shell/router";
+import { can } from "../../shell/session";
+import { CreateDialog } from "./create-dialog";
+import { isMessaging, platformName } from "./platforms";
+import { t } from "./strings";
+
+type Inbox = Schemas["Inbox"];
+
+/**
+ * Every messaging inbox of the organization. The API filters by one type only, so the pages are
+ * read and web and API inboxes left out here (an organization has tens of inboxes, not thousands).
+ */
+async function messagingInboxes(): Promise<Inbox[]> {
+  const found: Inbox[] = [];
+  for (let page = 1; page <= 20; page++) {
+    const answer = await unwrap(api.GET("/api/v1/inboxes/", { params: { query: { page, pageSize: 100 } } }));
+    found.push(...answer.results.filter((i) => isMessaging(i.channelType)));
+    if (page * 100 >= answer.count) break;
+  }
+  return found;
+}
+
+/** The messaging inboxes, each with a link to its channel settings. */
+export function ChannelList() {
+  const [creating, setCreating] = useState(false);
+  const inboxes = useResource(messagingInboxes, []);
+  const columns: Column<Inbox>[] = [
+    { label: t("name"), rowHeader: true, cell: (i) => i.name },
+    { label: t("platform"), cell: (i) => platformName(i.channelType) },
+    { label: t("assistant"), cell: (i) => i.chatbot?.name ?? <span class="muted">{t("noAssistant")}</span> },
+    { label: t("created"), cell: (i) => formatTime(i.createdAt) },
+    {
+      label: t("open"),
+      hiddenLabel: true,
+      cell: (i) => (
+        <div class="row-actions">
+          <a class="btn secondary" href={`${BASE}/channels/${i.id}`} onClick={followLink} aria-label={t("openNamed", { name: i.name })}>{t("open")}</a>
+        </div>
+      ),
+    },
+  ];
+  return (
+    <>
+      <PageHeader title={t("title")}>{can("inbox.manage") && <Button variant="primary" onClick={() => setCreating(true)}>{t("newInbox")}</Button>}</PageHeader>
+      <p class="muted" id="channels-intro">{t("intro")}</p>
+      <ErrorAlert error={inboxes.error} />
+      {inboxes.data === undefined ? (
+        inboxes.loading && <Loading />
+      ) : inboxes.data.length === 0 ? (
+        <p>{t("none")}</p>
+      ) : (
+        <DataTable labelledBy="channels-intro" rows={inboxes.data} rowKey={(i) => i.id} columns={columns} />
+      )}
+      {creating && <CreateDialog onClose={() => setCreating(false)} />}
+    </>
+  );
+}

@@ -1,0 +1,219 @@
+// The console's Channels page and the transcript's channel parts in Chromium against `wrangler dev`,
+// with the Telegram Bot API stand-in (test/support/platforms/telegram.mjs) started here and named to
+// the worker by TELEGRAM_API_ORIGIN: a Telegram inbox created from the page, its token saved (the
+// field empty again, the mask as its placeholder), Connect shows Telegram's answer and "Connected",
+// the webhook URL shown is the one the worker gave setWebhook; an update signed the stand-in's way
+// (the secret token setWebhook was given) makes a conversation whose transcript tags the message
+// "Telegram" and shows the reply sent; a reply Telegram refuses shows "Failed" with its reason and
+// Retry sends it. A refused token, a type not connectable yet, zh-TW, axe-core in both themes,
+// the screenshots docs/console/channel-telegram-*.png and channel-transcript-*.png.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStandIn } from "../support/platforms/stand-in.mjs";
+import { platform as telegram } from "../support/platforms/telegram.mjs";
+import { axeViolations, dialog, ownerOn, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+
+let app, standIn, inboxId, conversationId;
+const token = `${Math.floor(Math.random() * 1e9)}:AAH-console-${Date.now()}`;
+
+beforeAll(async () => {
+  standIn = await startStandIn(telegram);
+  app = await startConsole({ vars: { TELEGRAM_API_ORIGIN: standIn.url, OUTBOUND_ALLOWED_HOSTS: new URL(standIn.url).host } });
+  await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
+}, 400_000);
+
+afterAll(async () => {
+  await app?.close();
+  await standIn?.close();
+});
+
+/** What our worker sent the stand-in for the bot, by Bot API method. */
+const sent = async (method) => ((await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(token)}`)).json())).filter((r) => r.path === `/bot${token}/${method}`);
+
+let updateId = Math.floor(Math.random() * 1e8);
+/** A private text message update, shaped as the Bot API documents it. */
+const textUpdate = (text) => ({
+  update_id: ++updateId,
+  message: { message_id: updateId % 100000, from: { id: 5551234, is_bot: false, first_name: "Olivia", last_name: "Chen", language_code: "en" }, chat: { id: 5551234, type: "private", first_name: "Olivia" }, date: Math.floor(Date.now() / 1000), text },
+});
+
+/** Posts an update to the inbox's webhook as Telegram would (the stand-in adds the secret token our worker set). */
+async function deliver(webhookUrl, text) {
+  const signed = await telegram.sign({ token, update: textUpdate(text) });
+  const res = await fetch(webhookUrl, { method: "POST", headers: signed.headers, body: signed.body });
+  expect(res.status).toBe(200);
+}
+
+const badge = (page) => page.locator(".badge.channel-status");
+
+describe("Channels in Chromium", () => {
+  it("creates a Telegram inbox, saves its token, connects; an update makes a conversation whose reply shows sent", async () => {
+    const { context, page, errors } = await ownerOn(app, "/channels");
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.base });
+    await page.getByText("No messaging inbox yet.").waitFor();
+    await page.getByRole("button", { name: "New channel" }).click();
+    const d = dialog(page);
+    await d.getByLabel("Name").fill("Acme on Telegram");
+    await d.getByLabel("Platform").selectOption("telegram");
+    // Not offered: types with nothing to connect to yet.
+    expect(await d.locator('option[value="teams"]').isDisabled()).toBe(true);
+    await d.getByLabel("Assistant").selectOption({ label: "Ava" });
+    await d.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("heading", { name: "Acme on Telegram: Telegram" }).waitFor();
+    inboxId = new URL(page.url()).pathname.split("/").at(-1);
+    expect(await badge(page).textContent()).toBe("Not connected");
+    expect(await page.locator("main").textContent()).toContain("Last eventNone yet");
+
+    // Save: the token is sent, the field is empty again with the saved mask as its placeholder.
+    const field = page.getByLabel("Bot token");
+    expect(await field.getAttribute("type")).toBe("password");
+    await field.fill(token);
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.locator(".toast", { hasText: "Settings saved." }).waitFor();
+    await expect.poll(() => page.getByLabel("Bot token").getAttribute("placeholder")).toMatch(/^.+….+$/);
+    expect(await page.getByLabel("Bot token").inputValue()).toBe("");
+    expect(await page.locator("main").textContent()).not.toContain(token);
+
+    // Connect: Telegram's answer (getMe's bot) and the status.
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await page.locator(".channel-outcome", { hasText: /^Telegram answered: .*acme_/ }).waitFor();
+    expect(await badge(page).textContent()).toBe("Connected");
+    const webhookUrl = await page.locator('[data-field="webhookUrl"]').textContent();
+    expect(webhookUrl).toBe(`${app.base}/channels/telegram/${inboxId}`);
+    const [setWebhook] = await sent("setWebhook");
+    expect(setWebhook.body.url).toBe(webhookUrl);
+    // Telegram needs no verify token; its steps and documentation are there.
+    expect(await page.locator('[data-field="verifyToken"]').count()).toBe(0);
+    expect(await page.getByRole("link", { name: "Telegram's documentation" }).getAttribute("href")).toBe("https://core.telegram.org/bots#how-do-i-create-a-bot");
+    await page.getByRole("button", { name: "Copy the webhook URL" }).click();
+    await page.locator(".copied").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(webhookUrl);
+    // Saved again unchanged: still connected (nothing was sent that changes the credentials).
+    const again = page.waitForResponse((r) => r.url().endsWith(`/inboxes/${inboxId}/channel/`) && r.request().method() === "PUT");
+    await page.getByRole("button", { name: "Save" }).click();
+    expect((await again).status()).toBe(200);
+    expect(await badge(page).textContent()).toBe("Connected");
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Telegram posts an update: a conversation, the message tagged Telegram, the reply sent.
+    await deliver(webhookUrl, "Where is my parcel?");
+    await page.goto(`${app.base}/console/conversations`);
+    const row = page.locator(".inbox-list li", { hasText: "Where is my parcel?" });
+    await row.waitFor({ timeout: 15_000 });
+    await row.getByRole("link").click();
+    const incoming = page.locator(".transcript .msg.sender-contact", { hasText: "Where is my parcel?" });
+    await incoming.waitFor();
+    expect(await incoming.locator(".badge.channel-tag").textContent()).toBe("Telegram");
+    conversationId = new URL(page.url()).pathname.split("/").at(-1);
+    const reply = page.locator(".transcript .msg.sender-chatbot", { hasText: "Where is my parcel?" });
+    // Sending, then sent: the transcript reads the delivery again while it is on its way.
+    await reply.locator('[data-delivery="sent"]').waitFor({ timeout: 20_000 });
+    expect(await reply.locator(".msg-delivery .status").textContent()).toBe("Sent");
+    expect((await sent("sendMessage")).map((r) => r.body.text)).toEqual(['You said: "Where is my parcel?".']);
+
+    // The channel page has the event's time now.
+    await page.goto(`${app.base}/console/channels/${inboxId}`);
+    await badge(page).waitFor();
+    expect(await page.locator("main").textContent()).not.toContain("None yet");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a reply Telegram refuses shows failed with its reason; Retry sends it", async () => {
+    const webhookUrl = `${app.base}/channels/telegram/${inboxId}`;
+    // The stand-in's next answers for the bot: "typing" accepted, the reply refused.
+    await fetch(`${standIn.url}/__script`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key: token, responses: [{ status: 200, body: { ok: true, result: true } }, { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: chat not found" } }] }),
+    });
+    await deliver(webhookUrl, "Are you there?");
+    const { context, page, errors } = await ownerOn(app, `/conversations/${conversationId}`);
+    const reply = page.locator(".transcript .msg.sender-chatbot", { hasText: "Are you there?" });
+    const failed = reply.locator('[data-delivery="failed"]');
+    await failed.waitFor({ timeout: 20_000 });
+    expect(await failed.locator(".status").textContent()).toBe("Failed");
+    expect(await failed.locator(".status").getAttribute("title")).toBe("Telegram answered 400: Bad Request: chat not found");
+    expect(await failed.textContent()).toContain("Telegram answered 400: Bad Request: chat not found");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await screenshots(app.browser, app.base, `/console/conversations/${conversationId}`, "channel-transcript", {
+      signIn: (c) => signInContext(c, app.base, { apiKey: app.owner.key }),
+      act: (p) => p.locator('.msg [data-delivery="failed"]').waitFor(),
+      idle: false,
+    });
+
+    const before = (await sent("sendMessage")).length;
+    await failed.getByRole("button", { name: "Retry sending this reply" }).click();
+    await page.locator(".toast", { hasText: "Sending the reply again." }).waitFor();
+    await reply.locator('[data-delivery="sent"]').waitFor({ timeout: 20_000 });
+    expect((await sent("sendMessage")).length).toBe(before + 1);
+    expect(await page.locator('[data-delivery="failed"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a refused token shows Telegram's refusal and Failing; Messenger's verify token; a type not connectable yet says so", async () => {
+    const refused = await app.server.api("/inboxes/", { body: { name: "Old bot", channelType: "telegram" } });
+    await app.server.api(`/inboxes/${refused.id}/channel/`, { method: "PUT", body: { botToken: "123:revoked" } });
+    const { context, page, errors } = await ownerOn(app, `/channels/${refused.id}`);
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: "Telegram refused: Telegram answered 401: Unauthorized" }).waitFor();
+    await expect.poll(() => badge(page).textContent()).toBe("Failing");
+    expect(await page.locator(".channel-error").textContent()).toBe("Telegram answered 401: Unauthorized");
+    expect(await axeViolations(page)).toEqual([]);
+
+    const teams = await app.server.api("/inboxes/", { body: { name: "Teams desk", channelType: "teams" } });
+    await page.goto(`${app.base}/console/channels/${teams.id}`);
+    await page.getByRole("heading", { name: "Teams desk: Microsoft Teams" }).waitFor();
+    expect(await page.locator("main").textContent()).toContain("Microsoft Teams inboxes cannot be connected yet");
+    expect(await page.getByRole("button", { name: "Connect", exact: true }).count()).toBe(0);
+
+    // A Meta platform: the verify token beside the webhook URL, both to copy, and Meta's webhook guide.
+    const messenger = await app.server.api("/inboxes/", { body: { name: "Acme page", channelType: "messenger" } });
+    const saved = await app.server.api(`/inboxes/${messenger.id}/channel/`, { method: "PUT", body: { pageId: "1029384756" } });
+    await page.goto(`${app.base}/console/channels/${messenger.id}`);
+    await page.getByRole("heading", { name: "Acme page: Messenger" }).waitFor();
+    expect(await page.getByLabel("Page ID").inputValue()).toBe("1029384756");
+    expect(await page.getByLabel("App secret").getAttribute("type")).toBe("password");
+    expect(await page.locator('[data-field="verifyToken"]').textContent()).toBe(saved.verifyToken);
+    await page.getByRole("button", { name: "Copy the verify token" }).waitFor();
+    expect(await page.getByRole("link", { name: "Messenger's documentation" }).getAttribute("href")).toBe("https://developers.facebook.com/docs/messenger-platform/webhooks");
+    // Connect before every field is set: the API's reason, as it says it.
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: "Missing pageAccessToken, appSecret" }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The list: every messaging inbox with its platform, each linked to its channel page.
+    await page.goto(`${app.base}/console/channels`);
+    await page.getByRole("link", { name: "Channel settings of Acme on Telegram" }).waitFor();
+    expect(await page.locator("table").textContent()).toContain("Microsoft Teams");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("in zh-TW and dark: the channel page and the transcript, axe-clean; screenshots", async () => {
+    const zh = await ownerOn(app, `/channels/${inboxId}`, { locale: "zh-TW" });
+    await zh.page.getByRole("heading", { name: "Acme on Telegram：Telegram" }).waitFor();
+    expect(await badge(zh.page).textContent()).toBe("已連線");
+    expect(await zh.page.locator("main").textContent()).toContain("與 @BotFather 對話");
+    expect(await axeViolations(zh.page)).toEqual([]);
+    await zh.page.goto(`${app.base}/console/conversations/${conversationId}`);
+    await zh.page.locator('[data-delivery="sent"] .status', { hasText: "已傳送" }).first().waitFor();
+    expect(await axeViolations(zh.page)).toEqual([]);
+    expect(zh.errors).toEqual([]);
+    await zh.context.close();
+
+    const dark = await ownerOn(app, `/channels/${inboxId}`, { theme: "dark" });
+    await badge(dark.page).waitFor();
+    expect(await axeViolations(dark.page)).toEqual([]);
+    await dark.page.goto(`${app.base}/console/conversations/${conversationId}`);
+    await dark.page.locator('[data-delivery="sent"]').first().waitFor();
+    expect(await axeViolations(dark.page)).toEqual([]);
+    await dark.context.close();
+
+    await screenshots(app.browser, app.base, `/console/channels/${inboxId}`, "channel-telegram", {
+      signIn: (c) => signInContext(c, app.base, { apiKey: app.owner.key }),
+      act: (p) => p.locator(".badge.channel-status").waitFor(),
+    });
+  });
+});
