@@ -21,7 +21,7 @@ const workersStubs = {
   setup(b) {
     b.onResolve({ filter: /^cloudflare:/ }, (args) => ({ path: args.path, namespace: "workers-stub" }));
     b.onLoad({ filter: /.*/, namespace: "workers-stub" }, () => ({
-      contents: "export class DurableObject {} export class WorkerEntrypoint {} export const env = {}; export function waitUntil() {} export function connect() { throw new Error('Workers only'); }",
+      contents: "export class DurableObject {} export class WorkerEntrypoint {} export const env = {}; export function waitUntil() {} export function connect() { throw new Error('Workers only'); } export class EmailMessage {}",
     }));
   },
 };

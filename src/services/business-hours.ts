@@ -10,7 +10,7 @@ export interface BusinessHours {
   /** An IANA time zone: "Asia/Taipei". */
   timeZone: string;
   /** Opening periods by weekday, `["09:00", "18:00"]` (close after open; "24:00" for midnight); a day left out is closed. */
-  weekly: Partial<Record<Weekday, [string, string][]>>;
+  weekly: Partial<Record<Weekday, string[][]>>;
   /** Closed all day, as local dates "2026-12-25". */
   holidays: string[];
 }
@@ -63,7 +63,9 @@ export function businessHoursProblem(hours: BusinessHours): string | null {
     return `timeZone: "${hours.timeZone}" is not an IANA time zone.`;
   }
   for (const [day, periods] of Object.entries(hours.weekly)) {
-    for (const [open, close] of periods ?? []) {
+    for (const period of periods ?? []) {
+      if (period.length !== 2) return `weekly.${day}: each period is [open, close].`;
+      const [open, close] = period;
       if (minuteOf(close) <= minuteOf(open)) return `weekly.${day}: ${open}-${close} closes before it opens.`;
     }
   }

@@ -10,7 +10,8 @@ const BusinessHoursSchema = z
   .strictObject({
     timeZone: z.string().min(1).max(64).openapi({ description: "IANA time zone", example: "Asia/Taipei" }),
     weekly: z
-      .strictObject(Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(z.tuple([hhmm, hhmm])).max(6).optional()])) as unknown as Record<Weekday, z.ZodOptional<z.ZodType<[string, string][]>>>)
+      // Pairs as plain arrays, their length checked by the service (a fixed length makes the generated clients read a tuple two ways).
+      .strictObject(Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(z.array(hhmm)).max(6).optional()])) as Record<Weekday, z.ZodOptional<z.ZodArray<z.ZodArray<typeof hhmm>>>>)
       .openapi({ description: "Opening periods by weekday (sun..sat), `[open, close]`; a day left out is closed", example: { mon: [["09:00", "18:00"]], tue: [["09:00", "18:00"]] } }),
     holidays: z.array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")).max(366).default([]).openapi({ description: "Closed all day (local dates)", example: ["2026-12-25"] }),
   })
