@@ -98,6 +98,12 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
     const replies = conversation.autoReplyEnabled && !!conversation.chatbotId;
     if (replies && adapter.typing) waitUntil(adapter.typing(ctx, event.threadKey).catch((err) => logUnless(err)));
     const metadata: JsonObject = { channel: { type: channel.config.platform, eventId: row.eventId, threadKey: event.threadKey } };
+    // What the reply needs to go out (LINE's reply token while fresh, e-mail's thread), kept before
+    // the message is posted: its reply may be on its way the moment the message is stored.
+    const context: JsonObject = { ...(event.thread ?? {}), ...(event.replyToken ? { replyToken: event.replyToken, replyTokenAt: event.receivedAt } : {}) };
+    if (Object.keys(context).length) {
+      await db.update(channelThreads).set({ context: sql`json_patch(coalesce(${channelThreads.context}, '{}'), ${JSON.stringify(context)})`, updatedAt: Date.now() }).where(and(eq(channelThreads.inboxId, row.inboxId), eq(channelThreads.threadKey, event.threadKey)));
+    }
     await conversationObject(env, conversation.id).post({
       conversationId: conversation.id,
       ...(created ? { created: conversation } : { conversation }),
@@ -105,9 +111,6 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
       message: { id: messageId, content: [event.text, ...missing].filter(Boolean).join("\n"), metadata, ...(stored.length ? { attachments: stored } : {}) },
     });
     for (const f of files) if (f.extractionStatus === "pending") waitUntil(extractAttachment(env, db, f).catch((err) => console.error(String(err))));
-    // What the reply needs to go out: LINE's reply token while fresh, e-mail's thread.
-    const context: JsonObject = { ...(event.thread ?? {}), ...(event.replyToken ? { replyToken: event.replyToken, replyTokenAt: event.receivedAt } : {}) };
-    await db.update(channelThreads).set({ context: sql`json_patch(coalesce(${channelThreads.context}, '{}'), ${JSON.stringify(context)})`, updatedAt: Date.now() }).where(and(eq(channelThreads.inboxId, row.inboxId), eq(channelThreads.threadKey, event.threadKey)));
   }
   await db.update(channelEvents).set({ status: "stored", messageId, error: null }).where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
 }

@@ -113,7 +113,13 @@ async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => num
   try {
     const ids = await adapter.send(platformContext(env, channel.config), outbound);
     await done({ status: "sent", error: null, platformMessageIds: ids, sentAt: now() });
-    if (outbound.replyToken) await db.update(channelThreads).set({ context: sql`json_remove(${channelThreads.context}, '$.replyToken', '$.replyTokenAt')` }).where(and(eq(channelThreads.inboxId, delivery.inboxId), eq(channelThreads.threadKey, thread.threadKey)));
+    // A reply token is good once: this one is spent (a newer event's, kept meanwhile, stays).
+    if (outbound.replyToken) {
+      await db
+        .update(channelThreads)
+        .set({ context: sql`json_remove(${channelThreads.context}, '$.replyToken', '$.replyTokenAt')` })
+        .where(and(eq(channelThreads.inboxId, delivery.inboxId), eq(channelThreads.threadKey, thread.threadKey), sql`json_extract(${channelThreads.context}, '$.replyToken') = ${outbound.replyToken}`));
+    }
     if (channel.row.status === "failing") await markChannel(db, delivery.inboxId, "connected", null);
     return true;
   } catch (err) {
