@@ -6,13 +6,15 @@
 //   local model) for that chat, p50 and p95, taken from the stand-in's own receipt times (GET /__requests);
 // - burst: BENCH_RATE (200) updates/s for BENCH_BURST_SECONDS (10) into one inbox from BENCH_USERS (200)
 //   users, at most BENCH_CONNECTIONS (40, Telegram's default max_connections) requests at once, in order; an
-//   update answered other than 200 is delivered again a second later, as Telegram does. Once settled, the messages stored (conversations of the inbox and their messages, through the
-//   API): 0 lost and 0 duplicated required;
+//   update answered other than 200 is delivered again a second later, as Telegram does. Once settled, the
+//   messages stored (conversations of the inbox and their messages, through the API): 0 lost and 0
+//   duplicated required, and a chat's messages out of its updates' order;
 // - outage: the stand-in answers 503 to everything of the bot for BENCH_OUTAGE_SECONDS (600) while one
 //   chat sends BENCH_OUTAGE_MESSAGES (5) messages in a row; afterwards every reply must be delivered once,
 //   in the order of the conversation's replies; prints the time from the outage's end to the last delivery
 //   (bounded by outbound.ts's MAX_BACKOFF_S, 60 s, plus the sending).
-// Exits non-zero when anything is lost, duplicated or out of order. BENCH_PORT (8970) moves the server.
+// Exits non-zero when an update is lost or doubled (burst), or a reply is missing, doubled or out of order
+// (outage). BENCH_PORT (8970) moves the server.
 import { startServer, percentile } from "./lib.mjs";
 import { startStandIn } from "../test/support/platforms/stand-in.mjs";
 import { platform as telegram } from "../test/support/platforms/telegram.mjs";
@@ -49,7 +51,13 @@ export default async function () {
     /** A private text message from user `chat` (a Telegram chat id is the user's id in a private chat). */
     const update = (chat, text) => ({
       update_id: updateId++,
-      message: { message_id: updateId, from: { id: chat, is_bot: false, first_name: `User ${chat}`, language_code: "en" }, chat: { id: chat, type: "private", first_name: `User ${chat}` }, date: Math.floor(Date.now() / 1000), text },
+      message: {
+        message_id: updateId,
+        from: { id: chat, is_bot: false, first_name: `User ${chat}`, language_code: "en" },
+        chat: { id: chat, type: "private", first_name: `User ${chat}` },
+        date: Math.floor(Date.now() / 1000),
+        text,
+      },
     });
 
     /** An assistant on the local model (handoff off, so that every message is answered) with a Telegram inbox, connected to the stand-in. */
@@ -117,8 +125,9 @@ export default async function () {
         health.push(Date.now() - t);
       }
       console.log(`latency: ${EVENTS} updates from distinct chats, one at a time (after 3 warm-up ones)`);
-      console.log(`  update POSTed -> stand-in receives sendMessage: p50 ${ms(percentile(replies, 50))}, p95 ${ms(percentile(replies, 95))}, max ${ms(Math.max(...replies))}`);
-      console.log(`  webhook answered 200: p50 ${ms(percentile(answers, 50))}, p95 ${ms(percentile(answers, 95))}; GET /health between them: p50 ${ms(percentile(health, 50))}`);
+      const p = (xs) => `p50 ${ms(percentile(xs, 50))}, p95 ${ms(percentile(xs, 95))}`;
+      console.log(`  update POSTed -> stand-in receives sendMessage: ${p(replies)}, max ${ms(Math.max(...replies))}`);
+      console.log(`  webhook answered 200: ${p(answers)}; GET /health between them: p50 ${ms(percentile(health, 50))}`);
     }
 
     if (ONLY.has("burst")) {
@@ -164,8 +173,10 @@ export default async function () {
       const dispatched = Date.now();
       await Promise.all(pending);
       const sendSeconds = (lastAccepted - started) / 1000;
-      console.log(`burst: ${total} updates offered at ${RATE}/s for ${BURST_SECONDS} s from ${USERS} users into one inbox, at most ${CONNECTIONS} requests at once`);
-      console.log(`  dispatched in ${((dispatched - started) / 1000).toFixed(1)} s; all accepted (200) in ${sendSeconds.toFixed(1)} s = ${(total / sendSeconds).toFixed(0)} updates/s; redelivered after a non-200: ${redelivered}`);
+      console.log(`burst: ${total} updates offered at ${RATE}/s for ${BURST_SECONDS} s from ${USERS} users into one inbox, at most ${CONNECTIONS} at once`);
+      const rate = (total / sendSeconds).toFixed(0);
+      console.log(`  dispatched in ${((dispatched - started) / 1000).toFixed(1)} s; all accepted (200) in ${sendSeconds.toFixed(1)} s = ${rate} updates/s`);
+      console.log(`  redelivered after a non-200: ${redelivered}`);
       console.log(`  webhook answered 200: p50 ${ms(percentile(answerTimes, 50))}, p95 ${ms(percentile(answerTimes, 95))}`);
 
       // Settled: the stand-in's sendMessage count (read without loading the worker) has stopped growing, then
@@ -208,7 +219,10 @@ export default async function () {
       const sent = (await requests(inbox.token)).filter((r) => r.path.endsWith("/sendMessage"));
       const sendMessages = sent.length;
       const lastReply = sent.length ? (Math.max(...sent.map((r) => r.at)) - started) / 1000 : NaN;
-      console.log(`  counted as settled ${((settled - started) / 1000).toFixed(1)} s after the first update (the last reply reached the stand-in at ${lastReply.toFixed(1)} s): ${messages} messages stored in ${(await conversationsOf(inbox.inboxId)).length} conversations`);
+      const conversations = (await conversationsOf(inbox.inboxId)).length;
+      const counted = ((settled - started) / 1000).toFixed(1);
+      console.log(`  counted as settled ${counted} s after the first update (the last reply reached the stand-in at ${lastReply.toFixed(1)} s)`);
+      console.log(`  ${messages} messages stored in ${conversations} conversations`);
       console.log(`  lost: ${lost}, duplicated: ${duplicated} (required 0 and 0); a chat's messages out of the updates' order: ${outOfOrder}`);
       console.log(`  the assistant's replies stored: ${replies}, sendMessage requests received by the stand-in: ${sendMessages}`);
       if (lost || duplicated) failed = true;
@@ -258,9 +272,11 @@ export default async function () {
       const attempts = replies.map((m) => m.metadata?.channelDelivery?.attempts);
       const last = delivered.length ? Math.max(...delivered.map((r) => r.at)) : NaN;
       console.log(`  sendMessage refused during the outage: ${refused} (the first reply's attempts; the others wait behind it)`);
-      console.log(`  delivered after it: ${delivered.length} of ${replies.length} replies, in order: ${inOrder ? "yes" : `NO (sent ${got.join(",")}, replies ${want.join(",")})`}, twice: ${twice}`);
+      const order = inOrder ? "yes" : `NO (sent ${got.join(",")}, replies ${want.join(",")})`;
+      console.log(`  delivered after it: ${delivered.length} of ${replies.length} replies, in order: ${order}, twice: ${twice}`);
       console.log(`  deliveries' status: ${statuses.join(", ")}; attempts: ${attempts.join(", ")}`);
-      console.log(`  outage's end -> first delivery ${ms(Math.min(...delivered.map((r) => r.at)) - until)}, -> last delivery ${ms(last - until)} (back-off cap ${MAX_BACKOFF_S} s)`);
+      const first = Math.min(...delivered.map((r) => r.at));
+      console.log(`  outage's end -> first delivery ${ms(first - until)}, -> last delivery ${ms(last - until)} (back-off cap ${MAX_BACKOFF_S} s)`);
       if (delivered.length !== replies.length || replies.length !== OUTAGE_MESSAGES || !inOrder || twice || statuses.some((s) => s !== "sent")) failed = true;
     }
   } finally {
@@ -268,7 +284,7 @@ export default async function () {
     await standIn.close();
   }
   if (failed) {
-    console.log("FAILED: something was lost, duplicated or out of order");
+    console.log("FAILED: an update lost or doubled, or a reply after the outage missing, doubled or out of order");
     process.exitCode = 1;
   }
 }
