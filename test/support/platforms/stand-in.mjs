@@ -10,6 +10,9 @@
 //   POST /__script {key, responses: [{status, headers?, body?}]}  the account's next answers, in order
 //   POST /__sign {...}            the platform module's `sign(input)`: {headers, body} to post to our webhook
 //   POST /__reset {key}           forgets the account's requests and script
+//   POST /__outage {key, seconds, status?, body?}  an outage of the platform: every non-control request of the
+//                                 account answers `status` (default 503) with `body` for `seconds` from now (recorded
+//                                 as ever; one with `at` before the answer's `until` was refused); seconds 0 ends it
 import http from "node:http";
 
 /**
@@ -24,11 +27,11 @@ import http from "node:http";
 
 /** @param {Platform} platform @param {{ port?: number }} [options] */
 export async function startStandIn(platform, options = {}) {
-  /** @type {Map<string, { requests: any[], script: StandInAnswer[], data: Record<string, any> }>} */
+  /** @type {Map<string, { requests: any[], script: StandInAnswer[], data: Record<string, any>, outage: { until: number, status: number, body: any } | null }>} */
   const accounts = new Map();
   const account = (key) => {
     let a = accounts.get(key);
-    if (!a) accounts.set(key, (a = { requests: [], script: [], data: {} }));
+    if (!a) accounts.set(key, (a = { requests: [], script: [], data: {}, outage: null }));
     return a;
   };
   const server = http.createServer(async (req, res) => {
@@ -62,6 +65,11 @@ export async function startStandIn(platform, options = {}) {
         accounts.delete(body.key);
         return send(200, { ok: true });
       }
+      if (url.pathname === "/__outage") {
+        const until = Date.now() + Number(body.seconds ?? 0) * 1000;
+        account(body.key).outage = { until, status: body.status ?? 503, body: body.body ?? { error: "Service Unavailable" } };
+        return send(200, { ok: true, until });
+      }
       if (url.pathname === "/__sign") {
         if (!platform.sign) return send(404, { error: "this platform signs nothing" });
         return send(200, await platform.sign(body));
@@ -70,7 +78,10 @@ export async function startStandIn(platform, options = {}) {
       const request = { method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), headers: /** @type {any} */ (req.headers), raw, body };
       const key = platform.key(request) ?? "";
       const a = account(key);
-      a.requests.push({ method: request.method, path: request.path, query: request.query, headers: request.headers, body: Buffer.isBuffer(body) ? body.toString("base64") : body, at: Date.now() });
+      // One clock reading for the record and the outage's check: `at < until` is exactly "refused by the outage".
+      const at = Date.now();
+      a.requests.push({ method: request.method, path: request.path, query: request.query, headers: request.headers, body: Buffer.isBuffer(body) ? body.toString("base64") : body, at });
+      if (a.outage && at < a.outage.until) return send(a.outage.status, a.outage.body);
       const scripted = a.script.shift();
       if (scripted) return send(scripted.status ?? 200, scripted.body ?? {}, scripted.headers);
       const answer = await platform.route(request, a);
