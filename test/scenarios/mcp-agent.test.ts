@@ -40,7 +40,7 @@ describe("agent replies calling MCP tools", () => {
     expect(reply.content).toBe("Result: 42");
     const last = await lastUpstreamRequest(model.modelName);
     // Only the allowed tools, under the tool's namespace.
-    expect(last.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(["calc__add", "calc__lookup_order", "calc__whoami"]);
+    expect(last.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(["calc__add", "calc__lookup_order", "calc__whoami", "handoff"]);
     expect(last.body.tools.find((t: { function: { name: string } }) => t.function.name === "calc__add").function.parameters).toMatchObject({ type: "object", required: ["a", "b"] });
 
     const records = await (await owner.fetch("GET", `/tool-execution-records/?chatbot=${bot.id}&toolType=mcp`)).json();
@@ -96,7 +96,8 @@ describe("agent replies calling MCP tools", () => {
     const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: tool.id }] });
     const reply = await ask(owner, bot.id, "Hello there");
     expect(reply.message.contentPayload.toolCalls).toEqual([]);
-    expect((await lastUpstreamRequest(model.modelName)).body.tools).toBeUndefined();
+    // Only the built-in handoff tool is left.
+    expect((await lastUpstreamRequest(model.modelName)).body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["handoff"]);
   });
 
   it("sends the member's credential over rawMcpHeader, the contact's over both; revocation applies on the next reply", async () => {
@@ -157,6 +158,6 @@ describe("agent replies calling MCP tools", () => {
     const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: a.id }, { id: b.id }] });
     const reply = await ask(owner, bot.id, 'use two__add ARGS {"a": 3, "b": 4}');
     expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({ name: "two__add", output: "7" });
-    expect((await lastUpstreamRequest(model.modelName)).body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(["one__add", "two__add"]);
+    expect((await lastUpstreamRequest(model.modelName)).body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(["handoff", "one__add", "two__add"]);
   });
 });

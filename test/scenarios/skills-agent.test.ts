@@ -58,7 +58,7 @@ describe("skills in agent replies", () => {
     const reply = await ask(owner, bot.id, { content: `use_skill ARGS {"name": "${name}"}` });
     expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({ name: "use_skill", status: "success", output: { tools: ["file_expense"] } });
     const last = await lastUpstreamRequest(model.modelName);
-    expect(last.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["use_skill", "read_skill_resource", "file_expense"]);
+    expect(last.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["use_skill", "read_skill_resource", "handoff", "file_expense"]);
     expect(last.body.tools[0].function.description).toContain(`${name}: When the user asks to file expenses`);
     expect(last.body.messages.at(-1).content).toContain("Tools now available: file_expense");
   });
