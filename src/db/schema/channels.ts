@@ -51,13 +51,16 @@ export const channelEvents = sqliteTable(
     organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
     /** The event as the adapter read it (services/channels/types.ts InboundEvent). */
     payload: json<Record<string, unknown>>("payload").notNull(),
+    /** Its chat, and when the platform says it happened: a chat's events are taken in in this order, whichever request brought them first. */
+    threadKey: text("thread_key"),
+    at: integer("at"),
     status: text("status", { enum: CHANNEL_EVENT_STATUSES }).notNull().default("pending"),
     messageId: text("message_id"),
     attempts: integer("attempts").notNull().default(0),
     error: text("error"),
     receivedAt: integer("received_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.inboxId, t.eventId] }), index("channel_events_pending_idx").on(t.status, t.receivedAt)],
+  (t) => [primaryKey({ columns: [t.inboxId, t.eventId] }), index("channel_events_pending_idx").on(t.status, t.receivedAt), index("channel_events_chat_idx").on(t.inboxId, t.threadKey, t.status)],
 );
 
 /** A platform chat (a user's, or a group's) and the contact and conversation it is in now. */

@@ -63,7 +63,7 @@ export async function keep(env: Bindings, db: Db, organizationId: string, inboxI
   const inserts = events.map((event) =>
     db
       .insert(channelEvents)
-      .values({ inboxId, eventId: event.eventId, organizationId, payload: { ...event, receivedAt: now } as unknown as JsonObject, receivedAt: now })
+      .values({ inboxId, eventId: event.eventId, organizationId, payload: { ...event, receivedAt: now } as unknown as JsonObject, threadKey: event.threadKey, at: event.at ?? now, receivedAt: now })
       .onConflictDoNothing()
       .returning({ eventId: channelEvents.eventId }),
   );

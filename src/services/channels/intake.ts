@@ -5,7 +5,7 @@
 // contact, conversation or message: their ids are derived from the platform's ids (stableUuidv7),
 // and the conversation of a chat changes only from the one the step read (docs/decisions.md,
 // "Messaging channels").
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { attachments, channelEvents, channelThreads, contactInboxes, contacts, conversations, inboxes, messages } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { stableUuidv7, uuidv7 } from "../../lib/ids";
@@ -35,8 +35,10 @@ const FILE_ATTEMPTS = 3;
 type EventRow = typeof channelEvents.$inferSelect;
 
 /**
- * Takes in the named events: of one chat one after the other, in the order the platform sent them;
- * chats side by side. Returns the ids that failed (to be tried again).
+ * Takes in the named events' chats: each chat's pending events one after the other, in the order the
+ * platform says they happened (then as received), whichever queue message or request brought them
+ * first, so overlapping deliveries of one chat cannot swap its messages; chats side by side.
+ * Returns the ids that failed (to be tried again).
  */
 export async function takeInEvents(env: Bindings, db: Db, refs: { inboxId: string; eventId: string }[], waitUntil: (p: Promise<unknown>) => void): Promise<Set<string>> {
   const failed = new Set<string>();
@@ -49,9 +51,17 @@ export async function takeInEvents(env: Bindings, db: Db, refs: { inboxId: strin
     }
   }
   const chats = new Map<string, EventRow[]>();
-  for (const row of rows.sort((a, b) => a.receivedAt - b.receivedAt)) {
-    const key = `${row.inboxId}\n${(row.payload as unknown as StoredEvent).threadKey}`;
-    chats.set(key, [...(chats.get(key) ?? []), row]);
+  for (const row of rows) {
+    const threadKey = row.threadKey ?? (row.payload as unknown as StoredEvent).threadKey;
+    const key = `${row.inboxId}\n${threadKey}`;
+    if (chats.has(key)) continue;
+    const pending = await db
+      .select()
+      .from(channelEvents)
+      .where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.threadKey, threadKey), eq(channelEvents.status, "pending")))
+      .orderBy(asc(channelEvents.at), asc(channelEvents.receivedAt), asc(channelEvents.eventId))
+      .limit(200);
+    chats.set(key, pending.length ? pending : [row]);
   }
   await Promise.all(
     [...chats.values()].map(async (chat) => {
