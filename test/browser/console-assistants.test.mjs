@@ -210,6 +210,7 @@ describe("Assistants in Chromium", () => {
     await form.getByLabel("Hand the conversation to a person when the visitor asks for one").uncheck();
     await form.getByLabel("After how many replies that could not answer").fill("4");
     await form.getByLabel("Handoff message").fill("A colleague will take it from here.");
+    await form.getByLabel("Handoff message outside business hours").fill("We open at nine.");
     await form.getByLabel("RAG pipeline id").fill("0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d");
     await form.getByLabel("Built-in workflow id").fill("0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e");
     await page.getByRole("button", { name: "Save changes" }).click();
@@ -237,7 +238,7 @@ describe("Assistants in Chromium", () => {
       includeTables: { tables: ["orders"] },
       rag: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
       builtInWorkflow: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e",
-      handoff: { enabled: false, afterUnanswered: 4, message: "A colleague will take it from here." },
+      handoff: { enabled: false, afterUnanswered: 4, message: "A colleague will take it from here.", outsideHoursMessage: "We open at nine." },
     });
     expect(saved.databaseUrl).toMatch(/^postgresql:\/\/bot:\*+@db\.example\.com\/shop$/);
     // The form shows what was stored (the password masked), and a reload shows the same.
@@ -252,7 +253,7 @@ describe("Assistants in Chromium", () => {
     await reloaded.getByLabel("Hand the conversation to a person when the visitor asks for one").check();
     await reloaded.getByLabel("Handoff message").fill("");
     await page.getByRole("button", { name: "Save changes" }).click();
-    await expect.poll(async () => (await app.server.api(`/chatbots/${bot.id}/`, { method: "GET" })).handoff).toEqual({ enabled: true, afterUnanswered: 4, message: null });
+    await expect.poll(async () => (await app.server.api(`/chatbots/${bot.id}/`, { method: "GET" })).handoff).toEqual({ enabled: true, afterUnanswered: 4, message: null, outsideHoursMessage: "We open at nine." });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -101,6 +101,14 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
           error={error("handoff.afterUnanswered")}
         />
         <TextAreaField label={t("handoffMessage")} rows={2} hint={t("handoffMessageHint")} value={draft.handoff.message} onInput={(e) => setHandoff({ message: e.currentTarget.value })} error={error("handoff.message")} />
+        <TextAreaField
+          label={t("handoffOutsideHours")}
+          rows={2}
+          hint={t("handoffOutsideHoursHint")}
+          value={draft.handoff.outsideHoursMessage}
+          onInput={(e) => setHandoff({ outsideHoursMessage: e.currentTarget.value })}
+          error={error("handoff.outsideHoursMessage")}
+        />
       </Section>
       <Section title={t("output")}>
         <SelectField label={t("outputMode")} {...text("outputMode")} options={OUTPUT_MODES.map((m) => [m, t(`output_${m}`)])} error={error("outputMode")} />

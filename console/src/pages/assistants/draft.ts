@@ -28,7 +28,7 @@ export interface Draft {
   rag: string;
   builtInWorkflow: string;
   /** The handoff settings as the form holds them (the number as typed); saved whole, as the API replaces them. */
-  handoff: { enabled: boolean; afterUnanswered: string; message: string };
+  handoff: { enabled: boolean; afterUnanswered: string; message: string; outsideHoursMessage: string };
 }
 
 const json = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value, null, 2));
@@ -59,7 +59,7 @@ export function draftOf(a: Assistant): Draft {
     includeTables: json(a.includeTables),
     rag: a.rag ?? "",
     builtInWorkflow: a.builtInWorkflow ?? "",
-    handoff: { enabled: a.handoff.enabled, afterUnanswered: String(a.handoff.afterUnanswered), message: a.handoff.message ?? "" },
+    handoff: { enabled: a.handoff.enabled, afterUnanswered: String(a.handoff.afterUnanswered), message: a.handoff.message ?? "", outsideHoursMessage: a.handoff.outsideHoursMessage ?? "" },
   };
 }
 
@@ -89,9 +89,10 @@ export function patchOf(initial: Draft, draft: Draft): { patch: AssistantPatch; 
       }
     } else if (key === "numberOfRetrievedChunks") patch[key] = Number(value);
     else if (key === "handoff") {
-      // The API replaces the settings with what is sent (left-out fields take defaults): all three go.
+      // The API replaces the settings with what is sent (left-out fields take defaults): all of them go.
       const h = value as Draft["handoff"];
-      patch[key] = { enabled: h.enabled, afterUnanswered: Number(h.afterUnanswered), message: h.message.trim() === "" ? null : h.message };
+      const text = (s: string) => (s.trim() === "" ? null : s);
+      patch[key] = { enabled: h.enabled, afterUnanswered: Number(h.afterUnanswered), message: text(h.message), outsideHoursMessage: text(h.outsideHoursMessage) };
     }
     else patch[key] = value;
   }
