@@ -210,7 +210,7 @@ describe("Assistants in Chromium", () => {
     await form.getByLabel("Hand the conversation to a person when the visitor asks for one").uncheck();
     await form.getByLabel("After how many replies that could not answer").fill("4");
     await form.getByLabel("Handoff message").fill("A colleague will take it from here.");
-    await form.getByLabel("Handoff message outside business hours").fill("We open at nine.");
+    await form.getByLabel("Outside business hours, say instead").fill("We open at nine.");
     await form.getByLabel("RAG pipeline id").fill("0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d");
     await form.getByLabel("Built-in workflow id").fill("0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e");
     await page.getByRole("button", { name: "Save changes" }).click();

@@ -65,7 +65,7 @@ export const t = defineStrings({
     handoffAfterHint: "Replies in a row that could not answer before handing off (0 to 20); 0: never.",
     handoffMessage: "Handoff message",
     handoffMessageHint: "Said as the conversation is handed off. Empty: a default in the visitor's language.",
-    handoffOutsideHours: "Handoff message outside business hours",
+    handoffOutsideHours: "Outside business hours, say instead",
     handoffOutsideHoursHint: "Said instead when the inbox's team is away (its business hours); the conversation waits for the next opening. Empty: a default in the visitor's language.",
     agentMode: "Agent mode",
     agent_normal: "Normal",
