@@ -22,6 +22,8 @@ export const VENDOR_MODULES = {
   xlsx: `export { default } from "write-excel-file/node";`,
   // ~78 KB, of which 46 KB are HTML entities; only e-mail inboxes read MIME (services/channels/email.ts).
   postalMime: `export { default } from "postal-mime";`,
+  // grammY's Bot API client (~45 KB): only Telegram inboxes call it (services/channels/telegram.ts).
+  grammy: `export { Api, GrammyError, HttpError } from "grammy/web";`,
 };
 
 export async function buildVendor({ quiet = false } = {}) {

@@ -8,9 +8,10 @@ interface Vendored {
   postgres: { default: typeof import("postgres") };
   xlsx: typeof import("write-excel-file/node");
   postalMime: { default: typeof import("postal-mime").default };
+  grammy: Pick<typeof import("grammy/web"), "Api" | "GrammyError" | "HttpError">;
 }
 
-const PATHS: Record<keyof Vendored, string> = { pdf: "./vendor/pdf.js", postgres: "./vendor/postgres.js", xlsx: "./vendor/xlsx.js", postalMime: "./vendor/postalMime.js" };
+const PATHS: Record<keyof Vendored, string> = { pdf: "./vendor/pdf.js", postgres: "./vendor/postgres.js", xlsx: "./vendor/xlsx.js", postalMime: "./vendor/postalMime.js", grammy: "./vendor/grammy.js" };
 
 /**
  * A library uploaded as a module of its own, imported by its first user: whatever is in the worker's

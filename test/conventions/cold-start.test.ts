@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
  */
 const LAZY_PACKAGES = [
   "@modelcontextprotocol/sdk", "node-sql-parser", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync", "unpdf", "postgres",
-  "write-excel-file", "@huggingface/jinja", "yaml", "htmlparser2", "papaparse", "fflate", "postal-mime",
+  "write-excel-file", "@huggingface/jinja", "yaml", "htmlparser2", "papaparse", "fflate", "postal-mime", "grammy",
 ];
 const HEAVY_NODE_MODULES = ["node:stream", "node:fs", "node:events", "node:child_process"];
 

@@ -1,7 +1,9 @@
 // Telegram Bot API (https://core.telegram.org/bots/api) through grammY's `Api` client (its web
-// build runs in workerd; ~45 kB minified), given our guarded fetch and TELEGRAM_API_ORIGIN.
-import { Api, GrammyError, HttpError } from "grammy/web";
+// build runs in workerd; ~45 kB minified, a module of its own: src/vendored.ts), given our guarded
+// fetch and TELEGRAM_API_ORIGIN.
+import type { Api } from "grammy/web";
 import type { Message, Update } from "grammy/types";
+import { vendored } from "../../vendored";
 import { badRequest } from "../../lib/errors";
 import { timingSafeEqual } from "../../lib/crypto";
 import { fetchPlatform, platformBase } from "./http";
@@ -11,7 +13,8 @@ import { PlatformError, type ChannelAdapter, type InboundAttachment, type Inboun
 /** Telegram's limit on a message's text (after entities are parsed; the Markdown is cut a little shorter). */
 const TEXT_LIMIT = 4096;
 
-function api(ctx: PlatformContext): Api {
+async function api(ctx: PlatformContext): Promise<Api> {
+  const { Api } = await vendored("grammy");
   return new Api(ctx.channel.credentials.botToken ?? "", {
     apiRoot: platformBase(ctx.env, "telegram"),
     fetch: ((url: string, init: RequestInit) => fetchPlatform(ctx.env, "telegram", String(url), init)) as unknown as typeof fetch,
@@ -25,6 +28,7 @@ async function asked<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
+    const { GrammyError, HttpError } = await vendored("grammy");
     if (err instanceof GrammyError) throw new PlatformError(`Telegram answered ${err.error_code}: ${err.description}`, err.error_code, err.parameters.retry_after);
     if (err instanceof HttpError) throw err.error instanceof PlatformError ? err.error : new PlatformError(`Telegram could not be reached: ${String((err.error as Error)?.message ?? err.error)}`, null);
     throw err;
@@ -90,20 +94,20 @@ export const telegram: ChannelAdapter = {
   },
 
   async download(ctx, attachment) {
-    const file = await asked(() => api(ctx).getFile(attachment.ref));
+    const file = await asked(async () => (await api(ctx)).getFile(attachment.ref));
     if (!file.file_path) throw new PlatformError("Telegram has no file path for this file (larger than 20 MB?)", 400);
     return fetchPlatform(ctx.env, "telegram", `${platformBase(ctx.env, "telegram")}/file/bot${ctx.channel.credentials.botToken}/${file.file_path}`);
   },
 
   async connect(ctx) {
-    const client = api(ctx);
+    const client = await api(ctx);
     const me = await asked(() => client.getMe());
     await asked(() => client.setWebhook(ctx.channel.webhookUrl, { secret_token: ctx.channel.webhookSecret, allowed_updates: ["message"] }));
     return `Connected to @${me.username}; Telegram sends its updates to ${ctx.channel.webhookUrl}.`;
   },
 
   async send(ctx, message) {
-    const client = api(ctx);
+    const client = await api(ctx);
     const chatId = message.threadKey;
     const ids: string[] = [];
     // Cut shorter than the limit: the HTML's escapes do not count, but a part must never exceed it.
@@ -122,6 +126,6 @@ export const telegram: ChannelAdapter = {
   },
 
   async typing(ctx, threadKey) {
-    await asked(() => api(ctx).sendChatAction(threadKey, "typing"));
+    await asked(async () => (await api(ctx)).sendChatAction(threadKey, "typing"));
   },
 };
