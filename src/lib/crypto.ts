@@ -10,7 +10,7 @@ export function toHex(buf: ArrayBuffer | Uint8Array): string {
   for (const b of new Uint8Array(buf)) out += HEX[b];
   return out;
 }
-const fromHex = (hex: string) => new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)));
+export const fromHex = (hex: string) => new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)));
 const toB64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const fromB64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
@@ -96,4 +96,16 @@ export async function decryptSecret(sealed: string, secret: string | undefined):
 export function maskSecret(value: string | null | undefined): string | null {
   if (!value) return null;
   return value.length <= 8 ? "••••" : `${value.slice(0, 4)}…${value.slice(-4)}`;
+}
+
+const hmacKey = (secret: string, usage: "sign" | "verify") => crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [usage]);
+
+/** HMAC-SHA256 of `data` under the UTF-8 bytes of `secret` (webhook signatures, Meta's appsecret_proof). */
+export async function hmacSha256(secret: string, data: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret, "sign"), encoder.encode(data)));
+}
+
+/** Whether `mac` is the HMAC-SHA256 of `data` under `secret`, compared in constant time (WebCrypto's verify): platforms' signed requests. */
+export async function verifyHmacSha256(secret: string, mac: Uint8Array, data: string): Promise<boolean> {
+  return crypto.subtle.verify("HMAC", await hmacKey(secret, "verify"), mac, encoder.encode(data));
 }

@@ -5,6 +5,7 @@
 // https://developers.line.biz/en/reference/messaging-api/
 import type { webhook } from "@line/bot-sdk";
 import { badRequest } from "../../lib/errors";
+import { sha256Hex, verifyHmacSha256 } from "../../lib/crypto";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { refusal } from "./http";
 import { splitMessage, toPlainText, withCitations } from "./markdown";
@@ -18,7 +19,6 @@ export const QUICK_REPLY_LABEL = 20;
 /** A quick reply's message action sends this text (at most 300 characters). */
 const QUICK_REPLY_TEXT = 300;
 
-const encoder = new TextEncoder();
 
 /** What LINE's error bodies say: `message`, then each detail as "property: message". */
 const said = (body: unknown) => {
@@ -52,8 +52,7 @@ async function verify(request: Request, raw: string, channel: { credentials: Rec
   } catch {
     return false; // not base64: not LINE's
   }
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
-  return crypto.subtle.verify("HMAC", key, mac, encoder.encode(raw));
+  return verifyHmacSha256(secret, mac, raw);
 }
 
 type Message = webhook.MessageContent;
@@ -192,7 +191,7 @@ export function quickReply(options: string[]) {
  */
 export async function retryKey(message: OutboundMessage, request: number): Promise<string> {
   const seed = `line-retry-key\n${message.deliveryId}\n${request}`;
-  const hex = [...new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(seed)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const hex = await sha256Hex(seed);
   // Version 8 (custom) and the RFC 4122 variant, so it is a well-formed UUID.
   const variant = ((parseInt(hex[16], 16) & 3) | 8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;

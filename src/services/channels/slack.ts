@@ -10,6 +10,7 @@
 //   two, and a redelivery (X-Slack-Retry-Num, same event_id) has the same id again.
 // - Quick replies are Block Kit buttons; a tap reaches the same webhook URL once Interactivity is on
 //   (a `block_actions` payload, signed the same way), and is read as the visitor's message.
+import { fromHex, verifyHmacSha256 } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { platformBase, refusal, retryAfterSeconds } from "./http";
 import { splitMessage, toSlackMrkdwn, withCitations } from "./markdown";
@@ -26,7 +27,6 @@ const PERSON_SUBTYPES = new Set([undefined, "file_share", "thread_broadcast"]);
 /** Web API errors Slack says are worth trying again; any other `error` is a refusal. */
 const TRANSIENT = new Set(["internal_error", "fatal_error", "service_unavailable", "request_timeout", "team_added_to_org"]);
 
-const encoder = new TextEncoder();
 
 /**
  * Slack's request signing: `v0=` + hex HMAC-SHA256 of `v0:{X-Slack-Request-Timestamp}:{raw body}` with
@@ -37,9 +37,7 @@ export async function verifySlackSignature(headers: Headers, raw: string, signin
   const signature = /^v0=([0-9a-f]{64})$/i.exec(headers.get("x-slack-signature") ?? "");
   if (!signingSecret || !signature || !/^\d{1,12}$/.test(timestamp)) return false;
   if (Math.abs(now / 1000 - Number(timestamp)) > SIGNATURE_WINDOW_S) return false;
-  const key = await crypto.subtle.importKey("raw", encoder.encode(signingSecret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
-  const given = new Uint8Array(signature[1].match(/../g)!.map((h) => parseInt(h, 16)));
-  return crypto.subtle.verify("HMAC", key, given, encoder.encode(`v0:${timestamp}:${raw}`));
+  return verifyHmacSha256(signingSecret, fromHex(signature[1]), `v0:${timestamp}:${raw}`);
 }
 
 type Json = Record<string, unknown>;

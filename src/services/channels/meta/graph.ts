@@ -2,6 +2,7 @@
 // X-Hub-Signature-256 check, the GET subscription handshake, calls with the token, and Meta's
 // refusals as PlatformErrors that say what Meta said.
 import { badRequest } from "../../../lib/errors";
+import { fromHex, hmacSha256, timingSafeEqual, toHex, verifyHmacSha256 } from "../../../lib/crypto";
 import { fetchPlatform, platformBase, refusal } from "../http";
 import { PlatformError, type ChannelConfig, type PlatformContext } from "../types";
 
@@ -9,9 +10,6 @@ import { PlatformError, type ChannelConfig, type PlatformContext } from "../type
 export const GRAPH_VERSION = "v24.0";
 
 const encoder = new TextEncoder();
-
-const hmacKey = (secret: string, usage: "sign" | "verify") =>
-  crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [usage]);
 
 /**
  * Meta computes the signature over the payload with every non-ASCII character escaped as a
@@ -24,17 +22,7 @@ export const escapeUnicode = (text: string) => text.replace(/[^\0-~]/g, (c) => `
 export async function verifyHubSignature(request: Request, raw: string, appSecret: string | undefined): Promise<boolean> {
   const given = /^sha256=([0-9a-f]{64})$/i.exec(request.headers.get("x-hub-signature-256")?.trim() ?? "");
   if (!given || !appSecret) return false;
-  const signature = Uint8Array.from(given[1].match(/../g)!, (h) => parseInt(h, 16));
-  return crypto.subtle.verify("HMAC", await hmacKey(appSecret, "verify"), signature, encoder.encode(escapeUnicode(raw)));
-}
-
-/** Same length and bytes, in time that does not depend on where they differ. */
-function sameText(a: string, b: string): boolean {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
+  return verifyHmacSha256(appSecret, fromHex(given[1]), escapeUnicode(raw));
 }
 
 const TEXT = { "content-type": "text/plain; charset=utf-8" };
@@ -48,7 +36,7 @@ export function subscriptionHandshake(request: Request, channel: ChannelConfig):
   if (request.method !== "GET") return null;
   const query = new URL(request.url).searchParams;
   const token = query.get("hub.verify_token") ?? "";
-  if (query.get("hub.mode") === "subscribe" && channel.verifyToken && sameText(token, channel.verifyToken)) {
+  if (query.get("hub.mode") === "subscribe" && channel.verifyToken && timingSafeEqual(encoder.encode(token), encoder.encode(channel.verifyToken))) {
     return new Response(query.get("hub.challenge") ?? "", { headers: TEXT });
   }
   return new Response("hub.verify_token does not match this channel's verify token.", { status: 403, headers: TEXT });
@@ -115,8 +103,7 @@ export interface GraphAccount {
 export async function graphRequest(ctx: PlatformContext, account: GraphAccount, method: "GET" | "POST", path: string, body?: object): Promise<Response> {
   const url = new URL(`https://graph/${GRAPH_VERSION}/${path.replace(/^\//, "")}`);
   if (account.appSecret) {
-    const proof = await crypto.subtle.sign("HMAC", await hmacKey(account.appSecret, "sign"), encoder.encode(account.token));
-    url.searchParams.set("appsecret_proof", [...new Uint8Array(proof)].map((b) => b.toString(16).padStart(2, "0")).join(""));
+    url.searchParams.set("appsecret_proof", toHex(await hmacSha256(account.appSecret, account.token)));
   }
   const headers: Record<string, string> = { authorization: `Bearer ${account.token}` };
   if (body) headers["content-type"] = "application/json";
