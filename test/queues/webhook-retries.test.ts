@@ -11,7 +11,7 @@ const HOUR = 3_600_000;
 /** Attempts grouped by event, each list in attempt order. */
 const byEvent = (attempts: Attempt[]) => {
   const events = new Map<string, Attempt[]>();
-  for (const a of attempts) events.set(a.messageId, [...(events.get(a.messageId) ?? []), a]);
+  for (const a of attempts) events.set(a.messageId!, [...(events.get(a.messageId!) ?? []), a]);
   return events;
 };
 

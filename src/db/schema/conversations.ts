@@ -1,9 +1,10 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
 import { chatbots } from "./chatbots";
 import { contacts } from "./contacts";
 import { users } from "./accounts";
+import { groups } from "./organizations";
 import { bool, createdAt, id, json, updatedAt } from "./columns";
 
 export const CONVERSATION_STATUSES = ["open", "queued", "resolved"] as const;
@@ -23,6 +24,14 @@ export const conversations = sqliteTable(
     progressStatus: text("progress_status", { enum: PROGRESS_STATUSES }).notNull().default("open"),
     autoReplyEnabled: bool("auto_reply_enabled").notNull().default(true),
     assigneeId: text("assignee_id").references(() => users.id, { onDelete: "set null" }),
+    /** The team (a group) it is assigned to: its members see it in "Unassigned" until one takes it. */
+    teamId: text("team_id").references(() => groups.id, { onDelete: "set null" }),
+    /** Since when it waits for a person (queued by a handoff); null when no one is awaited. Sorts "Waiting". */
+    waitingSince: integer("waiting_since"),
+    /** The visitor's satisfaction rating (1-5) and comment, asked when it is resolved. */
+    csatRating: integer("csat_rating"),
+    csatComment: text("csat_comment"),
+    csatAt: integer("csat_at"),
     lastMessage: text("last_message"),
     lastMessageAt: integer("last_message_at"),
     /** Messages not yet read by an agent (feeds the inbox's unreadConversationsCount). */
@@ -40,6 +49,8 @@ export const conversations = sqliteTable(
     // The inbox's list: the organization's conversations newest first (uuid v7 ids), without a sort.
     index("conversations_org_id_idx").on(t.organizationId, t.id),
     index("conversations_contact_idx").on(t.contactId),
+    index("conversations_assignee_idx").on(t.organizationId, t.assigneeId, t.status),
+    index("conversations_waiting_idx").on(t.organizationId, t.waitingSince),
   ],
 );
 
@@ -73,6 +84,8 @@ export const messages = sqliteTable(
     wordsCount: integer("words_count").notNull().default(0),
     /** Assistant replies that could not answer from their sources (a handoff may follow: services/conversation/handoff.ts). */
     unanswered: bool("unanswered").notNull().default(false),
+    /** An operator's private note: shown to the team only, never to the visitor, a channel or a message webhook. */
+    private: bool("private").notNull().default(false),
     /** Assistant replies: the language model asked and the tokens it reported (usage statistics). */
     modelId: text("model_id"),
     inputTokens: integer("input_tokens"),
@@ -80,4 +93,93 @@ export const messages = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("messages_conversation_seq_uq").on(t.conversationId, t.sequence), index("messages_org_idx").on(t.organizationId, t.createdAt)],
+);
+
+/** Organization labels put on conversations (filters of the inbox and of statistics). */
+export const labels = sqliteTable(
+  "labels",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** `#rrggbb`. */
+    color: text("color").notNull(),
+    description: text("description").notNull().default(""),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("labels_org_name_uq").on(t.organizationId, t.name)],
+);
+
+export const conversationLabels = sqliteTable(
+  "conversation_labels",
+  {
+    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    labelId: text("label_id").notNull().references(() => labels.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.labelId] }), index("conversation_labels_label_idx").on(t.labelId)],
+);
+
+/** Organization-level canned responses: an operator types `/shortCode` in the reply box. */
+export const cannedResponses = sqliteTable(
+  "canned_responses",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    shortCode: text("short_code").notNull(),
+    content: text("content").notNull(),
+    createdById: text("created_by_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("canned_responses_org_code_uq").on(t.organizationId, t.shortCode)],
+);
+
+export const HANDOFF_REASONS = ["visitor_request", "unanswered", "tool", "operator"] as const;
+
+/**
+ * One stretch of a conversation with people: from its handoff (or an operator's takeover) to its
+ * resolution or hand-back. The human side's figures (time waiting, to first response, to
+ * resolution; per agent, team and assistant) are read from these rows.
+ */
+export const conversationHandoffs = sqliteTable(
+  "conversation_handoffs",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id").notNull(),
+    chatbotId: text("chatbot_id"),
+    reason: text("reason", { enum: HANDOFF_REASONS }).notNull(),
+    isTest: bool("is_test").notNull().default(false),
+    queuedAt: integer("queued_at").notNull(),
+    teamId: text("team_id"),
+    assigneeId: text("assignee_id"),
+    assignedAt: integer("assigned_at"),
+    firstResponseAt: integer("first_response_at"),
+    /** Resolved, or handed back to the assistant: the stretch is over. */
+    endedAt: integer("ended_at"),
+    resolved: bool("resolved").notNull().default(false),
+  },
+  (t) => [index("conversation_handoffs_org_idx").on(t.organizationId, t.queuedAt), index("conversation_handoffs_conversation_idx").on(t.conversationId, t.queuedAt)],
+);
+
+/**
+ * A conversation's lifecycle events (CONTRACT section 18) kept for the outgoing webhooks that opt in
+ * (`conversationEvents`): each is delivered like a message event, by its own delivery rows.
+ */
+export const conversationEvents = sqliteTable(
+  "conversation_events",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id").notNull(),
+    changes: json<Record<string, [unknown, unknown]>>("changes").notNull(),
+    reason: text("reason").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("conversation_events_conversation_idx").on(t.conversationId, t.createdAt)],
 );

@@ -20,6 +20,15 @@ export const CHANNEL_TYPES = [
   "viber",
 ] as const;
 
+/** How an inbox's handed-off conversations find a person: by hand, or round-robin among its team's online agents. */
+export interface InboxAssignment {
+  mode: "manual" | "round_robin";
+  /** The team (group) that serves it; null: every member who may manage conversations. */
+  teamId: string | null;
+  /** Conversations with a person an agent serves at once, unless their own capacity says otherwise. */
+  capacity: number;
+}
+
 /** A conversation platform of an assistant. A `web` inbox owns one web chat. */
 export const inboxes = sqliteTable(
   "inboxes",
@@ -33,6 +42,8 @@ export const inboxes = sqliteTable(
     isDefault: bool("is_default").notNull().default(false),
     /** When its team answers (services/business-hours.ts); null: always. */
     businessHours: json<BusinessHours>("business_hours"),
+    /** Who serves its conversations once handed off (services/assignment): null: manual, no team. */
+    assignment: json<InboxAssignment>("assignment"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -36,6 +36,8 @@ export const organizations = sqliteTable("organizations", {
   updatedAt: updatedAt(),
 });
 
+export const MEMBER_AVAILABILITIES = ["online", "busy", "offline"] as const;
+
 export const members = sqliteTable(
   "members",
   {
@@ -45,6 +47,12 @@ export const members = sqliteTable(
     isOwner: bool("is_owner").notNull().default(false),
     /** Custom member information, filled from the metadata template. */
     metadata: json<Record<string, unknown>>("metadata"),
+    /** Whether automatic assignment may give them conversations (services/assignment): online, busy or offline. */
+    availability: text("availability", { enum: MEMBER_AVAILABILITIES }).notNull().default("offline"),
+    /** Conversations with a person they may serve at once before automatic assignment passes them by; null: the inbox's default. */
+    capacity: integer("capacity"),
+    /** When automatic assignment last gave them a conversation (round-robin: the longest waiting agent is next). */
+    lastAssignedAt: integer("last_assigned_at"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("members_org_user_uq").on(t.organizationId, t.userId), index("members_user_idx").on(t.userId)],

@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
 import { chatbots } from "./chatbots";
-import { messages } from "./conversations";
+import { conversationEvents, messages } from "./conversations";
 import { bool, createdAt, id, json, updatedAt } from "./columns";
 
 export const WEBHOOK_DIRECTIONS = ["outgoing", "incoming", "receive"] as const;
@@ -29,6 +29,8 @@ export const webhooks = sqliteTable(
     secretTokenSealed: text("secret_token_sealed"),
     /** CONTRACT section 8: failed deliveries are retried on the schedule of services/webhooks/retries.ts (off: spec rule 3). */
     retryFailedDeliveries: bool("retry_failed_deliveries").notNull().default(false),
+    /** Also send the conversation's lifecycle events (CONTRACT section 18); off: message payloads only. */
+    conversationEvents: bool("conversation_events").notNull().default(false),
     /** Time of the first failed delivery since the last success; null while deliveries succeed. */
     failingSince: integer("failing_since"),
     /** Set when the service disabled the webhook itself (every delivery failed for 3 days); cleared on re-enabling. */
@@ -56,8 +58,10 @@ export const webhookDeliveries = sqliteTable(
     webhookId: text("webhook_id").notNull().references(() => webhooks.id, { onDelete: "cascade" }),
     inboxId: text("inbox_id").notNull(),
     chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
-    messageId: text("message_id").notNull().references(() => messages.id, { onDelete: "cascade" }),
-    event: text("event", { enum: ["incoming", "outgoing"] }).notNull(),
+    /** The message pushed; null for a lifecycle event (conversationEventId). */
+    messageId: text("message_id").references(() => messages.id, { onDelete: "cascade" }),
+    conversationEventId: text("conversation_event_id").references(() => conversationEvents.id, { onDelete: "cascade" }),
+    event: text("event", { enum: ["incoming", "outgoing", "conversation.updated"] }).notNull(),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
     /** 1 for the first push of the event to this webhook, then 2, 3, ... */
     attempt: integer("attempt").notNull().default(1),
@@ -78,6 +82,7 @@ export const webhookDeliveries = sqliteTable(
   },
   (t) => [
     uniqueIndex("webhook_deliveries_attempt_uq").on(t.messageId, t.webhookId, t.attempt),
+    uniqueIndex("webhook_deliveries_event_attempt_uq").on(t.conversationEventId, t.webhookId, t.attempt),
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
     index("webhook_deliveries_chatbot_idx").on(t.chatbotId, t.createdAt),
     index("webhook_deliveries_pending_idx").on(t.status, t.scheduledAt),

@@ -128,6 +128,7 @@ function questionMessage(batch: BatchQaRow, item: BatchQaItemRow): MessageRow {
     sequence: item.position,
     type: "incoming",
     senderType: "contact",
+    private: false,
     senderId: null,
     senderName: "Batch QA",
     senderAvatar: null,

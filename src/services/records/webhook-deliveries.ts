@@ -16,7 +16,7 @@ export interface WebhookDeliveryRecord {
   id: string;
   webhook: IdName;
   chatbot: IdName | null;
-  message: string;
+  message: string | null;
   event: DeliveryRow["event"];
   status: DeliveryRow["status"];
   attempt: number;
@@ -45,7 +45,7 @@ export function deliveryRecord({ delivery: d, webhook, chatbot }: DeliveryView):
     event: d.event,
     status: d.status,
     attempt: d.attempt,
-    eventId: d.messageId,
+    eventId: (d.messageId ?? d.conversationEventId)!,
     scheduledAt: ms(d.scheduledAt)!,
     attempts: d.attempts,
     url: d.url,

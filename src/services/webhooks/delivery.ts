@@ -50,14 +50,14 @@ export async function deliverAll(env: Bindings, db: Db, deliveryIds: string[], n
 async function sendClaimed(env: Bindings, db: Db, claimed: DeliveryRow[], now: number) {
   const [hooks, events] = await Promise.all([
     inChunks([...new Set(claimed.map((d) => d.webhookId))], (part) => db.select().from(webhooks).where(inArray(webhooks.id, part))),
-    eventData(db, [...new Set(claimed.map((d) => d.messageId))]),
+    eventData(db, [...new Set(claimed.flatMap((d) => (d.messageId ? [d.messageId] : [])))]),
   ]);
   const hookById = new Map(hooks.map((h) => [h.id, h]));
   const started = Date.now();
   const finished = await Promise.all(
     claimed.map(async (delivery): Promise<FinishedAttempt> => {
       const webhook = hookById.get(delivery.webhookId);
-      const data = events.get(delivery.messageId);
+      const data = delivery.messageId ? events.get(delivery.messageId) : undefined;
       // Delivery rule 1: a webhook disabled after the message was recorded sends nothing.
       const skip: Outcome | null = !webhook
         ? { error: "The webhook was deleted." }
@@ -66,7 +66,7 @@ async function sendClaimed(env: Bindings, db: Db, claimed: DeliveryRow[], now: n
           : !data
             ? { error: "The message no longer exists." }
             : null;
-      return { delivery, webhook, outcome: skip ?? (await send(env, delivery.messageId, webhook!, data!)), attempted: !skip };
+      return { delivery, webhook, outcome: skip ?? (await send(env, delivery.messageId!, webhook!, data!)), attempted: !skip };
     }),
   );
   // The clock moved on by the time the receivers answered.

@@ -35,6 +35,7 @@ const insertOutbox = prepared<{ organizationId: string; chatbotId: string | null
           inboxId: webhooks.inboxId,
           chatbotId: ph("chatbotId").as("chatbot_id"),
           messageId: ph("messageId").as("message_id"),
+          conversationEventId: value(null, "conversation_event_id"),
           event: ph("event").as("event"),
           status: value("pending", "status"),
           attempt: value(1, "attempt"),

@@ -32,7 +32,7 @@ export const registerRedeliverWebhookRecord = (r: Router) =>
     const { inboxId, webhookId, recordId } = c.req.valid("param");
     const { webhook, record } = await getWebhookDelivery(c.var.db, access.organizationId, inboxId, webhookId, recordId);
     if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send records again.");
-    const scope = { organizationId: access.organizationId, webhookId: webhook.id, url: webhook.url, messageId: record.delivery.messageId, onlyFailed: false };
+    const scope = { organizationId: access.organizationId, webhookId: webhook.id, url: webhook.url, messageId: record.delivery.messageId!, onlyFailed: false };
     const [id] = await addAttempts(c.var.db, scope).catch((err) => {
       // Two redeliveries of one event at once: the unique (message, webhook, attempt) lets one through.
       if (isUniqueViolation(err)) return [];

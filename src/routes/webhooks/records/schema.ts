@@ -41,11 +41,11 @@ export const RecordSchema = z
     chatbot: z
       .union([IdName, z.null()])
       .openapi({ description: "The assistant whose conversation the message belongs to; null when unknown", example: { id: EXAMPLE_ID, name: "Support assistant" } }),
-    message: z.string().openapi({ description: "Message id; the same on every (re)delivery, so receivers can deduplicate", example: EXAMPLE_ID }),
-    event: z.enum(["incoming", "outgoing"]).openapi({ description: "Which message event was pushed", example: "outgoing" }),
+    message: z.string().nullable().openapi({ description: "Message id; the same on every (re)delivery, so receivers can deduplicate; null for a lifecycle event", example: EXAMPLE_ID }),
+    event: z.enum(["incoming", "outgoing", "conversation.updated"]).openapi({ description: "Which event was pushed: a message (`incoming`, `outgoing`) or a conversation's lifecycle change (`conversation.updated`, webhooks with `conversationEvents`)", example: "outgoing" }),
     status: z.enum(DELIVERY_STATUSES).openapi({ description: "pending, sending, success (2xx) or failure", example: "success" }),
     attempt: z.number().int().openapi({ description: "Which attempt of the event this is: 1, then 2, 3, ... for retries and redeliveries", example: 1 }),
-    eventId: z.string().openapi({ description: "The message id the payload carries (`id`), the same on every attempt, so receivers drop duplicates", example: EXAMPLE_ID }),
+    eventId: z.string().openapi({ description: "The id the payload carries (`id`: the message's, or the lifecycle event's), the same on every attempt, so receivers drop duplicates", example: EXAMPLE_ID }),
     scheduledAt: Timestamp.openapi({ description: "When the attempt is (or was) due; a pending retry waits until then (ms since the epoch)", example: "1767225610000" }),
     attempts: z.number().int().openapi({ description: "Times this attempt was sent: 0 while pending, then 1 (2 only if a consumer died mid-send)", example: 1 }),
     url: z.string().nullable().openapi({ description: "Where it was sent", example: "https://hooks.example.com/assistant" }),
