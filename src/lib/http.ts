@@ -1,4 +1,26 @@
 import { snakeToCamel } from "./case";
+import { ApiError } from "./errors";
+
+/** The largest request body read whole (JSON, a platform's webhook) unless JSON_BODY_LIMIT_BYTES says otherwise. */
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * A request's body as text, refused before it is read when its declared length is over the limit
+ * (413) and after when it turns out longer; bytes that are not UTF-8 are a 400 (`what` names the body).
+ */
+export async function readBodyText(request: Request, limitSetting: string | undefined, what = "The body"): Promise<string> {
+  const limit = Number(limitSetting) || DEFAULT_BODY_LIMIT;
+  const tooLarge = () => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes.`);
+  if (Number(request.headers.get("Content-Length") ?? 0) > limit) throw tooLarge();
+  const bytes = await request.arrayBuffer();
+  if (bytes.byteLength > limit) throw tooLarge();
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new ApiError(400, "parse_error", `${what} is not valid UTF-8.`);
+  }
+}
 
 /**
  * Normalizes an API request before routing (CONTRACT section 1): the trailing slash is optional,

@@ -2,9 +2,8 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { MAX_JSON_DEPTH, camelizeKeys, jsonNestsDeeperThan } from "../lib/case";
+import { readBodyText } from "../lib/http";
 
-const DEFAULT_LIMIT = 1024 * 1024;
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** Whether a parsed body holds a number JSON cannot represent (an iterative walk: depth is already bounded). */
 function hasNonFiniteNumber(value: unknown): boolean {
@@ -28,17 +27,7 @@ export const jsonBody = () =>
     const method = c.req.method;
     const type = c.req.header("Content-Type") ?? "";
     if ((method === "POST" || method === "PUT" || method === "PATCH") && /^application\/([\w.+-]*\+)?json/i.test(type)) {
-      const limit = Number(c.env.JSON_BODY_LIMIT_BYTES) || DEFAULT_LIMIT;
-      const tooLarge = () => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes.`);
-      if (Number(c.req.header("Content-Length") ?? 0) > limit) throw tooLarge();
-      const bytes = await c.req.raw.arrayBuffer();
-      if (bytes.byteLength > limit) throw tooLarge();
-      let text: string;
-      try {
-        text = utf8.decode(bytes);
-      } catch {
-        throw new ApiError(400, "parse_error", "JSON parse error - the body is not valid UTF-8.");
-      }
+      const text = await readBodyText(c.req.raw, c.env.JSON_BODY_LIMIT_BYTES, "JSON parse error - the body");
       let parsed: unknown = {};
       if (jsonNestsDeeperThan(text)) throw new ApiError(400, "invalid", `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
       if (text.trim()) {

@@ -8,6 +8,7 @@ import type { Bindings, Db } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { jsonNestsDeeperThan } from "../../lib/case";
 import type { JsonObject } from "../../lib/json";
+import { readBodyText } from "../../lib/http";
 import { adapterFor } from "./platforms";
 import { isChannelPlatform, loadChannel } from "./settings";
 import type { InboundEvent } from "./types";
@@ -17,21 +18,6 @@ export type ChannelWork = { kind: "event"; inboxId: string; eventId: string } | 
 
 /** An event as kept in channel_events.payload. */
 export type StoredEvent = InboundEvent & { receivedAt: number };
-
-const DEFAULT_LIMIT = 1_048_576;
-
-async function rawBody(env: Bindings, request: Request): Promise<string> {
-  const limit = Number(env.JSON_BODY_LIMIT_BYTES) || DEFAULT_LIMIT;
-  const tooLarge = () => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes.`);
-  if (Number(request.headers.get("Content-Length") ?? 0) > limit) throw tooLarge();
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > limit) throw tooLarge();
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw new ApiError(400, "parse_error", "The body is not valid UTF-8.");
-  }
-}
 
 export async function receive(env: Bindings, db: Db, request: Request, platform: string, inboxId: string, now = Date.now()): Promise<Response> {
   if (!isChannelPlatform(platform) || platform === "email") throw notFound("No such channel.");
@@ -43,7 +29,7 @@ export async function receive(env: Bindings, db: Db, request: Request, platform:
     if (answer) return answer;
     throw notFound("This channel takes events by POST.");
   }
-  const raw = await rawBody(env, request);
+  const raw = await readBodyText(request, env.JSON_BODY_LIMIT_BYTES);
   if (!(await adapter.verify(request, raw, channel.config))) throw new ApiError(401, "not_authenticated", `The request is not signed by ${platform} with this channel's secret.`);
   if (jsonNestsDeeperThan(raw)) throw new ApiError(400, "invalid", "The body nests too deeply.");
   const answer = adapter.handshake?.(request, raw, channel.config);
