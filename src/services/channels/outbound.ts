@@ -140,7 +140,8 @@ async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => num
   }
 }
 
-type ThreadRow = typeof channelThreads.$inferSelect;
+/** The chat as a reply needs it, with the time the visitor last wrote in it (Meta's 24-hour window). */
+type ThreadRow = typeof channelThreads.$inferSelect & { lastInboundAt: number };
 
 /**
  * The platform chat a conversation answers: the one its latest message from the platform came
@@ -149,14 +150,14 @@ type ThreadRow = typeof channelThreads.$inferSelect;
 async function threadOf(db: Db, delivery: DeliveryRow): Promise<ThreadRow | null> {
   const key = sql<string>`json_extract(${messages.metadata}, '$.channel.threadKey')`;
   const [latest] = await db
-    .select({ threadKey: key })
+    .select({ threadKey: key, at: messages.createdAt })
     .from(messages)
     .where(and(eq(messages.conversationId, delivery.conversationId), eq(messages.type, "incoming"), sql`${key} is not null`))
     .orderBy(desc(messages.sequence))
     .limit(1);
   if (!latest) return null;
   const [thread] = await db.select().from(channelThreads).where(and(eq(channelThreads.inboxId, delivery.inboxId), eq(channelThreads.threadKey, latest.threadKey)));
-  return thread ?? null;
+  return thread ? { ...thread, lastInboundAt: latest.at } : null;
 }
 
 const markChannel = (db: Db, inboxId: string, status: "connected" | "failing", lastError: string | null) =>
@@ -189,6 +190,9 @@ async function outboundMessage(env: Bindings, db: Db, origin: string, delivery: 
     ...(fresh ? { replyToken: context.replyToken as string } : {}),
     thread: context as OutboundMessage["thread"],
     senderName: message.senderName,
+    fromPerson: message.senderType === "user",
+    lastInboundAt: thread.lastInboundAt,
+    at,
   };
 }
 

@@ -85,6 +85,11 @@ export interface OutboundMessage {
   /** The thread's context (InboundEvent.thread of its latest event). */
   thread?: JsonObject;
   senderName: string;
+  /** Written by a member of the team (not the assistant): Meta lets a person answer after its 24-hour window. */
+  fromPerson: boolean;
+  /** When the visitor last wrote in this chat, and when this attempt is made (ms). */
+  lastInboundAt: number;
+  at: number;
 }
 
 /**

@@ -30,6 +30,9 @@ const outgoing = (thread: Record<string, unknown>, text: string, extra: Partial<
   attachments: [],
   thread: thread as OutboundMessage["thread"],
   senderName: "Assistant",
+  fromPerson: false,
+  lastInboundAt: 0,
+  at: 0,
   ...extra,
 });
 

@@ -55,7 +55,7 @@ const callback = (...events: unknown[]) => ({ destination: "xxxxxxxxxx", events 
 const text = (t: string) => ({ id: "444573844083572737", type: "text", quoteToken: "q3Plxr4AgKd...", text: t });
 
 function outbound(over: Partial<OutboundMessage> = {}): OutboundMessage {
-  return { deliveryId: unique("delivery"), threadKey: USER, text: "Hello", citations: [], quickReplies: [], attachments: [], senderName: "Assistant", ...over };
+  return { deliveryId: unique("delivery"), threadKey: USER, text: "Hello", citations: [], quickReplies: [], attachments: [], senderName: "Assistant", fromPerson: false, lastInboundAt: 0, at: 0, ...over };
 }
 
 describe("LINE: verify (X-Line-Signature)", () => {

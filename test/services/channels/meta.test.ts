@@ -44,6 +44,9 @@ const reply = (threadKey: string, text: string, more: Partial<OutboundMessage> =
   quickReplies: [],
   attachments: [],
   senderName: "Assistant",
+  fromPerson: false,
+  lastInboundAt: 0,
+  at: 0,
   ...more,
 });
 const signedRequest = (signed: { headers: Record<string, string>; body: string }) =>
@@ -181,6 +184,21 @@ describe("send", () => {
     const replies = sent.at(-1).body.message.quick_replies;
     expect(replies).toHaveLength(13);
     expect(replies[0]).toEqual({ content_type: "text", title: "Question number 1 a…", payload: "qr:Question number 1 about delivery" });
+  });
+
+  it("a person of the team answering after Meta's 24-hour window tags the message HUMAN_AGENT; the assistant and answers within it are responses", async () => {
+    const c = channel("messenger");
+    const lastInboundAt = Date.UTC(2026, 10, 1, 9);
+    const hours = (h: number) => lastInboundAt + h * 3600_000;
+    await messenger.send(platformContext(env, c), reply(sample.PSID, "Sorry for the wait.", { fromPerson: true, lastInboundAt, at: hours(25) }));
+    await messenger.send(platformContext(env, c), reply(sample.PSID, "Here you are.", { fromPerson: true, lastInboundAt, at: hours(23) }));
+    await messenger.send(platformContext(env, c), reply(sample.PSID, "An assistant's late answer.", { fromPerson: false, lastInboundAt, at: hours(25) }));
+    const sent = (await requests(tokenOf(c))).filter((r) => r.method === "POST").map((r) => r.body);
+    expect(sent.map((b: any) => [b.message.text, b.messaging_type, b.tag])).toEqual([
+      ["Sorry for the wait.", "MESSAGE_TAG", "HUMAN_AGENT"],
+      ["Here you are.", "RESPONSE", undefined],
+      ["An assistant's late answer.", "RESPONSE", undefined],
+    ]);
   });
 
   it("Instagram: me/messages, parts of at most 1000 UTF-8 bytes", async () => {

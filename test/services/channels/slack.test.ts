@@ -259,6 +259,9 @@ const outbound = (message: Partial<OutboundMessage>): OutboundMessage => ({
   quickReplies: [],
   attachments: [],
   senderName: "Assistant",
+  fromPerson: false,
+  lastInboundAt: 0,
+  at: 0,
   ...message,
 });
 

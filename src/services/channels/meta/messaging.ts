@@ -76,6 +76,17 @@ export function parseMessaging(raw: string, channel: ChannelConfig, platform: Me
 const ATTACHMENT_TYPES = ["image", "video", "audio"] as const;
 const attachmentType = (contentType: string) => ATTACHMENT_TYPES.find((t) => contentType.startsWith(`${t}/`)) ?? "file";
 
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * A reply within 24 hours of the visitor's last message is a RESPONSE; after that Meta takes only
+ * tagged messages, and a person of the team (not the assistant) may answer for 7 days with the
+ * HUMAN_AGENT tag. Later, Meta refuses it, and the delivery fails with Meta's reason.
+ */
+export function messagingType(message: Pick<OutboundMessage, "fromPerson" | "lastInboundAt" | "at">) {
+  return message.fromPerson && message.at - message.lastInboundAt > DAY_MS ? { messaging_type: "MESSAGE_TAG", tag: "HUMAN_AGENT" } : { messaging_type: "RESPONSE" };
+}
+
 /** Messenger's and Instagram's quick replies: at most 13, titles of 20 characters, payloads of 1000. */
 const quickReplies = (starters: string[]) =>
   quickReplyChoices(starters, 13, 20, 1000).map(({ title, payload }) => ({ content_type: "text", title, payload }));
@@ -110,10 +121,11 @@ export function messagingAdapter(platform: MessagingPlatform): ChannelAdapter {
       const choices = quickReplies(message.quickReplies);
       if (choices.length && messages.length) messages[messages.length - 1].quick_replies = choices;
       const ids: string[] = [];
+      const kind = messagingType(message);
       for (const body of messages) {
         const sent = await graph(ctx, account(platform.name, ctx.channel), "POST", platform.sendPath(ctx.channel), {
           recipient: { id: message.threadKey },
-          messaging_type: "RESPONSE",
+          ...kind,
           message: body,
         });
         ids.push(String(sent.message_id));
