@@ -155,6 +155,7 @@ describe("LINE", () => {
     await post(inbox.path, await signed(creds.channelSecret, textEvent(member, "Hi all", { type: "group", groupId: group, userId: member })));
     const grouped = await eventually(async () => (await conversationsOf(owner, inbox.inboxId)).find((c) => c.type === "group"));
     expect(grouped.contact).toMatchObject({ name: `User ${member.slice(-6)}` });
+    expect(grouped.title).toBe(`Group ${group.slice(-6)}`);
     const inGroup = await messagesWhen(owner, grouped.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
     expect(inGroup[0]).toMatchObject({ content: "Hi all" });
     // The member's profile by the group's endpoint (a member need not be the bot's friend); no loading animation in a group.

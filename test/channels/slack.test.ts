@@ -88,6 +88,7 @@ describe("Slack", () => {
     expect((await post(inbox.path, await signed(mention))).status).toBe(200);
     const conversation = await onlyConversation(owner, inbox.inboxId);
     expect(conversation.type).toBe("group");
+    expect(conversation.title).toBe("#channel-e91l");
     await messagesWhen(owner, conversation.id, (m) => m.length === 2);
     await new Promise((r) => setTimeout(r, 500));
     const contactMessages = (await messagesOf(owner, conversation.id)).filter((m) => m.senderType === "contact");

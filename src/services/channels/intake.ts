@@ -101,7 +101,7 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
   if (!already) {
     const [inbox] = await db.select({ chatbotId: inboxes.chatbotId }).from(inboxes).where(eq(inboxes.id, row.inboxId));
     const contact = await contactOf(db, adapter, ctx, event);
-    const { conversation, created } = await conversationOf(db, channel.config, inbox?.chatbotId ?? null, event, contact.id);
+    const { conversation, created } = await conversationOf(db, channel.config, inbox?.chatbotId ?? null, event, contact.id, () => groupTitle(adapter, ctx, event));
     const { rows: files, missing } = await takeFiles(env, db, adapter, ctx, conversation, event.attachments, row.attempts + 1 >= FILE_ATTEMPTS);
     const origin = channel.row.origin;
     const stored = await Promise.all(files.map(async (f) => messageAttachment(f, await signedDownloadUrl(env, origin, f.key, MESSAGE_URL_TTL_SECONDS))));
@@ -129,6 +129,19 @@ const logUnless = (err: unknown) => {
   if (!(err instanceof PlatformError)) throw err;
   console.warn(JSON.stringify({ level: "warn", message: "typing indicator not shown", error: err.message }));
 };
+
+/** A new conversation's title: the group chat's name as the event gives it, else as the platform tells it; none for a person's own chat. */
+async function groupTitle(adapter: AnyChannelAdapter, ctx: PlatformContext, event: StoredEvent): Promise<string> {
+  if (!event.group) return "";
+  if (event.group.name || !adapter.groupName) return event.group.name ?? "";
+  try {
+    return (await adapter.groupName(ctx, event.group.id)) ?? "";
+  } catch (err) {
+    // Like a profile, a name is a nicety: the conversation starts untitled.
+    if (!(err instanceof PlatformError)) throw err;
+    return "";
+  }
+}
 
 /** The sender as a contact of the inbox (its id from the inbox and the platform's user id); the platform's profile fills a new one. */
 async function contactOf(db: Db, adapter: AnyChannelAdapter, ctx: PlatformContext, event: StoredEvent) {
@@ -163,7 +176,7 @@ async function contactOf(db: Db, adapter: AnyChannelAdapter, ctx: PlatformContex
  * row names its conversation; it moves to a new one only from the one this run read, so two runs
  * never open two. A new conversation is stored by its object with its first message.
  */
-async function conversationOf(db: Db, channel: ChannelConfig, chatbotId: string | null, event: StoredEvent, contactId: string): Promise<{ conversation: ConversationRow; created: boolean }> {
+async function conversationOf(db: Db, channel: ChannelConfig, chatbotId: string | null, event: StoredEvent, contactId: string, title: () => Promise<string>): Promise<{ conversation: ConversationRow; created: boolean }> {
   const where = and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey));
   const [thread] = await db.select().from(channelThreads).where(where);
   const [current] = thread?.conversationId ? await db.select().from(conversations).where(eq(conversations.id, thread.conversationId)) : [];
@@ -176,7 +189,7 @@ async function conversationOf(db: Db, channel: ChannelConfig, chatbotId: string 
     .onConflictDoUpdate({ target: [channelThreads.inboxId, channelThreads.threadKey], set: { conversationId: id, updatedAt: Date.now() }, setWhere: before === null ? sql`${channelThreads.conversationId} is null` : eq(channelThreads.conversationId, before) })
     .returning({ conversationId: channelThreads.conversationId });
   if (!moved) throw new IntakeError("Another run is opening this chat's conversation.");
-  const row = newConversation({ organizationId: channel.organizationId, inboxId: channel.inboxId, chatbotId, contactId, title: event.group?.name ?? "" }, id);
+  const row = newConversation({ organizationId: channel.organizationId, inboxId: channel.inboxId, chatbotId, contactId, title: await title() }, id);
   return { conversation: event.group ? { ...row, type: "group" } : row, created: true };
 }
 

@@ -131,6 +131,14 @@ async function profile(ctx: PlatformContext, event: InboundEvent) {
   return { name: found.displayName, avatar: found.pictureUrl };
 }
 
+/** A group's name from its summary; a room (a chat of several friends) has none. 404: the bot has left the group. */
+async function groupName(ctx: PlatformContext, groupId: string): Promise<string | null> {
+  if (!groupId.startsWith("C")) return null;
+  const response = await ctx.call("line", `/v2/bot/group/${encodeURIComponent(groupId)}/summary`, { headers: auth(ctx) });
+  if (response.status === 404) return null;
+  return (await answer<{ groupName?: string }>(response)).groupName ?? null;
+}
+
 async function download(ctx: PlatformContext, attachment: InboundAttachment): Promise<Response> {
   if (/^https:\/\//i.test(attachment.ref)) {
     // Shared from elsewhere (contentProvider "external"): LINE holds no copy; the URL's host answers.
@@ -237,4 +245,4 @@ async function typing(ctx: PlatformContext, threadKey: string): Promise<void> {
   await answer(await ctx.call("line", "/v2/bot/chat/loading/start", json(ctx, "POST", { chatId: threadKey, loadingSeconds: 20 })));
 }
 
-export const line: ChannelAdapter = { platform: "line", verify, parse, profile, download, connect, send, typing };
+export const line: ChannelAdapter = { platform: "line", verify, parse, profile, groupName, download, connect, send, typing };

@@ -217,6 +217,13 @@ export const slack: ChannelAdapter = {
     return { name: str(profile.display_name) ?? str(profile.real_name) ?? str(user.real_name) ?? str(user.name), avatar: str(profile.image_72) };
   },
 
+  async groupName(ctx, channelId) {
+    // A channel's name as Slack shows it (`#support`); a group DM's is made of its members' handles, so none.
+    const answer = await callMethod(ctx, `conversations.info?channel=${encodeURIComponent(channelId)}`, {}, ["channel_not_found", "missing_scope"]);
+    const channel = isObject(answer.channel) ? answer.channel : undefined;
+    return channel && !channel.is_mpim && !channel.is_im && str(channel.name) ? `#${str(channel.name)}` : null;
+  },
+
   async download(ctx, attachment) {
     const url = new URL(attachment.ref);
     const api = platformBase(ctx.env, "slack");

@@ -125,6 +125,8 @@ export interface ChannelAdapter<Parsed extends ParsedEvents = InboundEvent[]> {
   parse(raw: string, channel: ChannelConfig): Parsed;
   /** The sender's name and picture from the platform's profile, where it has one. */
   profile?(ctx: PlatformContext, event: InboundEvent): Promise<{ name?: string; avatar?: string } | null>;
+  /** A group chat's name (LINE's group summary, Slack's channel): the title of its new conversation; null when it has none. */
+  groupName?(ctx: PlatformContext, groupId: string): Promise<string | null>;
   /** A file of an event: the platform's answer with its bytes. */
   download?(ctx: PlatformContext, attachment: InboundAttachment): Promise<Response>;
   /** Checks the credentials with the platform (and registers the webhook where the platform lets us); a line saying what it answered. Throws PlatformError. */

@@ -7,7 +7,8 @@
 //   token works once; a push's X-Line-Retry-Key is a UUID and a second request with an accepted key
 //   answers 409 with what the first one sent;
 // - loading animation: a user id only, 5 to 60 seconds in steps of 5 (202);
-// - profiles: displayName `User <last 6 characters of the userId>`, pictureUrl on the stand-in;
+// - profiles: displayName `User <last 6 characters of the userId>`, pictureUrl on the stand-in; a
+//   group's summary: groupName `Group <last 6 characters of the groupId>`;
 // - content: a small real PNG for any message id (LINE serves the bytes with their type);
 // - webhook endpoint: an https URL, kept per account; `active` true.
 // `sign({channelSecret, body})` signs the body as LINE does: base64 HMAC-SHA256 under the channel secret.
@@ -16,6 +17,8 @@ import { deflateSync } from "node:zlib";
 
 /** The stand-in's profile of a user: what the tests expect as the contact's name. */
 export const displayNameOf = (userId) => `User ${String(userId).slice(-6)}`;
+/** The stand-in's name of a group (its summary). */
+export const groupNameOf = (groupId) => `Group ${String(groupId).slice(-6)}`;
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -140,6 +143,11 @@ export const platform = {
       if (!/^U[0-9a-f]{32}$/.test(userId)) return refuse(404, "Not found");
       const found = { displayName: displayNameOf(userId), userId, pictureUrl: `https://profile.line-scdn.net/${userId}` };
       return answer(200, m[1] || m[2] ? found : { ...found, language: "en", statusMessage: "Hello, LINE!" });
+    }
+    if (method === "GET" && (m = /^\/v2\/bot\/group\/([^/]+)\/summary$/.exec(path))) {
+      const groupId = decodeURIComponent(m[1]);
+      if (!/^C[0-9a-f]{32}$/.test(groupId)) return refuse(404, "Not found");
+      return answer(200, { groupId, groupName: groupNameOf(groupId), pictureUrl: `https://profile.line-scdn.net/${groupId}` });
     }
     if (method === "GET" && (m = /^\/v2\/bot\/message\/([^/]+)\/content$/.exec(path))) {
       if (!/^\d+$/.test(m[1])) return refuse(404, "Not found");

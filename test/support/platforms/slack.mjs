@@ -8,6 +8,8 @@
 //   3,000 characters, a string thread_ts, text within 40,000 characters.
 // - GET /files-pri/{team-file}/download/{name}: the file's bytes with the bot token (a 1x1 PNG for
 //   images, text otherwise); without it Slack redirects to its sign-in page, and so does this.
+// - conversations.info: a channel named `channel-<last 4 characters of its id>` (`general` for
+//   C012AB3CD); D ids are DMs (no name); anything else is `channel_not_found`.
 // - sign({signingSecret, body, timestamp?, retryNum?, payload?}): X-Slack-Signature "v0=" + hex
 //   HMAC-SHA256(signingSecret, "v0:{timestamp}:{raw body}"); `payload` makes an interactivity
 //   request (form field `payload` = JSON), `retryNum` adds X-Slack-Retry-Num/-Reason.
@@ -66,6 +68,15 @@ function userInfo(id) {
   };
 }
 
+/** Channels as conversations.info shows them: `general` for Slack's documentation example, a made-up name for any other C/G id; D ids are DMs. */
+export const channelNameOf = (id) => (id === "C012AB3CD" ? "general" : `channel-${id.slice(-4).toLowerCase()}`);
+
+function channelInfo(id) {
+  if (!/^[CGD][A-Z0-9]+$/.test(id ?? "")) return refused("channel_not_found");
+  const im = id.startsWith("D");
+  return { body: { ok: true, channel: { id, ...(im ? { is_im: true, user: "U2147483697" } : { name: channelNameOf(id), is_channel: true, is_im: false, is_mpim: false, is_private: false }) } } };
+}
+
 /** @type {import("./stand-in.mjs").Platform} */
 export const platform = {
   key: (req) => bearer(req),
@@ -100,6 +111,8 @@ export const platform = {
         };
       case "users.info":
         return userInfo(req.query.user ?? req.body?.user);
+      case "conversations.info":
+        return channelInfo(req.query.channel ?? req.body?.channel);
       case "chat.postMessage":
         return bot ? postMessage(req.body) : refused("not_allowed_token_type");
       default:
