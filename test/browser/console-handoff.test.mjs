@@ -158,7 +158,7 @@ describe("handoff in the console", () => {
     await form.getByRole("button", { name: "Remove Saturday period 2" }).click();
     await form.getByLabel("Holidays").fill(clockDate);
     await form.getByRole("button", { name: "Save business hours" }).click();
-    await page.getByText("Business hours saved.").waitFor();
+    await page.getByRole("region", { name: "Notifications" }).getByText("Business hours saved.").waitFor();
     const inbox = (await app.server.api(`/web-chats/${webChat}/`, { method: "GET" })).inbox.id;
     const saved = (await app.server.api(`/inboxes/${inbox}/`, { method: "GET" })).businessHours;
     expect(saved).toMatchObject({ timeZone: "UTC", holidays: [clockDate], weekly: { mon: [["00:00", "24:00"]], sat: [["00:00", "24:00"]], sun: [["00:00", "24:00"]] } });
