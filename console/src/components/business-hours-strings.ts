@@ -41,7 +41,7 @@ export const t = defineStrings({
     closes: "{day}結束時間（第 {n} 段）",
     remove: "移除{day}第 {n} 段",
     add: "新增時段",
-    addDay: "新增{day}的時段",
+    addDay: "新增時段：{day}",
     holidays: "休假日",
     holidaysHint: "整天休息：每行一個日期，格式如 2026-12-25。",
     timeHint: "時間格式為 HH:MM（24 小時制；午夜請填 24:00）。",
