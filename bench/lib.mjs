@@ -56,7 +56,8 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
     child.stderr.pipe(log);
   }
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // SERVER_START_TIMEOUT_MS: longer on a machine busy with other runs (wrangler builds the assets first).
+  const deadline = Date.now() + (Number(process.env.SERVER_START_TIMEOUT_MS) || 60_000);
   while (Date.now() < deadline) {
     try {
       if ((await fetch(`${base}/health`)).ok) break;

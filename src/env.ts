@@ -106,6 +106,10 @@ export interface Bindings {
   ATTACHMENT_URL_TTL_SECONDS?: string;
   /** Fault injection for tests and `npm run chaos` only (src/services/ingestion-fault.ts); never set in a deployment. */
   INGESTION_FAULT?: string;
+  /** `development` or `test` where the worker runs for a developer or a test run; unset in a deployment (src/lib/clock.ts). */
+  ENVIRONMENT?: string;
+  /** Milliseconds added to the time business hours are read at (src/lib/clock.ts); honoured only in development and test. */
+  CLOCK_OFFSET_MS?: string;
   /** Keyword results whose vectors steer a hybrid search's vector leg (default 5; 0: off). */
   RETRIEVAL_FEEDBACK_PASSAGES?: string;
 }

@@ -209,17 +209,25 @@ export function messageWrites(db: Db, conversation: ConversationRow, row: Return
  * The conversation as `messageWrites` of `row` leaves it (but `updatedAt`): the last message,
  * the unread count, the title a first visitor message gives, and the state that follows.
  */
-export function afterMessage(conversation: ConversationRow, row: Pick<NewMessage, "type" | "senderType" | "content" | "contentPayload"> & { createdAt: number }): ConversationRow {
+export function afterMessage(conversation: ConversationRow, row: Pick<NewMessage, "type" | "senderType" | "content" | "contentPayload" | "private"> & { createdAt: number }): ConversationRow {
   const incoming = row.type === "incoming";
   return {
     ...conversation,
     ...stateAfter(conversation, row),
     lastMessage: (row.content ?? "").slice(0, 500),
     lastMessageAt: row.createdAt,
-    unreadCount: conversation.unreadCount + (incoming ? 1 : 0),
+    unreadCount: conversation.unreadCount + (unreadBy(conversation, row) ? 1 : 0),
     title: conversation.title || !incoming ? conversation.title : (row.content ?? "").slice(0, TITLE_LENGTH),
   };
 }
+
+/**
+ * Whether a message waits to be read by an agent: a visitor's (contact's) message, never a note or
+ * a message of the team (agents, the assistant), nor one of a test conversation (the team trying its
+ * own assistant), so the inbox's unread counts are the visitors' alone.
+ */
+const unreadBy = (conversation: Pick<ConversationRow, "isTest">, row: Pick<NewMessage, "type" | "senderType" | "private">) =>
+  row.type === "incoming" && row.senderType === "contact" && !row.private && !conversation.isTest;
 
 /**
  * Conversation states (docs/decisions.md, "Conversation states"): a visitor message puts a

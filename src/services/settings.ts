@@ -6,6 +6,7 @@ import { planSettingsProblem } from "./plans";
 import { fileSpecs } from "./uploads/file-specs";
 import { ingestionFaultProblem } from "./ingestion-fault";
 import { countSetting } from "./llm/retries";
+import { clockProblem } from "../lib/clock";
 
 export interface SettingProblem {
   name: string;
@@ -45,6 +46,8 @@ export function settingProblems(env: Bindings): SettingProblem[] {
   }
   const fault = ingestionFaultProblem(env);
   if (fault) problems.push({ name: "INGESTION_FAULT", problem: fault });
+  const clock = clockProblem(env);
+  if (clock) problems.push({ name: "CLOCK_OFFSET_MS", problem: clock });
   return problems;
 }
 

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import { arrived } from "../shell/router";
+import { setPageTitle } from "../shell/notifications";
 import { announce } from "./announcer";
 
 /**
@@ -10,7 +11,7 @@ import { announce } from "./announcer";
 export function PageHeader({ title, children }: { title: string; children?: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    document.title = `${title} · Console`;
+    setPageTitle(`${title} · Console`); // after the unread count, if any
     if (arrived.peek()) {
       arrived.value = false;
       heading.current?.focus();

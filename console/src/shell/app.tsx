@@ -6,7 +6,8 @@ import { Loading } from "../components/alert";
 import { Header } from "./header";
 import { Nav } from "./nav";
 import { Outlet } from "./outlet";
-import { session } from "./session";
+import { membership, session } from "./session";
+import { watchConversations } from "./notifications";
 import { currentPath } from "./router";
 import { t } from "./strings";
 
@@ -33,6 +34,9 @@ function SignIn() {
 
 function Shell() {
   const [menuOpen, setMenuOpen] = useState(false);
+  const organizationId = membership.value?.organization.id;
+  // Unread counts and notifications on every page, from the tab's one live stream.
+  useEffect(() => (organizationId ? watchConversations(organizationId) : undefined), [organizationId, session.value]);
   // The phone menu closes when the page changes.
   useEffect(() => setMenuOpen(false), [currentPath.value]);
   return (

@@ -3,6 +3,20 @@ import { PAGES } from "../pages";
 import { BASE, currentPath, followLink, matchPath } from "./router";
 import { can } from "./session";
 import { t } from "./strings";
+import { totalUnread } from "./notifications";
+import { t as notifyText } from "./notify-strings";
+
+/** The total of unread conversations beside the conversations' entry: the number shown, the words read. */
+function UnreadCount() {
+  const n = totalUnread.value;
+  if (!n) return null;
+  return (
+    <>
+      <span class="badge nav-unread" aria-hidden="true" data-unread={n}>{n}</span>
+      <span class="sr-only">{`, ${notifyText("unreadConversations", { n })}`}</span>
+    </>
+  );
+}
 
 /** The pages of the registry this member may see, the current one marked for assistive technology. */
 export function Nav({ open, onNavigate }: { open: boolean; onNavigate: () => void }) {
@@ -25,6 +39,7 @@ export function Nav({ open, onNavigate }: { open: boolean; onNavigate: () => voi
                 }}
               >
                 {p.nav![locale.value]}
+                {p.path === "/conversations/*" && <UnreadCount />}
               </a>
             </li>
           );

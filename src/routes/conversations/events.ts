@@ -22,7 +22,7 @@ const route = createRoute({
     "`{conversation}`, `message.created` `{conversation, message}` (the message record) and `conversation.updated` " +
     "`{conversation, changes, reason}` (handoff, takeover, hand back, resolve; CONTRACT section 18: `changes` is each of `status`, " +
     "`progressStatus`, `assignee`, `autoReplyEnabled` that changed as `[before, after]`, `reason` one of `visitor_request`, `unanswered`, " +
-    "`tool`, `operator`, `resolved`). `conversation` carries the state and the ids of its inbox, " +
+    "`tool`, `operator`, `resolved`; without `changes` when only its unread count changed: `read/`). `conversation` carries the state, `unreadCount` and the ids of its inbox, " +
     "assistant, contact and assignee (`GET /conversations/{id}/` gives their names). A `: ping` comment every 10 s. Nothing " +
     "is replayed: after a reconnection, read the list again. An isolate that found no stream open publishes nothing for 2 s, " +
     "so read the list again 2 s after `ready` too. The caller's access is checked again every 30 s: once the API key or " +

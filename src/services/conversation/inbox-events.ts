@@ -22,6 +22,7 @@ export interface ConversationEventRecord {
   autoReplyEnabled: boolean;
   lastMessage: string | null;
   lastMessageCreatedAt: string | null;
+  unreadCount: number;
   createdAt: string;
 }
 
@@ -48,6 +49,7 @@ export const conversationEventRecord = (row: ConversationRow): ConversationEvent
   autoReplyEnabled: row.autoReplyEnabled,
   lastMessage: row.lastMessage,
   lastMessageCreatedAt: ms(row.lastMessageAt),
+  unreadCount: row.unreadCount,
   createdAt: ms(row.createdAt)!,
 });
 

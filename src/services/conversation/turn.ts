@@ -17,6 +17,7 @@ import { handoffFor, handoffReply, handoffSettings, unansweredInARow, type Outsi
 import { eq } from "drizzle-orm";
 import { inboxes } from "../../db/schema";
 import { isOpen, nextOpening } from "../business-hours";
+import { clockNow } from "../../lib/clock";
 import { turnError, type TurnResult } from "./turn-result";
 
 /**
@@ -206,20 +207,20 @@ async function replyTo(store: TurnStore, conversation: ConversationRow, incoming
   const settings = handoffSettings(context.chatbot.handoff);
   const asked = handoffFor(settings, incoming);
   if (asked) {
-    const reply = handoffReply(settings, asked, incoming, undefined, await outsideHours(store.db, conversation.inboxId));
+    const reply = handoffReply(settings, asked, incoming, undefined, await outsideHours(store.db, conversation.inboxId, clockNow(store.env)));
     emit(reply.content);
     return reply;
   }
   const { handsOff: toolAsked, ...reply } = await generateReply(store.env, store.db, { ...context, incoming, conversation }, emit, options);
   const reason = toolAsked && settings.enabled ? "tool" : reply.unanswered && unansweredInARow(settings, context.history) ? "unanswered" : null;
   if (!reason) return reply;
-  const handedOff = handoffReply(settings, reason, incoming, reply, await outsideHours(store.db, conversation.inboxId));
+  const handedOff = handoffReply(settings, reason, incoming, reply, await outsideHours(store.db, conversation.inboxId, clockNow(store.env)));
   emit(handedOff.content.slice(reply.content.length));
   return handedOff;
 }
 
 /** Whether the inbox's team is away now (its business hours), read only as the assistant hands off. */
-async function outsideHours(db: Db, inboxId: string, now = Date.now()): Promise<OutsideHours | undefined> {
+async function outsideHours(db: Db, inboxId: string, now: number): Promise<OutsideHours | undefined> {
   const [inbox] = await db.select({ hours: inboxes.businessHours }).from(inboxes).where(eq(inboxes.id, inboxId));
   if (!inbox?.hours || isOpen(inbox.hours, now)) return undefined;
   return { nextOpeningAt: nextOpening(inbox.hours, now) };

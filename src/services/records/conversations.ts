@@ -15,6 +15,8 @@ export interface ConversationRecord {
   lastMessage: string | null;
   lastMessageCreatedAt: string | null;
   isTest: boolean;
+  /** The visitor's messages no agent has read yet. */
+  unreadCount: number;
   createdAt: string;
 }
 
@@ -32,5 +34,6 @@ export const conversationRecord = (v: ConversationView): ConversationRecord => (
   lastMessage: v.conversation.lastMessage,
   lastMessageCreatedAt: ms(v.conversation.lastMessageAt),
   isTest: v.conversation.isTest,
+  unreadCount: v.conversation.unreadCount,
   createdAt: ms(v.conversation.createdAt)!,
 });

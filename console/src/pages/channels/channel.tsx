@@ -14,6 +14,7 @@ import { can } from "../../shell/session";
 import { PLATFORMS, platformName, type Channel, type Platform } from "./platforms";
 import { SetupSection } from "./setup";
 import { t, tk } from "./strings";
+import { BusinessHoursForm } from "../../components/business-hours";
 
 interface Outcome {
   ok: boolean;
@@ -54,6 +55,7 @@ export function ChannelPage({ inboxId }: { inboxId: string }) {
           <StatusSection channel={current} />
           <SettingsForm key={`${current.updatedAt}-${current.status}`} channel={current} platform={platform} onChanged={setChannel} outcome={outcome} setOutcome={setOutcome} />
           <SetupSection channel={current} platform={platform} />
+          <BusinessHoursForm key={`hours-${inboxId}`} inboxId={inboxId} hours={loaded.data.inbox.businessHours} canManage={can("inbox.manage")} />
         </>
       ) : (
         <Notice tone="warning">{t("notConnectable", { platform: platformName(type) })}</Notice>

@@ -3,6 +3,7 @@ import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import type { Conversation } from "./inbox-api";
 import { t } from "./strings";
+import { UnreadBadge } from "./unread";
 
 /** Badges of a conversation's status and progress, as text (colour only repeats it), and whether it is a test. */
 export function StateBadges({ c }: { c: Pick<Conversation, "status" | "progressStatus" | "isTest"> }) {
@@ -33,7 +34,10 @@ export function ConversationList({ rows, selectedId, hasMore, loadingMore, onMor
                 {c.chatbot ? ` · ${c.chatbot.name}` : ""}
               </span>
               <span class="inbox-last">{c.lastMessage || t("noMessage")}</span>
-              <StateBadges c={c} />
+              <span class="inbox-badges">
+                <UnreadBadge n={c.unreadCount} />
+                <StateBadges c={c} />
+              </span>
             </a>
           </li>
         ))}

@@ -1,55 +1,40 @@
 import { useEffect, useRef } from "preact/hooks";
+import { listenLive } from "../../shell/live-stream";
 import type { Conversation, Message } from "./inbox-api";
 
 /** A conversation as the live stream carries it: its state and the ids of what it belongs to. */
-export type LiveConversation = Pick<Conversation, "id" | "title" | "status" | "progressStatus" | "autoReplyEnabled" | "lastMessage" | "lastMessageCreatedAt" | "createdAt"> & {
+export type LiveConversation = Pick<Conversation, "id" | "title" | "status" | "progressStatus" | "autoReplyEnabled" | "lastMessage" | "lastMessageCreatedAt" | "createdAt" | "unreadCount"> & {
   inbox: { id: string };
   chatbot: { id: string } | null;
   contact: { id: string } | null;
   assignee: { id: string } | null;
 };
 
+/** Each lifecycle field that changed, as `[before, after]`, and why (CONTRACT section 18). */
+export type LiveChanges = Partial<{ status: [string, string]; progressStatus: [string, string]; assignee: [string | null, string | null]; autoReplyEnabled: [boolean, boolean] }>;
+
 export type LiveEvent =
-  | { type: "conversation.created" | "conversation.updated"; conversation: LiveConversation }
+  | { type: "conversation.created"; conversation: LiveConversation }
+  | { type: "conversation.updated"; conversation: LiveConversation; changes?: LiveChanges; reason?: string }
   | { type: "message.created"; conversation: LiveConversation; message: Message };
 
-/** The API waits this long before publishing again for an organization it found unwatched (QUIET_MS). */
-const CATCH_UP_MS = 2_500;
-
 /**
- * The organization's live conversation events (`conversation-events/`, an EventSource with the
- * session cookie). `onEvent` gets each; `onGap` is called when events may have been missed: after
- * every (re)connection, once the API's quiet period has passed, so the page reads its data again.
+ * The organization's live conversation events (the tab's one stream, shell/live-stream.ts).
+ * `onEvent` gets each; `onGap` is called when events may have been missed: after every
+ * (re)connection, once the API's quiet period has passed, so the page reads its data again.
  * `onEnded` gets the API's reason when it ends the stream for good (the member lost access to it).
  */
 export function useInboxEvents(organizationId: string, onEvent: (e: LiveEvent) => void, onGap: () => void, onState: (live: boolean) => void, onEnded: (detail: string) => void) {
   const handlers = useRef({ onEvent, onGap, onState, onEnded });
   handlers.current = { onEvent, onGap, onState, onEnded };
-  useEffect(() => {
-    const source = new EventSource(`/api/v1/organizations/${organizationId}/conversation-events/`, { withCredentials: true });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let connectedBefore = false;
-    source.addEventListener("ready", () => {
-      handlers.current.onState(true);
-      if (connectedBefore) handlers.current.onGap();
-      connectedBefore = true;
-      clearTimeout(timer);
-      timer = setTimeout(() => handlers.current.onGap(), CATCH_UP_MS);
-    });
-    source.addEventListener("error", (e) => {
-      handlers.current.onState(false);
-      // The API's own `event: error` (a message with data), not a lost connection: no reconnecting.
-      if (e instanceof MessageEvent && typeof e.data === "string") {
-        source.close();
-        handlers.current.onEnded((JSON.parse(e.data) as { detail: string }).detail);
-      }
-    });
-    for (const type of ["conversation.created", "conversation.updated", "message.created"] as const) {
-      source.addEventListener(type, (e) => handlers.current.onEvent({ type, ...JSON.parse((e as MessageEvent<string>).data) }));
-    }
-    return () => {
-      clearTimeout(timer);
-      source.close();
-    };
-  }, [organizationId]);
+  useEffect(
+    () =>
+      listenLive(organizationId, {
+        onEvent: (e) => handlers.current.onEvent(e),
+        onGap: () => handlers.current.onGap(),
+        onState: (live) => handlers.current.onState(live),
+        onEnded: (detail) => handlers.current.onEnded(detail),
+      }),
+    [organizationId],
+  );
 }

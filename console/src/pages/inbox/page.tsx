@@ -12,12 +12,14 @@ import { NO_FILTERS, filterOptions, getConversation, listConversations, listMess
 import { useInboxEvents, type LiveConversation, type LiveEvent } from "./live";
 import { t } from "./strings";
 import { Transcript } from "./transcript";
+import { NotifyToggle } from "../../shell/notify-toggle";
+import { UnreadInboxes, markRead } from "./unread";
 
 /** A row brought up to date from a live event; null when its assignee is someone it cannot name yet. */
 function merged(row: Conversation, c: LiveConversation): Conversation | null {
   if ((c.assignee?.id ?? null) !== (row.assignee?.id ?? null) && c.assignee) return null;
-  const { title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt } = c;
-  return { ...row, title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, assignee: c.assignee ? row.assignee : null };
+  const { title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount } = c;
+  return { ...row, title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount, assignee: c.assignee ? row.assignee : null };
 }
 
 const newestFirst = (rows: Conversation[]) => [...rows].sort((a, b) => (a.id < b.id ? 1 : -1));
@@ -70,6 +72,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       if (!current()) return;
       setSelected(c);
       setMessages(m);
+      if (c.unreadCount > 0) readNow(c.id);
     } catch (err) {
       const problem = problemOf(err);
       if (current()) setError(problem);
@@ -106,6 +109,11 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     }
   };
 
+  /** Opening a conversation (or a visitor writing in the one open while the tab is seen) reads it. */
+  const readNow = (id: string) => {
+    markRead(id).then(upsert, otherwise(undefined)); // unread stays shown; the next opening tries again
+  };
+
   /** Puts a conversation record into the list (where it belongs in the newest-first order) and the transcript. */
   const upsert = (record: Conversation) => {
     const { filters: f, next: more, selectedId: open } = state.current;
@@ -131,6 +139,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
         upsert(record);
       }, otherwise(undefined)); // the next event or reconnection reads it again
     }
+    if (e.type === "message.created" && c.id === open && c.unreadCount > 0 && document.visibilityState === "visible") readNow(c.id);
     if (e.type === "message.created" && c.id === open) {
       setMessages((list) => (list && !list.some((m) => m.id === e.message.id) ? [...list, e.message].sort((a, b) => a.sequence - b.sequence) : list));
     }
@@ -142,8 +151,10 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     <>
       <PageHeader title={t("title")}>
         <span class={`badge ${live ? "live" : "offline"}`} role="status">{live ? t("live") : ended ? t("ended") : t("offline")}</span>
+        <NotifyToggle />
       </PageHeader>
       <ErrorAlert error={ended} />
+      <UnreadInboxes selected={filters.inbox} onPick={(inbox) => setFilters({ ...filters, inbox })} />
       <FiltersForm value={filters} onChange={setFilters} options={options.data} />
       <ErrorAlert error={error} />
       <div class={`inbox-layout${selectedId ? " has-selection" : ""}`}>

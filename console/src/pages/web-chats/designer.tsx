@@ -14,12 +14,13 @@ import { ColourFields, FeatureFields, GeneralFields, ImageFields, MessageFields 
 import { DomainCheck, EmbedSection, IdentitySection } from "./embed";
 import { WidgetPreview } from "./preview";
 import { t } from "./strings";
+import { BusinessHoursForm } from "../../components/business-hours";
 
 async function load(id: string) {
   const chat = await unwrap(api.GET("/api/v1/web-chats/{id}/", { params: { path: { id } } }));
   // The assistant's name is what the widget shows as the sender; without the inbox it is the web chat's.
   const inbox = await unwrap(api.GET("/api/v1/inboxes/{id}/", { params: { path: { id: chat.inbox.id } } })).catch(otherwise(null));
-  return { chat, assistantName: inbox?.chatbot?.name ?? null };
+  return { chat, assistantName: inbox?.chatbot?.name ?? null, businessHours: inbox ? inbox.businessHours : undefined };
 }
 
 /** One web chat: every field, the live preview of the real widget, embedding, identity and domain. */
@@ -35,7 +36,12 @@ export function Designer({ id }: { id: string }) {
         {loaded.loading && <Loading />}
       </>
     );
-  return <Editor key={saved.id} saved={saved} assistantName={loaded.data.assistantName} onSaved={setSaved} />;
+  return (
+    <>
+      <Editor key={saved.id} saved={saved} assistantName={loaded.data.assistantName} onSaved={setSaved} />
+      {loaded.data.businessHours !== undefined && <BusinessHoursForm key={`hours-${saved.id}`} inboxId={saved.inbox.id} hours={loaded.data.businessHours} canManage={can("inbox.manage")} />}
+    </>
+  );
 }
 
 function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantName: string | null; onSaved: (chat: WebChat) => void }) {

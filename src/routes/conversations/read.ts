@@ -1,0 +1,32 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { currentAccess, requirePermission } from "../../services/access";
+import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
+import { markConversationRead } from "../../services/conversation/read";
+import { conversationRecord } from "../../services/records/conversations";
+import { ConversationSchema } from "./schema";
+
+const route = createRoute({
+  method: "post",
+  path: "/conversations/{id}/read/",
+  tags: ["Conversations"],
+  summary: "Mark a conversation read",
+  description:
+    "Requires `conversation.view` (who may read a conversation may say they read it). Its `unreadCount` becomes 0, and the " +
+    "organization's live stream (`conversation-events/`) carries `conversation.updated` so the team's other tabs update their " +
+    "counts. The inbox's `unreadConversationsCount` no longer counts it. Nothing changes (and nothing is published) when it had no unread messages.",
+  request: { params: IdParams },
+  responses: { 200: json(ConversationSchema, "The conversation, read"), ...errorResponses(403, 404) },
+});
+
+export const registerReadConversation = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "conversation.view");
+    const read = await markConversationRead(c.var.db, access.organizationId, c.req.valid("param").id);
+    if (!read) throw notFound();
+    if (read.changed) c.executionCtx.waitUntil(publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.updated", read.view.conversation)));
+    return c.json(conversationRecord(read.view), 200);
+  });
