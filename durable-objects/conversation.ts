@@ -15,6 +15,9 @@ import { effectStatements, runStored } from "../src/services/conversation/effect
 import { answer, endStream, runTurn, storedAlready, type Assistant, type MessageFields, type ReplyContext, type ReplyWatch, type TurnStore, type Writing } from "../src/services/conversation/turn";
 import type { QueryMetadata } from "../src/services/query-scope";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
+import type { ChangeReason } from "../src/services/conversation/inbox-events";
+import { changeEventWrites } from "../src/services/webhooks/conversation-events";
+import { createdDeliveries, enqueueDeliveries } from "../src/services/webhooks/emit";
 
 export type { SenderInput } from "../src/services/conversations";
 export type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
@@ -188,15 +191,20 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   /**
-   * An operator's change (handoff, takeover, hand back, resolve): written after the messages already
-   * on their way, so a visitor's message that arrived first cannot undo it. The next turn reads the
+   * An operator's change (handoff, takeover, hand back, resolve; `reason` as CONTRACT section 18
+   * names it), with its lifecycle event: written after the messages already on their way, so a visitor's message that arrived first cannot undo it. The next turn reads the
    * conversation again, whatever row its caller read before the change; a reply already under way
    * still completes.
    */
-  async change(conversationId: string, change: ConversationChange, actor: ChangeActor): Promise<void> {
+  async change(conversationId: string, change: ConversationChange, actor: ChangeActor, reason: ChangeReason = "operator"): Promise<void> {
     this.#recent = null;
     this.#handoffAt = this.#sequence ?? Infinity; // not loaded: every message stored so far (see #load)
-    await this.#writes.write([stateWrite(this.#db, conversationId, change)], null);
+    // Its lifecycle event and the event's webhook deliveries in the same batch (services/webhooks/conversation-events.ts).
+    const event = changeEventWrites(this.#db, conversationId, change, reason);
+    const [, , outbox] = await this.#writes.write([event.before, stateWrite(this.#db, conversationId, change), event.after], null);
+    const deliveries = createdDeliveries(outbox);
+    // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.
+    if (deliveries.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveries).catch((err) => console.error(String(err))));
     // After the messages announced before it, so a visitor reads them in the order they happened.
     await this.#announced;
     const agent = change.progressStatus === "human_serving" ? actor : null;

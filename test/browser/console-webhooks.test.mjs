@@ -2,7 +2,8 @@
 // (test/support/webhook-receiver.mjs): a webhook added with a generated secret shown once; a test
 // send shows the receiver's answer; an assistant's reply is delivered and shows up with its
 // status; a delivery failed during an outage is redelivered from its record, and another with
-// "redeliver failed events"; a webhook disabled in its form says so. Keyboard-only test send,
+// "redeliver failed events"; a webhook disabled in its form says so; lifecycle events ticked in
+// the form reach the receiver. Keyboard-only test send,
 // axe-core in both themes with the dialogs open, the screenshots of docs/console/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../support/webhook-receiver.mjs";
@@ -133,6 +134,35 @@ describe("Webhooks in Chromium", () => {
     await page.getByRole("button", { name: "Deliveries of Paused hook" }).click();
     await page.getByText("No deliveries yet.").waitFor();
     expect(await page.getByRole("button", { name: "Redeliver failed events" }).count()).toBe(0);
+    await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/`, { method: "DELETE" });
+    await context.close();
+  });
+
+  it("ticks lifecycle events in the form (not offered with Genesys): a takeover reaches the receiver as conversation.updated", async () => {
+    const hook = await app.server.api(`/inboxes/${inboxId}/webhooks/`, { body: { name: "Lifecycle hook", direction: "outgoing", url: `${receiver.url}/ok/lifecycle` } });
+    const { context, page, errors } = await webhooksPage();
+    await page.getByRole("button", { name: "Edit Lifecycle hook" }).click();
+    const option = dialog(page).getByLabel("Also send conversation lifecycle events");
+    expect(await option.isChecked()).toBe(false);
+    await dialog(page).getByLabel("Payload format").selectOption("genesys_cloud");
+    await option.waitFor({ state: "detached" });
+    await dialog(page).getByLabel("Payload format").selectOption("service_standard");
+    await option.check();
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await dialog(page).waitFor({ state: "detached" });
+    expect(await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/`, { method: "GET" })).toMatchObject({ conversationEvents: true, templatePreset: "service_standard" });
+
+    const { conversationId } = await reply("I have a question about my order");
+    await app.server.api(`/conversations/${conversationId}/take-over/`);
+    await expect
+      .poll(() => receiver.requests.filter((r) => r.path === "/ok/lifecycle").map((r) => JSON.parse(r.body)).find((p) => p.event === "conversation.updated")?.reason, { timeout: 15_000 })
+      .toBe("operator");
+    // Reopened, the form shows the option ticked.
+    await page.getByRole("button", { name: "Edit Lifecycle hook" }).click();
+    expect(await dialog(page).getByLabel("Also send conversation lifecycle events").isChecked()).toBe(true);
+    await page.keyboard.press("Escape");
+    expect(errors).toEqual([]);
     await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/`, { method: "DELETE" });
     await context.close();
   });

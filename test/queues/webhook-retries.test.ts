@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { seedOwner } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { RETRY_SCHEDULE_SECONDS } from "../../src/services/webhooks/retries";
+import { deliveryEventId } from "../../src/services/records/webhook-deliveries";
 import type { DeliveryRecord, Page } from "../routes/webhooks/fixtures";
 import { attemptsOf, consumeAt, received, setMode, switchedWebhook, visitorMessages, waitFor, type Attempt } from "./webhook-fixtures";
 
@@ -11,7 +12,7 @@ const HOUR = 3_600_000;
 /** Attempts grouped by event, each list in attempt order. */
 const byEvent = (attempts: Attempt[]) => {
   const events = new Map<string, Attempt[]>();
-  for (const a of attempts) events.set(a.messageId!, [...(events.get(a.messageId!) ?? []), a]);
+  for (const a of attempts) events.set(deliveryEventId(a), [...(events.get(deliveryEventId(a)) ?? []), a]);
   return events;
 };
 

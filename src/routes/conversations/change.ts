@@ -18,7 +18,7 @@ export async function changeConversation(c: Context<AppEnv>, id: string, change:
   const before = await findConversation(db, access.organizationId, id);
   if (!before) throw notFound();
   const { user } = c.var.principal;
-  await conversationObject(c.env, id).change(id, change(user.id), { name: user.name, avatar: user.avatar });
+  await conversationObject(c.env, id).change(id, change(user.id), { name: user.name, avatar: user.avatar }, reason);
   const view = (await findConversation(db, access.organizationId, id))!;
   // Told even when nothing changed (a repeated take-over): the inbox's view is read again.
   const event = lifecycleEvent(before.conversation, view.conversation, reason) ?? conversationEvent("conversation.updated", view.conversation);

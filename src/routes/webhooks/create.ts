@@ -27,7 +27,8 @@ export const registerCreateWebhook = (r: Router) =>
     const inbox = await requireInbox(c.var.db, access.organizationId, c.req.valid("param").inboxId);
     const { secretToken, ...body } = c.req.valid("json");
     const templatePreset = body.templatePreset ?? "service_standard";
-    checkWebhookRules(c.env, { url: body.url, templatePreset, customTemplate: body.customTemplate, storedTemplate: null });
+    const conversationEvents = body.conversationEvents ?? false;
+    checkWebhookRules(c.env, { url: body.url, templatePreset, customTemplate: body.customTemplate, storedTemplate: null, direction: body.direction, conversationEvents });
     const id = uuidv7();
     await c.var.db.insert(webhooks).values({
       id,
@@ -37,6 +38,7 @@ export const registerCreateWebhook = (r: Router) =>
       direction: body.direction,
       isEnabled: body.isEnabled ?? true,
       retryFailedDeliveries: body.retryFailedDeliveries ?? false,
+      conversationEvents,
       url: body.url,
       method: body.method ?? "POST",
       headers: body.headers ?? {},

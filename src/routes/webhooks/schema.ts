@@ -94,6 +94,12 @@ export const WebhookWrite = z
         "Default false: a failure is recorded and not retried (the spec's delivery rule 3)",
       example: false,
     }),
+    conversationEvents: z.boolean().optional().openapi({
+      description:
+        "Also send the conversation's lifecycle events (handoff, takeover, assignment, resolve) as `conversation.updated` payloads (docs/reference.md, " +
+        "\"Lifecycle events\"). Default false: message events only. Not available with `direction: receive` or the `genesys_cloud` preset",
+      example: false,
+    }),
     secretToken: z
       .string()
       .min(1)
@@ -115,6 +121,7 @@ export const WebhookSchema = z
     direction,
     isEnabled: z.boolean().openapi({ example: true }),
     retryFailedDeliveries: z.boolean().openapi({ description: "Whether failed deliveries are retried on the schedule", example: false }),
+    conversationEvents: z.boolean().openapi({ description: "Whether the conversation's lifecycle events are sent too (`conversation.updated`)", example: false }),
     disabledAt: Timestamp.nullable().openapi({
       description: "When the service disabled the webhook because every delivery failed for 3 days; null otherwise (ms since the epoch)",
       example: null,

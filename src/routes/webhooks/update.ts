@@ -21,6 +21,8 @@ async function updateWebhook(c: Context<AppEnv>, inboxId: string, webhookId: str
     templatePreset: changes.templatePreset ?? webhook.templatePreset,
     customTemplate: changes.customTemplate,
     storedTemplate: webhook.customTemplate,
+    direction: changes.direction ?? webhook.direction,
+    conversationEvents: changes.conversationEvents ?? webhook.conversationEvents,
   });
   await c.var.db
     .update(webhooks)

@@ -9,7 +9,7 @@ import type { ConversationRow, MessageRow } from "../conversations";
 import type { MessageRecord } from "../records/messages";
 import { evaluationEffect } from "../evaluation/effect";
 import { failedReplyEffect } from "../statistics/effect";
-import { webhookEffect } from "../webhooks/effect";
+import { conversationEventWebhookEffect, webhookEffect } from "../webhooks/effect";
 import { liveInboxEffect } from "./inbox-events";
 import { channelEffect } from "../channels/outbound";
 
@@ -46,8 +46,11 @@ export interface TurnEnd {
 
 export interface MessageEffect {
   readonly name: string;
-  /** A statement stored in the same batch as `message`: both are stored, or neither (null: none for this message). */
-  inBatch?(db: Db, conversation: ConversationRow, message: MessageRow): D1PreparedStatement | null;
+  /**
+   * Statements stored in the same batch as `message` (`conversation`: as the message finds it): all
+   * are stored, or none (null or []: none for this message). `result` is the last one's.
+   */
+  inBatch?(db: Db, conversation: ConversationRow, message: MessageRow): D1PreparedStatement | D1PreparedStatement[] | null;
   /** After the batch is stored, in the order of the conversation's messages. Must not throw: hand slow work to `waitUntil`. */
   stored?(batch: StoredBatch): void;
   /** After the assistant's reply to `incoming` is stored. */
@@ -57,7 +60,7 @@ export interface MessageEffect {
 }
 
 /** The effects, in the order they run. */
-const EFFECTS: MessageEffect[] = [webhookEffect, channelEffect, liveInboxEffect, failedReplyEffect, evaluationEffect];
+const EFFECTS: MessageEffect[] = [webhookEffect, conversationEventWebhookEffect, channelEffect, liveInboxEffect, failedReplyEffect, evaluationEffect];
 
 /** Adds an effect for a test, after the others; returns its removal. Tests only: production effects are in EFFECTS. */
 export function addEffectForTest(effect: MessageEffect): () => void {
@@ -70,15 +73,16 @@ export function addEffectForTest(effect: MessageEffect): () => void {
  * effect's result from the batch's results (`resultsFrom(all, at)`: where the statements begin).
  */
 export function effectStatements(db: Db, conversation: ConversationRow, message: MessageRow) {
-  const owners: MessageEffect[] = [];
+  const owners: { effect: MessageEffect; last: number }[] = [];
   const statements: D1PreparedStatement[] = [];
   for (const effect of EFFECTS) {
-    const statement = effect.inBatch?.(db, conversation, message);
-    if (!statement) continue;
-    owners.push(effect);
-    statements.push(statement);
+    const made = effect.inBatch?.(db, conversation, message);
+    const own = Array.isArray(made) ? made : made ? [made] : [];
+    if (!own.length) continue;
+    statements.push(...own);
+    owners.push({ effect, last: statements.length - 1 });
   }
-  const resultsFrom = (all: D1Result[], at: number) => new Map(owners.map((effect, i) => [effect, all[at + i]]));
+  const resultsFrom = (all: D1Result[], at: number) => new Map(owners.map(({ effect, last }) => [effect, all[at + last]]));
   return { statements, resultsFrom };
 }
 

@@ -156,7 +156,7 @@ async function storeTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>)
     if (!creates) writes.push(...messageWrites(db, state, row));
     const before = state;
     state = afterMessage(state, row);
-    return { row, before, state, effects: effectStatements(db, conversation, row) };
+    return { row, before, state, effects: effectStatements(db, before, row) };
   });
   const results = await batch(db, [...writes, ...entries.flatMap((e) => e.effects.statements)]);
   let at = writes.length;

@@ -35,6 +35,13 @@ export interface WebhookDeliveryRecord {
   deliveredAt: string | null;
 }
 
+/** The id the payload carries: the message's, or the lifecycle event's (every delivery has one of them). */
+export function deliveryEventId(d: Pick<DeliveryRow, "id" | "messageId" | "conversationEventId">): string {
+  const id = d.messageId ?? d.conversationEventId;
+  if (!id) throw new Error(`webhook delivery ${d.id} names neither a message nor a conversation event`);
+  return id;
+}
+
 export function deliveryRecord({ delivery: d, webhook, chatbot }: DeliveryView): WebhookDeliveryRecord {
   const response = d.responseBody === null ? null : d.responseBody.slice(0, RESPONSE_BODY_SHOWN);
   return {
@@ -45,7 +52,7 @@ export function deliveryRecord({ delivery: d, webhook, chatbot }: DeliveryView):
     event: d.event,
     status: d.status,
     attempt: d.attempt,
-    eventId: (d.messageId ?? d.conversationEventId)!,
+    eventId: deliveryEventId(d),
     scheduledAt: ms(d.scheduledAt)!,
     attempts: d.attempts,
     url: d.url,

@@ -9,6 +9,7 @@ export interface WebhookRecord {
   direction: WebhookRow["direction"];
   isEnabled: boolean;
   retryFailedDeliveries: boolean;
+  conversationEvents: boolean;
   disabledAt: string | null;
   disabledReason: string | null;
   url: string;
@@ -30,6 +31,7 @@ export async function webhookRecord({ webhook: w, inbox }: WebhookView, env: Pic
     direction: w.direction,
     isEnabled: w.isEnabled,
     retryFailedDeliveries: w.retryFailedDeliveries,
+    conversationEvents: w.conversationEvents,
     disabledAt: ms(w.disabledAt),
     disabledReason: w.disabledReason,
     url: w.url,

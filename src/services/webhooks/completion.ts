@@ -60,6 +60,7 @@ export async function completeAttempts(env: Bindings, db: Db, finished: Finished
           inboxId: delivery.inboxId,
           chatbotId: delivery.chatbotId,
           messageId: delivery.messageId,
+          conversationEventId: delivery.conversationEventId,
           event: delivery.event,
           attempt: delivery.attempt + 1,
           scheduledAt: dueAt,

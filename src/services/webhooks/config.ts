@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gte, lte, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, lte, or, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { chatbots, inboxes, webhookDeliveries, webhooks, type DELIVERY_STATUSES, type WEBHOOK_PRESETS } from "../../db/schema";
+import { chatbots, inboxes, webhookDeliveries, webhooks, type DELIVERY_STATUSES, type WEBHOOK_DIRECTIONS, type WEBHOOK_PRESETS } from "../../db/schema";
 import { decryptSecret, encryptSecret, maskSecret } from "../../lib/crypto";
 import { fieldError, notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
@@ -48,7 +48,14 @@ export async function getWebhook(db: Db, organizationId: string, inboxId: string
 /** What a save must satisfy beyond field shapes: an allowed URL, and a template that renders to JSON. */
 export function checkWebhookRules(
   env: Pick<Bindings, "WEBHOOK_ALLOWED_HOSTS" | "OUTBOUND_ALLOWED_HOSTS">,
-  values: { url?: string; templatePreset: (typeof WEBHOOK_PRESETS)[number]; customTemplate?: string | null; storedTemplate: string | null },
+  values: {
+    url?: string;
+    templatePreset: (typeof WEBHOOK_PRESETS)[number];
+    customTemplate?: string | null;
+    storedTemplate: string | null;
+    direction: (typeof WEBHOOK_DIRECTIONS)[number];
+    conversationEvents: boolean;
+  },
 ): void {
   if (values.url !== undefined) {
     const problem = webhookUrlProblem(values.url, outboundAllowedHosts(env));
@@ -58,10 +65,19 @@ export function checkWebhookRules(
   if (values.templatePreset === "custom" && !template?.trim()) {
     throw fieldError("customTemplate", "Required when templatePreset is custom.");
   }
+  // Lifecycle events are pushed: a webhook that receives has none, and Genesys' inbound message has no shape for them.
+  if (values.conversationEvents && values.direction === "receive") throw fieldError("conversationEvents", "Only webhooks that push (incoming, outgoing) send lifecycle events.");
+  if (values.conversationEvents && values.templatePreset === "genesys_cloud") {
+    throw fieldError("conversationEvents", "The genesys_cloud preset sends messages only; choose another preset to send lifecycle events.");
+  }
   // A template sent with another preset is kept for later, so it must be valid all the same.
   if (values.customTemplate) {
-    const problem = validateCustomTemplate(values.customTemplate);
+    const problem = validateCustomTemplate(values.customTemplate, values.conversationEvents);
     if (problem) throw fieldError("customTemplate", problem);
+  } else if (values.templatePreset === "custom" && values.conversationEvents && template) {
+    // Turning lifecycle events on for a stored template: it must render them too.
+    const problem = validateCustomTemplate(template, true);
+    if (problem) throw fieldError("conversationEvents", problem);
   }
 }
 
@@ -102,7 +118,7 @@ export function deliveryConditions(f: DeliveryFilter): (SQL | undefined)[] {
     f.startDate ? gte(webhookDeliveries.createdAt, parseDate(f.startDate)) : undefined,
     f.endDate ? lte(webhookDeliveries.createdAt, parseDate(f.endDate, true)) : undefined,
     f.webhook ? eq(webhookDeliveries.webhookId, f.webhook) : undefined,
-    f.eventId ? eq(webhookDeliveries.messageId, f.eventId) : undefined,
+    f.eventId ? or(eq(webhookDeliveries.messageId, f.eventId), eq(webhookDeliveries.conversationEventId, f.eventId)) : undefined,
   ];
 }
 

@@ -5,8 +5,10 @@ import { inChunks } from "../../lib/sql";
 import { completeAttempts, type FinishedAttempt } from "./completion";
 import type { DeliveryRow } from "./config";
 import { scheduleDeliveries } from "./emit";
+import { conversationEventData } from "./conversation-event-data";
+import type { DeliveryData } from "./conversation-payloads";
 import { eventData } from "./event-data";
-import { send, type Outcome } from "./send";
+import { send } from "./send";
 
 const LEASE_MS = 60_000;
 
@@ -48,25 +50,30 @@ export async function deliverAll(env: Bindings, db: Db, deliveryIds: string[], n
 }
 
 async function sendClaimed(env: Bindings, db: Db, claimed: DeliveryRow[], now: number) {
-  const [hooks, events] = await Promise.all([
+  const ids = (key: "messageId" | "conversationEventId") => [...new Set(claimed.flatMap((d) => (d[key] ? [d[key]] : [])))];
+  const [hooks, messageEvents, lifecycleEvents] = await Promise.all([
     inChunks([...new Set(claimed.map((d) => d.webhookId))], (part) => db.select().from(webhooks).where(inArray(webhooks.id, part))),
-    eventData(db, [...new Set(claimed.flatMap((d) => (d.messageId ? [d.messageId] : [])))]),
+    eventData(db, ids("messageId")),
+    conversationEventData(db, ids("conversationEventId")),
   ]);
   const hookById = new Map(hooks.map((h) => [h.id, h]));
   const started = Date.now();
   const finished = await Promise.all(
     claimed.map(async (delivery): Promise<FinishedAttempt> => {
       const webhook = hookById.get(delivery.webhookId);
-      const data = delivery.messageId ? events.get(delivery.messageId) : undefined;
+      // A delivery carries a message or a lifecycle event (conversation-events.ts).
+      const eventId = delivery.messageId ?? delivery.conversationEventId;
+      const data: DeliveryData | undefined = delivery.messageId
+        ? messageEvents.get(delivery.messageId)
+        : delivery.conversationEventId
+          ? lifecycleEvents.get(delivery.conversationEventId)
+          : undefined;
+      const skipped = (error: string): FinishedAttempt => ({ delivery, webhook, outcome: { error }, attempted: false });
+      if (!webhook) return skipped("The webhook was deleted.");
       // Delivery rule 1: a webhook disabled after the message was recorded sends nothing.
-      const skip: Outcome | null = !webhook
-        ? { error: "The webhook was deleted." }
-        : !webhook.isEnabled
-          ? { error: "The webhook was disabled before delivery." }
-          : !data
-            ? { error: "The message no longer exists." }
-            : null;
-      return { delivery, webhook, outcome: skip ?? (await send(env, delivery.messageId!, webhook!, data!)), attempted: !skip };
+      if (!webhook.isEnabled) return skipped("The webhook was disabled before delivery.");
+      if (!eventId || !data) return skipped(delivery.messageId ? "The message no longer exists." : "The conversation event no longer exists.");
+      return { delivery, webhook, outcome: await send(env, eventId, webhook, data), attempted: true };
     }),
   );
   // The clock moved on by the time the receivers answered.

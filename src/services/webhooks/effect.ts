@@ -1,4 +1,5 @@
 import type { MessageEffect } from "../conversation/effects";
+import { handoffEventWrites } from "./conversation-events";
 import { createdDeliveries, deliveryOutbox, enqueueDeliveries } from "./emit";
 
 /**
@@ -11,6 +12,20 @@ export const webhookEffect: MessageEffect = {
   stored({ env, waitUntil, messages }) {
     const ids = messages.flatMap((m) => (m.result ? createdDeliveries(m.result) : []));
     // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.
+    if (ids.length) waitUntil(enqueueDeliveries(env, ids).catch((err) => console.error(String(err))));
+  },
+};
+
+/**
+ * Outgoing webhooks of what a stored message does to its conversation: an assistant's handoff reply
+ * queues it, and that change is a lifecycle event, written with its deliveries in the reply's batch
+ * (conversation-events.ts), then handed to the webhook queue.
+ */
+export const conversationEventWebhookEffect: MessageEffect = {
+  name: "conversation event webhooks",
+  inBatch: handoffEventWrites,
+  stored({ env, waitUntil, messages }) {
+    const ids = messages.flatMap((m) => (m.result ? createdDeliveries(m.result) : []));
     if (ids.length) waitUntil(enqueueDeliveries(env, ids).catch((err) => console.error(String(err))));
   },
 };

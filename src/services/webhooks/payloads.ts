@@ -2,6 +2,7 @@
  * What a webhook sends for one message: the data (`WebhookEventData`, everything the presets and
  * custom templates may use) and the body each preset builds from it.
  */
+import { conversationEventPayload, isConversationEvent, type DeliveryData } from "./conversation-payloads";
 import { renderCustomTemplate, TemplateError } from "./templates";
 
 export interface WebhookEventData {
@@ -135,8 +136,14 @@ export function genesysPayload(data: WebhookEventData) {
 /**
  * The JSON text a webhook sends. `custom` renders the configuration's Jinja2 template (its output
  * must be JSON: throws a TemplateError otherwise); an unknown preset falls back to the standard one.
+ * A lifecycle event has no message for the other presets to carry: they send its standard payload.
  */
-export function buildPayload(preset: WebhookPreset | string, data: WebhookEventData, customTemplate?: string | null): string {
+export function buildPayload(preset: WebhookPreset | string, data: DeliveryData, customTemplate?: string | null): string {
+  if (isConversationEvent(data)) {
+    if (preset !== "custom") return JSON.stringify(conversationEventPayload(data));
+    if (!customTemplate) throw new TemplateError("The custom template is empty.");
+    return renderCustomTemplate(customTemplate, data);
+  }
   switch (preset) {
     case "custom":
       if (!customTemplate) throw new TemplateError("The custom template is empty.");

@@ -3,7 +3,8 @@ import { decryptSecret } from "../../lib/crypto";
 import { describeFetchFailure } from "../../lib/outbound-errors";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { WebhookRow } from "./config";
-import { buildPayload, type WebhookEventData } from "./payloads";
+import type { DeliveryData } from "./conversation-payloads";
+import { buildPayload } from "./payloads";
 import { signature } from "./signature";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -28,9 +29,10 @@ export const succeeded = (o: Outcome) => o.responseStatus !== undefined && o.res
 
 /**
  * Pushes one event to one webhook: headers, signature, SSRF check before each hop, time-out.
- * `eventId` is the message id the receiver deduplicates by (webhook-id header, signature).
+ * `eventId` is the id the receiver deduplicates by (webhook-id header, signature): the message's, or
+ * the lifecycle event's.
  */
-export async function send(env: Bindings, eventId: string, webhook: WebhookRow, data: WebhookEventData): Promise<Outcome> {
+export async function send(env: Bindings, eventId: string, webhook: WebhookRow, data: DeliveryData): Promise<Outcome> {
   let body: string;
   try {
     body = buildPayload(webhook.templatePreset, data, webhook.customTemplate ?? undefined);

@@ -13,6 +13,7 @@
  * MAX_OUTPUT_BYTES.
  */
 import { Environment, Interpreter, Template } from "@huggingface/jinja";
+import { isConversationEvent, type ConversationEventData, type DeliveryData } from "./conversation-payloads";
 import { conversationFields, type WebhookEventData } from "./payloads";
 
 export const MAX_TEMPLATE_CHARS = 20_000;
@@ -133,6 +134,8 @@ const tooLarge = () => new TemplateError(`The template renders more than ${MAX_O
 export function templateVariables(data: WebhookEventData): Record<string, unknown> {
   const { message: m, conversation: c, inbox, contact, sender } = data;
   return {
+    // Which event this is: `incoming` or `outgoing` here, `conversation.updated` for a lifecycle event.
+    event: m.type,
     message: { id: m.id, type: m.type, content: m.content, created_at: new Date(m.createdAt).toISOString(), metadata: m.metadata },
     conversation: {
       ...conversationFields(c),
@@ -149,7 +152,34 @@ export function templateVariables(data: WebhookEventData): Record<string, unknow
   };
 }
 
-function environment(data: WebhookEventData, now: number): Environment {
+/**
+ * The variables of a lifecycle event: `event` ("conversation.updated"), `id`, `reason`, `changes`,
+ * `created_at`, and the conversation, inbox and contact as message events name them; `message`,
+ * `sender` and `sender_type` are none, `attachments` empty, so a template shared by both kinds
+ * tells them apart by `event`.
+ */
+export function eventTemplateVariables(data: ConversationEventData): Record<string, unknown> {
+  const { conversation: c, contact } = data;
+  return {
+    event: data.kind,
+    id: data.id,
+    reason: data.reason,
+    changes: data.changes,
+    created_at: new Date(data.createdAt).toISOString(),
+    conversation: {
+      ...conversationFields(c),
+      assignee: c.assignee ? { id: c.assignee.id, name: c.assignee.name, user: { id: c.assignee.id, name: c.assignee.name } } : null,
+    },
+    inbox: { id: c.inbox.id, name: c.inbox.name, channel_type: c.inbox.channelType },
+    contact: contact ? { id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phoneNumber, source_id: contact.sourceId } : null,
+    message: null,
+    sender: null,
+    sender_type: null,
+    attachments: [],
+  };
+}
+
+function environment(data: DeliveryData, now: number): Environment {
   const env = new Environment();
   // The interpreter's own globals (its `range` is replaced by a bounded one).
   for (const [name, value] of [["true", true], ["false", false], ["none", null], ["True", true], ["False", false], ["None", null]] as const) env.set(name, value);
@@ -157,8 +187,13 @@ function environment(data: WebhookEventData, now: number): Environment {
   env.set("raise_exception", (message: unknown) => {
     throw new TemplateError(String(message));
   });
-  for (const [name, value] of Object.entries(templateVariables(data))) env.set(name, value);
-  (env.lookupVariable("message") as ObjectValue).value.set("created_at", dateTimeValue(data.message.createdAt));
+  if (isConversationEvent(data)) {
+    for (const [name, value] of Object.entries(eventTemplateVariables(data))) env.set(name, value);
+    env.setVariable("created_at", dateTimeValue(data.createdAt));
+  } else {
+    for (const [name, value] of Object.entries(templateVariables(data))) env.set(name, value);
+    (env.lookupVariable("message") as ObjectValue).value.set("created_at", dateTimeValue(data.message.createdAt));
+  }
   env.setVariable("now", dateTimeValue(now));
   return env;
 }
@@ -168,7 +203,7 @@ function environment(data: WebhookEventData, now: number): Environment {
  * saying what is wrong when the template cannot be parsed, fails, is too large or too slow, or does
  * not render to valid JSON.
  */
-export function renderCustomTemplate(template: string, data: WebhookEventData, now = Date.now()): string {
+export function renderCustomTemplate(template: string, data: DeliveryData, now = Date.now()): string {
   if (template.length > MAX_TEMPLATE_CHARS) throw new TemplateError(`The template is longer than ${MAX_TEMPLATE_CHARS} characters.`);
   let parsed: Template;
   try {
@@ -196,13 +231,22 @@ export function renderCustomTemplate(template: string, data: WebhookEventData, n
   return output;
 }
 
-/** Checked once on save: renders with SAMPLE_EVENT_DATA and returns what is wrong, or null. */
-export function validateCustomTemplate(template: string): string | null {
+/**
+ * Checked once on save: renders with SAMPLE_EVENT_DATA (and, for a webhook that also sends
+ * lifecycle events, SAMPLE_CONVERSATION_EVENT) and returns what is wrong, or null.
+ */
+export function validateCustomTemplate(template: string, conversationEvents = false): string | null {
   try {
     renderCustomTemplate(template, SAMPLE_EVENT_DATA, SAMPLE_EVENT_DATA.message.createdAt + 1_500);
-    return null;
   } catch (err) {
     return (err as Error).message;
+  }
+  if (!conversationEvents) return null;
+  try {
+    renderCustomTemplate(template, SAMPLE_CONVERSATION_EVENT, SAMPLE_CONVERSATION_EVENT.createdAt + 1_500);
+    return null;
+  } catch (err) {
+    return `With a lifecycle event (conversationEvents; tell the kinds apart by \`event\`): ${(err as Error).message}`;
   }
 }
 
@@ -244,4 +288,31 @@ export const SAMPLE_EVENT_DATA: WebhookEventData = {
       fileUrl: "https://files.example.com/attachments/receipt.png?sig=abc",
     },
   ],
+};
+
+/** The lifecycle event of the save-time check: the sample conversation, taken over by its assignee. */
+export const SAMPLE_CONVERSATION_EVENT: ConversationEventData = {
+  kind: "conversation.updated",
+  id: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c44",
+  createdAt: Date.UTC(2024, 4, 1, 8, 31, 0, 456),
+  changes: { status: ["queued", "open"], progressStatus: ["waiting_for_human", "human_serving"], assignee: [null, "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c40"] },
+  reason: "operator",
+  conversation: {
+    id: SAMPLE_EVENT_DATA.conversation.id,
+    contact: { id: SAMPLE_EVENT_DATA.contact!.id, name: SAMPLE_EVENT_DATA.contact!.name, avatar: null },
+    inbox: SAMPLE_EVENT_DATA.inbox,
+    chatbot: { id: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c45", name: "Support assistant" },
+    title: SAMPLE_EVENT_DATA.conversation.title,
+    type: "individual",
+    status: "open",
+    progressStatus: "human_serving",
+    autoReplyEnabled: false,
+    assignee: SAMPLE_EVENT_DATA.conversation.assignee,
+    lastMessage: SAMPLE_EVENT_DATA.message.content,
+    lastMessageCreatedAt: String(SAMPLE_EVENT_DATA.message.createdAt),
+    isTest: false,
+    createdAt: String(SAMPLE_EVENT_DATA.message.createdAt - 60_000),
+    // Templates see the fields above (eventTemplateVariables); what else the record gains, they do not.
+  } as ConversationEventData["conversation"],
+  contact: SAMPLE_EVENT_DATA.contact,
 };

@@ -28,6 +28,9 @@ export const t = defineStrings({
     retryOff: "Not retried",
     retryFailedDeliveries: "Retry failed deliveries",
     retryHint: "10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h after each failure. Off: a failure is recorded and not retried.",
+    conversationEvents: "Also send conversation lifecycle events",
+    conversationEventsHint:
+      "Handoff to a person, takeover, assignment and resolve, as conversation.updated payloads with what changed and why. A custom template tells them apart by event.",
     templatePreset: "Payload format",
     service_standard: "Standard",
     genesys_cloud: "Genesys Cloud",
@@ -127,6 +130,8 @@ export const t = defineStrings({
     retryOff: "不重試",
     retryFailedDeliveries: "重試失敗的推送",
     retryHint: "每次失敗後 10 秒、1 分、5 分、30 分、2 小時、6 小時、12 小時與 24 小時重試。關閉時失敗只會記錄，不會重試。",
+    conversationEvents: "同時推送對話狀態事件",
+    conversationEventsHint: "轉接真人、接手、指派與結案，以 conversation.updated 推送，附上變更內容與原因。自訂範本可用 event 區分事件種類。",
     templatePreset: "內容格式",
     service_standard: "標準",
     genesys_cloud: "Genesys Cloud",

@@ -48,6 +48,8 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
   const [headersError, setHeadersError] = useState<string | undefined>();
   const [shownSecret, setShownSecret] = useState<string | null>(null);
 
+  const lifecycleAllowed = direction !== "receive" && preset !== "genesys_cloud";
+
   const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const headers = parseHeaders(String(form.get("headers") ?? ""));
@@ -60,6 +62,8 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
       method,
       isEnabled: form.get("isEnabled") === "on",
       retryFailedDeliveries: form.get("retryFailedDeliveries") === "on",
+      // Only a pushing webhook with a preset that has a shape for them sends lifecycle events (the API refuses the rest).
+      conversationEvents: lifecycleAllowed && form.get("conversationEvents") === "on",
       templatePreset: preset,
       headers,
     };
@@ -120,6 +124,15 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
           options={PRESETS.map((p) => [p, t(p)])}
           error={problem?.field("templatePreset")}
         />
+        {lifecycleAllowed && (
+          <CheckboxField
+            label={t("conversationEvents")}
+            name="conversationEvents"
+            defaultChecked={webhook?.conversationEvents ?? false}
+            hint={t("conversationEventsHint")}
+            error={problem?.field("conversationEvents")}
+          />
+        )}
         {preset === "custom" && (
           <TextAreaField label={t("customTemplate")} name="customTemplate" rows={6} spellcheck={false} defaultValue={webhook?.customTemplate ?? ""} hint={t("customTemplateHint")} error={problem?.field("customTemplate")} />
         )}

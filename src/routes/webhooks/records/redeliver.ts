@@ -19,7 +19,7 @@ const route = createRoute({
   summary: "Send a record's event again",
   description:
     "Needs `webhook.manage`. Adds the event's next attempt, pending and queued, and returns it; the record named stays as it was. " +
-    "It is sent with the webhook's current configuration and the same message id (`eventId`), so receivers can deduplicate. " +
+    "It is sent with the webhook's current configuration and the same event id (`eventId`: the message's, or the lifecycle event's), so receivers can deduplicate. " +
     "A failed or a successful event may be sent again; one with an attempt still pending or being sent, or a disabled webhook, is a 409.",
   request: { params: RecordParams },
   responses: { 202: json(RecordSchema, "The new attempt, pending"), ...errorResponses(403, 404, 409) },
@@ -32,9 +32,9 @@ export const registerRedeliverWebhookRecord = (r: Router) =>
     const { inboxId, webhookId, recordId } = c.req.valid("param");
     const { webhook, record } = await getWebhookDelivery(c.var.db, access.organizationId, inboxId, webhookId, recordId);
     if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send records again.");
-    const scope = { organizationId: access.organizationId, webhookId: webhook.id, url: webhook.url, messageId: record.delivery.messageId!, onlyFailed: false };
+    const scope = { organizationId: access.organizationId, webhookId: webhook.id, url: webhook.url, eventId: deliveryRecord(record).eventId, onlyFailed: false };
     const [id] = await addAttempts(c.var.db, scope).catch((err) => {
-      // Two redeliveries of one event at once: the unique (message, webhook, attempt) lets one through.
+      // Two redeliveries of one event at once: the unique (message or event, webhook, attempt) lets one through.
       if (isUniqueViolation(err)) return [];
       throw err;
     });

@@ -1,0 +1,105 @@
+// A conversation's lifecycle events as outgoing webhook events (CONTRACT section 18, "Lifecycle
+// events"; docs/decisions.md, "Lifecycle events for webhooks"): each change of status,
+// progressStatus, assignee (and autoReplyEnabled beside them) is a row of conversation_events,
+// written in the batch that makes the change, followed in that batch by one pending delivery per
+// enabled webhook of the inbox that opted in (`conversationEvents`), the outbox of emit.ts.
+import { sql } from "drizzle-orm";
+import { prepared } from "../../db/prepared";
+import { uuidv7 } from "../../lib/ids";
+import type { Db } from "../../env";
+import { afterMessage, type ConversationChange, type ConversationRow, type MessageRow } from "../conversations";
+import { lifecycleChanges, type ChangeReason } from "../conversation/inbox-events";
+import { handsOff } from "../conversation/handoff";
+
+/** The delivery record's (and the payload's) event of a lifecycle change. */
+export const CONVERSATION_UPDATED = "conversation.updated";
+
+type Query = { toSQL(): { sql: string; params: unknown[] } };
+/** A hand-written statement for `prepared`: `?1`, `?2`, ... take the named values in this order. */
+const raw = (text: string, ...names: string[]): Query => ({ toSQL: () => ({ sql: text, params: names.map((n) => sql.placeholder(n)) }) });
+
+/**
+ * The event of an operator's change, computed by SQL from the conversation as it is when the batch
+ * runs (a reply stored just before in the same write queue included), the new values as
+ * `stateWrite` sets them: so it goes before that statement. Nothing is inserted when nothing changes.
+ */
+const insertChangeEvent = prepared<{ id: string; conversationId: string; status: string; progressStatus: string; assign: number; assigneeId: string | null; autoReplyEnabled: number | null; reason: string; now: number }>(() =>
+  raw(
+    `insert into conversation_events (id, organization_id, conversation_id, inbox_id, changes, reason, created_at)
+     select ?1, organization_id, id, inbox_id, changes, ?8, ?9 from (
+       select c.organization_id, c.id, c.inbox_id, json_patch('{}', json_object(
+         'status', case when c.status is not ?3 then json_array(c.status, ?3) end,
+         'progressStatus', case when c.progress_status is not ?4 then json_array(c.progress_status, ?4) end,
+         'assignee', case when ?5 = 1 and c.assignee_id is not ?6 then json_array(c.assignee_id, ?6) end,
+         'autoReplyEnabled', case when ?7 is not null and c.auto_reply_enabled is not ?7
+           then json_array(json(iif(c.auto_reply_enabled, 'true', 'false')), json(iif(?7, 'true', 'false'))) end
+       )) as changes
+       from conversations c where c.id = ?2
+     ) where changes <> '{}'`,
+    "id", "conversationId", "status", "progressStatus", "assign", "assigneeId", "autoReplyEnabled", "reason", "now",
+  ),
+);
+
+/** An event whose changes are known (a handoff reply, whose before and after the turn holds). */
+const insertKnownEvent = prepared<{ id: string; organizationId: string; conversationId: string; inboxId: string; changes: string; reason: string; now: number }>(() =>
+  raw(
+    `insert into conversation_events (id, organization_id, conversation_id, inbox_id, changes, reason, created_at) values (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
+    "id", "organizationId", "conversationId", "inboxId", "changes", "reason", "now",
+  ),
+);
+
+/** `uuidv7At` of emit.ts as text, the time in ms being the statement's `?2`. */
+const UUIDV7_AT_2 = `lower(substr(printf('%012x', ?2), 1, 8) || '-' || substr(printf('%012x', ?2), 9, 4) || '-7' || substr(hex(randomblob(2)), 2) || '-' ||
+  substr('89ab', 1 + (random() & 3), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
+
+/**
+ * One pending delivery per enabled pushing webhook of the event's inbox that opted in, read as the
+ * webhooks are at that instant; none when the event was not inserted (nothing changed). Returns the
+ * new ids (see `createdDeliveries`).
+ */
+const insertEventOutbox = prepared<{ eventId: string; now: number }>(() =>
+  raw(
+    `insert into webhook_deliveries
+       (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, event, status, attempt, scheduled_at, attempts, url, created_at)
+     select ${UUIDV7_AT_2}, e.organization_id, w.id, w.inbox_id, c.chatbot_id, null, e.id, '${CONVERSATION_UPDATED}', 'pending', 1, ?2, 0, w.url, ?2
+     from conversation_events e
+     join conversations c on c.id = e.conversation_id
+     join webhooks w on w.inbox_id = e.inbox_id and w.organization_id = e.organization_id
+     where e.id = ?1 and w.is_enabled = 1 and w.conversation_events = 1 and w.direction in ('incoming', 'outgoing')
+     returning id`,
+    "eventId", "now",
+  ),
+);
+
+/** The statements recording an operator's change: put `before` ahead of the change's own write, `after` behind it. */
+export function changeEventWrites(db: Db, conversationId: string, change: ConversationChange, reason: ChangeReason, now = Date.now()) {
+  const id = uuidv7(now);
+  return {
+    before: insertChangeEvent(db, {
+      id,
+      conversationId,
+      status: change.status,
+      progressStatus: change.progressStatus,
+      assign: change.assigneeId === undefined ? 0 : 1,
+      assigneeId: change.assigneeId ?? null,
+      autoReplyEnabled: change.autoReplyEnabled === undefined ? null : Number(change.autoReplyEnabled),
+      reason,
+      now,
+    }),
+    after: insertEventOutbox(db, { eventId: id, now }),
+  };
+}
+
+/**
+ * The statements recording what an assistant's handoff reply does to its conversation (`before`:
+ * the conversation as the reply finds it), for the batch storing the reply; none for other messages.
+ */
+export function handoffEventWrites(db: Db, before: ConversationRow, message: MessageRow): D1PreparedStatement[] {
+  if (!handsOff(message)) return [];
+  const reason = (message.contentPayload as { handoff?: { reason?: ChangeReason } } | null)?.handoff?.reason;
+  const changes = lifecycleChanges(before, afterMessage(before, message));
+  if (!reason || !Object.keys(changes).length) return [];
+  const id = uuidv7(message.createdAt);
+  const event = { id, organizationId: before.organizationId, conversationId: before.id, inboxId: before.inboxId, changes: JSON.stringify(changes), reason, now: message.createdAt };
+  return [insertKnownEvent(db, event), insertEventOutbox(db, { eventId: id, now: message.createdAt })];
+}
