@@ -290,7 +290,7 @@ describe("Statistics in Chromium", () => {
     const byAgent = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "agent" });
     expect(byAgent.results.map((g) => [g.key, g.handoffsCount])).toEqual([[owner.id, 7], [null, 1]]);
     await expect.poll(rows).toEqual(byAgent.results.map((g) => [g.name ?? "Unassigned", String(g.handoffsCount), String(g.resolvedCount)]));
-    await human.getByLabel("Per").selectOption({ label: "Assistant" });
+    await human.getByLabel("Per", { exact: true }).selectOption({ label: "Assistant" });
     const byAssistant = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "assistant" });
     await expect.poll(rows).toEqual([["Support", "7", "7"], ["Sales", "1", "0"]]);
     expect(byAssistant.results.map((g) => [g.name, g.handoffsCount, g.resolvedCount])).toEqual([["Support", 7, 7], ["Sales", 1, 0]]);
