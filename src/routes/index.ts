@@ -43,6 +43,7 @@ export const ROUTE_GROUPS: { segments: string[]; load: () => Promise<Register> }
   { segments: ["chatbots"], load: async () => (await import("./statistics")).registerStatisticsRoutes },
   { segments: ["chatbots"], load: async () => (await import("./chatbot-records")).registerChatbotRecordRoutes },
   { segments: ["organizations"], load: async () => (await import("./usage-statistics")).registerUsageStatisticsRoutes },
+  { segments: ["organizations"], load: async () => (await import("./human-statistics")).registerHumanStatisticsRoutes },
   { segments: ["web-chats"], load: async () => (await import("./batch-qas")).registerBatchQaRoutes },
   { segments: ["skills"], load: async () => (await import("./skills")).registerSkillRoutes },
   { segments: ["sql-databases"], load: async () => (await import("./sql-databases")).registerSqlDatabaseRoutes },

@@ -5,6 +5,9 @@
 // one assistant; the usage tables equal the API's pages; the records filter, and the .xlsx export
 // downloads the same rows (read back with fflate). One assistant's conversation counts leave the
 // try-it's test conversation out until "Include test conversations" is ticked, as the API does.
+// The "Human handoff" section: a visitor handed to a person who takes over, answers and resolves
+// (through the API), another waiting, and six earlier days of stretches written into D1; its totals,
+// charts and table per agent or assistant equal GET /human-statistics/, and its export downloads them.
 // Keyboard-only filtering, axe-core in both themes, the screenshots of docs/console/.
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
@@ -12,7 +15,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, startServer } from "../../bench/lib.mjs";
 import { d1File, readXlsxRows } from "../support/local-d1.mjs";
-import { axeViolations, openPage, screenshots, signInContext, LOCAL_LLM } from "./console-helpers.mjs";
+import { SHOTS, axeViolations, openPage, screenshots, signInContext, LOCAL_LLM } from "./console-helpers.mjs";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -24,7 +27,7 @@ const METRICS = [
   ["Failed replies", "failedRepliesCount"],
 ];
 
-let server, browser, org, owner, bots;
+let server, browser, org, owner, bots, handedOff;
 
 /** Six earlier days of each assistant: counters (the owner's for the first) and two records a day, scored for the first. */
 function seedHistory(file) {
@@ -50,6 +53,16 @@ function seedHistory(file) {
       }
     });
   }
+  // The human side: a stretch of Support's handed-off conversation a day, the owner answering after d minutes, resolved after 10.
+  const handoff = db.prepare(
+    `INSERT INTO conversation_handoffs (id, organization_id, conversation_id, inbox_id, chatbot_id, reason, is_test, queued_at, assignee_id, assigned_at, first_response_at, ended_at, resolved)
+     SELECT ?, organization_id, id, inbox_id, chatbot_id, 'visitor_request', 0, ?, ?, ?, ?, ?, 1 FROM conversations WHERE id = ?`,
+  );
+  for (let d = 1; d <= 6; d++) {
+    const queued = noon - d * DAY;
+    handoff.run(randomUUID(), queued, owner.id, queued + 30_000 * d, queued + 60_000 * d, queued + 600_000, handedOff);
+  }
+  db.prepare("UPDATE conversations SET csat_rating = 4, csat_at = ? WHERE id = ?").run(noon, handedOff);
   db.exec("COMMIT");
   // Days already rolled up (none on a fresh server, but the rule is the service's) are rolled up again.
   db.prepare("UPDATE usage_rollup SET through = min(through, ?) WHERE id = 'daily'").run(noon - 7 * DAY);
@@ -71,11 +84,17 @@ beforeAll(async () => {
   }
   // The try-it's kind of conversation: a test, counted in the assistant's statistics only when asked.
   await first.api(`/chatbots/${bots[0].id}/completions/`, { body: { message: { content: "A trial from the console" }, test: true } });
+  // A visitor of Support asks for a person; the owner takes over, answers and resolves. One of Sales waits.
+  handedOff = (await first.api(`/chatbots/${bots[0].id}/completions/`, { body: { message: { content: "I need to talk to a person" } } })).conversationId;
+  await first.api(`/conversations/${handedOff}/take-over/`);
+  await first.api("/messages/outgoing/", { body: { conversation: handedOff, content: "Hello, this is the owner." } });
+  await first.api(`/conversations/${handedOff}/resolve/`);
+  await first.api(`/chatbots/${bots[1].id}/completions/`, { body: { message: { content: "Can I speak to a real person?" } } });
   await first.stop({ keep: true });
   seedHistory(d1File(first.state));
   server = await startServer({ port: PORT, state: first.state, key: first.key });
   browser = await launchChromium();
-}, 180_000);
+}, 420_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -104,7 +123,7 @@ async function rangeOf(page) {
 
 /** Each chart's table as [day, value] rows, by the chart's title. */
 async function chartTables(page) {
-  return page.$$eval(".chart", (figures) =>
+  return page.$$eval("#stats-overview ~ .charts .chart", (figures) =>
     Object.fromEntries(
       figures.map((f) => [f.querySelector("figcaption").textContent, [...f.querySelectorAll("tbody tr")].map((tr) => [tr.querySelector("th").textContent, tr.querySelector("td").textContent])]),
     ),
@@ -133,10 +152,10 @@ describe("Statistics in Chromium", () => {
     expect(summary.results.filter((b) => b.messagesCount > 0).length).toBe(7);
     expect(summary.total.failedRepliesCount).toBeGreaterThan(0);
     expectTablesEqual(await chartTables(page), summary.results);
-    const totals = await page.$$eval(".totals .total", (tiles) => tiles.map((t) => [t.querySelector("dt").textContent, t.querySelector("dd").textContent]));
+    const totals = await page.$$eval("#stats-overview ~ .totals .total", (tiles) => tiles.map((t) => [t.querySelector("dt").textContent, t.querySelector("dd").textContent]));
     expect(totals.map(([label, value]) => [label, count(value)])).toEqual(METRICS.map(([label, key]) => [label, summary.total[key]]));
     // Each canvas has pixels drawn (the series line, not only a blank plot).
-    const inked = await page.$$eval(".chart canvas", (canvases) =>
+    const inked = await page.$$eval("#stats-overview ~ .charts .chart canvas", (canvases) =>
       canvases.map((c) => c.getContext("2d").getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 3 && v > 0)),
     );
     expect(inked).toEqual([true, true, true, true]);
@@ -239,6 +258,64 @@ describe("Statistics in Chromium", () => {
     await expect.poll(conversations).toBe(without.total.conversationsCount);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it("the human handoff section: totals, charts and the table per agent or assistant equal the API's figures; Export downloads them", async () => {
+    const { context, page, errors } = await statisticsPage();
+    const range = await rangeOf(page);
+    const human = page.getByRole("region", { name: "Human handoff" });
+    const byDay = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "day" });
+    // Six seeded days and today's two handoffs (one answered and resolved, one waiting).
+    expect(byDay.total).toMatchObject({ handoffsCount: 8, resolvedCount: 7, firstResponseTime: { count: 7 }, csat: { count: 1, average: 4 } });
+    const tile = (label) => human.locator(".total").filter({ has: page.getByText(label, { exact: true }) }).locator("dd");
+    await expect.poll(() => tile("Handoffs").textContent()).toBe("8");
+    expect(await tile("Resolved").textContent()).toBe("7");
+    expect(await tile("Satisfaction (1-5)").textContent()).toBe("4.00");
+    // The median of the day's medians' stretches: 1..6 minutes and today's quick reply; the API's median, worded.
+    expect(byDay.total.firstResponseTime.median).toBeGreaterThan(60);
+    expect(await tile("Median first response").textContent()).toMatch(/^\d+ min( \d+ s)?$|^\d+ s$/);
+
+    const tables = await human.locator(".chart").evaluateAll((figures) =>
+      Object.fromEntries(figures.map((f) => [f.querySelector("figcaption").textContent, [...f.querySelectorAll("tbody tr")].map((tr) => [tr.querySelector("th").textContent, tr.querySelector("td").textContent])])),
+    );
+    expect(tables["Handoffs per day"]).toEqual(byDay.results.map((d) => [d.key, String(d.handoffsCount)]));
+    const seededDays = byDay.results.filter((d) => d.handoffsCount === 1 && d.key !== range.endDate);
+    expect(seededDays).toHaveLength(6);
+    expect(Object.fromEntries(tables["Median first response per day"])).toMatchObject(Object.fromEntries(seededDays.map((d) => [d.key, `${d.firstResponseTime.median / 60} min`])));
+    expect(tables["Median first response per day"].filter(([, v]) => v === "—")).toHaveLength(byDay.results.filter((d) => d.firstResponseTime.median === null).length);
+    const inked = await human.locator(".chart canvas").evaluateAll((canvases) => canvases.map((c) => c.getContext("2d").getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 3 && v > 0)));
+    expect(inked).toEqual([true, true]);
+
+    const rows = () => human.getByRole("region", { name: "Human handoff" }).locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent, tr.children[2].textContent]));
+    const byAgent = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "agent" });
+    expect(byAgent.results.map((g) => [g.key, g.handoffsCount])).toEqual([[owner.id, 7], [null, 1]]);
+    await expect.poll(rows).toEqual(byAgent.results.map((g) => [g.name ?? "Unassigned", String(g.handoffsCount), String(g.resolvedCount)]));
+    await human.getByLabel("Per", { exact: true }).selectOption({ label: "Assistant" });
+    const byAssistant = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "assistant" });
+    await expect.poll(rows).toEqual([["Support", "7", "7"], ["Sales", "1", "0"]]);
+    expect(byAssistant.results.map((g) => [g.name, g.handoffsCount, g.resolvedCount])).toEqual([["Support", 7, 7], ["Sales", 1, 0]]);
+
+    const [download] = await Promise.all([page.waitForEvent("download"), human.getByRole("button", { name: "Export the human handoff figures as .xlsx" }).click()]);
+    expect(download.suggestedFilename()).toBe(`human-statistics-assistant-${range.startDate}-${range.endDate}.xlsx`);
+    const sheet = await readXlsxRows(readFileSync(await download.path()));
+    expect(sheet[0].slice(0, 4)).toEqual(["Assistant", "Id", "Handoffs", "Resolved"]);
+    expect(sheet.slice(1).map((r) => r.slice(0, 4))).toEqual([["Support", bots[0].id, "7", "7"], ["Sales", bots[1].id, "1", "0"], ["Total", null, "8", "7"]]);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("takes the screenshots of the human handoff section (docs/console/statistics-human-*.png)", async () => {
+    for (const [look, options] of [["light", { theme: "light" }], ["dark", { theme: "dark" }], ["zh-TW", { theme: "light", locale: "zh-TW" }]]) {
+      const { context, page } = await statisticsPage(options);
+      const human = page.locator('[data-section="human"]');
+      await human.locator(".chart canvas").nth(1).waitFor();
+      await human.locator("tbody tr").first().waitFor();
+      if (look === "zh-TW") expect(await human.locator("h2").textContent()).toBe("轉接真人");
+      else expect(await axeViolations(page)).toEqual([]);
+      await human.screenshot({ path: `${SHOTS}/statistics-human-${look}.png` });
+      await context.close();
+    }
   });
 
   it.each(["light", "dark"])("axe-core finds no serious or critical violation (%s)", async (theme) => {

@@ -5,7 +5,8 @@ import { t } from "./strings";
 
 export interface Series {
   label: string;
-  values: number[];
+  /** null: no value that day (a gap in the line, a dash in the table). */
+  values: (number | null)[];
 }
 
 interface Props {
@@ -122,7 +123,7 @@ export function Chart({ title, starts, labels, series, format, onDrawn }: Props)
             {labels.map((label, row) => (
               <tr key={label}>
                 <th scope="row">{label}</th>
-                {series.map((s) => <td key={s.label} class="num">{format(s.values[row])}</td>)}
+                {series.map((s) => <td key={s.label} class="num">{s.values[row] === null ? "—" : format(s.values[row]!)}</td>)}
               </tr>
             ))}
           </tbody>

@@ -9,6 +9,7 @@ import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { Chart } from "./chart";
 import { ConversationSection } from "./conversation-section";
+import { HumanSection } from "./human-section";
 import { RecordsSection } from "./records-section";
 import { TIMEZONE, formatCount, loadAssistants, loadSeries, localDay, type Range, type UsageBucket, type UsageCounts } from "./stats-api";
 import { t } from "./strings";
@@ -67,6 +68,7 @@ export default function StatisticsPage({ organizationId }: PageProps) {
         <>
           {chatbot && <ConversationSection chatbot={chatbot} range={range} />}
           <UsageSection key={`${range.startDate}|${range.endDate}|${chatbot}`} organizationId={organizationId} range={range} chatbot={chatbot} />
+          <HumanSection organizationId={organizationId} range={range} chatbot={chatbot} />
           {can("conversation.view") && <RecordsSection range={range} chatbot={chatbot} assistants={assistants.data} />}
         </>
       )}

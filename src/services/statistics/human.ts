@@ -1,0 +1,178 @@
+// The human side's figures (docs/decisions.md, "Handoff stretches by triggers"): read from the
+// stretches with people (conversation_handoffs, kept by the triggers of migration 0025), grouped by
+// agent, team, assistant or day. Medians and 90th percentiles are computed here over the range's
+// stretches (linear interpolation between ranks, as spreadsheets' PERCENTILE.INC), not in SQL.
+import { buckets } from "./buckets";
+
+export const HUMAN_GROUPS = ["agent", "team", "assistant", "day"] as const;
+export type HumanGroup = (typeof HUMAN_GROUPS)[number];
+
+export interface HumanQuery {
+  organizationId: string;
+  start: number;
+  end: number;
+  timezone: string;
+  groupBy: HumanGroup;
+  inboxId?: string;
+  chatbotId?: string;
+  labelId?: string;
+  includeTests: boolean;
+}
+
+/** Seconds: how many stretches measured it, their median and 90th percentile (null: none). */
+export interface Durations {
+  count: number;
+  median: number | null;
+  p90: number | null;
+}
+
+export interface Csat {
+  count: number;
+  average: number | null;
+  /** Ratings 1..5: how many conversations gave each. */
+  distribution: Record<"1" | "2" | "3" | "4" | "5", number>;
+}
+
+export interface HumanFigures {
+  handoffsCount: number;
+  resolvedCount: number;
+  /** Queued to the first assignment or first response, whichever came first. */
+  waitingTime: Durations;
+  /** Queued to the first public message of a member. */
+  firstResponseTime: Durations;
+  /** Queued to the end of stretches that ended resolved. */
+  resolutionTime: Durations;
+  csat: Csat;
+}
+
+export interface HumanGroupFigures extends HumanFigures {
+  /** The agent's user id, the team's or the assistant's id, or the day (YYYY-MM-DD); null: none. */
+  key: string | null;
+  name: string | null;
+}
+
+interface StretchRow {
+  conversation_id: string;
+  chatbot_id: string | null;
+  team_id: string | null;
+  assignee_id: string | null;
+  queued_at: number;
+  assigned_at: number | null;
+  first_response_at: number | null;
+  ended_at: number | null;
+  resolved: number;
+  csat_rating: number | null;
+}
+
+/** More stretches than a range of the figures reads at once (a year of a busy desk). */
+export const MAX_STRETCHES = 200_000;
+
+function stretchesQuery(q: HumanQuery): { sql: string; binds: unknown[] } {
+  const where = ["h.organization_id = ?", "h.queued_at >= ?", "h.queued_at < ?"];
+  const binds: unknown[] = [q.organizationId, q.start, q.end];
+  if (!q.includeTests) where.push("h.is_test = 0");
+  if (q.inboxId) where.push("h.inbox_id = ?") && binds.push(q.inboxId);
+  if (q.chatbotId) where.push("h.chatbot_id = ?") && binds.push(q.chatbotId);
+  if (q.labelId) where.push("EXISTS (SELECT 1 FROM conversation_labels l WHERE l.conversation_id = h.conversation_id AND l.label_id = ?)") && binds.push(q.labelId);
+  return {
+    sql: `SELECT h.conversation_id, h.chatbot_id, h.team_id, h.assignee_id, h.queued_at, h.assigned_at, h.first_response_at, h.ended_at, h.resolved, c.csat_rating
+      FROM conversation_handoffs h JOIN conversations c ON c.id = h.conversation_id
+      WHERE ${where.join(" AND ")} ORDER BY h.queued_at LIMIT ${MAX_STRETCHES}`,
+    binds,
+  };
+}
+
+/** The `p` quantile (0..1) of sorted values, interpolated between ranks. */
+export function quantile(sorted: number[], p: number): number | null {
+  if (!sorted.length) return null;
+  const rank = (sorted.length - 1) * p;
+  const low = Math.floor(rank);
+  const high = Math.ceil(rank);
+  return sorted[low] + (sorted[high] - sorted[low]) * (rank - low);
+}
+
+const round = (v: number | null, digits = 1) => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
+
+function durations(ms: number[]): Durations {
+  const sorted = ms.map((v) => Math.max(v, 0) / 1000).sort((a, b) => a - b);
+  return { count: sorted.length, median: round(quantile(sorted, 0.5)), p90: round(quantile(sorted, 0.9)) };
+}
+
+/** The figures of a set of stretches; CSAT counts each conversation once. */
+export function figuresOf(rows: StretchRow[]): HumanFigures {
+  const waiting: number[] = [];
+  const response: number[] = [];
+  const resolution: number[] = [];
+  const ratings = new Map<string, number>();
+  let resolved = 0;
+  for (const r of rows) {
+    const reached = [r.assigned_at, r.first_response_at].filter((v): v is number => v !== null);
+    if (reached.length) waiting.push(Math.min(...reached) - r.queued_at);
+    if (r.first_response_at !== null) response.push(r.first_response_at - r.queued_at);
+    if (r.resolved && r.ended_at !== null) {
+      resolved++;
+      resolution.push(r.ended_at - r.queued_at);
+    }
+    if (r.csat_rating !== null && r.csat_rating >= 1 && r.csat_rating <= 5) ratings.set(r.conversation_id, r.csat_rating);
+  }
+  const distribution = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
+  let sum = 0;
+  for (const rating of ratings.values()) {
+    distribution[String(rating) as keyof typeof distribution]++;
+    sum += rating;
+  }
+  return {
+    handoffsCount: rows.length,
+    resolvedCount: resolved,
+    waitingTime: durations(waiting),
+    firstResponseTime: durations(response),
+    resolutionTime: durations(resolution),
+    csat: { count: ratings.size, average: ratings.size ? round(sum / ratings.size, 2) : null, distribution },
+  };
+}
+
+const NAME_QUERIES: Record<Exclude<HumanGroup, "day">, string> = {
+  agent: "SELECT id, coalesce(nullif(name, ''), email) AS name FROM users WHERE id IN (SELECT value FROM json_each(?))",
+  team: "SELECT id, name FROM groups WHERE organization_id = ? AND id IN (SELECT value FROM json_each(?))",
+  assistant: "SELECT id, name FROM chatbots WHERE organization_id = ? AND id IN (SELECT value FROM json_each(?))",
+};
+
+const keyOf = (group: Exclude<HumanGroup, "day">, r: StretchRow) => (group === "agent" ? r.assignee_id : group === "team" ? r.team_id : r.chatbot_id);
+
+/**
+ * The figures of the organization's stretches queued in `[start, end)`: in total and per group
+ * (agents, teams and assistants by most handoffs; every day of the range, with zeros).
+ */
+export async function humanStatistics(d1: D1Database, q: HumanQuery): Promise<{ total: HumanFigures; results: HumanGroupFigures[] }> {
+  const { sql, binds } = stretchesQuery(q);
+  const rows = (await d1.prepare(sql).bind(...binds).all<StretchRow>()).results;
+  const total = figuresOf(rows);
+  if (q.groupBy === "day") {
+    const days = buckets(q.timezone, q.start, q.end, "day");
+    const perDay = days.map(() => [] as StretchRow[]);
+    let i = 0;
+    // Rows come oldest first: walk the days along them.
+    for (const r of rows) {
+      while (i < days.length - 1 && r.queued_at >= days[i].end) i++;
+      perDay[i].push(r);
+    }
+    return { total, results: days.map((day, n) => ({ key: day.time, name: day.time, ...figuresOf(perDay[n]) })) };
+  }
+  const group = q.groupBy;
+  const grouped = new Map<string | null, StretchRow[]>();
+  for (const r of rows) {
+    const key = keyOf(group, r);
+    const list = grouped.get(key);
+    if (list) list.push(r);
+    else grouped.set(key, [r]);
+  }
+  const ids = [...grouped.keys()].filter((k): k is string => k !== null);
+  const names = new Map<string, string>();
+  if (ids.length) {
+    const statement = group === "agent" ? d1.prepare(NAME_QUERIES.agent).bind(JSON.stringify(ids)) : d1.prepare(NAME_QUERIES[group]).bind(q.organizationId, JSON.stringify(ids));
+    for (const r of (await statement.all<{ id: string; name: string }>()).results) names.set(r.id, r.name);
+  }
+  const results = [...grouped.entries()].map(([key, list]) => ({ key, name: key === null ? null : (names.get(key) ?? null), ...figuresOf(list) }));
+  results.sort((a, b) => b.handoffsCount - a.handoffsCount || (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff"));
+  return { total, results };
+}
