@@ -2,6 +2,7 @@ import { Button } from "../../components/button";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import type { Conversation } from "./inbox-api";
+import { LabelChips } from "./labels";
 import { t } from "./strings";
 
 /** Badges of a conversation's status and progress, as text (colour only repeats it), and whether it is a test. */
@@ -34,6 +35,7 @@ export function ConversationList({ rows, selectedId, hasMore, loadingMore, onMor
               </span>
               <span class="inbox-last">{c.lastMessage || t("noMessage")}</span>
               <StateBadges c={c} />
+              <LabelChips labels={c.labels} />
             </a>
           </li>
         ))}

@@ -10,7 +10,7 @@ export type LiveConversation = Pick<Conversation, "id" | "title" | "status" | "p
 };
 
 export type LiveEvent =
-  | { type: "conversation.created" | "conversation.updated"; conversation: LiveConversation }
+  | { type: "conversation.created" | "conversation.updated"; conversation: LiveConversation; changes?: Record<string, unknown>; reason?: string }
   | { type: "message.created"; conversation: LiveConversation; message: Message };
 
 /** The API waits this long before publishing again for an organization it found unwatched (QUIET_MS). */
