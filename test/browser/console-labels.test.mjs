@@ -21,7 +21,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-const rows = (page) => page.locator(".inbox-list li");
+// The conversations (each row holds a list of its labels too).
+const rows = (page) => page.locator(".inbox-list > li");
 
 describe("Conversation labels and search in Chromium", () => {
   it("creates a label, puts it on a conversation, filters the inbox by it and finds a conversation by a word", async () => {
@@ -81,9 +82,9 @@ describe("Conversation labels and search in Chromium", () => {
       signIn,
       idle: false,
       act: async (page) => {
-        await page.locator(".inbox-list li").first().waitFor();
+        await page.locator(".inbox-list > li").first().waitFor();
         await page.locator("input.inbox-search").fill("parcel");
-        await expect.poll(() => page.locator(".inbox-list li").count()).toBe(1);
+        await expect.poll(() => page.locator(".inbox-list > li").count()).toBe(1);
         await page.locator(".inbox-list .label-chip").first().waitFor();
       },
     });
