@@ -24,6 +24,7 @@ export const ROUTE_GROUPS: { segments: string[]; load: () => Promise<Register> }
   { segments: ["chatbots"], load: async () => (await import("./chatbots")).registerChatbotRoutes },
   { segments: ["contacts"], load: async () => (await import("./contacts")).registerContactRoutes },
   { segments: ["conversations", "organizations"], load: async () => (await import("./conversations")).registerConversationRoutes },
+  { segments: ["labels", "conversations"], load: async () => (await import("./labels")).registerLabelRoutes },
   { segments: ["messages"], load: async () => (await import("./messages")).registerMessageRoutes },
   { segments: ["chat"], load: async () => (await import("./chat-completions")).registerChatCompletionRoutes },
   { segments: ["chatbots"], load: async () => (await import("./completions")).registerCompletionRoutes },

@@ -8,6 +8,7 @@ import { countWords } from "./llm/text";
 import { currentMonth } from "./organizations";
 import { usageIncrement } from "./usage";
 import { handsOff } from "./conversation/handoff";
+import { labelsColumn } from "./labels";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -23,6 +24,7 @@ export const selectConversationViews = (db: Db) =>
       contact: { id: contacts.id, name: contacts.name, avatar: contacts.avatar },
       chatbot: { id: chatbots.id, name: chatbots.name },
       assignee: { id: assignees.id, name: assignees.name },
+      labels: labelsColumn,
     })
     .from(conversations)
     .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))

@@ -79,6 +79,7 @@ const ID_RESOURCES: Record<string, Resource> = {
   skills: "skill",
   "sql-databases": "sqlDatabase",
   registry: "mcpRegistryEntry",
+  labels: "conversationLabel",
 };
 
 /** Path parameters of particular operations that name another kind of resource than the tables above say. */
@@ -148,6 +149,9 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /conversations/": (w) => ({ webChat: w.ids.webChat }),
   "POST /messages/": (w) => ({ conversation: w.ids.conversation }),
   "POST /messages/outgoing/": (w) => ({ conversation: w.ids.conversation }),
+  "POST /labels/": () => ({ name: unique("label"), color: "#1f77b4" }),
+  "PATCH /labels/{id}/": () => ({ name: unique("label") }),
+  "PUT /conversations/{id}/labels/": (w) => ({ labelIds: [w.ids.conversationLabel] }),
   "POST /web-chats/{webchatPk}/batch-qas/": (w) => ({ file: w.ids.batchQaFile }),
   "POST /tools/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "desktop" }),
   "PUT /tools/{id}/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "function", functionCode: "function main() { return 1; }" }),

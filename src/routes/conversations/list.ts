@@ -1,13 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, desc, eq, exists, gt, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse, decodeCursor } from "../../lib/pagination";
-import { contains } from "../../lib/sql";
 import { parseDate } from "../../lib/time";
-import { conversations, inboxes, messages } from "../../db/schema";
+import { conversations, inboxes } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { selectConversationViews } from "../../services/conversations";
+import { keywordCondition } from "../../services/conversation/search";
+import { hasLabel } from "../../services/labels";
 import { conversationRecord } from "../../services/records/conversations";
 import { ConversationSchema } from "./schema";
 import { notFound } from "../../lib/errors";
@@ -24,7 +25,17 @@ const Query = CursorQuery.extend({
   progressStatus: ConversationSchema.shape.progressStatus.optional().openapi({ description: "ai_processing, waiting_for_human, human_serving, resolved or open", example: "human_serving" }),
   startDate: day("Created on or after this day (UTC), YYYY-MM-DD"),
   endDate: day("Created on or before this day (UTC), YYYY-MM-DD"),
-  keyword: z.string().max(200).optional().openapi({ description: "Matches the title or any message", example: "refund" }),
+  keyword: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({
+      description:
+        "Full-text search: every word (split on spaces) is found in the title, in a message (private notes included) or in the contact's name; " +
+        "case-insensitive substrings in any script (Chinese needs no spaces); words of 3 or more characters use the full-text index",
+      example: "refund",
+    }),
+  label: uuid("Only conversations carrying this label"),
   isTest: z.enum(["true", "false"]).optional().openapi({ description: "`true`: only test conversations (the console's try-it); `false`: none of them; absent: both", example: "false" }),
 });
 
@@ -64,12 +75,8 @@ export const registerListConversations = (r: Router) =>
           q.startDate ? sql`+${conversations.createdAt} >= ${parseDate(q.startDate)}` : undefined,
           q.endDate ? sql`+${conversations.createdAt} <= ${parseDate(q.endDate, true)}` : undefined,
           cursor ? (cursor.d === "n" ? lt(conversations.id, String(cursor.k)) : gt(conversations.id, String(cursor.k))) : undefined,
-          keyword
-            ? or(
-                contains(conversations.title, keyword),
-                exists(db.select({ id: messages.id }).from(messages).where(and(eq(messages.conversationId, conversations.id), contains(messages.content, keyword)))),
-              )
-            : undefined,
+          q.label ? hasLabel(q.label) : undefined,
+          keyword ? keywordCondition(access.organizationId, keyword) : undefined,
         ),
       )
       .orderBy(cursor?.d === "p" ? conversations.id : desc(conversations.id))

@@ -16,6 +16,9 @@ export const ConversationSchema = z
     progressStatus: z.enum(["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"]).openapi({ example: "ai_processing" }),
     autoReplyEnabled: z.boolean().openapi({ description: "false after a handoff to a human agent", example: true }),
     assignee: z.object(named("Agent Smith")).nullable().openapi({ description: "The member serving it (takeover)" }),
+    labels: z
+      .array(z.object({ ...named("Billing"), color: z.string().openapi({ description: "`#rrggbb`", example: "#1f77b4" }) }))
+      .openapi({ description: "Its labels, by name (PUT /conversations/{id}/labels/)" }),
     lastMessage: z.string().nullable().openapi({ example: "Our opening hours are 9 to 5." }),
     lastMessageCreatedAt: Timestamp.nullable(),
     isTest: z.boolean().openapi({ description: "Started as a test (the console's try-it, a completion with `test: true`); left out of statistics unless they include tests", example: false }),

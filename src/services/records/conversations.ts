@@ -1,5 +1,6 @@
 import { ms } from "../../lib/time";
 import type { ConversationRow, ConversationView } from "../conversations";
+import { parseLabels, type LabelRef } from "../labels";
 
 export interface ConversationRecord {
   id: string;
@@ -12,6 +13,7 @@ export interface ConversationRecord {
   progressStatus: ConversationRow["progressStatus"];
   autoReplyEnabled: boolean;
   assignee: { id: string; name: string } | null;
+  labels: LabelRef[];
   lastMessage: string | null;
   lastMessageCreatedAt: string | null;
   isTest: boolean;
@@ -31,6 +33,7 @@ export const conversationRecord = (v: ConversationView): ConversationRecord => (
   progressStatus: v.conversation.progressStatus,
   autoReplyEnabled: v.conversation.autoReplyEnabled,
   assignee: v.assignee?.id ? { id: v.assignee.id, name: v.assignee.name } : null,
+  labels: parseLabels(v.labels),
   lastMessage: v.conversation.lastMessage,
   lastMessageCreatedAt: ms(v.conversation.lastMessageAt),
   isTest: v.conversation.isTest,

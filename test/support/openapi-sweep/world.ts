@@ -34,6 +34,8 @@ export type Resource =
   | "message"
   | "knowledgeBase"
   | "label"
+  /** A conversation label of the organization (/labels/). */
+  | "conversationLabel"
   | "faq"
   | "file"
   | "textNode"
@@ -185,13 +187,14 @@ export async function buildWorld(owner: Actor): Promise<World> {
     owner.fetch("POST", "/api-keys/", { name: unique("key") }).then((r) => created(r)),
     call("POST", "/api/v1/auth/sessions/", { apiKey: owner.key }).then((r) => created<{ session: { id: string } }>(r)),
   ]);
-  const [[groupMember], [groupChatbot], inbox, label, files, completion] = await Promise.all([
+  const [[groupMember], [groupChatbot], inbox, label, files, completion, conversationLabel] = await Promise.all([
     owner.fetch("POST", `/organizations/${org}/groups/${group.id}/group-members/bulk-create/`, { members: [member.memberId] }).then((r) => created<{ id: string }[]>(r)),
     owner.fetch("POST", `/organizations/${org}/groups/${group.id}/group-chatbots/bulk-create/`, { chatbots: [chatbot.id] }).then((r) => created<{ id: string }[]>(r)),
     owner.fetch("POST", "/inboxes/", { name: unique("inbox"), channelType: "web", chatbot: { id: chatbot.id } }).then((r) => created<{ id: string; channel: { id: string } }>(r)),
     createLabel(owner, kb.id),
     uploadFiles(owner, kb.id, [{ name: "sweep.txt", content: "The sweep checks every operation. Refunds take five days." }]),
     owner.fetch("POST", `/chatbots/${chatbot.id}/completions/`, { message: { content: "How long do refunds take?" } }).then((r) => created<{ conversationId: string; message: { id: string } }>(r, 200)),
+    owner.fetch("POST", "/labels/", { name: unique("label"), color: "#1f77b4" }).then((r) => created(r)),
   ]);
   const [faq, webhook, file] = await Promise.all([
     createFaq(owner, kb.id, { question: "How long do refunds take?", answer: "Five days.", labels: [{ id: label.id }] }),
@@ -264,6 +267,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
       message: completion.message.id,
       knowledgeBase: kb.id,
       label: label.id,
+      conversationLabel: conversationLabel.id,
       faq: faq.id,
       file: file.id,
       textNode: nodes.results[0].id,

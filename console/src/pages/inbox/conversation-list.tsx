@@ -2,6 +2,7 @@ import { Button } from "../../components/button";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import type { Conversation } from "./inbox-api";
+import { LabelChips } from "./labels";
 import { t } from "./strings";
 import { UnreadBadge } from "./unread";
 
@@ -38,6 +39,7 @@ export function ConversationList({ rows, selectedId, hasMore, loadingMore, onMor
                 <UnreadBadge n={c.unreadCount} />
                 <StateBadges c={c} />
               </span>
+              <LabelChips labels={c.labels} />
             </a>
           </li>
         ))}

@@ -14,8 +14,11 @@ export interface Filters {
   endDate: string;
   /** "": tests and the rest; "false": hide tests; "true": only tests (the try-it's conversations). */
   isTest: string;
+  label: string;
+  /** Full-text search (GET /conversations/?keyword=). */
+  keyword: string;
 }
-export const NO_FILTERS: Filters = { chatbot: "", inbox: "", status: "", progressStatus: "", contact: "", startDate: "", endDate: "", isTest: "" };
+export const NO_FILTERS: Filters = { chatbot: "", inbox: "", status: "", progressStatus: "", contact: "", startDate: "", endDate: "", isTest: "", label: "", keyword: "" };
 export const TEST_CHOICES = ["false", "true"] as const;
 export const STATUSES = ["open", "queued", "resolved"] as const;
 export const PROGRESS_STATUSES = ["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"] as const;
@@ -45,19 +48,23 @@ export const reply = (conversation: string, content: string) => unwrap(api.POST(
 /** A fresh signed URL of an attachment (the one stored in the message may have expired). */
 export const attachmentUrl = async (id: string) => (await unwrap(api.GET("/api/v1/attachments/{id}/", { params: { path: { id } } }))).file;
 
-/** The choices of the filters: assistants, inboxes and contacts (the first 100 of each). */
-export async function filterOptions(): Promise<{ chatbots: Option[]; inboxes: Option[]; contacts: Option[] }> {
-  const [chatbots, inboxes, contacts] = await Promise.all([
+/** The choices of the filters: assistants, inboxes, contacts and labels (the first 100 of each). */
+export async function filterOptions(): Promise<{ chatbots: Option[]; inboxes: Option[]; contacts: Option[]; labels: Option[] }> {
+  const [chatbots, inboxes, contacts, labels] = await Promise.all([
     unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
     unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
     unwrap(api.GET("/api/v1/contacts/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
+    unwrap(api.GET("/api/v1/labels/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
   ]);
   const pairs = (rows: { id: string; name?: string | null }[]) => rows.map((r): Option => [r.id, r.name || r.id]);
-  return { chatbots: pairs(chatbots.results), inboxes: pairs(inboxes.results), contacts: pairs(contacts.results) };
+  return { chatbots: pairs(chatbots.results), inboxes: pairs(inboxes.results), contacts: pairs(contacts.results), labels: pairs(labels.results) };
 }
 
-/** Whether a conversation (as an event carries it: ids and state) belongs in the list under `filters`. */
-export function matches(c: { inbox: { id: string }; chatbot: { id: string } | null; contact: { id: string } | null; status: string; progressStatus: string; createdAt: string; isTest?: boolean }, f: Filters) {
+/**
+ * Whether a conversation (as an event carries it: ids and state) belongs in the list under `filters`.
+ * The keyword is the server's to judge: the page adds no conversation from an event while one is typed.
+ */
+export function matches(c: { inbox: { id: string }; chatbot: { id: string } | null; contact: { id: string } | null; status: string; progressStatus: string; createdAt: string; isTest?: boolean; labels?: { id: string }[] }, f: Filters) {
   const created = Number(c.createdAt);
   return (
     (!f.inbox || c.inbox.id === f.inbox) &&
@@ -68,6 +75,8 @@ export function matches(c: { inbox: { id: string }; chatbot: { id: string } | nu
     (!f.startDate || created >= Date.parse(`${f.startDate}T00:00:00Z`)) &&
     (!f.endDate || created < Date.parse(`${f.endDate}T00:00:00Z`) + 86_400_000) &&
     // An event's conversation may not say whether it is a test: the full record read next decides.
-    (!f.isTest || c.isTest === undefined || String(c.isTest) === f.isTest)
+    (!f.isTest || c.isTest === undefined || String(c.isTest) === f.isTest) &&
+    // Events carry no labels either: the full record decides.
+    (!f.label || c.labels === undefined || c.labels.some((l) => l.id === f.label))
   );
 }

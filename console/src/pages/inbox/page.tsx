@@ -131,9 +131,10 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     const c = e.conversation;
     const { rows: current, filters: f, selectedId: open } = state.current;
     const row = current?.find((x) => x.id === c.id) ?? (selected?.id === c.id ? selected : undefined);
-    const update = row && merged(row, c);
+    const update = row && !(e.type === "conversation.updated" && !e.changes) && merged(row, c);
     if (update) upsert(update);
-    else if (row || matches(c, f)) {
+    // A plain `conversation.updated` (no lifecycle change: labels, for one) is read again, since events carry no labels.
+    else if (row || (matches(c, f) && !f.keyword)) {
       getConversation(c.id).then((record) => {
         if (!row) announce(e.type === "message.created" ? t("newMessage", { title: record.title || t("untitled") }) : t("newConversation", { title: record.title || t("untitled") }));
         upsert(record);

@@ -7,6 +7,7 @@ import { can } from "../../shell/session";
 import { BASE, followLink } from "../../shell/router";
 import { StateBadges } from "./conversation-list";
 import { handBack, reply, resolve, takeOver, type Conversation, type Message } from "./inbox-api";
+import { LabelChips, LabelPicker } from "./labels";
 import { MessageItem } from "./message-item";
 import { t } from "./strings";
 
@@ -93,6 +94,10 @@ export function Transcript({
         {c.chatbot ? ` · ${c.chatbot.name}` : ""}
         {c.assignee ? ` · ${t("assignee", { name: c.assignee.name })}` : ""}
       </p>
+      <div class="inbox-labels">
+        <LabelChips labels={c.labels} />
+        {manage && <LabelPicker conversation={c} onChanged={onChanged} />}
+      </div>
       {manage ? (
         <div class="row-actions inbox-controls">
           {c.autoReplyEnabled ? (

@@ -1,0 +1,92 @@
+import { useState } from "preact/hooks";
+import { api, unwrap } from "../../api/client";
+import { ErrorAlert, FormError } from "../../components/alert";
+import { announce } from "../../components/announcer";
+import { Button } from "../../components/button";
+import { CheckList } from "../../components/check-list";
+import { Dialog } from "../../components/dialog";
+import { t as common } from "../../components/strings";
+import { useResource } from "../../components/use-resource";
+import { useSubmit } from "../../components/use-submit";
+import type { Conversation } from "./inbox-api";
+import { t } from "./strings";
+
+type LabelRef = Conversation["labels"][number];
+
+/** One label: its name beside a dot of its colour (the colour only repeats what the name says). */
+export function LabelChip({ label }: { label: Pick<LabelRef, "name" | "color"> }) {
+  return (
+    <span class="label-chip">
+      <span class="label-dot" style={{ background: label.color }} aria-hidden="true" />
+      {label.name}
+    </span>
+  );
+}
+
+/** A conversation's labels, as a list a screen reader names. */
+export function LabelChips({ labels }: { labels: LabelRef[] }) {
+  if (!labels.length) return null;
+  return (
+    <ul class="label-chips" aria-label={t("labels")}>
+      {labels.map((l) => (
+        <li key={l.id}>
+          <LabelChip label={l} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The organization's labels (the first 100, by name), to pick from. */
+export const labelChoices = async () => (await unwrap(api.GET("/api/v1/labels/", { params: { query: { pageSize: 100 } } }))).results;
+
+const setLabels = (id: string, labelIds: string[]) => unwrap(api.PUT("/api/v1/conversations/{id}/labels/", { params: { path: { id } }, body: { labelIds } }));
+
+/** The button that opens the conversation's label choice. */
+export function LabelPicker({ conversation, onChanged }: { conversation: Conversation; onChanged: (c: Conversation) => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>{t("editLabels")}</Button>
+      {open && <LabelDialog conversation={conversation} onChanged={onChanged} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** The labels of the conversation, ticked in a dialog and saved at once (PUT /conversations/{id}/labels/). */
+function LabelDialog({ conversation, onChanged, onClose }: { conversation: Conversation; onChanged: (c: Conversation) => void; onClose: () => void }) {
+  const choices = useResource(labelChoices, []);
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    const saved = await setLabels(conversation.id, form.getAll("labelIds").map(String));
+    onChanged(saved);
+    announce(t("labelsSaved"));
+    onClose();
+  });
+  return (
+    <Dialog
+      title={t("editLabels")}
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{common("cancel")}</Button>
+          <Button type="submit" form="conversation-labels-form" variant="primary" busy={busy}>{t("saveLabels")}</Button>
+        </>
+      }
+    >
+      <ErrorAlert error={choices.error} />
+      <form id="conversation-labels-form" onSubmit={submit} class="stack">
+        <FormError problem={problem} />
+        <CheckList
+          legend={t("labels")}
+          name="labelIds"
+          options={choices.data?.map((l) => ({ id: l.id, name: l.name }))}
+          chosen={conversation.labels.map((l) => ({ id: l.id, name: l.name }))}
+          loading={choices.loading}
+          empty={t("noLabels")}
+          error={problem?.field("labelIds")}
+        />
+      </form>
+    </Dialog>
+  );
+}

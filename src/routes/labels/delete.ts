@@ -1,0 +1,24 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, noContent } from "../../lib/openapi";
+import { currentAccess, requirePermission } from "../../services/access";
+import { deleteLabel } from "../../services/labels";
+import { LABELS_TAG } from "./schema";
+
+const route = createRoute({
+  method: "delete",
+  path: "/labels/{id}/",
+  tags: [LABELS_TAG],
+  summary: "Delete a conversation label",
+  description: "Needs `label.manage`. Conversations keep existing; they just lose the label.",
+  request: { params: IdParams },
+  responses: { 204: noContent, ...errorResponses(403, 404) },
+});
+
+export const registerDeleteLabel = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const access = await currentAccess(c);
+    requirePermission(access, "label.manage");
+    await deleteLabel(c.var.db, access.organizationId, c.req.valid("param").id);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,104 @@
+import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../env";
+import { conversationLabels, conversations, labels } from "../db/schema";
+import { badRequest, conflict, isUniqueViolation, notFound } from "../lib/errors";
+import { isUuid, uuidv7 } from "../lib/ids";
+import { contains } from "../lib/sql";
+
+/** Conversation labels of an organization (CONTRACT section 18): filters of the inbox and of statistics. */
+export type LabelRow = typeof labels.$inferSelect;
+export interface LabelInput {
+  name: string;
+  color: string;
+  description?: string;
+}
+
+/** At most this many labels on one conversation. */
+export const MAX_CONVERSATION_LABELS = 20;
+
+const NAME_TAKEN = "A label with this name already exists in the organization.";
+const unique = <T>(write: Promise<T>) =>
+  write.catch((err) => {
+    throw isUniqueViolation(err) ? conflict(NAME_TAKEN) : err;
+  });
+
+/** A label of the organization; another organization's (or a malformed id) is a 404. */
+export async function getLabel(db: Db, organizationId: string, id: string): Promise<LabelRow> {
+  const [row] = isUuid(id) ? await db.select().from(labels).where(and(eq(labels.id, id), eq(labels.organizationId, organizationId))) : [];
+  if (!row) throw notFound("Label not found.");
+  return row;
+}
+
+/** A page of the organization's labels by name; `search`: the name contains it. */
+export async function listLabels(db: Db, organizationId: string, q: { search?: string; limit: number; offset: number }) {
+  const where = and(eq(labels.organizationId, organizationId), q.search ? contains(labels.name, q.search) : undefined);
+  const [[{ n }], rows] = await Promise.all([
+    db.select({ n: count() }).from(labels).where(where),
+    db.select().from(labels).where(where).orderBy(asc(labels.name), asc(labels.id)).limit(q.limit).offset(q.offset),
+  ]);
+  return { count: n, rows };
+}
+
+export async function createLabel(db: Db, organizationId: string, input: LabelInput): Promise<LabelRow> {
+  const [row] = await unique(db.insert(labels).values({ id: uuidv7(), organizationId, name: input.name, color: input.color.toLowerCase(), description: input.description ?? "" }).returning());
+  return row;
+}
+
+export async function updateLabel(db: Db, organizationId: string, id: string, input: Partial<LabelInput>): Promise<LabelRow> {
+  const current = await getLabel(db, organizationId, id);
+  const [row] = await unique(
+    db
+      .update(labels)
+      .set({ ...input, ...(input.color ? { color: input.color.toLowerCase() } : {}), updatedAt: Date.now() })
+      .where(eq(labels.id, current.id))
+      .returning(),
+  );
+  return row;
+}
+
+/** Conversations lose the label with it (the foreign key's cascade). */
+export async function deleteLabel(db: Db, organizationId: string, id: string): Promise<void> {
+  const label = await getLabel(db, organizationId, id);
+  await db.delete(labels).where(eq(labels.id, label.id));
+}
+
+/**
+ * Sets a conversation's labels to exactly `labelIds` (an empty list removes them all). Ids that are
+ * not the organization's labels are a 400 naming them, and nothing is written.
+ */
+export async function setConversationLabels(db: Db, organizationId: string, conversationId: string, labelIds: string[]): Promise<void> {
+  const wanted = [...new Set(labelIds)];
+  const found = wanted.length ? await db.select({ id: labels.id }).from(labels).where(and(eq(labels.organizationId, organizationId), inArray(labels.id, wanted))) : [];
+  const known = new Set(found.map((l) => l.id));
+  const unknown = wanted.filter((id) => !known.has(id));
+  if (unknown.length) {
+    const message = `Not labels of this organization: ${unknown.join(", ")}.`;
+    throw badRequest(`Invalid request. labelIds: ${message}`, { labelIds: [message] });
+  }
+  const now = Date.now();
+  // One batch: the old set goes and the new one comes together (D1 runs a batch as a transaction).
+  await db.batch([
+    db.delete(conversationLabels).where(eq(conversationLabels.conversationId, conversationId)),
+    ...(wanted.length ? [db.insert(conversationLabels).values(wanted.map((labelId) => ({ conversationId, labelId, organizationId, createdAt: now })))] : []),
+  ]);
+}
+
+/**
+ * A conversation's labels `[{id, name, color}]` by name, as one JSON text: a column of the
+ * conversation list's own query, so a page of conversations reads its labels without a query per row.
+ */
+export const labelsColumn = sql<string>`(SELECT json_group_array(json_object('id', l.id, 'name', l.name, 'color', l.color)) FROM (
+  SELECT ${labels.id} AS id, ${labels.name} AS name, ${labels.color} AS color FROM ${conversationLabels}
+  JOIN ${labels} ON ${labels.id} = ${conversationLabels.labelId}
+  WHERE ${conversationLabels.conversationId} = ${conversations.id} ORDER BY ${labels.name}) AS l)`;
+
+export interface LabelRef {
+  id: string;
+  name: string;
+  color: string;
+}
+export const parseLabels = (column: string | null | undefined): LabelRef[] => (column ? (JSON.parse(column) as LabelRef[]) : []);
+
+/** Conversations carrying the label (the list's `label` filter). */
+export const hasLabel = (labelId: string): SQL =>
+  sql`EXISTS (SELECT 1 FROM ${conversationLabels} WHERE ${conversationLabels.conversationId} = ${conversations.id} AND ${conversationLabels.labelId} = ${labelId})`;

@@ -1,0 +1,92 @@
+// Conversation labels and the inbox's search in Chromium against `wrangler dev`: the owner creates
+// a label with a colour on the Labels page, puts it on a conversation from its transcript, filters
+// the inbox by it, then finds a conversation by a word of its messages with the search box.
+// axe-core on the Labels page (with its form open) and on the inbox; screenshots of
+// docs/console/labels-*.png and docs/console/inbox-search-*.png.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, dialog, ownerOn, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+
+let app, parcel, password;
+
+beforeAll(async () => {
+  app = await startConsole();
+  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
+  const ask = async (content) => (await app.server.api(`/chatbots/${bot.id}/completions/`, { body: { message: { content } } })).conversationId;
+  parcel = await ask("My parcel never arrived");
+  password = await ask("How do I reset my password?");
+  await app.server.api(`/conversations/${password}/labels/`, { method: "PUT", body: { labelIds: [(await app.server.api("/labels/", { body: { name: "Account", color: "#2ca02c" } })).id] } });
+}, 300_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+// The conversations (each row holds a list of its labels too).
+const rows = (page) => page.locator(".inbox-list > li");
+
+describe("Conversation labels and search in Chromium", () => {
+  it("creates a label, puts it on a conversation, filters the inbox by it and finds a conversation by a word", async () => {
+    // The Labels page: a new label with a colour.
+    const { page, context, errors } = await ownerOn(app, "/labels");
+    await page.locator("table").waitFor();
+    await page.getByRole("button", { name: "New label" }).click();
+    await dialog(page).getByLabel("Name").fill("VIP");
+    await dialog(page).getByLabel("Colour").fill("#d62728");
+    await dialog(page).getByLabel("Description").fill("Our best customers");
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await page.locator("tr", { hasText: "VIP" }).waitFor();
+    await expect.poll(() => page.locator("tr", { hasText: "VIP" }).textContent()).toContain("#d62728");
+    // A taken name is refused at the field.
+    await page.getByRole("button", { name: "New label" }).click();
+    await dialog(page).getByLabel("Name").fill("VIP");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await dialog(page).locator(".form-error, .alert, [role=alert]").first().waitFor();
+    await dialog(page).getByRole("button", { name: "Cancel" }).click();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // On a conversation, from its transcript.
+    await page.goto(`${app.base}/console/conversations/${parcel}`);
+    await page.locator("#transcript-title").waitFor();
+    await page.getByRole("button", { name: "Labels…" }).click();
+    await dialog(page).getByLabel("VIP").check();
+    await dialog(page).getByRole("button", { name: "Save labels" }).click();
+    await page.locator(".inbox-transcript .label-chip", { hasText: "VIP" }).waitFor();
+    await rows(page).filter({ has: page.locator(".label-chip", { hasText: "VIP" }) }).waitFor();
+    expect(await rows(page).count()).toBe(2);
+
+    // The inbox filtered by the label.
+    await page.getByLabel("Label", { exact: true }).selectOption({ label: "VIP" });
+    await expect.poll(() => rows(page).count()).toBe(1);
+    expect(await rows(page).first().getAttribute("data-conversation")).toBe(parcel);
+    await page.getByLabel("Label", { exact: true }).selectOption({ label: "Account" });
+    await expect.poll(() => rows(page).first().getAttribute("data-conversation")).toBe(password);
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await expect.poll(() => rows(page).count()).toBe(2);
+
+    // Search: a word of a message, typed (sent once typing pauses).
+    await page.locator("input.inbox-search").pressSequentially("parcel");
+    await expect.poll(() => rows(page).count()).toBe(1);
+    expect(await rows(page).first().getAttribute("data-conversation")).toBe(parcel);
+    await page.locator("input.inbox-search").fill("nothing like this");
+    await page.getByText("No conversation matches.").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("screenshots of the Labels page and of the inbox's search", async () => {
+    const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
+    await screenshots(app.browser, app.base, "/console/labels", "labels", { signIn, act: (page) => page.locator("table").waitFor() });
+    await screenshots(app.browser, app.base, "/console/conversations", "inbox-search", {
+      signIn,
+      idle: false,
+      act: async (page) => {
+        await page.locator(".inbox-list > li").first().waitFor();
+        await page.locator("input.inbox-search").fill("parcel");
+        await expect.poll(() => page.locator(".inbox-list > li").count()).toBe(1);
+        await page.locator(".inbox-list .label-chip").first().waitFor();
+      },
+    });
+  }, 180_000);
+});
