@@ -46,6 +46,12 @@ export interface TurnEnd {
 
 export interface MessageEffect {
   readonly name: string;
+  /**
+   * Whether it sees operators' private notes (messages.private). Off by default: a note is the
+   * team's own, so an effect that reaches the visitor, a channel, a webhook or a figure (first
+   * response) never gets one; the team's live inbox opts in.
+   */
+  readonly notes?: boolean;
   /** A statement stored in the same batch as `message`: both are stored, or neither (null: none for this message). */
   inBatch?(db: Db, conversation: ConversationRow, message: MessageRow): D1PreparedStatement | null;
   /** After the batch is stored, in the order of the conversation's messages. Must not throw: hand slow work to `waitUntil`. */
@@ -73,6 +79,7 @@ export function effectStatements(db: Db, conversation: ConversationRow, message:
   const owners: MessageEffect[] = [];
   const statements: D1PreparedStatement[] = [];
   for (const effect of EFFECTS) {
+    if (message.private && !effect.notes) continue;
     const statement = effect.inBatch?.(db, conversation, message);
     if (!statement) continue;
     owners.push(effect);
@@ -86,7 +93,9 @@ export function effectStatements(db: Db, conversation: ConversationRow, message:
 export function runStored(batch: Omit<StoredBatch, "messages">, messages: { message: MessageRow; record: MessageRecord; conversation: ConversationRow; before: ConversationRow; results: Map<MessageEffect, D1Result> }[]) {
   for (const effect of EFFECTS) {
     if (!effect.stored) continue;
-    effect.stored({ ...batch, messages: messages.map(({ results, ...m }) => ({ ...m, result: results.get(effect) })) });
+    const seen = effect.notes ? messages : messages.filter((m) => !m.message.private);
+    if (!seen.length && !batch.created) continue;
+    effect.stored({ ...batch, messages: seen.map(({ results, ...m }) => ({ ...m, result: results.get(effect) })) });
   }
 }
 
