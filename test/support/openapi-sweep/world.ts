@@ -34,6 +34,8 @@ export type Resource =
   | "message"
   | "knowledgeBase"
   | "label"
+  /** A canned response of the organization (the reply box's `/`). */
+  | "cannedResponse"
   | "faq"
   | "file"
   | "textNode"
@@ -193,10 +195,11 @@ export async function buildWorld(owner: Actor): Promise<World> {
     uploadFiles(owner, kb.id, [{ name: "sweep.txt", content: "The sweep checks every operation. Refunds take five days." }]),
     owner.fetch("POST", `/chatbots/${chatbot.id}/completions/`, { message: { content: "How long do refunds take?" } }).then((r) => created<{ conversationId: string; message: { id: string } }>(r, 200)),
   ]);
-  const [faq, webhook, file] = await Promise.all([
+  const [faq, webhook, file, cannedResponse] = await Promise.all([
     createFaq(owner, kb.id, { question: "How long do refunds take?", answer: "Five days.", labels: [{ id: label.id }] }),
     owner.fetch("POST", `/inboxes/${inbox.id}/webhooks/`, { name: unique("hook"), direction: "outgoing", url: `${env.TEST_RECEIVER_URL}/sweep` }).then((r) => created(r)),
     waitForFile(owner, kb.id, files[0].id),
+    owner.fetch("POST", "/canned-responses/", { shortCode: "sweep", content: "Hi {{contact.name}}" }).then((r) => created(r)),
   ]);
   expect(file.status).toBe("done");
   const nodes = await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${file.id}`).then((r) => created<{ results: { id: string }[] }>(r, 200));
@@ -264,6 +267,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
       message: completion.message.id,
       knowledgeBase: kb.id,
       label: label.id,
+      cannedResponse: cannedResponse.id,
       faq: faq.id,
       file: file.id,
       textNode: nodes.results[0].id,
