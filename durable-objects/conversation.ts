@@ -23,7 +23,7 @@ export type { SenderInput } from "../src/services/conversations";
 export type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
 
 /** Message fields a caller supplies; the object adds ids, sequence and sender. */
-export type MessageInput = Pick<NewMessage, "id" | "content" | "contentPayload" | "attachments" | "canvas" | "queryMetadata" | "metadata" | "skillIds" | "toolIds">;
+export type MessageInput = Pick<NewMessage, "id" | "content" | "contentPayload" | "attachments" | "canvas" | "queryMetadata" | "metadata" | "skillIds" | "toolIds" | "private">;
 
 export interface TurnInput {
   conversationId: string;
@@ -304,7 +304,8 @@ export class Conversation extends DurableObject<Bindings> {
 
   /** What a reply needs: the assistant, its model and knowledge bases (read unless the caller did), and the history, oldest first. */
   async #replyContext(conversation: ConversationRow, recent: MessageRow[], assistant?: Assistant): Promise<ReplyContext> {
-    return { ...(assistant ?? (await this.#assistant(conversation.chatbotId!))), history: [...recent].reverse() };
+    // Private notes are the team's: an assistant that read them could repeat them to the visitor.
+    return { ...(assistant ?? (await this.#assistant(conversation.chatbotId!))), history: recent.filter((m) => !m.private).reverse() };
   }
 
   async #assistant(chatbotId: string): Promise<Assistant> {
@@ -468,7 +469,8 @@ export class Conversation extends DurableObject<Bindings> {
       await previous;
       await shown;
       const record = messageRecord(row);
-      for (const sse of this.#subscribers) sse.send(record, "message");
+      // Subscribers are visitors (the widget's live stream): an operator's private note is not theirs.
+      if (!row.private) for (const sse of this.#subscribers) sse.send(record, "message");
       const batch = { env: this.env, waitUntil: (p: Promise<unknown>) => this.ctx.waitUntil(p), organizationId: conversation.organizationId, created: creates ? conversation : null };
       const own = effects.resultsFrom(results, results.length - effects.statements.length);
       runStored(batch, [{ message: row, record, conversation: afterMessage(conversation, row), before: conversation, results: own }]);

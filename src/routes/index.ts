@@ -48,6 +48,7 @@ export const ROUTE_GROUPS: { segments: string[]; load: () => Promise<Register> }
   { segments: ["web-chats"], load: async () => (await import("./batch-qas")).registerBatchQaRoutes },
   { segments: ["skills"], load: async () => (await import("./skills")).registerSkillRoutes },
   { segments: ["sql-databases"], load: async () => (await import("./sql-databases")).registerSqlDatabaseRoutes },
+  { segments: ["canned-responses"], load: async () => (await import("./canned-responses")).registerCannedResponseRoutes },
 ];
 
 /**

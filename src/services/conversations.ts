@@ -184,6 +184,8 @@ export function messageRow(message: NewMessage & { id: string; sequence: number 
  * the organization. Run in one batch so a message never exists without its effects.
  */
 export function messageWrites(db: Db, conversation: ConversationRow, row: ReturnType<typeof messageRow>): D1PreparedStatement[] {
+  // A private note is the team's own: the conversation the visitor sees (its last message, unread count, state) stays as it was.
+  if (row.private) return [insertMessage(db, row)];
   const { createdAt, wordsCount: words } = row;
   const state = stateAfter(conversation, row);
   const after = afterMessage(conversation, row);
@@ -209,9 +211,11 @@ export function messageWrites(db: Db, conversation: ConversationRow, row: Return
 
 /**
  * The conversation as `messageWrites` of `row` leaves it (but `updatedAt`): the last message,
- * the unread count, the title a first visitor message gives, and the state that follows.
+ * the unread count, the title a first visitor message gives, and the state that follows; a private
+ * note leaves it as it was.
  */
 export function afterMessage(conversation: ConversationRow, row: Pick<NewMessage, "type" | "senderType" | "content" | "contentPayload" | "private"> & { createdAt: number }): ConversationRow {
+  if (row.private) return conversation; // see messageWrites
   const incoming = row.type === "incoming";
   return {
     ...conversation,

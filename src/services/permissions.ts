@@ -27,6 +27,7 @@ export const PERMISSIONS = [
   { id: "6a1f0d5e-0001-4000-8000-000000000016", codename: "skill.view", name: "View skills" },
   { id: "6a1f0d5e-0001-4000-8000-000000000017", codename: "sql_database.view", name: "View SQL databases" },
   { id: "6a1f0d5e-0001-4000-8000-000000000018", codename: "label.manage", name: "Manage conversation labels" },
+  { id: "6a1f0d5e-0001-4000-8000-0000000000c1", codename: "canned_response.manage", name: "Manage canned responses" },
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number]["codename"];

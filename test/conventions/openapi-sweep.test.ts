@@ -80,6 +80,7 @@ const ID_RESOURCES: Record<string, Resource> = {
   "sql-databases": "sqlDatabase",
   registry: "mcpRegistryEntry",
   labels: "conversationLabel",
+  "canned-responses": "cannedResponse",
 };
 
 /** Path parameters of particular operations that name another kind of resource than the tables above say. */
@@ -165,6 +166,8 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /tools/{id}/credentials/": () => ({ headers: { Authorization: "Bearer sweep" } }),
   "POST /upload-presigned-url/": () => ({ modelName: "attachment", fieldName: "file", filename: "sweep.txt", fileSize: 20 }),
   "POST /attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
+  "POST /canned-responses/": () => ({ shortCode: unique("sweep").replace(/[^a-z0-9_-]/g, "").slice(0, 50) }),
+  "PATCH /canned-responses/{id}/": () => ({ shortCode: unique("sweep").replace(/[^a-z0-9_-]/g, "").slice(0, 50) }),
   "POST /conversations/{conversationPk}/attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
   // Nothing that late: the record's own redeliver (swept after it) then finds no attempt of its event pending.
   "POST /inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/": () => ({ since: "2100-01-01" }),

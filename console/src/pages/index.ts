@@ -10,6 +10,7 @@ export const PAGES: PageEntry[] = [
   { path: "/knowledge-bases/*", load: () => import("./knowledge/page"), nav: { en: "Knowledge bases", "zh-TW": "知識庫" }, requires: "knowledge_base.view" },
   { path: "/conversations/*", load: () => import("./inbox/page"), nav: { en: "Conversations", "zh-TW": "對話" }, requires: "conversation.view" },
   { path: "/labels", load: () => import("./labels/page"), nav: { en: "Labels", "zh-TW": "標籤" }, requires: "conversation.view" },
+  { path: "/canned-responses", load: () => import("./canned-responses/page"), nav: { en: "Canned responses", "zh-TW": "罐頭回覆" }, requires: "conversation.manage" },
   { path: "/statistics/*", load: () => import("./statistics/page"), nav: { en: "Statistics", "zh-TW": "統計" }, requires: "statistics.view" },
   { path: "/webhooks/*", load: () => import("./webhooks/page"), nav: { en: "Webhooks", "zh-TW": "Webhook" }, requires: "webhook.manage" },
   { path: "/web-chats/*", load: () => import("./web-chats/page"), nav: { en: "Web chat", "zh-TW": "網頁聊天" }, requires: "inbox.view" },

@@ -75,6 +75,7 @@ export const MessageSchema = z
       })
       .nullable()
       .openapi({ description: "Tokens the model reported for an assistant's reply; null for other messages", example: { promptTokens: 412, completionTokens: 38 } }),
+    private: z.boolean().openapi({ description: "An operator's private note: shown to the team only, never to the visitor, a channel or a message webhook", example: false }),
     createdAt: Timestamp,
   })
   .openapi("Message");

@@ -5,7 +5,7 @@ import { errorResponses, json } from "../../lib/openapi";
 import { messages } from "../../db/schema";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorConversation, visitorOf } from "../../services/widget/visitors";
-import { publicMessage } from "../../services/widget/messages";
+import { publicMessage, visitorVisible } from "../../services/widget/messages";
 import { ConversationParams, PublicMessageSchema, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const HistoryQuery = z.object({
@@ -37,7 +37,7 @@ export const registerWidgetHistory = (r: Router) =>
     const rows = await c.var.db
       .select()
       .from(messages)
-      .where(and(eq(messages.conversationId, conversation.id), before ? lt(messages.sequence, before) : undefined))
+      .where(and(eq(messages.conversationId, conversation.id), visitorVisible(), before ? lt(messages.sequence, before) : undefined))
       .orderBy(desc(messages.sequence))
       .limit(pageSize + 1);
     const page = rows.slice(0, pageSize).reverse();

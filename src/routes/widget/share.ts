@@ -8,7 +8,7 @@ import { timingSafeEqual } from "../../lib/crypto";
 import { isUuid } from "../../lib/ids";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorConversation, visitorOf } from "../../services/widget/visitors";
-import { publicMessage } from "../../services/widget/messages";
+import { publicMessage, visitorVisible } from "../../services/widget/messages";
 import { signShareToken } from "../../services/widget/tokens";
 import { ConversationParams, PublicMessageSchema, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
@@ -80,7 +80,7 @@ export const registerWidgetShare = (r: Router) => {
     if (!chat.webChat.settings.enableShareConversation || !expected || !timingSafeEqual(encoder.encode(signature), encoder.encode(expected))) throw notFound();
     const [conversation] = await c.var.db.select().from(conversations).where(and(eq(conversations.id, conversationId), eq(conversations.inboxId, chat.inboxId)));
     if (!conversation) throw notFound();
-    const rows = await c.var.db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.sequence)).limit(SHARED_MESSAGES);
+    const rows = await c.var.db.select().from(messages).where(and(eq(messages.conversationId, conversationId), visitorVisible())).orderBy(asc(messages.sequence)).limit(SHARED_MESSAGES);
     return c.json({ title: conversation.title, results: rows.map((m) => publicMessage(m, chat.webChat.settings)) }, 200);
   });
 };

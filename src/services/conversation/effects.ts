@@ -47,6 +47,12 @@ export interface TurnEnd {
 export interface MessageEffect {
   readonly name: string;
   /**
+   * Whether it sees operators' private notes (messages.private). Off by default: a note is the
+   * team's own, so an effect that reaches the visitor, a channel, a webhook or a figure (first
+   * response) never gets one; the team's live inbox opts in.
+   */
+  readonly notes?: boolean;
+  /**
    * Statements stored in the same batch as `message` (`conversation`: as the message finds it): all
    * are stored, or none (null or []: none for this message). `result` is the last one's.
    */
@@ -76,6 +82,7 @@ export function effectStatements(db: Db, conversation: ConversationRow, message:
   const owners: { effect: MessageEffect; last: number }[] = [];
   const statements: D1PreparedStatement[] = [];
   for (const effect of EFFECTS) {
+    if (message.private && !effect.notes) continue;
     const made = effect.inBatch?.(db, conversation, message);
     const own = Array.isArray(made) ? made : made ? [made] : [];
     if (!own.length) continue;
@@ -90,7 +97,9 @@ export function effectStatements(db: Db, conversation: ConversationRow, message:
 export function runStored(batch: Omit<StoredBatch, "messages">, messages: { message: MessageRow; record: MessageRecord; conversation: ConversationRow; before: ConversationRow; results: Map<MessageEffect, D1Result> }[]) {
   for (const effect of EFFECTS) {
     if (!effect.stored) continue;
-    effect.stored({ ...batch, messages: messages.map(({ results, ...m }) => ({ ...m, result: results.get(effect) })) });
+    const seen = effect.notes ? messages : messages.filter((m) => !m.message.private);
+    if (!seen.length && !batch.created) continue;
+    effect.stored({ ...batch, messages: seen.map(({ results, ...m }) => ({ ...m, result: results.get(effect) })) });
   }
 }
 

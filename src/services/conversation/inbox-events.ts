@@ -121,6 +121,8 @@ export function publishInboxEvents(env: Bindings, organizationId: string, ...eve
  */
 export const liveInboxEffect: MessageEffect = {
   name: "live inbox",
+  // The team's own view: a private note appears in the transcript as it is written (the conversation it carries is unchanged by it).
+  notes: true,
   stored({ env, waitUntil, organizationId, created, messages }) {
     if (!inboxMayListen(organizationId)) return;
     const events: InboxEvent[] = [];

@@ -26,6 +26,8 @@ export interface MessageRecord {
   skillIds: string[];
   toolIds: string[];
   usage: { promptTokens: number; completionTokens: number } | null;
+  /** An operator's private note: the team sees it, the visitor, channels and message webhooks never do. */
+  private: boolean;
   createdAt: string;
 }
 
@@ -50,5 +52,6 @@ export const messageRecord = (m: MessageRow): MessageRecord => ({
   toolIds: m.toolIds ?? [],
   // Tokens the model reported for an assistant's reply (null for other messages and models that report none).
   usage: m.inputTokens == null && m.outputTokens == null ? null : { promptTokens: m.inputTokens ?? 0, completionTokens: m.outputTokens ?? 0 },
+  private: m.private ?? false,
   createdAt: ms(m.createdAt)!,
 });

@@ -4,7 +4,7 @@ import { messages, type WebChatSettings } from "../../db/schema";
 import type { MessageRecord } from "../records/messages";
 import type { ConversationStateEvent } from "../conversations";
 import { eventText } from "../sse";
-import { publicMessage } from "./messages";
+import { publicMessage, visitorVisible } from "./messages";
 
 const encoder = new TextEncoder();
 
@@ -30,7 +30,7 @@ export async function messagesAfter(db: Db, conversationId: string, lastEventId:
   return db
     .select()
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), gt(messages.sequence, last.sequence)))
+    .where(and(eq(messages.conversationId, conversationId), visitorVisible(), gt(messages.sequence, last.sequence)))
     .orderBy(asc(messages.sequence))
     .limit(REPLAY_LIMIT);
 }

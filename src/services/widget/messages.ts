@@ -1,4 +1,5 @@
-import type { WebChatSettings } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { messages, type WebChatSettings } from "../../db/schema";
 import { messageRecord, type MessageRecord } from "../records/messages";
 import type { MessageRow } from "../conversations";
 
@@ -26,6 +27,9 @@ export interface PublicMessage {
   attachments: { filename: string; type: string }[];
   createdAt: string;
 }
+
+/** The messages a visitor may read: every one but operators' private notes (the live stream leaves them out too: durable-objects/conversation.ts). */
+export const visitorVisible = () => eq(messages.private, false);
 
 const SNIPPET = 280;
 const str = (v: unknown) => (typeof v === "string" ? v : "");

@@ -36,6 +36,8 @@ export type Resource =
   | "label"
   /** A conversation label of the organization (/labels/). */
   | "conversationLabel"
+  /** A canned response of the organization (the reply box's `/`). */
+  | "cannedResponse"
   | "faq"
   | "file"
   | "textNode"
@@ -196,10 +198,11 @@ export async function buildWorld(owner: Actor): Promise<World> {
     owner.fetch("POST", `/chatbots/${chatbot.id}/completions/`, { message: { content: "How long do refunds take?" } }).then((r) => created<{ conversationId: string; message: { id: string } }>(r, 200)),
     owner.fetch("POST", "/labels/", { name: unique("label"), color: "#1f77b4" }).then((r) => created(r)),
   ]);
-  const [faq, webhook, file] = await Promise.all([
+  const [faq, webhook, file, cannedResponse] = await Promise.all([
     createFaq(owner, kb.id, { question: "How long do refunds take?", answer: "Five days.", labels: [{ id: label.id }] }),
     owner.fetch("POST", `/inboxes/${inbox.id}/webhooks/`, { name: unique("hook"), direction: "outgoing", url: `${env.TEST_RECEIVER_URL}/sweep` }).then((r) => created(r)),
     waitForFile(owner, kb.id, files[0].id),
+    owner.fetch("POST", "/canned-responses/", { shortCode: "sweep", content: "Hi {{contact.name}}" }).then((r) => created(r)),
   ]);
   expect(file.status).toBe("done");
   const nodes = await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${file.id}`).then((r) => created<{ results: { id: string }[] }>(r, 200));
@@ -268,6 +271,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
       knowledgeBase: kb.id,
       label: label.id,
       conversationLabel: conversationLabel.id,
+      cannedResponse: cannedResponse.id,
       faq: faq.id,
       file: file.id,
       textNode: nodes.results[0].id,

@@ -43,7 +43,8 @@ export async function listMessages(conversation: string): Promise<Message[]> {
 export const takeOver = (id: string) => unwrap(api.POST("/api/v1/conversations/{id}/take-over/", { params: { path: { id } } }));
 export const handBack = (id: string) => unwrap(api.PATCH("/api/v1/conversations/{id}/update-auto-reply/", { params: { path: { id } }, body: { autoReplyEnabled: true } }));
 export const resolve = (id: string) => unwrap(api.POST("/api/v1/conversations/{id}/resolve/", { params: { path: { id } } }));
-export const reply = (conversation: string, content: string) => unwrap(api.POST("/api/v1/messages/outgoing/", { body: { conversation, content } }));
+/** A reply to the visitor, or with `isPrivate` a note only the team sees. */
+export const reply = (conversation: string, content: string, isPrivate = false) => unwrap(api.POST("/api/v1/messages/outgoing/", { body: { conversation, content, private: isPrivate } }));
 
 /** A fresh signed URL of an attachment (the one stored in the message may have expired). */
 export const attachmentUrl = async (id: string) => (await unwrap(api.GET("/api/v1/attachments/{id}/", { params: { path: { id } } }))).file;

@@ -4,6 +4,7 @@ import { formatTime } from "../../i18n";
 import { ChannelTag, DeliveryStatus } from "./channel-parts";
 import { attachmentUrl, type Message } from "./inbox-api";
 import { t } from "./strings";
+import { t as notes } from "./notes-strings";
 
 type Json = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
@@ -16,8 +17,9 @@ export function MessageItem({ m, onReload }: { m: Message; onReload: () => void 
   const toolCalls = (Array.isArray(m.contentPayload?.toolCalls) ? m.contentPayload.toolCalls : []) as Json[];
   const sources = m.citationNodes.length ? m.citationNodes : m.citations;
   return (
-    <li class={`msg sender-${m.senderType}`} data-message={m.id}>
+    <li class={`msg sender-${m.senderType}${m.private ? " private-note" : ""}`} data-message={m.id}>
       <p class="msg-head">
+        {m.private && <span class="badge private-note">{notes("privateNote")}</span>}
         <span class={`badge sender-${m.senderType}`}>{t(m.senderType === "contact" ? "visitor" : m.senderType)}</span>
         <span>{m.sender.name}</span>
         <time class="muted small">{formatTime(m.createdAt)}</time>

@@ -6,9 +6,10 @@ import { Button } from "../../components/button";
 import { can } from "../../shell/session";
 import { BASE, followLink } from "../../shell/router";
 import { StateBadges } from "./conversation-list";
-import { handBack, reply, resolve, takeOver, type Conversation, type Message } from "./inbox-api";
+import { handBack, resolve, takeOver, type Conversation, type Message } from "./inbox-api";
 import { LabelChips, LabelPicker } from "./labels";
 import { MessageItem } from "./message-item";
+import { ReplyBox } from "./reply-box";
 import { t } from "./strings";
 
 /** The controls focus can go to after an action. */
@@ -31,7 +32,6 @@ export function Transcript({
   const manage = can("conversation.manage");
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [draft, setDraft] = useState("");
   const controls = {
     take: useRef<HTMLButtonElement>(null),
     back: useRef<HTMLButtonElement>(null),
@@ -64,23 +64,6 @@ export function Transcript({
     } finally {
       setBusy(null);
     }
-  };
-  const send = async (e: Event) => {
-    e.preventDefault();
-    if (!draft.trim()) return;
-    setBusy("send");
-    setError(null);
-    try {
-      onSent(await reply(c.id, draft.trim()));
-      setDraft("");
-      announce(t("sent"));
-    } catch (err) {
-      setError(problemOf(err));
-    } finally {
-      setBusy(null);
-    }
-    // Back to the reply box: emptied for the next message, or with the draft to edit and send again.
-    setFocusNext("reply");
   };
   return (
     <section class="inbox-transcript" aria-labelledby="transcript-title">
@@ -129,16 +112,9 @@ export function Transcript({
       ) : (
         <p class="muted">{t("noMessages")}</p>
       )}
-      {manage &&
-        (c.autoReplyEnabled ? (
-          <p class="muted">{t("replyHint")}</p>
-        ) : (
-          <form class="inbox-reply" onSubmit={send}>
-            <label for="inbox-reply-text">{t("reply")}</label>
-            <textarea ref={controls.reply} id="inbox-reply-text" rows={3} maxLength={32000} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
-            <Button type="submit" variant="primary" busy={busy === "send"} disabled={!draft.trim()}>{t("send")}</Button>
-          </form>
-        ))}
+      {manage && c.autoReplyEnabled && <p class="muted">{t("replyHint")}</p>}
+      {/* Keyed by the conversation and who serves it: a new draft, in the mode that fits (notes only while the assistant serves). */}
+      {manage && <ReplyBox key={`${c.id}-${c.autoReplyEnabled}`} conversation={c} areaRef={controls.reply} onSent={onSent} />}
     </section>
   );
 }

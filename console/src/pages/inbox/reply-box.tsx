@@ -1,0 +1,168 @@
+import type { Ref } from "preact";
+import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { isExpected, problemOf } from "../../api/client";
+import { ErrorAlert } from "../../components/alert";
+import { announce } from "../../components/announcer";
+import { Button } from "../../components/button";
+import { session } from "../../shell/session";
+import { listCannedResponses, type CannedResponse } from "../canned-responses/api";
+import { fillVariables, slashQuery } from "./canned-slash";
+import { reply, type Conversation, type Message } from "./inbox-api";
+import { t as inbox } from "./strings";
+import { t } from "./notes-strings";
+
+const SUGGESTIONS = 8;
+
+/**
+ * The member's reply box: a reply to the visitor or a private note for the team (only notes while
+ * the assistant serves), and `/` for canned responses, a listbox the textarea controls as a
+ * combobox (arrow keys, Enter to insert, Escape to close).
+ */
+export function ReplyBox({ conversation: c, areaRef, onSent }: { conversation: Conversation; areaRef: Ref<HTMLTextAreaElement>; onSent: (m: Message) => void }) {
+  const canReply = !c.autoReplyEnabled;
+  const [mode, setMode] = useState<"reply" | "note">(canReply ? "reply" : "note");
+  const note = mode === "note" || !canReply;
+  const [draft, setDraft] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const area = useRef<HTMLTextAreaElement | null>(null);
+  const id = useId();
+  const canned = useCanned(draft, area);
+  const send = async (e: Event) => {
+    e.preventDefault();
+    if (!draft.trim()) return;
+    setBusy(true);
+    setError(null);
+    try {
+      onSent(await reply(c.id, draft.trim(), note));
+      setDraft("");
+      announce(note ? t("noteSaved") : inbox("sent"));
+    } catch (err) {
+      setError(problemOf(err));
+    } finally {
+      setBusy(false);
+    }
+    area.current?.focus();
+  };
+  const insert = (choice: CannedResponse) => {
+    const el = area.current!;
+    const at = slashQuery(draft, el.selectionStart ?? draft.length);
+    if (!at) return;
+    const text = fillVariables(choice.content, { "contact.name": c.contact?.name, "agent.name": session.value?.user.name });
+    const caret = el.selectionStart ?? draft.length;
+    const next = draft.slice(0, at.start) + text + draft.slice(caret);
+    setDraft(next);
+    canned.close();
+    announce(t("cannedInserted", { code: choice.shortCode }));
+    requestAnimationFrame(() => el.setSelectionRange(at.start + text.length, at.start + text.length));
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (!canned.open) return;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      canned.move(e.key === "ArrowDown" ? 1 : -1);
+    } else if (e.key === "Enter" && canned.active) {
+      e.preventDefault();
+      insert(canned.active);
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      canned.close();
+    }
+  };
+  const listId = `${id}-canned`;
+  return (
+    <form class={`inbox-reply${note ? " is-note" : ""}`} onSubmit={send}>
+      <ErrorAlert error={error} />
+      {canReply && (
+        <fieldset class="reply-mode">
+          <legend class="sr-only">{t("mode")}</legend>
+          {(["reply", "note"] as const).map((m) => (
+            <label key={m} class={mode === m ? "chosen" : undefined}>
+              <input type="radio" name={`${id}-mode`} value={m} checked={mode === m} onChange={() => setMode(m)} />
+              {t(m === "reply" ? "modeReply" : "modeNote")}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <label for={`${id}-text`}>{note ? t("note") : inbox("reply")}</label>
+      <div class="reply-combo">
+        <textarea
+          ref={(el) => {
+            area.current = el;
+            if (typeof areaRef === "function") areaRef(el);
+            else if (areaRef) areaRef.current = el;
+          }}
+          id={`${id}-text`}
+          rows={3}
+          maxLength={32000}
+          value={draft}
+          // The combobox of ARIA 1.2 (its listbox below); Preact's types allow a textarea only `textbox`.
+          {...({ role: "combobox" } as unknown as { role?: "textbox" })}
+          aria-autocomplete="list"
+          aria-expanded={canned.open}
+          aria-controls={listId}
+          aria-activedescendant={canned.open && canned.active ? `${listId}-${canned.active.id}` : undefined}
+          aria-describedby={`${id}-hint`}
+          onInput={(e) => setDraft(e.currentTarget.value)}
+          onKeyDown={onKeyDown}
+          onBlur={() => canned.close()}
+        />
+        <ul id={listId} role="listbox" aria-label={t("cannedList")} class="canned-options" hidden={!canned.open}>
+          {canned.open &&
+            canned.options.map((o) => (
+              <li
+                key={o.id}
+                id={`${listId}-${o.id}`}
+                role="option"
+                aria-selected={o.id === canned.active?.id}
+                // Chosen on mousedown, before the textarea's blur closes the list.
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  insert(o);
+                }}
+              >
+                <code>/{o.shortCode}</code> <span class="muted">{o.content.slice(0, 120)}</span>
+              </li>
+            ))}
+        </ul>
+      </div>
+      <p class="hint" id={`${id}-hint`}>{note ? `${t("noteHint")} ` : ""}{t("cannedHint")}</p>
+      <p class="sr-only" role="status">{canned.open ? t("cannedCount", { n: canned.options.length }) : ""}</p>
+      <Button type="submit" variant="primary" busy={busy} disabled={!draft.trim()}>{note ? t("addNote") : inbox("send")}</Button>
+    </form>
+  );
+}
+
+/** The canned responses matching the `/word` at the caret, read as it is typed; which one is active. */
+function useCanned(draft: string, area: { current: HTMLTextAreaElement | null }) {
+  const [options, setOptions] = useState<CannedResponse[]>([]);
+  const [activeIndex, setActiveIndex] = useState(0);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const at = slashQuery(draft, area.current?.selectionStart ?? draft.length);
+  const query = at?.query ?? null;
+  useEffect(() => {
+    if (query === null) return setOptions([]);
+    let current = true;
+    listCannedResponses(1, query, SUGGESTIONS).then(
+      (page) => {
+        if (!current) return;
+        setOptions(page.results);
+        setActiveIndex(0);
+      },
+      (err) => {
+        // Suggestions are a help: refused or unreachable, the member types the reply.
+        if (!isExpected(err)) throw err;
+        if (current) setOptions([]);
+      },
+    );
+    return () => void (current = false);
+  }, [query]);
+  const open = query !== null && dismissed !== draft && document.activeElement === area.current && options.length > 0;
+  return {
+    open,
+    options,
+    active: open ? options[activeIndex] : undefined,
+    move: (by: number) => setActiveIndex((i) => (options.length ? (i + by + options.length) % options.length : 0)),
+    close: () => setDismissed(draft),
+  };
+}

@@ -1,0 +1,193 @@
+// Private notes and canned responses in Chromium against `wrangler dev`, with two browser
+// contexts: a visitor in the widget (served widget.js on a page of another origin) and the operator
+// in the console. The operator writes a private note while the assistant serves, takes over, types
+// `/` in the reply box and picks a canned response by keyboard (its variables filled), sends it,
+// and writes another note with the Reply / Private note switch. The visitor sees the canned reply
+// and never a note, live or after reloading. The Canned responses page creates, edits and deletes
+// one. axe-core on both pages; screenshots docs/console/inbox-private-note-*.png and
+// docs/console/canned-responses-*.png.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import { axeViolations, dialog, openPage, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+
+let app, host, webChat;
+
+/** The business's site, on another origin, embedding the widget (port: CONSOLE_TEST_HOST_PORT, else any). */
+function hostPage(base) {
+  return new Promise((resolve) => {
+    const http = createServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
+<body><h1>Acme shop</h1><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
+    });
+    http.listen(Number(process.env.CONSOLE_TEST_HOST_PORT) || 0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
+  });
+}
+
+beforeAll(async () => {
+  app = await startConsole();
+  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
+  const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
+  webChat = inbox.channel.id;
+  await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true } });
+  await app.server.api("/canned-responses/", { body: { shortCode: "thanks", content: "Thanks {{contact.name}}, {{agent.name}} here. Your order {{order.id}} ships today." } });
+  await app.server.api("/canned-responses/", { body: { shortCode: "hours", content: "We open at 9." } });
+  host = await hostPage(app.base);
+}, 300_000);
+
+afterAll(async () => {
+  await host?.close();
+  await app?.close();
+});
+
+/** The visitor's widget, open. */
+async function visitor() {
+  const context = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(host.url);
+  await page.locator("button.launcher").click();
+  const send = async (text) => {
+    await page.getByRole("textbox", { name: "Message" }).fill(text);
+    await page.keyboard.press("Enter");
+    await page.locator(".row.visitor .bubble", { hasText: text }).waitFor();
+  };
+  return { context, page, send };
+}
+
+const NOTE = "VIP customer: refund approved by Dana";
+const NOTE_2 = "Follow up tomorrow about the parcel";
+let conversationId;
+
+describe("Private notes and canned responses in Chromium", () => {
+  it("a note while the assistant serves, a canned reply by `/` with its variables filled, a note by the switch; the visitor sees only the reply", async () => {
+    const v = await visitor();
+    await v.send("Where is my parcel?");
+    await v.page.locator(".row.assistant .bubble", { hasText: "You said" }).waitFor({ timeout: 15_000 });
+    const { results } = await app.server.api("/conversations/?pageSize=10", { method: "GET" });
+    const conversation = results[0];
+    conversationId = conversation.id;
+    const contactName = conversation.contact.name;
+
+    const { context, page, errors } = await openPage(app.browser);
+    await signInContext(context, app.base, { apiKey: app.owner.key });
+    await page.goto(`${app.base}/console/conversations/${conversationId}`);
+    await page.locator(".transcript .msg.sender-chatbot").waitFor();
+
+    // While the assistant serves: only a note can be written, and it does not take the conversation over.
+    expect(await page.getByRole("radio", { name: "Reply" }).count()).toBe(0);
+    await page.getByLabel("Private note for the team").fill(NOTE);
+    await page.getByRole("button", { name: "Add note" }).click();
+    const note = page.locator(".transcript .msg.private-note", { hasText: NOTE });
+    await note.waitFor();
+    expect(await note.locator(".badge.private-note").textContent()).toBe("Private note");
+    expect(await page.locator(".inbox-transcript .section-head").textContent()).toContain("With the assistant");
+    expect(await page.getByRole("button", { name: "Take over" }).count()).toBe(1);
+
+    // Taken over: the reply box has the focus; `/th` offers the matching canned response.
+    await page.getByRole("button", { name: "Take over" }).click();
+    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+    const box = page.getByRole("combobox", { name: "Your reply" });
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type("/");
+    const list = page.getByRole("listbox", { name: "Canned responses" });
+    await list.waitFor();
+    expect(await box.getAttribute("aria-expanded")).toBe("true");
+    expect(await list.getByRole("option").count()).toBe(2);
+    // Escape closes the list and keeps what was typed.
+    await page.keyboard.press("Escape");
+    await list.waitFor({ state: "hidden" });
+    expect(await box.getAttribute("aria-expanded")).toBe("false");
+    expect(await box.inputValue()).toBe("/");
+    await page.keyboard.type("th");
+    await expect.poll(() => list.getByRole("option").allTextContents()).toEqual([expect.stringContaining("/thanks")]);
+    // The active option is the textarea's aria-activedescendant; arrows move it (wrapping), Enter inserts.
+    await page.keyboard.press("ArrowDown");
+    const active = await box.getAttribute("aria-activedescendant");
+    expect(await page.locator(`[id="${active}"]`).getAttribute("aria-selected")).toBe("true");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Enter");
+    await list.waitFor({ state: "hidden" });
+    const me = await app.server.api("/users/current/", { method: "GET" });
+    const filled = `Thanks ${contactName}, ${me.name} here. Your order {{order.id}} ships today.`;
+    expect(await box.inputValue()).toBe(filled);
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.locator(".transcript .msg.sender-user:not(.private-note)", { hasText: "ships today" }).waitFor();
+    await expect.poll(() => box.inputValue()).toBe("");
+
+    // The switch: a private note while serving.
+    await page.getByRole("radio", { name: "Private note" }).check();
+    await page.getByLabel("Private note for the team").fill(NOTE_2);
+    await page.getByRole("button", { name: "Add note" }).click();
+    await page.locator(".transcript .msg.private-note", { hasText: NOTE_2 }).waitFor();
+    expect(await page.locator(".transcript .msg.private-note").count()).toBe(2);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The visitor sees the canned reply, never a note: live, and after reloading (the history).
+    await v.page.locator(".row.agent", { hasText: filled }).waitFor({ timeout: 10_000 });
+    expect(await v.page.locator("body").textContent()).not.toContain(NOTE);
+    expect(await v.page.locator("body").textContent()).not.toContain(NOTE_2);
+    await v.page.reload();
+    await v.page.locator("button.launcher").click();
+    await v.page.locator(".row.agent", { hasText: "ships today" }).waitFor({ timeout: 10_000 });
+    const shown = await v.page.locator("body").textContent();
+    expect(shown).not.toContain(NOTE);
+    expect(shown).not.toContain(NOTE_2);
+
+    expect(errors).toEqual([]);
+    await v.context.close();
+    await context.close();
+  }, 240_000);
+
+  it("the Canned responses page creates, edits and deletes; axe clean; screenshots", async () => {
+    const { context, page, errors } = await openPage(app.browser);
+    await signInContext(context, app.base, { apiKey: app.owner.key });
+    await page.goto(`${app.base}/console/canned-responses`);
+    await page.getByRole("heading", { level: 1, name: "Canned responses" }).waitFor();
+    await page.getByRole("rowheader", { name: "/hours" }).waitFor();
+    // In the navigation, near the inbox.
+    expect(await page.getByRole("link", { name: "Canned responses" }).count()).toBeGreaterThan(0);
+
+    await page.getByRole("button", { name: "New canned response" }).click();
+    await dialog(page).getByLabel("Short code").fill("Bad code");
+    await dialog(page).getByLabel("Content").fill("x");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    // The browser's own check (pattern) or the API's 400: the dialog stays open either way.
+    await expect.poll(() => dialog(page).count()).toBe(1);
+    await dialog(page).getByLabel("Short code").fill("hours");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await dialog(page).getByText('"hours" already exists').waitFor();
+    await dialog(page).getByLabel("Short code").fill("bye");
+    await dialog(page).getByLabel("Content").fill("Goodbye, {{contact.name}}!");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await page.getByRole("rowheader", { name: "/bye" }).waitFor();
+
+    await page.getByRole("button", { name: "Edit /bye" }).click();
+    await dialog(page).getByLabel("Content").fill("Bye for now, {{contact.name}}!");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await page.getByRole("cell", { name: "Bye for now, {{contact.name}}!" }).waitFor();
+
+    await page.getByLabel("Search").fill("open at");
+    await expect.poll(() => page.getByRole("rowheader").allTextContents()).toEqual(["/hours"]);
+    await page.getByLabel("Search").fill("");
+    await page.getByRole("rowheader", { name: "/bye" }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Delete /bye" }).click();
+    await dialog(page).getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("rowheader", { name: "/bye" }).waitFor({ state: "detached" });
+    const left = await app.server.api("/canned-responses/", { method: "GET" });
+    expect(left.results.map((c) => c.shortCode)).toEqual(["hours", "thanks"]);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    await screenshots(app.browser, app.base, "/console/canned-responses", "canned-responses", {
+      signIn: (c) => signInContext(c, app.base, { apiKey: app.owner.key }),
+      act: (p) => p.locator("table").waitFor(),
+    });
+    await screenshots(app.browser, app.base, `/console/conversations/${conversationId}`, "inbox-private-note", {
+      signIn: (c) => signInContext(c, app.base, { apiKey: app.owner.key }),
+      act: (p) => p.locator(".transcript .msg.private-note").first().waitFor(),
+      idle: false,
+    });
+  }, 300_000);
+});
