@@ -12,6 +12,8 @@ export interface ConversationRecord {
   progressStatus: ConversationRow["progressStatus"];
   autoReplyEnabled: boolean;
   assignee: { id: string; name: string } | null;
+  team: { id: string; name: string } | null;
+  waitingSince: string | null;
   lastMessage: string | null;
   lastMessageCreatedAt: string | null;
   isTest: boolean;
@@ -29,6 +31,8 @@ export const conversationRecord = (v: ConversationView): ConversationRecord => (
   progressStatus: v.conversation.progressStatus,
   autoReplyEnabled: v.conversation.autoReplyEnabled,
   assignee: v.assignee?.id ? { id: v.assignee.id, name: v.assignee.name } : null,
+  team: v.team?.id ? { id: v.team.id, name: v.team.name } : null,
+  waitingSince: ms(v.conversation.waitingSince),
   lastMessage: v.conversation.lastMessage,
   lastMessageCreatedAt: ms(v.conversation.lastMessageAt),
   isTest: v.conversation.isTest,
