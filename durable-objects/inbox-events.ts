@@ -28,12 +28,13 @@ export class InboxEvents extends DurableObject<Bindings> {
   #streams = new Set<SseWriter>();
   #open = new Map<string, number>();
 
-  /** Every event from now on as server-sent events, after an `event: ready` that says so. */
+  /**
+   * Every event from now on as server-sent events, after an `event: ready` that says so. With
+   * `presence`, a console tab of that member: its stream's route tells `left` when it closes (a
+   * reader's cancel does not reach this object through the stream).
+   */
   subscribe(presence?: Presence): ReadableStream<Uint8Array> {
-    const sse = new SseWriter(() => {
-      this.#streams.delete(sse);
-      if (presence) this.#closed(presence);
-    });
+    const sse = new SseWriter(() => this.#streams.delete(sse));
     this.#streams.add(sse);
     if (presence) {
       this.#open.set(presence.userId, (this.#open.get(presence.userId) ?? 0) + 1);
@@ -41,6 +42,17 @@ export class InboxEvents extends DurableObject<Bindings> {
     }
     sse.send({ subscribers: this.#streams.size }, "ready");
     return sse.readable;
+  }
+
+  /** A member's console stream has closed: once none is open for `graceMs`, they are offline (see alarm). */
+  async left({ organizationId, userId, graceMs }: Presence): Promise<void> {
+    const left = (this.#open.get(userId) ?? 1) - 1;
+    if (left > 0) return void this.#open.set(userId, left);
+    this.#open.delete(userId);
+    const at = Date.now() + graceMs;
+    this.ctx.storage.kv.put(AWAY_PREFIX + userId, { organizationId, at });
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
   publish(events: InboxEvent[]): number {
@@ -62,19 +74,5 @@ export class InboxEvents extends DurableObject<Bindings> {
       }
     }
     if (next < Infinity) await this.ctx.storage.setAlarm(next);
-  }
-
-  #closed({ organizationId, userId, graceMs }: Presence) {
-    const left = (this.#open.get(userId) ?? 1) - 1;
-    if (left > 0) return void this.#open.set(userId, left);
-    this.#open.delete(userId);
-    const at = Date.now() + graceMs;
-    this.ctx.storage.kv.put(AWAY_PREFIX + userId, { organizationId, at });
-    this.ctx.waitUntil(this.#alarmBy(at));
-  }
-
-  async #alarmBy(at: number) {
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 }

@@ -5,7 +5,7 @@ import { orgAccess, requirePermission } from "../../services/access";
 import { inboxEventsObject, streamOpened } from "../../services/conversation/inbox-events";
 import { SSE_HEADERS, endedWhen } from "../../services/sse";
 import { recheckMs, streamAccessLost } from "../../services/stream-access";
-import { presenceGraceMs } from "../../services/assignment/availability";
+import { presenceGraceMs, whileOpen } from "../../services/assignment/availability";
 
 const EXAMPLE =
   'event: ready\ndata: {"subscribers":1}\n\n' +
@@ -44,8 +44,10 @@ export const registerConversationEvents = (r: Router) =>
     const { db, principal } = c.var;
     // A console tab (the session cookie) counts as the member being there (presence: services/assignment).
     const presence = principal.session ? { organizationId: access.organizationId, userId: principal.userId, graceMs: presenceGraceMs(c.env) } : undefined;
-    const events = await inboxEventsObject(c.env, access.organizationId).subscribe(presence);
+    const hub = inboxEventsObject(c.env, access.organizationId);
+    const events = await hub.subscribe(presence);
     streamOpened(access.organizationId);
     const stream = endedWhen(events, () => streamAccessLost(db, principal, access.organizationId, "conversation.view"), recheckMs(c.env));
-    return c.body(stream, 200, SSE_HEADERS);
+    if (!presence) return c.body(stream, 200, SSE_HEADERS);
+    return c.body(whileOpen(stream, () => c.executionCtx.waitUntil(hub.left(presence))), 200, SSE_HEADERS);
   });

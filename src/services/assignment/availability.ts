@@ -41,3 +41,35 @@ export async function wentAway(db: Db, organizationId: string, userId: string): 
 export async function setCapacity(db: Db, memberId: string, capacity: number | null): Promise<void> {
   await db.update(members).set({ capacity }).where(eq(members.id, memberId));
 }
+
+/**
+ * `stream` as it is handed to a reader, calling `ended` once when the reader cancels it or it
+ * ends (the member's console tab has closed: durable-objects/inbox-events.ts, `left`).
+ */
+export function whileOpen(stream: ReadableStream<Uint8Array>, ended: () => void): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  let done = false;
+  const end = () => {
+    if (done) return;
+    done = true;
+    ended();
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await reader.read();
+        if (chunk.done) {
+          end();
+          controller.close();
+        } else controller.enqueue(chunk.value);
+      } catch (err) {
+        end();
+        throw err;
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
+}
