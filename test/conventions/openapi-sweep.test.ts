@@ -148,6 +148,7 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /conversations/": (w) => ({ webChat: w.ids.webChat }),
   "POST /messages/": (w) => ({ conversation: w.ids.conversation }),
   "POST /messages/outgoing/": (w) => ({ conversation: w.ids.conversation }),
+  "POST /conversations/{id}/assign/": (w) => ({ assigneeId: w.owner.userId }),
   "POST /web-chats/{webchatPk}/batch-qas/": (w) => ({ file: w.ids.batchQaFile }),
   "POST /tools/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "desktop" }),
   "PUT /tools/{id}/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "function", functionCode: "function main() { return 1; }" }),
