@@ -13,6 +13,7 @@ import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { PLATFORMS, platformName, type Channel, type Platform } from "./platforms";
 import { SetupSection } from "./setup";
+import { InboxAssignmentSection } from "../../components/inbox-assignment";
 import { t, tk } from "./strings";
 
 interface Outcome {
@@ -54,6 +55,7 @@ export function ChannelPage({ inboxId }: { inboxId: string }) {
           <StatusSection channel={current} />
           <SettingsForm key={`${current.updatedAt}-${current.status}`} channel={current} platform={platform} onChanged={setChannel} outcome={outcome} setOutcome={setOutcome} />
           <SetupSection channel={current} platform={platform} />
+          <InboxAssignmentSection inboxId={inboxId} />
         </>
       ) : (
         <Notice tone="warning">{t("notConnectable", { platform: platformName(type) })}</Notice>

@@ -3,6 +3,7 @@ import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import type { Conversation } from "./inbox-api";
 import { t } from "./strings";
+import { WaitingFor } from "./views";
 
 /** Badges of a conversation's status and progress, as text (colour only repeats it), and whether it is a test. */
 export function StateBadges({ c }: { c: Pick<Conversation, "status" | "progressStatus" | "isTest"> }) {
@@ -34,6 +35,8 @@ export function ConversationList({ rows, selectedId, hasMore, loadingMore, onMor
               </span>
               <span class="inbox-last">{c.lastMessage || t("noMessage")}</span>
               <StateBadges c={c} />
+              <WaitingFor c={c} />
+              {c.assignee && <span class="muted small">{t("assignee", { name: c.assignee.name })}</span>}
             </a>
           </li>
         ))}

@@ -1,4 +1,5 @@
 import { api, otherwise, unwrap, type Schemas } from "../../api/client";
+import { inView } from "./views";
 
 export type Conversation = Schemas["Conversation"];
 export type Message = Schemas["Message"];
@@ -14,8 +15,10 @@ export interface Filters {
   endDate: string;
   /** "": tests and the rest; "false": hide tests; "true": only tests (the try-it's conversations). */
   isTest: string;
+  /** "" (all), "mine", "unassigned" or "waiting" (views.tsx). */
+  view: string;
 }
-export const NO_FILTERS: Filters = { chatbot: "", inbox: "", status: "", progressStatus: "", contact: "", startDate: "", endDate: "", isTest: "" };
+export const NO_FILTERS: Filters = { chatbot: "", inbox: "", status: "", progressStatus: "", contact: "", startDate: "", endDate: "", isTest: "", view: "" };
 export const TEST_CHOICES = ["false", "true"] as const;
 export const STATUSES = ["open", "queued", "resolved"] as const;
 export const PROGRESS_STATUSES = ["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"] as const;
@@ -40,6 +43,7 @@ export async function listMessages(conversation: string): Promise<Message[]> {
 export const takeOver = (id: string) => unwrap(api.POST("/api/v1/conversations/{id}/take-over/", { params: { path: { id } } }));
 export const handBack = (id: string) => unwrap(api.PATCH("/api/v1/conversations/{id}/update-auto-reply/", { params: { path: { id } }, body: { autoReplyEnabled: true } }));
 export const resolve = (id: string) => unwrap(api.POST("/api/v1/conversations/{id}/resolve/", { params: { path: { id } } }));
+export const assign = (id: string, body: { assigneeId?: string | null; teamId?: string | null }) => unwrap(api.POST("/api/v1/conversations/{id}/assign/", { params: { path: { id } }, body }));
 export const reply = (conversation: string, content: string) => unwrap(api.POST("/api/v1/messages/outgoing/", { body: { conversation, content } }));
 
 /** A fresh signed URL of an attachment (the one stored in the message may have expired). */
@@ -57,9 +61,10 @@ export async function filterOptions(): Promise<{ chatbots: Option[]; inboxes: Op
 }
 
 /** Whether a conversation (as an event carries it: ids and state) belongs in the list under `filters`. */
-export function matches(c: { inbox: { id: string }; chatbot: { id: string } | null; contact: { id: string } | null; status: string; progressStatus: string; createdAt: string; isTest?: boolean }, f: Filters) {
+export function matches(c: { inbox: { id: string }; chatbot: { id: string } | null; contact: { id: string } | null; assignee: { id: string } | null; status: string; progressStatus: string; createdAt: string; isTest?: boolean }, f: Filters) {
   const created = Number(c.createdAt);
   return (
+    inView(c, f.view) &&
     (!f.inbox || c.inbox.id === f.inbox) &&
     (!f.chatbot || c.chatbot?.id === f.chatbot) &&
     (!f.contact || c.contact?.id === f.contact) &&

@@ -12,15 +12,16 @@ import { NO_FILTERS, filterOptions, getConversation, listConversations, listMess
 import { useInboxEvents, type LiveConversation, type LiveEvent } from "./live";
 import { t } from "./strings";
 import { Transcript } from "./transcript";
+import { ViewSwitch, inOrder } from "./views";
 
 /** A row brought up to date from a live event; null when its assignee is someone it cannot name yet. */
 function merged(row: Conversation, c: LiveConversation): Conversation | null {
   if ((c.assignee?.id ?? null) !== (row.assignee?.id ?? null) && c.assignee) return null;
-  const { title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt } = c;
-  return { ...row, title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, assignee: c.assignee ? row.assignee : null };
+  if ((c.team?.id ?? null) !== (row.team?.id ?? null) && c.team) return null;
+  const { title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, waitingSince } = c;
+  return { ...row, title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, waitingSince, assignee: c.assignee ? row.assignee : null, team: c.team ? row.team : null };
 }
 
-const newestFirst = (rows: Conversation[]) => [...rows].sort((a, b) => (a.id < b.id ? 1 : -1));
 
 /**
  * The conversations inbox: the organization's conversations, filtered, kept live by the
@@ -96,7 +97,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     try {
       const page = await listConversations(filters, next);
       if (!current()) return;
-      setRows((r) => newestFirst([...(r ?? []), ...page.results.filter((x) => !r?.some((y) => y.id === x.id))]));
+      setRows((r) => inOrder([...(r ?? []), ...page.results.filter((x) => !r?.some((y) => y.id === x.id))], filters.view));
       setNext(page.next);
     } catch (err) {
       const problem = problemOf(err);
@@ -113,8 +114,9 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       if (!r) return r;
       const others = r.filter((x) => x.id !== record.id);
       const oldest = r.at(-1)?.id;
-      const fits = matches(record, f) && (!more || !oldest || record.id >= oldest);
-      return fits ? newestFirst([record, ...others]) : others;
+      // The waiting view is in waiting order: a row may belong anywhere in it, loaded or not.
+      const fits = matches(record, f) && (!more || !oldest || f.view === "waiting" || record.id >= oldest);
+      return fits ? inOrder([record, ...others], f.view) : others;
     });
     if (record.id === open) setSelected(record);
   };
@@ -144,6 +146,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
         <span class={`badge ${live ? "live" : "offline"}`} role="status">{live ? t("live") : ended ? t("ended") : t("offline")}</span>
       </PageHeader>
       <ErrorAlert error={ended} />
+      <ViewSwitch value={filters.view} onChange={(view) => setFilters({ ...filters, view })} />
       <FiltersForm value={filters} onChange={setFilters} options={options.data} />
       <ErrorAlert error={error} />
       <div class={`inbox-layout${selectedId ? " has-selection" : ""}`}>

@@ -9,6 +9,7 @@ import { StateBadges } from "./conversation-list";
 import { handBack, reply, resolve, takeOver, type Conversation, type Message } from "./inbox-api";
 import { MessageItem } from "./message-item";
 import { t } from "./strings";
+import { AssignControl } from "./assign-control";
 
 /** The controls focus can go to after an action. */
 type Control = "take" | "back" | "resolve" | "reply" | "title";
@@ -92,7 +93,9 @@ export function Transcript({
         {c.contact?.name || t("anonymous")} · {c.inbox.name}
         {c.chatbot ? ` · ${c.chatbot.name}` : ""}
         {c.assignee ? ` · ${t("assignee", { name: c.assignee.name })}` : ""}
+        {c.team ? ` · ${t("team", { name: c.team.name })}` : ""}
       </p>
+      {manage && <AssignControl c={c} onChanged={onChanged} />}
       {manage ? (
         <div class="row-actions inbox-controls">
           {c.autoReplyEnabled ? (
