@@ -14,7 +14,7 @@ export function ViewSwitch({ value, onChange }: { value: string; onChange: (v: V
   return (
     <div class="segmented inbox-views" role="group" aria-label={t("views")}>
       {VIEWS.map((v) => (
-        <button key={v} type="button" class={`btn ${value === v ? "primary" : "secondary"}`} aria-pressed={value === v} data-view={v || "all"} onClick={() => onChange(v)}>
+        <button key={v} type="button" class="btn" aria-pressed={value === v} data-view={v || "all"} onClick={() => onChange(v)}>
           {viewName(v)}
         </button>
       ))}
