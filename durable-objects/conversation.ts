@@ -207,6 +207,8 @@ export class Conversation extends DurableObject<Bindings> {
     if (deliveries.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveries).catch((err) => console.error(String(err))));
     // After the messages announced before it, so a visitor reads them in the order they happened.
     await this.#announced;
+    // An assignment alone leaves the state as it is: nothing for the visitor to see.
+    if (!change.status || !change.progressStatus) return;
     const agent = change.progressStatus === "human_serving" ? actor : null;
     this.#broadcast("state", { conversationId, status: change.status, progressStatus: change.progressStatus, agent } satisfies ConversationStateEvent);
   }

@@ -64,6 +64,8 @@ export interface Bindings {
   MODEL_RETRY_MAX_DELAY_MS?: string;
   /** How often an open live inbox stream checks again that its reader may still read it, in ms (default 30,000). */
   INBOX_STREAM_RECHECK_MS?: string;
+  /** How long after a member's last console tab closed they become offline, in ms (default 30,000: a reload reopens it sooner). */
+  PRESENCE_GRACE_MS?: string;
   /** How long a visitor's live stream (the widget's `events/`) stays open before it ends and the widget reopens it with `Last-Event-ID`, in ms (default 600,000). */
   WIDGET_STREAM_MAX_MS?: string;
   /** Timeout of one api tool call in ms (default 30,000). */

@@ -1,7 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Bindings, Db } from "../env";
-import { chatbots, contacts, conversations, inboxes, messages, users } from "../db/schema";
+import { chatbots, contacts, conversations, groups, inboxes, messages, users } from "../db/schema";
 import { prepared, preparedInsert } from "../db/prepared";
 import { uuidv7 } from "../lib/ids";
 import { countWords } from "./llm/text";
@@ -15,6 +15,7 @@ export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = typeof messages.$inferInsert;
 
 const assignees = alias(users, "assignees");
+const teams = alias(groups, "teams");
 
 export const selectConversationViews = (db: Db) =>
   db
@@ -25,12 +26,14 @@ export const selectConversationViews = (db: Db) =>
       chatbot: { id: chatbots.id, name: chatbots.name },
       assignee: { id: assignees.id, name: assignees.name },
       labels: labelsColumn,
+      team: { id: teams.id, name: teams.name },
     })
     .from(conversations)
     .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))
     .leftJoin(contacts, eq(contacts.id, conversations.contactId))
     .leftJoin(chatbots, eq(chatbots.id, conversations.chatbotId))
-    .leftJoin(assignees, eq(assignees.id, conversations.assigneeId));
+    .leftJoin(assignees, eq(assignees.id, conversations.assigneeId))
+    .leftJoin(teams, eq(teams.id, conversations.teamId));
 
 export type ConversationView = Awaited<ReturnType<ReturnType<typeof selectConversationViews>["all"]>>[number];
 
@@ -69,6 +72,16 @@ export function newConversation(
   };
 }
 
+/**
+ * `waitingSince` as a write leaves it (docs/decisions.md, "Assignment"): set when the conversation
+ * becomes queued, kept while it stays queued, cleared once it is not (served, resolved, handed back).
+ * `status` is the status the write leaves; `now` the time it is queued at. See `waitingAfter` for the row.
+ */
+const waitingSinceAfter = (status: SQL, now: SQL) => sql`case when ${status} = 'queued' then coalesce(${conversations.waitingSince}, ${now}) else null end`;
+
+/** The same rule on a row: `waitingSince` once `row` has taken `status` at `now`. */
+export const waitingAfter = (row: Pick<ConversationRow, "waitingSince">, status: ConversationRow["status"], now: number): number | null => (status === "queued" ? (row.waitingSince ?? now) : null);
+
 // The pipeline's own writes leave the caches right: a remembered conversation row is brought up to
 // date by its object (durable-objects/conversation.ts, #load) and by the turn's caller.
 const insertConversation = preparedInsert(conversations, { keepsCaches: true });
@@ -85,6 +98,7 @@ const updateAfterMessage = prepared<{ id: string; lastMessage: string; lastMessa
       status: sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
       progressStatus: sql`coalesce(${sql.placeholder("progressStatus")}, ${conversations.progressStatus})`,
       autoReplyEnabled: sql`coalesce(${sql.placeholder("autoReplyEnabled")}, ${conversations.autoReplyEnabled})`,
+      waitingSince: waitingSinceAfter(sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`, sql`${sql.placeholder("lastMessageAt")}`),
       updatedAt: sql`${sql.placeholder("updatedAt")}`,
     })
     .where(eq(conversations.id, sql.placeholder("id"))),
@@ -217,9 +231,11 @@ export function messageWrites(db: Db, conversation: ConversationRow, row: Return
 export function afterMessage(conversation: ConversationRow, row: Pick<NewMessage, "type" | "senderType" | "content" | "contentPayload" | "private"> & { createdAt: number }): ConversationRow {
   if (row.private) return conversation; // see messageWrites
   const incoming = row.type === "incoming";
+  const state = stateAfter(conversation, row);
   return {
     ...conversation,
-    ...stateAfter(conversation, row),
+    ...state,
+    waitingSince: waitingAfter(conversation, state.status ?? conversation.status, row.createdAt),
     lastMessage: (row.content ?? "").slice(0, 500),
     lastMessageAt: row.createdAt,
     unreadCount: conversation.unreadCount + (unreadBy(conversation, row) ? 1 : 0),
@@ -257,10 +273,13 @@ function stateAfter(conversation: ConversationRow, message: Pick<NewMessage, "ty
  */
 export interface ConversationChange {
   autoReplyEnabled?: boolean;
-  status: ConversationRow["status"];
-  progressStatus: ConversationRow["progressStatus"];
+  /** Absent (with progressStatus): the state stays as it is (an assignment). */
+  status?: ConversationRow["status"];
+  progressStatus?: ConversationRow["progressStatus"];
   /** Present: the new assignee (null: none). */
   assigneeId?: string | null;
+  /** Present: the new team (null: none). */
+  teamId?: string | null;
 }
 
 /** Who made a change, as a visitor may see them (the widget's "Olivia joined the conversation"). */
@@ -290,14 +309,16 @@ export const takeOverState = (userId: string): ConversationChange => ({ autoRepl
 /** Resolved; a visitor's next message reopens it (see stateAfter). */
 export const resolvedState: ConversationChange = { status: "resolved", progressStatus: "resolved" };
 
-const setState = prepared<{ id: string; autoReplyEnabled: number | null; status: string; progressStatus: string; assign: number; assigneeId: string | null; updatedAt: number }>((db) =>
+const setState = prepared<{ id: string; autoReplyEnabled: number | null; status: string | null; progressStatus: string | null; assign: number; assigneeId: string | null; assignTeam: number; teamId: string | null; updatedAt: number }>((db) =>
   db
     .update(conversations)
     .set({
       autoReplyEnabled: sql`coalesce(${sql.placeholder("autoReplyEnabled")}, ${conversations.autoReplyEnabled})`,
-      status: sql`${sql.placeholder("status")}`,
-      progressStatus: sql`${sql.placeholder("progressStatus")}`,
+      status: sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
+      progressStatus: sql`coalesce(${sql.placeholder("progressStatus")}, ${conversations.progressStatus})`,
       assigneeId: sql`case when ${sql.placeholder("assign")} = 1 then ${sql.placeholder("assigneeId")} else ${conversations.assigneeId} end`,
+      teamId: sql`case when ${sql.placeholder("assignTeam")} = 1 then ${sql.placeholder("teamId")} else ${conversations.teamId} end`,
+      waitingSince: waitingSinceAfter(sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`, sql`${sql.placeholder("updatedAt")}`),
       updatedAt: sql`${sql.placeholder("updatedAt")}`,
     })
     .where(eq(conversations.id, sql.placeholder("id"))),
@@ -308,10 +329,12 @@ export const stateWrite = (db: Db, conversationId: string, change: ConversationC
   setState(db, {
     id: conversationId,
     autoReplyEnabled: change.autoReplyEnabled === undefined ? null : Number(change.autoReplyEnabled),
-    status: change.status,
-    progressStatus: change.progressStatus,
+    status: change.status ?? null,
+    progressStatus: change.progressStatus ?? null,
     assign: change.assigneeId === undefined ? 0 : 1,
     assigneeId: change.assigneeId ?? null,
+    assignTeam: change.teamId === undefined ? 0 : 1,
+    teamId: change.teamId ?? null,
     updatedAt: Date.now(),
   });
 

@@ -1,7 +1,7 @@
 import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../env";
-import { chatbots, conversations, inboxes, webChats, type WebChatSettings } from "../db/schema";
+import { chatbots, conversations, inboxes, webChats, type InboxAssignment, type WebChatSettings } from "../db/schema";
 import { conflict, fieldError } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { businessHoursProblem, type BusinessHours } from "./business-hours";
@@ -70,7 +70,7 @@ export const defaultWebChatSettings = (): WebChatSettings => ({
 });
 
 /** Statements creating an inbox and, for a `web` inbox, its web chat (run them in one batch). */
-export function inboxInserts(db: Db, values: { organizationId: string; name: string; channelType: InboxRow["channelType"]; chatbotId: string | null; businessHours?: BusinessHours | null }) {
+export function inboxInserts(db: Db, values: { organizationId: string; name: string; channelType: InboxRow["channelType"]; chatbotId: string | null; businessHours?: BusinessHours | null; assignment?: InboxAssignment | null }) {
   if (values.businessHours) requireUsableHours(values.businessHours);
   const id = uuidv7();
   const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [db.insert(inboxes).values({ ...values, id })];

@@ -153,6 +153,7 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /labels/": () => ({ name: unique("label"), color: "#1f77b4" }),
   "PATCH /labels/{id}/": () => ({ name: unique("label") }),
   "PUT /conversations/{id}/labels/": (w) => ({ labelIds: [w.ids.conversationLabel] }),
+  "POST /conversations/{id}/assign/": (w) => ({ assigneeId: w.owner.userId }),
   "POST /web-chats/{webchatPk}/batch-qas/": (w) => ({ file: w.ids.batchQaFile }),
   "POST /tools/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "desktop" }),
   "PUT /tools/{id}/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "function", functionCode: "function main() { return 1; }" }),

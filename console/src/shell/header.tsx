@@ -5,6 +5,7 @@ import { chooseOrganization, membership, session, signOut } from "./session";
 import { setTheme, theme, type Theme } from "./theme";
 import { BASE, currentPath, followLink } from "./router";
 import { t } from "./strings";
+import { AvailabilitySwitch } from "./availability";
 
 /** The banner: product, organization switcher, theme, language, who is signed in and sign-out. */
 export function Header({ menuOpen, onMenu }: { menuOpen: boolean; onMenu: () => void }) {
@@ -38,6 +39,7 @@ export function Header({ menuOpen, onMenu }: { menuOpen: boolean; onMenu: () => 
         ) : (
           current && <span class="organization-name">{current.organization.name}</span>
         )}
+        <AvailabilitySwitch />
         <label class="compact">
           <span>{t("theme")}</span>
           <select value={theme.value} onChange={(e) => setTheme(e.currentTarget.value as Theme)}>

@@ -5,6 +5,7 @@ import { orgAccess, requirePermission } from "../../services/access";
 import { inboxEventsObject, streamOpened } from "../../services/conversation/inbox-events";
 import { SSE_HEADERS, endedWhen } from "../../services/sse";
 import { recheckMs, streamAccessLost } from "../../services/stream-access";
+import { presenceGraceMs, whileOpen } from "../../services/assignment/availability";
 
 const EXAMPLE =
   'event: ready\ndata: {"subscribers":1}\n\n' +
@@ -22,12 +23,13 @@ const route = createRoute({
     "`{conversation}`, `message.created` `{conversation, message}` (the message record) and `conversation.updated` " +
     "`{conversation, changes, reason}` (handoff, takeover, hand back, resolve; CONTRACT section 18: `changes` is each of `status`, " +
     "`progressStatus`, `assignee`, `autoReplyEnabled` that changed as `[before, after]`, `reason` one of `visitor_request`, `unanswered`, " +
-    "`tool`, `operator`, `resolved`; without `changes` when only its unread count changed: `read/`). `conversation` carries the state, `unreadCount` and the ids of its inbox, " +
+    "`tool`, `operator`, `auto_assignment`, `resolved`; without `changes` when only its unread count changed: `read/`). `conversation` carries the state, `unreadCount` and the ids of its inbox, " +
     "assistant, contact and assignee (`GET /conversations/{id}/` gives their names). A `: ping` comment every 10 s. Nothing " +
     "is replayed: after a reconnection, read the list again. An isolate that found no stream open publishes nothing for 2 s, " +
     "so read the list again 2 s after `ready` too. The caller's access is checked again every 30 s: once the API key or " +
     "console session is revoked or expired, or the member has left the organization or lost `conversation.view`, the " +
-    "stream ends with `event: error` `{detail, code}` (`not_authenticated` or `permission_denied`).",
+    "stream ends with `event: error` `{detail, code}` (`not_authenticated` or `permission_denied`). A stream opened with the " +
+    "console's session counts as the member being present: 30 s after their last such stream closed, their availability becomes `offline`.",
   request: { params: z.object({ organizationPk: uuidParam("organizationPk", "Organization id") }) },
   responses: {
     200: { description: "The events", content: { "text/event-stream": { schema: z.string().openapi({ example: EXAMPLE }) } } },
@@ -39,9 +41,13 @@ export const registerConversationEvents = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").organizationPk);
     requirePermission(access, "conversation.view");
-    const events = await inboxEventsObject(c.env, access.organizationId).subscribe();
-    streamOpened(access.organizationId);
     const { db, principal } = c.var;
+    // A console tab (the session cookie) counts as the member being there (presence: services/assignment).
+    const presence = principal.session ? { organizationId: access.organizationId, userId: principal.userId, graceMs: presenceGraceMs(c.env) } : undefined;
+    const hub = inboxEventsObject(c.env, access.organizationId);
+    const events = await hub.subscribe(presence);
+    streamOpened(access.organizationId);
     const stream = endedWhen(events, () => streamAccessLost(db, principal, access.organizationId, "conversation.view"), recheckMs(c.env));
-    return c.body(stream, 200, SSE_HEADERS);
+    if (!presence) return c.body(stream, 200, SSE_HEADERS);
+    return c.body(whileOpen(stream, () => c.executionCtx.waitUntil(hub.left(presence))), 200, SSE_HEADERS);
   });

@@ -7,6 +7,7 @@ import { registerTakeOver } from "./take-over";
 import { registerResolveConversation } from "./resolve";
 import { registerConversationEvents } from "./events";
 import { registerReadConversation } from "./read";
+import { registerAssignConversation } from "./assign";
 
 export function registerConversationRoutes(r: Router) {
   registerCreateConversation(r);
@@ -17,4 +18,5 @@ export function registerConversationRoutes(r: Router) {
   registerResolveConversation(r);
   registerConversationEvents(r);
   registerReadConversation(r);
+  registerAssignConversation(r);
 }

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse, decodeCursor } from "../../lib/pagination";
@@ -9,6 +9,7 @@ import { currentAccess, requirePermission } from "../../services/access";
 import { selectConversationViews } from "../../services/conversations";
 import { keywordCondition } from "../../services/conversation/search";
 import { hasLabel } from "../../services/labels";
+import { listOrder, viewCondition } from "../../services/assignment/views";
 import { conversationRecord } from "../../services/records/conversations";
 import { ConversationSchema } from "./schema";
 import { notFound } from "../../lib/errors";
@@ -36,6 +37,15 @@ const Query = CursorQuery.extend({
       example: "refund",
     }),
   label: uuid("Only conversations carrying this label"),
+  assignee: z
+    .union([z.uuid(), z.enum(["me", "none"])])
+    .optional()
+    .openapi({ description: "Assigned to this member (user id), to the caller (`me`) or to no one (`none`)", example: "me" }),
+  team: uuid("Only conversations of this team (group)"),
+  view: z
+    .enum(["mine", "unassigned", "waiting"])
+    .optional()
+    .openapi({ description: "`mine`: assigned to the caller, not resolved; `unassigned`: no assignee, not resolved (with `team`: the team's); `waiting`: queued for a person, longest waiting first", example: "waiting" }),
   isTest: z.enum(["true", "false"]).optional().openapi({ description: "`true`: only test conversations (the console's try-it); `false`: none of them; absent: both", example: "false" }),
 });
 
@@ -44,7 +54,7 @@ const route = createRoute({
   path: "/conversations/",
   tags: ["Conversations"],
   summary: "List the organization's conversations, newest first",
-  description: "Requires `conversation.view`. Cursor pagination. Every filter is optional and they combine.",
+  description: "Requires `conversation.view`. Cursor pagination. Every filter is optional and they combine. `view=waiting` sorts by `waitingSince`, oldest first.",
   request: { query: Query },
   responses: { 200: json(cursorPageOf(ConversationSchema, "ConversationPage"), "Conversations"), ...errorResponses(400, 403, 404) },
 });
@@ -61,6 +71,8 @@ export const registerListConversations = (r: Router) =>
     }
     const cursor = decodeCursor(q.cursor);
     const keyword = q.keyword?.trim();
+    const me = c.var.principal.userId;
+    const order = listOrder(q.view === "waiting", cursor);
     const rows = await selectConversationViews(db)
       .where(
         and(
@@ -71,15 +83,18 @@ export const registerListConversations = (r: Router) =>
           q.status ? eq(conversations.status, q.status) : undefined,
           q.progressStatus ? eq(conversations.progressStatus, q.progressStatus) : undefined,
           q.isTest ? eq(conversations.isTest, q.isTest === "true") : undefined,
+          q.assignee === "none" ? isNull(conversations.assigneeId) : q.assignee ? eq(conversations.assigneeId, q.assignee === "me" ? me : q.assignee) : undefined,
+          q.team ? eq(conversations.teamId, q.team) : undefined,
+          q.view ? viewCondition(q.view, me) : undefined,
           // `+` keeps SQLite from the created_at index: walking (organization, id) newest first needs no sort.
           q.startDate ? sql`+${conversations.createdAt} >= ${parseDate(q.startDate)}` : undefined,
           q.endDate ? sql`+${conversations.createdAt} <= ${parseDate(q.endDate, true)}` : undefined,
-          cursor ? (cursor.d === "n" ? lt(conversations.id, String(cursor.k)) : gt(conversations.id, String(cursor.k))) : undefined,
+          order.after,
           q.label ? hasLabel(q.label) : undefined,
           keyword ? keywordCondition(access.organizationId, keyword) : undefined,
         ),
       )
-      .orderBy(cursor?.d === "p" ? conversations.id : desc(conversations.id))
+      .orderBy(...order.by)
       .limit(q.pageSize + 1);
-    return c.json(cursorResponse(c, cursor, q.pageSize, rows.map(conversationRecord), (r) => r.id), 200);
+    return c.json(cursorResponse(c, cursor, q.pageSize, rows.map(conversationRecord), order.key), 200);
   });

@@ -15,7 +15,9 @@ export const ConversationSchema = z
     status: z.enum(["open", "queued", "resolved"]).openapi({ example: "open" }),
     progressStatus: z.enum(["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"]).openapi({ example: "ai_processing" }),
     autoReplyEnabled: z.boolean().openapi({ description: "false after a handoff to a human agent", example: true }),
-    assignee: z.object(named("Agent Smith")).nullable().openapi({ description: "The member serving it (takeover)" }),
+    assignee: z.object(named("Agent Smith")).nullable().openapi({ description: "The member serving it or asked to (takeover, assignment)" }),
+    team: z.object(named("Support")).nullable().openapi({ description: "The team (a group) it is assigned to" }),
+    waitingSince: Timestamp.nullable().openapi({ description: "Since when it waits for a person (queued); null when no one is awaited" }),
     labels: z
       .array(z.object({ ...named("Billing"), color: z.string().openapi({ description: "`#rrggbb`", example: "#1f77b4" }) }))
       .openapi({ description: "Its labels, by name (PUT /conversations/{id}/labels/)" }),

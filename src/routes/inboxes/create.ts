@@ -8,6 +8,7 @@ import { currentAccess, orgAccess, requirePermission, type OrgAccess } from "../
 import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { chatbotOrganization, getInbox, inboxInserts } from "../../services/inboxes";
 import { inboxRecord } from "../../services/records/inboxes";
+import { requireTeamOf } from "../../services/assignment/settings";
 import { INBOXES_TAG, InboxSchema, InboxWrite } from "./schema";
 
 const route = createRoute({
@@ -43,12 +44,14 @@ export const registerCreateInbox = (r: Router) =>
     const access = chatbotId ? await accessForChatbot(c, chatbotId) : await currentAccess(c);
     requirePermission(access, "inbox.manage");
     if (chatbotId && !(await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotId))) throw noSuchChatbot();
+    if (body.assignment?.teamId) await requireTeamOf(c.var.db, access.organizationId, body.assignment.teamId, "assignment.teamId");
     const { id, statements } = inboxInserts(c.var.db, {
       organizationId: access.organizationId,
       name: body.name,
       channelType: body.channelType,
       chatbotId,
       businessHours: body.businessHours ?? null,
+      assignment: body.assignment ?? null,
     });
     await c.var.db.batch(statements);
     return c.json(inboxRecord((await getInbox(c.var.db, access.organizationId, id))!), 201);

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { CHANNEL_TYPES } from "../../db/schema";
 import { IdName, IdRef, Timestamp } from "../../lib/openapi";
 import { WEEKDAYS, type Weekday } from "../../services/business-hours";
+import { DEFAULT_CAPACITY, MAX_CAPACITY } from "../../services/assignment/settings";
 
 export const INBOXES_TAG = "Inboxes";
 
@@ -16,6 +17,14 @@ const BusinessHoursSchema = z
     holidays: z.array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")).max(366).default([]).openapi({ description: "Closed all day (local dates)", example: ["2026-12-25"] }),
   })
   .openapi("BusinessHours");
+
+const AssignmentSchema = z
+  .object({
+    mode: z.enum(["manual", "round_robin"]).openapi({ description: "`round_robin`: a conversation handed to a person goes to the next online agent with room (see docs); `manual`: operators assign", example: "round_robin" }),
+    teamId: z.uuid().nullable().default(null).openapi({ description: "The team (group) serving it; null: every member who may manage conversations", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    capacity: z.number().int().min(1).max(MAX_CAPACITY).default(DEFAULT_CAPACITY).openapi({ description: `Conversations an agent serves at once (1..${MAX_CAPACITY}, default ${DEFAULT_CAPACITY}) unless their own capacity says otherwise`, example: 5 }),
+  })
+  .openapi("InboxAssignment");
 
 const channelType = z.enum(CHANNEL_TYPES).openapi({ description: "Conversation platform; fixed at creation", example: "web" });
 
@@ -32,6 +41,7 @@ export const InboxSchema = z
     unreadConversationsCount: z.number().int().openapi({ description: "Conversations with unread messages", example: 0 }),
     isDefault: z.boolean().openapi({ description: "The assistant's default inbox for API conversations", example: false }),
     businessHours: z.union([BusinessHoursSchema, z.null()]).openapi({ description: "When its team answers; null: always" }),
+    assignment: AssignmentSchema.openapi({ description: "Who serves its conversations once handed to a person" }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -45,5 +55,6 @@ export const InboxWrite = z.object({
   channelType,
   chatbot: chatbotRef.optional(),
   businessHours: z.union([BusinessHoursSchema, z.null()]).optional().openapi({ description: "When its team answers (outside them a handoff says the assistant's `handoff.outsideHoursMessage`); null: always" }),
+  assignment: AssignmentSchema.optional().openapi({ description: "Who serves its conversations once handed to a person (replaced whole); absent: kept (manual at creation)" }),
 });
 export const InboxPatch = InboxWrite.partial();

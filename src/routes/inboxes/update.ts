@@ -10,9 +10,11 @@ import { currentAccess, requirePermission } from "../../services/access";
 import { getInbox, requireChatbotOf, requireUsableHours } from "../../services/inboxes";
 import type { BusinessHours } from "../../services/business-hours";
 import { inboxRecord } from "../../services/records/inboxes";
+import { requireTeamOf } from "../../services/assignment/settings";
+import type { InboxAssignment } from "../../db/schema";
 import { INBOXES_TAG, InboxPatch, InboxSchema, InboxWrite } from "./schema";
 
-type Changes = { name?: string; channelType?: string; chatbot?: { id: string } | null; businessHours?: BusinessHours | null };
+type Changes = { name?: string; channelType?: string; chatbot?: { id: string } | null; businessHours?: BusinessHours | null; assignment?: InboxAssignment };
 
 /** PUT and PATCH: fields left out stay as they are; `channelType` cannot change. */
 async function updateInbox(c: Context<AppEnv>, id: string, body: Changes) {
@@ -28,7 +30,8 @@ async function updateInbox(c: Context<AppEnv>, id: string, body: Changes) {
   if (body.chatbot) await requireChatbotOf(c.var.db, access.organizationId, body.chatbot.id);
   const chatbotId = body.chatbot === undefined ? undefined : (body.chatbot?.id ?? null);
   if (body.businessHours) requireUsableHours(body.businessHours);
-  await c.var.db.update(inboxes).set({ name: body.name, chatbotId, businessHours: body.businessHours, updatedAt: Date.now() }).where(eq(inboxes.id, id));
+  if (body.assignment?.teamId) await requireTeamOf(c.var.db, access.organizationId, body.assignment.teamId, "assignment.teamId");
+  await c.var.db.update(inboxes).set({ name: body.name, chatbotId, businessHours: body.businessHours, assignment: body.assignment, updatedAt: Date.now() }).where(eq(inboxes.id, id));
   return inboxRecord((await getInbox(c.var.db, access.organizationId, id))!);
 }
 

@@ -12,6 +12,7 @@ import { failedReplyEffect } from "../statistics/effect";
 import { conversationEventWebhookEffect, webhookEffect } from "../webhooks/effect";
 import { liveInboxEffect } from "./inbox-events";
 import { channelEffect } from "../channels/outbound";
+import { autoAssignmentEffect } from "../assignment/effect";
 
 /** A message as its effects see it, once stored: `conversation` is the state it left. */
 export interface StoredMessage {
@@ -66,7 +67,7 @@ export interface MessageEffect {
 }
 
 /** The effects, in the order they run. */
-const EFFECTS: MessageEffect[] = [webhookEffect, conversationEventWebhookEffect, channelEffect, liveInboxEffect, failedReplyEffect, evaluationEffect];
+const EFFECTS: MessageEffect[] = [webhookEffect, conversationEventWebhookEffect, channelEffect, liveInboxEffect, failedReplyEffect, evaluationEffect, autoAssignmentEffect];
 
 /** Adds an effect for a test, after the others; returns its removal. Tests only: production effects are in EFFECTS. */
 export function addEffectForTest(effect: MessageEffect): () => void {

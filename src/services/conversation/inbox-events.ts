@@ -16,6 +16,8 @@ export interface ConversationEventRecord {
   chatbot: { id: string } | null;
   contact: { id: string } | null;
   assignee: { id: string } | null;
+  team: { id: string } | null;
+  waitingSince: string | null;
   title: string;
   status: ConversationRow["status"];
   progressStatus: ConversationRow["progressStatus"];
@@ -43,6 +45,8 @@ export const conversationEventRecord = (row: ConversationRow): ConversationEvent
   chatbot: row.chatbotId ? { id: row.chatbotId } : null,
   contact: row.contactId ? { id: row.contactId } : null,
   assignee: row.assigneeId ? { id: row.assigneeId } : null,
+  team: row.teamId ? { id: row.teamId } : null,
+  waitingSince: ms(row.waitingSince),
   title: row.title,
   status: row.status,
   progressStatus: row.progressStatus,

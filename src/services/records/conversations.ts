@@ -14,6 +14,8 @@ export interface ConversationRecord {
   autoReplyEnabled: boolean;
   assignee: { id: string; name: string } | null;
   labels: LabelRef[];
+  team: { id: string; name: string } | null;
+  waitingSince: string | null;
   lastMessage: string | null;
   lastMessageCreatedAt: string | null;
   isTest: boolean;
@@ -34,6 +36,8 @@ export const conversationRecord = (v: ConversationView): ConversationRecord => (
   autoReplyEnabled: v.conversation.autoReplyEnabled,
   assignee: v.assignee?.id ? { id: v.assignee.id, name: v.assignee.name } : null,
   labels: parseLabels(v.labels),
+  team: v.team?.id ? { id: v.team.id, name: v.team.name } : null,
+  waitingSince: ms(v.conversation.waitingSince),
   lastMessage: v.conversation.lastMessage,
   lastMessageCreatedAt: ms(v.conversation.lastMessageAt),
   isTest: v.conversation.isTest,

@@ -1,5 +1,7 @@
 import { ms } from "../../lib/time";
 import type { InboxRow, InboxView } from "../inboxes";
+import type { InboxAssignment } from "../../db/schema";
+import { assignmentOf } from "../assignment/settings";
 
 type IdName = { id: string; name: string };
 
@@ -12,6 +14,7 @@ export interface InboxRecord {
   unreadConversationsCount: number;
   isDefault: boolean;
   businessHours: InboxRow["businessHours"];
+  assignment: InboxAssignment;
   createdAt: string;
   updatedAt: string;
 }
@@ -25,6 +28,7 @@ export const inboxRecord = ({ inbox, chatbot, channel, unreadConversationsCount 
   unreadConversationsCount,
   isDefault: inbox.isDefault,
   businessHours: inbox.businessHours ?? null,
+  assignment: assignmentOf(inbox.assignment),
   createdAt: ms(inbox.createdAt)!,
   updatedAt: ms(inbox.updatedAt)!,
 });

@@ -8,6 +8,8 @@ export interface MemberRecord {
   isOwner: boolean;
   groups: { id: string; name: string }[];
   metadata: Record<string, unknown>;
+  availability: MemberView["member"]["availability"];
+  capacity: number | null;
   createdAt: string;
 }
 
@@ -18,5 +20,7 @@ export const memberRecord = (v: MemberView): MemberRecord => ({
   isOwner: v.member.isOwner,
   groups: v.groups,
   metadata: v.member.metadata ?? {},
+  availability: v.member.availability,
+  capacity: v.member.capacity,
   createdAt: ms(v.member.createdAt)!,
 });

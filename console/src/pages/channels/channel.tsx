@@ -13,6 +13,7 @@ import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { PLATFORMS, platformName, type Channel, type Platform } from "./platforms";
 import { SetupSection } from "./setup";
+import { InboxAssignmentSection } from "../../components/inbox-assignment";
 import { t, tk } from "./strings";
 import { BusinessHoursForm } from "../../components/business-hours";
 
@@ -56,6 +57,7 @@ export function ChannelPage({ inboxId }: { inboxId: string }) {
           <SettingsForm key={`${current.updatedAt}-${current.status}`} channel={current} platform={platform} onChanged={setChannel} outcome={outcome} setOutcome={setOutcome} />
           <SetupSection channel={current} platform={platform} />
           <BusinessHoursForm key={`hours-${inboxId}`} inboxId={inboxId} hours={loaded.data.inbox.businessHours} canManage={can("inbox.manage")} />
+          <InboxAssignmentSection inboxId={inboxId} />
         </>
       ) : (
         <Notice tone="warning">{t("notConnectable", { platform: platformName(type) })}</Notice>

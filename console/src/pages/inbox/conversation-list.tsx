@@ -5,6 +5,7 @@ import type { Conversation } from "./inbox-api";
 import { LabelChips } from "./labels";
 import { t } from "./strings";
 import { UnreadBadge } from "./unread";
+import { WaitingFor } from "./views";
 
 /** Badges of a conversation's status and progress, as text (colour only repeats it), and whether it is a test. */
 export function StateBadges({ c }: { c: Pick<Conversation, "status" | "progressStatus" | "isTest"> }) {
@@ -39,6 +40,8 @@ export function ConversationList({ rows, selectedId, hasMore, loadingMore, onMor
                 <UnreadBadge n={c.unreadCount} />
                 <StateBadges c={c} />
               </span>
+              <WaitingFor c={c} />
+              {c.assignee && <span class="muted small">{t("assignee", { name: c.assignee.name })}</span>}
               <LabelChips labels={c.labels} />
             </a>
           </li>

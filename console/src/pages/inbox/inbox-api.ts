@@ -1,4 +1,5 @@
 import { api, otherwise, unwrap, type Schemas } from "../../api/client";
+import { inView } from "./views";
 
 export type Conversation = Schemas["Conversation"];
 export type Message = Schemas["Message"];
@@ -17,8 +18,10 @@ export interface Filters {
   label: string;
   /** Full-text search (GET /conversations/?keyword=). */
   keyword: string;
+  /** "" (all), "mine", "unassigned" or "waiting" (views.tsx). */
+  view: string;
 }
-export const NO_FILTERS: Filters = { chatbot: "", inbox: "", status: "", progressStatus: "", contact: "", startDate: "", endDate: "", isTest: "", label: "", keyword: "" };
+export const NO_FILTERS: Filters = { chatbot: "", inbox: "", status: "", progressStatus: "", contact: "", startDate: "", endDate: "", isTest: "", label: "", keyword: "", view: "" };
 export const TEST_CHOICES = ["false", "true"] as const;
 export const STATUSES = ["open", "queued", "resolved"] as const;
 export const PROGRESS_STATUSES = ["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"] as const;
@@ -45,6 +48,7 @@ export const handBack = (id: string) => unwrap(api.PATCH("/api/v1/conversations/
 export const resolve = (id: string) => unwrap(api.POST("/api/v1/conversations/{id}/resolve/", { params: { path: { id } } }));
 /** A reply to the visitor, or with `isPrivate` a note only the team sees. */
 export const reply = (conversation: string, content: string, isPrivate = false) => unwrap(api.POST("/api/v1/messages/outgoing/", { body: { conversation, content, private: isPrivate } }));
+export const assign = (id: string, body: { assigneeId?: string | null; teamId?: string | null }) => unwrap(api.POST("/api/v1/conversations/{id}/assign/", { params: { path: { id } }, body }));
 
 /** A fresh signed URL of an attachment (the one stored in the message may have expired). */
 export const attachmentUrl = async (id: string) => (await unwrap(api.GET("/api/v1/attachments/{id}/", { params: { path: { id } } }))).file;
@@ -65,9 +69,10 @@ export async function filterOptions(): Promise<{ chatbots: Option[]; inboxes: Op
  * Whether a conversation (as an event carries it: ids and state) belongs in the list under `filters`.
  * The keyword is the server's to judge: the page adds no conversation from an event while one is typed.
  */
-export function matches(c: { inbox: { id: string }; chatbot: { id: string } | null; contact: { id: string } | null; status: string; progressStatus: string; createdAt: string; isTest?: boolean; labels?: { id: string }[] }, f: Filters) {
+export function matches(c: { inbox: { id: string }; chatbot: { id: string } | null; contact: { id: string } | null; assignee: { id: string } | null; status: string; progressStatus: string; createdAt: string; isTest?: boolean; labels?: { id: string }[] }, f: Filters) {
   const created = Number(c.createdAt);
   return (
+    inView(c, f.view) &&
     (!f.inbox || c.inbox.id === f.inbox) &&
     (!f.chatbot || c.chatbot?.id === f.chatbot) &&
     (!f.contact || c.contact?.id === f.contact) &&

@@ -3,7 +3,8 @@ import { listenLive } from "../../shell/live-stream";
 import type { Conversation, Message } from "./inbox-api";
 
 /** A conversation as the live stream carries it: its state and the ids of what it belongs to. */
-export type LiveConversation = Pick<Conversation, "id" | "title" | "status" | "progressStatus" | "autoReplyEnabled" | "lastMessage" | "lastMessageCreatedAt" | "createdAt" | "unreadCount"> & {
+export type LiveConversation = Pick<Conversation, "id" | "title" | "status" | "progressStatus" | "autoReplyEnabled" | "lastMessage" | "lastMessageCreatedAt" | "createdAt" | "unreadCount" | "waitingSince"> & {
+  team: { id: string } | null;
   inbox: { id: string };
   chatbot: { id: string } | null;
   contact: { id: string } | null;

@@ -14,15 +14,16 @@ import { t } from "./strings";
 import { Transcript } from "./transcript";
 import { NotifyToggle } from "../../shell/notify-toggle";
 import { UnreadInboxes, markRead } from "./unread";
+import { ViewSwitch, inOrder } from "./views";
 
 /** A row brought up to date from a live event; null when its assignee is someone it cannot name yet. */
 function merged(row: Conversation, c: LiveConversation): Conversation | null {
   if ((c.assignee?.id ?? null) !== (row.assignee?.id ?? null) && c.assignee) return null;
-  const { title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount } = c;
-  return { ...row, title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount, assignee: c.assignee ? row.assignee : null };
+  if ((c.team?.id ?? null) !== (row.team?.id ?? null) && c.team) return null;
+  const { title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount, waitingSince } = c;
+  return { ...row, title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount, waitingSince, assignee: c.assignee ? row.assignee : null, team: c.team ? row.team : null };
 }
 
-const newestFirst = (rows: Conversation[]) => [...rows].sort((a, b) => (a.id < b.id ? 1 : -1));
 
 /**
  * The conversations inbox: the organization's conversations, filtered, kept live by the
@@ -99,7 +100,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     try {
       const page = await listConversations(filters, next);
       if (!current()) return;
-      setRows((r) => newestFirst([...(r ?? []), ...page.results.filter((x) => !r?.some((y) => y.id === x.id))]));
+      setRows((r) => inOrder([...(r ?? []), ...page.results.filter((x) => !r?.some((y) => y.id === x.id))], filters.view));
       setNext(page.next);
     } catch (err) {
       const problem = problemOf(err);
@@ -121,8 +122,9 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       if (!r) return r;
       const others = r.filter((x) => x.id !== record.id);
       const oldest = r.at(-1)?.id;
-      const fits = matches(record, f) && (!more || !oldest || record.id >= oldest);
-      return fits ? newestFirst([record, ...others]) : others;
+      // The waiting view is in waiting order: a row may belong anywhere in it, loaded or not.
+      const fits = matches(record, f) && (!more || !oldest || f.view === "waiting" || record.id >= oldest);
+      return fits ? inOrder([record, ...others], f.view) : others;
     });
     if (record.id === open) setSelected(record);
   };
@@ -155,6 +157,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
         <NotifyToggle />
       </PageHeader>
       <ErrorAlert error={ended} />
+      <ViewSwitch value={filters.view} onChange={(view) => setFilters({ ...filters, view })} />
       <UnreadInboxes selected={filters.inbox} onPick={(inbox) => setFilters({ ...filters, inbox })} />
       <FiltersForm value={filters} onChange={setFilters} options={options.data} />
       <ErrorAlert error={error} />

@@ -11,6 +11,7 @@ import { LabelChips, LabelPicker } from "./labels";
 import { MessageItem } from "./message-item";
 import { ReplyBox } from "./reply-box";
 import { t } from "./strings";
+import { AssignControl } from "./assign-control";
 
 /** The controls focus can go to after an action. */
 type Control = "take" | "back" | "resolve" | "reply" | "title";
@@ -76,11 +77,13 @@ export function Transcript({
         {c.contact?.name || t("anonymous")} · {c.inbox.name}
         {c.chatbot ? ` · ${c.chatbot.name}` : ""}
         {c.assignee ? ` · ${t("assignee", { name: c.assignee.name })}` : ""}
+        {c.team ? ` · ${t("team", { name: c.team.name })}` : ""}
       </p>
       <div class="inbox-labels">
         <LabelChips labels={c.labels} />
         {manage && <LabelPicker conversation={c} onChanged={onChanged} />}
       </div>
+      {manage && <AssignControl c={c} onChanged={onChanged} />}
       {manage ? (
         <div class="row-actions inbox-controls">
           {c.autoReplyEnabled ? (

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { InboxAssignmentSection } from "../../components/inbox-assignment";
 import { api, otherwise, problemOf, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/field";
@@ -123,6 +124,7 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
         </aside>
       </div>
       <IdentitySection chat={saved} canManage={canManage} />
+      <InboxAssignmentSection inboxId={saved.inbox.id} />
     </>
   );
 }

@@ -1,0 +1,77 @@
+import { useState } from "preact/hooks";
+import { api, otherwise, problemOf, unwrap } from "../../api/client";
+import { ErrorAlert } from "../../components/alert";
+import { announce } from "../../components/announcer";
+import { Button } from "../../components/button";
+import { useResource } from "../../components/use-resource";
+import { membership, session } from "../../shell/session";
+import { assign, type Conversation } from "./inbox-api";
+import { t } from "./strings";
+
+type Option = [string, string];
+
+/** Who a conversation can go to: the members and teams the caller may list (else only themselves). */
+async function choices(organizationPk: string) {
+  const path = { params: { path: { organizationPk } } };
+  const [members, groups] = await Promise.all([
+    unwrap(api.GET("/api/v1/organizations/{organizationPk}/members/", { params: { ...path.params, query: { pageSize: 100 } } })).catch(otherwise(null)),
+    unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/", { params: { ...path.params, query: { pageSize: 100 } } })).catch(otherwise(null)),
+  ]);
+  const people = members && "results" in members ? members.results : [];
+  return {
+    members: people.map((m): Option => [`member:${m.user.id}`, m.user.name || m.user.email]),
+    teams: (groups?.results ?? []).map((g): Option => [`team:${g.id}`, g.name]),
+  };
+}
+
+/** The "Assign" control of a conversation's header: a member, a team, or no one. */
+export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c: Conversation) => void }) {
+  const organizationPk = membership.value?.organization.id ?? "";
+  const me = session.value?.user;
+  const options = useResource(() => choices(organizationPk), [organizationPk]);
+  const [choice, setChoice] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const members = options.data?.members.length ? options.data.members : me ? [[`member:${me.id}`, me.name] as Option] : [];
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!choice) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const [kind, id] = choice.split(":");
+      const body = kind === "none" ? { assigneeId: null } : kind === "team" ? { teamId: id } : { assigneeId: id };
+      const updated = await assign(c.id, body);
+      onChanged(updated);
+      setChoice("");
+      announce(updated.assignee ? t("assignedTo", { name: updated.assignee.name }) : updated.team && kind === "team" ? t("assignedTo", { name: updated.team.name }) : t("unassigned"));
+    } catch (err) {
+      setError(problemOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="inbox-assign" onSubmit={submit}>
+      <label for="inbox-assign-choice">{t("assign")}</label>
+      <select id="inbox-assign-choice" value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
+        <option value="">{t("assignChoose")}</option>
+        <optgroup label={t("members")}>
+          {members.map(([value, name]) => (
+            <option key={value} value={value}>{name}</option>
+          ))}
+        </optgroup>
+        {!!options.data?.teams.length && (
+          <optgroup label={t("teams")}>
+            {options.data.teams.map(([value, name]) => (
+              <option key={value} value={value}>{name}</option>
+            ))}
+          </optgroup>
+        )}
+        <option value="none:">{t("unassign")}</option>
+      </select>
+      <Button type="submit" busy={busy} disabled={!choice}>{t("assignButton")}</Button>
+      <ErrorAlert error={error} />
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { orgAccess, requirePermission } from "../../services/access";
+import { findMember } from "../../services/members";
+import { MAX_CAPACITY } from "../../services/assignment/settings";
+import { setCapacity } from "../../services/assignment/availability";
+import { memberRecord } from "../../services/records/members";
+import { MemberParams, MemberSchema } from "./schema";
+
+const UpdateMember = z.object({
+  capacity: z.number().int().min(1).max(MAX_CAPACITY).nullable().openapi({ description: `Conversations they serve at once (1..${MAX_CAPACITY}) before automatic assignment passes them by; null: each inbox's capacity`, example: 3 }),
+});
+
+const route = createRoute({
+  method: "patch",
+  path: "/organizations/{organizationPk}/members/{id}/",
+  tags: ["Members"],
+  summary: "Update a member's assignment capacity",
+  description: "Requires `member.manage`.",
+  request: { params: MemberParams, ...jsonBody(UpdateMember) },
+  responses: { 200: json(MemberSchema, "The member"), ...errorResponses(400, 403, 404) },
+});
+
+export const registerUpdateMember = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { organizationPk, id } = c.req.valid("param");
+    const access = await orgAccess(c, organizationPk);
+    requirePermission(access, "member.manage");
+    const db = c.var.db;
+    const member = await findMember(db, access.organizationId, id);
+    if (!member) throw notFound();
+    await setCapacity(db, member.member.id, c.req.valid("json").capacity);
+    return c.json(memberRecord((await findMember(db, access.organizationId, id))!), 200);
+  });

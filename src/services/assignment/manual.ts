@@ -1,0 +1,34 @@
+import type { Db } from "../../env";
+import { fieldError } from "../../lib/errors";
+import type { ConversationChange, ConversationRow } from "../conversations";
+import { membership, requireTeamOf } from "./settings";
+
+/** An operator's assignment as asked: a key left out keeps its value, null clears it. */
+export interface AssignRequest {
+  assigneeId?: string | null;
+  teamId?: string | null;
+}
+
+/**
+ * The change an assignment makes, checked (400 on the field at fault): the team must be the
+ * organization's; the assignee a member of it, and of the team the conversation will have. The
+ * state is left as it is: assigning names who should serve; the assignee takes the conversation by
+ * answering or taking it over (docs/decisions.md, "Assignment").
+ */
+export async function assignmentChange(db: Db, conversation: ConversationRow, body: AssignRequest): Promise<ConversationChange> {
+  const organizationId = conversation.organizationId;
+  if (body.teamId) await requireTeamOf(db, organizationId, body.teamId, "teamId");
+  const teamId = body.teamId === undefined ? conversation.teamId : body.teamId;
+  // An assignee kept while only the team changes must belong to the new team as well.
+  const assigneeId = body.assigneeId === undefined ? conversation.assigneeId : body.assigneeId;
+  if (assigneeId) {
+    const field = body.assigneeId === undefined ? "teamId" : "assigneeId";
+    const member = await membership(db, organizationId, assigneeId, teamId);
+    if (!member) throw fieldError(field, "The assignee is not a member of your organization.");
+    if (!member.inTeam) throw fieldError(field, "The assignee is not a member of the conversation's team.");
+  }
+  const change: ConversationChange = {};
+  if (body.assigneeId !== undefined) change.assigneeId = body.assigneeId;
+  if (body.teamId !== undefined) change.teamId = body.teamId;
+  return change;
+}

@@ -1,0 +1,109 @@
+// Automatic assignment (docs/decisions.md, "Assignment"): a conversation of a round-robin inbox
+// that is queued for a person goes to one of the inbox team's online agents (every member who may
+// manage conversations when it has no team) with room below their capacity, the one assigned
+// longest ago first. The conversation stays queued, waiting for that agent to answer or take it.
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { conversations, groupMembers, groupPermissions, inboxes, members, type InboxAssignment } from "../../db/schema";
+import { PERMISSIONS } from "../permissions";
+import type { ConversationRow } from "../conversations";
+import { lifecycleEvent, publishInboxEvents, type InboxEvent } from "../conversation/inbox-events";
+import { assignmentOf } from "./settings";
+
+const MANAGE_CONVERSATIONS = PERMISSIONS.find((p) => p.codename === "conversation.manage")!.id;
+/** Waiting conversations looked at when an agent comes online. */
+const WAITING_BATCH = 50;
+
+interface Agent {
+  memberId: string;
+  userId: string;
+  capacity: number | null;
+}
+
+/** Who may be given the inbox's conversations: online, in its team (or able to manage conversations), longest since their last assignment first. */
+function eligibleAgents(db: Db, organizationId: string, assignment: InboxAssignment, onlyMember?: string): Promise<Agent[]> {
+  const inTeam = assignment.teamId
+    ? inArray(members.id, db.select({ id: groupMembers.memberId }).from(groupMembers).where(eq(groupMembers.groupId, assignment.teamId)))
+    : or(
+        eq(members.isOwner, true),
+        inArray(
+          members.id,
+          db.select({ id: groupMembers.memberId }).from(groupMembers).innerJoin(groupPermissions, eq(groupPermissions.groupId, groupMembers.groupId)).where(eq(groupPermissions.permissionId, MANAGE_CONVERSATIONS)),
+        ),
+      );
+  return db
+    .select({ memberId: members.id, userId: members.userId, capacity: members.capacity })
+    .from(members)
+    .where(and(eq(members.organizationId, organizationId), eq(members.availability, "online"), inTeam, onlyMember ? eq(members.id, onlyMember) : undefined))
+    // SQLite sorts nulls first: an agent never assigned comes before everyone.
+    .orderBy(asc(members.lastAssignedAt), asc(members.createdAt));
+}
+
+/**
+ * Assigns the conversation to `agent` if it is still queued and unassigned and the agent serves
+ * fewer than their capacity: one conditional UPDATE, so two assignments at once never exceed it
+ * (D1 runs one statement at a time). True when it did; the agent's `lastAssignedAt` is then `now`.
+ */
+async function tryAssign(db: Db, conversation: Pick<ConversationRow, "id" | "organizationId">, agent: Agent, assignment: InboxAssignment, now: number): Promise<boolean> {
+  const capacity = agent.capacity ?? assignment.capacity;
+  const serving = sql`(select count(*) from ${conversations} as served where served.organization_id = ${conversation.organizationId} and served.assignee_id = ${agent.userId} and served.status <> 'resolved')`;
+  const result = await db
+    .update(conversations)
+    .set({ assigneeId: agent.userId, teamId: sql`coalesce(${conversations.teamId}, ${assignment.teamId})`, updatedAt: now })
+    .where(and(eq(conversations.id, conversation.id), eq(conversations.status, "queued"), isNull(conversations.assigneeId), sql`${serving} < ${capacity}`))
+    .run();
+  if (!result.meta.changes) return false;
+  await db.update(members).set({ lastAssignedAt: now }).where(eq(members.id, agent.memberId));
+  return true;
+}
+
+const readRow = async (db: Db, id: string) => (await db.select().from(conversations).where(eq(conversations.id, id)))[0]!;
+
+/**
+ * A conversation just queued for a person: assigned to the next available agent when its inbox is
+ * round-robin. Returns the `conversation.updated` event (reason `auto_assignment`), null when it
+ * stays unassigned (manual inbox, nobody available, assigned or served already).
+ */
+export async function autoAssign(db: Db, conversationId: string, now = Date.now()): Promise<InboxEvent | null> {
+  const [found] = await db.select({ conversation: conversations, assignment: inboxes.assignment }).from(conversations).innerJoin(inboxes, eq(inboxes.id, conversations.inboxId)).where(eq(conversations.id, conversationId));
+  if (!found) return null;
+  const { conversation: before } = found;
+  const assignment = assignmentOf(found.assignment);
+  if (assignment.mode !== "round_robin" || before.status !== "queued" || before.assigneeId) return null;
+  for (const agent of await eligibleAgents(db, before.organizationId, assignment)) {
+    if (await tryAssign(db, before, agent, assignment, now)) return lifecycleEvent(before, await readRow(db, before.id), "auto_assignment");
+  }
+  return null;
+}
+
+/**
+ * A member just came online: the oldest waiting unassigned conversations of the round-robin inboxes
+ * they serve are assigned to them, up to their capacity. Returns the events, in that order.
+ */
+export async function assignWaiting(db: Db, organizationId: string, memberId: string, now = Date.now()): Promise<InboxEvent[]> {
+  const waiting = await db
+    .select({ conversation: conversations, assignment: inboxes.assignment })
+    .from(conversations)
+    .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))
+    .where(and(eq(conversations.organizationId, organizationId), eq(conversations.status, "queued"), isNull(conversations.assigneeId), sql`json_extract(${inboxes.assignment}, '$.mode') = 'round_robin'`))
+    .orderBy(asc(conversations.waitingSince), asc(conversations.id))
+    .limit(WAITING_BATCH);
+  const events: InboxEvent[] = [];
+  const eligible = new Map<string, Agent | null>();
+  for (const { conversation, assignment: stored } of waiting) {
+    const assignment = assignmentOf(stored);
+    const key = assignment.teamId ?? "";
+    if (!eligible.has(key)) eligible.set(key, (await eligibleAgents(db, organizationId, assignment, memberId))[0] ?? null);
+    const agent = eligible.get(key);
+    if (!agent || !(await tryAssign(db, conversation, agent, assignment, now))) continue;
+    const event = lifecycleEvent(conversation, await readRow(db, conversation.id), "auto_assignment");
+    if (event) events.push(event);
+  }
+  return events;
+}
+
+/** `autoAssign`, told to the live inbox. */
+export async function autoAssignAndPublish(env: Bindings, db: Db, organizationId: string, conversationId: string, now = Date.now()): Promise<void> {
+  const event = await autoAssign(db, conversationId, now);
+  if (event) await publishInboxEvents(env, organizationId, event);
+}

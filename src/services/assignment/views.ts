@@ -1,0 +1,42 @@
+import { and, asc, desc, eq, gt, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
+import { conversations } from "../../db/schema";
+import type { Cursor } from "../../lib/pagination";
+import { badRequest } from "../../lib/errors";
+import type { ConversationRecord } from "../records/conversations";
+
+/** The inbox's views (the console's tabs): mine, unassigned (a team's with `team=`), waiting. */
+export function viewCondition(view: "mine" | "unassigned" | "waiting", userId: string): SQL {
+  if (view === "mine") return and(eq(conversations.assigneeId, userId), ne(conversations.status, "resolved"))!;
+  if (view === "unassigned") return and(isNull(conversations.assigneeId), ne(conversations.status, "resolved"))!;
+  return eq(conversations.status, "queued");
+}
+
+// A conversation queued before waitingSince existed has none: it sorts as waiting since the epoch.
+const waitingKey = sql`coalesce(${conversations.waitingSince}, 0)`;
+
+/**
+ * The list's order and where a cursor's page starts. Newest first by id (uuid v7) as ever; the
+ * waiting view longest waiting first, by (waitingSince, id), whose cursor key is `waitingSince:id`.
+ */
+export function listOrder(waiting: boolean, cursor: Cursor | null) {
+  const back = cursor?.d === "p";
+  if (!waiting) {
+    return {
+      by: [back ? asc(conversations.id) : desc(conversations.id)],
+      after: cursor ? (back ? gt(conversations.id, String(cursor.k)) : lt(conversations.id, String(cursor.k))) : undefined,
+      key: (r: ConversationRecord) => r.id,
+    };
+  }
+  let after: SQL | undefined;
+  if (cursor) {
+    const match = /^(\d+):(.+)$/.exec(String(cursor.k));
+    if (!match) throw badRequest("Invalid cursor.", { cursor: ["Invalid cursor."] });
+    const [since, id] = [Number(match[1]), match[2]];
+    after = back ? sql`(${waitingKey}, ${conversations.id}) < (${since}, ${id})` : sql`(${waitingKey}, ${conversations.id}) > (${since}, ${id})`;
+  }
+  return {
+    by: back ? [desc(waitingKey), desc(conversations.id)] : [asc(waitingKey), asc(conversations.id)],
+    after,
+    key: (r: ConversationRecord) => `${r.waitingSince ?? 0}:${r.id}`,
+  };
+}

@@ -1,0 +1,129 @@
+// Assignment in the console, in Chromium against `wrangler dev`: two operators and a visitor. The
+// owner switches themselves Online in the header; Olga (a member who may manage conversations)
+// stays Offline. The web inbox assigns round-robin. The visitor asks the widget for a person: the
+// conversation is assigned to the online owner at once and shows, live, in their "Mine" view
+// (waiting, with its waiting time), not in Olga's; Olga finds it under "Waiting". The owner then
+// assigns it to Olga with the header's Assign control, and it appears in Olga's "Mine" without a
+// reload. axe-core clean; screenshots docs/console/inbox-views-*.png.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+
+let app, host, webChat, organization, olga;
+const OLGA_PASSWORD = "olga password 1234";
+
+/** The business's site, on another origin, embedding the widget (port: CONSOLE_TEST_HOST_PORT, else any). */
+function hostPage(base) {
+  return new Promise((resolve) => {
+    const http = createServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
+<body><h1>Acme shop</h1><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
+    });
+    http.listen(Number(process.env.CONSOLE_TEST_HOST_PORT) || 0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
+  });
+}
+
+beforeAll(async () => {
+  app = await startConsole();
+  const api = (path, init) => app.server.api(path, init);
+  [organization] = await api("/organizations/?pagination=false", { method: "GET" });
+  const bot = await api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
+  const inbox = await api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id }, assignment: { mode: "round_robin", capacity: 5 } } });
+  webChat = inbox.channel.id;
+  await api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true } });
+  const email = `olga-${Date.now()}@example.com`;
+  await api("/auth/registration/", { body: { email, password1: OLGA_PASSWORD, password2: OLGA_PASSWORD, name: "Olga", company: "Olga's" } });
+  const member = await api(`/organizations/${organization.id}/members/`, { body: { email } });
+  const manage = (await api("/permissions/", { method: "GET" })).filter((p) => p.codename === "conversation.manage").map((p) => p.id);
+  const agents = await api(`/organizations/${organization.id}/groups/`, { body: { name: "Agents", permissions: manage } });
+  await api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, { body: { groups: [agents.id] } });
+  olga = { email, id: member.user.id };
+  host = await hostPage(app.base);
+}, 300_000);
+
+afterAll(async () => {
+  await host?.close();
+  await app?.close();
+});
+
+/** An operator on the inbox page, signed in, its live stream connected. */
+async function operator(body) {
+  const opened = await openPage(app.browser);
+  await opened.context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
+  await signInContext(opened.context, app.base, body);
+  await opened.page.goto(`${app.base}/console/conversations`);
+  await opened.page.locator(".shell main h1").waitFor();
+  await opened.page.locator(".badge.live").waitFor();
+  return opened;
+}
+
+const rowOf = (page, text) => page.locator(".inbox-list li", { hasText: text });
+const view = (page, name) => page.locator(`[data-view="${name}"]`).click();
+
+describe("Assignment in the console", () => {
+  it("the visitor asks for a person: assigned to the online agent, in their Mine; the offline one sees it waiting; reassigned by hand", async () => {
+    const owner = await operator({ apiKey: app.owner.key });
+    const other = await operator({ email: olga.email, password: OLGA_PASSWORD });
+
+    // The owner goes online with the header's switch; Olga stays offline.
+    const availability = owner.page.getByLabel("Availability");
+    await expect.poll(() => availability.inputValue()).toBe("offline");
+    await availability.selectOption("online");
+    await expect
+      .poll(async () => (await app.server.api(`/organizations/${organization.id}/members/current/availability/`, { method: "GET" })).availability)
+      .toBe("online");
+    expect(await other.page.getByLabel("Availability").inputValue()).toBe("offline");
+    await view(owner.page, "mine");
+    await view(other.page, "mine");
+
+    const v = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const visitor = await v.newPage();
+    await visitor.goto(host.url);
+    await visitor.locator("button.launcher").click();
+    await visitor.getByRole("textbox", { name: "Message" }).fill("I need to talk to a person");
+    await visitor.keyboard.press("Enter");
+
+    // Live, without a reload: in the owner's Mine, waiting for them.
+    const mine = rowOf(owner.page, "I need to talk to a person");
+    await mine.waitFor({ timeout: 15_000 });
+    await expect.poll(() => mine.textContent(), { timeout: 10_000 }).toContain("Waiting 0 min");
+    expect(await mine.textContent()).toContain(`Assignee: ${app.owner.name}`);
+    expect(await owner.page.locator('[data-view="mine"]').getAttribute("aria-pressed")).toBe("true");
+    expect(await axeViolations(owner.page)).toEqual([]);
+
+    // Not Olga's; she sees it under Waiting.
+    expect(await rowOf(other.page, "I need to talk to a person").count()).toBe(0);
+    await view(other.page, "waiting");
+    await rowOf(other.page, "I need to talk to a person").waitFor({ timeout: 10_000 });
+
+    // The owner hands it to Olga with the Assign control; it comes into Olga's Mine live.
+    await view(other.page, "mine");
+    await mine.getByRole("link").click();
+    await owner.page.locator("#transcript-title").waitFor();
+    await owner.page.getByLabel("Assign").selectOption({ label: "Olga" });
+    await owner.page.getByRole("button", { name: "Assign", exact: true }).click();
+    await expect.poll(() => owner.page.locator(".inbox-transcript").textContent(), { timeout: 10_000 }).toContain("Assignee: Olga");
+    expect(await axeViolations(owner.page)).toEqual([]);
+    await rowOf(other.page, "I need to talk to a person").waitFor({ timeout: 10_000 });
+    expect(await axeViolations(other.page)).toEqual([]);
+
+    expect(owner.errors).toEqual([]);
+    expect(other.errors).toEqual([]);
+    await v.close();
+    await owner.context.close();
+    await other.context.close();
+  }, 240_000);
+
+  it("screenshots of the Waiting view", async () => {
+    await screenshots(app.browser, app.base, "/console/conversations", "inbox-views", {
+      idle: false,
+      signIn: (context) => signInContext(context, app.base, { apiKey: app.owner.key }),
+      act: async (page) => {
+        await page.locator(".badge.live").waitFor();
+        await page.locator('[data-view="waiting"]').click();
+        await page.locator(".inbox-list li").first().waitFor();
+      },
+    });
+  }, 240_000);
+});

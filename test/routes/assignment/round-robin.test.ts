@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { members } from "../../../src/db/schema";
+import { autoAssign } from "../../../src/services/assignment/round-robin";
+import { db, seedOwner, waitFor } from "../../harness";
+import { liveEvents } from "../../support/sse";
+import { assistantWithInbox, getConversation, handedOff, seedAgent, seedTeam, setAvailability, settledAssignment } from "./fixtures";
+
+const ROUND_ROBIN = { mode: "round_robin", teamId: null, capacity: 5 };
+const memberRow = async (memberId: string) => (await db().select().from(members).where(eq(members.id, memberId)))[0]!;
+
+describe("automatic (round-robin) assignment", () => {
+  it("a handoff goes to the online agent (offline and busy ones skipped), stays queued, and is told with reason auto_assignment", async () => {
+    const owner = await seedOwner();
+    const offline = await seedAgent(owner, "offline");
+    const busy = await seedAgent(owner, "busy");
+    const online = await seedAgent(owner, "online");
+    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
+    const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
+    const events = liveEvents(stream);
+    await events.next((e) => e.event === "ready");
+
+    const id = await handedOff(talk);
+    const assigned = await settledAssignment(owner, id);
+    expect(assigned).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", assignee: { id: online.userId } });
+    expect(assigned.waitingSince).not.toBeNull();
+    const event = await events.next((e) => e.event === "conversation.updated" && e.data.reason === "auto_assignment");
+    expect(event.data).toMatchObject({ changes: { assignee: [null, online.userId] }, conversation: { id, assignee: { id: online.userId } } });
+    await events.close();
+    expect((await memberRow(online.memberId)).lastAssignedAt).toBeGreaterThan(0);
+    for (const skipped of [offline, busy]) expect((await memberRow(skipped.memberId)).lastAssignedAt).toBeNull();
+  });
+
+  it("the agent assigned longest ago goes first; then the other", async () => {
+    const owner = await seedOwner();
+    const a = await seedAgent(owner, "online");
+    const b = await seedAgent(owner, "online");
+    await db().update(members).set({ lastAssignedAt: 2_000 }).where(eq(members.id, a.memberId));
+    await db().update(members).set({ lastAssignedAt: 1_000 }).where(eq(members.id, b.memberId));
+    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
+    const first = await settledAssignment(owner, await handedOff(talk));
+    expect(first.assignee?.id).toBe(b.userId);
+    const second = await settledAssignment(owner, await handedOff(talk));
+    expect(second.assignee?.id).toBe(a.userId);
+  });
+
+  it("capacity (the member's own, else the inbox's) is respected: beyond it the conversation stays unassigned and queued", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner, "online");
+    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
+    expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
+    const second = await handedOff(talk);
+    // Nothing more will happen: the effect has run once autoAssign itself finds nothing to do.
+    expect(await autoAssign(db(), second)).toBeNull();
+    expect(await getConversation(owner, second)).toMatchObject({ assignee: null, status: "queued" });
+
+    const res = await owner.fetch("PATCH", `/organizations/${owner.organizationId}/members/${agent.memberId}/`, { capacity: 2 });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
+  });
+
+  it("two handoffs at once never exceed capacity (a conditional write); the clock is the caller's", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner, "offline");
+    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
+    const [x, y] = [await handedOff(talk), await handedOff(talk)];
+    await waitFor(() => getConversation(owner, y), (c) => c.status === "queued");
+    // Online without the API (which would assign at once): both then race for the one place.
+    await db().update(members).set({ availability: "online" }).where(eq(members.id, agent.memberId));
+    const results = await Promise.all([autoAssign(db(), x, 42_000), autoAssign(db(), y, 42_000)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const assigned = [await getConversation(owner, x), await getConversation(owner, y)].filter((c) => c.assignee);
+    expect(assigned).toHaveLength(1);
+    expect((await memberRow(agent.memberId)).lastAssignedAt).toBe(42_000);
+  });
+
+  it("coming online assigns the oldest waiting conversations of the agent's inboxes, up to capacity", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner, "offline");
+    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 2 });
+    const ids = [await handedOff(talk), await handedOff(talk), await handedOff(talk)];
+    for (const id of ids) expect((await getConversation(owner, id)).assignee).toBeNull();
+    expect(await setAvailability(agent, "online")).toEqual({ availability: "online" });
+    const after = await Promise.all(ids.map((id) => getConversation(owner, id)));
+    expect(after.map((c) => c.assignee?.id ?? null)).toEqual([agent.userId, agent.userId, null]);
+  });
+
+  it("a team's inbox goes to its online members only; a manual inbox is never assigned automatically", async () => {
+    const owner = await seedOwner();
+    const outsider = await seedAgent(owner, "online");
+    const member = await seedAgent(owner, "online");
+    const team = await seedTeam(owner, [member.memberId]);
+    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, teamId: team });
+    expect(await settledAssignment(owner, await handedOff(talk))).toMatchObject({ assignee: { id: member.userId }, team: { id: team } });
+    expect(outsider.userId).not.toBe(member.userId);
+
+    const manual = await assistantWithInbox(owner, null);
+    const id = await handedOff(manual.talk);
+    expect(await autoAssign(db(), id)).toBeNull();
+    expect((await getConversation(owner, id)).assignee).toBeNull();
+  });
+});
