@@ -6,6 +6,7 @@ import { db, seedOwner, unique, waitFor, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import type { DeliveryRecord, Page, WebhookRecord } from "../routes/webhooks/fixtures";
 import { attemptsOf, consumeAt, received, setMode, switchedWebhook } from "./webhook-fixtures";
+import { assistantWithInbox, handedOff, seedAgent, settledAssignment } from "../routes/assignment/fixtures";
 
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
 type Payload = Record<string, any>;
@@ -40,6 +41,24 @@ async function records(owner: Actor, inboxId: string, webhookId: string, query =
 }
 
 describe("lifecycle events as outgoing webhook events (conversationEvents, CONTRACT section 18)", () => {
+  it("an automatic assignment is an event too (reason auto_assignment), recorded only when the agent had room", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner, "online");
+    const { inboxId, talk } = await assistantWithInbox(owner, { mode: "round_robin", teamId: null, capacity: 1 });
+    const opted = await addWebhook(owner, inboxId, { conversationEvents: true });
+    const first = await handedOff(talk);
+    expect((await settledAssignment(owner, first)).assignee?.id).toBe(agent.userId);
+    const hits = lifecycle(await waitFor(() => receivedAt(opted.path), (r) => lifecycle(r).some((h) => h.payload.reason === "auto_assignment")));
+    const assigned = hits.find((h) => h.payload.reason === "auto_assignment")!;
+    expect(assigned.payload).toMatchObject({ changes: { assignee: [null, agent.userId] }, conversation: { id: first, assignee: { id: agent.userId } } });
+
+    // The agent is full (capacity 1): the next handoff stays unassigned, and no assignment event is recorded for it.
+    const second = await handedOff(talk);
+    await waitFor(() => receivedAt(opted.path), (r) => lifecycle(r).some((h) => h.payload.conversation?.id === second));
+    const events = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, second));
+    expect(events.map((e) => e.reason)).toEqual(["visitor_request"]);
+  });
+
   it("an opted-in receiver gets handoff, takeover and resolve, signed, with their changes; one without the opt-in gets messages only", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);

@@ -3,6 +3,7 @@ import type { Bindings, Db } from "../../env";
 import { MEMBER_AVAILABILITIES, members } from "../../db/schema";
 import { publishInboxEvents } from "../conversation/inbox-events";
 import { assignWaiting } from "./round-robin";
+import { enqueueDeliveries } from "../webhooks/emit";
 
 const PRESENCE_GRACE_MS = 30_000;
 /** `PRESENCE_GRACE_MS` (durable-objects/inbox-events.ts): how long a member without a console tab stays as they were. */
@@ -23,8 +24,10 @@ export async function availabilityOf(db: Db, memberId: string): Promise<Availabi
 export async function setAvailability(env: Bindings, db: Db, organizationId: string, memberId: string, availability: Availability, now = Date.now()): Promise<Availability> {
   await db.update(members).set({ availability }).where(and(eq(members.id, memberId), eq(members.organizationId, organizationId)));
   if (availability === "online") {
-    const events = await assignWaiting(db, organizationId, memberId, now);
+    const deliveries: string[] = [];
+    const events = await assignWaiting(db, organizationId, memberId, now, deliveries);
     if (events.length) await publishInboxEvents(env, organizationId, ...events);
+    if (deliveries.length) await enqueueDeliveries(env, deliveries);
   }
   return availability;
 }

@@ -9,6 +9,9 @@ import { PERMISSIONS } from "../permissions";
 import type { ConversationRow } from "../conversations";
 import { lifecycleEvent, publishInboxEvents, type InboxEvent } from "../conversation/inbox-events";
 import { assignmentOf } from "./settings";
+import { batch, prepared } from "../../db/prepared";
+import { assignmentEventWrites } from "../webhooks/conversation-events";
+import { createdDeliveries, enqueueDeliveries } from "../webhooks/emit";
 
 const MANAGE_CONVERSATIONS = PERMISSIONS.find((p) => p.codename === "conversation.manage")!.id;
 /** Waiting conversations looked at when an agent comes online. */
@@ -39,20 +42,33 @@ function eligibleAgents(db: Db, organizationId: string, assignment: InboxAssignm
     .orderBy(asc(members.lastAssignedAt), asc(members.createdAt));
 }
 
+const ph = (name: string) => sql`${sql.placeholder(name)}`;
+const assignIfRoom = prepared<{ id: string; organizationId: string; userId: string; teamId: string | null; capacity: number; now: number }>((db) =>
+  db
+    .update(conversations)
+    .set({ assigneeId: ph("userId"), teamId: sql`coalesce(${conversations.teamId}, ${ph("teamId")})`, updatedAt: ph("now") })
+    .where(
+      and(
+        eq(conversations.id, ph("id")),
+        eq(conversations.status, "queued"),
+        isNull(conversations.assigneeId),
+        sql`(select count(*) from ${conversations} as served where served.organization_id = ${ph("organizationId")} and served.assignee_id = ${ph("userId")} and served.status <> 'resolved') < ${ph("capacity")}`,
+      ),
+    ),
+);
+
 /**
  * Assigns the conversation to `agent` if it is still queued and unassigned and the agent serves
  * fewer than their capacity: one conditional UPDATE, so two assignments at once never exceed it
  * (D1 runs one statement at a time). True when it did; the agent's `lastAssignedAt` is then `now`.
  */
-async function tryAssign(db: Db, conversation: Pick<ConversationRow, "id" | "organizationId">, agent: Agent, assignment: InboxAssignment, now: number): Promise<boolean> {
+async function tryAssign(db: Db, conversation: Pick<ConversationRow, "id" | "organizationId">, agent: Agent, assignment: InboxAssignment, now: number, deliveries: string[]): Promise<boolean> {
   const capacity = agent.capacity ?? assignment.capacity;
-  const serving = sql`(select count(*) from ${conversations} as served where served.organization_id = ${conversation.organizationId} and served.assignee_id = ${agent.userId} and served.status <> 'resolved')`;
-  const result = await db
-    .update(conversations)
-    .set({ assigneeId: agent.userId, teamId: sql`coalesce(${conversations.teamId}, ${assignment.teamId})`, updatedAt: now })
-    .where(and(eq(conversations.id, conversation.id), eq(conversations.status, "queued"), isNull(conversations.assigneeId), sql`${serving} < ${capacity}`))
-    .run();
+  const assign = assignIfRoom(db, { id: conversation.id, organizationId: conversation.organizationId, userId: agent.userId, teamId: assignment.teamId, capacity, now });
+  // The lifecycle event for the webhooks that opt in, in the same batch: recorded only if the UPDATE assigned it.
+  const [result, , outbox] = await batch(db, [assign, ...assignmentEventWrites(db, conversation.id, agent.userId, now)]);
   if (!result.meta.changes) return false;
+  deliveries.push(...createdDeliveries(outbox));
   await db.update(members).set({ lastAssignedAt: now }).where(eq(members.id, agent.memberId));
   return true;
 }
@@ -64,14 +80,14 @@ const readRow = async (db: Db, id: string) => (await db.select().from(conversati
  * round-robin. Returns the `conversation.updated` event (reason `auto_assignment`), null when it
  * stays unassigned (manual inbox, nobody available, assigned or served already).
  */
-export async function autoAssign(db: Db, conversationId: string, now = Date.now()): Promise<InboxEvent | null> {
+export async function autoAssign(db: Db, conversationId: string, now = Date.now(), deliveries: string[] = []): Promise<InboxEvent | null> {
   const [found] = await db.select({ conversation: conversations, assignment: inboxes.assignment }).from(conversations).innerJoin(inboxes, eq(inboxes.id, conversations.inboxId)).where(eq(conversations.id, conversationId));
   if (!found) return null;
   const { conversation: before } = found;
   const assignment = assignmentOf(found.assignment);
   if (assignment.mode !== "round_robin" || before.status !== "queued" || before.assigneeId) return null;
   for (const agent of await eligibleAgents(db, before.organizationId, assignment)) {
-    if (await tryAssign(db, before, agent, assignment, now)) return lifecycleEvent(before, await readRow(db, before.id), "auto_assignment");
+    if (await tryAssign(db, before, agent, assignment, now, deliveries)) return lifecycleEvent(before, await readRow(db, before.id), "auto_assignment");
   }
   return null;
 }
@@ -80,7 +96,7 @@ export async function autoAssign(db: Db, conversationId: string, now = Date.now(
  * A member just came online: the oldest waiting unassigned conversations of the round-robin inboxes
  * they serve are assigned to them, up to their capacity. Returns the events, in that order.
  */
-export async function assignWaiting(db: Db, organizationId: string, memberId: string, now = Date.now()): Promise<InboxEvent[]> {
+export async function assignWaiting(db: Db, organizationId: string, memberId: string, now = Date.now(), deliveries: string[] = []): Promise<InboxEvent[]> {
   const waiting = await db
     .select({ conversation: conversations, assignment: inboxes.assignment })
     .from(conversations)
@@ -95,15 +111,18 @@ export async function assignWaiting(db: Db, organizationId: string, memberId: st
     const key = assignment.teamId ?? "";
     if (!eligible.has(key)) eligible.set(key, (await eligibleAgents(db, organizationId, assignment, memberId))[0] ?? null);
     const agent = eligible.get(key);
-    if (!agent || !(await tryAssign(db, conversation, agent, assignment, now))) continue;
+    if (!agent || !(await tryAssign(db, conversation, agent, assignment, now, deliveries))) continue;
     const event = lifecycleEvent(conversation, await readRow(db, conversation.id), "auto_assignment");
     if (event) events.push(event);
   }
   return events;
 }
 
-/** `autoAssign`, told to the live inbox. */
+/** `autoAssign`, told to the live inbox and to the webhooks that opt in to lifecycle events. */
 export async function autoAssignAndPublish(env: Bindings, db: Db, organizationId: string, conversationId: string, now = Date.now()): Promise<void> {
-  const event = await autoAssign(db, conversationId, now);
+  const deliveries: string[] = [];
+  const event = await autoAssign(db, conversationId, now, deliveries);
   if (event) await publishInboxEvents(env, organizationId, event);
+  // Should the queue refuse, the housekeeping cron hands pending deliveries over again.
+  if (deliveries.length) await enqueueDeliveries(env, deliveries);
 }

@@ -21,15 +21,15 @@ const raw = (text: string, ...names: string[]): Query => ({ toSQL: () => ({ sql:
 /**
  * The event of an operator's change, computed by SQL from the conversation as it is when the batch
  * runs (a reply stored just before in the same write queue included), the new values as
- * `stateWrite` sets them: so it goes before that statement. Nothing is inserted when nothing changes.
+ * `stateWrite` sets them (a state left out is unchanged): so it goes before that statement. Nothing is inserted when nothing changes.
  */
-const insertChangeEvent = prepared<{ id: string; conversationId: string; status: string; progressStatus: string; assign: number; assigneeId: string | null; autoReplyEnabled: number | null; reason: string; now: number }>(() =>
+const insertChangeEvent = prepared<{ id: string; conversationId: string; status: string | null; progressStatus: string | null; assign: number; assigneeId: string | null; autoReplyEnabled: number | null; reason: string; now: number }>(() =>
   raw(
     `insert into conversation_events (id, organization_id, conversation_id, inbox_id, changes, reason, created_at)
      select ?1, organization_id, id, inbox_id, changes, ?8, ?9 from (
        select c.organization_id, c.id, c.inbox_id, json_patch('{}', json_object(
-         'status', case when c.status is not ?3 then json_array(c.status, ?3) end,
-         'progressStatus', case when c.progress_status is not ?4 then json_array(c.progress_status, ?4) end,
+         'status', case when ?3 is not null and c.status is not ?3 then json_array(c.status, ?3) end,
+         'progressStatus', case when ?4 is not null and c.progress_status is not ?4 then json_array(c.progress_status, ?4) end,
          'assignee', case when ?5 = 1 and c.assignee_id is not ?6 then json_array(c.assignee_id, ?6) end,
          'autoReplyEnabled', case when ?7 is not null and c.auto_reply_enabled is not ?7
            then json_array(json(iif(c.auto_reply_enabled, 'true', 'false')), json(iif(?7, 'true', 'false'))) end
@@ -78,8 +78,9 @@ export function changeEventWrites(db: Db, conversationId: string, change: Conver
     before: insertChangeEvent(db, {
       id,
       conversationId,
-      status: change.status,
-      progressStatus: change.progressStatus,
+      // Absent: an assignment, which leaves the state as it is.
+      status: change.status ?? null,
+      progressStatus: change.progressStatus ?? null,
       assign: change.assigneeId === undefined ? 0 : 1,
       assigneeId: change.assigneeId ?? null,
       autoReplyEnabled: change.autoReplyEnabled === undefined ? null : Number(change.autoReplyEnabled),
@@ -88,6 +89,26 @@ export function changeEventWrites(db: Db, conversationId: string, change: Conver
     }),
     after: insertEventOutbox(db, { eventId: id, now }),
   };
+}
+
+/**
+ * The event of an automatic assignment, for the batch after its conditional UPDATE: inserted only
+ * when that UPDATE gave the conversation to `assigneeId` at `now` (it may have found no room).
+ */
+const insertAssignedEvent = prepared<{ id: string; conversationId: string; assigneeId: string; changes: string; now: number }>(() =>
+  raw(
+    `insert into conversation_events (id, organization_id, conversation_id, inbox_id, changes, reason, created_at)
+     select ?1, organization_id, id, inbox_id, ?4, 'auto_assignment', ?5 from conversations
+     where id = ?2 and assignee_id = ?3 and updated_at = ?5`,
+    "id", "conversationId", "assigneeId", "changes", "now",
+  ),
+);
+
+/** The statements recording an automatic assignment of an unassigned conversation (round-robin), after the assigning UPDATE in its batch. */
+export function assignmentEventWrites(db: Db, conversationId: string, assigneeId: string, now: number): D1PreparedStatement[] {
+  const id = uuidv7(now);
+  const changes = JSON.stringify({ assignee: [null, assigneeId] });
+  return [insertAssignedEvent(db, { id, conversationId, assigneeId, changes, now }), insertEventOutbox(db, { eventId: id, now })];
 }
 
 /**
