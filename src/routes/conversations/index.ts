@@ -6,6 +6,7 @@ import { registerUpdateAutoReply } from "./update-auto-reply";
 import { registerTakeOver } from "./take-over";
 import { registerResolveConversation } from "./resolve";
 import { registerConversationEvents } from "./events";
+import { registerConversationTyping } from "./typing";
 
 export function registerConversationRoutes(r: Router) {
   registerCreateConversation(r);
@@ -15,4 +16,5 @@ export function registerConversationRoutes(r: Router) {
   registerTakeOver(r);
   registerResolveConversation(r);
   registerConversationEvents(r);
+  registerConversationTyping(r);
 }

@@ -34,7 +34,15 @@ export type LifecycleChanges = Partial<{ status: [string, string]; progressStatu
 export type InboxEvent =
   | { event: "conversation.created"; data: { conversation: ConversationEventRecord } }
   | { event: "conversation.updated"; data: { conversation: ConversationEventRecord; changes?: LifecycleChanges; reason?: ChangeReason } }
-  | { event: "message.created"; data: { conversation: ConversationEventRecord; message: MessageRecord } };
+  | { event: "message.created"; data: { conversation: ConversationEventRecord; message: MessageRecord } }
+  | { event: "conversation.typing"; data: TypingEvent };
+
+/** Someone is typing in a conversation (true) or stopped (false): ephemeral, never stored (services/conversation/typing.ts). */
+export interface TypingEvent {
+  conversationId: string;
+  typing: boolean;
+  sender: { type: "contact" | "user"; id: string; name: string };
+}
 
 export const conversationEventRecord = (row: ConversationRow): ConversationEventRecord => ({
   id: row.id,

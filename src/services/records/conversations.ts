@@ -1,5 +1,6 @@
 import { ms } from "../../lib/time";
 import type { ConversationRow, ConversationView } from "../conversations";
+import { csatRecord, type CsatRecord } from "../conversation/csat";
 
 export interface ConversationRecord {
   id: string;
@@ -16,6 +17,7 @@ export interface ConversationRecord {
   lastMessageCreatedAt: string | null;
   isTest: boolean;
   createdAt: string;
+  csat: CsatRecord | null;
 }
 
 export const conversationRecord = (v: ConversationView): ConversationRecord => ({
@@ -33,4 +35,5 @@ export const conversationRecord = (v: ConversationView): ConversationRecord => (
   lastMessageCreatedAt: ms(v.conversation.lastMessageAt),
   isTest: v.conversation.isTest,
   createdAt: ms(v.conversation.createdAt)!,
+  csat: csatRecord(v.conversation),
 });
