@@ -43,7 +43,7 @@ describe("Telegram: typing and the rating question", () => {
     expect(ask.body.reply_markup).toEqual({ inline_keyboard: [["1", "2", "3", "4", "5"].map((n) => ({ text: n, callback_data: `csat:${n}` }))] });
     const asked = await messagesOf(owner, conversation.id);
     expect(asked.at(-1)).toMatchObject({ type: "outgoing", senderType: "chatbot", content: expect.stringMatching(QUESTION) });
-    expect((await (await owner.fetch("GET", `/conversations/${conversation.id}/`)).json()).status).toBe("resolved");
+    expect(((await (await owner.fetch("GET", `/conversations/${conversation.id}/`)).json()) as { status: string }).status).toBe("resolved");
     // Resolving again without a word since does not ask twice.
     await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
 
