@@ -4,6 +4,7 @@ import { TtlCache } from "../../lib/ttl-cache";
 import type { ConversationRow } from "../conversations";
 import type { MessageRecord } from "../records/messages";
 import type { MessageEffect } from "./effects";
+import { csatRecord, type CsatRecord } from "./csat";
 
 /**
  * A conversation as the live inbox stream carries it: its state and the ids of what it belongs to
@@ -23,6 +24,8 @@ export interface ConversationEventRecord {
   lastMessage: string | null;
   lastMessageCreatedAt: string | null;
   createdAt: string;
+  /** The visitor's satisfaction rating (services/conversation/csat.ts), so a rating's `conversation.updated` carries it. */
+  csat: CsatRecord | null;
 }
 
 /** Why a conversation's state changed (CONTRACT section 18). */
@@ -57,6 +60,7 @@ export const conversationEventRecord = (row: ConversationRow): ConversationEvent
   lastMessage: row.lastMessage,
   lastMessageCreatedAt: ms(row.lastMessageAt),
   createdAt: ms(row.createdAt)!,
+  csat: csatRecord(row),
 });
 
 export const conversationEvent = (event: "conversation.created" | "conversation.updated", row: ConversationRow): InboxEvent => ({ event, data: { conversation: conversationEventRecord(row) } });

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "preact/hooks";
 import type { Conversation, Message } from "./inbox-api";
 
 /** A conversation as the live stream carries it: its state and the ids of what it belongs to. */
-export type LiveConversation = Pick<Conversation, "id" | "title" | "status" | "progressStatus" | "autoReplyEnabled" | "lastMessage" | "lastMessageCreatedAt" | "createdAt"> & {
+export type LiveConversation = Pick<Conversation, "id" | "title" | "status" | "progressStatus" | "autoReplyEnabled" | "lastMessage" | "lastMessageCreatedAt" | "createdAt" | "csat"> & {
   inbox: { id: string };
   chatbot: { id: string } | null;
   contact: { id: string } | null;
@@ -13,6 +13,13 @@ export type LiveEvent =
   | { type: "conversation.created" | "conversation.updated"; conversation: LiveConversation }
   | { type: "message.created"; conversation: LiveConversation; message: Message };
 
+/** Someone typing in a conversation (`conversation.typing`): nothing stored, the indicator only. */
+export interface TypingEvent {
+  conversationId: string;
+  typing: boolean;
+  sender: { type: "contact" | "user"; id: string; name: string };
+}
+
 /** The API waits this long before publishing again for an organization it found unwatched (QUIET_MS). */
 const CATCH_UP_MS = 2_500;
 
@@ -22,9 +29,9 @@ const CATCH_UP_MS = 2_500;
  * every (re)connection, once the API's quiet period has passed, so the page reads its data again.
  * `onEnded` gets the API's reason when it ends the stream for good (the member lost access to it).
  */
-export function useInboxEvents(organizationId: string, onEvent: (e: LiveEvent) => void, onGap: () => void, onState: (live: boolean) => void, onEnded: (detail: string) => void) {
-  const handlers = useRef({ onEvent, onGap, onState, onEnded });
-  handlers.current = { onEvent, onGap, onState, onEnded };
+export function useInboxEvents(organizationId: string, onEvent: (e: LiveEvent) => void, onGap: () => void, onState: (live: boolean) => void, onEnded: (detail: string) => void, onTyping: (e: TypingEvent) => void = () => {}) {
+  const handlers = useRef({ onEvent, onGap, onState, onEnded, onTyping });
+  handlers.current = { onEvent, onGap, onState, onEnded, onTyping };
   useEffect(() => {
     const source = new EventSource(`/api/v1/organizations/${organizationId}/conversation-events/`, { withCredentials: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -47,6 +54,7 @@ export function useInboxEvents(organizationId: string, onEvent: (e: LiveEvent) =
     for (const type of ["conversation.created", "conversation.updated", "message.created"] as const) {
       source.addEventListener(type, (e) => handlers.current.onEvent({ type, ...JSON.parse((e as MessageEvent<string>).data) }));
     }
+    source.addEventListener("conversation.typing", (e) => handlers.current.onTyping(JSON.parse((e as MessageEvent<string>).data) as TypingEvent));
     return () => {
       clearTimeout(timer);
       source.close();

@@ -72,6 +72,9 @@ export const t = defineStrings({
     retryDelivery: "Retry",
     retryNamed: "Retry sending this reply",
     retryQueued: "Sending the reply again.",
+    typing: "{name} is typing…",
+    csat: "Visitor's rating",
+    csatRating: "{n} out of 5",
   },
   "zh-TW": {
     title: "對話",
@@ -144,5 +147,8 @@ export const t = defineStrings({
     retryDelivery: "重試",
     retryNamed: "重新傳送此回覆",
     retryQueued: "正在重新傳送回覆。",
+    typing: "{name} 正在輸入…",
+    csat: "訪客評分",
+    csatRating: "5 分中的 {n} 分",
   },
 });

@@ -8,6 +8,7 @@ import { BASE, followLink } from "../../shell/router";
 import { StateBadges } from "./conversation-list";
 import { handBack, reply, resolve, takeOver, type Conversation, type Message } from "./inbox-api";
 import { MessageItem } from "./message-item";
+import { CsatView, TypingLine, useTypingSignal } from "./human";
 import { t } from "./strings";
 
 /** The controls focus can go to after an action. */
@@ -17,12 +18,15 @@ type Control = "take" | "back" | "resolve" | "reply" | "title";
 export function Transcript({
   conversation: c,
   messages,
+  typing = null,
   onChanged,
   onSent,
   onReload,
 }: {
   conversation: Conversation;
   messages: Message[] | undefined;
+  /** The visitor's name while they type (the live stream's `conversation.typing`), else null. */
+  typing?: string | null;
   onChanged: (c: Conversation) => void;
   onSent: (m: Message) => void;
   onReload: () => void;
@@ -31,6 +35,7 @@ export function Transcript({
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [draft, setDraft] = useState("");
+  const typingSignal = useTypingSignal(c.id);
   const controls = {
     take: useRef<HTMLButtonElement>(null),
     back: useRef<HTMLButtonElement>(null),
@@ -69,6 +74,7 @@ export function Transcript({
     if (!draft.trim()) return;
     setBusy("send");
     setError(null);
+    typingSignal.stop();
     try {
       onSent(await reply(c.id, draft.trim()));
       setDraft("");
@@ -124,13 +130,18 @@ export function Transcript({
       ) : (
         <p class="muted">{t("noMessages")}</p>
       )}
+      <TypingLine name={typing} />
+      {c.csat ? <CsatView csat={c.csat} /> : null}
       {manage &&
         (c.autoReplyEnabled ? (
           <p class="muted">{t("replyHint")}</p>
         ) : (
           <form class="inbox-reply" onSubmit={send}>
             <label for="inbox-reply-text">{t("reply")}</label>
-            <textarea ref={controls.reply} id="inbox-reply-text" rows={3} maxLength={32000} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
+            <textarea ref={controls.reply} id="inbox-reply-text" rows={3} maxLength={32000} value={draft} onInput={(e) => {
+              setDraft(e.currentTarget.value);
+              typingSignal.input(e.currentTarget.value);
+            }} onBlur={typingSignal.stop} />
             <Button type="submit" variant="primary" busy={busy === "send"} disabled={!draft.trim()}>{t("send")}</Button>
           </form>
         ))}
