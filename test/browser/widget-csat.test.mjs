@@ -29,7 +29,7 @@ beforeAll(async () => {
   webChat = inbox.channel.id;
   await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, displayGreeting: "Hello! How can I help you today?" } });
   host = await hostPage(app.base);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await host?.close();
@@ -59,7 +59,7 @@ describe("typing indicators and the satisfaction rating", () => {
 
     // The operator types (no send): the visitor sees who, in a polite status line.
     await operator.getByLabel("Your reply").pressSequentially("Let me check", { delay: 20 });
-    const agentTyping = visitor.locator(".typing[role=status]");
+    const agentTyping = visitor.locator(".agent-typing[role=status]");
     await expect.poll(() => agentTyping.textContent(), { timeout: 5_000 }).toBe(`${app.owner.name} is typing…`);
     expect(await agentTyping.getAttribute("aria-live")).toBe("polite");
     await visitor.screenshot({ path: path.join(widgetShots, "typing.png") });

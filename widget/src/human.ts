@@ -20,7 +20,7 @@ const expected = (err: unknown) => err instanceof ApiError || err instanceof Net
 
 /** "Olivia is typing…": a polite status line under the messages, hidden on `typing: false` or after 6 s. */
 export class TypingIndicator {
-  readonly element = el("div", { class: "typing", role: "status", "aria-live": "polite" });
+  readonly element = el("div", { class: "agent-typing", role: "status", "aria-live": "polite" });
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   show(typing: boolean, name: string) {
@@ -109,7 +109,7 @@ export function ratingForm(send: (rating: number, comment: string) => Promise<vo
 }
 
 export const HUMAN_CSS = `
-.typing{font-size:12px;color:var(--muted);padding:0 14px;min-height:0}.typing:empty{display:none}
+.agent-typing{font-size:12px;color:var(--muted);padding:0 14px}.agent-typing:empty{display:none}
 .rate{align-self:stretch;display:flex;flex-direction:column;gap:6px;border:1px solid var(--line);border-radius:12px;padding:10px 12px;margin:6px 0;background:var(--bb);color:var(--bt)}
 .rate-q{margin:0;font-size:14px}
 .stars{display:flex;gap:4px}
