@@ -29,7 +29,7 @@ beforeAll(async () => {
   webChat = inbox.channel.id;
   await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, displayGreeting: "Hello! How can I help you today?" } });
   host = await hostPage(app.base);
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await host?.close();
