@@ -214,6 +214,29 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   /**
+   * A human agent is typing (true) or stopped (false): told to the live subscribers (the widget's
+   * "Olivia is typing…") as `event: typing`, nothing stored. Not ordered after messages on their
+   * way: a typing signal that overtakes a message is harmless, and waiting would delay it.
+   */
+  typing(conversationId: string, typing: boolean, name: string): void {
+    this.#broadcast("typing", { conversationId, typing, name });
+  }
+
+  /**
+   * A message of the assistant's side said outside a turn (the satisfaction question after a
+   * resolve, services/conversation/csat.ts): stored in order as the assistant's, leaving the
+   * conversation's state as it is (a resolved conversation stays resolved), and delivered like any reply.
+   */
+  async say(conversationId: string, message: MessageInput & { senderId: string | null; senderName: string }): Promise<MessageRecord> {
+    return this.#exclusive(async () => {
+      const { conversation, view } = await this.#load(conversationId);
+      const store = this.#store(view);
+      const fields = { ...message, type: "outgoing" as const, senderType: "chatbot" as const };
+      return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result).incoming;
+    });
+  }
+
+  /**
    * Continues an agent reply whose desktop tool calls all have results (posted to
    * `tool-execution-records/{id}/result/`): a new reply to the same visitor message, from the calls
    * and results so far. Nothing when the conversation has moved on (its next turn reads the
@@ -482,7 +505,7 @@ export class Conversation extends DurableObject<Bindings> {
     return { queued: queued.then(() => undefined), stored, aheadOfReply: true };
   }
 
-  #broadcast(event: "delta" | "reply_failed" | "tool_call" | "tool_result" | "state", data: unknown) {
+  #broadcast(event: "delta" | "reply_failed" | "tool_call" | "tool_result" | "state" | "typing", data: unknown) {
     for (const sse of this.#subscribers) sse.send(data, event);
   }
 }

@@ -30,6 +30,7 @@ export type ErrorCode =
   | "idempotency_key_reused"
   | `channel_${"not_supported" | "not_configured" | "connect_failed"}`
   | "not_a_messaging_inbox"
+  | "conversation_not_resolved"
   | `mcp_${"timeout" | "unreachable" | "unauthorized" | "not_mcp" | "too_large"}`
   | S3ErrorCode;
 

@@ -22,7 +22,7 @@ describe("Telegram", () => {
     const token = newToken();
     const inbox = await channelInbox(owner, "telegram", { botToken: token });
     const [webhook] = await sent(token, "setWebhook");
-    expect(webhook.body).toMatchObject({ url: expect.stringMatching(new RegExp(`^https?://[^/]+${inbox.path}$`)), allowed_updates: ["message"] });
+    expect(webhook.body).toMatchObject({ url: expect.stringMatching(new RegExp(`^https?://[^/]+${inbox.path}$`)), allowed_updates: ["message", "callback_query"] });
     expect(webhook.body.secret_token).toMatch(/^[A-Za-z0-9]{48}$/);
     const channel = (await (await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`)).json()) as Record<string, unknown>;
     expect(channel).toMatchObject({ status: "connected", lastError: null, credentials: { botToken: expect.stringMatching(/…/) } });

@@ -117,6 +117,8 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
       "POST /web-chats/{id}/public/conversations/{conversationId}/share/",
       "POST /web-chats/{id}/public/messages/",
       "POST /web-chats/{id}/public/messages/{messageId}/feedback/",
+      "POST /web-chats/{id}/public/conversations/{conversationId}/typing/",
+      "POST /web-chats/{id}/public/conversations/{conversationId}/csat/",
       "GET /web-chats/{id}/public/shared/{share}/",
       "POST /web-chats/{id}/public/uploads/",
     ].map((op) => [op, "the web chat's public API (the widget) is scoped by visitor token, not by organization: another visitor's ids are 404 (test/routes/widget/)"]),
@@ -212,6 +214,7 @@ const CONTROL_EXPECTED: Record<string, [number, string]> = {
   "POST /uploads/": [400, "a valid upload needs a fresh signed policy (the flow is tested in test/routes/attachments/presigned-flow.test.ts)"],
   "GET /uploads/{key}": [403, "a download needs its signature (tested in test/routes/attachments/)"],
   "PUT /uploads/{key}": [403, "a PUT upload needs its signature (tested in test/routes/attachments/presigned-flow.test.ts)"],
+  "POST /web-chats/{id}/public/conversations/{conversationId}/csat/": [400, "the sweep's widget conversation is not resolved (rating is tested in test/routes/widget/csat.test.ts)"],
 };
 
 /** Children whose path is shorter than their parent's, deleted as deep as this (a text node is its file's). */

@@ -73,6 +73,12 @@ export interface StatusEvent {
   agent: { name: string; avatar: string | null } | null;
 }
 
+/** A human agent typing (`event: typing` of the live stream). */
+export interface TypingEvent {
+  typing: boolean;
+  name: string;
+}
+
 /** What a visitor sends: kept by the widget so that a retry sends exactly the same (with the same key). */
 export interface Outgoing {
   content: string;
@@ -141,6 +147,21 @@ export class Api {
 
   feedback(messageId: string, feedback: "like" | "dislike" | null) {
     return this.call<Message>(`messages/${messageId}/feedback/`, { method: "POST", body: { feedback } });
+  }
+
+  /** Tells the operators the visitor is typing (or stopped); answered 204. */
+  async typing(conversationId: string, typing: boolean): Promise<void> {
+    const res = await fetchOrNetworkError(this.url(`conversations/${conversationId}/typing/`), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${this.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ typing }),
+    });
+    if (!res.ok) throw await failure(res);
+  }
+
+  /** The visitor's satisfaction rating of a resolved conversation. */
+  csat(conversationId: string, rating: number, comment: string) {
+    return this.call<{ rating: number; comment: string | null; createdAt: string }>(`conversations/${conversationId}/csat/`, { method: "POST", body: { rating, ...(comment ? { comment } : {}) } });
   }
 
   share(conversationId: string) {
@@ -241,7 +262,7 @@ export async function liveEvents(
   api: Api,
   conversationId: string,
   lastEventId: string | null,
-  on: { open: () => void; message: (m: Message) => void; status: (s: StatusEvent) => void },
+  on: { open: () => void; message: (m: Message) => void; status: (s: StatusEvent) => void; typing: (t: TypingEvent) => void },
   signal: AbortSignal,
 ): Promise<void> {
   const headers: Record<string, string> = { Authorization: `Bearer ${api.token}` };
@@ -254,6 +275,7 @@ export async function liveEvents(
     (_id, event, data) => {
       if (event === "message") on.message(data as unknown as Message);
       else if (event === "status") on.status(data as unknown as StatusEvent);
+      else if (event === "typing") on.typing(data as unknown as TypingEvent);
     },
     { untilDone: false },
   );

@@ -1,11 +1,12 @@
 // The conversation's live stream, kept open while the conversation is the widget's current one:
 // a human agent's reply, a message written in another tab, a change of who serves it.
-import { ApiError, liveEvents, type Api, type Message, type StatusEvent } from "./api";
+import { ApiError, liveEvents, type Api, type Message, type StatusEvent, type TypingEvent } from "./api";
 import { NetworkError } from "./sse";
 
 export interface LiveHandlers {
   message: (m: Message) => void;
   status: (s: StatusEvent) => void;
+  typing: (t: TypingEvent) => void;
   /** The visitor's token was refused: renew it; false when there is no session to be had (the stream stops). */
   expired: () => Promise<boolean>;
 }
@@ -84,6 +85,7 @@ export class LiveStream {
               this.on.message(m);
             },
             status: (s) => !signal.aborted && this.on.status(s),
+            typing: (t) => !signal.aborted && this.on.typing(t),
           },
           signal,
         );

@@ -8,6 +8,7 @@ import { LiveStream } from "./live";
 import { NetworkError, StreamEnded } from "./sse";
 import { renderMarkdown } from "./markdown";
 import { CSS, textOn } from "./styles";
+import { HUMAN_CSS, TypingIndicator, TypingSignal, ratingForm } from "./human";
 
 type Handler = (data?: unknown) => void;
 interface Settings {
@@ -109,6 +110,9 @@ class Widget {
   fileBox!: HTMLElement;
   files: PendingFile[] = [];
   conversationId: string | null = null;
+  /** A human agent's "is typing…" line, and the visitor's own typing told to the operators (widget/src/human.ts). */
+  readonly typingIndicator = new TypingIndicator();
+  typingSignal!: TypingSignal;
   /** The current conversation's live stream (see watch). */
   live: LiveStream | null = null;
   /** Live messages that came while this tab was sending: shown once its reply is (see showLive). */
@@ -142,9 +146,9 @@ class Widget {
     const sheet = "adoptedStyleSheets" in Document.prototype && "replaceSync" in CSSStyleSheet.prototype;
     if (sheet) {
       const s = new CSSStyleSheet();
-      s.replaceSync(CSS);
+      s.replaceSync(CSS + HUMAN_CSS);
       this.root.adoptedStyleSheets = [s];
-    } else this.root.append(h("style", { text: CSS }));
+    } else this.root.append(h("style", { text: CSS + HUMAN_CSS }));
     if (page) {
       this.host.className = "page";
       document.body.style.margin = "0";
@@ -275,7 +279,10 @@ class Widget {
         this.composer.requestSubmit();
       }
     });
+    this.typingSignal = new TypingSignal(this.api);
+    this.input.addEventListener("blur", () => this.typingSignal.stop(this.conversationId));
     this.input.addEventListener("input", () => {
+      this.typingSignal.input(this.conversationId, !this.input.value.trim());
       this.input.style.height = "auto";
       this.input.style.height = `${Math.min(this.input.scrollHeight, 120)}px`;
     });
@@ -296,7 +303,7 @@ class Widget {
       void this.send(this.input.value);
     } }, this.input, picker, attach, mic, h("button", { class: "send", type: "submit", "aria-label": "Send" }, icon("send"))) as HTMLFormElement;
     const foot = c.enableShowPoweredBy ? h("div", { class: "foot" }, safeUrl(c.poweredByLogo) ? h("img", { src: safeUrl(c.poweredByLogo), alt: "" }) : null, " Powered by AI assistant") : null;
-    this.panel = h("section", { class: "panel", role: this.page ? "main" : "dialog", "aria-labelledby": "title", "aria-modal": this.page ? null : "true", hidden: !this.page }, header, safeUrl(c.cover) ? h("img", { class: "cover", src: safeUrl(c.cover), alt: "" }) : null, this.log, this.status, this.chips, this.fileBox, this.composer, foot);
+    this.panel = h("section", { class: "panel", role: this.page ? "main" : "dialog", "aria-labelledby": "title", "aria-modal": this.page ? null : "true", hidden: !this.page }, header, safeUrl(c.cover) ? h("img", { class: "cover", src: safeUrl(c.cover), alt: "" }) : null, this.log, this.typingIndicator.element, this.status, this.chips, this.fileBox, this.composer, foot);
     this.panel.addEventListener("keydown", (e) => this.trap(e));
     if (!this.page) {
       this.launcher = h("button", { class: "launcher", type: "button", "aria-label": `Open chat: ${c.name}`, "aria-expanded": "false", "aria-haspopup": "dialog", onclick: () => this.toggle() }, icon("chat")) as HTMLButtonElement;
@@ -429,6 +436,7 @@ class Widget {
     this.live = new LiveStream(this.api, conversationId, newest, {
       message: (m) => this.showLive(m),
       status: (s) => this.showStatus(s),
+      typing: (t) => this.typingIndicator.show(t.typing, t.name),
       expired: async () => {
         this.api.token = null;
         this.store({ token: null });
@@ -454,6 +462,7 @@ class Widget {
       return;
     }
     this.chips.replaceChildren();
+    if (m.role === "agent") this.typingIndicator.hide();
     this.addMessage(m);
     if (m.role !== "visitor") this.status.textContent = `${this.nameOf(m)}: ${m.content.slice(0, 300)}`;
     this.emit("message", m);
@@ -471,8 +480,21 @@ class Widget {
     const text = statusLine(s, this.config.assistantName ?? this.config.name);
     if (!text) return;
     this.log.append(h("p", { class: "event", role: "status", text }));
+    this.typingIndicator.hide();
+    if (s.status === "resolved") this.askRating();
     this.scroll();
     this.emit("status", s);
+  }
+
+  /** Resolved: the visitor is asked for a rating (once per resolve shown; a second answer replaces the first). */
+  askRating() {
+    const conversationId = this.conversationId;
+    if (!conversationId) return;
+    this.log.querySelector(".rate")?.remove();
+    this.log.append(ratingForm(async (rating, comment) => {
+      await this.api.csat(conversationId, rating, comment);
+      this.emit("rating", { conversationId, rating, comment });
+    }));
   }
 
   rowOf(id: string) {
@@ -677,6 +699,7 @@ class Widget {
     this.files = [];
     this.fileBox.replaceChildren();
     this.input.value = "";
+    this.typingSignal.stop(this.conversationId);
     this.chips.replaceChildren();
     const outgoing: Outgoing = { content, metadata, attachments, key: newKey() };
     const row = this.addMessage({ role: "visitor", content, id: "", citations: [], toolResults: [], feedback: null, attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })) } as unknown as Message).row;

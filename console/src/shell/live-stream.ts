@@ -1,7 +1,7 @@
 // The organization's live conversation events, one EventSource per tab (`conversation-events/`,
 // with the session cookie): the shell keeps it open on every page for the unread counts and
 // notifications (notifications.ts), and the inbox page listens on the same stream (pages/inbox/live.ts).
-import type { LiveEvent } from "../pages/inbox/live";
+import type { LiveEvent, TypingEvent } from "../pages/inbox/live";
 
 export interface LiveListener {
   onEvent: (e: LiveEvent) => void;
@@ -10,6 +10,8 @@ export interface LiveListener {
   onState: (live: boolean) => void;
   /** The API ended the stream for good (the member lost access to it), with its reason. */
   onEnded: (detail: string) => void;
+  /** Someone typing in a conversation (`conversation.typing`). */
+  onTyping?: (e: TypingEvent) => void;
 }
 
 /** The API waits this long before publishing again for an organization it found unwatched (QUIET_MS). */
@@ -56,6 +58,10 @@ function open(organizationId: string): Stream {
       each((l) => l.onEvent(event));
     });
   }
+  source.addEventListener("conversation.typing", (e) => {
+    const event = JSON.parse((e as MessageEvent<string>).data) as TypingEvent;
+    each((l) => l.onTyping?.(event));
+  });
   return s;
 }
 

@@ -8,6 +8,7 @@ import { registerResolveConversation } from "./resolve";
 import { registerConversationEvents } from "./events";
 import { registerReadConversation } from "./read";
 import { registerAssignConversation } from "./assign";
+import { registerConversationTyping } from "./typing";
 
 export function registerConversationRoutes(r: Router) {
   registerCreateConversation(r);
@@ -19,4 +20,5 @@ export function registerConversationRoutes(r: Router) {
   registerConversationEvents(r);
   registerReadConversation(r);
   registerAssignConversation(r);
+  registerConversationTyping(r);
 }

@@ -4,6 +4,14 @@ import { Timestamp } from "../../lib/openapi";
 const ID = z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
 const named = (name: string) => ({ id: ID, name: z.string().openapi({ example: name }) });
 
+export const CsatSchema = z
+  .object({
+    rating: z.number().int().openapi({ description: "1 (poor) to 5 (excellent)", example: 4 }),
+    comment: z.string().nullable().openapi({ description: "What the visitor added", example: "Quick and friendly." }),
+    createdAt: Timestamp,
+  })
+  .openapi("Csat");
+
 export const ConversationSchema = z
   .object({
     id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
@@ -29,5 +37,6 @@ export const ConversationSchema = z
       example: 2,
     }),
     createdAt: Timestamp,
+    csat: CsatSchema.nullable().openapi({ description: "The visitor's satisfaction rating once resolved (widget or channel), else null" }),
   })
   .openapi("Conversation");

@@ -13,6 +13,8 @@ import { registerWidgetSend } from "./send";
 import { registerWidgetSession } from "./session";
 import { registerWidgetShare } from "./share";
 import { registerWidgetUpload } from "./upload";
+import { registerWidgetTyping } from "./typing";
+import { registerWidgetCsat } from "./csat";
 
 /** The widget's public endpoints (CONTRACT section 14): no API key, limited per web chat and per client. */
 export function registerWidgetRoutes(r: Router) {
@@ -44,4 +46,6 @@ export function registerWidgetRoutes(r: Router) {
   registerWidgetLive(r);
   registerWidgetFeedback(r);
   registerWidgetShare(r);
+  registerWidgetTyping(r);
+  registerWidgetCsat(r);
 }

@@ -11,6 +11,7 @@ import type { Bindings, Db } from "../../env";
 import { stableUuidv7, uuidv7 } from "../../lib/ids";
 import type { JsonObject } from "../../lib/json";
 import { conversationObject, newConversation, type ConversationRow } from "../conversations";
+import { channelRating } from "../conversation/csat";
 import { messageAttachment, type AttachmentRow } from "../records/attachments";
 import { extractAttachment } from "../uploads/reading";
 import { fileTypeOf } from "../parsing";
@@ -100,6 +101,10 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
   const [already] = await db.select({ id: messages.id }).from(messages).where(eq(messages.id, messageId));
   if (!already) {
     const [inbox] = await db.select({ chatbotId: inboxes.chatbotId }).from(inboxes).where(eq(inboxes.id, row.inboxId));
+    if (await ratingAnswer(env, db, channel.config, event, waitUntil)) {
+      await db.update(channelEvents).set({ status: "stored", error: null }).where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
+      return;
+    }
     const contact = await contactOf(db, adapter, ctx, event);
     const { conversation, created } = await conversationOf(db, channel.config, inbox?.chatbotId ?? null, event, contact.id, () => groupTitle(adapter, ctx, event));
     const { rows: files, missing } = await takeFiles(env, db, adapter, ctx, conversation, event.attachments, row.attempts + 1 >= FILE_ATTEMPTS);
@@ -123,6 +128,19 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
     for (const f of files) if (f.extractionStatus === "pending") waitUntil(extractAttachment(env, db, f).catch((err) => console.error(String(err))));
   }
   await db.update(channelEvents).set({ status: "stored", messageId, error: null }).where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
+}
+
+/**
+ * The answer to the satisfaction question of the chat's resolved conversation (services/conversation/csat.ts):
+ * kept as its rating, no message. A rating button tapped when no question waits is dropped: it is
+ * no question of the visitor's.
+ */
+async function ratingAnswer(env: Bindings, db: Db, channel: ChannelConfig, event: StoredEvent, waitUntil: (p: Promise<unknown>) => void): Promise<boolean> {
+  if (event.rating === undefined && !/^\s*[1-5]\s*$/.test(event.text)) return false;
+  const [thread] = await db.select({ conversationId: channelThreads.conversationId }).from(channelThreads).where(and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey)));
+  const [current] = thread?.conversationId ? await db.select().from(conversations).where(eq(conversations.id, thread.conversationId)) : [];
+  const rated = await channelRating(env, db, waitUntil, current, event);
+  return !!rated || event.rating !== undefined;
 }
 
 const logUnless = (err: unknown) => {

@@ -19,6 +19,7 @@ import { enqueueWork } from "./inbound";
 import { adapterFor } from "./platforms";
 import { loadChannel } from "./settings";
 import { PlatformError, type OutboundMessage } from "./types";
+import { isRatingAsk, RATING_CHOICES } from "../conversation/csat";
 
 /** How long one sender holds a conversation's deliveries. */
 const LEASE_MS = 60_000;
@@ -180,12 +181,14 @@ async function outboundMessage(env: Bindings, db: Db, origin: string, delivery: 
       return { url: key ? await signedDownloadUrl(env, origin, key, 24 * 3600) : String(a.file ?? ""), filename: String(a.filename ?? "file"), contentType: String(a.contentType ?? "application/octet-stream") };
     }),
   );
+  const rating = isRatingAsk(message.contentPayload);
   return {
     deliveryId: delivery.id,
     threadKey: thread.threadKey,
     text: message.content,
     citations,
-    quickReplies: message.senderType === "chatbot" && message.sequence <= 2 ? await startersOf(db, delivery.inboxId) : [],
+    quickReplies: rating ? RATING_CHOICES : message.senderType === "chatbot" && message.sequence <= 2 ? await startersOf(db, delivery.inboxId) : [],
+    ...(rating ? { rating } : {}),
     attachments: files.filter((f) => /^https?:\/\//.test(f.url)),
     ...(fresh ? { replyToken: context.replyToken as string } : {}),
     thread: context as OutboundMessage["thread"],

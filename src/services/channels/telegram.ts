@@ -58,6 +58,25 @@ function filesOf(message: Message): { attachments: InboundAttachment[]; said: st
   return { attachments, said };
 }
 
+/** The satisfaction question's buttons: one row of inline buttons whose callback data is `csat:<rating>`. */
+const ratingKeyboard = (choices: string[]) => ({ reply_markup: { inline_keyboard: [choices.map((text) => ({ text, callback_data: `csat:${text}` }))] } });
+
+/** A tap on a rating button (callback_query with `csat:1`..`csat:5`) as an event carrying the rating. */
+function ratingOf(update: Update): InboundEvent | null {
+  const query = update.callback_query;
+  const rating = Number(/^csat:([1-5])$/.exec(query?.data ?? "")?.[1] ?? NaN);
+  const chat = query?.message?.chat;
+  if (!query || !chat || query.from.is_bot || !(rating >= 1)) return null;
+  return {
+    eventId: String(update.update_id),
+    threadKey: String(chat.id),
+    sender: { id: String(query.from.id), name: fullName(query.from) || query.from.username },
+    text: String(rating),
+    attachments: [],
+    rating,
+  };
+}
+
 export const telegram: ChannelAdapter = {
   platform: "telegram",
 
@@ -74,7 +93,9 @@ export const telegram: ChannelAdapter = {
       throw badRequest("The update is not JSON.");
     }
     if (typeof update?.update_id !== "number") throw badRequest("Not a Telegram update: update_id is missing.");
-    // Edits, channel posts, member changes, callback queries: not messages of a visitor.
+    const rated = ratingOf(update);
+    if (rated) return [rated];
+    // Edits, channel posts, member changes, other callback queries: not messages of a visitor.
     const message = update.message;
     if (!message || !message.from || message.from.is_bot) return [];
     const { attachments, said } = filesOf(message);
@@ -102,7 +123,7 @@ export const telegram: ChannelAdapter = {
   async connect(ctx) {
     const client = await api(ctx);
     const me = await asked(() => client.getMe());
-    await asked(() => client.setWebhook(ctx.channel.webhookUrl, { secret_token: ctx.channel.webhookSecret, allowed_updates: ["message"] }));
+    await asked(() => client.setWebhook(ctx.channel.webhookUrl, { secret_token: ctx.channel.webhookSecret, allowed_updates: ["message", "callback_query"] }));
     return `Connected to @${me.username}; Telegram sends its updates to ${ctx.channel.webhookUrl}.`;
   },
 
@@ -114,7 +135,7 @@ export const telegram: ChannelAdapter = {
     const parts = message.text.trim() ? splitMessage(withCitations(message.text, message.citations), TEXT_LIMIT - 200) : [];
     for (const [i, part] of parts.entries()) {
       const last = i === parts.length - 1;
-      const keyboard = last && message.quickReplies.length ? { reply_markup: { keyboard: message.quickReplies.map((text) => [{ text }]), one_time_keyboard: true, resize_keyboard: true } } : {};
+      const keyboard = !last || !message.quickReplies.length ? {} : message.rating ? ratingKeyboard(message.quickReplies) : { reply_markup: { keyboard: message.quickReplies.map((text) => [{ text }]), one_time_keyboard: true, resize_keyboard: true } };
       const sent = await asked(() => client.sendMessage(chatId, toTelegramHtml(part), { parse_mode: "HTML", link_preview_options: { is_disabled: true }, ...keyboard }));
       ids.push(String(sent.message_id));
     }

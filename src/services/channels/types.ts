@@ -67,6 +67,8 @@ export interface InboundEvent {
   at?: number;
   /** Whatever the reply needs that the platform's send API asks for (e-mail: subject, Message-ID, References). */
   thread?: JsonObject;
+  /** A satisfaction rating 1-5 given by a button of the rating question (Telegram's callback): never a message of its own. */
+  rating?: number;
 }
 
 /** A reply on its way to the platform. */
@@ -82,6 +84,8 @@ export interface OutboundMessage {
   /** Files attached to the reply (a human agent's), as URLs the platform can fetch. */
   attachments: { url: string; filename: string; contentType: string }[];
   replyToken?: string;
+  /** The satisfaction question (services/conversation/csat.ts): `quickReplies` are the ratings 1-5; a module with callback buttons sends those instead (InboundEvent.rating). */
+  rating?: boolean;
   /** The thread's context (InboundEvent.thread of its latest event). */
   thread?: JsonObject;
   senderName: string;

@@ -4,6 +4,7 @@ import { TtlCache } from "../../lib/ttl-cache";
 import type { ConversationRow } from "../conversations";
 import type { MessageRecord } from "../records/messages";
 import type { MessageEffect } from "./effects";
+import { csatRecord, type CsatRecord } from "./csat";
 
 /**
  * A conversation as the live inbox stream carries it: its state and the ids of what it belongs to
@@ -26,6 +27,8 @@ export interface ConversationEventRecord {
   lastMessageCreatedAt: string | null;
   unreadCount: number;
   createdAt: string;
+  /** The visitor's satisfaction rating (services/conversation/csat.ts), so a rating's `conversation.updated` carries it. */
+  csat: CsatRecord | null;
 }
 
 /** Why a conversation's state changed (CONTRACT section 18). */
@@ -37,7 +40,15 @@ export type LifecycleChanges = Partial<{ status: [string, string]; progressStatu
 export type InboxEvent =
   | { event: "conversation.created"; data: { conversation: ConversationEventRecord } }
   | { event: "conversation.updated"; data: { conversation: ConversationEventRecord; changes?: LifecycleChanges; reason?: ChangeReason } }
-  | { event: "message.created"; data: { conversation: ConversationEventRecord; message: MessageRecord } };
+  | { event: "message.created"; data: { conversation: ConversationEventRecord; message: MessageRecord } }
+  | { event: "conversation.typing"; data: TypingEvent };
+
+/** Someone is typing in a conversation (true) or stopped (false): ephemeral, never stored (services/conversation/typing.ts). */
+export interface TypingEvent {
+  conversationId: string;
+  typing: boolean;
+  sender: { type: "contact" | "user"; id: string; name: string };
+}
 
 export const conversationEventRecord = (row: ConversationRow): ConversationEventRecord => ({
   id: row.id,
@@ -55,6 +66,7 @@ export const conversationEventRecord = (row: ConversationRow): ConversationEvent
   lastMessageCreatedAt: ms(row.lastMessageAt),
   unreadCount: row.unreadCount,
   createdAt: ms(row.createdAt)!,
+  csat: csatRecord(row),
 });
 
 export const conversationEvent = (event: "conversation.created" | "conversation.updated", row: ConversationRow): InboxEvent => ({ event, data: { conversation: conversationEventRecord(row) } });

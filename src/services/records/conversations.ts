@@ -1,6 +1,7 @@
 import { ms } from "../../lib/time";
 import type { ConversationRow, ConversationView } from "../conversations";
 import { parseLabels, type LabelRef } from "../labels";
+import { csatRecord, type CsatRecord } from "../conversation/csat";
 
 export interface ConversationRecord {
   id: string;
@@ -22,6 +23,7 @@ export interface ConversationRecord {
   /** The visitor's messages no agent has read yet. */
   unreadCount: number;
   createdAt: string;
+  csat: CsatRecord | null;
 }
 
 export const conversationRecord = (v: ConversationView): ConversationRecord => ({
@@ -43,4 +45,5 @@ export const conversationRecord = (v: ConversationView): ConversationRecord => (
   isTest: v.conversation.isTest,
   unreadCount: v.conversation.unreadCount,
   createdAt: ms(v.conversation.createdAt)!,
+  csat: csatRecord(v.conversation),
 });

@@ -38,7 +38,7 @@ export async function messagesAfter(db: Db, conversationId: string, lastEventId:
 /**
  * A conversation object's live events (`subscribe`) as the visitor may see them: each stored
  * message in its public form (`event: message`, `id:` its message id), each change of who serves
- * the conversation (`event: status`), pings as they are; reply deltas and tool events are left out
+ * the conversation (`event: status`), a human agent typing (`event: typing` `{typing, name}`), pings as they are; reply deltas and tool events are left out
  * (the visitor's own reply stream carries those). This is how a human agent's reply reaches the
  * widget at once.
  *
@@ -84,6 +84,10 @@ export function liveMessages(
     if (event === "state") {
       const { status, progressStatus, agent } = JSON.parse(raw) as ConversationStateEvent;
       return encoder.encode(eventText({ status, progressStatus, agent }, "status"));
+    }
+    if (event === "typing") {
+      const { typing, name } = JSON.parse(raw) as { typing: boolean; name: string };
+      return encoder.encode(eventText({ typing, name }, "typing"));
     }
     return null;
   };

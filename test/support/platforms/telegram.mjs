@@ -31,6 +31,21 @@ const ok = (result) => ({ status: 200, body: { ok: true, result } });
 
 let messageId = 1000;
 
+/** sendChatAction's actions, as the Bot API lists them. */
+const CHAT_ACTIONS = ["typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice", "upload_document", "choose_sticker", "find_location", "record_video_note", "upload_video_note"];
+
+/** An inline keyboard as Telegram checks it: rows of buttons with text, and callback_data of 1-64 bytes. */
+function keyboardProblem(markup) {
+  if (!markup?.inline_keyboard) return null;
+  if (!Array.isArray(markup.inline_keyboard) || !markup.inline_keyboard.every(Array.isArray)) return "Bad Request: field \"inline_keyboard\" of the InlineKeyboardMarkup must be an Array of Arrays";
+  for (const button of markup.inline_keyboard.flat()) {
+    if (typeof button?.text !== "string" || !button.text) return "Bad Request: text buttons are unallowed in the inline keyboard";
+    const size = Buffer.byteLength(String(button.callback_data ?? ""));
+    if (button.callback_data !== undefined && (size < 1 || size > 64)) return "Bad Request: BUTTON_DATA_INVALID";
+  }
+  return null;
+}
+
 /** Secret tokens set by setWebhook, by bot token (for `sign`). */
 const secrets = new Map();
 
@@ -57,6 +72,7 @@ export const platform = {
         return ok(true);
       case "sendChatAction":
         if (!body.chat_id || !body.action) return fail(400, "Bad Request: chat_id and action are required");
+        if (!CHAT_ACTIONS.includes(body.action)) return fail(400, "Bad Request: wrong parameter action in request");
         return ok(true);
       case "sendMessage": {
         if (!body.chat_id) return fail(400, "Bad Request: chat not found");
@@ -64,6 +80,8 @@ export const platform = {
         const parsed = body.parse_mode === "HTML" ? parseHtml(body.text) : { text: body.text };
         if (parsed.error) return fail(400, parsed.error);
         if (parsed.text.length > 4096) return fail(400, "Bad Request: message is too long");
+        const markup = keyboardProblem(body.reply_markup);
+        if (markup) return fail(400, markup);
         return ok({ message_id: ++messageId, date: Math.floor(Date.now() / 1000), chat: { id: Number(body.chat_id), type: "private" }, text: parsed.text });
       }
       case "sendPhoto":

@@ -3,7 +3,7 @@ import { listenLive } from "../../shell/live-stream";
 import type { Conversation, Message } from "./inbox-api";
 
 /** A conversation as the live stream carries it: its state and the ids of what it belongs to. */
-export type LiveConversation = Pick<Conversation, "id" | "title" | "status" | "progressStatus" | "autoReplyEnabled" | "lastMessage" | "lastMessageCreatedAt" | "createdAt" | "unreadCount" | "waitingSince"> & {
+export type LiveConversation = Pick<Conversation, "id" | "title" | "status" | "progressStatus" | "autoReplyEnabled" | "lastMessage" | "lastMessageCreatedAt" | "createdAt" | "unreadCount" | "waitingSince" | "csat"> & {
   team: { id: string } | null;
   inbox: { id: string };
   chatbot: { id: string } | null;
@@ -19,15 +19,22 @@ export type LiveEvent =
   | { type: "conversation.updated"; conversation: LiveConversation; changes?: LiveChanges; reason?: string }
   | { type: "message.created"; conversation: LiveConversation; message: Message };
 
+/** Someone typing in a conversation (`conversation.typing`): nothing stored, the indicator only. */
+export interface TypingEvent {
+  conversationId: string;
+  typing: boolean;
+  sender: { type: "contact" | "user"; id: string; name: string };
+}
+
 /**
  * The organization's live conversation events (the tab's one stream, shell/live-stream.ts).
  * `onEvent` gets each; `onGap` is called when events may have been missed: after every
  * (re)connection, once the API's quiet period has passed, so the page reads its data again.
  * `onEnded` gets the API's reason when it ends the stream for good (the member lost access to it).
  */
-export function useInboxEvents(organizationId: string, onEvent: (e: LiveEvent) => void, onGap: () => void, onState: (live: boolean) => void, onEnded: (detail: string) => void) {
-  const handlers = useRef({ onEvent, onGap, onState, onEnded });
-  handlers.current = { onEvent, onGap, onState, onEnded };
+export function useInboxEvents(organizationId: string, onEvent: (e: LiveEvent) => void, onGap: () => void, onState: (live: boolean) => void, onEnded: (detail: string) => void, onTyping: (e: TypingEvent) => void = () => {}) {
+  const handlers = useRef({ onEvent, onGap, onState, onEnded, onTyping });
+  handlers.current = { onEvent, onGap, onState, onEnded, onTyping };
   useEffect(
     () =>
       listenLive(organizationId, {
@@ -35,6 +42,7 @@ export function useInboxEvents(organizationId: string, onEvent: (e: LiveEvent) =
         onGap: () => handlers.current.onGap(),
         onState: (live) => handlers.current.onState(live),
         onEnded: (detail) => handlers.current.onEnded(detail),
+        onTyping: (e) => handlers.current.onTyping(e),
       }),
     [organizationId],
   );

@@ -9,7 +9,8 @@ import { deliveryOf } from "./channel-parts";
 import { ConversationList } from "./conversation-list";
 import { FiltersForm } from "./filters";
 import { NO_FILTERS, filterOptions, getConversation, listConversations, listMessages, matches, type Conversation, type Filters, type Message } from "./inbox-api";
-import { useInboxEvents, type LiveConversation, type LiveEvent } from "./live";
+import { useInboxEvents, type LiveConversation, type LiveEvent, type TypingEvent } from "./live";
+import { useVisitorTyping } from "./typing-state";
 import { t } from "./strings";
 import { Transcript } from "./transcript";
 import { NotifyToggle } from "../../shell/notify-toggle";
@@ -20,8 +21,8 @@ import { ViewSwitch, inOrder } from "./views";
 function merged(row: Conversation, c: LiveConversation): Conversation | null {
   if ((c.assignee?.id ?? null) !== (row.assignee?.id ?? null) && c.assignee) return null;
   if ((c.team?.id ?? null) !== (row.team?.id ?? null) && c.team) return null;
-  const { title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount, waitingSince } = c;
-  return { ...row, title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount, waitingSince, assignee: c.assignee ? row.assignee : null, team: c.team ? row.team : null };
+  const { title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount, waitingSince, csat } = c;
+  return { ...row, title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount, waitingSince, csat, assignee: c.assignee ? row.assignee : null, team: c.team ? row.team : null };
 }
 
 
@@ -129,6 +130,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     if (record.id === open) setSelected(record);
   };
 
+  const typing = useVisitorTyping(selectedId);
   const onEvent = (e: LiveEvent) => {
     const c = e.conversation;
     const { rows: current, filters: f, selectedId: open } = state.current;
@@ -144,11 +146,13 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     }
     if (e.type === "message.created" && c.id === open && c.unreadCount > 0 && document.visibilityState === "visible") readNow(c.id);
     if (e.type === "message.created" && c.id === open) {
+      if (e.message.senderType === "contact") typing.clear(); // what they typed has arrived
       setMessages((list) => (list && !list.some((m) => m.id === e.message.id) ? [...list, e.message].sort((a, b) => a.sequence - b.sequence) : list));
     }
   };
+  const onTyping = (e: TypingEvent) => typing.heard(e);
   // After a (re)connection, and once the API's quiet period has passed: read everything again.
-  useInboxEvents(organizationId, onEvent, () => void Promise.all([load(), loadSelected()]), setLive, setEnded);
+  useInboxEvents(organizationId, onEvent, () => void Promise.all([load(), loadSelected()]), setLive, setEnded, onTyping);
 
   return (
     <>
@@ -171,6 +175,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
             <Transcript
               conversation={selected}
               messages={messages}
+              typing={typing.name}
               onChanged={upsert}
               onSent={(m) => setMessages((list) => (list && !list.some((x) => x.id === m.id) ? [...list, m] : list))}
               onReload={() => void loadSelected()}

@@ -1,3 +1,4 @@
+import { useTypingSignal } from "./human";
 import type { Ref } from "preact";
 import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { isExpected, problemOf } from "../../api/client";
@@ -28,11 +29,14 @@ export function ReplyBox({ conversation: c, areaRef, onSent }: { conversation: C
   const area = useRef<HTMLTextAreaElement | null>(null);
   const id = useId();
   const canned = useCanned(draft, area);
+  // The visitor sees "<name> is typing" for replies only: a note is the team's.
+  const typingSignal = useTypingSignal(c.id);
   const send = async (e: Event) => {
     e.preventDefault();
     if (!draft.trim()) return;
     setBusy(true);
     setError(null);
+    typingSignal.stop();
     try {
       onSent(await reply(c.id, draft.trim(), note));
       setDraft("");
@@ -103,9 +107,16 @@ export function ReplyBox({ conversation: c, areaRef, onSent }: { conversation: C
           aria-controls={listId}
           aria-activedescendant={canned.open && canned.active ? `${listId}-${canned.active.id}` : undefined}
           aria-describedby={`${id}-hint`}
-          onInput={(e) => setDraft(e.currentTarget.value)}
+          onInput={(e) => {
+            setDraft(e.currentTarget.value);
+            if (note) typingSignal.stop();
+            else typingSignal.input(e.currentTarget.value);
+          }}
           onKeyDown={onKeyDown}
-          onBlur={() => canned.close()}
+          onBlur={() => {
+            canned.close();
+            typingSignal.stop();
+          }}
         />
         <ul id={listId} role="listbox" aria-label={t("cannedList")} class="canned-options" hidden={!canned.open}>
           {canned.open &&

@@ -96,6 +96,9 @@ export const t = defineStrings({
     unassign: "Unassign",
     assignedTo: "Assigned to {name}.",
     unassigned: "Unassigned.",
+    typing: "{name} is typing…",
+    csat: "Visitor's rating",
+    csatRating: "{n} out of 5",
   },
   "zh-TW": {
     title: "對話",
@@ -192,5 +195,8 @@ export const t = defineStrings({
     unassign: "取消指派",
     assignedTo: "已指派給 {name}。",
     unassigned: "已取消指派。",
+    typing: "{name} 正在輸入…",
+    csat: "訪客評分",
+    csatRating: "5 分中的 {n} 分",
   },
 });

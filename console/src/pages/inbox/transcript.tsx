@@ -10,6 +10,7 @@ import { handBack, resolve, takeOver, type Conversation, type Message } from "./
 import { LabelChips, LabelPicker } from "./labels";
 import { MessageItem } from "./message-item";
 import { ReplyBox } from "./reply-box";
+import { CsatView, TypingLine } from "./human";
 import { t } from "./strings";
 import { AssignControl } from "./assign-control";
 
@@ -20,12 +21,15 @@ type Control = "take" | "back" | "resolve" | "reply" | "title";
 export function Transcript({
   conversation: c,
   messages,
+  typing = null,
   onChanged,
   onSent,
   onReload,
 }: {
   conversation: Conversation;
   messages: Message[] | undefined;
+  /** The visitor's name while they type (the live stream's `conversation.typing`), else null. */
+  typing?: string | null;
   onChanged: (c: Conversation) => void;
   onSent: (m: Message) => void;
   onReload: () => void;
@@ -115,6 +119,8 @@ export function Transcript({
       ) : (
         <p class="muted">{t("noMessages")}</p>
       )}
+      <TypingLine name={typing} />
+      {c.csat ? <CsatView csat={c.csat} /> : null}
       {manage && c.autoReplyEnabled && <p class="muted">{t("replyHint")}</p>}
       {/* Keyed by the conversation and who serves it: a new draft, in the mode that fits (notes only while the assistant serves). */}
       {manage && <ReplyBox key={`${c.id}-${c.autoReplyEnabled}`} conversation={c} areaRef={controls.reply} onSent={onSent} />}

@@ -74,7 +74,8 @@ const FILE_TYPES = ["image", "video", "audio"] as const;
 /** The reply as Cloud API messages: text parts, the last one with the buttons when there are starters, then the files. */
 function whatsappMessages(message: OutboundMessage): Record<string, unknown>[] {
   const parts = plainParts(message, WHATSAPP_TEXT_LIMIT);
-  const buttons = quickReplyChoices(message.quickReplies, MAX_BUTTONS, 20, 256);
+  // Reply buttons are at most three: the five ratings would lose 4 and 5, so the rating question goes as text ("reply with a number").
+  const buttons = message.rating ? [] : quickReplyChoices(message.quickReplies, MAX_BUTTONS, 20, 256);
   let last: string | undefined;
   if (buttons.length && parts.length) {
     parts.push(...splitMessage(parts.pop()!, BUTTON_BODY_LIMIT));

@@ -1,0 +1,41 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { activeWebChat } from "../../services/widget/web-chats";
+import { visitorConversation, visitorOf } from "../../services/widget/visitors";
+import { csatRecord, rateConversation } from "../../services/conversation/csat";
+import { CsatSchema } from "../conversations/schema";
+import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
+
+const CsatBody = z
+  .object({
+    rating: z.number().int().min(1).max(5).openapi({ description: "1 (poor) to 5 (excellent)", example: 4 }),
+    comment: z.string().max(1000).optional().openapi({ description: "What the visitor adds, up to 1,000 characters", example: "Quick and friendly." }),
+  })
+  .openapi("WidgetCsat");
+
+const route = createRoute({
+  method: "post",
+  path: "/web-chats/{id}/public/conversations/{conversationId}/csat/",
+  tags: [WIDGET_TAG],
+  summary: "Rate a resolved conversation",
+  description:
+    "Needs the visitor token. The widget asks once the live stream says `resolved`. Only a resolved conversation can be rated " +
+    "(else 400 `conversation_not_resolved`). Giving it again within 7 days of the first answer replaces the rating and comment; " +
+    "later, 409. The conversation record's `csat` shows it, and the organization's live stream gets `conversation.updated`.",
+  security: VISITOR_SECURITY,
+  request: { params: ConversationParams, ...jsonBody(CsatBody) },
+  responses: { 200: json(CsatSchema, "The rating as stored"), ...errorResponses(400, 403, 404, 409) },
+});
+
+export const registerWidgetCsat = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { id, conversationId } = c.req.valid("param");
+    const db = c.var.db;
+    const chat = await activeWebChat(db, id);
+    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const conversation = await visitorConversation(db, chat, visitor, conversationId);
+    const { rating, comment } = c.req.valid("json");
+    const row = await rateConversation(c.env, db, (p) => c.executionCtx.waitUntil(p), conversation, rating, comment?.trim() || null);
+    return c.json(csatRecord(row)!, 200);
+  });

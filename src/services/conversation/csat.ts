@@ -1,0 +1,82 @@
+// Satisfaction ratings (CSAT; docs/decisions.md, "Typing and satisfaction"): once a conversation is
+// resolved, the visitor is asked for a rating of 1 to 5 and an optional comment. The widget asks on
+// its own (its live stream says `resolved`); a messaging channel's visitor gets the question as a
+// message of the assistant's side with the platform's buttons (askForRating), and their answer to it
+// (a button's callback, or a message "1".."5" right after it) is kept as the rating (channelRating).
+import { and, desc, eq } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { chatbots, conversations, inboxChannels, messages } from "../../db/schema";
+import { ApiError, conflict } from "../../lib/errors";
+import { ms } from "../../lib/time";
+import { conversationObject, type ConversationRow } from "../conversations";
+import { conversationEvent, publishInboxEvents } from "./inbox-events";
+
+/** An answer may be changed (given again) for this long after it was first given; later, 409. */
+export const CSAT_CHANGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface CsatRecord {
+  rating: number;
+  comment: string | null;
+  createdAt: string;
+}
+
+export const csatRecord = (row: Pick<ConversationRow, "csatRating" | "csatComment" | "csatAt">): CsatRecord | null =>
+  row.csatRating === null || row.csatAt === null ? null : { rating: row.csatRating, comment: row.csatComment, createdAt: ms(row.csatAt)! };
+
+/**
+ * Stores the visitor's rating of a resolved conversation (400 `conversation_not_resolved` otherwise).
+ * A second answer replaces the first within CSAT_CHANGE_MS of the first (the widget lets a visitor
+ * correct a slip); after that the rating stands (409). Told to the live inbox as `conversation.updated`.
+ */
+export async function rateConversation(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow, rating: number, comment: string | null, now = Date.now()): Promise<ConversationRow> {
+  if (conversation.status !== "resolved") throw new ApiError(400, "conversation_not_resolved", "Only a resolved conversation can be rated: it is still open.");
+  if (conversation.csatAt !== null && now - conversation.csatAt > CSAT_CHANGE_MS) throw conflict("This conversation was rated more than 7 days ago; the rating can no longer be changed.");
+  // The first answer's time stays: the 7 days run from it, and statistics date the rating by it.
+  const csatAt = conversation.csatAt ?? now;
+  const [row] = await db
+    .update(conversations)
+    .set({ csatRating: rating, csatComment: comment, csatAt, updatedAt: now })
+    .where(and(eq(conversations.id, conversation.id), eq(conversations.status, "resolved")))
+    .returning();
+  if (!row) throw new ApiError(400, "conversation_not_resolved", "Only a resolved conversation can be rated: it was reopened meanwhile.");
+  waitUntil(publishInboxEvents(env, row.organizationId, conversationEvent("conversation.updated", row)));
+  return row;
+}
+
+/** What the satisfaction question carries in its `contentPayload`, so its answer is recognised. */
+export const CSAT_ASK = { csat: { ask: true } } as const;
+export const RATING_CHOICES = ["1", "2", "3", "4", "5"];
+const QUESTION = "How would you rate this conversation? Reply with a number from 1 (poor) to 5 (excellent).";
+
+export const isRatingAsk = (payload: unknown) => !!(payload as { csat?: { ask?: unknown } } | null)?.csat?.ask;
+
+/**
+ * After an operator resolves a conversation of a messaging channel: the assistant's side asks for a
+ * rating (a message with quick replies 1-5, delivered like any reply; services/channels/outbound.ts
+ * gives it the platform's buttons). Nothing for a web chat (the widget asks on its own) or an inbox
+ * without a channel.
+ */
+export async function askForRating(env: Bindings, db: Db, conversation: { id: string; inboxId: string; chatbotId: string | null }): Promise<void> {
+  const [channel] = await db.select({ inboxId: inboxChannels.inboxId }).from(inboxChannels).where(eq(inboxChannels.inboxId, conversation.inboxId));
+  if (!channel) return;
+  // Resolved again without a word since: asked already.
+  const [latest] = await db.select({ contentPayload: messages.contentPayload }).from(messages).where(eq(messages.conversationId, conversation.id)).orderBy(desc(messages.sequence)).limit(1);
+  if (!latest || isRatingAsk(latest.contentPayload)) return;
+  const [bot] = conversation.chatbotId ? await db.select({ id: chatbots.id, name: chatbots.name }).from(chatbots).where(eq(chatbots.id, conversation.chatbotId)) : [];
+  await conversationObject(env, conversation.id).say(conversation.id, { content: QUESTION, contentPayload: { ...CSAT_ASK }, senderId: bot?.id ?? null, senderName: bot?.name ?? "" });
+}
+
+/**
+ * A messaging visitor's answer to the satisfaction question: the rating (a button's `rating`, else a
+ * message that is just a number 1-5) stored on `conversation` when the question is its latest
+ * message and was not answered yet. Returns the conversation rated, or null: then the message is an
+ * ordinary one (a new question opens a new conversation).
+ */
+export async function channelRating(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow | undefined, answer: { rating?: number; text: string }): Promise<ConversationRow | null> {
+  const rating = answer.rating ?? Number(/^\s*([1-5])\s*$/.exec(answer.text)?.[1] ?? NaN);
+  if (!conversation || conversation.status !== "resolved" || !(rating >= 1 && rating <= 5)) return null;
+  const [latest] = await db.select({ contentPayload: messages.contentPayload, createdAt: messages.createdAt }).from(messages).where(eq(messages.conversationId, conversation.id)).orderBy(desc(messages.sequence)).limit(1);
+  if (!latest || !isRatingAsk(latest.contentPayload)) return null;
+  if (conversation.csatAt !== null && conversation.csatAt >= latest.createdAt) return null; // answered already: once per question
+  return rateConversation(env, db, waitUntil, { ...conversation, csatAt: null }, rating, null);
+}

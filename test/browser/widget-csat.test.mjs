@@ -1,0 +1,110 @@
+// Typing both ways and the satisfaction rating, in Chromium against `wrangler dev`: a visitor on a
+// page of another origin and an operator in the console. The operator takes over and types: the
+// visitor sees "<name> is typing…"; the visitor types: the operator sees it; the operator resolves:
+// the widget asks for a rating, the visitor gives 4 stars and a comment, and the console's
+// transcript shows them. Both screens axe-clean.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import path from "node:path";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+
+const widgetShots = path.resolve(import.meta.dirname, "../../docs/widget");
+let app, host, webChat;
+
+function hostPage(base) {
+  return new Promise((resolve) => {
+    const http = createServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
+<body><h1>Acme shop</h1><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
+    });
+    http.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
+  });
+}
+
+beforeAll(async () => {
+  app = await startConsole();
+  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
+  const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
+  webChat = inbox.channel.id;
+  await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, displayGreeting: "Hello! How can I help you today?" } });
+  host = await hostPage(app.base);
+}, 600_000);
+
+afterAll(async () => {
+  await host?.close();
+  await app?.close();
+});
+
+describe("typing indicators and the satisfaction rating", () => {
+  it("operator typing shows in the widget, visitor typing in the console; resolve asks for a rating that the console then shows", async () => {
+    const context = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const visitor = await context.newPage();
+    const visitorErrors = [];
+    visitor.on("pageerror", (e) => visitorErrors.push(String(e)));
+    await visitor.goto(host.url);
+    await visitor.locator("button.launcher").click();
+    const box = visitor.getByRole("textbox", { name: "Message" });
+    await box.fill("My parcel has not arrived");
+    await visitor.keyboard.press("Enter");
+    await expect.poll(async () => (await visitor.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    const id = await visitor.evaluate((w) => JSON.parse(localStorage.getItem(`assistant-chat:${w}`)).conversationId, webChat);
+
+    const { context: consoleContext, page: operator, errors } = await openPage(app.browser);
+    await signInContext(consoleContext, app.base, { apiKey: app.owner.key });
+    await operator.goto(`${app.base}/console/conversations/${id}`);
+    await operator.locator(".transcript .msg.sender-contact").first().waitFor();
+    await operator.getByRole("button", { name: "Take over" }).click();
+    await visitor.locator(".event", { hasText: `${app.owner.name} joined the conversation.` }).waitFor({ timeout: 5_000 });
+
+    // The operator types (no send): the visitor sees who, in a polite status line.
+    await operator.getByLabel("Your reply").pressSequentially("Let me check", { delay: 20 });
+    const agentTyping = visitor.locator(".agent-typing[role=status]");
+    await expect.poll(() => agentTyping.textContent(), { timeout: 5_000 }).toBe(`${app.owner.name} is typing…`);
+    expect(await agentTyping.getAttribute("aria-live")).toBe("polite");
+    await visitor.screenshot({ path: path.join(widgetShots, "typing.png") });
+    // Leaving the reply box says "stopped": the line goes.
+    await operator.getByRole("heading", { name: /parcel/i }).click();
+    await expect.poll(() => agentTyping.textContent(), { timeout: 5_000 }).toBe("");
+
+    // The visitor types: the operator sees it under the transcript.
+    const contact = (await app.server.api(`/conversations/${id}/`, { method: "GET" })).contact.name;
+    await box.pressSequentially("Is it lost", { delay: 20 });
+    const visitorTyping = operator.locator(".inbox-typing");
+    await expect.poll(() => visitorTyping.textContent(), { timeout: 5_000 }).toBe(`${contact} is typing…`);
+    await box.fill("");
+    await expect.poll(() => visitorTyping.textContent(), { timeout: 5_000 }).toBe("");
+
+    // Resolved: the widget asks for a rating; 4 stars and a comment.
+    await operator.getByRole("button", { name: "Resolve" }).click();
+    const rating = visitor.getByRole("form", { name: "Rate this conversation" });
+    await rating.waitFor({ timeout: 5_000 });
+    for (let n = 1; n <= 5; n++) await rating.getByRole("button", { name: `${n} star${n > 1 ? "s" : ""} out of 5` }).waitFor();
+    await rating.getByRole("button", { name: "4 stars out of 5" }).click();
+    await rating.getByLabel("Comment (optional)").fill("Quick and friendly, thank you.");
+    expect(await axeViolations(visitor)).toEqual([]);
+    await visitor.screenshot({ path: path.join(widgetShots, "csat.png") });
+    await rating.getByRole("button", { name: "Send rating" }).click();
+    await visitor.getByText("Thank you for your rating (4 of 5).").waitFor({ timeout: 5_000 });
+
+    // The console shows it live (conversation.updated), stars and comment.
+    const csat = operator.getByRole("region", { name: "Visitor's rating" });
+    await csat.waitFor({ timeout: 5_000 });
+    await expect.poll(() => csat.textContent()).toContain("4 out of 5");
+    expect(await csat.textContent()).toContain("Quick and friendly, thank you.");
+    expect(await axeViolations(operator)).toEqual([]);
+    const stored = await app.server.api(`/conversations/${id}/`, { method: "GET" });
+    expect(stored.csat).toMatchObject({ rating: 4, comment: "Quick and friendly, thank you." });
+
+    expect(visitorErrors).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+    await consoleContext.close();
+
+    await screenshots(app.browser, app.base, `/console/conversations/${id}`, "inbox-csat", {
+      signIn: (c) => signInContext(c, app.base, { apiKey: app.owner.key }),
+      act: (page) => page.locator(".inbox-csat").waitFor(),
+      idle: false,
+    });
+  }, 240_000);
+});

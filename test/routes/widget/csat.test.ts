@@ -1,0 +1,76 @@
+// Satisfaction ratings from the widget: only a resolved conversation, stored on the conversation
+// (its record's `csat`), replaced by a second answer within 7 days, told to the live inbox.
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { conversations } from "../../../src/db/schema";
+import { db, expectError, seedOwner, type Actor } from "../../harness";
+import { liveEvents } from "../../support/sse";
+import { client, pub, seedWebChat, startSession } from "./fixtures";
+
+async function visitorConversation(owner: Actor) {
+  const chat = await seedWebChat(owner);
+  const visitor = client();
+  const session = await startSession(chat.id, {}, visitor);
+  const first = await (await visitor.post(pub(chat.id, "messages/"), { content: "hello" }, session.token)).text();
+  const id = /"conversationId":"([^"]+)"/.exec(first)![1];
+  const rate = (body: unknown, token: string | undefined = session.token, conversationId = id) => visitor.post(pub(chat.id, `conversations/${conversationId}/csat/`), body, token);
+  return { chat, visitor, session, id, rate };
+}
+
+const recordOf = async (owner: Actor, id: string) => (await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as { csat: { rating: number; comment: string | null; createdAt: string } | null; status: string };
+
+describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () => {
+  it("rates a resolved conversation: stored, on the record, told to the live inbox; a second answer replaces it", async () => {
+    const owner = await seedOwner();
+    const { id, rate } = await visitorConversation(owner);
+    expect((await recordOf(owner, id)).csat).toBeNull();
+    await owner.fetch("POST", `/conversations/${id}/resolve/`);
+    const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
+    const events = liveEvents(stream);
+    expect((await events.next()).event).toBe("ready");
+
+    const res = await rate({ rating: 4, comment: "  Quick and friendly.  " });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const given = (await res.json()) as { rating: number; comment: string; createdAt: string };
+    expect(given).toEqual({ rating: 4, comment: "Quick and friendly.", createdAt: expect.stringMatching(/^\d+$/) });
+    expect((await recordOf(owner, id)).csat).toEqual(given);
+    const updated = await events.next((e) => e.event === "conversation.updated" && (e.data.conversation as { id: string }).id === id);
+    expect(updated.data.conversation).toMatchObject({ id, status: "resolved" });
+    await events.close();
+
+    // A slip corrected: the answer replaced, its time (the first answer's) kept.
+    const again = (await (await rate({ rating: 5 })).json()) as { rating: number; comment: string | null; createdAt: string };
+    expect(again).toEqual({ rating: 5, comment: null, createdAt: given.createdAt });
+    expect((await recordOf(owner, id)).csat).toEqual(again);
+  });
+
+  it("400 conversation_not_resolved for an open conversation; bad ratings and long comments 400, nothing stored", async () => {
+    const owner = await seedOwner();
+    const { id, rate } = await visitorConversation(owner);
+    const open = await expectError(await rate({ rating: 5 }), 400, "conversation_not_resolved");
+    expect(open.detail).toContain("resolved");
+    await owner.fetch("POST", `/conversations/${id}/resolve/`);
+    for (const body of [{ rating: 0 }, { rating: 6 }, { rating: 3.5 }, { rating: "4" }, {}, { rating: 3, comment: "x".repeat(1001) }]) {
+      const problem = await expectError(await rate(body), 400, "invalid");
+      expect(problem.detail.length).toBeGreaterThan(0);
+    }
+    expect((await recordOf(owner, id)).csat).toBeNull();
+  });
+
+  it("after 7 days the rating stands (409); 401 without the token; 404 for another visitor's conversation", async () => {
+    const owner = await seedOwner();
+    const mine = await visitorConversation(owner);
+    const theirs = await visitorConversation(owner);
+    await owner.fetch("POST", `/conversations/${mine.id}/resolve/`);
+    await owner.fetch("POST", `/conversations/${theirs.id}/resolve/`);
+    await expectError(await mine.rate({ rating: 3 }, ""), 401);
+    await expectError(await mine.rate({ rating: 3 }, mine.session.token, theirs.id), 404);
+    expect((await recordOf(owner, theirs.id)).csat).toBeNull();
+
+    expect((await mine.rate({ rating: 2 })).status).toBe(200);
+    const eightDaysAgo = Date.now() - 8 * 24 * 3600 * 1000;
+    await db().update(conversations).set({ csatAt: eightDaysAgo }).where(eq(conversations.id, mine.id));
+    await expectError(await mine.rate({ rating: 5 }), 409, "conflict");
+    expect((await recordOf(owner, mine.id)).csat).toMatchObject({ rating: 2, createdAt: String(eightDaysAgo) });
+  });
+});
