@@ -41,6 +41,8 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
   // No BOOTSTRAP_PASSWORD (a developer's .dev.vars has one): the browser tests give the administrator theirs.
   const allVars = { BOOTSTRAP_API_KEY: key, BOOTSTRAP_PASSWORD: "", ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", REGISTRATION_ENABLED: "true", ...vars };
   const varArgs = Object.entries(allVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  // A server left on the port (by a run that was killed) would answer in this one's place.
+  await assertPortFree(port);
   // Not wrangler's default 9229, which the first of several servers at once would hold.
   const inspector = ["--inspector-port", String(inspectorPort ?? port + 1000)];
   const child = devtools
@@ -56,17 +58,21 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
     child.stdout.pipe(log);
     child.stderr.pipe(log);
   }
+  // Stopped with this process, whatever ends it (a test file's timed-out hook, an interrupted bench):
+  // an orphaned server would hold the port for the next one.
+  const orphaned = () => child.kill("SIGTERM");
+  process.once("exit", orphaned);
   const base = `http://127.0.0.1:${port}`;
-  // Generous: on a busy machine (two test files at once beside other work) wrangler's build and start alone took over a minute.
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 300));
-    }
+  // Within the browser tests' 120 s for their whole setup, so that a start that never comes ends here
+  // (the server stopped, its output shown) and not in a timed-out hook that leaves it running.
+  const deadline = Date.now() + 90_000;
+  let up = false;
+  while (!up && Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
+    up = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+    if (!up) await new Promise((r) => setTimeout(r, 300));
   }
-  if (Date.now() >= deadline) {
+  if (!up) {
+    process.off("exit", orphaned);
     child.kill();
     throw new Error(`server did not start:\n${output}`);
   }
@@ -100,9 +106,23 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
         child.kill("SIGTERM");
         await exited;
       }
+      process.off("exit", orphaned);
       if (!keep) rmSync(state, { recursive: true, force: true });
     },
   };
+}
+
+/** Throws when something still listens on 127.0.0.1:`port` after 10 s (a server just stopped may take a moment to let it go). */
+async function assertPortFree(port) {
+  const { createServer } = await import("node:net");
+  const free = () =>
+    new Promise((resolve, reject) => {
+      const probe = createServer().once("error", (err) => (err.code === "EADDRINUSE" ? resolve(false) : reject(err)));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+  for (const until = Date.now() + 10_000; !(await free()); await new Promise((r) => setTimeout(r, 200))) {
+    if (Date.now() > until) throw new Error(`port ${port} is in use (a server left over from an earlier run?)`);
+  }
 }
 
 /**
