@@ -5,24 +5,29 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { launchChromium, startServer } from "../../bench/lib.mjs";
+import { givenPort, testPort } from "../support/test-ports.mjs";
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 export const SHOTS = path.resolve(import.meta.dirname, "../../docs/console");
 export const PASSWORD = "console password 1234";
+/** The console tests' default ports (each worker of the suite has 50 of them): the worker's, and a site's (console-web-chats). */
+export const CONSOLE_PORTS = { from: 9000, size: 50 };
 /** The built-in models (migrations/0001_seed_builtin_models.sql). */
 export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 export const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
 export const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
 
 /**
- * A worker on fresh state (port CONSOLE_TEST_PORT, else one in 9000-9049) and Chromium. `vars` are extra
+ * A worker on fresh state (port CONSOLE_TEST_PORT, else one of 9000-9049; test/support/test-ports.mjs
+ * moves both for the suite's other workers) and Chromium. `vars` are extra
  * settings of the worker; `owner` is the bootstrap administrator, with a password set for
- * password sign-in.
+ * password sign-in. Under vitest the assets are built already (vitest.node.config.mjs builds them
+ * before any test), so `wrangler dev` skips its `[build]`; outside it (bench/console.mjs) that builds them.
  */
-export async function startConsole({ vars = {} } = {}) {
+export async function startConsole({ vars = {}, prebuilt = Boolean(process.env.VITEST) } = {}) {
   // CONSOLE_TEST_INSPECTOR_PORT: wrangler's devtools port (default the server's + 1000), for a port range of one's own.
-  const options = { port: Number(process.env.CONSOLE_TEST_PORT) || 9000 + Math.floor(Math.random() * 50), inspectorPort: Number(process.env.CONSOLE_TEST_INSPECTOR_PORT) || undefined, vars };
+  const options = { port: testPort("CONSOLE_TEST_PORT", CONSOLE_PORTS), inspectorPort: givenPort("CONSOLE_TEST_INSPECTOR_PORT"), vars, prebuilt };
   let server = await startServer(options);
   await server.api("/auth/password/change/", { body: { oldPassword: "-", newPassword1: PASSWORD, newPassword2: PASSWORD } });
   const owner = await server.api("/users/current/", { method: "GET" });
