@@ -355,7 +355,8 @@ describe("Assistants in Chromium", () => {
     expect(await focused()).toBe("name");
     // The dialog asks for the models when it opens; until they are there, Create is disabled and Tab
     // passes it by (on a busy machine that took longer than typing the name and four Tabs).
-    await expect.poll(() => dialog(page).getByLabel("Language model", { exact: true }).inputValue()).toBe(LOCAL_LLM);
+    await dialog(page).locator(`option[value="${LOCAL_LLM}"]`).waitFor({ state: "attached" });
+    expect(await dialog(page).getByLabel("Language model", { exact: true }).inputValue()).toBe(LOCAL_LLM);
     await page.keyboard.type("Keyboard assistant");
     await press("Tab"); // the model (the built-in one is chosen)
     await press("Tab"); // instructions
