@@ -11,6 +11,7 @@ export default defineConfig(async () => {
       name: "node",
       environment: "node",
       include: ["test/browser/**/*.test.mjs", "test/node/**/*.test.mjs"],
+      setupFiles: ["./test/support/node-teardown.mjs"],
       testTimeout: 120_000,
       hookTimeout: 120_000,
       // Two files at once: most of a file's time is spent waiting (on wrangler's start, on Chromium, on

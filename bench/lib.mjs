@@ -48,6 +48,8 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
   const child = devtools
     ? spawn("wrangler", ["dev", "--port", String(port), ...inspector, "--persist-to", state, "--log-level", "error", ...varArgs], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
     : spawn(process.execPath, [path.join(ownRoot, "bench", "dev-server.mjs"), root, String(port), state, JSON.stringify(allVars)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -110,6 +112,24 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
       if (!keep) rmSync(state, { recursive: true, force: true });
     },
   };
+}
+
+/** The servers startServer started that have not exited yet. */
+const running = new Set();
+
+/**
+ * Stops every server this process started that is still running: for the tests' per-file teardown
+ * (test/support/node-teardown.mjs), since a file whose setup timed out never got its server back
+ * to stop it, and the server would hold its port for the worker's next file.
+ */
+export async function stopServers() {
+  await Promise.all(
+    [...running].map((child) => {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      return exited;
+    }),
+  );
 }
 
 /** Throws when something still listens on 127.0.0.1:`port` after 10 s (a server just stopped may take a moment to let it go). */
