@@ -11,9 +11,14 @@ export default defineConfig(async () => {
       name: "node",
       environment: "node",
       include: ["test/browser/**/*.test.mjs", "test/node/**/*.test.mjs"],
+      setupFiles: ["./test/support/node-teardown.mjs"],
       testTimeout: 120_000,
       hookTimeout: 120_000,
-      fileParallelism: false,
+      // Two files at once: most of a file's time is spent waiting (on wrangler's start, on Chromium, on
+      // the worker's answers), so two overlap well on two cores. Each file starts its own `wrangler
+      // dev` and Chromium; test/support/test-ports.mjs gives each worker ports of its own.
+      fileParallelism: true,
+      maxWorkers: 2,
     },
   };
 });

@@ -4,11 +4,12 @@
 // request's spans to a SQLite file in the same process, which grows by megabytes a minute under
 // load and slows every request more the longer a run lasts. Deployed workers have no such cost.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 // The service's own seeded PRNG (Node 24 strips the file's types), so every run of a bench draws the same data.
 export { prng } from "../src/lib/random.ts";
 
@@ -22,29 +23,33 @@ export function newKey() {
 /**
  * Starts the worker locally on fresh state; resolves once it answers. `root` runs another checkout
  * of the project (a baseline, side by side); `inspectorPort` is wrangler's devtools port (default: `port` + 1000);
- * `devtools: false` starts it without that inspector (bench/dev-server.mjs says why).
+ * `devtools: false` starts it without that inspector (bench/dev-server.mjs says why); `prebuilt: true`
+ * when the caller has built the static assets (scripts/build-assets.mjs) already, which wrangler.toml's
+ * `[build]` would otherwise build again on every start.
  */
-export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey, root = ownRoot, inspectorPort, devtools = true } = {}) {
+export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey, root = ownRoot, inspectorPort, devtools = true, prebuilt = false } = {}) {
   // wrangler.toml's `[build]` builds the assets; a baseline checkout older than it (06f2be4) serves
   // widget/dist, which must exist before wrangler starts.
   if (!existsSync(path.join(root, "scripts", "build-assets.mjs"))) {
     await (await import(pathToFileURL(path.join(root, "scripts", "build-widget.mjs")).href)).buildWidget({ quiet: true });
   }
   // `state` (and the `key` it was bootstrapped with) restarts on the state of an earlier server stopped with `keep`.
-  const state = reuse ?? mkdtempSync(path.join(tmpdir(), "bench-state-"));
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", X_LOCAL_OBSERVABILITY: "false", ...(prebuilt ? { ASSETS_PREBUILT: "1" } : {}) };
+  const state = reuse ?? migratedState(root, env);
   const key = givenKey ?? newKey();
-  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", X_LOCAL_OBSERVABILITY: "false" };
-  const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, encoding: "utf8" });
-  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   // Registration is closed by wrangler.toml; benches and browser tests register users, as `npm run dev` lets a developer.
   // No BOOTSTRAP_PASSWORD (a developer's .dev.vars has one): the browser tests give the administrator theirs.
   const allVars = { BOOTSTRAP_API_KEY: key, BOOTSTRAP_PASSWORD: "", ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", REGISTRATION_ENABLED: "true", ...vars };
   const varArgs = Object.entries(allVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  // A server left on the port (by a run that was killed) would answer in this one's place.
+  await assertPortFree(port);
   // Not wrangler's default 9229, which the first of several servers at once would hold.
   const inspector = ["--inspector-port", String(inspectorPort ?? port + 1000)];
   const child = devtools
     ? spawn("wrangler", ["dev", "--port", String(port), ...inspector, "--persist-to", state, "--log-level", "error", ...varArgs], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
     : spawn(process.execPath, [path.join(ownRoot, "bench", "dev-server.mjs"), root, String(port), state, JSON.stringify(allVars)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -55,17 +60,22 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
     child.stdout.pipe(log);
     child.stderr.pipe(log);
   }
+  // Stopped with this process, whatever ends it (a test file's timed-out hook, an interrupted bench):
+  // an orphaned server would hold the port for the next one.
+  const orphaned = () => child.kill("SIGTERM");
+  process.once("exit", orphaned);
   const base = `http://127.0.0.1:${port}`;
-  // SERVER_START_TIMEOUT_MS: longer on a machine busy with other runs (wrangler builds the assets first).
-  const deadline = Date.now() + (Number(process.env.SERVER_START_TIMEOUT_MS) || 60_000);
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 300));
-    }
+  // Within the browser tests' 120 s for their whole setup, so that a start that never comes ends here
+  // (the server stopped, its output shown) and not in a timed-out hook that leaves it running.
+  // SERVER_START_TIMEOUT_MS: longer on a machine busy with other runs.
+  const deadline = Date.now() + (Number(process.env.SERVER_START_TIMEOUT_MS) || 90_000);
+  let up = false;
+  while (!up && Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
+    up = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+    if (!up) await new Promise((r) => setTimeout(r, 300));
   }
-  if (Date.now() >= deadline) {
+  if (!up) {
+    process.off("exit", orphaned);
     child.kill();
     throw new Error(`server did not start:\n${output}`);
   }
@@ -99,9 +109,72 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
         child.kill("SIGTERM");
         await exited;
       }
+      process.off("exit", orphaned);
       if (!keep) rmSync(state, { recursive: true, force: true });
     },
   };
+}
+
+/** The servers startServer started that have not exited yet. */
+const running = new Set();
+
+/**
+ * Stops every server this process started that is still running: for the tests' per-file teardown
+ * (test/support/node-teardown.mjs), since a file whose setup timed out never got its server back
+ * to stop it, and the server would hold its port for the worker's next file.
+ */
+export async function stopServers() {
+  await Promise.all(
+    [...running].map((child) => {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      return exited;
+    }),
+  );
+}
+
+/** Throws when something still listens on 127.0.0.1:`port` after 10 s (a server just stopped may take a moment to let it go). */
+async function assertPortFree(port) {
+  const { createServer } = await import("node:net");
+  const free = () =>
+    new Promise((resolve, reject) => {
+      const probe = createServer().once("error", (err) => (err.code === "EADDRINUSE" ? resolve(false) : reject(err)));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+  for (const until = Date.now() + 10_000; !(await free()); await new Promise((r) => setTimeout(r, 200))) {
+    if (Date.now() > until) throw new Error(`port ${port} is in use (a server left over from an earlier run?)`);
+  }
+}
+
+/**
+ * A new state folder with every D1 migration applied: a copy of one migrated for this set of
+ * migrations (kept in the temporary folder, named by a hash of the migrations, wrangler.toml and
+ * wrangler's version). `wrangler d1 migrations apply` costs its own wrangler start and a workerd
+ * runtime (seconds of CPU; 27 s of it measured on the loaded machine) before each server; a copy of
+ * the same files takes milliseconds.
+ */
+function migratedState(root, env) {
+  const hash = createHash("sha256");
+  const migrations = path.join(root, "migrations");
+  for (const file of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sort()) hash.update(`${file}\0`).update(readFileSync(path.join(migrations, file))).update("\0");
+  hash.update(readFileSync(path.join(root, "wrangler.toml")));
+  hash.update(readFileSync(createRequire(path.join(root, "package.json")).resolve("wrangler/package.json")));
+  const template = path.join(tmpdir(), `bench-migrated-${hash.digest("hex").slice(0, 16)}`);
+  if (!existsSync(template)) {
+    const fresh = mkdtempSync(path.join(tmpdir(), "bench-migrating-"));
+    const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", fresh], { cwd: root, env, encoding: "utf8" });
+    if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+    // Complete or not there: another process may have made the same one meanwhile (then it is kept, and this one dropped).
+    try {
+      renameSync(fresh, template);
+    } catch (err) {
+      if (!existsSync(template)) throw err;
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  }
+  const state = mkdtempSync(path.join(tmpdir(), "bench-state-"));
+  cpSync(template, state, { recursive: true });
+  return state;
 }
 
 /** Seeds `count - 1` members (users and memberships) besides the owner into a stopped server's D1 file; returns their user ids, the owner's first. */

@@ -84,4 +84,7 @@ function writeStaticModules(rules) {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await buildAssets();
+// ASSETS_PREBUILT=1: the caller built them already (the Node tests' `wrangler dev`s, bench/lib.mjs
+// startServer's `prebuilt`): each server start would otherwise build them again, and two at once
+// would write the same files under each other's reads.
+if (import.meta.url === `file://${process.argv[1]}` && process.env.ASSETS_PREBUILT !== "1") await buildAssets();

@@ -6,23 +6,10 @@
 // assigns it to Olga with the header's Assign control, and it appears in Olga's "Mine" without a
 // reload. axe-core clean; screenshots docs/console/inbox-views-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServer } from "node:http";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM, widgetHostPage } from "./console-helpers.mjs";
 
 let app, host, webChat, organization, olga;
 const OLGA_PASSWORD = "olga password 1234";
-
-/** The business's site, on another origin, embedding the widget (port: CONSOLE_TEST_HOST_PORT, else any). */
-function hostPage(base) {
-  return new Promise((resolve) => {
-    const http = createServer((_req, res) => {
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
-<body><h1>Acme shop</h1><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
-    });
-    http.listen(Number(process.env.CONSOLE_TEST_HOST_PORT) || 0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
-  });
-}
 
 beforeAll(async () => {
   app = await startConsole();
@@ -39,7 +26,7 @@ beforeAll(async () => {
   const agents = await api(`/organizations/${organization.id}/groups/`, { body: { name: "Agents", permissions: manage } });
   await api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, { body: { groups: [agents.id] } });
   olga = { email, id: member.user.id };
-  host = await hostPage(app.base);
+  host = await widgetHostPage(app.base, () => webChat);
 }, 300_000);
 
 afterAll(async () => {

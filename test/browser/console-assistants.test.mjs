@@ -353,6 +353,10 @@ describe("Assistants in Chromium", () => {
     await press("Enter");
     await dialog(page).waitFor();
     expect(await focused()).toBe("name");
+    // The dialog asks for the models when it opens; until they are there, Create is disabled and Tab
+    // passes it by (on a busy machine that took longer than typing the name and four Tabs).
+    await dialog(page).locator(`option[value="${LOCAL_LLM}"]`).waitFor({ state: "attached" });
+    expect(await dialog(page).getByLabel("Language model", { exact: true }).inputValue()).toBe(LOCAL_LLM);
     await page.keyboard.type("Keyboard assistant");
     await press("Tab"); // the model (the built-in one is chosen)
     await press("Tab"); // instructions
@@ -363,6 +367,8 @@ describe("Assistants in Chromium", () => {
     await press("Enter");
     await page.locator("main h1", { hasText: "Keyboard assistant" }).waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
+    // The settings form comes with its choices (models, knowledge bases, tools, groups), after the heading.
+    await page.locator(".assistant-form").waitFor();
     for (let i = 0; i < 80 && (await page.evaluate(() => document.activeElement?.closest(".ask") === null)); i++) await press("Tab");
     await page.keyboard.type("Hello!");
     await press("Enter");

@@ -10,8 +10,7 @@
 // message, although the real time is within the hours. axe-core on each screen; screenshots
 // docs/console/inbox-waiting-*.png and docs/console/business-hours-*.png in both languages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServer } from "node:http";
-import { SHOTS, axeViolations, openPage, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+import { SHOTS, axeViolations, openPage, signInContext, startConsole, LOCAL_LLM, widgetHostPage } from "./console-helpers.mjs";
 
 const CLOCK_OFFSET_MS = 2 * 86_400_000;
 const HANDOFF = "I'll pass you to a member of our team, who will reply here as soon as they can.";
@@ -19,24 +18,13 @@ const AWAY = "Our team is away today; a colleague will answer here when we are b
 
 let app, host, webChat;
 
-function hostPage(base) {
-  return new Promise((resolve) => {
-    const http = createServer((_req, res) => {
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
-<body><h1>Acme shop</h1><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
-    });
-    http.listen(Number(process.env.CONSOLE_TEST_HOST_PORT) || 0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
-  });
-}
-
 beforeAll(async () => {
   app = await startConsole({ vars: { ENVIRONMENT: "test", CLOCK_OFFSET_MS: String(CLOCK_OFFSET_MS) } });
   const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM, handoff: { outsideHoursMessage: AWAY } } });
   const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
   webChat = inbox.channel.id;
   await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, displayGreeting: "Hello! How can I help you today?" } });
-  host = await hostPage(app.base);
+  host = await widgetHostPage(app.base, () => webChat);
 }, 300_000);
 
 afterAll(async () => {

@@ -2,27 +2,33 @@
 // bench/console.mjs: a `wrangler dev` with Chromium, signing in, axe-core, and screenshots of a
 // page in the four looks docs/reference.md shows (light, dark, phone, zh-TW) into docs/console/.
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { launchChromium, startServer } from "../../bench/lib.mjs";
+import { givenPort, testPort } from "../support/test-ports.mjs";
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 export const SHOTS = path.resolve(import.meta.dirname, "../../docs/console");
 export const PASSWORD = "console password 1234";
+/** The console tests' default ports (each worker of the suite has 50 of them): the worker's, and a site's (console-web-chats). */
+export const CONSOLE_PORTS = { from: 9000, size: 50 };
 /** The built-in models (migrations/0001_seed_builtin_models.sql). */
 export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 export const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
 export const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
 
 /**
- * A worker on fresh state (port CONSOLE_TEST_PORT, else one in 9000-9049) and Chromium. `vars` are extra
+ * A worker on fresh state (port CONSOLE_TEST_PORT, else one of 9000-9049; test/support/test-ports.mjs
+ * moves both for the suite's other workers) and Chromium. `vars` are extra
  * settings of the worker; `owner` is the bootstrap administrator, with a password set for
- * password sign-in.
+ * password sign-in. Under vitest the assets are built already (vitest.node.config.mjs builds them
+ * before any test), so `wrangler dev` skips its `[build]`; outside it (bench/console.mjs) that builds them.
  */
-export async function startConsole({ vars = {} } = {}) {
+export async function startConsole({ vars = {}, prebuilt = Boolean(process.env.VITEST) } = {}) {
   // CONSOLE_TEST_INSPECTOR_PORT: wrangler's devtools port (default the server's + 1000), for a port range of one's own.
-  const options = { port: Number(process.env.CONSOLE_TEST_PORT) || 9000 + Math.floor(Math.random() * 50), inspectorPort: Number(process.env.CONSOLE_TEST_INSPECTOR_PORT) || undefined, vars };
+  const options = { port: testPort("CONSOLE_TEST_PORT", CONSOLE_PORTS), inspectorPort: givenPort("CONSOLE_TEST_INSPECTOR_PORT"), vars, prebuilt };
   let server = await startServer(options);
   await server.api("/auth/password/change/", { body: { oldPassword: "-", newPassword1: PASSWORD, newPassword2: PASSWORD } });
   const owner = await server.api("/users/current/", { method: "GET" });
@@ -149,4 +155,19 @@ export async function tabTo(page, locator, max = 60) {
     await page.keyboard.press("Tab");
   }
   throw new Error(`Tab never reached ${locator}`);
+}
+
+/**
+ * The business's site, on another origin, embedding the widget of `webChat` (a function: the web chat
+ * may be made after the site starts); port CONSOLE_TEST_HOST_PORT (this worker's), else any.
+ */
+export function widgetHostPage(base, webChat) {
+  return new Promise((resolve) => {
+    const http = createServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
+<body><h1>Acme shop</h1><script src="${base}/widget.js" data-web-chat-id="${webChat()}" async></script></body></html>`);
+    });
+    http.listen(givenPort("CONSOLE_TEST_HOST_PORT") ?? 0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
+  });
 }

@@ -6,22 +6,9 @@
 // goes to the next step's control, never to the page's body. axe-core in both themes (with a
 // try-it conversation tagged "Test" in the list), the screenshots of docs/console/inbox-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServer } from "node:http";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM, widgetHostPage } from "./console-helpers.mjs";
 
 let app, host, webChat;
-
-/** The business's site, on another origin, embedding the widget (port: CONSOLE_TEST_HOST_PORT, else any). */
-function hostPage(base) {
-  return new Promise((resolve) => {
-    const http = createServer((_req, res) => {
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
-<body><h1>Acme shop</h1><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
-    });
-    http.listen(Number(process.env.CONSOLE_TEST_HOST_PORT) || 0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
-  });
-}
 
 beforeAll(async () => {
   app = await startConsole();
@@ -29,7 +16,7 @@ beforeAll(async () => {
   const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
   webChat = inbox.channel.id;
   await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, displayGreeting: "Hello! How can I help you today?" } });
-  host = await hostPage(app.base);
+  host = await widgetHostPage(app.base, () => webChat);
 }, 120_000);
 
 afterAll(async () => {

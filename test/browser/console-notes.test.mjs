@@ -7,22 +7,9 @@
 // one. axe-core on both pages; screenshots docs/console/inbox-private-note-*.png and
 // docs/console/canned-responses-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServer } from "node:http";
-import { axeViolations, dialog, openPage, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+import { axeViolations, dialog, openPage, screenshots, signInContext, startConsole, LOCAL_LLM, widgetHostPage } from "./console-helpers.mjs";
 
 let app, host, webChat;
-
-/** The business's site, on another origin, embedding the widget (port: CONSOLE_TEST_HOST_PORT, else any). */
-function hostPage(base) {
-  return new Promise((resolve) => {
-    const http = createServer((_req, res) => {
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
-<body><h1>Acme shop</h1><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
-    });
-    http.listen(Number(process.env.CONSOLE_TEST_HOST_PORT) || 0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
-  });
-}
 
 beforeAll(async () => {
   app = await startConsole();
@@ -32,7 +19,7 @@ beforeAll(async () => {
   await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true } });
   await app.server.api("/canned-responses/", { body: { shortCode: "thanks", content: "Thanks {{contact.name}}, {{agent.name}} here. Your order {{order.id}} ships today." } });
   await app.server.api("/canned-responses/", { body: { shortCode: "hours", content: "We open at 9." } });
-  host = await hostPage(app.base);
+  host = await widgetHostPage(app.base, () => webChat);
 }, 300_000);
 
 afterAll(async () => {

@@ -15,11 +15,12 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, startServer } from "../../bench/lib.mjs";
 import { d1File, readXlsxRows } from "../support/local-d1.mjs";
-import { SHOTS, axeViolations, openPage, screenshots, signInContext, LOCAL_LLM } from "./console-helpers.mjs";
+import { testPort } from "../support/test-ports.mjs";
+import { SHOTS, axeViolations, openPage, screenshots, signInContext, CONSOLE_PORTS, LOCAL_LLM } from "./console-helpers.mjs";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const PORT = Number(process.env.CONSOLE_TEST_PORT) || 9000 + Math.floor(Math.random() * 50);
+const PORT = testPort("CONSOLE_TEST_PORT", CONSOLE_PORTS);
 const METRICS = [
   ["Conversations", "conversationsCount"],
   ["Messages", "messagesCount"],
@@ -70,7 +71,7 @@ function seedHistory(file) {
 }
 
 beforeAll(async () => {
-  const first = await startServer({ port: PORT });
+  const first = await startServer({ port: PORT, prebuilt: true });
   [org] = (await first.api("/organizations/", { method: "GET" })).results;
   owner = await first.api("/users/current/", { method: "GET" });
   bots = [];
@@ -92,7 +93,7 @@ beforeAll(async () => {
   await first.api(`/chatbots/${bots[1].id}/completions/`, { body: { message: { content: "Can I speak to a real person?" } } });
   await first.stop({ keep: true });
   seedHistory(d1File(first.state));
-  server = await startServer({ port: PORT, state: first.state, key: first.key });
+  server = await startServer({ port: PORT, state: first.state, key: first.key, prebuilt: true });
   browser = await launchChromium();
 }, 420_000);
 

@@ -8,7 +8,8 @@
 // in both themes and the screenshots of docs/console/.
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+import { givenPort, slot } from "../support/test-ports.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, CONSOLE_PORTS, LOCAL_LLM } from "./console-helpers.mjs";
 
 /** A 1x1 PNG. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
@@ -29,8 +30,9 @@ function blankSite(port) {
 beforeAll(async () => {
   // A fixed DNS table without the challenge record: the check answers "not verified" offline.
   app = await startConsole({ vars: { DNS_STATIC_TXT: "{}" } });
-  // The other port of this run's range (9000-9049): half the range away from the worker's; CONSOLE_TEST_SITE_PORT for a range of one's own.
-  site = await blankSite(Number(process.env.CONSOLE_TEST_SITE_PORT) || 9000 + ((new URL(app.base).port - 9000 + 25) % 50));
+  // The other port of this run's range (this worker's 50 of the default range): half the range away from the worker's; CONSOLE_TEST_SITE_PORT for a range of one's own.
+  const from = CONSOLE_PORTS.from + slot() * CONSOLE_PORTS.size;
+  site = await blankSite(givenPort("CONSOLE_TEST_SITE_PORT") ?? from + ((new URL(app.base).port - from + 25) % CONSOLE_PORTS.size));
   const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
   const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
   chat = await app.server.api(`/web-chats/${inbox.channel.id}/`, {

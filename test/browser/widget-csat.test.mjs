@@ -4,23 +4,11 @@
 // the widget asks for a rating, the visitor gives 4 stars and a comment, and the console's
 // transcript shows them. Both screens axe-clean.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServer } from "node:http";
 import path from "node:path";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM, widgetHostPage } from "./console-helpers.mjs";
 
 const widgetShots = path.resolve(import.meta.dirname, "../../docs/widget");
 let app, host, webChat;
-
-function hostPage(base) {
-  return new Promise((resolve) => {
-    const http = createServer((_req, res) => {
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
-<body><h1>Acme shop</h1><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
-    });
-    http.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
-  });
-}
 
 beforeAll(async () => {
   app = await startConsole();
@@ -28,7 +16,7 @@ beforeAll(async () => {
   const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
   webChat = inbox.channel.id;
   await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, displayGreeting: "Hello! How can I help you today?" } });
-  host = await hostPage(app.base);
+  host = await widgetHostPage(app.base, () => webChat);
 }, 600_000);
 
 afterAll(async () => {

@@ -8,6 +8,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../../bench/lib.mjs";
 import { startUpstream, UPSTREAM_API_KEY } from "../support/openai-upstream.mjs";
+import { givenPort, testPort } from "../support/test-ports.mjs";
 
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
@@ -66,7 +67,8 @@ function hostPage() {
 beforeAll(async () => {
   upstream = await startUpstream({ tokenDelayMs: 60 });
   // BROWSER_TEST_PORT (and BROWSER_TEST_INSPECTOR_PORT, wrangler's devtools) pin the ports (parallel runs on one machine keep to their own ranges).
-  server = await startServer({ port: Number(process.env.BROWSER_TEST_PORT) || 8790 + Math.floor(Math.random() * 100), inspectorPort: Number(process.env.BROWSER_TEST_INSPECTOR_PORT) || undefined, vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host } });
+  // Each worker of the suite its own 25 of 8800-8849 by default (8791 is the README's stand-in's; test/support/test-ports.mjs).
+  server = await startServer({ port: testPort("BROWSER_TEST_PORT", { from: 8800, size: 25 }), inspectorPort: givenPort("BROWSER_TEST_INSPECTOR_PORT"), prebuilt: true, vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host } });
   ({ id: chat, slowId: slowChat } = await seed().then((ids) => ({ id: { id: ids.id }, slowId: ids.slowId })));
   host = await hostPage();
   // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).

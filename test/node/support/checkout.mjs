@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { slot } from "../../support/test-ports.mjs";
 
 export const root = path.resolve(import.meta.dirname, "../../..");
 
@@ -40,8 +41,8 @@ export function readmeShellBlocks(file = path.join(root, "README.md")) {
   return blocks;
 }
 
-/** A port of this suite's range (8850-8899) that nothing listens on now. */
-export async function freePort(from = 8850, to = 8899) {
+/** A port of this suite's range (8850-8899; this worker's 25 of it, test/support/test-ports.mjs) that nothing listens on now. */
+export async function freePort(from = 8850 + 25 * slot(), to = from + 24) {
   for (let port = from + Math.floor(Math.random() * (to - from)), n = 0; n <= to - from; n++, port = port === to ? from : port + 1) {
     const free = await new Promise((resolve) => {
       const probe = createServer().once("error", () => resolve(false));
