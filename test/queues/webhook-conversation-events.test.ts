@@ -41,6 +41,23 @@ async function records(owner: Actor, inboxId: string, webhookId: string, query =
 }
 
 describe("lifecycle events as outgoing webhook events (conversationEvents, CONTRACT section 18)", () => {
+  it("a member's reply that serves a waiting conversation is an event (reason operator); a private note is not", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const opted = await addWebhook(owner, bot.defaultInbox!.id, { conversationEvents: true });
+    const { conversationId: id } = await talk(owner, bot.id, "Hello");
+    await talk(owner, bot.id, "I want to talk to a human", id);
+    const note = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "VIP", private: true });
+    expect(note.status, await note.clone().text()).toBe(201);
+    const replied = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, Sam here." });
+    expect(replied.status, await replied.clone().text()).toBe(201);
+    const hits = lifecycle(await waitFor(() => receivedAt(opted.path), (r) => lifecycle(r).length >= 2));
+    const served = hits.find((h) => h.payload.reason === "operator")!;
+    expect(served.payload.changes).toMatchObject({ status: ["queued", "open"], progressStatus: ["waiting_for_human", "human_serving"] });
+    const events = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
+    expect(events.map((e) => e.reason).sort()).toEqual(["operator", "visitor_request"]);
+  });
+
   it("an automatic assignment is an event too (reason auto_assignment), recorded only when the agent had room", async () => {
     const owner = await seedOwner();
     const agent = await seedAgent(owner, "online");

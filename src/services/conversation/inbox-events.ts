@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
 import { ms } from "../../lib/time";
 import { TtlCache } from "../../lib/ttl-cache";
-import type { ConversationRow } from "../conversations";
+import type { ConversationRow, MessageRow } from "../conversations";
 import type { MessageRecord } from "../records/messages";
 import type { MessageEffect } from "./effects";
 import { csatRecord, type CsatRecord } from "./csat";
@@ -86,6 +86,16 @@ export function lifecycleEvent(before: ConversationRow, after: ConversationRow, 
   const changes = lifecycleChanges(before, after);
   return Object.keys(changes).length ? { event: "conversation.updated", data: { conversation: conversationEventRecord(after), changes, reason } } : null;
 }
+/**
+ * Why storing `message` may change its conversation's lifecycle: the assistant's handoff reply
+ * (its reason), or a member's public reply, which serves a queued conversation (`operator`).
+ */
+export function messageChangeReason(message: Pick<MessageRow, "senderType" | "private" | "contentPayload">): ChangeReason | null {
+  if (message.senderType === "user") return message.private ? null : "operator";
+  if (message.senderType !== "chatbot") return null;
+  return (message.contentPayload as { handoff?: { reason?: ChangeReason } } | null)?.handoff?.reason ?? null;
+}
+
 export const messageEvent = (row: ConversationRow, message: MessageRecord): InboxEvent => ({ event: "message.created", data: { conversation: conversationEventRecord(row), message } });
 
 /** The organization's event hub (durable-objects/inbox-events.ts). */
@@ -145,9 +155,9 @@ export const liveInboxEffect: MessageEffect = {
     if (created) events.push(conversationEvent("conversation.created", created));
     for (const m of messages) {
       events.push(messageEvent(m.conversation, m.record));
-      // A handoff reply queues the conversation in its own batch: that change is an event of its own.
-      const handoff = (m.record.contentPayload as { handoff?: { reason?: ChangeReason } } | null)?.handoff;
-      const changed = handoff?.reason ? lifecycleEvent(m.before, m.conversation, handoff.reason) : null;
+      // A handoff reply queues the conversation, a member's reply serves it, in its own batch: that change is an event of its own.
+      const reason = messageChangeReason(m.message);
+      const changed = reason ? lifecycleEvent(m.before, m.conversation, reason) : null;
       if (changed) events.push(changed);
     }
     waitUntil(publishInboxEvents(env, organizationId, ...events));

@@ -8,8 +8,7 @@ import { prepared } from "../../db/prepared";
 import { uuidv7 } from "../../lib/ids";
 import type { Db } from "../../env";
 import { afterMessage, type ConversationChange, type ConversationRow, type MessageRow } from "../conversations";
-import { lifecycleChanges, type ChangeReason } from "../conversation/inbox-events";
-import { handsOff } from "../conversation/handoff";
+import { lifecycleChanges, messageChangeReason, type ChangeReason } from "../conversation/inbox-events";
 
 /** The delivery record's (and the payload's) event of a lifecycle change. */
 export const CONVERSATION_UPDATED = "conversation.updated";
@@ -112,12 +111,11 @@ export function assignmentEventWrites(db: Db, conversationId: string, assigneeId
 }
 
 /**
- * The statements recording what an assistant's handoff reply does to its conversation (`before`:
- * the conversation as the reply finds it), for the batch storing the reply; none for other messages.
+ * The statements recording what an assistant's handoff reply or a member's reply does to its
+ * conversation (`before`: as the message finds it), for the batch storing it; none for other messages.
  */
-export function handoffEventWrites(db: Db, before: ConversationRow, message: MessageRow): D1PreparedStatement[] {
-  if (!handsOff(message)) return [];
-  const reason = (message.contentPayload as { handoff?: { reason?: ChangeReason } } | null)?.handoff?.reason;
+export function messageEventWrites(db: Db, before: ConversationRow, message: MessageRow): D1PreparedStatement[] {
+  const reason = messageChangeReason(message);
   const changes = lifecycleChanges(before, afterMessage(before, message));
   if (!reason || !Object.keys(changes).length) return [];
   const id = uuidv7(message.createdAt);

@@ -1,5 +1,5 @@
 import type { MessageEffect } from "../conversation/effects";
-import { handoffEventWrites } from "./conversation-events";
+import { messageEventWrites } from "./conversation-events";
 import { createdDeliveries, deliveryOutbox, enqueueDeliveries } from "./emit";
 
 /**
@@ -23,7 +23,7 @@ export const webhookEffect: MessageEffect = {
  */
 export const conversationEventWebhookEffect: MessageEffect = {
   name: "conversation event webhooks",
-  inBatch: handoffEventWrites,
+  inBatch: messageEventWrites,
   stored({ env, waitUntil, messages }) {
     const ids = messages.flatMap((m) => (m.result ? createdDeliveries(m.result) : []));
     if (ids.length) waitUntil(enqueueDeliveries(env, ids).catch((err) => console.error(String(err))));

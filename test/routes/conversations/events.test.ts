@@ -69,6 +69,11 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
       changes: { status: ["open", "queued"], progressStatus: ["ai_processing", "waiting_for_human"], autoReplyEnabled: [true, false] },
       conversation: { status: "queued", progressStatus: "waiting_for_human" },
     });
+    // A member's reply serves it: an event of its own (reason operator), after the reply.
+    await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" });
+    await events.next(of("message.created", id, (e) => e.data.message.senderType === "user"));
+    const served = await events.next(of("conversation.updated", id));
+    expect(served.data).toMatchObject({ reason: "operator", changes: { status: ["queued", "open"], progressStatus: ["waiting_for_human", "human_serving"] } });
     await events.close();
   });
 
