@@ -67,7 +67,7 @@ describe("Channels in Chromium", () => {
     const field = page.getByLabel("Bot token");
     expect(await field.getAttribute("type")).toBe("password");
     await field.fill(token);
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.locator(".toast", { hasText: "Settings saved." }).waitFor();
     await expect.poll(() => page.getByLabel("Bot token").getAttribute("placeholder")).toMatch(/^.+….+$/);
     expect(await page.getByLabel("Bot token").inputValue()).toBe("");
@@ -89,7 +89,7 @@ describe("Channels in Chromium", () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(webhookUrl);
     // Saved again unchanged: still connected (nothing was sent that changes the credentials).
     const again = page.waitForResponse((r) => r.url().endsWith(`/inboxes/${inboxId}/channel/`) && r.request().method() === "PUT");
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     expect((await again).status()).toBe(200);
     expect(await badge(page).textContent()).toBe("Connected");
     expect(await axeViolations(page)).toEqual([]);
