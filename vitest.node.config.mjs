@@ -13,6 +13,9 @@ export default defineConfig(async () => {
       include: ["test/browser/**/*.test.mjs", "test/node/**/*.test.mjs"],
       setupFiles: ["./test/support/node-teardown.mjs"],
       testTimeout: 120_000,
+      // A browser's page updates after a live event or a request; with two files at once on two cores
+      // that can take seconds, so a condition is polled for 10 s, not vitest's 1 s, before it fails.
+      expect: { poll: { timeout: 10_000 } },
       hookTimeout: 120_000,
       // Two files at once: most of a file's time is spent waiting (on wrangler's start, on Chromium, on
       // the worker's answers), so two overlap well on two cores. Each file starts its own `wrangler

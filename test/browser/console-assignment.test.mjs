@@ -6,7 +6,7 @@
 // assigns it to Olga with the header's Assign control, and it appears in Olga's "Mine" without a
 // reload. axe-core clean; screenshots docs/console/inbox-views-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM, widgetHostPage } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM, widgetHostPage, recordNotifications } from "./console-helpers.mjs";
 
 let app, host, webChat, organization, olga;
 const OLGA_PASSWORD = "olga password 1234";
@@ -35,8 +35,9 @@ afterAll(async () => {
 });
 
 /** An operator on the inbox page, signed in, its live stream connected. */
-async function operator(body) {
+async function operator(body, { notify = false } = {}) {
   const opened = await openPage(app.browser);
+  if (notify) await recordNotifications(opened.context, app.base);
   await opened.context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
   await signInContext(opened.context, app.base, body);
   await opened.page.goto(`${app.base}/console/conversations`);
@@ -51,7 +52,10 @@ const view = (page, name) => page.locator(`[data-view="${name}"]`).click();
 describe("Assignment in the console", () => {
   it("the visitor asks for a person: assigned to the online agent, in their Mine; the offline one sees it waiting; reassigned by hand", async () => {
     const owner = await operator({ apiKey: app.owner.key });
-    const other = await operator({ email: olga.email, password: OLGA_PASSWORD });
+    const other = await operator({ email: olga.email, password: OLGA_PASSWORD }, { notify: true });
+    // Olga opts in to notifications (the browser's permission is granted: the click only turns it on).
+    await other.page.getByRole("button", { name: "Notify me" }).click();
+    await other.page.getByRole("button", { name: "Notifications on" }).waitFor();
 
     // The owner goes online with the header's switch; Olga stays offline.
     const availability = owner.page.getByLabel("Availability");
@@ -93,6 +97,10 @@ describe("Assignment in the console", () => {
     await expect.poll(() => owner.page.locator(".inbox-transcript").textContent(), { timeout: 10_000 }).toContain("Assignee: Olga");
     expect(await axeViolations(owner.page)).toEqual([]);
     await rowOf(other.page, "I need to talk to a person").waitFor({ timeout: 10_000 });
+    // Assigned to her: a notification, besides the one of the visitor waiting.
+    await expect
+      .poll(() => other.page.evaluate(() => window.__notifications.map((n) => n.title)), { timeout: 10_000 })
+      .toContain("A conversation was assigned to you");
     expect(await axeViolations(other.page)).toEqual([]);
 
     expect(owner.errors).toEqual([]);

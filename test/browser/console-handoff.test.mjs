@@ -10,7 +10,7 @@
 // message, although the real time is within the hours. axe-core on each screen; screenshots
 // docs/console/inbox-waiting-*.png and docs/console/business-hours-*.png in both languages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHOTS, axeViolations, openPage, signInContext, startConsole, LOCAL_LLM, widgetHostPage } from "./console-helpers.mjs";
+import { SHOTS, axeViolations, openPage, signInContext, startConsole, LOCAL_LLM, widgetHostPage, recordNotifications } from "./console-helpers.mjs";
 
 const CLOCK_OFFSET_MS = 2 * 86_400_000;
 const HANDOFF = "I'll pass you to a member of our team, who will reply here as soon as they can.";
@@ -51,19 +51,7 @@ async function visitor() {
 /** An operator on the console's `path`, signed in, with the browser's notifications granted and recorded. */
 async function operator(locale, path = "/console/conversations") {
   const opened = await openPage(app.browser, { locale });
-  await opened.context.grantPermissions(["notifications"], { origin: app.base });
-  await opened.context.addInitScript(() => {
-    const Real = window.Notification;
-    window.__notifications = [];
-    function Recorded(title, options) {
-      window.__notifications.push({ title, body: options?.body ?? "" });
-      return new Real(title, options);
-    }
-    Object.defineProperty(Recorded, "permission", { get: () => Real.permission });
-    Recorded.requestPermission = (...args) => Real.requestPermission(...args);
-    Recorded.prototype = Real.prototype;
-    window.Notification = Recorded;
-  });
+  await recordNotifications(opened.context, app.base);
   await signInContext(opened.context, app.base, { apiKey: app.owner.key });
   await opened.page.goto(app.base + path);
   await opened.page.locator(".shell main h1").waitFor();

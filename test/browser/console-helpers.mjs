@@ -171,3 +171,20 @@ export function widgetHostPage(base, webChat) {
     http.listen(givenPort("CONSOLE_TEST_HOST_PORT") ?? 0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
   });
 }
+
+/** Grants the console's origin the browser's notifications and records each one raised (`window.__notifications`). */
+export async function recordNotifications(context, origin) {
+  await context.grantPermissions(["notifications"], { origin });
+  await context.addInitScript(() => {
+    const Real = window.Notification;
+    window.__notifications = [];
+    function Recorded(title, options) {
+      window.__notifications.push({ title, body: options?.body ?? "" });
+      return new Real(title, options);
+    }
+    Object.defineProperty(Recorded, "permission", { get: () => Real.permission });
+    Recorded.requestPermission = (...args) => Real.requestPermission(...args);
+    Recorded.prototype = Real.prototype;
+    window.Notification = Recorded;
+  });
+}
