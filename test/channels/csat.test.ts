@@ -49,6 +49,9 @@ describe("Telegram: typing and the rating question", () => {
 
     expect((await post(inbox.path, await telegram.sign({ token, update: callback("csat:4") }))).status).toBe(200);
     expect(await eventually(() => csatOf(owner, conversation.id))).toMatchObject({ rating: 4, comment: null });
+    // The tap is answered, so the visitor's button stops spinning.
+    const answered = await eventually(async () => (await sent(token, "answerCallbackQuery")).length > 0 && sent(token, "answerCallbackQuery"));
+    expect((answered as { body: { callback_query_id: string } }[]).map((r) => r.body.callback_query_id)).toHaveLength(1);
     expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
     expect(await conversationsOf(owner, inbox.inboxId)).toHaveLength(1);
 

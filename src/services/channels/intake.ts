@@ -101,6 +101,8 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
   const [already] = await db.select({ id: messages.id }).from(messages).where(eq(messages.id, messageId));
   if (!already) {
     const [inbox] = await db.select({ chatbotId: inboxes.chatbotId }).from(inboxes).where(eq(inboxes.id, row.inboxId));
+    // A tapped button is answered at once, whatever comes of it, so the visitor's client stops waiting.
+    if (event.tapId && adapter.acknowledge) waitUntil(adapter.acknowledge(ctx, event.tapId).catch((err) => logUnless(err, "button tap not acknowledged")));
     if (await ratingAnswer(env, db, channel.config, event, waitUntil)) {
       await db.update(channelEvents).set({ status: "stored", error: null }).where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
       return;
@@ -143,9 +145,10 @@ async function ratingAnswer(env: Bindings, db: Db, channel: ChannelConfig, event
   return !!rated || event.rating !== undefined;
 }
 
-const logUnless = (err: unknown) => {
+/** A nicety the platform refused (a typing indicator, a tap's answer): logged; anything else is a bug and thrown. */
+const logUnless = (err: unknown, message = "typing indicator not shown") => {
   if (!(err instanceof PlatformError)) throw err;
-  console.warn(JSON.stringify({ level: "warn", message: "typing indicator not shown", error: err.message }));
+  console.warn(JSON.stringify({ level: "warn", message, error: err.message }));
 };
 
 /** A new conversation's title: the group chat's name as the event gives it, else as the platform tells it; none for a person's own chat. */

@@ -74,6 +74,7 @@ function ratingOf(update: Update): InboundEvent | null {
     text: String(rating),
     attachments: [],
     rating,
+    tapId: query.id,
   };
 }
 
@@ -118,6 +119,10 @@ export const telegram: ChannelAdapter = {
     const file = await asked(async () => (await api(ctx)).getFile(attachment.ref));
     if (!file.file_path) throw new PlatformError("Telegram has no file path for this file (larger than 20 MB?)", 400);
     return fetchPlatform(ctx.env, "telegram", `${platformBase(ctx.env, "telegram")}/file/bot${ctx.channel.credentials.botToken}/${file.file_path}`);
+  },
+
+  async acknowledge(ctx, tapId) {
+    await asked(async () => (await api(ctx)).answerCallbackQuery(tapId));
   },
 
   async connect(ctx) {

@@ -59,6 +59,8 @@ export interface InboundEvent {
   group?: { id: string; name?: string };
   /** The person writing: a contact with this `sourceId`. */
   sender: { id: string; name?: string; avatar?: string; email?: string; phoneNumber?: string };
+  /** A tapped button the platform waits to hear was handled (see ChannelAdapter.acknowledge). */
+  tapId?: string;
   text: string;
   attachments: InboundAttachment[];
   /** LINE's reply token (free to use for about a minute). */
@@ -137,6 +139,8 @@ export interface ChannelAdapter<Parsed extends ParsedEvents = InboundEvent[]> {
   connect(ctx: PlatformContext): Promise<string>;
   /** Sends one reply (split at the platform's limit); the platform's message ids. Throws PlatformError. */
   send(ctx: PlatformContext, message: OutboundMessage): Promise<string[]>;
+  /** Answers a tapped button (`InboundEvent.tapId`), so the platform stops showing it as pending (Telegram's answerCallbackQuery). */
+  acknowledge?(ctx: PlatformContext, tapId: string): Promise<void>;
   /** Shows the visitor that the assistant is writing (LINE's loading animation, Telegram's `typing`). */
   typing?(ctx: PlatformContext, threadKey: string): Promise<void>;
 }

@@ -2,6 +2,7 @@
 // JSON body, answered `{ok, result}` or `{ok: false, error_code, description}` as Telegram does; files
 // at `/file/bot<token>/<path>`. Telegram signs nothing: it sends the `secret_token` given to
 // setWebhook back in X-Telegram-Bot-Api-Secret-Token, so `sign` uses the secret our worker set here.
+// answerCallbackQuery needs a callback_query_id, as Telegram does.
 
 /** A 1x1 PNG: what `getFile` of any photo downloads. */
 export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
@@ -69,6 +70,9 @@ export const platform = {
         if (!/^https?:\/\//.test(body.url ?? "")) return fail(400, "Bad Request: bad webhook: An HTTPS URL must be provided for webhook");
         if (body.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(body.secret_token)) return fail(400, "Bad Request: secret token contains unallowed characters");
         secrets.set(token, body.secret_token);
+        return ok(true);
+      case "answerCallbackQuery":
+        if (typeof body.callback_query_id !== "string" || !body.callback_query_id) return fail(400, "Bad Request: query is too old and response timeout expired or query ID is invalid");
         return ok(true);
       case "sendChatAction":
         if (!body.chat_id || !body.action) return fail(400, "Bad Request: chat_id and action are required");
