@@ -6,7 +6,7 @@
 // assigns it to Olga with the header's Assign control, and it appears in Olga's "Mine" without a
 // reload. axe-core clean; screenshots docs/console/inbox-views-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM, widgetHostPage, recordNotifications } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, recordNotifications, webChatSite } from "./console-helpers.mjs";
 
 let app, host, webChat, organization, olga;
 const OLGA_PASSWORD = "olga password 1234";
@@ -15,10 +15,7 @@ beforeAll(async () => {
   app = await startConsole();
   const api = (path, init) => app.server.api(path, init);
   [organization] = await api("/organizations/?pagination=false", { method: "GET" });
-  const bot = await api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
-  const inbox = await api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id }, assignment: { mode: "round_robin", capacity: 5 } } });
-  webChat = inbox.channel.id;
-  await api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true } });
+  ({ webChat, host } = await webChatSite(app, { inbox: { assignment: { mode: "round_robin", capacity: 5 } } }));
   const email = `olga-${Date.now()}@example.com`;
   await api("/auth/registration/", { body: { email, password1: OLGA_PASSWORD, password2: OLGA_PASSWORD, name: "Olga", company: "Olga's" } });
   const member = await api(`/organizations/${organization.id}/members/`, { body: { email } });
@@ -26,7 +23,6 @@ beforeAll(async () => {
   const agents = await api(`/organizations/${organization.id}/groups/`, { body: { name: "Agents", permissions: manage } });
   await api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, { body: { groups: [agents.id] } });
   olga = { email, id: member.user.id };
-  host = await widgetHostPage(app.base, () => webChat);
 }, 300_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@
 // message, although the real time is within the hours. axe-core on each screen; screenshots
 // docs/console/inbox-waiting-*.png and docs/console/business-hours-*.png in both languages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHOTS, axeViolations, openPage, signInContext, startConsole, LOCAL_LLM, widgetHostPage, recordNotifications } from "./console-helpers.mjs";
+import { SHOTS, axeViolations, openPage, signInContext, startConsole, recordNotifications, openVisitor, webChatSite } from "./console-helpers.mjs";
 
 const CLOCK_OFFSET_MS = 2 * 86_400_000;
 const HANDOFF = "I'll pass you to a member of our team, who will reply here as soon as they can.";
@@ -20,11 +20,7 @@ let app, host, webChat;
 
 beforeAll(async () => {
   app = await startConsole({ vars: { ENVIRONMENT: "test", CLOCK_OFFSET_MS: String(CLOCK_OFFSET_MS) } });
-  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM, handoff: { outsideHoursMessage: AWAY } } });
-  const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
-  webChat = inbox.channel.id;
-  await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, displayGreeting: "Hello! How can I help you today?" } });
-  host = await widgetHostPage(app.base, () => webChat);
+  ({ webChat, host } = await webChatSite(app, { assistant: { handoff: { outsideHoursMessage: AWAY } }, webChat: { displayGreeting: "Hello! How can I help you today?" } }));
 }, 300_000);
 
 afterAll(async () => {
@@ -34,18 +30,9 @@ afterAll(async () => {
 
 /** A visitor on the business's site with the widget open; `send` waits for the visitor's own bubble. */
 async function visitor() {
-  const context = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(host.url);
-  await page.locator("button.launcher").click();
-  await page.getByRole("textbox", { name: "Message" }).waitFor();
-  const send = async (text) => {
-    await page.getByRole("textbox", { name: "Message" }).fill(text);
-    await page.keyboard.press("Enter");
-    await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
-  };
-  const conversationId = () => page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, webChat);
-  return { context, page, send, conversationId };
+  const opened = await openVisitor(app.browser, host.url);
+  const conversationId = () => opened.page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, webChat);
+  return { ...opened, conversationId };
 }
 
 /** An operator on the console's `path`, signed in, with the browser's notifications granted and recorded. */

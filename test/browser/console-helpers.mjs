@@ -188,3 +188,32 @@ export async function recordNotifications(context, origin) {
     window.Notification = Recorded;
   });
 }
+
+/**
+ * The assistant "Ava" (the built-in model; `assistant`: more of its fields) with a web inbox
+ * (`inbox`: more fields) whose web chat "Acme Help" lets visitors in anonymously (`webChat`: more
+ * settings), embedded in the business's site (widgetHostPage). Returns the assistant, the web chat's
+ * id and the site.
+ */
+export async function webChatSite(app, { assistant = {}, inbox = {}, webChat = {} } = {}) {
+  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM, ...assistant } });
+  const created = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id }, ...inbox } });
+  const id = created.channel.id;
+  await app.server.api(`/web-chats/${id}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, ...webChat } });
+  return { bot, webChat: id, host: await widgetHostPage(app.base, () => id) };
+}
+
+/** A visitor on the site at `url` with the widget open; `send` waits for their own message in it. */
+export async function openVisitor(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.locator("button.launcher").click();
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
+  const send = async (text) => {
+    await page.getByRole("textbox", { name: "Message" }).fill(text);
+    await page.keyboard.press("Enter");
+    await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
+  };
+  return { context, page, send };
+}

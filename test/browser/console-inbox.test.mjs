@@ -6,17 +6,13 @@
 // goes to the next step's control, never to the page's body. axe-core in both themes (with a
 // try-it conversation tagged "Test" in the list), the screenshots of docs/console/inbox-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM, widgetHostPage } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, openVisitor, webChatSite } from "./console-helpers.mjs";
 
 let app, host, webChat;
 
 beforeAll(async () => {
   app = await startConsole();
-  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
-  const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
-  webChat = inbox.channel.id;
-  await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, displayGreeting: "Hello! How can I help you today?" } });
-  host = await widgetHostPage(app.base, () => webChat);
+  ({ webChat, host } = await webChatSite(app, { webChat: { displayGreeting: "Hello! How can I help you today?" } }));
 }, 120_000);
 
 afterAll(async () => {
@@ -46,18 +42,7 @@ const focused = (page) =>
   });
 
 /** The visitor's widget: open, and a helper that sends a message. */
-async function visitor() {
-  const context = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(host.url);
-  await page.locator("button.launcher").click();
-  const send = async (text) => {
-    await page.getByRole("textbox", { name: "Message" }).fill(text);
-    await page.keyboard.press("Enter");
-    await page.locator(".row.visitor .bubble", { hasText: text }).waitFor();
-  };
-  return { context, page, send };
-}
+const visitor = () => openVisitor(app.browser, host.url);
 
 describe("Conversations inbox in Chromium", () => {
   it("a visitor's message shows live; takeover, a human reply the visitor sees, silence, hand back, the assistant again", async () => {

@@ -7,19 +7,15 @@
 // one. axe-core on both pages; screenshots docs/console/inbox-private-note-*.png and
 // docs/console/canned-responses-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, dialog, openPage, screenshots, signInContext, startConsole, LOCAL_LLM, widgetHostPage } from "./console-helpers.mjs";
+import { axeViolations, dialog, openPage, screenshots, signInContext, startConsole, openVisitor, webChatSite } from "./console-helpers.mjs";
 
 let app, host, webChat;
 
 beforeAll(async () => {
   app = await startConsole();
-  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
-  const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
-  webChat = inbox.channel.id;
-  await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true } });
+  ({ webChat, host } = await webChatSite(app));
   await app.server.api("/canned-responses/", { body: { shortCode: "thanks", content: "Thanks {{contact.name}}, {{agent.name}} here. Your order {{order.id}} ships today." } });
   await app.server.api("/canned-responses/", { body: { shortCode: "hours", content: "We open at 9." } });
-  host = await widgetHostPage(app.base, () => webChat);
 }, 300_000);
 
 afterAll(async () => {
@@ -28,18 +24,7 @@ afterAll(async () => {
 });
 
 /** The visitor's widget, open. */
-async function visitor() {
-  const context = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(host.url);
-  await page.locator("button.launcher").click();
-  const send = async (text) => {
-    await page.getByRole("textbox", { name: "Message" }).fill(text);
-    await page.keyboard.press("Enter");
-    await page.locator(".row.visitor .bubble", { hasText: text }).waitFor();
-  };
-  return { context, page, send };
-}
+const visitor = () => openVisitor(app.browser, host.url);
 
 const NOTE = "VIP customer: refund approved by Dana";
 const NOTE_2 = "Follow up tomorrow about the parcel";

@@ -5,18 +5,14 @@
 // transcript shows them. Both screens axe-clean.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, LOCAL_LLM, widgetHostPage } from "./console-helpers.mjs";
+import { axeViolations, openPage, screenshots, signInContext, startConsole, webChatSite } from "./console-helpers.mjs";
 
 const widgetShots = path.resolve(import.meta.dirname, "../../docs/widget");
 let app, host, webChat;
 
 beforeAll(async () => {
   app = await startConsole();
-  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
-  const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
-  webChat = inbox.channel.id;
-  await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, displayGreeting: "Hello! How can I help you today?" } });
-  host = await widgetHostPage(app.base, () => webChat);
+  ({ webChat, host } = await webChatSite(app, { webChat: { displayGreeting: "Hello! How can I help you today?" } }));
 }, 600_000);
 
 afterAll(async () => {
