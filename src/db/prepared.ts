@@ -6,6 +6,9 @@ import { keepsCachesCurrent } from "./write-watch";
 type Query = { toSQL(): { sql: string; params: unknown[] } };
 type Values = Record<string, unknown>;
 
+/** A named value of a `prepared` statement, where drizzle wants an SQL expression (a SET value, a SELECT column). */
+export const ph = (name: string) => sql`${sql.placeholder(name)}`;
+
 /**
  * A statement drizzle builds once per isolate, with `sql.placeholder(name)` where its values go;
  * each use binds the values to a D1 statement. Drizzle's query builder costs the local runtime

@@ -9,7 +9,7 @@ import { PERMISSIONS } from "../permissions";
 import type { ConversationRow } from "../conversations";
 import { lifecycleEvent, publishInboxEvents, type InboxEvent } from "../conversation/inbox-events";
 import { assignmentOf } from "./settings";
-import { batch, prepared } from "../../db/prepared";
+import { batch, prepared, ph } from "../../db/prepared";
 import { assignmentEventWrites } from "../webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../webhooks/emit";
 
@@ -42,7 +42,6 @@ function eligibleAgents(db: Db, organizationId: string, assignment: InboxAssignm
     .orderBy(asc(members.lastAssignedAt), asc(members.createdAt));
 }
 
-const ph = (name: string) => sql`${sql.placeholder(name)}`;
 const assignIfRoom = prepared<{ id: string; organizationId: string; userId: string; teamId: string | null; capacity: number; now: number }>((db) =>
   db
     .update(conversations)

@@ -6,7 +6,7 @@
 // and the next goes. The message's `metadata.channelDelivery` follows its row (triggers of
 // migration 0021). docs/decisions.md, "Messaging channels".
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
-import { prepared } from "../../db/prepared";
+import { prepared, ph } from "../../db/prepared";
 import { attachments, channelDeliveries, channelThreads, chatbots, inboxChannels, inboxes, messages, webChats } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { conflict, notFound } from "../../lib/errors";
@@ -30,7 +30,6 @@ const GIVE_UP_MS = 24 * 60 * 60 * 1000;
 /** LINE's reply token is good for about a minute after the event: used only within this. */
 const REPLY_TOKEN_MS = 50_000;
 
-const ph = (name: string) => sql`${sql.placeholder(name)}`;
 const insertOutbox = prepared<{ inboxId: string; conversationId: string; messageId: string; createdAt: number }>((db) => {
   const value = (v: unknown, column: string) => sql`${v}`.as(column);
   return db

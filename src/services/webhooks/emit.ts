@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { prepared } from "../../db/prepared";
+import { prepared, ph } from "../../db/prepared";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import type { ConversationRow, MessageRow } from "../conversations";
@@ -20,7 +20,6 @@ export const uuidv7At = (ms: SQL | number) => sql`lower(
   substr(printf('%012x', ${ms}), 1, 8) || '-' || substr(printf('%012x', ${ms}), 9, 4) || '-7' || substr(hex(randomblob(2)), 2) || '-' ||
   substr('89ab', 1 + (random() & 3), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
 
-const ph = (name: string) => sql`${sql.placeholder(name)}`;
 const insertOutbox = prepared<{ organizationId: string; chatbotId: string | null; inboxId: string; messageId: string; event: string; createdAt: number }>((db) => {
   const value = (v: unknown, column: string) => sql`${v}`.as(column);
   // Every column of the table, in its order (drizzle checks both).
