@@ -31,8 +31,14 @@ describe("typing indicators and the satisfaction rating", () => {
     const box = visitor.getByRole("textbox", { name: "Message" });
     await box.fill("My parcel has not arrived");
     await visitor.keyboard.press("Enter");
-    await expect.poll(async () => (await visitor.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
-    const id = await visitor.evaluate((w) => JSON.parse(localStorage.getItem(`assistant-chat:${w}`)).conversationId, webChat);
+    // The greeting is an assistant row already: wait for a second one (the reply) to finish, and for the
+    // conversation's id, which the widget stores when the reply's stream names it.
+    const replies = visitor.locator(".row.assistant .bubble");
+    await expect.poll(() => replies.count(), { timeout: 20_000 }).toBeGreaterThan(1);
+    await expect.poll(async () => (await replies.last().getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    const storedId = () => visitor.evaluate((w) => JSON.parse(localStorage.getItem(`assistant-chat:${w}`) ?? "{}").conversationId ?? null, webChat);
+    await expect.poll(storedId, { timeout: 10_000 }).toBeTruthy();
+    const id = await storedId();
 
     const { context: consoleContext, page: operator, errors } = await openPage(app.browser);
     await signInContext(consoleContext, app.base, { apiKey: app.owner.key });
