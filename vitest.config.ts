@@ -28,20 +28,30 @@ export default defineConfig(async () => {
           // E-mail replies go through test/support/email-outbox.mjs, which keeps them for the tests
           // (TEST_EMAIL_OUTBOX.sent(to)) and hands them to Miniflare's own send_email binding.
           email: { send_email: [] },
-          serviceBindings: { EMAIL: { name: "email-outbox", entrypoint: "Outbox" }, TEST_EMAIL_OUTBOX: { name: "email-outbox", entrypoint: "Outbox" } },
+          serviceBindings: {
+            EMAIL: { name: "email-outbox", entrypoint: "Outbox" },
+            TEST_EMAIL_OUTBOX: { name: "email-outbox", entrypoint: "Outbox" },
+          },
           workers: [
             {
               name: "email-outbox",
               modules: true,
               scriptPath: path.join(import.meta.dirname, "test/support/email-outbox.mjs"),
               compatibilityDate: "2026-11-01",
-              email: { send_email: [{ name: "REAL" }, { name: "REFUSING", allowed_destination_addresses: ["nobody@example.invalid"] }] },
+              email: {
+                send_email: [
+                  { name: "REAL" },
+                  { name: "REFUSING", allowed_destination_addresses: ["nobody@example.invalid"] },
+                ],
+              },
             },
           ],
           // Only with a cluster: Miniflare refuses a binding without a valid connection string.
           // Our TCP-socket driver reaches it through the binding's host, as on Cloudflare.
           hyperdrives: {
-            ...(inject<string>("postgresUrl") ? { [TEST_HYPERDRIVE]: `${inject<string>("postgresUrl")}?sslmode=disable` } : {}),
+            ...(inject<string>("postgresUrl")
+              ? { [TEST_HYPERDRIVE]: `${inject<string>("postgresUrl")}?sslmode=disable` }
+              : {}),
             // A MySQL configuration, which a postgresql database cannot use (never connected to).
             TEST_HYPERDRIVE_MYSQL: "mysql://user:password@127.0.0.1:1/shop?sslmode=disabled",
           },
@@ -55,7 +65,11 @@ export default defineConfig(async () => {
             DEFAULT_PLAN: "",
             // The in-test MCP server (test/support/mcp-server.mjs) is on loopback too; on 127.0.0.1:19
             // (chargen) nothing listens: outbound errors name a refused connection (delivery-errors.test.ts).
-            OUTBOUND_ALLOWED_HOSTS: [new URL(inject<string>("mcpServerUrl")).host, "127.0.0.1:19", ...Object.values(inject<Record<string, string>>("platformUrls")).map((u) => new URL(u).host)].join(","),
+            OUTBOUND_ALLOWED_HOSTS: [
+              new URL(inject<string>("mcpServerUrl")).host,
+              "127.0.0.1:19",
+              ...Object.values(inject<Record<string, string>>("platformUrls")).map((u) => new URL(u).host),
+            ].join(","),
             // The messaging platforms' stand-ins (test/support/platforms): LINE_API_ORIGIN, TELEGRAM_API_ORIGIN, ...
             ...inject<Record<string, string>>("platformSettings"),
             TEST_PLATFORM_URLS: JSON.stringify(inject<Record<string, string>>("platformUrls")),
@@ -67,7 +81,12 @@ export default defineConfig(async () => {
             TEST_MCP_URL: inject<string>("mcpServerUrl"),
             // The receiver is on loopback, which SSRF protection refuses unless named here.
             // So is the throwaway PostgreSQL cluster (test/support/postgres-setup.ts), "" when none could be started.
-            WEBHOOK_ALLOWED_HOSTS: [new URL(inject<string>("receiverUrl")).host, postgresHost(inject<string>("postgresUrl"))].filter(Boolean).join(","),
+            WEBHOOK_ALLOWED_HOSTS: [
+              new URL(inject<string>("receiverUrl")).host,
+              postgresHost(inject<string>("postgresUrl")),
+            ]
+              .filter(Boolean)
+              .join(","),
             TEST_POSTGRES_URL: inject<string>("postgresUrl"),
             TEST_POSTGRES_UNAVAILABLE: inject<string>("postgresUnavailable"),
             TEST_POSTGRES_HOST: postgresHost(inject<string>("postgresUrl")),
@@ -99,7 +118,10 @@ export default defineConfig(async () => {
       // organization, and starting a worker per file cost ~1.2 s each, over 150 s of a run. The
       // bootstrap test needs a database without users, so it runs in a worker of its own.
       projects: [
-        { extends: true, test: { name: "shared", isolate: false, exclude: [...configDefaults.exclude, BOOTSTRAP_TEST, ...NODE_TESTS] } },
+        {
+          extends: true,
+          test: { name: "shared", isolate: false, exclude: [...configDefaults.exclude, BOOTSTRAP_TEST, ...NODE_TESTS] },
+        },
         { extends: true, test: { name: "own-database", include: [BOOTSTRAP_TEST] } },
       ],
     },

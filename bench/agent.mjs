@@ -18,21 +18,52 @@ export default async function () {
   const server = await startServer({ vars: { OUTBOUND_ALLOWED_HOSTS: new URL(receiver.url).host } });
   try {
     const { api } = server;
-    const fn = await api("/tools/", { body: { name: "add_numbers", displayName: "Add", toolType: "function", functionCode: "function main(a) { return a.x + a.y; }", rawParametersSchema: { type: "object", properties: { x: { type: "number" }, y: { type: "number" } } } } });
-    const fnBot = await api("/chatbots/", { body: { name: "fn", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: fn.id }] } });
-    const cold = (await api(`/chatbots/${fnBot.id}/completions/`, { body: { message: { content: "add numbers x: 1, y: 2" } } })).message.contentPayload.toolCalls[0].durationMs;
+    const fn = await api("/tools/", {
+      body: {
+        name: "add_numbers",
+        displayName: "Add",
+        toolType: "function",
+        functionCode: "function main(a) { return a.x + a.y; }",
+        rawParametersSchema: { type: "object", properties: { x: { type: "number" }, y: { type: "number" } } },
+      },
+    });
+    const fnBot = await api("/chatbots/", {
+      body: { name: "fn", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: fn.id }] },
+    });
+    const cold = (
+      await api(`/chatbots/${fnBot.id}/completions/`, { body: { message: { content: "add numbers x: 1, y: 2" } } })
+    ).message.contentPayload.toolCalls[0].durationMs;
     const warm = [];
-    for (let i = 0; i < 50; i++) warm.push((await api(`/chatbots/${fnBot.id}/completions/`, { body: { message: { content: `add numbers x: ${i}, y: 2` } } })).message.contentPayload.toolCalls[0].durationMs);
+    for (let i = 0; i < 50; i++)
+      warm.push(
+        (
+          await api(`/chatbots/${fnBot.id}/completions/`, {
+            body: { message: { content: `add numbers x: ${i}, y: 2` } },
+          })
+        ).message.contentPayload.toolCalls[0].durationMs,
+      );
 
-    const tool = await api("/tools/", { body: { name: "get_weather", displayName: "Weather", toolType: "api", apiUrl: `${receiver.url}/echo/weather`, httpMethod: "get", rawParametersSchema: { type: "object", properties: { city: { type: "string" } } } } });
-    const agent = await api("/chatbots/", { body: { name: "agent", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] } });
+    const tool = await api("/tools/", {
+      body: {
+        name: "get_weather",
+        displayName: "Weather",
+        toolType: "api",
+        apiUrl: `${receiver.url}/echo/weather`,
+        httpMethod: "get",
+        rawParametersSchema: { type: "object", properties: { city: { type: "string" } } },
+      },
+    });
+    const agent = await api("/chatbots/", {
+      body: { name: "agent", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] },
+    });
     const normal = await api("/chatbots/", { body: { name: "normal", largeLanguageModel: LOCAL_LLM } });
     const timed = async (bot, content) => {
       const t0 = performance.now();
       const reply = await api(`/chatbots/${bot}/completions/`, { body: { message: { content } } });
       return { ms: performance.now() - t0, reply };
     };
-    for (let i = 0; i < 20; i++) await Promise.all([timed(normal.id, "weather city: Oslo"), timed(agent.id, "weather city: Oslo")]);
+    for (let i = 0; i < 20; i++)
+      await Promise.all([timed(normal.id, "weather city: Oslo"), timed(agent.id, "weather city: Oslo")]);
     const overheads = [];
     const toolTimes = [];
     for (let i = 0; i < ROUNDS; i++) {
@@ -56,9 +87,15 @@ export default async function () {
     );
     const seconds = (performance.now() - started) / 1000;
 
-    console.log(`loop overhead per tool call over the tool's own time (${ROUNDS} paired rounds): p50 ${percentile(overheads, 50).toFixed(1)} ms, p95 ${percentile(overheads, 95).toFixed(1)} ms (target p50 <= 5 ms); the api tool's own time p50 ${percentile(toolTimes, 50)} ms`);
-    console.log(`function tool: cold start ${cold} ms (first call in the worker, QuickJS instantiated), warm p50 ${percentile(warm, 50)} ms, p95 ${percentile(warm, 95)} ms`);
-    console.log(`agent replies with one api tool call each, new conversation each, ${CONCURRENCY} at a time: ${(THROUGHPUT / seconds).toFixed(1)} replies/s (${THROUGHPUT} in ${seconds.toFixed(1)} s; receiver got ${receiver.requests.length} calls)`);
+    console.log(
+      `loop overhead per tool call over the tool's own time (${ROUNDS} paired rounds): p50 ${percentile(overheads, 50).toFixed(1)} ms, p95 ${percentile(overheads, 95).toFixed(1)} ms (target p50 <= 5 ms); the api tool's own time p50 ${percentile(toolTimes, 50)} ms`,
+    );
+    console.log(
+      `function tool: cold start ${cold} ms (first call in the worker, QuickJS instantiated), warm p50 ${percentile(warm, 50)} ms, p95 ${percentile(warm, 95)} ms`,
+    );
+    console.log(
+      `agent replies with one api tool call each, new conversation each, ${CONCURRENCY} at a time: ${(THROUGHPUT / seconds).toFixed(1)} replies/s (${THROUGHPUT} in ${seconds.toFixed(1)} s; receiver got ${receiver.requests.length} calls)`,
+    );
   } finally {
     await server.stop();
     await receiver.close();

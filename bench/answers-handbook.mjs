@@ -27,10 +27,19 @@ const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
 const RERANKER_MODEL = "00000000-0000-7000-8000-000000000003";
 
 /** Letters, digits and the euro sign, lower case, single spaces. */
-const normal = (text) => text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}€@]+/gu, " ").trim();
+const normal = (text) =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}€@]+/gu, " ")
+    .trim();
 
 /** Sentences of a reply: after `.`, `!` or `?` and a space, after a CJK stop, at line ends. */
-export const replySentences = (text) => text.split(/(?<=[.!?])\s+|(?<=[。！？])|\n+/u).map((s) => s.trim()).filter(Boolean);
+export const replySentences = (text) =>
+  text
+    .split(/(?<=[.!?])\s+|(?<=[。！？])|\n+/u)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** A PDF laid out as docs/handbook.pdf is: a 14 pt title, then 11 pt lines 18 pt apart, a blank line between sections. */
 async function handbookPdf(text) {
@@ -53,7 +62,8 @@ async function documentsOf(set) {
   for (const d of set.documents) {
     const bytes = readFileSync(path.join(DATA, d.file));
     const name = d.as ?? path.basename(d.file);
-    if (name.endsWith(".pdf") && !d.file.endsWith(".pdf")) files.push({ name, type: "application/pdf", bytes: await handbookPdf(bytes.toString("utf8")) });
+    if (name.endsWith(".pdf") && !d.file.endsWith(".pdf"))
+      files.push({ name, type: "application/pdf", bytes: await handbookPdf(bytes.toString("utf8")) });
     else files.push({ name, type: name.endsWith(".pdf") ? "application/pdf" : "text/plain", bytes });
   }
   return files;
@@ -71,7 +81,9 @@ export function judge(q, reply, { headings, fixed }) {
   const unrelated = sentences.filter((s) => !related(s));
   const seen = new Set();
   const repeated = sentences.filter((s) => (seen.has(normal(s)) ? true : (seen.add(normal(s)), false)));
-  const titled = sentences.filter((s) => headings.some((h) => normal(s) === normal(h) || (s.startsWith(`${h} `) && /^\p{Lu}/u.test(s.slice(h.length + 1)))));
+  const titled = sentences.filter((s) =>
+    headings.some((h) => normal(s) === normal(h) || (s.startsWith(`${h} `) && /^\p{Lu}/u.test(s.slice(h.length + 1)))),
+  );
   return { hit, unrelated, repeated, titled };
 }
 
@@ -79,22 +91,44 @@ export function judge(q, reply, { headings, fixed }) {
 export async function measureHandbook(api, { verbose = false } = {}) {
   const set = JSON.parse(readFileSync(path.join(DATA, "questions.json"), "utf8"));
   const fixed = new Set(set.fixedReplies.flatMap(replySentences).map(normal));
-  const kb = (await api("/knowledge-bases/", { body: { name: "Bench answers (handbook)", embeddingModel: EMBEDDING_MODEL, rerankerModel: RERANKER_MODEL, similarityCutoff: 0, enableRrf: true, enableRerank: true } })).id;
+  const kb = (
+    await api("/knowledge-bases/", {
+      body: {
+        name: "Bench answers (handbook)",
+        embeddingModel: EMBEDDING_MODEL,
+        rerankerModel: RERANKER_MODEL,
+        similarityCutoff: 0,
+        enableRrf: true,
+        enableRerank: true,
+      },
+    })
+  ).id;
   const form = new FormData();
   const files = await documentsOf(set);
   for (const f of files) form.append("file", new Blob([f.bytes], { type: f.type }), f.name);
   await api(`/knowledge-bases/${kb}/files/`, { form });
   await waitForIngestion(api, kb, files.length, 300_000);
-  const bot = await api("/chatbots/", { body: { name: "Bench answers (handbook)", largeLanguageModel: LOCAL_LLM, instructions: "Answer from the Acme handbook.", knowledgeBases: [{ id: kb }] } });
+  const bot = await api("/chatbots/", {
+    body: {
+      name: "Bench answers (handbook)",
+      largeLanguageModel: LOCAL_LLM,
+      instructions: "Answer from the Acme handbook.",
+      knowledgeBases: [{ id: kb }],
+    },
+  });
 
   const results = [];
   for (const q of set.questions) {
     let conversation = null;
     for (const earlier of q.history ?? []) {
-      const r = await api(`/chatbots/${bot.id}/completions/`, { body: { ...(conversation ? { conversation } : {}), message: { content: earlier } } });
+      const r = await api(`/chatbots/${bot.id}/completions/`, {
+        body: { ...(conversation ? { conversation } : {}), message: { content: earlier } },
+      });
       conversation = r.conversationId;
     }
-    const { content } = await api(`/chatbots/${bot.id}/completions/`, { body: { ...(conversation ? { conversation } : {}), message: { content: q.question } } });
+    const { content } = await api(`/chatbots/${bot.id}/completions/`, {
+      body: { ...(conversation ? { conversation } : {}), message: { content: q.question } },
+    });
     results.push({ q, reply: content, ...judge(q, content, { headings: set.headings, fixed }) });
   }
   const n = results.length;
@@ -105,21 +139,41 @@ export async function measureHandbook(api, { verbose = false } = {}) {
     withoutUnrelated: count((r) => !r.unrelated.length) / n,
     repeated: count((r) => r.repeated.length),
     headings: results.reduce((s, r) => s + r.titled.length, 0),
-    byKind: Object.fromEntries([...new Set(results.map((r) => r.q.kind))].map((k) => [k, `${count((r) => r.q.kind === k && r.hit)}/${count((r) => r.q.kind === k)}`])),
+    byKind: Object.fromEntries(
+      [...new Set(results.map((r) => r.q.kind))].map((k) => [
+        k,
+        `${count((r) => r.q.kind === k && r.hit)}/${count((r) => r.q.kind === k)}`,
+      ]),
+    ),
   };
   if (verbose) {
     for (const r of results) {
-      const marks = [r.hit ? "" : "MISS", r.unrelated.length ? "UNRELATED" : "", r.repeated.length ? "REPEAT" : "", r.titled.length ? "HEADING" : ""].filter(Boolean).join(" ");
-      console.log(`   ${r.q.id.padEnd(18)} ${marks.padEnd(10)} | ${r.q.question} | ${r.reply.replace(/\s+/g, " ").slice(0, 160)}`);
+      const marks = [
+        r.hit ? "" : "MISS",
+        r.unrelated.length ? "UNRELATED" : "",
+        r.repeated.length ? "REPEAT" : "",
+        r.titled.length ? "HEADING" : "",
+      ]
+        .filter(Boolean)
+        .join(" ");
+      console.log(
+        `   ${r.q.id.padEnd(18)} ${marks.padEnd(10)} | ${r.q.question} | ${r.reply.replace(/\s+/g, " ").slice(0, 160)}`,
+      );
     }
   }
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
-  console.log(`\nhandbook set, ${n} questions (docs/handbook.pdf, rentals.pdf, faq-zh.txt) through completions/ on the Local LLM`);
+  console.log(
+    `\nhandbook set, ${n} questions (docs/handbook.pdf, rentals.pdf, faq-zh.txt) through completions/ on the Local LLM`,
+  );
   console.log(`  first sentence holds the expected fact  ${pct(figures.firstSentence)}  (target >= 90%)`);
   console.log(`  replies without an unrelated sentence   ${pct(figures.withoutUnrelated)}  (target >= 95%)`);
   console.log(`  replies repeating a sentence            ${figures.repeated}  (target 0)`);
   console.log(`  reply sentences that are headings       ${figures.headings}  (target 0)`);
-  console.log(`  by kind (first sentence): ${Object.entries(figures.byKind).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  console.log(
+    `  by kind (first sentence): ${Object.entries(figures.byKind)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
   return figures;
 }
 

@@ -30,10 +30,16 @@ const RERANKER_MODEL = "00000000-0000-7000-8000-000000000003";
 // Scoring
 
 /** Letters and digits only, lower case, single spaces: how a key sentence is looked for in a reply. */
-export const normal = (text) => text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+export const normal = (text) =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 
 /** Words of a text: Latin words, and each CJK character. */
-const words = (text) => new Set(normal(text).match(/[\u3400-\u9fff\uf900-\ufaff]|[^\s\u3400-\u9fff\uf900-\ufaff]+/gu) ?? []);
+const words = (text) =>
+  new Set(normal(text).match(/[\u3400-\u9fff\uf900-\ufaff]|[^\s\u3400-\u9fff\uf900-\ufaff]+/gu) ?? []);
 
 /** Sentences of a reply: split after `.`, `!` or `?` and a space, after a CJK stop, and at line ends. */
 const replySentences = (text) => text.split(/(?<=[.!?])\s+|(?<=[。！？])|\n+/u).filter((s) => s.trim());
@@ -63,7 +69,9 @@ export function loadAnswers(questions, corpus) {
   for (const q of questions) {
     const keys = answers[q.id];
     if (!Array.isArray(keys) || !keys.length) throw new Error(`answers.json: no key sentence for ${q.id}`);
-    for (const k of keys) if (!q.relevant.some((f) => text.get(f).includes(normal(k)))) throw new Error(`answers.json: ${q.id}'s key "${k}" is in none of ${q.relevant.join(", ")}`);
+    for (const k of keys)
+      if (!q.relevant.some((f) => text.get(f).includes(normal(k))))
+        throw new Error(`answers.json: ${q.id}'s key "${k}" is in none of ${q.relevant.join(", ")}`);
   }
   return answers;
 }
@@ -79,7 +87,9 @@ export function faqsOf(kind, { corpus, questions, answers }) {
   if (kind === "title") return corpus.map((d) => ({ question: articleOf(d).title, answer: articleOf(d).text }));
   const byName = new Map(corpus.map((d) => [d.filename, d]));
   return questions.map((q) => {
-    const doc = q.relevant.map((f) => byName.get(f)).find((d) => answers[q.id].some((k) => normal(d.text).includes(normal(k))));
+    const doc = q.relevant
+      .map((f) => byName.get(f))
+      .find((d) => answers[q.id].some((k) => normal(d.text).includes(normal(k))));
     return { question: q.question, answer: articleOf(doc).text };
   });
 }
@@ -90,31 +100,49 @@ export function faqsOf(kind, { corpus, questions, answers }) {
  * Asks every question of both bases and prints the figures; `docsKnowledgeBaseId` is a base that
  * already holds the corpus as files (else one is made). Returns the rows.
  */
-export async function measureAnswers(api, { corpus, questions, docsKnowledgeBaseId = null, verbose = false, dump = null }) {
+export async function measureAnswers(
+  api,
+  { corpus, questions, docsKnowledgeBaseId = null, verbose = false, dump = null },
+) {
   const answers = loadAnswers(questions, corpus);
-  const base = { embeddingModel: EMBEDDING_MODEL, rerankerModel: RERANKER_MODEL, similarityCutoff: 0, enableRrf: true, enableRerank: true };
+  const base = {
+    embeddingModel: EMBEDDING_MODEL,
+    rerankerModel: RERANKER_MODEL,
+    similarityCutoff: 0,
+    enableRrf: true,
+    enableRerank: true,
+  };
   let docsKb = docsKnowledgeBaseId;
-  if (docsKb) await api(`/knowledge-bases/${docsKb}/`, { method: "PATCH", body: { enableRrf: true, enableRerank: true } });
+  if (docsKb)
+    await api(`/knowledge-bases/${docsKb}/`, { method: "PATCH", body: { enableRrf: true, enableRerank: true } });
   else {
     docsKb = (await api("/knowledge-bases/", { body: { name: "Bench answers (documents)", ...base } })).id;
     for (let i = 0; i < corpus.length; i += 20) {
       const form = new FormData();
-      for (const doc of corpus.slice(i, i + 20)) form.append("file", new Blob([doc.text], { type: "text/markdown" }), doc.filename);
+      for (const doc of corpus.slice(i, i + 20))
+        form.append("file", new Blob([doc.text], { type: "text/markdown" }), doc.filename);
       await api(`/knowledge-bases/${docsKb}/files/`, { form });
     }
     await waitForIngestion(api, docsKb, corpus.length, 600_000);
   }
   const faqBase = async (kind) => {
     const id = (await api("/knowledge-bases/", { body: { name: `Bench answers (FAQ, ${kind})`, ...base } })).id;
-    for (const faq of faqsOf(kind, { corpus, questions, answers })) await api(`/knowledge-bases/${id}/faqs/`, { body: faq });
+    for (const faq of faqsOf(kind, { corpus, questions, answers }))
+      await api(`/knowledge-bases/${id}/faqs/`, { body: faq });
     return id;
   };
-  const sources = [["FAQ, as asked", await faqBase("asked")], ["FAQ, by title", await faqBase("title")], ["documents", docsKb]];
+  const sources = [
+    ["FAQ, as asked", await faqBase("asked")],
+    ["FAQ, by title", await faqBase("title")],
+    ["documents", docsKb],
+  ];
 
   const rows = [];
   const dumped = {};
   for (const [name, kb] of sources) {
-    const bot = await api("/chatbots/", { body: { name: `Bench answers (${name})`, largeLanguageModel: LOCAL_LLM, knowledgeBases: [{ id: kb }] } });
+    const bot = await api("/chatbots/", {
+      body: { name: `Bench answers (${name})`, largeLanguageModel: LOCAL_LLM, knowledgeBases: [{ id: kb }] },
+    });
     const results = [];
     for (const q of questions) {
       const { content } = await api(`/chatbots/${bot.id}/completions/`, { body: { message: { content: q.question } } });
@@ -124,12 +152,29 @@ export async function measureAnswers(api, { corpus, questions, docsKnowledgeBase
       const sel = results.filter((r) => !lang || r.q.lang === lang);
       return sel.filter((r) => r.hit).length / sel.length;
     };
-    rows.push({ name, all: share(), en: share("en"), zh: share("zh"), echoes: results.filter((r) => r.echo).length, count: results.length });
-    dumped[name] = results.map((r) => ({ id: r.q.id, question: r.q.question, reply: r.reply, keys: answers[r.q.id], hit: r.hit, echo: r.echo }));
+    rows.push({
+      name,
+      all: share(),
+      en: share("en"),
+      zh: share("zh"),
+      echoes: results.filter((r) => r.echo).length,
+      count: results.length,
+    });
+    dumped[name] = results.map((r) => ({
+      id: r.q.id,
+      question: r.q.question,
+      reply: r.reply,
+      keys: answers[r.q.id],
+      hit: r.hit,
+      echo: r.echo,
+    }));
     if (verbose) {
       console.log(`-- ${name}: replies without a key sentence, and echoes`);
       const flat = (text, n) => text.replace(/\s+/g, " ").slice(0, n);
-      for (const r of results.filter((r) => !r.hit || r.echo)) console.log(`   ${r.q.id} ${r.hit ? "" : "MISS "}${r.echo ? `ECHO "${r.echo}" ` : ""}| ${flat(r.q.question, 60)} | ${flat(r.reply, 140)}`);
+      for (const r of results.filter((r) => !r.hit || r.echo))
+        console.log(
+          `   ${r.q.id} ${r.hit ? "" : "MISS "}${r.echo ? `ECHO "${r.echo}" ` : ""}| ${flat(r.q.question, 60)} | ${flat(r.reply, 140)}`,
+        );
     }
   }
   if (dump) writeFileSync(dump, JSON.stringify(dumped, null, 1));
@@ -139,7 +184,9 @@ export async function measureAnswers(api, { corpus, questions, docsKnowledgeBase
 
 function printAnswers(rows, count) {
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
-  console.log(`\nanswers of the built-in local model, ${count} questions: replies containing the key sentence, and echoes of the question`);
+  console.log(
+    `\nanswers of the built-in local model, ${count} questions: replies containing the key sentence, and echoes of the question`,
+  );
   const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(14) : String(c).padStart(9))).join(" ");
   console.log(line(["source", "key", "  (en)", "  (zh)", "echoes"]));
   for (const r of rows) console.log(line([r.name, pct(r.all), pct(r.en), pct(r.zh), `${r.echoes}/${r.count}`]));
@@ -152,13 +199,21 @@ export default async function (argv = []) {
     else if (argv[i] === "--port") args.port = Number(argv[++i]);
     else if (argv[i] === "--dump") args.dump = argv[++i];
     else if (argv[i] === "--only" && ["help-centre", "handbook"].includes(argv[i + 1])) args.only = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]} (expected --verbose, --port N, --dump FILE, --only help-centre|handbook)`);
+    else
+      throw new Error(
+        `unknown argument ${argv[i]} (expected --verbose, --port N, --dump FILE, --only help-centre|handbook)`,
+      );
   }
   const server = await startServer({ port: args.port });
   try {
     if (args.only !== "handbook") {
       const corpus = loadCorpus();
-      await measureAnswers(server.api, { corpus, questions: loadQuestions(corpus), verbose: args.verbose, dump: args.dump });
+      await measureAnswers(server.api, {
+        corpus,
+        questions: loadQuestions(corpus),
+        verbose: args.verbose,
+        dump: args.dump,
+      });
     }
     if (args.only !== "help-centre") await measureHandbook(server.api, { verbose: args.verbose });
   } finally {

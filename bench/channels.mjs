@@ -44,7 +44,8 @@ export default async function () {
     vars: { TELEGRAM_API_ORIGIN: standIn.url, OUTBOUND_ALLOWED_HOSTS: new URL(standIn.url).host },
   });
   const api = (path, body, method = body === undefined ? "GET" : "POST") => server.api(path, { method, body });
-  const requests = async (token) => (await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(token)}`)).json());
+  const requests = async (token) =>
+    await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(token)}`)).json();
   let failed = false;
   try {
     let updateId = 1;
@@ -100,7 +101,8 @@ export default async function () {
 
     if (ONLY.has("latency")) {
       const inbox = await telegramInbox("Bench latency");
-      const sentTo = async (chat) => (await requests(inbox.token)).find((r) => r.path.endsWith("/sendMessage") && r.body?.chat_id === String(chat));
+      const sentTo = async (chat) =>
+        (await requests(inbox.token)).find((r) => r.path.endsWith("/sendMessage") && r.body?.chat_id === String(chat));
       const one = async (chat) => {
         const posted = Date.now();
         const status = await deliver(inbox, update(chat, `Where is parcel ${chat}?`));
@@ -155,7 +157,8 @@ export default async function () {
             lastAccepted = Math.max(lastAccepted, Date.now());
             return;
           }
-          if (attempt >= 20) throw new Error(`update ${body.update_id} of chat ${chat} refused 20 times (last: ${status})`);
+          if (attempt >= 20)
+            throw new Error(`update ${body.update_id} of chat ${chat} refused 20 times (last: ${status})`);
           redelivered++;
           await sleep(1000);
         }
@@ -173,18 +176,25 @@ export default async function () {
       const dispatched = Date.now();
       await Promise.all(pending);
       const sendSeconds = (lastAccepted - started) / 1000;
-      console.log(`burst: ${total} updates offered at ${RATE}/s for ${BURST_SECONDS} s from ${USERS} users into one inbox, at most ${CONNECTIONS} at once`);
+      console.log(
+        `burst: ${total} updates offered at ${RATE}/s for ${BURST_SECONDS} s from ${USERS} users into one inbox, at most ${CONNECTIONS} at once`,
+      );
       const rate = (total / sendSeconds).toFixed(0);
-      console.log(`  dispatched in ${((dispatched - started) / 1000).toFixed(1)} s; all accepted (200) in ${sendSeconds.toFixed(1)} s = ${rate} updates/s`);
+      console.log(
+        `  dispatched in ${((dispatched - started) / 1000).toFixed(1)} s; all accepted (200) in ${sendSeconds.toFixed(1)} s = ${rate} updates/s`,
+      );
       console.log(`  redelivered after a non-200: ${redelivered}`);
-      console.log(`  webhook answered 200: p50 ${ms(percentile(answerTimes, 50))}, p95 ${ms(percentile(answerTimes, 95))}`);
+      console.log(
+        `  webhook answered 200: p50 ${ms(percentile(answerTimes, 50))}, p95 ${ms(percentile(answerTimes, 95))}`,
+      );
 
       // Settled: the stand-in's sendMessage count (read without loading the worker) has stopped growing, then
       // every conversation holds its user's messages (counted through the API; conversations done are not read
       // again until the final count).
       const perUser = Math.floor(total / USERS);
       const done = new Set();
-      const replyCount = async () => (await requests(inbox.token)).filter((r) => r.path.endsWith("/sendMessage")).length;
+      const replyCount = async () =>
+        (await requests(inbox.token)).filter((r) => r.path.endsWith("/sendMessage")).length;
       const settleBy = Date.now() + SETTLE_TIMEOUT_MS;
       for (let last = -1, quietSince = Date.now(); Date.now() < settleBy; ) {
         const n = await replyCount();
@@ -221,10 +231,16 @@ export default async function () {
       const lastReply = sent.length ? (Math.max(...sent.map((r) => r.at)) - started) / 1000 : NaN;
       const conversations = (await conversationsOf(inbox.inboxId)).length;
       const counted = ((settled - started) / 1000).toFixed(1);
-      console.log(`  counted as settled ${counted} s after the first update (the last reply reached the stand-in at ${lastReply.toFixed(1)} s)`);
+      console.log(
+        `  counted as settled ${counted} s after the first update (the last reply reached the stand-in at ${lastReply.toFixed(1)} s)`,
+      );
       console.log(`  ${messages} messages stored in ${conversations} conversations`);
-      console.log(`  lost: ${lost}, duplicated: ${duplicated} (required 0 and 0); a chat's messages out of the updates' order: ${outOfOrder}`);
-      console.log(`  the assistant's replies stored: ${replies}, sendMessage requests received by the stand-in: ${sendMessages}`);
+      console.log(
+        `  lost: ${lost}, duplicated: ${duplicated} (required 0 and 0); a chat's messages out of the updates' order: ${outOfOrder}`,
+      );
+      console.log(
+        `  the assistant's replies stored: ${replies}, sendMessage requests received by the stand-in: ${sendMessages}`,
+      );
       if (lost || duplicated) failed = true;
     }
 
@@ -235,18 +251,29 @@ export default async function () {
         await fetch(`${standIn.url}/__outage`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ key: inbox.token, seconds: OUTAGE_SECONDS, body: { ok: false, error_code: 503, description: "Service Unavailable" } }),
+          body: JSON.stringify({
+            key: inbox.token,
+            seconds: OUTAGE_SECONDS,
+            body: { ok: false, error_code: 503, description: "Service Unavailable" },
+          }),
         })
       ).json();
-      console.log(`outage: every request of the bot answered 503 for ${OUTAGE_SECONDS} s; ${OUTAGE_MESSAGES} messages in a row from one chat meanwhile`);
+      console.log(
+        `outage: every request of the bot answered 503 for ${OUTAGE_SECONDS} s; ${OUTAGE_MESSAGES} messages in a row from one chat meanwhile`,
+      );
       let conversationId = null;
       for (let i = 1; i <= OUTAGE_MESSAGES; i++) {
-        if ((await deliver(inbox, update(chat, `Where is parcel ${i}?`))) !== 200) throw new Error("webhook refused an update");
+        if ((await deliver(inbox, update(chat, `Where is parcel ${i}?`))) !== 200)
+          throw new Error("webhook refused an update");
         // The next message once this one's reply is stored (it waits behind the refused ones to go out).
         for (const deadline = Date.now() + 60_000; ; await sleep(100)) {
           if (Date.now() > deadline) throw new Error(`no reply stored for message ${i}`);
           conversationId ??= (await conversationsOf(inbox.inboxId))[0]?.id ?? null;
-          if (conversationId && (await messagesOf(conversationId)).filter((m) => m.senderType === "chatbot").length >= i) break;
+          if (
+            conversationId &&
+            (await messagesOf(conversationId)).filter((m) => m.senderType === "chatbot").length >= i
+          )
+            break;
         }
       }
       const sentMessages = async () => (await requests(inbox.token)).filter((r) => r.path.endsWith("/sendMessage"));
@@ -271,13 +298,26 @@ export default async function () {
       const statuses = replies.map((m) => m.metadata?.channelDelivery?.status);
       const attempts = replies.map((m) => m.metadata?.channelDelivery?.attempts);
       const last = delivered.length ? Math.max(...delivered.map((r) => r.at)) : NaN;
-      console.log(`  sendMessage refused during the outage: ${refused} (the first reply's attempts; the others wait behind it)`);
+      console.log(
+        `  sendMessage refused during the outage: ${refused} (the first reply's attempts; the others wait behind it)`,
+      );
       const order = inOrder ? "yes" : `NO (sent ${got.join(",")}, replies ${want.join(",")})`;
-      console.log(`  delivered after it: ${delivered.length} of ${replies.length} replies, in order: ${order}, twice: ${twice}`);
+      console.log(
+        `  delivered after it: ${delivered.length} of ${replies.length} replies, in order: ${order}, twice: ${twice}`,
+      );
       console.log(`  deliveries' status: ${statuses.join(", ")}; attempts: ${attempts.join(", ")}`);
       const first = Math.min(...delivered.map((r) => r.at));
-      console.log(`  outage's end -> first delivery ${ms(first - until)}, -> last delivery ${ms(last - until)} (back-off cap ${MAX_BACKOFF_S} s)`);
-      if (delivered.length !== replies.length || replies.length !== OUTAGE_MESSAGES || !inOrder || twice || statuses.some((s) => s !== "sent")) failed = true;
+      console.log(
+        `  outage's end -> first delivery ${ms(first - until)}, -> last delivery ${ms(last - until)} (back-off cap ${MAX_BACKOFF_S} s)`,
+      );
+      if (
+        delivered.length !== replies.length ||
+        replies.length !== OUTAGE_MESSAGES ||
+        !inOrder ||
+        twice ||
+        statuses.some((s) => s !== "sent")
+      )
+        failed = true;
     }
   } finally {
     await server.stop();

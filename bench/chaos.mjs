@@ -27,8 +27,13 @@ const PORT = Number(process.env.CHAOS_PORT ?? 9050);
 const INSPECTOR_PORT = PORT + 30;
 
 async function load() {
-  const names = readdirSync(dir).filter((f) => f.endsWith(".mjs") && !f.startsWith("_")).map((f) => f.slice(0, -4)).sort();
-  return Promise.all(names.map(async (name) => ({ name, ...(await import(pathToFileURL(path.join(dir, `${name}.mjs`)).href)) })));
+  const names = readdirSync(dir)
+    .filter((f) => f.endsWith(".mjs") && !f.startsWith("_"))
+    .map((f) => f.slice(0, -4))
+    .sort();
+  return Promise.all(
+    names.map(async (name) => ({ name, ...(await import(pathToFileURL(path.join(dir, `${name}.mjs`)).href)) })),
+  );
 }
 
 /** `request` and `api` for a scenario: JSON in and out, 5xx answers counted. */
@@ -85,11 +90,23 @@ export default async function chaos(args = process.argv.slice(2)) {
     const server = await startServer({ port: PORT + i, vars: prepared.vars ?? {}, inspectorPort: INSPECTOR_PORT + i });
     const counts = { serverErrors: 0 };
     try {
-      const produced = await scenario.default({ ...prepared.context, server, ...client(server, counts), log: (m) => console.log(`  ${m}`) });
+      const produced = await scenario.default({
+        ...prepared.context,
+        server,
+        ...client(server, counts),
+        log: (m) => console.log(`  ${m}`),
+      });
       for (const row of produced) rows.push({ ...row, serverErrors: counts.serverErrors + (row.serverErrors ?? 0) });
     } catch (err) {
       console.error(err);
-      rows.push({ fault: `${scenario.name}: failed (${String(err.message ?? err).slice(0, 80)})`, operations: "-", lost: "-", duplicated: "-", recovery: "-", serverErrors: counts.serverErrors });
+      rows.push({
+        fault: `${scenario.name}: failed (${String(err.message ?? err).slice(0, 80)})`,
+        operations: "-",
+        lost: "-",
+        duplicated: "-",
+        recovery: "-",
+        serverErrors: counts.serverErrors,
+      });
       process.exitCode = 1;
     } finally {
       await server.stop();

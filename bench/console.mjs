@@ -11,7 +11,10 @@ import { startConsole } from "../test/browser/console-helpers.mjs";
 const dir = path.join(import.meta.dirname, "console");
 
 export default async function (args) {
-  const available = readdirSync(dir).filter((f) => f.endsWith(".mjs")).map((f) => f.slice(0, -4)).sort();
+  const available = readdirSync(dir)
+    .filter((f) => f.endsWith(".mjs"))
+    .map((f) => f.slice(0, -4))
+    .sort();
   const wanted = args.length ? args : available;
   const unknown = wanted.filter((m) => !available.includes(m));
   if (unknown.length) throw new Error(`unknown measure(s) ${unknown.join(", ")}; available: ${available.join(", ")}`);

@@ -14,7 +14,9 @@ const [root, port, state, vars, options = "{}"] = process.argv.slice(2);
 const own = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const wrangler = await import(pathToFileURL(path.join(own, "node_modules/wrangler/wrangler-dist/cli.js")).href);
 process.chdir(root); // wrangler.toml's [build] runs where `wrangler dev` would run it
-const bindings = Object.fromEntries(Object.entries(JSON.parse(vars)).map(([name, value]) => [name, { type: "plain_text", value: String(value) }]));
+const bindings = Object.fromEntries(
+  Object.entries(JSON.parse(vars)).map(([name, value]) => [name, { type: "plain_text", value: String(value) }]),
+);
 // The runtime's own address, behind wrangler's proxy worker (which `wrangler dev` puts in front of
 // every request, and a deployed worker does not have): printed for measures that leave it out.
 const devEnv = new wrangler.unstable_DevEnv();

@@ -27,27 +27,59 @@ export function newKey() {
  * when the caller has built the static assets (scripts/build-assets.mjs) already, which wrangler.toml's
  * `[build]` would otherwise build again on every start.
  */
-export async function startServer({ port = 8788, vars = {}, state: reuse, key: givenKey, root = ownRoot, inspectorPort, devtools = true, prebuilt = false } = {}) {
+export async function startServer({
+  port = 8788,
+  vars = {},
+  state: reuse,
+  key: givenKey,
+  root = ownRoot,
+  inspectorPort,
+  devtools = true,
+  prebuilt = false,
+} = {}) {
   // wrangler.toml's `[build]` builds the assets; a baseline checkout older than it (06f2be4) serves
   // widget/dist, which must exist before wrangler starts.
   if (!existsSync(path.join(root, "scripts", "build-assets.mjs"))) {
-    await (await import(pathToFileURL(path.join(root, "scripts", "build-widget.mjs")).href)).buildWidget({ quiet: true });
+    await (await import(pathToFileURL(path.join(root, "scripts", "build-widget.mjs")).href)).buildWidget({
+      quiet: true,
+    });
   }
   // `state` (and the `key` it was bootstrapped with) restarts on the state of an earlier server stopped with `keep`.
-  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", X_LOCAL_OBSERVABILITY: "false", ...(prebuilt ? { ASSETS_PREBUILT: "1" } : {}) };
+  const env = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    CI: "1",
+    X_LOCAL_OBSERVABILITY: "false",
+    ...(prebuilt ? { ASSETS_PREBUILT: "1" } : {}),
+  };
   const state = reuse ?? migratedState(root, env);
   const key = givenKey ?? newKey();
   // Registration is closed by wrangler.toml; benches and browser tests register users, as `npm run dev` lets a developer.
   // No BOOTSTRAP_PASSWORD (a developer's .dev.vars has one): the browser tests give the administrator theirs.
-  const allVars = { BOOTSTRAP_API_KEY: key, BOOTSTRAP_PASSWORD: "", ENCRYPTION_KEY: "bench", RATE_LIMIT_PER_MINUTE: "100000000", REGISTRATION_ENABLED: "true", ...vars };
+  const allVars = {
+    BOOTSTRAP_API_KEY: key,
+    BOOTSTRAP_PASSWORD: "",
+    ENCRYPTION_KEY: "bench",
+    RATE_LIMIT_PER_MINUTE: "100000000",
+    REGISTRATION_ENABLED: "true",
+    ...vars,
+  };
   const varArgs = Object.entries(allVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   // A server left on the port (by a run that was killed) would answer in this one's place.
   await assertPortFree(port);
   // Not wrangler's default 9229, which the first of several servers at once would hold.
   const inspector = ["--inspector-port", String(inspectorPort ?? port + 1000)];
   const child = devtools
-    ? spawn("wrangler", ["dev", "--port", String(port), ...inspector, "--persist-to", state, "--log-level", "error", ...varArgs], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
-    : spawn(process.execPath, [path.join(ownRoot, "bench", "dev-server.mjs"), root, String(port), state, JSON.stringify(allVars)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    ? spawn(
+        "wrangler",
+        ["dev", "--port", String(port), ...inspector, "--persist-to", state, "--log-level", "error", ...varArgs],
+        { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
+      )
+    : spawn(
+        process.execPath,
+        [path.join(ownRoot, "bench", "dev-server.mjs"), root, String(port), state, JSON.stringify(allVars)],
+        { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
+      );
   running.add(child);
   child.once("exit", () => running.delete(child));
   let output = "";
@@ -71,7 +103,10 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
   const deadline = Date.now() + (Number(process.env.SERVER_START_TIMEOUT_MS) || 90_000);
   let up = false;
   while (!up && Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
-    up = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+    up = await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (!up) await new Promise((r) => setTimeout(r, 300));
   }
   if (!up) {
@@ -81,7 +116,8 @@ export async function startServer({ port = 8788, vars = {}, state: reuse, key: g
   }
   const headers = { Authorization: `Api-Key ${key}` };
   // bench/dev-server.mjs names the runtime's own address, behind wrangler's proxy worker.
-  for (const until = Date.now() + 5_000; !devtools && !/^ready/m.test(output) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+  for (const until = Date.now() + 5_000; !devtools && !/^ready/m.test(output) && Date.now() < until; )
+    await new Promise((r) => setTimeout(r, 50));
   return {
     base,
     /** The runtime's own URL, without wrangler's proxy in front (null with the DevTools inspector on). */
@@ -156,13 +192,23 @@ async function assertPortFree(port) {
 function migratedState(root, env) {
   const hash = createHash("sha256");
   const migrations = path.join(root, "migrations");
-  for (const file of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sort()) hash.update(`${file}\0`).update(readFileSync(path.join(migrations, file))).update("\0");
+  for (const file of readdirSync(migrations)
+    .filter((f) => f.endsWith(".sql"))
+    .sort())
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(path.join(migrations, file)))
+      .update("\0");
   hash.update(readFileSync(path.join(root, "wrangler.toml")));
   hash.update(readFileSync(createRequire(path.join(root, "package.json")).resolve("wrangler/package.json")));
   const template = path.join(tmpdir(), `bench-migrated-${hash.digest("hex").slice(0, 16)}`);
   if (!existsSync(template)) {
     const fresh = mkdtempSync(path.join(tmpdir(), "bench-migrating-"));
-    const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", fresh], { cwd: root, env, encoding: "utf8" });
+    const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", fresh], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+    });
     if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
     // Complete or not there: another process may have made the same one meanwhile (then it is kept, and this one dropped).
     try {
@@ -181,7 +227,9 @@ function migratedState(root, env) {
 export function seedMembers(db, { organizationId, ownerId, count, at }) {
   const members = [ownerId, ...Array.from({ length: count - 1 }, () => randomUUID())];
   const user = db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
-  const member = db.prepare("INSERT INTO members (id, organization_id, user_id, is_owner, created_at) VALUES (?, ?, ?, 0, ?)");
+  const member = db.prepare(
+    "INSERT INTO members (id, organization_id, user_id, is_owner, created_at) VALUES (?, ?, ?, 0, ?)",
+  );
   members.slice(1).forEach((id, i) => {
     user.run(id, `member${i}@bench.example`, `Member ${i}`, at, at);
     member.run(randomUUID(), organizationId, id, at);
@@ -217,7 +265,7 @@ export function workerdCpu(pid) {
   const under = new Set([pid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const p of procs) if (!under.has(p.pid) && under.has(p.ppid)) (under.add(p.pid), (grew = true));
+    for (const p of procs) if (!under.has(p.pid) && under.has(p.ppid)) under.add(p.pid), (grew = true);
   }
   const workerd = procs.filter((p) => under.has(p.pid) && p.comm === "workerd");
   const ms = (ticks) => (ticks * 1000) / CLOCK_TICKS;
@@ -225,12 +273,15 @@ export function workerdCpu(pid) {
     total: workerd.reduce((sum, p) => sum + ms(p.ticks), 0),
     // Every process of the server, wrangler's Node process too: on two cores their sum bounds a run, not the runtime thread alone.
     tree: procs.filter((p) => under.has(p.pid)).reduce((sum, p) => sum + ms(p.ticks), 0),
-    mainThreads: Object.fromEntries(workerd.map((p) => [p.pid, ms(readStat(`/proc/${p.pid}/task/${p.pid}/stat`)?.ticks ?? 0)])),
+    mainThreads: Object.fromEntries(
+      workerd.map((p) => [p.pid, ms(readStat(`/proc/${p.pid}/task/${p.pid}/stat`)?.ticks ?? 0)]),
+    ),
   };
 }
 
 /** The busiest main thread between two `workerdCpu` readings (the runtime's), in ms. */
-export const busiestThreadMs = (before, after) => Math.max(0, ...Object.entries(after.mainThreads).map(([pid, ms]) => ms - (before.mainThreads[pid] ?? 0)));
+export const busiestThreadMs = (before, after) =>
+  Math.max(0, ...Object.entries(after.mainThreads).map(([pid, ms]) => ms - (before.mainThreads[pid] ?? 0)));
 
 function readStat(path) {
   try {
@@ -238,7 +289,11 @@ function readStat(path) {
     // The command name is in parentheses and may hold spaces: fields count from the last ")".
     const close = stat.lastIndexOf(")");
     const fields = stat.slice(close + 2).split(" ");
-    return { comm: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+    return {
+      comm: stat.slice(stat.indexOf("(") + 1, close),
+      ppid: Number(fields[1]),
+      ticks: Number(fields[11]) + Number(fields[12]),
+    };
   } catch {
     return null; // the process ended while being read
   }
@@ -248,19 +303,33 @@ const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" 
 /** Our compatibility date and flags as `wrangler` arguments, for the bare workers the benchmarks run beside ours. */
 export function compatibilityArgs(root) {
   const { compatibilityDate, compatibilityFlags } = compatibility(root);
-  return ["--compatibility-date", compatibilityDate, ...compatibilityFlags.flatMap((f) => ["--compatibility-flags", f])];
+  return [
+    "--compatibility-date",
+    compatibilityDate,
+    ...compatibilityFlags.flatMap((f) => ["--compatibility-flags", f]),
+  ];
 }
 
 /** The compatibility date and flags of a checkout's wrangler.toml. */
 export function compatibility(root) {
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
-  const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1].matchAll(/"([^"]+)"/g) ?? []].map((m) => m[1]);
+  const compatibilityFlags = [
+    ...(/^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1].matchAll(/"([^"]+)"/g) ?? []),
+  ].map((m) => m[1]);
   return { compatibilityDate, compatibilityFlags };
 }
 
 /** Flags for Debian's Chromium on this machine (its closed network refuses Google's background connections). */
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** Headless Debian Chromium through playwright-core (never a downloaded browser). */
 export async function launchChromium() {

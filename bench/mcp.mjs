@@ -30,7 +30,8 @@ export default async function () {
     // 1. available-tools, and a bare client's connect + list in the same run.
     const listed = [];
     const bareList = [];
-    for (let i = 0; i < 10; i++) await api(`/tools/available-tools/?mcpUrl=${encodeURIComponent(mcpUrl)}`, { method: "GET" });
+    for (let i = 0; i < 10; i++)
+      await api(`/tools/available-tools/?mcpUrl=${encodeURIComponent(mcpUrl)}`, { method: "GET" });
     for (let i = 0; i < ROUNDS; i++) {
       let t = performance.now();
       await api(`/tools/available-tools/?mcpUrl=${encodeURIComponent(mcpUrl)}`, { method: "GET" });
@@ -41,11 +42,17 @@ export default async function () {
       bareList.push(performance.now() - t);
       await client.close();
     }
-    console.log(`available-tools: p50 ${f(listed, 50)} ms, p95 ${f(listed, 95)} ms | bare SDK client connect + list: p50 ${f(bareList, 50)} ms (${ROUNDS} rounds)`);
+    console.log(
+      `available-tools: p50 ${f(listed, 50)} ms, p95 ${f(listed, 95)} ms | bare SDK client connect + list: p50 ${f(bareList, 50)} ms (${ROUNDS} rounds)`,
+    );
 
     // 2 and 3. An agent whose only tool is the server's `add`.
-    const tool = await api("/tools/", { body: { name: "calc", displayName: "Calculator", toolType: "mcp", mcpUrl, mcpAllowedTools: ["add"] } });
-    const agent = await api("/chatbots/", { body: { name: "mcp agent", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] } });
+    const tool = await api("/tools/", {
+      body: { name: "calc", displayName: "Calculator", toolType: "mcp", mcpUrl, mcpAllowedTools: ["add"] },
+    });
+    const agent = await api("/chatbots/", {
+      body: { name: "mcp agent", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] },
+    });
     const normal = await api("/chatbots/", { body: { name: "normal", largeLanguageModel: LOCAL_LLM } });
     const reply = async (bot, content) => {
       const t = performance.now();
@@ -53,7 +60,10 @@ export default async function () {
       return { ms: performance.now() - t, body };
     };
     const bare = await bareClient(mcpUrl);
-    for (let i = 0; i < 10; i++) (await reply(agent.id, "add a: 1, b: 2"), await reply(normal.id, "add a: 1, b: 2"), await bare.callTool({ name: "add", arguments: { a: 1, b: 2 } }));
+    for (let i = 0; i < 10; i++)
+      await reply(agent.id, "add a: 1, b: 2"),
+        await reply(normal.id, "add a: 1, b: 2"),
+        await bare.callTool({ name: "add", arguments: { a: 1, b: 2 } });
     const ours = [];
     const direct = [];
     const roundAdded = [];
@@ -70,9 +80,15 @@ export default async function () {
     }
     await bare.close();
     const overhead = percentile(ours, 50) - percentile(direct, 50);
-    console.log(`MCP tool call in an agent reply (session reused): p50 ${f(ours, 50)} ms, p95 ${f(ours, 95)} ms | bare SDK client on a reused session: p50 ${f(direct, 50)} ms`);
-    console.log(`per-call overhead over the server's own time: p50 ${overhead.toFixed(1)} ms (target <= 5 ms) ${overhead <= 5 ? "PASS" : "FAIL"}`);
-    console.log(`a reply with one MCP call minus a normal reply, minus the call: p50 ${f(roundAdded, 50)} ms, p95 ${f(roundAdded, 95)} ms (opening the session and listing the tools included)`);
+    console.log(
+      `MCP tool call in an agent reply (session reused): p50 ${f(ours, 50)} ms, p95 ${f(ours, 95)} ms | bare SDK client on a reused session: p50 ${f(direct, 50)} ms`,
+    );
+    console.log(
+      `per-call overhead over the server's own time: p50 ${overhead.toFixed(1)} ms (target <= 5 ms) ${overhead <= 5 ? "PASS" : "FAIL"}`,
+    );
+    console.log(
+      `a reply with one MCP call minus a normal reply, minus the call: p50 ${f(roundAdded, 50)} ms, p95 ${f(roundAdded, 95)} ms (opening the session and listing the tools included)`,
+    );
   } finally {
     await server.stop();
     await mcp.close();

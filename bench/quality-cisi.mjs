@@ -102,22 +102,35 @@ async function measure(args, docs, queries, vars, methods, suffix = "") {
   const server = await startServer({ port: args.port, vars });
   const api = server.api;
   try {
-    const kb = await api("/knowledge-bases/", { body: { name: "Bench CISI", embeddingModel: EMBEDDING_MODEL, rerankerModel: RERANKER_MODEL, numberOfRetrievedChunks: RETRIEVED } });
+    const kb = await api("/knowledge-bases/", {
+      body: {
+        name: "Bench CISI",
+        embeddingModel: EMBEDDING_MODEL,
+        rerankerModel: RERANKER_MODEL,
+        numberOfRetrievedChunks: RETRIEVED,
+      },
+    });
     const started = performance.now();
     let uploaded = 0;
     for (let i = 0; i < docs.length; i += 20) {
       const form = new FormData();
-      for (const d of docs.slice(i, i + 20)) form.append("file", new Blob([`${d.title}\n\n${d.abstract}\n`], { type: "text/plain" }), `cisi-${d.id}.txt`);
+      for (const d of docs.slice(i, i + 20))
+        form.append("file", new Blob([`${d.title}\n\n${d.abstract}\n`], { type: "text/plain" }), `cisi-${d.id}.txt`);
       uploaded += (await api(`/knowledge-bases/${kb.id}/files/`, { form })).length;
     }
     const files = await waitForIngestion(api, kb.id, uploaded, INGEST_TIMEOUT_MS);
     const chunks = files.reduce((a, f) => a + (f.chunksCount ?? 0), 0);
-    console.log(`CISI${suffix}: ${docs.length} documents, ${chunks} chunks, ingested in ${((performance.now() - started) / 1000).toFixed(1)} s; ${queries.length} judged queries; ${RETRIEVED} chunks per search`);
+    console.log(
+      `CISI${suffix}: ${docs.length} documents, ${chunks} chunks, ingested in ${((performance.now() - started) / 1000).toFixed(1)} s; ${queries.length} judged queries; ${RETRIEVED} chunks per search`,
+    );
 
     const dumped = {};
     for (const method of methods) {
       await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
-      const search = (query) => api(`/knowledge-bases/${kb.id}/search/?pageSize=${RETRIEVED}`, { body: { query, searchMethod: method.searchMethod, pageSize: RETRIEVED } });
+      const search = (query) =>
+        api(`/knowledge-bases/${kb.id}/search/?pageSize=${RETRIEVED}`, {
+          body: { query, searchMethod: method.searchMethod, pageSize: RETRIEVED },
+        });
       for (const q of queries.slice(0, 3)) await search(q.text); // warm-up
       const rankings = [];
       const latencies = [];
@@ -126,7 +139,11 @@ async function measure(args, docs, queries, vars, methods, suffix = "") {
         const page = await search(q.text);
         latencies.push(performance.now() - t0);
         const seen = new Set();
-        rankings.push((page.results ?? []).map((r) => r.knowledgeBaseFile?.filename).filter((f) => f && !seen.has(f) && seen.add(f)));
+        rankings.push(
+          (page.results ?? [])
+            .map((r) => r.knowledgeBaseFile?.filename)
+            .filter((f) => f && !seen.has(f) && seen.add(f)),
+        );
       }
       dumped[method.name + suffix] = rankings.map((r, i) => ({ id: queries[i].id, ranked: r.slice(0, 10) }));
       rows.push({ name: method.name + suffix, ...scoreOf(rankings, queries), p50: percentile(latencies, 50) });
@@ -151,14 +168,18 @@ export default async function (argv = []) {
   console.log("");
 
   const widths = [28, 9, 10, 9];
-  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(" ");
+  const line = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(" ");
   console.log(line(["method", "nDCG@10", "recall@10", "p50 ms"]));
   console.log(widths.map((w) => "-".repeat(w)).join(" "));
-  for (const r of rows) console.log(line([r.name, r.ndcg10.toFixed(3), r.recall10.toFixed(3), r.p50 === null ? "-" : r.p50.toFixed(1)]));
+  for (const r of rows)
+    console.log(line([r.name, r.ndcg10.toFixed(3), r.recall10.toFixed(3), r.p50 === null ? "-" : r.p50.toFixed(1)]));
   const at = (name) => rows.find((r) => r.name === name);
   const baseline = at("FTS5 bm25 baseline").ndcg10;
   const best = Math.max(at("keyword (bm25)").ndcg10, at("vector").ndcg10);
   const verdict = (ok) => (ok ? "holds" : "does NOT hold");
-  console.log(`\ndefault >= baseline + 0.03 (${(baseline + 0.03).toFixed(3)}): ${verdict(at("default (rrf+rerank)").ndcg10 >= baseline + 0.03)}`);
+  console.log(
+    `\ndefault >= baseline + 0.03 (${(baseline + 0.03).toFixed(3)}): ${verdict(at("default (rrf+rerank)").ndcg10 >= baseline + 0.03)}`,
+  );
   console.log(`hybrid rrf >= max(keyword, vector) (${best.toFixed(3)}): ${verdict(at("hybrid rrf").ndcg10 >= best)}`);
 }

@@ -87,8 +87,10 @@ export function loadQuestions(corpus = loadCorpus()) {
   for (const q of questions) {
     if (ids.has(q.id)) throw new Error(`questions.json: duplicate id ${q.id}`);
     ids.add(q.id);
-    if (!["en", "zh"].includes(q.lang) || !q.question || !q.relevant?.length) throw new Error(`questions.json: malformed ${JSON.stringify(q)}`);
-    for (const f of q.relevant) if (!names.has(f)) throw new Error(`questions.json: ${q.id} names unknown document ${f}`);
+    if (!["en", "zh"].includes(q.lang) || !q.question || !q.relevant?.length)
+      throw new Error(`questions.json: malformed ${JSON.stringify(q)}`);
+    for (const f of q.relevant)
+      if (!names.has(f)) throw new Error(`questions.json: ${q.id} names unknown document ${f}`);
   }
   return questions;
 }
@@ -103,7 +105,10 @@ function parseArgs(argv) {
     else if (argv[i] === "--files-per-upload") args.filesPerUpload = Number(argv[++i]);
     else if (argv[i] === "--dump") args.dump = argv[++i];
     else if (argv[i] === "--no-answers") args.noAnswers = true;
-    else throw new Error(`unknown argument ${argv[i]} (expected --verbose, --port N, --files-per-upload N, --dump FILE, --no-answers)`);
+    else
+      throw new Error(
+        `unknown argument ${argv[i]} (expected --verbose, --port N, --files-per-upload N, --dump FILE, --no-answers)`,
+      );
   }
   return args;
 }
@@ -118,7 +123,15 @@ export default async function (argv = []) {
 
   try {
     const kb = await api("/knowledge-bases/", {
-      body: { name: "Bench quality", embeddingModel: EMBEDDING_MODEL, rerankerModel: RERANKER_MODEL, numberOfRetrievedChunks: RETRIEVED, similarityCutoff: 0, enableRrf: true, enableRerank: false },
+      body: {
+        name: "Bench quality",
+        embeddingModel: EMBEDDING_MODEL,
+        rerankerModel: RERANKER_MODEL,
+        numberOfRetrievedChunks: RETRIEVED,
+        similarityCutoff: 0,
+        enableRrf: true,
+        enableRerank: false,
+      },
     });
 
     // Upload in a few multipart requests, then wait until every file is ingested.
@@ -126,25 +139,35 @@ export default async function (argv = []) {
     const uploaded = [];
     for (let i = 0; i < corpus.length; i += args.filesPerUpload) {
       const form = new FormData();
-      for (const doc of corpus.slice(i, i + args.filesPerUpload)) form.append("file", new Blob([doc.text], { type: "text/markdown" }), doc.filename);
+      for (const doc of corpus.slice(i, i + args.filesPerUpload))
+        form.append("file", new Blob([doc.text], { type: "text/markdown" }), doc.filename);
       const records = await api(`/knowledge-bases/${kb.id}/files/`, { form });
-      if (!Array.isArray(records)) throw new Error(`upload answered ${JSON.stringify(records).slice(0, 500)} (expected an array of file records)`);
+      if (!Array.isArray(records))
+        throw new Error(`upload answered ${JSON.stringify(records).slice(0, 500)} (expected an array of file records)`);
       uploaded.push(...records);
     }
-    if (uploaded.length !== corpus.length) throw new Error(`uploaded ${corpus.length} files, got ${uploaded.length} records`);
+    if (uploaded.length !== corpus.length)
+      throw new Error(`uploaded ${corpus.length} files, got ${uploaded.length} records`);
     const files = await waitForIngestion(api, kb.id, uploaded.length, INGEST_TIMEOUT_MS);
     const ingestSeconds = (performance.now() - started) / 1000;
     const chunks = files.reduce((a, f) => a + (f.chunksCount ?? 0), 0);
     const en = questions.filter((q) => q.lang === "en").length;
-    console.log(`corpus: ${corpus.length} documents (${corpus.filter((d) => d.filename.startsWith("en-")).length} en, ${corpus.filter((d) => d.filename.startsWith("zh-")).length} zh), ${chunks} chunks, ingested in ${ingestSeconds.toFixed(1)} s`);
-    console.log(`questions: ${questions.length} (${en} en, ${questions.length - en} zh); document-level scoring, binary relevance, ${RETRIEVED} chunks retrieved per search\n`);
+    console.log(
+      `corpus: ${corpus.length} documents (${corpus.filter((d) => d.filename.startsWith("en-")).length} en, ${corpus.filter((d) => d.filename.startsWith("zh-")).length} zh), ${chunks} chunks, ingested in ${ingestSeconds.toFixed(1)} s`,
+    );
+    console.log(
+      `questions: ${questions.length} (${en} en, ${questions.length - en} zh); document-level scoring, binary relevance, ${RETRIEVED} chunks retrieved per search\n`,
+    );
 
     const rows = [];
     const dumped = {};
     for (const method of METHODS) {
       await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
       // The route pages by the query string's pageSize; the body's copy is what the written contract names.
-      const search = (query) => api(`/knowledge-bases/${kb.id}/search/?pageSize=${RETRIEVED}`, { body: { query, searchMethod: method.searchMethod, pageSize: RETRIEVED } });
+      const search = (query) =>
+        api(`/knowledge-bases/${kb.id}/search/?pageSize=${RETRIEVED}`, {
+          body: { query, searchMethod: method.searchMethod, pageSize: RETRIEVED },
+        });
       for (const q of questions.slice(0, 3)) await search(q.question); // warm-up
       const perQuestion = [];
       const latencies = [];
@@ -153,25 +176,49 @@ export default async function (argv = []) {
         const page = await search(q.question);
         latencies.push(performance.now() - t0);
         const ranked = rankedDocuments(page.results ?? []);
-        perQuestion.push({ q, ranked, recall5: recallAt(ranked, q.relevant, 5), ndcg10: ndcgAt(ranked, q.relevant, 10) });
+        perQuestion.push({
+          q,
+          ranked,
+          recall5: recallAt(ranked, q.relevant, 5),
+          ndcg10: ndcgAt(ranked, q.relevant, 10),
+        });
       }
       const score = (lang) => {
         const sel = perQuestion.filter((r) => !lang || r.q.lang === lang);
         return { recall5: mean(sel.map((r) => r.recall5)), ndcg10: mean(sel.map((r) => r.ndcg10)) };
       };
-      dumped[method.name] = perQuestion.map((r) => ({ id: r.q.id, lang: r.q.lang, relevant: r.q.relevant, ranked: r.ranked.slice(0, 10), ndcg10: r.ndcg10 }));
-      rows.push({ name: method.name, all: score(), en: score("en"), zh: score("zh"), latency: mean(latencies), empty: perQuestion.filter((r) => r.ranked.length === 0).length });
+      dumped[method.name] = perQuestion.map((r) => ({
+        id: r.q.id,
+        lang: r.q.lang,
+        relevant: r.q.relevant,
+        ranked: r.ranked.slice(0, 10),
+        ndcg10: r.ndcg10,
+      }));
+      rows.push({
+        name: method.name,
+        all: score(),
+        en: score("en"),
+        zh: score("zh"),
+        latency: mean(latencies),
+        empty: perQuestion.filter((r) => r.ranked.length === 0).length,
+      });
       if (args.verbose) {
         console.log(`-- ${method.name}: questions with a relevant document missing from the top 5`);
-        for (const r of perQuestion.filter((r) => r.recall5 < 1)) console.log(`   ${r.q.id} [${r.q.lang}] ${r.q.question.slice(0, 70)} | want ${r.q.relevant.join(",")} | got ${r.ranked.slice(0, 5).join(",")}`);
+        for (const r of perQuestion.filter((r) => r.recall5 < 1))
+          console.log(
+            `   ${r.q.id} [${r.q.lang}] ${r.q.question.slice(0, 70)} | want ${r.q.relevant.join(",")} | got ${r.ranked.slice(0, 5).join(",")}`,
+          );
       }
     }
 
     if (args.dump) writeFileSync(args.dump, JSON.stringify(dumped, null, 1));
     printTable(rows);
-    for (const r of rows) if (r.empty) console.log(`note: ${r.name} returned no document for ${r.empty} of ${questions.length} questions`);
+    for (const r of rows)
+      if (r.empty) console.log(`note: ${r.name} returned no document for ${r.empty} of ${questions.length} questions`);
     const hybrids = rows.filter((r) => r.name.startsWith("hybrid"));
-    const best = hybrids.reduce((a, b) => (b.all.ndcg10 > a.all.ndcg10 || (b.all.ndcg10 === a.all.ndcg10 && b.all.recall5 > a.all.recall5) ? b : a));
+    const best = hybrids.reduce((a, b) =>
+      b.all.ndcg10 > a.all.ndcg10 || (b.all.ndcg10 === a.all.ndcg10 && b.all.recall5 > a.all.recall5) ? b : a,
+    );
     const verdicts = rows
       .filter((r) => !r.name.startsWith("hybrid"))
       .map((r) => {
@@ -179,7 +226,8 @@ export default async function (argv = []) {
         return `${beats ? "beats" : "does NOT beat"} ${r.name} (recall@5 ${fmt(best.all.recall5)} vs ${fmt(r.all.recall5)}, nDCG@10 ${fmt(best.all.ndcg10)} vs ${fmt(r.all.ndcg10)})`;
       });
     console.log(`\nhybrid (best: ${best.name}) ${verdicts.join("; ")} on both metrics overall`);
-    if (!args.noAnswers) await measureAnswers(api, { corpus, questions, docsKnowledgeBaseId: kb.id, verbose: args.verbose });
+    if (!args.noAnswers)
+      await measureAnswers(api, { corpus, questions, docsKnowledgeBaseId: kb.id, verbose: args.verbose });
   } finally {
     await server.stop();
   }
@@ -190,7 +238,13 @@ export default async function (argv = []) {
  * or when nothing changes for `stallMs` (a lost queue batch, e.g. when `wrangler dev` reloads
  * because a source file changed, leaves files "processing" for good).
  */
-export async function waitForIngestion(api, kbId, expected, timeoutMs, { onProgress, stallMs = Number(process.env.BENCH_STALL_TIMEOUT_S ?? 300) * 1000 } = {}) {
+export async function waitForIngestion(
+  api,
+  kbId,
+  expected,
+  timeoutMs,
+  { onProgress, stallMs = Number(process.env.BENCH_STALL_TIMEOUT_S ?? 300) * 1000 } = {},
+) {
   const deadline = Date.now() + timeoutMs;
   let last = "";
   let changedAt = Date.now();
@@ -202,18 +256,27 @@ export async function waitForIngestion(api, kbId, expected, timeoutMs, { onProgr
       if (!res.next || res.results.length === 0) break;
     }
     const failed = files.filter((f) => f.status === "failed");
-    if (failed.length) throw new Error(`${failed.length} file(s) failed ingestion, e.g. ${JSON.stringify(failed[0]).slice(0, 1000)}`);
+    if (failed.length)
+      throw new Error(`${failed.length} file(s) failed ingestion, e.g. ${JSON.stringify(failed[0]).slice(0, 1000)}`);
     const counts = {};
     for (const f of files) counts[f.status] = (counts[f.status] ?? 0) + 1;
-    const summary = Object.entries(counts).map(([s, n]) => `${s} ${n}`).join(", ");
+    const summary = Object.entries(counts)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(", ");
     if (summary !== last) {
       onProgress?.(summary, files);
       changedAt = Date.now();
     }
     last = summary;
     if (files.length >= expected && files.every((f) => f.status === "done")) return files;
-    if (Date.now() > deadline) throw new Error(`ingestion timed out after ${timeoutMs / 1000} s: ${files.length}/${expected} files listed, ${summary}`);
-    if (Date.now() - changedAt > stallMs) throw new Error(`ingestion stalled: no file changed status for ${stallMs / 1000} s: ${files.length}/${expected} files listed, ${summary}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `ingestion timed out after ${timeoutMs / 1000} s: ${files.length}/${expected} files listed, ${summary}`,
+      );
+    if (Date.now() - changedAt > stallMs)
+      throw new Error(
+        `ingestion stalled: no file changed status for ${stallMs / 1000} s: ${files.length}/${expected} files listed, ${summary}`,
+      );
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -223,8 +286,21 @@ const fmt = (x) => x.toFixed(3);
 function printTable(rows) {
   const head = ["method", "recall@5", "  (en)", "  (zh)", "nDCG@10", "  (en)", "  (zh)", "mean ms"];
   const widths = [14, 9, 7, 7, 9, 7, 7, 8];
-  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(" ");
+  const line = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(" ");
   console.log(line(head));
   console.log(widths.map((w) => "-".repeat(w)).join(" "));
-  for (const r of rows) console.log(line([r.name, fmt(r.all.recall5), fmt(r.en.recall5), fmt(r.zh.recall5), fmt(r.all.ndcg10), fmt(r.en.ndcg10), fmt(r.zh.ndcg10), r.latency.toFixed(1)]));
+  for (const r of rows)
+    console.log(
+      line([
+        r.name,
+        fmt(r.all.recall5),
+        fmt(r.en.recall5),
+        fmt(r.zh.recall5),
+        fmt(r.all.ndcg10),
+        fmt(r.en.ndcg10),
+        fmt(r.zh.ndcg10),
+        r.latency.toFixed(1),
+      ]),
+    );
 }

@@ -5,7 +5,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
-const available = readdirSync(dir).filter((f) => f.endsWith(".mjs") && !["run.mjs", "lib.mjs"].includes(f)).map((f) => f.slice(0, -4));
+const available = readdirSync(dir)
+  .filter((f) => f.endsWith(".mjs") && !["run.mjs", "lib.mjs"].includes(f))
+  .map((f) => f.slice(0, -4));
 const name = process.argv[2];
 if (!name || !existsSync(path.join(dir, `${name}.mjs`))) {
   console.error(`usage: npm run bench -- <name>\navailable: ${available.join(", ")}`);

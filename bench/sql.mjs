@@ -30,14 +30,19 @@ export default async function () {
     const { api } = server;
     const bot = await api("/chatbots/", { body: { name: "sql", largeLanguageModel: LOCAL_LLM, replyMode: "agent" } });
     const managed = await api("/sql-databases/", { body: { name: "managed", databaseType: "managed" } });
-    const csv = ["id,region,amount", ...Array.from({ length: ROWS }, (_, i) => `${i},${REGIONS[i % 5]},${amount(i)}`)].join("\n");
+    const csv = [
+      "id,region,amount",
+      ...Array.from({ length: ROWS }, (_, i) => `${i},${REGIONS[i % 5]},${amount(i)}`),
+    ].join("\n");
     const form = new FormData();
     form.append("tableName", "sales");
     form.append("file", new File([csv], "sales.csv", { type: "text/csv" }));
     const t0 = performance.now();
     const table = await api(`/sql-databases/${managed.id}/tables/`, { form });
     const loadMs = performance.now() - t0;
-    const external = await api("/sql-databases/", { body: { name: "pg", databaseType: "postgresql", databaseUrl: pg.url } });
+    const external = await api("/sql-databases/", {
+      body: { name: "pg", databaseType: "postgresql", databaseUrl: pg.url },
+    });
     for (let i = 0; i < 100; i++) {
       const row = await api(`/sql-databases/${external.id}/`, { method: "GET" });
       if (row.status !== "pending") break;
@@ -50,7 +55,9 @@ export default async function () {
       const reply = [];
       for (let i = 0; i < ROUNDS + 5; i++) {
         const started = performance.now();
-        const res = await api(`/chatbots/${bot.id}/completions/`, { body: { message: { content: `Query the database, sql: "${SQL}"` } } });
+        const res = await api(`/chatbots/${bot.id}/completions/`, {
+          body: { message: { content: `Query the database, sql: "${SQL}"` } },
+        });
         const call = res.message.contentPayload.toolCalls[0];
         if (call.status !== "success") throw new Error(`query failed: ${call.error}`);
         if (i >= 5) {
@@ -87,9 +94,15 @@ export default async function () {
     await client.end();
 
     const f = (xs) => `p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms`;
-    console.log(`${ROWS} rows; managed table loaded from a ${(csv.length / 1e6).toFixed(1)} MB CSV in ${(loadMs / 1000).toFixed(2)} s (${table.rowCount} rows)`);
-    console.log(`managed (SQLite Durable Object): query_database round trip ${f(onManaged.tool)}; whole agent reply ${f(onManaged.reply)}; bare query (node:sqlite, same rows) ${f(bareSqlite)}`);
-    console.log(`postgresql (Workers socket, new connection per call, read-only transaction): query_database round trip ${f(onPostgres.tool)}; whole agent reply ${f(onPostgres.reply)}; bare query (node postgres client, open connection) ${f(barePg)}`);
+    console.log(
+      `${ROWS} rows; managed table loaded from a ${(csv.length / 1e6).toFixed(1)} MB CSV in ${(loadMs / 1000).toFixed(2)} s (${table.rowCount} rows)`,
+    );
+    console.log(
+      `managed (SQLite Durable Object): query_database round trip ${f(onManaged.tool)}; whole agent reply ${f(onManaged.reply)}; bare query (node:sqlite, same rows) ${f(bareSqlite)}`,
+    );
+    console.log(
+      `postgresql (Workers socket, new connection per call, read-only transaction): query_database round trip ${f(onPostgres.tool)}; whole agent reply ${f(onPostgres.reply)}; bare query (node postgres client, open connection) ${f(barePg)}`,
+    );
   } finally {
     await server.stop();
     await pg.stop();

@@ -19,7 +19,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const KEEP = process.env.BENCH_PROFILE_DIR;
 
 function wrangler(args, cwd) {
-  const run = spawnSync(path.join(root, "node_modules/.bin/wrangler"), args, { cwd, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" } });
+  const run = spawnSync(path.join(root, "node_modules/.bin/wrangler"), args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
+  });
   if (run.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed:\n${run.stdout}\n${run.stderr}`);
   return run.stdout;
 }
@@ -63,21 +67,29 @@ async function profileFirstRequest(file, path, outfile) {
   const modules = [];
   for (const [name, part] of form) {
     if (!(part instanceof Blob) || !MODULE_TYPES[part.type]) continue;
-    modules.push({ type: MODULE_TYPES[part.type], path: name.replace(/^\.\//, ""), contents: new Uint8Array(await part.arrayBuffer()) });
+    modules.push({
+      type: MODULE_TYPES[part.type],
+      path: name.replace(/^\.\//, ""),
+      contents: new Uint8Array(await part.arrayBuffer()),
+    });
   }
-  const bindings = Object.fromEntries(metadata.bindings.filter((b) => b.type === "plain_text").map((b) => [b.name, b.text]));
+  const bindings = Object.fromEntries(
+    metadata.bindings.filter((b) => b.type === "plain_text").map((b) => [b.name, b.text]),
+  );
   const entry = `export default { async fetch(request, env, ctx) { const { default: worker } = await import(${JSON.stringify(metadata.main_module)}); return worker.fetch(request, env, ctx); } };`;
-  const mf = new Miniflare(convertV4MiniflareOptions({
-    name: "first-request",
-    compatibilityDate: metadata.compatibility_date,
-    compatibilityFlags: metadata.compatibility_flags,
-    modulesRoot: "/",
-    modules: [{ type: "ESModule", path: "first-request-entry.js", contents: entry }, ...modules],
-    bindings,
-    d1Databases: ["DB"],
-    inspectorPort: 0,
-    handleStructuredLogs: () => undefined,
-  }));
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      name: "first-request",
+      compatibilityDate: metadata.compatibility_date,
+      compatibilityFlags: metadata.compatibility_flags,
+      modulesRoot: "/",
+      modules: [{ type: "ESModule", path: "first-request-entry.js", contents: entry }, ...modules],
+      bindings,
+      d1Databases: ["DB"],
+      inspectorPort: 0,
+      handleStructuredLogs: () => undefined,
+    }),
+  );
   try {
     await mf.ready;
     const socket = new WebSocket(new URL("/core:user:first-request", await mf.getInspectorURL()));
@@ -88,7 +100,8 @@ async function profileFirstRequest(file, path, outfile) {
       const message = JSON.parse(event.data);
       waiting.get(message.id)?.(message.result);
     };
-    const send = (method) => new Promise((resolve) => (waiting.set(++id, resolve), socket.send(JSON.stringify({ id, method }))));
+    const send = (method) =>
+      new Promise((resolve) => (waiting.set(++id, resolve), socket.send(JSON.stringify({ id, method }))));
     await send("Profiler.enable");
     await send("Profiler.start");
     const res = await mf.dispatchFetch(`https://example.com${path}`);
@@ -137,7 +150,8 @@ function buildBaseline(ref, dir) {
   git(["worktree", "add", "--detach", tree, ref]);
   try {
     symlinkSync(path.join(root, "node_modules"), path.join(tree, "node_modules"));
-    if (existsSync(path.join(tree, "scripts/build-vendor.mjs"))) spawnSync(process.execPath, ["scripts/build-vendor.mjs"], { cwd: tree, stdio: "ignore" });
+    if (existsSync(path.join(tree, "scripts/build-vendor.mjs")))
+      spawnSync(process.execPath, ["scripts/build-vendor.mjs"], { cwd: tree, stdio: "ignore" });
     return build(tree, path.join(dir, "baseline.bundle"));
   } finally {
     git(["worktree", "remove", "--force", tree]);
@@ -155,15 +169,24 @@ export default async function () {
     console.log("building the workers ...");
     const workers = [
       { name: "ours", bundle: build(root, path.join(dir, "ours.bundle")), api: true },
-      { name: "bare Hono", bundle: build(path.join(root, "bench/data/bare-hono"), path.join(dir, "bare.bundle"), compatibilityArgs(root)) },
+      {
+        name: "bare Hono",
+        bundle: build(path.join(root, "bench/data/bare-hono"), path.join(dir, "bare.bundle"), compatibilityArgs(root)),
+      },
     ];
-    if (baselineRef) workers.push({ name: `baseline ${baselineRef}`, bundle: buildBaseline(baselineRef, dir), api: true });
+    if (baselineRef)
+      workers.push({ name: `baseline ${baselineRef}`, bundle: buildBaseline(baselineRef, dir), api: true });
     const startup = new Map(workers.map((w) => [w, []]));
     for (let round = 1; round <= ROUNDS; round++) {
       // Rotate which goes first, so that none always runs on a machine another just warmed.
       const order = workers.map((_, i) => workers[(i + round) % workers.length]);
-      for (const w of order) startup.get(w).push(profileStartup(w.bundle, path.join(profiles, `${w.name.replace(/\W+/g, "-")}-${round}.cpuprofile`)));
-      console.log(`round ${round}: ${workers.map((w) => `${w.name} ${fmt(startup.get(w).at(-1).active)} (gc ${fmt(startup.get(w).at(-1).gc)})`).join(" | ")}`);
+      for (const w of order)
+        startup
+          .get(w)
+          .push(profileStartup(w.bundle, path.join(profiles, `${w.name.replace(/\W+/g, "-")}-${round}.cpuprofile`)));
+      console.log(
+        `round ${round}: ${workers.map((w) => `${w.name} ${fmt(startup.get(w).at(-1).active)} (gc ${fmt(startup.get(w).at(-1).gc)})`).join(" | ")}`,
+      );
     }
     // Startup plus the first request: outside the API (no route group), and one API resource.
     const FIRST = ["/health", "/api/v1/chatbots/"];
@@ -173,7 +196,11 @@ export default async function () {
       const line = [];
       for (const w of round % 2 ? api : [...api].reverse()) {
         for (const p of FIRST) {
-          const r = await profileFirstRequest(w.bundle, p, KEEP && path.join(profiles, `${w.name.replace(/\W+/g, "-")}${p.replace(/\W+/g, "-")}${round}.cpuprofile`));
+          const r = await profileFirstRequest(
+            w.bundle,
+            p,
+            KEEP && path.join(profiles, `${w.name.replace(/\W+/g, "-")}${p.replace(/\W+/g, "-")}${round}.cpuprofile`),
+          );
           first.get(`${w.name} ${p}`).push(r);
           line.push(`${w.name} GET ${p} ${r.status} ${fmt(r.active)}`);
         }
@@ -182,9 +209,15 @@ export default async function () {
     }
     const m = median(startup.get(workers[0]).map((r) => r.active));
     console.log(`\nstartup CPU, median of ${ROUNDS} rounds (wrangler check startup, active time):`);
-    for (const w of workers) console.log(`  ${w.name.padEnd(16)} ${stats(startup.get(w))}${w === workers[0] ? `  target <= 100 ms ${m <= 100 ? "PASS" : "FAIL"}` : ""}`);
+    for (const w of workers)
+      console.log(
+        `  ${w.name.padEnd(16)} ${stats(startup.get(w))}${w === workers[0] ? `  target <= 100 ms ${m <= 100 ? "PASS" : "FAIL"}` : ""}`,
+      );
     console.log("startup + first request (no API key), median:");
-    for (const w of api) console.log(`  ${w.name.padEnd(16)} ${FIRST.map((p) => `GET ${p} ${stats(first.get(`${w.name} ${p}`))}`).join(", ")}`);
+    for (const w of api)
+      console.log(
+        `  ${w.name.padEnd(16)} ${FIRST.map((p) => `GET ${p} ${stats(first.get(`${w.name} ${p}`))}`).join(", ")}`,
+      );
     for (const w of workers) {
       const size = await bundleSize(w.bundle);
       console.log(`bundle ${w.name.padEnd(16)} ${kib(size.raw)} raw, ${kib(size.gzip)} gzip (${size.modules} modules)`);

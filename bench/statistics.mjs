@@ -41,11 +41,15 @@ function seed(file, { organizationId, ownerId, chatbots }) {
   const start = now - 365 * DAY;
   const contacts = Array.from({ length: CONTACTS }, uuid);
   db.exec("BEGIN");
-  const contact = db.prepare("INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
+  const contact = db.prepare(
+    "INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+  );
   contacts.forEach((id, i) => contact.run(id, organizationId, `Contact ${i}`, start, start));
   const members = seedMembers(db, { organizationId, ownerId, count: MEMBERS, at: start });
   db.exec("COMMIT");
-  const conversation = db.prepare("INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const conversation = db.prepare(
+    "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
   const message = db.prepare(
     `INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, content, content_payload, citation_nodes, feedback, words_count, model_id, input_tokens, output_tokens, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -63,11 +67,45 @@ function seed(file, { organizationId, ownerId, chatbots }) {
     conversation.run(id, organizationId, bot.inbox, bot.id, pick(contacts), createdBy, "Order question", at, at);
     for (let t = 0; t < TURNS && written < MESSAGES; t++) {
       const asked = at + t * 60_000;
-      message.run(uuid(), organizationId, id, 2 * t + 1, "incoming", "contact", null, `Where is my order number ${c}-${t}?`, null, null, null, 0, null, null, null, asked);
+      message.run(
+        uuid(),
+        organizationId,
+        id,
+        2 * t + 1,
+        "incoming",
+        "contact",
+        null,
+        `Where is my order number ${c}-${t}?`,
+        null,
+        null,
+        null,
+        0,
+        null,
+        null,
+        null,
+        asked,
+      );
       const words = 5 + Math.floor(rand() * 40);
       const feedback = rand() < 0.05 ? "like" : rand() < 0.02 ? "dislike" : null;
       const payload = rand() < 0.1 ? JSON.stringify({ toolCalls: [{ id: "c1", name: "lookup" }] }) : null;
-      message.run(uuid(), organizationId, id, 2 * t + 2, "outgoing", "chatbot", bot.id, `Your order ${c}-${t} ships tomorrow.`, payload, nodes, feedback, words, LOCAL_LLM, 200 + words * 3, words * 2, asked + 500 + Math.floor(rand() * 3000));
+      message.run(
+        uuid(),
+        organizationId,
+        id,
+        2 * t + 2,
+        "outgoing",
+        "chatbot",
+        bot.id,
+        `Your order ${c}-${t} ships tomorrow.`,
+        payload,
+        nodes,
+        feedback,
+        words,
+        LOCAL_LLM,
+        200 + words * 3,
+        words * 2,
+        asked + 500 + Math.floor(rand() * 3000),
+      );
       written += 2;
     }
     if (c % 5000 === 4999) {
@@ -77,7 +115,11 @@ function seed(file, { organizationId, ownerId, chatbots }) {
   }
   db.exec("COMMIT");
   const seconds = (performance.now() - started) / 1000;
-  const counts = db.prepare("SELECT (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM usage_hourly) AS hourly, (SELECT count(*) FROM usage_hourly_contacts) AS contacts, (SELECT count(*) FROM chatbot_records) AS records").get();
+  const counts = db
+    .prepare(
+      "SELECT (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM usage_hourly) AS hourly, (SELECT count(*) FROM usage_hourly_contacts) AS contacts, (SELECT count(*) FROM chatbot_records) AS records",
+    )
+    .get();
   db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   db.close();
   return { seconds, counts };
@@ -86,17 +128,53 @@ function seed(file, { organizationId, ownerId, chatbots }) {
 /** One completion's writes (a conversation, the question and the reply) through SQLite, with and without the triggers, in alternating blocks. */
 function sqliteWriteCost(file, { organizationId, chatbots }) {
   const db = new DatabaseSync(file);
-  const saved = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${TRIGGERS.map(() => "?").join(", ")})`).all(...TRIGGERS);
-  const conversation = db.prepare("INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)");
-  const message = db.prepare("INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, content, words_count, model_id, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const saved = db
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${TRIGGERS.map(() => "?").join(", ")})`,
+    )
+    .all(...TRIGGERS);
+  const conversation = db.prepare(
+    "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const message = db.prepare(
+    "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, content, words_count, model_id, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
   const completion = () => {
     const bot = pick(chatbots);
     const id = uuid();
     const now = Date.now();
     db.exec("BEGIN");
     conversation.run(id, organizationId, bot.inbox, bot.id, now, now);
-    message.run(uuid(), organizationId, id, 1, "incoming", "contact", null, "Where is my parcel?", 0, null, null, null, now);
-    message.run(uuid(), organizationId, id, 2, "outgoing", "chatbot", bot.id, 'You said: "Where is my parcel?".', 6, LOCAL_LLM, 40, 6, now + 3);
+    message.run(
+      uuid(),
+      organizationId,
+      id,
+      1,
+      "incoming",
+      "contact",
+      null,
+      "Where is my parcel?",
+      0,
+      null,
+      null,
+      null,
+      now,
+    );
+    message.run(
+      uuid(),
+      organizationId,
+      id,
+      2,
+      "outgoing",
+      "chatbot",
+      bot.id,
+      'You said: "Where is my parcel?".',
+      6,
+      LOCAL_LLM,
+      40,
+      6,
+      now + 3,
+    );
     db.exec("COMMIT");
   };
   const timings = { with: [], without: [] };
@@ -117,7 +195,11 @@ function sqliteWriteCost(file, { organizationId, chatbots }) {
 
 function dropTriggers(file) {
   const db = new DatabaseSync(file);
-  const saved = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${TRIGGERS.map(() => "?").join(", ")})`).all(...TRIGGERS);
+  const saved = db
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${TRIGGERS.map(() => "?").join(", ")})`,
+    )
+    .all(...TRIGGERS);
   for (const t of saved) db.exec(`DROP TRIGGER ${t.name}`);
   db.close();
   return () => {
@@ -173,8 +255,12 @@ export default async function () {
   const file = d1File(server.state);
   const world = { organizationId: org.id, ownerId: owner.id, chatbots };
   const seeded = seed(file, world);
-  console.log(`seeded ${seeded.counts.messages.toLocaleString("en")} messages (${CHATBOTS} assistants, ${CONTACTS} contacts, ${MEMBERS} members, one year) in ${seeded.seconds.toFixed(1)} s, triggers included`);
-  console.log(`  rollups: ${seeded.counts.hourly.toLocaleString("en")} hour rows, ${seeded.counts.contacts.toLocaleString("en")} contact-hour rows, ${seeded.counts.records.toLocaleString("en")} records`);
+  console.log(
+    `seeded ${seeded.counts.messages.toLocaleString("en")} messages (${CHATBOTS} assistants, ${CONTACTS} contacts, ${MEMBERS} members, one year) in ${seeded.seconds.toFixed(1)} s, triggers included`,
+  );
+  console.log(
+    `  rollups: ${seeded.counts.hourly.toLocaleString("en")} hour rows, ${seeded.counts.contacts.toLocaleString("en")} contact-hour rows, ${seeded.counts.records.toLocaleString("en")} records`,
+  );
 
   server = await startServer({ port: PORT, state: server.state, key });
   try {
@@ -185,25 +271,48 @@ export default async function () {
     const o = `/organizations/${org.id}/usage-statistics`;
     const cases = [
       ["statistics (30 days by day, the default)", (i) => `/chatbots/${bot(i)}/statistics/`],
-      ["statistics (a year by month)", (i) => `/chatbots/${bot(i)}/statistics/?datetimeFrom=${yearAgo}&datetimeTo=${today}&timeGranularity=month`],
-      ["statistics (a year by day, Asia/Taipei)", (i) => `/chatbots/${bot(i)}/statistics/?datetimeFrom=${yearAgo}&datetimeTo=${today}&timezone=Asia/Taipei`],
-      ["llm-usage-statistics (30 days by day)", (i) => `/chatbots/${bot(i)}/llm-usage-statistics/?startDate=${monthAgo}&endDate=${today}&timeGranularity=day`],
-      ["llm-usage-statistics (a year by month)", (i) => `/chatbots/${bot(i)}/llm-usage-statistics/?startDate=${yearAgo}&endDate=${today}&timeGranularity=month`],
+      [
+        "statistics (a year by month)",
+        (i) => `/chatbots/${bot(i)}/statistics/?datetimeFrom=${yearAgo}&datetimeTo=${today}&timeGranularity=month`,
+      ],
+      [
+        "statistics (a year by day, Asia/Taipei)",
+        (i) => `/chatbots/${bot(i)}/statistics/?datetimeFrom=${yearAgo}&datetimeTo=${today}&timezone=Asia/Taipei`,
+      ],
+      [
+        "llm-usage-statistics (30 days by day)",
+        (i) => `/chatbots/${bot(i)}/llm-usage-statistics/?startDate=${monthAgo}&endDate=${today}&timeGranularity=day`,
+      ],
+      [
+        "llm-usage-statistics (a year by month)",
+        (i) => `/chatbots/${bot(i)}/llm-usage-statistics/?startDate=${yearAgo}&endDate=${today}&timeGranularity=month`,
+      ],
       ["usage-statistics/members (this month)", () => `${o}/members/`],
       ["usage-statistics/members (a year)", () => `${o}/members/?startDate=${yearAgo}&endDate=${today}`],
-      ["usage-statistics/members includeTime (a year by month)", () => `${o}/members/?startDate=${yearAgo}&endDate=${today}&includeTime=true&timeGranularity=month`],
+      [
+        "usage-statistics/members includeTime (a year by month)",
+        () => `${o}/members/?startDate=${yearAgo}&endDate=${today}&includeTime=true&timeGranularity=month`,
+      ],
       ["usage-statistics/chatbots (this month)", () => `${o}/chatbots/`],
       ["usage-statistics/chatbots (a year)", () => `${o}/chatbots/?startDate=${yearAgo}&endDate=${today}`],
       ["usage-statistics/members/summary (this month)", () => `${o}/members/summary/`],
-      ["usage-statistics/chatbots/summary (a year by month)", () => `${o}/chatbots/summary/?startDate=${yearAgo}&endDate=${today}&timeGranularity=month`],
+      [
+        "usage-statistics/chatbots/summary (a year by month)",
+        () => `${o}/chatbots/summary/?startDate=${yearAgo}&endDate=${today}&timeGranularity=month`,
+      ],
       ["records, first page (30 days)", (i) => `/chatbots/${bot(i)}/records/?startDate=${monthAgo}&endDate=${today}`],
-      ["records, first page (a year, userMessage filter)", (i) => `/chatbots/${bot(i)}/records/?startDate=${yearAgo}&endDate=${today}&userMessage=order%20number%201`],
+      [
+        "records, first page (a year, userMessage filter)",
+        (i) => `/chatbots/${bot(i)}/records/?startDate=${yearAgo}&endDate=${today}&userMessage=order%20number%201`,
+      ],
     ];
     // The first usage request rolls the year up into daily rows in the background (as the cron would).
     const t0 = performance.now();
     await timed(server, `/organizations/${org.id}/usage-statistics/members/`, 1);
     await new Promise((r) => setTimeout(r, 15_000));
-    console.log(`\nfirst usage request (starts the daily rollup of the year): ${(performance.now() - t0 - 15_000).toFixed(0)} ms; waited 15 s for the rollup`);
+    console.log(
+      `\nfirst usage request (starts the daily rollup of the year): ${(performance.now() - t0 - 15_000).toFixed(0)} ms; waited 15 s for the rollup`,
+    );
     console.log(`\nreads (${ROUNDS} requests each, sequential, after 3 warm-up requests; target p50 <= 50 ms)`);
     for (const [name, url] of cases) {
       await timed(server, url, 3);
@@ -213,7 +322,11 @@ export default async function () {
     // End to end, one server: blocks of completions alternate with and without the triggers, dropped
     // and re-created in the live database file between blocks (SQLite re-reads the changed schema).
     const live = new DatabaseSync(file);
-    const saved = live.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${TRIGGERS.map(() => "?").join(", ")})`).all(...TRIGGERS);
+    const saved = live
+      .prepare(
+        `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${TRIGGERS.map(() => "?").join(", ")})`,
+      )
+      .all(...TRIGGERS);
     const counted = () => live.prepare("SELECT coalesce(sum(incoming_messages), 0) AS n FROM usage_hourly").get().n;
     const runs = { with: [], without: [] };
     const pairs = [];
@@ -226,7 +339,8 @@ export default async function () {
       await new Promise((r) => setTimeout(r, 200));
       const after = counted();
       if (variant === "without") for (const t of saved) live.exec(t.sql);
-      if ((after > before) !== (variant === "with")) throw new Error(`block ${block} (${variant}) counted ${after - before} messages`);
+      if (after > before !== (variant === "with"))
+        throw new Error(`block ${block} (${variant}) counted ${after - before} messages`);
       runs[variant].push(...times);
       pairs.push(median(times));
     }
@@ -238,15 +352,21 @@ export default async function () {
     const a = median(sqlite.with);
     const b = median(sqlite.without);
     console.log(`  SQLite, one completion's writes on the seeded database (1,000 each, alternating blocks):`);
-    console.log(`    with counters ${a.toFixed(3)} ms, without ${b.toFixed(3)} ms: +${((a - b) * 1000).toFixed(0)} µs p50 (ratio ${(a / b).toFixed(2)})`);
-    console.log(`  end to end, new-conversation completions (local model), ${BLOCKS} blocks of ${COMPLETIONS / BLOCKS} per variant, alternating in one server:`);
+    console.log(
+      `    with counters ${a.toFixed(3)} ms, without ${b.toFixed(3)} ms: +${((a - b) * 1000).toFixed(0)} µs p50 (ratio ${(a / b).toFixed(2)})`,
+    );
+    console.log(
+      `  end to end, new-conversation completions (local model), ${BLOCKS} blocks of ${COMPLETIONS / BLOCKS} per variant, alternating in one server:`,
+    );
     for (const variant of ["with", "without"]) console.log(`    ${variant.padEnd(7)} ${fmt(runs[variant])}`);
     const diffs = [];
     for (let i = 0; i + 1 < pairs.length; i += 2) {
       const first = (i >> 1) % 2 === 0 ? "with" : "without";
       diffs.push(first === "with" ? pairs[i] - pairs[i + 1] : pairs[i + 1] - pairs[i]);
     }
-    console.log(`    added p50: pooled ${(median(runs.with) - median(runs.without)).toFixed(2)} ms (ratio ${(median(runs.with) / median(runs.without)).toFixed(3)}); median of ${diffs.length} adjacent block pairs ${median(diffs).toFixed(2)} ms`);
+    console.log(
+      `    added p50: pooled ${(median(runs.with) - median(runs.without)).toFixed(2)} ms (ratio ${(median(runs.with) / median(runs.without)).toFixed(3)}); median of ${diffs.length} adjacent block pairs ${median(diffs).toFixed(2)} ms`,
+    );
   } finally {
     // BENCH_KEEP=1 keeps the seeded state for further runs (its path and key are printed).
     if (process.env.BENCH_KEEP) console.log(`\nkept state ${server.state} key ${key} organization ${org.id}`);

@@ -42,48 +42,83 @@ export default async function () {
   const upstream = await startUpstream({ tokenDelayMs: TOKEN_DELAY_MS, port: PORT === undefined ? 0 : PORT + 2 });
   const server = await startServer(PORT === undefined ? {} : { port: PORT, inspectorPort: PORT + 1 });
   const api = async (path, body, method = "POST") => {
-    const res = await fetch(`${server.base}/api/v1${path}`, { method, headers: { ...server.headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.base}/api/v1${path}`, {
+      method,
+      headers: { ...server.headers, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.json();
   };
   try {
-    const model = await api("/large-language-models/", { name: "Bench upstream", provider: "openai_compatible", modelName: "bench", baseUrl: `${upstream.url}/v1`, apiKey: UPSTREAM_API_KEY });
+    const model = await api("/large-language-models/", {
+      name: "Bench upstream",
+      provider: "openai_compatible",
+      modelName: "bench",
+      baseUrl: `${upstream.url}/v1`,
+      apiKey: UPSTREAM_API_KEY,
+    });
     const bot = await api("/chatbots/", { name: "Bench bot", largeLanguageModel: model.id });
     const direct = () =>
-      timed(`${upstream.url}/v1/chat/completions`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${UPSTREAM_API_KEY}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ model: "bench", stream: true, messages: [{ role: "user", content: "hello" }] }),
-      }, (s) => s.includes('"content":"word'));
+      timed(
+        `${upstream.url}/v1/chat/completions`,
+        {
+          method: "POST",
+          headers: { Authorization: `Bearer ${UPSTREAM_API_KEY}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ model: "bench", stream: true, messages: [{ role: "user", content: "hello" }] }),
+        },
+        (s) => s.includes('"content":"word'),
+      );
     const ours = () =>
-      timed(`${server.base}/api/v1/chatbots/${bot.id}/completions/`, {
-        method: "POST",
-        headers: { ...server.headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ message: { content: "hello" }, isStreaming: true }),
-      }, (s) => s.includes('"done":false'));
-    const conversationId = (await api(`/chatbots/${bot.id}/completions/`, { message: { content: "hello" } })).conversationId;
+      timed(
+        `${server.base}/api/v1/chatbots/${bot.id}/completions/`,
+        {
+          method: "POST",
+          headers: { ...server.headers, "Content-Type": "application/json" },
+          body: JSON.stringify({ message: { content: "hello" }, isStreaming: true }),
+        },
+        (s) => s.includes('"done":false'),
+      );
+    const conversationId = (await api(`/chatbots/${bot.id}/completions/`, { message: { content: "hello" } }))
+      .conversationId;
     const continuing = () =>
-      timed(`${server.base}/api/v1/chatbots/${bot.id}/completions/`, {
-        method: "POST",
-        headers: { ...server.headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ conversation: conversationId, message: { content: "hello" }, isStreaming: true }),
-      }, (s) => s.includes('"done":false'));
+      timed(
+        `${server.base}/api/v1/chatbots/${bot.id}/completions/`,
+        {
+          method: "POST",
+          headers: { ...server.headers, "Content-Type": "application/json" },
+          body: JSON.stringify({ conversation: conversationId, message: { content: "hello" }, isStreaming: true }),
+        },
+        (s) => s.includes('"done":false'),
+      );
     // The AI gateway: same worker, same upstream, only authentication and a model lookup in between.
     // What it adds is mostly what this local runtime costs any route that streams a fetch.
-    const [organization] = (await (await fetch(`${server.base}/api/v1/organizations/?pagination=false`, { headers: server.headers })).json());
+    const [organization] = await (
+      await fetch(`${server.base}/api/v1/organizations/?pagination=false`, { headers: server.headers })
+    ).json();
     await api(`/organizations/${organization.id}/`, { canUseAiGateway: true }, "PATCH");
     const gateway = () =>
-      timed(`${server.base}/api/v1/chat/completions`, {
-        method: "POST",
-        headers: { ...server.headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ model: model.id, stream: true, messages: [{ role: "user", content: "hello" }] }),
-      }, (s) => s.includes('"content":"word'));
+      timed(
+        `${server.base}/api/v1/chat/completions`,
+        {
+          method: "POST",
+          headers: { ...server.headers, "Content-Type": "application/json" },
+          body: JSON.stringify({ model: model.id, stream: true, messages: [{ role: "user", content: "hello" }] }),
+        },
+        (s) => s.includes('"content":"word'),
+      );
 
-    const series = { "completion, new conversation": ours, "completion, continuing conversation": continuing, "AI gateway (reference)": gateway };
+    const series = {
+      "completion, new conversation": ours,
+      "completion, continuing conversation": continuing,
+      "AI gateway (reference)": gateway,
+    };
     // Rounds take the series in turn, so a drift of the machine during the run touches all alike.
     // Each request of ours is also split at the upstream: from our client to the model's request
     // arriving, and from the model's first word to our client (the upstream notes both times).
-    const results = Object.fromEntries(Object.keys(series).map((name) => [name, { first: [], last: [], toModel: [], fromModel: [] }]));
+    const results = Object.fromEntries(
+      Object.keys(series).map((name) => [name, { first: [], last: [], toModel: [], fromModel: [] }]),
+    );
     for (const run of Object.values(series)) for (let i = 0; i < 10; i++) await run();
     for (let i = 0; i < ROUNDS; i++) {
       for (const [name, run] of Object.entries(series)) {
@@ -93,7 +128,8 @@ export default async function () {
         const asked = upstream.requests.at(-1);
         added.toModel.push(asked.arrivedAt - o.start);
         added.fromModel.push(o.start + o.first - asked.firstWordAt);
-        if (!o.text.includes('"done":true') && !o.text.includes("[DONE]")) throw new Error(`${name}: stream ${i} did not finish: ${o.text.slice(-300)}`);
+        if (!o.text.includes('"done":true') && !o.text.includes("[DONE]"))
+          throw new Error(`${name}: stream ${i} did not finish: ${o.text.slice(-300)}`);
         added.first.push(o.first - d.first);
         added.last.push(o.last - d.last);
       }
@@ -113,14 +149,24 @@ export default async function () {
     }
     const f = (xs, p) => percentile(xs, p).toFixed(1).padStart(6);
     console.log(`${ROUNDS} paired streamed requests per series; upstream: 20 words, ${TOKEN_DELAY_MS} ms apart`);
-    console.log(`upstream alone:                             first byte p50 ${f(d.first, 50)} ms  p95 ${f(d.first, 95)} ms | last byte p50 ${f(d.last, 50)} ms  p95 ${f(d.last, 95)} ms`);
-    console.log(`local server floor, GET /health over a bare Node answer: first byte p50 ${f(floor, 50)} ms  p95 ${f(floor, 95)} ms`);
+    console.log(
+      `upstream alone:                             first byte p50 ${f(d.first, 50)} ms  p95 ${f(d.first, 95)} ms | last byte p50 ${f(d.last, 50)} ms  p95 ${f(d.last, 95)} ms`,
+    );
+    console.log(
+      `local server floor, GET /health over a bare Node answer: first byte p50 ${f(floor, 50)} ms  p95 ${f(floor, 95)} ms`,
+    );
     for (const [name, added] of Object.entries(results)) {
-      console.log(`added, ${name.padEnd(36)} first byte p50 ${f(added.first, 50)} ms  p95 ${f(added.first, 95)} ms | last byte p50 ${f(added.last, 50)} ms  p95 ${f(added.last, 95)} ms`);
-      console.log(`       ${"".padEnd(36)} p50: client to model request ${f(added.toModel, 50)} ms, model's first word to client ${f(added.fromModel, 50)} ms`);
+      console.log(
+        `added, ${name.padEnd(36)} first byte p50 ${f(added.first, 50)} ms  p95 ${f(added.first, 95)} ms | last byte p50 ${f(added.last, 50)} ms  p95 ${f(added.last, 95)} ms`,
+      );
+      console.log(
+        `       ${"".padEnd(36)} p50: client to model request ${f(added.toModel, 50)} ms, model's first word to client ${f(added.fromModel, 50)} ms`,
+      );
     }
     const p50 = percentile(results["completion, new conversation"].first, 50);
-    console.log(`target: at most 10 ms added to the first byte at p50 (completion, new conversation): ${p50 <= 10 ? "PASS" : "FAIL"}`);
+    console.log(
+      `target: at most 10 ms added to the first byte at p50 (completion, new conversation): ${p50 <= 10 ? "PASS" : "FAIL"}`,
+    );
   } finally {
     await server.stop();
     await upstream.close();

@@ -15,7 +15,14 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const roundsFor = (mb) => Math.max(ROUNDS, Math.ceil(200 / mb));
 /** BENCH_UPLOAD_SIZES=1,20,80 adds sizes (MB); over 20 the servers allow attachments that large (ALLOWED_FILE_SPECS). */
 const SIZES = (process.env.BENCH_UPLOAD_SIZES ?? "1,20").split(",").map(Number);
-const LARGE_SPECS = Math.max(...SIZES) > 20 ? { ALLOWED_FILE_SPECS: JSON.stringify({ attachment: { file: { max_size: (Math.max(...SIZES) + 1) * 1_048_576 } } }) } : {};
+const LARGE_SPECS =
+  Math.max(...SIZES) > 20
+    ? {
+        ALLOWED_FILE_SPECS: JSON.stringify({
+          attachment: { file: { max_size: (Math.max(...SIZES) + 1) * 1_048_576 } },
+        }),
+      }
+    : {};
 
 /** Resident memory (MB) of the workerd processes below `root` (one server's `wrangler dev`), or of every workerd without one. */
 function workerdRssMb(root) {
@@ -29,7 +36,8 @@ function workerdRssMb(root) {
     }
   }
   const below = (pid) => {
-    for (let p = pid, hops = 0; p && p !== "0" && hops < 20; p = parent.get(p), hops++) if (p === String(root)) return true;
+    for (let p = pid, hops = 0; p && p !== "0" && hops < 20; p = parent.get(p), hops++)
+      if (p === String(root)) return true;
     return false;
   };
   let kb = 0;
@@ -46,7 +54,9 @@ function workerdRssMb(root) {
 
 function multipart(fields, filename, bytes) {
   const boundary = Math.random().toString(16).slice(2) + Date.now().toString(16);
-  const head = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join("");
+  const head = Object.entries(fields)
+    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join("");
   const fileHead = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`;
   const body = Buffer.concat([Buffer.from(head + fileHead), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
@@ -56,7 +66,10 @@ export default async function () {
   const server = await startServer({ port: 8791, vars: LARGE_SPECS });
   const putServer = await startServer({ port: 8792, vars: { PRESIGNED_UPLOAD_METHOD: "PUT", ...LARGE_SPECS } });
   try {
-    const presign = (s, fileSize) => s.api("/upload-presigned-url/", { body: { filename: "doc.pdf", model_name: "attachment", field_name: "file", file_size: fileSize } });
+    const presign = (s, fileSize) =>
+      s.api("/upload-presigned-url/", {
+        body: { filename: "doc.pdf", model_name: "attachment", field_name: "file", file_size: fileSize },
+      });
     for (let i = 0; i < 20; i++) await presign(server, 1000);
     const issue = [];
     for (let i = 0; i < ISSUE_COUNT; i++) {
@@ -64,7 +77,9 @@ export default async function () {
       await presign(server, 1000);
       issue.push(performance.now() - t);
     }
-    console.log(`presigned POST policy issue: p50 ${median(issue).toFixed(2)} ms, p99 ${percentile(issue, 99).toFixed(2)} ms (${ISSUE_COUNT} sequential requests)`);
+    console.log(
+      `presigned POST policy issue: p50 ${median(issue).toFixed(2)} ms, p99 ${percentile(issue, 99).toFixed(2)} ms (${ISSUE_COUNT} sequential requests)`,
+    );
 
     // One pair of uploads (POST target, direct PUT) of `bytes`; which goes first alternates with `round`.
     const pair = async (bytes, round) => {

@@ -13,18 +13,32 @@ export default async function () {
   const receiver = await startReceiver();
   const server = await startServer({ vars: { WEBHOOK_ALLOWED_HOSTS: new URL(receiver.url).host } });
   const api = async (path, body, method = "POST") => {
-    const res = await fetch(`${server.base}/api/v1${path}`, { method, headers: { ...server.headers, "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
+    const res = await fetch(`${server.base}/api/v1${path}`, {
+      method,
+      headers: { ...server.headers, "Content-Type": "application/json" },
+      body: body && JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return res.json();
   };
   try {
-    const [organization] = await (await fetch(`${server.base}/api/v1/organizations/?pagination=false`, { headers: server.headers })).json();
+    const [organization] = await (
+      await fetch(`${server.base}/api/v1/organizations/?pagination=false`, { headers: server.headers })
+    ).json();
     await api(`/organizations/${organization.id}/`, { planId: "enterprise" }, "PATCH"); // room for 10 assistants
     const conversations = [];
     for (let i = 0; i < CONVERSATIONS; i++) {
-      const bot = await api("/chatbots/", { name: `Bench bot ${i}`, largeLanguageModel: "00000000-0000-7000-8000-000000000001" });
+      const bot = await api("/chatbots/", {
+        name: `Bench bot ${i}`,
+        largeLanguageModel: "00000000-0000-7000-8000-000000000001",
+      });
       for (let w = 0; w < WEBHOOKS_PER_INBOX; w++) {
-        await api(`/inboxes/${bot.defaultInbox.id}/webhooks/`, { name: `hook ${w}`, direction: "incoming", url: `${receiver.url}/ok/${bot.id}/${w}`, secretToken: "bench-secret" });
+        await api(`/inboxes/${bot.defaultInbox.id}/webhooks/`, {
+          name: `hook ${w}`,
+          direction: "incoming",
+          url: `${receiver.url}/ok/${bot.id}/${w}`,
+          secretToken: "bench-secret",
+        });
       }
       const { conversationId } = await api(`/chatbots/${bot.id}/completions/`, { message: { content: "start" } });
       // Visitors only: the conversations are with a human, so each message is one incoming event.
@@ -61,10 +75,16 @@ export default async function () {
     const duplicated = [...seen.values()].filter((n) => n > 1).reduce((a, n) => a + n - 1, 0);
     const lastReceipt = Math.max(...receiver.requests.map((r) => r.receivedAt));
     const firstCreated = Math.min(...created.values());
-    console.log(`${MESSAGES} messages into ${CONVERSATIONS} conversations, ${WEBHOOKS_PER_INBOX} webhooks each: ${expected} deliveries expected`);
+    console.log(
+      `${MESSAGES} messages into ${CONVERSATIONS} conversations, ${WEBHOOKS_PER_INBOX} webhooks each: ${expected} deliveries expected`,
+    );
     console.log(`messages posted in ${postSeconds.toFixed(1)} s (${(MESSAGES / postSeconds).toFixed(0)} messages/s)`);
-    console.log(`deliveries: ${receiver.requests.length} in ${((lastReceipt - firstCreated) / 1000).toFixed(1)} s = ${(receiver.requests.length / ((lastReceipt - firstCreated) / 1000)).toFixed(0)} deliveries/s`);
-    console.log(`message creation to receipt: p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms`);
+    console.log(
+      `deliveries: ${receiver.requests.length} in ${((lastReceipt - firstCreated) / 1000).toFixed(1)} s = ${(receiver.requests.length / ((lastReceipt - firstCreated) / 1000)).toFixed(0)} deliveries/s`,
+    );
+    console.log(
+      `message creation to receipt: p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms`,
+    );
     console.log(`lost: ${expected - delivered}, duplicated: ${duplicated} (target 0 and 0)`);
     if (expected - delivered || duplicated) process.exitCode = 1;
   } finally {

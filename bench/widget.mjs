@@ -13,7 +13,15 @@ import { startUpstream, UPSTREAM_API_KEY } from "../test/support/openai-upstream
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
 const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 20);
-const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const f = (xs, p) => percentile(xs, p).toFixed(1);
 
 /** Milliseconds from sending `init` to the first chunk whose text so far passes `hasToken`. */
@@ -40,18 +48,32 @@ export default async function () {
   try {
     const script = Buffer.from(await (await fetch(`${server.base}/widget.js`)).arrayBuffer());
     const gz = gzipSync(script).length;
-    console.log(`widget.js: ${script.length} bytes, ${gz} bytes gzip (target <= 51200) ${gz <= 51200 ? "PASS" : "FAIL"}`);
+    console.log(
+      `widget.js: ${script.length} bytes, ${gz} bytes gzip (target <= 51200) ${gz <= 51200 ? "PASS" : "FAIL"}`,
+    );
 
-    const model = await server.api("/large-language-models/", { body: { name: "Bench upstream", provider: "openai_compatible", modelName: "bench", baseUrl: `${upstream.url}/v1`, apiKey: UPSTREAM_API_KEY } });
+    const model = await server.api("/large-language-models/", {
+      body: {
+        name: "Bench upstream",
+        provider: "openai_compatible",
+        modelName: "bench",
+        baseUrl: `${upstream.url}/v1`,
+        apiKey: UPSTREAM_API_KEY,
+      },
+    });
     const bot = await server.api("/chatbots/", { body: { name: "Bench bot", largeLanguageModel: model.id } });
-    const inbox = await server.api("/inboxes/", { body: { name: "Site", channelType: "web", chatbot: { id: bot.id } } });
+    const inbox = await server.api("/inboxes/", {
+      body: { name: "Site", channelType: "web", chatbot: { id: bot.id } },
+    });
     const webChatId = inbox.channel.id;
     await server.api(`/web-chats/${webChatId}/`, { method: "PATCH", body: { enableAnonymous: true } });
 
     // 2. The launcher, in real Chromium, on a site of another origin.
     site = createServer((req, res) => {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1><script src="${server.base}/widget.js" data-web-chat-id="${webChatId}" async></script></body></html>`);
+      res.end(
+        `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1><script src="${server.base}/widget.js" data-web-chat-id="${webChatId}" async></script></body></html>`,
+      );
     });
     await new Promise((resolve) => site.listen(0, "127.0.0.1", resolve));
     const siteUrl = `http://127.0.0.1:${site.address().port}/`;
@@ -63,34 +85,54 @@ export default async function () {
       const page = await context.newPage();
       await page.goto(siteUrl);
       // The launcher is a button in an open shadow root; its time is taken in the page, from navigation start.
-      const ms = await page.waitForFunction(() => {
-        for (const el of document.querySelectorAll("*")) {
-          const button = el.shadowRoot?.querySelector("button.launcher");
-          if (button && !button.disabled) return performance.now();
-        }
-        return false;
-      }, undefined, { polling: "raf", timeout: 15_000 });
+      const ms = await page.waitForFunction(
+        () => {
+          for (const el of document.querySelectorAll("*")) {
+            const button = el.shadowRoot?.querySelector("button.launcher");
+            if (button && !button.disabled) return performance.now();
+          }
+          return false;
+        },
+        undefined,
+        { polling: "raf", timeout: 15_000 },
+      );
       if (i > 0) ready.push(await ms.jsonValue()); // the first load warms the worker and the cache
       await context.close();
     }
-    console.log(`launcher interactive after page load: p50 ${f(ready, 50)} ms, p95 ${f(ready, 95)} ms (${PAGE_LOADS} fresh pages)`);
+    console.log(
+      `launcher interactive after page load: p50 ${f(ready, 50)} ms, p95 ${f(ready, 95)} ms (${PAGE_LOADS} fresh pages)`,
+    );
 
     // 3. First token: public API (visitor token) against the authenticated completions endpoint.
     const visitorHeaders = { "Content-Type": "application/json", "CF-Connecting-IP": "10.1.2.3" };
-    const session = await (await fetch(`${server.base}/api/v1/web-chats/${webChatId}/public/session/`, { method: "POST", headers: visitorHeaders, body: "{}" })).json();
+    const session = await (
+      await fetch(`${server.base}/api/v1/web-chats/${webChatId}/public/session/`, {
+        method: "POST",
+        headers: visitorHeaders,
+        body: "{}",
+      })
+    ).json();
     const publicApi = () =>
-      firstToken(`${server.base}/api/v1/web-chats/${webChatId}/public/messages/`, {
-        method: "POST",
-        headers: { ...visitorHeaders, Authorization: `Bearer ${session.token}` },
-        body: JSON.stringify({ content: "hello" }),
-      }, (s) => /"content":"[^"]+"/.test(s));
+      firstToken(
+        `${server.base}/api/v1/web-chats/${webChatId}/public/messages/`,
+        {
+          method: "POST",
+          headers: { ...visitorHeaders, Authorization: `Bearer ${session.token}` },
+          body: JSON.stringify({ content: "hello" }),
+        },
+        (s) => /"content":"[^"]+"/.test(s),
+      );
     const completions = () =>
-      firstToken(`${server.base}/api/v1/chatbots/${bot.id}/completions/`, {
-        method: "POST",
-        headers: { ...server.headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ message: { content: "hello" }, isStreaming: true }),
-      }, (s) => s.includes('"done":false'));
-    for (let i = 0; i < 10; i++) (await publicApi(), await completions());
+      firstToken(
+        `${server.base}/api/v1/chatbots/${bot.id}/completions/`,
+        {
+          method: "POST",
+          headers: { ...server.headers, "Content-Type": "application/json" },
+          body: JSON.stringify({ message: { content: "hello" }, isStreaming: true }),
+        },
+        (s) => s.includes('"done":false'),
+      );
+    for (let i = 0; i < 10; i++) await publicApi(), await completions();
     const widget = [];
     const api = [];
     const diff = [];
@@ -107,7 +149,9 @@ export default async function () {
     const added = percentile(diff, 50);
     console.log(`first token, public widget API: p50 ${f(widget, 50)} ms, p95 ${f(widget, 95)} ms`);
     console.log(`first token, authenticated completions: p50 ${f(api, 50)} ms, p95 ${f(api, 95)} ms`);
-    console.log(`public API minus completions, paired: p50 ${added.toFixed(1)} ms, p95 ${f(diff, 95)} ms (target <= 5 ms at p50) ${added <= 5 ? "PASS" : "FAIL"}`);
+    console.log(
+      `public API minus completions, paired: p50 ${added.toFixed(1)} ms, p95 ${f(diff, 95)} ms (target <= 5 ms at p50) ${added <= 5 ? "PASS" : "FAIL"}`,
+    );
   } finally {
     await browser?.close();
     site?.close();

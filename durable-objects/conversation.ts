@@ -6,13 +6,40 @@ import { chatbots, conversations, messages, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
 import { handoffReply, handoffSettings, type HandoffTrigger } from "../src/services/conversation/handoff";
-import { afterMessage, replyFields, conversationInserts, laterThan, incomingFields, messageRow, messageWrites, stateWrite, type ChangeActor, type ConversationChange, type ConversationRow, type ConversationStateEvent, type MessageRow, type NewMessage, type SenderInput } from "../src/services/conversations";
+import {
+  afterMessage,
+  replyFields,
+  conversationInserts,
+  laterThan,
+  incomingFields,
+  messageRow,
+  messageWrites,
+  stateWrite,
+  type ChangeActor,
+  type ConversationChange,
+  type ConversationRow,
+  type ConversationStateEvent,
+  type MessageRow,
+  type NewMessage,
+  type SenderInput,
+} from "../src/services/conversations";
 import type { TurnResult } from "../src/services/conversation/turn-result";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
 import { WriteQueue } from "./write-queue";
 import { SseWriter } from "../src/services/sse";
 import { effectStatements, runStored } from "../src/services/conversation/effects";
-import { answer, endStream, runTurn, storedAlready, type Assistant, type MessageFields, type ReplyContext, type ReplyWatch, type TurnStore, type Writing } from "../src/services/conversation/turn";
+import {
+  answer,
+  endStream,
+  runTurn,
+  storedAlready,
+  type Assistant,
+  type MessageFields,
+  type ReplyContext,
+  type ReplyWatch,
+  type TurnStore,
+  type Writing,
+} from "../src/services/conversation/turn";
 import type { QueryMetadata } from "../src/services/query-scope";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
 import type { ChangeReason } from "../src/services/conversation/inbox-events";
@@ -23,7 +50,19 @@ export type { SenderInput } from "../src/services/conversations";
 export type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
 
 /** Message fields a caller supplies; the object adds ids, sequence and sender. */
-export type MessageInput = Pick<NewMessage, "id" | "content" | "contentPayload" | "attachments" | "canvas" | "queryMetadata" | "metadata" | "skillIds" | "toolIds" | "private">;
+export type MessageInput = Pick<
+  NewMessage,
+  | "id"
+  | "content"
+  | "contentPayload"
+  | "attachments"
+  | "canvas"
+  | "queryMetadata"
+  | "metadata"
+  | "skillIds"
+  | "toolIds"
+  | "private"
+>;
 
 export interface TurnInput {
   conversationId: string;
@@ -166,8 +205,16 @@ export class Conversation extends DurableObject<Bindings> {
     return this.#exclusive(async () => {
       const { conversation, view } = await this.#load(conversationId);
       const store = this.#store(view);
-      const fields = { ...message, type: "outgoing" as const, senderType: "user" as const, senderId: sender.id, senderName: sender.name, senderAvatar: sender.avatar };
-      return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result).incoming;
+      const fields = {
+        ...message,
+        type: "outgoing" as const,
+        senderType: "user" as const,
+        senderId: sender.id,
+        senderName: sender.name,
+        senderAvatar: sender.avatar,
+      };
+      return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result)
+        .incoming;
     });
   }
 
@@ -185,8 +232,12 @@ export class Conversation extends DurableObject<Bindings> {
       if (!settings.enabled) return null;
       const said = handoffReply(settings, "unanswered", recent.find((m) => m.type === "incoming") ?? { content: "" });
       const store = this.#store(view);
-      const fields = replyFields(chatbot, null, uuidv7(), { ...said, contentPayload: { handoff: { reason: "unanswered", trigger } } });
-      return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result).incoming;
+      const fields = replyFields(chatbot, null, uuidv7(), {
+        ...said,
+        contentPayload: { handoff: { reason: "unanswered", trigger } },
+      });
+      return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result)
+        .incoming;
     });
   }
 
@@ -196,21 +247,35 @@ export class Conversation extends DurableObject<Bindings> {
    * conversation again, whatever row its caller read before the change; a reply already under way
    * still completes.
    */
-  async change(conversationId: string, change: ConversationChange, actor: ChangeActor, reason: ChangeReason = "operator"): Promise<void> {
+  async change(
+    conversationId: string,
+    change: ConversationChange,
+    actor: ChangeActor,
+    reason: ChangeReason = "operator",
+  ): Promise<void> {
     this.#recent = null;
     this.#handoffAt = this.#sequence ?? Infinity; // not loaded: every message stored so far (see #load)
     // Its lifecycle event and the event's webhook deliveries in the same batch (services/webhooks/conversation-events.ts).
     const event = changeEventWrites(this.#db, conversationId, change, reason);
-    const [, , outbox] = await this.#writes.write([event.before, stateWrite(this.#db, conversationId, change), event.after], null);
+    const [, , outbox] = await this.#writes.write(
+      [event.before, stateWrite(this.#db, conversationId, change), event.after],
+      null,
+    );
     const deliveries = createdDeliveries(outbox);
     // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.
-    if (deliveries.length) this.ctx.waitUntil(enqueueDeliveries(this.env, deliveries).catch((err) => console.error(String(err))));
+    if (deliveries.length)
+      this.ctx.waitUntil(enqueueDeliveries(this.env, deliveries).catch((err) => console.error(String(err))));
     // After the messages announced before it, so a visitor reads them in the order they happened.
     await this.#announced;
     // An assignment alone leaves the state as it is: nothing for the visitor to see.
     if (!change.status || !change.progressStatus) return;
     const agent = change.progressStatus === "human_serving" ? actor : null;
-    this.#broadcast("state", { conversationId, status: change.status, progressStatus: change.progressStatus, agent } satisfies ConversationStateEvent);
+    this.#broadcast("state", {
+      conversationId,
+      status: change.status,
+      progressStatus: change.progressStatus,
+      agent,
+    } satisfies ConversationStateEvent);
   }
 
   /**
@@ -227,12 +292,16 @@ export class Conversation extends DurableObject<Bindings> {
    * resolve, services/conversation/csat.ts): stored in order as the assistant's, leaving the
    * conversation's state as it is (a resolved conversation stays resolved), and delivered like any reply.
    */
-  async say(conversationId: string, message: MessageInput & { senderId: string | null; senderName: string }): Promise<MessageRecord> {
+  async say(
+    conversationId: string,
+    message: MessageInput & { senderId: string | null; senderName: string },
+  ): Promise<MessageRecord> {
     return this.#exclusive(async () => {
       const { conversation, view } = await this.#load(conversationId);
       const store = this.#store(view);
       const fields = { ...message, type: "outgoing" as const, senderType: "chatbot" as const };
-      return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result).incoming;
+      return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result)
+        .incoming;
     });
   }
 
@@ -249,7 +318,10 @@ export class Conversation extends DurableObject<Bindings> {
       if (!latest || latest.id !== replyId || !conversation.autoReplyEnabled || !conversation.chatbotId) return null;
       const incoming = recent.find((m) => m.type === "incoming" && m.sequence < latest.sequence);
       if (!incoming) return null;
-      const context = await this.#replyContext(conversation, recent.filter((m) => m.sequence < incoming.sequence));
+      const context = await this.#replyContext(
+        conversation,
+        recent.filter((m) => m.sequence < incoming.sequence),
+      );
       return (await this.#answer(conversation, incoming, view, { ...context, continues: latest })).reply;
     });
   }
@@ -269,7 +341,8 @@ export class Conversation extends DurableObject<Bindings> {
       // Stored, but the instance died before forgetting it: answered already (or the assistant has
       // answered later messages since), so another reply would be a duplicate.
       const answered = recent.some((m) => m.sequence > incoming.sequence && m.senderType === "chatbot");
-      if (answered || !conversation.autoReplyEnabled || !conversation.chatbotId) return this.ctx.storage.kv.delete(PENDING_KEY);
+      if (answered || !conversation.autoReplyEnabled || !conversation.chatbotId)
+        return this.ctx.storage.kv.delete(PENDING_KEY);
       await this.#answer(conversation, incoming, view, await this.#replyContext(conversation, history));
     });
   }
@@ -298,7 +371,9 @@ export class Conversation extends DurableObject<Bindings> {
         await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
       }
       const extra = { contactQueryMetadata: input.contactQueryMetadata, waitForAttachments: input.waitForAttachments };
-      const context = answers ? this.#replyContext(conversation, recent, input.assistant).then((c) => ({ ...c, ...extra })) : null;
+      const context = answers
+        ? this.#replyContext(conversation, recent, input.assistant).then((c) => ({ ...c, ...extra }))
+        : null;
       const run = runTurn(store, { conversation, message, context, stream, requestId: input.requestId });
       started = true; // from here on the turn tells its stream how it ended
       run.message.stored.then((row) => stored(messageRecord(row)), failed);
@@ -316,26 +391,48 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   /** The assistant's answer to a message stored earlier (resume, alarm); resolves once stored or failed. */
-  async #answer(conversation: ConversationRow, incoming: MessageRow, view: number, context: ReplyContext): Promise<TurnResult> {
-    const { result } = await answer(this.#store(view), { conversation, incoming, visitor: storedAlready(incoming), context });
+  async #answer(
+    conversation: ConversationRow,
+    incoming: MessageRow,
+    view: number,
+    context: ReplyContext,
+  ): Promise<TurnResult> {
+    const { result } = await answer(this.#store(view), {
+      conversation,
+      incoming,
+      visitor: storedAlready(incoming),
+      context,
+    });
     return this.#answered(incoming.id, await result);
   }
 
   /** A reply owed to `incomingId` is stored: nothing is pending for the alarm. */
   #answered(incomingId: string, result: TurnResult): TurnResult {
-    if (result.reply && this.ctx.storage.kv.get<Pending>(PENDING_KEY)?.incomingId === incomingId) this.ctx.storage.kv.delete(PENDING_KEY);
+    if (result.reply && this.ctx.storage.kv.get<Pending>(PENDING_KEY)?.incomingId === incomingId)
+      this.ctx.storage.kv.delete(PENDING_KEY);
     return result;
   }
 
   /** What a reply needs: the assistant, its model and knowledge bases (read unless the caller did), and the history, oldest first. */
-  async #replyContext(conversation: ConversationRow, recent: MessageRow[], assistant?: Assistant): Promise<ReplyContext> {
+  async #replyContext(
+    conversation: ConversationRow,
+    recent: MessageRow[],
+    assistant?: Assistant,
+  ): Promise<ReplyContext> {
     // Private notes are the team's: an assistant that read them could repeat them to the visitor.
-    return { ...(assistant ?? (await this.#assistant(conversation.chatbotId!))), history: recent.filter((m) => !m.private).reverse() };
+    return {
+      ...(assistant ?? (await this.#assistant(conversation.chatbotId!))),
+      history: recent.filter((m) => !m.private).reverse(),
+    };
   }
 
   async #assistant(chatbotId: string): Promise<Assistant> {
     const [[row], knowledgeBases] = await Promise.all([
-      this.#db.select({ chatbot: chatbots, model: models }).from(chatbots).leftJoin(models, eq(models.id, chatbots.largeLanguageModelId)).where(eq(chatbots.id, chatbotId)),
+      this.#db
+        .select({ chatbot: chatbots, model: models })
+        .from(chatbots)
+        .leftJoin(models, eq(models.id, chatbots.largeLanguageModelId))
+        .where(eq(chatbots.id, chatbotId)),
       knowledgeBasesOfChatbot(this.#db, chatbotId),
     ]);
     if (!row) throw new ApiError(404, "not_found", "The conversation's assistant no longer exists.");
@@ -360,7 +457,11 @@ export class Conversation extends DurableObject<Bindings> {
    * round trip. Should a stale instance ever write beside a new one, D1's unique (conversation,
    * sequence) index refuses the duplicate.
    */
-  async #load(id: string, created?: ConversationRow, given?: ConversationRow): Promise<{ conversation: ConversationRow; recent: MessageRow[]; view: number }> {
+  async #load(
+    id: string,
+    created?: ConversationRow,
+    given?: ConversationRow,
+  ): Promise<{ conversation: ConversationRow; recent: MessageRow[]; view: number }> {
     const view = this.#writes.view;
     if (created) {
       this.#sequence ??= 0;
@@ -370,10 +471,14 @@ export class Conversation extends DurableObject<Bindings> {
     const recent = this.#recent;
     if (given && recent) {
       // The newest message the caller's row had seen: it must be one kept here, stored after the latest handoff.
-      let seen = given.lastMessageAt === null ? recent.length : recent.findIndex((m) => m.createdAt === given.lastMessageAt);
+      let seen =
+        given.lastMessageAt === null ? recent.length : recent.findIndex((m) => m.createdAt === given.lastMessageAt);
       // Two messages of one millisecond (stored before this object made times unique): which one the row saw is unknown.
       if (seen >= 0 && recent[seen + 1]?.createdAt === given.lastMessageAt) seen = -1;
-      const after = seen === recent.length ? recent.length === this.#sequence && this.#handoffAt === 0 : seen >= 0 && recent[seen].sequence > this.#handoffAt;
+      const after =
+        seen === recent.length
+          ? recent.length === this.#sequence && this.#handoffAt === 0
+          : seen >= 0 && recent[seen].sequence > this.#handoffAt;
       if (after) return { conversation: recent.slice(0, seen).reduceRight(afterMessage, given), recent, view };
     }
     // Not loaded yet: a first turn may be under way in the worker (holdForFirstTurn).
@@ -381,7 +486,12 @@ export class Conversation extends DurableObject<Bindings> {
     await this.#writes.idle();
     const [[conversation], loaded] = await this.#db.batch([
       this.#db.select().from(conversations).where(eq(conversations.id, id)),
-      this.#db.select().from(messages).where(eq(messages.conversationId, id)).orderBy(desc(messages.sequence)).limit(HISTORY_MESSAGES),
+      this.#db
+        .select()
+        .from(messages)
+        .where(eq(messages.conversationId, id))
+        .orderBy(desc(messages.sequence))
+        .limit(HISTORY_MESSAGES),
     ]);
     if (!conversation) throw new Error(`conversation ${id} does not exist`);
     this.#sequence ??= loaded[0]?.sequence ?? 0;
@@ -441,7 +551,14 @@ export class Conversation extends DurableObject<Bindings> {
     if (this.#sequence === null) throw new Error("the conversation is not loaded");
     const sequence = ++this.#sequence;
     const createdAt = (this.#lastAt = laterThan(this.#lastAt, fields.createdAt ?? Date.now()));
-    return messageRow({ ...fields, id: fields.id ?? uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence, createdAt }) as MessageRow;
+    return messageRow({
+      ...fields,
+      id: fields.id ?? uuidv7(),
+      organizationId: conversation.organizationId,
+      conversationId: conversation.id,
+      sequence,
+      createdAt,
+    }) as MessageRow;
   }
 
   /**
@@ -479,11 +596,25 @@ export class Conversation extends DurableObject<Bindings> {
    * (services/conversation/effects.ts). The statements are built when it is queued: building them
    * costs the local runtime's one thread, which the model's request needs first.
    */
-  #commit(row: MessageRow, creates: boolean, conversation: ConversationRow, view: number, after: Promise<unknown>, shown?: Promise<unknown>): Writing {
+  #commit(
+    row: MessageRow,
+    creates: boolean,
+    conversation: ConversationRow,
+    view: number,
+    after: Promise<unknown>,
+    shown?: Promise<unknown>,
+  ): Writing {
     const db = this.#db;
     const queued = after.then(() => {
       const effects = effectStatements(db, conversation, row);
-      const written = this.#writes.write([...(creates ? conversationInserts(db, conversation) : []), ...messageWrites(db, conversation, row), ...effects.statements], view);
+      const written = this.#writes.write(
+        [
+          ...(creates ? conversationInserts(db, conversation) : []),
+          ...messageWrites(db, conversation, row),
+          ...effects.statements,
+        ],
+        view,
+      );
       if (this.#recent) this.#recent = [row, ...this.#recent].slice(0, HISTORY_MESSAGES);
       return { written, effects };
     });
@@ -496,9 +627,16 @@ export class Conversation extends DurableObject<Bindings> {
       const record = messageRecord(row);
       // Subscribers are visitors (the widget's live stream): an operator's private note is not theirs.
       if (!row.private) for (const sse of this.#subscribers) sse.send(record, "message");
-      const batch = { env: this.env, waitUntil: (p: Promise<unknown>) => this.ctx.waitUntil(p), organizationId: conversation.organizationId, created: creates ? conversation : null };
+      const batch = {
+        env: this.env,
+        waitUntil: (p: Promise<unknown>) => this.ctx.waitUntil(p),
+        organizationId: conversation.organizationId,
+        created: creates ? conversation : null,
+      };
       const own = effects.resultsFrom(results, results.length - effects.statements.length);
-      runStored(batch, [{ message: row, record, conversation: afterMessage(conversation, row), before: conversation, results: own }]);
+      runStored(batch, [
+        { message: row, record, conversation: afterMessage(conversation, row), before: conversation, results: own },
+      ]);
       return row;
     });
     this.#announced = stored.catch(() => undefined);

@@ -64,7 +64,9 @@ export class InboxEvents extends DurableObject<Bindings> {
   async alarm() {
     const now = Date.now();
     let next = Infinity;
-    for (const [key, away] of this.ctx.storage.kv.list<{ organizationId: string; at: number }>({ prefix: AWAY_PREFIX })) {
+    for (const [key, away] of this.ctx.storage.kv.list<{ organizationId: string; at: number }>({
+      prefix: AWAY_PREFIX,
+    })) {
       const userId = key.slice(AWAY_PREFIX.length);
       if (this.#open.get(userId)) this.ctx.storage.kv.delete(key);
       else if (away.at > now) next = Math.min(next, away.at);

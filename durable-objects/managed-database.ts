@@ -43,7 +43,8 @@ export class ManagedDatabase extends DurableObject<Bindings> {
     const sql = this.ctx.storage.sql;
     const insert = `INSERT INTO ${quote(name)} VALUES (${Array.from({ length: width }, () => "?").join(", ")})`;
     this.ctx.storage.transactionSync(() => {
-      for (const row of rows) sql.exec(insert, ...Array.from({ length: width }, (_, i) => (row[i] === undefined ? null : row[i])));
+      for (const row of rows)
+        sql.exec(insert, ...Array.from({ length: width }, (_, i) => (row[i] === undefined ? null : row[i])));
     });
     return rows.length;
   }

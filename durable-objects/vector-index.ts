@@ -4,8 +4,19 @@ import type { VectorFilter, VectorMatch, VectorRecord } from "../src/services/ve
 import { TopK } from "../src/lib/top-k";
 import { sourcePredicate } from "../src/services/vector-store/filter";
 import { feedbackPassages, meanDirection, steered } from "../src/services/retrieval/feedback";
-import { KeywordIndex, type KeywordDocument, type KeywordMatch, type WeightedTerm } from "../src/services/retrieval/keyword-index";
-import { embedWithModel, MIN_TRAINING_CHUNKS, TRAINING_SAMPLE, trainCorpusModel, type CorpusModel } from "../src/services/embeddings/corpus";
+import {
+  KeywordIndex,
+  type KeywordDocument,
+  type KeywordMatch,
+  type WeightedTerm,
+} from "../src/services/retrieval/keyword-index";
+import {
+  embedWithModel,
+  MIN_TRAINING_CHUNKS,
+  TRAINING_SAMPLE,
+  trainCorpusModel,
+  type CorpusModel,
+} from "../src/services/embeddings/corpus";
 
 type VectorType = VectorRecord["type"];
 
@@ -51,8 +62,12 @@ export class VectorIndex extends DurableObject<Bindings> {
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     // One row once the keyword index is known to hold every text of the base (markKeywordsComplete).
-    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS keyword_state (id INTEGER PRIMARY KEY CHECK (id = 1), complete_at INTEGER NOT NULL)");
-    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS vectors (id TEXT PRIMARY KEY, type TEXT NOT NULL, source_id TEXT NOT NULL, q BLOB NOT NULL)");
+    ctx.storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS keyword_state (id INTEGER PRIMARY KEY CHECK (id = 1), complete_at INTEGER NOT NULL)",
+    );
+    ctx.storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS vectors (id TEXT PRIMARY KEY, type TEXT NOT NULL, source_id TEXT NOT NULL, q BLOB NOT NULL)",
+    );
     ctx.storage.sql.exec(
       "CREATE TABLE IF NOT EXISTS embedding_model (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, trained_on INTEGER NOT NULL, documents INTEGER NOT NULL, k INTEGER NOT NULL, terms TEXT NOT NULL, df BLOB NOT NULL, vectors BLOB NOT NULL, scales BLOB NOT NULL)",
     );
@@ -120,7 +135,15 @@ export class VectorIndex extends DurableObject<Bindings> {
     slots.checkDimensions(quantised);
     // Storage first: if it throws, memory still matches what is stored.
     const sql = this.ctx.storage.sql;
-    records.forEach((r, i) => sql.exec("INSERT OR REPLACE INTO vectors (id, type, source_id, q) VALUES (?, ?, ?, ?)", r.id, r.type, r.sourceId, quantised[i].buffer));
+    records.forEach((r, i) =>
+      sql.exec(
+        "INSERT OR REPLACE INTO vectors (id, type, source_id, q) VALUES (?, ?, ?, ?)",
+        r.id,
+        r.type,
+        r.sourceId,
+        quantised[i].buffer,
+      ),
+    );
     records.forEach((r, i) => slots.put(r.id, r.type, r.sourceId, quantised[i]));
     this.scheduleListBuild(slots);
   }
@@ -168,7 +191,8 @@ export class VectorIndex extends DurableObject<Bindings> {
     const slots = this.load();
     // Feedback: the query moves towards the keyword leg's best passages (src/services/retrieval/feedback.ts).
     const passages = feedbackPassages(this.env);
-    const direction = passages && keyword?.length ? meanDirection(slots.vectorsOf(keyword.slice(0, passages).map((m) => m.id))) : null;
+    const direction =
+      passages && keyword?.length ? meanDirection(slots.vectorsOf(keyword.slice(0, passages).map((m) => m.id))) : null;
     return { keyword, vector: slots.search(steered(values, direction), v.topK, filter) };
   }
 
@@ -185,7 +209,8 @@ export class VectorIndex extends DurableObject<Bindings> {
 
   /** Removed (or replaced) texts leave holes in the posting lists: rewritten in the alarm once they pile up. */
   private scheduleCompaction() {
-    if (this.keywordIndex().needsCompaction()) this.ctx.storage.setAlarm(Date.now() + LIST_BUILD_DELAY_MS).catch(() => {});
+    if (this.keywordIndex().needsCompaction())
+      this.ctx.storage.setAlarm(Date.now() + LIST_BUILD_DELAY_MS).catch(() => {});
   }
 
   /**
@@ -215,7 +240,6 @@ export class VectorIndex extends DurableObject<Bindings> {
     return (this.keywords ??= new KeywordIndex(this.ctx.storage.sql));
   }
 
-
   deleteByIds(ids: string[]): void {
     const slots = this.load();
     for (const id of ids) this.ctx.storage.sql.exec("DELETE FROM vectors WHERE id = ?", id);
@@ -239,9 +263,16 @@ export class VectorIndex extends DurableObject<Bindings> {
   private embeddingState(): EmbeddingState {
     if (this.embedding) return this.embedding;
     const [row] = this.ctx.storage.sql
-      .exec<{ version: number; trained_on: number; documents: number; k: number; terms: string; df: ArrayBuffer; vectors: ArrayBuffer; scales: ArrayBuffer }>(
-        "SELECT version, trained_on, documents, k, terms, df, vectors, scales FROM embedding_model WHERE id = 1",
-      )
+      .exec<{
+        version: number;
+        trained_on: number;
+        documents: number;
+        k: number;
+        terms: string;
+        df: ArrayBuffer;
+        vectors: ArrayBuffer;
+        scales: ArrayBuffer;
+      }>("SELECT version, trained_on, documents, k, terms, df, vectors, scales FROM embedding_model WHERE id = 1")
       .toArray();
     this.embedding = row
       ? {
@@ -263,9 +294,13 @@ export class VectorIndex extends DurableObject<Bindings> {
   private load(): Slots {
     if (this.memory) return this.memory;
     const sql = this.ctx.storage.sql;
-    const { n, d } = sql.exec<{ n: number; d: number | null }>("SELECT COUNT(*) AS n, MAX(length(q)) AS d FROM vectors").one();
+    const { n, d } = sql
+      .exec<{ n: number; d: number | null }>("SELECT COUNT(*) AS n, MAX(length(q)) AS d FROM vectors")
+      .one();
     const slots = new Slots(d ?? 0, n);
-    const rows = sql.exec<{ id: string; type: VectorType; source_id: string; q: ArrayBuffer }>("SELECT id, type, source_id, q FROM vectors");
+    const rows = sql.exec<{ id: string; type: VectorType; source_id: string; q: ArrayBuffer }>(
+      "SELECT id, type, source_id, q FROM vectors",
+    );
     for (const row of rows) slots.put(row.id, row.type, row.source_id, new Int8Array(row.q));
     this.memory = slots;
     this.scheduleListBuild(slots);
@@ -402,7 +437,8 @@ class Slots {
 
   search(vector: number[], topK: number, filter?: VectorFilter): VectorMatch[] {
     if (this.size === 0 || !(topK >= 1)) return [];
-    if (vector.length !== this.dims) throw new Error(`This knowledge base holds vectors of ${this.dims} dimensions; the query has ${vector.length}.`);
+    if (vector.length !== this.dims)
+      throw new Error(`This knowledge base holds vectors of ${this.dims} dimensions; the query has ${vector.length}.`);
     const qNorm = Math.hypot(...vector);
     if (!(qNorm > 0) || !Number.isFinite(qNorm)) return [];
     const q = new Int32Array(this.stride);
@@ -424,7 +460,14 @@ class Slots {
       const probed = this.probe(q, candidates);
       scan(this.words, this.stride >> 2, q, probed, probed.length, this.norms, heap);
     } else scan(this.words, this.stride >> 2, q, candidates, n, this.norms, heap);
-    return heap.sorted().map(({ slot, score }) => ({ id: this.ids[slot], score: Math.max(-1, Math.min(1, score)), type: this.types[slot], sourceId: this.sources[this.codes[slot]] }));
+    return heap
+      .sorted()
+      .map(({ slot, score }) => ({
+        id: this.ids[slot],
+        score: Math.max(-1, Math.min(1, score)),
+        type: this.types[slot],
+        sourceId: this.sources[this.codes[slot]],
+      }));
   }
 
   /** Whether a build is due: the base is large and has no lists, or too much changed since they were built. */
@@ -504,7 +547,9 @@ class Slots {
       for (let j = 0; j < d; j++) dot += q[j] * lists.centroids[c * d + j];
       scores[c] = dot;
     }
-    const order = Array.from(scores.keys()).sort((a, b) => scores[b] - scores[a]).slice(0, LIST_PROBES);
+    const order = Array.from(scores.keys())
+      .sort((a, b) => scores[b] - scores[a])
+      .slice(0, LIST_PROBES);
     const allowedSet = allowed ? new Uint8Array(this.size) : null;
     if (allowedSet) for (const s of allowed!) allowedSet[s] = 1;
     const out: number[] = [];
@@ -543,16 +588,30 @@ class Slots {
  * multiplies them with the integer query in exact int32 arithmetic, and scores two vectors per pass
  * so that each query value is loaded once for both.
  */
-function scan(words: Int32Array, w: number, q: Int32Array, candidates: Int32Array | null, n: number, norms: Float32Array, heap: TopK) {
+function scan(
+  words: Int32Array,
+  w: number,
+  q: Int32Array,
+  candidates: Int32Array | null,
+  n: number,
+  norms: Float32Array,
+  heap: TopK,
+) {
   for (let i = 0; i < n; i += 2) {
     const s0 = candidates ? candidates[i] : i;
     // An odd last candidate is paired with itself and offered once.
     const s1 = i + 1 < n ? (candidates ? candidates[i + 1] : i + 1) : s0;
-    const o0 = s0 * w, o1 = s1 * w;
-    let a0 = 0, a1 = 0;
+    const o0 = s0 * w,
+      o1 = s1 * w;
+    let a0 = 0,
+      a1 = 0;
     for (let j = 0, k = 0; j < w; j++, k += 4) {
-      const x = q[k], y = q[k + 1], z = q[k + 2], t = q[k + 3];
-      const v0 = words[o0 + j], v1 = words[o1 + j];
+      const x = q[k],
+        y = q[k + 1],
+        z = q[k + 2],
+        t = q[k + 3];
+      const v0 = words[o0 + j],
+        v1 = words[o1 + j];
       a0 = (a0 + ((v0 << 24) >> 24) * x + ((v0 << 16) >> 24) * y + ((v0 << 8) >> 24) * z + (v0 >> 24) * t) | 0;
       a1 = (a1 + ((v1 << 24) >> 24) * x + ((v1 << 16) >> 24) * y + ((v1 << 8) >> 24) * z + (v1 >> 24) * t) | 0;
     }
@@ -569,7 +628,15 @@ function scan(words: Int32Array, w: number, q: Int32Array, candidates: Int32Arra
  */
 const SPARSE_RATIO = 3;
 
-function scanSparse(data: Int8Array, stride: number, q: Int32Array, candidates: Int32Array | null, n: number, norms: Float32Array, heap: TopK) {
+function scanSparse(
+  data: Int8Array,
+  stride: number,
+  q: Int32Array,
+  candidates: Int32Array | null,
+  n: number,
+  norms: Float32Array,
+  heap: TopK,
+) {
   const dims: number[] = [];
   for (let i = 0; i < q.length; i++) if (q[i] !== 0) dims.push(i);
   const at = Int32Array.from(dims);

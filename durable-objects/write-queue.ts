@@ -1,7 +1,12 @@
 import { batch } from "../src/db/prepared";
 import type { Db } from "../src/env";
 
-type Entry = { statements: D1PreparedStatement[]; view: number | null; resolve: (results: D1Result[]) => void; reject: (err: unknown) => void };
+type Entry = {
+  statements: D1PreparedStatement[];
+  view: number | null;
+  resolve: (results: D1Result[]) => void;
+  reject: (err: unknown) => void;
+};
 
 /**
  * A conversation object's D1 writes, stored in the order they are queued. Whatever is queued while
@@ -27,7 +32,9 @@ export class WriteQueue {
 
   /** Stores `statements` after everything queued before; `view` null: whatever failed before. */
   write(statements: D1PreparedStatement[], view: number | null): Promise<D1Result[]> {
-    const written = new Promise<D1Result[]>((resolve, reject) => this.#queue.push({ statements, view, resolve, reject }));
+    const written = new Promise<D1Result[]>((resolve, reject) =>
+      this.#queue.push({ statements, view, resolve, reject }),
+    );
     this.#last = written.catch(() => undefined);
     if (!this.#running) {
       this.#running = true;
@@ -50,7 +57,10 @@ export class WriteQueue {
       }
       if (!group.length) continue;
       try {
-        const results = await batch(this.db, group.flatMap((e) => e.statements));
+        const results = await batch(
+          this.db,
+          group.flatMap((e) => e.statements),
+        );
         let at = 0;
         for (const entry of group) entry.resolve(results.slice(at, (at += entry.statements.length)));
       } catch (err) {

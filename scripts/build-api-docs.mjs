@@ -65,7 +65,10 @@ export async function buildApiDocs({ outDir, quiet = false }) {
   // The version in the names: a new Swagger UI is a new URL, so browsers may keep these for good.
   const bundle = `swagger-ui-bundle-${version}.js`;
   const styles = `swagger-ui-${version}.css`;
-  const withoutMap = (file) => readFileSync(path.join(dist, file), "utf8").replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n").replace(/\/\*# sourceMappingURL=[^*]+\*\/\s*$/, "\n");
+  const withoutMap = (file) =>
+    readFileSync(path.join(dist, file), "utf8")
+      .replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n")
+      .replace(/\/\*# sourceMappingURL=[^*]+\*\/\s*$/, "\n");
   writeFileSync(path.join(out, bundle), withoutMap("swagger-ui-bundle.js"));
   writeFileSync(path.join(out, styles), withoutMap("swagger-ui.css"));
   writeFileSync(path.join(out, "favicon-32x32.png"), readFileSync(path.join(dist, "favicon-32x32.png")));
@@ -76,7 +79,11 @@ export async function buildApiDocs({ outDir, quiet = false }) {
   const forGood = { "Cache-Control": "public, max-age=31536000, immutable" };
   return {
     headers: {
-      "/api-docs/*": { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "Cache-Control": "no-cache" },
+      "/api-docs/*": {
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin",
+        "Cache-Control": "no-cache",
+      },
       "/api-docs/index.html": { "Content-Security-Policy": CSP },
       [`/api-docs/${bundle}`]: forGood,
       [`/api-docs/${styles}`]: forGood,

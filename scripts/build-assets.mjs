@@ -57,9 +57,13 @@ export async function buildAssets({ quiet = false } = {}) {
 /** The headers of the file at `urlPath`: its type, its ETag and every rule whose pattern matches it. */
 function headersOf(urlPath, content, rules) {
   const type = TYPES[path.extname(urlPath)] ?? "application/octet-stream";
-  const headers = { "Content-Type": type, ETag: `"${createHash("sha256").update(content).digest("base64url").slice(0, 22)}"` };
+  const headers = {
+    "Content-Type": type,
+    ETag: `"${createHash("sha256").update(content).digest("base64url").slice(0, 22)}"`,
+  };
   for (const [pattern, values] of Object.entries(rules)) {
-    if (pattern.endsWith("/*") ? urlPath.startsWith(pattern.slice(0, -1)) : urlPath === pattern) Object.assign(headers, values);
+    if (pattern.endsWith("/*") ? urlPath.startsWith(pattern.slice(0, -1)) : urlPath === pattern)
+      Object.assign(headers, values);
   }
   return headers;
 }
@@ -77,7 +81,9 @@ function writeStaticModules(rules) {
       const urlPath = `/${file.split(path.sep).join("/")}`;
       const content = readFileSync(path.join(ASSETS_DIR, file));
       const headers = headersOf(urlPath, content, rules);
-      entries[urlPath] = TEXT.test(headers["Content-Type"]) ? { headers, body: content.toString("utf8") } : { headers, base64: content.toString("base64") };
+      entries[urlPath] = TEXT.test(headers["Content-Type"])
+        ? { headers, body: content.toString("utf8") }
+        : { headers, base64: content.toString("base64") };
     }
     const name = path.basename(top.name, path.extname(top.name));
     writeIfChanged(path.join(MODULES_DIR, `static-${name}.js`), `export default ${JSON.stringify(entries)};\n`);

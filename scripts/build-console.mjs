@@ -39,8 +39,15 @@ const allStyles = {
   setup(b) {
     b.onResolve({ filter: /^console:styles$/ }, () => ({ path: "styles.css", namespace: "console-styles" }));
     b.onLoad({ filter: /.*/, namespace: "console-styles" }, () => {
-      const files = readdirSync(src, { recursive: true }).filter((f) => f.endsWith(".css")).sort();
-      return { contents: files.map((f) => `@import ${JSON.stringify(path.join(src, f))};`).join("\n"), loader: "css", resolveDir: src, watchFiles: files.map((f) => path.join(src, f)) };
+      const files = readdirSync(src, { recursive: true })
+        .filter((f) => f.endsWith(".css"))
+        .sort();
+      return {
+        contents: files.map((f) => `@import ${JSON.stringify(path.join(src, f))};`).join("\n"),
+        loader: "css",
+        resolveDir: src,
+        watchFiles: files.map((f) => path.join(src, f)),
+      };
     });
   },
 };
@@ -58,17 +65,23 @@ const shellOnce = {
     b.onResolve({ filter: /^console:shell$/ }, () => ({ path: "shell", namespace: "console-shell" }));
     b.onLoad({ filter: /.*/, namespace: "console-shell" }, () => {
       const main = readFileSync(path.join(src, "main.tsx"), "utf8");
-      const modules = [...main.matchAll(/^import\s+(?:[^"]*\sfrom\s+)?"([^"]+)";/gm)].map((m) => m[1]).filter((m) => m !== "console:styles");
+      const modules = [...main.matchAll(/^import\s+(?:[^"]*\sfrom\s+)?"([^"]+)";/gm)]
+        .map((m) => m[1])
+        .filter((m) => m !== "console:styles");
       return { contents: modules.map((m) => `import ${JSON.stringify(m)};`).join("\n"), loader: "js", resolveDir: src };
     });
     const lazy = new Set();
     for (const file of readdirSync(src, { recursive: true }).filter((f) => /\.tsx?$/.test(f))) {
       const dir = path.dirname(path.join(src, file));
-      for (const m of readFileSync(path.join(src, file), "utf8").matchAll(/import\("(\.{1,2}\/[^"]+)"\)/g)) lazy.add(path.resolve(dir, m[1]));
+      for (const m of readFileSync(path.join(src, file), "utf8").matchAll(/import\("(\.{1,2}\/[^"]+)"\)/g))
+        lazy.add(path.resolve(dir, m[1]));
     }
     b.onLoad({ filter: /\.tsx?$/ }, (args) => {
       if (!lazy.has(args.path.replace(/\.tsx?$/, ""))) return undefined;
-      return { contents: `import "console:shell";\n${readFileSync(args.path, "utf8")}`, loader: args.path.endsWith("x") ? "tsx" : "ts" };
+      return {
+        contents: `import "console:shell";\n${readFileSync(args.path, "utf8")}`,
+        loader: args.path.endsWith("x") ? "tsx" : "ts",
+      };
     });
   },
 };
@@ -76,7 +89,10 @@ const shellOnce = {
 /** The first segment of each page's address and its folder, from the page registry (pages/index.ts). */
 function pagePaths() {
   const registry = readFileSync(path.join(src, "pages", "index.ts"), "utf8");
-  return [...registry.matchAll(/path: "\/([\w-]+)[^"]*", load: \(\) => import\("\.\/([\w-]+)\/page"\)/g)].map((m) => ({ segment: m[1], folder: m[2] }));
+  return [...registry.matchAll(/path: "\/([\w-]+)[^"]*", load: \(\) => import\("\.\/([\w-]+)\/page"\)/g)].map((m) => ({
+    segment: m[1],
+    folder: m[2],
+  }));
 }
 
 const html = ({ js, css, preload }) => `<!doctype html>
@@ -130,27 +146,46 @@ export async function buildConsole({ quiet = false, outDir }) {
   const [entryFile, entry] = Object.entries(outputs).find(([, o]) => o.entryPoint?.endsWith("main.tsx"));
   const statics = (file) => outputs[file].imports.filter((i) => i.kind === "import-statement").map((i) => i.path);
   const shellFiles = [entryFile, ...statics(entryFile)];
-  if (shellFiles.length > 2) throw new Error(`the console's shell is ${shellFiles.length} files, not 2 (see shellOnce): ${shellFiles.join(", ")}`);
+  if (shellFiles.length > 2)
+    throw new Error(
+      `the console's shell is ${shellFiles.length} files, not 2 (see shellOnce): ${shellFiles.join(", ")}`,
+    );
   // A page's chunk and the chunks only it needs.
   const pageFiles = (file) => [file, ...statics(file)].filter((f) => !shellFiles.includes(f));
   const pageEntries = Object.entries(outputs).filter(([, o]) => o.entryPoint?.includes("console/src/pages/"));
-  const folderFiles = Object.fromEntries(pageEntries.map(([file, o]) => [o.entryPoint.split("/").slice(-2, -1)[0], pageFiles(file)]));
-  const shell = (pageFilesToo = []) => html({ js: rel(entryFile), css: rel(entry.cssBundle), preload: [...statics(entryFile), ...pageFilesToo].map(rel) });
+  const folderFiles = Object.fromEntries(
+    pageEntries.map(([file, o]) => [o.entryPoint.split("/").slice(-2, -1)[0], pageFiles(file)]),
+  );
+  const shell = (pageFilesToo = []) =>
+    html({ js: rel(entryFile), css: rel(entry.cssBundle), preload: [...statics(entryFile), ...pageFilesToo].map(rel) });
   const paths = pagePaths();
   const unknown = paths.filter((p) => !folderFiles[p.folder]);
-  if (!paths.length || unknown.length) throw new Error(`pages/index.ts: no chunk for ${unknown.map((p) => p.folder).join(", ") || "any page (is the registry's form changed?)"}`);
+  if (!paths.length || unknown.length)
+    throw new Error(
+      `pages/index.ts: no chunk for ${unknown.map((p) => p.folder).join(", ") || "any page (is the registry's form changed?)"}`,
+    );
   // /console/ opens the start page, the registry's first for most members.
   writeFileSync(path.join(out, "index.html"), shell(folderFiles[paths[0].folder]));
   mkdirSync(path.join(out, "shells"));
-  for (const { segment, folder } of paths) writeFileSync(path.join(out, "shells", `${segment}.html`), shell(folderFiles[folder]));
+  for (const { segment, folder } of paths)
+    writeFileSync(path.join(out, "shells", `${segment}.html`), shell(folderFiles[folder]));
   // What a first visit downloads before any page (the shell's JS with its static chunks, and the
   // CSS), and what each page adds when first visited (its chunk and the chunks only it needs).
   const gzip = (file) => gzipSync(readFileSync(path.join(root, file)), { level: 9 }).length;
-  const pages = Object.fromEntries(Object.entries(folderFiles).map(([folder, files]) => [folder, files.reduce((n, f) => n + gzip(f), 0)]));
+  const pages = Object.fromEntries(
+    Object.entries(folderFiles).map(([folder, files]) => [folder, files.reduce((n, f) => n + gzip(f), 0)]),
+  );
   const figures = { jsGzip: shellFiles.reduce((n, f) => n + gzip(f), 0), cssGzip: gzip(entry.cssBundle), pages };
-  if (!quiet) console.log(`console: shell ${figures.jsGzip} B JS + ${figures.cssGzip} B CSS, pages ${JSON.stringify(pages)} (bytes gzip)`);
+  if (!quiet)
+    console.log(
+      `console: shell ${figures.jsGzip} B JS + ${figures.cssGzip} B CSS, pages ${JSON.stringify(pages)} (bytes gzip)`,
+    );
   const headers = {
-    "/console/*": { "Content-Security-Policy": CONSOLE_CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin" },
+    "/console/*": {
+      "Content-Security-Policy": CONSOLE_CSP,
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "same-origin",
+    },
     // Hashed names change with their content: cached for good. The shells are asked again each time
     // (their ETag answers 304 when unchanged), so a new build reaches an open browser at its next load.
     "/console/assets/*": { "Cache-Control": "public, max-age=31536000, immutable" },

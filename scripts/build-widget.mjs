@@ -25,6 +25,12 @@ export async function buildWidget({ out, quiet = false }) {
   const gzip = gzipSync(js, { level: 9 }).length;
   if (!quiet) console.log(`widget.js: ${js.length} bytes, ${gzip} bytes gzip`);
   // Sites embed the script from anywhere; a short cache so that a new version reaches them soon.
-  const headers = { "/widget.js": { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*", "X-Content-Type-Options": "nosniff" } };
+  const headers = {
+    "/widget.js": {
+      "Cache-Control": "public, max-age=300",
+      "Access-Control-Allow-Origin": "*",
+      "X-Content-Type-Options": "nosniff",
+    },
+  };
   return { bytes: js.length, gzip, headers };
 }

@@ -15,7 +15,11 @@ export const GZIP_LIMIT = 3 * 1024 * 1024;
 export function bundleSize() {
   const outdir = mkdtempSync(path.join(tmpdir(), "bundle-"));
   try {
-    const run = spawnSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+    const run = spawnSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", outdir], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    });
     if (run.status !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${run.stdout}\n${run.stderr}`);
     // Modules wrangler finds beside the script (src/vendor, `find_additional_modules`) are in folders.
     const modules = readdirSync(outdir, { recursive: true, withFileTypes: true })
@@ -38,6 +42,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { modules, bytes, gzip } = bundleSize();
   const mib = (n) => (n / 1024 / 1024).toFixed(2);
   const ok = gzip <= GZIP_LIMIT;
-  console.log(`worker bundle (${modules.length} modules): ${mib(bytes)} MiB, ${mib(gzip)} MiB gzip (limit ${mib(GZIP_LIMIT)} MiB gzip) ${ok ? "OK" : "TOO LARGE"}`);
+  console.log(
+    `worker bundle (${modules.length} modules): ${mib(bytes)} MiB, ${mib(gzip)} MiB gzip (limit ${mib(GZIP_LIMIT)} MiB gzip) ${ok ? "OK" : "TOO LARGE"}`,
+  );
   if (!ok) process.exit(1);
 }

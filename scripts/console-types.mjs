@@ -21,7 +21,8 @@ const workersStubs = {
   setup(b) {
     b.onResolve({ filter: /^cloudflare:/ }, (args) => ({ path: args.path, namespace: "workers-stub" }));
     b.onLoad({ filter: /.*/, namespace: "workers-stub" }, () => ({
-      contents: "export class DurableObject {} export class WorkerEntrypoint {} export const env = {}; export function waitUntil() {} export function connect() { throw new Error('Workers only'); } export class EmailMessage {}",
+      contents:
+        "export class DurableObject {} export class WorkerEntrypoint {} export const env = {}; export function waitUntil() {} export function connect() { throw new Error('Workers only'); } export class EmailMessage {}",
     }));
   },
 };
@@ -38,7 +39,9 @@ export async function openApiDocument() {
     plugins: [workersStubs],
     loader: { ".wasm": "empty" },
     // CommonJS dependencies require Node's built-ins.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
   });
   const dir = mkdtempSync(path.join(tmpdir(), "console-types-"));
   const file = path.join(dir, "app.mjs");

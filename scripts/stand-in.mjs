@@ -16,14 +16,18 @@ const flag = (name, fallback) => {
   return at >= 0 ? rest[at + 1] : fallback;
 };
 const usage = () => {
-  console.error("usage: npm run stand-in -- <telegram|line|graph|slack> [--port 8791]\n       npm run stand-in -- send telegram --token T --to URL --text TEXT\n       npm run stand-in -- sent telegram --token T");
+  console.error(
+    "usage: npm run stand-in -- <telegram|line|graph|slack> [--port 8791]\n       npm run stand-in -- send telegram --token T --to URL --text TEXT\n       npm run stand-in -- sent telegram --token T",
+  );
   process.exit(2);
 };
 
 if (command === "send" || command === "sent") {
   const platform = rest[0];
   if (platform !== "telegram") {
-    console.error("send and sent speak Telegram's updates; for the other platforms use their stand-in's /__sign (test/support/platforms).");
+    console.error(
+      "send and sent speak Telegram's updates; for the other platforms use their stand-in's /__sign (test/support/platforms).",
+    );
     process.exit(2);
   }
   const standIn = flag("stand-in", "http://127.0.0.1:8791");
@@ -38,8 +42,23 @@ if (command === "send" || command === "sent") {
     if (!to || !text) usage();
     const user = Number(flag("user", "5551234"));
     const id = Math.floor(Date.now() / 1000);
-    const update = { update_id: id, message: { message_id: id, date: id, text, chat: { id: user, type: "private", first_name: "Olivia" }, from: { id: user, is_bot: false, first_name: "Olivia", last_name: "Chen" } } };
-    const signed = await (await fetch(`${standIn}/__sign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, update }) })).json();
+    const update = {
+      update_id: id,
+      message: {
+        message_id: id,
+        date: id,
+        text,
+        chat: { id: user, type: "private", first_name: "Olivia" },
+        from: { id: user, is_bot: false, first_name: "Olivia", last_name: "Chen" },
+      },
+    };
+    const signed = await (
+      await fetch(`${standIn}/__sign`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token, update }),
+      })
+    ).json();
     const res = await fetch(to, { method: "POST", headers: signed.headers, body: signed.body });
     console.log(`${to} answered ${res.status} ${await res.text()}`);
     if (!res.ok) process.exit(1);
@@ -47,7 +66,9 @@ if (command === "send" || command === "sent") {
 } else {
   const entry = STAND_INS[command];
   if (!entry) usage();
-  const { platform } = await import(new URL(`../test/support/platforms/${entry.module.slice(2)}`, import.meta.url).href);
+  const { platform } = await import(
+    new URL(`../test/support/platforms/${entry.module.slice(2)}`, import.meta.url).href
+  );
   const server = await startStandIn(platform, { port: Number(flag("port", "8791")) });
   const host = new URL(server.url).host;
   console.log(`${command} stand-in on ${server.url}. For npm run dev, add to .dev.vars (then restart it):`);

@@ -30,7 +30,12 @@ const PREFIX = /^\/api(?:\/v1)?(?=\/)/;
 const SIGN_IN = "/auth/sessions/";
 function isPublic(path: string, method: string) {
   const rest = path.replace(PREFIX, "");
-  return PUBLIC_PATHS.has(rest) || (rest === SIGN_IN && method === "POST") || PUBLIC_PREFIXES.some((p) => rest.startsWith(p)) || WIDGET_PUBLIC_PATH.test(path);
+  return (
+    PUBLIC_PATHS.has(rest) ||
+    (rest === SIGN_IN && method === "POST") ||
+    PUBLIC_PREFIXES.some((p) => rest.startsWith(p)) ||
+    WIDGET_PUBLIC_PATH.test(path)
+  );
 }
 
 export const OPENAPI_CONFIG = {
@@ -68,7 +73,12 @@ function allowedMethods(routes: { method: string; path: string }[]) {
     .filter((r) => r.method !== "ALL")
     .map((r) => ({
       method: r.method,
-      re: new RegExp(`^${r.path.replace(/:\w+\{([^}]+)\}/g, "($1)").replace(/:\w+/g, "[^/]+").replace(/\*/g, ".*")}$`),
+      re: new RegExp(
+        `^${r.path
+          .replace(/:\w+\{([^}]+)\}/g, "($1)")
+          .replace(/:\w+/g, "[^/]+")
+          .replace(/\*/g, ".*")}$`,
+      ),
     }));
   return (path: string) => [...new Set(patterns.filter((p) => p.re.test(path)).map((p) => p.method))];
 }
@@ -85,7 +95,8 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
     type: "apiKey",
     in: "cookie",
     name: "console_session",
-    description: "The operator console's session (`POST /auth/sessions/`); requests that change data must also send the console's own `Origin`.",
+    description:
+      "The operator console's session (`POST /auth/sessions/`); requests that change data must also send the console's own `Origin`.",
   });
 }
 
@@ -120,7 +131,12 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
   registerWidgetPages(app);
   registerStaticFiles(app);
   // Our assistants as an MCP server (JSON-RPC, not in the OpenAPI document), behind the same API keys.
-  app.use("/mcp", withDb, authenticate(() => false), rateLimit());
+  app.use(
+    "/mcp",
+    withDb,
+    authenticate(() => false),
+    rateLimit(),
+  );
   registerMcpServer(app, fetchApp);
   app.use("/channels/*", withDb);
   registerChannelWebhooks(app);
@@ -130,7 +146,10 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
   app.notFound((c) => {
     methodsFor ??= allowedMethods(app.routes);
     const allowed = methodsFor(c.req.path);
-    if (allowed.length) throw new ApiError(405, "method_not_allowed", `Method "${c.req.method}" not allowed.`, undefined, { Allow: allowed.join(", ") });
+    if (allowed.length)
+      throw new ApiError(405, "method_not_allowed", `Method "${c.req.method}" not allowed.`, undefined, {
+        Allow: allowed.join(", "),
+      });
     throw new ApiError(404, "not_found", "Not found.");
   });
   // Every error body carries the request id (as X-Request-Id does), so a customer's report can be
@@ -199,7 +218,9 @@ let documentBase: Promise<ReturnType<App["getOpenAPI31Document"]>> | undefined;
 /** The OpenAPI document of every route, built on the first request for it and kept; only `servers` varies. */
 async function openApiDocument(origin: string) {
   if (!documentBase) {
-    documentBase = routesFor().then((register) => buildApp(register).getOpenAPI31Document({ ...OPENAPI_CONFIG, servers: [] }));
+    documentBase = routesFor().then((register) =>
+      buildApp(register).getOpenAPI31Document({ ...OPENAPI_CONFIG, servers: [] }),
+    );
     documentBase.catch(() => (documentBase = undefined));
   }
   return { ...(await documentBase), servers: [{ url: origin }] };

@@ -22,6 +22,8 @@ export default {
     return import("./services/channels/email-handler").then(({ receiveEmail }) => receiveEmail(message, env, ctx));
   },
   scheduled(controller, env, ctx) {
-    ctx.waitUntil(import("./services/housekeeping").then(({ runHousekeeping }) => runHousekeeping(env, controller.scheduledTime)));
+    ctx.waitUntil(
+      import("./services/housekeeping").then(({ runHousekeeping }) => runHousekeeping(env, controller.scheduledTime)),
+    );
   },
 } satisfies ExportedHandler<Bindings>;

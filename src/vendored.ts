@@ -11,7 +11,13 @@ interface Vendored {
   grammy: Pick<typeof import("grammy/web"), "Api" | "GrammyError" | "HttpError">;
 }
 
-const PATHS: Record<keyof Vendored, string> = { pdf: "./vendor/pdf.js", postgres: "./vendor/postgres.js", xlsx: "./vendor/xlsx.js", postalMime: "./vendor/postalMime.js", grammy: "./vendor/grammy.js" };
+const PATHS: Record<keyof Vendored, string> = {
+  pdf: "./vendor/pdf.js",
+  postgres: "./vendor/postgres.js",
+  xlsx: "./vendor/xlsx.js",
+  postalMime: "./vendor/postalMime.js",
+  grammy: "./vendor/grammy.js",
+};
 
 /**
  * A library uploaded as a module of its own, imported by its first user: whatever is in the worker's

@@ -14,7 +14,9 @@ declare global {
       /** The messaging platforms' stand-ins by name (test/support/platforms/index.mjs), JSON. */
       TEST_PLATFORM_URLS: string;
       /** What the EMAIL binding was given to send, by recipient (test/support/email-outbox.mjs). */
-      TEST_EMAIL_OUTBOX: Service & { sent(to?: string): Promise<{ from: string; to: string; raw: string; messageId: string }[]> };
+      TEST_EMAIL_OUTBOX: Service & {
+        sent(to?: string): Promise<{ from: string; to: string; raw: string; messageId: string }[]>;
+      };
       /** The throwaway PostgreSQL cluster (test/support/postgres-setup.ts), "" when none could be started; its host:port; why not. */
       TEST_POSTGRES_URL: string;
       TEST_POSTGRES_HOST: string;

@@ -14,7 +14,8 @@ export const db = () => getDb(env.DB);
 export const PREFIXES = ["/api/v1", "/api"] as const;
 
 let counter = 0;
-export const unique = (label = "x") => `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+export const unique = (label = "x") =>
+  `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
 export interface Actor {
   userId: string;
@@ -22,7 +23,12 @@ export interface Actor {
   key: string;
   email: string;
   /** Request as this actor; `path` is relative to the prefix (default /api/v1). */
-  fetch(method: string, path: string, body?: unknown, init?: { prefix?: string; headers?: Record<string, string>; settings?: Settings }): Promise<Response>;
+  fetch(
+    method: string,
+    path: string,
+    body?: unknown,
+    init?: { prefix?: string; headers?: Record<string, string>; settings?: Settings },
+  ): Promise<Response>;
 }
 
 /** Deployment settings (variables and secrets) that differ from the test defaults for one request. */
@@ -44,12 +50,22 @@ export const CONFIGURED_PLANS: Settings = {
  */
 export async function fetchWithSettings(request: Request, settings: Settings) {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...(env as unknown as Bindings), ...settings } as Bindings, ctx);
+  const res = await worker.fetch(
+    request as Parameters<typeof worker.fetch>[0],
+    { ...(env as unknown as Bindings), ...settings } as Bindings,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return res;
 }
 
-export async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}, settings?: Settings) {
+export async function call(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  settings?: Settings,
+) {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     if (body instanceof FormData || typeof body === "string") init.body = body as BodyInit;
@@ -69,7 +85,13 @@ function actor(userId: string, organizationId: string, key: string, email: strin
     key,
     email,
     fetch: (method, path, body, init = {}) =>
-      call(method, `${init.prefix ?? "/api/v1"}${path}`, body, { Authorization: `Api-Key ${key}`, ...init.headers }, init.settings),
+      call(
+        method,
+        `${init.prefix ?? "/api/v1"}${path}`,
+        body,
+        { Authorization: `Api-Key ${key}`, ...init.headers },
+        init.settings,
+      ),
   };
 }
 
@@ -83,7 +105,13 @@ export async function seedOwner(label = "owner"): Promise<Actor> {
 /** A platform operator (staff) with an organization of their own. */
 export async function seedStaff(): Promise<Actor> {
   const email = `${unique("staff")}@example.com`;
-  const account = await createAccount(db(), { email, name: "staff", passwordHash: null, company: unique("org"), isStaff: true });
+  const account = await createAccount(db(), {
+    email,
+    name: "staff",
+    passwordHash: null,
+    company: unique("org"),
+    isStaff: true,
+  });
   return actor(account.userId, account.organizationId, account.key, email);
 }
 
@@ -91,7 +119,10 @@ export async function seedStaff(): Promise<Actor> {
  * A second user who is a member of `owner`'s organization, in a group holding `permissions`
  * (none: a plain member). Their own key acts in that organization.
  */
-export async function seedMember(owner: Actor, permissions: Permission[] = []): Promise<Actor & { memberId: string; groupId: string | null }> {
+export async function seedMember(
+  owner: Actor,
+  permissions: Permission[] = [],
+): Promise<Actor & { memberId: string; groupId: string | null }> {
   const email = `${unique("member")}@example.com`;
   const other = await createAccount(db(), { email, name: "member", passwordHash: null, company: unique("own-org") });
   const res = await owner.fetch("POST", `/organizations/${owner.organizationId}/members/`, { email });
@@ -102,13 +133,28 @@ export async function seedMember(owner: Actor, permissions: Permission[] = []): 
     groupId = uuidv7();
     const ids = permissions.map((codename) => PERMISSIONS.find((p) => p.codename === codename)!.id);
     await db().batch([
-      db().insert(groups).values({ id: groupId, organizationId: owner.organizationId, name: unique("group") }),
-      db().insert(groupPermissions).values(ids.map((permissionId) => ({ groupId: groupId!, permissionId }))),
+      db()
+        .insert(groups)
+        .values({ id: groupId, organizationId: owner.organizationId, name: unique("group") }),
+      db()
+        .insert(groupPermissions)
+        .values(ids.map((permissionId) => ({ groupId: groupId!, permissionId }))),
       db().insert(groupMembers).values({ groupId, memberId: member.id }),
     ]);
   }
-  return { ...actor(other.userId, owner.organizationId, other.key, email), memberId: member.id, groupId, fetch: (m, p, b, init = {}) =>
-    call(m, `${init.prefix ?? "/api/v1"}${p}`, b, { Authorization: `Api-Key ${other.key}`, "X-Organization-Id": owner.organizationId, ...init.headers }, init.settings) };
+  return {
+    ...actor(other.userId, owner.organizationId, other.key, email),
+    memberId: member.id,
+    groupId,
+    fetch: (m, p, b, init = {}) =>
+      call(
+        m,
+        `${init.prefix ?? "/api/v1"}${p}`,
+        b,
+        { Authorization: `Api-Key ${other.key}`, "X-Organization-Id": owner.organizationId, ...init.headers },
+        init.settings,
+      ),
+  };
 }
 
 export async function setPlan(organizationId: string, planId: "free" | "trial" | "pro" | "enterprise") {
@@ -129,7 +175,12 @@ export async function expectError(res: Response, status: number, code?: string) 
 export const NO_SUCH_ID = "01900000-0000-7000-8000-000000000000";
 
 /** Polls `read` every `everyMs` until `done` holds or `ms` pass; returns the last value (the assertions after it say what was wrong). */
-export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (v: T) => boolean,
+  ms = 10_000,
+  everyMs = 100,
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await read();

@@ -28,8 +28,18 @@ function routeImports(sources: Record<string, string>): string[] {
 describe("layers", () => {
   it("reads the sources of every lower layer", () => {
     const files = Object.keys(LOWER_LAYERS);
-    for (const folder of ["src/services/", "src/queues/", "src/lib/", "src/middleware/", "src/db/", "durable-objects/"]) {
-      expect(files.some((f) => f.includes(folder)), folder).toBe(true);
+    for (const folder of [
+      "src/services/",
+      "src/queues/",
+      "src/lib/",
+      "src/middleware/",
+      "src/db/",
+      "durable-objects/",
+    ]) {
+      expect(
+        files.some((f) => f.includes(folder)),
+        folder,
+      ).toBe(true);
     }
     expect(Object.values(LOWER_LAYERS).every((source) => typeof source === "string" && source.length > 0)).toBe(true);
   });

@@ -69,7 +69,11 @@ export async function webhookOutcome(receiver, prefix, ids, idleMs = 60_000) {
   const drainedMs = Date.now() - started;
   await new Promise((r) => setTimeout(r, 2000));
   const got = acceptedByMessage(receiver, prefix);
-  return { lost: ids.filter((id) => !got.has(id)).length, duplicated: [...got.values()].reduce((n, c) => n + c - 1, 0), drainedMs };
+  return {
+    lost: ids.filter((id) => !got.has(id)).length,
+    duplicated: [...got.values()].reduce((n, c) => n + c - 1, 0),
+    drainedMs,
+  };
 }
 
 export const percentile = (xs, p) => {

@@ -17,19 +17,38 @@ export async function outage(ctx, { events: n, outageMs, postOverMs = 0, scale =
   const downAt = Date.now();
   const backAt = downAt + outageMs;
   const events = await postEvents(ctx, world.conversations, n, postOverMs);
-  log(`${events.size} events posted in ${((Date.now() - downAt) / 1000).toFixed(1)} s; the receiver answers 503 for ${(outageMs / 1000).toFixed(0)} s`);
+  log(
+    `${events.size} events posted in ${((Date.now() - downAt) / 1000).toFixed(1)} s; the receiver answers 503 for ${(outageMs / 1000).toFixed(0)} s`,
+  );
   if (Date.now() > backAt) log("warning: posting outlasted the outage");
   await new Promise((r) => setTimeout(r, Math.max(0, backAt - Date.now())));
   for (const key of Object.values(KEYS)) receiver.setMode(key, "ok");
-  const { count } = await api("POST", `/inboxes/${world.inboxId}/webhooks/${world.webhookIds[KEYS.manual]}/redeliver-failed/`);
+  const { count } = await api(
+    "POST",
+    `/inboxes/${world.inboxId}/webhooks/${world.webhookIds[KEYS.manual]}/redeliver-failed/`,
+  );
   log(`receiver back; redeliver-failed queued ${count} events`);
   for (const key of Object.values(KEYS)) await drain(receiver, key, events, backAt + WAIT_AFTER_BACK_MS);
   // The 503s of the outage stay visible as attempts of their own.
   const records = async (key, status) =>
-    (await request("GET", `/inboxes/${world.inboxId}/webhooks/${world.webhookIds[key]}/records/?status=${status}&pageSize=1`)).json?.count;
-  const note = async (key) => `${await records(key, "success")} successful and ${await records(key, "failure")} failed attempts recorded`;
+    (
+      await request(
+        "GET",
+        `/inboxes/${world.inboxId}/webhooks/${world.webhookIds[key]}/records/?status=${status}&pageSize=1`,
+      )
+    ).json?.count;
+  const note = async (key) =>
+    `${await records(key, "success")} successful and ${await records(key, "failure")} failed attempts recorded`;
   return [
-    { fault: `${label}, retries on`, ...outcome(receiver, KEYS.retry, events, backAt, scale), note: await note(KEYS.retry) },
-    { fault: `${label}, retries off + redeliver-failed`, ...outcome(receiver, KEYS.manual, events, backAt), note: await note(KEYS.manual) },
+    {
+      fault: `${label}, retries on`,
+      ...outcome(receiver, KEYS.retry, events, backAt, scale),
+      note: await note(KEYS.retry),
+    },
+    {
+      fault: `${label}, retries off + redeliver-failed`,
+      ...outcome(receiver, KEYS.manual, events, backAt),
+      note: await note(KEYS.manual),
+    },
   ];
 }

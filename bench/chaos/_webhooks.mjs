@@ -8,7 +8,11 @@ const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 /** The scenario's `prepare`: the receiver, which the server must be allowed to reach (it is on loopback). */
 export async function prepareReceiver(vars = {}) {
   const receiver = await startReceiver();
-  return { vars: { WEBHOOK_ALLOWED_HOSTS: new URL(receiver.url).host, ...vars }, context: { receiver }, close: () => receiver.close() };
+  return {
+    vars: { WEBHOOK_ALLOWED_HOSTS: new URL(receiver.url).host, ...vars },
+    context: { receiver },
+    close: () => receiver.close(),
+  };
 }
 
 /** An assistant, `conversations` conversations with auto reply off, and one webhook per entry of `hooks` ({key, retry}). */
@@ -67,7 +71,8 @@ export function accepted(receiver, key) {
 
 /** Waits until every event was accepted at `key` (or `deadline`); then a moment more for late duplicates. */
 export async function drain(receiver, key, events, deadline) {
-  while (Date.now() < deadline && [...events.keys()].some((id) => !accepted(receiver, key).has(id))) await new Promise((r) => setTimeout(r, 500));
+  while (Date.now() < deadline && [...events.keys()].some((id) => !accepted(receiver, key).has(id)))
+    await new Promise((r) => setTimeout(r, 500));
   await new Promise((r) => setTimeout(r, 3000));
 }
 

@@ -18,7 +18,11 @@ export const description = `${TURNS} turns per model fault (500, 429, 429 for a 
 export async function prepare() {
   const upstream = await startUpstream({ tokenDelayMs: 5 });
   const host = new URL(upstream.url).host;
-  return { vars: { OUTBOUND_ALLOWED_HOSTS: host, MODEL_TIMEOUT_MS: String(MODEL_TIMEOUT_MS) }, context: { upstream }, close: () => upstream.close() };
+  return {
+    vars: { OUTBOUND_ALLOWED_HOSTS: host, MODEL_TIMEOUT_MS: String(MODEL_TIMEOUT_MS) },
+    context: { upstream },
+    close: () => upstream.close(),
+  };
 }
 
 const FAULTS = [
@@ -32,15 +36,29 @@ const FAULTS = [
 ];
 
 async function oneFault({ server, api, upstream }, { fault, model }) {
-  const register = (modelName) => api("POST", "/large-language-models/", { name: `${modelName} ${crypto.randomUUID()}`, provider: "openai_compatible", modelName, baseUrl: `${upstream.url}/v1`, apiKey: UPSTREAM_API_KEY });
+  const register = (modelName) =>
+    api("POST", "/large-language-models/", {
+      name: `${modelName} ${crypto.randomUUID()}`,
+      provider: "openai_compatible",
+      modelName,
+      baseUrl: `${upstream.url}/v1`,
+      apiKey: UPSTREAM_API_KEY,
+    });
   const [healthy, faulty] = [await register("healthy"), await register(model)];
   const bot = await api("POST", "/chatbots/", { name: fault, largeLanguageModel: healthy.id });
   const conversations = [];
-  for (let i = 0; i < TURNS; i++) conversations.push((await api("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).conversationId);
+  for (let i = 0; i < TURNS; i++)
+    conversations.push(
+      (await api("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).conversationId,
+    );
   await api("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: faulty.id });
 
   const completion = (body) =>
-    fetch(`${server.base}/api/v1/chatbots/${bot.id}/completions/`, { method: "POST", headers: { ...server.headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${server.base}/api/v1/chatbots/${bot.id}/completions/`, {
+      method: "POST",
+      headers: { ...server.headers, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const outcomes = [];
   let next = 0;
   await Promise.all(
@@ -49,7 +67,11 @@ async function oneFault({ server, api, upstream }, { fault, model }) {
         const i = next++;
         const streamed = i % 2 === 0;
         const started = performance.now();
-        const res = await completion({ conversation: conversations[i], message: { content: `turn ${i}` }, isStreaming: streamed });
+        const res = await completion({
+          conversation: conversations[i],
+          message: { content: `turn ${i}` },
+          isStreaming: streamed,
+        });
         const requestId = res.headers.get("X-Request-Id");
         const text = await res.text();
         const ms = performance.now() - started;
@@ -84,7 +106,9 @@ async function oneFault({ server, api, upstream }, { fault, model }) {
   let duplicated = 0;
   for (const o of outcomes) {
     const messages = await messagesOf(api, conversations[o.i]);
-    const layout = messages.map((m) => (m.type === "incoming" ? m.content : m.content === ANSWER ? "answer" : "partial")).join(",");
+    const layout = messages
+      .map((m) => (m.type === "incoming" ? m.content : m.content === ANSWER ? "answer" : "partial"))
+      .join(",");
     const expected = `start,answer,turn ${o.i},${o.answered ? "answer," : ""}after,answer`;
     if (layout !== expected) {
       if (messages.length > expected.split(",").length || layout.includes("partial")) duplicated++;

@@ -17,7 +17,10 @@ export const description = `${CONVERSATIONS} conversations x ${CLIENTS} clients 
 export default async function ({ server, api, log }) {
   const bot = await api("POST", "/chatbots/", { name: "Restart bot", largeLanguageModel: LOCAL_LLM });
   const conversations = [];
-  for (let i = 0; i < CONVERSATIONS; i++) conversations.push((await api("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).conversationId);
+  for (let i = 0; i < CONVERSATIONS; i++)
+    conversations.push(
+      (await api("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).conversationId,
+    );
 
   let down = false;
   let restarted = null;
@@ -27,7 +30,11 @@ export default async function ({ server, api, log }) {
   let interrupted = 0;
   const post = async (conversation, content) => {
     try {
-      const res = await fetch(`${server.base}/api/v1/messages/`, { method: "POST", headers: { ...server.headers, "Content-Type": "application/json" }, body: JSON.stringify({ conversation, content }) });
+      const res = await fetch(`${server.base}/api/v1/messages/`, {
+        method: "POST",
+        headers: { ...server.headers, "Content-Type": "application/json" },
+        body: JSON.stringify({ conversation, content }),
+      });
       await res.text();
       if (res.status === 201) return accepted.get(conversation).push(content);
       if (res.status === 503) interrupted++;
@@ -49,7 +56,16 @@ export default async function ({ server, api, log }) {
   await new Promise((r) => setTimeout(r, BEFORE_MS));
   down = true;
   const stoppedAt = Date.now();
-  restarted = server.stop({ keep: true }).then(() => startServer({ port: new URL(server.base).port, state: server.state, key: server.key, inspectorPort: Number(new URL(server.base).port) + 30 }));
+  restarted = server
+    .stop({ keep: true })
+    .then(() =>
+      startServer({
+        port: new URL(server.base).port,
+        state: server.state,
+        key: server.key,
+        inspectorPort: Number(new URL(server.base).port) + 30,
+      }),
+    );
   const again = await restarted;
   down = false;
   const backAt = Date.now();
@@ -77,7 +93,8 @@ export default async function ({ server, api, log }) {
     duplicated += checked.duplicated;
     gaps += checked.gaps;
   }
-  const sent = [...accepted.values()].reduce((n, a) => n + a.length, 0) + [...unsure.values()].reduce((n, a) => n + a.length, 0);
+  const sent =
+    [...accepted.values()].reduce((n, a) => n + a.length, 0) + [...unsure.values()].reduce((n, a) => n + a.length, 0);
   const cut = [...unsure.values()].reduce((n, a) => n + a.length, 0);
   await again.stop();
   return [

@@ -14,7 +14,11 @@ export const description = `one conversation, ${CLIENTS} clients sending ${PER_C
 
 export async function prepare() {
   const receiver = await startReceiver();
-  return { vars: { WEBHOOK_ALLOWED_HOSTS: new URL(receiver.url).host }, context: { receiver }, close: () => receiver.close() };
+  return {
+    vars: { WEBHOOK_ALLOWED_HOSTS: new URL(receiver.url).host },
+    context: { receiver },
+    close: () => receiver.close(),
+  };
 }
 
 /** Messages accepted before `m` was sent must have a lower sequence: the count of pairs that do not. */
@@ -24,14 +28,17 @@ function arrivalOrderErrors(sent, sequenceOf) {
   let k = 0;
   let highest = 0;
   for (const m of [...sent].sort((a, b) => a.sentAt - b.sentAt)) {
-    while (k < byAnswer.length && byAnswer[k].answeredAt < m.sentAt) highest = Math.max(highest, sequenceOf.get(byAnswer[k++].content) ?? 0);
+    while (k < byAnswer.length && byAnswer[k].answeredAt < m.sentAt)
+      highest = Math.max(highest, sequenceOf.get(byAnswer[k++].content) ?? 0);
     if ((sequenceOf.get(m.content) ?? Infinity) < highest) errors++;
   }
   return errors;
 }
 
 async function burst({ api, request, receiver, bot, webhookIds, via, log }) {
-  const { conversationId } = await api("POST", `/chatbots/${bot.id}/completions/`, { message: { content: `${via}: start` } });
+  const { conversationId } = await api("POST", `/chatbots/${bot.id}/completions/`, {
+    message: { content: `${via}: start` },
+  });
   const sent = [];
   let refused = 0;
   const started = performance.now();
@@ -42,7 +49,10 @@ async function burst({ api, request, receiver, bot, webhookIds, via, log }) {
         const sentAt = performance.now();
         const res =
           via === "completions"
-            ? await request("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content } })
+            ? await request("POST", `/chatbots/${bot.id}/completions/`, {
+                conversation: conversationId,
+                message: { content },
+              })
             : await request("POST", "/messages/", { conversation: conversationId, content });
         if (res.status !== (via === "completions" ? 200 : 201)) refused++;
         else sent.push({ content, sentAt, answeredAt: performance.now() });
@@ -65,13 +75,18 @@ async function burst({ api, request, receiver, bot, webhookIds, via, log }) {
   // Each client's own messages in the order it sent them.
   let clientOrderErrors = 0;
   for (let c = 0; c < CLIENTS; c++) {
-    const mine = incoming.filter((m) => m.content.startsWith(`${via}: client ${c} `)).map((m) => Number(m.content.split(" ").at(-1)));
+    const mine = incoming
+      .filter((m) => m.content.startsWith(`${via}: client ${c} `))
+      .map((m) => Number(m.content.split(" ").at(-1)));
     clientOrderErrors += mine.filter((n, i) => i && n < mine[i - 1]).length;
   }
   const hooks = await webhookOutcome(receiver, `/ok/${via}`, checked.ids);
-  if (hooks.lost) for (const id of webhookIds) log(`webhook ${id} records: ${await deliveryTally(api, bot.defaultInbox.id, id)}`);
+  if (hooks.lost)
+    for (const id of webhookIds) log(`webhook ${id} records: ${await deliveryTally(api, bot.defaultInbox.id, id)}`);
   const acceptSeconds = (accepted - started) / 1000;
-  log(`${via}: ${sent.length} accepted in ${acceptSeconds.toFixed(2)} s, all ${messages.length} stored after ${((allStored - started) / 1000).toFixed(2)} s`);
+  log(
+    `${via}: ${sent.length} accepted in ${acceptSeconds.toFixed(2)} s, all ${messages.length} stored after ${((allStored - started) / 1000).toFixed(2)} s`,
+  );
   return {
     fault: `one conversation, ${CLIENTS} clients at once: ${via === "completions" ? "direct completions" : "POST /messages/ (async replies)"}`,
     operations: `${sent.length + refused} messages, ${messages.length} stored, ${checked.ids.length} webhook events`,
@@ -87,7 +102,16 @@ export default async function ({ api, request, receiver, log }) {
   for (const via of ["completions", "messages"]) {
     const bot = await api("POST", "/chatbots/", { name: `Burst ${via}`, largeLanguageModel: LOCAL_LLM });
     const webhookIds = [];
-    for (const direction of ["incoming", "outgoing"]) webhookIds.push((await api("POST", `/inboxes/${bot.defaultInbox.id}/webhooks/`, { name: direction, direction, url: `${receiver.url}/ok/${via}` })).id);
+    for (const direction of ["incoming", "outgoing"])
+      webhookIds.push(
+        (
+          await api("POST", `/inboxes/${bot.defaultInbox.id}/webhooks/`, {
+            name: direction,
+            direction,
+            url: `${receiver.url}/ok/${via}`,
+          })
+        ).id,
+      );
     rows.push(await burst({ api, request, receiver, bot, webhookIds, via, log }));
   }
   return rows;

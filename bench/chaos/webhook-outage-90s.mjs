@@ -9,4 +9,5 @@ export const description = `webhook receiver answering 503 for 90 s of real time
 export const long = true;
 export const prepare = () => prepareReceiver();
 
-export default (ctx) => outage(ctx, { events: EVENTS, outageMs: 90_000, postOverMs: 60_000, label: "receiver down 90 s (real time)" });
+export default (ctx) =>
+  outage(ctx, { events: EVENTS, outageMs: 90_000, postOverMs: 60_000, label: "receiver down 90 s (real time)" });

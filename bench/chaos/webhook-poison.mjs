@@ -15,7 +15,11 @@ export const prepare = () => prepareReceiver();
 
 /** SQL on the running server's local D1 (wrangler's own client, as an operator would). */
 function d1(state, command) {
-  const run = spawnSync("wrangler", ["d1", "execute", "DB", "--local", "--persist-to", state, "--json", "--command", command], { cwd: root, encoding: "utf8" });
+  const run = spawnSync(
+    "wrangler",
+    ["d1", "execute", "DB", "--local", "--persist-to", state, "--json", "--command", command],
+    { cwd: root, encoding: "utf8" },
+  );
   if (run.status !== 0) throw new Error(`wrangler d1 execute: ${run.stderr || run.stdout}`);
   return JSON.parse(run.stdout)[0].results;
 }
@@ -35,14 +39,21 @@ export default async function (ctx) {
   let recorded = 0;
   let settledAt = started;
   for (const deadline = started + 5 * 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 2000))) {
-    [{ n: recorded }] = d1(server.state, `SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = '${poisoned}' AND status = 'failure' AND error LIKE '%dead-lettered%'`);
+    [{ n: recorded }] = d1(
+      server.state,
+      `SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = '${poisoned}' AND status = 'failure' AND error LIKE '%dead-lettered%'`,
+    );
     settledAt = Date.now();
     if (recorded >= events.size) break;
   }
   const healthy = outcome(receiver, "healthy", events, started);
   const unaccounted = events.size - recorded;
   return [
-    { fault: "webhook row the consumer cannot read: a healthy webhook beside it", ...healthy, recovery: `all in ${healthy.recovery} from the first event` },
+    {
+      fault: "webhook row the consumer cannot read: a healthy webhook beside it",
+      ...healthy,
+      recovery: `all in ${healthy.recovery} from the first event`,
+    },
     {
       fault: "webhook row the consumer cannot read: its attempts",
       operations: events.size,

@@ -3,7 +3,14 @@
 // end. Afterwards every conversation is read back: every message stored once, in order, gapless,
 // each answered once; and every message (visitor's and reply) reached the inbox's webhooks once.
 import { startReceiver } from "../../test/support/webhook-receiver.mjs";
-import { checkConversation, deliveryTally, LOCAL_LLM, messagesOf, percentile, webhookOutcome } from "./_conversations.mjs";
+import {
+  checkConversation,
+  deliveryTally,
+  LOCAL_LLM,
+  messagesOf,
+  percentile,
+  webhookOutcome,
+} from "./_conversations.mjs";
 
 const VISITORS = Number(process.env.CHAOS_VISITORS ?? 200);
 const MESSAGES = Number(process.env.CHAOS_VISITOR_MESSAGES ?? 20);
@@ -23,9 +30,15 @@ export async function prepare() {
 /** A streamed reply read to its end: the last event's data, or the error event's. */
 async function readReply(res) {
   const text = await res.text();
-  const blocks = text.trim().split("\n\n").filter((b) => /^data: /m.test(b));
+  const blocks = text
+    .trim()
+    .split("\n\n")
+    .filter((b) => /^data: /m.test(b));
   const last = blocks.at(-1) ?? "";
-  return { event: last.match(/^event: (\w+)/m)?.[1] ?? "message", data: JSON.parse(last.match(/^data: (.*)$/m)?.[1] ?? "null") };
+  return {
+    event: last.match(/^event: (\w+)/m)?.[1] ?? "message",
+    data: JSON.parse(last.match(/^data: (.*)$/m)?.[1] ?? "null"),
+  };
 }
 
 export default async function ({ server, api, receiver, log }) {
@@ -34,7 +47,16 @@ export default async function ({ server, api, receiver, log }) {
   const chatId = inbox.channel.id;
   await api("PATCH", `/web-chats/${chatId}/`, { enableAnonymous: true });
   const webhookIds = [];
-  for (const direction of ["incoming", "outgoing"]) webhookIds.push((await api("POST", `/inboxes/${inbox.id}/webhooks/`, { name: direction, direction, url: `${receiver.url}/ok/load` })).id);
+  for (const direction of ["incoming", "outgoing"])
+    webhookIds.push(
+      (
+        await api("POST", `/inboxes/${inbox.id}/webhooks/`, {
+          name: direction,
+          direction,
+          url: `${receiver.url}/ok/load`,
+        })
+      ).id,
+    );
 
   const pub = (rest) => `${server.base}/api/v1/web-chats/${chatId}/public/${rest}`;
   let serverErrors = 0;
@@ -52,7 +74,14 @@ export default async function ({ server, api, receiver, log }) {
       for (let i = 0; i < MESSAGES; i++) {
         const content = `visitor ${v} message ${i}`;
         const t0 = performance.now();
-        const res = await fetch(pub("messages/"), { method: "POST", headers: auth, body: JSON.stringify({ content, ...(visitor.conversationId ? { conversation: visitor.conversationId } : {}) }) });
+        const res = await fetch(pub("messages/"), {
+          method: "POST",
+          headers: auth,
+          body: JSON.stringify({
+            content,
+            ...(visitor.conversationId ? { conversation: visitor.conversationId } : {}),
+          }),
+        });
         if (res.status >= 500) serverErrors++;
         if (res.status !== 200) {
           failedTurns++;

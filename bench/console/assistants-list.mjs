@@ -27,16 +27,26 @@ const nameOf = (n) => `Assistant ${String(n).padStart(5, "0")}`;
 /** Copies assistant `templateId` and its default inbox as assistants `first`..`last`, one millisecond apart before it; returns their ids. */
 function copyAssistant(file, templateId, first, last) {
   const db = new DatabaseSync(file);
-  const columns = (table) => db.prepare(`PRAGMA table_info(${table})`).all().map((c) => c.name);
+  const columns = (table) =>
+    db
+      .prepare(`PRAGMA table_info(${table})`)
+      .all()
+      .map((c) => c.name);
   // Every column from the template's row except those given here.
   const copy = (table, given, where) => {
     const names = columns(table);
     const select = names.map((c) => (c in given ? `:${given[c]}` : c));
-    return db.prepare(`INSERT INTO ${table} (${names.join(", ")}) SELECT ${select.join(", ")} FROM ${table} WHERE ${where}`);
+    return db.prepare(
+      `INSERT INTO ${table} (${names.join(", ")}) SELECT ${select.join(", ")} FROM ${table} WHERE ${where}`,
+    );
   };
   const times = { created_at: "at", updated_at: "at" };
   const bot = copy("chatbots", { id: "id", name: "name", ...times }, "id = :template");
-  const inbox = copy("inboxes", { id: "inbox", name: "inboxName", chatbot_id: "id", ...times }, "chatbot_id = :template AND is_default = 1");
+  const inbox = copy(
+    "inboxes",
+    { id: "inbox", name: "inboxName", chatbot_id: "id", ...times },
+    "chatbot_id = :template AND is_default = 1",
+  );
   const { created_at: at } = db.prepare("SELECT created_at FROM chatbots WHERE id = ?").get(templateId);
   const ids = [];
   db.exec("BEGIN");
@@ -53,21 +63,32 @@ function copyAssistant(file, templateId, first, last) {
 }
 
 /** An assistant as the API shows it, without what differs between two created alike. */
-const likeAnother = ({ id, name, createdAt, updatedAt, defaultInbox, ...rest }) => ({ ...rest, defaultInbox: defaultInbox && { ...defaultInbox, id: "", name: "" } });
+const likeAnother = ({ id, name, createdAt, updatedAt, defaultInbox, ...rest }) => ({
+  ...rest,
+  defaultInbox: defaultInbox && { ...defaultInbox, id: "", name: "" },
+});
 
 export async function seed(app) {
   const { count } = await app.server.api("/chatbots/?pageSize=1", { method: "GET" });
   if (count >= ASSISTANTS) return count;
   const started = performance.now();
-  const template = await app.server.api("/chatbots/", { body: { name: nameOf(ASSISTANTS), largeLanguageModel: LOCAL_LLM } });
+  const template = await app.server.api("/chatbots/", {
+    body: { name: nameOf(ASSISTANTS), largeLanguageModel: LOCAL_LLM },
+  });
   let ids = [];
   await app.restart((state) => (ids = copyAssistant(d1File(state), template.id, count + 1, ASSISTANTS - 1)));
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const total = (await app.server.api("/chatbots/?pageSize=1", { method: "GET" })).count;
-  if (total !== count + ids.length + 1) throw new Error(`seeded ${ids.length + 1} assistants but the API counts ${total - count}`);
+  if (total !== count + ids.length + 1)
+    throw new Error(`seeded ${ids.length + 1} assistants but the API counts ${total - count}`);
   const copy = ids.length ? await app.server.api(`/chatbots/${ids[ids.length >> 1]}/`, { method: "GET" }) : template;
-  if (JSON.stringify(likeAnother(copy)) !== JSON.stringify(likeAnother(template))) throw new Error(`a copy differs from the assistant the API created:\n${JSON.stringify(copy)}\n${JSON.stringify(template)}`);
-  console.log(`seeded ${total - count} assistants in ${seconds} s (one through the API, the rest copies of its rows in the stopped server's D1; ${total} in the organization; a copy reads as the API's own)`);
+  if (JSON.stringify(likeAnother(copy)) !== JSON.stringify(likeAnother(template)))
+    throw new Error(
+      `a copy differs from the assistant the API created:\n${JSON.stringify(copy)}\n${JSON.stringify(template)}`,
+    );
+  console.log(
+    `seeded ${total - count} assistants in ${seconds} s (one through the API, the rest copies of its rows in the stopped server's D1; ${total} in the organization; a copy reads as the API's own)`,
+  );
   return total;
 }
 
@@ -83,7 +104,12 @@ function timeRenders({ rounds, action }) {
         observer.disconnect();
         requestAnimationFrame(() => resolve(performance.now() - started));
       });
-      observer.observe(document.querySelector("main"), { subtree: true, childList: true, characterData: true, attributes: true });
+      observer.observe(document.querySelector("main"), {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
       if (action === "next") [...document.querySelectorAll(".pager button")].at(-1).click();
       else if (action === "previous") document.querySelector(".pager button").click();
     });
@@ -117,7 +143,12 @@ function timeSearches({ rounds }) {
           observer.disconnect();
           requestAnimationFrame(resolve);
         });
-        observer.observe(document.querySelector("main"), { subtree: true, childList: true, characterData: true, attributes: true });
+        observer.observe(document.querySelector("main"), {
+          subtree: true,
+          childList: true,
+          characterData: true,
+          attributes: true,
+        });
         input.form.requestSubmit();
       });
       times.push(performance.now() - started);
@@ -157,7 +188,11 @@ async function interactive(page, url) {
   return { at, seen, phases };
 }
 
-const load = () => os.loadavg().map((n) => n.toFixed(1)).join(" ");
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ");
 
 export async function run(ctx) {
   const app = await ctx.app();
@@ -171,14 +206,23 @@ export async function run(ctx) {
   const backward = await page.evaluate(timeRenders, { rounds: PAGES, action: "previous" });
   const renders = [...forward, ...backward];
   // The API's own time for a page, as the browser timed its requests (fetched ahead of "Next").
-  const fetches = await page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("/api/v1/chatbots/?")).map((e) => e.duration));
+  const fetches = await page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((e) => e.name.includes("/api/v1/chatbots/?"))
+      .map((e) => e.duration),
+  );
   const searches = await page.evaluate(timeSearches, { rounds: Math.min(PAGES, 80) });
   const p95 = percentile(renders, 95);
   console.log(
     `render a list page of ${total} assistants (Next/Previous; pages fetched ahead; ${renders.length} pages): p50 ${f(renders, 50)} ms, p95 ${f(renders, 95)} ms, max ${Math.max(...renders).toFixed(0)} ms (target p95 <= 100 ms) ${p95 <= 100 ? "PASS" : "FAIL"}`,
   );
-  console.log(`  a search's first page (never fetched ahead: submit -> rows): p50 ${f(searches, 50)} ms, p95 ${f(searches, 95)} ms (${searches.length} searches)`);
-  console.log(`  the API's time for a page (GET /chatbots/?page=n, as the browser timed it): p50 ${f(fetches, 50)} ms, p95 ${f(fetches, 95)} ms`);
+  console.log(
+    `  a search's first page (never fetched ahead: submit -> rows): p50 ${f(searches, 50)} ms, p95 ${f(searches, 95)} ms (${searches.length} searches)`,
+  );
+  console.log(
+    `  the API's time for a page (GET /chatbots/?page=n, as the browser timed it): p50 ${f(fetches, 50)} ms, p95 ${f(fetches, 95)} ms`,
+  );
   await context.close();
 
   const loadBefore = load();
@@ -202,7 +246,17 @@ export async function run(ctx) {
     `navigation -> interactive assistants list (${total} assistants), cold cache: p50 ${f(at(cold), 50)} ms, p95 ${f(at(cold), 95)} ms (${LOADS} loads; goal <= 1000 ms at p50) ${p50 <= 1000 ? "PASS" : "FAIL"}; load average ${loadBefore} before, ${load()} after`,
   );
   console.log(`  warm cache (reload): p50 ${f(at(warm), 50)} ms, p95 ${f(at(warm), 95)} ms`);
-  console.log(`  as Playwright's waits saw it (plus their round trips): cold p50 ${f(seen(cold), 50)} ms, p95 ${f(seen(cold), 95)} ms; warm p50 ${f(seen(warm), 50)} ms, p95 ${f(seen(warm), 95)} ms`);
-  const phases = Object.keys(cold[0].phases).map((k) => `${k} ${f(cold.map((x) => x.phases[k]), 50)}`);
-  console.log(`  cold load, p50 of each step's end (ms since navigation start): ${phases.join(", ")}, interactive ${f(at(cold), 50)}`);
+  console.log(
+    `  as Playwright's waits saw it (plus their round trips): cold p50 ${f(seen(cold), 50)} ms, p95 ${f(seen(cold), 95)} ms; warm p50 ${f(seen(warm), 50)} ms, p95 ${f(seen(warm), 95)} ms`,
+  );
+  const phases = Object.keys(cold[0].phases).map(
+    (k) =>
+      `${k} ${f(
+        cold.map((x) => x.phases[k]),
+        50,
+      )}`,
+  );
+  console.log(
+    `  cold load, p50 of each step's end (ms since navigation start): ${phases.join(", ")}, interactive ${f(at(cold), 50)}`,
+  );
 }

@@ -16,7 +16,9 @@ export async function run() {
     console.log(`shell: ${kb(built.jsGzip)} JS + ${kb(built.cssGzip)} CSS = ${kb(shell)} gzip`);
     for (const [page, bytes] of Object.entries(built.pages)) {
       const total = shell + bytes;
-      console.log(`shell + ${page} page: ${kb(total)} gzip (page chunk ${kb(bytes)}; target <= ${kb(TARGET)}) ${total <= TARGET ? "PASS" : "FAIL"}`);
+      console.log(
+        `shell + ${page} page: ${kb(total)} gzip (page chunk ${kb(bytes)}; target <= ${kb(TARGET)}) ${total <= TARGET ? "PASS" : "FAIL"}`,
+      );
     }
   } finally {
     rmSync(outDir, { recursive: true, force: true });

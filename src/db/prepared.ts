@@ -17,7 +17,10 @@ export const ph = (name: string) => sql`${sql.placeholder(name)}`;
  * (JSON, booleans); null binds as SQL NULL. Run the statements with `batch`. `keepsCaches`: a
  * write that leaves every per-isolate cache right (see `keepsCachesCurrent` in db/write-watch.ts).
  */
-export function prepared<V extends Values>(build: (db: Db) => Query, { keepsCaches = false } = {}): (db: Db, values: V) => D1PreparedStatement {
+export function prepared<V extends Values>(
+  build: (db: Db) => Query,
+  { keepsCaches = false } = {},
+): (db: Db, values: V) => D1PreparedStatement {
   let built: { sql: string; bind: ((values: Values) => unknown)[] } | undefined;
   return (db, values) => {
     if (!built) {
@@ -25,7 +28,9 @@ export function prepared<V extends Values>(build: (db: Db) => Query, { keepsCach
       built = { sql: query.sql, bind: query.params.map(binder) };
       if (keepsCaches) keepsCachesCurrent(query.sql);
     }
-    return client(db).prepare(built.sql).bind(...built.bind.map((bind) => bind(values)));
+    return client(db)
+      .prepare(built.sql)
+      .bind(...built.bind.map((bind) => bind(values)));
   };
 }
 
@@ -51,14 +56,26 @@ function valueOf(values: Values, name: string): unknown {
  * Inserts one row of `table`, every column named: what the row leaves out gets the column's
  * default (its `$defaultFn`, else its `default`), as drizzle's own insert gives it.
  */
-export function preparedInsert<T extends SQLiteTable>(table: T, options: { keepsCaches?: boolean } = {}): (db: Db, row: T["$inferInsert"]) => D1PreparedStatement {
+export function preparedInsert<T extends SQLiteTable>(
+  table: T,
+  options: { keepsCaches?: boolean } = {},
+): (db: Db, row: T["$inferInsert"]) => D1PreparedStatement {
   const columns = getTableColumns(table);
-  for (const [key, column] of Object.entries(columns)) if (is(column.default, SQL)) throw new Error(`${key}: SQL defaults are not supported`);
+  for (const [key, column] of Object.entries(columns))
+    if (is(column.default, SQL)) throw new Error(`${key}: SQL defaults are not supported`);
   const withDefaults = (values: Values) => {
-    for (const key in columns) if (values[key] === undefined) values[key] = columns[key].defaultFn ? columns[key].defaultFn() : (columns[key].default ?? null);
+    for (const key in columns)
+      if (values[key] === undefined)
+        values[key] = columns[key].defaultFn ? columns[key].defaultFn() : (columns[key].default ?? null);
     return values;
   };
-  const insert = prepared((db) => db.insert(table).values(Object.fromEntries(Object.keys(columns).map((key) => [key, sql.placeholder(key)])) as never), options);
+  const insert = prepared(
+    (db) =>
+      db
+        .insert(table)
+        .values(Object.fromEntries(Object.keys(columns).map((key) => [key, sql.placeholder(key)])) as never),
+    options,
+  );
   return (db, row) => insert(db, withDefaults({ ...row }));
 }
 

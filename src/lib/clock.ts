@@ -15,13 +15,15 @@ const ALLOWED_ENVIRONMENTS = ["development", "test"];
 export function clockProblem(env: ClockSettings): string | null {
   const raw = env.CLOCK_OFFSET_MS?.trim();
   if (!raw) return null;
-  if (!ALLOWED_ENVIRONMENTS.includes(env.ENVIRONMENT ?? "")) return "refused: only where ENVIRONMENT is development or test; the real time is used";
+  if (!ALLOWED_ENVIRONMENTS.includes(env.ENVIRONMENT ?? ""))
+    return "refused: only where ENVIRONMENT is development or test; the real time is used";
   if (!/^-?\d+$/.test(raw)) return "not a whole number of milliseconds; the real time is used";
   return null;
 }
 
 /** The offset in milliseconds the clock adds to the real time (0 when refused or unset). */
-export const clockOffset = (env: ClockSettings): number => (env.CLOCK_OFFSET_MS?.trim() && !clockProblem(env) ? Number(env.CLOCK_OFFSET_MS) : 0);
+export const clockOffset = (env: ClockSettings): number =>
+  env.CLOCK_OFFSET_MS?.trim() && !clockProblem(env) ? Number(env.CLOCK_OFFSET_MS) : 0;
 
 /** Now, as the clock reads it. */
 export const clockNow = (env: ClockSettings, real = Date.now()): number => real + clockOffset(env);

@@ -68,7 +68,9 @@ const aesKeys = new Map<string, Promise<CryptoKey>>();
 function aesKey(secret: string): Promise<CryptoKey> {
   let key = aesKeys.get(secret);
   if (!key) {
-    key = crypto.subtle.digest("SHA-256", encoder.encode(secret)).then((raw) => crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]));
+    key = crypto.subtle
+      .digest("SHA-256", encoder.encode(secret))
+      .then((raw) => crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]));
     key.catch(() => aesKeys.delete(secret));
     if (aesKeys.size >= 16) aesKeys.clear(); // a deployment has one ENCRYPTION_KEY; tests a few
     aesKeys.set(secret, key);
@@ -77,18 +79,30 @@ function aesKey(secret: string): Promise<CryptoKey> {
 }
 
 const requireSecret = (secret: string | undefined): string =>
-  requiredSecret("ENCRYPTION_KEY", secret, "store or read credentials (model API keys, webhook secrets, contact credentials)");
+  requiredSecret(
+    "ENCRYPTION_KEY",
+    secret,
+    "store or read credentials (model API keys, webhook secrets, contact credentials)",
+  );
 
 /** Credentials at rest: AES-GCM with a key derived from ENCRYPTION_KEY, `v1:<iv>:<ciphertext>` in base64. */
 export async function encryptSecret(plain: string, secret: string | undefined): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await aesKey(requireSecret(secret)), encoder.encode(plain));
+  const data = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv },
+    await aesKey(requireSecret(secret)),
+    encoder.encode(plain),
+  );
   return `v1:${toB64(iv)}:${toB64(new Uint8Array(data))}`;
 }
 
 export async function decryptSecret(sealed: string, secret: string | undefined): Promise<string> {
   const [, iv, data] = sealed.split(":");
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromB64(iv) }, await aesKey(requireSecret(secret)), fromB64(data));
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: fromB64(iv) },
+    await aesKey(requireSecret(secret)),
+    fromB64(data),
+  );
   return new TextDecoder().decode(plain);
 }
 
@@ -98,7 +112,8 @@ export function maskSecret(value: string | null | undefined): string | null {
   return value.length <= 8 ? "••••" : `${value.slice(0, 4)}…${value.slice(-4)}`;
 }
 
-const hmacKey = (secret: string, usage: "sign" | "verify") => crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [usage]);
+const hmacKey = (secret: string, usage: "sign" | "verify") =>
+  crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [usage]);
 
 /** HMAC-SHA256 of `data` under the UTF-8 bytes of `secret` (webhook signatures, Meta's appsecret_proof). */
 export async function hmacSha256(secret: string, data: string): Promise<Uint8Array> {

@@ -73,14 +73,17 @@ export const fieldError = (field: string, message: string) =>
   badRequest(`Invalid request. ${field}: ${message}`, { [field]: [message] });
 
 export function isUniqueViolation(err: unknown): boolean {
-  const text = String((err as { message?: string })?.message ?? err) + String((err as { cause?: unknown })?.cause ?? "");
+  const text =
+    String((err as { message?: string })?.message ?? err) + String((err as { cause?: unknown })?.cause ?? "");
   return text.includes("UNIQUE constraint failed");
 }
 
 /** CONTRACT section 2: the deployment lacks a setting this request needs; `detail` names it. */
 export const notConfigured = (detail: string) => new ApiError(503, "not_configured", detail);
 export const missingSetting = (setting: string, purpose: string) =>
-  notConfigured(`${setting} is not set, so the service cannot ${purpose}. Set it with \`wrangler secret put ${setting}\` (locally: in .dev.vars).`);
+  notConfigured(
+    `${setting} is not set, so the service cannot ${purpose}. Set it with \`wrangler secret put ${setting}\` (locally: in .dev.vars).`,
+  );
 
 /**
  * A call to a Durable Object cut short by the platform (the object was reset by a deploy or a

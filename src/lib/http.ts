@@ -9,7 +9,11 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  * A request's body as text, refused before it is read when its declared length is over the limit
  * (413) and after when it turns out longer; bytes that are not UTF-8 are a 400 (`what` names the body).
  */
-export async function readBodyText(request: Request, limitSetting: string | undefined, what = "The body"): Promise<string> {
+export async function readBodyText(
+  request: Request,
+  limitSetting: string | undefined,
+  what = "The body",
+): Promise<string> {
   const limit = Number(limitSetting) || DEFAULT_BODY_LIMIT;
   const tooLarge = () => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes.`);
   if (Number(request.headers.get("Content-Length") ?? 0) > limit) throw tooLarge();

@@ -6,4 +6,5 @@
 export type JsonObject = { [key: string]: {} | null };
 
 /** A JSON column's value (drizzle types them `Record<string, unknown>`): what was stored as JSON is JSON. */
-export const stored = <T extends Record<string, unknown> | null | undefined>(value: T) => value as T extends null | undefined ? T : JsonObject;
+export const stored = <T extends Record<string, unknown> | null | undefined>(value: T) =>
+  value as T extends null | undefined ? T : JsonObject;

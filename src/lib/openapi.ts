@@ -12,7 +12,12 @@ export const ErrorSchema = z
       .record(z.string(), z.array(z.string()))
       .optional()
       .openapi({ description: "Validation messages by field path (400 only)", example: { name: ["Required"] } }),
-    requestId: z.string().openapi({ description: "The request's id, as in the X-Request-Id header: quote it when reporting a problem", example: "0190a5c2-7d1e-7f00-8000-3b1c2d4e5f60" }),
+    requestId: z
+      .string()
+      .openapi({
+        description: "The request's id, as in the X-Request-Id header: quote it when reporting a problem",
+        example: "0190a5c2-7d1e-7f00-8000-3b1c2d4e5f60",
+      }),
   })
   .openapi("Error");
 
@@ -80,7 +85,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 export function errorResponses(...statuses: number[]) {
   const all = new Set([401, 429, ...statuses]);
   return Object.fromEntries(
-    [...all].map((s) => [s, { description: ERROR_DESCRIPTIONS[s] ?? "Error", content: { "application/json": { schema: ErrorSchema } } }]),
+    [...all].map((s) => [
+      s,
+      { description: ERROR_DESCRIPTIONS[s] ?? "Error", content: { "application/json": { schema: ErrorSchema } } },
+    ]),
   ) as Record<number, { description: string; content: { "application/json": { schema: typeof ErrorSchema } } }>;
 }
 
@@ -89,7 +97,10 @@ export const json = <T extends ZodType>(schema: T, description: string) => ({
   content: { "application/json": { schema } },
 });
 
-export const jsonBody = <T extends ZodType>(schema: T, description = "JSON body; snake_case keys are accepted too") => ({
+export const jsonBody = <T extends ZodType>(
+  schema: T,
+  description = "JSON body; snake_case keys are accepted too",
+) => ({
   body: { required: true, content: { "application/json": { schema } }, description },
 });
 
@@ -122,6 +133,8 @@ export const IdName = z
     name: z.string().openapi({ example: "Support" }),
   })
   .openapi("IdName");
-export const IdRef = z.object({ id: z.uuid().openapi({ description: "Referenced id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }) });
+export const IdRef = z.object({
+  id: z.uuid().openapi({ description: "Referenced id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+});
 
 export const Timestamp = z.string().openapi({ description: "Milliseconds since the epoch", example: "1767225600000" });

@@ -55,8 +55,10 @@ export async function describeFetchFailure(err: unknown, url: string | URL, time
   const message = String((err as Error)?.message ?? err);
   // Node's and undici's spellings too, for the same code run outside workerd (tests, scripts).
   const code = String((err as { cause?: { code?: unknown } })?.cause?.code ?? (err as { code?: unknown })?.code ?? "");
-  if (code === "ENOTFOUND" || /getaddrinfo|DNS lookup failed|ENOTFOUND/i.test(message)) return `could not resolve host ${host}`;
-  if (code === "ECONNREFUSED" || /ECONNREFUSED|connection refused/i.test(message)) return `connection refused (${host}:${port})`;
+  if (code === "ENOTFOUND" || /getaddrinfo|DNS lookup failed|ENOTFOUND/i.test(message))
+    return `could not resolve host ${host}`;
+  if (code === "ECONNREFUSED" || /ECONNREFUSED|connection refused/i.test(message))
+    return `connection refused (${host}:${port})`;
   // workerd: a name it could not resolve surfaces as its opaque internal error.
   if (/^internal error/i.test(message) && !isIpLiteral(host)) return `could not resolve host ${host}`;
   if (/Network connection lost/i.test(message)) {
@@ -65,7 +67,8 @@ export async function describeFetchFailure(err: unknown, url: string | URL, time
     if (accepts === true) return `the connection to ${host}:${port} was closed before an answer`;
     return `connection refused or closed (${host}:${port})`;
   }
-  if (/certificate|TLS|SSL|handshake/i.test(message)) return `TLS with ${host}:${port} failed: ${message.slice(0, 200)}`;
+  if (/certificate|TLS|SSL|handshake/i.test(message))
+    return `TLS with ${host}:${port} failed: ${message.slice(0, 200)}`;
   if (/^internal error/i.test(message)) return `could not connect to ${host}:${port}`;
   return `could not connect to ${host}:${port}: ${message.slice(0, 200)}`;
 }

@@ -14,18 +14,29 @@ const pageSize = z.coerce
   .openapi({ description: "Items per page, 1..100 (default 20)", example: 20, type: "integer" });
 
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1).openapi({ description: "Page number, from 1", example: 1, type: "integer" }),
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1)
+    .openapi({ description: "Page number, from 1", example: 1, type: "integer" }),
   pageSize,
 });
 
 export const CursorQuery = z.object({
-  cursor: z.string().optional().openapi({ description: "Opaque cursor from `next` or `previous`", example: "eyJrIjoiMDE5..." }),
+  cursor: z
+    .string()
+    .optional()
+    .openapi({ description: "Opaque cursor from `next` or `previous`", example: "eyJrIjoiMDE5..." }),
   pageSize,
 });
 
 /** `pagination=false` returns a plain array (organization and member lists). */
 export const PaginationSwitch = z.object({
-  pagination: z.enum(["true", "false"]).optional().openapi({ description: "`false` returns a plain array", example: "true" }),
+  pagination: z
+    .enum(["true", "false"])
+    .optional()
+    .openapi({ description: "`false` returns a plain array", example: "true" }),
 });
 
 export const pageOf = <T extends ZodType>(item: T, name: string) =>
@@ -96,7 +107,8 @@ export function decodeCursor(raw: string | undefined): Cursor | null {
   if (!raw) return null;
   try {
     const parsed = JSON.parse(atob(raw.replace(/-/g, "+").replace(/_/g, "/")));
-    if ((typeof parsed.k === "string" || typeof parsed.k === "number") && (parsed.d === "n" || parsed.d === "p")) return parsed;
+    if ((typeof parsed.k === "string" || typeof parsed.k === "number") && (parsed.d === "n" || parsed.d === "p"))
+      return parsed;
   } catch {
     // fall through
   }
@@ -121,7 +133,8 @@ export function cursorResponse<T>(
   const hasNext = backwards ? true : hasMore;
   const hasPrevious = backwards ? hasMore : cursor !== null;
   return {
-    next: hasNext && rows.length ? pageUrl(c, { cursor: encodeCursor({ k: key(rows[rows.length - 1]), d: "n" }) }) : null,
+    next:
+      hasNext && rows.length ? pageUrl(c, { cursor: encodeCursor({ k: key(rows[rows.length - 1]), d: "n" }) }) : null,
     previous: hasPrevious && rows.length ? pageUrl(c, { cursor: encodeCursor({ k: key(rows[0]), d: "p" }) }) : null,
     results: rows,
   };
@@ -132,5 +145,12 @@ export const csv = (description: string) =>
   z
     .string()
     .optional()
-    .transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined))
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : undefined,
+    )
     .openapi({ description, example: "a,b", type: "string" });

@@ -15,7 +15,8 @@ export const PLACEHOLDERS = {
 export type PlaceholderSetting = keyof typeof PLACEHOLDERS;
 
 /** Whether the setting holds the example's placeholder (surrounding blanks ignored). */
-export const isPlaceholder = (name: PlaceholderSetting, value: string | undefined) => value?.trim() === PLACEHOLDERS[name];
+export const isPlaceholder = (name: PlaceholderSetting, value: string | undefined) =>
+  value?.trim() === PLACEHOLDERS[name];
 
 /** The setting's value when it is one a deployment may use: set, and not the example's placeholder. */
 export const usableSecret = (name: PlaceholderSetting, value: string | undefined): string | undefined =>

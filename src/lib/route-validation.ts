@@ -36,11 +36,13 @@ export function validates(request: RouteRequest | undefined): boolean {
   return types.length === 1 && types[0] === "application/json" && !!media && "schema" in media && isZod(media.schema);
 }
 
-const isZod = (x: unknown): x is ZodType => typeof x === "object" && x !== null && typeof (x as ZodType).safeParse === "function";
+const isZod = (x: unknown): x is ZodType =>
+  typeof x === "object" && x !== null && typeof (x as ZodType).safeParse === "function";
 
 /** The part's data, parsed; `reject` when it fails. A schema with asynchronous checks is parsed asynchronously. */
 function check(target: Target, schema: ZodType, value: unknown, reject: Reject): object | Promise<object> {
-  const settle = (result: ReturnType<ZodType["safeParse"]>) => (result.success ? (result.data as object) : reject(target, result.error.issues));
+  const settle = (result: ReturnType<ZodType["safeParse"]>) =>
+    result.success ? (result.data as object) : reject(target, result.error.issues);
   let result;
   try {
     result = schema.safeParse(value);
@@ -76,11 +78,18 @@ async function hasBody(c: Context) {
  * as the library's is (`c.req.valid(...)`).
  */
 export function validateRequest(request: RouteRequest, reject: Reject): MiddlewareHandler<AppEnv> {
-  const { query, params, headers, body } = request as { query?: ZodType; params?: ZodType; headers?: ZodType; body?: RouteRequest["body"] };
+  const { query, params, headers, body } = request as {
+    query?: ZodType;
+    params?: ZodType;
+    headers?: ZodType;
+    body?: RouteRequest["body"];
+  };
   const json = (body?.content?.["application/json"] as { schema?: ZodType } | undefined)?.schema;
   const required = Boolean(body?.required);
   // Header names arrive lowercased; the schema's own spelling is what the handler reads.
-  const headerKeys: Record<string, string> = headers ? Object.fromEntries(Object.keys((headers as unknown as { shape: object }).shape).map((k) => [k.toLowerCase(), k])) : {};
+  const headerKeys: Record<string, string> = headers
+    ? Object.fromEntries(Object.keys((headers as unknown as { shape: object }).shape).map((k) => [k.toLowerCase(), k]))
+    : {};
   return async (c, next) => {
     if (query) {
       const value = Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
@@ -93,7 +102,8 @@ export function validateRequest(request: RouteRequest, reject: Reject): Middlewa
     }
     if (json) {
       const type = c.req.header("content-type");
-      if (type ? !JSON_REQUEST.test(type) : await hasBody(c)) throw new HTTPException(415, { message: "Unsupported Media Type" });
+      if (type ? !JSON_REQUEST.test(type) : await hasBody(c))
+        throw new HTTPException(415, { message: "Unsupported Media Type" });
       let value: unknown = {};
       if (type) {
         try {

@@ -18,7 +18,8 @@ export function webhookUrlProblem(url: string, allowedHosts: string[] = []): str
   } catch {
     return "Not a valid absolute URL.";
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `Only http and https URLs are allowed, not ${parsed.protocol}`;
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return `Only http and https URLs are allowed, not ${parsed.protocol}`;
   if (parsed.username || parsed.password) return "Credentials in the URL are not allowed.";
   if (!parsed.hostname) return "The URL has no host.";
   const port = parsed.port || (parsed.protocol === "https:" ? "443" : "80");
@@ -35,11 +36,17 @@ export function webhookUrlProblem(url: string, allowedHosts: string[] = []): str
  * refused unless OUTBOUND_ALLOWED_HOSTS names them (127.0.0.1:9)" (docs/decisions.md, "Outbound
  * errors a person can act on").
  */
-const settingHint = (reason: string) => (/^(Empty|Not a valid)/.test(reason) ? reason : reason.replace(/ (are|is) not allowed/, " $1 refused unless OUTBOUND_ALLOWED_HOSTS names them"));
+const settingHint = (reason: string) =>
+  /^(Empty|Not a valid)/.test(reason)
+    ? reason
+    : reason.replace(/ (are|is) not allowed/, " $1 refused unless OUTBOUND_ALLOWED_HOSTS names them");
 
 /** WEBHOOK_ALLOWED_HOSTS parsed: comma-separated `host:port`, lower-cased, empty entries dropped. */
 export function parseAllowedHosts(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  return (value ?? "")
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** Hosts every outbound call may reach despite a private address: OUTBOUND_ALLOWED_HOSTS, and its alias WEBHOOK_ALLOWED_HOSTS. */
@@ -55,7 +62,17 @@ export function isPrivateAddress(host: string): boolean {
 }
 
 /** Names that only mean something inside a network (RFC 6762, RFC 8375, common private zones). */
-const INTERNAL_SUFFIXES = ["localhost", "local", "localdomain", "internal", "intranet", "lan", "home.arpa", "corp", "svc"];
+const INTERNAL_SUFFIXES = [
+  "localhost",
+  "local",
+  "localdomain",
+  "internal",
+  "intranet",
+  "lan",
+  "home.arpa",
+  "corp",
+  "svc",
+];
 /** Public names that always resolve to loopback. */
 const LOOPBACK_NAMES = ["localtest.me", "lvh.me", "vcap.me"];
 /** Wildcard-DNS services answering with the address spelled in the name (10.0.0.1.nip.io, 10-0-0-1.sslip.io). */
@@ -94,7 +111,7 @@ function embeddedIpv4(prefix: string): string | null {
 
 // [network, prefix length, reason]
 const IPV4_BLOCKS: [string, number, string][] = [
-  ["0.0.0.0", 8, "The \"this network\" range is not allowed"],
+  ["0.0.0.0", 8, 'The "this network" range is not allowed'],
   ["10.0.0.0", 8, "Private network addresses are not allowed"],
   ["100.64.0.0", 10, "Shared (carrier-grade NAT) addresses are not allowed"],
   ["127.0.0.0", 8, "Loopback addresses are not allowed"],
@@ -126,7 +143,7 @@ function ipv4Problem(ip: string): string | null {
   if (n === null) return "Not a valid IPv4 address";
   for (const [network, bits, reason] of IPV4_BLOCKS) {
     const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-    if (((n & mask) >>> 0) === ipv4ToInt(network)) return reason;
+    if ((n & mask) >>> 0 === ipv4ToInt(network)) return reason;
   }
   return null;
 }

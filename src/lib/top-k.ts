@@ -47,6 +47,8 @@ export class TopK {
 
   /** Best first; equal scores by slot. */
   sorted(): { score: number; slot: number }[] {
-    return Array.from({ length: this.n }, (_, i) => ({ score: this.scores[i], slot: this.slots[i] })).sort((x, y) => y.score - x.score || x.slot - y.slot);
+    return Array.from({ length: this.n }, (_, i) => ({ score: this.scores[i], slot: this.slots[i] })).sort(
+      (x, y) => y.score - x.score || x.slot - y.slot,
+    );
   }
 }

@@ -64,7 +64,9 @@ export class TtlCache<V> {
       if (value === undefined) this.#entries.delete(key);
       else this.set(key, value, now);
     })
-      .catch((err) => console.warn(JSON.stringify({ level: "warn", message: "cache refresh failed", error: String(err) })))
+      .catch((err) =>
+        console.warn(JSON.stringify({ level: "warn", message: "cache refresh failed", error: String(err) })),
+      )
       .finally(() => this.#refreshing.delete(key));
     this.#refreshing.set(key, done);
   }
@@ -90,4 +92,3 @@ export class TtlCache<V> {
     this.#entries.clear();
   }
 }
-

@@ -10,12 +10,19 @@ export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsh
 /** OpenAPI response of a spreadsheet download. */
 export const xlsxResponse = (description: string) => ({
   description,
-  headers: { "Content-Disposition": { description: "attachment; filename=\"...\"", schema: { type: "string" as const } } },
+  headers: {
+    "Content-Disposition": { description: 'attachment; filename="..."', schema: { type: "string" as const } },
+  },
   content: { [XLSX_TYPE]: { schema: { type: "string" as const, format: "binary" } } },
 });
 
 /** One sheet as an .xlsx download (streamed); the header row is bold and stays in view. */
-export async function xlsxDownload(header: string[], rows: Row[], filename: string, sheet = "Members"): Promise<Response> {
+export async function xlsxDownload(
+  header: string[],
+  rows: Row[],
+  filename: string,
+  sheet = "Members",
+): Promise<Response> {
   const data: Row[] = [header.map((value) => ({ value, fontWeight: "bold" as const })), ...rows];
   const columns = header.map((h) => ({ width: Math.min(Math.max(h.length + 2, 14), 40) }));
   // Imported by the first download: the writer (a module of its own, src/vendor/xlsx.js) and
@@ -23,11 +30,17 @@ export async function xlsxDownload(header: string[], rows: Row[], filename: stri
   const [{ default: writeXlsxFile }, { Readable }] = await Promise.all([vendored("xlsx"), import("node:stream")]);
   // Streamed: the zip is sent as it is deflated, not built whole first.
   // `toStream` is typed as a union of its two forms; called without a target it gives a Readable.
-  const writer = writeXlsxFile(data, { sheet, columns, stickyRowsCount: 1 }) as unknown as { toStream(): Promise<Readable> };
+  const writer = writeXlsxFile(data, { sheet, columns, stickyRowsCount: 1 }) as unknown as {
+    toStream(): Promise<Readable>;
+  };
   const zip = await writer.toStream();
   const stream = Readable.toWeb(zip) as unknown as ReadableStream<Uint8Array>;
   return new Response(stream, {
-    headers: { "Content-Type": XLSX_TYPE, "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "no-store" },
+    headers: {
+      "Content-Type": XLSX_TYPE,
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+    },
   });
 }
 

@@ -6,7 +6,13 @@ import type { AppEnv, Principal } from "../env";
 import { apiKeys, consoleSessions } from "../db/schema";
 import { ApiError, forbidden, unauthenticated } from "../lib/errors";
 import { apiKeyRecordFor, sessionRecordFor } from "../services/credentials";
-import { SESSION_COOKIE, SESSION_TOUCH_MS, clearedSessionCookie, sessionCookie, sessionExpired } from "../services/console-sessions";
+import {
+  SESSION_COOKIE,
+  SESSION_TOUCH_MS,
+  clearedSessionCookie,
+  sessionCookie,
+  sessionExpired,
+} from "../services/console-sessions";
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -51,7 +57,13 @@ export const authenticate = (isPublic: (path: string, method: string) => boolean
     c.set("principal", principal);
     if (!row.lastUsedAt || now - row.lastUsedAt > LAST_USED_RESOLUTION_MS) {
       row.lastUsedAt = now;
-      c.executionCtx.waitUntil(db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.apiKeyId)).then(() => undefined));
+      c.executionCtx.waitUntil(
+        db
+          .update(apiKeys)
+          .set({ lastUsedAt: now })
+          .where(eq(apiKeys.id, row.apiKeyId))
+          .then(() => undefined),
+      );
     }
     await next();
   });
@@ -66,10 +78,14 @@ async function withSession(c: Context<AppEnv>, token: string, next: () => Promis
   const now = Date.now();
   const row = await sessionRecordFor(db, token);
   const cleared = { "Set-Cookie": clearedSessionCookie(c.req.url) };
-  if (!row) throw new ApiError(401, "not_authenticated", "Console session is not valid; sign in again.", undefined, cleared);
-  if (sessionExpired(row.session, now)) throw new ApiError(401, "not_authenticated", "Console session has expired; sign in again.", undefined, cleared);
+  if (!row)
+    throw new ApiError(401, "not_authenticated", "Console session is not valid; sign in again.", undefined, cleared);
+  if (sessionExpired(row.session, now))
+    throw new ApiError(401, "not_authenticated", "Console session has expired; sign in again.", undefined, cleared);
   if (!SAFE_METHODS.has(c.req.method) && c.req.header("Origin") !== new URL(c.req.url).origin) {
-    throw forbidden("A request with the console's session cookie that changes data must come from the console's own origin (Origin header).");
+    throw forbidden(
+      "A request with the console's session cookie that changes data must come from the console's own origin (Origin header).",
+    );
   }
   const { user, session } = row;
   c.set("principal", {
@@ -85,7 +101,13 @@ async function withSession(c: Context<AppEnv>, token: string, next: () => Promis
   const touch = now - session.lastUsedAt > SESSION_TOUCH_MS;
   if (touch) {
     session.lastUsedAt = now;
-    c.executionCtx.waitUntil(db.update(consoleSessions).set({ lastUsedAt: now }).where(eq(consoleSessions.id, session.id)).then(() => undefined));
+    c.executionCtx.waitUntil(
+      db
+        .update(consoleSessions)
+        .set({ lastUsedAt: now })
+        .where(eq(consoleSessions.id, session.id))
+        .then(() => undefined),
+    );
   }
   await next();
   // The cookie's Max-Age slides with the session, unless the handler set the cookie itself (sign-out).

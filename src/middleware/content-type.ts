@@ -25,7 +25,11 @@ export const acceptOnly = (kinds: Kind[], { required = false, maxMultipartBytes 
       const kind = kinds.find((k) => MATCHERS[k].test(essence));
       if (!kind) {
         const names = kinds.map((k) => MATCHERS[k].name).join(" or ");
-        throw new ApiError(415, "unsupported_media_type", `Unsupported media type "${essence || "none"}"; send ${names}.`);
+        throw new ApiError(
+          415,
+          "unsupported_media_type",
+          `Unsupported media type "${essence || "none"}"; send ${names}.`,
+        );
       }
       if (kind === "multipart") {
         if (Number(c.req.header("Content-Length") ?? 0) > maxMultipartBytes) {

@@ -3,7 +3,15 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { currentAccess } from "../services/access";
-import { checkKey, claimKey, condenseEvents, releaseKey, requestHash, saveOutcome, type KeyScope } from "../services/idempotency";
+import {
+  checkKey,
+  claimKey,
+  condenseEvents,
+  releaseKey,
+  requestHash,
+  saveOutcome,
+  type KeyScope,
+} from "../services/idempotency";
 
 /** Failures after the request reached the conversation: the message may be stored, so the outcome is kept. */
 const TOOK_EFFECT = new Set(["upstream_error", "model_unavailable", "interrupted", "server_error"]);
@@ -25,15 +33,27 @@ export const idempotent = (owner: (c: Context<AppEnv>) => Promise<Omit<KeyScope,
     const hash = await requestHash(c.req.method, c.req.path, await c.req.json().catch(() => null));
     const earlier = await claimKey(db, scope, hash);
     if (earlier) {
-      return c.body(earlier.body, earlier.status as 200, { "Content-Type": earlier.contentType, "Idempotent-Replayed": "true", ...(earlier.contentType.startsWith("text/event-stream") ? { "Cache-Control": "no-cache", "X-Accel-Buffering": "no" } : {}) });
+      return c.body(earlier.body, earlier.status as 200, {
+        "Content-Type": earlier.contentType,
+        "Idempotent-Replayed": "true",
+        ...(earlier.contentType.startsWith("text/event-stream")
+          ? { "Cache-Control": "no-cache", "X-Accel-Buffering": "no" }
+          : {}),
+      });
     }
     await next();
     const res = c.res;
     const contentType = res.headers.get("Content-Type") ?? "application/json";
     if (res.ok && contentType.startsWith("text/event-stream") && res.body) {
       const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-      const record = relay(res.body, writable.getWriter()).then((text) => saveOutcome(db, scope, { status: res.status, contentType, body: condenseEvents(text) }));
-      c.executionCtx.waitUntil(record.catch((err) => console.error(JSON.stringify({ level: "error", message: "idempotency record failed", error: String(err) }))));
+      const record = relay(res.body, writable.getWriter()).then((text) =>
+        saveOutcome(db, scope, { status: res.status, contentType, body: condenseEvents(text) }),
+      );
+      c.executionCtx.waitUntil(
+        record.catch((err) =>
+          console.error(JSON.stringify({ level: "error", message: "idempotency record failed", error: String(err) })),
+        ),
+      );
       c.res = new Response(readable, res);
       return;
     }
@@ -45,14 +65,20 @@ export const idempotent = (owner: (c: Context<AppEnv>) => Promise<Omit<KeyScope,
 
 /** Keys of API clients (keys and console sessions): the user's, in the organization the request acts in. */
 export const idempotentForUser = () =>
-  idempotent(async (c) => ({ organizationId: (await currentAccess(c)).organizationId, owner: `user:${c.var.principal.userId}` }));
+  idempotent(async (c) => ({
+    organizationId: (await currentAccess(c)).organizationId,
+    owner: `user:${c.var.principal.userId}`,
+  }));
 
 /**
  * Passes a reply's events on to the client and returns all of them once the reply has ended. It
  * reads to the end even when the client has gone (a `tee` would do, but workerd then held the
  * client's branch back until the end), and never waits for a slow client.
  */
-async function relay(source: ReadableStream<Uint8Array>, client: WritableStreamDefaultWriter<Uint8Array>): Promise<string> {
+async function relay(
+  source: ReadableStream<Uint8Array>,
+  client: WritableStreamDefaultWriter<Uint8Array>,
+): Promise<string> {
   const reader = source.getReader();
   const decoder = new TextDecoder();
   let text = "";

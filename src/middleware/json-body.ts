@@ -4,7 +4,6 @@ import { ApiError } from "../lib/errors";
 import { MAX_JSON_DEPTH, camelizeKeys, jsonNestsDeeperThan } from "../lib/case";
 import { readBodyText } from "../lib/http";
 
-
 /** Whether a parsed body holds a number JSON cannot represent (an iterative walk: depth is already bounded). */
 function hasNonFiniteNumber(value: unknown): boolean {
   const stack = [value];
@@ -26,10 +25,14 @@ export const jsonBody = () =>
   createMiddleware<AppEnv>(async (c, next) => {
     const method = c.req.method;
     const type = c.req.header("Content-Type") ?? "";
-    if ((method === "POST" || method === "PUT" || method === "PATCH") && /^application\/([\w.+-]*\+)?json/i.test(type)) {
+    if (
+      (method === "POST" || method === "PUT" || method === "PATCH") &&
+      /^application\/([\w.+-]*\+)?json/i.test(type)
+    ) {
       const text = await readBodyText(c.req.raw, c.env.JSON_BODY_LIMIT_BYTES, "JSON parse error - the body");
       let parsed: unknown = {};
-      if (jsonNestsDeeperThan(text)) throw new ApiError(400, "invalid", `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+      if (jsonNestsDeeperThan(text))
+        throw new ApiError(400, "invalid", `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
       if (text.trim()) {
         try {
           parsed = JSON.parse(text);
@@ -37,7 +40,8 @@ export const jsonBody = () =>
           throw new ApiError(400, "parse_error", `JSON parse error - ${(err as Error).message}`);
         }
         // JSON.parse reads 1e999 as Infinity, which JSON cannot carry: it would reach validation as null.
-        if (hasNonFiniteNumber(parsed)) throw new ApiError(400, "parse_error", "JSON parse error - a number is out of range.");
+        if (hasNonFiniteNumber(parsed))
+          throw new ApiError(400, "parse_error", "JSON parse error - a number is out of range.");
       }
       c.req.bodyCache.json = Promise.resolve(camelizeKeys(parsed));
     }

@@ -10,9 +10,15 @@ export const rateLimit = () =>
     if (principal) {
       const { allowed, retryAfter } = takeToken(c.env, principal.apiKeyId ?? principal.session!.id);
       if (!allowed) {
-        throw new ApiError(429, "throttled", `Request was throttled. Expected available in ${retryAfter} seconds.`, undefined, {
-          "Retry-After": String(retryAfter),
-        });
+        throw new ApiError(
+          429,
+          "throttled",
+          `Request was throttled. Expected available in ${retryAfter} seconds.`,
+          undefined,
+          {
+            "Retry-After": String(retryAfter),
+          },
+        );
       }
     }
     await next();

@@ -38,7 +38,11 @@ export const requestLog = (now: () => number = Date.now) =>
 
 /** The endpoint's pattern (`/api/v1/knowledge-bases/:id/`), even when a middleware answered first (401, 429); null when no endpoint matched. */
 function routeOf(c: Context<AppEnv>): string | null {
-  return matchedRoutes(c).filter((r) => r.method !== "ALL").at(-1)?.path ?? null;
+  return (
+    matchedRoutes(c)
+      .filter((r) => r.method !== "ALL")
+      .at(-1)?.path ?? null
+  );
 }
 
 /** An error text without API keys, bearer tokens or URL passwords, and not too long for one line. */

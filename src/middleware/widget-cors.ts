@@ -14,7 +14,11 @@ const CORS_HEADERS = {
   "Access-Control-Max-Age": "86400",
 };
 /** As S3 answers a bucket's CORS rule for browser uploads: the signed policy or URL is the credential. */
-const OBJECT_CORS_HEADERS = { ...CORS_HEADERS, "Access-Control-Allow-Methods": "GET, POST, PUT, OPTIONS", "Access-Control-Expose-Headers": "X-Request-Id, ETag, Location" };
+const OBJECT_CORS_HEADERS = {
+  ...CORS_HEADERS,
+  "Access-Control-Allow-Methods": "GET, POST, PUT, OPTIONS",
+  "Access-Control-Expose-Headers": "X-Request-Id, ETag, Location",
+};
 
 /**
  * The widget runs on the business's site and calls its public endpoints from there: any origin may
@@ -23,7 +27,11 @@ const OBJECT_CORS_HEADERS = { ...CORS_HEADERS, "Access-Control-Allow-Methods": "
  */
 export const widgetCors = () =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const headers = WIDGET_PUBLIC_PATH.test(c.req.path) ? CORS_HEADERS : OBJECT_PATH.test(c.req.path) ? OBJECT_CORS_HEADERS : null;
+    const headers = WIDGET_PUBLIC_PATH.test(c.req.path)
+      ? CORS_HEADERS
+      : OBJECT_PATH.test(c.req.path)
+        ? OBJECT_CORS_HEADERS
+        : null;
     if (!headers) return next();
     if (c.req.method === "OPTIONS") return new Response(null, { status: 204, headers });
     await next();

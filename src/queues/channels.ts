@@ -20,23 +20,38 @@ export async function consumeChannelWork(batch: MessageBatch, env: Bindings, ctx
   for (const message of batch.messages) {
     const work = message.body as ChannelWork;
     if (work?.kind === "event") events.push({ message, inboxId: work.inboxId, eventId: work.eventId });
-    else if (work?.kind === "deliver") conversations.set(work.conversationId, [...(conversations.get(work.conversationId) ?? []), message]);
+    else if (work?.kind === "deliver")
+      conversations.set(work.conversationId, [...(conversations.get(work.conversationId) ?? []), message]);
     else {
-      console.warn(JSON.stringify({ level: "warn", message: "channel queue message of no known kind dropped", body: String(JSON.stringify(message.body)).slice(0, 200) }));
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          message: "channel queue message of no known kind dropped",
+          body: String(JSON.stringify(message.body)).slice(0, 200),
+        }),
+      );
       ack(message);
     }
   }
   await Promise.all([
     events.length &&
       takeInEvents(env, db, events, (p) => ctx.waitUntil(p)).then((failed) => {
-        for (const e of events) if (failed.has(e.eventId)) retry(e.message, retryDelay(e.message.attempts));
-        else ack(e.message);
+        for (const e of events)
+          if (failed.has(e.eventId)) retry(e.message, retryDelay(e.message.attempts));
+          else ack(e.message);
       }),
     ...[...conversations].map(([conversationId, messages]) =>
       deliverConversation(env, db, conversationId).then(
         () => messages.forEach((m) => ack(m)),
         (err) => {
-          console.error(JSON.stringify({ level: "error", message: "channel delivery failed", conversationId, error: String((err as Error)?.stack ?? err) }));
+          console.error(
+            JSON.stringify({
+              level: "error",
+              message: "channel delivery failed",
+              conversationId,
+              error: String((err as Error)?.stack ?? err),
+            }),
+          );
           messages.forEach((m) => retry(m, retryDelay(m.attempts)));
         },
       ),

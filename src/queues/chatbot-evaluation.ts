@@ -25,7 +25,9 @@ export async function consumeChatbotEvaluation(batch: MessageBatch, env: Binding
         if (await runBatchQa(env, db, body.batchQaId)) await enqueueBatchQa(env, body.batchQaId);
         ack(message);
       } catch (err) {
-        console.error(JSON.stringify({ level: "error", message: "batch QA failed", batchQaId: body.batchQaId, error: String(err) }));
+        console.error(
+          JSON.stringify({ level: "error", message: "batch QA failed", batchQaId: body.batchQaId, error: String(err) }),
+        );
         retry(message, 10);
       }
       continue;
@@ -39,7 +41,15 @@ export async function consumeChatbotEvaluation(batch: MessageBatch, env: Binding
       await evaluateRecord(env, db, recordId);
       ack(message);
     } catch (err) {
-      console.error(JSON.stringify({ level: "error", message: "evaluation failed", recordId, attempts: message.attempts, error: String(err) }));
+      console.error(
+        JSON.stringify({
+          level: "error",
+          message: "evaluation failed",
+          recordId,
+          attempts: message.attempts,
+          error: String(err),
+        }),
+      );
       if (message.attempts < MAX_ATTEMPTS) retry(message, Math.min(300, 10 * 2 ** message.attempts));
       else {
         await markEvaluationFailed(db, recordId).catch(() => undefined);

@@ -21,12 +21,24 @@ export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindin
     batch.messages.map(async (message) => {
       const job = message.body as IngestionJob;
       try {
-        if (job.kind === "file") await ingestFile(env, db, job.fileId, job.generation, { attempt: message.attempts, isLast: message.attempts >= MAX_ATTEMPTS });
+        if (job.kind === "file")
+          await ingestFile(env, db, job.fileId, job.generation, {
+            attempt: message.attempts,
+            isLast: message.attempts >= MAX_ATTEMPTS,
+          });
         else if (job.kind === "keywords") await rebuildKeywordIndex(env, db, job.knowledgeBaseId);
         else await purge(env, job);
         ack(message);
       } catch (err) {
-        console.error(JSON.stringify({ level: "error", message: "knowledge ingestion failed", job: job.kind, error: String(err), stack: (err as Error).stack }));
+        console.error(
+          JSON.stringify({
+            level: "error",
+            message: "knowledge ingestion failed",
+            job: job.kind,
+            error: String(err),
+            stack: (err as Error).stack,
+          }),
+        );
         retry(message, Math.min(60, 5 * 2 ** message.attempts));
       }
     }),
@@ -34,6 +46,10 @@ export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindin
 }
 
 async function purge(env: Bindings, job: Extract<IngestionJob, { kind: "purge" }>) {
-  if (job.vectorIds.length) await Promise.all([vectorStoreFor(env).deleteByIds(job.knowledgeBaseId, job.vectorIds), removeKeywordTexts(env, job.knowledgeBaseId, job.vectorIds)]);
+  if (job.vectorIds.length)
+    await Promise.all([
+      vectorStoreFor(env).deleteByIds(job.knowledgeBaseId, job.vectorIds),
+      removeKeywordTexts(env, job.knowledgeBaseId, job.vectorIds),
+    ]);
   if (job.objectPrefix) await deletePrefix(env.FILES, job.objectPrefix);
 }

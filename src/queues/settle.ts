@@ -8,11 +8,19 @@ function guarded(settle: () => void, messageId?: string) {
   try {
     settle();
   } catch (err) {
-    console.warn(JSON.stringify({ level: "warn", message: "queue event ended before it settled; redelivered later", messageId, error: String(err) }));
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        message: "queue event ended before it settled; redelivered later",
+        messageId,
+        error: String(err),
+      }),
+    );
   }
 }
 
 export const ack = (message: Message) => guarded(() => message.ack(), message.id);
-export const retry = (message: Message, delaySeconds: number) => guarded(() => message.retry({ delaySeconds }), message.id);
+export const retry = (message: Message, delaySeconds: number) =>
+  guarded(() => message.retry({ delaySeconds }), message.id);
 export const ackAll = (batch: MessageBatch) => guarded(() => batch.ackAll());
 export const retryAll = (batch: MessageBatch, delaySeconds: number) => guarded(() => batch.retryAll({ delaySeconds }));

@@ -16,14 +16,36 @@ export async function consumeWebhookDeadLetters(batch: MessageBatch, env: Bindin
   for (const message of batch.messages) {
     const id = deliveryIdOf(message.body);
     if (id) ids.push(id);
-    else console.error(JSON.stringify({ level: "error", message: "dead-lettered webhook message names no delivery", messageId: message.id, body: JSON.stringify(message.body ?? null).slice(0, 500) }));
+    else
+      console.error(
+        JSON.stringify({
+          level: "error",
+          message: "dead-lettered webhook message names no delivery",
+          messageId: message.id,
+          body: JSON.stringify(message.body ?? null).slice(0, 500),
+        }),
+      );
   }
   try {
     const recorded = await recordDeadLetters(env, getDb(env.DB), ids);
-    console.error(JSON.stringify({ level: "error", message: "webhook deliveries dead-lettered", messages: batch.messages.length, recorded }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        message: "webhook deliveries dead-lettered",
+        messages: batch.messages.length,
+        recorded,
+      }),
+    );
     ackAll(batch);
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", message: "dead-lettered webhook deliveries not recorded", size: ids.length, error: String(err) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        message: "dead-lettered webhook deliveries not recorded",
+        size: ids.length,
+        error: String(err),
+      }),
+    );
     retryAll(batch, 60);
   }
 }

@@ -25,17 +25,37 @@ export async function consumeWebhookDeliveries(batch: MessageBatch, env: Binding
     else retry(message, 0);
   }
   try {
-    await deliverAll(env, db, named.map((n) => n.id), now);
+    await deliverAll(
+      env,
+      db,
+      named.map((n) => n.id),
+      now,
+    );
     for (const { message } of named) ack(message);
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", message: "webhook delivery batch failed", size: named.length, error: String(err) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        message: "webhook delivery batch failed",
+        size: named.length,
+        error: String(err),
+      }),
+    );
     await Promise.all(
       named.map(async ({ message, id }) => {
         try {
           await deliverAll(env, db, [id], now);
           ack(message);
         } catch (err) {
-          console.error(JSON.stringify({ level: "error", message: "webhook delivery failed", deliveryId: id, attempts: message.attempts, error: String(err) }));
+          console.error(
+            JSON.stringify({
+              level: "error",
+              message: "webhook delivery failed",
+              deliveryId: id,
+              attempts: message.attempts,
+              error: String(err),
+            }),
+          );
           retry(message, retryDelaySeconds(message.attempts));
         }
       }),

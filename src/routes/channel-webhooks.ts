@@ -7,7 +7,8 @@ import type { AppEnv } from "../env";
 import { receive } from "../services/channels/inbound";
 
 export function registerChannelWebhooks(app: Hono<AppEnv>) {
-  const handle = (c: Context<AppEnv, "/channels/:platform/:inboxId">) => receive(c.env, c.var.db, c.req.raw, c.req.param("platform"), c.req.param("inboxId"));
+  const handle = (c: Context<AppEnv, "/channels/:platform/:inboxId">) =>
+    receive(c.env, c.var.db, c.req.raw, c.req.param("platform"), c.req.param("inboxId"));
   app.get("/channels/:platform/:inboxId", handle);
   app.post("/channels/:platform/:inboxId", handle);
 }

@@ -17,13 +17,19 @@ export const ROUTE_GROUPS: { segments: string[]; load: () => Promise<Register> }
   { segments: ["organizations"], load: async () => (await import("./organizations")).registerOrganizationRoutes },
   { segments: ["organizations"], load: async () => (await import("./members")).registerMemberRoutes },
   { segments: ["organizations"], load: async () => (await import("./groups")).registerGroupRoutes },
-  { segments: ["large-language-models", "embedding-models", "reranker-models"], load: async () => (await import("./models")).registerModelRoutes },
+  {
+    segments: ["large-language-models", "embedding-models", "reranker-models"],
+    load: async () => (await import("./models")).registerModelRoutes,
+  },
   { segments: ["inboxes"], load: async () => (await import("./inboxes")).registerInboxRoutes },
   { segments: ["web-chats"], load: async () => (await import("./web-chats")).registerWebChatRoutes },
   { segments: ["files"], load: async () => (await import("./files")).registerFileRoutes },
   { segments: ["chatbots"], load: async () => (await import("./chatbots")).registerChatbotRoutes },
   { segments: ["contacts"], load: async () => (await import("./contacts")).registerContactRoutes },
-  { segments: ["conversations", "organizations"], load: async () => (await import("./conversations")).registerConversationRoutes },
+  {
+    segments: ["conversations", "organizations"],
+    load: async () => (await import("./conversations")).registerConversationRoutes,
+  },
   { segments: ["labels", "conversations"], load: async () => (await import("./labels")).registerLabelRoutes },
   { segments: ["messages"], load: async () => (await import("./messages")).registerMessageRoutes },
   { segments: ["chat"], load: async () => (await import("./chat-completions")).registerChatCompletionRoutes },
@@ -32,14 +38,26 @@ export const ROUTE_GROUPS: { segments: string[]; load: () => Promise<Register> }
   { segments: ["knowledge-bases"], load: async () => (await import("./knowledge-bases")).registerKnowledgeBaseRoutes },
   { segments: ["parsers"], load: async () => (await import("./parsers")).registerParserRoutes },
   { segments: ["chatbot-text-nodes"], load: async () => (await import("./text-nodes")).registerTextNodeRoutes },
-  { segments: ["allowed-file-specs", "upload-presigned-url", "uploads"], load: async () => (await import("./uploads")).registerUploadRoutes },
-  { segments: ["attachments-upload", "attachments", "conversations"], load: async () => (await import("./attachments")).registerAttachmentRoutes },
+  {
+    segments: ["allowed-file-specs", "upload-presigned-url", "uploads"],
+    load: async () => (await import("./uploads")).registerUploadRoutes,
+  },
+  {
+    segments: ["attachments-upload", "attachments", "conversations"],
+    load: async () => (await import("./attachments")).registerAttachmentRoutes,
+  },
   // Records first: their `/tools/{toolPk}/tool-execution-records/` paths sit below `/tools/`.
-  { segments: ["tool-execution-records", "tools"], load: async () => (await import("./tool-execution-records")).registerToolExecutionRecordRoutes },
+  {
+    segments: ["tool-execution-records", "tools"],
+    load: async () => (await import("./tool-execution-records")).registerToolExecutionRecordRoutes,
+  },
   { segments: ["tools"], load: async () => (await import("./tools")).registerToolRoutes },
   { segments: ["connectors"], load: async () => (await import("./connectors")).registerConnectorRoutes },
   { segments: ["mcp"], load: async () => (await import("./mcp")).registerMcpRoutes },
-  { segments: ["built-in-workflows"], load: async () => (await import("./built-in-workflows")).registerBuiltInWorkflowRoutes },
+  {
+    segments: ["built-in-workflows"],
+    load: async () => (await import("./built-in-workflows")).registerBuiltInWorkflowRoutes,
+  },
   { segments: ["web-chats"], load: async () => (await import("./widget")).registerWidgetRoutes },
   { segments: ["chatbots"], load: async () => (await import("./statistics")).registerStatisticsRoutes },
   { segments: ["chatbots"], load: async () => (await import("./chatbot-records")).registerChatbotRecordRoutes },
@@ -48,7 +66,10 @@ export const ROUTE_GROUPS: { segments: string[]; load: () => Promise<Register> }
   { segments: ["web-chats"], load: async () => (await import("./batch-qas")).registerBatchQaRoutes },
   { segments: ["skills"], load: async () => (await import("./skills")).registerSkillRoutes },
   { segments: ["sql-databases"], load: async () => (await import("./sql-databases")).registerSqlDatabaseRoutes },
-  { segments: ["canned-responses"], load: async () => (await import("./canned-responses")).registerCannedResponseRoutes },
+  {
+    segments: ["canned-responses"],
+    load: async () => (await import("./canned-responses")).registerCannedResponseRoutes,
+  },
 ];
 
 /**

@@ -13,7 +13,10 @@ interface Served {
 const fronts = new Map<StaticFront, Promise<Map<string, Served>>>();
 
 function encode(file: StaticFile): Served {
-  const bytes = file.base64 !== undefined ? Uint8Array.from(atob(file.base64), (ch) => ch.charCodeAt(0)) : new TextEncoder().encode(file.body ?? "");
+  const bytes =
+    file.base64 !== undefined
+      ? Uint8Array.from(atob(file.base64), (ch) => ch.charCodeAt(0))
+      : new TextEncoder().encode(file.body ?? "");
   return { headers: file.headers, bytes };
 }
 
@@ -25,7 +28,9 @@ function filesOf(name: StaticFront): Promise<Map<string, Served>> {
       (all) => new Map(Object.entries(all).map(([path, file]) => [path, encode(file)])),
       () => {
         fronts.delete(name);
-        throw notConfigured(`The ${name}'s files (src/vendor/static-${name}.js) were not built: run \`npm run build:assets\`.`);
+        throw notConfigured(
+          `The ${name}'s files (src/vendor/static-${name}.js) were not built: run \`npm run build:assets\`.`,
+        );
       },
     );
     fronts.set(name, files);
@@ -37,7 +42,10 @@ function filesOf(name: StaticFront): Promise<Map<string, Served>> {
 function serve(c: Context<AppEnv>, file: Served | undefined) {
   if (!file) throw notFound();
   const held = c.req.header("If-None-Match");
-  if (held && held.split(/\s*,\s*/).some((tag) => tag === file.headers.ETag || tag === `W/${file.headers.ETag}` || tag === "*")) {
+  if (
+    held &&
+    held.split(/\s*,\s*/).some((tag) => tag === file.headers.ETag || tag === `W/${file.headers.ETag}` || tag === "*")
+  ) {
     return new Response(null, { status: 304, headers: file.headers });
   }
   return new Response(file.bytes, { headers: file.headers });

@@ -22,10 +22,18 @@ type Ctx = Context<AppEnv>;
  * Memberships and permissions are remembered for 2 seconds per isolate (docs/decisions.md,
  * "Per-isolate caches"); a write to the tables they are read from clears them here at once.
  */
-const remembered = tableCache<OrgAccess | string | null>([members, groups, groupMembers, groupPermissions, organizations]);
+const remembered = tableCache<OrgAccess | string | null>([
+  members,
+  groups,
+  groupMembers,
+  groupPermissions,
+  organizations,
+]);
 
 async function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | null> {
-  const access = await remembered.remember(`${c.var.principal.userId}:${organizationId}`, () => readAccess(c.var.db, c.var.principal.userId, organizationId));
+  const access = await remembered.remember(`${c.var.principal.userId}:${organizationId}`, () =>
+    readAccess(c.var.db, c.var.principal.userId, organizationId),
+  );
   // The request log names the organization a request acted in (src/middleware/request-log.ts).
   if (access) c.set("organizationId", access.organizationId);
   return access;
@@ -34,7 +42,12 @@ async function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | n
 /** The user's membership and permissions in the organization as stored now (null: not a member), uncached. */
 export async function readAccess(db: Db, userId: string, organizationId: string): Promise<OrgAccess | null> {
   const rows = await db
-    .select({ memberId: members.id, isOwner: members.isOwner, groupId: groupMembers.groupId, permissionId: groupPermissions.permissionId })
+    .select({
+      memberId: members.id,
+      isOwner: members.isOwner,
+      groupId: groupMembers.groupId,
+      permissionId: groupPermissions.permissionId,
+    })
     .from(members)
     .leftJoin(groupMembers, eq(groupMembers.memberId, members.id))
     .leftJoin(groupPermissions, eq(groupPermissions.groupId, groupMembers.groupId))
@@ -48,7 +61,13 @@ export async function readAccess(db: Db, userId: string, organizationId: string)
       const codename = r.permissionId ? permissionCodename(r.permissionId) : undefined;
       if (codename) permissions.add(codename);
     }
-    access = { organizationId, memberId: rows[0].memberId, isOwner: rows[0].isOwner, groupIds: [...groupIds], permissions };
+    access = {
+      organizationId,
+      memberId: rows[0].memberId,
+      isOwner: rows[0].isOwner,
+      groupIds: [...groupIds],
+      permissions,
+    };
   }
   return access;
 }
@@ -102,7 +121,8 @@ export function requirePermission(access: OrgAccess, permission: Permission): vo
 export function requireGrantable(access: OrgAccess, permissionIds: Iterable<string>): void {
   if (access.isOwner) return;
   const missing = [...permissionIds].map(permissionCodename).filter((p): p is Permission => !!p && !can(access, p));
-  if (missing.length) throw forbidden(`You can only grant permissions you hold yourself; missing: ${missing.join(", ")}.`);
+  if (missing.length)
+    throw forbidden(`You can only grant permissions you hold yourself; missing: ${missing.join(", ")}.`);
 }
 
 export function requireOwner(access: OrgAccess): void {

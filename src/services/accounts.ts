@@ -21,15 +21,48 @@ export interface NewAccount {
 }
 
 /** Statements that create an organization with its owner as first member. */
-export function organizationInserts(db: Db, ownerId: string, name: string, organizationId = uuidv7(), planId = SELF_HOSTED.id, approved = false) {
+export function organizationInserts(
+  db: Db,
+  ownerId: string,
+  name: string,
+  organizationId = uuidv7(),
+  planId = SELF_HOSTED.id,
+  approved = false,
+) {
   return [
-    db.insert(organizations).values({ id: organizationId, name, ownerId, planId, approvalStatus: approved ? "approved" : "pending", creditWalletId: uuidv7() }),
+    db
+      .insert(organizations)
+      .values({
+        id: organizationId,
+        name,
+        ownerId,
+        planId,
+        approvalStatus: approved ? "approved" : "pending",
+        creditWalletId: uuidv7(),
+      }),
     db.insert(members).values({ organizationId, userId: ownerId, isOwner: true }),
   ] as const;
 }
 
-export async function apiKeyValues(userId: string, organizationId: string | null, name: string, key = newApiKey(), expiresAt: number | null = null) {
-  return { key, values: { id: uuidv7(), userId, organizationId, name, prefix: key.slice(0, 8), keyHash: await sha256Hex(key), expiresAt } };
+export async function apiKeyValues(
+  userId: string,
+  organizationId: string | null,
+  name: string,
+  key = newApiKey(),
+  expiresAt: number | null = null,
+) {
+  return {
+    key,
+    values: {
+      id: uuidv7(),
+      userId,
+      organizationId,
+      name,
+      prefix: key.slice(0, 8),
+      keyHash: await sha256Hex(key),
+      expiresAt,
+    },
+  };
 }
 
 /** User, their organization, owner membership and first API key, written atomically. */
@@ -58,13 +91,29 @@ export async function createAccount(db: Db, input: NewAccount) {
  * equal to BOOTSTRAP_API_KEY is unknown, so it costs nothing on the normal path.
  * Returns whether it created the account.
  */
-export async function bootstrapOwner(db: Db, key: string, email = "admin@example.com", planId?: string, password?: string): Promise<boolean> {
+export async function bootstrapOwner(
+  db: Db,
+  key: string,
+  email = "admin@example.com",
+  planId?: string,
+  password?: string,
+): Promise<boolean> {
   const [{ n }] = await db.select({ n: count() }).from(users);
   if (n > 0) return false;
   // With BOOTSTRAP_PASSWORD the administrator can also sign in to the console with e-mail and password (docs/decisions.md, "The first administrator's sign-in").
   const passwordHash = password ? await hashPassword(password) : null;
   try {
-    await createAccount(db, { email, name: "Administrator", passwordHash, company: "Default organization", isStaff: true, approved: true, planId, key, keyName: "Bootstrap key" });
+    await createAccount(db, {
+      email,
+      name: "Administrator",
+      passwordHash,
+      company: "Default organization",
+      isStaff: true,
+      approved: true,
+      planId,
+      key,
+      keyName: "Bootstrap key",
+    });
     return true;
   } catch (err) {
     // Another isolate bootstrapped at the same moment: the unique email or key hash says so.

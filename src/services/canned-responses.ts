@@ -11,7 +11,8 @@ import { contains } from "../lib/sql";
 
 type Row = typeof cannedResponses.$inferSelect;
 
-const taken = (shortCode: string) => conflict(`A canned response with the short code "${shortCode}" already exists in the organization.`);
+const taken = (shortCode: string) =>
+  conflict(`A canned response with the short code "${shortCode}" already exists in the organization.`);
 
 /** Runs a write whose unique (organization, short code) index may refuse it: a 409 naming the code. */
 async function uniqueCode<T>(shortCode: string | undefined, write: () => Promise<T>): Promise<T> {
@@ -24,22 +25,44 @@ async function uniqueCode<T>(shortCode: string | undefined, write: () => Promise
 }
 
 /** A page of the organization's canned responses by short code; `search` matches the short code or the content. */
-export async function listCannedResponses(db: Db, organizationId: string, p: PageParams, search?: string): Promise<{ count: number; rows: Row[] }> {
-  const where = and(eq(cannedResponses.organizationId, organizationId), search ? or(contains(cannedResponses.shortCode, search), contains(cannedResponses.content, search)) : undefined);
+export async function listCannedResponses(
+  db: Db,
+  organizationId: string,
+  p: PageParams,
+  search?: string,
+): Promise<{ count: number; rows: Row[] }> {
+  const where = and(
+    eq(cannedResponses.organizationId, organizationId),
+    search ? or(contains(cannedResponses.shortCode, search), contains(cannedResponses.content, search)) : undefined,
+  );
   const [[{ n }], rows] = await Promise.all([
     db.select({ n: count() }).from(cannedResponses).where(where),
-    db.select().from(cannedResponses).where(where).orderBy(asc(cannedResponses.shortCode)).limit(p.limit).offset(p.offset),
+    db
+      .select()
+      .from(cannedResponses)
+      .where(where)
+      .orderBy(asc(cannedResponses.shortCode))
+      .limit(p.limit)
+      .offset(p.offset),
   ]);
   return { count: n, rows };
 }
 
 export async function getCannedResponse(db: Db, organizationId: string, id: string): Promise<Row> {
-  const [row] = await db.select().from(cannedResponses).where(and(eq(cannedResponses.id, id), eq(cannedResponses.organizationId, organizationId)));
+  const [row] = await db
+    .select()
+    .from(cannedResponses)
+    .where(and(eq(cannedResponses.id, id), eq(cannedResponses.organizationId, organizationId)));
   if (!row) throw notFound("Canned response not found.");
   return row;
 }
 
-export async function createCannedResponse(db: Db, organizationId: string, userId: string | null, input: { shortCode: string; content: string }): Promise<Row> {
+export async function createCannedResponse(
+  db: Db,
+  organizationId: string,
+  userId: string | null,
+  input: { shortCode: string; content: string },
+): Promise<Row> {
   const [row] = await uniqueCode(input.shortCode, () =>
     db
       .insert(cannedResponses)
@@ -49,7 +72,12 @@ export async function createCannedResponse(db: Db, organizationId: string, userI
   return row;
 }
 
-export async function updateCannedResponse(db: Db, organizationId: string, id: string, changes: { shortCode?: string; content?: string }): Promise<Row> {
+export async function updateCannedResponse(
+  db: Db,
+  organizationId: string,
+  id: string,
+  changes: { shortCode?: string; content?: string },
+): Promise<Row> {
   await getCannedResponse(db, organizationId, id);
   const [row] = await uniqueCode(changes.shortCode, () =>
     db

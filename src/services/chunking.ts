@@ -20,7 +20,29 @@ const TERMINATORS = ".!?";
 const CJK_TERMINATORS = "。！？；";
 const CLOSERS = "\"')]}»”’」』）》】";
 // A period after these is an abbreviation, not a sentence end ("Dr. Smith", "etc. and").
-const ABBREVIATIONS = new Set(["mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "etc", "no", "fig", "approx", "inc", "ltd", "co", "dept", "vol", "pp", "cf", "al"]);
+const ABBREVIATIONS = new Set([
+  "mr",
+  "mrs",
+  "ms",
+  "dr",
+  "prof",
+  "sr",
+  "jr",
+  "st",
+  "vs",
+  "etc",
+  "no",
+  "fig",
+  "approx",
+  "inc",
+  "ltd",
+  "co",
+  "dept",
+  "vol",
+  "pp",
+  "cf",
+  "al",
+]);
 
 /** The text's sentences, trimmed, in order. */
 export function splitSentences(text: string): string[] {
@@ -51,7 +73,11 @@ export function sentenceSpans(text: string): Span[] {
     let end = i + 1;
     while (!cjk && end < text.length && TERMINATORS.includes(text[end])) end++;
     while (end < text.length && CLOSERS.includes(text[end])) end++;
-    if (!cjk && ((end < text.length && !isSpace(text[end])) || goesOn(text, end) || (ch === "." && isAbbreviation(text, i)))) continue;
+    if (
+      !cjk &&
+      ((end < text.length && !isSpace(text[end])) || goesOn(text, end) || (ch === "." && isAbbreviation(text, i)))
+    )
+      continue;
     push(start, end);
     start = end;
     i = end - 1;
@@ -105,10 +131,18 @@ export function chunkDocument(doc: ParsedDocument, options: ChunkOptions = {}): 
   const toChunk = (units: Span[]): Chunk => {
     const startCharIdx = units[0].start;
     const endCharIdx = units[units.length - 1].end;
-    return { text: fullText.slice(startCharIdx, endCharIdx), pageStart: pageAt(startCharIdx), pageEnd: pageAt(endCharIdx - 1), startCharIdx, endCharIdx };
+    return {
+      text: fullText.slice(startCharIdx, endCharIdx),
+      pageStart: pageAt(startCharIdx),
+      pageEnd: pageAt(endCharIdx - 1),
+      startCharIdx,
+      endCharIdx,
+    };
   };
 
-  const units = sentenceSpans(fullText).flatMap((s) => (s.end - s.start > target ? cutLongSentence(fullText, s, target) : [s]));
+  const units = sentenceSpans(fullText).flatMap((s) =>
+    s.end - s.start > target ? cutLongSentence(fullText, s, target) : [s],
+  );
   const chunks: Chunk[] = [];
   let current: Span[] = [];
   for (const unit of units) {
@@ -116,7 +150,11 @@ export function chunkDocument(doc: ParsedDocument, options: ChunkOptions = {}): 
     if (current.length && (unit.end - current[0].start > target || pageAt(unit.start) !== pageAt(current[0].start))) {
       chunks.push(toChunk(current));
       current = overlap ? current.slice(-overlap) : [];
-      while (current.length && (unit.end - current[0].start > target || pageAt(unit.start) !== pageAt(current[0].start))) current.shift();
+      while (
+        current.length &&
+        (unit.end - current[0].start > target || pageAt(unit.start) !== pageAt(current[0].start))
+      )
+        current.shift();
     }
     current.push(unit);
   }

@@ -16,12 +16,24 @@ export type SessionRow = typeof consoleSessions.$inferSelect;
 export type SignInMethod = SessionRow["method"];
 
 export const sessionExpiresAt = (session: Pick<SessionRow, "lastUsedAt">) => session.lastUsedAt + SESSION_IDLE_MS;
-export const sessionExpired = (session: Pick<SessionRow, "lastUsedAt">, now = Date.now()) => now >= sessionExpiresAt(session);
+export const sessionExpired = (session: Pick<SessionRow, "lastUsedAt">, now = Date.now()) =>
+  now >= sessionExpiresAt(session);
 
 /** A new session of `userId`: the cookie value (for the browser only) and the row to insert. */
-export async function newSession(input: { userId: string; organizationId: string | null; method: SignInMethod; userAgent: string | null }, now = Date.now()) {
+export async function newSession(
+  input: { userId: string; organizationId: string | null; method: SignInMethod; userAgent: string | null },
+  now = Date.now(),
+) {
   const token = `cs_${randomBase62(43)}`;
-  const values: SessionRow = { id: uuidv7(), ...input, userAgent: input.userAgent?.slice(0, 300) ?? null, tokenHash: await sha256Hex(token), lastUsedAt: now, revokedAt: null, createdAt: now };
+  const values: SessionRow = {
+    id: uuidv7(),
+    ...input,
+    userAgent: input.userAgent?.slice(0, 300) ?? null,
+    tokenHash: await sha256Hex(token),
+    lastUsedAt: now,
+    revokedAt: null,
+    createdAt: now,
+  };
   return { token, values };
 }
 
@@ -30,19 +42,30 @@ export async function revokeSession(db: Db, userId: string, sessionId: string, n
   const revoked = await db
     .update(consoleSessions)
     .set({ revokedAt: now })
-    .where(and(eq(consoleSessions.id, sessionId), eq(consoleSessions.userId, userId), isNull(consoleSessions.revokedAt)))
+    .where(
+      and(eq(consoleSessions.id, sessionId), eq(consoleSessions.userId, userId), isNull(consoleSessions.revokedAt)),
+    )
     .returning({ id: consoleSessions.id });
   return revoked.length > 0;
 }
 
 /** The user's sessions that still work (neither revoked nor lapsed), most recently used first. */
 export const liveSessionsOf = (userId: string, now = Date.now()) =>
-  and(eq(consoleSessions.userId, userId), isNull(consoleSessions.revokedAt), gt(consoleSessions.lastUsedAt, now - SESSION_IDLE_MS));
+  and(
+    eq(consoleSessions.userId, userId),
+    isNull(consoleSessions.revokedAt),
+    gt(consoleSessions.lastUsedAt, now - SESSION_IDLE_MS),
+  );
 export const liveSessionsOrder = [desc(consoleSessions.lastUsedAt), desc(consoleSessions.id)];
 
 /** Whether the request came over a loopback name, where browsers refuse Secure cookies over http. */
 function isLoopback(url: URL) {
-  return url.hostname === "localhost" || url.hostname.endsWith(".localhost") || url.hostname === "[::1]" || /^127\./.test(url.hostname);
+  return (
+    url.hostname === "localhost" ||
+    url.hostname.endsWith(".localhost") ||
+    url.hostname === "[::1]" ||
+    /^127\./.test(url.hostname)
+  );
 }
 
 /**
@@ -51,11 +74,23 @@ function isLoopback(url: URL) {
  */
 export function sessionCookie(requestUrl: string, token: string) {
   const url = new URL(requestUrl);
-  return generateCookie(SESSION_COOKIE, token, { path: "/api", httpOnly: true, sameSite: "Strict", secure: !isLoopback(url), maxAge: SESSION_IDLE_MS / 1000 });
+  return generateCookie(SESSION_COOKIE, token, {
+    path: "/api",
+    httpOnly: true,
+    sameSite: "Strict",
+    secure: !isLoopback(url),
+    maxAge: SESSION_IDLE_MS / 1000,
+  });
 }
 export function clearedSessionCookie(requestUrl: string) {
   const url = new URL(requestUrl);
-  return generateCookie(SESSION_COOKIE, "", { path: "/api", httpOnly: true, sameSite: "Strict", secure: !isLoopback(url), maxAge: 0 });
+  return generateCookie(SESSION_COOKIE, "", {
+    path: "/api",
+    httpOnly: true,
+    sameSite: "Strict",
+    secure: !isLoopback(url),
+    maxAge: 0,
+  });
 }
 
 export interface Membership {
@@ -68,16 +103,28 @@ export interface Membership {
 /** Every organization the user is a member of, oldest membership first, with what they may do there. */
 export async function membershipsOf(db: Db, userId: string): Promise<Membership[]> {
   const rows = await db
-    .select({ id: organizations.id, name: organizations.name, isOwner: members.isOwner, permissionId: groupPermissions.permissionId })
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      isOwner: members.isOwner,
+      permissionId: groupPermissions.permissionId,
+    })
     .from(members)
     .innerJoin(organizations, eq(organizations.id, members.organizationId))
     .leftJoin(groupMembers, eq(groupMembers.memberId, members.id))
     .leftJoin(groupPermissions, eq(groupPermissions.groupId, groupMembers.groupId))
     .where(eq(members.userId, userId))
     .orderBy(asc(members.createdAt), asc(members.id));
-  const byOrganization = new Map<string, { organization: { id: string; name: string }; isOwner: boolean; held: Set<string> }>();
+  const byOrganization = new Map<
+    string,
+    { organization: { id: string; name: string }; isOwner: boolean; held: Set<string> }
+  >();
   for (const r of rows) {
-    const entry = byOrganization.get(r.id) ?? { organization: { id: r.id, name: r.name }, isOwner: r.isOwner, held: new Set<string>() };
+    const entry = byOrganization.get(r.id) ?? {
+      organization: { id: r.id, name: r.name },
+      isOwner: r.isOwner,
+      held: new Set<string>(),
+    };
     const codename = r.permissionId ? permissionCodename(r.permissionId) : undefined;
     if (codename) entry.held.add(codename);
     byOrganization.set(r.id, entry);

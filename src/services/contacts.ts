@@ -22,7 +22,8 @@ export interface ContactView {
 }
 
 /** `column IN (...)` with the whole list bound as one JSON parameter (D1 binds at most 100). */
-const inList = (column: SQLWrapper, values: string[]) => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+const inList = (column: SQLWrapper, values: string[]) =>
+  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
 function groupBy<T extends { contactId: string }, V>(rows: T[], value: (row: T) => V) {
   const out = new Map<string, V[]>();
@@ -50,12 +51,19 @@ export async function contactViews(db: Db, organizationId: string, rows: Contact
   ]);
   const inboxesOf = groupBy(links, ({ id, name }) => ({ id, name }));
   const tagsOf = groupBy(tagLinks, (r) => r.tag);
-  return rows.map((contact) => ({ contact, inboxes: inboxesOf.get(contact.id) ?? [], tags: tagsOf.get(contact.id) ?? [] }));
+  return rows.map((contact) => ({
+    contact,
+    inboxes: inboxesOf.get(contact.id) ?? [],
+    tags: tagsOf.get(contact.id) ?? [],
+  }));
 }
 
 export async function getContact(db: Db, organizationId: string, id: string): Promise<ContactView | null> {
   if (!isUuid(id)) return null;
-  const rows = await db.select().from(contacts).where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId)));
+  const rows = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId)));
   return (await contactViews(db, organizationId, rows))[0] ?? null;
 }
 
@@ -90,23 +98,48 @@ function searchCondition(search: string): SQL | undefined {
   const long = words.filter((w) => [...w].length >= TRIGRAM);
   const parts: (SQL | undefined)[] = words
     .filter((w) => [...w].length < TRIGRAM)
-    .map((w) => or(contains(contacts.name, w), contains(contacts.email, w), contains(contacts.phoneNumber, w), contains(contacts.sourceId, w), metadataContains(w)));
+    .map((w) =>
+      or(
+        contains(contacts.name, w),
+        contains(contacts.email, w),
+        contains(contacts.phoneNumber, w),
+        contains(contacts.sourceId, w),
+        metadataContains(w),
+      ),
+    );
   if (long.length) {
-    parts.push(sql`${contacts.id} IN (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${long.map(phrase).join(" ")})`);
+    parts.push(
+      sql`${contacts.id} IN (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${long.map(phrase).join(" ")})`,
+    );
   }
   return and(...parts);
 }
 
 export function contactConditions(db: Db, organizationId: string, f: ContactFilters): SQL {
   const linkedTo = (where: SQL) =>
-    inArray(contacts.id, db.select({ id: contactInboxes.contactId }).from(contactInboxes).innerJoin(inboxes, eq(inboxes.id, contactInboxes.inboxId)).where(and(eq(inboxes.organizationId, organizationId), where)));
+    inArray(
+      contacts.id,
+      db
+        .select({ id: contactInboxes.contactId })
+        .from(contactInboxes)
+        .innerJoin(inboxes, eq(inboxes.id, contactInboxes.inboxId))
+        .where(and(eq(inboxes.organizationId, organizationId), where)),
+    );
   return and(
     eq(contacts.organizationId, organizationId),
     f.inboxes ? linkedTo(inList(inboxes.id, f.inboxes)) : undefined,
     f.channels ? linkedTo(inList(inboxes.channelType, f.channels)) : undefined,
     f.tags
-      ? inArray(contacts.id, db.select({ id: contactTags.contactId }).from(contactTags).innerJoin(tags, eq(tags.id, contactTags.tagId))
-          .where(and(eq(tags.organizationId, organizationId), or(inList(tags.name, f.tags), inList(tags.id, f.tags)))))
+      ? inArray(
+          contacts.id,
+          db
+            .select({ id: contactTags.contactId })
+            .from(contactTags)
+            .innerJoin(tags, eq(tags.id, contactTags.tagId))
+            .where(
+              and(eq(tags.organizationId, organizationId), or(inList(tags.name, f.tags), inList(tags.id, f.tags))),
+            ),
+        )
       : undefined,
     f.query ? or(contains(contacts.name, f.query), contains(contacts.sourceId, f.query)) : undefined,
     f.search ? searchCondition(f.search) : undefined,
@@ -179,14 +212,18 @@ export async function contactColumns(input: ContactInput, secret: string | undef
     preChatFieldIndex: input.preChatFieldIndex,
     mcpCredentialsSealed: await seal(input.mcpCredentials, secret),
     apiCredentialsSealed: await seal(input.apiCredentials, secret),
-    contactConnectors: connectors === undefined ? undefined : (connectors?.map((c) => withoutTokens(c) as Json) ?? null),
+    contactConnectors:
+      connectors === undefined ? undefined : (connectors?.map((c) => withoutTokens(c) as Json) ?? null),
   };
 }
 
 /** Every inbox must be one of the organization's (400 naming `field` otherwise). */
 export async function requireInboxesOf(db: Db, organizationId: string, ids: string[], field: string): Promise<void> {
   if (!ids.length) return;
-  const found = await db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.organizationId, organizationId), inList(inboxes.id, ids)));
+  const found = await db
+    .select({ id: inboxes.id })
+    .from(inboxes)
+    .where(and(eq(inboxes.organizationId, organizationId), inList(inboxes.id, ids)));
   const missing = ids.filter((id) => !found.some((f) => f.id === id));
   if (missing.length) throw fieldError(field, `No such inbox in this organization: ${missing.join(", ")}.`);
 }
@@ -197,11 +234,18 @@ type Statement = BatchItem<"sqlite">;
  * Statements linking a contact to inboxes. The insert reads the inboxes again, filtered by
  * organization, so a link can never reach another organization's inbox.
  */
-export function inboxLinkStatements(db: Db, organizationId: string, contactId: string, inboxIds: string[]): Statement[] {
+export function inboxLinkStatements(
+  db: Db,
+  organizationId: string,
+  contactId: string,
+  inboxIds: string[],
+): Statement[] {
   if (!inboxIds.length) return [];
   return [
     db.insert(contactInboxes).select(
-      db.select({ contactId: sql<string>`${contactId}`.as("contact_id"), inboxId: inboxes.id }).from(inboxes)
+      db
+        .select({ contactId: sql<string>`${contactId}`.as("contact_id"), inboxId: inboxes.id })
+        .from(inboxes)
         .where(and(eq(inboxes.organizationId, organizationId), inList(inboxes.id, inboxIds))),
     ),
   ];
@@ -217,10 +261,15 @@ export function tagStatements(db: Db, organizationId: string, contactId: string,
   return [
     // Five parameters a row: 15 rows stay under D1's 100.
     ...chunk(names, 15).map((part) =>
-      db.insert(tags).values(part.map((name) => ({ id: uuidv7(), organizationId, name, createdAt: now, updatedAt: now }))).onConflictDoNothing(),
+      db
+        .insert(tags)
+        .values(part.map((name) => ({ id: uuidv7(), organizationId, name, createdAt: now, updatedAt: now })))
+        .onConflictDoNothing(),
     ),
     db.insert(contactTags).select(
-      db.select({ contactId: sql<string>`${contactId}`.as("contact_id"), tagId: tags.id }).from(tags)
+      db
+        .select({ contactId: sql<string>`${contactId}`.as("contact_id"), tagId: tags.id })
+        .from(tags)
         .where(and(eq(tags.organizationId, organizationId), inList(tags.name, names))),
     ),
   ];
@@ -231,7 +280,12 @@ export const notAContact = (field: string) => fieldError(field, "Not a contact o
 
 /** A contact named in a body must be of the caller's organization, else 400 on that field. */
 export async function requireContact(db: Db, organizationId: string, id: string, field: string): Promise<ContactRow> {
-  const [row] = isUuid(id) ? await db.select().from(contacts).where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId))) : [];
+  const [row] = isUuid(id)
+    ? await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId)))
+    : [];
   if (!row) throw notAContact(field);
   return row;
 }

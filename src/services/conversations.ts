@@ -38,13 +38,23 @@ export const selectConversationViews = (db: Db) =>
 export type ConversationView = Awaited<ReturnType<ReturnType<typeof selectConversationViews>["all"]>>[number];
 
 export async function findConversation(db: Db, organizationId: string, id: string): Promise<ConversationView | null> {
-  const [row] = await selectConversationViews(db).where(and(eq(conversations.id, id), eq(conversations.organizationId, organizationId)));
+  const [row] = await selectConversationViews(db).where(
+    and(eq(conversations.id, id), eq(conversations.organizationId, organizationId)),
+  );
   return row ?? null;
 }
 
 /** A new conversation's row as the database will hold it (defaults of the schema). */
 export function newConversation(
-  values: { organizationId: string; inboxId: string; chatbotId: string | null; contactId: string | null; title?: string; createdById?: string | null; isTest?: boolean },
+  values: {
+    organizationId: string;
+    inboxId: string;
+    chatbotId: string | null;
+    contactId: string | null;
+    title?: string;
+    createdById?: string | null;
+    isTest?: boolean;
+  },
   id = uuidv7(),
   now = Date.now(),
 ): ConversationRow {
@@ -77,36 +87,59 @@ export function newConversation(
  * becomes queued, kept while it stays queued, cleared once it is not (served, resolved, handed back).
  * `status` is the status the write leaves; `now` the time it is queued at. See `waitingAfter` for the row.
  */
-const waitingSinceAfter = (status: SQL, now: SQL) => sql`case when ${status} = 'queued' then coalesce(${conversations.waitingSince}, ${now}) else null end`;
+const waitingSinceAfter = (status: SQL, now: SQL) =>
+  sql`case when ${status} = 'queued' then coalesce(${conversations.waitingSince}, ${now}) else null end`;
 
 /** The same rule on a row: `waitingSince` once `row` has taken `status` at `now`. */
-export const waitingAfter = (row: Pick<ConversationRow, "waitingSince">, status: ConversationRow["status"], now: number): number | null => (status === "queued" ? (row.waitingSince ?? now) : null);
+export const waitingAfter = (
+  row: Pick<ConversationRow, "waitingSince">,
+  status: ConversationRow["status"],
+  now: number,
+): number | null => (status === "queued" ? (row.waitingSince ?? now) : null);
 
 // The pipeline's own writes leave the caches right: a remembered conversation row is brought up to
 // date by its object (durable-objects/conversation.ts, #load) and by the turn's caller.
 const insertConversation = preparedInsert(conversations, { keepsCaches: true });
 const insertMessage = preparedInsert(messages);
 /** A message's effects on its conversation; `title`, `status`, `progressStatus` and `autoReplyEnabled` are left as they are when null. */
-const updateAfterMessage = prepared<{ id: string; lastMessage: string; lastMessageAt: number; unread: number; title: string | null; status: string | null; progressStatus: string | null; autoReplyEnabled: number | null; updatedAt: number }>((db) =>
-  db
-    .update(conversations)
-    .set({
-      lastMessage: sql`${sql.placeholder("lastMessage")}`,
-      lastMessageAt: sql`${sql.placeholder("lastMessageAt")}`,
-      unreadCount: sql`${conversations.unreadCount} + ${sql.placeholder("unread")}`,
-      title: sql`coalesce(${sql.placeholder("title")}, ${conversations.title})`,
-      status: sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
-      progressStatus: sql`coalesce(${sql.placeholder("progressStatus")}, ${conversations.progressStatus})`,
-      autoReplyEnabled: sql`coalesce(${sql.placeholder("autoReplyEnabled")}, ${conversations.autoReplyEnabled})`,
-      waitingSince: waitingSinceAfter(sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`, sql`${sql.placeholder("lastMessageAt")}`),
-      updatedAt: sql`${sql.placeholder("updatedAt")}`,
-    })
-    .where(eq(conversations.id, sql.placeholder("id"))),
+const updateAfterMessage = prepared<{
+  id: string;
+  lastMessage: string;
+  lastMessageAt: number;
+  unread: number;
+  title: string | null;
+  status: string | null;
+  progressStatus: string | null;
+  autoReplyEnabled: number | null;
+  updatedAt: number;
+}>(
+  (db) =>
+    db
+      .update(conversations)
+      .set({
+        lastMessage: sql`${sql.placeholder("lastMessage")}`,
+        lastMessageAt: sql`${sql.placeholder("lastMessageAt")}`,
+        unreadCount: sql`${conversations.unreadCount} + ${sql.placeholder("unread")}`,
+        title: sql`coalesce(${sql.placeholder("title")}, ${conversations.title})`,
+        status: sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
+        progressStatus: sql`coalesce(${sql.placeholder("progressStatus")}, ${conversations.progressStatus})`,
+        autoReplyEnabled: sql`coalesce(${sql.placeholder("autoReplyEnabled")}, ${conversations.autoReplyEnabled})`,
+        waitingSince: waitingSinceAfter(
+          sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
+          sql`${sql.placeholder("lastMessageAt")}`,
+        ),
+        updatedAt: sql`${sql.placeholder("updatedAt")}`,
+      })
+      .where(eq(conversations.id, sql.placeholder("id"))),
   { keepsCaches: true },
 );
 // No cache reads an assistant's word count for anything.
 const addChatbotWords = prepared<{ id: string; words: number }>(
-  (db) => db.update(chatbots).set({ totalWordsCount: sql`${chatbots.totalWordsCount} + ${sql.placeholder("words")}` }).where(eq(chatbots.id, sql.placeholder("id"))),
+  (db) =>
+    db
+      .update(chatbots)
+      .set({ totalWordsCount: sql`${chatbots.totalWordsCount} + ${sql.placeholder("words")}` })
+      .where(eq(chatbots.id, sql.placeholder("id"))),
   { keepsCaches: true },
 );
 
@@ -121,12 +154,27 @@ export function conversationInserts(db: Db, row: ConversationRow): D1PreparedSta
  * inserted as those messages leave it (`afterMessage`; it is this turn's alone, so nothing else can
  * have changed it), one usage upsert when the words fall in the conversation's month.
  */
-export function newConversationWrites(db: Db, conversation: ConversationRow, rows: ReturnType<typeof messageRow>[]): D1PreparedStatement[] {
-  const row = { ...rows.reduce(afterMessage, conversation), updatedAt: rows.length ? Date.now() : conversation.updatedAt };
+export function newConversationWrites(
+  db: Db,
+  conversation: ConversationRow,
+  rows: ReturnType<typeof messageRow>[],
+): D1PreparedStatement[] {
+  const row = {
+    ...rows.reduce(afterMessage, conversation),
+    updatedAt: rows.length ? Date.now() : conversation.updatedAt,
+  };
   const words = rows.reduce((n, m) => n + m.wordsCount, 0);
   const last = rows.at(-1)?.createdAt ?? conversation.createdAt;
   const sameMonth = currentMonth(conversation.createdAt) === currentMonth(last);
-  const statements = [insertConversation(db, row), usageIncrement(db, conversation.organizationId, { conversations: 1, words: sameMonth ? words : 0 }, conversation.createdAt)];
+  const statements = [
+    insertConversation(db, row),
+    usageIncrement(
+      db,
+      conversation.organizationId,
+      { conversations: 1, words: sameMonth ? words : 0 },
+      conversation.createdAt,
+    ),
+  ];
   for (const message of rows) statements.push(insertMessage(db, message));
   if (words && conversation.chatbotId) {
     statements.push(addChatbotWords(db, { id: conversation.chatbotId, words }));
@@ -159,7 +207,15 @@ export function replyFields(
   chatbot: { id: string; name: string },
   modelId: string | null,
   replyId: string,
-  reply: { content: string; contentPayload?: Record<string, unknown>; citations: Record<string, unknown>[]; citationNodes: Record<string, unknown>[]; usage: { promptTokens: number; completionTokens: number } | null; modelId?: string; unanswered?: boolean },
+  reply: {
+    content: string;
+    contentPayload?: Record<string, unknown>;
+    citations: Record<string, unknown>[];
+    citationNodes: Record<string, unknown>[];
+    usage: { promptTokens: number; completionTokens: number } | null;
+    modelId?: string;
+    unanswered?: boolean;
+  },
 ) {
   return {
     id: replyId,
@@ -197,7 +253,11 @@ export function messageRow(message: NewMessage & { id: string; sequence: number 
  * message, unread count and title, and for assistant replies the word counts of the assistant and
  * the organization. Run in one batch so a message never exists without its effects.
  */
-export function messageWrites(db: Db, conversation: ConversationRow, row: ReturnType<typeof messageRow>): D1PreparedStatement[] {
+export function messageWrites(
+  db: Db,
+  conversation: ConversationRow,
+  row: ReturnType<typeof messageRow>,
+): D1PreparedStatement[] {
   // A private note is the team's own: the conversation the visitor sees (its last message, unread count, state) stays as it was.
   if (row.private) return [insertMessage(db, row)];
   const { createdAt, wordsCount: words } = row;
@@ -218,7 +278,10 @@ export function messageWrites(db: Db, conversation: ConversationRow, row: Return
     }),
   ];
   if (words && conversation.chatbotId) {
-    statements.push(addChatbotWords(db, { id: conversation.chatbotId, words }), usageIncrement(db, conversation.organizationId, { words }, createdAt));
+    statements.push(
+      addChatbotWords(db, { id: conversation.chatbotId, words }),
+      usageIncrement(db, conversation.organizationId, { words }, createdAt),
+    );
   }
   return statements;
 }
@@ -228,7 +291,10 @@ export function messageWrites(db: Db, conversation: ConversationRow, row: Return
  * the unread count, the title a first visitor message gives, and the state that follows; a private
  * note leaves it as it was.
  */
-export function afterMessage(conversation: ConversationRow, row: Pick<NewMessage, "type" | "senderType" | "content" | "contentPayload" | "private"> & { createdAt: number }): ConversationRow {
+export function afterMessage(
+  conversation: ConversationRow,
+  row: Pick<NewMessage, "type" | "senderType" | "content" | "contentPayload" | "private"> & { createdAt: number },
+): ConversationRow {
   if (row.private) return conversation; // see messageWrites
   const incoming = row.type === "incoming";
   const state = stateAfter(conversation, row);
@@ -248,8 +314,10 @@ export function afterMessage(conversation: ConversationRow, row: Pick<NewMessage
  * a message of the team (agents, the assistant), nor one of a test conversation (the team trying its
  * own assistant), so the inbox's unread counts are the visitors' alone.
  */
-const unreadBy = (conversation: Pick<ConversationRow, "isTest">, row: Pick<NewMessage, "type" | "senderType" | "private">) =>
-  row.type === "incoming" && row.senderType === "contact" && !row.private && !conversation.isTest;
+const unreadBy = (
+  conversation: Pick<ConversationRow, "isTest">,
+  row: Pick<NewMessage, "type" | "senderType" | "private">,
+) => row.type === "incoming" && row.senderType === "contact" && !row.private && !conversation.isTest;
 
 /**
  * Conversation states (docs/decisions.md, "Conversation states"): a visitor message puts a
@@ -257,7 +325,10 @@ const unreadBy = (conversation: Pick<ConversationRow, "isTest">, row: Pick<NewMe
  * agent's reply means `human_serving`; the assistant's handoff reply queues it for a human, the
  * assistant silent (handoff.ts). A resolved conversation reopens on a new visitor message.
  */
-function stateAfter(conversation: ConversationRow, message: Pick<NewMessage, "type" | "senderType" | "contentPayload">): Partial<ConversationRow> {
+function stateAfter(
+  conversation: ConversationRow,
+  message: Pick<NewMessage, "type" | "senderType" | "contentPayload">,
+): Partial<ConversationRow> {
   if (message.type === "incoming") {
     if (conversation.autoReplyEnabled) return { status: "open", progressStatus: "ai_processing" };
     return conversation.status === "resolved" ? { status: "queued", progressStatus: "waiting_for_human" } : {};
@@ -301,15 +372,32 @@ export interface ConversationStateEvent {
 
 /** Auto reply off (handoff) queues the conversation for a human; on gives it back to the assistant, unassigned. */
 export const handoffState = (autoReplyEnabled: boolean): ConversationChange =>
-  autoReplyEnabled ? { autoReplyEnabled, status: "open", progressStatus: "ai_processing", assigneeId: null } : { autoReplyEnabled, status: "queued", progressStatus: "waiting_for_human" };
+  autoReplyEnabled
+    ? { autoReplyEnabled, status: "open", progressStatus: "ai_processing", assigneeId: null }
+    : { autoReplyEnabled, status: "queued", progressStatus: "waiting_for_human" };
 
 /** A member takes the conversation over: the assistant stops, the member serves it (CONTRACT section 16). */
-export const takeOverState = (userId: string): ConversationChange => ({ autoReplyEnabled: false, status: "open", progressStatus: "human_serving", assigneeId: userId });
+export const takeOverState = (userId: string): ConversationChange => ({
+  autoReplyEnabled: false,
+  status: "open",
+  progressStatus: "human_serving",
+  assigneeId: userId,
+});
 
 /** Resolved; a visitor's next message reopens it (see stateAfter). */
 export const resolvedState: ConversationChange = { status: "resolved", progressStatus: "resolved" };
 
-const setState = prepared<{ id: string; autoReplyEnabled: number | null; status: string | null; progressStatus: string | null; assign: number; assigneeId: string | null; assignTeam: number; teamId: string | null; updatedAt: number }>((db) =>
+const setState = prepared<{
+  id: string;
+  autoReplyEnabled: number | null;
+  status: string | null;
+  progressStatus: string | null;
+  assign: number;
+  assigneeId: string | null;
+  assignTeam: number;
+  teamId: string | null;
+  updatedAt: number;
+}>((db) =>
   db
     .update(conversations)
     .set({
@@ -318,7 +406,10 @@ const setState = prepared<{ id: string; autoReplyEnabled: number | null; status:
       progressStatus: sql`coalesce(${sql.placeholder("progressStatus")}, ${conversations.progressStatus})`,
       assigneeId: sql`case when ${sql.placeholder("assign")} = 1 then ${sql.placeholder("assigneeId")} else ${conversations.assigneeId} end`,
       teamId: sql`case when ${sql.placeholder("assignTeam")} = 1 then ${sql.placeholder("teamId")} else ${conversations.teamId} end`,
-      waitingSince: waitingSinceAfter(sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`, sql`${sql.placeholder("updatedAt")}`),
+      waitingSince: waitingSinceAfter(
+        sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
+        sql`${sql.placeholder("updatedAt")}`,
+      ),
       updatedAt: sql`${sql.placeholder("updatedAt")}`,
     })
     .where(eq(conversations.id, sql.placeholder("id"))),
@@ -339,7 +430,8 @@ export const stateWrite = (db: Db, conversationId: string, change: ConversationC
   });
 
 /** The Durable Object that orders this conversation's messages. */
-export const conversationObject = (env: Bindings, conversationId: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
+export const conversationObject = (env: Bindings, conversationId: string) =>
+  env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
 
 /** How long a spare stays usable: bounds how much older than its conversation its uuidv7 id may be. */
 const SPARE_MAX_AGE_MS = 10_000;
@@ -358,7 +450,9 @@ export function newConversationId(env: Bindings, waitUntil: (p: Promise<unknown>
   const id = spare && now - spare.at < SPARE_MAX_AGE_MS ? spare.id : uuidv7();
   const next = { id: uuidv7(), at: now };
   spare = next;
-  const started = new Promise((resolve) => setTimeout(resolve, SPARE_START_DELAY_MS)).then(() => conversationObject(env, next.id).warm());
+  const started = new Promise((resolve) => setTimeout(resolve, SPARE_START_DELAY_MS)).then(() =>
+    conversationObject(env, next.id).warm(),
+  );
   waitUntil(started.catch(() => undefined));
   return id;
 }

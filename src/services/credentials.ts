@@ -16,7 +16,9 @@ export async function apiKeyRecordFor(env: Bindings, db: Db, key: string): Promi
   const row = await verifiedKey(hash, () => findKey(db, hash));
   // The example's placeholder key never works (lib/placeholders.ts).
   if (row || key !== usableSecret("BOOTSTRAP_API_KEY", env.BOOTSTRAP_API_KEY)) return row;
-  return (await bootstrapOwner(db, key, env.BOOTSTRAP_EMAIL, planSettings(env).defaultPlan.id, bootstrapPassword(env))) ? findKey(db, hash) : undefined;
+  return (await bootstrapOwner(db, key, env.BOOTSTRAP_EMAIL, planSettings(env).defaultPlan.id, bootstrapPassword(env)))
+    ? findKey(db, hash)
+    : undefined;
 }
 
 const bootstrapEmail = (env: Bindings) => (env.BOOTSTRAP_EMAIL || "admin@example.com").toLowerCase();
@@ -36,7 +38,12 @@ async function isBootstrapPassword(env: Bindings, given: string): Promise<boolea
  * created before the setting existed, who has no password, gets it as theirs (docs/decisions.md,
  * "The first administrator's sign-in"). Once they have a password of their own, only it works.
  */
-export async function passwordSignIn(env: Bindings, db: Db, email: string, password: string): Promise<typeof users.$inferSelect | undefined> {
+export async function passwordSignIn(
+  env: Bindings,
+  db: Db,
+  email: string,
+  password: string,
+): Promise<typeof users.$inferSelect | undefined> {
   const address = email.toLowerCase();
   const find = async () => (await db.select().from(users).where(eq(users.email, address)))[0];
   let user = await find();
@@ -44,14 +51,18 @@ export async function passwordSignIn(env: Bindings, db: Db, email: string, passw
   if (address !== bootstrapEmail(env) || !(await isBootstrapPassword(env, password))) return undefined;
   if (!user) {
     const key = usableSecret("BOOTSTRAP_API_KEY", env.BOOTSTRAP_API_KEY);
-    if (!key || !(await bootstrapOwner(db, key, env.BOOTSTRAP_EMAIL, planSettings(env).defaultPlan.id, password))) return undefined;
+    if (!key || !(await bootstrapOwner(db, key, env.BOOTSTRAP_EMAIL, planSettings(env).defaultPlan.id, password)))
+      return undefined;
     user = await find();
     // Bootstrapped by another request at the same moment, without the password: set below.
     if (user?.passwordHash) return user;
   }
   if (!user?.isStaff) return undefined;
   const passwordHash = await hashPassword(password);
-  await db.update(users).set({ passwordHash }).where(and(eq(users.id, user.id), isNull(users.passwordHash)));
+  await db
+    .update(users)
+    .set({ passwordHash })
+    .where(and(eq(users.id, user.id), isNull(users.passwordHash)));
   return { ...user, passwordHash };
 }
 

@@ -27,15 +27,23 @@ export const groupChatbotRecord = (r: LinkRow) => ({
   createdAt: ms(r.createdAt)!,
 });
 
-export const selectGroupChatbots = (db: Db) => db.select(linkColumns).from(chatbotGroups).innerJoin(chatbots, eq(chatbots.id, chatbotGroups.chatbotId));
-export const countGroupChatbots = (db: Db) => db.select({ n: count() }).from(chatbotGroups).innerJoin(chatbots, eq(chatbots.id, chatbotGroups.chatbotId));
+export const selectGroupChatbots = (db: Db) =>
+  db.select(linkColumns).from(chatbotGroups).innerJoin(chatbots, eq(chatbots.id, chatbotGroups.chatbotId));
+export const countGroupChatbots = (db: Db) =>
+  db.select({ n: count() }).from(chatbotGroups).innerJoin(chatbots, eq(chatbots.id, chatbotGroups.chatbotId));
 
 /** Links of one group to assistants the caller can see, optionally by assistant name. */
 export const groupChatbotFilter = (access: OrgAccess, userId: string, groupId: string, query?: string) =>
-  and(eq(chatbotGroups.groupId, groupId), visibleChatbotsCondition(access, userId), query ? contains(chatbots.name, query) : undefined);
+  and(
+    eq(chatbotGroups.groupId, groupId),
+    visibleChatbotsCondition(access, userId),
+    query ? contains(chatbots.name, query) : undefined,
+  );
 
 export async function findGroupChatbot(db: Db, access: OrgAccess, userId: string, groupId: string, id: string) {
-  const [row] = isUuid(id) ? await selectGroupChatbots(db).where(and(eq(chatbotGroups.id, id), groupChatbotFilter(access, userId, groupId))) : [];
+  const [row] = isUuid(id)
+    ? await selectGroupChatbots(db).where(and(eq(chatbotGroups.id, id), groupChatbotFilter(access, userId, groupId)))
+    : [];
   if (!row) throw notFound("Group assistant not found.");
   return row;
 }
@@ -45,28 +53,55 @@ export async function findGroupChatbot(db: Db, access: OrgAccess, userId: string
  * caller can see (else 400 and nothing is written); assistants already linked are skipped.
  * Returns the links it created, in request order.
  */
-export async function addGroupChatbots(db: Db, access: OrgAccess, userId: string, group: GroupRow, chatbotIds: string[]) {
+export async function addGroupChatbots(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  group: GroupRow,
+  chatbotIds: string[],
+) {
   const wanted = [...new Set(chatbotIds)];
   const valid = wanted.filter(isUuid);
   const visible = and(eq(chatbots.organizationId, group.organizationId), visibleChatbotsCondition(access, userId));
   const [known, present] = await Promise.all([
-    Promise.all(chunk(valid, 80).map((ids) => db.select({ id: chatbots.id }).from(chatbots).where(and(inArray(chatbots.id, ids), visible)))),
     Promise.all(
       chunk(valid, 80).map((ids) =>
-        db.select({ id: chatbotGroups.chatbotId }).from(chatbotGroups).where(and(eq(chatbotGroups.groupId, group.id), inArray(chatbotGroups.chatbotId, ids))),
+        db
+          .select({ id: chatbots.id })
+          .from(chatbots)
+          .where(and(inArray(chatbots.id, ids), visible)),
+      ),
+    ),
+    Promise.all(
+      chunk(valid, 80).map((ids) =>
+        db
+          .select({ id: chatbotGroups.chatbotId })
+          .from(chatbotGroups)
+          .where(and(eq(chatbotGroups.groupId, group.id), inArray(chatbotGroups.chatbotId, ids))),
       ),
     ),
   ]);
   const knownIds = new Set(known.flat().map((r) => r.id));
   const unknown = wanted.filter((id) => !knownIds.has(id));
-  if (unknown.length) throw fieldError("chatbots", `No such assistants in this organization: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""}.`);
+  if (unknown.length)
+    throw fieldError(
+      "chatbots",
+      `No such assistants in this organization: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""}.`,
+    );
   const presentIds = new Set(present.flat().map((r) => r.id));
   const now = Date.now();
-  const rows = wanted.filter((id) => !presentIds.has(id)).map((chatbotId) => ({ id: uuidv7(), groupId: group.id, chatbotId, createdAt: now }));
+  const rows = wanted
+    .filter((id) => !presentIds.has(id))
+    .map((chatbotId) => ({ id: uuidv7(), groupId: group.id, chatbotId, createdAt: now }));
   const [first, ...rest] = chunk(rows, 20).map((part) => db.insert(chatbotGroups).values(part).onConflictDoNothing());
   if (!first) return [];
   await db.batch([first, ...rest]);
-  const created = await Promise.all(chunk(rows.map((r) => r.id), 90).map((ids) => selectGroupChatbots(db).where(inArray(chatbotGroups.id, ids))));
+  const created = await Promise.all(
+    chunk(
+      rows.map((r) => r.id),
+      90,
+    ).map((ids) => selectGroupChatbots(db).where(inArray(chatbotGroups.id, ids))),
+  );
   const byId = new Map(created.flat().map((r) => [r.id, r]));
   return rows.flatMap((r) => (byId.has(r.id) ? [groupChatbotRecord(byId.get(r.id)!)] : []));
 }

@@ -12,7 +12,12 @@ type GroupRow = typeof groups.$inferSelect;
 
 /** The group with this id in this organization; any other group does not exist for the caller. */
 export async function findGroup(db: Db, organizationId: string, id: string): Promise<GroupRow> {
-  const [row] = isUuid(id) ? await db.select().from(groups).where(and(eq(groups.id, id), eq(groups.organizationId, organizationId))) : [];
+  const [row] = isUuid(id)
+    ? await db
+        .select()
+        .from(groups)
+        .where(and(eq(groups.id, id), eq(groups.organizationId, organizationId)))
+    : [];
   if (!row) throw notFound("Group not found.");
   return row;
 }
@@ -26,12 +31,21 @@ export function checkOrganizationField(body: { organization?: string | null }, o
 
 /** Group records: permissions from the catalogue (in catalogue order) and the member count. */
 export async function groupRecords(db: Db, rows: GroupRow[]) {
-  const parts = chunk(rows.map((g) => g.id), 90);
+  const parts = chunk(
+    rows.map((g) => g.id),
+    90,
+  );
   const [perms, counts] = await Promise.all([
-    Promise.all(parts.map((ids) => db.select().from(groupPermissions).where(inArray(groupPermissions.groupId, ids)))).then((r) => r.flat()),
+    Promise.all(
+      parts.map((ids) => db.select().from(groupPermissions).where(inArray(groupPermissions.groupId, ids))),
+    ).then((r) => r.flat()),
     Promise.all(
       parts.map((ids) =>
-        db.select({ groupId: groupMembers.groupId, n: count() }).from(groupMembers).where(inArray(groupMembers.groupId, ids)).groupBy(groupMembers.groupId),
+        db
+          .select({ groupId: groupMembers.groupId, n: count() })
+          .from(groupMembers)
+          .where(inArray(groupMembers.groupId, ids))
+          .groupBy(groupMembers.groupId),
       ),
     ).then((r) => r.flat()),
   ]);
@@ -53,7 +67,9 @@ export const groupRecord = async (db: Db, row: GroupRow) => (await groupRecords(
 
 /** 0 or 1 insert statements, for a batch (an empty multi-row insert is not valid SQL). */
 const insertPermissions = (db: Db, groupId: string, permissionIds: string[]) =>
-  permissionIds.length ? [db.insert(groupPermissions).values(permissionIds.map((permissionId) => ({ groupId, permissionId })))] : [];
+  permissionIds.length
+    ? [db.insert(groupPermissions).values(permissionIds.map((permissionId) => ({ groupId, permissionId })))]
+    : [];
 
 async function runUnique<T>(write: () => Promise<T>): Promise<T> {
   try {
@@ -80,7 +96,10 @@ export async function updateGroup(db: Db, group: GroupRow, input: { name?: strin
     .where(eq(groups.id, group.id))
     .returning();
   const replace = input.permissions
-    ? [db.delete(groupPermissions).where(eq(groupPermissions.groupId, group.id)), ...insertPermissions(db, group.id, input.permissions)]
+    ? [
+        db.delete(groupPermissions).where(eq(groupPermissions.groupId, group.id)),
+        ...insertPermissions(db, group.id, input.permissions),
+      ]
     : [];
   const [[row]] = await runUnique(() => db.batch([update, ...replace]));
   return row;
@@ -107,17 +126,30 @@ export const groupMemberRecord = (r: GroupMemberRow) => ({
 
 /** Group members joined with their users; `where` narrows it (always within one group). */
 export const selectGroupMembers = (db: Db) =>
-  db.select(groupMemberColumns).from(groupMembers).innerJoin(members, eq(members.id, groupMembers.memberId)).innerJoin(users, eq(users.id, members.userId));
+  db
+    .select(groupMemberColumns)
+    .from(groupMembers)
+    .innerJoin(members, eq(members.id, groupMembers.memberId))
+    .innerJoin(users, eq(users.id, members.userId));
 
 export const countGroupMembers = (db: Db) =>
-  db.select({ n: count() }).from(groupMembers).innerJoin(members, eq(members.id, groupMembers.memberId)).innerJoin(users, eq(users.id, members.userId));
+  db
+    .select({ n: count() })
+    .from(groupMembers)
+    .innerJoin(members, eq(members.id, groupMembers.memberId))
+    .innerJoin(users, eq(users.id, members.userId));
 
 /** Filter of the group-member list: the member's name or e-mail contains `query`. */
 export const groupMemberFilter = (groupId: string, query?: string) =>
-  and(eq(groupMembers.groupId, groupId), query ? or(contains(users.name, query), contains(users.email, query)) : undefined);
+  and(
+    eq(groupMembers.groupId, groupId),
+    query ? or(contains(users.name, query), contains(users.email, query)) : undefined,
+  );
 
 export async function findGroupMember(db: Db, groupId: string, id: string) {
-  const [row] = isUuid(id) ? await selectGroupMembers(db).where(and(eq(groupMembers.id, id), eq(groupMembers.groupId, groupId))) : [];
+  const [row] = isUuid(id)
+    ? await selectGroupMembers(db).where(and(eq(groupMembers.id, id), eq(groupMembers.groupId, groupId)))
+    : [];
   if (!row) throw notFound("Group member not found.");
   return row;
 }
@@ -133,31 +165,51 @@ export async function addGroupMembers(db: Db, group: GroupRow, memberIds: string
   const [known, present] = await Promise.all([
     Promise.all(
       chunk(valid, 90).map((ids) =>
-        db.select({ id: members.id }).from(members).where(and(eq(members.organizationId, group.organizationId), inArray(members.id, ids))),
+        db
+          .select({ id: members.id })
+          .from(members)
+          .where(and(eq(members.organizationId, group.organizationId), inArray(members.id, ids))),
       ),
     ),
     Promise.all(
       chunk(valid, 90).map((ids) =>
-        db.select({ memberId: groupMembers.memberId }).from(groupMembers).where(and(eq(groupMembers.groupId, group.id), inArray(groupMembers.memberId, ids))),
+        db
+          .select({ memberId: groupMembers.memberId })
+          .from(groupMembers)
+          .where(and(eq(groupMembers.groupId, group.id), inArray(groupMembers.memberId, ids))),
       ),
     ),
   ]);
   const knownIds = new Set(known.flat().map((r) => r.id));
   const unknown = wanted.filter((id) => !knownIds.has(id));
-  if (unknown.length) throw fieldError("members", `Not members of this organization: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""}.`);
+  if (unknown.length)
+    throw fieldError(
+      "members",
+      `Not members of this organization: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""}.`,
+    );
   const presentIds = new Set(present.flat().map((r) => r.memberId));
   const now = Date.now();
-  const rows = wanted.filter((id) => !presentIds.has(id)).map((memberId) => ({ id: uuidv7(), groupId: group.id, memberId, createdAt: now }));
+  const rows = wanted
+    .filter((id) => !presentIds.has(id))
+    .map((memberId) => ({ id: uuidv7(), groupId: group.id, memberId, createdAt: now }));
   const [first, ...rest] = chunk(rows, 20).map((part) => db.insert(groupMembers).values(part).onConflictDoNothing());
   if (first) await db.batch([first, ...rest]);
   if (!rows.length) return [];
-  const created = await Promise.all(chunk(rows.map((r) => r.id), 90).map((ids) => selectGroupMembers(db).where(inArray(groupMembers.id, ids))));
+  const created = await Promise.all(
+    chunk(
+      rows.map((r) => r.id),
+      90,
+    ).map((ids) => selectGroupMembers(db).where(inArray(groupMembers.id, ids))),
+  );
   const byId = new Map(created.flat().map((r) => [r.id, r]));
   return rows.flatMap((r) => (byId.has(r.id) ? [groupMemberRecord(byId.get(r.id)!)] : []));
 }
 
 export async function groupPermissionIds(db: Db, groupId: string): Promise<string[]> {
-  const rows = await db.select({ id: groupPermissions.permissionId }).from(groupPermissions).where(eq(groupPermissions.groupId, groupId));
+  const rows = await db
+    .select({ id: groupPermissions.permissionId })
+    .from(groupPermissions)
+    .where(eq(groupPermissions.groupId, groupId));
   return rows.map((r) => r.id);
 }
 
@@ -167,18 +219,32 @@ export async function groupPermissionIds(db: Db, groupId: string): Promise<strin
  * one of their own groups (spec: Authentication 2) and may only add groups they belong to (403).
  * Returns the ids, or undefined when the body leaves the groups as they are.
  */
-export async function checkGroupAssignment(db: Db, access: OrgAccess, wanted: string[] | undefined, creating: boolean, current: string[], noun: string): Promise<string[] | undefined> {
+export async function checkGroupAssignment(
+  db: Db,
+  access: OrgAccess,
+  wanted: string[] | undefined,
+  creating: boolean,
+  current: string[],
+  noun: string,
+): Promise<string[] | undefined> {
   if (wanted === undefined) {
     if (creating && !access.isOwner) throw fieldError("groups", "Pick at least one of your own groups.");
     return undefined;
   }
   const ids = [...new Set(wanted)];
-  const known = await inChunks(ids, (part) => db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))));
+  const known = await inChunks(ids, (part) =>
+    db
+      .select({ id: groups.id })
+      .from(groups)
+      .where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))),
+  );
   const unknown = ids.filter((id) => !known.some((g) => g.id === id));
   if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
   if (!access.isOwner) {
-    if (!ids.some((id) => access.groupIds.includes(id))) throw fieldError("groups", "Pick at least one of your own groups.");
-    if (ids.some((id) => !current.includes(id) && !access.groupIds.includes(id))) throw forbidden(`You can only give ${noun} to groups you belong to.`);
+    if (!ids.some((id) => access.groupIds.includes(id)))
+      throw fieldError("groups", "Pick at least one of your own groups.");
+    if (ids.some((id) => !current.includes(id) && !access.groupIds.includes(id)))
+      throw forbidden(`You can only give ${noun} to groups you belong to.`);
   }
   return ids;
 }

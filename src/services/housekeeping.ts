@@ -29,7 +29,12 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const stranded = await db
     .select({ id: knowledgeBaseFiles.id, generation: knowledgeBaseFiles.generation })
     .from(knowledgeBaseFiles)
-    .where(and(inArray(knowledgeBaseFiles.status, ["initial", "processing"]), lt(knowledgeBaseFiles.updatedAt, now - STRANDED_FILE_MS)))
+    .where(
+      and(
+        inArray(knowledgeBaseFiles.status, ["initial", "processing"]),
+        lt(knowledgeBaseFiles.updatedAt, now - STRANDED_FILE_MS),
+      ),
+    )
     .limit(500);
   await enqueueFiles(env, stranded);
   await enqueueEvaluations(env, await strandedEvaluations(db, now));
@@ -37,9 +42,18 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   await rollUpDays(env.DB, now);
   const before = now - KEEP_DEAD_KEYS_MS;
   await cleanupUploads(env, now);
-  await db.delete(apiKeys).where(or(and(isNotNull(apiKeys.revokedAt), lt(apiKeys.revokedAt, before)), and(isNotNull(apiKeys.expiresAt), lt(apiKeys.expiresAt, before))));
+  await db
+    .delete(apiKeys)
+    .where(
+      or(
+        and(isNotNull(apiKeys.revokedAt), lt(apiKeys.revokedAt, before)),
+        and(isNotNull(apiKeys.expiresAt), lt(apiKeys.expiresAt, before)),
+      ),
+    );
   await forgetExpiredKeys(db, now);
-  await db.delete(consoleSessions).where(or(lt(consoleSessions.revokedAt, before), lt(consoleSessions.lastUsedAt, before - SESSION_IDLE_MS)));
+  await db
+    .delete(consoleSessions)
+    .where(or(lt(consoleSessions.revokedAt, before), lt(consoleSessions.lastUsedAt, before - SESSION_IDLE_MS)));
 }
 
 /** Messaging channels' events and replies the queue never heard of (a refused hand-over, a lost message). */
@@ -50,5 +64,8 @@ async function requeueChannelWork(env: Bindings, db: Db, now: number) {
     .where(and(eq(channelEvents.status, "pending"), lt(channelEvents.receivedAt, now - 60_000)))
     .limit(500);
   const conversations = await strandedChannelDeliveries(db, now);
-  await enqueueWork(env, [...events.map((e) => ({ kind: "event" as const, ...e })), ...conversations.map((conversationId) => ({ kind: "deliver" as const, conversationId }))]);
+  await enqueueWork(env, [
+    ...events.map((e) => ({ kind: "event" as const, ...e })),
+    ...conversations.map((conversationId) => ({ kind: "deliver" as const, conversationId })),
+  ]);
 }

@@ -23,7 +23,12 @@ export interface StoredOutcome {
 
 /** An `Idempotency-Key` header: 1 to 255 visible ASCII characters (a UUID is the usual choice). */
 export function checkKey(value: string): string {
-  if (!/^[\x21-\x7e]{1,255}$/.test(value)) throw new ApiError(400, "invalid", "Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, for example).");
+  if (!/^[\x21-\x7e]{1,255}$/.test(value))
+    throw new ApiError(
+      400,
+      "invalid",
+      "Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, for example).",
+    );
   return value;
 }
 
@@ -38,7 +43,11 @@ const sorted = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(sorted)
     : value && typeof value === "object"
-      ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])]))
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
+        )
       : value;
 
 /**
@@ -52,19 +61,39 @@ export async function claimKey(db: Db, scope: KeyScope, hash: string, now = Date
     .values({ ...scope, requestHash: hash, createdAt: now })
     .onConflictDoUpdate({
       target: [idempotencyKeys.owner, idempotencyKeys.key],
-      set: { organizationId: scope.organizationId, requestHash: hash, status: null, response: null, contentType: null, createdAt: now },
+      set: {
+        organizationId: scope.organizationId,
+        requestHash: hash,
+        status: null,
+        response: null,
+        contentType: null,
+        createdAt: now,
+      },
       setWhere: lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS),
     })
     .returning({ createdAt: idempotencyKeys.createdAt });
   if (claimed.length) return null;
-  const [earlier] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.owner, scope.owner), eq(idempotencyKeys.key, scope.key)));
+  const [earlier] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.owner, scope.owner), eq(idempotencyKeys.key, scope.key)));
   if (!earlier) return claimKey(db, scope, hash, now); // expired and removed in between
   if (earlier.requestHash !== hash) {
-    throw new ApiError(422, "idempotency_key_reused", "This Idempotency-Key was used for a different request in the last 24 hours; send a new key with a new request.");
+    throw new ApiError(
+      422,
+      "idempotency_key_reused",
+      "This Idempotency-Key was used for a different request in the last 24 hours; send a new key with a new request.",
+    );
   }
   if (earlier.status === null) {
     if (now - earlier.createdAt < UNFINISHED_AFTER_MS) {
-      throw new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is still under way; send it again in a moment to get its outcome.", undefined, { "Retry-After": "1" });
+      throw new ApiError(
+        409,
+        "idempotency_in_progress",
+        "A request with this Idempotency-Key is still under way; send it again in a moment to get its outcome.",
+        undefined,
+        { "Retry-After": "1" },
+      );
     }
     throw new ApiError(
       409,
@@ -72,19 +101,29 @@ export async function claimKey(db: Db, scope: KeyScope, hash: string, now = Date
       "The first request with this Idempotency-Key never finished (a restart on our side) and may have taken effect: list the conversation's messages before sending it again with a new key.",
     );
   }
-  return { status: earlier.status, contentType: earlier.contentType ?? "application/json", body: earlier.response ?? "" };
+  return {
+    status: earlier.status,
+    contentType: earlier.contentType ?? "application/json",
+    body: earlier.response ?? "",
+  };
 }
 
 export async function saveOutcome(db: Db, scope: KeyScope, outcome: StoredOutcome) {
   await db
     .update(idempotencyKeys)
     .set({ status: outcome.status, contentType: outcome.contentType, response: outcome.body })
-    .where(and(eq(idempotencyKeys.owner, scope.owner), eq(idempotencyKeys.key, scope.key), isNull(idempotencyKeys.status)));
+    .where(
+      and(eq(idempotencyKeys.owner, scope.owner), eq(idempotencyKeys.key, scope.key), isNull(idempotencyKeys.status)),
+    );
 }
 
 /** Frees a key whose request wrote nothing (refused before it reached the conversation). */
 export async function releaseKey(db: Db, scope: KeyScope) {
-  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.owner, scope.owner), eq(idempotencyKeys.key, scope.key), isNull(idempotencyKeys.status)));
+  await db
+    .delete(idempotencyKeys)
+    .where(
+      and(eq(idempotencyKeys.owner, scope.owner), eq(idempotencyKeys.key, scope.key), isNull(idempotencyKeys.status)),
+    );
 }
 
 /** Housekeeping: keys past their 24 hours. */
@@ -101,9 +140,18 @@ export function condenseEvents(text: string): string {
   for (const block of text.split("\n\n")) {
     const lines = block.split("\n").filter((l) => l && !l.startsWith(":"));
     if (!lines.length) continue;
-    const event = lines.find((l) => l.startsWith("event:"))?.slice(6).trim();
-    const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
-    const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim();
+    const event = lines
+      .find((l) => l.startsWith("event:"))
+      ?.slice(6)
+      .trim();
+    const data = lines
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => l.slice(5).trimStart())
+      .join("\n");
+    const id = lines
+      .find((l) => l.startsWith("id:"))
+      ?.slice(3)
+      .trim();
     let parsed: Record<string, unknown> | undefined;
     if (!event || event === "message") {
       try {
@@ -119,6 +167,7 @@ export function condenseEvents(text: string): string {
       last.id = id;
     } else out.push({ block: lines.join("\n"), data: delta ? { ...delta } : undefined, id });
   }
-  return out.map((e) => (e.data ? `${e.id ? `id: ${e.id}\n` : ""}data: ${JSON.stringify(e.data)}\n\n` : `${e.block}\n\n`)).join("");
+  return out
+    .map((e) => (e.data ? `${e.id ? `id: ${e.id}\n` : ""}data: ${JSON.stringify(e.data)}\n\n` : `${e.block}\n\n`))
+    .join("");
 }
-

@@ -18,7 +18,10 @@ export interface InboxView {
 }
 
 /** Conversations of the inbox with messages no agent has read yet. */
-const unreadConversations = sql<number>`(select count(*) from ${conversations} where ${conversations.inboxId} = ${inboxes.id} and ${conversations.unreadCount} > 0)`.mapWith(Number);
+const unreadConversations =
+  sql<number>`(select count(*) from ${conversations} where ${conversations.inboxId} = ${inboxes.id} and ${conversations.unreadCount} > 0)`.mapWith(
+    Number,
+  );
 
 /** Inboxes joined with their assistant and web chat; callers add the organization filter. */
 export const selectInboxes = (db: Db) =>
@@ -35,14 +38,19 @@ export const selectInboxes = (db: Db) =>
 
 export async function getInbox(db: Db, organizationId: string, id: string, extra?: SQL): Promise<InboxView | null> {
   if (!isUuid(id)) return null;
-  const [row] = await selectInboxes(db).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId), extra));
+  const [row] = await selectInboxes(db).where(
+    and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId), extra),
+  );
   return row ?? null;
 }
 
 /** The organization an assistant belongs to (null: no such assistant, or a personal one). */
 export async function chatbotOrganization(db: Db, chatbotId: string): Promise<string | null> {
   if (!isUuid(chatbotId)) return null;
-  const [row] = await db.select({ organizationId: chatbots.organizationId }).from(chatbots).where(eq(chatbots.id, chatbotId));
+  const [row] = await db
+    .select({ organizationId: chatbots.organizationId })
+    .from(chatbots)
+    .where(eq(chatbots.id, chatbotId));
   return row?.organizationId ?? null;
 }
 
@@ -70,18 +78,30 @@ export const defaultWebChatSettings = (): WebChatSettings => ({
 });
 
 /** Statements creating an inbox and, for a `web` inbox, its web chat (run them in one batch). */
-export function inboxInserts(db: Db, values: { organizationId: string; name: string; channelType: InboxRow["channelType"]; chatbotId: string | null; businessHours?: BusinessHours | null; assignment?: InboxAssignment | null }) {
+export function inboxInserts(
+  db: Db,
+  values: {
+    organizationId: string;
+    name: string;
+    channelType: InboxRow["channelType"];
+    chatbotId: string | null;
+    businessHours?: BusinessHours | null;
+    assignment?: InboxAssignment | null;
+  },
+) {
   if (values.businessHours) requireUsableHours(values.businessHours);
   const id = uuidv7();
   const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [db.insert(inboxes).values({ ...values, id })];
   if (values.channelType !== "web") return { id, statements };
-  statements.push(db.insert(webChats).values({
-    organizationId: values.organizationId,
-    inboxId: id,
-    name: values.name,
-    accessType: "public",
-    settings: defaultWebChatSettings(),
-  }));
+  statements.push(
+    db.insert(webChats).values({
+      organizationId: values.organizationId,
+      inboxId: id,
+      name: values.name,
+      accessType: "public",
+      settings: defaultWebChatSettings(),
+    }),
+  );
   return { id, statements };
 }
 
@@ -109,7 +129,12 @@ export async function requireDomainFree(db: Db, domain: string, webChatId: strin
   const [taken] = await db
     .select({ id: webChats.id })
     .from(webChats)
-    .where(and(sql`json_extract(${webChats.settings}, '$.customDomain.domain') = ${domain}`, webChatId ? ne(webChats.id, webChatId) : undefined))
+    .where(
+      and(
+        sql`json_extract(${webChats.settings}, '$.customDomain.domain') = ${domain}`,
+        webChatId ? ne(webChats.id, webChatId) : undefined,
+      ),
+    )
     .limit(1);
   if (taken) throw conflict("This custom domain is already used by another web chat.");
 }
@@ -117,5 +142,6 @@ export async function requireDomainFree(db: Db, domain: string, webChatId: strin
 /** 400 naming what makes business hours unusable (an unknown time zone, a period closing before it opens). */
 export function requireUsableHours(hours: BusinessHours) {
   const problem = businessHoursProblem(hours);
-  if (problem) throw fieldError(`businessHours.${problem.split(":")[0]}`, problem.slice(problem.indexOf(":") + 1).trim());
+  if (problem)
+    throw fieldError(`businessHours.${problem.split(":")[0]}`, problem.slice(problem.indexOf(":") + 1).trim());
 }

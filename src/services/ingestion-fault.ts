@@ -19,7 +19,10 @@ function ingestionFault(env: Pick<Bindings, "INGESTION_FAULT">): IngestionFault 
   const source = env.INGESTION_FAULT;
   if (!source) return null;
   if (parsed?.source === source) return parsed.fault;
-  const invalid = (why: string) => new Error(`INGESTION_FAULT is not valid (${why}); expected {"afterChunks": N, "attempts"?: A, "filename"?: "regex"}.`);
+  const invalid = (why: string) =>
+    new Error(
+      `INGESTION_FAULT is not valid (${why}); expected {"afterChunks": N, "attempts"?: A, "filename"?: "regex"}.`,
+    );
   let value: { afterChunks?: unknown; attempts?: unknown; filename?: unknown };
   try {
     value = JSON.parse(source);
@@ -30,15 +33,28 @@ function ingestionFault(env: Pick<Bindings, "INGESTION_FAULT">): IngestionFault 
   if (!count(value.afterChunks)) throw invalid("afterChunks must be a whole number");
   if (value.attempts !== undefined && !count(value.attempts)) throw invalid("attempts must be a whole number");
   if (value.filename !== undefined && typeof value.filename !== "string") throw invalid("filename must be a string");
-  const fault = { afterChunks: value.afterChunks as number, attempts: value.attempts as number | undefined, filename: value.filename ? new RegExp(value.filename as string) : undefined };
+  const fault = {
+    afterChunks: value.afterChunks as number,
+    attempts: value.attempts as number | undefined,
+    filename: value.filename ? new RegExp(value.filename as string) : undefined,
+  };
   parsed = { source, fault };
   return fault;
 }
 
 /** The chunks this delivery of a file writes before it dies, or null when it does not die. */
-export function injectedFaultAfter(env: Pick<Bindings, "INGESTION_FAULT">, filename: string, attempt: number): number | null {
+export function injectedFaultAfter(
+  env: Pick<Bindings, "INGESTION_FAULT">,
+  filename: string,
+  attempt: number,
+): number | null {
   const fault = ingestionFault(env);
-  if (!fault || (fault.attempts !== undefined && attempt > fault.attempts) || (fault.filename && !fault.filename.test(filename))) return null;
+  if (
+    !fault ||
+    (fault.attempts !== undefined && attempt > fault.attempts) ||
+    (fault.filename && !fault.filename.test(filename))
+  )
+    return null;
   return fault.afterChunks;
 }
 

@@ -32,7 +32,13 @@ export class PermanentIngestionError extends Error {}
  * run at the same time (test/queues/ingestion-faults.test.ts).
  * Throws for failures worth a retry (the queue retries); marks the file failed otherwise.
  */
-export async function ingestFile(env: Bindings, db: Db, fileId: string, generation: number, delivery: Delivery): Promise<void> {
+export async function ingestFile(
+  env: Bindings,
+  db: Db,
+  fileId: string,
+  generation: number,
+  delivery: Delivery,
+): Promise<void> {
   const [file] = await db.select().from(knowledgeBaseFiles).where(eq(knowledgeBaseFiles.id, fileId));
   if (!file || file.generation !== generation || file.status === "done" || file.status === "failed") return;
   const startedAt = file.startedAt ?? Date.now();
@@ -40,18 +46,35 @@ export async function ingestFile(env: Bindings, db: Db, fileId: string, generati
   try {
     await indexFile(env, db, file, startedAt, delivery.attempt);
   } catch (err) {
-    const permanent = err instanceof PermanentIngestionError || err instanceof ParseError || err instanceof UnsupportedFileType || (err instanceof ModelError && err.status === 400);
+    const permanent =
+      err instanceof PermanentIngestionError ||
+      err instanceof ParseError ||
+      err instanceof UnsupportedFileType ||
+      (err instanceof ModelError && err.status === 400);
     if (!permanent && !delivery.isLast) throw err;
     const reason = err instanceof Error ? err.message : String(err);
     // A failed file holds no chunks: whatever a run that died part-way wrote goes, indexes first (see
     // indexFile). Should the indexes be unreachable too, D1 keeps listing the chunks, so that a reparse
     // still finds and removes them.
-    const dropped = await dropFromIndexes(env, file, await chunkIdsOf(db, file.id)).then(() => true, () => false);
+    const dropped = await dropFromIndexes(env, file, await chunkIdsOf(db, file.id)).then(
+      () => true,
+      () => false,
+    );
     const failed = db
       .update(knowledgeBaseFiles)
-      .set({ status: "failed", finishedAt: Date.now(), chunksCount: 0, vectorStorageSize: 0, processingTimeDetails: { error: reason, stage: (err as { stage?: string }).stage ?? "processing" } })
+      .set({
+        status: "failed",
+        finishedAt: Date.now(),
+        chunksCount: 0,
+        vectorStorageSize: 0,
+        processingTimeDetails: { error: reason, stage: (err as { stage?: string }).stage ?? "processing" },
+      })
       .where(current(file));
-    if (dropped) await db.batch([db.delete(textNodes).where(and(eq(textNodes.fileId, file.id), isCurrentGeneration(file))), failed]);
+    if (dropped)
+      await db.batch([
+        db.delete(textNodes).where(and(eq(textNodes.fileId, file.id), isCurrentGeneration(file))),
+        failed,
+      ]);
     else await failed;
   }
 }
@@ -63,15 +86,21 @@ export interface Delivery {
 }
 
 /** The file row as this job knows it: a reparse (new generation) or delete makes writes miss. */
-const current = (file: FileRow) => and(eq(knowledgeBaseFiles.id, file.id), eq(knowledgeBaseFiles.generation, file.generation));
+const current = (file: FileRow) =>
+  and(eq(knowledgeBaseFiles.id, file.id), eq(knowledgeBaseFiles.generation, file.generation));
 const isCurrentGeneration = (file: FileRow) =>
   sql`exists (select 1 from knowledge_base_files where id = ${file.id} and generation = ${file.generation})`;
 
-const chunkIdsOf = async (db: Db, fileId: string) => (await db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.fileId, fileId))).map((n) => n.id);
+const chunkIdsOf = async (db: Db, fileId: string) =>
+  (await db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.fileId, fileId))).map((n) => n.id);
 
 /** Removes chunks from the keyword index and the vector store (both by id: removing twice is harmless). */
 async function dropFromIndexes(env: Bindings, file: FileRow, ids: string[]) {
-  if (ids.length) await Promise.all([vectorStoreFor(env).deleteByIds(file.knowledgeBaseId, ids), removeKeywordTexts(env, file.knowledgeBaseId, ids)]);
+  if (ids.length)
+    await Promise.all([
+      vectorStoreFor(env).deleteByIds(file.knowledgeBaseId, ids),
+      removeKeywordTexts(env, file.knowledgeBaseId, ids),
+    ]);
 }
 
 const staged = <T>(stage: string, run: () => Promise<T>) =>
@@ -84,7 +113,9 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
   const [kb] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, file.knowledgeBaseId));
   if (!kb) return;
   if (kb.vectorDatabaseType) {
-    throw new PermanentIngestionError(`The external vector database type "${kb.vectorDatabaseType}" has no adapter in this deployment yet; use the platform's own store.`);
+    throw new PermanentIngestionError(
+      `The external vector database type "${kb.vectorDatabaseType}" has no adapter in this deployment yet; use the platform's own store.`,
+    );
   }
   const t0 = Date.now();
   const object = await env.FILES.get(file.objectKey);
@@ -96,7 +127,14 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
   const embedder = await embedderOf(env, db, kb);
   const vectors: number[][] = [];
   for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
-    vectors.push(...(await staged("embedding", () => embedder.embed(chunks.slice(i, i + EMBED_BATCH).map((c) => c.text), "document"))));
+    vectors.push(
+      ...(await staged("embedding", () =>
+        embedder.embed(
+          chunks.slice(i, i + EMBED_BATCH).map((c) => c.text),
+          "document",
+        ),
+      )),
+    );
   }
   const t2 = Date.now();
   // The indexes only ever hold chunks that D1 lists for the file: old ones leave the indexes before
@@ -140,11 +178,21 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
   // run wrote after this run read the file's chunks leave the indexes here, since this run's batch
   // took them out of D1...
   const known = new Set(before);
-  await dropFromIndexes(env, file, replaced.results.map((r) => r.id).filter((id) => !known.has(id)));
+  await dropFromIndexes(
+    env,
+    file,
+    replaced.results.map((r) => r.id).filter((id) => !known.has(id)),
+  );
   // Fault injection (tests and `npm run chaos` only): this delivery dies once its first N chunks are in.
   const dieAfter = injectedFaultAfter(env, file.filename, attempt);
   const written = nodes.slice(0, dieAfter ?? nodes.length);
-  await staged("indexing", () => indexKeywordTexts(env, file.knowledgeBaseId, written.map((n) => ({ id: n.id, type: "text_node" as const, sourceId: file.id, text: n.text }))));
+  await staged("indexing", () =>
+    indexKeywordTexts(
+      env,
+      file.knowledgeBaseId,
+      written.map((n) => ({ id: n.id, type: "text_node" as const, sourceId: file.id, text: n.text })),
+    ),
+  );
   await staged("indexing", () =>
     vectorStoreFor(env).upsert(
       file.knowledgeBaseId,
@@ -155,11 +203,22 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
   // ...and this run's own chunks leave them when another run's batch has replaced them in D1 since (a
   // batch replaces all of a file's chunks or none: one id tells). That run then finishes the file.
   if (nodes.length && !(await env.DB.prepare("select 1 from text_nodes where id = ?").bind(nodes[0].id).first())) {
-    await dropFromIndexes(env, file, nodes.map((n) => n.id));
+    await dropFromIndexes(
+      env,
+      file,
+      nodes.map((n) => n.id),
+    );
     return;
   }
   // The built-in embedding is trained on the base's own text: retrain as it grows (see knowledge-base.ts).
-  await staged("indexing", () => refreshKnowledgeBaseEmbedding(env, db, embedder, nodes.map((n) => ({ id: n.id, text: n.text, type: "text_node" as const, sourceId: file.id }))));
+  await staged("indexing", () =>
+    refreshKnowledgeBaseEmbedding(
+      env,
+      db,
+      embedder,
+      nodes.map((n) => ({ id: n.id, text: n.text, type: "text_node" as const, sourceId: file.id })),
+    ),
+  );
   const finishedAt = Date.now();
   await db
     .update(knowledgeBaseFiles)
@@ -168,7 +227,13 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
       finishedAt,
       chunksCount: nodes.length,
       vectorStorageSize: nodes.length * embedder.dimensions * VECTOR_BYTES_PER_DIMENSION,
-      processingTimeDetails: { pages: doc.pages.length, parsingMs: t1 - t0, embeddingMs: t2 - t1, indexingMs: finishedAt - t2, totalMs: finishedAt - startedAt },
+      processingTimeDetails: {
+        pages: doc.pages.length,
+        parsingMs: t1 - t0,
+        embeddingMs: t2 - t1,
+        indexingMs: finishedAt - t2,
+        totalMs: finishedAt - startedAt,
+      },
     })
     .where(current(file));
 }

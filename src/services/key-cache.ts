@@ -29,7 +29,8 @@ const sessions = new TtlCache<SessionRecord>(TTL_MS);
 export const verifiedKey = (hash: string, load: () => Promise<KeyRecord | undefined>) => entries.remember(hash, load);
 export const forgetApiKey = (apiKeyId: string) => entries.deleteWhere((record) => record.apiKeyId === apiKeyId);
 /** The session's record by the hash of its cookie, remembered, else `load`'s. */
-export const verifiedSession = (hash: string, load: () => Promise<SessionRecord | undefined>) => sessions.remember(hash, load);
+export const verifiedSession = (hash: string, load: () => Promise<SessionRecord | undefined>) =>
+  sessions.remember(hash, load);
 export const forgetSession = (sessionId: string) => sessions.deleteWhere((record) => record.session.id === sessionId);
 export const forgetUser = (userId: string) => {
   entries.deleteWhere((record) => record.user.id === userId);

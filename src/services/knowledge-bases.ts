@@ -42,21 +42,39 @@ export function visibleKnowledgeBasesCondition(access: OrgAccess, userId: string
   return and(inOrganization, reach)!;
 }
 
-export async function getVisibleKnowledgeBase(db: Db, access: OrgAccess, userId: string, id: string): Promise<KnowledgeBaseRow | null> {
+export async function getVisibleKnowledgeBase(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  id: string,
+): Promise<KnowledgeBaseRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(knowledgeBases).where(and(eq(knowledgeBases.id, id), visibleKnowledgeBasesCondition(access, userId)));
+  const [row] = await db
+    .select()
+    .from(knowledgeBases)
+    .where(and(eq(knowledgeBases.id, id), visibleKnowledgeBasesCondition(access, userId)));
   return row ?? null;
 }
 
 /** For reads of a knowledge base's content: 404 when the caller cannot see it. */
-export async function getKnowledgeBaseForRead(db: Db, access: OrgAccess, userId: string, id: string): Promise<KnowledgeBaseRow> {
+export async function getKnowledgeBaseForRead(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  id: string,
+): Promise<KnowledgeBaseRow> {
   const row = await getVisibleKnowledgeBase(db, access, userId, id);
   if (!row) throw notFound("Knowledge base not found.");
   return row;
 }
 
 /** For writes: 403 without `knowledge_base.manage`, then 404 when the caller cannot see it. */
-export async function getKnowledgeBaseForUpdate(db: Db, access: OrgAccess, userId: string, id: string): Promise<KnowledgeBaseRow> {
+export async function getKnowledgeBaseForUpdate(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  id: string,
+): Promise<KnowledgeBaseRow> {
   requirePermission(access, "knowledge_base.manage");
   return getKnowledgeBaseForRead(db, access, userId, id);
 }
@@ -75,14 +93,25 @@ export interface KnowledgeBaseView {
   canManage: boolean;
 }
 
-export async function knowledgeBaseViews(db: Db, access: OrgAccess, userId: string, rows: KnowledgeBaseRow[]): Promise<KnowledgeBaseView[]> {
+export async function knowledgeBaseViews(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  rows: KnowledgeBaseRow[],
+): Promise<KnowledgeBaseView[]> {
   const ids = rows.map((r) => r.id);
   const [names, labels, groupLinks, botLinks, files, faqCounts] = await Promise.all([
     inChunks(
       rows.flatMap((r) => [r.createdById, r.embeddingModelId, r.rerankerModelId]),
       async (part) => [
-        ...(await db.select({ id: users.id, name: users.name, dimensions: sql<number | null>`null` }).from(users).where(inArray(users.id, part))),
-        ...(await db.select({ id: models.id, name: models.name, dimensions: models.dimensions }).from(models).where(inArray(models.id, part))),
+        ...(await db
+          .select({ id: users.id, name: users.name, dimensions: sql<number | null>`null` })
+          .from(users)
+          .where(inArray(users.id, part))),
+        ...(await db
+          .select({ id: models.id, name: models.name, dimensions: models.dimensions })
+          .from(models)
+          .where(inArray(models.id, part))),
       ],
     ),
     inChunks(ids, (part) =>
@@ -134,7 +163,8 @@ export async function knowledgeBaseViews(db: Db, access: OrgAccess, userId: stri
   const dimensionsOf = new Map(names.map((x) => [x.id, x.dimensions ?? 0]));
   const ref = (id: string) => ({ id, name: nameOf.get(id) ?? "" });
   const canManage = can(access, "knowledge_base.manage");
-  const pick = (list: { kb: string; id: string; name: string }[], kb: string) => list.filter((l) => l.kb === kb).map(({ id, name }) => ({ id, name }));
+  const pick = (list: { kb: string; id: string; name: string }[], kb: string) =>
+    list.filter((l) => l.kb === kb).map(({ id, name }) => ({ id, name }));
   return rows.map((row) => {
     const f = files.find((x) => x.kb === row.id);
     const faqCount = Number(faqCounts.find((x) => x.kb === row.id)?.n ?? 0);
@@ -158,7 +188,8 @@ export async function knowledgeBaseViews(db: Db, access: OrgAccess, userId: stri
 /** Bytes a stored vector takes per dimension (float32, as Vectorize stores them). */
 export const VECTOR_BYTES_PER_DIMENSION = 4;
 
-export const knowledgeBaseView = async (db: Db, access: OrgAccess, userId: string, row: KnowledgeBaseRow) => (await knowledgeBaseViews(db, access, userId, [row]))[0];
+export const knowledgeBaseView = async (db: Db, access: OrgAccess, userId: string, row: KnowledgeBaseRow) =>
+  (await knowledgeBaseViews(db, access, userId, [row]))[0];
 
 /** What a create or update changes in a knowledge base's links: the group list, and assistants added and removed. */
 export interface KnowledgeBaseLinks {
@@ -176,23 +207,33 @@ export async function checkKnowledgeBaseReferences(
   db: Db,
   access: OrgAccess,
   userId: string,
-  body: { embeddingModel?: string; rerankerModel?: string; groups?: { id: string }[] | null; chatbots?: { id: string }[] | null },
+  body: {
+    embeddingModel?: string;
+    rerankerModel?: string;
+    groups?: { id: string }[] | null;
+    chatbots?: { id: string }[] | null;
+  },
   current: { groupIds: string[]; visibleChatbotIds: string[] } = { groupIds: [], visibleChatbotIds: [] },
 ): Promise<KnowledgeBaseLinks> {
   const [embedding, reranker] = await Promise.all([
     body.embeddingModel ? getModel(db, access.organizationId, body.embeddingModel, "embedding") : true,
     body.rerankerModel ? getModel(db, access.organizationId, body.rerankerModel, "reranker") : true,
   ]);
-  if (!embedding) throw fieldError("embeddingModel", "No embedding model with this id is available to the organization.");
+  if (!embedding)
+    throw fieldError("embeddingModel", "No embedding model with this id is available to the organization.");
   if (!reranker) throw fieldError("rerankerModel", "No reranker model with this id is available to the organization.");
   const out: KnowledgeBaseLinks = {};
   if (body.groups !== undefined) {
     const wanted = [...new Set((body.groups ?? []).map((g) => g.id))];
     const known = await inChunks(wanted, (part) =>
-      db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))),
+      db
+        .select({ id: groups.id })
+        .from(groups)
+        .where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))),
     );
     const unknown = wanted.filter((id) => !known.some((g) => g.id === id));
-    if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+    if (unknown.length)
+      throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
     if (!access.isOwner && wanted.some((id) => !current.groupIds.includes(id) && !access.groupIds.includes(id))) {
       throw forbidden("You can only give a knowledge base to groups you belong to.");
     }
@@ -219,7 +260,10 @@ export async function checkKnowledgeBaseReferences(
 /** A knowledge base's links before an update: all its groups, and the assistants the caller can see. */
 export async function currentLinks(db: Db, access: OrgAccess, userId: string, knowledgeBaseId: string) {
   const [groupRows, chatbotRows] = await Promise.all([
-    db.select({ id: knowledgeBaseGroups.groupId }).from(knowledgeBaseGroups).where(eq(knowledgeBaseGroups.knowledgeBaseId, knowledgeBaseId)),
+    db
+      .select({ id: knowledgeBaseGroups.groupId })
+      .from(knowledgeBaseGroups)
+      .where(eq(knowledgeBaseGroups.knowledgeBaseId, knowledgeBaseId)),
     db
       .select({ id: chatbots.id })
       .from(chatbotKnowledgeBases)
@@ -236,18 +280,38 @@ export function linkStatements(db: Db, knowledgeBaseId: string, links: Knowledge
     out.push(
       db
         .delete(knowledgeBaseGroups)
-        .where(and(eq(knowledgeBaseGroups.knowledgeBaseId, knowledgeBaseId), links.groupIds.length ? notInArray(knowledgeBaseGroups.groupId, links.groupIds) : undefined)),
+        .where(
+          and(
+            eq(knowledgeBaseGroups.knowledgeBaseId, knowledgeBaseId),
+            links.groupIds.length ? notInArray(knowledgeBaseGroups.groupId, links.groupIds) : undefined,
+          ),
+        ),
       ...chunk(links.groupIds, 40).map((part) =>
-        db.insert(knowledgeBaseGroups).values(part.map((groupId) => ({ knowledgeBaseId, groupId }))).onConflictDoNothing(),
+        db
+          .insert(knowledgeBaseGroups)
+          .values(part.map((groupId) => ({ knowledgeBaseId, groupId })))
+          .onConflictDoNothing(),
       ),
     );
   }
   const { add = [], remove = [] } = links.chatbots ?? {};
   out.push(
     ...chunk(remove, 40).map((part) =>
-      db.delete(chatbotKnowledgeBases).where(and(eq(chatbotKnowledgeBases.knowledgeBaseId, knowledgeBaseId), inArray(chatbotKnowledgeBases.chatbotId, part))),
+      db
+        .delete(chatbotKnowledgeBases)
+        .where(
+          and(
+            eq(chatbotKnowledgeBases.knowledgeBaseId, knowledgeBaseId),
+            inArray(chatbotKnowledgeBases.chatbotId, part),
+          ),
+        ),
     ),
-    ...chunk(add, 40).map((part) => db.insert(chatbotKnowledgeBases).values(part.map((chatbotId) => ({ knowledgeBaseId, chatbotId }))).onConflictDoNothing()),
+    ...chunk(add, 40).map((part) =>
+      db
+        .insert(chatbotKnowledgeBases)
+        .values(part.map((chatbotId) => ({ knowledgeBaseId, chatbotId })))
+        .onConflictDoNothing(),
+    ),
   );
   return out;
 }
@@ -285,7 +349,15 @@ export const knowledgeBasesOfChatbot = (db: Db, chatbotId: string) =>
   db
     .select()
     .from(knowledgeBases)
-    .where(inArray(knowledgeBases.id, db.select({ id: chatbotKnowledgeBases.knowledgeBaseId }).from(chatbotKnowledgeBases).where(eq(chatbotKnowledgeBases.chatbotId, chatbotId))));
+    .where(
+      inArray(
+        knowledgeBases.id,
+        db
+          .select({ id: chatbotKnowledgeBases.knowledgeBaseId })
+          .from(chatbotKnowledgeBases)
+          .where(eq(chatbotKnowledgeBases.chatbotId, chatbotId)),
+      ),
+    );
 
 /** Whether the knowledge base holds any indexed content (then its embedding model is fixed). */
 export async function hasIndexedContent(db: Db, knowledgeBaseId: string): Promise<boolean> {
@@ -300,11 +372,19 @@ export async function hasIndexedContent(db: Db, knowledgeBaseId: string): Promis
  * The knowledge bases an assistant body names (`knowledgeBases: [{id}]`): each must be one the
  * caller sees in the organization of `access` (400 naming the field). Undefined when not given.
  */
-export async function checkChatbotKnowledgeBases(db: Db, access: OrgAccess, userId: string, wanted: { id: string }[] | null | undefined): Promise<string[] | undefined> {
+export async function checkChatbotKnowledgeBases(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  wanted: { id: string }[] | null | undefined,
+): Promise<string[] | undefined> {
   if (wanted === undefined) return undefined;
   const ids = [...new Set((wanted ?? []).map((k) => k.id))];
   const known = await inChunks(ids, (part) =>
-    db.select({ id: knowledgeBases.id }).from(knowledgeBases).where(and(inArray(knowledgeBases.id, part), visibleKnowledgeBasesCondition(access, userId))),
+    db
+      .select({ id: knowledgeBases.id })
+      .from(knowledgeBases)
+      .where(and(inArray(knowledgeBases.id, part), visibleKnowledgeBasesCondition(access, userId))),
   );
   const unknown = ids.filter((id) => !known.some((k) => k.id === id));
   if (unknown.length) throw fieldError("knowledgeBases", `Unknown knowledge bases: ${unknown.slice(0, 5).join(", ")}.`);

@@ -37,30 +37,60 @@ export const faqText = (faq: { question: string; answer: string }) => `${faq.que
  * the knowledge base's store. Called after the rows exist; a failure leaves them keyword-searchable
  * only, and the caller reports it.
  */
-export async function indexFaqs(env: Bindings, db: Db, kb: KnowledgeBaseRow, rows: { id: string; question: string; answer: string }[]) {
+export async function indexFaqs(
+  env: Bindings,
+  db: Db,
+  kb: KnowledgeBaseRow,
+  rows: { id: string; question: string; answer: string }[],
+) {
   if (!rows.length) return;
   const texts = rows.map(faqText);
-  const data = JSON.stringify(rows.map((r, i) => ({ id: r.id, terms: indexedTerms(texts[i], kb.id), words: countWords(texts[i]) })));
+  const data = JSON.stringify(
+    rows.map((r, i) => ({ id: r.id, terms: indexedTerms(texts[i], kb.id), words: countWords(texts[i]) })),
+  );
   await env.DB.batch([
-    env.DB.prepare("delete from faqs_fts where rowid in (select f.rowid from faqs as f join json_each(?1) as j on f.id = j.value ->> '$.id')").bind(data),
-    env.DB.prepare("insert into faqs_fts (rowid, terms) select f.rowid, j.value ->> '$.terms' from json_each(?1) as j join faqs as f on f.id = j.value ->> '$.id'").bind(data),
+    env.DB.prepare(
+      "delete from faqs_fts where rowid in (select f.rowid from faqs as f join json_each(?1) as j on f.id = j.value ->> '$.id')",
+    ).bind(data),
+    env.DB.prepare(
+      "insert into faqs_fts (rowid, terms) select f.rowid, j.value ->> '$.terms' from json_each(?1) as j join faqs as f on f.id = j.value ->> '$.id'",
+    ).bind(data),
     env.DB.prepare(
       "update faqs set embedding_tokens_count = (select j.value ->> '$.words' from json_each(?1) as j where j.value ->> '$.id' = faqs.id) where id in (select value ->> '$.id' from json_each(?1))",
     ).bind(data),
   ]);
-  await indexKeywordTexts(env, kb.id, rows.map((r, i) => ({ id: r.id, type: "faq" as const, sourceId: r.id, text: texts[i] })));
+  await indexKeywordTexts(
+    env,
+    kb.id,
+    rows.map((r, i) => ({ id: r.id, type: "faq" as const, sourceId: r.id, text: texts[i] })),
+  );
   const embedder = await embedderOf(env, db, kb);
   const vectors = await embedder.embed(texts, "document");
   const records = rows.map((r, i) => ({ id: r.id, values: vectors[i], type: "faq" as const, sourceId: r.id }));
   await vectorStoreFor(env).upsert(kb.id, records);
-  await refreshKnowledgeBaseEmbedding(env, db, embedder, records.map(({ values: _, ...r }, i) => ({ ...r, text: texts[i] })));
+  await refreshKnowledgeBaseEmbedding(
+    env,
+    db,
+    embedder,
+    records.map(({ values: _, ...r }, i) => ({ ...r, text: texts[i] })),
+  );
 }
 
 /** Deletes FAQs of a knowledge base with their index rows and vectors. */
 export async function deleteFaqs(env: Bindings, db: Db, knowledgeBaseId: string, ids: string[]) {
   if (!ids.length) return;
-  await db.delete(faqs).where(and(eq(faqs.knowledgeBaseId, knowledgeBaseId), sql`${faqs.id} in (select value from json_each(${JSON.stringify(ids)}))`));
-  await Promise.all([vectorStoreFor(env).deleteByIds(knowledgeBaseId, ids), removeKeywordTexts(env, knowledgeBaseId, ids)]);
+  await db
+    .delete(faqs)
+    .where(
+      and(
+        eq(faqs.knowledgeBaseId, knowledgeBaseId),
+        sql`${faqs.id} in (select value from json_each(${JSON.stringify(ids)}))`,
+      ),
+    );
+  await Promise.all([
+    vectorStoreFor(env).deleteByIds(knowledgeBaseId, ids),
+    removeKeywordTexts(env, knowledgeBaseId, ids),
+  ]);
 }
 
 /**
@@ -69,8 +99,14 @@ export async function deleteFaqs(env: Bindings, db: Db, knowledgeBaseId: string,
  * a deleted file finds no row and stops.
  */
 export async function deleteFiles(env: Bindings, db: Db, knowledgeBaseId: string, fileIds: string[]) {
-  const ofThisBase = and(eq(knowledgeBaseFiles.knowledgeBaseId, knowledgeBaseId), sql`${knowledgeBaseFiles.id} in (select value from json_each(${JSON.stringify(fileIds)}))`);
-  const files = await db.select({ id: knowledgeBaseFiles.id, objectKey: knowledgeBaseFiles.objectKey }).from(knowledgeBaseFiles).where(ofThisBase);
+  const ofThisBase = and(
+    eq(knowledgeBaseFiles.knowledgeBaseId, knowledgeBaseId),
+    sql`${knowledgeBaseFiles.id} in (select value from json_each(${JSON.stringify(fileIds)}))`,
+  );
+  const files = await db
+    .select({ id: knowledgeBaseFiles.id, objectKey: knowledgeBaseFiles.objectKey })
+    .from(knowledgeBaseFiles)
+    .where(ofThisBase);
   if (!files.length) return;
   const nodes = await db
     .select({ id: textNodes.id })
@@ -78,9 +114,19 @@ export async function deleteFiles(env: Bindings, db: Db, knowledgeBaseId: string
     .where(sql`${textNodes.fileId} in (select value from json_each(${JSON.stringify(files.map((f) => f.id))}))`);
   await db.delete(knowledgeBaseFiles).where(ofThisBase);
   await Promise.all([
-    ...chunk(nodes.map((n) => n.id), PURGE_BATCH).map((part) => vectorStoreFor(env).deleteByIds(knowledgeBaseId, part)),
-    removeKeywordTexts(env, knowledgeBaseId, nodes.map((n) => n.id)),
-    ...chunk(files.map((f) => f.objectKey), PURGE_BATCH).map((keys) => env.FILES.delete(keys)),
+    ...chunk(
+      nodes.map((n) => n.id),
+      PURGE_BATCH,
+    ).map((part) => vectorStoreFor(env).deleteByIds(knowledgeBaseId, part)),
+    removeKeywordTexts(
+      env,
+      knowledgeBaseId,
+      nodes.map((n) => n.id),
+    ),
+    ...chunk(
+      files.map((f) => f.objectKey),
+      PURGE_BATCH,
+    ).map((keys) => env.FILES.delete(keys)),
   ]);
 }
 
@@ -95,7 +141,11 @@ export async function deleteKnowledgeBase(env: Bindings, db: Db, knowledgeBaseId
   ]);
   await db.delete(knowledgeBases).where(eq(knowledgeBases.id, knowledgeBaseId));
   const ids = [...nodes, ...faqRows].map((r) => r.id);
-  const jobs: IngestionJob[] = chunk(ids, PURGE_BATCH).map((vectorIds) => ({ kind: "purge", knowledgeBaseId, vectorIds }));
+  const jobs: IngestionJob[] = chunk(ids, PURGE_BATCH).map((vectorIds) => ({
+    kind: "purge",
+    knowledgeBaseId,
+    vectorIds,
+  }));
   jobs.push({ kind: "purge", knowledgeBaseId, vectorIds: [], objectPrefix: objectPrefixOf(knowledgeBaseId) });
   for (const part of chunk(jobs, 100)) await env.INGESTION_QUEUE.sendBatch(part.map((body) => ({ body })));
 }

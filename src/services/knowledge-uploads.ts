@@ -22,7 +22,13 @@ export interface Upload {
 const FETCH_TIMEOUT_MS = 30_000;
 
 /** What the parsers read, within the deployment's allowed-file-specs for knowledge base files (ALLOWED_FILE_SPECS). */
-function checked(env: Bindings, field: string, filename: string, contentType: string, size: number): { fileType: FileType; contentType: string } {
+function checked(
+  env: Bindings,
+  field: string,
+  filename: string,
+  contentType: string,
+  size: number,
+): { fileType: FileType; contentType: string } {
   const fileType = fileTypeOf(filename, contentType);
   if (!fileType) {
     const known = SUPPORTED_FILE_TYPES.map((t) => `.${t.extension}`).join(", ");
@@ -30,7 +36,12 @@ function checked(env: Bindings, field: string, filename: string, contentType: st
   }
   const spec = SUPPORTED_FILE_TYPES.find((t) => t.fileType === fileType)!;
   if (size > spec.maxSize) {
-    throw new ApiError(413, "payload_too_large", `"${filename}" is ${size} bytes; ${fileType} files may have at most ${spec.maxSize}.`, { [field]: [`At most ${spec.maxSize} bytes.`] });
+    throw new ApiError(
+      413,
+      "payload_too_large",
+      `"${filename}" is ${size} bytes; ${fileType} files may have at most ${spec.maxSize}.`,
+      { [field]: [`At most ${spec.maxSize} bytes.`] },
+    );
   }
   if (size === 0) throw fieldError(field, `"${filename}" is empty.`);
   checkFile(fileSpecs(env).knowledgeBaseFile.file, { filename, contentType, size }, field, true);
@@ -41,7 +52,14 @@ function checked(env: Bindings, field: string, filename: string, contentType: st
 export async function readUpload(env: Bindings, file: File): Promise<Upload> {
   const filename = (file.name.split(/[\\/]/).pop() ?? "").trim() || "upload";
   const { fileType, contentType } = checked(env, "file", filename, file.type, file.size);
-  return { filename, fileType, contentType, size: file.size, bytes: await file.arrayBuffer(), parserId: BUILT_IN_PARSER.id };
+  return {
+    filename,
+    fileType,
+    contentType,
+    size: file.size,
+    bytes: await file.arrayBuffer(),
+    parserId: BUILT_IN_PARSER.id,
+  };
 }
 
 /**
@@ -49,16 +67,23 @@ export async function readUpload(env: Bindings, file: File): Promise<Upload> {
  * followed), or the key of an object of this organization in the service's storage (uploads of the
  * organization, or another of its knowledge bases' files).
  */
-export async function fetchReference(env: Bindings, organizationId: string, ref: { file: string; filename: string; parser?: string | null }, field: string): Promise<Upload> {
+export async function fetchReference(
+  env: Bindings,
+  organizationId: string,
+  ref: { file: string; filename: string; parser?: string | null },
+  field: string,
+): Promise<Upload> {
   const filename = ref.filename.split(/[\\/]/).pop()!.trim();
   let bytes: ArrayBuffer;
   let contentType: string;
   if (/^https?:\/\//i.test(ref.file)) {
     const problem = webhookUrlProblem(ref.file, outboundAllowedHosts(env));
     if (problem) throw fieldError(field, problem);
-    const res = await fetch(ref.file, { redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }).catch((err: Error) => {
-      throw fieldError(field, `Could not fetch the file: ${err.message}`);
-    });
+    const res = await fetch(ref.file, { redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }).catch(
+      (err: Error) => {
+        throw fieldError(field, `Could not fetch the file: ${err.message}`);
+      },
+    );
     if (res.status !== 200) throw fieldError(field, `Fetching the file answered HTTP ${res.status}.`);
     contentType = res.headers.get("Content-Type") ?? "";
     checked(env, field, filename, contentType, Number(res.headers.get("Content-Length") ?? 1));

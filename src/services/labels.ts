@@ -24,13 +24,22 @@ const unique = <T>(write: Promise<T>) =>
 
 /** A label of the organization; another organization's (or a malformed id) is a 404. */
 export async function getLabel(db: Db, organizationId: string, id: string): Promise<LabelRow> {
-  const [row] = isUuid(id) ? await db.select().from(labels).where(and(eq(labels.id, id), eq(labels.organizationId, organizationId))) : [];
+  const [row] = isUuid(id)
+    ? await db
+        .select()
+        .from(labels)
+        .where(and(eq(labels.id, id), eq(labels.organizationId, organizationId)))
+    : [];
   if (!row) throw notFound("Label not found.");
   return row;
 }
 
 /** A page of the organization's labels by name; `search`: the name contains it. */
-export async function listLabels(db: Db, organizationId: string, q: { search?: string; limit: number; offset: number }) {
+export async function listLabels(
+  db: Db,
+  organizationId: string,
+  q: { search?: string; limit: number; offset: number },
+) {
   const where = and(eq(labels.organizationId, organizationId), q.search ? contains(labels.name, q.search) : undefined);
   const [[{ n }], rows] = await Promise.all([
     db.select({ n: count() }).from(labels).where(where),
@@ -40,11 +49,27 @@ export async function listLabels(db: Db, organizationId: string, q: { search?: s
 }
 
 export async function createLabel(db: Db, organizationId: string, input: LabelInput): Promise<LabelRow> {
-  const [row] = await unique(db.insert(labels).values({ id: uuidv7(), organizationId, name: input.name, color: input.color.toLowerCase(), description: input.description ?? "" }).returning());
+  const [row] = await unique(
+    db
+      .insert(labels)
+      .values({
+        id: uuidv7(),
+        organizationId,
+        name: input.name,
+        color: input.color.toLowerCase(),
+        description: input.description ?? "",
+      })
+      .returning(),
+  );
   return row;
 }
 
-export async function updateLabel(db: Db, organizationId: string, id: string, input: Partial<LabelInput>): Promise<LabelRow> {
+export async function updateLabel(
+  db: Db,
+  organizationId: string,
+  id: string,
+  input: Partial<LabelInput>,
+): Promise<LabelRow> {
   const current = await getLabel(db, organizationId, id);
   const [row] = await unique(
     db
@@ -66,9 +91,19 @@ export async function deleteLabel(db: Db, organizationId: string, id: string): P
  * Sets a conversation's labels to exactly `labelIds` (an empty list removes them all). Ids that are
  * not the organization's labels are a 400 naming them, and nothing is written.
  */
-export async function setConversationLabels(db: Db, organizationId: string, conversationId: string, labelIds: string[]): Promise<void> {
+export async function setConversationLabels(
+  db: Db,
+  organizationId: string,
+  conversationId: string,
+  labelIds: string[],
+): Promise<void> {
   const wanted = [...new Set(labelIds)];
-  const found = wanted.length ? await db.select({ id: labels.id }).from(labels).where(and(eq(labels.organizationId, organizationId), inArray(labels.id, wanted))) : [];
+  const found = wanted.length
+    ? await db
+        .select({ id: labels.id })
+        .from(labels)
+        .where(and(eq(labels.organizationId, organizationId), inArray(labels.id, wanted)))
+    : [];
   const known = new Set(found.map((l) => l.id));
   const unknown = wanted.filter((id) => !known.has(id));
   if (unknown.length) {
@@ -79,7 +114,13 @@ export async function setConversationLabels(db: Db, organizationId: string, conv
   // One batch: the old set goes and the new one comes together (D1 runs a batch as a transaction).
   await db.batch([
     db.delete(conversationLabels).where(eq(conversationLabels.conversationId, conversationId)),
-    ...(wanted.length ? [db.insert(conversationLabels).values(wanted.map((labelId) => ({ conversationId, labelId, organizationId, createdAt: now })))] : []),
+    ...(wanted.length
+      ? [
+          db
+            .insert(conversationLabels)
+            .values(wanted.map((labelId) => ({ conversationId, labelId, organizationId, createdAt: now }))),
+        ]
+      : []),
   ]);
 }
 
@@ -97,7 +138,8 @@ export interface LabelRef {
   name: string;
   color: string;
 }
-export const parseLabels = (column: string | null | undefined): LabelRef[] => (column ? (JSON.parse(column) as LabelRef[]) : []);
+export const parseLabels = (column: string | null | undefined): LabelRef[] =>
+  column ? (JSON.parse(column) as LabelRef[]) : [];
 
 /** Conversations carrying the label (the list's `label` filter). */
 export const hasLabel = (labelId: string): SQL =>

@@ -24,7 +24,6 @@ export interface MemberFilters {
   search?: string;
 }
 
-
 /** A metadata value as text; JSON booleans read as `true` / `false` rather than 1 / 0. */
 const metadataContains = (term: string) =>
   sql`EXISTS (SELECT 1 FROM json_each(${members.metadata}) AS m
@@ -38,7 +37,10 @@ function inboxAccess(db: Db, organizationId: string, inboxId: string): SQL {
     .innerJoin(chatbotGroups, eq(chatbotGroups.groupId, groupMembers.groupId))
     .innerJoin(inboxes, eq(inboxes.chatbotId, chatbotGroups.chatbotId))
     .where(theInbox);
-  return or(and(eq(members.isOwner, true), exists(db.select({ id: inboxes.id }).from(inboxes).where(theInbox))), inArray(members.id, viaGroups))!;
+  return or(
+    and(eq(members.isOwner, true), exists(db.select({ id: inboxes.id }).from(inboxes).where(theInbox))),
+    inArray(members.id, viaGroups),
+  )!;
 }
 
 /** Each word binds three parameters; D1 allows 100 per statement. */
@@ -47,7 +49,13 @@ export const MAX_SEARCH_TERMS = 10;
 function memberConditions(db: Db, organizationId: string, f: MemberFilters): SQL {
   const where: SQL[] = [eq(members.organizationId, organizationId)];
   if (f.query) where.push(or(contains(users.name, f.query), contains(users.email, f.query))!);
-  if (f.group) where.push(inArray(members.id, db.select({ id: groupMembers.memberId }).from(groupMembers).where(eq(groupMembers.groupId, f.group))));
+  if (f.group)
+    where.push(
+      inArray(
+        members.id,
+        db.select({ id: groupMembers.memberId }).from(groupMembers).where(eq(groupMembers.groupId, f.group)),
+      ),
+    );
   if (f.ids) where.push(inArray(members.id, f.ids));
   if (f.inbox) where.push(inboxAccess(db, organizationId, f.inbox));
   for (const term of f.search?.split(/\s+/).filter(Boolean).slice(0, MAX_SEARCH_TERMS) ?? []) {
@@ -73,7 +81,12 @@ async function withGroups(db: Db, organizationId: string, rows: Omit<MemberView,
     .select({ memberId: groupMembers.memberId, id: groups.id, name: groups.name })
     .from(groupMembers)
     .innerJoin(groups, eq(groups.id, groupMembers.groupId))
-    .where(and(eq(groups.organizationId, organizationId), ids.length <= MAX_IDS_PER_QUERY ? inArray(groupMembers.memberId, ids) : undefined))
+    .where(
+      and(
+        eq(groups.organizationId, organizationId),
+        ids.length <= MAX_IDS_PER_QUERY ? inArray(groupMembers.memberId, ids) : undefined,
+      ),
+    )
     .orderBy(asc(groups.name), asc(groups.id));
   const byMember = new Map<string, { id: string; name: string }[]>();
   for (const { memberId, id, name } of links) {
@@ -84,18 +97,35 @@ async function withGroups(db: Db, organizationId: string, rows: Omit<MemberView,
   return rows.map((r) => ({ ...r, groups: byMember.get(r.member.id) ?? [] }));
 }
 
-const selection = { member: members, user: { id: users.id, name: users.name, email: users.email, avatar: users.avatar } };
+const selection = {
+  member: members,
+  user: { id: users.id, name: users.name, email: users.email, avatar: users.avatar },
+};
 
 /** Members of an organization matching `filters`, oldest first, with their users and groups. */
-export async function listMembers(db: Db, organizationId: string, filters: MemberFilters = {}, page?: { limit: number; offset: number }) {
+export async function listMembers(
+  db: Db,
+  organizationId: string,
+  filters: MemberFilters = {},
+  page?: { limit: number; offset: number },
+) {
   const where = memberConditions(db, organizationId, filters);
-  const query = db.select(selection).from(members).innerJoin(users, eq(users.id, members.userId)).where(where).orderBy(asc(members.createdAt), asc(members.id));
+  const query = db
+    .select(selection)
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(where)
+    .orderBy(asc(members.createdAt), asc(members.id));
   const rows = page ? await query.limit(page.limit).offset(page.offset) : await query;
   return withGroups(db, organizationId, rows);
 }
 
 export async function countMembers(db: Db, organizationId: string, filters: MemberFilters = {}) {
-  const [{ n }] = await db.select({ n: count() }).from(members).innerJoin(users, eq(users.id, members.userId)).where(memberConditions(db, organizationId, filters));
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(memberConditions(db, organizationId, filters));
   return n;
 }
 
@@ -105,11 +135,23 @@ export async function findMember(db: Db, organizationId: string, memberId: strin
 }
 
 export type MetadataType = "string" | "number" | "boolean" | "array" | "object";
-const JSON_TYPES: Record<string, MetadataType | undefined> = { text: "string", integer: "number", real: "number", true: "boolean", false: "boolean", array: "array", object: "object" };
+const JSON_TYPES: Record<string, MetadataType | undefined> = {
+  text: "string",
+  integer: "number",
+  real: "number",
+  true: "boolean",
+  false: "boolean",
+  array: "array",
+  object: "object",
+};
 
 /** `employeeId` / `cost_center` -> `Employee id` / `Cost center`. */
 const labelOf = (key: string) => {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .trim()
+    .toLowerCase();
   return words ? words[0].toUpperCase() + words.slice(1) : key;
 };
 
@@ -130,13 +172,20 @@ export async function metadataFields(db: Db, organizationId: string) {
     if (mapped) set.add(mapped);
     types.set(key, set);
   }
-  return [...types].map(([key, set]) => ({ key, label: labelOf(key), type: set.size === 1 ? [...set][0] : ("string" as MetadataType) }));
+  return [...types].map(([key, set]) => ({
+    key,
+    label: labelOf(key),
+    type: set.size === 1 ? [...set][0] : ("string" as MetadataType),
+  }));
 }
 
 /** Ids among `groupIds` that are groups of this organization. */
 export async function organizationGroupIds(db: Db, organizationId: string, groupIds: string[]) {
   if (!groupIds.length) return new Set<string>();
-  const rows = await db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, organizationId), inArray(groups.id, groupIds)));
+  const rows = await db
+    .select({ id: groups.id })
+    .from(groups)
+    .where(and(eq(groups.organizationId, organizationId), inArray(groups.id, groupIds)));
   return new Set(rows.map((r) => r.id));
 }
 

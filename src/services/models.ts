@@ -11,7 +11,8 @@ export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 export type ModelRow = typeof models.$inferSelect;
 
 /** Models an organization may use: the built-in ones (no organization) and its own. */
-export const usableBy = (organizationId: string) => or(isNull(models.organizationId), eq(models.organizationId, organizationId));
+export const usableBy = (organizationId: string) =>
+  or(isNull(models.organizationId), eq(models.organizationId, organizationId));
 
 /** A model of `kind` the organization may use, or null (another organization's model does not exist). */
 export async function getModel(db: Db, organizationId: string, id: string, kind: ModelKind): Promise<ModelRow | null> {
@@ -51,7 +52,10 @@ export async function getOwnModel(db: Db, organizationId: string, id: string, ki
 const apiKeys = new Map<string, Promise<string>>();
 
 /** The model's API key in clear, for calling its provider; null when none is stored. */
-export async function modelApiKey(row: Pick<ModelRow, "apiKeyEncrypted">, env: Pick<Bindings, "ENCRYPTION_KEY">): Promise<string | null> {
+export async function modelApiKey(
+  row: Pick<ModelRow, "apiKeyEncrypted">,
+  env: Pick<Bindings, "ENCRYPTION_KEY">,
+): Promise<string | null> {
   const sealed = row.apiKeyEncrypted;
   if (!sealed) return null;
   const cacheKey = `${env.ENCRYPTION_KEY ?? ""}\n${sealed}`;
@@ -71,23 +75,35 @@ export async function modelApiKey(row: Pick<ModelRow, "apiKeyEncrypted">, env: P
  * whose stored API key cannot be read. Listed on the model's record and checked when an assistant
  * is saved on it (docs/decisions.md, "Honest model choices").
  */
-export async function modelUnavailableReason(row: ModelRow, env: Pick<Bindings, "ENCRYPTION_KEY" | "AI">): Promise<string | null> {
-  if (row.provider === "workers_ai" && !env.AI) return "Workers AI is not available here: the AI binding ([ai] in wrangler.toml) is not configured.";
+export async function modelUnavailableReason(
+  row: ModelRow,
+  env: Pick<Bindings, "ENCRYPTION_KEY" | "AI">,
+): Promise<string | null> {
+  if (row.provider === "workers_ai" && !env.AI)
+    return "Workers AI is not available here: the AI binding ([ai] in wrangler.toml) is not configured.";
   if (row.provider !== "openai_compatible") return null;
   if (!row.baseUrl) return "It has no baseUrl.";
   if (!row.apiKeyEncrypted) return null;
-  if (!usableSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY)) return "Its API key cannot be read: ENCRYPTION_KEY is not configured.";
+  if (!usableSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY))
+    return "Its API key cannot be read: ENCRYPTION_KEY is not configured.";
   const readable = await modelApiKey(row, env).then(
     () => true,
     () => false,
   );
-  return readable ? null : "Its API key cannot be decrypted (ENCRYPTION_KEY changed since it was stored): store the key again.";
+  return readable
+    ? null
+    : "Its API key cannot be decrypted (ENCRYPTION_KEY changed since it was stored): store the key again.";
 }
 
 /** The rules that span fields, checked on the model as it will be stored (create, PUT and PATCH). */
-export function checkModelRules(kind: ModelKind, model: { provider: ModelProvider; baseUrl: string | null; dimensions: number | null }) {
-  if (model.provider === "openai_compatible" && !model.baseUrl) throw fieldError("baseUrl", "Required for an openai_compatible model.");
-  if (kind !== "embedding" && model.dimensions !== null) throw fieldError("dimensions", "Only embedding models have dimensions.");
+export function checkModelRules(
+  kind: ModelKind,
+  model: { provider: ModelProvider; baseUrl: string | null; dimensions: number | null },
+) {
+  if (model.provider === "openai_compatible" && !model.baseUrl)
+    throw fieldError("baseUrl", "Required for an openai_compatible model.");
+  if (kind !== "embedding" && model.dimensions !== null)
+    throw fieldError("dimensions", "Only embedding models have dimensions.");
   if (kind === "embedding" && model.provider !== "local" && model.dimensions === null) {
     throw fieldError("dimensions", "Required for an embedding model unless the provider is local.");
   }
@@ -98,7 +114,14 @@ export async function assistantsUsingModel(db: Db, id: string): Promise<string[]
   const rows = await db
     .select({ name: chatbots.name })
     .from(chatbots)
-    .where(or(eq(chatbots.largeLanguageModelId, id), eq(chatbots.fallbackLargeLanguageModelId, id), eq(chatbots.embeddingModelId, id), eq(chatbots.rerankerModelId, id)))
+    .where(
+      or(
+        eq(chatbots.largeLanguageModelId, id),
+        eq(chatbots.fallbackLargeLanguageModelId, id),
+        eq(chatbots.embeddingModelId, id),
+        eq(chatbots.rerankerModelId, id),
+      ),
+    )
     .limit(5);
   return rows.map((r) => r.name);
 }

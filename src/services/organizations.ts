@@ -23,7 +23,10 @@ export async function organizationRecord(db: Db, org: OrganizationRow, plans: Pl
       .select({ words: organizationUsage.wordsCount, conversations: organizationUsage.conversationsCount })
       .from(organizationUsage)
       .where(and(eq(organizationUsage.organizationId, org.id), eq(organizationUsage.month, currentMonth(now)))),
-    db.select({ bytes: sum(organizationUsage.uploadedBytes) }).from(organizationUsage).where(eq(organizationUsage.organizationId, org.id)),
+    db
+      .select({ bytes: sum(organizationUsage.uploadedBytes) })
+      .from(organizationUsage)
+      .where(eq(organizationUsage.organizationId, org.id)),
   ]);
   const plan = planOf(plans, org.planId);
   const expiredAt = org.planExpiredAt;
@@ -90,16 +93,25 @@ export async function getOrganizationRecord(db: Db, id: string, plans: PlanSetti
  * the rows are gone, its public files, skill packages, uploads and managed SQL databases.
  * Returns the removal of the latter, for the caller to wait on in the background.
  */
-export async function deleteOrganization(env: Bindings, db: Db, organizationId: string): Promise<() => Promise<unknown>> {
+export async function deleteOrganization(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+): Promise<() => Promise<unknown>> {
   const [bases, managed] = await Promise.all([
     db.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.organizationId, organizationId)),
-    db.select({ id: sqlDatabases.id }).from(sqlDatabases).where(and(eq(sqlDatabases.organizationId, organizationId), eq(sqlDatabases.databaseType, "managed"))),
+    db
+      .select({ id: sqlDatabases.id })
+      .from(sqlDatabases)
+      .where(and(eq(sqlDatabases.organizationId, organizationId), eq(sqlDatabases.databaseType, "managed"))),
   ]);
   for (const base of bases) await deleteKnowledgeBase(env, db, base.id);
   await db.delete(organizations).where(eq(organizations.id, organizationId));
   return () =>
     Promise.all([
-      ...[`public/organizations/${organizationId}/`, `skills/${organizationId}/`, `uploads/${organizationId}/`].map((prefix) => deletePrefix(env.FILES, prefix)),
+      ...[`public/organizations/${organizationId}/`, `skills/${organizationId}/`, `uploads/${organizationId}/`].map(
+        (prefix) => deletePrefix(env.FILES, prefix),
+      ),
       ...managed.map((row) => managedDatabase(env, row.id).destroy()),
     ]);
 }

@@ -23,7 +23,10 @@ const PlanConfig = z
     logoUploads: z.boolean().default(false),
   })
   .strict();
-const PlansConfig = z.record(z.string().regex(/^[a-z0-9_-]{1,40}$/, "plan ids are lowercase letters, digits, _ and -"), PlanConfig);
+const PlansConfig = z.record(
+  z.string().regex(/^[a-z0-9_-]{1,40}$/, "plan ids are lowercase letters, digits, _ and -"),
+  PlanConfig,
+);
 
 export interface Plan {
   id: string;
@@ -53,7 +56,11 @@ export const SELF_HOSTED: Plan = {
   logoUploads: true,
 };
 
-const UNCONFIGURED: PlanSettings = { configured: false, plans: new Map([[SELF_HOSTED.id, SELF_HOSTED]]), defaultPlan: SELF_HOSTED };
+const UNCONFIGURED: PlanSettings = {
+  configured: false,
+  plans: new Map([[SELF_HOSTED.id, SELF_HOSTED]]),
+  defaultPlan: SELF_HOSTED,
+};
 
 /** Why the plan settings cannot be used, or null when they can (also reported by `GET /health`). */
 export function planSettingsProblem(env: Pick<Bindings, "PLANS" | "DEFAULT_PLAN">): string | null {
@@ -88,11 +95,20 @@ function parse(raw: string | undefined, defaultId: string | undefined): PlanSett
   }
   const plans = new Map<string, Plan>();
   for (const [id, p] of Object.entries(result.data)) {
-    plans.set(id, { id, planName: p.planName ?? id, planType: p.planType ?? id, createChatbotLimit: p.createChatbotLimit, monthlyWords: p.monthlyWords, uploadBytes: p.uploadBytes, logoUploads: p.logoUploads });
+    plans.set(id, {
+      id,
+      planName: p.planName ?? id,
+      planType: p.planType ?? id,
+      createChatbotLimit: p.createChatbotLimit,
+      monthlyWords: p.monthlyWords,
+      uploadBytes: p.uploadBytes,
+      logoUploads: p.logoUploads,
+    });
   }
   if (!plans.size) throw new Error("PLANS lists no plan.");
   const defaultPlan = defaultId?.trim() ? plans.get(defaultId.trim()) : plans.values().next().value;
-  if (!defaultPlan) throw new Error(`DEFAULT_PLAN "${defaultId}" is not one of PLANS (${[...plans.keys()].join(", ")}).`);
+  if (!defaultPlan)
+    throw new Error(`DEFAULT_PLAN "${defaultId}" is not one of PLANS (${[...plans.keys()].join(", ")}).`);
   const settings = { configured: true, plans, defaultPlan };
   parsed.set(cacheKey, settings);
   return settings;

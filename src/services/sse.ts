@@ -2,7 +2,8 @@ const encoder = new TextEncoder();
 const PING_EVERY_MS = 10_000;
 
 /** One server-sent event in its wire form: `event:` (when named), `data:` with the JSON, a blank line. */
-export const eventText = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
+export const eventText = (data: unknown, event?: string) =>
+  `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
 
 /**
  * A server-sent event stream written by a producer that must not wait for a slow reader: writes
@@ -87,7 +88,11 @@ export function interruptible(source: ReadableStream<Uint8Array>, requestId: str
   const { readable, writable } = new IdentityTransformStream();
   source.pipeTo(writable, { preventAbort: true }).catch(async () => {
     const writer = writable.getWriter();
-    const data = { detail: "The reply was interrupted and not stored; the conversation's messages show what was.", code: "reply_interrupted", requestId };
+    const data = {
+      detail: "The reply was interrupted and not stored; the conversation's messages show what was.",
+      code: "reply_interrupted",
+      requestId,
+    };
     await writer.write(encoder.encode(eventText(data, "error"))).catch(() => undefined);
     await writer.close().catch(() => undefined);
   });
@@ -100,7 +105,11 @@ export function interruptible(source: ReadableStream<Uint8Array>, requestId: str
  * stream, and `source` cancelled (a hub drops the subscriber). A failed check counts as no reason:
  * it is asked again next time.
  */
-export function endedWhen(source: ReadableStream<Uint8Array>, ended: () => Promise<{ code: string; detail: string } | null>, everyMs: number): ReadableStream<Uint8Array> {
+export function endedWhen(
+  source: ReadableStream<Uint8Array>,
+  ended: () => Promise<{ code: string; detail: string } | null>,
+  everyMs: number,
+): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;

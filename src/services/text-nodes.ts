@@ -21,7 +21,11 @@ export async function getVisibleTextNode(db: Db, access: OrgAccess, userId: stri
     ? await db
         .select({
           node: textNodes,
-          file: { id: knowledgeBaseFiles.id, filename: knowledgeBaseFiles.filename, rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata },
+          file: {
+            id: knowledgeBaseFiles.id,
+            filename: knowledgeBaseFiles.filename,
+            rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata,
+          },
           kb: knowledgeBases,
         })
         .from(textNodes)
@@ -40,12 +44,23 @@ export async function getTextNodeForUpdate(db: Db, access: OrgAccess, userId: st
 }
 
 /** Rewrites a node's text and indexes it again: FTS (with the row, atomically), the base's keyword index, its vector and the built-in embedding. */
-export async function rewriteTextNode(env: Bindings, db: Db, kb: KnowledgeBaseRow, node: TextNodeRow, text: string): Promise<TextNodeRow> {
+export async function rewriteTextNode(
+  env: Bindings,
+  db: Db,
+  kb: KnowledgeBaseRow,
+  node: TextNodeRow,
+  text: string,
+): Promise<TextNodeRow> {
   const now = Date.now();
   await env.DB.batch([
     env.DB.prepare("update text_nodes set text = ?2, updated_at = ?3 where id = ?1").bind(node.id, text, now),
-    env.DB.prepare("delete from text_nodes_fts where rowid = (select rowid from text_nodes where id = ?1)").bind(node.id),
-    env.DB.prepare("insert into text_nodes_fts (rowid, terms) select rowid, ?2 from text_nodes where id = ?1").bind(node.id, indexedTerms(text, kb.id)),
+    env.DB.prepare("delete from text_nodes_fts where rowid = (select rowid from text_nodes where id = ?1)").bind(
+      node.id,
+    ),
+    env.DB.prepare("insert into text_nodes_fts (rowid, terms) select rowid, ?2 from text_nodes where id = ?1").bind(
+      node.id,
+      indexedTerms(text, kb.id),
+    ),
   ]);
   const indexed = { id: node.id, type: "text_node" as const, sourceId: node.fileId, text };
   await indexKeywordTexts(env, kb.id, [indexed]);
@@ -69,5 +84,8 @@ export async function deleteTextNode(env: Bindings, db: Db, node: TextNodeRow) {
       })
       .where(eq(knowledgeBaseFiles.id, node.fileId)),
   ]);
-  await Promise.all([vectorStoreFor(env).deleteByIds(node.knowledgeBaseId, [node.id]), removeKeywordTexts(env, node.knowledgeBaseId, [node.id])]);
+  await Promise.all([
+    vectorStoreFor(env).deleteByIds(node.knowledgeBaseId, [node.id]),
+    removeKeywordTexts(env, node.knowledgeBaseId, [node.id]),
+  ]);
 }

@@ -4,7 +4,13 @@ import { organizationUsage } from "../db/schema";
 import { prepared } from "../db/prepared";
 import { currentMonth } from "./organizations";
 
-const addUsage = prepared<{ organizationId: string; month: string; words: number; conversations: number; uploadedBytes: number }>((db) =>
+const addUsage = prepared<{
+  organizationId: string;
+  month: string;
+  words: number;
+  conversations: number;
+  uploadedBytes: number;
+}>((db) =>
   db
     .insert(organizationUsage)
     .values({
@@ -25,6 +31,17 @@ const addUsage = prepared<{ organizationId: string; month: string; words: number
 );
 
 /** Statement adding to an organization's usage of the current month (upsert), for a batch (`batch` in db/prepared.ts) or `.run()`. */
-export function usageIncrement(db: Db, organizationId: string, add: { words?: number; conversations?: number; uploadedBytes?: number }, now = Date.now()): D1PreparedStatement {
-  return addUsage(db, { organizationId, month: currentMonth(now), words: add.words ?? 0, conversations: add.conversations ?? 0, uploadedBytes: add.uploadedBytes ?? 0 });
+export function usageIncrement(
+  db: Db,
+  organizationId: string,
+  add: { words?: number; conversations?: number; uploadedBytes?: number },
+  now = Date.now(),
+): D1PreparedStatement {
+  return addUsage(db, {
+    organizationId,
+    month: currentMonth(now),
+    words: add.words ?? 0,
+    conversations: add.conversations ?? 0,
+    uploadedBytes: add.uploadedBytes ?? 0,
+  });
 }

@@ -3,7 +3,10 @@ import type { knowledgeBases } from "../db/schema";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { fieldError } from "../lib/errors";
 
-type Row = Pick<typeof knowledgeBases.$inferSelect, "vectorDatabaseType" | "vectorDatabaseUrl" | "vectorDatabaseCredentialsSealed">;
+type Row = Pick<
+  typeof knowledgeBases.$inferSelect,
+  "vectorDatabaseType" | "vectorDatabaseUrl" | "vectorDatabaseCredentialsSealed"
+>;
 type StoreType = NonNullable<Row["vectorDatabaseType"]>;
 export type Credentials = Partial<Record<CredentialName, string>>;
 /** Write-only credentials of an external vector store, stored sealed (never returned). */
@@ -41,12 +44,20 @@ export async function readCredentials(row: Row, env: Pick<Bindings, "ENCRYPTION_
 export async function resolveVectorDatabase(
   env: Pick<Bindings, "ENCRYPTION_KEY">,
   current: Row | null,
-  body: { vectorDatabaseType?: StoreType | null; vectorDatabaseUrl?: string | null } & { [K in CredentialName]?: string | null },
+  body: { vectorDatabaseType?: StoreType | null; vectorDatabaseUrl?: string | null } & {
+    [K in CredentialName]?: string | null;
+  },
 ): Promise<Row & { storedCredentials: CredentialName[] }> {
   const type = body.vectorDatabaseType !== undefined ? body.vectorDatabaseType : (current?.vectorDatabaseType ?? null);
   // Going back to the platform's store (type null) drops the stored URL, as it drops the credentials.
-  const url = body.vectorDatabaseUrl !== undefined ? body.vectorDatabaseUrl || null : type ? (current?.vectorDatabaseUrl ?? null) : null;
-  const credentials: Credentials = current && current.vectorDatabaseType === type ? await readCredentials(current, env) : {};
+  const url =
+    body.vectorDatabaseUrl !== undefined
+      ? body.vectorDatabaseUrl || null
+      : type
+        ? (current?.vectorDatabaseUrl ?? null)
+        : null;
+  const credentials: Credentials =
+    current && current.vectorDatabaseType === type ? await readCredentials(current, env) : {};
   for (const name of Object.keys(ALLOWED).flatMap((t) => ALLOWED[t as StoreType])) {
     const value = body[name];
     if (value === null || value === "") delete credentials[name];
@@ -56,20 +67,34 @@ export async function resolveVectorDatabase(
   if (!type) {
     if (url) throw fieldError("vectorDatabaseUrl", "Only with a vectorDatabaseType.");
     if (names.length) throw fieldError(names[0], "Only with a vectorDatabaseType that uses it.");
-    return { vectorDatabaseType: null, vectorDatabaseUrl: null, vectorDatabaseCredentialsSealed: null, storedCredentials: [] };
+    return {
+      vectorDatabaseType: null,
+      vectorDatabaseUrl: null,
+      vectorDatabaseCredentialsSealed: null,
+      storedCredentials: [],
+    };
   }
   if (!url) throw fieldError("vectorDatabaseUrl", `Required with vectorDatabaseType ${type}.`);
-  if (type !== "oracle" && !/^https?:\/\/[^\s/]+/i.test(url)) throw fieldError("vectorDatabaseUrl", "Must be an http(s) URL.");
+  if (type !== "oracle" && !/^https?:\/\/[^\s/]+/i.test(url))
+    throw fieldError("vectorDatabaseUrl", "Must be an http(s) URL.");
   const stray = names.find((n) => !ALLOWED[type].includes(n));
   if (stray) throw fieldError(stray, `Not used by vectorDatabaseType ${type}.`);
   const missing = REQUIRED[type].find((n) => !credentials[n]);
   if (missing) throw fieldError(missing, `Required with vectorDatabaseType ${type}.`);
   const sealed = names.length ? await encryptSecret(JSON.stringify(credentials), env.ENCRYPTION_KEY) : null;
-  return { vectorDatabaseType: type, vectorDatabaseUrl: url, vectorDatabaseCredentialsSealed: sealed, storedCredentials: names };
+  return {
+    vectorDatabaseType: type,
+    vectorDatabaseUrl: url,
+    vectorDatabaseCredentialsSealed: sealed,
+    storedCredentials: names,
+  };
 }
 
 /** Names of the credentials stored for a knowledge base, for its record. */
-export async function storedCredentialNames(row: Row, env: Pick<Bindings, "ENCRYPTION_KEY">): Promise<CredentialName[]> {
+export async function storedCredentialNames(
+  row: Row,
+  env: Pick<Bindings, "ENCRYPTION_KEY">,
+): Promise<CredentialName[]> {
   if (!row.vectorDatabaseCredentialsSealed) return [];
   return Object.keys(await readCredentials(row, env).catch(() => ({}))) as CredentialName[];
 }

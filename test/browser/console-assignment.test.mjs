@@ -6,7 +6,15 @@
 // assigns it to Olga with the header's Assign control, and it appears in Olga's "Mine" without a
 // reload. axe-core clean; screenshots docs/console/inbox-views-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, recordNotifications, webChatSite } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  screenshots,
+  signInContext,
+  startConsole,
+  recordNotifications,
+  webChatSite,
+} from "./console-helpers.mjs";
 
 let app, host, webChat, organization, olga;
 const OLGA_PASSWORD = "olga password 1234";
@@ -17,10 +25,16 @@ beforeAll(async () => {
   [organization] = await api("/organizations/?pagination=false", { method: "GET" });
   ({ webChat, host } = await webChatSite(app, { inbox: { assignment: { mode: "round_robin", capacity: 5 } } }));
   const email = `olga-${Date.now()}@example.com`;
-  await api("/auth/registration/", { body: { email, password1: OLGA_PASSWORD, password2: OLGA_PASSWORD, name: "Olga", company: "Olga's" } });
+  await api("/auth/registration/", {
+    body: { email, password1: OLGA_PASSWORD, password2: OLGA_PASSWORD, name: "Olga", company: "Olga's" },
+  });
   const member = await api(`/organizations/${organization.id}/members/`, { body: { email } });
-  const manage = (await api("/permissions/", { method: "GET" })).filter((p) => p.codename === "conversation.manage").map((p) => p.id);
-  const agents = await api(`/organizations/${organization.id}/groups/`, { body: { name: "Agents", permissions: manage } });
+  const manage = (await api("/permissions/", { method: "GET" }))
+    .filter((p) => p.codename === "conversation.manage")
+    .map((p) => p.id);
+  const agents = await api(`/organizations/${organization.id}/groups/`, {
+    body: { name: "Agents", permissions: manage },
+  });
   await api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, { body: { groups: [agents.id] } });
   olga = { email, id: member.user.id };
 }, 300_000);
@@ -58,7 +72,11 @@ describe("Assignment in the console", () => {
     await expect.poll(() => availability.inputValue()).toBe("offline");
     await availability.selectOption("online");
     await expect
-      .poll(async () => (await app.server.api(`/organizations/${organization.id}/members/current/availability/`, { method: "GET" })).availability)
+      .poll(
+        async () =>
+          (await app.server.api(`/organizations/${organization.id}/members/current/availability/`, { method: "GET" }))
+            .availability,
+      )
       .toBe("online");
     expect(await other.page.getByLabel("Availability").inputValue()).toBe("offline");
     await view(owner.page, "mine");
@@ -90,7 +108,9 @@ describe("Assignment in the console", () => {
     await owner.page.locator("#transcript-title").waitFor();
     await owner.page.getByLabel("Assign").selectOption({ label: "Olga" });
     await owner.page.getByRole("button", { name: "Assign", exact: true }).click();
-    await expect.poll(() => owner.page.locator(".inbox-transcript").textContent(), { timeout: 10_000 }).toContain("Assignee: Olga");
+    await expect
+      .poll(() => owner.page.locator(".inbox-transcript").textContent(), { timeout: 10_000 })
+      .toContain("Assignee: Olga");
     expect(await axeViolations(owner.page)).toEqual([]);
     await rowOf(other.page, "I need to talk to a person").waitFor({ timeout: 10_000 });
     // Assigned to her: a notification, besides the one of the visitor waiting.

@@ -9,7 +9,21 @@
 // copied with a visible "Copied"); axe-core in both themes; the screenshots of docs/console/ (list,
 // edit, try-it; light, dark, phone, zh-TW).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, PASSWORD, ownerOn as ownerOnPage, dialog, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  screenshots,
+  sessionCookie,
+  signInContext,
+  signInWithPassword,
+  startConsole,
+  PASSWORD,
+  ownerOn as ownerOnPage,
+  dialog,
+  LOCAL_LLM,
+  LOCAL_EMBEDDING,
+  LOCAL_RERANKER,
+} from "./console-helpers.mjs";
 
 const QUESTION = "What are your opening hours?";
 const ANSWER = "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.";
@@ -19,16 +33,32 @@ let app, kb, shown, group, member;
 beforeAll(async () => {
   app = await startConsole();
   const api = app.server.api;
-  kb = await api("/knowledge-bases/", { body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER } });
+  kb = await api("/knowledge-bases/", {
+    body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+  });
   await api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: QUESTION, answer: ANSWER } });
-  await api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: "Do you ship abroad?", answer: "We ship to every country of the European Union within five days." } });
+  await api(`/knowledge-bases/${kb.id}/faqs/`, {
+    body: {
+      question: "Do you ship abroad?",
+      answer: "We ship to every country of the European Union within five days.",
+    },
+  });
   // A member who may view assistants (and talk to them), but not change them: in a group the shown assistant is given to.
   const catalogue = await api("/permissions/", { method: "GET" });
   const permission = (codename) => catalogue.find((p) => p.codename === codename).id;
-  group = await api(`/organizations/${await orgId()}/groups/`, { body: { name: "Support agents", permissions: [permission("chatbot.view"), permission("conversation.manage")] } });
-  for (const name of ["Billing helper", "Sales agent", "Returns desk"]) await api("/chatbots/", { body: { name, largeLanguageModel: LOCAL_LLM } });
+  group = await api(`/organizations/${await orgId()}/groups/`, {
+    body: { name: "Support agents", permissions: [permission("chatbot.view"), permission("conversation.manage")] },
+  });
+  for (const name of ["Billing helper", "Sales agent", "Returns desk"])
+    await api("/chatbots/", { body: { name, largeLanguageModel: LOCAL_LLM } });
   shown = await api("/chatbots/", {
-    body: { name: "Ava", largeLanguageModel: LOCAL_LLM, instructions: "You answer questions about the **Acme** shop.", knowledgeBases: [{ id: kb.id }], groups: [{ id: group.id }] },
+    body: {
+      name: "Ava",
+      largeLanguageModel: LOCAL_LLM,
+      instructions: "You answer questions about the **Acme** shop.",
+      knowledgeBases: [{ id: kb.id }],
+      groups: [{ id: group.id }],
+    },
   });
   // Published on a web chat: its page shows the codes to paste (in the screenshots too).
   await api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: shown.id } } });
@@ -36,11 +66,19 @@ beforeAll(async () => {
   await fetch(`${app.base}/api/v1/auth/registration/`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password1: PASSWORD, password2: PASSWORD, name: "Mia Member", company: "Mia's shop" }),
+    body: JSON.stringify({
+      email,
+      password1: PASSWORD,
+      password2: PASSWORD,
+      name: "Mia Member",
+      company: "Mia's shop",
+    }),
   });
   const organization = await orgId();
   const added = await api(`/organizations/${organization}/members/`, { body: { email } });
-  await api(`/organizations/${organization}/groups/${group.id}/group-members/bulk-create/`, { body: { members: [added.id] } });
+  await api(`/organizations/${organization}/groups/${group.id}/group-members/bulk-create/`, {
+    body: { members: [added.id] },
+  });
   member = { email, password: PASSWORD, organization };
 }, 180_000);
 
@@ -72,8 +110,14 @@ describe("Assistants in Chromium", () => {
   // First, while the organization holds only what the pictures should show.
   it("takes the screenshots of docs/console/", async () => {
     const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
-    await screenshots(app.browser, app.base, "/console/assistants", "assistants", { signIn, act: (page) => page.locator("table tbody tr").first().waitFor() });
-    await screenshots(app.browser, app.base, `/console/assistants/${shown.id}`, "assistant-edit", { signIn, act: (page) => page.locator(".assistant-form").waitFor() });
+    await screenshots(app.browser, app.base, "/console/assistants", "assistants", {
+      signIn,
+      act: (page) => page.locator("table tbody tr").first().waitFor(),
+    });
+    await screenshots(app.browser, app.base, `/console/assistants/${shown.id}`, "assistant-edit", {
+      signIn,
+      act: (page) => page.locator(".assistant-form").waitFor(),
+    });
     await screenshots(app.browser, app.base, `/console/assistants/${shown.id}`, "assistant-try-it", {
       signIn,
       act: async (page) => {
@@ -95,11 +139,17 @@ describe("Assistants in Chromium", () => {
     await page.locator("main h1", { hasText: "Shop helper" }).waitFor();
     const id = page.url().split("/").at(-1);
     const created = await app.server.api(`/chatbots/${id}/`, { method: "GET" });
-    expect(created).toMatchObject({ name: "Shop helper", instructions: "Answer from the help centre.", largeLanguageModel: { id: LOCAL_LLM } });
+    expect(created).toMatchObject({
+      name: "Shop helper",
+      instructions: "Answer from the help centre.",
+      largeLanguageModel: { id: LOCAL_LLM },
+    });
 
     await page.getByRole("group", { name: "Knowledge bases" }).getByLabel("Help centre").check();
     await page.getByRole("button", { name: "Save changes" }).click();
-    await expect.poll(async () => (await app.server.api(`/chatbots/${id}/`, { method: "GET" })).knowledgeBases).toEqual([{ id: kb.id, name: "Help centre" }]);
+    await expect
+      .poll(async () => (await app.server.api(`/chatbots/${id}/`, { method: "GET" })).knowledgeBases)
+      .toEqual([{ id: kb.id, name: "Help centre" }]);
 
     // The reply arrives as an event stream, and the page shows it growing.
     const streamed = page.waitForResponse((r) => r.url().includes(`/chatbots/${id}/completions/`));
@@ -116,7 +166,9 @@ describe("Assistants in Chromium", () => {
     // The reply came in pieces (events with text before the last one). The built-in model writes
     // them without a pause, so whether the page could draw each piece depends on the machine's
     // speed: the page is only required to have drawn the text at least once before it was done.
-    const pieces = (await response.text()).split("\n\n").filter((e) => e.startsWith("data: ") && /"content":"[^"]/.test(e) && /"done":false/.test(e));
+    const pieces = (await response.text())
+      .split("\n\n")
+      .filter((e) => e.startsWith("data: ") && /"content":"[^"]/.test(e) && /"done":false/.test(e));
     expect(pieces.length).toBeGreaterThan(2);
     expect(await page.evaluate(() => window.__lengths.size)).toBeGreaterThan(0);
     expect(await turn.locator(".bubble.answer .markdown").textContent()).toBe(ANSWER);
@@ -130,30 +182,55 @@ describe("Assistants in Chromium", () => {
     expect(meta).toMatch(/First token \d+ ms/);
     expect(meta).toMatch(/\d+ prompt \+ \d+ completion tokens/);
     // What was said to a screen reader.
-    await expect.poll(() => page.locator("[role=status][aria-live=polite]").textContent()).toContain(`Shop helper replied: ${ANSWER}`);
+    await expect
+      .poll(() => page.locator("[role=status][aria-live=polite]").textContent())
+      .toContain(`Shop helper replied: ${ANSWER}`);
 
     // The conversation goes on, then a new one starts.
-    const conversation = (await tryIt(page).getByText(/^Conversation /).textContent()).replace("Conversation ", "");
+    const conversation = (
+      await tryIt(page)
+        .getByText(/^Conversation /)
+        .textContent()
+    ).replace("Conversation ", "");
     // The try-it's conversations are tests: listed as such, and left out of the assistant's statistics.
     expect((await app.server.api(`/conversations/${conversation}/`, { method: "GET" })).isTest).toBe(true);
-    expect((await app.server.api(`/conversations/?isTest=true&chatbot=${id}`, { method: "GET" })).results.map((c) => c.id)).toEqual([conversation]);
+    expect(
+      (await app.server.api(`/conversations/?isTest=true&chatbot=${id}`, { method: "GET" })).results.map((c) => c.id),
+    ).toEqual([conversation]);
     await ask(page, "Do you ship abroad?");
-    expect(await tryIt(page).getByText(/^Conversation /).textContent()).toBe(`Conversation ${conversation}`);
+    expect(
+      await tryIt(page)
+        .getByText(/^Conversation /)
+        .textContent(),
+    ).toBe(`Conversation ${conversation}`);
     const messages = await app.server.api(`/messages/?conversation=${conversation}`, { method: "GET" });
     expect(messages.results.map((m) => m.type)).toEqual(["outgoing", "incoming", "outgoing", "incoming"]);
     await tryIt(page).getByRole("button", { name: "New conversation" }).click();
     expect(await page.locator(".turn").count()).toBe(0);
     await ask(page, QUESTION);
-    expect(await tryIt(page).getByText(/^Conversation /).textContent()).not.toBe(`Conversation ${conversation}`);
+    expect(
+      await tryIt(page)
+        .getByText(/^Conversation /)
+        .textContent(),
+    ).not.toBe(`Conversation ${conversation}`);
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it("shows an agent's tool calls with their inputs and outputs", async () => {
     const tool = await app.server.api("/tools/", {
-      body: { name: "city_length", displayName: "City length", description: "Length of a city name", toolType: "function", functionCode: "function main(args) { return { length: args.city.length }; }", rawParametersSchema: { type: "object", properties: { city: { type: "string" } } } },
+      body: {
+        name: "city_length",
+        displayName: "City length",
+        description: "Length of a city name",
+        toolType: "function",
+        functionCode: "function main(args) { return { length: args.city.length }; }",
+        rawParametersSchema: { type: "object", properties: { city: { type: "string" } } },
+      },
     });
-    const bot = await app.server.api("/chatbots/", { body: { name: "Agent", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] } });
+    const bot = await app.server.api("/chatbots/", {
+      body: { name: "Agent", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] },
+    });
     const { context, page, errors } = await ownerOn(`/assistants/${bot.id}`);
     const turn = await ask(page, "Paris city length");
     const call = turn.getByRole("list", { name: "Tool calls" }).getByRole("listitem");
@@ -170,7 +247,16 @@ describe("Assistants in Chromium", () => {
 
   it("edits every field of the record; bad input shows at its field and changes nothing", async () => {
     const bot = await app.server.api("/chatbots/", { body: { name: "Everything", largeLanguageModel: LOCAL_LLM } });
-    const tool = await app.server.api("/tools/", { body: { name: "order_status", displayName: "Order status", toolType: "api", apiUrl: "https://shop.example.com/orders", httpMethod: "get", description: "Looks up an order" } });
+    const tool = await app.server.api("/tools/", {
+      body: {
+        name: "order_status",
+        displayName: "Order status",
+        toolType: "api",
+        apiUrl: "https://shop.example.com/orders",
+        httpMethod: "get",
+        description: "Looks up an order",
+      },
+    });
     const { context, page, errors } = await ownerOn(`/assistants/${bot.id}`);
     const form = page.locator(".assistant-form");
     await form.getByLabel("Name", { exact: true }).fill("");
@@ -184,11 +270,17 @@ describe("Assistants in Chromium", () => {
     // Said at the top of the form too, and beside the Save button as a toast that stays until closed.
     expect(await form.locator(".form-error").textContent()).toContain("This is not valid JSON.");
     await page.locator(".toast.error", { hasText: "Some fields need attention." }).waitFor();
-    await form.getByLabel("Output schema (JSON Schema)").fill('{"type": "object", "properties": {"answer": {"type": "string"}}}');
+    await form
+      .getByLabel("Output schema (JSON Schema)")
+      .fill('{"type": "object", "properties": {"answer": {"type": "string"}}}');
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect.poll(() => form.getByLabel("Name", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     expect(await form.getByLabel("Passages retrieved per question").getAttribute("aria-invalid")).toBe("true");
-    expect(await app.server.api(`/chatbots/${bot.id}/`, { method: "GET" })).toMatchObject({ name: "Everything", numberOfRetrievedChunks: 12, outputMode: "text" });
+    expect(await app.server.api(`/chatbots/${bot.id}/`, { method: "GET" })).toMatchObject({
+      name: "Everything",
+      numberOfRetrievedChunks: 12,
+      outputMode: "text",
+    });
 
     await form.getByLabel("Name", { exact: true }).fill("Everything changed");
     await form.getByLabel("Instructions").fill("Be brief.");
@@ -238,7 +330,12 @@ describe("Assistants in Chromium", () => {
       includeTables: { tables: ["orders"] },
       rag: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
       builtInWorkflow: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e",
-      handoff: { enabled: false, afterUnanswered: 4, message: "A colleague will take it from here.", outsideHoursMessage: "We open at nine." },
+      handoff: {
+        enabled: false,
+        afterUnanswered: 4,
+        message: "A colleague will take it from here.",
+        outsideHoursMessage: "We open at nine.",
+      },
     });
     expect(saved.databaseUrl).toMatch(/^postgresql:\/\/bot:\*+@db\.example\.com\/shop$/);
     // The form shows what was stored (the password masked), and a reload shows the same.
@@ -246,14 +343,18 @@ describe("Assistants in Chromium", () => {
     await page.reload();
     const reloaded = page.locator(".assistant-form");
     expect(await reloaded.getByLabel("Reply template").inputValue()).toBe("Here is what I found: {{answer}}");
-    expect(await reloaded.getByLabel("Hand the conversation to a person when the visitor asks for one").isChecked()).toBe(false);
+    expect(
+      await reloaded.getByLabel("Hand the conversation to a person when the visitor asks for one").isChecked(),
+    ).toBe(false);
     expect(await reloaded.getByLabel("After how many replies that could not answer").inputValue()).toBe("4");
     expect(await reloaded.getByLabel("Handoff message").inputValue()).toBe("A colleague will take it from here.");
     // Emptied, the message goes back to the default (null: said in the visitor's language); the rest stays.
     await reloaded.getByLabel("Hand the conversation to a person when the visitor asks for one").check();
     await reloaded.getByLabel("Handoff message").fill("");
     await page.getByRole("button", { name: "Save changes" }).click();
-    await expect.poll(async () => (await app.server.api(`/chatbots/${bot.id}/`, { method: "GET" })).handoff).toEqual({ enabled: true, afterUnanswered: 4, message: null, outsideHoursMessage: "We open at nine." });
+    await expect
+      .poll(async () => (await app.server.api(`/chatbots/${bot.id}/`, { method: "GET" })).handoff)
+      .toEqual({ enabled: true, afterUnanswered: 4, message: null, outsideHoursMessage: "We open at nine." });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -266,16 +367,27 @@ describe("Assistants in Chromium", () => {
     const { context, page, errors } = await ownerOn(`/assistants/${shown.id}`);
     const form = page.locator(".assistant-form");
     const option = (label, name) => form.getByLabel(label, { exact: true }).locator("option", { hasText: name });
-    for (const [label, name] of [["Language model", "Workers AI Llama"], ["Fallback language model", "Workers AI Llama"], ["Embedding model", "Workers AI BGE M3"], ["Reranker", "Workers AI BGE Reranker"]]) {
-      expect(await option(label, name).textContent()).toMatch(new RegExp(`^${name}.* — unavailable: Workers AI is not available here`));
+    for (const [label, name] of [
+      ["Language model", "Workers AI Llama"],
+      ["Fallback language model", "Workers AI Llama"],
+      ["Embedding model", "Workers AI BGE M3"],
+      ["Reranker", "Workers AI BGE Reranker"],
+    ]) {
+      expect(await option(label, name).textContent()).toMatch(
+        new RegExp(`^${name}.* — unavailable: Workers AI is not available here`),
+      );
       expect(await option(label, name).isDisabled()).toBe(true);
     }
     // The ones that can answer stay choosable.
-    expect(await form.getByLabel("Language model", { exact: true }).locator(`option[value="${LOCAL_LLM}"]`).isDisabled()).toBe(false);
+    expect(
+      await form.getByLabel("Language model", { exact: true }).locator(`option[value="${LOCAL_LLM}"]`).isDisabled(),
+    ).toBe(false);
     // The create dialog's model too.
     await page.goto(`${app.base}/console/assistants`);
     await page.getByRole("button", { name: "New assistant" }).click();
-    const created = dialog(page).getByLabel("Language model", { exact: true }).locator("option", { hasText: "Workers AI Llama" });
+    const created = dialog(page)
+      .getByLabel("Language model", { exact: true })
+      .locator("option", { hasText: "Workers AI Llama" });
     expect(await created.isDisabled()).toBe(true);
     expect(await created.textContent()).toContain("— unavailable: ");
     expect(await dialog(page).getByLabel("Language model", { exact: true }).inputValue()).toBe(LOCAL_LLM);
@@ -318,7 +430,10 @@ describe("Assistants in Chromium", () => {
   });
 
   it("searches and pages the list on the server", async () => {
-    for (let i = 1; i <= 23; i++) await app.server.api("/chatbots/", { body: { name: `Bulk ${String(i).padStart(2, "0")}`, largeLanguageModel: LOCAL_LLM } });
+    for (let i = 1; i <= 23; i++)
+      await app.server.api("/chatbots/", {
+        body: { name: `Bulk ${String(i).padStart(2, "0")}`, largeLanguageModel: LOCAL_LLM },
+      });
     const { context, page } = await ownerOn("/assistants");
     const total = (await app.server.api("/chatbots/?pageSize=1", { method: "GET" })).count;
     await page.getByText(`${total} assistants`).waitFor();
@@ -331,7 +446,18 @@ describe("Assistants in Chromium", () => {
     const search = page.getByLabel("Search assistants");
     await search.fill("bulk 1");
     await page.getByText("10 assistants match “bulk 1”").waitFor();
-    expect(await page.locator("tbody th a").allTextContents()).toEqual(["Bulk 19", "Bulk 18", "Bulk 17", "Bulk 16", "Bulk 15", "Bulk 14", "Bulk 13", "Bulk 12", "Bulk 11", "Bulk 10"]);
+    expect(await page.locator("tbody th a").allTextContents()).toEqual([
+      "Bulk 19",
+      "Bulk 18",
+      "Bulk 17",
+      "Bulk 16",
+      "Bulk 15",
+      "Bulk 14",
+      "Bulk 13",
+      "Bulk 12",
+      "Bulk 11",
+      "Bulk 10",
+    ]);
     // The list is back where it was after looking at an assistant.
     await page.getByRole("link", { name: "Bulk 12" }).click();
     await page.locator("main h1", { hasText: "Bulk 12" }).waitFor();
@@ -346,7 +472,13 @@ describe("Assistants in Chromium", () => {
   it("creates an assistant and asks it from the keyboard alone", async () => {
     const { context, page } = await ownerOn("/assistants");
     const press = async (key) => page.keyboard.press(key);
-    const focused = () => page.evaluate(() => document.activeElement?.textContent || document.activeElement?.getAttribute("name") || document.activeElement?.tagName);
+    const focused = () =>
+      page.evaluate(
+        () =>
+          document.activeElement?.textContent ||
+          document.activeElement?.getAttribute("name") ||
+          document.activeElement?.tagName,
+      );
     // From the top of the page, Tab reaches "New assistant".
     for (let i = 0; i < 30 && (await focused()) !== "New assistant"; i++) await press("Tab");
     expect(await focused()).toBe("New assistant");
@@ -369,7 +501,8 @@ describe("Assistants in Chromium", () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
     // The settings form comes with its choices (models, knowledge bases, tools, groups), after the heading.
     await page.locator(".assistant-form").waitFor();
-    for (let i = 0; i < 80 && (await page.evaluate(() => document.activeElement?.closest(".ask") === null)); i++) await press("Tab");
+    for (let i = 0; i < 80 && (await page.evaluate(() => document.activeElement?.closest(".ask") === null)); i++)
+      await press("Tab");
     await page.keyboard.type("Hello!");
     await press("Enter");
     await page.locator(".turn[data-state=done]").waitFor();
@@ -401,7 +534,12 @@ describe("Assistants in Chromium", () => {
     expect(await turn.locator(".bubble.answer .markdown").textContent()).toBe(ANSWER);
     const refused = await fetch(`${app.base}/api/v1/chatbots/${shown.id}/`, {
       method: "PATCH",
-      headers: { Cookie: `console_session=${await sessionCookie(context)}`, "Content-Type": "application/json", Origin: app.base, "X-Organization-Id": member.organization },
+      headers: {
+        Cookie: `console_session=${await sessionCookie(context)}`,
+        "Content-Type": "application/json",
+        Origin: app.base,
+        "X-Organization-Id": member.organization,
+      },
       body: JSON.stringify({ name: "Renamed" }),
     });
     expect(refused.status).toBe(403);
@@ -409,23 +547,26 @@ describe("Assistants in Chromium", () => {
     await context.close();
   });
 
-  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the list, the create dialog, the form with errors and the try-it panel (%s)", async (theme) => {
-    const { context, page } = await ownerOn("/assistants", { theme });
-    await page.locator("tbody tr").first().waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: "New assistant" }).click();
-    await dialog(page).getByRole("button", { name: "Create" }).click();
-    await dialog(page).locator(".field-error").waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.keyboard.press("Escape");
-    await page.goto(`${app.base}/console/assistants/${shown.id}`);
-    await page.locator(".assistant-form").waitFor();
-    await page.locator(".assistant-form").getByLabel("Name", { exact: true }).fill("");
-    await page.getByRole("button", { name: "Save changes" }).click();
-    await page.locator(".assistant-form .field-error").first().waitFor();
-    const turn = await ask(page, QUESTION);
-    await turn.locator(".sources summary").first().click();
-    expect(await axeViolations(page)).toEqual([]);
-    await context.close();
-  });
+  it.each(["light", "dark"])(
+    "axe-core finds no serious or critical violation on the list, the create dialog, the form with errors and the try-it panel (%s)",
+    async (theme) => {
+      const { context, page } = await ownerOn("/assistants", { theme });
+      await page.locator("tbody tr").first().waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "New assistant" }).click();
+      await dialog(page).getByRole("button", { name: "Create" }).click();
+      await dialog(page).locator(".field-error").waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+      await page.goto(`${app.base}/console/assistants/${shown.id}`);
+      await page.locator(".assistant-form").waitFor();
+      await page.locator(".assistant-form").getByLabel("Name", { exact: true }).fill("");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await page.locator(".assistant-form .field-error").first().waitFor();
+      const turn = await ask(page, QUESTION);
+      await turn.locator(".sources summary").first().click();
+      expect(await axeViolations(page)).toEqual([]);
+      await context.close();
+    },
+  );
 });

@@ -10,14 +10,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStandIn } from "../support/platforms/stand-in.mjs";
 import { platform as telegram } from "../support/platforms/telegram.mjs";
-import { axeViolations, dialog, ownerOn, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  dialog,
+  ownerOn,
+  screenshots,
+  signInContext,
+  startConsole,
+  LOCAL_LLM,
+} from "./console-helpers.mjs";
 
 let app, standIn, inboxId, conversationId;
 const token = `${Math.floor(Math.random() * 1e9)}:AAH-console-${Date.now()}`;
 
 beforeAll(async () => {
   standIn = await startStandIn(telegram);
-  app = await startConsole({ vars: { TELEGRAM_API_ORIGIN: standIn.url, OUTBOUND_ALLOWED_HOSTS: new URL(standIn.url).host } });
+  app = await startConsole({
+    vars: { TELEGRAM_API_ORIGIN: standIn.url, OUTBOUND_ALLOWED_HOSTS: new URL(standIn.url).host },
+  });
   await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
 }, 400_000);
 
@@ -27,13 +37,22 @@ afterAll(async () => {
 });
 
 /** What our worker sent the stand-in for the bot, by Bot API method. */
-const sent = async (method) => ((await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(token)}`)).json())).filter((r) => r.path === `/bot${token}/${method}`);
+const sent = async (method) =>
+  (await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(token)}`)).json()).filter(
+    (r) => r.path === `/bot${token}/${method}`,
+  );
 
 let updateId = Math.floor(Math.random() * 1e8);
 /** A private text message update, shaped as the Bot API documents it. */
 const textUpdate = (text) => ({
   update_id: ++updateId,
-  message: { message_id: updateId % 100000, from: { id: 5551234, is_bot: false, first_name: "Olivia", last_name: "Chen", language_code: "en" }, chat: { id: 5551234, type: "private", first_name: "Olivia" }, date: Math.floor(Date.now() / 1000), text },
+  message: {
+    message_id: updateId % 100000,
+    from: { id: 5551234, is_bot: false, first_name: "Olivia", last_name: "Chen", language_code: "en" },
+    chat: { id: 5551234, type: "private", first_name: "Olivia" },
+    date: Math.floor(Date.now() / 1000),
+    text,
+  },
 });
 
 /** Posts an update to the inbox's webhook as Telegram would (the stand-in adds the secret token our worker set). */
@@ -83,12 +102,16 @@ describe("Channels in Chromium", () => {
     expect(setWebhook.body.url).toBe(webhookUrl);
     // Telegram needs no verify token; its steps and documentation are there.
     expect(await page.locator('[data-field="verifyToken"]').count()).toBe(0);
-    expect(await page.getByRole("link", { name: "Telegram's documentation" }).getAttribute("href")).toBe("https://core.telegram.org/bots#how-do-i-create-a-bot");
+    expect(await page.getByRole("link", { name: "Telegram's documentation" }).getAttribute("href")).toBe(
+      "https://core.telegram.org/bots#how-do-i-create-a-bot",
+    );
     await page.getByRole("button", { name: "Copy the webhook URL" }).click();
     await page.locator(".copied").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(webhookUrl);
     // Saved again unchanged: still connected (nothing was sent that changes the credentials).
-    const again = page.waitForResponse((r) => r.url().endsWith(`/inboxes/${inboxId}/channel/`) && r.request().method() === "PUT");
+    const again = page.waitForResponse(
+      (r) => r.url().endsWith(`/inboxes/${inboxId}/channel/`) && r.request().method() === "PUT",
+    );
     await page.getByRole("button", { name: "Save", exact: true }).click();
     expect((await again).status()).toBe(200);
     expect(await badge(page).textContent()).toBe("Connected");
@@ -124,7 +147,13 @@ describe("Channels in Chromium", () => {
     await fetch(`${standIn.url}/__script`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ key: token, responses: [{ status: 200, body: { ok: true, result: true } }, { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: chat not found" } }] }),
+      body: JSON.stringify({
+        key: token,
+        responses: [
+          { status: 200, body: { ok: true, result: true } },
+          { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: chat not found" } },
+        ],
+      }),
     });
     await deliver(webhookUrl, "Are you there?");
     const { context, page, errors } = await ownerOn(app, `/conversations/${conversationId}`);
@@ -132,7 +161,9 @@ describe("Channels in Chromium", () => {
     const failed = reply.locator('[data-delivery="failed"]');
     await failed.waitFor({ timeout: 20_000 });
     expect(await failed.locator(".status").textContent()).toBe("Failed");
-    expect(await failed.locator(".status").getAttribute("title")).toBe("Telegram answered 400: Bad Request: chat not found");
+    expect(await failed.locator(".status").getAttribute("title")).toBe(
+      "Telegram answered 400: Bad Request: chat not found",
+    );
     expect(await failed.textContent()).toContain("Telegram answered 400: Bad Request: chat not found");
     expect(await axeViolations(page)).toEqual([]);
 
@@ -157,7 +188,10 @@ describe("Channels in Chromium", () => {
     await app.server.api(`/inboxes/${refused.id}/channel/`, { method: "PUT", body: { botToken: "123:revoked" } });
     const { context, page, errors } = await ownerOn(app, `/channels/${refused.id}`);
     await page.getByRole("button", { name: "Connect", exact: true }).click();
-    await page.getByRole("alert").filter({ hasText: "Telegram refused: Telegram answered 401: Unauthorized" }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Telegram refused: Telegram answered 401: Unauthorized" })
+      .waitFor();
     await expect.poll(() => badge(page).textContent()).toBe("Failing");
     expect(await page.locator(".channel-error").textContent()).toBe("Telegram answered 401: Unauthorized");
     expect(await axeViolations(page)).toEqual([]);
@@ -170,14 +204,19 @@ describe("Channels in Chromium", () => {
 
     // A Meta platform: the verify token beside the webhook URL, both to copy, and Meta's webhook guide.
     const messenger = await app.server.api("/inboxes/", { body: { name: "Acme page", channelType: "messenger" } });
-    const saved = await app.server.api(`/inboxes/${messenger.id}/channel/`, { method: "PUT", body: { pageId: "1029384756" } });
+    const saved = await app.server.api(`/inboxes/${messenger.id}/channel/`, {
+      method: "PUT",
+      body: { pageId: "1029384756" },
+    });
     await page.goto(`${app.base}/console/channels/${messenger.id}`);
     await page.getByRole("heading", { name: "Acme page: Messenger" }).waitFor();
     expect(await page.getByLabel("Page ID").inputValue()).toBe("1029384756");
     expect(await page.getByLabel("App secret").getAttribute("type")).toBe("password");
     expect(await page.locator('[data-field="verifyToken"]').textContent()).toBe(saved.verifyToken);
     await page.getByRole("button", { name: "Copy the verify token" }).waitFor();
-    expect(await page.getByRole("link", { name: "Messenger's documentation" }).getAttribute("href")).toBe("https://developers.facebook.com/docs/messenger-platform/webhooks");
+    expect(await page.getByRole("link", { name: "Messenger's documentation" }).getAttribute("href")).toBe(
+      "https://developers.facebook.com/docs/messenger-platform/webhooks",
+    );
     // Connect before every field is set: the API's reason, as it says it.
     await page.getByRole("button", { name: "Connect", exact: true }).click();
     await page.getByRole("alert").filter({ hasText: "Missing pageAccessToken, appSecret" }).waitFor();

@@ -6,7 +6,16 @@
 // URL is in the DOM, `window.__xss` stayed undefined and no dialog opened. (The CSP would stop an
 // inline handler from running anyway: the DOM checks are what prove the escaping.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PASSWORD, ownerOn, openPage, signInWithPassword, startConsole, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
+import {
+  PASSWORD,
+  ownerOn,
+  openPage,
+  signInWithPassword,
+  startConsole,
+  LOCAL_LLM,
+  LOCAL_EMBEDDING,
+  LOCAL_RERANKER,
+} from "./console-helpers.mjs";
 
 const IMG = "<img src=x onerror=window.__xss=1>";
 const SCRIPT = "<script>window.__xss=1</script>";
@@ -26,22 +35,42 @@ let app, kb, assistant, member;
 beforeAll(async () => {
   app = await startConsole();
   const api = app.server.api;
-  kb = await api("/knowledge-bases/", { body: { name: KNOWLEDGE_BASE, embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER } });
+  kb = await api("/knowledge-bases/", {
+    body: { name: KNOWLEDGE_BASE, embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+  });
   await api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: QUESTION, answer: ANSWER } });
   const [organization] = await api("/organizations/?pagination=false", { method: "GET" });
   // A member who may look (not change): they see the instructions rendered as Markdown.
   const catalogue = await api("/permissions/", { method: "GET" });
   const permission = (codename) => catalogue.find((p) => p.codename === codename).id;
-  const group = await api(`/organizations/${organization.id}/groups/`, { body: { name: "Lookers", permissions: [permission("chatbot.view")] } });
-  assistant = await api("/chatbots/", { body: { name: ASSISTANT, largeLanguageModel: LOCAL_LLM, instructions: INSTRUCTIONS, knowledgeBases: [{ id: kb.id }], groups: [{ id: group.id }] } });
+  const group = await api(`/organizations/${organization.id}/groups/`, {
+    body: { name: "Lookers", permissions: [permission("chatbot.view")] },
+  });
+  assistant = await api("/chatbots/", {
+    body: {
+      name: ASSISTANT,
+      largeLanguageModel: LOCAL_LLM,
+      instructions: INSTRUCTIONS,
+      knowledgeBases: [{ id: kb.id }],
+      groups: [{ id: group.id }],
+    },
+  });
   const email = `looker-${Date.now()}@example.com`;
   await fetch(`${app.base}/api/v1/auth/registration/`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password1: PASSWORD, password2: PASSWORD, name: "Lou Looker", company: "Lou's shop" }),
+    body: JSON.stringify({
+      email,
+      password1: PASSWORD,
+      password2: PASSWORD,
+      name: "Lou Looker",
+      company: "Lou's shop",
+    }),
   });
   const added = await api(`/organizations/${organization.id}/members/`, { body: { email } });
-  await api(`/organizations/${organization.id}/groups/${group.id}/group-members/bulk-create/`, { body: { members: [added.id] } });
+  await api(`/organizations/${organization.id}/groups/${group.id}/group-members/bulk-create/`, {
+    body: { members: [added.id] },
+  });
   member = { email, password: PASSWORD, organization: organization.id };
 }, 180_000);
 
@@ -63,9 +92,18 @@ function watchDialogs(page) {
 async function expectInert(page, dialogs) {
   const found = await page.evaluate(() => ({
     xss: window.__xss ?? null,
-    elements: [...document.querySelectorAll("script:not([src]), img[src='x'], iframe, object, embed")].map((el) => el.outerHTML),
-    handlers: [...document.querySelectorAll("*")].flatMap((el) => el.getAttributeNames().filter((a) => a.startsWith("on")).map((a) => `${el.tagName} ${a}`)),
-    javascriptUrls: [...document.querySelectorAll("*")].flatMap((el) => [...el.attributes].filter((a) => /^\s*javascript:/i.test(a.value)).map((a) => `${el.tagName} ${a.name}`)),
+    elements: [...document.querySelectorAll("script:not([src]), img[src='x'], iframe, object, embed")].map(
+      (el) => el.outerHTML,
+    ),
+    handlers: [...document.querySelectorAll("*")].flatMap((el) =>
+      el
+        .getAttributeNames()
+        .filter((a) => a.startsWith("on"))
+        .map((a) => `${el.tagName} ${a}`),
+    ),
+    javascriptUrls: [...document.querySelectorAll("*")].flatMap((el) =>
+      [...el.attributes].filter((a) => /^\s*javascript:/i.test(a.value)).map((a) => `${el.tagName} ${a.name}`),
+    ),
   }));
   expect(found).toEqual({ xss: null, elements: [], handlers: [], javascriptUrls: [] });
   expect(dialogs).toEqual([]);
@@ -125,7 +163,9 @@ describe("hostile text in the console", () => {
 
     await page.goto(`${app.base}/console/knowledge-bases/${kb.id}`);
     await page.locator("main h1", { hasText: KNOWLEDGE_BASE }).waitFor();
-    await page.getByLabel("Files to upload").setInputFiles([{ name: FILE, mimeType: "text/plain", buffer: Buffer.from(FILE_TEXT) }]);
+    await page
+      .getByLabel("Files to upload")
+      .setInputFiles([{ name: FILE, mimeType: "text/plain", buffer: Buffer.from(FILE_TEXT) }]);
     await page.getByRole("progressbar", { name: `Upload of ${FILE}` }).waitFor();
     expect(await page.locator(".kb-upload-name").textContent()).toBe(FILE);
     await page.getByRole("row", { name: FILE }).getByText("Done", { exact: true }).waitFor({ timeout: 60_000 });
@@ -157,7 +197,9 @@ describe("hostile text in the console", () => {
   });
 
   it("conversations: a conversation's question and reply in the transcript", async () => {
-    const { conversationId } = await app.server.api(`/chatbots/${assistant.id}/completions/`, { body: { message: { content: QUESTION } } });
+    const { conversationId } = await app.server.api(`/chatbots/${assistant.id}/completions/`, {
+      body: { message: { content: QUESTION } },
+    });
     const { context, page } = await ownerOn(app, `/conversations/${conversationId}`);
     const dialogs = watchDialogs(page);
     await page.locator(".transcript").getByText(ANSWER_SHOWN).waitFor();

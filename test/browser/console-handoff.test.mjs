@@ -10,7 +10,16 @@
 // message, although the real time is within the hours. axe-core on each screen; screenshots
 // docs/console/inbox-waiting-*.png and docs/console/business-hours-*.png in both languages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHOTS, axeViolations, openPage, signInContext, startConsole, recordNotifications, openVisitor, webChatSite } from "./console-helpers.mjs";
+import {
+  SHOTS,
+  axeViolations,
+  openPage,
+  signInContext,
+  startConsole,
+  recordNotifications,
+  openVisitor,
+  webChatSite,
+} from "./console-helpers.mjs";
 
 const CLOCK_OFFSET_MS = 2 * 86_400_000;
 const HANDOFF = "I'll pass you to a member of our team, who will reply here as soon as they can.";
@@ -20,7 +29,10 @@ let app, host, webChat;
 
 beforeAll(async () => {
   app = await startConsole({ vars: { ENVIRONMENT: "test", CLOCK_OFFSET_MS: String(CLOCK_OFFSET_MS) } });
-  ({ webChat, host } = await webChatSite(app, { assistant: { handoff: { outsideHoursMessage: AWAY } }, webChat: { displayGreeting: "Hello! How can I help you today?" } }));
+  ({ webChat, host } = await webChatSite(app, {
+    assistant: { handoff: { outsideHoursMessage: AWAY } },
+    webChat: { displayGreeting: "Hello! How can I help you today?" },
+  }));
 }, 300_000);
 
 afterAll(async () => {
@@ -31,7 +43,8 @@ afterAll(async () => {
 /** A visitor on the business's site with the widget open; `send` waits for the visitor's own bubble. */
 async function visitor() {
   const opened = await openVisitor(app.browser, host.url);
-  const conversationId = () => opened.page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, webChat);
+  const conversationId = () =>
+    opened.page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, webChat);
   return { ...opened, conversationId };
 }
 
@@ -71,7 +84,9 @@ describe("handoff in the console", () => {
       await expect.poll(() => navUnread(page).textContent()).toBe("1");
       await expect.poll(() => page.title()).toMatch(/^\(1\) /);
     }
-    await expect.poll(() => en.page.evaluate(() => window.__notifications)).toEqual([{ title: "A visitor is waiting for a person", body: "I need to talk to a person about order 4471" }]);
+    await expect
+      .poll(() => en.page.evaluate(() => window.__notifications))
+      .toEqual([{ title: "A visitor is waiting for a person", body: "I need to talk to a person about order 4471" }]);
     // zh-TW did not opt in: nothing raised there.
     expect(await zh.page.evaluate(() => window.__notifications)).toEqual([]);
     // Said once, and the assistant is silent after.
@@ -80,7 +95,10 @@ describe("handoff in the console", () => {
     await expect.poll(() => en.page.locator(`li[data-conversation="${id}"] .badge.unread`).textContent()).toMatch(/^2/);
     expect(await v.page.locator(".row.assistant .bubble", { hasText: HANDOFF }).count()).toBe(1);
 
-    for (const [name, { page }] of [["en", en], ["zh-TW", zh]]) {
+    for (const [name, { page }] of [
+      ["en", en],
+      ["zh-TW", zh],
+    ]) {
       expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: `${SHOTS}/inbox-waiting-${name}.png`, fullPage: true });
     }
@@ -113,7 +131,8 @@ describe("handoff in the console", () => {
     await form.getByLabel("Time zone").fill("UTC");
     // Open all day, every day: only the holiday (the clock's date, two days ahead) is closed.
     for (const day of ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]) {
-      if (!(await form.getByLabel(`${day} opens (period 1)`).count())) await form.getByRole("button", { name: `Add hours on ${day}` }).click();
+      if (!(await form.getByLabel(`${day} opens (period 1)`).count()))
+        await form.getByRole("button", { name: `Add hours on ${day}` }).click();
       await form.getByLabel(`${day} opens (period 1)`).fill("00:00");
       await form.getByLabel(`${day} closes (period 1)`).fill("24:00");
     }
@@ -124,7 +143,11 @@ describe("handoff in the console", () => {
     await page.getByRole("region", { name: "Notifications" }).getByText("Business hours saved.").waitFor();
     const inbox = (await app.server.api(`/web-chats/${webChat}/`, { method: "GET" })).inbox.id;
     const saved = (await app.server.api(`/inboxes/${inbox}/`, { method: "GET" })).businessHours;
-    expect(saved).toMatchObject({ timeZone: "UTC", holidays: [clockDate], weekly: { mon: [["00:00", "24:00"]], sat: [["00:00", "24:00"]], sun: [["00:00", "24:00"]] } });
+    expect(saved).toMatchObject({
+      timeZone: "UTC",
+      holidays: [clockDate],
+      weekly: { mon: [["00:00", "24:00"]], sat: [["00:00", "24:00"]], sun: [["00:00", "24:00"]] },
+    });
     expect(await axeViolations(page)).toEqual([]);
     await form.screenshot({ path: `${SHOTS}/business-hours-en.png` });
 

@@ -28,9 +28,16 @@ export const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
  */
 export async function startConsole({ vars = {}, prebuilt = Boolean(process.env.VITEST) } = {}) {
   // CONSOLE_TEST_INSPECTOR_PORT: wrangler's devtools port (default the server's + 1000), for a port range of one's own.
-  const options = { port: testPort("CONSOLE_TEST_PORT", CONSOLE_PORTS), inspectorPort: givenPort("CONSOLE_TEST_INSPECTOR_PORT"), vars, prebuilt };
+  const options = {
+    port: testPort("CONSOLE_TEST_PORT", CONSOLE_PORTS),
+    inspectorPort: givenPort("CONSOLE_TEST_INSPECTOR_PORT"),
+    vars,
+    prebuilt,
+  };
   let server = await startServer(options);
-  await server.api("/auth/password/change/", { body: { oldPassword: "-", newPassword1: PASSWORD, newPassword2: PASSWORD } });
+  await server.api("/auth/password/change/", {
+    body: { oldPassword: "-", newPassword1: PASSWORD, newPassword2: PASSWORD },
+  });
   const owner = await server.api("/users/current/", { method: "GET" });
   const browser = await launchChromium();
   return {
@@ -71,7 +78,13 @@ export async function openPage(browser, { theme = "light", locale = "en", viewpo
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => m.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text()) && errors.push(m.text()));
+  page.on(
+    "console",
+    (m) =>
+      m.type() === "error" &&
+      !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text()) &&
+      errors.push(m.text()),
+  );
   return { context, page, errors };
 }
 
@@ -106,7 +119,13 @@ export async function axeViolations(page) {
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    );
 }
 
 /**
@@ -168,7 +187,9 @@ export function widgetHostPage(base, webChat) {
       res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
 <body><h1>Acme shop</h1><script src="${base}/widget.js" data-web-chat-id="${webChat()}" async></script></body></html>`);
     });
-    http.listen(givenPort("CONSOLE_TEST_HOST_PORT") ?? 0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
+    http.listen(givenPort("CONSOLE_TEST_HOST_PORT") ?? 0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }),
+    );
   });
 }
 
@@ -196,10 +217,17 @@ export async function recordNotifications(context, origin) {
  * id and the site.
  */
 export async function webChatSite(app, { assistant = {}, inbox = {}, webChat = {} } = {}) {
-  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM, ...assistant } });
-  const created = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id }, ...inbox } });
+  const bot = await app.server.api("/chatbots/", {
+    body: { name: "Ava", largeLanguageModel: LOCAL_LLM, ...assistant },
+  });
+  const created = await app.server.api("/inboxes/", {
+    body: { name: "Website", channelType: "web", chatbot: { id: bot.id }, ...inbox },
+  });
   const id = created.channel.id;
-  await app.server.api(`/web-chats/${id}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, ...webChat } });
+  await app.server.api(`/web-chats/${id}/`, {
+    method: "PATCH",
+    body: { name: "Acme Help", enableAnonymous: true, ...webChat },
+  });
   return { bot, webChat: id, host: await widgetHostPage(app.base, () => id) };
 }
 

@@ -10,11 +10,22 @@
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { d1File } from "../support/local-d1.mjs";
-import { axeViolations, openPage, signInContext, startConsole, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  signInContext,
+  startConsole,
+  LOCAL_LLM,
+  LOCAL_EMBEDDING,
+  LOCAL_RERANKER,
+} from "./console-helpers.mjs";
 
 const OLD_DAY = "2026-01-15";
 // A 1x1 PNG.
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 const INVOICE = "Invoice 1042\nTwo mugs, 24.00 EUR\n";
 
 let app, ava, bob, website, helpCentre, carol, dan;
@@ -31,48 +42,118 @@ async function webInbox(name, bot) {
 }
 
 /** An empty conversation of a web inbox, as an integration makes one. */
-const conversation = (inbox, title, contact) => api("/conversations/", { body: { webChat: inbox.channel.id, title, ...(contact ? { contact: contact.id } : {}) } });
+const conversation = (inbox, title, contact) =>
+  api("/conversations/", { body: { webChat: inbox.channel.id, title, ...(contact ? { contact: contact.id } : {}) } });
 
 /** Stores a file through the direct upload; its key. */
 async function upload(name, type, bytes) {
   const form = new FormData();
   form.append("file", new File([bytes], name, { type }));
-  const res = await fetch(`${app.base}/api/v1/attachments-upload/`, { method: "POST", headers: app.server.headers, body: form });
+  const res = await fetch(`${app.base}/api/v1/attachments-upload/`, {
+    method: "POST",
+    headers: app.server.headers,
+    body: form,
+  });
   if (res.status !== 200) throw new Error(`upload: ${res.status} ${await res.text()}`);
   return res.headers.get("Location");
 }
 
 /** A visitor's message through the widget's public API, its streamed reply read to the end; the conversation id. */
 async function visitorAsks(webChatId, token, content) {
-  const res = await fetch(`${app.base}/api/v1/web-chats/${webChatId}/public/messages/`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ content }) });
+  const res = await fetch(`${app.base}/api/v1/web-chats/${webChatId}/public/messages/`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ content }),
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`widget send: ${res.status} ${text}`);
-  const last = text.trim().split("\n\n").at(-1).split("\n").find((l) => l.startsWith("data:"));
+  const last = text
+    .trim()
+    .split("\n\n")
+    .at(-1)
+    .split("\n")
+    .find((l) => l.startsWith("data:"));
   return JSON.parse(last.slice(5)).conversationId;
 }
 
 /** The conversation with a cited reply, tool calls, a visitor's files and feedback. */
 async function seedTranscript() {
-  const kb = await api("/knowledge-bases/", { body: { name: "Returns policy", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER } });
+  const kb = await api("/knowledge-bases/", {
+    body: { name: "Returns policy", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+  });
   const form = new FormData();
-  form.append("file", new File(["Returns are accepted within 30 days of delivery. Refunds take five business days."], "returns.txt", { type: "text/plain" }));
+  form.append(
+    "file",
+    new File(["Returns are accepted within 30 days of delivery. Refunds take five business days."], "returns.txt", {
+      type: "text/plain",
+    }),
+  );
   const [file] = await api(`/knowledge-bases/${kb.id}/files/`, { form });
   for (let status = file.status; status !== "done"; await new Promise((r) => setTimeout(r, 200))) {
     status = (await api(`/knowledge-bases/${kb.id}/files/${file.id}/`, { method: "GET" })).status;
     if (status === "failed") throw new Error("returns.txt was not processed");
   }
-  const echo = await api("/tools/", { body: { toolType: "function", name: "echo_city", displayName: "Echo city", description: "Function echo_city", functionCode: "function main(a) { return 'echo ' + a.city; }", rawParametersSchema: { type: "object", properties: { city: { type: "string" } } } } });
-  const agent = await api("/chatbots/", { body: { name: "Cleo", largeLanguageModel: LOCAL_LLM, replyMode: "agent", knowledgeBases: [{ id: kb.id }], tools: [{ id: echo.id }] } });
+  const echo = await api("/tools/", {
+    body: {
+      toolType: "function",
+      name: "echo_city",
+      displayName: "Echo city",
+      description: "Function echo_city",
+      functionCode: "function main(a) { return 'echo ' + a.city; }",
+      rawParametersSchema: { type: "object", properties: { city: { type: "string" } } },
+    },
+  });
+  const agent = await api("/chatbots/", {
+    body: {
+      name: "Cleo",
+      largeLanguageModel: LOCAL_LLM,
+      replyMode: "agent",
+      knowledgeBases: [{ id: kb.id }],
+      tools: [{ id: echo.id }],
+    },
+  });
   const inbox = await webInbox("Returns desk", agent);
-  const session = await (await fetch(`${app.base}/api/v1/web-chats/${inbox.channel.id}/public/session/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" })).json();
+  const session = await (
+    await fetch(`${app.base}/api/v1/web-chats/${inbox.channel.id}/public/session/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    })
+  ).json();
   const id = await visitorAsks(inbox.channel.id, session.token, "How many days do I have for returns?");
-  await api(`/chatbots/${agent.id}/completions/`, { body: { conversation: id, message: { content: "Lyon", toolIds: [echo.id] } } });
-  const [receipt, invoice] = [await upload("receipt.png", "image/png", PNG), await upload("invoice.txt", "text/plain", INVOICE)];
-  await api("/messages/", { body: { conversation: id, content: "Here are my receipt and invoice", attachments: [{ filename: "receipt.png", file: receipt }, { filename: "invoice.txt", file: invoice }] } });
+  await api(`/chatbots/${agent.id}/completions/`, {
+    body: { conversation: id, message: { content: "Lyon", toolIds: [echo.id] } },
+  });
+  const [receipt, invoice] = [
+    await upload("receipt.png", "image/png", PNG),
+    await upload("invoice.txt", "text/plain", INVOICE),
+  ];
+  await api("/messages/", {
+    body: {
+      conversation: id,
+      content: "Here are my receipt and invoice",
+      attachments: [
+        { filename: "receipt.png", file: receipt },
+        { filename: "invoice.txt", file: invoice },
+      ],
+    },
+  });
   // The visitor likes the first answer and dislikes the second.
-  const answers = (await api(`/messages/?conversation=${id}&pageSize=100`, { method: "GET" })).results.filter((m) => m.senderType === "chatbot").reverse();
-  for (const [message, feedback] of [[answers[0], "like"], [answers[1], "dislike"]]) {
-    const res = await fetch(`${app.base}/api/v1/web-chats/${inbox.channel.id}/public/messages/${message.id}/feedback/`, { method: "POST", headers: { Authorization: `Bearer ${session.token}`, "Content-Type": "application/json" }, body: JSON.stringify({ feedback }) });
+  const answers = (await api(`/messages/?conversation=${id}&pageSize=100`, { method: "GET" })).results
+    .filter((m) => m.senderType === "chatbot")
+    .reverse();
+  for (const [message, feedback] of [
+    [answers[0], "like"],
+    [answers[1], "dislike"],
+  ]) {
+    const res = await fetch(
+      `${app.base}/api/v1/web-chats/${inbox.channel.id}/public/messages/${message.id}/feedback/`,
+      {
+        method: "POST",
+        headers: { Authorization: `Bearer ${session.token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ feedback }),
+      },
+    );
     if (res.status !== 200) throw new Error(`feedback: ${res.status} ${await res.text()}`);
   }
   return { id, answers };
@@ -80,7 +161,10 @@ async function seedTranscript() {
 
 beforeAll(async () => {
   app = await startConsole({ vars: { INBOX_STREAM_RECHECK_MS: "500" } });
-  [ava, bob] = [await api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } }), await api("/chatbots/", { body: { name: "Bob", largeLanguageModel: LOCAL_LLM } })];
+  [ava, bob] = [
+    await api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } }),
+    await api("/chatbots/", { body: { name: "Bob", largeLanguageModel: LOCAL_LLM } }),
+  ];
   [website, helpCentre] = [await webInbox("Website", ava), await webInbox("Help centre", bob)];
   carol = await api("/contacts/", { body: { name: "Carol", inboxes: [{ id: website.id }] } });
   dan = await api("/contacts/", { body: { name: "Dan", inboxes: [{ id: helpCentre.id }] } });
@@ -89,14 +173,20 @@ beforeAll(async () => {
   conversations.queued = await conversation(website, "Queued question");
   conversations.dan = await conversation(helpCentre, "Dan's refund", dan);
   conversations.served = await conversation(helpCentre, "Taken over");
-  await api(`/conversations/${conversations.queued.id}/update-auto-reply/`, { method: "PATCH", body: { autoReplyEnabled: false } });
+  await api(`/conversations/${conversations.queued.id}/update-auto-reply/`, {
+    method: "PATCH",
+    body: { autoReplyEnabled: false },
+  });
   await api(`/conversations/${conversations.dan.id}/resolve/`);
   await api(`/conversations/${conversations.served.id}/take-over/`);
   transcript = await seedTranscript();
   // "Old chat" was started on OLD_DAY.
   await app.restart((state) => {
     const db = new DatabaseSync(d1File(state));
-    db.prepare("UPDATE conversations SET created_at = ? WHERE id = ?").run(Date.parse(`${OLD_DAY}T12:00:00Z`), conversations.old.id);
+    db.prepare("UPDATE conversations SET created_at = ? WHERE id = ?").run(
+      Date.parse(`${OLD_DAY}T12:00:00Z`),
+      conversations.old.id,
+    );
     db.close();
   });
 }, 240_000);
@@ -116,9 +206,17 @@ async function operator(path = "/console/conversations") {
 
 const MINE = ["Old chat", "Carol's order", "Queued question", "Dan's refund", "Taken over"];
 /** The titles the list shows, of the conversations this part of the test made. */
-const shown = (page) => page.locator(".inbox-list li strong").allTextContents().then((titles) => titles.filter((x) => MINE.includes(x)).sort());
+const shown = (page) =>
+  page
+    .locator(".inbox-list li strong")
+    .allTextContents()
+    .then((titles) => titles.filter((x) => MINE.includes(x)).sort());
 /** The same titles from the API, for the list's query. */
-const listed = async (query) => (await api(`/conversations/?pageSize=100&${query}`, { method: "GET" })).results.map((c) => c.title).filter((x) => MINE.includes(x)).sort();
+const listed = async (query) =>
+  (await api(`/conversations/?pageSize=100&${query}`, { method: "GET" })).results
+    .map((c) => c.title)
+    .filter((x) => MINE.includes(x))
+    .sort();
 
 describe("Conversations inbox: filters and transcript in Chromium", () => {
   it("each filter gives the list the API gives", async () => {
@@ -159,14 +257,20 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
 
   it("tags the try-it's test conversations, in the list and the transcript; the Tests filter hides them or shows them alone, as the API does", async () => {
     // What the try-it panel sends: a conversation started as a test.
-    const { conversationId: tried } = await api(`/chatbots/${ava.id}/completions/`, { body: { message: { content: "Tried from the console" }, test: true } });
+    const { conversationId: tried } = await api(`/chatbots/${ava.id}/completions/`, {
+      body: { message: { content: "Tried from the console" }, test: true },
+    });
     const { context, page, errors } = await operator();
     const filters = page.getByRole("form", { name: "Filters" });
     const row = page.locator(`.inbox-list li[data-conversation="${tried}"]`);
     await row.locator(".badge.test", { hasText: "Test" }).waitFor();
-    expect(await page.locator(`.inbox-list li[data-conversation="${conversations.carol.id}"] .badge.test`).count()).toBe(0);
-    const ids = () => page.locator(".inbox-list li").evaluateAll((items) => items.map((li) => li.dataset.conversation).sort());
-    const apiIds = async (query) => (await api(`/conversations/?pageSize=100&${query}`, { method: "GET" })).results.map((c) => c.id).sort();
+    expect(
+      await page.locator(`.inbox-list li[data-conversation="${conversations.carol.id}"] .badge.test`).count(),
+    ).toBe(0);
+    const ids = () =>
+      page.locator(".inbox-list li").evaluateAll((items) => items.map((li) => li.dataset.conversation).sort());
+    const apiIds = async (query) =>
+      (await api(`/conversations/?pageSize=100&${query}`, { method: "GET" })).results.map((c) => c.id).sort();
     await filters.getByLabel("Tests").selectOption({ label: "Only tests" });
     await expect.poll(ids).toEqual([tried]);
     expect(await apiIds("isTest=true")).toEqual([tried]);
@@ -191,11 +295,17 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     await filters.getByLabel("Status").selectOption({ label: "Resolved" });
     await expect.poll(() => shown(page)).toEqual(["Dan's refund"]);
     // From now on the browser gets the unfiltered list 1.5 s late: cleared, then "Queued" at once.
-    await page.route((url) => url.pathname === "/api/v1/conversations/" && !url.searchParams.has("status"), async (route) => {
-      await new Promise((r) => setTimeout(r, 1_500));
-      await route.continue();
-    });
-    const late = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/v1/conversations/" && !new URL(res.url()).searchParams.has("status"));
+    await page.route(
+      (url) => url.pathname === "/api/v1/conversations/" && !url.searchParams.has("status"),
+      async (route) => {
+        await new Promise((r) => setTimeout(r, 1_500));
+        await route.continue();
+      },
+    );
+    const late = page.waitForResponse(
+      (res) =>
+        new URL(res.url()).pathname === "/api/v1/conversations/" && !new URL(res.url()).searchParams.has("status"),
+    );
     await filters.getByRole("button", { name: "Clear filters" }).click();
     await filters.getByLabel("Status").selectOption({ label: "Queued" });
     await expect.poll(() => shown(page)).toEqual(["Queued question"]);
@@ -217,8 +327,12 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     await api(`/chatbots/${bob.id}/completions/`, { body: { message: { content: "Outside the filter" } } });
     await api(`/chatbots/${ava.id}/completions/`, { body: { message: { content: "Inside the filter" } } });
     await list.locator("li", { hasText: "Inside the filter" }).waitFor({ timeout: 10_000 });
-    await api(`/chatbots/${bob.id}/completions/`, { body: { conversation: conversations.served.id, message: { content: "Bob's served one again" } } });
-    await api(`/chatbots/${ava.id}/completions/`, { body: { conversation: conversations.carol.id, message: { content: "Carol writes again" } } });
+    await api(`/chatbots/${bob.id}/completions/`, {
+      body: { conversation: conversations.served.id, message: { content: "Bob's served one again" } },
+    });
+    await api(`/chatbots/${ava.id}/completions/`, {
+      body: { conversation: conversations.carol.id, message: { content: "Carol writes again" } },
+    });
     await list.locator("li", { hasText: "Carol writes again" }).waitFor({ timeout: 10_000 });
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await list.textContent()).not.toContain("Outside the filter");
@@ -229,8 +343,14 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     await filters.getByLabel("Status").selectOption({ label: "Queued" });
     await expect.poll(() => shown(page)).toEqual(["Queued question"]);
     await new Promise((r) => setTimeout(r, 3_000));
-    await api(`/conversations/${conversations.queued.id}/update-auto-reply/`, { method: "PATCH", body: { autoReplyEnabled: true } });
-    await api(`/conversations/${conversations.carol.id}/update-auto-reply/`, { method: "PATCH", body: { autoReplyEnabled: false } });
+    await api(`/conversations/${conversations.queued.id}/update-auto-reply/`, {
+      method: "PATCH",
+      body: { autoReplyEnabled: true },
+    });
+    await api(`/conversations/${conversations.carol.id}/update-auto-reply/`, {
+      method: "PATCH",
+      body: { autoReplyEnabled: false },
+    });
     await expect.poll(() => shown(page), { timeout: 10_000 }).toEqual(["Carol's order"]);
     expect(await listed("status=queued")).toEqual(["Carol's order"]);
     expect(errors).toEqual([]);
@@ -241,18 +361,29 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     const [organization] = await api("/organizations/?pagination=false", { method: "GET" });
     const email = `watcher-${Date.now()}@example.com`;
     const password = "watcher password 1234";
-    await api("/auth/registration/", { body: { email, password1: password, password2: password, name: "Wes", company: "Wes's" } });
+    await api("/auth/registration/", {
+      body: { email, password1: password, password2: password, name: "Wes", company: "Wes's" },
+    });
     const member = await api(`/organizations/${organization.id}/members/`, { body: { email } });
-    const view = (await api("/permissions/", { method: "GET" })).filter((p) => p.codename === "conversation.view").map((p) => p.id);
-    const watchers = await api(`/organizations/${organization.id}/groups/`, { body: { name: "Watchers", permissions: view } });
-    await api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, { body: { groups: [watchers.id] } });
+    const view = (await api("/permissions/", { method: "GET" }))
+      .filter((p) => p.codename === "conversation.view")
+      .map((p) => p.id);
+    const watchers = await api(`/organizations/${organization.id}/groups/`, {
+      body: { name: "Watchers", permissions: view },
+    });
+    await api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, {
+      body: { groups: [watchers.id] },
+    });
     const { context, page, errors } = await openPage(app.browser);
     await context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
     await signInContext(context, app.base, { email, password });
     await page.goto(`${app.base}/console/conversations`);
     const badge = page.locator("main .badge[role=status]");
     await expect.poll(() => badge.textContent()).toBe("Live");
-    await api(`/organizations/${organization.id}/groups/${watchers.id}/`, { method: "PATCH", body: { permissions: [] } });
+    await api(`/organizations/${organization.id}/groups/${watchers.id}/`, {
+      method: "PATCH",
+      body: { permissions: [] },
+    });
     await page.getByRole("alert").filter({ hasText: "conversation.view" }).waitFor({ timeout: 10_000 });
     expect(await badge.textContent()).toBe("Not live");
     await new Promise((r) => setTimeout(r, 4_000)); // an EventSource would have reconnected by now
@@ -286,7 +417,9 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     expect(await tooled.textContent()).toContain("Visitor found this unhelpful");
 
     // The visitor's files: the image shown, the file's link a signed URL that serves its bytes.
-    const files = log.locator(".msg.sender-contact", { hasText: "Here are my receipt and invoice" }).getByRole("list", { name: "Attachment" });
+    const files = log
+      .locator(".msg.sender-contact", { hasText: "Here are my receipt and invoice" })
+      .getByRole("list", { name: "Attachment" });
     const image = files.getByRole("img", { name: "receipt.png" });
     await expect.poll(() => image.evaluate((img) => img.complete && img.naturalWidth)).toBe(1);
     const link = files.getByRole("link", { name: "Download invoice.txt" });
@@ -296,7 +429,10 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     expect(download.status).toBe(200);
     expect(await download.text()).toBe(INVOICE);
     const tampered = new URL(href);
-    tampered.searchParams.set([...tampered.searchParams.keys()].find((k) => /sig/i.test(k)), "0".repeat(64));
+    tampered.searchParams.set(
+      [...tampered.searchParams.keys()].find((k) => /sig/i.test(k)),
+      "0".repeat(64),
+    );
     expect((await fetch(tampered)).status).toBe(403);
     // Clicking asks for a freshly signed URL and opens it.
     const [opened] = await Promise.all([context.waitForEvent("page"), link.click()]);

@@ -6,7 +6,15 @@
 // goes to the next step's control, never to the page's body. axe-core in both themes (with a
 // try-it conversation tagged "Test" in the list), the screenshots of docs/console/inbox-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, openVisitor, webChatSite } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  screenshots,
+  signInContext,
+  startConsole,
+  openVisitor,
+  webChatSite,
+} from "./console-helpers.mjs";
 
 let app, host, webChat;
 
@@ -38,7 +46,11 @@ const focused = (page) =>
   page.evaluate(() => {
     const el = document.activeElement;
     if (!el || el === document.body) return "body";
-    return el.labels?.[0]?.textContent.trim() || el.getAttribute("aria-label") || (el.id ? `#${el.id}` : el.textContent.trim());
+    return (
+      el.labels?.[0]?.textContent.trim() ||
+      el.getAttribute("aria-label") ||
+      (el.id ? `#${el.id}` : el.textContent.trim())
+    );
   });
 
 /** The visitor's widget: open, and a helper that sends a message. */
@@ -79,7 +91,9 @@ describe("Conversations inbox in Chromium", () => {
     // While a human serves, the assistant is silent, and the operator sees the message live.
     const assistantRows = await v.page.locator(".row.assistant").count();
     await v.send("Are you a real person?");
-    await page.locator(".transcript .msg.sender-contact", { hasText: "Are you a real person?" }).waitFor({ timeout: 10_000 });
+    await page
+      .locator(".transcript .msg.sender-contact", { hasText: "Are you a real person?" })
+      .waitFor({ timeout: 10_000 });
     await new Promise((r) => setTimeout(r, 1000));
     expect(await v.page.locator(".row.assistant").count()).toBe(assistantRows);
 
@@ -91,7 +105,11 @@ describe("Conversations inbox in Chromium", () => {
     await expect.poll(() => focused(page)).toBe("Take over");
     await v.send("What are your opening hours?");
     await expect.poll(() => v.page.locator(".row.assistant").count(), { timeout: 15_000 }).toBe(assistantRows + 1);
-    await expect.poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", { timeout: 15_000 }).not.toContain("typing");
+    await expect
+      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
+        timeout: 15_000,
+      })
+      .not.toContain("typing");
     expect((await v.page.locator(".row.assistant .bubble").last().textContent()).length).toBeGreaterThan(0);
     await page.locator(".transcript .msg.sender-chatbot").nth(1).waitFor({ timeout: 10_000 });
 
@@ -110,7 +128,9 @@ describe("Conversations inbox in Chromium", () => {
     const id = list.results[0].id;
     // A try-it conversation beside it, so the list shows (and axe-core checks) the "Test" tag.
     const bot = list.results[0].chatbot.id;
-    await app.server.api(`/chatbots/${bot}/completions/`, { body: { message: { content: "Do you ship abroad?" }, test: true } });
+    await app.server.api(`/chatbots/${bot}/completions/`, {
+      body: { message: { content: "Do you ship abroad?" }, test: true },
+    });
     for (const theme of ["light", "dark"]) {
       const { context, page } = await operator({ theme }, `/console/conversations/${id}`);
       await page.locator(".transcript .msg").first().waitFor();

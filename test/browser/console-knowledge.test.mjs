@@ -9,11 +9,27 @@
 // them anyway; axe-core in both themes; the screenshots of docs/console/ (files, FAQs, text nodes, search).
 import writeXlsxFile from "write-excel-file/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, PASSWORD, screenshots, sessionCookie, signInContext, signInWithPassword, startConsole, ownerOn as ownerOnPage, dialog, tabTo, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  PASSWORD,
+  screenshots,
+  sessionCookie,
+  signInContext,
+  signInWithPassword,
+  startConsole,
+  ownerOn as ownerOnPage,
+  dialog,
+  tabTo,
+  LOCAL_EMBEDDING,
+  LOCAL_RERANKER,
+} from "./console-helpers.mjs";
 
 const ARTICLES = {
-  "refunds.txt": "Refunds are paid back to the original card within fourteen days. A refund for a gift goes to the gift card.",
-  "shipping.md": "# Shipping\n\nParcels ship from our Rotterdam warehouse. Express shipping arrives the next working day.",
+  "refunds.txt":
+    "Refunds are paid back to the original card within fourteen days. A refund for a gift goes to the gift card.",
+  "shipping.md":
+    "# Shipping\n\nParcels ship from our Rotterdam warehouse. Express shipping arrives the next working day.",
 };
 
 let app, org, member;
@@ -26,12 +42,22 @@ beforeAll(async () => {
   await fetch(`${app.base}/api/v1/auth/registration/`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password1: PASSWORD, password2: PASSWORD, name: "Vic Viewer", company: "Vic's shop" }),
+    body: JSON.stringify({
+      email,
+      password1: PASSWORD,
+      password2: PASSWORD,
+      name: "Vic Viewer",
+      company: "Vic's shop",
+    }),
   });
   const added = await app.server.api(`/organizations/${org.id}/members/`, { body: { email } });
   const catalogue = await app.server.api("/permissions/", { method: "GET" });
-  const group = await app.server.api(`/organizations/${org.id}/groups/`, { body: { name: "Readers", permissions: [catalogue.find((p) => p.codename === "knowledge_base.view").id] } });
-  await app.server.api(`/organizations/${org.id}/groups/${group.id}/group-members/bulk-create/`, { body: { members: [added.id] } });
+  const group = await app.server.api(`/organizations/${org.id}/groups/`, {
+    body: { name: "Readers", permissions: [catalogue.find((p) => p.codename === "knowledge_base.view").id] },
+  });
+  await app.server.api(`/organizations/${org.id}/groups/${group.id}/group-members/bulk-create/`, {
+    body: { members: [added.id] },
+  });
   member = { email, password: PASSWORD, groupId: group.id };
 }, 120_000);
 
@@ -41,12 +67,28 @@ afterAll(async () => {
 
 /** A knowledge base made through the API, with `files` ingested (polled until done) and `faqs`. */
 async function seededBase(name, { files = {}, faqs = [], groups = [] } = {}) {
-  const kb = await app.server.api("/knowledge-bases/", { body: { name, embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER, groups: groups.map((id) => ({ id })) } });
+  const kb = await app.server.api("/knowledge-bases/", {
+    body: {
+      name,
+      embeddingModel: LOCAL_EMBEDDING,
+      rerankerModel: LOCAL_RERANKER,
+      groups: groups.map((id) => ({ id })),
+    },
+  });
   const form = new FormData();
-  for (const [filename, text] of Object.entries(files)) form.append("file", new Blob([text], { type: "text/plain" }), filename);
+  for (const [filename, text] of Object.entries(files))
+    form.append("file", new Blob([text], { type: "text/plain" }), filename);
   if (Object.keys(files).length) await app.server.api(`/knowledge-bases/${kb.id}/files/`, { form });
   for (const faq of faqs) await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { body: faq });
-  await expect.poll(async () => (await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results.every((f) => f.status === "done"), { timeout: 60_000 }).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results.every(
+          (f) => f.status === "done",
+        ),
+      { timeout: 60_000 },
+    )
+    .toBe(true);
   return kb;
 }
 
@@ -66,7 +108,10 @@ async function dropFiles(page, files) {
 describe("Knowledge bases in Chromium", () => {
   // First, while the organization holds only what the pictures should show.
   it("takes the screenshots of docs/console/", async () => {
-    const kb = await seededBase("Help centre", { files: ARTICLES, faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }] });
+    const kb = await seededBase("Help centre", {
+      files: ARTICLES,
+      faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }],
+    });
     const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
     await screenshots(app.browser, app.base, `/console/knowledge-bases/${kb.id}`, "knowledge", {
       signIn,
@@ -85,8 +130,16 @@ describe("Knowledge bases in Chromium", () => {
       },
     });
     // Last, so the pictures above stay as they were: the FAQs tab shows labels (one FAQ with two), the text nodes tab a file's passages.
-    const labels = await Promise.all(["Payments", "Shipping"].map((name) => app.server.api(`/knowledge-bases/${kb.id}/labels/`, { body: { name } })));
-    await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: "How fast is express shipping?", answer: "Express parcels arrive the next working day.", labels: labels.map(({ id }) => ({ id })) } });
+    const labels = await Promise.all(
+      ["Payments", "Shipping"].map((name) => app.server.api(`/knowledge-bases/${kb.id}/labels/`, { body: { name } })),
+    );
+    await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, {
+      body: {
+        question: "How fast is express shipping?",
+        answer: "Express parcels arrive the next working day.",
+        labels: labels.map(({ id }) => ({ id })),
+      },
+    });
     await screenshots(app.browser, app.base, `/console/knowledge-bases/${kb.id}/faqs`, "knowledge-faqs", {
       signIn,
       act: (page) => page.locator("tbody tr").nth(1).waitFor(),
@@ -114,7 +167,8 @@ describe("Knowledge bases in Chromium", () => {
     await page.evaluate(() => {
       window.progressSeen = {};
       new MutationObserver(() => {
-        for (const bar of document.querySelectorAll(".kb-upload progress")) (window.progressSeen[bar.getAttribute("aria-label")] ??= new Set()).add(bar.value);
+        for (const bar of document.querySelectorAll(".kb-upload progress"))
+          (window.progressSeen[bar.getAttribute("aria-label")] ??= new Set()).add(bar.value);
       }).observe(document.body, { subtree: true, childList: true, attributes: true });
     });
     await dropFiles(page, Object.entries(ARTICLES));
@@ -124,13 +178,22 @@ describe("Knowledge bases in Chromium", () => {
       await expect.poll(() => bar.evaluate((el) => el.value)).toBe(1);
       await page.locator(".kb-upload", { hasText: name }).getByText("Uploaded; ingestion below").waitFor();
     }
-    const seen = await page.evaluate(() => Object.fromEntries(Object.entries(window.progressSeen).map(([k, v]) => [k, [...v]])));
+    const seen = await page.evaluate(() =>
+      Object.fromEntries(Object.entries(window.progressSeen).map(([k, v]) => [k, [...v]])),
+    );
     expect(Object.keys(seen).sort()).toEqual(["Upload of refunds.txt", "Upload of shipping.md"]);
     for (const values of Object.values(seen)) expect(values).toContain(1);
     // Both ingestions, followed live until done.
-    for (const name of Object.keys(ARTICLES)) await page.getByRole("row", { name: new RegExp(name) }).getByText("Done", { exact: true }).waitFor({ timeout: 60_000 });
+    for (const name of Object.keys(ARTICLES))
+      await page
+        .getByRole("row", { name: new RegExp(name) })
+        .getByText("Done", { exact: true })
+        .waitFor({ timeout: 60_000 });
     const files = await app.server.api(`/knowledge-bases/${kbId}/files/`, { method: "GET" });
-    expect(files.results.map((f) => [f.filename, f.status]).sort()).toEqual([["refunds.txt", "done"], ["shipping.md", "done"]]);
+    expect(files.results.map((f) => [f.filename, f.status]).sort()).toEqual([
+      ["refunds.txt", "done"],
+      ["shipping.md", "done"],
+    ]);
 
     await page.getByRole("link", { name: "FAQs" }).click();
     await page.getByRole("button", { name: "Add FAQ" }).click();
@@ -167,12 +230,19 @@ describe("Knowledge bases in Chromium", () => {
     await tabTo(page, button);
     await page.keyboard.press("Enter");
     await expect.poll(() => choosers.length).toBe(1);
-    const files = Object.entries(ARTICLES).map(([name, text]) => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) }));
+    const files = Object.entries(ARTICLES).map(([name, text]) => ({
+      name,
+      mimeType: "text/plain",
+      buffer: Buffer.from(text),
+    }));
     await choosers[0].setFiles(files);
     for (const name of Object.keys(ARTICLES)) {
       const bar = page.getByRole("progressbar", { name: `Upload of ${name}` });
       await expect.poll(() => bar.evaluate((el) => el.value)).toBe(1);
-      await page.getByRole("row", { name: new RegExp(name) }).getByText("Done", { exact: true }).waitFor({ timeout: 60_000 });
+      await page
+        .getByRole("row", { name: new RegExp(name) })
+        .getByText("Done", { exact: true })
+        .waitFor({ timeout: 60_000 });
     }
     // Space opens it too; cancelling the chooser uploads nothing.
     await expect.poll(() => button.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -181,20 +251,28 @@ describe("Knowledge bases in Chromium", () => {
     await choosers[1].setFiles([]);
     expect(await page.locator(".kb-upload").count()).toBe(2);
     const listed = await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" });
-    expect(listed.results.map((f) => [f.filename, f.status]).sort()).toEqual([["refunds.txt", "done"], ["shipping.md", "done"]]);
+    expect(listed.results.map((f) => [f.filename, f.status]).sort()).toEqual([
+      ["refunds.txt", "done"],
+      ["shipping.md", "done"],
+    ]);
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it("the search tester from the keyboard alone: query, method, rerank, then the ranked results with a score each", async () => {
-    const kb = await seededBase("Keyboard search", { files: ARTICLES, faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }] });
+    const kb = await seededBase("Keyboard search", {
+      files: ARTICLES,
+      faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }],
+    });
     const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/search`);
     await page.getByLabel("Query").waitFor();
     await tabTo(page, page.getByLabel("Query"));
     await page.keyboard.type("refund gift card");
     await page.keyboard.press("Tab");
     // The method: Hybrid, Keyword, Vector; arrows change a closed select.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe(await page.getByLabel("Method").getAttribute("id"));
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(
+      await page.getByLabel("Method").getAttribute("id"),
+    );
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("ArrowDown");
     await expect.poll(() => page.getByLabel("Method").inputValue()).toBe("vector");
@@ -209,7 +287,11 @@ describe("Knowledge bases in Chromium", () => {
     const sent = page.waitForRequest((r) => r.url().includes(`/knowledge-bases/${kb.id}/search/`));
     await tabTo(page, page.getByRole("button", { name: "Search", exact: true }));
     await page.keyboard.press("Enter");
-    expect((await sent).postDataJSON()).toEqual({ query: "refund gift card", searchMethod: "hybrid", enableRerank: !before });
+    expect((await sent).postDataJSON()).toEqual({
+      query: "refund gift card",
+      searchMethod: "hybrid",
+      enableRerank: !before,
+    });
     const results = page.locator(".kb-result");
     await results.first().waitFor();
     expect(await results.first().textContent()).toContain("gift card");
@@ -218,10 +300,17 @@ describe("Knowledge bases in Chromium", () => {
   });
 
   it("searches by vector, and by hybrid with and without rerank: each result shows the score the API gives, and rerank changes them", async () => {
-    const kb = await seededBase("Methods", { files: ARTICLES, faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }] });
+    const kb = await seededBase("Methods", {
+      files: ARTICLES,
+      faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }],
+    });
     const query = "refund to the gift card";
     const scoresOf = async (searchMethod, enableRerank) =>
-      (await app.server.api(`/knowledge-bases/${kb.id}/search/?pageSize=100`, { body: { query, searchMethod, enableRerank } })).results.map((r) => r.score.toFixed(3));
+      (
+        await app.server.api(`/knowledge-bases/${kb.id}/search/?pageSize=100`, {
+          body: { query, searchMethod, enableRerank },
+        })
+      ).results.map((r) => r.score.toFixed(3));
     const { context, page, errors } = await ownerOn(`/knowledge-bases/${kb.id}/search`);
     const shown = async () => {
       const heads = await page.locator(".kb-result .kb-score").allTextContents();
@@ -259,7 +348,9 @@ describe("Knowledge bases in Chromium", () => {
   it("a file that cannot be parsed fails with the reason; reparse and delete work", async () => {
     const kb = await seededBase("Broken uploads");
     const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}`);
-    await page.getByLabel("Files to upload").setInputFiles([{ name: "broken.pdf", mimeType: "application/pdf", buffer: Buffer.from("this is not a PDF") }]);
+    await page
+      .getByLabel("Files to upload")
+      .setInputFiles([{ name: "broken.pdf", mimeType: "application/pdf", buffer: Buffer.from("this is not a PDF") }]);
     const row = page.getByRole("row", { name: /broken\.pdf/ });
     await row.getByText(/^Failed: .+/).waitFor({ timeout: 60_000 });
     const [file] = (await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results;
@@ -291,12 +382,17 @@ describe("Knowledge bases in Chromium", () => {
     // The focus is back on the button that opened the dialog.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Add FAQ");
     const faqs = await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { method: "GET" });
-    expect(faqs.results.map((f) => [f.question, f.answer, f.labels.map((l) => l.name)])).toEqual([["Do you ship to Belgium?", "Yes, within two working days.", ["Billing"]]]);
+    expect(faqs.results.map((f) => [f.question, f.answer, f.labels.map((l) => l.name)])).toEqual([
+      ["Do you ship to Belgium?", "Yes, within two working days.", ["Billing"]],
+    ]);
     // Edited with the mouse: the answer changes, the label stays.
     await page.getByRole("button", { name: "Edit Do you ship to Belgium?" }).click();
     await dialog(page).getByLabel("Answer").fill("Yes, within three working days.");
     await dialog(page).getByRole("button", { name: "Save" }).click();
-    await page.getByRole("row", { name: /Do you ship to Belgium\?/ }).getByText("Yes, within three working days.").waitFor();
+    await page
+      .getByRole("row", { name: /Do you ship to Belgium\?/ })
+      .getByText("Yes, within three working days.")
+      .waitFor();
     const [edited] = (await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { method: "GET" })).results;
     expect([edited.answer, edited.labels.map((l) => l.name)]).toEqual(["Yes, within three working days.", ["Billing"]]);
     await context.close();
@@ -305,15 +401,20 @@ describe("Knowledge bases in Chromium", () => {
   it("imports FAQs from a CSV and an XLSX file, creating their labels", async () => {
     const kb = await seededBase("Imported FAQs");
     const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/faqs`);
-    const csv = 'question,answer,labels\n"Where is my order?","Track it under ""Orders"", in your account.",Shipping\nCan I return a gift?,"Yes, within 30 days.","Returns, Gifts"\n,no question here,\n';
+    const csv =
+      'question,answer,labels\n"Where is my order?","Track it under ""Orders"", in your account.",Shipping\nCan I return a gift?,"Yes, within 30 days.","Returns, Gifts"\n,no question here,\n';
     await page.getByRole("button", { name: "Import CSV or XLSX" }).click();
-    await dialog(page).getByLabel("CSV or XLSX file").setInputFiles([{ name: "faqs.csv", mimeType: "text/csv", buffer: Buffer.from("\uFEFF" + csv) }]);
+    await dialog(page)
+      .getByLabel("CSV or XLSX file")
+      .setInputFiles([{ name: "faqs.csv", mimeType: "text/csv", buffer: Buffer.from("\uFEFF" + csv) }]);
     await dialog(page).getByText("FAQs ready to import: 2.").waitFor();
     await dialog(page).getByRole("button", { name: "Import 2" }).click();
     await dialog(page).getByText("2 of 2 FAQs imported.").waitFor();
     await dialog(page).getByRole("button", { name: "Close", exact: true }).last().click();
     await page.getByRole("row", { name: /Where is my order\?/ }).waitFor();
-    expect(await page.getByRole("row", { name: /Where is my order\?/ }).textContent()).toContain('Track it under "Orders", in your account.');
+    expect(await page.getByRole("row", { name: /Where is my order\?/ }).textContent()).toContain(
+      'Track it under "Orders", in your account.',
+    );
 
     const xlsx = await writeXlsxFile([
       [{ value: "Question" }, { value: "Answer" }, { value: "Labels" }],
@@ -321,7 +422,15 @@ describe("Knowledge bases in Chromium", () => {
       [{ value: "是否提供發票？" }, { value: "是，結帳時可選擇電子發票。" }, { value: "帳務" }],
     ]).toBuffer();
     await page.getByRole("button", { name: "Import CSV or XLSX" }).click();
-    await dialog(page).getByLabel("CSV or XLSX file").setInputFiles([{ name: "faqs.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: xlsx }]);
+    await dialog(page)
+      .getByLabel("CSV or XLSX file")
+      .setInputFiles([
+        {
+          name: "faqs.xlsx",
+          mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+          buffer: xlsx,
+        },
+      ]);
     await dialog(page).getByRole("button", { name: "Import 2" }).click();
     await dialog(page).getByText("2 of 2 FAQs imported.").waitFor();
     await page.keyboard.press("Escape");
@@ -353,7 +462,9 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByLabel("Query").fill("five working days");
     await page.getByLabel("Method").selectOption("keyword");
     await page.getByRole("button", { name: "Search", exact: true }).click();
-    await expect.poll(() => page.locator(".kb-result .kb-passage").first().textContent()).toBe("Refunds take five working days.");
+    await expect
+      .poll(() => page.locator(".kb-result .kb-passage").first().textContent())
+      .toBe("Refunds take five working days.");
     await page.getByRole("link", { name: "Text nodes" }).click();
     await page.getByLabel("File", { exact: true }).selectOption({ label: "refunds.txt" });
     // The first file's passages show until refunds.txt's arrive: wait for its own, or passage 1 is another file's.
@@ -361,7 +472,9 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByRole("button", { name: "Delete passage 1" }).click();
     await dialog(page).getByRole("button", { name: "Delete" }).click();
     await page.getByText("No text nodes match.").waitFor({ timeout: 60_000 });
-    const results = await app.server.api(`/knowledge-bases/${kb.id}/search/`, { body: { query: "five working days", searchMethod: "keyword" } });
+    const results = await app.server.api(`/knowledge-bases/${kb.id}/search/`, {
+      body: { query: "five working days", searchMethod: "keyword" },
+    });
     expect(results.results.map((r) => r.knowledgeBaseFile?.filename)).not.toContain("refunds.txt");
     await context.close();
   });
@@ -374,21 +487,35 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByLabel("HyDE: search with a hypothetical answer").check();
     await page.getByLabel("Rerank hybrid results").uncheck();
     await page.getByRole("button", { name: "Save settings" }).click();
-    await expect.poll(async () => (await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).similarityCutoff).toBe(0.25);
-    expect(await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).toMatchObject({ sentenceWindowSize: 1, enableHyde: true, enableRerank: false });
+    await expect
+      .poll(async () => (await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).similarityCutoff)
+      .toBe(0.25);
+    expect(await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).toMatchObject({
+      sentenceWindowSize: 1,
+      enableHyde: true,
+      enableRerank: false,
+    });
     // The embedding model cannot change once the base holds content: the API says so at the field.
-    const other = await app.server.api("/embedding-models/", { body: { name: "Other embedder", provider: "local", modelName: "other" } });
+    const other = await app.server.api("/embedding-models/", {
+      body: { name: "Other embedder", provider: "local", modelName: "other" },
+    });
     await page.reload();
     await page.getByLabel("Embedding model").selectOption(other.id);
     await page.getByRole("button", { name: "Save settings" }).click();
     const field = page.getByLabel("Embedding model");
     await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
-    expect((await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).embeddingModel.id).toBe(LOCAL_EMBEDDING);
+    expect((await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).embeddingModel.id).toBe(
+      LOCAL_EMBEDDING,
+    );
     await context.close();
   });
 
   it("a member who may only view sees no edit controls, and the API refuses the requests anyway", async () => {
-    const kb = await seededBase("Shared with readers", { files: { "refunds.txt": ARTICLES["refunds.txt"] }, faqs: [{ question: "Who reads this?", answer: "Readers." }], groups: [member.groupId] });
+    const kb = await seededBase("Shared with readers", {
+      files: { "refunds.txt": ARTICLES["refunds.txt"] },
+      faqs: [{ question: "Who reads this?", answer: "Readers." }],
+      groups: [member.groupId],
+    });
     const { context, page } = await openPage(app.browser);
     await signInWithPassword(page, app.base, member);
     await page.getByLabel("Organization").selectOption(org.id);
@@ -418,53 +545,87 @@ describe("Knowledge bases in Chromium", () => {
 
     const cookie = await sessionCookie(context);
     const write = (path, method, body) =>
-      fetch(`${app.base}/api/v1${path}`, { method, headers: { Cookie: `console_session=${cookie}`, "Content-Type": "application/json", Origin: app.base, "X-Organization-Id": org.id }, body: JSON.stringify(body) }).then((r) => r.status);
+      fetch(`${app.base}/api/v1${path}`, {
+        method,
+        headers: {
+          Cookie: `console_session=${cookie}`,
+          "Content-Type": "application/json",
+          Origin: app.base,
+          "X-Organization-Id": org.id,
+        },
+        body: JSON.stringify(body),
+      }).then((r) => r.status);
     expect(await write(`/knowledge-bases/${kb.id}/faqs/`, "POST", { question: "Sneaky?", answer: "Yes." })).toBe(403);
     expect(await write(`/knowledge-bases/${kb.id}/`, "PATCH", { name: "Renamed" })).toBe(403);
-    const [node] = (await app.server.api(`/chatbot-text-nodes/?knowledgeBaseFile=${(await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results[0].id}`, { method: "GET" })).results;
+    const [node] = (
+      await app.server.api(
+        `/chatbot-text-nodes/?knowledgeBaseFile=${(await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results[0].id}`,
+        { method: "GET" },
+      )
+    ).results;
     expect(await write(`/chatbot-text-nodes/${node.id}/`, "PATCH", { text: "Sneaky." })).toBe(403);
-    expect(await write("/upload-presigned-url/", "POST", { modelName: "knowledge-base-file", fieldName: "file", filename: "x.txt", fileSize: 10 })).toBe(403);
+    expect(
+      await write("/upload-presigned-url/", "POST", {
+        modelName: "knowledge-base-file",
+        fieldName: "file",
+        filename: "x.txt",
+        fileSize: 10,
+      }),
+    ).toBe(403);
     expect((await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).name).toBe("Shared with readers");
     await context.close();
   });
 
-  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the sections and dialogs (%s)", async (theme) => {
-    const kb = await seededBase(`Axe ${theme}`, { files: { "refunds.txt": ARTICLES["refunds.txt"] }, faqs: [{ question: "Can I pay with PayPal?", answer: "Yes." }] });
-    await app.server.api(`/knowledge-bases/${kb.id}/labels/`, { body: { name: "Payments" } });
-    const { context, page } = await ownerOn("/knowledge-bases", { theme });
-    await page.getByRole("row", { name: new RegExp(`Axe ${theme}`) }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("link", { name: `Axe ${theme}` }).click();
-    await page.getByLabel("Files to upload").setInputFiles([{ name: "more.txt", mimeType: "text/plain", buffer: Buffer.from("More text about refunds.") }]);
-    await page.getByRole("row", { name: /more\.txt/ }).getByText("Done", { exact: true }).waitFor({ timeout: 60_000 });
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("link", { name: "FAQs" }).click();
-    await page.getByRole("row", { name: /PayPal/ }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: "Add FAQ" }).click();
-    await dialog(page).getByRole("button", { name: "Add" }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.keyboard.press("Escape");
-    await page.getByRole("button", { name: "Import CSV or XLSX" }).click();
-    await dialog(page).getByLabel("CSV or XLSX file").setInputFiles([{ name: "one.csv", mimeType: "text/csv", buffer: Buffer.from("question,answer\nQ?,A.\n") }]);
-    await dialog(page).getByText("FAQs ready to import: 1.").waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.keyboard.press("Escape");
-    await page.getByRole("link", { name: "Text nodes" }).click();
-    await page.getByRole("row").nth(1).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: "Edit passage 1" }).click();
-    await dialog(page).getByLabel("Text").waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.keyboard.press("Escape");
-    await page.getByRole("link", { name: "Search tester" }).click();
-    await page.getByLabel("Query").fill("refund");
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    await page.locator(".kb-result mark").first().waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("link", { name: "Settings" }).click();
-    await page.getByRole("button", { name: "Save settings" }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await context.close();
-  });
+  it.each(["light", "dark"])(
+    "axe-core finds no serious or critical violation on the sections and dialogs (%s)",
+    async (theme) => {
+      const kb = await seededBase(`Axe ${theme}`, {
+        files: { "refunds.txt": ARTICLES["refunds.txt"] },
+        faqs: [{ question: "Can I pay with PayPal?", answer: "Yes." }],
+      });
+      await app.server.api(`/knowledge-bases/${kb.id}/labels/`, { body: { name: "Payments" } });
+      const { context, page } = await ownerOn("/knowledge-bases", { theme });
+      await page.getByRole("row", { name: new RegExp(`Axe ${theme}`) }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("link", { name: `Axe ${theme}` }).click();
+      await page
+        .getByLabel("Files to upload")
+        .setInputFiles([{ name: "more.txt", mimeType: "text/plain", buffer: Buffer.from("More text about refunds.") }]);
+      await page
+        .getByRole("row", { name: /more\.txt/ })
+        .getByText("Done", { exact: true })
+        .waitFor({ timeout: 60_000 });
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("link", { name: "FAQs" }).click();
+      await page.getByRole("row", { name: /PayPal/ }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Add FAQ" }).click();
+      await dialog(page).getByRole("button", { name: "Add" }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Import CSV or XLSX" }).click();
+      await dialog(page)
+        .getByLabel("CSV or XLSX file")
+        .setInputFiles([{ name: "one.csv", mimeType: "text/csv", buffer: Buffer.from("question,answer\nQ?,A.\n") }]);
+      await dialog(page).getByText("FAQs ready to import: 1.").waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+      await page.getByRole("link", { name: "Text nodes" }).click();
+      await page.getByRole("row").nth(1).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Edit passage 1" }).click();
+      await dialog(page).getByLabel("Text").waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+      await page.getByRole("link", { name: "Search tester" }).click();
+      await page.getByLabel("Query").fill("refund");
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await page.locator(".kb-result mark").first().waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("link", { name: "Settings" }).click();
+      await page.getByRole("button", { name: "Save settings" }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await context.close();
+    },
+  );
 });

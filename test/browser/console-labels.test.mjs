@@ -4,17 +4,29 @@
 // axe-core on the Labels page (with its form open) and on the inbox; screenshots of
 // docs/console/labels-*.png and docs/console/inbox-search-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, dialog, ownerOn, screenshots, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  dialog,
+  ownerOn,
+  screenshots,
+  signInContext,
+  startConsole,
+  LOCAL_LLM,
+} from "./console-helpers.mjs";
 
 let app, parcel, password;
 
 beforeAll(async () => {
   app = await startConsole();
   const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
-  const ask = async (content) => (await app.server.api(`/chatbots/${bot.id}/completions/`, { body: { message: { content } } })).conversationId;
+  const ask = async (content) =>
+    (await app.server.api(`/chatbots/${bot.id}/completions/`, { body: { message: { content } } })).conversationId;
   parcel = await ask("My parcel never arrived");
   password = await ask("How do I reset my password?");
-  await app.server.api(`/conversations/${password}/labels/`, { method: "PUT", body: { labelIds: [(await app.server.api("/labels/", { body: { name: "Account", color: "#2ca02c" } })).id] } });
+  await app.server.api(`/conversations/${password}/labels/`, {
+    method: "PUT",
+    body: { labelIds: [(await app.server.api("/labels/", { body: { name: "Account", color: "#2ca02c" } })).id] },
+  });
 }, 300_000);
 
 afterAll(async () => {
@@ -52,7 +64,9 @@ describe("Conversation labels and search in Chromium", () => {
     await dialog(page).getByLabel("VIP").check();
     await dialog(page).getByRole("button", { name: "Save labels" }).click();
     await page.locator(".inbox-transcript .label-chip", { hasText: "VIP" }).waitFor();
-    await rows(page).filter({ has: page.locator(".label-chip", { hasText: "VIP" }) }).waitFor();
+    await rows(page)
+      .filter({ has: page.locator(".label-chip", { hasText: "VIP" }) })
+      .waitFor();
     expect(await rows(page).count()).toBe(2);
 
     // The inbox filtered by the label.
@@ -77,7 +91,10 @@ describe("Conversation labels and search in Chromium", () => {
 
   it("screenshots of the Labels page and of the inbox's search", async () => {
     const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
-    await screenshots(app.browser, app.base, "/console/labels", "labels", { signIn, act: (page) => page.locator("table").waitFor() });
+    await screenshots(app.browser, app.base, "/console/labels", "labels", {
+      signIn,
+      act: (page) => page.locator("table").waitFor(),
+    });
     await screenshots(app.browser, app.base, "/console/conversations", "inbox-search", {
       signIn,
       idle: false,

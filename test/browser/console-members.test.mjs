@@ -4,9 +4,22 @@
 // knowledge base, and the member's own console and API access follow; the organization's settings
 // saved and a logo uploaded through the API. axe in both themes, screenshots of docs/console/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, dialog, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  screenshots,
+  signInContext,
+  startConsole,
+  dialog,
+  LOCAL_LLM,
+  LOCAL_EMBEDDING,
+  LOCAL_RERANKER,
+} from "./console-helpers.mjs";
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 let app, organizationId, grace;
 
 beforeAll(async () => {
@@ -15,12 +28,20 @@ beforeAll(async () => {
   const registered = await fetch(`${app.base}/api/v1/auth/registration/`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: "grace@example.com", password1: "grace password 1234", password2: "grace password 1234", name: "Grace Hopper", company: "Grace's own" }),
+    body: JSON.stringify({
+      email: "grace@example.com",
+      password1: "grace password 1234",
+      password2: "grace password 1234",
+      name: "Grace Hopper",
+      company: "Grace's own",
+    }),
   }).then((r) => r.json());
   grace = { key: registered.apiKey };
   const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
   await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
-  await app.server.api("/knowledge-bases/", { body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER } });
+  await app.server.api("/knowledge-bases/", {
+    body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -38,13 +59,18 @@ async function signedIn(key, path, options) {
 }
 
 /** What Grace's key may do in the owner's organization. */
-const asGrace = (path) => fetch(`${app.base}/api/v1${path}`, { headers: { Authorization: `Api-Key ${grace.key}`, "X-Organization-Id": organizationId } });
+const asGrace = (path) =>
+  fetch(`${app.base}/api/v1${path}`, {
+    headers: { Authorization: `Api-Key ${grace.key}`, "X-Organization-Id": organizationId },
+  });
 
 /** Presses Tab until the focused element is `label` (its aria-label or text): keyboard only. */
 async function tabTo(page, label, max = 60) {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press("Tab");
-    const focused = await page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim());
+    const focused = await page.evaluate(
+      () => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim(),
+    );
     if (focused === label) return;
   }
   throw new Error(`Tab never reached ${label}`);
@@ -67,7 +93,9 @@ describe("Members, groups and the organization in Chromium", () => {
     // A member without groups: no web chat page, and the API refuses.
     const member = await signedIn(grace.key, "/console/web-chats");
     expect(await member.page.locator("main h1").textContent()).toBe("Not available");
-    expect(await member.page.getByRole("navigation", { name: /main/i }).getByRole("link", { name: "Web chat" }).count()).toBe(0);
+    expect(
+      await member.page.getByRole("navigation", { name: /main/i }).getByRole("link", { name: "Web chat" }).count(),
+    ).toBe(0);
     expect((await asGrace("/web-chats/")).status).toBe(403);
 
     // The group, its permissions ticked from the keyboard.
@@ -86,12 +114,18 @@ describe("Members, groups and the organization in Chromium", () => {
     await page.getByRole("button", { name: "Add", exact: true }).click();
     await page.getByRole("button", { name: "Remove Ava" }).waitFor();
     await page.getByLabel("Help centre").check();
-    await expect.poll(async () => (await app.server.api("/knowledge-bases/", { method: "GET" })).results[0].groups.map((g) => g.name)).toEqual(["Support agents"]);
+    await expect
+      .poll(async () =>
+        (await app.server.api("/knowledge-bases/", { method: "GET" })).results[0].groups.map((g) => g.name),
+      )
+      .toEqual(["Support agents"]);
 
     // Grace now sees the web chat page, the assistant and the knowledge base.
     await member.page.reload();
     await member.page.locator("main h1", { hasText: "Web chat" }).waitFor();
-    expect(await member.page.getByRole("navigation", { name: /main/i }).getByRole("link", { name: "Web chat" }).count()).toBe(1);
+    expect(
+      await member.page.getByRole("navigation", { name: /main/i }).getByRole("link", { name: "Web chat" }).count(),
+    ).toBe(1);
     await member.page.getByRole("link", { name: "Design Website" }).waitFor();
     expect((await asGrace("/web-chats/")).status).toBe(200);
     expect((await (await asGrace("/chatbots/")).json()).results.map((c) => c.name)).toEqual(["Ava"]);
@@ -129,11 +163,15 @@ describe("Members, groups and the organization in Chromium", () => {
     await page.getByLabel("Name", { exact: true }).fill("Acme Support");
     await page.getByLabel("Brand colour").fill("#C2410C");
     await page.getByRole("button", { name: "Save settings" }).click();
-    await expect.poll(async () => (await app.server.api(`/organizations/${organizationId}/`, { method: "GET" })).name).toBe("Acme Support");
+    await expect
+      .poll(async () => (await app.server.api(`/organizations/${organizationId}/`, { method: "GET" })).name)
+      .toBe("Acme Support");
     const saved = await app.server.api(`/organizations/${organizationId}/`, { method: "GET" });
     expect([saved.taxId, saved.themePrimaryColor]).toEqual(["12345678", "#C2410C"]);
 
-    await page.getByLabel("Upload Compact logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
+    await page
+      .getByLabel("Upload Compact logo")
+      .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
     const logo = page.getByRole("img", { name: "Current Compact logo" });
     await logo.waitFor();
     const src = await logo.getAttribute("src");
@@ -168,8 +206,12 @@ describe("Members, groups and the organization in Chromium", () => {
   it("takes the screenshots of docs/console/", async () => {
     const group = (await app.server.api(`/organizations/${organizationId}/groups/`, { method: "GET" })).results[0];
     // Grace back in the organization and the group, for the pictures.
-    const member = await app.server.api(`/organizations/${organizationId}/members/`, { body: { email: "grace@example.com" } });
-    await app.server.api(`/organizations/${organizationId}/members/${member.id}/update-groups/`, { body: { groups: [group.id] } });
+    const member = await app.server.api(`/organizations/${organizationId}/members/`, {
+      body: { email: "grace@example.com" },
+    });
+    await app.server.api(`/organizations/${organizationId}/members/${member.id}/update-groups/`, {
+      body: { groups: [group.id] },
+    });
     const signIn = async (context) => {
       await signInContext(context, app.base, { apiKey: app.owner.key });
       await context.addInitScript((id) => localStorage.setItem("console.organization", id), organizationId);

@@ -8,7 +8,17 @@
 // (sign-in and this page, in light, dark, phone and zh-TW).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstream, UPSTREAM_API_KEY } from "../support/openai-upstream.mjs";
-import { axeViolations, openPage, screenshots, sessionCookie, signInContext, startConsole, dialog, ownerOn, tabTo } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  screenshots,
+  sessionCookie,
+  signInContext,
+  startConsole,
+  dialog,
+  ownerOn,
+  tabTo,
+} from "./console-helpers.mjs";
 
 let app, upstream;
 
@@ -25,18 +35,28 @@ afterAll(async () => {
 /** A signed-in owner on the page. */
 const ownerOnPage = (options) => ownerOn(app, "/models", options);
 
-
 describe("Models and API keys in Chromium", () => {
   // First, while the organization holds only what the pictures should show.
   it("takes the screenshots of docs/console/", async () => {
-    await app.server.api("/large-language-models/", { body: { name: "GPT-4o mini", provider: "openai_compatible", modelName: "gpt-4o-mini", baseUrl: `${upstream.url}/v1`, apiKey: UPSTREAM_API_KEY } });
+    await app.server.api("/large-language-models/", {
+      body: {
+        name: "GPT-4o mini",
+        provider: "openai_compatible",
+        modelName: "gpt-4o-mini",
+        baseUrl: `${upstream.url}/v1`,
+        apiKey: UPSTREAM_API_KEY,
+      },
+    });
     await app.server.api("/api-keys/", { body: { name: "Helpdesk integration" } });
     await screenshots(app.browser, app.base, "/console/", "sign-in");
     await screenshots(app.browser, app.base, "/console/models", "models", {
       signIn: (context) => signInContext(context, app.base, { apiKey: app.owner.key }),
       // The connection test's outcome in its row ("Works" is translated in zh-TW: wait for the status either way).
       act: async (page) => {
-        await page.getByRole("button", { name: /GPT-4o mini/ }).first().click();
+        await page
+          .getByRole("button", { name: /GPT-4o mini/ })
+          .first()
+          .click();
         await page.locator(".status.ok").first().waitFor();
       },
     });
@@ -62,7 +82,9 @@ describe("Models and API keys in Chromium", () => {
 
     await page.getByRole("button", { name: "Test connection of Upstream GPT" }).click();
     await row.getByText(/^Works · \d+ ms$/).waitFor();
-    expect(await page.locator("[role=status][aria-live=polite]").textContent()).toMatch(/Upstream GPT: the connection works/);
+    expect(await page.locator("[role=status][aria-live=polite]").textContent()).toMatch(
+      /Upstream GPT: the connection works/,
+    );
 
     await page.getByRole("button", { name: "Edit Upstream GPT" }).click();
     await dialog(page).getByLabel("Name", { exact: true }).fill("Upstream GPT 2");
@@ -88,7 +110,9 @@ describe("Models and API keys in Chromium", () => {
     expect(await form.getByLabel("Name", { exact: true }).inputValue()).toBe("Groq llama-3.3-70b-versatile");
     // Another preset replaces the name it suggested, never one typed.
     await form.getByLabel("Start from").selectOption({ label: "Google Gemini" });
-    expect(await form.getByLabel("Endpoint URL").inputValue()).toBe("https://generativelanguage.googleapis.com/v1beta/openai/");
+    expect(await form.getByLabel("Endpoint URL").inputValue()).toBe(
+      "https://generativelanguage.googleapis.com/v1beta/openai/",
+    );
     expect(await form.getByLabel("Name", { exact: true }).inputValue()).toBe("Google Gemini gemini-2.5-flash");
     await form.getByLabel("Name", { exact: true }).fill("Our Gemini");
     await form.getByLabel("Start from").selectOption({ label: "Ollama" });
@@ -123,7 +147,10 @@ describe("Models and API keys in Chromium", () => {
     await toast.getByRole("button", { name: "Dismiss notification" }).click();
     await toast.waitFor({ state: "detached" });
     const models = await app.server.api("/large-language-models/", { method: "GET" });
-    expect(models.results.find((m) => m.name === "Preset GPT")).toMatchObject({ modelName: "gpt-4o-mini", baseUrl: `${upstream.url}/v1` });
+    expect(models.results.find((m) => m.name === "Preset GPT")).toMatchObject({
+      modelName: "gpt-4o-mini",
+      baseUrl: `${upstream.url}/v1`,
+    });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -133,15 +160,30 @@ describe("Models and API keys in Chromium", () => {
     const { context, page, errors } = await ownerOnPage();
     const row = page.getByRole("row", { name: /Workers AI Llama 3\.1 8B/ });
     await row.waitFor();
-    expect(await row.locator(".model-unavailable").textContent()).toMatch(/^Unavailable: Workers AI is not available here: the AI binding/);
+    expect(await row.locator(".model-unavailable").textContent()).toMatch(
+      /^Unavailable: Workers AI is not available here: the AI binding/,
+    );
     // The ones that can answer say nothing of the kind.
-    expect(await page.getByRole("row", { name: /Local LLM/ }).locator(".model-unavailable").count()).toBe(0);
+    expect(
+      await page
+        .getByRole("row", { name: /Local LLM/ })
+        .locator(".model-unavailable")
+        .count(),
+    ).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it("a failing model reports why, without its key", async () => {
-    const model = await app.server.api("/large-language-models/", { body: { name: "Broken", provider: "openai_compatible", modelName: "fail-500", baseUrl: `${upstream.url}/v1`, apiKey: UPSTREAM_API_KEY } });
+    const model = await app.server.api("/large-language-models/", {
+      body: {
+        name: "Broken",
+        provider: "openai_compatible",
+        modelName: "fail-500",
+        baseUrl: `${upstream.url}/v1`,
+        apiKey: UPSTREAM_API_KEY,
+      },
+    });
     const { context, page } = await ownerOnPage();
     await page.getByRole("button", { name: "Test connection of Broken" }).click();
     const row = page.getByRole("row", { name: /Broken/ });
@@ -170,11 +212,17 @@ describe("Models and API keys in Chromium", () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Create API key");
     // The secret is nowhere on the page any more.
     expect(await page.content()).not.toContain(secret);
-    const withKey = () => fetch(`${app.base}/api/v1/users/current/`, { headers: { Authorization: `Api-Key ${secret}` } }).then((r) => r.status);
+    const withKey = () =>
+      fetch(`${app.base}/api/v1/users/current/`, { headers: { Authorization: `Api-Key ${secret}` } }).then(
+        (r) => r.status,
+      );
     expect(await withKey()).toBe(200);
     await page.getByRole("button", { name: "Revoke CRM sync" }).click();
     await dialog(page).getByRole("button", { name: "Revoke" }).click();
-    await page.getByRole("row", { name: /CRM sync/ }).getByText("Revoked").waitFor();
+    await page
+      .getByRole("row", { name: /CRM sync/ })
+      .getByText("Revoked")
+      .waitFor();
     await expect.poll(withKey).toBe(401);
     await context.close();
   });
@@ -203,7 +251,11 @@ describe("Models and API keys in Chromium", () => {
     await press(page.getByRole("button", { name: "Test connection of Keyboard GPT" }));
     await row.getByText(/^Works · \d+ ms$/).waitFor();
     const models = await app.server.api("/large-language-models/", { method: "GET" });
-    expect(models.results.find((m) => m.name === "Keyboard GPT")).toMatchObject({ provider: "openai_compatible", modelName: "gpt-keys", baseUrl: `${upstream.url}/v1` });
+    expect(models.results.find((m) => m.name === "Keyboard GPT")).toMatchObject({
+      provider: "openai_compatible",
+      modelName: "gpt-keys",
+      baseUrl: `${upstream.url}/v1`,
+    });
 
     await press(page.getByRole("button", { name: "Create API key" }));
     await tabTo(page, dialog(page).getByLabel("Name", { exact: true }));
@@ -220,12 +272,18 @@ describe("Models and API keys in Chromium", () => {
     await page.getByRole("row", { name: /Keyboard key/ }).waitFor();
     // The focus is back on the button that opened the dialog.
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Create API key");
-    const withKey = () => fetch(`${app.base}/api/v1/users/current/`, { headers: { Authorization: `Api-Key ${secret}` } }).then((r) => r.status);
+    const withKey = () =>
+      fetch(`${app.base}/api/v1/users/current/`, { headers: { Authorization: `Api-Key ${secret}` } }).then(
+        (r) => r.status,
+      );
     expect(await withKey()).toBe(200);
 
     await press(page.getByRole("button", { name: "Revoke Keyboard key" }));
     await press(dialog(page).getByRole("button", { name: "Revoke" }));
-    await page.getByRole("row", { name: /Keyboard key/ }).getByText("Revoked").waitFor();
+    await page
+      .getByRole("row", { name: /Keyboard key/ })
+      .getByText("Revoked")
+      .waitFor();
     await expect.poll(withKey).toBe(401);
     expect(errors).toEqual([]);
     await context.close();
@@ -244,12 +302,19 @@ describe("Models and API keys in Chromium", () => {
     await dialog(page).getByRole("button", { name: "Revoke" }).click();
     await expect.poll(() => sessions.getByRole("row").count()).toBe(before - 1);
     // Revoked sessions are gone one at a time, most recently used first: revoke until the other browser's is.
-    let status = (await fetch(`${app.base}/api/v1/users/current/`, { headers: { Cookie: `console_session=${otherCookie}` } })).status;
+    let status = (
+      await fetch(`${app.base}/api/v1/users/current/`, { headers: { Cookie: `console_session=${otherCookie}` } })
+    ).status;
     while (status === 200 && (await sessions.getByRole("button", { name: /^Revoke / }).count())) {
-      await sessions.getByRole("button", { name: /^Revoke / }).first().click();
+      await sessions
+        .getByRole("button", { name: /^Revoke / })
+        .first()
+        .click();
       await dialog(page).getByRole("button", { name: "Revoke" }).click();
       await dialog(page).waitFor({ state: "detached" });
-      status = (await fetch(`${app.base}/api/v1/users/current/`, { headers: { Cookie: `console_session=${otherCookie}` } })).status;
+      status = (
+        await fetch(`${app.base}/api/v1/users/current/`, { headers: { Cookie: `console_session=${otherCookie}` } })
+      ).status;
     }
     expect(status).toBe(401);
     // The other browser finds itself signed out at its next request.
@@ -259,28 +324,42 @@ describe("Models and API keys in Chromium", () => {
     await context.close();
   });
 
-  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the page and its dialogs (%s)", async (theme) => {
-    await app.server.api("/large-language-models/", { body: { name: "Tested", provider: "openai_compatible", modelName: "m", baseUrl: `${upstream.url}/v1`, apiKey: UPSTREAM_API_KEY } });
-    const { context, page } = await ownerOnPage({ theme });
-    await page.getByRole("button", { name: "Test connection of Tested" }).first().click();
-    await page.getByText(/^Works · /).first().waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: "Add model" }).click();
-    await dialog(page).getByLabel("Name", { exact: true }).fill("Invalid");
-    await dialog(page).getByLabel("Model name at the provider").fill("m");
-    await dialog(page).getByLabel("Endpoint URL").fill("ftp://models.example.com/v1");
-    await dialog(page).getByRole("button", { name: "Add" }).click();
-    await dialog(page).locator(".field-error").first().waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.keyboard.press("Escape");
-    await dialog(page).waitFor({ state: "detached" });
-    await page.getByRole("button", { name: "Create API key" }).click();
-    await dialog(page).getByLabel("Name", { exact: true }).fill(`axe ${theme}`);
-    await dialog(page).getByRole("button", { name: "Create" }).click();
-    await dialog(page).getByRole("button", { name: "Copy" }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await context.close();
-  });
+  it.each(["light", "dark"])(
+    "axe-core finds no serious or critical violation on the page and its dialogs (%s)",
+    async (theme) => {
+      await app.server.api("/large-language-models/", {
+        body: {
+          name: "Tested",
+          provider: "openai_compatible",
+          modelName: "m",
+          baseUrl: `${upstream.url}/v1`,
+          apiKey: UPSTREAM_API_KEY,
+        },
+      });
+      const { context, page } = await ownerOnPage({ theme });
+      await page.getByRole("button", { name: "Test connection of Tested" }).first().click();
+      await page
+        .getByText(/^Works · /)
+        .first()
+        .waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Add model" }).click();
+      await dialog(page).getByLabel("Name", { exact: true }).fill("Invalid");
+      await dialog(page).getByLabel("Model name at the provider").fill("m");
+      await dialog(page).getByLabel("Endpoint URL").fill("ftp://models.example.com/v1");
+      await dialog(page).getByRole("button", { name: "Add" }).click();
+      await dialog(page).locator(".field-error").first().waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+      await dialog(page).waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Create API key" }).click();
+      await dialog(page).getByLabel("Name", { exact: true }).fill(`axe ${theme}`);
+      await dialog(page).getByRole("button", { name: "Create" }).click();
+      await dialog(page).getByRole("button", { name: "Copy" }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("at a phone's width, the navigation is behind a menu button", async () => {
     const { context, page } = await ownerOnPage({ viewport: { width: 390, height: 844 } });

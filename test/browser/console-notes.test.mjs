@@ -7,14 +7,28 @@
 // one. axe-core on both pages; screenshots docs/console/inbox-private-note-*.png and
 // docs/console/canned-responses-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, dialog, openPage, screenshots, signInContext, startConsole, openVisitor, webChatSite } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  dialog,
+  openPage,
+  screenshots,
+  signInContext,
+  startConsole,
+  openVisitor,
+  webChatSite,
+} from "./console-helpers.mjs";
 
 let app, host, webChat;
 
 beforeAll(async () => {
   app = await startConsole();
   ({ webChat, host } = await webChatSite(app));
-  await app.server.api("/canned-responses/", { body: { shortCode: "thanks", content: "Thanks {{contact.name}}, {{agent.name}} here. Your order {{order.id}} ships today." } });
+  await app.server.api("/canned-responses/", {
+    body: {
+      shortCode: "thanks",
+      content: "Thanks {{contact.name}}, {{agent.name}} here. Your order {{order.id}} ships today.",
+    },
+  });
   await app.server.api("/canned-responses/", { body: { shortCode: "hours", content: "We open at 9." } });
 }, 300_000);
 

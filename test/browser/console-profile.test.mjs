@@ -5,7 +5,16 @@
 // the sign-in page's link and signed in; the sign-in page's error cleared when the way of signing in
 // changes; axe-core in both themes; the screenshots of docs/console/ (profile, sign-up).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, dialog, openPage, ownerOn, screenshots, signInContext, startConsole, PASSWORD } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  dialog,
+  openPage,
+  ownerOn,
+  screenshots,
+  signInContext,
+  startConsole,
+  PASSWORD,
+} from "./console-helpers.mjs";
 
 let app;
 
@@ -24,7 +33,12 @@ describe("the profile page and sign-up in Chromium", () => {
     await app.server.api("/api-keys/", { body: { name: "Helpdesk integration" } });
     await screenshots(app.browser, app.base, "/console/profile", "profile", {
       signIn: (context) => signInContext(context, app.base, { apiKey: app.owner.key }),
-      act: (page) => page.getByRole("region", { name: /Console sessions|登入階段/ }).locator("tbody tr").first().waitFor(),
+      act: (page) =>
+        page
+          .getByRole("region", { name: /Console sessions|登入階段/ })
+          .locator("tbody tr")
+          .first()
+          .waitFor(),
     });
     await screenshots(app.browser, app.base, "/console/sign-up", "sign-up");
   });
@@ -43,7 +57,9 @@ describe("the profile page and sign-up in Chromium", () => {
     const toast = toasts.locator(".toast", { hasText: "Your details are saved." });
     await toast.waitFor();
     // Heard once, through the polite live region; the toast never takes the focus.
-    await expect.poll(() => page.locator("[role=status][aria-live=polite]").textContent()).toBe("Your details are saved.");
+    await expect
+      .poll(() => page.locator("[role=status][aria-live=polite]").textContent())
+      .toBe("Your details are saved.");
     expect(await page.evaluate(() => !!document.activeElement?.closest(".toasts"))).toBe(false);
     await page.getByRole("link", { name: "Signed in as Ada Admin: your profile" }).waitFor();
     expect((await app.server.api("/users/current/", { method: "GET" })).name).toBe("Ada Admin");
@@ -73,7 +89,10 @@ describe("the profile page and sign-up in Chromium", () => {
     await page.getByRole("button", { name: "Revoke Profile key" }).click();
     await dialog(page).getByRole("button", { name: "Revoke" }).click();
     await page.locator(".toast", { hasText: "Profile key" }).waitFor();
-    await page.getByRole("row", { name: /Profile key/ }).getByText("Revoked").waitFor();
+    await page
+      .getByRole("row", { name: /Profile key/ })
+      .getByText("Revoked")
+      .waitFor();
     await context.close();
   });
 
@@ -92,7 +111,12 @@ describe("the profile page and sign-up in Chromium", () => {
     await page.locator(".toast", { hasText: "Your password is changed." }).waitFor();
     // The form is emptied: no password stays on the page.
     expect(await form.getByLabel("New password", { exact: true }).inputValue()).toBe("");
-    const signIn = (password) => fetch(`${app.base}/api/v1/auth/sessions/`, { method: "POST", headers: { "Content-Type": "application/json", Origin: app.base }, body: JSON.stringify({ email: app.owner.email, password }) }).then((r) => r.status);
+    const signIn = (password) =>
+      fetch(`${app.base}/api/v1/auth/sessions/`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: app.base },
+        body: JSON.stringify({ email: app.owner.email, password }),
+      }).then((r) => r.status);
     expect(await signIn(NEW_PASSWORD)).toBe(201);
     expect(await signIn(PASSWORD)).not.toBe(201);
     expect(errors).toEqual([]);
@@ -109,7 +133,9 @@ describe("the profile page and sign-up in Chromium", () => {
     await page.getByRole("button", { name: "Use an API key" }).click();
     expect(await page.locator(".sign-in").getByRole("alert").count()).toBe(0);
     // The hint says where a newcomer finds the first sign-in.
-    expect(await page.locator(".sign-in").textContent()).toContain("npm run dev prints the administrator's sign-in details");
+    expect(await page.locator(".sign-in").textContent()).toContain(
+      "npm run dev prints the administrator's sign-in details",
+    );
     await context.close();
   });
 
@@ -139,15 +165,18 @@ describe("the profile page and sign-up in Chromium", () => {
     await context.close();
   });
 
-  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the profile page and the sign-up page (%s)", async (theme) => {
-    const { context, page } = await ownerOn(app, "/profile", { theme });
-    await page.getByRole("region", { name: "Console sessions" }).getByText("This session").waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await context.close();
-    const signedOut = await openPage(app.browser, { theme });
-    await signedOut.page.goto(`${app.base}/console/sign-up`);
-    await signedOut.page.getByRole("heading", { name: "Create an account" }).waitFor();
-    expect(await axeViolations(signedOut.page)).toEqual([]);
-    await signedOut.context.close();
-  });
+  it.each(["light", "dark"])(
+    "axe-core finds no serious or critical violation on the profile page and the sign-up page (%s)",
+    async (theme) => {
+      const { context, page } = await ownerOn(app, "/profile", { theme });
+      await page.getByRole("region", { name: "Console sessions" }).getByText("This session").waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await context.close();
+      const signedOut = await openPage(app.browser, { theme });
+      await signedOut.page.goto(`${app.base}/console/sign-up`);
+      await signedOut.page.getByRole("heading", { name: "Create an account" }).waitFor();
+      expect(await axeViolations(signedOut.page)).toEqual([]);
+      await signedOut.context.close();
+    },
+  );
 });

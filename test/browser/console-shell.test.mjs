@@ -4,7 +4,18 @@
 // the API refuses anyway), the browser's language, deep links and reloads, the CSP, axe-core on
 // the sign-in page, and the API reference (/api/docs/, Swagger UI served by the worker).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, openPage, sessionCookie, signInContext, signInWithPassword, startConsole, tabTo, DESKTOP, PASSWORD, PHONE } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  sessionCookie,
+  signInContext,
+  signInWithPassword,
+  startConsole,
+  tabTo,
+  DESKTOP,
+  PASSWORD,
+  PHONE,
+} from "./console-helpers.mjs";
 
 let app;
 /** A registered user (with their own organization) who is also a member of the owner's, in a group with chatbot.manage only. */
@@ -16,14 +27,24 @@ beforeAll(async () => {
   const registered = await fetch(`${app.base}/api/v1/auth/registration/`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password1: PASSWORD, password2: PASSWORD, name: "Mia Member", company: "Mia's shop" }),
+    body: JSON.stringify({
+      email,
+      password1: PASSWORD,
+      password2: PASSWORD,
+      name: "Mia Member",
+      company: "Mia's shop",
+    }),
   }).then((r) => r.json());
   const orgs = await app.server.api("/organizations/?pagination=false", { method: "GET" });
   const org = orgs[0];
   const added = await app.server.api(`/organizations/${org.id}/members/`, { body: { email } });
   const catalogue = await app.server.api("/permissions/", { method: "GET" });
-  const group = await app.server.api(`/organizations/${org.id}/groups/`, { body: { name: "Editors", permissions: [catalogue.find((p) => p.codename === "chatbot.manage").id] } });
-  await app.server.api(`/organizations/${org.id}/groups/${group.id}/group-members/bulk-create/`, { body: { members: [added.id] } });
+  const group = await app.server.api(`/organizations/${org.id}/groups/`, {
+    body: { name: "Editors", permissions: [catalogue.find((p) => p.codename === "chatbot.manage").id] },
+  });
+  await app.server.api(`/organizations/${org.id}/groups/${group.id}/group-members/bulk-create/`, {
+    body: { members: [added.id] },
+  });
   member = { email, password: PASSWORD, ownOrganization: registered.organization, organization: org };
 }, 120_000);
 
@@ -31,7 +52,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-const raw = (path, cookie, init = {}) => fetch(`${app.base}/api/v1${path}`, { ...init, headers: { Cookie: `console_session=${cookie}`, ...init.headers } });
+const raw = (path, cookie, init = {}) =>
+  fetch(`${app.base}/api/v1${path}`, { ...init, headers: { Cookie: `console_session=${cookie}`, ...init.headers } });
 
 describe("the console shell in Chromium", () => {
   it("signs in with e-mail and password, shows the start page, and keeps the session over a reload and a deep link", async () => {
@@ -71,7 +93,10 @@ describe("the console shell in Chromium", () => {
       expect(res.headers.get("content-security-policy"), path).toContain("script-src 'self'");
       return res.text();
     };
-    const named = (text) => [...text.matchAll(/<(?:link rel="modulepreload" href|script type="module" src)="([^"]+)"/g)].map((m) => m[1]).sort();
+    const named = (text) =>
+      [...text.matchAll(/<(?:link rel="modulepreload" href|script type="module" src)="([^"]+)"/g)]
+        .map((m) => m[1])
+        .sort();
     const start = named(await html("/console/"));
     const models = named(await html("/console/models"));
     // Each names the shell's files and its page's chunk(s): /console/ the start page's.
@@ -83,7 +108,12 @@ describe("the console shell in Chromium", () => {
     await signInContext(context, app.base, { apiKey: app.owner.key });
     await page.goto(`${app.base}/console/models`);
     await page.getByRole("button", { name: "Add model" }).waitFor();
-    const scripts = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.endsWith(".js")));
+    const scripts = await page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .map((e) => new URL(e.name).pathname)
+        .filter((p) => p.endsWith(".js")),
+    );
     expect(scripts.sort()).toEqual(models);
     await context.close();
   });
@@ -102,20 +132,26 @@ describe("the console shell in Chromium", () => {
     await context.close();
   });
 
-  it.each([["desktop", DESKTOP], ["phone", PHONE]])("signs out from the keyboard alone (%s): the banner's Sign out button, and the old cookie no longer works", async (_, viewport) => {
-    const { context, page } = await openPage(app.browser, { viewport });
-    await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
-    const cookie = await sessionCookie(context);
-    const signOut = page.getByRole("button", { name: "Sign out" });
-    await tabTo(page, signOut);
-    await page.keyboard.press("Enter");
-    await page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
-    // The focus is in the form again, ready for the next sign-in.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("email");
-    expect(await sessionCookie(context)).toBeUndefined();
-    expect((await raw("/users/current/", cookie)).status).toBe(401);
-    await context.close();
-  });
+  it.each([
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ])(
+    "signs out from the keyboard alone (%s): the banner's Sign out button, and the old cookie no longer works",
+    async (_, viewport) => {
+      const { context, page } = await openPage(app.browser, { viewport });
+      await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
+      const cookie = await sessionCookie(context);
+      const signOut = page.getByRole("button", { name: "Sign out" });
+      await tabTo(page, signOut);
+      await page.keyboard.press("Enter");
+      await page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
+      // The focus is in the form again, ready for the next sign-in.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("email");
+      expect(await sessionCookie(context)).toBeUndefined();
+      expect((await raw("/users/current/", cookie)).status).toBe(401);
+      await context.close();
+    },
+  );
 
   it("signs in from the keyboard alone and puts the focus on the page's heading", async () => {
     const { context, page } = await openPage(app.browser);
@@ -167,12 +203,20 @@ describe("the console shell in Chromium", () => {
     expect(await page.getByRole("button", { name: /^Test connection/ }).count()).toBe(0);
     const requests = [];
     // Every request of the page but the session check (which comes before any organization is known).
-    page.on("request", (r) => r.url().includes("/api/v1/") && !r.url().includes("/auth/sessions/current/") && requests.push({ method: r.method(), url: r.url(), organization: r.headers()["x-organization-id"] }));
+    page.on(
+      "request",
+      (r) =>
+        r.url().includes("/api/v1/") &&
+        !r.url().includes("/auth/sessions/current/") &&
+        requests.push({ method: r.method(), url: r.url(), organization: r.headers()["x-organization-id"] }),
+    );
     await page.reload();
     await page.getByText("Only owners of the organization").waitFor();
     // The page's own list request may leave after the notice shows: wait for it, not for the text
     // alone (and not for a response, which may be that of the list asked before the reload).
-    await expect.poll(() => requests.some((r) => r.method === "GET" && r.url.includes("/api/v1/large-language-models/"))).toBe(true);
+    await expect
+      .poll(() => requests.some((r) => r.method === "GET" && r.url.includes("/api/v1/large-language-models/")))
+      .toBe(true);
     expect(new Set(requests.map((r) => r.organization))).toEqual(new Set([member.organization.id]));
     const refused = await raw("/large-language-models/", await sessionCookie(context), {
       method: "POST",
@@ -181,7 +225,11 @@ describe("the console shell in Chromium", () => {
     });
     expect(refused.status).toBe(403);
     // And a write with the cookie from another site's page is refused whatever the permission.
-    const crossSite = await raw("/api-keys/", await sessionCookie(context), { method: "POST", headers: { "Content-Type": "application/json", Origin: "https://evil.example" }, body: JSON.stringify({ name: "x" }) });
+    const crossSite = await raw("/api-keys/", await sessionCookie(context), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "https://evil.example" },
+      body: JSON.stringify({ name: "x" }),
+    });
     expect(crossSite.status).toBe(403);
     await context.close();
   });
@@ -215,42 +263,60 @@ describe("the console shell in Chromium", () => {
     await context.close();
   });
 
-  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the sign-in page (%s)", async (theme) => {
-    const { context, page } = await openPage(app.browser, { theme });
-    await page.goto(`${app.base}/console/`);
-    await page.getByLabel("E-mail").waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: "Use an API key" }).click();
-    await page.getByRole("button", { name: "Sign in" }).click();
-    expect(await axeViolations(page)).toEqual([]);
-    // The check itself works: an unlabelled field is reported.
-    await page.evaluate(() => document.querySelector("form").append(document.createElement("input")));
-    expect((await axeViolations(page)).join("\n")).toMatch(/^label \(critical\)/m);
-    await context.close();
-  });
+  it.each(["light", "dark"])(
+    "axe-core finds no serious or critical violation on the sign-in page (%s)",
+    async (theme) => {
+      const { context, page } = await openPage(app.browser, { theme });
+      await page.goto(`${app.base}/console/`);
+      await page.getByLabel("E-mail").waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Use an API key" }).click();
+      await page.getByRole("button", { name: "Sign in" }).click();
+      expect(await axeViolations(page)).toEqual([]);
+      // The check itself works: an unlabelled field is reported.
+      await page.evaluate(() => document.querySelector("form").append(document.createElement("input")));
+      expect((await axeViolations(page)).join("\n")).toMatch(/^label \(critical\)/m);
+      await context.close();
+    },
+  );
 
   it("shows the API reference at /api/docs/ from this origin alone: operations by tag, and Try it out with an API key", async () => {
     const { context, page, errors } = await openPage(app.browser);
     const elsewhere = [];
-    await context.route((url) => url.origin !== app.base, (route) => {
-      elsewhere.push(route.request().url());
-      return route.abort();
-    });
+    await context.route(
+      (url) => url.origin !== app.base,
+      (route) => {
+        elsewhere.push(route.request().url());
+        return route.abort();
+      },
+    );
     await page.goto(`${app.base}/api/docs/`);
     const filter = page.getByPlaceholder("Filter by tag");
     await filter.fill("Conversations");
-    await page.locator(".opblock", { hasText: "Talk to an assistant: the reply directly, or streamed" }).first().waitFor();
+    await page
+      .locator(".opblock", { hasText: "Talk to an assistant: the reply directly, or streamed" })
+      .first()
+      .waitFor();
     // Authorize with the key, then list the assistants from the page.
     await page.getByRole("button", { name: "Authorize" }).first().click();
     await page.locator("form", { hasText: "ApiKey (apiKey)" }).locator("input").fill(`Api-Key ${app.server.key}`);
-    await page.locator("form", { hasText: "ApiKey (apiKey)" }).getByRole("button", { name: "Apply credentials" }).click();
+    await page
+      .locator("form", { hasText: "ApiKey (apiKey)" })
+      .getByRole("button", { name: "Apply credentials" })
+      .click();
     await page.getByRole("button", { name: "Close" }).first().click();
     await filter.fill("Assistants");
-    const list = page.locator(".opblock-get").filter({ has: page.locator(".opblock-summary-path", { hasText: /^\/api\/v1\/chatbots\/$/ }) });
+    const list = page
+      .locator(".opblock-get")
+      .filter({ has: page.locator(".opblock-summary-path", { hasText: /^\/api\/v1\/chatbots\/$/ }) });
     await list.locator(".opblock-summary-control").click();
     await list.getByRole("button", { name: "Try it out" }).click();
     await list.getByRole("button", { name: "Execute" }).click();
-    await expect.poll(() => list.locator(".live-responses-table tbody .response-col_status").first().textContent(), { timeout: 10_000 }).toContain("200");
+    await expect
+      .poll(() => list.locator(".live-responses-table tbody .response-col_status").first().textContent(), {
+        timeout: 10_000,
+      })
+      .toContain("200");
     expect(await list.locator(".live-responses-table .microlight").first().textContent()).toContain('"results"');
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);

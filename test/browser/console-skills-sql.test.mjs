@@ -5,7 +5,16 @@
 // value the API refuses (400) shown at its field with nothing saved; no edit control for a member
 // who may only view; axe-core on the forms in both themes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, dialog, openPage, ownerOn as ownerOnPage, signInContext, startConsole, tabTo, LOCAL_LLM } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  dialog,
+  openPage,
+  ownerOn as ownerOnPage,
+  signInContext,
+  startConsole,
+  tabTo,
+  LOCAL_LLM,
+} from "./console-helpers.mjs";
 
 let app, organization, support, billing, skill, sales, shop;
 
@@ -13,14 +22,34 @@ beforeAll(async () => {
   app = await startConsole();
   const api = app.server.api;
   [organization] = await api("/organizations/?pagination=false", { method: "GET" });
-  [support, billing] = await Promise.all(["Support desk", "Billing"].map((name) => api(`/organizations/${organization.id}/groups/`, { body: { name, permissions: [] } })));
-  for (const [displayName, name] of [["Track order", "track_order"], ["Refund order", "refund_order"]]) {
-    await api("/tools/", { body: { toolType: "api", displayName, name, apiUrl: `https://shop.example.com/${name}`, httpMethod: "post" } });
+  [support, billing] = await Promise.all(
+    ["Support desk", "Billing"].map((name) =>
+      api(`/organizations/${organization.id}/groups/`, { body: { name, permissions: [] } }),
+    ),
+  );
+  for (const [displayName, name] of [
+    ["Track order", "track_order"],
+    ["Refund order", "refund_order"],
+  ]) {
+    await api("/tools/", {
+      body: { toolType: "api", displayName, name, apiUrl: `https://shop.example.com/${name}`, httpMethod: "post" },
+    });
   }
   await api("/chatbots/", { body: { name: "Helpdesk", largeLanguageModel: LOCAL_LLM } });
-  skill = await api("/skills/", { body: { name: "refund-policy", description: "Explains the refund policy", instructions: "# Refunds\n", groups: [{ id: support.id }] } });
-  sales = await api("/sql-databases/", { body: { name: "Sales", description: "Sales by region", databaseType: "managed", groups: [{ id: support.id }] } });
-  shop = await api("/sql-databases/", { body: { name: "Shop", databaseType: "postgresql", databaseUrl: "postgresql://bot:secret@db.example.com:5432/shop" } });
+  skill = await api("/skills/", {
+    body: {
+      name: "refund-policy",
+      description: "Explains the refund policy",
+      instructions: "# Refunds\n",
+      groups: [{ id: support.id }],
+    },
+  });
+  sales = await api("/sql-databases/", {
+    body: { name: "Sales", description: "Sales by region", databaseType: "managed", groups: [{ id: support.id }] },
+  });
+  shop = await api("/sql-databases/", {
+    body: { name: "Shop", databaseType: "postgresql", databaseUrl: "postgresql://bot:secret@db.example.com:5432/shop" },
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -123,7 +152,10 @@ describe("Editing skills and SQL databases in Chromium", () => {
       description: "Sales by region and month",
       isActive: false,
       chatbots: [{ name: "Helpdesk" }],
-      groups: expect.arrayContaining([expect.objectContaining({ id: support.id }), expect.objectContaining({ id: billing.id })]),
+      groups: expect.arrayContaining([
+        expect.objectContaining({ id: support.id }),
+        expect.objectContaining({ id: billing.id }),
+      ]),
     });
     expect(errors).toEqual([]);
     await context.close();
@@ -140,7 +172,9 @@ describe("Editing skills and SQL databases in Chromium", () => {
     await save(page, form);
     await expect.poll(() => url.getAttribute("aria-invalid")).toBe("true");
     expect(await form.locator(".field.invalid .field-error").textContent()).toMatch(/private|internal|address/i);
-    expect((await app.server.api(`/sql-databases/${shop.id}/`, { method: "GET" })).databaseUrl).toBe("postgresql://bot:***@db.example.com:5432/shop");
+    expect((await app.server.api(`/sql-databases/${shop.id}/`, { method: "GET" })).databaseUrl).toBe(
+      "postgresql://bot:***@db.example.com:5432/shop",
+    );
 
     await retype(page, url, "postgresql://reader:pw2@db2.example.com:5432/shop");
     await retype(page, form.getByLabel("Tables to use"), "orders\ncustomers");
@@ -149,26 +183,44 @@ describe("Editing skills and SQL databases in Chromium", () => {
     await page.reload();
     await page.locator(".sql-facts").getByText("orders, customers").waitFor();
     const saved = await app.server.api(`/sql-databases/${shop.id}/`, { method: "GET" });
-    expect(saved).toMatchObject({ databaseUrl: "postgresql://reader:***@db2.example.com:5432/shop", includeTables: { tables: ["orders", "customers"] } });
+    expect(saved).toMatchObject({
+      databaseUrl: "postgresql://reader:***@db2.example.com:5432/shop",
+      includeTables: { tables: ["orders", "customers"] },
+    });
 
     // Saved again with the connection string left empty: the stored one stays.
     await page.getByRole("button", { name: "Edit", exact: true }).click();
     await form.getByLabel("Description").fill("The shop's orders");
     await form.getByRole("button", { name: "Save" }).click();
     await form.waitFor({ state: "detached" });
-    expect(await app.server.api(`/sql-databases/${shop.id}/`, { method: "GET" })).toMatchObject({ description: "The shop's orders", databaseUrl: "postgresql://reader:***@db2.example.com:5432/shop" });
+    expect(await app.server.api(`/sql-databases/${shop.id}/`, { method: "GET" })).toMatchObject({
+      description: "The shop's orders",
+      databaseUrl: "postgresql://reader:***@db2.example.com:5432/shop",
+    });
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it("a member who may only view sees no edit controls", async () => {
     const email = `viewer-${Date.now()}@example.com`;
-    await app.server.api("/auth/registration/", { body: { email, password1: "viewer password 1234", password2: "viewer password 1234", name: "Vi", company: "Vi's" } });
+    await app.server.api("/auth/registration/", {
+      body: {
+        email,
+        password1: "viewer password 1234",
+        password2: "viewer password 1234",
+        name: "Vi",
+        company: "Vi's",
+      },
+    });
     const member = await app.server.api(`/organizations/${organization.id}/members/`, { body: { email } });
     const permissions = await app.server.api("/permissions/", { method: "GET" });
     const ids = permissions.filter((p) => ["skill.view", "sql_database.view"].includes(p.codename)).map((p) => p.id);
-    const viewers = await app.server.api(`/organizations/${organization.id}/groups/`, { body: { name: "Viewers", permissions: ids } });
-    await app.server.api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, { body: { groups: [viewers.id, support.id, billing.id] } });
+    const viewers = await app.server.api(`/organizations/${organization.id}/groups/`, {
+      body: { name: "Viewers", permissions: ids },
+    });
+    await app.server.api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, {
+      body: { groups: [viewers.id, support.id, billing.id] },
+    });
     const { context, page } = await openPage(app.browser);
     await context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
     await signInContext(context, app.base, { email, password: "viewer password 1234" });
@@ -181,15 +233,18 @@ describe("Editing skills and SQL databases in Chromium", () => {
     await context.close();
   });
 
-  it.each(["light", "dark"])("axe-core finds no serious or critical violation in the edit forms (%s)", async (theme) => {
-    const { context, page } = await ownerOn("/skills", { theme });
-    await page.getByRole("button", { name: "Edit refund-rules" }).click();
-    await dialog(page).getByRole("checkbox", { name: "Track order" }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.goto(`${app.base}/console/sql-databases/${shop.id}`);
-    await page.getByRole("button", { name: "Edit", exact: true }).click();
-    await dialog(page).getByRole("checkbox", { name: "Helpdesk" }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await context.close();
-  });
+  it.each(["light", "dark"])(
+    "axe-core finds no serious or critical violation in the edit forms (%s)",
+    async (theme) => {
+      const { context, page } = await ownerOn("/skills", { theme });
+      await page.getByRole("button", { name: "Edit refund-rules" }).click();
+      await dialog(page).getByRole("checkbox", { name: "Track order" }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.goto(`${app.base}/console/sql-databases/${shop.id}`);
+      await page.getByRole("button", { name: "Edit", exact: true }).click();
+      await dialog(page).getByRole("checkbox", { name: "Helpdesk" }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await context.close();
+    },
+  );
 });

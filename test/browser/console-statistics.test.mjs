@@ -16,7 +16,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, startServer } from "../../bench/lib.mjs";
 import { d1File, readXlsxRows } from "../support/local-d1.mjs";
 import { testPort } from "../support/test-ports.mjs";
-import { SHOTS, axeViolations, openPage, screenshots, signInContext, CONSOLE_PORTS, LOCAL_LLM } from "./console-helpers.mjs";
+import {
+  SHOTS,
+  axeViolations,
+  openPage,
+  screenshots,
+  signInContext,
+  CONSOLE_PORTS,
+  LOCAL_LLM,
+} from "./console-helpers.mjs";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -47,10 +55,40 @@ function seedHistory(file) {
     bots.forEach((bot, i) => {
       const n = d + 2 * i;
       const hour = noon - d * DAY;
-      hourly.run(org.id, bot.id, hour, i === 0 ? owner.id : "", LOCAL_LLM, n, 3 * n, 3 * n - (d % 3), 3 * n - (d % 3), 900 * n, d % 3, 3 * n, 120 * n, 40 * n, 25 * n);
+      hourly.run(
+        org.id,
+        bot.id,
+        hour,
+        i === 0 ? owner.id : "",
+        LOCAL_LLM,
+        n,
+        3 * n,
+        3 * n - (d % 3),
+        3 * n - (d % 3),
+        900 * n,
+        d % 3,
+        3 * n,
+        120 * n,
+        40 * n,
+        25 * n,
+      );
       for (const [k, topic] of ["refund", "delivery"].entries()) {
         const scored = i === 0;
-        record.run(randomUUID(), org.id, bot.id, randomUUID(), `Day ${d}: a ${topic} question for ${bot.name}`, `The ${topic} answer of day ${d}.`, 800 + 100 * k, hour + k * 60_000, hour + k * 60_000 + 900, scored ? "done" : null, scored ? 0.8 : null, scored ? 0.9 : null, scored ? 0.75 : null);
+        record.run(
+          randomUUID(),
+          org.id,
+          bot.id,
+          randomUUID(),
+          `Day ${d}: a ${topic} question for ${bot.name}`,
+          `The ${topic} answer of day ${d}.`,
+          800 + 100 * k,
+          hour + k * 60_000,
+          hour + k * 60_000 + 900,
+          scored ? "done" : null,
+          scored ? 0.8 : null,
+          scored ? 0.9 : null,
+          scored ? 0.75 : null,
+        );
       }
     });
   }
@@ -81,16 +119,27 @@ beforeAll(async () => {
   }
   await first.api(`/chatbots/${bots[0].id}/enable-evaluation/`, { method: "PATCH", body: { enableEvaluation: true } });
   for (const [i, bot] of bots.entries()) {
-    for (let k = 0; k <= i; k++) await first.api(`/chatbots/${bot.id}/completions/`, { body: { message: { content: `Today's refund question ${k}` } } });
+    for (let k = 0; k <= i; k++)
+      await first.api(`/chatbots/${bot.id}/completions/`, {
+        body: { message: { content: `Today's refund question ${k}` } },
+      });
   }
   // The try-it's kind of conversation: a test, counted in the assistant's statistics only when asked.
-  await first.api(`/chatbots/${bots[0].id}/completions/`, { body: { message: { content: "A trial from the console" }, test: true } });
+  await first.api(`/chatbots/${bots[0].id}/completions/`, {
+    body: { message: { content: "A trial from the console" }, test: true },
+  });
   // A visitor of Support asks for a person; the owner takes over, answers and resolves. One of Sales waits.
-  handedOff = (await first.api(`/chatbots/${bots[0].id}/completions/`, { body: { message: { content: "I need to talk to a person" } } })).conversationId;
+  handedOff = (
+    await first.api(`/chatbots/${bots[0].id}/completions/`, {
+      body: { message: { content: "I need to talk to a person" } },
+    })
+  ).conversationId;
   await first.api(`/conversations/${handedOff}/take-over/`);
   await first.api("/messages/outgoing/", { body: { conversation: handedOff, content: "Hello, this is the owner." } });
   await first.api(`/conversations/${handedOff}/resolve/`);
-  await first.api(`/chatbots/${bots[1].id}/completions/`, { body: { message: { content: "Can I speak to a real person?" } } });
+  await first.api(`/chatbots/${bots[1].id}/completions/`, {
+    body: { message: { content: "Can I speak to a real person?" } },
+  });
   await first.stop({ keep: true });
   seedHistory(d1File(first.state));
   server = await startServer({ port: PORT, state: first.state, key: first.key, prebuilt: true });
@@ -126,14 +175,23 @@ async function rangeOf(page) {
 async function chartTables(page) {
   return page.$$eval("#stats-overview ~ .charts .chart", (figures) =>
     Object.fromEntries(
-      figures.map((f) => [f.querySelector("figcaption").textContent, [...f.querySelectorAll("tbody tr")].map((tr) => [tr.querySelector("th").textContent, tr.querySelector("td").textContent])]),
+      figures.map((f) => [
+        f.querySelector("figcaption").textContent,
+        [...f.querySelectorAll("tbody tr")].map((tr) => [
+          tr.querySelector("th").textContent,
+          tr.querySelector("td").textContent,
+        ]),
+      ]),
     ),
   );
 }
 
 function expectTablesEqual(tables, results) {
   for (const [title, key] of METRICS) {
-    expect(tables[title].map(([day, value]) => [day, count(value)]), title).toEqual(results.map((b) => [b.time, b[key]]));
+    expect(
+      tables[title].map(([day, value]) => [day, count(value)]),
+      title,
+    ).toEqual(results.map((b) => [b.time, b[key]]));
   }
 }
 
@@ -148,24 +206,42 @@ describe("Statistics in Chromium", () => {
   it("draws the charts, and each chart's table equals the API's numbers, for the organization and for one assistant", async () => {
     const { context, page, errors } = await statisticsPage();
     const range = await rangeOf(page);
-    const summary = await get(`/organizations/${org.id}/usage-statistics/chatbots/summary/`, { ...range, timeGranularity: "day" });
+    const summary = await get(`/organizations/${org.id}/usage-statistics/chatbots/summary/`, {
+      ...range,
+      timeGranularity: "day",
+    });
     // The fixture: seven days with traffic (six seeded, and today's live completions), three assistants.
     expect(summary.results.filter((b) => b.messagesCount > 0).length).toBe(7);
     expect(summary.total.failedRepliesCount).toBeGreaterThan(0);
     expectTablesEqual(await chartTables(page), summary.results);
-    const totals = await page.$$eval("#stats-overview ~ .totals .total", (tiles) => tiles.map((t) => [t.querySelector("dt").textContent, t.querySelector("dd").textContent]));
-    expect(totals.map(([label, value]) => [label, count(value)])).toEqual(METRICS.map(([label, key]) => [label, summary.total[key]]));
+    const totals = await page.$$eval("#stats-overview ~ .totals .total", (tiles) =>
+      tiles.map((t) => [t.querySelector("dt").textContent, t.querySelector("dd").textContent]),
+    );
+    expect(totals.map(([label, value]) => [label, count(value)])).toEqual(
+      METRICS.map(([label, key]) => [label, summary.total[key]]),
+    );
     // Each canvas has pixels drawn (the series line, not only a blank plot).
     const inked = await page.$$eval("#stats-overview ~ .charts .chart canvas", (canvases) =>
-      canvases.map((c) => c.getContext("2d").getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 3 && v > 0)),
+      canvases.map((c) =>
+        c
+          .getContext("2d")
+          .getImageData(0, 0, c.width, c.height)
+          .data.some((v, i) => i % 4 === 3 && v > 0),
+      ),
     );
     expect(inked).toEqual([true, true, true, true]);
 
     await page.getByLabel("Assistant", { exact: true }).selectOption({ label: "Sales" });
     await page.getByRole("button", { name: "Show", exact: true }).click();
     await page.getByRole("heading", { name: "Per day: Sales" }).waitFor();
-    const series = await get(`/organizations/${org.id}/usage-statistics/chatbots/`, { ...range, chatbot: bots[1].id, includeTime: "true" });
-    await expect.poll(async () => (await chartTables(page)).Messages.map(([, v]) => count(v))).toEqual(series.map((b) => b.messagesCount));
+    const series = await get(`/organizations/${org.id}/usage-statistics/chatbots/`, {
+      ...range,
+      chatbot: bots[1].id,
+      includeTime: "true",
+    });
+    await expect
+      .poll(async () => (await chartTables(page)).Messages.map(([, v]) => count(v)))
+      .toEqual(series.map((b) => b.messagesCount));
     expectTablesEqual(await chartTables(page), series);
     expect(errors).toEqual([]);
     await context.close();
@@ -176,7 +252,10 @@ describe("Statistics in Chromium", () => {
     const range = await rangeOf(page);
     const query = { ...range, sortBy: "messagesCount", sortOrder: "desc", pageSize: "10" };
     const rowsOf = (name) =>
-      page.getByRole("region", { name }).locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+      page
+        .getByRole("region", { name })
+        .locator("tbody tr")
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
     const byBot = await get(`/organizations/${org.id}/usage-statistics/chatbots/`, query);
     await expect.poll(() => rowsOf("Usage per assistant")).toHaveLength(3);
     expect((await rowsOf("Usage per assistant")).map((r) => [r[0], count(r[1]), count(r[2]), count(r[3])])).toEqual(
@@ -184,7 +263,9 @@ describe("Statistics in Chromium", () => {
     );
     const byMember = await get(`/organizations/${org.id}/usage-statistics/members/`, query);
     const members = await rowsOf("Usage per member");
-    expect(members.map((r) => [r[0], r[1], count(r[3])])).toEqual(byMember.results.map((m) => [m.name, m.email, m.messagesCount]));
+    expect(members.map((r) => [r[0], r[1], count(r[3])])).toEqual(
+      byMember.results.map((m) => [m.name, m.email, m.messagesCount]),
+    );
     expect(byMember.results[0].messagesCount).toBeGreaterThan(0);
     await context.close();
   });
@@ -200,13 +281,20 @@ describe("Statistics in Chromium", () => {
     const api = await get(`/chatbots/${bots[0].id}/records/`, { ...filtered, pageSize: "100" });
     expect(api.count).toBe(7);
     await expect.poll(() => records.locator("tbody tr").count()).toBe(api.count);
-    const shown = await records.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent]));
+    const shown = await records
+      .locator("tbody tr")
+      .evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent]));
     expect(shown).toEqual(api.results.map((r) => [r.inputMessage, r.outputMessage]));
     // The scores of a scored record, as the API words them.
     const scored = api.results.find((r) => r.faithfulnessDisplay && r.faithfulnessDisplay !== "-");
-    expect(await records.getByRole("row", { name: scored.inputMessage }).textContent()).toContain(`Faithfulness${scored.faithfulnessDisplay}`);
+    expect(await records.getByRole("row", { name: scored.inputMessage }).textContent()).toContain(
+      `Faithfulness${scored.faithfulnessDisplay}`,
+    );
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download .xlsx" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download .xlsx" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`records-${range.startDate}-${range.endDate}.xlsx`);
     const rows = await readXlsxRows(readFileSync(await download.path()));
     expect(rows[0].slice(0, 3)).toEqual(["Asked at", "Question", "Answer"]);
@@ -218,7 +306,12 @@ describe("Statistics in Chromium", () => {
     const { context, page } = await statisticsPage();
     // From the page's heading, Tab to the assistant filter (the date fields hold several stops each).
     await page.locator("h1").focus();
-    for (let i = 0; i < 20 && (await page.evaluate(() => document.activeElement.getAttribute("name"))) !== "chatbot"; i++) await page.keyboard.press("Tab");
+    for (
+      let i = 0;
+      i < 20 && (await page.evaluate(() => document.activeElement.getAttribute("name"))) !== "chatbot";
+      i++
+    )
+      await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement.getAttribute("name"))).toBe("chatbot");
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("Tab");
@@ -229,7 +322,13 @@ describe("Statistics in Chromium", () => {
     await page.keyboard.press("Enter");
     const table = page.locator(".chart").first().locator(".chart-table");
     await table.waitFor();
-    expect(await page.locator(".chart").first().getByRole("button", { name: "Hide the table" }).getAttribute("aria-expanded")).toBe("true");
+    expect(
+      await page
+        .locator(".chart")
+        .first()
+        .getByRole("button", { name: "Hide the table" })
+        .getAttribute("aria-expanded"),
+    ).toBe("true");
     await context.close();
   });
 
@@ -248,11 +347,17 @@ describe("Statistics in Chromium", () => {
     // Off by default, as the API.
     const toggle = section.getByLabel("Include test conversations");
     expect(await toggle.isChecked()).toBe(false);
-    const asked = page.waitForRequest((r) => r.url().includes(`/chatbots/${bots[0].id}/statistics/`) && new URL(r.url()).searchParams.get("includeTests") === "true");
+    const asked = page.waitForRequest(
+      (r) =>
+        r.url().includes(`/chatbots/${bots[0].id}/statistics/`) &&
+        new URL(r.url()).searchParams.get("includeTests") === "true",
+    );
     await toggle.check();
     await asked;
     await expect.poll(conversations).toBe(withTests.total.conversationsCount);
-    const tiles = await section.locator(".total").evaluateAll((items) => items.map((i) => [i.dataset.count, i.querySelector("dd").textContent]));
+    const tiles = await section
+      .locator(".total")
+      .evaluateAll((items) => items.map((i) => [i.dataset.count, i.querySelector("dd").textContent]));
     expect(tiles.map(([key, value]) => [key, count(value)])).toEqual(tiles.map(([key]) => [key, withTests.total[key]]));
     expect(await axeViolations(page)).toEqual([]);
     await toggle.uncheck();
@@ -267,8 +372,17 @@ describe("Statistics in Chromium", () => {
     const human = page.getByRole("region", { name: "Human handoff" });
     const byDay = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "day" });
     // Six seeded days and today's two handoffs (one answered and resolved, one waiting).
-    expect(byDay.total).toMatchObject({ handoffsCount: 8, resolvedCount: 7, firstResponseTime: { count: 7 }, csat: { count: 1, average: 4 } });
-    const tile = (label) => human.locator(".total").filter({ has: page.getByText(label, { exact: true }) }).locator("dd");
+    expect(byDay.total).toMatchObject({
+      handoffsCount: 8,
+      resolvedCount: 7,
+      firstResponseTime: { count: 7 },
+      csat: { count: 1, average: 4 },
+    });
+    const tile = (label) =>
+      human
+        .locator(".total")
+        .filter({ has: page.getByText(label, { exact: true }) })
+        .locator("dd");
     await expect.poll(() => tile("Handoffs").textContent()).toBe("8");
     expect(await tile("Resolved").textContent()).toBe("7");
     expect(await tile("Satisfaction (1-5)").textContent()).toBe("4.00");
@@ -276,38 +390,87 @@ describe("Statistics in Chromium", () => {
     expect(byDay.total.firstResponseTime.median).toBeGreaterThan(60);
     expect(await tile("Median first response").textContent()).toMatch(/^\d+ min( \d+ s)?$|^\d+ s$/);
 
-    const tables = await human.locator(".chart").evaluateAll((figures) =>
-      Object.fromEntries(figures.map((f) => [f.querySelector("figcaption").textContent, [...f.querySelectorAll("tbody tr")].map((tr) => [tr.querySelector("th").textContent, tr.querySelector("td").textContent])])),
-    );
+    const tables = await human
+      .locator(".chart")
+      .evaluateAll((figures) =>
+        Object.fromEntries(
+          figures.map((f) => [
+            f.querySelector("figcaption").textContent,
+            [...f.querySelectorAll("tbody tr")].map((tr) => [
+              tr.querySelector("th").textContent,
+              tr.querySelector("td").textContent,
+            ]),
+          ]),
+        ),
+      );
     expect(tables["Handoffs per day"]).toEqual(byDay.results.map((d) => [d.key, String(d.handoffsCount)]));
     const seededDays = byDay.results.filter((d) => d.handoffsCount === 1 && d.key !== range.endDate);
     expect(seededDays).toHaveLength(6);
-    expect(Object.fromEntries(tables["Median first response per day"])).toMatchObject(Object.fromEntries(seededDays.map((d) => [d.key, `${d.firstResponseTime.median / 60} min`])));
-    expect(tables["Median first response per day"].filter(([, v]) => v === "—")).toHaveLength(byDay.results.filter((d) => d.firstResponseTime.median === null).length);
-    const inked = await human.locator(".chart canvas").evaluateAll((canvases) => canvases.map((c) => c.getContext("2d").getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 3 && v > 0)));
+    expect(Object.fromEntries(tables["Median first response per day"])).toMatchObject(
+      Object.fromEntries(seededDays.map((d) => [d.key, `${d.firstResponseTime.median / 60} min`])),
+    );
+    expect(tables["Median first response per day"].filter(([, v]) => v === "—")).toHaveLength(
+      byDay.results.filter((d) => d.firstResponseTime.median === null).length,
+    );
+    const inked = await human.locator(".chart canvas").evaluateAll((canvases) =>
+      canvases.map((c) =>
+        c
+          .getContext("2d")
+          .getImageData(0, 0, c.width, c.height)
+          .data.some((v, i) => i % 4 === 3 && v > 0),
+      ),
+    );
     expect(inked).toEqual([true, true]);
 
-    const rows = () => human.getByRole("region", { name: "Human handoff" }).locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent, tr.children[2].textContent]));
+    const rows = () =>
+      human
+        .getByRole("region", { name: "Human handoff" })
+        .locator("tbody tr")
+        .evaluateAll((trs) =>
+          trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent, tr.children[2].textContent]),
+        );
     const byAgent = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "agent" });
-    expect(byAgent.results.map((g) => [g.key, g.handoffsCount])).toEqual([[owner.id, 7], [null, 1]]);
-    await expect.poll(rows).toEqual(byAgent.results.map((g) => [g.name ?? "Unassigned", String(g.handoffsCount), String(g.resolvedCount)]));
+    expect(byAgent.results.map((g) => [g.key, g.handoffsCount])).toEqual([
+      [owner.id, 7],
+      [null, 1],
+    ]);
+    await expect
+      .poll(rows)
+      .toEqual(byAgent.results.map((g) => [g.name ?? "Unassigned", String(g.handoffsCount), String(g.resolvedCount)]));
     await human.getByLabel("Per", { exact: true }).selectOption({ label: "Assistant" });
     const byAssistant = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "assistant" });
-    await expect.poll(rows).toEqual([["Support", "7", "7"], ["Sales", "1", "0"]]);
-    expect(byAssistant.results.map((g) => [g.name, g.handoffsCount, g.resolvedCount])).toEqual([["Support", 7, 7], ["Sales", 1, 0]]);
+    await expect.poll(rows).toEqual([
+      ["Support", "7", "7"],
+      ["Sales", "1", "0"],
+    ]);
+    expect(byAssistant.results.map((g) => [g.name, g.handoffsCount, g.resolvedCount])).toEqual([
+      ["Support", 7, 7],
+      ["Sales", 1, 0],
+    ]);
 
-    const [download] = await Promise.all([page.waitForEvent("download"), human.getByRole("button", { name: "Export the human handoff figures as .xlsx" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      human.getByRole("button", { name: "Export the human handoff figures as .xlsx" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`human-statistics-assistant-${range.startDate}-${range.endDate}.xlsx`);
     const sheet = await readXlsxRows(readFileSync(await download.path()));
     expect(sheet[0].slice(0, 4)).toEqual(["Assistant", "Id", "Handoffs", "Resolved"]);
-    expect(sheet.slice(1).map((r) => r.slice(0, 4))).toEqual([["Support", bots[0].id, "7", "7"], ["Sales", bots[1].id, "1", "0"], ["Total", null, "8", "7"]]);
+    expect(sheet.slice(1).map((r) => r.slice(0, 4))).toEqual([
+      ["Support", bots[0].id, "7", "7"],
+      ["Sales", bots[1].id, "1", "0"],
+      ["Total", null, "8", "7"],
+    ]);
     expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it("takes the screenshots of the human handoff section (docs/console/statistics-human-*.png)", async () => {
-    for (const [look, options] of [["light", { theme: "light" }], ["dark", { theme: "dark" }], ["zh-TW", { theme: "light", locale: "zh-TW" }]]) {
+    for (const [look, options] of [
+      ["light", { theme: "light" }],
+      ["dark", { theme: "dark" }],
+      ["zh-TW", { theme: "light", locale: "zh-TW" }],
+    ]) {
       const { context, page } = await statisticsPage(options);
       const human = page.locator('[data-section="human"]');
       await human.locator(".chart canvas").nth(1).waitFor();

@@ -9,7 +9,16 @@ import { strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMcpServer } from "../support/mcp-server.mjs";
 import { startReceiver } from "../support/webhook-receiver.mjs";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, ownerOn as ownerOnPage, dialog, tabTo } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  screenshots,
+  signInContext,
+  startConsole,
+  ownerOn as ownerOnPage,
+  dialog,
+  tabTo,
+} from "./console-helpers.mjs";
 
 let app, receiver, mcp;
 
@@ -27,9 +36,8 @@ afterAll(async () => {
 
 const ownerOn = (path, options) => ownerOnPage(app, path, options);
 
-
-
-const SKILL_MD = "---\nname: refund-policy\ndescription: Explains the refund policy\nwhen_to_use: When someone asks for a refund\n---\n# Refunds\n\n1. Ask for the order number.\n2. Refunds take **5 days**.\n";
+const SKILL_MD =
+  "---\nname: refund-policy\ndescription: Explains the refund policy\nwhen_to_use: When someone asks for a refund\n---\n# Refunds\n\n1. Ask for the order number.\n2. Refunds take **5 days**.\n";
 /** A skill package big enough (incompressible bytes) that its upload takes several progress events. */
 /** From the keyboard alone: opens "Add tool" and puts the focus on its Type field; returns the dialog. */
 async function addToolByKeyboard(page) {
@@ -44,7 +52,13 @@ async function addToolByKeyboard(page) {
 function skillZip() {
   const noise = new Uint8Array(3 * 1024 * 1024);
   for (let i = 0; i < noise.length; i += 65536) crypto.getRandomValues(noise.subarray(i, i + 65536));
-  return Buffer.from(zipSync({ "SKILL.md": strToU8(SKILL_MD), "reference/policy.md": strToU8("# Policy\nFull refunds within 30 days.\n"), "assets/noise.bin": [noise, { level: 0 }] }));
+  return Buffer.from(
+    zipSync({
+      "SKILL.md": strToU8(SKILL_MD),
+      "reference/policy.md": strToU8("# Policy\nFull refunds within 30 days.\n"),
+      "assets/noise.bin": [noise, { level: 0 }],
+    }),
+  );
 }
 
 const SALES_CSV = "Region,Amount\nnorth,120\nnorth,80\nsouth,50\neast,75.5\n";
@@ -69,7 +83,13 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await row.waitFor();
     expect(await row.textContent()).toContain(`POST ${receiver.url}/echo/orders`);
     const tools = await app.server.api("/tools/", { method: "GET" });
-    expect(tools.results.find((t) => t.displayName === "Echo")).toMatchObject({ toolType: "api", name: "echo_order", httpMethod: "post", apiUrl: `${receiver.url}/echo/orders`, rawHeaders: { "X-Shop": "demo" } });
+    expect(tools.results.find((t) => t.displayName === "Echo")).toMatchObject({
+      toolType: "api",
+      name: "echo_order",
+      httpMethod: "post",
+      apiUrl: `${receiver.url}/echo/orders`,
+      rawHeaders: { "X-Shop": "demo" },
+    });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -100,7 +120,10 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await row.waitFor();
     expect(await row.textContent()).toContain("add, lookup_order");
     const tools = await app.server.api("/tools/?toolType=mcp", { method: "GET" });
-    expect(tools.results.find((t) => t.displayName === "Order desk")).toMatchObject({ mcpUrl: `${mcp.url}/mcp`, mcpAllowedTools: ["add", "lookup_order"] });
+    expect(tools.results.find((t) => t.displayName === "Order desk")).toMatchObject({
+      mcpUrl: `${mcp.url}/mcp`,
+      mcpAllowedTools: ["add", "lookup_order"],
+    });
     // The tabs, by arrow keys: the connectors tab, its URL, and back.
     await tabTo(page, page.getByRole("tab", { name: "Tools", exact: true }));
     await page.keyboard.press("ArrowRight");
@@ -127,18 +150,25 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
 
   it("creates desktop and flex tools, each given a picked group; flex JSON typed wrong shows at its field", async () => {
     const [organization] = await app.server.api("/organizations/?pagination=false", { method: "GET" });
-    await app.server.api(`/organizations/${organization.id}/groups/`, { body: { name: "Support desk", permissions: [] } });
+    await app.server.api(`/organizations/${organization.id}/groups/`, {
+      body: { name: "Support desk", permissions: [] },
+    });
     const { context, page, errors } = await ownerOn("/tools");
     await page.getByRole("button", { name: "Add tool" }).click();
     const form = dialog(page);
     await form.getByLabel("Type").selectOption("desktop");
     await form.getByLabel("Display name").fill("Open invoice");
     await form.getByLabel("Function name").fill("open_invoice");
-    await form.getByLabel("Parameters (JSON Schema)").fill('{"type": "object", "properties": {"number": {"type": "string"}}}');
+    await form
+      .getByLabel("Parameters (JSON Schema)")
+      .fill('{"type": "object", "properties": {"number": {"type": "string"}}}');
     await form.getByRole("group", { name: "Groups" }).getByRole("checkbox", { name: "Support desk" }).check();
     await form.getByRole("button", { name: "Add" }).click();
     await form.waitFor({ state: "detached" });
-    await page.getByRole("row", { name: /Open invoice/ }).getByText("Runs on the desktop client").waitFor();
+    await page
+      .getByRole("row", { name: /Open invoice/ })
+      .getByText("Runs on the desktop client")
+      .waitFor();
 
     await page.getByRole("button", { name: "Add tool" }).click();
     await form.getByLabel("Type").selectOption("flex");
@@ -148,15 +178,27 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await template.fill('{"type": "bubble", ');
     await form.getByRole("button", { name: "Add" }).click();
     await expect.poll(() => template.getAttribute("aria-invalid")).toBe("true");
-    await template.fill('{"type": "bubble", "body": {"type": "box", "layout": "vertical", "contents": [{"type": "text", "text": "{{name}}"}]}}');
-    await form.getByLabel("Fields the model fills (JSON)").fill('{"body.contents.0.text": {"prompt": "The product name", "tag": "name"}}');
+    await template.fill(
+      '{"type": "bubble", "body": {"type": "box", "layout": "vertical", "contents": [{"type": "text", "text": "{{name}}"}]}}',
+    );
+    await form
+      .getByLabel("Fields the model fills (JSON)")
+      .fill('{"body.contents.0.text": {"prompt": "The product name", "tag": "name"}}');
     await form.getByRole("group", { name: "Groups" }).getByRole("checkbox", { name: "Support desk" }).check();
     await form.getByRole("button", { name: "Add" }).click();
     await form.waitFor({ state: "detached" });
-    await page.getByRole("row", { name: /Product card/ }).getByText("Sends a flex message").waitFor();
+    await page
+      .getByRole("row", { name: /Product card/ })
+      .getByText("Sends a flex message")
+      .waitFor();
 
     const tools = (await app.server.api("/tools/?clientPlatform=desktop", { method: "GET" })).results;
-    expect(tools.find((t) => t.displayName === "Open invoice")).toMatchObject({ toolType: "desktop", name: "open_invoice", rawParametersSchema: { type: "object" }, groups: [{ name: "Support desk" }] });
+    expect(tools.find((t) => t.displayName === "Open invoice")).toMatchObject({
+      toolType: "desktop",
+      name: "open_invoice",
+      rawParametersSchema: { type: "object" },
+      groups: [{ name: "Support desk" }],
+    });
     expect(tools.find((t) => t.displayName === "Product card")).toMatchObject({
       toolType: "flex",
       flexTemplateJson: { type: "bubble" },
@@ -183,11 +225,17 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await tabTo(page, form.getByRole("button", { name: "Add" }));
     await page.keyboard.press("Enter");
     await form.waitFor({ state: "detached" });
-    await page.getByRole("row", { name: /Next steps/ }).getByText("2 fixed buttons").waitFor();
+    await page
+      .getByRole("row", { name: /Next steps/ })
+      .getByText("2 fixed buttons")
+      .waitFor();
     const tools = (await app.server.api("/tools/?toolType=quick_reply", { method: "GET" })).results;
     expect(tools.find((t) => t.displayName === "Next steps")).toMatchObject({
       name: "next_steps",
-      quickReplyConfig: { mode: "static", items: ["Track my order", { label: "Talk to a person", text: "I would like to talk to a person" }] },
+      quickReplyConfig: {
+        mode: "static",
+        items: ["Track my order", { label: "Talk to a person", text: "I would like to talk to a person" }],
+      },
       groups: [{ name: "Support desk" }],
     });
     expect(errors).toEqual([]);
@@ -205,7 +253,9 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await form.getByRole("button", { name: "Save credential" }).click();
     await form.waitFor({ state: "detached" });
     await expect.poll(() => status.textContent()).toBe("Set");
-    const [connector] = (await app.server.api("/connectors/", { method: "GET" })).results.filter((c) => c.displayName === "Shop server");
+    const [connector] = (await app.server.api("/connectors/", { method: "GET" })).results.filter(
+      (c) => c.displayName === "Shop server",
+    );
     const holders = await app.server.api(`/connectors/${connector.id}/authorized-members/`, { method: "GET" });
     expect(holders.map((h) => h.user.id)).toEqual([app.owner.id]);
     expect(await page.content()).not.toContain("my-own-token");
@@ -223,7 +273,9 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
   it("uploads a skill zip with a progress bar, then shows its instructions", async () => {
     const { context, page, errors } = await ownerOn("/skills");
     await page.getByRole("button", { name: "Upload skill" }).click();
-    await dialog(page).getByLabel("Skill package (.zip)").setInputFiles({ name: "refund-policy.zip", mimeType: "application/zip", buffer: skillZip() });
+    await dialog(page)
+      .getByLabel("Skill package (.zip)")
+      .setInputFiles({ name: "refund-policy.zip", mimeType: "application/zip", buffer: skillZip() });
     await dialog(page).getByRole("checkbox", { name: "Support desk" }).check();
     // Every value the progress bar takes, as the page shows it.
     await page.evaluate(() => {
@@ -247,12 +299,21 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await page.getByRole("button", { name: "View refund-policy" }).click();
     const instructions = dialog(page).locator(".skill-instructions");
     await instructions.getByText("Refunds", { exact: true }).waitFor();
-    expect(await instructions.locator("li").allTextContents()).toEqual(["Ask for the order number.", "Refunds take 5 days."]);
+    expect(await instructions.locator("li").allTextContents()).toEqual([
+      "Ask for the order number.",
+      "Refunds take 5 days.",
+    ]);
     expect(await dialog(page).textContent()).toContain("reference/policy.md");
     // A package without SKILL.md: the API's reason, in the dialog.
     await page.keyboard.press("Escape");
     await page.getByRole("button", { name: "Upload skill" }).click();
-    await dialog(page).getByLabel("Skill package (.zip)").setInputFiles({ name: "empty.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync({ "README.md": strToU8("no skill") })) });
+    await dialog(page)
+      .getByLabel("Skill package (.zip)")
+      .setInputFiles({
+        name: "empty.zip",
+        mimeType: "application/zip",
+        buffer: Buffer.from(zipSync({ "README.md": strToU8("no skill") })),
+      });
     await dialog(page).getByRole("button", { name: "Upload", exact: true }).click();
     expect(await dialog(page).locator(".field-error, .alert.error").first().textContent()).toMatch(/SKILL\.md/);
     expect(errors).toEqual([]);
@@ -267,13 +328,17 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await dialog(page).getByRole("checkbox", { name: "Support desk" }).check();
     await dialog(page).getByRole("button", { name: "Add" }).click();
     await dialog(page).waitFor({ state: "detached" });
-    const [sales] = (await app.server.api("/sql-databases/", { method: "GET" })).results.filter((d) => d.name === "Sales");
+    const [sales] = (await app.server.api("/sql-databases/", { method: "GET" })).results.filter(
+      (d) => d.name === "Sales",
+    );
     expect(sales.groups.map((g) => g.name)).toEqual(["Support desk"]);
     await page.getByRole("link", { name: "Sales" }).click();
     await page.getByRole("heading", { name: "Sales", level: 1 }).waitFor();
     expect(page.url()).toMatch(/\/console\/sql-databases\/[0-9a-f-]{36}$/);
     await page.getByRole("button", { name: "Add table from a file" }).click();
-    await dialog(page).getByLabel("File (.csv or .xlsx)").setInputFiles({ name: "sales.csv", mimeType: "text/csv", buffer: Buffer.from(SALES_CSV) });
+    await dialog(page)
+      .getByLabel("File (.csv or .xlsx)")
+      .setInputFiles({ name: "sales.csv", mimeType: "text/csv", buffer: Buffer.from(SALES_CSV) });
     await dialog(page).getByRole("button", { name: "Upload" }).click();
     await dialog(page).waitFor({ state: "detached" });
     const tables = page.getByRole("region", { name: "Tables" });
@@ -285,8 +350,14 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await page.getByRole("heading", { name: "Generated SQL" }).waitFor();
     expect(await page.locator("pre.sql").textContent()).toBe(TOTALS);
     const result = page.getByRole("region", { name: /3 rows/ });
-    const cells = await result.locator("tbody tr").evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
-    expect(cells).toEqual([["north", "200"], ["east", "75.5"], ["south", "50"]]);
+    const cells = await result
+      .locator("tbody tr")
+      .evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+    expect(cells).toEqual([
+      ["north", "200"],
+      ["east", "75.5"],
+      ["south", "50"],
+    ]);
     expect(await result.locator("thead th").allTextContents()).toEqual(["region", "total"]);
     // SQL the read-only check refuses: the SQL and the reason, no rows.
     await page.getByRole("textbox", { name: "Question" }).fill('sql: "delete from sales"');
@@ -298,11 +369,19 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
   });
 
   it("a batch QA upload runs through the web chat's assistant; its results table and .xlsx", async () => {
-    const bot = await app.server.api("/chatbots/", { body: { name: "Helpdesk", largeLanguageModel: "00000000-0000-7000-8000-000000000001" } });
+    const bot = await app.server.api("/chatbots/", {
+      body: { name: "Helpdesk", largeLanguageModel: "00000000-0000-7000-8000-000000000001" },
+    });
     await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
     const { context, page, errors } = await ownerOn("/batch-qa");
-    const csv = "Question,Expected answer\n" + ["Where is my parcel?", "Can I pay by card?", "Do you ship abroad?"].map((q) => `${q},You said: "${q}".`).join("\n");
-    await page.getByLabel("Questions (.xlsx or .csv)").setInputFiles({ name: "questions.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    const csv =
+      "Question,Expected answer\n" +
+      ["Where is my parcel?", "Can I pay by card?", "Do you ship abroad?"]
+        .map((q) => `${q},You said: "${q}".`)
+        .join("\n");
+    await page
+      .getByLabel("Questions (.xlsx or .csv)")
+      .setInputFiles({ name: "questions.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     await page.getByRole("button", { name: "Upload and run" }).click();
     const results = page.getByRole("region", { name: "Results of questions.csv" }).first();
     await page.getByText("3 of 3 answered, 0 failed").waitFor({ timeout: 60_000 });
@@ -310,7 +389,10 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await expect.poll(() => results.textContent()).not.toContain("Waiting…");
     expect(await results.textContent()).toContain('You said: "Can I pay by card?".');
     expect(await page.getByRole("region", { name: "Runs" }).first().textContent()).toContain("questions.csv");
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download .xlsx" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download .xlsx" }).click(),
+    ]);
     const bytes = await new Promise((resolve, reject) => {
       download.createReadStream().then((s) => {
         const parts = [];
@@ -329,52 +411,71 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await context.close();
   });
 
-  it.each(["light", "dark"])("axe-core finds no serious or critical violation on the four pages (%s)", async (theme) => {
-    const { context, page } = await ownerOn("/tools", { theme });
-    await page.getByRole("row", { name: /Echo/ }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: "Edit Order desk" }).click();
-    await dialog(page).getByRole("button", { name: "Load the server's tools" }).click();
-    await dialog(page).getByRole("group", { name: /Tools the model may use/ }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.keyboard.press("Escape");
-    // The new tool types' dialogs.
-    await page.getByRole("button", { name: "Add tool" }).click();
-    for (const type of ["flex", "quick_reply", "desktop"]) {
-      await dialog(page).getByLabel("Type").selectOption(type);
-      await dialog(page).getByRole("group", { name: "Groups" }).getByRole("checkbox").first().waitFor();
-      expect(await axeViolations(page), type).toEqual([]);
-    }
-    await page.keyboard.press("Escape");
-    await page.getByRole("tab", { name: "Connectors" }).click();
-    await page.getByRole("row", { name: /Shop server/ }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: "Set your credential for Shop server" }).click();
-    await dialog(page).getByLabel("Value").waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.keyboard.press("Escape");
-    for (const path of ["/skills", "/sql-databases", "/batch-qa"]) {
-      await page.goto(`${app.base}/console${path}`);
-      await page.locator("table").first().waitFor();
-      expect(await axeViolations(page), path).toEqual([]);
-    }
-    await page.goto(`${app.base}/console/sql-databases`);
-    await page.getByRole("link", { name: "Sales" }).click();
-    await page.getByRole("textbox", { name: "Question" }).fill(`sql: "${TOTALS}"`);
-    await page.getByRole("button", { name: "Ask" }).click();
-    await page.locator("pre.sql").waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.goto(`${app.base}/console/batch-qa`);
-    await page.getByRole("button", { name: /^Show results of/ }).first().click();
-    await page.getByRole("region", { name: /^Results of/ }).first().locator("tbody tr").first().waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await context.close();
-  });
+  it.each(["light", "dark"])(
+    "axe-core finds no serious or critical violation on the four pages (%s)",
+    async (theme) => {
+      const { context, page } = await ownerOn("/tools", { theme });
+      await page.getByRole("row", { name: /Echo/ }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Edit Order desk" }).click();
+      await dialog(page).getByRole("button", { name: "Load the server's tools" }).click();
+      await dialog(page)
+        .getByRole("group", { name: /Tools the model may use/ })
+        .waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+      // The new tool types' dialogs.
+      await page.getByRole("button", { name: "Add tool" }).click();
+      for (const type of ["flex", "quick_reply", "desktop"]) {
+        await dialog(page).getByLabel("Type").selectOption(type);
+        await dialog(page).getByRole("group", { name: "Groups" }).getByRole("checkbox").first().waitFor();
+        expect(await axeViolations(page), type).toEqual([]);
+      }
+      await page.keyboard.press("Escape");
+      await page.getByRole("tab", { name: "Connectors" }).click();
+      await page.getByRole("row", { name: /Shop server/ }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Set your credential for Shop server" }).click();
+      await dialog(page).getByLabel("Value").waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+      for (const path of ["/skills", "/sql-databases", "/batch-qa"]) {
+        await page.goto(`${app.base}/console${path}`);
+        await page.locator("table").first().waitFor();
+        expect(await axeViolations(page), path).toEqual([]);
+      }
+      await page.goto(`${app.base}/console/sql-databases`);
+      await page.getByRole("link", { name: "Sales" }).click();
+      await page.getByRole("textbox", { name: "Question" }).fill(`sql: "${TOTALS}"`);
+      await page.getByRole("button", { name: "Ask" }).click();
+      await page.locator("pre.sql").waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.goto(`${app.base}/console/batch-qa`);
+      await page
+        .getByRole("button", { name: /^Show results of/ })
+        .first()
+        .click();
+      await page
+        .getByRole("region", { name: /^Results of/ })
+        .first()
+        .locator("tbody tr")
+        .first()
+        .waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("takes the screenshots of docs/console/", async () => {
     const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
-    await screenshots(app.browser, app.base, "/console/tools", "tools", { signIn, act: (page) => page.locator("tbody tr").first().waitFor() });
-    await screenshots(app.browser, app.base, "/console/skills", "skills", { signIn, act: (page) => page.locator("tbody tr").first().waitFor() });
+    await screenshots(app.browser, app.base, "/console/tools", "tools", {
+      signIn,
+      act: (page) => page.locator("tbody tr").first().waitFor(),
+    });
+    await screenshots(app.browser, app.base, "/console/skills", "skills", {
+      signIn,
+      act: (page) => page.locator("tbody tr").first().waitFor(),
+    });
     const [database] = (await app.server.api("/sql-databases/", { method: "GET" })).results;
     await screenshots(app.browser, app.base, `/console/sql-databases/${database.id}`, "sql-databases", {
       signIn,

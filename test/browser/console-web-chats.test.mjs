@@ -9,10 +9,21 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { givenPort, slot } from "../support/test-ports.mjs";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, CONSOLE_PORTS, LOCAL_LLM } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  screenshots,
+  signInContext,
+  startConsole,
+  CONSOLE_PORTS,
+  LOCAL_LLM,
+} from "./console-helpers.mjs";
 
 /** A 1x1 PNG. */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 let app, site, chat;
 
 /** A blank page on another origin of the loopback: its body is whatever the test puts there. */
@@ -20,10 +31,18 @@ function blankSite(port) {
   let body = "";
   const http = createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><title>Blank</title><link rel="icon" href="data:,"></head><body>${body}</body></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><head><title>Blank</title><link rel="icon" href="data:,"></head><body>${body}</body></html>`,
+    );
   });
   return new Promise((resolve) =>
-    http.listen(port, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${port}/`, set: (html) => (body = html), close: () => new Promise((r) => http.close(r)) })),
+    http.listen(port, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${port}/`,
+        set: (html) => (body = html),
+        close: () => new Promise((r) => http.close(r)),
+      }),
+    ),
   );
 }
 
@@ -32,9 +51,13 @@ beforeAll(async () => {
   app = await startConsole({ vars: { DNS_STATIC_TXT: "{}" } });
   // The other port of this run's range (this worker's 50 of the default range): half the range away from the worker's; CONSOLE_TEST_SITE_PORT for a range of one's own.
   const from = CONSOLE_PORTS.from + slot() * CONSOLE_PORTS.size;
-  site = await blankSite(givenPort("CONSOLE_TEST_SITE_PORT") ?? from + ((new URL(app.base).port - from + 25) % CONSOLE_PORTS.size));
+  site = await blankSite(
+    givenPort("CONSOLE_TEST_SITE_PORT") ?? from + ((new URL(app.base).port - from + 25) % CONSOLE_PORTS.size),
+  );
   const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
-  const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
+  const inbox = await app.server.api("/inboxes/", {
+    body: { name: "Website", channelType: "web", chatbot: { id: bot.id } },
+  });
   chat = await app.server.api(`/web-chats/${inbox.channel.id}/`, {
     method: "PATCH",
     body: {
@@ -93,23 +116,37 @@ describe("the web chat designer in Chromium", () => {
     await page.getByLabel("Primary colour", { exact: true }).fill("#C2410C");
     await expect.poll(() => backgroundOf(frame.locator("button.launcher"))).toBe("rgb(194, 65, 12)");
     await page.getByLabel("Greeting").fill("Welcome to Acme! Ask me anything.");
-    await expect.poll(() => frame.locator(".row.assistant .bubble").first().textContent()).toBe("Welcome to Acme! Ask me anything.");
+    await expect
+      .poll(() => frame.locator(".row.assistant .bubble").first().textContent())
+      .toBe("Welcome to Acme! Ask me anything.");
     expect(await page.getByText(/Unsaved changes/).count()).toBe(1);
     // Nothing is saved yet.
-    expect((await app.server.api(`/web-chats/${chat.id}/`, { method: "GET" })).displayGreeting).toBe("Hello! How can I help?");
+    expect((await app.server.api(`/web-chats/${chat.id}/`, { method: "GET" })).displayGreeting).toBe(
+      "Hello! How can I help?",
+    );
 
     // Dark: the dark theme's colour, and its fields are the ones edited.
-    await page.getByRole("group", { name: "Theme to edit and preview" }).first().getByRole("button", { name: "Dark" }).click();
+    await page
+      .getByRole("group", { name: "Theme to edit and preview" })
+      .first()
+      .getByRole("button", { name: "Dark" })
+      .click();
     await expect.poll(() => frame.locator("[data-assistant-chat]").getAttribute("class")).toContain("dark");
     expect(await backgroundOf(frame.locator("button.launcher"))).toBe("rgb(165, 180, 252)");
     expect(await page.getByLabel("Primary colour", { exact: true }).inputValue()).toBe("#A5B4FC");
-    await page.getByRole("group", { name: "Theme to edit and preview" }).first().getByRole("button", { name: "Light" }).click();
+    await page
+      .getByRole("group", { name: "Theme to edit and preview" })
+      .first()
+      .getByRole("button", { name: "Light" })
+      .click();
     await expect.poll(() => backgroundOf(frame.locator("button.launcher"))).toBe("rgb(194, 65, 12)");
 
     // A bad colour is the API's field error at its field; nothing changes.
     await page.getByLabel("Visitor message bubble", { exact: true }).fill("blue");
     await page.getByRole("button", { name: "Save changes" }).click();
-    await expect.poll(() => page.getByLabel("Visitor message bubble", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    await expect
+      .poll(() => page.getByLabel("Visitor message bubble", { exact: true }).getAttribute("aria-invalid"))
+      .toBe("true");
     expect(await page.locator(".field-error").first().textContent()).toContain("HEX");
     await page.getByLabel("Visitor message bubble", { exact: true }).fill("");
     await page.getByRole("button", { name: "Save changes" }).click();
@@ -136,7 +173,9 @@ describe("the web chat designer in Chromium", () => {
     expect(await backgroundOf(launcher)).toBe("rgb(194, 65, 12)");
     await launcher.click();
     await expect.poll(() => launcher.getAttribute("aria-expanded")).toBe("true");
-    expect(await blank.locator(".row.assistant .bubble").first().textContent()).toBe("Welcome to Acme! Ask me anything.");
+    expect(await blank.locator(".row.assistant .bubble").first().textContent()).toBe(
+      "Welcome to Acme! Ask me anything.",
+    );
     expect(await blank.locator("button.chip").allTextContents()).toEqual(["Opening hours?", "Do you ship abroad?"]);
     await visitor.close();
   });
@@ -145,7 +184,12 @@ describe("the web chat designer in Chromium", () => {
     const { context, page, errors } = await designer();
     const embed = page.getByRole("region", { name: "Embed" });
     expect((await embed.boundingBox()).y).toBeLessThan((await page.locator("form.designer-form").boundingBox()).y);
-    expect(await embed.getByRole("button", { name: /^Copy / }).allTextContents()).toEqual(["Copy snippet", "Copy iframe", "Copy link", "Copy component"]);
+    expect(await embed.getByRole("button", { name: /^Copy / }).allTextContents()).toEqual([
+      "Copy snippet",
+      "Copy iframe",
+      "Copy link",
+      "Copy component",
+    ]);
 
     // The preview follows the unsaved switch: the form a visitor will meet.
     const frame = preview(page);
@@ -171,7 +215,9 @@ describe("the web chat designer in Chromium", () => {
       await form.waitFor();
       // A message sent before the form is filled (here through the page's API) waits, and the form says why.
       await blank.evaluate(() => window.AssistantChat.send("Do you ship abroad?"));
-      await form.getByText("Tell us your name or your e-mail first: your message is sent as soon as you start.").waitFor();
+      await form
+        .getByText("Tell us your name or your e-mail first: your message is sent as soon as you start.")
+        .waitFor();
       await form.getByLabel("E-mail").fill("vera@example.com");
       await form.getByRole("button", { name: "Start chatting" }).click();
       await blank.locator(".row.visitor", { hasText: "Do you ship abroad?" }).waitFor();
@@ -190,7 +236,9 @@ describe("the web chat designer in Chromium", () => {
     await page.keyboard.type("Typed from the keyboard");
     await expect.poll(() => preview(page).locator("header p").textContent()).toBe("Typed from the keyboard");
     await page.keyboard.press("Enter");
-    await expect.poll(async () => (await app.server.api(`/web-chats/${chat.id}/`, { method: "GET" })).description).toBe("Typed from the keyboard");
+    await expect
+      .poll(async () => (await app.server.api(`/web-chats/${chat.id}/`, { method: "GET" })).description)
+      .toBe("Typed from the keyboard");
     // The focus stayed in the form: the preview takes none.
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("INPUT");
     await context.close();
@@ -213,7 +261,9 @@ describe("the web chat designer in Chromium", () => {
     expect(await status.textContent()).toBe("Pending");
     await page.getByRole("button", { name: "Check DNS record" }).click();
     await expect.poll(() => status.textContent()).toBe("Not verified");
-    expect(await page.locator(".domain-check .facts").textContent()).toContain("_assistant-platform-challenge.chat.example.com");
+    expect(await page.locator(".domain-check .facts").textContent()).toContain(
+      "_assistant-platform-challenge.chat.example.com",
+    );
     await context.close();
   });
 
@@ -238,14 +288,23 @@ describe("the web chat designer in Chromium", () => {
     expect(inbox).toMatchObject({ channelType: "web", chatbot: { name: "Ava" } });
 
     // An upload the spec refuses: its reason under the button; nothing saved.
-    await page.getByLabel("Upload Assistant avatar").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not an image") });
-    await page.locator(".image-upload .field-error").getByText(/not an allowed file type/).waitFor();
-    await page.getByLabel("Upload Assistant avatar").setInputFiles({ name: "face.png", mimeType: "image/png", buffer: PNG });
+    await page
+      .getByLabel("Upload Assistant avatar")
+      .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not an image") });
+    await page
+      .locator(".image-upload .field-error")
+      .getByText(/not an allowed file type/)
+      .waitFor();
+    await page
+      .getByLabel("Upload Assistant avatar")
+      .setInputFiles({ name: "face.png", mimeType: "image/png", buffer: PNG });
     await page.getByRole("img", { name: "Current Assistant avatar" }).waitFor();
     await page.getByLabel("Upload Logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
     await page.getByRole("img", { name: "Current Logo" }).waitFor();
     const saved = await app.server.api(`/web-chats/${id}/`, { method: "GET" });
-    expect(saved.avatar).toMatch(new RegExp(`^${app.base}/api/v1/files/public/web-chats/${id}/[0-9a-f-]{36}-face\\.png$`));
+    expect(saved.avatar).toMatch(
+      new RegExp(`^${app.base}/api/v1/files/public/web-chats/${id}/[0-9a-f-]{36}-face\\.png$`),
+    );
     expect(saved.logo).toMatch(/-logo\.png$/);
     expect(await page.getByLabel("Assistant avatar", { exact: true }).inputValue()).toBe(saved.avatar);
     // Served to anyone (the widget's visitors), and drawn in the page.

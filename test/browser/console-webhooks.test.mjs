@@ -7,7 +7,15 @@
 // axe-core in both themes with the dialogs open, the screenshots of docs/console/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../support/webhook-receiver.mjs";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, dialog, LOCAL_LLM } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  screenshots,
+  signInContext,
+  startConsole,
+  dialog,
+  LOCAL_LLM,
+} from "./console-helpers.mjs";
 
 let app, receiver, bot, inboxId;
 
@@ -40,7 +48,9 @@ async function deliveryRows(page, done) {
   const section = page.getByRole("region", { name: /^Deliveries of / });
   let rows = [];
   for (let i = 0; i < 50; i++) {
-    rows = await section.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [Number(tr.children[2].textContent), tr.children[3].textContent]));
+    rows = await section
+      .locator("tbody tr")
+      .evaluateAll((trs) => trs.map((tr) => [Number(tr.children[2].textContent), tr.children[3].textContent]));
     if (done(rows)) return rows;
     await page.getByRole("button", { name: "Refresh" }).click();
     await page.waitForTimeout(200);
@@ -70,7 +80,13 @@ describe("Webhooks in Chromium", () => {
     expect(await row.textContent()).toContain(`${secret.slice(0, 4)}…`);
     expect(await page.content()).not.toContain(secret);
     const [hook] = (await app.server.api(`/inboxes/${inboxId}/webhooks/`, { method: "GET" })).results;
-    expect(hook).toMatchObject({ name: "CRM sync", headers: { "X-Team": "support" }, hasSecretToken: true, retryFailedDeliveries: false, isEnabled: true });
+    expect(hook).toMatchObject({
+      name: "CRM sync",
+      headers: { "X-Team": "support" },
+      hasSecretToken: true,
+      retryFailedDeliveries: false,
+      isEnabled: true,
+    });
 
     // A test send: the receiver gets it with the secret, and the dialog shows its answer.
     await page.getByRole("button", { name: "Send test to CRM sync" }).click();
@@ -98,9 +114,15 @@ describe("Webhooks in Chromium", () => {
     rows = await deliveryRows(page, (r) => r.length === 2 && r[0][1] === "Failed · 503");
     expect(rows[0]).toEqual([1, "Failed · 503"]);
     receiver.setMode("crm", "ok");
-    await page.getByRole("button", { name: /^Redeliver attempt 1 / }).first().click();
+    await page
+      .getByRole("button", { name: /^Redeliver attempt 1 / })
+      .first()
+      .click();
     rows = await deliveryRows(page, (r) => r.length === 3 && r[0][1] === "Delivered · 200");
-    expect(rows.slice(0, 2)).toEqual([[2, "Delivered · 200"], [1, "Failed · 503"]]);
+    expect(rows.slice(0, 2)).toEqual([
+      [2, "Delivered · 200"],
+      [1, "Failed · 503"],
+    ]);
     const events = await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/records/`, { method: "GET" });
     expect(events.results[0].eventId).toBe(events.results[1].eventId);
 
@@ -115,22 +137,37 @@ describe("Webhooks in Chromium", () => {
     expect(rows[0]).toEqual([2, "Delivered · 200"]);
     // Filtered by status: the two failures of the outages stay on record.
     await page.getByLabel("Status", { exact: true }).selectOption({ label: "Failed" });
-    await expect.poll(() => page.getByRole("region", { name: /^Deliveries of / }).locator("tbody tr").count()).toBe(2);
+    await expect
+      .poll(() =>
+        page
+          .getByRole("region", { name: /^Deliveries of / })
+          .locator("tbody tr")
+          .count(),
+      )
+      .toBe(2);
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it("a webhook disabled in its form says so and offers no redelivery", async () => {
-    const hook = await app.server.api(`/inboxes/${inboxId}/webhooks/`, { body: { name: "Paused hook", direction: "incoming", url: `${receiver.url}/ok/paused` } });
+    const hook = await app.server.api(`/inboxes/${inboxId}/webhooks/`, {
+      body: { name: "Paused hook", direction: "incoming", url: `${receiver.url}/ok/paused` },
+    });
     const { context, page } = await webhooksPage();
     await page.getByRole("button", { name: "Edit Paused hook" }).click();
-    await dialog(page).getByLabel(/^Enabled/).uncheck();
+    await dialog(page)
+      .getByLabel(/^Enabled/)
+      .uncheck();
     await dialog(page).getByLabel("Retry failed deliveries").check();
     await dialog(page).getByRole("button", { name: "Save" }).click();
     const row = page.getByRole("row", { name: /Paused hook/ });
     await row.getByText("Disabled", { exact: true }).waitFor();
     expect(await row.textContent()).toContain("Retried");
-    expect(await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/`, { method: "GET" })).toMatchObject({ isEnabled: false, retryFailedDeliveries: true, direction: "incoming" });
+    expect(await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/`, { method: "GET" })).toMatchObject({
+      isEnabled: false,
+      retryFailedDeliveries: true,
+      direction: "incoming",
+    });
     await page.getByRole("button", { name: "Deliveries of Paused hook" }).click();
     await page.getByText("No deliveries yet.").waitFor();
     expect(await page.getByRole("button", { name: "Redeliver failed events" }).count()).toBe(0);
@@ -139,7 +176,9 @@ describe("Webhooks in Chromium", () => {
   });
 
   it("ticks lifecycle events in the form (not offered with Genesys): a takeover reaches the receiver as conversation.updated", async () => {
-    const hook = await app.server.api(`/inboxes/${inboxId}/webhooks/`, { body: { name: "Lifecycle hook", direction: "outgoing", url: `${receiver.url}/ok/lifecycle` } });
+    const hook = await app.server.api(`/inboxes/${inboxId}/webhooks/`, {
+      body: { name: "Lifecycle hook", direction: "outgoing", url: `${receiver.url}/ok/lifecycle` },
+    });
     const { context, page, errors } = await webhooksPage();
     await page.getByRole("button", { name: "Edit Lifecycle hook" }).click();
     const option = dialog(page).getByLabel("Also send conversation lifecycle events");
@@ -151,12 +190,22 @@ describe("Webhooks in Chromium", () => {
     expect(await axeViolations(page)).toEqual([]);
     await dialog(page).getByRole("button", { name: "Save" }).click();
     await dialog(page).waitFor({ state: "detached" });
-    expect(await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/`, { method: "GET" })).toMatchObject({ conversationEvents: true, templatePreset: "service_standard" });
+    expect(await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/`, { method: "GET" })).toMatchObject({
+      conversationEvents: true,
+      templatePreset: "service_standard",
+    });
 
     const { conversationId } = await reply("I have a question about my order");
     await app.server.api(`/conversations/${conversationId}/take-over/`);
     await expect
-      .poll(() => receiver.requests.filter((r) => r.path === "/ok/lifecycle").map((r) => JSON.parse(r.body)).find((p) => p.event === "conversation.updated")?.reason, { timeout: 15_000 })
+      .poll(
+        () =>
+          receiver.requests
+            .filter((r) => r.path === "/ok/lifecycle")
+            .map((r) => JSON.parse(r.body))
+            .find((p) => p.event === "conversation.updated")?.reason,
+        { timeout: 15_000 },
+      )
       .toBe("operator");
     // Reopened, the form shows the option ticked.
     await page.getByRole("button", { name: "Edit Lifecycle hook" }).click();
@@ -171,7 +220,8 @@ describe("Webhooks in Chromium", () => {
     const { context, page } = await webhooksPage();
     const button = page.getByRole("button", { name: "Send test to CRM sync" });
     await page.locator("h1").focus();
-    for (let i = 0; i < 40 && !(await button.evaluate((b) => b === document.activeElement)); i++) await page.keyboard.press("Tab");
+    for (let i = 0; i < 40 && !(await button.evaluate((b) => b === document.activeElement)); i++)
+      await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
     await dialog(page).getByText("The receiver answered 200 in").waitFor();
     await page.keyboard.press("Escape");
@@ -180,32 +230,46 @@ describe("Webhooks in Chromium", () => {
     await context.close();
   });
 
-  it.each(["light", "dark"])("axe-core finds no serious or critical violation, with the form and a record's details open (%s)", async (theme) => {
-    const { context, page } = await webhooksPage({ theme });
-    await page.getByRole("button", { name: "Deliveries of CRM sync" }).click();
-    await page.getByRole("region", { name: /^Deliveries of / }).locator("tbody tr").first().waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: /^Details of attempt / }).first().click();
-    await dialog(page).getByText("Request body").waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.keyboard.press("Escape");
-    await page.getByRole("button", { name: "Add webhook" }).click();
-    await dialog(page).getByLabel("Payload format").selectOption("custom");
-    await dialog(page).getByLabel("Name", { exact: true }).fill("Broken");
-    await dialog(page).getByLabel("URL").fill(`${receiver.url}/ok/broken`);
-    await dialog(page).getByLabel("Custom template (Jinja2)").fill("{{ not json");
-    await dialog(page).getByRole("button", { name: "Add" }).click();
-    await dialog(page).locator(".field-error").first().waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await context.close();
-  });
+  it.each(["light", "dark"])(
+    "axe-core finds no serious or critical violation, with the form and a record's details open (%s)",
+    async (theme) => {
+      const { context, page } = await webhooksPage({ theme });
+      await page.getByRole("button", { name: "Deliveries of CRM sync" }).click();
+      await page
+        .getByRole("region", { name: /^Deliveries of / })
+        .locator("tbody tr")
+        .first()
+        .waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page
+        .getByRole("button", { name: /^Details of attempt / })
+        .first()
+        .click();
+      await dialog(page).getByText("Request body").waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Add webhook" }).click();
+      await dialog(page).getByLabel("Payload format").selectOption("custom");
+      await dialog(page).getByLabel("Name", { exact: true }).fill("Broken");
+      await dialog(page).getByLabel("URL").fill(`${receiver.url}/ok/broken`);
+      await dialog(page).getByLabel("Custom template (Jinja2)").fill("{{ not json");
+      await dialog(page).getByRole("button", { name: "Add" }).click();
+      await dialog(page).locator(".field-error").first().waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("takes the screenshots of docs/console/", async () => {
     await screenshots(app.browser, app.base, "/console/webhooks", "webhooks", {
       signIn: (context) => signInContext(context, app.base, { apiKey: app.owner.key }),
       act: async (page) => {
         // The CRM sync webhook's deliveries ("Deliveries" is its row's second button in every language).
-        await page.getByRole("row", { name: /CRM sync/ }).locator("button").nth(1).click();
+        await page
+          .getByRole("row", { name: /CRM sync/ })
+          .locator("button")
+          .nth(1)
+          .click();
         await page.locator("section[aria-labelledby=deliveries-title] tbody tr").first().waitFor();
       },
     });

@@ -37,18 +37,46 @@ const render = (source) =>
     return {
       html: root.innerHTML,
       text: root.textContent,
-      links: [...root.querySelectorAll("a")].map((a) => ({ href: a.getAttribute("href"), text: a.textContent, rel: a.rel, target: a.target, attributes: a.getAttributeNames() })),
-      hostile: root.querySelectorAll("script, img, iframe, object, embed, svg, style, [onerror], [onclick], [onmouseover]").length,
+      links: [...root.querySelectorAll("a")].map((a) => ({
+        href: a.getAttribute("href"),
+        text: a.textContent,
+        rel: a.rel,
+        target: a.target,
+        attributes: a.getAttributeNames(),
+      })),
+      hostile: root.querySelectorAll(
+        "script, img, iframe, object, embed, svg, style, [onerror], [onclick], [onmouseover]",
+      ).length,
     };
   }, source);
 
 describe("renderMarkdown", () => {
   it("links to http(s) and mailto, in a new tab without the opener", async () => {
-    const out = await render("See [our page](https://example.com/a?b=1), [plain](http://example.com) or [write](mailto:help@example.com).");
+    const out = await render(
+      "See [our page](https://example.com/a?b=1), [plain](http://example.com) or [write](mailto:help@example.com).",
+    );
     expect(out.links).toEqual([
-      { href: "https://example.com/a?b=1", text: "our page", rel: "noopener noreferrer nofollow", target: "_blank", attributes: ["href", "target", "rel"] },
-      { href: "http://example.com", text: "plain", rel: "noopener noreferrer nofollow", target: "_blank", attributes: ["href", "target", "rel"] },
-      { href: "mailto:help@example.com", text: "write", rel: "noopener noreferrer nofollow", target: "_blank", attributes: ["href", "target", "rel"] },
+      {
+        href: "https://example.com/a?b=1",
+        text: "our page",
+        rel: "noopener noreferrer nofollow",
+        target: "_blank",
+        attributes: ["href", "target", "rel"],
+      },
+      {
+        href: "http://example.com",
+        text: "plain",
+        rel: "noopener noreferrer nofollow",
+        target: "_blank",
+        attributes: ["href", "target", "rel"],
+      },
+      {
+        href: "mailto:help@example.com",
+        text: "write",
+        rel: "noopener noreferrer nofollow",
+        target: "_blank",
+        attributes: ["href", "target", "rel"],
+      },
     ]);
   });
 

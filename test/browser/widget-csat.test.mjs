@@ -35,8 +35,14 @@ describe("typing indicators and the satisfaction rating", () => {
     // conversation's id, which the widget stores when the reply's stream names it.
     const replies = visitor.locator(".row.assistant .bubble");
     await expect.poll(() => replies.count(), { timeout: 20_000 }).toBeGreaterThan(1);
-    await expect.poll(async () => (await replies.last().getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
-    const storedId = () => visitor.evaluate((w) => JSON.parse(localStorage.getItem(`assistant-chat:${w}`) ?? "{}").conversationId ?? null, webChat);
+    await expect
+      .poll(async () => (await replies.last().getAttribute("class")) ?? "", { timeout: 20_000 })
+      .not.toContain("typing");
+    const storedId = () =>
+      visitor.evaluate(
+        (w) => JSON.parse(localStorage.getItem(`assistant-chat:${w}`) ?? "{}").conversationId ?? null,
+        webChat,
+      );
     await expect.poll(storedId, { timeout: 10_000 }).toBeTruthy();
     const id = await storedId();
 
@@ -45,7 +51,9 @@ describe("typing indicators and the satisfaction rating", () => {
     await operator.goto(`${app.base}/console/conversations/${id}`);
     await operator.locator(".transcript .msg.sender-contact").first().waitFor();
     await operator.getByRole("button", { name: "Take over" }).click();
-    await visitor.locator(".event", { hasText: `${app.owner.name} joined the conversation.` }).waitFor({ timeout: 5_000 });
+    await visitor
+      .locator(".event", { hasText: `${app.owner.name} joined the conversation.` })
+      .waitFor({ timeout: 5_000 });
 
     // The operator types (no send): the visitor sees who, in a polite status line.
     await operator.getByLabel("Your reply").pressSequentially("Let me check", { delay: 20 });
@@ -69,7 +77,8 @@ describe("typing indicators and the satisfaction rating", () => {
     await operator.getByRole("button", { name: "Resolve" }).click();
     const rating = visitor.getByRole("form", { name: "Rate this conversation" });
     await rating.waitFor({ timeout: 5_000 });
-    for (let n = 1; n <= 5; n++) await rating.getByRole("button", { name: `${n} star${n > 1 ? "s" : ""} out of 5` }).waitFor();
+    for (let n = 1; n <= 5; n++)
+      await rating.getByRole("button", { name: `${n} star${n > 1 ? "s" : ""} out of 5` }).waitFor();
     await rating.getByRole("button", { name: "4 stars out of 5" }).click();
     await rating.getByLabel("Comment (optional)").fill("Quick and friendly, thank you.");
     expect(await axeViolations(visitor)).toEqual([]);

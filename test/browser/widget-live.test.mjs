@@ -32,16 +32,28 @@ function hostPage(base) {
       res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
 <body><h1>Acme shop</h1><script src="/settings.js?timeout=${timeout ?? ""}"></script><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
     });
-    http.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
+    http.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }),
+    );
   });
 }
 
 beforeAll(async () => {
   app = await startConsole({ vars: { WIDGET_STREAM_MAX_MS: String(STREAM_MAX_MS) } });
   const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
-  const inbox = await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
+  const inbox = await app.server.api("/inboxes/", {
+    body: { name: "Website", channelType: "web", chatbot: { id: bot.id } },
+  });
   webChat = inbox.channel.id;
-  await app.server.api(`/web-chats/${webChat}/`, { method: "PATCH", body: { name: "Acme Help", enableAnonymous: true, enableDisplayChatbotName: true, displayGreeting: "Hello! How can I help you today?" } });
+  await app.server.api(`/web-chats/${webChat}/`, {
+    method: "PATCH",
+    body: {
+      name: "Acme Help",
+      enableAnonymous: true,
+      enableDisplayChatbotName: true,
+      displayGreeting: "Hello! How can I help you today?",
+    },
+  });
   host = await hostPage(app.base);
 }, 120_000);
 
@@ -59,7 +71,10 @@ async function visitorPage(query = "") {
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   const open = new Map();
-  cdp.on("Network.requestWillBeSent", (e) => e.request.url.startsWith(app.base + "/api/") && open.set(e.requestId, e.request.url));
+  cdp.on(
+    "Network.requestWillBeSent",
+    (e) => e.request.url.startsWith(app.base + "/api/") && open.set(e.requestId, e.request.url),
+  );
   cdp.on("Network.loadingFinished", (e) => open.delete(e.requestId));
   cdp.on("Network.loadingFailed", (e) => open.delete(e.requestId));
   await page.goto(`${host.url}/${query}`);
@@ -70,19 +85,31 @@ async function visitorPage(query = "") {
     await page.keyboard.press("Enter");
     await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
   };
-  const conversationId = () => page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, webChat);
+  const conversationId = () =>
+    page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, webChat);
   return { context, page, errors, send, open, conversationId };
 }
 
 /** The messages a screen shows, in order, as [role, text]. */
 const widgetMessages = (page) =>
-  page.locator(".row:not(.greeting)").evaluateAll((rows) => rows.map((r) => [r.classList.contains("visitor") ? "visitor" : r.classList.contains("agent") ? "agent" : "assistant", r.querySelector(".bubble").textContent]));
+  page
+    .locator(".row:not(.greeting)")
+    .evaluateAll((rows) =>
+      rows.map((r) => [
+        r.classList.contains("visitor") ? "visitor" : r.classList.contains("agent") ? "agent" : "assistant",
+        r.querySelector(".bubble").textContent,
+      ]),
+    );
 
 describe("the widget's live stream over a long conversation", () => {
   it("shows each of five human replies within 1 s over more than two minutes; the visitor's messages reach the operator live; two connections at most at the end", async () => {
     const v = await visitorPage();
     await v.send("Hello, I need help with order 4471");
-    await expect.poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    await expect
+      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
+        timeout: 20_000,
+      })
+      .not.toContain("typing");
     const id = await v.conversationId();
 
     const { context, page, errors } = await openPage(app.browser);
@@ -91,7 +118,9 @@ describe("the widget's live stream over a long conversation", () => {
     await page.locator(".transcript .msg.sender-contact").first().waitFor();
     await page.getByRole("button", { name: "Take over" }).click();
     // The visitor is told a person joined, by name.
-    await v.page.locator(".event", { hasText: `${app.owner.name} joined the conversation.` }).waitFor({ timeout: 5_000 });
+    await v.page
+      .locator(".event", { hasText: `${app.owner.name} joined the conversation.` })
+      .waitFor({ timeout: 5_000 });
 
     const started = Date.now();
     const latencies = [];
@@ -101,11 +130,16 @@ describe("the widget's live stream over a long conversation", () => {
       if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
       const text = `Reply ${i} from the support team.`;
       await page.getByLabel("Your reply").fill(text);
-      const stored = page.waitForResponse((r) => r.url().endsWith("/api/v1/messages/outgoing/") && r.request().method() === "POST");
+      const stored = page.waitForResponse(
+        (r) => r.url().endsWith("/api/v1/messages/outgoing/") && r.request().method() === "POST",
+      );
       await page.getByRole("button", { name: "Send" }).click();
       expect((await stored).status()).toBe(201);
       const at = Date.now();
-      await v.page.getByRole("article", { name: `${app.owner.name} (team member)` }).filter({ hasText: text }).waitFor({ timeout: 1_000 });
+      await v.page
+        .getByRole("article", { name: `${app.owner.name} (team member)` })
+        .filter({ hasText: text })
+        .waitFor({ timeout: 1_000 });
       latencies.push(Date.now() - at);
       // The visitor answers; the operator sees it without a reload. The assistant stays silent.
       const answer = `Visitor answer ${i}`;
@@ -115,7 +149,10 @@ describe("the widget's live stream over a long conversation", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual((REPLIES - 1) * REPLY_EVERY_MS);
     // From the API's 201 reaching the test to the bubble found by Playwright (its polling included).
     console.log(JSON.stringify({ widgetHumanReplyLatencyMs: latencies }));
-    expect(latencies.every((ms) => ms < 1_000), JSON.stringify(latencies)).toBe(true);
+    expect(
+      latencies.every((ms) => ms < 1_000),
+      JSON.stringify(latencies),
+    ).toBe(true);
     expect(await v.page.locator(".row.assistant").count()).toBe(2); // the greeting and the first answer only
 
     // Handed back: the visitor is told, and the assistant answers again.
@@ -126,7 +163,9 @@ describe("the widget's live stream over a long conversation", () => {
 
     // Everything stored shows on both screens, once, in order.
     const { results } = await app.server.api(`/messages/?conversation=${id}&pageSize=100`, { method: "GET" });
-    const stored = results.sort((a, b) => a.sequence - b.sequence).map((m) => [m.type === "incoming" ? "visitor" : m.senderType === "user" ? "agent" : "assistant", m.content]);
+    const stored = results
+      .sort((a, b) => a.sequence - b.sequence)
+      .map((m) => [m.type === "incoming" ? "visitor" : m.senderType === "user" ? "agent" : "assistant", m.content]);
     expect(stored).toHaveLength(2 + 2 * REPLIES);
     // The assistant's text is rendered from Markdown: its role and place are compared, the people's text as written.
     const plain = (messages) => messages.map(([role, text]) => [role, role === "assistant" ? "" : text.trim()]);
@@ -155,13 +194,20 @@ describe("the widget's live stream over a long conversation", () => {
     });
     await v.send("Is my parcel on its way?");
     const row = v.page.getByRole("article", { name: "You" }).filter({ hasText: "Is my parcel on its way?" });
-    await row.getByRole("alert").filter({ hasText: "Not sent: the chat did not answer in time." }).waitFor({ timeout: 10_000 });
+    await row
+      .getByRole("alert")
+      .filter({ hasText: "Not sent: the chat did not answer in time." })
+      .waitFor({ timeout: 10_000 });
     expect(await v.page.locator(".row.assistant .typing").count()).toBe(0); // no reply placeholder left blinking
     await v.page.screenshot({ path: path.join(shots, "not-sent.png") });
     hold = false;
     for (const r of held) await r.abort("timedout");
     await row.getByRole("button", { name: "Retry" }).click();
-    await expect.poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    await expect
+      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
+        timeout: 20_000,
+      })
+      .not.toContain("typing");
     await expect.poll(() => row.getByRole("alert").count()).toBe(0);
     expect(keys.length).toBeGreaterThanOrEqual(2);
     expect(new Set(keys).size).toBe(1);

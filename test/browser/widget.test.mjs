@@ -14,15 +14,35 @@ const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
 const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
-export const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 let server, upstream, host, browser, chat, slowChat;
 
 async function seed() {
-  const kb = await server.api("/knowledge-bases/", { body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER } });
-  await server.api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: "What are your opening hours?", answer: "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday." } });
-  const bot = await server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM, knowledgeBases: [{ id: kb.id }] } });
-  const inbox = await server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
+  const kb = await server.api("/knowledge-bases/", {
+    body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+  });
+  await server.api(`/knowledge-bases/${kb.id}/faqs/`, {
+    body: {
+      question: "What are your opening hours?",
+      answer: "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.",
+    },
+  });
+  const bot = await server.api("/chatbots/", {
+    body: { name: "Ava", largeLanguageModel: LOCAL_LLM, knowledgeBases: [{ id: kb.id }] },
+  });
+  const inbox = await server.api("/inboxes/", {
+    body: { name: "Website", channelType: "web", chatbot: { id: bot.id } },
+  });
   await server.api(`/web-chats/${inbox.channel.id}/`, {
     method: "PATCH",
     body: {
@@ -42,9 +62,19 @@ async function seed() {
     },
   });
   // A second web chat whose assistant answers slowly (the test upstream, 50 ms a word): time to cut the connection mid-reply.
-  const model = await server.api("/large-language-models/", { body: { name: "Slow upstream", provider: "openai_compatible", modelName: "slow", baseUrl: `${upstream.url}/v1`, apiKey: UPSTREAM_API_KEY } });
+  const model = await server.api("/large-language-models/", {
+    body: {
+      name: "Slow upstream",
+      provider: "openai_compatible",
+      modelName: "slow",
+      baseUrl: `${upstream.url}/v1`,
+      apiKey: UPSTREAM_API_KEY,
+    },
+  });
   const slowBot = await server.api("/chatbots/", { body: { name: "Slow", largeLanguageModel: model.id } });
-  const slowInbox = await server.api("/inboxes/", { body: { name: "Slow site", channelType: "web", chatbot: { id: slowBot.id } } });
+  const slowInbox = await server.api("/inboxes/", {
+    body: { name: "Slow site", channelType: "web", chatbot: { id: slowBot.id } },
+  });
   await server.api(`/web-chats/${slowInbox.channel.id}/`, { method: "PATCH", body: { enableAnonymous: true } });
   return { id: inbox.channel.id, slowId: slowInbox.channel.id };
 }
@@ -54,13 +84,18 @@ function hostPage() {
   return new Promise((resolve) => {
     const http = createServer((req, res) => {
       const id = new URL(req.url, "http://x").searchParams.get("chat") ?? chat.id;
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": `default-src 'self'; script-src 'self' ${server.base}; connect-src ${server.base}; img-src * data:; style-src 'self' 'unsafe-inline'` });
+      res.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Security-Policy": `default-src 'self'; script-src 'self' ${server.base}; connect-src ${server.base}; img-src * data:; style-src 'self' 'unsafe-inline'`,
+      });
       // The site's own inline style is allowed; the widget needs no 'unsafe-inline' (constructed stylesheets, CSSOM).
       res.end(`<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>Acme shop</title><style>body{font-family:Georgia,serif;background:#fafaf9;margin:40px} button{background:red !important}</style></head>
 <body><h1>Acme shop</h1><p>Welcome to our store.</p>
 <script src="${server.base}/widget.js" data-web-chat-id="${id}" async></script></body></html>`);
     });
-    http.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }));
+    http.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }),
+    );
   });
 }
 
@@ -68,11 +103,21 @@ beforeAll(async () => {
   upstream = await startUpstream({ tokenDelayMs: 60 });
   // BROWSER_TEST_PORT (and BROWSER_TEST_INSPECTOR_PORT, wrangler's devtools) pin the ports (parallel runs on one machine keep to their own ranges).
   // Each worker of the suite its own 25 of 8800-8849 by default (8791 is the README's stand-in's; test/support/test-ports.mjs).
-  server = await startServer({ port: testPort("BROWSER_TEST_PORT", { from: 8800, size: 25 }), inspectorPort: givenPort("BROWSER_TEST_INSPECTOR_PORT"), prebuilt: true, vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host } });
+  server = await startServer({
+    port: testPort("BROWSER_TEST_PORT", { from: 8800, size: 25 }),
+    inspectorPort: givenPort("BROWSER_TEST_INSPECTOR_PORT"),
+    prebuilt: true,
+    vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host },
+  });
   ({ id: chat, slowId: slowChat } = await seed().then((ids) => ({ id: { id: ids.id }, slowId: ids.slowId })));
   host = await hostPage();
   // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS.filter((f) => f !== "--headless"), headless: true, timeout: 30_000 });
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: CHROMIUM_FLAGS.filter((f) => f !== "--headless"),
+    headless: true,
+    timeout: 30_000,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -103,11 +148,15 @@ describe("the embedded widget in Chromium", () => {
     expect(await panel.getAttribute("role")).toBe("dialog");
     expect(await page.locator(".row.assistant .bubble").first().textContent()).toBe("Hello! How can I help you today?");
     // Focus is in the composer; Tab cycles within the panel.
-    expect(await page.evaluate(() => document.querySelector("[data-assistant-chat]").shadowRoot.activeElement?.tagName)).toBe("TEXTAREA");
+    expect(
+      await page.evaluate(() => document.querySelector("[data-assistant-chat]").shadowRoot.activeElement?.tagName),
+    ).toBe("TEXTAREA");
 
     await page.locator("button.chip", { hasText: "What are your opening hours?" }).click();
     await page.locator(".row.visitor .bubble", { hasText: "What are your opening hours?" }).waitFor();
-    await expect.poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    await expect
+      .poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 })
+      .not.toContain("typing");
     const answer = await lastAnswer(page).textContent();
     // The FAQ's answer, not its question said back (issue 25); the bubble's text ends with its sources.
     expect(answer).toMatch(/^Our shop opens at 9 am and closes at 6 pm from Monday to Saturday\.Sources \(1\)/);
@@ -123,7 +172,9 @@ describe("the embedded widget in Chromium", () => {
 
     await page.reload();
     await page.locator("button.launcher").click();
-    await page.locator(".row.visitor .bubble", { hasText: "What are your opening hours?" }).waitFor({ timeout: 10_000 });
+    await page
+      .locator(".row.visitor .bubble", { hasText: "What are your opening hours?" })
+      .waitFor({ timeout: 10_000 });
     expect(await lastAnswer(page).textContent()).toBe(answer);
     // Dark mode was remembered; the starters are gone for a conversation under way.
     expect(await page.locator("[data-assistant-chat]").getAttribute("class")).toContain("dark");
@@ -142,15 +193,26 @@ describe("the embedded widget in Chromium", () => {
     page.on("pageerror", (e) => errors.push(String(e)));
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     const uploads = [];
-    page.on("response", (r) => r.url().endsWith("/api/v1/uploads/") && r.request().method() === "POST" && uploads.push(r.status()));
+    page.on(
+      "response",
+      (r) => r.url().endsWith("/api/v1/uploads/") && r.request().method() === "POST" && uploads.push(r.status()),
+    );
     await page.goto(host.url);
     await page.locator("button.launcher").click();
     const attach = page.getByRole("button", { name: "Attach a file" });
     await attach.waitFor();
     // From the composer, Tab reaches the attach button (the file input itself is hidden) and Enter opens the picker.
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => document.querySelector("[data-assistant-chat]").shadowRoot.activeElement?.getAttribute("aria-label"))).toBe("Attach a file");
-    const file = { name: "order-notes.txt", mimeType: "text/plain", buffer: Buffer.from("Order 42 ships on Monday by courier.\n") };
+    expect(
+      await page.evaluate(() =>
+        document.querySelector("[data-assistant-chat]").shadowRoot.activeElement?.getAttribute("aria-label"),
+      ),
+    ).toBe("Attach a file");
+    const file = {
+      name: "order-notes.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("Order 42 ships on Monday by courier.\n"),
+    };
     // A native button: Enter and a click both open the picker; the click is what the test relies on
     // (under a loaded machine the keyboard path occasionally missed Chromium's file chooser event).
     const [chooser] = await Promise.all([page.waitForEvent("filechooser"), attach.click()]);
@@ -169,7 +231,9 @@ describe("the embedded widget in Chromium", () => {
     await page.locator("textarea").fill("Please check my notes");
     await page.keyboard.press("Enter");
     await page.locator(".row.visitor .file", { hasText: "order-notes.txt" }).waitFor();
-    await expect.poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    await expect
+      .poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 })
+      .not.toContain("typing");
     expect(await lastAnswer(page).textContent()).toContain("I received your attachments: order-notes.txt (document).");
     expect(await page.locator(".files:not(.sent) .file").count()).toBe(0);
     expect(uploads).toEqual([204, 204]);
@@ -183,7 +247,12 @@ describe("the embedded widget in Chromium", () => {
   }, 60_000);
 
   it("fits a phone screen", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await context.newPage();
     await page.goto(host.url);
     await page.locator("button.launcher").click();
@@ -206,12 +275,27 @@ describe("the embedded widget in Chromium", () => {
     // Cut the network under the open stream, then bring it back: the widget resumes with Last-Event-ID.
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: true,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await new Promise((r) => setTimeout(r, 300));
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await expect.poll(async () => (await bubble.getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await expect
+      .poll(async () => (await bubble.getAttribute("class")) ?? "", { timeout: 20_000 })
+      .not.toContain("typing");
     const shown = await bubble.textContent();
-    const stored = await server.api(`/messages/?conversation=${await page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, slowChat)}`, { method: "GET" });
+    const stored = await server.api(
+      `/messages/?conversation=${await page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, slowChat)}`,
+      { method: "GET" },
+    );
     const reply = stored.results.find((m) => m.type === "outgoing");
     expect(shown).toBe(reply.content);
     expect(await page.locator(".err").count()).toBe(0);
@@ -235,10 +319,15 @@ describe("the embedded widget in Chromium", () => {
     await page.keyboard.press("Enter");
     await expect.poll(() => keys.length, { timeout: 20_000 }).toBeGreaterThan(1);
     const bubble = lastAnswer(page);
-    await expect.poll(async () => (await bubble.getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    await expect
+      .poll(async () => (await bubble.getAttribute("class")) ?? "", { timeout: 20_000 })
+      .not.toContain("typing");
     expect(new Set(keys).size).toBe(1);
     expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
-    const conversationId = await page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, chat.id);
+    const conversationId = await page.evaluate(
+      (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId,
+      chat.id,
+    );
     const stored = await server.api(`/messages/?conversation=${conversationId}`, { method: "GET" });
     expect(stored.results.map((m) => m.type).sort()).toEqual(["incoming", "outgoing"]);
     expect(await bubble.textContent()).toBe(stored.results.find((m) => m.type === "outgoing").content);
@@ -253,7 +342,9 @@ describe("the embedded widget in Chromium", () => {
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     await page.goto(`${server.base}/chat/${chat.id}`);
     await page.locator("button.chip").first().click();
-    await expect.poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 }).not.toContain("typing");
+    await expect
+      .poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 })
+      .not.toContain("typing");
     expect(await page.locator("section.panel").getAttribute("role")).toBe("main");
     await page.screenshot({ path: path.join(shots, "page.png") });
     expect(errors).toEqual([]);

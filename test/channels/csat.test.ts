@@ -4,22 +4,58 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { seedOwner, unique, type Actor } from "../harness";
-import { channelInbox, conversationsOf, eventually, messagesOf, messagesWhen, onlyConversation, post, standIn, type ChannelInbox } from "./support";
+import {
+  channelInbox,
+  conversationsOf,
+  eventually,
+  messagesOf,
+  messagesWhen,
+  onlyConversation,
+  post,
+  standIn,
+  type ChannelInbox,
+} from "./support";
 
-const csatOf = async (owner: Actor, id: string) => ((await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as { csat: { rating: number; comment: string | null } | null }).csat;
+const csatOf = async (owner: Actor, id: string) =>
+  (
+    (await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as {
+      csat: { rating: number; comment: string | null } | null;
+    }
+  ).csat;
 const QUESTION = /How would you rate this conversation\?/;
 
 describe("Telegram: typing and the rating question", () => {
   const telegram = standIn("telegram");
   const from = { id: 7001000 + Math.floor(Math.random() * 1000), first_name: "Olivia", is_bot: false };
   let updateId = Math.floor(Math.random() * 1e8);
-  const textUpdate = (text: string) => ({ update_id: ++updateId, message: { message_id: updateId % 100000, from, chat: { id: from.id, type: "private", first_name: "Olivia" }, date: Math.floor(Date.now() / 1000), text } });
+  const textUpdate = (text: string) => ({
+    update_id: ++updateId,
+    message: {
+      message_id: updateId % 100000,
+      from,
+      chat: { id: from.id, type: "private", first_name: "Olivia" },
+      date: Math.floor(Date.now() / 1000),
+      text,
+    },
+  });
   /** A tap on an inline button, as the Bot API sends it (https://core.telegram.org/bots/api#callbackquery). */
   const callback = (data: string) => ({
     update_id: ++updateId,
-    callback_query: { id: String(updateId), from, chat_instance: "-77", data, message: { message_id: 1, date: Math.floor(Date.now() / 1000), chat: { id: from.id, type: "private" }, text: "How would you rate…" } },
+    callback_query: {
+      id: String(updateId),
+      from,
+      chat_instance: "-77",
+      data,
+      message: {
+        message_id: 1,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: from.id, type: "private" },
+        text: "How would you rate…",
+      },
+    },
   });
-  const sent = async (token: string, method: string) => (await telegram.requests(token)).filter((r) => r.path === `/bot${token}/${method}`);
+  const sent = async (token: string, method: string) =>
+    (await telegram.requests(token)).filter((r) => r.path === `/bot${token}/${method}`);
 
   it("operator typing sends the typing action; resolve asks with csat:1..5 buttons; the callback is the rating, once", async () => {
     const owner = await seedOwner();
@@ -39,19 +75,33 @@ describe("Telegram: typing and the rating question", () => {
 
     const resolved = await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
     expect(await resolved.json()).toMatchObject({ status: "resolved", csat: null });
-    const ask = await eventually(async () => (await sent(token, "sendMessage")).find((r) => QUESTION.test(String(r.body.text))));
-    expect(ask.body.reply_markup).toEqual({ inline_keyboard: [["1", "2", "3", "4", "5"].map((n) => ({ text: n, callback_data: `csat:${n}` }))] });
+    const ask = await eventually(async () =>
+      (await sent(token, "sendMessage")).find((r) => QUESTION.test(String(r.body.text))),
+    );
+    expect(ask.body.reply_markup).toEqual({
+      inline_keyboard: [["1", "2", "3", "4", "5"].map((n) => ({ text: n, callback_data: `csat:${n}` }))],
+    });
     const asked = await messagesOf(owner, conversation.id);
-    expect(asked.at(-1)).toMatchObject({ type: "outgoing", senderType: "chatbot", content: expect.stringMatching(QUESTION) });
-    expect(((await (await owner.fetch("GET", `/conversations/${conversation.id}/`)).json()) as { status: string }).status).toBe("resolved");
+    expect(asked.at(-1)).toMatchObject({
+      type: "outgoing",
+      senderType: "chatbot",
+      content: expect.stringMatching(QUESTION),
+    });
+    expect(
+      ((await (await owner.fetch("GET", `/conversations/${conversation.id}/`)).json()) as { status: string }).status,
+    ).toBe("resolved");
     // Resolving again without a word since does not ask twice.
     await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
 
     expect((await post(inbox.path, await telegram.sign({ token, update: callback("csat:4") }))).status).toBe(200);
     expect(await eventually(() => csatOf(owner, conversation.id))).toMatchObject({ rating: 4, comment: null });
     // The tap is answered, so the visitor's button stops spinning.
-    const answered = await eventually(async () => (await sent(token, "answerCallbackQuery")).length > 0 && sent(token, "answerCallbackQuery"));
-    expect((answered as { body: { callback_query_id: string } }[]).map((r) => r.body.callback_query_id)).toHaveLength(1);
+    const answered = await eventually(
+      async () => (await sent(token, "answerCallbackQuery")).length > 0 && sent(token, "answerCallbackQuery"),
+    );
+    expect((answered as { body: { callback_query_id: string } }[]).map((r) => r.body.callback_query_id)).toHaveLength(
+      1,
+    );
     expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
     expect(await conversationsOf(owner, inbox.inboxId)).toHaveLength(1);
 
@@ -61,7 +111,10 @@ describe("Telegram: typing and the rating question", () => {
       const all = await conversationsOf(owner, inbox.inboxId);
       return all.length === 2 && all;
     });
-    expect((await messagesOf(owner, conversations.find((c) => c.id !== conversation.id)!.id))[0]).toMatchObject({ senderType: "contact", content: "5" });
+    expect((await messagesOf(owner, conversations.find((c) => c.id !== conversation.id)!.id))[0]).toMatchObject({
+      senderType: "contact",
+      content: "5",
+    });
     expect(await csatOf(owner, conversation.id)).toMatchObject({ rating: 4 });
     expect((await sent(token, "sendMessage")).filter((r) => QUESTION.test(String(r.body.text)))).toHaveLength(1);
   });
@@ -83,10 +136,16 @@ describe("Telegram: typing and the rating question", () => {
 describe("LINE: the rating question with quick replies", () => {
   const line = standIn("line");
   const ORIGIN = "https://assistants.example.com";
-  const hex = (n: number) => Array.from(crypto.getRandomValues(new Uint8Array(n / 2)), (b) => b.toString(16).padStart(2, "0")).join("");
+  const hex = (n: number) =>
+    Array.from(crypto.getRandomValues(new Uint8Array(n / 2)), (b) => b.toString(16).padStart(2, "0")).join("");
   const textEvent = (userId: string, text: string) => ({
     type: "message",
-    message: { id: String(480000000000000000 + Math.floor(Math.random() * 1e9)), type: "text", quoteToken: `q${hex(16)}`, text },
+    message: {
+      id: String(480000000000000000 + Math.floor(Math.random() * 1e9)),
+      type: "text",
+      quoteToken: `q${hex(16)}`,
+      text,
+    },
     webhookEventId: `01J${hex(22).toUpperCase()}`,
     deliveryContext: { isRedelivery: false },
     timestamp: Date.now(),
@@ -98,19 +157,29 @@ describe("LINE: the rating question with quick replies", () => {
   async function lineInbox(owner: Actor, creds: Record<string, string>): Promise<ChannelInbox> {
     const inbox = await channelInbox(owner, "line", creds, { connect: false });
     const asOwner = (method: string, path: string, body?: unknown) =>
-      SELF.fetch(`${ORIGIN}/api/v1/inboxes/${inbox.inboxId}${path}`, { method, headers: { authorization: `Api-Key ${owner.key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      SELF.fetch(`${ORIGIN}/api/v1/inboxes/${inbox.inboxId}${path}`, {
+        method,
+        headers: { authorization: `Api-Key ${owner.key}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     expect((await asOwner("PUT", "/channel/", creds)).status).toBe(200);
     expect((await asOwner("POST", "/channel/connect/")).status).toBe(200);
     return inbox;
   }
 
-  it("operator typing shows the loading animation; resolve asks with quick replies 1-5; a reply \"3\" is the rating", async () => {
+  it('operator typing shows the loading animation; resolve asks with quick replies 1-5; a reply "3" is the rating', async () => {
     const owner = await seedOwner();
-    const creds = { channelId: String(1_700_000_000 + Math.floor(Math.random() * 1e8)), channelSecret: hex(32), channelAccessToken: unique("line-token") };
+    const creds = {
+      channelId: String(1_700_000_000 + Math.floor(Math.random() * 1e8)),
+      channelSecret: hex(32),
+      channelAccessToken: unique("line-token"),
+    };
     const inbox = await lineInbox(owner, creds);
     const user = `U${hex(32)}`;
-    const signed = (...events: unknown[]) => line.sign({ channelSecret: creds.channelSecret, body: { destination: `U${hex(32)}`, events } });
-    const requests = async (path: string) => (await line.requests(creds.channelAccessToken)).filter((r) => r.path === path);
+    const signed = (...events: unknown[]) =>
+      line.sign({ channelSecret: creds.channelSecret, body: { destination: `U${hex(32)}`, events } });
+    const requests = async (path: string) =>
+      (await line.requests(creds.channelAccessToken)).filter((r) => r.path === path);
     await post(inbox.path, await signed(textEvent(user, "Hello")));
     const conversation = await onlyConversation(owner, inbox.inboxId);
     await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "sent"));
@@ -118,11 +187,23 @@ describe("LINE: the rating question with quick replies", () => {
 
     const loadings = (await requests("/v2/bot/chat/loading/start")).length;
     await owner.fetch("POST", `/conversations/${conversation.id}/typing/`, { typing: true });
-    expect((await eventually(async () => (await requests("/v2/bot/chat/loading/start")).slice(loadings)[0])).body).toEqual({ chatId: user, loadingSeconds: 20 });
+    expect(
+      (await eventually(async () => (await requests("/v2/bot/chat/loading/start")).slice(loadings)[0])).body,
+    ).toEqual({ chatId: user, loadingSeconds: 20 });
 
     await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
-    const ask = await eventually(async () => [...(await requests("/v2/bot/message/reply")), ...(await requests("/v2/bot/message/push"))].find((r) => QUESTION.test(String(r.body.messages?.[0]?.text))));
-    expect(ask.body.messages[0].quickReply.items.map((i: { action: { text: string } }) => i.action.text)).toEqual(["1", "2", "3", "4", "5"]);
+    const ask = await eventually(async () =>
+      [...(await requests("/v2/bot/message/reply")), ...(await requests("/v2/bot/message/push"))].find((r) =>
+        QUESTION.test(String(r.body.messages?.[0]?.text)),
+      ),
+    );
+    expect(ask.body.messages[0].quickReply.items.map((i: { action: { text: string } }) => i.action.text)).toEqual([
+      "1",
+      "2",
+      "3",
+      "4",
+      "5",
+    ]);
     const before = (await messagesOf(owner, conversation.id)).length;
 
     await post(inbox.path, await signed(textEvent(user, " 3 ")));

@@ -22,7 +22,9 @@ async function deliver(raw: string, from: string, to: string): Promise<{ rejecte
     to,
     raw: new Response(bytes).body!,
     rawSize: bytes.byteLength,
-    headers: new Headers([...raw.split("\r\n\r\n")[0].matchAll(/^([\w-]+):\s*(.*)$/gm)].map((m) => [m[1], m[2]] as [string, string])),
+    headers: new Headers(
+      [...raw.split("\r\n\r\n")[0].matchAll(/^([\w-]+):\s*(.*)$/gm)].map((m) => [m[1], m[2]] as [string, string]),
+    ),
     canBeForwarded: true,
     setReject: (reason: string) => void (rejected = reason),
     forward: () => Promise.reject(new Error("not forwarded in these tests")),
@@ -36,7 +38,8 @@ async function deliver(raw: string, from: string, to: string): Promise<{ rejecte
 
 const sentTo = (address: string): Promise<Sent[]> => env.TEST_EMAIL_OUTBOX.sent(address);
 /** What the binding was given for `address`, once there are `count` messages. */
-const replies = (address: string, count: number) => eventually(async () => ((await sentTo(address)).length >= count ? sentTo(address) : null));
+const replies = (address: string, count: number) =>
+  eventually(async () => ((await sentTo(address)).length >= count ? sentTo(address) : null));
 
 async function emailInbox(owner: Actor) {
   const address = `${unique("support")}@shop.example`.toLowerCase();
@@ -46,7 +49,12 @@ async function emailInbox(owner: Actor) {
 
 const visitorAddress = () => `${unique("jane")}@example.com`.toLowerCase();
 const first = (o: Omit<GmailReply, "messageId"> & { messageId?: string }) =>
-  gmailReply({ subject: "Opening hours", noAttachment: true, messageId: `<${crypto.randomUUID()}@mail.example.com>`, ...o });
+  gmailReply({
+    subject: "Opening hours",
+    noAttachment: true,
+    messageId: `<${crypto.randomUUID()}@mail.example.com>`,
+    ...o,
+  });
 /** The visitor's answer to our reply `ours`, as Gmail writes it (References as given: none, or the thread). */
 const answerTo = (ours: Sent, o: { from: string; to: string; messageId: string; references: string[]; text: string }) =>
   gmailReply({ ...o, inReplyTo: ours.messageId, noAttachment: true });
@@ -74,15 +82,27 @@ describe("e-mail inbox", () => {
 
     const conversation = await onlyConversation(owner, inboxId);
     expect(conversation.contact).toMatchObject({ name: "Jane Visitor" });
-    const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as { sourceId: string; email: string };
+    const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as {
+      sourceId: string;
+      email: string;
+    };
     expect(contact).toMatchObject({ sourceId: visitor, email: visitor });
-    const messages = await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
+    const messages = await messagesWhen(
+      owner,
+      conversation.id,
+      (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent",
+    );
     expect(messages.map((m) => [m.senderType, m.content])).toEqual([
       ["contact", "Are you open on Sundays?"],
       ["chatbot", 'You said: "Are you open on Sundays?".'],
     ]);
     expect(messages[0].metadata?.channel).toMatchObject({ type: "email", eventId: messageId });
-    expect(messages[1].metadata?.channelDelivery).toMatchObject({ status: "sent", attempts: 1, error: null, platformMessageIds: [sent.messageId] });
+    expect(messages[1].metadata?.channelDelivery).toMatchObject({
+      status: "sent",
+      attempts: 1,
+      error: null,
+      platformMessageIds: [sent.messageId],
+    });
   });
 
   it("a reply to the reply comes back into the same conversation, and its answer carries the whole thread", async () => {
@@ -90,7 +110,11 @@ describe("e-mail inbox", () => {
     const { inboxId, address } = await emailInbox(owner);
     const visitor = visitorAddress();
     const root = `<${crypto.randomUUID()}@mail.example.com>`;
-    await deliver(first({ from: visitor, to: address, messageId: root, text: "Do you ship to Japan?" }), visitor, address);
+    await deliver(
+      first({ from: visitor, to: address, messageId: root, text: "Do you ship to Japan?" }),
+      visitor,
+      address,
+    );
     const [ours] = await replies(visitor, 1);
 
     const second = `<${crypto.randomUUID()}@mail.example.com>`;
@@ -108,7 +132,12 @@ describe("e-mail inbox", () => {
     expect(conversations).toHaveLength(1);
     const contents = (await messagesOf(owner, conversations[0].id)).map((m) => m.content);
     // Only the new text: the history Gmail quotes under "On ... wrote:" is not the visitor's message.
-    expect(contents).toEqual(["Do you ship to Japan?", 'You said: "Do you ship to Japan?".', "And to Korea?", 'You said: "And to Korea?".']);
+    expect(contents).toEqual([
+      "Do you ship to Japan?",
+      'You said: "Do you ship to Japan?".',
+      "And to Korea?",
+      'You said: "And to Korea?".',
+    ]);
   });
 
   it("a reply naming only our reply (In-Reply-To, no References) comes back into the same conversation", async () => {
@@ -116,10 +145,20 @@ describe("e-mail inbox", () => {
     const { inboxId, address } = await emailInbox(owner);
     const visitor = visitorAddress();
     const root = `<${crypto.randomUUID()}@mail.example.com>`;
-    await deliver(first({ from: visitor, to: address, messageId: root, text: "Can I change my order?" }), visitor, address);
+    await deliver(
+      first({ from: visitor, to: address, messageId: root, text: "Can I change my order?" }),
+      visitor,
+      address,
+    );
     const [ours] = await replies(visitor, 1);
     const second = `<${crypto.randomUUID()}@mail.example.com>`;
-    const answer = answerTo(ours, { from: visitor, to: address, messageId: second, references: [], text: "It is order 42." });
+    const answer = answerTo(ours, {
+      from: visitor,
+      to: address,
+      messageId: second,
+      references: [],
+      text: "It is order 42.",
+    });
     expect(answer).not.toContain("References:");
     await deliver(answer, visitor, address);
     const [, again] = await replies(visitor, 2);
@@ -148,8 +187,13 @@ describe("e-mail inbox", () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(await sentTo(visitor)).toHaveLength(1);
     const conversation = await onlyConversation(owner, inboxId);
-    expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toEqual(["Do you sell gift cards?", 'You said: "Do you sell gift cards?".']);
-    const rows = await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?").bind(inboxId).first<{ n: number }>();
+    expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toEqual([
+      "Do you sell gift cards?",
+      'You said: "Do you sell gift cards?".',
+    ]);
+    const rows = await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?")
+      .bind(inboxId)
+      .first<{ n: number }>();
     expect(rows?.n).toBe(1);
   });
 
@@ -157,13 +201,23 @@ describe("e-mail inbox", () => {
     const owner = await seedOwner();
     const { inboxId, address } = await emailInbox(owner);
     const visitor = visitorAddress();
-    await deliver(first({ from: visitor, to: address, text: "This one arrived broken.", noAttachment: false }), visitor, address);
+    await deliver(
+      first({ from: visitor, to: address, text: "This one arrived broken.", noAttachment: false }),
+      visitor,
+      address,
+    );
     await replies(visitor, 1);
     const conversation = await onlyConversation(owner, inboxId);
     const [incoming] = await messagesOf(owner, conversation.id);
-    expect(incoming).toMatchObject({ content: "This one arrived broken.", attachments: [{ type: "image", filename: "photo.png", contentType: "image/png" }] });
+    expect(incoming).toMatchObject({
+      content: "This one arrived broken.",
+      attachments: [{ type: "image", filename: "photo.png", contentType: "image/png" }],
+    });
     const png = Uint8Array.from(atob(PNG_BASE64), (c) => c.charCodeAt(0));
-    const attachment = (await (await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`)).json()) as { size: number; file: string };
+    const attachment = (await (await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`)).json()) as {
+      size: number;
+      file: string;
+    };
     expect(attachment.size).toBe(png.byteLength);
     const file = await SELF.fetch(attachment.file);
     expect(file.status).toBe(200);
@@ -182,9 +236,16 @@ describe("e-mail inbox", () => {
 
     const second = `<${crypto.randomUUID()}@mail.example.com>`;
     const references = [root, ours.messageId];
-    await deliver(answerTo(ours, { from: visitor, to: address, messageId: second, references, text: "Hello?" }), visitor, address);
+    await deliver(
+      answerTo(ours, { from: visitor, to: address, messageId: second, references, text: "Hello?" }),
+      visitor,
+      address,
+    );
     await messagesWhen(owner, conversation.id, (m) => m.length === 3);
-    const human = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: "Sam here: your refund is **on its way**." });
+    const human = await owner.fetch("POST", "/messages/outgoing/", {
+      conversation: conversation.id,
+      content: "Sam here: your refund is **on its way**.",
+    });
     expect(human.status, await human.clone().text()).toBe(201);
 
     const [, second2] = await replies(visitor, 2);
@@ -208,11 +269,18 @@ describe("e-mail inbox", () => {
     const visitor = `refused-${visitorAddress()}`;
     await deliver(first({ from: visitor, to: address, text: "Can you hear me?" }), visitor, address);
     const conversation = await onlyConversation(owner, inboxId);
-    const messages = await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "failed");
+    const messages = await messagesWhen(
+      owner,
+      conversation.id,
+      (m) => m.at(-1)?.metadata?.channelDelivery?.status === "failed",
+    );
     const error = `Email Service refused the message: email to ${visitor} not allowed`;
     expect(messages.at(-1)!.metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1, error });
     await new Promise((r) => setTimeout(r, 1500));
-    expect((await messagesOf(owner, conversation.id)).at(-1)!.metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1 });
+    expect((await messagesOf(owner, conversation.id)).at(-1)!.metadata!.channelDelivery).toMatchObject({
+      status: "failed",
+      attempts: 1,
+    });
     expect(await sentTo(visitor)).toEqual([]);
   });
 
@@ -220,10 +288,19 @@ describe("e-mail inbox", () => {
     const owner = await seedOwner();
     const { inboxId, address } = await emailInbox(owner);
     const record = (await (await owner.fetch("GET", `/inboxes/${inboxId}/channel/`)).json()) as Record<string, unknown>;
-    expect(record).toMatchObject({ channelType: "email", status: "connected", credentials: { address, fromName: "Shop Support" } });
+    expect(record).toMatchObject({
+      channelType: "email",
+      status: "connected",
+      credentials: { address, fromName: "Shop Support" },
+    });
 
     const other = await seedOwner();
-    const taken = await channelInbox(other, "email", { address: address.toUpperCase(), fromName: "Not the shop" }, { connect: false });
+    const taken = await channelInbox(
+      other,
+      "email",
+      { address: address.toUpperCase(), fromName: "Not the shop" },
+      { connect: false },
+    );
     const refused = await other.fetch("POST", `/inboxes/${taken.inboxId}/channel/connect/`);
     expect(refused.status).toBe(400);
     const detail = `${address.toUpperCase()} already belongs to another inbox (${inboxId})`;
@@ -233,9 +310,14 @@ describe("e-mail inbox", () => {
     const later = await channelInbox(owner, "email", { address: unconnected, fromName: "Shop" }, { connect: false });
     const visitor = visitorAddress();
     const hi = () => first({ from: visitor, to: unconnected, text: "Hi" });
-    expect(await deliver(hi(), visitor, unconnected)).toEqual({ rejected: `${unconnected} is not the address of an inbox here.` });
+    expect(await deliver(hi(), visitor, unconnected)).toEqual({
+      rejected: `${unconnected} is not the address of an inbox here.`,
+    });
     const connected = await owner.fetch("POST", `/inboxes/${later.inboxId}/channel/connect/`);
-    expect(await connected.json()).toMatchObject({ status: "connected", detail: expect.stringContaining(`route ${unconnected} to this Worker`) });
+    expect(await connected.json()).toMatchObject({
+      status: "connected",
+      detail: expect.stringContaining(`route ${unconnected} to this Worker`),
+    });
     expect(await deliver(hi(), visitor, unconnected)).toEqual({ rejected: null });
   });
 

@@ -8,46 +8,81 @@ import { CHANNEL_FIELDS } from "../../src/services/channels/fields";
 import { CHANNEL_PLATFORMS } from "../../src/services/channels/types";
 import { post, standIn } from "./support";
 
-const eventsOf = async (inboxId: string) => (await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?").bind(inboxId).first<{ n: number }>())!.n;
+const eventsOf = async (inboxId: string) =>
+  (await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?")
+    .bind(inboxId)
+    .first<{ n: number }>())!.n;
 const send = (path: string, body: BodyInit, headers: Record<string, string> = { "content-type": "application/json" }) =>
   post(path, { headers, body: body as string });
 
 const WEBHOOK_PLATFORMS = CHANNEL_PLATFORMS.filter((p) => p !== "email");
 
 describe("the platforms' webhook refuses what the platform did not send", () => {
-  it.each(WEBHOOK_PLATFORMS)("%s: forged, unsigned, oversized and wrongly addressed requests are 401, 413 or 404 and store nothing", async (platform) => {
-    const owner = await seedOwner();
-    const inbox = ((await (await owner.fetch("POST", "/inboxes/", { name: unique(platform), channelType: platform })).json()) as { id: string }).id;
-    const credentials = Object.fromEntries(CHANNEL_FIELDS[platform].map((f) => [f.name, `${f.name}-${unique("v")}`]));
-    expect((await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, credentials)).status).toBe(200);
-    const path = `/channels/${platform}/${inbox}`;
-    const forged = {
-      "x-line-signature": "bm90IGEgc2lnbmF0dXJl",
-      "x-telegram-bot-api-secret-token": "guessed",
-      "x-hub-signature-256": `sha256=${"0".repeat(64)}`,
-      "x-slack-signature": `v0=${"0".repeat(64)}`,
-      "x-slack-request-timestamp": String(Math.floor(Date.now() / 1000)),
-    };
-    const body = JSON.stringify({ events: [], update_id: 1, object: "page", entry: [], type: "event_callback", event_id: "Ev1", event: { type: "message", text: "hi" } });
-    for (const headers of [{ "content-type": "application/json" }, { "content-type": "application/json", ...forged }]) {
-      const res = await send(path, body, headers);
-      expect(res.status, `${platform} ${JSON.stringify(headers)}`).toBe(401);
-      expect(await res.json()).toMatchObject({ code: "not_authenticated" });
-    }
-    expect((await send(path, "x".repeat(1_048_577))).status).toBe(413);
-    expect((await send(path, "{not json", forged)).status).toBe(401);
-    expect((await send(path, new Uint8Array([0xff, 0xfe, 0x00]) as unknown as string, forged)).status).toBeLessThan(500);
-    expect((await send(`/channels/${platform}/${NO_SUCH_ID}`, body, forged)).status).toBe(404);
-    expect((await send(`/channels/${platform}/not-an-id`, body, forged)).status).toBe(404);
-    const other = WEBHOOK_PLATFORMS.find((p) => p !== platform)!;
-    expect((await send(`/channels/${other}/${inbox}`, body, forged)).status).toBe(404);
-    expect((await post(`${path}?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=42`, { headers: {}, body: "" }, "GET")).status).toBeGreaterThanOrEqual(400);
-    expect(await eventsOf(inbox)).toBe(0);
-  });
+  it.each(WEBHOOK_PLATFORMS)(
+    "%s: forged, unsigned, oversized and wrongly addressed requests are 401, 413 or 404 and store nothing",
+    async (platform) => {
+      const owner = await seedOwner();
+      const inbox = (
+        (await (await owner.fetch("POST", "/inboxes/", { name: unique(platform), channelType: platform })).json()) as {
+          id: string;
+        }
+      ).id;
+      const credentials = Object.fromEntries(CHANNEL_FIELDS[platform].map((f) => [f.name, `${f.name}-${unique("v")}`]));
+      expect((await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, credentials)).status).toBe(200);
+      const path = `/channels/${platform}/${inbox}`;
+      const forged = {
+        "x-line-signature": "bm90IGEgc2lnbmF0dXJl",
+        "x-telegram-bot-api-secret-token": "guessed",
+        "x-hub-signature-256": `sha256=${"0".repeat(64)}`,
+        "x-slack-signature": `v0=${"0".repeat(64)}`,
+        "x-slack-request-timestamp": String(Math.floor(Date.now() / 1000)),
+      };
+      const body = JSON.stringify({
+        events: [],
+        update_id: 1,
+        object: "page",
+        entry: [],
+        type: "event_callback",
+        event_id: "Ev1",
+        event: { type: "message", text: "hi" },
+      });
+      for (const headers of [
+        { "content-type": "application/json" },
+        { "content-type": "application/json", ...forged },
+      ]) {
+        const res = await send(path, body, headers);
+        expect(res.status, `${platform} ${JSON.stringify(headers)}`).toBe(401);
+        expect(await res.json()).toMatchObject({ code: "not_authenticated" });
+      }
+      expect((await send(path, "x".repeat(1_048_577))).status).toBe(413);
+      expect((await send(path, "{not json", forged)).status).toBe(401);
+      expect((await send(path, new Uint8Array([0xff, 0xfe, 0x00]) as unknown as string, forged)).status).toBeLessThan(
+        500,
+      );
+      expect((await send(`/channels/${platform}/${NO_SUCH_ID}`, body, forged)).status).toBe(404);
+      expect((await send(`/channels/${platform}/not-an-id`, body, forged)).status).toBe(404);
+      const other = WEBHOOK_PLATFORMS.find((p) => p !== platform)!;
+      expect((await send(`/channels/${other}/${inbox}`, body, forged)).status).toBe(404);
+      expect(
+        (
+          await post(
+            `${path}?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=42`,
+            { headers: {}, body: "" },
+            "GET",
+          )
+        ).status,
+      ).toBeGreaterThanOrEqual(400);
+      expect(await eventsOf(inbox)).toBe(0);
+    },
+  );
 
   it("an unknown platform, e-mail (which comes by the e-mail handler) and an inbox without a channel are 404", async () => {
     const owner = await seedOwner();
-    const inbox = ((await (await owner.fetch("POST", "/inboxes/", { name: unique("tg"), channelType: "telegram" })).json()) as { id: string }).id;
+    const inbox = (
+      (await (await owner.fetch("POST", "/inboxes/", { name: unique("tg"), channelType: "telegram" })).json()) as {
+        id: string;
+      }
+    ).id;
     for (const path of [`/channels/teams/${inbox}`, `/channels/email/${inbox}`, `/channels/telegram/${inbox}`]) {
       expect((await send(path, "{}")).status, path).toBe(404);
     }
@@ -56,20 +91,51 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
   it("signed but malformed bodies are 400; a replayed event is one event", async () => {
     const owner = await seedOwner();
     const token = `9:${unique("t").replace(/[^A-Za-z0-9]/g, "")}`;
-    const inbox = ((await (await owner.fetch("POST", "/inboxes/", { name: unique("tg"), channelType: "telegram" })).json()) as { id: string }).id;
+    const inbox = (
+      (await (await owner.fetch("POST", "/inboxes/", { name: unique("tg"), channelType: "telegram" })).json()) as {
+        id: string;
+      }
+    ).id;
     await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: token });
     expect((await owner.fetch("POST", `/inboxes/${inbox}/channel/connect/`)).status).toBe(200);
     const { headers } = await standIn("telegram").sign({ token, update: {} });
     const path = `/channels/telegram/${inbox}`;
-    for (const body of ["{not json", "[]", "null", '"text"', '{"update_id":"1"}', `${"[".repeat(200)}${"]".repeat(200)}`]) {
+    for (const body of [
+      "{not json",
+      "[]",
+      "null",
+      '"text"',
+      '{"update_id":"1"}',
+      `${"[".repeat(200)}${"]".repeat(200)}`,
+    ]) {
       const res = await send(path, body, headers);
       expect(res.status, body.slice(0, 20)).toBe(400);
     }
     expect((await send(path, new Uint8Array([0x7b, 0xff, 0x7d]) as unknown as string, headers)).status).toBe(400);
     // Not a message (an edit, a bot's own message): 200 and nothing kept.
-    expect((await send(path, JSON.stringify({ update_id: 5, edited_message: { message_id: 1, date: 1, chat: { id: 1, type: "private" }, text: "x" } }), headers)).status).toBe(200);
+    expect(
+      (
+        await send(
+          path,
+          JSON.stringify({
+            update_id: 5,
+            edited_message: { message_id: 1, date: 1, chat: { id: 1, type: "private" }, text: "x" },
+          }),
+          headers,
+        )
+      ).status,
+    ).toBe(200);
     expect(await eventsOf(inbox)).toBe(0);
-    const update = JSON.stringify({ update_id: 6, message: { message_id: 1, date: 1, chat: { id: 3, type: "private" }, from: { id: 3, is_bot: false, first_name: "R" }, text: "once" } });
+    const update = JSON.stringify({
+      update_id: 6,
+      message: {
+        message_id: 1,
+        date: 1,
+        chat: { id: 3, type: "private" },
+        from: { id: 3, is_bot: false, first_name: "R" },
+        text: "once",
+      },
+    });
     const answers = await Promise.all([1, 2, 3].map(() => send(path, update, headers)));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(await eventsOf(inbox)).toBe(1);

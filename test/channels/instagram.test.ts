@@ -7,7 +7,10 @@ import { messagesWhen, onlyConversation, post } from "./support";
 
 function instagramImage(id: string) {
   const payload = sample.instagramText("", id);
-  payload.entry[0].messaging[0].message = { mid: id, attachments: [{ type: "image", payload: { url: `${graph.url}/cdn/story.png` } }] } as any;
+  payload.entry[0].messaging[0].message = {
+    mid: id,
+    attachments: [{ type: "image", payload: { url: `${graph.url}/cdn/story.png` } }],
+  } as any;
   return payload;
 }
 
@@ -34,8 +37,14 @@ describe("Instagram", () => {
     await messagesWhen(owner, conversation.id, (m) => m.length === 2);
     await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`);
     const answer = "ご注文の商品は通常三営業日以内に発送いたします。".repeat(30); // 720 characters, 2160 bytes
-    expect((await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: answer })).status).toBe(201);
-    const messages = await messagesWhen(owner, conversation.id, (m) => m[2]?.metadata?.channelDelivery?.status === "sent");
+    expect(
+      (await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: answer })).status,
+    ).toBe(201);
+    const messages = await messagesWhen(
+      owner,
+      conversation.id,
+      (m) => m[2]?.metadata?.channelDelivery?.status === "sent",
+    );
     const parts = (await sends(instagram, token)).slice(1).map((r) => r.body.message.text as string);
     expect(parts).toHaveLength(3);
     expect(parts.every((text) => new TextEncoder().encode(text).length <= 1000)).toBe(true);

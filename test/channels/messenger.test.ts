@@ -24,7 +24,9 @@ describe("Messenger", () => {
   it("the Page's echoes, deliveries and reads and another Page's messages make no conversation", async () => {
     const { owner, token, inbox } = await metaInbox(messenger);
     expect((await post(inbox.path, await signed(sample.messengerNoise))).status).toBe(200);
-    expect((await post(inbox.path, await signed(sample.messengerText("Hi", newId("m_"), "100200300400500")))).status).toBe(200);
+    expect(
+      (await post(inbox.path, await signed(sample.messengerText("Hi", newId("m_"), "100200300400500")))).status,
+    ).toBe(200);
     await new Promise((r) => setTimeout(r, 1000));
     expect(await conversationsOf(owner, inbox.inboxId)).toEqual([]);
     // Connect subscribed the Page to the app, which is what makes Meta send its messages at all.

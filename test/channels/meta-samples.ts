@@ -9,13 +9,19 @@ export const PSID = "6739018259561744";
 /** A WhatsApp media id the stand-in serves (graph.mjs MEDIA): a PNG. */
 export const MEDIA_ID = "1045263457620861";
 
-export const messengerText = (text = "hello, world!", mid = "mid.1457764197618:41d102a3e1ae206a38", pageId = PAGE_ID) => ({
+export const messengerText = (
+  text = "hello, world!",
+  mid = "mid.1457764197618:41d102a3e1ae206a38",
+  pageId = PAGE_ID,
+) => ({
   object: "page",
   entry: [
     {
       id: pageId,
       time: 1458692752478,
-      messaging: [{ sender: { id: PSID }, recipient: { id: pageId }, timestamp: 1458692752478, message: { mid, text } }],
+      messaging: [
+        { sender: { id: PSID }, recipient: { id: pageId }, timestamp: 1458692752478, message: { mid, text } },
+      ],
     },
   ],
 });
@@ -27,7 +33,12 @@ export const messengerAttachment = (url: string, mid = "mid.$cAAJdkrCd2ORnva8ErF
       id: PAGE_ID,
       time: 1518479195594,
       messaging: [
-        { sender: { id: PSID }, recipient: { id: PAGE_ID }, timestamp: 1518479195308, message: { mid, attachments: [{ type: "image", payload: { url } }] } },
+        {
+          sender: { id: PSID },
+          recipient: { id: PAGE_ID },
+          timestamp: 1518479195308,
+          message: { mid, attachments: [{ type: "image", payload: { url } }] },
+        },
       ],
     },
   ],
@@ -53,23 +64,42 @@ export const messengerNoise = {
             text: "hi",
           },
         },
-        { sender: { id: PSID }, recipient: { id: PAGE_ID }, delivery: { mids: ["mid.1458668856218:ed81099e15d3f4f233"], watermark: 1458668856253 } },
-        { sender: { id: PSID }, recipient: { id: PAGE_ID }, timestamp: 1458668856463, read: { watermark: 1458668856253 } },
+        {
+          sender: { id: PSID },
+          recipient: { id: PAGE_ID },
+          delivery: { mids: ["mid.1458668856218:ed81099e15d3f4f233"], watermark: 1458668856253 },
+        },
+        {
+          sender: { id: PSID },
+          recipient: { id: PAGE_ID },
+          timestamp: 1458668856463,
+          read: { watermark: 1458668856253 },
+        },
       ],
     },
   ],
 };
 
 export const IGSID = "1254459154682919";
-const IG_MID = "aWdfZAG1faXRlbToxOklHTWVzc2FnZAUlEOjE3ODQxNDA1ODIyMzA0OTE0OjM0MDI4MjM2Njg0MTcxMDMwMTI0NDI3NjAxMjQ3OTkzOTQ3MjM2";
+const IG_MID =
+  "aWdfZAG1faXRlbToxOklHTWVzc2FnZAUlEOjE3ODQxNDA1ODIyMzA0OTE0OjM0MDI4MjM2Njg0MTcxMDMwMTI0NDI3NjAxMjQ3OTkzOTQ3MjM2";
 export const instagramText = (text: string, mid = IG_MID) => ({
   object: "instagram",
   entry: [
-    { id: IG_ID, time: 1502905976963, messaging: [{ sender: { id: IGSID }, recipient: { id: IG_ID }, timestamp: 1502905976377, message: { mid, text } }] },
+    {
+      id: IG_ID,
+      time: 1502905976963,
+      messaging: [
+        { sender: { id: IGSID }, recipient: { id: IG_ID }, timestamp: 1502905976377, message: { mid, text } },
+      ],
+    },
   ],
 });
 
-export const whatsappText = (body = "Does it come in another color?", id = "wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=") => ({
+export const whatsappText = (
+  body = "Does it come in another color?",
+  id = "wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=",
+) => ({
   object: "whatsapp_business_account",
   entry: [
     {
@@ -98,7 +128,12 @@ export const whatsappImage = (id = "wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQUNCNDU3ME
       id,
       timestamp: "1744344496",
       type: "image",
-      image: { caption: "This is the new one", mime_type: "image/png", sha256: "29ed500fa64eb55fc19dc4124acb300e5dcca0f822a301ae99944db", id: MEDIA_ID },
+      image: {
+        caption: "This is the new one",
+        mime_type: "image/png",
+        sha256: "29ed500fa64eb55fc19dc4124acb300e5dcca0f822a301ae99944db",
+        id: MEDIA_ID,
+      },
     } as any,
   ];
   return payload;

@@ -5,7 +5,15 @@
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { seedOwner, unique } from "../harness";
-import { channelInbox, messagesOf, messagesWhen, onlyConversation, post, standIn, type RecordedRequest } from "./support";
+import {
+  channelInbox,
+  messagesOf,
+  messagesWhen,
+  onlyConversation,
+  post,
+  standIn,
+  type RecordedRequest,
+} from "./support";
 
 export const graph = standIn("graph");
 export const APP_SECRET = "5f2b3c1d9e8a7f6b4c3d2e1f0a9b8c7d";
@@ -35,7 +43,8 @@ export interface MetaCase {
   typing: boolean;
 }
 
-export const sends = async (c: MetaCase, token: string) => (await graph.requests(token)).filter((r) => r.path === c.sendPath && !r.body.sender_action);
+export const sends = async (c: MetaCase, token: string) =>
+  (await graph.requests(token)).filter((r) => r.path === c.sendPath && !r.body.sender_action);
 
 /** An inbox connected to a Meta platform through the stand-in, with its access token. */
 export async function metaInbox(c: MetaCase) {
@@ -51,10 +60,17 @@ export function metaScenarios(c: MetaCase) {
     const { owner, token, inbox } = await metaInbox(c);
     type Record = { status: string; verifyToken: string; webhookUrl: string };
     const record = (await (await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`)).json()) as Record;
-    expect(record).toMatchObject({ status: "connected", webhookUrl: expect.stringMatching(new RegExp(`${inbox.path}$`)) });
+    expect(record).toMatchObject({
+      status: "connected",
+      webhookUrl: expect.stringMatching(new RegExp(`${inbox.path}$`)),
+    });
     expect(JSON.stringify(record)).not.toContain(token);
     const handshake = (verifyToken: string) =>
-      post(`${inbox.path}?hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=${verifyToken}`, { headers: {}, body: "" }, "GET");
+      post(
+        `${inbox.path}?hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=${verifyToken}`,
+        { headers: {}, body: "" },
+        "GET",
+      );
     const accepted = await handshake(record.verifyToken);
     expect([accepted.status, await accepted.text()]).toEqual([200, "1158201444"]);
     expect((await handshake("not-the-token")).status).toBe(403);
@@ -63,7 +79,9 @@ export function metaScenarios(c: MetaCase) {
     expect((await post(inbox.path, await signed(c.text("Where is my parcel?", mid)))).status).toBe(200);
     const conversation = await onlyConversation(owner, inbox.inboxId);
     expect(conversation).toMatchObject({ type: "individual", contact: { name: c.contactName } });
-    const messages = await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "sent"));
+    const messages = await messagesWhen(owner, conversation.id, (m) =>
+      m.some((x) => x.metadata?.channelDelivery?.status === "sent"),
+    );
     expect(messages.map((m) => [m.senderType, m.content])).toEqual([
       ["contact", "Where is my parcel?"],
       ["chatbot", 'You said: "Where is my parcel?".'],
@@ -74,8 +92,15 @@ export function metaScenarios(c: MetaCase) {
     expect(reply.headers.authorization).toBe(`Bearer ${token}`);
     expect(reply.query.appsecret_proof).toMatch(/^[0-9a-f]{64}$/);
     expect(reply.body).toEqual(c.sendBody('You said: "Where is my parcel?".'));
-    expect(messages[1].metadata?.channelDelivery).toMatchObject({ status: "sent", attempts: 1, error: null, platformMessageIds: [expect.any(String)] });
-    const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as { sourceId: string };
+    expect(messages[1].metadata?.channelDelivery).toMatchObject({
+      status: "sent",
+      attempts: 1,
+      error: null,
+      platformMessageIds: [expect.any(String)],
+    });
+    const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as {
+      sourceId: string;
+    };
     expect(contact.sourceId).toBe(c.sender);
   });
 
@@ -85,7 +110,9 @@ export function metaScenarios(c: MetaCase) {
     const conversation = await onlyConversation(owner, inbox.inboxId);
     const [incoming] = await messagesWhen(owner, conversation.id, (m) => m.length >= 1);
     expect(incoming.attachments).toMatchObject([{ type: "image", contentType: "image/png" }]);
-    const attachment = (await (await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`)).json()) as { size: number };
+    const attachment = (await (await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`)).json()) as {
+      size: number;
+    };
     expect(attachment.size).toBe(70); // the stand-in's PNG
   });
 
@@ -101,9 +128,14 @@ export function metaScenarios(c: MetaCase) {
 
     const forged = await graph.sign({ appSecret: "not-the-app-secret", body: c.text("forged", newId("m_")) });
     expect((await post(inbox.path, forged)).status).toBe(401);
-    const unsigned = await post(inbox.path, { headers: { "content-type": "application/json" }, body: JSON.stringify(c.text("unsigned", newId("m_"))) });
+    const unsigned = await post(inbox.path, {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(c.text("unsigned", newId("m_"))),
+    });
     expect(unsigned.status).toBe(401);
-    const rows = await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?").bind(inbox.inboxId).first<{ n: number }>();
+    const rows = await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?")
+      .bind(inbox.inboxId)
+      .first<{ n: number }>();
     expect(rows?.n).toBe(1);
   });
 
@@ -118,7 +150,11 @@ export function metaScenarios(c: MetaCase) {
     const content = "Hi, this is **Sam**, see [our FAQ](https://shop.example/faq).";
     const agent = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content });
     expect(agent.status, await agent.clone().text()).toBe(201);
-    const messages = await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
+    const messages = await messagesWhen(
+      owner,
+      conversation.id,
+      (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent",
+    );
     expect(messages.map((m) => m.senderType)).toEqual(["contact", "chatbot", "contact", "user"]);
     const replies = (await sends(c, token)).map((r: RecordedRequest) => r.body);
     expect(replies).toHaveLength(2);
@@ -133,19 +169,31 @@ export function metaScenarios(c: MetaCase) {
     const conversation = await onlyConversation(owner, inbox.inboxId);
     await messagesWhen(owner, conversation.id, (m) => m[1]?.metadata?.channelDelivery?.status === "sent");
     const typing = c.typing ? [{ status: 200, body: { recipient_id: c.sender } }] : [];
-    const limit = { error: { message: "(#613) Calls to this api have exceeded the rate limit.", type: "OAuthException", code: 613 } };
+    const limit = {
+      error: { message: "(#613) Calls to this api have exceeded the rate limit.", type: "OAuthException", code: 613 },
+    };
     await graph.script(token, [...typing, { status: 429, headers: { "retry-after": "1" }, body: limit }]);
     await post(inbox.path, await signed(c.text("Once more", newId("m_"))));
-    const messages = await messagesWhen(owner, conversation.id, (m) => m[3]?.metadata?.channelDelivery?.status === "sent");
+    const messages = await messagesWhen(
+      owner,
+      conversation.id,
+      (m) => m[3]?.metadata?.channelDelivery?.status === "sent",
+    );
     expect(messages[3].metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2 });
     const attempts = (await sends(c, token)).slice(1);
     expect(attempts).toHaveLength(2);
     expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(1000);
 
-    const refusal = { error: { message: "(#100) No matching user found", type: "OAuthException", code: 100, error_subcode: 2018001 } };
+    const refusal = {
+      error: { message: "(#100) No matching user found", type: "OAuthException", code: 100, error_subcode: 2018001 },
+    };
     await graph.script(token, [...typing, { status: 400, body: refusal }]);
     await post(inbox.path, await signed(c.text("Again", newId("m_"))));
-    const failed = await messagesWhen(owner, conversation.id, (m) => m[5]?.metadata?.channelDelivery?.status === "failed");
+    const failed = await messagesWhen(
+      owner,
+      conversation.id,
+      (m) => m[5]?.metadata?.channelDelivery?.status === "failed",
+    );
     const error = `${c.name} answered 400: (#100) No matching user found`;
     expect(failed[5].metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1, error });
     await new Promise((r) => setTimeout(r, 1500));

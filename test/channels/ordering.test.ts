@@ -11,13 +11,37 @@ describe("the order of a chat's messages", () => {
   it("events kept out of order (the later one first) are stored in the platform's order", async () => {
     const owner = await seedOwner();
     const token = `5:${unique("t").replace(/[^A-Za-z0-9]/g, "")}`;
-    const inbox = await channelInbox(owner, "telegram", { botToken: token }, { chatbot: { handoff: { enabled: false } } });
+    const inbox = await channelInbox(
+      owner,
+      "telegram",
+      { botToken: token },
+      { chatbot: { handoff: { enabled: false } } },
+    );
     const t = Date.now() - 60_000;
     // Ids that sort against time, kept in one batch (one receiving time): only the platform's time orders them.
-    const event = (id: string, text: string, at: number) => ({ eventId: id, threadKey: "777", sender: { id: "777", name: "Mia" }, text, attachments: [], at });
-    await keep(env as unknown as Bindings, db(), owner.organizationId, inbox.inboxId, [event("b", "second", t + 1000), event("a", "third", t + 2000), event("c", "first", t)]);
+    const event = (id: string, text: string, at: number) => ({
+      eventId: id,
+      threadKey: "777",
+      sender: { id: "777", name: "Mia" },
+      text,
+      attachments: [],
+      at,
+    });
+    await keep(env as unknown as Bindings, db(), owner.organizationId, inbox.inboxId, [
+      event("b", "second", t + 1000),
+      event("a", "third", t + 2000),
+      event("c", "first", t),
+    ]);
     const conversation = await onlyConversation(owner, inbox.inboxId);
-    const messages = await messagesWhen(owner, conversation.id, (m) => m.filter((x) => x.senderType === "contact").length === 3);
-    expect(messages.filter((m) => m.senderType === "contact").map((m) => m.content)).toEqual(["first", "second", "third"]);
+    const messages = await messagesWhen(
+      owner,
+      conversation.id,
+      (m) => m.filter((x) => x.senderType === "contact").length === 3,
+    );
+    expect(messages.filter((m) => m.senderType === "contact").map((m) => m.content)).toEqual([
+      "first",
+      "second",
+      "third",
+    ]);
   });
 });

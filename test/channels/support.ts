@@ -21,15 +21,23 @@ export interface RecordedRequest {
 /** A platform's stand-in by name (line, telegram, graph, slack). */
 export function standIn(name: "line" | "telegram" | "graph" | "slack") {
   const url = (JSON.parse(env.TEST_PLATFORM_URLS) as Record<string, string>)[name];
-  const control = (path: string, body: unknown) => fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const control = (path: string, body: unknown) =>
+    fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   return {
     url,
     /** The requests our worker made with this account (bot token, access token). */
-    requests: async (key: string) => (await (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as RecordedRequest[],
+    requests: async (key: string) =>
+      (await (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as RecordedRequest[],
     /** The account's next answers, in order, before the stand-in answers as the platform would again. */
-    script: async (key: string, responses: { status: number; headers?: Record<string, string>; body?: unknown }[]) => void (await control("/__script", { key, responses })),
+    script: async (key: string, responses: { status: number; headers?: Record<string, string>; body?: unknown }[]) =>
+      void (await control("/__script", { key, responses })),
     /** The platform's request to our webhook, signed by the stand-in the platform's way. */
-    sign: async (input: unknown) => (await (await control("/__sign", input)).json()) as { headers: Record<string, string>; body: string },
+    sign: async (input: unknown) =>
+      (await (await control("/__sign", input)).json()) as { headers: Record<string, string>; body: string },
     reset: async (key: string) => void (await control("/__reset", { key })),
   };
 }
@@ -42,9 +50,18 @@ export interface ChannelInbox {
 }
 
 /** An assistant on the local model with an inbox of `platform` whose channel holds `credentials`; connected unless `connect: false`. */
-export async function channelInbox(actor: Actor, platform: ChannelPlatform, credentials: Record<string, string>, options: { connect?: boolean; chatbot?: Record<string, unknown> } = {}): Promise<ChannelInbox> {
+export async function channelInbox(
+  actor: Actor,
+  platform: ChannelPlatform,
+  credentials: Record<string, string>,
+  options: { connect?: boolean; chatbot?: Record<string, unknown> } = {},
+): Promise<ChannelInbox> {
   const bot = await createChatbot(actor, options.chatbot ?? {});
-  const created = await actor.fetch("POST", "/inboxes/", { name: unique(platform), channelType: platform, chatbot: { id: bot.id } });
+  const created = await actor.fetch("POST", "/inboxes/", {
+    name: unique(platform),
+    channelType: platform,
+    chatbot: { id: bot.id },
+  });
   expect(created.status, await created.clone().text()).toBe(201);
   const inbox = (await created.json()) as { id: string };
   const saved = await actor.fetch("PUT", `/inboxes/${inbox.id}/channel/`, credentials);
@@ -58,7 +75,11 @@ export async function channelInbox(actor: Actor, platform: ChannelPlatform, cred
 
 /** Posts a signed event to our webhook as the platform would. */
 export const post = (path: string, signed: { headers: Record<string, string>; body: string }, method = "POST") =>
-  SELF.fetch(`https://assistants.example.com${path}`, { method, headers: signed.headers, body: method === "GET" ? undefined : signed.body });
+  SELF.fetch(`https://assistants.example.com${path}`, {
+    method,
+    headers: signed.headers,
+    body: method === "GET" ? undefined : signed.body,
+  });
 
 /** Polls `read` until it gives something truthy (default 15 s); returns it. */
 export async function eventually<T>(read: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
@@ -81,7 +102,11 @@ export interface ConversationItem {
 }
 
 export const conversationsOf = async (actor: Actor, inboxId: string) =>
-  ((await (await actor.fetch("GET", `/conversations/?inbox=${inboxId}&pageSize=100`)).json()) as { results: ConversationItem[] }).results;
+  (
+    (await (await actor.fetch("GET", `/conversations/?inbox=${inboxId}&pageSize=100`)).json()) as {
+      results: ConversationItem[];
+    }
+  ).results;
 
 export interface MessageItem {
   id: string;
@@ -90,17 +115,30 @@ export interface MessageItem {
   senderType: string;
   content: string;
   attachments: { id: string; type: string; filename: string; contentType: string; size: number }[] | null;
-  metadata: { channel?: { type: string; eventId: string }; channelDelivery?: { status: string; attempts: number; error: string | null; platformMessageIds: string[] } } | null;
+  metadata: {
+    channel?: { type: string; eventId: string };
+    channelDelivery?: { status: string; attempts: number; error: string | null; platformMessageIds: string[] };
+  } | null;
 }
 
 export const messagesOf = async (actor: Actor, conversationId: string) =>
-  ((await (await actor.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: MessageItem[] }).results.sort((a, b) => a.sequence - b.sequence);
+  (
+    (await (await actor.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
+      results: MessageItem[];
+    }
+  ).results.sort((a, b) => a.sequence - b.sequence);
 
 /** The inbox's only conversation, once it exists. */
-export const onlyConversation = (actor: Actor, inboxId: string) => eventually(async () => (await conversationsOf(actor, inboxId))[0]);
+export const onlyConversation = (actor: Actor, inboxId: string) =>
+  eventually(async () => (await conversationsOf(actor, inboxId))[0]);
 
 /** The conversation's messages once `done` holds for them. */
-export const messagesWhen = (actor: Actor, conversationId: string, done: (messages: MessageItem[]) => boolean, ms?: number) =>
+export const messagesWhen = (
+  actor: Actor,
+  conversationId: string,
+  done: (messages: MessageItem[]) => boolean,
+  ms?: number,
+) =>
   eventually(async () => {
     const messages = await messagesOf(actor, conversationId);
     return done(messages) && messages;

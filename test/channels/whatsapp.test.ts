@@ -8,13 +8,24 @@ import { conversationsOf, post } from "./support";
 const whatsapp: MetaCase = {
   platform: "whatsapp",
   name: "WhatsApp",
-  credentials: (token) => ({ phoneNumberId: sample.PHONE_NUMBER_ID, businessAccountId: sample.WABA_ID, accessToken: token, appSecret: APP_SECRET }),
+  credentials: (token) => ({
+    phoneNumberId: sample.PHONE_NUMBER_ID,
+    businessAccountId: sample.WABA_ID,
+    accessToken: token,
+    appSecret: APP_SECRET,
+  }),
   text: (text, id) => sample.whatsappText(text, id),
   image: (id) => sample.whatsappImage(id),
   sender: "16505551234",
   contactName: "Sheena Nelson", // from the payload's contacts: WhatsApp has no profile to ask
   sendPath: `/v24.0/${sample.PHONE_NUMBER_ID}/messages`,
-  sendBody: (body) => ({ messaging_product: "whatsapp", recipient_type: "individual", to: "16505551234", type: "text", text: { body, preview_url: true } }),
+  sendBody: (body) => ({
+    messaging_product: "whatsapp",
+    recipient_type: "individual",
+    to: "16505551234",
+    type: "text",
+    text: { body, preview_url: true },
+  }),
   typing: false,
 };
 

@@ -8,8 +8,20 @@ import { describe, expect, it } from "vitest";
  * never imported statically. No timing here: `npm run bench -- startup` measures.
  */
 const LAZY_PACKAGES = [
-  "@modelcontextprotocol/sdk", "node-sql-parser", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync", "unpdf", "postgres",
-  "write-excel-file", "@huggingface/jinja", "yaml", "htmlparser2", "papaparse", "fflate", "postal-mime", "grammy",
+  "@modelcontextprotocol/sdk",
+  "node-sql-parser",
+  "quickjs-emscripten-core",
+  "@jitl/quickjs-wasmfile-release-sync",
+  "unpdf",
+  "postgres",
+  "write-excel-file",
+  "@huggingface/jinja",
+  "yaml",
+  "htmlparser2",
+  "papaparse",
+  "fflate",
+  "postal-mime",
+  "grammy",
 ];
 const HEAVY_NODE_MODULES = ["node:stream", "node:fs", "node:events", "node:child_process"];
 
@@ -67,12 +79,18 @@ describe("cold start", () => {
 
   it("imports no heavy library and no heavy node: module from the script's start", () => {
     const offending = [...startupGraph().external].flatMap(([file, specifiers]) =>
-      specifiers.filter((s) => HEAVY_NODE_MODULES.includes(s) || LAZY_PACKAGES.some((p) => s === p || s.startsWith(`${p}/`))).map((s) => `${file.slice(6)} -> ${s}`),
+      specifiers
+        .filter((s) => HEAVY_NODE_MODULES.includes(s) || LAZY_PACKAGES.some((p) => s === p || s.startsWith(`${p}/`)))
+        .map((s) => `${file.slice(6)} -> ${s}`),
     );
     expect(offending).toEqual([]);
   });
 
   it("the check sees a static import, and not a type import or a dynamic one", () => {
-    expect(staticImports('import { a } from "x";\nimport type { B } from "y";\nexport { c } from "./z";\nconst d = await import("w");\nimport "./side";')).toEqual(["x", "./z", "./side"]);
+    expect(
+      staticImports(
+        'import { a } from "x";\nimport type { B } from "y";\nexport { c } from "./z";\nconst d = await import("w");\nimport "./side";',
+      ),
+    ).toEqual(["x", "./z", "./side"]);
   });
 });

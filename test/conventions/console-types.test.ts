@@ -14,6 +14,9 @@ describe("the console's generated API types", () => {
     delete doc.servers;
     const recorded = /^\/\/ openapi-sha256: ([0-9a-f]{64})$/m.exec(generated)?.[1];
     expect(recorded, "schema.d.ts has no openapi-sha256 line").toBeTruthy();
-    expect(await sha256Hex(JSON.stringify(doc)), "console/src/api/schema.d.ts is stale: run `npm run console:types`").toBe(recorded);
+    expect(
+      await sha256Hex(JSON.stringify(doc)),
+      "console/src/api/schema.d.ts is stale: run `npm run console:types`",
+    ).toBe(recorded);
   });
 });

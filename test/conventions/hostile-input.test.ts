@@ -17,19 +17,34 @@ describe("hostile input is a 4xx, never a 500 (CONTRACT sections 2 and 8)", () =
     expect(jsonNestsDeeperThan(`{"a":${nested(64)}}`)).toBe(true);
   });
 
-  it.each(PREFIXES)("a body nested thousands of levels deep is 400 on JSON routes, and nothing is written (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    for (const [method, path] of [["POST", "/chatbots/"], ["POST", "/contacts/"], ["PUT", "/users/current/"], ["POST", "/chat/completions"]] as const) {
-      const res = await owner.fetch(method, path, nested(5000), { prefix, headers: { "Content-Type": "application/json" } });
-      expect(res.status, `${method} ${path}`).toBe(400);
-      const body = (await res.json()) as { detail?: string; code?: string; error?: { message: string } };
-      expect(JSON.stringify(body)).toContain("64 levels");
-    }
-    const deepMetadata = { name: "Deep", metadata: JSON.parse(`{"a":${nested(200, "{}")}}`) };
-    await expectError(await owner.fetch("POST", "/contacts/", deepMetadata, { prefix }), 400, "invalid");
-    expect(await db().select().from(contacts).where(eq(contacts.organizationId, owner.organizationId))).toHaveLength(0);
-    expect(await db().select().from(chatbots).where(eq(chatbots.organizationId, owner.organizationId))).toHaveLength(0);
-  });
+  it.each(PREFIXES)(
+    "a body nested thousands of levels deep is 400 on JSON routes, and nothing is written (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      for (const [method, path] of [
+        ["POST", "/chatbots/"],
+        ["POST", "/contacts/"],
+        ["PUT", "/users/current/"],
+        ["POST", "/chat/completions"],
+      ] as const) {
+        const res = await owner.fetch(method, path, nested(5000), {
+          prefix,
+          headers: { "Content-Type": "application/json" },
+        });
+        expect(res.status, `${method} ${path}`).toBe(400);
+        const body = (await res.json()) as { detail?: string; code?: string; error?: { message: string } };
+        expect(JSON.stringify(body)).toContain("64 levels");
+      }
+      const deepMetadata = { name: "Deep", metadata: JSON.parse(`{"a":${nested(200, "{}")}}`) };
+      await expectError(await owner.fetch("POST", "/contacts/", deepMetadata, { prefix }), 400, "invalid");
+      expect(await db().select().from(contacts).where(eq(contacts.organizationId, owner.organizationId))).toHaveLength(
+        0,
+      );
+      expect(await db().select().from(chatbots).where(eq(chatbots.organizationId, owner.organizationId))).toHaveLength(
+        0,
+      );
+    },
+  );
 
   it("a body within 64 levels still works", async () => {
     const owner = await seedOwner();
@@ -54,7 +69,12 @@ describe("hostile input is a 4xx, never a 500 (CONTRACT sections 2 and 8)", () =
       headers: { Authorization: `Api-Key ${owner.key}`, "Content-Type": "application/json" },
     });
     await expectError(utf, 400, "parse_error");
-    const huge = await owner.fetch("POST", "/large-language-models/", '{"name": "m", "provider": "local", "modelName": "x", "temperature": 1e999}', { headers: { "Content-Type": "application/json" } });
+    const huge = await owner.fetch(
+      "POST",
+      "/large-language-models/",
+      '{"name": "m", "provider": "local", "modelName": "x", "temperature": 1e999}',
+      { headers: { "Content-Type": "application/json" } },
+    );
     expect((await expectError(huge, 400, "parse_error")).detail).toContain("out of range");
     for (const text of ['{"name": 1, "name": {}}', "[]", '"text"', "null", "12e999999", "{"]) {
       const res = await owner.fetch("POST", "/chatbots/", text, { headers: { "Content-Type": "application/json" } });

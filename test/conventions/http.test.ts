@@ -18,7 +18,9 @@ describe("HTTP conventions (CONTRACT sections 1, 2, 8)", () => {
     const owner = await seedOwner();
     const mine = await owner.fetch("GET", "/users/current/", undefined, { headers: { "X-Request-Id": "trace-123" } });
     expect(mine.headers.get("X-Request-Id")).toBe("trace-123");
-    const bad = await owner.fetch("GET", "/users/current/", undefined, { headers: { "X-Request-Id": "no spaces <script>" } });
+    const bad = await owner.fetch("GET", "/users/current/", undefined, {
+      headers: { "X-Request-Id": "no spaces <script>" },
+    });
     expect(bad.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -40,12 +42,21 @@ describe("HTTP conventions (CONTRACT sections 1, 2, 8)", () => {
   it("page links are absolute URLs that keep the query", async () => {
     const owner = await seedOwner();
     for (let i = 0; i < 3; i++) expect((await owner.fetch("POST", "/api-keys/", { name: `k${i}` })).status).toBe(201);
-    const first = (await (await owner.fetch("GET", "/api-keys/?pageSize=2")).json()) as { count: number; next: string; previous: null; results: unknown[] };
+    const first = (await (await owner.fetch("GET", "/api-keys/?pageSize=2")).json()) as {
+      count: number;
+      next: string;
+      previous: null;
+      results: unknown[];
+    };
     expect(first.count).toBe(4);
     expect(first.results).toHaveLength(2);
     expect(first.previous).toBeNull();
     expect(first.next).toBe("http://localhost/api/v1/api-keys/?pageSize=2&page=2");
-    const second = (await (await owner.fetch("GET", "/api-keys/?pageSize=2&page=2")).json()) as { next: null; previous: string; results: unknown[] };
+    const second = (await (await owner.fetch("GET", "/api-keys/?pageSize=2&page=2")).json()) as {
+      next: null;
+      previous: string;
+      results: unknown[];
+    };
     expect(second.results).toHaveLength(2);
     expect(second.next).toBeNull();
     expect(second.previous).toBe("http://localhost/api/v1/api-keys/?pageSize=2");

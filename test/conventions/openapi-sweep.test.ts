@@ -2,9 +2,27 @@ import { SELF } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedOwner, unique, type Actor } from "../harness";
 import { SchemaKit, type Schema } from "../support/openapi-sweep/schema";
-import { bodyProbes, fillPath, nameOf, operationsOf, pathProbes, queryProbes, queryString, type Operation, type Probe } from "../support/openapi-sweep/cases";
+import {
+  bodyProbes,
+  fillPath,
+  nameOf,
+  operationsOf,
+  pathProbes,
+  queryProbes,
+  queryString,
+  type Operation,
+  type Probe,
+} from "../support/openapi-sweep/cases";
 import { changes, settled, snapshot, type Scope } from "../support/openapi-sweep/rows";
-import { SWEEP_PASSWORD, anyClient, skillZip, buildWorld, refreshLinks, type Resource, type World } from "../support/openapi-sweep/world";
+import {
+  SWEEP_PASSWORD,
+  anyClient,
+  skillZip,
+  buildWorld,
+  refreshLinks,
+  type Resource,
+  type World,
+} from "../support/openapi-sweep/world";
 
 /**
  * The OpenAPI sweep: every operation of the served document, under both prefixes, gets
@@ -92,7 +110,17 @@ const OPERATION_PARAMS: Record<string, Record<string, Resource>> = {
 };
 
 /** Query parameters given a valid value in every request (required ones, and the file of text node lists). */
-const QUERY_RESOURCES: Record<string, Resource> = { conversation: "conversation", inbox: "inbox", knowledgeBaseFile: "file", chatbotFile: "file", lastEventId: "widgetEventId", startDate: "startDate", endDate: "endDate", timeGranularity: "timeGranularity", mcpUrl: "mcpUrl" };
+const QUERY_RESOURCES: Record<string, Resource> = {
+  conversation: "conversation",
+  inbox: "inbox",
+  knowledgeBaseFile: "file",
+  chatbotFile: "file",
+  lastEventId: "widgetEventId",
+  startDate: "startDate",
+  endDate: "endDate",
+  timeGranularity: "timeGranularity",
+  mcpUrl: "mcpUrl",
+};
 
 /**
  * Operations whose path parameters are not an organization's resource ids, so the
@@ -121,7 +149,10 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
       "POST /web-chats/{id}/public/conversations/{conversationId}/csat/",
       "GET /web-chats/{id}/public/shared/{share}/",
       "POST /web-chats/{id}/public/uploads/",
-    ].map((op) => [op, "the web chat's public API (the widget) is scoped by visitor token, not by organization: another visitor's ids are 404 (test/routes/widget/)"]),
+    ].map((op) => [
+      op,
+      "the web chat's public API (the widget) is scoped by visitor token, not by organization: another visitor's ids are 404 (test/routes/widget/)",
+    ]),
   ),
 };
 
@@ -132,7 +163,11 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /auth/registration/": (_w, marker) => ({ email: `${unique(marker)}@example.com`.toLowerCase() }),
   "POST /auth/login/": (w) => ({ email: w.owner.email, password: SWEEP_PASSWORD }),
   "POST /auth/sessions/": (w) => ({ email: w.owner.email, password: SWEEP_PASSWORD }),
-  "POST /auth/password/change/": () => ({ oldPassword: SWEEP_PASSWORD, newPassword1: SWEEP_PASSWORD, newPassword2: SWEEP_PASSWORD }),
+  "POST /auth/password/change/": () => ({
+    oldPassword: SWEEP_PASSWORD,
+    newPassword1: SWEEP_PASSWORD,
+    newPassword2: SWEEP_PASSWORD,
+  }),
   "PUT /users/current/": (w) => ({ email: w.owner.email }),
   "POST /organizations/{organizationPk}/members/": (w) => ({ email: w.outsiderEmail }),
   "POST /large-language-models/": () => ({ baseUrl: "https://models.example.com/v1" }),
@@ -145,8 +180,12 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /knowledge-bases/{knowledgeBaseId}/labels/": () => ({ name: unique("label") }),
   "PUT /knowledge-bases/{knowledgeBaseId}/labels/{labelId}/": () => ({ name: unique("label") }),
   "POST /knowledge-bases/{knowledgeBaseId}/files/": (w) => ({ files: [{ file: w.ids.upload, filename: "sweep.txt" }] }),
-  "POST /organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/": (w) => ({ members: [w.ids.member] }),
-  "POST /organizations/{organizationPk}/groups/{groupPk}/group-chatbots/bulk-create/": (w) => ({ chatbots: [w.ids.chatbot] }),
+  "POST /organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/": (w) => ({
+    members: [w.ids.member],
+  }),
+  "POST /organizations/{organizationPk}/groups/{groupPk}/group-chatbots/bulk-create/": (w) => ({
+    chatbots: [w.ids.chatbot],
+  }),
   "POST /web-chats/": (w) => ({ inbox: { id: w.ids.inbox } }),
   "PUT /web-chats/{id}/": (w) => ({ inbox: { id: w.ids.inbox } }),
   "POST /conversations/": (w) => ({ webChat: w.ids.webChat }),
@@ -158,19 +197,40 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /conversations/{id}/assign/": (w) => ({ assigneeId: w.owner.userId }),
   "POST /web-chats/{webchatPk}/batch-qas/": (w) => ({ file: w.ids.batchQaFile }),
   "POST /tools/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "desktop" }),
-  "PUT /tools/{id}/": () => ({ name: unique("tool").replace(/-/g, "_"), displayName: "Sweep", toolType: "function", functionCode: "function main() { return 1; }" }),
+  "PUT /tools/{id}/": () => ({
+    name: unique("tool").replace(/-/g, "_"),
+    displayName: "Sweep",
+    toolType: "function",
+    functionCode: "function main() { return 1; }",
+  }),
   "POST /skills/": () => ({ name: unique("skill"), description: "A skill of the sweep" }),
   "PUT /skills/{id}/": () => ({ name: unique("skill"), description: "A skill of the sweep" }),
   "POST /sql-databases/": () => ({ name: unique("db"), databaseType: "managed" }),
   "PUT /sql-databases/{id}/": () => ({ name: unique("db"), databaseType: "managed" }),
   "POST /connectors/": (w) => ({ mcpRegistryId: w.ids.mcpRegistryEntry, urlVariables: { serverUrl: w.ids.mcpUrl } }),
-  "PUT /connectors/{id}/": (w) => ({ mcpRegistryId: w.ids.mcpRegistryEntry, urlVariables: { serverUrl: w.ids.mcpUrl } }),
+  "PUT /connectors/{id}/": (w) => ({
+    mcpRegistryId: w.ids.mcpRegistryEntry,
+    urlVariables: { serverUrl: w.ids.mcpUrl },
+  }),
   "POST /connectors/{id}/credentials/": () => ({ headers: { Authorization: "Bearer sweep" } }),
   "POST /tools/{id}/credentials/": () => ({ headers: { Authorization: "Bearer sweep" } }),
-  "POST /upload-presigned-url/": () => ({ modelName: "attachment", fieldName: "file", filename: "sweep.txt", fileSize: 20 }),
+  "POST /upload-presigned-url/": () => ({
+    modelName: "attachment",
+    fieldName: "file",
+    filename: "sweep.txt",
+    fileSize: 20,
+  }),
   "POST /attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
-  "POST /canned-responses/": () => ({ shortCode: unique("sweep").replace(/[^a-z0-9_-]/g, "").slice(0, 50) }),
-  "PATCH /canned-responses/{id}/": () => ({ shortCode: unique("sweep").replace(/[^a-z0-9_-]/g, "").slice(0, 50) }),
+  "POST /canned-responses/": () => ({
+    shortCode: unique("sweep")
+      .replace(/[^a-z0-9_-]/g, "")
+      .slice(0, 50),
+  }),
+  "PATCH /canned-responses/{id}/": () => ({
+    shortCode: unique("sweep")
+      .replace(/[^a-z0-9_-]/g, "")
+      .slice(0, 50),
+  }),
   "POST /conversations/{conversationPk}/attachments/": (w) => ({ file: w.ids.attachmentUpload, filename: "sweep.txt" }),
   // Nothing that late: the record's own redeliver (swept after it) then finds no attempt of its event pending.
   "POST /inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/": () => ({ since: "2100-01-01" }),
@@ -201,20 +261,43 @@ function validRequest(op: Operation, w: World): Pick<Probe, "headers" | "body"> 
   const form = FORM_OVERRIDES[opKey(op)];
   if (form) return { headers: {}, body: form(w) };
   const body = sampleBody(op, w);
-  return body === undefined ? { headers: {} } : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  return body === undefined
+    ? { headers: {} }
+    : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
 }
 
 /** Answers the control test expects instead of a 2xx, by design. */
 const CONTROL_EXPECTED: Record<string, [number, string]> = {
   "POST /web-chats/": [409, "creating a web inbox creates its web chat, so no inbox lacks one"],
-  "POST /web-chats/{id}/custom-domain/verify/": [400, "the sweep's web chat has no custom domain (verification is tested in test/routes/widget/pages.test.ts)"],
-  "POST /tool-execution-records/{id}/result/": [400, "only a pending desktop call takes a result (tested in test/scenarios/agent.test.ts)"],
-  "GET /auth/sessions/current/": [404, "the sweep sends API keys, which carry no console session (the cookie is tested in test/routes/sessions/)"],
-  "DELETE /auth/sessions/current/": [404, "the sweep sends API keys, which carry no console session (sign-out is tested in test/routes/sessions/sign-out.test.ts)"],
-  "POST /uploads/": [400, "a valid upload needs a fresh signed policy (the flow is tested in test/routes/attachments/presigned-flow.test.ts)"],
+  "POST /web-chats/{id}/custom-domain/verify/": [
+    400,
+    "the sweep's web chat has no custom domain (verification is tested in test/routes/widget/pages.test.ts)",
+  ],
+  "POST /tool-execution-records/{id}/result/": [
+    400,
+    "only a pending desktop call takes a result (tested in test/scenarios/agent.test.ts)",
+  ],
+  "GET /auth/sessions/current/": [
+    404,
+    "the sweep sends API keys, which carry no console session (the cookie is tested in test/routes/sessions/)",
+  ],
+  "DELETE /auth/sessions/current/": [
+    404,
+    "the sweep sends API keys, which carry no console session (sign-out is tested in test/routes/sessions/sign-out.test.ts)",
+  ],
+  "POST /uploads/": [
+    400,
+    "a valid upload needs a fresh signed policy (the flow is tested in test/routes/attachments/presigned-flow.test.ts)",
+  ],
   "GET /uploads/{key}": [403, "a download needs its signature (tested in test/routes/attachments/)"],
-  "PUT /uploads/{key}": [403, "a PUT upload needs its signature (tested in test/routes/attachments/presigned-flow.test.ts)"],
-  "POST /web-chats/{id}/public/conversations/{conversationId}/csat/": [400, "the sweep's widget conversation is not resolved (rating is tested in test/routes/widget/csat.test.ts)"],
+  "PUT /uploads/{key}": [
+    403,
+    "a PUT upload needs its signature (tested in test/routes/attachments/presigned-flow.test.ts)",
+  ],
+  "POST /web-chats/{id}/public/conversations/{conversationId}/csat/": [
+    400,
+    "the sweep's widget conversation is not resolved (rating is tested in test/routes/widget/csat.test.ts)",
+  ],
 };
 
 /** Children whose path is shorter than their parent's, deleted as deep as this (a text node is its file's). */
@@ -235,10 +318,14 @@ function resourceOf(template: string, param: string): Resource | undefined {
 /** Why an operation cannot be swept (empty when it can). */
 function gaps(kit: SchemaKit, op: Operation, sampleBody: (op: Operation, w: World) => unknown, w: World): string[] {
   const out: string[] = [];
-  for (const p of op.pathParams) if (!resourceOf(op.template, p)) out.push(`path parameter {${p}} has no entry in PARAM_RESOURCES / ID_RESOURCES`);
-  for (const q of op.query) if (q.required && !QUERY_RESOURCES[q.name]) out.push(`required query parameter ${q.name} has no entry in QUERY_RESOURCES`);
+  for (const p of op.pathParams)
+    if (!resourceOf(op.template, p)) out.push(`path parameter {${p}} has no entry in PARAM_RESOURCES / ID_RESOURCES`);
+  for (const q of op.query)
+    if (q.required && !QUERY_RESOURCES[q.name])
+      out.push(`required query parameter ${q.name} has no entry in QUERY_RESOURCES`);
   if (op.body?.other.length) out.push(`request media type(s) ${op.body.other.join(", ")} are not generated`);
-  if (op.body?.json && !kit.valid(op.body.json, sampleBody(op, w))) out.push("no valid sample body can be built from the schema: add its fields to BODY_OVERRIDES");
+  if (op.body?.json && !kit.valid(op.body.json, sampleBody(op, w)))
+    out.push("no valid sample body can be built from the schema: add its fields to BODY_OVERRIDES");
   return out;
 }
 
@@ -257,14 +344,24 @@ const visitorTokens = new Map<string, string>();
 async function send(p: Probe, key?: string, extra: Record<string, string> = {}): Promise<Sent> {
   const widget = /\/web-chats\/([^/?]+)\/public\//.exec(p.url);
   const token = widget ? visitorTokens.get(widget[1]) : undefined;
-  const auth: Record<string, string> = p.auth === false ? {} : token ? { Authorization: `Bearer ${token}` } : key ? { Authorization: `Api-Key ${key}` } : {};
+  const auth: Record<string, string> =
+    p.auth === false
+      ? {}
+      : token
+        ? { Authorization: `Bearer ${token}` }
+        : key
+          ? { Authorization: `Api-Key ${key}` }
+          : {};
   const headers: Record<string, string> = { ...auth, ...(widget ? anyClient() : {}), ...p.headers, ...extra };
   requests++;
   const res = await SELF.fetch(`http://localhost${p.url}`, { method: p.method, headers, body: p.body });
   statuses[res.status] = (statuses[res.status] ?? 0) + 1;
   // Bytes, decoded leniently: some answers are files (spreadsheets, images). A live event stream
   // never ends: its first chunk is the answer.
-  const text = LIVE_STREAM.test(p.url.split("?")[0]) && res.ok ? await firstChunk(res) : new TextDecoder().decode(await res.arrayBuffer());
+  const text =
+    LIVE_STREAM.test(p.url.split("?")[0]) && res.ok
+      ? await firstChunk(res)
+      : new TextDecoder().decode(await res.arrayBuffer());
   return { status: res.status, text, requestId: res.headers.get("X-Request-Id") };
 }
 
@@ -314,7 +411,10 @@ function byKind(lines: string[]) {
     const kind = /\[([^\]]*)\]/.exec(line)?.[1].replace(/^[\w.]+: (?=1e999)/, "") ?? "?";
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind}: ${n}`).join(", ");
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, n]) => `${kind}: ${n}`)
+    .join(", ");
 }
 
 const snippet = (text: string) => (text.length > 160 ? `${text.slice(0, 160)}...` : text).replace(/\s+/g, " ");
@@ -354,11 +454,16 @@ const scopeOf = (...worlds: (World | Actor)[]): Scope => ({
   organizations: worlds.map((w) => ("ids" in w ? w.ids.organization : w.organizationId)),
   users: worlds.flatMap((w) => ("users" in w ? w.users : [w.userId])),
   emailMarker: marker,
-  objectPrefixes: worlds.flatMap((w) => ("objectPrefixes" in w ? w.objectPrefixes : [`public/organizations/${w.organizationId}/`])),
+  objectPrefixes: worlds.flatMap((w) =>
+    "objectPrefixes" in w ? w.objectPrefixes : [`public/organizations/${w.organizationId}/`],
+  ),
 });
 
 beforeAll(async () => {
-  const doc = (await (await SELF.fetch("http://localhost/api/v1/openapi.json")).json()) as { paths: Record<string, Record<string, any>>; components: Schema };
+  const doc = (await (await SELF.fetch("http://localhost/api/v1/openapi.json")).json()) as {
+    paths: Record<string, Record<string, any>>;
+    components: Schema;
+  };
   kit = new SchemaKit(doc.components);
   ops = operationsOf(doc);
   const [m, a, b] = await Promise.all([seedOwner("sweep-m"), seedOwner("sweep-a"), seedOwner("sweep-b")]);
@@ -367,7 +472,11 @@ beforeAll(async () => {
   B = b;
   // The per-key limit is 1,200 requests a minute: the malformed phase spreads its requests over ten keys.
   const extra = await Promise.all(
-    Array.from({ length: 9 }, () => m.fetch("POST", "/api-keys/", { name: unique("sweep-key") }).then(async (r) => ((await r.json()) as { key: string }).key)),
+    Array.from({ length: 9 }, () =>
+      m
+        .fetch("POST", "/api-keys/", { name: unique("sweep-key") })
+        .then(async (r) => ((await r.json()) as { key: string }).key),
+    ),
   );
   keys = [m.key, ...extra];
 }, 240_000);
@@ -384,7 +493,9 @@ describe("OpenAPI sweep", () => {
   it("covers every operation of the served document, under both prefixes", () => {
     expect(ops.filter((o) => o.prefix === "/api/v1").length).toBeGreaterThan(100);
     expect(new Set(ops.map((o) => `${o.method} ${o.template}`)).size * 2).toBe(ops.length);
-    const uncovered = ops.flatMap((op) => gaps(kit, op, sampleBody, M).map((g) => `${nameOf(op)} -> not covered: ${g}`));
+    const uncovered = ops.flatMap((op) =>
+      gaps(kit, op, sampleBody, M).map((g) => `${nameOf(op)} -> not covered: ${g}`),
+    );
     expect(uncovered, `Operations the sweep cannot resolve:\n${uncovered.join("\n")}`).toEqual([]);
   });
 
@@ -400,7 +511,9 @@ describe("OpenAPI sweep", () => {
       const url = `${op.prefix}${fillPath(op.template, path)}`;
       const base = sampleBody(op, M);
       const validBody: Pick<Probe, "headers" | "body"> =
-        op.body?.json && op.method !== "GET" && op.method !== "DELETE" ? { headers: { "Content-Type": "application/json" }, body: JSON.stringify(base) } : { headers: {} };
+        op.body?.json && op.method !== "GET" && op.method !== "DELETE"
+          ? { headers: { "Content-Type": "application/json" }, body: JSON.stringify(base) }
+          : { headers: {} };
       const probes: Probe[] = [
         ...pathProbes(op, path, queryString(query), validBody),
         ...queryProbes(kit, op, url, query, validBody),
@@ -409,7 +522,13 @@ describe("OpenAPI sweep", () => {
       if (!op.public) {
         const at = `${url}${queryString(query)}`;
         probes.push({ label: "no API key", method: op.method, url: at, auth: false, ...validBody });
-        probes.push({ label: "unknown API key", method: op.method, url: at, ...validBody, headers: { ...validBody.headers, Authorization: "Api-Key ak_NoSuchKey000000000000000000000000000000" } });
+        probes.push({
+          label: "unknown API key",
+          method: op.method,
+          url: at,
+          ...validBody,
+          headers: { ...validBody.headers, Authorization: "Api-Key ak_NoSuchKey000000000000000000000000000000" },
+        });
       }
       // Strict probes first, then the write check, then the lenient ones (which may write).
       probes.sort((x, y) => Number(!!x.lenient) - Number(!!y.lenient));
@@ -420,20 +539,28 @@ describe("OpenAPI sweep", () => {
       probes.forEach((p, i) => {
         const r = results[i];
         const problem =
-          r.status >= 500 || r.status === 429 ? "not a 4xx"
-          : r.status < 400 ? (p.lenient ? null : "not a 4xx")
-          : errorBodyProblem(r);
+          r.status >= 500 || r.status === 429
+            ? "not a 4xx"
+            : r.status < 400
+              ? p.lenient
+                ? null
+                : "not a 4xx"
+              : errorBodyProblem(r);
         if (problem) mine.push(`${nameOf(op)} [${p.label}] -> ${r.status} (${problem}) ${snippet(r.text)}`);
       });
       const wrote = changes(before, after);
       // A request answered 2xx is a finding already, and writes legitimately: only refused requests must leave no trace.
-      if (wrote.length && results.slice(0, strict).every((r) => r.status >= 400)) mine.push(`${nameOf(op)} [refused requests] -> wrote: ${wrote.join("; ")}`);
+      if (wrote.length && results.slice(0, strict).every((r) => r.status >= 400))
+        mine.push(`${nameOf(op)} [refused requests] -> wrote: ${wrote.join("; ")}`);
       // After accepted requests, background work (usage counters, queues) may still be writing: wait for it.
       before = results.some((r) => r.status < 300) ? await settled(scope) : after;
       swept.add(nameOf(op));
     }
     findings.push(...mine);
-    expect(mine, `Malformed requests not refused cleanly (${mine.length}; by kind: ${byKind(mine)}):\n${mine.join("\n")}`).toEqual([]);
+    expect(
+      mine,
+      `Malformed requests not refused cleanly (${mine.length}; by kind: ${byKind(mine)}):\n${mine.join("\n")}`,
+    ).toEqual([]);
   }, 360_000);
 
   it("organization B gets a 404 for every path naming organization A's resources, and never sees A's ids", async () => {
@@ -441,7 +568,19 @@ describe("OpenAPI sweep", () => {
     const before = await settled(scope);
     const mine: string[] = [];
     // Not secrets of A: public file paths, storage keys, and rows of the global catalogues.
-    const secrets = Object.entries(A.ids).filter(([kind]) => !["publicFile", "upload", "builtInWorkflow", "startDate", "endDate", "timeGranularity", "mcpUrl", "mcpRegistryEntry"].includes(kind));
+    const secrets = Object.entries(A.ids).filter(
+      ([kind]) =>
+        ![
+          "publicFile",
+          "upload",
+          "builtInWorkflow",
+          "startDate",
+          "endDate",
+          "timeGranularity",
+          "mcpUrl",
+          "mcpRegistryEntry",
+        ].includes(kind),
+    );
     const leaked = (text: string) => secrets.filter(([, id]) => text.includes(id)).map(([kind]) => kind);
     const targets = ops
       .filter((op) => !NOT_ORGANIZATION_SCOPED[opKey(op)] && !gaps(kit, op, sampleBody, A).length)
@@ -451,7 +590,12 @@ describe("OpenAPI sweep", () => {
       .sort((x, y) => Number(x.method === "DELETE") - Number(y.method === "DELETE"));
     for (const op of targets) {
       const { path, query } = valuesOf(op, A);
-      const probe: Probe = { label: "", method: op.method, url: `${op.prefix}${fillPath(op.template, path)}${queryString(query)}`, ...validRequest(op, A) };
+      const probe: Probe = {
+        label: "",
+        method: op.method,
+        url: `${op.prefix}${fillPath(op.template, path)}${queryString(query)}`,
+        ...validRequest(op, A),
+      };
       for (const [label, extra] of [
         ["B's key", {}],
         ["B's key, X-Organization-Id of A", { "X-Organization-Id": A.ids.organization }],
@@ -459,11 +603,15 @@ describe("OpenAPI sweep", () => {
         const r = await send(probe, B.key, extra);
         // A path naming A's resource is a 404; elsewhere (filters, B's own lists) any clean answer that shows nothing of A.
         const problem =
-          op.pathParams.length && r.status !== 404 ? "not a 404"
-          : r.status >= 500 || r.status === 429 ? "not a 4xx"
-          : r.status >= 400 ? errorBodyProblem(r)
-          : leaked(r.text).length ? `shows A's ${leaked(r.text).join(", ")}`
-          : null;
+          op.pathParams.length && r.status !== 404
+            ? "not a 404"
+            : r.status >= 500 || r.status === 429
+              ? "not a 4xx"
+              : r.status >= 400
+                ? errorBodyProblem(r)
+                : leaked(r.text).length
+                  ? `shows A's ${leaked(r.text).join(", ")}`
+                  : null;
         if (problem) mine.push(`${nameOf(op)} [${label}] -> ${r.status} (${problem}) ${snippet(r.text)}`);
       }
     }
@@ -488,10 +636,22 @@ describe("OpenAPI sweep", () => {
     for (const op of targets) {
       await refreshLinks(M);
       const { path, query } = valuesOf(op, M);
-      const r = await send({ label: "", method: op.method, url: `${op.prefix}${fillPath(op.template, path)}${queryString(query)}`, ...validRequest(op, M) }, M.owner.key);
+      const r = await send(
+        {
+          label: "",
+          method: op.method,
+          url: `${op.prefix}${fillPath(op.template, path)}${queryString(query)}`,
+          ...validRequest(op, M),
+        },
+        M.owner.key,
+      );
       const expected = CONTROL_EXPECTED[opKey(op)]?.[0];
-      if (expected ? r.status !== expected : r.status >= 300) mine.push(`${nameOf(op)} -> ${r.status} ${snippet(r.text)}`);
+      if (expected ? r.status !== expected : r.status >= 300)
+        mine.push(`${nameOf(op)} -> ${r.status} ${snippet(r.text)}`);
     }
-    expect(mine, `Valid requests of the sweep refused (${mine.length}): fix the resolver tables or BODY_OVERRIDES\n${mine.join("\n")}`).toEqual([]);
+    expect(
+      mine,
+      `Valid requests of the sweep refused (${mine.length}): fix the resolver tables or BODY_OVERRIDES\n${mine.join("\n")}`,
+    ).toEqual([]);
   }, 240_000);
 });

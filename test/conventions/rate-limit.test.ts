@@ -26,7 +26,8 @@ describe("the limit is shared across isolates through the key's RateLimiter obje
   it("requests counted elsewhere in the window throttle this isolate after its next flush", async () => {
     const owner = await seedOwner();
     expect((await owner.fetch("GET", "/users/current/")).status).toBe(200);
-    const [{ id: keyId }] = ((await (await owner.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] }).results;
+    const [{ id: keyId }] = ((await (await owner.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] })
+      .results;
     const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(keyId));
     let window = Math.floor(Date.now() / 60_000);
     // Our own requests reach the object within a flush interval or so.

@@ -17,7 +17,13 @@ const UNSET: Settings = { ENCRYPTION_KEY: undefined };
 describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", () => {
   it("storing a model's apiKey without ENCRYPTION_KEY is 503 not_configured naming it, and nothing is written", async () => {
     const owner = await seedOwner();
-    const body = await expectError(await owner.fetch("POST", KINDS[0].path, validBody(KINDS[0], { apiKey: "sk-secret-123456" }), { settings: UNSET }), 503, "not_configured");
+    const body = await expectError(
+      await owner.fetch("POST", KINDS[0].path, validBody(KINDS[0], { apiKey: "sk-secret-123456" }), {
+        settings: UNSET,
+      }),
+      503,
+      "not_configured",
+    );
     expect(body.detail).toContain("ENCRYPTION_KEY");
     expect(await db().select().from(models).where(eq(models.organizationId, owner.organizationId))).toHaveLength(0);
     // Without a secret to store, the same deployment creates the model.
@@ -28,25 +34,48 @@ describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", (
   it("a webhook's secretToken without ENCRYPTION_KEY is 503 naming it, and nothing is written", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    const res = await owner.fetch("POST", webhooksPath(inbox.id), { name: "CRM", direction: "outgoing", url: HOOK_URL, secretToken: "s3cret-token" }, { settings: UNSET });
+    const res = await owner.fetch(
+      "POST",
+      webhooksPath(inbox.id),
+      { name: "CRM", direction: "outgoing", url: HOOK_URL, secretToken: "s3cret-token" },
+      { settings: UNSET },
+    );
     expect((await expectError(res, 503, "not_configured")).detail).toContain("ENCRYPTION_KEY");
     expect(await storedWebhooks(inbox.id)).toHaveLength(0);
   });
 
   it("a contact's credentials without ENCRYPTION_KEY are 503, and no contact is written", async () => {
     const owner = await seedOwner();
-    const res = await owner.fetch("POST", "/contacts/", { name: "Ann", mcpCredentials: [{ server: "crm", headers: { Authorization: "Bearer x" } }] }, { settings: UNSET });
+    const res = await owner.fetch(
+      "POST",
+      "/contacts/",
+      { name: "Ann", mcpCredentials: [{ server: "crm", headers: { Authorization: "Bearer x" } }] },
+      { settings: UNSET },
+    );
     await expectError(res, 503, "not_configured");
     expect(await db().select().from(contacts).where(eq(contacts.organizationId, owner.organizationId))).toHaveLength(0);
   });
 
   it("the placeholders of .dev.vars.example count as not set: 503 naming the setting, and /health names them", async () => {
-    const PLACEHOLDERS: Settings = { ENCRYPTION_KEY: "replace-with-a-long-random-string", BOOTSTRAP_API_KEY: "ak_replaceWithFortyLettersOrDigits000000000", BOOTSTRAP_PASSWORD: "replace-with-a-password" };
+    const PLACEHOLDERS: Settings = {
+      ENCRYPTION_KEY: "replace-with-a-long-random-string",
+      BOOTSTRAP_API_KEY: "ak_replaceWithFortyLettersOrDigits000000000",
+      BOOTSTRAP_PASSWORD: "replace-with-a-password",
+    };
     const owner = await seedOwner();
-    const body = await expectError(await owner.fetch("POST", KINDS[0].path, validBody(KINDS[0], { apiKey: "sk-secret-123456" }), { settings: PLACEHOLDERS }), 503, "not_configured");
+    const body = await expectError(
+      await owner.fetch("POST", KINDS[0].path, validBody(KINDS[0], { apiKey: "sk-secret-123456" }), {
+        settings: PLACEHOLDERS,
+      }),
+      503,
+      "not_configured",
+    );
     expect(body.detail).toMatch(/^ENCRYPTION_KEY still holds the placeholder of \.dev\.vars\.example/);
     expect(await db().select().from(models).where(eq(models.organizationId, owner.organizationId))).toHaveLength(0);
-    const health = (await (await call("GET", "/health", undefined, {}, PLACEHOLDERS)).json()) as { status: string; settings: { name: string; problem: string }[] };
+    const health = (await (await call("GET", "/health", undefined, {}, PLACEHOLDERS)).json()) as {
+      status: string;
+      settings: { name: string; problem: string }[];
+    };
     expect(health.status).toBe("degraded");
     expect(health.settings.map((s) => s.name)).toEqual(["ENCRYPTION_KEY", "BOOTSTRAP_API_KEY", "BOOTSTRAP_PASSWORD"]);
     for (const s of health.settings) expect(s.problem).toContain("still the placeholder of .dev.vars.example");
@@ -62,7 +91,13 @@ describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", (
     const healthy = await call("GET", "/health");
     expect(healthy.status).toBe(200);
     expect(await healthy.json()).toEqual({ status: "ok", settings: [], resources: [] });
-    const degraded = await call("GET", "/health", undefined, {}, { ENCRYPTION_KEY: undefined, PLANS: "[1", ALLOWED_FILE_SPECS: "{" });
+    const degraded = await call(
+      "GET",
+      "/health",
+      undefined,
+      {},
+      { ENCRYPTION_KEY: undefined, PLANS: "[1", ALLOWED_FILE_SPECS: "{" },
+    );
     expect(degraded.status).toBe(200);
     const body = (await degraded.json()) as { status: string; settings: { name: string; problem: string }[] };
     expect(body.status).toBe("degraded");
@@ -72,7 +107,9 @@ describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", (
 });
 
 /** Read by Vite at build time (the Workers pool has no file system). */
-const wranglerToml = Object.values(import.meta.glob("../../wrangler.toml", { query: "?raw", import: "default", eager: true }))[0] as string;
+const wranglerToml = Object.values(
+  import.meta.glob("../../wrangler.toml", { query: "?raw", import: "default", eager: true }),
+)[0] as string;
 
 /** `[[section]]` tables of wrangler.toml with their `key = "value"` lines (enough for its binding tables). */
 function tomlTables(text: string): { section: string; values: Record<string, string> }[] {
@@ -96,10 +133,18 @@ describe("GET /health names the deploy's missing resources (issue 25)", () => {
     // The real bindings minus four, as a deploy that never created them would run.
     const { EVALUATION_QUEUE: _q, FILES: _f, CONVERSATION: _c, DB: _d, ...partial } = env as unknown as Bindings;
     const ctx = createExecutionContext();
-    const res = await worker.fetch(new Request("http://localhost/health") as Parameters<typeof worker.fetch>[0], partial as Bindings, ctx);
+    const res = await worker.fetch(
+      new Request("http://localhost/health") as Parameters<typeof worker.fetch>[0],
+      partial as Bindings,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { status: string; settings: unknown[]; resources: { name: string; kind: string; problem: string }[] };
+    const body = (await res.json()) as {
+      status: string;
+      settings: unknown[];
+      resources: { name: string; kind: string; problem: string }[];
+    };
     expect(body.status).toBe("degraded");
     expect(body.settings).toEqual([]);
     expect(body.resources.map((r) => r.name)).toEqual(["DB", "FILES", "CONVERSATION", "EVALUATION_QUEUE"]);
@@ -107,7 +152,13 @@ describe("GET /health names the deploy's missing resources (issue 25)", () => {
     expect(queue.kind).toBe("queue");
     expect(queue.problem).toContain('"chatbot-evaluation"');
     // A binding of the wrong kind (a variable where a bucket belongs) is as missing.
-    const wrong = await call("GET", "/health", undefined, {}, { FILES: "assistant-platform-files" as unknown as R2Bucket });
+    const wrong = await call(
+      "GET",
+      "/health",
+      undefined,
+      {},
+      { FILES: "assistant-platform-files" as unknown as R2Bucket },
+    );
     expect(((await wrong.json()) as typeof body).resources.map((r) => r.name)).toEqual(["FILES"]);
   });
 
@@ -116,7 +167,9 @@ describe("GET /health names the deploy's missing resources (issue 25)", () => {
     const bound = [
       ...tables.filter((t) => t.section === "d1_databases").map((t) => [t.values.binding, t.values.database_name]),
       ...tables.filter((t) => t.section === "r2_buckets").map((t) => [t.values.binding, t.values.bucket_name]),
-      ...tables.filter((t) => t.section === "durable_objects.bindings").map((t) => [t.values.name, t.values.class_name]),
+      ...tables
+        .filter((t) => t.section === "durable_objects.bindings")
+        .map((t) => [t.values.name, t.values.class_name]),
       ...tables.filter((t) => t.section === "queues.producers").map((t) => [t.values.binding, t.values.queue]),
     ];
     expect(bound.length).toBeGreaterThan(0);

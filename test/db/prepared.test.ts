@@ -13,16 +13,34 @@ describe("prepared statements", () => {
   it("an insert stores what drizzle's insert stores: defaults, JSON, booleans, and NULL for null", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const { conversationId, message } = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } })).json()) as Reply;
+    const { conversationId, message } = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } })
+    ).json()) as Reply;
     const [stored] = await db().select().from(messages).where(eq(messages.id, message.id));
-    const values = { ...stored, id: crypto.randomUUID(), sequence: 100, contentPayload: null, canvas: null, metadata: { a: [1, { b: true }] }, senderName: undefined, content: undefined };
+    const values = {
+      ...stored,
+      id: crypto.randomUUID(),
+      sequence: 100,
+      contentPayload: null,
+      canvas: null,
+      metadata: { a: [1, { b: true }] },
+      senderName: undefined,
+      content: undefined,
+    };
     const viaDrizzle = { ...values, id: crypto.randomUUID(), sequence: 101 };
     await batch(db(), [preparedInsert(messages)(db(), values)]);
     await db().insert(messages).values(viaDrizzle);
-    const raw = (id: string) => env.DB.prepare("SELECT * FROM messages WHERE id = ?").bind(id).first<Record<string, unknown>>();
+    const raw = (id: string) =>
+      env.DB.prepare("SELECT * FROM messages WHERE id = ?").bind(id).first<Record<string, unknown>>();
     const [ours, theirs] = [await raw(values.id), await raw(viaDrizzle.id)];
     expect({ ...ours, id: 0, sequence: 0 }).toEqual({ ...theirs, id: 0, sequence: 0 });
-    expect(ours).toMatchObject({ content_payload: null, canvas: null, metadata: '{"a":[1,{"b":true}]}', sender_name: "", content: "" });
+    expect(ours).toMatchObject({
+      content_payload: null,
+      canvas: null,
+      metadata: '{"a":[1,{"b":true}]}',
+      sender_name: "",
+      content: "",
+    });
     // Read back without the query builder, rows are drizzle's rows.
     const [drizzleRow] = await db().select().from(messages).where(eq(messages.id, values.id));
     expect(rowMapper(messages)(ours)).toEqual(drizzleRow);

@@ -14,14 +14,48 @@ describe("caches that forget at the write", () => {
   it("forget after a write to a table they read, whichever way it runs; not after other writes", async () => {
     const cache = tableCache<string>([webhooks]);
     const writes: [string, () => Promise<unknown>, boolean][] = [
-      ["the query builder's update", () => db().update(webhooks).set({ name: "x" }).where(eq(webhooks.id, NO_SUCH_ID)), true],
+      [
+        "the query builder's update",
+        () => db().update(webhooks).set({ name: "x" }).where(eq(webhooks.id, NO_SUCH_ID)),
+        true,
+      ],
       ["the query builder's delete", () => db().delete(webhooks).where(eq(webhooks.id, NO_SUCH_ID)), true],
       ["raw SQL", () => db().run(sql`update ${webhooks} set name = 'x' where id = ${NO_SUCH_ID}`), true],
-      ["a batch holding one such write", () => db().batch([db().select().from(messages).limit(1), db().update(webhooks).set({ name: "x" }).where(eq(webhooks.id, NO_SUCH_ID))]), true],
-      ["a prepared statement in a batch", () => batch(db(), [prepared<{ id: string }>((d) => d.delete(webhooks).where(eq(webhooks.id, sql.placeholder("id"))))(db(), { id: NO_SUCH_ID })]), true],
-      ["a write to another table", () => db().update(messages).set({ content: "x" }).where(eq(messages.id, NO_SUCH_ID)), false],
+      [
+        "a batch holding one such write",
+        () =>
+          db().batch([
+            db().select().from(messages).limit(1),
+            db().update(webhooks).set({ name: "x" }).where(eq(webhooks.id, NO_SUCH_ID)),
+          ]),
+        true,
+      ],
+      [
+        "a prepared statement in a batch",
+        () =>
+          batch(db(), [
+            prepared<{ id: string }>((d) => d.delete(webhooks).where(eq(webhooks.id, sql.placeholder("id"))))(db(), {
+              id: NO_SUCH_ID,
+            }),
+          ]),
+        true,
+      ],
+      [
+        "a write to another table",
+        () => db().update(messages).set({ content: "x" }).where(eq(messages.id, NO_SUCH_ID)),
+        false,
+      ],
       ["a read", () => db().select().from(webhooks).limit(1), false],
-      ["a write that keeps the caches current", () => batch(db(), [prepared<{ id: string }>((d) => d.delete(webhooks).where(eq(webhooks.id, sql.placeholder("id"))), { keepsCaches: true })(db(), { id: NO_SUCH_ID })]), false],
+      [
+        "a write that keeps the caches current",
+        () =>
+          batch(db(), [
+            prepared<{ id: string }>((d) => d.delete(webhooks).where(eq(webhooks.id, sql.placeholder("id"))), {
+              keepsCaches: true,
+            })(db(), { id: NO_SUCH_ID }),
+          ]),
+        false,
+      ],
     ];
     for (const [what, write, forgets] of writes) {
       cache.set("k", "v");

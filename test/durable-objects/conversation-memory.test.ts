@@ -10,7 +10,9 @@ import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 
 const say = async (owner: Actor, botId: string, content: string, conversation?: string) =>
-  (await (await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } })).json()) as { conversationId: string; content: string };
+  (await (
+    await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } })
+  ).json()) as { conversationId: string; content: string };
 
 // The object keeps the conversation's latest messages in memory after its first load, and takes
 // the conversation row from its caller when that row is current (durable-objects/conversation.ts, #load).
@@ -40,7 +42,9 @@ describe("the conversation object's memory", () => {
     expect(messages.slice(0, 6)).toEqual(turns);
     expect(messages.slice(6).map((m) => m.role)).toEqual(["assistant", "user"]);
     expect(messages.at(-1)!.content).toBe("four");
-    const listed = (await (await owner.fetch("GET", `/messages/?conversation=${first.conversationId}&pageSize=100`)).json()) as { results: { sequence: number }[] };
+    const listed = (await (
+      await owner.fetch("GET", `/messages/?conversation=${first.conversationId}&pageSize=100`)
+    ).json()) as { results: { sequence: number }[] };
     expect(listed.results.map((m) => m.sequence).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
@@ -51,16 +55,29 @@ describe("the conversation object's memory", () => {
     const [before] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
     expect(before.autoReplyEnabled).toBe(true);
 
-    expect((await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false })).status).toBe(200);
+    expect(
+      (await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }))
+        .status,
+    ).toBe(200);
     expect((await say(owner, bot.id, "anyone there?", conversationId)).content).toBe(""); // silent: the object's latest write is this message
 
     // Handing the object the row read before both: it must not trust it (auto reply on, older last message).
-    const turn = { conversationId, conversation: before, sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null }, message: { content: "still there?" } };
+    const turn = {
+      conversationId,
+      conversation: before,
+      sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null },
+      message: { content: "still there?" },
+    };
     const result = (await conversationObject(env, conversationId).converse(turn)) as unknown as TurnResult;
     expect(result.incoming.sequence).toBe(4);
     expect(result.reply).toBeNull();
     const [after] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
-    expect(after).toMatchObject({ autoReplyEnabled: false, status: "queued", progressStatus: "waiting_for_human", lastMessage: "still there?" });
+    expect(after).toMatchObject({
+      autoReplyEnabled: false,
+      status: "queued",
+      progressStatus: "waiting_for_human",
+      lastMessage: "still there?",
+    });
   });
 
   it("a caller's row read before a handoff is not trusted, even with no message since", async () => {
@@ -68,10 +85,18 @@ describe("the conversation object's memory", () => {
     const bot = await createChatbot(owner);
     const { conversationId } = await say(owner, bot.id, "hello");
     const [before] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
-    expect((await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false })).status).toBe(200);
+    expect(
+      (await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }))
+        .status,
+    ).toBe(200);
 
     // Same last message as the object's newest, but read before the handoff: read again, stay silent.
-    const turn = { conversationId, conversation: before, sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null }, message: { content: "hi again" } };
+    const turn = {
+      conversationId,
+      conversation: before,
+      sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null },
+      message: { content: "hi again" },
+    };
     const result = (await conversationObject(env, conversationId).converse(turn)) as unknown as TurnResult;
     expect(result.reply).toBeNull();
     const [after] = await db().select().from(conversations).where(eq(conversations.id, conversationId));

@@ -20,7 +20,8 @@ function expectStrictAlternation(messages: Message[], turns: number) {
   expect(messages.map((m) => m.sequence)).toEqual(Array.from({ length: 2 * turns }, (_, i) => i + 1));
   messages.forEach((m, i) => expect(m.type, `message ${i + 1}`).toBe(i % 2 === 0 ? "incoming" : "outgoing"));
   // Each reply answers the message just before it.
-  for (let i = 0; i < messages.length; i += 2) expect(messages[i + 1].content).toBe(`You said: "${messages[i].content}".`);
+  for (let i = 0; i < messages.length; i += 2)
+    expect(messages[i + 1].content).toBe(`You said: "${messages[i].content}".`);
   expect(new Set(messages.filter((m) => m.type === "incoming").map((m) => m.content)).size).toBe(turns);
 }
 
@@ -28,26 +29,40 @@ describe("one Durable Object per conversation orders its messages", () => {
   it("20 concurrent completions end as 20 incoming and 20 outgoing messages in strict alternation", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).json()) as { conversationId: string };
+    const first = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
+    ).json()) as { conversationId: string };
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: first.conversationId, message: { content: `message ${i}` } })),
+      Array.from({ length: 20 }, (_, i) =>
+        owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+          conversation: first.conversationId,
+          message: { content: `message ${i}` },
+        }),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
     const messages = await allMessages(owner, first.conversationId);
     expectStrictAlternation(messages, 21);
     // The runtime's clock stands still between I/O, so a reply and the next visitor's message are
     // often made in the same millisecond: the object still gives each a later time than the one before.
-    for (let i = 1; i < messages.length; i++) expect(Number(messages[i].createdAt), `message ${i + 1}`).toBeGreaterThan(Number(messages[i - 1].createdAt));
-    const conversation = (await (await owner.fetch("GET", `/conversations/${first.conversationId}/`)).json()) as { lastMessage: string };
+    for (let i = 1; i < messages.length; i++)
+      expect(Number(messages[i].createdAt), `message ${i + 1}`).toBeGreaterThan(Number(messages[i - 1].createdAt));
+    const conversation = (await (await owner.fetch("GET", `/conversations/${first.conversationId}/`)).json()) as {
+      lastMessage: string;
+    };
     expect(conversation.lastMessage).toBe(messages.at(-1)!.content);
   });
 
   it("20 concurrent asynchronous messages get their receipts, then 20 replies in strict alternation", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).json()) as { conversationId: string };
+    const first = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
+    ).json()) as { conversationId: string };
     const receipts = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => owner.fetch("POST", "/messages/", { conversation: first.conversationId, content: `async ${i}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        owner.fetch("POST", "/messages/", { conversation: first.conversationId, content: `async ${i}` }),
+      ),
     );
     expect(receipts.map((r) => r.status)).toEqual(Array(20).fill(201));
     for (const r of receipts) expect(((await r.json()) as Message).type).toBe("incoming");

@@ -11,11 +11,18 @@ import { conversationObject } from "../../src/services/conversations";
 // and the client is told. The model is the local upstream pacing its 20 words (`delay-<ms>`).
 type Message = { id: string; type: string; sequence: number; content: string };
 const messagesOf = async (owner: Actor, conversationId: string) =>
-  ((await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
+  (
+    (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
+      results: Message[];
+    }
+  ).results.sort((a, b) => a.sequence - b.sequence);
 const layout = (messages: Message[]) => messages.map((m) => `${m.sequence}:${m.type}`);
 
 /** Resets the conversation's object as a crash would (in-flight calls fail, memory is lost; storage stays). */
-const resetObject = (conversationId: string) => runInDurableObject(conversationObject(env, conversationId), (_instance, state) => state.abort("reset by test")).catch(() => undefined);
+const resetObject = (conversationId: string) =>
+  runInDurableObject(conversationObject(env, conversationId), (_instance, state) => state.abort("reset by test")).catch(
+    () => undefined,
+  );
 
 async function slowBot(owner: Actor, delayMs = 60) {
   const model = await upstreamModel(owner, { modelName: `delay-${delayMs}` });
@@ -31,28 +38,56 @@ async function readUntil(res: Response, seen: (text: string) => boolean) {
     if (done) throw new Error(`stream ended early: ${text}`);
     text += value;
   }
-  return { text, rest: async () => { for (;;) { const { done, value } = await reader.read(); if (done) return text; text += value; } } };
+  return {
+    text,
+    rest: async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return text;
+        text += value;
+      }
+    },
+  };
 }
 
 const lastEvent = (text: string) => {
   const block = text.trim().split("\n\n").at(-1)!;
-  return { event: block.match(/^event: (\w+)/m)?.[1] ?? "message", data: JSON.parse(block.match(/^data: (.*)$/m)![1]) as Record<string, unknown> };
+  return {
+    event: block.match(/^event: (\w+)/m)?.[1] ?? "message",
+    data: JSON.parse(block.match(/^data: (.*)$/m)![1]) as Record<string, unknown>,
+  };
 };
 
 describe("a conversation object reset mid-turn", () => {
   it("a streamed completion ends with event: error carrying the request id; nothing is lost or doubled and the sequence goes on", async () => {
     const owner = await seedOwner();
     const bot = await slowBot(owner);
-    const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).json()) as { conversationId: string };
+    const first = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
+    ).json()) as { conversationId: string };
     const conversationId = first.conversationId;
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "slow one" }, isStreaming: true });
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      conversation: conversationId,
+      message: { content: "slow one" },
+      isStreaming: true,
+    });
     const stream = await readUntil(res, (t) => t.includes('"done":false'));
     await resetObject(conversationId);
     const end = lastEvent(await stream.rest());
-    expect(end).toEqual({ event: "error", data: { code: "reply_interrupted", detail: expect.stringMatching(/interrupted/), requestId: res.headers.get("X-Request-Id") } });
+    expect(end).toEqual({
+      event: "error",
+      data: {
+        code: "reply_interrupted",
+        detail: expect.stringMatching(/interrupted/),
+        requestId: res.headers.get("X-Request-Id"),
+      },
+    });
     // The visitor's message was stored before the reset; the half-made reply never is.
     expect(layout(await messagesOf(owner, conversationId))).toEqual(["1:incoming", "2:outgoing", "3:incoming"]);
-    const next = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "after" } });
+    const next = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      conversation: conversationId,
+      message: { content: "after" },
+    });
     expect(next.status, await next.clone().text()).toBe(200);
     const messages = await messagesOf(owner, conversationId);
     expect(layout(messages)).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:incoming", "5:outgoing"]);
@@ -62,7 +97,9 @@ describe("a conversation object reset mid-turn", () => {
   it("a widget visitor is told, cannot resume a reply that died with the object (404), and the next message is answered", async () => {
     const owner = await seedOwner();
     const bot = await slowBot(owner);
-    const inbox = (await (await owner.fetch("POST", "/inboxes/", { name: unique("site"), channelType: "web", chatbot: { id: bot.id } })).json()) as { channel: { id: string } };
+    const inbox = (await (
+      await owner.fetch("POST", "/inboxes/", { name: unique("site"), channelType: "web", chatbot: { id: bot.id } })
+    ).json()) as { channel: { id: string } };
     const chatId = inbox.channel.id;
     expect((await owner.fetch("PATCH", `/web-chats/${chatId}/`, { enableAnonymous: true })).status).toBe(200);
     const visitor = client();
@@ -73,12 +110,21 @@ describe("a conversation object reset mid-turn", () => {
     const [, messageId, offset] = stream.text.match(/^id: ([0-9a-f-]{36}):(\d+)$/m)!;
     const conversationId = JSON.parse(stream.text.match(/^data: (.*)$/m)![1]).conversationId as string;
     await resetObject(conversationId);
-    expect(lastEvent(await stream.rest())).toEqual({ event: "error", data: expect.objectContaining({ code: "reply_interrupted", requestId: res.headers.get("X-Request-Id") }) });
+    expect(lastEvent(await stream.rest())).toEqual({
+      event: "error",
+      data: expect.objectContaining({ code: "reply_interrupted", requestId: res.headers.get("X-Request-Id") }),
+    });
 
-    const resumed = await visitor.get(pub(chatId, `conversations/${conversationId}/stream/`), session.token, { "Last-Event-ID": `${messageId}:${offset}` });
+    const resumed = await visitor.get(pub(chatId, `conversations/${conversationId}/stream/`), session.token, {
+      "Last-Event-ID": `${messageId}:${offset}`,
+    });
     await expectError(resumed, 404, "not_found");
 
-    const again = await visitor.post(pub(chatId, "messages/"), { conversation: conversationId, content: "still there?" }, session.token);
+    const again = await visitor.post(
+      pub(chatId, "messages/"),
+      { conversation: conversationId, content: "still there?" },
+      session.token,
+    );
     const done = lastEvent(await (await readUntil(again, () => true)).rest());
     expect(done.data).toMatchObject({ done: true, message: { content: expect.stringMatching(/^word1 /) } });
     const messages = await messagesOf(owner, conversationId);
@@ -89,8 +135,13 @@ describe("a conversation object reset mid-turn", () => {
   it("an asynchronous message's reply, lost with the object, is made once by its alarm", async () => {
     const owner = await seedOwner();
     const bot = await slowBot(owner, 40);
-    const { conversationId } = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).json()) as { conversationId: string };
-    const receipt = await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "answer me later" });
+    const { conversationId } = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
+    ).json()) as { conversationId: string };
+    const receipt = await owner.fetch("POST", "/messages/", {
+      conversation: conversationId,
+      content: "answer me later",
+    });
     expect(receipt.status).toBe(201);
     await new Promise((r) => setTimeout(r, 300)); // the reply is under way (20 words, 40 ms apart)
     await resetObject(conversationId);
@@ -108,8 +159,12 @@ describe("a conversation object reset mid-turn", () => {
   it("an alarm never answers again a message whose reply was stored just before the reset", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const { conversationId } = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).json()) as { conversationId: string };
-    const incoming = (await (await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "owed" })).json()) as Message;
+    const { conversationId } = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
+    ).json()) as { conversationId: string };
+    const incoming = (await (
+      await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "owed" })
+    ).json()) as Message;
     let stored: Message[] = [];
     for (let i = 0; i < 100 && stored.length < 4; i++) stored = await messagesOf(owner, conversationId);
     expect(layout(stored)).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:outgoing"]);
@@ -121,14 +176,23 @@ describe("a conversation object reset mid-turn", () => {
     await resetObject(conversationId);
     const stub = conversationObject(env, conversationId); // a stub that saw its object reset stays broken
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(layout(await messagesOf(owner, conversationId))).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:outgoing"]);
-    expect(await runInDurableObject(stub, (_instance, state) => state.storage.kv.get("pendingReply") ?? null)).toBeNull();
+    expect(layout(await messagesOf(owner, conversationId))).toEqual([
+      "1:incoming",
+      "2:outgoing",
+      "3:incoming",
+      "4:outgoing",
+    ]);
+    expect(
+      await runInDurableObject(stub, (_instance, state) => state.storage.kv.get("pendingReply") ?? null),
+    ).toBeNull();
   });
 
   it("a burst of messages cut by a reset: each stored once, the sequence gapless, every stored message answered once", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const { conversationId } = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).json()) as { conversationId: string };
+    const { conversationId } = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
+    ).json()) as { conversationId: string };
     let receipts = 0;
     let reset: Promise<unknown> | null = null;
     const sent = await Promise.all(

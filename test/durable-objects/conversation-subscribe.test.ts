@@ -7,11 +7,16 @@ describe("live subscribers of a conversation", () => {
   it("receive the visitor's message, the reply's deltas and the stored reply", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).json()) as { conversationId: string };
+    const first = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
+    ).json()) as { conversationId: string };
     const stream = await env.CONVERSATION.get(env.CONVERSATION.idFromName(first.conversationId)).subscribe();
     const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
 
-    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: first.conversationId, message: { content: "hello there" } });
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      conversation: first.conversationId,
+      message: { content: "hello there" },
+    });
     let text = "";
     while (!/event: message[\s\S]*event: message/.test(text) || !text.trimEnd().endsWith("}")) {
       const { value, done } = await reader.read();
@@ -19,8 +24,17 @@ describe("live subscribers of a conversation", () => {
       text += value;
     }
     await reader.cancel();
-    const events = text.trim().split("\n\n").map((block) => ({ event: block.match(/^event: (\w+)/m)![1], data: JSON.parse(block.match(/^data: (.*)$/m)![1]) }));
-    expect(events[0]).toMatchObject({ event: "message", data: { type: "incoming", content: "hello there", sequence: 3 } });
+    const events = text
+      .trim()
+      .split("\n\n")
+      .map((block) => ({
+        event: block.match(/^event: (\w+)/m)![1],
+        data: JSON.parse(block.match(/^data: (.*)$/m)![1]),
+      }));
+    expect(events[0]).toMatchObject({
+      event: "message",
+      data: { type: "incoming", content: "hello there", sequence: 3 },
+    });
     const deltas = events.filter((e) => e.event === "delta");
     const stored = events.at(-1)!;
     expect(stored).toMatchObject({ event: "message", data: { type: "outgoing", sequence: 4 } });

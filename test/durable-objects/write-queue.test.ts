@@ -5,16 +5,27 @@ import { db } from "../harness";
 
 const table = `write_queue_${Math.random().toString(36).slice(2, 8)}`;
 const insert = (value: number) => env.DB.prepare(`INSERT INTO ${table} (value) VALUES (?) RETURNING value`).bind(value);
-const stored = async () => (await env.DB.prepare(`SELECT value FROM ${table} ORDER BY rowid`).all<{ value: number }>()).results.map((r) => r.value);
+const stored = async () =>
+  (await env.DB.prepare(`SELECT value FROM ${table} ORDER BY rowid`).all<{ value: number }>()).results.map(
+    (r) => r.value,
+  );
 
 // The conversation object's writes (durable-objects/write-queue.ts), against the real local D1.
 describe("WriteQueue", () => {
   it("stores writes in the order queued, each given its own results", async () => {
     await env.DB.exec(`CREATE TABLE ${table} (value INTEGER UNIQUE)`);
     const queue = new WriteQueue(db(), () => undefined);
-    const writes = [queue.write([insert(1)], 0), queue.write([insert(2), insert(3)], 0), queue.write([insert(4)], null)];
+    const writes = [
+      queue.write([insert(1)], 0),
+      queue.write([insert(2), insert(3)], 0),
+      queue.write([insert(4)], null),
+    ];
     const results = await Promise.all(writes);
-    expect(results.map((r) => r.map((x) => x.results))).toEqual([[[{ value: 1 }]], [[{ value: 2 }], [{ value: 3 }]], [[{ value: 4 }]]]);
+    expect(results.map((r) => r.map((x) => x.results))).toEqual([
+      [[{ value: 1 }]],
+      [[{ value: 2 }], [{ value: 3 }]],
+      [[{ value: 4 }]],
+    ]);
     expect(await stored()).toEqual([1, 2, 3, 4]);
   });
 

@@ -5,7 +5,13 @@ const normal = (url: string) => normalizeRequest(new Request(url)).url;
 
 describe("normalizeRequest (CONTRACT section 1)", () => {
   it("passes a request that needs nothing through as it is", () => {
-    for (const url of ["http://h/api/v1/chatbots/", "http://h/api/v1/messages/?conversation=x&pageSize=5", "http://h/health", "http://h/console/x", "http://h/"]) {
+    for (const url of [
+      "http://h/api/v1/chatbots/",
+      "http://h/api/v1/messages/?conversation=x&pageSize=5",
+      "http://h/health",
+      "http://h/console/x",
+      "http://h/",
+    ]) {
       const request = new Request(url);
       expect(normalizeRequest(request), url).toBe(request);
     }
@@ -20,7 +26,9 @@ describe("normalizeRequest (CONTRACT section 1)", () => {
 
   it("gives snake_case query keys their camelCase name, unless that is given too", () => {
     expect(normal("http://h/api/v1/messages/?page_size=5")).toBe("http://h/api/v1/messages/?page_size=5&pageSize=5");
-    expect(normal("http://h/api/v1/messages/?page_size=5&pageSize=7")).toBe("http://h/api/v1/messages/?page_size=5&pageSize=7");
+    expect(normal("http://h/api/v1/messages/?page_size=5&pageSize=7")).toBe(
+      "http://h/api/v1/messages/?page_size=5&pageSize=7",
+    );
     expect(normal("http://h/api/v1/messages/?q=a_b")).toBe("http://h/api/v1/messages/?q=a_b");
   });
 });

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { isPrivateAddress, outboundAllowedHosts, parseAllowedHosts, webhookUrlProblem } from "../../src/lib/ssrf";
 import { HOSTILE } from "../support/hostile-urls";
 
-
 describe("webhookUrlProblem: hostile URLs are refused", () => {
   it("covers well over 40 cases", () => {
     expect(HOSTILE.length).toBeGreaterThanOrEqual(40);
@@ -64,7 +63,10 @@ describe("webhookUrlProblem: WEBHOOK_ALLOWED_HOSTS", () => {
   });
 
   it("a bare host allows every port of it; OUTBOUND_ALLOWED_HOSTS and its alias WEBHOOK_ALLOWED_HOSTS both count", () => {
-    const allowed = outboundAllowedHosts({ OUTBOUND_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "localhost:9000" });
+    const allowed = outboundAllowedHosts({
+      OUTBOUND_ALLOWED_HOSTS: "127.0.0.1",
+      WEBHOOK_ALLOWED_HOSTS: "localhost:9000",
+    });
     expect(webhookUrlProblem("http://127.0.0.1:45678/hook", allowed)).toBeNull();
     expect(webhookUrlProblem("http://127.0.0.1/hook", allowed)).toBeNull();
     expect(webhookUrlProblem("http://localhost:9000/hook", allowed)).toBeNull();

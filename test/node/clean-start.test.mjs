@@ -9,8 +9,16 @@ import path from "node:path";
 import { copyCheckout, freePort, readmeShellBlocks, startServer } from "./support/checkout.mjs";
 
 /** The PATH of a shell outside npm scripts: without any node_modules/.bin. */
-const plainPath = process.env.PATH.split(path.delimiter).filter((p) => !p.includes(`node_modules${path.sep}.bin`)).join(path.delimiter);
-const shell = (dir, script) => execFileSync("bash", ["-euo", "pipefail", "-c", script], { cwd: dir, env: { ...process.env, PATH: plainPath }, encoding: "utf8", input: "y\n" });
+const plainPath = process.env.PATH.split(path.delimiter)
+  .filter((p) => !p.includes(`node_modules${path.sep}.bin`))
+  .join(path.delimiter);
+const shell = (dir, script) =>
+  execFileSync("bash", ["-euo", "pipefail", "-c", script], {
+    cwd: dir,
+    env: { ...process.env, PATH: plainPath },
+    encoding: "utf8",
+    input: "y\n",
+  });
 
 let checkout;
 let commands;
@@ -19,7 +27,10 @@ beforeAll(() => {
   checkout = copyCheckout();
   const block = readmeShellBlocks().find((b) => b.name === "by-hand start");
   expect(block, "README: a ```sh block after <!-- test: by-hand start -->").toBeTruthy();
-  commands = block.text.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter((l) => l && !l.startsWith("#"));
+  commands = block.text
+    .split("\n")
+    .map((l) => l.replace(/\s+#.*$/, "").trim())
+    .filter((l) => l && !l.startsWith("#"));
 });
 
 afterAll(() => checkout?.remove());
@@ -30,7 +41,11 @@ describe("a fresh clone, started by hand as the README says", () => {
     expect(commands.at(-1)).toBe("npx wrangler dev");
     shell(checkout.dir, commands.slice(0, -1).join("\n"));
     const port = await freePort();
-    const server = await startServer("bash", ["-c", `${commands.at(-1)} --port ${port}`], { cwd: checkout.dir, env: { PATH: plainPath }, url: `http://127.0.0.1:${port}/health` });
+    const server = await startServer("bash", ["-c", `${commands.at(-1)} --port ${port}`], {
+      cwd: checkout.dir,
+      env: { PATH: plainPath },
+      url: `http://127.0.0.1:${port}/health`,
+    });
     try {
       expect(server.output()).toContain("[custom build] Running: node scripts/build-assets.mjs");
       // The example's placeholders are refused: /health names them until the operator puts their own values in.

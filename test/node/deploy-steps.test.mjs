@@ -18,7 +18,11 @@ function resourcesOfConfig() {
   ];
   // Optional bindings are commented out until an operator enables them; their names still count.
   const commentedIndexes = [...toml.matchAll(/^#\s*index_name\s*=\s*"([^"]+)"/gm)].map((m) => m[1]);
-  const secrets = /^# Secrets[^:]*: (.+)$/m.exec(toml)?.[1].split(/[\s,]+/).filter((s) => /^[A-Z_]+$/.test(s)) ?? [];
+  const secrets =
+    /^# Secrets[^:]*: (.+)$/m
+      .exec(toml)?.[1]
+      .split(/[\s,]+/)
+      .filter((s) => /^[A-Z_]+$/.test(s)) ?? [];
   return {
     d1: (config.d1_databases ?? []).map((d) => d.database_name),
     r2: (config.r2_buckets ?? []).map((b) => b.bucket_name),
@@ -52,7 +56,11 @@ describe("the README's deploy steps and wrangler.toml", () => {
       const [inToml, inReadme] = [unique(wanted[kind]), unique(readme[kind])];
       const missingFromReadme = inToml.filter((name) => !inReadme.includes(name));
       const notInWranglerToml = inReadme.filter((name) => !inToml.includes(name));
-      expect({ kind, missingFromReadme, notInWranglerToml }).toEqual({ kind, missingFromReadme: [], notInWranglerToml: [] });
+      expect({ kind, missingFromReadme, notInWranglerToml }).toEqual({
+        kind,
+        missingFromReadme: [],
+        notInWranglerToml: [],
+      });
     }
     expect(wanted.queues.length).toBeGreaterThanOrEqual(3);
   });

@@ -12,7 +12,9 @@ const reference = readFileSync(path.join(root, "docs/reference.md"), "utf8");
 function literals(name) {
   const body = new RegExp(`export type ${name} =([\\s\\S]*?);`).exec(source)?.[1] ?? "";
   const plain = [...body.matchAll(/^\s*\|\s*"([^"]+)"/gm)].map((m) => m[1]);
-  const templates = [...body.matchAll(/`(\w*)\$\{([^}]+)\}`/g)].flatMap((m) => [...m[2].matchAll(/"([^"]+)"/g)].map((v) => m[1] + v[1]));
+  const templates = [...body.matchAll(/`(\w*)\$\{([^}]+)\}`/g)].flatMap((m) =>
+    [...m[2].matchAll(/"([^"]+)"/g)].map((v) => m[1] + v[1]),
+  );
   return [...plain, ...templates];
 }
 
@@ -22,7 +24,17 @@ describe("error codes", () => {
     expect(codes.length).toBeGreaterThan(30);
     const section = /## Error codes\n([\s\S]*?)(?:\n## |$)/.exec(reference)?.[1] ?? "";
     const named = new Set([...section.matchAll(/`([A-Za-z_]+)`/g)].map((m) => m[1]));
-    for (const word of ["code", "ErrorCode", "event: error", "Retry-After: 1", "Idempotency-Key", "auth/login", "available-tools", "/uploads/..."]) named.delete(word);
+    for (const word of [
+      "code",
+      "ErrorCode",
+      "event: error",
+      "Retry-After: 1",
+      "Idempotency-Key",
+      "auth/login",
+      "available-tools",
+      "/uploads/...",
+    ])
+      named.delete(word);
     expect([...named].sort()).toEqual([...new Set(codes)].sort());
   });
 });

@@ -16,20 +16,35 @@ let port;
 
 beforeAll(async () => {
   const start = readmeShellBlocks().find((b) => b.name === "two commands");
-  expect(start?.text, "README: a ```sh block after <!-- test: two commands -->").toMatch(/^npm install && npm run dev\b/m);
+  expect(start?.text, "README: a ```sh block after <!-- test: two commands -->").toMatch(
+    /^npm install && npm run dev\b/m,
+  );
   checkout = copyCheckout();
   port = await freePort();
   // README "Try a channel locally": the Telegram stand-in, and the lines it prints in .dev.vars before the server starts.
   const channels = readmeShellBlocks().find((b) => b.name === "channels stand-in");
-  expect(channels?.text, "README: a ```sh block after <!-- test: channels stand-in -->").toMatch(/^npm run stand-in -- telegram --port (\d+)$/m);
+  expect(channels?.text, "README: a ```sh block after <!-- test: channels stand-in -->").toMatch(
+    /^npm run stand-in -- telegram --port (\d+)$/m,
+  );
   const standInPort = /--port (\d+)/.exec(channels.text)[1];
-  standIn = await startServer("bash", ["-c", channels.text], { cwd: checkout.dir, url: `http://127.0.0.1:${standInPort}/__requests` });
-  const printed = () => standIn.output().split("\n").filter((line) => /^[A-Z_]+=\S+$/.test(line));
+  standIn = await startServer("bash", ["-c", channels.text], {
+    cwd: checkout.dir,
+    url: `http://127.0.0.1:${standInPort}/__requests`,
+  });
+  const printed = () =>
+    standIn
+      .output()
+      .split("\n")
+      .filter((line) => /^[A-Z_]+=\S+$/.test(line));
   for (let i = 0; i < 50 && printed().length < 2; i++) await new Promise((r) => setTimeout(r, 100));
   const settings = printed();
   expect(settings.map((line) => line.split("=")[0])).toEqual(["TELEGRAM_API_ORIGIN", "OUTBOUND_ALLOWED_HOSTS"]);
   appendFileSync(path.join(checkout.dir, ".dev.vars"), `${settings.join("\n")}\n`);
-  server = await startServer("npm", ["run", "dev"], { cwd: checkout.dir, env: { PORT: String(port) }, url: `http://127.0.0.1:${port}/health` });
+  server = await startServer("npm", ["run", "dev"], {
+    cwd: checkout.dir,
+    env: { PORT: String(port) },
+    url: `http://127.0.0.1:${port}/health`,
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -42,7 +57,7 @@ afterAll(async () => {
 function sessionScript() {
   const lines = [
     "set -eEuo pipefail",
-    "curl() { command curl --fail-with-body \"$@\"; }",
+    'curl() { command curl --fail-with-body "$@"; }',
     // Only the session's own shell reports (command substitutions inherit the trap with -E).
     `trap '[ "$BASH_SUBSHELL" = 0 ] && echo "::failed $LINENO: $BASH_COMMAND" >&2' ERR`,
   ];
@@ -75,7 +90,10 @@ describe("the README's curl session", () => {
     const run = await runBash(script, { cwd: checkout.dir, env: { ...process.env, PORT: String(port) } });
     const failed = /::failed (\d+): (.*)/.exec(run.stderr);
     const where = failed ? `${readmeLine[Number(failed[1]) - 1] ?? "?"}: ${failed[2]}` : "";
-    expect({ exitCode: run.code, where }, `stdout:\n${run.stdout.slice(-4000)}\nstderr:\n${run.stderr.slice(-4000)}`).toEqual({ exitCode: 0, where: "" });
+    expect(
+      { exitCode: run.code, where },
+      `stdout:\n${run.stdout.slice(-4000)}\nstderr:\n${run.stderr.slice(-4000)}`,
+    ).toEqual({ exitCode: 0, where: "" });
     // What a newcomer should see: the handbook found and cited, the human's reply, the failed delivery.
     expect(run.stdout).toContain("two-year warranty");
     expect(run.stdout).toContain('"filename": "handbook.pdf"');
@@ -92,12 +110,18 @@ describe("the README's curl session", () => {
     expect(keyLine, output.slice(0, 3000)).toBeLessThan(30);
     expect(output).not.toMatch(/getaddrinfo|ENOTFOUND/);
     expect(output).not.toMatch(/Migrations to be applied/);
-    expect(readFileSync(path.join(checkout.dir, ".wrangler", "migrations.log"), "utf8")).toMatch(/0001_seed_builtin_models\.sql/);
+    expect(readFileSync(path.join(checkout.dir, ".wrangler", "migrations.log"), "utf8")).toMatch(
+      /0001_seed_builtin_models\.sql/,
+    );
     const email = /E-mail:\s+(\S+)/.exec(output)?.[1];
     const password = /Password:\s+(\S+)/.exec(output)?.[1];
     expect(email).toBe("admin@example.com");
     // The console's sign-in takes the printed e-mail and password.
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/auth/sessions/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password }) });
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/auth/sessions/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email, password }),
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     expect(await res.json()).toMatchObject({ user: { email: "admin@example.com", isStaff: true } });
   });

@@ -37,14 +37,19 @@ async function deliver(jobs: IngestionJob[], attempts: number, settings: Setting
   await worker.queue!(batch, { ...(env as unknown as Bindings), ...settings } as Bindings, ctx);
   const result = await getQueueResult(batch, ctx);
   const retried = new Set(result.retryMessages.map((m) => m.msgId));
-  return { acked: result.explicitAcks.length, retried: batch.messages.filter((m) => retried.has(m.id)).map((m) => m.body as IngestionJob) };
+  return {
+    acked: result.explicitAcks.length,
+    retried: batch.messages.filter((m) => retried.has(m.id)).map((m) => m.body as IngestionJob),
+  };
 }
 
 async function upload(owner: Actor, kbId: string, files: { name: string; content: string; type?: string }[]) {
   const queue = holdingQueue();
   const form = new FormData();
   for (const f of files) form.append("file", new File([f.content], f.name, { type: f.type ?? "text/plain" }));
-  const res = await owner.fetch("POST", `/knowledge-bases/${kbId}/files/`, form, { settings: { INGESTION_QUEUE: queue as unknown as Queue } });
+  const res = await owner.fetch("POST", `/knowledge-bases/${kbId}/files/`, form, {
+    settings: { INGESTION_QUEUE: queue as unknown as Queue },
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return { files: (await res.json()) as FileRecord[], jobs: queue.jobs };
 }
@@ -54,13 +59,31 @@ const fileOf = async (owner: Actor, kbId: string, fileId: string) =>
 
 /** A file's chunks as each store holds them: ids in D1 (with positions and FTS rows), the keyword index and the local vector store. */
 async function chunksOf(kbId: string, fileId: string) {
-  const nodes = await env.DB.prepare("select id, position from text_nodes where file_id = ? order by position").bind(fileId).all<{ id: string; position: number }>();
-  const { n: fts } = (await env.DB.prepare("select count(*) as n from text_nodes_fts where rowid in (select rowid from text_nodes where file_id = ?)").bind(fileId).first<{ n: number }>())!;
+  const nodes = await env.DB.prepare("select id, position from text_nodes where file_id = ? order by position")
+    .bind(fileId)
+    .all<{ id: string; position: number }>();
+  const { n: fts } = (await env.DB.prepare(
+    "select count(*) as n from text_nodes_fts where rowid in (select rowid from text_nodes where file_id = ?)",
+  )
+    .bind(fileId)
+    .first<{ n: number }>())!;
   const [keywords, vectors] = await runInDurableObject(knowledgeIndexOf(env, kbId), async (_, state) => [
-    state.storage.sql.exec<{ id: string }>("select id from keyword_documents where source_id = ? order by id", fileId).toArray().map((r) => r.id),
-    state.storage.sql.exec<{ id: string }>("select id from vectors where source_id = ? order by id", fileId).toArray().map((r) => r.id),
+    state.storage.sql
+      .exec<{ id: string }>("select id from keyword_documents where source_id = ? order by id", fileId)
+      .toArray()
+      .map((r) => r.id),
+    state.storage.sql
+      .exec<{ id: string }>("select id from vectors where source_id = ? order by id", fileId)
+      .toArray()
+      .map((r) => r.id),
   ]);
-  return { d1: nodes.results.map((r) => r.id).sort(), positions: nodes.results.map((r) => r.position), fts, keywords, vectors };
+  return {
+    d1: nodes.results.map((r) => r.id).sort(),
+    positions: nodes.results.map((r) => r.position),
+    fts,
+    keywords,
+    vectors,
+  };
 }
 
 /** Exactly `count` chunks, the same ids in D1, its FTS index, the keyword index and the vector store, positions 0..count-1. */
@@ -76,7 +99,13 @@ async function expectExactChunks(kbId: string, fileId: string, count: number) {
 
 /** A text long enough for a dozen or more chunks (800 characters each), with a word of its own. */
 const longText = (word: string) =>
-  Array.from({ length: 40 }, (_, i) => `Paragraph ${i} about ${word}: the harbour ferry leaves every ${i + 5} minutes and stops at pier ${i}, weather permitting.`).join("\n\n").repeat(3);
+  Array.from(
+    { length: 40 },
+    (_, i) =>
+      `Paragraph ${i} about ${word}: the harbour ferry leaves every ${i + 5} minutes and stops at pier ${i}, weather permitting.`,
+  )
+    .join("\n\n")
+    .repeat(3);
 
 const FAULT = (fault: Record<string, unknown>): Settings => ({ INGESTION_FAULT: JSON.stringify(fault) });
 
@@ -85,7 +114,10 @@ describe("ingestion that dies part-way", () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
     const word = unique("ferry").replace(/[^a-z0-9]/g, "");
-    const { files: [file], jobs } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText(word) }]);
+    const {
+      files: [file],
+      jobs,
+    } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText(word) }]);
     const fault = FAULT({ afterChunks: 3, attempts: 2 });
 
     // First delivery: dies after 3 chunks reached the indexes; the message is retried.
@@ -122,13 +154,18 @@ describe("ingestion that dies part-way", () => {
   it("a reparse that dies part-way leaves neither the old generation's chunks nor its own partial ones", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
-    const { files: [file], jobs } = await upload(owner, kb.id, [{ name: "ferries.md", content: longText("timetable") }]);
+    const {
+      files: [file],
+      jobs,
+    } = await upload(owner, kb.id, [{ name: "ferries.md", content: longText("timetable") }]);
     expect(await deliver(jobs, 1)).toMatchObject({ acked: 1 });
     const total = (await fileOf(owner, kb.id, file.id)).chunksCount;
     const before = await expectExactChunks(kb.id, file.id, total);
 
     const queue = holdingQueue();
-    const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], { settings: { INGESTION_QUEUE: queue as unknown as Queue } });
+    const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], {
+      settings: { INGESTION_QUEUE: queue as unknown as Queue },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const fault = FAULT({ afterChunks: 5, attempts: 1 });
     expect(await deliver(queue.jobs, 1, fault)).toMatchObject({ acked: 0, retried: queue.jobs });
@@ -142,7 +179,10 @@ describe("ingestion that dies part-way", () => {
   it("leaves no duplicate in Vectorize either", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
-    const { files: [file], jobs } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText("vectorize") }]);
+    const {
+      files: [file],
+      jobs,
+    } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText("vectorize") }]);
     const vectorize = vectorizeStandIn();
     const settings = { ...FAULT({ afterChunks: 4, attempts: 2 }), VECTORIZE: vectorize as unknown as VectorizeIndex };
     for (const attempt of [1, 2]) expect(await deliver(jobs, attempt, settings)).toMatchObject({ retried: jobs });
@@ -151,20 +191,27 @@ describe("ingestion that dies part-way", () => {
     const { d1, keywords } = await chunksOf(kb.id, file.id);
     expect([...vectorize.stored.keys()].sort()).toEqual(d1);
     expect(keywords).toEqual(d1);
-    expect([...vectorize.stored.values()].every((v) => v.namespace === kb.id && v.metadata.sourceId === file.id)).toBe(true);
+    expect([...vectorize.stored.values()].every((v) => v.namespace === kb.id && v.metadata.sourceId === file.id)).toBe(
+      true,
+    );
   });
 
   it("a vector store that fails to delete strands no old chunk: old chunks leave the indexes before D1 lets go of them", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
-    const { files: [file], jobs } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText("outage") }]);
+    const {
+      files: [file],
+      jobs,
+    } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText("outage") }]);
     const vectorize = vectorizeStandIn();
     const settings = { VECTORIZE: vectorize as unknown as VectorizeIndex };
     expect(await deliver(jobs, 1, settings)).toMatchObject({ acked: 1 });
     const before = [...vectorize.stored.keys()];
 
     const queue = holdingQueue();
-    await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], { settings: { INGESTION_QUEUE: queue as unknown as Queue } });
+    await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], {
+      settings: { INGESTION_QUEUE: queue as unknown as Queue },
+    });
     vectorize.faults.failDeletes = 1;
     expect(await deliver(queue.jobs, 1, settings)).toMatchObject({ retried: queue.jobs });
     expect(await deliver(queue.jobs, 2, settings)).toMatchObject({ acked: 1 });
@@ -179,7 +226,12 @@ describe("two deliveries of one job at the same time (queues deliver at least on
   it("end with exactly one run's chunks in D1, the keyword index and the vector store, and the file done", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
-    let { files: [file], jobs } = await upload(owner, kb.id, [{ name: "twice.txt", content: longText(unique("twice").replace(/[^a-z0-9]/g, "")) }]);
+    let {
+      files: [file],
+      jobs,
+    } = await upload(owner, kb.id, [
+      { name: "twice.txt", content: longText(unique("twice").replace(/[^a-z0-9]/g, "")) },
+    ]);
     // Three runs of one job at once, three times (the first ingestion, then two reparses): each set
     // interleaves at its own awaits.
     for (let round = 0; round < 3; round++) {
@@ -189,7 +241,9 @@ describe("two deliveries of one job at the same time (queues deliver at least on
       expect(record.status).toBe("done");
       await expectExactChunks(kb.id, file.id, record.chunksCount);
       const queue = holdingQueue();
-      const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], { settings: { INGESTION_QUEUE: queue as unknown as Queue } });
+      const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], {
+        settings: { INGESTION_QUEUE: queue as unknown as Queue },
+      });
       expect(res.status, await res.clone().text()).toBeLessThan(300);
       jobs = queue.jobs;
     }
@@ -198,12 +252,18 @@ describe("two deliveries of one job at the same time (queues deliver at least on
 
 describe("a batch of ten files where the third fails", () => {
   const batchOfTen = (broken: { content: string; type?: string; name: string }) =>
-    Array.from({ length: 10 }, (_, i) => (i === 2 ? broken : { name: `guide-${i}.txt`, content: longText(`topic${i}`) }));
+    Array.from({ length: 10 }, (_, i) =>
+      i === 2 ? broken : { name: `guide-${i}.txt`, content: longText(`topic${i}`) },
+    );
 
   it("a file that can never be parsed ends failed with its reason at once; the other nine are done", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
-    const { files, jobs } = await upload(owner, kb.id, batchOfTen({ name: "scan.pdf", content: "%PDF-1.7 truncated garbage", type: "application/pdf" }));
+    const { files, jobs } = await upload(
+      owner,
+      kb.id,
+      batchOfTen({ name: "scan.pdf", content: "%PDF-1.7 truncated garbage", type: "application/pdf" }),
+    );
     expect(await deliver(jobs, 1)).toEqual({ acked: 10, retried: [] });
     for (const [i, f] of files.entries()) {
       const record = await fileOf(owner, kb.id, f.id);
@@ -226,7 +286,8 @@ describe("a batch of ten files where the third fails", () => {
     const first = await deliver(jobs, 1, fault);
     expect(first.acked).toBe(9);
     expect(first.retried.map((j) => j.kind === "file" && j.fileId)).toEqual([files[2].id]);
-    for (const attempt of [2, 3]) expect(await deliver(first.retried, attempt, fault)).toMatchObject({ retried: first.retried });
+    for (const attempt of [2, 3])
+      expect(await deliver(first.retried, attempt, fault)).toMatchObject({ retried: first.retried });
     // The last delivery (wrangler.toml max_retries 3): failed, with the reason, and nothing of it indexed.
     expect(await deliver(first.retried, 4, fault)).toEqual({ acked: 1, retried: [] });
     const doomed = await fileOf(owner, kb.id, files[2].id);
@@ -245,7 +306,11 @@ describe("INGESTION_FAULT", () => {
   it("is listed by /health while set, so that no deployment keeps it by mistake", async () => {
     const health = async (settings: Settings) => {
       const ctx = createExecutionContext();
-      const res = await worker.fetch(new Request("http://localhost/health") as Parameters<typeof worker.fetch>[0], { ...(env as unknown as Bindings), ...settings } as Bindings, ctx);
+      const res = await worker.fetch(
+        new Request("http://localhost/health") as Parameters<typeof worker.fetch>[0],
+        { ...(env as unknown as Bindings), ...settings } as Bindings,
+        ctx,
+      );
       return (await res.json()) as { status: string; settings: { name: string; problem: string }[] };
     };
     expect((await health({})).settings.map((s) => s.name)).not.toContain("INGESTION_FAULT");

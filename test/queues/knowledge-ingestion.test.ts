@@ -10,13 +10,16 @@ import { createKnowledgeBase, uploadFiles } from "../fixtures/knowledge";
 
 /** Runs the queue consumer on one ingestion job delivered for the `attempts`-th time. */
 async function deliver(fileId: string, generation: number, attempts: number) {
-  const batch = createMessageBatch("knowledge-ingestion", [{ id: unique("delivery"), timestamp: new Date(), attempts, body: { kind: "file", fileId, generation } }]);
+  const batch = createMessageBatch("knowledge-ingestion", [
+    { id: unique("delivery"), timestamp: new Date(), attempts, body: { kind: "file", fileId, generation } },
+  ]);
   const ctx = createExecutionContext();
   await worker.queue!(batch, env, ctx);
   return getQueueResult(batch, ctx);
 }
 
-const fileRow = async (id: string) => (await db().select().from(knowledgeBaseFiles).where(eq(knowledgeBaseFiles.id, id)))[0];
+const fileRow = async (id: string) =>
+  (await db().select().from(knowledgeBaseFiles).where(eq(knowledgeBaseFiles.id, id)))[0];
 
 describe("knowledge ingestion when the embedding provider keeps failing", () => {
   it("retries a transient failure, and on the last delivery marks the file failed with the reason", async () => {
@@ -24,7 +27,9 @@ describe("knowledge ingestion when the embedding provider keeps failing", () => 
     // An embedding model on the local upstream (test/support/openai-upstream.mjs); "fail-500" makes it answer 500.
     const embedder = await upstreamModel(owner, { path: "/embedding-models/", modelName: "fail-500", dimensions: 8 });
     const kb = await createKnowledgeBase(owner, { embeddingModel: embedder.id });
-    const [file] = await uploadFiles(owner, kb.id, [{ name: "notes.txt", content: "Our office opens at nine. Parking is free for visitors." }]);
+    const [file] = await uploadFiles(owner, kb.id, [
+      { name: "notes.txt", content: "Our office opens at nine. Parking is free for visitors." },
+    ]);
     const { generation } = await fileRow(file.id);
 
     // An early delivery: the provider's 500 is worth another try, so the message is retried and the file is not failed.
@@ -43,7 +48,10 @@ describe("knowledge ingestion when the embedding provider keeps failing", () => 
     expect(String((failed.processingTimeDetails as { error: string }).error)).toMatch(/500/);
 
     // The API shows the same, and no chunk of the file was indexed.
-    const record = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/`)).json()) as { status: string; chunksCount: number };
+    const record = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/`)).json()) as {
+      status: string;
+      chunksCount: number;
+    };
     expect(record).toMatchObject({ status: "failed", chunksCount: 0 });
   });
 });

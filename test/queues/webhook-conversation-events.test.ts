@@ -11,19 +11,43 @@ import { assistantWithInbox, handedOff, seedAgent, settledAssignment } from "../
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
 type Payload = Record<string, any>;
 
-const receivedAt = async (path: string): Promise<Received[]> => (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
-const lifecycle = (requests: Received[]) => requests.map((r) => ({ ...r, payload: JSON.parse(r.body) as Payload })).filter((r) => r.payload.event === "conversation.updated");
+const receivedAt = async (path: string): Promise<Received[]> =>
+  (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
+const lifecycle = (requests: Received[]) =>
+  requests
+    .map((r) => ({ ...r, payload: JSON.parse(r.body) as Payload }))
+    .filter((r) => r.payload.event === "conversation.updated");
 
 async function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
   const [version, sig] = header.split(",");
   expect(version).toBe("v1");
-  return crypto.subtle.verify("HMAC", key, Uint8Array.from(atob(sig), (c) => c.charCodeAt(0)), new TextEncoder().encode(`${id}.${timestamp}.${body}`));
+  return crypto.subtle.verify(
+    "HMAC",
+    key,
+    Uint8Array.from(atob(sig), (c) => c.charCodeAt(0)),
+    new TextEncoder().encode(`${id}.${timestamp}.${body}`),
+  );
 }
 
-async function addWebhook(owner: Actor, inboxId: string, body: Record<string, unknown>): Promise<WebhookRecord & { path: string }> {
+async function addWebhook(
+  owner: Actor,
+  inboxId: string,
+  body: Record<string, unknown>,
+): Promise<WebhookRecord & { path: string }> {
   const path = `/ok/${unique("lifecycle")}`;
-  const res = await owner.fetch("POST", `/inboxes/${inboxId}/webhooks/`, { name: unique("hook"), direction: "outgoing", url: `${env.TEST_RECEIVER_URL}${path}`, ...body });
+  const res = await owner.fetch("POST", `/inboxes/${inboxId}/webhooks/`, {
+    name: unique("hook"),
+    direction: "outgoing",
+    url: `${env.TEST_RECEIVER_URL}${path}`,
+    ...body,
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return { ...((await res.json()) as WebhookRecord), path };
 }
@@ -51,9 +75,17 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     expect(note.status, await note.clone().text()).toBe(201);
     const replied = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, Sam here." });
     expect(replied.status, await replied.clone().text()).toBe(201);
-    const hits = lifecycle(await waitFor(() => receivedAt(opted.path), (r) => lifecycle(r).length >= 2));
+    const hits = lifecycle(
+      await waitFor(
+        () => receivedAt(opted.path),
+        (r) => lifecycle(r).length >= 2,
+      ),
+    );
     const served = hits.find((h) => h.payload.reason === "operator")!;
-    expect(served.payload.changes).toMatchObject({ status: ["queued", "open"], progressStatus: ["waiting_for_human", "human_serving"] });
+    expect(served.payload.changes).toMatchObject({
+      status: ["queued", "open"],
+      progressStatus: ["waiting_for_human", "human_serving"],
+    });
     const events = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
     expect(events.map((e) => e.reason).sort()).toEqual(["operator", "visitor_request"]);
   });
@@ -65,13 +97,24 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     const opted = await addWebhook(owner, inboxId, { conversationEvents: true });
     const first = await handedOff(talk);
     expect((await settledAssignment(owner, first)).assignee?.id).toBe(agent.userId);
-    const hits = lifecycle(await waitFor(() => receivedAt(opted.path), (r) => lifecycle(r).some((h) => h.payload.reason === "auto_assignment")));
+    const hits = lifecycle(
+      await waitFor(
+        () => receivedAt(opted.path),
+        (r) => lifecycle(r).some((h) => h.payload.reason === "auto_assignment"),
+      ),
+    );
     const assigned = hits.find((h) => h.payload.reason === "auto_assignment")!;
-    expect(assigned.payload).toMatchObject({ changes: { assignee: [null, agent.userId] }, conversation: { id: first, assignee: { id: agent.userId } } });
+    expect(assigned.payload).toMatchObject({
+      changes: { assignee: [null, agent.userId] },
+      conversation: { id: first, assignee: { id: agent.userId } },
+    });
 
     // The agent is full (capacity 1): the next handoff stays unassigned, and no assignment event is recorded for it.
     const second = await handedOff(talk);
-    await waitFor(() => receivedAt(opted.path), (r) => lifecycle(r).some((h) => h.payload.conversation?.id === second));
+    await waitFor(
+      () => receivedAt(opted.path),
+      (r) => lifecycle(r).some((h) => h.payload.conversation?.id === second),
+    );
     const events = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, second));
     expect(events.map((e) => e.reason)).toEqual(["visitor_request"]);
   });
@@ -82,7 +125,11 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     const inbox = bot.defaultInbox!.id;
     const opted = await addWebhook(owner, inbox, { conversationEvents: true, secretToken: "lifecycle-secret" });
     expect(opted.conversationEvents).toBe(true);
-    const visitors = await addWebhook(owner, inbox, { direction: "incoming", conversationEvents: true, templatePreset: "legacy" });
+    const visitors = await addWebhook(owner, inbox, {
+      direction: "incoming",
+      conversationEvents: true,
+      templatePreset: "legacy",
+    });
     const plain = await addWebhook(owner, inbox, {});
     expect(plain.conversationEvents).toBe(false);
 
@@ -91,18 +138,49 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
     expect((await owner.fetch("POST", `/conversations/${id}/resolve/`)).status).toBe(200);
 
-    const hits = lifecycle(await waitFor(() => receivedAt(opted.path), (r) => lifecycle(r).length >= 3));
+    const hits = lifecycle(
+      await waitFor(
+        () => receivedAt(opted.path),
+        (r) => lifecycle(r).length >= 3,
+      ),
+    );
     // Sent concurrently by the queue: told apart by their reason, not their order.
     expect(hits.map((h) => h.payload.reason).sort()).toEqual(["operator", "resolved", "visitor_request"]);
-    const [handoff, takeover, resolved] = ["visitor_request", "operator", "resolved"].map((reason) => hits.find((h) => h.payload.reason === reason)!.payload);
-    expect(handoff.changes).toEqual({ status: ["open", "queued"], progressStatus: ["ai_processing", "waiting_for_human"], autoReplyEnabled: [true, false] });
-    expect(takeover.changes).toEqual({ status: ["queued", "open"], progressStatus: ["waiting_for_human", "human_serving"], assignee: [null, owner.userId] });
+    const [handoff, takeover, resolved] = ["visitor_request", "operator", "resolved"].map(
+      (reason) => hits.find((h) => h.payload.reason === reason)!.payload,
+    );
+    expect(handoff.changes).toEqual({
+      status: ["open", "queued"],
+      progressStatus: ["ai_processing", "waiting_for_human"],
+      autoReplyEnabled: [true, false],
+    });
+    expect(takeover.changes).toEqual({
+      status: ["queued", "open"],
+      progressStatus: ["waiting_for_human", "human_serving"],
+      assignee: [null, owner.userId],
+    });
     expect(resolved.changes).toEqual({ status: ["open", "resolved"], progressStatus: ["human_serving", "resolved"] });
     for (const { payload, headers, body } of hits) {
       // The standard payload of an event: its own id (the webhook-id header), the API's Conversation record.
-      expect(Object.keys(payload).sort()).toEqual(["changes", "conversation", "created_at", "event", "id", "inbox", "reason"]);
+      expect(Object.keys(payload).sort()).toEqual([
+        "changes",
+        "conversation",
+        "created_at",
+        "event",
+        "id",
+        "inbox",
+        "reason",
+      ]);
       expect(headers["webhook-id"]).toBe(payload.id);
-      expect(await verifySignature("lifecycle-secret", headers["webhook-id"], headers["webhook-timestamp"], body, headers["webhook-signature"])).toBe(true);
+      expect(
+        await verifySignature(
+          "lifecycle-secret",
+          headers["webhook-id"],
+          headers["webhook-timestamp"],
+          body,
+          headers["webhook-signature"],
+        ),
+      ).toBe(true);
       expect(payload.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(payload.inbox).toEqual({ id: inbox, name: expect.any(String), channel_type: "api" });
       expect(payload.conversation).toMatchObject({ id, inbox: { id: inbox }, chatbot: { id: bot.id } });
@@ -115,16 +193,29 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     const rows = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
     expect(rows.map((r) => r.reason).sort()).toEqual(["operator", "resolved", "visitor_request"]);
     expect(rows.map((r) => r.id).sort()).toEqual(hits.map((h) => h.payload.id).sort());
-    const messagesSeen = (await receivedAt(opted.path)).map((r) => JSON.parse(r.body) as Payload).filter((p) => !p.event);
+    const messagesSeen = (await receivedAt(opted.path))
+      .map((r) => JSON.parse(r.body) as Payload)
+      .filter((p) => !p.event);
     expect(messagesSeen.every((p) => p.type === "outgoing" && typeof p.content === "string")).toBe(true);
 
     // An incoming webhook that opted in gets the events too (legacy preset: the standard event payload).
-    const incoming = lifecycle(await waitFor(() => receivedAt(visitors.path), (r) => lifecycle(r).length >= 3));
+    const incoming = lifecycle(
+      await waitFor(
+        () => receivedAt(visitors.path),
+        (r) => lifecycle(r).length >= 3,
+      ),
+    );
     expect(incoming.map((h) => h.payload.id).sort()).toEqual(hits.map((h) => h.payload.id).sort());
 
     // Without the opt-in: the two replies and the agent-less resolve leave message payloads only.
-    const plainHits = await waitFor(() => receivedAt(plain.path), (r) => r.length >= 2);
-    await waitFor(() => records(owner, inbox, opted.id), (p) => p.results.every((r) => r.status === "success"));
+    const plainHits = await waitFor(
+      () => receivedAt(plain.path),
+      (r) => r.length >= 2,
+    );
+    await waitFor(
+      () => records(owner, inbox, opted.id),
+      (p) => p.results.every((r) => r.status === "success"),
+    );
     expect(lifecycle(await receivedAt(plain.path))).toEqual([]);
     expect(plainHits.every((r) => JSON.parse(r.body).type === "outgoing")).toBe(true);
     expect((await records(owner, inbox, plain.id)).results.every((r) => r.event === "outgoing")).toBe(true);
@@ -133,7 +224,8 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     const page = await records(owner, inbox, opted.id);
     const events = page.results.filter((r) => r.event === "conversation.updated");
     expect(events).toHaveLength(3);
-    for (const r of events) expect(r).toMatchObject({ message: null, status: "success", attempt: 1, chatbot: { id: bot.id } });
+    for (const r of events)
+      expect(r).toMatchObject({ message: null, status: "success", attempt: 1, chatbot: { id: bot.id } });
     expect(events.map((r) => r.eventId).sort()).toEqual(hits.map((h) => h.payload.id).sort());
     const one = await records(owner, inbox, opted.id, `?eventId=${takeover.id}`);
     expect(one.results.map((r) => [r.event, r.eventId])).toEqual([["conversation.updated", takeover.id]]);
@@ -147,12 +239,17 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     const template =
       '{% if event == "conversation.updated" %}{"kind": "lifecycle", "why": {{ reason | tojson }}, "status": {{ conversation.status | tojson }}, "was": {{ changes.progressStatus[0] | tojson }}}' +
       '{% else %}{"kind": {{ event | tojson }}, "text": {{ message.content | tojson }}}{% endif %}';
-    const custom = await addWebhook(owner, inbox, { conversationEvents: true, templatePreset: "custom", customTemplate: template });
+    const custom = await addWebhook(owner, inbox, {
+      conversationEvents: true,
+      templatePreset: "custom",
+      customTemplate: template,
+    });
 
     const { conversationId: id } = await talk(owner, bot.id, "I need to talk to a person about order 4471");
-    const [first] = await waitFor(() => receivedAt(custom.path), (r) => r.some((h) => JSON.parse(h.body).kind === "lifecycle")).then((r) =>
-      r.map((h) => JSON.parse(h.body) as Payload).filter((p) => p.kind === "lifecycle"),
-    );
+    const [first] = await waitFor(
+      () => receivedAt(custom.path),
+      (r) => r.some((h) => JSON.parse(h.body).kind === "lifecycle"),
+    ).then((r) => r.map((h) => JSON.parse(h.body) as Payload).filter((p) => p.kind === "lifecycle"));
     expect(first).toEqual({ kind: "lifecycle", why: "visitor_request", status: "queued", was: "ai_processing" });
     expect((await receivedAt(custom.path)).map((h) => JSON.parse(h.body).kind)).toContain("outgoing");
 
@@ -169,7 +266,10 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const inbox = bot.defaultInbox!.id;
-    const { key, hook } = await switchedWebhook(owner, inbox, "down", { retryFailedDeliveries: true, conversationEvents: true });
+    const { key, hook } = await switchedWebhook(owner, inbox, "down", {
+      retryFailedDeliveries: true,
+      conversationEvents: true,
+    });
     const { conversationId: id } = await talk(owner, bot.id, "Hello");
     expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
 
@@ -191,13 +291,24 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       [2, "success"],
     ]);
     const eventId = failed.conversationEventId!;
-    for (const a of settled) expect(JSON.parse(a.requestBody!)).toMatchObject({ id: eventId, event: "conversation.updated", reason: "operator" });
+    for (const a of settled)
+      expect(JSON.parse(a.requestBody!)).toMatchObject({
+        id: eventId,
+        event: "conversation.updated",
+        reason: "operator",
+      });
 
     // Sent again by hand from its record: attempt 3, the same event.
     const record = (await records(owner, inbox, hook.id, `?eventId=${eventId}`)).results.find((r) => r.attempt === 2)!;
     const res = await owner.fetch("POST", `/inboxes/${inbox}/webhooks/${hook.id}/records/${record.id}/redeliver/`);
     expect(res.status, await res.clone().text()).toBe(202);
-    expect(await res.json()).toMatchObject({ event: "conversation.updated", attempt: 3, eventId, message: null, status: "pending" });
+    expect(await res.json()).toMatchObject({
+      event: "conversation.updated",
+      attempt: 3,
+      eventId,
+      message: null,
+      status: "pending",
+    });
     await waitFor(events, (rows) => rows.some((a) => a.attempt === 3 && a.status === "success"));
     const sent = (await received(key)).filter((r) => JSON.parse(r.body).event === "conversation.updated");
     expect(sent.map((r) => r.headers["webhook-id"])).toEqual([eventId, eventId, eventId]);

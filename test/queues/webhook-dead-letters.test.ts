@@ -11,7 +11,10 @@ import { attemptsOf, received, switchedWebhook, visitorMessages, waitFor } from 
 
 /** Runs the worker's queue handler (the consumer of that queue) on one batch, as the platform would. */
 async function runQueue(queue: string, bodies: { id: string; body: unknown; attempts?: number }[]) {
-  const batch = createMessageBatch(queue, bodies.map(({ id, body, attempts = 1 }) => ({ id, timestamp: new Date(), attempts, body })));
+  const batch = createMessageBatch(
+    queue,
+    bodies.map(({ id, body, attempts = 1 }) => ({ id, timestamp: new Date(), attempts, body })),
+  );
   const ctx = createExecutionContext();
   await worker.queue!(batch, env, ctx);
   return getQueueResult(batch, ctx);
@@ -29,7 +32,11 @@ async function poisoned() {
   const healthy = await switchedWebhook(owner, inbox, "ok");
   const broken = await switchedWebhook(owner, inbox, "ok", { retryFailedDeliveries: true });
   await visitorMessages(owner, bot.id, 1);
-  for (const { hook } of [healthy, broken]) await waitFor(() => attemptsOf(hook.id), (rows) => rows[0]?.status === "success");
+  for (const { hook } of [healthy, broken])
+    await waitFor(
+      () => attemptsOf(hook.id),
+      (rows) => rows[0]?.status === "success",
+    );
   // A second event, its attempts pending again so the real consumer leaves them to the test.
   await db().run(sql`update webhooks set headers = '{not json' where id = ${broken.hook.id}`);
   damaged.push(broken.hook.id);
@@ -54,7 +61,12 @@ describe("what the webhook consumer cannot handle goes to the dead-letter queue,
       { id: "bad", body: { deliveryId: bad.id }, attempts: 2 },
       { id: "garbage", body: { nothing: true } },
     ]);
-    expect(result).toMatchObject({ outcome: "ok", ackAll: false, retryBatch: { retry: false }, explicitAcks: ["good"] });
+    expect(result).toMatchObject({
+      outcome: "ok",
+      ackAll: false,
+      retryBatch: { retry: false },
+      explicitAcks: ["good"],
+    });
     expect(result.retryMessages.map((m) => m.msgId).sort()).toEqual(["bad", "garbage"]);
     expect((await attemptsOf(healthy.hook.id))[0]).toMatchObject({ status: "success", attempts: 1 });
     expect(await received(healthy.key)).toHaveLength(2);

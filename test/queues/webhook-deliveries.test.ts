@@ -14,26 +14,39 @@ import { deliver } from "../../src/services/webhooks/delivery";
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
 
 const receiver = (path: string) => `${env.TEST_RECEIVER_URL}${path}`;
-const received = async (path: string): Promise<Received[]> => (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
+const received = async (path: string): Promise<Received[]> =>
+  (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
 
-async function addWebhook(owner: Actor, inboxId: string, values: Partial<typeof webhooks.$inferInsert> & { secret?: string }) {
+async function addWebhook(
+  owner: Actor,
+  inboxId: string,
+  values: Partial<typeof webhooks.$inferInsert> & { secret?: string },
+) {
   const id = uuidv7();
   const { secret, ...rest } = values;
-  await db().insert(webhooks).values({
-    id,
-    organizationId: owner.organizationId,
-    inboxId,
-    name: "hook",
-    direction: "outgoing",
-    url: receiver(`/ok/${id}`),
-    ...rest,
-    secretTokenSealed: secret ? await encryptSecret(secret, env.ENCRYPTION_KEY) : null,
-  });
+  await db()
+    .insert(webhooks)
+    .values({
+      id,
+      organizationId: owner.organizationId,
+      inboxId,
+      name: "hook",
+      direction: "outgoing",
+      url: receiver(`/ok/${id}`),
+      ...rest,
+      secretTokenSealed: secret ? await encryptSecret(secret, env.ENCRYPTION_KEY) : null,
+    });
   return id;
 }
 
 /** A pending delivery record written straight to D1, as if the queue had never been told of it. */
-async function pendingDelivery(owner: Actor, bot: { id: string; defaultInbox: { id: string } | null }, webhookId: string, messageId: string, createdAt = Date.now()) {
+async function pendingDelivery(
+  owner: Actor,
+  bot: { id: string; defaultInbox: { id: string } | null },
+  webhookId: string,
+  messageId: string,
+  createdAt = Date.now(),
+) {
   const id = uuidv7();
   await db().insert(webhookDeliveries).values({
     id,
@@ -49,7 +62,13 @@ async function pendingDelivery(owner: Actor, bot: { id: string; defaultInbox: { 
 }
 
 async function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
   const [version, sig] = header.split(",");
   expect(version).toBe("v1");
   const bytes = Uint8Array.from(atob(sig), (c) => c.charCodeAt(0));
@@ -59,7 +78,10 @@ async function verifySignature(secret: string, id: string, timestamp: string, bo
 async function talk(owner: Actor, botId: string, content: string, conversation?: string) {
   const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } });
   expect(res.status).toBe(200);
-  return (await res.json()) as { conversationId: string; message: { id: string; content: string; conversation: string } };
+  return (await res.json()) as {
+    conversationId: string;
+    message: { id: string; content: string; conversation: string };
+  };
 }
 
 describe("webhook deliveries through the queue, to a real receiver", () => {
@@ -72,24 +94,43 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const genesys = await addWebhook(owner, inbox, { templatePreset: "genesys_cloud" });
     const custom = await addWebhook(owner, inbox, {
       templatePreset: "custom",
-      customTemplate: '{"text": {{ message.content | tojson }}, "who": {{ sender.name | tojson }}, "kind": {{ sender_type | tojson }}, "inbox": {{ inbox.channel_type | tojson }}}',
+      customTemplate:
+        '{"text": {{ message.content | tojson }}, "who": {{ sender.name | tojson }}, "kind": {{ sender_type | tojson }}, "inbox": {{ inbox.channel_type | tojson }}}',
     });
     const disabled = await addWebhook(owner, inbox, { isEnabled: false });
 
     const reply = await talk(owner, bot.id, 'Say "hi"\nplease');
-    const [hit] = await waitFor(() => received(`/ok/${standard}`), (r) => r.length > 0);
+    const [hit] = await waitFor(
+      () => received(`/ok/${standard}`),
+      (r) => r.length > 0,
+    );
     expect(hit.method).toBe("POST");
     expect(hit.headers["content-type"]).toBe("application/json");
     expect(hit.headers["x-tenant"]).toBe("acme");
     expect(hit.headers["x-webhook-secret"]).toBe("s3cret-token");
     expect(hit.headers["webhook-id"]).toBe(reply.message.id);
-    expect(await verifySignature("s3cret-token", hit.headers["webhook-id"], hit.headers["webhook-timestamp"], hit.body, hit.headers["webhook-signature"])).toBe(true);
+    expect(
+      await verifySignature(
+        "s3cret-token",
+        hit.headers["webhook-id"],
+        hit.headers["webhook-timestamp"],
+        hit.body,
+        hit.headers["webhook-signature"],
+      ),
+    ).toBe(true);
     const payload = JSON.parse(hit.body);
     expect(payload).toMatchObject({
       id: reply.message.id,
       type: "outgoing",
       content: reply.message.content,
-      conversation: { id: reply.conversationId, type: "individual", status: "open", progress_status: "ai_processing", auto_reply_enabled: true, assignee: null },
+      conversation: {
+        id: reply.conversationId,
+        type: "individual",
+        status: "open",
+        progress_status: "ai_processing",
+        auto_reply_enabled: true,
+        assignee: null,
+      },
       inbox: { id: inbox, channel_type: "api" },
       contact: null,
       sender: { id: bot.id, name: bot.name, type: "chatbot" },
@@ -98,23 +139,48 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     });
     expect(payload.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
 
-    const [old] = await waitFor(() => received(`/ok/${legacy}`), (r) => r.length > 0);
+    const [old] = await waitFor(
+      () => received(`/ok/${legacy}`),
+      (r) => r.length > 0,
+    );
     expect(old.method).toBe("PUT");
-    expect(JSON.parse(old.body)).toMatchObject({ type: "incoming", content: 'Say "hi"\nplease', conversation: reply.conversationId, feedback: null, attachments: [], citations: [] });
+    expect(JSON.parse(old.body)).toMatchObject({
+      type: "incoming",
+      content: 'Say "hi"\nplease',
+      conversation: reply.conversationId,
+      feedback: null,
+      attachments: [],
+      citations: [],
+    });
     expect(JSON.parse(old.body).created_at).toMatch(/^\d{13}$/);
     expect(old.headers["x-webhook-secret"]).toBeUndefined();
 
-    const [g] = await waitFor(() => received(`/ok/${genesys}`), (r) => r.length > 0);
-    expect(JSON.parse(g.body)).toMatchObject({ type: "Text", text: reply.message.content, channel: { platform: "Open" } });
+    const [g] = await waitFor(
+      () => received(`/ok/${genesys}`),
+      (r) => r.length > 0,
+    );
+    expect(JSON.parse(g.body)).toMatchObject({
+      type: "Text",
+      text: reply.message.content,
+      channel: { platform: "Open" },
+    });
 
-    const [c] = await waitFor(() => received(`/ok/${custom}`), (r) => r.length > 0);
+    const [c] = await waitFor(
+      () => received(`/ok/${custom}`),
+      (r) => r.length > 0,
+    );
     expect(JSON.parse(c.body)).toEqual({ text: reply.message.content, who: bot.name, kind: "chatbot", inbox: "api" });
 
     await new Promise((r) => setTimeout(r, 500));
     expect(await received(`/ok/${disabled}`)).toEqual([]);
     const records = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, standard));
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ status: "success", responseStatus: 200, attempts: 1, messageId: reply.message.id });
+    expect(records[0]).toMatchObject({
+      status: "success",
+      responseStatus: 200,
+      attempts: 1,
+      messageId: reply.message.id,
+    });
   });
 
   it("a receiver that answers 500 or hangs is a recorded failure, not retried, and the next message is delivered", async () => {
@@ -137,7 +203,10 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     expect(byUrl.hang.error).toBe("timed out after 1.5 s");
 
     const second = await talk(owner, bot.id, "two", first.conversationId);
-    await waitFor(() => received(`/fail/${failing}`), (r) => r.length >= 2);
+    await waitFor(
+      () => received(`/fail/${failing}`),
+      (r) => r.length >= 2,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     const failed = await received(`/fail/${failing}`);
     expect(failed.map((r) => JSON.parse(r.body).id)).toEqual([first.message.id, second.message.id]);
@@ -153,13 +222,22 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook)),
       (r) => r[0]?.status === "success",
     );
-    const batch = createMessageBatch("webhook-deliveries", [{ id: "redelivered", timestamp: new Date(), attempts: 2, body: { deliveryId: record.id } }]);
+    const batch = createMessageBatch("webhook-deliveries", [
+      { id: "redelivered", timestamp: new Date(), attempts: 2, body: { deliveryId: record.id } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue!(batch, env, ctx);
-    expect(await getQueueResult(batch, ctx)).toMatchObject({ outcome: "ok", retryBatch: { retry: false }, retryMessages: [], explicitAcks: ["redelivered"] });
+    expect(await getQueueResult(batch, ctx)).toMatchObject({
+      outcome: "ok",
+      retryBatch: { retry: false },
+      retryMessages: [],
+      explicitAcks: ["redelivered"],
+    });
     expect(await deliver(env, db(), record.id)).toBe("skipped");
     expect(await received(`/ok/${hook}`)).toHaveLength(1);
-    expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message.id))).toHaveLength(1);
+    expect(
+      await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message.id)),
+    ).toHaveLength(1);
   });
 
   it("a queue event the runtime has ended (settling throws) still delivers, and the consumer does not reject", async () => {
@@ -168,13 +246,30 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const hook = await addWebhook(owner, bot.defaultInbox!.id, { isEnabled: false });
     const reply = await talk(owner, bot.id, "late");
     await db().update(webhooks).set({ isEnabled: true }).where(eq(webhooks.id, hook));
-    const id = await pendingDelivery(owner, bot as { id: string; defaultInbox: { id: string } }, hook, reply.message.id);
+    const id = await pendingDelivery(
+      owner,
+      bot as { id: string; defaultInbox: { id: string } },
+      hook,
+      reply.message.id,
+    );
     // What workerd throws once it has cancelled the event (as hung): the message cannot be settled any more.
     const ended = () => {
       throw new Error("Cannot perform I/O on behalf of a different request. (I/O type: QueueEventResult)");
     };
-    const message = { id: "ended", timestamp: new Date(), attempts: 1, body: { deliveryId: id }, ack: ended, retry: ended } as unknown as Message;
-    const batch = { queue: "webhook-deliveries", messages: [message], ackAll: ended, retryAll: ended } as unknown as MessageBatch;
+    const message = {
+      id: "ended",
+      timestamp: new Date(),
+      attempts: 1,
+      body: { deliveryId: id },
+      ack: ended,
+      retry: ended,
+    } as unknown as Message;
+    const batch = {
+      queue: "webhook-deliveries",
+      messages: [message],
+      ackAll: ended,
+      retryAll: ended,
+    } as unknown as MessageBatch;
     await expect(worker.queue!(batch, env, createExecutionContext())).resolves.toBeUndefined();
     expect(await received(`/ok/${hook}`)).toHaveLength(1);
     const [record] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
@@ -188,9 +283,15 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const hook = await addWebhook(owner, bot.defaultInbox!.id, {});
     const id = await pendingDelivery(owner, bot, hook, reply.message.id, Date.now() - 5 * 60_000);
     await runHousekeeping(env);
-    const [hit] = await waitFor(() => received(`/ok/${hook}`), (r) => r.length > 0);
+    const [hit] = await waitFor(
+      () => received(`/ok/${hook}`),
+      (r) => r.length > 0,
+    );
     expect(JSON.parse(hit.body).id).toBe(reply.message.id);
-    const [row] = await waitFor(() => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)), (r) => r[0]?.status === "success");
+    const [row] = await waitFor(
+      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)),
+      (r) => r[0]?.status === "success",
+    );
     expect(row.status).toBe("success");
   });
 
@@ -202,7 +303,12 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const id = await pendingDelivery(owner, bot, hook, reply.message.id);
     expect(await deliver(env, db(), id)).toBe("sent");
     const [row] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
-    expect(row).toMatchObject({ status: "failure", responseStatus: null, attempts: 1, error: "The webhook was disabled before delivery." });
+    expect(row).toMatchObject({
+      status: "failure",
+      responseStatus: null,
+      attempts: 1,
+      error: "The webhook was disabled before delivery.",
+    });
     expect(await received(`/ok/${hook}`)).toEqual([]);
   });
 
@@ -210,7 +316,9 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const hook = uuidv7();
-    await addWebhook(owner, bot.defaultInbox!.id, { url: receiver(`/redirect/${hook}?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`) });
+    await addWebhook(owner, bot.defaultInbox!.id, {
+      url: receiver(`/redirect/${hook}?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`),
+    });
     const reply = await talk(owner, bot.id, "hello");
     const [row] = await waitFor(
       () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message.id)),

@@ -12,7 +12,10 @@ async function failingWebhook(owner: Actor) {
   const bot = await createChatbot(owner);
   const { key, hook } = await switchedWebhook(owner, bot.defaultInbox!.id, "down");
   await visitorMessages(owner, bot.id, 1);
-  const [first] = await waitFor(() => attemptsOf(hook.id), (rows) => rows[0]?.status === "failure");
+  const [first] = await waitFor(
+    () => attemptsOf(hook.id),
+    (rows) => rows[0]?.status === "failure",
+  );
   const since = (await storedWebhook(hook.id)).failingSince!;
   expect(since).toBeGreaterThanOrEqual(first.createdAt);
   return { bot, key, hook, since };
@@ -20,9 +23,16 @@ async function failingWebhook(owner: Actor) {
 
 /** At `now`, every event of the webhook (or only the failed ones, as redeliver-failed does) is sent again by the consumer. */
 async function sendAgainAt(owner: Actor, hook: WebhookRecord, now: number, onlyFailed = true) {
-  const ids = await addAttempts(db(), { organizationId: owner.organizationId, webhookId: hook.id, url: hook.url, onlyFailed }, now);
+  const ids = await addAttempts(
+    db(),
+    { organizationId: owner.organizationId, webhookId: hook.id, url: hook.url, onlyFailed },
+    now,
+  );
   expect(ids.length).toBeGreaterThan(0);
-  await consumeAt(ids.map((id) => ({ id })), now);
+  await consumeAt(
+    ids.map((id) => ({ id })),
+    now,
+  );
 }
 
 describe("a webhook whose every delivery failed for 3 days is disabled, with why", () => {
@@ -37,9 +47,13 @@ describe("a webhook whose every delivery failed for 3 days is disabled, with why
     const row = await storedWebhook(hook.id);
     expect(row.isEnabled).toBe(false);
     expect(row.disabledAt).toBeGreaterThanOrEqual(at);
-    const record = (await (await owner.fetch("GET", `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/`)).json()) as WebhookRecord;
+    const record = (await (
+      await owner.fetch("GET", `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/`)
+    ).json()) as WebhookRecord;
     expect(record).toMatchObject({ isEnabled: false, disabledAt: String(row.disabledAt) });
-    expect(record.disabledReason).toBe(`Every delivery failed from ${new Date(since).toISOString().slice(0, 19)}Z on, for more than 3 days; the last: The receiver answered 503.`);
+    expect(record.disabledReason).toBe(
+      `Every delivery failed from ${new Date(since).toISOString().slice(0, 19)}Z on, for more than 3 days; the last: The receiver answered 503.`,
+    );
 
     const attempts = (await attemptsOf(hook.id)).length;
     await visitorMessages(owner, bot.id, 1);

@@ -4,10 +4,19 @@ import { seedOwner } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 
 type Received = { method: string; path: string; body: string };
-type Payload = { id: string; type: string; content: string; sender: { id: string; name: string; type: string }; contact: { id: string; name: string; email: string | null } | null; conversation: { id: string; auto_reply_enabled: boolean } };
+type Payload = {
+  id: string;
+  type: string;
+  content: string;
+  sender: { id: string; name: string; type: string };
+  contact: { id: string; name: string; email: string | null } | null;
+  conversation: { id: string; auto_reply_enabled: boolean };
+};
 
 const received = async (path: string): Promise<Payload[]> =>
-  ((await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json()) as Received[]).map((r) => JSON.parse(r.body));
+  (
+    (await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json()) as Received[]
+  ).map((r) => JSON.parse(r.body));
 
 async function waitForCount(path: string, n: number, ms = 8000): Promise<Payload[]> {
   const until = Date.now() + ms;
@@ -25,15 +34,27 @@ describe("every message path emits its event to the inbox's webhooks", () => {
     const inbox = bot.defaultInbox!.id;
     const tag = crypto.randomUUID();
     for (const direction of ["incoming", "outgoing"]) {
-      const res = await owner.fetch("POST", `/inboxes/${inbox}/webhooks/`, { name: direction, direction, url: `${env.TEST_RECEIVER_URL}/ok/${tag}/${direction}` });
+      const res = await owner.fetch("POST", `/inboxes/${inbox}/webhooks/`, {
+        name: direction,
+        direction,
+        url: `${env.TEST_RECEIVER_URL}/ok/${tag}/${direction}`,
+      });
       expect(res.status, await res.clone().text()).toBe(201);
     }
-    const contactRes = await owner.fetch("POST", "/contacts/", { name: "Ming", email: "ming@example.com", inboxes: [{ id: inbox }] });
+    const contactRes = await owner.fetch("POST", "/contacts/", {
+      name: "Ming",
+      email: "ming@example.com",
+      inboxes: [{ id: inbox }],
+    });
     expect(contactRes.status, await contactRes.clone().text()).toBe(201);
     const contact = (await contactRes.json()) as { id: string };
 
     // 1. A direct completion: the visitor's message, then the assistant's reply.
-    const completion = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "first", sender: contact.id } })).json()) as {
+    const completion = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content: "first", sender: contact.id },
+      })
+    ).json()) as {
       conversationId: string;
       message: { id: string };
     };
@@ -47,10 +68,17 @@ describe("every message path emits its event to the inbox's webhooks", () => {
     expect(outgoingSoFar).toHaveLength(2);
 
     // 3. Handoff, then a human agent answers.
-    expect((await owner.fetch("PATCH", `/conversations/${conversation}/update-auto-reply/`, { autoReplyEnabled: false })).status).toBe(200);
-    const agent = (await (await owner.fetch("POST", "/messages/outgoing/", { conversation, content: "Sam here" })).json()) as { id: string };
+    expect(
+      (await owner.fetch("PATCH", `/conversations/${conversation}/update-auto-reply/`, { autoReplyEnabled: false }))
+        .status,
+    ).toBe(200);
+    const agent = (await (
+      await owner.fetch("POST", "/messages/outgoing/", { conversation, content: "Sam here" })
+    ).json()) as { id: string };
     // 4. A visitor message while a human serves: an incoming event, and no reply.
-    const third = (await (await owner.fetch("POST", "/messages/", { conversation, content: "third" })).json()) as { id: string };
+    const third = (await (await owner.fetch("POST", "/messages/", { conversation, content: "third" })).json()) as {
+      id: string;
+    };
 
     const incoming = await waitForCount(`/ok/${tag}/incoming`, 3);
     const outgoing = await waitForCount(`/ok/${tag}/outgoing`, 3);
@@ -61,7 +89,11 @@ describe("every message path emits its event to the inbox's webhooks", () => {
     const byContent = (list: Payload[]) => list.map((p) => p.content).sort();
     expect(byContent(incoming)).toEqual(["first", "second", "third"]);
     for (const p of incoming) {
-      expect(p).toMatchObject({ type: "incoming", sender: { id: contact.id, name: "Ming", type: "contact" }, contact: { id: contact.id, name: "Ming", email: "ming@example.com" } });
+      expect(p).toMatchObject({
+        type: "incoming",
+        sender: { id: contact.id, name: "Ming", type: "contact" },
+        contact: { id: contact.id, name: "Ming", email: "ming@example.com" },
+      });
     }
     expect(incoming.map((p) => p.id)).toEqual(expect.arrayContaining([receipt.id, third.id]));
 
@@ -69,6 +101,12 @@ describe("every message path emits its event to the inbox's webhooks", () => {
     expect(replies).toHaveLength(2);
     expect(replies.map((p) => p.id)).toContain(completion.message.id);
     const human = outgoing.find((p) => p.sender.type === "user")!;
-    expect(human).toMatchObject({ id: agent.id, type: "outgoing", content: "Sam here", sender: { id: owner.userId }, conversation: { id: conversation, auto_reply_enabled: false } });
+    expect(human).toMatchObject({
+      id: agent.id,
+      type: "outgoing",
+      content: "Sam here",
+      sender: { id: owner.userId },
+      conversation: { id: conversation, auto_reply_enabled: false },
+    });
   });
 });

@@ -15,31 +15,52 @@ export type Attempt = typeof webhookDeliveries.$inferSelect;
 
 /** Sets the fault mode of the receiver's `/switch/<key>/` (test/support/webhook-receiver.mjs). */
 export async function setMode(key: string, mode: FaultMode, ms?: number) {
-  const res = await fetch(`${env.TEST_RECEIVER_URL}/modes/${key}`, { method: "PUT", body: JSON.stringify({ mode, ms }) });
+  const res = await fetch(`${env.TEST_RECEIVER_URL}/modes/${key}`, {
+    method: "PUT",
+    body: JSON.stringify({ mode, ms }),
+  });
   expect(res.status).toBe(204);
 }
 
 /** A receiver key in `mode`, and a webhook of the inbox pushing visitor messages to it. */
-export async function switchedWebhook(owner: Actor, inboxId: string, mode: FaultMode, body: Record<string, unknown> = {}) {
+export async function switchedWebhook(
+  owner: Actor,
+  inboxId: string,
+  mode: FaultMode,
+  body: Record<string, unknown> = {},
+) {
   const key = unique("switch");
   await setMode(key, mode);
-  const res = await owner.fetch("POST", `/inboxes/${inboxId}/webhooks/`, { name: key, direction: "incoming", url: `${env.TEST_RECEIVER_URL}/switch/${key}`, ...body });
+  const res = await owner.fetch("POST", `/inboxes/${inboxId}/webhooks/`, {
+    name: key,
+    direction: "incoming",
+    url: `${env.TEST_RECEIVER_URL}/switch/${key}`,
+    ...body,
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return { key, hook: (await res.json()) as WebhookRecord };
 }
 
 /** What the receiver got on `/switch/<key>/`. */
-export const received = async (key: string): Promise<ReceivedRequest[]> => (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(`/switch/${key}`)}`)).json();
+export const received = async (key: string): Promise<ReceivedRequest[]> =>
+  (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(`/switch/${key}`)}`)).json();
 
 /** Every attempt of the webhook, by event then attempt. */
 export const attemptsOf = (webhookId: string): Promise<Attempt[]> =>
-  db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId)).orderBy(asc(webhookDeliveries.messageId), asc(webhookDeliveries.attempt));
+  db()
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.webhookId, webhookId))
+    .orderBy(asc(webhookDeliveries.messageId), asc(webhookDeliveries.attempt));
 
 /** `n` visitor messages in one conversation of the assistant: each an incoming event. */
 export async function visitorMessages(owner: Actor, chatbotId: string, n: number): Promise<void> {
   let conversation: string | undefined;
   for (let i = 0; i < n; i++) {
-    const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { conversation, message: { content: `event ${i}` } });
+    const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, {
+      conversation,
+      message: { content: `event ${i}` },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     conversation = ((await res.json()) as { conversationId: string }).conversationId;
   }

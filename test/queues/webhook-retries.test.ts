@@ -5,7 +5,16 @@ import { createChatbot } from "../fixtures/chatbots";
 import { RETRY_SCHEDULE_SECONDS } from "../../src/services/webhooks/retries";
 import { deliveryEventId } from "../../src/services/records/webhook-deliveries";
 import type { DeliveryRecord, Page } from "../routes/webhooks/fixtures";
-import { attemptsOf, consumeAt, received, setMode, switchedWebhook, visitorMessages, waitFor, type Attempt } from "./webhook-fixtures";
+import {
+  attemptsOf,
+  consumeAt,
+  received,
+  setMode,
+  switchedWebhook,
+  visitorMessages,
+  waitFor,
+  type Attempt,
+} from "./webhook-fixtures";
 
 const HOUR = 3_600_000;
 
@@ -27,7 +36,10 @@ async function playClock(webhookId: string, now: number, onTick: (now: number) =
     if (!pending.length) return now;
     now = Math.max(now, Math.min(...pending.map((a) => a.scheduledAt)));
     await onTick(now);
-    await consumeAt(pending.filter((a) => a.scheduledAt <= now), now);
+    await consumeAt(
+      pending.filter((a) => a.scheduledAt <= now),
+      now,
+    );
   }
   throw new Error("the attempts never settled");
 }
@@ -36,7 +48,9 @@ async function playClock(webhookId: string, now: number, onTick: (now: number) =
 const firstAttempts = (webhookId: string, events: number, retrying: boolean) =>
   waitFor(
     () => attemptsOf(webhookId),
-    (rows) => rows.filter((a) => a.attempt === 1 && a.status === "failure").length === events && (!retrying || rows.filter((a) => a.attempt === 2).length === events),
+    (rows) =>
+      rows.filter((a) => a.attempt === 1 && a.status === "failure").length === events &&
+      (!retrying || rows.filter((a) => a.attempt === 2).length === events),
   );
 
 describe("retryFailedDeliveries: failed deliveries retried on a schedule (CONTRACT section 8)", () => {
@@ -67,7 +81,8 @@ describe("retryFailedDeliveries: failed deliveries retried on a schedule (CONTRA
         [5, "failure", 503],
         [6, "success", 200],
       ]);
-      for (let i = 1; i < attempts.length; i++) expect(attempts[i].scheduledAt - attempts[i - 1].deliveredAt!).toBe(RETRY_SCHEDULE_SECONDS[i - 1] * 1000);
+      for (let i = 1; i < attempts.length; i++)
+        expect(attempts[i].scheduledAt - attempts[i - 1].deliveredAt!).toBe(RETRY_SCHEDULE_SECONDS[i - 1] * 1000);
       for (const a of attempts) expect(JSON.parse(a.requestBody!).id).toBe(eventId);
     }
     // The receiver saw each event six times, always with the same id, and answered 200 to one of them.
@@ -80,9 +95,14 @@ describe("retryFailedDeliveries: failed deliveries retried on a schedule (CONTRA
 
     // The records show the outage: per event, five 503s and the success, newest first.
     const [eventId] = events.keys();
-    const res = await owner.fetch("GET", `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/records/?eventId=${eventId}`);
+    const res = await owner.fetch(
+      "GET",
+      `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/records/?eventId=${eventId}`,
+    );
     const page = (await res.json()) as Page<DeliveryRecord>;
-    expect(page.results.map((r) => [r.attempt, r.statusCode, r.eventId])).toEqual([6, 5, 4, 3, 2, 1].map((n) => [n, n === 6 ? 200 : 503, eventId]));
+    expect(page.results.map((r) => [r.attempt, r.statusCode, r.eventId])).toEqual(
+      [6, 5, 4, 3, 2, 1].map((n) => [n, n === 6 ? 200 : 503, eventId]),
+    );
   });
 
   it("a receiver that never comes back: nine attempts over more than 24 hours, then the event stays failed", async () => {
@@ -109,12 +129,16 @@ describe("retryFailedDeliveries: failed deliveries retried on a schedule (CONTRA
     const [slowFirst] = await firstAttempts(slow.hook.id, 1, true);
     const [closedFirst] = await firstAttempts(closing.hook.id, 1, true);
     expect(slowFirst.error).toBe("timed out after 1.5 s");
-    expect(closedFirst).toMatchObject({ responseStatus: null, error: expect.stringMatching(/^the connection to 127\.0\.0\.1:\d+ was closed before an answer$/) });
+    expect(closedFirst).toMatchObject({
+      responseStatus: null,
+      error: expect.stringMatching(/^the connection to 127\.0\.0\.1:\d+ was closed before an answer$/),
+    });
     await setMode(slow.key, "ok");
     await setMode(closing.key, "ok");
     const now = Date.now() + 10_000;
     for (const { hook } of [slow, closing]) await playClock(hook.id, now);
-    for (const { hook } of [slow, closing]) expect((await attemptsOf(hook.id)).map((a) => a.status)).toEqual(["failure", "success"]);
+    for (const { hook } of [slow, closing])
+      expect((await attemptsOf(hook.id)).map((a) => a.status)).toEqual(["failure", "success"]);
   });
 
   it("without it (the default), a failure is recorded once and not retried (spec delivery rule 3)", async () => {

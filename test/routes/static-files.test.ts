@@ -48,7 +48,8 @@ describe("the operator console at /console/", () => {
     const html = await deep.text();
     expect(html).toBe(consoleFiles[shellPath].body);
     // The same entry script and stylesheet as /console/.
-    const files = (text: string) => [...text.matchAll(/<(?:script type="module" src|link rel="stylesheet" href)="([^"]+)"/g)].map((m) => m[1]);
+    const files = (text: string) =>
+      [...text.matchAll(/<(?:script type="module" src|link rel="stylesheet" href)="([^"]+)"/g)].map((m) => m[1]);
     expect(files(html)).toEqual(files(await start.text()));
   });
 
@@ -128,7 +129,10 @@ describe("the API reference at /api/docs/", () => {
       // Every script and stylesheet is one of ours, and no script is inline.
       expect(html).not.toMatch(/https?:\/\//);
       const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
-      expect(scripts.map(([, attributes]) => /src="([^"]+)"/.exec(attributes)?.[1])).toEqual([expect.stringMatching(/^\/api-docs\/swagger-ui-bundle-[\d.]+\.js$/), "/api-docs/start.js"]);
+      expect(scripts.map(([, attributes]) => /src="([^"]+)"/.exec(attributes)?.[1])).toEqual([
+        expect.stringMatching(/^\/api-docs\/swagger-ui-bundle-[\d.]+\.js$/),
+        "/api-docs/start.js",
+      ]);
       for (const [, , body] of scripts) expect(body.trim()).toBe("");
     }
     const html = await (await get("/api/docs/")).text();
@@ -138,7 +142,9 @@ describe("the API reference at /api/docs/", () => {
       const res = await get(file);
       expect(res.status, file).toBe(200);
       expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
-      expect(res.headers.get("Cache-Control"), file).toBe(/\d\.(js|css)$/.test(file) ? "public, max-age=31536000, immutable" : "no-cache");
+      expect(res.headers.get("Cache-Control"), file).toBe(
+        /\d\.(js|css)$/.test(file) ? "public, max-age=31536000, immutable" : "no-cache",
+      );
       if (file.endsWith(".js")) expect(res.headers.get("Content-Type")).toMatch(/javascript/);
       if (file.endsWith(".css")) expect(res.headers.get("Content-Type")).toMatch(/text\/css/);
       if (file === "/api-docs/start.js") expect(await res.text()).toContain('url: "/api/v1/openapi.json"');

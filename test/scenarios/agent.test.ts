@@ -7,17 +7,51 @@ import { createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents } from "../support/sse";
 
-type ToolCall = { id: string; callId: string; name: string; toolType: string; input: Record<string, unknown>; status: string; output: unknown; error: string | null; durationMs: number };
-type Reply = { conversationId: string; content: string; message: { id: string; content: string; contentPayload: { toolCalls: ToolCall[]; flex?: unknown[]; quickReplies?: unknown[]; pendingToolCalls?: string[] }; citations: unknown[] } };
+type ToolCall = {
+  id: string;
+  callId: string;
+  name: string;
+  toolType: string;
+  input: Record<string, unknown>;
+  status: string;
+  output: unknown;
+  error: string | null;
+  durationMs: number;
+};
+type Reply = {
+  conversationId: string;
+  content: string;
+  message: {
+    id: string;
+    content: string;
+    contentPayload: { toolCalls: ToolCall[]; flex?: unknown[]; quickReplies?: unknown[]; pendingToolCalls?: string[] };
+    citations: unknown[];
+  };
+};
 
 const completions = (id: string) => `/chatbots/${id}/completions/`;
 const receiver = () => env.TEST_RECEIVER_URL;
 
 const weatherTool = (owner: Actor, path = "/echo/weather", extra: Record<string, unknown> = {}) =>
-  createTool(owner, weatherToolBody({ apiUrl: `${receiver()}${path}`, rawHeaders: { "X-Api-Key": "tool-secret" }, ...extra }));
+  createTool(
+    owner,
+    weatherToolBody({ apiUrl: `${receiver()}${path}`, rawHeaders: { "X-Api-Key": "tool-secret" }, ...extra }),
+  );
 
-const fnTool = (owner: Actor, name: string, code: string, properties: Record<string, unknown> = { city: { type: "string" } }) =>
-  createTool(owner, { name, displayName: name, description: `Function ${name}`, toolType: "function", functionCode: code, rawParametersSchema: { type: "object", properties } });
+const fnTool = (
+  owner: Actor,
+  name: string,
+  code: string,
+  properties: Record<string, unknown> = { city: { type: "string" } },
+) =>
+  createTool(owner, {
+    name,
+    displayName: name,
+    description: `Function ${name}`,
+    toolType: "function",
+    functionCode: code,
+    rawParametersSchema: { type: "object", properties },
+  });
 
 async function ask(owner: Actor, botId: string, message: Record<string, unknown>) {
   const res = await owner.fetch("POST", completions(botId), { message });
@@ -28,7 +62,15 @@ async function ask(owner: Actor, botId: string, message: Record<string, unknown>
 async function records(owner: Actor, query = "") {
   const res = await owner.fetch("GET", `/tool-execution-records/${query}`);
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as { count: number; results: (ToolCall & { message: string; conversation: string; tool: { id: string; name: string; toolType: string }; chatbot: { id: string } })[] };
+  return (await res.json()) as {
+    count: number;
+    results: (ToolCall & {
+      message: string;
+      conversation: string;
+      tool: { id: string; name: string; toolType: string };
+      chatbot: { id: string };
+    })[];
+  };
 }
 
 describe("agent replies through an OpenAI-compatible upstream that calls tools", () => {
@@ -36,15 +78,34 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const weather = await weatherTool(owner);
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: weather.id }] });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: weather.id }],
+    });
     const reply = await ask(owner, bot.id, { content: "What is the weather? use get_weather" });
     const [call] = reply.message.contentPayload.toolCalls;
-    expect(call).toMatchObject({ name: "get_weather", toolType: "api", input: { city: "Paris" }, status: "success", error: null });
-    expect(call.output).toMatchObject({ method: "GET", path: "/echo/weather", query: { city: "Paris" }, headers: { "x-api-key": "tool-secret" } });
+    expect(call).toMatchObject({
+      name: "get_weather",
+      toolType: "api",
+      input: { city: "Paris" },
+      status: "success",
+      error: null,
+    });
+    expect(call.output).toMatchObject({
+      method: "GET",
+      path: "/echo/weather",
+      query: { city: "Paris" },
+      headers: { "x-api-key": "tool-secret" },
+    });
     expect(reply.content).toMatch(/^Result: \{"method":"GET"/);
     // The model got the tool as a function, then its result as a tool message.
     const last = await lastUpstreamRequest(model.modelName);
-    expect(last.body.tools[0].function).toMatchObject({ name: "get_weather", description: "Current weather of a city", parameters: { required: ["city"] } });
+    expect(last.body.tools[0].function).toMatchObject({
+      name: "get_weather",
+      description: "Current weather of a city",
+      parameters: { required: ["city"] },
+    });
     const roles = last.body.messages.map((m: { role: string }) => m.role);
     expect(roles.slice(-2)).toEqual(["assistant", "tool"]);
     expect(last.body.messages.at(-2).tool_calls[0]).toMatchObject({ id: "call_1", function: { name: "get_weather" } });
@@ -52,7 +113,14 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
 
     const listed = await records(owner, `?chatbot=${bot.id}`);
     expect(listed.count).toBe(1);
-    expect(listed.results[0]).toMatchObject({ id: call.id, status: "success", message: reply.message.id, conversation: reply.conversationId, tool: { id: weather.id, name: "get_weather", toolType: "api" }, input: { city: "Paris" } });
+    expect(listed.results[0]).toMatchObject({
+      id: call.id,
+      status: "success",
+      message: reply.message.id,
+      conversation: reply.conversationId,
+      tool: { id: weather.id, name: "get_weather", toolType: "api" },
+      input: { city: "Paris" },
+    });
     expect(listed.results[0].durationMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -61,8 +129,15 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
     const model = await upstreamModel(owner, { modelName: "parallel-tools" });
     const weather = await weatherTool(owner);
     const fn = await fnTool(owner, "city_length", "function main(args) { return { length: args.city.length }; }");
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: weather.id }, { id: fn.id }] });
-    const res = await owner.fetch("POST", completions(bot.id), { message: { content: "Weather and length?" }, isStreaming: true });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: weather.id }, { id: fn.id }],
+    });
+    const res = await owner.fetch("POST", completions(bot.id), {
+      message: { content: "Weather and length?" },
+      isStreaming: true,
+    });
     expect(res.status).toBe(200);
     const events = await readEvents(res);
     const names = events.map((e) => e.event);
@@ -71,13 +146,20 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
     expect(names.indexOf("tool_result")).toBeGreaterThan(names.indexOf("tool_call"));
     expect(firstText).toBeGreaterThan(names.lastIndexOf("tool_result"));
     const results = events.filter((e) => e.event === "tool_result").map((e) => e.data);
-    expect(results.find((r) => r.name === "city_length")).toMatchObject({ status: "success", output: { length: 5 }, toolType: "function" });
+    expect(results.find((r) => r.name === "city_length")).toMatchObject({
+      status: "success",
+      output: { length: 5 },
+      toolType: "function",
+    });
     expect(results.find((r) => r.name === "get_weather")).toMatchObject({ status: "success", toolType: "api" });
     const done = events.at(-1)!.data as { done: boolean; message: Reply["message"] };
     expect(done.done).toBe(true);
     expect(done.message.contentPayload.toolCalls.map((c) => c.name)).toEqual(["get_weather", "city_length"]);
     expect(done.message.content).toContain('{"length":5}');
-    const text = events.filter((e) => e.event === "message" && !(e.data as { done: boolean }).done).map((e) => e.data.content).join("");
+    const text = events
+      .filter((e) => e.event === "message" && !(e.data as { done: boolean }).done)
+      .map((e) => e.data.content)
+      .join("");
     expect(text).toBe(done.message.content);
   });
 
@@ -88,9 +170,17 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
     const thrower = await fnTool(owner, "thrower", "function main() { throw new Error('city unknown'); }");
     const hang = await weatherTool(owner, "/hang/x", { name: "slow_api" });
     const failing = await weatherTool(owner, "/fail/x", { name: "failing_api" });
-    const redirect = await weatherTool(owner, `/redirect/x?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`, { name: "sneaky_api" });
+    const redirect = await weatherTool(
+      owner,
+      `/redirect/x?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`,
+      { name: "sneaky_api" },
+    );
     const big = await weatherTool(owner, "/big/x?bytes=1500000", { name: "big_api" });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [loop, thrower, hang, failing, redirect, big].map((t) => ({ id: t.id })) });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [loop, thrower, hang, failing, redirect, big].map((t) => ({ id: t.id })),
+    });
     const reply = await ask(owner, bot.id, { content: "Try everything" });
     const by = Object.fromEntries(reply.message.contentPayload.toolCalls.map((c) => [c.name, c]));
     expect(by.spin).toMatchObject({ status: "timeout" });
@@ -113,10 +203,18 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
 describe("agent replies with the built-in local model (offline)", () => {
   it("calls the tool whose name the question names, with arguments the question spells, and answers from its result", async () => {
     const owner = await seedOwner();
-    const add = await fnTool(owner, "add_numbers", "function main(a) { return a.x + a.y; }", { x: { type: "number" }, y: { type: "number" } });
+    const add = await fnTool(owner, "add_numbers", "function main(a) { return a.x + a.y; }", {
+      x: { type: "number" },
+      y: { type: "number" },
+    });
     const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: add.id }] });
     const reply = await ask(owner, bot.id, { content: "Please add numbers x: 2, y: 40" });
-    expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({ name: "add_numbers", input: { x: 2, y: 40 }, status: "success", output: 42 });
+    expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({
+      name: "add_numbers",
+      input: { x: 2, y: 40 },
+      status: "success",
+      output: 42,
+    });
     expect(reply.content).toBe("add_numbers returned 42.");
   });
 
@@ -128,17 +226,36 @@ describe("agent replies with the built-in local model (offline)", () => {
     expect(plain.message.contentPayload.toolCalls).toEqual([]);
     expect(plain.content).toBe("Hello! How can I help you today?");
     const forced = await ask(owner, bot.id, { content: "Lyon", toolIds: [echo.id] });
-    expect(forced.message.contentPayload.toolCalls[0]).toMatchObject({ name: "echo_city", input: { city: "Lyon" }, output: "echo Lyon" });
+    expect(forced.message.contentPayload.toolCalls[0]).toMatchObject({
+      name: "echo_city",
+      input: { city: "Lyon" },
+      output: "echo Lyon",
+    });
   });
 
   it("searches the knowledge bases as a tool and cites what it found", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
-    await ingest(owner, kb.id, [{ name: "returns.txt", content: "Returns are accepted within 30 days of delivery. Refunds take five business days.", type: "text/plain" }]);
-    const bot = await createChatbot(owner, { replyMode: "agent", knowledgeBases: [{ id: kb.id }], embeddingModel: null });
+    await ingest(owner, kb.id, [
+      {
+        name: "returns.txt",
+        content: "Returns are accepted within 30 days of delivery. Refunds take five business days.",
+        type: "text/plain",
+      },
+    ]);
+    const bot = await createChatbot(owner, {
+      replyMode: "agent",
+      knowledgeBases: [{ id: kb.id }],
+      embeddingModel: null,
+    });
     const reply = await ask(owner, bot.id, { content: "How many days do I have for returns?" });
     const [call] = reply.message.contentPayload.toolCalls;
-    expect(call).toMatchObject({ name: "search_knowledge_base", toolType: "knowledge", status: "success", input: { query: "How many days do I have for returns?" } });
+    expect(call).toMatchObject({
+      name: "search_knowledge_base",
+      toolType: "knowledge",
+      status: "success",
+      input: { query: "How many days do I have for returns?" },
+    });
     expect(reply.content).toContain("Returns are accepted within 30 days of delivery.");
     expect(reply.message.citations.length).toBe(1);
     const listed = await records(owner, "?toolType=knowledge");
@@ -154,21 +271,39 @@ describe("agent replies with the built-in local model (offline)", () => {
       flexTemplateJson: { type: "bubble", body: { type: "text", text: "Title: {{title}}" }, footer: { label: "" } },
       flexSchema: { title: "A short title", "footer.label": { prompt: "Button label", tag: "label" } },
     });
-    const chips = await createTool(owner, { name: "suggest_chips", displayName: "Chips", toolType: "quick_reply", quickReplyConfig: { mode: "static", items: ["Yes", { label: "No", text: "No thanks" }] } });
+    const chips = await createTool(owner, {
+      name: "suggest_chips",
+      displayName: "Chips",
+      toolType: "quick_reply",
+      quickReplyConfig: { mode: "static", items: ["Yes", { label: "No", text: "No thanks" }] },
+    });
     const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: card.id }, { id: chips.id }] });
     const flex = await ask(owner, bot.id, { content: "show card title: Summer sale, footer_label: Buy" });
-    expect(flex.message.contentPayload.flex, JSON.stringify(flex.message.contentPayload)).toEqual([{ type: "bubble", body: { type: "text", text: "Title: Summer sale" }, footer: { label: "Buy" } }]);
+    expect(flex.message.contentPayload.flex, JSON.stringify(flex.message.contentPayload)).toEqual([
+      { type: "bubble", body: { type: "text", text: "Title: Summer sale" }, footer: { label: "Buy" } },
+    ]);
     const quick = await ask(owner, bot.id, { content: "suggest chips please" });
-    expect(quick.message.contentPayload.quickReplies).toEqual([{ label: "Yes", text: "Yes" }, { label: "No", text: "No thanks" }]);
+    expect(quick.message.contentPayload.quickReplies).toEqual([
+      { label: "Yes", text: "Yes" },
+      { label: "No", text: "No thanks" },
+    ]);
   });
 
   it("desktop tools: offered only to desktop clients, returned as a pending record that takes the client's result", async () => {
     const owner = await seedOwner();
-    const desktop = await createTool(owner, { name: "open_file", displayName: "Open file", toolType: "desktop", rawParametersSchema: { type: "object", properties: { path: { type: "string" } } } });
+    const desktop = await createTool(owner, {
+      name: "open_file",
+      displayName: "Open file",
+      toolType: "desktop",
+      rawParametersSchema: { type: "object", properties: { path: { type: "string" } } },
+    });
     const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: desktop.id }] });
     const web = await ask(owner, bot.id, { content: "open file path: /tmp/a.txt" });
     expect(web.message.contentPayload.toolCalls).toEqual([]);
-    const reply = await ask(owner, bot.id, { content: "open file path: /tmp/a.txt", metadata: { clientPlatform: "desktop" } });
+    const reply = await ask(owner, bot.id, {
+      content: "open file path: /tmp/a.txt",
+      metadata: { clientPlatform: "desktop" },
+    });
     const [call] = reply.message.contentPayload.toolCalls;
     expect(call).toMatchObject({ name: "open_file", status: "pending", input: { path: "/tmp/a.txt" } });
     expect(reply.message.contentPayload.pendingToolCalls).toEqual([call.id]);
@@ -178,7 +313,9 @@ describe("agent replies with the built-in local model (offline)", () => {
     // The reply continues from the result in a new message.
     let continued: { content: string; contentPayload: Reply["message"]["contentPayload"] } | undefined;
     for (let i = 0; i < 50 && !continued; i++) {
-      const page = (await (await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`)).json()) as { results: { id: string; type: string; content: string; contentPayload: Reply["message"]["contentPayload"] }[] };
+      const page = (await (await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`)).json()) as {
+        results: { id: string; type: string; content: string; contentPayload: Reply["message"]["contentPayload"] }[];
+      };
       continued = page.results.find((m) => m.type === "outgoing" && m.id !== reply.message.id);
       if (!continued) await new Promise((r) => setTimeout(r, 50));
     }
@@ -193,20 +330,39 @@ describe("agent replies with the built-in local model (offline)", () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["chatbot.manage", "tool.view"]);
     const hidden = await fnTool(owner, unique("hidden").replace(/-/g, "_"), "function main() { return 1; }");
-    const res = await member.fetch("POST", "/chatbots/", { name: unique("bot"), largeLanguageModel: "00000000-0000-7000-8000-000000000001", replyMode: "agent", tools: [{ id: hidden.id }], groups: [{ id: member.groupId }] });
+    const res = await member.fetch("POST", "/chatbots/", {
+      name: unique("bot"),
+      largeLanguageModel: "00000000-0000-7000-8000-000000000001",
+      replyMode: "agent",
+      tools: [{ id: hidden.id }],
+      groups: [{ id: member.groupId }],
+    });
     await expectError(res, 400);
   });
 
   it("asynchronous replies (POST /messages/) run the same loop", async () => {
     const owner = await seedOwner();
-    const add = await fnTool(owner, "add_numbers", "function main(a) { return a.x + a.y; }", { x: { type: "number" }, y: { type: "number" } });
+    const add = await fnTool(owner, "add_numbers", "function main(a) { return a.x + a.y; }", {
+      x: { type: "number" },
+      y: { type: "number" },
+    });
     const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: add.id }] });
     const first = await ask(owner, bot.id, { content: "hello" });
-    const res = await owner.fetch("POST", "/messages/", { conversation: first.conversationId, content: "add numbers x: 1, y: 2" });
+    const res = await owner.fetch("POST", "/messages/", {
+      conversation: first.conversationId,
+      content: "add numbers x: 1, y: 2",
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     let reply: { content: string; contentPayload: Reply["message"]["contentPayload"] } | undefined;
     for (let i = 0; i < 50 && !reply; i++) {
-      const page = (await (await owner.fetch("GET", `/messages/?conversation=${first.conversationId}`)).json()) as { results: { type: string; content: string; sequence: number; contentPayload: Reply["message"]["contentPayload"] }[] };
+      const page = (await (await owner.fetch("GET", `/messages/?conversation=${first.conversationId}`)).json()) as {
+        results: {
+          type: string;
+          content: string;
+          sequence: number;
+          contentPayload: Reply["message"]["contentPayload"];
+        }[];
+      };
       reply = page.results.find((m) => m.type === "outgoing" && m.sequence === 4);
       if (!reply) await new Promise((r) => setTimeout(r, 50));
     }
@@ -217,8 +373,16 @@ describe("agent replies with the built-in local model (offline)", () => {
   it("stops at the call limit", async () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner, { modelName: "parallel-tools" });
-    const made = await Promise.all(Array.from({ length: 12 }, (_, i) => fnTool(owner, `t${i}_${unique("x").replace(/-/g, "_")}`.slice(0, 60), `function main() { return ${i}; }`)));
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: made.map((t) => ({ id: t.id })) });
+    const made = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        fnTool(owner, `t${i}_${unique("x").replace(/-/g, "_")}`.slice(0, 60), `function main() { return ${i}; }`),
+      ),
+    );
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: made.map((t) => ({ id: t.id })),
+    });
     const reply = await ask(owner, bot.id, { content: "go" });
     expect(reply.message.contentPayload.toolCalls).toHaveLength(10);
   });

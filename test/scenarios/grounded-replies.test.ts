@@ -5,7 +5,15 @@ import { createFaq, createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { makeDocx, makePdf } from "../fixtures/documents";
 import { readEvents } from "../support/sse";
 
-type Message = { content: string; citations: { id: string; filename: string }[]; citationNodes: { node: { pageStart: number | null; knowledgeBaseFile: { filename: string } | null }; score: number; displayScore: number }[] };
+type Message = {
+  content: string;
+  citations: { id: string; filename: string }[];
+  citationNodes: {
+    node: { pageStart: number | null; knowledgeBaseFile: { filename: string } | null };
+    score: number;
+    displayScore: number;
+  }[];
+};
 
 async function ask(owner: Actor, chatbotId: string, content: string, extra: Record<string, unknown> = {}) {
   const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { message: { content, ...extra } });
@@ -21,7 +29,11 @@ async function handbook(owner: Actor) {
     "The Nimbus warranty lasts five years from the date of purchase. Filters are not covered by the warranty.",
     "Cleaning: wipe the grille with a dry cloth once a month.",
   ]);
-  const docx = await makeDocx(["Returns", "You may return an unused Nimbus within 30 days for a full refund.", "Return shipping is free within the Netherlands."]);
+  const docx = await makeDocx([
+    "Returns",
+    "You may return an unused Nimbus within 30 days for a full refund.",
+    "Return shipping is free within the Netherlands.",
+  ]);
   const [pdfFile, docxFile] = await ingest(owner, kb.id, [
     { name: "nimbus-handbook.pdf", content: pdf, type: "application/pdf" },
     { name: "returns.docx", content: docx },
@@ -33,7 +45,10 @@ describe("replies grounded in a knowledge base", () => {
   it("answers a question whose answer is only on page 2 of a PDF, citing that file and page", async () => {
     const owner = await seedOwner();
     const { kb, pdfFile } = await handbook(owner);
-    const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }], instructions: "Answer from the handbook." });
+    const bot = await createChatbot(owner, {
+      knowledgeBases: [{ id: kb.id }],
+      instructions: "Answer from the handbook.",
+    });
     expect(bot.knowledgeBases).toEqual([{ id: kb.id, name: kb.name }]);
     const reply = await ask(owner, bot.id, "How many years does the warranty last?");
     expect(reply.content).toContain("five years");
@@ -51,7 +66,10 @@ describe("replies grounded in a knowledge base", () => {
     const reply = await ask(owner, bot.id, "Can I return it for a refund?");
     expect(reply.content).toContain("30 days");
     expect(reply.message.citations.map((c) => c.filename)).toContain("returns.docx");
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Can I return it for a refund?" }, is_streaming: true });
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "Can I return it for a refund?" },
+      is_streaming: true,
+    });
     const events = await readEvents(res);
     const last = events.at(-1)!.data as { done: boolean; message: Message };
     expect(last.done).toBe(true);
@@ -67,7 +85,10 @@ describe("replies grounded in a knowledge base", () => {
     expect(markers.length).toBeGreaterThan(0);
     const warrantySentence = reply.content.split(/(?<=\])\s*/).find((s) => s.includes("five years"))!;
     const n = Number(/\[(\d+)\]/.exec(warrantySentence)![1]);
-    expect(reply.message.citationNodes[n - 1].node).toMatchObject({ pageStart: 2, knowledgeBaseFile: { filename: "nimbus-handbook.pdf" } });
+    expect(reply.message.citationNodes[n - 1].node).toMatchObject({
+      pageStart: 2,
+      knowledgeBaseFile: { filename: "nimbus-handbook.pdf" },
+    });
     for (const m of markers) expect(reply.message.citationNodes[m - 1]).toBeTruthy();
     expect(reply.message.citations.map((c) => c.filename)).toContain("nimbus-handbook.pdf");
   });
@@ -91,11 +112,16 @@ describe("replies grounded in a knowledge base", () => {
   it("FAQ hits count in hitsCount", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
-    const faq = await createFaq(owner, kb.id, { question: "Do you ship to Belgium?", answer: "Yes, shipping to Belgium takes two days." });
+    const faq = await createFaq(owner, kb.id, {
+      question: "Do you ship to Belgium?",
+      answer: "Yes, shipping to Belgium takes two days.",
+    });
     const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }] });
     const reply = await ask(owner, bot.id, "Do you ship to Belgium?");
     expect(reply.content).toContain("two days");
-    const after = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/faqs/${faq.id}/`)).json()) as { hitsCount: number };
+    const after = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/faqs/${faq.id}/`)).json()) as {
+      hitsCount: number;
+    };
     expect(after.hitsCount).toBe(1);
   });
 });

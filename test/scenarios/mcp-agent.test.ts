@@ -5,8 +5,21 @@ import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents } from "../support/sse";
 
-type ToolCall = { id: string; name: string; displayName: string; toolType: string; input: Record<string, unknown>; status: string; output: unknown; error: string | null };
-type Reply = { conversationId: string; content: string; message: { id: string; contentPayload: { toolCalls: ToolCall[] } } };
+type ToolCall = {
+  id: string;
+  name: string;
+  displayName: string;
+  toolType: string;
+  input: Record<string, unknown>;
+  status: string;
+  output: unknown;
+  error: string | null;
+};
+type Reply = {
+  conversationId: string;
+  content: string;
+  message: { id: string; contentPayload: { toolCalls: ToolCall[] } };
+};
 
 const mcp = (path = "/mcp") => `${env.TEST_MCP_URL}${path}`;
 const CUSTOM_ENTRY = "00000000-0000-7000-8100-000000000001";
@@ -18,14 +31,24 @@ async function post<T>(actor: Actor, path: string, body: unknown, status = 201):
 }
 
 const mcpTool = (owner: Actor, extra: Record<string, unknown> = {}) =>
-  post<{ id: string }>(owner, "/tools/", { name: "calc", displayName: "Calculator", toolType: "mcp", mcpUrl: mcp(), ...extra });
+  post<{ id: string }>(owner, "/tools/", {
+    name: "calc",
+    displayName: "Calculator",
+    toolType: "mcp",
+    mcpUrl: mcp(),
+    ...extra,
+  });
 
 async function ask(actor: Actor, botId: string, content: string, extra: Record<string, unknown> = {}) {
   return post<Reply>(actor, `/chatbots/${botId}/completions/`, { message: { content, ...extra } }, 200);
 }
 
 async function mcpStats() {
-  return (await (await fetch(`${env.TEST_MCP_URL}/stats`)).json()) as { sessions: number; calls: { name: string; args: unknown }[]; requests: { method: string; path: string; apiKey: string | null; sessionId: string | null }[] };
+  return (await (await fetch(`${env.TEST_MCP_URL}/stats`)).json()) as {
+    sessions: number;
+    calls: { name: string; args: unknown }[];
+    requests: { method: string; path: string; apiKey: string | null; sessionId: string | null }[];
+  };
 }
 
 describe("agent replies calling MCP tools", () => {
@@ -33,29 +56,70 @@ describe("agent replies calling MCP tools", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner, { mcpAllowedTools: ["add", "lookup_order", "whoami"] });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: tool.id }] });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: tool.id }],
+    });
     const reply = await ask(owner, bot.id, 'Please use calc__add ARGS {"a": 2, "b": 40}');
     const [call] = reply.message.contentPayload.toolCalls;
-    expect(call).toMatchObject({ name: "calc__add", displayName: "Calculator: Add numbers", toolType: "mcp", input: { a: 2, b: 40 }, status: "success", output: "42", error: null });
+    expect(call).toMatchObject({
+      name: "calc__add",
+      displayName: "Calculator: Add numbers",
+      toolType: "mcp",
+      input: { a: 2, b: 40 },
+      status: "success",
+      output: "42",
+      error: null,
+    });
     expect(reply.content).toBe("Result: 42");
     const last = await lastUpstreamRequest(model.modelName);
     // Only the allowed tools, under the tool's namespace.
-    expect(last.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(["calc__add", "calc__lookup_order", "calc__whoami", "handoff"]);
-    expect(last.body.tools.find((t: { function: { name: string } }) => t.function.name === "calc__add").function.parameters).toMatchObject({ type: "object", required: ["a", "b"] });
+    expect(last.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([
+      "calc__add",
+      "calc__lookup_order",
+      "calc__whoami",
+      "handoff",
+    ]);
+    expect(
+      last.body.tools.find((t: { function: { name: string } }) => t.function.name === "calc__add").function.parameters,
+    ).toMatchObject({ type: "object", required: ["a", "b"] });
 
     const records = await (await owner.fetch("GET", `/tool-execution-records/?chatbot=${bot.id}&toolType=mcp`)).json();
-    expect(records).toMatchObject({ count: 1, results: [{ id: call.id, status: "success", tool: { id: tool.id, toolType: "mcp" }, input: { a: 2, b: 40 }, output: "42" }] });
+    expect(records).toMatchObject({
+      count: 1,
+      results: [
+        {
+          id: call.id,
+          status: "success",
+          tool: { id: tool.id, toolType: "mcp" },
+          input: { a: 2, b: 40 },
+          output: "42",
+        },
+      ],
+    });
   });
 
   it("keeps one session for every call of a reply (parallel calls included) and ends it after", async () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner, { modelName: "parallel-tools" });
     const marker = `reply-${crypto.randomUUID()}`;
-    const tool = await mcpTool(owner, { name: "orders", mcpAllowedTools: ["lookup_order", "add"], rawMcpHeader: { "X-Api-Key": marker } });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: tool.id }] });
+    const tool = await mcpTool(owner, {
+      name: "orders",
+      mcpAllowedTools: ["lookup_order", "add"],
+      rawMcpHeader: { "X-Api-Key": marker },
+    });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: tool.id }],
+    });
     const reply = await ask(owner, bot.id, 'ARGS {"orderId": "A-1", "a": 1, "b": 2}');
     const calls = reply.message.contentPayload.toolCalls;
-    expect(calls.map((c) => [c.name, c.status]).sort()).toEqual([["orders__add", "success"], ["orders__lookup_order", "success"]]);
+    expect(calls.map((c) => [c.name, c.status]).sort()).toEqual([
+      ["orders__add", "success"],
+      ["orders__lookup_order", "success"],
+    ]);
     expect(calls.find((c) => c.name === "orders__lookup_order")!.output).toEqual({ orderId: "A-1", status: "shipped" });
     const mine = (await mcpStats()).requests.filter((r) => r.apiKey === marker);
     // initialize (no session yet), then everything on one session, ended with a DELETE once the reply was done.
@@ -68,9 +132,17 @@ describe("agent replies calling MCP tools", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner, { name: "slow" });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: tool.id }] });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: tool.id }],
+    });
     const failed = await ask(owner, bot.id, "use slow__fail");
-    expect(failed.message.contentPayload.toolCalls[0]).toMatchObject({ name: "slow__fail", status: "failure", error: "the tool broke on purpose" });
+    expect(failed.message.contentPayload.toolCalls[0]).toMatchObject({
+      name: "slow__fail",
+      status: "failure",
+      error: "the tool broke on purpose",
+    });
     const timedOut = await ask(owner, bot.id, 'use slow__sleep ARGS {"ms": 5000}');
     expect(timedOut.message.contentPayload.toolCalls[0]).toMatchObject({ name: "slow__sleep", status: "timeout" });
     expect(timedOut.content).toMatch(/^Result: Error \(timeout\)/);
@@ -80,24 +152,44 @@ describe("agent replies calling MCP tools", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner);
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: tool.id }] });
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: 'use calc__add ARGS {"a": 1, "b": 1}' }, isStreaming: true });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: tool.id }],
+    });
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: 'use calc__add ARGS {"a": 1, "b": 1}' },
+      isStreaming: true,
+    });
     expect(res.status).toBe(200);
     const events = await readEvents(res);
     const names = events.map((e) => e.event).filter((e) => e === "tool_call" || e === "tool_result");
     expect(names).toEqual(["tool_call", "tool_result"]);
-    expect(events.find((e) => e.event === "tool_result")!.data).toMatchObject({ name: "calc__add", toolType: "mcp", status: "success", output: "2" });
+    expect(events.find((e) => e.event === "tool_result")!.data).toMatchObject({
+      name: "calc__add",
+      toolType: "mcp",
+      status: "success",
+      output: "2",
+    });
   });
 
   it("leaves out a server it cannot reach, and the reply goes on without it", async () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner, { name: "gone", mcpUrl: mcp("/html") });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: tool.id }] });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: tool.id }],
+    });
     const reply = await ask(owner, bot.id, "Hello there");
     expect(reply.message.contentPayload.toolCalls).toEqual([]);
     // Only the built-in handoff tool is left.
-    expect((await lastUpstreamRequest(model.modelName)).body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["handoff"]);
+    expect(
+      (await lastUpstreamRequest(model.modelName)).body.tools.map(
+        (t: { function: { name: string } }) => t.function.name,
+      ),
+    ).toEqual(["handoff"]);
   });
 
   it("sends the member's credential over rawMcpHeader, the contact's over both; revocation applies on the next reply", async () => {
@@ -105,9 +197,20 @@ describe("agent replies calling MCP tools", () => {
     const member = await seedMember(owner, ["tool.view", "chatbot.view", "conversation.manage", "contact.manage"]);
     const model = await upstreamModel(owner);
     const group = member.groupId!;
-    const tool = await mcpTool(owner, { name: "who", rawMcpHeader: { Authorization: "Bearer default" }, mcpAllowedTools: ["whoami"], groups: [{ id: group }] });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: tool.id }], groups: [{ id: group }] });
-    const whoami = async (actor: Actor, extra: Record<string, unknown> = {}) => (await ask(actor, bot.id, "use who__whoami", extra)).message.contentPayload.toolCalls[0].output;
+    const tool = await mcpTool(owner, {
+      name: "who",
+      rawMcpHeader: { Authorization: "Bearer default" },
+      mcpAllowedTools: ["whoami"],
+      groups: [{ id: group }],
+    });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: tool.id }],
+      groups: [{ id: group }],
+    });
+    const whoami = async (actor: Actor, extra: Record<string, unknown> = {}) =>
+      (await ask(actor, bot.id, "use who__whoami", extra)).message.contentPayload.toolCalls[0].output;
 
     expect(await whoami(member)).toEqual({ authorization: "Bearer default", apiKey: null });
     await post(member, `/tools/${tool.id}/credentials/`, { headers: { Authorization: "Bearer member-token" } });
@@ -115,8 +218,14 @@ describe("agent replies calling MCP tools", () => {
     // Another member (the owner) still sends the default.
     expect(await whoami(owner)).toEqual({ authorization: "Bearer default", apiKey: null });
 
-    const contact = await post<{ id: string }>(member, "/contacts/", { name: "Visitor", mcpCredentials: [{ toolId: tool.id, headers: { Authorization: "Bearer contact-token" } }] });
-    expect(await whoami(member, { sender: contact.id })).toEqual({ authorization: "Bearer contact-token", apiKey: null });
+    const contact = await post<{ id: string }>(member, "/contacts/", {
+      name: "Visitor",
+      mcpCredentials: [{ toolId: tool.id, headers: { Authorization: "Bearer contact-token" } }],
+    });
+    expect(await whoami(member, { sender: contact.id })).toEqual({
+      authorization: "Bearer contact-token",
+      apiKey: null,
+    });
 
     const revoked = await member.fetch("DELETE", `/tools/${tool.id}/credentials/`);
     expect(revoked.status).toBe(204);
@@ -134,17 +243,34 @@ describe("agent replies calling MCP tools", () => {
     });
     const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
     const first = await ask(owner, bot.id, "use Crm__whoami");
-    expect(first.message.contentPayload.toolCalls[0]).toMatchObject({ name: "Crm__whoami", toolType: "mcp", status: "success", output: { authorization: "Bearer good-token" } });
-    expect(((await (await owner.fetch("GET", `/tool-execution-records/${first.message.contentPayload.toolCalls[0].id}/`)).json()) as { tool: unknown }).tool).toMatchObject({ id: null, toolType: "mcp" });
+    expect(first.message.contentPayload.toolCalls[0]).toMatchObject({
+      name: "Crm__whoami",
+      toolType: "mcp",
+      status: "success",
+      output: { authorization: "Bearer good-token" },
+    });
+    expect(
+      (
+        (await (
+          await owner.fetch("GET", `/tool-execution-records/${first.message.contentPayload.toolCalls[0].id}/`)
+        ).json()) as { tool: unknown }
+      ).tool,
+    ).toMatchObject({ id: null, toolType: "mcp" });
 
     // The owner's own (wrong) credential replaces the connector's: the server refuses it, so the connector is left out.
     await post(owner, `/connectors/${connector.id}/credentials/`, { headers: { Authorization: "Bearer wrong" } });
-    const members = (await (await owner.fetch("GET", `/connectors/${connector.id}/authorized-members/`)).json()) as { memberId: string }[];
+    const members = (await (await owner.fetch("GET", `/connectors/${connector.id}/authorized-members/`)).json()) as {
+      memberId: string;
+    }[];
     expect(members).toHaveLength(1);
     expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls).toEqual([]);
     // Revoked by id: the next reply sends the connector's headers again.
-    expect((await owner.fetch("DELETE", `/connectors/${connector.id}/authorized-members/${members[0].memberId}/`)).status).toBe(204);
-    expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls[0]).toMatchObject({ status: "success" });
+    expect(
+      (await owner.fetch("DELETE", `/connectors/${connector.id}/authorized-members/${members[0].memberId}/`)).status,
+    ).toBe(204);
+    expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls[0]).toMatchObject({
+      status: "success",
+    });
 
     await owner.fetch("PATCH", `/connectors/${connector.id}/`, { isEnabled: false });
     expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls).toEqual([]);
@@ -155,9 +281,17 @@ describe("agent replies calling MCP tools", () => {
     const model = await upstreamModel(owner);
     const a = await mcpTool(owner, { name: "one", mcpAllowedTools: ["add"] });
     const b = await mcpTool(owner, { name: "two", mcpUrl: mcp("/other/mcp"), mcpAllowedTools: ["add"] });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: a.id }, { id: b.id }] });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: a.id }, { id: b.id }],
+    });
     const reply = await ask(owner, bot.id, 'use two__add ARGS {"a": 3, "b": 4}');
     expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({ name: "two__add", output: "7" });
-    expect((await lastUpstreamRequest(model.modelName)).body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(["handoff", "one__add", "two__add"]);
+    expect(
+      (await lastUpstreamRequest(model.modelName)).body.tools
+        .map((t: { function: { name: string } }) => t.function.name)
+        .sort(),
+    ).toEqual(["handoff", "one__add", "two__add"]);
   });
 });

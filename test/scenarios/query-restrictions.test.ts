@@ -24,9 +24,18 @@ beforeAll(async () => {
     { name: "c.txt", content: "The zebra gamma document." },
   ]);
   for (const f of files) file[f.filename[0]] = f.id;
-  faq = (await createFaq(owner, kb.id, { question: "Where does the zebra live?", answer: "The zebra lives in the savanna." })).id;
-  label = { red: (await createLabel(owner, kb.id, "red")).id, blue: (await createLabel(owner, kb.id, "blue")).id, green: (await createLabel(owner, kb.id, "green")).id };
-  const tag = (id: string, labels: string[]) => owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${id}/update-metadata/`, { labels: labels.map((l) => ({ id: l })) });
+  faq = (
+    await createFaq(owner, kb.id, { question: "Where does the zebra live?", answer: "The zebra lives in the savanna." })
+  ).id;
+  label = {
+    red: (await createLabel(owner, kb.id, "red")).id,
+    blue: (await createLabel(owner, kb.id, "blue")).id,
+    green: (await createLabel(owner, kb.id, "green")).id,
+  };
+  const tag = (id: string, labels: string[]) =>
+    owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${id}/update-metadata/`, {
+      labels: labels.map((l) => ({ id: l })),
+    });
   await tag(file.a, [label.red, label.blue]);
   await tag(file.b, [label.red]);
   await tag(file.c, [label.green]);
@@ -35,14 +44,21 @@ beforeAll(async () => {
 
 /** Names of what a search finds: file initials and "faq". */
 async function found(queryMetadata?: unknown, base = kb): Promise<string[]> {
-  const res = await owner.fetch("POST", `/knowledge-bases/${base.id}/search/`, { query: "zebra", ...(queryMetadata === undefined ? {} : { queryMetadata }) });
+  const res = await owner.fetch("POST", `/knowledge-bases/${base.id}/search/`, {
+    query: "zebra",
+    ...(queryMetadata === undefined ? {} : { queryMetadata }),
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   const page = (await res.json()) as { results: { type: string; knowledgeBaseFile: { filename: string } | null }[] };
   return page.results.map((r) => (r.type === "faq" ? "faq" : r.knowledgeBaseFile!.filename[0])).sort();
 }
 
-const only = (ids: Record<string, unknown>) => ({ knowledgeBases: [{ knowledgeBaseId: kb.id, hasUserSelectedAll: false, ...ids }] });
-const allBut = (ids: Record<string, unknown>) => ({ knowledgeBases: [{ knowledgeBaseId: kb.id, hasUserSelectedAll: true, ...ids }] });
+const only = (ids: Record<string, unknown>) => ({
+  knowledgeBases: [{ knowledgeBaseId: kb.id, hasUserSelectedAll: false, ...ids }],
+});
+const allBut = (ids: Record<string, unknown>) => ({
+  knowledgeBases: [{ knowledgeBaseId: kb.id, hasUserSelectedAll: true, ...ids }],
+});
 
 describe("queryMetadata restricts retrieval", () => {
   it("absent: no restriction", async () => {
@@ -75,45 +91,101 @@ describe("queryMetadata restricts retrieval", () => {
 
   it("rule 4: label relations with AND, OR and nesting keep the sources whose labels satisfy them", async () => {
     const rel = (labelRelations: unknown) => ({ ...allBut({}), labelRelations });
-    expect(await found(rel({ operator: "AND", conditions: [{ labelId: label.red }, { labelId: label.blue }] }))).toEqual(["a"]);
-    expect(await found(rel({ operator: "OR", conditions: [{ labelId: label.blue }, { labelId: label.green }] }))).toEqual(["a", "c"]);
     expect(
-      await found(rel({ operator: "OR", conditions: [{ labelId: label.green }, { operator: "AND", conditions: [{ labelId: label.red }, { labelId: label.blue }] }] })),
+      await found(rel({ operator: "AND", conditions: [{ labelId: label.red }, { labelId: label.blue }] })),
+    ).toEqual(["a"]);
+    expect(
+      await found(rel({ operator: "OR", conditions: [{ labelId: label.blue }, { labelId: label.green }] })),
+    ).toEqual(["a", "c"]);
+    expect(
+      await found(
+        rel({
+          operator: "OR",
+          conditions: [
+            { labelId: label.green },
+            { operator: "AND", conditions: [{ labelId: label.red }, { labelId: label.blue }] },
+          ],
+        }),
+      ),
     ).toEqual(["a", "c"]);
     // Labels combine with the id selection.
-    expect(await found({ ...only({ knowledgeBaseFileIds: [file.a, file.c] }), labelRelations: { operator: "OR", conditions: [{ labelId: label.red }] } })).toEqual(["a"]);
+    expect(
+      await found({
+        ...only({ knowledgeBaseFileIds: [file.a, file.c] }),
+        labelRelations: { operator: "OR", conditions: [{ labelId: label.red }] },
+      }),
+    ).toEqual(["a"]);
   });
 
   it("rule 4: empty conditions mean no label filtering, and label relations without knowledgeBases do nothing", async () => {
-    expect(await found({ ...allBut({}), labelRelations: { operator: "AND", conditions: [] } })).toEqual(["a", "b", "c", "faq"]);
-    expect(await found({ labelRelations: { operator: "AND", conditions: [{ labelId: label.green }] } })).toEqual(["a", "b", "c", "faq"]);
+    expect(await found({ ...allBut({}), labelRelations: { operator: "AND", conditions: [] } })).toEqual([
+      "a",
+      "b",
+      "c",
+      "faq",
+    ]);
+    expect(await found({ labelRelations: { operator: "AND", conditions: [{ labelId: label.green }] } })).toEqual([
+      "a",
+      "b",
+      "c",
+      "faq",
+    ]);
   });
 
   it("a restricted search finds an allowed passage however far down the unrestricted ranking it is", async () => {
     const crowded = await createKnowledgeBase(owner, { numberOfRetrievedChunks: 1, enableRerank: false });
-    const strong = Array.from({ length: 40 }, (_, i) => ({ name: `strong-${i}.txt`, content: `Okapi okapi okapi ${i}.` }));
+    const strong = Array.from({ length: 40 }, (_, i) => ({
+      name: `strong-${i}.txt`,
+      content: `Okapi okapi okapi ${i}.`,
+    }));
     const files = await ingest(owner, crowded.id, [...strong.slice(0, 20)]);
     files.push(...(await ingest(owner, crowded.id, strong.slice(20))));
-    const [weak] = await ingest(owner, crowded.id, [{ name: "weak.txt", content: `An okapi appears once in this much longer text about ${"other things and ".repeat(30)}more.` }]);
+    const [weak] = await ingest(owner, crowded.id, [
+      {
+        name: "weak.txt",
+        content: `An okapi appears once in this much longer text about ${"other things and ".repeat(30)}more.`,
+      },
+    ]);
     const search = async (queryMetadata?: unknown) => {
-      const res = await owner.fetch("POST", `/knowledge-bases/${crowded.id}/search/`, { query: "okapi", searchMethod: "keyword", ...(queryMetadata ? { queryMetadata } : {}) });
-      return ((await res.json()) as { results: { knowledgeBaseFile: { filename: string } }[] }).results.map((r) => r.knowledgeBaseFile.filename);
+      const res = await owner.fetch("POST", `/knowledge-bases/${crowded.id}/search/`, {
+        query: "okapi",
+        searchMethod: "keyword",
+        ...(queryMetadata ? { queryMetadata } : {}),
+      });
+      return ((await res.json()) as { results: { knowledgeBaseFile: { filename: string } }[] }).results.map(
+        (r) => r.knowledgeBaseFile.filename,
+      );
     };
     expect(await search()).not.toContain("weak.txt");
-    expect(await search({ knowledgeBases: [{ knowledgeBaseId: crowded.id, knowledgeBaseFileIds: [weak.id], hasUserSelectedAll: false }] })).toEqual(["weak.txt"]);
-    const denyStrong = { knowledgeBases: [{ knowledgeBaseId: crowded.id, knowledgeBaseFileIds: files.map((f) => f.id), hasUserSelectedAll: true }] };
+    expect(
+      await search({
+        knowledgeBases: [{ knowledgeBaseId: crowded.id, knowledgeBaseFileIds: [weak.id], hasUserSelectedAll: false }],
+      }),
+    ).toEqual(["weak.txt"]);
+    const denyStrong = {
+      knowledgeBases: [
+        { knowledgeBaseId: crowded.id, knowledgeBaseFileIds: files.map((f) => f.id), hasUserSelectedAll: true },
+      ],
+    };
     expect(await search(denyStrong)).toEqual(["weak.txt"]);
   });
 
   it("a contact's queryMetadata restricts what the assistant answers from", async () => {
     const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }] });
-    const contactRes = await owner.fetch("POST", "/contacts/", { name: "Restricted", queryMetadata: only({ knowledgeBaseFileIds: [file.c] }) });
+    const contactRes = await owner.fetch("POST", "/contacts/", {
+      name: "Restricted",
+      queryMetadata: only({ knowledgeBaseFileIds: [file.c] }),
+    });
     expect(contactRes.status, await contactRes.clone().text()).toBe(201);
     const contact = (await contactRes.json()) as { id: string };
     const reply = async (sender?: string) => {
-      const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Tell me about the zebra document", ...(sender ? { sender } : {}) } });
+      const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content: "Tell me about the zebra document", ...(sender ? { sender } : {}) },
+      });
       expect(res.status, await res.clone().text()).toBe(200);
-      return ((await res.json()) as { message: { citations: { filename: string }[] } }).message.citations.map((c) => c.filename).sort();
+      return ((await res.json()) as { message: { citations: { filename: string }[] } }).message.citations
+        .map((c) => c.filename)
+        .sort();
     };
     expect(await reply()).toEqual(["a.txt", "b.txt", "c.txt"]);
     expect(await reply(contact.id)).toEqual(["c.txt"]);

@@ -12,7 +12,11 @@ async function register(company: string) {
     company,
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  const body = (await res.json()) as { user: { id: string }; organization: { id: string; name: string }; apiKey: string };
+  const body = (await res.json()) as {
+    user: { id: string };
+    organization: { id: string; name: string };
+    apiKey: string;
+  };
   expect(body.organization.name).toBe(company);
   const as = (method: string, path: string, payload?: unknown, headers: Record<string, string> = {}) =>
     call(method, `/api/v1${path}`, payload, { Authorization: `Api-Key ${body.apiKey}`, ...headers });
@@ -34,30 +38,62 @@ describe("registration from nothing", () => {
     expect(added.status, await added.clone().text()).toBe(201);
     const member = (await added.json()) as { id: string };
     const inAcme = { "X-Organization-Id": org };
-    await expectError(await bob.as("GET", `/organizations/${org}/members/`, undefined, inAcme), 403, "permission_denied");
+    await expectError(
+      await bob.as("GET", `/organizations/${org}/members/`, undefined, inAcme),
+      403,
+      "permission_denied",
+    );
     expect((await bob.as("GET", `/organizations/${org}/members/current/`)).status).toBe(200);
 
     // A group with one permission: member.view.
-    const catalogue = (await (await ada.as("GET", "/permissions/")).json()) as { id: string; codename: string; granted: boolean }[];
+    const catalogue = (await (await ada.as("GET", "/permissions/")).json()) as {
+      id: string;
+      codename: string;
+      granted: boolean;
+    }[];
     expect(catalogue.every((p) => p.granted)).toBe(true);
     const memberView = catalogue.find((p) => p.codename === "member.view")!;
-    const group = await ada.as("POST", `/organizations/${org}/groups/`, { name: "Viewers", permissions: [memberView.id] });
+    const group = await ada.as("POST", `/organizations/${org}/groups/`, {
+      name: "Viewers",
+      permissions: [memberView.id],
+    });
     expect(group.status, await group.clone().text()).toBe(201);
     const { id: groupId } = (await group.json()) as { id: string };
-    const joined = await ada.as("POST", `/organizations/${org}/groups/${groupId}/group-members/bulk-create/`, { members: [member.id] });
+    const joined = await ada.as("POST", `/organizations/${org}/groups/${groupId}/group-members/bulk-create/`, {
+      members: [member.id],
+    });
     expect(joined.status, await joined.clone().text()).toBe(201);
 
     // Bob can now do exactly that, and nothing more.
-    const granted = (await (await bob.as("GET", "/permissions/", undefined, inAcme)).json()) as { codename: string; granted: boolean }[];
+    const granted = (await (await bob.as("GET", "/permissions/", undefined, inAcme)).json()) as {
+      codename: string;
+      granted: boolean;
+    }[];
     expect(granted.filter((p) => p.granted).map((p) => p.codename)).toEqual(["member.view"]);
     const list = await bob.as("GET", `/organizations/${org}/members/`, undefined, inAcme);
     expect(list.status).toBe(200);
     expect(((await list.json()) as { count: number }).count).toBe(2);
-    await expectError(await bob.as("POST", `/organizations/${org}/members/`, { email: eve.email }, inAcme), 403, "permission_denied");
-    await expectError(await bob.as("POST", `/organizations/${org}/groups/`, { name: "Mine", permissions: [] }, inAcme), 403, "permission_denied");
-    await expectError(await bob.as("PUT", `/organizations/${org}/`, { name: "Bob's now" }, inAcme), 403, "permission_denied");
+    await expectError(
+      await bob.as("POST", `/organizations/${org}/members/`, { email: eve.email }, inAcme),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await bob.as("POST", `/organizations/${org}/groups/`, { name: "Mine", permissions: [] }, inAcme),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await bob.as("PUT", `/organizations/${org}/`, { name: "Bob's now" }, inAcme),
+      403,
+      "permission_denied",
+    );
     await expectError(await bob.as("DELETE", `/organizations/${org}/`, undefined, inAcme), 403, "permission_denied");
-    await expectError(await bob.as("POST", "/inboxes/", { name: "x", channelType: "web" }, inAcme), 403, "permission_denied");
+    await expectError(
+      await bob.as("POST", "/inboxes/", { name: "x", channelType: "web" }, inAcme),
+      403,
+      "permission_denied",
+    );
 
     // Eve, of another organization, gets 404 for every resource of Acme.
     for (const path of [

@@ -4,7 +4,14 @@ import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { uploadSkill } from "../routes/skills/support";
 
-type Call = { name: string; toolType: string; input: Record<string, unknown>; status: string; output: any; error: string | null };
+type Call = {
+  name: string;
+  toolType: string;
+  input: Record<string, unknown>;
+  status: string;
+  output: any;
+  error: string | null;
+};
 type Reply = { content: string; message: { contentPayload: { toolCalls: Call[] } } };
 
 async function ask(owner: Actor, botId: string, message: Record<string, unknown>) {
@@ -14,7 +21,12 @@ async function ask(owner: Actor, botId: string, message: Record<string, unknown>
 }
 
 async function fileExpenseTool(owner: Actor) {
-  const res = await owner.fetch("POST", "/tools/", { name: "file_expense", displayName: "File expense", toolType: "function", functionCode: "function main(a) { return { filed: true }; }" });
+  const res = await owner.fetch("POST", "/tools/", {
+    name: "file_expense",
+    displayName: "File expense",
+    toolType: "function",
+    functionCode: "function main(a) { return { filed: true }; }",
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
@@ -29,7 +41,11 @@ describe("skills in agent replies", () => {
     const reply = await ask(owner, bot.id, { content: `Use the ${name} skill to file my expenses` });
     const [call] = reply.message.contentPayload.toolCalls;
     expect(call).toMatchObject({ name: "use_skill", toolType: "skill", input: { name }, status: "success" });
-    expect(call.output).toMatchObject({ skill: name, resources: ["reference/policy.md"], instructions: "Always ask for the receipt number first." });
+    expect(call.output).toMatchObject({
+      skill: name,
+      resources: ["reference/policy.md"],
+      instructions: "Always ask for the receipt number first.",
+    });
     expect(reply.content).toContain("Always ask for the receipt number first.");
     const detail = (await (await owner.fetch("GET", `/skills/${skill.id}/`)).json()) as { lastUsedAt: string | null };
     expect(Number(detail.lastUsedAt)).toBeGreaterThan(0);
@@ -40,12 +56,23 @@ describe("skills in agent replies", () => {
     const name = unique("policy");
     const skill = await uploadSkill(owner, name);
     const bot = await createChatbot(owner, { replyMode: "agent", skills: [{ id: skill.id }] });
-    const reply = await ask(owner, bot.id, { content: `read skill resource: skill: ${name}; path: reference/policy.md` });
+    const reply = await ask(owner, bot.id, {
+      content: `read skill resource: skill: ${name}; path: reference/policy.md`,
+    });
     const [call] = reply.message.contentPayload.toolCalls;
-    expect(call).toMatchObject({ name: "read_skill_resource", status: "success", input: { skill: name, path: "reference/policy.md" } });
+    expect(call).toMatchObject({
+      name: "read_skill_resource",
+      status: "success",
+      input: { skill: name, path: "reference/policy.md" },
+    });
     expect(reply.content).toContain("Meals up to 50 EUR a day.");
-    const escape = await ask(owner, bot.id, { content: `read skill resource: skill: ${name}; path: ../../other/SKILL.md` });
-    expect(escape.message.contentPayload.toolCalls[0]).toMatchObject({ name: "read_skill_resource", status: "failure" });
+    const escape = await ask(owner, bot.id, {
+      content: `read skill resource: skill: ${name}; path: ../../other/SKILL.md`,
+    });
+    expect(escape.message.contentPayload.toolCalls[0]).toMatchObject({
+      name: "read_skill_resource",
+      status: "failure",
+    });
   });
 
   it("loads the skill's attached tools into the loop once it is used (OpenAI-compatible upstream)", async () => {
@@ -54,11 +81,24 @@ describe("skills in agent replies", () => {
     const toolId = await fileExpenseTool(owner);
     const name = unique("expense");
     const skill = await uploadSkill(owner, name, { fields: { attachedToolIds: JSON.stringify([toolId]) } });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", skills: [{ id: skill.id }] });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      skills: [{ id: skill.id }],
+    });
     const reply = await ask(owner, bot.id, { content: `use_skill ARGS {"name": "${name}"}` });
-    expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({ name: "use_skill", status: "success", output: { tools: ["file_expense"] } });
+    expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({
+      name: "use_skill",
+      status: "success",
+      output: { tools: ["file_expense"] },
+    });
     const last = await lastUpstreamRequest(model.modelName);
-    expect(last.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["use_skill", "read_skill_resource", "handoff", "file_expense"]);
+    expect(last.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+      "use_skill",
+      "read_skill_resource",
+      "handoff",
+      "file_expense",
+    ]);
     expect(last.body.tools[0].function.description).toContain(`${name}: When the user asks to file expenses`);
     expect(last.body.messages.at(-1).content).toContain("Tools now available: file_expense");
   });
@@ -69,10 +109,18 @@ describe("skills in agent replies", () => {
     const bot = await createChatbot(owner, { replyMode: "agent", skills: [{ id: a.id }, { id: b.id }] });
     const reply = await ask(owner, bot.id, { content: "use a skill please", skillIds: [b.id] });
     expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({ name: "use_skill", input: { name: b.name } });
-    await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { skills: [{ id: NO_SUCH_ID }] }), 400, "invalid");
+    await expectError(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { skills: [{ id: NO_SUCH_ID }] }),
+      400,
+      "invalid",
+    );
     const stranger = await seedOwner();
     const theirs = await uploadSkill(stranger, unique("theirs"));
-    await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { skills: [{ id: theirs.id }] }), 400, "invalid");
+    await expectError(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { skills: [{ id: theirs.id }] }),
+      400,
+      "invalid",
+    );
     const cleared = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { skills: [] });
     expect(await cleared.json()).toMatchObject({ skills: [] });
   });

@@ -2,14 +2,32 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
-import { createDatabase, createTable, HYPERDRIVE_URL, postgresMissing, postgresUrl, settled, TEST_HYPERDRIVE } from "../routes/sql-databases/support";
+import {
+  createDatabase,
+  createTable,
+  HYPERDRIVE_URL,
+  postgresMissing,
+  postgresUrl,
+  settled,
+  TEST_HYPERDRIVE,
+} from "../routes/sql-databases/support";
 import { queryPostgres } from "../../src/services/sql/postgres";
 
-type Call = { id: string; name: string; toolType: string; input: Record<string, unknown>; status: string; output: any; error: string | null };
+type Call = {
+  id: string;
+  name: string;
+  toolType: string;
+  input: Record<string, unknown>;
+  status: string;
+  output: any;
+  error: string | null;
+};
 type Reply = { content: string; message: { contentPayload: { toolCalls: Call[] } } };
 
 async function ask(owner: Actor, botId: string, sql: string) {
-  const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { message: { content: `Query the database, sql: "${sql}"` } });
+  const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, {
+    message: { content: `Query the database, sql: "${sql}"` },
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   const reply = (await res.json()) as Reply;
   const [call] = reply.message.contentPayload.toolCalls;
@@ -47,15 +65,46 @@ describe("text-to-SQL in agent replies: a managed table created from a CSV", () 
   it("answers from the table: the generated SQL and rows are in the execution record", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { replyMode: "agent" });
-    const database = await createDatabase(owner, { name: "Sales", description: "Sales by region", chatbots: [{ id: bot.id }] });
+    const database = await createDatabase(owner, {
+      name: "Sales",
+      description: "Sales by region",
+      chatbots: [{ id: bot.id }],
+    });
     await createTable(owner, database.id);
     const { reply, call } = await ask(owner, bot.id, TOTALS);
     expect(call).toMatchObject({ toolType: "sql", status: "success", input: { sql: TOTALS } });
-    expect(call.output).toMatchObject({ database: "Sales", sql: TOTALS, columns: ["region", "total"], rows: [["north", 200], ["east", 75.5], ["south", 50]], rowCount: 3, truncated: false });
+    expect(call.output).toMatchObject({
+      database: "Sales",
+      sql: TOTALS,
+      columns: ["region", "total"],
+      rows: [
+        ["north", 200],
+        ["east", 75.5],
+        ["south", 50],
+      ],
+      rowCount: 3,
+      truncated: false,
+    });
     expect(reply.content).toContain("north | 200");
-    const record = (await (await owner.fetch("GET", `/tool-execution-records/${call.id}/`)).json()) as { output: { sql: string; rows: unknown[][] }; input: { sql: string } };
-    expect(record).toMatchObject({ input: { sql: TOTALS }, output: { sql: TOTALS, rows: [["north", 200], ["east", 75.5], ["south", 50]] } });
-    const bySql = (await (await owner.fetch("GET", "/tool-execution-records/?toolType=sql")).json()) as { count: number; results: { id: string; tool: { toolType: string } }[] };
+    const record = (await (await owner.fetch("GET", `/tool-execution-records/${call.id}/`)).json()) as {
+      output: { sql: string; rows: unknown[][] };
+      input: { sql: string };
+    };
+    expect(record).toMatchObject({
+      input: { sql: TOTALS },
+      output: {
+        sql: TOTALS,
+        rows: [
+          ["north", 200],
+          ["east", 75.5],
+          ["south", 50],
+        ],
+      },
+    });
+    const bySql = (await (await owner.fetch("GET", "/tool-execution-records/?toolType=sql")).json()) as {
+      count: number;
+      results: { id: string; tool: { toolType: string } }[];
+    };
     expect(bySql).toMatchObject({ count: 1, results: [{ id: call.id, tool: { toolType: "sql" } }] });
   });
 
@@ -85,7 +134,9 @@ describe("text-to-SQL in agent replies: a managed table created from a CSV", () 
     // The database of B is not offered to A's assistant, whatever it is called.
     expect((await a.fetch("PATCH", `/sql-databases/${dbB.id}/`, { chatbots: [{ id: botA.id }] })).status).toBe(404);
     await a.fetch("PATCH", `/sql-databases/${dbA.id}/`, { isActive: false });
-    const res = await a.fetch("POST", `/chatbots/${botA.id}/completions/`, { message: { content: `Query the database, sql: "select 1"` } });
+    const res = await a.fetch("POST", `/chatbots/${botA.id}/completions/`, {
+      message: { content: `Query the database, sql: "select 1"` },
+    });
     expect(((await res.json()) as Reply).message.contentPayload.toolCalls).toEqual([]);
   });
 });
@@ -94,11 +145,24 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL o
   it("answers from PostgreSQL in a read-only transaction, limited to includeTables", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { replyMode: "agent" });
-    const database = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: postgresUrl(), includeTables: { tables: ["sales"] }, chatbots: [{ id: bot.id }] });
+    const database = await createDatabase(owner, {
+      databaseType: "postgresql",
+      databaseUrl: postgresUrl(),
+      includeTables: { tables: ["sales"] },
+      chatbots: [{ id: bot.id }],
+    });
     expect(await settled(owner, database.id)).toMatchObject({ status: "connected" });
     const { reply, call } = await ask(owner, bot.id, TOTALS);
     expect(call).toMatchObject({ status: "success" });
-    expect(call.output).toMatchObject({ columns: ["region", "total"], rows: [["north", "200"], ["east", "75"], ["south", "50"]], rowCount: 3 });
+    expect(call.output).toMatchObject({
+      columns: ["region", "total"],
+      rows: [
+        ["north", "200"],
+        ["east", "75"],
+        ["south", "50"],
+      ],
+      rowCount: 3,
+    });
     expect(reply.content).toContain("north | 200");
     for (const sql of HOSTILE) {
       const refused = await ask(owner, bot.id, sql);
@@ -110,10 +174,13 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL o
   });
 
   it("the database itself refuses writes and slow queries (read-only transaction, statement timeout), whatever passes the checks", async () => {
-    const run = (sql: string, timeoutMs = 2_000) => queryPostgres(env, postgresUrl(), ANY_ORGANIZATION, sql, 200, timeoutMs);
+    const run = (sql: string, timeoutMs = 2_000) =>
+      queryPostgres(env, postgresUrl(), ANY_ORGANIZATION, sql, 200, timeoutMs);
     await expect(run("select 1 as one")).resolves.toMatchObject({ columns: ["one"], rows: [[1]] });
     await expect(run("insert into sales (region, amount) values ('x', 1) returning id")).rejects.toThrow();
-    await expect(run("with gone as (delete from sales returning *) select * from gone")).rejects.toThrow(/WITH|top level|read-only/i);
+    await expect(run("with gone as (delete from sales returning *) select * from gone")).rejects.toThrow(
+      /WITH|top level|read-only/i,
+    );
     await expect(run("select nextval('sales_id_seq')")).rejects.toThrow(/read-only/i);
     await expect(run("select pg_sleep(5)", 200)).rejects.toThrow(/statement timeout/i);
     const capped = await queryPostgres(env, postgresUrl(), ANY_ORGANIZATION, "select * from sales", 2, 2_000);
@@ -123,7 +190,16 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL o
   });
 
   it("the SSRF guard applies when the connection is made, not only on save", async () => {
-    await expect(queryPostgres({ OUTBOUND_ALLOWED_HOSTS: "", WEBHOOK_ALLOWED_HOSTS: "" }, postgresUrl(), ANY_ORGANIZATION, "select 1", 1, 1000)).rejects.toThrow(/Loopback/);
+    await expect(
+      queryPostgres(
+        { OUTBOUND_ALLOWED_HOSTS: "", WEBHOOK_ALLOWED_HOSTS: "" },
+        postgresUrl(),
+        ANY_ORGANIZATION,
+        "select 1",
+        1,
+        1000,
+      ),
+    ).rejects.toThrow(/Loopback/);
   });
 });
 
@@ -131,11 +207,32 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL t
   it("answers through hyperdrive://BINDING with the same checks, read-only transaction, timeout and row cap", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { replyMode: "agent" });
-    const database = await createDatabase(owner, { name: "Shop", databaseType: "postgresql", databaseUrl: HYPERDRIVE_URL, includeTables: { tables: ["sales"] }, chatbots: [{ id: bot.id }] });
-    expect(await settled(owner, database.id)).toMatchObject({ status: "connected", databaseUrl: HYPERDRIVE_URL, tables: [{ tableName: "sales" }] });
+    const database = await createDatabase(owner, {
+      name: "Shop",
+      databaseType: "postgresql",
+      databaseUrl: HYPERDRIVE_URL,
+      includeTables: { tables: ["sales"] },
+      chatbots: [{ id: bot.id }],
+    });
+    expect(await settled(owner, database.id)).toMatchObject({
+      status: "connected",
+      databaseUrl: HYPERDRIVE_URL,
+      tables: [{ tableName: "sales" }],
+    });
     const { reply, call } = await ask(owner, bot.id, TOTALS);
     expect(call).toMatchObject({ toolType: "sql", status: "success", input: { sql: TOTALS } });
-    expect(call.output).toMatchObject({ database: "Shop", sql: TOTALS, columns: ["region", "total"], rows: [["north", "200"], ["east", "75"], ["south", "50"]], rowCount: 3, truncated: false });
+    expect(call.output).toMatchObject({
+      database: "Shop",
+      sql: TOTALS,
+      columns: ["region", "total"],
+      rows: [
+        ["north", "200"],
+        ["east", "75"],
+        ["south", "50"],
+      ],
+      rowCount: 3,
+      truncated: false,
+    });
     expect(reply.content).toContain("north | 200");
     for (const sql of ["select * from secrets", "delete from sales", "select pg_sleep(30)"]) {
       const refused = await ask(owner, bot.id, sql);
@@ -144,8 +241,11 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL t
     }
 
     // What passes the checks is still run read-only, with the statement timeout and the row cap.
-    const run = (sql: string, maxRows = 200, timeoutMs = 2_000) => queryPostgres(env, HYPERDRIVE_URL, owner.organizationId, sql, maxRows, timeoutMs);
-    await expect(run("with gone as (delete from sales returning *) select * from gone")).rejects.toThrow(/WITH|top level|read-only/i);
+    const run = (sql: string, maxRows = 200, timeoutMs = 2_000) =>
+      queryPostgres(env, HYPERDRIVE_URL, owner.organizationId, sql, maxRows, timeoutMs);
+    await expect(run("with gone as (delete from sales returning *) select * from gone")).rejects.toThrow(
+      /WITH|top level|read-only/i,
+    );
     await expect(run("select nextval('sales_id_seq')")).rejects.toThrow(/read-only/i);
     await expect(run("select pg_sleep(5)", 200, 200)).rejects.toThrow(/statement timeout/i);
     const capped = await run("select * from sales order by id", 2);
@@ -153,7 +253,25 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL t
     expect(capped.rows).toHaveLength(2);
     await expect(run("select count(*) as n from sales")).resolves.toMatchObject({ rows: [["4"]] });
     // Every connection asks again whether the organization may use the binding (the operator may have taken it away).
-    await expect(queryPostgres({ ...env, SQL_HYPERDRIVE_BINDINGS: "" }, HYPERDRIVE_URL, owner.organizationId, "select 1", 1, 1_000)).rejects.toThrow(`The Hyperdrive binding "${TEST_HYPERDRIVE}" is not available`);
-    await expect(queryPostgres({ ...env, SQL_HYPERDRIVE_BINDINGS: `${TEST_HYPERDRIVE}=${NO_SUCH_ID}` }, HYPERDRIVE_URL, owner.organizationId, "select 1", 1, 1_000)).rejects.toThrow(/not available/);
+    await expect(
+      queryPostgres(
+        { ...env, SQL_HYPERDRIVE_BINDINGS: "" },
+        HYPERDRIVE_URL,
+        owner.organizationId,
+        "select 1",
+        1,
+        1_000,
+      ),
+    ).rejects.toThrow(`The Hyperdrive binding "${TEST_HYPERDRIVE}" is not available`);
+    await expect(
+      queryPostgres(
+        { ...env, SQL_HYPERDRIVE_BINDINGS: `${TEST_HYPERDRIVE}=${NO_SUCH_ID}` },
+        HYPERDRIVE_URL,
+        owner.organizationId,
+        "select 1",
+        1,
+        1_000,
+      ),
+    ).rejects.toThrow(/not available/);
   });
 });

@@ -18,19 +18,44 @@ async function post<T>(actor: Actor, path: string, body: unknown, status = 201):
 }
 
 const apiTool = (owner: Actor, name: string, apiUrl: string) =>
-  post<{ id: string }>(owner, "/tools/", { name, displayName: name, toolType: "api", apiUrl, httpMethod: "get", rawParametersSchema: { type: "object", properties: {} } });
+  post<{ id: string }>(owner, "/tools/", {
+    name,
+    displayName: name,
+    toolType: "api",
+    apiUrl,
+    httpMethod: "get",
+    rawParametersSchema: { type: "object", properties: {} },
+  });
 
 describe("api tools that cannot reach their API", () => {
   it("record why, with the host or port, and the model is told", async () => {
     const owner = await seedOwner();
     // The upstream's `parallel-tools` model calls every tool at once, then answers with what each said.
     const model = await upstreamModel(owner, { modelName: "parallel-tools" });
-    const tools = [await apiTool(owner, "nowhere_api", "http://no-such-host.invalid/x"), await apiTool(owner, "closed_api", "http://127.0.0.1:19/x")];
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: tools.map((t) => ({ id: t.id })) });
-    const reply = await post<Reply>(owner, `/chatbots/${bot.id}/completions/`, { message: { content: "Try every tool" } }, 200);
+    const tools = [
+      await apiTool(owner, "nowhere_api", "http://no-such-host.invalid/x"),
+      await apiTool(owner, "closed_api", "http://127.0.0.1:19/x"),
+    ];
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: tools.map((t) => ({ id: t.id })),
+    });
+    const reply = await post<Reply>(
+      owner,
+      `/chatbots/${bot.id}/completions/`,
+      { message: { content: "Try every tool" } },
+      200,
+    );
     const calls = Object.fromEntries(reply.message.contentPayload.toolCalls.map((c) => [c.name, c]));
-    expect(calls.nowhere_api).toMatchObject({ status: "failure", error: "Could not reach the API: could not resolve host no-such-host.invalid." });
-    expect(calls.closed_api).toMatchObject({ status: "failure", error: "Could not reach the API: connection refused (127.0.0.1:19)." });
+    expect(calls.nowhere_api).toMatchObject({
+      status: "failure",
+      error: "Could not reach the API: could not resolve host no-such-host.invalid.",
+    });
+    expect(calls.closed_api).toMatchObject({
+      status: "failure",
+      error: "Could not reach the API: connection refused (127.0.0.1:19).",
+    });
     expect(reply.content).toContain("could not resolve host no-such-host.invalid");
     expect(reply.content).toContain("connection refused (127.0.0.1:19)");
   });

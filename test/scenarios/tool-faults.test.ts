@@ -18,7 +18,11 @@ const FUNCTION_TIMEOUT_MS = Number(env.FUNCTION_TOOL_TIMEOUT_MS);
 const SLACK_MS = 2_500;
 
 type ToolCall = { id: string; name: string; status: string; output: unknown; error: string | null; durationMs: number };
-type Reply = { conversationId: string; content: string; message: { id: string; content: string; contentPayload: { toolCalls: ToolCall[] } } };
+type Reply = {
+  conversationId: string;
+  content: string;
+  message: { id: string; content: string; contentPayload: { toolCalls: ToolCall[] } };
+};
 
 async function post<T>(actor: Actor, path: string, body: unknown, status = 201): Promise<T> {
   const res = await actor.fetch("POST", path, body);
@@ -28,27 +32,55 @@ async function post<T>(actor: Actor, path: string, body: unknown, status = 201):
 
 const CITY = { type: "object", properties: { city: { type: "string" } } };
 const apiTool = (owner: Actor, name: string, path: string) =>
-  post<{ id: string }>(owner, "/tools/", { name, displayName: name, toolType: "api", apiUrl: `${env.TEST_RECEIVER_URL}${path}`, httpMethod: "get", rawParametersSchema: CITY });
+  post<{ id: string }>(owner, "/tools/", {
+    name,
+    displayName: name,
+    toolType: "api",
+    apiUrl: `${env.TEST_RECEIVER_URL}${path}`,
+    httpMethod: "get",
+    rawParametersSchema: CITY,
+  });
 const functionTool = (owner: Actor, name: string, functionCode: string) =>
-  post<{ id: string }>(owner, "/tools/", { name, displayName: name, toolType: "function", functionCode, rawParametersSchema: CITY });
+  post<{ id: string }>(owner, "/tools/", {
+    name,
+    displayName: name,
+    toolType: "function",
+    functionCode,
+    rawParametersSchema: CITY,
+  });
 const mcpTool = (owner: Actor, name: string, path: string) =>
-  post<{ id: string }>(owner, "/tools/", { name, displayName: name, toolType: "mcp", mcpUrl: `${env.TEST_MCP_URL}${path}` });
+  post<{ id: string }>(owner, "/tools/", {
+    name,
+    displayName: name,
+    toolType: "mcp",
+    mcpUrl: `${env.TEST_MCP_URL}${path}`,
+  });
 
 /** A completion, timed. */
 async function ask(owner: Actor, botId: string, content: string) {
   const started = Date.now();
   const reply = await post<Reply>(owner, `/chatbots/${botId}/completions/`, { message: { content } }, 200);
-  return { reply, ms: Date.now() - started, calls: Object.fromEntries(reply.message.contentPayload.toolCalls.map((c) => [c.name, c])) };
+  return {
+    reply,
+    ms: Date.now() - started,
+    calls: Object.fromEntries(reply.message.contentPayload.toolCalls.map((c) => [c.name, c])),
+  };
 }
 
 async function storedRecords(owner: Actor, botId: string) {
   const res = await owner.fetch("GET", `/tool-execution-records/?chatbot=${botId}&pageSize=100`);
   expect(res.status).toBe(200);
-  return Object.fromEntries(((await res.json()) as { results: (ToolCall & { tool: { name: string } })[] }).results.map((r) => [r.tool.name, r]));
+  return Object.fromEntries(
+    ((await res.json()) as { results: (ToolCall & { tool: { name: string } })[] }).results.map((r) => [r.tool.name, r]),
+  );
 }
 
 /** Every call's status, error and duration against what is expected of it. */
-function expectEndings(calls: Record<string, ToolCall>, expected: Record<string, [status: string, error: RegExp]>, limitMs: number) {
+function expectEndings(
+  calls: Record<string, ToolCall>,
+  expected: Record<string, [status: string, error: RegExp]>,
+  limitMs: number,
+) {
   for (const [name, [status, error]] of Object.entries(expected)) {
     expect(status.split("|"), name).toContain(calls[name].status);
     expect(calls[name].error, name).toMatch(error);
@@ -68,7 +100,11 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
       apiTool(owner, "oversized_api", "/big/x?bytes=1500000"),
       apiTool(owner, "malformed_api", "/malformed/x"),
     ]);
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: tools.map((t) => ({ id: t.id })) });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: tools.map((t) => ({ id: t.id })),
+    });
 
     const { reply, calls } = await ask(owner, bot.id, "Try every tool");
     const expected: Record<string, [string, RegExp]> = {
@@ -78,18 +114,31 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
       malformed_api: ["failure", /not valid JSON/],
     };
     expectEndings(calls, expected, TOOL_TIMEOUT_MS);
-    expect(calls.slow_but_in_time_api).toMatchObject({ status: "success", output: { trickle: expect.stringMatching(/^x+$/) }, error: null });
+    expect(calls.slow_but_in_time_api).toMatchObject({
+      status: "success",
+      output: { trickle: expect.stringMatching(/^x+$/) },
+      error: null,
+    });
     // What was read of the malformed and oversized answers is kept for the operator.
     expect(calls.malformed_api.output).toBe('{"temperature": 21, "unit": ');
     expect((calls.oversized_api.output as string).length).toBe(1024 * 1024);
     expect(reply.content).toMatch(/^Result: /);
-    for (const said of ["Error (timeout): The API at ", "Error (failure): The API's answer says it is JSON", "Error (failure): The API's answer is larger"]) {
+    for (const said of [
+      "Error (timeout): The API at ",
+      "Error (failure): The API's answer says it is JSON",
+      "Error (failure): The API's answer is larger",
+    ]) {
       expect(reply.content).toContain(said);
     }
     const records = await storedRecords(owner, bot.id);
     for (const [name, [status]] of Object.entries(expected)) expect(records[name].status, name).toBe(status);
     // The next message of the conversation is answered as usual.
-    const next = await post<Reply>(owner, `/chatbots/${bot.id}/completions/`, { conversation: reply.conversationId, message: { content: "Again" } }, 200);
+    const next = await post<Reply>(
+      owner,
+      `/chatbots/${bot.id}/completions/`,
+      { conversation: reply.conversationId, message: { content: "Again" } },
+      200,
+    );
     expect(next.content).toMatch(/^Result: /);
   });
 
@@ -99,12 +148,20 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
     const tools = await Promise.all([
       functionTool(owner, "spin", "function main() { for (;;) {} }"),
       functionTool(owner, "async_spin", "async function main() { for (;;) await null; }"),
-      functionTool(owner, "allocating_loop", "function main() { const a = []; for (;;) a.push({ n: a.length, s: 'x' + a.length }); }"),
+      functionTool(
+        owner,
+        "allocating_loop",
+        "function main() { const a = []; for (;;) a.push({ n: a.length, s: 'x' + a.length }); }",
+      ),
       functionTool(owner, "never_settles", "function main() { return new Promise(() => {}); }"),
       functionTool(owner, "string_doubling", "function main() { let s = 'x'; for (;;) s += s; }"),
       functionTool(owner, "oversized_result", "function main() { return 'x'.repeat(200000); }"),
     ]);
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: tools.map((t) => ({ id: t.id })) });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: tools.map((t) => ({ id: t.id })),
+    });
     const { reply, calls } = await ask(owner, bot.id, "Try every tool");
     const expected: Record<string, [string, RegExp]> = {
       spin: ["timeout", /did not finish/],
@@ -116,9 +173,14 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
       oversized_result: ["failure", /larger than 100000 characters/],
     };
     expectEndings(calls, expected, FUNCTION_TIMEOUT_MS);
-    for (const said of ["Error (timeout): The function did not finish", "Error (failure): The function's result is larger"]) expect(reply.content).toContain(said);
+    for (const said of [
+      "Error (timeout): The function did not finish",
+      "Error (failure): The function's result is larger",
+    ])
+      expect(reply.content).toContain(said);
     const records = await storedRecords(owner, bot.id);
-    for (const [name, [status]] of Object.entries(expected)) expect(status.split("|"), name).toContain(records[name].status);
+    for (const [name, [status]] of Object.entries(expected))
+      expect(status.split("|"), name).toContain(records[name].status);
   });
 });
 
@@ -127,17 +189,31 @@ describe("MCP servers that hang or answer malformed", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner, "faults", "/faults/mcp");
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: tool.id }] });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: tool.id }],
+    });
     const started = Date.now();
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "use faults__hang" }, isStreaming: true });
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "use faults__hang" },
+      isStreaming: true,
+    });
     expect(res.status).toBe(200);
     const events = await readEvents(res);
     expect(Date.now() - started).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS + 2_000);
     const result = events.find((e) => e.event === "tool_result")!.data as unknown as ToolCall;
-    expect(result).toMatchObject({ name: "faults__hang", status: "timeout", error: "The MCP server did not answer within 1.5 s." });
+    expect(result).toMatchObject({
+      name: "faults__hang",
+      status: "timeout",
+      error: "The MCP server did not answer within 1.5 s.",
+    });
     expect(result.durationMs).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS);
     const done = events.at(-1)!.data as { done: boolean; message: { content: string } };
-    expect(done).toMatchObject({ done: true, message: { content: "Result: Error (timeout): The MCP server did not answer within 1.5 s." } });
+    expect(done).toMatchObject({
+      done: true,
+      message: { content: "Result: Error (timeout): The MCP server did not answer within 1.5 s." },
+    });
     expect((await storedRecords(owner, bot.id)).faults__hang).toMatchObject({ status: "timeout" });
   });
 
@@ -145,7 +221,11 @@ describe("MCP servers that hang or answer malformed", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner, "faults", "/faults/mcp");
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: tool.id }] });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: tool.id }],
+    });
     const { reply, calls } = await ask(owner, bot.id, "use faults__malformed");
     expect(calls.faults__malformed).toMatchObject({ status: "failure" });
     expect(calls.faults__malformed.error).toMatch(/^The MCP call failed/);
@@ -155,14 +235,26 @@ describe("MCP servers that hang or answer malformed", () => {
   it("a server that hangs at the handshake, at listing its tools, or pages without end is left out within the timeout; the reply completes", async () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
-    const tools = await Promise.all([mcpTool(owner, "handshake", "/hang"), mcpTool(owner, "listing", "/hang-list/mcp"), mcpTool(owner, "paging", "/endless-list/mcp")]);
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: tools.map((t) => ({ id: t.id })) });
+    const tools = await Promise.all([
+      mcpTool(owner, "handshake", "/hang"),
+      mcpTool(owner, "listing", "/hang-list/mcp"),
+      mcpTool(owner, "paging", "/endless-list/mcp"),
+    ]);
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: tools.map((t) => ({ id: t.id })),
+    });
     const { reply, ms } = await ask(owner, bot.id, "Hello there");
     // The servers are tried at once; connecting and listing share one timeout.
     expect(ms).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS + 2_000);
     expect(reply.message.contentPayload.toolCalls).toEqual([]);
     expect(reply.content).toBeTruthy();
     // Only the built-in handoff tool is left.
-    expect((await lastUpstreamRequest(model.modelName)).body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["handoff"]);
+    expect(
+      (await lastUpstreamRequest(model.modelName)).body.tools.map(
+        (t: { function: { name: string } }) => t.function.name,
+      ),
+    ).toEqual(["handoff"]);
   });
 });

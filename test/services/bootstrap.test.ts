@@ -8,10 +8,16 @@ const signIn = (email: string, password: string, settings: Settings = { BOOTSTRA
 const userCount = async () => (await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>())!.n;
 
 // This file's storage starts empty (storage is per test file): no user exists yet.
-describe("the example's placeholders and BOOTSTRAP_PASSWORD before any user (docs/decisions.md, \"Safe defaults\")", () => {
+describe('the example\'s placeholders and BOOTSTRAP_PASSWORD before any user (docs/decisions.md, "Safe defaults")', () => {
   it("the placeholder bootstrap key never creates an administrator", async () => {
     const placeholder = "ak_replaceWithFortyLettersOrDigits000000000";
-    const res = await call("GET", "/api/v1/users/current/", undefined, { Authorization: `Api-Key ${placeholder}` }, { BOOTSTRAP_API_KEY: placeholder });
+    const res = await call(
+      "GET",
+      "/api/v1/users/current/",
+      undefined,
+      { Authorization: `Api-Key ${placeholder}` },
+      { BOOTSTRAP_API_KEY: placeholder },
+    );
     await expectError(res, 401, "not_authenticated");
     expect(await userCount()).toBe(0);
   });
@@ -20,14 +26,21 @@ describe("the example's placeholders and BOOTSTRAP_PASSWORD before any user (doc
     await expectError(await signIn("admin@example.com", "not-the-password"), 400, "invalid_credentials");
     await expectError(await signIn("someone@example.com", PASSWORD), 400, "invalid_credentials");
     const placeholder = "replace-with-a-password";
-    await expectError(await signIn("admin@example.com", placeholder, { BOOTSTRAP_PASSWORD: placeholder }), 400, "invalid_credentials");
+    await expectError(
+      await signIn("admin@example.com", placeholder, { BOOTSTRAP_PASSWORD: placeholder }),
+      400,
+      "invalid_credentials",
+    );
     expect(await userCount()).toBe(0);
   });
 
   it("signing in with BOOTSTRAP_EMAIL and BOOTSTRAP_PASSWORD creates the administrator, key included", async () => {
     const res = await signIn("Admin@Example.com", PASSWORD);
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toMatchObject({ user: { email: "admin@example.com", isStaff: true }, session: { method: "password" } });
+    expect(await res.json()).toMatchObject({
+      user: { email: "admin@example.com", isStaff: true },
+      session: { method: "password" },
+    });
     expect(await userCount()).toBe(1);
     // The password is theirs now, whatever the setting says later.
     expect((await signIn("admin@example.com", PASSWORD, {})).status).toBe(201);
@@ -36,7 +49,8 @@ describe("the example's placeholders and BOOTSTRAP_PASSWORD before any user (doc
 
 describe("bootstrap from BOOTSTRAP_API_KEY (CONTRACT section 3)", () => {
   const key = env.BOOTSTRAP_API_KEY!;
-  const asBootstrap = (method: string, path: string, body?: unknown) => call(method, `/api/v1${path}`, body, { Authorization: `Api-Key ${key}` });
+  const asBootstrap = (method: string, path: string, body?: unknown) =>
+    call(method, `/api/v1${path}`, body, { Authorization: `Api-Key ${key}` });
 
   it("the first request with the key creates a staff owner, an organization and that key", async () => {
     expect(key).toMatch(/^ak_/);
@@ -71,7 +85,9 @@ describe("a bootstrap administrator without a password (created before BOOTSTRAP
     await expectError(await signIn("admin@example.com", "wrong-password-2"), 400, "invalid_credentials");
     const first = await signIn("admin@example.com", PASSWORD);
     expect(first.status, await first.clone().text()).toBe(201);
-    const stored = await env.DB.prepare("SELECT password_hash FROM users WHERE email = 'admin@example.com'").first<{ password_hash: string | null }>();
+    const stored = await env.DB.prepare("SELECT password_hash FROM users WHERE email = 'admin@example.com'").first<{
+      password_hash: string | null;
+    }>();
     expect(stored!.password_hash).toBeTruthy();
     expect(stored!.password_hash).not.toContain(PASSWORD);
     // A user who is not staff never gets it (a member whose e-mail someone set to the bootstrap address, say).

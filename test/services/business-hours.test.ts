@@ -2,7 +2,17 @@ import { describe, expect, it } from "vitest";
 import { businessHoursProblem, isOpen, nextOpening, type BusinessHours } from "../../src/services/business-hours";
 
 // Taipei is UTC+8 all year: 2026-12-07 is a Monday.
-const taipei: BusinessHours = { timeZone: "Asia/Taipei", weekly: { mon: [["09:00", "12:00"], ["13:00", "18:00"]], fri: [["09:00", "24:00"]] }, holidays: ["2026-12-25"] };
+const taipei: BusinessHours = {
+  timeZone: "Asia/Taipei",
+  weekly: {
+    mon: [
+      ["09:00", "12:00"],
+      ["13:00", "18:00"],
+    ],
+    fri: [["09:00", "24:00"]],
+  },
+  holidays: ["2026-12-25"],
+};
 const at = (local: string, offset = "+08:00") => Date.parse(`${local}${offset}`);
 
 describe("business hours, on an injected clock", () => {
@@ -34,6 +44,8 @@ describe("business hours, on an injected clock", () => {
   it("names what cannot be used", () => {
     expect(businessHoursProblem(taipei)).toBeNull();
     expect(businessHoursProblem({ ...taipei, timeZone: "Mars/Olympus" })).toMatch(/^timeZone:/);
-    expect(businessHoursProblem({ ...taipei, weekly: { tue: [["18:00", "09:00"]] } })).toBe("weekly.tue: 18:00-09:00 closes before it opens.");
+    expect(businessHoursProblem({ ...taipei, weekly: { tue: [["18:00", "09:00"]] } })).toBe(
+      "weekly.tue: 18:00-09:00 closes before it opens.",
+    );
   });
 });

@@ -18,17 +18,15 @@ function expectWellFormed(doc: ParsedDocument, chunks: Chunk[], target: number) 
 
 describe("splitSentences", () => {
   it("splits English on .!? before a space or the end, and at line ends", () => {
-    expect(splitSentences('Hello there. How are you? "Fine!" she said.\nNew line without stop\n\n  Last one...  ')).toEqual([
-      "Hello there.",
-      "How are you?",
-      '"Fine!" she said.',
-      "New line without stop",
-      "Last one...",
-    ]);
+    expect(
+      splitSentences('Hello there. How are you? "Fine!" she said.\nNew line without stop\n\n  Last one...  '),
+    ).toEqual(["Hello there.", "How are you?", '"Fine!" she said.', "New line without stop", "Last one..."]);
   });
 
   it("does not split decimals, abbreviations, initialisms or a sentence going on in lower case", () => {
-    expect(splitSentences("It costs 3.50 euros, e.g. for Dr. Smith in the U.S. today. Done. Visit example.com. Then go.")).toEqual([
+    expect(
+      splitSentences("It costs 3.50 euros, e.g. for Dr. Smith in the U.S. today. Done. Visit example.com. Then go."),
+    ).toEqual([
       "It costs 3.50 euros, e.g. for Dr. Smith in the U.S. today.",
       "Done.",
       "Visit example.com.",
@@ -54,7 +52,10 @@ describe("splitSentences", () => {
 });
 
 describe("chunkDocument", () => {
-  const sentences = Array.from({ length: 40 }, (_, i) => `Sentence number ${i} talks about topic ${i % 7} at some length.`);
+  const sentences = Array.from(
+    { length: 40 },
+    (_, i) => `Sentence number ${i} talks about topic ${i % 7} at some length.`,
+  );
 
   it("packs whole sentences up to the target, with offsets that round-trip", () => {
     const doc = onePage(sentences.join(" "));
@@ -64,7 +65,8 @@ describe("chunkDocument", () => {
     // No sentence is cut: each chunk is a run of whole sentences, and together they are all of them in order.
     expect(chunks.flatMap((c) => splitSentences(c.text))).toEqual(sentences);
     // Packed: adding the next sentence would have gone over the target.
-    for (let i = 0; i + 1 < chunks.length; i++) expect(chunks[i + 1].endCharIdx - chunks[i].startCharIdx).toBeGreaterThan(200);
+    for (let i = 0; i + 1 < chunks.length; i++)
+      expect(chunks[i + 1].endCharIdx - chunks[i].startCharIdx).toBeGreaterThan(200);
   });
 
   it("uses about 800 characters by default", () => {
@@ -74,7 +76,13 @@ describe("chunkDocument", () => {
   });
 
   it("starts a new chunk on each page, so every chunk names its one page", () => {
-    const doc: ParsedDocument = { pages: [{ number: 1, text: "Page one ends here." }, { number: 2, text: "Page two starts. It goes on." }, { number: 3, text: "Third." }] };
+    const doc: ParsedDocument = {
+      pages: [
+        { number: 1, text: "Page one ends here." },
+        { number: 2, text: "Page two starts. It goes on." },
+        { number: 3, text: "Third." },
+      ],
+    };
     const chunks = chunkDocument(doc, { targetChars: 40 });
     expectWellFormed(doc, chunks, 40);
     expect(chunks.map(({ text, pageStart, pageEnd }) => ({ text, pageStart, pageEnd }))).toEqual([
@@ -82,7 +90,12 @@ describe("chunkDocument", () => {
       { text: "Page two starts. It goes on.", pageStart: 2, pageEnd: 2 },
       { text: "Third.", pageStart: 3, pageEnd: 3 },
     ]);
-    expect(chunkDocument(doc, { targetChars: 20 }).map((c) => [c.pageStart, c.pageEnd])).toEqual([[1, 1], [2, 2], [2, 2], [3, 3]]);
+    expect(chunkDocument(doc, { targetChars: 20 }).map((c) => [c.pageStart, c.pageEnd])).toEqual([
+      [1, 1],
+      [2, 2],
+      [2, 2],
+      [3, 3],
+    ]);
   });
 
   it("cuts a sentence longer than the target at word boundaries, and CJK between characters", () => {
@@ -119,6 +132,13 @@ describe("chunkDocument", () => {
 
   it("gives no chunks for an empty or blank document", () => {
     expect(chunkDocument({ pages: [] })).toEqual([]);
-    expect(chunkDocument({ pages: [{ number: 1, text: "" }, { number: 2, text: " \n " }] })).toEqual([]);
+    expect(
+      chunkDocument({
+        pages: [
+          { number: 1, text: "" },
+          { number: 2, text: " \n " },
+        ],
+      }),
+    ).toEqual([]);
   });
 });

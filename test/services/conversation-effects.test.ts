@@ -23,7 +23,15 @@ beforeEach(() => {
   failed = [];
   remove = addEffectForTest({
     name: "test",
-    stored: ({ created, messages }) => stored.push(...messages.map((m) => ({ id: m.message.id, sequence: m.message.sequence, conversation: m.message.conversationId, created: !!created }))),
+    stored: ({ created, messages }) =>
+      stored.push(
+        ...messages.map((m) => ({
+          id: m.message.id,
+          sequence: m.message.sequence,
+          conversation: m.message.conversationId,
+          created: !!created,
+        })),
+      ),
     replied: (_end, reply) => void replied.push(reply.id),
     replyFailed: async ({ incoming }) => void failed.push(incoming.id),
   });
@@ -32,7 +40,9 @@ afterEach(() => remove());
 
 /** Every message stored in the conversation, by id. */
 async function messageIds(owner: Actor, conversationId: string) {
-  const page = (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: { id: string; sequence: number }[] };
+  const page = (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
+    results: { id: string; sequence: number }[];
+  };
   return page.results.sort((a, b) => a.sequence - b.sequence).map((m) => m.id);
 }
 
@@ -40,7 +50,11 @@ async function messageIds(owner: Actor, conversationId: string) {
 async function expectEachOnce(owner: Actor, conversationId: string, count: number) {
   const ids = await messageIds(owner, conversationId);
   expect(ids).toHaveLength(count);
-  await waitFor(async () => stored.filter((s) => s.conversation === conversationId).length, (n) => n >= count, 5_000);
+  await waitFor(
+    async () => stored.filter((s) => s.conversation === conversationId).length,
+    (n) => n >= count,
+    5_000,
+  );
   expect(stored.filter((s) => s.conversation === conversationId).map((s) => s.id)).toEqual(ids);
 }
 
@@ -53,11 +67,24 @@ describe("the effects of stored messages", () => {
     const first = (await (await owner.fetch("POST", path, { message: { content: "hello" } })).json()) as Completion;
     await owner.fetch("POST", path, { conversation: first.conversationId, message: { content: "again" } });
     await expectEachOnce(owner, first.conversationId, 4);
-    expect(stored.filter((s) => s.conversation === first.conversationId).map((s) => s.created)).toEqual([true, true, false, false]);
+    expect(stored.filter((s) => s.conversation === first.conversationId).map((s) => s.created)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     // Streamed: the same, each turn read to its end.
-    const streamed = await readEvents(await owner.fetch("POST", path, { message: { content: "hello" }, isStreaming: true }));
+    const streamed = await readEvents(
+      await owner.fetch("POST", path, { message: { content: "hello" }, isStreaming: true }),
+    );
     const conversationId = String(streamed.at(-1)!.data.conversationId);
-    await readEvents(await owner.fetch("POST", path, { conversation: conversationId, message: { content: "again" }, isStreaming: true }));
+    await readEvents(
+      await owner.fetch("POST", path, {
+        conversation: conversationId,
+        message: { content: "again" },
+        isStreaming: true,
+      }),
+    );
     await expectEachOnce(owner, conversationId, 4);
     expect(replied).toHaveLength(4);
   });
@@ -72,9 +99,15 @@ describe("the effects of stored messages", () => {
     await expectEachOnce(owner, conversationId, 2);
 
     // Asynchronous: the receipt first, the reply after.
-    const receipt = await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "are you there?" });
+    const receipt = await owner.fetch("POST", "/messages/", {
+      conversation: conversationId,
+      content: "are you there?",
+    });
     expect(receipt.status).toBe(201);
-    await waitFor(() => messageIds(owner, conversationId), (ids) => ids.length === 4);
+    await waitFor(
+      () => messageIds(owner, conversationId),
+      (ids) => ids.length === 4,
+    );
     await expectEachOnce(owner, conversationId, 4);
 
     await owner.fetch("POST", `/conversations/${conversationId}/take-over/`);
@@ -89,7 +122,11 @@ describe("the effects of stored messages", () => {
     const bot = await createChatbot(owner, { largeLanguageModel: model.id });
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } });
     expect(res.status).toBeGreaterThanOrEqual(500);
-    await waitFor(async () => failed.length, (n) => n === 1, 5_000);
+    await waitFor(
+      async () => failed.length,
+      (n) => n === 1,
+      5_000,
+    );
     const incoming = stored.find((s) => s.id === failed[0]);
     expect(incoming).toMatchObject({ sequence: 1 });
     expect(replied).toEqual([]);

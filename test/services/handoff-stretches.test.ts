@@ -21,7 +21,11 @@ type Stretch = {
 };
 
 const stretchesOf = async (conversationId: string) =>
-  (await env.DB.prepare("SELECT * FROM conversation_handoffs WHERE conversation_id = ? ORDER BY queued_at, rowid").bind(conversationId).all<Stretch>()).results;
+  (
+    await env.DB.prepare("SELECT * FROM conversation_handoffs WHERE conversation_id = ? ORDER BY queued_at, rowid")
+      .bind(conversationId)
+      .all<Stretch>()
+  ).results;
 
 async function ok(res: Response, status = 200) {
   expect(res.status, await res.clone().text()).toBe(status);
@@ -29,7 +33,14 @@ async function ok(res: Response, status = 200) {
 }
 
 const ask = async (owner: Actor, chatbotId: string, content: string, conversation?: string) =>
-  (await (await ok(await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { ...(conversation ? { conversation } : {}), message: { content } }))).json()) as Reply;
+  (await (
+    await ok(
+      await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, {
+        ...(conversation ? { conversation } : {}),
+        message: { content },
+      }),
+    )
+  ).json()) as Reply;
 
 describe("handoff stretches kept by triggers", () => {
   it("a visitor asks for a person on the first turn; an operator takes over, answers, resolves", async () => {
@@ -39,7 +50,17 @@ describe("handoff stretches kept by triggers", () => {
     const { conversationId: id } = await ask(owner, bot.id, "I need to talk to a person");
     let [stretch, ...more] = await stretchesOf(id);
     expect(more).toEqual([]);
-    expect(stretch).toMatchObject({ reason: "visitor_request", chatbot_id: bot.id, inbox_id: bot.defaultInbox!.id, is_test: 0, assignee_id: null, assigned_at: null, first_response_at: null, ended_at: null, resolved: 0 });
+    expect(stretch).toMatchObject({
+      reason: "visitor_request",
+      chatbot_id: bot.id,
+      inbox_id: bot.defaultInbox!.id,
+      is_test: 0,
+      assignee_id: null,
+      assigned_at: null,
+      first_response_at: null,
+      ended_at: null,
+      resolved: 0,
+    });
     expect(stretch.queued_at).toBeGreaterThanOrEqual(before);
 
     await ok(await owner.fetch("POST", `/conversations/${id}/take-over/`));
@@ -47,9 +68,18 @@ describe("handoff stretches kept by triggers", () => {
     expect(stretch).toMatchObject({ assignee_id: owner.userId, first_response_at: null });
     expect(stretch.assigned_at).toBeGreaterThanOrEqual(stretch.queued_at);
 
-    await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here, how can I help?" }), 201);
+    await ok(
+      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here, how can I help?" }),
+      201,
+    );
     await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Anything else?" }), 201);
-    const messages = (await env.DB.prepare("SELECT created_at FROM messages WHERE conversation_id = ? AND sender_type = 'user' ORDER BY sequence").bind(id).all<{ created_at: number }>()).results;
+    const messages = (
+      await env.DB.prepare(
+        "SELECT created_at FROM messages WHERE conversation_id = ? AND sender_type = 'user' ORDER BY sequence",
+      )
+        .bind(id)
+        .all<{ created_at: number }>()
+    ).results;
     [stretch] = await stretchesOf(id);
     expect(stretch.first_response_at).toBe(messages[0].created_at);
     expect(stretch.ended_at).toBeNull();
@@ -63,7 +93,11 @@ describe("handoff stretches kept by triggers", () => {
 
   it("a handoff under way (after two unanswered replies) and a hand-back end the stretch unresolved; a takeover without a queue starts one", async () => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner, { replyMode: "template", template: "{{answer}}", unanswerableTemplate: "I don't know that." });
+    const bot = await createChatbot(owner, {
+      replyMode: "template",
+      template: "{{answer}}",
+      unanswerableTemplate: "I don't know that.",
+    });
     const { conversationId: id } = await ask(owner, bot.id, "What colour is the sky on Mars?");
     expect(await stretchesOf(id)).toEqual([]);
     await ask(owner, bot.id, "And on Venus?", id);
@@ -80,7 +114,12 @@ describe("handoff stretches kept by triggers", () => {
     await ok(await owner.fetch("POST", `/conversations/${id}/take-over/`));
     const stretches = await stretchesOf(id);
     expect(stretches).toHaveLength(2);
-    expect(stretches[1]).toMatchObject({ reason: "operator", assignee_id: owner.userId, ended_at: null, first_response_at: null });
+    expect(stretches[1]).toMatchObject({
+      reason: "operator",
+      assignee_id: owner.userId,
+      ended_at: null,
+      first_response_at: null,
+    });
     expect(stretches[1].assigned_at).toBe(stretches[1].queued_at);
   });
 
@@ -114,7 +153,11 @@ describe("handoff stretches kept by triggers", () => {
     await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "A person here" }), 201);
     const [stretch, ...more] = await stretchesOf(id);
     expect(more).toEqual([]);
-    const reply = await env.DB.prepare("SELECT created_at FROM messages WHERE conversation_id = ? AND sender_type = 'user'").bind(id).first<{ created_at: number }>();
+    const reply = await env.DB.prepare(
+      "SELECT created_at FROM messages WHERE conversation_id = ? AND sender_type = 'user'",
+    )
+      .bind(id)
+      .first<{ created_at: number }>();
     expect(stretch).toMatchObject({ reason: "operator", first_response_at: reply!.created_at, ended_at: null });
     expect(stretch.queued_at).toBeLessThanOrEqual(reply!.created_at);
   });

@@ -27,7 +27,9 @@ describe("housekeeping cron", () => {
       await db().update(apiKeys).set(values).where(eq(apiKeys.id, ids[name]));
     }
     await runHousekeeping(env, now);
-    const left = new Set((await db().select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, owner.userId))).map((k) => k.id));
+    const left = new Set(
+      (await db().select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, owner.userId))).map((k) => k.id),
+    );
     expect(left.has(ids.revokedLongAgo)).toBe(false);
     expect(left.has(ids.expiredLongAgo)).toBe(false);
     expect(left.has(ids.revokedRecently)).toBe(true);
@@ -39,8 +41,13 @@ describe("housekeeping cron", () => {
     const owner = await seedOwner();
     const now = Date.now();
     const session = async (values: { lastUsedAt: number; revokedAt?: number }) => {
-      const { values: row } = await newSession({ userId: owner.userId, organizationId: null, method: "api_key", userAgent: null }, values.lastUsedAt);
-      await db().insert(consoleSessions).values({ ...row, revokedAt: values.revokedAt ?? null });
+      const { values: row } = await newSession(
+        { userId: owner.userId, organizationId: null, method: "api_key", userAgent: null },
+        values.lastUsedAt,
+      );
+      await db()
+        .insert(consoleSessions)
+        .values({ ...row, revokedAt: values.revokedAt ?? null });
       return row.id;
     };
     const revokedLongAgo = await session({ lastUsedAt: now - 40 * DAY, revokedAt: now - 31 * DAY });
@@ -48,8 +55,20 @@ describe("housekeeping cron", () => {
     const lapsedRecently = await session({ lastUsedAt: now - 2 * DAY });
     const live = await session({ lastUsedAt: now - 60_000 });
     await runHousekeeping(env, now);
-    const left = new Set((await db().select({ id: consoleSessions.id }).from(consoleSessions).where(eq(consoleSessions.userId, owner.userId))).map((s) => s.id));
-    expect([left.has(revokedLongAgo), left.has(lapsedLongAgo), left.has(lapsedRecently), left.has(live)]).toEqual([false, false, true, true]);
+    const left = new Set(
+      (
+        await db()
+          .select({ id: consoleSessions.id })
+          .from(consoleSessions)
+          .where(eq(consoleSessions.userId, owner.userId))
+      ).map((s) => s.id),
+    );
+    expect([left.has(revokedLongAgo), left.has(lapsedLongAgo), left.has(lapsedRecently), left.has(live)]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
   });
 });
 
@@ -62,7 +81,19 @@ describe("housekeeping cron: stranded knowledge-base files", () => {
     await env.FILES.put(key, "A message that the queue never saw.");
     const old = Date.now() - 3_600_000;
     // Written as the upload route writes it, but never enqueued.
-    await db().insert(knowledgeBaseFiles).values({ id: fileId, knowledgeBaseId: kb.id, filename: "lost.txt", objectKey: key, fileType: "txt", size: 35, queuedAt: old, createdAt: old, updatedAt: old });
+    await db()
+      .insert(knowledgeBaseFiles)
+      .values({
+        id: fileId,
+        knowledgeBaseId: kb.id,
+        filename: "lost.txt",
+        objectKey: key,
+        fileType: "txt",
+        size: 35,
+        queuedAt: old,
+        createdAt: old,
+        updatedAt: old,
+      });
     await runHousekeeping(env);
     expect((await waitForFile(owner, kb.id, fileId)).status).toBe("done");
   });

@@ -1,23 +1,52 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/lib/errors";
-import { claimKey, condenseEvents, forgetExpiredKeys, IDEMPOTENCY_TTL_MS, saveOutcome, UNFINISHED_AFTER_MS } from "../../src/services/idempotency";
+import {
+  claimKey,
+  condenseEvents,
+  forgetExpiredKeys,
+  IDEMPOTENCY_TTL_MS,
+  saveOutcome,
+  UNFINISHED_AFTER_MS,
+} from "../../src/services/idempotency";
 import { db, seedOwner } from "../harness";
 
 // The key's life on its own clock: the routes are tested in test/routes/idempotency/.
-const refusal = (p: Promise<unknown>) => p.then(() => expect.unreachable("should be refused"), (e) => e as ApiError);
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable("should be refused"),
+    (e) => e as ApiError,
+  );
 
 describe("an idempotency key", () => {
   it("is under way, then unfinished after 10 minutes without an outcome; kept 24 hours once finished, then free again and forgotten", async () => {
     const owner = await seedOwner();
-    const scope = { organizationId: owner.organizationId, owner: `user:${crypto.randomUUID()}`, key: crypto.randomUUID() };
+    const scope = {
+      organizationId: owner.organizationId,
+      owner: `user:${crypto.randomUUID()}`,
+      key: crypto.randomUUID(),
+    };
     const t0 = Date.UTC(2026, 0, 1);
     expect(await claimKey(db(), scope, "h1", t0)).toBeNull();
-    expect(await refusal(claimKey(db(), scope, "h1", t0 + 1000))).toMatchObject({ status: 409, code: "idempotency_in_progress", headers: { "Retry-After": "1" } });
-    expect(await refusal(claimKey(db(), scope, "h1", t0 + UNFINISHED_AFTER_MS))).toMatchObject({ status: 409, code: "idempotency_unfinished" });
-    expect(await refusal(claimKey(db(), scope, "h2", t0 + 1000))).toMatchObject({ status: 422, code: "idempotency_key_reused" });
+    expect(await refusal(claimKey(db(), scope, "h1", t0 + 1000))).toMatchObject({
+      status: 409,
+      code: "idempotency_in_progress",
+      headers: { "Retry-After": "1" },
+    });
+    expect(await refusal(claimKey(db(), scope, "h1", t0 + UNFINISHED_AFTER_MS))).toMatchObject({
+      status: 409,
+      code: "idempotency_unfinished",
+    });
+    expect(await refusal(claimKey(db(), scope, "h2", t0 + 1000))).toMatchObject({
+      status: 422,
+      code: "idempotency_key_reused",
+    });
 
     await saveOutcome(db(), scope, { status: 200, contentType: "application/json", body: '{"ok":true}' });
-    expect(await claimKey(db(), scope, "h1", t0 + IDEMPOTENCY_TTL_MS - 1)).toEqual({ status: 200, contentType: "application/json", body: '{"ok":true}' });
+    expect(await claimKey(db(), scope, "h1", t0 + IDEMPOTENCY_TTL_MS - 1)).toEqual({
+      status: 200,
+      contentType: "application/json",
+      body: '{"ok":true}',
+    });
     // After 24 hours the key is free, for any request.
     expect(await claimKey(db(), scope, "h2", t0 + IDEMPOTENCY_TTL_MS + 1)).toBeNull();
     await forgetExpiredKeys(db(), t0 + 3 * IDEMPOTENCY_TTL_MS);

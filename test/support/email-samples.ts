@@ -12,7 +12,7 @@ export const RFC5322_HELLO = [
   "Message-ID: <1234@local.machine.example>",
   "",
   "This is a message just to say hello.",
-  "So, \"Hello\".",
+  'So, "Hello".',
   "",
 ].join("\r\n");
 
@@ -33,7 +33,7 @@ export const RFC5322_REPLY = [
 
 /** RFC 5322 A.2: John's reply to the reply. */
 export const RFC5322_REPLY_TO_REPLY = [
-  "To: \"Mary Smith: Personal Account\" <smith@home.example>",
+  'To: "Mary Smith: Personal Account" <smith@home.example>',
   "From: John Doe <jdoe@machine.example>",
   "Subject: Re: Saying Hello",
   "Date: Fri, 21 Nov 1997 11:00:00 -0600",
@@ -64,7 +64,8 @@ export const CLOUDFLARE_LOCAL_SAMPLE = [
 ].join("\r\n");
 
 /** A 1x1 PNG. */
-export const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+export const PNG_BASE64 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 /** A reply as Gmail writes one: text and HTML, the history quoted, a picture attached. */
 export interface GmailReply {

@@ -14,9 +14,17 @@ export function d1File(state) {
 export async function readXlsxRows(bytes) {
   const { unzipSync, strFromU8 } = await import("fflate");
   const files = unzipSync(new Uint8Array(bytes));
-  const decode = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+  const decode = (s) =>
+    s
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, "&");
   const shared = files["xl/sharedStrings.xml"]
-    ? [...strFromU8(files["xl/sharedStrings.xml"]).matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) => decode([...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => t[1]).join("")))
+    ? [...strFromU8(files["xl/sharedStrings.xml"]).matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) =>
+        decode([...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => t[1]).join("")),
+      )
     : [];
   const sheetName = Object.keys(files).find((f) => /^xl\/worksheets\/sheet\d+\.xml$/.test(f));
   const sheet = strFromU8(files[sheetName]);
@@ -27,7 +35,14 @@ export async function readXlsxRows(bytes) {
       const type = /t="(\w+)"/.exec(c[2])?.[1];
       const inner = c[3] ?? "";
       const value = /<v>([\s\S]*?)<\/v>/.exec(inner)?.[1];
-      cells[column(c[1])] = type === "s" ? shared[Number(value)] : type === "inlineStr" ? decode(/<t[^>]*>([\s\S]*?)<\/t>/.exec(inner)?.[1] ?? "") : value === undefined ? null : decode(value);
+      cells[column(c[1])] =
+        type === "s"
+          ? shared[Number(value)]
+          : type === "inlineStr"
+            ? decode(/<t[^>]*>([\s\S]*?)<\/t>/.exec(inner)?.[1] ?? "")
+            : value === undefined
+              ? null
+              : decode(value);
     }
     return Array.from(cells, (v) => v ?? null);
   });

@@ -5,7 +5,13 @@ export interface McpTestServer {
   url: string;
   stats: {
     sessions: number;
-    requests: { method: string; path: string; authorization: string | null; apiKey: string | null; sessionId: string | null }[];
+    requests: {
+      method: string;
+      path: string;
+      authorization: string | null;
+      apiKey: string | null;
+      sessionId: string | null;
+    }[];
     calls: { name: string; args: unknown; at: number }[];
   };
   close(): Promise<void>;

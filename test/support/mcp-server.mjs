@@ -25,13 +25,19 @@ export const GOOD_TOKEN = "good-token";
 function buildServer(stats, { faults = false } = {}) {
   const server = new McpServer({ name: "test-mcp-server", version: "1.2.3" });
   // Tools without an input schema are called with `extra` alone.
-  const counted = (name, fn) => async (...params) => {
-    stats.calls.push({ name, args: params.length > 1 ? params[0] : {}, at: Date.now() });
-    return fn(...params);
-  };
+  const counted =
+    (name, fn) =>
+    async (...params) => {
+      stats.calls.push({ name, args: params.length > 1 ? params[0] : {}, at: Date.now() });
+      return fn(...params);
+    };
   server.registerTool(
     "add",
-    { title: "Add numbers", description: "Adds two numbers a and b.", inputSchema: { a: z.number().describe("First"), b: z.number().describe("Second") } },
+    {
+      title: "Add numbers",
+      description: "Adds two numbers a and b.",
+      inputSchema: { a: z.number().describe("First"), b: z.number().describe("Second") },
+    },
     counted("add", async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] })),
   );
   server.registerTool(
@@ -39,12 +45,23 @@ function buildServer(stats, { faults = false } = {}) {
     { description: "Tells which credential headers the call carried." },
     counted("whoami", async (extra) => {
       const h = extra.requestInfo?.headers ?? {};
-      return { content: [{ type: "text", text: JSON.stringify({ authorization: h.authorization ?? null, apiKey: h["x-api-key"] ?? null }) }] };
+      return {
+        content: [
+          {
+            type: "text",
+            text: JSON.stringify({ authorization: h.authorization ?? null, apiKey: h["x-api-key"] ?? null }),
+          },
+        ],
+      };
     }),
   );
-  server.registerTool("fail", { description: "Always fails." }, counted("fail", async () => {
-    throw new Error("the tool broke on purpose");
-  }));
+  server.registerTool(
+    "fail",
+    { description: "Always fails." },
+    counted("fail", async () => {
+      throw new Error("the tool broke on purpose");
+    }),
+  );
   server.registerTool(
     "sleep",
     { description: "Waits ms milliseconds, then answers.", inputSchema: { ms: z.number().int().min(0).max(60_000) } },
@@ -55,21 +72,37 @@ function buildServer(stats, { faults = false } = {}) {
   );
   server.registerTool(
     "big",
-    { description: "Answers a text of the given size.", inputSchema: { bytes: z.number().int().min(0).max(5_000_000) } },
+    {
+      description: "Answers a text of the given size.",
+      inputSchema: { bytes: z.number().int().min(0).max(5_000_000) },
+    },
     counted("big", async ({ bytes }) => ({ content: [{ type: "text", text: "x".repeat(bytes) }] })),
   );
   server.registerTool(
     "lookup_order",
-    { title: "Order lookup", description: "Looks up the status of an order by its id.", inputSchema: { orderId: z.string() }, outputSchema: { orderId: z.string(), status: z.string() } },
+    {
+      title: "Order lookup",
+      description: "Looks up the status of an order by its id.",
+      inputSchema: { orderId: z.string() },
+      outputSchema: { orderId: z.string(), status: z.string() },
+    },
     counted("lookup_order", async ({ orderId }) => {
       const result = { orderId, status: "shipped" };
       return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
     }),
   );
   if (faults) {
-    server.registerTool("hang", { description: "Never answers." }, counted("hang", () => new Promise(() => {})));
+    server.registerTool(
+      "hang",
+      { description: "Never answers." },
+      counted("hang", () => new Promise(() => {})),
+    );
     // Its call is answered by hand (faultyAnswer): the SDK's server would refuse to send a malformed result.
-    server.registerTool("malformed", { description: "Answers something that is not a tool result." }, counted("malformed", async () => ({ content: [] })));
+    server.registerTool(
+      "malformed",
+      { description: "Answers something that is not a tool result." },
+      counted("malformed", async () => ({ content: [] })),
+    );
   }
   return server;
 }
@@ -77,8 +110,10 @@ function buildServer(stats, { faults = false } = {}) {
 /** The by-hand answer of a fault path to a JSON-RPC request: "hang", a JSON-RPC message, or null (the SDK's server answers). */
 function faultyAnswer(path, body) {
   if (path === "/hang-list/mcp" && body?.method === "tools/list") return "hang";
-  if (path === "/endless-list/mcp" && body?.method === "tools/list") return { jsonrpc: "2.0", id: body.id, result: { tools: [], nextCursor: `page-${Date.now()}` } };
-  if (path === "/faults/mcp" && body?.method === "tools/call" && body.params?.name === "malformed") return { jsonrpc: "2.0", id: body.id, result: { content: "not a list of parts", isError: "maybe" } };
+  if (path === "/endless-list/mcp" && body?.method === "tools/list")
+    return { jsonrpc: "2.0", id: body.id, result: { tools: [], nextCursor: `page-${Date.now()}` } };
+  if (path === "/faults/mcp" && body?.method === "tools/call" && body.params?.name === "malformed")
+    return { jsonrpc: "2.0", id: body.id, result: { content: "not a list of parts", isError: "maybe" } };
   return null;
 }
 
@@ -107,7 +142,9 @@ export async function startMcpServer() {
     let transport = sessionId ? sessions.get(sessionId) : undefined;
     if (!transport) {
       if (sessionId || req.method !== "POST") {
-        res.writeHead(sessionId ? 404 : 405, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "No such session" }, id: null }));
+        res
+          .writeHead(sessionId ? 404 : 405, { "Content-Type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "No such session" }, id: null }));
         return;
       }
       transport = new StreamableHTTPServerTransport({
@@ -138,10 +175,17 @@ export async function startMcpServer() {
       res.writeHead(204).end();
       return;
     }
-    stats.requests.push({ method: req.method, path, authorization: req.headers.authorization ?? null, apiKey: req.headers["x-api-key"] ?? null, sessionId: req.headers["mcp-session-id"] ?? null });
+    stats.requests.push({
+      method: req.method,
+      path,
+      authorization: req.headers.authorization ?? null,
+      apiKey: req.headers["x-api-key"] ?? null,
+      sessionId: req.headers["mcp-session-id"] ?? null,
+    });
     if (stats.requests.length > 2000) stats.requests.splice(0, 1000);
     try {
-      if (["/mcp", "/other/mcp", "/faults/mcp", "/hang-list/mcp", "/endless-list/mcp"].includes(path)) return await streamable(req, res, path);
+      if (["/mcp", "/other/mcp", "/faults/mcp", "/hang-list/mcp", "/endless-list/mcp"].includes(path))
+        return await streamable(req, res, path);
       if (path === "/auth/mcp") {
         if (req.headers.authorization !== `Bearer ${GOOD_TOKEN}`) {
           res.writeHead(401, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "unauthorized" }));

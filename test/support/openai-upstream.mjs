@@ -54,7 +54,14 @@ function sendJson(res, status, body) {
 }
 
 const promptTokens = (messages) =>
-  (messages ?? []).reduce((n, m) => n + String(typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "")).split(/\s+/).filter(Boolean).length, 0);
+  (messages ?? []).reduce(
+    (n, m) =>
+      n +
+      String(typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""))
+        .split(/\s+/)
+        .filter(Boolean).length,
+    0,
+  );
 
 const ROUTES = { "/v1/chat/completions": "chat", "/v1/embeddings": "embeddings", "/v1/rerank": "rerank" };
 
@@ -67,7 +74,11 @@ function upstreamEmbedding(text, dimensions = 8) {
 
 function embeddings(body) {
   const inputs = Array.isArray(body.input) ? body.input : [body.input];
-  const data = inputs.map((text, index) => ({ object: "embedding", index, embedding: upstreamEmbedding(text, body.dimensions ?? 8) }));
+  const data = inputs.map((text, index) => ({
+    object: "embedding",
+    index,
+    embedding: upstreamEmbedding(text, body.dimensions ?? 8),
+  }));
   const tokens = inputs.reduce((n, t) => n + String(t).split(/\s+/).filter(Boolean).length, 0);
   return { object: "list", data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } };
 }
@@ -109,7 +120,8 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
         const found = [...requests].reverse().find((r) => !model || r.body?.model === model);
         return found ? sendJson(res, 200, found) : sendJson(res, 404, { error: { message: "No such request." } });
       }
-      if (req.method === "GET" && url.pathname === "/request-count") return sendJson(res, 200, { count: counts.get(url.searchParams.get("model")) ?? 0 });
+      if (req.method === "GET" && url.pathname === "/request-count")
+        return sendJson(res, 200, { count: counts.get(url.searchParams.get("model")) ?? 0 });
       const route = req.method === "POST" ? ROUTES[url.pathname] : undefined;
       if (!route) return sendJson(res, 404, { error: { message: "Not found." } });
 
@@ -126,16 +138,27 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
 
       const auth = req.headers.authorization ?? "";
       if (auth !== `Bearer ${UPSTREAM_API_KEY}`) {
-        return sendJson(res, 401, { error: { message: `Incorrect API key provided: ${auth.replace(/^Bearer\s+/i, "")}`, type: "invalid_request_error", code: "invalid_api_key" } });
+        return sendJson(res, 401, {
+          error: {
+            message: `Incorrect API key provided: ${auth.replace(/^Bearer\s+/i, "")}`,
+            type: "invalid_request_error",
+            code: "invalid_api_key",
+          },
+        });
       }
       const model = String(body.model ?? "");
       const seen = (counts.get(model) ?? 0) + 1;
       counts.set(model, seen);
       const fault = faultOf(model, seen);
-      if (fault === "fail-500") return sendJson(res, 500, { error: { message: "The upstream fell over.", type: "server_error" } });
+      if (fault === "fail-500")
+        return sendJson(res, 500, { error: { message: "The upstream fell over.", type: "server_error" } });
       if (fault === "fail-429") {
         res.writeHead(429, { "Content-Type": "application/json", "Retry-After": "1" });
-        return res.end(JSON.stringify({ error: { message: "Rate limit reached for requests.", type: "requests", code: "rate_limit_exceeded" } }));
+        return res.end(
+          JSON.stringify({
+            error: { message: "Rate limit reached for requests.", type: "requests", code: "rate_limit_exceeded" },
+          }),
+        );
       }
       if (fault === "fail-connect") return req.socket.destroy();
       if (fault === "hang") return; // the socket stays open, unanswered, until the client leaves
@@ -151,23 +174,50 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       const userText = String([...messages].reverse().find((m) => m.role === "user")?.content ?? "");
       const forced = body.tool_choice?.function?.name;
       // Like a model, it hands off (the built-in `handoff` tool) only when asked to by name, never by default.
-      const chosen = tools.find((t) => t.name === forced) ?? tools.find((t) => userText.includes(t.name)) ?? tools.find((t) => t.name !== "handoff") ?? null;
-      const called = model === "parallel-tools" ? tools.filter((t) => t.name !== "handoff" || userText.includes("handoff")) : chosen ? [chosen] : [];
+      const chosen =
+        tools.find((t) => t.name === forced) ??
+        tools.find((t) => userText.includes(t.name)) ??
+        tools.find((t) => t.name !== "handoff") ??
+        null;
+      const called =
+        model === "parallel-tools"
+          ? tools.filter((t) => t.name !== "handoff" || userText.includes("handoff"))
+          : chosen
+            ? [chosen]
+            : [];
       const tool = called[0] ?? null;
       const argsText = /ARGS (\{.*\})/.exec(userText)?.[1] ?? '{"city": "Paris"}';
       if (afterTools) {
         const results = [];
-        for (let i = messages.length - 1; i >= 0 && messages[i].role === "tool"; i--) results.unshift(String(messages[i].content));
+        for (let i = messages.length - 1; i >= 0 && messages[i].role === "tool"; i--)
+          results.unshift(String(messages[i].content));
         pieces.splice(0, pieces.length, ...`Result: ${results.join(" | ")}`.split(/(?= )/));
       }
-      const usage = { prompt_tokens: promptTokens(body.messages), completion_tokens: tool ? 0 : n, total_tokens: promptTokens(body.messages) + (tool ? 0 : n) };
+      const usage = {
+        prompt_tokens: promptTokens(body.messages),
+        completion_tokens: tool ? 0 : n,
+        total_tokens: promptTokens(body.messages) + (tool ? 0 : n),
+      };
       const id = `chatcmpl-upstream-${requests.length}`;
       const created = Math.floor(Date.now() / 1000);
-      const toolCalls = called.map((t, i) => ({ id: `call_${i + 1}`, type: "function", function: { name: t.name, arguments: argsText } }));
+      const toolCalls = called.map((t, i) => ({
+        id: `call_${i + 1}`,
+        type: "function",
+        function: { name: t.name, arguments: argsText },
+      }));
 
       if (!body.stream) {
-        const message = tool ? { role: "assistant", content: null, tool_calls: toolCalls } : { role: "assistant", content: pieces.join("") };
-        const answer = { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: tool ? "tool_calls" : "stop" }], usage };
+        const message = tool
+          ? { role: "assistant", content: null, tool_calls: toolCalls }
+          : { role: "assistant", content: pieces.join("") };
+        const answer = {
+          id,
+          object: "chat.completion",
+          created,
+          model,
+          choices: [{ index: 0, message, finish_reason: tool ? "tool_calls" : "stop" }],
+          usage,
+        };
         if (fault !== "fail-midstream" && fault !== "fail-truncated") return sendJson(res, 200, answer);
         // Half the answer, then the connection drops (or the response ends early).
         const text = JSON.stringify(answer);
@@ -191,7 +241,13 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       if (tool) {
         const third = Math.ceil(argsText.length / 3);
         for (const [index, call] of toolCalls.entries()) {
-          res.write(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }));
+          res.write(
+            chunk({
+              tool_calls: [
+                { index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } },
+              ],
+            }),
+          );
           for (const part of [argsText.slice(0, third), argsText.slice(third, 2 * third), argsText.slice(2 * third)]) {
             await sleep(delay);
             if (gone) return;
@@ -209,7 +265,10 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
         }
       }
       res.write(chunk({}, tool ? "tool_calls" : "stop"));
-      if (body.stream_options?.include_usage) res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage })}\n\n`);
+      if (body.stream_options?.include_usage)
+        res.write(
+          `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage })}\n\n`,
+        );
       res.end("data: [DONE]\n\n");
     } catch (err) {
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(err) } });

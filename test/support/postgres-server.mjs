@@ -15,7 +15,9 @@ export const PG_DATABASE = "shop";
 function binDir() {
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(path.join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length ? path.join(root, versions[0], "bin") : null;
 }
 
@@ -39,15 +41,24 @@ insert into secrets (value) values ('top secret');
 
 export async function startPostgres({ seed = SEED_SQL } = {}) {
   const bin = binDir();
-  if (!bin) return { url: null, reason: "Debian's postgresql package is not installed (apt-get install -y postgresql)." };
+  if (!bin)
+    return { url: null, reason: "Debian's postgresql package is not installed (apt-get install -y postgresql)." };
   const asRoot = process.getuid?.() === 0;
   const owner = asRoot ? spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }) : null;
-  if (asRoot && owner.status !== 0) return { url: null, reason: "Running as root and there is no postgres user to own the cluster." };
+  if (asRoot && owner.status !== 0)
+    return { url: null, reason: "Running as root and there is no postgres user to own the cluster." };
   const dir = mkdtempSync(path.join(tmpdir(), "pg-test-"));
   const data = path.join(dir, "data");
   const run = (cmd, args, input) => {
-    const full = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, cmd), ...args]] : [path.join(bin, cmd), args];
-    return execFileSync(full[0], full[1], { stdio: ["pipe", "pipe", "pipe"], input, encoding: "utf8", env: { ...process.env, PGPASSWORD: PG_PASSWORD } });
+    const full = asRoot
+      ? ["runuser", ["-u", "postgres", "--", path.join(bin, cmd), ...args]]
+      : [path.join(bin, cmd), args];
+    return execFileSync(full[0], full[1], {
+      stdio: ["pipe", "pipe", "pipe"],
+      input,
+      encoding: "utf8",
+      env: { ...process.env, PGPASSWORD: PG_PASSWORD },
+    });
   };
   try {
     const pwfile = path.join(dir, "pw");
@@ -58,10 +69,34 @@ export async function startPostgres({ seed = SEED_SQL } = {}) {
       chownSync(pwfile, uid, -1);
     }
     chmodSync(dir, 0o700);
-    run("initdb", ["-D", data, "-U", PG_USER, "--pwfile", pwfile, "--auth=scram-sha-256", "--no-sync", "-E", "UTF8", "--locale=C"]);
+    run("initdb", [
+      "-D",
+      data,
+      "-U",
+      PG_USER,
+      "--pwfile",
+      pwfile,
+      "--auth=scram-sha-256",
+      "--no-sync",
+      "-E",
+      "UTF8",
+      "--locale=C",
+    ]);
     const port = await freePort();
-    run("pg_ctl", ["-D", data, "-l", path.join(dir, "log"), "-w", "-t", "30", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, "start"]);
-    const psql = (db, sql) => run("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", PG_USER, "-d", db, "-v", "ON_ERROR_STOP=1", "-q"], sql);
+    run("pg_ctl", [
+      "-D",
+      data,
+      "-l",
+      path.join(dir, "log"),
+      "-w",
+      "-t",
+      "30",
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      "start",
+    ]);
+    const psql = (db, sql) =>
+      run("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", PG_USER, "-d", db, "-v", "ON_ERROR_STOP=1", "-q"], sql);
     psql("postgres", `create database ${PG_DATABASE};`);
     if (seed) psql(PG_DATABASE, seed);
     const url = `postgresql://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/${PG_DATABASE}`;
@@ -78,7 +113,11 @@ export async function startPostgres({ seed = SEED_SQL } = {}) {
       },
     };
   } catch (err) {
-    const reason = String(err?.stderr || err?.message || err).trim().split("\n").slice(-3).join(" ");
+    const reason = String(err?.stderr || err?.message || err)
+      .trim()
+      .split("\n")
+      .slice(-3)
+      .join(" ");
     rmSync(dir, { recursive: true, force: true });
     return { url: null, reason: `PostgreSQL could not be started: ${reason}` };
   }

@@ -6,8 +6,15 @@ export async function readEvents(res: Response): Promise<{ event: string; data: 
     .filter((block) => block.split("\n").some((line) => line.startsWith("data:")))
     .map((block) => {
       const lines = block.split("\n");
-      const event = lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message";
-      const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+      const event =
+        lines
+          .find((l) => l.startsWith("event:"))
+          ?.slice(6)
+          .trim() ?? "message";
+      const data = lines
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trim())
+        .join("\n");
       return { event, data: JSON.parse(data) };
     });
 }
@@ -34,9 +41,25 @@ export function liveEvents(res: Response) {
       while ((end = buffer.indexOf("\n\n")) >= 0) {
         const lines = buffer.slice(0, end).split("\n");
         buffer = buffer.slice(end + 2);
-        const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
-        const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim() ?? null;
-        if (data) queue.push({ event: lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message", data: JSON.parse(data), id });
+        const data = lines
+          .filter((l) => l.startsWith("data:"))
+          .map((l) => l.slice(5).trim())
+          .join("\n");
+        const id =
+          lines
+            .find((l) => l.startsWith("id:"))
+            ?.slice(3)
+            .trim() ?? null;
+        if (data)
+          queue.push({
+            event:
+              lines
+                .find((l) => l.startsWith("event:"))
+                ?.slice(6)
+                .trim() ?? "message",
+            data: JSON.parse(data),
+            id,
+          });
       }
     }
   }

@@ -4,9 +4,13 @@
  * deletes fail, as Vectorize does when it is unavailable.
  */
 export function vectorizeStandIn() {
-  const stored = new Map<string, { id: string; values: number[]; namespace: string; metadata: Record<string, string> }>();
+  const stored = new Map<
+    string,
+    { id: string; values: number[]; namespace: string; metadata: Record<string, string> }
+  >();
   const queries: number[][] = [];
-  const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b) || 1);
+  const cos = (a: number[], b: number[]) =>
+    a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b) || 1);
   const faults = { failDeletes: 0 };
   return {
     stored,

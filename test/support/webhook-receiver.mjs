@@ -48,8 +48,18 @@ export async function startReceiver() {
       try {
         parsed = record.body ? JSON.parse(record.body) : null;
       } catch {}
-      reply(200, JSON.stringify({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: parsed }));
-    } else if (fault === "big") reply(200, "x".repeat(Number(url.searchParams.get("bytes") ?? 2_000_000)), "text/plain");
+      reply(
+        200,
+        JSON.stringify({
+          method: req.method,
+          path: url.pathname,
+          query: Object.fromEntries(url.searchParams),
+          headers: req.headers,
+          body: parsed,
+        }),
+      );
+    } else if (fault === "big")
+      reply(200, "x".repeat(Number(url.searchParams.get("bytes") ?? 2_000_000)), "text/plain");
     else if (fault === "trickle") {
       record.status = 200;
       const started = Date.now();
@@ -57,7 +67,10 @@ export async function startReceiver() {
       res.writeHead(200, { "Content-Type": "application/json" });
       res.write('{"trickle": "');
       hanging.add(res);
-      const drip = setInterval(() => (Date.now() - started < until ? res.write("x") : (clearInterval(drip), res.end('"}'))), 100);
+      const drip = setInterval(
+        () => (Date.now() - started < until ? res.write("x") : (clearInterval(drip), res.end('"}'))),
+        100,
+      );
       res.on("close", () => clearInterval(drip));
     } else if (fault === "malformed") reply(200, '{"temperature": 21, "unit": ');
     else if (fault === "redirect") {
@@ -86,7 +99,14 @@ export async function startReceiver() {
         res.end();
         return;
       }
-      const record = { method: req.method, path: url.pathname, headers: req.headers, body, receivedAt: Date.now(), status: null };
+      const record = {
+        method: req.method,
+        path: url.pathname,
+        headers: req.headers,
+        body,
+        receivedAt: Date.now(),
+        status: null,
+      };
       requests.push(record);
       answer(req, res, url, record);
     });

@@ -5,10 +5,20 @@
  * for an answer that is not ok (an `InferenceUpstreamError` "<internal code>: <description>", with
  * `lastRequestHttpStatusCode` set), `network` a connection lost before any answer.
  */
-export type WorkersAiFault = { upstream: { status: number; internalCode: number; description: string } } | { network: true };
+export type WorkersAiFault =
+  | { upstream: { status: number; internalCode: number; description: string } }
+  | { network: true };
 
-export const CAPACITY_429 = { upstream: { status: 429, internalCode: 3040, description: "Capacity temporarily exceeded, please try again." } };
-export const DAILY_LIMIT_429 = { upstream: { status: 429, internalCode: 3036, description: "You have used up your daily free allocation of 10,000 neurons." } };
+export const CAPACITY_429 = {
+  upstream: { status: 429, internalCode: 3040, description: "Capacity temporarily exceeded, please try again." },
+};
+export const DAILY_LIMIT_429 = {
+  upstream: {
+    status: 429,
+    internalCode: 3036,
+    description: "You have used up your daily free allocation of 10,000 neurons.",
+  },
+};
 export const INTERNAL_500 = { upstream: { status: 500, internalCode: 3043, description: "Internal server error" } };
 export const NETWORK_LOST = { network: true } as const;
 

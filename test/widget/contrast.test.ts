@@ -15,7 +15,10 @@ function ratio(a: string, b: string): number {
 const AA = 4.5;
 
 describe("the widget's default themes meet WCAG AA contrast (4.5:1)", () => {
-  for (const [name, t, error] of [["light", LIGHT, ERROR.light], ["dark", DARK, ERROR.dark]] as const) {
+  for (const [name, t, error] of [
+    ["light", LIGHT, ERROR.light],
+    ["dark", DARK, ERROR.dark],
+  ] as const) {
     it(`${name}: body text, text on the primary colour, secondary and error text`, () => {
       const pairs: [string, string, string][] = [
         ["body text on the background", t.text, t.background],
@@ -25,7 +28,8 @@ describe("the widget's default themes meet WCAG AA contrast (4.5:1)", () => {
         ["error text on the background", error, t.background],
         ["error text on a file chip", error, t.bubble],
       ];
-      for (const [what, fg, bg] of pairs) expect(ratio(fg, bg), `${name}: ${what} (${fg} on ${bg})`).toBeGreaterThanOrEqual(AA);
+      for (const [what, fg, bg] of pairs)
+        expect(ratio(fg, bg), `${name}: ${what} (${fg} on ${bg})`).toBeGreaterThanOrEqual(AA);
     });
   }
 
@@ -33,8 +37,13 @@ describe("the widget's default themes meet WCAG AA contrast (4.5:1)", () => {
     // The light theme is the host's custom properties, the dark one those of :host(.dark).
     const host = /:host\{all:initial;([^}]*)\}/.exec(CSS)![1];
     const dark = /:host\(\.dark\)\{([^}]*)\}/.exec(CSS)![1];
-    for (const [block, t] of [[host, LIGHT], [dark, DARK]] as const) {
-      expect(block).toContain(`--p:${t.primary};--pt:${t.onPrimary};--nav:${t.onPrimary};--bg:${t.background};--bt:${t.text};--bb:${t.bubble};--muted:${t.muted}`);
+    for (const [block, t] of [
+      [host, LIGHT],
+      [dark, DARK],
+    ] as const) {
+      expect(block).toContain(
+        `--p:${t.primary};--pt:${t.onPrimary};--nav:${t.onPrimary};--bg:${t.background};--bt:${t.text};--bb:${t.bubble};--muted:${t.muted}`,
+      );
     }
   });
 
@@ -44,6 +53,7 @@ describe("the widget's default themes meet WCAG AA contrast (4.5:1)", () => {
     expect(luminance("#ffffff")).toBeCloseTo(1);
     expect(luminance("#000")).toBe(0);
     // For saturated brand colours the choice reads at AA either way round.
-    for (const primary of ["#4f46e5", "#a5b4fc", "#dc2626", "#16a34a", "#facc15", "#0f766e"]) expect(ratio(textOn(primary), primary), primary).toBeGreaterThanOrEqual(AA);
+    for (const primary of ["#4f46e5", "#a5b4fc", "#dc2626", "#16a34a", "#facc15", "#0f766e"])
+      expect(ratio(textOn(primary), primary), primary).toBeGreaterThanOrEqual(AA);
   });
 });

@@ -109,11 +109,18 @@ export class Api {
     return `${this.base}/api/v1/web-chats/${this.webChatId}/public/${path}`;
   }
 
-  async call<T>(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
+  async call<T>(
+    path: string,
+    init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<T> {
     const headers: Record<string, string> = { ...init.headers };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     if (init.body !== undefined) headers["Content-Type"] = "application/json";
-    const res = await fetchOrNetworkError(this.url(path), { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    const res = await fetchOrNetworkError(this.url(path), {
+      method: init.method ?? "GET",
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
     if (!res.ok) throw await failure(res);
     try {
       return (await res.json()) as T;
@@ -138,11 +145,18 @@ export class Api {
         ...(contact.email ? { email: contact.email } : {}),
       };
     }
-    return this.call<{ token: string; expiresAt: string; contact: { id: string; name: string }; conversations: { id: string }[] }>("session/", { method: "POST", body });
+    return this.call<{
+      token: string;
+      expiresAt: string;
+      contact: { id: string; name: string };
+      conversations: { id: string }[];
+    }>("session/", { method: "POST", body });
   }
 
   history(conversationId: string) {
-    return this.call<{ results: Message[]; hasMore: boolean }>(`conversations/${conversationId}/messages/?pageSize=100`);
+    return this.call<{ results: Message[]; hasMore: boolean }>(
+      `conversations/${conversationId}/messages/?pageSize=100`,
+    );
   }
 
   feedback(messageId: string, feedback: "like" | "dislike" | null) {
@@ -161,7 +175,10 @@ export class Api {
 
   /** The visitor's satisfaction rating of a resolved conversation. */
   csat(conversationId: string, rating: number, comment: string) {
-    return this.call<{ rating: number; comment: string | null; createdAt: string }>(`conversations/${conversationId}/csat/`, { method: "POST", body: { rating, ...(comment ? { comment } : {}) } });
+    return this.call<{ rating: number; comment: string | null; createdAt: string }>(
+      `conversations/${conversationId}/csat/`,
+      { method: "POST", body: { rating, ...(comment ? { comment } : {}) } },
+    );
   }
 
   share(conversationId: string) {
@@ -178,7 +195,12 @@ export class Api {
    * Returns the key to send with the message.
    */
   async upload(file: File): Promise<string> {
-    const p = await this.call<{ url: string; fields: Record<string, string>; method: "POST" | "PUT"; headers?: Record<string, string> }>("uploads/", { method: "POST", body: { filename: file.name, fileSize: file.size } });
+    const p = await this.call<{
+      url: string;
+      fields: Record<string, string>;
+      method: "POST" | "PUT";
+      headers?: Record<string, string>;
+    }>("uploads/", { method: "POST", body: { filename: file.name, fileSize: file.size } });
     let res: Response;
     if (p.method === "PUT") res = await fetchOrNetworkError(p.url, { method: "PUT", headers: p.headers, body: file });
     else {
@@ -199,13 +221,19 @@ export class Api {
    * Without an answer within `timeoutMs` (the reply's stream not opened), the send is given up with
    * ApiError `timeout`: the caller shows it as not sent, and a retry with the same `message.key` is safe.
    */
-  async send(conversationId: string | null, message: Outgoing, onEvent: (e: ReplyEvent) => void, timeoutMs: number): Promise<void> {
+  async send(
+    conversationId: string | null,
+    message: Outgoing,
+    onEvent: (e: ReplyEvent) => void,
+    timeoutMs: number,
+  ): Promise<void> {
     let lastId: string | null = null;
     let conversation = conversationId;
     const read = async (res: Response) => {
       if (!res.ok) throw await failure(res);
       await readEvents(res.body!, (id, event, data) => {
-        if (event === "error") throw new ApiError(502, String(data.code ?? "error"), String(data.detail ?? "The reply failed."));
+        if (event === "error")
+          throw new ApiError(502, String(data.code ?? "error"), String(data.detail ?? "The reply failed."));
         if (event !== "message") return;
         if (id) lastId = id;
         conversation = (data as unknown as ReplyEvent).conversationId ?? conversation;
@@ -223,7 +251,12 @@ export class Api {
       const abort = new AbortController();
       const timer = setTimeout(() => abort.abort(), Math.max(0, deadline - Date.now()));
       try {
-        const res = await fetchOrNetworkError(this.url("messages/"), { method: "POST", headers, body, signal: abort.signal });
+        const res = await fetchOrNetworkError(this.url("messages/"), {
+          method: "POST",
+          headers,
+          body,
+          signal: abort.signal,
+        });
         clearTimeout(timer);
         await read(res);
         return;
@@ -240,7 +273,9 @@ export class Api {
     for (let attempt = 0; attempt < 6; attempt++) {
       await pause(attempt);
       try {
-        const res = await fetchOrNetworkError(this.url(`conversations/${conversation}/stream/`), { headers: { Authorization: `Bearer ${this.token}`, "Last-Event-ID": lastId! } });
+        const res = await fetchOrNetworkError(this.url(`conversations/${conversation}/stream/`), {
+          headers: { Authorization: `Bearer ${this.token}`, "Last-Event-ID": lastId! },
+        });
         await read(res);
         return;
       } catch (err) {
@@ -262,7 +297,12 @@ export async function liveEvents(
   api: Api,
   conversationId: string,
   lastEventId: string | null,
-  on: { open: () => void; message: (m: Message) => void; status: (s: StatusEvent) => void; typing: (t: TypingEvent) => void },
+  on: {
+    open: () => void;
+    message: (m: Message) => void;
+    status: (s: StatusEvent) => void;
+    typing: (t: TypingEvent) => void;
+  },
   signal: AbortSignal,
 ): Promise<void> {
   const headers: Record<string, string> = { Authorization: `Bearer ${api.token}` };
@@ -299,4 +339,5 @@ async function failure(res: Response): Promise<ApiError> {
 }
 
 /** A random key (`crypto.randomUUID` exists only on secure pages, and the widget may be on any page). */
-export const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+export const newKey = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");

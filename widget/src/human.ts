@@ -8,7 +8,11 @@ const TYPING_EVERY_MS = 3000;
 /** An agent's indicator hides after this long without another `typing: true` (their tab may have closed). */
 const TYPING_SHOWN_MS = 6000;
 
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]) => {
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string)[]
+) => {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   node.append(...children);
@@ -72,15 +76,31 @@ export class TypingSignal {
 export function ratingForm(send: (rating: number, comment: string) => Promise<void>): HTMLElement {
   const heading = el("p", { class: "rate-q", id: "rate-q" }, "How would you rate this conversation?");
   const stars = el("div", { class: "stars", role: "group", "aria-labelledby": "rate-q" });
-  const comment = el("textarea", { id: "rate-c", rows: "2", maxlength: "1000", placeholder: "Anything to add? (optional)" }) as HTMLTextAreaElement;
+  const comment = el("textarea", {
+    id: "rate-c",
+    rows: "2",
+    maxlength: "1000",
+    placeholder: "Anything to add? (optional)",
+  }) as HTMLTextAreaElement;
   const label = el("label", { for: "rate-c", class: "sr" }, "Comment (optional)");
   const submit = el("button", { type: "submit", class: "rate-send" }, "Send rating") as HTMLButtonElement;
   const note = el("p", { class: "rate-note", role: "status" });
   const more = el("div", { class: "rate-more", hidden: "" }, label, comment, submit);
-  const form = el("form", { class: "rate", "aria-label": "Rate this conversation" }, heading, stars, more, note) as HTMLFormElement;
+  const form = el(
+    "form",
+    { class: "rate", "aria-label": "Rate this conversation" },
+    heading,
+    stars,
+    more,
+    note,
+  ) as HTMLFormElement;
   let rating = 0;
   for (let n = 1; n <= 5; n++) {
-    const star = el("button", { type: "button", class: "star", "aria-pressed": "false", "aria-label": `${n} star${n > 1 ? "s" : ""} out of 5` }, "★") as HTMLButtonElement;
+    const star = el(
+      "button",
+      { type: "button", class: "star", "aria-pressed": "false", "aria-label": `${n} star${n > 1 ? "s" : ""} out of 5` },
+      "★",
+    ) as HTMLButtonElement;
     star.addEventListener("click", () => {
       rating = n;
       for (const [i, s] of [...stars.children].entries()) {
@@ -97,7 +117,10 @@ export function ratingForm(send: (rating: number, comment: string) => Promise<vo
     if (!rating) return;
     submit.disabled = true;
     send(rating, comment.value.trim()).then(
-      () => form.replaceChildren(el("p", { class: "rate-done", role: "status" }, `Thank you for your rating (${rating} of 5).`)),
+      () =>
+        form.replaceChildren(
+          el("p", { class: "rate-done", role: "status" }, `Thank you for your rating (${rating} of 5).`),
+        ),
       (err) => {
         if (!expected(err)) throw err;
         submit.disabled = false;

@@ -32,7 +32,8 @@ const ICONS = {
   send: "M3 20.5 21 12 3 3.5v6.6L15 12 3 13.9z",
   plus: "M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6z",
   moon: "M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z",
-  share: "M18 16a3 3 0 0 0-2.4 1.2L8.9 13.7a3 3 0 0 0 0-1.4l6.7-3.5A3 3 0 1 0 15 7l-6.7 3.5a3 3 0 1 0 0 3L15 17a3 3 0 1 0 3-1z",
+  share:
+    "M18 16a3 3 0 0 0-2.4 1.2L8.9 13.7a3 3 0 0 0 0-1.4l6.7-3.5A3 3 0 1 0 15 7l-6.7 3.5a3 3 0 1 0 0 3L15 17a3 3 0 1 0 3-1z",
   mic: "M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-3.1A7 7 0 0 0 19 11z",
   back: "M20 11H7.8l5.6-5.6L12 4l-8 8 8 8 1.4-1.4L7.8 13H20z",
   up: "M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3c0-.4-.2-.8-.4-1.1L13.2 1 6.6 7.6C6.2 8 6 8.5 6 9v10a2 2 0 0 0 2 2h9c.8 0 1.5-.5 1.8-1.2l3-7.1c.1-.2.2-.5.2-.7v-2z",
@@ -48,7 +49,11 @@ interface PendingFile {
   chip: HTMLElement;
 }
 
-const h = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown> = {}, ...children: (Node | string | null)[]) => {
+const h = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Record<string, unknown> = {},
+  ...children: (Node | string | null)[]
+) => {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {
     if (v === undefined || v === null || v === false) continue;
@@ -90,10 +95,10 @@ function statusLine(s: StatusEvent, assistant: string): string | null {
 }
 
 /** What the network or the API may throw: shown to the visitor; anything else is a bug and propagates. */
-const expected = (err: unknown): err is ApiError | NetworkError => err instanceof ApiError || err instanceof NetworkError;
+const expected = (err: unknown): err is ApiError | NetworkError =>
+  err instanceof ApiError || err instanceof NetworkError;
 const safeUrl = (u: string | null | undefined) => (u && /^(https?:|\/)/i.test(u) ? u : null);
 const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
-
 
 class Widget {
   readonly host = document.createElement("div");
@@ -195,7 +200,12 @@ class Widget {
       return;
     }
     const c = this.config;
-    this.applyTheme(this.stored.mode === "dark" || (this.stored.mode !== "light" && (c.defaultThemeMode === "dark" || (c.defaultThemeMode === "system" && matchMedia("(prefers-color-scheme: dark)").matches))));
+    this.applyTheme(
+      this.stored.mode === "dark" ||
+        (this.stored.mode !== "light" &&
+          (c.defaultThemeMode === "dark" ||
+            (c.defaultThemeMode === "system" && matchMedia("(prefers-color-scheme: dark)").matches))),
+    );
     this.build();
     this.emit("ready");
     const share = this.page ? new URLSearchParams(location.search).get("share") : null;
@@ -236,12 +246,29 @@ class Widget {
       else this.host.style.removeProperty(name);
     };
     set("--p", t.primaryColor);
-    set("--pt", typeof t.primaryColor === "string" && HEX.test(t.primaryColor) ? textOn(t.primaryColor) : dark ? "#0f172a" : null);
-    set("--nav", t.navbarTextColor ?? (typeof t.primaryColor === "string" && HEX.test(t.primaryColor) ? textOn(t.primaryColor) : dark ? "#0f172a" : null));
+    set(
+      "--pt",
+      typeof t.primaryColor === "string" && HEX.test(t.primaryColor) ? textOn(t.primaryColor) : dark ? "#0f172a" : null,
+    );
+    set(
+      "--nav",
+      t.navbarTextColor ??
+        (typeof t.primaryColor === "string" && HEX.test(t.primaryColor)
+          ? textOn(t.primaryColor)
+          : dark
+            ? "#0f172a"
+            : null),
+    );
     set("--bg", t.conversationBackgroundColor);
     set("--bt", t.chatbotMessageTextColor);
     set("--bb", t.chatbotMessageBackgroundColor);
-    set("--ut", t.userMessageTextColor ?? (typeof t.userMessageBackgroundColor === "string" && HEX.test(t.userMessageBackgroundColor) ? textOn(t.userMessageBackgroundColor) : null));
+    set(
+      "--ut",
+      t.userMessageTextColor ??
+        (typeof t.userMessageBackgroundColor === "string" && HEX.test(t.userMessageBackgroundColor)
+          ? textOn(t.userMessageBackgroundColor)
+          : null),
+    );
     set("--ub", t.userMessageBackgroundColor);
     this.host.style.setProperty("--bs", t.chatbotMessageBackgroundShadowEnabled ? "0 1px 3px rgba(0,0,0,.18)" : "none");
     this.host.style.setProperty("--us", t.userMessageBackgroundShadowEnabled ? "0 1px 3px rgba(0,0,0,.18)" : "none");
@@ -252,27 +279,84 @@ class Widget {
     const avatar = safeUrl(c.logo) ?? safeUrl(c.avatar);
     const buttons: HTMLElement[] = [];
     if (c.enableThemeModeToggle) {
-      buttons.push(h("button", { class: "ib", type: "button", "aria-label": "Switch light or dark mode", title: "Light or dark", onclick: () => {
-        this.applyTheme(!this.dark);
-        this.store({ mode: this.dark ? "dark" : "light" });
-      } }, icon("moon")));
+      buttons.push(
+        h(
+          "button",
+          {
+            class: "ib",
+            type: "button",
+            "aria-label": "Switch light or dark mode",
+            title: "Light or dark",
+            onclick: () => {
+              this.applyTheme(!this.dark);
+              this.store({ mode: this.dark ? "dark" : "light" });
+            },
+          },
+          icon("moon"),
+        ),
+      );
     }
-    if (c.enableShareConversation) buttons.push(h("button", { class: "ib", type: "button", "aria-label": "Share this conversation", title: "Share", onclick: () => this.share() }, icon("share")));
-    buttons.push(h("button", { class: "ib", type: "button", "aria-label": "New conversation", title: "New conversation", onclick: () => this.newConversation() }, icon("plus")));
-    if (!this.page) buttons.push(h("button", { class: "ib", type: "button", "aria-label": "Close chat", title: "Close", onclick: () => this.close() }, icon("close")));
-    const back = this.page && safeUrl(c.backUrl) ? h("a", { class: "ib", href: safeUrl(c.backUrl), "aria-label": "Back" }, icon("back")) : null;
+    if (c.enableShareConversation)
+      buttons.push(
+        h(
+          "button",
+          {
+            class: "ib",
+            type: "button",
+            "aria-label": "Share this conversation",
+            title: "Share",
+            onclick: () => this.share(),
+          },
+          icon("share"),
+        ),
+      );
+    buttons.push(
+      h(
+        "button",
+        {
+          class: "ib",
+          type: "button",
+          "aria-label": "New conversation",
+          title: "New conversation",
+          onclick: () => this.newConversation(),
+        },
+        icon("plus"),
+      ),
+    );
+    if (!this.page)
+      buttons.push(
+        h(
+          "button",
+          { class: "ib", type: "button", "aria-label": "Close chat", title: "Close", onclick: () => this.close() },
+          icon("close"),
+        ),
+      );
+    const back =
+      this.page && safeUrl(c.backUrl)
+        ? h("a", { class: "ib", href: safeUrl(c.backUrl), "aria-label": "Back" }, icon("back"))
+        : null;
     const header = h(
       "header",
       {},
       back,
       avatar ? h("img", { src: avatar, alt: "" }) : null,
-      h("div", { class: "t" }, h("h2", { id: "title", text: c.name }), c.description ? h("p", { text: c.description }) : null),
+      h(
+        "div",
+        { class: "t" },
+        h("h2", { id: "title", text: c.name }),
+        c.description ? h("p", { text: c.description }) : null,
+      ),
       ...buttons,
     );
     this.log = h("div", { class: "log", role: "log", "aria-live": "polite", "aria-label": "Messages", tabindex: "0" });
     this.status = h("div", { class: "sr", role: "status" });
     this.chips = h("div", { class: "chips" });
-    this.input = h("textarea", { rows: 1, placeholder: "Type your message…", "aria-label": "Message", maxlength: 32000 }) as HTMLTextAreaElement;
+    this.input = h("textarea", {
+      rows: 1,
+      placeholder: "Type your message…",
+      "aria-label": "Message",
+      maxlength: 32000,
+    }) as HTMLTextAreaElement;
     this.input.addEventListener("keydown", (e) => {
       if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
         e.preventDefault();
@@ -286,27 +370,106 @@ class Widget {
       this.input.style.height = "auto";
       this.input.style.height = `${Math.min(this.input.scrollHeight, 120)}px`;
     });
-    const speech = (window as unknown as { SpeechRecognition?: unknown; webkitSpeechRecognition?: unknown }).SpeechRecognition ?? (window as unknown as { webkitSpeechRecognition?: unknown }).webkitSpeechRecognition;
-    const mic = c.enableSpeech && speech ? h("button", { class: "mic", type: "button", "aria-label": "Speak your message", "aria-pressed": "false", onclick: () => this.listen(speech as new () => SpeechRecognitionLike, mic!) }, icon("mic")) : null;
+    const speech =
+      (window as unknown as { SpeechRecognition?: unknown; webkitSpeechRecognition?: unknown }).SpeechRecognition ??
+      (window as unknown as { webkitSpeechRecognition?: unknown }).webkitSpeechRecognition;
+    const mic =
+      c.enableSpeech && speech
+        ? h(
+            "button",
+            {
+              class: "mic",
+              type: "button",
+              "aria-label": "Speak your message",
+              "aria-pressed": "false",
+              onclick: () => this.listen(speech as new () => SpeechRecognitionLike, mic!),
+            },
+            icon("mic"),
+          )
+        : null;
     this.fileBox = h("div", { class: "files", role: "list", "aria-label": "Files to send" });
     let picker: HTMLInputElement | null = null;
     let attach: HTMLElement | null = null;
     if (c.enableFileUpload) {
-      const input = (picker = h("input", { type: "file", multiple: true, hidden: true, tabindex: "-1", "aria-hidden": "true", onchange: () => {
-        this.attach([...(input.files ?? [])]);
-        input.value = "";
-      } }) as HTMLInputElement);
-      attach = h("button", { class: "mic clip", type: "button", "aria-label": "Attach a file", title: "Attach a file", onclick: () => input.click() }, icon("clip"));
+      const input = (picker = h("input", {
+        type: "file",
+        multiple: true,
+        hidden: true,
+        tabindex: "-1",
+        "aria-hidden": "true",
+        onchange: () => {
+          this.attach([...(input.files ?? [])]);
+          input.value = "";
+        },
+      }) as HTMLInputElement);
+      attach = h(
+        "button",
+        {
+          class: "mic clip",
+          type: "button",
+          "aria-label": "Attach a file",
+          title: "Attach a file",
+          onclick: () => input.click(),
+        },
+        icon("clip"),
+      );
     }
-    this.composer = h("form", { class: "composer", onsubmit: (e: Event) => {
-      e.preventDefault();
-      void this.send(this.input.value);
-    } }, this.input, picker, attach, mic, h("button", { class: "send", type: "submit", "aria-label": "Send" }, icon("send"))) as HTMLFormElement;
-    const foot = c.enableShowPoweredBy ? h("div", { class: "foot" }, safeUrl(c.poweredByLogo) ? h("img", { src: safeUrl(c.poweredByLogo), alt: "" }) : null, " Powered by AI assistant") : null;
-    this.panel = h("section", { class: "panel", role: this.page ? "main" : "dialog", "aria-labelledby": "title", "aria-modal": this.page ? null : "true", hidden: !this.page }, header, safeUrl(c.cover) ? h("img", { class: "cover", src: safeUrl(c.cover), alt: "" }) : null, this.log, this.typingIndicator.element, this.status, this.chips, this.fileBox, this.composer, foot);
+    this.composer = h(
+      "form",
+      {
+        class: "composer",
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          void this.send(this.input.value);
+        },
+      },
+      this.input,
+      picker,
+      attach,
+      mic,
+      h("button", { class: "send", type: "submit", "aria-label": "Send" }, icon("send")),
+    ) as HTMLFormElement;
+    const foot = c.enableShowPoweredBy
+      ? h(
+          "div",
+          { class: "foot" },
+          safeUrl(c.poweredByLogo) ? h("img", { src: safeUrl(c.poweredByLogo), alt: "" }) : null,
+          " Powered by AI assistant",
+        )
+      : null;
+    this.panel = h(
+      "section",
+      {
+        class: "panel",
+        role: this.page ? "main" : "dialog",
+        "aria-labelledby": "title",
+        "aria-modal": this.page ? null : "true",
+        hidden: !this.page,
+      },
+      header,
+      safeUrl(c.cover) ? h("img", { class: "cover", src: safeUrl(c.cover), alt: "" }) : null,
+      this.log,
+      this.typingIndicator.element,
+      this.status,
+      this.chips,
+      this.fileBox,
+      this.composer,
+      foot,
+    );
     this.panel.addEventListener("keydown", (e) => this.trap(e));
     if (!this.page) {
-      this.launcher = h("button", { class: "launcher", type: "button", "aria-label": `Open chat: ${c.name}`, "aria-expanded": "false", "aria-haspopup": "dialog", onclick: () => this.toggle() }, icon("chat")) as HTMLButtonElement;
+      this.launcher = h(
+        "button",
+        {
+          class: "launcher",
+          type: "button",
+          "aria-label": `Open chat: ${c.name}`,
+          "aria-expanded": "false",
+          "aria-haspopup": "dialog",
+          onclick: () => this.toggle(),
+        },
+        icon("chat"),
+      ) as HTMLButtonElement;
       this.root.append(this.launcher);
     }
     this.root.append(this.panel);
@@ -320,7 +483,9 @@ class Widget {
       return;
     }
     if (e.key !== "Tab" || this.page) return;
-    const focusable = [...this.panel.querySelectorAll<HTMLElement>("button,a[href],textarea,input,[tabindex='0'],summary")].filter((el) => !el.hasAttribute("disabled") && el.offsetParent !== null);
+    const focusable = [
+      ...this.panel.querySelectorAll<HTMLElement>("button,a[href],textarea,input,[tabindex='0'],summary"),
+    ].filter((el) => !el.hasAttribute("disabled") && el.offsetParent !== null);
     if (!focusable.length) return;
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
@@ -343,9 +508,22 @@ class Widget {
   /** The greeting and the starters, as a new conversation shows them. */
   showEmpty() {
     this.log.replaceChildren();
-    if (this.config.displayGreeting) this.addMessage({ role: "assistant", content: this.config.displayGreeting, id: "", citations: [], toolResults: [], feedback: null } as unknown as Message, true).row.classList.add("greeting");
+    if (this.config.displayGreeting)
+      this.addMessage(
+        {
+          role: "assistant",
+          content: this.config.displayGreeting,
+          id: "",
+          citations: [],
+          toolResults: [],
+          feedback: null,
+        } as unknown as Message,
+        true,
+      ).row.classList.add("greeting");
     this.chips.replaceChildren(
-      ...this.config.displayConversationStarters.map((s) => h("button", { class: "chip", type: "button", text: s, onclick: () => void this.send(s) })),
+      ...this.config.displayConversationStarters.map((s) =>
+        h("button", { class: "chip", type: "button", text: s, onclick: () => void this.send(s) }),
+      ),
     );
   }
 
@@ -374,7 +552,14 @@ class Widget {
   /** Whether the visitor must say who they are before a session starts (the pre-chat form). */
   needsPreChat() {
     const identified = this.contact?.sourceId && this.contact.token;
-    return !identified && !this.stored.token && !this.config.enableAnonymous && this.config.accessType !== "private" && !this.contact?.name && !this.contact?.email;
+    return (
+      !identified &&
+      !this.stored.token &&
+      !this.config.enableAnonymous &&
+      this.config.accessType !== "private" &&
+      !this.contact?.name &&
+      !this.contact?.email
+    );
   }
 
   /**
@@ -386,30 +571,52 @@ class Widget {
     const note = h("p", { class: "err pc-why", id: "pc-why", role: "alert", text: why ?? "" });
     note.hidden = !why;
     const name = h("input", { id: "pc-name", autocomplete: "name", "aria-describedby": "pc-why" }) as HTMLInputElement;
-    const email = h("input", { id: "pc-email", type: "email", autocomplete: "email", "aria-describedby": "pc-why" }) as HTMLInputElement;
-    const form = h("form", { class: "prechat", onsubmit: (e: Event) => {
-      e.preventDefault();
-      if (!name.value.trim() && !email.value.trim()) {
-        note.textContent = "Please give your name or your e-mail so we can start.";
-        note.hidden = false;
-        for (const input of [name, email]) input.setAttribute("aria-invalid", "true");
-        return name.focus();
-      }
-      this.contact = { ...this.contact, name: name.value.trim() || undefined, email: email.value.trim() || undefined };
-      this.showEmpty();
-      // The designer's preview shows the next step without a session.
-      if (this.preview) {
-        this.composer.hidden = false;
-        return;
-      }
-      const waiting = this.waiting;
-      this.waiting = null;
-      const ready = (this.sessionReady = this.connect());
-      if (waiting)
-        void ready.then(() => {
-          if (this.api.token) void this.send(waiting);
-        });
-    } }, h("p", { text: "Before we start, how can we reach you?" }), note, h("label", { for: "pc-name", text: "Name" }), name, h("label", { for: "pc-email", text: "E-mail" }), email, h("button", { type: "submit", text: "Start chatting" }));
+    const email = h("input", {
+      id: "pc-email",
+      type: "email",
+      autocomplete: "email",
+      "aria-describedby": "pc-why",
+    }) as HTMLInputElement;
+    const form = h(
+      "form",
+      {
+        class: "prechat",
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          if (!name.value.trim() && !email.value.trim()) {
+            note.textContent = "Please give your name or your e-mail so we can start.";
+            note.hidden = false;
+            for (const input of [name, email]) input.setAttribute("aria-invalid", "true");
+            return name.focus();
+          }
+          this.contact = {
+            ...this.contact,
+            name: name.value.trim() || undefined,
+            email: email.value.trim() || undefined,
+          };
+          this.showEmpty();
+          // The designer's preview shows the next step without a session.
+          if (this.preview) {
+            this.composer.hidden = false;
+            return;
+          }
+          const waiting = this.waiting;
+          this.waiting = null;
+          const ready = (this.sessionReady = this.connect());
+          if (waiting)
+            void ready.then(() => {
+              if (this.api.token) void this.send(waiting);
+            });
+        },
+      },
+      h("p", { text: "Before we start, how can we reach you?" }),
+      note,
+      h("label", { for: "pc-name", text: "Name" }),
+      name,
+      h("label", { for: "pc-email", text: "E-mail" }),
+      email,
+      h("button", { type: "submit", text: "Start chatting" }),
+    );
     this.log.replaceChildren(form);
     this.chips.replaceChildren();
     this.composer.hidden = true;
@@ -456,7 +663,11 @@ class Widget {
     if (row) return this.rendered.get(row)?.(m, false);
     if (this.busy && m.role !== "agent") return void this.held.push(m);
     // The visitor's own message, sent from this tab: it takes its id.
-    const mine = m.role === "visitor" && [...this.log.querySelectorAll<HTMLElement>(".row.visitor:not([data-id])")].find((r) => this.sent.get(r) === m.content);
+    const mine =
+      m.role === "visitor" &&
+      [...this.log.querySelectorAll<HTMLElement>(".row.visitor:not([data-id])")].find(
+        (r) => this.sent.get(r) === m.content,
+      );
     if (mine) {
       mine.dataset.id = m.id;
       return;
@@ -491,10 +702,12 @@ class Widget {
     const conversationId = this.conversationId;
     if (!conversationId) return;
     this.log.querySelector(".rate")?.remove();
-    this.log.append(ratingForm(async (rating, comment) => {
-      await this.api.csat(conversationId, rating, comment);
-      this.emit("rating", { conversationId, rating, comment });
-    }));
+    this.log.append(
+      ratingForm(async (rating, comment) => {
+        await this.api.csat(conversationId, rating, comment);
+        this.emit("rating", { conversationId, rating, comment });
+      }),
+    );
   }
 
   rowOf(id: string) {
@@ -534,18 +747,34 @@ class Widget {
   addMessage(m: Message, readOnly = false) {
     const c = this.config;
     // Who wrote it, as its accessible name: a screen reader (and a test) tells the three apart without CSS.
-    const label = m.role === "visitor" ? "You" : m.role === "agent" ? `${m.senderName} (team member)` : `${this.nameOf(m)} (assistant)`;
+    const label =
+      m.role === "visitor"
+        ? "You"
+        : m.role === "agent"
+          ? `${m.senderName} (team member)`
+          : `${this.nameOf(m)} (assistant)`;
     const row = h("div", { class: `row ${m.role}`, "data-id": m.id || null, role: "article", "aria-label": label });
     const col = h("div", { class: "col" });
     if (m.role !== "visitor") {
       const av = safeUrl(m.role === "assistant" ? c.avatar : m.senderAvatar);
-      if ((c.enableDisplayChatbotAvatar || m.role === "agent") && av) row.append(h("img", { class: "av", src: av, alt: "" }));
-      if (m.role === "agent") col.append(h("span", { class: "who" }, m.senderName, " ", h("span", { class: "tag", text: "Team member" })));
+      if ((c.enableDisplayChatbotAvatar || m.role === "agent") && av)
+        row.append(h("img", { class: "av", src: av, alt: "" }));
+      if (m.role === "agent")
+        col.append(h("span", { class: "who" }, m.senderName, " ", h("span", { class: "tag", text: "Team member" })));
       else if (c.enableDisplayChatbotName) col.append(h("span", { class: "who", text: this.nameOf(m) }));
     }
     const bubble = h("div", { class: "bubble" });
     col.append(bubble);
-    if (m.attachments?.length) col.append(h("div", { class: "files sent" }, ...m.attachments.map((a) => h("span", { class: "file" }, icon("clip"), h("span", { class: "fn", text: a.filename })))));
+    if (m.attachments?.length)
+      col.append(
+        h(
+          "div",
+          { class: "files sent" },
+          ...m.attachments.map((a) =>
+            h("span", { class: "file" }, icon("clip"), h("span", { class: "fn", text: a.filename })),
+          ),
+        ),
+      );
     if (m.role === "visitor" && !m.content) bubble.hidden = true;
     row.append(col);
     this.log.append(row);
@@ -554,10 +783,28 @@ class Widget {
       if (!streaming && msg.id) row.dataset.done = "";
       bubble.classList.toggle("typing", streaming);
       if (msg.role === "visitor") bubble.textContent = msg.content;
-      else renderMarkdown(msg.content, bubble, c.enableDisplayCitations && msg.citations.length ? (n) => (msg.citations[n - 1] ? h("sup", { class: "c", text: `[${n}]`, title: msg.citations[n - 1].title }) : null) : undefined);
+      else
+        renderMarkdown(
+          msg.content,
+          bubble,
+          c.enableDisplayCitations && msg.citations.length
+            ? (n) =>
+                msg.citations[n - 1]
+                  ? h("sup", { class: "c", text: `[${n}]`, title: msg.citations[n - 1].title })
+                  : null
+            : undefined,
+        );
       if (!streaming && msg.role === "assistant") {
         if (msg.citations.length) bubble.append(this.sources(msg));
-        for (const t of msg.toolResults) bubble.append(h("details", { class: "toolres" }, h("summary", { text: `${t.name}: ${t.status}` }), h("pre", { text: t.output })));
+        for (const t of msg.toolResults)
+          bubble.append(
+            h(
+              "details",
+              { class: "toolres" },
+              h("summary", { text: `${t.name}: ${t.status}` }),
+              h("pre", { text: t.output }),
+            ),
+          );
         if (msg.id && !readOnly) col.append(this.tools(msg));
       }
       this.scroll();
@@ -571,22 +818,53 @@ class Widget {
   }
 
   sources(m: Message) {
-    const list = h("ol", {}, ...m.citations.map((s) => h("li", {}, h("strong", { text: s.title + (s.page ? ` (p. ${s.page})` : "") }), h("span", { class: "sn", text: s.snippet }))));
+    const list = h(
+      "ol",
+      {},
+      ...m.citations.map((s) =>
+        h(
+          "li",
+          {},
+          h("strong", { text: s.title + (s.page ? ` (p. ${s.page})` : "") }),
+          h("span", { class: "sn", text: s.snippet }),
+        ),
+      ),
+    );
     const box = h("details", { class: "sources" }, h("summary", { text: `Sources (${m.citations.length})` }), list);
     if (this.config.enableDownloadCitations) {
-      box.append(h("button", { type: "button", class: "chip", text: "Download sources", onclick: () => {
-        const text = m.citations.map((s) => `[${s.index}] ${s.title}${s.page ? ` (p. ${s.page})` : ""}\n${s.snippet}\n`).join("\n");
-        const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })), download: "sources.txt" });
-        a.click();
-        setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-      } }));
+      box.append(
+        h("button", {
+          type: "button",
+          class: "chip",
+          text: "Download sources",
+          onclick: () => {
+            const text = m.citations
+              .map((s) => `[${s.index}] ${s.title}${s.page ? ` (p. ${s.page})` : ""}\n${s.snippet}\n`)
+              .join("\n");
+            const a = h("a", {
+              href: URL.createObjectURL(new Blob([text], { type: "text/plain" })),
+              download: "sources.txt",
+            });
+            a.click();
+            setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+          },
+        }),
+      );
     }
     return box;
   }
 
   tools(m: Message) {
-    const like = h("button", { type: "button", "aria-label": "Helpful", "aria-pressed": String(m.feedback === "like") }, icon("up"));
-    const dislike = h("button", { type: "button", "aria-label": "Not helpful", "aria-pressed": String(m.feedback === "dislike") }, icon("down"));
+    const like = h(
+      "button",
+      { type: "button", "aria-label": "Helpful", "aria-pressed": String(m.feedback === "like") },
+      icon("up"),
+    );
+    const dislike = h(
+      "button",
+      { type: "button", "aria-label": "Not helpful", "aria-pressed": String(m.feedback === "dislike") },
+      icon("down"),
+    );
     const rate = async (value: "like" | "dislike") => {
       const next = m.feedback === value ? null : value;
       try {
@@ -604,10 +882,20 @@ class Widget {
     dislike.addEventListener("click", () => void rate("dislike"));
     const bar = h("div", { class: "tools" }, like, dislike);
     if (this.config.enableSpeech && "speechSynthesis" in window) {
-      bar.append(h("button", { type: "button", "aria-label": "Read aloud", onclick: () => {
-        speechSynthesis.cancel();
-        speechSynthesis.speak(new SpeechSynthesisUtterance(m.content.replace(/\[\d+\]/g, "")));
-      } }, icon("speak")));
+      bar.append(
+        h(
+          "button",
+          {
+            type: "button",
+            "aria-label": "Read aloud",
+            onclick: () => {
+              speechSynthesis.cancel();
+              speechSynthesis.speak(new SpeechSynthesisUtterance(m.content.replace(/\[\d+\]/g, "")));
+            },
+          },
+          icon("speak"),
+        ),
+      );
     }
     return bar;
   }
@@ -641,9 +929,22 @@ class Widget {
   attach(picked: File[]) {
     for (const file of picked.slice(0, Math.max(0, 10 - this.files.length))) {
       const state = h("span", { class: "st", text: "Uploading…" });
-      const remove = h("button", { class: "x", type: "button", "aria-label": `Remove ${file.name}`, title: "Remove" }, icon("close"));
-      const chip = h("div", { class: "file", role: "listitem" }, icon("clip"), h("span", { class: "fn", text: file.name, title: file.name }), state, remove);
-      const key = this.session().then((ok) => (ok ? this.api.upload(file) : Promise.reject(new ApiError(401, "no_session", "No session."))));
+      const remove = h(
+        "button",
+        { class: "x", type: "button", "aria-label": `Remove ${file.name}`, title: "Remove" },
+        icon("close"),
+      );
+      const chip = h(
+        "div",
+        { class: "file", role: "listitem" },
+        icon("clip"),
+        h("span", { class: "fn", text: file.name, title: file.name }),
+        state,
+        remove,
+      );
+      const key = this.session().then((ok) =>
+        ok ? this.api.upload(file) : Promise.reject(new ApiError(401, "no_session", "No session.")),
+      );
       const item: PendingFile = { name: file.name, key, chip };
       key.then(
         () => {
@@ -689,7 +990,11 @@ class Widget {
         return;
       }
       attachments = await Promise.all(pending.map(async (f) => ({ file: await f.key, filename: f.name })));
-      metadata = { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, pageUrl: location.href.slice(0, 2000), ...(await this.location()) };
+      metadata = {
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        pageUrl: location.href.slice(0, 2000),
+        ...(await this.location()),
+      };
     } catch (err) {
       if (!expected(err)) throw err;
       return this.error("A file could not be uploaded. Remove it and try again.");
@@ -702,7 +1007,15 @@ class Widget {
     this.typingSignal.stop(this.conversationId);
     this.chips.replaceChildren();
     const outgoing: Outgoing = { content, metadata, attachments, key: newKey() };
-    const row = this.addMessage({ role: "visitor", content, id: "", citations: [], toolResults: [], feedback: null, attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })) } as unknown as Message).row;
+    const row = this.addMessage({
+      role: "visitor",
+      content,
+      id: "",
+      citations: [],
+      toolResults: [],
+      feedback: null,
+      attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })),
+    } as unknown as Message).row;
     this.sent.set(row, content);
     this.emit("message", { role: "visitor", content, attachments });
     await this.deliver(outgoing, row);
@@ -720,34 +1033,46 @@ class Widget {
     sendButton.disabled = true;
     row.classList.remove("unsent");
     row.querySelector(".unsent-note")?.remove();
-    const reply = { role: "assistant", content: "", id: "", citations: [], toolResults: [], feedback: null } as unknown as Message;
+    const reply = {
+      role: "assistant",
+      content: "",
+      id: "",
+      citations: [],
+      toolResults: [],
+      feedback: null,
+    } as unknown as Message;
     const { render, row: placeholder } = this.addMessage(reply);
     render(reply, true);
     let answered = false;
     try {
-      await this.api.send(this.conversationId, outgoing, (e) => {
-        answered = true;
-        if (!this.conversationId && e.conversationId) {
-          this.conversationId = e.conversationId;
-          this.store({ conversationId: e.conversationId });
-          this.watch(e.conversationId, null);
-        }
-        if (e.messageId) placeholder.dataset.id = e.messageId;
-        // No reply: a human agent serves the conversation (their answer comes through the live stream).
-        if (e.done && !e.message && !reply.content) return placeholder.remove();
-        if (e.done) {
-          if (e.message) {
-            Object.assign(reply, e.message);
-            this.live?.saw(e.message);
+      await this.api.send(
+        this.conversationId,
+        outgoing,
+        (e) => {
+          answered = true;
+          if (!this.conversationId && e.conversationId) {
+            this.conversationId = e.conversationId;
+            this.store({ conversationId: e.conversationId });
+            this.watch(e.conversationId, null);
           }
-          render(reply, false);
-          this.status.textContent = reply.content ? `${this.nameOf(reply)}: ${reply.content.slice(0, 300)}` : "";
-          if (e.message) this.emit("message", e.message);
-        } else {
-          reply.content += e.content;
-          render(reply, true);
-        }
-      }, this.settings.sendTimeoutMs ?? 30_000);
+          if (e.messageId) placeholder.dataset.id = e.messageId;
+          // No reply: a human agent serves the conversation (their answer comes through the live stream).
+          if (e.done && !e.message && !reply.content) return placeholder.remove();
+          if (e.done) {
+            if (e.message) {
+              Object.assign(reply, e.message);
+              this.live?.saw(e.message);
+            }
+            render(reply, false);
+            this.status.textContent = reply.content ? `${this.nameOf(reply)}: ${reply.content.slice(0, 300)}` : "";
+            if (e.message) this.emit("message", e.message);
+          } else {
+            reply.content += e.content;
+            render(reply, true);
+          }
+        },
+        this.settings.sendTimeoutMs ?? 30_000,
+      );
     } catch (err) {
       if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
       const expired = err instanceof ApiError && err.status === 401;
@@ -760,7 +1085,11 @@ class Widget {
         this.markUnsent(row, outgoing, err);
       } else {
         render(reply, false);
-        this.error(err instanceof ApiError && err.status === 429 ? "Too many messages. Please wait a moment." : "Sorry, something went wrong. Please try again.");
+        this.error(
+          err instanceof ApiError && err.status === 429
+            ? "Too many messages. Please wait a moment."
+            : "Sorry, something went wrong. Please try again.",
+        );
       }
     } finally {
       this.busy = false;
@@ -773,11 +1102,18 @@ class Widget {
   markUnsent(row: HTMLElement, outgoing: Outgoing, err: ApiError | NetworkError | StreamEnded) {
     const why = unsentReason(err);
     row.classList.add("unsent");
-    const retry = h("button", { type: "button", class: "retry", text: "Retry", onclick: () => {
-      this.input.focus();
-      void this.deliver(outgoing, row);
-    } });
-    row.querySelector(".col")!.append(h("p", { class: "unsent-note", role: "alert" }, h("span", { text: why }), " ", retry));
+    const retry = h("button", {
+      type: "button",
+      class: "retry",
+      text: "Retry",
+      onclick: () => {
+        this.input.focus();
+        void this.deliver(outgoing, row);
+      },
+    });
+    row
+      .querySelector(".col")!
+      .append(h("p", { class: "unsent-note", role: "alert" }, h("span", { text: why }), " ", retry));
     this.status.textContent = why;
     this.scroll();
   }
@@ -803,7 +1139,14 @@ class Widget {
       await navigator.clipboard?.writeText(url).catch((err) => {
         if (!(err instanceof DOMException)) throw err;
       });
-      this.log.append(h("p", { class: "notice", role: "status" }, "Link copied: ", h("a", { href: url, target: "_blank", rel: "noopener", text: url })));
+      this.log.append(
+        h(
+          "p",
+          { class: "notice", role: "status" },
+          "Link copied: ",
+          h("a", { href: url, target: "_blank", rel: "noopener", text: url }),
+        ),
+      );
       this.scroll();
     } catch (err) {
       if (!expected(err)) throw err;
@@ -866,12 +1209,19 @@ interface SpeechRecognitionLike {
 }
 
 function boot() {
-  const script = (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>("script[data-web-chat-id]");
+  const script =
+    (document.currentScript as HTMLScriptElement | null) ??
+    document.querySelector<HTMLScriptElement>("script[data-web-chat-id]");
   const given = window.AssistantChatSettings ?? {};
   const mode = given.mode ?? script?.dataset.mode;
   const webChatId = given.webChatId ?? script?.dataset.webChatId ?? (mode === "preview" ? "preview" : undefined);
-  if (!webChatId) return console.error("assistant chat: set data-web-chat-id on the script tag or window.AssistantChatSettings.webChatId");
-  const baseUrl = (given.baseUrl ?? (script?.src ? new URL(script.src, location.href).origin : location.origin)).replace(/\/$/, "");
+  if (!webChatId)
+    return console.error(
+      "assistant chat: set data-web-chat-id on the script tag or window.AssistantChatSettings.webChatId",
+    );
+  const baseUrl = (
+    given.baseUrl ?? (script?.src ? new URL(script.src, location.href).origin : location.origin)
+  ).replace(/\/$/, "");
   const page = mode === "page";
   const start = () => {
     const widget = new Widget({ ...given, webChatId, baseUrl }, page, mode === "preview");
@@ -893,9 +1243,12 @@ function boot() {
       },
     };
     // Calls queued before the script loaded: window.AssistantChat = [["open"], ...].
-    const queued = Array.isArray(window.AssistantChat) ? (window.AssistantChat as unknown as [string, ...unknown[]][]) : [];
+    const queued = Array.isArray(window.AssistantChat)
+      ? (window.AssistantChat as unknown as [string, ...unknown[]][])
+      : [];
     window.AssistantChat = api;
-    for (const [name, ...args] of queued) (api as unknown as Record<string, (...a: unknown[]) => unknown>)[name]?.(...args);
+    for (const [name, ...args] of queued)
+      (api as unknown as Record<string, (...a: unknown[]) => unknown>)[name]?.(...args);
   };
   if (document.body) start();
   else document.addEventListener("DOMContentLoaded", start, { once: true });

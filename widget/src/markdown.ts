@@ -4,7 +4,8 @@ const SAFE_URL = /^(https?:|mailto:)/i;
 
 function inline(text: string, into: Node, cite?: (n: number) => Node | null): void {
   // Code spans, links, bold, italics and [n] citation markers; everything else is text.
-  const pattern = /(`[^`]+`)|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*]+)\*\*|__([^_]+)__|\*([^*\s][^*]*)\*|_([^_\s][^_]*)_|\[(\d{1,2})\]/g;
+  const pattern =
+    /(`[^`]+`)|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*]+)\*\*|__([^_]+)__|\*([^*\s][^*]*)\*|_([^_\s][^_]*)_|\[(\d{1,2})\]/g;
   let last = 0;
   for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
     if (m.index > last) into.appendChild(document.createTextNode(text.slice(last, m.index)));

@@ -5,8 +5,24 @@
  * send button, the visitor's bubbles) with the text on it, the conversation's background, body text,
  * the assistant's bubbles, secondary text and lines. test/widget/contrast.test.ts checks WCAG AA.
  */
-export const LIGHT = { primary: "#2563eb", onPrimary: "#ffffff", background: "#ffffff", text: "#111827", bubble: "#f1f5f9", muted: "#64748b", line: "#e2e8f0" };
-export const DARK = { primary: "#60a5fa", onPrimary: "#0f172a", background: "#0f172a", text: "#e2e8f0", bubble: "#1e293b", muted: "#94a3b8", line: "#334155" };
+export const LIGHT = {
+  primary: "#2563eb",
+  onPrimary: "#ffffff",
+  background: "#ffffff",
+  text: "#111827",
+  bubble: "#f1f5f9",
+  muted: "#64748b",
+  line: "#e2e8f0",
+};
+export const DARK = {
+  primary: "#60a5fa",
+  onPrimary: "#0f172a",
+  background: "#0f172a",
+  text: "#e2e8f0",
+  bubble: "#1e293b",
+  muted: "#94a3b8",
+  line: "#334155",
+};
 /** Error text on each background. */
 export const ERROR = { light: "#b91c1c", dark: "#fca5a5" };
 
@@ -27,7 +43,8 @@ export function textOn(hex: string): string {
   return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? "#ffffff" : "#0f172a";
 }
 
-const vars = (t: typeof LIGHT) => `--p:${t.primary};--pt:${t.onPrimary};--nav:${t.onPrimary};--bg:${t.background};--bt:${t.text};--bb:${t.bubble};--muted:${t.muted};--line:${t.line}`;
+const vars = (t: typeof LIGHT) =>
+  `--p:${t.primary};--pt:${t.onPrimary};--nav:${t.onPrimary};--bg:${t.background};--bt:${t.text};--bb:${t.bubble};--muted:${t.muted};--line:${t.line}`;
 
 export const CSS = `
 :host{all:initial;${vars(LIGHT)};--ut:var(--pt);--ub:var(--p);--bs:none;--us:none;

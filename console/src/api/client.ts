@@ -24,7 +24,8 @@ export const whenSignedOut = (fn: () => void) => (onUnauthenticated = fn);
 
 api.use({
   onRequest({ request }) {
-    if (organizationId && !request.headers.has("X-Organization-Id")) request.headers.set("X-Organization-Id", organizationId);
+    if (organizationId && !request.headers.has("X-Organization-Id"))
+      request.headers.set("X-Organization-Id", organizationId);
     return request;
   },
   onResponse({ response, request }) {
@@ -60,13 +61,19 @@ export async function unwrap<T>(request: Promise<Answer<T>>): Promise<T> {
   const answer = await request;
   if (answer.error !== undefined || !answer.response.ok) {
     const body = (answer.error ?? {}) as { detail?: string; code?: string; errors?: Record<string, string[]> };
-    throw new ApiProblem(answer.response.status, body.detail ?? answer.response.statusText, body.code ?? "error", body.errors);
+    throw new ApiProblem(
+      answer.response.status,
+      body.detail ?? answer.response.statusText,
+      body.code ?? "error",
+      body.errors,
+    );
   }
   return answer.data as T;
 }
 
 /** What a catch may turn into a message: the API's refusal or the network's failure. Anything else is a bug. */
-export const isExpected = (err: unknown): err is ApiProblem | NetworkError => err instanceof ApiProblem || err instanceof NetworkError;
+export const isExpected = (err: unknown): err is ApiProblem | NetworkError =>
+  err instanceof ApiProblem || err instanceof NetworkError;
 
 /**
  * For a catch that shows what went wrong: the API's refusal as it is, the network's failure as a

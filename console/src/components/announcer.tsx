@@ -16,8 +16,12 @@ export function announce(text: string, urgent = false) {
 export function Announcer() {
   return (
     <>
-      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">{polite}</div>
-      <div class="sr-only" role="alert" aria-live="assertive" aria-atomic="true">{assertive}</div>
+      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">
+        {polite}
+      </div>
+      <div class="sr-only" role="alert" aria-live="assertive" aria-atomic="true">
+        {assertive}
+      </div>
     </>
   );
 }

@@ -3,7 +3,8 @@ import { defineStrings } from "../i18n";
 export const t = defineStrings({
   en: {
     title: "Business hours",
-    intro: "When this inbox's team answers. Outside these hours the assistant still answers, and a visitor who asks for a person hears the assistant's outside-hours message; the conversation waits in the queue.",
+    intro:
+      "When this inbox's team answers. Outside these hours the assistant still answers, and a visitor who asks for a person hears the assistant's outside-hours message; the conversation waits in the queue.",
     enabled: "Set business hours",
     enabledHint: "Off: the team is always in.",
     timeZone: "Time zone",
@@ -30,7 +31,8 @@ export const t = defineStrings({
   },
   "zh-TW": {
     title: "營業時間",
-    intro: "此收件匣的團隊回覆的時段。營業時間外助理仍會回答；訪客要求真人時，會收到助理的非營業時間訊息，對話則在佇列中等候。",
+    intro:
+      "此收件匣的團隊回覆的時段。營業時間外助理仍會回答；訪客要求真人時，會收到助理的非營業時間訊息，對話則在佇列中等候。",
     enabled: "設定營業時間",
     enabledHint: "關閉：團隊隨時在線。",
     timeZone: "時區",

@@ -23,15 +23,27 @@ const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 const ZONES: string[] = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
 
 function draftOf(hours: BusinessHours | null | undefined): Draft {
-  const weekly = Object.fromEntries(DAYS.map((d) => [d, (hours?.weekly?.[d] ?? []).map((p) => [p[0] ?? "", p[1] ?? ""] as Period)])) as Record<Day, Period[]>;
+  const weekly = Object.fromEntries(
+    DAYS.map((d) => [d, (hours?.weekly?.[d] ?? []).map((p) => [p[0] ?? "", p[1] ?? ""] as Period)]),
+  ) as Record<Day, Period[]>;
   if (!hours) for (const d of ["mon", "tue", "wed", "thu", "fri"] as const) weekly[d] = [["09:00", "18:00"]];
-  return { enabled: !!hours, timeZone: hours?.timeZone ?? browserZone(), weekly, holidays: (hours?.holidays ?? []).join("\n") };
+  return {
+    enabled: !!hours,
+    timeZone: hours?.timeZone ?? browserZone(),
+    weekly,
+    holidays: (hours?.holidays ?? []).join("\n"),
+  };
 }
 
 /** What the API is sent: null when off; the periods as typed (the API says what is wrong with them). */
 function hoursOf(d: Draft): BusinessHours | null {
   if (!d.enabled) return null;
-  const weekly = Object.fromEntries(DAYS.filter((day) => d.weekly[day].length).map((day) => [day, d.weekly[day].map((p) => [p[0].trim(), p[1].trim()])]));
+  const weekly = Object.fromEntries(
+    DAYS.filter((day) => d.weekly[day].length).map((day) => [
+      day,
+      d.weekly[day].map((p) => [p[0].trim(), p[1].trim()]),
+    ]),
+  );
   return { timeZone: d.timeZone.trim(), weekly, holidays: d.holidays.split(/[\s,]+/).filter(Boolean) };
 }
 
@@ -39,12 +51,27 @@ function hoursOf(d: Draft): BusinessHours | null {
  * An inbox's business hours (`businessHours` of PATCH inboxes/{id}/): a time zone, periods per
  * weekday (several a day), holidays. Its own form and save: the page around it edits other things.
  */
-export function BusinessHoursForm({ inboxId, hours, canManage, onSaved }: { inboxId: string; hours: BusinessHours | null | undefined; canManage: boolean; onSaved?: (hours: BusinessHours | null) => void }) {
+export function BusinessHoursForm({
+  inboxId,
+  hours,
+  canManage,
+  onSaved,
+}: {
+  inboxId: string;
+  hours: BusinessHours | null | undefined;
+  canManage: boolean;
+  onSaved?: (hours: BusinessHours | null) => void;
+}) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(hours));
   const change = (changes: Partial<Draft>) => setDraft((d) => ({ ...d, ...changes }));
   const setPeriods = (day: Day, periods: Period[]) => change({ weekly: { ...draft.weekly, [day]: periods } });
   const { busy, problem, submit } = useSubmit(async () => {
-    const inbox = await unwrap(api.PATCH("/api/v1/inboxes/{id}/", { params: { path: { id: inboxId } }, body: { businessHours: hoursOf(draft) } }));
+    const inbox = await unwrap(
+      api.PATCH("/api/v1/inboxes/{id}/", {
+        params: { path: { id: inboxId } },
+        body: { businessHours: hoursOf(draft) },
+      }),
+    );
     setDraft(draftOf(inbox.businessHours));
     onSaved?.(inbox.businessHours ?? null);
     toast(t("saved"));
@@ -62,10 +89,23 @@ export function BusinessHoursForm({ inboxId, hours, canManage, onSaved }: { inbo
         <FormError problem={problem} />
         <fieldset class="plain" disabled={!canManage}>
           <div class="stack">
-            <CheckboxField label={t("enabled")} hint={t("enabledHint")} checked={draft.enabled} onChange={(e) => change({ enabled: e.currentTarget.checked })} />
+            <CheckboxField
+              label={t("enabled")}
+              hint={t("enabledHint")}
+              checked={draft.enabled}
+              onChange={(e) => change({ enabled: e.currentTarget.checked })}
+            />
             {draft.enabled && (
               <>
-                <TextField label={t("timeZone")} hint={t("timeZoneHint")} value={draft.timeZone} list="business-hours-zones" spellcheck={false} onInput={(e) => change({ timeZone: e.currentTarget.value })} error={errorAt("businessHours.timeZone")} />
+                <TextField
+                  label={t("timeZone")}
+                  hint={t("timeZoneHint")}
+                  value={draft.timeZone}
+                  list="business-hours-zones"
+                  spellcheck={false}
+                  onInput={(e) => change({ timeZone: e.currentTarget.value })}
+                  error={errorAt("businessHours.timeZone")}
+                />
                 <datalist id="business-hours-zones">
                   {ZONES.map((z) => (
                     <option key={z} value={z} />
@@ -75,17 +115,32 @@ export function BusinessHoursForm({ inboxId, hours, canManage, onSaved }: { inbo
                   <legend>{t("weekly")}</legend>
                   <p class="hint">{t("timeHint")}</p>
                   {DAYS.map((day) => (
-                    <DayRow key={day} day={day} periods={draft.weekly[day]} onChange={(p) => setPeriods(day, p)} error={errorAt(`businessHours.weekly.${day}`)} />
+                    <DayRow
+                      key={day}
+                      day={day}
+                      periods={draft.weekly[day]}
+                      onChange={(p) => setPeriods(day, p)}
+                      error={errorAt(`businessHours.weekly.${day}`)}
+                    />
                   ))}
                 </fieldset>
-                <TextAreaField label={t("holidays")} hint={t("holidaysHint")} rows={3} value={draft.holidays} onInput={(e) => change({ holidays: e.currentTarget.value })} error={errorAt("businessHours.holidays")} />
+                <TextAreaField
+                  label={t("holidays")}
+                  hint={t("holidaysHint")}
+                  rows={3}
+                  value={draft.holidays}
+                  onInput={(e) => change({ holidays: e.currentTarget.value })}
+                  error={errorAt("businessHours.holidays")}
+                />
               </>
             )}
           </div>
         </fieldset>
         {canManage && (
           <div class="save-bar">
-            <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
+            <Button type="submit" variant="primary" busy={busy}>
+              {t("save")}
+            </Button>
           </div>
         )}
       </form>
@@ -93,9 +148,20 @@ export function BusinessHoursForm({ inboxId, hours, canManage, onSaved }: { inbo
   );
 }
 
-function DayRow({ day, periods, onChange, error }: { day: Day; periods: Period[]; onChange: (periods: Period[]) => void; error?: string }) {
+function DayRow({
+  day,
+  periods,
+  onChange,
+  error,
+}: {
+  day: Day;
+  periods: Period[];
+  onChange: (periods: Period[]) => void;
+  error?: string;
+}) {
   const name = t(day);
-  const set = (i: number, at: 0 | 1, value: string) => onChange(periods.map((p, j) => (j === i ? ((at ? [p[0], value] : [value, p[1]]) as Period) : p)));
+  const set = (i: number, at: 0 | 1, value: string) =>
+    onChange(periods.map((p, j) => (j === i ? ((at ? [p[0], value] : [value, p[1]]) as Period) : p)));
   return (
     <div class={`hours-day${error ? " invalid" : ""}`} role="group" aria-label={name}>
       <span class="hours-day-name">{name}</span>
@@ -103,13 +169,43 @@ function DayRow({ day, periods, onChange, error }: { day: Day; periods: Period[]
         {!periods.length && <span class="muted">{t("closed")}</span>}
         {periods.map((p, i) => (
           <span class="hours-period" key={i}>
-            <input type="text" inputMode="numeric" size={5} value={p[0]} placeholder="09:00" aria-label={t("opens", { day: name, n: i + 1 })} aria-invalid={error ? true : undefined} onInput={(e) => set(i, 0, e.currentTarget.value)} />
+            <input
+              type="text"
+              inputMode="numeric"
+              size={5}
+              value={p[0]}
+              placeholder="09:00"
+              aria-label={t("opens", { day: name, n: i + 1 })}
+              aria-invalid={error ? true : undefined}
+              onInput={(e) => set(i, 0, e.currentTarget.value)}
+            />
             <span aria-hidden="true">–</span>
-            <input type="text" inputMode="numeric" size={5} value={p[1]} placeholder="18:00" aria-label={t("closes", { day: name, n: i + 1 })} aria-invalid={error ? true : undefined} onInput={(e) => set(i, 1, e.currentTarget.value)} />
-            <Button variant="quiet" aria-label={t("remove", { day: name, n: i + 1 })} onClick={() => onChange(periods.filter((_, j) => j !== i))}>×</Button>
+            <input
+              type="text"
+              inputMode="numeric"
+              size={5}
+              value={p[1]}
+              placeholder="18:00"
+              aria-label={t("closes", { day: name, n: i + 1 })}
+              aria-invalid={error ? true : undefined}
+              onInput={(e) => set(i, 1, e.currentTarget.value)}
+            />
+            <Button
+              variant="quiet"
+              aria-label={t("remove", { day: name, n: i + 1 })}
+              onClick={() => onChange(periods.filter((_, j) => j !== i))}
+            >
+              ×
+            </Button>
           </span>
         ))}
-        <Button variant="quiet" aria-label={t("addDay", { day: name })} onClick={() => onChange([...periods, ["09:00", "18:00"]])}>{t("add")}</Button>
+        <Button
+          variant="quiet"
+          aria-label={t("addDay", { day: name })}
+          onClick={() => onChange([...periods, ["09:00", "18:00"]])}
+        >
+          {t("add")}
+        </Button>
       </div>
       {error && <p class="field-error hours-day-error">{error}</p>}
     </div>

@@ -28,7 +28,11 @@ export function CheckList({ legend, hint, name, options, chosen = [], empty, loa
   return (
     <fieldset class={`check-list${error ? " invalid" : ""}`} aria-describedby={described}>
       <legend>{legend}</legend>
-      {hint && <p class="hint" id={`${id}-hint`}>{hint}</p>}
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
       {loading && !options ? (
         <Loading />
       ) : shown.length === 0 ? (
@@ -45,7 +49,11 @@ export function CheckList({ legend, hint, name, options, chosen = [], empty, loa
           ))}
         </ul>
       )}
-      {error && <p class="field-error" id={`${id}-error`}>{error}</p>}
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
     </fieldset>
   );
 }

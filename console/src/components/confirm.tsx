@@ -44,7 +44,9 @@ export function ConfirmDialog({ title, message, action, open, onClose, onConfirm
       footer={
         <>
           <Button onClick={onClose}>{t("cancel")}</Button>
-          <Button variant="danger" busy={busy} onClick={confirm}>{action}</Button>
+          <Button variant="danger" busy={busy} onClick={confirm}>
+            {action}
+          </Button>
         </>
       }
     >

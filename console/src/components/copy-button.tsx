@@ -29,9 +29,15 @@ export function CopyButton({ text, label, name }: { text: string; label?: string
   };
   return (
     <span class="copy">
-      <Button aria-label={name} onClick={copy}>{label ?? t("copy")}</Button>
+      <Button aria-label={name} onClick={copy}>
+        {label ?? t("copy")}
+      </Button>
       {/* Hidden from the accessibility tree: the announcer already said it. */}
-      {copied && <span class="copied" aria-hidden="true">✓ {t("copiedShort")}</span>}
+      {copied && (
+        <span class="copied" aria-hidden="true">
+          ✓ {t("copiedShort")}
+        </span>
+      )}
     </span>
   );
 }

@@ -15,14 +15,26 @@ export interface Column<Row> {
  * A table of records: real table semantics (column headers, a row header naming each row), in a
  * focusable scroll region on narrow screens, stacked into one card per row on phones.
  */
-export function DataTable<Row>({ labelledBy, columns, rows, rowKey }: { labelledBy: string; columns: Column<Row>[]; rows: Row[]; rowKey: (row: Row) => string }) {
+export function DataTable<Row>({
+  labelledBy,
+  columns,
+  rows,
+  rowKey,
+}: {
+  labelledBy: string;
+  columns: Column<Row>[];
+  rows: Row[];
+  rowKey: (row: Row) => string;
+}) {
   return (
     <div class="table-wrap" role="region" aria-labelledby={labelledBy} tabIndex={0}>
       <table class="table">
         <thead>
           <tr>
             {columns.map((c) => (
-              <th key={c.label} scope="col">{c.hiddenLabel ? <span class="sr-only">{c.label}</span> : c.label}</th>
+              <th key={c.label} scope="col">
+                {c.hiddenLabel ? <span class="sr-only">{c.label}</span> : c.label}
+              </th>
             ))}
           </tr>
         </thead>
@@ -31,9 +43,13 @@ export function DataTable<Row>({ labelledBy, columns, rows, rowKey }: { labelled
             <tr key={rowKey(row)}>
               {columns.map((c) =>
                 c.rowHeader ? (
-                  <th key={c.label} scope="row" class={c.class}>{c.cell(row)}</th>
+                  <th key={c.label} scope="row" class={c.class}>
+                    {c.cell(row)}
+                  </th>
                 ) : (
-                  <td key={c.label} class={c.class} data-label={c.hiddenLabel ? undefined : c.label}>{c.cell(row)}</td>
+                  <td key={c.label} class={c.class} data-label={c.hiddenLabel ? undefined : c.label}>
+                    {c.cell(row)}
+                  </td>
                 ),
               )}
             </tr>

@@ -16,8 +16,16 @@ function described(id: string, hint: unknown, error: unknown) {
 function Notes({ id, hint, error }: { id: string; hint?: ComponentChildren; error?: string }) {
   return (
     <>
-      {hint && <p class="hint" id={`${id}-hint`}>{hint}</p>}
-      {error && <p class="field-error" id={`${id}-error`}>{error}</p>}
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
     </>
   );
 }
@@ -28,33 +36,61 @@ export function TextField({ label, hint, error, ...input }: Common & InputHTMLAt
   return (
     <div class={`field${error ? " invalid" : ""}`}>
       <label for={id}>{label}</label>
-      <input id={id} type="text" {...input} aria-invalid={error ? true : undefined} aria-describedby={described(id, hint, error)} />
+      <input
+        id={id}
+        type="text"
+        {...input}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described(id, hint, error)}
+      />
       <Notes id={id} hint={hint} error={error} />
     </div>
   );
 }
 
 /** A labelled multi-line text box; `class` goes to the field, `areaRef` to the textarea. */
-export function TextAreaField({ label, hint, error, class: extra, areaRef, ...area }: Common & { areaRef?: Ref<HTMLTextAreaElement> } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({
+  label,
+  hint,
+  error,
+  class: extra,
+  areaRef,
+  ...area
+}: Common & { areaRef?: Ref<HTMLTextAreaElement> } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = useId();
   return (
     <div class={`field${error ? " invalid" : ""}${extra ? ` ${extra}` : ""}`}>
       <label for={id}>{label}</label>
-      <textarea ref={areaRef} id={id} rows={4} {...area} aria-invalid={error ? true : undefined} aria-describedby={described(id, hint, error)} />
+      <textarea
+        ref={areaRef}
+        id={id}
+        rows={4}
+        {...area}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described(id, hint, error)}
+      />
       <Notes id={id} hint={hint} error={error} />
     </div>
   );
 }
 
 /** A labelled select; `options` are [value, label] pairs, with `true` third for one that cannot be picked. */
-export function SelectField({ label, hint, error, options, ...select }: Common & { options: ([string, string] | [string, string, boolean])[] } & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  label,
+  hint,
+  error,
+  options,
+  ...select
+}: Common & { options: ([string, string] | [string, string, boolean])[] } & SelectHTMLAttributes<HTMLSelectElement>) {
   const id = useId();
   return (
     <div class={`field${error ? " invalid" : ""}`}>
       <label for={id}>{label}</label>
       <select id={id} {...select} aria-invalid={error ? true : undefined} aria-describedby={described(id, hint, error)}>
         {options.map(([value, text, disabled]) => (
-          <option key={value} value={value} disabled={disabled || undefined}>{text}</option>
+          <option key={value} value={value} disabled={disabled || undefined}>
+            {text}
+          </option>
         ))}
       </select>
       <Notes id={id} hint={hint} error={error} />
@@ -67,7 +103,12 @@ export function CheckboxField({ label, hint, error, ...input }: Common & InputHT
   const id = useId();
   return (
     <div class="field checkbox">
-      <input {...(input as Record<string, unknown>)} id={id} type="checkbox" aria-describedby={described(id, hint, error)} />
+      <input
+        {...(input as Record<string, unknown>)}
+        id={id}
+        type="checkbox"
+        aria-describedby={described(id, hint, error)}
+      />
       <label for={id}>{label}</label>
       <Notes id={id} hint={hint} error={error} />
     </div>

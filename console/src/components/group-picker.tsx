@@ -12,10 +12,15 @@ type IdName = { id: string; name: string };
 async function pickable(organizationId: string): Promise<IdName[]> {
   const path = { organizationPk: organizationId };
   try {
-    return (await unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/", { params: { path, query: { pageSize: 100 } } }))).results;
+    return (
+      await unwrap(
+        api.GET("/api/v1/organizations/{organizationPk}/groups/", { params: { path, query: { pageSize: 100 } } }),
+      )
+    ).results;
   } catch (err) {
     if (!(err instanceof ApiProblem) || err.status !== 403) throw err;
-    return (await unwrap(api.GET("/api/v1/organizations/{organizationPk}/members/current/", { params: { path } }))).groups;
+    return (await unwrap(api.GET("/api/v1/organizations/{organizationPk}/members/current/", { params: { path } })))
+      .groups;
   }
 }
 

@@ -41,7 +41,11 @@ const t = defineStrings({
 async function load(inboxId: string, organizationPk: string) {
   const [inbox, groups] = await Promise.all([
     unwrap(api.GET("/api/v1/inboxes/{id}/", { params: { path: { id: inboxId } } })),
-    unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/", { params: { path: { organizationPk }, query: { pageSize: 100 } } })).catch(otherwise({ results: [] as { id: string; name: string }[] })),
+    unwrap(
+      api.GET("/api/v1/organizations/{organizationPk}/groups/", {
+        params: { path: { organizationPk }, query: { pageSize: 100 } },
+      }),
+    ).catch(otherwise({ results: [] as { id: string; name: string }[] })),
   ]);
   return { assignment: inbox.assignment, teams: groups.results.map((g): [string, string] => [g.id, g.name]) };
 }
@@ -55,7 +59,12 @@ export function InboxAssignmentSection({ inboxId }: { inboxId: string }) {
     const mode = form.get("mode") === "round_robin" ? "round_robin" : "manual";
     const teamId = String(form.get("teamId") ?? "") || null;
     const capacity = Number(form.get("capacity"));
-    await unwrap(api.PATCH("/api/v1/inboxes/{id}/", { params: { path: { id: inboxId } }, body: { assignment: { mode, teamId, capacity } } }));
+    await unwrap(
+      api.PATCH("/api/v1/inboxes/{id}/", {
+        params: { path: { id: inboxId } },
+        body: { assignment: { mode, teamId, capacity } },
+      }),
+    );
     setSaved((n) => n + 1);
     announce(t("saved"));
   });
@@ -72,11 +81,40 @@ export function InboxAssignmentSection({ inboxId }: { inboxId: string }) {
         <form key={saved} class="stack" onSubmit={submit} aria-labelledby="inbox-assignment-title">
           <FormError problem={problem} />
           <fieldset class="plain" disabled={!manage}>
-            <SelectField name="mode" label={t("mode")} defaultValue={a.mode} options={[["manual", t("manual")], ["round_robin", t("round_robin")]]} error={problem?.field("assignment.mode")} />
-            <SelectField name="teamId" label={t("team")} defaultValue={a.teamId ?? ""} options={[["", t("everyone")], ...loaded.data!.teams]} error={problem?.field("assignment.teamId")} />
-            <TextField name="capacity" type="number" min={1} max={100} required label={t("capacity")} hint={t("capacityHint")} defaultValue={String(a.capacity)} error={problem?.field("assignment.capacity")} />
+            <SelectField
+              name="mode"
+              label={t("mode")}
+              defaultValue={a.mode}
+              options={[
+                ["manual", t("manual")],
+                ["round_robin", t("round_robin")],
+              ]}
+              error={problem?.field("assignment.mode")}
+            />
+            <SelectField
+              name="teamId"
+              label={t("team")}
+              defaultValue={a.teamId ?? ""}
+              options={[["", t("everyone")], ...loaded.data!.teams]}
+              error={problem?.field("assignment.teamId")}
+            />
+            <TextField
+              name="capacity"
+              type="number"
+              min={1}
+              max={100}
+              required
+              label={t("capacity")}
+              hint={t("capacityHint")}
+              defaultValue={String(a.capacity)}
+              error={problem?.field("assignment.capacity")}
+            />
           </fieldset>
-          {manage && <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>}
+          {manage && (
+            <Button type="submit" variant="primary" busy={busy}>
+              {t("save")}
+            </Button>
+          )}
         </form>
       )}
     </section>

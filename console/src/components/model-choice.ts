@@ -18,4 +18,5 @@ export function modelOption(m: ModelLike, name = m.displayName || m.name || m.id
 }
 
 /** The first model that can be picked (a default for a new record), else none. */
-export const firstAvailable = <T extends ModelLike>(models: T[]): T | undefined => models.find((m) => m.available !== false);
+export const firstAvailable = <T extends ModelLike>(models: T[]): T | undefined =>
+  models.find((m) => m.available !== false);

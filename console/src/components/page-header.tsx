@@ -20,7 +20,9 @@ export function PageHeader({ title, children }: { title: string; children?: Comp
   }, [title]);
   return (
     <div class="page-header">
-      <h1 ref={heading} tabIndex={-1}>{title}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {title}
+      </h1>
       {children && <div class="actions">{children}</div>}
     </div>
   );

@@ -29,7 +29,10 @@ export function dismissToast(id: number) {
 
 function later(id: number) {
   clearTimeout(timers.get(id));
-  timers.set(id, setTimeout(() => dismissToast(id), SHOWN_MS));
+  timers.set(
+    id,
+    setTimeout(() => dismissToast(id), SHOWN_MS),
+  );
 }
 
 /** Shows `text` as a toast and says it to screen-reader users (an error interrupts them). */
@@ -57,10 +60,18 @@ export function Toasts() {
           onFocusIn={() => clearTimeout(timers.get(n.id))}
           onFocusOut={() => n.tone === "success" && later(n.id)}
         >
-          <span class="toast-mark" aria-hidden="true">{n.tone === "success" ? "✓" : "!"}</span>
+          <span class="toast-mark" aria-hidden="true">
+            {n.tone === "success" ? "✓" : "!"}
+          </span>
           <p>{n.text}</p>
           {/* Named without the note's text: "Dismiss: Ava deleted." would also answer a voice command (or a test) asking for the page's "Delete" button. */}
-          <button type="button" class="btn quiet icon" aria-label={t("dismiss")} title={t("dismiss")} onClick={() => dismissToast(n.id)}>
+          <button
+            type="button"
+            class="btn quiet icon"
+            aria-label={t("dismiss")}
+            title={t("dismiss")}
+            onClick={() => dismissToast(n.id)}
+          >
             <span aria-hidden="true">×</span>
           </button>
         </div>

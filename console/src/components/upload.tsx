@@ -11,7 +11,11 @@ import { t } from "./strings";
  * `onProgress` gets 0..1 as the bytes leave. Resolves with the response's JSON (null when empty),
  * rejects with an ApiProblem carrying the API's `detail` and field errors.
  */
-export function uploadForm(url: string, form: FormData, { organizationId, onProgress }: { organizationId?: string | null; onProgress: (share: number) => void }): Promise<unknown> {
+export function uploadForm(
+  url: string,
+  form: FormData,
+  { organizationId, onProgress }: { organizationId?: string | null; onProgress: (share: number) => void },
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
@@ -67,7 +71,17 @@ interface UploadDialogProps {
 }
 
 /** A dialog whose form is uploaded with its progress shown; empty text fields are left out. */
-export function UploadDialog({ title, action, progressLabel, path, organizationId, onClose, onUploaded, fields, prepare }: UploadDialogProps) {
+export function UploadDialog({
+  title,
+  action,
+  progressLabel,
+  path,
+  organizationId,
+  onClose,
+  onUploaded,
+  fields,
+  prepare,
+}: UploadDialogProps) {
   const [share, setShare] = useState<number | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const formId = useId();
@@ -94,7 +108,9 @@ export function UploadDialog({ title, action, progressLabel, path, organizationI
       footer={
         <>
           <Button onClick={onClose}>{t("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={share !== null}>{action}</Button>
+          <Button type="submit" form={formId} variant="primary" busy={share !== null}>
+            {action}
+          </Button>
         </>
       }
     >

@@ -33,7 +33,11 @@ export function useLatest() {
 
 /** Data a page shows, loaded when `deps` change (the organization, the page number, ...). */
 export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resource<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: null, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: null,
+    loading: true,
+  });
   const run = useCallback(load, deps);
   const latest = useLatest();
   const fetchInto = useCallback(async () => {

@@ -36,14 +36,18 @@ effect(() => {
 export type Vars = Record<string, string | number>;
 
 /** `{name}` placeholders filled from `vars`. */
-const fill = (text: string, vars?: Vars) => (vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text);
+const fill = (text: string, vars?: Vars) =>
+  vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
 
 /**
  * A module's strings: `const t = defineStrings({ en: {...}, "zh-TW": {...} })`, then `t("key", {n: 2})`.
  * The zh-TW table must carry every English key (a missing one is a type error).
  */
-export function defineStrings<T extends Record<string, string>>(tables: { en: T } & { [L in Exclude<Locale, "en">]: { [K in keyof T]: string } }) {
-  return (key: keyof T & string, vars?: Vars): string => fill((tables[locale.value] as Record<string, string>)[key] ?? tables.en[key], vars);
+export function defineStrings<T extends Record<string, string>>(
+  tables: { en: T } & { [L in Exclude<Locale, "en">]: { [K in keyof T]: string } },
+) {
+  return (key: keyof T & string, vars?: Vars): string =>
+    fill((tables[locale.value] as Record<string, string>)[key] ?? tables.en[key], vars);
 }
 
 // One formatter per language: making one costs more than formatting (a list page formats 20 times).
@@ -53,6 +57,10 @@ const timeFormats = new Map<Locale, Intl.DateTimeFormat>();
 export function formatTime(ms: string | number | null | undefined): string {
   if (ms === null || ms === undefined || ms === "") return "—";
   let format = timeFormats.get(locale.value);
-  if (!format) timeFormats.set(locale.value, (format = new Intl.DateTimeFormat(locale.value, { dateStyle: "medium", timeStyle: "short" })));
+  if (!format)
+    timeFormats.set(
+      locale.value,
+      (format = new Intl.DateTimeFormat(locale.value, { dateStyle: "medium", timeStyle: "short" })),
+    );
   return format.format(new Date(Number(ms)));
 }

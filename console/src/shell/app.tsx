@@ -11,7 +11,6 @@ import { watchConversations } from "./notifications";
 import { currentPath } from "./router";
 import { t } from "./strings";
 
-
 /** The console: the sign-in page until there is a session, then the shell around the current page. */
 export function App() {
   const state = session.value;
@@ -41,7 +40,9 @@ function Shell() {
   useEffect(() => setMenuOpen(false), [currentPath.value]);
   return (
     <div class="shell">
-      <a class="skip-link" href="#main">{t("skip")}</a>
+      <a class="skip-link" href="#main">
+        {t("skip")}
+      </a>
       <Header menuOpen={menuOpen} onMenu={() => setMenuOpen(!menuOpen)} />
       <div class="body">
         <Nav open={menuOpen} onNavigate={() => setMenuOpen(false)} />

@@ -5,8 +5,22 @@ import { defineStrings } from "../i18n";
 import { membership } from "./session";
 
 const t = defineStrings({
-  en: { availability: "Availability", online: "Online", busy: "Busy", offline: "Offline", changed: "You are now {state}.", failed: "Availability not changed: {detail}" },
-  "zh-TW": { availability: "上線狀態", online: "上線", busy: "忙碌", offline: "離線", changed: "你現在是「{state}」。", failed: "上線狀態未變更：{detail}" },
+  en: {
+    availability: "Availability",
+    online: "Online",
+    busy: "Busy",
+    offline: "Offline",
+    changed: "You are now {state}.",
+    failed: "Availability not changed: {detail}",
+  },
+  "zh-TW": {
+    availability: "上線狀態",
+    online: "上線",
+    busy: "忙碌",
+    offline: "離線",
+    changed: "你現在是「{state}」。",
+    failed: "上線狀態未變更：{detail}",
+  },
 });
 
 const STATES = ["online", "busy", "offline"] as const;
@@ -24,7 +38,11 @@ export function AvailabilitySwitch() {
     setState(null);
     if (!organizationPk) return;
     let current = true;
-    unwrap(api.GET("/api/v1/organizations/{organizationPk}/members/current/availability/", { params: { path: { organizationPk } } }))
+    unwrap(
+      api.GET("/api/v1/organizations/{organizationPk}/members/current/availability/", {
+        params: { path: { organizationPk } },
+      }),
+    )
       .catch(otherwise({ availability: "offline" as State }))
       .then((r) => current && setState(r.availability));
     return () => void (current = false);
@@ -34,7 +52,12 @@ export function AvailabilitySwitch() {
     const before = state;
     setState(next);
     try {
-      const r = await unwrap(api.PUT("/api/v1/organizations/{organizationPk}/members/current/availability/", { params: { path: { organizationPk } }, body: { availability: next } }));
+      const r = await unwrap(
+        api.PUT("/api/v1/organizations/{organizationPk}/members/current/availability/", {
+          params: { path: { organizationPk } },
+          body: { availability: next },
+        }),
+      );
       setState(r.availability);
       announce(t("changed", { state: t(r.availability) }));
     } catch (err) {
@@ -45,10 +68,17 @@ export function AvailabilitySwitch() {
   return (
     <label class="compact availability">
       <span>{t("availability")}</span>
-      <select data-availability value={state ?? ""} disabled={state === null} onChange={(e) => void change(e.currentTarget.value as State)}>
+      <select
+        data-availability
+        value={state ?? ""}
+        disabled={state === null}
+        onChange={(e) => void change(e.currentTarget.value as State)}
+      >
         {state === null && <option value="" />}
         {STATES.map((s) => (
-          <option key={s} value={s}>{t(s)}</option>
+          <option key={s} value={s}>
+            {t(s)}
+          </option>
         ))}
       </select>
     </label>

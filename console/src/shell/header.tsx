@@ -22,17 +22,27 @@ export function Header({ menuOpen, onMenu }: { menuOpen: boolean; onMenu: () => 
   };
   return (
     <header class="banner">
-      <button type="button" class="btn quiet menu-button" aria-expanded={menuOpen} aria-controls="main-nav" onClick={onMenu}>
+      <button
+        type="button"
+        class="btn quiet menu-button"
+        aria-expanded={menuOpen}
+        aria-controls="main-nav"
+        onClick={onMenu}
+      >
         {t("menu")}
       </button>
-      <a class="brand" href={`${BASE}/`} onClick={followLink}>{t("product")}</a>
+      <a class="brand" href={`${BASE}/`} onClick={followLink}>
+        {t("product")}
+      </a>
       <div class="banner-tools">
         {state.memberships.length > 1 ? (
           <label class="compact">
             <span>{t("organization")}</span>
             <select value={current?.organization.id} onChange={(e) => chooseOrganization(e.currentTarget.value)}>
               {state.memberships.map((m) => (
-                <option key={m.organization.id} value={m.organization.id}>{m.organization.name}</option>
+                <option key={m.organization.id} value={m.organization.id}>
+                  {m.organization.name}
+                </option>
               ))}
             </select>
           </label>
@@ -52,7 +62,9 @@ export function Header({ menuOpen, onMenu }: { menuOpen: boolean; onMenu: () => 
           <span>{t("language")}</span>
           <select value={locale.value} onChange={(e) => setLocale(e.currentTarget.value as Locale)}>
             {LOCALES.map((l) => (
-              <option key={l.id} value={l.id} lang={l.id}>{l.name}</option>
+              <option key={l.id} value={l.id} lang={l.id}>
+                {l.name}
+              </option>
             ))}
           </select>
         </label>
@@ -66,7 +78,9 @@ export function Header({ menuOpen, onMenu }: { menuOpen: boolean; onMenu: () => 
         >
           {t("signedInAs", { name: state.user.name })}
         </a>
-        <Button variant="quiet" busy={leaving} onClick={leave}>{leaving ? t("signingOut") : t("signOut")}</Button>
+        <Button variant="quiet" busy={leaving} onClick={leave}>
+          {leaving ? t("signingOut") : t("signOut")}
+        </Button>
       </div>
     </header>
   );

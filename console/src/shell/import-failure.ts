@@ -4,4 +4,5 @@
  * message: Chromium "Failed to fetch dynamically imported module", Firefox "error loading
  * dynamically imported module", Safari "Importing a module script failed".
  */
-export const isImportFailure = (err: unknown) => err instanceof TypeError && /dynamically imported module|importing a module script failed/i.test(err.message);
+export const isImportFailure = (err: unknown) =>
+  err instanceof TypeError && /dynamically imported module|importing a module script failed/i.test(err.message);

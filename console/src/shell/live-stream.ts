@@ -30,7 +30,9 @@ interface Stream {
 let stream: Stream | null = null;
 
 function open(organizationId: string): Stream {
-  const source = new EventSource(`/api/v1/organizations/${organizationId}/conversation-events/`, { withCredentials: true });
+  const source = new EventSource(`/api/v1/organizations/${organizationId}/conversation-events/`, {
+    withCredentials: true,
+  });
   const s: Stream = { organizationId, source, listeners: new Set(), live: false, ended: null };
   const each = (fn: (l: LiveListener) => void) => [...s.listeners].forEach(fn);
   let connectedBefore = false;

@@ -12,7 +12,9 @@ function UnreadCount() {
   if (!n) return null;
   return (
     <>
-      <span class="badge nav-unread" aria-hidden="true" data-unread={n}>{n}</span>
+      <span class="badge nav-unread" aria-hidden="true" data-unread={n}>
+        {n}
+      </span>
       <span class="sr-only">{`, ${notifyText("unreadConversations", { n })}`}</span>
     </>
   );

@@ -33,7 +33,9 @@ effect(() => {
 async function countUnread() {
   if (!can("inbox.view")) return;
   const page = await unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } }));
-  unreadInboxes.value = page.results.filter((i) => i.unreadConversationsCount > 0).map((i) => ({ id: i.id, name: i.name, count: i.unreadConversationsCount }));
+  unreadInboxes.value = page.results
+    .filter((i) => i.unreadConversationsCount > 0)
+    .map((i) => ({ id: i.id, name: i.name, count: i.unreadConversationsCount }));
 }
 
 /** Counts again once events stop coming for a moment (a reply streams several). */
@@ -59,7 +61,8 @@ export async function chooseNotify(on: boolean) {
   if (on && notifySupported) {
     // Made within the click, so the browser lets it play later.
     audio ??= new AudioContext();
-    notifyPermission.value = Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
+    notifyPermission.value =
+      Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
   }
   const effective = on && notifyPermission.value === "granted";
   notifyChosen.value = effective;
@@ -101,7 +104,10 @@ function notify(e: LiveEvent, userId: string) {
   const why = attentionOf(e, userId);
   if (!why || !notifyChosen.value || Notification.permission !== "granted") return;
   const c = e.conversation;
-  const shown = new Notification(t(why === "waiting" ? "waitingTitle" : "assignedTitle"), { body: c.title || c.lastMessage || t("untitled"), tag: `conversation-${c.id}` });
+  const shown = new Notification(t(why === "waiting" ? "waitingTitle" : "assignedTitle"), {
+    body: c.title || c.lastMessage || t("untitled"),
+    tag: `conversation-${c.id}`,
+  });
   shown.onclick = () => {
     window.focus();
     navigate(`/conversations/${c.id}`);

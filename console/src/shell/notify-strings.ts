@@ -5,7 +5,8 @@ export const t = defineStrings({
     unreadConversations: "{n} unread conversations",
     notify: "Notify me",
     notifyOn: "Notifications on",
-    notifyHint: "A browser notification and a short sound when a conversation waits for a person or is assigned to you.",
+    notifyHint:
+      "A browser notification and a short sound when a conversation waits for a person or is assigned to you.",
     notifyDenied: "The browser blocks notifications for this site: allow them in its site settings, then try again.",
     notifyUnsupported: "This browser cannot show notifications.",
     waitingTitle: "A visitor is waiting for a person",

@@ -24,7 +24,11 @@ export function NotifyToggle() {
       <Button variant="quiet" busy={busy} aria-pressed={on} title={t("notifyHint")} onClick={toggle}>
         {on ? t("notifyOn") : t("notify")}
       </Button>
-      {!on && notifyPermission.value === "denied" && <span class="muted small" role="status">{t("notifyDenied")}</span>}
+      {!on && notifyPermission.value === "denied" && (
+        <span class="muted small" role="status">
+          {t("notifyDenied")}
+        </span>
+      )}
     </span>
   );
 }

@@ -46,7 +46,16 @@ export function matchPath(pattern: string, path: string): Record<string, string>
 /** Follows a same-console link without a reload; lets modified clicks (new tab) through. */
 export function followLink(event: MouseEvent) {
   const a = (event.currentTarget as HTMLAnchorElement) ?? null;
-  if (!a || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (
+    !a ||
+    event.defaultPrevented ||
+    event.button !== 0 ||
+    event.metaKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    event.altKey
+  )
+    return;
   const url = new URL(a.href);
   if (url.origin !== location.origin || !url.pathname.startsWith(BASE)) return;
   event.preventDefault();

@@ -20,7 +20,9 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: id(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** The organization the key acts in unless X-Organization-Id says otherwise. */
     organizationId: text("organization_id"),
     name: text("name").notNull(),
@@ -43,7 +45,9 @@ export const consoleSessions = sqliteTable(
   "console_sessions",
   {
     id: id(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** The organization it acts in unless X-Organization-Id says otherwise (a key's, when signed in with one). */
     organizationId: text("organization_id"),
     tokenHash: text("token_hash").notNull().unique(),

@@ -13,7 +13,9 @@ export const batchQas = sqliteTable(
   "batch_qas",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     webChatId: text("web_chat_id").notNull(),
     chatbotId: text("chatbot_id").notNull(),
     createdById: text("created_by_id").notNull(),
@@ -36,8 +38,12 @@ export const batchQaItems = sqliteTable(
   "batch_qa_items",
   {
     id: id(),
-    batchQaId: text("batch_qa_id").notNull().references(() => batchQas.id, { onDelete: "cascade" }),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    batchQaId: text("batch_qa_id")
+      .notNull()
+      .references(() => batchQas.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     question: text("question").notNull(),
     expectedAnswer: text("expected_answer"),

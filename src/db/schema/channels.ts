@@ -14,8 +14,12 @@ export const CHANNEL_STATUSES = ["not_connected", "connected", "failing"] as con
 export const inboxChannels = sqliteTable(
   "inbox_channels",
   {
-    inboxId: text("inbox_id").primaryKey().references(() => inboxes.id, { onDelete: "cascade" }),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id")
+      .primaryKey()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     channelType: text("channel_type").notNull(),
     /** The fields that are not secret (ids, addresses, names). */
     settings: json<Record<string, string>>("settings").notNull(),
@@ -46,9 +50,13 @@ export const CHANNEL_EVENT_STATUSES = ["pending", "stored", "ignored"] as const;
 export const channelEvents = sqliteTable(
   "channel_events",
   {
-    inboxId: text("inbox_id").notNull().references(() => inboxes.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id")
+      .notNull()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
     eventId: text("event_id").notNull(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     /** The event as the adapter read it (services/channels/types.ts InboundEvent). */
     payload: json<Record<string, unknown>>("payload").notNull(),
     /** Its chat, and when the platform says it happened: a chat's events are taken in in this order, whichever request brought them first. */
@@ -60,23 +68,34 @@ export const channelEvents = sqliteTable(
     error: text("error"),
     receivedAt: integer("received_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.inboxId, t.eventId] }), index("channel_events_pending_idx").on(t.status, t.receivedAt), index("channel_events_chat_idx").on(t.inboxId, t.threadKey, t.status)],
+  (t) => [
+    primaryKey({ columns: [t.inboxId, t.eventId] }),
+    index("channel_events_pending_idx").on(t.status, t.receivedAt),
+    index("channel_events_chat_idx").on(t.inboxId, t.threadKey, t.status),
+  ],
 );
 
 /** A platform chat (a user's, or a group's) and the contact and conversation it is in now. */
 export const channelThreads = sqliteTable(
   "channel_threads",
   {
-    inboxId: text("inbox_id").notNull().references(() => inboxes.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id")
+      .notNull()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
     threadKey: text("thread_key").notNull(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     conversationId: text("conversation_id"),
     /** What a reply needs that the conversation does not hold (e-mail's subject and Message-IDs). */
     context: json<Record<string, unknown>>("context"),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.inboxId, t.threadKey] }), index("channel_threads_conversation_idx").on(t.conversationId)],
+  (t) => [
+    primaryKey({ columns: [t.inboxId, t.threadKey] }),
+    index("channel_threads_conversation_idx").on(t.conversationId),
+  ],
 );
 
 export const CHANNEL_DELIVERY_STATUSES = ["pending", "sent", "failed"] as const;
@@ -89,10 +108,18 @@ export const channelDeliveries = sqliteTable(
   "channel_deliveries",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    inboxId: text("inbox_id").notNull().references(() => inboxes.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
-    messageId: text("message_id").notNull().references(() => messages.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id")
+      .notNull()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
     status: text("status", { enum: CHANNEL_DELIVERY_STATUSES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at").notNull(),
@@ -103,5 +130,9 @@ export const channelDeliveries = sqliteTable(
     createdAt: createdAt(),
     sentAt: integer("sent_at"),
   },
-  (t) => [index("channel_deliveries_conversation_idx").on(t.conversationId, t.status, t.id), index("channel_deliveries_pending_idx").on(t.status, t.nextAttemptAt), index("channel_deliveries_message_idx").on(t.messageId)],
+  (t) => [
+    index("channel_deliveries_conversation_idx").on(t.conversationId, t.status, t.id),
+    index("channel_deliveries_pending_idx").on(t.status, t.nextAttemptAt),
+    index("channel_deliveries_message_idx").on(t.messageId),
+  ],
 );

@@ -16,9 +16,13 @@ export const chatbots = sqliteTable(
   {
     id: id(),
     organizationId: text("organization_id").references(() => organizations.id, { onDelete: "cascade" }),
-    createdById: text("created_by_id").notNull().references(() => users.id),
+    createdById: text("created_by_id")
+      .notNull()
+      .references(() => users.id),
     name: text("name").notNull(),
-    largeLanguageModelId: text("large_language_model_id").notNull().references(() => models.id),
+    largeLanguageModelId: text("large_language_model_id")
+      .notNull()
+      .references(() => models.id),
     /** Answers a turn when the primary model fails before its first token (services/llm/fallback.ts). */
     fallbackLargeLanguageModelId: text("fallback_large_language_model_id").references(() => models.id),
     embeddingModelId: text("embedding_model_id").references(() => models.id),
@@ -55,9 +59,16 @@ export const chatbots = sqliteTable(
 export const chatbotGroups = sqliteTable(
   "chatbot_groups",
   {
-    id: text("id").notNull().unique().$defaultFn(() => uuidv7()),
-    chatbotId: text("chatbot_id").notNull().references(() => chatbots.id, { onDelete: "cascade" }),
-    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+    id: text("id")
+      .notNull()
+      .unique()
+      .$defaultFn(() => uuidv7()),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.chatbotId, t.groupId] }), index("chatbot_groups_group_idx").on(t.groupId)],

@@ -2,8 +2,14 @@ import { integer, text } from "drizzle-orm/sqlite-core";
 import { uuidv7 } from "../../lib/ids";
 
 /** Shared column builders: uuid v7 primary key and epoch-millisecond timestamps. */
-export const id = () => text("id").primaryKey().$defaultFn(() => uuidv7());
-export const createdAt = () => integer("created_at").notNull().$defaultFn(() => Date.now());
+export const id = () =>
+  text("id")
+    .primaryKey()
+    .$defaultFn(() => uuidv7());
+export const createdAt = () =>
+  integer("created_at")
+    .notNull()
+    .$defaultFn(() => Date.now());
 export const updatedAt = () =>
   integer("updated_at")
     .notNull()

@@ -8,7 +8,9 @@ export const contacts = sqliteTable(
   "contacts",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     name: text("name").notNull().default(""),
     avatar: text("avatar"),
     phoneNumber: text("phone_number"),
@@ -24,14 +26,21 @@ export const contacts = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("contacts_org_idx").on(t.organizationId, t.createdAt), index("contacts_source_idx").on(t.organizationId, t.sourceId)],
+  (t) => [
+    index("contacts_org_idx").on(t.organizationId, t.createdAt),
+    index("contacts_source_idx").on(t.organizationId, t.sourceId),
+  ],
 );
 
 export const contactInboxes = sqliteTable(
   "contact_inboxes",
   {
-    contactId: text("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
-    inboxId: text("inbox_id").notNull().references(() => inboxes.id, { onDelete: "cascade" }),
+    contactId: text("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id")
+      .notNull()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.contactId, t.inboxId] }), index("contact_inboxes_inbox_idx").on(t.inboxId)],
 );
@@ -40,7 +49,9 @@ export const tags = sqliteTable(
   "tags",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -51,8 +62,12 @@ export const tags = sqliteTable(
 export const contactTags = sqliteTable(
   "contact_tags",
   {
-    contactId: text("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
-    tagId: text("tag_id").notNull().references(() => tags.id, { onDelete: "cascade" }),
+    contactId: text("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    tagId: text("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.contactId, t.tagId] }), index("contact_tags_tag_idx").on(t.tagId)],
 );

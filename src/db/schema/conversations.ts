@@ -14,12 +14,18 @@ export const conversations = sqliteTable(
   "conversations",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    inboxId: text("inbox_id").notNull().references(() => inboxes.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id")
+      .notNull()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
     chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
     contactId: text("contact_id").references(() => contacts.id),
     title: text("title").notNull().default(""),
-    type: text("type", { enum: ["individual", "group"] }).notNull().default("individual"),
+    type: text("type", { enum: ["individual", "group"] })
+      .notNull()
+      .default("individual"),
     status: text("status", { enum: CONVERSATION_STATUSES }).notNull().default("open"),
     progressStatus: text("progress_status", { enum: PROGRESS_STATUSES }).notNull().default("open"),
     autoReplyEnabled: bool("auto_reply_enabled").notNull().default(true),
@@ -62,8 +68,12 @@ export const messages = sqliteTable(
   "messages",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
     sequence: integer("sequence").notNull(),
     type: text("type", { enum: MESSAGE_TYPES }).notNull(),
     senderType: text("sender_type", { enum: SENDER_TYPES }).notNull(),
@@ -92,7 +102,10 @@ export const messages = sqliteTable(
     outputTokens: integer("output_tokens"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("messages_conversation_seq_uq").on(t.conversationId, t.sequence), index("messages_org_idx").on(t.organizationId, t.createdAt)],
+  (t) => [
+    uniqueIndex("messages_conversation_seq_uq").on(t.conversationId, t.sequence),
+    index("messages_org_idx").on(t.organizationId, t.createdAt),
+  ],
 );
 
 /** Organization labels put on conversations (filters of the inbox and of statistics). */
@@ -100,7 +113,9 @@ export const labels = sqliteTable(
   "labels",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** `#rrggbb`. */
     color: text("color").notNull(),
@@ -114,9 +129,15 @@ export const labels = sqliteTable(
 export const conversationLabels = sqliteTable(
   "conversation_labels",
   {
-    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
-    labelId: text("label_id").notNull().references(() => labels.id, { onDelete: "cascade" }),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    labelId: text("label_id")
+      .notNull()
+      .references(() => labels.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.labelId] }), index("conversation_labels_label_idx").on(t.labelId)],
@@ -127,7 +148,9 @@ export const cannedResponses = sqliteTable(
   "canned_responses",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     shortCode: text("short_code").notNull(),
     content: text("content").notNull(),
     createdById: text("created_by_id"),
@@ -148,8 +171,12 @@ export const conversationHandoffs = sqliteTable(
   "conversation_handoffs",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
     inboxId: text("inbox_id").notNull(),
     chatbotId: text("chatbot_id"),
     reason: text("reason", { enum: HANDOFF_REASONS }).notNull(),
@@ -163,7 +190,10 @@ export const conversationHandoffs = sqliteTable(
     endedAt: integer("ended_at"),
     resolved: bool("resolved").notNull().default(false),
   },
-  (t) => [index("conversation_handoffs_org_idx").on(t.organizationId, t.queuedAt), index("conversation_handoffs_conversation_idx").on(t.conversationId, t.queuedAt)],
+  (t) => [
+    index("conversation_handoffs_org_idx").on(t.organizationId, t.queuedAt),
+    index("conversation_handoffs_conversation_idx").on(t.conversationId, t.queuedAt),
+  ],
 );
 
 /**
@@ -174,8 +204,12 @@ export const conversationEvents = sqliteTable(
   "conversation_events",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
     inboxId: text("inbox_id").notNull(),
     changes: json<Record<string, [unknown, unknown]>>("changes").notNull(),
     reason: text("reason").notNull(),

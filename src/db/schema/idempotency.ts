@@ -10,7 +10,9 @@ import { organizations } from "./organizations";
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     owner: text("owner").notNull(),
     key: text("key").notNull(),
     /** SHA-256 of the method, path and canonical JSON body: the same key with another request is refused. */

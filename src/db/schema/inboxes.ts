@@ -34,7 +34,9 @@ export const inboxes = sqliteTable(
   "inboxes",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     channelType: text("channel_type", { enum: CHANNEL_TYPES }).notNull(),
     chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
@@ -77,8 +79,13 @@ export const webChats = sqliteTable(
   "web_chats",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    inboxId: text("inbox_id").notNull().unique().references(() => inboxes.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id")
+      .notNull()
+      .unique()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     accessType: text("access_type", { enum: WEB_CHAT_ACCESS_TYPES }).notNull().default("public"),
     isActive: bool("is_active").notNull().default(true),

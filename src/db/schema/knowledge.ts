@@ -13,12 +13,20 @@ export const knowledgeBases = sqliteTable(
   "knowledge_bases",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    createdById: text("created_by_id").notNull().references(() => users.id),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    createdById: text("created_by_id")
+      .notNull()
+      .references(() => users.id),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
-    embeddingModelId: text("embedding_model_id").notNull().references(() => models.id),
-    rerankerModelId: text("reranker_model_id").notNull().references(() => models.id),
+    embeddingModelId: text("embedding_model_id")
+      .notNull()
+      .references(() => models.id),
+    rerankerModelId: text("reranker_model_id")
+      .notNull()
+      .references(() => models.id),
     numberOfRetrievedChunks: integer("number_of_retrieved_chunks").notNull().default(12),
     sentenceWindowSize: integer("sentence_window_size").notNull().default(2),
     enableHyde: bool("enable_hyde").notNull().default(false),
@@ -41,27 +49,43 @@ export const knowledgeBases = sqliteTable(
 export const knowledgeBaseGroups = sqliteTable(
   "knowledge_base_groups",
   {
-    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
-    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+    knowledgeBaseId: text("knowledge_base_id")
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.knowledgeBaseId, t.groupId] }), index("knowledge_base_groups_group_idx").on(t.groupId)],
+  (t) => [
+    primaryKey({ columns: [t.knowledgeBaseId, t.groupId] }),
+    index("knowledge_base_groups_group_idx").on(t.groupId),
+  ],
 );
 
 /** Which knowledge bases an assistant answers from. */
 export const chatbotKnowledgeBases = sqliteTable(
   "chatbot_knowledge_bases",
   {
-    chatbotId: text("chatbot_id").notNull().references(() => chatbots.id, { onDelete: "cascade" }),
-    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    knowledgeBaseId: text("knowledge_base_id")
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.chatbotId, t.knowledgeBaseId] }), index("chatbot_knowledge_bases_kb_idx").on(t.knowledgeBaseId)],
+  (t) => [
+    primaryKey({ columns: [t.chatbotId, t.knowledgeBaseId] }),
+    index("chatbot_knowledge_bases_kb_idx").on(t.knowledgeBaseId),
+  ],
 );
 
 export const knowledgeBaseLabels = sqliteTable(
   "knowledge_base_labels",
   {
     id: id(),
-    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    knowledgeBaseId: text("knowledge_base_id")
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -78,7 +102,9 @@ export const knowledgeBaseFiles = sqliteTable(
   "knowledge_base_files",
   {
     id: id(),
-    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    knowledgeBaseId: text("knowledge_base_id")
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
     createdById: text("created_by_id").references(() => users.id, { onDelete: "set null" }),
     filename: text("filename").notNull(),
     objectKey: text("object_key").notNull(),
@@ -103,8 +129,12 @@ export const knowledgeBaseFiles = sqliteTable(
 export const knowledgeBaseFileLabels = sqliteTable(
   "knowledge_base_file_labels",
   {
-    fileId: text("file_id").notNull().references(() => knowledgeBaseFiles.id, { onDelete: "cascade" }),
-    labelId: text("label_id").notNull().references(() => knowledgeBaseLabels.id, { onDelete: "cascade" }),
+    fileId: text("file_id")
+      .notNull()
+      .references(() => knowledgeBaseFiles.id, { onDelete: "cascade" }),
+    labelId: text("label_id")
+      .notNull()
+      .references(() => knowledgeBaseLabels.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.fileId, t.labelId] }), index("knowledge_base_file_labels_label_idx").on(t.labelId)],
 );
@@ -114,7 +144,9 @@ export const faqs = sqliteTable(
   "faqs",
   {
     id: id(),
-    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    knowledgeBaseId: text("knowledge_base_id")
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
     question: text("question").notNull(),
     answer: text("answer").notNull(),
     answerMediaUrls: json<Record<string, unknown>>("answer_media_urls").notNull().default({}),
@@ -130,8 +162,12 @@ export const faqs = sqliteTable(
 export const faqLabels = sqliteTable(
   "faq_labels",
   {
-    faqId: text("faq_id").notNull().references(() => faqs.id, { onDelete: "cascade" }),
-    labelId: text("label_id").notNull().references(() => knowledgeBaseLabels.id, { onDelete: "cascade" }),
+    faqId: text("faq_id")
+      .notNull()
+      .references(() => faqs.id, { onDelete: "cascade" }),
+    labelId: text("label_id")
+      .notNull()
+      .references(() => knowledgeBaseLabels.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.faqId, t.labelId] }), index("faq_labels_label_idx").on(t.labelId)],
 );
@@ -145,8 +181,12 @@ export const textNodes = sqliteTable(
   "text_nodes",
   {
     id: id(),
-    knowledgeBaseId: text("knowledge_base_id").notNull().references(() => knowledgeBases.id, { onDelete: "cascade" }),
-    fileId: text("file_id").notNull().references(() => knowledgeBaseFiles.id, { onDelete: "cascade" }),
+    knowledgeBaseId: text("knowledge_base_id")
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    fileId: text("file_id")
+      .notNull()
+      .references(() => knowledgeBaseFiles.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     text: text("text").notNull(),
     hitsCount: integer("hits_count").notNull().default(0),
@@ -157,5 +197,8 @@ export const textNodes = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("text_nodes_file_position_uq").on(t.fileId, t.position), index("text_nodes_kb_idx").on(t.knowledgeBaseId)],
+  (t) => [
+    uniqueIndex("text_nodes_file_position_uq").on(t.fileId, t.position),
+    index("text_nodes_kb_idx").on(t.knowledgeBaseId),
+  ],
 );

@@ -40,8 +40,12 @@ export const connectors = sqliteTable(
   "connectors",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    mcpRegistryId: text("mcp_registry_id").notNull().references(() => mcpRegistry.id),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    mcpRegistryId: text("mcp_registry_id")
+      .notNull()
+      .references(() => mcpRegistry.id),
     displayName: text("display_name").notNull(),
     description: text("description").notNull().default(""),
     urlVariables: json<Record<string, string>>("url_variables"),
@@ -65,8 +69,12 @@ export const mcpCredentials = sqliteTable(
   "mcp_credentials",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    memberId: text("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
     toolId: text("tool_id").references(() => tools.id, { onDelete: "cascade" }),
     connectorId: text("connector_id").references(() => connectors.id, { onDelete: "cascade" }),
     headersSealed: text("headers_sealed").notNull(),

@@ -5,7 +5,9 @@ import { bool, createdAt, id, json, updatedAt } from "./columns";
 export const organizations = sqliteTable("organizations", {
   id: id(),
   name: text("name").notNull(),
-  ownerId: text("owner_id").notNull().references(() => users.id),
+  ownerId: text("owner_id")
+    .notNull()
+    .references(() => users.id),
   compactLogo: text("compact_logo"),
   fullLogo: text("full_logo"),
   themePrimaryColor: text("theme_primary_color"),
@@ -24,7 +26,9 @@ export const organizations = sqliteTable("organizations", {
   platformProcessingFeePercent: text("platform_processing_fee_percent").notNull().default("0.00"),
   platformProcessingFeeEnabled: bool("platform_processing_fee_enabled").notNull().default(false),
   trialEndsAt: integer("trial_ends_at"),
-  approvalStatus: text("approval_status", { enum: ["pending", "approved", "rejected"] }).notNull().default("pending"),
+  approvalStatus: text("approval_status", { enum: ["pending", "approved", "rejected"] })
+    .notNull()
+    .default("pending"),
   companyName: text("company_name"),
   taxId: text("tax_id"),
   contactPhone: text("contact_phone"),
@@ -42,8 +46,12 @@ export const members = sqliteTable(
   "members",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     isOwner: bool("is_owner").notNull().default(false),
     /** Custom member information, filled from the metadata template. */
     metadata: json<Record<string, unknown>>("metadata"),
@@ -62,7 +70,9 @@ export const groups = sqliteTable(
   "groups",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -74,7 +84,9 @@ export const groups = sqliteTable(
 export const groupPermissions = sqliteTable(
   "group_permissions",
   {
-    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
     permissionId: text("permission_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.permissionId] })],
@@ -84,8 +96,12 @@ export const groupMembers = sqliteTable(
   "group_members",
   {
     id: id(),
-    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
-    memberId: text("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("group_members_uq").on(t.groupId, t.memberId), index("group_members_member_idx").on(t.memberId)],
@@ -95,7 +111,9 @@ export const groupMembers = sqliteTable(
 export const organizationUsage = sqliteTable(
   "organization_usage",
   {
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     month: text("month").notNull(),
     wordsCount: integer("words_count").notNull().default(0),
     conversationsCount: integer("conversations_count").notNull().default(0),

@@ -32,7 +32,10 @@ export const skills = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("skills_org_name_uq").on(t.organizationId, t.name), index("skills_org_idx").on(t.organizationId, t.createdAt)],
+  (t) => [
+    uniqueIndex("skills_org_name_uq").on(t.organizationId, t.name),
+    index("skills_org_idx").on(t.organizationId, t.createdAt),
+  ],
 );
 
 /** The files of a skill package other than SKILL.md, read by `read_skill_resource`. */
@@ -40,7 +43,9 @@ export const skillResources = sqliteTable(
   "skill_resources",
   {
     id: id(),
-    skillId: text("skill_id").notNull().references(() => skills.id, { onDelete: "cascade" }),
+    skillId: text("skill_id")
+      .notNull()
+      .references(() => skills.id, { onDelete: "cascade" }),
     /** The path inside the package (`reference/api.md`). */
     path: text("path").notNull(),
     objectKey: text("object_key").notNull(),
@@ -55,8 +60,12 @@ export const skillResources = sqliteTable(
 export const skillTools = sqliteTable(
   "skill_tools",
   {
-    skillId: text("skill_id").notNull().references(() => skills.id, { onDelete: "cascade" }),
-    toolId: text("tool_id").notNull().references(() => tools.id, { onDelete: "cascade" }),
+    skillId: text("skill_id")
+      .notNull()
+      .references(() => skills.id, { onDelete: "cascade" }),
+    toolId: text("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.skillId, t.toolId] }), index("skill_tools_tool_idx").on(t.toolId)],
 );
@@ -65,8 +74,12 @@ export const skillTools = sqliteTable(
 export const skillGroups = sqliteTable(
   "skill_groups",
   {
-    skillId: text("skill_id").notNull().references(() => skills.id, { onDelete: "cascade" }),
-    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+    skillId: text("skill_id")
+      .notNull()
+      .references(() => skills.id, { onDelete: "cascade" }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.skillId, t.groupId] }), index("skill_groups_group_idx").on(t.groupId)],
 );
@@ -75,8 +88,12 @@ export const skillGroups = sqliteTable(
 export const chatbotSkills = sqliteTable(
   "chatbot_skills",
   {
-    chatbotId: text("chatbot_id").notNull().references(() => chatbots.id, { onDelete: "cascade" }),
-    skillId: text("skill_id").notNull().references(() => skills.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    skillId: text("skill_id")
+      .notNull()
+      .references(() => skills.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.chatbotId, t.skillId] }), index("chatbot_skills_skill_idx").on(t.skillId)],
 );

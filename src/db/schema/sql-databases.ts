@@ -29,7 +29,9 @@ export const sqlDatabases = sqliteTable(
   "sql_databases",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     createdById: text("created_by_id").references(() => users.id, { onDelete: "set null" }),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
@@ -46,7 +48,10 @@ export const sqlDatabases = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("sql_databases_org_name_uq").on(t.organizationId, t.name), index("sql_databases_org_idx").on(t.organizationId, t.createdAt)],
+  (t) => [
+    uniqueIndex("sql_databases_org_name_uq").on(t.organizationId, t.name),
+    index("sql_databases_org_idx").on(t.organizationId, t.createdAt),
+  ],
 );
 
 /** Tables of a database, discovered from it (external) or created from a file (managed). */
@@ -54,7 +59,9 @@ export const sqlDatabaseTables = sqliteTable(
   "sql_database_tables",
   {
     id: id(),
-    sqlDatabaseId: text("sql_database_id").notNull().references(() => sqlDatabases.id, { onDelete: "cascade" }),
+    sqlDatabaseId: text("sql_database_id")
+      .notNull()
+      .references(() => sqlDatabases.id, { onDelete: "cascade" }),
     tableName: text("table_name").notNull(),
     description: text("description").notNull().default(""),
     status: text("status", { enum: SQL_TABLE_STATUSES }).notNull().default("ready"),
@@ -74,17 +81,28 @@ export const sqlDatabaseTables = sqliteTable(
 export const sqlDatabaseChatbots = sqliteTable(
   "sql_database_chatbots",
   {
-    sqlDatabaseId: text("sql_database_id").notNull().references(() => sqlDatabases.id, { onDelete: "cascade" }),
-    chatbotId: text("chatbot_id").notNull().references(() => chatbots.id, { onDelete: "cascade" }),
+    sqlDatabaseId: text("sql_database_id")
+      .notNull()
+      .references(() => sqlDatabases.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.sqlDatabaseId, t.chatbotId] }), index("sql_database_chatbots_chatbot_idx").on(t.chatbotId)],
+  (t) => [
+    primaryKey({ columns: [t.sqlDatabaseId, t.chatbotId] }),
+    index("sql_database_chatbots_chatbot_idx").on(t.chatbotId),
+  ],
 );
 
 export const sqlDatabaseGroups = sqliteTable(
   "sql_database_groups",
   {
-    sqlDatabaseId: text("sql_database_id").notNull().references(() => sqlDatabases.id, { onDelete: "cascade" }),
-    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+    sqlDatabaseId: text("sql_database_id")
+      .notNull()
+      .references(() => sqlDatabases.id, { onDelete: "cascade" }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.sqlDatabaseId, t.groupId] }), index("sql_database_groups_group_idx").on(t.groupId)],
 );

@@ -12,7 +12,9 @@ import { json } from "./columns";
  * Day and month answers add up hour rows, in any timezone. The same counters make usage_hourly_tests.
  */
 const hourlyCounters = () => ({
-  organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+  organizationId: text("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
   chatbotId: text("chatbot_id").notNull(),
   hour: integer("hour").notNull(),
   memberId: text("member_id").notNull().default(""),
@@ -35,28 +37,27 @@ const hourlyCounters = () => ({
   words: integer("words").notNull().default(0),
 });
 
-export const usageHourly = sqliteTable(
-  "usage_hourly",
-  hourlyCounters(),
-  (t) => [primaryKey({ columns: [t.chatbotId, t.hour, t.memberId, t.modelId] }), index("usage_hourly_org_idx").on(t.organizationId, t.hour)],
-);
+export const usageHourly = sqliteTable("usage_hourly", hourlyCounters(), (t) => [
+  primaryKey({ columns: [t.chatbotId, t.hour, t.memberId, t.modelId] }),
+  index("usage_hourly_org_idx").on(t.organizationId, t.hour),
+]);
 
 /**
  * The part of usage_hourly that test conversations (the console's try-it, `isTest`) made: the
  * assistant's statistics subtract it unless asked to include tests; usage (words, tokens, quotas)
  * counts everything (docs/decisions.md, "Test traffic apart").
  */
-export const usageHourlyTests = sqliteTable(
-  "usage_hourly_tests",
-  hourlyCounters(),
-  (t) => [primaryKey({ columns: [t.chatbotId, t.hour, t.memberId, t.modelId] })],
-);
+export const usageHourlyTests = sqliteTable("usage_hourly_tests", hourlyCounters(), (t) => [
+  primaryKey({ columns: [t.chatbotId, t.hour, t.memberId, t.modelId] }),
+]);
 
 /** Which contacts wrote to an assistant in which hour: distinct contacts per bucket. */
 export const usageHourlyContacts = sqliteTable(
   "usage_hourly_contacts",
   {
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     chatbotId: text("chatbot_id").notNull(),
     hour: integer("hour").notNull(),
     contactId: text("contact_id").notNull(),
@@ -75,7 +76,9 @@ export const chatbotRecords = sqliteTable(
   "chatbot_records",
   {
     id: text("id").primaryKey(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     chatbotId: text("chatbot_id").notNull(),
     conversationId: text("conversation_id").notNull(),
     contactId: text("contact_id"),
@@ -121,7 +124,9 @@ const dailyCounters = () => ({
 export const usageDailyMembers = sqliteTable(
   "usage_daily_members",
   {
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     day: integer("day").notNull(),
     memberId: text("member_id").notNull(),
     ...dailyCounters(),
@@ -132,7 +137,9 @@ export const usageDailyMembers = sqliteTable(
 export const usageDailyChatbots = sqliteTable(
   "usage_daily_chatbots",
   {
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     day: integer("day").notNull(),
     chatbotId: text("chatbot_id").notNull(),
     ...dailyCounters(),

@@ -39,15 +39,22 @@ export const tools = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("tools_org_name_uq").on(t.organizationId, t.name), index("tools_org_idx").on(t.organizationId, t.createdAt)],
+  (t) => [
+    uniqueIndex("tools_org_name_uq").on(t.organizationId, t.name),
+    index("tools_org_idx").on(t.organizationId, t.createdAt),
+  ],
 );
 
 /** Group access to tools (CONTRACT section 4). */
 export const toolGroups = sqliteTable(
   "tool_groups",
   {
-    toolId: text("tool_id").notNull().references(() => tools.id, { onDelete: "cascade" }),
-    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+    toolId: text("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "cascade" }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.toolId, t.groupId] }), index("tool_groups_group_idx").on(t.groupId)],
 );
@@ -56,8 +63,12 @@ export const toolGroups = sqliteTable(
 export const chatbotTools = sqliteTable(
   "chatbot_tools",
   {
-    chatbotId: text("chatbot_id").notNull().references(() => chatbots.id, { onDelete: "cascade" }),
-    toolId: text("tool_id").notNull().references(() => tools.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    toolId: text("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.chatbotId, t.toolId] }), index("chatbot_tools_tool_idx").on(t.toolId)],
 );
@@ -71,7 +82,9 @@ export const toolExecutionRecords = sqliteTable(
   "tool_execution_records",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
     chatbotName: text("chatbot_name").notNull().default(""),
     toolId: text("tool_id").references(() => tools.id, { onDelete: "set null" }),

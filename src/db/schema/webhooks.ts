@@ -15,8 +15,12 @@ export const webhooks = sqliteTable(
   "webhooks",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    inboxId: text("inbox_id").notNull().references(() => inboxes.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id")
+      .notNull()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     direction: text("direction", { enum: WEBHOOK_DIRECTIONS }).notNull(),
     isEnabled: bool("is_enabled").notNull().default(true),
@@ -54,8 +58,12 @@ export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: id(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    webhookId: text("webhook_id").notNull().references(() => webhooks.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
     inboxId: text("inbox_id").notNull(),
     chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
     /** The message pushed; null for a lifecycle event (conversationEventId). */

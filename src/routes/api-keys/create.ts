@@ -10,11 +10,18 @@ import { ApiKeySchema } from "./schema";
 const CreateApiKey = z.object({
   name: z.string().trim().min(1).max(100).openapi({ example: "CI" }),
   expiresAt: z
-    .union([z.number().int(), z.string().regex(/^\d+$/).transform(Number), z.iso.datetime({ offset: true }).transform((s) => Date.parse(s))])
+    .union([
+      z.number().int(),
+      z.string().regex(/^\d+$/).transform(Number),
+      z.iso.datetime({ offset: true }).transform((s) => Date.parse(s)),
+    ])
     .nullable()
     .optional()
     .refine((t) => t === null || t === undefined || t > Date.now(), "Must be in the future")
-    .openapi({ description: "Expiry as epoch milliseconds or ISO 8601; absent means never", example: "2027-01-01T00:00:00Z" }),
+    .openapi({
+      description: "Expiry as epoch milliseconds or ISO 8601; absent means never",
+      example: "2027-01-01T00:00:00Z",
+    }),
 });
 
 const Created = ApiKeySchema.extend({
@@ -33,8 +40,17 @@ const route = createRoute({
 export const registerCreateApiKey = (r: Router) =>
   r.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const organizationId = await currentAccess(c).then((a) => a.organizationId, () => null);
-    const { key, values } = await apiKeyValues(c.var.principal.userId, organizationId, body.name, undefined, body.expiresAt ?? null);
+    const organizationId = await currentAccess(c).then(
+      (a) => a.organizationId,
+      () => null,
+    );
+    const { key, values } = await apiKeyValues(
+      c.var.principal.userId,
+      organizationId,
+      body.name,
+      undefined,
+      body.expiresAt ?? null,
+    );
     const [row] = await c.var.db.insert(apiKeys).values(values).returning();
     return c.json({ ...apiKeyRecord(row), key }, 201);
   });

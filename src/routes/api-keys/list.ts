@@ -22,7 +22,13 @@ export const registerListApiKeys = (r: Router) =>
     const mine = eq(apiKeys.userId, c.var.principal.userId);
     const [[{ n }], rows] = await Promise.all([
       c.var.db.select({ n: count() }).from(apiKeys).where(mine),
-      c.var.db.select().from(apiKeys).where(mine).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(p.limit).offset(p.offset),
+      c.var.db
+        .select()
+        .from(apiKeys)
+        .where(mine)
+        .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     return c.json(pageResponse(c, p, n, rows.map(apiKeyRecord)), 200);
   });

@@ -6,7 +6,10 @@ export const ApiKeySchema = z
     id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     name: z.string().openapi({ example: "CI" }),
     prefix: z.string().openapi({ description: "First characters of the key", example: "ak_4f3aB" }),
-    organization: z.string().nullable().openapi({ description: "Organization the key acts in by default", example: null }),
+    organization: z
+      .string()
+      .nullable()
+      .openapi({ description: "Organization the key acts in by default", example: null }),
     expiresAt: Timestamp.nullable(),
     revokedAt: Timestamp.nullable(),
     lastUsedAt: Timestamp.nullable(),

@@ -26,10 +26,21 @@ export const registerCreateConversationAttachment = (r: Router) =>
     requirePermission(access, "conversation.manage");
     const { conversationPk } = c.req.valid("param");
     const input = c.req.valid("json");
-    if (!(await findConversation(c.var.db, access.organizationId, conversationPk))) throw notFound("Conversation not found.");
-    if (input.conversation && input.conversation !== conversationPk) throw fieldError("conversation", "Must be the conversation of the path, or absent.");
-    const scope = { organizationId: access.organizationId, userId: c.var.principal.userId, origin: new URL(c.req.url).origin };
-    const row = await createAttachment(c.env, c.var.db, scope, { file: input.file, filename: input.filename, type: input.type, conversationId: conversationPk });
+    if (!(await findConversation(c.var.db, access.organizationId, conversationPk)))
+      throw notFound("Conversation not found.");
+    if (input.conversation && input.conversation !== conversationPk)
+      throw fieldError("conversation", "Must be the conversation of the path, or absent.");
+    const scope = {
+      organizationId: access.organizationId,
+      userId: c.var.principal.userId,
+      origin: new URL(c.req.url).origin,
+    };
+    const row = await createAttachment(c.env, c.var.db, scope, {
+      file: input.file,
+      filename: input.filename,
+      type: input.type,
+      conversationId: conversationPk,
+    });
     extractLater(c, [row]);
     return c.json(await recordOf(c, row), 201);
   });

@@ -26,9 +26,19 @@ export const registerCreateAttachment = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "conversation.manage");
     const input = c.req.valid("json");
-    if (input.conversation && !(await findConversation(c.var.db, access.organizationId, input.conversation))) throw notFound("Conversation not found.");
-    const scope = { organizationId: access.organizationId, userId: c.var.principal.userId, origin: new URL(c.req.url).origin };
-    const row = await createAttachment(c.env, c.var.db, scope, { file: input.file, filename: input.filename, type: input.type, conversationId: input.conversation });
+    if (input.conversation && !(await findConversation(c.var.db, access.organizationId, input.conversation)))
+      throw notFound("Conversation not found.");
+    const scope = {
+      organizationId: access.organizationId,
+      userId: c.var.principal.userId,
+      origin: new URL(c.req.url).origin,
+    };
+    const row = await createAttachment(c.env, c.var.db, scope, {
+      file: input.file,
+      filename: input.filename,
+      type: input.type,
+      conversationId: input.conversation,
+    });
     extractLater(c, [row]);
     return c.json(await recordOf(c, row), 201);
   });

@@ -24,7 +24,9 @@ const route = createRoute({
       content: {
         "multipart/form-data": {
           schema: z.object({
-            file: z.any().openapi({ type: "string", format: "binary", description: "The file (last part)", example: "" }),
+            file: z
+              .any()
+              .openapi({ type: "string", format: "binary", description: "The file (last part)", example: "" }),
             modelName: z.string().optional().openapi({ description: "Default `attachment`", example: "attachment" }),
             fieldName: z.string().optional().openapi({ description: "Default `file`", example: "file" }),
           }),
@@ -40,9 +42,15 @@ export const registerDirectUpload = (r: Router) => {
   r.openAPIRegistry.registerPath(route);
   r.post("/attachments-upload/", async (c) => {
     const contentType = c.req.header("Content-Type") ?? "";
-    if (!/^multipart\/form-data/i.test(contentType)) throw new ApiError(415, "unsupported_media_type", `Unsupported media type "${mediaType(contentType) || "none"}"; send multipart/form-data.`);
+    if (!/^multipart\/form-data/i.test(contentType))
+      throw new ApiError(
+        415,
+        "unsupported_media_type",
+        `Unsupported media type "${mediaType(contentType) || "none"}"; send multipart/form-data.`,
+      );
     const boundary = boundaryOf(contentType);
-    if (!boundary || !c.req.raw.body) throw badRequest("Malformed multipart body: no boundary.", undefined, "parse_error");
+    if (!boundary || !c.req.raw.body)
+      throw badRequest("Malformed multipart body: no boundary.", undefined, "parse_error");
     const access = await currentAccess(c);
     const reader = new MultipartReader(c.req.raw.body, boundary);
     try {
@@ -53,35 +61,68 @@ export const registerDirectUpload = (r: Router) => {
           file = part;
           break;
         }
-        fields.set(part.name.replace(/_([a-z])/g, (_, l: string) => l.toUpperCase()), await reader.text());
+        fields.set(
+          part.name.replace(/_([a-z])/g, (_, l: string) => l.toUpperCase()),
+          await reader.text(),
+        );
       }
-      const { key: specKey, field, spec } = specFor(c.env, fields.get("modelName") || "attachment", fields.get("fieldName") || "file");
+      const {
+        key: specKey,
+        field,
+        spec,
+      } = specFor(c.env, fields.get("modelName") || "attachment", fields.get("fieldName") || "file");
       requirePermission(access, UPLOAD_PERMISSIONS[specKey]);
-      if (!file || file.filename === null) throw badRequest("Invalid request. file: Required (a file part).", { file: ["Required"] });
+      if (!file || file.filename === null)
+        throw badRequest("Invalid request. file: Required (a file part).", { file: ["Required"] });
       const filename = (file.filename.split(/[\\/]/).pop() ?? "").trim() || "upload";
       const type = mediaType(file.contentType) || contentTypeFor(filename, spec);
       const length = bodyLengthOf(c.req.raw);
-      checkFile(spec, { filename, contentType: type, size: length !== null ? Math.max(0, length - reader.position - reader.closingLength) : null }, "file", true);
+      checkFile(
+        spec,
+        {
+          filename,
+          contentType: type,
+          size: length !== null ? Math.max(0, length - reader.position - reader.closingLength) : null,
+        },
+        "file",
+        true,
+      );
       const modelName = canonicalModelName(specKey);
       const key = newUploadKey(access.organizationId, modelName, filename);
       const storedType = type === "application/octet-stream" ? contentTypeFor(filename, spec) : type;
-      const size = await writePart(c.env, reader, key, length, { min: 1, max: spec.max_size }, storedType).catch((err) => {
-        if (err instanceof TooLarge) {
-          if (/least/.test(err.message)) throw badRequest("Invalid request. file: The file is empty.", { file: ["The file is empty."] });
-          throw new ApiError(413, "payload_too_large", `"${filename}" is too large: ${err.message}`, { file: [`At most ${spec.max_size} bytes.`] });
-        }
-        throw err;
-      });
+      const size = await writePart(c.env, reader, key, length, { min: 1, max: spec.max_size }, storedType).catch(
+        (err) => {
+          if (err instanceof TooLarge) {
+            if (/least/.test(err.message))
+              throw badRequest("Invalid request. file: The file is empty.", { file: ["The file is empty."] });
+            throw new ApiError(413, "payload_too_large", `"${filename}" is too large: ${err.message}`, {
+              file: [`At most ${spec.max_size} bytes.`],
+            });
+          }
+          throw err;
+        },
+      );
       const ttl = unattachedTtlMs(c.env);
       const now = Date.now();
       await c.var.db.insert(uploads).values({
-        key, organizationId: access.organizationId, modelName, fieldName: field, filename, contentType: storedType,
-        maxSize: spec.max_size, size, createdBy: c.var.principal.userId, uploadedAt: now, expiresAt: ttl === null ? null : now + ttl, createdAt: now,
+        key,
+        organizationId: access.organizationId,
+        modelName,
+        fieldName: field,
+        filename,
+        contentType: storedType,
+        maxSize: spec.max_size,
+        size,
+        createdBy: c.var.principal.userId,
+        uploadedAt: now,
+        expiresAt: ttl === null ? null : now + ttl,
+        createdAt: now,
       });
       return c.body(null, 200, { Location: key });
     } catch (err) {
       await reader.cancel();
-      if (err instanceof MultipartError) throw badRequest(`Malformed multipart body - ${err.message}`, undefined, "parse_error");
+      if (err instanceof MultipartError)
+        throw badRequest(`Malformed multipart body - ${err.message}`, undefined, "parse_error");
       throw err;
     }
   });

@@ -38,6 +38,9 @@ export const registerChangePassword = (r: Router) =>
         oldPassword: ["Your old password was entered incorrectly."],
       });
     }
-    await db.update(users).set({ passwordHash: await hashPassword(body.newPassword1) }).where(eq(users.id, user.id));
+    await db
+      .update(users)
+      .set({ passwordHash: await hashPassword(body.newPassword1) })
+      .where(eq(users.id, user.id));
     return c.json({ detail: "New password has been saved." }, 200);
   });

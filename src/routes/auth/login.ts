@@ -34,6 +34,9 @@ export const registerLogin = (r: Router) =>
     const ok = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : false;
     if (!user || !ok) throw badRequest("Unable to log in with provided credentials.", undefined, "invalid_credentials");
     const { key, values } = await apiKeyValues(user.id, null, "Login");
-    await db.batch([db.insert(apiKeys).values(values), db.update(users).set({ lastLoginAt: Date.now() }).where(eq(users.id, user.id))]);
+    await db.batch([
+      db.insert(apiKeys).values(values),
+      db.update(users).set({ lastLoginAt: Date.now() }).where(eq(users.id, user.id)),
+    ]);
     return c.json({ key }, 200);
   });

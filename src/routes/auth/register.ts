@@ -19,9 +19,17 @@ const Registration = z
     password1: password("Password, at least 8 characters"),
     password2: password("The same password again"),
     name: z.string().trim().min(1).max(150).openapi({ example: "Ada Lovelace" }),
-    company: z.string().trim().min(1).max(200).openapi({ description: "Name of the organization created for the user", example: "Acme" }),
+    company: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .openapi({ description: "Name of the organization created for the user", example: "Acme" }),
     referralCode: z.string().max(100).optional().openapi({ example: "FRIEND2026" }),
-    authSource: z.object({ id: z.string().min(1) }).optional().openapi({ description: "Where the sign-up came from", example: { id: "web" } }),
+    authSource: z
+      .object({ id: z.string().min(1) })
+      .optional()
+      .openapi({ description: "Where the sign-up came from", example: { id: "web" } }),
   })
   .superRefine(samePasswords("password1", "password2"));
 
@@ -49,12 +57,19 @@ const route = createRoute({
 export const registerRegistration = (r: Router) =>
   r.openapi(route, async (c) => {
     // Closed unless the deployment opens it (docs/decisions.md, "Safe defaults").
-    if (c.env.REGISTRATION_ENABLED !== "true") throw forbidden("Registration is disabled on this server (REGISTRATION_ENABLED is not \"true\").");
+    if (c.env.REGISTRATION_ENABLED !== "true")
+      throw forbidden('Registration is disabled on this server (REGISTRATION_ENABLED is not "true").');
     const body = c.req.valid("json");
     const db = c.var.db;
     let account;
     try {
-      account = await createAccount(db, { email: body.email, name: body.name, company: body.company, passwordHash: await hashPassword(body.password1), planId: planSettings(c.env).defaultPlan.id });
+      account = await createAccount(db, {
+        email: body.email,
+        name: body.name,
+        company: body.company,
+        passwordHash: await hashPassword(body.password1),
+        planId: planSettings(c.env).defaultPlan.id,
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict("A user is already registered with this e-mail address.");
       throw err;

@@ -16,8 +16,13 @@ export async function webChatAssistant(c: Context<AppEnv>, webchatPk: string, pe
   requirePermission(access, permission);
   const webChat = await getWebChat(c.var.db, access.organizationId, webchatPk);
   if (!webChat) throw notFound("Web chat not found.");
-  const [inbox] = await c.var.db.select({ chatbotId: inboxes.chatbotId }).from(inboxes).where(eq(inboxes.id, webChat.inbox.id));
-  const chatbot = inbox?.chatbotId ? await getVisibleChatbot(c.var.db, access, c.var.principal.userId, inbox.chatbotId) : null;
+  const [inbox] = await c.var.db
+    .select({ chatbotId: inboxes.chatbotId })
+    .from(inboxes)
+    .where(eq(inboxes.id, webChat.inbox.id));
+  const chatbot = inbox?.chatbotId
+    ? await getVisibleChatbot(c.var.db, access, c.var.principal.userId, inbox.chatbotId)
+    : null;
   return { access, webChat, chatbot };
 }
 

@@ -30,13 +30,32 @@ export const registerCreateBatchQa = (r: Router) =>
     if (!chatbot) throw badRequest("The web chat has no assistant (or not one you may use).");
     const body = c.req.valid("json");
     const key = await keyOfFile(c.env, new URL(c.req.url).origin, body.file);
-    const own = key && key.startsWith(`uploads/${access.organizationId}/`) && !key.split("/").some((s) => s === "" || s === "." || s === "..");
+    const own =
+      key &&
+      key.startsWith(`uploads/${access.organizationId}/`) &&
+      !key.split("/").some((s) => s === "" || s === "." || s === "..");
     const object = own ? await c.env.FILES.get(key) : null;
     if (!object) throw fieldError("file", "No uploaded object of your organization with this key.");
     const filename = body.filename ?? key!.split("/").pop()!;
-    checkFile(fileSpecs(c.env).batchQa.file, { filename, contentType: object.httpMetadata?.contentType ?? null, size: object.size }, "file", true);
+    checkFile(
+      fileSpecs(c.env).batchQa.file,
+      { filename, contentType: object.httpMetadata?.contentType ?? null, size: object.size },
+      "file",
+      true,
+    );
     const rows = parseQuestions(filename, await object.arrayBuffer());
-    const batch = await createBatchQa(c.env.DB, { organizationId: access.organizationId, webChatId: webchatPk, chatbotId: chatbot.id, createdById: c.var.principal.userId, file: key!, filename }, rows);
+    const batch = await createBatchQa(
+      c.env.DB,
+      {
+        organizationId: access.organizationId,
+        webChatId: webchatPk,
+        chatbotId: chatbot.id,
+        createdById: c.var.principal.userId,
+        file: key!,
+        filename,
+      },
+      rows,
+    );
     c.executionCtx.waitUntil(enqueueBatchQa(c.env, batch.id).catch((err) => console.error(String(err))));
     return c.json(await batchQaView(c, batch, chatbot.name), 201);
   });

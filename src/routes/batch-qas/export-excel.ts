@@ -18,7 +18,10 @@ const route = createRoute({
     "correctness and Answer similarity (with an expected answer), Faithfulness, Answer relevancy, Context precision, Context recall. " +
     "Questions not answered yet have status `pending`.",
   request: { params: BatchQaParams },
-  responses: { 200: xlsxResponse("The spreadsheet, as an attachment `batch-qa-<id>.xlsx`"), ...errorResponses(403, 404) },
+  responses: {
+    200: xlsxResponse("The spreadsheet, as an attachment `batch-qa-<id>.xlsx`"),
+    ...errorResponses(403, 404),
+  },
 });
 
 const num = (value: number | null, format = "0.00") => (value === null ? null : { value, type: Number, format });
@@ -28,7 +31,22 @@ export const registerExportBatchQa = (r: Router) =>
     const { webchatPk, id } = c.req.valid("param");
     const { batch } = await batchQaOf(c, webchatPk, id);
     const items = await batchQaItemsOf(c.var.db, batch.id);
-    const header = ["#", "Question", "Expected answer", "Answer", "Citations", "Reply time (s)", "Status", "Error", "Answer correctness", "Answer similarity", "Faithfulness", "Answer relevancy", "Context precision", "Context recall"];
+    const header = [
+      "#",
+      "Question",
+      "Expected answer",
+      "Answer",
+      "Citations",
+      "Reply time (s)",
+      "Status",
+      "Error",
+      "Answer correctness",
+      "Answer similarity",
+      "Faithfulness",
+      "Answer relevancy",
+      "Context precision",
+      "Context recall",
+    ];
     const rows = items.map((i) => [
       { value: i.position, type: Number },
       i.question,

@@ -17,7 +17,10 @@ const route = createRoute({
     "Needs `chatbot.view` and access to the web chat's assistant. In the file's order; the same rows as `export-excel/`, as JSON. " +
     "Questions not answered yet have status `pending`.",
   request: { params: BatchQaParams, query: PageQuery },
-  responses: { 200: json(pageOf(BatchQaItemSchema, "BatchQaItemPage"), "Page of the run's questions"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(pageOf(BatchQaItemSchema, "BatchQaItemPage"), "Page of the run's questions"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerBatchQaItems = (r: Router) =>

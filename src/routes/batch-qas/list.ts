@@ -15,7 +15,10 @@ const route = createRoute({
   summary: "List a web chat's batch QA runs",
   description: "Needs `chatbot.view` and access to the web chat's assistant. Newest first, with their progress.",
   request: { params: WebChatParams, query: PageQuery },
-  responses: { 200: json(pageOf(BatchQaSchema, "BatchQaPage"), "Page of batch QA runs"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(pageOf(BatchQaSchema, "BatchQaPage"), "Page of batch QA runs"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerListBatchQas = (r: Router) =>
@@ -27,16 +30,29 @@ export const registerListBatchQas = (r: Router) =>
     const where = and(eq(batchQas.organizationId, access.organizationId), eq(batchQas.webChatId, webchatPk));
     const [[{ n }], rows] = await Promise.all([
       db.select({ n: count() }).from(batchQas).where(where),
-      db.select().from(batchQas).where(where).orderBy(desc(batchQas.createdAt), desc(batchQas.id)).limit(p.limit).offset(p.offset),
+      db
+        .select()
+        .from(batchQas)
+        .where(where)
+        .orderBy(desc(batchQas.createdAt), desc(batchQas.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     const averages = rows.length
       ? await db
           .select({ id: batchQaItems.batchQaId, value: avg(batchQaItems.answerCorrectness) })
           .from(batchQaItems)
-          .where(inArray(batchQaItems.batchQaId, rows.map((b) => b.id)))
+          .where(
+            inArray(
+              batchQaItems.batchQaId,
+              rows.map((b) => b.id),
+            ),
+          )
           .groupBy(batchQaItems.batchQaId)
       : [];
     const averageOf = new Map(averages.map((a) => [a.id, a.value === null ? null : Number(a.value)]));
-    const records = rows.map((b) => batchQaRecord(b, chatbot?.id === b.chatbotId ? chatbot.name : "", averageOf.get(b.id) ?? null));
+    const records = rows.map((b) =>
+      batchQaRecord(b, chatbot?.id === b.chatbotId ? chatbot.name : "", averageOf.get(b.id) ?? null),
+    );
     return c.json(pageResponse(c, p, n, records), 200);
   });

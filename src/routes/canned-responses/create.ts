@@ -11,7 +11,8 @@ const route = createRoute({
   path: "/canned-responses/",
   tags: [CANNED_RESPONSES_TAG],
   summary: "Create a canned response",
-  description: "Needs `canned_response.manage`. `shortCode` is unique in the organization: a taken one is a 409 (`conflict`).",
+  description:
+    "Needs `canned_response.manage`. `shortCode` is unique in the organization: a taken one is a 409 (`conflict`).",
   request: jsonBody(CannedResponseCreate),
   responses: { 201: json(CannedResponseSchema, "The created canned response"), ...errorResponses(400, 403, 409) },
 });
@@ -20,6 +21,11 @@ export const registerCreateCannedResponse = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "canned_response.manage");
-    const row = await createCannedResponse(c.var.db, access.organizationId, c.var.principal.userId, c.req.valid("json"));
+    const row = await createCannedResponse(
+      c.var.db,
+      access.organizationId,
+      c.var.principal.userId,
+      c.req.valid("json"),
+    );
     return c.json(cannedResponseRecord(row), 201);
   });

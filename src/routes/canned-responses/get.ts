@@ -20,5 +20,8 @@ export const registerGetCannedResponse = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "conversation.manage");
-    return c.json(cannedResponseRecord(await getCannedResponse(c.var.db, access.organizationId, c.req.valid("param").id)), 200);
+    return c.json(
+      cannedResponseRecord(await getCannedResponse(c.var.db, access.organizationId, c.req.valid("param").id)),
+      200,
+    );
   });

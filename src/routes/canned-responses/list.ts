@@ -8,7 +8,14 @@ import { cannedResponseRecord } from "../../services/records/canned-responses";
 import { CANNED_RESPONSES_TAG, CannedResponseSchema } from "./schema";
 
 const ListQuery = PageQuery.extend({
-  search: z.string().max(200).optional().openapi({ description: "Only canned responses whose short code or content contains this text", example: "refund" }),
+  search: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({
+      description: "Only canned responses whose short code or content contains this text",
+      example: "refund",
+    }),
 });
 
 const route = createRoute({
@@ -18,7 +25,10 @@ const route = createRoute({
   summary: "List the organization's canned responses",
   description: "Needs `conversation.manage` (the operators who reply use them). Sorted by short code.",
   request: { query: ListQuery },
-  responses: { 200: json(pageOf(CannedResponseSchema, "CannedResponsePage"), "Page of canned responses"), ...errorResponses(400, 403) },
+  responses: {
+    200: json(pageOf(CannedResponseSchema, "CannedResponsePage"), "Page of canned responses"),
+    ...errorResponses(400, 403),
+  },
 });
 
 export const registerListCannedResponses = (r: Router) =>

@@ -8,17 +8,17 @@ const ShortCode = z
   .min(1, "At least 1 character")
   .max(50, "At most 50 characters")
   .regex(/^[a-z0-9_-]+$/, "Only lowercase letters, digits, _ and -")
-  .openapi({ description: "What an operator types after `/` in the reply box: 1-50 of a-z, 0-9, _ and -, unique in the organization", example: "refund" });
-
-const Content = z
-  .string()
-  .trim()
-  .min(1, "Must not be empty")
-  .max(5_000, "At most 5,000 characters")
   .openapi({
-    description: "The reply inserted. `{{contact.name}}` and `{{agent.name}}` are filled in by the console as it inserts it (the conversation's contact, the signed-in member); other `{{...}}` stay as written",
-    example: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}",
+    description:
+      "What an operator types after `/` in the reply box: 1-50 of a-z, 0-9, _ and -, unique in the organization",
+    example: "refund",
   });
+
+const Content = z.string().trim().min(1, "Must not be empty").max(5_000, "At most 5,000 characters").openapi({
+  description:
+    "The reply inserted. `{{contact.name}}` and `{{agent.name}}` are filled in by the console as it inserts it (the conversation's contact, the signed-in member); other `{{...}}` stay as written",
+  example: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}",
+});
 
 export const CannedResponseSchema = z
   .object({
@@ -30,7 +30,9 @@ export const CannedResponseSchema = z
   })
   .openapi("CannedResponse");
 
-export const CannedResponseCreate = z.object({ shortCode: ShortCode, content: Content }).openapi("CannedResponseCreate");
+export const CannedResponseCreate = z
+  .object({ shortCode: ShortCode, content: Content })
+  .openapi("CannedResponseCreate");
 export const CannedResponsePatch = z
   .object({ shortCode: ShortCode.optional(), content: Content.optional() })
   .openapi("CannedResponsePatch");

@@ -11,7 +11,8 @@ const route = createRoute({
   path: "/canned-responses/{id}/",
   tags: [CANNED_RESPONSES_TAG],
   summary: "Update a canned response",
-  description: "Needs `canned_response.manage`. Fields left out stay as they are; a short code another canned response has is a 409 (`conflict`).",
+  description:
+    "Needs `canned_response.manage`. Fields left out stay as they are; a short code another canned response has is a 409 (`conflict`).",
   request: { params: IdParams, ...jsonBody(CannedResponsePatch) },
   responses: { 200: json(CannedResponseSchema, "The updated canned response"), ...errorResponses(400, 403, 404, 409) },
 });
@@ -20,6 +21,11 @@ export const registerUpdateCannedResponse = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "canned_response.manage");
-    const row = await updateCannedResponse(c.var.db, access.organizationId, c.req.valid("param").id, c.req.valid("json"));
+    const row = await updateCannedResponse(
+      c.var.db,
+      access.organizationId,
+      c.req.valid("param").id,
+      c.req.valid("json"),
+    );
     return c.json(cannedResponseRecord(row), 200);
   });

@@ -5,9 +5,21 @@ import { ApiError } from "../../lib/errors";
 import { chatModelFor, complete, modelApiError } from "../../services/llm";
 import { usageIncrement } from "../../services/usage";
 import { gatewayAccess, findChatModel } from "../../services/gateway/access";
-import { answerWords, chatRequest, completionHead, completionRecord, streamChunks, usageOf } from "../../services/gateway/completion";
+import {
+  answerWords,
+  chatRequest,
+  completionHead,
+  completionRecord,
+  streamChunks,
+  usageOf,
+} from "../../services/gateway/completion";
 import { eventStream } from "../../services/gateway/event-stream";
-import { AI_GATEWAY_TAG, ChatCompletion, ChatCompletionRequest, ChatCompletionStream } from "../../services/gateway/schema";
+import {
+  AI_GATEWAY_TAG,
+  ChatCompletion,
+  ChatCompletionRequest,
+  ChatCompletionStream,
+} from "../../services/gateway/schema";
 
 const route = createRoute({
   method: "post",
@@ -24,7 +36,10 @@ const route = createRoute({
   responses: {
     200: {
       description: "The answer: JSON, or server-sent events when `stream` is true",
-      content: { "application/json": { schema: ChatCompletion }, "text/event-stream": { schema: ChatCompletionStream } },
+      content: {
+        "application/json": { schema: ChatCompletion },
+        "text/event-stream": { schema: ChatCompletionStream },
+      },
     },
     ...errorResponses(400, 403, 404, 502, 504),
   },
@@ -50,15 +65,28 @@ export const registerCreateChatCompletion = (r: Router) =>
         throw modelApiError(err);
       });
       c.executionCtx.waitUntil(record(answerWords(answer.content, answer.toolCalls)));
-      return c.json(completionRecord(head, answer.content, answer.toolCalls, usageOf(answer.usage, request, answer.content)), 200);
+      return c.json(
+        completionRecord(head, answer.content, answer.toolCalls, usageOf(answer.usage, request, answer.content)),
+        200,
+      );
     }
 
     const unexpected = (err: unknown) => {
-      console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, path: c.req.path, message: String(err), stack: (err as Error)?.stack }));
+      console.error(
+        JSON.stringify({
+          level: "error",
+          requestId: c.var.requestId,
+          path: c.req.path,
+          message: String(err),
+          stack: (err as Error)?.stack,
+        }),
+      );
       return new ApiError(500, "server_error", "A server error occurred.");
     };
     const includeUsage = body.streamOptions?.includeUsage === true;
-    const { response, finished } = eventStream(abort, (send) => streamChunks(model, request, head, includeUsage, send, unexpected));
+    const { response, finished } = eventStream(abort, (send) =>
+      streamChunks(model, request, head, includeUsage, send, unexpected),
+    );
     c.executionCtx.waitUntil(finished.then((answer) => record(answerWords(answer.content, answer.toolCalls))));
     return response;
   });

@@ -19,7 +19,10 @@ const route = createRoute({
     "Asked at (a date-time cell, UTC), Question, Answer, Context, Reply time (s) (a number), Error, Conversation, Contact, " +
     "and with `enableEvaluation` one number column per score (0..1).",
   request: { params: ChatbotParams, query: RecordFilterQuery },
-  responses: { 200: xlsxResponse("The spreadsheet, as an attachment `records-<startDate>-<endDate>.xlsx`"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: xlsxResponse("The spreadsheet, as an attachment `records-<startDate>-<endDate>.xlsx`"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 const METRIC_TITLES: Record<(typeof EVALUATION_METRICS)[number], string> = {
@@ -37,7 +40,17 @@ export const registerExportChatbotRecords = (r: Router) =>
     const q = c.req.valid("query");
     const rows = await exportChatbotRecords(c.var.db, recordFilters(chatbot.id, q));
     const metrics = chatbot.enableEvaluation ? EVALUATION_METRICS : [];
-    const header = ["Asked at", "Question", "Answer", "Context", "Reply time (s)", "Error", "Conversation", "Contact", ...metrics.map((m) => METRIC_TITLES[m])];
+    const header = [
+      "Asked at",
+      "Question",
+      "Answer",
+      "Context",
+      "Reply time (s)",
+      "Error",
+      "Conversation",
+      "Contact",
+      ...metrics.map((m) => METRIC_TITLES[m]),
+    ];
     const data = rows.map(({ record: r, contact }) => [
       { value: new Date(r.createdAt), type: Date, format: "yyyy-mm-dd hh:mm:ss" },
       r.inputMessage,

@@ -27,5 +27,13 @@ export const registerListChatbotRecords = (r: Router) =>
     const q = c.req.valid("query");
     const p = pageParams(q);
     const { rows, count } = await listChatbotRecords(c.var.db, recordFilters(chatbot.id, q), p.limit, p.offset);
-    return c.json(pageResponse(c, p, count, rows.map((row) => chatbotRecord(row, chatbot.enableEvaluation))), 200);
+    return c.json(
+      pageResponse(
+        c,
+        p,
+        count,
+        rows.map((row) => chatbotRecord(row, chatbot.enableEvaluation)),
+      ),
+      200,
+    );
   });

@@ -35,7 +35,10 @@ export const registerCreateChatbot = (r: Router) =>
     const body = c.req.valid("json");
     const current = await currentAccess(c);
     const personal = body.organization === null || body.organization === "";
-    const access = body.organization && body.organization !== current.organizationId ? await orgAccess(c, body.organization) : current;
+    const access =
+      body.organization && body.organization !== current.organizationId
+        ? await orgAccess(c, body.organization)
+        : current;
     requirePermission(access, "chatbot.manage");
     const groupIds = await checkChatbotReferences(db, c.env, access, personal, body);
     const knowledgeBaseIds = await checkChatbotKnowledgeBases(db, access, c.var.principal.userId, body.knowledgeBases);
@@ -53,7 +56,13 @@ export const registerCreateChatbot = (r: Router) =>
     await requireChatbotQuota(db, access.organizationId, planSettings(c.env));
     const row = await createChatbot(
       db,
-      { ...columns, name: body.name, largeLanguageModelId: body.largeLanguageModel, createdById: c.var.principal.userId, organizationId: personal ? null : access.organizationId },
+      {
+        ...columns,
+        name: body.name,
+        largeLanguageModelId: body.largeLanguageModel,
+        createdById: c.var.principal.userId,
+        organizationId: personal ? null : access.organizationId,
+      },
       groupIds ?? [],
       access.organizationId,
       knowledgeBaseIds,

@@ -13,8 +13,12 @@ const route = createRoute({
   path: "/chatbots/{id}/enable-evaluation/",
   tags: [CHATBOTS_TAG],
   summary: "Switch evaluation of an assistant's replies on or off",
-  description: "Needs `chatbot.manage`. `enableEvaluation` absent (or no body at all) switches it on; it is not a toggle.",
-  request: { params: IdParams, body: { required: false, content: { "application/json": { schema: EnableEvaluationBody } } } },
+  description:
+    "Needs `chatbot.manage`. `enableEvaluation` absent (or no body at all) switches it on; it is not a toggle.",
+  request: {
+    params: IdParams,
+    body: { required: false, content: { "application/json": { schema: EnableEvaluationBody } } },
+  },
   responses: { 200: json(ChatbotSchema, "The updated assistant"), ...errorResponses(400, 403, 404) },
 });
 
@@ -22,6 +26,8 @@ export const registerEnableEvaluation = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     const current = await getChatbotForUpdate(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
-    const row = await updateChatbot(c.var.db, current.id, { enableEvaluation: c.req.valid("json").enableEvaluation ?? true });
+    const row = await updateChatbot(c.var.db, current.id, {
+      enableEvaluation: c.req.valid("json").enableEvaluation ?? true,
+    });
     return c.json(chatbotRecord(await chatbotView(c.var.db, access, row)), 200);
   });

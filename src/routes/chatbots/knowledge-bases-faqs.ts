@@ -33,11 +33,31 @@ export const registerListChatbotKnowledgeFaqs = (r: Router) =>
     const join = eq(knowledgeBases.id, faqs.knowledgeBaseId);
     const [[{ n }], rows] = await Promise.all([
       db.select({ n: count() }).from(faqs).innerJoin(knowledgeBases, join).where(where),
-      db.select({ faq: faqs, kb: knowledgeBases }).from(faqs).innerJoin(knowledgeBases, join).where(where).orderBy(desc(faqs.createdAt), desc(faqs.id)).limit(p.limit).offset(p.offset),
+      db
+        .select({ faq: faqs, kb: knowledgeBases })
+        .from(faqs)
+        .innerJoin(knowledgeBases, join)
+        .where(where)
+        .orderBy(desc(faqs.createdAt), desc(faqs.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     // `faqRecords` maps the FAQs of one knowledge base; group the page by base, then keep its order.
     const byBase = new Map<string, { kb: KnowledgeBaseRow; rows: FaqRow[] }>();
-    for (const { faq, kb } of rows) (byBase.get(kb.id) ?? byBase.set(kb.id, { kb, rows: [] }).get(kb.id)!).rows.push(faq);
-    const mapped = new Map((await Promise.all([...byBase.values()].map(({ kb, rows }) => faqRecords(db, kb, rows)))).flat().map((f) => [f.id, f]));
-    return c.json(pageResponse(c, p, n, rows.map(({ faq }) => mapped.get(faq.id)!)), 200);
+    for (const { faq, kb } of rows)
+      (byBase.get(kb.id) ?? byBase.set(kb.id, { kb, rows: [] }).get(kb.id)!).rows.push(faq);
+    const mapped = new Map(
+      (await Promise.all([...byBase.values()].map(({ kb, rows }) => faqRecords(db, kb, rows))))
+        .flat()
+        .map((f) => [f.id, f]),
+    );
+    return c.json(
+      pageResponse(
+        c,
+        p,
+        n,
+        rows.map(({ faq }) => mapped.get(faq.id)!),
+      ),
+      200,
+    );
   });

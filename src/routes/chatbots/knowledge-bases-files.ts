@@ -20,20 +20,32 @@ export const KNOWLEDGE_SOURCES = ["self_built", "built_in", "all"] as const;
 
 /** Query of both assistant knowledge lists (files and FAQs). */
 export const ChatbotKnowledgeQuery = PageQuery.extend({
-  query: z.string().max(200).optional().openapi({ description: "File name (files) or question (FAQs) contains, case-insensitive", example: "refund" }),
+  query: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: "File name (files) or question (FAQs) contains, case-insensitive", example: "refund" }),
   largeLanguageModel: z
     .string()
     .max(100)
     .optional()
-    .openapi({ description: "Accepted and ignored: every model answers from the same knowledge here", example: "00000000-0000-7000-8000-000000000001" }),
-  replyMode: z.string().max(50).optional().openapi({ description: "Accepted and ignored: the reply mode does not change the assistant's knowledge", example: "normal" }),
-  source: z
-    .enum(KNOWLEDGE_SOURCES)
-    .default("all")
     .openapi({
-      description: "`self_built`: the organization's own knowledge bases (all there are here); `built_in`: platform-provided knowledge (none exists, so an empty page); `all` (default)",
-      example: "all",
+      description: "Accepted and ignored: every model answers from the same knowledge here",
+      example: "00000000-0000-7000-8000-000000000001",
     }),
+  replyMode: z
+    .string()
+    .max(50)
+    .optional()
+    .openapi({
+      description: "Accepted and ignored: the reply mode does not change the assistant's knowledge",
+      example: "normal",
+    }),
+  source: z.enum(KNOWLEDGE_SOURCES).default("all").openapi({
+    description:
+      "`self_built`: the organization's own knowledge bases (all there are here); `built_in`: platform-provided knowledge (none exists, so an empty page); `all` (default)",
+    example: "all",
+  }),
 });
 
 export const CHATBOT_KNOWLEDGE_DESCRIPTION =
@@ -45,7 +57,11 @@ export const CHATBOT_KNOWLEDGE_DESCRIPTION =
  * The assistant (404 unless visible) and the condition on `knowledge_bases` selecting the
  * knowledge it lists; null when `source` asks for built-in knowledge, of which there is none.
  */
-export async function chatbotKnowledgeScope(c: Context<AppEnv>, chatbotId: string, source: (typeof KNOWLEDGE_SOURCES)[number]): Promise<SQL | null> {
+export async function chatbotKnowledgeScope(
+  c: Context<AppEnv>,
+  chatbotId: string,
+  source: (typeof KNOWLEDGE_SOURCES)[number],
+): Promise<SQL | null> {
   const access = await currentAccess(c);
   const userId = c.var.principal.userId;
   const bot = await getVisibleChatbot(c.var.db, access, userId, chatbotId);
@@ -64,7 +80,10 @@ const route = createRoute({
   summary: "List the files an assistant answers from",
   description: `The files of the assistant's knowledge bases. ${CHATBOT_KNOWLEDGE_DESCRIPTION}`,
   request: { params: IdParams, query: ChatbotKnowledgeQuery },
-  responses: { 200: json(pageOf(KnowledgeBaseFileSchema, "ChatbotKnowledgeFilePage"), "Page of files"), ...errorResponses(400, 404) },
+  responses: {
+    200: json(pageOf(KnowledgeBaseFileSchema, "ChatbotKnowledgeFilePage"), "Page of files"),
+    ...errorResponses(400, 404),
+  },
 });
 
 export const registerListChatbotKnowledgeFiles = (r: Router) =>
@@ -87,7 +106,18 @@ export const registerListChatbotKnowledgeFiles = (r: Router) =>
         .limit(p.limit)
         .offset(p.offset),
     ]);
-    const labels = await fileLabels(db, rows.map((r) => r.file.id));
+    const labels = await fileLabels(
+      db,
+      rows.map((r) => r.file.id),
+    );
     const origin = new URL(c.req.url).origin;
-    return c.json(pageResponse(c, p, n, rows.map(({ file, kb }) => fileRecord(origin, file, kb, labels.get(file.id) ?? []))), 200);
+    return c.json(
+      pageResponse(
+        c,
+        p,
+        n,
+        rows.map(({ file, kb }) => fileRecord(origin, file, kb, labels.get(file.id) ?? [])),
+      ),
+      200,
+    );
   });

@@ -20,7 +20,10 @@ const route = createRoute({
     "Newest first: the current organization's assistants visible to you (all of them for owners; for other members those they created and, " +
     "with `chatbot.view`, those given to one of their groups) and your personal assistants.",
   request: { query: ChatbotListQuery },
-  responses: { 200: json(pageOf(ChatbotSchema, "AssistantPage"), "Page of assistants"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(pageOf(ChatbotSchema, "AssistantPage"), "Page of assistants"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerListChatbots = (r: Router) =>
@@ -28,7 +31,10 @@ export const registerListChatbots = (r: Router) =>
     const access = await currentAccess(c);
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const filter = and(q.query ? contains(chatbots.name, q.query) : undefined, q.replyMode ? eq(chatbots.replyMode, q.replyMode) : undefined);
+    const filter = and(
+      q.query ? contains(chatbots.name, q.query) : undefined,
+      q.replyMode ? eq(chatbots.replyMode, q.replyMode) : undefined,
+    );
     const { count, rows } = await listVisibleChatbots(c.var.db, access, c.var.principal.userId, filter, p);
     const views = await chatbotViews(c.var.db, access, rows);
     return c.json(pageResponse(c, p, count, views.map(chatbotRecord)), 200);

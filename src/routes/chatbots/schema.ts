@@ -23,34 +23,79 @@ export const ChatbotSchema = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_ID }),
     name: z.string().openapi({ example: "Support assistant" }),
-    organization: z.string().nullable().openapi({ description: "Owning organization; null for a personal assistant", example: EXAMPLE_ID }),
+    organization: z
+      .string()
+      .nullable()
+      .openapi({ description: "Owning organization; null for a personal assistant", example: EXAMPLE_ID }),
     createdBy: IdName.openapi({ description: "The user who created it" }),
     largeLanguageModel: IdName.openapi({ description: "The large language model answering" }),
-    fallbackLargeLanguageModel: nullableIdName("Answers when the large language model fails before its first token (after its retries); null: none"),
+    fallbackLargeLanguageModel: nullableIdName(
+      "Answers when the large language model fails before its first token (after its retries); null: none",
+    ),
     embeddingModel: nullableIdName("Embedding model for retrieval"),
     rerankerModel: nullableIdName("Reranker model for retrieval"),
     rag: z.string().nullable().openapi({ description: "RAG pipeline id, stored as given", example: null }),
-    builtInWorkflow: z.string().nullable().openapi({ description: "Built-in workflow id, stored as given", example: null }),
-    instructions: z.string().openapi({ description: "Role description given to the model", example: "You answer questions about our products." }),
+    builtInWorkflow: z
+      .string()
+      .nullable()
+      .openapi({ description: "Built-in workflow id, stored as given", example: null }),
+    instructions: z
+      .string()
+      .openapi({
+        description: "Role description given to the model",
+        example: "You answer questions about our products.",
+      }),
     replyMode: z.enum(REPLY_MODES).openapi({ example: "normal" }),
     template: z.string().nullable().openapi({ description: "Reply of template and hybrid modes", example: null }),
-    unanswerableTemplate: z.string().nullable().openapi({ description: "Reply when nothing answers the question", example: null }),
+    unanswerableTemplate: z
+      .string()
+      .nullable()
+      .openapi({ description: "Reply when nothing answers the question", example: null }),
     totalWordsCount: z.number().int().openapi({ description: "Words used so far (read-only)", example: 0 }),
     outputMode: z.enum(OUTPUT_MODES).openapi({ example: "text" }),
-    rawOutputFormat: object().nullable().openapi({ description: "JSON Schema of replies in json_schema mode", example: null }),
-    databaseUrl: z.string().nullable().openapi({ description: "Connection string, password masked", example: "postgresql://bot:****@db.example.com/shop" }),
+    rawOutputFormat: object()
+      .nullable()
+      .openapi({ description: "JSON Schema of replies in json_schema mode", example: null }),
+    databaseUrl: z
+      .string()
+      .nullable()
+      .openapi({
+        description: "Connection string, password masked",
+        example: "postgresql://bot:****@db.example.com/shop",
+      }),
     databaseType: z.enum(DATABASE_TYPES).nullable().openapi({ example: null }),
     includeTables: object().nullable().openapi({ description: "Tables text-to-SQL may read", example: null }),
     agentMode: z.enum(AGENT_MODES).openapi({ example: "normal" }),
     numberOfRetrievedChunks: z.number().int().openapi({ example: 12 }),
     enableEvaluation: z.boolean().openapi({ example: false }),
-    enableInLineCitations: z.boolean().openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
+    enableInLineCitations: z
+      .boolean()
+      .openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
     handoff: z
       .object({
-        enabled: z.boolean().openapi({ description: "Hand the conversation to a person when the visitor asks for one, or after afterUnanswered replies that could not answer", example: true }),
-        afterUnanswered: z.number().int().openapi({ description: "Replies in a row that could not answer before handing off (0: never)", example: 2 }),
-        message: z.string().nullable().openapi({ description: "Said as it hands off; null: a default in the visitor's language", example: null }),
-        outsideHoursMessage: z.string().nullable().openapi({ description: "Said instead outside the inbox's business hours (the conversation waits for the next opening); null: a default in the visitor's language", example: null }),
+        enabled: z
+          .boolean()
+          .openapi({
+            description:
+              "Hand the conversation to a person when the visitor asks for one, or after afterUnanswered replies that could not answer",
+            example: true,
+          }),
+        afterUnanswered: z
+          .number()
+          .int()
+          .openapi({ description: "Replies in a row that could not answer before handing off (0: never)", example: 2 }),
+        message: z
+          .string()
+          .nullable()
+          .openapi({ description: "Said as it hands off; null: a default in the visitor's language", example: null }),
+        outsideHoursMessage: z
+          .string()
+          .nullable()
+          .openapi({
+            description:
+              "Said instead outside the inbox's business hours (the conversation waits for the next opening); null: a default in the visitor's language",
+            example: null,
+          }),
       })
       .openapi("AssistantHandoff", { description: "Handing the conversation to a person (CONTRACT section 18)" }),
     knowledgeBases: idNames("Knowledge bases it answers from"),
@@ -81,77 +126,192 @@ const notYet = (noun: string) =>
     .max(100)
     .nullable()
     .optional()
-    .openapi({ description: `${noun} (\`[{id}]\`). There are none in this service yet: only an empty list is accepted.`, example: [] });
+    .openapi({
+      description: `${noun} (\`[{id}]\`). There are none in this service yet: only an empty list is accepted.`,
+      example: [],
+    });
 
 const fields = {
-  name: z.string().trim().min(1).max(200).openapi({ description: "A label; in agent mode also used by the model", example: "Support assistant" }),
-  largeLanguageModel: z.uuid().openapi({ description: "A large language model available to the organization (built-in or its own)", example: LOCAL_LLM }),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .openapi({ description: "A label; in agent mode also used by the model", example: "Support assistant" }),
+  largeLanguageModel: z
+    .uuid()
+    .openapi({
+      description: "A large language model available to the organization (built-in or its own)",
+      example: LOCAL_LLM,
+    }),
   fallbackLargeLanguageModel: optionalId(
     "A second large language model of the organization, not the same as largeLanguageModel, that answers when largeLanguageModel fails before its first token (after its retries); null or empty: none",
     null,
   ),
-  embeddingModel: optionalId("An embedding model available to the organization", "00000000-0000-7000-8000-000000000002"),
+  embeddingModel: optionalId(
+    "An embedding model available to the organization",
+    "00000000-0000-7000-8000-000000000002",
+  ),
   rerankerModel: optionalId("A reranker model available to the organization", "00000000-0000-7000-8000-000000000003"),
   rag: optionalId("RAG pipeline id, stored as given", null),
   builtInWorkflow: optionalId("Built-in workflow id, stored as given", null),
-  instructions: z.string().max(100_000).nullable().optional().openapi({ description: "Role description", example: "You answer questions about our products." }),
+  instructions: z
+    .string()
+    .max(100_000)
+    .nullable()
+    .optional()
+    .openapi({ description: "Role description", example: "You answer questions about our products." }),
   knowledgeBases: z
     .array(IdRef)
     .max(100)
     .nullable()
     .optional()
-    .openapi({ description: "Knowledge bases of the organization it answers from (`[{id}]`); replaces the list", example: [{ id: EXAMPLE_ID }] }),
+    .openapi({
+      description: "Knowledge bases of the organization it answers from (`[{id}]`); replaces the list",
+      example: [{ id: EXAMPLE_ID }],
+    }),
   toolkits: notYet("Toolkits"),
   tools: z
     .array(IdRef)
     .max(100)
     .nullable()
     .optional()
-    .openapi({ description: "Tools it may call in agent mode (`[{id}]`, tools you can see); replaces the list", example: [] }),
+    .openapi({
+      description: "Tools it may call in agent mode (`[{id}]`, tools you can see); replaces the list",
+      example: [],
+    }),
   skills: z
     .array(IdRef)
     .max(100)
     .nullable()
     .optional()
-    .openapi({ description: "Skills it may use in agent mode (`[{id}]`, skills you can see); replaces the list", example: [] }),
+    .openapi({
+      description: "Skills it may use in agent mode (`[{id}]`, skills you can see); replaces the list",
+      example: [],
+    }),
   groups: z
     .array(IdRef)
     .max(50)
     .nullable()
     .optional()
-    .openapi({ description: "Groups of the organization whose members may see it (`[{id}]`); non-owners may only add groups they belong to", example: [{ id: EXAMPLE_ID }] }),
-  replyMode: z.enum(REPLY_MODES).optional().openapi({ description: "normal, template, hybrid, workflow or agent", example: "normal" }),
-  template: z.string().max(100_000).nullable().optional().openapi({ description: "Reply of template and hybrid modes; required in template mode", example: null }),
-  unanswerableTemplate: z.string().max(100_000).nullable().optional().openapi({ description: "Reply when nothing answers the question", example: null }),
-  totalWordsCount: z.number().int().nullable().optional().openapi({ description: "Read-only: accepted and ignored", example: 0 }),
-  outputMode: z.enum(OUTPUT_MODES).optional().openapi({ description: "text, or json_schema (needs rawOutputFormat)", example: "text" }),
+    .openapi({
+      description:
+        "Groups of the organization whose members may see it (`[{id}]`); non-owners may only add groups they belong to",
+      example: [{ id: EXAMPLE_ID }],
+    }),
+  replyMode: z
+    .enum(REPLY_MODES)
+    .optional()
+    .openapi({ description: "normal, template, hybrid, workflow or agent", example: "normal" }),
+  template: z
+    .string()
+    .max(100_000)
+    .nullable()
+    .optional()
+    .openapi({ description: "Reply of template and hybrid modes; required in template mode", example: null }),
+  unanswerableTemplate: z
+    .string()
+    .max(100_000)
+    .nullable()
+    .optional()
+    .openapi({ description: "Reply when nothing answers the question", example: null }),
+  totalWordsCount: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .openapi({ description: "Read-only: accepted and ignored", example: 0 }),
+  outputMode: z
+    .enum(OUTPUT_MODES)
+    .optional()
+    .openapi({ description: "text, or json_schema (needs rawOutputFormat)", example: "text" }),
   rawOutputFormat: object()
     .nullable()
     .optional()
-    .openapi({ description: 'JSON Schema of replies (an object with a "type"); required in json_schema mode', example: { type: "object", properties: { answer: { type: "string" } } } }),
-  databaseUrl: z.string().max(2000).nullable().optional().openapi({ description: "Connection string for text-to-SQL", example: "postgresql://bot:secret@db.example.com/shop" }),
-  databaseType: z.enum(DATABASE_TYPES).nullable().optional().openapi({ description: "MySQL, PostgreSQL, MSSQL or Oracle", example: "PostgreSQL" }),
-  includeTables: object().nullable().optional().openapi({ description: "Tables text-to-SQL may read", example: { tables: ["orders"] } }),
+    .openapi({
+      description: 'JSON Schema of replies (an object with a "type"); required in json_schema mode',
+      example: { type: "object", properties: { answer: { type: "string" } } },
+    }),
+  databaseUrl: z
+    .string()
+    .max(2000)
+    .nullable()
+    .optional()
+    .openapi({
+      description: "Connection string for text-to-SQL",
+      example: "postgresql://bot:secret@db.example.com/shop",
+    }),
+  databaseType: z
+    .enum(DATABASE_TYPES)
+    .nullable()
+    .optional()
+    .openapi({ description: "MySQL, PostgreSQL, MSSQL or Oracle", example: "PostgreSQL" }),
+  includeTables: object()
+    .nullable()
+    .optional()
+    .openapi({ description: "Tables text-to-SQL may read", example: { tables: ["orders"] } }),
   agentMode: z.enum(AGENT_MODES).optional().openapi({ description: "normal or canvas", example: "normal" }),
-  numberOfRetrievedChunks: z.number().int().min(1).max(1000).optional().openapi({ description: "Passages retrieved per question (default 12)", example: 12 }),
+  numberOfRetrievedChunks: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .openapi({ description: "Passages retrieved per question (default 12)", example: 12 }),
   enableEvaluation: z.boolean().optional().openapi({ example: false }),
-  enableInLineCitations: z.boolean().optional().openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
+  enableInLineCitations: z
+    .boolean()
+    .optional()
+    .openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
   handoff: z
     .strictObject({
       enabled: z.boolean().optional().openapi({ description: "Default true", example: true }),
-      afterUnanswered: z.int().min(0).max(20).optional().openapi({ description: "Replies in a row that could not answer before handing off; default 2, 0: never", example: 2 }),
-      message: z.string().trim().max(2000).nullable().optional().openapi({ description: "Said as it hands off; null or empty: a default in the visitor's language", example: "A colleague will take it from here." }),
-      outsideHoursMessage: z.string().trim().max(2000).nullable().optional().openapi({ description: "Said instead outside the inbox's business hours; null or empty: a default in the visitor's language", example: "We open at 9:00 and will reply then." }),
+      afterUnanswered: z
+        .int()
+        .min(0)
+        .max(20)
+        .optional()
+        .openapi({
+          description: "Replies in a row that could not answer before handing off; default 2, 0: never",
+          example: 2,
+        }),
+      message: z
+        .string()
+        .trim()
+        .max(2000)
+        .nullable()
+        .optional()
+        .openapi({
+          description: "Said as it hands off; null or empty: a default in the visitor's language",
+          example: "A colleague will take it from here.",
+        }),
+      outsideHoursMessage: z
+        .string()
+        .trim()
+        .max(2000)
+        .nullable()
+        .optional()
+        .openapi({
+          description:
+            "Said instead outside the inbox's business hours; null or empty: a default in the visitor's language",
+          example: "We open at 9:00 and will reply then.",
+        }),
     })
     .nullable()
     .optional()
-    .openapi({ description: "Replaces the handoff settings (fields left out take their defaults); null: the defaults", example: { enabled: true, afterUnanswered: 2, message: null, outsideHoursMessage: null } }),
+    .openapi({
+      description: "Replaces the handoff settings (fields left out take their defaults); null: the defaults",
+      example: { enabled: true, afterUnanswered: 2, message: null, outsideHoursMessage: null },
+    }),
 };
 
 const organization = z
   .union([z.uuid(), z.literal(""), z.null()])
   .optional()
-  .openapi({ description: "Absent: the current organization. Empty or null: a personal assistant. Fixed after creation.", example: EXAMPLE_ID });
+  .openapi({
+    description: "Absent: the current organization. Empty or null: a personal assistant. Fixed after creation.",
+    example: EXAMPLE_ID,
+  });
 
 /** POST and PUT: `name` and `largeLanguageModel` required. */
 export const ChatbotWrite = z.object({ ...fields, organization }).openapi("AssistantWrite");
@@ -159,10 +319,19 @@ export const ChatbotWrite = z.object({ ...fields, organization }).openapi("Assis
 export const ChatbotPatch = ChatbotWrite.partial().openapi("AssistantPatch");
 
 export const ChatbotListQuery = PageQuery.extend({
-  query: z.string().max(200).optional().openapi({ description: "Name contains (case-insensitive)", example: "support" }),
-  replyMode: z.enum(REPLY_MODES).optional().openapi({ description: "Only assistants in this reply mode", example: "normal" }),
+  query: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: "Name contains (case-insensitive)", example: "support" }),
+  replyMode: z
+    .enum(REPLY_MODES)
+    .optional()
+    .openapi({ description: "Only assistants in this reply mode", example: "normal" }),
 });
 
 export const EnableEvaluationBody = z
-  .object({ enableEvaluation: z.boolean().optional().openapi({ description: "Absent (or no body) means true", example: true }) })
+  .object({
+    enableEvaluation: z.boolean().optional().openapi({ description: "Absent (or no body) means true", example: true }),
+  })
   .openapi("AssistantEnableEvaluation");

@@ -8,7 +8,12 @@ import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { knowledgeBasesOfChatbot } from "../../services/knowledge-bases";
 import { queryScope } from "../../services/query-scope";
 import { searchKnowledge, serverTiming } from "../../services/retrieval/search";
-import { ChatbotSearchBody, ChatbotSearchQuery, SearchResultSchema, searchResult } from "../knowledge-bases/search-schema";
+import {
+  ChatbotSearchBody,
+  ChatbotSearchQuery,
+  SearchResultSchema,
+  searchResult,
+} from "../knowledge-bases/search-schema";
 import { CHATBOTS_TAG } from "./schema";
 
 const route = createRoute({
@@ -22,9 +27,16 @@ const route = createRoute({
   request: {
     params: IdParams,
     query: ChatbotSearchQuery,
-    body: { required: false, content: { "application/json": { schema: ChatbotSearchBody } }, description: "Search parameters (optional when given in the query string)" },
+    body: {
+      required: false,
+      content: { "application/json": { schema: ChatbotSearchBody } },
+      description: "Search parameters (optional when given in the query string)",
+    },
   },
-  responses: { 200: json(pageOf(SearchResultSchema, "AssistantSearchResultPage"), "Results, best first"), ...errorResponses(400, 403, 404, 502) },
+  responses: {
+    200: json(pageOf(SearchResultSchema, "AssistantSearchResultPage"), "Results, best first"),
+    ...errorResponses(400, 403, 404, 502),
+  },
 });
 
 export const registerSearchChatbot = (r: Router) =>
@@ -48,5 +60,13 @@ export const registerSearchChatbot = (r: Router) =>
     });
     c.header("Server-Timing", serverTiming(timings));
     const p = pageParams(q);
-    return c.json(pageResponse(c, p, hits.length, hits.slice(p.offset, p.offset + p.limit).map((h) => searchResult(h, query))), 200);
+    return c.json(
+      pageResponse(
+        c,
+        p,
+        hits.length,
+        hits.slice(p.offset, p.offset + p.limit).map((h) => searchResult(h, query)),
+      ),
+      200,
+    );
   });

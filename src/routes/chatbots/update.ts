@@ -40,14 +40,30 @@ export function registerUpdateChatbot(r: Router) {
       if (body.organization !== undefined && (body.organization || null) !== current.organizationId) {
         throw fieldError("organization", "Cannot be changed after creation.");
       }
-      const linked = await db.select({ id: chatbotGroups.groupId }).from(chatbotGroups).where(eq(chatbotGroups.chatbotId, current.id));
-      const groupIds = await checkChatbotReferences(db, c.env, access, current.organizationId === null, body, linked.map((g) => g.id));
-      const knowledgeBaseIds = await checkChatbotKnowledgeBases(db, access, c.var.principal.userId, body.knowledgeBases);
+      const linked = await db
+        .select({ id: chatbotGroups.groupId })
+        .from(chatbotGroups)
+        .where(eq(chatbotGroups.chatbotId, current.id));
+      const groupIds = await checkChatbotReferences(
+        db,
+        c.env,
+        access,
+        current.organizationId === null,
+        body,
+        linked.map((g) => g.id),
+      );
+      const knowledgeBaseIds = await checkChatbotKnowledgeBases(
+        db,
+        access,
+        c.var.principal.userId,
+        body.knowledgeBases,
+      );
       const toolIds = await checkChatbotTools(db, access, body);
       const skillIds = await checkChatbotSkills(db, access, body);
       const columns = Object.fromEntries(Object.entries(chatbotColumns(body)).filter(([, v]) => v !== undefined));
       // A record sent back unchanged carries the masked URL: keep the stored one.
-      if (columns.databaseUrl && columns.databaseUrl === maskDatabaseUrl(current.databaseUrl)) delete columns.databaseUrl;
+      if (columns.databaseUrl && columns.databaseUrl === maskDatabaseUrl(current.databaseUrl))
+        delete columns.databaseUrl;
       checkChatbotRules({ ...current, ...columns });
       const row = await updateChatbot(db, current.id, columns, groupIds, knowledgeBaseIds, toolIds, skillIds);
       return c.json(chatbotRecord(await chatbotView(db, access, row)), 200);

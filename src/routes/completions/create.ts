@@ -18,30 +18,47 @@ const Completion = z
     conversation: z
       .union([z.uuid(), z.literal(""), z.null()])
       .optional()
-      .openapi({ description: "Conversation to continue; absent, null or empty starts one in the assistant's default inbox", example: "" }),
+      .openapi({
+        description: "Conversation to continue; absent, null or empty starts one in the assistant's default inbox",
+        example: "",
+      }),
     message: z.object({
       ...MessageFields,
       content: MessageFields.content.min(1, "Required"),
       queryMetadata: QueryMetadataSchema.optional(),
-      sender: z.uuid().optional().openapi({ description: "A contact of your organization (else 400)", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+      sender: z
+        .uuid()
+        .optional()
+        .openapi({
+          description: "A contact of your organization (else 400)",
+          example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+        }),
     }),
-    isStreaming: z.boolean().default(false).openapi({ description: "Stream the reply as server-sent events (`is_streaming` works too)", example: false }),
-    waitForAttachments: z.boolean().default(true).openapi({ description: "Wait for attachment processing first (v1)", example: true }),
-    test: z
+    isStreaming: z
       .boolean()
-      .optional()
-      .openapi({
-        description:
-          "Start the conversation as a test (the console's try-it): it is listed with `isTest: true`, can be filtered with `isTest`, and is left out of the assistant's statistics unless they are asked to include tests. Read only when a conversation starts; a continued conversation keeps what it is. Default false.",
-        example: false,
-      }),
+      .default(false)
+      .openapi({ description: "Stream the reply as server-sent events (`is_streaming` works too)", example: false }),
+    waitForAttachments: z
+      .boolean()
+      .default(true)
+      .openapi({ description: "Wait for attachment processing first (v1)", example: true }),
+    test: z.boolean().optional().openapi({
+      description:
+        "Start the conversation as a test (the console's try-it): it is listed with `isTest: true`, can be filtered with `isTest`, and is left out of the assistant's statistics unless they are asked to include tests. Read only when a conversation starts; a continued conversation keeps what it is. Default false.",
+      example: false,
+    }),
   })
   .openapi("CompletionRequest");
 
 const Reply = z
   .object({
     conversationId: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    content: z.string().openapi({ description: "The assistant's answer (empty while the conversation is with a human)", example: "We open at 9." }),
+    content: z
+      .string()
+      .openapi({
+        description: "The assistant's answer (empty while the conversation is with a human)",
+        example: "We open at 9.",
+      }),
     message: MessageSchema.nullable(),
   })
   .openapi("CompletionReply");
@@ -56,7 +73,11 @@ const route = createRoute({
     '`data: {"conversationId","messageId","content":"<delta>","done":false}`, ending with `done: true` and the stored `message`; ' +
     "in agent mode `event: tool_call` and `event: tool_result` as tools run; failures after the stream started are `event: error` with `{detail, code}`; " +
     "a `: ping` comment every 10 s. The `text/event-stream` schema gives each event's `data`.",
-  request: { params: z.object({ chatbotId: uuidParam("chatbotId", "Assistant id") }), headers: IdempotencyHeaders, ...jsonBody(Completion) },
+  request: {
+    params: z.object({ chatbotId: uuidParam("chatbotId", "Assistant id") }),
+    headers: IdempotencyHeaders,
+    ...jsonBody(Completion),
+  },
   responses: {
     200: {
       description: "The reply, or an event stream when streaming",
@@ -74,7 +95,19 @@ export const registerCompletion = (r: Router) =>
     const { conversation, message, isStreaming, waitForAttachments, test } = c.req.valid("json");
     const { sender, ...fields } = message;
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
-    const request = { access, userId: c.var.principal.userId, requestId: c.var.requestId, origin: new URL(c.req.url).origin, chatbotId, conversationId: conversation || undefined, sender, message: fields, isStreaming, waitForAttachments, isTest: test ?? false };
+    const request = {
+      access,
+      userId: c.var.principal.userId,
+      requestId: c.var.requestId,
+      origin: new URL(c.req.url).origin,
+      chatbotId,
+      conversationId: conversation || undefined,
+      sender,
+      message: fields,
+      isStreaming,
+      waitForAttachments,
+      isTest: test ?? false,
+    };
     const done = await complete(c.env, c.var.db, waitUntil, request);
     if ("stream" in done) return c.body(done.stream, 200, SSE_HEADERS);
     return replied(c, done.result, done.conversationId);

@@ -5,30 +5,50 @@ import { z } from "@hono/zod-openapi";
 import { MessageSchema } from "../messages/schema";
 
 const ids = {
-  conversationId: z.string().openapi({ description: "The conversation (a new one's id on a first question)", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e" }),
-  messageId: z.string().nullable().openapi({ description: "The reply's message id; null when no reply comes (the conversation is with a human)", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3f" }),
+  conversationId: z
+    .string()
+    .openapi({
+      description: "The conversation (a new one's id on a first question)",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e",
+    }),
+  messageId: z
+    .string()
+    .nullable()
+    .openapi({
+      description: "The reply's message id; null when no reply comes (the conversation is with a human)",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3f",
+    }),
 };
 
 export const CompletionChunk = z
   .object({
     ...ids,
-    content: z.string().openapi({ description: "The next piece of the answer; empty in the last event", example: "We open" }),
+    content: z
+      .string()
+      .openapi({ description: "The next piece of the answer; empty in the last event", example: "We open" }),
     done: z.boolean().openapi({ description: "True in the last event", example: false }),
     // A union, not .nullable(): the document then says anyOf [Message, null], which generated clients
     // type as `Message | null` (a nullable $ref becomes allOf, typed as an intersection).
     message: z.union([MessageSchema, z.null()]).optional(),
   })
   .openapi("CompletionChunk", {
-    description: "`data` of an event without a name (a `message` event); the last one (`done: true`) carries the stored reply in `message`, null when the conversation is with a human",
+    description:
+      "`data` of an event without a name (a `message` event); the last one (`done: true`) carries the stored reply in `message`, null when the conversation is with a human",
   });
 
 const toolCall = {
-  id: z.string().openapi({ description: "The tool execution record's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c40" }),
+  id: z
+    .string()
+    .openapi({ description: "The tool execution record's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c40" }),
   callId: z.string().openapi({ description: "The model's id of the call", example: "call_1" }),
   name: z.string().openapi({ description: "The tool's name", example: "order_status" }),
   displayName: z.string().openapi({ description: "The tool's display name", example: "Order status" }),
-  toolType: z.string().openapi({ description: "api, function, mcp, flex, quick_reply, desktop, or a built-in", example: "api" }),
-  input: z.record(z.string(), z.unknown()).openapi({ description: "The arguments the model gave", example: { orderId: "A-1001" } }),
+  toolType: z
+    .string()
+    .openapi({ description: "api, function, mcp, flex, quick_reply, desktop, or a built-in", example: "api" }),
+  input: z
+    .record(z.string(), z.unknown())
+    .openapi({ description: "The arguments the model gave", example: { orderId: "A-1001" } }),
 };
 
 const toolResult = {
@@ -38,12 +58,17 @@ const toolResult = {
   durationMs: z.number().nullable().openapi({ example: 182 }),
 };
 
-export const ToolCallEvent = z.object({ ...ids, ...toolCall }).openapi("ToolCallEvent", { description: "`data` of an `event: tool_call`: the model called a tool" });
+export const ToolCallEvent = z
+  .object({ ...ids, ...toolCall })
+  .openapi("ToolCallEvent", { description: "`data` of an `event: tool_call`: the model called a tool" });
 
 /** A finished call: the `tool_result` event, and each item of an agent reply's `contentPayload.toolCalls` (without the ids). */
 export const ToolResultEvent = z
   .object({ ...ids, ...toolCall, ...toolResult })
-  .openapi("ToolResultEvent", { description: "`data` of an `event: tool_result`; an agent reply's `contentPayload.toolCalls` holds the same fields but the conversation and message ids" });
+  .openapi("ToolResultEvent", {
+    description:
+      "`data` of an `event: tool_result`; an agent reply's `contentPayload.toolCalls` holds the same fields but the conversation and message ids",
+  });
 
 export const CompletionStreamError = z
   .object({
@@ -52,11 +77,15 @@ export const CompletionStreamError = z
     requestId: z.string().optional().openapi({ example: "0190a5c2-7d1e-7f00-8000-3b1c2d4e5f60" }),
     conversationId: z.string().optional().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e" }),
   })
-  .openapi("CompletionStreamError", { description: "`data` of an `event: error`: the reply failed after the stream started" });
+  .openapi("CompletionStreamError", {
+    description: "`data` of an `event: error`: the reply failed after the stream started",
+  });
 
 /** The `text/event-stream` body: the `data` of each event, by its name. */
-export const CompletionStreamEvent = z.union([CompletionChunk, ToolCallEvent, ToolResultEvent, CompletionStreamError]).openapi({
-  description:
-    "Each event's `data` is JSON: `CompletionChunk` for events without a name (text deltas, then the last one with `done: true` and the stored `message`), " +
-    "`ToolCallEvent` for `event: tool_call`, `ToolResultEvent` for `event: tool_result`, `CompletionStreamError` for `event: error`; `: ping` comments every 10 s.",
-});
+export const CompletionStreamEvent = z
+  .union([CompletionChunk, ToolCallEvent, ToolResultEvent, CompletionStreamError])
+  .openapi({
+    description:
+      "Each event's `data` is JSON: `CompletionChunk` for events without a name (text deltas, then the last one with `done: true` and the stored `message`), " +
+      "`ToolCallEvent` for `event: tool_call`, `ToolResultEvent` for `event: tool_result`, `CompletionStreamError` for `event: error`; `: ping` comments every 10 s.",
+  });

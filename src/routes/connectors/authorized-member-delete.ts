@@ -26,8 +26,12 @@ export const registerRevokeAuthorizedMember = (r: Router) =>
     requirePermission(access, "tool.view");
     const { id, memberId } = c.req.valid("param");
     const { connector } = await getConnector(c.var.db, access.organizationId, id);
-    if (memberId !== access.memberId && !can(access, "tool.manage")) throw forbidden("Revoking another member's credential needs tool.manage.");
-    if (!isUuid(memberId) || !(await revokeMemberCredential(c.var.db, access.organizationId, memberId, { connectorId: connector.id }))) {
+    if (memberId !== access.memberId && !can(access, "tool.manage"))
+      throw forbidden("Revoking another member's credential needs tool.manage.");
+    if (
+      !isUuid(memberId) ||
+      !(await revokeMemberCredential(c.var.db, access.organizationId, memberId, { connectorId: connector.id }))
+    ) {
       throw notFound("That member holds no credential for this connector.");
     }
     return c.body(null, 204);

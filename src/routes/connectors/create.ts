@@ -29,7 +29,11 @@ export const registerCreateConnector = (r: Router) =>
     const { values, entry } = await connectorColumns(c.env, db, c.req.valid("json"));
     const [connector] = await db
       .insert(connectors)
-      .values({ ...values, organizationId: access.organizationId, createdById: c.var.principal.userId } as typeof connectors.$inferInsert)
+      .values({
+        ...values,
+        organizationId: access.organizationId,
+        createdById: c.var.principal.userId,
+      } as typeof connectors.$inferInsert)
       .returning();
     return c.json(connectorRecord({ connector, entry }), 201);
   });

@@ -28,6 +28,13 @@ export const registerStoreConnectorCredential = (r: Router) =>
     const { connector } = await getConnector(c.var.db, access.organizationId, c.req.valid("param").id);
     const { headers } = c.req.valid("json");
     checkHeaders("headers", headers);
-    const row = await storeMemberCredential(c.var.db, c.env, access.organizationId, access.memberId, { connectorId: connector.id }, headers);
+    const row = await storeMemberCredential(
+      c.var.db,
+      c.env,
+      access.organizationId,
+      access.memberId,
+      { connectorId: connector.id },
+      headers,
+    );
     return c.json({ hasCredential: true, createdAt: ms(row.createdAt), updatedAt: ms(row.updatedAt) }, 201);
   });

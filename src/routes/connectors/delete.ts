@@ -22,6 +22,8 @@ export const registerDeleteConnector = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "tool.manage");
     const { connector } = await getConnector(c.var.db, access.organizationId, c.req.valid("param").id);
-    await c.var.db.delete(connectors).where(and(eq(connectors.id, connector.id), eq(connectors.organizationId, access.organizationId)));
+    await c.var.db
+      .delete(connectors)
+      .where(and(eq(connectors.id, connector.id), eq(connectors.organizationId, access.organizationId)));
     return c.body(null, 204);
   });

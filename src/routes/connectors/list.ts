@@ -15,7 +15,10 @@ const route = createRoute({
   summary: "List the organization's connectors",
   description: "Needs `tool.view`. Newest first; `isEnabled` filters.",
   request: { query: ConnectorListQuery },
-  responses: { 200: json(pageOf(ConnectorSchema, "ConnectorPage"), "Page of connectors"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(pageOf(ConnectorSchema, "ConnectorPage"), "Page of connectors"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerListConnectors = (r: Router) =>
@@ -25,7 +28,10 @@ export const registerListConnectors = (r: Router) =>
     requirePermission(access, "tool.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const where = and(eq(connectors.organizationId, access.organizationId), q.isEnabled ? eq(connectors.isEnabled, q.isEnabled === "true") : undefined);
+    const where = and(
+      eq(connectors.organizationId, access.organizationId),
+      q.isEnabled ? eq(connectors.isEnabled, q.isEnabled === "true") : undefined,
+    );
     const [[{ n }], rows] = await Promise.all([
       db.select({ n: count() }).from(connectors).where(where),
       db

@@ -4,7 +4,15 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { contacts } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
 import { currentAccess, requirePermission } from "../../services/access";
-import { contactColumns, getContact, inboxChange, inboxLinkStatements, requireInboxesOf, tagNames, tagStatements } from "../../services/contacts";
+import {
+  contactColumns,
+  getContact,
+  inboxChange,
+  inboxLinkStatements,
+  requireInboxesOf,
+  tagNames,
+  tagStatements,
+} from "../../services/contacts";
 import { contactRecord } from "../../services/records/contacts";
 import { CONTACTS_TAG, ContactCreate, ContactSchema } from "./schema";
 

@@ -13,7 +13,8 @@ const route = createRoute({
   path: "/contacts/{id}/",
   tags: [CONTACTS_TAG],
   summary: "Delete a contact",
-  description: "Needs `contact.manage`. A contact that still has conversations cannot be deleted: 400 `contact_has_conversations`.",
+  description:
+    "Needs `contact.manage`. A contact that still has conversations cannot be deleted: 400 `contact_has_conversations`.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(400, 403, 404) },
 });
@@ -29,12 +30,15 @@ export const registerDeleteContact = (r: Router) =>
     // One statement: a conversation started meanwhile cannot slip between the check and the delete.
     const deleted = await db
       .delete(contacts)
-      .where(and(
-        eq(contacts.id, id),
-        eq(contacts.organizationId, access.organizationId),
-        notExists(db.select({ id: conversations.id }).from(conversations).where(eq(conversations.contactId, id))),
-      ))
+      .where(
+        and(
+          eq(contacts.id, id),
+          eq(contacts.organizationId, access.organizationId),
+          notExists(db.select({ id: conversations.id }).from(conversations).where(eq(conversations.contactId, id))),
+        ),
+      )
       .returning({ id: contacts.id });
-    if (!deleted.length) throw badRequest("The contact still has conversations.", undefined, "contact_has_conversations");
+    if (!deleted.length)
+      throw badRequest("The contact still has conversations.", undefined, "contact_has_conversations");
     return c.body(null, 204);
   });

@@ -12,7 +12,8 @@ const route = createRoute({
   path: "/contacts/{id}/",
   tags: [CONTACTS_TAG],
   summary: "Get a contact",
-  description: "Needs `contact.view`. Credentials are never returned: `hasMcpCredentials` and `hasApiCredentials` say whether some are stored.",
+  description:
+    "Needs `contact.view`. Credentials are never returned: `hasMcpCredentials` and `hasApiCredentials` say whether some are stored.",
   request: { params: IdParams },
   responses: { 200: json(ContactSchema, "The contact"), ...errorResponses(403, 404) },
 });

@@ -20,19 +20,39 @@ const list = (description: string, example: string) =>
     .union([z.string(), z.array(z.string())])
     .optional()
     .transform((v) => {
-      const values = [v ?? []].flat().flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+      const values = [v ?? []]
+        .flat()
+        .flatMap((s) => s.split(","))
+        .map((s) => s.trim())
+        .filter(Boolean);
       return values.length ? values : undefined;
     })
     .openapi({ description, example, type: "string" });
 
 const ListQuery = PageQuery.extend({
-  inboxes: list("Comma-separated inbox ids: contacts linked to any of them", `${EXAMPLE_ID},0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e`),
-  inbox: z.uuid().optional().openapi({ description: "Deprecated single inbox id; ignored when `inboxes` is given", example: EXAMPLE_ID }),
-  query: z.string().trim().max(200).optional().openapi({ description: "Name or source id contains (case-insensitive)", example: "U4af" }),
-  search: z.string().trim().max(200).optional().openapi({
-    description: `Full text: every word (first ${MAX_SEARCH_TERMS}) occurs in the name, e-mail, phone number, source id or a metadata value`,
-    example: "王小明 gold",
-  }),
+  inboxes: list(
+    "Comma-separated inbox ids: contacts linked to any of them",
+    `${EXAMPLE_ID},0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e`,
+  ),
+  inbox: z
+    .uuid()
+    .optional()
+    .openapi({ description: "Deprecated single inbox id; ignored when `inboxes` is given", example: EXAMPLE_ID }),
+  query: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .openapi({ description: "Name or source id contains (case-insensitive)", example: "U4af" }),
+  search: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .openapi({
+      description: `Full text: every word (first ${MAX_SEARCH_TERMS}) occurs in the name, e-mail, phone number, source id or a metadata value`,
+      example: "王小明 gold",
+    }),
   channels: list("Comma-separated channel types: contacts linked to an inbox of one of them", "web,line"),
   tags: list("Comma-separated tag names or ids: contacts with any of them", "vip,taipei"),
 });
@@ -76,7 +96,13 @@ export const registerListContacts = (r: Router) =>
     const where = contactConditions(db, access.organizationId, filtersOf(q));
     const [[{ n }], rows] = await Promise.all([
       db.select({ n: count() }).from(contacts).where(where),
-      db.select().from(contacts).where(where).orderBy(desc(contacts.createdAt), desc(contacts.id)).limit(p.limit).offset(p.offset),
+      db
+        .select()
+        .from(contacts)
+        .where(where)
+        .orderBy(desc(contacts.createdAt), desc(contacts.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     const views = await contactViews(db, access.organizationId, rows);
     return c.json(pageResponse(c, p, n, views.map(contactRecord)), 200);

@@ -23,22 +23,49 @@ export const ContactTagSchema = z
 export const ContactSchema = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_ID }),
-    inboxes: z.array(IdName).openapi({ description: "Inboxes the contact is linked to, oldest inbox first", example: [{ id: EXAMPLE_ID, name: "Website" }] }),
+    inboxes: z
+      .array(IdName)
+      .openapi({
+        description: "Inboxes the contact is linked to, oldest inbox first",
+        example: [{ id: EXAMPLE_ID, name: "Website" }],
+      }),
     inbox: nullableIdName("Deprecated: the first of `inboxes`, or null"),
     name: z.string().openapi({ example: "王小明" }),
-    avatar: z.string().nullable().openapi({ description: "URL or path starting with /", example: "https://cdn.example.com/a.png" }),
+    avatar: z
+      .string()
+      .nullable()
+      .openapi({ description: "URL or path starting with /", example: "https://cdn.example.com/a.png" }),
     phoneNumber: z.string().nullable().openapi({ example: "+886912345678" }),
     email: z.string().nullable().openapi({ example: "ming@example.com" }),
-    sourceId: z.string().nullable().openapi({ description: "The contact's id on its platform", example: "U4af4980629" }),
+    sourceId: z
+      .string()
+      .nullable()
+      .openapi({ description: "The contact's id on its platform", example: "U4af4980629" }),
     queryMetadata: object.nullable().openapi({
       description: "Limits on which knowledge the contact can query (see QueryMetadata); null: no restriction",
-      example: { knowledgeBases: [{ knowledgeBaseId: EXAMPLE_ID, knowledgeBaseFileIds: [EXAMPLE_ID], hasUserSelectedAll: false }] },
+      example: {
+        knowledgeBases: [
+          { knowledgeBaseId: EXAMPLE_ID, knowledgeBaseFileIds: [EXAMPLE_ID], hasUserSelectedAll: false },
+        ],
+      },
     }),
     metadata: object.openapi({ description: "Custom customer information", example: { plan: "gold" } }),
-    preChatFieldIndex: object.openapi({ description: "Field id -> label per locale", example: { f1: { en: "Company", "zh-TW": "公司" } } }),
-    hasMcpCredentials: z.boolean().openapi({ description: "Whether MCP credentials are stored (they are never returned)", example: false }),
-    hasApiCredentials: z.boolean().openapi({ description: "Whether API credentials are stored (they are never returned)", example: false }),
-    contactConnectors: z.array(object).openapi({ description: "Connector grants, without token bodies", example: [{ connector: "google_drive", scopes: ["drive.readonly"] }] }),
+    preChatFieldIndex: object.openapi({
+      description: "Field id -> label per locale",
+      example: { f1: { en: "Company", "zh-TW": "公司" } },
+    }),
+    hasMcpCredentials: z
+      .boolean()
+      .openapi({ description: "Whether MCP credentials are stored (they are never returned)", example: false }),
+    hasApiCredentials: z
+      .boolean()
+      .openapi({ description: "Whether API credentials are stored (they are never returned)", example: false }),
+    contactConnectors: z
+      .array(object)
+      .openapi({
+        description: "Connector grants, without token bodies",
+        example: [{ connector: "google_drive", scopes: ["drive.readonly"] }],
+      }),
     tags: z.array(ContactTagSchema).openapi({
       description: "Tags, by name",
       example: [{ id: EXAMPLE_ID, name: "vip", createdAt: "1767225600000", updatedAt: "1767225600000" }],
@@ -56,25 +83,78 @@ const objects = (description: string, example: unknown[]) =>
 
 const fields = {
   name: z.string().trim().min(1).max(255).openapi({ example: "王小明" }),
-  inboxes: z.array(IdRef).max(50).optional().openapi({ description: "Inboxes of the organization (`[{id}]`); replaces the links", example: [{ id: EXAMPLE_ID }] }),
-  inbox: IdRef.nullable().optional().openapi({ description: "Deprecated single inbox (`{id}`); ignored when `inboxes` is present", example: { id: EXAMPLE_ID } }),
-  avatar: z.string().trim().max(2048).refine(isAvatar, "Must be an http(s) URL or a path starting with /.").nullable().optional()
+  inboxes: z
+    .array(IdRef)
+    .max(50)
+    .optional()
+    .openapi({
+      description: "Inboxes of the organization (`[{id}]`); replaces the links",
+      example: [{ id: EXAMPLE_ID }],
+    }),
+  inbox: IdRef.nullable()
+    .optional()
+    .openapi({
+      description: "Deprecated single inbox (`{id}`); ignored when `inboxes` is present",
+      example: { id: EXAMPLE_ID },
+    }),
+  avatar: z
+    .string()
+    .trim()
+    .max(2048)
+    .refine(isAvatar, "Must be an http(s) URL or a path starting with /.")
+    .nullable()
+    .optional()
     .openapi({ description: "http(s) URL or relative path starting with /", example: "https://cdn.example.com/a.png" }),
   phoneNumber: z.string().trim().max(50).nullable().optional().openapi({ example: "+886912345678" }),
-  email: z.string().trim().max(254).refine((v) => v === "" || z.email().safeParse(v).success, "Invalid email address.")
-    .transform((v) => v || null).nullable().optional()
-    .openapi({ description: "E-mail address; an empty string clears it", example: "ming@example.com", format: "email" }),
-  sourceId: z.string().trim().max(255).nullable().optional().openapi({ description: "The contact's id on its platform", example: "U4af4980629" }),
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .refine((v) => v === "" || z.email().safeParse(v).success, "Invalid email address.")
+    .transform((v) => v || null)
+    .nullable()
+    .optional()
+    .openapi({
+      description: "E-mail address; an empty string clears it",
+      example: "ming@example.com",
+      format: "email",
+    }),
+  sourceId: z
+    .string()
+    .trim()
+    .max(255)
+    .nullable()
+    .optional()
+    .openapi({ description: "The contact's id on its platform", example: "U4af4980629" }),
   queryMetadata: QueryMetadataSchema.nullable().optional(),
-  metadata: object.nullable().optional().openapi({ description: "Custom customer information (free-form object)", example: { plan: "gold" } }),
-  preChatFieldIndex: object.nullable().optional().openapi({ description: "Field id -> label per locale", example: { f1: { en: "Company" } } }),
-  tags: z.array(z.string().trim().min(1).max(100)).max(50).optional().openapi({
-    description: "Tag names; replaces the contact's tags. Names not yet used in the organization are created.",
-    example: ["vip", "taipei"],
-  }),
-  mcpCredentials: objects("Per-contact MCP credentials; write-only, stored encrypted, never returned. Null or [] removes them.", [{ server: "crm", headers: { Authorization: "Bearer …" } }]),
-  apiCredentials: objects("Per-contact API credentials; write-only, stored encrypted, never returned. Null or [] removes them.", [{ tool: "orders", apiKey: "…" }]),
-  contactConnectors: objects("Connector grants; token bodies (token, accessToken, refreshToken, secret, …) are dropped", [{ connector: "google_drive", scopes: ["drive.readonly"] }]),
+  metadata: object
+    .nullable()
+    .optional()
+    .openapi({ description: "Custom customer information (free-form object)", example: { plan: "gold" } }),
+  preChatFieldIndex: object
+    .nullable()
+    .optional()
+    .openapi({ description: "Field id -> label per locale", example: { f1: { en: "Company" } } }),
+  tags: z
+    .array(z.string().trim().min(1).max(100))
+    .max(50)
+    .optional()
+    .openapi({
+      description: "Tag names; replaces the contact's tags. Names not yet used in the organization are created.",
+      example: ["vip", "taipei"],
+    }),
+  mcpCredentials: objects(
+    "Per-contact MCP credentials; write-only, stored encrypted, never returned. Null or [] removes them.",
+    [{ server: "crm", headers: { Authorization: "Bearer …" } }],
+  ),
+  apiCredentials: objects(
+    "Per-contact API credentials; write-only, stored encrypted, never returned. Null or [] removes them.",
+    [{ tool: "orders", apiKey: "…" }],
+  ),
+  contactConnectors: objects(
+    "Connector grants; token bodies (token, accessToken, refreshToken, secret, …) are dropped",
+    [{ connector: "google_drive", scopes: ["drive.readonly"] }],
+  ),
 };
 
 /** POST: `name` required. */

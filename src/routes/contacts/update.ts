@@ -5,7 +5,15 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { contactInboxes, contacts, contactTags } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { contactColumns, getContact, inboxChange, inboxLinkStatements, requireInboxesOf, tagNames, tagStatements } from "../../services/contacts";
+import {
+  contactColumns,
+  getContact,
+  inboxChange,
+  inboxLinkStatements,
+  requireInboxesOf,
+  tagNames,
+  tagStatements,
+} from "../../services/contacts";
 import { contactRecord } from "../../services/records/contacts";
 import { CONTACTS_TAG, ContactSchema, ContactUpdate } from "./schema";
 
@@ -39,9 +47,22 @@ export function registerUpdateContact(r: Router) {
       const names = tagNames(body);
       const columns = await contactColumns(body, c.env.ENCRYPTION_KEY);
       await db.batch([
-        db.update(contacts).set({ ...columns, updatedAt: Date.now() }).where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId))),
-        ...(links ? [db.delete(contactInboxes).where(eq(contactInboxes.contactId, id)), ...inboxLinkStatements(db, organizationId, id, links.ids)] : []),
-        ...(names ? [db.delete(contactTags).where(eq(contactTags.contactId, id)), ...tagStatements(db, organizationId, id, names)] : []),
+        db
+          .update(contacts)
+          .set({ ...columns, updatedAt: Date.now() })
+          .where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId))),
+        ...(links
+          ? [
+              db.delete(contactInboxes).where(eq(contactInboxes.contactId, id)),
+              ...inboxLinkStatements(db, organizationId, id, links.ids),
+            ]
+          : []),
+        ...(names
+          ? [
+              db.delete(contactTags).where(eq(contactTags.contactId, id)),
+              ...tagStatements(db, organizationId, id, names),
+            ]
+          : []),
       ]);
       return c.json(contactRecord((await getContact(db, organizationId, id))!), 200);
     });

@@ -3,7 +3,12 @@ import type { AppEnv } from "../../env";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { conversationObject, findConversation, type ConversationChange } from "../../services/conversations";
-import { conversationEvent, lifecycleEvent, publishInboxEvents, type ChangeReason } from "../../services/conversation/inbox-events";
+import {
+  conversationEvent,
+  lifecycleEvent,
+  publishInboxEvents,
+  type ChangeReason,
+} from "../../services/conversation/inbox-events";
 import { conversationRecord, type ConversationRecord } from "../../services/records/conversations";
 
 /**
@@ -11,7 +16,12 @@ import { conversationRecord, type ConversationRecord } from "../../services/reco
  * routes that make one: `conversation.manage`, through the conversation's object (which orders it
  * after the messages on their way), then told to the live inbox. Returns the record as it is now.
  */
-export async function changeConversation(c: Context<AppEnv>, id: string, change: (userId: string) => ConversationChange, reason: ChangeReason = "operator"): Promise<ConversationRecord> {
+export async function changeConversation(
+  c: Context<AppEnv>,
+  id: string,
+  change: (userId: string) => ConversationChange,
+  reason: ChangeReason = "operator",
+): Promise<ConversationRecord> {
   const access = await currentAccess(c);
   requirePermission(access, "conversation.manage");
   const db = c.var.db;
@@ -21,7 +31,9 @@ export async function changeConversation(c: Context<AppEnv>, id: string, change:
   await conversationObject(c.env, id).change(id, change(user.id), { name: user.name, avatar: user.avatar }, reason);
   const view = (await findConversation(db, access.organizationId, id))!;
   // Told even when nothing changed (a repeated take-over): the inbox's view is read again.
-  const event = lifecycleEvent(before.conversation, view.conversation, reason) ?? conversationEvent("conversation.updated", view.conversation);
+  const event =
+    lifecycleEvent(before.conversation, view.conversation, reason) ??
+    conversationEvent("conversation.updated", view.conversation);
   c.executionCtx.waitUntil(publishInboxEvents(c.env, access.organizationId, event));
   return conversationRecord(view);
 }

@@ -13,8 +13,19 @@ import { conversationEvent, publishInboxEvents } from "../../services/conversati
 import { ConversationSchema } from "./schema";
 
 const CreateConversation = z.object({
-  webChat: z.uuid().openapi({ description: "The web chat whose inbox and assistant the conversation belongs to", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-  contact: z.uuid().optional().openapi({ description: "A contact of your organization; absent for an anonymous visitor", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+  webChat: z
+    .uuid()
+    .openapi({
+      description: "The web chat whose inbox and assistant the conversation belongs to",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
+  contact: z
+    .uuid()
+    .optional()
+    .openapi({
+      description: "A contact of your organization; absent for an anonymous visitor",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
   title: z.string().max(200).optional().openapi({ example: "Opening hours" }),
 });
 
@@ -41,10 +52,19 @@ export const registerCreateConversation = (r: Router) =>
       .where(and(eq(webChats.id, body.webChat), eq(webChats.organizationId, access.organizationId)));
     if (!chat) throw fieldError("webChat", "No such web chat in your organization.");
     if (body.contact) await requireContact(c.var.db, access.organizationId, body.contact, "contact");
-    const row = newConversation({ organizationId: access.organizationId, inboxId: chat.inboxId, chatbotId: chat.chatbotId, contactId: body.contact ?? null, title: body.title, createdById: c.var.principal.userId });
+    const row = newConversation({
+      organizationId: access.organizationId,
+      inboxId: chat.inboxId,
+      chatbotId: chat.chatbotId,
+      contactId: body.contact ?? null,
+      title: body.title,
+      createdById: c.var.principal.userId,
+    });
     await batch(db, conversationInserts(db, row));
     const view = await findConversation(db, access.organizationId, row.id);
     if (!view) throw notFound();
-    c.executionCtx.waitUntil(publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.created", view.conversation)));
+    c.executionCtx.waitUntil(
+      publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.created", view.conversation)),
+    );
     return c.json(conversationRecord(view), 201);
   });

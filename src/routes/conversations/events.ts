@@ -32,7 +32,10 @@ const route = createRoute({
     "console's session counts as the member being present: 30 s after their last such stream closed, their availability becomes `offline`.",
   request: { params: z.object({ organizationPk: uuidParam("organizationPk", "Organization id") }) },
   responses: {
-    200: { description: "The events", content: { "text/event-stream": { schema: z.string().openapi({ example: EXAMPLE }) } } },
+    200: {
+      description: "The events",
+      content: { "text/event-stream": { schema: z.string().openapi({ example: EXAMPLE }) } },
+    },
     ...errorResponses(403, 404),
   },
 });
@@ -43,11 +46,21 @@ export const registerConversationEvents = (r: Router) =>
     requirePermission(access, "conversation.view");
     const { db, principal } = c.var;
     // A console tab (the session cookie) counts as the member being there (presence: services/assignment).
-    const presence = principal.session ? { organizationId: access.organizationId, userId: principal.userId, graceMs: presenceGraceMs(c.env) } : undefined;
+    const presence = principal.session
+      ? { organizationId: access.organizationId, userId: principal.userId, graceMs: presenceGraceMs(c.env) }
+      : undefined;
     const hub = inboxEventsObject(c.env, access.organizationId);
     const events = await hub.subscribe(presence);
     streamOpened(access.organizationId);
-    const stream = endedWhen(events, () => streamAccessLost(db, principal, access.organizationId, "conversation.view"), recheckMs(c.env));
+    const stream = endedWhen(
+      events,
+      () => streamAccessLost(db, principal, access.organizationId, "conversation.view"),
+      recheckMs(c.env),
+    );
     if (!presence) return c.body(stream, 200, SSE_HEADERS);
-    return c.body(whileOpen(stream, () => c.executionCtx.waitUntil(hub.left(presence))), 200, SSE_HEADERS);
+    return c.body(
+      whileOpen(stream, () => c.executionCtx.waitUntil(hub.left(presence))),
+      200,
+      SSE_HEADERS,
+    );
   });

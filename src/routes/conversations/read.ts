@@ -27,6 +27,13 @@ export const registerReadConversation = (r: Router) =>
     requirePermission(access, "conversation.view");
     const read = await markConversationRead(c.var.db, access.organizationId, c.req.valid("param").id);
     if (!read) throw notFound();
-    if (read.changed) c.executionCtx.waitUntil(publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.updated", read.view.conversation)));
+    if (read.changed)
+      c.executionCtx.waitUntil(
+        publishInboxEvents(
+          c.env,
+          access.organizationId,
+          conversationEvent("conversation.updated", read.view.conversation),
+        ),
+      );
     return c.json(conversationRecord(read.view), 200);
   });

@@ -23,6 +23,10 @@ const route = createRoute({
 export const registerResolveConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const record = await changeConversation(c, c.req.valid("param").id, () => resolvedState, "resolved");
-    await askForRating(c.env, c.var.db, { id: record.id, inboxId: record.inbox.id, chatbotId: record.chatbot?.id ?? null });
+    await askForRating(c.env, c.var.db, {
+      id: record.id,
+      inboxId: record.inbox.id,
+      chatbotId: record.chatbot?.id ?? null,
+    });
     return c.json(record, 200);
   });

@@ -18,4 +18,5 @@ const route = createRoute({
   responses: { 200: json(ConversationSchema, "Taken over"), ...errorResponses(403, 404) },
 });
 
-export const registerTakeOver = (r: Router) => r.openapi(route, async (c) => c.json(await changeConversation(c, c.req.valid("param").id, takeOverState), 200));
+export const registerTakeOver = (r: Router) =>
+  r.openapi(route, async (c) => c.json(await changeConversation(c, c.req.valid("param").id, takeOverState), 200));

@@ -8,7 +8,12 @@ import { operatorTyping } from "../../services/conversation/typing";
 
 export const TypingBody = z
   .object({
-    typing: z.boolean().openapi({ description: "true while typing (send again every few seconds), false once stopped or sent", example: true }),
+    typing: z
+      .boolean()
+      .openapi({
+        description: "true while typing (send again every few seconds), false once stopped or sent",
+        example: true,
+      }),
   })
   .openapi("Typing");
 
@@ -19,7 +24,7 @@ const route = createRoute({
   summary: "Tell the visitor that you are typing",
   description:
     "Requires `conversation.manage`. Nothing is stored. The widget's live stream gets `event: typing` `{typing, name}` (it shows " +
-    "\"Olivia is typing…\" and hides it after `typing: false` or 6 s without another `true`); a conversation of a messaging channel " +
+    '"Olivia is typing…" and hides it after `typing: false` or 6 s without another `true`); a conversation of a messaging channel ' +
     "shows the platform's typing action (Telegram `typing`, Messenger/Instagram `typing_on`, LINE's loading animation) when `typing` " +
     "is true; the organization's live stream gets `conversation.typing` `{conversationId, typing, sender}`. Send `true` at most every " +
     "3 s while typing.",
@@ -35,6 +40,13 @@ export const registerConversationTyping = (r: Router) =>
     if (!view) throw notFound();
     const { user } = c.var.principal;
     const sender = { type: "user" as const, id: user.id, name: user.name };
-    await operatorTyping(c.env, c.var.db, (p) => c.executionCtx.waitUntil(p), view.conversation, sender, c.req.valid("json").typing);
+    await operatorTyping(
+      c.env,
+      c.var.db,
+      (p) => c.executionCtx.waitUntil(p),
+      view.conversation,
+      sender,
+      c.req.valid("json").typing,
+    );
     return c.body(null, 204);
   });

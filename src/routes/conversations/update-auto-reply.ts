@@ -6,7 +6,12 @@ import { changeConversation } from "./change";
 import { ConversationSchema } from "./schema";
 
 const Body = z.object({
-  autoReplyEnabled: z.boolean().openapi({ description: "false hands the conversation to a human agent; true gives it back to the assistant", example: false }),
+  autoReplyEnabled: z
+    .boolean()
+    .openapi({
+      description: "false hands the conversation to a human agent; true gives it back to the assistant",
+      example: false,
+    }),
 });
 
 const route = createRoute({

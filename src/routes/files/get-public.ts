@@ -25,7 +25,10 @@ const route = createRoute({
   security: [],
   request: { params: PublicFileParams },
   responses: {
-    200: { description: "The file, with its content type, `ETag` and `Cache-Control`", content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } } },
+    200: {
+      description: "The file, with its content type, `ETag` and `Cache-Control`",
+      content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } },
+    },
     304: { description: "Not modified" },
     404: errorResponses(404)[404],
   },

@@ -26,11 +26,20 @@ export const registerListGroups = (r: Router) =>
     requirePermission(access, "group.view");
     const { query, ...page } = c.req.valid("query");
     const p = pageParams(page);
-    const where = and(eq(groups.organizationId, access.organizationId), query ? contains(groups.name, query) : undefined);
+    const where = and(
+      eq(groups.organizationId, access.organizationId),
+      query ? contains(groups.name, query) : undefined,
+    );
     const db = c.var.db;
     const [[{ n }], rows] = await Promise.all([
       db.select({ n: count() }).from(groups).where(where),
-      db.select().from(groups).where(where).orderBy(asc(sql`${groups.name} collate nocase`), asc(groups.id)).limit(p.limit).offset(p.offset),
+      db
+        .select()
+        .from(groups)
+        .where(where)
+        .orderBy(asc(sql`${groups.name} collate nocase`), asc(groups.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     return c.json(pageResponse(c, p, n, await groupRecords(db, rows)), 200);
   });

@@ -39,8 +39,17 @@ const permissionIds = z
   .openapi({ description: "Permission ids from GET /permissions/", example: [PERMISSIONS[3].id, PERMISSIONS[5].id] });
 
 const fields = {
-  name: z.string().trim().min(1).max(150).openapi({ description: "Unique in the organization", example: "Support agents" }),
-  organization: z.string().nullable().optional().openapi({ description: "If given, must be the organization in the path", example: EXAMPLE_ID }),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(150)
+    .openapi({ description: "Unique in the organization", example: "Support agents" }),
+  organization: z
+    .string()
+    .nullable()
+    .optional()
+    .openapi({ description: "If given, must be the organization in the path", example: EXAMPLE_ID }),
   permissions: permissionIds,
 };
 
@@ -52,5 +61,9 @@ export const GroupPatch = z
   .openapi("GroupPatch");
 
 export const GroupListQuery = PageQuery.extend({
-  query: z.string().max(200).optional().openapi({ description: "Group name contains (case-insensitive)", example: "support" }),
+  query: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: "Group name contains (case-insensitive)", example: "support" }),
 });

@@ -13,7 +13,9 @@ const routeFor = (method: "put" | "patch") =>
     summary: method === "put" ? "Replace a group's name and permissions" : "Update a group",
     description:
       "Requires `group.manage`; non-owners can grant only permissions they hold. " +
-      (method === "put" ? "`permissions` replaces the group's permissions entirely." : "Fields left out keep their value; `permissions`, when given, replaces them entirely."),
+      (method === "put"
+        ? "`permissions` replaces the group's permissions entirely."
+        : "Fields left out keep their value; `permissions`, when given, replaces them entirely."),
     request: { params: GroupParams, ...jsonBody(method === "put" ? GroupWrite : GroupPatch) },
     responses: { 200: json(GroupSchema, "Updated"), ...errorResponses(400, 403, 404, 409) },
   });

@@ -14,7 +14,11 @@ const FILTERS = [
 ] as const;
 
 /** Access (`statistics.view` in the organization of the path), the range and the filters, each the organization's (else 404). */
-export async function humanContext(c: Context<AppEnv>, organizationPk: string, q: z.infer<typeof HumanStatisticsQuery>) {
+export async function humanContext(
+  c: Context<AppEnv>,
+  organizationPk: string,
+  q: z.infer<typeof HumanStatisticsQuery>,
+) {
   const access = await orgAccess(c, organizationPk);
   requirePermission(access, "statistics.view");
   const timezone = checkTimezone(q.timezone);
@@ -25,7 +29,9 @@ export async function humanContext(c: Context<AppEnv>, organizationPk: string, q
   for (const [field, table, detail] of FILTERS) {
     const id = q[field];
     if (!id) continue;
-    const found = await c.env.DB.prepare(`SELECT 1 AS x FROM ${table} WHERE id = ? AND organization_id = ?`).bind(id, access.organizationId).first();
+    const found = await c.env.DB.prepare(`SELECT 1 AS x FROM ${table} WHERE id = ? AND organization_id = ?`)
+      .bind(id, access.organizationId)
+      .first();
     if (!found) throw notFound(detail);
   }
   const query: HumanQuery = {

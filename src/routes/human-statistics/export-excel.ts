@@ -16,7 +16,10 @@ const route = createRoute({
     "`Total`: Group, Id, Handoffs, Resolved, then median and 90th percentile in seconds of the waiting, first response and " +
     "resolution times, CSAT ratings, CSAT average, and the count of each rating 1-5.",
   request: { params: OrganizationParams, query: HumanStatisticsQuery },
-  responses: { 200: xlsxResponse("The spreadsheet, as an attachment `human-statistics-<groupBy>-<startDate>-<endDate>.xlsx`"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: xlsxResponse("The spreadsheet, as an attachment `human-statistics-<groupBy>-<startDate>-<endDate>.xlsx`"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 const GROUP_TITLES = { agent: "Agent", team: "Team", assistant: "Assistant", day: "Day" } as const;
@@ -55,8 +58,17 @@ export const registerExportHumanStatistics = (r: Router) =>
       ...["1", "2", "3", "4", "5"].map((n) => `CSAT ${n}`),
     ];
     const data = [
-      ...results.map((g) => [g.name ?? (g.key === null ? "(none)" : "(deleted)"), q.groupBy === "day" ? null : g.key, ...cells(g)]),
+      ...results.map((g) => [
+        g.name ?? (g.key === null ? "(none)" : "(deleted)"),
+        q.groupBy === "day" ? null : g.key,
+        ...cells(g),
+      ]),
       ["Total", null, ...cells(total)],
     ];
-    return xlsxDownload(header, data, `human-statistics-${q.groupBy}-${ctx.startDate}-${ctx.endDate}.xlsx`, "Human handoff");
+    return xlsxDownload(
+      header,
+      data,
+      `human-statistics-${q.groupBy}-${ctx.startDate}-${ctx.endDate}.xlsx`,
+      "Human handoff",
+    );
   });

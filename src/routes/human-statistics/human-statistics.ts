@@ -16,7 +16,10 @@ const route = createRoute({
     "in seconds, and the satisfaction ratings of their conversations. Filters: `inbox`, `chatbot`, `label`; test conversations are " +
     "left out unless `includeTests=true`.",
   request: { params: OrganizationParams, query: HumanStatisticsQuery },
-  responses: { 200: json(HumanStatisticsSchema, "The figures in total and per group"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(HumanStatisticsSchema, "The figures in total and per group"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerHumanStatistics = (r: Router) =>
@@ -24,5 +27,8 @@ export const registerHumanStatistics = (r: Router) =>
     const q = c.req.valid("query");
     const ctx = await humanContext(c, c.req.valid("param").organizationPk, q);
     const { total, results } = await humanStatistics(c.env.DB, ctx.query);
-    return c.json({ startDate: ctx.startDate, endDate: ctx.endDate, timezone: ctx.timezone, groupBy: q.groupBy, total, results }, 200);
+    return c.json(
+      { startDate: ctx.startDate, endDate: ctx.endDate, timezone: ctx.timezone, groupBy: q.groupBy, total, results },
+      200,
+    );
   });

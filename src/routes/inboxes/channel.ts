@@ -20,17 +20,44 @@ const ChannelSchema = z
       description: `The platform's fields, secret ones masked (\`1234…wxyz\`), null when not set: ${byPlatform}`,
       example: { botToken: "1234…wxyz" },
     }),
-    webhookUrl: z.string().openapi({ description: "Where the platform sends its events: paste it into the platform's settings (Telegram's is set on connect)", example: "https://assistants.example.com/channels/telegram/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    verifyToken: z.union([z.string(), z.null()]).openapi({ description: "Messenger, Instagram, WhatsApp: the verify token to paste beside the webhook URL; null for other platforms", example: null }),
-    status: z.enum(["not_connected", "connected", "failing"]).openapi({ description: "`connected` once the platform accepted the credentials (connect); `failing` when it refused them or a reply", example: "connected" }),
-    lastError: z.union([z.string(), z.null()]).openapi({ description: "The platform's last refusal, in its words", example: null }),
+    webhookUrl: z
+      .string()
+      .openapi({
+        description:
+          "Where the platform sends its events: paste it into the platform's settings (Telegram's is set on connect)",
+        example: "https://assistants.example.com/channels/telegram/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+      }),
+    verifyToken: z
+      .union([z.string(), z.null()])
+      .openapi({
+        description:
+          "Messenger, Instagram, WhatsApp: the verify token to paste beside the webhook URL; null for other platforms",
+        example: null,
+      }),
+    status: z
+      .enum(["not_connected", "connected", "failing"])
+      .openapi({
+        description:
+          "`connected` once the platform accepted the credentials (connect); `failing` when it refused them or a reply",
+        example: "connected",
+      }),
+    lastError: z
+      .union([z.string(), z.null()])
+      .openapi({ description: "The platform's last refusal, in its words", example: null }),
     lastEventAt: z.union([Timestamp, z.null()]).openapi({ description: "When the platform last sent an event" }),
-    updatedAt: z.union([Timestamp, z.null()]).openapi({ description: "Last change of the settings; null before the first" }),
+    updatedAt: z
+      .union([Timestamp, z.null()])
+      .openapi({ description: "Last change of the settings; null before the first" }),
   })
   .openapi("Channel");
 
 const ChannelWrite = z
-  .object(Object.fromEntries(FIELD_NAMES.map((name) => [name, z.string().trim().max(4096).optional()])) as Record<string, z.ZodOptional<z.ZodString>>)
+  .object(
+    Object.fromEntries(FIELD_NAMES.map((name) => [name, z.string().trim().max(4096).optional()])) as Record<
+      string,
+      z.ZodOptional<z.ZodString>
+    >,
+  )
   .strict()
   .openapi("ChannelWrite", {
     description: `The inbox platform's fields (others are 400): ${byPlatform}. A field left out keeps its value; "" clears it. Changing any makes the channel not_connected until connected again.`,
@@ -46,14 +73,18 @@ export const registerChannelRoutes = (r: Router) => {
       path,
       tags: [INBOXES_TAG],
       summary: "Get a messaging inbox's channel settings",
-      description: "Needs `inbox.view`. Secrets are masked. A `web` or `api` inbox has none (400 `not_a_messaging_inbox`).",
+      description:
+        "Needs `inbox.view`. Secrets are masked. A `web` or `api` inbox has none (400 `not_a_messaging_inbox`).",
       request: { params: IdParams },
       responses: { 200: json(ChannelSchema, "The channel"), ...errorResponses(400, 403, 404) },
     }),
     async (c) => {
       const access = await currentAccess(c);
       requirePermission(access, "inbox.view");
-      return c.json(await getChannel(c.env, c.var.db, access.organizationId, c.req.valid("param").id, new URL(c.req.url).origin), 200);
+      return c.json(
+        await getChannel(c.env, c.var.db, access.organizationId, c.req.valid("param").id, new URL(c.req.url).origin),
+        200,
+      );
     },
   );
   r.openapi(
@@ -62,7 +93,8 @@ export const registerChannelRoutes = (r: Router) => {
       path,
       tags: [INBOXES_TAG],
       summary: "Save a messaging inbox's channel settings",
-      description: "Needs `inbox.manage`. Secrets are encrypted at rest (`ENCRYPTION_KEY`). Then connect (`channel/connect/`).",
+      description:
+        "Needs `inbox.manage`. Secrets are encrypted at rest (`ENCRYPTION_KEY`). Then connect (`channel/connect/`).",
       request: { params: IdParams, ...jsonBody(ChannelWrite) },
       responses: { 200: json(ChannelSchema, "The channel"), ...errorResponses(400, 403, 404) },
     }),
@@ -70,7 +102,17 @@ export const registerChannelRoutes = (r: Router) => {
       const access = await currentAccess(c);
       requirePermission(access, "inbox.manage");
       const body = c.req.valid("json") as Record<string, string | undefined>;
-      return c.json(await saveChannel(c.env, c.var.db, access.organizationId, c.req.valid("param").id, new URL(c.req.url).origin, body), 200);
+      return c.json(
+        await saveChannel(
+          c.env,
+          c.var.db,
+          access.organizationId,
+          c.req.valid("param").id,
+          new URL(c.req.url).origin,
+          body,
+        ),
+        200,
+      );
     },
   );
   r.openapi(
@@ -85,14 +127,30 @@ export const registerChannelRoutes = (r: Router) => {
         "platform's answer (and `status: failing`); `teams`, `viber`, `line_works` and `team_plus` are 400 `channel_not_supported`.",
       request: { params: IdParams },
       responses: {
-        200: json(ChannelSchema.extend({ detail: z.string().openapi({ description: "What the platform answered", example: "Connected to @acme_help_bot" }) }).openapi("ChannelConnected"), "Connected"),
+        200: json(
+          ChannelSchema.extend({
+            detail: z
+              .string()
+              .openapi({ description: "What the platform answered", example: "Connected to @acme_help_bot" }),
+          }).openapi("ChannelConnected"),
+          "Connected",
+        ),
         ...errorResponses(400, 403, 404),
       },
     }),
     async (c) => {
       const access = await currentAccess(c);
       requirePermission(access, "inbox.manage");
-      return c.json(await connectChannel(c.env, c.var.db, access.organizationId, c.req.valid("param").id, new URL(c.req.url).origin), 200);
+      return c.json(
+        await connectChannel(
+          c.env,
+          c.var.db,
+          access.organizationId,
+          c.req.valid("param").id,
+          new URL(c.req.url).origin,
+        ),
+        200,
+      );
     },
   );
 };

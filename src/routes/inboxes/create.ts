@@ -43,8 +43,10 @@ export const registerCreateInbox = (r: Router) =>
     const chatbotId = body.chatbot?.id ?? null;
     const access = chatbotId ? await accessForChatbot(c, chatbotId) : await currentAccess(c);
     requirePermission(access, "inbox.manage");
-    if (chatbotId && !(await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotId))) throw noSuchChatbot();
-    if (body.assignment?.teamId) await requireTeamOf(c.var.db, access.organizationId, body.assignment.teamId, "assignment.teamId");
+    if (chatbotId && !(await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotId)))
+      throw noSuchChatbot();
+    if (body.assignment?.teamId)
+      await requireTeamOf(c.var.db, access.organizationId, body.assignment.teamId, "assignment.teamId");
     const { id, statements } = inboxInserts(c.var.db, {
       organizationId: access.organizationId,
       name: body.name,

@@ -25,7 +25,8 @@ export const registerDeleteInbox = (r: Router) =>
     requirePermission(access, "inbox.manage");
     const view = await getInbox(c.var.db, access.organizationId, c.req.valid("param").id);
     if (!view) throw notFound();
-    if (view.inbox.isDefault) throw badRequest("An assistant's default inbox is deleted with its assistant.", undefined, "default_inbox");
+    if (view.inbox.isDefault)
+      throw badRequest("An assistant's default inbox is deleted with its assistant.", undefined, "default_inbox");
     const id = view.inbox.id;
     await c.var.db.batch([
       c.var.db.delete(webChats).where(eq(webChats.inboxId, id)),

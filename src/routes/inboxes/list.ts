@@ -11,8 +11,14 @@ import { inboxRecord } from "../../services/records/inboxes";
 import { INBOXES_TAG, InboxSchema } from "./schema";
 
 const ListQuery = PageQuery.extend({
-  channelType: z.enum(CHANNEL_TYPES).optional().openapi({ description: "Only inboxes of this platform", example: "web" }),
-  chatbot: z.uuid().optional().openapi({ description: "Only inboxes of this assistant", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+  channelType: z
+    .enum(CHANNEL_TYPES)
+    .optional()
+    .openapi({ description: "Only inboxes of this platform", example: "web" }),
+  chatbot: z
+    .uuid()
+    .optional()
+    .openapi({ description: "Only inboxes of this assistant", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
   query: z.string().max(200).optional().openapi({ description: "Part of the name (case-insensitive)", example: "web" }),
 });
 
@@ -21,7 +27,8 @@ const route = createRoute({
   path: "/inboxes/",
   tags: [INBOXES_TAG],
   summary: "List the organization's inboxes",
-  description: "Newest first. Needs `inbox.view`. `unreadConversationsCount` counts conversations with unread messages.",
+  description:
+    "Newest first. Needs `inbox.view`. `unreadConversationsCount` counts conversations with unread messages.",
   request: { query: ListQuery },
   responses: { 200: json(pageOf(InboxSchema, "InboxPage"), "Page of inboxes"), ...errorResponses(400, 403, 404) },
 });
@@ -42,7 +49,11 @@ export const registerListInboxes = (r: Router) =>
     );
     const [[{ n }], rows] = await Promise.all([
       c.var.db.select({ n: count() }).from(inboxes).where(where),
-      selectInboxes(c.var.db).where(where).orderBy(desc(inboxes.createdAt), desc(inboxes.id)).limit(p.limit).offset(p.offset),
+      selectInboxes(c.var.db)
+        .where(where)
+        .orderBy(desc(inboxes.createdAt), desc(inboxes.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     return c.json(pageResponse(c, p, n, rows.map(inboxRecord)), 200);
   });

@@ -14,7 +14,13 @@ import { requireTeamOf } from "../../services/assignment/settings";
 import type { InboxAssignment } from "../../db/schema";
 import { INBOXES_TAG, InboxPatch, InboxSchema, InboxWrite } from "./schema";
 
-type Changes = { name?: string; channelType?: string; chatbot?: { id: string } | null; businessHours?: BusinessHours | null; assignment?: InboxAssignment };
+type Changes = {
+  name?: string;
+  channelType?: string;
+  chatbot?: { id: string } | null;
+  businessHours?: BusinessHours | null;
+  assignment?: InboxAssignment;
+};
 
 /** PUT and PATCH: fields left out stay as they are; `channelType` cannot change. */
 async function updateInbox(c: Context<AppEnv>, id: string, body: Changes) {
@@ -26,12 +32,23 @@ async function updateInbox(c: Context<AppEnv>, id: string, body: Changes) {
     throw fieldError("channelType", "Cannot be changed after creation.");
   }
   const chatbotChanges = body.chatbot !== undefined && (body.chatbot?.id ?? null) !== view.inbox.chatbotId;
-  if (view.inbox.isDefault && chatbotChanges) throw fieldError("chatbot", "An assistant's default inbox stays with its assistant.");
+  if (view.inbox.isDefault && chatbotChanges)
+    throw fieldError("chatbot", "An assistant's default inbox stays with its assistant.");
   if (body.chatbot) await requireChatbotOf(c.var.db, access.organizationId, body.chatbot.id);
   const chatbotId = body.chatbot === undefined ? undefined : (body.chatbot?.id ?? null);
   if (body.businessHours) requireUsableHours(body.businessHours);
-  if (body.assignment?.teamId) await requireTeamOf(c.var.db, access.organizationId, body.assignment.teamId, "assignment.teamId");
-  await c.var.db.update(inboxes).set({ name: body.name, chatbotId, businessHours: body.businessHours, assignment: body.assignment, updatedAt: Date.now() }).where(eq(inboxes.id, id));
+  if (body.assignment?.teamId)
+    await requireTeamOf(c.var.db, access.organizationId, body.assignment.teamId, "assignment.teamId");
+  await c.var.db
+    .update(inboxes)
+    .set({
+      name: body.name,
+      chatbotId,
+      businessHours: body.businessHours,
+      assignment: body.assignment,
+      updatedAt: Date.now(),
+    })
+    .where(eq(inboxes.id, id));
   return inboxRecord((await getInbox(c.var.db, access.organizationId, id))!);
 }
 
@@ -50,4 +67,6 @@ export const registerReplaceInbox = (r: Router) =>
   r.openapi(route("put"), async (c) => c.json(await updateInbox(c, c.req.valid("param").id, c.req.valid("json")), 200));
 
 export const registerPatchInbox = (r: Router) =>
-  r.openapi(route("patch"), async (c) => c.json(await updateInbox(c, c.req.valid("param").id, c.req.valid("json")), 200));
+  r.openapi(route("patch"), async (c) =>
+    c.json(await updateInbox(c, c.req.valid("param").id, c.req.valid("json")), 200),
+  );

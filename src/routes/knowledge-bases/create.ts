@@ -4,7 +4,12 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { uuidv7 } from "../../lib/ids";
 import { knowledgeBases } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { checkKnowledgeBaseReferences, knowledgeBaseColumns, knowledgeBaseView, linkStatements } from "../../services/knowledge-bases";
+import {
+  checkKnowledgeBaseReferences,
+  knowledgeBaseColumns,
+  knowledgeBaseView,
+  linkStatements,
+} from "../../services/knowledge-bases";
 import { resolveVectorDatabase } from "../../services/vector-database";
 import { startKeywordIndex } from "../../services/retrieval/knowledge-index";
 import { knowledgeBaseRecord } from "../../services/records/knowledge-bases";
@@ -49,5 +54,8 @@ export const registerCreateKnowledgeBase = (r: Router) =>
       ...linkStatements(db, id, links),
     ]);
     await startKeywordIndex(c.env, id);
-    return c.json(knowledgeBaseRecord(await knowledgeBaseView(db, access, c.var.principal.userId, row), storedCredentials), 201);
+    return c.json(
+      knowledgeBaseRecord(await knowledgeBaseView(db, access, c.var.principal.userId, row), storedCredentials),
+      201,
+    );
   });

@@ -12,7 +12,8 @@ const route = createRoute({
   path: "/knowledge-bases/{id}/",
   tags: [KNOWLEDGE_TAG],
   summary: "Get a knowledge base",
-  description: "Owners see every knowledge base of the organization; other members those they created and, with `knowledge_base.view`, those of their groups.",
+  description:
+    "Owners see every knowledge base of the organization; other members those they created and, with `knowledge_base.view`, those of their groups.",
   request: { params: IdParams },
   responses: { 200: json(KnowledgeBaseSchema, "The knowledge base"), ...errorResponses(403, 404) },
 });
@@ -21,5 +22,11 @@ export const registerGetKnowledgeBase = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     const row = await getKnowledgeBaseForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
-    return c.json(knowledgeBaseRecord(await knowledgeBaseView(c.var.db, access, c.var.principal.userId, row), await storedCredentialNames(row, c.env)), 200);
+    return c.json(
+      knowledgeBaseRecord(
+        await knowledgeBaseView(c.var.db, access, c.var.principal.userId, row),
+        await storedCredentialNames(row, c.env),
+      ),
+      200,
+    );
   });

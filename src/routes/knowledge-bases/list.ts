@@ -20,7 +20,10 @@ const route = createRoute({
     "Newest first, in the current organization: all of them for owners; for other members those they created and, with `knowledge_base.view`, " +
     "those given to one of their groups. Filters: `embeddingModel`, `rerankerModel`, `query` (name contains).",
   request: { query: KnowledgeBaseListQuery },
-  responses: { 200: json(pageOf(KnowledgeBaseSchema, "KnowledgeBasePage"), "Page of knowledge bases"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(pageOf(KnowledgeBaseSchema, "KnowledgeBasePage"), "Page of knowledge bases"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerListKnowledgeBases = (r: Router) =>
@@ -37,9 +40,17 @@ export const registerListKnowledgeBases = (r: Router) =>
     );
     const [[{ n }], rows] = await Promise.all([
       db.select({ n: count() }).from(knowledgeBases).where(where),
-      db.select().from(knowledgeBases).where(where).orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id)).limit(p.limit).offset(p.offset),
+      db
+        .select()
+        .from(knowledgeBases)
+        .where(where)
+        .orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     const views = await knowledgeBaseViews(db, access, c.var.principal.userId, rows);
-    const records = await Promise.all(views.map(async (v) => knowledgeBaseRecord(v, await storedCredentialNames(v.row, c.env))));
+    const records = await Promise.all(
+      views.map(async (v) => knowledgeBaseRecord(v, await storedCredentialNames(v.row, c.env))),
+    );
     return c.json(pageResponse(c, p, n, records), 200);
   });

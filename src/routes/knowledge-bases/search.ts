@@ -20,13 +20,21 @@ const route = createRoute({
     "when enableRrf, reranked when enableRerank (the body's `enableRerank` overrides it for one search), HyDE when enableHyde, results at or below similarityCutoff dropped, text nodes widened by sentenceWindowSize. " +
     "FAQs are searched beside the text. `queryMetadata` restricts the search as a contact's does.",
   request: { params: KnowledgeBaseParams, query: PageQuery, ...jsonBody(KnowledgeBaseSearchBody) },
-  responses: { 200: json(pageOf(SearchResultSchema, "SearchResultPage"), "Results, best first"), ...errorResponses(400, 403, 404, 502) },
+  responses: {
+    200: json(pageOf(SearchResultSchema, "SearchResultPage"), "Results, best first"),
+    ...errorResponses(400, 403, 404, 502),
+  },
 });
 
 export const registerSearchKnowledgeBase = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const kb = await getKnowledgeBaseForRead(db, await currentAccess(c), c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const kb = await getKnowledgeBaseForRead(
+      db,
+      await currentAccess(c),
+      c.var.principal.userId,
+      c.req.valid("param").knowledgeBaseId,
+    );
     const body = c.req.valid("json");
     const timings: Record<string, number> = {};
     const hits = await searchKnowledge(c.env, db, [kb], {
@@ -39,5 +47,13 @@ export const registerSearchKnowledgeBase = (r: Router) =>
     });
     c.header("Server-Timing", serverTiming(timings));
     const p = pageParams(c.req.valid("query"));
-    return c.json(pageResponse(c, p, hits.length, hits.slice(p.offset, p.offset + p.limit).map((h) => searchResult(h, body.query))), 200);
+    return c.json(
+      pageResponse(
+        c,
+        p,
+        hits.length,
+        hits.slice(p.offset, p.offset + p.limit).map((h) => searchResult(h, body.query)),
+      ),
+      200,
+    );
   });

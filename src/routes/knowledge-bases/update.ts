@@ -5,7 +5,15 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { knowledgeBases } from "../../db/schema";
 import { currentAccess } from "../../services/access";
-import { checkKnowledgeBaseReferences, currentLinks, getKnowledgeBaseForUpdate, hasIndexedContent, knowledgeBaseColumns, knowledgeBaseView, linkStatements } from "../../services/knowledge-bases";
+import {
+  checkKnowledgeBaseReferences,
+  currentLinks,
+  getKnowledgeBaseForUpdate,
+  hasIndexedContent,
+  knowledgeBaseColumns,
+  knowledgeBaseView,
+  linkStatements,
+} from "../../services/knowledge-bases";
 import { resolveVectorDatabase } from "../../services/vector-database";
 import { knowledgeBaseRecord } from "../../services/records/knowledge-bases";
 import { KNOWLEDGE_TAG, KnowledgeBasePatch, KnowledgeBaseSchema, KnowledgeBaseWrite } from "./schema";
@@ -34,17 +42,37 @@ export function registerUpdateKnowledgeBase(r: Router) {
       const access = await currentAccess(c);
       const current = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, c.req.valid("param").id);
       const body = c.req.valid("json");
-      if (body.embeddingModel && body.embeddingModel !== current.embeddingModelId && (await hasIndexedContent(db, current.id))) {
-        throw fieldError("embeddingModel", "Cannot change while the knowledge base holds indexed files or FAQs; create a new knowledge base instead.");
+      if (
+        body.embeddingModel &&
+        body.embeddingModel !== current.embeddingModelId &&
+        (await hasIndexedContent(db, current.id))
+      ) {
+        throw fieldError(
+          "embeddingModel",
+          "Cannot change while the knowledge base holds indexed files or FAQs; create a new knowledge base instead.",
+        );
       }
-      const links = await checkKnowledgeBaseReferences(db, access, c.var.principal.userId, body, await currentLinks(db, access, c.var.principal.userId, current.id));
+      const links = await checkKnowledgeBaseReferences(
+        db,
+        access,
+        c.var.principal.userId,
+        body,
+        await currentLinks(db, access, c.var.principal.userId, current.id),
+      );
       const { storedCredentials, ...store } = await resolveVectorDatabase(c.env, current, body);
       const values = Object.fromEntries(Object.entries(knowledgeBaseColumns(body)).filter(([, v]) => v !== undefined));
       const [[row]] = await db.batch([
-        db.update(knowledgeBases).set({ ...values, ...store, updatedAt: Date.now() }).where(eq(knowledgeBases.id, current.id)).returning(),
+        db
+          .update(knowledgeBases)
+          .set({ ...values, ...store, updatedAt: Date.now() })
+          .where(eq(knowledgeBases.id, current.id))
+          .returning(),
         ...linkStatements(db, current.id, links),
       ]);
-      return c.json(knowledgeBaseRecord(await knowledgeBaseView(db, access, c.var.principal.userId, row), storedCredentials), 200);
+      return c.json(
+        knowledgeBaseRecord(await knowledgeBaseView(db, access, c.var.principal.userId, row), storedCredentials),
+        200,
+      );
     });
   }
 }

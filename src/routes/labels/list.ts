@@ -12,7 +12,8 @@ const route = createRoute({
   path: "/labels/",
   tags: [LABELS_TAG],
   summary: "List the organization's conversation labels",
-  description: "Needs `conversation.view` (whoever sees conversations sees their labels). Ordered by name; `search`: the name contains it.",
+  description:
+    "Needs `conversation.view` (whoever sees conversations sees their labels). Ordered by name; `search`: the name contains it.",
   request: { query: LabelListQuery },
   responses: { 200: json(pageOf(LabelSchema, "LabelPage"), "Page of labels"), ...errorResponses(400, 403) },
 });
@@ -23,6 +24,10 @@ export const registerListLabels = (r: Router) =>
     requirePermission(access, "conversation.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const { count, rows } = await listLabels(c.var.db, access.organizationId, { search: q.search?.trim() || undefined, limit: p.limit, offset: p.offset });
+    const { count, rows } = await listLabels(c.var.db, access.organizationId, {
+      search: q.search?.trim() || undefined,
+      limit: p.limit,
+      offset: p.offset,
+    });
     return c.json(pageResponse(c, p, count, rows.map(labelRecord)), 200);
   });

@@ -32,6 +32,8 @@ export const registerSetConversationLabels = (r: Router) =>
     await setConversationLabels(db, access.organizationId, id, c.req.valid("json").labelIds);
     const view = (await findConversation(db, access.organizationId, id))!;
     // Labels are not part of the stream's conversation record: the console reads the record again on this event.
-    c.executionCtx.waitUntil(publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.updated", view.conversation)));
+    c.executionCtx.waitUntil(
+      publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.updated", view.conversation)),
+    );
     return c.json(conversationRecord(view), 200);
   });

@@ -11,7 +11,8 @@ const route = createRoute({
   path: "/labels/{id}/",
   tags: [LABELS_TAG],
   summary: "Change a conversation label",
-  description: "Needs `label.manage`. Only the fields sent change; names are unique within the organization (409). Conversations carrying it show the change at once.",
+  description:
+    "Needs `label.manage`. Only the fields sent change; names are unique within the organization (409). Conversations carrying it show the change at once.",
   request: { params: IdParams, ...jsonBody(LabelPatch) },
   responses: { 200: json(LabelSchema, "The label"), ...errorResponses(400, 403, 404, 409) },
 });
@@ -20,5 +21,8 @@ export const registerUpdateLabel = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "label.manage");
-    return c.json(labelRecord(await updateLabel(c.var.db, access.organizationId, c.req.valid("param").id, c.req.valid("json"))), 200);
+    return c.json(
+      labelRecord(await updateLabel(c.var.db, access.organizationId, c.req.valid("param").id, c.req.valid("json"))),
+      200,
+    );
   });

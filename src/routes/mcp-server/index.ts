@@ -14,7 +14,15 @@ export function registerMcpServer(app: OpenAPIHono<AppEnv>, fetchApi: FetchApi) 
   app.on(["GET", "POST", "DELETE"], "/mcp", async (c) => {
     // No server-initiated messages and no sessions: the spec's answer for a GET stream (and DELETE) is 405.
     if (c.req.method !== "POST") {
-      return c.json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this server is stateless; POST JSON-RPC messages." }, id: null }, 405, { Allow: "POST" });
+      return c.json(
+        {
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Method not allowed: this server is stateless; POST JSON-RPC messages." },
+          id: null,
+        },
+        405,
+        { Allow: "POST" },
+      );
     }
     const { serveMcp } = await import("./serve");
     return serveMcp(c, fetchApi);

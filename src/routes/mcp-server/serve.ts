@@ -13,10 +13,17 @@ export async function serveMcp(c: Context<AppEnv>, fetchApi: FetchApi) {
   if (organization) forwarded["X-Organization-Id"] = organization;
   const dispatch: ApiDispatch = (method, path, body) => {
     const headers = { ...forwarded, ...(body === undefined ? {} : { "Content-Type": "application/json" }) };
-    const request = new Request(new URL(`/api/v1${path}`, c.req.url), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const request = new Request(new URL(`/api/v1${path}`, c.req.url), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return Promise.resolve(fetchApi(request, c.env, c.executionCtx));
   };
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   const server = platformMcpServer(dispatch);
   await server.connect(transport);
   return transport.handleRequest(c.req.raw);

@@ -10,7 +10,8 @@ const route = createRoute({
   path: "/mcp/registry/",
   tags: [MCP_TAG],
   summary: "The MCP registry",
-  description: "The catalogue of MCP servers shipped with the service (global, read-only), in display order. Any authenticated user may read it.",
+  description:
+    "The catalogue of MCP servers shipped with the service (global, read-only), in display order. Any authenticated user may read it.",
   responses: { 200: json(z.array(RegistryEntrySchema), "Every entry"), ...errorResponses() },
 });
 

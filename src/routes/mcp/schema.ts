@@ -18,23 +18,59 @@ export const RegistryEntrySchema = z
     id: z.string().openapi({ description: "Fixed id of the entry", example: REGISTRY_EXAMPLE_ID }),
     slug: z.string().openapi({ description: "Stable short name", example: "github" }),
     name: z.string().openapi({ description: "Name shown to users", example: "GitHub" }),
-    description: z.string().openapi({ description: "What the server offers", example: "Repositories, issues, pull requests and code search." }),
-    icon: z.string().nullable().openapi({ description: "Icon URL", example: "https://github.githubassets.com/favicons/favicon.svg" }),
-    serverUrlTemplate: z.string().openapi({ description: "The server URL; `{name}` placeholders are filled from a connector's urlVariables", example: "https://api.githubcopilot.com/mcp/" }),
+    description: z
+      .string()
+      .openapi({
+        description: "What the server offers",
+        example: "Repositories, issues, pull requests and code search.",
+      }),
+    icon: z
+      .string()
+      .nullable()
+      .openapi({ description: "Icon URL", example: "https://github.githubassets.com/favicons/favicon.svg" }),
+    serverUrlTemplate: z
+      .string()
+      .openapi({
+        description: "The server URL; `{name}` placeholders are filled from a connector's urlVariables",
+        example: "https://api.githubcopilot.com/mcp/",
+      }),
     urlVariables: z.array(UrlVariable).openapi({ description: "The placeholders of serverUrlTemplate", example: [] }),
-    authKind: z.enum(MCP_AUTH_KINDS).openapi({ description: "none; headers (an API key or token in a header); oauth (a token obtained by OAuth, stored as a header)", example: "headers" }),
-    authHint: z.string().openapi({ description: "How the credential is sent", example: "Authorization: Bearer <personal access token>" }),
-    documentationUrl: z.string().nullable().openapi({ description: "The server's documentation", example: "https://github.com/github/github-mcp-server" }),
+    authKind: z
+      .enum(MCP_AUTH_KINDS)
+      .openapi({
+        description:
+          "none; headers (an API key or token in a header); oauth (a token obtained by OAuth, stored as a header)",
+        example: "headers",
+      }),
+    authHint: z
+      .string()
+      .openapi({ description: "How the credential is sent", example: "Authorization: Bearer <personal access token>" }),
+    documentationUrl: z
+      .string()
+      .nullable()
+      .openapi({ description: "The server's documentation", example: "https://github.com/github/github-mcp-server" }),
   })
   .openapi("McpRegistryEntry");
 
 export const RemoteToolSchema = z
   .object({
-    name: z.string().openapi({ description: "The tool's name on the server (what mcpAllowedTools lists)", example: "search_issues" }),
+    name: z
+      .string()
+      .openapi({ description: "The tool's name on the server (what mcpAllowedTools lists)", example: "search_issues" }),
     title: z.string().nullable().openapi({ description: "Human-readable title", example: "Search issues" }),
-    description: z.string().openapi({ description: "What the server says the tool does", example: "Searches issues by text." }),
-    inputSchema: z.record(z.string(), z.unknown()).openapi({ description: "JSON Schema of the arguments", example: { type: "object", properties: { query: { type: "string" } } } }),
-    annotations: z.record(z.string(), z.unknown()).nullable().openapi({ description: "The server's hints (readOnlyHint, destructiveHint, ...)", example: null }),
+    description: z
+      .string()
+      .openapi({ description: "What the server says the tool does", example: "Searches issues by text." }),
+    inputSchema: z
+      .record(z.string(), z.unknown())
+      .openapi({
+        description: "JSON Schema of the arguments",
+        example: { type: "object", properties: { query: { type: "string" } } },
+      }),
+    annotations: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: "The server's hints (readOnlyHint, destructiveHint, ...)", example: null }),
   })
   .openapi("McpRemoteTool");
 
@@ -46,9 +82,19 @@ export const AvailableToolsSchema = z
         version: z.string().openapi({ example: "1.0.0" }),
       })
       .openapi({ description: "What the server calls itself" }),
-    transport: z.enum(["streamable-http", "sse"]).openapi({ description: "The transport the server answered on", example: "streamable-http" }),
-    credential: z.enum(["member", "rawMcpHeader", "tool", "none"]).openapi({ description: "Which headers were sent: your stored credential for toolId, the rawMcpHeader given, the tool's rawMcpHeader, or none", example: "member" }),
-    tools: z.array(RemoteToolSchema).openapi({ description: "The server's tools, narrowed by mcpAllowedTools and availableTools" }),
+    transport: z
+      .enum(["streamable-http", "sse"])
+      .openapi({ description: "The transport the server answered on", example: "streamable-http" }),
+    credential: z
+      .enum(["member", "rawMcpHeader", "tool", "none"])
+      .openapi({
+        description:
+          "Which headers were sent: your stored credential for toolId, the rawMcpHeader given, the tool's rawMcpHeader, or none",
+        example: "member",
+      }),
+    tools: z
+      .array(RemoteToolSchema)
+      .openapi({ description: "The server's tools, narrowed by mcpAllowedTools and availableTools" }),
   })
   .openapi("McpAvailableTools");
 
@@ -56,16 +102,37 @@ const names = (description: string) =>
   z
     .union([z.string().max(20_000), z.array(z.string().max(200)).max(500)])
     .optional()
-    .openapi({ description: `${description}: a JSON array, a comma-separated list, or the key repeated`, example: '["search_issues"]' });
+    .openapi({
+      description: `${description}: a JSON array, a comma-separated list, or the key repeated`,
+      example: '["search_issues"]',
+    });
 
 export const AvailableToolsQuery = z.object({
-  mcpUrl: z.string().trim().min(1).max(2000).openapi({ description: "The server's MCP endpoint (http or https), checked by the outbound address guard", example: "https://mcp.example.com/mcp" }),
+  mcpUrl: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .openapi({
+      description: "The server's MCP endpoint (http or https), checked by the outbound address guard",
+      example: "https://mcp.example.com/mcp",
+    }),
   rawMcpHeader: z
     .string()
     .max(20_000)
     .optional()
-    .openapi({ description: "Headers to send, as a JSON object of header names to strings", example: '{"Authorization": "Bearer abc"}' }),
-  toolId: z.string().max(100).optional().openapi({ description: "An mcp tool you can see: your stored credential for it is sent (if the URL is the tool's server)", example: EXAMPLE_ID }),
+    .openapi({
+      description: "Headers to send, as a JSON object of header names to strings",
+      example: '{"Authorization": "Bearer abc"}',
+    }),
+  toolId: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({
+      description: "An mcp tool you can see: your stored credential for it is sent (if the URL is the tool's server)",
+      example: EXAMPLE_ID,
+    }),
   mcpAllowedTools: names("Only these remote tools"),
   availableTools: names("Only these remote tools (as well)"),
 });
@@ -74,7 +141,10 @@ export const CredentialWrite = z
   .object({
     headers: z
       .record(z.string(), z.string().max(8000))
-      .openapi({ description: "Headers sent to the server in place of the default ones; write-only, stored encrypted", example: { Authorization: "Bearer my-token" } }),
+      .openapi({
+        description: "Headers sent to the server in place of the default ones; write-only, stored encrypted",
+        example: { Authorization: "Bearer my-token" },
+      }),
   })
   .openapi("McpCredentialWrite");
 
@@ -88,7 +158,9 @@ export const CredentialStatusSchema = z
 
 export const AuthorizedMemberSchema = z
   .object({
-    memberId: z.string().openapi({ description: "The member's id (for DELETE .../authorized-members/{memberId}/)", example: EXAMPLE_ID }),
+    memberId: z
+      .string()
+      .openapi({ description: "The member's id (for DELETE .../authorized-members/{memberId}/)", example: EXAMPLE_ID }),
     user: z
       .object({
         id: z.string().openapi({ example: EXAMPLE_ID }),

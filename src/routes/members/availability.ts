@@ -38,7 +38,13 @@ export const registerMemberAvailability = (r: Router) => {
   });
   r.openapi(putRoute, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").organizationPk);
-    const availability = await setAvailability(c.env, c.var.db, access.organizationId, access.memberId, c.req.valid("json").availability);
+    const availability = await setAvailability(
+      c.env,
+      c.var.db,
+      access.organizationId,
+      access.memberId,
+      c.req.valid("json").availability,
+    );
     return c.json({ availability }, 200);
   });
 };

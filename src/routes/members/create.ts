@@ -11,8 +11,17 @@ import { memberRecord } from "../../services/records/members";
 import { MemberSchema, OrganizationParams } from "./schema";
 
 const AddMember = z.object({
-  email: z.email().max(254).openapi({ description: "E-mail address of a registered user", example: "grace@example.com" }),
-  organization: z.uuid().optional().openapi({ description: "Must be the organization in the path when sent", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+  email: z
+    .email()
+    .max(254)
+    .openapi({ description: "E-mail address of a registered user", example: "grace@example.com" }),
+  organization: z
+    .uuid()
+    .optional()
+    .openapi({
+      description: "Must be the organization in the path when sent",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
 });
 
 const route = createRoute({
@@ -20,7 +29,8 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/members/",
   tags: ["Members"],
   summary: "Add a registered user to the organization",
-  description: "Requires `member.manage`. The new member is in no group until `update-groups`. 409 when already a member.",
+  description:
+    "Requires `member.manage`. The new member is in no group until `update-groups`. 409 when already a member.",
   request: { params: OrganizationParams, ...jsonBody(AddMember) },
   responses: { 201: json(MemberSchema, "The new member"), ...errorResponses(400, 403, 404, 409, 415) },
 });

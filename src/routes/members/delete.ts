@@ -12,7 +12,8 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/members/{id}/",
   tags: ["Members"],
   summary: "Remove a member from the organization",
-  description: "Requires `member.manage`, except to leave: a member may remove themselves. The owner cannot be removed (400).",
+  description:
+    "Requires `member.manage`, except to leave: a member may remove themselves. The owner cannot be removed (400).",
   request: { params: MemberParams },
   responses: { 204: noContent, ...errorResponses(400, 403, 404) },
 });
@@ -23,7 +24,10 @@ export const registerDeleteMember = (r: Router) =>
     const access = await orgAccess(c, organizationPk);
     const db = c.var.db;
     const inThisOrganization = and(eq(members.id, id), eq(members.organizationId, access.organizationId));
-    const [target] = await db.select({ id: members.id, isOwner: members.isOwner }).from(members).where(inThisOrganization);
+    const [target] = await db
+      .select({ id: members.id, isOwner: members.isOwner })
+      .from(members)
+      .where(inThisOrganization);
     if (!target) throw notFound();
     if (target.id !== access.memberId) requirePermission(access, "member.manage");
     if (target.isOwner) throw badRequest("The owner of the organization cannot be removed.");

@@ -11,9 +11,13 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/members/export-template/",
   tags: ["Members"],
   summary: "Download the spreadsheet template for a bulk member import (.xlsx)",
-  description: "Requires `member.manage`. Only a header row: `email`, `name`, `groups`, then each custom metadata key in use in the organization.",
+  description:
+    "Requires `member.manage`. Only a header row: `email`, `name`, `groups`, then each custom metadata key in use in the organization.",
   request: { params: OrganizationParams },
-  responses: { 200: xlsxResponse("The template, as an attachment `members-template.xlsx`"), ...errorResponses(403, 404) },
+  responses: {
+    200: xlsxResponse("The template, as an attachment `members-template.xlsx`"),
+    ...errorResponses(403, 404),
+  },
 });
 
 export const registerExportMemberTemplate = (r: Router) =>

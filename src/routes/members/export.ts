@@ -15,7 +15,10 @@ const route = createRoute({
     "Requires `member.view`. One row per member, oldest first: Name, Email, Groups (comma-separated), Owner, Joined (a date cell), " +
     "then one column per custom metadata key (see `metadata-template`). Takes the list's filters.",
   request: { params: OrganizationParams, query: MemberFilterQuery },
-  responses: { 200: xlsxResponse("The spreadsheet, as an attachment `members-<YYYY-MM-DD>.xlsx`"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: xlsxResponse("The spreadsheet, as an attachment `members-<YYYY-MM-DD>.xlsx`"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerExportMembers = (r: Router) =>

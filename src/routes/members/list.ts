@@ -12,10 +12,17 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/members/",
   tags: ["Members"],
   summary: "List the organization's members",
-  description: "Requires `member.view`. Oldest first. `pagination=false` returns a plain array of every matching member.",
-  request: { params: OrganizationParams, query: PageQuery.extend(PaginationSwitch.shape).extend(MemberFilterQuery.shape) },
+  description:
+    "Requires `member.view`. Oldest first. `pagination=false` returns a plain array of every matching member.",
+  request: {
+    params: OrganizationParams,
+    query: PageQuery.extend(PaginationSwitch.shape).extend(MemberFilterQuery.shape),
+  },
   responses: {
-    200: json(z.union([pageOf(MemberSchema, "MemberPage"), z.array(MemberSchema)]), "A page, or a plain array with `pagination=false`"),
+    200: json(
+      z.union([pageOf(MemberSchema, "MemberPage"), z.array(MemberSchema)]),
+      "A page, or a plain array with `pagination=false`",
+    ),
     ...errorResponses(400, 403, 404),
   },
 });
@@ -31,6 +38,9 @@ export const registerListMembers = (r: Router) =>
       return c.json((await listMembers(db, access.organizationId, filters)).map(memberRecord), 200);
     }
     const p = pageParams(query);
-    const [n, views] = await Promise.all([countMembers(db, access.organizationId, filters), listMembers(db, access.organizationId, filters, p)]);
+    const [n, views] = await Promise.all([
+      countMembers(db, access.organizationId, filters),
+      listMembers(db, access.organizationId, filters, p),
+    ]);
     return c.json(pageResponse(c, p, n, views.map(memberRecord)), 200);
   });

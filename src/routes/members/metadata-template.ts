@@ -11,7 +11,9 @@ const MetadataTemplate = z
       z.object({
         key: z.string().openapi({ description: "Key in member `metadata`", example: "employeeId" }),
         label: z.string().openapi({ description: "Human label derived from the key", example: "Employee id" }),
-        type: z.enum(["string", "number", "boolean", "array", "object"]).openapi({ description: "JSON type of the values", example: "string" }),
+        type: z
+          .enum(["string", "number", "boolean", "array", "object"])
+          .openapi({ description: "JSON type of the values", example: "string" }),
       }),
     ),
   })

@@ -12,7 +12,10 @@ const UpdateGroups = z.object({
   groups: z
     .array(z.uuid())
     .max(50)
-    .openapi({ description: "Ids of every group the member should be in (replaces the current set; [] removes all)", example: ["0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d"] }),
+    .openapi({
+      description: "Ids of every group the member should be in (replaces the current set; [] removes all)",
+      example: ["0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d"],
+    }),
 });
 
 const route = createRoute({

@@ -10,7 +10,16 @@ import { memberRecord } from "../../services/records/members";
 import { MemberParams, MemberSchema } from "./schema";
 
 const UpdateMember = z.object({
-  capacity: z.number().int().min(1).max(MAX_CAPACITY).nullable().openapi({ description: `Conversations they serve at once (1..${MAX_CAPACITY}) before automatic assignment passes them by; null: each inbox's capacity`, example: 3 }),
+  capacity: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_CAPACITY)
+    .nullable()
+    .openapi({
+      description: `Conversations they serve at once (1..${MAX_CAPACITY}) before automatic assignment passes them by; null: each inbox's capacity`,
+      example: 3,
+    }),
 });
 
 const route = createRoute({

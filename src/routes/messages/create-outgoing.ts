@@ -10,14 +10,11 @@ const AgentMessage = z
   .object({
     conversation: z.uuid().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     ...MessageFields,
-    private: z
-      .boolean()
-      .optional()
-      .openapi({
-        description:
-          "A private note for the team (default false): shown in the transcript to members only; never sent to the visitor, a channel or a message webhook, and it changes neither the conversation's state nor its last message",
-        example: false,
-      }),
+    private: z.boolean().optional().openapi({
+      description:
+        "A private note for the team (default false): shown in the transcript to members only; never sent to the visitor, a channel or a message webhook, and it changes neither the conversation's state nor its last message",
+      example: false,
+    }),
   })
   .openapi("AgentMessageCreate");
 
@@ -38,8 +35,13 @@ export const registerCreateOutgoingMessage = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "conversation.manage");
     const { conversation: conversationId, ...message } = c.req.valid("json");
-    if (!(await findConversation(c.var.db, access.organizationId, conversationId))) throw notFound("Conversation not found.");
+    if (!(await findConversation(c.var.db, access.organizationId, conversationId)))
+      throw notFound("Conversation not found.");
     const { user } = c.var.principal;
-    const record = await conversationObject(c.env, conversationId).agentMessage(conversationId, { id: user.id, name: user.name, avatar: user.avatar }, message);
+    const record = await conversationObject(c.env, conversationId).agentMessage(
+      conversationId,
+      { id: user.id, name: user.name, avatar: user.avatar },
+      message,
+    );
     return c.json(record, 201);
   });

@@ -26,7 +26,15 @@ export const registerCreateMessage = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "conversation.manage");
-    const { conversation: conversationId, sender, type: _type, broadcast: _b, skipCopilotTrigger: _s, suggestedForId: _f, ...message } = c.req.valid("json");
+    const {
+      conversation: conversationId,
+      sender,
+      type: _type,
+      broadcast: _b,
+      skipCopilotTrigger: _s,
+      suggestedForId: _f,
+      ...message
+    } = c.req.valid("json");
     const view = await findConversation(c.var.db, access.organizationId, conversationId);
     if (!view) throw notFound("Conversation not found.");
     const contact = sender
@@ -35,15 +43,30 @@ export const registerCreateMessage = (r: Router) =>
         ? { id: view.contact.id, name: view.contact.name, avatar: view.contact.avatar }
         : null;
     if (message.attachments?.length) {
-      const scope = { organizationId: access.organizationId, userId: c.var.principal.userId, origin: new URL(c.req.url).origin };
-      const { stored, pending } = await resolveMessageAttachments(c.env, c.var.db, scope, conversationId, message.attachments);
+      const scope = {
+        organizationId: access.organizationId,
+        userId: c.var.principal.userId,
+        origin: new URL(c.req.url).origin,
+      };
+      const { stored, pending } = await resolveMessageAttachments(
+        c.env,
+        c.var.db,
+        scope,
+        conversationId,
+        message.attachments,
+      );
       message.attachments = stored as typeof message.attachments;
       extractLater(c, pending);
     }
     const receipt = await conversationObject(c.env, conversationId).post({
       conversationId,
       conversation: view.conversation,
-      sender: { type: "contact", id: contact?.id ?? null, name: contact?.name ?? "Visitor", avatar: contact?.avatar ?? null },
+      sender: {
+        type: "contact",
+        id: contact?.id ?? null,
+        name: contact?.name ?? "Visitor",
+        avatar: contact?.avatar ?? null,
+      },
       message,
     });
     return c.json(receipt, 201);

@@ -9,7 +9,12 @@ import { messageRecord } from "../../services/records/messages";
 import { MessageSchema } from "./schema";
 
 const Query = z.object({
-  conversation: z.uuid().openapi({ description: "Conversation of the message (required)", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+  conversation: z
+    .uuid()
+    .openapi({
+      description: "Conversation of the message (required)",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
 });
 
 const route = createRoute({
@@ -31,7 +36,13 @@ export const registerGetMessage = (r: Router) =>
     const [row] = await c.var.db
       .select()
       .from(messages)
-      .where(and(eq(messages.id, id), eq(messages.conversationId, conversation), eq(messages.organizationId, access.organizationId)));
+      .where(
+        and(
+          eq(messages.id, id),
+          eq(messages.conversationId, conversation),
+          eq(messages.organizationId, access.organizationId),
+        ),
+      );
     if (!row) throw notFound();
     return c.json(messageRecord(row), 200);
   });

@@ -11,7 +11,9 @@ import { messageRecord } from "../../services/records/messages";
 import { MessageSchema } from "./schema";
 
 const Query = CursorQuery.extend({
-  conversation: z.uuid().openapi({ description: "Conversation (required)", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+  conversation: z
+    .uuid()
+    .openapi({ description: "Conversation (required)", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
 });
 
 const route = createRoute({
@@ -29,14 +31,23 @@ export const registerListMessages = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "conversation.view");
     const q = c.req.valid("query");
-    if (!(await findConversation(c.var.db, access.organizationId, q.conversation))) throw notFound("Conversation not found.");
+    if (!(await findConversation(c.var.db, access.organizationId, q.conversation)))
+      throw notFound("Conversation not found.");
     const cursor = decodeCursor(q.cursor);
     const k = Number(cursor?.k);
     const rows = await c.var.db
       .select()
       .from(messages)
-      .where(and(eq(messages.conversationId, q.conversation), cursor ? (cursor.d === "n" ? lt(messages.sequence, k) : gt(messages.sequence, k)) : undefined))
+      .where(
+        and(
+          eq(messages.conversationId, q.conversation),
+          cursor ? (cursor.d === "n" ? lt(messages.sequence, k) : gt(messages.sequence, k)) : undefined,
+        ),
+      )
       .orderBy(cursor?.d === "p" ? asc(messages.sequence) : desc(messages.sequence))
       .limit(q.pageSize + 1);
-    return c.json(cursorResponse(c, cursor, q.pageSize, rows.map(messageRecord), (m) => m.sequence), 200);
+    return c.json(
+      cursorResponse(c, cursor, q.pageSize, rows.map(messageRecord), (m) => m.sequence),
+      200,
+    );
   });

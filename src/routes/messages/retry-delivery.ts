@@ -14,7 +14,10 @@ const route = createRoute({
     "it is sent again, before the conversation's later replies still on their way. 409 when it is sent or on its way; 404 for a message " +
     "with no delivery (web and API conversations).",
   request: { params: IdParams },
-  responses: { 202: json(z.object({ status: z.literal("pending") }).openapi("DeliveryRetry"), "Queued"), ...errorResponses(403, 404, 409) },
+  responses: {
+    202: json(z.object({ status: z.literal("pending") }).openapi("DeliveryRetry"), "Queued"),
+    ...errorResponses(403, 404, 409),
+  },
 });
 
 export const registerRetryDelivery = (r: Router) =>

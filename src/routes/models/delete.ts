@@ -15,7 +15,8 @@ export const registerDeleteModel = (r: Router, k: ModelKindRoute) =>
       path: `${k.path}{id}/`,
       tags: [MODELS_TAG],
       summary: `Delete a ${k.noun} of the organization`,
-      description: "Organization owners only; built-in models cannot be deleted (403), nor a model an assistant still uses (400).",
+      description:
+        "Organization owners only; built-in models cannot be deleted (403), nor a model an assistant still uses (400).",
       request: { params: IdParams },
       responses: { 204: noContent, ...errorResponses(400, 403, 404) },
     }),
@@ -25,7 +26,11 @@ export const registerDeleteModel = (r: Router, k: ModelKindRoute) =>
       const row = await getOwnModel(c.var.db, access.organizationId, c.req.valid("param").id, k.kind);
       const users = await assistantsUsingModel(c.var.db, row.id);
       if (users.length) {
-        throw badRequest(`This model is still used by assistants (${users.join(", ")}); give them another model first.`, undefined, "model_in_use");
+        throw badRequest(
+          `This model is still used by assistants (${users.join(", ")}); give them another model first.`,
+          undefined,
+          "model_in_use",
+        );
       }
       await c.var.db.delete(models).where(eq(models.id, row.id));
       return c.body(null, 204);

@@ -11,15 +11,32 @@ export const ModelSchema = z
     modelName: z.string().openapi({ description: "Model name at the provider", example: "local-llm" }),
     baseUrl: z.string().nullable().openapi({ description: "Endpoint of an OpenAI-compatible provider", example: null }),
     dimensions: z.number().int().nullable().openapi({ description: "Vector size (embedding models)", example: null }),
-    hasApiKey: z.boolean().openapi({ description: "Whether an API key is stored (the key itself is never returned)", example: false }),
+    hasApiKey: z
+      .boolean()
+      .openapi({ description: "Whether an API key is stored (the key itself is never returned)", example: false }),
     apiKeyPreview: z.string().nullable().openapi({ description: "Masked API key", example: "sk-a…wxyz" }),
-    isBuiltIn: z.boolean().openapi({ description: "Built-in models belong to no organization and cannot be changed", example: true }),
-    available: z.boolean().openapi({ description: "Whether the model can answer in this deployment; an assistant cannot be saved on one that cannot (400)", example: true }),
+    isBuiltIn: z
+      .boolean()
+      .openapi({ description: "Built-in models belong to no organization and cannot be changed", example: true }),
+    available: z
+      .boolean()
+      .openapi({
+        description:
+          "Whether the model can answer in this deployment; an assistant cannot be saved on one that cannot (400)",
+        example: true,
+      }),
     unavailableReason: z
       .string()
       .nullable()
-      .openapi({ description: "Why it cannot, when `available` is false: e.g. a Workers AI model without the AI binding, or an API key that cannot be read", example: null }),
-    organization: z.string().nullable().openapi({ description: "Owning organization; null for built-in models", example: null }),
+      .openapi({
+        description:
+          "Why it cannot, when `available` is false: e.g. a Workers AI model without the AI binding, or an API key that cannot be read",
+        example: null,
+      }),
+    organization: z
+      .string()
+      .nullable()
+      .openapi({ description: "Owning organization; null for built-in models", example: null }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -27,14 +44,25 @@ export const ModelSchema = z
 
 export const ModelWrite = z.object({
   name: z.string().trim().min(1).max(200).openapi({ description: "Display name", example: "GPT-4o mini" }),
-  provider: z.enum(MODEL_PROVIDERS).openapi({ description: "local, openai_compatible or workers_ai", example: "openai_compatible" }),
-  modelName: z.string().trim().min(1).max(200).openapi({ description: "Model name at the provider", example: "gpt-4o-mini" }),
+  provider: z
+    .enum(MODEL_PROVIDERS)
+    .openapi({ description: "local, openai_compatible or workers_ai", example: "openai_compatible" }),
+  modelName: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .openapi({ description: "Model name at the provider", example: "gpt-4o-mini" }),
   baseUrl: z
     .url({ protocol: /^https?$/, error: "Must be an http(s) URL" })
     .max(2000)
     .nullable()
     .optional()
-    .openapi({ description: "http(s) endpoint; required for openai_compatible (a local server such as http://localhost:11434/v1 works too)", example: "https://api.openai.com/v1" }),
+    .openapi({
+      description:
+        "http(s) endpoint; required for openai_compatible (a local server such as http://localhost:11434/v1 works too)",
+      example: "https://api.openai.com/v1",
+    }),
   apiKey: z
     .string()
     .min(1)
@@ -49,7 +77,10 @@ export const ModelWrite = z.object({
     .max(8192)
     .nullable()
     .optional()
-    .openapi({ description: "Embedding models only: vector size, required unless the provider is local", example: 1536 }),
+    .openapi({
+      description: "Embedding models only: vector size, required unless the provider is local",
+      example: 1536,
+    }),
 });
 
 export const ModelPatch = ModelWrite.partial();

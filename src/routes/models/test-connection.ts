@@ -11,8 +11,13 @@ const ConnectionTestSchema = z
   .object({
     ok: z.boolean().openapi({ description: "Whether the model answered as its record says it should", example: true }),
     durationMs: z.number().int().openapi({ description: "Time the test took", example: 412 }),
-    detail: z.string().openapi({ description: "What happened; on failure, the provider's reason", example: "The model answered." }),
-    sample: z.string().nullable().openapi({ description: "A short proof: the reply's start, the vector size, or the scores", example: "OK" }),
+    detail: z
+      .string()
+      .openapi({ description: "What happened; on failure, the provider's reason", example: "The model answered." }),
+    sample: z
+      .string()
+      .nullable()
+      .openapi({ description: "A short proof: the reply's start, the vector size, or the scores", example: "OK" }),
   })
   .openapi("ModelConnectionTest");
 

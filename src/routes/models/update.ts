@@ -17,7 +17,8 @@ export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
       path: `${k.path}{id}/`,
       tags: [MODELS_TAG],
       summary: `Update a ${k.noun} of the organization`,
-      description: "Organization owners only; built-in models cannot be changed (403). `apiKey: null` removes the stored key.",
+      description:
+        "Organization owners only; built-in models cannot be changed (403). `apiKey: null` removes the stored key.",
       request: { params: IdParams, ...jsonBody(ModelPatch) },
       responses: { 200: json(ModelSchema, `The updated ${k.noun}`), ...errorResponses(400, 403, 404) },
     }),
@@ -27,8 +28,13 @@ export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
       const current = await getOwnModel(c.var.db, access.organizationId, c.req.valid("param").id, k.kind);
       const { apiKey, ...body } = c.req.valid("json");
       const merged = { ...current, ...body };
-      checkModelRules(k.kind, { provider: merged.provider, baseUrl: merged.baseUrl ?? null, dimensions: merged.dimensions ?? null });
-      const apiKeyEncrypted = apiKey === undefined ? undefined : apiKey === null ? null : await encryptSecret(apiKey, c.env.ENCRYPTION_KEY);
+      checkModelRules(k.kind, {
+        provider: merged.provider,
+        baseUrl: merged.baseUrl ?? null,
+        dimensions: merged.dimensions ?? null,
+      });
+      const apiKeyEncrypted =
+        apiKey === undefined ? undefined : apiKey === null ? null : await encryptSecret(apiKey, c.env.ENCRYPTION_KEY);
       const [row] = await c.var.db
         .update(models)
         .set({ ...body, apiKeyEncrypted, updatedAt: Date.now() })

@@ -16,7 +16,8 @@ const route = createRoute({
   path: "/organizations/",
   tags: ["Organizations"],
   summary: "Create an organization owned by the caller",
-  description: "Any authenticated user may create one; the caller becomes its owner and first member. Logos are URLs here.",
+  description:
+    "Any authenticated user may create one; the caller becomes its owner and first member. Logos are URLs here.",
   request: jsonBody(CreateOrganization),
   responses: { 201: json(OrganizationSchema, "Created"), ...errorResponses(400, 415) },
 });

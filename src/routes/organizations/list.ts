@@ -16,7 +16,10 @@ const route = createRoute({
   description: "Oldest first. `pagination=false` returns a plain array of every such organization.",
   request: { query: PageQuery.extend(PaginationSwitch.shape) },
   responses: {
-    200: json(z.union([pageOf(OrganizationSchema, "OrganizationPage"), z.array(OrganizationSchema)]), "A page, or a plain array with `pagination=false`"),
+    200: json(
+      z.union([pageOf(OrganizationSchema, "OrganizationPage"), z.array(OrganizationSchema)]),
+      "A page, or a plain array with `pagination=false`",
+    ),
     ...errorResponses(400, 404),
   },
 });
@@ -33,9 +36,13 @@ export const registerListOrganizations = (r: Router) =>
       .innerJoin(members, eq(members.organizationId, organizations.id))
       .where(mine)
       .orderBy(asc(organizations.createdAt), asc(organizations.id));
-    const records = (list: { organization: typeof organizations.$inferSelect }[]) => Promise.all(list.map((row) => organizationRecord(db, row.organization, plans)));
+    const records = (list: { organization: typeof organizations.$inferSelect }[]) =>
+      Promise.all(list.map((row) => organizationRecord(db, row.organization, plans)));
     if (query.pagination === "false") return c.json(await records(await rows), 200);
     const p = pageParams(query);
-    const [[{ n }], page] = await Promise.all([db.select({ n: count() }).from(members).where(mine), rows.limit(p.limit).offset(p.offset)]);
+    const [[{ n }], page] = await Promise.all([
+      db.select({ n: count() }).from(members).where(mine),
+      rows.limit(p.limit).offset(p.offset),
+    ]);
     return c.json(pageResponse(c, p, n, await records(page)), 200);
   });

@@ -12,11 +12,14 @@ export const LOGO_MAX_BYTES = 5_242_880;
 const LOGO_TYPES: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif" };
 
 export const logoPart = (description: string) =>
-  z.any().optional().openapi({
-    type: "string",
-    format: "binary",
-    description: `${description}: PNG, JPEG or GIF, at most ${LOGO_MAX_BYTES} bytes. An empty text part removes the logo; a text part may also carry a URL.`,
-  });
+  z
+    .any()
+    .optional()
+    .openapi({
+      type: "string",
+      format: "binary",
+      description: `${description}: PNG, JPEG or GIF, at most ${LOGO_MAX_BYTES} bytes. An empty text part removes the logo; a text part may also carry a URL.`,
+    });
 
 /** Bounds the whole multipart body before it is read: both logos plus the text parts. */
 export const MULTIPART_MAX_BYTES = 2 * LOGO_MAX_BYTES + 64 * 1024;
@@ -38,10 +41,16 @@ export function readLogoPart(field: LogoField, value: unknown, spec: FileSpec): 
   if (!(value instanceof File)) throw fieldError(field, "Must be an image file.");
   const type = value.type.split(";")[0].trim().toLowerCase();
   if (!LOGO_TYPES[type] || !spec.content_types.includes(type)) {
-    throw fieldError(field, `Unsupported image type "${value.type || "unknown"}"; use ${spec.content_types.filter((t) => LOGO_TYPES[t]).join(", ")}.`);
+    throw fieldError(
+      field,
+      `Unsupported image type "${value.type || "unknown"}"; use ${spec.content_types.filter((t) => LOGO_TYPES[t]).join(", ")}.`,
+    );
   }
   const max = Math.min(spec.max_size, LOGO_MAX_BYTES);
-  if (value.size > max) throw new ApiError(413, "payload_too_large", `${field} exceeds ${max} bytes.`, { [field]: [`At most ${max} bytes.`] });
+  if (value.size > max)
+    throw new ApiError(413, "payload_too_large", `${field} exceeds ${max} bytes.`, {
+      [field]: [`At most ${max} bytes.`],
+    });
   if (value.size === 0) throw fieldError(field, "The file is empty.");
   return value;
 }
@@ -49,14 +58,20 @@ export function readLogoPart(field: LogoField, value: unknown, spec: FileSpec): 
 /** `Logo.PNG` -> `Logo.png`; anything but letters, digits, dot, dash and underscore becomes `_`. */
 function safeFilename(name: string, type: string): string {
   const base = (name.split(/[\\/]/).pop() ?? "").replace(/\.[^.]*$/, "");
-  const clean = base.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "").slice(0, 80) || "logo";
+  const clean =
+    base
+      .replace(/[^A-Za-z0-9._-]+/g, "_")
+      .replace(/^[._]+/, "")
+      .slice(0, 80) || "logo";
   return `${clean}.${LOGO_TYPES[type.split(";")[0].trim().toLowerCase()]}`;
 }
 
 /** Stores the file in R2 under the public prefix and returns its absolute URL. */
 export async function storeLogo(c: Context<AppEnv>, organizationId: string, file: File): Promise<string> {
   const path = `organizations/${organizationId}/${uuidv7()}-${safeFilename(file.name, file.type)}`;
-  await c.env.FILES.put(`public/${path}`, await file.arrayBuffer(), { httpMetadata: { contentType: file.type.split(";")[0].trim().toLowerCase() } });
+  await c.env.FILES.put(`public/${path}`, await file.arrayBuffer(), {
+    httpMetadata: { contentType: file.type.split(";")[0].trim().toLowerCase() },
+  });
   return `${new URL(c.req.url).origin}/api/v1/files/public/${path}`;
 }
 

@@ -9,13 +9,27 @@ export const UsageStatistics = z
   .object({
     chatbotsCount: z.number().int().openapi({ example: 2 }),
     countableChatbotsCount: z.number().int().openapi({ example: 2 }),
-    exemptChatbotsByMode: z.record(z.string(), z.number().int()).openapi({ description: "Assistants not counted against the limit, by reply mode", example: {} }),
+    exemptChatbotsByMode: z
+      .record(z.string(), z.number().int())
+      .openapi({ description: "Assistants not counted against the limit, by reply mode", example: {} }),
     canCreateChatbot: z.boolean().openapi({ example: true }),
-    createChatbotLimit: z.number().int().nullable().openapi({ description: "Assistants the plan allows; null: no limit (no plans configured)", example: null }),
-    currentMonthWordsCountTotal: z.number().int().nullable().openapi({ description: "Words allowed this month; null: no limit", example: null }),
+    createChatbotLimit: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Assistants the plan allows; null: no limit (no plans configured)", example: null }),
+    currentMonthWordsCountTotal: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Words allowed this month; null: no limit", example: null }),
     currentMonthUsedWordsCountTotal: z.number().int().openapi({ description: "Words used this month", example: 1234 }),
     currentMonthUsedConversationsCountTotal: z.number().int().openapi({ example: 12 }),
-    availableUploadFilesSizeTotal: z.number().int().nullable().openapi({ description: "Upload allowance in bytes; null: no limit", example: null }),
+    availableUploadFilesSizeTotal: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Upload allowance in bytes; null: no limit", example: null }),
     usedUploadFileSizeTotal: z.number().int().openapi({ description: "Bytes uploaded", example: 0 }),
   })
   .openapi("UsageStatistics");
@@ -31,7 +45,12 @@ export const OrganizationSchema = z
     usageStatistics: UsageStatistics,
     organizationPlan: z
       .object({
-        id: z.string().openapi({ description: "Plan id: a key of the operator's `PLANS`, or `self-hosted` when no plans are configured", example: "self-hosted" }),
+        id: z
+          .string()
+          .openapi({
+            description: "Plan id: a key of the operator's `PLANS`, or `self-hosted` when no plans are configured",
+            example: "self-hosted",
+          }),
         planName: z.string().openapi({ example: "Self-hosted" }),
         planType: z.string().openapi({ example: "self_hosted" }),
         expiredAt: Timestamp.nullable(),
@@ -54,9 +73,15 @@ export const OrganizationSchema = z
     isTrial: flag("On a trial plan"),
     showTrialBanner: flag("Whether clients should show the trial banner"),
     expirationDays: days("Days until the plan expires; null without expiry or once lapsed"),
-    noActivePlanDays: z.number().int().openapi({ description: "Days since the plan lapsed (0 while active)", example: 0 }),
+    noActivePlanDays: z
+      .number()
+      .int()
+      .openapi({ description: "Days since the plan lapsed (0 while active)", example: 0 }),
     cleanupRemainingDays: days("Days until data of a lapsed plan is cleaned up"),
-    estimatedCleanupDate: z.string().nullable().openapi({ description: "ISO date of the cleanup of a lapsed plan", example: null }),
+    estimatedCleanupDate: z
+      .string()
+      .nullable()
+      .openapi({ description: "ISO date of the cleanup of a lapsed plan", example: null }),
     approvalStatus: z.enum(["pending", "approved", "rejected"]).openapi({ example: "approved" }),
     companyName: z.string().nullable().openapi({ example: "Acme Inc." }),
     taxId: z.string().nullable().openapi({ description: "8 digits, unverified", example: "12345678" }),
@@ -66,7 +91,8 @@ export const OrganizationSchema = z
   })
   .openapi("Organization");
 
-const uri = (description: string) => z.url().nullable().optional().openapi({ description, example: "https://cdn.example.com/logo.png" });
+const uri = (description: string) =>
+  z.url().nullable().optional().openapi({ description, example: "https://cdn.example.com/logo.png" });
 const hexColor = z
   .string()
   .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "Must be a HEX colour such as #3366FF")
@@ -81,7 +107,12 @@ export const OrganizationWrite = z.object({
   fullLogo: uri("Full logo URL"),
   themePrimaryColor: hexColor,
   companyName: z.string().max(200).nullable().optional().openapi({ example: "Acme Inc." }),
-  taxId: z.string().regex(/^\d{8}$/, "Must be 8 digits").nullable().optional().openapi({ example: "12345678" }),
+  taxId: z
+    .string()
+    .regex(/^\d{8}$/, "Must be 8 digits")
+    .nullable()
+    .optional()
+    .openapi({ example: "12345678" }),
   contactPhone: z.string().max(50).nullable().optional().openapi({ example: "+1 555 0100" }),
   applicationMetadata: z.record(z.string(), z.unknown()).nullable().optional().openapi({ example: {} }),
   invitationCode: z.string().max(100).nullable().optional().openapi({ example: null }),
@@ -89,9 +120,22 @@ export const OrganizationWrite = z.object({
 
 /** Plan and feature fields: platform staff only (403 for anyone else who sends them). */
 export const OrganizationStaffWrite = z.object({
-  planId: z.string().min(1).max(40).optional().openapi({ description: "Staff only: one of the plans the operator configured (`PLANS`)", example: "enterprise" }),
-  planExpiredAt: z.number().int().nullable().optional().openapi({ description: "Staff only: plan expiry, epoch ms", example: null }),
-  approvalStatus: z.enum(["pending", "approved", "rejected"]).optional().openapi({ description: "Staff only", example: "approved" }),
+  planId: z
+    .string()
+    .min(1)
+    .max(40)
+    .optional()
+    .openapi({ description: "Staff only: one of the plans the operator configured (`PLANS`)", example: "enterprise" }),
+  planExpiredAt: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .openapi({ description: "Staff only: plan expiry, epoch ms", example: null }),
+  approvalStatus: z
+    .enum(["pending", "approved", "rejected"])
+    .optional()
+    .openapi({ description: "Staff only", example: "approved" }),
   canUseCustomElasticsearch: z.boolean().optional().openapi({ description: "Staff only", example: false }),
   canUseVoiceAgent: z.boolean().optional().openapi({ description: "Staff only", example: false }),
   canUseMeetingRecords: z.boolean().optional().openapi({ description: "Staff only", example: false }),
@@ -99,8 +143,20 @@ export const OrganizationStaffWrite = z.object({
   canUseHookSystem: z.boolean().optional().openapi({ description: "Staff only", example: false }),
   canUseAiGateway: z.boolean().optional().openapi({ description: "Staff only", example: true }),
   canUseMaigptWorkspaceMount: z.boolean().optional().openapi({ description: "Staff only", example: false }),
-  gatewayServiceFeePercent: z.string().regex(/^\d{1,3}(\.\d{1,2})?$/).optional().openapi({ description: "Staff only", example: "1.50" }),
-  gatewayTrafficFeePercent: z.string().regex(/^\d{1,3}(\.\d{1,2})?$/).optional().openapi({ description: "Staff only", example: "0.00" }),
-  platformProcessingFeePercent: z.string().regex(/^\d{1,3}(\.\d{1,2})?$/).optional().openapi({ description: "Staff only", example: "0.00" }),
+  gatewayServiceFeePercent: z
+    .string()
+    .regex(/^\d{1,3}(\.\d{1,2})?$/)
+    .optional()
+    .openapi({ description: "Staff only", example: "1.50" }),
+  gatewayTrafficFeePercent: z
+    .string()
+    .regex(/^\d{1,3}(\.\d{1,2})?$/)
+    .optional()
+    .openapi({ description: "Staff only", example: "0.00" }),
+  platformProcessingFeePercent: z
+    .string()
+    .regex(/^\d{1,3}(\.\d{1,2})?$/)
+    .optional()
+    .openapi({ description: "Staff only", example: "0.00" }),
   platformProcessingFeeEnabled: z.boolean().optional().openapi({ description: "Staff only", example: false }),
 });

@@ -15,7 +15,14 @@ import { LOGO_FIELDS, MULTIPART_MAX_BYTES, logoPart, readLogoPart, storeLogo } f
 import { OrganizationSchema, OrganizationStaffWrite, OrganizationWrite } from "./schema";
 
 const JsonPut = OrganizationWrite.extend(OrganizationStaffWrite.shape);
-const FormPut = OrganizationWrite.pick({ name: true, themePrimaryColor: true, companyName: true, taxId: true, contactPhone: true, invitationCode: true }).extend({
+const FormPut = OrganizationWrite.pick({
+  name: true,
+  themePrimaryColor: true,
+  companyName: true,
+  taxId: true,
+  contactPhone: true,
+  invitationCode: true,
+}).extend({
   compactLogo: logoPart("Compact logo"),
   fullLogo: logoPart("Full logo"),
 });
@@ -33,7 +40,9 @@ const routeFor = (method: "put" | "patch", jsonSchema: z.ZodType, formSchema: z.
     tags: ["Organizations"],
     summary: method === "put" ? "Update an organization (name required)" : "Partially update an organization",
     description,
-    middleware: [acceptOnly(["json", "multipart"], { required: true, maxMultipartBytes: MULTIPART_MAX_BYTES })] as const,
+    middleware: [
+      acceptOnly(["json", "multipart"], { required: true, maxMultipartBytes: MULTIPART_MAX_BYTES }),
+    ] as const,
     request: {
       params: IdParams,
       body: {
@@ -59,9 +68,15 @@ async function update(c: Context<AppEnv>, id: string, body: Record<string, unkno
   const db = c.var.db;
   const plans = planSettings(c.env);
   if (typeof body.planId === "string" && !plans.plans.has(body.planId)) {
-    throw fieldError("planId", `Unknown plan "${body.planId}"; the configured plans are: ${[...plans.plans.keys()].join(", ")}.`);
+    throw fieldError(
+      "planId",
+      `Unknown plan "${body.planId}"; the configured plans are: ${[...plans.plans.keys()].join(", ")}.`,
+    );
   }
-  const [org] = await db.select({ planId: organizations.planId }).from(organizations).where(eq(organizations.id, access.organizationId));
+  const [org] = await db
+    .select({ planId: organizations.planId })
+    .from(organizations)
+    .where(eq(organizations.id, access.organizationId));
   if (!org) throw notFound();
   const changes: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
   if (multipart) {
@@ -71,13 +86,23 @@ async function update(c: Context<AppEnv>, id: string, body: Record<string, unkno
     }
     // Every part is checked before anything is stored.
     const specs = fileSpecs(c.env).organization;
-    const logos = LOGO_FIELDS.map((field) => [field, readLogoPart(field, body[field], specs[field === "compactLogo" ? "compact_logo" : "full_logo"])] as const);
+    const logos = LOGO_FIELDS.map(
+      (field) =>
+        [
+          field,
+          readLogoPart(field, body[field], specs[field === "compactLogo" ? "compact_logo" : "full_logo"]),
+        ] as const,
+    );
     for (const [field, value] of logos) {
       if (value instanceof File) changes[field] = await storeLogo(c, access.organizationId, value);
       else if (value !== undefined) changes[field] = value;
     }
   }
-  if (Object.keys(changes).length) await db.update(organizations).set(changes as Changes).where(eq(organizations.id, access.organizationId));
+  if (Object.keys(changes).length)
+    await db
+      .update(organizations)
+      .set(changes as Changes)
+      .where(eq(organizations.id, access.organizationId));
   return (await getOrganizationRecord(db, access.organizationId, plans))!;
 }
 

@@ -9,7 +9,9 @@ const PermissionSchema = z
     id: z.string().openapi({ description: "Stable id, used in group `permissions`", example: PERMISSIONS[0].id }),
     name: z.string().openapi({ example: PERMISSIONS[0].name }),
     codename: z.string().openapi({ example: PERMISSIONS[0].codename }),
-    granted: z.boolean().openapi({ description: "Whether the current user holds it in the current organization", example: true }),
+    granted: z
+      .boolean()
+      .openapi({ description: "Whether the current user holds it in the current organization", example: true }),
   })
   .openapi("Permission");
 
@@ -25,5 +27,8 @@ const route = createRoute({
 export const registerListPermissions = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
-    return c.json(PERMISSIONS.map((p) => ({ ...p, granted: can(access, p.codename) })), 200);
+    return c.json(
+      PERMISSIONS.map((p) => ({ ...p, granted: can(access, p.codename) })),
+      200,
+    );
   });

@@ -22,7 +22,10 @@ const route = createRoute({
     "(with no user yet, this creates them as the first request with `BOOTSTRAP_API_KEY` does). A sign-in sent from another site's page (`Origin` of another origin) is 403.",
   security: [],
   request: jsonBody(SignIn),
-  responses: { 201: json(ConsoleSessionStateSchema, "Signed in; the cookie is in `Set-Cookie`"), ...errorResponses(400, 403) },
+  responses: {
+    201: json(ConsoleSessionStateSchema, "Signed in; the cookie is in `Set-Cookie`"),
+    ...errorResponses(400, 403),
+  },
 });
 
 const refused = () => badRequest("Unable to sign in with provided credentials.", undefined, "invalid_credentials");
@@ -31,7 +34,8 @@ export const registerSignIn = (r: Router) =>
   r.openapi(route, async (c) => {
     // Browsers send Origin with every POST: a sign-in posted by another site must not replace the user's session with the attacker's.
     const origin = c.req.header("Origin");
-    if (origin !== undefined && origin !== new URL(c.req.url).origin) throw forbidden("Sign in from the console's own origin.");
+    if (origin !== undefined && origin !== new URL(c.req.url).origin)
+      throw forbidden("Sign in from the console's own origin.");
     const body = c.req.valid("json");
     const db = c.var.db;
     const now = Date.now();
@@ -47,8 +51,14 @@ export const registerSignIn = (r: Router) =>
     }
     const { user, organizationId } = signedIn;
     const method = body.apiKey !== undefined ? "api_key" : "password";
-    const { token, values } = await newSession({ userId: user.id, organizationId, method, userAgent: c.req.header("User-Agent") ?? null }, now);
-    await db.batch([db.insert(consoleSessions).values(values), db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id))]);
+    const { token, values } = await newSession(
+      { userId: user.id, organizationId, method, userAgent: c.req.header("User-Agent") ?? null },
+      now,
+    );
+    await db.batch([
+      db.insert(consoleSessions).values(values),
+      db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
+    ]);
     c.header("Set-Cookie", sessionCookie(c.req.url, token));
     return c.json(await sessionState(db, values, user), 201);
   });

@@ -25,7 +25,21 @@ export const registerListSessions = (r: Router) =>
     const live = liveSessionsOf(userId);
     const [[{ n }], rows] = await Promise.all([
       c.var.db.select({ n: count() }).from(consoleSessions).where(live),
-      c.var.db.select().from(consoleSessions).where(live).orderBy(...liveSessionsOrder).limit(p.limit).offset(p.offset),
+      c.var.db
+        .select()
+        .from(consoleSessions)
+        .where(live)
+        .orderBy(...liveSessionsOrder)
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
-    return c.json(pageResponse(c, p, n, rows.map((row) => consoleSessionRecord(row, session?.id ?? null))), 200);
+    return c.json(
+      pageResponse(
+        c,
+        p,
+        n,
+        rows.map((row) => consoleSessionRecord(row, session?.id ?? null)),
+      ),
+      200,
+    );
   });

@@ -24,4 +24,3 @@ export const registerRevokeSession = (r: Router) =>
     if (session?.id === id) c.header("Set-Cookie", clearedSessionCookie(c.req.url));
     return c.body(null, 204);
   });
-

@@ -10,7 +10,14 @@ export const ConsoleSessionSchema = z
     id: z.string().openapi({ example: EXAMPLE_ID }),
     method: z.enum(["password", "api_key"]).openapi({ description: "How the user signed in", example: "password" }),
     userAgent: z.string().nullable().openapi({ description: "The browser that signed in", example: "Mozilla/5.0 ..." }),
-    organization: z.string().nullable().openapi({ description: "Organization it acts in unless `X-Organization-Id` says otherwise (the key's, when signed in with one)", example: null }),
+    organization: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "Organization it acts in unless `X-Organization-Id` says otherwise (the key's, when signed in with one)",
+        example: null,
+      }),
     current: z.boolean().openapi({ description: "Whether this is the session of the request", example: true }),
     createdAt: Timestamp,
     lastUsedAt: Timestamp,
@@ -20,10 +27,14 @@ export const ConsoleSessionSchema = z
 
 const Membership = z
   .object({
-    organization: z.object({ id: z.string().openapi({ example: EXAMPLE_ID }), name: z.string().openapi({ example: "Acme" }) }),
+    organization: z.object({
+      id: z.string().openapi({ example: EXAMPLE_ID }),
+      name: z.string().openapi({ example: "Acme" }),
+    }),
     isOwner: z.boolean().openapi({ description: "Owners can do everything in the organization", example: true }),
     permissions: z.array(z.string()).openapi({
-      description: "Permission codenames the user holds there (the catalogue of `GET /permissions/`), implied ones included: `x.manage` gives `x.view`; owners hold every one",
+      description:
+        "Permission codenames the user holds there (the catalogue of `GET /permissions/`), implied ones included: `x.manage` gives `x.view`; owners hold every one",
       example: [PERMISSIONS[5].codename, PERMISSIONS[6].codename],
     }),
   })
@@ -33,21 +44,39 @@ export const ConsoleSessionStateSchema = z
   .object({
     session: ConsoleSessionSchema,
     user: UserSchema,
-    memberships: z.array(Membership).openapi({ description: "Every organization the user is a member of, oldest membership first" }),
+    memberships: z
+      .array(Membership)
+      .openapi({ description: "Every organization the user is a member of, oldest membership first" }),
   })
   .openapi("ConsoleSessionState");
 
 export const SignIn = z
   .object({
     email: z.email().optional().openapi({ description: "With `password`", example: "ada@example.com" }),
-    password: z.string().min(1).max(128).optional().openapi({ description: "With `email`", example: "correct horse battery" }),
-    apiKey: z.string().min(1).max(200).optional().openapi({ description: "Instead of `email` and `password`: an API key of the user (the bootstrap key, say)", example: "ak_4f3aB..." }),
+    password: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .openapi({ description: "With `email`", example: "correct horse battery" }),
+    apiKey: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({
+        description: "Instead of `email` and `password`: an API key of the user (the bootstrap key, say)",
+        example: "ak_4f3aB...",
+      }),
   })
   .superRefine((v, ctx) => {
     if (v.apiKey !== undefined) {
-      if (v.email !== undefined || v.password !== undefined) ctx.addIssue({ code: "custom", path: ["apiKey"], message: "Send either apiKey, or email and password." });
+      if (v.email !== undefined || v.password !== undefined)
+        ctx.addIssue({ code: "custom", path: ["apiKey"], message: "Send either apiKey, or email and password." });
       return;
     }
-    if (v.email === undefined) ctx.addIssue({ code: "custom", path: ["email"], message: "Required (or sign in with apiKey)." });
-    if (v.password === undefined) ctx.addIssue({ code: "custom", path: ["password"], message: "Required (or sign in with apiKey)." });
+    if (v.email === undefined)
+      ctx.addIssue({ code: "custom", path: ["email"], message: "Required (or sign in with apiKey)." });
+    if (v.password === undefined)
+      ctx.addIssue({ code: "custom", path: ["password"], message: "Required (or sign in with apiKey)." });
   });

@@ -30,7 +30,14 @@ export const registerCreateSkill = (r: Router) =>
     requirePermission(access, "skill.manage");
     if (body.isGlobal && !c.var.principal.isStaff) throw forbidden("Only platform staff can create global skills.");
     const toolIds = await checkAttachedTools(db, access, body.attachedToolIds ?? undefined);
-    const groupIds = body.isGlobal ? undefined : await checkSkillGroups(db, access, body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id), true);
+    const groupIds = body.isGlobal
+      ? undefined
+      : await checkSkillGroups(
+          db,
+          access,
+          body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id),
+          true,
+        );
     const id = uuidv7();
     try {
       const [[row]] = await db.batch([

@@ -12,7 +12,8 @@ const route = createRoute({
   path: "/skills/{id}/",
   tags: [SKILLS_TAG],
   summary: "Delete a skill",
-  description: "Needs `skill.manage` and a skill you can see (global skills: platform staff only). Its package and resources are deleted; assistants stop offering it at once.",
+  description:
+    "Needs `skill.manage` and a skill you can see (global skills: platform staff only). Its package and resources are deleted; assistants stop offering it at once.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });
@@ -22,7 +23,8 @@ export const registerDeleteSkill = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "skill.manage");
     const row = await getSkillForRead(c.var.db, access, c.req.valid("param").id);
-    if (!canManageSkill(access, row, c.var.principal.isStaff)) throw forbidden("Only platform staff can delete global skills.");
+    if (!canManageSkill(access, row, c.var.principal.isStaff))
+      throw forbidden("Only platform staff can delete global skills.");
     await deleteSkill(c.env, c.var.db, row);
     return c.body(null, 204);
   });

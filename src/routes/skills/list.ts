@@ -32,11 +32,23 @@ export const registerListSkills = (r: Router) =>
     const p = pageParams(q);
     const where = and(
       visibleSkillsCondition(access),
-      q.search ? or(contains(skills.name, q.search), contains(skills.description, q.search), contains(skills.whenToUse, q.search)) : undefined,
+      q.search
+        ? or(
+            contains(skills.name, q.search),
+            contains(skills.description, q.search),
+            contains(skills.whenToUse, q.search),
+          )
+        : undefined,
     );
     const [[{ n }], rows] = await Promise.all([
       db.select({ n: count() }).from(skills).where(where),
-      db.select().from(skills).where(where).orderBy(desc(skills.createdAt), desc(skills.id)).limit(p.limit).offset(p.offset),
+      db
+        .select()
+        .from(skills)
+        .where(where)
+        .orderBy(desc(skills.createdAt), desc(skills.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     const views = await skillViews(db, access, c.var.principal.isStaff, rows);
     return c.json(pageResponse(c, p, n, views.map(skillListRecord)), 200);

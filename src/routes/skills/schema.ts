@@ -18,11 +18,20 @@ const AttachedTool = z
 
 const common = {
   id: z.string().openapi({ example: EXAMPLE_ID }),
-  name: z.string().openapi({ description: "Unique in the organization; what the model chooses by", example: "expense-report" }),
+  name: z
+    .string()
+    .openapi({ description: "Unique in the organization; what the model chooses by", example: "expense-report" }),
   description: z.string().openapi({ description: "What the skill does", example: "Files an expense report" }),
-  whenToUse: z.string().openapi({ description: "When the model should use it (about 200 characters)", example: "When the user asks to file expenses" }),
+  whenToUse: z
+    .string()
+    .openapi({
+      description: "When the model should use it (about 200 characters)",
+      example: "When the user asks to file expenses",
+    }),
   source: z.enum(SKILL_SOURCES).openapi({ description: "upload (from a package) or manual", example: "upload" }),
-  attachedTools: z.array(AttachedTool).openapi({ description: "Tools loaded into the agent loop when the skill is used" }),
+  attachedTools: z
+    .array(AttachedTool)
+    .openapi({ description: "Tools loaded into the agent loop when the skill is used" }),
   groups: z.array(IdName).openapi({ description: "Groups whose members may see and use it" }),
   createdBy: z.union([IdName, z.null()]).openapi({ description: "Its author; `System` for global skills" }),
   createdAt: Timestamp,
@@ -33,7 +42,12 @@ const common = {
 };
 
 export const SkillListItem = z
-  .object({ ...common, resources: z.array(z.string()).openapi({ description: "Paths of its resource files", example: ["reference/policy.md"] }) })
+  .object({
+    ...common,
+    resources: z
+      .array(z.string())
+      .openapi({ description: "Paths of its resource files", example: ["reference/policy.md"] }),
+  })
   .openapi("SkillListItem");
 
 const SkillResource = z
@@ -50,10 +64,25 @@ const SkillResource = z
 export const SkillSchema = z
   .object({
     ...common,
-    instructions: z.string().openapi({ description: "Markdown instructions (SKILL.md's body)", example: "# Expense reports\n1. Ask for the receipt..." }),
-    skillPackagePath: z.string().nullable().openapi({ description: "Storage key of the uploaded package", example: null }),
-    skillPackageName: z.string().nullable().openapi({ description: "File name of the uploaded package", example: "expense-report.zip" }),
-    skillPackageSize: z.number().int().nullable().openapi({ description: "Bytes of the uploaded package", example: 2048 }),
+    instructions: z
+      .string()
+      .openapi({
+        description: "Markdown instructions (SKILL.md's body)",
+        example: "# Expense reports\n1. Ask for the receipt...",
+      }),
+    skillPackagePath: z
+      .string()
+      .nullable()
+      .openapi({ description: "Storage key of the uploaded package", example: null }),
+    skillPackageName: z
+      .string()
+      .nullable()
+      .openapi({ description: "File name of the uploaded package", example: "expense-report.zip" }),
+    skillPackageSize: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Bytes of the uploaded package", example: 2048 }),
     skillPackageUploadedAt: z.string().nullable().openapi({ description: "Upload time (epoch ms)", example: null }),
     resources: z.array(SkillResource).openapi({ description: "Its resource files" }),
   })
@@ -69,27 +98,84 @@ export const SkillUploadResult = z
   .openapi("SkillUploadResult");
 
 export const SkillUploadForm = z.object({
-  file: z.any().openapi({ type: "string", format: "binary", description: "The skill package (.zip with SKILL.md)", example: "" }),
-  attachedToolIds: z.string().optional().openapi({ description: "Tool ids, comma-separated or a JSON array string (snake_case attached_tool_ids too)", example: "" }),
-  groups: z.string().optional().openapi({ description: "Group ids, comma-separated or a JSON array string; non-owners must pick one of theirs", example: "" }),
-  isGlobal: z.string().optional().openapi({ description: "`true`: a global skill (platform staff only)", example: "false" }),
+  file: z
+    .any()
+    .openapi({ type: "string", format: "binary", description: "The skill package (.zip with SKILL.md)", example: "" }),
+  attachedToolIds: z
+    .string()
+    .optional()
+    .openapi({
+      description: "Tool ids, comma-separated or a JSON array string (snake_case attached_tool_ids too)",
+      example: "",
+    }),
+  groups: z
+    .string()
+    .optional()
+    .openapi({
+      description: "Group ids, comma-separated or a JSON array string; non-owners must pick one of theirs",
+      example: "",
+    }),
+  isGlobal: z
+    .string()
+    .optional()
+    .openapi({ description: "`true`: a global skill (platform staff only)", example: "false" }),
 });
 
 const fields = {
-  name: z.string().trim().min(1).max(200).openapi({ description: "Unique in the organization", example: "expense-report" }),
-  description: z.string().trim().min(1).max(10_000).openapi({ description: "What the skill does", example: "Files an expense report" }),
-  whenToUse: z.string().max(2000).nullable().optional().openapi({ description: "When the model should use it (about 200 characters recommended)", example: "When the user asks to file expenses" }),
-  instructions: z.string().max(200_000).nullable().optional().openapi({ description: "Markdown instructions", example: "1. Ask for the receipt." }),
-  attachedToolIds: z.array(z.uuid()).max(50).nullable().optional().openapi({ description: "Tools (ids) loaded when the skill is used; replaces the list", example: [] }),
-  groups: z.array(IdRef).max(50).nullable().optional().openapi({ description: "Groups (`[{id}]`); non-owners must pick at least one of their own", example: [] }),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .openapi({ description: "Unique in the organization", example: "expense-report" }),
+  description: z
+    .string()
+    .trim()
+    .min(1)
+    .max(10_000)
+    .openapi({ description: "What the skill does", example: "Files an expense report" }),
+  whenToUse: z
+    .string()
+    .max(2000)
+    .nullable()
+    .optional()
+    .openapi({
+      description: "When the model should use it (about 200 characters recommended)",
+      example: "When the user asks to file expenses",
+    }),
+  instructions: z
+    .string()
+    .max(200_000)
+    .nullable()
+    .optional()
+    .openapi({ description: "Markdown instructions", example: "1. Ask for the receipt." }),
+  attachedToolIds: z
+    .array(z.uuid())
+    .max(50)
+    .nullable()
+    .optional()
+    .openapi({ description: "Tools (ids) loaded when the skill is used; replaces the list", example: [] }),
+  groups: z
+    .array(IdRef)
+    .max(50)
+    .nullable()
+    .optional()
+    .openapi({ description: "Groups (`[{id}]`); non-owners must pick at least one of their own", example: [] }),
 };
 
 export const SkillWrite = z.object(fields).openapi("SkillWrite");
 export const SkillPatch = SkillWrite.partial().openapi("SkillPatch");
 export const SkillCreate = SkillWrite.extend({
-  isGlobal: z.boolean().optional().openapi({ description: "Create a global skill (platform staff only)", example: false }),
+  isGlobal: z
+    .boolean()
+    .optional()
+    .openapi({ description: "Create a global skill (platform staff only)", example: false }),
 }).openapi("SkillCreate");
 
 export const SkillListQuery = PageQuery.extend({
-  search: z.string().max(200).optional().openapi({ description: "Name, description or whenToUse contains", example: "expense" }),
+  search: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: "Name, description or whenToUse contains", example: "expense" }),
 });

@@ -32,14 +32,28 @@ export function registerUpdateSkill(r: Router) {
       const access = await currentAccess(c);
       requirePermission(access, "skill.manage");
       const current = await getSkillForRead(db, access, c.req.valid("param").id);
-      if (!canManageSkill(access, current, c.var.principal.isStaff)) throw forbidden("Only platform staff can change global skills.");
+      if (!canManageSkill(access, current, c.var.principal.isStaff))
+        throw forbidden("Only platform staff can change global skills.");
       const body = c.req.valid("json");
-      const toolIds = await checkAttachedTools(db, access, body.attachedToolIds === undefined ? undefined : (body.attachedToolIds ?? []));
-      const linked = await db.select({ id: skillGroups.groupId }).from(skillGroups).where(eq(skillGroups.skillId, current.id));
+      const toolIds = await checkAttachedTools(
+        db,
+        access,
+        body.attachedToolIds === undefined ? undefined : (body.attachedToolIds ?? []),
+      );
+      const linked = await db
+        .select({ id: skillGroups.groupId })
+        .from(skillGroups)
+        .where(eq(skillGroups.skillId, current.id));
       const groupIds =
         current.organizationId === null || body.groups === undefined
           ? undefined
-          : await checkSkillGroups(db, access, (body.groups ?? []).map((g) => g.id), false, linked.map((g) => g.id));
+          : await checkSkillGroups(
+              db,
+              access,
+              (body.groups ?? []).map((g) => g.id),
+              false,
+              linked.map((g) => g.id),
+            );
       const values = Object.fromEntries(
         Object.entries({
           name: body.name,
@@ -50,7 +64,11 @@ export function registerUpdateSkill(r: Router) {
       );
       try {
         const [[row]] = await db.batch([
-          db.update(skills).set({ ...values, updatedAt: Date.now() }).where(eq(skills.id, current.id)).returning(),
+          db
+            .update(skills)
+            .set({ ...values, updatedAt: Date.now() })
+            .where(eq(skills.id, current.id))
+            .returning(),
           ...skillLinkStatements(db, current.id, { groupIds, toolIds }, true),
         ]);
         return c.json(skillRecord(await skillView(db, access, c.var.principal.isStaff, row)), 200);

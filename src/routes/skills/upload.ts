@@ -9,7 +9,12 @@ import { skillResources, skills } from "../../db/schema";
 import { acceptOnly } from "../../middleware/content-type";
 import { currentAccess, requirePermission } from "../../services/access";
 import { readSkillPackage, SKILL_LIMITS, SkillPackageError } from "../../services/skills/package";
-import { checkAttachedTools, checkSkillGroups, parseToolIdList, skillLinkStatements } from "../../services/skills/write";
+import {
+  checkAttachedTools,
+  checkSkillGroups,
+  parseToolIdList,
+  skillLinkStatements,
+} from "../../services/skills/write";
 import { skillObjectKey } from "../../services/skills/storage";
 import { SKILLS_TAG, SkillUploadForm, SkillUploadResult } from "./schema";
 
@@ -23,8 +28,16 @@ const route = createRoute({
     `markdown instructions) and resource files. At most ${SKILL_LIMITS.zipBytes} bytes zipped, ${SKILL_LIMITS.entries} entries, ${SKILL_LIMITS.expandedBytes} bytes expanded ` +
     `(${SKILL_LIMITS.fileBytes} per file). A bad zip, a zip bomb, unsafe paths (\`../\`, absolute), a missing SKILL.md, name or description, or unknown ` +
     "tool ids are 400 and nothing is stored. `name` is unique in the organization (409). Non-owners must give the skill to one of their own groups.",
-  middleware: [acceptOnly(["multipart"], { required: true, maxMultipartBytes: SKILL_LIMITS.zipBytes + 64 * 1024 })] as const,
-  request: { body: { required: false, description: "multipart/form-data", content: { "multipart/form-data": { schema: SkillUploadForm } } } },
+  middleware: [
+    acceptOnly(["multipart"], { required: true, maxMultipartBytes: SKILL_LIMITS.zipBytes + 64 * 1024 }),
+  ] as const,
+  request: {
+    body: {
+      required: false,
+      description: "multipart/form-data",
+      content: { "multipart/form-data": { schema: SkillUploadForm } },
+    },
+  },
   responses: { 201: json(SkillUploadResult, "The created skill"), ...errorResponses(400, 403, 409, 413, 415) },
 });
 
@@ -36,7 +49,8 @@ export const registerUploadSkill = (r: Router) =>
     const form = await c.req.formData();
     const file = form.get("file");
     if (!file || typeof file === "string") throw fieldError("file", "Required: the skill package (a .zip file part).");
-    if (file.size > SKILL_LIMITS.zipBytes) throw new ApiError(413, "payload_too_large", `The package is larger than ${SKILL_LIMITS.zipBytes} bytes.`);
+    if (file.size > SKILL_LIMITS.zipBytes)
+      throw new ApiError(413, "payload_too_large", `The package is larger than ${SKILL_LIMITS.zipBytes} bytes.`);
     const text = (name: string) => {
       const v = form.get(name);
       return typeof v === "string" ? v : undefined;
@@ -53,19 +67,34 @@ export const registerUploadSkill = (r: Router) =>
     }
     const toolIds = await checkAttachedTools(db, access, parseToolIdList(text("attachedToolIds")));
     const groupField = text("groups");
-    const groupIds = isGlobal ? undefined : await checkSkillGroups(db, access, groupField === undefined ? undefined : parseIdList(groupField), true);
+    const groupIds = isGlobal
+      ? undefined
+      : await checkSkillGroups(db, access, groupField === undefined ? undefined : parseIdList(groupField), true);
     const organizationId = isGlobal ? null : access.organizationId;
     const [taken] = await db
       .select({ id: skills.id })
       .from(skills)
-      .where(and(organizationId ? eq(skills.organizationId, organizationId) : isNull(skills.organizationId), eq(skills.name, pkg.name)));
+      .where(
+        and(
+          organizationId ? eq(skills.organizationId, organizationId) : isNull(skills.organizationId),
+          eq(skills.name, pkg.name),
+        ),
+      );
     if (taken) throw conflict(`A skill named "${pkg.name}" already exists.`);
 
     const id = uuidv7();
     const now = Date.now();
     const filename = (file.name.split(/[\\/]/).pop() ?? "").trim().slice(0, 255) || "skill.zip";
     const packageKey = skillObjectKey(organizationId, id, "package", filename);
-    const resources = pkg.resources.map((res) => ({ id: uuidv7(), skillId: id, path: res.path, objectKey: skillObjectKey(organizationId, id, "files", res.path), size: res.bytes.byteLength, mimeType: res.mimeType, createdAt: now }));
+    const resources = pkg.resources.map((res) => ({
+      id: uuidv7(),
+      skillId: id,
+      path: res.path,
+      objectKey: skillObjectKey(organizationId, id, "files", res.path),
+      size: res.bytes.byteLength,
+      mimeType: res.mimeType,
+      createdAt: now,
+    }));
     const written: string[] = [];
     try {
       await c.env.FILES.put(packageKey, bytes, { httpMetadata: { contentType: "application/zip" } });
@@ -102,7 +131,15 @@ export const registerUploadSkill = (r: Router) =>
       throw err;
     }
     const count = resources.length;
-    return c.json({ id, name: pkg.name, description: pkg.description, message: `Skill uploaded with ${count} resource${count === 1 ? "" : "s"}.` }, 201);
+    return c.json(
+      {
+        id,
+        name: pkg.name,
+        description: pkg.description,
+        message: `Skill uploaded with ${count} resource${count === 1 ? "" : "s"}.`,
+      },
+      201,
+    );
   });
 
 /** Ids of a form field: comma-separated or a JSON array (of ids or `{id}`). */

@@ -20,7 +20,10 @@ const route = createRoute({
     "A query the model does not write, or that is refused or fails, is `status: failure` with `error` (200). 400 when the database has " +
     "no ready tables, or for a type that cannot be queried.",
   request: { params: IdParams, ...jsonBody(SqlAskBody) },
-  responses: { 200: json(SqlAskOutcome, "What the model wrote and what the query returned"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(SqlAskOutcome, "What the model wrote and what the query returned"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerAskSqlDatabase = (r: Router) =>
@@ -28,7 +31,8 @@ export const registerAskSqlDatabase = (r: Router) =>
     const access = await currentAccess(c);
     const database = await getSqlDatabase(c.var.db, access, c.req.valid("param").id);
     const body = c.req.valid("json");
-    if (UNSUPPORTED_TYPES.includes(database.databaseType)) throw new ApiError(400, "not_supported", notSupportedMessage(database.databaseType));
+    if (UNSUPPORTED_TYPES.includes(database.databaseType))
+      throw new ApiError(400, "not_supported", notSupportedMessage(database.databaseType));
     const model = await getModel(c.var.db, access.organizationId, body.largeLanguageModel ?? LOCAL_LLM, "llm");
     if (!model) throw fieldError("largeLanguageModel", "No such language model in your organization.");
     return c.json(await askDatabase(c.env, c.var.db, database, body.question, model), 200);

@@ -26,7 +26,8 @@ export const registerCheckSqlDatabase = (r: Router) =>
     const db = c.var.db;
     const access = await currentAccess(c);
     let row = await getSqlDatabase(db, access, c.req.valid("param").id, "sql_database.manage");
-    if (UNSUPPORTED_TYPES.includes(row.databaseType)) throw new ApiError(400, "not_supported", notSupportedMessage(row.databaseType));
+    if (UNSUPPORTED_TYPES.includes(row.databaseType))
+      throw new ApiError(400, "not_supported", notSupportedMessage(row.databaseType));
     if (row.databaseType !== "managed") {
       await refreshSqlDatabase(c.env, db, row.id);
       row = await getSqlDatabase(db, access, row.id, "sql_database.manage");

@@ -7,7 +7,14 @@ import { uuidv7 } from "../../lib/ids";
 import { sqlDatabases } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { connectionProblem, maskConnectionUrl } from "../../services/sql/connection";
-import { checkSqlChatbots, checkSqlGroups, notSupportedMessage, refreshSqlDatabase, sqlLinkStatements, UNSUPPORTED_TYPES } from "../../services/sql/write";
+import {
+  checkSqlChatbots,
+  checkSqlGroups,
+  notSupportedMessage,
+  refreshSqlDatabase,
+  sqlLinkStatements,
+  UNSUPPORTED_TYPES,
+} from "../../services/sql/write";
 import { sqlDatabaseView } from "../../services/sql/views";
 import { sqlDatabaseRecord } from "../../services/records/sql-databases";
 import { SQL_DATABASES_TAG, SqlDatabaseSchema, SqlDatabaseWrite } from "./schema";
@@ -37,13 +44,26 @@ export const registerCreateSqlDatabase = (r: Router) =>
     requirePermission(access, "sql_database.manage");
     const managed = body.databaseType === "managed";
     if (managed && body.databaseUrl) throw fieldError("databaseUrl", "A managed database has no connection string.");
-    if (managed && body.includeTables?.tables.length) throw fieldError("includeTables", "A managed database offers all of its tables.");
+    if (managed && body.includeTables?.tables.length)
+      throw fieldError("includeTables", "A managed database offers all of its tables.");
     if (!managed && !body.databaseUrl) throw fieldError("databaseUrl", `Required for ${body.databaseType} databases.`);
-    const problem = body.databaseUrl ? connectionProblem(c.env, body.databaseType, body.databaseUrl, access.organizationId) : null;
+    const problem = body.databaseUrl
+      ? connectionProblem(c.env, body.databaseType, body.databaseUrl, access.organizationId)
+      : null;
     if (problem) throw fieldError("databaseUrl", problem);
     const sealed = body.databaseUrl ? await encryptSecret(body.databaseUrl, c.env.ENCRYPTION_KEY) : null;
-    const groupIds = await checkSqlGroups(db, access, body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id), true);
-    const chatbotIds = await checkSqlChatbots(db, access, c.var.principal.userId, body.chatbots === undefined ? undefined : (body.chatbots ?? []).map((b) => b.id));
+    const groupIds = await checkSqlGroups(
+      db,
+      access,
+      body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id),
+      true,
+    );
+    const chatbotIds = await checkSqlChatbots(
+      db,
+      access,
+      c.var.principal.userId,
+      body.chatbots === undefined ? undefined : (body.chatbots ?? []).map((b) => b.id),
+    );
     const unsupported = UNSUPPORTED_TYPES.includes(body.databaseType);
     const id = uuidv7();
     try {

@@ -11,7 +11,8 @@ const route = createRoute({
   path: "/sql-databases/{id}/",
   tags: [SQL_DATABASES_TAG],
   summary: "Delete a SQL database",
-  description: "Needs `sql_database.manage` and a database you can see. A managed database's tables and rows are deleted with it; an external database is only forgotten.",
+  description:
+    "Needs `sql_database.manage` and a database you can see. A managed database's tables and rows are deleted with it; an external database is only forgotten.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });

@@ -16,9 +16,13 @@ const route = createRoute({
   path: "/sql-databases/",
   tags: [SQL_DATABASES_TAG],
   summary: "List the SQL databases you can see",
-  description: "Needs `sql_database.view`. Newest first; owners see all of the organization's, other members those of their groups. Tables as `{id, tableName}` with `tablesCount`.",
+  description:
+    "Needs `sql_database.view`. Newest first; owners see all of the organization's, other members those of their groups. Tables as `{id, tableName}` with `tablesCount`.",
   request: { query: SqlDatabaseListQuery },
-  responses: { 200: json(pageOf(SqlDatabaseListItem, "SqlDatabasePage"), "Page of SQL databases"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(pageOf(SqlDatabaseListItem, "SqlDatabasePage"), "Page of SQL databases"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerListSqlDatabases = (r: Router) =>
@@ -32,12 +36,22 @@ export const registerListSqlDatabases = (r: Router) =>
       visibleSqlDatabasesCondition(access),
       q.databaseType ? eq(sqlDatabases.databaseType, q.databaseType) : undefined,
       q.isActive ? eq(sqlDatabases.isActive, q.isActive === "true") : undefined,
-      q.isExternal ? (q.isExternal === "true" ? ne(sqlDatabases.databaseType, "managed") : eq(sqlDatabases.databaseType, "managed")) : undefined,
+      q.isExternal
+        ? q.isExternal === "true"
+          ? ne(sqlDatabases.databaseType, "managed")
+          : eq(sqlDatabases.databaseType, "managed")
+        : undefined,
       q.query ? or(contains(sqlDatabases.name, q.query), contains(sqlDatabases.description, q.query)) : undefined,
     );
     const [[{ n }], rows] = await Promise.all([
       db.select({ n: count() }).from(sqlDatabases).where(where),
-      db.select().from(sqlDatabases).where(where).orderBy(desc(sqlDatabases.createdAt), desc(sqlDatabases.id)).limit(p.limit).offset(p.offset),
+      db
+        .select()
+        .from(sqlDatabases)
+        .where(where)
+        .orderBy(desc(sqlDatabases.createdAt), desc(sqlDatabases.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     return c.json(pageResponse(c, p, n, (await sqlDatabaseViews(db, access, rows)).map(sqlDatabaseListRecord)), 200);
   });

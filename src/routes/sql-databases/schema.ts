@@ -28,7 +28,13 @@ export const SqlTableSchema = z
     errorMessage: z.string().nullable().openapi({ example: null }),
     sourceFile: z
       .object({
-        id: z.string().nullable().openapi({ description: "The knowledge base file; null for a file uploaded with the table", example: EXAMPLE_ID }),
+        id: z
+          .string()
+          .nullable()
+          .openapi({
+            description: "The knowledge base file; null for a file uploaded with the table",
+            example: EXAMPLE_ID,
+          }),
         name: z.string().openapi({ example: "sales.csv" }),
         isFromKnowledgeBase: z.boolean().openapi({ example: true }),
       })
@@ -46,10 +52,21 @@ const common = {
   name: z.string().openapi({ example: "Shop database" }),
   description: z.string().openapi({ example: "Orders and customers" }),
   databaseType: z.enum(SQL_DATABASE_TYPES).openapi({ example: "postgresql" }),
-  databaseUrl: z.string().nullable().openapi({ description: "Masked connection string (write-only in requests); `hyperdrive://BINDING` as written", example: "postgresql://bot:***@db.example.com:5432/shop" }),
-  includeTables: z.object({ tables: z.array(z.string()) }).nullable().openapi({ description: "Tables text-to-SQL may read; null: all discovered", example: { tables: ["sales"] } }),
+  databaseUrl: z
+    .string()
+    .nullable()
+    .openapi({
+      description: "Masked connection string (write-only in requests); `hyperdrive://BINDING` as written",
+      example: "postgresql://bot:***@db.example.com:5432/shop",
+    }),
+  includeTables: z
+    .object({ tables: z.array(z.string()) })
+    .nullable()
+    .openapi({ description: "Tables text-to-SQL may read; null: all discovered", example: { tables: ["sales"] } }),
   isActive: z.boolean().openapi({ description: "When false, skipped in text-to-SQL", example: true }),
-  status: z.enum(SQL_DATABASE_STATUSES).openapi({ description: "pending (being checked), connected or failed", example: "connected" }),
+  status: z
+    .enum(SQL_DATABASE_STATUSES)
+    .openapi({ description: "pending (being checked), connected or failed", example: "connected" }),
   errorMessage: z.string().nullable().openapi({ description: "Why the last connection failed", example: null }),
   deletedAt: z.string().nullable().openapi({ description: "Always null: deleted databases are gone", example: null }),
   chatbots: z.array(IdName).openapi({ description: "Assistants that query it in agent replies" }),
@@ -65,32 +82,66 @@ export const SqlDatabaseSchema = z.object({ ...common, tables: z.array(SqlTableS
 export const SqlDatabaseListItem = z
   .object({
     ...common,
-    tables: z.array(z.object({ id: z.string().openapi({ example: EXAMPLE_ID }), tableName: z.string().openapi({ example: "sales" }) })),
+    tables: z.array(
+      z.object({
+        id: z.string().openapi({ example: EXAMPLE_ID }),
+        tableName: z.string().openapi({ example: "sales" }),
+      }),
+    ),
     tablesCount: z.number().int().openapi({ example: 1 }),
   })
   .openapi("SqlDatabaseListItem");
 
 const fields = {
-  name: z.string().trim().min(1).max(200).openapi({ description: "Unique in the organization", example: "Shop database" }),
-  description: z.string().max(10_000).nullable().optional().openapi({ description: "What it holds (the model reads it)", example: "Orders and customers" }),
-  databaseType: z.enum(SQL_DATABASE_TYPES).openapi({ description: "managed or postgresql (mysql, oracle, mssql are stored but cannot be queried yet)", example: "managed" }),
-  databaseUrl: z
+  name: z
     .string()
-    .max(2000)
+    .trim()
+    .min(1)
+    .max(200)
+    .openapi({ description: "Unique in the organization", example: "Shop database" }),
+  description: z
+    .string()
+    .max(10_000)
+    .nullable()
+    .optional()
+    .openapi({ description: "What it holds (the model reads it)", example: "Orders and customers" }),
+  databaseType: z
+    .enum(SQL_DATABASE_TYPES)
+    .openapi({
+      description: "managed or postgresql (mysql, oracle, mssql are stored but cannot be queried yet)",
+      example: "managed",
+    }),
+  databaseUrl: z.string().max(2000).nullable().optional().openapi({
+    description:
+      "Connection string, required except for managed; write-only, encrypted at rest. `hyperdrive://BINDING` connects through the deployment's Hyperdrive binding of that name",
+    example: "postgresql://bot:secret@db.example.com:5432/shop?sslmode=require",
+  }),
+  includeTables: z
+    .object({
+      tables: z
+        .array(z.string().min(1).max(200).openapi({ example: "sales" }))
+        .max(500)
+        .openapi({ description: "Table names", example: ["sales"] }),
+    })
     .nullable()
     .optional()
     .openapi({
-      description: "Connection string, required except for managed; write-only, encrypted at rest. `hyperdrive://BINDING` connects through the deployment's Hyperdrive binding of that name",
-      example: "postgresql://bot:secret@db.example.com:5432/shop?sslmode=require",
+      description: "Only these tables are discovered and queried (external databases)",
+      example: { tables: ["sales"] },
     }),
-  includeTables: z
-    .object({ tables: z.array(z.string().min(1).max(200).openapi({ example: "sales" })).max(500).openapi({ description: "Table names", example: ["sales"] }) })
+  isActive: z.boolean().optional().openapi({ description: "When false, skipped in text-to-SQL", example: true }),
+  chatbots: z
+    .array(IdRef)
+    .max(100)
     .nullable()
     .optional()
-    .openapi({ description: "Only these tables are discovered and queried (external databases)", example: { tables: ["sales"] } }),
-  isActive: z.boolean().optional().openapi({ description: "When false, skipped in text-to-SQL", example: true }),
-  chatbots: z.array(IdRef).max(100).nullable().optional().openapi({ description: "Assistants (`[{id}]`) that query it in agent replies; replaces the list", example: [] }),
-  groups: z.array(IdRef).max(50).nullable().optional().openapi({ description: "Groups (`[{id}]`); non-owners must pick one of their own", example: [] }),
+    .openapi({ description: "Assistants (`[{id}]`) that query it in agent replies; replaces the list", example: [] }),
+  groups: z
+    .array(IdRef)
+    .max(50)
+    .nullable()
+    .optional()
+    .openapi({ description: "Groups (`[{id}]`); non-owners must pick one of their own", example: [] }),
 };
 
 export const SqlDatabaseWrite = z.object(fields).openapi("SqlDatabaseWrite");
@@ -111,8 +162,18 @@ export const SqlTableParams = z.object({
 
 export const SqlTableFromFile = z
   .object({
-    tableName: z.string().trim().min(1).max(63).optional().openapi({ description: "Default: from the file name (letters, digits, underscores)", example: "sales" }),
-    description: z.string().max(10_000).optional().openapi({ description: "What the table holds (the model reads it)", example: "One row per sale" }),
+    tableName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(63)
+      .optional()
+      .openapi({ description: "Default: from the file name (letters, digits, underscores)", example: "sales" }),
+    description: z
+      .string()
+      .max(10_000)
+      .optional()
+      .openapi({ description: "What the table holds (the model reads it)", example: "One row per sale" }),
     sourceFile: IdRef.openapi({ description: "A CSV or XLSX file of a knowledge base you can see" }),
     replace: z.boolean().optional().openapi({ description: "Replace a table of the same name", example: false }),
   })
@@ -130,18 +191,40 @@ export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 
 export const SqlAskBody = z
   .object({
-    question: z.string().trim().min(1).max(2000).openapi({ description: "A question about the data", example: "Which region sold the most?" }),
-    largeLanguageModel: z.uuid().optional().openapi({ description: "The language model that writes the SQL (default: the built-in local model, which only runs SQL the question spells as `sql: \"...\"`)", example: LOCAL_LLM }),
+    question: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .openapi({ description: "A question about the data", example: "Which region sold the most?" }),
+    largeLanguageModel: z
+      .uuid()
+      .optional()
+      .openapi({
+        description:
+          'The language model that writes the SQL (default: the built-in local model, which only runs SQL the question spells as `sql: "..."`)',
+        example: LOCAL_LLM,
+      }),
   })
   .openapi("SqlAsk");
 
 export const SqlAskOutcome = z
   .object({
     question: z.string().openapi({ example: "Which region sold the most?" }),
-    status: z.enum(["success", "failure", "timeout"]).openapi({ description: "success, failure (no query, refused, or failed) or timeout", example: "success" }),
-    sql: z.string().nullable().openapi({ description: "The SQL the model wrote (null when it wrote none)", example: "select region, sum(amount) as total from sales group by region order by total desc" }),
+    status: z
+      .enum(["success", "failure", "timeout"])
+      .openapi({ description: "success, failure (no query, refused, or failed) or timeout", example: "success" }),
+    sql: z
+      .string()
+      .nullable()
+      .openapi({
+        description: "The SQL the model wrote (null when it wrote none)",
+        example: "select region, sum(amount) as total from sales group by region order by total desc",
+      }),
     columns: z.array(z.string()).openapi({ example: ["region", "total"] }),
-    rows: z.array(z.array(z.any())).openapi({ description: "The rows, each in the order of `columns`", example: [["north", 200]] }),
+    rows: z
+      .array(z.array(z.any()))
+      .openapi({ description: "The rows, each in the order of `columns`", example: [["north", 200]] }),
     rowCount: z.number().int().openapi({ example: 1 }),
     truncated: z.boolean().openapi({ description: "More rows exist than the row limit returns", example: false }),
     durationMs: z.number().int().nullable().openapi({ description: "Time the query took", example: 12 }),

@@ -5,7 +5,12 @@ import { ApiError, fieldError } from "../../lib/errors";
 import { acceptOnly } from "../../middleware/content-type";
 import { currentAccess } from "../../services/access";
 import { getSqlDatabase } from "../../services/sql/access";
-import { createManagedTable, dropManagedTable, knowledgeBaseSource, type TableSource } from "../../services/sql/managed";
+import {
+  createManagedTable,
+  dropManagedTable,
+  knowledgeBaseSource,
+  type TableSource,
+} from "../../services/sql/managed";
 import { TABULAR_LIMITS } from "../../services/sql/tabular";
 import { sqlTableRecord } from "../../services/records/sql-databases";
 import { SQL_DATABASES_TAG, SqlTableFromFile, SqlTableParams, SqlTableSchema, SqlTableUploadForm } from "./schema";
@@ -20,13 +25,18 @@ const create = createRoute({
     `or multipart \`file\` (.csv or .xlsx, at most ${TABULAR_LIMITS.bytes} bytes, ${TABULAR_LIMITS.rows} rows). Column names come from the header row ` +
     "(lower-cased, letters, digits and underscores), types (INTEGER, REAL, TEXT) from the values. A table of the same name is 409 unless `replace`. " +
     "Managed databases only (400 otherwise).",
-  middleware: [acceptOnly(["json", "multipart"], { required: true, maxMultipartBytes: TABULAR_LIMITS.bytes + 64 * 1024 })] as const,
+  middleware: [
+    acceptOnly(["json", "multipart"], { required: true, maxMultipartBytes: TABULAR_LIMITS.bytes + 64 * 1024 }),
+  ] as const,
   request: {
     params: IdParams,
     body: {
       required: false,
       description: "JSON naming a knowledge base file, or multipart/form-data with a `file` part",
-      content: { "application/json": { schema: SqlTableFromFile }, "multipart/form-data": { schema: SqlTableUploadForm } },
+      content: {
+        "application/json": { schema: SqlTableFromFile },
+        "multipart/form-data": { schema: SqlTableUploadForm },
+      },
     },
   },
   responses: { 201: json(SqlTableSchema, "The created table"), ...errorResponses(400, 403, 404, 409, 413, 415) },
@@ -37,7 +47,8 @@ const remove = createRoute({
   path: "/sql-databases/{id}/tables/{tableId}/",
   tags: [SQL_DATABASES_TAG],
   summary: "Delete a table of a managed database",
-  description: "Needs `sql_database.manage`. The table and its rows are deleted. Managed databases only (400 otherwise).",
+  description:
+    "Needs `sql_database.manage`. The table and its rows are deleted. Managed databases only (400 otherwise).",
   request: { params: SqlTableParams },
   responses: { 204: noContent, ...errorResponses(400, 403, 404) },
 });
@@ -53,14 +64,20 @@ export function registerSqlTableRoutes(r: Router) {
       const form = await c.req.formData();
       const file = form.get("file");
       if (!file || typeof file === "string") throw fieldError("file", "Required: a .csv or .xlsx file part.");
-      if (file.size > TABULAR_LIMITS.bytes) throw new ApiError(413, "payload_too_large", `The file is larger than ${TABULAR_LIMITS.bytes} bytes.`);
+      if (file.size > TABULAR_LIMITS.bytes)
+        throw new ApiError(413, "payload_too_large", `The file is larger than ${TABULAR_LIMITS.bytes} bytes.`);
       const text = (name: string) => {
         const v = form.get(name);
         return typeof v === "string" && v ? v : undefined;
       };
       const description = text("description");
       if (description && description.length > 10_000) throw fieldError("description", "At most 10,000 characters.");
-      source = { filename: file.name || "upload.csv", bytes: new Uint8Array(await file.arrayBuffer()), fileId: null, fromKnowledgeBase: false };
+      source = {
+        filename: file.name || "upload.csv",
+        bytes: new Uint8Array(await file.arrayBuffer()),
+        fileId: null,
+        fromKnowledgeBase: false,
+      };
       options = { tableName: text("tableName"), description, replace: text("replace") === "true" };
     } else {
       const body = c.req.valid("json") as z.infer<typeof SqlTableFromFile>;

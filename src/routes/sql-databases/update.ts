@@ -8,7 +8,14 @@ import { sqlDatabaseGroups, sqlDatabases } from "../../db/schema";
 import { currentAccess } from "../../services/access";
 import { getSqlDatabase } from "../../services/sql/access";
 import { connectionProblem, maskConnectionUrl } from "../../services/sql/connection";
-import { checkSqlChatbots, checkSqlGroups, notSupportedMessage, refreshSqlDatabase, sqlLinkStatements, UNSUPPORTED_TYPES } from "../../services/sql/write";
+import {
+  checkSqlChatbots,
+  checkSqlGroups,
+  notSupportedMessage,
+  refreshSqlDatabase,
+  sqlLinkStatements,
+  UNSUPPORTED_TYPES,
+} from "../../services/sql/write";
 import { sqlDatabaseView } from "../../services/sql/views";
 import { sqlDatabaseRecord } from "../../services/records/sql-databases";
 import { SQL_DATABASES_TAG, SqlDatabasePatch, SqlDatabaseSchema, SqlDatabaseWrite } from "./schema";
@@ -35,19 +42,42 @@ export function registerUpdateSqlDatabase(r: Router) {
       const access = await currentAccess(c);
       const current = await getSqlDatabase(db, access, c.req.valid("param").id, "sql_database.manage");
       const body = c.req.valid("json");
-      if (body.databaseType !== undefined && body.databaseType !== current.databaseType) throw fieldError("databaseType", "Cannot be changed after creation.");
+      if (body.databaseType !== undefined && body.databaseType !== current.databaseType)
+        throw fieldError("databaseType", "Cannot be changed after creation.");
       const managed = current.databaseType === "managed";
       const url = body.databaseUrl && body.databaseUrl !== current.databaseUrlMasked ? body.databaseUrl : undefined;
       if (managed && url) throw fieldError("databaseUrl", "A managed database has no connection string.");
-      if (managed && body.includeTables?.tables.length) throw fieldError("includeTables", "A managed database offers all of its tables.");
-      if (!managed && body.databaseUrl === null) throw fieldError("databaseUrl", `Required for ${current.databaseType} databases.`);
+      if (managed && body.includeTables?.tables.length)
+        throw fieldError("includeTables", "A managed database offers all of its tables.");
+      if (!managed && body.databaseUrl === null)
+        throw fieldError("databaseUrl", `Required for ${current.databaseType} databases.`);
       const problem = url ? connectionProblem(c.env, current.databaseType, url, current.organizationId) : null;
       if (problem) throw fieldError("databaseUrl", problem);
       const sealed = url ? await encryptSecret(url, c.env.ENCRYPTION_KEY) : undefined;
-      const linked = await db.select({ id: sqlDatabaseGroups.groupId }).from(sqlDatabaseGroups).where(eq(sqlDatabaseGroups.sqlDatabaseId, current.id));
-      const groupIds = body.groups === undefined ? undefined : await checkSqlGroups(db, access, (body.groups ?? []).map((g) => g.id), false, linked.map((g) => g.id));
-      const chatbotIds = await checkSqlChatbots(db, access, c.var.principal.userId, body.chatbots === undefined ? undefined : (body.chatbots ?? []).map((b) => b.id));
-      const recheck = !managed && !UNSUPPORTED_TYPES.includes(current.databaseType) && (url !== undefined || body.includeTables !== undefined);
+      const linked = await db
+        .select({ id: sqlDatabaseGroups.groupId })
+        .from(sqlDatabaseGroups)
+        .where(eq(sqlDatabaseGroups.sqlDatabaseId, current.id));
+      const groupIds =
+        body.groups === undefined
+          ? undefined
+          : await checkSqlGroups(
+              db,
+              access,
+              (body.groups ?? []).map((g) => g.id),
+              false,
+              linked.map((g) => g.id),
+            );
+      const chatbotIds = await checkSqlChatbots(
+        db,
+        access,
+        c.var.principal.userId,
+        body.chatbots === undefined ? undefined : (body.chatbots ?? []).map((b) => b.id),
+      );
+      const recheck =
+        !managed &&
+        !UNSUPPORTED_TYPES.includes(current.databaseType) &&
+        (url !== undefined || body.includeTables !== undefined);
       const values = Object.fromEntries(
         Object.entries({
           name: body.name,
@@ -57,12 +87,18 @@ export function registerUpdateSqlDatabase(r: Router) {
           databaseUrlSealed: sealed,
           databaseUrlMasked: url ? maskConnectionUrl(url) : undefined,
           ...(recheck ? { status: "pending" as const, errorMessage: null } : {}),
-          ...(UNSUPPORTED_TYPES.includes(current.databaseType) ? { errorMessage: notSupportedMessage(current.databaseType) } : {}),
+          ...(UNSUPPORTED_TYPES.includes(current.databaseType)
+            ? { errorMessage: notSupportedMessage(current.databaseType) }
+            : {}),
         }).filter(([, v]) => v !== undefined),
       );
       try {
         const [[row]] = await db.batch([
-          db.update(sqlDatabases).set({ ...values, updatedAt: Date.now() }).where(eq(sqlDatabases.id, current.id)).returning(),
+          db
+            .update(sqlDatabases)
+            .set({ ...values, updatedAt: Date.now() })
+            .where(eq(sqlDatabases.id, current.id))
+            .returning(),
           ...sqlLinkStatements(db, current.id, { groupIds, chatbotIds }, true),
         ]);
         if (recheck) c.executionCtx.waitUntil(refreshSqlDatabase(c.env, db, current.id));

@@ -27,11 +27,17 @@ export const registerChatbotStatistics = (r: Router) =>
     const q = c.req.valid("query");
     const timezone = checkTimezone(q.timezone);
     const now = Date.now();
-    const end = q.datetimeTo ? parseInstant(q.datetimeTo, timezone, "datetimeTo", true) : localDayStart(timezone, now, 1);
-    const start = q.datetimeFrom ? parseInstant(q.datetimeFrom, timezone, "datetimeFrom") : localDayStart(timezone, now, -29);
+    const end = q.datetimeTo
+      ? parseInstant(q.datetimeTo, timezone, "datetimeTo", true)
+      : localDayStart(timezone, now, 1);
+    const start = q.datetimeFrom
+      ? parseInstant(q.datetimeFrom, timezone, "datetimeFrom")
+      : localDayStart(timezone, now, -29);
     if (end <= start) throw fieldError("datetimeTo", "datetimeTo must be after datetimeFrom.");
     const list = buckets(timezone, start, end, q.timeGranularity);
-    const { results, total } = await chatbotStatistics(c.env.DB, chatbot.id, list, { includeTests: q.includeTests === "true" });
+    const { results, total } = await chatbotStatistics(c.env.DB, chatbot.id, list, {
+      includeTests: q.includeTests === "true",
+    });
     return c.json(
       {
         chatbot: { id: chatbot.id, name: chatbot.name },
@@ -40,7 +46,12 @@ export const registerChatbotStatistics = (r: Router) =>
         datetimeFrom: ms(list[0].start)!,
         datetimeTo: ms(list[list.length - 1].end)!,
         total,
-        results: results.map(({ bucket, ...counts }) => ({ time: bucket.time, startAt: ms(bucket.start)!, endAt: ms(bucket.end)!, ...counts })),
+        results: results.map(({ bucket, ...counts }) => ({
+          time: bucket.time,
+          startAt: ms(bucket.start)!,
+          endAt: ms(bucket.end)!,
+          ...counts,
+        })),
       },
       200,
     );

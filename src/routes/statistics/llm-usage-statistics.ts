@@ -17,7 +17,10 @@ const route = createRoute({
     "400 for a missing or malformed date, an `endDate` before `startDate` or a granularity other than day or month. " +
     "Test conversations (`isTest`) are left out unless `includeTests=true`; the organization's usage statistics count them (their words and tokens were spent).",
   request: { params: ChatbotParams, query: LlmUsageQuery },
-  responses: { 200: json(LlmUsageSchema, "Usage per bucket and model, and in total"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(LlmUsageSchema, "Usage per bucket and model, and in total"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerLlmUsageStatistics = (r: Router) =>
@@ -27,7 +30,9 @@ export const registerLlmUsageStatistics = (r: Router) =>
     const timezone = checkTimezone(q.timezone);
     const { start, end } = dayRange(timezone, q.startDate, q.endDate, "startDate", "endDate");
     const list = buckets(timezone, start, end, q.timeGranularity);
-    const { results, total } = await llmUsageStatistics(c.env.DB, chatbot.id, list, { includeTests: q.includeTests === "true" });
+    const { results, total } = await llmUsageStatistics(c.env.DB, chatbot.id, list, {
+      includeTests: q.includeTests === "true",
+    });
     return c.json(
       {
         chatbot: { id: chatbot.id, name: chatbot.name },
@@ -36,7 +41,12 @@ export const registerLlmUsageStatistics = (r: Router) =>
         startDate: q.startDate,
         endDate: q.endDate ?? q.startDate,
         total,
-        results: results.map(({ bucket, ...usage }) => ({ time: bucket.time, startAt: ms(bucket.start)!, endAt: ms(bucket.end)!, ...usage })),
+        results: results.map(({ bucket, ...usage }) => ({
+          time: bucket.time,
+          startAt: ms(bucket.start)!,
+          endAt: ms(bucket.end)!,
+          ...usage,
+        })),
       },
       200,
     );

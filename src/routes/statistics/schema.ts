@@ -7,7 +7,9 @@ const n = (description: string, example = 12) => z.number().int().openapi({ desc
 
 export const ChatbotParams = z.object({ chatbotPk: uuidParam("chatbotPk", "Assistant id") });
 
-const DAY = z.string().openapi({ description: "A date, YYYY-MM-DD (a local day in `timezone`)", example: "2026-01-01" });
+const DAY = z
+  .string()
+  .openapi({ description: "A date, YYYY-MM-DD (a local day in `timezone`)", example: "2026-01-01" });
 
 export const Timezone = z
   .string()
@@ -19,26 +21,45 @@ export const Timezone = z
 const IncludeTests = z
   .enum(["true", "false"])
   .default("false")
-  .openapi({ description: "`true` also counts test conversations (`isTest`, the console's try-it); default `false` leaves them out", example: "false" });
+  .openapi({
+    description:
+      "`true` also counts test conversations (`isTest`, the console's try-it); default `false` leaves them out",
+    example: "false",
+  });
 
 export const ChatbotStatisticsQuery = z.object({
   datetimeFrom: z
     .string()
     .max(40)
     .optional()
-    .openapi({ description: "Start (inclusive): ISO 8601 date-time, a date YYYY-MM-DD or epoch ms; default 29 days before today's start", example: "2026-01-01T00:00:00Z" }),
+    .openapi({
+      description:
+        "Start (inclusive): ISO 8601 date-time, a date YYYY-MM-DD or epoch ms; default 29 days before today's start",
+      example: "2026-01-01T00:00:00Z",
+    }),
   datetimeTo: z
     .string()
     .max(40)
     .optional()
-    .openapi({ description: "End (exclusive; a date means the end of that day); default the end of today", example: "2026-02-01T00:00:00Z" }),
-  timeGranularity: z.enum(["hour", "day", "month"]).default("day").openapi({ description: "Bucket size (default day); at most 1,500 buckets", example: "day" }),
+    .openapi({
+      description: "End (exclusive; a date means the end of that day); default the end of today",
+      example: "2026-02-01T00:00:00Z",
+    }),
+  timeGranularity: z
+    .enum(["hour", "day", "month"])
+    .default("day")
+    .openapi({ description: "Bucket size (default day); at most 1,500 buckets", example: "day" }),
   timezone: Timezone,
   includeTests: IncludeTests,
 });
 
 const bucketFields = {
-  time: z.string().openapi({ description: "The bucket in `timezone`: YYYY-MM-DDTHH:00, YYYY-MM-DD or YYYY-MM", example: "2026-01-05" }),
+  time: z
+    .string()
+    .openapi({
+      description: "The bucket in `timezone`: YYYY-MM-DDTHH:00, YYYY-MM-DD or YYYY-MM",
+      example: "2026-01-05",
+    }),
   startAt: z.string().openapi({ description: "Bucket start, epoch ms (inclusive)", example: "1767571200000" }),
   endAt: z.string().openapi({ description: "Bucket end, epoch ms (exclusive)", example: "1767657600000" }),
 };
@@ -50,7 +71,13 @@ const chatbotCounts = {
   messagesCount: n("Incoming plus outgoing messages", 78),
   contactsCount: n("Distinct contacts who wrote (over the whole bucket or range)", 9),
   repliesCount: n("Assistant replies", 37),
-  averageReplyTime: z.number().nullable().openapi({ description: "Mean seconds from a question to the assistant's reply; null without replies", example: 1.42 }),
+  averageReplyTime: z
+    .number()
+    .nullable()
+    .openapi({
+      description: "Mean seconds from a question to the assistant's reply; null without replies",
+      example: 1.42,
+    }),
   failedRepliesCount: n("Replies that failed (model or tool errors)", 1),
   likesCount: n("Replies rated like", 5),
   dislikesCount: n("Replies rated dislike", 1),
@@ -73,7 +100,10 @@ export const ChatbotStatisticsSchema = z
 
 export const LlmUsageQuery = z.object({
   startDate: DAY,
-  endDate: DAY.optional().openapi({ description: "Last day included, YYYY-MM-DD (default: startDate)", example: "2026-01-31" }),
+  endDate: DAY.optional().openapi({
+    description: "Last day included, YYYY-MM-DD (default: startDate)",
+    example: "2026-01-31",
+  }),
   timeGranularity: z.enum(["day", "month"]).openapi({ description: "Bucket size", example: "day" }),
   timezone: Timezone,
   includeTests: IncludeTests,
@@ -97,6 +127,8 @@ export const LlmUsageSchema = z
     startDate: z.string().openapi({ example: "2026-01-01" }),
     endDate: z.string().openapi({ example: "2026-01-31" }),
     total: z.object({ ...tokenCounts, models: z.array(ModelTokens) }).openapi("LlmUsageTotal"),
-    results: z.array(z.object({ ...bucketFields, ...tokenCounts, models: z.array(ModelTokens) }).openapi("LlmUsageBucket")),
+    results: z.array(
+      z.object({ ...bucketFields, ...tokenCounts, models: z.array(ModelTokens) }).openapi("LlmUsageBucket"),
+    ),
   })
   .openapi("LlmUsageStatistics");

@@ -19,7 +19,12 @@ const route = createRoute({
 
 export const registerDeleteTextNode = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { node } = await getTextNodeForUpdate(c.var.db, await currentAccess(c), c.var.principal.userId, c.req.valid("param").id);
+    const { node } = await getTextNodeForUpdate(
+      c.var.db,
+      await currentAccess(c),
+      c.var.principal.userId,
+      c.req.valid("param").id,
+    );
     await deleteTextNode(c.env, c.var.db, node);
     return c.body(null, 204);
   });

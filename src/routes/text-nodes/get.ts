@@ -17,7 +17,12 @@ const route = createRoute({
     "Needs a knowledge base you can see; a node of any other knowledge base or organization is a 404.",
   request: { params: IdParams },
   responses: {
-    200: json(z.union([TextNodeSchema, TextNodeLegacySchema]).openapi({ description: "TextNode under /api/v1; TextNodeLegacy under /api" }), "The text node"),
+    200: json(
+      z
+        .union([TextNodeSchema, TextNodeLegacySchema])
+        .openapi({ description: "TextNode under /api/v1; TextNodeLegacy under /api" }),
+      "The text node",
+    ),
     ...errorResponses(404),
   },
 });

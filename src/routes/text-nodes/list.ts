@@ -63,7 +63,9 @@ export const registerListTextNodes = (r: Router) =>
     const rows = await db
       .select()
       .from(textNodes)
-      .where(and(where, cursor ? (cursor.d === "n" ? gt(textNodes.position, k) : lt(textNodes.position, k)) : undefined))
+      .where(
+        and(where, cursor ? (cursor.d === "n" ? gt(textNodes.position, k) : lt(textNodes.position, k)) : undefined),
+      )
       .orderBy(cursor?.d === "p" ? desc(textNodes.position) : asc(textNodes.position))
       .limit(q.pageSize + 1);
     const page = cursorResponse(c, cursor, q.pageSize, rows, (row) => row.position);

@@ -8,7 +8,17 @@ import { getTextNodeForUpdate, rewriteTextNode } from "../../services/text-nodes
 import { KNOWLEDGE_TAG, TextNodeLegacySchema, TextNodeSchema, isNewerForm } from "./schema";
 
 const TextNodePatch = z
-  .object({ text: z.string().trim().min(1).max(100_000).openapi({ description: "The passage's new text, 1 to 100,000 characters", example: "The warranty lasts three years from purchase." }) })
+  .object({
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100_000)
+      .openapi({
+        description: "The passage's new text, 1 to 100,000 characters",
+        example: "The warranty lasts three years from purchase.",
+      }),
+  })
   .openapi("TextNodePatch");
 
 const route = createRoute({
@@ -22,7 +32,12 @@ const route = createRoute({
     "Answers the record in the form of the prefix (CONTRACT section 1).",
   request: { params: IdParams, ...jsonBody(TextNodePatch) },
   responses: {
-    200: json(z.union([TextNodeSchema, TextNodeLegacySchema]).openapi({ description: "TextNode under /api/v1; TextNodeLegacy under /api" }), "The changed text node"),
+    200: json(
+      z
+        .union([TextNodeSchema, TextNodeLegacySchema])
+        .openapi({ description: "TextNode under /api/v1; TextNodeLegacy under /api" }),
+      "The changed text node",
+    ),
     ...errorResponses(400, 403, 404, 502),
   },
 });
@@ -30,7 +45,12 @@ const route = createRoute({
 export const registerUpdateTextNode = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const { node, file, kb } = await getTextNodeForUpdate(db, await currentAccess(c), c.var.principal.userId, c.req.valid("param").id);
+    const { node, file, kb } = await getTextNodeForUpdate(
+      db,
+      await currentAccess(c),
+      c.var.principal.userId,
+      c.req.valid("param").id,
+    );
     const row = await rewriteTextNode(c.env, db, kb, node, c.req.valid("json").text);
     if (!isNewerForm(c)) return c.json(legacyTextNodeRecord(row, file), 200);
     const labels = await fileLabels(db, [file.id]);

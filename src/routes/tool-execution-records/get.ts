@@ -30,12 +30,18 @@ const ofTool = createRoute({
 export function registerGetRecord(r: Router) {
   r.openapi(all, async (c) => {
     const access = await currentAccess(c);
-    return c.json(toolExecutionRecord(await getRecordForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id)), 200);
+    return c.json(
+      toolExecutionRecord(await getRecordForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id)),
+      200,
+    );
   });
   r.openapi(ofTool, async (c) => {
     const access = await currentAccess(c);
     const { toolPk, id } = c.req.valid("param");
     const tool = await getToolForRead(c.var.db, access, toolPk);
-    return c.json(toolExecutionRecord(await getRecordForRead(c.var.db, access, c.var.principal.userId, id, tool.id)), 200);
+    return c.json(
+      toolExecutionRecord(await getRecordForRead(c.var.db, access, c.var.principal.userId, id, tool.id)),
+      200,
+    );
   });
 }

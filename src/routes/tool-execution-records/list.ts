@@ -8,7 +8,11 @@ import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { toolExecutionRecords } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
-import { recordFilterCondition, visibleRecordsCondition, type RecordFilters } from "../../services/tools/execution-records";
+import {
+  recordFilterCondition,
+  visibleRecordsCondition,
+  type RecordFilters,
+} from "../../services/tools/execution-records";
 import { toolExecutionRecord } from "../../services/records/tool-execution-records";
 import { RECORDS_TAG, RecordListQuery, RecordSchema, ToolPkParams } from "./schema";
 
@@ -46,7 +50,13 @@ async function listRecords(c: Context<AppEnv>, q: RecordFilters & { page: number
   const where = and(visibleRecordsCondition(access, c.var.principal.userId), recordFilterCondition(q, toolPk));
   const [[{ n }], rows] = await Promise.all([
     db.select({ n: count() }).from(toolExecutionRecords).where(where),
-    db.select().from(toolExecutionRecords).where(where).orderBy(desc(toolExecutionRecords.createdAt), desc(toolExecutionRecords.id)).limit(p.limit).offset(p.offset),
+    db
+      .select()
+      .from(toolExecutionRecords)
+      .where(where)
+      .orderBy(desc(toolExecutionRecords.createdAt), desc(toolExecutionRecords.id))
+      .limit(p.limit)
+      .offset(p.offset),
   ]);
   return pageResponse(c, p, n, rows.map(toolExecutionRecord));
 }

@@ -11,7 +11,10 @@ import { visibleRecordsCondition } from "../../services/tools/execution-records"
 import { ChatbotOption, RECORDS_TAG, ToolOption, ToolPkParams } from "./schema";
 
 type Kind = "chatbots" | "tools";
-const SUMMARY: Record<Kind, string> = { chatbots: "Assistants that have tool execution records", tools: "Tools that have execution records" };
+const SUMMARY: Record<Kind, string> = {
+  chatbots: "Assistants that have tool execution records",
+  tools: "Tools that have execution records",
+};
 
 const routeFor = (kind: Kind, scoped: boolean) =>
   createRoute({
@@ -19,9 +22,13 @@ const routeFor = (kind: Kind, scoped: boolean) =>
     path: scoped ? `/tools/{toolPk}/tool-execution-records/${kind}/` : `/tool-execution-records/${kind}/`,
     tags: [RECORDS_TAG],
     summary: scoped ? `${SUMMARY[kind]} (one tool)` : SUMMARY[kind],
-    description: "Filter options for the record list: distinct, by name, among the records you can see. Needs `tool.view`.",
+    description:
+      "Filter options for the record list: distinct, by name, among the records you can see. Needs `tool.view`.",
     request: scoped ? { params: ToolPkParams } : {},
-    responses: { 200: json(z.array(kind === "chatbots" ? ChatbotOption : ToolOption), "Filter options"), ...errorResponses(403, 404) },
+    responses: {
+      200: json(z.array(kind === "chatbots" ? ChatbotOption : ToolOption), "Filter options"),
+      ...errorResponses(403, 404),
+    },
   });
 
 async function options(c: Context<AppEnv>, kind: Kind, toolPk?: string) {
@@ -29,7 +36,10 @@ async function options(c: Context<AppEnv>, kind: Kind, toolPk?: string) {
   const access = await currentAccess(c);
   requirePermission(access, "tool.view");
   if (toolPk) await getToolForRead(db, access, toolPk);
-  const where = and(visibleRecordsCondition(access, c.var.principal.userId), toolPk ? eq(toolExecutionRecords.toolId, toolPk) : undefined);
+  const where = and(
+    visibleRecordsCondition(access, c.var.principal.userId),
+    toolPk ? eq(toolExecutionRecords.toolId, toolPk) : undefined,
+  );
   if (kind === "chatbots") {
     return db
       .selectDistinct({ id: chatbots.id, name: chatbots.name })
@@ -50,6 +60,8 @@ async function options(c: Context<AppEnv>, kind: Kind, toolPk?: string) {
 export function registerRecordOptions(r: Router) {
   for (const kind of ["chatbots", "tools"] as const) {
     r.openapi(routeFor(kind, false), async (c) => c.json(await options(c, kind), 200));
-    r.openapi(routeFor(kind, true), async (c) => c.json(await options(c, kind, (c.req.valid("param" as never) as { toolPk: string }).toolPk), 200));
+    r.openapi(routeFor(kind, true), async (c) =>
+      c.json(await options(c, kind, (c.req.valid("param" as never) as { toolPk: string }).toolPk), 200),
+    );
   }
 }

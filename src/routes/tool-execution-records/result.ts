@@ -29,13 +29,25 @@ export const registerDesktopResult = (r: Router) =>
     const db = c.var.db;
     const access = await currentAccess(c);
     requirePermission(access, "conversation.manage");
-    const record = await getRecordForRead(db, { ...access, permissions: new Set([...access.permissions, "tool.view"]) }, c.var.principal.userId, c.req.valid("param").id);
-    if (record.toolType !== "desktop" || record.status !== "pending") throw badRequest("Only a pending desktop tool call takes a result.");
+    const record = await getRecordForRead(
+      db,
+      { ...access, permissions: new Set([...access.permissions, "tool.view"]) },
+      c.var.principal.userId,
+      c.req.valid("param").id,
+    );
+    if (record.toolType !== "desktop" || record.status !== "pending")
+      throw badRequest("Only a pending desktop tool call takes a result.");
     const body = c.req.valid("json");
     const status = body.status ?? (body.error ? "failure" : "success");
     const [row] = await db
       .update(toolExecutionRecords)
-      .set({ status, output: (body.output ?? null) as never, error: body.error ?? null, durationMs: Date.now() - record.createdAt, updatedAt: Date.now() })
+      .set({
+        status,
+        output: (body.output ?? null) as never,
+        error: body.error ?? null,
+        durationMs: Date.now() - record.createdAt,
+        updatedAt: Date.now(),
+      })
       .where(and(eq(toolExecutionRecords.id, record.id), eq(toolExecutionRecords.status, "pending")))
       .returning();
     if (!row) throw badRequest("Only a pending desktop tool call takes a result.");
@@ -46,7 +58,12 @@ export const registerDesktopResult = (r: Router) =>
         .from(toolExecutionRecords)
         .where(and(eq(toolExecutionRecords.messageId, row.messageId), eq(toolExecutionRecords.status, "pending")))
         .limit(1);
-      if (!waiting) c.executionCtx.waitUntil(conversationObject(c.env, row.conversationId).resume(row.conversationId, row.messageId).catch((err) => console.error(String(err))));
+      if (!waiting)
+        c.executionCtx.waitUntil(
+          conversationObject(c.env, row.conversationId)
+            .resume(row.conversationId, row.messageId)
+            .catch((err) => console.error(String(err))),
+        );
     }
     return c.json(toolExecutionRecord(row), 200);
   });

@@ -6,25 +6,48 @@ import { PageQuery } from "../../lib/pagination";
 export const RECORDS_TAG = "Tool execution records";
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const date = (description: string) =>
-  z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD").refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "Not a date").optional().openapi({ description, example: "2026-01-31" });
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "Not a date")
+    .optional()
+    .openapi({ description, example: "2026-01-31" });
 
 export const RecordSchema = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_ID }),
-    chatbot: z.object({ id: z.string().nullable().openapi({ example: EXAMPLE_ID }), name: z.string().openapi({ example: "Support assistant" }) }).openapi({ description: "The assistant that called" }),
+    chatbot: z
+      .object({
+        id: z.string().nullable().openapi({ example: EXAMPLE_ID }),
+        name: z.string().openapi({ example: "Support assistant" }),
+      })
+      .openapi({ description: "The assistant that called" }),
     tool: z
       .object({
-        id: z.string().nullable().openapi({ description: "null for built-in tools such as knowledge search", example: EXAMPLE_ID }),
+        id: z
+          .string()
+          .nullable()
+          .openapi({ description: "null for built-in tools such as knowledge search", example: EXAMPLE_ID }),
         name: z.string().openapi({ example: "get_weather" }),
         displayName: z.string().openapi({ example: "Weather" }),
-        toolType: z.string().openapi({ description: "api, function, mcp, desktop, flex, quick_reply; knowledge (the built-in search), skill (use_skill, read_skill_resource) or sql (query_database)", example: "api" }),
+        toolType: z
+          .string()
+          .openapi({
+            description:
+              "api, function, mcp, desktop, flex, quick_reply; knowledge (the built-in search), skill (use_skill, read_skill_resource) or sql (query_database)",
+            example: "api",
+          }),
       })
       .openapi({ description: "The tool called" }),
     conversation: z.string().nullable().openapi({ example: EXAMPLE_ID }),
     message: z.string().nullable().openapi({ description: "The assistant message of the reply", example: EXAMPLE_ID }),
     status: z.enum(TOOL_EXECUTION_STATUSES).openapi({ example: "success" }),
-    input: z.record(z.string(), z.unknown()).openapi({ description: "Arguments the model gave", example: { city: "Paris" } }),
-    output: z.unknown().openapi({ description: "What the tool returned (string or object)", example: { temperature: 21 } }),
+    input: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "Arguments the model gave", example: { city: "Paris" } }),
+    output: z
+      .unknown()
+      .openapi({ description: "What the tool returned (string or object)", example: { temperature: 21 } }),
     error: z.string().nullable().openapi({ example: null }),
     durationMs: z.number().int().nullable().openapi({ example: 42 }),
     createdAt: Timestamp,
@@ -34,14 +57,29 @@ export const RecordSchema = z
 export const RecordListQuery = PageQuery.extend({
   chatbot: z.uuid().optional().openapi({ description: "Only calls by this assistant", example: EXAMPLE_ID }),
   tool: z.uuid().optional().openapi({ description: "Only calls of this tool", example: EXAMPLE_ID }),
-  toolType: z.enum([...TOOL_TYPES, "knowledge", "skill", "sql"]).optional().openapi({ description: "Only tools of this type", example: "api" }),
-  status: z.enum(TOOL_EXECUTION_STATUSES).optional().openapi({ description: "success, failure, pending or timeout", example: "failure" }),
-  query: z.string().max(200).optional().openapi({ description: "Assistant name, tool name or message text contains", example: "weather" }),
+  toolType: z
+    .enum([...TOOL_TYPES, "knowledge", "skill", "sql"])
+    .optional()
+    .openapi({ description: "Only tools of this type", example: "api" }),
+  status: z
+    .enum(TOOL_EXECUTION_STATUSES)
+    .optional()
+    .openapi({ description: "success, failure, pending or timeout", example: "failure" }),
+  query: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: "Assistant name, tool name or message text contains", example: "weather" }),
   startDate: date("From this day (UTC, inclusive)"),
   endDate: date("To this day (UTC, inclusive)"),
 });
 
-export const ChatbotOption = z.object({ id: z.string().openapi({ example: EXAMPLE_ID }), name: z.string().openapi({ example: "Support assistant" }) }).openapi("ToolRecordChatbotOption");
+export const ChatbotOption = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    name: z.string().openapi({ example: "Support assistant" }),
+  })
+  .openapi("ToolRecordChatbotOption");
 export const ToolOption = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_ID }),
@@ -56,8 +94,19 @@ export const ToolPkIdParams = z.object({ toolPk: uuidParam("toolPk", "Tool id"),
 
 export const DesktopResultBody = z
   .object({
-    output: z.unknown().optional().openapi({ description: "What the desktop tool returned (string or object)", example: { files: 3 } }),
-    error: z.string().max(10_000).nullable().optional().openapi({ description: "Set when the tool failed", example: null }),
-    status: z.enum(["success", "failure", "timeout"]).optional().openapi({ description: "Default: failure when error is set, else success", example: "success" }),
+    output: z
+      .unknown()
+      .optional()
+      .openapi({ description: "What the desktop tool returned (string or object)", example: { files: 3 } }),
+    error: z
+      .string()
+      .max(10_000)
+      .nullable()
+      .optional()
+      .openapi({ description: "Set when the tool failed", example: null }),
+    status: z
+      .enum(["success", "failure", "timeout"])
+      .optional()
+      .openapi({ description: "Default: failure when error is set, else success", example: "success" }),
   })
   .openapi("DesktopToolResult");

@@ -33,16 +33,38 @@ export const registerCreateTool = (r: Router) =>
     if (body.isGlobal && !c.var.principal.isStaff) throw forbidden("Only platform staff can create global tools.");
     const columns = toolColumns(body);
     const candidate = {
-      name: null, description: "", prompt: "", apiUrl: null, httpMethod: null, rawHeaders: null, rawParametersSchema: null, mcpAllowedTools: null,
-      functionCode: null, mcpUrl: null, rawMcpHeader: null, flexTemplateJson: null, flexSchema: null, quickReplyConfig: null,
-      ...columns, displayName: body.displayName, toolType: body.toolType,
+      name: null,
+      description: "",
+      prompt: "",
+      apiUrl: null,
+      httpMethod: null,
+      rawHeaders: null,
+      rawParametersSchema: null,
+      mcpAllowedTools: null,
+      functionCode: null,
+      mcpUrl: null,
+      rawMcpHeader: null,
+      flexTemplateJson: null,
+      flexSchema: null,
+      quickReplyConfig: null,
+      ...columns,
+      displayName: body.displayName,
+      toolType: body.toolType,
     };
     await checkToolRules(c.env, candidate);
     const groupIds = body.isGlobal ? undefined : await checkToolGroups(db, access, body, true);
     const id = uuidv7();
     try {
       const [[row]] = await db.batch([
-        db.insert(tools).values({ ...candidate, id, organizationId: body.isGlobal ? null : access.organizationId, createdById: c.var.principal.userId }).returning(),
+        db
+          .insert(tools)
+          .values({
+            ...candidate,
+            id,
+            organizationId: body.isGlobal ? null : access.organizationId,
+            createdById: c.var.principal.userId,
+          })
+          .returning(),
         ...groupLinkStatements(db, id, groupIds, false),
       ]);
       return c.json(toolRecord(await toolView(db, access, c.var.principal.isStaff, row)), 201);

@@ -30,6 +30,13 @@ export const registerStoreToolCredential = (r: Router) =>
     if (tool.toolType !== "mcp") throw fieldError("id", "Only mcp tools take personal credentials.");
     const { headers } = c.req.valid("json");
     checkHeaders("headers", headers);
-    const row = await storeMemberCredential(c.var.db, c.env, access.organizationId, access.memberId, { toolId: tool.id }, headers);
+    const row = await storeMemberCredential(
+      c.var.db,
+      c.env,
+      access.organizationId,
+      access.memberId,
+      { toolId: tool.id },
+      headers,
+    );
     return c.json({ hasCredential: true, createdAt: ms(row.createdAt), updatedAt: ms(row.updatedAt) }, 201);
   });

@@ -13,7 +13,8 @@ const route = createRoute({
   path: "/tools/{id}/",
   tags: [TOOLS_TAG],
   summary: "Delete a tool",
-  description: "Needs `tool.manage` and a tool you can see. Assistants stop offering it at once; its execution records stay, naming it.",
+  description:
+    "Needs `tool.manage` and a tool you can see. Assistants stop offering it at once; its execution records stay, naming it.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });
@@ -23,7 +24,8 @@ export const registerDeleteTool = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "tool.manage");
     const row = await getToolForRead(c.var.db, access, c.req.valid("param").id);
-    if (!canManageTool(access, row, c.var.principal.isStaff)) throw forbidden("Only platform staff can delete global tools.");
+    if (!canManageTool(access, row, c.var.principal.isStaff))
+      throw forbidden("Only platform staff can delete global tools.");
     await c.var.db.delete(tools).where(eq(tools.id, row.id));
     return c.body(null, 204);
   });

@@ -12,7 +12,8 @@ const route = createRoute({
   path: "/tools/{id}/",
   tags: [TOOLS_TAG],
   summary: "Get a tool",
-  description: "Needs `tool.view` and a tool you can see (owners: every tool of the organization; others: through their groups).",
+  description:
+    "Needs `tool.view` and a tool you can see (owners: every tool of the organization; others: through their groups).",
   request: { params: IdParams },
   responses: { 200: json(ToolSchema, "The tool"), ...errorResponses(403, 404) },
 });

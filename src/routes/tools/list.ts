@@ -39,7 +39,13 @@ export const registerListTools = (r: Router) =>
     );
     const [[{ n }], rows] = await Promise.all([
       db.select({ n: count() }).from(tools).where(where),
-      db.select().from(tools).where(where).orderBy(desc(tools.createdAt), desc(tools.id)).limit(p.limit).offset(p.offset),
+      db
+        .select()
+        .from(tools)
+        .where(where)
+        .orderBy(desc(tools.createdAt), desc(tools.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     const views = await toolViews(db, access, c.var.principal.isStaff, rows);
     return c.json(pageResponse(c, p, n, views.map(toolRecord)), 200);

@@ -6,29 +6,60 @@ import { PageQuery } from "../../lib/pagination";
 export const TOOLS_TAG = "Tools";
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const object = () => z.record(z.string(), z.unknown());
-const PARAMETERS = { type: "object", properties: { city: { type: "string", description: "City name" } }, required: ["city"] };
+const PARAMETERS = {
+  type: "object",
+  properties: { city: { type: "string", description: "City name" } },
+  required: ["city"],
+};
 
 export const ToolSchema = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z.string().nullable().openapi({ description: "Function name the model calls (null for MCP tools)", example: "get_weather" }),
+    name: z
+      .string()
+      .nullable()
+      .openapi({ description: "Function name the model calls (null for MCP tools)", example: "get_weather" }),
     displayName: z.string().openapi({ description: "Name shown to users", example: "Weather" }),
     description: z.string().openapi({ description: "Shown to users", example: "Current weather of a city" }),
-    prompt: z.string().openapi({ description: "What the model is told about the tool; empty: the description", example: "" }),
+    prompt: z
+      .string()
+      .openapi({ description: "What the model is told about the tool; empty: the description", example: "" }),
     toolType: z.enum(TOOL_TYPES).openapi({ example: "api" }),
-    apiUrl: z.string().nullable().openapi({ description: "api tools: the URL called", example: "https://api.example.com/weather" }),
+    apiUrl: z
+      .string()
+      .nullable()
+      .openapi({ description: "api tools: the URL called", example: "https://api.example.com/weather" }),
     httpMethod: z.enum(HTTP_METHODS).nullable().openapi({ description: "api tools: the method", example: "get" }),
-    rawHeaders: object().nullable().openapi({ description: "api tools: headers sent with each call", example: { "X-Api-Key": "..." } }),
-    rawParametersSchema: object().nullable().openapi({ description: "JSON Schema of the arguments the model fills", example: PARAMETERS }),
-    mcpAllowedTools: z.unknown().nullable().openapi({ description: "mcp tools: which remote tools the model sees", example: null }),
-    functionCode: z.string().nullable().openapi({ description: "function tools: JavaScript defining main(args)", example: null }),
+    rawHeaders: object()
+      .nullable()
+      .openapi({ description: "api tools: headers sent with each call", example: { "X-Api-Key": "..." } }),
+    rawParametersSchema: object()
+      .nullable()
+      .openapi({ description: "JSON Schema of the arguments the model fills", example: PARAMETERS }),
+    mcpAllowedTools: z
+      .unknown()
+      .nullable()
+      .openapi({ description: "mcp tools: which remote tools the model sees", example: null }),
+    functionCode: z
+      .string()
+      .nullable()
+      .openapi({ description: "function tools: JavaScript defining main(args)", example: null }),
     mcpUrl: z.string().nullable().openapi({ description: "mcp tools: the server URL", example: null }),
     rawMcpHeader: object().nullable().openapi({ description: "mcp tools: default headers", example: null }),
-    flexTemplateJson: object().nullable().openapi({ description: "flex tools: the flex message with {{placeholders}}", example: null }),
-    flexSchema: object().nullable().openapi({ description: "flex tools: field path to the prompt the model answers", example: null }),
-    quickReplyConfig: object().nullable().openapi({ description: "quick_reply tools: {mode: static|dynamic, items}", example: null }),
+    flexTemplateJson: object()
+      .nullable()
+      .openapi({ description: "flex tools: the flex message with {{placeholders}}", example: null }),
+    flexSchema: object()
+      .nullable()
+      .openapi({ description: "flex tools: field path to the prompt the model answers", example: null }),
+    quickReplyConfig: object()
+      .nullable()
+      .openapi({ description: "quick_reply tools: {mode: static|dynamic, items}", example: null }),
     groups: z.array(IdName).openapi({ description: "Groups whose members may see and use it" }),
-    organization: z.string().nullable().openapi({ description: "Owning organization; null for a global tool", example: EXAMPLE_ID }),
+    organization: z
+      .string()
+      .nullable()
+      .openapi({ description: "Owning organization; null for a global tool", example: EXAMPLE_ID }),
     createdBy: z.union([IdName, z.null()]).openapi({ description: "The user who created it" }),
     isGlobal: z.boolean().openapi({ description: "Offered to every organization by the platform", example: false }),
     canUpdate: z.boolean().openapi({ example: true }),
@@ -38,7 +69,8 @@ export const ToolSchema = z
   })
   .openapi("Tool");
 
-const str = (max: number, description: string, example: string | null) => z.string().max(max).nullable().optional().openapi({ description, example });
+const str = (max: number, description: string, example: string | null) =>
+  z.string().max(max).nullable().optional().openapi({ description, example });
 
 const fields = {
   name: z
@@ -46,24 +78,72 @@ const fields = {
     .max(64)
     .nullable()
     .optional()
-    .openapi({ description: "Letters, digits, underscore and hyphen, 1 to 64; unique in the organization; required except for MCP tools", example: "get_weather" }),
+    .openapi({
+      description:
+        "Letters, digits, underscore and hyphen, 1 to 64; unique in the organization; required except for MCP tools",
+      example: "get_weather",
+    }),
   displayName: z.string().trim().min(1).max(200).openapi({ description: "Name shown to users", example: "Weather" }),
   description: str(10_000, "Shown to users", "Current weather of a city"),
   prompt: str(10_000, "What the model is told about the tool; empty: the description", ""),
-  toolType: z.enum(TOOL_TYPES).openapi({ description: "api, function, mcp, desktop, flex or quick_reply", example: "api" }),
-  apiUrl: str(2000, "api tools (required): http(s) URL, checked by the outbound address guard", "https://api.example.com/weather"),
-  httpMethod: z.enum(HTTP_METHODS).nullable().optional().openapi({ description: "api tools (required): get, post, put, delete or patch", example: "get" }),
-  rawHeaders: object().nullable().optional().openapi({ description: "api tools: headers (string values)", example: { "X-Api-Key": "secret" } }),
-  rawParametersSchema: object().nullable().optional().openapi({ description: "JSON Schema (type object) of the arguments", example: PARAMETERS }),
-  mcpAllowedTools: z.unknown().optional().openapi({ description: "mcp tools: remote tool names the model may see", example: null }),
-  functionCode: str(100_000, "function tools (required): JavaScript defining main(args); its return value is the result", "function main(args) { return args.a + args.b; }"),
+  toolType: z
+    .enum(TOOL_TYPES)
+    .openapi({ description: "api, function, mcp, desktop, flex or quick_reply", example: "api" }),
+  apiUrl: str(
+    2000,
+    "api tools (required): http(s) URL, checked by the outbound address guard",
+    "https://api.example.com/weather",
+  ),
+  httpMethod: z
+    .enum(HTTP_METHODS)
+    .nullable()
+    .optional()
+    .openapi({ description: "api tools (required): get, post, put, delete or patch", example: "get" }),
+  rawHeaders: object()
+    .nullable()
+    .optional()
+    .openapi({ description: "api tools: headers (string values)", example: { "X-Api-Key": "secret" } }),
+  rawParametersSchema: object()
+    .nullable()
+    .optional()
+    .openapi({ description: "JSON Schema (type object) of the arguments", example: PARAMETERS }),
+  mcpAllowedTools: z
+    .unknown()
+    .optional()
+    .openapi({ description: "mcp tools: remote tool names the model may see", example: null }),
+  functionCode: str(
+    100_000,
+    "function tools (required): JavaScript defining main(args); its return value is the result",
+    "function main(args) { return args.a + args.b; }",
+  ),
   mcpUrl: str(2000, "mcp tools (required): server URL", null),
   rawMcpHeader: object().nullable().optional().openapi({ description: "mcp tools: default headers", example: null }),
-  flexTemplateJson: object().nullable().optional().openapi({ description: "flex tools (required): the flex message JSON with {{path}} placeholders", example: null }),
-  flexSchema: object().nullable().optional().openapi({ description: "flex tools: placeholder path to its prompt (string or {prompt, tag})", example: null }),
-  quickReplyConfig: object().nullable().optional().openapi({ description: "quick_reply tools (required): {mode: static, items: [label | {label, text}]} or {mode: dynamic, maxItems}", example: null }),
-  groups: z.array(IdRef).max(50).nullable().optional().openapi({ description: "Groups (`[{id}]`); non-owners must pick at least one of their own", example: [] }),
-  isGlobal: z.boolean().optional().openapi({ description: "Create a global tool (platform staff only)", example: false }),
+  flexTemplateJson: object()
+    .nullable()
+    .optional()
+    .openapi({ description: "flex tools (required): the flex message JSON with {{path}} placeholders", example: null }),
+  flexSchema: object()
+    .nullable()
+    .optional()
+    .openapi({ description: "flex tools: placeholder path to its prompt (string or {prompt, tag})", example: null }),
+  quickReplyConfig: object()
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "quick_reply tools (required): {mode: static, items: [label | {label, text}]} or {mode: dynamic, maxItems}",
+      example: null,
+    }),
+  groups: z
+    .array(IdRef)
+    .max(50)
+    .nullable()
+    .optional()
+    .openapi({ description: "Groups (`[{id}]`); non-owners must pick at least one of their own", example: [] }),
+  isGlobal: z
+    .boolean()
+    .optional()
+    .openapi({ description: "Create a global tool (platform staff only)", example: false }),
 };
 
 export const ToolWrite = z.object(fields).openapi("ToolWrite");
@@ -72,7 +152,11 @@ export const ToolPatch = ToolWrite.partial().openapi("ToolPatch");
 const flag = (description: string) => z.enum(["true", "false"]).optional().openapi({ description, example: "false" });
 
 export const ToolListQuery = PageQuery.extend({
-  clientPlatform: z.string().max(50).optional().openapi({ description: "`desktop` includes desktop tools; otherwise they are left out", example: "desktop" }),
+  clientPlatform: z
+    .string()
+    .max(50)
+    .optional()
+    .openapi({ description: "`desktop` includes desktop tools; otherwise they are left out", example: "desktop" }),
   isGlobal: flag("true: global tools; otherwise the organization's tools"),
   toolType: z.enum(TOOL_TYPES).optional().openapi({ description: "Only tools of this type", example: "api" }),
   query: z.string().max(200).optional().openapi({ description: "Name or display name contains", example: "weather" }),

@@ -32,17 +32,35 @@ export function registerUpdateTool(r: Router) {
       const access = await currentAccess(c);
       requirePermission(access, "tool.manage");
       const current = await getToolForRead(db, access, c.req.valid("param").id);
-      if (!canManageTool(access, current, c.var.principal.isStaff)) throw forbidden("Only platform staff can change global tools.");
+      if (!canManageTool(access, current, c.var.principal.isStaff))
+        throw forbidden("Only platform staff can change global tools.");
       const body = c.req.valid("json");
-      if (body.isGlobal !== undefined && body.isGlobal !== (current.organizationId === null)) throw fieldError("isGlobal", "Cannot be changed after creation.");
+      if (body.isGlobal !== undefined && body.isGlobal !== (current.organizationId === null))
+        throw fieldError("isGlobal", "Cannot be changed after creation.");
       const columns = toolColumns(body);
       const merged = { ...current, ...columns };
       await checkToolRules(c.env, merged);
-      const linked = await db.select({ id: toolGroups.groupId }).from(toolGroups).where(eq(toolGroups.toolId, current.id));
-      const groupIds = current.organizationId === null ? undefined : await checkToolGroups(db, access, body, false, linked.map((g) => g.id));
+      const linked = await db
+        .select({ id: toolGroups.groupId })
+        .from(toolGroups)
+        .where(eq(toolGroups.toolId, current.id));
+      const groupIds =
+        current.organizationId === null
+          ? undefined
+          : await checkToolGroups(
+              db,
+              access,
+              body,
+              false,
+              linked.map((g) => g.id),
+            );
       try {
         const [[row]] = await db.batch([
-          db.update(tools).set({ ...columns, updatedAt: Date.now() }).where(eq(tools.id, current.id)).returning(),
+          db
+            .update(tools)
+            .set({ ...columns, updatedAt: Date.now() })
+            .where(eq(tools.id, current.id))
+            .returning(),
           ...groupLinkStatements(db, current.id, groupIds, true),
         ]);
         return c.json(toolRecord(await toolView(db, access, c.var.principal.isStaff, row)), 200);

@@ -12,11 +12,15 @@ const route = createRoute({
   path: "/uploads/{key}",
   tags: ["Attachments"],
   summary: "Download a stored file through a signed, expiring URL",
-  description: "No API key: the URL's signature is the credential (attachment records carry such URLs in `file`). 403 once expired.",
+  description:
+    "No API key: the URL's signature is the credential (attachment records carry such URLs in `file`). 403 once expired.",
   security: [],
   request: { params: ObjectKeyParams },
   responses: {
-    200: { description: "The file", content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } } },
+    200: {
+      description: "The file",
+      content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } },
+    },
     ...errorResponses(403, 404),
   },
 });

@@ -24,7 +24,14 @@ const route = createRoute({
   security: [],
   request: {
     body: {
-      content: { "multipart/form-data": { schema: z.object({ key: z.string().openapi({ description: "fields.key", example: "uploads/.../cat.png" }), file: z.any().openapi({ type: "string", format: "binary", description: "The file, last", example: "" }) }) } },
+      content: {
+        "multipart/form-data": {
+          schema: z.object({
+            key: z.string().openapi({ description: "fields.key", example: "uploads/.../cat.png" }),
+            file: z.any().openapi({ type: "string", format: "binary", description: "The file, last", example: "" }),
+          }),
+        },
+      },
       required: true,
     },
   },
@@ -49,7 +56,12 @@ export const registerPostObject = (r: Router) => {
   r.post("/uploads/", async (c) => {
     const contentType = c.req.header("Content-Type") ?? "";
     const boundary = /^multipart\/form-data/i.test(contentType) ? boundaryOf(contentType) : null;
-    if (!boundary || !c.req.raw.body) throw new ApiError(400, "MalformedPOSTRequest", "The body of your POST request is not well-formed multipart/form-data.");
+    if (!boundary || !c.req.raw.body)
+      throw new ApiError(
+        400,
+        "MalformedPOSTRequest",
+        "The body of your POST request is not well-formed multipart/form-data.",
+      );
     const creds = await signingCredentials(c.env);
     const reader = new MultipartReader(c.req.raw.body, boundary);
     try {
@@ -62,22 +74,49 @@ export const registerPostObject = (r: Router) => {
         }
         form.set(part.name.toLowerCase(), await reader.text());
       }
-      if (!file) throw new ApiError(400, "InvalidArgument", "POST requires exactly one file upload per request, as the last part, named `file`.");
+      if (!file)
+        throw new ApiError(
+          400,
+          "InvalidArgument",
+          "POST requires exactly one file upload per request, as the last part, named `file`.",
+        );
       const policy = await verifyPostPolicy(creds, form).catch((err) => {
         throw err instanceof PolicyError ? s3Error(err) : err;
       });
       const organizationId = organizationOfKey(policy.key);
       const upload = organizationId ? await findUpload(c.var.db, organizationId, policy.key) : null;
-      if (!upload || upload.uploadedAt) throw new ApiError(403, "AccessDenied", upload ? "This upload has already been used." : "This upload is no longer valid.");
-      const size = await writePart(c.env, reader, policy.key, bodyLengthOf(c.req.raw), { min: policy.minSize, max: policy.maxSize }, storedType(policy.contentType, upload.contentType, file.contentType)).catch((err) => {
-        if (err instanceof TooLarge) throw new ApiError(400, /least/.test(err.message) ? "EntityTooSmall" : "EntityTooLarge", `Your proposed upload ${/least/.test(err.message) ? "is smaller than the minimum" : "exceeds the maximum"} allowed size. ${err.message}`);
+      if (!upload || upload.uploadedAt)
+        throw new ApiError(
+          403,
+          "AccessDenied",
+          upload ? "This upload has already been used." : "This upload is no longer valid.",
+        );
+      const size = await writePart(
+        c.env,
+        reader,
+        policy.key,
+        bodyLengthOf(c.req.raw),
+        { min: policy.minSize, max: policy.maxSize },
+        storedType(policy.contentType, upload.contentType, file.contentType),
+      ).catch((err) => {
+        if (err instanceof TooLarge)
+          throw new ApiError(
+            400,
+            /least/.test(err.message) ? "EntityTooSmall" : "EntityTooLarge",
+            `Your proposed upload ${/least/.test(err.message) ? "is smaller than the minimum" : "exceeds the maximum"} allowed size. ${err.message}`,
+          );
         throw err;
       });
       await c.var.db.update(uploads).set({ uploadedAt: Date.now(), size }).where(eq(uploads.key, policy.key));
       return c.body(null, 204, { Location: `${new URL(c.req.url).origin}/api/v1/uploads/${policy.key}` });
     } catch (err) {
       await reader.cancel();
-      if (err instanceof MultipartError) throw new ApiError(400, "MalformedPOSTRequest", `The body of your POST request is not well-formed multipart/form-data: ${err.message}`);
+      if (err instanceof MultipartError)
+        throw new ApiError(
+          400,
+          "MalformedPOSTRequest",
+          `The body of your POST request is not well-formed multipart/form-data: ${err.message}`,
+        );
       throw err;
     }
   });

@@ -28,9 +28,18 @@ export const registerPresignUpload = (r: Router) =>
     const query = c.req.valid("query");
     const body = c.req.valid("json") ?? {};
     const pick = <K extends keyof typeof body>(k: K) => body[k] ?? query[k];
-    const input = { modelName: pick("modelName"), fieldName: pick("fieldName"), filename: pick("filename"), fileSize: pick("fileSize") };
+    const input = {
+      modelName: pick("modelName"),
+      fieldName: pick("fieldName"),
+      filename: pick("filename"),
+      fileSize: pick("fileSize"),
+    };
     const missing = (Object.keys(input) as (keyof typeof input)[]).filter((k) => input[k] === undefined);
-    if (missing.length) throw badRequest(`Invalid request. Required: ${missing.join(", ")}.`, Object.fromEntries(missing.map((k) => [k, ["Required"]])));
+    if (missing.length)
+      throw badRequest(
+        `Invalid request. Required: ${missing.join(", ")}.`,
+        Object.fromEntries(missing.map((k) => [k, ["Required"]])),
+      );
     const access = await currentAccess(c);
     requirePermission(access, UPLOAD_PERMISSIONS[specFor(c.env, input.modelName!, input.fieldName!).key]);
     const upload = await presignUpload(c.env, c.var.db, {

@@ -16,7 +16,8 @@ const route = createRoute({
   path: "/uploads/{key}",
   tags: ["Attachments"],
   summary: "Upload target of presigned PUT uploads",
-  description: "No API key: the URL's signature is the credential. Send the raw bytes with the returned headers; `Content-Length` is required and must not exceed the signed size.",
+  description:
+    "No API key: the URL's signature is the credential. Send the raw bytes with the returned headers; `Content-Length` is required and must not exceed the signed size.",
   security: [],
   request: { params: ObjectKeyParams },
   responses: { 200: { description: "Stored" }, ...errorResponses(400, 403, 411) },
@@ -30,10 +31,21 @@ export const registerPutObject = (r: Router) => {
     if (refused) throw new ApiError(refused.status, refused.code, refused.message);
     const organizationId = organizationOfKey(key);
     const upload = organizationId ? await findUpload(c.var.db, organizationId, key) : null;
-    if (!upload || upload.uploadedAt) throw new ApiError(403, "AccessDenied", upload ? "This upload has already been used." : "This upload is no longer valid.");
+    if (!upload || upload.uploadedAt)
+      throw new ApiError(
+        403,
+        "AccessDenied",
+        upload ? "This upload has already been used." : "This upload is no longer valid.",
+      );
     const length = bodyLengthOf(c.req.raw);
-    if (length === null || !c.req.raw.body) throw new ApiError(411, "MissingContentLength", "You must provide the Content-Length HTTP header.");
-    if (length > upload.maxSize) throw new ApiError(400, "EntityTooLarge", `Your proposed upload exceeds the maximum allowed size of ${upload.maxSize} bytes.`);
+    if (length === null || !c.req.raw.body)
+      throw new ApiError(411, "MissingContentLength", "You must provide the Content-Length HTTP header.");
+    if (length > upload.maxSize)
+      throw new ApiError(
+        400,
+        "EntityTooLarge",
+        `Your proposed upload exceeds the maximum allowed size of ${upload.maxSize} bytes.`,
+      );
     const contentType = mediaType(c.req.header("Content-Type")) || upload.contentType || "application/octet-stream";
     const object = await c.env.FILES.put(key, c.req.raw.body, { httpMetadata: { contentType } });
     await c.var.db.update(uploads).set({ uploadedAt: Date.now(), size: length }).where(eq(uploads.key, key));

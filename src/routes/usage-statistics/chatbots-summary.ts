@@ -18,6 +18,11 @@ const route = createRoute({
 
 export const registerChatbotsUsageSummary = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { count, active, ...summary } = await usageSummary(c, "chatbots", c.req.valid("param").organizationPk, c.req.valid("query"));
+    const { count, active, ...summary } = await usageSummary(
+      c,
+      "chatbots",
+      c.req.valid("param").organizationPk,
+      c.req.valid("query"),
+    );
     return c.json({ ...summary, chatbotsCount: count, activeChatbotsCount: active }, 200);
   });

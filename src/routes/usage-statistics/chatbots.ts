@@ -16,7 +16,10 @@ const route = createRoute({
     "`endDate` (local days in `timezone`), optionally of one assistant (`chatbot`). Every assistant of the organization is listed, with zeros when idle; `search` matches its id or name. " +
     "With `includeTime=true` the answer is only the time series by `timeGranularity` (a plain array, not paginated).",
   request: { params: OrganizationParams, query: UsageListQuery },
-  responses: { 200: json(ChatbotUsageAnswer, "A page of assistants with their usage, or the time series"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(ChatbotUsageAnswer, "A page of assistants with their usage, or the time series"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerChatbotUsage = (r: Router) =>
@@ -24,9 +27,18 @@ export const registerChatbotUsage = (r: Router) =>
     const q = c.req.valid("query");
     checkSort("chatbots", q.sortBy);
     const ctx = await usageContext(c, c.req.valid("param").organizationPk, q);
-    if (q.includeTime === "true") return c.json(bucketRows((await usageSeries(c.env.DB, "chatbots", ctx.query, ctx.list())).results), 200);
+    if (q.includeTime === "true")
+      return c.json(bucketRows((await usageSeries(c.env.DB, "chatbots", ctx.query, ctx.list())).results), 200);
     const p = pageParams(q);
-    const { rows, count } = await usageByEntity(c.env.DB, "chatbots", ctx.query, q.sortBy, q.sortOrder === "desc", p.limit, p.offset);
+    const { rows, count } = await usageByEntity(
+      c.env.DB,
+      "chatbots",
+      ctx.query,
+      q.sortBy,
+      q.sortOrder === "desc",
+      p.limit,
+      p.offset,
+    );
     const results = rows.map((r) => ({ id: r.id, name: r.name, ...usageCounts(r) }));
     return c.json(pageResponse(c, p, count, results), 200);
   });

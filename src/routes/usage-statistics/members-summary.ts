@@ -18,6 +18,11 @@ const route = createRoute({
 
 export const registerMembersUsageSummary = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { count, active, ...summary } = await usageSummary(c, "members", c.req.valid("param").organizationPk, c.req.valid("query"));
+    const { count, active, ...summary } = await usageSummary(
+      c,
+      "members",
+      c.req.valid("param").organizationPk,
+      c.req.valid("query"),
+    );
     return c.json({ ...summary, membersCount: count, activeMembersCount: active }, 200);
   });

@@ -16,16 +16,34 @@ const route = createRoute({
     "`endDate` (local days in `timezone`), optionally of one assistant (`chatbot`). Every member is listed, with zeros when idle. " +
     "With `includeTime=true` the answer is only the time series by `timeGranularity` (a plain array, not paginated).",
   request: { params: OrganizationParams, query: UsageListQuery },
-  responses: { 200: json(MemberUsageAnswer, "A page of members with their usage, or the time series"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(MemberUsageAnswer, "A page of members with their usage, or the time series"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerMemberUsage = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
     const ctx = await usageContext(c, c.req.valid("param").organizationPk, q);
-    if (q.includeTime === "true") return c.json(bucketRows((await usageSeries(c.env.DB, "members", ctx.query, ctx.list())).results), 200);
+    if (q.includeTime === "true")
+      return c.json(bucketRows((await usageSeries(c.env.DB, "members", ctx.query, ctx.list())).results), 200);
     const p = pageParams(q);
-    const { rows, count } = await usageByEntity(c.env.DB, "members", ctx.query, q.sortBy, q.sortOrder === "desc", p.limit, p.offset);
-    const results = rows.map((r) => ({ id: r.id, userId: r.user_id, name: r.name, email: r.email ?? "", ...usageCounts(r) }));
+    const { rows, count } = await usageByEntity(
+      c.env.DB,
+      "members",
+      ctx.query,
+      q.sortBy,
+      q.sortOrder === "desc",
+      p.limit,
+      p.offset,
+    );
+    const results = rows.map((r) => ({
+      id: r.id,
+      userId: r.user_id,
+      name: r.name,
+      email: r.email ?? "",
+      ...usageCounts(r),
+    }));
     return c.json(pageResponse(c, p, count, results), 200);
   });

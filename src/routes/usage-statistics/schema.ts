@@ -14,7 +14,10 @@ const DAY = (description: string, example: string) => z.string().optional().open
 const range = {
   startDate: DAY("First day, YYYY-MM-DD in `timezone` (default: the first of the current month)", "2026-01-01"),
   endDate: DAY("Last day, YYYY-MM-DD in `timezone`, included (default: today)", "2026-01-31"),
-  timeGranularity: z.enum(["hour", "day", "month"]).default("day").openapi({ description: "Bucket size of time series (default day)", example: "day" }),
+  timeGranularity: z
+    .enum(["hour", "day", "month"])
+    .default("day")
+    .openapi({ description: "Bucket size of time series (default day)", example: "day" }),
   timezone: Timezone,
 };
 
@@ -23,14 +26,36 @@ export const UsageSummaryQuery = z.object(range);
 export const UsageListQuery = z.object({
   ...range,
   ...PageQuery.shape,
-  chatbot: z.uuid().optional().openapi({ description: "Only the usage of this assistant", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-  includeTime: z.enum(["true", "false"]).default("false").openapi({ description: "`true`: only the time series (no entities), not paginated", example: "false" }),
-  search: z.string().max(200).optional().openapi({ description: "Members: id, name or e-mail; assistants: id or name", example: "ada" }),
+  chatbot: z
+    .uuid()
+    .optional()
+    .openapi({ description: "Only the usage of this assistant", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+  includeTime: z
+    .enum(["true", "false"])
+    .default("false")
+    .openapi({ description: "`true`: only the time series (no entities), not paginated", example: "false" }),
+  search: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: "Members: id, name or e-mail; assistants: id or name", example: "ada" }),
   sortBy: z
-    .enum(["name", "email", "createdAt", "conversationsCount", "messagesCount", "wordsCount", "totalTokens", "requestsCount"])
+    .enum([
+      "name",
+      "email",
+      "createdAt",
+      "conversationsCount",
+      "messagesCount",
+      "wordsCount",
+      "totalTokens",
+      "requestsCount",
+    ])
     .default("wordsCount")
     .openapi({ description: "Sort field (default wordsCount)", example: "wordsCount" }),
-  sortOrder: z.enum(["asc", "desc"]).default("desc").openapi({ description: "Sort order (default desc)", example: "desc" }),
+  sortOrder: z
+    .enum(["asc", "desc"])
+    .default("desc")
+    .openapi({ description: "Sort order (default desc)", example: "desc" }),
 });
 
 const counts = {
@@ -51,7 +76,12 @@ export const UsageCountsSchema = z.object(counts).openapi("UsageCounts");
 
 export const UsageBucketSchema = z
   .object({
-    time: z.string().openapi({ description: "The bucket in `timezone`: YYYY-MM-DDTHH:00, YYYY-MM-DD or YYYY-MM", example: "2026-01-05" }),
+    time: z
+      .string()
+      .openapi({
+        description: "The bucket in `timezone`: YYYY-MM-DDTHH:00, YYYY-MM-DD or YYYY-MM",
+        example: "2026-01-05",
+      }),
     startAt: z.string().openapi({ description: "Bucket start, epoch ms", example: "1767571200000" }),
     endAt: z.string().openapi({ description: "Bucket end, epoch ms (exclusive)", example: "1767657600000" }),
     ...counts,
@@ -61,7 +91,9 @@ export const UsageBucketSchema = z
 export const MemberUsageSchema = z
   .object({
     id: z.string().openapi({ description: "Member id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    userId: z.string().openapi({ description: "The member's user id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e" }),
+    userId: z
+      .string()
+      .openapi({ description: "The member's user id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e" }),
     name: z.string().openapi({ example: "Ada Lovelace" }),
     email: z.string().openapi({ example: "ada@example.com" }),
     ...counts,
@@ -76,8 +108,12 @@ export const ChatbotUsageSchema = z
   })
   .openapi("ChatbotUsage");
 
-export const MemberUsageAnswer = z.union([pageOf(MemberUsageSchema, "MemberUsagePage"), z.array(UsageBucketSchema)]).openapi({ description: "A page of members, or with includeTime=true the time series only" });
-export const ChatbotUsageAnswer = z.union([pageOf(ChatbotUsageSchema, "ChatbotUsagePage"), z.array(UsageBucketSchema)]).openapi({ description: "A page of assistants, or with includeTime=true the time series only" });
+export const MemberUsageAnswer = z
+  .union([pageOf(MemberUsageSchema, "MemberUsagePage"), z.array(UsageBucketSchema)])
+  .openapi({ description: "A page of members, or with includeTime=true the time series only" });
+export const ChatbotUsageAnswer = z
+  .union([pageOf(ChatbotUsageSchema, "ChatbotUsagePage"), z.array(UsageBucketSchema)])
+  .openapi({ description: "A page of assistants, or with includeTime=true the time series only" });
 
 const plan = z
   .object({
@@ -96,7 +132,10 @@ const summary = (entity: "members" | "chatbots") =>
     timezone: z.string().openapi({ example: "UTC" }),
     total: UsageCountsSchema,
     [`${entity}Count`]: n(entity === "members" ? "Members of the organization" : "Assistants of the organization", 8),
-    [`active${entity === "members" ? "Members" : "Chatbots"}Count`]: n(entity === "members" ? "Members with usage in the range" : "Assistants with usage in the range", 5),
+    [`active${entity === "members" ? "Members" : "Chatbots"}Count`]: n(
+      entity === "members" ? "Members with usage in the range" : "Assistants with usage in the range",
+      5,
+    ),
     results: z.array(UsageBucketSchema),
     usageStatistics: UsageStatistics,
     organizationPlan: plan,

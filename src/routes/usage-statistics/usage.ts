@@ -5,9 +5,21 @@ import { ms } from "../../lib/time";
 import { orgAccess, requirePermission } from "../../services/access";
 import { getOrganizationRecord } from "../../services/organizations";
 import { planSettings } from "../../services/plans";
-import { buckets, checkTimezone, dayRange, localDate, type Bucket, type Granularity } from "../../services/statistics/buckets";
+import {
+  buckets,
+  checkTimezone,
+  dayRange,
+  localDate,
+  type Bucket,
+  type Granularity,
+} from "../../services/statistics/buckets";
 import { rollUpIfBehind } from "../../services/statistics/rollup";
-import { usageSeries, type UsageCounts, type UsageQuery, type UsageScope } from "../../services/statistics/organization";
+import {
+  usageSeries,
+  type UsageCounts,
+  type UsageQuery,
+  type UsageScope,
+} from "../../services/statistics/organization";
 
 export interface RangeQuery {
   startDate?: string;
@@ -17,7 +29,11 @@ export interface RangeQuery {
 }
 
 /** Access (statistics.view in the organization of the path) and the query's range and buckets. */
-export async function usageContext(c: Context<AppEnv>, organizationPk: string, q: RangeQuery & { chatbot?: string; search?: string }) {
+export async function usageContext(
+  c: Context<AppEnv>,
+  organizationPk: string,
+  q: RangeQuery & { chatbot?: string; search?: string },
+) {
   const access = await orgAccess(c, organizationPk);
   requirePermission(access, "statistics.view");
   const timezone = checkTimezone(q.timezone);
@@ -26,16 +42,33 @@ export async function usageContext(c: Context<AppEnv>, organizationPk: string, q
   const endDate = q.endDate ?? (startDate > today ? startDate : today);
   const { start, end } = dayRange(timezone, startDate, endDate, "startDate", "endDate");
   if (q.chatbot) {
-    const found = await c.env.DB.prepare("SELECT 1 AS x FROM chatbots WHERE id = ? AND organization_id = ?").bind(q.chatbot, access.organizationId).first();
+    const found = await c.env.DB.prepare("SELECT 1 AS x FROM chatbots WHERE id = ? AND organization_id = ?")
+      .bind(q.chatbot, access.organizationId)
+      .first();
     if (!found) throw notFound("Assistant not found.");
   }
-  c.executionCtx.waitUntil(rollUpIfBehind(c.env.DB).catch((err) => console.error(JSON.stringify({ level: "error", message: "usage rollup failed", error: String(err) }))));
-  const query: UsageQuery = { organizationId: access.organizationId, start, end, chatbotId: q.chatbot, search: q.search || undefined };
+  c.executionCtx.waitUntil(
+    rollUpIfBehind(c.env.DB).catch((err) =>
+      console.error(JSON.stringify({ level: "error", message: "usage rollup failed", error: String(err) })),
+    ),
+  );
+  const query: UsageQuery = {
+    organizationId: access.organizationId,
+    start,
+    end,
+    chatbotId: q.chatbot,
+    search: q.search || undefined,
+  };
   return { access, timezone, startDate, endDate, query, list: () => buckets(timezone, start, end, q.timeGranularity) };
 }
 
 export const bucketRows = (rows: ({ bucket: Bucket } & UsageCounts)[]) =>
-  rows.map(({ bucket, ...counts }) => ({ time: bucket.time, startAt: ms(bucket.start)!, endAt: ms(bucket.end)!, ...counts }));
+  rows.map(({ bucket, ...counts }) => ({
+    time: bucket.time,
+    startAt: ms(bucket.start)!,
+    endAt: ms(bucket.end)!,
+    ...counts,
+  }));
 
 /** The summary of a scope: totals and series, entity counts, and the organization's usage and plan. */
 export async function usageSummary(c: Context<AppEnv>, scope: UsageScope, organizationPk: string, q: RangeQuery) {
@@ -43,7 +76,9 @@ export async function usageSummary(c: Context<AppEnv>, scope: UsageScope, organi
   const table = scope === "members" ? "members" : "chatbots";
   const [series, entities, organization] = await Promise.all([
     usageSeries(c.env.DB, scope, ctx.query, ctx.list()),
-    c.env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`).bind(ctx.access.organizationId).first<{ n: number }>(),
+    c.env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`)
+      .bind(ctx.access.organizationId)
+      .first<{ n: number }>(),
     getOrganizationRecord(c.var.db, ctx.access.organizationId, planSettings(c.env)),
   ]);
   if (!organization) throw notFound();
@@ -62,5 +97,6 @@ export async function usageSummary(c: Context<AppEnv>, scope: UsageScope, organi
 }
 
 export const checkSort = (scope: UsageScope, sortBy: string) => {
-  if (scope === "chatbots" && sortBy === "email") throw fieldError("sortBy", "Assistants have no e-mail; sort by name, createdAt or a count.");
+  if (scope === "chatbots" && sortBy === "email")
+    throw fieldError("sortBy", "Assistants have no e-mail; sort by name, createdAt or a count.");
 };

@@ -19,7 +19,8 @@ const route = createRoute({
   summary: "Create the web chat of a web inbox",
   description:
     "Needs `inbox.manage`. `inbox` must be a `web` inbox of the organization (400) without a web chat (409); " +
-    "creating a web inbox already creates its web chat. Unset fields take the defaults of a new web chat. " + IMAGE_NOTE,
+    "creating a web inbox already creates its web chat. Unset fields take the defaults of a new web chat. " +
+    IMAGE_NOTE,
   request: jsonBody(WebChatCreate),
   responses: { 201: json(WebChatSchema, "The created web chat"), ...errorResponses(400, 403, 404, 409) },
 });
@@ -34,13 +35,28 @@ export const registerCreateWebChat = (r: Router) =>
     const inbox = await getInbox(c.var.db, access.organizationId, body.inbox.id, eq(inboxes.channelType, "web"));
     if (!inbox) throw fieldError("inbox", "Must be a web inbox of this organization.");
     if (inbox.channel) throw alreadyHasOne();
-    const fresh = { name: inbox.inbox.name, accessType: "public" as const, isActive: true, settings: defaultWebChatSettings() };
+    const fresh = {
+      name: inbox.inbox.name,
+      accessType: "public" as const,
+      isActive: true,
+      settings: defaultWebChatSettings(),
+    };
     const id = uuidv7();
-    const images = await publishWebChatImages(c.env, c.var.db, { organizationId: access.organizationId, webChatId: id, origin: new URL(c.req.url).origin }, body);
+    const images = await publishWebChatImages(
+      c.env,
+      c.var.db,
+      { organizationId: access.organizationId, webChatId: id, origin: new URL(c.req.url).origin },
+      body,
+    );
     const stored = applyWebChatInput(fresh, { ...body, ...images.urls }, false);
     if (stored.settings.customDomain) await requireDomainFree(c.var.db, stored.settings.customDomain.domain, null);
     try {
-      await c.var.db.batch([c.var.db.insert(webChats).values({ ...stored, id, organizationId: access.organizationId, inboxId: inbox.inbox.id }), ...images.claims]);
+      await c.var.db.batch([
+        c.var.db
+          .insert(webChats)
+          .values({ ...stored, id, organizationId: access.organizationId, inboxId: inbox.inbox.id }),
+        ...images.claims,
+      ]);
     } catch (err) {
       if (isUniqueViolation(err)) throw alreadyHasOne();
       throw err;

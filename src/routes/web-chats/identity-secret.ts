@@ -20,7 +20,13 @@ const route = createRoute({
   request: { params: IdParams },
   responses: {
     200: json(
-      z.object({ secret: z.string().openapi({ description: "The identity secret; store it in your backend", example: "wcs_Vx3...9Qa" }) }).openapi("WebChatIdentitySecret"),
+      z
+        .object({
+          secret: z
+            .string()
+            .openapi({ description: "The identity secret; store it in your backend", example: "wcs_Vx3...9Qa" }),
+        })
+        .openapi("WebChatIdentitySecret"),
       "The new secret",
     ),
     ...errorResponses(403, 404, 503),
@@ -35,7 +41,10 @@ export const registerWebChatIdentitySecret = (r: Router) =>
     const sealed = await encryptSecret(secret, c.env.ENCRYPTION_KEY);
     const [row] = await c.var.db
       .update(webChats)
-      .set({ settings: sql`json_set(${webChats.settings}, '$.identitySecretSealed', ${sealed})`, updatedAt: Date.now() })
+      .set({
+        settings: sql`json_set(${webChats.settings}, '$.identitySecretSealed', ${sealed})`,
+        updatedAt: Date.now(),
+      })
       .where(and(eq(webChats.id, c.req.valid("param").id), eq(webChats.organizationId, access.organizationId)))
       .returning({ id: webChats.id });
     if (!row) throw notFound();

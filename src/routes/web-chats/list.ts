@@ -10,7 +10,10 @@ import { webChatRecord } from "../../services/records/web-chats";
 import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
 
 const ListQuery = PageQuery.extend({
-  inbox: z.uuid().optional().openapi({ description: "Only the web chat of this inbox", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+  inbox: z
+    .uuid()
+    .optional()
+    .openapi({ description: "Only the web chat of this inbox", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
 });
 
 const route = createRoute({
@@ -29,10 +32,17 @@ export const registerListWebChats = (r: Router) =>
     requirePermission(access, "inbox.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const where = and(eq(webChats.organizationId, access.organizationId), q.inbox ? eq(webChats.inboxId, q.inbox) : undefined);
+    const where = and(
+      eq(webChats.organizationId, access.organizationId),
+      q.inbox ? eq(webChats.inboxId, q.inbox) : undefined,
+    );
     const [[{ n }], rows] = await Promise.all([
       c.var.db.select({ n: count() }).from(webChats).where(where),
-      selectWebChats(c.var.db).where(where).orderBy(desc(webChats.createdAt), desc(webChats.id)).limit(p.limit).offset(p.offset),
+      selectWebChats(c.var.db)
+        .where(where)
+        .orderBy(desc(webChats.createdAt), desc(webChats.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     return c.json(pageResponse(c, p, n, rows.map(webChatRecord)), 200);
   });

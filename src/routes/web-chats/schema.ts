@@ -6,7 +6,10 @@ import type { WebChatFlag } from "../../services/records/web-chats";
 export const WEB_CHATS_TAG = "Web chats";
 
 /** The keys a theme may carry; both `theme` and `darkTheme` have them. */
-export const themeFields = <C extends z.ZodType, F extends z.ZodType>(colour: (d: string) => C, flag: (d: string) => F) => ({
+export const themeFields = <C extends z.ZodType, F extends z.ZodType>(
+  colour: (d: string) => C,
+  flag: (d: string) => F,
+) => ({
   primaryColor: colour("Main colour: buttons and highlights"),
   navbarTextColor: colour("Text of the navigation bar"),
   conversationBackgroundColor: colour("Background of the conversation"),
@@ -37,7 +40,10 @@ export const WebChatFlags = z.object({
   enableShareConversation: flag("Visitors may share a conversation"),
   enableLocation: flag("Send the visitor's location with messages"),
   enableShowPoweredBy: flag("Show the powered-by logo (default true)", true),
-  enableAnonymous: flag("Visitors may chat without identifying themselves (no pre-chat form); true for new web chats, false for those created before it was the default and never set", true),
+  enableAnonymous: flag(
+    "Visitors may chat without identifying themselves (no pre-chat form); true for new web chats, false for those created before it was the default and never set",
+    true,
+  ),
   enableThemeModeToggle: flag("Visitors may switch between light and dark"),
   enableDownloadCitations: flag("Visitors may download cited files"),
   enableDisplayChatbotAvatar: flag("Show the assistant's avatar"),
@@ -67,11 +73,16 @@ export const WebChatSchema = z
     isActive: z.boolean().openapi({ description: "Whether the widget answers (default true)", example: true }),
     enableSpeech: z.boolean().openapi({ description: "Voice input and read-aloud", example: false }),
     displayGreeting: z.string().openapi({ description: "First message shown", example: "Hello! How can I help?" }),
-    displayConversationStarters: z.array(z.string()).openapi({ description: "Suggested first questions", example: ["Opening hours?"] }),
+    displayConversationStarters: z
+      .array(z.string())
+      .openapi({ description: "Suggested first questions", example: ["Opening hours?"] }),
     theme: ThemeSchema,
     darkTheme: ThemeSchema,
     accessType: z.enum(WEB_CHAT_ACCESS_TYPES).openapi({ description: "public or private", example: "public" }),
-    defaultThemeMode: z.enum(THEME_MODES).nullable().openapi({ description: "light, dark or system", example: "system" }),
+    defaultThemeMode: z
+      .enum(THEME_MODES)
+      .nullable()
+      .openapi({ description: "light, dark or system", example: "system" }),
     // A union, not `.nullable()`, so that the OpenAPI document shows the null.
     customDomain: z.union([CustomDomainSchema, z.null()]).openapi({ description: "Custom domain serving the widget" }),
     inbox: IdName,

@@ -19,8 +19,14 @@ async function updateWebChat(c: Context<AppEnv>, id: string, input: WebChatInput
   requirePermission(access, "inbox.manage");
   const view = await getWebChat(c.var.db, access.organizationId, id);
   if (!view) throw notFound();
-  if (input.inbox && input.inbox.id !== view.inbox.id) throw fieldError("inbox", "The inbox of a web chat cannot change.");
-  const images = await publishWebChatImages(c.env, c.var.db, { organizationId: access.organizationId, webChatId: id, origin: new URL(c.req.url).origin }, input);
+  if (input.inbox && input.inbox.id !== view.inbox.id)
+    throw fieldError("inbox", "The inbox of a web chat cannot change.");
+  const images = await publishWebChatImages(
+    c.env,
+    c.var.db,
+    { organizationId: access.organizationId, webChatId: id, origin: new URL(c.req.url).origin },
+    input,
+  );
   const stored = applyWebChatInput(view.webChat, { ...input, ...images.urls }, mergeThemes);
   const domain = stored.settings.customDomain?.domain;
   if (domain && domain !== view.webChat.settings.customDomain?.domain) await requireDomainFree(c.var.db, domain, id);
@@ -46,14 +52,19 @@ const route = (method: "put" | "patch") =>
     summary: method === "put" ? "Replace a web chat's settings" : "Update some settings of a web chat",
     description:
       method === "put"
-        ? "Needs `inbox.manage`. The spec's required fields are required; `theme` and `darkTheme` are replaced whole. " + IMAGE_NOTE
+        ? "Needs `inbox.manage`. The spec's required fields are required; `theme` and `darkTheme` are replaced whole. " +
+          IMAGE_NOTE
         : "Needs `inbox.manage`. `theme` and `darkTheme` merge key by key (`null` removes a key). " + IMAGE_NOTE,
     request: { params: IdParams, ...jsonBody(method === "put" ? WebChatReplace : WebChatPatch) },
     responses: { 200: json(WebChatSchema, "The updated web chat"), ...errorResponses(400, 403, 404, 409) },
   });
 
 export const registerReplaceWebChat = (r: Router) =>
-  r.openapi(route("put"), async (c) => c.json(await updateWebChat(c, c.req.valid("param").id, c.req.valid("json"), false), 200));
+  r.openapi(route("put"), async (c) =>
+    c.json(await updateWebChat(c, c.req.valid("param").id, c.req.valid("json"), false), 200),
+  );
 
 export const registerPatchWebChat = (r: Router) =>
-  r.openapi(route("patch"), async (c) => c.json(await updateWebChat(c, c.req.valid("param").id, c.req.valid("json"), true), 200));
+  r.openapi(route("patch"), async (c) =>
+    c.json(await updateWebChat(c, c.req.valid("param").id, c.req.valid("json"), true), 200),
+  );

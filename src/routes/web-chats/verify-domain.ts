@@ -25,8 +25,15 @@ const route = createRoute({
       WebChatSchema.extend({
         verification: z
           .object({
-            recordName: z.string().openapi({ description: "TXT record to publish", example: "_assistant-platform-challenge.chat.example.com" }),
-            recordValue: z.string().openapi({ description: "Its value", example: "assistant-platform-verification=0190a5c2-..." }),
+            recordName: z
+              .string()
+              .openapi({
+                description: "TXT record to publish",
+                example: "_assistant-platform-challenge.chat.example.com",
+              }),
+            recordValue: z
+              .string()
+              .openapi({ description: "Its value", example: "assistant-platform-verification=0190a5c2-..." }),
           })
           .openapi({ description: "What the DNS must hold" }),
       }).openapi("WebChatDomainCheck"),
@@ -46,8 +53,17 @@ export const registerVerifyWebChatDomain = (r: Router) =>
     const domain = view.webChat.settings.customDomain;
     if (!domain) throw badRequest("This web chat has no custom domain.");
     const verified = await domainVerified(txtResolver(c.env), domain.domain, domain.id);
-    const settings = { ...view.webChat.settings, customDomain: { ...domain, status: verified ? ("active" as const) : ("failed" as const) } };
-    await c.var.db.update(webChats).set({ settings, updatedAt: Date.now() }).where(and(eq(webChats.id, id), eq(webChats.organizationId, access.organizationId)));
+    const settings = {
+      ...view.webChat.settings,
+      customDomain: { ...domain, status: verified ? ("active" as const) : ("failed" as const) },
+    };
+    await c.var.db
+      .update(webChats)
+      .set({ settings, updatedAt: Date.now() })
+      .where(and(eq(webChats.id, id), eq(webChats.organizationId, access.organizationId)));
     const record = webChatRecord((await getWebChat(c.var.db, access.organizationId, id))!);
-    return c.json({ ...record, verification: { recordName: challengeName(domain.domain), recordValue: challengeValue(domain.id) } }, 200);
+    return c.json(
+      { ...record, verification: { recordName: challengeName(domain.domain), recordValue: challengeValue(domain.id) } },
+      200,
+    );
   });

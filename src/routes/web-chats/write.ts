@@ -14,12 +14,19 @@ const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 /** Theme keys; unknown keys are refused and `null` removes a key (PATCH merges key by key). */
 const ThemeWrite = z.strictObject(
   themeFields(
-    (description) => z.string().regex(HEX, "Must be a HEX colour such as #3366FF").nullable().optional().openapi({ description, example: "#3366FF" }),
+    (description) =>
+      z
+        .string()
+        .regex(HEX, "Must be a HEX colour such as #3366FF")
+        .nullable()
+        .optional()
+        .openapi({ description, example: "#3366FF" }),
     (description) => z.boolean().nullable().optional().openapi({ description, example: true }),
   ),
 );
 
-const link = (description: string) => z.httpUrl().max(2000).nullable().optional().openapi({ description, example: "https://cdn.example.com/logo.png" });
+const link = (description: string) =>
+  z.httpUrl().max(2000).nullable().optional().openapi({ description, example: "https://cdn.example.com/logo.png" });
 /** An image URL, or the key of a `web-chat` upload for the field, which the write publishes (services/uploads/web-chat-images.ts). */
 const image = (description: string) =>
   z
@@ -45,11 +52,17 @@ export const WebChatReplace = z
   .object({
     name: z.string().trim().min(1).max(200).openapi({ example: "Website chat" }),
     enableSpeech: z.boolean().openapi({ description: "Voice input and read-aloud", example: false }),
-    displayGreeting: z.string().max(2000).openapi({ description: "First message shown", example: "Hello! How can I help?" }),
+    displayGreeting: z
+      .string()
+      .max(2000)
+      .openapi({ description: "First message shown", example: "Hello! How can I help?" }),
     displayConversationStarters: z
       .array(z.string().max(200).openapi({ example: "Opening hours?" }))
       .max(10)
-      .openapi({ description: "At most 10 suggested first questions, each up to 200 characters", example: ["Opening hours?"] }),
+      .openapi({
+        description: "At most 10 suggested first questions, each up to 200 characters",
+        example: ["Opening hours?"],
+      }),
     theme: ThemeWrite.openapi({ description: "Light theme", example: { primaryColor: "#3366FF" } }),
     darkTheme: ThemeWrite.openapi({ description: "Dark theme", example: { primaryColor: "#99BBFF" } }),
     accessType: z.enum(WEB_CHAT_ACCESS_TYPES).openapi({ description: "public or private", example: "public" }),
@@ -58,7 +71,12 @@ export const WebChatReplace = z
     logo: image("Logo"),
     cover: link("Cover image URL (http or https)"),
     poweredByLogo: link("Powered-by logo URL (http or https)"),
-    description: z.string().max(2000).nullable().optional().openapi({ description: "Text under the title", example: "Ask us anything" }),
+    description: z
+      .string()
+      .max(2000)
+      .nullable()
+      .optional()
+      .openapi({ description: "Text under the title", example: "Ask us anything" }),
     backUrl: z
       .string()
       .max(2000)
@@ -67,10 +85,19 @@ export const WebChatReplace = z
       .optional()
       .openapi({ description: "Where the back button leads", example: "https://example.com" }),
     isActive: z.boolean().optional().openapi({ description: "Whether the widget answers", example: true }),
-    defaultThemeMode: z.enum(THEME_MODES).nullable().optional().openapi({ description: "light, dark or system", example: "system" }),
+    defaultThemeMode: z
+      .enum(THEME_MODES)
+      .nullable()
+      .optional()
+      .openapi({ description: "light, dark or system", example: "system" }),
     customDomain: z
       .object({
-        domain: z.string().trim().toLowerCase().regex(HOSTNAME, "Must be a hostname such as chat.example.com").openapi({ example: "chat.example.com" }),
+        domain: z
+          .string()
+          .trim()
+          .toLowerCase()
+          .regex(HOSTNAME, "Must be a hostname such as chat.example.com")
+          .openapi({ example: "chat.example.com" }),
       })
       .nullable()
       .optional()
@@ -79,7 +106,9 @@ export const WebChatReplace = z
   .extend(WebChatFlags.partial().shape);
 
 export const WebChatPatch = WebChatReplace.partial();
-export const WebChatCreate = WebChatPatch.extend({ inbox: IdRef.openapi({ description: "A web inbox without a web chat" }) });
+export const WebChatCreate = WebChatPatch.extend({
+  inbox: IdRef.openapi({ description: "A web inbox without a web chat" }),
+});
 
 export type WebChatInput = z.infer<typeof WebChatPatch>;
 export type StoredWebChat = Pick<WebChatRow, "name" | "accessType" | "isActive" | "settings">;
@@ -106,7 +135,12 @@ export function applyWebChatInput(current: StoredWebChat, input: WebChatInput, m
   if (darkTheme) settings.darkTheme = applyTheme(mergeThemes ? (current.settings.darkTheme ?? {}) : {}, darkTheme);
   if (customDomain !== undefined) {
     const same = customDomain && current.settings.customDomain?.domain === customDomain.domain;
-    settings.customDomain = customDomain === null ? null : same ? current.settings.customDomain : { id: uuidv7(), domain: customDomain.domain, status: "pending" };
+    settings.customDomain =
+      customDomain === null
+        ? null
+        : same
+          ? current.settings.customDomain
+          : { id: uuidv7(), domain: customDomain.domain, status: "pending" };
   }
   return {
     name: name ?? current.name,

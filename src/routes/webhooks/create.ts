@@ -28,7 +28,14 @@ export const registerCreateWebhook = (r: Router) =>
     const { secretToken, ...body } = c.req.valid("json");
     const templatePreset = body.templatePreset ?? "service_standard";
     const conversationEvents = body.conversationEvents ?? false;
-    checkWebhookRules(c.env, { url: body.url, templatePreset, customTemplate: body.customTemplate, storedTemplate: null, direction: body.direction, conversationEvents });
+    checkWebhookRules(c.env, {
+      url: body.url,
+      templatePreset,
+      customTemplate: body.customTemplate,
+      storedTemplate: null,
+      direction: body.direction,
+      conversationEvents,
+    });
     const id = uuidv7();
     await c.var.db.insert(webhooks).values({
       id,

@@ -23,6 +23,8 @@ export const registerDeleteWebhook = (r: Router) =>
     requirePermission(access, "webhook.manage");
     const { inboxId, webhookId } = c.req.valid("param");
     const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
-    await c.var.db.delete(webhooks).where(and(eq(webhooks.id, webhook.id), eq(webhooks.organizationId, access.organizationId)));
+    await c.var.db
+      .delete(webhooks)
+      .where(and(eq(webhooks.id, webhook.id), eq(webhooks.organizationId, access.organizationId)));
     return c.body(null, 204);
   });

@@ -11,7 +11,8 @@ const route = createRoute({
   path: "/inboxes/{inboxId}/webhooks/{webhookId}/",
   tags: [WEBHOOKS_TAG],
   summary: "Get a webhook of an inbox",
-  description: "Needs `webhook.manage`. The secret token is never returned, only whether one is set and a masked preview.",
+  description:
+    "Needs `webhook.manage`. The secret token is never returned, only whether one is set and a masked preview.",
   request: { params: WebhookParams },
   responses: { 200: json(WebhookSchema, "The webhook"), ...errorResponses(403, 404) },
 });
@@ -21,5 +22,8 @@ export const registerGetWebhook = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "webhook.manage");
     const { inboxId, webhookId } = c.req.valid("param");
-    return c.json(await webhookRecord(await getWebhook(c.var.db, access.organizationId, inboxId, webhookId), c.env), 200);
+    return c.json(
+      await webhookRecord(await getWebhook(c.var.db, access.organizationId, inboxId, webhookId), c.env),
+      200,
+    );
   });

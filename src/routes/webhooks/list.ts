@@ -10,7 +10,10 @@ import { webhookRecord } from "../../services/records/webhooks";
 import { InboxParams, WEBHOOKS_TAG, WebhookSchema } from "./schema";
 
 const ListQuery = PageQuery.extend({
-  direction: z.enum(WEBHOOK_DIRECTIONS).optional().openapi({ description: "Only webhooks of this direction", example: "outgoing" }),
+  direction: z
+    .enum(WEBHOOK_DIRECTIONS)
+    .optional()
+    .openapi({ description: "Only webhooks of this direction", example: "outgoing" }),
 });
 
 const route = createRoute({
@@ -37,7 +40,11 @@ export const registerListWebhooks = (r: Router) =>
     );
     const [[{ n }], rows] = await Promise.all([
       c.var.db.select({ n: count() }).from(webhooks).where(where),
-      selectWebhooks(c.var.db).where(where).orderBy(desc(webhooks.createdAt), desc(webhooks.id)).limit(p.limit).offset(p.offset),
+      selectWebhooks(c.var.db)
+        .where(where)
+        .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     const results = await Promise.all(rows.map((row) => webhookRecord(row, c.env)));
     return c.json(pageResponse(c, p, n, results), 200);

@@ -8,7 +8,8 @@ import { enqueueDeliveries } from "../../services/webhooks/emit";
 import { addAttempts } from "../../services/webhooks/redelivery";
 import { WEBHOOKS_TAG, WebhookParams } from "./schema";
 
-const SINCE_FORMS = "an ISO 8601 time with its offset (2026-01-31T08:00:00Z), a day in UTC (2026-01-31) or milliseconds since the epoch (1769846400000)";
+const SINCE_FORMS =
+  "an ISO 8601 time with its offset (2026-01-31T08:00:00Z), a day in UTC (2026-01-31) or milliseconds since the epoch (1769846400000)";
 
 /** `since` in any of its forms -> epoch ms, or undefined when it is none of them. */
 function parseSince(value: string): number | undefined {
@@ -25,16 +26,23 @@ const RedeliverFailedBody = z
       .max(40)
       .optional()
       .superRefine((v, ctx) => {
-        if (v !== undefined && parseSince(v) === undefined) ctx.addIssue({ code: "custom", message: `Must be ${SINCE_FORMS}.` });
+        if (v !== undefined && parseSince(v) === undefined)
+          ctx.addIssue({ code: "custom", message: `Must be ${SINCE_FORMS}.` });
       })
-      .openapi({ description: `Only events that first happened at or after this time: ${SINCE_FORMS}. Absent: every failed event`, example: "2026-01-31T08:00:00Z" }),
+      .openapi({
+        description: `Only events that first happened at or after this time: ${SINCE_FORMS}. Absent: every failed event`,
+        example: "2026-01-31T08:00:00Z",
+      }),
   })
   .openapi("RedeliverFailedWebhookEvents");
 
 const RedeliverFailedResult = z
   .object({
     count: z.number().int().openapi({ description: "Events given a new attempt, now queued", example: 42 }),
-    since: Timestamp.nullable().openapi({ description: "`since` as read (ms since the epoch); null when absent", example: "1769846400000" }),
+    since: Timestamp.nullable().openapi({
+      description: "`since` as read (ms since the epoch); null when absent",
+      example: "1769846400000",
+    }),
   })
   .openapi("RedeliverFailedWebhookEventsResult");
 
@@ -49,7 +57,10 @@ const route = createRoute({
     "can deduplicate. Events with an attempt still pending (a retry on its schedule) are left to it. The body may be omitted. " +
     "A disabled webhook is a 409: enable it first.",
   request: { params: WebhookParams, body: { ...jsonBody(RedeliverFailedBody).body, required: false } },
-  responses: { 202: json(RedeliverFailedResult, "How many events were queued again"), ...errorResponses(400, 403, 404, 409) },
+  responses: {
+    202: json(RedeliverFailedResult, "How many events were queued again"),
+    ...errorResponses(400, 403, 404, 409),
+  },
 });
 
 export const registerRedeliverFailedWebhookEvents = (r: Router) =>
@@ -61,12 +72,26 @@ export const registerRedeliverFailedWebhookEvents = (r: Router) =>
     const raw = c.req.valid("json")?.since;
     const since = raw === undefined ? undefined : parseSince(raw);
     if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send its failed events again.");
-    const ids = await addAttempts(c.var.db, { organizationId: access.organizationId, webhookId: webhook.id, url: webhook.url, onlyFailed: true, since });
+    const ids = await addAttempts(c.var.db, {
+      organizationId: access.organizationId,
+      webhookId: webhook.id,
+      url: webhook.url,
+      onlyFailed: true,
+      since,
+    });
     try {
       await enqueueDeliveries(c.env, ids);
     } catch (err) {
       // The attempts stay pending: the housekeeping cron queues stranded pending deliveries again.
-      console.warn(JSON.stringify({ level: "warn", requestId: c.var.requestId, message: "redeliveries not queued", count: ids.length, error: String(err) }));
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          requestId: c.var.requestId,
+          message: "redeliveries not queued",
+          count: ids.length,
+          error: String(err),
+        }),
+      );
     }
     return c.json({ count: ids.length, since: since === undefined ? null : String(since) }, 202);
   });

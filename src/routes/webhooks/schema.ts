@@ -38,13 +38,15 @@ function headersProblem(headers: Record<string, string>): string | null {
     if (seen.has(lower)) return `"${name}" is given twice (header names are case-insensitive).`;
     seen.add(lower);
     const value = headers[name];
-    if (!HEADER_VALUE.test(value) || value.length > 4000) return `The value of "${name}" must be at most 4,000 printable ASCII characters, without line breaks.`;
+    if (!HEADER_VALUE.test(value) || value.length > 4000)
+      return `The value of "${name}" must be at most 4,000 printable ASCII characters, without line breaks.`;
   }
   return null;
 }
 
 const direction = z.enum(WEBHOOK_DIRECTIONS).openapi({
-  description: "`outgoing`: assistant and agent replies; `incoming`: visitor messages; `receive`: calls from an external platform",
+  description:
+    "`outgoing`: assistant and agent replies; `incoming`: visitor messages; `receive`: calls from an external platform",
   example: "outgoing",
 });
 
@@ -58,12 +60,22 @@ export const WebhookWrite = z
       .trim()
       .min(1)
       .max(2000)
-      .openapi({ description: "http(s) endpoint; private networks and internal addresses are refused (SSRF protection)", example: "https://hooks.example.com/assistant" }),
+      .openapi({
+        description: "http(s) endpoint; private networks and internal addresses are refused (SSRF protection)",
+        example: "https://hooks.example.com/assistant",
+      }),
     isEnabled: z
       .boolean()
       .optional()
-      .openapi({ description: "A disabled webhook sends nothing but keeps its configuration (default true); true re-enables one the service disabled", example: true }),
-    method: z.enum(WEBHOOK_METHODS).optional().openapi({ description: "HTTP method of the push (default POST)", example: "POST" }),
+      .openapi({
+        description:
+          "A disabled webhook sends nothing but keeps its configuration (default true); true re-enables one the service disabled",
+        example: true,
+      }),
+    method: z
+      .enum(WEBHOOK_METHODS)
+      .optional()
+      .openapi({ description: "HTTP method of the push (default POST)", example: "POST" }),
     headers: z
       .record(z.string(), z.string())
       .nullable()
@@ -79,7 +91,8 @@ export const WebhookWrite = z
         example: { Authorization: "Bearer 123" },
       }),
     templatePreset: z.enum(WEBHOOK_PRESETS).optional().openapi({
-      description: "Payload format: `service_standard` (default), `genesys_cloud`, `custom` (customTemplate) or `legacy` (the older format)",
+      description:
+        "Payload format: `service_standard` (default), `genesys_cloud`, `custom` (customTemplate) or `legacy` (the older format)",
       example: "service_standard",
     }),
     customTemplate: z
@@ -87,27 +100,43 @@ export const WebhookWrite = z
       .max(20_000)
       .nullable()
       .optional()
-      .openapi({ description: "Jinja2 template rendering the JSON body; required with the `custom` preset, checked with test data on save", example: null }),
-    retryFailedDeliveries: z.boolean().optional().openapi({
-      description:
-        "Retry failed deliveries automatically, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h after each failure (about 45 hours in all). " +
-        "Default false: a failure is recorded and not retried (the spec's delivery rule 3)",
-      example: false,
-    }),
-    conversationEvents: z.boolean().optional().openapi({
-      description:
-        "Also send the conversation's lifecycle events (handoff, takeover, assignment, resolve) as `conversation.updated` payloads (docs/reference.md, " +
-        "\"Lifecycle events\"). Default false: message events only. Not available with `direction: receive` or the `genesys_cloud` preset",
-      example: false,
-    }),
+      .openapi({
+        description:
+          "Jinja2 template rendering the JSON body; required with the `custom` preset, checked with test data on save",
+        example: null,
+      }),
+    retryFailedDeliveries: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "Retry failed deliveries automatically, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h after each failure (about 45 hours in all). " +
+          "Default false: a failure is recorded and not retried (the spec's delivery rule 3)",
+        example: false,
+      }),
+    conversationEvents: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "Also send the conversation's lifecycle events (handoff, takeover, assignment, resolve) as `conversation.updated` payloads (docs/reference.md, " +
+          '"Lifecycle events"). Default false: message events only. Not available with `direction: receive` or the `genesys_cloud` preset',
+        example: false,
+      }),
     secretToken: z
       .string()
       .min(1)
       .max(500)
-      .regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/, "Printable ASCII characters, without leading or trailing spaces.")
+      .regex(
+        /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/,
+        "Printable ASCII characters, without leading or trailing spaces.",
+      )
       .nullable()
       .optional()
-      .openapi({ description: "Write-only, encrypted at rest: sent as X-Webhook-Secret and used to sign; null removes it", example: "my-shared-secret" }),
+      .openapi({
+        description: "Write-only, encrypted at rest: sent as X-Webhook-Secret and used to sign; null removes it",
+        example: "my-shared-secret",
+      }),
   })
   .openapi("WebhookWrite");
 export const WebhookPatch = WebhookWrite.partial().openapi("WebhookPatch");
@@ -116,14 +145,25 @@ export type WebhookChanges = z.infer<typeof WebhookPatch>;
 export const WebhookSchema = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_ID }),
-    inbox: IdName.openapi({ description: "The inbox whose messages are pushed", example: { id: EXAMPLE_ID, name: "Website" } }),
+    inbox: IdName.openapi({
+      description: "The inbox whose messages are pushed",
+      example: { id: EXAMPLE_ID, name: "Website" },
+    }),
     name: z.string().openapi({ example: "CRM sync" }),
     direction,
     isEnabled: z.boolean().openapi({ example: true }),
-    retryFailedDeliveries: z.boolean().openapi({ description: "Whether failed deliveries are retried on the schedule", example: false }),
-    conversationEvents: z.boolean().openapi({ description: "Whether the conversation's lifecycle events are sent too (`conversation.updated`)", example: false }),
+    retryFailedDeliveries: z
+      .boolean()
+      .openapi({ description: "Whether failed deliveries are retried on the schedule", example: false }),
+    conversationEvents: z
+      .boolean()
+      .openapi({
+        description: "Whether the conversation's lifecycle events are sent too (`conversation.updated`)",
+        example: false,
+      }),
     disabledAt: Timestamp.nullable().openapi({
-      description: "When the service disabled the webhook because every delivery failed for 3 days; null otherwise (ms since the epoch)",
+      description:
+        "When the service disabled the webhook because every delivery failed for 3 days; null otherwise (ms since the epoch)",
       example: null,
     }),
     disabledReason: z
@@ -132,10 +172,17 @@ export const WebhookSchema = z
       .openapi({ description: "Why the service disabled it, with the last error", example: null }),
     url: z.string().openapi({ example: "https://hooks.example.com/assistant" }),
     method: z.enum(WEBHOOK_METHODS).openapi({ example: "POST" }),
-    headers: z.record(z.string(), z.string()).openapi({ description: "Custom headers, names as written", example: { Authorization: "Bearer 123" } }),
+    headers: z
+      .record(z.string(), z.string())
+      .openapi({ description: "Custom headers, names as written", example: { Authorization: "Bearer 123" } }),
     templatePreset: z.enum(WEBHOOK_PRESETS).openapi({ example: "service_standard" }),
-    customTemplate: z.string().nullable().openapi({ description: "Jinja2 template of the `custom` preset", example: null }),
-    hasSecretToken: z.boolean().openapi({ description: "Whether a secret token is stored (it is never returned)", example: true }),
+    customTemplate: z
+      .string()
+      .nullable()
+      .openapi({ description: "Jinja2 template of the `custom` preset", example: null }),
+    hasSecretToken: z
+      .boolean()
+      .openapi({ description: "Whether a secret token is stored (it is never returned)", example: true }),
     secretTokenPreview: z.string().nullable().openapi({ description: "Masked secret token", example: "my-s…cret" }),
     createdAt: Timestamp,
     updatedAt: Timestamp,

@@ -31,7 +31,9 @@ async function updateWebhook(c: Context<AppEnv>, inboxId: string, webhookId: str
       headers: changes.headers === null ? {} : changes.headers,
       secretTokenSealed: await sealSecretToken(secretToken, c.env),
       // Enabling starts afresh: the service's reason for disabling and the failure run are cleared.
-      ...(changes.isEnabled && !webhook.isEnabled ? { disabledAt: null, disabledReason: null, failingSince: null } : {}),
+      ...(changes.isEnabled && !webhook.isEnabled
+        ? { disabledAt: null, disabledReason: null, failingSince: null }
+        : {}),
       updatedAt: Date.now(),
     })
     .where(and(eq(webhooks.id, webhook.id), eq(webhooks.organizationId, access.organizationId)));

@@ -13,7 +13,13 @@ const route = createRoute({
   description: "Latest first, at most 20. Needs the visitor token.",
   security: VISITOR_SECURITY,
   request: { params: WebChatParams },
-  responses: { 200: json(z.object({ results: z.array(VisitorConversationSchema) }).openapi("WidgetConversations"), "The visitor's conversations"), ...errorResponses(403, 404) },
+  responses: {
+    200: json(
+      z.object({ results: z.array(VisitorConversationSchema) }).openapi("WidgetConversations"),
+      "The visitor's conversations",
+    ),
+    ...errorResponses(403, 404),
+  },
 });
 
 export const registerWidgetConversations = (r: Router) =>

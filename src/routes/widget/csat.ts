@@ -10,7 +10,11 @@ import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 const CsatBody = z
   .object({
     rating: z.number().int().min(1).max(5).openapi({ description: "1 (poor) to 5 (excellent)", example: 4 }),
-    comment: z.string().max(1000).optional().openapi({ description: "What the visitor adds, up to 1,000 characters", example: "Quick and friendly." }),
+    comment: z
+      .string()
+      .max(1000)
+      .optional()
+      .openapi({ description: "What the visitor adds, up to 1,000 characters", example: "Quick and friendly." }),
   })
   .openapi("WidgetCsat");
 
@@ -36,6 +40,13 @@ export const registerWidgetCsat = (r: Router) =>
     const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
     const conversation = await visitorConversation(db, chat, visitor, conversationId);
     const { rating, comment } = c.req.valid("json");
-    const row = await rateConversation(c.env, db, (p) => c.executionCtx.waitUntil(p), conversation, rating, comment?.trim() || null);
+    const row = await rateConversation(
+      c.env,
+      db,
+      (p) => c.executionCtx.waitUntil(p),
+      conversation,
+      rating,
+      comment?.trim() || null,
+    );
     return c.json(csatRecord(row)!, 200);
   });

@@ -9,7 +9,10 @@ import { MessageParams, PublicMessageSchema, VISITOR_SECURITY, WIDGET_TAG } from
 
 const FeedbackBody = z
   .object({
-    feedback: z.enum(["like", "dislike"]).nullable().openapi({ description: "like, dislike, or null to take it back", example: "like" }),
+    feedback: z
+      .enum(["like", "dislike"])
+      .nullable()
+      .openapi({ description: "like, dislike, or null to take it back", example: "like" }),
   })
   .openapi("WidgetFeedback");
 
@@ -31,6 +34,14 @@ export const registerWidgetFeedback = (r: Router) =>
     const { id, messageId } = c.req.valid("param");
     const chat = await activeWebChat(c.var.db, id);
     const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
-    const row = await rateAnswer(c.env, c.var.db, (p) => c.executionCtx.waitUntil(p), chat, visitor, messageId, c.req.valid("json").feedback);
+    const row = await rateAnswer(
+      c.env,
+      c.var.db,
+      (p) => c.executionCtx.waitUntil(p),
+      chat,
+      visitor,
+      messageId,
+      c.req.valid("json").feedback,
+    );
     return c.json(publicMessage(row, chat.webChat.settings), 200);
   });

@@ -9,8 +9,19 @@ import { publicMessage, visitorVisible } from "../../services/widget/messages";
 import { ConversationParams, PublicMessageSchema, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const HistoryQuery = z.object({
-  before: z.coerce.number().int().min(1).optional().openapi({ description: "Only messages before this sequence (older pages)", example: 41 }),
-  pageSize: z.coerce.number().int().min(1).max(100).default(50).openapi({ description: "At most this many (1..100, default 50)", example: 50 }),
+  before: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .openapi({ description: "Only messages before this sequence (older pages)", example: 41 }),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(50)
+    .openapi({ description: "At most this many (1..100, default 50)", example: 50 }),
 });
 
 const route = createRoute({
@@ -18,11 +29,20 @@ const route = createRoute({
   path: "/web-chats/{id}/public/conversations/{conversationId}/messages/",
   tags: [WIDGET_TAG],
   summary: "A conversation's messages, oldest first",
-  description: "The latest `pageSize` messages (before `before`), oldest first; `hasMore` when older ones exist. Needs the visitor token; another visitor's conversation is 404.",
+  description:
+    "The latest `pageSize` messages (before `before`), oldest first; `hasMore` when older ones exist. Needs the visitor token; another visitor's conversation is 404.",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, query: HistoryQuery },
   responses: {
-    200: json(z.object({ results: z.array(PublicMessageSchema), hasMore: z.boolean().openapi({ description: "Older messages exist", example: false }) }).openapi("WidgetHistory"), "Messages"),
+    200: json(
+      z
+        .object({
+          results: z.array(PublicMessageSchema),
+          hasMore: z.boolean().openapi({ description: "Older messages exist", example: false }),
+        })
+        .openapi("WidgetHistory"),
+      "Messages",
+    ),
     ...errorResponses(400, 403, 404),
   },
 });
@@ -37,9 +57,18 @@ export const registerWidgetHistory = (r: Router) =>
     const rows = await c.var.db
       .select()
       .from(messages)
-      .where(and(eq(messages.conversationId, conversation.id), visitorVisible(), before ? lt(messages.sequence, before) : undefined))
+      .where(
+        and(
+          eq(messages.conversationId, conversation.id),
+          visitorVisible(),
+          before ? lt(messages.sequence, before) : undefined,
+        ),
+      )
       .orderBy(desc(messages.sequence))
       .limit(pageSize + 1);
     const page = rows.slice(0, pageSize).reverse();
-    return c.json({ results: page.map((m) => publicMessage(m, chat.webChat.settings)), hasMore: rows.length > pageSize }, 200);
+    return c.json(
+      { results: page.map((m) => publicMessage(m, chat.webChat.settings)), hasMore: rows.length > pageSize },
+      200,
+    );
   });

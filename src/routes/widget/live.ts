@@ -16,7 +16,10 @@ const LiveHeaders = z.object({
   "last-event-id": z
     .uuid("Last-Event-ID must be the id of a message event this stream sent (a UUID)")
     .optional()
-    .openapi({ description: "The `id:` of the last `message` event read: the messages stored after it are sent first", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    .openapi({
+      description: "The `id:` of the last `message` event read: the messages stored after it are sent first",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
 });
 
 const route = createRoute({
@@ -34,7 +37,10 @@ const route = createRoute({
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, headers: LiveHeaders },
   responses: {
-    200: { description: "The messages as server-sent events", content: { "text/event-stream": { schema: z.string().openapi({ example: EXAMPLE }) } } },
+    200: {
+      description: "The messages as server-sent events",
+      content: { "text/event-stream": { schema: z.string().openapi({ example: EXAMPLE }) } },
+    },
     ...errorResponses(400, 403, 404),
   },
 });

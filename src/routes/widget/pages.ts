@@ -14,9 +14,16 @@ import { chatPage, PAGE_CSP } from "../../services/widget/page";
 export function registerWidgetPages(app: OpenAPIHono<AppEnv>) {
   const serve = async (c: Context<AppEnv>, id: string | null) => {
     const chat = id && isUuid(id) ? await publicWebChat(getDb(c.env.DB), id) : null;
-    const headers = { "Content-Security-Policy": PAGE_CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "strict-origin-when-cross-origin" };
+    const headers = {
+      "Content-Security-Policy": PAGE_CSP,
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "strict-origin-when-cross-origin",
+    };
     if (!chat) return c.html(chatPage(null), 404, headers);
-    return c.html(chatPage({ id: chat.webChat.id, name: chat.webChat.name }), 200, { ...headers, "Cache-Control": "no-cache" });
+    return c.html(chatPage({ id: chat.webChat.id, name: chat.webChat.name }), 200, {
+      ...headers,
+      "Cache-Control": "no-cache",
+    });
   };
   app.get("/chat/:id", (c) => serve(c, c.req.param("id")));
   app.get("/chat/:id/", (c) => serve(c, c.req.param("id")));

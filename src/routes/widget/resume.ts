@@ -12,7 +12,14 @@ import { followEvents, parseEventId, replyEvent } from "../../services/widget/ev
 import { ConversationParams, SSE_EXAMPLE, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const ResumeQuery = z.object({
-  lastEventId: z.string().max(100).optional().openapi({ description: "The same as the `Last-Event-ID` header (which wins)", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d:42" }),
+  lastEventId: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({
+      description: "The same as the `Last-Event-ID` header (which wins)",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d:42",
+    }),
 });
 
 const route = createRoute({
@@ -27,7 +34,10 @@ const route = createRoute({
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, query: ResumeQuery },
   responses: {
-    200: { description: "The rest of the reply as server-sent events", content: { "text/event-stream": { schema: z.string().openapi({ example: SSE_EXAMPLE }) } } },
+    200: {
+      description: "The rest of the reply as server-sent events",
+      content: { "text/event-stream": { schema: z.string().openapi({ example: SSE_EXAMPLE }) } },
+    },
     ...errorResponses(400, 403, 404),
   },
 });
@@ -39,18 +49,46 @@ export const registerWidgetResume = (r: Router) =>
     const chat = await activeWebChat(db, id);
     const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
     const last = parseEventId(c.req.header("Last-Event-ID") ?? c.req.valid("query").lastEventId);
-    if (!last) throw fieldError("lastEventId", "Send `Last-Event-ID: <messageId>:<characters>` as the stream numbered its events.");
+    if (!last)
+      throw fieldError(
+        "lastEventId",
+        "Send `Last-Event-ID: <messageId>:<characters>` as the stream numbered its events.",
+      );
     const conversation = await visitorConversation(db, chat, visitor, conversationId);
     const settings = chat.webChat.settings;
     const offset = last.offset === "done" ? Number.MAX_SAFE_INTEGER : last.offset;
     const live = await conversationObject(c.env, conversation.id).follow(last.messageId);
-    if (live) return c.body(interruptible(followEvents(live, last.messageId, offset, settings), c.var.requestId), 200, SSE_HEADERS);
-    const [stored] = await db.select().from(messages).where(and(eq(messages.id, last.messageId), eq(messages.conversationId, conversation.id), eq(messages.senderType, "chatbot")));
+    if (live)
+      return c.body(
+        interruptible(followEvents(live, last.messageId, offset, settings), c.var.requestId),
+        200,
+        SSE_HEADERS,
+      );
+    const [stored] = await db
+      .select()
+      .from(messages)
+      .where(
+        and(
+          eq(messages.id, last.messageId),
+          eq(messages.conversationId, conversation.id),
+          eq(messages.senderType, "chatbot"),
+        ),
+      );
     if (!stored) throw notFound("No such reply in this conversation.");
     let seen = Math.min(offset, stored.content.length);
     const rest = stored.content.slice(seen);
     const body =
-      (rest ? replyEvent({ conversationId: conversation.id, messageId: stored.id, content: rest, done: false }, settings, (n) => (seen += n)) : "") +
-      replyEvent({ conversationId: conversation.id, messageId: stored.id, content: "", done: true, message: stored }, settings, () => seen);
+      (rest
+        ? replyEvent(
+            { conversationId: conversation.id, messageId: stored.id, content: rest, done: false },
+            settings,
+            (n) => (seen += n),
+          )
+        : "") +
+      replyEvent(
+        { conversationId: conversation.id, messageId: stored.id, content: "", done: true, message: stored },
+        settings,
+        () => seen,
+      );
     return c.body(body, 200, SSE_HEADERS);
   });

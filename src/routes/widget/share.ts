@@ -19,15 +19,23 @@ const createShare = createRoute({
   path: "/web-chats/{id}/public/conversations/{conversationId}/share/",
   tags: [WIDGET_TAG],
   summary: "A read-only link to one of the visitor's conversations",
-  description: "Needs the visitor token and `enableShareConversation` (403 otherwise). The link shows the conversation as it is when opened, read-only.",
+  description:
+    "Needs the visitor token and `enableShareConversation` (403 otherwise). The link shows the conversation as it is when opened, read-only.",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams },
   responses: {
     200: json(
-      z.object({
-        url: z.string().openapi({ description: "The full-page chat showing the conversation read-only", example: "https://chat.example.com/chat/0190.../?share=0190....sig" }),
-        share: z.string().openapi({ description: "The share token of `shared/{share}/`", example: "0190....sig" }),
-      }).openapi("WidgetShare"),
+      z
+        .object({
+          url: z
+            .string()
+            .openapi({
+              description: "The full-page chat showing the conversation read-only",
+              example: "https://chat.example.com/chat/0190.../?share=0190....sig",
+            }),
+          share: z.string().openapi({ description: "The share token of `shared/{share}/`", example: "0190....sig" }),
+        })
+        .openapi("WidgetShare"),
       "The share link",
     ),
     ...errorResponses(403, 404, 503),
@@ -35,8 +43,21 @@ const createShare = createRoute({
 });
 
 const SharedParams = z.object({
-  id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Web chat id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-  share: z.string().max(200).openapi({ param: { name: "share", in: "path" }, description: "Share token from the share endpoint", example: "0190....sig" }),
+  id: z
+    .string()
+    .openapi({
+      param: { name: "id", in: "path" },
+      description: "Web chat id",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
+  share: z
+    .string()
+    .max(200)
+    .openapi({
+      param: { name: "share", in: "path" },
+      description: "Share token from the share endpoint",
+      example: "0190....sig",
+    }),
 });
 
 const readShared = createRoute({
@@ -44,15 +65,18 @@ const readShared = createRoute({
   path: "/web-chats/{id}/public/shared/{share}/",
   tags: [WIDGET_TAG],
   summary: "A shared conversation, read-only",
-  description: "No key or token: the share token is the permission. 404 for a bad token or when sharing was switched off since.",
+  description:
+    "No key or token: the share token is the permission. 404 for a bad token or when sharing was switched off since.",
   security: [],
   request: { params: SharedParams },
   responses: {
     200: json(
-      z.object({
-        title: z.string().openapi({ description: "Conversation title", example: "Opening hours?" }),
-        results: z.array(PublicMessageSchema).openapi({ description: "Messages, oldest first (at most 200)" }),
-      }).openapi("WidgetShared"),
+      z
+        .object({
+          title: z.string().openapi({ description: "Conversation title", example: "Opening hours?" }),
+          results: z.array(PublicMessageSchema).openapi({ description: "Messages, oldest first (at most 200)" }),
+        })
+        .openapi("WidgetShared"),
       "The shared conversation",
     ),
     ...errorResponses(403, 404),
@@ -64,7 +88,8 @@ export const registerWidgetShare = (r: Router) => {
     const { id, conversationId } = c.req.valid("param");
     const chat = await activeWebChat(c.var.db, id);
     const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
-    if (!chat.webChat.settings.enableShareConversation) throw new ApiError(403, "permission_denied", "This web chat does not share conversations.");
+    if (!chat.webChat.settings.enableShareConversation)
+      throw new ApiError(403, "permission_denied", "This web chat does not share conversations.");
     const conversation = await visitorConversation(c.var.db, chat, visitor, conversationId);
     const share = `${conversation.id}.${await signShareToken(chat.webChat.id, conversation.id, c.env.ENCRYPTION_KEY)}`;
     const url = new URL(`/chat/${chat.webChat.id}/`, c.req.url);
@@ -75,12 +100,30 @@ export const registerWidgetShare = (r: Router) => {
     const { id, share } = c.req.valid("param");
     const chat = await activeWebChat(c.var.db, id);
     const [conversationId, signature = ""] = share.split(".");
-    const expected = isUuid(conversationId) ? await signShareToken(chat.webChat.id, conversationId, c.env.ENCRYPTION_KEY) : "";
+    const expected = isUuid(conversationId)
+      ? await signShareToken(chat.webChat.id, conversationId, c.env.ENCRYPTION_KEY)
+      : "";
     const encoder = new TextEncoder();
-    if (!chat.webChat.settings.enableShareConversation || !expected || !timingSafeEqual(encoder.encode(signature), encoder.encode(expected))) throw notFound();
-    const [conversation] = await c.var.db.select().from(conversations).where(and(eq(conversations.id, conversationId), eq(conversations.inboxId, chat.inboxId)));
+    if (
+      !chat.webChat.settings.enableShareConversation ||
+      !expected ||
+      !timingSafeEqual(encoder.encode(signature), encoder.encode(expected))
+    )
+      throw notFound();
+    const [conversation] = await c.var.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.id, conversationId), eq(conversations.inboxId, chat.inboxId)));
     if (!conversation) throw notFound();
-    const rows = await c.var.db.select().from(messages).where(and(eq(messages.conversationId, conversationId), visitorVisible())).orderBy(asc(messages.sequence)).limit(SHARED_MESSAGES);
-    return c.json({ title: conversation.title, results: rows.map((m) => publicMessage(m, chat.webChat.settings)) }, 200);
+    const rows = await c.var.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversationId), visitorVisible()))
+      .orderBy(asc(messages.sequence))
+      .limit(SHARED_MESSAGES);
+    return c.json(
+      { title: conversation.title, results: rows.map((m) => publicMessage(m, chat.webChat.settings)) },
+      200,
+    );
   });
 };

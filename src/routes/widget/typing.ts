@@ -21,7 +21,7 @@ const route = createRoute({
   summary: "Tell the operators that the visitor is typing",
   description:
     "Needs the visitor token. Nothing is stored: the organization's live stream (`conversation-events/`) gets `conversation.typing` " +
-    "`{conversationId, typing, sender: {type: \"contact\", id, name}}`. Send `true` at most every 3 s while typing and `false` once " +
+    '`{conversationId, typing, sender: {type: "contact", id, name}}`. Send `true` at most every 3 s while typing and `false` once ' +
     "stopped or sent; more than 40 a minute are refused (429 `throttled`).",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, ...jsonBody(TypingBody) },
@@ -34,8 +34,20 @@ export const registerWidgetTyping = (r: Router) =>
     const db = c.var.db;
     const chat = await activeWebChat(db, id);
     const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
-    const { allowed, retryAfter } = takeToken(c.env, `widget-typing:${visitor.contactId}`, Date.now(), TYPING_PER_MINUTE);
-    if (!allowed) throw new ApiError(429, "throttled", `Too many typing signals. Expected available in ${retryAfter} seconds.`, undefined, { "Retry-After": String(retryAfter) });
+    const { allowed, retryAfter } = takeToken(
+      c.env,
+      `widget-typing:${visitor.contactId}`,
+      Date.now(),
+      TYPING_PER_MINUTE,
+    );
+    if (!allowed)
+      throw new ApiError(
+        429,
+        "throttled",
+        `Too many typing signals. Expected available in ${retryAfter} seconds.`,
+        undefined,
+        { "Retry-After": String(retryAfter) },
+      );
     const conversation = await visitorConversation(db, chat, visitor, conversationId);
     const [contact] = await db.select({ name: contacts.name }).from(contacts).where(eq(contacts.id, visitor.contactId));
     const sender = { type: "contact" as const, id: visitor.contactId, name: contact?.name ?? "" };

@@ -9,8 +9,21 @@ import { VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
 
 const UploadBody = z
   .object({
-    filename: z.string().trim().min(1).max(255).openapi({ description: "Name of the file; its extension must be allowed by allowed-file-specs `attachment`", example: "notes.txt" }),
-    fileSize: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).openapi({ description: "Size of the file in bytes, at most the `attachment` spec's max_size", example: 1024 }),
+    filename: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .openapi({
+        description: "Name of the file; its extension must be allowed by allowed-file-specs `attachment`",
+        example: "notes.txt",
+      }),
+    fileSize: z
+      .number()
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .openapi({ description: "Size of the file in bytes, at most the `attachment` spec's max_size", example: 1024 }),
   })
   .openapi("WidgetUploadRequest");
 
@@ -33,6 +46,13 @@ export const registerWidgetUpload = (r: Router) =>
   r.openapi(route, async (c) => {
     const chat = await activeWebChat(c.var.db, c.req.valid("param").id);
     const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
-    const upload = await presignVisitorUpload(c.env, c.var.db, chat, visitor, new URL(c.req.url).origin, c.req.valid("json"));
+    const upload = await presignVisitorUpload(
+      c.env,
+      c.var.db,
+      chat,
+      visitor,
+      new URL(c.req.url).origin,
+      c.req.valid("json"),
+    );
     return c.json(upload, 200);
   });

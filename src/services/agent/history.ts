@@ -4,7 +4,15 @@ import { toolExecutionRecords, type messages } from "../../db/schema";
 import type { ChatMessage } from "../llm";
 
 type MessageRow = typeof messages.$inferSelect;
-type StoredCall = { id?: string; callId?: string; name?: string; input?: unknown; status?: string; output?: unknown; error?: string | null };
+type StoredCall = {
+  id?: string;
+  callId?: string;
+  name?: string;
+  input?: unknown;
+  status?: string;
+  output?: unknown;
+  error?: string | null;
+};
 
 const RESULT_CHARS = 4_000;
 
@@ -14,14 +22,21 @@ const RESULT_CHARS = 4_000;
  * after the reply was stored). Calls still pending have no result yet and are left out.
  */
 export async function toolTurns(db: Db, reply: MessageRow): Promise<ChatMessage[]> {
-  const calls = ((reply.contentPayload as { toolCalls?: StoredCall[] } | null)?.toolCalls ?? []).filter((c) => c.callId && c.name);
+  const calls = ((reply.contentPayload as { toolCalls?: StoredCall[] } | null)?.toolCalls ?? []).filter(
+    (c) => c.callId && c.name,
+  );
   if (!calls.length) return [];
   const pendingIds = calls.filter((c) => c.status === "pending" && c.id).map((c) => c.id!);
   const posted = pendingIds.length
     ? await db
         .select()
         .from(toolExecutionRecords)
-        .where(and(eq(toolExecutionRecords.organizationId, reply.organizationId), inArray(toolExecutionRecords.id, pendingIds.slice(0, 90))))
+        .where(
+          and(
+            eq(toolExecutionRecords.organizationId, reply.organizationId),
+            inArray(toolExecutionRecords.id, pendingIds.slice(0, 90)),
+          ),
+        )
     : [];
   const done = calls
     .map((c) => {
@@ -36,10 +51,17 @@ export async function toolTurns(db: Db, reply: MessageRow): Promise<ChatMessage[
     return out.length > RESULT_CHARS ? `${out.slice(0, RESULT_CHARS)} [truncated]` : out;
   };
   return [
-    { role: "assistant", content: "", toolCalls: done.map((c) => ({ id: c.callId!, name: c.name!, arguments: JSON.stringify(c.input ?? {}) })) },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: done.map((c) => ({ id: c.callId!, name: c.name!, arguments: JSON.stringify(c.input ?? {}) })),
+    },
     ...done.map((c): ChatMessage => ({ role: "tool", toolCallId: c.callId, name: c.name, content: text(c) })),
   ];
 }
 
 /** Whether a stored reply still waits for a desktop client's results. */
-export const pendingCalls = (reply: MessageRow): string[] => ((reply.contentPayload as { pendingToolCalls?: string[] } | null)?.pendingToolCalls ?? []).filter((x) => typeof x === "string");
+export const pendingCalls = (reply: MessageRow): string[] =>
+  ((reply.contentPayload as { pendingToolCalls?: string[] } | null)?.pendingToolCalls ?? []).filter(
+    (x) => typeof x === "string",
+  );

@@ -37,7 +37,10 @@ export interface LoopResult {
   turns: ChatMessage[];
 }
 
-export const toolDefinition = (t: AgentTool): ToolDefinition => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } });
+export const toolDefinition = (t: AgentTool): ToolDefinition => ({
+  type: "function",
+  function: { name: t.name, description: t.description, parameters: t.parameters },
+});
 
 /**
  * The tool-calling loop of agent replies: the model gets the tools as functions, each call it
@@ -145,7 +148,14 @@ async function execute(tool: AgentTool | undefined, trace: ToolCallTrace, ctx: T
   if (!tool) return done({ status: "failure", error: `No tool named "${trace.name}" is available.` });
   if ("_raw" in trace.input) return done({ status: "failure", error: "The arguments are not a JSON object." });
   const check = new Validator(tool.parameters as never, "2020-12", false).validate(trace.input);
-  if (!check.valid) return done({ status: "failure", error: `Invalid arguments: ${check.errors.map((e) => e.error).slice(0, 3).join("; ")}` });
+  if (!check.valid)
+    return done({
+      status: "failure",
+      error: `Invalid arguments: ${check.errors
+        .map((e) => e.error)
+        .slice(0, 3)
+        .join("; ")}`,
+    });
   try {
     return done(await tool.run(trace.input, ctx));
   } catch (err) {
@@ -162,5 +172,9 @@ function forModel(o: ToolOutcome): string {
 
 function addUsage(a: Usage | null, b: Usage): Usage {
   if (!a) return b;
-  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens };
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
 }

@@ -24,7 +24,14 @@ export class ToolRecorder {
 
   constructor(
     private db: Db,
-    private base: { organizationId: string; chatbotId: string; chatbotName: string; conversationId: string; messageId: string | null; messageText: string },
+    private base: {
+      organizationId: string;
+      chatbotId: string;
+      chatbotName: string;
+      conversationId: string;
+      messageId: string | null;
+      messageText: string;
+    },
   ) {}
 
   #then(write: () => Promise<unknown>) {
@@ -58,7 +65,13 @@ export class ToolRecorder {
     this.#then(() =>
       this.db
         .update(toolExecutionRecords)
-        .set({ status: t.status, output: storable(t.output), error: t.error, durationMs: t.durationMs, updatedAt: Date.now() })
+        .set({
+          status: t.status,
+          output: storable(t.output),
+          error: t.error,
+          durationMs: t.durationMs,
+          updatedAt: Date.now(),
+        })
         .where(eq(toolExecutionRecords.id, t.id)),
     );
   }

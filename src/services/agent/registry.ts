@@ -59,12 +59,24 @@ export const assistantToolsProvider: ToolProvider = async (ctx, options) => {
 };
 
 /** Knowledge retrieval as a tool, when the assistant has knowledge bases. */
-export const knowledgeProvider: ToolProvider = (ctx) => (ctx.knowledgeBases.length ? [knowledgeTool(ctx.knowledgeBases.map((k) => k.name))] : []);
+export const knowledgeProvider: ToolProvider = (ctx) =>
+  ctx.knowledgeBases.length ? [knowledgeTool(ctx.knowledgeBases.map((k) => k.name))] : [];
 
-export const TOOL_PROVIDERS: ToolProvider[] = [knowledgeProvider, assistantToolsProvider, mcpToolsProvider, skillsProvider((t) => BUILDERS[t.toolType]?.(t) ?? null), sqlDatabaseProvider, handoffToolProvider];
+export const TOOL_PROVIDERS: ToolProvider[] = [
+  knowledgeProvider,
+  assistantToolsProvider,
+  mcpToolsProvider,
+  skillsProvider((t) => BUILDERS[t.toolType]?.(t) ?? null),
+  sqlDatabaseProvider,
+  handoffToolProvider,
+];
 
 /** Every tool of the reply; on a name clash the first provider's tool wins. */
-export async function toolsForReply(ctx: ToolContext, options: ReplyToolOptions, providers = TOOL_PROVIDERS): Promise<AgentTool[]> {
+export async function toolsForReply(
+  ctx: ToolContext,
+  options: ReplyToolOptions,
+  providers = TOOL_PROVIDERS,
+): Promise<AgentTool[]> {
   const all = (await Promise.all(providers.map((p) => p(ctx, options)))).flat();
   const seen = new Set<string>();
   return all.filter((t) => !seen.has(t.name) && !!seen.add(t.name));

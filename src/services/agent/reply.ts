@@ -36,7 +36,13 @@ const AGENT_INSTRUCTIONS =
  * events; the message carries them in contentPayload.toolCalls (and flex messages, quick replies,
  * calls left to a desktop client).
  */
-export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit: (text: string) => void, options: AgentOptions = {}): Promise<Reply> {
+export async function agentReply(
+  env: Bindings,
+  db: Db,
+  input: ReplyInput,
+  emit: (text: string) => void,
+  options: AgentOptions = {},
+): Promise<Reply> {
   const { chatbot, incoming } = input;
   if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
   const ctx: ToolContext = {
@@ -49,18 +55,27 @@ export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit:
     contactQueryMetadata: input.contactQueryMetadata,
     signal: options.signal,
     passages: [],
-    conversation: input.conversation ? { contactId: input.conversation.contactId, createdById: input.conversation.createdById } : undefined,
+    conversation: input.conversation
+      ? { contactId: input.conversation.contactId, createdById: input.conversation.createdById }
+      : undefined,
     cleanups: [],
   };
   const metadata = (incoming.metadata ?? {}) as Record<string, unknown>;
-  const clientPlatform = typeof metadata.clientPlatform === "string" ? metadata.clientPlatform : typeof metadata.client_platform === "string" ? metadata.client_platform : null;
+  const clientPlatform =
+    typeof metadata.clientPlatform === "string"
+      ? metadata.clientPlatform
+      : typeof metadata.client_platform === "string"
+        ? metadata.client_platform
+        : null;
   const [tools, attachments] = await Promise.all([
     toolsForReply(ctx, { toolIds: incoming.toolIds, clientPlatform }),
     // Files of the conversation, as a normal reply reads them (documents as text, images as parts).
     attachmentParts(env, db, incoming, input.history, input.waitForAttachments ?? true),
   ]);
   // Each model that answers (the fallback's too) gets the tool protocol it understands.
-  const model = replyModel(env, db, input.model, chatbot.fallbackLargeLanguageModelId, (row, m) => (nativeToolCalling(row) ? m : withTextProtocol(m)));
+  const model = replyModel(env, db, input.model, chatbot.fallbackLargeLanguageModelId, (row, m) =>
+    nativeToolCalling(row) ? m : withTextProtocol(m),
+  );
   const conversationId = incoming.conversationId;
   const recorder = new ToolRecorder(db, {
     organizationId: incoming.organizationId,
@@ -71,8 +86,14 @@ export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit:
     messageText: incoming.content,
   });
   const event = (t: ToolCallTrace, kind: "tool_call" | "tool_result") =>
-    options.onEvent?.(kind, { conversationId, messageId: options.replyId ?? null, ...callView(t, kind === "tool_result") });
-  const forced = incoming.toolIds?.length ? tools.find((t) => t.toolId && incoming.toolIds!.includes(t.toolId)) : undefined;
+    options.onEvent?.(kind, {
+      conversationId,
+      messageId: options.replyId ?? null,
+      ...callView(t, kind === "tool_result"),
+    });
+  const forced = incoming.toolIds?.length
+    ? tools.find((t) => t.toolId && incoming.toolIds!.includes(t.toolId))
+    : undefined;
   let responded = false;
   const result = await runAgentLoop({
     model,
@@ -117,13 +138,24 @@ export async function agentReply(env: Bindings, db: Db, input: ReplyInput, emit:
 
 /** A call as events and contentPayload.toolCalls show it (`id` is the execution record's). */
 export function callView(t: ToolCallTrace, withResult: boolean): Record<string, unknown> {
-  const view: Record<string, unknown> = { id: t.id, callId: t.callId, name: t.name, displayName: t.displayName, toolType: t.toolType, input: t.input };
+  const view: Record<string, unknown> = {
+    id: t.id,
+    callId: t.callId,
+    name: t.name,
+    displayName: t.displayName,
+    toolType: t.toolType,
+    input: t.input,
+  };
   if (withResult) Object.assign(view, { status: t.status, output: t.output, error: t.error, durationMs: t.durationMs });
   return view;
 }
 
 /** The prompt: instructions, the history with the tool turns of earlier agent replies, the message, and (resuming) the reply so far. */
-async function agentPrompt(db: Db, { chatbot, history, incoming }: ReplyInput, continues?: MessageRow): Promise<ChatMessage[]> {
+async function agentPrompt(
+  db: Db,
+  { chatbot, history, incoming }: ReplyInput,
+  continues?: MessageRow,
+): Promise<ChatMessage[]> {
   const system = [chatbot.instructions.trim(), AGENT_INSTRUCTIONS].filter(Boolean).join("\n\n");
   const turns = await Promise.all(
     history.map(async (m): Promise<ChatMessage[]> => {
@@ -133,5 +165,10 @@ async function agentPrompt(db: Db, { chatbot, history, incoming }: ReplyInput, c
     }),
   );
   const resumed = continues ? await toolTurns(db, continues) : [];
-  return [{ role: "system", content: system }, ...turns.flat(), { role: "user", content: incoming.content }, ...resumed];
+  return [
+    { role: "system", content: system },
+    ...turns.flat(),
+    { role: "user", content: incoming.content },
+    ...resumed,
+  ];
 }

@@ -56,7 +56,10 @@ export function withTextProtocol(inner: ChatModel): ChatModel {
 }
 
 function textMessages(request: ChatRequest): ChatMessage[] {
-  const tools = (request.tools ?? []).map((t) => `- ${t.function.name}: ${t.function.description ?? ""}\n  arguments (JSON Schema): ${JSON.stringify(t.function.parameters ?? {})}`);
+  const tools = (request.tools ?? []).map(
+    (t) =>
+      `- ${t.function.name}: ${t.function.description ?? ""}\n  arguments (JSON Schema): ${JSON.stringify(t.function.parameters ?? {})}`,
+  );
   const protocol = tools.length
     ? "You can use these tools:\n" +
       tools.join("\n") +
@@ -66,8 +69,12 @@ function textMessages(request: ChatRequest): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const m of request.messages) {
     if (m.role === "assistant" && m.toolCalls?.length) {
-      out.push({ role: "assistant", content: m.toolCalls.map((c) => `Action: ${c.name}\nAction Input: ${c.arguments || "{}"}`).join("\n") });
-    } else if (m.role === "tool") out.push({ role: "user", content: `Observation (${m.name ?? "tool"}): ${m.content}` });
+      out.push({
+        role: "assistant",
+        content: m.toolCalls.map((c) => `Action: ${c.name}\nAction Input: ${c.arguments || "{}"}`).join("\n"),
+      });
+    } else if (m.role === "tool")
+      out.push({ role: "user", content: `Observation (${m.name ?? "tool"}): ${m.content}` });
     else out.push({ role: m.role, content: m.content });
   }
   if (!protocol) return out;

@@ -7,7 +7,10 @@ import { enqueueDeliveries } from "../webhooks/emit";
 
 const PRESENCE_GRACE_MS = 30_000;
 /** `PRESENCE_GRACE_MS` (durable-objects/inbox-events.ts): how long a member without a console tab stays as they were. */
-export const presenceGraceMs = (env: Bindings) => (env.PRESENCE_GRACE_MS === undefined || Number.isNaN(Number(env.PRESENCE_GRACE_MS)) ? PRESENCE_GRACE_MS : Number(env.PRESENCE_GRACE_MS));
+export const presenceGraceMs = (env: Bindings) =>
+  env.PRESENCE_GRACE_MS === undefined || Number.isNaN(Number(env.PRESENCE_GRACE_MS))
+    ? PRESENCE_GRACE_MS
+    : Number(env.PRESENCE_GRACE_MS);
 
 export type Availability = (typeof MEMBER_AVAILABILITIES)[number];
 
@@ -21,8 +24,18 @@ export async function availabilityOf(db: Db, memberId: string): Promise<Availabi
  * round-robin inboxes they serve, up to their capacity, before this returns (so the console that
  * switched sees them at once), and tells the live inbox.
  */
-export async function setAvailability(env: Bindings, db: Db, organizationId: string, memberId: string, availability: Availability, now = Date.now()): Promise<Availability> {
-  await db.update(members).set({ availability }).where(and(eq(members.id, memberId), eq(members.organizationId, organizationId)));
+export async function setAvailability(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  memberId: string,
+  availability: Availability,
+  now = Date.now(),
+): Promise<Availability> {
+  await db
+    .update(members)
+    .set({ availability })
+    .where(and(eq(members.id, memberId), eq(members.organizationId, organizationId)));
   if (availability === "online") {
     const deliveries: string[] = [];
     const events = await assignWaiting(db, organizationId, memberId, now, deliveries);
@@ -37,7 +50,12 @@ export async function setAvailability(env: Bindings, db: Db, organizationId: str
  * streams): they are offline, so automatic assignment passes them by until they switch back on.
  */
 export async function wentAway(db: Db, organizationId: string, userId: string): Promise<void> {
-  await db.update(members).set({ availability: "offline" }).where(and(eq(members.organizationId, organizationId), eq(members.userId, userId), ne(members.availability, "offline")));
+  await db
+    .update(members)
+    .set({ availability: "offline" })
+    .where(
+      and(eq(members.organizationId, organizationId), eq(members.userId, userId), ne(members.availability, "offline")),
+    );
 }
 
 /** A member's own capacity (null: each inbox's). */

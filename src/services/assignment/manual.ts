@@ -15,7 +15,11 @@ export interface AssignRequest {
  * state is left as it is: assigning names who should serve; the assignee takes the conversation by
  * answering or taking it over (docs/decisions.md, "Assignment").
  */
-export async function assignmentChange(db: Db, conversation: ConversationRow, body: AssignRequest): Promise<ConversationChange> {
+export async function assignmentChange(
+  db: Db,
+  conversation: ConversationRow,
+  body: AssignRequest,
+): Promise<ConversationChange> {
   const organizationId = conversation.organizationId;
   if (body.teamId) await requireTeamOf(db, organizationId, body.teamId, "teamId");
   const teamId = body.teamId === undefined ? conversation.teamId : body.teamId;

@@ -24,28 +24,60 @@ interface Agent {
 }
 
 /** Who may be given the inbox's conversations: online, in its team (or able to manage conversations), longest since their last assignment first. */
-function eligibleAgents(db: Db, organizationId: string, assignment: InboxAssignment, onlyMember?: string): Promise<Agent[]> {
+function eligibleAgents(
+  db: Db,
+  organizationId: string,
+  assignment: InboxAssignment,
+  onlyMember?: string,
+): Promise<Agent[]> {
   const inTeam = assignment.teamId
-    ? inArray(members.id, db.select({ id: groupMembers.memberId }).from(groupMembers).where(eq(groupMembers.groupId, assignment.teamId)))
+    ? inArray(
+        members.id,
+        db.select({ id: groupMembers.memberId }).from(groupMembers).where(eq(groupMembers.groupId, assignment.teamId)),
+      )
     : or(
         eq(members.isOwner, true),
         inArray(
           members.id,
-          db.select({ id: groupMembers.memberId }).from(groupMembers).innerJoin(groupPermissions, eq(groupPermissions.groupId, groupMembers.groupId)).where(eq(groupPermissions.permissionId, MANAGE_CONVERSATIONS)),
+          db
+            .select({ id: groupMembers.memberId })
+            .from(groupMembers)
+            .innerJoin(groupPermissions, eq(groupPermissions.groupId, groupMembers.groupId))
+            .where(eq(groupPermissions.permissionId, MANAGE_CONVERSATIONS)),
         ),
       );
-  return db
-    .select({ memberId: members.id, userId: members.userId, capacity: members.capacity })
-    .from(members)
-    .where(and(eq(members.organizationId, organizationId), eq(members.availability, "online"), inTeam, onlyMember ? eq(members.id, onlyMember) : undefined))
-    // SQLite sorts nulls first: an agent never assigned comes before everyone.
-    .orderBy(asc(members.lastAssignedAt), asc(members.createdAt));
+  return (
+    db
+      .select({ memberId: members.id, userId: members.userId, capacity: members.capacity })
+      .from(members)
+      .where(
+        and(
+          eq(members.organizationId, organizationId),
+          eq(members.availability, "online"),
+          inTeam,
+          onlyMember ? eq(members.id, onlyMember) : undefined,
+        ),
+      )
+      // SQLite sorts nulls first: an agent never assigned comes before everyone.
+      .orderBy(asc(members.lastAssignedAt), asc(members.createdAt))
+  );
 }
 
-const assignIfRoom = prepared<{ id: string; organizationId: string; userId: string; teamId: string | null; capacity: number; now: number }>((db) =>
+const assignIfRoom = prepared<{
+  id: string;
+  organizationId: string;
+  userId: string;
+  teamId: string | null;
+  capacity: number;
+  now: number;
+}>((db) =>
   db
     .update(conversations)
-    .set({ assigneeId: ph("userId"), teamId: sql`coalesce(${conversations.teamId}, ${ph("teamId")})`, updatedAt: ph("now") })
+    .set({
+      assigneeId: ph("userId"),
+      teamId: sql`coalesce(${conversations.teamId}, ${ph("teamId")})`,
+      updatedAt: ph("now"),
+    })
     .where(
       and(
         eq(conversations.id, ph("id")),
@@ -61,32 +93,60 @@ const assignIfRoom = prepared<{ id: string; organizationId: string; userId: stri
  * fewer than their capacity: one conditional UPDATE, so two assignments at once never exceed it
  * (D1 runs one statement at a time). True when it did; the agent's `lastAssignedAt` is then `now`.
  */
-async function tryAssign(db: Db, conversation: Pick<ConversationRow, "id" | "organizationId">, agent: Agent, assignment: InboxAssignment, now: number, deliveries: string[]): Promise<boolean> {
+async function tryAssign(
+  db: Db,
+  conversation: Pick<ConversationRow, "id" | "organizationId">,
+  agent: Agent,
+  assignment: InboxAssignment,
+  now: number,
+  deliveries: string[],
+): Promise<boolean> {
   const capacity = agent.capacity ?? assignment.capacity;
-  const assign = assignIfRoom(db, { id: conversation.id, organizationId: conversation.organizationId, userId: agent.userId, teamId: assignment.teamId, capacity, now });
+  const assign = assignIfRoom(db, {
+    id: conversation.id,
+    organizationId: conversation.organizationId,
+    userId: agent.userId,
+    teamId: assignment.teamId,
+    capacity,
+    now,
+  });
   // The lifecycle event for the webhooks that opt in, in the same batch: recorded only if the UPDATE assigned it.
-  const [result, , outbox] = await batch(db, [assign, ...assignmentEventWrites(db, conversation.id, agent.userId, now)]);
+  const [result, , outbox] = await batch(db, [
+    assign,
+    ...assignmentEventWrites(db, conversation.id, agent.userId, now),
+  ]);
   if (!result.meta.changes) return false;
   deliveries.push(...createdDeliveries(outbox));
   await db.update(members).set({ lastAssignedAt: now }).where(eq(members.id, agent.memberId));
   return true;
 }
 
-const readRow = async (db: Db, id: string) => (await db.select().from(conversations).where(eq(conversations.id, id)))[0]!;
+const readRow = async (db: Db, id: string) =>
+  (await db.select().from(conversations).where(eq(conversations.id, id)))[0]!;
 
 /**
  * A conversation just queued for a person: assigned to the next available agent when its inbox is
  * round-robin. Returns the `conversation.updated` event (reason `auto_assignment`), null when it
  * stays unassigned (manual inbox, nobody available, assigned or served already).
  */
-export async function autoAssign(db: Db, conversationId: string, now = Date.now(), deliveries: string[] = []): Promise<InboxEvent | null> {
-  const [found] = await db.select({ conversation: conversations, assignment: inboxes.assignment }).from(conversations).innerJoin(inboxes, eq(inboxes.id, conversations.inboxId)).where(eq(conversations.id, conversationId));
+export async function autoAssign(
+  db: Db,
+  conversationId: string,
+  now = Date.now(),
+  deliveries: string[] = [],
+): Promise<InboxEvent | null> {
+  const [found] = await db
+    .select({ conversation: conversations, assignment: inboxes.assignment })
+    .from(conversations)
+    .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))
+    .where(eq(conversations.id, conversationId));
   if (!found) return null;
   const { conversation: before } = found;
   const assignment = assignmentOf(found.assignment);
   if (assignment.mode !== "round_robin" || before.status !== "queued" || before.assigneeId) return null;
   for (const agent of await eligibleAgents(db, before.organizationId, assignment)) {
-    if (await tryAssign(db, before, agent, assignment, now, deliveries)) return lifecycleEvent(before, await readRow(db, before.id), "auto_assignment");
+    if (await tryAssign(db, before, agent, assignment, now, deliveries))
+      return lifecycleEvent(before, await readRow(db, before.id), "auto_assignment");
   }
   return null;
 }
@@ -95,12 +155,25 @@ export async function autoAssign(db: Db, conversationId: string, now = Date.now(
  * A member just came online: the oldest waiting unassigned conversations of the round-robin inboxes
  * they serve are assigned to them, up to their capacity. Returns the events, in that order.
  */
-export async function assignWaiting(db: Db, organizationId: string, memberId: string, now = Date.now(), deliveries: string[] = []): Promise<InboxEvent[]> {
+export async function assignWaiting(
+  db: Db,
+  organizationId: string,
+  memberId: string,
+  now = Date.now(),
+  deliveries: string[] = [],
+): Promise<InboxEvent[]> {
   const waiting = await db
     .select({ conversation: conversations, assignment: inboxes.assignment })
     .from(conversations)
     .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))
-    .where(and(eq(conversations.organizationId, organizationId), eq(conversations.status, "queued"), isNull(conversations.assigneeId), sql`json_extract(${inboxes.assignment}, '$.mode') = 'round_robin'`))
+    .where(
+      and(
+        eq(conversations.organizationId, organizationId),
+        eq(conversations.status, "queued"),
+        isNull(conversations.assigneeId),
+        sql`json_extract(${inboxes.assignment}, '$.mode') = 'round_robin'`,
+      ),
+    )
     .orderBy(asc(conversations.waitingSince), asc(conversations.id))
     .limit(WAITING_BATCH);
   const events: InboxEvent[] = [];
@@ -108,7 +181,8 @@ export async function assignWaiting(db: Db, organizationId: string, memberId: st
   for (const { conversation, assignment: stored } of waiting) {
     const assignment = assignmentOf(stored);
     const key = assignment.teamId ?? "";
-    if (!eligible.has(key)) eligible.set(key, (await eligibleAgents(db, organizationId, assignment, memberId))[0] ?? null);
+    if (!eligible.has(key))
+      eligible.set(key, (await eligibleAgents(db, organizationId, assignment, memberId))[0] ?? null);
     const agent = eligible.get(key);
     if (!agent || !(await tryAssign(db, conversation, agent, assignment, now, deliveries))) continue;
     const event = lifecycleEvent(conversation, await readRow(db, conversation.id), "auto_assignment");
@@ -118,7 +192,13 @@ export async function assignWaiting(db: Db, organizationId: string, memberId: st
 }
 
 /** `autoAssign`, told to the live inbox and to the webhooks that opt in to lifecycle events. */
-export async function autoAssignAndPublish(env: Bindings, db: Db, organizationId: string, conversationId: string, now = Date.now()): Promise<void> {
+export async function autoAssignAndPublish(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  conversationId: string,
+  now = Date.now(),
+): Promise<void> {
   const deliveries: string[] = [];
   const event = await autoAssign(db, conversationId, now, deliveries);
   if (event) await publishInboxEvents(env, organizationId, event);

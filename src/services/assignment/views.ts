@@ -23,7 +23,11 @@ export function listOrder(waiting: boolean, cursor: Cursor | null) {
   if (!waiting) {
     return {
       by: [back ? asc(conversations.id) : desc(conversations.id)],
-      after: cursor ? (back ? gt(conversations.id, String(cursor.k)) : lt(conversations.id, String(cursor.k))) : undefined,
+      after: cursor
+        ? back
+          ? gt(conversations.id, String(cursor.k))
+          : lt(conversations.id, String(cursor.k))
+        : undefined,
       key: (r: ConversationRecord) => r.id,
     };
   }
@@ -32,7 +36,9 @@ export function listOrder(waiting: boolean, cursor: Cursor | null) {
     const match = /^(\d+):(.+)$/.exec(String(cursor.k));
     if (!match) throw badRequest("Invalid cursor.", { cursor: ["Invalid cursor."] });
     const [since, id] = [Number(match[1]), match[2]];
-    after = back ? sql`(${waitingKey}, ${conversations.id}) < (${since}, ${id})` : sql`(${waitingKey}, ${conversations.id}) > (${since}, ${id})`;
+    after = back
+      ? sql`(${waitingKey}, ${conversations.id}) < (${since}, ${id})`
+      : sql`(${waitingKey}, ${conversations.id}) > (${since}, ${id})`;
   }
   return {
     by: back ? [desc(waitingKey), desc(conversations.id)] : [asc(waitingKey), asc(conversations.id)],

@@ -23,17 +23,35 @@ export interface BatchQaJob {
   batchQaId: string;
 }
 
-export const enqueueBatchQa = (env: Bindings, batchQaId: string) => env.EVALUATION_QUEUE.send({ kind: "batchQa", batchQaId } satisfies BatchQaJob);
+export const enqueueBatchQa = (env: Bindings, batchQaId: string) =>
+  env.EVALUATION_QUEUE.send({ kind: "batchQa", batchQaId } satisfies BatchQaJob);
 
 /** The batch and its questions, in one D1 batch (all or nothing). */
 export async function createBatchQa(
   d1: D1Database,
-  values: { organizationId: string; webChatId: string; chatbotId: string; createdById: string; file: string; filename: string },
+  values: {
+    organizationId: string;
+    webChatId: string;
+    chatbotId: string;
+    createdById: string;
+    file: string;
+    filename: string;
+  },
   rows: QaRow[],
 ): Promise<BatchQaRow> {
   const id = uuidv7();
   const now = Date.now();
-  const row: BatchQaRow = { id, ...values, status: "pending", total: rows.length, completed: 0, failed: 0, createdAt: now, updatedAt: now, finishedAt: null };
+  const row: BatchQaRow = {
+    id,
+    ...values,
+    status: "pending",
+    total: rows.length,
+    completed: 0,
+    failed: 0,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+  };
   const parts: string[] = [];
   let part: unknown[] = [];
   let size = 0;
@@ -55,19 +73,41 @@ export async function createBatchQa(
   );
   await d1.batch([
     d1
-      .prepare("INSERT INTO batch_qas (id, organization_id, web_chat_id, chatbot_id, created_by_id, file, filename, status, total, completed, failed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, 0, 0, ?, ?)")
-      .bind(id, values.organizationId, values.webChatId, values.chatbotId, values.createdById, values.file, values.filename, rows.length, now, now),
+      .prepare(
+        "INSERT INTO batch_qas (id, organization_id, web_chat_id, chatbot_id, created_by_id, file, filename, status, total, completed, failed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, 0, 0, ?, ?)",
+      )
+      .bind(
+        id,
+        values.organizationId,
+        values.webChatId,
+        values.chatbotId,
+        values.createdById,
+        values.file,
+        values.filename,
+        rows.length,
+        now,
+        now,
+      ),
     ...parts.map((json) => items.bind(id, values.organizationId, json)),
   ]);
   return row;
 }
 
-export async function findBatchQa(db: Db, organizationId: string, webChatId: string, id: string): Promise<BatchQaRow | null> {
-  const [row] = await db.select().from(batchQas).where(and(eq(batchQas.id, id), eq(batchQas.organizationId, organizationId), eq(batchQas.webChatId, webChatId)));
+export async function findBatchQa(
+  db: Db,
+  organizationId: string,
+  webChatId: string,
+  id: string,
+): Promise<BatchQaRow | null> {
+  const [row] = await db
+    .select()
+    .from(batchQas)
+    .where(and(eq(batchQas.id, id), eq(batchQas.organizationId, organizationId), eq(batchQas.webChatId, webChatId)));
   return row ?? null;
 }
 
-export const batchQaItemsOf = (db: Db, batchQaId: string) => db.select().from(batchQaItems).where(eq(batchQaItems.batchQaId, batchQaId)).orderBy(asc(batchQaItems.position));
+export const batchQaItemsOf = (db: Db, batchQaId: string) =>
+  db.select().from(batchQaItems).where(eq(batchQaItems.batchQaId, batchQaId)).orderBy(asc(batchQaItems.position));
 
 /**
  * Answers the next questions of a batch with its assistant, as a completion would (retrieval,
@@ -78,13 +118,18 @@ export const batchQaItemsOf = (db: Db, batchQaId: string) => db.select().from(ba
 export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Promise<boolean> {
   const [batch] = await db.select().from(batchQas).where(eq(batchQas.id, batchQaId));
   if (!batch || batch.status === "done" || batch.status === "failed") return false;
-  const [assistant] = await db.select({ chatbot: chatbots, model: models }).from(chatbots).leftJoin(models, eq(models.id, chatbots.largeLanguageModelId)).where(eq(chatbots.id, batch.chatbotId));
+  const [assistant] = await db
+    .select({ chatbot: chatbots, model: models })
+    .from(chatbots)
+    .leftJoin(models, eq(models.id, chatbots.largeLanguageModelId))
+    .where(eq(chatbots.id, batch.chatbotId));
   if (!assistant) {
     await db.update(batchQas).set({ status: "failed", finishedAt: Date.now() }).where(eq(batchQas.id, batchQaId));
     return false;
   }
   const knowledgeBases = await knowledgeBasesOfChatbot(db, batch.chatbotId);
-  if (batch.status === "pending") await db.update(batchQas).set({ status: "running" }).where(eq(batchQas.id, batchQaId));
+  if (batch.status === "pending")
+    await db.update(batchQas).set({ status: "running" }).where(eq(batchQas.id, batchQaId));
   const items = await db
     .select()
     .from(batchQaItems)
@@ -96,15 +141,35 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
     const incoming = questionMessage(batch, item);
     let update: Partial<BatchQaItemRow>;
     try {
-      const reply = await generateReply(env, db, { ...assistant, knowledgeBases, history: [], incoming, contactQueryMetadata: null }, () => undefined);
+      const reply = await generateReply(
+        env,
+        db,
+        { ...assistant, knowledgeBases, history: [], incoming, contactQueryMetadata: null },
+        () => undefined,
+      );
       const replyMs = Date.now() - started;
-      const scores = await scoreAnswer(env, db, { question: item.question, answer: reply.content, contexts: contextTexts(reply.citationNodes), reference: item.expectedAnswer });
-      update = { status: "done", answer: reply.content, citations: reply.citations, replyMs, ...scores, answeredAt: Date.now() };
+      const scores = await scoreAnswer(env, db, {
+        question: item.question,
+        answer: reply.content,
+        contexts: contextTexts(reply.citationNodes),
+        reference: item.expectedAnswer,
+      });
+      update = {
+        status: "done",
+        answer: reply.content,
+        citations: reply.citations,
+        replyMs,
+        ...scores,
+        answeredAt: Date.now(),
+      };
     } catch (err) {
       update = { status: "failed", error: failureText(err), replyMs: Date.now() - started, answeredAt: Date.now() };
     }
     await db.batch([
-      db.update(batchQaItems).set(update).where(and(eq(batchQaItems.id, item.id), eq(batchQaItems.status, "pending"))),
+      db
+        .update(batchQaItems)
+        .set(update)
+        .where(and(eq(batchQaItems.id, item.id), eq(batchQaItems.status, "pending"))),
       db
         .update(batchQas)
         .set({
@@ -115,7 +180,11 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
     ]);
   }
   const remaining = items.length > ITEMS_PER_JOB;
-  if (!remaining) await db.update(batchQas).set({ status: "done", finishedAt: Date.now() }).where(and(eq(batchQas.id, batchQaId), eq(batchQas.completed, batchQas.total)));
+  if (!remaining)
+    await db
+      .update(batchQas)
+      .set({ status: "done", finishedAt: Date.now() })
+      .where(and(eq(batchQas.id, batchQaId), eq(batchQas.completed, batchQas.total)));
   return remaining;
 }
 

@@ -28,9 +28,14 @@ export function parseQuestions(filename: string, bytes: ArrayBuffer, field = "fi
   const rows = body
     .map((r) => ({ question: (r[q] ?? "").trim(), expectedAnswer: a >= 0 ? (r[a] ?? "").trim() || null : null }))
     .filter((r) => r.question);
-  if (!rows.length) throw fieldError(field, "The file holds no questions (a `question` column, or questions in the first column).");
-  if (rows.length > MAX_QUESTIONS) throw fieldError(field, `The file holds ${rows.length} questions; at most ${MAX_QUESTIONS}.`);
-  return rows.map((r) => ({ question: r.question.slice(0, 8000), expectedAnswer: r.expectedAnswer?.slice(0, 8000) ?? null }));
+  if (!rows.length)
+    throw fieldError(field, "The file holds no questions (a `question` column, or questions in the first column).");
+  if (rows.length > MAX_QUESTIONS)
+    throw fieldError(field, `The file holds ${rows.length} questions; at most ${MAX_QUESTIONS}.`);
+  return rows.map((r) => ({
+    question: r.question.slice(0, 8000),
+    expectedAnswer: r.expectedAnswer?.slice(0, 8000) ?? null,
+  }));
 }
 
 function readCsv(bytes: ArrayBuffer): string[][] {
@@ -39,20 +44,33 @@ function readCsv(bytes: ArrayBuffer): string[][] {
 }
 
 const decode = (s: string) =>
-  s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#(\d+);/g, (_, n) => String.fromCodePoint(+n)).replace(/&amp;/g, "&");
+  s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, n) => String.fromCodePoint(+n))
+    .replace(/&amp;/g, "&");
 
 /** The first sheet's cells as text (shared and inline strings, numbers as written). */
 function readSheet(bytes: ArrayBuffer, field: string): string[][] {
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(new Uint8Array(bytes), { filter: (f) => f.name === "xl/sharedStrings.xml" || f.name.startsWith("xl/worksheets/sheet") || f.name === "xl/workbook.xml" });
+    files = unzipSync(new Uint8Array(bytes), {
+      filter: (f) =>
+        f.name === "xl/sharedStrings.xml" || f.name.startsWith("xl/worksheets/sheet") || f.name === "xl/workbook.xml",
+    });
   } catch {
     throw fieldError(field, "The file is not a readable .xlsx workbook.");
   }
-  const sheetName = Object.keys(files).filter((n) => /^xl\/worksheets\/sheet\d+\.xml$/.test(n)).sort()[0];
+  const sheetName = Object.keys(files)
+    .filter((n) => /^xl\/worksheets\/sheet\d+\.xml$/.test(n))
+    .sort()[0];
   if (!sheetName) throw fieldError(field, "The file is not a readable .xlsx workbook.");
   const shared = files["xl/sharedStrings.xml"]
-    ? [...strFromU8(files["xl/sharedStrings.xml"]).matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) => decode([...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => t[1]).join("")))
+    ? [...strFromU8(files["xl/sharedStrings.xml"]).matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) =>
+        decode([...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => t[1]).join("")),
+      )
     : [];
   const rows: string[][] = [];
   for (const row of strFromU8(files[sheetName]).matchAll(/<row[^>]*>([\s\S]*?)<\/row>/g)) {
@@ -65,7 +83,8 @@ function readSheet(bytes: ArrayBuffer, field: string): string[][] {
       const inline = /<is>([\s\S]*?)<\/is>/.exec(cell[2] ?? "")?.[1];
       let value = "";
       if (type === "s") value = shared[Number(raw)] ?? "";
-      else if (type === "inlineStr") value = decode([...(inline ?? "").matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => t[1]).join(""));
+      else if (type === "inlineStr")
+        value = decode([...(inline ?? "").matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => t[1]).join(""));
       else if (raw !== undefined) value = decode(raw);
       cells[col] = value;
     }

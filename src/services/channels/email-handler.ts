@@ -34,7 +34,13 @@ async function ourThread(db: Db, inboxId: string, event: InboundEvent): Promise<
   const [ours] = await db
     .select({ threadKey: channelThreads.threadKey })
     .from(channelDeliveries)
-    .innerJoin(channelThreads, and(eq(channelThreads.inboxId, channelDeliveries.inboxId), eq(channelThreads.conversationId, channelDeliveries.conversationId)))
+    .innerJoin(
+      channelThreads,
+      and(
+        eq(channelThreads.inboxId, channelDeliveries.inboxId),
+        eq(channelThreads.conversationId, channelDeliveries.conversationId),
+      ),
+    )
     .where(
       and(
         eq(channelDeliveries.inboxId, inboxId),
@@ -45,7 +51,11 @@ async function ourThread(db: Db, inboxId: string, event: InboundEvent): Promise<
   return ours ? { ...event, threadKey: ours.threadKey } : event;
 }
 
-export async function receiveEmail(message: ForwardableEmailMessage, env: Bindings, _ctx: ExecutionContext): Promise<void> {
+export async function receiveEmail(
+  message: ForwardableEmailMessage,
+  env: Bindings,
+  _ctx: ExecutionContext,
+): Promise<void> {
   const db = getDb(env.DB);
   const inbox = await emailInboxFor(env, message.to);
   const channel = inbox ? await loadChannel(env, db, inbox.inboxId, "email") : null;

@@ -18,7 +18,8 @@ export function replySubject(subject: string | undefined): string {
 }
 
 /** The subject without its Re:/Fwd: prefixes (the text of a message whose body is empty). */
-export const bareSubject = (subject: string | undefined) => (subject ?? "").replace(/^((re|fwd?|aw|wg|sv|vs)\s*(\[\d+\])?\s*:\s*)+/i, "").trim();
+export const bareSubject = (subject: string | undefined) =>
+  (subject ?? "").replace(/^((re|fwd?|aw|wg|sv|vs)\s*(\[\d+\])?\s*:\s*)+/i, "").trim();
 
 /**
  * The attribution line a client puts above the history it quotes ("On Mon, 2 Dec 2024 at 10:00,
@@ -51,11 +52,19 @@ export function newText(text: string): string {
     const line = lines[i].trim();
     const joined = i + 1 < lines.length ? `${line} ${lines[i + 1].trim()}` : line;
     const attribution = ATTRIBUTION.some((p) => p.test(line)) ? 1 : ATTRIBUTION.some((p) => p.test(joined)) ? 2 : 0;
-    const outlook = OUTLOOK_HEADER.test(line) && i + 1 < lines.length && OUTLOOK_NEXT.test(lines[i + 1].trim()) && out.some((l) => l.trim());
+    const outlook =
+      OUTLOOK_HEADER.test(line) &&
+      i + 1 < lines.length &&
+      OUTLOOK_NEXT.test(lines[i + 1].trim()) &&
+      out.some((l) => l.trim());
     if (attribution || outlook) {
       const rest = lines.slice(i + Math.max(attribution, 1));
       // Interleaved answers between quoted lines are kept; history that is not quoted ends the text.
-      if (attribution && rest.some(quoted) && rest.filter((l) => l.trim()).every((l) => quoted(l) || !ATTRIBUTION.some((p) => p.test(l.trim())))) {
+      if (
+        attribution &&
+        rest.some(quoted) &&
+        rest.filter((l) => l.trim()).every((l) => quoted(l) || !ATTRIBUTION.some((p) => p.test(l.trim())))
+      ) {
         i += attribution - 1;
         continue;
       }
@@ -191,6 +200,12 @@ export function replyMime(m: ReplyMime): string {
     `Content-Type: multipart/alternative; boundary="${boundary}"`,
   ];
   const part = (type: string, body: string) =>
-    [`--${boundary}`, `Content-Type: ${type}; charset=utf-8`, "Content-Transfer-Encoding: base64", "", wrap76(utf8Base64(body))].join("\r\n");
+    [
+      `--${boundary}`,
+      `Content-Type: ${type}; charset=utf-8`,
+      "Content-Transfer-Encoding: base64",
+      "",
+      wrap76(utf8Base64(body)),
+    ].join("\r\n");
   return [...headers, "", part("text/plain", m.text), part("text/html", m.html), `--${boundary}--`, ""].join("\r\n");
 }

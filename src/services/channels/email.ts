@@ -12,7 +12,14 @@ import { ApiError } from "../../lib/errors";
 import { vendored } from "../../vendored";
 import { bareSubject, htmlToText, messageIds, newText, replyMime, replySubject, toEmailHtml } from "./email-mime";
 import { toPlainText, withCitations } from "./markdown";
-import { PlatformError, type ChannelAdapter, type InboundAttachment, type InboundAttachmentKind, type InboundEvent, type PlatformContext } from "./types";
+import {
+  PlatformError,
+  type ChannelAdapter,
+  type InboundAttachment,
+  type InboundAttachmentKind,
+  type InboundEvent,
+  type PlatformContext,
+} from "./types";
 
 /**
  * What a reply needs from the message it answers (InboundEvent.thread, kept by the core with the
@@ -32,7 +39,8 @@ const INLINE_BUDGET = 1_400_000;
 /** References kept in a reply: the thread's root and the latest ones (Cloudflare refuses more than 100). */
 const MAX_REFERENCES = 20;
 
-const ADDRESS = /^[^\s@<>()[\]",;:\\]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+const ADDRESS =
+  /^[^\s@<>()[\]",;:\\]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
 export const isAddress = (s: string) => ADDRESS.test(s);
 
 const kindOf = (mime: string): InboundAttachmentKind => {
@@ -46,7 +54,11 @@ const kindOf = (mime: string): InboundAttachmentKind => {
  * is how two robots write to each other forever.
  */
 function automatic(mail: Email): boolean {
-  const header = (name: string) => mail.headers.find((h) => h.key === name)?.value.trim().toLowerCase();
+  const header = (name: string) =>
+    mail.headers
+      .find((h) => h.key === name)
+      ?.value.trim()
+      .toLowerCase();
   const submitted = header("auto-submitted");
   if (submitted && submitted !== "no") return true;
   if (/\b(all|oof|autoreply)\b/.test(header("x-auto-response-suppress") ?? "")) return true;
@@ -70,9 +82,15 @@ export async function readEmail(raw: string, inboxAddress?: string): Promise<Inb
   try {
     mail = await PostalMime.parse(raw, { attachmentEncoding: "base64" });
   } catch (err) {
-    throw new ApiError(400, "invalid", `not a readable e-mail message: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ApiError(
+      400,
+      "invalid",
+      `not a readable e-mail message: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
-  const from = [mail.from, mail.sender, ...(mail.replyTo ?? [])].find((a) => a && "address" in a && a.address && isAddress(a.address));
+  const from = [mail.from, mail.sender, ...(mail.replyTo ?? [])].find(
+    (a) => a && "address" in a && a.address && isAddress(a.address),
+  );
   if (!from || !("address" in from) || !from.address) return [];
   const address = from.address.toLowerCase();
   if (automatic(mail) || address === inboxAddress?.toLowerCase()) return [];
@@ -96,7 +114,13 @@ export async function readEmail(raw: string, inboxAddress?: string): Promise<Inb
       return;
     }
     budget -= content.length;
-    attachments.push({ kind: kindOf(a.mimeType), ref: a.contentId ?? filename, filename, contentType: a.mimeType, inline: content });
+    attachments.push({
+      kind: kindOf(a.mimeType),
+      ref: a.contentId ?? filename,
+      filename,
+      contentType: a.mimeType,
+      inline: content,
+    });
   });
 
   let text = newText(mail.text ?? (mail.html ? htmlToText(mail.html) : ""));
@@ -110,7 +134,10 @@ export async function readEmail(raw: string, inboxAddress?: string): Promise<Inb
     messageId: eventId,
     // What the reply's References carry on: the thread so far (the parent's References, else its
     // In-Reply-To, RFC 5322 3.6.4) and this message.
-    references: [...(references.length ? references : inReplyTo ? [inReplyTo] : []).filter((id) => id !== eventId), eventId],
+    references: [
+      ...(references.length ? references : inReplyTo ? [inReplyTo] : []).filter((id) => id !== eventId),
+      eventId,
+    ],
     address,
     ...(from.name ? { name: from.name } : {}),
   } satisfies EmailThread;
@@ -133,7 +160,11 @@ export async function readEmail(raw: string, inboxAddress?: string): Promise<Inb
  * connected inbox holds its address: saving an address claims nothing, so no inbox (of any
  * organization) takes the mail of an address another inbox answers, and connect refuses it.
  */
-export async function emailInboxFor(env: Bindings, to: string, except?: string): Promise<{ inboxId: string; organizationId: string } | null> {
+export async function emailInboxFor(
+  env: Bindings,
+  to: string,
+  except?: string,
+): Promise<{ inboxId: string; organizationId: string } | null> {
   const row = await getDb(env.DB)
     .select({ inboxId: inboxChannels.inboxId, organizationId: inboxChannels.organizationId })
     .from(inboxChannels)
@@ -151,7 +182,8 @@ export async function emailInboxFor(env: Bindings, to: string, except?: string):
 
 function threadOf(thread: unknown): EmailThread {
   const t = (thread ?? {}) as Partial<EmailThread>;
-  if (typeof t.address !== "string" || !isAddress(t.address)) throw new PlatformError("this conversation has no e-mail address to answer", 400);
+  if (typeof t.address !== "string" || !isAddress(t.address))
+    throw new PlatformError("this conversation has no e-mail address to answer", 400);
   return {
     subject: typeof t.subject === "string" ? t.subject : "",
     messageId: typeof t.messageId === "string" ? t.messageId : "",
@@ -164,14 +196,21 @@ function threadOf(thread: unknown): EmailThread {
 /** Why Email Service refused, and whether trying later can help (a limit, an outage) or not (an address it refuses). */
 function refused(err: unknown): PlatformError {
   const said = err instanceof Error ? err.message : String(err);
-  const status = /rate.?limit|too many/i.test(said) ? 429 : /timed? ?out|temporar|unavailable|internal error|overloaded|try again/i.test(said) ? 503 : 400;
+  const status = /rate.?limit|too many/i.test(said)
+    ? 429
+    : /timed? ?out|temporar|unavailable|internal error|overloaded|try again/i.test(said)
+      ? 503
+      : 400;
   return new PlatformError(`Email Service refused the message: ${said}`, status);
 }
 
 function sendBinding(ctx: PlatformContext): SendEmail {
   const binding = ctx.env.EMAIL;
   if (!binding || typeof binding.send !== "function")
-    throw new PlatformError("the EMAIL send_email binding is not configured (wrangler.toml [[send_email]] name = \"EMAIL\")", 400);
+    throw new PlatformError(
+      'the EMAIL send_email binding is not configured (wrangler.toml [[send_email]] name = "EMAIL")',
+      400,
+    );
   return binding;
 }
 
@@ -198,7 +237,8 @@ export const email: ChannelAdapter<Promise<InboundEvent[]>> = {
     const thread = threadOf(message.thread);
     let markdown = withCitations(message.text, message.citations);
     // Files a human agent attached, as links: the message stays small and every client shows them.
-    if (message.attachments.length) markdown += `\n\n${message.attachments.map((a) => `- [${a.filename.replace(/[[\]]/g, "")}](${a.url})`).join("\n")}`;
+    if (message.attachments.length)
+      markdown += `\n\n${message.attachments.map((a) => `- [${a.filename.replace(/[[\]]/g, "")}](${a.url})`).join("\n")}`;
     const { references: all } = thread;
     const references = all.length > MAX_REFERENCES ? [all[0], ...all.slice(-(MAX_REFERENCES - 1))] : all;
     const messageId = `<${crypto.randomUUID()}@${from.split("@")[1]}>`;

@@ -27,7 +27,12 @@ export const callPlatform = (env: Bindings, api: PlatformApi, path: string, init
   fetchPlatform(env, api, `${platformBase(env, api)}${path.startsWith("/") ? path : `/${path}`}`, init);
 
 /** `fetch` of a URL of the platform (a library's client builds it), with the same guard and deadline. */
-export async function fetchPlatform(env: Bindings, api: PlatformApi, url: string, init: RequestInit = {}): Promise<Response> {
+export async function fetchPlatform(
+  env: Bindings,
+  api: PlatformApi,
+  url: string,
+  init: RequestInit = {},
+): Promise<Response> {
   const problem = webhookUrlProblem(url, outboundAllowedHosts(env));
   if (problem) throw new PlatformError(`${PLATFORM_ORIGINS[api].setting}: ${problem}`, null);
   const timeout = AbortSignal.timeout(TIMEOUT_MS);
@@ -60,7 +65,11 @@ export function retryAfterSeconds(response: Response, now = Date.now()): number 
  * The platform's refusal as a PlatformError naming what it said: "LINE answered 400: The request
  * body has 1 error(s)". `said` is the platform's own message from its error body.
  */
-export async function refusal(platformName: string, response: Response, said?: (body: unknown) => string | undefined): Promise<PlatformError> {
+export async function refusal(
+  platformName: string,
+  response: Response,
+  said?: (body: unknown) => string | undefined,
+): Promise<PlatformError> {
   const text = await response.text().catch(() => "");
   let message: string | undefined;
   try {
@@ -69,5 +78,9 @@ export async function refusal(platformName: string, response: Response, said?: (
     message = undefined;
   }
   message ??= text.slice(0, 300) || response.statusText;
-  return new PlatformError(`${platformName} answered ${response.status}: ${message}`, response.status, response.status === 429 ? retryAfterSeconds(response) : undefined);
+  return new PlatformError(
+    `${platformName} answered ${response.status}: ${message}`,
+    response.status,
+    response.status === 429 ? retryAfterSeconds(response) : undefined,
+  );
 }

@@ -14,12 +14,21 @@ import { isChannelPlatform, loadChannel } from "./settings";
 import type { InboundEvent } from "./types";
 
 /** What the channel queue carries: an event to take in, or a conversation whose replies are due. */
-export type ChannelWork = { kind: "event"; inboxId: string; eventId: string } | { kind: "deliver"; conversationId: string };
+export type ChannelWork =
+  | { kind: "event"; inboxId: string; eventId: string }
+  | { kind: "deliver"; conversationId: string };
 
 /** An event as kept in channel_events.payload. */
 export type StoredEvent = InboundEvent & { receivedAt: number };
 
-export async function receive(env: Bindings, db: Db, request: Request, platform: string, inboxId: string, now = Date.now()): Promise<Response> {
+export async function receive(
+  env: Bindings,
+  db: Db,
+  request: Request,
+  platform: string,
+  inboxId: string,
+  now = Date.now(),
+): Promise<Response> {
   if (!isChannelPlatform(platform) || platform === "email") throw notFound("No such channel.");
   const channel = await loadChannel(env, db, inboxId, platform);
   if (!channel) throw notFound("No such channel.");
@@ -30,7 +39,12 @@ export async function receive(env: Bindings, db: Db, request: Request, platform:
     throw notFound("This channel takes events by POST.");
   }
   const raw = await readBodyText(request, env.JSON_BODY_LIMIT_BYTES);
-  if (!(await adapter.verify(request, raw, channel.config))) throw new ApiError(401, "not_authenticated", `The request is not signed by ${platform} with this channel's secret.`);
+  if (!(await adapter.verify(request, raw, channel.config)))
+    throw new ApiError(
+      401,
+      "not_authenticated",
+      `The request is not signed by ${platform} with this channel's secret.`,
+    );
   if (jsonNestsDeeperThan(raw)) throw new ApiError(400, "invalid", "The body nests too deeply.");
   const answer = adapter.handshake?.(request, raw, channel.config);
   if (answer) return answer;
@@ -44,19 +58,38 @@ export async function receive(env: Bindings, db: Db, request: Request, platform:
  * one batch, then hands the new ones to the channel queue. Should the queue refuse, they are kept
  * pending and the housekeeping cron hands them over again.
  */
-export async function keep(env: Bindings, db: Db, organizationId: string, inboxId: string, events: InboundEvent[], now = Date.now()): Promise<string[]> {
+export async function keep(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  inboxId: string,
+  events: InboundEvent[],
+  now = Date.now(),
+): Promise<string[]> {
   if (!events.length) return [];
   const inserts = events.map((event) =>
     db
       .insert(channelEvents)
-      .values({ inboxId, eventId: event.eventId, organizationId, payload: { ...event, receivedAt: now } as unknown as JsonObject, threadKey: event.threadKey, at: event.at ?? now, receivedAt: now })
+      .values({
+        inboxId,
+        eventId: event.eventId,
+        organizationId,
+        payload: { ...event, receivedAt: now } as unknown as JsonObject,
+        threadKey: event.threadKey,
+        at: event.at ?? now,
+        receivedAt: now,
+      })
       .onConflictDoNothing()
       .returning({ eventId: channelEvents.eventId }),
   );
   const touch = db.update(inboxChannels).set({ lastEventAt: now }).where(sql`${inboxChannels.inboxId} = ${inboxId}`);
   const results = await db.batch([touch, ...inserts] as unknown as Parameters<Db["batch"]>[0]);
   const fresh = (results.slice(1) as { eventId: string }[][]).flat().map((r) => r.eventId);
-  if (fresh.length) await enqueueWork(env, fresh.map((eventId) => ({ kind: "event", inboxId, eventId })));
+  if (fresh.length)
+    await enqueueWork(
+      env,
+      fresh.map((eventId) => ({ kind: "event", inboxId, eventId })),
+    );
   return fresh;
 }
 
@@ -67,7 +100,13 @@ export async function enqueueWork(env: Bindings, work: ChannelWork[], delaySecon
     try {
       await env.CHANNEL_QUEUE.sendBatch(chunk);
     } catch (err) {
-      console.error(JSON.stringify({ level: "warn", message: "channel work not queued; the cron will queue it", error: String(err) }));
+      console.error(
+        JSON.stringify({
+          level: "warn",
+          message: "channel work not queued; the cron will queue it",
+          error: String(err),
+        }),
+      );
     }
   }
 }

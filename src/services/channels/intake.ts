@@ -6,7 +6,16 @@
 // and the conversation of a chat changes only from the one the step read (docs/decisions.md,
 // "Messaging channels").
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { attachments, channelEvents, channelThreads, contactInboxes, contacts, conversations, inboxes, messages } from "../../db/schema";
+import {
+  attachments,
+  channelEvents,
+  channelThreads,
+  contactInboxes,
+  contacts,
+  conversations,
+  inboxes,
+  messages,
+} from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { stableUuidv7, uuidv7 } from "../../lib/ids";
 import type { JsonObject } from "../../lib/json";
@@ -24,7 +33,13 @@ import { platformContext } from "./http";
 import type { StoredEvent } from "./inbound";
 import { adapterFor } from "./platforms";
 import { loadChannel } from "./settings";
-import { PlatformError, type AnyChannelAdapter, type ChannelConfig, type InboundAttachment, type PlatformContext } from "./types";
+import {
+  PlatformError,
+  type AnyChannelAdapter,
+  type ChannelConfig,
+  type InboundAttachment,
+  type PlatformContext,
+} from "./types";
 
 /** Largest file taken from a platform (the attachment spec's size). */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -41,14 +56,30 @@ type EventRow = typeof channelEvents.$inferSelect;
  * first, so overlapping deliveries of one chat cannot swap its messages; chats side by side.
  * Returns the ids that failed (to be tried again).
  */
-export async function takeInEvents(env: Bindings, db: Db, refs: { inboxId: string; eventId: string }[], waitUntil: (p: Promise<unknown>) => void): Promise<Set<string>> {
+export async function takeInEvents(
+  env: Bindings,
+  db: Db,
+  refs: { inboxId: string; eventId: string }[],
+  waitUntil: (p: Promise<unknown>) => void,
+): Promise<Set<string>> {
   const failed = new Set<string>();
   const byInbox = new Map<string, string[]>();
   for (const r of refs) byInbox.set(r.inboxId, [...(byInbox.get(r.inboxId) ?? []), r.eventId]);
   const rows: EventRow[] = [];
   for (const [inboxId, ids] of byInbox) {
     for (let i = 0; i < ids.length; i += 90) {
-      rows.push(...(await db.select().from(channelEvents).where(and(eq(channelEvents.inboxId, inboxId), inArray(channelEvents.eventId, ids.slice(i, i + 90)), eq(channelEvents.status, "pending")))));
+      rows.push(
+        ...(await db
+          .select()
+          .from(channelEvents)
+          .where(
+            and(
+              eq(channelEvents.inboxId, inboxId),
+              inArray(channelEvents.eventId, ids.slice(i, i + 90)),
+              eq(channelEvents.status, "pending"),
+            ),
+          )),
+      );
     }
   }
   const chats = new Map<string, EventRow[]>();
@@ -59,7 +90,13 @@ export async function takeInEvents(env: Bindings, db: Db, refs: { inboxId: strin
     const pending = await db
       .select()
       .from(channelEvents)
-      .where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.threadKey, threadKey), eq(channelEvents.status, "pending")))
+      .where(
+        and(
+          eq(channelEvents.inboxId, row.inboxId),
+          eq(channelEvents.threadKey, threadKey),
+          eq(channelEvents.status, "pending"),
+        ),
+      )
       .orderBy(asc(channelEvents.at), asc(channelEvents.receivedAt), asc(channelEvents.eventId))
       .limit(200);
     chats.set(key, pending.length ? pending : [row]);
@@ -73,7 +110,15 @@ export async function takeInEvents(env: Bindings, db: Db, refs: { inboxId: strin
           // The rest of this chat waits for it: its messages must not overtake it.
           for (const later of chat.slice(i)) failed.add(later.eventId);
           await setBack(db, row, err);
-          if (!(err instanceof PlatformError) && !(err instanceof IntakeError)) console.error(JSON.stringify({ level: "error", message: "channel event not taken in", eventId: row.eventId, error: String((err as Error)?.stack ?? err) }));
+          if (!(err instanceof PlatformError) && !(err instanceof IntakeError))
+            console.error(
+              JSON.stringify({
+                level: "error",
+                message: "channel event not taken in",
+                eventId: row.eventId,
+                error: String((err as Error)?.stack ?? err),
+              }),
+            );
           return;
         }
       }
@@ -88,13 +133,20 @@ class IntakeError extends Error {}
 async function setBack(db: Db, row: EventRow, err: unknown) {
   const attempts = row.attempts + 1;
   const status = attempts >= MAX_EVENT_ATTEMPTS ? "ignored" : "pending";
-  await db.update(channelEvents).set({ attempts, status, error: String((err as Error)?.message ?? err).slice(0, 500) }).where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
+  await db
+    .update(channelEvents)
+    .set({ attempts, status, error: String((err as Error)?.message ?? err).slice(0, 500) })
+    .where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
 }
 
 async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promise<unknown>) => void) {
   const event = row.payload as unknown as StoredEvent;
   const channel = await loadChannel(env, db, row.inboxId);
-  if (!channel) return void (await db.update(channelEvents).set({ status: "ignored", error: "The inbox's channel no longer exists." }).where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId))));
+  if (!channel)
+    return void (await db
+      .update(channelEvents)
+      .set({ status: "ignored", error: "The inbox's channel no longer exists." })
+      .where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId))));
   const adapter = await adapterFor(channel.config.platform);
   const ctx = platformContext(env, channel.config);
   const messageId = await stableUuidv7(`message\n${row.inboxId}\n${row.eventId}`, event.receivedAt);
@@ -102,34 +154,78 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
   if (!already) {
     const [inbox] = await db.select({ chatbotId: inboxes.chatbotId }).from(inboxes).where(eq(inboxes.id, row.inboxId));
     // A tapped button is answered at once, whatever comes of it, so the visitor's client stops waiting.
-    if (event.tapId && adapter.acknowledge) waitUntil(adapter.acknowledge(ctx, event.tapId).catch((err) => logUnless(err, "button tap not acknowledged")));
+    if (event.tapId && adapter.acknowledge)
+      waitUntil(adapter.acknowledge(ctx, event.tapId).catch((err) => logUnless(err, "button tap not acknowledged")));
     if (await ratingAnswer(env, db, channel.config, event, waitUntil)) {
-      await db.update(channelEvents).set({ status: "stored", error: null }).where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
+      await db
+        .update(channelEvents)
+        .set({ status: "stored", error: null })
+        .where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
       return;
     }
     const contact = await contactOf(db, adapter, ctx, event);
-    const { conversation, created } = await conversationOf(db, channel.config, inbox?.chatbotId ?? null, event, contact.id, () => groupTitle(adapter, ctx, event));
-    const { rows: files, missing } = await takeFiles(env, db, adapter, ctx, conversation, event.attachments, row.attempts + 1 >= FILE_ATTEMPTS);
+    const { conversation, created } = await conversationOf(
+      db,
+      channel.config,
+      inbox?.chatbotId ?? null,
+      event,
+      contact.id,
+      () => groupTitle(adapter, ctx, event),
+    );
+    const { rows: files, missing } = await takeFiles(
+      env,
+      db,
+      adapter,
+      ctx,
+      conversation,
+      event.attachments,
+      row.attempts + 1 >= FILE_ATTEMPTS,
+    );
     const origin = channel.row.origin;
-    const stored = await Promise.all(files.map(async (f) => messageAttachment(f, await signedDownloadUrl(env, origin, f.key, MESSAGE_URL_TTL_SECONDS))));
+    const stored = await Promise.all(
+      files.map(async (f) =>
+        messageAttachment(f, await signedDownloadUrl(env, origin, f.key, MESSAGE_URL_TTL_SECONDS)),
+      ),
+    );
     const replies = conversation.autoReplyEnabled && !!conversation.chatbotId;
     if (replies && adapter.typing) waitUntil(adapter.typing(ctx, event.threadKey).catch((err) => logUnless(err)));
-    const metadata: JsonObject = { channel: { type: channel.config.platform, eventId: row.eventId, threadKey: event.threadKey } };
+    const metadata: JsonObject = {
+      channel: { type: channel.config.platform, eventId: row.eventId, threadKey: event.threadKey },
+    };
     // What the reply needs to go out (LINE's reply token while fresh, e-mail's thread), kept before
     // the message is posted: its reply may be on its way the moment the message is stored.
-    const context: JsonObject = { ...(event.thread ?? {}), ...(event.replyToken ? { replyToken: event.replyToken, replyTokenAt: event.receivedAt } : {}) };
+    const context: JsonObject = {
+      ...(event.thread ?? {}),
+      ...(event.replyToken ? { replyToken: event.replyToken, replyTokenAt: event.receivedAt } : {}),
+    };
     if (Object.keys(context).length) {
-      await db.update(channelThreads).set({ context: sql`json_patch(coalesce(${channelThreads.context}, '{}'), ${JSON.stringify(context)})`, updatedAt: Date.now() }).where(and(eq(channelThreads.inboxId, row.inboxId), eq(channelThreads.threadKey, event.threadKey)));
+      await db
+        .update(channelThreads)
+        .set({
+          context: sql`json_patch(coalesce(${channelThreads.context}, '{}'), ${JSON.stringify(context)})`,
+          updatedAt: Date.now(),
+        })
+        .where(and(eq(channelThreads.inboxId, row.inboxId), eq(channelThreads.threadKey, event.threadKey)));
     }
     await conversationObject(env, conversation.id).post({
       conversationId: conversation.id,
       ...(created ? { created: conversation } : { conversation }),
       sender: { type: "contact", id: contact.id, name: contact.name, avatar: contact.avatar },
-      message: { id: messageId, content: [event.text, ...missing].filter(Boolean).join("\n"), metadata, ...(stored.length ? { attachments: stored } : {}) },
+      message: {
+        id: messageId,
+        content: [event.text, ...missing].filter(Boolean).join("\n"),
+        metadata,
+        ...(stored.length ? { attachments: stored } : {}),
+      },
     });
-    for (const f of files) if (f.extractionStatus === "pending") waitUntil(extractAttachment(env, db, f).catch((err) => console.error(String(err))));
+    for (const f of files)
+      if (f.extractionStatus === "pending")
+        waitUntil(extractAttachment(env, db, f).catch((err) => console.error(String(err))));
   }
-  await db.update(channelEvents).set({ status: "stored", messageId, error: null }).where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
+  await db
+    .update(channelEvents)
+    .set({ status: "stored", messageId, error: null })
+    .where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
 }
 
 /**
@@ -137,10 +233,21 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
  * kept as its rating, no message. A rating button tapped when no question waits is dropped: it is
  * no question of the visitor's.
  */
-async function ratingAnswer(env: Bindings, db: Db, channel: ChannelConfig, event: StoredEvent, waitUntil: (p: Promise<unknown>) => void): Promise<boolean> {
+async function ratingAnswer(
+  env: Bindings,
+  db: Db,
+  channel: ChannelConfig,
+  event: StoredEvent,
+  waitUntil: (p: Promise<unknown>) => void,
+): Promise<boolean> {
   if (event.rating === undefined && !/^\s*[1-5]\s*$/.test(event.text)) return false;
-  const [thread] = await db.select({ conversationId: channelThreads.conversationId }).from(channelThreads).where(and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey)));
-  const [current] = thread?.conversationId ? await db.select().from(conversations).where(eq(conversations.id, thread.conversationId)) : [];
+  const [thread] = await db
+    .select({ conversationId: channelThreads.conversationId })
+    .from(channelThreads)
+    .where(and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey)));
+  const [current] = thread?.conversationId
+    ? await db.select().from(conversations).where(eq(conversations.id, thread.conversationId))
+    : [];
   const rated = await channelRating(env, db, waitUntil, current, event);
   return !!rated || event.rating !== undefined;
 }
@@ -168,7 +275,10 @@ async function groupTitle(adapter: AnyChannelAdapter, ctx: PlatformContext, even
 async function contactOf(db: Db, adapter: AnyChannelAdapter, ctx: PlatformContext, event: StoredEvent) {
   const { inboxId, organizationId } = ctx.channel;
   const id = await stableUuidv7(`contact\n${inboxId}\n${event.sender.id}`, 0);
-  const [found] = await db.select({ id: contacts.id, name: contacts.name, avatar: contacts.avatar }).from(contacts).where(eq(contacts.id, id));
+  const [found] = await db
+    .select({ id: contacts.id, name: contacts.name, avatar: contacts.avatar })
+    .from(contacts)
+    .where(eq(contacts.id, id));
   if (found) return found;
   let profile: { name?: string; avatar?: string } | null = null;
   if (adapter.profile && (!event.sender.name || !event.sender.avatar)) {
@@ -185,7 +295,18 @@ async function contactOf(db: Db, adapter: AnyChannelAdapter, ctx: PlatformContex
   await db.batch([
     db
       .insert(contacts)
-      .values({ id, organizationId, name, avatar, sourceId: event.sender.id, email: event.sender.email ?? null, phoneNumber: event.sender.phoneNumber ?? null, metadata: { channel: ctx.channel.platform }, createdAt: now, updatedAt: now })
+      .values({
+        id,
+        organizationId,
+        name,
+        avatar,
+        sourceId: event.sender.id,
+        email: event.sender.email ?? null,
+        phoneNumber: event.sender.phoneNumber ?? null,
+        metadata: { channel: ctx.channel.platform },
+        createdAt: now,
+        updatedAt: now,
+      })
       .onConflictDoNothing(),
     db.insert(contactInboxes).values({ contactId: id, inboxId }).onConflictDoNothing(),
   ]);
@@ -197,20 +318,44 @@ async function contactOf(db: Db, adapter: AnyChannelAdapter, ctx: PlatformContex
  * row names its conversation; it moves to a new one only from the one this run read, so two runs
  * never open two. A new conversation is stored by its object with its first message.
  */
-async function conversationOf(db: Db, channel: ChannelConfig, chatbotId: string | null, event: StoredEvent, contactId: string, title: () => Promise<string>): Promise<{ conversation: ConversationRow; created: boolean }> {
+async function conversationOf(
+  db: Db,
+  channel: ChannelConfig,
+  chatbotId: string | null,
+  event: StoredEvent,
+  contactId: string,
+  title: () => Promise<string>,
+): Promise<{ conversation: ConversationRow; created: boolean }> {
   const where = and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey));
   const [thread] = await db.select().from(channelThreads).where(where);
-  const [current] = thread?.conversationId ? await db.select().from(conversations).where(eq(conversations.id, thread.conversationId)) : [];
+  const [current] = thread?.conversationId
+    ? await db.select().from(conversations).where(eq(conversations.id, thread.conversationId))
+    : [];
   if (current && current.status !== "resolved") return { conversation: current, created: false };
   const id = uuidv7();
   const before = thread?.conversationId ?? null;
   const [moved] = await db
     .insert(channelThreads)
-    .values({ inboxId: channel.inboxId, threadKey: event.threadKey, organizationId: channel.organizationId, contactId, conversationId: id, updatedAt: Date.now() })
-    .onConflictDoUpdate({ target: [channelThreads.inboxId, channelThreads.threadKey], set: { conversationId: id, updatedAt: Date.now() }, setWhere: before === null ? sql`${channelThreads.conversationId} is null` : eq(channelThreads.conversationId, before) })
+    .values({
+      inboxId: channel.inboxId,
+      threadKey: event.threadKey,
+      organizationId: channel.organizationId,
+      contactId,
+      conversationId: id,
+      updatedAt: Date.now(),
+    })
+    .onConflictDoUpdate({
+      target: [channelThreads.inboxId, channelThreads.threadKey],
+      set: { conversationId: id, updatedAt: Date.now() },
+      setWhere:
+        before === null ? sql`${channelThreads.conversationId} is null` : eq(channelThreads.conversationId, before),
+    })
     .returning({ conversationId: channelThreads.conversationId });
   if (!moved) throw new IntakeError("Another run is opening this chat's conversation.");
-  const row = newConversation({ organizationId: channel.organizationId, inboxId: channel.inboxId, chatbotId, contactId, title: await title() }, id);
+  const row = newConversation(
+    { organizationId: channel.organizationId, inboxId: channel.inboxId, chatbotId, contactId, title: await title() },
+    id,
+  );
   return { conversation: event.group ? { ...row, type: "group" } : row, created: true };
 }
 
@@ -218,7 +363,15 @@ async function conversationOf(db: Db, channel: ChannelConfig, chatbotId: string 
  * The event's files in R2 as attachments of the conversation. One the platform refuses, or cannot
  * give now after a few attempts (`giveUp`), is said in the message instead ("[image not received: ...]").
  */
-async function takeFiles(env: Bindings, db: Db, adapter: AnyChannelAdapter, ctx: PlatformContext, conversation: ConversationRow, files: InboundAttachment[], giveUp: boolean): Promise<{ rows: AttachmentRow[]; missing: string[] }> {
+async function takeFiles(
+  env: Bindings,
+  db: Db,
+  adapter: AnyChannelAdapter,
+  ctx: PlatformContext,
+  conversation: ConversationRow,
+  files: InboundAttachment[],
+  giveUp: boolean,
+): Promise<{ rows: AttachmentRow[]; missing: string[] }> {
   const rows: AttachmentRow[] = [];
   const missing: string[] = [];
   for (const file of files) {
@@ -238,7 +391,10 @@ async function takeFiles(env: Bindings, db: Db, adapter: AnyChannelAdapter, ctx:
       }
       if (!response.ok) {
         await response.body?.cancel();
-        const error = new PlatformError(`${ctx.channel.platform} answered ${response.status} for the file`, response.status);
+        const error = new PlatformError(
+          `${ctx.channel.platform} answered ${response.status} for the file`,
+          response.status,
+        );
         if (error.retryable && !giveUp) throw error;
         missing.push(`[${file.kind} not received: ${error.message}]`);
         continue;
@@ -278,5 +434,15 @@ async function takeFiles(env: Bindings, db: Db, adapter: AnyChannelAdapter, ctx:
   return { rows, missing };
 }
 
-const EXTENSIONS: Record<string, string> = { "image/jpeg": ".jpg", "image/png": ".png", "image/gif": ".gif", "image/webp": ".webp", "video/mp4": ".mp4", "audio/mpeg": ".mp3", "audio/mp4": ".m4a", "audio/ogg": ".ogg", "application/pdf": ".pdf" };
+const EXTENSIONS: Record<string, string> = {
+  "image/jpeg": ".jpg",
+  "image/png": ".png",
+  "image/gif": ".gif",
+  "image/webp": ".webp",
+  "video/mp4": ".mp4",
+  "audio/mpeg": ".mp3",
+  "audio/mp4": ".m4a",
+  "audio/ogg": ".ogg",
+  "application/pdf": ".pdf",
+};
 const extensionFor = (contentType: string) => EXTENSIONS[contentType] ?? "";

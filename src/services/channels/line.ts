@@ -9,7 +9,14 @@ import { sha256Hex, verifyHmacSha256 } from "../../lib/crypto";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { refusal } from "./http";
 import { splitMessage, toPlainText, withCitations } from "./markdown";
-import { PlatformError, type ChannelAdapter, type InboundAttachment, type InboundEvent, type OutboundMessage, type PlatformContext } from "./types";
+import {
+  PlatformError,
+  type ChannelAdapter,
+  type InboundAttachment,
+  type InboundEvent,
+  type OutboundMessage,
+  type PlatformContext,
+} from "./types";
 
 /** LINE's limits: characters of a text message, messages of one request, quick reply items and their labels. */
 export const TEXT_LIMIT = 5000;
@@ -18,7 +25,6 @@ export const QUICK_REPLY_ITEMS = 13;
 export const QUICK_REPLY_LABEL = 20;
 /** A quick reply's message action sends this text (at most 300 characters). */
 const QUICK_REPLY_TEXT = 300;
-
 
 /** What LINE's error bodies say: `message`, then each detail as "property: message". */
 const said = (body: unknown) => {
@@ -29,8 +35,16 @@ const said = (body: unknown) => {
 };
 
 const token = (ctx: PlatformContext) => ctx.channel.credentials.channelAccessToken ?? "";
-const auth = (ctx: PlatformContext, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token(ctx)}`, ...extra });
-const json = (ctx: PlatformContext, method: string, body: unknown, extra: Record<string, string> = {}): RequestInit => ({
+const auth = (ctx: PlatformContext, extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${token(ctx)}`,
+  ...extra,
+});
+const json = (
+  ctx: PlatformContext,
+  method: string,
+  body: unknown,
+  extra: Record<string, string> = {},
+): RequestInit => ({
   method,
   headers: auth(ctx, { "content-type": "application/json", ...extra }),
   body: JSON.stringify(body),
@@ -42,7 +56,11 @@ async function answer<T>(response: Response): Promise<T> {
 }
 
 /** X-Line-Signature: base64 HMAC-SHA256 of the raw body under the channel secret, checked by WebCrypto (constant time). */
-async function verify(request: Request, raw: string, channel: { credentials: Record<string, string> }): Promise<boolean> {
+async function verify(
+  request: Request,
+  raw: string,
+  channel: { credentials: Record<string, string> },
+): Promise<boolean> {
   const signature = request.headers.get("x-line-signature");
   const secret = channel.credentials.channelSecret;
   if (!signature || !secret) return false;
@@ -60,7 +78,11 @@ type Message = webhook.MessageContent;
 /** A message's text and files; null for a kind we do not take in. */
 function content(message: Message): { text: string; attachments: InboundAttachment[] } | null {
   // An image or video a user sent is LINE's content (by message id); one shared from elsewhere is a URL.
-  const media = (kind: InboundAttachment["kind"], m: { id: string; contentProvider?: webhook.ContentProvider }, filename?: string) => {
+  const media = (
+    kind: InboundAttachment["kind"],
+    m: { id: string; contentProvider?: webhook.ContentProvider },
+    filename?: string,
+  ) => {
     const external = m.contentProvider?.type === "external" ? m.contentProvider.originalContentUrl : undefined;
     return { text: "", attachments: [{ kind, ref: external ?? m.id, ...(filename ? { filename } : {}) }] };
   };
@@ -75,12 +97,17 @@ function content(message: Message): { text: string; attachments: InboundAttachme
       return media("file", message, message.fileName);
     case "sticker": {
       // A message sticker carries its words; others only what LINE says they show.
-      const words = message.text ?? (message.keywords?.length ? `[sticker: ${message.keywords.slice(0, 5).join(", ")}]` : "[sticker]");
+      const words =
+        message.text ??
+        (message.keywords?.length ? `[sticker: ${message.keywords.slice(0, 5).join(", ")}]` : "[sticker]");
       return { text: words, attachments: [] };
     }
     case "location": {
       const place = [message.title, message.address].filter(Boolean).join(", ");
-      return { text: `[location] ${place ? `${place} ` : ""}(${message.latitude}, ${message.longitude})`, attachments: [] };
+      return {
+        text: `[location] ${place ? `${place} ` : ""}(${message.latitude}, ${message.longitude})`,
+        attachments: [],
+      };
     }
     default:
       return null;
@@ -123,7 +150,11 @@ async function profile(ctx: PlatformContext, event: InboundEvent) {
   const user = encodeURIComponent(event.sender.id);
   const chat = event.group ? encodeURIComponent(event.group.id) : "";
   // A group's member by the group's endpoint (the member need not be the bot's friend); a room's by the room's.
-  const path = !event.group ? `/v2/bot/profile/${user}` : chat.startsWith("R") ? `/v2/bot/room/${chat}/member/${user}` : `/v2/bot/group/${chat}/member/${user}`;
+  const path = !event.group
+    ? `/v2/bot/profile/${user}`
+    : chat.startsWith("R")
+      ? `/v2/bot/room/${chat}/member/${user}`
+      : `/v2/bot/group/${chat}/member/${user}`;
   const response = await ctx.call("line", path, { headers: auth(ctx) });
   // 404: LINE keeps the profile to itself (not a friend, left the group): the contact stays nameless.
   if (response.status === 404) return null;
@@ -134,7 +165,9 @@ async function profile(ctx: PlatformContext, event: InboundEvent) {
 /** A group's name from its summary; a room (a chat of several friends) has none. 404: the bot has left the group. */
 async function groupName(ctx: PlatformContext, groupId: string): Promise<string | null> {
   if (!groupId.startsWith("C")) return null;
-  const response = await ctx.call("line", `/v2/bot/group/${encodeURIComponent(groupId)}/summary`, { headers: auth(ctx) });
+  const response = await ctx.call("line", `/v2/bot/group/${encodeURIComponent(groupId)}/summary`, {
+    headers: auth(ctx),
+  });
   if (response.status === 404) return null;
   return (await answer<{ groupName?: string }>(response)).groupName ?? null;
 }
@@ -149,7 +182,9 @@ async function download(ctx: PlatformContext, attachment: InboundAttachment): Pr
     if (!response.ok) throw await refusal(new URL(attachment.ref).host, response);
     return response;
   }
-  const response = await ctx.call("lineData", `/v2/bot/message/${encodeURIComponent(attachment.ref)}/content`, { headers: auth(ctx) });
+  const response = await ctx.call("lineData", `/v2/bot/message/${encodeURIComponent(attachment.ref)}/content`, {
+    headers: auth(ctx),
+  });
   // A video or audio LINE is still preparing answers 202: not yet, try again later.
   if (response.status === 202) throw new PlatformError("LINE is still preparing the content (202)", null, 5);
   if (!response.ok) throw await refusal("LINE", response, said);
@@ -157,22 +192,33 @@ async function download(ctx: PlatformContext, attachment: InboundAttachment): Pr
 }
 
 async function connect(ctx: PlatformContext): Promise<string> {
-  const bot = await answer<{ displayName?: string; basicId?: string }>(await ctx.call("line", "/v2/bot/info", { headers: auth(ctx) }));
+  const bot = await answer<{ displayName?: string; basicId?: string }>(
+    await ctx.call("line", "/v2/bot/info", { headers: auth(ctx) }),
+  );
   const endpoint = ctx.channel.webhookUrl;
   await answer(await ctx.call("line", "/v2/bot/channel/webhook/endpoint", json(ctx, "PUT", { endpoint })));
   // Setting the URL does not switch "Use webhook" on: only the LINE Developers Console does.
-  const state = await answer<{ active?: boolean }>(await ctx.call("line", "/v2/bot/channel/webhook/endpoint", { headers: auth(ctx) }));
+  const state = await answer<{ active?: boolean }>(
+    await ctx.call("line", "/v2/bot/channel/webhook/endpoint", { headers: auth(ctx) }),
+  );
   const name = `LINE bot "${bot.displayName ?? "?"}"${bot.basicId ? ` (${bot.basicId})` : ""}`;
-  const use = state.active === false ? '; turn on "Use webhook" in the LINE Developers Console (Messaging API tab)' : "";
+  const use =
+    state.active === false ? '; turn on "Use webhook" in the LINE Developers Console (Messaging API tab)' : "";
   return `${name}: webhook URL set to ${endpoint}${use}`;
 }
 
-type LineMessage = { type: "text"; text: string } | { type: "image"; originalContentUrl: string; previewImageUrl: string };
+type LineMessage =
+  | { type: "text"; text: string }
+  | { type: "image"; originalContentUrl: string; previewImageUrl: string };
 
 /** The reply as LINE messages: text parts at LINE's limit, images as image messages, other files as links. */
 export function lineMessages(message: OutboundMessage): LineMessage[] {
-  const images = message.attachments.filter((a) => /^image\/(jpeg|png)$/i.test(a.contentType) && /^https:\/\//i.test(a.url));
-  const links = message.attachments.filter((a) => !images.includes(a)).map((a) => ({ title: a.filename || a.url, url: a.url }));
+  const images = message.attachments.filter(
+    (a) => /^image\/(jpeg|png)$/i.test(a.contentType) && /^https:\/\//i.test(a.url),
+  );
+  const links = message.attachments
+    .filter((a) => !images.includes(a))
+    .map((a) => ({ title: a.filename || a.url, url: a.url }));
   const markdown = withCitations(message.text, [...links, ...message.citations]);
   // Split the Markdown, render each part; a part whose plain text still runs over is split again.
   const texts = splitMessage(markdown, TEXT_LIMIT).flatMap((part) => splitMessage(toPlainText(part), TEXT_LIMIT));
@@ -188,7 +234,14 @@ export function quickReply(options: string[]) {
     .map((o) => o.trim())
     .filter(Boolean)
     .slice(0, QUICK_REPLY_ITEMS)
-    .map((o) => ({ type: "action", action: { type: "message", label: [...o].slice(0, QUICK_REPLY_LABEL).join(""), text: o.slice(0, QUICK_REPLY_TEXT) } }));
+    .map((o) => ({
+      type: "action",
+      action: {
+        type: "message",
+        label: [...o].slice(0, QUICK_REPLY_LABEL).join(""),
+        text: o.slice(0, QUICK_REPLY_TEXT),
+      },
+    }));
   return items.length ? { items } : undefined;
 }
 
@@ -213,13 +266,18 @@ async function send(ctx: PlatformContext, message: OutboundMessage): Promise<str
   const quick = quickReply(message.quickReplies);
   if (quick) Object.assign(messages[messages.length - 1], { quickReply: quick });
   const batches: LineMessage[][] = [];
-  for (let i = 0; i < messages.length; i += MESSAGES_PER_REQUEST) batches.push(messages.slice(i, i + MESSAGES_PER_REQUEST));
+  for (let i = 0; i < messages.length; i += MESSAGES_PER_REQUEST)
+    batches.push(messages.slice(i, i + MESSAGES_PER_REQUEST));
   const ids: string[] = [];
   for (const [index, batch] of batches.entries()) {
     if (index === 0 && message.replyToken) {
-      const replied = await ctx.call("line", "/v2/bot/message/reply", json(ctx, "POST", { replyToken: message.replyToken, messages: batch }));
+      const replied = await ctx.call(
+        "line",
+        "/v2/bot/message/reply",
+        json(ctx, "POST", { replyToken: message.replyToken, messages: batch }),
+      );
       if (replied.ok) {
-        ids.push(...((await replied.json()) as Sent).sentMessages?.map((m) => m.id) ?? []);
+        ids.push(...(((await replied.json()) as Sent).sentMessages?.map((m) => m.id) ?? []));
         continue;
       }
       // A reply token used or expired meanwhile (a try before this one): the push below says it instead.
@@ -227,7 +285,11 @@ async function send(ctx: PlatformContext, message: OutboundMessage): Promise<str
       if (replied.status !== 400 || !/reply token/i.test(error.message)) throw error;
     }
     const retry = { "x-line-retry-key": await retryKey(message, index) };
-    const pushed = await ctx.call("line", "/v2/bot/message/push", json(ctx, "POST", { to: message.threadKey, messages: batch }, retry));
+    const pushed = await ctx.call(
+      "line",
+      "/v2/bot/message/push",
+      json(ctx, "POST", { to: message.threadKey, messages: batch }, retry),
+    );
     // 409: an earlier try of this very request was accepted (its answer lost); LINE names what it sent.
     if (pushed.status === 409) {
       const body = (await pushed.json().catch(() => ({}))) as Sent;
@@ -242,7 +304,19 @@ async function send(ctx: PlatformContext, message: OutboundMessage): Promise<str
 /** LINE's loading animation, for a one-on-one chat only (LINE refuses groups and rooms). */
 async function typing(ctx: PlatformContext, threadKey: string): Promise<void> {
   if (!threadKey.startsWith("U")) return;
-  await answer(await ctx.call("line", "/v2/bot/chat/loading/start", json(ctx, "POST", { chatId: threadKey, loadingSeconds: 20 })));
+  await answer(
+    await ctx.call("line", "/v2/bot/chat/loading/start", json(ctx, "POST", { chatId: threadKey, loadingSeconds: 20 })),
+  );
 }
 
-export const line: ChannelAdapter = { platform: "line", verify, parse, profile, groupName, download, connect, send, typing };
+export const line: ChannelAdapter = {
+  platform: "line",
+  verify,
+  parse,
+  profile,
+  groupName,
+  download,
+  connect,
+  send,
+  typing,
+};

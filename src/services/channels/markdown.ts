@@ -5,9 +5,17 @@
 // split cuts an HTML tag or an escape).
 
 /** Inline Markdown: code spans, links, bold, italic, strike (what model replies use). */
-type Inline = { code: (s: string) => string; link: (text: string, url: string) => string; bold: (s: string) => string; italic: (s: string) => string; strike: (s: string) => string; text: (s: string) => string };
+type Inline = {
+  code: (s: string) => string;
+  link: (text: string, url: string) => string;
+  bold: (s: string) => string;
+  italic: (s: string) => string;
+  strike: (s: string) => string;
+  text: (s: string) => string;
+};
 
-const INLINE = /`([^`\n]+)`|!?\[([^\]\n]*)\]\(\s*<?([^()\s>]+)>?(?:\s+"[^"]*")?\s*\)|\*\*([^*\n]+?)\*\*|__([^_\n]+?)__|(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])|(?<![\w_])_(?!\s)([^_\n]+?)(?<!\s)_(?![\w_])|~~([^~\n]+?)~~/g;
+const INLINE =
+  /`([^`\n]+)`|!?\[([^\]\n]*)\]\(\s*<?([^()\s>]+)>?(?:\s+"[^"]*")?\s*\)|\*\*([^*\n]+?)\*\*|__([^_\n]+?)__|(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])|(?<![\w_])_(?!\s)([^_\n]+?)(?<!\s)_(?![\w_])|~~([^~\n]+?)~~/g;
 
 function inline(line: string, r: Inline): string {
   let out = "";
@@ -59,14 +67,24 @@ function blocks(markdown: string, r: Inline, b: Block): string {
     }
     out.push(b.line(inline(line.replace(/^\s{0,3}>\s?/, ""), r)));
   }
-  return out.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  return out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }
 
 const same = (s: string) => s;
 
 /** Plain text: emphasis dropped, links as "text (url)", bullets as "•". */
 export function toPlainText(markdown: string): string {
-  const r: Inline = { code: same, text: same, bold: same, italic: same, strike: same, link: (text, url) => (text === url ? url : `${text} (${url})`) };
+  const r: Inline = {
+    code: same,
+    text: same,
+    bold: same,
+    italic: same,
+    strike: same,
+    link: (text, url) => (text === url ? url : `${text} (${url})`),
+  };
   return blocks(markdown, r, { line: same, heading: same, bullet: (s) => `• ${s}`, fence: same });
 }
 
@@ -81,9 +99,15 @@ export function toTelegramHtml(markdown: string): string {
     bold: (s) => `<b>${s}</b>`,
     italic: (s) => `<i>${s}</i>`,
     strike: (s) => `<s>${s}</s>`,
-    link: (text, url) => (safeUrl(url) ? `<a href="${escapeHtml(url).replace(/"/g, "&quot;")}">${escapeHtml(text)}</a>` : escapeHtml(text)),
+    link: (text, url) =>
+      safeUrl(url) ? `<a href="${escapeHtml(url).replace(/"/g, "&quot;")}">${escapeHtml(text)}</a>` : escapeHtml(text),
   };
-  return blocks(markdown, r, { line: same, heading: (s) => `<b>${s}</b>`, bullet: (s) => `• ${s}`, fence: (code) => `<pre>${escapeHtml(code)}</pre>` });
+  return blocks(markdown, r, {
+    line: same,
+    heading: (s) => `<b>${s}</b>`,
+    bullet: (s) => `• ${s}`,
+    fence: (code) => `<pre>${escapeHtml(code)}</pre>`,
+  });
 }
 
 /** Slack's mrkdwn: *bold*, _italic_, ~strike~, `code`, <url|text>; &, < and > escaped. */
@@ -94,9 +118,17 @@ export function toSlackMrkdwn(markdown: string): string {
     bold: (s) => `*${s}*`,
     italic: (s) => `_${s}_`,
     strike: (s) => `~${s}~`,
-    link: (text, url) => (safeUrl(url) ? `<${url.replace(/[|>]/g, encodeURIComponent)}|${escapeHtml(text).replace(/\|/g, "¦")}>` : escapeHtml(text)),
+    link: (text, url) =>
+      safeUrl(url)
+        ? `<${url.replace(/[|>]/g, encodeURIComponent)}|${escapeHtml(text).replace(/\|/g, "¦")}>`
+        : escapeHtml(text),
   };
-  return blocks(markdown, r, { line: same, heading: (s) => `*${s}*`, bullet: (s) => `• ${s}`, fence: (code) => `\`\`\`\n${escapeHtml(code)}\n\`\`\`` });
+  return blocks(markdown, r, {
+    line: same,
+    heading: (s) => `*${s}*`,
+    bullet: (s) => `• ${s}`,
+    fence: (code) => `\`\`\`\n${escapeHtml(code)}\n\`\`\``,
+  });
 }
 
 /** Sources as a list of links after the reply, in Markdown (then rendered like the rest). */
@@ -104,7 +136,9 @@ export function withCitations(markdown: string, citations: { title: string; url:
   const links = citations.filter((c) => safeUrl(c.url));
   if (!links.length) return markdown;
   const seen = new Set<string>();
-  const lines = links.filter((c) => !seen.has(c.url) && seen.add(c.url)).map((c) => `- [${(c.title || c.url).replace(/[[\]]/g, "")}](${c.url})`);
+  const lines = links
+    .filter((c) => !seen.has(c.url) && seen.add(c.url))
+    .map((c) => `- [${(c.title || c.url).replace(/[[\]]/g, "")}](${c.url})`);
   return `${markdown}\n\n${lines.join("\n")}`;
 }
 

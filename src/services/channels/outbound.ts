@@ -7,7 +7,16 @@
 // migration 0021). docs/decisions.md, "Messaging channels".
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { prepared, ph } from "../../db/prepared";
-import { attachments, channelDeliveries, channelThreads, chatbots, inboxChannels, inboxes, messages, webChats } from "../../db/schema";
+import {
+  attachments,
+  channelDeliveries,
+  channelThreads,
+  chatbots,
+  inboxChannels,
+  inboxes,
+  messages,
+  webChats,
+} from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { conflict, notFound } from "../../lib/errors";
 import type { ConversationRow, MessageRow } from "../conversations";
@@ -30,43 +39,58 @@ const GIVE_UP_MS = 24 * 60 * 60 * 1000;
 /** LINE's reply token is good for about a minute after the event: used only within this. */
 const REPLY_TOKEN_MS = 50_000;
 
-const insertOutbox = prepared<{ inboxId: string; conversationId: string; messageId: string; createdAt: number }>((db) => {
-  const value = (v: unknown, column: string) => sql`${v}`.as(column);
-  return db
-    .insert(channelDeliveries)
-    .select((qb) =>
-      qb
-        .select({
-          id: uuidv7At(ph("createdAt")).as("id"),
-          organizationId: inboxChannels.organizationId,
-          inboxId: inboxChannels.inboxId,
-          conversationId: ph("conversationId").as("conversation_id"),
-          messageId: ph("messageId").as("message_id"),
-          status: value("pending", "status"),
-          attempts: value(0, "attempts"),
-          nextAttemptAt: ph("createdAt").as("next_attempt_at"),
-          leaseUntil: value(null, "lease_until"),
-          error: value(null, "error"),
-          platformMessageIds: value(null, "platform_message_ids"),
-          createdAt: ph("createdAt").as("created_at"),
-          sentAt: value(null, "sent_at"),
-        })
-        .from(inboxChannels)
-        .where(eq(inboxChannels.inboxId, ph("inboxId"))),
-    )
-    .returning({ id: channelDeliveries.id });
-});
+const insertOutbox = prepared<{ inboxId: string; conversationId: string; messageId: string; createdAt: number }>(
+  (db) => {
+    const value = (v: unknown, column: string) => sql`${v}`.as(column);
+    return db
+      .insert(channelDeliveries)
+      .select((qb) =>
+        qb
+          .select({
+            id: uuidv7At(ph("createdAt")).as("id"),
+            organizationId: inboxChannels.organizationId,
+            inboxId: inboxChannels.inboxId,
+            conversationId: ph("conversationId").as("conversation_id"),
+            messageId: ph("messageId").as("message_id"),
+            status: value("pending", "status"),
+            attempts: value(0, "attempts"),
+            nextAttemptAt: ph("createdAt").as("next_attempt_at"),
+            leaseUntil: value(null, "lease_until"),
+            error: value(null, "error"),
+            platformMessageIds: value(null, "platform_message_ids"),
+            createdAt: ph("createdAt").as("created_at"),
+            sentAt: value(null, "sent_at"),
+          })
+          .from(inboxChannels)
+          .where(eq(inboxChannels.inboxId, ph("inboxId"))),
+      )
+      .returning({ id: channelDeliveries.id });
+  },
+);
 
 /** The outbox: a delivery for each outgoing message of an inbox with a channel, in the message's batch. */
 export const channelEffect: MessageEffect = {
   name: "channels",
   inBatch(db, conversation: ConversationRow, message: MessageRow) {
     if (message.type !== "outgoing") return null;
-    return insertOutbox(db, { inboxId: conversation.inboxId, conversationId: conversation.id, messageId: message.id, createdAt: message.createdAt });
+    return insertOutbox(db, {
+      inboxId: conversation.inboxId,
+      conversationId: conversation.id,
+      messageId: message.id,
+      createdAt: message.createdAt,
+    });
   },
   stored({ env, waitUntil, messages: stored }) {
-    const due = new Set(stored.filter((m) => (m.result?.results as unknown[] | undefined)?.length).map((m) => m.conversation.id));
-    if (due.size) waitUntil(enqueueWork(env, [...due].map((conversationId) => ({ kind: "deliver" as const, conversationId }))));
+    const due = new Set(
+      stored.filter((m) => (m.result?.results as unknown[] | undefined)?.length).map((m) => m.conversation.id),
+    );
+    if (due.size)
+      waitUntil(
+        enqueueWork(
+          env,
+          [...due].map((conversationId) => ({ kind: "deliver" as const, conversationId })),
+        ),
+      );
   },
 };
 
@@ -76,17 +100,36 @@ type DeliveryRow = typeof channelDeliveries.$inferSelect;
  * Sends the conversation's due deliveries, oldest first, while this run holds the lease on the
  * oldest pending one. Stops at one the platform refused for now (queued again for its time).
  */
-export async function deliverConversation(env: Bindings, db: Db, conversationId: string, now = () => Date.now()): Promise<void> {
+export async function deliverConversation(
+  env: Bindings,
+  db: Db,
+  conversationId: string,
+  now = () => Date.now(),
+): Promise<void> {
   for (;;) {
     const at = now();
-    const head = db.select({ id: channelDeliveries.id }).from(channelDeliveries).where(and(eq(channelDeliveries.conversationId, conversationId), eq(channelDeliveries.status, "pending"))).orderBy(asc(channelDeliveries.id)).limit(1);
+    const head = db
+      .select({ id: channelDeliveries.id })
+      .from(channelDeliveries)
+      .where(and(eq(channelDeliveries.conversationId, conversationId), eq(channelDeliveries.status, "pending")))
+      .orderBy(asc(channelDeliveries.id))
+      .limit(1);
     const [claimed] = await db
       .update(channelDeliveries)
       .set({ leaseUntil: at + LEASE_MS, attempts: sql`${channelDeliveries.attempts} + 1` })
-      .where(and(eq(channelDeliveries.id, sql`(${head})`), sql`${channelDeliveries.nextAttemptAt} <= ${at}`, or(sql`${channelDeliveries.leaseUntil} is null`, lt(channelDeliveries.leaseUntil, at))))
+      .where(
+        and(
+          eq(channelDeliveries.id, sql`(${head})`),
+          sql`${channelDeliveries.nextAttemptAt} <= ${at}`,
+          or(sql`${channelDeliveries.leaseUntil} is null`, lt(channelDeliveries.leaseUntil, at)),
+        ),
+      )
       .returning();
     if (!claimed) {
-      const [waiting] = await db.select().from(channelDeliveries).where(eq(channelDeliveries.id, sql`(${head})`));
+      const [waiting] = await db
+        .select()
+        .from(channelDeliveries)
+        .where(eq(channelDeliveries.id, sql`(${head})`));
       // Not yet due and no one holds it: its time is queued (a queue message may have been lost meanwhile).
       if (waiting && waiting.nextAttemptAt > at && (waiting.leaseUntil === null || waiting.leaseUntil < at)) {
         await enqueueWork(env, [{ kind: "deliver", conversationId }], Math.ceil((waiting.nextAttemptAt - at) / 1000));
@@ -99,11 +142,21 @@ export async function deliverConversation(env: Bindings, db: Db, conversationId:
 
 /** One attempt; true when the next delivery may go (this one sent or failed for good). */
 async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => number): Promise<boolean> {
-  const done = (set: Partial<DeliveryRow>) => db.update(channelDeliveries).set({ leaseUntil: null, ...set }).where(eq(channelDeliveries.id, delivery.id));
+  const done = (set: Partial<DeliveryRow>) =>
+    db
+      .update(channelDeliveries)
+      .set({ leaseUntil: null, ...set })
+      .where(eq(channelDeliveries.id, delivery.id));
   const channel = await loadChannel(env, db, delivery.inboxId);
   const [message] = await db.select().from(messages).where(eq(messages.id, delivery.messageId));
   const thread = message ? await threadOf(db, delivery) : null;
-  const missing = !channel ? "The inbox's channel no longer exists." : !message ? "The message was deleted." : !thread ? "The conversation has no platform chat to answer (it was not started on the platform)." : null;
+  const missing = !channel
+    ? "The inbox's channel no longer exists."
+    : !message
+      ? "The message was deleted."
+      : !thread
+        ? "The conversation has no platform chat to answer (it was not started on the platform)."
+        : null;
   if (missing || !channel || !message || !thread) {
     await done({ status: "failed", error: missing });
     return true;
@@ -118,7 +171,13 @@ async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => num
       await db
         .update(channelThreads)
         .set({ context: sql`json_remove(${channelThreads.context}, '$.replyToken', '$.replyTokenAt')` })
-        .where(and(eq(channelThreads.inboxId, delivery.inboxId), eq(channelThreads.threadKey, thread.threadKey), sql`json_extract(${channelThreads.context}, '$.replyToken') = ${outbound.replyToken}`));
+        .where(
+          and(
+            eq(channelThreads.inboxId, delivery.inboxId),
+            eq(channelThreads.threadKey, thread.threadKey),
+            sql`json_extract(${channelThreads.context}, '$.replyToken') = ${outbound.replyToken}`,
+          ),
+        );
     }
     if (channel.row.status === "failing") await markChannel(db, delivery.inboxId, "connected", null);
     return true;
@@ -131,7 +190,11 @@ async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => num
     if (err.retryable && at - delivery.createdAt < GIVE_UP_MS) {
       const wait = err.retryAfterSeconds ?? Math.min(MAX_BACKOFF_S, 2 ** Math.max(0, delivery.attempts - 1));
       await done({ error: err.message, nextAttemptAt: at + wait * 1000 });
-      await enqueueWork(env, [{ kind: "deliver", conversationId: delivery.conversationId }], Math.max(1, Math.ceil(wait)));
+      await enqueueWork(
+        env,
+        [{ kind: "deliver", conversationId: delivery.conversationId }],
+        Math.max(1, Math.ceil(wait)),
+      );
       return false;
     }
     await done({ status: "failed", error: err.message });
@@ -152,11 +215,16 @@ async function threadOf(db: Db, delivery: DeliveryRow): Promise<ThreadRow | null
   const [latest] = await db
     .select({ threadKey: key, at: messages.createdAt })
     .from(messages)
-    .where(and(eq(messages.conversationId, delivery.conversationId), eq(messages.type, "incoming"), sql`${key} is not null`))
+    .where(
+      and(eq(messages.conversationId, delivery.conversationId), eq(messages.type, "incoming"), sql`${key} is not null`),
+    )
     .orderBy(desc(messages.sequence))
     .limit(1);
   if (!latest) return null;
-  const [thread] = await db.select().from(channelThreads).where(and(eq(channelThreads.inboxId, delivery.inboxId), eq(channelThreads.threadKey, latest.threadKey)));
+  const [thread] = await db
+    .select()
+    .from(channelThreads)
+    .where(and(eq(channelThreads.inboxId, delivery.inboxId), eq(channelThreads.threadKey, latest.threadKey)));
   return thread ? { ...thread, lastInboundAt: latest.at } : null;
 }
 
@@ -164,20 +232,52 @@ const markChannel = (db: Db, inboxId: string, status: "connected" | "failing", l
   db.update(inboxChannels).set({ status, lastError }).where(eq(inboxChannels.inboxId, inboxId));
 
 /** The reply as the platform's module gets it: text, sources, files, and what the chat's context holds. */
-async function outboundMessage(env: Bindings, db: Db, origin: string, delivery: DeliveryRow, message: MessageRow, thread: ThreadRow, at: number): Promise<OutboundMessage> {
+async function outboundMessage(
+  env: Bindings,
+  db: Db,
+  origin: string,
+  delivery: DeliveryRow,
+  message: MessageRow,
+  thread: ThreadRow,
+  at: number,
+): Promise<OutboundMessage> {
   const context = (thread.context ?? {}) as Record<string, unknown>;
-  const fresh = typeof context.replyToken === "string" && typeof context.replyTokenAt === "number" && at - context.replyTokenAt < REPLY_TOKEN_MS;
+  const fresh =
+    typeof context.replyToken === "string" &&
+    typeof context.replyTokenAt === "number" &&
+    at - context.replyTokenAt < REPLY_TOKEN_MS;
   const citations = ((message.citations ?? []) as { title?: unknown; url?: unknown; source?: unknown }[])
-    .map((c) => ({ title: String(c.title ?? ""), url: typeof c.url === "string" ? c.url : typeof c.source === "string" ? c.source : "" }))
+    .map((c) => ({
+      title: String(c.title ?? ""),
+      url: typeof c.url === "string" ? c.url : typeof c.source === "string" ? c.source : "",
+    }))
     .filter((c) => /^https?:\/\//.test(c.url));
   // Our files by a URL the platform can fetch for a day; others as the message names them.
-  const named = (message.attachments ?? []) as { id?: unknown; file?: unknown; filename?: unknown; contentType?: unknown }[];
+  const named = (message.attachments ?? []) as {
+    id?: unknown;
+    file?: unknown;
+    filename?: unknown;
+    contentType?: unknown;
+  }[];
   const ids = named.map((a) => a.id).filter((id): id is string => typeof id === "string");
-  const keys = new Map(ids.length ? (await db.select({ id: attachments.id, key: attachments.key }).from(attachments).where(inArray(attachments.id, ids))).map((r) => [r.id, r.key]) : []);
+  const keys = new Map(
+    ids.length
+      ? (
+          await db
+            .select({ id: attachments.id, key: attachments.key })
+            .from(attachments)
+            .where(inArray(attachments.id, ids))
+        ).map((r) => [r.id, r.key])
+      : [],
+  );
   const files = await Promise.all(
     named.map(async (a) => {
       const key = typeof a.id === "string" ? keys.get(a.id) : undefined;
-      return { url: key ? await signedDownloadUrl(env, origin, key, 24 * 3600) : String(a.file ?? ""), filename: String(a.filename ?? "file"), contentType: String(a.contentType ?? "application/octet-stream") };
+      return {
+        url: key ? await signedDownloadUrl(env, origin, key, 24 * 3600) : String(a.file ?? ""),
+        filename: String(a.filename ?? "file"),
+        contentType: String(a.contentType ?? "application/octet-stream"),
+      };
     }),
   );
   const rating = isRatingAsk(message.contentPayload);
@@ -186,7 +286,11 @@ async function outboundMessage(env: Bindings, db: Db, origin: string, delivery: 
     threadKey: thread.threadKey,
     text: message.content,
     citations,
-    quickReplies: rating ? RATING_CHOICES : message.senderType === "chatbot" && message.sequence <= 2 ? await startersOf(db, delivery.inboxId) : [],
+    quickReplies: rating
+      ? RATING_CHOICES
+      : message.senderType === "chatbot" && message.sequence <= 2
+        ? await startersOf(db, delivery.inboxId)
+        : [],
     ...(rating ? { rating } : {}),
     attachments: files.filter((f) => /^https?:\/\//.test(f.url)),
     ...(fresh ? { replyToken: context.replyToken as string } : {}),
@@ -213,10 +317,19 @@ async function startersOf(db: Db, inboxId: string): Promise<string[]> {
 
 /** A failed delivery sent again (the console's Retry): it goes before the conversation's later ones. */
 export async function retryDelivery(env: Bindings, db: Db, organizationId: string, messageId: string): Promise<void> {
-  const [delivery] = await db.select().from(channelDeliveries).where(and(eq(channelDeliveries.messageId, messageId), eq(channelDeliveries.organizationId, organizationId)));
+  const [delivery] = await db
+    .select()
+    .from(channelDeliveries)
+    .where(and(eq(channelDeliveries.messageId, messageId), eq(channelDeliveries.organizationId, organizationId)));
   if (!delivery) throw notFound("This message has no delivery to a messaging platform.");
-  if (delivery.status !== "failed") throw conflict(delivery.status === "sent" ? "The message was delivered already." : "The message is on its way already.");
-  await db.update(channelDeliveries).set({ status: "pending", nextAttemptAt: Date.now(), error: null, attempts: 0, createdAt: Date.now() }).where(eq(channelDeliveries.id, delivery.id));
+  if (delivery.status !== "failed")
+    throw conflict(
+      delivery.status === "sent" ? "The message was delivered already." : "The message is on its way already.",
+    );
+  await db
+    .update(channelDeliveries)
+    .set({ status: "pending", nextAttemptAt: Date.now(), error: null, attempts: 0, createdAt: Date.now() })
+    .where(eq(channelDeliveries.id, delivery.id));
   await enqueueWork(env, [{ kind: "deliver", conversationId: delivery.conversationId }]);
 }
 
@@ -225,7 +338,13 @@ export async function strandedDeliveries(db: Db, now = Date.now()): Promise<stri
   const rows = await db
     .selectDistinct({ conversationId: channelDeliveries.conversationId })
     .from(channelDeliveries)
-    .where(and(eq(channelDeliveries.status, "pending"), lt(channelDeliveries.nextAttemptAt, now - 60_000), or(sql`${channelDeliveries.leaseUntil} is null`, lt(channelDeliveries.leaseUntil, now))))
+    .where(
+      and(
+        eq(channelDeliveries.status, "pending"),
+        lt(channelDeliveries.nextAttemptAt, now - 60_000),
+        or(sql`${channelDeliveries.leaseUntil} is null`, lt(channelDeliveries.leaseUntil, now)),
+      ),
+    )
     .limit(500);
   return rows.map((r) => r.conversationId);
 }

@@ -15,10 +15,12 @@ import { CHANNEL_PLATFORMS, PlatformError, type ChannelConfig, type ChannelPlatf
 
 export type ChannelRow = typeof inboxChannels.$inferSelect;
 
-export const isChannelPlatform = (type: string): type is ChannelPlatform => (CHANNEL_PLATFORMS as readonly string[]).includes(type);
+export const isChannelPlatform = (type: string): type is ChannelPlatform =>
+  (CHANNEL_PLATFORMS as readonly string[]).includes(type);
 
 /** `{origin}/channels/{platform}/{inboxId}`: where the platform posts its events. */
-export const webhookUrlOf = (origin: string, platform: string, inboxId: string) => `${origin}/channels/${platform}/${inboxId}`;
+export const webhookUrlOf = (origin: string, platform: string, inboxId: string) =>
+  `${origin}/channels/${platform}/${inboxId}`;
 
 export interface ChannelRecord {
   inboxId: string;
@@ -35,9 +37,19 @@ export interface ChannelRecord {
 
 /** The inbox of the organization, or 404; a web or API inbox has no channel (400). */
 async function messagingInbox(db: Db, organizationId: string, inboxId: string) {
-  const [inbox] = isUuid(inboxId) ? await db.select({ id: inboxes.id, channelType: inboxes.channelType }).from(inboxes).where(and(eq(inboxes.id, inboxId), eq(inboxes.organizationId, organizationId))) : [];
+  const [inbox] = isUuid(inboxId)
+    ? await db
+        .select({ id: inboxes.id, channelType: inboxes.channelType })
+        .from(inboxes)
+        .where(and(eq(inboxes.id, inboxId), eq(inboxes.organizationId, organizationId)))
+    : [];
   if (!inbox) throw notFound("Inbox not found.");
-  if (inbox.channelType === "web" || inbox.channelType === "api") throw badRequest(`A ${inbox.channelType} inbox connects to no messaging platform.`, undefined, "not_a_messaging_inbox");
+  if (inbox.channelType === "web" || inbox.channelType === "api")
+    throw badRequest(
+      `A ${inbox.channelType} inbox connects to no messaging platform.`,
+      undefined,
+      "not_a_messaging_inbox",
+    );
   return inbox;
 }
 
@@ -47,13 +59,22 @@ async function rowOf(db: Db, inboxId: string): Promise<ChannelRow | null> {
 }
 
 async function openSecrets(env: Bindings, row: ChannelRow): Promise<Record<string, string>> {
-  return row.secretsSealed ? (JSON.parse(await decryptSecret(row.secretsSealed, env.ENCRYPTION_KEY)) as Record<string, string>) : {};
+  return row.secretsSealed
+    ? (JSON.parse(await decryptSecret(row.secretsSealed, env.ENCRYPTION_KEY)) as Record<string, string>)
+    : {};
 }
 
-function record(origin: string, inboxId: string, channelType: string, row: ChannelRow | null, secrets: Record<string, string>): ChannelRecord {
+function record(
+  origin: string,
+  inboxId: string,
+  channelType: string,
+  row: ChannelRow | null,
+  secrets: Record<string, string>,
+): ChannelRecord {
   const fields = isChannelPlatform(channelType) ? CHANNEL_FIELDS[channelType] : [];
   const credentials: Record<string, string | null> = {};
-  for (const f of fields) credentials[f.name] = f.secret ? maskSecret(secrets[f.name]) : (row?.settings[f.name] ?? null);
+  for (const f of fields)
+    credentials[f.name] = f.secret ? maskSecret(secrets[f.name]) : (row?.settings[f.name] ?? null);
   const meta = channelType === "messenger" || channelType === "instagram" || channelType === "whatsapp";
   return {
     inboxId,
@@ -68,7 +89,13 @@ function record(origin: string, inboxId: string, channelType: string, row: Chann
   };
 }
 
-export async function getChannel(env: Bindings, db: Db, organizationId: string, inboxId: string, origin: string): Promise<ChannelRecord> {
+export async function getChannel(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  inboxId: string,
+  origin: string,
+): Promise<ChannelRecord> {
   const inbox = await messagingInbox(db, organizationId, inboxId);
   const row = await rowOf(db, inbox.id);
   return record(origin, inbox.id, inbox.channelType, row, row ? await openSecrets(env, row) : {});
@@ -78,16 +105,26 @@ export async function getChannel(env: Bindings, db: Db, organizationId: string, 
  * Saves the credentials given (a field left out keeps its value; a secret is replaced only when
  * given). Anything that changes credentials makes the channel `not_connected` until connected again.
  */
-export async function saveChannel(env: Bindings, db: Db, organizationId: string, inboxId: string, origin: string, input: Record<string, string | undefined>): Promise<ChannelRecord> {
+export async function saveChannel(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  inboxId: string,
+  origin: string,
+  input: Record<string, string | undefined>,
+): Promise<ChannelRecord> {
   const inbox = await messagingInbox(db, organizationId, inboxId);
   const platform = inbox.channelType;
-  if (!isChannelPlatform(platform)) throw badRequest(`Channels of type ${platform} are not supported yet.`, undefined, "channel_not_supported");
+  if (!isChannelPlatform(platform))
+    throw badRequest(`Channels of type ${platform} are not supported yet.`, undefined, "channel_not_supported");
   const fields = CHANNEL_FIELDS[platform];
   const known = new Set(fields.map((f) => f.name));
   for (const name of Object.keys(input)) {
-    if (input[name] !== undefined && !known.has(name)) throw fieldError(name, `Not a ${platform} setting; ${platform} takes ${[...known].join(", ")}.`);
+    if (input[name] !== undefined && !known.has(name))
+      throw fieldError(name, `Not a ${platform} setting; ${platform} takes ${[...known].join(", ")}.`);
   }
-  if (platform === "email" && input.address !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.address)) throw fieldError("address", "Not an e-mail address.");
+  if (platform === "email" && input.address !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.address))
+    throw fieldError("address", "Not an e-mail address.");
   const row = await rowOf(db, inbox.id);
   const settings = { ...(row?.settings ?? {}) };
   const secrets = row ? await openSecrets(env, row) : {};
@@ -111,7 +148,15 @@ export async function saveChannel(env: Bindings, db: Db, organizationId: string,
   };
   await db
     .insert(inboxChannels)
-    .values({ inboxId: inbox.id, organizationId, channelType: platform, verifyToken: randomBase62(32), webhookSecret: randomBase62(48), createdAt: now, ...values })
+    .values({
+      inboxId: inbox.id,
+      organizationId,
+      channelType: platform,
+      verifyToken: randomBase62(32),
+      webhookSecret: randomBase62(48),
+      createdAt: now,
+      ...values,
+    })
     .onConflictDoUpdate({ target: inboxChannels.inboxId, set: values });
   configs.deleteWhere((hit) => hit.row.inboxId === inbox.id);
   return getChannel(env, db, organizationId, inbox.id, origin);
@@ -121,24 +166,47 @@ export async function saveChannel(env: Bindings, db: Db, organizationId: string,
  * Checks the credentials with the platform (its module's `connect`), and records the outcome:
  * `connected`, or `failing` with the platform's answer (also the 400's detail).
  */
-export async function connectChannel(env: Bindings, db: Db, organizationId: string, inboxId: string, origin: string): Promise<ChannelRecord & { detail: string }> {
+export async function connectChannel(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  inboxId: string,
+  origin: string,
+): Promise<ChannelRecord & { detail: string }> {
   const inbox = await messagingInbox(db, organizationId, inboxId);
-  if (!isChannelPlatform(inbox.channelType)) throw badRequest(`Channels of type ${inbox.channelType} are not supported yet.`, undefined, "channel_not_supported");
+  if (!isChannelPlatform(inbox.channelType))
+    throw badRequest(
+      `Channels of type ${inbox.channelType} are not supported yet.`,
+      undefined,
+      "channel_not_supported",
+    );
   const row = await rowOf(db, inbox.id);
-  if (!row) throw badRequest(`Save the ${inbox.channelType} settings first (PUT inboxes/${inbox.id}/channel/).`, undefined, "channel_not_configured");
+  if (!row)
+    throw badRequest(
+      `Save the ${inbox.channelType} settings first (PUT inboxes/${inbox.id}/channel/).`,
+      undefined,
+      "channel_not_configured",
+    );
   const config = await configOf(env, row);
   const missing = CHANNEL_FIELDS[inbox.channelType].filter((f) => !config.credentials[f.name]).map((f) => f.name);
-  if (missing.length) throw badRequest(`Missing ${missing.join(", ")}: set them before connecting.`, undefined, "channel_not_configured");
+  if (missing.length)
+    throw badRequest(`Missing ${missing.join(", ")}: set them before connecting.`, undefined, "channel_not_configured");
   let detail: string;
   try {
     detail = await (await adapterFor(inbox.channelType)).connect(platformContext(env, config));
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
-    await db.update(inboxChannels).set({ status: "failing", lastError: err.message, updatedAt: Date.now() }).where(eq(inboxChannels.inboxId, inbox.id));
+    await db
+      .update(inboxChannels)
+      .set({ status: "failing", lastError: err.message, updatedAt: Date.now() })
+      .where(eq(inboxChannels.inboxId, inbox.id));
     configs.deleteWhere((hit) => hit.row.inboxId === inbox.id);
     throw badRequest(err.message, undefined, "channel_connect_failed");
   }
-  await db.update(inboxChannels).set({ status: "connected", lastError: null, updatedAt: Date.now() }).where(eq(inboxChannels.inboxId, inbox.id));
+  await db
+    .update(inboxChannels)
+    .set({ status: "connected", lastError: null, updatedAt: Date.now() })
+    .where(eq(inboxChannels.inboxId, inbox.id));
   configs.deleteWhere((hit) => hit.row.inboxId === inbox.id);
   return { ...(await getChannel(env, db, organizationId, inbox.id, origin)), detail };
 }
@@ -163,7 +231,12 @@ async function configOf(env: Bindings, row: ChannelRow): Promise<ChannelConfig> 
 const configs = new TtlCache<{ row: ChannelRow; config: ChannelConfig }>(5_000);
 
 /** The channel of an inbox, opened (null: no channel, or not of this platform). */
-export async function loadChannel(env: Bindings, db: Db, inboxId: string, platform?: string): Promise<{ row: ChannelRow; config: ChannelConfig } | null> {
+export async function loadChannel(
+  env: Bindings,
+  db: Db,
+  inboxId: string,
+  platform?: string,
+): Promise<{ row: ChannelRow; config: ChannelConfig } | null> {
   if (!isUuid(inboxId)) return null;
   let hit = configs.get(inboxId);
   if (!hit) {

@@ -14,7 +14,14 @@ import { fromHex, verifyHmacSha256 } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { platformBase, refusal, retryAfterSeconds } from "./http";
 import { splitMessage, toSlackMrkdwn, withCitations } from "./markdown";
-import { PlatformError, type ChannelAdapter, type ChannelConfig, type InboundAttachment, type InboundEvent, type PlatformContext } from "./types";
+import {
+  PlatformError,
+  type ChannelAdapter,
+  type ChannelConfig,
+  type InboundAttachment,
+  type InboundEvent,
+  type PlatformContext,
+} from "./types";
 
 /** Slack asks for at most 4,000 characters of `text` per message (it truncates past 40,000). */
 export const SLACK_TEXT_LIMIT = 4000;
@@ -25,14 +32,24 @@ const SIGNATURE_WINDOW_S = 5 * 60;
 /** Subtypes that are a person writing; the rest (edits, joins, bot messages, ...) are not messages to answer. */
 const PERSON_SUBTYPES = new Set([undefined, "file_share", "thread_broadcast"]);
 /** Web API errors Slack says are worth trying again; any other `error` is a refusal. */
-const TRANSIENT = new Set(["internal_error", "fatal_error", "service_unavailable", "request_timeout", "team_added_to_org"]);
-
+const TRANSIENT = new Set([
+  "internal_error",
+  "fatal_error",
+  "service_unavailable",
+  "request_timeout",
+  "team_added_to_org",
+]);
 
 /**
  * Slack's request signing: `v0=` + hex HMAC-SHA256 of `v0:{X-Slack-Request-Timestamp}:{raw body}` with
  * the app's signing secret, the timestamp within 5 minutes of `now` (ms). Compared by WebCrypto's verify.
  */
-export async function verifySlackSignature(headers: Headers, raw: string, signingSecret: string, now = Date.now()): Promise<boolean> {
+export async function verifySlackSignature(
+  headers: Headers,
+  raw: string,
+  signingSecret: string,
+  now = Date.now(),
+): Promise<boolean> {
   const timestamp = headers.get("x-slack-request-timestamp") ?? "";
   const signature = /^v0=([0-9a-f]{64})$/i.exec(headers.get("x-slack-signature") ?? "");
   if (!signingSecret || !signature || !/^\d{1,12}$/.test(timestamp)) return false;
@@ -149,11 +166,20 @@ export function slackRefusal(body: Json, response: Response): PlatformError {
   const error = str(body.error) ?? "unknown_error";
   const status = error === "ratelimited" ? 429 : TRANSIENT.has(error) ? 503 : 400;
   const needed = str(body.needed) ? ` (the app needs the ${body.needed} scope)` : "";
-  return new PlatformError(`Slack answered ${error}${needed}`, status, status === 429 ? retryAfterSeconds(response) : undefined);
+  return new PlatformError(
+    `Slack answered ${error}${needed}`,
+    status,
+    status === 429 ? retryAfterSeconds(response) : undefined,
+  );
 }
 
 /** A Web API method with the bot token; its answer when `ok` (or its error is `tolerated`), a PlatformError otherwise. */
-async function callMethod(ctx: PlatformContext, method: string, init: RequestInit = {}, tolerated: string[] = []): Promise<Json> {
+async function callMethod(
+  ctx: PlatformContext,
+  method: string,
+  init: RequestInit = {},
+  tolerated: string[] = [],
+): Promise<Json> {
   const headers = new Headers(init.headers);
   headers.set("authorization", `Bearer ${ctx.channel.credentials.botToken}`);
   const response = await ctx.call("slack", `/api/${method}`, { ...init, headers });
@@ -164,7 +190,11 @@ async function callMethod(ctx: PlatformContext, method: string, init: RequestIni
   return body;
 }
 
-const postJson = (body: Json): RequestInit => ({ method: "POST", headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(body) });
+const postJson = (body: Json): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json; charset=utf-8" },
+  body: JSON.stringify(body),
+});
 
 /** Where a reply goes: the DM or channel of its thread key, in the Slack thread when there is one. */
 function destination(threadKey: string, thread: Json | undefined) {
@@ -188,7 +218,8 @@ function buttons(quickReplies: string[]) {
 export const slack: ChannelAdapter = {
   platform: "slack",
 
-  verify: (request: Request, raw: string, channel: ChannelConfig) => verifySlackSignature(request.headers, raw, channel.credentials.signingSecret ?? ""),
+  verify: (request: Request, raw: string, channel: ChannelConfig) =>
+    verifySlackSignature(request.headers, raw, channel.credentials.signingSecret ?? ""),
 
   handshake(request, raw) {
     if (request.method !== "POST") return null;
@@ -201,7 +232,8 @@ export const slack: ChannelAdapter = {
     const payload = interaction(raw);
     if (payload) return buttonTap(payload);
     const envelope = json(raw);
-    if (!isObject(envelope)) throw new ApiError(400, "parse_error", "The body is not a Slack event (JSON or an interactivity payload).");
+    if (!isObject(envelope))
+      throw new ApiError(400, "parse_error", "The body is not a Slack event (JSON or an interactivity payload).");
     // app_rate_limited and other envelope types carry no message.
     if (envelope.type !== "event_callback" || !isObject(envelope.event)) return [];
     const event = envelope.event;
@@ -210,16 +242,26 @@ export const slack: ChannelAdapter = {
 
   async profile(ctx, event) {
     // A profile is a nicety: without users:read, or for a user Slack does not show, the contact keeps its id.
-    const answer = await callMethod(ctx, `users.info?user=${encodeURIComponent(event.sender.id)}`, {}, ["user_not_found", "user_not_visible", "missing_scope"]);
+    const answer = await callMethod(ctx, `users.info?user=${encodeURIComponent(event.sender.id)}`, {}, [
+      "user_not_found",
+      "user_not_visible",
+      "missing_scope",
+    ]);
     const user = isObject(answer.user) ? answer.user : undefined;
     if (!user) return null;
     const profile = isObject(user.profile) ? user.profile : {};
-    return { name: str(profile.display_name) ?? str(profile.real_name) ?? str(user.real_name) ?? str(user.name), avatar: str(profile.image_72) };
+    return {
+      name: str(profile.display_name) ?? str(profile.real_name) ?? str(user.real_name) ?? str(user.name),
+      avatar: str(profile.image_72),
+    };
   },
 
   async groupName(ctx, channelId) {
     // A channel's name as Slack shows it (`#support`); a group DM's is made of its members' handles, so none.
-    const answer = await callMethod(ctx, `conversations.info?channel=${encodeURIComponent(channelId)}`, {}, ["channel_not_found", "missing_scope"]);
+    const answer = await callMethod(ctx, `conversations.info?channel=${encodeURIComponent(channelId)}`, {}, [
+      "channel_not_found",
+      "missing_scope",
+    ]);
     const channel = isObject(answer.channel) ? answer.channel : undefined;
     return channel && !channel.is_mpim && !channel.is_im && str(channel.name) ? `#${str(channel.name)}` : null;
   },
@@ -230,17 +272,24 @@ export const slack: ChannelAdapter = {
     const headers = { authorization: `Bearer ${ctx.channel.credentials.botToken}` };
     // A refusal is answered as a response that is not ok (the intake leaves the file out, or tries
     // again for a 429 or 5xx); only an unreachable host throws.
-    const refused = (status: number, reason: string) => new Response(reason, { status, headers: { "content-type": "text/plain" } });
+    const refused = (status: number, reason: string) =>
+      new Response(reason, { status, headers: { "content-type": "text/plain" } });
     let response: Response;
     // The bot token goes to Slack's file host, or to the configured API origin (a stand-in), nowhere else.
     if (url.href.startsWith(`${api}/`)) response = await ctx.call("slack", url.href.slice(api.length), { headers });
     else if (url.protocol === "https:" && url.hostname === "files.slack.com") {
-      response = await fetch(url, { headers, redirect: "manual", signal: AbortSignal.timeout(30_000) }).catch((err: unknown) => {
-        throw new PlatformError(`could not reach files.slack.com: ${err instanceof Error ? err.message : String(err)}`, null);
-      });
+      response = await fetch(url, { headers, redirect: "manual", signal: AbortSignal.timeout(30_000) }).catch(
+        (err: unknown) => {
+          throw new PlatformError(
+            `could not reach files.slack.com: ${err instanceof Error ? err.message : String(err)}`,
+            null,
+          );
+        },
+      );
     } else return refused(400, `Slack file URL on an unexpected host: ${url.host}`);
     // Without files:read Slack answers with its sign-in page (or a redirect to it) instead of the file.
-    const signIn = response.headers.get("content-type")?.startsWith("text/html") && !attachment.contentType?.startsWith("text/html");
+    const signIn =
+      response.headers.get("content-type")?.startsWith("text/html") && !attachment.contentType?.startsWith("text/html");
     if ((response.status >= 300 && response.status < 400) || (response.ok && signIn)) {
       await response.body?.cancel();
       return refused(403, "Slack refused the file (the app needs the files:read scope)");
@@ -251,7 +300,8 @@ export const slack: ChannelAdapter = {
   async connect(ctx) {
     const who = await callMethod(ctx, "auth.test", { method: "POST" });
     // A user token (xoxp-) would post as that person: the channel needs the app's bot user.
-    if (!str(who.bot_id)) throw new PlatformError("Slack: this token is not a bot token (xoxb-...); use the Bot User OAuth Token", 400);
+    if (!str(who.bot_id))
+      throw new PlatformError("Slack: this token is not a bot token (xoxb-...); use the Bot User OAuth Token", 400);
     return `Connected as @${str(who.user) ?? "?"} in team ${str(who.team) ?? str(who.team_id) ?? "?"}`;
   },
 
@@ -266,12 +316,15 @@ export const slack: ChannelAdapter = {
       // The buttons go under the reply's last part when it fits a section block, else after it on their own.
       if (last && (last.text as string).length <= SECTION_LIMIT) {
         last.blocks = [{ type: "section", text: { type: "mrkdwn", text: last.text } }, buttons(message.quickReplies)];
-      }
-      else posts.push({ channel, text: message.quickReplies.join(" · "), blocks: [buttons(message.quickReplies)] });
+      } else posts.push({ channel, text: message.quickReplies.join(" · "), blocks: [buttons(message.quickReplies)] });
     }
     const ids: string[] = [];
     for (const post of posts) {
-      const sent = await callMethod(ctx, "chat.postMessage", postJson({ ...post, ...(threadTs ? { thread_ts: threadTs } : {}), unfurl_links: false }));
+      const sent = await callMethod(
+        ctx,
+        "chat.postMessage",
+        postJson({ ...post, ...(threadTs ? { thread_ts: threadTs } : {}), unfurl_links: false }),
+      );
       ids.push(String(sent.ts));
     }
     return ids;

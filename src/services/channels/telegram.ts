@@ -8,7 +8,13 @@ import { badRequest } from "../../lib/errors";
 import { timingSafeEqual } from "../../lib/crypto";
 import { fetchPlatform, platformBase } from "./http";
 import { splitMessage, toTelegramHtml, withCitations } from "./markdown";
-import { PlatformError, type ChannelAdapter, type InboundAttachment, type InboundEvent, type PlatformContext } from "./types";
+import {
+  PlatformError,
+  type ChannelAdapter,
+  type InboundAttachment,
+  type InboundEvent,
+  type PlatformContext,
+} from "./types";
 
 /** Telegram's limit on a message's text (after entities are parsed; the Markdown is cut a little shorter). */
 const TEXT_LIMIT = 4096;
@@ -17,7 +23,8 @@ async function api(ctx: PlatformContext): Promise<Api> {
   const { Api } = await vendored("grammy");
   return new Api(ctx.channel.credentials.botToken ?? "", {
     apiRoot: platformBase(ctx.env, "telegram"),
-    fetch: ((url: string, init: RequestInit) => fetchPlatform(ctx.env, "telegram", String(url), init)) as unknown as typeof fetch,
+    fetch: ((url: string, init: RequestInit) =>
+      fetchPlatform(ctx.env, "telegram", String(url), init)) as unknown as typeof fetch,
     // grammY's own deadline is longer than ours (http.ts).
     timeoutSeconds: 30,
   });
@@ -29,28 +36,75 @@ async function asked<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (err) {
     const { GrammyError, HttpError } = await vendored("grammy");
-    if (err instanceof GrammyError) throw new PlatformError(`Telegram answered ${err.error_code}: ${err.description}`, err.error_code, err.parameters.retry_after);
-    if (err instanceof HttpError) throw err.error instanceof PlatformError ? err.error : new PlatformError(`Telegram could not be reached: ${String((err.error as Error)?.message ?? err.error)}`, null);
+    if (err instanceof GrammyError)
+      throw new PlatformError(
+        `Telegram answered ${err.error_code}: ${err.description}`,
+        err.error_code,
+        err.parameters.retry_after,
+      );
+    if (err instanceof HttpError)
+      throw err.error instanceof PlatformError
+        ? err.error
+        : new PlatformError(
+            `Telegram could not be reached: ${String((err.error as Error)?.message ?? err.error)}`,
+            null,
+          );
     throw err;
   }
 }
 
 const encoder = new TextEncoder();
 
-const fullName = (from: { first_name: string; last_name?: string }) => [from.first_name, from.last_name].filter(Boolean).join(" ");
+const fullName = (from: { first_name: string; last_name?: string }) =>
+  [from.first_name, from.last_name].filter(Boolean).join(" ");
 
 function filesOf(message: Message): { attachments: InboundAttachment[]; said: string } {
   const attachments: InboundAttachment[] = [];
   let said = "";
-  if (message.photo?.length) attachments.push({ kind: "image", ref: message.photo[message.photo.length - 1].file_id, contentType: "image/jpeg" });
-  if (message.document) attachments.push({ kind: "file", ref: message.document.file_id, filename: message.document.file_name, contentType: message.document.mime_type });
-  if (message.audio) attachments.push({ kind: "audio", ref: message.audio.file_id, filename: message.audio.file_name, contentType: message.audio.mime_type });
-  if (message.voice) attachments.push({ kind: "audio", ref: message.voice.file_id, contentType: message.voice.mime_type ?? "audio/ogg" });
-  if (message.video) attachments.push({ kind: "video", ref: message.video.file_id, filename: message.video.file_name, contentType: message.video.mime_type });
-  if (message.video_note) attachments.push({ kind: "video", ref: message.video_note.file_id, contentType: "video/mp4" });
+  if (message.photo?.length)
+    attachments.push({
+      kind: "image",
+      ref: message.photo[message.photo.length - 1].file_id,
+      contentType: "image/jpeg",
+    });
+  if (message.document)
+    attachments.push({
+      kind: "file",
+      ref: message.document.file_id,
+      filename: message.document.file_name,
+      contentType: message.document.mime_type,
+    });
+  if (message.audio)
+    attachments.push({
+      kind: "audio",
+      ref: message.audio.file_id,
+      filename: message.audio.file_name,
+      contentType: message.audio.mime_type,
+    });
+  if (message.voice)
+    attachments.push({
+      kind: "audio",
+      ref: message.voice.file_id,
+      contentType: message.voice.mime_type ?? "audio/ogg",
+    });
+  if (message.video)
+    attachments.push({
+      kind: "video",
+      ref: message.video.file_id,
+      filename: message.video.file_name,
+      contentType: message.video.mime_type,
+    });
+  if (message.video_note)
+    attachments.push({ kind: "video", ref: message.video_note.file_id, contentType: "video/mp4" });
   if (message.sticker) {
     // A still sticker is a WebP image; an animated or video one is said by its emoji.
-    if (!message.sticker.is_animated && !message.sticker.is_video) attachments.push({ kind: "image", ref: message.sticker.file_id, contentType: "image/webp", filename: "sticker.webp" });
+    if (!message.sticker.is_animated && !message.sticker.is_video)
+      attachments.push({
+        kind: "image",
+        ref: message.sticker.file_id,
+        contentType: "image/webp",
+        filename: "sticker.webp",
+      });
     else said = `[sticker ${message.sticker.emoji ?? ""}]`.replace(" ]", "]");
   }
   if (message.location) said = `[location ${message.location.latitude}, ${message.location.longitude}]`;
@@ -59,7 +113,9 @@ function filesOf(message: Message): { attachments: InboundAttachment[]; said: st
 }
 
 /** The satisfaction question's buttons: one row of inline buttons whose callback data is `csat:<rating>`. */
-const ratingKeyboard = (choices: string[]) => ({ reply_markup: { inline_keyboard: [choices.map((text) => ({ text, callback_data: `csat:${text}` }))] } });
+const ratingKeyboard = (choices: string[]) => ({
+  reply_markup: { inline_keyboard: [choices.map((text) => ({ text, callback_data: `csat:${text}` }))] },
+});
 
 /** A tap on a rating button (callback_query with `csat:1`..`csat:5`) as an event carrying the rating. */
 function ratingOf(update: Update): InboundEvent | null {
@@ -110,7 +166,9 @@ export const telegram: ChannelAdapter = {
       text,
       attachments,
       at: message.date * 1000,
-      ...(group ? { group: { id: String(message.chat.id), name: "title" in message.chat ? message.chat.title : undefined } } : {}),
+      ...(group
+        ? { group: { id: String(message.chat.id), name: "title" in message.chat ? message.chat.title : undefined } }
+        : {}),
     };
     return [event];
   },
@@ -118,7 +176,11 @@ export const telegram: ChannelAdapter = {
   async download(ctx, attachment) {
     const file = await asked(async () => (await api(ctx)).getFile(attachment.ref));
     if (!file.file_path) throw new PlatformError("Telegram has no file path for this file (larger than 20 MB?)", 400);
-    return fetchPlatform(ctx.env, "telegram", `${platformBase(ctx.env, "telegram")}/file/bot${ctx.channel.credentials.botToken}/${file.file_path}`);
+    return fetchPlatform(
+      ctx.env,
+      "telegram",
+      `${platformBase(ctx.env, "telegram")}/file/bot${ctx.channel.credentials.botToken}/${file.file_path}`,
+    );
   },
 
   async acknowledge(ctx, tapId) {
@@ -128,7 +190,12 @@ export const telegram: ChannelAdapter = {
   async connect(ctx) {
     const client = await api(ctx);
     const me = await asked(() => client.getMe());
-    await asked(() => client.setWebhook(ctx.channel.webhookUrl, { secret_token: ctx.channel.webhookSecret, allowed_updates: ["message", "callback_query"] }));
+    await asked(() =>
+      client.setWebhook(ctx.channel.webhookUrl, {
+        secret_token: ctx.channel.webhookSecret,
+        allowed_updates: ["message", "callback_query"],
+      }),
+    );
     return `Connected to @${me.username}; Telegram sends its updates to ${ctx.channel.webhookUrl}.`;
   },
 
@@ -137,15 +204,38 @@ export const telegram: ChannelAdapter = {
     const chatId = message.threadKey;
     const ids: string[] = [];
     // Cut shorter than the limit: the HTML's escapes do not count, but a part must never exceed it.
-    const parts = message.text.trim() ? splitMessage(withCitations(message.text, message.citations), TEXT_LIMIT - 200) : [];
+    const parts = message.text.trim()
+      ? splitMessage(withCitations(message.text, message.citations), TEXT_LIMIT - 200)
+      : [];
     for (const [i, part] of parts.entries()) {
       const last = i === parts.length - 1;
-      const keyboard = !last || !message.quickReplies.length ? {} : message.rating ? ratingKeyboard(message.quickReplies) : { reply_markup: { keyboard: message.quickReplies.map((text) => [{ text }]), one_time_keyboard: true, resize_keyboard: true } };
-      const sent = await asked(() => client.sendMessage(chatId, toTelegramHtml(part), { parse_mode: "HTML", link_preview_options: { is_disabled: true }, ...keyboard }));
+      const keyboard =
+        !last || !message.quickReplies.length
+          ? {}
+          : message.rating
+            ? ratingKeyboard(message.quickReplies)
+            : {
+                reply_markup: {
+                  keyboard: message.quickReplies.map((text) => [{ text }]),
+                  one_time_keyboard: true,
+                  resize_keyboard: true,
+                },
+              };
+      const sent = await asked(() =>
+        client.sendMessage(chatId, toTelegramHtml(part), {
+          parse_mode: "HTML",
+          link_preview_options: { is_disabled: true },
+          ...keyboard,
+        }),
+      );
       ids.push(String(sent.message_id));
     }
     for (const file of message.attachments) {
-      const sent = await asked<{ message_id: number }>(() => (file.contentType.startsWith("image/") ? client.sendPhoto(chatId, file.url) : client.sendDocument(chatId, file.url)));
+      const sent = await asked<{ message_id: number }>(() =>
+        file.contentType.startsWith("image/")
+          ? client.sendPhoto(chatId, file.url)
+          : client.sendDocument(chatId, file.url),
+      );
       ids.push(String(sent.message_id));
     }
     return ids;

@@ -3,7 +3,21 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { batch, prepared, rowMapper } from "../../db/prepared";
 import type { Db } from "../../env";
-import { chatbotGroups, chatbotKnowledgeBases, chatbots, contacts, conversations, groupMembers, groupPermissions, groups, inboxes, knowledgeBases, members, models, organizations } from "../../db/schema";
+import {
+  chatbotGroups,
+  chatbotKnowledgeBases,
+  chatbots,
+  contacts,
+  conversations,
+  groupMembers,
+  groupPermissions,
+  groups,
+  inboxes,
+  knowledgeBases,
+  members,
+  models,
+  organizations,
+} from "../../db/schema";
 import { tableCache } from "../../db/write-watch";
 import { isUuid } from "../../lib/ids";
 import type { OrgAccess } from "../access";
@@ -30,7 +44,18 @@ export interface AssistantForReply {
  * groups, the member's groups and permissions, its model, inbox and knowledge bases) clears them in
  * this isolate at once.
  */
-const assistants = tableCache<AssistantForReply | null>([chatbots, chatbotGroups, members, groups, groupMembers, groupPermissions, models, inboxes, knowledgeBases, chatbotKnowledgeBases]);
+const assistants = tableCache<AssistantForReply | null>([
+  chatbots,
+  chatbotGroups,
+  members,
+  groups,
+  groupMembers,
+  groupPermissions,
+  models,
+  inboxes,
+  knowledgeBases,
+  chatbotKnowledgeBases,
+]);
 
 /**
  * Everything a completion reads before it can ask the model, in at most one D1 round trip: the
@@ -40,20 +65,42 @@ const assistants = tableCache<AssistantForReply | null>([chatbots, chatbotGroups
  * selects: a D1 batch returns rows keyed by column name, so joined tables' same-named columns would
  * collide.
  */
-export async function readForReply(db: Db, access: OrgAccess, userId: string, id: string, turn: { conversationId?: string; contactId?: string }) {
+export async function readForReply(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  id: string,
+  turn: { conversationId?: string; contactId?: string },
+) {
   if (!isUuid(id)) return null;
   const org = access.organizationId;
   const turnReads: D1PreparedStatement[] = [];
-  if (turn.conversationId) turnReads.push(conversationInOrganization(db, { id: turn.conversationId, organizationId: org }));
+  if (turn.conversationId)
+    turnReads.push(conversationInOrganization(db, { id: turn.conversationId, organizationId: org }));
   if (turn.contactId) turnReads.push(contactInOrganization(db, { id: turn.contactId, organizationId: org }));
-  else if (turn.conversationId) turnReads.push(contactOfConversation(db, { conversationId: turn.conversationId, organizationId: org }));
+  else if (turn.conversationId)
+    turnReads.push(contactOfConversation(db, { conversationId: turn.conversationId, organizationId: org }));
   // Two D1 calls at once when neither is remembered (every 2 s), else one or none.
   const [assistant, rows] = await Promise.all([
     assistants.remember(`${org}:${userId}:${id}`, async () => {
       const [[chatbot], [model], [inbox], knowledgeBases] = (await db.batch([
-        db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
-        db.select().from(models).where(inArray(models.id, db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(eq(chatbots.id, id)))),
-        db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, org))),
+        db
+          .select()
+          .from(chatbots)
+          .where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
+        db
+          .select()
+          .from(models)
+          .where(
+            inArray(
+              models.id,
+              db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(eq(chatbots.id, id)),
+            ),
+          ),
+        db
+          .select({ id: inboxes.id })
+          .from(inboxes)
+          .where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true), eq(inboxes.organizationId, org))),
         knowledgeBasesOfChatbot(db, id),
       ])) as [ChatbotRow[], ModelRow[], { id: string }[], KnowledgeBaseRow[]];
       return chatbot ? { chatbot, model: model ?? null, defaultInboxId: inbox?.id ?? null, knowledgeBases } : null;
@@ -65,7 +112,8 @@ export async function readForReply(db: Db, access: OrgAccess, userId: string, id
 }
 
 type TurnRows = { conversation: ConversationRow | null; contact: ContactRow | null };
-const turnKey = (organizationId: string, turn: { conversationId?: string; contactId?: string }) => `${organizationId}:${turn.conversationId ?? ""}:${turn.contactId ?? ""}`;
+const turnKey = (organizationId: string, turn: { conversationId?: string; contactId?: string }) =>
+  `${organizationId}:${turn.conversationId ?? ""}:${turn.contactId ?? ""}`;
 
 /**
  * A turn's conversation and contact, remembered for 2 seconds per isolate like assistants when both
@@ -77,7 +125,12 @@ const turnKey = (organizationId: string, turn: { conversationId?: string; contac
  */
 const turns = tableCache<TurnRows>([conversations, contacts, inboxes, chatbots, organizations]);
 
-async function readTurn(db: Db, organizationId: string, turn: { conversationId?: string; contactId?: string }, reads: D1PreparedStatement[]): Promise<TurnRows> {
+async function readTurn(
+  db: Db,
+  organizationId: string,
+  turn: { conversationId?: string; contactId?: string },
+  reads: D1PreparedStatement[],
+): Promise<TurnRows> {
   let rows: TurnRows = { conversation: null, contact: null };
   const remembered = await turns.remember(turnKey(organizationId, turn), async () => {
     const results = await batch(db, reads);
@@ -92,7 +145,11 @@ async function readTurn(db: Db, organizationId: string, turn: { conversationId?:
 }
 
 /** The conversation as a turn left it, for the next turn of this caller to start from (see `turns`). */
-export function rememberTurnConversation(organizationId: string, turn: { conversationId: string; contactId?: string }, conversation: ConversationRow) {
+export function rememberTurnConversation(
+  organizationId: string,
+  turn: { conversationId: string; contactId?: string },
+  conversation: ConversationRow,
+) {
   const key = turnKey(organizationId, turn);
   const rows = turns.get(key);
   if (rows) turns.replace(key, { ...rows, conversation });
@@ -100,13 +157,21 @@ export function rememberTurnConversation(organizationId: string, turn: { convers
 
 // A completion's reads of its conversation and contact, built once per isolate (db/prepared.ts).
 const inOrganization = <T extends typeof conversations | typeof contacts>(table: T) =>
-  prepared<{ id: string; organizationId: string }>((db) => db.select().from(table as typeof contacts).where(and(eq(table.id, sql.placeholder("id")), eq(table.organizationId, sql.placeholder("organizationId")))));
+  prepared<{ id: string; organizationId: string }>((db) =>
+    db
+      .select()
+      .from(table as typeof contacts)
+      .where(and(eq(table.id, sql.placeholder("id")), eq(table.organizationId, sql.placeholder("organizationId")))),
+  );
 const conversationInOrganization = inOrganization(conversations);
 const contactInOrganization = inOrganization(contacts);
 const contactOfConversation = prepared<{ conversationId: string; organizationId: string }>((db) => {
   const [conversation, organization] = [sql.placeholder("conversationId"), sql.placeholder("organizationId")];
   const contactId = sql`(select ${conversations.contactId} from ${conversations} where ${conversations.id} = ${conversation} and ${conversations.organizationId} = ${organization})`;
-  return db.select().from(contacts).where(and(sql`${contacts.id} = ${contactId}`, eq(contacts.organizationId, organization)));
+  return db
+    .select()
+    .from(contacts)
+    .where(and(sql`${contacts.id} = ${contactId}`, eq(contacts.organizationId, organization)));
 });
 const conversationRow = rowMapper(conversations);
 const contactRow = rowMapper(contacts);

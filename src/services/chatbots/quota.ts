@@ -29,12 +29,18 @@ export async function countedChatbots(db: Db, organizationId: string): Promise<n
 export async function requireChatbotQuota(db: Db, organizationId: string, plans: PlanSettings, now = Date.now()) {
   if (!plans.configured) return;
   const [[org], n] = await Promise.all([
-    db.select({ planId: organizations.planId, expiredAt: organizations.planExpiredAt }).from(organizations).where(eq(organizations.id, organizationId)),
+    db
+      .select({ planId: organizations.planId, expiredAt: organizations.planExpiredAt })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId)),
     countedChatbots(db, organizationId),
   ]);
   const plan = planOf(plans, org.planId);
-  if (org.expiredAt !== null && org.expiredAt <= now) throw forbidden("The organization's plan has expired; no assistant can be created.");
+  if (org.expiredAt !== null && org.expiredAt <= now)
+    throw forbidden("The organization's plan has expired; no assistant can be created.");
   if (plan.createChatbotLimit !== null && n >= plan.createChatbotLimit) {
-    throw forbidden(`The ${plan.planName} plan allows ${plan.createChatbotLimit} assistants and the organization has ${n}; delete one or change the plan.`);
+    throw forbidden(
+      `The ${plan.planName} plan allows ${plan.createChatbotLimit} assistants and the organization has ${n}; delete one or change the plan.`,
+    );
   }
 }

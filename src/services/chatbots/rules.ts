@@ -9,7 +9,6 @@ import type { OrgAccess } from "../access";
 import { getModel, modelUnavailableReason, type ModelKind } from "../models";
 import type { ChatbotRow } from "./visibility";
 
-
 export type ChatbotColumns = Partial<typeof chatbots.$inferInsert>;
 
 /** A create, PUT or PATCH body after validation; absent fields are left as they are. */
@@ -39,7 +38,12 @@ export interface ChatbotInput {
   numberOfRetrievedChunks?: number;
   enableEvaluation?: boolean;
   enableInLineCitations?: boolean;
-  handoff?: { enabled?: boolean; afterUnanswered?: number; message?: string | null; outsideHoursMessage?: string | null } | null;
+  handoff?: {
+    enabled?: boolean;
+    afterUnanswered?: number;
+    message?: string | null;
+    outsideHoursMessage?: string | null;
+  } | null;
 }
 
 /** Column values of the fields the body carries (`totalWordsCount` is counted, never written). */
@@ -100,16 +104,24 @@ export async function checkChatbotReferences(
   const rows = found.map((row) => (row === true ? null : row));
   const reasons = await Promise.all(rows.map((row) => (row ? modelUnavailableReason(row, env) : null)));
   const unavailable = MODEL_FIELDS.findIndex((_, i) => reasons[i] !== null);
-  if (unavailable >= 0) throw fieldError(MODEL_FIELDS[unavailable][0], `The model "${rows[unavailable]!.name}" is not available: ${reasons[unavailable]}`);
+  if (unavailable >= 0)
+    throw fieldError(
+      MODEL_FIELDS[unavailable][0],
+      `The model "${rows[unavailable]!.name}" is not available: ${reasons[unavailable]}`,
+    );
   for (const [field, noun] of [["toolkits", "toolkit"]] as const) {
     const first = body[field]?.[0];
     if (first) throw fieldError(field, `Unknown ${noun}: ${first.id}.`);
   }
   if (!body.groups) return body.groups === null ? [] : undefined;
   const wanted = [...new Set(body.groups.map((g) => g.id))];
-  if (personal && wanted.length) throw fieldError("groups", "A personal assistant belongs to no organization and has no groups.");
+  if (personal && wanted.length)
+    throw fieldError("groups", "A personal assistant belongs to no organization and has no groups.");
   const known = await inChunks(wanted, (ids) =>
-    db.select({ id: groups.id }).from(groups).where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, ids))),
+    db
+      .select({ id: groups.id })
+      .from(groups)
+      .where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, ids))),
   );
   const knownIds = new Set(known.map((g) => g.id));
   const unknown = wanted.filter((id) => !knownIds.has(id));
@@ -130,11 +142,25 @@ const isJsonSchema = (value: unknown) => {
 };
 
 /** Rules across fields, checked on the assistant as it will be stored (create, PUT and PATCH). */
-export function checkChatbotRules(bot: Pick<ChatbotRow, "replyMode" | "template" | "outputMode" | "rawOutputFormat" | "largeLanguageModelId" | "fallbackLargeLanguageModelId">) {
+export function checkChatbotRules(
+  bot: Pick<
+    ChatbotRow,
+    | "replyMode"
+    | "template"
+    | "outputMode"
+    | "rawOutputFormat"
+    | "largeLanguageModelId"
+    | "fallbackLargeLanguageModelId"
+  >,
+) {
   if (bot.fallbackLargeLanguageModelId && bot.fallbackLargeLanguageModelId === bot.largeLanguageModelId) {
-    throw fieldError("fallbackLargeLanguageModel", "Must differ from largeLanguageModel: a fallback answers when that model fails.");
+    throw fieldError(
+      "fallbackLargeLanguageModel",
+      "Must differ from largeLanguageModel: a fallback answers when that model fails.",
+    );
   }
-  if (bot.replyMode === "template" && !bot.template?.trim()) throw fieldError("template", "Required when replyMode is template.");
+  if (bot.replyMode === "template" && !bot.template?.trim())
+    throw fieldError("template", "Required when replyMode is template.");
   if (bot.outputMode === "json_schema" && !isJsonSchema(bot.rawOutputFormat)) {
     throw fieldError("rawOutputFormat", 'Required with outputMode json_schema: a JSON Schema object with a "type".');
   }

@@ -12,11 +12,19 @@ import type { ChatbotColumns } from "./rules";
 
 const linkInserts = (db: Db, chatbotId: string, groupIds: string[], now = Date.now()) =>
   chunk(groupIds, 20).map((part) =>
-    db.insert(chatbotGroups).values(part.map((groupId) => ({ id: uuidv7(), chatbotId, groupId, createdAt: now }))).onConflictDoNothing(),
+    db
+      .insert(chatbotGroups)
+      .values(part.map((groupId) => ({ id: uuidv7(), chatbotId, groupId, createdAt: now })))
+      .onConflictDoNothing(),
   );
 
 const knowledgeBaseLinks = (db: Db, chatbotId: string, ids: string[]) =>
-  chunk(ids, 40).map((part) => db.insert(chatbotKnowledgeBases).values(part.map((knowledgeBaseId) => ({ chatbotId, knowledgeBaseId }))).onConflictDoNothing());
+  chunk(ids, 40).map((part) =>
+    db
+      .insert(chatbotKnowledgeBases)
+      .values(part.map((knowledgeBaseId) => ({ chatbotId, knowledgeBaseId })))
+      .onConflictDoNothing(),
+  );
 
 /**
  * Creates the assistant, its default inbox (`<name> API`, channel `api`) in `inboxOrganizationId`
@@ -32,22 +40,63 @@ export async function createChatbot(
   skillIds: string[] = [],
 ): Promise<ChatbotRow> {
   const id = uuidv7();
-  const insert = db.insert(chatbots).values({ ...values, id }).returning();
-  const inbox = db.insert(inboxes).values({ organizationId: inboxOrganizationId, name: `${values.name} API`, channelType: "api", chatbotId: id, isDefault: true });
-  const [[row]] = await db.batch([insert, inbox, ...linkInserts(db, id, groupIds), ...knowledgeBaseLinks(db, id, knowledgeBaseIds), ...chatbotToolStatements(db, id, toolIds, false), ...chatbotSkillStatements(db, id, skillIds, false)]);
+  const insert = db
+    .insert(chatbots)
+    .values({ ...values, id })
+    .returning();
+  const inbox = db
+    .insert(inboxes)
+    .values({
+      organizationId: inboxOrganizationId,
+      name: `${values.name} API`,
+      channelType: "api",
+      chatbotId: id,
+      isDefault: true,
+    });
+  const [[row]] = await db.batch([
+    insert,
+    inbox,
+    ...linkInserts(db, id, groupIds),
+    ...knowledgeBaseLinks(db, id, knowledgeBaseIds),
+    ...chatbotToolStatements(db, id, toolIds, false),
+    ...chatbotSkillStatements(db, id, skillIds, false),
+  ]);
   return row;
 }
 
 /** Updates the columns and, when `groupIds` is given, replaces the group links (kept links keep their id). */
-export async function updateChatbot(db: Db, id: string, values: ChatbotColumns, groupIds?: string[], knowledgeBaseIds?: string[], toolIds?: string[], skillIds?: string[]): Promise<ChatbotRow> {
-  const update = db.update(chatbots).set({ ...values, updatedAt: Date.now() }).where(eq(chatbots.id, id)).returning();
+export async function updateChatbot(
+  db: Db,
+  id: string,
+  values: ChatbotColumns,
+  groupIds?: string[],
+  knowledgeBaseIds?: string[],
+  toolIds?: string[],
+  skillIds?: string[],
+): Promise<ChatbotRow> {
+  const update = db
+    .update(chatbots)
+    .set({ ...values, updatedAt: Date.now() })
+    .where(eq(chatbots.id, id))
+    .returning();
   const links: BatchItem<"sqlite">[] = groupIds
     ? [
-        db.delete(chatbotGroups).where(and(eq(chatbotGroups.chatbotId, id), groupIds.length ? notInArray(chatbotGroups.groupId, groupIds) : undefined)),
+        db
+          .delete(chatbotGroups)
+          .where(
+            and(
+              eq(chatbotGroups.chatbotId, id),
+              groupIds.length ? notInArray(chatbotGroups.groupId, groupIds) : undefined,
+            ),
+          ),
         ...linkInserts(db, id, groupIds),
       ]
     : [];
-  if (knowledgeBaseIds) links.push(db.delete(chatbotKnowledgeBases).where(eq(chatbotKnowledgeBases.chatbotId, id)), ...knowledgeBaseLinks(db, id, knowledgeBaseIds));
+  if (knowledgeBaseIds)
+    links.push(
+      db.delete(chatbotKnowledgeBases).where(eq(chatbotKnowledgeBases.chatbotId, id)),
+      ...knowledgeBaseLinks(db, id, knowledgeBaseIds),
+    );
   if (toolIds) links.push(...chatbotToolStatements(db, id, toolIds, true));
   if (skillIds) links.push(...chatbotSkillStatements(db, id, skillIds, true));
   const [[row]] = await db.batch([update, ...links]);

@@ -27,10 +27,17 @@ export interface ChatbotView {
 
 export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
   const botIds = rows.map((r) => r.id);
-  const modelIds = rows.flatMap((r) => [r.largeLanguageModelId, r.fallbackLargeLanguageModelId, r.embeddingModelId, r.rerankerModelId]).filter((x): x is string => !!x);
+  const modelIds = rows
+    .flatMap((r) => [r.largeLanguageModelId, r.fallbackLargeLanguageModelId, r.embeddingModelId, r.rerankerModelId])
+    .filter((x): x is string => !!x);
   const [creators, modelNames, links, defaults, bases, toolLinks, skillLinks] = await Promise.all([
-    inChunks(rows.map((r) => r.createdById), (ids) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))),
-    inChunks(modelIds, (ids) => db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids))),
+    inChunks(
+      rows.map((r) => r.createdById),
+      (ids) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids)),
+    ),
+    inChunks(modelIds, (ids) =>
+      db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids)),
+    ),
     inChunks(botIds, (ids) =>
       db
         .select({ chatbotId: chatbotGroups.chatbotId, id: groups.id, name: groups.name })
@@ -79,7 +86,8 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
   });
 }
 
-export const chatbotView = async (db: Db, access: OrgAccess, row: ChatbotRow) => (await chatbotViews(db, access, [row]))[0];
+export const chatbotView = async (db: Db, access: OrgAccess, row: ChatbotRow) =>
+  (await chatbotViews(db, access, [row]))[0];
 /** `user:password@` and `password=` in a connection string become `****`; the rest is shown. */
 export function maskDatabaseUrl(url: string | null): string | null {
   if (!url) return url;

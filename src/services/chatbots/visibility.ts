@@ -37,7 +37,13 @@ function visibleChatbotParts(access: OrgAccess, userId: string): [SQL, SQL] {
  * chatbots_personal_idx) and merged (UNION ALL): no scan and no sort of the organization's assistants,
  * which an OR of the two parts costs (about 10 ms a page at 10,000; docs/decisions.md).
  */
-export async function listVisibleChatbots(db: Db, access: OrgAccess, userId: string, filter: SQL | undefined, page: { limit: number; offset: number }) {
+export async function listVisibleChatbots(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  filter: SQL | undefined,
+  page: { limit: number; offset: number },
+) {
   const [personal, inOrganization] = visibleChatbotParts(access, userId).map((part) => and(part, filter));
   const [[personalCount], [organizationCount], rows] = await db.batch([
     db.select({ n: count() }).from(chatbots).where(personal),
@@ -51,9 +57,17 @@ export async function listVisibleChatbots(db: Db, access: OrgAccess, userId: str
 }
 
 /** The assistant if the caller may see it, else null (it does not exist for them). */
-export async function getVisibleChatbot(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow | null> {
+export async function getVisibleChatbot(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  id: string,
+): Promise<ChatbotRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(chatbots).where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId)));
+  const [row] = await db
+    .select()
+    .from(chatbots)
+    .where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId)));
   return row ?? null;
 }
 /** For writes: 403 without `chatbot.manage`, then 404 when the caller cannot see the assistant. */

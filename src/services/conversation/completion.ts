@@ -7,7 +7,13 @@ import { badRequest, fieldError, notFound } from "../../lib/errors";
 import type { OrgAccess } from "../access";
 import { readForReply, rememberTurnConversation } from "../chatbots/for-reply";
 import { notAContact } from "../contacts";
-import { conversationObject, newConversation, newConversationId, type ConversationRow, type NewMessage } from "../conversations";
+import {
+  conversationObject,
+  newConversation,
+  newConversationId,
+  type ConversationRow,
+  type NewMessage,
+} from "../conversations";
 import type { QueryMetadata } from "../query-scope";
 import { interruptible } from "../sse";
 import { resolveMessageAttachments, type MessageAttachmentInput } from "../uploads/attachments";
@@ -36,28 +42,56 @@ export interface CompletionRequest {
 /** The turn's reply, or its stream (CONTRACT section 7). */
 export type Completion = { conversationId: string } & ({ stream: ReadableStream<Uint8Array> } | { result: TurnResult });
 
-export async function complete(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, req: CompletionRequest): Promise<Completion> {
+export async function complete(
+  env: Bindings,
+  db: Db,
+  waitUntil: (p: Promise<unknown>) => void,
+  req: CompletionRequest,
+): Promise<Completion> {
   const { access, conversationId: requested, sender } = req;
   const message = req.message as Partial<NewMessage>;
   // At most one D1 round trip reads all the object needs to ask the model; none for a new
   // conversation whose assistant is remembered (readForReply).
-  const found = await readForReply(db, access, req.userId, req.chatbotId, { conversationId: requested, contactId: sender });
+  const found = await readForReply(db, access, req.userId, req.chatbotId, {
+    conversationId: requested,
+    contactId: sender,
+  });
   if (!found) throw notFound("Assistant not found.");
   const { chatbot, model, defaultInboxId, knowledgeBases, conversation, contact } = found;
   if (sender && !contact) throw notAContact("message.sender");
   const assistant = { chatbot, model, knowledgeBases };
-  const from = { type: "contact" as const, id: contact?.id ?? null, name: contact?.name ?? "Visitor", avatar: contact?.avatar ?? null };
+  const from = {
+    type: "contact" as const,
+    id: contact?.id ?? null,
+    name: contact?.name ?? "Visitor",
+    avatar: contact?.avatar ?? null,
+  };
   const contactQueryMetadata = (contact?.queryMetadata as QueryMetadata | null) ?? null;
 
   let created: ConversationRow | undefined;
   if (requested) {
     if (!conversation) throw notFound("Conversation not found.");
-    if (conversation.chatbotId !== chatbot.id) throw fieldError("conversation", "The conversation belongs to another assistant.");
+    if (conversation.chatbotId !== chatbot.id)
+      throw fieldError("conversation", "The conversation belongs to another assistant.");
   } else {
     if (!defaultInboxId) throw badRequest("The assistant has no default inbox for API conversations.");
-    const values = { organizationId: access.organizationId, inboxId: defaultInboxId, chatbotId: chatbot.id, contactId: contact?.id ?? null, createdById: req.userId, isTest: req.isTest ?? false };
+    const values = {
+      organizationId: access.organizationId,
+      inboxId: defaultInboxId,
+      chatbotId: chatbot.id,
+      contactId: contact?.id ?? null,
+      createdById: req.userId,
+      isTest: req.isTest ?? false,
+    };
     if (answersWithoutObject(chatbot, message)) {
-      const turn = { conversation: newConversation(values), assistant, sender: from, message, contactQueryMetadata, requestId: req.requestId };
+      const turn = {
+        conversation: newConversation(values),
+        assistant,
+        sender: from,
+        message,
+        contactQueryMetadata,
+        requestId: req.requestId,
+      };
       const conversationId = turn.conversation.id;
       if (req.isStreaming) return { conversationId, stream: await streamFirstTurn(env, db, waitUntil, turn) };
       return { conversationId, result: await answerFirstTurn(env, db, waitUntil, turn) };
@@ -70,13 +104,22 @@ export async function complete(env: Bindings, db: Db, waitUntil: (p: Promise<unk
   let unread: Awaited<ReturnType<typeof resolveMessageAttachments>>["pending"] = [];
   if (message.attachments?.length) {
     const scope = { organizationId: access.organizationId, userId: req.userId, origin: req.origin };
-    const { stored, pending } = await resolveMessageAttachments(env, db, scope, conversationId, req.message.attachments, "message.attachments");
+    const { stored, pending } = await resolveMessageAttachments(
+      env,
+      db,
+      scope,
+      conversationId,
+      req.message.attachments,
+      "message.attachments",
+    );
     message.attachments = stored;
     // Waiting, the reply reads them itself; not waiting, they are read after it, for later turns.
     if (!req.waitForAttachments) unread = pending;
   }
   const readLater = () => {
-    for (const row of unread) if (row.extractionStatus === "pending") waitUntil(extractAttachment(env, db, row).catch((err) => console.error(String(err))));
+    for (const row of unread)
+      if (row.extractionStatus === "pending")
+        waitUntil(extractAttachment(env, db, row).catch((err) => console.error(String(err))));
   };
 
   const object = conversationObject(env, conversationId);
@@ -99,7 +142,12 @@ export async function complete(env: Bindings, db: Db, waitUntil: (p: Promise<unk
   }
   const result = await object.converse(turn);
   // This caller's next turn starts from the row the turn left (see `turns` in chatbots/for-reply.ts).
-  if (requested && result.conversation) rememberTurnConversation(access.organizationId, { conversationId: requested, contactId: sender }, result.conversation);
+  if (requested && result.conversation)
+    rememberTurnConversation(
+      access.organizationId,
+      { conversationId: requested, contactId: sender },
+      result.conversation,
+    );
   readLater();
   return { conversationId, result };
 }

@@ -21,16 +21,32 @@ export interface CsatRecord {
 }
 
 export const csatRecord = (row: Pick<ConversationRow, "csatRating" | "csatComment" | "csatAt">): CsatRecord | null =>
-  row.csatRating === null || row.csatAt === null ? null : { rating: row.csatRating, comment: row.csatComment, createdAt: ms(row.csatAt)! };
+  row.csatRating === null || row.csatAt === null
+    ? null
+    : { rating: row.csatRating, comment: row.csatComment, createdAt: ms(row.csatAt)! };
 
 /**
  * Stores the visitor's rating of a resolved conversation (400 `conversation_not_resolved` otherwise).
  * A second answer replaces the first within CSAT_CHANGE_MS of the first (the widget lets a visitor
  * correct a slip); after that the rating stands (409). Told to the live inbox as `conversation.updated`.
  */
-export async function rateConversation(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow, rating: number, comment: string | null, now = Date.now()): Promise<ConversationRow> {
-  if (conversation.status !== "resolved") throw new ApiError(400, "conversation_not_resolved", "Only a resolved conversation can be rated: it is still open.");
-  if (conversation.csatAt !== null && now - conversation.csatAt > CSAT_CHANGE_MS) throw conflict("This conversation was rated more than 7 days ago; the rating can no longer be changed.");
+export async function rateConversation(
+  env: Bindings,
+  db: Db,
+  waitUntil: (p: Promise<unknown>) => void,
+  conversation: ConversationRow,
+  rating: number,
+  comment: string | null,
+  now = Date.now(),
+): Promise<ConversationRow> {
+  if (conversation.status !== "resolved")
+    throw new ApiError(
+      400,
+      "conversation_not_resolved",
+      "Only a resolved conversation can be rated: it is still open.",
+    );
+  if (conversation.csatAt !== null && now - conversation.csatAt > CSAT_CHANGE_MS)
+    throw conflict("This conversation was rated more than 7 days ago; the rating can no longer be changed.");
   // The first answer's time stays: the 7 days run from it, and statistics date the rating by it.
   const csatAt = conversation.csatAt ?? now;
   const [row] = await db
@@ -38,7 +54,12 @@ export async function rateConversation(env: Bindings, db: Db, waitUntil: (p: Pro
     .set({ csatRating: rating, csatComment: comment, csatAt, updatedAt: now })
     .where(and(eq(conversations.id, conversation.id), eq(conversations.status, "resolved")))
     .returning();
-  if (!row) throw new ApiError(400, "conversation_not_resolved", "Only a resolved conversation can be rated: it was reopened meanwhile.");
+  if (!row)
+    throw new ApiError(
+      400,
+      "conversation_not_resolved",
+      "Only a resolved conversation can be rated: it was reopened meanwhile.",
+    );
   waitUntil(publishInboxEvents(env, row.organizationId, conversationEvent("conversation.updated", row)));
   return row;
 }
@@ -56,14 +77,36 @@ export const isRatingAsk = (payload: unknown) => !!(payload as { csat?: { ask?: 
  * gives it the platform's buttons). Nothing for a web chat (the widget asks on its own) or an inbox
  * without a channel.
  */
-export async function askForRating(env: Bindings, db: Db, conversation: { id: string; inboxId: string; chatbotId: string | null }): Promise<void> {
-  const [channel] = await db.select({ inboxId: inboxChannels.inboxId }).from(inboxChannels).where(eq(inboxChannels.inboxId, conversation.inboxId));
+export async function askForRating(
+  env: Bindings,
+  db: Db,
+  conversation: { id: string; inboxId: string; chatbotId: string | null },
+): Promise<void> {
+  const [channel] = await db
+    .select({ inboxId: inboxChannels.inboxId })
+    .from(inboxChannels)
+    .where(eq(inboxChannels.inboxId, conversation.inboxId));
   if (!channel) return;
   // Resolved again without a word since: asked already.
-  const [latest] = await db.select({ contentPayload: messages.contentPayload }).from(messages).where(eq(messages.conversationId, conversation.id)).orderBy(desc(messages.sequence)).limit(1);
+  const [latest] = await db
+    .select({ contentPayload: messages.contentPayload })
+    .from(messages)
+    .where(eq(messages.conversationId, conversation.id))
+    .orderBy(desc(messages.sequence))
+    .limit(1);
   if (!latest || isRatingAsk(latest.contentPayload)) return;
-  const [bot] = conversation.chatbotId ? await db.select({ id: chatbots.id, name: chatbots.name }).from(chatbots).where(eq(chatbots.id, conversation.chatbotId)) : [];
-  await conversationObject(env, conversation.id).say(conversation.id, { content: QUESTION, contentPayload: { ...CSAT_ASK }, senderId: bot?.id ?? null, senderName: bot?.name ?? "" });
+  const [bot] = conversation.chatbotId
+    ? await db
+        .select({ id: chatbots.id, name: chatbots.name })
+        .from(chatbots)
+        .where(eq(chatbots.id, conversation.chatbotId))
+    : [];
+  await conversationObject(env, conversation.id).say(conversation.id, {
+    content: QUESTION,
+    contentPayload: { ...CSAT_ASK },
+    senderId: bot?.id ?? null,
+    senderName: bot?.name ?? "",
+  });
 }
 
 /**
@@ -72,10 +115,21 @@ export async function askForRating(env: Bindings, db: Db, conversation: { id: st
  * message and was not answered yet. Returns the conversation rated, or null: then the message is an
  * ordinary one (a new question opens a new conversation).
  */
-export async function channelRating(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow | undefined, answer: { rating?: number; text: string }): Promise<ConversationRow | null> {
+export async function channelRating(
+  env: Bindings,
+  db: Db,
+  waitUntil: (p: Promise<unknown>) => void,
+  conversation: ConversationRow | undefined,
+  answer: { rating?: number; text: string },
+): Promise<ConversationRow | null> {
   const rating = answer.rating ?? Number(/^\s*([1-5])\s*$/.exec(answer.text)?.[1] ?? NaN);
   if (!conversation || conversation.status !== "resolved" || !(rating >= 1 && rating <= 5)) return null;
-  const [latest] = await db.select({ contentPayload: messages.contentPayload, createdAt: messages.createdAt }).from(messages).where(eq(messages.conversationId, conversation.id)).orderBy(desc(messages.sequence)).limit(1);
+  const [latest] = await db
+    .select({ contentPayload: messages.contentPayload, createdAt: messages.createdAt })
+    .from(messages)
+    .where(eq(messages.conversationId, conversation.id))
+    .orderBy(desc(messages.sequence))
+    .limit(1);
   if (!latest || !isRatingAsk(latest.contentPayload)) return null;
   if (conversation.csatAt !== null && conversation.csatAt >= latest.createdAt) return null; // answered already: once per question
   return rateConversation(env, db, waitUntil, { ...conversation, csatAt: null }, rating, null);

@@ -57,7 +57,11 @@ export interface MessageEffect {
    * Statements stored in the same batch as `message` (`conversation`: as the message finds it): all
    * are stored, or none (null or []: none for this message). `result` is the last one's.
    */
-  inBatch?(db: Db, conversation: ConversationRow, message: MessageRow): D1PreparedStatement | D1PreparedStatement[] | null;
+  inBatch?(
+    db: Db,
+    conversation: ConversationRow,
+    message: MessageRow,
+  ): D1PreparedStatement | D1PreparedStatement[] | null;
   /** After the batch is stored, in the order of the conversation's messages. Must not throw: hand slow work to `waitUntil`. */
   stored?(batch: StoredBatch): void;
   /** After the assistant's reply to `incoming` is stored. */
@@ -67,7 +71,15 @@ export interface MessageEffect {
 }
 
 /** The effects, in the order they run. */
-const EFFECTS: MessageEffect[] = [webhookEffect, conversationEventWebhookEffect, channelEffect, liveInboxEffect, failedReplyEffect, evaluationEffect, autoAssignmentEffect];
+const EFFECTS: MessageEffect[] = [
+  webhookEffect,
+  conversationEventWebhookEffect,
+  channelEffect,
+  liveInboxEffect,
+  failedReplyEffect,
+  evaluationEffect,
+  autoAssignmentEffect,
+];
 
 /** Adds an effect for a test, after the others; returns its removal. Tests only: production effects are in EFFECTS. */
 export function addEffectForTest(effect: MessageEffect): () => void {
@@ -90,12 +102,22 @@ export function effectStatements(db: Db, conversation: ConversationRow, message:
     statements.push(...own);
     owners.push({ effect, last: statements.length - 1 });
   }
-  const resultsFrom = (all: D1Result[], at: number) => new Map(owners.map(({ effect, last }) => [effect, all[at + last]]));
+  const resultsFrom = (all: D1Result[], at: number) =>
+    new Map(owners.map(({ effect, last }) => [effect, all[at + last]]));
   return { statements, resultsFrom };
 }
 
 /** Runs every effect's `stored` on a batch; `results` maps each message to its effects' statement results (effectStatements). */
-export function runStored(batch: Omit<StoredBatch, "messages">, messages: { message: MessageRow; record: MessageRecord; conversation: ConversationRow; before: ConversationRow; results: Map<MessageEffect, D1Result> }[]) {
+export function runStored(
+  batch: Omit<StoredBatch, "messages">,
+  messages: {
+    message: MessageRow;
+    record: MessageRecord;
+    conversation: ConversationRow;
+    before: ConversationRow;
+    results: Map<MessageEffect, D1Result>;
+  }[],
+) {
   for (const effect of EFFECTS) {
     if (!effect.stored) continue;
     const seen = effect.notes ? messages : messages.filter((m) => !m.message.private);

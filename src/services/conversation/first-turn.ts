@@ -6,7 +6,19 @@ import { batch } from "../../db/prepared";
 import type { Bindings, Db } from "../../env";
 import { uuidv7 } from "../../lib/ids";
 import type { AssistantForReply } from "../chatbots/for-reply";
-import { afterMessage, conversationObject, incomingFields, laterThan, messageRow, messageWrites, newConversationWrites, type ConversationRow, type MessageRow, type NewMessage, type SenderInput } from "../conversations";
+import {
+  afterMessage,
+  conversationObject,
+  incomingFields,
+  laterThan,
+  messageRow,
+  messageWrites,
+  newConversationWrites,
+  type ConversationRow,
+  type MessageRow,
+  type NewMessage,
+  type SenderInput,
+} from "../conversations";
 import { DEFAULT_TIMEOUT_MS } from "../llm/openai-compatible";
 import { countSetting, retryPolicy } from "../llm/retries";
 import type { QueryMetadata } from "../query-scope";
@@ -44,7 +56,12 @@ export const answersWithoutObject = (chatbot: AssistantForReply["chatbot"], mess
  * store are written in one batch once the reply is complete; when the reply fails, the
  * conversation and the visitor's message are, then the failure's record.
  */
-export function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, turn: FirstTurn): Promise<TurnResult> {
+export function answerFirstTurn(
+  env: Bindings,
+  db: Db,
+  waitUntil: (p: Promise<unknown>) => void,
+  turn: FirstTurn,
+): Promise<TurnResult> {
   return run(new FirstTurnStore(env, db, waitUntil, turn.conversation, false), turn, null).result;
 }
 
@@ -58,10 +75,17 @@ export function answerFirstTurn(env: Bindings, db: Db, waitUntil: (p: Promise<un
  * ends sooner is stored with the conversation in one batch and the object is never started.
  * Should the object not agree, the visitor's message waits for the reply's end.
  */
-export async function streamFirstTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, turn: FirstTurn): Promise<ReadableStream<Uint8Array>> {
+export async function streamFirstTurn(
+  env: Bindings,
+  db: Db,
+  waitUntil: (p: Promise<unknown>) => void,
+  turn: FirstTurn,
+): Promise<ReadableStream<Uint8Array>> {
   const sse = new SseWriter();
   // The turn goes on, and is stored, should the client leave.
-  waitUntil(run(new FirstTurnStore(env, db, waitUntil, turn.conversation, true), turn, sse).result.catch(() => undefined));
+  waitUntil(
+    run(new FirstTurnStore(env, db, waitUntil, turn.conversation, true), turn, sse).result.catch(() => undefined),
+  );
   // Handed over once the model has begun to answer (or the turn has ended): a response returned
   // sooner runs the rest of the request (its log line, the response's start) ahead of the model's
   // request on the local runtime's one thread ("Streaming latency").
@@ -100,11 +124,20 @@ class FirstTurnStore implements TurnStore {
 
   next(conversation: ConversationRow, fields: MessageFields): MessageRow {
     const createdAt = (this.#lastAt = laterThan(this.#lastAt, fields.createdAt ?? Date.now()));
-    return messageRow({ ...fields, id: fields.id ?? uuidv7(), organizationId: conversation.organizationId, conversationId: conversation.id, sequence: ++this.#sequence, createdAt }) as MessageRow;
+    return messageRow({
+      ...fields,
+      id: fields.id ?? uuidv7(),
+      organizationId: conversation.organizationId,
+      conversationId: conversation.id,
+      sequence: ++this.#sequence,
+      createdAt,
+    }) as MessageRow;
   }
 
   write(row: MessageRow, _before: ConversationRow, after: Promise<unknown>): Writing {
-    const stored = new Promise<MessageRow>((resolve, reject) => this.#kept.push({ row, stored: resolve, failed: reject }));
+    const stored = new Promise<MessageRow>((resolve, reject) =>
+      this.#kept.push({ row, stored: resolve, failed: reject }),
+    );
     // The turn's first message waits for the next, or for the end, unless the stream lets it go first.
     if (row.sequence > 1) this.#flush();
     else if (this.streamed) after.then(() => this.#early());
@@ -114,7 +147,8 @@ class FirstTurnStore implements TurnStore {
   end() {
     const flushed = this.#flush();
     // After the object's answer: a release that overtook the request to hold would leave it holding.
-    if (this.#held) this.waitUntil(Promise.all([flushed, this.#held]).then(() => release(this.env, this.conversation.id)));
+    if (this.#held)
+      this.waitUntil(Promise.all([flushed, this.#held]).then(() => release(this.env, this.conversation.id)));
   }
 
   #early() {
@@ -123,7 +157,15 @@ class FirstTurnStore implements TurnStore {
     this.#held = held.then(
       () => this.#flush(),
       // Not held: the visitor's message waits for the reply's end (until then no route finds the conversation).
-      (err) => console.warn(JSON.stringify({ level: "warn", message: "first turn not held", conversationId: this.conversation.id, error: String(err) })),
+      (err) =>
+        console.warn(
+          JSON.stringify({
+            level: "warn",
+            message: "first turn not held",
+            conversationId: this.conversation.id,
+            error: String(err),
+          }),
+        ),
     );
   }
 
@@ -134,10 +176,12 @@ class FirstTurnStore implements TurnStore {
       const rows = kept.map((k) => k.row);
       const before = this.#written;
       this.#written = [...before, ...rows];
-      this.#writing = this.#writing.then(() => storeTurn(this.env, this.db, this.waitUntil, this.conversation, rows, before)).then(
-        () => kept.forEach((k) => k.stored(k.row)),
-        (err) => kept.forEach((k) => k.failed(err)),
-      );
+      this.#writing = this.#writing
+        .then(() => storeTurn(this.env, this.db, this.waitUntil, this.conversation, rows, before))
+        .then(
+          () => kept.forEach((k) => k.stored(k.row)),
+          (err) => kept.forEach((k) => k.failed(err)),
+        );
     }
     return this.#writing;
   }
@@ -148,7 +192,14 @@ class FirstTurnStore implements TurnStore {
  * beside them (the webhook outbox), in one batch, then runs the effects (effects.ts). `stored`: this
  * conversation's messages already stored (none: the conversation is stored with `rows`).
  */
-async function storeTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow, rows: MessageRow[], stored: MessageRow[]) {
+async function storeTurn(
+  env: Bindings,
+  db: Db,
+  waitUntil: (p: Promise<unknown>) => void,
+  conversation: ConversationRow,
+  rows: MessageRow[],
+  stored: MessageRow[],
+) {
   const creates = !stored.length;
   const writes = creates ? newConversationWrites(db, conversation, rows) : [];
   let state = stored.reduce(afterMessage, conversation);
@@ -165,7 +216,10 @@ async function storeTurn(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>)
     at += effects.statements.length;
     return { message: row, record: messageRecord(row), conversation: state, before, results: own };
   });
-  runStored({ env, waitUntil, organizationId: conversation.organizationId, created: creates ? conversation : null }, messages);
+  runStored(
+    { env, waitUntil, organizationId: conversation.organizationId, created: creates ? conversation : null },
+    messages,
+  );
 }
 
 /** Tells the conversation's object that the first turn is stored or failed; a fresh stub, as one that saw its object reset stays broken. */
@@ -174,7 +228,10 @@ async function release(env: Bindings, conversationId: string) {
     try {
       return await conversationObject(env, conversationId).firstTurnDone();
     } catch (err) {
-      if (attempt) console.error(JSON.stringify({ level: "error", message: "first turn not released", conversationId, error: String(err) }));
+      if (attempt)
+        console.error(
+          JSON.stringify({ level: "error", message: "first turn not released", conversationId, error: String(err) }),
+        );
     }
   }
 }

@@ -13,7 +13,10 @@ const handoffTool: AgentTool = {
   description:
     "Escalate: hand this conversation over to a human colleague, who replies here later. Use it when the visitor needs something only staff can do " +
     "(a refund decision, an account change, a complaint) or you cannot help.",
-  parameters: { type: "object", properties: { reason: { type: "string", description: "Why a person is needed, for the colleague" } } },
+  parameters: {
+    type: "object",
+    properties: { reason: { type: "string", description: "Why a person is needed, for the colleague" } },
+  },
   kind: "handoff",
   toolId: null,
   async run(args) {
@@ -21,11 +24,13 @@ const handoffTool: AgentTool = {
       status: "success",
       output: { handedOff: true, reason: typeof args.reason === "string" ? args.reason.slice(0, 500) : null },
       // The turn adds the assistant's handoff message after the reply (handoffReply): the model need not say it again.
-      forModel: "The conversation is handed to a colleague; the visitor is told so right after your reply. Answer what you can without repeating that.",
+      forModel:
+        "The conversation is handed to a colleague; the visitor is told so right after your reply. Answer what you can without repeating that.",
       payload: { handoff: true },
     };
   },
 };
 
 /** Offered to agent replies of assistants whose handoff is on. */
-export const handoffToolProvider: ToolProvider = (ctx) => (handoffSettings(ctx.chatbot.handoff).enabled ? [handoffTool] : []);
+export const handoffToolProvider: ToolProvider = (ctx) =>
+  handoffSettings(ctx.chatbot.handoff).enabled ? [handoffTool] : [];

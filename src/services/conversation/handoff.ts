@@ -19,8 +19,16 @@ export interface HandoffSettings {
   outsideHoursMessage: string | null;
 }
 
-export const DEFAULT_HANDOFF: HandoffSettings = { enabled: true, afterUnanswered: 2, message: null, outsideHoursMessage: null };
-export const handoffSettings = (stored: Partial<HandoffSettings> | null | undefined): HandoffSettings => ({ ...DEFAULT_HANDOFF, ...stored });
+export const DEFAULT_HANDOFF: HandoffSettings = {
+  enabled: true,
+  afterUnanswered: 2,
+  message: null,
+  outsideHoursMessage: null,
+};
+export const handoffSettings = (stored: Partial<HandoffSettings> | null | undefined): HandoffSettings => ({
+  ...DEFAULT_HANDOFF,
+  ...stored,
+});
 
 /** Why a conversation was handed to a person (the contract's `reason`). */
 export type HandoffReason = "visitor_request" | "unanswered" | "tool";
@@ -34,13 +42,17 @@ export const DISLIKES_TO_HAND_OFF = 2;
 // "human please", "is anyone there?", "轉人工", "担当者と話したい"), not every mention: "What are your
 // customer service hours?" and "客服電話是多少?" ask the assistant, "Are you a human?" and "你是真人嗎"
 // ask what it is, "I don't want an agent" refuses one.
-const PERSON = "(?:(?:an?|the|your|one\\s+of\\s+your)\\s+)?(?:real\\s+|live\\s+|actual\\s+)?(?:person|human(?:\\s+being)?|agent|representative|rep|operator|someone|somebody|staff(?:\\s+member)?|employee|member\\s+of\\s+(?:your\\s+)?(?:staff|team)|support\\s+agent|customer\\s+(?:service|support))";
+const PERSON =
+  "(?:(?:an?|the|your|one\\s+of\\s+your)\\s+)?(?:real\\s+|live\\s+|actual\\s+)?(?:person|human(?:\\s+being)?|agent|representative|rep|operator|someone|somebody|staff(?:\\s+member)?|employee|member\\s+of\\s+(?:your\\s+)?(?:staff|team)|support\\s+agent|customer\\s+(?:service|support))";
 const ENGLISH = [
-  new RegExp(`\\b(?:talk|speak|chat|connect|transfer|put|pass|forward)\\w*(?:\\s+me)?(?:\\s+(?:through|over))?\\s+(?:to|with)\\s+${PERSON}\\b`),
+  new RegExp(
+    `\\b(?:talk|speak|chat|connect|transfer|put|pass|forward)\\w*(?:\\s+me)?(?:\\s+(?:through|over))?\\s+(?:to|with)\\s+${PERSON}\\b`,
+  ),
   new RegExp(`\\b(?:want|need|get\\s+me|give\\s+me|request|prefer|can\\s+i\\s+have)\\s+${PERSON}\\b`),
   new RegExp(`^${PERSON}(?:\\s+(?:please|pls|now|asap))?$`),
 ];
-const ANYONE_THERE = /^(?:hello\s+)?(?:is\s+)?(?:any\s?one|some\s?one|anybody|somebody)\s+(?:there|here|around|available)\b/;
+const ANYONE_THERE =
+  /^(?:hello\s+)?(?:is\s+)?(?:any\s?one|some\s?one|anybody|somebody)\s+(?:there|here|around|available)\b/;
 const CJK_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const CJK = [
   /真人|人工(?:客服|服務|服务|回覆|回复)?$|轉人工|转人工|找人工|專人|专人|客服人員|客服人员|客服專員|客服专员/u,
@@ -53,7 +65,13 @@ const NOT_A_REQUEST = /^(?:are|is|am)\s|\b(?:don't|do\s+not|no\s+need)\b|^(?:你
 
 /** Whether a visitor's message asks for a person rather than for an answer. */
 export function asksForPerson(message: string): boolean {
-  const text = message.normalize("NFKC").toLowerCase().replace(/[’]/g, "'").replace(/[^\p{L}\p{N}'\s]+/gu, " ").replace(/\s+/g, " ").trim();
+  const text = message
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[’]/g, "'")
+    .replace(/[^\p{L}\p{N}'\s]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   if (!text) return false;
   if (ANYONE_THERE.test(text)) return true;
   if (NOT_A_REQUEST.test(text)) return false;
@@ -69,7 +87,10 @@ export const handoffFor = (settings: HandoffSettings, incoming: Pick<NewMessage,
  * Whether a reply that could not answer makes `afterUnanswered` in a row, counting the assistant's
  * replies of `history` (oldest first) back to one that answered or handed off before.
  */
-export function unansweredInARow(settings: HandoffSettings, history: Pick<MessageRow, "senderType" | "unanswered" | "contentPayload">[]): boolean {
+export function unansweredInARow(
+  settings: HandoffSettings,
+  history: Pick<MessageRow, "senderType" | "unanswered" | "contentPayload">[],
+): boolean {
   if (!settings.enabled || settings.afterUnanswered < 1) return false;
   let count = 1; // the reply at hand
   for (let i = history.length - 1; i >= 0 && count < settings.afterUnanswered; i--) {
@@ -102,8 +123,14 @@ function inLanguage(messages: typeof DEFAULT_MESSAGES, text: string) {
 }
 
 /** What the assistant says as it hands off (`outsideHours`: the inbox's team is away). */
-export const handoffMessage = (settings: HandoffSettings, incoming: Pick<MessageRow, "content">, outsideHours = false) =>
-  outsideHours ? settings.outsideHoursMessage?.trim() || inLanguage(OUTSIDE_HOURS_MESSAGES, incoming.content) : settings.message?.trim() || inLanguage(DEFAULT_MESSAGES, incoming.content);
+export const handoffMessage = (
+  settings: HandoffSettings,
+  incoming: Pick<MessageRow, "content">,
+  outsideHours = false,
+) =>
+  outsideHours
+    ? settings.outsideHoursMessage?.trim() || inLanguage(OUTSIDE_HOURS_MESSAGES, incoming.content)
+    : settings.message?.trim() || inLanguage(DEFAULT_MESSAGES, incoming.content);
 
 /** When the handoff happens outside the inbox's business hours: the team's next opening (ms; null: none within two weeks). */
 export interface OutsideHours {
@@ -114,11 +141,27 @@ export interface OutsideHours {
  * The assistant's last reply before a person takes over: `reply` (none: only the handoff message)
  * and the message, marked with the reason (and, outside business hours, the next opening).
  */
-export function handoffReply(settings: HandoffSettings, reason: HandoffReason, incoming: Pick<MessageRow, "content">, reply?: Reply, outside?: OutsideHours): Reply {
+export function handoffReply(
+  settings: HandoffSettings,
+  reason: HandoffReason,
+  incoming: Pick<MessageRow, "content">,
+  reply?: Reply,
+  outside?: OutsideHours,
+): Reply {
   const said = handoffMessage(settings, incoming, !!outside);
   const base: Reply = reply ?? { content: "", citations: [], citationNodes: [], usage: null };
-  const handoff = outside ? { reason, outsideHours: true, nextOpeningAt: outside.nextOpeningAt === null ? null : String(outside.nextOpeningAt) } : { reason };
-  return { ...base, content: base.content ? `${base.content}\n\n${said}` : said, contentPayload: { ...base.contentPayload, handoff } };
+  const handoff = outside
+    ? {
+        reason,
+        outsideHours: true,
+        nextOpeningAt: outside.nextOpeningAt === null ? null : String(outside.nextOpeningAt),
+      }
+    : { reason };
+  return {
+    ...base,
+    content: base.content ? `${base.content}\n\n${said}` : said,
+    contentPayload: { ...base.contentPayload, handoff },
+  };
 }
 
 /** Whether a stored message is an assistant's handoff (its reply queues the conversation). */

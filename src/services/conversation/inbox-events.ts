@@ -35,11 +35,19 @@ export interface ConversationEventRecord {
 export type ChangeReason = "visitor_request" | "unanswered" | "tool" | "operator" | "auto_assignment" | "resolved";
 
 /** Each lifecycle field that changed, as `[before, after]` (CONTRACT section 18). */
-export type LifecycleChanges = Partial<{ status: [string, string]; progressStatus: [string, string]; assignee: [string | null, string | null]; autoReplyEnabled: [boolean, boolean] }>;
+export type LifecycleChanges = Partial<{
+  status: [string, string];
+  progressStatus: [string, string];
+  assignee: [string | null, string | null];
+  autoReplyEnabled: [boolean, boolean];
+}>;
 
 export type InboxEvent =
   | { event: "conversation.created"; data: { conversation: ConversationEventRecord } }
-  | { event: "conversation.updated"; data: { conversation: ConversationEventRecord; changes?: LifecycleChanges; reason?: ChangeReason } }
+  | {
+      event: "conversation.updated";
+      data: { conversation: ConversationEventRecord; changes?: LifecycleChanges; reason?: ChangeReason };
+    }
   | { event: "message.created"; data: { conversation: ConversationEventRecord; message: MessageRecord } }
   | { event: "conversation.typing"; data: TypingEvent };
 
@@ -69,37 +77,54 @@ export const conversationEventRecord = (row: ConversationRow): ConversationEvent
   csat: csatRecord(row),
 });
 
-export const conversationEvent = (event: "conversation.created" | "conversation.updated", row: ConversationRow): InboxEvent => ({ event, data: { conversation: conversationEventRecord(row) } });
+export const conversationEvent = (
+  event: "conversation.created" | "conversation.updated",
+  row: ConversationRow,
+): InboxEvent => ({ event, data: { conversation: conversationEventRecord(row) } });
 
 /** What of status, progressStatus, assignee and autoReplyEnabled differs between two states of a conversation. */
 export function lifecycleChanges(before: ConversationRow, after: ConversationRow): LifecycleChanges {
   const changes: LifecycleChanges = {};
   if (before.status !== after.status) changes.status = [before.status, after.status];
-  if (before.progressStatus !== after.progressStatus) changes.progressStatus = [before.progressStatus, after.progressStatus];
+  if (before.progressStatus !== after.progressStatus)
+    changes.progressStatus = [before.progressStatus, after.progressStatus];
   if (before.assigneeId !== after.assigneeId) changes.assignee = [before.assigneeId, after.assigneeId];
-  if (before.autoReplyEnabled !== after.autoReplyEnabled) changes.autoReplyEnabled = [before.autoReplyEnabled, after.autoReplyEnabled];
+  if (before.autoReplyEnabled !== after.autoReplyEnabled)
+    changes.autoReplyEnabled = [before.autoReplyEnabled, after.autoReplyEnabled];
   return changes;
 }
 
 /** `conversation.updated` with what changed and why; null when nothing did. */
-export function lifecycleEvent(before: ConversationRow, after: ConversationRow, reason: ChangeReason): InboxEvent | null {
+export function lifecycleEvent(
+  before: ConversationRow,
+  after: ConversationRow,
+  reason: ChangeReason,
+): InboxEvent | null {
   const changes = lifecycleChanges(before, after);
-  return Object.keys(changes).length ? { event: "conversation.updated", data: { conversation: conversationEventRecord(after), changes, reason } } : null;
+  return Object.keys(changes).length
+    ? { event: "conversation.updated", data: { conversation: conversationEventRecord(after), changes, reason } }
+    : null;
 }
 /**
  * Why storing `message` may change its conversation's lifecycle: the assistant's handoff reply
  * (its reason), or a member's public reply, which serves a queued conversation (`operator`).
  */
-export function messageChangeReason(message: Pick<MessageRow, "senderType" | "private" | "contentPayload">): ChangeReason | null {
+export function messageChangeReason(
+  message: Pick<MessageRow, "senderType" | "private" | "contentPayload">,
+): ChangeReason | null {
   if (message.senderType === "user") return message.private ? null : "operator";
   if (message.senderType !== "chatbot") return null;
   return (message.contentPayload as { handoff?: { reason?: ChangeReason } } | null)?.handoff?.reason ?? null;
 }
 
-export const messageEvent = (row: ConversationRow, message: MessageRecord): InboxEvent => ({ event: "message.created", data: { conversation: conversationEventRecord(row), message } });
+export const messageEvent = (row: ConversationRow, message: MessageRecord): InboxEvent => ({
+  event: "message.created",
+  data: { conversation: conversationEventRecord(row), message },
+});
 
 /** The organization's event hub (durable-objects/inbox-events.ts). */
-export const inboxEventsObject = (env: Bindings, organizationId: string) => env.INBOX_EVENTS.get(env.INBOX_EVENTS.idFromName(organizationId));
+export const inboxEventsObject = (env: Bindings, organizationId: string) =>
+  env.INBOX_EVENTS.get(env.INBOX_EVENTS.idFromName(organizationId));
 
 /**
  * How long an isolate that heard from an organization's hub that no stream is open publishes
@@ -137,7 +162,9 @@ export function publishInboxEvents(env: Bindings, organizationId: string, ...eve
     .then((streams) => {
       if (streams === 0 && !((opened.get(organizationId) ?? -1) >= asked)) quiet.set(organizationId, organizationId);
     })
-    .catch((err) => console.error(JSON.stringify({ level: "warn", message: "inbox events not published", error: String(err) })));
+    .catch((err) =>
+      console.error(JSON.stringify({ level: "warn", message: "inbox events not published", error: String(err) })),
+    );
 }
 
 /**

@@ -10,11 +10,17 @@ import { findConversation, type ConversationView } from "../conversations";
  * Returns the conversation as it is now and whether the count changed; null when the organization
  * has no such conversation.
  */
-export async function markConversationRead(db: Db, organizationId: string, id: string): Promise<{ view: ConversationView; changed: boolean } | null> {
+export async function markConversationRead(
+  db: Db,
+  organizationId: string,
+  id: string,
+): Promise<{ view: ConversationView; changed: boolean } | null> {
   const [updated] = await db
     .update(conversations)
     .set({ unreadCount: 0 })
-    .where(and(eq(conversations.id, id), eq(conversations.organizationId, organizationId), gt(conversations.unreadCount, 0)))
+    .where(
+      and(eq(conversations.id, id), eq(conversations.organizationId, organizationId), gt(conversations.unreadCount, 0)),
+    )
     .returning({ id: conversations.id });
   const view = await findConversation(db, organizationId, id);
   return view ? { view, changed: !!updated } : null;

@@ -67,9 +67,18 @@ export async function generateReply(
 ): Promise<Reply> {
   const { chatbot, incoming } = input;
   if (chatbot.replyMode === "agent") return agentReply(env, db, input, emit, options);
-  if (chatbot.replyMode === "workflow" && chatbot.builtInWorkflowId) return workflowReply(env, db, input, emit, options, chatbot.builtInWorkflowId);
+  if (chatbot.replyMode === "workflow" && chatbot.builtInWorkflowId)
+    return workflowReply(env, db, input, emit, options, chatbot.builtInWorkflowId);
   const [passages, attachments] = await Promise.all([
-    retrievePassages(env, db, chatbot, incoming, input.knowledgeBases, input.contactQueryMetadata, visitorMessages(input.history)),
+    retrievePassages(
+      env,
+      db,
+      chatbot,
+      incoming,
+      input.knowledgeBases,
+      input.contactQueryMetadata,
+      visitorMessages(input.history),
+    ),
     attachmentParts(env, db, incoming, input.history, input.waitForAttachments ?? true),
   ]);
   const jsonSchema = chatbot.outputMode === "json_schema" ? (chatbot.rawOutputFormat ?? undefined) : undefined;
@@ -96,7 +105,15 @@ export async function generateReply(
   } else {
     if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
     model = replyModel(env, db, input.model, chatbot.fallbackLargeLanguageModelId);
-    const request = { messages: prompt(input), passages, attachments, jsonSchema, signal: options.signal, onResponse: options.onResponse, whole: options.whole };
+    const request = {
+      messages: prompt(input),
+      passages,
+      attachments,
+      jsonSchema,
+      signal: options.signal,
+      onResponse: options.onResponse,
+      whole: options.whole,
+    };
     for await (const event of model.stream(request)) {
       if (event.type === "delta") write(event.text);
       else if (event.type === "usage") usage = event.usage;
@@ -111,14 +128,24 @@ export async function generateReply(
   const fallback = model?.fallbackAnswered();
   // Could not answer: the built-in model says so in so many words (other models' words are their own).
   const unanswered = !fallback && input.model?.provider === "local" && saysUnknown(content);
-  return { content, citations: citedFiles(used), citationNodes: passages.map(citationNode), usage, modelId: fallback, ...(unanswered ? { unanswered } : {}) };
+  return {
+    content,
+    citations: citedFiles(used),
+    citationNodes: passages.map(citationNode),
+    usage,
+    modelId: fallback,
+    ...(unanswered ? { unanswered } : {}),
+  };
 }
 
 function prompt({ chatbot, history, incoming }: ReplyInput): ChatMessage[] {
   const system = chatbot.instructions.trim();
   return [
     ...(system ? [{ role: "system" as const, content: system }] : []),
-    ...history.map((m) => ({ role: m.type === "incoming" ? ("user" as const) : ("assistant" as const), content: m.content })),
+    ...history.map((m) => ({
+      role: m.type === "incoming" ? ("user" as const) : ("assistant" as const),
+      content: m.content,
+    })),
     { role: "user", content: incoming.content },
   ];
 }
@@ -140,7 +167,11 @@ function checkJson(content: string, schema: Record<string, unknown>) {
   }
   const result = new Validator(schema as never, "2020-12", false).validate(value);
   if (!result.valid) {
-    throw new ModelError(`The model's answer does not match rawOutputFormat: ${result.errors.map((e) => e.error).slice(0, 3).join("; ")}`);
+    throw new ModelError(
+      `The model's answer does not match rawOutputFormat: ${result.errors
+        .map((e) => e.error)
+        .slice(0, 3)
+        .join("; ")}`,
+    );
   }
 }
-

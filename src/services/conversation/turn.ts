@@ -46,7 +46,11 @@ export interface Writing {
   /** It may be written, and fail, while the reply to it is produced (which then stops: it would not be stored). */
   aheadOfReply: boolean;
 }
-export const storedAlready = (row: MessageRow): Writing => ({ queued: Promise.resolve(), stored: Promise.resolve(row), aheadOfReply: false });
+export const storedAlready = (row: MessageRow): Writing => ({
+  queued: Promise.resolve(),
+  stored: Promise.resolve(row),
+  aheadOfReply: false,
+});
 
 /** Where a turn's messages go, and who watches them. */
 export interface TurnStore {
@@ -112,13 +116,26 @@ export function runTurn(store: TurnStore, turn: Turn): TurnRun {
   else release();
   const written = store.write(message, conversation, released);
   if (!context) {
-    const result = written.stored.then((): TurnResult => ({ incoming: messageRecord(message), reply: null, conversation: afterMessage(conversation, message) }));
+    const result = written.stored.then(
+      (): TurnResult => ({
+        incoming: messageRecord(message),
+        reply: null,
+        conversation: afterMessage(conversation, message),
+      }),
+    );
     return { message: written, queued: written.queued.catch(() => undefined), result: told(result, stream, turn) };
   }
-  const replying = answer(store, { conversation, incoming: message, context, visitor: written, stream, requestId: turn.requestId }, release);
+  const replying = answer(
+    store,
+    { conversation, incoming: message, context, visitor: written, stream, requestId: turn.requestId },
+    release,
+  );
   return {
     message: written,
-    queued: replying.then(() => undefined, () => undefined),
+    queued: replying.then(
+      () => undefined,
+      () => undefined,
+    ),
     result: told(
       replying.then((r) => r.result),
       stream,
@@ -133,7 +150,11 @@ export function runTurn(store: TurnStore, turn: Turn): TurnRun {
  */
 export async function answer(
   store: TurnStore,
-  a: Omit<Turn, "message" | "context"> & { incoming: MessageRow; context: Promise<ReplyContext> | ReplyContext; visitor: Writing },
+  a: Omit<Turn, "message" | "context"> & {
+    incoming: MessageRow;
+    context: Promise<ReplyContext> | ReplyContext;
+    visitor: Writing;
+  },
   answered: () => void = () => {},
 ): Promise<{ result: Promise<TurnResult> }> {
   const { conversation, incoming, visitor, stream = null } = a;
@@ -143,26 +164,40 @@ export async function answer(
   const replyId = uuidv7();
   const watch = store.watch?.(conversation.id, replyId, visitor);
   const sendDelta = stream ? deltaSender(stream, conversation.id, replyId) : null;
-  const endOf = (chatbot: ReplyContext["chatbot"]): TurnEnd => ({ env: store.env, db: store.db, waitUntil: (p) => store.waitUntil(p), conversation, chatbot, incoming });
+  const endOf = (chatbot: ReplyContext["chatbot"]): TurnEnd => ({
+    env: store.env,
+    db: store.db,
+    waitUntil: (p) => store.waitUntil(p),
+    conversation,
+    chatbot,
+    incoming,
+  });
   let context: ReplyContext | undefined;
   let reply: Reply;
   try {
     context = await a.context;
-    reply = await replyTo(store, conversation, incoming, context, (text) => {
-      sendDelta?.(text);
-      watch?.delta(text);
-    }, {
-      signal: abort?.signal,
-      replyId,
-      // Nobody sees the reply before it is whole: the model may answer in one response.
-      whole: !stream && !watch,
-      onResponse: () => stream?.open(),
-      // Agent replies: tool calls and results, in order, between the text deltas.
-      onEvent: (event, data) => {
-        stream?.send(data, event);
-        watch?.event(event, data);
+    reply = await replyTo(
+      store,
+      conversation,
+      incoming,
+      context,
+      (text) => {
+        sendDelta?.(text);
+        watch?.delta(text);
       },
-    });
+      {
+        signal: abort?.signal,
+        replyId,
+        // Nobody sees the reply before it is whole: the model may answer in one response.
+        whole: !stream && !watch,
+        onResponse: () => stream?.open(),
+        // Agent replies: tool calls and results, in order, between the text deltas.
+        onEvent: (event, data) => {
+          stream?.send(data, event);
+          watch?.event(event, data);
+        },
+      },
+    );
   } catch (err) {
     watch?.failed();
     answered();
@@ -187,7 +222,11 @@ export async function answer(
       watch?.done();
       store.end?.();
       runReplied(endOf(context.chatbot), stored);
-      return { incoming: messageRecord(incoming), reply: messageRecord(stored), conversation: afterMessage(afterIncoming, stored) };
+      return {
+        incoming: messageRecord(incoming),
+        reply: messageRecord(stored),
+        conversation: afterMessage(afterIncoming, stored),
+      };
     },
     (err) => {
       watch?.done();
@@ -203,18 +242,48 @@ export async function answer(
  * model's answer, followed by the handoff message when it is one too many that could not answer
  * (handoff.ts).
  */
-async function replyTo(store: TurnStore, conversation: ConversationRow, incoming: MessageRow, context: ReplyContext, emit: (text: string) => void, options: AgentOptions): Promise<Reply> {
+async function replyTo(
+  store: TurnStore,
+  conversation: ConversationRow,
+  incoming: MessageRow,
+  context: ReplyContext,
+  emit: (text: string) => void,
+  options: AgentOptions,
+): Promise<Reply> {
   const settings = handoffSettings(context.chatbot.handoff);
   const asked = handoffFor(settings, incoming);
   if (asked) {
-    const reply = handoffReply(settings, asked, incoming, undefined, await outsideHours(store.db, conversation.inboxId, clockNow(store.env)));
+    const reply = handoffReply(
+      settings,
+      asked,
+      incoming,
+      undefined,
+      await outsideHours(store.db, conversation.inboxId, clockNow(store.env)),
+    );
     emit(reply.content);
     return reply;
   }
-  const { handsOff: toolAsked, ...reply } = await generateReply(store.env, store.db, { ...context, incoming, conversation }, emit, options);
-  const reason = toolAsked && settings.enabled ? "tool" : reply.unanswered && unansweredInARow(settings, context.history) ? "unanswered" : null;
+  const { handsOff: toolAsked, ...reply } = await generateReply(
+    store.env,
+    store.db,
+    { ...context, incoming, conversation },
+    emit,
+    options,
+  );
+  const reason =
+    toolAsked && settings.enabled
+      ? "tool"
+      : reply.unanswered && unansweredInARow(settings, context.history)
+        ? "unanswered"
+        : null;
   if (!reason) return reply;
-  const handedOff = handoffReply(settings, reason, incoming, reply, await outsideHours(store.db, conversation.inboxId, clockNow(store.env)));
+  const handedOff = handoffReply(
+    settings,
+    reason,
+    incoming,
+    reply,
+    await outsideHours(store.db, conversation.inboxId, clockNow(store.env)),
+  );
   emit(handedOff.content.slice(reply.content.length));
   return handedOff;
 }
@@ -227,12 +296,17 @@ async function outsideHours(db: Db, inboxId: string, now: number): Promise<Outsi
 }
 
 /** The caller's stream, told how the turn ended and closed. */
-function told(result: Promise<TurnResult>, stream: SseWriter | null, turn: Pick<Turn, "conversation" | "requestId">): Promise<TurnResult> {
+function told(
+  result: Promise<TurnResult>,
+  stream: SseWriter | null,
+  turn: Pick<Turn, "conversation" | "requestId">,
+): Promise<TurnResult> {
   if (!stream) return result;
   const conversationId = turn.conversation.id;
   result.then(
     ({ reply, error }) => {
-      if (error) stream.send({ detail: error.detail, code: error.code, requestId: turn.requestId, conversationId }, "error");
+      if (error)
+        stream.send({ detail: error.detail, code: error.code, requestId: turn.requestId, conversationId }, "error");
       else stream.send({ conversationId, messageId: reply?.id ?? null, content: "", done: true, message: reply });
       stream.close();
     },

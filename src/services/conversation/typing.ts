@@ -20,18 +20,33 @@ type Sender = TypingEvent["sender"];
  * when typing starts: no platform of ours has a "stopped" that matters, the action lapses by itself
  * after a few seconds); other operators see `conversation.typing`.
  */
-export async function operatorTyping(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, conversation: ConversationRow, sender: Sender, typing: boolean) {
+export async function operatorTyping(
+  env: Bindings,
+  db: Db,
+  waitUntil: (p: Promise<unknown>) => void,
+  conversation: ConversationRow,
+  sender: Sender,
+  typing: boolean,
+) {
   await conversationObject(env, conversation.id).typing(conversation.id, typing, sender.name);
   waitUntil(publishInboxEvents(env, conversation.organizationId, typingEvent(conversation.id, sender, typing)));
   if (typing) waitUntil(channelTyping(env, db, conversation));
 }
 
 /** A visitor typing in their conversation (or stopped): told to the organization's live inbox. */
-export function visitorTyping(env: Bindings, conversation: ConversationRow, sender: Sender, typing: boolean): Promise<void> {
+export function visitorTyping(
+  env: Bindings,
+  conversation: ConversationRow,
+  sender: Sender,
+  typing: boolean,
+): Promise<void> {
   return publishInboxEvents(env, conversation.organizationId, typingEvent(conversation.id, sender, typing));
 }
 
-const typingEvent = (conversationId: string, sender: Sender, typing: boolean) => ({ event: "conversation.typing" as const, data: { conversationId, typing, sender } });
+const typingEvent = (conversationId: string, sender: Sender, typing: boolean) => ({
+  event: "conversation.typing" as const,
+  data: { conversationId, typing, sender },
+});
 
 /**
  * The platform's typing action in the chat the conversation answers (its latest message from the

@@ -66,7 +66,9 @@ export function trainCorpusModel(texts: string[]): CorpusModel | null {
   const index = new Map(terms.map((t, i) => [t, i]));
   const idf = terms.map((t) => Math.log(texts.length / df.get(t)!));
   const columns = bags.map((bag) => {
-    const entries = [...bag].filter(([t]) => index.has(t)).map(([t, tf]) => [index.get(t)!, (1 + Math.log(tf)) * idf[index.get(t)!]] as const);
+    const entries = [...bag]
+      .filter(([t]) => index.has(t))
+      .map(([t, tf]) => [index.get(t)!, (1 + Math.log(tf)) * idf[index.get(t)!]] as const);
     const norm = Math.hypot(...entries.map((e) => e[1])) || 1;
     return { index: Int32Array.from(entries, (e) => e[0]), value: Float64Array.from(entries, (e) => e[1] / norm) };
   });
@@ -78,7 +80,8 @@ export function trainCorpusModel(texts: string[]): CorpusModel | null {
     let max = 0;
     for (let c = 0; c < svd.k; c++) max = Math.max(max, Math.abs(svd.u[t * svd.k + c]));
     scales[t] = max / 127;
-    for (let c = 0; c < svd.k; c++) vectors[t * svd.k + c] = max > 0 ? Math.round((svd.u[t * svd.k + c] / max) * 127) : 0;
+    for (let c = 0; c < svd.k; c++)
+      vectors[t * svd.k + c] = max > 0 ? Math.round((svd.u[t * svd.k + c] / max) * 127) : 0;
   }
   return { terms, df: Int32Array.from(terms, (t) => df.get(t)!), documents: texts.length, k: svd.k, vectors, scales };
 }

@@ -18,7 +18,12 @@ export async function embeddingModelFor(env: Bindings, row: ModelRow): Promise<E
       const apiKey = await modelApiKey(row, env).catch(() => {
         throw new ModelError(`The API key of model "${row.name}" cannot be decrypted; store it again.`, 400);
       });
-      return openAiCompatibleEmbeddingModel({ baseUrl: row.baseUrl, apiKey, model: row.modelName, dimensions: dimensionsOf(row) });
+      return openAiCompatibleEmbeddingModel({
+        baseUrl: row.baseUrl,
+        apiKey,
+        model: row.modelName,
+        dimensions: dimensionsOf(row),
+      });
     }
     case "workers_ai":
       return workersAiEmbeddingModel(env.AI, row.modelName, dimensionsOf(row));

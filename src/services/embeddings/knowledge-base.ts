@@ -20,7 +20,10 @@ export interface KnowledgeBaseEmbeddingModel extends EmbeddingModel {
 /** Texts per call to the Durable Object. */
 const EMBED_CALL = 500;
 
-export function knowledgeBaseEmbeddingModel(env: Pick<Bindings, "VECTOR_INDEX">, knowledgeBaseId: string): KnowledgeBaseEmbeddingModel {
+export function knowledgeBaseEmbeddingModel(
+  env: Pick<Bindings, "VECTOR_INDEX">,
+  knowledgeBaseId: string,
+): KnowledgeBaseEmbeddingModel {
   const versions = new Set<number>();
   return {
     dimensions: LOCAL_EMBEDDING_DIMENSIONS,
@@ -38,7 +41,8 @@ export function knowledgeBaseEmbeddingModel(env: Pick<Bindings, "VECTOR_INDEX">,
   };
 }
 
-export const isKnowledgeBaseModel = (model: EmbeddingModel): model is KnowledgeBaseEmbeddingModel => "versions" in model && "knowledgeBaseId" in model;
+export const isKnowledgeBaseModel = (model: EmbeddingModel): model is KnowledgeBaseEmbeddingModel =>
+  "versions" in model && "knowledgeBaseId" in model;
 
 /**
  * Called after a file's (or FAQs') vectors are stored. When the base has grown by half since its model
@@ -46,7 +50,12 @@ export const isKnowledgeBaseModel = (model: EmbeddingModel): model is KnowledgeB
  * model; otherwise, when a newer model appeared while these vectors were being made (another file's
  * training), re-embeds just these. Remote models need neither.
  */
-export async function refreshKnowledgeBaseEmbedding(env: Bindings, db: Db, model: EmbeddingModel, own: (Omit<VectorRecord, "values"> & { text: string })[]) {
+export async function refreshKnowledgeBaseEmbedding(
+  env: Bindings,
+  db: Db,
+  model: EmbeddingModel,
+  own: (Omit<VectorRecord, "values"> & { text: string })[],
+) {
   if (!isKnowledgeBaseModel(model)) return;
   const kb = model.knowledgeBaseId;
   const index = knowledgeIndexOf(env, kb);
@@ -70,7 +79,10 @@ export async function refreshKnowledgeBaseEmbedding(env: Bindings, db: Db, model
   if (own.length && [...model.versions].some((v) => v !== version)) {
     const fresh = knowledgeBaseEmbeddingModel(env, kb);
     const vectors = await fresh.embed(own.map((o) => o.text));
-    await vectorStoreFor(env).upsert(kb, own.map((o, i) => ({ id: o.id, type: o.type, sourceId: o.sourceId, values: vectors[i] })));
+    await vectorStoreFor(env).upsert(
+      kb,
+      own.map((o, i) => ({ id: o.id, type: o.type, sourceId: o.sourceId, values: vectors[i] })),
+    );
   }
 }
 
@@ -80,6 +92,9 @@ async function reembedKnowledgeBase(env: Bindings, db: Db, kb: string) {
   const store = vectorStoreFor(env);
   for await (const page of knowledgeBaseTexts(db, kb)) {
     const vectors = await model.embed(page.map((t) => t.text));
-    await store.upsert(kb, page.map((t, i) => ({ id: t.id, type: t.type, sourceId: t.sourceId, values: vectors[i] })));
+    await store.upsert(
+      kb,
+      page.map((t, i) => ({ id: t.id, type: t.type, sourceId: t.sourceId, values: vectors[i] })),
+    );
   }
 }

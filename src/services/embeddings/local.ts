@@ -26,14 +26,17 @@ export const localEmbeddingModel: EmbeddingModel = {
 /** Han and kana: scripts written without spaces. Hangul is spaced, so it goes with the words. */
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u;
 // A Latin word stops where CJK text starts ("API密钥" is "api" and "密钥").
-const TOKEN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|(?:(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])[\p{L}\p{N}])+(?:['’][\p{L}]+)*/gu;
+const TOKEN =
+  /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|(?:(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])[\p{L}\p{N}])+(?:['’][\p{L}]+)*/gu;
 
 // Function words carry little meaning but would dominate short texts; they keep a tenth of a weight
 // rather than nothing, so a query made only of them still finds something.
 const STOPWORDS = new Set(
-  ("a an and are as at be been but by can could did do does for from had has have how i if in into is it its me my no not " +
+  (
+    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its me my no not " +
     "of on or our she he so than that the their them then there these they this to too was we were what when where which " +
-    "who why will with would you your").split(" "),
+    "who why will with would you your"
+  ).split(" "),
 );
 const STOPWORD_WEIGHT = 0.1;
 
@@ -52,7 +55,10 @@ export interface Token {
 
 /** Lower-cased tokens: runs of letters/digits, and runs of CJK characters kept whole. */
 export function tokenize(text: string): Token[] {
-  return (text.toLowerCase().normalize("NFKC").match(TOKEN) ?? []).map((t) => ({ text: t.replace(/['’]s$/u, ""), cjk: CJK.test(t) }));
+  return (text.toLowerCase().normalize("NFKC").match(TOKEN) ?? []).map((t) => ({
+    text: t.replace(/['’]s$/u, ""),
+    cjk: CJK.test(t),
+  }));
 }
 
 export const isStopword = (word: string) => STOPWORDS.has(word) || CJK_STOPWORDS.has(word);
@@ -84,7 +90,8 @@ function stemWord(word: string): string {
   else if (w.endsWith("sses")) w = w.slice(0, -2);
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   else if (w.endsWith("ing") && w.length > 5 && /[aeiouy]/.test(w.slice(0, -3))) w = undouble(w.slice(0, -3));
-  else if (w.endsWith("ed") && !w.endsWith("eed") && w.length > 4 && /[aeiouy]/.test(w.slice(0, -2))) w = undouble(w.slice(0, -2));
+  else if (w.endsWith("ed") && !w.endsWith("eed") && w.length > 4 && /[aeiouy]/.test(w.slice(0, -2)))
+    w = undouble(w.slice(0, -2));
   if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
   return w;
 }

@@ -24,7 +24,12 @@ export function openAiCompatibleEmbeddingModel(o: OpenAiCompatibleEmbeddingOptio
       const out: number[][] = [];
       for (let i = 0; i < texts.length; i += EMBEDDING_BATCH_SIZE) {
         const input = texts.slice(i, i + EMBEDDING_BATCH_SIZE);
-        const body = await postJson(`${o.baseUrl.replace(/\/+$/, "")}/embeddings`, o.apiKey, { model: o.model, input }, o.timeoutMs);
+        const body = await postJson(
+          `${o.baseUrl.replace(/\/+$/, "")}/embeddings`,
+          o.apiKey,
+          { model: o.model, input },
+          o.timeoutMs,
+        );
         out.push(...readEmbeddings(body, input.length, o.dimensions));
       }
       return out;
@@ -37,7 +42,8 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 /** `data[].embedding` in input order (by `index`: the protocol does not promise array order). */
 function readEmbeddings(body: Json, expected: number, dimensions: number): number[][] {
   const data = Array.isArray(body.data) ? (body.data as Json[]) : null;
-  if (!data || data.length !== expected) throw new ModelError(`The embedding provider returned ${data?.length ?? "no"} vectors for ${expected} texts.`, 502);
+  if (!data || data.length !== expected)
+    throw new ModelError(`The embedding provider returned ${data?.length ?? "no"} vectors for ${expected} texts.`, 502);
   const sorted = data.every((d) => typeof d.index === "number") ? [...data].sort((a, b) => a.index - b.index) : data;
   return sorted.map((d) => checkedVector(d.embedding, dimensions));
 }
@@ -49,7 +55,10 @@ export function checkedVector(values: unknown, dimensions: number): number[] {
   }
   if (values.length !== dimensions) {
     // The record is wrong, not the provider: the model cannot be used as configured.
-    throw new ModelError(`The embedding model returned ${values.length} dimensions; its record says ${dimensions}.`, 400);
+    throw new ModelError(
+      `The embedding model returned ${values.length} dimensions; its record says ${dimensions}.`,
+      400,
+    );
   }
   const norm = Math.hypot(...values);
   return norm > 0 ? values.map((x) => x / norm) : values;
@@ -58,7 +67,12 @@ export function checkedVector(values: unknown, dimensions: number): number[] {
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** POSTs JSON and returns the JSON answer; every failure is a ModelError that never shows the key. */
-export async function postJson(url: string, apiKey: string | null, payload: unknown, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Json> {
+export async function postJson(
+  url: string,
+  apiKey: string | null,
+  payload: unknown,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<Json> {
   // Upstream messages may echo what they were sent; the key must never reach our callers.
   const scrub = (text: string) => (apiKey ? text.split(apiKey).join("***") : text);
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
@@ -83,8 +97,12 @@ export async function postJson(url: string, apiKey: string | null, payload: unkn
     const e = (body as Json | null)?.error ?? body;
     const message = typeof e === "string" ? e : (e?.message ?? e?.detail);
     const detail = typeof message === "string" ? message : text.trim();
-    throw new ModelError(`The model provider answered ${res.status}${detail ? `: ${scrub(detail.slice(0, 300))}` : "."}`, 502);
+    throw new ModelError(
+      `The model provider answered ${res.status}${detail ? `: ${scrub(detail.slice(0, 300))}` : "."}`,
+      502,
+    );
   }
-  if (!body || typeof body !== "object") throw new ModelError("The model provider answered with something other than a JSON object.", 502);
+  if (!body || typeof body !== "object")
+    throw new ModelError("The model provider answered with something other than a JSON object.", 502);
   return body as Json;
 }

@@ -85,17 +85,20 @@ export function symmetricEigen(matrix: Float64Array, n: number): { values: numbe
         const c = 1 / Math.sqrt(t * t + 1);
         const s = t * c;
         for (let k = 0; k < n; k++) {
-          const akp = a[k * n + p], akq = a[k * n + q];
+          const akp = a[k * n + p],
+            akq = a[k * n + q];
           a[k * n + p] = c * akp - s * akq;
           a[k * n + q] = s * akp + c * akq;
         }
         for (let k = 0; k < n; k++) {
-          const apk = a[p * n + k], aqk = a[q * n + k];
+          const apk = a[p * n + k],
+            aqk = a[q * n + k];
           a[p * n + k] = c * apk - s * aqk;
           a[q * n + k] = s * apk + c * aqk;
         }
         for (let k = 0; k < n; k++) {
-          const vkp = v[k * n + p], vkq = v[k * n + q];
+          const vkp = v[k * n + p],
+            vkq = v[k * n + q];
           v[k * n + p] = c * vkp - s * vkq;
           v[k * n + q] = s * vkp + c * vkq;
         }
@@ -106,7 +109,11 @@ export function symmetricEigen(matrix: Float64Array, n: number): { values: numbe
 }
 
 /** The k leading left singular vectors and values of `a` (k is capped by its rank bounds). */
-export function truncatedSvd(a: SparseColumns, k: number, { oversample = 10, powerIterations = 2, seed = 1 } = {}): TruncatedSvd {
+export function truncatedSvd(
+  a: SparseColumns,
+  k: number,
+  { oversample = 10, powerIterations = 2, seed = 1 } = {},
+): TruncatedSvd {
   const docs = a.columns.length;
   k = Math.max(0, Math.min(k, a.rows, docs));
   const r = Math.min(k + oversample, a.rows, docs);
@@ -131,7 +138,10 @@ export function truncatedSvd(a: SparseColumns, k: number, { oversample = 10, pow
     }
   }
   const { values, vectors } = symmetricEigen(gram, r);
-  const order = values.map((value, i) => ({ value, i })).sort((x, z) => z.value - x.value || x.i - z.i).slice(0, k);
+  const order = values
+    .map((value, i) => ({ value, i }))
+    .sort((x, z) => z.value - x.value || x.i - z.i)
+    .slice(0, k);
   const u = new Float64Array(a.rows * k);
   for (let t = 0; t < a.rows; t++) {
     for (let c = 0; c < k; c++) {

@@ -27,7 +27,8 @@ export function workersAiEmbeddingModel(ai: Ai | undefined, model: string, dimen
           throw new ModelError(`Workers AI failed: ${String((err as Error)?.message ?? err).slice(0, 300)}`, 502);
         }
         const data = Array.isArray(result?.data) ? result.data : null;
-        if (!data || data.length !== batch.length) throw new ModelError(`Workers AI returned ${data?.length ?? "no"} vectors for ${batch.length} texts.`, 502);
+        if (!data || data.length !== batch.length)
+          throw new ModelError(`Workers AI returned ${data?.length ?? "no"} vectors for ${batch.length} texts.`, 502);
         out.push(...data.map((v) => checkedVector(v, dimensions)));
       }
       return out;

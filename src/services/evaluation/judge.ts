@@ -4,7 +4,14 @@ import { models } from "../../db/schema";
 import { chatModelFor, complete } from "../llm";
 import { lexicalScores, type EvaluationInput, type Scores } from "./metrics";
 
-const METRICS = ["faithfulness", "answerRelevancy", "contextPrecision", "contextRecall", "answerCorrectness", "answerSimilarity"] as const;
+const METRICS = [
+  "faithfulness",
+  "answerRelevancy",
+  "contextPrecision",
+  "contextRecall",
+  "answerCorrectness",
+  "answerSimilarity",
+] as const;
 
 const PROMPT = `You evaluate a question-answering assistant with the RAGAS metrics. Score each from 0 to 1:
 faithfulness (the answer's claims are supported by the contexts), answerRelevancy (the answer addresses the question),
@@ -25,8 +32,19 @@ export async function scoreAnswer(env: Bindings, db: Db, input: EvaluationInput)
   const [row] = await db.select().from(models).where(eq(models.id, id));
   if (!row || row.provider === "local") return lexical;
   const model = await chatModelFor(env, row);
-  const body = JSON.stringify({ question: input.question, answer: input.answer, contexts: input.contexts, reference: input.reference ?? null });
-  const { content } = await complete(model, { messages: [{ role: "system", content: PROMPT }, { role: "user", content: body }], temperature: 0 });
+  const body = JSON.stringify({
+    question: input.question,
+    answer: input.answer,
+    contexts: input.contexts,
+    reference: input.reference ?? null,
+  });
+  const { content } = await complete(model, {
+    messages: [
+      { role: "system", content: PROMPT },
+      { role: "user", content: body },
+    ],
+    temperature: 0,
+  });
   let judged: Record<string, unknown> = {};
   try {
     judged = JSON.parse(/\{[\s\S]*\}/.exec(content)?.[0] ?? "{}") as Record<string, unknown>;

@@ -34,7 +34,8 @@ const STOPWORDS = new Set(
 );
 
 /** Meaningful terms: stopwords (English, and CJK function characters) dropped. */
-export const contentTerms = (text: string) => terms(text).filter((t) => !STOPWORDS.has(t) && !(t.length <= 2 && [...t].every((c) => CJK_STOPWORDS.has(c))));
+export const contentTerms = (text: string) =>
+  terms(text).filter((t) => !STOPWORDS.has(t) && !(t.length <= 2 && [...t].every((c) => CJK_STOPWORDS.has(c))));
 
 const round = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
 
@@ -44,7 +45,9 @@ const SUPPORT = 0.6;
 const RELEVANT = 0.3;
 
 function supportedShare(text: string, evidence: Set<string>): number | null {
-  const claims = sentences(text).map(contentTerms).filter((t) => t.length);
+  const claims = sentences(text)
+    .map(contentTerms)
+    .filter((t) => t.length);
   if (!claims.length) return null;
   const supported = claims.filter((t) => t.filter((x) => evidence.has(x)).length / t.length >= SUPPORT).length;
   return supported / claims.length;
@@ -101,7 +104,9 @@ export function lexicalScores({ question, answer, contexts, reference }: Evaluat
   return {
     faithfulness: score(faithfulness),
     answerRelevancy: answer.trim() ? round(cosine(contentTerms(question), answerTerms)) : null,
-    contextPrecision: contexts.length ? round(averagePrecision(hasReference ? referenceTerms : contentTerms(question), contexts)) : null,
+    contextPrecision: contexts.length
+      ? round(averagePrecision(hasReference ? referenceTerms : contentTerms(question), contexts))
+      : null,
     contextRecall: score(recall),
     answerCorrectness: similarity === null ? null : round(0.75 * f1(answerTerms, referenceTerms) + 0.25 * similarity),
     answerSimilarity: score(similarity),

@@ -13,7 +13,9 @@ export interface EvaluationJob {
 
 export async function enqueueEvaluations(env: Bindings, recordIds: string[]): Promise<void> {
   for (let i = 0; i < recordIds.length; i += 100) {
-    await env.EVALUATION_QUEUE.sendBatch(recordIds.slice(i, i + 100).map((recordId) => ({ body: { recordId } satisfies EvaluationJob })));
+    await env.EVALUATION_QUEUE.sendBatch(
+      recordIds.slice(i, i + 100).map((recordId) => ({ body: { recordId } satisfies EvaluationJob })),
+    );
   }
 }
 
@@ -25,11 +27,21 @@ export async function enqueueEvaluations(env: Bindings, recordIds: string[]): Pr
 export async function evaluateRecord(env: Bindings, db: Db, recordId: string): Promise<"done" | "skipped"> {
   const [record] = await db.select().from(chatbotRecords).where(eq(chatbotRecords.id, recordId));
   if (!record || record.evaluationStatus !== "pending" || record.outputMessage === null) return "skipped";
-  const scores = await scoreAnswer(env, db, { question: record.inputMessage, answer: record.outputMessage, contexts: contextTexts(record.context) });
+  const scores = await scoreAnswer(env, db, {
+    question: record.inputMessage,
+    answer: record.outputMessage,
+    contexts: contextTexts(record.context),
+  });
   await db
     .update(chatbotRecords)
     .set({ ...scores, evaluationStatus: "done" })
-    .where(and(eq(chatbotRecords.id, recordId), eq(chatbotRecords.evaluationStatus, "pending"), eq(chatbotRecords.replyMessageId, record.replyMessageId!)));
+    .where(
+      and(
+        eq(chatbotRecords.id, recordId),
+        eq(chatbotRecords.evaluationStatus, "pending"),
+        eq(chatbotRecords.replyMessageId, record.replyMessageId!),
+      ),
+    );
   return "done";
 }
 
@@ -38,10 +50,18 @@ export async function strandedEvaluations(db: Db, now = Date.now()): Promise<str
   const rows = await db
     .select({ id: chatbotRecords.id })
     .from(chatbotRecords)
-    .where(and(inArray(chatbotRecords.evaluationStatus, ["pending"]), lt(chatbotRecords.answeredAt, now - STRANDED_EVALUATION_MS)))
+    .where(
+      and(
+        inArray(chatbotRecords.evaluationStatus, ["pending"]),
+        lt(chatbotRecords.answeredAt, now - STRANDED_EVALUATION_MS),
+      ),
+    )
     .limit(500);
   return rows.map((r) => r.id);
 }
 
 export const markEvaluationFailed = (db: Db, recordId: string) =>
-  db.update(chatbotRecords).set({ evaluationStatus: "failed" }).where(and(eq(chatbotRecords.id, recordId), eq(chatbotRecords.evaluationStatus, "pending")));
+  db
+    .update(chatbotRecords)
+    .set({ evaluationStatus: "failed" })
+    .where(and(eq(chatbotRecords.id, recordId), eq(chatbotRecords.evaluationStatus, "pending")));

@@ -20,7 +20,10 @@ const chatModels = tableCache<ModelRow | null>([models]);
 export async function gatewayAccess(c: Context<AppEnv>): Promise<OrgAccess> {
   const access = await currentAccess(c);
   const allowed = await gatewaySwitches.remember(access.organizationId, async () => {
-    const [org] = await c.var.db.select({ canUseAiGateway: organizations.canUseAiGateway }).from(organizations).where(eq(organizations.id, access.organizationId));
+    const [org] = await c.var.db
+      .select({ canUseAiGateway: organizations.canUseAiGateway })
+      .from(organizations)
+      .where(eq(organizations.id, access.organizationId));
     return !!org?.canUseAiGateway;
   });
   if (!allowed) throw forbidden("The AI gateway is not enabled for this organization (canUseAiGateway).");

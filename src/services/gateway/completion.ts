@@ -27,7 +27,12 @@ export function chatRequest(body: ChatCompletionInput, signal: AbortSignal): Cha
     content: typeof m.content === "string" ? m.content : m.content.map((p) => p.text).join("\n"),
   }));
   const format = body.responseFormat;
-  const jsonSchema = format?.type === "json_schema" ? format.jsonSchema.schema : format?.type === "json_object" ? { type: "object" } : undefined;
+  const jsonSchema =
+    format?.type === "json_schema"
+      ? format.jsonSchema.schema
+      : format?.type === "json_object"
+        ? { type: "object" }
+        : undefined;
   return {
     messages,
     jsonSchema,
@@ -40,18 +45,33 @@ export function chatRequest(body: ChatCompletionInput, signal: AbortSignal): Cha
 
 /** The provider's usage, else our own count in words (the local model's unit). */
 export function usageOf(usage: Usage | null, request: ChatRequest, output: string) {
-  if (usage) return { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.totalTokens };
+  if (usage)
+    return {
+      prompt_tokens: usage.promptTokens,
+      completion_tokens: usage.completionTokens,
+      total_tokens: usage.totalTokens,
+    };
   const prompt = request.messages.reduce((n, m) => n + countWords(m.content), 0);
   const completion = countWords(output);
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
 /** Words billed for an answer: its text and the arguments of the calls it made. */
-export const answerWords = (content: string, toolCalls: ToolCall[]) => countWords(content) + toolCalls.reduce((n, t) => n + countWords(t.arguments), 0);
+export const answerWords = (content: string, toolCalls: ToolCall[]) =>
+  countWords(content) + toolCalls.reduce((n, t) => n + countWords(t.arguments), 0);
 
-const toolCallRecord = (t: ToolCall) => ({ id: t.id, type: "function" as const, function: { name: t.name, arguments: t.arguments } });
+const toolCallRecord = (t: ToolCall) => ({
+  id: t.id,
+  type: "function" as const,
+  function: { name: t.name, arguments: t.arguments },
+});
 
-export function completionRecord(head: CompletionHead, content: string, toolCalls: ToolCall[], usage: ReturnType<typeof usageOf>): ChatCompletionRecord {
+export function completionRecord(
+  head: CompletionHead,
+  content: string,
+  toolCalls: ToolCall[],
+  usage: ReturnType<typeof usageOf>,
+): ChatCompletionRecord {
   const calls = toolCalls.length > 0;
   return {
     ...head,
@@ -59,7 +79,11 @@ export function completionRecord(head: CompletionHead, content: string, toolCall
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content: calls && !content ? null : content, ...(calls ? { tool_calls: toolCalls.map(toolCallRecord) } : {}) },
+        message: {
+          role: "assistant",
+          content: calls && !content ? null : content,
+          ...(calls ? { tool_calls: toolCalls.map(toolCallRecord) } : {}),
+        },
         finish_reason: calls ? "tool_calls" : "stop",
       },
     ],
@@ -81,7 +105,8 @@ export async function streamChunks(
 ): Promise<{ content: string; toolCalls: ToolCall[] }> {
   const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
     send(`data: ${JSON.stringify({ ...head, object: "chat.completion.chunk", choices, ...extra })}\n\n`);
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => event([{ index: 0, delta, finish_reason: finish }]);
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    event([{ index: 0, delta, finish_reason: finish }]);
   let content = "";
   const toolCalls: ToolCall[] = [];
   let usage: Usage | null = null;

@@ -22,7 +22,10 @@ const RequestMessage = z
       .openapi({ description: "`developer` is read as `system`", example: "user" }),
     content: z
       .union([z.string(), z.array(TextPart).min(1)])
-      .openapi({ description: "Text, or an array of text parts (joined by new lines)", example: "What are your opening hours?" }),
+      .openapi({
+        description: "Text, or an array of text parts (joined by new lines)",
+        example: "What are your opening hours?",
+      }),
   })
   .openapi("ChatCompletionRequestMessage");
 
@@ -31,7 +34,10 @@ const JsonSchemaFormat = z.object({
   description: z.string().optional().openapi({ description: "What the output is for", example: "A short answer" }),
   schema: z
     .record(z.string(), z.unknown())
-    .openapi({ description: "JSON Schema the answer must be valid against", example: { type: "object", properties: { answer: { type: "string" } } } }),
+    .openapi({
+      description: "JSON Schema the answer must be valid against",
+      example: { type: "object", properties: { answer: { type: "string" } } },
+    }),
   strict: z.boolean().nullable().optional().openapi({ description: "Passed on as given", example: false }),
 });
 
@@ -40,7 +46,9 @@ const ResponseFormat = z
     z.object({ type: z.literal("text").openapi({ description: "Plain text (the default)", example: "text" }) }),
     z.object({ type: z.literal("json_object").openapi({ description: "Any JSON object", example: "json_object" }) }),
     z.object({
-      type: z.literal("json_schema").openapi({ description: "JSON valid against `json_schema.schema`", example: "json_schema" }),
+      type: z
+        .literal("json_schema")
+        .openapi({ description: "JSON valid against `json_schema.schema`", example: "json_schema" }),
       jsonSchema: JsonSchemaFormat.openapi({ description: "`json_schema` in snake_case" }),
     }),
   ])
@@ -54,11 +62,17 @@ const Tool = z
         .string()
         .regex(/^[a-zA-Z0-9_-]{1,64}$/)
         .openapi({ description: "Function name (letters, digits, _ and -)", example: "get_weather" }),
-      description: z.string().optional().openapi({ description: "What the function does", example: "Current weather of a city" }),
+      description: z
+        .string()
+        .optional()
+        .openapi({ description: "What the function does", example: "Current weather of a city" }),
       parameters: z
         .record(z.string(), z.unknown())
         .optional()
-        .openapi({ description: "JSON Schema of the arguments", example: { type: "object", properties: { city: { type: "string" } } } }),
+        .openapi({
+          description: "JSON Schema of the arguments",
+          example: { type: "object", properties: { city: { type: "string" } } },
+        }),
       strict: z.boolean().nullable().optional().openapi({ description: "Passed on as given", example: false }),
     }),
   })
@@ -66,18 +80,39 @@ const Tool = z
 
 export const ChatCompletionRequest = z
   .object({
-    model: z.string().min(1).openapi({ description: "Id or name of a large language model usable by the organization", example: "Local LLM" }),
+    model: z
+      .string()
+      .min(1)
+      .openapi({
+        description: "Id or name of a large language model usable by the organization",
+        example: "Local LLM",
+      }),
     messages: z.array(RequestMessage).min(1).openapi({ description: "The conversation so far" }),
     stream: z.boolean().nullable().optional().openapi({ description: "Answer as server-sent events", example: false }),
     streamOptions: z
       .object({
-        includeUsage: z.boolean().optional().openapi({ description: "`include_usage`: send a usage chunk before `[DONE]`", example: true }),
+        includeUsage: z
+          .boolean()
+          .optional()
+          .openapi({ description: "`include_usage`: send a usage chunk before `[DONE]`", example: true }),
       })
       .nullable()
       .optional()
       .openapi({ description: "`stream_options`" }),
-    temperature: z.number().min(0).max(2).nullable().optional().openapi({ description: "Sampling temperature", example: 0.2 }),
-    maxTokens: z.number().int().min(1).nullable().optional().openapi({ description: "`max_tokens`: length limit of the answer", example: 512 }),
+    temperature: z
+      .number()
+      .min(0)
+      .max(2)
+      .nullable()
+      .optional()
+      .openapi({ description: "Sampling temperature", example: 0.2 }),
+    maxTokens: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .optional()
+      .openapi({ description: "`max_tokens`: length limit of the answer", example: 512 }),
     maxCompletionTokens: z
       .number()
       .int()
@@ -86,7 +121,11 @@ export const ChatCompletionRequest = z
       .optional()
       .openapi({ description: "`max_completion_tokens`, the newer name of `max_tokens` (wins over it)", example: 512 }),
     responseFormat: ResponseFormat.nullable().optional().openapi({ description: "`response_format`" }),
-    tools: z.array(Tool).max(128).optional().openapi({ description: "Functions the model may call; passed to the provider (the local model ignores them)" }),
+    tools: z
+      .array(Tool)
+      .max(128)
+      .optional()
+      .openapi({ description: "Functions the model may call; passed to the provider (the local model ignores them)" }),
   })
   .openapi("ChatCompletionRequest");
 
@@ -122,7 +161,10 @@ export const ChatCompletion = z
         index: z.number().int().openapi({ example: 0 }),
         message: z.object({
           role: z.literal("assistant").openapi({ example: "assistant" }),
-          content: z.string().nullable().openapi({ description: "null when the model only calls tools", example: "We are open 9 to 5." }),
+          content: z
+            .string()
+            .nullable()
+            .openapi({ description: "null when the model only calls tools", example: "We are open 9 to 5." }),
           tool_calls: z.array(ToolCallOut).optional().openapi({ description: "Present when the model calls tools" }),
         }),
         finish_reason: z.enum(["stop", "tool_calls"]).openapi({ example: "stop" }),
@@ -137,5 +179,6 @@ export type ChatCompletionRecord = z.infer<typeof ChatCompletion>;
 export const ChatCompletionStream = z.string().openapi({
   description:
     'Server-sent events: `data: {"id", "object": "chat.completion.chunk", "created", "model", "choices": [{"index": 0, "delta": {"role"?, "content"}, "finish_reason": null}]}` per delta, a chunk with `finish_reason` "stop" (or "tool_calls"), a usage chunk (`choices: []`) when `stream_options.include_usage`, then `data: [DONE]`. A failure after the stream started is `event: error` with `data: {"detail", "code", "error": {"message", "type", "code"}}`.',
-  example: 'data: {"id":"chatcmpl-…","object":"chat.completion.chunk","created":1767225600,"model":"Local LLM","choices":[{"index":0,"delta":{"role":"assistant","content":"We "},"finish_reason":null}]}\n\ndata: [DONE]\n\n',
+  example:
+    'data: {"id":"chatcmpl-…","object":"chat.completion.chunk","created":1767225600,"model":"Local LLM","choices":[{"index":0,"delta":{"role":"assistant","content":"We "},"finish_reason":null}]}\n\ndata: [DONE]\n\n',
 });

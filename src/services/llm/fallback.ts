@@ -27,12 +27,23 @@ export type ModelAdapter = (row: ModelRow, model: ChatModel) => ChatModel;
  * keeps the fallback once it has answered, rather than paying the primary's retries at each step.
  * The fallback's record is read only when it is needed.
  */
-export function replyModel(env: Bindings, db: Db, primary: ModelRow, fallbackId: string | null, adapt: ModelAdapter = (_, model) => model): AnsweringModel {
+export function replyModel(
+  env: Bindings,
+  db: Db,
+  primary: ModelRow,
+  fallbackId: string | null,
+  adapt: ModelAdapter = (_, model) => model,
+): AnsweringModel {
   let switchedTo: ModelRow | undefined;
   const clients = new Map<string, Promise<ChatModel>>(); // one per model and reply: an agent asks once per round
   return {
     fallbackAnswered: () => switchedTo?.id,
-    stream: (request) => (switchedTo ? ask(switchedTo, request) : fallbackId && fallbackId !== primary.id ? withFallback(request) : ask(primary, request)),
+    stream: (request) =>
+      switchedTo
+        ? ask(switchedTo, request)
+        : fallbackId && fallbackId !== primary.id
+          ? withFallback(request)
+          : ask(primary, request),
   };
 
   function client(row: ModelRow): Promise<ChatModel> {
@@ -56,7 +67,15 @@ export function replyModel(env: Bindings, db: Db, primary: ModelRow, fallbackId:
       if (answered || !(err instanceof ModelError) || request.signal?.aborted) throw err;
       const row = await modelById(db, fallbackId!);
       if (!row) throw err;
-      console.warn(JSON.stringify({ level: "warn", message: "model fallback", model: primary.id, fallback: row.id, detail: err.message }));
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          message: "model fallback",
+          model: primary.id,
+          fallback: row.id,
+          detail: err.message,
+        }),
+      );
       switchedTo = row;
       yield* ask(row, request);
     }

@@ -23,7 +23,10 @@ export async function chatModelFor(env: Bindings, row: ModelRow): Promise<ChatMo
         throw new ModelError(`The API key of model "${row.name}" cannot be decrypted; store it again.`, 400);
       });
       const timeoutMs = countSetting(env.MODEL_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
-      return withRetries(openAiCompatibleChatModel({ baseUrl: row.baseUrl, apiKey, model: row.modelName, timeoutMs }), retryPolicy(env));
+      return withRetries(
+        openAiCompatibleChatModel({ baseUrl: row.baseUrl, apiKey, model: row.modelName, timeoutMs }),
+        retryPolicy(env),
+      );
     }
     case "workers_ai":
       return withRetries(workersAiChatModel(env.AI, row.modelName), retryPolicy(env));
@@ -33,7 +36,10 @@ export async function chatModelFor(env: Bindings, row: ModelRow): Promise<ChatMo
 }
 
 /** Runs a chat to the end and returns its text, the tool calls it asked for, and usage. */
-export async function complete(model: ChatModel, request: ChatRequest): Promise<{ content: string; toolCalls: ToolCall[]; usage: Usage | null }> {
+export async function complete(
+  model: ChatModel,
+  request: ChatRequest,
+): Promise<{ content: string; toolCalls: ToolCall[]; usage: Usage | null }> {
   let content = "";
   const toolCalls: ToolCall[] = [];
   let usage: Usage | null = null;

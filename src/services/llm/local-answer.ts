@@ -46,7 +46,8 @@ const SYNONYM = 0.8;
 /** What a unit of the previous question counts for, next to the question's own. */
 const CONTEXT = 0.3;
 /** Sentences opening with these lean on the one before ("It does not cover …"): they are quoted after it. */
-const CONTINUES = /^(?:it|its|this|that|these|those|they|their|such|however|but|otherwise|also|in\s+that\s+case|這|这|此|它|但|另外|如果|否則|否则)(?![\p{L}\p{N}])/iu;
+const CONTINUES =
+  /^(?:it|its|this|that|these|those|they|their|such|however|but|otherwise|also|in\s+that\s+case|這|这|此|它|但|另外|如果|否則|否则)(?![\p{L}\p{N}])/iu;
 
 interface Candidate {
   text: string;
@@ -111,7 +112,12 @@ function faqAnswer(passages: Passage[], units: Unit[], wanted: Set<string>): str
   return best.faq.answer.trim() || null;
 }
 
-const normalText = (s: string) => s.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const normalText = (s: string) =>
+  s
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 
 /**
  * The answer to `question` from the passages (best first by `index`), "" when they hold none.
@@ -128,7 +134,9 @@ export function extract(question: string, passages: Passage[], context: string |
   const candidates: Candidate[] = [];
   ranked.forEach((p, rank) => {
     // An FAQ's question introduces its answer; only the answer is quoted.
-    const parts = p.faq ? [{ text: p.faq.question, heading: true }, ...passageSentences(p.faq.answer, lowerWords)] : passageSentences(p.text, lowerWords);
+    const parts = p.faq
+      ? [{ text: p.faq.question, heading: true }, ...passageSentences(p.faq.answer, lowerWords)]
+      : passageSentences(p.text, lowerWords);
     let section = new Set<string>();
     let asked: { held: Set<string>; left: number } | null = null;
     parts.forEach((s, position) => {
@@ -164,23 +172,34 @@ export function extract(question: string, passages: Passage[], context: string |
   const contextUnits = context ? keyUnits(context).filter((u) => !weights.has(u.key)) : [];
   const askedConcepts = new Set([...units, ...contextUnits].map((u) => u.key).filter((k) => k.startsWith("@")));
   const contextWeights = weigh(contextUnits, answers);
-  const coveredWeight = (c: Candidate) => units.reduce((sum, u) => sum + (holds(c.held, u) || holds(c.inherited, u) ? weights.get(u.key)! : 0), 0);
+  const coveredWeight = (c: Candidate) =>
+    units.reduce((sum, u) => sum + (holds(c.held, u) || holds(c.inherited, u) ? weights.get(u.key)! : 0), 0);
   const scored = answers.map((c) => {
     let own = 0;
     let inherited = 0;
     for (const u of units) {
       // The focus weighs double for coverage; for the score the sort has put the sentences holding it first.
-      if (holds(c.held, u)) own += (weights.get(u.key)! / (u.focus ? FOCUS : 1)) * (!u.literal || u.literal.some((l) => c.held.has(l)) ? 1 : SYNONYM);
+      if (holds(c.held, u))
+        own +=
+          (weights.get(u.key)! / (u.focus ? FOCUS : 1)) *
+          (!u.literal || u.literal.some((l) => c.held.has(l)) ? 1 : SYNONYM);
       else if (holds(c.inherited, u)) inherited += weights.get(u.key)!;
     }
     let fromContext = 0;
-    for (const u of contextUnits) fromContext += holds(c.held, u) ? contextWeights.get(u.key)! : holds(c.inherited, u) ? INHERITED * contextWeights.get(u.key)! : 0;
+    for (const u of contextUnits)
+      fromContext += holds(c.held, u)
+        ? contextWeights.get(u.key)!
+        : holds(c.inherited, u)
+          ? INHERITED * contextWeights.get(u.key)!
+          : 0;
     // A sentence about something else ("You may return … within 30 days of delivery" for a delivery question) answers less squarely.
     const about = leadingConcept(c.text, GENERIC);
     const elsewhere = about !== null && !askedConcepts.has(`@${about}`);
     let besides = 0;
     for (const f of c.held) if (f.startsWith("@") && !askedConcepts.has(f) && !GENERIC.has(f.slice(1))) besides++;
-    const score = ((own + INHERITED * inherited + (handed.get(c) ?? 0) + CONTEXT * fromContext) * (1 + PRIOR / (c.rank + 1))) / ((elsewhere ? 1 + ELSEWHERE : 1) * (1 + BESIDES * besides));
+    const score =
+      ((own + INHERITED * inherited + (handed.get(c) ?? 0) + CONTEXT * fromContext) * (1 + PRIOR / (c.rank + 1))) /
+      ((elsewhere ? 1 + ELSEWHERE : 1) * (1 + BESIDES * besides));
     return { c, own, coverage: coveredWeight(c) / total, score };
   });
   // A sentence answers when it speaks of the question itself (a unit of its own) and covers enough of it.
@@ -191,10 +210,17 @@ export function extract(question: string, passages: Passage[], context: string |
   // renew"): most of its words are not the answer's, so two things of it, a quarter of its weight, will do.
   const matched = (c: Candidate) => units.filter((u) => holds(c.held, u) || holds(c.inherited, u)).length;
   const answersIt = (s: { c: Candidate; own: number; coverage: number }) =>
-    s.own > 0 && (s.coverage > MIN_COVERAGE || (units.length >= LONG_QUESTION && matched(s.c) >= 2 && s.coverage >= LONG_COVERAGE));
+    s.own > 0 &&
+    (s.coverage > MIN_COVERAGE || (units.length >= LONG_QUESTION && matched(s.c) >= 2 && s.coverage >= LONG_COVERAGE));
   const eligible = scored
     .filter(answersIt)
-    .sort((a, b) => answersFocus(b.c) - answersFocus(a.c) || b.score - a.score || a.c.rank - b.c.rank || a.c.position - b.c.position);
+    .sort(
+      (a, b) =>
+        answersFocus(b.c) - answersFocus(a.c) ||
+        b.score - a.score ||
+        a.c.rank - b.c.rank ||
+        a.c.position - b.c.position,
+    );
   if (!eligible.length) return "";
   const best = eligible[0];
   const chosen: Candidate[] = [best.c];
@@ -203,7 +229,12 @@ export function extract(question: string, passages: Passage[], context: string |
   const add = (c: Candidate) => {
     const key = normalText(c.text);
     // Neighbouring passages overlap (the sentence window): a sentence is said once, and not inside a longer one.
-    if (chosen.length >= MAX_SENTENCES || !key || [...said].some((s) => s === key || s.includes(key) || key.includes(s))) return;
+    if (
+      chosen.length >= MAX_SENTENCES ||
+      !key ||
+      [...said].some((s) => s === key || s.includes(key) || key.includes(s))
+    )
+      return;
     said.add(key);
     chosen.push(c);
   };
@@ -217,8 +248,18 @@ export function extract(question: string, passages: Passage[], context: string |
     add(s.c);
     if (chosen.length > before) for (const u of adds) covered.add(u.key);
   }
-  const first = yesOrNo(question, units, best.c.text, best.c.held, best.c.inherited, namesIn(answers.map((c) => c.text)));
+  const first = yesOrNo(
+    question,
+    units,
+    best.c.text,
+    best.c.held,
+    best.c.inherited,
+    namesIn(answers.map((c) => c.text)),
+  );
   const texts = [first, ...chosen.slice(1).map((c) => c.text)];
   // Chinese sentences follow each other without a space.
-  return texts.reduce((out, t) => (out ? out + (/[。！？；]$/u.test(out) && CJK_CHAR.test(t[0]) ? "" : " ") : "") + t, "");
+  return texts.reduce(
+    (out, t) => (out ? out + (/[。！？；]$/u.test(out) && CJK_CHAR.test(t[0]) ? "" : " ") : "") + t,
+    "",
+  );
 }

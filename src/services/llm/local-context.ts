@@ -11,7 +11,8 @@ import { smallTalkReply } from "./local-small-talk";
  */
 
 /** Words that point back at what was said before ("it", "that one", "and for e-bikes?", "那個呢"). */
-const POINTS_BACK_EN = /^(?:and|also|so|but|what\s+about|how\s+about|and\s+what\s+about)\b|\b(?:it|its|that|this|those|these|they|them|their|one|ones)\b/u;
+const POINTS_BACK_EN =
+  /^(?:and|also|so|but|what\s+about|how\s+about|and\s+what\s+about)\b|\b(?:it|its|that|this|those|these|they|them|their|one|ones)\b/u;
 const POINTS_BACK_ZH = /^(?:那|還有|还有|另外|那麼|那么)|(?:它|這個|这个|那個|那个|這些|这些|那些|呢)/u;
 /** A question naming this many things or fewer leans on its context. */
 const ELLIPTIC_UNITS = 2;
@@ -23,7 +24,9 @@ export function isFollowUp(question: string): boolean {
   // Two Chinese characters make about one word.
   const units = keyUnits(text);
   const cjk = units.filter((u) => /^[\u3400-\u9fff]$/u.test(u.key)).length;
-  return POINTS_BACK_EN.test(text) || POINTS_BACK_ZH.test(text) || units.length - cjk + Math.ceil(cjk / 2) <= ELLIPTIC_UNITS;
+  return (
+    POINTS_BACK_EN.test(text) || POINTS_BACK_ZH.test(text) || units.length - cjk + Math.ceil(cjk / 2) <= ELLIPTIC_UNITS
+  );
 }
 
 /**
@@ -47,5 +50,7 @@ export function previousQuestion(question: string, earlier: string[]): string | 
  */
 export function retrievalQuery(message: string, earlier: string[] = []): string {
   const previous = previousQuestion(message, earlier);
-  return [message, previous ?? "", conceptSearchWords(previous ? `${message}\n${previous}` : message)].filter((s) => s.trim()).join("\n");
+  return [message, previous ?? "", conceptSearchWords(previous ? `${message}\n${previous}` : message)]
+    .filter((s) => s.trim())
+    .join("\n");
 }

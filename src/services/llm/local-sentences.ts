@@ -25,7 +25,9 @@ const OPENERS = new Set(
   ).split(" "),
 );
 /** Words a sentence has and a title does not (verbs that hold a sentence together). */
-const NOT_IN_TITLES = new Set("is are was were be been can could will would may might must should shall have has had do does did not".split(" "));
+const NOT_IN_TITLES = new Set(
+  "is are was were be been can could will would may might must should shall have has had do does did not".split(" "),
+);
 
 /**
  * The heading a line starts with, when a title ran into its first sentence: one to six title words
@@ -38,13 +40,15 @@ export function runInHeading(line: string, lowerWords: Set<string>): string | nu
   for (let k = 1; k <= Math.min(6, words.length - 4); k++) {
     const prev = words[k - 1];
     // A title holds no sentence punctuation; a word ending in it ends the search.
-    if (/[.,;:!?()"“”]/u.test(prev) || NOT_IN_TITLES.has(prev.toLowerCase()) || OPENERS.has(prev.toLowerCase())) return null;
+    if (/[.,;:!?()"“”]/u.test(prev) || NOT_IN_TITLES.has(prev.toLowerCase()) || OPENERS.has(prev.toLowerCase()))
+      return null;
     const word = words[k];
     if (!/^\p{Lu}\p{Ll}*$/u.test(word)) continue;
     const lower = word.toLowerCase();
     // A title's words are capitalised or plain nouns; only the opener may start lower in the sources.
     const titleCase = words.slice(0, k).every((w) => /^\p{Lu}/u.test(w));
-    if (OPENERS.has(lower) || (titleCase && k <= 3 && lowerWords.has(lower) && /^\p{Ll}/u.test(words[k + 1] ?? ""))) return words.slice(0, k).join(" ");
+    if (OPENERS.has(lower) || (titleCase && k <= 3 && lowerWords.has(lower) && /^\p{Ll}/u.test(words[k + 1] ?? "")))
+      return words.slice(0, k).join(" ");
   }
   return null;
 }
@@ -77,7 +81,10 @@ export function passageSentences(text: string, lowerWords: Set<string>): Passage
       out.push({ text: line, heading: true });
       continue;
     }
-    const parts = line.split(/(?<=[.!?]["”’)]*)\s+(?=[^\p{Ll}\s])|(?<=[。！？]["”’」』)）]*)/u).map((s) => s.trim()).filter(Boolean);
+    const parts = line
+      .split(/(?<=[.!?]["”’)]*)\s+(?=[^\p{Ll}\s])|(?<=[。！？]["”’」』)）]*)/u)
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (let i = 0; i < parts.length; i++) {
       // A list number alone ("1.") belongs to what follows it.
       if (/^\d{1,3}[.)]$/.test(parts[i]) && i + 1 < parts.length) {

@@ -13,26 +13,59 @@ type Kind = "greeting" | "thanks" | "farewell" | "wellbeing" | "bot";
 type Language = "en" | "zh" | "zhTW";
 
 const ENGLISH: [Kind, RegExp][] = [
-  ["wellbeing", /^(?:(?:hi|hello|hey)\s+)?(?:how\s+are\s+you(?:\s+doing)?(?:\s+today)?|how's\s+it\s+going|how\s+do\s+you\s+do)$/],
-  ["bot", /^(?:are\s+you\s+(?:a\s+|an\s+)?(?:bot|robot|chatbot|machine|ai|computer|program|human|real(?:\s+person)?|person)|am\s+i\s+(?:talking|chatting|speaking)\s+(?:to|with)\s+(?:a\s+)?(?:bot|robot|human|machine|real\s+person|person)|is\s+this\s+(?:a\s+)?(?:bot|robot|chatbot|human|real\s+person))$/],
-  ["greeting", /^(?:hi+|hello+|hey+|hiya|howdy|greetings|yo|good\s+(?:morning|afternoon|evening|day))(?:\s+(?:there|all|everyone|everybody|team|bot|friend))?$/],
-  ["thanks", /^(?:(?:ok(?:ay)?|great|perfect|cool|awesome|nice)\s+)?(?:thanks?|thank\s+you|thx|ty|cheers|many\s+thanks)(?:\s+(?:a\s+lot|so\s+much|very\s+much|again|a\s+bunch|for\s+(?:the|your)\s+help))?$/],
-  ["farewell", /^(?:bye+|goodbye|good\s+bye|bye\s+bye|see\s+you(?:\s+later|\s+soon)?|see\s+ya|take\s+care|good\s+night|have\s+a\s+(?:nice|good|great)\s+day)$/],
+  [
+    "wellbeing",
+    /^(?:(?:hi|hello|hey)\s+)?(?:how\s+are\s+you(?:\s+doing)?(?:\s+today)?|how's\s+it\s+going|how\s+do\s+you\s+do)$/,
+  ],
+  [
+    "bot",
+    /^(?:are\s+you\s+(?:a\s+|an\s+)?(?:bot|robot|chatbot|machine|ai|computer|program|human|real(?:\s+person)?|person)|am\s+i\s+(?:talking|chatting|speaking)\s+(?:to|with)\s+(?:a\s+)?(?:bot|robot|human|machine|real\s+person|person)|is\s+this\s+(?:a\s+)?(?:bot|robot|chatbot|human|real\s+person))$/,
+  ],
+  [
+    "greeting",
+    /^(?:hi+|hello+|hey+|hiya|howdy|greetings|yo|good\s+(?:morning|afternoon|evening|day))(?:\s+(?:there|all|everyone|everybody|team|bot|friend))?$/,
+  ],
+  [
+    "thanks",
+    /^(?:(?:ok(?:ay)?|great|perfect|cool|awesome|nice)\s+)?(?:thanks?|thank\s+you|thx|ty|cheers|many\s+thanks)(?:\s+(?:a\s+lot|so\s+much|very\s+much|again|a\s+bunch|for\s+(?:the|your)\s+help))?$/,
+  ],
+  [
+    "farewell",
+    /^(?:bye+|goodbye|good\s+bye|bye\s+bye|see\s+you(?:\s+later|\s+soon)?|see\s+ya|take\s+care|good\s+night|have\s+a\s+(?:nice|good|great)\s+day)$/,
+  ],
 ];
 
 const CHINESE: [Kind, RegExp][] = [
   ["wellbeing", /^(?:你好)?(?:你好[吗嗎]|最近好[吗嗎]|最近怎[么麼][样樣])$/],
   ["bot", /^(?:你|您)?(?:是|是不是)(?:真人|机器人|機器人|ai|人工智[能慧]|聊天机器人|聊天機器人|真的人)(?:吗|嗎|吧)?$/],
-  ["greeting", /^(?:你好|您好|嗨|哈喽|哈囉|哈啰|早上好|上午好|下午好|晚上好|早安|午安|在吗|在嗎|有人吗|有人嗎)(?:呀|啊|哇)?$/],
-  ["thanks", /^(?:好的)?(?:谢谢|謝謝|多谢|多謝|感谢|感謝|谢啦|謝啦|谢了|謝了|非常感谢|非常感謝|太感谢了|太感謝了|谢谢你|謝謝你|谢谢您|謝謝您)(?:啦|了|你|您)?$/],
+  [
+    "greeting",
+    /^(?:你好|您好|嗨|哈喽|哈囉|哈啰|早上好|上午好|下午好|晚上好|早安|午安|在吗|在嗎|有人吗|有人嗎)(?:呀|啊|哇)?$/,
+  ],
+  [
+    "thanks",
+    /^(?:好的)?(?:谢谢|謝謝|多谢|多謝|感谢|感謝|谢啦|謝啦|谢了|謝了|非常感谢|非常感謝|太感谢了|太感謝了|谢谢你|謝謝你|谢谢您|謝謝您)(?:啦|了|你|您)?$/,
+  ],
   ["farewell", /^(?:再见|再見|拜拜|掰掰|回头见|回頭見|晚安)(?:啦|了)?$/],
 ];
 
 const REPLIES: Record<Kind, Record<Language, string>> = {
-  greeting: { en: "Hello! How can I help you today?", zh: "您好！请问有什么可以帮您？", zhTW: "您好！請問有什麼可以幫您？" },
-  thanks: { en: "You're welcome! Is there anything else I can help you with?", zh: "不客气！还有什么可以帮您的吗？", zhTW: "不客氣！還有什麼可以幫您的嗎？" },
+  greeting: {
+    en: "Hello! How can I help you today?",
+    zh: "您好！请问有什么可以帮您？",
+    zhTW: "您好！請問有什麼可以幫您？",
+  },
+  thanks: {
+    en: "You're welcome! Is there anything else I can help you with?",
+    zh: "不客气！还有什么可以帮您的吗？",
+    zhTW: "不客氣！還有什麼可以幫您的嗎？",
+  },
   farewell: { en: "Goodbye, and have a nice day!", zh: "再见，祝您生活愉快！", zhTW: "再見，祝您有美好的一天！" },
-  wellbeing: { en: "I'm doing well, thank you for asking! How can I help you today?", zh: "我很好，谢谢关心！请问有什么可以帮您？", zhTW: "我很好，謝謝關心！請問有什麼可以幫您？" },
+  wellbeing: {
+    en: "I'm doing well, thank you for asking! How can I help you today?",
+    zh: "我很好，谢谢关心！请问有什么可以帮您？",
+    zhTW: "我很好，謝謝關心！請問有什麼可以幫您？",
+  },
   bot: {
     en: "I'm an automated assistant: I answer from this service's sources. If you would rather talk to a person, say so and I'll pass your message on.",
     zh: "我是自动回复的助理，根据本服务的资料回答。如需真人协助，请告诉我，我会为您转达。",
@@ -41,11 +74,16 @@ const REPLIES: Record<Kind, Record<Language, string>> = {
 };
 
 /** Thanks and goodbye in one breath ("Thanks, bye!") get one reply that says both. */
-const THANKS_AND_FAREWELL: Record<Language, string> = { en: "You're welcome! Goodbye, and have a nice day!", zh: "不客气！再见，祝您生活愉快！", zhTW: "不客氣！再見，祝您有美好的一天！" };
+const THANKS_AND_FAREWELL: Record<Language, string> = {
+  en: "You're welcome! Goodbye, and have a nice day!",
+  zh: "不客气！再见，祝您生活愉快！",
+  zhTW: "不客氣！再見，祝您有美好的一天！",
+};
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
 /** Characters written only in Traditional Chinese, among those a customer's message is likely to hold. */
-const TRADITIONAL = /[們個這說請問謝見嗎麼樣幫電話號碼聯絡繫轉為會對還與關開門時間費貨運寄點裡邊機器專員態嗎辦讓麼後來實際應該買賣]/u;
+const TRADITIONAL =
+  /[們個這說請問謝見嗎麼樣幫電話號碼聯絡繫轉為會對還與關開門時間費貨運寄點裡邊機器專員態嗎辦讓麼後來實際應該買賣]/u;
 
 /** The language a reply to the message is written in. */
 export function replyLanguage(message: string): Language {
@@ -82,4 +120,3 @@ export function smallTalkReply(message: string): string | null {
   const kind = kinds.reduce((a, b) => (order.indexOf(b) > order.indexOf(a) ? b : a));
   return REPLIES[kind][language];
 }
-

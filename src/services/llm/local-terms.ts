@@ -23,11 +23,14 @@ export interface Unit {
 
 /** Concepts a question words as the kind of answer it wants, in this order of precedence. */
 const ANSWER_KINDS = ["price", "duration", "address", "phone", "hours", "contact", "payment"];
-const ASKS_WHAT = /^(?:\W*(?:and|so|but|ok|okay)\s+)?(?:what|how|when|where|which|who)\b|什麼|什么|多少|多久|幾|几|哪|怎/u;
+const ASKS_WHAT =
+  /^(?:\W*(?:and|so|but|ok|okay)\s+)?(?:what|how|when|where|which|who)\b|什麼|什么|多少|多久|幾|几|哪|怎/u;
 
 /** Words that make a question a question but say nothing of its subject. */
 const FILLER = new Set(
-  "tell know need want like please get let also any anything some someone just help able possible ok okay hi hello hey thank thanks question ask wonder wondering sure still really take takes policy policies rule rules info information detail details option options after before within during about per than more less".split(" ").flatMap(contentTerms),
+  "tell know need want like please get let also any anything some someone just help able possible ok okay hi hello hey thank thanks question ask wonder wondering sure still really take takes policy policies rule rules info information detail details option options after before within during about per than more less"
+    .split(" ")
+    .flatMap(contentTerms),
 );
 /** Chinese characters of the same kind (Traditional forms and a few the shared stopword list lacks). */
 const CJK_FILLER = new Set("們您嗎麼請問哪些可以能會会想要需知道沒没呀啦喔哦嘛樣样如何是否還还嗨".split(""));

@@ -3,7 +3,34 @@ import { extract } from "./local";
 import { terms } from "./text";
 
 /** Words too common to show a tool is meant. */
-const COMMON = new Set(["the", "a", "an", "of", "to", "for", "and", "or", "in", "on", "is", "what", "get", "tool", "api", "my", "me", "please", "with", "this", "that", "it", "be", "can", "you", "i"]);
+const COMMON = new Set([
+  "the",
+  "a",
+  "an",
+  "of",
+  "to",
+  "for",
+  "and",
+  "or",
+  "in",
+  "on",
+  "is",
+  "what",
+  "get",
+  "tool",
+  "api",
+  "my",
+  "me",
+  "please",
+  "with",
+  "this",
+  "that",
+  "it",
+  "be",
+  "can",
+  "you",
+  "i",
+]);
 
 const words = (text: string) => terms(text.replace(/[_-]+/g, " ")).filter((t) => !COMMON.has(t));
 
@@ -18,7 +45,12 @@ export function localToolCall(request: ChatRequest): ToolCall | null {
   const last = request.messages[request.messages.length - 1];
   if (!tools.length || last?.role !== "user") return null;
   const choice = request.toolChoice;
-  const forced = typeof choice === "object" ? tools.find((t) => t.function.name === choice.name) : choice === "required" ? tools[0] : undefined;
+  const forced =
+    typeof choice === "object"
+      ? tools.find((t) => t.function.name === choice.name)
+      : choice === "required"
+        ? tools[0]
+        : undefined;
   const question = last.content;
   const asked = new Set(words(question));
   const score = (t: ToolDefinition) => {
@@ -26,10 +58,17 @@ export function localToolCall(request: ChatRequest): ToolCall | null {
     const byDescription = new Set(words(t.function.description ?? "").filter((w) => asked.has(w))).size;
     return byName * 10 + (byDescription >= 2 ? byDescription : 0);
   };
-  const ranked = tools.map((t, i) => ({ t, s: t.function.name === "search_knowledge_base" ? 0 : score(t), i })).sort((a, b) => b.s - a.s || a.i - b.i);
-  const chosen = forced ?? (ranked[0]?.s > 0 ? ranked[0].t : tools.find((t) => t.function.name === "search_knowledge_base"));
+  const ranked = tools
+    .map((t, i) => ({ t, s: t.function.name === "search_knowledge_base" ? 0 : score(t), i }))
+    .sort((a, b) => b.s - a.s || a.i - b.i);
+  const chosen =
+    forced ?? (ranked[0]?.s > 0 ? ranked[0].t : tools.find((t) => t.function.name === "search_knowledge_base"));
   if (!chosen) return null;
-  return { id: `call_local_${request.messages.length}`, name: chosen.function.name, arguments: JSON.stringify(fillArguments(chosen.function.parameters ?? {}, question)) };
+  return {
+    id: `call_local_${request.messages.length}`,
+    name: chosen.function.name,
+    arguments: JSON.stringify(fillArguments(chosen.function.parameters ?? {}, question)),
+  };
 }
 
 /**
@@ -43,24 +82,38 @@ export function fillArguments(schema: Record<string, unknown>, question: string)
   const out: Record<string, unknown> = {};
   let textUsed = false;
   for (const [name, p] of Object.entries(props)) {
-    const spelled = new RegExp(`\\b${name.replace(/[^\w-]/g, "")}\\s*[:=]\\s*("([^"]*)"|[^,;\\n]+)`, "i").exec(question);
+    const spelled = new RegExp(`\\b${name.replace(/[^\w-]/g, "")}\\s*[:=]\\s*("([^"]*)"|[^,;\\n]+)`, "i").exec(
+      question,
+    );
     const type = Array.isArray(p.type) ? p.type[0] : p.type;
-    const literal = spelled && (type === "array" || type === "object") ? jsonAt(question, spelled.index + spelled[0].length - spelled[1].length) : undefined;
+    const literal =
+      spelled && (type === "array" || type === "object")
+        ? jsonAt(question, spelled.index + spelled[0].length - spelled[1].length)
+        : undefined;
     if (literal !== undefined) {
       out[name] = literal;
     } else if (spelled) {
       const raw = (spelled[2] ?? spelled[1]).trim();
-      out[name] = type === "number" || type === "integer" ? Number(raw) : type === "boolean" ? /^(true|yes|1)$/i.test(raw) : raw;
+      out[name] =
+        type === "number" || type === "integer" ? Number(raw) : type === "boolean" ? /^(true|yes|1)$/i.test(raw) : raw;
     } else if (Array.isArray(p.enum) && p.enum.length) {
-      out[name] = p.enum.find((v) => typeof v === "string" && question.toLowerCase().includes(v.toLowerCase())) ?? p.enum[0];
+      out[name] =
+        p.enum.find((v) => typeof v === "string" && question.toLowerCase().includes(v.toLowerCase())) ?? p.enum[0];
     } else if (type === "number" || type === "integer") {
       if (numbers.length) out[name] = numbers.shift();
     } else if (type === "boolean") {
       out[name] = false;
-    } else if (type === "array" && ["number", "integer"].includes(String((p.items as Record<string, unknown> | undefined)?.type))) {
+    } else if (
+      type === "array" &&
+      ["number", "integer"].includes(String((p.items as Record<string, unknown> | undefined)?.type))
+    ) {
       out[name] = numbers.splice(0);
     } else if (type === "array") {
-      out[name] = question.split(/[,;]|\bor\b/).map((s) => s.trim()).filter(Boolean).slice(0, Number(p.maxItems) || 3);
+      out[name] = question
+        .split(/[,;]|\bor\b/)
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .slice(0, Number(p.maxItems) || 3);
     } else if (!textUsed && (type === "string" || type === undefined)) {
       out[name] = question;
       textUsed = true;
@@ -95,8 +148,12 @@ function describe(result: ChatMessage, question: string): string {
   }
   const rendered =
     value && typeof value === "object" && !Array.isArray(value)
-      ? Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ")
-      : typeof value === "string" ? value : JSON.stringify(value);
+      ? Object.entries(value as Record<string, unknown>)
+          .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+          .join(", ")
+      : typeof value === "string"
+        ? value
+        : JSON.stringify(value);
   return `${result.name ?? "The tool"} returned ${rendered.slice(0, 2000)}.`;
 }
 

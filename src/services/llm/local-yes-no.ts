@@ -14,12 +14,15 @@ import { holds, type Unit } from "./local-terms";
  * - Otherwise the sentence alone: it answers in part, and the visitor can judge.
  */
 
-const YES_NO_EN = /^(?:(?:hi|hello|hey|ok|okay|so|and|also|please|sorry)[\s,]+)?(?:do|does|did|is|are|was|were|can|could|will|would|should|have|has|had|may|must|shall|am)\s+(?!you\s+(?:tell|give|explain|help|send|show|let|describe|list|recommend|suggest)\b)(?!i\s+(?:ask|know)\b)/iu;
+const YES_NO_EN =
+  /^(?:(?:hi|hello|hey|ok|okay|so|and|also|please|sorry)[\s,]+)?(?:do|does|did|is|are|was|were|can|could|will|would|should|have|has|had|may|must|shall|am)\s+(?!you\s+(?:tell|give|explain|help|send|show|let|describe|list|recommend|suggest)\b)(?!i\s+(?:ask|know)\b)/iu;
 const WH_ZH = /什麼|什么|哪|幾|几|多少|怎|為何|为何|誰|谁|何時|何时/u;
 const YES_NO_ZH = /[嗎吗][？?！!。.]*$|是否|有沒有|有没有|能不能|可不可以|會不會|会不会|是不是|可否/u;
-const DENIES_EN = /(?<![\p{L}\p{N}])(?:not|no|never|cannot|none|nor|neither|nothing)(?![\p{L}\p{N}])|n['’]t(?![\p{L}])/iu;
+const DENIES_EN =
+  /(?<![\p{L}\p{N}])(?:not|no|never|cannot|none|nor|neither|nothing)(?![\p{L}\p{N}])|n['’]t(?![\p{L}])/iu;
 // Words, not characters: 未使用 is "unused", 不客氣 "you're welcome".
-const DENIES_ZH = /不(?:提供|支援|支持|接受|可以|可|能|會|会|包含|含|予|退|收|開放|开放|營業|营业|寄|送|出租|是)|無法|无法|沒有|没有|暫不|暂不|恕不|並不|并不|不行/u;
+const DENIES_ZH =
+  /不(?:提供|支援|支持|接受|可以|可|能|會|会|包含|含|予|退|收|開放|开放|營業|营业|寄|送|出租|是)|無法|无法|沒有|没有|暫不|暂不|恕不|並不|并不|不行/u;
 const CJK = /[\u3400-\u9fff]/u;
 
 /** Whether the question asks for a yes or a no ("Do you ship to the United States?", "可以退貨嗎？"). */
@@ -31,13 +34,26 @@ export function isYesNo(question: string): boolean {
 }
 
 /** Capitalised words of a text after its first word ("I" aside): the names it says. */
-const capitalised = (text: string) => text.split(/\s+/).slice(1).map((w) => w.replace(/[^\p{L}\p{N}-]/gu, "")).filter((w) => /^\p{Lu}/u.test(w) && w !== "I");
+const capitalised = (text: string) =>
+  text
+    .split(/\s+/)
+    .slice(1)
+    .map((w) => w.replace(/[^\p{L}\p{N}-]/gu, ""))
+    .filter((w) => /^\p{Lu}/u.test(w) && w !== "I");
 
 /** Whether the sentence speaks of the name: its word, or the concept it belongs to. */
-const speaksOf = (held: Set<string>, name: string) => contentTerms(name).some((t) => held.has(t)) || [...conceptsIn(name).keys()].some((id) => held.has(`@${id}`));
+const speaksOf = (held: Set<string>, name: string) =>
+  contentTerms(name).some((t) => held.has(t)) || [...conceptsIn(name).keys()].some((id) => held.has(`@${id}`));
 
 /** The sentence as the answer to `question`: with "Yes, " or "No, " before it when it says so. */
-export function yesOrNo(question: string, units: Unit[], sentence: string, held: Set<string>, inherited: Set<string>, names: Set<string>): string {
+export function yesOrNo(
+  question: string,
+  units: Unit[],
+  sentence: string,
+  held: Set<string>,
+  inherited: Set<string>,
+  names: Set<string>,
+): string {
   if (!isYesNo(question)) return sentence;
   const chinese = CJK.test(question);
   const denies = chinese ? DENIES_ZH : DENIES_EN;

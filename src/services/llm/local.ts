@@ -32,36 +32,55 @@ export const localChatModel: ChatModel = {
     }
     const asked = request.messages.filter((m) => m.role === "user").map((m) => m.content);
     const question = asked.at(-1) ?? "";
-    const documents = (request.attachments ?? []).filter((a) => a.kind === "document" && a.text).map((a, i) => ({ index: i + 1, text: a.text!, title: a.filename }));
+    const documents = (request.attachments ?? [])
+      .filter((a) => a.kind === "document" && a.text)
+      .map((a, i) => ({ index: i + 1, text: a.text!, title: a.filename }));
     const passages = request.passages ?? [];
     // Retrieved passages first; the turn's own documents when the passages do not touch the question ("please check my notes").
     const grounding = passages.length && (!documents.length || mentions(question, passages)) ? passages : documents;
     // A request for a person never reaches a model while handoff is on (services/conversation/handoff.ts).
-    const reply = smallTalkReply(question) ?? (grounding.length ? groundedAnswer(question, asked.slice(0, -1), grounding, grounding === documents) : noContextAnswer(question, request));
+    const reply =
+      smallTalkReply(question) ??
+      (grounding.length
+        ? groundedAnswer(question, asked.slice(0, -1), grounding, grounding === documents)
+        : noContextAnswer(question, request));
     const answer = acknowledge(request) + reply;
     const text = request.jsonSchema ? JSON.stringify(instanceOf(request.jsonSchema, answer)) : answer;
     for (const piece of streamPieces(text)) {
       if (request.signal?.aborted) return;
       yield { type: "delta", text: piece };
     }
-    const promptTokens = request.messages.reduce((n, m) => n + countWords(m.content), 0) + (request.passages ?? []).reduce((n, p) => n + countWords(p.text), 0);
+    const promptTokens =
+      request.messages.reduce((n, m) => n + countWords(m.content), 0) +
+      (request.passages ?? []).reduce((n, p) => n + countWords(p.text), 0);
     const completionTokens = countWords(text);
     yield { type: "usage", usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens } };
   },
 };
 
 /** Said plainly when the sources do not answer: a nearby fact would read as an answer and mislead. */
-const UNKNOWN = { en: "I don't know the answer to that from my sources.", zh: "我的资料里没有这个问题的答案。", zhTW: "我的資料裡沒有這個問題的答案。" };
+const UNKNOWN = {
+  en: "I don't know the answer to that from my sources.",
+  zh: "我的资料里没有这个问题的答案。",
+  zhTW: "我的資料裡沒有這個問題的答案。",
+};
 const unknownAnswer = (question: string) => UNKNOWN[replyLanguage(question)];
 /** Whether the built-in model's answer is that its sources do not answer (a handoff counts it: services/conversation/handoff.ts). */
-export const saysUnknown = (answer: string) => Object.values(UNKNOWN).some((unknown) => answer.trimEnd().endsWith(unknown));
+export const saysUnknown = (answer: string) =>
+  Object.values(UNKNOWN).some((unknown) => answer.trimEnd().endsWith(unknown));
 
 /** The answer from the passages (or the turn's documents), read with the previous question when this one follows it up. */
-function groundedAnswer(question: string, earlier: string[], grounding: { index: number; text: string }[], fromDocuments: boolean): string {
+function groundedAnswer(
+  question: string,
+  earlier: string[],
+  grounding: { index: number; text: string }[],
+  fromDocuments: boolean,
+): string {
   const answer = extract(question, grounding, previousQuestion(question, earlier));
   if (answer) return answer;
   // "Please check my notes" points at the visitor's own file: its opening sentence says what it holds.
-  if (fromDocuments) return passageSentences(grounding[0].text, new Set()).find((s) => !s.heading)?.text ?? unknownAnswer(question);
+  if (fromDocuments)
+    return passageSentences(grounding[0].text, new Set()).find((s) => !s.heading)?.text ?? unknownAnswer(question);
   return unknownAnswer(question);
 }
 
@@ -85,7 +104,9 @@ export function instanceOf(schema: Record<string, unknown>, answer: string): unk
         return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, walk(v)]));
       }
       case "array":
-        return s.minItems ? Array.from({ length: Number(s.minItems) }, () => walk((s.items ?? {}) as Record<string, unknown>)) : [];
+        return s.minItems
+          ? Array.from({ length: Number(s.minItems) }, () => walk((s.items ?? {}) as Record<string, unknown>))
+          : [];
       case "integer":
       case "number":
         return typeof s.minimum === "number" ? s.minimum : 0;
@@ -107,6 +128,7 @@ export function instanceOf(schema: Record<string, unknown>, answer: string): unk
 function acknowledge(request: ChatRequest): string {
   const files = request.attachments ?? [];
   if (!files.length) return "";
-  const kind = (a: (typeof files)[number]) => (a.kind === "image" ? "image" : a.kind === "document" ? "document" : "file");
+  const kind = (a: (typeof files)[number]) =>
+    a.kind === "image" ? "image" : a.kind === "document" ? "document" : "file";
   return `I received your attachments: ${files.map((a) => `${a.filename} (${kind(a)})`).join(", ")}. `;
 }

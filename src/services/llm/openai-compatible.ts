@@ -1,6 +1,14 @@
 import { promptMessages } from "./prompt";
 import { parseSse } from "./sse";
-import { ModelError, type ChatEvent, type ChatMessage, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "./types";
+import {
+  ModelError,
+  type ChatEvent,
+  type ChatMessage,
+  type ChatModel,
+  type ChatRequest,
+  type ToolCall,
+  type Usage,
+} from "./types";
 
 export interface OpenAiCompatibleOptions {
   /** Up to and including the version segment, e.g. `https://api.openai.com/v1`. */
@@ -21,14 +29,25 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
 
 /** The upstream request body: OpenAI's snake_case fields, only those the request sets. */
 export function requestBody(model: string, request: ChatRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { model, messages: withImages(promptMessages(request), request).map(wireMessage), stream: !request.whole };
+  const body: Record<string, unknown> = {
+    model,
+    messages: withImages(promptMessages(request), request).map(wireMessage),
+    stream: !request.whole,
+  };
   if (!request.whole) body.stream_options = { include_usage: true };
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.jsonSchema) body.response_format = { type: "json_schema", json_schema: { name: "output", schema: request.jsonSchema, strict: false } };
+  if (request.jsonSchema)
+    body.response_format = {
+      type: "json_schema",
+      json_schema: { name: "output", schema: request.jsonSchema, strict: false },
+    };
   if (request.tools?.length) body.tools = request.tools;
   if (request.tools?.length && request.toolChoice) {
-    body.tool_choice = typeof request.toolChoice === "string" ? request.toolChoice : { type: "function", function: { name: request.toolChoice.name } };
+    body.tool_choice =
+      typeof request.toolChoice === "string"
+        ? request.toolChoice
+        : { type: "function", function: { name: request.toolChoice.name } };
   }
   return body;
 }
@@ -40,7 +59,11 @@ function wireMessage(m: unknown): unknown {
     return {
       role: "assistant",
       content: msg.content || null,
-      tool_calls: msg.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments || "{}" } })),
+      tool_calls: msg.toolCalls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: c.arguments || "{}" },
+      })),
     };
   }
   if (msg.role === "tool") return { role: "tool", tool_call_id: msg.toolCallId, content: msg.content };
@@ -53,7 +76,15 @@ function withImages(messages: ChatMessage[], request: ChatRequest): unknown[] {
   if (!images.length) return messages;
   const last = messages.map((m) => m.role).lastIndexOf("user");
   return messages.map((m, i) =>
-    i === last ? { role: m.role, content: [{ type: "text", text: m.content }, ...images.map((a) => ({ type: "image_url", image_url: { url: a.url } }))] } : m,
+    i === last
+      ? {
+          role: m.role,
+          content: [
+            { type: "text", text: m.content },
+            ...images.map((a) => ({ type: "image_url", image_url: { url: a.url } })),
+          ],
+        }
+      : m,
   );
 }
 
@@ -68,9 +99,14 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
   const failure = (err: unknown) =>
     timeout.aborted
       ? new ModelError(`The model provider did not finish within ${timeoutMs / 1000} s.`, 504)
-      : new ModelError(`Could not reach the model provider: ${scrub(String((err as Error)?.message ?? err))}`, 502, { retryable: true });
+      : new ModelError(`Could not reach the model provider: ${scrub(String((err as Error)?.message ?? err))}`, 502, {
+          retryable: true,
+        });
 
-  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: request.whole ? "application/json" : "text/event-stream" };
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    Accept: request.whole ? "application/json" : "text/event-stream",
+  };
   if (o.apiKey) headers.Authorization = `Bearer ${o.apiKey}`;
   let res: Response;
   try {
@@ -103,7 +139,11 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
           break;
         }
         const chunk = parseJson(sse.data);
-        if (sse.event === "error" || chunk?.error) throw new ModelError(`The model provider failed: ${scrub(errorMessage(chunk) ?? sse.data.slice(0, 300))}`, 502);
+        if (sse.event === "error" || chunk?.error)
+          throw new ModelError(
+            `The model provider failed: ${scrub(errorMessage(chunk) ?? sse.data.slice(0, 300))}`,
+            502,
+          );
         if (chunk) yield* state.take(chunk, false);
       }
     }
@@ -112,7 +152,8 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
     if (request.signal?.aborted) return;
     throw failure(err);
   }
-  if (!state.done) throw new ModelError("The model provider's stream ended before the answer was complete.", 502, { retryable: true });
+  if (!state.done)
+    throw new ModelError("The model provider's stream ended before the answer was complete.", 502, { retryable: true });
   yield* state.finish();
 }
 

@@ -15,7 +15,9 @@ export function promptMessages(request: ChatRequest): ChatMessage[] {
   const passages = request.passages ?? [];
   const files = renderAttachments(request.attachments ?? []);
   if (!passages.length && !files) return request.messages;
-  const sources = [passages.length ? `${SOURCES_INTRO}\n\nSources:\n${renderSources(passages)}` : "", files].filter(Boolean).join("\n\n");
+  const sources = [passages.length ? `${SOURCES_INTRO}\n\nSources:\n${renderSources(passages)}` : "", files]
+    .filter(Boolean)
+    .join("\n\n");
   const at = request.messages.findIndex((m) => m.role === "system");
   if (at < 0) return [{ role: "system", content: sources }, ...request.messages];
   return request.messages.map((m, i) => (i === at ? { ...m, content: `${m.content.trim()}\n\n${sources}` } : m));
@@ -26,6 +28,9 @@ export function renderAttachments(parts: NonNullable<ChatRequest["attachments"]>
   const documents = parts.filter((p) => p.kind === "document" && p.text);
   const others = parts.filter((p) => p.kind === "file");
   const blocks = documents.map((p) => `--- ${p.filename} ---\n${p.text!.trim()}`);
-  if (others.length) blocks.push(`Files the visitor attached that cannot be read as text: ${others.map((p) => `${p.filename} (${p.contentType})`).join(", ")}.`);
+  if (others.length)
+    blocks.push(
+      `Files the visitor attached that cannot be read as text: ${others.map((p) => `${p.filename} (${p.contentType})`).join(", ")}.`,
+    );
   return blocks.length ? `The visitor attached these files in this conversation:\n\n${blocks.join("\n\n")}` : "";
 }

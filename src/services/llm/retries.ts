@@ -65,7 +65,12 @@ export function withRetries(model: ChatModel, policy: RetryPolicy, wait: Sleep =
   return { stream: (request) => retrying(model, request, policy, wait) };
 }
 
-async function* retrying(model: ChatModel, request: ChatRequest, policy: RetryPolicy, wait: Sleep): AsyncGenerator<ChatEvent> {
+async function* retrying(
+  model: ChatModel,
+  request: ChatRequest,
+  policy: RetryPolicy,
+  wait: Sleep,
+): AsyncGenerator<ChatEvent> {
   for (let attempt = 0; ; attempt++) {
     let yielded = false;
     try {
@@ -75,7 +80,14 @@ async function* retrying(model: ChatModel, request: ChatRequest, policy: RetryPo
       }
       return;
     } catch (err) {
-      if (yielded || !(err instanceof ModelError) || !err.retryable || attempt >= policy.retries || request.signal?.aborted) throw err;
+      if (
+        yielded ||
+        !(err instanceof ModelError) ||
+        !err.retryable ||
+        attempt >= policy.retries ||
+        request.signal?.aborted
+      )
+        throw err;
       await wait(retryDelay(err, attempt, policy), request.signal);
       if (request.signal?.aborted) return;
     }

@@ -1,7 +1,8 @@
 /** Words for usage counts: a run of letters/digits is one word, each CJK character is one. */
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 // A Latin word stops where CJK text starts ("API密钥" is one word and two characters).
-const TOKEN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|(?:(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])[\p{L}\p{N}])+(?:['’][\p{L}]+)*/gu;
+const TOKEN =
+  /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|(?:(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])[\p{L}\p{N}])+(?:['’][\p{L}]+)*/gu;
 
 export const countWords = (text: string) => text.match(TOKEN)?.length ?? 0;
 
@@ -23,5 +24,9 @@ export function sentences(text: string): string[] {
 
 /** Splits an answer into stream pieces: a word with its following space, or one CJK character. */
 export function streamPieces(text: string): string[] {
-  return text.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\s\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+\s*|\s+/gu) ?? [];
+  return (
+    text.match(
+      /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\s\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+\s*|\s+/gu,
+    ) ?? []
+  );
 }

@@ -59,14 +59,24 @@ export function workersAiChatModel(ai: Ai | undefined, model: string): ChatModel
   const runner = ai as unknown as AiRunner;
   return {
     stream: (request) =>
-      request.tools?.length || request.messages.some((m) => m.role === "tool" || m.toolCalls?.length) ? toolRound(runner, model, request) : streamChat(runner, model, request),
+      request.tools?.length || request.messages.some((m) => m.role === "tool" || m.toolCalls?.length)
+        ? toolRound(runner, model, request)
+        : streamChat(runner, model, request),
   };
 }
 
 /** Tool turns as the binding takes them: OpenAI's form, with the tool's name on its result too. */
 function wireMessage(m: ChatMessage): Record<string, unknown> {
   if (m.role === "assistant" && m.toolCalls?.length) {
-    return { role: "assistant", content: m.content, tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments || "{}" } })) };
+    return {
+      role: "assistant",
+      content: m.content,
+      tool_calls: m.toolCalls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: c.arguments || "{}" },
+      })),
+    };
   }
   if (m.role === "tool") return { role: "tool", tool_call_id: m.toolCallId, name: m.name, content: m.content };
   return { role: m.role, content: m.content };
@@ -80,7 +90,11 @@ async function* toolRound(ai: AiRunner, model: string, request: ChatRequest): As
   const forced = typeof request.toolChoice === "object" ? request.toolChoice.name : null;
   const tools = forced ? request.tools?.filter((t) => t.function.name === forced) : request.tools;
   if (tools?.length) {
-    inputs.tools = tools.map((t) => ({ name: t.function.name, description: t.function.description ?? "", parameters: t.function.parameters ?? { type: "object", properties: {} } }));
+    inputs.tools = tools.map((t) => ({
+      name: t.function.name,
+      description: t.function.description ?? "",
+      parameters: t.function.parameters ?? { type: "object", properties: {} },
+    }));
   }
   if (request.maxTokens !== undefined) inputs.max_tokens = request.maxTokens;
   if (request.temperature !== undefined) inputs.temperature = request.temperature;
@@ -97,7 +111,8 @@ async function* toolRound(ai: AiRunner, model: string, request: ChatRequest): As
     const args = c.function?.arguments ?? c.arguments ?? {};
     return { id: c.id ?? `call_${i + 1}`, name, arguments: typeof args === "string" ? args : JSON.stringify(args) };
   });
-  const text = typeof result?.response === "string" ? result.response : result?.response ? JSON.stringify(result.response) : "";
+  const text =
+    typeof result?.response === "string" ? result.response : result?.response ? JSON.stringify(result.response) : "";
   if (text && !calls.length) yield { type: "delta", text };
   for (const call of calls) if (call.name) yield { type: "tool_call", ...call };
   if (result?.usage) yield { type: "usage", usage: mapUsage(result.usage) };
@@ -122,7 +137,8 @@ async function* streamChat(ai: AiRunner, model: string, request: ChatRequest): A
     } else {
       // Models without streaming answer with one object.
       const whole = result as { response?: unknown; usage?: Record<string, unknown> } | null;
-      const text = typeof whole?.response === "string" ? whole.response : whole?.response ? JSON.stringify(whole.response) : "";
+      const text =
+        typeof whole?.response === "string" ? whole.response : whole?.response ? JSON.stringify(whole.response) : "";
       if (text) yield { type: "delta", text };
       if (whole?.usage) usage = mapUsage(whole.usage);
     }

@@ -14,7 +14,8 @@ export interface AvailableToolsInput {
   availableTools?: string | string[];
 }
 
-const sameOrigin = (a: string, b: string | null) => !!b && URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
+const sameOrigin = (a: string, b: string | null) =>
+  !!b && URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
 
 function parseHeaders(text: string | undefined): Headers | null {
   if (text === undefined || !text.trim()) return null;
@@ -25,7 +26,8 @@ function parseHeaders(text: string | undefined): Headers | null {
     throw fieldError("rawMcpHeader", "A JSON object of header names to strings.");
   }
   const problem = headerProblem(value);
-  if (problem || value === null) throw fieldError("rawMcpHeader", problem ?? "A JSON object of header names to strings.");
+  if (problem || value === null)
+    throw fieldError("rawMcpHeader", problem ?? "A JSON object of header names to strings.");
   return value as Headers;
 }
 
@@ -45,14 +47,19 @@ export async function availableTools(env: Bindings, db: Db, access: OrgAccess, q
     if (sameOrigin(q.mcpUrl, tool.mcpUrl)) {
       const own = await memberCredentialHeaders(db, env, access.organizationId, access.memberId, { toolId: tool.id });
       if (own) [headers, credential] = [own, "member"];
-      else if (!given && tool.rawMcpHeader && Object.keys(tool.rawMcpHeader).length) [headers, credential] = [tool.rawMcpHeader as Headers, "tool"];
+      else if (!given && tool.rawMcpHeader && Object.keys(tool.rawMcpHeader).length)
+        [headers, credential] = [tool.rawMcpHeader as Headers, "tool"];
     }
   }
   const timeoutMs = mcpTimeoutMs(env);
   let session;
   try {
     session = await openMcpSession(env, q.mcpUrl, headers, timeoutMs);
-    const tools = filterTools(await listAllTools(session, timeoutMs), nameList(q.mcpAllowedTools), nameList(q.availableTools));
+    const tools = filterTools(
+      await listAllTools(session, timeoutMs),
+      nameList(q.mcpAllowedTools),
+      nameList(q.availableTools),
+    );
     return { server: session.server, transport: session.transport, credential, tools: tools.map(toolView) };
   } catch (err) {
     if (!(err instanceof McpConnectError)) throw err;

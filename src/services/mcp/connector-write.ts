@@ -18,12 +18,18 @@ export interface ConnectorInput {
  * checked, names defaulting to the entry's, headers checked and sealed (503 without ENCRYPTION_KEY).
  * Fields left out keep `current`'s values.
  */
-export async function connectorColumns(env: Bindings, db: Db, body: ConnectorInput, current?: ConnectorRow): Promise<{ values: Partial<typeof connectors.$inferInsert>; entry: RegistryRow }> {
+export async function connectorColumns(
+  env: Bindings,
+  db: Db,
+  body: ConnectorInput,
+  current?: ConnectorRow,
+): Promise<{ values: Partial<typeof connectors.$inferInsert>; entry: RegistryRow }> {
   const entryId = body.mcpRegistryId ?? current?.mcpRegistryId;
   const entry = entryId ? await getRegistryEntry(db, entryId) : null;
   if (!entry) throw fieldError("mcpRegistryId", "Not an entry of the MCP registry.");
   const changedEntry = !!current && entry.id !== current.mcpRegistryId;
-  const variables = body.urlVariables !== undefined ? (body.urlVariables ?? {}) : changedEntry ? {} : (current?.urlVariables ?? {});
+  const variables =
+    body.urlVariables !== undefined ? (body.urlVariables ?? {}) : changedEntry ? {} : (current?.urlVariables ?? {});
   const values: Partial<typeof connectors.$inferInsert> = {
     mcpRegistryId: entry.id,
     urlVariables: variables,
@@ -34,7 +40,10 @@ export async function connectorColumns(env: Bindings, db: Db, body: ConnectorInp
   if (body.isEnabled !== undefined) values.isEnabled = body.isEnabled;
   if (body.authHeaders !== undefined) {
     checkHeaders("authHeaders", body.authHeaders);
-    values.authHeadersSealed = body.authHeaders && Object.keys(body.authHeaders).length ? await sealHeaders(body.authHeaders as Record<string, string>, env) : null;
+    values.authHeadersSealed =
+      body.authHeaders && Object.keys(body.authHeaders).length
+        ? await sealHeaders(body.authHeaders as Record<string, string>, env)
+        : null;
   }
   return { values, entry };
 }

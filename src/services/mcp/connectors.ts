@@ -9,7 +9,8 @@ import { headerProblem } from "./client";
 export type ConnectorRow = typeof connectors.$inferSelect;
 export type RegistryRow = typeof mcpRegistry.$inferSelect;
 
-export const listRegistry = (db: Db) => db.select().from(mcpRegistry).orderBy(asc(mcpRegistry.sortOrder), asc(mcpRegistry.name));
+export const listRegistry = (db: Db) =>
+  db.select().from(mcpRegistry).orderBy(asc(mcpRegistry.sortOrder), asc(mcpRegistry.name));
 
 export async function getRegistryEntry(db: Db, id: string): Promise<RegistryRow | null> {
   if (!isUuid(id)) return null;
@@ -18,7 +19,11 @@ export async function getRegistryEntry(db: Db, id: string): Promise<RegistryRow 
 }
 
 /** The organization's connector with its registry entry; 404 for another organization's. */
-export async function getConnector(db: Db, organizationId: string, id: string): Promise<{ connector: ConnectorRow; entry: RegistryRow }> {
+export async function getConnector(
+  db: Db,
+  organizationId: string,
+  id: string,
+): Promise<{ connector: ConnectorRow; entry: RegistryRow }> {
   if (!isUuid(id)) throw notFound("Connector not found.");
   const [row] = await db
     .select({ connector: connectors, entry: mcpRegistry })
@@ -42,14 +47,22 @@ export const listConnectors = (db: Db, organizationId: string) =>
  * connector's value (URL-encoded; a template that is one variable takes a whole URL), checked by
  * the outbound address guard. 400 naming `urlVariables` or the problem.
  */
-export function connectorUrl(env: Bindings, entry: Pick<RegistryRow, "serverUrlTemplate" | "urlVariables">, values: Record<string, string> | null | undefined): string {
+export function connectorUrl(
+  env: Bindings,
+  entry: Pick<RegistryRow, "serverUrlTemplate" | "urlVariables">,
+  values: Record<string, string> | null | undefined,
+): string {
   const declared = new Set((entry.urlVariables as UrlVariable[]).map((v) => v.name));
   const given = values ?? {};
-  for (const key of Object.keys(given)) if (!declared.has(key)) throw fieldError("urlVariables", `This registry entry has no variable "${key.slice(0, 60)}".`);
+  for (const key of Object.keys(given))
+    if (!declared.has(key))
+      throw fieldError("urlVariables", `This registry entry has no variable "${key.slice(0, 60)}".`);
   const missing = [...declared].filter((name) => !given[name]?.trim());
   if (missing.length) throw fieldError("urlVariables", `Required: ${missing.join(", ")}.`);
   const whole = /^\{(\w+)\}$/.exec(entry.serverUrlTemplate);
-  const url = whole ? given[whole[1]].trim() : entry.serverUrlTemplate.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(given[name].trim()));
+  const url = whole
+    ? given[whole[1]].trim()
+    : entry.serverUrlTemplate.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(given[name].trim()));
   const problem = webhookUrlProblem(url, outboundAllowedHosts(env));
   if (problem) throw fieldError(whole ? `urlVariables.${whole[1]}` : "urlVariables", problem);
   return url;

@@ -6,9 +6,12 @@ import { decryptSecret, encryptSecret } from "../../lib/crypto";
 export type Headers = Record<string, string>;
 
 /** What a credential is for: an `mcp` tool or a connector. */
-export type CredentialTarget = { toolId: string; connectorId?: undefined } | { connectorId: string; toolId?: undefined };
+export type CredentialTarget =
+  | { toolId: string; connectorId?: undefined }
+  | { connectorId: string; toolId?: undefined };
 
-export const sealHeaders = (headers: Headers, env: Bindings) => encryptSecret(JSON.stringify(headers), env.ENCRYPTION_KEY);
+export const sealHeaders = (headers: Headers, env: Bindings) =>
+  encryptSecret(JSON.stringify(headers), env.ENCRYPTION_KEY);
 
 /** A sealed header object; null when it cannot be opened (key changed) or is not one. */
 export async function openHeaders(sealed: string | null | undefined, env: Bindings): Promise<Headers | null> {
@@ -21,45 +24,94 @@ export async function openHeaders(sealed: string | null | undefined, env: Bindin
   }
 }
 
-const stringsOnly = (o: Record<string, unknown>): Headers => Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === "string"));
+const stringsOnly = (o: Record<string, unknown>): Headers =>
+  Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === "string"));
 
 const targetColumn = (t: CredentialTarget) => (t.toolId ? mcpCredentials.toolId : mcpCredentials.connectorId);
 const targetId = (t: CredentialTarget) => (t.toolId ?? t.connectorId)!;
 
 /** Stores (or replaces) the member's credential for the target. 503 without ENCRYPTION_KEY. */
-export async function storeMemberCredential(db: Db, env: Bindings, organizationId: string, memberId: string, target: CredentialTarget, headers: Headers) {
+export async function storeMemberCredential(
+  db: Db,
+  env: Bindings,
+  organizationId: string,
+  memberId: string,
+  target: CredentialTarget,
+  headers: Headers,
+) {
   const headersSealed = await sealHeaders(headers, env);
   const now = Date.now();
   const [row] = await db
     .insert(mcpCredentials)
-    .values({ organizationId, memberId, toolId: target.toolId ?? null, connectorId: target.connectorId ?? null, headersSealed, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: [mcpCredentials.memberId, target.toolId ? mcpCredentials.toolId : mcpCredentials.connectorId], set: { headersSealed, updatedAt: now } })
+    .values({
+      organizationId,
+      memberId,
+      toolId: target.toolId ?? null,
+      connectorId: target.connectorId ?? null,
+      headersSealed,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [mcpCredentials.memberId, target.toolId ? mcpCredentials.toolId : mcpCredentials.connectorId],
+      set: { headersSealed, updatedAt: now },
+    })
     .returning({ id: mcpCredentials.id, createdAt: mcpCredentials.createdAt, updatedAt: mcpCredentials.updatedAt });
   return row;
 }
 
 /** Removes the member's credential for the target; whether there was one. */
-export async function revokeMemberCredential(db: Db, organizationId: string, memberId: string, target: CredentialTarget): Promise<boolean> {
+export async function revokeMemberCredential(
+  db: Db,
+  organizationId: string,
+  memberId: string,
+  target: CredentialTarget,
+): Promise<boolean> {
   const gone = await db
     .delete(mcpCredentials)
-    .where(and(eq(mcpCredentials.organizationId, organizationId), eq(mcpCredentials.memberId, memberId), eq(targetColumn(target), targetId(target))))
+    .where(
+      and(
+        eq(mcpCredentials.organizationId, organizationId),
+        eq(mcpCredentials.memberId, memberId),
+        eq(targetColumn(target), targetId(target)),
+      ),
+    )
     .returning({ id: mcpCredentials.id });
   return gone.length > 0;
 }
 
 /** The member's own credential headers for the target, or null. */
-export async function memberCredentialHeaders(db: Db, env: Bindings, organizationId: string, memberId: string, target: CredentialTarget): Promise<Headers | null> {
+export async function memberCredentialHeaders(
+  db: Db,
+  env: Bindings,
+  organizationId: string,
+  memberId: string,
+  target: CredentialTarget,
+): Promise<Headers | null> {
   const [row] = await db
     .select({ sealed: mcpCredentials.headersSealed })
     .from(mcpCredentials)
-    .where(and(eq(mcpCredentials.organizationId, organizationId), eq(mcpCredentials.memberId, memberId), eq(targetColumn(target), targetId(target))));
+    .where(
+      and(
+        eq(mcpCredentials.organizationId, organizationId),
+        eq(mcpCredentials.memberId, memberId),
+        eq(targetColumn(target), targetId(target)),
+      ),
+    );
   return openHeaders(row?.sealed, env);
 }
 
 /** Members holding a credential for the target, oldest first. */
 export async function credentialHolders(db: Db, organizationId: string, target: CredentialTarget) {
   return db
-    .select({ memberId: members.id, userId: users.id, name: users.name, email: users.email, createdAt: mcpCredentials.createdAt, updatedAt: mcpCredentials.updatedAt })
+    .select({
+      memberId: members.id,
+      userId: users.id,
+      name: users.name,
+      email: users.email,
+      createdAt: mcpCredentials.createdAt,
+      updatedAt: mcpCredentials.updatedAt,
+    })
     .from(mcpCredentials)
     .innerJoin(members, eq(members.id, mcpCredentials.memberId))
     .innerJoin(users, eq(users.id, members.userId))
@@ -71,7 +123,10 @@ export async function credentialHolders(db: Db, organizationId: string, target: 
  * A contact's credential for a source, from its sealed `mcpCredentials` list: entries
  * `{toolId | connectorId | mcpUrl, headers}` (`tool`, `connector`, `url` and `server` are read too).
  */
-export function contactCredential(list: unknown, source: { toolId?: string | null; connectorId?: string | null; url: string }): Headers | null {
+export function contactCredential(
+  list: unknown,
+  source: { toolId?: string | null; connectorId?: string | null; url: string },
+): Headers | null {
   if (!Array.isArray(list)) return null;
   for (const entry of list) {
     if (!entry || typeof entry !== "object") continue;
@@ -81,7 +136,10 @@ export function contactCredential(list: unknown, source: { toolId?: string | nul
     const tool = e.toolId ?? e.tool_id ?? e.tool;
     const connector = e.connectorId ?? e.connector_id ?? e.connector;
     const url = e.mcpUrl ?? e.mcp_url ?? e.url ?? e.server;
-    const matches = (source.toolId && tool === source.toolId) || (source.connectorId && connector === source.connectorId) || (typeof url === "string" && url === source.url);
+    const matches =
+      (source.toolId && tool === source.toolId) ||
+      (source.connectorId && connector === source.connectorId) ||
+      (typeof url === "string" && url === source.url);
     if (matches) return stringsOnly(headers as Record<string, unknown>);
   }
   return null;

@@ -36,9 +36,23 @@ export const mcpToolsProvider: ToolProvider = async (ctx, options) => {
         session = await openMcpSession(ctx.env, server.url, headers[i], timeoutMs);
         const opened = session;
         (ctx.cleanups ??= []).push(() => opened.close());
-        return { server, session, tools: filterTools(await listAllTools(session, Math.max(1, timeoutMs - (Date.now() - started))), server.allowed) };
+        return {
+          server,
+          session,
+          tools: filterTools(
+            await listAllTools(session, Math.max(1, timeoutMs - (Date.now() - started))),
+            server.allowed,
+          ),
+        };
       } catch (err) {
-        console.warn(JSON.stringify({ level: "warn", message: "MCP server left out of the reply", server: server.url.slice(0, 200), error: String((err as Error)?.message ?? err).slice(0, 300) }));
+        console.warn(
+          JSON.stringify({
+            level: "warn",
+            message: "MCP server left out of the reply",
+            server: server.url.slice(0, 200),
+            error: String((err as Error)?.message ?? err).slice(0, 300),
+          }),
+        );
         await session?.close();
         return null;
       }
@@ -47,7 +61,16 @@ export const mcpToolsProvider: ToolProvider = async (ctx, options) => {
   const result: AgentTool[] = [];
   for (const entry of listed) {
     if (!entry) continue;
-    for (const tool of entry.tools) result.push(remoteAgentTool(entry.server, tool, namespacedName(entry.server.prefix, tool.name, used), entry.session, timeoutMs));
+    for (const tool of entry.tools)
+      result.push(
+        remoteAgentTool(
+          entry.server,
+          tool,
+          namespacedName(entry.server.prefix, tool.name, used),
+          entry.session,
+          timeoutMs,
+        ),
+      );
   }
   return result;
 };
@@ -67,7 +90,12 @@ async function serversForReply(ctx: ToolContext, toolIds: string[] | null | unde
           narrowed ? inArray(tools.id, toolIds!.slice(0, 90)) : undefined,
         ),
       ),
-    narrowed ? Promise.resolve([]) : ctx.db.select().from(connectors).where(and(eq(connectors.organizationId, ctx.organizationId), eq(connectors.isEnabled, true))),
+    narrowed
+      ? Promise.resolve([])
+      : ctx.db
+          .select()
+          .from(connectors)
+          .where(and(eq(connectors.organizationId, ctx.organizationId), eq(connectors.isEnabled, true))),
   ]);
   const fromTools: Server[] = toolRows
     .map((r) => r.tool)
@@ -101,15 +129,23 @@ const stringHeaders = (o: Record<string, unknown> | null | undefined): Headers =
  * else the credential of the member who started the conversation, else its default headers.
  */
 async function credentialsFor(ctx: ToolContext, servers: Server[]): Promise<Headers[]> {
-  const contactId = (ctx.incoming.senderType === "contact" ? ctx.incoming.senderId : null) ?? ctx.conversation?.contactId ?? null;
+  const contactId =
+    (ctx.incoming.senderType === "contact" ? ctx.incoming.senderId : null) ?? ctx.conversation?.contactId ?? null;
   const userId = ctx.conversation?.createdById ?? null;
   const [contactRows, memberRows] = await Promise.all([
     contactId
-      ? ctx.db.select({ sealed: contacts.mcpCredentialsSealed }).from(contacts).where(and(eq(contacts.id, contactId), eq(contacts.organizationId, ctx.organizationId)))
+      ? ctx.db
+          .select({ sealed: contacts.mcpCredentialsSealed })
+          .from(contacts)
+          .where(and(eq(contacts.id, contactId), eq(contacts.organizationId, ctx.organizationId)))
       : Promise.resolve([]),
     userId
       ? ctx.db
-          .select({ toolId: mcpCredentials.toolId, connectorId: mcpCredentials.connectorId, sealed: mcpCredentials.headersSealed })
+          .select({
+            toolId: mcpCredentials.toolId,
+            connectorId: mcpCredentials.connectorId,
+            sealed: mcpCredentials.headersSealed,
+          })
           .from(mcpCredentials)
           .innerJoin(members, eq(members.id, mcpCredentials.memberId))
           .where(and(eq(members.userId, userId), eq(mcpCredentials.organizationId, ctx.organizationId)))
@@ -120,7 +156,9 @@ async function credentialsFor(ctx: ToolContext, servers: Server[]): Promise<Head
     servers.map(async (s) => {
       const ofContact = contactCredential(contactList, { toolId: s.toolId, connectorId: s.connectorId, url: s.url });
       if (ofContact) return ofContact;
-      const held = memberRows.find((r) => (s.toolId && r.toolId === s.toolId) || (s.connectorId && r.connectorId === s.connectorId));
+      const held = memberRows.find(
+        (r) => (s.toolId && r.toolId === s.toolId) || (s.connectorId && r.connectorId === s.connectorId),
+      );
       const ofMember = held ? await openHeaders(held.sealed, ctx.env) : null;
       return ofMember ?? (await s.defaults());
     }),

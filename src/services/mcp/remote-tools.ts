@@ -33,12 +33,21 @@ export function nameList(value: unknown): string[] | null {
     list = Array.isArray(o.tools) ? o.tools : Object.keys(o).filter((k) => o[k] === true);
   }
   if (!Array.isArray(list)) return null;
-  const names = list.map((n) => (typeof n === "string" ? n.trim() : typeof (n as { name?: unknown })?.name === "string" ? (n as { name: string }).name : "")).filter(Boolean);
+  const names = list
+    .map((n) =>
+      typeof n === "string"
+        ? n.trim()
+        : typeof (n as { name?: unknown })?.name === "string"
+          ? (n as { name: string }).name
+          : "",
+    )
+    .filter(Boolean);
   return names.length ? names : null;
 }
 
 /** The tools every list allows (a null list allows all). */
-export const filterTools = (tools: Tool[], ...lists: (string[] | null)[]) => tools.filter((t) => lists.every((l) => !l || l.includes(t.name)));
+export const filterTools = (tools: Tool[], ...lists: (string[] | null)[]) =>
+  tools.filter((t) => lists.every((l) => !l || l.includes(t.name)));
 
 export const slug = (text: string, max = 24) =>
   text
@@ -76,7 +85,13 @@ const objectSchema = (schema: Tool["inputSchema"] | undefined): Record<string, u
  * A remote tool as the agent loop sees it. `session` is the reply's one session with that server
  * (opened when the tools were listed): every call of the reply goes over it.
  */
-export function remoteAgentTool(source: McpSource, tool: Tool, name: string, session: McpSession, timeoutMs: number): AgentTool {
+export function remoteAgentTool(
+  source: McpSource,
+  tool: Tool,
+  name: string,
+  session: McpSession,
+  timeoutMs: number,
+): AgentTool {
   return {
     name,
     description: (tool.description ?? tool.title ?? tool.name).slice(0, 4000),
@@ -89,14 +104,25 @@ export function remoteAgentTool(source: McpSource, tool: Tool, name: string, ses
   };
 }
 
-export async function callRemoteTool(session: McpSession, remoteName: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<ToolOutcome> {
+export async function callRemoteTool(
+  session: McpSession,
+  remoteName: string,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ToolOutcome> {
   try {
-    const result = (await session.client.callTool({ name: remoteName, arguments: args }, undefined, { timeout: timeoutMs, signal })) as CallToolResult;
+    const result = (await session.client.callTool({ name: remoteName, arguments: args }, undefined, {
+      timeout: timeoutMs,
+      signal,
+    })) as CallToolResult;
     return resultOutcome(result);
   } catch (err) {
-    if (session.overflowed()) return { status: "failure", error: `The server's answer is over ${MCP_MAX_RESPONSE_BYTES} bytes.` };
+    if (session.overflowed())
+      return { status: "failure", error: `The server's answer is over ${MCP_MAX_RESPONSE_BYTES} bytes.` };
     const { ErrorCode, McpError } = await import("./sdk");
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return { status: "timeout", error: `The MCP server did not answer within ${timeoutMs / 1000} s.` };
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
+      return { status: "timeout", error: `The MCP server did not answer within ${timeoutMs / 1000} s.` };
     return { status: "failure", error: `The MCP call failed: ${String((err as Error)?.message ?? err).slice(0, 500)}` };
   }
 }
@@ -110,10 +136,20 @@ export function resultOutcome(result: CallToolResult): ToolOutcome {
     return `[${p.type}${"mimeType" in p ? ` ${p.mimeType}` : ""}]`;
   });
   const text = parts.join("\n");
-  if (result.isError) return { status: "failure", output: text, error: text.slice(0, 1000) || "The tool reported an error.", forModel: `Error: ${text.slice(0, MODEL_CHARS)}` };
+  if (result.isError)
+    return {
+      status: "failure",
+      output: text,
+      error: text.slice(0, 1000) || "The tool reported an error.",
+      forModel: `Error: ${text.slice(0, MODEL_CHARS)}`,
+    };
   const output = result.structuredContent ?? (parts.length === 1 ? parseJson(text) : text);
   const forModel = text || JSON.stringify(result.structuredContent ?? null);
-  return { status: "success", output, forModel: forModel.length > MODEL_CHARS ? `${forModel.slice(0, MODEL_CHARS)} [truncated]` : forModel };
+  return {
+    status: "success",
+    output,
+    forModel: forModel.length > MODEL_CHARS ? `${forModel.slice(0, MODEL_CHARS)} [truncated]` : forModel,
+  };
 }
 
 function parseJson(text: string): unknown {

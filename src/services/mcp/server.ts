@@ -20,7 +20,16 @@ async function answer(res: Response, shape: (body: any) => unknown): Promise<Cal
   } catch {
     // kept as text
   }
-  if (!res.ok) return { isError: true, content: [{ type: "text", text: `HTTP ${res.status}: ${typeof body === "object" && body?.detail ? body.detail : text.slice(0, 2000)}` }] };
+  if (!res.ok)
+    return {
+      isError: true,
+      content: [
+        {
+          type: "text",
+          text: `HTTP ${res.status}: ${typeof body === "object" && body?.detail ? body.detail : text.slice(0, 2000)}`,
+        },
+      ],
+    };
   const value = shape(body);
   const json = JSON.stringify(value, null, 2);
   return {
@@ -34,7 +43,10 @@ async function answer(res: Response, shape: (body: any) => unknown): Promise<Cal
  * client. Built per request (stateless Streamable HTTP), acting through `dispatch`.
  */
 export function platformMcpServer(dispatch: ApiDispatch): McpServer {
-  const server = new McpServer({ name: "assistant-platform", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  const server = new McpServer(
+    { name: "assistant-platform", version: "1.0.0" },
+    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
 
   server.registerTool(
     "list_assistants",
@@ -47,7 +59,12 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
     async ({ query }) => {
       const q = new URLSearchParams({ pageSize: "100", ...(query ? { query } : {}) });
       return answer(await dispatch("GET", `/chatbots/?${q}`), (b) =>
-        (b.results ?? []).map((a: Record<string, unknown>) => ({ id: a.id, name: a.name, description: a.description ?? "", replyMode: a.replyMode ?? null })),
+        (b.results ?? []).map((a: Record<string, unknown>) => ({
+          id: a.id,
+          name: a.name,
+          description: a.description ?? "",
+          replyMode: a.replyMode ?? null,
+        })),
       );
     },
   );
@@ -56,7 +73,8 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
     "ask_assistant",
     {
       title: "Ask an assistant",
-      description: "Sends a message to an assistant and returns its reply. Give conversationId to continue a conversation; the reply names the conversation.",
+      description:
+        "Sends a message to an assistant and returns its reply. Give conversationId to continue a conversation; the reply names the conversation.",
       inputSchema: {
         assistantId: z.uuid().describe("The assistant's id (see list_assistants)"),
         message: z.string().min(1).max(20_000).describe("What to ask"),
@@ -64,11 +82,20 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
       },
     },
     async ({ assistantId, message, conversationId }) =>
-      answer(await dispatch("POST", `/chatbots/${assistantId}/completions/`, { message: { content: message }, ...(conversationId ? { conversation: conversationId } : {}) }), (b) => ({
-        conversationId: b.conversationId,
-        content: b.content,
-        citations: (b.message?.citations ?? []).map((f: Record<string, unknown>) => ({ id: f.id, filename: f.filename ?? f.name ?? null })),
-      })),
+      answer(
+        await dispatch("POST", `/chatbots/${assistantId}/completions/`, {
+          message: { content: message },
+          ...(conversationId ? { conversation: conversationId } : {}),
+        }),
+        (b) => ({
+          conversationId: b.conversationId,
+          content: b.content,
+          citations: (b.message?.citations ?? []).map((f: Record<string, unknown>) => ({
+            id: f.id,
+            filename: f.filename ?? f.name ?? null,
+          })),
+        }),
+      ),
   );
 
   server.registerTool(
@@ -85,11 +112,24 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
       annotations: { readOnlyHint: true },
     },
     async ({ query, knowledgeBaseId, assistantId, limit }) => {
-      if (!knowledgeBaseId === !assistantId) return { isError: true, content: [{ type: "text", text: "Give knowledgeBaseId or assistantId (one of them)." }] };
+      if (!knowledgeBaseId === !assistantId)
+        return {
+          isError: true,
+          content: [{ type: "text", text: "Give knowledgeBaseId or assistantId (one of them)." }],
+        };
       const pageSize = String(limit ?? 5);
-      const path = knowledgeBaseId ? `/knowledge-bases/${knowledgeBaseId}/search/?pageSize=${pageSize}` : `/chatbots/${assistantId}/search/?pageSize=${pageSize}`;
+      const path = knowledgeBaseId
+        ? `/knowledge-bases/${knowledgeBaseId}/search/?pageSize=${pageSize}`
+        : `/chatbots/${assistantId}/search/?pageSize=${pageSize}`;
       return answer(await dispatch("POST", path, { query }), (b) =>
-        (b.results ?? []).map((r: Record<string, any>) => ({ text: r.text, score: r.score, knowledgeBase: r.knowledgeBase, file: r.knowledgeBaseFile, pageStart: r.pageStart, faq: r.faq })),
+        (b.results ?? []).map((r: Record<string, any>) => ({
+          text: r.text,
+          score: r.score,
+          knowledgeBase: r.knowledgeBase,
+          file: r.knowledgeBaseFile,
+          pageStart: r.pageStart,
+          faq: r.faq,
+        })),
       );
     },
   );
@@ -102,7 +142,14 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
       inputSchema: {},
       annotations: { readOnlyHint: true },
     },
-    async () => answer(await dispatch("GET", "/knowledge-bases/?pageSize=100"), (b) => (b.results ?? []).map((k: Record<string, unknown>) => ({ id: k.id, name: k.name, description: k.description ?? "" }))),
+    async () =>
+      answer(await dispatch("GET", "/knowledge-bases/?pageSize=100"), (b) =>
+        (b.results ?? []).map((k: Record<string, unknown>) => ({
+          id: k.id,
+          name: k.name,
+          description: k.description ?? "",
+        })),
+      ),
   );
   return server;
 }

@@ -21,14 +21,19 @@ export function parseDocx(bytes: Uint8Array): ParsedDocument {
       filter: (f) => (f.name === DOCUMENT || f.name === CORE) && f.originalSize <= MAX_PART_BYTES,
     });
   } catch {
-    throw new ParseError("The file is not a valid .docx document or is damaged (an old .doc file must be saved as .docx first).");
+    throw new ParseError(
+      "The file is not a valid .docx document or is damaged (an old .doc file must be saved as .docx first).",
+    );
   }
   const xml = files[DOCUMENT];
   if (!xml) throw new ParseError("The file is not a Word document: it has no word/document.xml part.");
   const pages = documentPages(new TextDecoder().decode(xml));
   const title = files[CORE] && /<dc:title>([^<]*)<\/dc:title>/.exec(new TextDecoder().decode(files[CORE]))?.[1];
   const cleanTitle = title ? unescapeXml(title).trim() : "";
-  return { pages: pages.map((text, i) => ({ number: i + 1, text: tidy(text) })), ...(cleanTitle ? { title: cleanTitle } : {}) };
+  return {
+    pages: pages.map((text, i) => ({ number: i + 1, text: tidy(text) })),
+    ...(cleanTitle ? { title: cleanTitle } : {}),
+  };
 }
 
 function documentPages(xml: string): string[] {

@@ -3,16 +3,65 @@ import { decodeText, tidy } from "./text";
 import type { ParsedDocument } from "./types";
 
 // Never content: code, styling, embedded objects and site navigation around the article.
-const SKIPPED = new Set(["script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "nav", "select", "head"]);
+const SKIPPED = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "canvas",
+  "iframe",
+  "object",
+  "nav",
+  "select",
+  "head",
+]);
 // Blocks that stand apart as paragraphs (a blank line around them) or as lines of their own.
 const PARAGRAPHS = new Set([
-  "address", "article", "aside", "blockquote", "details", "dl", "fieldset", "figure", "footer", "form",
-  "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "main", "ol", "p", "pre", "section", "table", "ul",
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "details",
+  "dl",
+  "fieldset",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "main",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "table",
+  "ul",
 ]);
 const LINES = new Set(["body", "caption", "dd", "div", "dt", "figcaption", "html", "li", "summary", "tr"]);
 const CELLS = new Set(["td", "th"]);
 // The parser closes void elements at once; their close must not undo the skip count of an open element.
-const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+const VOID = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+]);
 
 /** HTML to its visible text, one block per line, and its `<title>` (else its first `<h1>`). */
 export function parseHtml(bytes: Uint8Array): ParsedDocument {

@@ -26,13 +26,62 @@ const MiB = 1024 * 1024;
 // Binary formats get more room: their text is a fraction of their size. Text formats are held
 // whole in memory as a string (twice the bytes) within a Worker's 128 MB.
 export const SUPPORTED_FILE_TYPES: readonly SupportedFileType[] = [
-  { fileType: "pdf", extension: "pdf", extensions: ["pdf"], contentTypes: ["application/pdf", "application/x-pdf"], maxSize: 20 * MiB, description: "PDF document (text layer; scanned pages without text are not read)" },
-  { fileType: "docx", extension: "docx", extensions: ["docx"], contentTypes: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"], maxSize: 20 * MiB, description: "Word document (.docx; save old .doc files as .docx)" },
-  { fileType: "txt", extension: "txt", extensions: ["txt", "text"], contentTypes: ["text/plain"], maxSize: 10 * MiB, description: "Plain text, UTF-8" },
-  { fileType: "md", extension: "md", extensions: ["md", "markdown"], contentTypes: ["text/markdown", "text/x-markdown"], maxSize: 10 * MiB, description: "Markdown, read as its text without the markup" },
-  { fileType: "html", extension: "html", extensions: ["html", "htm", "xhtml"], contentTypes: ["text/html", "application/xhtml+xml"], maxSize: 10 * MiB, description: "Web page; scripts, styles and navigation are left out" },
-  { fileType: "csv", extension: "csv", extensions: ["csv", "tsv"], contentTypes: ["text/csv", "application/csv", "text/tab-separated-values"], maxSize: 10 * MiB, description: "Table with a header row; each row becomes a line of \"column: value\" pairs" },
-  { fileType: "json", extension: "json", extensions: ["json"], contentTypes: ["application/json", "text/json"], maxSize: 10 * MiB, description: "JSON; each value becomes a \"path: value\" line" },
+  {
+    fileType: "pdf",
+    extension: "pdf",
+    extensions: ["pdf"],
+    contentTypes: ["application/pdf", "application/x-pdf"],
+    maxSize: 20 * MiB,
+    description: "PDF document (text layer; scanned pages without text are not read)",
+  },
+  {
+    fileType: "docx",
+    extension: "docx",
+    extensions: ["docx"],
+    contentTypes: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
+    maxSize: 20 * MiB,
+    description: "Word document (.docx; save old .doc files as .docx)",
+  },
+  {
+    fileType: "txt",
+    extension: "txt",
+    extensions: ["txt", "text"],
+    contentTypes: ["text/plain"],
+    maxSize: 10 * MiB,
+    description: "Plain text, UTF-8",
+  },
+  {
+    fileType: "md",
+    extension: "md",
+    extensions: ["md", "markdown"],
+    contentTypes: ["text/markdown", "text/x-markdown"],
+    maxSize: 10 * MiB,
+    description: "Markdown, read as its text without the markup",
+  },
+  {
+    fileType: "html",
+    extension: "html",
+    extensions: ["html", "htm", "xhtml"],
+    contentTypes: ["text/html", "application/xhtml+xml"],
+    maxSize: 10 * MiB,
+    description: "Web page; scripts, styles and navigation are left out",
+  },
+  {
+    fileType: "csv",
+    extension: "csv",
+    extensions: ["csv", "tsv"],
+    contentTypes: ["text/csv", "application/csv", "text/tab-separated-values"],
+    maxSize: 10 * MiB,
+    description: 'Table with a header row; each row becomes a line of "column: value" pairs',
+  },
+  {
+    fileType: "json",
+    extension: "json",
+    extensions: ["json"],
+    contentTypes: ["application/json", "text/json"],
+    maxSize: 10 * MiB,
+    description: 'JSON; each value becomes a "path: value" line',
+  },
 ];
 
 // The parsers built on libraries (pdf.js, fflate, htmlparser2, papaparse) are imported by the first
@@ -61,17 +110,24 @@ export function fileTypeOf(filename: string, contentType?: string | null): FileT
  * A knowledge-base file's text, page by page. Throws `UnsupportedFileType` for a type it cannot
  * read and `ParseError` for a file it cannot read; both messages are meant for the user.
  */
-export async function parseDocument(bytes: Uint8Array, filename: string, contentType?: string): Promise<ParsedDocument> {
+export async function parseDocument(
+  bytes: Uint8Array,
+  filename: string,
+  contentType?: string,
+): Promise<ParsedDocument> {
   const fileType = fileTypeOf(filename, contentType);
   if (!fileType) {
     const dot = filename.lastIndexOf(".");
-    const what = dot >= 0 ? `".${filename.slice(dot + 1)}" files` : `"${filename}" (${contentType || "no content type"})`;
+    const what =
+      dot >= 0 ? `".${filename.slice(dot + 1)}" files` : `"${filename}" (${contentType || "no content type"})`;
     const supported = SUPPORTED_FILE_TYPES.map((t) => t.extension).join(", ");
     throw new UnsupportedFileType(`Unsupported file type: ${what} cannot be read. Supported types: ${supported}.`);
   }
   const { maxSize } = SUPPORTED_FILE_TYPES.find((t) => t.fileType === fileType)!;
   if (bytes.length > maxSize) {
-    throw new ParseError(`The file is too large: ${mib(bytes.length)} MB, while ${fileType} files can be at most ${mib(maxSize)} MB.`);
+    throw new ParseError(
+      `The file is too large: ${mib(bytes.length)} MB, while ${fileType} files can be at most ${mib(maxSize)} MB.`,
+    );
   }
   if (!bytes.length) throw new ParseError("The file is empty.");
   let doc: ParsedDocument;

@@ -37,7 +37,12 @@ export function parseMarkdown(bytes: Uint8Array): ParsedDocument {
     const body = line
       .replace(/^\s*(>\s?)+/, "")
       .replace(/^\s*([-*+]|\d{1,9}[.)])\s+(\[[ xX]\]\s+)?/, "")
-      .replace(/^\s*\|(.*?)\|?\s*$/, (_, cells: string) => cells.split("|").map((c) => c.trim()).join(" | "));
+      .replace(/^\s*\|(.*?)\|?\s*$/, (_, cells: string) =>
+        cells
+          .split("|")
+          .map((c) => c.trim())
+          .join(" | "),
+      );
     lines.push(inline(body));
   }
   return { pages: [{ number: 1, text: tidy(lines.join("\n")) }], ...(title ? { title } : {}) };

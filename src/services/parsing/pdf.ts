@@ -48,8 +48,10 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
 
 function pdfError(err: unknown): ParseError {
   const name = (err as Error)?.name;
-  if (name === "PasswordException") return new ParseError("The PDF is password-protected; remove the password and upload it again.");
-  if (name === "InvalidPDFException" || name === "FormatError") return new ParseError("The file is not a valid PDF or is damaged.");
+  if (name === "PasswordException")
+    return new ParseError("The PDF is password-protected; remove the password and upload it again.");
+  if (name === "InvalidPDFException" || name === "FormatError")
+    return new ParseError("The file is not a valid PDF or is damaged.");
   return new ParseError(`The PDF could not be read: ${(err as Error)?.message ?? String(err)}`);
 }
 
@@ -79,7 +81,10 @@ function pageText(items: Item[]): string {
     if (prev) {
       const gap = prev.y - y;
       const newParagraph =
-        gap < 0 || gap > PARAGRAPH_GAP * Math.max(size, prev.size) || Math.abs(size - prev.size) > 1 || BULLET.test(text);
+        gap < 0 ||
+        gap > PARAGRAPH_GAP * Math.max(size, prev.size) ||
+        Math.abs(size - prev.size) > 1 ||
+        BULLET.test(text);
       if (newParagraph) out += "\n";
       else if (/[a-z]-$/.test(out) && /^[a-z]/.test(text)) out = out.slice(0, -1);
       else if (!(CJK.test(out.slice(-1)) && CJK.test(text[0]))) out += " ";

@@ -19,7 +19,9 @@ export function decodeText(bytes: Uint8Array, kind = "text"): string {
     if (c === 0xfffd || (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) || c === 0x7f) garbage++;
   }
   if (garbage > Math.max(2, text.length * MAX_GARBAGE_RATIO)) {
-    throw new ParseError(`The file does not look like a ${kind} file: it contains binary data or is not encoded as UTF-8.`);
+    throw new ParseError(
+      `The file does not look like a ${kind} file: it contains binary data or is not encoded as UTF-8.`,
+    );
   }
   return text.replace(/\r\n?/g, "\n");
 }
@@ -44,6 +46,8 @@ export function tidy(text: string): string {
 
 /** Plain text; form feeds (as pdftotext writes them) separate pages. */
 export function parseText(bytes: Uint8Array): ParsedDocument {
-  const pages = decodeText(bytes).split("\f").map((text, i) => ({ number: i + 1, text: tidy(text) }));
+  const pages = decodeText(bytes)
+    .split("\f")
+    .map((text, i) => ({ number: i + 1, text: tidy(text) }));
   return { pages };
 }

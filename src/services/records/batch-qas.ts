@@ -17,7 +17,11 @@ export interface BatchQaRecord {
   finishedAt: string | null;
 }
 
-export const batchQaRecord = (r: BatchQaRow, chatbotName: string, averageAnswerCorrectness: number | null): BatchQaRecord => ({
+export const batchQaRecord = (
+  r: BatchQaRow,
+  chatbotName: string,
+  averageAnswerCorrectness: number | null,
+): BatchQaRecord => ({
   id: r.id,
   webChat: { id: r.webChatId },
   chatbot: { id: r.chatbotId, name: chatbotName },
@@ -28,7 +32,8 @@ export const batchQaRecord = (r: BatchQaRow, chatbotName: string, averageAnswerC
   completed: r.completed,
   failed: r.failed,
   progress: r.total ? Math.round((r.completed / r.total) * 1000) / 1000 : 1,
-  averageAnswerCorrectness: averageAnswerCorrectness === null ? null : Math.round(averageAnswerCorrectness * 1000) / 1000,
+  averageAnswerCorrectness:
+    averageAnswerCorrectness === null ? null : Math.round(averageAnswerCorrectness * 1000) / 1000,
   createdAt: ms(r.createdAt)!,
   finishedAt: ms(r.finishedAt),
 });
@@ -52,7 +57,8 @@ export interface BatchQaItemRecord {
 }
 
 /** The file names a stored reply cites (the spreadsheet export lists the same). */
-export const citedFiles = (citations: BatchQaItemRow["citations"]) => (citations ?? []).map((f) => String((f as { filename?: unknown }).filename ?? "")).filter(Boolean);
+export const citedFiles = (citations: BatchQaItemRow["citations"]) =>
+  (citations ?? []).map((f) => String((f as { filename?: unknown }).filename ?? "")).filter(Boolean);
 
 export const batchQaItemRecord = (i: BatchQaItemRow): BatchQaItemRecord => ({
   id: i.id,

@@ -1,7 +1,14 @@
 import { ms } from "../../lib/time";
 import type { ChatbotRecordView } from "../statistics/records";
 
-export const EVALUATION_METRICS = ["faithfulness", "answerRelevancy", "contextPrecision", "answerCorrectness", "answerSimilarity", "contextRecall"] as const;
+export const EVALUATION_METRICS = [
+  "faithfulness",
+  "answerRelevancy",
+  "contextPrecision",
+  "answerCorrectness",
+  "answerSimilarity",
+  "contextRecall",
+] as const;
 export type EvaluationMetric = (typeof EVALUATION_METRICS)[number];
 
 /** CONTRACT section 13: one answered (or failed) question of an assistant. */
@@ -33,11 +40,14 @@ export interface ChatbotRecord {
 
 /** The passages a reply was given, as text (the stored citationNodes). */
 export function contextTexts(nodes: Record<string, unknown>[] | null): string[] {
-  return (nodes ?? []).map((n) => (n.node as { text?: unknown } | undefined)?.text).filter((t): t is string => typeof t === "string");
+  return (nodes ?? [])
+    .map((n) => (n.node as { text?: unknown } | undefined)?.text)
+    .filter((t): t is string => typeof t === "string");
 }
 
 /** A score as people read it: "85%", or "-" when not scored (yet). */
-export const scoreDisplay = (score: number | null | undefined) => (score === null || score === undefined ? "-" : `${Math.round(score * 100)}%`);
+export const scoreDisplay = (score: number | null | undefined) =>
+  score === null || score === undefined ? "-" : `${Math.round(score * 100)}%`;
 
 export function chatbotRecord({ record: r, contact }: ChatbotRecordView, withEvaluation: boolean): ChatbotRecord {
   const out: ChatbotRecord = {

@@ -34,7 +34,10 @@ export interface KnowledgeBaseRecord {
   updatedAt: string;
 }
 
-export const knowledgeBaseRecord = (v: KnowledgeBaseView, storedCredentials: CredentialName[]): KnowledgeBaseRecord => ({
+export const knowledgeBaseRecord = (
+  v: KnowledgeBaseView,
+  storedCredentials: CredentialName[],
+): KnowledgeBaseRecord => ({
   id: v.row.id,
   name: v.row.name,
   description: v.row.description,

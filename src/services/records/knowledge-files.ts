@@ -25,10 +25,16 @@ export interface KnowledgeBaseFileRecord {
   createdAt: string;
 }
 
-const seconds = (from: number | null, to: number | null) => (from === null ? null : Math.max(0, ((to ?? Date.now()) - from) / 1000));
+const seconds = (from: number | null, to: number | null) =>
+  from === null ? null : Math.max(0, ((to ?? Date.now()) - from) / 1000);
 
 /** `origin` is the service's own (`https://host`), for the absolute download URL. */
-export function fileRecord(origin: string, row: FileRow, knowledgeBase: IdName, labels: IdName[]): KnowledgeBaseFileRecord {
+export function fileRecord(
+  origin: string,
+  row: FileRow,
+  knowledgeBase: IdName,
+  labels: IdName[],
+): KnowledgeBaseFileRecord {
   return {
     id: row.id,
     filename: row.filename,

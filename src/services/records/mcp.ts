@@ -46,7 +46,13 @@ export interface ConnectorRecord {
   updatedAt: string;
 }
 
-export const connectorRecord = ({ connector: c, entry }: { connector: ConnectorRow; entry: RegistryRow }): ConnectorRecord => ({
+export const connectorRecord = ({
+  connector: c,
+  entry,
+}: {
+  connector: ConnectorRow;
+  entry: RegistryRow;
+}): ConnectorRecord => ({
   id: c.id,
   mcpRegistryId: c.mcpRegistryId,
   mcpRegistry: { id: entry.id, slug: entry.slug, name: entry.name, icon: entry.icon, authKind: entry.authKind },
@@ -70,7 +76,14 @@ export interface AuthorizedMemberRecord {
   updatedAt: string;
 }
 
-export const authorizedMemberRecord = (r: { memberId: string; userId: string; name: string; email: string; createdAt: number; updatedAt: number }): AuthorizedMemberRecord => ({
+export const authorizedMemberRecord = (r: {
+  memberId: string;
+  userId: string;
+  name: string;
+  email: string;
+  createdAt: number;
+  updatedAt: number;
+}): AuthorizedMemberRecord => ({
   memberId: r.memberId,
   user: { id: r.userId, name: r.name, email: r.email },
   createdAt: ms(r.createdAt)!,

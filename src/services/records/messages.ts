@@ -51,7 +51,10 @@ export const messageRecord = (m: MessageRow): MessageRecord => ({
   skillIds: m.skillIds ?? [],
   toolIds: m.toolIds ?? [],
   // Tokens the model reported for an assistant's reply (null for other messages and models that report none).
-  usage: m.inputTokens == null && m.outputTokens == null ? null : { promptTokens: m.inputTokens ?? 0, completionTokens: m.outputTokens ?? 0 },
+  usage:
+    m.inputTokens == null && m.outputTokens == null
+      ? null
+      : { promptTokens: m.inputTokens ?? 0, completionTokens: m.outputTokens ?? 0 },
   private: m.private ?? false,
   createdAt: ms(m.createdAt)!,
 });

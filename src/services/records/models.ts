@@ -23,7 +23,10 @@ export interface ModelRecord {
 
 /** Row -> record. The API key is decrypted only to mask it; it never leaves in clear. */
 export async function modelRecord(row: ModelRow, env: Pick<Bindings, "ENCRYPTION_KEY" | "AI">): Promise<ModelRecord> {
-  const [plain, unavailableReason] = await Promise.all([modelApiKey(row, env).catch(() => null), modelUnavailableReason(row, env)]);
+  const [plain, unavailableReason] = await Promise.all([
+    modelApiKey(row, env).catch(() => null),
+    modelUnavailableReason(row, env),
+  ]);
   return {
     id: row.id,
     name: row.name,

@@ -56,7 +56,10 @@ const common = (v: SkillView) => ({
   canDelete: v.canManage,
 });
 
-export const skillListRecord = (v: SkillView): SkillListRecord => ({ ...common(v), resources: v.resources.map((r) => r.path) });
+export const skillListRecord = (v: SkillView): SkillListRecord => ({
+  ...common(v),
+  resources: v.resources.map((r) => r.path),
+});
 
 export const skillRecord = (v: SkillView): SkillRecord => ({
   ...common(v),
@@ -65,5 +68,12 @@ export const skillRecord = (v: SkillView): SkillRecord => ({
   skillPackageName: v.row.packageName,
   skillPackageSize: v.row.packageSize,
   skillPackageUploadedAt: ms(v.row.packageUploadedAt),
-  resources: v.resources.map((r) => ({ id: r.id, path: r.path, filePath: r.objectKey, fileSize: r.size, mimeType: r.mimeType, createdAt: ms(r.createdAt)! })),
+  resources: v.resources.map((r) => ({
+    id: r.id,
+    path: r.path,
+    filePath: r.objectKey,
+    fileSize: r.size,
+    mimeType: r.mimeType,
+    createdAt: ms(r.createdAt)!,
+  })),
 });

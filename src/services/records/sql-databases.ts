@@ -64,7 +64,9 @@ export const sqlTableRecord = (t: SqlTableRow): SqlTableRecord => ({
   description: t.description,
   status: t.status,
   errorMessage: t.errorMessage,
-  sourceFile: t.sourceFileName ? { id: t.sourceFileId, name: t.sourceFileName, isFromKnowledgeBase: t.isFromKnowledgeBase } : null,
+  sourceFile: t.sourceFileName
+    ? { id: t.sourceFileId, name: t.sourceFileName, isFromKnowledgeBase: t.isFromKnowledgeBase }
+    : null,
   rowCount: t.rowCount,
   columns: t.columns.map((c) => ({ ...c, createdAt: ms(c.createdAt)!, updatedAt: ms(c.updatedAt)! })),
   createdAt: ms(t.createdAt)!,
@@ -77,7 +79,8 @@ const common = (v: SqlDatabaseView): Common => ({
   description: v.row.description,
   databaseType: v.row.databaseType,
   databaseUrl: v.row.databaseUrlMasked,
-  includeTables: v.row.includeTables ?? (v.row.databaseType === "managed" ? { tables: v.tables.map((t) => t.tableName) } : null),
+  includeTables:
+    v.row.includeTables ?? (v.row.databaseType === "managed" ? { tables: v.tables.map((t) => t.tableName) } : null),
   isActive: v.row.isActive,
   status: v.row.status,
   errorMessage: v.row.errorMessage,
@@ -91,7 +94,10 @@ const common = (v: SqlDatabaseView): Common => ({
   updatedAt: ms(v.row.updatedAt)!,
 });
 
-export const sqlDatabaseRecord = (v: SqlDatabaseView): SqlDatabaseRecord => ({ ...common(v), tables: v.tables.map(sqlTableRecord) });
+export const sqlDatabaseRecord = (v: SqlDatabaseView): SqlDatabaseRecord => ({
+  ...common(v),
+  tables: v.tables.map(sqlTableRecord),
+});
 
 export const sqlDatabaseListRecord = (v: SqlDatabaseView): SqlDatabaseListRecord => ({
   ...common(v),

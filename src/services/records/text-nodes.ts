@@ -69,7 +69,12 @@ export function legacyTextNodeRecord(row: TextNodeRow, file: NodeFile): TextNode
   };
 }
 
-export function textNodeRecord(row: TextNodeRow, file: NodeFile, labels: IdName[], query: string | undefined): TextNode {
+export function textNodeRecord(
+  row: TextNodeRow,
+  file: NodeFile,
+  labels: IdName[],
+  query: string | undefined,
+): TextNode {
   return {
     ...legacyTextNodeRecord(row, file),
     knowledgeBaseFile: { id: file.id, filename: file.filename },

@@ -44,7 +44,10 @@ export type WebChatRecord = Record<WebChatFlag, boolean> & {
 
 export function webChatRecord({ webChat, inbox }: WebChatView): WebChatRecord {
   const s = webChat.settings;
-  const flags = Object.fromEntries(WEB_CHAT_FLAGS.map((k) => [k, s[k] ?? FLAG_DEFAULTS[k] ?? false])) as Record<WebChatFlag, boolean>;
+  const flags = Object.fromEntries(WEB_CHAT_FLAGS.map((k) => [k, s[k] ?? FLAG_DEFAULTS[k] ?? false])) as Record<
+    WebChatFlag,
+    boolean
+  >;
   return {
     id: webChat.id,
     name: webChat.name,

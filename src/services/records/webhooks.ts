@@ -23,7 +23,10 @@ export interface WebhookRecord {
   updatedAt: string;
 }
 
-export async function webhookRecord({ webhook: w, inbox }: WebhookView, env: Pick<Bindings, "ENCRYPTION_KEY">): Promise<WebhookRecord> {
+export async function webhookRecord(
+  { webhook: w, inbox }: WebhookView,
+  env: Pick<Bindings, "ENCRYPTION_KEY">,
+): Promise<WebhookRecord> {
   return {
     id: w.id,
     inbox,

@@ -46,9 +46,13 @@ export function rerankLocally(query: string, documents: string[]): number[] {
   // Smoothed IDF over the candidates, floored at 1 so that a term all of them share still counts
   // towards coverage (the candidates were retrieved for it) but no longer separates them.
   const n = docs.length;
-  const idf = new Map(queryTerms.map((t) => [t, 1 + Math.log((n + 1) / (docs.filter((d) => d.counts.has(t)).length + 1))]));
+  const idf = new Map(
+    queryTerms.map((t) => [t, 1 + Math.log((n + 1) / (docs.filter((d) => d.counts.has(t)).length + 1))]),
+  );
   // A term the question repeats weighs as often (at most 3), as in the keyword search: long questions name their subject more than once.
-  const weight = new Map(queryTerms.map((t) => [t, Math.min(MAX_QUERY_TERM_FREQUENCY, q.counts.get(t) ?? 1) * idf.get(t)!]));
+  const weight = new Map(
+    queryTerms.map((t) => [t, Math.min(MAX_QUERY_TERM_FREQUENCY, q.counts.get(t) ?? 1) * idf.get(t)!]),
+  );
   const total = queryTerms.reduce((s, t) => s + weight.get(t)!, 0);
   const averageLength = docs.reduce((s, d) => s + d.length, 0) / n || 1;
 
@@ -56,8 +60,10 @@ export function rerankLocally(query: string, documents: string[]): number[] {
     // BM25's term-frequency saturation and length normalization, scaled so one occurrence in a
     // document of average length counts 1.
     const lengthNorm = 1 - BM25_B + (BM25_B * d.length) / averageLength;
-    const tfWeight = (tf: number) => (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * lengthNorm) / ((BM25_K1 + 1) / (1 + BM25_K1));
-    const coverage = queryTerms.reduce((s, t) => s + (d.counts.get(t) ? weight.get(t)! * tfWeight(d.counts.get(t)!) : 0), 0) / total;
+    const tfWeight = (tf: number) =>
+      (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * lengthNorm) / ((BM25_K1 + 1) / (1 + BM25_K1));
+    const coverage =
+      queryTerms.reduce((s, t) => s + (d.counts.get(t) ? weight.get(t)! * tfWeight(d.counts.get(t)!) : 0), 0) / total;
     const adjacent = q.pairs.size ? d.pairs / q.pairs.size : 0;
     const exact = d.exact ? 1 : 0;
     const cjk = q.cjkPairs.size ? d.cjkPairs / q.cjkPairs.size : 0;
@@ -96,7 +102,13 @@ function scanDocument(text: string, q: Analysed): Scanned {
     chars.forEach((c, i) => {
       terms.push(c);
       stops.push(isStopword(c));
-      if (q.cjkPairs.size && i + 1 < chars.length && q.cjkPairs.has(c + chars[i + 1]) && !(isStopword(c) && isStopword(chars[i + 1]))) cjkFound.add(c + chars[i + 1]);
+      if (
+        q.cjkPairs.size &&
+        i + 1 < chars.length &&
+        q.cjkPairs.has(c + chars[i + 1]) &&
+        !(isStopword(c) && isStopword(chars[i + 1]))
+      )
+        cjkFound.add(c + chars[i + 1]);
     });
   }
   // A text made only of stopwords still has to be ranked by something.
@@ -112,12 +124,12 @@ function scanDocument(text: string, q: Analysed): Scanned {
       const pair = `${t} ${sequence[i + 1]}`;
       if (q.pairs.has(pair)) pairsFound.add(pair);
     }
-    if (!exact && q.sequence.length > 1 && t === first && i + q.sequence.length <= sequence.length) exact = q.sequence.every((x, k) => sequence[i + k] === x);
+    if (!exact && q.sequence.length > 1 && t === first && i + q.sequence.length <= sequence.length)
+      exact = q.sequence.every((x, k) => sequence[i + k] === x);
   }
   for (const pair of cjkFound) counts.set(pair, 1);
   return { length: sequence.length, counts, pairs: pairsFound.size, exact, cjkPairs: cjkFound.size };
 }
-
 
 function analyse(text: string): Analysed {
   const all: { term: string; stop: boolean }[] = [];

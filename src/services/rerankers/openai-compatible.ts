@@ -21,13 +21,20 @@ export function openAiCompatibleReranker(o: OpenAiCompatibleRerankerOptions): Re
     async rerank(query, documents) {
       if (documents.length === 0) return [];
       const url = `${o.baseUrl.replace(/\/+$/, "")}/rerank`;
-      const body = await postJson(url, o.apiKey, { model: o.model, query, documents, top_n: documents.length }, o.timeoutMs);
+      const body = await postJson(
+        url,
+        o.apiKey,
+        { model: o.model, query, documents, top_n: documents.length },
+        o.timeoutMs,
+      );
       if (!Array.isArray(body.results)) throw new ModelError("The reranker answered without results.", 502);
       const scores: number[] = documents.map(() => 0);
       for (const r of body.results as { index?: unknown; relevance_score?: unknown }[]) {
-        if (!Number.isInteger(r.index) || typeof r.relevance_score !== "number") throw new ModelError("The reranker answered with a malformed result.", 502);
+        if (!Number.isInteger(r.index) || typeof r.relevance_score !== "number")
+          throw new ModelError("The reranker answered with a malformed result.", 502);
         const index = r.index as number;
-        if (index < 0 || index >= documents.length) throw new ModelError(`The reranker answered for document ${index} of ${documents.length}.`, 502);
+        if (index < 0 || index >= documents.length)
+          throw new ModelError(`The reranker answered for document ${index} of ${documents.length}.`, 502);
         scores[index] = r.relevance_score;
       }
       return toUnitRange(scores);

@@ -24,7 +24,8 @@ export function workersAiReranker(ai: Ai | undefined, model: string): Reranker {
       } catch (err) {
         throw new ModelError(`Workers AI failed: ${String((err as Error)?.message ?? err).slice(0, 300)}`, 502);
       }
-      if (!Array.isArray(result?.response)) throw new ModelError("Workers AI answered the rerank without a response.", 502);
+      if (!Array.isArray(result?.response))
+        throw new ModelError("Workers AI answered the rerank without a response.", 502);
       const scores: number[] = documents.map(() => 0);
       for (const r of result.response as { id?: unknown; score?: unknown }[]) {
         const id = r.id as number;

@@ -48,14 +48,20 @@ export async function loadHits(db: Db, ranked: Ranked[]): Promise<SearchHit[]> {
   // One query for the text nodes with their files and neighbours (for the sentence window), one for
   // FAQs; none for a kind without results (each query is a round trip to D1).
   const [nodes, faqs] = await Promise.all([
-    !nodeList.length ? [] : db.all<NodeRow>(sql`
+    !nodeList.length
+      ? []
+      : db.all<NodeRow>(sql`
       select t.id, t.text, t.file_id as fileId, t.page_start as pageStart, t.page_end as pageEnd, t.start_char_idx as start, t.end_char_idx as end,
              f.filename, f.file_type as fileType, f.size, f.created_at as fileCreatedAt, p.text as previous, n.text as next
       from text_nodes as t join knowledge_base_files as f on f.id = t.file_id
       left join text_nodes as p on p.file_id = t.file_id and p.position = t.position - 1
       left join text_nodes as n on n.file_id = t.file_id and n.position = t.position + 1
       where t.id in (select value from json_each(${nodeIds}))`),
-    !faqList.length ? [] : db.all<{ id: string; question: string; answer: string }>(sql`select id, question, answer from faqs where id in (select value from json_each(${faqIds}))`),
+    !faqList.length
+      ? []
+      : db.all<{ id: string; question: string; answer: string }>(
+          sql`select id, question, answer from faqs where id in (select value from json_each(${faqIds}))`,
+        ),
   ]);
   const windowOf = new Map(ranked.map((r) => [r.id, r.kb.sentenceWindowSize]));
   const nodeById = new Map(nodes.map((n) => [n.id, n]));
@@ -72,7 +78,13 @@ export async function loadHits(db: Db, ranked: Ranked[]): Promise<SearchHit[]> {
         text: widen(node, windowOf.get(node.id) ?? 0),
         nodeText: node.text,
         knowledgeBase,
-        file: { id: node.fileId, filename: node.filename, fileType: node.fileType, size: node.size, createdAt: node.fileCreatedAt },
+        file: {
+          id: node.fileId,
+          filename: node.filename,
+          fileType: node.fileType,
+          size: node.size,
+          createdAt: node.fileCreatedAt,
+        },
         pageStart: node.pageStart,
         pageEnd: node.pageEnd,
         startCharIdx: node.start,

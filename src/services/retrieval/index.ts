@@ -32,7 +32,11 @@ export interface RetrievedPassage extends Passage {
 }
 
 /** A passage as a reply's `citationNodes` lists it: the node, its score and the score as a percentage. */
-export const citationNode = (p: RetrievedPassage) => ({ node: p.node, score: p.score, displayScore: Math.round(p.score * 100) });
+export const citationNode = (p: RetrievedPassage) => ({
+  node: p.node,
+  score: p.score,
+  displayScore: Math.round(p.score * 100),
+});
 
 /** The files of these passages, each once: a reply's `citations`. */
 export function citedFiles(passages: RetrievedPassage[]) {
@@ -60,7 +64,9 @@ export async function retrievePassages(
   earlier: string[] = [],
 ): Promise<RetrievedPassage[]> {
   if (!bases.length || !message.content.trim()) return [];
-  const metadata = (message.queryMetadata as QueryMetadata | null) ?? (contactMetadata !== undefined ? contactMetadata : await contactQueryMetadata(db, message.conversationId));
+  const metadata =
+    (message.queryMetadata as QueryMetadata | null) ??
+    (contactMetadata !== undefined ? contactMetadata : await contactQueryMetadata(db, message.conversationId));
   const hits = await searchKnowledge(env, db, bases, {
     query: retrievalQuery(message.content, earlier),
     scope: queryScope(metadata),
@@ -68,7 +74,10 @@ export async function retrievePassages(
     languageModelId: chatbot.largeLanguageModelId,
   });
   // Counted beside the answer, not before it: D1 runs the update ahead of the reply's own write.
-  if (hits.length) countHits(env, hits).catch((err) => console.error(JSON.stringify({ level: "error", message: "hit count failed", error: String(err) })));
+  if (hits.length)
+    countHits(env, hits).catch((err) =>
+      console.error(JSON.stringify({ level: "error", message: "hit count failed", error: String(err) })),
+    );
   return hits.map(toPassage);
 }
 
@@ -82,8 +91,12 @@ async function contactQueryMetadata(db: Db, conversationId: string): Promise<Que
 async function countHits(env: Bindings, hits: SearchHit[]) {
   const ids = (type: SearchHit["type"]) => JSON.stringify(hits.filter((h) => h.type === type).map((h) => h.id));
   await env.DB.batch([
-    env.DB.prepare("update text_nodes set hits_count = hits_count + 1 where id in (select value from json_each(?))").bind(ids("text_node")),
-    env.DB.prepare("update faqs set hits_count = hits_count + 1 where id in (select value from json_each(?))").bind(ids("faq")),
+    env.DB.prepare(
+      "update text_nodes set hits_count = hits_count + 1 where id in (select value from json_each(?))",
+    ).bind(ids("text_node")),
+    env.DB.prepare("update faqs set hits_count = hits_count + 1 where id in (select value from json_each(?))").bind(
+      ids("faq"),
+    ),
   ]);
 }
 
@@ -109,6 +122,14 @@ const toPassage = (hit: SearchHit, i: number): RetrievedPassage => ({
     faq: hit.faq,
   },
   file: hit.file
-    ? { id: hit.file.id, filename: hit.file.filename, fileType: hit.file.fileType, size: hit.file.size, status: "done", knowledgeBase: hit.knowledgeBase, createdAt: String(hit.file.createdAt) }
+    ? {
+        id: hit.file.id,
+        filename: hit.file.filename,
+        fileType: hit.file.fileType,
+        size: hit.file.size,
+        status: "done",
+        knowledgeBase: hit.knowledgeBase,
+        createdAt: String(hit.file.createdAt),
+      }
     : null,
 });

@@ -131,12 +131,16 @@ export class KeywordIndex {
       "CREATE TABLE IF NOT EXISTS keyword_terms (term TEXT PRIMARY KEY, live INTEGER NOT NULL, size INTEGER NOT NULL, last INTEGER NOT NULL, max_tf INTEGER NOT NULL, min_length INTEGER NOT NULL, blocks INTEGER NOT NULL, tail_bytes INTEGER NOT NULL) WITHOUT ROWID",
     );
     sql.exec("CREATE TABLE IF NOT EXISTS keyword_holes (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)");
-    sql.exec("CREATE TABLE IF NOT EXISTS keyword_blocks (term TEXT NOT NULL, block INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (term, block)) WITHOUT ROWID");
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS keyword_blocks (term TEXT NOT NULL, block INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (term, block)) WITHOUT ROWID",
+    );
   }
 
   /** Documents stored. */
   count(): number {
-    return this.lengths ? this.size : this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM keyword_documents").one().n;
+    return this.lengths
+      ? this.size
+      : this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM keyword_documents").one().n;
   }
 
   /** Adds documents; one already present (by id) is replaced. */
@@ -165,7 +169,10 @@ export class KeywordIndex {
     // Each term's row, and the tail block of those whose postings join it, read in two statements.
     const rows = new Map(
       this.sql
-        .exec<TermRow>("SELECT * FROM keyword_terms WHERE term IN (SELECT value FROM json_each(?))", JSON.stringify([...lists.keys()]))
+        .exec<TermRow>(
+          "SELECT * FROM keyword_terms WHERE term IN (SELECT value FROM json_each(?))",
+          JSON.stringify([...lists.keys()]),
+        )
         .toArray()
         .map((r) => [r.term, r]),
     );
@@ -173,7 +180,11 @@ export class KeywordIndex {
       this.sql
         .exec<{ term: string; data: ArrayBuffer }>(
           "SELECT b.term, b.data FROM json_each(?) AS j JOIN keyword_blocks AS b ON b.term = j.value ->> '$[0]' AND b.block = j.value ->> '$[1]'",
-          JSON.stringify([...rows.values()].filter((r) => r.blocks > 0 && r.tail_bytes < BLOCK_BYTES).map((r) => [r.term, r.blocks - 1])),
+          JSON.stringify(
+            [...rows.values()]
+              .filter((r) => r.blocks > 0 && r.tail_bytes < BLOCK_BYTES)
+              .map((r) => [r.term, r.blocks - 1]),
+          ),
         )
         .toArray()
         .map((r) => [r.term, r.data]),
@@ -192,10 +203,20 @@ export class KeywordIndex {
         const joined = new Uint8Array(data.byteLength + bytes.length);
         joined.set(new Uint8Array(data));
         joined.set(bytes, data.byteLength);
-        this.sql.exec("UPDATE keyword_blocks SET data = ? WHERE term = ? AND block = ?", joined.buffer, term, blocks - 1);
+        this.sql.exec(
+          "UPDATE keyword_blocks SET data = ? WHERE term = ? AND block = ?",
+          joined.buffer,
+          term,
+          blocks - 1,
+        );
         tail += bytes.length;
       } else {
-        this.sql.exec("INSERT INTO keyword_blocks (term, block, data) VALUES (?, ?, ?)", term, blocks++, Uint8Array.from(bytes).buffer);
+        this.sql.exec(
+          "INSERT INTO keyword_blocks (term, block, data) VALUES (?, ?, ?)",
+          term,
+          blocks++,
+          Uint8Array.from(bytes).buffer,
+        );
         tail = bytes.length;
       }
       updated.push([
@@ -220,18 +241,28 @@ export class KeywordIndex {
   remove(ids: string[]) {
     if (!ids.length) return;
     const rows = this.sql
-      .exec<{ slot: number; terms: string; length: number }>("SELECT slot, terms, length FROM keyword_documents WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(ids))
+      .exec<{ slot: number; terms: string; length: number }>(
+        "SELECT slot, terms, length FROM keyword_documents WHERE id IN (SELECT value FROM json_each(?))",
+        JSON.stringify(ids),
+      )
       .toArray();
     if (!rows.length) return;
     // How many removed documents held each term.
     const held = new Map<string, number>();
-    for (const r of rows) for (const [t] of JSON.parse(r.terms) as KeywordDocument["terms"]) held.set(t, (held.get(t) ?? 0) + 1);
+    for (const r of rows)
+      for (const [t] of JSON.parse(r.terms) as KeywordDocument["terms"]) held.set(t, (held.get(t) ?? 0) + 1);
     this.sql.exec(
       "UPDATE keyword_terms SET live = live - (j.value ->> '$[1]') FROM json_each(?) AS j WHERE keyword_terms.term = j.value ->> '$[0]'",
       JSON.stringify([...held]),
     );
-    this.sql.exec("DELETE FROM keyword_documents WHERE slot IN (SELECT value FROM json_each(?))", JSON.stringify(rows.map((r) => r.slot)));
-    this.sql.exec("INSERT INTO keyword_holes (id, n) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET n = n + excluded.n", rows.length);
+    this.sql.exec(
+      "DELETE FROM keyword_documents WHERE slot IN (SELECT value FROM json_each(?))",
+      JSON.stringify(rows.map((r) => r.slot)),
+    );
+    this.sql.exec(
+      "INSERT INTO keyword_holes (id, n) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET n = n + excluded.n",
+      rows.length,
+    );
     for (const row of rows) {
       if (this.lengths && row.slot < this.lengths.length && this.lengths[row.slot] > 0) {
         this.lengths[row.slot] = 0;
@@ -262,7 +293,11 @@ export class KeywordIndex {
     this.sql.exec("DELETE FROM keyword_blocks");
     for (let after = 0; ; ) {
       const page = this.sql
-        .exec<{ slot: number; length: number; terms: string }>("SELECT slot, length, terms FROM keyword_documents WHERE slot > ? ORDER BY slot LIMIT ?", after, COMPACT_PAGE)
+        .exec<{ slot: number; length: number; terms: string }>(
+          "SELECT slot, length, terms FROM keyword_documents WHERE slot > ? ORDER BY slot LIMIT ?",
+          after,
+          COMPACT_PAGE,
+        )
         .toArray();
       if (!page.length) break;
       const lists = new Map<string, Pending>();
@@ -306,7 +341,9 @@ export class KeywordIndex {
     this.sourceCodes = new Int32Array(this.lengths.length);
     this.totalLength = 0;
     this.size = 0;
-    for (const row of this.sql.exec<{ slot: number; length: number; source_id: string }>("SELECT slot, length, source_id FROM keyword_documents")) {
+    for (const row of this.sql.exec<{ slot: number; length: number; source_id: string }>(
+      "SELECT slot, length, source_id FROM keyword_documents",
+    )) {
       this.remember(row.slot, row.length, row.source_id);
     }
     return this.lengths;
@@ -322,14 +359,23 @@ export class KeywordIndex {
     const n = this.size;
     const averageLength = this.totalLength / n || 1;
     const norm = (length: number) => K1 * (1 - B + (B * length) / averageLength);
-    const lists: { p: { docs: Int32Array; tfs: Uint8Array; size: number }; w: number; bound: number; at: number }[] = [];
+    const lists: { p: { docs: Int32Array; tfs: Uint8Array; size: number }; w: number; bound: number; at: number }[] =
+      [];
     for (const { term, weight } of query) {
       const [t] = this.sql.exec<TermRow>("SELECT * FROM keyword_terms WHERE term = ?", term).toArray();
       if (!t || t.live <= 0) continue;
       const w = weight * Math.max(MIN_IDF, Math.log((n - t.live + 0.5) / (t.live + 0.5)));
-      const blocks = this.sql.exec<{ data: ArrayBuffer }>("SELECT data FROM keyword_blocks WHERE term = ? ORDER BY block", term).toArray().map((r) => r.data);
+      const blocks = this.sql
+        .exec<{ data: ArrayBuffer }>("SELECT data FROM keyword_blocks WHERE term = ? ORDER BY block", term)
+        .toArray()
+        .map((r) => r.data);
       // The most one occurrence of the term can add: its highest count in its shortest document.
-      lists.push({ p: { ...decode(blocks, t.size), size: t.size }, w, bound: (w * t.max_tf * (K1 + 1)) / (t.max_tf + norm(t.min_length)), at: 0 });
+      lists.push({
+        p: { ...decode(blocks, t.size), size: t.size },
+        w,
+        bound: (w * t.max_tf * (K1 + 1)) / (t.max_tf + norm(t.min_length)),
+        at: 0,
+      });
     }
     if (!lists.length) return [];
     lists.sort((a, b) => a.bound - b.bound);
@@ -396,7 +442,6 @@ export class KeywordIndex {
     });
   }
 }
-
 
 /** The first position at or after `from` whose document is at least `doc` (galloping, then binary search). */
 function seek(docs: Int32Array, from: number, size: number, doc: number): number {

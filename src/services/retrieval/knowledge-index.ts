@@ -9,8 +9,10 @@ import { keywordTerms } from "./terms";
  * base's embedding model and local vectors): texts are analysed here, in the worker, and the object
  * only counts them. D1 keeps the texts; the index is derived from them and can be rebuilt.
  */
-export const knowledgeIndexOf = (env: Pick<Bindings, "VECTOR_INDEX">, knowledgeBaseId: string): DurableObjectStub<VectorIndex> =>
-  env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(knowledgeBaseId));
+export const knowledgeIndexOf = (
+  env: Pick<Bindings, "VECTOR_INDEX">,
+  knowledgeBaseId: string,
+): DurableObjectStub<VectorIndex> => env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(knowledgeBaseId));
 
 export interface IndexedText {
   id: string;
@@ -24,12 +26,22 @@ const KEYWORD_CALL = 1000;
 /** Rows read from D1 per page when an index is rebuilt. */
 const REBUILD_PAGE = 1000;
 
-export const keywordDocument = (t: IndexedText): KeywordDocument => ({ id: t.id, type: t.type, sourceId: t.sourceId, ...keywordTerms(t.text) });
+export const keywordDocument = (t: IndexedText): KeywordDocument => ({
+  id: t.id,
+  type: t.type,
+  sourceId: t.sourceId,
+  ...keywordTerms(t.text),
+});
 
 /** Adds (or replaces, by id) texts in the base's keyword index. */
-export async function indexKeywordTexts(env: Pick<Bindings, "VECTOR_INDEX">, knowledgeBaseId: string, texts: IndexedText[]) {
+export async function indexKeywordTexts(
+  env: Pick<Bindings, "VECTOR_INDEX">,
+  knowledgeBaseId: string,
+  texts: IndexedText[],
+) {
   const index = knowledgeIndexOf(env, knowledgeBaseId);
-  for (let i = 0; i < texts.length; i += KEYWORD_CALL) await index.indexKeywords(texts.slice(i, i + KEYWORD_CALL).map(keywordDocument));
+  for (let i = 0; i < texts.length; i += KEYWORD_CALL)
+    await index.indexKeywords(texts.slice(i, i + KEYWORD_CALL).map(keywordDocument));
 }
 
 export async function removeKeywordTexts(env: Pick<Bindings, "VECTOR_INDEX">, knowledgeBaseId: string, ids: string[]) {
@@ -67,7 +79,12 @@ export async function* knowledgeBaseTexts(db: Db, knowledgeBaseId: string): Asyn
       );
       if (!rows.length) break;
       after = rows[rows.length - 1].rowid;
-      yield rows.map((r) => ({ id: r.id, type: table === "faqs" ? "faq" : "text_node", sourceId: r.source, text: r.text }));
+      yield rows.map((r) => ({
+        id: r.id,
+        type: table === "faqs" ? "faq" : "text_node",
+        sourceId: r.source,
+        text: r.text,
+      }));
     }
   }
 }

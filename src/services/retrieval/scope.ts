@@ -66,13 +66,18 @@ async function sourcesByLabel(db: Db, knowledgeBaseId: string): Promise<Map<stri
 /** The relation with only conditions on `known` labels; null when nothing is left. */
 function prune(relation: LabelRelation, known: Set<string>): LabelRelation | null {
   if (relation.labelId !== undefined && !relation.conditions) return known.has(relation.labelId) ? relation : null;
-  const conditions = (relation.conditions ?? []).map((c) => prune(c, known)).filter((c): c is LabelRelation => c !== null);
+  const conditions = (relation.conditions ?? [])
+    .map((c) => prune(c, known))
+    .filter((c): c is LabelRelation => c !== null);
   return conditions.length ? { operator: relation.operator ?? "AND", conditions } : null;
 }
 
 function holds(relation: LabelRelation, labels: Set<string>): boolean {
   if (!relation.conditions) return relation.labelId !== undefined && labels.has(relation.labelId);
-  return relation.operator === "OR" ? relation.conditions.some((c) => holds(c, labels)) : relation.conditions.every((c) => holds(c, labels));
+  return relation.operator === "OR"
+    ? relation.conditions.some((c) => holds(c, labels))
+    : relation.conditions.every((c) => holds(c, labels));
 }
 
-export const allows = (filter: SourceFilter, source: string) => !filter.nothing && !filter.deny.has(source) && (!filter.allow || filter.allow.has(source));
+export const allows = (filter: SourceFilter, source: string) =>
+  !filter.nothing && !filter.deny.has(source) && (!filter.allow || filter.allow.has(source));

@@ -57,7 +57,12 @@ const KEYWORD_HALF_SCORE = 2;
  * (its score, tempered by the better of the two ranks, becomes the result's). Results at or below similarityCutoff are dropped, each base keeps
  * numberOfRetrievedChunks, and the text nodes are widened by sentenceWindowSize sentences.
  */
-export async function searchKnowledge(env: Bindings, db: Db, bases: KnowledgeBaseRow[], options: SearchOptions): Promise<SearchHit[]> {
+export async function searchKnowledge(
+  env: Bindings,
+  db: Db,
+  bases: KnowledgeBaseRow[],
+  options: SearchOptions,
+): Promise<SearchHit[]> {
   const method = options.method ?? "hybrid";
   const timed = async <T>(stage: string, run: () => Promise<T>): Promise<T> => {
     const started = performance.now();
@@ -75,11 +80,18 @@ export async function searchKnowledge(env: Bindings, db: Db, bases: KnowledgeBas
       const [keyword, vector] = await timed("index", () => candidates(env, db, kb, options, method, filter, pool));
       const fused = method === "hybrid" ? fuse(keyword, vector, kb.enableRrf ?? true) : null;
       let ranked: Candidate[] = fused ?? (method === "keyword" ? keyword : vector);
-      if (fused?.length && (options.rerank ?? kb.enableRerank)) ranked = await timed("rerank", () => rerank(env, db, kb, options.query, fused.slice(0, pool)));
-      return ranked.filter((c) => c.score > kb.similarityCutoff).slice(0, kb.numberOfRetrievedChunks).map((c) => ({ ...c, kb }));
+      if (fused?.length && (options.rerank ?? kb.enableRerank))
+        ranked = await timed("rerank", () => rerank(env, db, kb, options.query, fused.slice(0, pool)));
+      return ranked
+        .filter((c) => c.score > kb.similarityCutoff)
+        .slice(0, kb.numberOfRetrievedChunks)
+        .map((c) => ({ ...c, kb }));
     }),
   );
-  const best = perBase.flat().sort((a, b) => b.score - a.score).slice(0, options.limit);
+  const best = perBase
+    .flat()
+    .sort((a, b) => b.score - a.score)
+    .slice(0, options.limit);
   return timed("hits", () => loadHits(db, best));
 }
 
@@ -96,16 +108,34 @@ export const serverTiming = (timings: Record<string, number>) =>
  * with Vectorize the vectors are searched there. A base whose keyword index is still being filled
  * (content from before it existed) is searched through FTS5 in D1 meanwhile.
  */
-async function candidates(env: Bindings, db: Db, kb: KnowledgeBaseRow, options: SearchOptions, method: SearchMethod, filter: SourceFilter, pool: number): Promise<[Candidate[], Candidate[]]> {
+async function candidates(
+  env: Bindings,
+  db: Db,
+  kb: KnowledgeBaseRow,
+  options: SearchOptions,
+  method: SearchMethod,
+  filter: SourceFilter,
+  pool: number,
+): Promise<[Candidate[], Candidate[]]> {
   const vectorFilter: VectorFilter = {};
-  if (filter.allow || filter.deny.size) vectorFilter.sourceIds = { in: filter.allow ? [...filter.allow] : undefined, notIn: filter.deny.size ? [...filter.deny] : undefined };
+  if (filter.allow || filter.deny.size)
+    vectorFilter.sourceIds = {
+      in: filter.allow ? [...filter.allow] : undefined,
+      notIn: filter.deny.size ? [...filter.deny] : undefined,
+    };
   const request: IndexSearch = { filter: vectorFilter };
-  if (method !== "vector") request.keyword = { terms: weightedQueryTerms(options.query).map((t) => ({ term: t.stem, weight: t.weight })), topK: pool };
+  if (method !== "vector")
+    request.keyword = {
+      terms: weightedQueryTerms(options.query).map((t) => ({ term: t.stem, weight: t.weight })),
+      topK: pool,
+    };
   if (method !== "keyword") {
     const text = kb.enableHyde ? `${options.query}\n${await hypotheticalAnswer(env, db, options)}` : options.query;
     const embedder = await embedderOf(env, db, kb);
     const scan = !env.VECTORIZE;
-    request.vector = isKnowledgeBaseModel(embedder) ? { topK: pool, text, scan } : { topK: pool, values: (await embedder.embed([text], "query"))[0], scan };
+    request.vector = isKnowledgeBaseModel(embedder)
+      ? { topK: pool, text, scan }
+      : { topK: pool, values: (await embedder.embed([text], "query"))[0], scan };
   }
   const index = knowledgeIndexOf(env, kb.id);
   const found = await index.search(request);
@@ -115,11 +145,21 @@ async function candidates(env: Bindings, db: Db, kb: KnowledgeBaseRow, options: 
     let values = request.vector.values ?? found.embedding;
     // Feedback from the keyword leg, as the local store applies it inside the index object.
     const passages = feedbackPassages(env);
-    if (values && passages && found.keyword?.length) values = steered(values, meanDirection(await store.getByIds(kb.id, found.keyword.slice(0, passages).map((m) => m.id))));
+    if (values && passages && found.keyword?.length)
+      values = steered(
+        values,
+        meanDirection(
+          await store.getByIds(
+            kb.id,
+            found.keyword.slice(0, passages).map((m) => m.id),
+          ),
+        ),
+      );
     vector = values ? await store.query(kb.id, values, { topK: pool, filter: vectorFilter }) : [];
   }
   let keyword: Candidate[] = [];
-  if (found.keyword) keyword = found.keyword.map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: m.score }));
+  if (found.keyword)
+    keyword = found.keyword.map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: m.score }));
   else if (request.keyword) {
     keyword = await keywordCandidatesFts(env, kb, options.query, filter, pool);
     await requestKeywordRebuild(env, kb.id);
@@ -127,17 +167,26 @@ async function candidates(env: Bindings, db: Db, kb: KnowledgeBaseRow, options: 
   return [
     // Raw BM25 (larger is better) into 0..1.
     keyword.map((c) => ({ ...c, score: c.score / (c.score + KEYWORD_HALF_SCORE) })),
-    vector.filter((m) => m.score > 0 && allows(filter, m.sourceId)).map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: Math.min(1, m.score) })),
+    vector
+      .filter((m) => m.score > 0 && allows(filter, m.sourceId))
+      .map((m) => ({ id: m.id, type: m.type, source: m.sourceId, score: Math.min(1, m.score) })),
   ];
 }
 
 /** Asks the ingestion queue to fill the base's keyword index, at most once per ten minutes (a lease in the index). */
 async function requestKeywordRebuild(env: Bindings, knowledgeBaseId: string) {
-  if (await knowledgeIndexOf(env, knowledgeBaseId).claimKeywordRebuild()) await env.INGESTION_QUEUE.send({ kind: "keywords", knowledgeBaseId });
+  if (await knowledgeIndexOf(env, knowledgeBaseId).claimKeywordRebuild())
+    await env.INGESTION_QUEUE.send({ kind: "keywords", knowledgeBaseId });
 }
 
 /** The keyword leg through FTS5 in D1, raw BM25 (larger is better): for a base whose own index is still being filled. */
-async function keywordCandidatesFts(env: Bindings, kb: KnowledgeBaseRow, query: string, filter: SourceFilter, pool: number): Promise<Candidate[]> {
+async function keywordCandidatesFts(
+  env: Bindings,
+  kb: KnowledgeBaseRow,
+  query: string,
+  filter: SourceFilter,
+  pool: number,
+): Promise<Candidate[]> {
   const match = matchExpression(query, kb.id);
   if (!match) return [];
   // One statement for text nodes and FAQs. Unrestricted, FTS5 sorts its own matches and only the
@@ -157,7 +206,18 @@ async function keywordCandidatesFts(env: Bindings, kb: KnowledgeBaseRow, query: 
   const { results } = await env.DB.prepare(
     `select * from (${part("text_nodes", "text_node", "t.file_id")}) union all select * from (${part("faqs", "faq", "t.id")}) order by score desc limit ?2`,
   )
-    .bind(match, pool, kb.id, ...(restricted ? [filter.allow ? 1 : 0, JSON.stringify(filter.allow ? [...filter.allow] : []), JSON.stringify([...filter.deny])] : []))
+    .bind(
+      match,
+      pool,
+      kb.id,
+      ...(restricted
+        ? [
+            filter.allow ? 1 : 0,
+            JSON.stringify(filter.allow ? [...filter.allow] : []),
+            JSON.stringify([...filter.deny]),
+          ]
+        : []),
+    )
     .all<Candidate>();
   return results;
 }
@@ -167,8 +227,15 @@ async function hypotheticalAnswer(env: Bindings, db: Db, options: SearchOptions)
   const row = await modelById(db, options.languageModelId ?? LOCAL_LLM);
   if (!row) return "";
   const model = await chatModelFor(env, row);
-  const system = "Write a short passage, as a help-centre article would, that answers the question. Do not say you are unsure.";
-  const { content } = await complete(model, { messages: [{ role: "system", content: system }, { role: "user", content: options.query }], maxTokens: 200 });
+  const system =
+    "Write a short passage, as a help-centre article would, that answers the question. Do not say you are unsure.";
+  const { content } = await complete(model, {
+    messages: [
+      { role: "system", content: system },
+      { role: "user", content: options.query },
+    ],
+    maxTokens: 200,
+  });
   return content;
 }
 
@@ -190,20 +257,34 @@ function fuse(keyword: Candidate[], vector: Candidate[], rrf: boolean): Fused[] 
   return [...merged.values()].sort((a, b) => b.score - a.score);
 }
 
-async function rerank(env: Bindings, db: Db, kb: KnowledgeBaseRow, query: string, candidates: Fused[]): Promise<Candidate[]> {
+async function rerank(
+  env: Bindings,
+  db: Db,
+  kb: KnowledgeBaseRow,
+  query: string,
+  candidates: Fused[],
+): Promise<Candidate[]> {
   const row = await modelById(db, kb.rerankerModelId);
   if (!row) return candidates;
   const texts = await candidateTexts(db, candidates);
-  const scores = await (await rerankerFor(env, row)).rerank(query, candidates.map((c) => texts.get(c.id) ?? ""));
+  const scores = await (await rerankerFor(env, row)).rerank(
+    query,
+    candidates.map((c) => texts.get(c.id) ?? ""),
+  );
   // The reranker's score, tempered by the first stage's evidence (a quarter weight at its lowest): the
   // reranker judges each passage alone, the searches saw how it ranked among the others. The better
   // of the two ranks counts, so a passage one search misses is not halved for it. A passage the
   // reranker finds unrelated (0) stays at 0, so the cutoff still drops it.
   // The local reranker is lexical, like the keyword search: on CISI its score alone undid the hybrid's
   // gain (docs/decisions.md, issue 21), so it is averaged with the fused score instead.
-  if (row.provider !== "local") return candidates.map((c, i) => ({ ...c, score: scores[i] * (0.25 + 0.75 * c.evidence) })).sort((a, b) => b.score - a.score);
+  if (row.provider !== "local")
+    return candidates
+      .map((c, i) => ({ ...c, score: scores[i] * (0.25 + 0.75 * c.evidence) }))
+      .sort((a, b) => b.score - a.score);
   const top = candidates[0]?.score || 1;
-  return candidates.map((c, i) => ({ ...c, score: scores[i] > 0 ? 0.5 * scores[i] + 0.5 * (c.score / top) : 0 })).sort((a, b) => b.score - a.score);
+  return candidates
+    .map((c, i) => ({ ...c, score: scores[i] > 0 ? 0.5 * scores[i] + 0.5 * (c.score / top) : 0 }))
+    .sort((a, b) => b.score - a.score);
 }
 
 async function candidateTexts(db: Db, candidates: Candidate[]): Promise<Map<string, string>> {

@@ -18,7 +18,9 @@ const IS_CJK = new RegExp(`^[${CJK_CLASS}]`, "u");
  * Chinese function characters and question words (怎么, 什么, 请问: nearly every question has them).
  * One list for keyword queries, the local embedding and the local reranker.
  */
-export const CJK_STOPWORDS = new Set("的了是在和有我你他她它们这那就也都不与及或吗呢吧啊个之其把被对从到为以等而怎么什请问".split(""));
+export const CJK_STOPWORDS = new Set(
+  "的了是在和有我你他她它们这那就也都不与及或吗呢吧啊个之其把被对从到为以等而怎么什请问".split(""),
+);
 
 /** English words that carry no meaning for search. */
 const STOPWORDS = new Set(
@@ -29,7 +31,8 @@ const STOPWORDS = new Set(
 );
 
 /** Whether a term says nothing for search: an English stopword, or CJK characters (one or a pair) that all are. */
-const isStopTerm = (term: string) => STOPWORDS.has(term) || (term.length <= 2 && [...term].every((c) => CJK_STOPWORDS.has(c)));
+const isStopTerm = (term: string) =>
+  STOPWORDS.has(term) || (term.length <= 2 && [...term].every((c) => CJK_STOPWORDS.has(c)));
 
 /** Each term of the text, in order, duplicates kept (for term frequencies). */
 export function termsOf(text: string): string[] {
@@ -61,7 +64,9 @@ const prefixOf = (knowledgeBaseId: string) => `k${knowledgeBaseId.replace(/-/g, 
  */
 export const indexedTerms = (text: string, knowledgeBaseId: string) => {
   const prefix = prefixOf(knowledgeBaseId);
-  return termsOf(text).map((t) => prefix + porterStem(t)).join(" ");
+  return termsOf(text)
+    .map((t) => prefix + porterStem(t))
+    .join(" ");
 };
 
 /** Distinct meaningful terms of a query (stopwords dropped; the index keeps them). */
@@ -70,7 +75,10 @@ export function queryTerms(query: string): string[] {
 }
 
 /** The meaningful terms of a text in order, duplicates kept, English words stemmed: what the corpus-trained embedding counts. */
-export const contentTerms = (text: string): string[] => termsOf(text).filter((t) => !isStopTerm(t)).map(porterStem);
+export const contentTerms = (text: string): string[] =>
+  termsOf(text)
+    .filter((t) => !isStopTerm(t))
+    .map(porterStem);
 
 /** A stemmed query term said this often counts at most this many times (a long question repeats its subject). */
 const MAX_QUERY_TERM_FREQUENCY = 3;
@@ -148,7 +156,9 @@ function highlighterOf(query: string): Highlighter {
   const words = new Set(terms.filter((t) => !IS_CJK.test(t)));
   // Other forms of a query word are marked too, as the stemmed index found them.
   const stems = new Set([...words].map(porterStem));
-  const cjk = terms.filter((t) => IS_CJK.test(t) && ([...t].length > 1 || terms.length === 1 || !terms.some((o) => o !== t && o.includes(t))));
+  const cjk = terms.filter(
+    (t) => IS_CJK.test(t) && ([...t].length > 1 || terms.length === 1 || !terms.some((o) => o !== t && o.includes(t))),
+  );
   return (lastHighlighter = { query, words, stems, cjk, seen: new Map() });
 }
 

@@ -24,7 +24,10 @@ export function visibleSkillsCondition(access: OrgAccess): SQL {
 
 export async function getVisibleSkill(db: Db, access: OrgAccess, id: string): Promise<SkillRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(skills).where(and(eq(skills.id, id), visibleSkillsCondition(access)));
+  const [row] = await db
+    .select()
+    .from(skills)
+    .where(and(eq(skills.id, id), visibleSkillsCondition(access)));
   return row ?? null;
 }
 

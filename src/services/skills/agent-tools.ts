@@ -37,15 +37,24 @@ export const skillsProvider =
     const [withResources] = await ctx.db
       .select({ id: skillResources.id })
       .from(skillResources)
-      .where(inArray(skillResources.skillId, offered.map((s) => s.id)))
+      .where(
+        inArray(
+          skillResources.skillId,
+          offered.map((s) => s.id),
+        ),
+      )
       .limit(1);
     return [useSkillTool(offered, build), ...(withResources ? [readResourceTool(offered)] : [])];
   };
 
-const byName = (offered: Offered[], name: unknown) => offered.find((s) => s.name === name) ?? offered.find((s) => s.name.toLowerCase() === String(name).trim().toLowerCase());
+const byName = (offered: Offered[], name: unknown) =>
+  offered.find((s) => s.name === name) ??
+  offered.find((s) => s.name.toLowerCase() === String(name).trim().toLowerCase());
 
 function useSkillTool(offered: Offered[], build: Build): AgentTool {
-  const catalogue = offered.map((s) => `- ${s.name}: ${(s.whenToUse || s.description).replace(/\s+/g, " ").slice(0, 300)}`).join("\n");
+  const catalogue = offered
+    .map((s) => `- ${s.name}: ${(s.whenToUse || s.description).replace(/\s+/g, " ").slice(0, 300)}`)
+    .join("\n");
   return {
     name: "use_skill",
     displayName: "Use skill",
@@ -60,14 +69,24 @@ function useSkillTool(offered: Offered[], build: Build): AgentTool {
     },
     async run(args, ctx) {
       const chosen = byName(offered, args.name);
-      if (!chosen) return { status: "failure", error: `No skill named "${String(args.name).slice(0, 100)}" is available.` };
+      if (!chosen)
+        return { status: "failure", error: `No skill named "${String(args.name).slice(0, 100)}" is available.` };
       const [[skill], resources, attached] = await Promise.all([
         ctx.db.select().from(skills).where(eq(skills.id, chosen.id)),
-        ctx.db.select({ path: skillResources.path }).from(skillResources).where(eq(skillResources.skillId, chosen.id)).orderBy(skillResources.path),
+        ctx.db
+          .select({ path: skillResources.path })
+          .from(skillResources)
+          .where(eq(skillResources.skillId, chosen.id))
+          .orderBy(skillResources.path),
         attachedTools(ctx, chosen.id),
       ]);
       if (!skill) return { status: "failure", error: "The skill no longer exists." };
-      ctx.db.update(skills).set({ lastUsedAt: Date.now() }).where(eq(skills.id, skill.id)).run().catch(() => undefined);
+      ctx.db
+        .update(skills)
+        .set({ lastUsedAt: Date.now() })
+        .where(eq(skills.id, skill.id))
+        .run()
+        .catch(() => undefined);
       const added = attached.map(build).filter((t): t is AgentTool => !!t);
       const output = {
         skill: skill.name,
@@ -75,8 +94,16 @@ function useSkillTool(offered: Offered[], build: Build): AgentTool {
         resources: resources.map((r) => r.path),
         tools: added.map((t) => t.name),
       };
-      const lines = [`Skill "${skill.name}" loaded. Follow its instructions:`, "", skill.instructions || "(no instructions)"];
-      if (resources.length) lines.push("", `Resource files (read them with read_skill_resource): ${resources.map((r) => r.path).join(", ")}`);
+      const lines = [
+        `Skill "${skill.name}" loaded. Follow its instructions:`,
+        "",
+        skill.instructions || "(no instructions)",
+      ];
+      if (resources.length)
+        lines.push(
+          "",
+          `Resource files (read them with read_skill_resource): ${resources.map((r) => r.path).join(", ")}`,
+        );
       if (added.length) lines.push("", `Tools now available: ${added.map((t) => t.name).join(", ")}`);
       return { status: "success", output, forModel: lines.join("\n"), tools: added };
     },
@@ -89,7 +116,12 @@ async function attachedTools(ctx: ToolContext, skillId: string): Promise<ToolRow
     .select({ tool: tools })
     .from(skillTools)
     .innerJoin(tools, eq(tools.id, skillTools.toolId))
-    .where(and(eq(skillTools.skillId, skillId), or(isNull(tools.organizationId), eq(tools.organizationId, ctx.organizationId))));
+    .where(
+      and(
+        eq(skillTools.skillId, skillId),
+        or(isNull(tools.organizationId), eq(tools.organizationId, ctx.organizationId)),
+      ),
+    );
   return rows.map((r) => r.tool).filter((t) => t.name && t.toolType !== "desktop");
 }
 
@@ -111,21 +143,36 @@ function readResourceTool(offered: Offered[]): AgentTool {
     },
     async run(args, ctx) {
       const skill = byName(offered, args.skill);
-      if (!skill) return { status: "failure", error: `No skill named "${String(args.skill).slice(0, 100)}" is available.` };
-      const path = String(args.path).trim().replace(/^\.?\//, "");
+      if (!skill)
+        return { status: "failure", error: `No skill named "${String(args.skill).slice(0, 100)}" is available.` };
+      const path = String(args.path)
+        .trim()
+        .replace(/^\.?\//, "");
       const [resource] = await ctx.db
         .select()
         .from(skillResources)
         .where(and(eq(skillResources.skillId, skill.id), eq(skillResources.path, path)));
-      if (!resource) return { status: "failure", error: `The skill "${skill.name}" has no resource "${path.slice(0, 300)}".` };
+      if (!resource)
+        return { status: "failure", error: `The skill "${skill.name}" has no resource "${path.slice(0, 300)}".` };
       if (!TEXT_TYPES.test(resource.mimeType)) {
-        return { status: "success", output: { path, mimeType: resource.mimeType, size: resource.size, text: null }, forModel: `${path} is a ${resource.mimeType} file of ${resource.size} bytes; it cannot be shown as text.` };
+        return {
+          status: "success",
+          output: { path, mimeType: resource.mimeType, size: resource.size, text: null },
+          forModel: `${path} is a ${resource.mimeType} file of ${resource.size} bytes; it cannot be shown as text.`,
+        };
       }
       const object = await ctx.env.FILES.get(resource.objectKey, { range: { offset: 0, length: RESOURCE_CHARS * 4 } });
       if (!object) return { status: "failure", error: `The file of "${path}" is missing from storage.` };
       const full = new TextDecoder().decode(await object.arrayBuffer());
-      const text = full.length > RESOURCE_CHARS || resource.size > RESOURCE_CHARS * 4 ? `${full.slice(0, RESOURCE_CHARS)} [truncated]` : full;
-      return { status: "success", output: { path, mimeType: resource.mimeType, size: resource.size, text }, forModel: text };
+      const text =
+        full.length > RESOURCE_CHARS || resource.size > RESOURCE_CHARS * 4
+          ? `${full.slice(0, RESOURCE_CHARS)} [truncated]`
+          : full;
+      return {
+        status: "success",
+        output: { path, mimeType: resource.mimeType, size: resource.size, text },
+        forModel: text,
+      };
     },
   };
 }

@@ -55,7 +55,8 @@ const MIME: Record<string, string> = {
   svg: "image/svg+xml",
 };
 
-export const mimeTypeOf = (path: string) => MIME[path.split(".").pop()?.toLowerCase() ?? ""] ?? "application/octet-stream";
+export const mimeTypeOf = (path: string) =>
+  MIME[path.split(".").pop()?.toLowerCase() ?? ""] ?? "application/octet-stream";
 
 /**
  * A path inside the package as stored, or why it is refused: no absolute paths, drive letters,
@@ -63,12 +64,16 @@ export const mimeTypeOf = (path: string) => MIME[path.split(".").pop()?.toLowerC
  */
 export function packagePath(name: string): string | null {
   if (name.endsWith("/")) return null;
-  if (name.length > SKILL_LIMITS.pathChars) throw new SkillPackageError(`A path in the archive is longer than ${SKILL_LIMITS.pathChars} characters.`);
+  if (name.length > SKILL_LIMITS.pathChars)
+    throw new SkillPackageError(`A path in the archive is longer than ${SKILL_LIMITS.pathChars} characters.`);
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f\\]/.test(name)) throw new SkillPackageError(`Unsafe path in the archive: ${JSON.stringify(name.slice(0, 80))}.`);
-  if (name.startsWith("/") || /^[A-Za-z]:/.test(name)) throw new SkillPackageError(`Absolute path in the archive: ${JSON.stringify(name.slice(0, 80))}.`);
+  if (/[\u0000-\u001f\u007f\\]/.test(name))
+    throw new SkillPackageError(`Unsafe path in the archive: ${JSON.stringify(name.slice(0, 80))}.`);
+  if (name.startsWith("/") || /^[A-Za-z]:/.test(name))
+    throw new SkillPackageError(`Absolute path in the archive: ${JSON.stringify(name.slice(0, 80))}.`);
   const segments = name.split("/");
-  if (segments.some((s) => s === ".." || s === "." || s === "")) throw new SkillPackageError(`Path traversal in the archive: ${JSON.stringify(name.slice(0, 80))}.`);
+  if (segments.some((s) => s === ".." || s === "." || s === ""))
+    throw new SkillPackageError(`Path traversal in the archive: ${JSON.stringify(name.slice(0, 80))}.`);
   return name;
 }
 
@@ -81,9 +86,14 @@ export function splitFrontMatter(text: string): { data: Record<string, unknown>;
     // Aliases are capped: a YAML "billion laughs" cannot expand.
     data = parseYaml(m[1], { maxAliasCount: 50, prettyErrors: false });
   } catch (err) {
-    throw new SkillPackageError(`The front matter of SKILL.md is not valid YAML: ${String((err as Error).message).split("\n")[0].slice(0, 200)}`);
+    throw new SkillPackageError(
+      `The front matter of SKILL.md is not valid YAML: ${String((err as Error).message)
+        .split("\n")[0]
+        .slice(0, 200)}`,
+    );
   }
-  if (!data || typeof data !== "object" || Array.isArray(data)) throw new SkillPackageError("The front matter of SKILL.md must be a YAML mapping.");
+  if (!data || typeof data !== "object" || Array.isArray(data))
+    throw new SkillPackageError("The front matter of SKILL.md must be a YAML mapping.");
   return { data: data as Record<string, unknown>, body: m[2] };
 }
 
@@ -95,7 +105,8 @@ const text = (v: unknown) => (typeof v === "string" ? v.trim() : typeof v === "n
  * inflated, and fflate never inflates past a declared size.
  */
 export function readSkillPackage(zip: Uint8Array): SkillPackage {
-  if (zip.byteLength > SKILL_LIMITS.zipBytes) throw new SkillPackageError(`The archive is larger than ${SKILL_LIMITS.zipBytes} bytes.`);
+  if (zip.byteLength > SKILL_LIMITS.zipBytes)
+    throw new SkillPackageError(`The archive is larger than ${SKILL_LIMITS.zipBytes} bytes.`);
   let entries = 0;
   let expanded = 0;
   let files: Record<string, Uint8Array>;
@@ -103,13 +114,17 @@ export function readSkillPackage(zip: Uint8Array): SkillPackage {
     files = unzipSync(zip, {
       filter(file) {
         entries++;
-        if (entries > SKILL_LIMITS.entries) throw new SkillPackageError(`The archive holds more than ${SKILL_LIMITS.entries} entries.`);
+        if (entries > SKILL_LIMITS.entries)
+          throw new SkillPackageError(`The archive holds more than ${SKILL_LIMITS.entries} entries.`);
         const path = packagePath(file.name);
         if (path === null) return false;
-        if (file.originalSize > SKILL_LIMITS.fileBytes) throw new SkillPackageError(`"${path.slice(0, 80)}" expands to more than ${SKILL_LIMITS.fileBytes} bytes.`);
+        if (file.originalSize > SKILL_LIMITS.fileBytes)
+          throw new SkillPackageError(`"${path.slice(0, 80)}" expands to more than ${SKILL_LIMITS.fileBytes} bytes.`);
         expanded += file.originalSize;
-        if (expanded > SKILL_LIMITS.expandedBytes) throw new SkillPackageError(`The archive expands to more than ${SKILL_LIMITS.expandedBytes} bytes.`);
-        if (file.compression !== 0 && file.compression !== 8) throw new SkillPackageError(`"${path.slice(0, 80)}" uses an unsupported compression method.`);
+        if (expanded > SKILL_LIMITS.expandedBytes)
+          throw new SkillPackageError(`The archive expands to more than ${SKILL_LIMITS.expandedBytes} bytes.`);
+        if (file.compression !== 0 && file.compression !== 8)
+          throw new SkillPackageError(`"${path.slice(0, 80)}" uses an unsupported compression method.`);
         return true;
       },
     });
@@ -123,7 +138,8 @@ export function readSkillPackage(zip: Uint8Array): SkillPackage {
   const prefix = !paths.includes("SKILL.md") && tops.size === 1 && !tops.has("") ? `${[...tops][0]}/` : "";
   const skillMd = files[`${prefix}SKILL.md`];
   if (!skillMd) throw new SkillPackageError("The archive has no SKILL.md at its root.");
-  if (skillMd.byteLength > SKILL_LIMITS.skillMdBytes) throw new SkillPackageError(`SKILL.md is larger than ${SKILL_LIMITS.skillMdBytes} bytes.`);
+  if (skillMd.byteLength > SKILL_LIMITS.skillMdBytes)
+    throw new SkillPackageError(`SKILL.md is larger than ${SKILL_LIMITS.skillMdBytes} bytes.`);
   let markdown: string;
   try {
     markdown = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(skillMd);
@@ -137,7 +153,8 @@ export function readSkillPackage(zip: Uint8Array): SkillPackage {
   if (!name) throw new SkillPackageError("The front matter of SKILL.md has no name.");
   if (!description) throw new SkillPackageError("The front matter of SKILL.md has no description.");
   if (name.length > 200) throw new SkillPackageError("The skill's name is longer than 200 characters.");
-  if (description.length > 10_000) throw new SkillPackageError("The skill's description is longer than 10,000 characters.");
+  if (description.length > 10_000)
+    throw new SkillPackageError("The skill's description is longer than 10,000 characters.");
   const resources = paths
     .filter((p) => p !== `${prefix}SKILL.md`)
     .map((p) => ({ path: p.slice(prefix.length), bytes: files[p], mimeType: mimeTypeOf(p) }))

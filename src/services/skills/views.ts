@@ -34,7 +34,12 @@ export async function skillViews(db: Db, access: OrgAccess, isStaff: boolean, ro
     ),
     inChunks(ids, (part) =>
       db
-        .select({ skillId: skillGroups.skillId, id: groups.id, name: groups.name, organizationId: groups.organizationId })
+        .select({
+          skillId: skillGroups.skillId,
+          id: groups.id,
+          name: groups.name,
+          organizationId: groups.organizationId,
+        })
         .from(skillGroups)
         .innerJoin(groups, eq(groups.id, skillGroups.groupId))
         .where(inArray(skillGroups.skillId, part))
@@ -42,24 +47,41 @@ export async function skillViews(db: Db, access: OrgAccess, isStaff: boolean, ro
     ),
     inChunks(ids, (part) =>
       db
-        .select({ skillId: skillTools.skillId, id: tools.id, name: tools.name, description: tools.description, displayName: tools.displayName, toolType: tools.toolType })
+        .select({
+          skillId: skillTools.skillId,
+          id: tools.id,
+          name: tools.name,
+          description: tools.description,
+          displayName: tools.displayName,
+          toolType: tools.toolType,
+        })
         .from(skillTools)
         .innerJoin(tools, eq(tools.id, skillTools.toolId))
         .where(inArray(skillTools.skillId, part))
         .orderBy(asc(tools.displayName), asc(tools.id)),
     ),
-    inChunks(ids, (part) => db.select().from(skillResources).where(inArray(skillResources.skillId, part)).orderBy(asc(skillResources.path))),
+    inChunks(ids, (part) =>
+      db.select().from(skillResources).where(inArray(skillResources.skillId, part)).orderBy(asc(skillResources.path)),
+    ),
   ]);
   const names = new Map(creators.map((u) => [u.id, u.name]));
   return rows.map((row) => ({
     row,
     // Global skills show "System" as their author (spec).
-    createdBy: row.organizationId === null ? { id: "", name: "System" } : row.createdById ? { id: row.createdById, name: names.get(row.createdById) ?? "" } : null,
-    groups: groupLinks.filter((l) => l.skillId === row.id && l.organizationId === access.organizationId).map(({ id, name }) => ({ id, name })),
+    createdBy:
+      row.organizationId === null
+        ? { id: "", name: "System" }
+        : row.createdById
+          ? { id: row.createdById, name: names.get(row.createdById) ?? "" }
+          : null,
+    groups: groupLinks
+      .filter((l) => l.skillId === row.id && l.organizationId === access.organizationId)
+      .map(({ id, name }) => ({ id, name })),
     attachedTools: toolLinks.filter((l) => l.skillId === row.id).map(({ skillId: _, ...t }) => t),
     resources: resources.filter((r) => r.skillId === row.id),
     canManage: canManageSkill(access, row, isStaff),
   }));
 }
 
-export const skillView = async (db: Db, access: OrgAccess, isStaff: boolean, row: SkillRow) => (await skillViews(db, access, isStaff, [row]))[0];
+export const skillView = async (db: Db, access: OrgAccess, isStaff: boolean, row: SkillRow) =>
+  (await skillViews(db, access, isStaff, [row]))[0];

@@ -10,16 +10,31 @@ import { visibleToolsCondition } from "../tools/access";
 import { visibleSkillsCondition } from "./access";
 
 /** `groups` of a skill body (see checkGroupAssignment). */
-export const checkSkillGroups = (db: Db, access: OrgAccess, wanted: string[] | undefined, creating: boolean, current: string[] = []) =>
-  checkGroupAssignment(db, access, wanted, creating, current, "a skill");
+export const checkSkillGroups = (
+  db: Db,
+  access: OrgAccess,
+  wanted: string[] | undefined,
+  creating: boolean,
+  current: string[] = [],
+) => checkGroupAssignment(db, access, wanted, creating, current, "a skill");
 
 /** Attached tool ids: tools the caller can see (global or of the organization), else 400 naming them. */
-export async function checkAttachedTools(db: Db, access: OrgAccess, wanted: string[] | undefined, field = "attachedToolIds"): Promise<string[] | undefined> {
+export async function checkAttachedTools(
+  db: Db,
+  access: OrgAccess,
+  wanted: string[] | undefined,
+  field = "attachedToolIds",
+): Promise<string[] | undefined> {
   if (wanted === undefined) return undefined;
   const ids = [...new Set(wanted)];
   if (!ids.length) return [];
   const visible = { ...access, permissions: new Set([...access.permissions, "tool.view" as const]) };
-  const found = await inChunks(ids, (part) => db.select({ id: tools.id }).from(tools).where(and(inArray(tools.id, part), visibleToolsCondition(visible))));
+  const found = await inChunks(ids, (part) =>
+    db
+      .select({ id: tools.id })
+      .from(tools)
+      .where(and(inArray(tools.id, part), visibleToolsCondition(visible))),
+  );
   const unknown = ids.filter((id) => !found.some((t) => t.id === id));
   if (unknown.length) throw fieldError(field, `Unknown tool: ${unknown.slice(0, 5).join(", ")}.`);
   return ids;
@@ -39,49 +54,99 @@ export function parseToolIdList(raw: string | null | undefined): string[] {
       throw fieldError("attachedToolIds", "A JSON array of tool ids, or ids separated by commas.");
     }
   } else items = value.split(",");
-  const ids = items.map((i) => (typeof i === "string" ? i.trim() : typeof i === "object" && i && typeof (i as { id?: unknown }).id === "string" ? (i as { id: string }).id : "")).filter(Boolean);
+  const ids = items
+    .map((i) =>
+      typeof i === "string"
+        ? i.trim()
+        : typeof i === "object" && i && typeof (i as { id?: unknown }).id === "string"
+          ? (i as { id: string }).id
+          : "",
+    )
+    .filter(Boolean);
   if (ids.length > 50) throw fieldError("attachedToolIds", "At most 50 tools.");
-  if (ids.some((id) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))) throw fieldError("attachedToolIds", "Each id must be a tool's uuid.");
+  if (ids.some((id) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)))
+    throw fieldError("attachedToolIds", "Each id must be a tool's uuid.");
   return ids;
 }
 
-export function skillLinkStatements(db: Db, skillId: string, links: { groupIds?: string[]; toolIds?: string[] }, replace: boolean): BatchItem<"sqlite">[] {
+export function skillLinkStatements(
+  db: Db,
+  skillId: string,
+  links: { groupIds?: string[]; toolIds?: string[] },
+  replace: boolean,
+): BatchItem<"sqlite">[] {
   const out: BatchItem<"sqlite">[] = [];
   if (links.groupIds) {
     if (replace) out.push(db.delete(skillGroups).where(eq(skillGroups.skillId, skillId)));
-    out.push(...chunk(links.groupIds, 40).map((part) => db.insert(skillGroups).values(part.map((groupId) => ({ skillId, groupId }))).onConflictDoNothing()));
+    out.push(
+      ...chunk(links.groupIds, 40).map((part) =>
+        db
+          .insert(skillGroups)
+          .values(part.map((groupId) => ({ skillId, groupId })))
+          .onConflictDoNothing(),
+      ),
+    );
   }
   if (links.toolIds) {
     if (replace) out.push(db.delete(skillTools).where(eq(skillTools.skillId, skillId)));
-    out.push(...chunk(links.toolIds, 40).map((part) => db.insert(skillTools).values(part.map((toolId) => ({ skillId, toolId }))).onConflictDoNothing()));
+    out.push(
+      ...chunk(links.toolIds, 40).map((part) =>
+        db
+          .insert(skillTools)
+          .values(part.map((toolId) => ({ skillId, toolId })))
+          .onConflictDoNothing(),
+      ),
+    );
   }
   return out;
 }
 
 /** Deletes a skill and then its stored package and resources (R2). */
 export async function deleteSkill(env: Bindings, db: Db, skill: { id: string; packageKey: string | null }) {
-  const resources = await db.select({ key: skillResources.objectKey }).from(skillResources).where(eq(skillResources.skillId, skill.id));
+  const resources = await db
+    .select({ key: skillResources.objectKey })
+    .from(skillResources)
+    .where(eq(skillResources.skillId, skill.id));
   await db.delete(skills).where(eq(skills.id, skill.id));
   const keys = [...resources.map((r) => r.key), ...(skill.packageKey ? [skill.packageKey] : [])];
   for (const part of chunk(keys, 500)) await env.FILES.delete(part);
 }
 
 /** The `skills: [{id}]` of an assistant body: skills the caller can see, else 400 naming them. */
-export async function checkChatbotSkills(db: Db, access: OrgAccess, body: { skills?: { id: string }[] | null }): Promise<string[] | undefined> {
+export async function checkChatbotSkills(
+  db: Db,
+  access: OrgAccess,
+  body: { skills?: { id: string }[] | null },
+): Promise<string[] | undefined> {
   if (body.skills === undefined) return undefined;
   const wanted = [...new Set((body.skills ?? []).map((s) => s.id))];
   if (!wanted.length) return [];
   const visible = { ...access, permissions: new Set([...access.permissions, "skill.view" as const]) };
-  const found = await inChunks(wanted, (ids) => db.select({ id: skills.id }).from(skills).where(and(inArray(skills.id, ids), visibleSkillsCondition(visible))));
+  const found = await inChunks(wanted, (ids) =>
+    db
+      .select({ id: skills.id })
+      .from(skills)
+      .where(and(inArray(skills.id, ids), visibleSkillsCondition(visible))),
+  );
   const unknown = wanted.filter((id) => !found.some((s) => s.id === id));
   if (unknown.length) throw fieldError("skills", `Unknown skill: ${unknown.slice(0, 5).join(", ")}.`);
   return wanted;
 }
 
 /** Statements replacing (or setting) an assistant's skills. */
-export function chatbotSkillStatements(db: Db, chatbotId: string, skillIds: string[], replace: boolean): BatchItem<"sqlite">[] {
+export function chatbotSkillStatements(
+  db: Db,
+  chatbotId: string,
+  skillIds: string[],
+  replace: boolean,
+): BatchItem<"sqlite">[] {
   return [
     ...(replace ? [db.delete(chatbotSkills).where(eq(chatbotSkills.chatbotId, chatbotId))] : []),
-    ...chunk(skillIds, 40).map((part) => db.insert(chatbotSkills).values(part.map((skillId) => ({ chatbotId, skillId }))).onConflictDoNothing()),
+    ...chunk(skillIds, 40).map((part) =>
+      db
+        .insert(chatbotSkills)
+        .values(part.map((skillId) => ({ chatbotId, skillId })))
+        .onConflictDoNothing(),
+    ),
   ];
 }

@@ -19,9 +19,19 @@ export function visibleSqlDatabasesCondition(access: OrgAccess): SQL {
 }
 
 /** 403 without `permission`, 404 when the caller cannot see the database. */
-export async function getSqlDatabase(db: Db, access: OrgAccess, id: string, permission: "sql_database.view" | "sql_database.manage" = "sql_database.view"): Promise<SqlDatabaseRow> {
+export async function getSqlDatabase(
+  db: Db,
+  access: OrgAccess,
+  id: string,
+  permission: "sql_database.view" | "sql_database.manage" = "sql_database.view",
+): Promise<SqlDatabaseRow> {
   requirePermission(access, permission);
-  const [row] = isUuid(id) ? await db.select().from(sqlDatabases).where(and(eq(sqlDatabases.id, id), visibleSqlDatabasesCondition(access))) : [];
+  const [row] = isUuid(id)
+    ? await db
+        .select()
+        .from(sqlDatabases)
+        .where(and(eq(sqlDatabases.id, id), visibleSqlDatabasesCondition(access)))
+    : [];
   if (!row) throw notFound("SQL database not found.");
   return row;
 }

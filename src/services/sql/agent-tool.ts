@@ -41,10 +41,24 @@ export const sqlDatabaseProvider: ToolProvider = async (ctx) => {
   const tables = await ctx.db
     .select()
     .from(sqlDatabaseTables)
-    .where(and(inArray(sqlDatabaseTables.sqlDatabaseId, databases.map((d) => d.database.id)), eq(sqlDatabaseTables.status, "ready")))
+    .where(
+      and(
+        inArray(
+          sqlDatabaseTables.sqlDatabaseId,
+          databases.map((d) => d.database.id),
+        ),
+        eq(sqlDatabaseTables.status, "ready"),
+      ),
+    )
     .orderBy(sqlDatabaseTables.tableName);
   const offered = databases
-    .map(({ database }) => ({ database, tables: allowedTables(database, tables.filter((t) => t.sqlDatabaseId === database.id)) }))
+    .map(({ database }) => ({
+      database,
+      tables: allowedTables(
+        database,
+        tables.filter((t) => t.sqlDatabaseId === database.id),
+      ),
+    }))
     .filter((o) => o.tables.length)
     .sort((a, b) => a.database.name.localeCompare(b.database.name));
   return offered.length ? [queryDatabaseTool(offered)] : [];
@@ -52,7 +66,9 @@ export const sqlDatabaseProvider: ToolProvider = async (ctx) => {
 
 /** The tables of a database text-to-SQL may read: all, or those its `includeTables` names. */
 export function allowedTables(database: SqlDatabaseRow, tables: SqlTableRow[]): SqlTableRow[] {
-  const include = database.includeTables?.tables?.length ? new Set(database.includeTables.tables.map((t) => t.toLowerCase())) : null;
+  const include = database.includeTables?.tables?.length
+    ? new Set(database.includeTables.tables.map((t) => t.toLowerCase()))
+    : null;
   return include ? tables.filter((t) => include.has(t.tableName.toLowerCase())) : tables;
 }
 
@@ -61,9 +77,13 @@ const dialectOf = (d: SqlDatabaseRow) => (d.databaseType === "postgresql" ? "pos
 function schemaText(offered: Offered[]): string {
   const lines: string[] = [];
   for (const { database, tables } of offered) {
-    lines.push(`Database "${database.name}" (${database.databaseType === "postgresql" ? "PostgreSQL" : "SQLite"})${database.description ? `: ${database.description}` : ""}`);
+    lines.push(
+      `Database "${database.name}" (${database.databaseType === "postgresql" ? "PostgreSQL" : "SQLite"})${database.description ? `: ${database.description}` : ""}`,
+    );
     for (const t of tables) {
-      const columns = t.columns.map((c) => `${c.columnName} ${c.columnType}${c.isPrimaryKey ? " primary key" : ""}`).join(", ");
+      const columns = t.columns
+        .map((c) => `${c.columnName} ${c.columnType}${c.isPrimaryKey ? " primary key" : ""}`)
+        .join(", ");
       lines.push(`  table ${t.tableName}(${columns})${t.description ? ` -- ${t.description}` : ""}`);
     }
   }
@@ -85,7 +105,11 @@ export function queryDatabaseTool(offered: Offered[]): AgentTool {
     parameters: {
       type: "object",
       properties: {
-        sql: { type: "string", maxLength: 20_000, description: "One SELECT (or WITH ... SELECT) statement in the database's dialect" },
+        sql: {
+          type: "string",
+          maxLength: 20_000,
+          description: "One SELECT (or WITH ... SELECT) statement in the database's dialect",
+        },
         database: { type: "string", enum: names, description: "The database to query" },
       },
       required: offered.length > 1 ? ["sql", "database"] : ["sql"],
@@ -97,8 +121,15 @@ export function queryDatabaseTool(offered: Offered[]): AgentTool {
 
 /** Runs one query the model wrote against the offered database it names (read-only check, row limit, timeout). */
 export async function runQuery(offered: Offered[], args: Record<string, unknown>, env: Bindings): Promise<ToolOutcome> {
-  const target = offered.length === 1 && args.database === undefined ? offered[0] : offered.find((o) => o.database.name === args.database);
-  if (!target) return { status: "failure", error: `No database named "${String(args.database).slice(0, 100)}"; choose one of ${offered.map((o) => o.database.name).join(", ")}.` };
+  const target =
+    offered.length === 1 && args.database === undefined
+      ? offered[0]
+      : offered.find((o) => o.database.name === args.database);
+  if (!target)
+    return {
+      status: "failure",
+      error: `No database named "${String(args.database).slice(0, 100)}"; choose one of ${offered.map((o) => o.database.name).join(", ")}.`,
+    };
   const text = String(args.sql ?? "");
   const limit = Math.min(Math.max(Number(env.SQL_QUERY_ROW_LIMIT) || DEFAULT_ROW_LIMIT, 1), 10_000);
   const timeoutMs = Math.min(Math.max(Number(env.SQL_QUERY_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS, 100), 60_000);
@@ -106,24 +137,53 @@ export async function runQuery(offered: Offered[], args: Record<string, unknown>
   const { checkReadOnlySql, SqlRefused } = await import("./validate");
   let statement: string;
   try {
-    statement = checkReadOnlySql(text, dialectOf(target.database), target.tables.map((t) => t.tableName)).sql;
+    statement = checkReadOnlySql(
+      text,
+      dialectOf(target.database),
+      target.tables.map((t) => t.tableName),
+    ).sql;
   } catch (err) {
-    if (err instanceof SqlRefused) return { status: "failure", output: { database: target.database.name, sql: text, refused: true }, error: `Query refused: ${err.message}` };
+    if (err instanceof SqlRefused)
+      return {
+        status: "failure",
+        output: { database: target.database.name, sql: text, refused: true },
+        error: `Query refused: ${err.message}`,
+      };
     throw err;
   }
   const started = Date.now();
   try {
     const result = await withTimeout(execute(env, target.database, statement, limit, timeoutMs), timeoutMs + 1_000);
-    const output = { database: target.database.name, sql: statement, columns: result.columns, rows: result.rows.map((r) => r.map(jsonValue)), rowCount: result.rows.length, truncated: result.truncated, durationMs: Date.now() - started };
+    const output = {
+      database: target.database.name,
+      sql: statement,
+      columns: result.columns,
+      rows: result.rows.map((r) => r.map(jsonValue)),
+      rowCount: result.rows.length,
+      truncated: result.truncated,
+      durationMs: Date.now() - started,
+    };
     return { status: "success", output, forModel: forModel(output) };
   } catch (err) {
-    const message = String((err as Error)?.message ?? err).replace(/\s+/g, " ").slice(0, 500);
+    const message = String((err as Error)?.message ?? err)
+      .replace(/\s+/g, " ")
+      .slice(0, 500);
     const timedOut = err instanceof QueryTimeout || /statement timeout|canceling statement/i.test(message);
-    return { status: timedOut ? "timeout" : "failure", output: { database: target.database.name, sql: statement }, error: timedOut ? `The query took longer than ${timeoutMs} ms.` : `The query failed: ${message}` };
+    return {
+      status: timedOut ? "timeout" : "failure",
+      output: { database: target.database.name, sql: statement },
+      error: timedOut ? `The query took longer than ${timeoutMs} ms.` : `The query failed: ${message}`,
+    };
   }
 }
 
-async function execute(env: Bindings, database: SqlDatabaseRow, statement: string, limit: number, timeoutMs: number): Promise<QueryResult> {
+async function execute(
+  env: Bindings,
+  database: SqlDatabaseRow,
+  statement: string,
+  limit: number,
+  timeoutMs: number,
+): Promise<QueryResult> {
   if (database.databaseType === "managed") return managedDatabase(env, database.id).query(statement, limit);
   if (!database.databaseUrlSealed) throw new Error("No databaseUrl is set.");
   const url = await decryptSecret(database.databaseUrlSealed, env.ENCRYPTION_KEY);
@@ -132,7 +192,10 @@ async function execute(env: Bindings, database: SqlDatabaseRow, statement: strin
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
-  return Promise.race([work, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new QueryTimeout("timeout")), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    work,
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new QueryTimeout("timeout")), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Values JSON can carry: BigInt as text, bytes as a note, dates as ISO text. */
@@ -143,8 +206,19 @@ function jsonValue(v: unknown): unknown {
   return v;
 }
 
-function forModel(o: { sql: string; columns: string[]; rows: unknown[][]; rowCount: number; truncated: boolean }): string {
-  const lines = [o.columns.join(" | "), ...o.rows.map((r) => r.map((v) => (v === null ? "NULL" : typeof v === "object" ? JSON.stringify(v) : String(v))).join(" | "))];
+function forModel(o: {
+  sql: string;
+  columns: string[];
+  rows: unknown[][];
+  rowCount: number;
+  truncated: boolean;
+}): string {
+  const lines = [
+    o.columns.join(" | "),
+    ...o.rows.map((r) =>
+      r.map((v) => (v === null ? "NULL" : typeof v === "object" ? JSON.stringify(v) : String(v))).join(" | "),
+    ),
+  ];
   let text = `${o.rowCount} row${o.rowCount === 1 ? "" : "s"}${o.truncated ? " (more exist; only these are shown)" : ""}:\n${lines.join("\n")}`;
   if (text.length > MODEL_CHARS) text = `${text.slice(0, MODEL_CHARS)}\n[truncated]`;
   return text;

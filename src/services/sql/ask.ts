@@ -20,7 +20,8 @@ export interface AskOutcome {
   model: { id: string; name: string };
 }
 
-const INSTRUCTIONS = "Answer the user's question about the database with exactly one call of query_database: one read-only SELECT in the database's dialect.";
+const INSTRUCTIONS =
+  "Answer the user's question about the database with exactly one call of query_database: one read-only SELECT in the database's dialect.";
 
 /**
  * One question turned into SQL by `model` and run against the database, as an assistant's agent
@@ -28,13 +29,31 @@ const INSTRUCTIONS = "Answer the user's question about the database with exactly
  * conversation: what operators use to see whether the database answers what they expect. A model
  * that writes no query, or a query that is refused or fails, is an outcome, not an error.
  */
-export async function askDatabase(env: Bindings, db: Db, database: SqlDatabaseRow, question: string, model: ModelRow): Promise<AskOutcome> {
-  const ready = await db.select().from(sqlDatabaseTables).where(and(eq(sqlDatabaseTables.sqlDatabaseId, database.id), eq(sqlDatabaseTables.status, "ready"))).orderBy(sqlDatabaseTables.tableName);
+export async function askDatabase(
+  env: Bindings,
+  db: Db,
+  database: SqlDatabaseRow,
+  question: string,
+  model: ModelRow,
+): Promise<AskOutcome> {
+  const ready = await db
+    .select()
+    .from(sqlDatabaseTables)
+    .where(and(eq(sqlDatabaseTables.sqlDatabaseId, database.id), eq(sqlDatabaseTables.status, "ready")))
+    .orderBy(sqlDatabaseTables.tableName);
   const tables = allowedTables(database, ready);
   if (!tables.length) throw badRequest("The database has no tables to query yet.");
   const offered = [{ database, tables }];
   const tool = queryDatabaseTool(offered);
-  const base = { question, model: { id: model.id, name: model.name }, columns: [], rows: [], rowCount: 0, truncated: false, durationMs: null };
+  const base = {
+    question,
+    model: { id: model.id, name: model.name },
+    columns: [],
+    rows: [],
+    rowCount: 0,
+    truncated: false,
+    durationMs: null,
+  };
   let answer;
   try {
     answer = await complete(await chatModelFor(env, model), {
@@ -42,7 +61,9 @@ export async function askDatabase(env: Bindings, db: Db, database: SqlDatabaseRo
         { role: "system", content: INSTRUCTIONS },
         { role: "user", content: question },
       ],
-      tools: [{ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } }],
+      tools: [
+        { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } },
+      ],
       toolChoice: { name: tool.name },
     });
   } catch (err) {
@@ -56,9 +77,17 @@ export async function askDatabase(env: Bindings, db: Db, database: SqlDatabaseRo
   } catch {
     // reported below
   }
-  if (!args || typeof args.sql !== "string") return { ...base, status: "failure", sql: null, error: "The model wrote no query." };
+  if (!args || typeof args.sql !== "string")
+    return { ...base, status: "failure", sql: null, error: "The model wrote no query." };
   const outcome = await runQuery(offered, args, env);
-  const output = (outcome.output ?? {}) as { sql?: string; columns?: string[]; rows?: unknown[][]; rowCount?: number; truncated?: boolean; durationMs?: number };
+  const output = (outcome.output ?? {}) as {
+    sql?: string;
+    columns?: string[];
+    rows?: unknown[][];
+    rowCount?: number;
+    truncated?: boolean;
+    durationMs?: number;
+  };
   return {
     ...base,
     status: outcome.status === "pending" ? "failure" : outcome.status,

@@ -20,7 +20,14 @@ export interface PostgresTarget {
 
 export class ConnectionError extends Error {}
 
-const SSL_MODES: Record<string, PostgresTarget["ssl"]> = { disable: false, allow: false, prefer: false, require: "require", "verify-ca": "require", "verify-full": "require" };
+const SSL_MODES: Record<string, PostgresTarget["ssl"]> = {
+  disable: false,
+  allow: false,
+  prefer: false,
+  require: "require",
+  "verify-ca": "require",
+  "verify-full": "require",
+};
 
 /**
  * Reads `postgresql://user:password@host:port/database?sslmode=require`. Refuses several hosts,
@@ -33,17 +40,23 @@ export function parsePostgresUrl(url: string): PostgresTarget {
   } catch {
     throw new ConnectionError("Not a valid connection string: postgresql://user:password@host:5432/database.");
   }
-  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") throw new ConnectionError("A PostgreSQL connection string starts with postgresql://.");
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:")
+    throw new ConnectionError("A PostgreSQL connection string starts with postgresql://.");
   // Non-special schemes keep the host as written: read it with the http parser for the same normalisation fetch uses.
   const asHttp = new URL(url.replace(/^[a-z]+:/i, "http:"));
-  if (!asHttp.hostname || asHttp.hostname.includes(",")) throw new ConnectionError("The connection string needs exactly one host.");
+  if (!asHttp.hostname || asHttp.hostname.includes(","))
+    throw new ConnectionError("The connection string needs exactly one host.");
   for (const key of asHttp.searchParams.keys()) {
-    if (key !== "sslmode") throw new ConnectionError(`The connection option "${key.slice(0, 40)}" is not supported; only sslmode.`);
+    if (key !== "sslmode")
+      throw new ConnectionError(`The connection option "${key.slice(0, 40)}" is not supported; only sslmode.`);
   }
   const sslmode = asHttp.searchParams.get("sslmode") ?? "disable";
   if (!(sslmode in SSL_MODES)) throw new ConnectionError(`Unknown sslmode "${sslmode.slice(0, 40)}".`);
   const database = decodeURIComponent(asHttp.pathname.replace(/^\//, ""));
-  if (!database || database.includes("/")) throw new ConnectionError("The connection string must name one database: postgresql://user:password@host:5432/database.");
+  if (!database || database.includes("/"))
+    throw new ConnectionError(
+      "The connection string must name one database: postgresql://user:password@host:5432/database.",
+    );
   if (!asHttp.username) throw new ConnectionError("The connection string must name a user.");
   return {
     host: asHttp.hostname.replace(/^\[|\]$/g, ""),
@@ -56,7 +69,10 @@ export function parsePostgresUrl(url: string): PostgresTarget {
 }
 
 /** Why the host may not be reached (private, loopback, metadata... unless OUTBOUND_ALLOWED_HOSTS lists it), or null. */
-export function hostProblem(env: { OUTBOUND_ALLOWED_HOSTS?: string; WEBHOOK_ALLOWED_HOSTS?: string }, url: string): string | null {
+export function hostProblem(
+  env: { OUTBOUND_ALLOWED_HOSTS?: string; WEBHOOK_ALLOWED_HOSTS?: string },
+  url: string,
+): string | null {
   const asHttp = new URL(url.replace(/^[a-z]+:/i, "http:"));
   const port = asHttp.port || "5432";
   return webhookUrlProblem(`http://${asHttp.host.replace(/:\d+$/, "")}:${port}/`, outboundAllowedHosts(env));
@@ -71,7 +87,10 @@ const HYPERDRIVE_URL = /^hyperdrive:\/\/([A-Za-z_][A-Za-z0-9_]{0,63})\/?$/i;
 export function hyperdriveBindingName(url: string): string | null {
   if (!/^hyperdrive:/i.test(url.trim())) return null;
   const match = HYPERDRIVE_URL.exec(url.trim());
-  if (!match) throw new ConnectionError("A Hyperdrive database is written hyperdrive://BINDING_NAME, the name of a [[hyperdrive]] binding of this deployment.");
+  if (!match)
+    throw new ConnectionError(
+      "A Hyperdrive database is written hyperdrive://BINDING_NAME, the name of a [[hyperdrive]] binding of this deployment.",
+    );
   return match[1];
 }
 
@@ -84,7 +103,13 @@ function hyperdriveOffered(env: ConnectionEnv, name: string, organizationId: str
     const [binding, organizations] = entry.split("=", 2).map((part) => part.trim());
     if (binding !== name) continue;
     if (organizations === undefined || organizations === "*") return true;
-    if (organizations.split("|").map((id) => id.trim()).includes(organizationId)) return true;
+    if (
+      organizations
+        .split("|")
+        .map((id) => id.trim())
+        .includes(organizationId)
+    )
+      return true;
   }
   return false;
 }
@@ -95,16 +120,24 @@ function hyperdriveOffered(env: ConnectionEnv, name: string, organizationId: str
  */
 export function hyperdriveBinding(env: ConnectionEnv, name: string, organizationId: string): Hyperdrive {
   if (!hyperdriveOffered(env, name, organizationId)) {
-    throw new ConnectionError(`The Hyperdrive binding "${name}" is not available to this organization: the operator lists the bindings organizations may use in SQL_HYPERDRIVE_BINDINGS.`);
+    throw new ConnectionError(
+      `The Hyperdrive binding "${name}" is not available to this organization: the operator lists the bindings organizations may use in SQL_HYPERDRIVE_BINDINGS.`,
+    );
   }
   const binding: unknown = Object.hasOwn(env, name) ? (env as Record<string, unknown>)[name] : undefined;
-  if (binding === undefined || binding === null) throw new ConnectionError(`No Hyperdrive binding named "${name}" is configured in this deployment ([[hyperdrive]] in wrangler.toml).`);
+  if (binding === undefined || binding === null)
+    throw new ConnectionError(
+      `No Hyperdrive binding named "${name}" is configured in this deployment ([[hyperdrive]] in wrangler.toml).`,
+    );
   const hd = binding as Partial<Hyperdrive>;
   if (typeof binding !== "object" || typeof hd.connectionString !== "string" || typeof hd.host !== "string") {
     throw new ConnectionError(`"${name}" is a binding of this deployment but not a Hyperdrive binding.`);
   }
   const scheme = /^([a-z]+):/i.exec(hd.connectionString)?.[1] ?? "";
-  if (!/^postgres(ql)?$/i.test(scheme)) throw new ConnectionError(`The Hyperdrive binding "${name}" is for a ${scheme || "non-PostgreSQL"} database, not PostgreSQL.`);
+  if (!/^postgres(ql)?$/i.test(scheme))
+    throw new ConnectionError(
+      `The Hyperdrive binding "${name}" is for a ${scheme || "non-PostgreSQL"} database, not PostgreSQL.`,
+    );
   return binding as Hyperdrive;
 }
 
@@ -117,7 +150,14 @@ export function postgresTarget(env: ConnectionEnv, url: string, organizationId: 
   const name = hyperdriveBindingName(url);
   if (name) {
     const hd = hyperdriveBinding(env, name, organizationId);
-    return { host: hd.host, port: Number(hd.port) || 5432, user: hd.user, password: hd.password, database: hd.database, ssl: false };
+    return {
+      host: hd.host,
+      port: Number(hd.port) || 5432,
+      user: hd.user,
+      password: hd.password,
+      database: hd.database,
+      ssl: false,
+    };
   }
   const target = parsePostgresUrl(url);
   const problem = hostProblem(env, url);
@@ -126,7 +166,12 @@ export function postgresTarget(env: ConnectionEnv, url: string, organizationId: 
 }
 
 /** Checks a connection string for a database type on save (400 text): the SSRF guard, or the Hyperdrive binding it names. */
-export function connectionProblem(env: ConnectionEnv, type: SqlDatabaseType, url: string, organizationId: string): string | null {
+export function connectionProblem(
+  env: ConnectionEnv,
+  type: SqlDatabaseType,
+  url: string,
+  organizationId: string,
+): string | null {
   if (type !== "postgresql") return null;
   try {
     postgresTarget(env, url, organizationId);
@@ -137,4 +182,7 @@ export function connectionProblem(env: ConnectionEnv, type: SqlDatabaseType, url
 }
 
 /** `user:password@` becomes `user:***@` (CONTRACT section 15). */
-export const maskConnectionUrl = (url: string) => url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*:)[^@/?#]*@/i, "$1***@").replace(/([?&](?:password|pwd)=)[^&]*/gi, "$1***");
+export const maskConnectionUrl = (url: string) =>
+  url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*:)[^@/?#]*@/i, "$1***@")
+    .replace(/([?&](?:password|pwd)=)[^&]*/gi, "$1***");

@@ -20,19 +20,36 @@ export interface TableSource {
 }
 
 /** A CSV or XLSX file of a knowledge base the caller can see (400 naming `sourceFile` otherwise). */
-export async function knowledgeBaseSource(env: Bindings, db: Db, access: OrgAccess, userId: string, fileId: string): Promise<TableSource> {
+export async function knowledgeBaseSource(
+  env: Bindings,
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  fileId: string,
+): Promise<TableSource> {
   const [file] = isUuid(fileId)
     ? await db
-        .select({ id: knowledgeBaseFiles.id, filename: knowledgeBaseFiles.filename, objectKey: knowledgeBaseFiles.objectKey, size: knowledgeBaseFiles.size })
+        .select({
+          id: knowledgeBaseFiles.id,
+          filename: knowledgeBaseFiles.filename,
+          objectKey: knowledgeBaseFiles.objectKey,
+          size: knowledgeBaseFiles.size,
+        })
         .from(knowledgeBaseFiles)
         .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
         .where(and(eq(knowledgeBaseFiles.id, fileId), visibleKnowledgeBasesCondition(access, userId)))
     : [];
   if (!file) throw fieldError("sourceFile", "No knowledge base file with this id is visible to you.");
-  if (file.size > TABULAR_LIMITS.bytes) throw fieldError("sourceFile", `The file is larger than ${TABULAR_LIMITS.bytes} bytes.`);
+  if (file.size > TABULAR_LIMITS.bytes)
+    throw fieldError("sourceFile", `The file is larger than ${TABULAR_LIMITS.bytes} bytes.`);
   const object = await env.FILES.get(file.objectKey);
   if (!object) throw fieldError("sourceFile", "The file's content is missing from storage.");
-  return { filename: file.filename, bytes: new Uint8Array(await object.arrayBuffer()), fileId: file.id, fromKnowledgeBase: true };
+  return {
+    filename: file.filename,
+    bytes: new Uint8Array(await object.arrayBuffer()),
+    fileId: file.id,
+    fromKnowledgeBase: true,
+  };
 }
 
 /**
@@ -47,7 +64,12 @@ export async function createManagedTable(
   source: TableSource,
   options: { tableName?: string; description?: string; replace?: boolean },
 ): Promise<SqlTableRow> {
-  if (database.databaseType !== "managed") throw new ApiError(400, "invalid", "Tables are created from files in managed databases only; external databases' tables are discovered.");
+  if (database.databaseType !== "managed")
+    throw new ApiError(
+      400,
+      "invalid",
+      "Tables are created from files in managed databases only; external databases' tables are discovered.",
+    );
   let table;
   try {
     table = parseTable(source.filename, source.bytes);
@@ -56,14 +78,27 @@ export async function createManagedTable(
     throw err;
   }
   const name = sqlName(options.tableName ?? source.filename.replace(/\.[^.]+$/, ""), "table");
-  if (options.tableName && name !== options.tableName) throw fieldError("tableName", "Lower-case letters, digits and underscores, starting with a letter (at most 63).");
-  const [existing] = await db.select({ id: sqlDatabaseTables.id }).from(sqlDatabaseTables).where(and(eq(sqlDatabaseTables.sqlDatabaseId, database.id), eq(sqlDatabaseTables.tableName, name)));
+  if (options.tableName && name !== options.tableName)
+    throw fieldError("tableName", "Lower-case letters, digits and underscores, starting with a letter (at most 63).");
+  const [existing] = await db
+    .select({ id: sqlDatabaseTables.id })
+    .from(sqlDatabaseTables)
+    .where(and(eq(sqlDatabaseTables.sqlDatabaseId, database.id), eq(sqlDatabaseTables.tableName, name)));
   if (existing && !options.replace) throw conflict(`The table "${name}" already exists; send replace to overwrite it.`);
   const stub = managedDatabase(env, database.id);
   const [first, ...rest] = chunks(table.rows, ROWS_PER_CALL);
   const id = existing?.id ?? uuidv7();
   const now = Date.now();
-  const columns: SqlColumn[] = table.columns.map((c) => ({ id: uuidv7(), columnName: c.name, columnType: c.type, description: "", isPrimaryKey: false, isNullable: true, createdAt: now, updatedAt: now }));
+  const columns: SqlColumn[] = table.columns.map((c) => ({
+    id: uuidv7(),
+    columnName: c.name,
+    columnType: c.type,
+    description: "",
+    isPrimaryKey: false,
+    isNullable: true,
+    createdAt: now,
+    updatedAt: now,
+  }));
   try {
     await stub.createTable(name, table.columns, first ?? [], !!existing);
     for (const part of rest) await stub.appendRows(name, table.columns.length, part);
@@ -81,7 +116,10 @@ export async function createManagedTable(
     };
     const [row] = existing
       ? await db.update(sqlDatabaseTables).set(values).where(eq(sqlDatabaseTables.id, id)).returning()
-      : await db.insert(sqlDatabaseTables).values({ ...values, id, sqlDatabaseId: database.id, createdAt: now }).returning();
+      : await db
+          .insert(sqlDatabaseTables)
+          .values({ ...values, id, sqlDatabaseId: database.id, createdAt: now })
+          .returning();
     return row;
   } catch (err) {
     // The rows are useless without their record (and the record must not promise rows that are not there).
@@ -91,9 +129,19 @@ export async function createManagedTable(
 }
 
 export async function dropManagedTable(env: Bindings, db: Db, database: SqlDatabaseRow, tableId: string) {
-  const [row] = isUuid(tableId) ? await db.select().from(sqlDatabaseTables).where(and(eq(sqlDatabaseTables.id, tableId), eq(sqlDatabaseTables.sqlDatabaseId, database.id))) : [];
+  const [row] = isUuid(tableId)
+    ? await db
+        .select()
+        .from(sqlDatabaseTables)
+        .where(and(eq(sqlDatabaseTables.id, tableId), eq(sqlDatabaseTables.sqlDatabaseId, database.id)))
+    : [];
   if (!row) throw notFound("Table not found.");
-  if (database.databaseType !== "managed") throw new ApiError(400, "invalid", "Tables of external databases are discovered; limit them with includeTables instead.");
+  if (database.databaseType !== "managed")
+    throw new ApiError(
+      400,
+      "invalid",
+      "Tables of external databases are discovered; limit them with includeTables instead.",
+    );
   await db.delete(sqlDatabaseTables).where(eq(sqlDatabaseTables.id, row.id));
   await managedDatabase(env, database.id).dropTable(row.tableName);
 }

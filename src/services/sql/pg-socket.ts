@@ -30,7 +30,10 @@ async function defineSocket() {
     async open(host: string, port: number): Promise<this> {
       this.host = host;
       this.port = port;
-      this.raw = connect({ hostname: host, port }, { secureTransport: this.ssl ? "starttls" : "off", allowHalfOpen: false });
+      this.raw = connect(
+        { hostname: host, port },
+        { secureTransport: this.ssl ? "starttls" : "off", allowHalfOpen: false },
+      );
       this.raw.closed.then(
         () => {
           if (this.readyState !== "upgrade") this.close();

@@ -39,7 +39,11 @@ export async function connectPostgres(env: ConnectionEnv, url: string, organizat
 }
 
 /** The tables and columns of the `public` schema (and any schema the user owns other than the catalogs). */
-export async function discoverPostgres(env: ConnectionEnv, url: string, organizationId: string): Promise<DiscoveredTable[]> {
+export async function discoverPostgres(
+  env: ConnectionEnv,
+  url: string,
+  organizationId: string,
+): Promise<DiscoveredTable[]> {
   const sql = await connectPostgres(env, url, organizationId);
   try {
     const columns = await sql<{ table_name: string; column_name: string; data_type: string; is_nullable: string }[]>`
@@ -74,7 +78,14 @@ export async function discoverPostgres(env: ConnectionEnv, url: string, organiza
  * wrapped as a subquery (no statement chains or top-level data-modifying CTEs can survive that) and
  * cut at `maxRows`.
  */
-export async function queryPostgres(env: ConnectionEnv, url: string, organizationId: string, statement: string, maxRows: number, timeoutMs: number): Promise<QueryResult> {
+export async function queryPostgres(
+  env: ConnectionEnv,
+  url: string,
+  organizationId: string,
+  statement: string,
+  maxRows: number,
+  timeoutMs: number,
+): Promise<QueryResult> {
   const sql = await connectPostgres(env, url, organizationId);
   try {
     return await sql.begin("read only", async (tx) => {

@@ -3,7 +3,12 @@ import { unzipSync } from "fflate";
 import type { ManagedColumn } from "../../../durable-objects/managed-database";
 import { decodeText } from "../parsing/text";
 
-export const TABULAR_LIMITS = { bytes: 20 * 1024 * 1024, rows: 200_000, columns: 200, xlsxExpandedBytes: 100 * 1024 * 1024 } as const;
+export const TABULAR_LIMITS = {
+  bytes: 20 * 1024 * 1024,
+  rows: 200_000,
+  columns: 200,
+  xlsxExpandedBytes: 100 * 1024 * 1024,
+} as const;
 
 export class TabularError extends Error {}
 
@@ -31,8 +36,10 @@ const REAL = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 export function toTabular(table: string[][]): Tabular {
   const [header, ...records] = table;
   if (!header?.length || !header.some((h) => h.trim())) throw new TabularError("The file has no header row.");
-  if (header.length > TABULAR_LIMITS.columns) throw new TabularError(`The file has more than ${TABULAR_LIMITS.columns} columns.`);
-  if (records.length > TABULAR_LIMITS.rows) throw new TabularError(`The file has more than ${TABULAR_LIMITS.rows} rows.`);
+  if (header.length > TABULAR_LIMITS.columns)
+    throw new TabularError(`The file has more than ${TABULAR_LIMITS.columns} columns.`);
+  if (records.length > TABULAR_LIMITS.rows)
+    throw new TabularError(`The file has more than ${TABULAR_LIMITS.rows} rows.`);
   const seen = new Set<string>();
   const names = header.map((h, i) => {
     let name = sqlName(h, `column_${i + 1}`);
@@ -42,7 +49,12 @@ export function toTabular(table: string[][]): Tabular {
   });
   const columns: ManagedColumn[] = names.map((name, i) => {
     const values = records.map((r) => (r[i] ?? "").trim()).filter(Boolean);
-    const type = values.length && values.every((v) => INTEGER.test(v)) ? "INTEGER" : values.length && values.every((v) => REAL.test(v)) ? "REAL" : "TEXT";
+    const type =
+      values.length && values.every((v) => INTEGER.test(v))
+        ? "INTEGER"
+        : values.length && values.every((v) => REAL.test(v))
+          ? "REAL"
+          : "TEXT";
     return { name, type };
   });
   const rows = records.map((r) =>
@@ -58,13 +70,26 @@ export function toTabular(table: string[][]): Tabular {
 export function parseCsvTable(bytes: Uint8Array): Tabular {
   const text = decodeText(bytes, "CSV");
   const result = Papa.parse<string[]>(text, { skipEmptyLines: "greedy" });
-  if (!result.data.length) throw new TabularError(`The CSV file could not be read${result.errors[0] ? `: ${result.errors[0].message}` : ""}.`);
+  if (!result.data.length)
+    throw new TabularError(`The CSV file could not be read${result.errors[0] ? `: ${result.errors[0].message}` : ""}.`);
   return toTabular(result.data);
 }
 
 const xmlText = (s: string) =>
   s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi, (_, e: string) =>
-    e === "lt" ? "<" : e === "gt" ? ">" : e === "amp" ? "&" : e === "quot" ? '"' : e === "apos" ? "'" : String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
+    e === "lt"
+      ? "<"
+      : e === "gt"
+        ? ">"
+        : e === "amp"
+          ? "&"
+          : e === "quot"
+            ? '"'
+            : e === "apos"
+              ? "'"
+              : String.fromCodePoint(
+                  e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10),
+                ),
   );
 
 /** The first worksheet of an .xlsx file (shared and inline strings, numbers), as a header row and records. */
@@ -74,9 +99,13 @@ export function parseXlsxTable(bytes: Uint8Array): Tabular {
   try {
     files = unzipSync(bytes, {
       filter(f) {
-        const wanted = f.name === "xl/sharedStrings.xml" || f.name === "xl/workbook.xml" || /^xl\/worksheets\/sheet\d+\.xml$/.test(f.name);
+        const wanted =
+          f.name === "xl/sharedStrings.xml" ||
+          f.name === "xl/workbook.xml" ||
+          /^xl\/worksheets\/sheet\d+\.xml$/.test(f.name);
         if (wanted) expanded += f.originalSize;
-        if (expanded > TABULAR_LIMITS.xlsxExpandedBytes) throw new TabularError("The workbook expands to too much data.");
+        if (expanded > TABULAR_LIMITS.xlsxExpandedBytes)
+          throw new TabularError("The workbook expands to too much data.");
         return wanted;
       },
     });
@@ -85,10 +114,12 @@ export function parseXlsxTable(bytes: Uint8Array): Tabular {
     throw new TabularError("Not a valid .xlsx file.");
   }
   const decoder = new TextDecoder();
-  const shared = [...decoder.decode(files["xl/sharedStrings.xml"] ?? new Uint8Array()).matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) =>
-    [...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => xmlText(t[1])).join(""),
-  );
-  const sheetName = Object.keys(files).filter((n) => n.startsWith("xl/worksheets/")).sort((a, b) => Number(/\d+/.exec(a.slice(14))) - Number(/\d+/.exec(b.slice(14))))[0];
+  const shared = [
+    ...decoder.decode(files["xl/sharedStrings.xml"] ?? new Uint8Array()).matchAll(/<si>([\s\S]*?)<\/si>/g),
+  ].map((m) => [...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => xmlText(t[1])).join(""));
+  const sheetName = Object.keys(files)
+    .filter((n) => n.startsWith("xl/worksheets/"))
+    .sort((a, b) => Number(/\d+/.exec(a.slice(14))) - Number(/\d+/.exec(b.slice(14))))[0];
   if (!sheetName) throw new TabularError("The workbook has no worksheet.");
   const table: string[][] = [];
   for (const row of decoder.decode(files[sheetName]).matchAll(/<row[^>]*>([\s\S]*?)<\/row>/g)) {
@@ -99,7 +130,12 @@ export function parseXlsxTable(bytes: Uint8Array): Tabular {
       const type = /\bt="(\w+)"/.exec(cell[1])?.[1];
       const body = cell[2] ?? "";
       const v = /<v>([\s\S]*?)<\/v>/.exec(body)?.[1];
-      const value = type === "s" ? shared[Number(v)] ?? "" : type === "inlineStr" ? [...body.matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => xmlText(t[1])).join("") : xmlText(v ?? "");
+      const value =
+        type === "s"
+          ? (shared[Number(v)] ?? "")
+          : type === "inlineStr"
+            ? [...body.matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => xmlText(t[1])).join("")
+            : xmlText(v ?? "");
       if (col > TABULAR_LIMITS.columns) continue;
       while (cells.length < col) cells.push("");
       cells[col] = value;
@@ -111,7 +147,8 @@ export function parseXlsxTable(bytes: Uint8Array): Tabular {
 }
 
 export function parseTable(filename: string, bytes: Uint8Array): Tabular {
-  if (bytes.byteLength > TABULAR_LIMITS.bytes) throw new TabularError(`The file is larger than ${TABULAR_LIMITS.bytes} bytes.`);
+  if (bytes.byteLength > TABULAR_LIMITS.bytes)
+    throw new TabularError(`The file is larger than ${TABULAR_LIMITS.bytes} bytes.`);
   const ext = filename.split(".").pop()?.toLowerCase();
   if (ext === "csv" || ext === "tsv" || ext === "txt") return parseCsvTable(bytes);
   if (ext === "xlsx") return parseXlsxTable(bytes);

@@ -11,37 +11,238 @@ export class SqlRefused extends Error {}
  * these words outside string literals refuses the query, even where the grammar would allow it.
  */
 const FORBIDDEN_WORDS = new Set([
-  "insert", "update", "delete", "merge", "upsert", "drop", "create", "alter", "truncate", "grant", "revoke", "copy", "call", "execute", "exec",
-  "prepare", "deallocate", "vacuum", "reindex", "attach", "detach", "pragma", "begin", "commit", "rollback", "savepoint", "checkpoint",
-  "into", "returning", "recursive", "nowait", "listen", "notify", "unlisten",
+  "insert",
+  "update",
+  "delete",
+  "merge",
+  "upsert",
+  "drop",
+  "create",
+  "alter",
+  "truncate",
+  "grant",
+  "revoke",
+  "copy",
+  "call",
+  "execute",
+  "exec",
+  "prepare",
+  "deallocate",
+  "vacuum",
+  "reindex",
+  "attach",
+  "detach",
+  "pragma",
+  "begin",
+  "commit",
+  "rollback",
+  "savepoint",
+  "checkpoint",
+  "into",
+  "returning",
+  "recursive",
+  "nowait",
+  "listen",
+  "notify",
+  "unlisten",
 ]);
 
 /** Functions the model may call: aggregates, arithmetic, text, dates, conditionals. Anything else is refused. */
 const ALLOWED_FUNCTIONS = new Set([
   // aggregates and windows
-  "count", "sum", "avg", "min", "max", "total", "group_concat", "string_agg", "array_agg", "json_agg", "jsonb_agg", "bool_and", "bool_or", "every",
-  "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "median", "percentile_cont", "percentile_disc", "mode",
-  "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value",
+  "count",
+  "sum",
+  "avg",
+  "min",
+  "max",
+  "total",
+  "group_concat",
+  "string_agg",
+  "array_agg",
+  "json_agg",
+  "jsonb_agg",
+  "bool_and",
+  "bool_or",
+  "every",
+  "stddev",
+  "stddev_pop",
+  "stddev_samp",
+  "variance",
+  "var_pop",
+  "var_samp",
+  "median",
+  "percentile_cont",
+  "percentile_disc",
+  "mode",
+  "row_number",
+  "rank",
+  "dense_rank",
+  "percent_rank",
+  "cume_dist",
+  "ntile",
+  "lag",
+  "lead",
+  "first_value",
+  "last_value",
+  "nth_value",
   // numbers
-  "abs", "round", "ceil", "ceiling", "floor", "trunc", "sign", "sqrt", "power", "pow", "exp", "ln", "log", "log10", "mod", "greatest", "least", "div", "width_bucket",
+  "abs",
+  "round",
+  "ceil",
+  "ceiling",
+  "floor",
+  "trunc",
+  "sign",
+  "sqrt",
+  "power",
+  "pow",
+  "exp",
+  "ln",
+  "log",
+  "log10",
+  "mod",
+  "greatest",
+  "least",
+  "div",
+  "width_bucket",
   // text
-  "lower", "upper", "length", "char_length", "character_length", "octet_length", "substr", "substring", "trim", "ltrim", "rtrim", "btrim",
-  "replace", "concat", "concat_ws", "left", "right", "lpad", "rpad", "position", "strpos", "instr", "initcap", "split_part", "reverse", "format",
-  "to_char", "to_number", "printf", "like", "glob", "unicode", "char", "quote", "hex", "ascii", "chr", "md5",
+  "lower",
+  "upper",
+  "length",
+  "char_length",
+  "character_length",
+  "octet_length",
+  "substr",
+  "substring",
+  "trim",
+  "ltrim",
+  "rtrim",
+  "btrim",
+  "replace",
+  "concat",
+  "concat_ws",
+  "left",
+  "right",
+  "lpad",
+  "rpad",
+  "position",
+  "strpos",
+  "instr",
+  "initcap",
+  "split_part",
+  "reverse",
+  "format",
+  "to_char",
+  "to_number",
+  "printf",
+  "like",
+  "glob",
+  "unicode",
+  "char",
+  "quote",
+  "hex",
+  "ascii",
+  "chr",
+  "md5",
   // dates
-  "date", "time", "datetime", "julianday", "strftime", "unixepoch", "now", "current_date", "current_time", "current_timestamp",
-  "date_trunc", "date_part", "extract", "age", "to_date", "to_timestamp", "make_date", "make_timestamp", "justify_days", "justify_interval",
+  "date",
+  "time",
+  "datetime",
+  "julianday",
+  "strftime",
+  "unixepoch",
+  "now",
+  "current_date",
+  "current_time",
+  "current_timestamp",
+  "date_trunc",
+  "date_part",
+  "extract",
+  "age",
+  "to_date",
+  "to_timestamp",
+  "make_date",
+  "make_timestamp",
+  "justify_days",
+  "justify_interval",
   // conditionals and casts
-  "coalesce", "nullif", "ifnull", "iif", "cast", "typeof", "nvl", "if", "numeric", "decimal", "varchar", "float", "double",
+  "coalesce",
+  "nullif",
+  "ifnull",
+  "iif",
+  "cast",
+  "typeof",
+  "nvl",
+  "if",
+  "numeric",
+  "decimal",
+  "varchar",
+  "float",
+  "double",
   // json reading
-  "json_extract", "json_array_length", "jsonb_array_length", "json_typeof", "jsonb_typeof",
+  "json_extract",
+  "json_array_length",
+  "jsonb_array_length",
+  "json_typeof",
+  "jsonb_typeof",
 ]);
 
 /** Words that take parentheses without being functions. */
 const GRAMMAR_WORDS = new Set([
-  "select", "from", "where", "and", "or", "not", "in", "exists", "as", "on", "join", "using", "values", "over", "filter", "within", "any", "all", "some",
-  "case", "when", "then", "else", "end", "between", "like", "ilike", "is", "by", "having", "union", "intersect", "except", "with", "lateral", "array", "row",
-  "partition", "order", "group", "limit", "offset", "distinct", "interval", "similar", "escape", "nulls", "first", "last", "asc", "desc", "window", "rows", "range",
+  "select",
+  "from",
+  "where",
+  "and",
+  "or",
+  "not",
+  "in",
+  "exists",
+  "as",
+  "on",
+  "join",
+  "using",
+  "values",
+  "over",
+  "filter",
+  "within",
+  "any",
+  "all",
+  "some",
+  "case",
+  "when",
+  "then",
+  "else",
+  "end",
+  "between",
+  "like",
+  "ilike",
+  "is",
+  "by",
+  "having",
+  "union",
+  "intersect",
+  "except",
+  "with",
+  "lateral",
+  "array",
+  "row",
+  "partition",
+  "order",
+  "group",
+  "limit",
+  "offset",
+  "distinct",
+  "interval",
+  "similar",
+  "escape",
+  "nulls",
+  "first",
+  "last",
+  "asc",
+  "desc",
+  "window",
+  "rows",
+  "range",
 ]);
 
 /** Schemas and names of catalogs: the model reads the allowed tables only. */
@@ -83,7 +284,8 @@ export function tokenize(sql: string): Token[] {
           break;
         }
       }
-      if (/[eE]$/.test(sql.slice(Math.max(0, i - 1), i)) && /\w/.test(sql[i - 1] ?? "")) throw new SqlRefused("Escaped (E'') strings are not allowed.");
+      if (/[eE]$/.test(sql.slice(Math.max(0, i - 1), i)) && /\w/.test(sql[i - 1] ?? ""))
+        throw new SqlRefused("Escaped (E'') strings are not allowed.");
       out.push({ kind: "string", text: sql.slice(i, j), start: i, end: j });
       i = j;
     } else if (c === '"' || c === "`") {
@@ -129,14 +331,18 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
   // eslint-disable-next-line no-control-regex
   if (/[\u0000]/.test(raw)) throw new SqlRefused("The query contains a NUL character.");
   const tokens = tokenize(raw);
-  while (tokens.length && tokens[tokens.length - 1].kind === "symbol" && tokens[tokens.length - 1].text === ";") tokens.pop();
+  while (tokens.length && tokens[tokens.length - 1].kind === "symbol" && tokens[tokens.length - 1].text === ";")
+    tokens.pop();
   if (!tokens.length) throw new SqlRefused("The query is empty.");
   const first = tokens[0].text.toLowerCase();
-  if (tokens[0].kind !== "word" || (first !== "select" && first !== "with")) throw new SqlRefused("Only a single SELECT (or WITH ... SELECT) query is allowed.");
+  if (tokens[0].kind !== "word" || (first !== "select" && first !== "with"))
+    throw new SqlRefused("Only a single SELECT (or WITH ... SELECT) query is allowed.");
   const cteNames = new Set<string>();
   for (const [i, t] of tokens.entries()) {
-    if (t.kind === "symbol" && t.text === ";") throw new SqlRefused("Only one statement is allowed: remove the `;` and what follows.");
-    if (t.kind === "symbol" && (t.text === "\\" || t.text === "?")) throw new SqlRefused(`The character ${t.text} is not allowed.`);
+    if (t.kind === "symbol" && t.text === ";")
+      throw new SqlRefused("Only one statement is allowed: remove the `;` and what follows.");
+    if (t.kind === "symbol" && (t.text === "\\" || t.text === "?"))
+      throw new SqlRefused(`The character ${t.text} is not allowed.`);
     if (t.kind !== "word" && t.kind !== "quoted") continue;
     const lower = t.text.toLowerCase();
     if (t.kind === "word" && FORBIDDEN_WORDS.has(lower)) {
@@ -145,13 +351,20 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
     }
     if (t.kind === "word" && lower === "for") {
       const next = tokens[i + 1]?.text.toLowerCase();
-      if (next === "update" || next === "share" || next === "no" || next === "key") throw new SqlRefused("Locking clauses (FOR UPDATE/SHARE) are not allowed.");
+      if (next === "update" || next === "share" || next === "no" || next === "key")
+        throw new SqlRefused("Locking clauses (FOR UPDATE/SHARE) are not allowed.");
     }
     if (CATALOG.test(t.text)) throw new SqlRefused(`System catalogs are not allowed: ${t.text.slice(0, 60)}.`);
     const next = tokens[i + 1];
     const prev = tokens[i - 1];
     // `name AS (`: a CTE being defined.
-    if (t.kind !== "quoted" && prev && (prev.text.toLowerCase() === "with" || prev.text === ",") && next?.text.toLowerCase() === "as") cteNames.add(lower);
+    if (
+      t.kind !== "quoted" &&
+      prev &&
+      (prev.text.toLowerCase() === "with" || prev.text === ",") &&
+      next?.text.toLowerCase() === "as"
+    )
+      cteNames.add(lower);
     if (next?.kind === "symbol" && next.text === "(" && !(prev?.kind === "symbol" && prev.text === ".")) {
       if (GRAMMAR_WORDS.has(lower) && t.kind === "word") continue;
       // `cte_name(col, ...) AS (`: a CTE with its column list.
@@ -159,7 +372,8 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
         cteNames.add(lower);
         continue;
       }
-      if (t.kind === "quoted" || !ALLOWED_FUNCTIONS.has(lower)) throw new SqlRefused(`The function ${t.text.slice(0, 60)}() is not allowed in queries.`);
+      if (t.kind === "quoted" || !ALLOWED_FUNCTIONS.has(lower))
+        throw new SqlRefused(`The function ${t.text.slice(0, 60)}() is not allowed in queries.`);
     } else if (next?.kind === "symbol" && next.text === "(" && prev?.text === ".") {
       throw new SqlRefused(`Schema-qualified functions are not allowed: ${t.text.slice(0, 60)}().`);
     }
@@ -172,11 +386,19 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
     ast = parser.astify(sql, { database: dialect === "postgresql" ? "postgresql" : "sqlite" });
     tableList = parser.tableList(sql, { database: dialect === "postgresql" ? "postgresql" : "sqlite" });
   } catch (err) {
-    throw new SqlRefused(`The query could not be parsed: ${String((err as Error).message).split("\n")[0].slice(0, 200)}`);
+    throw new SqlRefused(
+      `The query could not be parsed: ${String((err as Error).message)
+        .split("\n")[0]
+        .slice(0, 200)}`,
+    );
   }
   const statements = Array.isArray(ast) ? ast : [ast];
   if (statements.length !== 1) throw new SqlRefused("Only one statement is allowed.");
-  const statement = statements[0] as { type?: string; into?: { expr?: unknown } | null; with?: { name?: { value?: string } | string }[] | null };
+  const statement = statements[0] as {
+    type?: string;
+    into?: { expr?: unknown } | null;
+    with?: { name?: { value?: string } | string }[] | null;
+  };
   if (statement.type !== "select") throw new SqlRefused("Only SELECT queries are allowed.");
   if (statement.into?.expr) throw new SqlRefused("SELECT INTO is not allowed.");
   for (const w of statement.with ?? []) {
@@ -189,9 +411,13 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
     const [action, schema, table] = entry.split("::");
     if (action.toLowerCase() !== "select") throw new SqlRefused("Only reading is allowed.");
     const name = (table ?? "").toLowerCase();
-    if (schema && schema !== "null" && schema.toLowerCase() !== "public" && schema.toLowerCase() !== "main") throw new SqlRefused(`Tables of schema ${schema.slice(0, 60)} are not allowed.`);
+    if (schema && schema !== "null" && schema.toLowerCase() !== "public" && schema.toLowerCase() !== "main")
+      throw new SqlRefused(`Tables of schema ${schema.slice(0, 60)} are not allowed.`);
     if (cteNames.has(name) && (!schema || schema === "null")) continue;
-    if (!allowed.has(name)) throw new SqlRefused(`The table ${table.slice(0, 60)} is not one this assistant may read. Allowed: ${[...allowed].join(", ") || "none"}.`);
+    if (!allowed.has(name))
+      throw new SqlRefused(
+        `The table ${table.slice(0, 60)} is not one this assistant may read. Allowed: ${[...allowed].join(", ") || "none"}.`,
+      );
     tables.add(name);
   }
   return { sql, tables: [...tables] };

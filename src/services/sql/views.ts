@@ -20,7 +20,13 @@ export interface SqlDatabaseView {
 export async function sqlDatabaseViews(db: Db, access: OrgAccess, rows: SqlDatabaseRow[]): Promise<SqlDatabaseView[]> {
   const ids = rows.map((r) => r.id);
   const [tables, bots, groupLinks, creators] = await Promise.all([
-    inChunks(ids, (part) => db.select().from(sqlDatabaseTables).where(inArray(sqlDatabaseTables.sqlDatabaseId, part)).orderBy(asc(sqlDatabaseTables.tableName))),
+    inChunks(ids, (part) =>
+      db
+        .select()
+        .from(sqlDatabaseTables)
+        .where(inArray(sqlDatabaseTables.sqlDatabaseId, part))
+        .orderBy(asc(sqlDatabaseTables.tableName)),
+    ),
     inChunks(ids, (part) =>
       db
         .select({ sqlDatabaseId: sqlDatabaseChatbots.sqlDatabaseId, id: chatbots.id, name: chatbots.name })
@@ -54,4 +60,5 @@ export async function sqlDatabaseViews(db: Db, access: OrgAccess, rows: SqlDatab
   }));
 }
 
-export const sqlDatabaseView = async (db: Db, access: OrgAccess, row: SqlDatabaseRow) => (await sqlDatabaseViews(db, access, [row]))[0];
+export const sqlDatabaseView = async (db: Db, access: OrgAccess, row: SqlDatabaseRow) =>
+  (await sqlDatabaseViews(db, access, [row]))[0];

@@ -1,7 +1,15 @@
 import { and, eq, inArray, notInArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { chatbots, sqlDatabaseChatbots, sqlDatabaseGroups, sqlDatabases, sqlDatabaseTables, type SqlColumn, type SqlDatabaseType } from "../../db/schema";
+import {
+  chatbots,
+  sqlDatabaseChatbots,
+  sqlDatabaseGroups,
+  sqlDatabases,
+  sqlDatabaseTables,
+  type SqlColumn,
+  type SqlDatabaseType,
+} from "../../db/schema";
 import { decryptSecret } from "../../lib/crypto";
 import { fieldError } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
@@ -14,41 +22,83 @@ import { discoverPostgres } from "./postgres";
 
 /** Types stored and listed, but without a driver that runs on Workers yet. */
 export const UNSUPPORTED_TYPES: SqlDatabaseType[] = ["mysql", "oracle", "mssql"];
-export const notSupportedMessage = (type: string) => `${type} databases are not supported in this deployment yet; only postgresql and managed databases can be queried.`;
+export const notSupportedMessage = (type: string) =>
+  `${type} databases are not supported in this deployment yet; only postgresql and managed databases can be queried.`;
 
 /** `groups` of a SQL database body (see checkGroupAssignment). */
-export const checkSqlGroups = (db: Db, access: OrgAccess, wanted: string[] | undefined, creating: boolean, current: string[] = []) =>
-  checkGroupAssignment(db, access, wanted, creating, current, "a SQL database");
+export const checkSqlGroups = (
+  db: Db,
+  access: OrgAccess,
+  wanted: string[] | undefined,
+  creating: boolean,
+  current: string[] = [],
+) => checkGroupAssignment(db, access, wanted, creating, current, "a SQL database");
 
 /** `chatbots: [{id}]`: assistants of the organization the caller can see, else 400 naming them. */
-export async function checkSqlChatbots(db: Db, access: OrgAccess, userId: string, wanted: string[] | undefined): Promise<string[] | undefined> {
+export async function checkSqlChatbots(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  wanted: string[] | undefined,
+): Promise<string[] | undefined> {
   if (wanted === undefined) return undefined;
   const ids = [...new Set(wanted)];
   const visible = { ...access, permissions: new Set([...access.permissions, "chatbot.view" as const]) };
   const found = await inChunks(ids, (part) =>
-    db.select({ id: chatbots.id }).from(chatbots).where(and(inArray(chatbots.id, part), eq(chatbots.organizationId, access.organizationId), visibleChatbotsCondition(visible, userId))),
+    db
+      .select({ id: chatbots.id })
+      .from(chatbots)
+      .where(
+        and(
+          inArray(chatbots.id, part),
+          eq(chatbots.organizationId, access.organizationId),
+          visibleChatbotsCondition(visible, userId),
+        ),
+      ),
   );
   const unknown = ids.filter((id) => !found.some((b) => b.id === id));
-  if (unknown.length) throw fieldError("chatbots", `Not assistants of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+  if (unknown.length)
+    throw fieldError("chatbots", `Not assistants of this organization: ${unknown.slice(0, 5).join(", ")}.`);
   return ids;
 }
 
-export function sqlLinkStatements(db: Db, id: string, links: { groupIds?: string[]; chatbotIds?: string[] }, replace: boolean): BatchItem<"sqlite">[] {
+export function sqlLinkStatements(
+  db: Db,
+  id: string,
+  links: { groupIds?: string[]; chatbotIds?: string[] },
+  replace: boolean,
+): BatchItem<"sqlite">[] {
   const out: BatchItem<"sqlite">[] = [];
   if (links.groupIds) {
     if (replace) out.push(db.delete(sqlDatabaseGroups).where(eq(sqlDatabaseGroups.sqlDatabaseId, id)));
-    out.push(...chunk(links.groupIds, 40).map((part) => db.insert(sqlDatabaseGroups).values(part.map((groupId) => ({ sqlDatabaseId: id, groupId }))).onConflictDoNothing()));
+    out.push(
+      ...chunk(links.groupIds, 40).map((part) =>
+        db
+          .insert(sqlDatabaseGroups)
+          .values(part.map((groupId) => ({ sqlDatabaseId: id, groupId })))
+          .onConflictDoNothing(),
+      ),
+    );
   }
   if (links.chatbotIds) {
     if (replace) out.push(db.delete(sqlDatabaseChatbots).where(eq(sqlDatabaseChatbots.sqlDatabaseId, id)));
-    out.push(...chunk(links.chatbotIds, 40).map((part) => db.insert(sqlDatabaseChatbots).values(part.map((chatbotId) => ({ sqlDatabaseId: id, chatbotId }))).onConflictDoNothing()));
+    out.push(
+      ...chunk(links.chatbotIds, 40).map((part) =>
+        db
+          .insert(sqlDatabaseChatbots)
+          .values(part.map((chatbotId) => ({ sqlDatabaseId: id, chatbotId })))
+          .onConflictDoNothing(),
+      ),
+    );
   }
   return out;
 }
 
 const describeError = (err: unknown) => {
   const e = err as { message?: string; code?: string };
-  const text = String(e?.message ?? err).replace(/\s+/g, " ").trim();
+  const text = String(e?.message ?? err)
+    .replace(/\s+/g, " ")
+    .trim();
   return (e?.code && !text.includes(e.code) ? `${e.code}: ${text}` : text).slice(0, 500) || "The connection failed.";
 };
 
@@ -76,37 +126,77 @@ export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Pro
   if (!row || row.databaseType === "managed") return;
   const now = Date.now();
   const fail = (message: string) =>
-    db.update(sqlDatabases).set({ status: "failed", errorMessage: message, checkedAt: now, updatedAt: now }).where(eq(sqlDatabases.id, id));
+    db
+      .update(sqlDatabases)
+      .set({ status: "failed", errorMessage: message, checkedAt: now, updatedAt: now })
+      .where(eq(sqlDatabases.id, id));
   try {
     if (UNSUPPORTED_TYPES.includes(row.databaseType)) return void (await fail(notSupportedMessage(row.databaseType)));
     if (!row.databaseUrlSealed) return void (await fail("No databaseUrl is set."));
     const url = await decryptSecret(row.databaseUrlSealed, env.ENCRYPTION_KEY);
     const discovered = await withDeadline(discoverPostgres(env, url, row.organizationId), DISCOVERY_DEADLINE_MS);
-    const include = row.includeTables?.tables?.length ? new Set(row.includeTables.tables.map((t) => t.toLowerCase())) : null;
+    const include = row.includeTables?.tables?.length
+      ? new Set(row.includeTables.tables.map((t) => t.toLowerCase()))
+      : null;
     const kept = discovered.filter((t) => !include || include.has(t.tableName.toLowerCase()));
-    await db.batch([db.update(sqlDatabases).set({ status: "connected", errorMessage: null, checkedAt: now, updatedAt: now }).where(eq(sqlDatabases.id, id)), ...replaceTableStatements(db, id, kept, now)]);
+    await db.batch([
+      db
+        .update(sqlDatabases)
+        .set({ status: "connected", errorMessage: null, checkedAt: now, updatedAt: now })
+        .where(eq(sqlDatabases.id, id)),
+      ...replaceTableStatements(db, id, kept, now),
+    ]);
   } catch (err) {
     await fail(describeError(err)).catch(() => undefined);
   }
 }
 
 /** Statements making the stored tables of an external database the discovered ones (descriptions of kept tables stay). */
-function replaceTableStatements(db: Db, id: string, tables: Awaited<ReturnType<typeof discoverPostgres>>, now: number): BatchItem<"sqlite">[] {
+function replaceTableStatements(
+  db: Db,
+  id: string,
+  tables: Awaited<ReturnType<typeof discoverPostgres>>,
+  now: number,
+): BatchItem<"sqlite">[] {
   const names = tables.map((t) => t.tableName);
-  const column = (c: (typeof tables)[number]["columns"][number]): SqlColumn => ({ id: uuidv7(), description: "", createdAt: now, updatedAt: now, ...c });
+  const column = (c: (typeof tables)[number]["columns"][number]): SqlColumn => ({
+    id: uuidv7(),
+    description: "",
+    createdAt: now,
+    updatedAt: now,
+    ...c,
+  });
   return [
-    db.delete(sqlDatabaseTables).where(and(eq(sqlDatabaseTables.sqlDatabaseId, id), names.length ? notInArray(sqlDatabaseTables.tableName, names.slice(0, 90)) : undefined)),
+    db
+      .delete(sqlDatabaseTables)
+      .where(
+        and(
+          eq(sqlDatabaseTables.sqlDatabaseId, id),
+          names.length ? notInArray(sqlDatabaseTables.tableName, names.slice(0, 90)) : undefined,
+        ),
+      ),
     ...tables.map((t) =>
       db
         .insert(sqlDatabaseTables)
-        .values({ sqlDatabaseId: id, tableName: t.tableName, columns: t.columns.map(column), status: "ready", createdAt: now, updatedAt: now })
-        .onConflictDoUpdate({ target: [sqlDatabaseTables.sqlDatabaseId, sqlDatabaseTables.tableName], set: { columns: t.columns.map(column), status: "ready", errorMessage: null, updatedAt: now } }),
+        .values({
+          sqlDatabaseId: id,
+          tableName: t.tableName,
+          columns: t.columns.map(column),
+          status: "ready",
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoUpdate({
+          target: [sqlDatabaseTables.sqlDatabaseId, sqlDatabaseTables.tableName],
+          set: { columns: t.columns.map(column), status: "ready", errorMessage: null, updatedAt: now },
+        }),
     ),
   ];
 }
 
 /** The managed database's object. */
-export const managedDatabase = (env: Bindings, id: string) => env.MANAGED_DATABASE.get(env.MANAGED_DATABASE.idFromName(id));
+export const managedDatabase = (env: Bindings, id: string) =>
+  env.MANAGED_DATABASE.get(env.MANAGED_DATABASE.idFromName(id));
 
 /** Deletes the database's row (cascading to tables and links) and a managed database's data. */
 export async function deleteSqlDatabase(env: Bindings, db: Db, row: SqlDatabaseRow) {

@@ -24,7 +24,15 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 function format(timezone: string): Intl.DateTimeFormat {
   let f = formats.get(timezone);
   if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone: timezone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: timezone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+    });
     formats.set(timezone, f);
   }
   return f;
@@ -84,7 +92,13 @@ export function parseDay(value: string, field: string): { y: number; m: number; 
 }
 
 /** `[start, end)` in UTC of the local days `from`..`to` (both included). */
-export function dayRange(timezone: string, from: string, to: string | undefined, fromField: string, toField: string): { start: number; end: number } {
+export function dayRange(
+  timezone: string,
+  from: string,
+  to: string | undefined,
+  fromField: string,
+  toField: string,
+): { start: number; end: number } {
   const a = parseDay(from, fromField);
   const b = to ? parseDay(to, toField) : a;
   const start = utcOf(timezone, a.y, a.m, a.d);
@@ -105,11 +119,15 @@ export function parseInstant(value: string, timezone: string, field: string, end
   const wall = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/.exec(value);
   if (wall) {
     const base = utcOf(timezone, +wall[1], +wall[2], +wall[3], +wall[4]);
-    const t = base + (+wall[5]) * 60_000 + (+(wall[6] ?? 0)) * 1000;
+    const t = base + +wall[5] * 60_000 + +(wall[6] ?? 0) * 1000;
     if (Number.isFinite(t) && +wall[4] < 24 && +wall[5] < 60) return t;
   }
   const t = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? Date.parse(value) : NaN;
-  if (!Number.isFinite(t)) throw fieldError(field, "Use an ISO 8601 date-time (2026-01-31T08:00:00Z), a date YYYY-MM-DD or epoch milliseconds.");
+  if (!Number.isFinite(t))
+    throw fieldError(
+      field,
+      "Use an ISO 8601 date-time (2026-01-31T08:00:00Z), a date YYYY-MM-DD or epoch milliseconds.",
+    );
   return t;
 }
 
@@ -133,7 +151,8 @@ function label(l: Local, granularity: Granularity): string {
 export function buckets(timezone: string, start: number, end: number, granularity: Granularity): Bucket[] {
   const from = Math.floor(start / HOUR) * HOUR;
   const to = Math.ceil(end / HOUR) * HOUR;
-  if (to <= from) throw badRequest("The end of the range is not after its start.", { datetimeTo: ["Must be after the start."] });
+  if (to <= from)
+    throw badRequest("The end of the range is not after its start.", { datetimeTo: ["Must be after the start."] });
   const widthHint = granularity === "hour" ? HOUR : granularity === "day" ? 86_400_000 : 28 * 86_400_000;
   if ((to - from) / widthHint > MAX_BUCKETS + 2) throw tooMany(granularity);
   const out: Bucket[] = [];
@@ -151,9 +170,12 @@ export function buckets(timezone: string, start: number, end: number, granularit
 }
 
 const tooMany = (granularity: Granularity) =>
-  badRequest(`The range holds more than ${MAX_BUCKETS} ${granularity} buckets; narrow it or choose a coarser timeGranularity.`, {
-    timeGranularity: [`At most ${MAX_BUCKETS} buckets.`],
-  });
+  badRequest(
+    `The range holds more than ${MAX_BUCKETS} ${granularity} buckets; narrow it or choose a coarser timeGranularity.`,
+    {
+      timeGranularity: [`At most ${MAX_BUCKETS} buckets.`],
+    },
+  );
 
 /** UTC start of the local day `days` after the one holding `now` (negative: before). */
 export function localDayStart(timezone: string, now: number, days = 0): number {

@@ -5,7 +5,8 @@ import type { Bucket } from "./buckets";
  * index range per bucket, never a scan of messages. Every query takes the buckets as one JSON
  * parameter (D1 binds at most 100), `[[start, end], ...]`, and answers one row per bucket.
  */
-const BUCKETS_CTE = "WITH b(k, s, e) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))";
+const BUCKETS_CTE =
+  "WITH b(k, s, e) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))";
 
 export interface ChatbotCounts {
   conversationsCount: number;
@@ -22,7 +23,18 @@ export interface ChatbotCounts {
   toolCallsCount: number;
 }
 
-type SumRow = { k: number; conversations: number; incoming: number; outgoing: number; replies: number; reply_ms: number; failed: number; likes: number; dislikes: number; tool_calls: number };
+type SumRow = {
+  k: number;
+  conversations: number;
+  incoming: number;
+  outgoing: number;
+  replies: number;
+  reply_ms: number;
+  failed: number;
+  likes: number;
+  dislikes: number;
+  tool_calls: number;
+};
 
 const SUMS = `coalesce(sum(u.conversations), 0) AS conversations, coalesce(sum(u.incoming_messages), 0) AS incoming,
   coalesce(sum(u.outgoing_messages), 0) AS outgoing, coalesce(sum(u.replies), 0) AS replies, coalesce(sum(u.reply_ms), 0) AS reply_ms,
@@ -55,25 +67,53 @@ export interface TrafficScope {
 
 /** `a - b`, counter by counter (the bucket key kept). */
 const minus = <T extends Record<string, number | string | null>>(a: T, b: T | undefined): T =>
-  b ? (Object.fromEntries(Object.entries(a).map(([k, v]) => [k, k === "k" || typeof v !== "number" ? v : v - Number(b[k] ?? 0)])) as T) : a;
+  b
+    ? (Object.fromEntries(
+        Object.entries(a).map(([k, v]) => [k, k === "k" || typeof v !== "number" ? v : v - Number(b[k] ?? 0)]),
+      ) as T)
+    : a;
 
 /** Per bucket and over the whole range (distinct contacts over the range are not the sum of the buckets'). */
-export async function chatbotStatistics(d1: D1Database, chatbotId: string, list: Bucket[], scope: TrafficScope = { includeTests: false }) {
+export async function chatbotStatistics(
+  d1: D1Database,
+  chatbotId: string,
+  list: Bucket[],
+  scope: TrafficScope = { includeTests: false },
+) {
   const json = JSON.stringify(list.map((b) => [b.start, b.end]));
   const start = list[0].start;
   const end = list[list.length - 1].end;
-  const sumsOf = (table: string) => d1.prepare(`${BUCKETS_CTE} SELECT b.k AS k, ${SUMS} FROM b LEFT JOIN ${table} u ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e GROUP BY b.k ORDER BY b.k`).bind(json, chatbotId);
-  const totalOf = (table: string) => d1.prepare(`SELECT ${SUMS} FROM ${table} u WHERE u.chatbot_id = ?1 AND u.hour >= ?2 AND u.hour < ?3`).bind(chatbotId, start, end);
+  const sumsOf = (table: string) =>
+    d1
+      .prepare(
+        `${BUCKETS_CTE} SELECT b.k AS k, ${SUMS} FROM b LEFT JOIN ${table} u ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e GROUP BY b.k ORDER BY b.k`,
+      )
+      .bind(json, chatbotId);
+  const totalOf = (table: string) =>
+    d1
+      .prepare(`SELECT ${SUMS} FROM ${table} u WHERE u.chatbot_id = ?1 AND u.hour >= ?2 AND u.hour < ?3`)
+      .bind(chatbotId, start, end);
   const [sums, contacts, total, totalContacts, testSums, testTotal] = await d1.batch<Record<string, number>>([
     sumsOf("usage_hourly"),
-    d1.prepare(`${BUCKETS_CTE} SELECT b.k AS k, count(DISTINCT x.contact_id) AS n FROM b LEFT JOIN usage_hourly_contacts x ON x.chatbot_id = ?2 AND x.hour >= b.s AND x.hour < b.e GROUP BY b.k ORDER BY b.k`).bind(json, chatbotId),
+    d1
+      .prepare(
+        `${BUCKETS_CTE} SELECT b.k AS k, count(DISTINCT x.contact_id) AS n FROM b LEFT JOIN usage_hourly_contacts x ON x.chatbot_id = ?2 AND x.hour >= b.s AND x.hour < b.e GROUP BY b.k ORDER BY b.k`,
+      )
+      .bind(json, chatbotId),
     totalOf("usage_hourly"),
-    d1.prepare(`SELECT count(DISTINCT contact_id) AS n FROM usage_hourly_contacts WHERE chatbot_id = ?1 AND hour >= ?2 AND hour < ?3`).bind(chatbotId, start, end),
+    d1
+      .prepare(
+        `SELECT count(DISTINCT contact_id) AS n FROM usage_hourly_contacts WHERE chatbot_id = ?1 AND hour >= ?2 AND hour < ?3`,
+      )
+      .bind(chatbotId, start, end),
     ...(scope.includeTests ? [] : [sumsOf("usage_hourly_tests"), totalOf("usage_hourly_tests")]),
   ]);
   const contactsBy = new Map(contacts.results.map((r) => [r.k, r.n]));
   const testsBy = new Map((testSums?.results as unknown as SumRow[] | undefined)?.map((r) => [r.k, r]) ?? []);
-  const results = (sums.results as unknown as SumRow[]).map((r) => ({ bucket: list[r.k], ...counts(minus(r, testsBy.get(r.k)), contactsBy.get(r.k) ?? 0) }));
+  const results = (sums.results as unknown as SumRow[]).map((r) => ({
+    bucket: list[r.k],
+    ...counts(minus(r, testsBy.get(r.k)), contactsBy.get(r.k) ?? 0),
+  }));
   const whole = minus(total.results[0] as unknown as SumRow, testTotal?.results[0] as unknown as SumRow | undefined);
   return { results, total: counts(whole, totalContacts.results[0]?.n ?? 0) };
 }
@@ -86,7 +126,14 @@ export interface TokenCounts {
   wordsCount: number;
 }
 
-type UsageRow = { k: number; model_id: string | null; requests: number; input_tokens: number; output_tokens: number; words: number };
+type UsageRow = {
+  k: number;
+  model_id: string | null;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  words: number;
+};
 
 const tokens = (r: Pick<UsageRow, "requests" | "input_tokens" | "output_tokens" | "words">): TokenCounts => ({
   requestsCount: r.requests,
@@ -97,7 +144,12 @@ const tokens = (r: Pick<UsageRow, "requests" | "input_tokens" | "output_tokens" 
 });
 
 /** Language-model usage of one assistant per bucket and per model (models named as they are now; a deleted one keeps its id). */
-export async function llmUsageStatistics(d1: D1Database, chatbotId: string, list: Bucket[], scope: TrafficScope = { includeTests: false }) {
+export async function llmUsageStatistics(
+  d1: D1Database,
+  chatbotId: string,
+  list: Bucket[],
+  scope: TrafficScope = { includeTests: false },
+) {
   const json = JSON.stringify(list.map((b) => [b.start, b.end]));
   const usageOf = (table: string) =>
     d1
@@ -108,19 +160,30 @@ export async function llmUsageStatistics(d1: D1Database, chatbotId: string, list
         GROUP BY b.k, u.model_id ORDER BY b.k`,
       )
       .bind(json, chatbotId);
-  const [all, tests] = await d1.batch<UsageRow>([usageOf("usage_hourly"), ...(scope.includeTests ? [] : [usageOf("usage_hourly_tests")])]);
+  const [all, tests] = await d1.batch<UsageRow>([
+    usageOf("usage_hourly"),
+    ...(scope.includeTests ? [] : [usageOf("usage_hourly_tests")]),
+  ]);
   // Test conversations' usage taken out, bucket by bucket and model by model (a model used only by tests drops out).
   const testsBy = new Map((tests?.results ?? []).filter((r) => r.model_id).map((r) => [`${r.k} ${r.model_id}`, r]));
-  const results = all.results.map((r) => (r.model_id ? minus(r, testsBy.get(`${r.k} ${r.model_id}`)) : r)).filter((r) => !r.model_id || r.requests > 0);
+  const results = all.results
+    .map((r) => (r.model_id ? minus(r, testsBy.get(`${r.k} ${r.model_id}`)) : r))
+    .filter((r) => !r.model_id || r.requests > 0);
   const modelIds = [...new Set(results.map((r) => r.model_id).filter((id): id is string => !!id))];
   const names = new Map<string, string>();
   if (modelIds.length) {
-    const named = await d1.prepare("SELECT id, name FROM models WHERE id IN (SELECT value FROM json_each(?1))").bind(JSON.stringify(modelIds)).all<{ id: string; name: string }>();
+    const named = await d1
+      .prepare("SELECT id, name FROM models WHERE id IN (SELECT value FROM json_each(?1))")
+      .bind(JSON.stringify(modelIds))
+      .all<{ id: string; name: string }>();
     for (const m of named.results) names.set(m.id, m.name);
   }
   const model = (id: string) => ({ id, name: names.get(id) ?? "" });
   const empty = { requests: 0, input_tokens: 0, output_tokens: 0, words: 0 };
-  const perBucket = list.map(() => ({ ...empty, models: [] as (TokenCounts & { model: { id: string; name: string } })[] }));
+  const perBucket = list.map(() => ({
+    ...empty,
+    models: [] as (TokenCounts & { model: { id: string; name: string } })[],
+  }));
   const perModel = new Map<string, typeof empty>();
   for (const r of results) {
     if (!r.model_id) continue;
@@ -137,7 +200,15 @@ export async function llmUsageStatistics(d1: D1Database, chatbotId: string, list
     m.words += r.words;
     perModel.set(r.model_id, m);
   }
-  const total = [...perModel.values()].reduce((a, m) => ({ requests: a.requests + m.requests, input_tokens: a.input_tokens + m.input_tokens, output_tokens: a.output_tokens + m.output_tokens, words: a.words + m.words }), { ...empty });
+  const total = [...perModel.values()].reduce(
+    (a, m) => ({
+      requests: a.requests + m.requests,
+      input_tokens: a.input_tokens + m.input_tokens,
+      output_tokens: a.output_tokens + m.output_tokens,
+      words: a.words + m.words,
+    }),
+    { ...empty },
+  );
   return {
     results: perBucket.map((b, i) => ({ bucket: list[i], ...tokens(b), models: b.models })),
     total: { ...tokens(total), models: [...perModel].map(([id, m]) => ({ model: model(id), ...tokens(m) })) },

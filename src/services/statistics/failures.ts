@@ -18,14 +18,30 @@ export function failureText(err: unknown): string {
  * batch. A later reply that succeeds (an owed reply's retry) overwrites the record and clears the
  * error (the trigger on messages); the failed attempt stays counted.
  */
-export function failedReplyWrites(db: Db, conversation: ConversationRow, incoming: MessageRow, err: unknown, now = Date.now()): BatchItem<"sqlite">[] {
+export function failedReplyWrites(
+  db: Db,
+  conversation: ConversationRow,
+  incoming: MessageRow,
+  err: unknown,
+  now = Date.now(),
+): BatchItem<"sqlite">[] {
   if (!conversation.chatbotId) return [];
   const error = failureText(err);
   const counted = (table: typeof usageHourly | typeof usageHourlyTests) =>
     db
       .insert(table)
-      .values({ organizationId: conversation.organizationId, chatbotId: conversation.chatbotId!, hour: now - (now % HOUR), memberId: conversation.createdById ?? "", modelId: "", failedReplies: 1 })
-      .onConflictDoUpdate({ target: [table.chatbotId, table.hour, table.memberId, table.modelId], set: { failedReplies: sql`${table.failedReplies} + 1` } });
+      .values({
+        organizationId: conversation.organizationId,
+        chatbotId: conversation.chatbotId!,
+        hour: now - (now % HOUR),
+        memberId: conversation.createdById ?? "",
+        modelId: "",
+        failedReplies: 1,
+      })
+      .onConflictDoUpdate({
+        target: [table.chatbotId, table.hour, table.memberId, table.modelId],
+        set: { failedReplies: sql`${table.failedReplies} + 1` },
+      });
   return [
     db
       .insert(chatbotRecords)
@@ -39,7 +55,11 @@ export function failedReplyWrites(db: Db, conversation: ConversationRow, incomin
         error,
         createdAt: incoming.createdAt,
       })
-      .onConflictDoUpdate({ target: chatbotRecords.id, set: { error }, setWhere: sql`${chatbotRecords.replyMessageId} IS NULL` }),
+      .onConflictDoUpdate({
+        target: chatbotRecords.id,
+        set: { error },
+        setWhere: sql`${chatbotRecords.replyMessageId} IS NULL`,
+      }),
     counted(usageHourly),
     // A test conversation's failure is also counted apart, as the triggers count its messages (migration 0019).
     ...(conversation.isTest ? [counted(usageHourlyTests)] : []),
@@ -47,7 +67,17 @@ export function failedReplyWrites(db: Db, conversation: ConversationRow, incomin
 }
 
 /** Stores a failed reply's count and record (see failedReplyWrites); a statistics write never fails the turn. */
-export async function recordFailedReply(db: Db, conversation: ConversationRow, incoming: MessageRow, err: unknown): Promise<void> {
+export async function recordFailedReply(
+  db: Db,
+  conversation: ConversationRow,
+  incoming: MessageRow,
+  err: unknown,
+): Promise<void> {
   const writes = failedReplyWrites(db, conversation, incoming, err);
-  if (writes.length) await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]).catch((e) => console.error(JSON.stringify({ level: "error", message: "failed reply not counted", error: String(e) })));
+  if (writes.length)
+    await db
+      .batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])
+      .catch((e) =>
+        console.error(JSON.stringify({ level: "error", message: "failed reply not counted", error: String(e) })),
+      );
 }

@@ -73,7 +73,10 @@ function stretchesQuery(q: HumanQuery): { sql: string; binds: unknown[] } {
   if (!q.includeTests) where.push("h.is_test = 0");
   if (q.inboxId) where.push("h.inbox_id = ?") && binds.push(q.inboxId);
   if (q.chatbotId) where.push("h.chatbot_id = ?") && binds.push(q.chatbotId);
-  if (q.labelId) where.push("EXISTS (SELECT 1 FROM conversation_labels l WHERE l.conversation_id = h.conversation_id AND l.label_id = ?)") && binds.push(q.labelId);
+  if (q.labelId)
+    where.push(
+      "EXISTS (SELECT 1 FROM conversation_labels l WHERE l.conversation_id = h.conversation_id AND l.label_id = ?)",
+    ) && binds.push(q.labelId);
   return {
     sql: `SELECT h.conversation_id, h.chatbot_id, h.team_id, h.assignee_id, h.queued_at, h.assigned_at, h.first_response_at, h.ended_at, h.resolved, c.csat_rating
       FROM conversation_handoffs h JOIN conversations c ON c.id = h.conversation_id
@@ -113,7 +116,8 @@ export function figuresOf(rows: StretchRow[]): HumanFigures {
       resolved++;
       resolution.push(r.ended_at - r.queued_at);
     }
-    if (r.csat_rating !== null && r.csat_rating >= 1 && r.csat_rating <= 5) ratings.set(r.conversation_id, r.csat_rating);
+    if (r.csat_rating !== null && r.csat_rating >= 1 && r.csat_rating <= 5)
+      ratings.set(r.conversation_id, r.csat_rating);
   }
   const distribution = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
   let sum = 0;
@@ -137,15 +141,24 @@ const NAME_QUERIES: Record<Exclude<HumanGroup, "day">, string> = {
   assistant: "SELECT id, name FROM chatbots WHERE organization_id = ? AND id IN (SELECT value FROM json_each(?))",
 };
 
-const keyOf = (group: Exclude<HumanGroup, "day">, r: StretchRow) => (group === "agent" ? r.assignee_id : group === "team" ? r.team_id : r.chatbot_id);
+const keyOf = (group: Exclude<HumanGroup, "day">, r: StretchRow) =>
+  group === "agent" ? r.assignee_id : group === "team" ? r.team_id : r.chatbot_id;
 
 /**
  * The figures of the organization's stretches queued in `[start, end)`: in total and per group
  * (agents, teams and assistants by most handoffs; every day of the range, with zeros).
  */
-export async function humanStatistics(d1: D1Database, q: HumanQuery): Promise<{ total: HumanFigures; results: HumanGroupFigures[] }> {
+export async function humanStatistics(
+  d1: D1Database,
+  q: HumanQuery,
+): Promise<{ total: HumanFigures; results: HumanGroupFigures[] }> {
   const { sql, binds } = stretchesQuery(q);
-  const rows = (await d1.prepare(sql).bind(...binds).all<StretchRow>()).results;
+  const rows = (
+    await d1
+      .prepare(sql)
+      .bind(...binds)
+      .all<StretchRow>()
+  ).results;
   const total = figuresOf(rows);
   if (q.groupBy === "day") {
     const days = buckets(q.timezone, q.start, q.end, "day");
@@ -169,10 +182,17 @@ export async function humanStatistics(d1: D1Database, q: HumanQuery): Promise<{ 
   const ids = [...grouped.keys()].filter((k): k is string => k !== null);
   const names = new Map<string, string>();
   if (ids.length) {
-    const statement = group === "agent" ? d1.prepare(NAME_QUERIES.agent).bind(JSON.stringify(ids)) : d1.prepare(NAME_QUERIES[group]).bind(q.organizationId, JSON.stringify(ids));
+    const statement =
+      group === "agent"
+        ? d1.prepare(NAME_QUERIES.agent).bind(JSON.stringify(ids))
+        : d1.prepare(NAME_QUERIES[group]).bind(q.organizationId, JSON.stringify(ids));
     for (const r of (await statement.all<{ id: string; name: string }>()).results) names.set(r.id, r.name);
   }
-  const results = [...grouped.entries()].map(([key, list]) => ({ key, name: key === null ? null : (names.get(key) ?? null), ...figuresOf(list) }));
+  const results = [...grouped.entries()].map(([key, list]) => ({
+    key,
+    name: key === null ? null : (names.get(key) ?? null),
+    ...figuresOf(list),
+  }));
   results.sort((a, b) => b.handoffsCount - a.handoffsCount || (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff"));
   return { total, results };
 }

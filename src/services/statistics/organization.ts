@@ -24,18 +24,35 @@ export interface UsageCounts {
   totalTokens: number;
 }
 
-export const USAGE_SORT_FIELDS = ["conversationsCount", "messagesCount", "wordsCount", "totalTokens", "requestsCount"] as const;
+export const USAGE_SORT_FIELDS = [
+  "conversationsCount",
+  "messagesCount",
+  "wordsCount",
+  "totalTokens",
+  "requestsCount",
+] as const;
 export type UsageSort = (typeof USAGE_SORT_FIELDS)[number] | "name" | "email" | "createdAt";
 
 /** A usage_hourly row's counters in the daily tables' column order. */
-const HOUR_COLUMNS = "u.conversations, u.incoming_messages, u.outgoing_messages, u.replies, u.failed_replies, u.words, u.requests, u.input_tokens, u.output_tokens";
+const HOUR_COLUMNS =
+  "u.conversations, u.incoming_messages, u.outgoing_messages, u.replies, u.failed_replies, u.words, u.requests, u.input_tokens, u.output_tokens";
 
 const SUMS = `coalesce(sum(u.conversations), 0) AS conversations, coalesce(sum(u.incoming_messages), 0) AS incoming,
   coalesce(sum(u.outgoing_messages), 0) AS outgoing, coalesce(sum(u.replies), 0) AS replies, coalesce(sum(u.failed_replies), 0) AS failed,
   coalesce(sum(u.words), 0) AS words, coalesce(sum(u.requests), 0) AS requests, coalesce(sum(u.input_tokens), 0) AS input_tokens,
   coalesce(sum(u.output_tokens), 0) AS output_tokens`;
 
-type SumRow = { conversations: number; incoming: number; outgoing: number; replies: number; failed: number; words: number; requests: number; input_tokens: number; output_tokens: number };
+type SumRow = {
+  conversations: number;
+  incoming: number;
+  outgoing: number;
+  replies: number;
+  failed: number;
+  words: number;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+};
 
 export const usageCounts = (r: Partial<SumRow> | null | undefined): UsageCounts => {
   const n = (v: number | undefined | null) => v ?? 0;
@@ -110,14 +127,21 @@ const RANGES_CTE = `WITH t(through) AS (SELECT coalesce((SELECT through FROM usa
   b(k, s, e, ds, de) AS (SELECT k, s, e, CASE WHEN de > ds THEN ds ELSE e END, CASE WHEN de > ds THEN de ELSE e END FROM r0)`;
 
 const rangeJson = (ranges: { start: number; end: number }[]) =>
-  JSON.stringify(ranges.map(({ start, end }) => [start, end, Math.ceil(start / DAY) * DAY, Math.floor(end / DAY) * DAY]));
+  JSON.stringify(
+    ranges.map(({ start, end }) => [start, end, Math.ceil(start / DAY) * DAY, Math.floor(end / DAY) * DAY]),
+  );
 
 /**
  * The usage rows per range `k` and key: whole rolled-up days from the scope's daily table, the
  * hours around them from usage_hourly; one assistant's from its hour rows only (its primary key
  * range is short). `filters` apply to the rows (`x`), with their values in `binds`.
  */
-function rowsByRange(scope: UsageScope, q: UsageQuery, filters: string, binds: unknown[]): { sql: string; binds: unknown[] } {
+function rowsByRange(
+  scope: UsageScope,
+  q: UsageQuery,
+  filters: string,
+  binds: unknown[],
+): { sql: string; binds: unknown[] } {
   const key = scope === "members" ? "member_id" : "chatbot_id";
   const daily = DAILY[scope];
   const columns = HOUR_COLUMNS.replaceAll("u.", "x.");
@@ -128,15 +152,33 @@ function rowsByRange(scope: UsageScope, q: UsageQuery, filters: string, binds: u
   const own = [q.organizationId, ...binds];
   if (q.chatbotId) return { sql: part("usage_hourly", "hour", "b.s", "b.e"), binds: own };
   return {
-    sql: [part(daily.table, "day", "b.ds", "b.de"), part("usage_hourly", "hour", "b.s", "b.ds"), part("usage_hourly", "hour", "b.de", "b.e")].join(" UNION ALL "),
+    sql: [
+      part(daily.table, "day", "b.ds", "b.de"),
+      part("usage_hourly", "hour", "b.s", "b.ds"),
+      part("usage_hourly", "hour", "b.de", "b.e"),
+    ].join(" UNION ALL "),
     binds: [...own, ...own, ...own],
   };
 }
 
-export type UsageEntityRow = SumRow & { id: string; name: string; email: string | null; created_at: number; user_id: string };
+export type UsageEntityRow = SumRow & {
+  id: string;
+  name: string;
+  email: string | null;
+  created_at: number;
+  user_id: string;
+};
 
 /** One page of entities with their usage in the range, sorted, and how many match. */
-export async function usageByEntity(d1: D1Database, scope: UsageScope, q: UsageQuery, sort: UsageSort, descending: boolean, limit: number, offset: number) {
+export async function usageByEntity(
+  d1: D1Database,
+  scope: UsageScope,
+  q: UsageQuery,
+  sort: UsageSort,
+  descending: boolean,
+  limit: number,
+  offset: number,
+) {
   const e = entities(scope, q);
   const g = rowsByRange(scope, q, q.chatbotId ? " AND x.chatbot_id = ?" : "", q.chatbotId ? [q.chatbotId] : []);
   const order = ORDER[sort] ?? ORDER.name;
@@ -173,10 +215,19 @@ export async function usageSeries(d1: D1Database, scope: UsageScope, q: UsageQue
   const rows = rowsByRange(scope, q, filters, [...(q.chatbotId ? [q.chatbotId] : []), ...(e?.binds ?? [])]);
   // The buckets cover the range, so the total is their sum; only the distinct entities need the range.
   const [series, active] = await d1.batch<Record<string, number>>([
-    d1.prepare(`${RANGES_CTE} SELECT b.k AS k, ${SUMS.replaceAll("u.", "x.")} FROM b LEFT JOIN (${rows.sql}) x ON x.k = b.k GROUP BY b.k ORDER BY b.k`).bind(rangeJson(list), ...rows.binds),
-    d1.prepare(`${RANGES_CTE} SELECT count(DISTINCT x.key) AS n FROM (${rows.sql}) x`).bind(rangeJson([q]), ...rows.binds),
+    d1
+      .prepare(
+        `${RANGES_CTE} SELECT b.k AS k, ${SUMS.replaceAll("u.", "x.")} FROM b LEFT JOIN (${rows.sql}) x ON x.k = b.k GROUP BY b.k ORDER BY b.k`,
+      )
+      .bind(rangeJson(list), ...rows.binds),
+    d1
+      .prepare(`${RANGES_CTE} SELECT count(DISTINCT x.key) AS n FROM (${rows.sql}) x`)
+      .bind(rangeJson([q]), ...rows.binds),
   ]);
-  const results = (series.results as unknown as (SumRow & { k: number })[]).map((r) => ({ bucket: list[r.k], ...usageCounts(r) }));
+  const results = (series.results as unknown as (SumRow & { k: number })[]).map((r) => ({
+    bucket: list[r.k],
+    ...usageCounts(r),
+  }));
   const total = usageCounts(null);
   for (const r of results) for (const k of Object.keys(total) as (keyof UsageCounts)[]) total[k] += r[k];
   return { results, total, active: (active.results[0] as { n: number }).n };

@@ -15,7 +15,11 @@ export interface RecordFilters {
 export const EXPORT_LIMIT = 50_000;
 
 function where(f: RecordFilters): SQL {
-  const parts: SQL[] = [eq(chatbotRecords.chatbotId, f.chatbotId), gte(chatbotRecords.createdAt, f.start), lt(chatbotRecords.createdAt, f.end)];
+  const parts: SQL[] = [
+    eq(chatbotRecords.chatbotId, f.chatbotId),
+    gte(chatbotRecords.createdAt, f.start),
+    lt(chatbotRecords.createdAt, f.end),
+  ];
   if (f.userMessage) parts.push(contains(chatbotRecords.inputMessage, f.userMessage));
   if (f.botMessage) parts.push(contains(chatbotRecords.outputMessage, f.botMessage));
   return and(...parts)!;
@@ -24,7 +28,13 @@ function where(f: RecordFilters): SQL {
 const selectRecords = (db: Db) =>
   db
     // Aliased: D1 batches return rows keyed by column name, where contacts.id would overwrite the record's id.
-    .select({ record: chatbotRecords, contact: { id: sql<string | null>`${contacts.id}`.as("contact_ref_id"), name: sql<string | null>`${contacts.name}`.as("contact_ref_name") } })
+    .select({
+      record: chatbotRecords,
+      contact: {
+        id: sql<string | null>`${contacts.id}`.as("contact_ref_id"),
+        name: sql<string | null>`${contacts.name}`.as("contact_ref_name"),
+      },
+    })
     .from(chatbotRecords)
     .leftJoin(contacts, eq(contacts.id, chatbotRecords.contactId));
 
@@ -33,7 +43,11 @@ export type ChatbotRecordView = Awaited<ReturnType<ReturnType<typeof selectRecor
 /** One page of an assistant's records, newest question first, with the total count (one round trip). */
 export async function listChatbotRecords(db: Db, f: RecordFilters, limit: number, offset: number) {
   const [rows, [{ count }]] = await db.batch([
-    selectRecords(db).where(where(f)).orderBy(desc(chatbotRecords.createdAt), desc(chatbotRecords.id)).limit(limit).offset(offset),
+    selectRecords(db)
+      .where(where(f))
+      .orderBy(desc(chatbotRecords.createdAt), desc(chatbotRecords.id))
+      .limit(limit)
+      .offset(offset),
     db.select({ count: sql<number>`count(*)` }).from(chatbotRecords).where(where(f)),
   ]);
   return { rows, count };
@@ -41,4 +55,7 @@ export async function listChatbotRecords(db: Db, f: RecordFilters, limit: number
 
 /** Every record matching, newest first, up to EXPORT_LIMIT. */
 export const exportChatbotRecords = (db: Db, f: RecordFilters) =>
-  selectRecords(db).where(where(f)).orderBy(desc(chatbotRecords.createdAt), desc(chatbotRecords.id)).limit(EXPORT_LIMIT);
+  selectRecords(db)
+    .where(where(f))
+    .orderBy(desc(chatbotRecords.createdAt), desc(chatbotRecords.id))
+    .limit(EXPORT_LIMIT);

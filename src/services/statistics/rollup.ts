@@ -16,8 +16,10 @@ const REMEMBER_MS = 60_000;
 
 let remembered: { through: number; at: number } | null = null;
 
-const COUNTERS = "conversations, incoming_messages, outgoing_messages, replies, failed_replies, words, requests, input_tokens, output_tokens";
-const SUMS = "sum(conversations), sum(incoming_messages), sum(outgoing_messages), sum(replies), sum(failed_replies), sum(words), sum(requests), sum(input_tokens), sum(output_tokens)";
+const COUNTERS =
+  "conversations, incoming_messages, outgoing_messages, replies, failed_replies, words, requests, input_tokens, output_tokens";
+const SUMS =
+  "sum(conversations), sum(incoming_messages), sum(outgoing_messages), sum(replies), sum(failed_replies), sum(words), sum(requests), sum(input_tokens), sum(output_tokens)";
 
 /** The last complete, settled UTC midnight at `now`: days before it can be rolled up. */
 export const settledThrough = (now: number) => Math.floor((now - SETTLE_MS) / DAY) * DAY;
@@ -44,7 +46,9 @@ export async function rollUpDays(d1: D1Database, now = Date.now()): Promise<numb
           SELECT organization_id, hour - hour % ${DAY}, chatbot_id, ${SUMS} FROM usage_hourly WHERE hour >= ?1 AND hour < ?2 GROUP BY 1, 2, 3`)
         .bind(through, target),
       d1
-        .prepare("INSERT INTO usage_rollup (id, through) VALUES ('daily', ?2) ON CONFLICT (id) DO UPDATE SET through = excluded.through WHERE usage_rollup.through = ?1")
+        .prepare(
+          "INSERT INTO usage_rollup (id, through) VALUES ('daily', ?2) ON CONFLICT (id) DO UPDATE SET through = excluded.through WHERE usage_rollup.through = ?1",
+        )
         .bind(row ? through : null, target),
     ]);
     through = target;
@@ -70,7 +74,9 @@ export async function rollUpIfBehind(d1: D1Database, now = Date.now()): Promise<
  * again: moves the watermark back to the day holding `hour`.
  */
 export async function rollBackTo(d1: D1Database, hour: number): Promise<void> {
-  await d1.prepare("UPDATE usage_rollup SET through = min(through, ?) WHERE id = 'daily'").bind(Math.floor(hour / DAY) * DAY).run();
+  await d1
+    .prepare("UPDATE usage_rollup SET through = min(through, ?) WHERE id = 'daily'")
+    .bind(Math.floor(hour / DAY) * DAY)
+    .run();
   remembered = null;
 }
-

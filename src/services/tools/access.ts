@@ -25,7 +25,10 @@ export function visibleToolsCondition(access: OrgAccess): SQL {
 
 export async function getVisibleTool(db: Db, access: OrgAccess, id: string): Promise<ToolRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(tools).where(and(eq(tools.id, id), visibleToolsCondition(access)));
+  const [row] = await db
+    .select()
+    .from(tools)
+    .where(and(eq(tools.id, id), visibleToolsCondition(access)));
   return row ?? null;
 }
 

@@ -24,17 +24,25 @@ export function apiTool(row: ToolRow): AgentTool {
   };
 }
 
-export async function callApi(row: Pick<ToolRow, "apiUrl" | "httpMethod" | "rawHeaders">, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+export async function callApi(
+  row: Pick<ToolRow, "apiUrl" | "httpMethod" | "rawHeaders">,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolOutcome> {
   const method = (row.httpMethod ?? "get").toUpperCase();
   const timeoutMs = Number(ctx.env.TOOL_TIMEOUT_MS) || API_TOOL_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
   let url = new URL(row.apiUrl!);
-  const headers: Record<string, string> = { Accept: "application/json, text/plain;q=0.9, */*;q=0.5", "User-Agent": "assistant-platform-tools/1" };
+  const headers: Record<string, string> = {
+    Accept: "application/json, text/plain;q=0.9, */*;q=0.5",
+    "User-Agent": "assistant-platform-tools/1",
+  };
   for (const [k, v] of Object.entries(row.rawHeaders ?? {})) if (typeof v === "string") headers[k] = v;
   let body: string | undefined;
   if (method === "GET" || method === "DELETE") {
-    for (const [k, v] of Object.entries(args)) if (v !== undefined && v !== null) url.searchParams.set(k, typeof v === "string" ? v : JSON.stringify(v));
+    for (const [k, v] of Object.entries(args))
+      if (v !== undefined && v !== null) url.searchParams.set(k, typeof v === "string" ? v : JSON.stringify(v));
   } else {
     body = JSON.stringify(args);
     headers["Content-Type"] = "application/json";
@@ -55,7 +63,13 @@ export async function callApi(row: Pick<ToolRow, "apiUrl" | "httpMethod" | "rawH
       const output = parseBody(text, res.headers.get("Content-Type"));
       const note = truncated ? ` (response cut at ${MAX_RESPONSE_BYTES} bytes)` : "";
       const forModel = (typeof output === "string" ? output : JSON.stringify(output)).slice(0, MODEL_CHARS) + note;
-      if (!res.ok) return { status: "failure", output, error: `The API answered ${res.status}${note}.`, forModel: `HTTP ${res.status}: ${forModel}` };
+      if (!res.ok)
+        return {
+          status: "failure",
+          output,
+          error: `The API answered ${res.status}${note}.`,
+          forModel: `HTTP ${res.status}: ${forModel}`,
+        };
       // An answer cut at the cap, or JSON that does not parse, is not one the model can rely on: a
       // failure, with what was read kept in the record and its beginning shown to the model.
       const unusable = truncated
@@ -63,7 +77,13 @@ export async function callApi(row: Pick<ToolRow, "apiUrl" | "httpMethod" | "rawH
         : isJson(res) && typeof output === "string" && text.trim()
           ? "The API's answer says it is JSON but is not valid JSON."
           : null;
-      if (unusable) return { status: "failure", output: text, error: unusable, forModel: `Error (failure): ${unusable} It begins: ${text.slice(0, MODEL_CHARS)}` };
+      if (unusable)
+        return {
+          status: "failure",
+          output: text,
+          error: unusable,
+          forModel: `Error (failure): ${unusable} It begins: ${text.slice(0, MODEL_CHARS)}`,
+        };
       return { status: "success", output, forModel };
     }
   } catch (err) {

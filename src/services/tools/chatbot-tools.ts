@@ -19,20 +19,39 @@ export const chatbotToolLinks = (db: Db, chatbotIds: string[]) =>
   );
 
 /** Statements replacing (or setting) an assistant's tools. */
-export function chatbotToolStatements(db: Db, chatbotId: string, toolIds: string[], replace: boolean): BatchItem<"sqlite">[] {
+export function chatbotToolStatements(
+  db: Db,
+  chatbotId: string,
+  toolIds: string[],
+  replace: boolean,
+): BatchItem<"sqlite">[] {
   return [
     ...(replace ? [db.delete(chatbotTools).where(eq(chatbotTools.chatbotId, chatbotId))] : []),
-    ...chunk(toolIds, 40).map((part) => db.insert(chatbotTools).values(part.map((toolId) => ({ chatbotId, toolId }))).onConflictDoNothing()),
+    ...chunk(toolIds, 40).map((part) =>
+      db
+        .insert(chatbotTools)
+        .values(part.map((toolId) => ({ chatbotId, toolId })))
+        .onConflictDoNothing(),
+    ),
   ];
 }
 
 /** The `tools: [{id}]` of an assistant body: tools the caller can see (global or of the organization), else 400 naming them. */
-export async function checkChatbotTools(db: Db, access: OrgAccess, body: { tools?: { id: string }[] | null }): Promise<string[] | undefined> {
+export async function checkChatbotTools(
+  db: Db,
+  access: OrgAccess,
+  body: { tools?: { id: string }[] | null },
+): Promise<string[] | undefined> {
   if (body.tools === undefined) return undefined;
   const wanted = [...new Set((body.tools ?? []).map((t) => t.id))];
   if (!wanted.length) return [];
   const visible = { ...access, permissions: new Set([...access.permissions, "tool.view" as const]) };
-  const found = await inChunks(wanted, (ids) => db.select({ id: tools.id }).from(tools).where(and(inArray(tools.id, ids), visibleToolsCondition(visible))));
+  const found = await inChunks(wanted, (ids) =>
+    db
+      .select({ id: tools.id })
+      .from(tools)
+      .where(and(inArray(tools.id, ids), visibleToolsCondition(visible))),
+  );
   const unknown = wanted.filter((id) => !found.some((t) => t.id === id));
   if (unknown.length) throw fieldError("tools", `Unknown tool: ${unknown.slice(0, 5).join(", ")}.`);
   return wanted;

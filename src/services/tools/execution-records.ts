@@ -42,7 +42,12 @@ export function recordFilterCondition(f: RecordFilters, toolId?: string): SQL | 
     f.toolType ? eq(toolExecutionRecords.toolType, f.toolType) : undefined,
     f.status ? eq(toolExecutionRecords.status, f.status as ToolExecutionRow["status"]) : undefined,
     f.query
-      ? or(contains(toolExecutionRecords.chatbotName, f.query), contains(toolExecutionRecords.toolName, f.query), contains(toolExecutionRecords.toolDisplayName, f.query), contains(toolExecutionRecords.messageText, f.query))
+      ? or(
+          contains(toolExecutionRecords.chatbotName, f.query),
+          contains(toolExecutionRecords.toolName, f.query),
+          contains(toolExecutionRecords.toolDisplayName, f.query),
+          contains(toolExecutionRecords.messageText, f.query),
+        )
       : undefined,
     f.startDate ? gte(toolExecutionRecords.createdAt, parseDate(f.startDate)) : undefined,
     f.endDate ? lte(toolExecutionRecords.createdAt, parseDate(f.endDate, true)) : undefined,
@@ -50,13 +55,25 @@ export function recordFilterCondition(f: RecordFilters, toolId?: string): SQL | 
 }
 
 /** One record the caller may see (403 without `tool.view`, else 404). */
-export async function getRecordForRead(db: Db, access: OrgAccess, userId: string, id: string, toolId?: string): Promise<ToolExecutionRow> {
+export async function getRecordForRead(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  id: string,
+  toolId?: string,
+): Promise<ToolExecutionRow> {
   requirePermission(access, "tool.view");
   if (!isUuid(id)) throw notFound("Tool execution record not found.");
   const [row] = await db
     .select()
     .from(toolExecutionRecords)
-    .where(and(eq(toolExecutionRecords.id, id), toolId ? eq(toolExecutionRecords.toolId, toolId) : undefined, visibleRecordsCondition(access, userId)));
+    .where(
+      and(
+        eq(toolExecutionRecords.id, id),
+        toolId ? eq(toolExecutionRecords.toolId, toolId) : undefined,
+        visibleRecordsCondition(access, userId),
+      ),
+    );
   if (!row) throw notFound("Tool execution record not found.");
   return row;
 }

@@ -8,8 +8,15 @@ type Spec = { key: string; path: string; prompt: string; tag?: string };
 export function flexSpecs(schema: Record<string, unknown> | null): Spec[] {
   return Object.entries(schema ?? {}).map(([path, spec], i) => {
     const prompt = typeof spec === "string" ? spec : String((spec as { prompt?: unknown }).prompt ?? "");
-    const tag = typeof spec === "object" && spec && typeof (spec as { tag?: unknown }).tag === "string" ? (spec as { tag: string }).tag : undefined;
-    const key = path.replace(/[^A-Za-z0-9_]/g, "_").replace(/^_+|_+$/g, "").slice(0, 60) || `field_${i + 1}`;
+    const tag =
+      typeof spec === "object" && spec && typeof (spec as { tag?: unknown }).tag === "string"
+        ? (spec as { tag: string }).tag
+        : undefined;
+    const key =
+      path
+        .replace(/[^A-Za-z0-9_]/g, "_")
+        .replace(/^_+|_+$/g, "")
+        .slice(0, 60) || `field_${i + 1}`;
     return { key, path, prompt, tag };
   });
 }
@@ -31,7 +38,8 @@ export function renderFlex(template: Record<string, unknown>, specs: Spec[], val
     setPath(out, s.path.split("."), v);
   }
   const walk = (node: unknown): unknown => {
-    if (typeof node === "string") return node.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (m, name: string) => byName.get(name) ?? m);
+    if (typeof node === "string")
+      return node.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (m, name: string) => byName.get(name) ?? m);
     if (Array.isArray(node)) return node.map(walk);
     if (node && typeof node === "object") return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
     return node;
@@ -72,7 +80,12 @@ export function flexTool(row: ToolRow): AgentTool {
     hints: `${row.name} ${row.displayName} ${row.description}`,
     async run(args) {
       const message = renderFlex(row.flexTemplateJson ?? {}, specs, args);
-      return { status: "success", output: message, forModel: "The flex message was shown to the user. Do not repeat its content.", payload: { flex: [message] } };
+      return {
+        status: "success",
+        output: message,
+        forModel: "The flex message was shown to the user. Do not repeat its content.",
+        payload: { flex: [message] },
+      };
     },
   };
 }

@@ -13,14 +13,25 @@ export function knowledgeTool(names: string[]): AgentTool {
   return {
     name: KNOWLEDGE_TOOL,
     description: `Search the assistant's knowledge bases (${names.join(", ").slice(0, 300)}) for passages that answer a question. Use it for any question about facts these may hold; cite passages as [n].`,
-    parameters: { type: "object", properties: { query: { type: "string", description: "What to search for, in the user's language" } }, required: ["query"] },
+    parameters: {
+      type: "object",
+      properties: { query: { type: "string", description: "What to search for, in the user's language" } },
+      required: ["query"],
+    },
     displayName: "Knowledge base search",
     kind: "knowledge",
     toolId: null,
     hints: `search knowledge ${names.join(" ")}`,
     async run(args, ctx) {
       const query = typeof args.query === "string" && args.query.trim() ? args.query : ctx.incoming.content;
-      const found = await retrievePassages(ctx.env, ctx.db, ctx.chatbot, { ...ctx.incoming, content: query }, ctx.knowledgeBases, ctx.contactQueryMetadata);
+      const found = await retrievePassages(
+        ctx.env,
+        ctx.db,
+        ctx.chatbot,
+        { ...ctx.incoming, content: query },
+        ctx.knowledgeBases,
+        ctx.contactQueryMetadata,
+      );
       const known = new Map(ctx.passages.map((p) => [p.text, p]));
       const numbered = found.map((p) => {
         const seen = known.get(p.text);

@@ -36,7 +36,9 @@ export function quickJs(): Promise<QuickJSWASMModule> {
     import("@jitl/quickjs-wasmfile-release-sync/wasm"),
   ]).then(async ([glue, variant, wasm]) => {
     core = glue;
-    return (loaded = await glue.newQuickJSWASMModuleFromVariant(glue.newVariant(variant.default, { wasmModule: wasm.default as WebAssembly.Module })));
+    return (loaded = await glue.newQuickJSWASMModuleFromVariant(
+      glue.newVariant(variant.default, { wasmModule: wasm.default as WebAssembly.Module }),
+    ));
   });
   return loading;
 }
@@ -56,7 +58,11 @@ const CALL = `
   return f ? f(args) : undefined;
 })()`;
 
-export async function runFunction(code: string, args: Record<string, unknown>, limits: SandboxLimits = {}): Promise<SandboxOutcome> {
+export async function runFunction(
+  code: string,
+  args: Record<string, unknown>,
+  limits: SandboxLimits = {},
+): Promise<SandboxOutcome> {
   const started = performance.now();
   const module = loaded ?? (await quickJs());
   const timeoutMs = limits.timeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS;
@@ -69,7 +75,8 @@ export async function runFunction(code: string, args: Record<string, unknown>, l
   runtime.setInterruptHandler(() => (interrupt(runtime) ? (timedOut = true) : false));
   const vm = runtime.newContext();
   const logs: string[] = [];
-  const done = (o: Ending): SandboxOutcome => ({ ...o, logs, durationMs: Math.round(performance.now() - started) }) as SandboxOutcome;
+  const done = (o: Ending): SandboxOutcome =>
+    ({ ...o, logs, durationMs: Math.round(performance.now() - started) }) as SandboxOutcome;
   try {
     installGlobals(vm, args, logs);
     const script = vm.evalCode(`${PRELUDE}\n${code}`, "tool.js");
@@ -94,10 +101,18 @@ export async function runFunction(code: string, args: Record<string, unknown>, l
     }
     const output = readOutput(vm, result);
     result.dispose();
-    if (output === OVERSIZED) return done({ status: "failure", error: `The function's result is larger than ${MAX_OUTPUT_CHARS} characters (as JSON), so it was not kept.` });
+    if (output === OVERSIZED)
+      return done({
+        status: "failure",
+        error: `The function's result is larger than ${MAX_OUTPUT_CHARS} characters (as JSON), so it was not kept.`,
+      });
     return done({ status: "success", output });
   } catch (err) {
-    return done(timedOut ? { status: "timeout", error: `The function did not finish within ${timeoutMs / 1000} s.` } : { status: "failure", error: String((err as Error)?.message ?? err).slice(0, 1000) });
+    return done(
+      timedOut
+        ? { status: "timeout", error: `The function did not finish within ${timeoutMs / 1000} s.` }
+        : { status: "failure", error: String((err as Error)?.message ?? err).slice(0, 1000) },
+    );
   } finally {
     try {
       vm.dispose();
@@ -137,7 +152,13 @@ function installGlobals(vm: QuickJSContext, args: Record<string, unknown>, logs:
   const console = vm.newObject();
   for (const level of ["log", "info", "warn", "error"]) {
     const fn = vm.newFunction(level, (...parts) => {
-      if (logs.length < MAX_LOG_LINES) logs.push(parts.map((p) => String(vm.dump(p))).join(" ").slice(0, 1000));
+      if (logs.length < MAX_LOG_LINES)
+        logs.push(
+          parts
+            .map((p) => String(vm.dump(p)))
+            .join(" ")
+            .slice(0, 1000),
+        );
     });
     vm.setProp(console, level, fn);
     fn.dispose();
@@ -147,12 +168,21 @@ function installGlobals(vm: QuickJSContext, args: Record<string, unknown>, logs:
 }
 
 /** Runs the promise jobs until `promise` settles or the deadline passes. */
-async function settle(vm: QuickJSContext, runtime: ReturnType<QuickJSWASMModule["newRuntime"]>, promise: QuickJSHandle, deadline: number): Promise<{ value: QuickJSHandle } | { error: QuickJSHandle; timeout?: boolean }> {
+async function settle(
+  vm: QuickJSContext,
+  runtime: ReturnType<QuickJSWASMModule["newRuntime"]>,
+  promise: QuickJSHandle,
+  deadline: number,
+): Promise<{ value: QuickJSHandle } | { error: QuickJSHandle; timeout?: boolean }> {
   for (;;) {
     const state = vm.getPromiseState(promise);
     if (state.type === "fulfilled") return { value: state.value };
     if (state.type === "rejected") return { error: state.error };
-    if (!runtime.hasPendingJob()) return { error: vm.newError("The function's promise never settles (no timers or network exist here)."), timeout: false };
+    if (!runtime.hasPendingJob())
+      return {
+        error: vm.newError("The function's promise never settles (no timers or network exist here)."),
+        timeout: false,
+      };
     const ran = runtime.executePendingJobs();
     if (ran.error) return { error: ran.error };
     if (Date.now() > deadline) return { error: vm.newError("deadline"), timeout: true };
@@ -169,7 +199,8 @@ function failure(vm: QuickJSContext, error: QuickJSHandle, timedOut: boolean): E
 function errorText(dumped: unknown): string {
   if (dumped && typeof dumped === "object") {
     const e = dumped as { name?: unknown; message?: unknown };
-    if (typeof e.message === "string") return `${typeof e.name === "string" ? `${e.name}: ` : ""}${e.message}`.slice(0, 1000);
+    if (typeof e.message === "string")
+      return `${typeof e.name === "string" ? `${e.name}: ` : ""}${e.message}`.slice(0, 1000);
   }
   return String(dumped).slice(0, 1000);
 }

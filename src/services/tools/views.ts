@@ -25,7 +25,12 @@ export async function toolViews(db: Db, access: OrgAccess, isStaff: boolean, row
       rows.map((r) => r.id),
       (ids) =>
         db
-          .select({ toolId: toolGroups.toolId, id: groups.id, name: groups.name, organizationId: groups.organizationId })
+          .select({
+            toolId: toolGroups.toolId,
+            id: groups.id,
+            name: groups.name,
+            organizationId: groups.organizationId,
+          })
           .from(toolGroups)
           .innerJoin(groups, eq(groups.id, toolGroups.groupId))
           .where(inArray(toolGroups.toolId, ids))
@@ -36,9 +41,12 @@ export async function toolViews(db: Db, access: OrgAccess, isStaff: boolean, row
   return rows.map((row) => ({
     row,
     createdBy: row.createdById ? { id: row.createdById, name: names.get(row.createdById) ?? "" } : null,
-    groups: links.filter((l) => l.toolId === row.id && l.organizationId === access.organizationId).map(({ id, name }) => ({ id, name })),
+    groups: links
+      .filter((l) => l.toolId === row.id && l.organizationId === access.organizationId)
+      .map(({ id, name }) => ({ id, name })),
     canManage: canManageTool(access, row, isStaff),
   }));
 }
 
-export const toolView = async (db: Db, access: OrgAccess, isStaff: boolean, row: ToolRow) => (await toolViews(db, access, isStaff, [row]))[0];
+export const toolView = async (db: Db, access: OrgAccess, isStaff: boolean, row: ToolRow) =>
+  (await toolViews(db, access, isStaff, [row]))[0];

@@ -77,11 +77,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
  * settings.
  */
 export async function checkToolRules(env: Bindings, tool: Checked) {
-  if (tool.name !== null && !TOOL_NAME.test(tool.name)) throw fieldError("name", "Letters, digits, underscore and hyphen only, 1 to 64 characters.");
+  if (tool.name !== null && !TOOL_NAME.test(tool.name))
+    throw fieldError("name", "Letters, digits, underscore and hyphen only, 1 to 64 characters.");
   if (tool.name === null && tool.toolType !== "mcp") throw fieldError("name", "Required for this toolType.");
   for (const field of REQUIRED[tool.toolType]) {
     const value = tool[field];
-    if (value === null || value === undefined || value === "") throw fieldError(field, `Required for toolType ${tool.toolType}.`);
+    if (value === null || value === undefined || value === "")
+      throw fieldError(field, `Required for toolType ${tool.toolType}.`);
   }
   for (const field of ["apiUrl", "mcpUrl"] as const) {
     const url = tool[field];
@@ -93,13 +95,16 @@ export async function checkToolRules(env: Bindings, tool: Checked) {
   if (schema && Object.keys(schema).length && schema.type !== undefined && schema.type !== "object") {
     throw fieldError("rawParametersSchema", 'A JSON Schema of the arguments object: "type" must be "object".');
   }
-  if (schema?.properties !== undefined && !isObject(schema.properties)) throw fieldError("rawParametersSchema", '"properties" must be an object.');
+  if (schema?.properties !== undefined && !isObject(schema.properties))
+    throw fieldError("rawParametersSchema", '"properties" must be an object.');
   for (const field of ["rawHeaders", "rawMcpHeader"] as const) {
     const headers = tool[field];
     if (!headers) continue;
     for (const [k, v] of Object.entries(headers)) {
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) throw fieldError(field, `Not a valid header name: ${k.slice(0, 60)}.`);
-      if (typeof v !== "string" || /[\r\n\0]/.test(v)) throw fieldError(field, `The value of ${k.slice(0, 60)} must be a string on one line.`);
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k))
+        throw fieldError(field, `Not a valid header name: ${k.slice(0, 60)}.`);
+      if (typeof v !== "string" || /[\r\n\0]/.test(v))
+        throw fieldError(field, `The value of ${k.slice(0, 60)} must be a string on one line.`);
     }
   }
   if (tool.functionCode && tool.toolType === "function") {
@@ -109,29 +114,58 @@ export async function checkToolRules(env: Bindings, tool: Checked) {
   if (tool.flexSchema) {
     for (const [path, spec] of Object.entries(tool.flexSchema)) {
       const prompt = typeof spec === "string" ? spec : isObject(spec) ? spec.prompt : undefined;
-      if (typeof prompt !== "string" || !prompt.trim()) throw fieldError("flexSchema", `${path.slice(0, 60)}: a prompt (string) or {prompt, tag}.`);
+      if (typeof prompt !== "string" || !prompt.trim())
+        throw fieldError("flexSchema", `${path.slice(0, 60)}: a prompt (string) or {prompt, tag}.`);
     }
   }
   if (tool.quickReplyConfig) {
     const mode = tool.quickReplyConfig.mode ?? "static";
-    if (mode !== "static" && mode !== "dynamic") throw fieldError("quickReplyConfig", 'mode must be "static" or "dynamic".');
+    if (mode !== "static" && mode !== "dynamic")
+      throw fieldError("quickReplyConfig", 'mode must be "static" or "dynamic".');
     const items = tool.quickReplyConfig.items;
-    if (mode === "static" && (!Array.isArray(items) || !items.length)) throw fieldError("quickReplyConfig", "Static quick replies need a non-empty items list.");
-    if (Array.isArray(items) && items.some((i) => typeof i !== "string" && !(isObject(i) && typeof i.label === "string" && i.label))) {
+    if (mode === "static" && (!Array.isArray(items) || !items.length))
+      throw fieldError("quickReplyConfig", "Static quick replies need a non-empty items list.");
+    if (
+      Array.isArray(items) &&
+      items.some((i) => typeof i !== "string" && !(isObject(i) && typeof i.label === "string" && i.label))
+    ) {
       throw fieldError("quickReplyConfig", "Each item is a label (string) or {label, text?}.");
     }
   }
 }
 
 /** `groups` of a tool body (see checkGroupAssignment). */
-export const checkToolGroups = (db: Db, access: OrgAccess, body: ToolInput, creating: boolean, current: string[] = []) =>
-  checkGroupAssignment(db, access, body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id), creating, current, "a tool");
+export const checkToolGroups = (
+  db: Db,
+  access: OrgAccess,
+  body: ToolInput,
+  creating: boolean,
+  current: string[] = [],
+) =>
+  checkGroupAssignment(
+    db,
+    access,
+    body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id),
+    creating,
+    current,
+    "a tool",
+  );
 
 /** Statements replacing a tool's group links. */
-export function groupLinkStatements(db: Db, toolId: string, groupIds: string[] | undefined, replace: boolean): BatchItem<"sqlite">[] {
+export function groupLinkStatements(
+  db: Db,
+  toolId: string,
+  groupIds: string[] | undefined,
+  replace: boolean,
+): BatchItem<"sqlite">[] {
   if (!groupIds) return [];
   return [
     ...(replace ? [db.delete(toolGroups).where(eq(toolGroups.toolId, toolId))] : []),
-    ...chunk(groupIds, 40).map((part) => db.insert(toolGroups).values(part.map((groupId) => ({ toolId, groupId }))).onConflictDoNothing()),
+    ...chunk(groupIds, 40).map((part) =>
+      db
+        .insert(toolGroups)
+        .values(part.map((groupId) => ({ toolId, groupId })))
+        .onConflictDoNothing(),
+    ),
   ];
 }

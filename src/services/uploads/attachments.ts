@@ -33,18 +33,28 @@ export function inferType(contentType: string): AttachmentType {
 }
 
 export async function findAttachment(db: Db, organizationId: string, id: string): Promise<AttachmentRow | null> {
-  const [row] = await db.select().from(attachments).where(and(eq(attachments.id, id), eq(attachments.organizationId, organizationId)));
+  const [row] = await db
+    .select()
+    .from(attachments)
+    .where(and(eq(attachments.id, id), eq(attachments.organizationId, organizationId)));
   return row ?? null;
 }
 
-export const NOT_OURS = "Only files uploaded to this service can be attached: upload it with upload-presigned-url/ or attachments-upload/ and pass the returned key (other URLs are never fetched).";
+export const NOT_OURS =
+  "Only files uploaded to this service can be attached: upload it with upload-presigned-url/ or attachments-upload/ and pass the returned key (other URLs are never fetched).";
 
 /**
  * An attachment from an object the organization uploaded: the key (or our URL of it) must name an
  * upload of this organization whose object exists, within the attachment file spec. Nothing is
  * fetched from anywhere else. The upload is marked claimed, so the cleanup keeps it.
  */
-export async function createAttachment(env: Bindings, db: Db, scope: AttachmentScope, input: AttachmentInput, field = "file"): Promise<AttachmentRow> {
+export async function createAttachment(
+  env: Bindings,
+  db: Db,
+  scope: AttachmentScope,
+  input: AttachmentInput,
+  field = "file",
+): Promise<AttachmentRow> {
   const { row } = await prepareAttachment(env, db, scope, input, field);
   await db.batch(attachmentWrites(db, row));
   return row;
@@ -55,10 +65,17 @@ export async function createAttachment(env: Bindings, db: Db, scope: AttachmentS
  * several attachments check them all first, then write them in one batch (nothing half-written).
  * Also returns the upload the key names (its `createdBy` says who asked for it).
  */
-export async function prepareAttachment(env: Bindings, db: Db, scope: AttachmentScope, input: AttachmentInput, field = "file"): Promise<{ row: AttachmentRow; upload: UploadRow }> {
+export async function prepareAttachment(
+  env: Bindings,
+  db: Db,
+  scope: AttachmentScope,
+  input: AttachmentInput,
+  field = "file",
+): Promise<{ row: AttachmentRow; upload: UploadRow }> {
   const key = await keyOfFile(env, scope.origin, input.file);
   if (!key) throw fieldError(field, NOT_OURS);
-  if (organizationOfKey(key) !== scope.organizationId) throw fieldError(field, "No uploaded object of your organization has this key.");
+  if (organizationOfKey(key) !== scope.organizationId)
+    throw fieldError(field, "No uploaded object of your organization has this key.");
   const [upload, head] = await Promise.all([findUpload(db, scope.organizationId, key), env.FILES.head(key)]);
   if (!upload || !head) throw fieldError(field, "No uploaded object of your organization has this key.");
   const filename = input.filename.trim() || upload.filename;
@@ -88,7 +105,10 @@ export async function prepareAttachment(env: Bindings, db: Db, scope: Attachment
 
 /** The writes that create a prepared attachment and mark its upload claimed (for `db.batch`). */
 export const attachmentWrites = (db: Db, row: AttachmentRow) =>
-  [db.insert(attachments).values(row), db.update(uploads).set({ claimedAt: row.createdAt, size: row.size }).where(eq(uploads.key, row.key))] as const;
+  [
+    db.insert(attachments).values(row),
+    db.update(uploads).set({ claimedAt: row.createdAt, size: row.size }).where(eq(uploads.key, row.key)),
+  ] as const;
 
 /** Removes an attachment and its object (the object stays while another attachment names it). */
 export async function deleteAttachment(env: Bindings, db: Db, row: AttachmentRow) {
@@ -99,7 +119,11 @@ export async function deleteAttachment(env: Bindings, db: Db, row: AttachmentRow
 /** Deletes the objects (and upload rows) of keys no attachment names any more. */
 export async function deleteObjectsIfUnused(env: Bindings, db: Db, keys: string[]) {
   if (!keys.length) return;
-  const used = new Set((await db.select({ key: attachments.key }).from(attachments).where(inArray(attachments.key, keys))).map((r) => r.key));
+  const used = new Set(
+    (await db.select({ key: attachments.key }).from(attachments).where(inArray(attachments.key, keys))).map(
+      (r) => r.key,
+    ),
+  );
   const gone = keys.filter((k) => !used.has(k));
   if (!gone.length) return;
   await env.FILES.delete(gone);
@@ -108,7 +132,10 @@ export async function deleteObjectsIfUnused(env: Bindings, db: Db, keys: string[
 
 /** A conversation's attachments and their objects (for whoever deletes a conversation). */
 export async function deleteConversationAttachments(env: Bindings, db: Db, conversationId: string) {
-  const rows = await db.select({ key: attachments.key }).from(attachments).where(eq(attachments.conversationId, conversationId));
+  const rows = await db
+    .select({ key: attachments.key })
+    .from(attachments)
+    .where(eq(attachments.conversationId, conversationId));
   await db.delete(attachments).where(eq(attachments.conversationId, conversationId));
   await deleteObjectsIfUnused(env, db, [...new Set(rows.map((r) => r.key))]);
 }
@@ -148,20 +175,47 @@ export async function resolveMessageAttachments(
     } else {
       const key = await keyOfFile(env, scope.origin, input.file);
       if (key) {
-        const [existing] = await db.select().from(attachments).where(and(eq(attachments.organizationId, scope.organizationId), eq(attachments.key, key))).limit(1);
-        row = existing ?? (await createAttachment(env, db, scope, { file: key, filename: input.filename, type: input.type, conversationId }, `${at}.file`));
+        const [existing] = await db
+          .select()
+          .from(attachments)
+          .where(and(eq(attachments.organizationId, scope.organizationId), eq(attachments.key, key)))
+          .limit(1);
+        row =
+          existing ??
+          (await createAttachment(
+            env,
+            db,
+            scope,
+            { file: key, filename: input.filename, type: input.type, conversationId },
+            `${at}.file`,
+          ));
       } else {
-        stored.push({ id: null, type: input.type ?? "other", filename: input.filename, file: input.file, sourceUrl: input.file });
+        stored.push({
+          id: null,
+          type: input.type ?? "other",
+          filename: input.filename,
+          file: input.file,
+          sourceUrl: input.file,
+        });
         continue;
       }
     }
-    if (row.conversationId && row.conversationId !== conversationId) throw fieldError(at, "The attachment belongs to another conversation.");
+    if (row.conversationId && row.conversationId !== conversationId)
+      throw fieldError(at, "The attachment belongs to another conversation.");
     rows.push(row);
-    stored.push(messageAttachment({ ...row, conversationId }, await signedDownloadUrl(env, scope.origin, row.key, MESSAGE_URL_TTL_SECONDS)));
+    stored.push(
+      messageAttachment(
+        { ...row, conversationId },
+        await signedDownloadUrl(env, scope.origin, row.key, MESSAGE_URL_TTL_SECONDS),
+      ),
+    );
   }
   const joining = rows.filter((r) => !r.conversationId).map((r) => r.id);
   if (joining.length) {
-    await db.update(attachments).set({ conversationId, expiresAt: null }).where(and(inArray(attachments.id, joining), isNull(attachments.conversationId)));
+    await db
+      .update(attachments)
+      .set({ conversationId, expiresAt: null })
+      .where(and(inArray(attachments.id, joining), isNull(attachments.conversationId)));
   }
   return { stored, pending: rows.filter((r) => r.extractionStatus === "pending") };
 }

@@ -14,8 +14,16 @@ const BATCH = 500;
 export async function cleanupUploads(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
   const [expiredUploads, expiredAttachments, orphanAttachments, orphanUploads] = await db.batch([
-    db.select({ key: uploads.key }).from(uploads).where(and(isNull(uploads.claimedAt), isNotNull(uploads.expiresAt), lt(uploads.expiresAt, now))).limit(BATCH),
-    db.select({ id: attachments.id, key: attachments.key }).from(attachments).where(and(isNull(attachments.conversationId), isNotNull(attachments.expiresAt), lt(attachments.expiresAt, now))).limit(BATCH),
+    db
+      .select({ key: uploads.key })
+      .from(uploads)
+      .where(and(isNull(uploads.claimedAt), isNotNull(uploads.expiresAt), lt(uploads.expiresAt, now)))
+      .limit(BATCH),
+    db
+      .select({ id: attachments.id, key: attachments.key })
+      .from(attachments)
+      .where(and(isNull(attachments.conversationId), isNotNull(attachments.expiresAt), lt(attachments.expiresAt, now)))
+      .limit(BATCH),
     db
       .select({ id: attachments.id, key: attachments.key })
       .from(attachments)
@@ -24,10 +32,16 @@ export async function cleanupUploads(env: Bindings, now = Date.now()) {
           OR NOT EXISTS (SELECT 1 FROM organizations o WHERE o.id = ${attachments.organizationId})`,
       )
       .limit(BATCH),
-    db.select({ key: uploads.key }).from(uploads).where(sql`NOT EXISTS (SELECT 1 FROM organizations o WHERE o.id = ${uploads.organizationId})`).limit(BATCH),
+    db
+      .select({ key: uploads.key })
+      .from(uploads)
+      .where(sql`NOT EXISTS (SELECT 1 FROM organizations o WHERE o.id = ${uploads.organizationId})`)
+      .limit(BATCH),
   ]);
   const doomed = [...expiredAttachments, ...orphanAttachments].map((a) => a.id);
   if (doomed.length) await db.delete(attachments).where(inArray(attachments.id, doomed));
-  const keys = [...new Set([...expiredUploads, ...orphanUploads, ...expiredAttachments, ...orphanAttachments].map((r) => r.key))];
+  const keys = [
+    ...new Set([...expiredUploads, ...orphanUploads, ...expiredAttachments, ...orphanAttachments].map((r) => r.key)),
+  ];
   for (let i = 0; i < keys.length; i += 90) await deleteObjectsIfUnused(env, db, keys.slice(i, i + 90));
 }

@@ -10,7 +10,15 @@ export interface FileSpec {
 }
 export type FileSpecs = Record<SpecKey, Record<string, FileSpec>>;
 
-export const SPEC_KEYS = ["webChat", "organization", "attachment", "chatbotFile", "knowledgeBaseFile", "batchQa", "meetingRecord"] as const;
+export const SPEC_KEYS = [
+  "webChat",
+  "organization",
+  "attachment",
+  "chatbotFile",
+  "knowledgeBaseFile",
+  "batchQa",
+  "meetingRecord",
+] as const;
 export type SpecKey = (typeof SPEC_KEYS)[number];
 
 const MiB = 1024 * 1024;
@@ -31,15 +39,34 @@ export const DEFAULT_FILE_SPECS: FileSpecs = {
   attachment: {
     file: {
       content_types: [
-        "image/jpeg", "image/png", "image/gif", "image/webp",
-        "audio/mpeg", "audio/mp4", "audio/wav", "audio/ogg", "audio/webm",
-        "video/mp4", "video/webm", "video/quicktime",
+        "image/jpeg",
+        "image/png",
+        "image/gif",
+        "image/webp",
+        "audio/mpeg",
+        "audio/mp4",
+        "audio/wav",
+        "audio/ogg",
+        "audio/webm",
+        "video/mp4",
+        "video/webm",
+        "video/quicktime",
         ...KNOWLEDGE.content_types,
       ],
       extensions: [
-        ".jpg", ".jpeg", ".png", ".gif", ".webp",
-        ".mp3", ".m4a", ".wav", ".ogg", ".weba",
-        ".mp4", ".webm", ".mov",
+        ".jpg",
+        ".jpeg",
+        ".png",
+        ".gif",
+        ".webp",
+        ".mp3",
+        ".m4a",
+        ".wav",
+        ".ogg",
+        ".weba",
+        ".mp4",
+        ".webm",
+        ".mov",
         ...KNOWLEDGE.extensions,
       ],
       max_size: 20 * MiB,
@@ -77,12 +104,21 @@ export const MODEL_NAME_LIST = Object.keys(MODEL_NAMES);
 
 /** `chatbot_file`, `chatbotFile` and `chatbot-file` all name the same model. */
 export function specKeyOf(modelName: string): SpecKey | null {
-  const kebab = modelName.trim().replace(/([a-z0-9])([A-Z])/g, "$1-$2").replace(/_/g, "-").toLowerCase();
+  const kebab = modelName
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .replace(/_/g, "-")
+    .toLowerCase();
   return MODEL_NAMES[kebab] ?? null;
 }
 export const canonicalModelName = (key: SpecKey) => Object.entries(MODEL_NAMES).find(([, k]) => k === key)![0];
 /** `compactLogo` -> `compact_logo`. */
-export const fieldKeyOf = (fieldName: string) => fieldName.trim().replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/-/g, "_").toLowerCase();
+export const fieldKeyOf = (fieldName: string) =>
+  fieldName
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/-/g, "_")
+    .toLowerCase();
 
 const cache = new Map<string, FileSpecs>();
 
@@ -99,7 +135,8 @@ export function fileSpecs(env: Bindings): FileSpecs {
   } catch {
     throw problem("not JSON");
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw problem("expected an object keyed by " + SPEC_KEYS.join(", "));
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw problem("expected an object keyed by " + SPEC_KEYS.join(", "));
   const merged = structuredClone(DEFAULT_FILE_SPECS) as FileSpecs;
   for (const [key, fields] of Object.entries(parsed as Record<string, unknown>)) {
     if (!SPEC_KEYS.includes(key as SpecKey)) throw problem(`unknown key "${key}"`);
@@ -107,7 +144,11 @@ export function fileSpecs(env: Bindings): FileSpecs {
     for (const [field, spec] of Object.entries(fields as Record<string, Partial<FileSpec>>)) {
       const base = merged[key as SpecKey][field] ?? { content_types: [], extensions: [], max_size: 0 };
       const next = { ...base, ...spec };
-      const ok = Array.isArray(next.content_types) && Array.isArray(next.extensions) && Number.isInteger(next.max_size) && next.max_size >= 0;
+      const ok =
+        Array.isArray(next.content_types) &&
+        Array.isArray(next.extensions) &&
+        Number.isInteger(next.max_size) &&
+        next.max_size >= 0;
       if (!ok) throw problem(`"${key}.${field}" needs content_types and extensions (arrays) and max_size (bytes)`);
       next.extensions = next.extensions.map((e) => (String(e).startsWith(".") ? String(e) : `.${e}`).toLowerCase());
       merged[key as SpecKey][field] = next as FileSpec;
@@ -118,13 +159,23 @@ export function fileSpecs(env: Bindings): FileSpecs {
 }
 
 /** The rule for one model's field; unknown model or field is 400 naming the known ones. */
-export function specFor(env: Bindings, modelName: string, fieldName: string): { key: SpecKey; field: string; spec: FileSpec } {
+export function specFor(
+  env: Bindings,
+  modelName: string,
+  fieldName: string,
+): { key: SpecKey; field: string; spec: FileSpec } {
   const key = specKeyOf(modelName);
-  if (!key) throw badRequest(`Unknown modelName "${modelName}"; one of: ${MODEL_NAME_LIST.join(", ")}.`, { modelName: ["Unknown model."] });
+  if (!key)
+    throw badRequest(`Unknown modelName "${modelName}"; one of: ${MODEL_NAME_LIST.join(", ")}.`, {
+      modelName: ["Unknown model."],
+    });
   const fields = fileSpecs(env)[key];
   const field = fieldKeyOf(fieldName);
   const spec = fields[field];
-  if (!spec) throw badRequest(`Unknown fieldName "${fieldName}" for ${modelName}; one of: ${Object.keys(fields).join(", ")}.`, { fieldName: ["Unknown field."] });
+  if (!spec)
+    throw badRequest(`Unknown fieldName "${fieldName}" for ${modelName}; one of: ${Object.keys(fields).join(", ")}.`, {
+      fieldName: ["Unknown field."],
+    });
   return { key, field, spec };
 }
 
@@ -132,15 +183,27 @@ export const extensionOf = (filename: string) => {
   const dot = filename.lastIndexOf(".");
   return dot > 0 ? filename.slice(dot).toLowerCase() : "";
 };
-export const mediaType = (contentType: string | null | undefined) => (contentType ?? "").split(";")[0].trim().toLowerCase();
+export const mediaType = (contentType: string | null | undefined) =>
+  (contentType ?? "").split(";")[0].trim().toLowerCase();
 
 /** The content type a spec knows for this name's extension (the first of the family), else octet-stream. */
 export function contentTypeFor(filename: string, spec?: FileSpec): string {
   const ext = extensionOf(filename).slice(1);
   const known: Record<string, string> = {
-    jpg: "image/jpeg", jpeg: "image/jpeg", png: "image/png", gif: "image/gif", webp: "image/webp",
-    mp3: "audio/mpeg", m4a: "audio/mp4", wav: "audio/wav", ogg: "audio/ogg", weba: "audio/webm",
-    mp4: "video/mp4", webm: "video/webm", mov: "video/quicktime", xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    jpg: "image/jpeg",
+    jpeg: "image/jpeg",
+    png: "image/png",
+    gif: "image/gif",
+    webp: "image/webp",
+    mp3: "audio/mpeg",
+    m4a: "audio/mp4",
+    wav: "audio/wav",
+    ogg: "audio/ogg",
+    weba: "audio/webm",
+    mp4: "video/mp4",
+    webm: "video/webm",
+    mov: "video/quicktime",
+    xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   };
   if (known[ext]) return known[ext];
   const doc = SUPPORTED_FILE_TYPES.find((t) => t.extensions.includes(ext));
@@ -152,17 +215,28 @@ export function contentTypeFor(filename: string, spec?: FileSpec): string {
  * Checks a file against its spec. `status` says how a refusal is answered: 400 for a request to
  * upload (the presigned URL), 415 / 413 for bytes sent (CONTRACT section 2).
  */
-export function checkFile(spec: FileSpec, file: { filename: string; contentType?: string | null; size?: number | null }, field: string, bytesSent: boolean) {
+export function checkFile(
+  spec: FileSpec,
+  file: { filename: string; contentType?: string | null; size?: number | null },
+  field: string,
+  bytesSent: boolean,
+) {
   const ext = extensionOf(file.filename);
   const type = mediaType(file.contentType);
-  const typeOk = spec.extensions.includes(ext) && (!type || type === "application/octet-stream" || spec.content_types.includes(type));
+  const typeOk =
+    spec.extensions.includes(ext) &&
+    (!type || type === "application/octet-stream" || spec.content_types.includes(type));
   if (!typeOk) {
     const what = `"${file.filename}"${type && type !== "application/octet-stream" ? ` (${type})` : ""}`;
     const detail = `${what} is not an allowed file type; allowed: ${spec.extensions.join(", ")} (${spec.content_types.join(", ")}).`;
-    throw bytesSent ? new ApiError(415, "unsupported_media_type", detail, { [field]: ["File type not allowed."] }) : badRequest(detail, { [field]: ["File type not allowed."] });
+    throw bytesSent
+      ? new ApiError(415, "unsupported_media_type", detail, { [field]: ["File type not allowed."] })
+      : badRequest(detail, { [field]: ["File type not allowed."] });
   }
   if (file.size != null && file.size > spec.max_size) {
     const detail = `"${file.filename}" is ${file.size} bytes; at most ${spec.max_size} bytes are allowed.`;
-    throw bytesSent ? new ApiError(413, "payload_too_large", detail, { [field]: [`At most ${spec.max_size} bytes.`] }) : badRequest(detail, { [field]: [`At most ${spec.max_size} bytes.`] });
+    throw bytesSent
+      ? new ApiError(413, "payload_too_large", detail, { [field]: [`At most ${spec.max_size} bytes.`] })
+      : badRequest(detail, { [field]: [`At most ${spec.max_size} bytes.`] });
   }
 }

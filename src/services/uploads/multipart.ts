@@ -89,19 +89,22 @@ export class MultipartReader {
       this.#buf = Buffer.concat([CRLF, this.#buf]);
       let at: number;
       while ((at = this.#buf.indexOf(this.#delimiter)) < 0) {
-        if (this.#buf.length > MAX_HEADER_BYTES || !(await this.#fill())) throw new MultipartError("The body has no multipart boundary.");
+        if (this.#buf.length > MAX_HEADER_BYTES || !(await this.#fill()))
+          throw new MultipartError("The body has no multipart boundary.");
       }
       this.#buf = this.#buf.subarray(at + this.#delimiter.length);
     }
     // After a delimiter: `--` ends the body, else CRLF and the part's headers.
-    while (this.#buf.length < 2) if (!(await this.#fill())) throw new MultipartError("The multipart body ends without its closing boundary.");
+    while (this.#buf.length < 2)
+      if (!(await this.#fill())) throw new MultipartError("The multipart body ends without its closing boundary.");
     if (this.#buf[0] === 0x2d && this.#buf[1] === 0x2d) {
       this.#finished = true;
       return null;
     }
     let end: number;
     while ((end = this.#buf.indexOf(HEADER_END)) < 0) {
-      if (this.#buf.length > MAX_HEADER_BYTES || !(await this.#fill())) throw new MultipartError("A multipart part has malformed headers.");
+      if (this.#buf.length > MAX_HEADER_BYTES || !(await this.#fill()))
+        throw new MultipartError("A multipart part has malformed headers.");
     }
     const lines = this.#buf.subarray(0, end).toString("utf8").split("\r\n").slice(1);
     this.#buf = this.#buf.subarray(end + HEADER_END.length);
@@ -115,7 +118,10 @@ export class MultipartReader {
       if (this.#done) return null;
       // A buffer given back, or a fresh one: what was handed over and not given back stays valid.
       const { done, value } = this.#byob
-        ? await (this.#reader as ReadableStreamBYOBReader).readAtLeast(this.readBytes >> 1, new Uint8Array(this.#takeBuffer()))
+        ? await (this.#reader as ReadableStreamBYOBReader).readAtLeast(
+            this.readBytes >> 1,
+            new Uint8Array(this.#takeBuffer()),
+          )
         : await (this.#reader as ReadableStreamDefaultReader<Uint8Array>).read();
       if (done) this.#done = true;
       if (!value?.byteLength) continue;
@@ -126,7 +132,8 @@ export class MultipartReader {
   }
 
   #takeBuffer(): ArrayBuffer {
-    for (let free = this.#free.pop(); free; free = this.#free.pop()) if (free.byteLength === this.readBytes) return free;
+    for (let free = this.#free.pop(); free; free = this.#free.pop())
+      if (free.byteLength === this.readBytes) return free;
     return new ArrayBuffer(this.readBytes);
   }
 
@@ -136,7 +143,8 @@ export class MultipartReader {
    * of a buffer it handed over (what it keeps of one is copied), and hands each over once.
    */
   recycle(piece: Uint8Array) {
-    if (this.#owned.delete(piece.buffer) && this.#free.length < POOLED_BUFFERS) this.#free.push(piece.buffer as ArrayBuffer);
+    if (this.#owned.delete(piece.buffer) && this.#free.length < POOLED_BUFFERS)
+      this.#free.push(piece.buffer as ArrayBuffer);
   }
 
   /**
@@ -249,6 +257,7 @@ function parseHeaders(lines: string[]): PartHeaders {
     return m ? (m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : m[2].trim()) : null;
   };
   const name = param("name");
-  if (!/^form-data/i.test(disposition) || name === null) throw new MultipartError("A multipart part lacks Content-Disposition: form-data with a name.");
+  if (!/^form-data/i.test(disposition) || name === null)
+    throw new MultipartError("A multipart part lacks Content-Disposition: form-data with a name.");
   return { name, filename: param("filename"), contentType };
 }

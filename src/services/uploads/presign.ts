@@ -36,7 +36,10 @@ export type PresignedUpload =
   | { url: string; fields: { key: string }; method: "PUT"; headers: Record<string, string> };
 
 /** The spec the request names, checked (400 naming the rule) before anything is signed. */
-export function presignSpec(env: Bindings, input: Pick<PresignRequest, "modelName" | "fieldName" | "filename" | "fileSize" | "contentType">) {
+export function presignSpec(
+  env: Bindings,
+  input: Pick<PresignRequest, "modelName" | "fieldName" | "filename" | "fileSize" | "contentType">,
+) {
   const found = specFor(env, input.modelName, input.fieldName);
   const declared = mediaType(input.contentType);
   const contentType = declared || contentTypeFor(input.filename, found.spec);
@@ -75,9 +78,23 @@ export async function presignUpload(env: Bindings, db: Db, input: PresignRequest
   });
   if (method === "PUT") {
     const headers = { "Content-Type": contentType };
-    const url = await presignUrl(creds, "PUT", objectUrl(creds, input.origin, key), UPLOAD_URL_TTL_SECONDS, headers, new Date(now));
+    const url = await presignUrl(
+      creds,
+      "PUT",
+      objectUrl(creds, input.origin, key),
+      UPLOAD_URL_TTL_SECONDS,
+      headers,
+      new Date(now),
+    );
     return { url, fields: { key }, method: "PUT", headers };
   }
-  const fields = await signPostPolicy(creds, { key, contentType: declared ?? undefined, minSize: 0, maxSize, expiresInSeconds: UPLOAD_URL_TTL_SECONDS, now: new Date(now) });
+  const fields = await signPostPolicy(creds, {
+    key,
+    contentType: declared ?? undefined,
+    minSize: 0,
+    maxSize,
+    expiresInSeconds: UPLOAD_URL_TTL_SECONDS,
+    now: new Date(now),
+  });
   return { url: `${input.origin}${OBJECT_PATH}`, fields, method: "POST" };
 }

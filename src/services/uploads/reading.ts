@@ -25,16 +25,28 @@ export async function extractAttachment(env: Bindings, db: Db, row: AttachmentRo
     const object = await env.FILES.get(row.key);
     if (!object) throw new Error("The file is no longer stored.");
     const doc = await parseDocument(new Uint8Array(await object.arrayBuffer()), row.filename, row.contentType);
-    const text = doc.pages.map((p) => p.text.trim()).filter(Boolean).join("\n\n").slice(0, MAX_DOCUMENT_CHARS);
+    const text = doc.pages
+      .map((p) => p.text.trim())
+      .filter(Boolean)
+      .join("\n\n")
+      .slice(0, MAX_DOCUMENT_CHARS);
     update = { extractionStatus: "done", extractedText: text, extractionError: null };
   } catch (err) {
-    update = { extractionStatus: "failed", extractedText: null, extractionError: String((err as Error)?.message ?? err).slice(0, 500) };
+    update = {
+      extractionStatus: "failed",
+      extractedText: null,
+      extractionError: String((err as Error)?.message ?? err).slice(0, 500),
+    };
   }
-  await db.update(attachments).set(update).where(and(eq(attachments.id, row.id), eq(attachments.extractionStatus, "pending")));
+  await db
+    .update(attachments)
+    .set(update)
+    .where(and(eq(attachments.id, row.id), eq(attachments.extractionStatus, "pending")));
   return { ...row, ...update };
 }
 
-const idsOf = (m: Pick<MessageRow, "attachments">) => (m.attachments ?? []).map((a) => a.id).filter((id): id is string => typeof id === "string");
+const idsOf = (m: Pick<MessageRow, "attachments">) =>
+  (m.attachments ?? []).map((a) => a.id).filter((id): id is string => typeof id === "string");
 
 /**
  * What the model gets from attachments for a reply: the images of the incoming message (inline as
@@ -42,16 +54,33 @@ const idsOf = (m: Pick<MessageRow, "attachments">) => (m.attachments ?? []).map(
  * documents still pending first; without it they are left out. Costs nothing (no read) when neither
  * the message nor the recent history carries an attachment of ours.
  */
-export async function attachmentParts(env: Bindings, db: Db, incoming: MessageRow, history: Pick<MessageRow, "attachments">[], wait: boolean): Promise<AttachmentPart[]> {
+export async function attachmentParts(
+  env: Bindings,
+  db: Db,
+  incoming: MessageRow,
+  history: Pick<MessageRow, "attachments">[],
+  wait: boolean,
+): Promise<AttachmentPart[]> {
   const incomingIds = new Set(idsOf(incoming));
   if (!incomingIds.size && !history.some((m) => idsOf(m).length)) return [];
   const rows = await db
     .select()
     .from(attachments)
-    .where(and(eq(attachments.organizationId, incoming.organizationId), eq(attachments.conversationId, incoming.conversationId)))
+    .where(
+      and(
+        eq(attachments.organizationId, incoming.organizationId),
+        eq(attachments.conversationId, incoming.conversationId),
+      ),
+    )
     .orderBy(attachments.createdAt);
   const missing = [...incomingIds].filter((id) => !rows.some((r) => r.id === id));
-  if (missing.length) rows.push(...(await db.select().from(attachments).where(and(eq(attachments.organizationId, incoming.organizationId), inArray(attachments.id, missing)))));
+  if (missing.length)
+    rows.push(
+      ...(await db
+        .select()
+        .from(attachments)
+        .where(and(eq(attachments.organizationId, incoming.organizationId), inArray(attachments.id, missing)))),
+    );
   const parts: AttachmentPart[] = [];
   let budget = MAX_CONTEXT_CHARS;
   for (let row of rows) {
@@ -61,9 +90,19 @@ export async function attachmentParts(env: Bindings, db: Db, incoming: MessageRo
       budget -= text.length;
       parts.push({ kind: "document", filename: row.filename, contentType: row.contentType, text });
     } else if (row.type === "image" && incomingIds.has(row.id)) {
-      parts.push({ kind: "image", filename: row.filename, contentType: row.contentType, url: await inlineImage(env, row) });
+      parts.push({
+        kind: "image",
+        filename: row.filename,
+        contentType: row.contentType,
+        url: await inlineImage(env, row),
+      });
     } else if (incomingIds.has(row.id) && row.extractionStatus !== "pending") {
-      parts.push({ kind: "file", filename: row.filename, contentType: row.contentType, text: row.extractionError ?? undefined });
+      parts.push({
+        kind: "file",
+        filename: row.filename,
+        contentType: row.contentType,
+        text: row.extractionError ?? undefined,
+      });
     }
   }
   return parts;

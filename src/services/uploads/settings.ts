@@ -38,7 +38,10 @@ export async function signingCredentials(env: Bindings): Promise<SigningCredenti
   }
   if (set.length) {
     const missing = R2_SETTINGS.find((s) => !env[s]?.trim())!;
-    throw missingSetting(missing, "sign upload URLs for R2 (set all of R2_ACCOUNT_ID, R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY, or none)");
+    throw missingSetting(
+      missing,
+      "sign upload URLs for R2 (set all of R2_ACCOUNT_ID, R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY, or none)",
+    );
   }
   const own = env.UPLOAD_SIGNING_KEY?.trim();
   if (own) return { accessKeyId: LOCAL_ACCESS_KEY_ID, secretAccessKey: own, region: "auto", bucket, r2Endpoint: null };
@@ -54,7 +57,13 @@ export async function signingCredentials(env: Bindings): Promise<SigningCredenti
 }
 
 async function deriveKey(base: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(base), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(base),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode("assistant-platform/uploads/v1"));
   return btoa(String.fromCharCode(...new Uint8Array(mac)));
 }
@@ -71,7 +80,8 @@ export function unattachedTtlMs(env: Bindings): number | null {
   const raw = env.UNATTACHED_UPLOAD_TTL_HOURS?.trim();
   if (!raw) return DAY_MS;
   const hours = Number(raw);
-  if (!Number.isFinite(hours) || hours < 0) throw notConfigured(`UNATTACHED_UPLOAD_TTL_HOURS is "${raw}"; it must be a number of hours (0 keeps uploads).`);
+  if (!Number.isFinite(hours) || hours < 0)
+    throw notConfigured(`UNATTACHED_UPLOAD_TTL_HOURS is "${raw}"; it must be a number of hours (0 keeps uploads).`);
   return hours === 0 ? null : hours * 3_600_000;
 }
 

@@ -59,7 +59,10 @@ export interface PostPolicyInput {
  * such as the product's Python examples post `key`, the `x-amz-*` fields, `policy`, the signature and
  * the file, nothing else, and S3 fails any condition whose field is missing.
  */
-export async function signPostPolicy(creds: SigningCredentials, input: PostPolicyInput): Promise<Record<string, string>> {
+export async function signPostPolicy(
+  creds: SigningCredentials,
+  input: PostPolicyInput,
+): Promise<Record<string, string>> {
   const now = input.now ?? new Date();
   const date = amzDate(now);
   const credential = `${creds.accessKeyId}/${date.slice(0, 8)}/${creds.region}/s3/aws4_request`;
@@ -114,20 +117,36 @@ const EXEMPT = new Set(["policy", "x-amz-signature", "file", "awsaccesskeyid", "
  * signing key, expiration, every condition met by the fields, and every field (bar the exempt ones
  * and `x-ignore-*`) covered by a condition. Field names are compared case-insensitively.
  */
-export async function verifyPostPolicy(creds: SigningCredentials, form: Map<string, string>, now = new Date()): Promise<VerifiedPolicy> {
+export async function verifyPostPolicy(
+  creds: SigningCredentials,
+  form: Map<string, string>,
+  now = new Date(),
+): Promise<VerifiedPolicy> {
   const get = (name: string) => form.get(name.toLowerCase());
   const policyText = get("policy");
   const signature = get("x-amz-signature");
-  if (!policyText || !signature) throw new PolicyError(403, "AccessDenied", "Bucket POST must contain a policy and its x-amz-signature field.");
-  if (get("x-amz-algorithm") !== ALGORITHM) throw new PolicyError(400, "InvalidArgument", `x-amz-algorithm must be ${ALGORITHM}.`);
+  if (!policyText || !signature)
+    throw new PolicyError(403, "AccessDenied", "Bucket POST must contain a policy and its x-amz-signature field.");
+  if (get("x-amz-algorithm") !== ALGORITHM)
+    throw new PolicyError(400, "InvalidArgument", `x-amz-algorithm must be ${ALGORITHM}.`);
   const credential = get("x-amz-credential") ?? "";
   const [accessKeyId, day, region, service, terminal] = credential.split("/");
-  if (accessKeyId !== creds.accessKeyId || !/^\d{8}$/.test(day ?? "") || region !== creds.region || service !== "s3" || terminal !== "aws4_request") {
+  if (
+    accessKeyId !== creds.accessKeyId ||
+    !/^\d{8}$/.test(day ?? "") ||
+    region !== creds.region ||
+    service !== "s3" ||
+    terminal !== "aws4_request"
+  ) {
     throw new PolicyError(403, "InvalidAccessKeyId", "The access key id or scope in x-amz-credential is not ours.");
   }
   const expected = toHex(await hmac(await signingKey(creds.secretAccessKey, day, region), policyText));
   if (!timingSafeEqual(encoder.encode(expected), encoder.encode(signature.toLowerCase()))) {
-    throw new PolicyError(403, "SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided.");
+    throw new PolicyError(
+      403,
+      "SignatureDoesNotMatch",
+      "The request signature we calculated does not match the signature you provided.",
+    );
   }
   let policy: { expiration?: unknown; conditions?: unknown };
   try {
@@ -136,12 +155,19 @@ export async function verifyPostPolicy(creds: SigningCredentials, form: Map<stri
     throw new PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: the policy is not base64-encoded JSON.");
   }
   const expiration = typeof policy.expiration === "string" ? Date.parse(policy.expiration) : NaN;
-  if (!Number.isFinite(expiration) || !Array.isArray(policy.conditions)) throw new PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: expiration and conditions are required.");
-  if (expiration <= now.getTime()) throw new PolicyError(403, "AccessDenied", "Invalid according to Policy: Policy expired.");
+  if (!Number.isFinite(expiration) || !Array.isArray(policy.conditions))
+    throw new PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: expiration and conditions are required.");
+  if (expiration <= now.getTime())
+    throw new PolicyError(403, "AccessDenied", "Invalid according to Policy: Policy expired.");
 
   const covered = new Set<string>(["bucket"]);
   let range: [number, number] | null = null;
-  const fail = (condition: unknown) => new PolicyError(403, "AccessDenied", `Invalid according to Policy: Policy Condition failed: ${JSON.stringify(condition)}`);
+  const fail = (condition: unknown) =>
+    new PolicyError(
+      403,
+      "AccessDenied",
+      `Invalid according to Policy: Policy Condition failed: ${JSON.stringify(condition)}`,
+    );
   const value = (name: string) => (name.toLowerCase() === "bucket" ? creds.bucket : get(name));
   for (const condition of policy.conditions as unknown[]) {
     if (Array.isArray(condition)) {
@@ -153,13 +179,25 @@ export async function verifyPostPolicy(creds: SigningCredentials, form: Map<stri
       const name = String(a).replace(/^\$/, "").toLowerCase();
       covered.add(name);
       const actual = value(name) ?? "";
-      if (String(op).toLowerCase() === "eq" ? actual !== String(b) : String(op).toLowerCase() === "starts-with" ? !actual.startsWith(String(b)) : true) throw fail(condition);
+      if (
+        String(op).toLowerCase() === "eq"
+          ? actual !== String(b)
+          : String(op).toLowerCase() === "starts-with"
+            ? !actual.startsWith(String(b))
+            : true
+      )
+        throw fail(condition);
     } else if (condition && typeof condition === "object") {
       for (const [name, expectedValue] of Object.entries(condition)) {
         covered.add(name.toLowerCase());
         if ((value(name) ?? "") !== String(expectedValue)) throw fail(condition);
       }
-    } else throw new PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: a condition is neither an object nor an array.");
+    } else
+      throw new PolicyError(
+        400,
+        "InvalidPolicyDocument",
+        "Invalid Policy: a condition is neither an object nor an array.",
+      );
   }
   for (const name of form.keys()) {
     if (!EXEMPT.has(name) && !name.startsWith("x-ignore-") && !covered.has(name)) {
@@ -167,16 +205,35 @@ export async function verifyPostPolicy(creds: SigningCredentials, form: Map<stri
     }
   }
   const key = get("key");
-  if (!key || !covered.has("key")) throw new PolicyError(400, "InvalidArgument", "Bucket POST must contain a key the policy names.");
-  if (!range || !range.every(Number.isFinite)) throw new PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: content-length-range is required.");
+  if (!key || !covered.has("key"))
+    throw new PolicyError(400, "InvalidArgument", "Bucket POST must contain a key the policy names.");
+  if (!range || !range.every(Number.isFinite))
+    throw new PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: content-length-range is required.");
   return { key, contentType: get("content-type") ?? null, minSize: range[0], maxSize: range[1] };
 }
 
 /** A query-signed URL (presigned PUT or GET) for `url`, valid `expiresIn` seconds. */
-export async function presignUrl(creds: SigningCredentials, method: "PUT" | "GET", url: string, expiresIn: number, headers: Record<string, string> = {}, now = new Date()): Promise<string> {
+export async function presignUrl(
+  creds: SigningCredentials,
+  method: "PUT" | "GET",
+  url: string,
+  expiresIn: number,
+  headers: Record<string, string> = {},
+  now = new Date(),
+): Promise<string> {
   const target = new URL(url);
   target.searchParams.set("X-Amz-Expires", String(expiresIn));
-  const signer = new AwsV4Signer({ url: target.toString(), method, headers, accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, service: "s3", region: creds.region, signQuery: true, datetime: amzDate(now) });
+  const signer = new AwsV4Signer({
+    url: target.toString(),
+    method,
+    headers,
+    accessKeyId: creds.accessKeyId,
+    secretAccessKey: creds.secretAccessKey,
+    service: "s3",
+    region: creds.region,
+    signQuery: true,
+    datetime: amzDate(now),
+  });
   return (await signer.sign()).url.toString();
 }
 
@@ -184,17 +241,38 @@ export async function presignUrl(creds: SigningCredentials, method: "PUT" | "GET
  * Checks a query-signed request to our own target: the same signer recomputes the signature from
  * the URL, method and signed headers, and the URL must not have expired. Returns a reason, or null.
  */
-export async function verifyPresignedRequest(creds: SigningCredentials, request: Request, now = new Date()): Promise<PolicyError | null> {
+export async function verifyPresignedRequest(
+  creds: SigningCredentials,
+  request: Request,
+  now = new Date(),
+): Promise<PolicyError | null> {
   const url = new URL(request.url);
   const q = url.searchParams;
   const signature = q.get("X-Amz-Signature");
   const datetime = q.get("X-Amz-Date") ?? "";
   const expires = Number(q.get("X-Amz-Expires"));
-  if (!signature || !/^\d{8}T\d{6}Z$/.test(datetime) || !Number.isInteger(expires) || q.get("X-Amz-Algorithm") !== ALGORITHM) {
-    return new PolicyError(403, "AccessDenied", "Request is not signed: X-Amz-Algorithm, X-Amz-Date, X-Amz-Expires and X-Amz-Signature are required.");
+  if (
+    !signature ||
+    !/^\d{8}T\d{6}Z$/.test(datetime) ||
+    !Number.isInteger(expires) ||
+    q.get("X-Amz-Algorithm") !== ALGORITHM
+  ) {
+    return new PolicyError(
+      403,
+      "AccessDenied",
+      "Request is not signed: X-Amz-Algorithm, X-Amz-Date, X-Amz-Expires and X-Amz-Signature are required.",
+    );
   }
-  if (!(q.get("X-Amz-Credential") ?? "").startsWith(`${creds.accessKeyId}/`)) return new PolicyError(403, "InvalidAccessKeyId", "The access key id in X-Amz-Credential is not ours.");
-  const signedAt = Date.UTC(+datetime.slice(0, 4), +datetime.slice(4, 6) - 1, +datetime.slice(6, 8), +datetime.slice(9, 11), +datetime.slice(11, 13), +datetime.slice(13, 15));
+  if (!(q.get("X-Amz-Credential") ?? "").startsWith(`${creds.accessKeyId}/`))
+    return new PolicyError(403, "InvalidAccessKeyId", "The access key id in X-Amz-Credential is not ours.");
+  const signedAt = Date.UTC(
+    +datetime.slice(0, 4),
+    +datetime.slice(4, 6) - 1,
+    +datetime.slice(6, 8),
+    +datetime.slice(9, 11),
+    +datetime.slice(11, 13),
+    +datetime.slice(13, 15),
+  );
   if (signedAt + expires * 1000 < now.getTime()) return new PolicyError(403, "AccessDenied", "Request has expired.");
   const signedHeaders = (q.get("X-Amz-SignedHeaders") ?? "host").split(";").filter((h) => h && h !== "host");
   const headers: Record<string, string> = {};
@@ -202,10 +280,25 @@ export async function verifyPresignedRequest(creds: SigningCredentials, request:
   url.searchParams.delete("X-Amz-Signature");
   // Keys never end in a slash; the request normalizer appends one to paths without a dot.
   url.pathname = url.pathname.replace(/\/+$/, "");
-  const signer = new AwsV4Signer({ url: url.toString(), method: request.method, headers, accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, service: "s3", region: creds.region, signQuery: true, datetime, allHeaders: true });
+  const signer = new AwsV4Signer({
+    url: url.toString(),
+    method: request.method,
+    headers,
+    accessKeyId: creds.accessKeyId,
+    secretAccessKey: creds.secretAccessKey,
+    service: "s3",
+    region: creds.region,
+    signQuery: true,
+    datetime,
+    allHeaders: true,
+  });
   const expected = (await signer.sign()).url.searchParams.get("X-Amz-Signature") ?? "";
   if (!timingSafeEqual(encoder.encode(expected), encoder.encode(signature))) {
-    return new PolicyError(403, "SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided.");
+    return new PolicyError(
+      403,
+      "SignatureDoesNotMatch",
+      "The request signature we calculated does not match the signature you provided.",
+    );
   }
   return null;
 }

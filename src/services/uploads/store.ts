@@ -10,8 +10,19 @@ export type UploadRow = typeof uploads.$inferSelect;
 export function safeFilename(name: string): string {
   const base = (name.split(/[\\/]/).pop() ?? "").trim();
   const dot = base.lastIndexOf(".");
-  const stem = (dot > 0 ? base.slice(0, dot) : base).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "").slice(0, 100) || "file";
-  const ext = dot > 0 ? base.slice(dot + 1).replace(/[^A-Za-z0-9]+/g, "").slice(0, 10).toLowerCase() : "";
+  const stem =
+    (dot > 0 ? base.slice(0, dot) : base)
+      .replace(/[^A-Za-z0-9._-]+/g, "_")
+      .replace(/^[._]+/, "")
+      .slice(0, 100) || "file";
+  const ext =
+    dot > 0
+      ? base
+          .slice(dot + 1)
+          .replace(/[^A-Za-z0-9]+/g, "")
+          .slice(0, 10)
+          .toLowerCase()
+      : "";
   return ext ? `${stem}.${ext}` : `${stem}.bin`;
 }
 
@@ -26,7 +37,10 @@ export function organizationOfKey(key: string): string | null {
 }
 
 export async function findUpload(db: Db, organizationId: string, key: string): Promise<UploadRow | null> {
-  const [row] = await db.select().from(uploads).where(and(eq(uploads.key, key), eq(uploads.organizationId, organizationId)));
+  const [row] = await db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.key, key), eq(uploads.organizationId, organizationId)));
   return row ?? null;
 }
 
@@ -75,7 +89,8 @@ export async function writePart(
     if (atLeast > range.max) throw new TooLarge(`The file is ${atLeast} bytes; at most ${range.max} are allowed.`);
     // The file ends at most here: the shortest closing is `\r\n--boundary--` (workerd's FormData).
     const atMost = atLeast + 2;
-    if (atMost - STREAM_TAIL_BYTES >= MIN_PART_BYTES) return streamPart(env, reader, key, atMost - STREAM_TAIL_BYTES, range, httpMetadata);
+    if (atMost - STREAM_TAIL_BYTES >= MIN_PART_BYTES)
+      return streamPart(env, reader, key, atMost - STREAM_TAIL_BYTES, range, httpMetadata);
     return smallPart(env, reader, key, bodyLength - reader.position, range, httpMetadata);
   }
   const parts = reader.chunks();
@@ -211,7 +226,10 @@ async function streamPart(
         () => undefined,
       );
     }
-    if (sent < streamed) throw new MultipartError(`More than ${STREAM_TAIL_BYTES} bytes follow the file part; the file must be the last part of the form.`);
+    if (sent < streamed)
+      throw new MultipartError(
+        `More than ${STREAM_TAIL_BYTES} bytes follow the file part; the file must be the last part of the form.`,
+      );
     if (size < range.min) throw new TooLarge(`The file is ${size} bytes; at least ${range.min} are required.`);
     upload ??= await creating;
     const rest = tail.length === 1 ? tail[0] : concat(tail, size - sent);
@@ -250,7 +268,8 @@ async function smallPart(
     for await (const piece of reader.chunks()) {
       if (size + piece.byteLength > range.max) throw new TooLarge(`The file is larger than ${range.max} bytes.`);
       // Content-Length bounds the body; a longer one cannot come through the runtime, but never write past the buffer.
-      if (size + piece.byteLength > file.byteLength) throw new MultipartError("The body is longer than its Content-Length.");
+      if (size + piece.byteLength > file.byteLength)
+        throw new MultipartError("The body is longer than its Content-Length.");
       file.set(piece, size);
       size += piece.byteLength;
       reader.recycle(piece);

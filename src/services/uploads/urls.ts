@@ -10,11 +10,18 @@ export const encodeKey = (key: string) => key.split("/").map(encodeURIComponent)
 
 /** Where an object is read or written by URL: R2's S3 endpoint when configured, else our own route. */
 export function objectUrl(creds: SigningCredentials, origin: string, key: string): string {
-  return creds.r2Endpoint ? `${creds.r2Endpoint}/${creds.bucket}/${encodeKey(key)}` : `${origin}${OBJECT_PATH}${encodeKey(key)}`;
+  return creds.r2Endpoint
+    ? `${creds.r2Endpoint}/${creds.bucket}/${encodeKey(key)}`
+    : `${origin}${OBJECT_PATH}${encodeKey(key)}`;
 }
 
 /** A signed, expiring download URL for an object. */
-export async function signedDownloadUrl(env: Bindings, origin: string, key: string, ttlSeconds: number): Promise<string> {
+export async function signedDownloadUrl(
+  env: Bindings,
+  origin: string,
+  key: string,
+  ttlSeconds: number,
+): Promise<string> {
   const creds = await signingCredentials(env);
   return presignUrl(creds, "GET", objectUrl(creds, origin, key), ttlSeconds);
 }
@@ -44,7 +51,11 @@ export async function keyOfFile(env: Bindings, origin: string, file: string): Pr
     return m ? decode(m[1]) : null;
   }
   const creds = await signingCredentials(env);
-  if (creds.r2Endpoint && url.origin === new URL(creds.r2Endpoint).origin && url.pathname.startsWith(`/${creds.bucket}/`)) {
+  if (
+    creds.r2Endpoint &&
+    url.origin === new URL(creds.r2Endpoint).origin &&
+    url.pathname.startsWith(`/${creds.bucket}/`)
+  ) {
     return decode(url.pathname.slice(creds.bucket.length + 2));
   }
   return null;

@@ -51,7 +51,11 @@ export async function publishWebChatImages(
     if (!value) continue;
     const key = await keyOfFile(env, scope.origin, value);
     if (!key) continue; // an external URL
-    const missing = () => fieldError(field, `No uploaded web-chat image of your organization has this key: upload it with upload-presigned-url/ (modelName web-chat, fieldName ${field}) first.`);
+    const missing = () =>
+      fieldError(
+        field,
+        `No uploaded web-chat image of your organization has this key: upload it with upload-presigned-url/ (modelName web-chat, fieldName ${field}) first.`,
+      );
     if (organizationOfKey(key) !== scope.organizationId) throw missing();
     const [upload, head] = await Promise.all([findUpload(db, scope.organizationId, key), env.FILES.head(key)]);
     if (!upload || !head || upload.modelName !== "web-chat" || upload.fieldName !== field) throw missing();
@@ -83,15 +87,23 @@ export async function publishWebChatImages(
  * shows in any image field: removed once the write that replaced or cleared them is stored. Only
  * files published for this web chat count, whatever URL a field was given.
  */
-export function replacedWebChatImages(webChatId: string, before: Partial<Record<ImageField, unknown>>, after: Partial<Record<ImageField, unknown>>): string[] {
+export function replacedWebChatImages(
+  webChatId: string,
+  before: Partial<Record<ImageField, unknown>>,
+  after: Partial<Record<ImageField, unknown>>,
+): string[] {
   const objectOf = (url: unknown) => {
-    const path = typeof url === "string" ? /\/api(?:\/v1)?\/files\/public\/(web-chats\/[^?#]+)$/.exec(url)?.[1] : undefined;
+    const path =
+      typeof url === "string" ? /\/api(?:\/v1)?\/files\/public\/(web-chats\/[^?#]+)$/.exec(url)?.[1] : undefined;
     return path?.startsWith(`web-chats/${webChatId}/`) && !path.includes("..") ? `public/${path}` : null;
   };
   const kept = new Set(WEB_CHAT_IMAGE_FIELDS.map((field) => objectOf(after[field])));
-  const shown = WEB_CHAT_IMAGE_FIELDS.map((field) => objectOf(before[field])).filter((key): key is string => !!key && !kept.has(key));
+  const shown = WEB_CHAT_IMAGE_FIELDS.map((field) => objectOf(before[field])).filter(
+    (key): key is string => !!key && !kept.has(key),
+  );
   return [...new Set(shown)];
 }
 
 /** Removes every public file published for a web chat (once the web chat itself is deleted). */
-export const removeWebChatImages = (env: Bindings, webChatId: string) => deletePrefix(env.FILES, `public/web-chats/${webChatId}/`);
+export const removeWebChatImages = (env: Bindings, webChatId: string) =>
+  deletePrefix(env.FILES, `public/web-chats/${webChatId}/`);

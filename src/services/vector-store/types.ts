@@ -28,7 +28,11 @@ export interface VectorMatch {
 export interface VectorStore {
   upsert(knowledgeBaseId: string, records: VectorRecord[]): Promise<void>;
   /** The `topK` nearest vectors of the knowledge base, best first. */
-  query(knowledgeBaseId: string, vector: number[], options: { topK: number; filter?: VectorFilter }): Promise<VectorMatch[]>;
+  query(
+    knowledgeBaseId: string,
+    vector: number[],
+    options: { topK: number; filter?: VectorFilter },
+  ): Promise<VectorMatch[]>;
   deleteByIds(knowledgeBaseId: string, ids: string[]): Promise<void>;
   /** The stored vectors of some ids (those it holds). */
   getByIds(knowledgeBaseId: string, ids: string[]): Promise<number[][]>;

@@ -46,7 +46,10 @@ export async function completeAttempts(env: Bindings, db: Db, finished: Finished
         })
         .where(eq(webhookDeliveries.id, delivery.id)),
     );
-    const dueAt = outcome.retryable && webhook?.retryFailedDeliveries && webhook.isEnabled ? nextAttemptAt(policy, delivery.attempt, now) : null;
+    const dueAt =
+      outcome.retryable && webhook?.retryFailedDeliveries && webhook.isEnabled
+        ? nextAttemptAt(policy, delivery.attempt, now)
+        : null;
     if (dueAt === null) continue;
     const id = uuidv7(now);
     next.push({ id, scheduledAt: dueAt });
@@ -72,10 +75,24 @@ export async function completeAttempts(env: Bindings, db: Db, finished: Finished
     );
   }
   const health = healthWrites(db, finished, now, policy.disableAfterMs);
-  const results = await db.batch([...writes, ...health.writes, ...health.disables] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  const results = await db.batch([...writes, ...health.writes, ...health.disables] as [
+    BatchItem<"sqlite">,
+    ...BatchItem<"sqlite">[],
+  ]);
   // The operator's notice: a log line per webhook disabled (its record shows why).
-  for (const rows of results.slice(results.length - health.disables.length) as { id: string; reason: string | null }[][]) {
-    for (const row of rows) console.warn(JSON.stringify({ level: "warn", message: "webhook disabled after failing", webhookId: row.id, reason: row.reason }));
+  for (const rows of results.slice(results.length - health.disables.length) as {
+    id: string;
+    reason: string | null;
+  }[][]) {
+    for (const row of rows)
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          message: "webhook disabled after failing",
+          webhookId: row.id,
+          reason: row.reason,
+        }),
+      );
   }
   await scheduleDeliveries(env, next, now);
 }
@@ -90,16 +107,29 @@ function healthWrites(db: Db, finished: FinishedAttempt[], now: number, disableA
   for (const { delivery, outcome, attempted } of finished) {
     if (!attempted) continue;
     const seen = byWebhook.get(delivery.webhookId) ?? { ok: false, lastError: "" };
-    byWebhook.set(delivery.webhookId, { ok: seen.ok || succeeded(outcome), lastError: outcome.error ?? seen.lastError });
+    byWebhook.set(delivery.webhookId, {
+      ok: seen.ok || succeeded(outcome),
+      lastError: outcome.error ?? seen.lastError,
+    });
   }
   const writes: BatchItem<"sqlite">[] = [];
   const disables: BatchItem<"sqlite">[] = [];
   for (const [id, h] of byWebhook) {
     if (h.ok) {
-      writes.push(db.update(webhooks).set({ failingSince: null }).where(and(eq(webhooks.id, id), isNotNull(webhooks.failingSince))));
+      writes.push(
+        db
+          .update(webhooks)
+          .set({ failingSince: null })
+          .where(and(eq(webhooks.id, id), isNotNull(webhooks.failingSince))),
+      );
       continue;
     }
-    writes.push(db.update(webhooks).set({ failingSince: now }).where(and(eq(webhooks.id, id), isNull(webhooks.failingSince))));
+    writes.push(
+      db
+        .update(webhooks)
+        .set({ failingSince: now })
+        .where(and(eq(webhooks.id, id), isNull(webhooks.failingSince))),
+    );
     const since = sql`strftime('%Y-%m-%dT%H:%M:%SZ', ${webhooks.failingSince} / 1000, 'unixepoch')`;
     const reason = sql`'Every delivery failed from ' || ${since} || ' on, for more than ' || ${windowText(disableAfterMs)} || '; the last: ' || ${h.lastError}`;
     disables.push(
@@ -114,4 +144,5 @@ function healthWrites(db: Db, finished: FinishedAttempt[], now: number, disableA
 }
 
 /** "3 days", or minutes when a chaos run speeds the clock up. */
-const windowText = (ms: number) => (ms >= 86_400_000 ? `${Math.round(ms / 86_400_000)} days` : `${Math.round(ms / 60_000)} minutes`);
+const windowText = (ms: number) =>
+  ms >= 86_400_000 ? `${Math.round(ms / 86_400_000)} days` : `${Math.round(ms / 60_000)} minutes`;

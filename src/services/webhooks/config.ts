@@ -1,6 +1,14 @@
 import { and, count, desc, eq, gte, lte, or, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { chatbots, inboxes, webhookDeliveries, webhooks, type DELIVERY_STATUSES, type WEBHOOK_DIRECTIONS, type WEBHOOK_PRESETS } from "../../db/schema";
+import {
+  chatbots,
+  inboxes,
+  webhookDeliveries,
+  webhooks,
+  type DELIVERY_STATUSES,
+  type WEBHOOK_DIRECTIONS,
+  type WEBHOOK_PRESETS,
+} from "../../db/schema";
 import { decryptSecret, encryptSecret, maskSecret } from "../../lib/crypto";
 import { fieldError, notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
@@ -33,13 +41,23 @@ export async function requireInbox(db: Db, organizationId: string, inboxId: stri
 
 /** Webhooks joined with their inbox; callers add the organization filter. */
 export const selectWebhooks = (db: Db) =>
-  db.select({ webhook: webhooks, inbox: { id: inboxes.id, name: inboxes.name } }).from(webhooks).innerJoin(inboxes, eq(inboxes.id, webhooks.inboxId));
+  db
+    .select({ webhook: webhooks, inbox: { id: inboxes.id, name: inboxes.name } })
+    .from(webhooks)
+    .innerJoin(inboxes, eq(inboxes.id, webhooks.inboxId));
 
 /** A webhook of an inbox of the organization; the inbox first, so each miss says what is missing. */
-export async function getWebhook(db: Db, organizationId: string, inboxId: string, webhookId: string): Promise<WebhookView> {
+export async function getWebhook(
+  db: Db,
+  organizationId: string,
+  inboxId: string,
+  webhookId: string,
+): Promise<WebhookView> {
   const inbox = await requireInbox(db, organizationId, inboxId);
   const [row] = isUuid(webhookId)
-    ? await selectWebhooks(db).where(and(eq(webhooks.id, webhookId), eq(webhooks.inboxId, inbox.id), eq(webhooks.organizationId, organizationId)))
+    ? await selectWebhooks(db).where(
+        and(eq(webhooks.id, webhookId), eq(webhooks.inboxId, inbox.id), eq(webhooks.organizationId, organizationId)),
+      )
     : [];
   if (!row) throw notFound("Webhook not found.");
   return row;
@@ -66,9 +84,13 @@ export function checkWebhookRules(
     throw fieldError("customTemplate", "Required when templatePreset is custom.");
   }
   // Lifecycle events are pushed: a webhook that receives has none, and Genesys' inbound message has no shape for them.
-  if (values.conversationEvents && values.direction === "receive") throw fieldError("conversationEvents", "Only webhooks that push (incoming, outgoing) send lifecycle events.");
+  if (values.conversationEvents && values.direction === "receive")
+    throw fieldError("conversationEvents", "Only webhooks that push (incoming, outgoing) send lifecycle events.");
   if (values.conversationEvents && values.templatePreset === "genesys_cloud") {
-    throw fieldError("conversationEvents", "The genesys_cloud preset sends messages only; choose another preset to send lifecycle events.");
+    throw fieldError(
+      "conversationEvents",
+      "The genesys_cloud preset sends messages only; choose another preset to send lifecycle events.",
+    );
   }
   // A template sent with another preset is kept for later, so it must be valid all the same.
   if (values.customTemplate) {
@@ -88,7 +110,10 @@ export async function sealSecretToken(value: string | null | undefined, env: Pic
 }
 
 /** The secret is decrypted only to mask it; a seal that no longer opens still shows that one is set. */
-export async function secretTokenPreview(row: WebhookRow, env: Pick<Bindings, "ENCRYPTION_KEY">): Promise<string | null> {
+export async function secretTokenPreview(
+  row: WebhookRow,
+  env: Pick<Bindings, "ENCRYPTION_KEY">,
+): Promise<string | null> {
   if (!row.secretTokenSealed) return null;
   const plain = await decryptSecret(row.secretTokenSealed, env.ENCRYPTION_KEY).catch(() => null);
   return maskSecret(plain) ?? "••••";
@@ -118,22 +143,36 @@ export function deliveryConditions(f: DeliveryFilter): (SQL | undefined)[] {
     f.startDate ? gte(webhookDeliveries.createdAt, parseDate(f.startDate)) : undefined,
     f.endDate ? lte(webhookDeliveries.createdAt, parseDate(f.endDate, true)) : undefined,
     f.webhook ? eq(webhookDeliveries.webhookId, f.webhook) : undefined,
-    f.eventId ? or(eq(webhookDeliveries.messageId, f.eventId), eq(webhookDeliveries.conversationEventId, f.eventId)) : undefined,
+    f.eventId
+      ? or(eq(webhookDeliveries.messageId, f.eventId), eq(webhookDeliveries.conversationEventId, f.eventId))
+      : undefined,
   ];
 }
 
 const selectDeliveries = (db: Db) =>
   db
-    .select({ delivery: webhookDeliveries, webhook: { id: webhooks.id, name: webhooks.name }, chatbot: { id: chatbots.id, name: chatbots.name } })
+    .select({
+      delivery: webhookDeliveries,
+      webhook: { id: webhooks.id, name: webhooks.name },
+      chatbot: { id: chatbots.id, name: chatbots.name },
+    })
     .from(webhookDeliveries)
     .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
     .leftJoin(chatbots, eq(chatbots.id, webhookDeliveries.chatbotId));
 
 /** A page of delivery records, newest first, with the total count. */
-export async function listDeliveries(db: Db, where: SQL | undefined, p: PageParams): Promise<{ n: number; rows: DeliveryView[] }> {
+export async function listDeliveries(
+  db: Db,
+  where: SQL | undefined,
+  p: PageParams,
+): Promise<{ n: number; rows: DeliveryView[] }> {
   const [[{ n }], rows] = await Promise.all([
     db.select({ n: count() }).from(webhookDeliveries).where(where),
-    selectDeliveries(db).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(p.limit).offset(p.offset),
+    selectDeliveries(db)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(p.limit)
+      .offset(p.offset),
   ]);
   return { n, rows };
 }
@@ -141,14 +180,22 @@ export async function listDeliveries(db: Db, where: SQL | undefined, p: PagePara
 /** One delivery record of the organization matching `scope` (its webhook or its assistant), else 404. */
 export async function getDelivery(db: Db, organizationId: string, id: string, scope: SQL): Promise<DeliveryView> {
   const [row] = isUuid(id)
-    ? await selectDeliveries(db).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), scope))
+    ? await selectDeliveries(db).where(
+        and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), scope),
+      )
     : [];
   if (!row) throw notFound("Webhook record not found.");
   return row;
 }
 
 /** A delivery record of a webhook of an inbox of the organization, with that webhook (404 for any miss). */
-export async function getWebhookDelivery(db: Db, organizationId: string, inboxId: string, webhookId: string, recordId: string) {
+export async function getWebhookDelivery(
+  db: Db,
+  organizationId: string,
+  inboxId: string,
+  webhookId: string,
+  recordId: string,
+) {
   const { webhook } = await getWebhook(db, organizationId, inboxId, webhookId);
   const record = await getDelivery(db, organizationId, recordId, eq(webhookDeliveries.webhookId, webhook.id));
   return { webhook, record };

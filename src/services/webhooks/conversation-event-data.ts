@@ -16,7 +16,15 @@ export async function conversationEventData(db: Db, eventIds: string[]): Promise
   return new Map(
     rows.map(({ event: e, view, contact }) => [
       e.id,
-      { kind: "conversation.updated", id: e.id, createdAt: e.createdAt, changes: e.changes, reason: e.reason, conversation: conversationRecord(view), contact: contact?.id ? contact : null },
+      {
+        kind: "conversation.updated",
+        id: e.id,
+        createdAt: e.createdAt,
+        changes: e.changes,
+        reason: e.reason,
+        conversation: conversationRecord(view),
+        contact: contact?.id ? contact : null,
+      },
     ]),
   );
 }
@@ -33,7 +41,13 @@ const eventRows = async (db: Db, ids: string[]) => {
     ? new Map(
         (
           await db
-            .select({ id: contacts.id, name: contacts.name, email: contacts.email, phoneNumber: contacts.phoneNumber, sourceId: contacts.sourceId })
+            .select({
+              id: contacts.id,
+              name: contacts.name,
+              email: contacts.email,
+              phoneNumber: contacts.phoneNumber,
+              sourceId: contacts.sourceId,
+            })
             .from(contacts)
             .where(inArray(contacts.id, contactIds))
         ).map((c) => [c.id, c]),

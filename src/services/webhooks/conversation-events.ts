@@ -15,14 +15,26 @@ export const CONVERSATION_UPDATED = "conversation.updated";
 
 type Query = { toSQL(): { sql: string; params: unknown[] } };
 /** A hand-written statement for `prepared`: `?1`, `?2`, ... take the named values in this order. */
-const raw = (text: string, ...names: string[]): Query => ({ toSQL: () => ({ sql: text, params: names.map((n) => sql.placeholder(n)) }) });
+const raw = (text: string, ...names: string[]): Query => ({
+  toSQL: () => ({ sql: text, params: names.map((n) => sql.placeholder(n)) }),
+});
 
 /**
  * The event of an operator's change, computed by SQL from the conversation as it is when the batch
  * runs (a reply stored just before in the same write queue included), the new values as
  * `stateWrite` sets them (a state left out is unchanged): so it goes before that statement. Nothing is inserted when nothing changes.
  */
-const insertChangeEvent = prepared<{ id: string; conversationId: string; status: string | null; progressStatus: string | null; assign: number; assigneeId: string | null; autoReplyEnabled: number | null; reason: string; now: number }>(() =>
+const insertChangeEvent = prepared<{
+  id: string;
+  conversationId: string;
+  status: string | null;
+  progressStatus: string | null;
+  assign: number;
+  assigneeId: string | null;
+  autoReplyEnabled: number | null;
+  reason: string;
+  now: number;
+}>(() =>
   raw(
     `insert into conversation_events (id, organization_id, conversation_id, inbox_id, changes, reason, created_at)
      select ?1, organization_id, id, inbox_id, changes, ?8, ?9 from (
@@ -35,15 +47,37 @@ const insertChangeEvent = prepared<{ id: string; conversationId: string; status:
        )) as changes
        from conversations c where c.id = ?2
      ) where changes <> '{}'`,
-    "id", "conversationId", "status", "progressStatus", "assign", "assigneeId", "autoReplyEnabled", "reason", "now",
+    "id",
+    "conversationId",
+    "status",
+    "progressStatus",
+    "assign",
+    "assigneeId",
+    "autoReplyEnabled",
+    "reason",
+    "now",
   ),
 );
 
 /** An event whose changes are known (a handoff reply, whose before and after the turn holds). */
-const insertKnownEvent = prepared<{ id: string; organizationId: string; conversationId: string; inboxId: string; changes: string; reason: string; now: number }>(() =>
+const insertKnownEvent = prepared<{
+  id: string;
+  organizationId: string;
+  conversationId: string;
+  inboxId: string;
+  changes: string;
+  reason: string;
+  now: number;
+}>(() =>
   raw(
     `insert into conversation_events (id, organization_id, conversation_id, inbox_id, changes, reason, created_at) values (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
-    "id", "organizationId", "conversationId", "inboxId", "changes", "reason", "now",
+    "id",
+    "organizationId",
+    "conversationId",
+    "inboxId",
+    "changes",
+    "reason",
+    "now",
   ),
 );
 
@@ -66,12 +100,19 @@ const insertEventOutbox = prepared<{ eventId: string; now: number }>(() =>
      join webhooks w on w.inbox_id = e.inbox_id and w.organization_id = e.organization_id
      where e.id = ?1 and w.is_enabled = 1 and w.conversation_events = 1 and w.direction in ('incoming', 'outgoing')
      returning id`,
-    "eventId", "now",
+    "eventId",
+    "now",
   ),
 );
 
 /** The statements recording an operator's change: put `before` ahead of the change's own write, `after` behind it. */
-export function changeEventWrites(db: Db, conversationId: string, change: ConversationChange, reason: ChangeReason, now = Date.now()) {
+export function changeEventWrites(
+  db: Db,
+  conversationId: string,
+  change: ConversationChange,
+  reason: ChangeReason,
+  now = Date.now(),
+) {
   const id = uuidv7(now);
   return {
     before: insertChangeEvent(db, {
@@ -94,20 +135,38 @@ export function changeEventWrites(db: Db, conversationId: string, change: Conver
  * The event of an automatic assignment, for the batch after its conditional UPDATE: inserted only
  * when that UPDATE gave the conversation to `assigneeId` at `now` (it may have found no room).
  */
-const insertAssignedEvent = prepared<{ id: string; conversationId: string; assigneeId: string; changes: string; now: number }>(() =>
+const insertAssignedEvent = prepared<{
+  id: string;
+  conversationId: string;
+  assigneeId: string;
+  changes: string;
+  now: number;
+}>(() =>
   raw(
     `insert into conversation_events (id, organization_id, conversation_id, inbox_id, changes, reason, created_at)
      select ?1, organization_id, id, inbox_id, ?4, 'auto_assignment', ?5 from conversations
      where id = ?2 and assignee_id = ?3 and updated_at = ?5`,
-    "id", "conversationId", "assigneeId", "changes", "now",
+    "id",
+    "conversationId",
+    "assigneeId",
+    "changes",
+    "now",
   ),
 );
 
 /** The statements recording an automatic assignment of an unassigned conversation (round-robin), after the assigning UPDATE in its batch. */
-export function assignmentEventWrites(db: Db, conversationId: string, assigneeId: string, now: number): D1PreparedStatement[] {
+export function assignmentEventWrites(
+  db: Db,
+  conversationId: string,
+  assigneeId: string,
+  now: number,
+): D1PreparedStatement[] {
   const id = uuidv7(now);
   const changes = JSON.stringify({ assignee: [null, assigneeId] });
-  return [insertAssignedEvent(db, { id, conversationId, assigneeId, changes, now }), insertEventOutbox(db, { eventId: id, now })];
+  return [
+    insertAssignedEvent(db, { id, conversationId, assigneeId, changes, now }),
+    insertEventOutbox(db, { eventId: id, now }),
+  ];
 }
 
 /**
@@ -119,6 +178,14 @@ export function messageEventWrites(db: Db, before: ConversationRow, message: Mes
   const changes = lifecycleChanges(before, afterMessage(before, message));
   if (!reason || !Object.keys(changes).length) return [];
   const id = uuidv7(message.createdAt);
-  const event = { id, organizationId: before.organizationId, conversationId: before.id, inboxId: before.inboxId, changes: JSON.stringify(changes), reason, now: message.createdAt };
+  const event = {
+    id,
+    organizationId: before.organizationId,
+    conversationId: before.id,
+    inboxId: before.inboxId,
+    changes: JSON.stringify(changes),
+    reason,
+    now: message.createdAt,
+  };
   return [insertKnownEvent(db, event), insertEventOutbox(db, { eventId: id, now: message.createdAt })];
 }

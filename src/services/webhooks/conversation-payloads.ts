@@ -16,12 +16,19 @@ export interface ConversationEventData {
   /** The conversation as the API's Conversation record shows it when the event is sent. */
   conversation: ConversationRecord;
   /** For templates, which know a contact's email and phone number from message events too. */
-  contact: { id: string; name: string; email: string | null; phoneNumber: string | null; sourceId: string | null } | null;
+  contact: {
+    id: string;
+    name: string;
+    email: string | null;
+    phoneNumber: string | null;
+    sourceId: string | null;
+  } | null;
 }
 
 export type DeliveryData = WebhookEventData | ConversationEventData;
 
-export const isConversationEvent = (data: DeliveryData): data is ConversationEventData => "kind" in data && data.kind === "conversation.updated";
+export const isConversationEvent = (data: DeliveryData): data is ConversationEventData =>
+  "kind" in data && data.kind === "conversation.updated";
 
 /**
  * The standard payload of a lifecycle event: `event`, the event's `id`, `created_at` (ISO 8601),

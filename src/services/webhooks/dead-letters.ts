@@ -4,7 +4,8 @@ import { webhookDeliveries, webhooks } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import { completeAttempts } from "./completion";
 
-export const DEAD_LETTERED = "The delivery queue could not process this attempt (dead-lettered); it was not confirmed sent.";
+export const DEAD_LETTERED =
+  "The delivery queue could not process this attempt (dead-lettered); it was not confirmed sent.";
 
 /**
  * Attempts whose queue messages ended in the dead-letter queue (the consumer failed on them every
@@ -13,7 +14,12 @@ export const DEAD_LETTERED = "The delivery queue could not process this attempt 
  * the columns needed are read, so a webhook row the consumer choked on cannot stop this too.
  * Resolves to how many attempts were recorded.
  */
-export async function recordDeadLetters(env: Bindings, db: Db, deliveryIds: string[], now = Date.now()): Promise<number> {
+export async function recordDeadLetters(
+  env: Bindings,
+  db: Db,
+  deliveryIds: string[],
+  now = Date.now(),
+): Promise<number> {
   const claimed = await inChunks(deliveryIds, (part) =>
     db
       .update(webhookDeliveries)
@@ -23,7 +29,12 @@ export async function recordDeadLetters(env: Bindings, db: Db, deliveryIds: stri
   );
   const hooks = await inChunks([...new Set(claimed.map((d) => d.webhookId))], (part) =>
     db
-      .select({ id: webhooks.id, url: webhooks.url, isEnabled: webhooks.isEnabled, retryFailedDeliveries: webhooks.retryFailedDeliveries })
+      .select({
+        id: webhooks.id,
+        url: webhooks.url,
+        isEnabled: webhooks.isEnabled,
+        retryFailedDeliveries: webhooks.retryFailedDeliveries,
+      })
       .from(webhooks)
       .where(inArray(webhooks.id, part)),
   );
@@ -31,7 +42,12 @@ export async function recordDeadLetters(env: Bindings, db: Db, deliveryIds: stri
   await completeAttempts(
     env,
     db,
-    claimed.map((delivery) => ({ delivery, webhook: byId.get(delivery.webhookId), outcome: { error: DEAD_LETTERED, retryable: true }, attempted: false })),
+    claimed.map((delivery) => ({
+      delivery,
+      webhook: byId.get(delivery.webhookId),
+      outcome: { error: DEAD_LETTERED, retryable: true },
+      attempted: false,
+    })),
     now,
   );
   return claimed.length;

@@ -41,8 +41,14 @@ export async function deliverAll(env: Bindings, db: Db, deliveryIds: string[], n
     await sendClaimed(env, db, claimed, now);
   } catch (err) {
     // Give the claims back, so that retrying the messages (and at last the dead-letter queue) finds them.
-    await inChunks(claimed.map((d) => d.id), (part) =>
-      db.update(webhookDeliveries).set({ status: "pending", leaseUntil: null }).where(and(inArray(webhookDeliveries.id, part), eq(webhookDeliveries.status, "sending"))).returning({ id: webhookDeliveries.id }),
+    await inChunks(
+      claimed.map((d) => d.id),
+      (part) =>
+        db
+          .update(webhookDeliveries)
+          .set({ status: "pending", leaseUntil: null })
+          .where(and(inArray(webhookDeliveries.id, part), eq(webhookDeliveries.status, "sending")))
+          .returning({ id: webhookDeliveries.id }),
     ).catch(() => undefined);
     throw err;
   }
@@ -50,9 +56,13 @@ export async function deliverAll(env: Bindings, db: Db, deliveryIds: string[], n
 }
 
 async function sendClaimed(env: Bindings, db: Db, claimed: DeliveryRow[], now: number) {
-  const ids = (key: "messageId" | "conversationEventId") => [...new Set(claimed.flatMap((d) => (d[key] ? [d[key]] : [])))];
+  const ids = (key: "messageId" | "conversationEventId") => [
+    ...new Set(claimed.flatMap((d) => (d[key] ? [d[key]] : []))),
+  ];
   const [hooks, messageEvents, lifecycleEvents] = await Promise.all([
-    inChunks([...new Set(claimed.map((d) => d.webhookId))], (part) => db.select().from(webhooks).where(inArray(webhooks.id, part))),
+    inChunks([...new Set(claimed.map((d) => d.webhookId))], (part) =>
+      db.select().from(webhooks).where(inArray(webhooks.id, part)),
+    ),
     eventData(db, ids("messageId")),
     conversationEventData(db, ids("conversationEventId")),
   ]);
@@ -72,7 +82,10 @@ async function sendClaimed(env: Bindings, db: Db, claimed: DeliveryRow[], now: n
       if (!webhook) return skipped("The webhook was deleted.");
       // Delivery rule 1: a webhook disabled after the message was recorded sends nothing.
       if (!webhook.isEnabled) return skipped("The webhook was disabled before delivery.");
-      if (!eventId || !data) return skipped(delivery.messageId ? "The message no longer exists." : "The conversation event no longer exists.");
+      if (!eventId || !data)
+        return skipped(
+          delivery.messageId ? "The message no longer exists." : "The conversation event no longer exists.",
+        );
       return { delivery, webhook, outcome: await send(env, eventId, webhook, data), attempted: true };
     }),
   );
@@ -81,7 +94,12 @@ async function sendClaimed(env: Bindings, db: Db, claimed: DeliveryRow[], now: n
 }
 
 /** One delivery (`deliverAll` for a single id). */
-export async function deliver(env: Bindings, db: Db, deliveryId: string, now = Date.now()): Promise<"sent" | "skipped"> {
+export async function deliver(
+  env: Bindings,
+  db: Db,
+  deliveryId: string,
+  now = Date.now(),
+): Promise<"sent" | "skipped"> {
   return (await deliverAll(env, db, [deliveryId], now)).size ? "sent" : "skipped";
 }
 
@@ -94,7 +112,13 @@ async function wakeWhenDue(env: Bindings, db: Db, ids: string[], claimed: { id: 
       db
         .select({ id: webhookDeliveries.id, scheduledAt: webhookDeliveries.scheduledAt })
         .from(webhookDeliveries)
-        .where(and(inArray(webhookDeliveries.id, part), eq(webhookDeliveries.status, "pending"), gt(webhookDeliveries.scheduledAt, now))),
+        .where(
+          and(
+            inArray(webhookDeliveries.id, part),
+            eq(webhookDeliveries.status, "pending"),
+            gt(webhookDeliveries.scheduledAt, now),
+          ),
+        ),
   );
   await scheduleDeliveries(env, early, now);
 }
@@ -109,7 +133,11 @@ export async function strandedDeliveries(db: Db, now = Date.now(), olderThanMs =
     .from(webhookDeliveries)
     .where(
       or(
-        and(eq(webhookDeliveries.status, "pending"), lt(webhookDeliveries.scheduledAt, now - olderThanMs), lt(webhookDeliveries.createdAt, now - olderThanMs)),
+        and(
+          eq(webhookDeliveries.status, "pending"),
+          lt(webhookDeliveries.scheduledAt, now - olderThanMs),
+          lt(webhookDeliveries.createdAt, now - olderThanMs),
+        ),
         and(eq(webhookDeliveries.status, "sending"), lt(webhookDeliveries.leaseUntil, now)),
       ),
     )

@@ -20,7 +20,14 @@ export const uuidv7At = (ms: SQL | number) => sql`lower(
   substr(printf('%012x', ${ms}), 1, 8) || '-' || substr(printf('%012x', ${ms}), 9, 4) || '-7' || substr(hex(randomblob(2)), 2) || '-' ||
   substr('89ab', 1 + (random() & 3), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
 
-const insertOutbox = prepared<{ organizationId: string; chatbotId: string | null; inboxId: string; messageId: string; event: string; createdAt: number }>((db) => {
+const insertOutbox = prepared<{
+  organizationId: string;
+  chatbotId: string | null;
+  inboxId: string;
+  messageId: string;
+  event: string;
+  createdAt: number;
+}>((db) => {
   const value = (v: unknown, column: string) => sql`${v}`.as(column);
   // Every column of the table, in its order (drizzle checks both).
   return db
@@ -51,7 +58,9 @@ const insertOutbox = prepared<{ organizationId: string; chatbotId: string | null
           deliveredAt: value(null, "delivered_at"),
         })
         .from(webhooks)
-        .where(and(eq(webhooks.inboxId, ph("inboxId")), eq(webhooks.direction, ph("event")), eq(webhooks.isEnabled, true))),
+        .where(
+          and(eq(webhooks.inboxId, ph("inboxId")), eq(webhooks.direction, ph("event")), eq(webhooks.isEnabled, true)),
+        ),
     )
     .returning({ id: webhookDeliveries.id });
 });
@@ -80,7 +89,11 @@ export const createdDeliveries = (result: D1Result) => (result.results as { id: 
 
 /** Hands deliveries to the webhook queue (the consumer sends them). */
 export async function enqueueDeliveries(env: Bindings, deliveryIds: string[]): Promise<void> {
-  await scheduleDeliveries(env, deliveryIds.map((id) => ({ id, scheduledAt: 0 })), 0);
+  await scheduleDeliveries(
+    env,
+    deliveryIds.map((id) => ({ id, scheduledAt: 0 })),
+    0,
+  );
 }
 
 /**
@@ -88,7 +101,11 @@ export async function enqueueDeliveries(env: Bindings, deliveryIds: string[]): P
  * consumer delays one woken early again). D1 stays the truth: the housekeeping cron queues again any
  * attempt still pending a minute after it was due, so a lost message only delays it.
  */
-export async function scheduleDeliveries(env: Bindings, attempts: { id: string; scheduledAt: number }[], now: number): Promise<void> {
+export async function scheduleDeliveries(
+  env: Bindings,
+  attempts: { id: string; scheduledAt: number }[],
+  now: number,
+): Promise<void> {
   for (let i = 0; i < attempts.length; i += 100) {
     await env.WEBHOOK_QUEUE.sendBatch(
       attempts.slice(i, i + 100).map(({ id, scheduledAt }) => ({

@@ -15,7 +15,13 @@ export async function eventData(db: Db, messageIds: string[]): Promise<Map<strin
 
 const eventRows = (db: Db, messageIds: string[]) =>
   db
-    .select({ message: messages, conversation: conversations, inbox: inboxes, contact: contacts, assignee: { id: assignees.id, name: assignees.name } })
+    .select({
+      message: messages,
+      conversation: conversations,
+      inbox: inboxes,
+      contact: contacts,
+      assignee: { id: assignees.id, name: assignees.name },
+    })
     .from(messages)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
     .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))
@@ -23,9 +29,23 @@ const eventRows = (db: Db, messageIds: string[]) =>
     .leftJoin(assignees, eq(assignees.id, conversations.assigneeId))
     .where(inArray(messages.id, messageIds));
 
-function eventOf({ message: m, conversation: c, inbox, contact, assignee }: Awaited<ReturnType<typeof eventRows>>[number]): WebhookEventData {
+function eventOf({
+  message: m,
+  conversation: c,
+  inbox,
+  contact,
+  assignee,
+}: Awaited<ReturnType<typeof eventRows>>[number]): WebhookEventData {
   return {
-    message: { id: m.id, type: m.type, content: m.content, createdAt: m.createdAt, metadata: m.metadata ?? {}, feedback: m.feedback, citations: m.citations ?? [] },
+    message: {
+      id: m.id,
+      type: m.type,
+      content: m.content,
+      createdAt: m.createdAt,
+      metadata: m.metadata ?? {},
+      feedback: m.feedback,
+      citations: m.citations ?? [],
+    },
     conversation: {
       id: c.id,
       title: c.title,
@@ -36,7 +56,15 @@ function eventOf({ message: m, conversation: c, inbox, contact, assignee }: Awai
       assignee: assignee?.id ? { id: assignee.id, name: assignee.name } : null,
     },
     inbox: { id: inbox.id, name: inbox.name, channelType: inbox.channelType },
-    contact: contact ? { id: contact.id, name: contact.name, email: contact.email, phoneNumber: contact.phoneNumber, sourceId: contact.sourceId } : null,
+    contact: contact
+      ? {
+          id: contact.id,
+          name: contact.name,
+          email: contact.email,
+          phoneNumber: contact.phoneNumber,
+          sourceId: contact.sourceId,
+        }
+      : null,
     sender: { id: m.senderId, name: m.senderName, avatar: m.senderAvatar, type: m.senderType },
     attachments: (m.attachments ?? []).map((a) => ({
       id: typeof a.id === "string" ? a.id : null,

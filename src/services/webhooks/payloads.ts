@@ -26,7 +26,13 @@ export interface WebhookEventData {
     assignee: { id: string; name: string } | null;
   };
   inbox: { id: string; name: string; channelType: string };
-  contact: { id: string; name: string; email: string | null; phoneNumber: string | null; sourceId: string | null } | null;
+  contact: {
+    id: string;
+    name: string;
+    email: string | null;
+    phoneNumber: string | null;
+    sourceId: string | null;
+  } | null;
   sender: { id: string | null; name: string; avatar: string | null; type: "chatbot" | "user" | "contact" };
   attachments: { id: string | null; type: string; filename: string; sourceUrl: string; fileUrl: string }[];
 }
@@ -41,18 +47,35 @@ export function standardPayload(data: WebhookEventData) {
     type: m.type,
     content: m.content,
     created_at: new Date(m.createdAt).toISOString(),
-    conversation: { ...conversationFields(c), assignee: c.assignee ? { id: c.assignee.id, name: c.assignee.name } : null },
+    conversation: {
+      ...conversationFields(c),
+      assignee: c.assignee ? { id: c.assignee.id, name: c.assignee.name } : null,
+    },
     inbox: { id: inbox.id, name: inbox.name, channel_type: inbox.channelType },
-    contact: contact ? { id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phoneNumber } : null,
+    contact: contact
+      ? { id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phoneNumber }
+      : null,
     sender: { id: sender.id, name: sender.name, type: sender.type },
-    attachments: data.attachments.map((a) => ({ id: a.id, type: a.type, filename: a.filename, source_url: a.sourceUrl })),
+    attachments: data.attachments.map((a) => ({
+      id: a.id,
+      type: a.type,
+      filename: a.filename,
+      source_url: a.sourceUrl,
+    })),
     metadata: m.metadata,
   };
 }
 
 /** The conversation's fields as the standard payload and custom templates name them (assignee aside). */
 export function conversationFields(c: WebhookEventData["conversation"]) {
-  return { id: c.id, title: c.title, type: c.type, status: c.status, progress_status: c.progressStatus, auto_reply_enabled: c.autoReplyEnabled };
+  return {
+    id: c.id,
+    title: c.title,
+    type: c.type,
+    status: c.status,
+    progress_status: c.progressStatus,
+    auto_reply_enabled: c.autoReplyEnabled,
+  };
 }
 
 /**
@@ -125,7 +148,11 @@ export function genesysPayload(data: WebhookEventData) {
       ? {
           content: data.attachments.map((a) => ({
             contentType: "Attachment",
-            attachment: { mediaType: GENESYS_MEDIA[a.type] ?? "File", url: a.fileUrl || a.sourceUrl, filename: a.filename },
+            attachment: {
+              mediaType: GENESYS_MEDIA[a.type] ?? "File",
+              url: a.fileUrl || a.sourceUrl,
+              filename: a.filename,
+            },
           })),
         }
       : {}),
@@ -138,7 +165,11 @@ export function genesysPayload(data: WebhookEventData) {
  * must be JSON: throws a TemplateError otherwise); an unknown preset falls back to the standard one.
  * A lifecycle event has no message for the other presets to carry: they send its standard payload.
  */
-export function buildPayload(preset: WebhookPreset | string, data: DeliveryData, customTemplate?: string | null): string {
+export function buildPayload(
+  preset: WebhookPreset | string,
+  data: DeliveryData,
+  customTemplate?: string | null,
+): string {
   if (isConversationEvent(data)) {
     if (preset !== "custom") return JSON.stringify(conversationEventPayload(data));
     if (!customTemplate) throw new TemplateError("The custom template is empty.");

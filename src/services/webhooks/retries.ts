@@ -37,4 +37,5 @@ export function nextAttemptAt(policy: RetryPolicy, attempt: number, now: number)
 }
 
 /** Queue delay (whole seconds, capped) that wakes the consumer when an attempt is due. */
-export const queueDelaySeconds = (dueAt: number, now: number) => Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((dueAt - now) / 1000)));
+export const queueDelaySeconds = (dueAt: number, now: number) =>
+  Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((dueAt - now) / 1000)));

@@ -25,7 +25,8 @@ export interface Outcome {
   retryable?: boolean;
 }
 
-export const succeeded = (o: Outcome) => o.responseStatus !== undefined && o.responseStatus >= 200 && o.responseStatus < 300;
+export const succeeded = (o: Outcome) =>
+  o.responseStatus !== undefined && o.responseStatus >= 200 && o.responseStatus < 300;
 
 /**
  * Pushes one event to one webhook: headers, signature, SSRF check before each hop, time-out.
@@ -63,19 +64,34 @@ export async function send(env: Bindings, eventId: string, webhook: WebhookRow, 
   try {
     for (let hop = 0; ; hop++) {
       const problem = webhookUrlProblem(url, allowed);
-      if (problem) return { requestBody: body, error: hop ? `Redirect refused: ${problem}` : `URL refused: ${problem}` };
+      if (problem)
+        return { requestBody: body, error: hop ? `Redirect refused: ${problem}` : `URL refused: ${problem}` };
       const res = await fetch(url, { method: webhook.method, headers, body, redirect: "manual", signal: timeout });
       const location = res.headers.get("Location");
       if (res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel();
-        if (hop >= MAX_REDIRECTS) return { requestBody: body, responseStatus: res.status, durationMs: Date.now() - started, error: "Too many redirects.", retryable: true };
+        if (hop >= MAX_REDIRECTS)
+          return {
+            requestBody: body,
+            responseStatus: res.status,
+            durationMs: Date.now() - started,
+            error: "Too many redirects.",
+            retryable: true,
+          };
         url = new URL(location, url).toString();
         continue;
       }
       const text = (await res.text()).slice(0, RESPONSE_KEPT_CHARS);
       const durationMs = Date.now() - started;
       const ok = res.status >= 200 && res.status < 300;
-      return { requestBody: body, responseStatus: res.status, responseBody: text, durationMs, error: ok ? undefined : `The receiver answered ${res.status}.`, retryable: !ok };
+      return {
+        requestBody: body,
+        responseStatus: res.status,
+        responseBody: text,
+        durationMs,
+        error: ok ? undefined : `The receiver answered ${res.status}.`,
+        retryable: !ok,
+      };
     }
   } catch (err) {
     const timedOut = (err as Error).name === "TimeoutError" || timeout.aborted;

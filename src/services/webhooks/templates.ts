@@ -65,10 +65,26 @@ function pythonIsoformat(d: Date): string {
 }
 
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 function strftime(d: Date, format: string): string {
-  const dayOfYear = Math.floor((Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1;
+  const dayOfYear =
+    Math.floor(
+      (Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000,
+    ) + 1;
   const h12 = d.getUTCHours() % 12 || 12;
   const codes: Record<string, () => string> = {
     Y: () => String(d.getUTCFullYear()),
@@ -108,7 +124,8 @@ class BoundedInterpreter extends Interpreter {
   private steps = 0;
 
   step(): void {
-    if (++this.steps > MAX_STEPS) throw new TemplateError(`The template takes too long to render (more than ${MAX_STEPS} steps).`);
+    if (++this.steps > MAX_STEPS)
+      throw new TemplateError(`The template takes too long to render (more than ${MAX_STEPS} steps).`);
   }
 
   override evaluate(...args: Parameters<Interpreter["evaluate"]>): RuntimeValue {
@@ -123,7 +140,10 @@ class BoundedInterpreter extends Interpreter {
 // body that evaluates nothing: counted too, or nested empty loops would run unbounded.
 type BlockEvaluator = { evaluateBlock(...args: unknown[]): unknown };
 const evaluateBlock = (Interpreter.prototype as unknown as BlockEvaluator).evaluateBlock;
-(BoundedInterpreter.prototype as unknown as BlockEvaluator).evaluateBlock = function (this: BoundedInterpreter, ...args: unknown[]) {
+(BoundedInterpreter.prototype as unknown as BlockEvaluator).evaluateBlock = function (
+  this: BoundedInterpreter,
+  ...args: unknown[]
+) {
   this.step();
   return evaluateBlock.apply(this, args);
 };
@@ -136,19 +156,39 @@ export function templateVariables(data: WebhookEventData): Record<string, unknow
   return {
     // Which event this is: `incoming` or `outgoing` here, `conversation.updated` for a lifecycle event.
     event: m.type,
-    message: { id: m.id, type: m.type, content: m.content, created_at: new Date(m.createdAt).toISOString(), metadata: m.metadata },
+    message: {
+      id: m.id,
+      type: m.type,
+      content: m.content,
+      created_at: new Date(m.createdAt).toISOString(),
+      metadata: m.metadata,
+    },
     conversation: {
       ...conversationFields(c),
       // The spec's assignee is an agent membership reached as assignee.id and assignee.user.name.
-      assignee: c.assignee ? { id: c.assignee.id, name: c.assignee.name, user: { id: c.assignee.id, name: c.assignee.name } } : null,
+      assignee: c.assignee
+        ? { id: c.assignee.id, name: c.assignee.name, user: { id: c.assignee.id, name: c.assignee.name } }
+        : null,
     },
     inbox: { id: inbox.id, name: inbox.name, channel_type: inbox.channelType },
     contact: contact
-      ? { id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phoneNumber, source_id: contact.sourceId }
+      ? {
+          id: contact.id,
+          name: contact.name,
+          email: contact.email,
+          phone_number: contact.phoneNumber,
+          source_id: contact.sourceId,
+        }
       : null,
     sender: { id: sender.id, name: sender.name },
     sender_type: sender.type,
-    attachments: data.attachments.map((a) => ({ id: a.id, type: a.type, filename: a.filename, source_url: a.sourceUrl, file: { url: a.fileUrl } })),
+    attachments: data.attachments.map((a) => ({
+      id: a.id,
+      type: a.type,
+      filename: a.filename,
+      source_url: a.sourceUrl,
+      file: { url: a.fileUrl },
+    })),
   };
 }
 
@@ -168,10 +208,20 @@ export function eventTemplateVariables(data: ConversationEventData): Record<stri
     created_at: new Date(data.createdAt).toISOString(),
     conversation: {
       ...conversationFields(c),
-      assignee: c.assignee ? { id: c.assignee.id, name: c.assignee.name, user: { id: c.assignee.id, name: c.assignee.name } } : null,
+      assignee: c.assignee
+        ? { id: c.assignee.id, name: c.assignee.name, user: { id: c.assignee.id, name: c.assignee.name } }
+        : null,
     },
     inbox: { id: c.inbox.id, name: c.inbox.name, channel_type: c.inbox.channelType },
-    contact: contact ? { id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phoneNumber, source_id: contact.sourceId } : null,
+    contact: contact
+      ? {
+          id: contact.id,
+          name: contact.name,
+          email: contact.email,
+          phone_number: contact.phoneNumber,
+          source_id: contact.sourceId,
+        }
+      : null,
     message: null,
     sender: null,
     sender_type: null,
@@ -182,7 +232,15 @@ export function eventTemplateVariables(data: ConversationEventData): Record<stri
 function environment(data: DeliveryData, now: number): Environment {
   const env = new Environment();
   // The interpreter's own globals (its `range` is replaced by a bounded one).
-  for (const [name, value] of [["true", true], ["false", false], ["none", null], ["True", true], ["False", false], ["None", null]] as const) env.set(name, value);
+  for (const [name, value] of [
+    ["true", true],
+    ["false", false],
+    ["none", null],
+    ["True", true],
+    ["False", false],
+    ["None", null],
+  ] as const)
+    env.set(name, value);
   env.set("range", range);
   env.set("raise_exception", (message: unknown) => {
     throw new TemplateError(String(message));
@@ -204,7 +262,8 @@ function environment(data: DeliveryData, now: number): Environment {
  * not render to valid JSON.
  */
 export function renderCustomTemplate(template: string, data: DeliveryData, now = Date.now()): string {
-  if (template.length > MAX_TEMPLATE_CHARS) throw new TemplateError(`The template is longer than ${MAX_TEMPLATE_CHARS} characters.`);
+  if (template.length > MAX_TEMPLATE_CHARS)
+    throw new TemplateError(`The template is longer than ${MAX_TEMPLATE_CHARS} characters.`);
   let parsed: Template;
   try {
     parsed = new Template(template);
@@ -216,7 +275,8 @@ export function renderCustomTemplate(template: string, data: DeliveryData, now =
     output = String(new BoundedInterpreter(environment(data, now)).run(parsed.parsed).value);
   } catch (err) {
     if (err instanceof TemplateError) throw err;
-    if (err instanceof RangeError) throw new TemplateError(`The template failed to render: ${err.message} (too large or too deeply nested).`);
+    if (err instanceof RangeError)
+      throw new TemplateError(`The template failed to render: ${err.message} (too large or too deeply nested).`);
     throw new TemplateError(`The template failed to render: ${(err as Error).message}`);
   }
   if (new TextEncoder().encode(output).byteLength > MAX_OUTPUT_BYTES) throw tooLarge();
@@ -295,7 +355,11 @@ export const SAMPLE_CONVERSATION_EVENT: ConversationEventData = {
   kind: "conversation.updated",
   id: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c44",
   createdAt: Date.UTC(2024, 4, 1, 8, 31, 0, 456),
-  changes: { status: ["queued", "open"], progressStatus: ["waiting_for_human", "human_serving"], assignee: [null, "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c40"] },
+  changes: {
+    status: ["queued", "open"],
+    progressStatus: ["waiting_for_human", "human_serving"],
+    assignee: [null, "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c40"],
+  },
   reason: "operator",
   conversation: {
     id: SAMPLE_EVENT_DATA.conversation.id,

@@ -26,7 +26,12 @@ export interface TestSendResult {
  * stored: no delivery record (a record is an attempt of a stored message), and the webhook's
  * failure run is left alone, so a test never disables or re-enables it.
  */
-export async function sendTestEvent(env: Bindings, db: Db, { webhook, inbox }: WebhookView, now = Date.now()): Promise<TestSendResult> {
+export async function sendTestEvent(
+  env: Bindings,
+  db: Db,
+  { webhook, inbox }: WebhookView,
+  now = Date.now(),
+): Promise<TestSendResult> {
   const [row] = await db.select({ channelType: inboxes.channelType }).from(inboxes).where(eq(inboxes.id, inbox.id));
   const eventId = uuidv7(now);
   const outgoing = webhook.direction === "outgoing";
@@ -36,12 +41,16 @@ export async function sendTestEvent(env: Bindings, db: Db, { webhook, inbox }: W
       ...SAMPLE_EVENT_DATA.message,
       id: eventId,
       type: outgoing ? "outgoing" : "incoming",
-      content: outgoing ? "This is a test event from the webhook's settings: an assistant's reply." : "This is a test event from the webhook's settings: a visitor's message.",
+      content: outgoing
+        ? "This is a test event from the webhook's settings: an assistant's reply."
+        : "This is a test event from the webhook's settings: a visitor's message.",
       createdAt: now,
       metadata: { test: true },
     },
     inbox: { id: inbox.id, name: inbox.name, channelType: row?.channelType ?? SAMPLE_EVENT_DATA.inbox.channelType },
-    sender: outgoing ? { id: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c44", name: "Test assistant", avatar: null, type: "chatbot" } : SAMPLE_EVENT_DATA.sender,
+    sender: outgoing
+      ? { id: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c44", name: "Test assistant", avatar: null, type: "chatbot" }
+      : SAMPLE_EVENT_DATA.sender,
   };
   const outcome = await send(env, eventId, webhook, data);
   return {

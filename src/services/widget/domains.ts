@@ -27,7 +27,9 @@ export function txtResolver(env: Bindings): TxtResolver {
       if (!res.ok) throw new Error(`DNS over HTTPS answered ${res.status}`);
       const body = (await res.json()) as { Answer?: { type: number; data: string }[] };
       // TXT data comes quoted, long values split into several quoted strings.
-      return (body.Answer ?? []).filter((a) => a.type === 16).map((a) => a.data.replace(/"\s*"/g, "").replace(/^"|"$/g, ""));
+      return (body.Answer ?? [])
+        .filter((a) => a.type === 16)
+        .map((a) => a.data.replace(/"\s*"/g, "").replace(/^"|"$/g, ""));
     },
   };
 }
@@ -52,7 +54,13 @@ export async function webChatForHost(db: Db, host: string): Promise<string | nul
   const [row] = await db
     .select({ id: webChats.id })
     .from(webChats)
-    .where(and(sql`json_extract(${webChats.settings}, '$.customDomain.domain') = ${domain}`, sql`json_extract(${webChats.settings}, '$.customDomain.status') = 'active'`, eq(webChats.isActive, true)))
+    .where(
+      and(
+        sql`json_extract(${webChats.settings}, '$.customDomain.domain') = ${domain}`,
+        sql`json_extract(${webChats.settings}, '$.customDomain.status') = 'active'`,
+        eq(webChats.isActive, true),
+      ),
+    )
     .limit(1);
   hosts.set(domain, row?.id ?? null);
   return row?.id ?? null;

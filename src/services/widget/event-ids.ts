@@ -11,16 +11,24 @@ const encoder = new TextEncoder();
  * `resumeEvents`), the final `message` record becomes the public one, and tool events pass only
  * when the web chat shows tool results. Comments (pings) pass as they are.
  */
-export function widgetEvents(source: ReadableStream<Uint8Array>, settings: WebChatSettings, startOffset = 0): ReadableStream<Uint8Array> {
+export function widgetEvents(
+  source: ReadableStream<Uint8Array>,
+  settings: WebChatSettings,
+  startOffset = 0,
+): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   let buffer = "";
   let offset = startOffset;
   const rewrite = (block: string): string | null => {
     const lines = block.split("\n");
-    const event = lines.find((l) => l.startsWith("event:"))?.slice(6).trim();
+    const event = lines
+      .find((l) => l.startsWith("event:"))
+      ?.slice(6)
+      .trim();
     const dataLines = lines.filter((l) => l.startsWith("data:"));
     if (!dataLines.length) return `${block}\n\n`;
-    if (event === "tool_call" || event === "tool_result") return settings.enableDisplayToolResults ? `${block}\n\n` : null;
+    if (event === "tool_call" || event === "tool_result")
+      return settings.enableDisplayToolResults ? `${block}\n\n` : null;
     if (event && event !== "message") return `${block}\n\n`;
     let data: Record<string, unknown>;
     try {
@@ -49,10 +57,19 @@ export function widgetEvents(source: ReadableStream<Uint8Array>, settings: WebCh
 }
 
 /** One reply event in the widget's form; `advance` adds the delta's length and returns the new offset. */
-export function replyEvent(data: Record<string, unknown>, settings: WebChatSettings, advance: (n: number) => number): string {
+export function replyEvent(
+  data: Record<string, unknown>,
+  settings: WebChatSettings,
+  advance: (n: number) => number,
+): string {
   const content = typeof data.content === "string" ? data.content : "";
   const at = advance(content.length);
-  const out: Record<string, unknown> = { conversationId: data.conversationId, messageId: data.messageId, content, done: !!data.done };
+  const out: Record<string, unknown> = {
+    conversationId: data.conversationId,
+    messageId: data.messageId,
+    content,
+    done: !!data.done,
+  };
   if (data.done) out.message = data.message ? publicMessage(data.message as MessageRecord, settings) : null;
   const id = data.messageId ? `id: ${data.messageId}:${data.done ? "done" : at}\n` : "";
   return `${id}data: ${JSON.stringify(out)}\n\n`;
@@ -70,7 +87,12 @@ export function parseEventId(value: string | undefined | null): { messageId: str
  * subscription: the text the client missed, every later delta and the final record, numbered like
  * `widgetEvents`, so the client neither loses nor repeats text. Other messages' events are left out.
  */
-export function followEvents(source: ReadableStream<Uint8Array>, messageId: string, offset: number, settings: WebChatSettings): ReadableStream<Uint8Array> {
+export function followEvents(
+  source: ReadableStream<Uint8Array>,
+  messageId: string,
+  offset: number,
+  settings: WebChatSettings,
+): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   let buffer = "";
   let seen = 0;
@@ -96,12 +118,30 @@ export function followEvents(source: ReadableStream<Uint8Array>, messageId: stri
             first = false;
             seen = seen || offset;
             if (!content) continue;
-            controller.enqueue(encoder.encode(replyEvent({ conversationId: data.conversationId, messageId, content, done: false }, settings, (n) => (seen += n))));
+            controller.enqueue(
+              encoder.encode(
+                replyEvent(
+                  { conversationId: data.conversationId, messageId, content, done: false },
+                  settings,
+                  (n) => (seen += n),
+                ),
+              ),
+            );
           } else if (event === "message") {
-            controller.enqueue(encoder.encode(replyEvent({ conversationId: data.conversation, messageId, content: "", done: true, message: data }, settings, () => seen)));
+            controller.enqueue(
+              encoder.encode(
+                replyEvent(
+                  { conversationId: data.conversation, messageId, content: "", done: true, message: data },
+                  settings,
+                  () => seen,
+                ),
+              ),
+            );
             controller.terminate();
           } else if (event === "reply_failed") {
-            controller.enqueue(encoder.encode(eventText({ detail: "The reply failed.", code: "upstream_error" }, "error")));
+            controller.enqueue(
+              encoder.encode(eventText({ detail: "The reply failed.", code: "upstream_error" }, "error")),
+            );
             controller.terminate();
           }
         }

@@ -9,7 +9,15 @@ import { DISLIKES_TO_HAND_OFF } from "../conversation/handoff";
 import type { PublicWebChat } from "./web-chats";
 import type { Visitor } from "./visitors";
 
-export async function rateAnswer(env: Bindings, db: Db, waitUntil: (p: Promise<unknown>) => void, chat: PublicWebChat, visitor: Visitor, messageId: string, feedback: "like" | "dislike" | null): Promise<MessageRow> {
+export async function rateAnswer(
+  env: Bindings,
+  db: Db,
+  waitUntil: (p: Promise<unknown>) => void,
+  chat: PublicWebChat,
+  visitor: Visitor,
+  messageId: string,
+  feedback: "like" | "dislike" | null,
+): Promise<MessageRow> {
   const mine = db
     .select({ id: conversations.id })
     .from(conversations)
@@ -33,6 +41,13 @@ async function dislikesSinceHandoff(db: Db, conversationId: string): Promise<num
   const [{ n }] = await db
     .select({ n: count() })
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), eq(messages.senderType, "chatbot"), eq(messages.feedback, "dislike"), gt(messages.sequence, lastHandoff)));
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        eq(messages.senderType, "chatbot"),
+        eq(messages.feedback, "dislike"),
+        gt(messages.sequence, lastHandoff),
+      ),
+    );
   return n;
 }

@@ -8,7 +8,8 @@ export const DEFAULT_CLIENT_LIMIT = 120;
 export const DEFAULT_WEB_CHAT_LIMIT = 6000;
 
 /** The client's address as Cloudflare gives it (`CF-Connecting-IP`, which clients cannot set through Cloudflare). */
-export const clientAddress = (headers: Headers) => headers.get("CF-Connecting-IP") ?? headers.get("X-Real-IP") ?? "unknown";
+export const clientAddress = (headers: Headers) =>
+  headers.get("CF-Connecting-IP") ?? headers.get("X-Real-IP") ?? "unknown";
 
 /**
  * Public widget endpoints are limited per web chat and per client (CONTRACT section 14), with the
@@ -26,7 +27,13 @@ export function limitWidget(env: Bindings, webChatId: string, client: string) {
   ] as const) {
     const { allowed, retryAfter } = takeToken(env, key, now, limit);
     if (!allowed) {
-      throw new ApiError(429, "throttled", `Request was throttled. Expected available in ${retryAfter} seconds.`, undefined, { "Retry-After": String(retryAfter) });
+      throw new ApiError(
+        429,
+        "throttled",
+        `Request was throttled. Expected available in ${retryAfter} seconds.`,
+        undefined,
+        { "Retry-After": String(retryAfter) },
+      );
     }
   }
 }

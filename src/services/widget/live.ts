@@ -113,7 +113,7 @@ export function liveMessages(
         while ((cut = buffer.indexOf("\n\n")) >= 0) {
           const out = rewrite(buffer.slice(0, cut));
           buffer = buffer.slice(cut + 2);
-          if (out) (controller.enqueue(out), (enqueued = true));
+          if (out) controller.enqueue(out), (enqueued = true);
         }
         if (enqueued) return;
       }

@@ -53,7 +53,11 @@ function toolResultsOf(m: MessageRecord): PublicMessage["toolResults"] {
   if (!Array.isArray(calls)) return [];
   return calls.map((call) => {
     const output = typeof call.output === "string" ? call.output : JSON.stringify(call.output ?? "");
-    return { name: str(call.name) || str((call.tool as Record<string, unknown> | undefined)?.name), status: str(call.status) || "success", output: output.slice(0, 2000) };
+    return {
+      name: str(call.name) || str((call.tool as Record<string, unknown> | undefined)?.name),
+      status: str(call.status) || "success",
+      output: output.slice(0, 2000),
+    };
   });
 }
 
@@ -72,7 +76,9 @@ export function publicMessage(message: MessageRecord | MessageRow, settings: Web
     feedback: m.feedback,
     citations: role === "assistant" && settings.enableDisplayCitations ? citationsOf(m) : [],
     toolResults: role === "assistant" && settings.enableDisplayToolResults ? toolResultsOf(m) : [],
-    attachments: (m.attachments as unknown[]).filter((a): a is Record<string, unknown> => !!a && typeof a === "object").map((a) => ({ filename: str(a.filename) || "file", type: str(a.type) || "other" })),
+    attachments: (m.attachments as unknown[])
+      .filter((a): a is Record<string, unknown> => !!a && typeof a === "object")
+      .map((a) => ({ filename: str(a.filename) || "file", type: str(a.type) || "other" })),
     createdAt: m.createdAt,
   };
 }

@@ -19,8 +19,13 @@ export interface VisitorClaims {
   idv?: boolean;
 }
 
-const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-const fromB64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+const b64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+const fromB64url = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 
 async function hmac(secret: string | Uint8Array, data: string): Promise<Uint8Array> {
   const raw = typeof secret === "string" ? encoder.encode(secret) : secret;
@@ -52,7 +57,9 @@ export async function readVisitorToken(token: string, secret: string | undefined
   if (!timingSafeEqual(given, await hmac(tokenKey(secret, "widget-token"), body))) return null;
   try {
     const claims = JSON.parse(new TextDecoder().decode(fromB64url(body))) as VisitorClaims;
-    return typeof claims.w === "string" && typeof claims.c === "string" && typeof claims.exp === "number" ? claims : null;
+    return typeof claims.w === "string" && typeof claims.c === "string" && typeof claims.exp === "number"
+      ? claims
+      : null;
   } catch {
     return null;
   }
@@ -67,13 +74,22 @@ export async function identityDigest(identitySecret: string, sourceId: string, e
   return toHex(await hmac(identitySecret, expiresAt === undefined ? sourceId : `${sourceId}:${expiresAt}`));
 }
 
-export async function identityMatches(identitySecret: string, sourceId: string, token: string, expiresAt?: number): Promise<boolean> {
+export async function identityMatches(
+  identitySecret: string,
+  sourceId: string,
+  token: string,
+  expiresAt?: number,
+): Promise<boolean> {
   const expected = encoder.encode(await identityDigest(identitySecret, sourceId, expiresAt));
   return timingSafeEqual(encoder.encode(token.toLowerCase()), expected);
 }
 
 /** Share links: a read-only view of one conversation, signed like visitor tokens. */
-export async function signShareToken(webChatId: string, conversationId: string, secret: string | undefined): Promise<string> {
+export async function signShareToken(
+  webChatId: string,
+  conversationId: string,
+  secret: string | undefined,
+): Promise<string> {
   const body = `${webChatId}.${conversationId}`;
   return b64url(await hmac(tokenKey(secret, "widget-share"), body));
 }

@@ -23,7 +23,8 @@ export const visitorUploader = (contactId: string) => `contact:${contactId}`;
 
 /** 403 `file_upload_disabled` unless the web chat lets visitors attach files (enableFileUpload). */
 export function requireFileUpload(chat: PublicWebChat) {
-  if (chat.webChat.settings.enableFileUpload !== true) throw new ApiError(403, "file_upload_disabled", "This web chat does not accept files.");
+  if (chat.webChat.settings.enableFileUpload !== true)
+    throw new ApiError(403, "file_upload_disabled", "This web chat does not accept files.");
 }
 
 /** A presigned upload (CONTRACT section 10) of a visitor's file, keyed under the web chat's organization. */
@@ -82,7 +83,10 @@ export async function visitorAttachments(
     }),
   );
   if (new Set(keys).size !== keys.length) throw fieldError("attachments", "The same file is attached twice.");
-  const existing = await db.select().from(attachments).where(and(eq(attachments.organizationId, organizationId), inArray(attachments.key, keys)));
+  const existing = await db
+    .select()
+    .from(attachments)
+    .where(and(eq(attachments.organizationId, organizationId), inArray(attachments.key, keys)));
   const scope = { organizationId, userId: uploader, origin };
   const rows = await Promise.all(
     inputs.map(async (input, i) => {
@@ -91,14 +95,25 @@ export async function visitorAttachments(
         if (sent.createdBy !== uploader || sent.conversationId !== conversationId) throw fieldError(at(i), NOT_YOURS);
         return { row: sent, fresh: false };
       }
-      const { row, upload } = await prepareAttachment(env, db, scope, { file: keys[i], filename: input.filename, conversationId }, at(i));
-      if (upload.createdBy !== uploader || upload.modelName !== VISITOR_UPLOAD.modelName) throw fieldError(at(i), NOT_YOURS);
+      const { row, upload } = await prepareAttachment(
+        env,
+        db,
+        scope,
+        { file: keys[i], filename: input.filename, conversationId },
+        at(i),
+      );
+      if (upload.createdBy !== uploader || upload.modelName !== VISITOR_UPLOAD.modelName)
+        throw fieldError(at(i), NOT_YOURS);
       return { row, fresh: true };
     }),
   );
   const written = rows.filter((r) => r.fresh).map((r) => r.row);
   if (written.length) await db.batch(written.flatMap((row) => attachmentWrites(db, row)) as never);
-  const stored = await Promise.all(rows.map(async ({ row }) => messageAttachment(row, await signedDownloadUrl(env, origin, row.key, MESSAGE_URL_TTL_SECONDS))));
+  const stored = await Promise.all(
+    rows.map(async ({ row }) =>
+      messageAttachment(row, await signedDownloadUrl(env, origin, row.key, MESSAGE_URL_TTL_SECONDS)),
+    ),
+  );
   return { stored, written };
 }
 
@@ -106,7 +121,20 @@ export async function visitorAttachments(
 export async function forgetAttachments(db: Db, rows: AttachmentRow[]) {
   if (!rows.length) return;
   await db.batch([
-    db.delete(attachments).where(inArray(attachments.id, rows.map((r) => r.id))),
-    db.update(uploads).set({ claimedAt: null }).where(inArray(uploads.key, rows.map((r) => r.key))),
+    db.delete(attachments).where(
+      inArray(
+        attachments.id,
+        rows.map((r) => r.id),
+      ),
+    ),
+    db
+      .update(uploads)
+      .set({ claimedAt: null })
+      .where(
+        inArray(
+          uploads.key,
+          rows.map((r) => r.key),
+        ),
+      ),
   ]);
 }

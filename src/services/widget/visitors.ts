@@ -5,7 +5,14 @@ import { ApiError, fieldError, unauthenticated } from "../../lib/errors";
 import { uuidv7, isUuid } from "../../lib/ids";
 import type { ContactRow } from "../contacts";
 import type { ConversationRow } from "../conversations";
-import { identityMatches, readVisitorToken, signVisitorToken, VISITOR_RENEWAL_S, VISITOR_TOKEN_TTL_S, type VisitorClaims } from "./tokens";
+import {
+  identityMatches,
+  readVisitorToken,
+  signVisitorToken,
+  VISITOR_RENEWAL_S,
+  VISITOR_TOKEN_TTL_S,
+  type VisitorClaims,
+} from "./tokens";
 import { identitySecret, type PublicWebChat } from "./web-chats";
 
 export interface SessionInput {
@@ -23,7 +30,8 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** The visitor a request's `Authorization: Bearer <token>` names, for this web chat (401 otherwise). */
 export async function visitorOf(env: Bindings, chat: PublicWebChat, header: string | undefined): Promise<Visitor> {
   const token = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  if (!token) throw unauthenticated("A visitor token is required: `Authorization: Bearer <token>` from the session endpoint.");
+  if (!token)
+    throw unauthenticated("A visitor token is required: `Authorization: Bearer <token>` from the session endpoint.");
   const claims = await readVisitorToken(token, env.ENCRYPTION_KEY);
   if (!claims || claims.w !== chat.webChat.id) throw unauthenticated("Invalid visitor token.");
   if (claims.exp <= nowSeconds()) throw unauthenticated("The visitor token has expired; start a new session.");
@@ -44,27 +52,39 @@ export async function startSession(env: Bindings, db: Db, chat: PublicWebChat, i
   let identified = false;
 
   if (given.sourceId !== undefined || given.identityToken !== undefined) {
-    if (!given.sourceId || !given.identityToken) throw fieldError("contact.identityToken", "An identity needs both sourceId and identityToken.");
+    if (!given.sourceId || !given.identityToken)
+      throw fieldError("contact.identityToken", "An identity needs both sourceId and identityToken.");
     const secret = await identitySecret(env, chat);
     if (!secret) throw unauthenticated("This web chat has no identity secret; identities cannot be verified.");
-    if (!(await identityMatches(secret, given.sourceId, given.identityToken, given.identityExpiresAt))) throw unauthenticated("The identity token does not match.");
-    if (given.identityExpiresAt !== undefined && given.identityExpiresAt <= nowSeconds()) throw unauthenticated("The identity token has expired.");
+    if (!(await identityMatches(secret, given.sourceId, given.identityToken, given.identityExpiresAt)))
+      throw unauthenticated("The identity token does not match.");
+    if (given.identityExpiresAt !== undefined && given.identityExpiresAt <= nowSeconds())
+      throw unauthenticated("The identity token has expired.");
     contact = await identifiedContact(db, chat, given.sourceId, given);
     identified = true;
   } else if (webChat.accessType === "private") {
-    throw unauthenticated("This web chat is private: the visitor needs an identity signed by the site (contact.sourceId and contact.identityToken).");
+    throw unauthenticated(
+      "This web chat is private: the visitor needs an identity signed by the site (contact.sourceId and contact.identityToken).",
+    );
   } else if (input.token) {
     const claims = await readVisitorToken(input.token, env.ENCRYPTION_KEY);
-    if (claims && claims.w === webChat.id && claims.exp + VISITOR_RENEWAL_S > nowSeconds() && !claims.idv) contact = await contactOf(db, chat, claims.c);
+    if (claims && claims.w === webChat.id && claims.exp + VISITOR_RENEWAL_S > nowSeconds() && !claims.idv)
+      contact = await contactOf(db, chat, claims.c);
     if (contact && (given.name || given.email)) contact = await updateContact(db, contact, given);
   }
   if (!contact) {
     // New web chats store true; one stored before that default, without the flag, keeps its form (docs/decisions.md, "Widget defaults").
     const anonymous = webChat.settings.enableAnonymous ?? false;
-    if (!anonymous && !given.name?.trim() && !given.email) throw fieldError("contact.email", "This web chat asks visitors for a name or an e-mail address first.");
+    if (!anonymous && !given.name?.trim() && !given.email)
+      throw fieldError("contact.email", "This web chat asks visitors for a name or an e-mail address first.");
     contact = await createContact(db, chat, { name: given.name, email: given.email });
   }
-  const claims: VisitorClaims = { w: webChat.id, c: contact.id, exp: nowSeconds() + VISITOR_TOKEN_TTL_S, ...(identified ? { idv: true } : {}) };
+  const claims: VisitorClaims = {
+    w: webChat.id,
+    c: contact.id,
+    exp: nowSeconds() + VISITOR_TOKEN_TTL_S,
+    ...(identified ? { idv: true } : {}),
+  };
   return {
     token: await signVisitorToken(claims, env.ENCRYPTION_KEY),
     expiresAt: String(claims.exp * 1000),
@@ -75,11 +95,18 @@ export async function startSession(env: Bindings, db: Db, chat: PublicWebChat, i
 
 async function contactOf(db: Db, chat: PublicWebChat, id: string): Promise<ContactRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(contacts).where(and(eq(contacts.id, id), eq(contacts.organizationId, chat.webChat.organizationId)));
+  const [row] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.id, id), eq(contacts.organizationId, chat.webChat.organizationId)));
   return row ?? null;
 }
 
-async function createContact(db: Db, chat: PublicWebChat, values: { name?: string; email?: string; sourceId?: string }): Promise<ContactRow> {
+async function createContact(
+  db: Db,
+  chat: PublicWebChat,
+  values: { name?: string; email?: string; sourceId?: string },
+): Promise<ContactRow> {
   const id = uuidv7();
   const now = Date.now();
   const row = {
@@ -92,19 +119,37 @@ async function createContact(db: Db, chat: PublicWebChat, values: { name?: strin
     createdAt: now,
     updatedAt: now,
   };
-  await db.batch([db.insert(contacts).values(row), db.insert(contactInboxes).values({ contactId: id, inboxId: chat.inboxId })]);
+  await db.batch([
+    db.insert(contacts).values(row),
+    db.insert(contactInboxes).values({ contactId: id, inboxId: chat.inboxId }),
+  ]);
   return (await contactOf(db, chat, id))!;
 }
 
-async function updateContact(db: Db, contact: ContactRow, given: { name?: string; email?: string }): Promise<ContactRow> {
-  const changes = { ...(given.name?.trim() ? { name: given.name.trim() } : {}), ...(given.email ? { email: given.email } : {}) };
+async function updateContact(
+  db: Db,
+  contact: ContactRow,
+  given: { name?: string; email?: string },
+): Promise<ContactRow> {
+  const changes = {
+    ...(given.name?.trim() ? { name: given.name.trim() } : {}),
+    ...(given.email ? { email: given.email } : {}),
+  };
   if (!Object.keys(changes).length) return contact;
-  await db.update(contacts).set({ ...changes, updatedAt: Date.now() }).where(eq(contacts.id, contact.id));
+  await db
+    .update(contacts)
+    .set({ ...changes, updatedAt: Date.now() })
+    .where(eq(contacts.id, contact.id));
   return { ...contact, ...changes };
 }
 
 /** The organization's contact with this sourceId (the oldest, should there be several), else a new one. */
-async function identifiedContact(db: Db, chat: PublicWebChat, sourceId: string, given: { name?: string; email?: string }): Promise<ContactRow> {
+async function identifiedContact(
+  db: Db,
+  chat: PublicWebChat,
+  sourceId: string,
+  given: { name?: string; email?: string },
+): Promise<ContactRow> {
   const [found] = await db
     .select()
     .from(contacts)
@@ -133,20 +178,46 @@ const conversationSummary = (c: ConversationRow): VisitorConversation => ({
 });
 
 /** The visitor's conversations in this web chat's inbox, latest first (at most 20). */
-export async function visitorConversations(db: Db, chat: PublicWebChat, contactId: string): Promise<VisitorConversation[]> {
+export async function visitorConversations(
+  db: Db,
+  chat: PublicWebChat,
+  contactId: string,
+): Promise<VisitorConversation[]> {
   const rows = await db
     .select()
     .from(conversations)
-    .where(and(eq(conversations.inboxId, chat.inboxId), eq(conversations.contactId, contactId), eq(conversations.organizationId, chat.webChat.organizationId)))
+    .where(
+      and(
+        eq(conversations.inboxId, chat.inboxId),
+        eq(conversations.contactId, contactId),
+        eq(conversations.organizationId, chat.webChat.organizationId),
+      ),
+    )
     .orderBy(desc(conversations.createdAt))
     .limit(20);
   return rows.map(conversationSummary);
 }
 
 /** One of the visitor's conversations in this web chat, else 404 (another visitor's is simply not found). */
-export async function visitorConversation(db: Db, chat: PublicWebChat, visitor: Visitor, id: string): Promise<ConversationRow> {
+export async function visitorConversation(
+  db: Db,
+  chat: PublicWebChat,
+  visitor: Visitor,
+  id: string,
+): Promise<ConversationRow> {
   const row = isUuid(id)
-    ? (await db.select().from(conversations).where(and(eq(conversations.id, id), eq(conversations.inboxId, chat.inboxId), eq(conversations.contactId, visitor.contactId))))[0]
+    ? (
+        await db
+          .select()
+          .from(conversations)
+          .where(
+            and(
+              eq(conversations.id, id),
+              eq(conversations.inboxId, chat.inboxId),
+              eq(conversations.contactId, visitor.contactId),
+            ),
+          )
+      )[0]
     : undefined;
   if (!row) throw new ApiError(404, "not_found", "Conversation not found.");
   return row;

@@ -22,7 +22,14 @@ export interface PublicWebChat {
  * a widget's every request reads its web chat, and a visitor's message then reads nothing before
  * the model is asked. A write to what they are read from forgets them in this isolate.
  */
-const chats = tableCache<PublicWebChat | null>([webChats, inboxes, chatbots, models, knowledgeBases, chatbotKnowledgeBases]);
+const chats = tableCache<PublicWebChat | null>([
+  webChats,
+  inboxes,
+  chatbots,
+  models,
+  knowledgeBases,
+  chatbotKnowledgeBases,
+]);
 
 /**
  * The web chat with its inbox and assistant, in one D1 round trip (single-table selects only: a D1
@@ -36,10 +43,20 @@ export async function publicWebChat(db: Db, id: string): Promise<PublicWebChat |
     const [[webChat], [chatbot], [model]] = (await db.batch([
       db.select().from(webChats).where(eq(webChats.id, id)),
       db.select().from(chatbots).where(inArray(chatbots.id, chatbotOf)),
-      db.select().from(models).where(inArray(models.id, db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(inArray(chatbots.id, chatbotOf)))),
+      db
+        .select()
+        .from(models)
+        .where(
+          inArray(
+            models.id,
+            db.select({ id: chatbots.largeLanguageModelId }).from(chatbots).where(inArray(chatbots.id, chatbotOf)),
+          ),
+        ),
     ] as never)) as [WebChatRow[], ChatbotRow[], ModelRow[]];
     if (!webChat) return null;
-    const assistant = chatbot ? { chatbot, model: model ?? null, knowledgeBases: await knowledgeBasesOfChatbot(db, chatbot.id) } : null;
+    const assistant = chatbot
+      ? { chatbot, model: model ?? null, knowledgeBases: await knowledgeBasesOfChatbot(db, chatbot.id) }
+      : null;
     return { webChat, inboxId: webChat.inboxId, assistant };
   });
 }

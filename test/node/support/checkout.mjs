@@ -13,7 +13,10 @@ export const root = path.resolve(import.meta.dirname, "../../..");
 
 export function copyCheckout() {
   const dir = mkdtempSync(path.join(tmpdir(), "checkout-"));
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" }).split("\0");
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: root,
+    encoding: "utf8",
+  }).split("\0");
   for (const file of files) {
     // A tracked file deleted in the working tree is not part of what would be committed.
     if (!file || !existsSync(path.join(root, file))) continue;
@@ -43,7 +46,11 @@ export function readmeShellBlocks(file = path.join(root, "README.md")) {
 
 /** A port of this suite's range (8850-8899; this worker's 25 of it, test/support/test-ports.mjs) that nothing listens on now. */
 export async function freePort(from = 8850 + 25 * slot(), to = from + 24) {
-  for (let port = from + Math.floor(Math.random() * (to - from)), n = 0; n <= to - from; n++, port = port === to ? from : port + 1) {
+  for (
+    let port = from + Math.floor(Math.random() * (to - from)), n = 0;
+    n <= to - from;
+    n++, port = port === to ? from : port + 1
+  ) {
     const free = await new Promise((resolve) => {
       const probe = createServer().once("error", () => resolve(false));
       probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
@@ -58,7 +65,12 @@ export async function freePort(from = 8850 + 25 * slot(), to = from + 24) {
  * `url` answers 200. `stop()` ends the group: wrangler and its workerd processes.
  */
 export async function startServer(command, args, { cwd, env = {}, url, timeoutMs = 90_000 }) {
-  const child = spawn(command, args, { cwd, env: { ...process.env, WRANGLER_SEND_METRICS: "false", ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -73,7 +85,13 @@ export async function startServer(command, args, { cwd, env = {}, url, timeoutMs
   };
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && child.exitCode === null) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return { stop, output: () => output };
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { stop, output: () => output };
     await new Promise((r) => setTimeout(r, 300));
   }
   await stop();

@@ -11,7 +11,13 @@ describe("POST /api-keys/", () => {
     const body = (await res.json()) as Record<string, unknown> & { key: string };
     expect(body.key.startsWith("ak_")).toBe(true);
     expect(body.key).toHaveLength(43);
-    expect(body).toMatchObject({ name: "CI", prefix: body.key.slice(0, 8), organization: owner.organizationId, expiresAt: null, revokedAt: null });
+    expect(body).toMatchObject({
+      name: "CI",
+      prefix: body.key.slice(0, 8),
+      organization: owner.organizationId,
+      expiresAt: null,
+      revokedAt: null,
+    });
     expect(body).not.toHaveProperty("keyHash");
     const me = await useKey(body.key);
     expect(me.status).toBe(200);
@@ -34,7 +40,11 @@ describe("POST /api-keys/", () => {
 
   it("400 on an expiry in the past or a missing name, and creates nothing", async () => {
     const owner = await seedOwner();
-    const past = await expectError(await owner.fetch("POST", "/api-keys/", { name: "old", expiresAt: Date.now() - 1000 }), 400, "invalid");
+    const past = await expectError(
+      await owner.fetch("POST", "/api-keys/", { name: "old", expiresAt: Date.now() - 1000 }),
+      400,
+      "invalid",
+    );
     expect(past.errors?.expiresAt).toBeDefined();
     const noName = await expectError(await owner.fetch("POST", "/api-keys/", {}), 400, "invalid");
     expect(noName.errors?.name).toBeDefined();

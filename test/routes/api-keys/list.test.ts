@@ -5,7 +5,10 @@ describe("GET /api-keys/", () => {
   it.each(PREFIXES)("lists only the caller's keys, newest first, without secrets, under %s", async (prefix) => {
     const owner = await seedOwner();
     const other = await seedOwner();
-    const created = (await (await owner.fetch("POST", "/api-keys/", { name: "second" })).json()) as { id: string; key: string };
+    const created = (await (await owner.fetch("POST", "/api-keys/", { name: "second" })).json()) as {
+      id: string;
+      key: string;
+    };
     const res = await owner.fetch("GET", "/api-keys/", undefined, { prefix });
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -15,7 +18,16 @@ describe("GET /api-keys/", () => {
     expect(body).toMatchObject({ count: 2, next: null, previous: null });
     expect(body.results[0]).toMatchObject({ id: created.id, name: "second" });
     for (const key of body.results) {
-      expect(Object.keys(key).sort()).toEqual(["createdAt", "expiresAt", "id", "lastUsedAt", "name", "organization", "prefix", "revokedAt"]);
+      expect(Object.keys(key).sort()).toEqual([
+        "createdAt",
+        "expiresAt",
+        "id",
+        "lastUsedAt",
+        "name",
+        "organization",
+        "prefix",
+        "revokedAt",
+      ]);
     }
     const others = (await (await other.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] };
     expect(others.results.map((k) => k.id)).not.toContain(created.id);
@@ -33,7 +45,11 @@ describe("GET /api-keys/", () => {
     const owner = await seedOwner();
     await owner.fetch("POST", "/api-keys/", { name: "a" });
     await owner.fetch("POST", "/api-keys/", { name: "b" });
-    const body = (await (await owner.fetch("GET", "/api-keys/?page_size=2")).json()) as { count: number; next: string; results: unknown[] };
+    const body = (await (await owner.fetch("GET", "/api-keys/?page_size=2")).json()) as {
+      count: number;
+      next: string;
+      results: unknown[];
+    };
     expect(body.count).toBe(3);
     expect(body.results).toHaveLength(2);
     expect(body.next).toContain("page=2");

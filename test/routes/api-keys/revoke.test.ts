@@ -5,7 +5,10 @@ import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedOwner } from "../../ha
 
 const useKey = (key: string) => call("GET", "/api/v1/users/current/", undefined, { Authorization: `Api-Key ${key}` });
 
-async function createKey(owner: Awaited<ReturnType<typeof seedOwner>>, body: Record<string, unknown> = { name: "temp" }) {
+async function createKey(
+  owner: Awaited<ReturnType<typeof seedOwner>>,
+  body: Record<string, unknown> = { name: "temp" },
+) {
   const res = await owner.fetch("POST", "/api-keys/", body);
   expect(res.status).toBe(201);
   return (await res.json()) as { id: string; key: string };
@@ -21,7 +24,9 @@ describe("DELETE /api-keys/{id}/", () => {
     expect(await res.text()).toBe("");
     await expectError(await useKey(temp.key), 401, "not_authenticated");
     expect((await useKey(owner.key)).status).toBe(200);
-    const list = (await (await owner.fetch("GET", "/api-keys/")).json()) as { results: { id: string; revokedAt: string | null }[] };
+    const list = (await (await owner.fetch("GET", "/api-keys/")).json()) as {
+      results: { id: string; revokedAt: string | null }[];
+    };
     expect(list.results.find((k) => k.id === temp.id)?.revokedAt).toMatch(/^\d+$/);
     await expectError(await owner.fetch("DELETE", `/api-keys/${temp.id}/`), 404, "not_found");
   });
@@ -30,7 +35,9 @@ describe("DELETE /api-keys/{id}/", () => {
     const owner = await seedOwner();
     const temp = await createKey(owner);
     const [row] = await db().select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, temp.id));
-    const res = await call("DELETE", `/api/v1/api-keys/${row.id}/`, undefined, { Authorization: `Api-Key ${temp.key}` });
+    const res = await call("DELETE", `/api/v1/api-keys/${row.id}/`, undefined, {
+      Authorization: `Api-Key ${temp.key}`,
+    });
     expect(res.status).toBe(204);
     await expectError(await useKey(temp.key), 401);
   });
@@ -54,7 +61,10 @@ describe("expired keys", () => {
   it("a key whose expires_at has passed (set in the database) gets 401", async () => {
     const owner = await seedOwner();
     const temp = await createKey(owner, { name: "short-lived", expiresAt: Date.now() + 60_000 });
-    await db().update(apiKeys).set({ expiresAt: Date.now() - 1 }).where(eq(apiKeys.id, temp.id));
+    await db()
+      .update(apiKeys)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(apiKeys.id, temp.id));
     const body = await expectError(await useKey(temp.key), 401, "not_authenticated");
     expect(body.detail).toMatch(/expired/i);
     expect((await useKey(owner.key)).status).toBe(200);

@@ -4,35 +4,76 @@ import { liveEvents } from "../../support/sse";
 import { assistantWithInbox, getConversation, handedOff, seedAgent, seedTeam } from "./fixtures";
 
 describe("POST /conversations/{id}/assign/", () => {
-  it.each(PREFIXES)("assigns a member and a team, keeps the state, tells the live inbox; null clears (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const agent = await seedAgent(owner);
-    const team = await seedTeam(owner, [agent.memberId]);
-    const { talk } = await assistantWithInbox(owner, null);
-    const id = await handedOff(talk);
-    const queued = await getConversation(owner, id);
-    expect(queued).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", assignee: null, team: null });
-    expect(Number(queued.waitingSince)).toBeGreaterThan(0);
+  it.each(PREFIXES)(
+    "assigns a member and a team, keeps the state, tells the live inbox; null clears (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const agent = await seedAgent(owner);
+      const team = await seedTeam(owner, [agent.memberId]);
+      const { talk } = await assistantWithInbox(owner, null);
+      const id = await handedOff(talk);
+      const queued = await getConversation(owner, id);
+      expect(queued).toMatchObject({
+        status: "queued",
+        progressStatus: "waiting_for_human",
+        assignee: null,
+        team: null,
+      });
+      expect(Number(queued.waitingSince)).toBeGreaterThan(0);
 
-    const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
-    const events = liveEvents(stream);
-    await events.next((e) => e.event === "ready");
-    const res = await owner.fetch("POST", `/conversations/${id}/assign/`, { assigneeId: agent.userId, teamId: team }, { prefix });
-    expect(res.status, await res.clone().text()).toBe(200);
-    const assigned = await res.json();
-    // Assigning is not taking: it waits, since the same moment, until the assignee answers.
-    expect(assigned).toMatchObject({ id, status: "queued", progressStatus: "waiting_for_human", assignee: { id: agent.userId }, team: { id: team }, waitingSince: queued.waitingSince });
-    const updated = await events.next((e) => e.event === "conversation.updated");
-    expect(updated.data).toMatchObject({ reason: "operator", changes: { assignee: [null, agent.userId] }, conversation: { id, assignee: { id: agent.userId }, team: { id: team } } });
-    await events.close();
+      const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
+      const events = liveEvents(stream);
+      await events.next((e) => e.event === "ready");
+      const res = await owner.fetch(
+        "POST",
+        `/conversations/${id}/assign/`,
+        { assigneeId: agent.userId, teamId: team },
+        { prefix },
+      );
+      expect(res.status, await res.clone().text()).toBe(200);
+      const assigned = await res.json();
+      // Assigning is not taking: it waits, since the same moment, until the assignee answers.
+      expect(assigned).toMatchObject({
+        id,
+        status: "queued",
+        progressStatus: "waiting_for_human",
+        assignee: { id: agent.userId },
+        team: { id: team },
+        waitingSince: queued.waitingSince,
+      });
+      const updated = await events.next((e) => e.event === "conversation.updated");
+      expect(updated.data).toMatchObject({
+        reason: "operator",
+        changes: { assignee: [null, agent.userId] },
+        conversation: { id, assignee: { id: agent.userId }, team: { id: team } },
+      });
+      await events.close();
 
-    // The assignee answers: served, no longer waiting.
-    expect((await agent.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" })).status).toBe(201);
-    expect(await getConversation(owner, id)).toMatchObject({ status: "open", progressStatus: "human_serving", waitingSince: null, assignee: { id: agent.userId } });
+      // The assignee answers: served, no longer waiting.
+      expect((await agent.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" })).status).toBe(
+        201,
+      );
+      expect(await getConversation(owner, id)).toMatchObject({
+        status: "open",
+        progressStatus: "human_serving",
+        waitingSince: null,
+        assignee: { id: agent.userId },
+      });
 
-    const cleared = await owner.fetch("POST", `/conversations/${id}/assign/`, { assigneeId: null, teamId: null }, { prefix });
-    expect(await cleared.json()).toMatchObject({ assignee: null, team: null, status: "open", progressStatus: "human_serving" });
-  });
+      const cleared = await owner.fetch(
+        "POST",
+        `/conversations/${id}/assign/`,
+        { assigneeId: null, teamId: null },
+        { prefix },
+      );
+      expect(await cleared.json()).toMatchObject({
+        assignee: null,
+        team: null,
+        status: "open",
+        progressStatus: "human_serving",
+      });
+    },
+  );
 
   it("waitingSince: set when queued, kept while queued, cleared by take-over, hand back and resolve", async () => {
     const owner = await seedOwner();
@@ -62,11 +103,19 @@ describe("POST /conversations/{id}/assign/", () => {
     const { talk } = await assistantWithInbox(owner, null);
     const id = await handedOff(talk);
     const path = `/conversations/${id}/assign/`;
-    expect((await expectError(await owner.fetch("POST", path, {}), 400, "invalid")).detail).toMatch(/assigneeId, teamId or both/);
+    expect((await expectError(await owner.fetch("POST", path, {}), 400, "invalid")).detail).toMatch(
+      /assigneeId, teamId or both/,
+    );
     await expectError(await owner.fetch("POST", path, { assigneeId: "nope" }), 400, "invalid");
-    expect((await expectError(await owner.fetch("POST", path, { assigneeId: other.userId }), 400)).detail).toMatch(/not a member of your organization/);
-    expect((await expectError(await owner.fetch("POST", path, { teamId: otherTeam }), 400)).detail).toMatch(/No such team/);
-    expect((await expectError(await owner.fetch("POST", path, { assigneeId: agent.userId, teamId: team }), 400)).detail).toMatch(/not a member of the conversation's team/);
+    expect((await expectError(await owner.fetch("POST", path, { assigneeId: other.userId }), 400)).detail).toMatch(
+      /not a member of your organization/,
+    );
+    expect((await expectError(await owner.fetch("POST", path, { teamId: otherTeam }), 400)).detail).toMatch(
+      /No such team/,
+    );
+    expect(
+      (await expectError(await owner.fetch("POST", path, { assigneeId: agent.userId, teamId: team }), 400)).detail,
+    ).toMatch(/not a member of the conversation's team/);
     expect(await getConversation(owner, id)).toMatchObject({ assignee: null, team: null, status: "queued" });
   });
 

@@ -23,7 +23,10 @@ export async function assistantWithInbox(owner: Actor, assignment: Record<string
     expect(res.status, await res.clone().text()).toBe(200);
   }
   const talk = async (content: string, conversation?: string) => {
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content }, ...(conversation ? { conversation } : {}) });
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content },
+      ...(conversation ? { conversation } : {}),
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     return (await res.json()) as Completion;
   };
@@ -37,16 +40,27 @@ export async function handedOff(talk: (content: string, conversation?: string) =
   return conversationId;
 }
 
-export const getConversation = async (actor: Actor, id: string) => (await (await actor.fetch("GET", `/conversations/${id}/`)).json()) as Conversation;
+export const getConversation = async (actor: Actor, id: string) =>
+  (await (await actor.fetch("GET", `/conversations/${id}/`)).json()) as Conversation;
 
 /** The conversation once automatic assignment (run after the handoff is stored) has had its turn: assigned, or `ms` passed. */
-export const settledAssignment = (actor: Actor, id: string, ms = 3000) => waitFor(() => getConversation(actor, id), (c) => c.assignee !== null, ms);
+export const settledAssignment = (actor: Actor, id: string, ms = 3000) =>
+  waitFor(
+    () => getConversation(actor, id),
+    (c) => c.assignee !== null,
+    ms,
+  );
 
 /** A team (group without permissions) of the owner's organization with these members. */
 export async function seedTeam(owner: Actor, memberIds: string[]) {
   const id = uuidv7();
-  await db().insert(groups).values({ id, organizationId: owner.organizationId, name: unique("team") });
-  if (memberIds.length) await db().insert(groupMembers).values(memberIds.map((memberId) => ({ groupId: id, memberId })));
+  await db()
+    .insert(groups)
+    .values({ id, organizationId: owner.organizationId, name: unique("team") });
+  if (memberIds.length)
+    await db()
+      .insert(groupMembers)
+      .values(memberIds.map((memberId) => ({ groupId: id, memberId })));
   return id;
 }
 
@@ -58,7 +72,9 @@ export async function seedAgent(owner: Actor, availability: "online" | "busy" | 
 }
 
 export async function setAvailability(actor: Actor, availability: string) {
-  const res = await actor.fetch("PUT", `/organizations/${actor.organizationId}/members/current/availability/`, { availability });
+  const res = await actor.fetch("PUT", `/organizations/${actor.organizationId}/members/current/availability/`, {
+    availability,
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   return res.json();
 }

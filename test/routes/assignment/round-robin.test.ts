@@ -4,7 +4,15 @@ import { members } from "../../../src/db/schema";
 import { autoAssign } from "../../../src/services/assignment/round-robin";
 import { db, seedOwner, waitFor } from "../../harness";
 import { liveEvents } from "../../support/sse";
-import { assistantWithInbox, getConversation, handedOff, seedAgent, seedTeam, setAvailability, settledAssignment } from "./fixtures";
+import {
+  assistantWithInbox,
+  getConversation,
+  handedOff,
+  seedAgent,
+  seedTeam,
+  setAvailability,
+  settledAssignment,
+} from "./fixtures";
 
 const ROUND_ROBIN = { mode: "round_robin", teamId: null, capacity: 5 };
 const memberRow = async (memberId: string) => (await db().select().from(members).where(eq(members.id, memberId)))[0]!;
@@ -22,10 +30,17 @@ describe("automatic (round-robin) assignment", () => {
 
     const id = await handedOff(talk);
     const assigned = await settledAssignment(owner, id);
-    expect(assigned).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", assignee: { id: online.userId } });
+    expect(assigned).toMatchObject({
+      status: "queued",
+      progressStatus: "waiting_for_human",
+      assignee: { id: online.userId },
+    });
     expect(assigned.waitingSince).not.toBeNull();
     const event = await events.next((e) => e.event === "conversation.updated" && e.data.reason === "auto_assignment");
-    expect(event.data).toMatchObject({ changes: { assignee: [null, online.userId] }, conversation: { id, assignee: { id: online.userId } } });
+    expect(event.data).toMatchObject({
+      changes: { assignee: [null, online.userId] },
+      conversation: { id, assignee: { id: online.userId } },
+    });
     await events.close();
     expect((await memberRow(online.memberId)).lastAssignedAt).toBeGreaterThan(0);
     for (const skipped of [offline, busy]) expect((await memberRow(skipped.memberId)).lastAssignedAt).toBeNull();
@@ -54,7 +69,9 @@ describe("automatic (round-robin) assignment", () => {
     expect(await autoAssign(db(), second)).toBeNull();
     expect(await getConversation(owner, second)).toMatchObject({ assignee: null, status: "queued" });
 
-    const res = await owner.fetch("PATCH", `/organizations/${owner.organizationId}/members/${agent.memberId}/`, { capacity: 2 });
+    const res = await owner.fetch("PATCH", `/organizations/${owner.organizationId}/members/${agent.memberId}/`, {
+      capacity: 2,
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
   });
@@ -64,7 +81,10 @@ describe("automatic (round-robin) assignment", () => {
     const agent = await seedAgent(owner, "offline");
     const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
     const [x, y] = [await handedOff(talk), await handedOff(talk)];
-    await waitFor(() => getConversation(owner, y), (c) => c.status === "queued");
+    await waitFor(
+      () => getConversation(owner, y),
+      (c) => c.status === "queued",
+    );
     // Online without the API (which would assign at once): both then race for the one place.
     await db().update(members).set({ availability: "online" }).where(eq(members.id, agent.memberId));
     const results = await Promise.all([autoAssign(db(), x, 42_000), autoAssign(db(), y, 42_000)]);
@@ -91,7 +111,10 @@ describe("automatic (round-robin) assignment", () => {
     const member = await seedAgent(owner, "online");
     const team = await seedTeam(owner, [member.memberId]);
     const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, teamId: team });
-    expect(await settledAssignment(owner, await handedOff(talk))).toMatchObject({ assignee: { id: member.userId }, team: { id: team } });
+    expect(await settledAssignment(owner, await handedOff(talk))).toMatchObject({
+      assignee: { id: member.userId },
+      team: { id: team },
+    });
     expect(outsider.userId).not.toBe(member.userId);
 
     const manual = await assistantWithInbox(owner, null);

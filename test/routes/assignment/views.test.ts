@@ -9,7 +9,10 @@ const list = async (actor: Actor, query: string) => {
   return (await res.json()) as Page;
 };
 const ids = (page: Page) => page.results.map((c) => c.id);
-const follow = async (actor: Actor, url: string) => (await (await call("GET", new URL(url).pathname + new URL(url).search, undefined, { Authorization: `Api-Key ${actor.key}` })).json()) as Page;
+const follow = async (actor: Actor, url: string) =>
+  (await (
+    await call("GET", new URL(url).pathname + new URL(url).search, undefined, { Authorization: `Api-Key ${actor.key}` })
+  ).json()) as Page;
 
 describe("GET /conversations/ views and assignment filters", () => {
   it("mine, unassigned, waiting (longest waiting first, pages by cursor both ways), assignee and team", async () => {

@@ -9,7 +9,15 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
 import { PNG, requestsMultipart, uploadKey } from "./support";
 
-type Attachment = { id: string; type: string; filename: string; file: string; conversation: string | null; expiresAt: string | null; extractionStatus: string };
+type Attachment = {
+  id: string;
+  type: string;
+  filename: string;
+  file: string;
+  conversation: string | null;
+  expiresAt: string | null;
+  extractionStatus: string;
+};
 
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
@@ -18,9 +26,19 @@ async function conversationOf(owner: Actor) {
   return { bot, conversationId: ((await res.json()) as { conversationId: string }).conversationId };
 }
 
-async function directUpload(actor: Actor, filename: string, bytes: Uint8Array, contentType?: string, prefix = "/api/v1") {
+async function directUpload(
+  actor: Actor,
+  filename: string,
+  bytes: Uint8Array,
+  contentType?: string,
+  prefix = "/api/v1",
+) {
   const { body, contentType: ct } = requestsMultipart({}, { filename, bytes, contentType });
-  return SELF.fetch(`http://localhost${prefix}/attachments-upload/`, { method: "POST", body, headers: { "Content-Type": ct, Authorization: `Api-Key ${actor.key}`, "X-Organization-Id": actor.organizationId } });
+  return SELF.fetch(`http://localhost${prefix}/attachments-upload/`, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": ct, Authorization: `Api-Key ${actor.key}`, "X-Organization-Id": actor.organizationId },
+  });
 }
 
 describe("attachments", () => {
@@ -45,15 +63,29 @@ describe("attachments", () => {
   it("accepts our own URL of an object; a foreign URL or unknown key is 400 and nothing is fetched or written", async () => {
     const owner = await seedOwner();
     const key = await uploadKey(owner);
-    const res = await owner.fetch("POST", "/attachments/", { file: `http://localhost/api/v1/uploads/${key}`, filename: "cat.png", type: "sticker" });
+    const res = await owner.fetch("POST", "/attachments/", {
+      file: `http://localhost/api/v1/uploads/${key}`,
+      filename: "cat.png",
+      type: "sticker",
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     expect(((await res.json()) as Attachment).type).toBe("sticker");
-    for (const file of ["http://169.254.169.254/latest/meta-data", "https://example.com/cat.png", `uploads/${owner.organizationId}/attachment/${crypto.randomUUID()}/x.png`, "../etc/passwd"]) {
+    for (const file of [
+      "http://169.254.169.254/latest/meta-data",
+      "https://example.com/cat.png",
+      `uploads/${owner.organizationId}/attachment/${crypto.randomUUID()}/x.png`,
+      "../etc/passwd",
+    ]) {
       await expectError(await owner.fetch("POST", "/attachments/", { file, filename: "cat.png" }), 400);
     }
     await expectError(await owner.fetch("POST", "/attachments/", { file: key, filename: "" }), 400);
-    await expectError(await owner.fetch("POST", "/attachments/", { file: key, filename: "cat.png", type: "hologram" }), 400);
-    expect(await db().select().from(attachments).where(eq(attachments.organizationId, owner.organizationId))).toHaveLength(1);
+    await expectError(
+      await owner.fetch("POST", "/attachments/", { file: key, filename: "cat.png", type: "hologram" }),
+      400,
+    );
+    expect(
+      await db().select().from(attachments).where(eq(attachments.organizationId, owner.organizationId)),
+    ).toHaveLength(1);
   });
 
   it("401 without a key; 403 without the permission; another organization's attachment, key or conversation is 404/400", async () => {
@@ -63,8 +95,14 @@ describe("attachments", () => {
     await expectError(await call("POST", "/api/v1/attachments/", { file: key, filename: "cat.png" }), 401);
     await expectError(await call("GET", `/api/v1/attachments/${NO_SUCH_ID}/`), 401);
     const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(await viewer.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }), 403, "permission_denied");
-    const created = (await (await owner.fetch("POST", "/attachments/", { file: key, filename: "cat.png" })).json()) as Attachment;
+    await expectError(
+      await viewer.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }),
+      403,
+      "permission_denied",
+    );
+    const created = (await (
+      await owner.fetch("POST", "/attachments/", { file: key, filename: "cat.png" })
+    ).json()) as Attachment;
     expect((await viewer.fetch("GET", `/attachments/${created.id}/`)).status).toBe(200);
     await expectError(await viewer.fetch("DELETE", `/attachments/${created.id}/`), 403);
     await expectError(await other.fetch("GET", `/attachments/${created.id}/`), 404);
@@ -72,8 +110,17 @@ describe("attachments", () => {
     await expectError(await other.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }), 400);
     const { conversationId } = await conversationOf(owner);
     const otherKey = await uploadKey(other);
-    await expectError(await other.fetch("POST", `/conversations/${conversationId}/attachments/`, { file: otherKey, filename: "cat.png" }), 404);
-    await expectError(await other.fetch("POST", "/attachments/", { file: otherKey, filename: "cat.png", conversation: conversationId }), 404);
+    await expectError(
+      await other.fetch("POST", `/conversations/${conversationId}/attachments/`, {
+        file: otherKey,
+        filename: "cat.png",
+      }),
+      404,
+    );
+    await expectError(
+      await other.fetch("POST", "/attachments/", { file: otherKey, filename: "cat.png", conversation: conversationId }),
+      404,
+    );
   });
 
   it("conversation attachments follow the conversation; bad input is 400", async () => {
@@ -81,16 +128,30 @@ describe("attachments", () => {
     const { conversationId } = await conversationOf(owner);
     const key = await uploadKey(owner);
     for (const prefix of PREFIXES) {
-      const res = await owner.fetch("POST", `/conversations/${conversationId}/attachments/`, { file: prefix === "/api" ? key : await uploadKey(owner), filename: "cat.png" }, { prefix });
+      const res = await owner.fetch(
+        "POST",
+        `/conversations/${conversationId}/attachments/`,
+        { file: prefix === "/api" ? key : await uploadKey(owner), filename: "cat.png" },
+        { prefix },
+      );
       expect(res.status, await res.clone().text()).toBe(201);
       const a = (await res.json()) as Attachment;
       expect(a.conversation).toBe(conversationId);
       expect(a.expiresAt).toBeNull();
     }
-    await expectError(await owner.fetch("POST", `/conversations/${conversationId}/attachments/`, { filename: "cat.png" }), 400);
-    await expectError(await owner.fetch("POST", `/conversations/${NO_SUCH_ID}/attachments/`, { file: key, filename: "cat.png" }), 404);
+    await expectError(
+      await owner.fetch("POST", `/conversations/${conversationId}/attachments/`, { filename: "cat.png" }),
+      400,
+    );
+    await expectError(
+      await owner.fetch("POST", `/conversations/${NO_SUCH_ID}/attachments/`, { file: key, filename: "cat.png" }),
+      404,
+    );
     const member = await seedMember(owner, ["conversation.view"]);
-    await expectError(await member.fetch("POST", `/conversations/${conversationId}/attachments/`, { file: key, filename: "cat.png" }), 403);
+    await expectError(
+      await member.fetch("POST", `/conversations/${conversationId}/attachments/`, { file: key, filename: "cat.png" }),
+      403,
+    );
   });
 });
 
@@ -127,19 +188,33 @@ describe("direct upload", () => {
 
   it("wrong type 415, too big 413, malformed 400, 401, 403; nothing stored", async () => {
     const owner = await seedOwner();
-    await expectError(await directUpload(owner, "run.exe", PNG, "application/x-msdownload"), 415, "unsupported_media_type");
+    await expectError(
+      await directUpload(owner, "run.exe", PNG, "application/x-msdownload"),
+      415,
+      "unsupported_media_type",
+    );
     const big = new Uint8Array(20 * 1024 * 1024 + 1);
     await expectError(await directUpload(owner, "big.png", big, "image/png"), 413, "payload_too_large");
     const small = await directUpload(owner, "big.png", big, "image/png");
     expect(small.status).toBe(413);
     await expectError(
-      await SELF.fetch("http://localhost/api/v1/attachments-upload/", { method: "POST", body: "garbage", headers: { "Content-Type": "multipart/form-data; boundary=xyz", Authorization: `Api-Key ${owner.key}` } }),
+      await SELF.fetch("http://localhost/api/v1/attachments-upload/", {
+        method: "POST",
+        body: "garbage",
+        headers: { "Content-Type": "multipart/form-data; boundary=xyz", Authorization: `Api-Key ${owner.key}` },
+      }),
       400,
     );
     await expectError(await owner.fetch("POST", "/attachments-upload/", { file: "x" }), 415);
     const listed = await env.FILES.list({ prefix: `uploads/${owner.organizationId}/` });
     expect(listed.objects).toHaveLength(0);
-    await expectError(await SELF.fetch("http://localhost/api/v1/attachments-upload/", { method: "POST", body: requestsMultipart({}, { filename: "cat.png", bytes: PNG }).body }), 401);
+    await expectError(
+      await SELF.fetch("http://localhost/api/v1/attachments-upload/", {
+        method: "POST",
+        body: requestsMultipart({}, { filename: "cat.png", bytes: PNG }).body,
+      }),
+      401,
+    );
     const member = await seedMember(owner, ["conversation.view"]);
     await expectError(await directUpload(member, "cat.png", PNG, "image/png"), 403);
   });
@@ -150,56 +225,104 @@ describe("allowed-file-specs", () => {
     const owner = await seedOwner();
     const res = await owner.fetch("GET", "/allowed-file-specs/");
     expect(res.status).toBe(200);
-    const specs = (await res.json()) as Record<string, Record<string, { content_types: string[]; extensions: string[]; max_size: number }>>;
-    expect(Object.keys(specs)).toEqual(["webChat", "organization", "attachment", "chatbotFile", "knowledgeBaseFile", "batchQa", "meetingRecord"]);
-    expect(specs.webChat.logo).toEqual({ content_types: ["image/jpeg", "image/png", "image/gif"], extensions: [".jpg", ".jpeg", ".png", ".gif"], max_size: 5242880 });
+    const specs = (await res.json()) as Record<
+      string,
+      Record<string, { content_types: string[]; extensions: string[]; max_size: number }>
+    >;
+    expect(Object.keys(specs)).toEqual([
+      "webChat",
+      "organization",
+      "attachment",
+      "chatbotFile",
+      "knowledgeBaseFile",
+      "batchQa",
+      "meetingRecord",
+    ]);
+    expect(specs.webChat.logo).toEqual({
+      content_types: ["image/jpeg", "image/png", "image/gif"],
+      extensions: [".jpg", ".jpeg", ".png", ".gif"],
+      max_size: 5242880,
+    });
     expect(specs.webChat.avatar.max_size).toBe(2097152);
     const settings = { ALLOWED_FILE_SPECS: JSON.stringify({ attachment: { file: { max_size: 10 } } }) };
-    const configured = (await (await owner.fetch("GET", "/allowed-file-specs/", undefined, { settings })).json()) as typeof specs;
+    const configured = (await (
+      await owner.fetch("GET", "/allowed-file-specs/", undefined, { settings })
+    ).json()) as typeof specs;
     expect(configured.attachment.file.max_size).toBe(10);
-    await expectError(await owner.fetch("POST", "/upload-presigned-url/", { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: 11 }, { settings }), 400);
-    await expectError(await owner.fetch("GET", "/allowed-file-specs/", undefined, { settings: { ALLOWED_FILE_SPECS: "{nope" } }), 503, "not_configured");
+    await expectError(
+      await owner.fetch(
+        "POST",
+        "/upload-presigned-url/",
+        { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: 11 },
+        { settings },
+      ),
+      400,
+    );
+    await expectError(
+      await owner.fetch("GET", "/allowed-file-specs/", undefined, { settings: { ALLOWED_FILE_SPECS: "{nope" } }),
+      503,
+      "not_configured",
+    );
     await expectError(await call("GET", "/api/v1/allowed-file-specs/"), 401);
   });
 });
 
 describe("the assistant reads attachments", () => {
-  it.each(["normal", "agent"])("an image attachment reaches an OpenAI-compatible upstream as an image part (%s reply mode)", async (replyMode) => {
-    const owner = await seedOwner();
-    const model = await upstreamModel(owner);
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode });
-    const key = await uploadKey(owner);
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "What is in this picture?", attachments: [{ file: key, filename: "cat.png" }] } });
-    expect(res.status, await res.clone().text()).toBe(200);
-    const reply = (await res.json()) as { conversationId: string };
-    const sent = await lastUpstreamRequest(model.modelName);
-    const user = sent.body.messages.at(-1);
-    expect(user.role).toBe("user");
-    expect(user.content[0]).toEqual({ type: "text", text: "What is in this picture?" });
-    expect(user.content[1].type).toBe("image_url");
-    expect(user.content[1].image_url.url).toBe(`data:image/png;base64,${btoa(String.fromCharCode(...PNG))}`);
-    // The message carries the attachment record, which joined the conversation.
-    const list = await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`);
-    const messages = (await list.json()) as { results: { type: string; attachments: Attachment[] }[] };
-    const incoming = messages.results.find((m) => m.type === "incoming")!;
-    expect(incoming.attachments[0]).toMatchObject({ type: "image", filename: "cat.png", conversation: reply.conversationId });
-  });
+  it.each(["normal", "agent"])(
+    "an image attachment reaches an OpenAI-compatible upstream as an image part (%s reply mode)",
+    async (replyMode) => {
+      const owner = await seedOwner();
+      const model = await upstreamModel(owner);
+      const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode });
+      const key = await uploadKey(owner);
+      const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content: "What is in this picture?", attachments: [{ file: key, filename: "cat.png" }] },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const reply = (await res.json()) as { conversationId: string };
+      const sent = await lastUpstreamRequest(model.modelName);
+      const user = sent.body.messages.at(-1);
+      expect(user.role).toBe("user");
+      expect(user.content[0]).toEqual({ type: "text", text: "What is in this picture?" });
+      expect(user.content[1].type).toBe("image_url");
+      expect(user.content[1].image_url.url).toBe(`data:image/png;base64,${btoa(String.fromCharCode(...PNG))}`);
+      // The message carries the attachment record, which joined the conversation.
+      const list = await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`);
+      const messages = (await list.json()) as { results: { type: string; attachments: Attachment[] }[] };
+      const incoming = messages.results.find((m) => m.type === "incoming")!;
+      expect(incoming.attachments[0]).toMatchObject({
+        type: "image",
+        filename: "cat.png",
+        conversation: reply.conversationId,
+      });
+    },
+  );
 
   it("documents are read and answered from (local model, deterministic); waitForAttachments false answers without them", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const text = new TextEncoder().encode("The warranty lasts 7 years for every kettle.\n");
     const key = await uploadKey(owner, "warranty.txt", text, "text/plain");
-    let res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "How long is the warranty?", attachments: [{ file: key, filename: "warranty.txt" }] } });
+    let res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "How long is the warranty?", attachments: [{ file: key, filename: "warranty.txt" }] },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const first = (await res.json()) as { conversationId: string; content: string };
-    expect(first.content).toBe("I received your attachments: warranty.txt (document). The warranty lasts 7 years for every kettle.");
+    expect(first.content).toBe(
+      "I received your attachments: warranty.txt (document). The warranty lasts 7 years for every kettle.",
+    );
     // Later turns keep the document as context.
-    res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: first.conversationId, message: { content: "warranty for kettle?" } });
+    res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      conversation: first.conversationId,
+      message: { content: "warranty for kettle?" },
+    });
     expect(((await res.json()) as { content: string }).content).toContain("7 years");
 
     const key2 = await uploadKey(owner, "notes.txt", new TextEncoder().encode("Secret code is 4242.\n"), "text/plain");
-    res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { waitForAttachments: false, message: { content: "What is the secret code?", attachments: [{ file: key2, filename: "notes.txt" }] } });
+    res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      waitForAttachments: false,
+      message: { content: "What is the secret code?", attachments: [{ file: key2, filename: "notes.txt" }] },
+    });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { content: string }).content).not.toContain("4242");
   });
@@ -208,9 +331,18 @@ describe("the assistant reads attachments", () => {
     const owner = await seedOwner();
     const other = await seedOwner("other");
     const bot = await createChatbot(owner);
-    const theirs = (await (await other.fetch("POST", "/attachments/", { file: await uploadKey(other), filename: "cat.png" })).json()) as Attachment;
-    await expectError(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi", attachments: [{ id: theirs.id, filename: "cat.png", file: theirs.file }] } }), 400);
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi", attachments: [{ filename: "card.png", file: "https://cdn.example.com/card.png" }] } });
+    const theirs = (await (
+      await other.fetch("POST", "/attachments/", { file: await uploadKey(other), filename: "cat.png" })
+    ).json()) as Attachment;
+    await expectError(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content: "hi", attachments: [{ id: theirs.id, filename: "cat.png", file: theirs.file }] },
+      }),
+      400,
+    );
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "hi", attachments: [{ filename: "card.png", file: "https://cdn.example.com/card.png" }] },
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -221,9 +353,14 @@ describe("lifecycle", () => {
     const unused = await uploadKey(owner);
     const used = await uploadKey(owner);
     const { conversationId } = await conversationOf(owner);
-    expect((await owner.fetch("POST", `/conversations/${conversationId}/attachments/`, { file: used, filename: "cat.png" })).status).toBe(201);
+    expect(
+      (await owner.fetch("POST", `/conversations/${conversationId}/attachments/`, { file: used, filename: "cat.png" }))
+        .status,
+    ).toBe(201);
     const loose = await uploadKey(owner);
-    const looseAttachment = (await (await owner.fetch("POST", "/attachments/", { file: loose, filename: "cat.png" })).json()) as Attachment;
+    const looseAttachment = (await (
+      await owner.fetch("POST", "/attachments/", { file: loose, filename: "cat.png" })
+    ).json()) as Attachment;
     await cleanupUploads(env, Date.now());
     expect(await env.FILES.head(unused)).not.toBeNull();
     await cleanupUploads(env, Date.now() + 25 * 3_600_000);

@@ -12,7 +12,12 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
     const owner = await seedOwner();
     for (const prefix of PREFIXES) {
       // 1. snake_case JSON body
-      const res = await owner.fetch("POST", "/upload-presigned-url/", { filename: "cat.png", model_name: "attachment", field_name: "file", file_size: PNG.length }, { prefix });
+      const res = await owner.fetch(
+        "POST",
+        "/upload-presigned-url/",
+        { filename: "cat.png", model_name: "attachment", field_name: "file", file_size: PNG.length },
+        { prefix },
+      );
       expect(res.status, await res.clone().text()).toBe(200);
       const p = (await res.json()) as { url: string; fields: Record<string, string>; method: string };
       expect(p.method).toBe("POST");
@@ -47,7 +52,11 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
 
   it("takes camelCase, and the fields from the query string (a declared content type is bound by the policy)", async () => {
     const owner = await seedOwner();
-    const res = await owner.fetch("POST", "/upload-presigned-url/?filename=notes.pdf&modelName=chatbot-file&field_name=file&content_type=application/pdf", { fileSize: 2048 });
+    const res = await owner.fetch(
+      "POST",
+      "/upload-presigned-url/?filename=notes.pdf&modelName=chatbot-file&field_name=file&content_type=application/pdf",
+      { fileSize: 2048 },
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     const p = (await res.json()) as { fields: Record<string, string> };
     expect(p.fields.key).toContain("/chatbot-file/");
@@ -56,18 +65,29 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
 
   it("rejects a tampered policy, an expired policy, an oversize file and a changed key; nothing is stored", async () => {
     const owner = await seedOwner();
-    const fresh = () => presign(owner, { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: PNG.length });
+    const fresh = () =>
+      presign(owner, { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: PNG.length });
     const nothingAt = async (key: string) => expect(await env.FILES.head(key)).toBeNull();
 
     let p = await fresh();
     const tampered = b64decode(p.fields.policy);
-    tampered.conditions = tampered.conditions.map((c: unknown) => (Array.isArray(c) && c[0] === "content-length-range" ? ["content-length-range", 0, 10 ** 9] : c));
-    let res = await postForm(p.url, { ...p.fields, policy: btoa(JSON.stringify(tampered)) }, { filename: "cat.png", bytes: PNG });
+    tampered.conditions = tampered.conditions.map((c: unknown) =>
+      Array.isArray(c) && c[0] === "content-length-range" ? ["content-length-range", 0, 10 ** 9] : c,
+    );
+    let res = await postForm(
+      p.url,
+      { ...p.fields, policy: btoa(JSON.stringify(tampered)) },
+      { filename: "cat.png", bytes: PNG },
+    );
     await expectError(res, 403, "SignatureDoesNotMatch");
     await nothingAt(p.fields.key);
 
     p = await fresh();
-    res = await postForm(p.url, { ...p.fields, "x-amz-signature": "0".repeat(64) }, { filename: "cat.png", bytes: PNG });
+    res = await postForm(
+      p.url,
+      { ...p.fields, "x-amz-signature": "0".repeat(64) },
+      { filename: "cat.png", bytes: PNG },
+    );
     await expectError(res, 403, "SignatureDoesNotMatch");
 
     p = await fresh();
@@ -84,7 +104,11 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
     await nothingAt(p.fields.key);
 
     p = await fresh();
-    res = await postForm(p.url, { ...p.fields, key: "public/organizations/evil.png" }, { filename: "cat.png", bytes: PNG });
+    res = await postForm(
+      p.url,
+      { ...p.fields, key: "public/organizations/evil.png" },
+      { filename: "cat.png", bytes: PNG },
+    );
     await expectError(res, 403, "AccessDenied");
     await nothingAt("public/organizations/evil.png");
 
@@ -92,7 +116,14 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
     const { signingCredentials } = await import("../../../src/services/uploads/settings");
     const { signPostPolicy } = await import("../../../src/services/uploads/signing");
     p = await fresh();
-    const old = await signPostPolicy(await signingCredentials(env), { key: p.fields.key, contentType: "image/png", minSize: 0, maxSize: PNG.length, expiresInSeconds: 3600, now: new Date(Date.now() - 7_200_000) });
+    const old = await signPostPolicy(await signingCredentials(env), {
+      key: p.fields.key,
+      contentType: "image/png",
+      minSize: 0,
+      maxSize: PNG.length,
+      expiresInSeconds: 3600,
+      now: new Date(Date.now() - 7_200_000),
+    });
     res = await postForm(p.url, old, { filename: "cat.png", bytes: PNG });
     const body = await expectError(res, 403, "AccessDenied");
     expect(body.detail).toMatch(/expired/i);
@@ -109,42 +140,130 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
 
   it("an upload is used once", async () => {
     const owner = await seedOwner();
-    const p = await presign(owner, { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: PNG.length });
+    const p = await presign(owner, {
+      filename: "cat.png",
+      modelName: "attachment",
+      fieldName: "file",
+      fileSize: PNG.length,
+    });
     expect((await postForm(p.url, p.fields, { filename: "cat.png", bytes: PNG })).status).toBe(204);
     await expectError(await postForm(p.url, p.fields, { filename: "cat.png", bytes: PNG }), 403, "AccessDenied");
   });
 
   it("bad input is 400 naming the rule; 401 without a key; 403 without the permission", async () => {
     const owner = await seedOwner();
-    let body = await expectError(await owner.fetch("POST", "/upload-presigned-url/", { filename: "cat.png", modelName: "attachment", fieldName: "file" }), 400, "invalid");
+    let body = await expectError(
+      await owner.fetch("POST", "/upload-presigned-url/", {
+        filename: "cat.png",
+        modelName: "attachment",
+        fieldName: "file",
+      }),
+      400,
+      "invalid",
+    );
     expect(body.detail).toMatch(/fileSize/);
-    body = await expectError(await owner.fetch("POST", "/upload-presigned-url/", { filename: "cat.png", modelName: "spaceship", fieldName: "file", fileSize: 1 }), 400);
+    body = await expectError(
+      await owner.fetch("POST", "/upload-presigned-url/", {
+        filename: "cat.png",
+        modelName: "spaceship",
+        fieldName: "file",
+        fileSize: 1,
+      }),
+      400,
+    );
     expect(body.detail).toMatch(/attachment, chatbot-file/);
-    body = await expectError(await owner.fetch("POST", "/upload-presigned-url/", { filename: "run.exe", modelName: "attachment", fieldName: "file", fileSize: 1 }), 400);
+    body = await expectError(
+      await owner.fetch("POST", "/upload-presigned-url/", {
+        filename: "run.exe",
+        modelName: "attachment",
+        fieldName: "file",
+        fileSize: 1,
+      }),
+      400,
+    );
     expect(body.detail).toMatch(/\.png/);
-    body = await expectError(await owner.fetch("POST", "/upload-presigned-url/", { filename: "logo.png", modelName: "web-chat", fieldName: "avatar", fileSize: 2097153 }), 400);
+    body = await expectError(
+      await owner.fetch("POST", "/upload-presigned-url/", {
+        filename: "logo.png",
+        modelName: "web-chat",
+        fieldName: "avatar",
+        fileSize: 2097153,
+      }),
+      400,
+    );
     expect(body.detail).toMatch(/2097152/);
-    await expectError(await owner.fetch("POST", "/upload-presigned-url/", { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: -1 }), 400);
+    await expectError(
+      await owner.fetch("POST", "/upload-presigned-url/", {
+        filename: "cat.png",
+        modelName: "attachment",
+        fieldName: "file",
+        fileSize: -1,
+      }),
+      400,
+    );
     const rows = await db().select().from(uploads).where(eq(uploads.organizationId, owner.organizationId));
     expect(rows).toHaveLength(0);
 
     const { call } = await import("../../harness");
-    await expectError(await call("POST", "/api/v1/upload-presigned-url/", { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: 1 }), 401, "not_authenticated");
+    await expectError(
+      await call("POST", "/api/v1/upload-presigned-url/", {
+        filename: "cat.png",
+        modelName: "attachment",
+        fieldName: "file",
+        fileSize: 1,
+      }),
+      401,
+      "not_authenticated",
+    );
     const member = await seedMember(owner, ["conversation.manage"]);
-    expect((await member.fetch("POST", "/upload-presigned-url/", { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: 1 })).status).toBe(200);
-    await expectError(await member.fetch("POST", "/upload-presigned-url/", { filename: "a.pdf", modelName: "knowledge-base-file", fieldName: "file", fileSize: 1 }), 403, "permission_denied");
+    expect(
+      (
+        await member.fetch("POST", "/upload-presigned-url/", {
+          filename: "cat.png",
+          modelName: "attachment",
+          fieldName: "file",
+          fileSize: 1,
+        })
+      ).status,
+    ).toBe(200);
+    await expectError(
+      await member.fetch("POST", "/upload-presigned-url/", {
+        filename: "a.pdf",
+        modelName: "knowledge-base-file",
+        fieldName: "file",
+        fileSize: 1,
+      }),
+      403,
+      "permission_denied",
+    );
   });
 
   it("PUT type: a presigned PUT to our own target, checked the same way", async () => {
     const owner = await seedOwner();
     const settings = { PRESIGNED_UPLOAD_METHOD: "PUT" };
-    const p = await presign(owner, { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: PNG.length }, { settings });
+    const p = await presign(
+      owner,
+      { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: PNG.length },
+      { settings },
+    );
     expect(p.method).toBe("PUT");
     expect(Object.keys(p.fields)).toEqual(["key"]);
     expect(p.headers).toEqual({ "Content-Type": "image/png" });
     const { SELF } = await import("cloudflare:test");
-    await expectError(await SELF.fetch(p.url.replace(/X-Amz-Signature=[0-9a-f]+/, `X-Amz-Signature=${"0".repeat(64)}`), { method: "PUT", body: PNG, headers: p.headers }), 403, "SignatureDoesNotMatch");
-    await expectError(await SELF.fetch(p.url, { method: "PUT", body: new Uint8Array(PNG.length + 5), headers: p.headers }), 400, "EntityTooLarge");
+    await expectError(
+      await SELF.fetch(p.url.replace(/X-Amz-Signature=[0-9a-f]+/, `X-Amz-Signature=${"0".repeat(64)}`), {
+        method: "PUT",
+        body: PNG,
+        headers: p.headers,
+      }),
+      403,
+      "SignatureDoesNotMatch",
+    );
+    await expectError(
+      await SELF.fetch(p.url, { method: "PUT", body: new Uint8Array(PNG.length + 5), headers: p.headers }),
+      400,
+      "EntityTooLarge",
+    );
     expect(await env.FILES.head(p.fields.key)).toBeNull();
     const res = await SELF.fetch(p.url, { method: "PUT", body: PNG, headers: p.headers });
     expect(res.status, await res.clone().text()).toBe(200);
@@ -155,12 +274,31 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
 
   it("with R2 credentials, PUT URLs point at R2's S3 endpoint", async () => {
     const owner = await seedOwner();
-    const settings = { PRESIGNED_UPLOAD_METHOD: "PUT", R2_ACCOUNT_ID: "acc123", R2_ACCESS_KEY_ID: "AKIDEXAMPLE", R2_SECRET_ACCESS_KEY: "secret", R2_BUCKET_NAME: "files" };
-    const p = await presign(owner, { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: PNG.length }, { settings });
+    const settings = {
+      PRESIGNED_UPLOAD_METHOD: "PUT",
+      R2_ACCOUNT_ID: "acc123",
+      R2_ACCESS_KEY_ID: "AKIDEXAMPLE",
+      R2_SECRET_ACCESS_KEY: "secret",
+      R2_BUCKET_NAME: "files",
+    };
+    const p = await presign(
+      owner,
+      { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: PNG.length },
+      { settings },
+    );
     const url = new URL(p.url);
     expect(url.origin).toBe("https://acc123.r2.cloudflarestorage.com");
     expect(url.pathname.startsWith("/files/uploads/")).toBe(true);
     expect(url.searchParams.get("X-Amz-Credential")).toMatch(/^AKIDEXAMPLE\//);
-    await expectError(await owner.fetch("POST", "/upload-presigned-url/", { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: 1 }, { settings: { R2_ACCOUNT_ID: "acc123" } }), 503, "not_configured");
+    await expectError(
+      await owner.fetch(
+        "POST",
+        "/upload-presigned-url/",
+        { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: 1 },
+        { settings: { R2_ACCOUNT_ID: "acc123" } },
+      ),
+      503,
+      "not_configured",
+    );
   });
 });

@@ -11,42 +11,64 @@ import { presign, pythonRequestsPost, type Presigned, type RequestsFile } from "
  * fields, in this order, with `requests` (`files=[(name, (None, value)), ..., ("file", (filename, fileobj))]`),
  * dropping whatever else the presigned answer held; then attach the key to a knowledge base.
  */
-const CLIENT_FIELDS = ["key", "x-amz-algorithm", "x-amz-credential", "x-amz-date", "policy", "x-amz-signature"] as const;
+const CLIENT_FIELDS = [
+  "key",
+  "x-amz-algorithm",
+  "x-amz-credential",
+  "x-amz-date",
+  "policy",
+  "x-amz-signature",
+] as const;
 
 const HANDBOOK = "Opening hours\nThe Rotterdam shop opens at nine in the morning and closes at six in the evening.\n";
 const bytes = new TextEncoder().encode(HANDBOOK);
 
 const clientUpload = (p: Presigned, filename: string, content: Uint8Array, extra: RequestsFile[] = []) =>
-  pythonRequestsPost(p.url, [...CLIENT_FIELDS.map((name): RequestsFile => [name, [null, p.fields[name]]]), ...extra, ["file", [filename, content]]]);
+  pythonRequestsPost(p.url, [
+    ...CLIENT_FIELDS.map((name): RequestsFile => [name, [null, p.fields[name]]]),
+    ...extra,
+    ["file", [filename, content]],
+  ]);
 
 const policyOf = (p: Presigned) => JSON.parse(atob(p.fields.policy)) as { expiration: string; conditions: unknown[] };
 
 /** The form field a policy condition names (`bucket` is the URL's, not a field). */
-const conditionField = (c: unknown) => (Array.isArray(c) ? String(c[1]).replace(/^\$/, "").toLowerCase() : Object.keys(c as object)[0].toLowerCase());
+const conditionField = (c: unknown) =>
+  Array.isArray(c) ? String(c[1]).replace(/^\$/, "").toLowerCase() : Object.keys(c as object)[0].toLowerCase();
 
 /** S3's POST policy signature (AWS SigV4, "Calculating a Signature"), computed apart from the service's own code. */
 function s3PolicySignature(secret: string, day: string, region: string, policy: string) {
   const mac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
-  return createHmac("sha256", mac(mac(mac(mac(`AWS4${secret}`, day), region), "s3"), "aws4_request")).update(policy).digest("hex");
+  return createHmac("sha256", mac(mac(mac(mac(`AWS4${secret}`, day), region), "s3"), "aws4_request"))
+    .update(policy)
+    .digest("hex");
 }
 
 /** Every condition names the bucket or a field the client posts; the size range is the only other one. */
 function expectClientSatisfiable(p: Presigned) {
   const { conditions } = policyOf(p);
   const named = conditions.filter((c) => !(Array.isArray(c) && c[0] === "content-length-range")).map(conditionField);
-  expect(new Set(named)).toEqual(new Set(["bucket", ...CLIENT_FIELDS.filter((f) => f !== "policy" && f !== "x-amz-signature")]));
+  expect(new Set(named)).toEqual(
+    new Set(["bucket", ...CLIENT_FIELDS.filter((f) => f !== "policy" && f !== "x-amz-signature")]),
+  );
   expect(conditions).toContainEqual(["content-length-range", 0, bytes.length]);
   expect(p.fields).not.toHaveProperty("Content-Type");
 }
 
 async function presignHandbook(owner: Actor, settings?: Settings, extra: Record<string, unknown> = {}) {
   // Real clients send all four in the JSON body, snake_case.
-  return presign(owner, { filename: "handbook.txt", model_name: "chatbot-file", field_name: "file", file_size: bytes.length, ...extra }, { settings });
+  return presign(
+    owner,
+    { filename: "handbook.txt", model_name: "chatbot-file", field_name: "file", file_size: bytes.length, ...extra },
+    { settings },
+  );
 }
 
 async function attachAndIngest(owner: Actor, key: string) {
   const kb = await createKnowledgeBase(owner);
-  const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, { files: [{ file: key, filename: "handbook.txt" }] });
+  const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, {
+    files: [{ file: key, filename: "handbook.txt" }],
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   const [created] = (await res.json()) as { id: string }[];
   const file = await waitForFile(owner, kb.id, created.id);
@@ -75,7 +97,12 @@ describe("the official Python client's upload flow, field for field", () => {
 
   it("with R2's S3 credentials (R2_*), the policy is signed as S3 signs it, and the same six fields upload", async () => {
     const owner = await seedOwner();
-    const settings: Settings = { R2_ACCOUNT_ID: "acc123", R2_ACCESS_KEY_ID: "AKIDEXAMPLE", R2_SECRET_ACCESS_KEY: "r2-secret", R2_BUCKET_NAME: "files" };
+    const settings: Settings = {
+      R2_ACCOUNT_ID: "acc123",
+      R2_ACCESS_KEY_ID: "AKIDEXAMPLE",
+      R2_SECRET_ACCESS_KEY: "r2-secret",
+      R2_BUCKET_NAME: "files",
+    };
     const p = await presignHandbook(owner, settings);
     expectClientSatisfiable(p);
     const [accessKeyId, day, region, service, terminal] = p.fields["x-amz-credential"].split("/");
@@ -85,7 +112,8 @@ describe("the official Python client's upload flow, field for field", () => {
     const { expiration, conditions } = policyOf(p);
     expect(expiration).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(conditions).toContainEqual({ bucket: "files" });
-    for (const f of ["x-amz-algorithm", "x-amz-credential", "x-amz-date"]) expect(conditions).toContainEqual({ [f]: p.fields[f] });
+    for (const f of ["x-amz-algorithm", "x-amz-credential", "x-amz-date"])
+      expect(conditions).toContainEqual({ [f]: p.fields[f] });
 
     const res = await fetchWithSettings(clientUpload(p, "handbook.txt", bytes), settings);
     expect(res.status, await res.clone().text()).toBe(204);
@@ -100,18 +128,30 @@ describe("the official Python client's upload flow, field for field", () => {
     const body = await expectError(await SELF.fetch(clientUpload(strict, "handbook.txt", bytes)), 403, "AccessDenied");
     expect(body.detail).toContain("Content-Type");
     expect(await env.FILES.head(strict.fields.key)).toBeNull();
-    const res = await SELF.fetch(clientUpload(strict, "handbook.txt", bytes, [["Content-Type", [null, "text/markdown"]]]));
+    const res = await SELF.fetch(
+      clientUpload(strict, "handbook.txt", bytes, [["Content-Type", [null, "text/markdown"]]]),
+    );
     expect(res.status, await res.clone().text()).toBe(204);
     expect((await env.FILES.head(strict.fields.key))?.httpMetadata?.contentType).toBe("text/markdown");
 
     // Without the opt-in, a field the policy does not name is refused as S3 refuses it; nothing is stored.
     const plain = await presignHandbook(owner);
-    const extra = await expectError(await SELF.fetch(clientUpload(plain, "handbook.txt", bytes, [["Content-Type", [null, "text/plain"]]])), 403, "AccessDenied");
+    const extra = await expectError(
+      await SELF.fetch(clientUpload(plain, "handbook.txt", bytes, [["Content-Type", [null, "text/plain"]]])),
+      403,
+      "AccessDenied",
+    );
     expect(extra.detail).toMatch(/Extra input fields: content-type/);
     expect(await env.FILES.head(plain.fields.key)).toBeNull();
 
     // A type the spec does not allow is a 400 naming it, before anything is signed.
-    const refused = await owner.fetch("POST", "/upload-presigned-url/", { filename: "handbook.txt", model_name: "chatbot-file", field_name: "file", file_size: 10, content_type: "image/png" });
+    const refused = await owner.fetch("POST", "/upload-presigned-url/", {
+      filename: "handbook.txt",
+      model_name: "chatbot-file",
+      field_name: "file",
+      file_size: 10,
+      content_type: "image/png",
+    });
     expect((await expectError(refused, 400)).detail).toMatch(/image\/png/);
   });
 });

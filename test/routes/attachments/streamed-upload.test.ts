@@ -14,7 +14,9 @@ function pattern(length: number, boundary = "") {
   const bytes = new Uint8Array(length);
   for (let i = 0; i < length; i++) bytes[i] = (i * 7 + (i >>> 11)) % 251;
   // Near where the reader's 256 KiB pieces meet: the start of a delimiter, cut short.
-  if (boundary) for (let at = 256 * 1024 - 5; at + 60 < length; at += 256 * 1024) bytes.set(enc.encode(`\r\n--${boundary.slice(0, 10)}`), at);
+  if (boundary)
+    for (let at = 256 * 1024 - 5; at + 60 < length; at += 256 * 1024)
+      bytes.set(enc.encode(`\r\n--${boundary.slice(0, 10)}`), at);
   return bytes;
 }
 
@@ -25,7 +27,11 @@ async function storedBytes(key: string) {
 
 /** A requests-style body (CRLF after the closing boundary) with `after` inserted between the file and the closing delimiter. */
 function bodyWith(fields: Record<string, string>, file: Uint8Array, { closing = "\r\n", after = "" } = {}) {
-  const { body, contentType } = requestsMultipart(fields, { filename: "big.pdf", bytes: file, contentType: "application/pdf" });
+  const { body, contentType } = requestsMultipart(fields, {
+    filename: "big.pdf",
+    bytes: file,
+    contentType: "application/pdf",
+  });
   const boundary = contentType.split("boundary=")[1];
   const ending = `\r\n--${boundary}--\r\n`;
   const head = body.subarray(0, body.length - file.length - ending.length);
@@ -38,20 +44,29 @@ function bodyWith(fields: Record<string, string>, file: Uint8Array, { closing = 
   return { body: out, contentType, boundary };
 }
 
-const post = (url: string, body: BodyInit, contentType: string) => SELF.fetch(url, { method: "POST", body, headers: { "Content-Type": contentType } });
+const post = (url: string, body: BodyInit, contentType: string) =>
+  SELF.fetch(url, { method: "POST", body, headers: { "Content-Type": contentType } });
 
 describe("presigned POST: large files stream into R2", () => {
   it("a file of 5 MiB and more streams as it arrives (all but its end as one part), stored exactly, with or without the CRLF after the closing boundary", async () => {
     const owner = await seedOwner();
     for (const closing of ["\r\n", ""]) {
       const file = pattern(6 * MiB + 12345, "x");
-      const p = await presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize: file.length });
+      const p = await presign(owner, {
+        filename: "big.pdf",
+        modelName: "attachment",
+        fieldName: "file",
+        fileSize: file.length,
+      });
       const { body, contentType } = bodyWith(p.fields, file, { closing });
       const res = await post(p.url, body, contentType);
       expect(res.status, await res.clone().text()).toBe(204);
       const stored = await storedBytes(p.fields.key);
       expect(stored!.bytes.length).toBe(file.length);
-      expect(stored!.bytes.every((b, i) => b === file[i]), `closing ${JSON.stringify(closing)}`).toBe(true);
+      expect(
+        stored!.bytes.every((b, i) => b === file[i]),
+        `closing ${JSON.stringify(closing)}`,
+      ).toBe(true);
       // Two parts: the streamed prefix and the held-back tail (a multipart ETag counts its parts).
       expect(stored!.etag).toMatch(/-2$/);
       const [row] = await db().select().from(uploads).where(eq(uploads.key, p.fields.key));
@@ -62,7 +77,12 @@ describe("presigned POST: large files stream into R2", () => {
   it("workerd's own FormData (no CRLF after the closing boundary) streams a large file too", async () => {
     const owner = await seedOwner();
     const file = pattern(5 * MiB + 100 * 1024);
-    const p = await presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize: file.length });
+    const p = await presign(owner, {
+      filename: "big.pdf",
+      modelName: "attachment",
+      fieldName: "file",
+      fileSize: file.length,
+    });
     const form = new FormData();
     for (const [k, v] of Object.entries(p.fields)) form.append(k, v);
     form.append("file", new File([file], "big.pdf", { type: "application/pdf" }));
@@ -87,7 +107,12 @@ describe("presigned POST: large files stream into R2", () => {
     expect(stored!.bytes.length).toBe(file.length);
     expect(stored!.bytes.every((b, i) => b === file[i])).toBe(true);
 
-    p = await presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize: file.length + 70 * 1024 });
+    p = await presign(owner, {
+      filename: "big.pdf",
+      modelName: "attachment",
+      fieldName: "file",
+      fileSize: file.length + 70 * 1024,
+    });
     sent = bodyWith(p.fields, file, { after: "y".repeat(65 * 1024) });
     res = await post(p.url, sent.body, sent.contentType);
     const body = await expectError(res, 400, "MalformedPOSTRequest");
@@ -101,12 +126,22 @@ describe("presigned POST: large files stream into R2", () => {
     const owner = await seedOwner();
     const limit = 6 * MiB;
     const file = pattern(limit + 1);
-    const p = await presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize: limit });
+    const p = await presign(owner, {
+      filename: "big.pdf",
+      modelName: "attachment",
+      fieldName: "file",
+      fileSize: limit,
+    });
     const sent = bodyWith(p.fields, file, { closing: "" });
     await expectError(await post(p.url, sent.body, sent.contentType), 400, "EntityTooLarge");
     expect(await env.FILES.head(p.fields.key)).toBeNull();
     // The same file with the usual closing is refused before a byte is stored.
-    const again = await presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize: limit });
+    const again = await presign(owner, {
+      filename: "big.pdf",
+      modelName: "attachment",
+      fieldName: "file",
+      fileSize: limit,
+    });
     const usual = bodyWith(again.fields, file);
     await expectError(await post(again.url, usual.body, usual.contentType), 400, "EntityTooLarge");
     expect(await env.FILES.head(again.fields.key)).toBeNull();
@@ -115,7 +150,12 @@ describe("presigned POST: large files stream into R2", () => {
   it("a body that ends inside the streamed file (Content-Length longer than the body) stores nothing", async () => {
     const owner = await seedOwner();
     const file = pattern(6 * MiB);
-    const p = await presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize: file.length });
+    const p = await presign(owner, {
+      filename: "big.pdf",
+      modelName: "attachment",
+      fieldName: "file",
+      fileSize: file.length,
+    });
     const { body, contentType } = bodyWith(p.fields, file);
     // A stream that stops after half the file while the request announced the whole body.
     const half = body.subarray(0, body.length - file.length / 2);
@@ -127,7 +167,11 @@ describe("presigned POST: large files stream into R2", () => {
     });
     const fixed = new FixedLengthStream(body.length);
     const piping = stream.pipeTo(fixed.writable).catch(() => undefined);
-    const res = await SELF.fetch(p.url, { method: "POST", body: fixed.readable, headers: { "Content-Type": contentType } }).catch((err: unknown) => err);
+    const res = await SELF.fetch(p.url, {
+      method: "POST",
+      body: fixed.readable,
+      headers: { "Content-Type": contentType },
+    }).catch((err: unknown) => err);
     await piping;
     if (res instanceof Response) expect(res.status).toBeGreaterThanOrEqual(400);
     expect(await env.FILES.head(p.fields.key)).toBeNull();
@@ -137,7 +181,12 @@ describe("presigned POST: large files stream into R2", () => {
     const owner = await seedOwner();
     for (const closing of ["\r\n", ""]) {
       const file = pattern(3 * MiB + 7, "x");
-      const p = await presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize: file.length + 1024 });
+      const p = await presign(owner, {
+        filename: "big.pdf",
+        modelName: "attachment",
+        fieldName: "file",
+        fileSize: file.length + 1024,
+      });
       const { body, contentType } = bodyWith(p.fields, file, { closing, after: "Upload" });
       expect((await post(p.url, body, contentType)).status).toBe(204);
       const stored = await storedBytes(p.fields.key);
@@ -146,7 +195,12 @@ describe("presigned POST: large files stream into R2", () => {
       expect(stored!.etag).not.toMatch(/-/);
     }
     const file = pattern(17 * MiB + 3);
-    const p = await presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize: file.length });
+    const p = await presign(owner, {
+      filename: "big.pdf",
+      modelName: "attachment",
+      fieldName: "file",
+      fileSize: file.length,
+    });
     const { body, contentType } = bodyWith(p.fields, file, { closing: "" });
     const chunked = new ReadableStream<Uint8Array>({
       start(c) {

@@ -3,7 +3,10 @@ import { expect } from "vitest";
 import type { Actor } from "../../harness";
 
 /** A tiny valid PNG (1x1). */
-export const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+export const PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
 
 const enc = new TextEncoder();
 
@@ -11,21 +14,41 @@ const enc = new TextEncoder();
  * A multipart body as Python's `requests` builds it for `post(url, data=fields, files={"file": ...})`:
  * a hex boundary, the fields first (no Content-Type), then the file, `--boundary--\r\n` to close.
  */
-export function requestsMultipart(fields: Record<string, string>, file: { filename: string; bytes: Uint8Array; contentType?: string }, name = "file") {
+export function requestsMultipart(
+  fields: Record<string, string>,
+  file: { filename: string; bytes: Uint8Array; contentType?: string },
+  name = "file",
+) {
   const boundary = crypto.randomUUID().replace(/-/g, "");
   const parts: Uint8Array[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const [k, v] of Object.entries(fields))
+    parts.push(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   const type = file.contentType ? `Content-Type: ${file.contentType}\r\n` : "";
-  parts.push(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${file.filename}"\r\n${type}\r\n`), file.bytes, enc.encode(`\r\n--${boundary}--\r\n`));
+  parts.push(
+    enc.encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${file.filename}"\r\n${type}\r\n`,
+    ),
+    file.bytes,
+    enc.encode(`\r\n--${boundary}--\r\n`),
+  );
   const body = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) (body.set(p, at), (at += p.length));
+  for (const p of parts) body.set(p, at), (at += p.length);
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-export async function postForm(url: string, fields: Record<string, string>, file: { filename: string; bytes: Uint8Array; contentType?: string }, headers: Record<string, string> = {}) {
+export async function postForm(
+  url: string,
+  fields: Record<string, string>,
+  file: { filename: string; bytes: Uint8Array; contentType?: string },
+  headers: Record<string, string> = {},
+) {
   const { body, contentType } = requestsMultipart(fields, file);
-  return SELF.fetch(url.startsWith("http") ? url : `http://localhost${url}`, { method: "POST", body, headers: { "Content-Type": contentType, ...headers } });
+  return SELF.fetch(url.startsWith("http") ? url : `http://localhost${url}`, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": contentType, ...headers },
+  });
 }
 
 export interface Presigned {
@@ -35,14 +58,23 @@ export interface Presigned {
   headers?: Record<string, string>;
 }
 
-export async function presign(actor: Actor, body: Record<string, unknown>, init: Parameters<Actor["fetch"]>[3] = {}): Promise<Presigned> {
+export async function presign(
+  actor: Actor,
+  body: Record<string, unknown>,
+  init: Parameters<Actor["fetch"]>[3] = {},
+): Promise<Presigned> {
   const res = await actor.fetch("POST", "/upload-presigned-url/", body, init);
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as Presigned;
 }
 
 /** Presign and upload an attachment the three-step way; returns the key. */
-export async function uploadKey(actor: Actor, filename = "cat.png", bytes: Uint8Array = PNG, contentType = "image/png"): Promise<string> {
+export async function uploadKey(
+  actor: Actor,
+  filename = "cat.png",
+  bytes: Uint8Array = PNG,
+  contentType = "image/png",
+): Promise<string> {
   const p = await presign(actor, { filename, model_name: "attachment", field_name: "file", file_size: bytes.length });
   const res = await postForm(p.url, p.fields, { filename, bytes, contentType });
   expect(res.status, await res.clone().text()).toBe(204);
@@ -64,12 +96,16 @@ export function pythonRequestsPost(url: string, parts: RequestsFile[]): Request 
   const chunks: Uint8Array[] = [];
   for (const [name, [filename, content]] of parts) {
     const disposition = `form-data; name="${name}"${filename === null ? "" : `; filename="${filename}"`}`;
-    chunks.push(enc.encode(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`), typeof content === "string" ? enc.encode(content) : content, enc.encode("\r\n"));
+    chunks.push(
+      enc.encode(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`),
+      typeof content === "string" ? enc.encode(content) : content,
+      enc.encode("\r\n"),
+    );
   }
   chunks.push(enc.encode(`--${boundary}--\r\n`));
   const body = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;
-  for (const c of chunks) (body.set(c, at), (at += c.length));
+  for (const c of chunks) body.set(c, at), (at += c.length);
   return new Request(url.startsWith("http") ? url : `http://localhost${url}`, {
     method: "POST",
     body,

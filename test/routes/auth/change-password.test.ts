@@ -7,17 +7,28 @@ const NEW = "staple battery horse";
 /** A registered user with a password, and their key. */
 async function register() {
   const email = `${unique("pw")}@example.com`;
-  const res = await call("POST", "/api/v1/auth/registration/", { email, password1: OLD, password2: OLD, name: "Ada", company: unique("Acme") });
+  const res = await call("POST", "/api/v1/auth/registration/", {
+    email,
+    password1: OLD,
+    password2: OLD,
+    name: "Ada",
+    company: unique("Acme"),
+  });
   expect(res.status).toBe(201);
   const { apiKey } = (await res.json()) as { apiKey: string };
-  const change = (body: unknown, prefix = "/api/v1") => call("POST", `${prefix}/auth/password/change/`, body, { Authorization: `Api-Key ${apiKey}` });
+  const change = (body: unknown, prefix = "/api/v1") =>
+    call("POST", `${prefix}/auth/password/change/`, body, { Authorization: `Api-Key ${apiKey}` });
   return { email, change };
 }
 const login = (email: string, password: string) => call("POST", "/api/v1/auth/login/", { email, password });
 
 describe("POST /auth/password/change/", () => {
   it("401 without a key", async () => {
-    await expectError(await call("POST", "/api/v1/auth/password/change/", { oldPassword: OLD, newPassword1: NEW, newPassword2: NEW }), 401, "not_authenticated");
+    await expectError(
+      await call("POST", "/api/v1/auth/password/change/", { oldPassword: OLD, newPassword1: NEW, newPassword2: NEW }),
+      401,
+      "not_authenticated",
+    );
   });
 
   it.each(PREFIXES)("changes the password (snake_case keys) under %s", async (prefix) => {
@@ -31,7 +42,10 @@ describe("POST /auth/password/change/", () => {
 
   it("400 on a wrong old password, and the password stays", async () => {
     const { email, change } = await register();
-    const body = await expectError(await change({ oldPassword: "not the password", newPassword1: NEW, newPassword2: NEW }), 400);
+    const body = await expectError(
+      await change({ oldPassword: "not the password", newPassword1: NEW, newPassword2: NEW }),
+      400,
+    );
     expect(body.errors?.oldPassword).toBeDefined();
     expect((await login(email, OLD)).status).toBe(200);
     await expectError(await login(email, NEW), 400);
@@ -39,9 +53,17 @@ describe("POST /auth/password/change/", () => {
 
   it("400 on mismatched or short new passwords, naming the field, and the password stays", async () => {
     const { email, change } = await register();
-    const mismatch = await expectError(await change({ old_password: OLD, new_password1: NEW, new_password2: `${NEW}!` }), 400, "invalid");
+    const mismatch = await expectError(
+      await change({ old_password: OLD, new_password1: NEW, new_password2: `${NEW}!` }),
+      400,
+      "invalid",
+    );
     expect(mismatch.errors?.newPassword2).toBeDefined();
-    const short = await expectError(await change({ old_password: OLD, new_password1: "short", new_password2: "short" }), 400, "invalid");
+    const short = await expectError(
+      await change({ old_password: OLD, new_password1: "short", new_password2: "short" }),
+      400,
+      "invalid",
+    );
     expect(short.errors?.newPassword1).toBeDefined();
     expect((await login(email, OLD)).status).toBe(200);
   });

@@ -5,7 +5,13 @@ const PASSWORD = "correct horse battery";
 
 async function register() {
   const email = `${unique("login")}@example.com`;
-  const res = await call("POST", "/api/v1/auth/registration/", { email, password1: PASSWORD, password2: PASSWORD, name: "Ada", company: unique("Acme") });
+  const res = await call("POST", "/api/v1/auth/registration/", {
+    email,
+    password1: PASSWORD,
+    password2: PASSWORD,
+    name: "Ada",
+    company: unique("Acme"),
+  });
   expect(res.status).toBe(201);
   return email;
 }
@@ -24,13 +30,20 @@ describe("POST /auth/login/", () => {
 
   it("400 on a wrong password or an unknown e-mail, without a key", async () => {
     const email = await register();
-    const wrong = await expectError(await call("POST", "/api/v1/auth/login/", { email, password: "wrong password" }), 400);
+    const wrong = await expectError(
+      await call("POST", "/api/v1/auth/login/", { email, password: "wrong password" }),
+      400,
+    );
     expect(wrong).not.toHaveProperty("key");
     await expectError(await call("POST", "/api/v1/auth/login/", { email: `nobody-${email}`, password: PASSWORD }), 400);
   });
 
   it("400 naming the fields on missing input", async () => {
-    const body = await expectError(await call("POST", "/api/v1/auth/login/", { email: "not-an-email" }), 400, "invalid");
+    const body = await expectError(
+      await call("POST", "/api/v1/auth/login/", { email: "not-an-email" }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(body.errors!)).toEqual(expect.arrayContaining(["email", "password"]));
   });
 });

@@ -20,13 +20,24 @@ describe("POST /auth/registration/", () => {
     const input = registration();
     const res = await call("POST", `${prefix}/auth/registration/`, input);
     expect(res.status, await res.clone().text()).toBe(201);
-    const body = (await res.json()) as { user: Record<string, unknown>; organization: Record<string, unknown>; apiKey: string };
-    expect(body.user).toMatchObject({ email: input.email, name: "Ada Lovelace", company: input.company, isStaff: false });
+    const body = (await res.json()) as {
+      user: Record<string, unknown>;
+      organization: Record<string, unknown>;
+      apiKey: string;
+    };
+    expect(body.user).toMatchObject({
+      email: input.email,
+      name: "Ada Lovelace",
+      company: input.company,
+      isStaff: false,
+    });
     expect(body.user).not.toHaveProperty("passwordHash");
     expect(body.organization).toMatchObject({ name: input.company });
     expect(body.apiKey).toMatch(/^ak_[0-9A-Za-z]{40}$/);
 
-    const current = await call("GET", `${prefix}/users/current/`, undefined, { Authorization: `Api-Key ${body.apiKey}` });
+    const current = await call("GET", `${prefix}/users/current/`, undefined, {
+      Authorization: `Api-Key ${body.apiKey}`,
+    });
     expect(current.status).toBe(200);
     expect(await current.json()).toMatchObject({ id: body.user.id, email: input.email });
     expect((await login(input.email)).status).toBe(200);
@@ -62,8 +73,16 @@ describe("POST /auth/registration/", () => {
   it("409 on an e-mail that is already registered, whatever its case", async () => {
     const input = registration();
     expect((await call("POST", "/api/v1/auth/registration/", input)).status).toBe(201);
-    await expectError(await call("POST", "/api/v1/auth/registration/", { ...input, company: unique("Other") }), 409, "conflict");
-    await expectError(await call("POST", "/api/v1/auth/registration/", { ...input, email: input.email.toUpperCase() }), 409, "conflict");
+    await expectError(
+      await call("POST", "/api/v1/auth/registration/", { ...input, company: unique("Other") }),
+      409,
+      "conflict",
+    );
+    await expectError(
+      await call("POST", "/api/v1/auth/registration/", { ...input, email: input.email.toUpperCase() }),
+      409,
+      "conflict",
+    );
     expect(await userByEmail(input.email)).toHaveLength(1);
   });
 });

@@ -7,7 +7,17 @@ import { createInbox } from "../inboxes/fixtures";
 import { readXlsx } from "../members/helpers";
 import { ok } from "../statistics/helpers";
 
-type Batch = { id: string; status: string; total: number; completed: number; failed: number; progress: number; averageAnswerCorrectness: number | null; chatbot: { id: string; name: string }; filename: string };
+type Batch = {
+  id: string;
+  status: string;
+  total: number;
+  completed: number;
+  failed: number;
+  progress: number;
+  averageAnswerCorrectness: number | null;
+  chatbot: { id: string; name: string };
+  filename: string;
+};
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 async function webChatWithBot(owner: Actor) {
@@ -28,8 +38,9 @@ function workbook(rows: string[][]): Uint8Array {
   const header = rows[0];
   const shared = `<sst>${header.map((h) => `<si><t>${esc(h)}</t></si>`).join("")}</sst>`;
   const col = (i: number) => String.fromCharCode(65 + i);
-  const xmlRows = rows.map((r, y) =>
-    `<row r="${y + 1}">${r.map((v, x) => (y === 0 ? `<c r="${col(x)}${y + 1}" t="s"><v>${x}</v></c>` : `<c r="${col(x)}${y + 1}" t="inlineStr"><is><t>${esc(v)}</t></is></c>`)).join("")}</row>`,
+  const xmlRows = rows.map(
+    (r, y) =>
+      `<row r="${y + 1}">${r.map((v, x) => (y === 0 ? `<c r="${col(x)}${y + 1}" t="s"><v>${x}</v></c>` : `<c r="${col(x)}${y + 1}" t="inlineStr"><is><t>${esc(v)}</t></is></c>`)).join("")}</row>`,
   );
   return zipSync({
     "[Content_Types].xml": strToU8("<Types/>"),
@@ -50,41 +61,102 @@ async function finished(owner: Actor, webChatId: string, id: string): Promise<Ba
 }
 
 describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .../{id}/export-excel/", () => {
-  it.each(PREFIXES)("runs every question of an .xlsx through the assistant with the local model, end to end (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const { bot, webChatId } = await webChatWithBot(owner);
-    const questions = Array.from({ length: 14 }, (_, i) => `Question number ${i + 1}?`);
-    const rows = [["Question", "Expected answer"], ...questions.map((q, i) => [q, i % 2 ? `You said: "${q}".` : "Something else entirely."])];
-    const key = await upload(owner, "questions.xlsx", workbook(rows), XLSX);
-    const created = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }, { prefix }), 201);
-    expect(created).toMatchObject({ status: "pending", total: 14, completed: 0, filename: "questions.xlsx", chatbot: { id: bot.id, name: bot.name } });
-    const done = await finished(owner, webChatId, created.id);
-    expect(done).toMatchObject({ status: "done", total: 14, completed: 14, failed: 0, progress: 1 });
-    expect(done.averageAnswerCorrectness!).toBeGreaterThan(0.3);
+  it.each(PREFIXES)(
+    "runs every question of an .xlsx through the assistant with the local model, end to end (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const { bot, webChatId } = await webChatWithBot(owner);
+      const questions = Array.from({ length: 14 }, (_, i) => `Question number ${i + 1}?`);
+      const rows = [
+        ["Question", "Expected answer"],
+        ...questions.map((q, i) => [q, i % 2 ? `You said: "${q}".` : "Something else entirely."]),
+      ];
+      const key = await upload(owner, "questions.xlsx", workbook(rows), XLSX);
+      const created = await ok<Batch>(
+        await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }, { prefix }),
+        201,
+      );
+      expect(created).toMatchObject({
+        status: "pending",
+        total: 14,
+        completed: 0,
+        filename: "questions.xlsx",
+        chatbot: { id: bot.id, name: bot.name },
+      });
+      const done = await finished(owner, webChatId, created.id);
+      expect(done).toMatchObject({ status: "done", total: 14, completed: 14, failed: 0, progress: 1 });
+      expect(done.averageAnswerCorrectness!).toBeGreaterThan(0.3);
 
-    const res = await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${created.id}/export-excel/`, undefined, { prefix });
-    expect(res.headers.get("Content-Type")).toBe(XLSX);
-    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="batch-qa-${created.id}.xlsx"`);
-    const sheet = readXlsx(await res.arrayBuffer());
-    expect(sheet[0]).toEqual(["#", "Question", "Expected answer", "Answer", "Citations", "Reply time (s)", "Status", "Error", "Answer correctness", "Answer similarity", "Faithfulness", "Answer relevancy", "Context precision", "Context recall"]);
-    expect(sheet).toHaveLength(15);
-    const items = await env.DB.prepare("SELECT * FROM batch_qa_items WHERE batch_qa_id = ? ORDER BY position").bind(created.id).all<Record<string, number | string | null>>();
-    sheet.slice(1).forEach((row, i) => {
-      const item = items.results[i];
-      expect(row).toEqual([i + 1, questions[i], rows[i + 1][1], `You said: "${questions[i]}".`, null, (item.reply_ms as number) / 1000, "done", null, item.answer_correctness, item.answer_similarity, item.faithfulness, item.answer_relevancy, null, 0]); // no passages: no precision, and none of the reference recalled
-    });
-    // The expected answer that matches the local model's reply scores 1; the other one low.
-    expect(sheet[2][8]).toBe(1);
-    expect(sheet[1][8] as number).toBeLessThan(0.5);
-    // No conversation or statistics came of it.
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?").bind(bot.id).first<{ n: number }>())!.n).toBe(0);
-  });
+      const res = await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${created.id}/export-excel/`, undefined, {
+        prefix,
+      });
+      expect(res.headers.get("Content-Type")).toBe(XLSX);
+      expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="batch-qa-${created.id}.xlsx"`);
+      const sheet = readXlsx(await res.arrayBuffer());
+      expect(sheet[0]).toEqual([
+        "#",
+        "Question",
+        "Expected answer",
+        "Answer",
+        "Citations",
+        "Reply time (s)",
+        "Status",
+        "Error",
+        "Answer correctness",
+        "Answer similarity",
+        "Faithfulness",
+        "Answer relevancy",
+        "Context precision",
+        "Context recall",
+      ]);
+      expect(sheet).toHaveLength(15);
+      const items = await env.DB.prepare("SELECT * FROM batch_qa_items WHERE batch_qa_id = ? ORDER BY position")
+        .bind(created.id)
+        .all<Record<string, number | string | null>>();
+      sheet.slice(1).forEach((row, i) => {
+        const item = items.results[i];
+        expect(row).toEqual([
+          i + 1,
+          questions[i],
+          rows[i + 1][1],
+          `You said: "${questions[i]}".`,
+          null,
+          (item.reply_ms as number) / 1000,
+          "done",
+          null,
+          item.answer_correctness,
+          item.answer_similarity,
+          item.faithfulness,
+          item.answer_relevancy,
+          null,
+          0,
+        ]); // no passages: no precision, and none of the reference recalled
+      });
+      // The expected answer that matches the local model's reply scores 1; the other one low.
+      expect(sheet[2][8]).toBe(1);
+      expect(sheet[1][8] as number).toBeLessThan(0.5);
+      // No conversation or statistics came of it.
+      expect(
+        (await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?")
+          .bind(bot.id)
+          .first<{ n: number }>())!.n,
+      ).toBe(0);
+    },
+  );
 
   it("reads a .csv without a header (questions first, expected answers second)", async () => {
     const owner = await seedOwner();
     const { webChatId } = await webChatWithBot(owner);
-    const key = await upload(owner, "q.csv", '"Where, exactly, is my parcel?"\nOpening hours?,Nine to five\n\n', "text/csv");
-    const created = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key, filename: "q.csv" }), 201);
+    const key = await upload(
+      owner,
+      "q.csv",
+      '"Where, exactly, is my parcel?"\nOpening hours?,Nine to five\n\n',
+      "text/csv",
+    );
+    const created = await ok<Batch>(
+      await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key, filename: "q.csv" }),
+      201,
+    );
     expect(created.total).toBe(2);
     expect((await finished(owner, webChatId, created.id)).completed).toBe(2);
   });
@@ -102,17 +174,30 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
       { file: await upload(owner, "broken.xlsx", "not a zip", XLSX) },
       { file: `uploads/${owner.organizationId}/../x.csv` },
     ];
-    for (const body of cases) await expectError(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, body), 400);
+    for (const body of cases)
+      await expectError(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, body), 400);
     // Outside the batchQa file spec: 415, as for every upload.
-    await expectError(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: await upload(owner, "notes.txt", "Q?\n", "text/plain") }), 415);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM batch_qas WHERE organization_id = ?").bind(owner.organizationId).first<{ n: number }>())!.n).toBe(0);
+    await expectError(
+      await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, {
+        file: await upload(owner, "notes.txt", "Q?\n", "text/plain"),
+      }),
+      415,
+    );
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM batch_qas WHERE organization_id = ?")
+        .bind(owner.organizationId)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
   });
 
   it("401, 403 without chatbot.manage / chatbot.view, 404 for another organization's web chat or batch", async () => {
     const owner = await seedOwner();
     const { webChatId } = await webChatWithBot(owner);
     const key = await upload(owner, "q.csv", "Hello?\n", "text/csv");
-    const created = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }), 201);
+    const created = await ok<Batch>(
+      await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }),
+      201,
+    );
     const base = `/web-chats/${webChatId}/batch-qas/`;
     await expectError(await call("POST", `/api/v1${base}`, { file: key }), 401, "not_authenticated");
     await expectError(await call("GET", `/api${base}${created.id}/`), 401, "not_authenticated");
@@ -126,44 +211,110 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     await expectError(await stranger.fetch("GET", `${base}${created.id}/export-excel/`), 404, "not_found");
     await expectError(await owner.fetch("GET", `${base}${NO_SUCH_ID}/`), 404, "not_found");
     const other = await webChatWithBot(owner);
-    await expectError(await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/${created.id}/`), 404, "not_found");
+    await expectError(
+      await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/${created.id}/`),
+      404,
+      "not_found",
+    );
   });
 });
 
-type Item = { position: number; question: string; expectedAnswer: string | null; status: string; answer: string | null; citations: string[]; replyTime: number | null; answerCorrectness: number | null };
+type Item = {
+  position: number;
+  question: string;
+  expectedAnswer: string | null;
+  status: string;
+  answer: string | null;
+  citations: string[];
+  replyTime: number | null;
+  answerCorrectness: number | null;
+};
 type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
 describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items/", () => {
-  it.each(PREFIXES)("lists the web chat's runs newest first, and a run's questions in the file's order, as the export has them (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const { bot, webChatId } = await webChatWithBot(owner);
-    const first = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: await upload(owner, "a.csv", "One?\n", "text/csv") }), 201);
-    const csv = "Question,Expected answer\n" + Array.from({ length: 25 }, (_, i) => `Question ${i + 1}?,You said: "Question ${i + 1}?".`).join("\n");
-    const second = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: await upload(owner, "b.csv", csv, "text/csv") }), 201);
-    await finished(owner, webChatId, first.id);
-    const done = await finished(owner, webChatId, second.id);
+  it.each(PREFIXES)(
+    "lists the web chat's runs newest first, and a run's questions in the file's order, as the export has them (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const { bot, webChatId } = await webChatWithBot(owner);
+      const first = await ok<Batch>(
+        await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, {
+          file: await upload(owner, "a.csv", "One?\n", "text/csv"),
+        }),
+        201,
+      );
+      const csv =
+        "Question,Expected answer\n" +
+        Array.from({ length: 25 }, (_, i) => `Question ${i + 1}?,You said: "Question ${i + 1}?".`).join("\n");
+      const second = await ok<Batch>(
+        await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, {
+          file: await upload(owner, "b.csv", csv, "text/csv"),
+        }),
+        201,
+      );
+      await finished(owner, webChatId, first.id);
+      const done = await finished(owner, webChatId, second.id);
 
-    const list = await ok<Page<Batch>>(await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/`, undefined, { prefix }));
-    expect(list).toMatchObject({ count: 2, next: null, previous: null });
-    expect(list.results.map((b) => b.id)).toEqual([second.id, first.id]);
-    expect(list.results[0]).toEqual(done);
-    expect(list.results[1]).toMatchObject({ filename: "a.csv", status: "done", chatbot: { id: bot.id, name: bot.name } });
+      const list = await ok<Page<Batch>>(
+        await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/`, undefined, { prefix }),
+      );
+      expect(list).toMatchObject({ count: 2, next: null, previous: null });
+      expect(list.results.map((b) => b.id)).toEqual([second.id, first.id]);
+      expect(list.results[0]).toEqual(done);
+      expect(list.results[1]).toMatchObject({
+        filename: "a.csv",
+        status: "done",
+        chatbot: { id: bot.id, name: bot.name },
+      });
 
-    const page1 = await ok<Page<Item>>(await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${second.id}/items/?pageSize=20`, undefined, { prefix }));
-    expect(page1.count).toBe(25);
-    expect(page1.next).toContain("page=2");
-    const page2 = await ok<Page<Item>>(await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${second.id}/items/?page=2&page_size=20`, undefined, { prefix }));
-    const items = [...page1.results, ...page2.results];
-    expect(items.map((i) => i.position)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-    expect(items[0]).toMatchObject({ question: "Question 1?", expectedAnswer: 'You said: "Question 1?".', status: "done", answer: 'You said: "Question 1?".', citations: [], answerCorrectness: 1 });
-    const sheet = readXlsx(await (await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${second.id}/export-excel/`)).arrayBuffer());
-    items.forEach((item, i) => expect([sheet[i + 1][1], sheet[i + 1][3], sheet[i + 1][5], sheet[i + 1][8]]).toEqual([item.question, item.answer, item.replyTime, item.answerCorrectness]));
-  });
+      const page1 = await ok<Page<Item>>(
+        await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${second.id}/items/?pageSize=20`, undefined, {
+          prefix,
+        }),
+      );
+      expect(page1.count).toBe(25);
+      expect(page1.next).toContain("page=2");
+      const page2 = await ok<Page<Item>>(
+        await owner.fetch(
+          "GET",
+          `/web-chats/${webChatId}/batch-qas/${second.id}/items/?page=2&page_size=20`,
+          undefined,
+          { prefix },
+        ),
+      );
+      const items = [...page1.results, ...page2.results];
+      expect(items.map((i) => i.position)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+      expect(items[0]).toMatchObject({
+        question: "Question 1?",
+        expectedAnswer: 'You said: "Question 1?".',
+        status: "done",
+        answer: 'You said: "Question 1?".',
+        citations: [],
+        answerCorrectness: 1,
+      });
+      const sheet = readXlsx(
+        await (await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${second.id}/export-excel/`)).arrayBuffer(),
+      );
+      items.forEach((item, i) =>
+        expect([sheet[i + 1][1], sheet[i + 1][3], sheet[i + 1][5], sheet[i + 1][8]]).toEqual([
+          item.question,
+          item.answer,
+          item.replyTime,
+          item.answerCorrectness,
+        ]),
+      );
+    },
+  );
 
   it("400 for a bad page, 401, 403 without chatbot.view, 404 for another organization's web chat or run", async () => {
     const owner = await seedOwner();
     const { webChatId } = await webChatWithBot(owner);
-    const created = await ok<Batch>(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: await upload(owner, "q.csv", "Hello?\n", "text/csv") }), 201);
+    const created = await ok<Batch>(
+      await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, {
+        file: await upload(owner, "q.csv", "Hello?\n", "text/csv"),
+      }),
+      201,
+    );
     const base = `/web-chats/${webChatId}/batch-qas/`;
     await expectError(await owner.fetch("GET", `${base}?page=0`), 400, "invalid");
     await expectError(await owner.fetch("GET", `${base}${created.id}/items/?page=abc`), 400, "invalid");
@@ -176,7 +327,14 @@ describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items
     await expectError(await stranger.fetch("GET", base), 404, "not_found");
     await expectError(await stranger.fetch("GET", `${base}${created.id}/items/`), 404, "not_found");
     const other = await webChatWithBot(owner);
-    await expectError(await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/${created.id}/items/`), 404, "not_found");
-    expect(await ok<Page<Batch>>(await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/`))).toMatchObject({ count: 0, results: [] });
+    await expectError(
+      await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/${created.id}/items/`),
+      404,
+      "not_found",
+    );
+    expect(await ok<Page<Batch>>(await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/`))).toMatchObject({
+      count: 0,
+      results: [],
+    });
   });
 });

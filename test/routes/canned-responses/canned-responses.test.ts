@@ -8,7 +8,8 @@ import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, typ
 type Canned = { id: string; shortCode: string; content: string; createdAt: string; updatedAt: string };
 type Page = { count: number; next: string | null; previous: string | null; results: Canned[] };
 
-const rows = async (organizationId: string) => db().select().from(cannedResponses).where(eq(cannedResponses.organizationId, organizationId));
+const rows = async (organizationId: string) =>
+  db().select().from(cannedResponses).where(eq(cannedResponses.organizationId, organizationId));
 
 async function create(actor: Actor, shortCode: string, content: string): Promise<Canned> {
   const res = await actor.fetch("POST", "/canned-responses/", { shortCode, content });
@@ -21,10 +22,20 @@ describe("/canned-responses/", () => {
     const owner = await seedOwner();
     for (const prefix of PREFIXES) {
       const tag = prefix === "/api" ? "a" : "v";
-      const res = await owner.fetch("POST", "/canned-responses/", { shortCode: `refund-${tag}`, content: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}" }, { prefix });
+      const res = await owner.fetch(
+        "POST",
+        "/canned-responses/",
+        { shortCode: `refund-${tag}`, content: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}" },
+        { prefix },
+      );
       expect(res.status, await res.clone().text()).toBe(201);
       const made = (await res.json()) as Canned;
-      expect(made).toMatchObject({ shortCode: `refund-${tag}`, content: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}", createdAt: expect.stringMatching(/^\d+$/), updatedAt: expect.stringMatching(/^\d+$/) });
+      expect(made).toMatchObject({
+        shortCode: `refund-${tag}`,
+        content: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}",
+        createdAt: expect.stringMatching(/^\d+$/),
+        updatedAt: expect.stringMatching(/^\d+$/),
+      });
       const got = await owner.fetch("GET", `/canned-responses/${made.id}/`, undefined, { prefix });
       expect(await got.json()).toEqual(made);
     }
@@ -48,12 +59,18 @@ describe("/canned-responses/", () => {
     const patched = await owner.fetch("PATCH", `/canned-responses/${hours.id}/`, { content: "We open at 8." });
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({ id: hours.id, shortCode: "hours", content: "We open at 8." });
-    const renamed = (await (await owner.fetch("PATCH", `/canned-responses/${hours.id}/`, { shortCode: "opening-hours" })).json()) as Canned;
+    const renamed = (await (
+      await owner.fetch("PATCH", `/canned-responses/${hours.id}/`, { shortCode: "opening-hours" })
+    ).json()) as Canned;
     expect(renamed).toMatchObject({ shortCode: "opening-hours", content: "We open at 8." });
 
     expect((await owner.fetch("DELETE", `/canned-responses/${hours.id}/`)).status).toBe(204);
     await expectError(await owner.fetch("GET", `/canned-responses/${hours.id}/`), 404);
-    expect((await rows(owner.organizationId)).map((r) => r.shortCode).sort()).toEqual(["bye_1", "refund-a", "refund-v"]);
+    expect((await rows(owner.organizationId)).map((r) => r.shortCode).sort()).toEqual([
+      "bye_1",
+      "refund-a",
+      "refund-v",
+    ]);
   });
 
   it("answers a short code the organization has already with 409 (create and rename); another organization may use it", async () => {
@@ -64,7 +81,11 @@ describe("/canned-responses/", () => {
     const dup = await owner.fetch("POST", "/canned-responses/", { shortCode: "hello", content: "Again" });
     await expectError(dup.clone(), 409, "conflict");
     expect(((await dup.json()) as { detail: string }).detail).toContain('"hello" already exists');
-    await expectError(await owner.fetch("PATCH", `/canned-responses/${second.id}/`, { shortCode: "hello" }), 409, "conflict");
+    await expectError(
+      await owner.fetch("PATCH", `/canned-responses/${second.id}/`, { shortCode: "hello" }),
+      409,
+      "conflict",
+    );
     expect((await rows(owner.organizationId)).map((r) => [r.shortCode, r.content]).sort()).toEqual([
       ["hello", "Hello!"],
       ["hi", "Hi!"],
@@ -91,11 +112,18 @@ describe("/canned-responses/", () => {
       await expectError(res.clone(), 400, "invalid");
       expect(((await res.json()) as { detail: string }).detail).toContain(field);
     }
-    await expectError(await owner.fetch("PATCH", `/canned-responses/${made.id}/`, { shortCode: "Nope!" }), 400, "invalid");
+    await expectError(
+      await owner.fetch("PATCH", `/canned-responses/${made.id}/`, { shortCode: "Nope!" }),
+      400,
+      "invalid",
+    );
     await expectError(await owner.fetch("PATCH", `/canned-responses/${made.id}/`, { content: "" }), 400, "invalid");
     await expectError(await owner.fetch("GET", "/canned-responses/not-a-uuid/"), 404); // as every malformed id
     await expectError(await owner.fetch("GET", `/canned-responses/?search=${"x".repeat(201)}`), 400);
-    const stored = await db().select().from(cannedResponses).where(and(eq(cannedResponses.organizationId, owner.organizationId)));
+    const stored = await db()
+      .select()
+      .from(cannedResponses)
+      .where(and(eq(cannedResponses.organizationId, owner.organizationId)));
     expect(stored.map((r) => [r.shortCode, r.content])).toEqual([["ok", "Fine."]]);
   });
 
@@ -121,10 +149,20 @@ describe("/canned-responses/", () => {
     await expectError(await viewer.fetch("GET", "/canned-responses/"), 403, "permission_denied");
     await expectError(await viewer.fetch("GET", `/canned-responses/${made.id}/`), 403, "permission_denied");
     const agent = await seedMember(owner, ["conversation.manage"]);
-    expect(((await (await agent.fetch("GET", "/canned-responses/")).json()) as Page).results.map((c) => c.shortCode)).toEqual(["shared"]);
+    expect(
+      ((await (await agent.fetch("GET", "/canned-responses/")).json()) as Page).results.map((c) => c.shortCode),
+    ).toEqual(["shared"]);
     expect((await agent.fetch("GET", `/canned-responses/${made.id}/`)).status).toBe(200);
-    await expectError(await agent.fetch("POST", "/canned-responses/", { shortCode: "agent", content: "x" }), 403, "permission_denied");
-    await expectError(await agent.fetch("PATCH", `/canned-responses/${made.id}/`, { content: "x" }), 403, "permission_denied");
+    await expectError(
+      await agent.fetch("POST", "/canned-responses/", { shortCode: "agent", content: "x" }),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await agent.fetch("PATCH", `/canned-responses/${made.id}/`, { content: "x" }),
+      403,
+      "permission_denied",
+    );
     await expectError(await agent.fetch("DELETE", `/canned-responses/${made.id}/`), 403, "permission_denied");
     expect((await rows(owner.organizationId)).map((r) => [r.shortCode, r.content])).toEqual([["shared", "Shared."]]);
     const editor = await seedMember(owner, ["canned_response.manage"]);

@@ -1,6 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
 import { PREFIXES, seedMember, seedStaff } from "../../harness";
-import { LOCAL_LLM_ID, PATH, UPSTREAM_API_KEY, gatewayOwner, lastUpstreamRequest, upstreamModel, wordsUsed } from "./fixtures";
+import {
+  LOCAL_LLM_ID,
+  PATH,
+  UPSTREAM_API_KEY,
+  gatewayOwner,
+  lastUpstreamRequest,
+  upstreamModel,
+  wordsUsed,
+} from "./fixtures";
 
 const question = [{ role: "user", content: "What are your opening hours?" }];
 
@@ -13,7 +21,13 @@ describe("POST /chat/completions (non-streaming)", () => {
     expect(body).toMatchObject({
       object: "chat.completion",
       model: "Local LLM",
-      choices: [{ index: 0, message: { role: "assistant", content: 'You said: "What are your opening hours?".' }, finish_reason: "stop" }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: 'You said: "What are your opening hours?".' },
+          finish_reason: "stop",
+        },
+      ],
     });
     expect(body.id).toMatch(/^chatcmpl-[0-9a-f-]{36}$/);
     expect(Math.abs(body.created - Date.now() / 1000)).toBeLessThan(60);
@@ -27,7 +41,13 @@ describe("POST /chat/completions (non-streaming)", () => {
       model: LOCAL_LLM_ID,
       messages: [
         { role: "system", content: [{ type: "text", text: "Be brief." }] },
-        { role: "user", content: [{ type: "text", text: "Hello" }, { type: "text", text: "there" }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Hello" },
+            { type: "text", text: "there" },
+          ],
+        },
       ],
     });
     expect(res.status, await res.clone().text()).toBe(200);
@@ -47,7 +67,10 @@ describe("POST /chat/completions (non-streaming)", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       const err = await res.json<{ code: string; errors: Record<string, string[]> }>();
       expect(err.code).toBe("invalid");
-      expect(Object.keys(err.errors).some((k) => k.startsWith(field)), `${JSON.stringify(err.errors)} names ${field}`).toBe(true);
+      expect(
+        Object.keys(err.errors).some((k) => k.startsWith(field)),
+        `${JSON.stringify(err.errors)} names ${field}`,
+      ).toBe(true);
     }
   });
 
@@ -87,7 +110,12 @@ describe("POST /chat/completions (non-streaming)", () => {
     const owner = await gatewayOwner();
     const schema = {
       type: "object",
-      properties: { answer: { type: "string" }, confidence: { type: "number", minimum: 0 }, tags: { type: "array", items: { type: "string" } }, kind: { enum: ["faq", "other"] } },
+      properties: {
+        answer: { type: "string" },
+        confidence: { type: "number", minimum: 0 },
+        tags: { type: "array", items: { type: "string" } },
+        kind: { enum: ["faq", "other"] },
+      },
       required: ["answer", "confidence", "tags", "kind"],
     };
     const res = await owner.fetch("POST", PATH, {
@@ -97,7 +125,12 @@ describe("POST /chat/completions (non-streaming)", () => {
     });
     expect(res.status, await res.clone().text()).toBe(200);
     const parsed = JSON.parse((await res.json<any>()).choices[0].message.content);
-    expect(parsed).toEqual({ answer: 'You said: "What are your opening hours?".', confidence: 0, tags: [], kind: "faq" });
+    expect(parsed).toEqual({
+      answer: 'You said: "What are your opening hours?".',
+      confidence: 0,
+      tags: [],
+      kind: "faq",
+    });
   });
 
   it("passes the request on to an openai_compatible model: key, model name, options, response format", async () => {
@@ -108,7 +141,10 @@ describe("POST /chat/completions (non-streaming)", () => {
       messages: [{ role: "developer", content: "Be brief." }, ...question],
       temperature: 0.3,
       max_tokens: 5,
-      response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object", properties: { answer: { type: "string" } } } } },
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: "x", schema: { type: "object", properties: { answer: { type: "string" } } } },
+      },
     });
     expect(res.status, await res.clone().text()).toBe(200);
     const body = await res.json<any>();
@@ -124,7 +160,14 @@ describe("POST /chat/completions (non-streaming)", () => {
       stream_options: { include_usage: true },
       max_tokens: 5,
       temperature: 0.3,
-      response_format: { type: "json_schema", json_schema: { name: "output", schema: { type: "object", properties: { answer: { type: "string" } } }, strict: false } },
+      response_format: {
+        type: "json_schema",
+        json_schema: {
+          name: "output",
+          schema: { type: "object", properties: { answer: { type: "string" } } },
+          strict: false,
+        },
+      },
     });
     await vi.waitFor(async () => expect(await wordsUsed(owner.organizationId)).toBe(5));
   });
@@ -132,12 +175,27 @@ describe("POST /chat/completions (non-streaming)", () => {
   it("passes tools through and returns the model's tool call", async () => {
     const owner = await gatewayOwner();
     const model = await upstreamModel(owner);
-    const tools = [{ type: "function", function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+    const tools = [
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          description: "Weather",
+          parameters: { type: "object", properties: { city: { type: "string" } } },
+        },
+      },
+    ];
     const res = await owner.fetch("POST", PATH, { model: model.name, messages: question, tools });
     expect(res.status, await res.clone().text()).toBe(200);
     expect((await res.json<any>()).choices[0]).toEqual({
       index: 0,
-      message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }] },
+      message: {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } },
+        ],
+      },
       finish_reason: "tool_calls",
     });
     expect((await lastUpstreamRequest(model.modelName)).body.tools).toEqual(tools);

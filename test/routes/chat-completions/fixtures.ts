@@ -33,7 +33,12 @@ export async function gatewayOwner(): Promise<Actor> {
  */
 export async function upstreamModel(
   owner: Actor,
-  opts: { modelName?: string; apiKey?: string; path?: "/large-language-models/" | "/embedding-models/"; dimensions?: number } = {},
+  opts: {
+    modelName?: string;
+    apiKey?: string;
+    path?: "/large-language-models/" | "/embedding-models/";
+    dimensions?: number;
+  } = {},
 ) {
   const res = await owner.fetch("POST", opts.path ?? "/large-language-models/", {
     name: unique("upstream"),
@@ -45,7 +50,10 @@ export async function upstreamModel(
   });
   expect(res.status, await res.clone().text()).toBe(201);
   const model = (await res.json()) as { id: string; name: string; modelName: string };
-  await db().update(models).set({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1` }).where(eq(models.id, model.id));
+  await db()
+    .update(models)
+    .set({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1` })
+    .where(eq(models.id, model.id));
   return model;
 }
 
@@ -64,27 +72,45 @@ export const PRE_TOKEN_FAULTS = [
  * An assistant whose model is `primaryName` on the upstream (a fault name such as `fail-500x99-<id>`
  * makes it fail) with a fallback model that answers (`echo-<id>`); `overrides` go to POST /chatbots/.
  */
-export async function assistantWithFallback(owner: Actor, primaryName: string, overrides: Record<string, unknown> = {}) {
+export async function assistantWithFallback(
+  owner: Actor,
+  primaryName: string,
+  overrides: Record<string, unknown> = {},
+) {
   const fallbackName = `echo-${crypto.randomUUID()}`;
   const primary = await upstreamModel(owner, { modelName: primaryName });
   const fallback = await upstreamModel(owner, { modelName: fallbackName });
-  const bot = await createChatbot(owner, { largeLanguageModel: primary.id, fallbackLargeLanguageModel: fallback.id, ...overrides });
+  const bot = await createChatbot(owner, {
+    largeLanguageModel: primary.id,
+    fallbackLargeLanguageModel: fallback.id,
+    ...overrides,
+  });
   return { bot, primary, fallback, primaryName, fallbackName };
 }
 
 /** The model a stored message names (`model_id`: the one that answered a reply). */
-export const storedModelOf = async (messageId: string) => (await env.DB.prepare("select model_id from messages where id = ?").bind(messageId).first<{ model_id: string }>())?.model_id;
+export const storedModelOf = async (messageId: string) =>
+  (await env.DB.prepare("select model_id from messages where id = ?").bind(messageId).first<{ model_id: string }>())
+    ?.model_id;
 
 /** What the upstream last received for a model name: `{headers: {authorization}, body}`. */
 export async function lastUpstreamRequest(modelName: string) {
   const res = await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${encodeURIComponent(modelName)}`);
   expect(res.status).toBe(200);
-  return (await res.json()) as { headers: { authorization: string | null }; body: Record<string, any>; aborted: boolean };
+  return (await res.json()) as {
+    headers: { authorization: string | null };
+    body: Record<string, any>;
+    aborted: boolean;
+  };
 }
 
 /** How many requests the upstream has received for a model name. */
 export const upstreamRequestCount = async (modelName: string) =>
-  (await (await fetch(`${env.TEST_UPSTREAM_URL}/request-count?model=${encodeURIComponent(modelName)}`)).json<{ count: number }>()).count;
+  (
+    await (
+      await fetch(`${env.TEST_UPSTREAM_URL}/request-count?model=${encodeURIComponent(modelName)}`)
+    ).json<{ count: number }>()
+  ).count;
 
 export interface TimedEvent extends SseEvent {
   /** Milliseconds from `start` to the read that completed this event. */
@@ -110,7 +136,8 @@ export async function readEvents(res: Response, start = Date.now()): Promise<Tim
 }
 
 /** The `data` of the default events, parsed, up to (not including) `[DONE]`. */
-export const chunks = (events: SseEvent[]) => events.filter((e) => e.event === null && e.data !== "[DONE]").map((e) => JSON.parse(e.data));
+export const chunks = (events: SseEvent[]) =>
+  events.filter((e) => e.event === null && e.data !== "[DONE]").map((e) => JSON.parse(e.data));
 
 export const contentOf = (events: SseEvent[]) =>
   chunks(events)

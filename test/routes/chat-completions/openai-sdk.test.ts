@@ -6,7 +6,12 @@ import { gatewayOwner, upstreamModel } from "./fixtures";
 
 /** The official OpenAI client, pointed at the gateway with our API key. */
 const client = (actor: Actor) =>
-  new OpenAI({ baseURL: "http://localhost/api/v1", apiKey: actor.key, maxRetries: 0, fetch: (url, init) => SELF.fetch(url, init) });
+  new OpenAI({
+    baseURL: "http://localhost/api/v1",
+    apiKey: actor.key,
+    maxRetries: 0,
+    fetch: (url, init) => SELF.fetch(url, init),
+  });
 
 const messages = [{ role: "user" as const, content: "What are your opening hours?" }];
 
@@ -17,7 +22,12 @@ describe("the official OpenAI Node client against the gateway", () => {
     expect(completion.choices[0].message.content).toBe('You said: "What are your opening hours?".');
     expect(completion.usage?.total_tokens).toBeGreaterThan(0);
 
-    const stream = await openai.chat.completions.create({ model: "Local LLM", messages, stream: true, stream_options: { include_usage: true } });
+    const stream = await openai.chat.completions.create({
+      model: "Local LLM",
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     let pieces = 0;
     let usage: OpenAI.CompletionUsage | null | undefined;
@@ -52,7 +62,9 @@ describe("the official OpenAI Node client against the gateway", () => {
     expect(denied.message).toContain("canUseAiGateway");
 
     const owner = await gatewayOwner();
-    const missing = await client(owner).chat.completions.create({ model: "No Such Model", messages }).catch((e) => e);
+    const missing = await client(owner)
+      .chat.completions.create({ model: "No Such Model", messages })
+      .catch((e) => e);
     expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
     expect(missing.message).toContain("No Such Model");
 

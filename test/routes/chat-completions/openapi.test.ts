@@ -6,7 +6,10 @@ type Op = {
   requestBody: { content: Record<string, { schema: { $ref?: string } }> };
   responses: Record<string, { content?: Record<string, unknown> }>;
 };
-type Doc = { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, { properties: Record<string, { example?: unknown; description?: string }> }> } };
+type Doc = {
+  paths: Record<string, Record<string, Op>>;
+  components: { schemas: Record<string, { properties: Record<string, { example?: unknown; description?: string }> }> };
+};
 
 describe("the AI gateway in the OpenAPI document", () => {
   it("documents POST /chat/completions/ under both prefixes, JSON or event stream, tagged AI gateway", async () => {
@@ -15,7 +18,10 @@ describe("the AI gateway in the OpenAPI document", () => {
       const path = doc.paths[`${prefix}/chat/completions/`];
       expect(Object.keys(path)).toEqual(["post"]);
       expect(path.post.tags).toEqual(["AI gateway"]);
-      expect(Object.keys(path.post.responses["200"].content!).sort()).toEqual(["application/json", "text/event-stream"]);
+      expect(Object.keys(path.post.responses["200"].content!).sort()).toEqual([
+        "application/json",
+        "text/event-stream",
+      ]);
       expect(Object.keys(path.post.responses)).toEqual(expect.arrayContaining(["400", "401", "403", "404", "502"]));
     }
     const request = doc.components.schemas.ChatCompletionRequest;

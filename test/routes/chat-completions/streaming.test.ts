@@ -1,5 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
-import { PATH, chunks, contentOf, gatewayOwner, lastUpstreamRequest, readEvents, upstreamModel, wordsUsed } from "./fixtures";
+import {
+  PATH,
+  chunks,
+  contentOf,
+  gatewayOwner,
+  lastUpstreamRequest,
+  readEvents,
+  upstreamModel,
+  wordsUsed,
+} from "./fixtures";
 
 const question = [{ role: "user", content: "What are your opening hours?" }];
 
@@ -12,7 +21,9 @@ describe("POST /chat/completions (streaming)", () => {
     const res = await owner.fetch("POST", PATH, { model: model.id, messages: question, stream: true, max_tokens: 20 });
     expect(res.status).toBe(200);
     const events = await readEvents(res, start);
-    const content = events.filter((e) => e.event === null && e.data !== "[DONE]" && JSON.parse(e.data).choices[0]?.delta?.content);
+    const content = events.filter(
+      (e) => e.event === null && e.data !== "[DONE]" && JSON.parse(e.data).choices[0]?.delta?.content,
+    );
     expect(content).toHaveLength(20);
     expect(contentOf(events)).toBe(Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" "));
     const first = content[0].at;
@@ -64,11 +75,18 @@ describe("POST /chat/completions (streaming)", () => {
   it("streams a tool call with its arguments joined from the upstream's fragments", async () => {
     const owner = await gatewayOwner();
     const model = await upstreamModel(owner);
-    const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+    const tools = [
+      {
+        type: "function",
+        function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+      },
+    ];
     const res = await owner.fetch("POST", PATH, { model: model.id, messages: question, tools, stream: true });
     const all = chunks(await readEvents(res));
     const calls = all.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []);
-    expect(calls).toEqual([{ index: 0, id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }]);
+    expect(calls).toEqual([
+      { index: 0, id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } },
+    ]);
     expect(all.at(-1).choices[0].finish_reason).toBe("tool_calls");
   });
 
@@ -80,6 +98,8 @@ describe("POST /chat/completions (streaming)", () => {
     let text = "";
     while (!text.includes("word2")) text += new TextDecoder().decode((await reader.read()).value);
     await reader.cancel();
-    await vi.waitFor(async () => expect((await lastUpstreamRequest(model.modelName)).aborted).toBe(true), { timeout: 3000 });
+    await vi.waitFor(async () => expect((await lastUpstreamRequest(model.modelName)).aborted).toBe(true), {
+      timeout: 3000,
+    });
   });
 });

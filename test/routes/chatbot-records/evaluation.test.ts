@@ -7,24 +7,45 @@ import { ok } from "../statistics/helpers";
 import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";
 import type { Bindings } from "../../../src/env";
 
-type Rec = { id: string; evaluationStatus?: string | null; faithfulness?: number | null; answerRelevancy?: number | null; answerRelevancyDisplay?: string; answerCorrectness?: number | null };
+type Rec = {
+  id: string;
+  evaluationStatus?: string | null;
+  faithfulness?: number | null;
+  answerRelevancy?: number | null;
+  answerRelevancyDisplay?: string;
+  answerCorrectness?: number | null;
+};
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe("evaluation of answered questions (enable-evaluation, the chatbot-evaluation queue)", () => {
   it("scores each answer in the background once evaluation is on, and shows the scores on the records", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    await ok(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Before evaluation" } }));
+    await ok(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Before evaluation" } }),
+    );
     await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, { enableEvaluation: true }));
-    await ok(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }));
+    await ok(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }),
+    );
     let records: Rec[] = [];
     for (let i = 0; i < 100; i++) {
-      records = (await ok<{ results: Rec[] }>(await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today()}&endDate=${today()}`))).results;
+      records = (
+        await ok<{ results: Rec[] }>(
+          await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today()}&endDate=${today()}`),
+        )
+      ).results;
       if (records[0]?.evaluationStatus === "done") break;
       await new Promise((r) => setTimeout(r, 50));
     }
     // The local model echoes the question: relevant, but supported by no context.
-    expect(records[0]).toMatchObject({ evaluationStatus: "done", faithfulness: 0, answerRelevancy: 1, answerRelevancyDisplay: "100%", answerCorrectness: null });
+    expect(records[0]).toMatchObject({
+      evaluationStatus: "done",
+      faithfulness: 0,
+      answerRelevancy: 1,
+      answerRelevancyDisplay: "100%",
+      answerCorrectness: null,
+    });
     expect(records[1]).toMatchObject({ evaluationStatus: null, faithfulness: null }); // answered before evaluation was on
   });
 
@@ -32,7 +53,9 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { enableEvaluation: true });
     await ok(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello there" } }));
-    const [record] = (await env.DB.prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ?").bind(bot.id).all<{ id: string }>()).results;
+    const [record] = (
+      await env.DB.prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ?").bind(bot.id).all<{ id: string }>()
+    ).results;
     await env.DB.prepare("UPDATE chatbot_records SET evaluation_status = 'pending' WHERE id = ?").bind(record.id).run();
     const batch = createMessageBatch("chatbot-evaluation", [
       { id: "a", timestamp: new Date(), attempts: 1, body: { recordId: record.id } },
@@ -43,10 +66,21 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
     await consumeChatbotEvaluation(batch, env as unknown as Bindings);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks.sort()).toEqual(["a", "b", "c"]);
-    const stored = await env.DB.prepare("SELECT evaluation_status, answer_relevancy FROM chatbot_records WHERE id = ?").bind(record.id).first<{ evaluation_status: string; answer_relevancy: number }>();
+    const stored = await env.DB.prepare("SELECT evaluation_status, answer_relevancy FROM chatbot_records WHERE id = ?")
+      .bind(record.id)
+      .first<{ evaluation_status: string; answer_relevancy: number }>();
     expect(stored).toMatchObject({ evaluation_status: "done" });
     await env.DB.prepare("UPDATE chatbot_records SET answer_relevancy = 0.123 WHERE id = ?").bind(record.id).run();
-    await consumeChatbotEvaluation(createMessageBatch("chatbot-evaluation", [{ id: "d", timestamp: new Date(), attempts: 1, body: { recordId: record.id } }]), env as unknown as Bindings);
-    expect((await env.DB.prepare("SELECT answer_relevancy FROM chatbot_records WHERE id = ?").bind(record.id).first<{ answer_relevancy: number }>())!.answer_relevancy).toBe(0.123);
+    await consumeChatbotEvaluation(
+      createMessageBatch("chatbot-evaluation", [
+        { id: "d", timestamp: new Date(), attempts: 1, body: { recordId: record.id } },
+      ]),
+      env as unknown as Bindings,
+    );
+    expect(
+      (await env.DB.prepare("SELECT answer_relevancy FROM chatbot_records WHERE id = ?")
+        .bind(record.id)
+        .first<{ answer_relevancy: number }>())!.answer_relevancy,
+    ).toBe(0.123);
   });
 });

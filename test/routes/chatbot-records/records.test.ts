@@ -6,7 +6,15 @@ import { upstreamModel } from "../chat-completions/fixtures";
 import { excelSerial, readXlsx } from "../members/helpers";
 import { ok, seedContact, seedConversation, utc } from "../statistics/helpers";
 
-type Rec = Record<string, unknown> & { id: string; inputMessage: string; outputMessage: string | null; replyTime: number | null; createdAt: string; error: string | null; contact: { id: string; name: string } | null };
+type Rec = Record<string, unknown> & {
+  id: string;
+  inputMessage: string;
+  outputMessage: string | null;
+  replyTime: number | null;
+  createdAt: string;
+  error: string | null;
+  contact: { id: string; name: string } | null;
+};
 type Page = { count: number; next: string | null; previous: string | null; results: Rec[] };
 
 const list = (id: string, query: string) => `/chatbots/${id}/records/${query}`;
@@ -18,26 +26,49 @@ async function seeded() {
   const bot = await createChatbot(owner);
   const contact = await seedContact(owner.organizationId, "Grace");
   const inbox = bot.defaultInbox!.id;
+  await seedConversation(
+    owner.organizationId,
+    bot.id,
+    inbox,
+    [
+      {
+        at: utc("2026-05-01T09:00:00Z"),
+        question: "How do I get a refund?",
+        answer: "Refunds take 30 days.",
+        replyMs: 1250,
+      },
+      { at: utc("2026-05-01T09:05:00Z"), question: "100% sure?", answer: "Yes, within 30 days.", replyMs: 800 },
+    ],
+    { contactId: contact },
+  );
   await seedConversation(owner.organizationId, bot.id, inbox, [
-    { at: utc("2026-05-01T09:00:00Z"), question: "How do I get a refund?", answer: "Refunds take 30 days.", replyMs: 1250 },
-    { at: utc("2026-05-01T09:05:00Z"), question: "100% sure?", answer: "Yes, within 30 days.", replyMs: 800 },
-  ], { contactId: contact });
-  await seedConversation(owner.organizationId, bot.id, inbox, [{ at: utc("2026-05-02T23:59:00Z"), question: "Opening hours?", answer: "Nine to five.", replyMs: 2000 }]);
-  await seedConversation(owner.organizationId, bot.id, inbox, [{ at: utc("2026-05-03T00:00:00Z"), question: "Outside the range", answer: "ok" }]);
+    { at: utc("2026-05-02T23:59:00Z"), question: "Opening hours?", answer: "Nine to five.", replyMs: 2000 },
+  ]);
+  await seedConversation(owner.organizationId, bot.id, inbox, [
+    { at: utc("2026-05-03T00:00:00Z"), question: "Outside the range", answer: "ok" },
+  ]);
   return { owner, bot, contact };
 }
 
 describe("GET /chatbots/{chatbotPk}/records/", () => {
   it.each(PREFIXES)("one record per answered question in the date range, newest first (%s)", async (prefix) => {
     const { owner, bot, contact } = await seeded();
-    const page = await ok<Page>(await owner.fetch("GET", list(bot.id, "?startDate=2026-05-01&endDate=2026-05-02"), undefined, { prefix }));
+    const page = await ok<Page>(
+      await owner.fetch("GET", list(bot.id, "?startDate=2026-05-01&endDate=2026-05-02"), undefined, { prefix }),
+    );
     expect(page.count).toBe(3);
     expect(page.results.map((r) => [r.inputMessage, r.outputMessage, r.replyTime])).toEqual([
       ["Opening hours?", "Nine to five.", 2],
       ["100% sure?", "Yes, within 30 days.", 0.8],
       ["How do I get a refund?", "Refunds take 30 days.", 1.25],
     ]);
-    expect(page.results[2]).toMatchObject({ createdAt: String(utc("2026-05-01T09:00:00Z")), error: null, contact: { id: contact, name: "Grace" }, context: ["Refunds are possible within 30 days."], condenseMessage: null });
+    expect(page.results[2]).toMatchObject({
+      createdAt: String(utc("2026-05-01T09:00:00Z")),
+      error: null,
+      contact: { id: contact, name: "Grace" },
+      context: ["Refunds are possible within 30 days."],
+      condenseMessage: null,
+    });
     expect(page.results[0].contact).toBeNull();
     expect(page.results[0]).not.toHaveProperty("faithfulness");
   });
@@ -45,9 +76,17 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
   it("filters by question and answer text (literally), pages, and reads dates in a timezone", async () => {
     const { owner, bot } = await seeded();
     const q = "?startDate=2026-05-01&endDate=2026-05-02";
-    expect((await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&userMessage=REFUND`)))).results.map((r) => r.inputMessage)).toEqual(["How do I get a refund?"]);
-    expect((await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&user_message=${encodeURIComponent("100%")}`)))).count).toBe(1);
-    expect((await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&userMessage=${encodeURIComponent("%")}`)))).count).toBe(1);
+    expect(
+      (await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&userMessage=REFUND`)))).results.map(
+        (r) => r.inputMessage,
+      ),
+    ).toEqual(["How do I get a refund?"]);
+    expect(
+      (await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&user_message=${encodeURIComponent("100%")}`)))).count,
+    ).toBe(1);
+    expect(
+      (await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&userMessage=${encodeURIComponent("%")}`)))).count,
+    ).toBe(1);
     expect((await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&botMessage=30 days`)))).count).toBe(2);
     const first = await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&pageSize=2`)));
     expect(first.results).toHaveLength(2);
@@ -55,36 +94,68 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
     expect(second.results.map((r) => r.inputMessage)).toEqual(["How do I get a refund?"]);
     await expectError(await owner.fetch("GET", list(bot.id, `${q}&page=9`)), 404);
     // In Taipei 2026-05-03 begins at 16:00 UTC on 2 May: the question of 23:59 UTC is asked then.
-    const taipei = await ok<Page>(await owner.fetch("GET", list(bot.id, "?startDate=2026-05-03&endDate=2026-05-03&timezone=Asia/Taipei")));
+    const taipei = await ok<Page>(
+      await owner.fetch("GET", list(bot.id, "?startDate=2026-05-03&endDate=2026-05-03&timezone=Asia/Taipei")),
+    );
     expect(taipei.results.map((r) => r.inputMessage)).toEqual(["Outside the range", "Opening hours?"]);
   });
 
   it("records what completions store, and a failed reply with its error", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    await ok(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }));
+    await ok(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }),
+    );
     const model = await upstreamModel(owner, { modelName: "fail-midstream" });
     const failing = await createChatbot(owner, { largeLanguageModel: model.id });
-    expect((await owner.fetch("POST", `/chatbots/${failing.id}/completions/`, { message: { content: "Will this fail?" } })).status).toBe(502);
+    expect(
+      (await owner.fetch("POST", `/chatbots/${failing.id}/completions/`, { message: { content: "Will this fail?" } }))
+        .status,
+    ).toBe(502);
     const today = new Date().toISOString().slice(0, 10);
     const page = await ok<Page>(await owner.fetch("GET", list(bot.id, `?startDate=${today}&endDate=${today}`)));
-    expect(page.results).toEqual([expect.objectContaining({ inputMessage: "Where is my parcel?", outputMessage: 'You said: "Where is my parcel?".', error: null })]);
+    expect(page.results).toEqual([
+      expect.objectContaining({
+        inputMessage: "Where is my parcel?",
+        outputMessage: 'You said: "Where is my parcel?".',
+        error: null,
+      }),
+    ]);
     let failed: Page | null = null;
     for (let i = 0; i < 50 && !failed?.count; i++) {
       failed = await ok<Page>(await owner.fetch("GET", list(failing.id, `?startDate=${today}&endDate=${today}`)));
       if (!failed.count) await new Promise((r) => setTimeout(r, 20));
     }
-    expect(failed!.results).toEqual([expect.objectContaining({ inputMessage: "Will this fail?", outputMessage: null, replyTime: null, error: expect.any(String) })]);
-    const stats = await ok<{ total: { failedRepliesCount: number; repliesCount: number } }>(await owner.fetch("GET", `/chatbots/${failing.id}/statistics/`));
+    expect(failed!.results).toEqual([
+      expect.objectContaining({
+        inputMessage: "Will this fail?",
+        outputMessage: null,
+        replyTime: null,
+        error: expect.any(String),
+      }),
+    ]);
+    const stats = await ok<{ total: { failedRepliesCount: number; repliesCount: number } }>(
+      await owner.fetch("GET", `/chatbots/${failing.id}/statistics/`),
+    );
     expect(stats.total).toMatchObject({ failedRepliesCount: 1, repliesCount: 0 });
   });
 
   it("shows the evaluation scores when the assistant has enableEvaluation", async () => {
     const { owner, bot } = await seeded();
     await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}));
-    await env.DB.prepare("UPDATE chatbot_records SET faithfulness = 0.855, evaluation_status = 'done' WHERE chatbot_id = ? AND input_message = 'Opening hours?'").bind(bot.id).run();
+    await env.DB.prepare(
+      "UPDATE chatbot_records SET faithfulness = 0.855, evaluation_status = 'done' WHERE chatbot_id = ? AND input_message = 'Opening hours?'",
+    )
+      .bind(bot.id)
+      .run();
     const page = await ok<Page>(await owner.fetch("GET", list(bot.id, "?startDate=2026-05-01&endDate=2026-05-02")));
-    expect(page.results[0]).toMatchObject({ evaluationStatus: "done", faithfulness: 0.855, faithfulnessDisplay: "86%", answerRelevancy: null, answerRelevancyDisplay: "-" });
+    expect(page.results[0]).toMatchObject({
+      evaluationStatus: "done",
+      faithfulness: 0.855,
+      faithfulnessDisplay: "86%",
+      answerRelevancy: null,
+      answerRelevancyDisplay: "-",
+    });
   });
 
   it.each([
@@ -126,7 +197,11 @@ describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
   it.each(PREFIXES)("the same rows as an .xlsx with typed cells, read back cell by cell (%s)", async (prefix) => {
     const { owner, bot } = await seeded();
     await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}));
-    await env.DB.prepare("UPDATE chatbot_records SET faithfulness = 0.5, answer_relevancy = 1 WHERE chatbot_id = ? AND input_message = 'Opening hours?'").bind(bot.id).run();
+    await env.DB.prepare(
+      "UPDATE chatbot_records SET faithfulness = 0.5, answer_relevancy = 1 WHERE chatbot_id = ? AND input_message = 'Opening hours?'",
+    )
+      .bind(bot.id)
+      .run();
     const q = "?startDate=2026-05-01&endDate=2026-05-02";
     const res = await owner.fetch("GET", exportPath(bot.id, q), undefined, { prefix });
     expect(res.status).toBe(200);
@@ -134,7 +209,22 @@ describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
     expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="records-2026-05-01-2026-05-02.xlsx"');
     const rows = readXlsx(await res.arrayBuffer());
     const page = await ok<Page>(await owner.fetch("GET", list(bot.id, q)));
-    expect(rows[0]).toEqual(["Asked at", "Question", "Answer", "Context", "Reply time (s)", "Error", "Conversation", "Contact", "Faithfulness", "Answer relevancy", "Context precision", "Answer correctness", "Answer similarity", "Context recall"]);
+    expect(rows[0]).toEqual([
+      "Asked at",
+      "Question",
+      "Answer",
+      "Context",
+      "Reply time (s)",
+      "Error",
+      "Conversation",
+      "Contact",
+      "Faithfulness",
+      "Answer relevancy",
+      "Context precision",
+      "Answer correctness",
+      "Answer similarity",
+      "Context recall",
+    ]);
     expect(rows.slice(1)).toEqual(
       page.results.map((r) => [
         excelSerial(Number(r.createdAt)),
@@ -158,11 +248,15 @@ describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
 
   it("filters like the list and has no score columns without evaluation", async () => {
     const { owner, bot } = await seeded();
-    const res = await owner.fetch("GET", exportPath(bot.id, "?startDate=2026-05-01&endDate=2026-05-02&botMessage=nine"));
+    const res = await owner.fetch(
+      "GET",
+      exportPath(bot.id, "?startDate=2026-05-01&endDate=2026-05-02&botMessage=nine"),
+    );
     const rows = readXlsx(await res.arrayBuffer());
     expect(rows.map((r) => r.length)).toEqual([8, 8]);
     expect(rows[1][1]).toBe("Opening hours?");
   });
 });
 
-const fetchUrl = (key: string, url: string) => call("GET", new URL(url).pathname + new URL(url).search, undefined, { Authorization: `Api-Key ${key}` });
+const fetchUrl = (key: string, url: string) =>
+  call("GET", new URL(url).pathname + new URL(url).search, undefined, { Authorization: `Api-Key ${key}` });

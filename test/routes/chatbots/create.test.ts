@@ -1,7 +1,18 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { organizations } from "../../../src/db/schema";
-import { CONFIGURED_PLANS, NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, setPlan, unique } from "../../harness";
+import {
+  CONFIGURED_PLANS,
+  NO_SUCH_ID,
+  PREFIXES,
+  call,
+  db,
+  expectError,
+  seedMember,
+  seedOwner,
+  setPlan,
+  unique,
+} from "../../harness";
 import { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
 import { createModel, KINDS } from "../models/fixtures";
 import { createGroup } from "../groups/helpers";
@@ -36,7 +47,12 @@ describe("POST /chatbots/", () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, ["chatbot.view"]);
     const name = unique("Support");
-    const res = await owner.fetch("POST", "/chatbots/", { name, largeLanguageModel: LOCAL_LLM, groups: [{ id: group.id }], ...EVERY_FIELD }, { prefix });
+    const res = await owner.fetch(
+      "POST",
+      "/chatbots/",
+      { name, largeLanguageModel: LOCAL_LLM, groups: [{ id: group.id }], ...EVERY_FIELD },
+      { prefix },
+    );
     const bot = await ok(res, 201);
     const { totalWordsCount: _ignored, databaseUrl: _url, ...echoed } = EVERY_FIELD;
     expect(bot).toMatchObject({
@@ -90,7 +106,14 @@ describe("POST /chatbots/", () => {
     });
     const inboxes = await page(await owner.fetch("GET", `/inboxes/?chatbot=${bot.id}`));
     expect(inboxes.results).toEqual([
-      expect.objectContaining({ id: bot.defaultInbox!.id, name: "Helper API", channelType: "api", isDefault: true, chatbot: { id: bot.id, name: "Helper" }, channel: null }),
+      expect.objectContaining({
+        id: bot.defaultInbox!.id,
+        name: "Helper API",
+        channelType: "api",
+        isDefault: true,
+        chatbot: { id: bot.id, name: "Helper" },
+        channel: null,
+      }),
     ]);
   });
 
@@ -108,7 +131,12 @@ describe("POST /chatbots/", () => {
       }),
       201,
     );
-    expect(bot).toMatchObject({ numberOfRetrievedChunks: 3, outputMode: "json_schema", rawOutputFormat: schema, enableInLineCitations: true });
+    expect(bot).toMatchObject({
+      numberOfRetrievedChunks: 3,
+      outputMode: "json_schema",
+      rawOutputFormat: schema,
+      enableInLineCitations: true,
+    });
   });
 
   it("accepts the organization's own models and refuses another organization's", async () => {
@@ -118,8 +146,14 @@ describe("POST /chatbots/", () => {
     const mine = await createModel(owner, llm);
     const theirs = await createModel(other, llm);
     const myEmbedding = await createModel(owner, embedding);
-    expect((await createChatbot(owner, { largeLanguageModel: mine.id, embeddingModel: myEmbedding.id })).largeLanguageModel).toEqual({ id: mine.id, name: mine.name });
-    const err = await expectError(await owner.fetch("POST", "/chatbots/", { name: "x", largeLanguageModel: theirs.id }), 400, "invalid");
+    expect(
+      (await createChatbot(owner, { largeLanguageModel: mine.id, embeddingModel: myEmbedding.id })).largeLanguageModel,
+    ).toEqual({ id: mine.id, name: mine.name });
+    const err = await expectError(
+      await owner.fetch("POST", "/chatbots/", { name: "x", largeLanguageModel: theirs.id }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!)).toEqual(["largeLanguageModel"]);
   });
 
@@ -152,7 +186,11 @@ describe("POST /chatbots/", () => {
     [{ organization: "nope" }, ["organization"]],
   ])("bad input %j is a 400 naming %j; no assistant and no inbox are written", async (patch, fields) => {
     const owner = await seedOwner();
-    const err = await expectError(await owner.fetch("POST", "/chatbots/", { name: "bad", largeLanguageModel: LOCAL_LLM, ...patch }), 400, "invalid");
+    const err = await expectError(
+      await owner.fetch("POST", "/chatbots/", { name: "bad", largeLanguageModel: LOCAL_LLM, ...patch }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!).sort()).toEqual(fields);
     expect(await storedChatbots(owner.userId)).toHaveLength(0);
     expect(await inboxesOf(owner.organizationId)).toHaveLength(0);
@@ -162,7 +200,15 @@ describe("POST /chatbots/", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const theirs = await createGroup(other, []);
-    const err = await expectError(await owner.fetch("POST", "/chatbots/", { name: "x", largeLanguageModel: LOCAL_LLM, groups: [{ id: theirs.id }] }), 400, "invalid");
+    const err = await expectError(
+      await owner.fetch("POST", "/chatbots/", {
+        name: "x",
+        largeLanguageModel: LOCAL_LLM,
+        groups: [{ id: theirs.id }],
+      }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!)).toEqual(["groups"]);
     expect(await storedChatbots(owner.userId)).toHaveLength(0);
   });
@@ -181,10 +227,23 @@ describe("POST /chatbots/", () => {
     const owner = await seedOwner();
     const manager = await seedMember(owner, ["chatbot.manage"]);
     const foreign = await createGroup(owner, []);
-    await expectError(await manager.fetch("POST", "/chatbots/", { name: "x", largeLanguageModel: LOCAL_LLM, groups: [{ id: foreign.id }] }), 403, "permission_denied");
+    await expectError(
+      await manager.fetch("POST", "/chatbots/", {
+        name: "x",
+        largeLanguageModel: LOCAL_LLM,
+        groups: [{ id: foreign.id }],
+      }),
+      403,
+      "permission_denied",
+    );
     expect(await storedChatbots(manager.userId)).toHaveLength(0);
     const bot = await createChatbot(manager, { groups: [{ id: manager.groupId }] });
-    expect(bot).toMatchObject({ organization: owner.organizationId, createdBy: { id: manager.userId }, groups: [{ id: manager.groupId }], canUpdate: true });
+    expect(bot).toMatchObject({
+      organization: owner.organizationId,
+      createdBy: { id: manager.userId },
+      groups: [{ id: manager.groupId }],
+      canUpdate: true,
+    });
   });
 
   it("`organization` names another organization of the caller (404 when not a member); its permissions apply", async () => {
@@ -193,7 +252,11 @@ describe("POST /chatbots/", () => {
     const manager = await seedMember(owner, ["chatbot.manage"]);
     const asIn = async (m: typeof viewer) => ({ "X-Organization-Id": await ownOrganizationOf(m.userId) });
     const body = { name: "elsewhere", largeLanguageModel: LOCAL_LLM, organization: owner.organizationId };
-    await expectError(await viewer.fetch("POST", "/chatbots/", body, { headers: await asIn(viewer) }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("POST", "/chatbots/", body, { headers: await asIn(viewer) }),
+      403,
+      "permission_denied",
+    );
     const bot = await ok(await manager.fetch("POST", "/chatbots/", body, { headers: await asIn(manager) }), 201);
     expect(bot.organization).toBe(owner.organizationId);
     expect((await inboxesOf(owner.organizationId)).map((i) => i.chatbotId)).toEqual([bot.id]);
@@ -206,35 +269,72 @@ describe("POST /chatbots/", () => {
     const owner = await seedOwner();
     for (let i = 0; i < 10; i++) await createChatbot(owner);
     expect(await storedChatbots(owner.userId)).toHaveLength(10);
-    const org = (await (await owner.fetch("GET", `/organizations/${owner.organizationId}/`)).json()) as { usageStatistics: Record<string, unknown>; organizationPlan: { planName: string } };
+    const org = (await (await owner.fetch("GET", `/organizations/${owner.organizationId}/`)).json()) as {
+      usageStatistics: Record<string, unknown>;
+      organizationPlan: { planName: string };
+    };
     expect(org.usageStatistics).toMatchObject({ chatbotsCount: 10, canCreateChatbot: true, createChatbotLimit: null });
     expect(org.organizationPlan.planName).toBe("Self-hosted");
   });
 
   it("with plans configured by the operator: 403 once the plan's limit is reached (personal assistants count), and when the plan has lapsed", async () => {
     const settings = CONFIGURED_PLANS;
-    const post = (owner: Awaited<ReturnType<typeof seedOwner>>, body: Record<string, unknown>) => owner.fetch("POST", "/chatbots/", body, { settings });
+    const post = (owner: Awaited<ReturnType<typeof seedOwner>>, body: Record<string, unknown>) =>
+      owner.fetch("POST", "/chatbots/", body, { settings });
     const owner = await seedOwner();
     await setPlan(owner.organizationId, "free");
-    for (const extra of [{}, {}, { organization: "" }]) expect((await post(owner, { name: unique("bot"), largeLanguageModel: LOCAL_LLM, ...extra })).status).toBe(201);
-    const err = await expectError(await post(owner, { name: "fourth", largeLanguageModel: LOCAL_LLM }), 403, "permission_denied");
+    for (const extra of [{}, {}, { organization: "" }])
+      expect((await post(owner, { name: unique("bot"), largeLanguageModel: LOCAL_LLM, ...extra })).status).toBe(201);
+    const err = await expectError(
+      await post(owner, { name: "fourth", largeLanguageModel: LOCAL_LLM }),
+      403,
+      "permission_denied",
+    );
     expect(err.detail).toContain("Free plan allows 3");
     expect(await storedChatbots(owner.userId)).toHaveLength(3);
     expect(await inboxesOf(owner.organizationId)).toHaveLength(3);
-    const org = (await (await owner.fetch("GET", `/organizations/${owner.organizationId}/`, undefined, { settings })).json()) as { usageStatistics: Record<string, unknown> };
+    const org = (await (
+      await owner.fetch("GET", `/organizations/${owner.organizationId}/`, undefined, { settings })
+    ).json()) as { usageStatistics: Record<string, unknown> };
     expect(org.usageStatistics).toMatchObject({ canCreateChatbot: false, createChatbotLimit: 3 });
     await setPlan(owner.organizationId, "pro");
     expect((await post(owner, { name: unique("bot"), largeLanguageModel: LOCAL_LLM })).status).toBe(201);
-    await db().update(organizations).set({ planExpiredAt: Date.now() - 1000 }).where(eq(organizations.id, owner.organizationId));
+    await db()
+      .update(organizations)
+      .set({ planExpiredAt: Date.now() - 1000 })
+      .where(eq(organizations.id, owner.organizationId));
     await expectError(await post(owner, { name: "late", largeLanguageModel: LOCAL_LLM }), 403, "permission_denied");
   });
 
   it("a new organization gets the operator's default plan; a malformed PLANS is 503 naming the setting", async () => {
-    const res = await call("POST", "/api/v1/auth/registration/", { email: `${unique("p")}@example.com`, password1: "correct horse battery", password2: "correct horse battery", name: "P", company: "P Co" }, {}, CONFIGURED_PLANS);
+    const res = await call(
+      "POST",
+      "/api/v1/auth/registration/",
+      {
+        email: `${unique("p")}@example.com`,
+        password1: "correct horse battery",
+        password2: "correct horse battery",
+        name: "P",
+        company: "P Co",
+      },
+      {},
+      CONFIGURED_PLANS,
+    );
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(((await res.json()) as { organization: { organizationPlan: { id: string } } }).organization.organizationPlan.id).toBe("free");
+    expect(
+      ((await res.json()) as { organization: { organizationPlan: { id: string } } }).organization.organizationPlan.id,
+    ).toBe("free");
     const owner = await seedOwner();
-    const broken = await expectError(await owner.fetch("POST", "/chatbots/", { name: "x", largeLanguageModel: LOCAL_LLM }, { settings: { PLANS: "{not json" } }), 503, "not_configured");
+    const broken = await expectError(
+      await owner.fetch(
+        "POST",
+        "/chatbots/",
+        { name: "x", largeLanguageModel: LOCAL_LLM },
+        { settings: { PLANS: "{not json" } },
+      ),
+      503,
+      "not_configured",
+    );
     expect(broken.detail).toContain("PLANS");
     expect(await storedChatbots(owner.userId)).toHaveLength(0);
   });

@@ -7,26 +7,29 @@ import { createInbox } from "../inboxes/fixtures";
 import { inboxesOf, linksOf, ok, storedChatbot } from "./helpers";
 
 describe("DELETE /chatbots/{id}/", () => {
-  it.each(PREFIXES)("deletes the assistant with its default inbox; its other inboxes stay without assistant (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const member = await seedMember(owner, ["chatbot.view"]);
-    const bot = await createChatbot(owner, { groups: [{ id: member.groupId }] });
-    const other = await createInbox(owner, { chatbot: { id: bot.id } });
-    const [conversation] = await db()
-      .insert(conversations)
-      .values({ organizationId: owner.organizationId, inboxId: bot.defaultInbox!.id, chatbotId: bot.id })
-      .returning();
-    const res = await owner.fetch("DELETE", `/chatbots/${bot.id}/`, undefined, { prefix });
-    expect(res.status).toBe(204);
-    expect(await res.text()).toBe("");
-    await expectError(await owner.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
-    expect(await storedChatbot(bot.id)).toBeUndefined();
-    expect(await linksOf(bot.id)).toEqual([]);
-    const inboxes = await inboxesOf(owner.organizationId);
-    expect(inboxes.map((i) => [i.id, i.chatbotId])).toEqual([[other.id, null]]);
-    expect(await db().select().from(conversations).where(eq(conversations.id, conversation.id))).toEqual([]);
-    await expectError(await owner.fetch("DELETE", `/chatbots/${bot.id}/`), 404, "not_found");
-  });
+  it.each(PREFIXES)(
+    "deletes the assistant with its default inbox; its other inboxes stay without assistant (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const member = await seedMember(owner, ["chatbot.view"]);
+      const bot = await createChatbot(owner, { groups: [{ id: member.groupId }] });
+      const other = await createInbox(owner, { chatbot: { id: bot.id } });
+      const [conversation] = await db()
+        .insert(conversations)
+        .values({ organizationId: owner.organizationId, inboxId: bot.defaultInbox!.id, chatbotId: bot.id })
+        .returning();
+      const res = await owner.fetch("DELETE", `/chatbots/${bot.id}/`, undefined, { prefix });
+      expect(res.status).toBe(204);
+      expect(await res.text()).toBe("");
+      await expectError(await owner.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
+      expect(await storedChatbot(bot.id)).toBeUndefined();
+      expect(await linksOf(bot.id)).toEqual([]);
+      const inboxes = await inboxesOf(owner.organizationId);
+      expect(inboxes.map((i) => [i.id, i.chatbotId])).toEqual([[other.id, null]]);
+      expect(await db().select().from(conversations).where(eq(conversations.id, conversation.id))).toEqual([]);
+      await expectError(await owner.fetch("DELETE", `/chatbots/${bot.id}/`), 404, "not_found");
+    },
+  );
 
   it("a manager who sees the assistant may delete it", async () => {
     const owner = await seedOwner();

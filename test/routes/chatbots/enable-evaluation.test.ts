@@ -8,16 +8,25 @@ describe("PATCH /chatbots/{id}/enable-evaluation/", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const path = `/chatbots/${bot.id}/enable-evaluation/`;
-    expect(await ok(await owner.fetch("PATCH", path, undefined, { prefix }))).toMatchObject({ id: bot.id, enableEvaluation: true });
+    expect(await ok(await owner.fetch("PATCH", path, undefined, { prefix }))).toMatchObject({
+      id: bot.id,
+      enableEvaluation: true,
+    });
     expect(await ok(await owner.fetch("PATCH", path, {}, { prefix }))).toMatchObject({ enableEvaluation: true });
-    expect(await ok(await owner.fetch("PATCH", path, { enable_evaluation: false }, { prefix }))).toMatchObject({ enableEvaluation: false });
+    expect(await ok(await owner.fetch("PATCH", path, { enable_evaluation: false }, { prefix }))).toMatchObject({
+      enableEvaluation: false,
+    });
     expect(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({ enableEvaluation: false });
   });
 
   it("400 naming enableEvaluation for a non-boolean; the value is unchanged", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const err = await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, { enableEvaluation: "yes" }), 400, "invalid");
+    const err = await expectError(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, { enableEvaluation: "yes" }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!)).toEqual(["enableEvaluation"]);
     expect(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({ enableEvaluation: false });
   });

@@ -13,7 +13,10 @@ describe("an assistant's fallbackLargeLanguageModel", () => {
     expect(bot.fallbackLargeLanguageModel).toEqual({ id: second.id, name: second.name });
     for (const prefix of PREFIXES) {
       const res = await owner.fetch("GET", `/chatbots/${bot.id}/`, undefined, { prefix });
-      expect(((await res.json()) as ChatbotRecord).fallbackLargeLanguageModel).toEqual({ id: second.id, name: second.name });
+      expect(((await res.json()) as ChatbotRecord).fallbackLargeLanguageModel).toEqual({
+        id: second.id,
+        name: second.name,
+      });
     }
     // snake_case works too, and a record without the field has none.
     expect((await createChatbot(owner)).fallbackLargeLanguageModel).toBeNull();
@@ -33,20 +36,48 @@ describe("an assistant's fallbackLargeLanguageModel", () => {
     const other = await seedOwner("other");
     const foreign = await upstreamModel(other);
     const mine = await upstreamModel(owner);
-    const same = await expectError(await owner.fetch("POST", "/chatbots/", { name: "twice", largeLanguageModel: LOCAL_LLM, fallbackLargeLanguageModel: LOCAL_LLM }), 400, "invalid");
+    const same = await expectError(
+      await owner.fetch("POST", "/chatbots/", {
+        name: "twice",
+        largeLanguageModel: LOCAL_LLM,
+        fallbackLargeLanguageModel: LOCAL_LLM,
+      }),
+      400,
+      "invalid",
+    );
     expect(same.errors?.fallbackLargeLanguageModel?.[0]).toMatch(/differ from largeLanguageModel/);
     for (const id of [foreign.id, NO_SUCH_ID]) {
-      const body = await expectError(await owner.fetch("POST", "/chatbots/", { name: "foreign", largeLanguageModel: LOCAL_LLM, fallbackLargeLanguageModel: id }), 400);
+      const body = await expectError(
+        await owner.fetch("POST", "/chatbots/", {
+          name: "foreign",
+          largeLanguageModel: LOCAL_LLM,
+          fallbackLargeLanguageModel: id,
+        }),
+        400,
+      );
       expect(body.errors?.fallbackLargeLanguageModel?.[0]).toMatch(/No large language model with this id/);
     }
-    await expectError(await owner.fetch("POST", "/chatbots/", { name: "bad", largeLanguageModel: LOCAL_LLM, fallbackLargeLanguageModel: "not-a-uuid" }), 400);
+    await expectError(
+      await owner.fetch("POST", "/chatbots/", {
+        name: "bad",
+        largeLanguageModel: LOCAL_LLM,
+        fallbackLargeLanguageModel: "not-a-uuid",
+      }),
+      400,
+    );
     const list = (await (await owner.fetch("GET", "/chatbots/")).json()) as { count: number };
     expect(list.count).toBe(0);
 
     const bot = await createChatbot(owner, { largeLanguageModel: mine.id });
-    const patched = await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: mine.id }), 400);
+    const patched = await expectError(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: mine.id }),
+      400,
+    );
     expect(patched.errors?.fallbackLargeLanguageModel?.[0]).toMatch(/differ/);
-    await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: foreign.id }), 400);
+    await expectError(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: foreign.id }),
+      400,
+    );
     // Moving the primary onto the fallback is the same mistake.
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: LOCAL_LLM });
     await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: LOCAL_LLM }), 400);
@@ -58,11 +89,29 @@ describe("an assistant's fallbackLargeLanguageModel", () => {
     const owner = await seedOwner();
     const second = await upstreamModel(owner);
     const bot = await createChatbot(owner);
-    await expectError(await call("PATCH", `/api/v1/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: second.id }), 401, "not_authenticated");
+    await expectError(
+      await call("PATCH", `/api/v1/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: second.id }),
+      401,
+      "not_authenticated",
+    );
     const member = await seedMember(owner, ["chatbot.view"]);
-    await expectError(await member.fetch("POST", "/chatbots/", { name: "m", largeLanguageModel: LOCAL_LLM, fallbackLargeLanguageModel: second.id }), 403, "permission_denied");
+    await expectError(
+      await member.fetch("POST", "/chatbots/", {
+        name: "m",
+        largeLanguageModel: LOCAL_LLM,
+        fallbackLargeLanguageModel: second.id,
+      }),
+      403,
+      "permission_denied",
+    );
     const other = await seedOwner("other");
-    await expectError(await other.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: LOCAL_LLM }), 404, "not_found");
-    expect(((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as ChatbotRecord).fallbackLargeLanguageModel).toBeNull();
+    await expectError(
+      await other.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: LOCAL_LLM }),
+      404,
+      "not_found",
+    );
+    expect(
+      ((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as ChatbotRecord).fallbackLargeLanguageModel,
+    ).toBeNull();
   });
 });

@@ -14,7 +14,11 @@ describe("GET /chatbots/{id}/", () => {
     const owner = await seedOwner();
     const viewer = await seedMember(owner, ["chatbot.view"]);
     const bot = await createChatbot(owner, { groups: [{ id: viewer.groupId }] });
-    expect(await ok(await viewer.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({ id: bot.id, canUpdate: false, canDelete: false });
+    expect(await ok(await viewer.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
+      id: bot.id,
+      canUpdate: false,
+      canDelete: false,
+    });
   });
 
   it("404 for a member with chatbot.view outside the assistant's groups, and for a group member without chatbot.view", async () => {
@@ -31,7 +35,13 @@ describe("GET /chatbots/{id}/", () => {
     const bot = await createChatbot(owner);
     const stranger = await seedOwner();
     await expectError(await stranger.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
-    await expectError(await stranger.fetch("GET", `/chatbots/${bot.id}/`, undefined, { headers: { "X-Organization-Id": owner.organizationId } }), 404, "not_found");
+    await expectError(
+      await stranger.fetch("GET", `/chatbots/${bot.id}/`, undefined, {
+        headers: { "X-Organization-Id": owner.organizationId },
+      }),
+      404,
+      "not_found",
+    );
     await expectError(await owner.fetch("GET", `/chatbots/${NO_SUCH_ID}/`), 404, "not_found");
     await expectError(await owner.fetch("GET", "/chatbots/nope/"), 404, "not_found");
     await expectError(await call("GET", `/api/v1/chatbots/${bot.id}/`), 401, "not_authenticated");

@@ -19,8 +19,10 @@ export async function ok<T = ChatbotRecord>(res: Response, status = 200): Promis
 /** Assistants and inboxes created by a user, read straight from the database. */
 export const storedChatbots = (userId: string) => db().select().from(chatbots).where(eq(chatbots.createdById, userId));
 export const storedChatbot = async (id: string) => (await db().select().from(chatbots).where(eq(chatbots.id, id)))[0];
-export const inboxesOf = (organizationId: string) => db().select().from(inboxes).where(eq(inboxes.organizationId, organizationId));
-export const linksOf = (chatbotId: string) => db().select().from(chatbotGroups).where(eq(chatbotGroups.chatbotId, chatbotId));
+export const inboxesOf = (organizationId: string) =>
+  db().select().from(inboxes).where(eq(inboxes.organizationId, organizationId));
+export const linksOf = (chatbotId: string) =>
+  db().select().from(chatbotGroups).where(eq(chatbotGroups.chatbotId, chatbotId));
 
 /** The organization a seeded member owns themselves (seedMember gives every member one). */
 export async function ownOrganizationOf(userId: string): Promise<string> {

@@ -24,11 +24,24 @@ async function setup() {
   const linked = await createKnowledgeBase(owner, { chatbots: [{ id: bot.id }] });
   const other = await createKnowledgeBase(owner);
   // Uploaded one after the other, so that "newest first" has an order to show; processed together.
-  const [refunds] = await uploadFiles(owner, linked.id, [{ name: "refunds.txt", content: "Refunds are paid within 14 days." }]);
-  const [shipping] = await uploadFiles(owner, linked.id, [{ name: "shipping.md", content: "# Shipping\n\nShipping is free above 50 euros." }]);
-  const [unrelated] = await uploadFiles(owner, other.id, [{ name: "unrelated.txt", content: "Nothing to do with the assistant." }]);
-  await Promise.all([waitForFile(owner, linked.id, refunds.id), waitForFile(owner, linked.id, shipping.id), waitForFile(owner, other.id, unrelated.id)]);
-  const refundFaq = await createFaq(owner, linked.id, { question: "How do I get a refund?", answer: "Write to billing." });
+  const [refunds] = await uploadFiles(owner, linked.id, [
+    { name: "refunds.txt", content: "Refunds are paid within 14 days." },
+  ]);
+  const [shipping] = await uploadFiles(owner, linked.id, [
+    { name: "shipping.md", content: "# Shipping\n\nShipping is free above 50 euros." },
+  ]);
+  const [unrelated] = await uploadFiles(owner, other.id, [
+    { name: "unrelated.txt", content: "Nothing to do with the assistant." },
+  ]);
+  await Promise.all([
+    waitForFile(owner, linked.id, refunds.id),
+    waitForFile(owner, linked.id, shipping.id),
+    waitForFile(owner, other.id, unrelated.id),
+  ]);
+  const refundFaq = await createFaq(owner, linked.id, {
+    question: "How do I get a refund?",
+    answer: "Write to billing.",
+  });
   const shippingFaq = await createFaq(owner, linked.id, { question: "Is shipping free?", answer: "Above 50 euros." });
   await createFaq(owner, other.id, { question: "Unrelated question?", answer: "Unrelated answer." });
   return { owner, bot, linked, other, refunds, shipping, refundFaq, shippingFaq };
@@ -43,11 +56,17 @@ describe("GET /chatbots/{id}/knowledge-bases-files/ and -faqs/", () => {
     const files = await list<File>(owner, filesOf(bot.id));
     expect(files).toMatchObject({ count: 2, next: null, previous: null });
     expect(files.results.map((f) => f.id)).toEqual([shipping.id, refunds.id]);
-    expect(files.results[0]).toMatchObject({ filename: "shipping.md", knowledgeBase: { id: linked.id, name: linked.name } });
+    expect(files.results[0]).toMatchObject({
+      filename: "shipping.md",
+      knowledgeBase: { id: linked.id, name: linked.name },
+    });
     const faqs = await list<Faq>(owner, faqsOf(bot.id));
     expect(faqs.count).toBe(2);
     expect(faqs.results.map((f) => f.id)).toEqual([shippingFaq.id, refundFaq.id]);
-    expect(faqs.results[0]).toMatchObject({ question: "Is shipping free?", knowledgeBase: { id: linked.id, name: linked.name } });
+    expect(faqs.results[0]).toMatchObject({
+      question: "Is shipping free?",
+      knowledgeBase: { id: linked.id, name: linked.name },
+    });
   });
 
   it("also under /api, with snake_case query keys, and paged", async () => {
@@ -65,7 +84,12 @@ describe("GET /chatbots/{id}/knowledge-bases-files/ and -faqs/", () => {
     for (const path of [filesOf, faqsOf]) {
       expect((await list(owner, path(bot.id, "?source=self_built"))).count).toBe(2);
       expect((await list(owner, path(bot.id, "?source=all"))).count).toBe(2);
-      expect(await list(owner, path(bot.id, "?source=built_in"))).toMatchObject({ count: 0, next: null, previous: null, results: [] });
+      expect(await list(owner, path(bot.id, "?source=built_in"))).toMatchObject({
+        count: 0,
+        next: null,
+        previous: null,
+        results: [],
+      });
     }
   });
 
@@ -120,7 +144,9 @@ describe("GET /chatbots/{id}/knowledge-bases-files/ and -faqs/", () => {
     await expectError(await outsider.fetch("GET", filesOf(bot.id)), 404, "not_found");
     const botOnly = await seedMember(owner, ["chatbot.view"]);
     const both = await seedMember(owner, ["chatbot.view", "knowledge_base.view"]);
-    const shared = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: botOnly.groupId }, { id: both.groupId }] });
+    const shared = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, {
+      groups: [{ id: botOnly.groupId }, { id: both.groupId }],
+    });
     expect(shared.status, await shared.clone().text()).toBe(200);
     const kb = await owner.fetch("PATCH", `/knowledge-bases/${linked.id}/`, { groups: [{ id: both.groupId }] });
     expect(kb.status, await kb.clone().text()).toBe(200);

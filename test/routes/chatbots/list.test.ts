@@ -26,7 +26,8 @@ describe("GET /chatbots/", () => {
     const owner = await seedOwner();
     const sales = await createChatbot(owner, { name: "Sales 100% Bot" });
     const support = await createChatbot(owner, { name: "Support", replyMode: "agent" });
-    const ids = async (qs: string) => (await page(await owner.fetch("GET", `/chatbots/?${qs}`))).results.map((b) => b.id);
+    const ids = async (qs: string) =>
+      (await page(await owner.fetch("GET", `/chatbots/?${qs}`))).results.map((b) => b.id);
     expect(await ids("query=SALES")).toEqual([sales.id]);
     expect(await ids(`query=${encodeURIComponent("0%")}`)).toEqual([sales.id]);
     expect(await ids(`query=${encodeURIComponent("%")}`)).toEqual([sales.id]);

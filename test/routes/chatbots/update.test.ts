@@ -9,9 +9,18 @@ const WORKERS_LLM = "00000000-0000-7000-8000-000000000011";
 describe("PUT and PATCH /chatbots/{id}/", () => {
   it.each(PREFIXES)("PUT replaces the settings it is given; the rest keeps its value (%s)", async (prefix) => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner, { instructions: "old", embeddingModel: LOCAL_EMBEDDING, numberOfRetrievedChunks: 4 });
+    const bot = await createChatbot(owner, {
+      instructions: "old",
+      embeddingModel: LOCAL_EMBEDDING,
+      numberOfRetrievedChunks: 4,
+    });
     // Where the AI binding exists, a Workers AI model may be chosen (models/availability.test.ts: not without it).
-    const res = await owner.fetch("PUT", `/chatbots/${bot.id}/`, { name: "Renamed", large_language_model: WORKERS_LLM, instructions: "new" }, { prefix, settings: WITH_AI_BINDING });
+    const res = await owner.fetch(
+      "PUT",
+      `/chatbots/${bot.id}/`,
+      { name: "Renamed", large_language_model: WORKERS_LLM, instructions: "new" },
+      { prefix, settings: WITH_AI_BINDING },
+    );
     const updated = await ok(res);
     expect(updated).toMatchObject({
       id: bot.id,
@@ -29,8 +38,20 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
   it("PATCH changes only what it is given; null clears optional references", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { embeddingModel: LOCAL_EMBEDDING, template: "Hi" });
-    const patched = await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { replyMode: "template", embedding_model: null, enableInLineCitations: true }));
-    expect(patched).toMatchObject({ name: bot.name, replyMode: "template", template: "Hi", embeddingModel: null, enableInLineCitations: true });
+    const patched = await ok(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, {
+        replyMode: "template",
+        embedding_model: null,
+        enableInLineCitations: true,
+      }),
+    );
+    expect(patched).toMatchObject({
+      name: bot.name,
+      replyMode: "template",
+      template: "Hi",
+      embeddingModel: null,
+      enableInLineCitations: true,
+    });
   });
 
   it("`groups` replaces the assistant's groups; links that stay keep their id", async () => {
@@ -38,7 +59,9 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
     const [a, b, c] = [await createGroup(owner), await createGroup(owner), await createGroup(owner)];
     const bot = await createChatbot(owner, { groups: [{ id: a.id }, { id: b.id }] });
     const kept = (await linksOf(bot.id)).find((l) => l.groupId === b.id)!.id;
-    const patched = await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: b.id }, { id: c.id }] }));
+    const patched = await ok(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: b.id }, { id: c.id }] }),
+    );
     expect(patched.groups.map((g) => g.id).sort()).toEqual([b.id, c.id].sort());
     const links = await linksOf(bot.id);
     expect(links.map((l) => l.groupId).sort()).toEqual([b.id, c.id].sort());
@@ -51,9 +74,18 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
     const url = "mysql://app:pa55@db.example.com/shop";
     const bot = await createChatbot(owner, { databaseUrl: url, databaseType: "MySQL" });
     expect(bot.databaseUrl).toBe("mysql://app:****@db.example.com/shop");
-    await ok(await owner.fetch("PUT", `/chatbots/${bot.id}/`, { ...bot, largeLanguageModel: LOCAL_LLM, groups: undefined, organization: bot.organization }));
+    await ok(
+      await owner.fetch("PUT", `/chatbots/${bot.id}/`, {
+        ...bot,
+        largeLanguageModel: LOCAL_LLM,
+        groups: undefined,
+        organization: bot.organization,
+      }),
+    );
     expect((await storedChatbot(bot.id)).databaseUrl).toBe(url);
-    await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { databaseUrl: "mysql://app:other@db.example.com/shop" }));
+    await ok(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { databaseUrl: "mysql://app:other@db.example.com/shop" }),
+    );
     expect((await storedChatbot(bot.id)).databaseUrl).toBe("mysql://app:other@db.example.com/shop");
   });
 
@@ -92,7 +124,11 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
     const foreign = await createGroup(owner);
     const bot = await createChatbot(owner, { groups: [{ id: manager.groupId }, { id: foreign.id }] });
     const other = await createGroup(owner);
-    await expectError(await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: manager.groupId }, { id: other.id }] }), 403, "permission_denied");
+    await expectError(
+      await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: manager.groupId }, { id: other.id }] }),
+      403,
+      "permission_denied",
+    );
     const kept = await ok(await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: manager.groupId }] }));
     expect(kept.groups.map((g) => g.id)).toEqual([manager.groupId]);
   });

@@ -10,9 +10,16 @@ describe("who sees an assistant", () => {
     const bot = await createChatbot(manager);
     expect(await ok(await manager.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({ canUpdate: true });
     expect((await owner.fetch("GET", `/chatbots/${bot.id}/`)).status).toBe(200);
-    const removed = await owner.fetch("POST", `/organizations/${owner.organizationId}/members/${manager.memberId}/update-groups/`, { groups: [] });
+    const removed = await owner.fetch(
+      "POST",
+      `/organizations/${owner.organizationId}/members/${manager.memberId}/update-groups/`,
+      { groups: [] },
+    );
     expect(removed.status).toBe(200);
-    expect(await ok(await manager.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({ canUpdate: false, canDelete: false });
+    expect(await ok(await manager.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
+      canUpdate: false,
+      canDelete: false,
+    });
     expect((await page(await manager.fetch("GET", "/chatbots/"))).results.map((b) => b.id)).toEqual([bot.id]);
     await expectError(await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { name: "x" }), 403, "permission_denied");
   });
@@ -28,14 +35,21 @@ describe("who sees an assistant", () => {
     expect((await page(await owner.fetch("GET", "/chatbots/"))).results).toEqual([]);
     const elsewhere = { headers: { "X-Organization-Id": await ownOrganizationOf(member.userId) } };
     expect((await member.fetch("GET", `/chatbots/${bot.id}/`, undefined, elsewhere)).status).toBe(200);
-    expect((await page(await member.fetch("GET", "/chatbots/", undefined, elsewhere))).results.map((b) => b.id)).toEqual([bot.id]);
+    expect(
+      (await page(await member.fetch("GET", "/chatbots/", undefined, elsewhere))).results.map((b) => b.id),
+    ).toEqual([bot.id]);
   });
 
   it("a personal assistant has no groups", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["chatbot.manage"]);
     const err = await expectError(
-      await member.fetch("POST", "/chatbots/", { name: "p", largeLanguageModel: "00000000-0000-7000-8000-000000000001", organization: "", groups: [{ id: member.groupId }] }),
+      await member.fetch("POST", "/chatbots/", {
+        name: "p",
+        largeLanguageModel: "00000000-0000-7000-8000-000000000001",
+        organization: "",
+        groups: [{ id: member.groupId }],
+      }),
       400,
       "invalid",
     );

@@ -5,34 +5,68 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { readEvents } from "../../support/sse";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
-type Reply = { conversationId: string; content: string; message: Record<string, unknown> & { id: string; content: string; sequence: number } };
+type Reply = {
+  conversationId: string;
+  content: string;
+  message: Record<string, unknown> & { id: string; content: string; sequence: number };
+};
 
 async function count(table: string, where = "1=1", ...binds: unknown[]) {
-  return (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).bind(...binds).first<{ n: number }>())!.n;
+  return (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
 }
 
 describe("POST /chatbots/{chatbotId}/completions/", () => {
   it.each(PREFIXES)("answers directly and starts a conversation in the default inbox (%s)", async (prefix) => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const res = await owner.fetch("POST", completions(bot.id), { message: { content: "Where is my parcel?" } }, { prefix });
+    const res = await owner.fetch(
+      "POST",
+      completions(bot.id),
+      { message: { content: "Where is my parcel?" } },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     const body = (await res.json()) as Reply;
     expect(body.content).toBe('You said: "Where is my parcel?".');
-    expect(body.message).toMatchObject({ content: body.content, type: "outgoing", senderType: "chatbot", sequence: 2, conversation: body.conversationId });
+    expect(body.message).toMatchObject({
+      content: body.content,
+      type: "outgoing",
+      senderType: "chatbot",
+      sequence: 2,
+      conversation: body.conversationId,
+    });
     expect(body.message.sender).toMatchObject({ id: bot.id, name: bot.name });
     expect(body.message.usage).toEqual({ promptTokens: 4, completionTokens: 6 });
-    const incoming = (await (await owner.fetch("GET", `/messages/?conversation=${body.conversationId}`)).json()) as { results: { type: string; usage: unknown }[] };
+    const incoming = (await (await owner.fetch("GET", `/messages/?conversation=${body.conversationId}`)).json()) as {
+      results: { type: string; usage: unknown }[];
+    };
     expect(incoming.results.find((m) => m.type === "incoming")!.usage).toBeNull();
 
-    const conversation = (await (await owner.fetch("GET", `/conversations/${body.conversationId}/`)).json()) as Record<string, unknown>;
-    expect(conversation).toMatchObject({ inbox: { id: bot.defaultInbox!.id, channelType: "api" }, chatbot: { id: bot.id }, progressStatus: "ai_processing", title: "Where is my parcel?" });
+    const conversation = (await (await owner.fetch("GET", `/conversations/${body.conversationId}/`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(conversation).toMatchObject({
+      inbox: { id: bot.defaultInbox!.id, channelType: "api" },
+      chatbot: { id: bot.id },
+      progressStatus: "ai_processing",
+      title: "Where is my parcel?",
+    });
 
     // Words used feed the assistant and the organization's month.
     const words = 6; // You said Where is my parcel
-    expect((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { totalWordsCount: number }).toMatchObject({ totalWordsCount: words });
-    const org = (await (await owner.fetch("GET", `/organizations/${owner.organizationId}/`)).json()) as { usageStatistics: Record<string, number> };
-    expect(org.usageStatistics).toMatchObject({ currentMonthUsedWordsCountTotal: words, currentMonthUsedConversationsCountTotal: 1 });
+    expect(
+      (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { totalWordsCount: number },
+    ).toMatchObject({ totalWordsCount: words });
+    const org = (await (await owner.fetch("GET", `/organizations/${owner.organizationId}/`)).json()) as {
+      usageStatistics: Record<string, number>;
+    };
+    expect(org.usageStatistics).toMatchObject({
+      currentMonthUsedWordsCountTotal: words,
+      currentMonthUsedConversationsCountTotal: 1,
+    });
   });
 
   it.each([null, ""])("a conversation of %o starts a new conversation, like an absent one", async (conversation) => {
@@ -48,51 +82,79 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
   it("continues a conversation with its history, in sequence", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "one" } })).json()) as Reply;
-    const second = (await (await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "two" } })).json()) as Reply;
+    const first = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "one" } })
+    ).json()) as Reply;
+    const second = (await (
+      await owner.fetch("POST", completions(bot.id), {
+        conversation: first.conversationId,
+        message: { content: "two" },
+      })
+    ).json()) as Reply;
     expect(second.conversationId).toBe(first.conversationId);
     expect(second.message.sequence).toBe(4);
-    const list = (await (await owner.fetch("GET", `/messages/?conversation=${first.conversationId}`)).json()) as { results: { content: string; type: string }[] };
+    const list = (await (await owner.fetch("GET", `/messages/?conversation=${first.conversationId}`)).json()) as {
+      results: { content: string; type: string }[];
+    };
     expect(list.results.map((m) => m.type)).toEqual(["outgoing", "incoming", "outgoing", "incoming"]);
     expect(list.results[1].content).toBe("two");
   });
 
-  it.each([{ isStreaming: true }, { is_streaming: true }])("streams the reply as server-sent events (%o)", async (flag) => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const res = await owner.fetch("POST", completions(bot.id), { message: { content: "Tell me about the weather in Paris" }, ...flag });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Type")).toContain("text/event-stream");
-    expect(res.headers.get("Cache-Control")).toBe("no-cache");
-    expect(res.headers.get("X-Accel-Buffering")).toBe("no");
-    const events = await readEvents(res);
-    const deltas = events.filter((e) => e.data.done === false);
-    expect(deltas.length).toBeGreaterThan(3);
-    const last = events.at(-1)!;
-    expect(last.data).toMatchObject({ done: true, content: "" });
-    const message = last.data.message as { id: string; content: string };
-    expect(deltas.map((e) => e.data.content).join("")).toBe(message.content);
-    for (const e of deltas) expect(e.data).toMatchObject({ conversationId: last.data.conversationId, messageId: message.id });
-    const stored = await owner.fetch("GET", `/messages/${message.id}/?conversation=${last.data.conversationId}`);
-    const record = (await stored.json()) as { content: string; usage: unknown };
-    expect(record.content).toBe(message.content);
-    // The tokens the model reported, in the streamed record and the stored one.
-    expect(last.data.message).toMatchObject({ usage: { promptTokens: expect.any(Number), completionTokens: 9 } });
-    expect(record.usage).toEqual((last.data.message as { usage: unknown }).usage);
-  });
+  it.each([{ isStreaming: true }, { is_streaming: true }])(
+    "streams the reply as server-sent events (%o)",
+    async (flag) => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const res = await owner.fetch("POST", completions(bot.id), {
+        message: { content: "Tell me about the weather in Paris" },
+        ...flag,
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Content-Type")).toContain("text/event-stream");
+      expect(res.headers.get("Cache-Control")).toBe("no-cache");
+      expect(res.headers.get("X-Accel-Buffering")).toBe("no");
+      const events = await readEvents(res);
+      const deltas = events.filter((e) => e.data.done === false);
+      expect(deltas.length).toBeGreaterThan(3);
+      const last = events.at(-1)!;
+      expect(last.data).toMatchObject({ done: true, content: "" });
+      const message = last.data.message as { id: string; content: string };
+      expect(deltas.map((e) => e.data.content).join("")).toBe(message.content);
+      for (const e of deltas)
+        expect(e.data).toMatchObject({ conversationId: last.data.conversationId, messageId: message.id });
+      const stored = await owner.fetch("GET", `/messages/${message.id}/?conversation=${last.data.conversationId}`);
+      const record = (await stored.json()) as { content: string; usage: unknown };
+      expect(record.content).toBe(message.content);
+      // The tokens the model reported, in the streamed record and the stored one.
+      expect(last.data.message).toMatchObject({ usage: { promptTokens: expect.any(Number), completionTokens: 9 } });
+      expect(record.usage).toEqual((last.data.message as { usage: unknown }).usage);
+    },
+  );
 
   it("returns JSON valid against rawOutputFormat in json_schema mode", async () => {
     const owner = await seedOwner();
-    const schema = { type: "object", properties: { answer: { type: "string" }, confident: { type: "boolean" } }, required: ["answer", "confident"] };
+    const schema = {
+      type: "object",
+      properties: { answer: { type: "string" }, confident: { type: "boolean" } },
+      required: ["answer", "confident"],
+    };
     const bot = await createChatbot(owner, { outputMode: "json_schema", rawOutputFormat: schema });
-    const body = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "hi" } })).json()) as Reply;
+    const body = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "hi" } })
+    ).json()) as Reply;
     expect(JSON.parse(body.content)).toEqual({ answer: "Hello! How can I help you today?", confident: false });
   });
 
   it("template mode answers with the unanswerable text when nothing relevant is found", async () => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner, { replyMode: "template", template: "Answer: {{answer}}", unanswerableTemplate: "Sorry, I don't know that yet." });
-    const body = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "What is the refund policy?" } })).json()) as Reply;
+    const bot = await createChatbot(owner, {
+      replyMode: "template",
+      template: "Answer: {{answer}}",
+      unanswerableTemplate: "Sorry, I don't know that yet.",
+    });
+    const body = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "What is the refund policy?" } })
+    ).json()) as Reply;
     expect(body.content).toBe("Sorry, I don't know that yet.");
   });
 
@@ -100,9 +162,19 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const bot = await createChatbot(owner);
-    const [{ id: foreignContact }] = (await env.DB.prepare("INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'x', 0, 0) RETURNING id").bind(crypto.randomUUID(), other.organizationId).all<{ id: string }>()).results;
+    const [{ id: foreignContact }] = (
+      await env.DB.prepare(
+        "INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'x', 0, 0) RETURNING id",
+      )
+        .bind(crypto.randomUUID(), other.organizationId)
+        .all<{ id: string }>()
+    ).results;
     const before = await count("conversations");
-    const body = await expectError(await owner.fetch("POST", completions(bot.id), { message: { content: "hi", sender: foreignContact } }), 400, "invalid");
+    const body = await expectError(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "hi", sender: foreignContact } }),
+      400,
+      "invalid",
+    );
     expect(body.errors).toHaveProperty(["message.sender"]);
     expect(await count("conversations")).toBe(before);
   });
@@ -111,11 +183,21 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const contactId = crypto.randomUUID();
-    await env.DB.prepare("INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'Ada', 0, 0)").bind(contactId, owner.organizationId).run();
-    const body = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "hi", sender: contactId } })).json()) as Reply;
-    const conversation = (await (await owner.fetch("GET", `/conversations/${body.conversationId}/`)).json()) as { contact: { id: string; name: string } };
+    await env.DB.prepare(
+      "INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'Ada', 0, 0)",
+    )
+      .bind(contactId, owner.organizationId)
+      .run();
+    const body = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "hi", sender: contactId } })
+    ).json()) as Reply;
+    const conversation = (await (await owner.fetch("GET", `/conversations/${body.conversationId}/`)).json()) as {
+      contact: { id: string; name: string };
+    };
     expect(conversation.contact).toMatchObject({ id: contactId, name: "Ada" });
-    const list = (await (await owner.fetch("GET", `/messages/?conversation=${body.conversationId}`)).json()) as { results: { sender: { id: string } }[] };
+    const list = (await (await owner.fetch("GET", `/messages/?conversation=${body.conversationId}`)).json()) as {
+      results: { sender: { id: string } }[];
+    };
     expect(list.results[1].sender.id).toBe(contactId);
   });
 
@@ -123,7 +205,14 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const before = await count("messages");
-    for (const body of [{}, { message: {} }, { message: { content: "" } }, { message: { content: "x".repeat(32_001) } }, { message: { content: "hi" }, conversation: "nope" }, { message: { content: "hi" }, isStreaming: "yes" }]) {
+    for (const body of [
+      {},
+      { message: {} },
+      { message: { content: "" } },
+      { message: { content: "x".repeat(32_001) } },
+      { message: { content: "hi" }, conversation: "nope" },
+      { message: { content: "hi" }, isStreaming: "yes" },
+    ]) {
       await expectError(await owner.fetch("POST", completions(bot.id), body), 400, "invalid");
     }
     expect(await count("messages")).toBe(before);
@@ -136,19 +225,45 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     const otherBot = await createChatbot(other);
     await expectError(await call("POST", `/api/v1${completions(bot.id)}`, { message: { content: "hi" } }), 401);
     const viewer = await seedMember(owner, ["conversation.view", "chatbot.view"]);
-    await expectError(await viewer.fetch("POST", completions(bot.id), { message: { content: "hi" } }), 403, "permission_denied");
-    await expectError(await owner.fetch("POST", completions(otherBot.id), { message: { content: "hi" } }), 404, "not_found");
-    await expectError(await owner.fetch("POST", completions(NO_SUCH_ID), { message: { content: "hi" } }), 404, "not_found");
-    const theirs = (await (await other.fetch("POST", completions(otherBot.id), { message: { content: "hi" } })).json()) as Reply;
-    await expectError(await owner.fetch("POST", completions(bot.id), { conversation: theirs.conversationId, message: { content: "hi" } }), 404, "not_found");
+    await expectError(
+      await viewer.fetch("POST", completions(bot.id), { message: { content: "hi" } }),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await owner.fetch("POST", completions(otherBot.id), { message: { content: "hi" } }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("POST", completions(NO_SUCH_ID), { message: { content: "hi" } }),
+      404,
+      "not_found",
+    );
+    const theirs = (await (
+      await other.fetch("POST", completions(otherBot.id), { message: { content: "hi" } })
+    ).json()) as Reply;
+    await expectError(
+      await owner.fetch("POST", completions(bot.id), {
+        conversation: theirs.conversationId,
+        message: { content: "hi" },
+      }),
+      404,
+      "not_found",
+    );
   });
 
   it("400 when the conversation belongs to another assistant of the organization", async () => {
     const owner = await seedOwner();
     const a = await createChatbot(owner);
     const b = await createChatbot(owner);
-    const first = (await (await owner.fetch("POST", completions(a.id), { message: { content: "hi" } })).json()) as Reply;
-    const body = await expectError(await owner.fetch("POST", completions(b.id), { conversation: first.conversationId, message: { content: "hi" } }), 400);
+    const first = (await (
+      await owner.fetch("POST", completions(a.id), { message: { content: "hi" } })
+    ).json()) as Reply;
+    const body = await expectError(
+      await owner.fetch("POST", completions(b.id), { conversation: first.conversationId, message: { content: "hi" } }),
+      400,
+    );
     expect(body.errors).toHaveProperty("conversation");
   });
 });
@@ -156,10 +271,18 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
 describe("what completions remember of an assistant (2 s per isolate, forgotten on writes)", () => {
   it("a change to the assistant applies to the very next completion", async () => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner, { replyMode: "template", template: "{{answer}}", unanswerableTemplate: "First answer." });
-    const ask = async () => ((await (await owner.fetch("POST", completions(bot.id), { message: { content: "Anything?" } })).json()) as Reply).content;
+    const bot = await createChatbot(owner, {
+      replyMode: "template",
+      template: "{{answer}}",
+      unanswerableTemplate: "First answer.",
+    });
+    const ask = async () =>
+      ((await (await owner.fetch("POST", completions(bot.id), { message: { content: "Anything?" } })).json()) as Reply)
+        .content;
     expect(await ask()).toBe("First answer.");
-    expect((await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { unanswerableTemplate: "Second answer." })).status).toBe(200);
+    expect(
+      (await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { unanswerableTemplate: "Second answer." })).status,
+    ).toBe(200);
     expect(await ask()).toBe("Second answer.");
   });
 
@@ -169,7 +292,11 @@ describe("what completions remember of an assistant (2 s per isolate, forgotten 
     const bot = await createChatbot(owner, { groups: [{ id: member.groupId }] });
     expect((await member.fetch("POST", completions(bot.id), { message: { content: "hi" } })).status).toBe(200);
     expect((await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [] })).status).toBe(200);
-    await expectError(await member.fetch("POST", completions(bot.id), { message: { content: "hi" } }), 404, "not_found");
+    await expectError(
+      await member.fetch("POST", completions(bot.id), { message: { content: "hi" } }),
+      404,
+      "not_found",
+    );
   });
 });
 
@@ -180,8 +307,13 @@ describe("an assistant's default inbox", () => {
     const other = await createChatbot(owner);
     const inbox = bot.defaultInbox!.id;
     await expectError(await owner.fetch("DELETE", `/inboxes/${inbox}/`), 400, "default_inbox");
-    const moved = await expectError(await owner.fetch("PATCH", `/inboxes/${inbox}/`, { chatbot: { id: other.id } }), 400);
+    const moved = await expectError(
+      await owner.fetch("PATCH", `/inboxes/${inbox}/`, { chatbot: { id: other.id } }),
+      400,
+    );
     expect(moved.errors).toHaveProperty("chatbot");
-    expect((await owner.fetch("PATCH", `/inboxes/${inbox}/`, { name: "API", chatbot: { id: bot.id } })).status).toBe(200);
+    expect((await owner.fetch("PATCH", `/inboxes/${inbox}/`, { name: "API", chatbot: { id: bot.id } })).status).toBe(
+      200,
+    );
   });
 });

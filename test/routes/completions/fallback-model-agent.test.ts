@@ -7,7 +7,15 @@ import { agentReply } from "../../../src/services/agent/reply";
 import type { Bindings } from "../../../src/env";
 import { WITH_AI_BINDING, createChatbot } from "../../fixtures/chatbots";
 import { createTool, weatherToolBody } from "../../fixtures/tools";
-import { PRE_TOKEN_FAULTS, assistantWithFallback, lastUpstreamRequest, storedModelOf, upstreamModel, WORKERS_AI_LLM_ID, upstreamRequestCount } from "../chat-completions/fixtures";
+import {
+  PRE_TOKEN_FAULTS,
+  assistantWithFallback,
+  lastUpstreamRequest,
+  storedModelOf,
+  upstreamModel,
+  WORKERS_AI_LLM_ID,
+  upstreamRequestCount,
+} from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
 import { workersAiStandIn } from "../../support/workers-ai-stand-in";
 
@@ -22,31 +30,58 @@ const REWRITE = "00000000-0000-7000-8000-00000000f001";
 const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
 
 type ToolCall = { id: string; name: string; status: string; input: Record<string, unknown> };
-type Message = { id: string; type: string; sequence: number; content: string; contentPayload: { toolCalls?: ToolCall[]; steps?: { name: string; status: string; output: Record<string, unknown> }[] } };
+type Message = {
+  id: string;
+  type: string;
+  sequence: number;
+  content: string;
+  contentPayload: {
+    toolCalls?: ToolCall[];
+    steps?: { name: string; status: string; output: Record<string, unknown> }[];
+  };
+};
 type Completion = { conversationId: string; content: string; message: Message };
 type Event = { event: string; data: Record<string, unknown> };
 
 const messagesOf = async (owner: Actor, conversationId: string) =>
-  ((await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
-const textOf = (events: Event[]) => events.filter((e) => e.event === "message" && !e.data.done).map((e) => e.data.content).join("");
+  (
+    (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
+      results: Message[];
+    }
+  ).results.sort((a, b) => a.sequence - b.sequence);
+const textOf = (events: Event[]) =>
+  events
+    .filter((e) => e.event === "message" && !e.data.done)
+    .map((e) => e.data.content)
+    .join("");
 
 /** An assistant in `mode` whose model is `primaryName` on the upstream, with a working fallback and the weather tool. */
 async function assistant(owner: Actor, primaryName: string, mode: Record<string, unknown>) {
   const tool = await createTool(owner, weatherToolBody());
   const made = await assistantWithFallback(owner, primaryName, { tools: [{ id: tool.id }], ...mode });
-  const completion = (body: Record<string, unknown>) => owner.fetch("POST", `/chatbots/${made.bot.id}/completions/`, body);
+  const completion = (body: Record<string, unknown>) =>
+    owner.fetch("POST", `/chatbots/${made.bot.id}/completions/`, body);
   return { ...made, completion };
 }
 
 async function usageByModel(owner: Actor, botId: string) {
   const today = new Date().toISOString().slice(0, 10);
   type Usage = { total: { models: { model: { id: string }; requestsCount: number }[] } };
-  const usage = (await (await owner.fetch("GET", `/chatbots/${botId}/llm-usage-statistics/?startDate=${today}&endDate=${today}&timeGranularity=day`)).json()) as Usage;
+  const usage = (await (
+    await owner.fetch(
+      "GET",
+      `/chatbots/${botId}/llm-usage-statistics/?startDate=${today}&endDate=${today}&timeGranularity=day`,
+    )
+  ).json()) as Usage;
   return usage.total.models.map((m) => [m.model.id, m.requestsCount]);
 }
 
 const failedReplies = async (owner: Actor, botId: string) =>
-  ((await (await owner.fetch("GET", `/chatbots/${botId}/statistics/`)).json()) as { total: { failedRepliesCount: number } }).total.failedRepliesCount;
+  (
+    (await (await owner.fetch("GET", `/chatbots/${botId}/statistics/`)).json()) as {
+      total: { failedRepliesCount: number };
+    }
+  ).total.failedRepliesCount;
 
 describe.each(PRE_TOKEN_FAULTS)("agent mode, a primary model that answers $fault", ({ fault, attempts }) => {
   it("is replaced by the fallback, which calls the tool and answers; the stream, the stored reply and the statistics name the fallback", async () => {
@@ -54,11 +89,22 @@ describe.each(PRE_TOKEN_FAULTS)("agent mode, a primary model that answers $fault
     const primaryName = `${fault}x99-${crypto.randomUUID()}`;
     const { bot, fallback, fallbackName, completion } = await assistant(owner, primaryName, { replyMode: "agent" });
 
-    const streamed = await completion({ message: { content: "What is the weather? use get_weather" }, isStreaming: true });
+    const streamed = await completion({
+      message: { content: "What is the weather? use get_weather" },
+      isStreaming: true,
+    });
     expect(streamed.status).toBe(200);
     const events = await readEvents(streamed);
-    expect(events.map((e) => e.event).filter((e, i, all) => e !== all[i - 1])).toEqual(["tool_call", "tool_result", "message"]);
-    expect(events.find((e) => e.event === "tool_result")!.data).toMatchObject({ name: "get_weather", status: "success", input: { city: "Paris" } });
+    expect(events.map((e) => e.event).filter((e, i, all) => e !== all[i - 1])).toEqual([
+      "tool_call",
+      "tool_result",
+      "message",
+    ]);
+    expect(events.find((e) => e.event === "tool_result")!.data).toMatchObject({
+      name: "get_weather",
+      status: "success",
+      input: { city: "Paris" },
+    });
     const done = events.at(-1)!.data as { done: boolean; conversationId: string; message: Message };
     expect(done.done).toBe(true);
     expect(done.message.content).toMatch(/^Result: \{"method":"GET"/);
@@ -66,20 +112,34 @@ describe.each(PRE_TOKEN_FAULTS)("agent mode, a primary model that answers $fault
     expect(done.message.contentPayload.toolCalls).toMatchObject([{ name: "get_weather", status: "success" }]);
 
     // The conversation goes on, directly: the fallback again, from the first round.
-    const again = await completion({ conversation: done.conversationId, message: { content: "And now? use get_weather" } });
+    const again = await completion({
+      conversation: done.conversationId,
+      message: { content: "And now? use get_weather" },
+    });
     expect(again.status, await again.clone().text()).toBe(200);
     const second = (await again.json()) as Completion;
     expect(second.content).toMatch(/^Result: \{"method":"GET"/);
 
     const stored = await messagesOf(owner, done.conversationId);
-    expect(stored.map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:outgoing"]);
-    expect(stored[1]).toMatchObject({ id: done.message.id, content: done.message.content, contentPayload: { toolCalls: [{ name: "get_weather", status: "success" }] } });
+    expect(stored.map((m) => `${m.sequence}:${m.type}`)).toEqual([
+      "1:incoming",
+      "2:outgoing",
+      "3:incoming",
+      "4:outgoing",
+    ]);
+    expect(stored[1]).toMatchObject({
+      id: done.message.id,
+      content: done.message.content,
+      contentPayload: { toolCalls: [{ name: "get_weather", status: "success" }] },
+    });
     for (const id of [done.message.id, second.message.id]) expect(await storedModelOf(id)).toBe(fallback.id);
     // Once it has answered, the fallback keeps the reply: the primary is asked (with its retries) once per reply.
     expect(await upstreamRequestCount(primaryName)).toBe(2 * attempts);
     expect(await upstreamRequestCount(fallbackName)).toBe(4);
     // The fallback heard the tool round it asked for, as tool messages.
-    expect((await lastUpstreamRequest(fallbackName)).body.messages.slice(-2).map((m: { role: string }) => m.role)).toEqual(["assistant", "tool"]);
+    expect(
+      (await lastUpstreamRequest(fallbackName)).body.messages.slice(-2).map((m: { role: string }) => m.role),
+    ).toEqual(["assistant", "tool"]);
 
     expect(await usageByModel(owner, bot.id)).toEqual([[fallback.id, 2]]);
     expect(await failedReplies(owner, bot.id)).toBe(0);
@@ -110,24 +170,45 @@ describe("agent mode and the fallback", () => {
     const tool = await createTool(owner, weatherToolBody());
     // The seeded Workers AI model (Llama 3.1 8B) has no function calling.
     // Saved where the binding exists (an assistant cannot be saved on a model that cannot answer)...
-    const bot = await createChatbot(owner, { largeLanguageModel: primary.id, fallbackLargeLanguageModel: WORKERS_AI_LLM_ID, replyMode: "agent", tools: [{ id: tool.id }] }, WITH_AI_BINDING);
+    const bot = await createChatbot(
+      owner,
+      {
+        largeLanguageModel: primary.id,
+        fallbackLargeLanguageModel: WORKERS_AI_LLM_ID,
+        replyMode: "agent",
+        tools: [{ id: tool.id }],
+      },
+      WITH_AI_BINDING,
+    );
     // ...then asked through the API, whose conversation object has no AI binding (a deployment that
     // lost it): the fallback fails too, and the client hears the fallback's failure.
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "What is the weather?" } });
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "What is the weather?" },
+    });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: "model_unavailable", detail: expect.stringContaining("AI binding") });
+    expect(await res.json()).toMatchObject({
+      code: "model_unavailable",
+      detail: expect.stringContaining("AI binding"),
+    });
     // The same reply to the stored message, with a stand-in for the binding (test/support/workers-ai-stand-in.ts).
     const [incoming] = await db().select().from(messages).where(eq(messages.organizationId, owner.organizationId));
     const [chatbot] = await db().select().from(chatbots).where(eq(chatbots.id, bot.id));
     const [model] = await db().select().from(models).where(eq(models.id, primary.id));
     const ai = workersAiStandIn();
     let streamed = "";
-    const reply = await agentReply({ ...env, AI: ai } as unknown as Bindings, db(), { chatbot, model, knowledgeBases: [], history: [], incoming }, (text) => (streamed += text));
+    const reply = await agentReply(
+      { ...env, AI: ai } as unknown as Bindings,
+      db(),
+      { chatbot, model, knowledgeBases: [], history: [], incoming },
+      (text) => (streamed += text),
+    );
     expect(reply).toMatchObject({ content: "Hello from Workers AI.", modelId: WORKERS_AI_LLM_ID });
     expect(streamed).toBe(reply.content);
     const [call] = ai.calls;
     expect(call.inputs.tools).toBeUndefined();
-    expect((call.inputs.messages as { role: string; content: string }[])[0].content).toMatch(/You can use these tools:\n- get_weather/);
+    expect((call.inputs.messages as { role: string; content: string }[])[0].content).toMatch(
+      /You can use these tools:\n- get_weather/,
+    );
   });
 
   it("does not take over a stream broken after its first words: the error event ends it, the visitor's message stays, no reply is stored", async () => {
@@ -137,7 +218,12 @@ describe("agent mode and the fallback", () => {
     const { bot, fallbackName, completion } = await assistant(owner, primaryName, { replyMode: "agent" });
     const res = await completion({ message: { content: "What is the weather? use get_weather" }, isStreaming: true });
     const events = await readEvents(res);
-    expect(events.map((e) => e.event).filter((e, i, all) => e !== all[i - 1])).toEqual(["tool_call", "tool_result", "message", "error"]);
+    expect(events.map((e) => e.event).filter((e, i, all) => e !== all[i - 1])).toEqual([
+      "tool_call",
+      "tool_result",
+      "message",
+      "error",
+    ]);
     expect(textOf(events)).toMatch(/^Result: \{"method":"GET"/);
     expect(events.some((e) => e.data.done === true)).toBe(false);
     expect(events.at(-1)!.data).toMatchObject({ code: "upstream_error" });
@@ -153,14 +239,21 @@ describe("workflow mode and the fallback", () => {
   it("intent routing: the fallback classifies, calls the tool and answers, streamed and stored", async () => {
     const owner = await seedOwner();
     const primaryName = `fail-429x99-${crypto.randomUUID()}`;
-    const { bot, fallback, fallbackName, completion } = await assistant(owner, primaryName, { replyMode: "workflow", builtInWorkflow: ROUTE });
+    const { bot, fallback, fallbackName, completion } = await assistant(owner, primaryName, {
+      replyMode: "workflow",
+      builtInWorkflow: ROUTE,
+    });
     const res = await completion({ message: { content: "What is the weather? use get_weather" }, isStreaming: true });
     const events = await readEvents(res);
     const done = events.at(-1)!.data as { done: boolean; conversationId: string; message: Message };
     expect(done).toMatchObject({ done: true });
     expect(done.message.content).toMatch(/^Result: \{"method":"GET"/);
     expect(textOf(events)).toBe(done.message.content);
-    expect(done.message.contentPayload.steps!.map((s) => [s.name, s.status])).toEqual([["classify_intent", "success"], ["call_tool", "success"], ["answer", "success"]]);
+    expect(done.message.contentPayload.steps!.map((s) => [s.name, s.status])).toEqual([
+      ["classify_intent", "success"],
+      ["call_tool", "success"],
+      ["answer", "success"],
+    ]);
     expect(done.message.contentPayload.toolCalls).toMatchObject([{ name: "get_weather", status: "success" }]);
     const stored = await messagesOf(owner, done.conversationId);
     expect(stored.map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:outgoing"]);
@@ -173,7 +266,10 @@ describe("workflow mode and the fallback", () => {
   it("rewrite, retrieve, answer: the fallback answers, and rewrites the query of a continuing conversation", async () => {
     const owner = await seedOwner();
     const primaryName = `fail-500x99-${crypto.randomUUID()}`;
-    const { bot, fallback, fallbackName, completion } = await assistant(owner, primaryName, { replyMode: "workflow", builtInWorkflow: REWRITE });
+    const { bot, fallback, fallbackName, completion } = await assistant(owner, primaryName, {
+      replyMode: "workflow",
+      builtInWorkflow: REWRITE,
+    });
     const first = await completion({ message: { content: "How long do refunds take?" } });
     expect(first.status, await first.clone().text()).toBe(200);
     const answered = (await first.json()) as Completion;
@@ -193,7 +289,10 @@ describe("workflow mode and the fallback", () => {
   it("does not take over an answer broken after its first words", async () => {
     const owner = await seedOwner();
     const primaryName = `fail-midstream-${crypto.randomUUID()}`;
-    const { fallbackName, completion } = await assistant(owner, primaryName, { replyMode: "workflow", builtInWorkflow: REWRITE });
+    const { fallbackName, completion } = await assistant(owner, primaryName, {
+      replyMode: "workflow",
+      builtInWorkflow: REWRITE,
+    });
     const events = await readEvents(await completion({ message: { content: "hello" }, isStreaming: true }));
     expect(textOf(events)).toBe("word1 word2 word3");
     expect(events.at(-1)).toMatchObject({ event: "error", data: { code: "upstream_error" } });

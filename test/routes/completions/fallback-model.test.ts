@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { PRE_TOKEN_FAULTS, assistantWithFallback, storedModelOf, upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
+import {
+  PRE_TOKEN_FAULTS,
+  assistantWithFallback,
+  storedModelOf,
+  upstreamModel,
+  upstreamRequestCount,
+} from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
 
 // An assistant whose model fails before its first token (after its retries) is answered by its
@@ -13,7 +19,10 @@ type Completion = { conversationId: string; content: string; message: { id: stri
 describe.each(PRE_TOKEN_FAULTS)("a primary model that answers $fault", ({ fault, attempts }) => {
   it("is replaced by the fallback in a new conversation (direct and streamed) and a continuing one; the replies and statistics name the fallback", async () => {
     const owner = await seedOwner();
-    const { bot, fallback, primaryName, fallbackName } = await assistantWithFallback(owner, `${fault}x99-${crypto.randomUUID()}`);
+    const { bot, fallback, primaryName, fallbackName } = await assistantWithFallback(
+      owner,
+      `${fault}x99-${crypto.randomUUID()}`,
+    );
     const completion = (body: Record<string, unknown>) => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body);
 
     const direct = await completion({ message: { content: "first, direct" } });
@@ -32,13 +41,19 @@ describe.each(PRE_TOKEN_FAULTS)("a primary model that answers $fault", ({ fault,
     const second = (await again.json()) as Completion;
     expect(second.content).toBe(ANSWER);
 
-    for (const id of [answered.message.id, (done.data.message as { id: string }).id, second.message.id]) expect(await storedModelOf(id)).toBe(fallback.id);
+    for (const id of [answered.message.id, (done.data.message as { id: string }).id, second.message.id])
+      expect(await storedModelOf(id)).toBe(fallback.id);
     expect(await upstreamRequestCount(primaryName)).toBe(3 * attempts);
     expect(await upstreamRequestCount(fallbackName)).toBe(3);
 
     const today = new Date().toISOString().slice(0, 10);
     type Usage = { total: { requestsCount: number; models: { model: { id: string }; requestsCount: number }[] } };
-    const usage = (await (await owner.fetch("GET", `/chatbots/${bot.id}/llm-usage-statistics/?startDate=${today}&endDate=${today}&timeGranularity=day`)).json()) as Usage;
+    const usage = (await (
+      await owner.fetch(
+        "GET",
+        `/chatbots/${bot.id}/llm-usage-statistics/?startDate=${today}&endDate=${today}&timeGranularity=day`,
+      )
+    ).json()) as Usage;
     expect(usage.total.models.map((m) => [m.model.id, m.requestsCount])).toEqual([[fallback.id, 3]]);
   });
 });
@@ -55,9 +70,17 @@ describe("the fallback model", () => {
   it("does not take over a stream broken after its first words: the reply ends with the error event, as without a fallback", async () => {
     const owner = await seedOwner();
     const { bot, fallbackName } = await assistantWithFallback(owner, `fail-midstreamx99-${crypto.randomUUID()}`);
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" }, isStreaming: true });
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "hello" },
+      isStreaming: true,
+    });
     const events = await readEvents(res);
-    expect(events.filter((e) => e.event !== "error").map((e) => e.data.content).join("")).toBe("word1 word2 word3");
+    expect(
+      events
+        .filter((e) => e.event !== "error")
+        .map((e) => e.data.content)
+        .join(""),
+    ).toBe("word1 word2 word3");
     expect(events.at(-1)).toMatchObject({ event: "error", data: { code: "upstream_error" } });
     expect(await upstreamRequestCount(fallbackName)).toBe(0);
   });

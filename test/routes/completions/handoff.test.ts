@@ -7,102 +7,233 @@ import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures
 import { WEEKDAYS, type BusinessHours } from "../../../src/services/business-hours";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
-type Message = { id: string; content: string; sequence: number; senderType: string; contentPayload: Record<string, unknown> | null };
+type Message = {
+  id: string;
+  content: string;
+  sequence: number;
+  senderType: string;
+  contentPayload: Record<string, unknown> | null;
+};
 type Reply = { conversationId: string; content: string; message: Message | null };
 const DEFAULT_EN = "I'll pass you to a member of our team, who will reply here as soon as they can.";
 
 const conversationOf = async (actor: Actor, id: string) =>
-  (await (await actor.fetch("GET", `/conversations/${id}/`)).json()) as { status: string; progressStatus: string; autoReplyEnabled: boolean };
+  (await (await actor.fetch("GET", `/conversations/${id}/`)).json()) as {
+    status: string;
+    progressStatus: string;
+    autoReplyEnabled: boolean;
+  };
 const messagesOf = async (actor: Actor, id: string) =>
-  ((await (await actor.fetch("GET", `/messages/?conversation=${id}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
+  (
+    (await (await actor.fetch("GET", `/messages/?conversation=${id}&pageSize=100`)).json()) as { results: Message[] }
+  ).results.sort((a, b) => a.sequence - b.sequence);
 
 describe("an assistant hands the conversation to a person when the visitor asks for one", () => {
   it("on a new conversation's first turn: says the handoff message once, queues the conversation, and is silent after", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const res = await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person about order 4471" } });
+    const res = await owner.fetch("POST", completions(bot.id), {
+      message: { content: "I need to talk to a person about order 4471" },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const reply = (await res.json()) as Reply;
     expect(reply.content).toBe(DEFAULT_EN);
-    expect(reply.message).toMatchObject({ senderType: "chatbot", sequence: 2, contentPayload: { handoff: { reason: "visitor_request" } } });
-    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", autoReplyEnabled: false });
+    expect(reply.message).toMatchObject({
+      senderType: "chatbot",
+      sequence: 2,
+      contentPayload: { handoff: { reason: "visitor_request" } },
+    });
+    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({
+      status: "queued",
+      progressStatus: "waiting_for_human",
+      autoReplyEnabled: false,
+    });
 
     // The assistant stays silent; the visitor's next message waits for the person.
-    const next = (await (await owner.fetch("POST", completions(bot.id), { conversation: reply.conversationId, message: { content: "Is anyone there?" } })).json()) as Reply;
+    const next = (await (
+      await owner.fetch("POST", completions(bot.id), {
+        conversation: reply.conversationId,
+        message: { content: "Is anyone there?" },
+      })
+    ).json()) as Reply;
     expect(next).toMatchObject({ content: "", message: null });
-    expect((await messagesOf(owner, reply.conversationId)).map((m) => `${m.sequence}:${m.senderType}`)).toEqual(["1:contact", "2:chatbot", "3:contact"]);
+    expect((await messagesOf(owner, reply.conversationId)).map((m) => `${m.sequence}:${m.senderType}`)).toEqual([
+      "1:contact",
+      "2:chatbot",
+      "3:contact",
+    ]);
   });
 
   it("streamed, and in a conversation under way (through its object), in the visitor's language", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Where is my parcel?" } })).json()) as Reply;
+    const first = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "Where is my parcel?" } })
+    ).json()) as Reply;
     expect(first.content).toBe('You said: "Where is my parcel?".');
-    const res = await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "我要轉人工" }, isStreaming: true });
+    const res = await owner.fetch("POST", completions(bot.id), {
+      conversation: first.conversationId,
+      message: { content: "我要轉人工" },
+      isStreaming: true,
+    });
     const events = await readEvents(res);
     const done = events.at(-1)!.data as { done: boolean; message: Message };
-    expect(done).toMatchObject({ done: true, message: { content: "我會請團隊成員來協助您，他們會盡快在這裡回覆。", contentPayload: { handoff: { reason: "visitor_request" } } } });
-    expect(events.filter((e) => e.data.done === false).map((e) => e.data.content).join("")).toBe(done.message.content);
-    expect(await conversationOf(owner, first.conversationId)).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", autoReplyEnabled: false });
+    expect(done).toMatchObject({
+      done: true,
+      message: {
+        content: "我會請團隊成員來協助您，他們會盡快在這裡回覆。",
+        contentPayload: { handoff: { reason: "visitor_request" } },
+      },
+    });
+    expect(
+      events
+        .filter((e) => e.data.done === false)
+        .map((e) => e.data.content)
+        .join(""),
+    ).toBe(done.message.content);
+    expect(await conversationOf(owner, first.conversationId)).toMatchObject({
+      status: "queued",
+      progressStatus: "waiting_for_human",
+      autoReplyEnabled: false,
+    });
 
     // A first turn streamed in the worker hands off too.
-    const streamed = await readEvents(await owner.fetch("POST", completions(bot.id), { message: { content: "Can I speak to a real person?" }, isStreaming: true }));
+    const streamed = await readEvents(
+      await owner.fetch("POST", completions(bot.id), {
+        message: { content: "Can I speak to a real person?" },
+        isStreaming: true,
+      }),
+    );
     const last = streamed.at(-1)!.data as { conversationId: string; message: Message };
     expect(last.message.content).toBe(DEFAULT_EN);
-    expect(await conversationOf(owner, last.conversationId)).toMatchObject({ progressStatus: "waiting_for_human", autoReplyEnabled: false });
+    expect(await conversationOf(owner, last.conversationId)).toMatchObject({
+      progressStatus: "waiting_for_human",
+      autoReplyEnabled: false,
+    });
   });
 
   it("an asynchronous message (POST /messages/) hands off as well", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const { conversationId } = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Hi" } })).json()) as Reply;
+    const { conversationId } = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "Hi" } })
+    ).json()) as Reply;
     const res = await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "human please" });
     expect(res.status, await res.clone().text()).toBe(201);
-    await expect.poll(async () => (await conversationOf(owner, conversationId)).progressStatus).toBe("waiting_for_human");
-    expect((await messagesOf(owner, conversationId)).at(-1)).toMatchObject({ senderType: "chatbot", content: DEFAULT_EN });
+    await expect
+      .poll(async () => (await conversationOf(owner, conversationId)).progressStatus)
+      .toBe("waiting_for_human");
+    expect((await messagesOf(owner, conversationId)).at(-1)).toMatchObject({
+      senderType: "chatbot",
+      content: DEFAULT_EN,
+    });
   });
 
   it("follows the assistant's settings: its own message, or no handoff at all; a handed-back conversation is answered again", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { handoff: { message: "  Olivia will take it from here.  " } });
-    expect(bot.handoff).toEqual({ enabled: true, afterUnanswered: 2, message: "Olivia will take it from here.", outsideHoursMessage: null });
-    const reply = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })).json()) as Reply;
+    expect(bot.handoff).toEqual({
+      enabled: true,
+      afterUnanswered: 2,
+      message: "Olivia will take it from here.",
+      outsideHoursMessage: null,
+    });
+    const reply = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })
+    ).json()) as Reply;
     expect(reply.content).toBe("Olivia will take it from here.");
 
     // Handed back, the assistant answers again, and hands off again when asked.
-    expect((await owner.fetch("PATCH", `/conversations/${reply.conversationId}/update-auto-reply/`, { autoReplyEnabled: true })).status).toBe(200);
-    const again = (await (await owner.fetch("POST", completions(bot.id), { conversation: reply.conversationId, message: { content: "What time do you open?" } })).json()) as Reply;
+    expect(
+      (
+        await owner.fetch("PATCH", `/conversations/${reply.conversationId}/update-auto-reply/`, {
+          autoReplyEnabled: true,
+        })
+      ).status,
+    ).toBe(200);
+    const again = (await (
+      await owner.fetch("POST", completions(bot.id), {
+        conversation: reply.conversationId,
+        message: { content: "What time do you open?" },
+      })
+    ).json()) as Reply;
     expect(again.content).toBe('You said: "What time do you open?".');
 
     const patched = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: false } });
-    expect(((await patched.json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, afterUnanswered: 2, message: null, outsideHoursMessage: null });
-    const answered = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })).json()) as Reply;
+    expect(((await patched.json()) as { handoff: unknown }).handoff).toEqual({
+      enabled: false,
+      afterUnanswered: 2,
+      message: null,
+      outsideHoursMessage: null,
+    });
+    const answered = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })
+    ).json()) as Reply;
     expect(answered.content).toBe('You said: "Let me talk to a human".');
 
     const reset = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: null });
-    expect(((await reset.json()) as { handoff: unknown }).handoff).toEqual({ enabled: true, afterUnanswered: 2, message: null, outsideHoursMessage: null });
+    expect(((await reset.json()) as { handoff: unknown }).handoff).toEqual({
+      enabled: true,
+      afterUnanswered: 2,
+      message: null,
+      outsideHoursMessage: null,
+    });
   });
 
   it("after afterUnanswered replies in a row that could not answer, the last one goes on with the handoff message", async () => {
     const owner = await seedOwner();
     // Template mode without knowledge: every reply is the unanswerable template.
-    const bot = await createChatbot(owner, { replyMode: "template", template: "{{answer}}", unanswerableTemplate: "I don't know that." });
-    const first = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } })).json()) as Reply;
+    const bot = await createChatbot(owner, {
+      replyMode: "template",
+      template: "{{answer}}",
+      unanswerableTemplate: "I don't know that.",
+    });
+    const first = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } })
+    ).json()) as Reply;
     expect(first.content).toBe("I don't know that.");
-    expect(await conversationOf(owner, first.conversationId)).toMatchObject({ progressStatus: "ai_processing", autoReplyEnabled: true });
-    const events = await readEvents(await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "And on Venus?" }, isStreaming: true }));
+    expect(await conversationOf(owner, first.conversationId)).toMatchObject({
+      progressStatus: "ai_processing",
+      autoReplyEnabled: true,
+    });
+    const events = await readEvents(
+      await owner.fetch("POST", completions(bot.id), {
+        conversation: first.conversationId,
+        message: { content: "And on Venus?" },
+        isStreaming: true,
+      }),
+    );
     const done = events.at(-1)!.data as { message: Message };
     expect(done.message.content).toBe(`I don't know that.\n\n${DEFAULT_EN}`);
     expect(done.message.contentPayload).toEqual({ handoff: { reason: "unanswered" } });
-    expect(events.filter((e) => e.data.done === false).map((e) => e.data.content).join("")).toBe(done.message.content);
-    expect(await conversationOf(owner, first.conversationId)).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", autoReplyEnabled: false });
+    expect(
+      events
+        .filter((e) => e.data.done === false)
+        .map((e) => e.data.content)
+        .join(""),
+    ).toBe(done.message.content);
+    expect(await conversationOf(owner, first.conversationId)).toMatchObject({
+      status: "queued",
+      progressStatus: "waiting_for_human",
+      autoReplyEnabled: false,
+    });
 
     // Handed back, the count starts again from the handoff; with afterUnanswered 0 it never hands off.
     await owner.fetch("PATCH", `/conversations/${first.conversationId}/update-auto-reply/`, { autoReplyEnabled: true });
-    const after = (await (await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "And on Jupiter?" } })).json()) as Reply;
+    const after = (await (
+      await owner.fetch("POST", completions(bot.id), {
+        conversation: first.conversationId,
+        message: { content: "And on Jupiter?" },
+      })
+    ).json()) as Reply;
     expect(after.content).toBe("I don't know that.");
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { afterUnanswered: 0 } });
-    const never = (await (await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "And on Saturn?" } })).json()) as Reply;
+    const never = (await (
+      await owner.fetch("POST", completions(bot.id), {
+        conversation: first.conversationId,
+        message: { content: "And on Saturn?" },
+      })
+    ).json()) as Reply;
     expect(never.content).toBe("I don't know that.");
     expect(await conversationOf(owner, first.conversationId)).toMatchObject({ progressStatus: "ai_processing" });
   });
@@ -111,22 +242,41 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { instructions: "You answer questions about our bike shop." });
     const unknown = "I don't know the answer to that from my sources.";
-    const first = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } })).json()) as Reply;
+    const first = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } })
+    ).json()) as Reply;
     expect(first.content).toBe(unknown);
-    const second = (await (await owner.fetch("POST", completions(bot.id), { conversation: first.conversationId, message: { content: "What is the capital of Peru?" } })).json()) as Reply;
+    const second = (await (
+      await owner.fetch("POST", completions(bot.id), {
+        conversation: first.conversationId,
+        message: { content: "What is the capital of Peru?" },
+      })
+    ).json()) as Reply;
     expect(second.content).toBe(`${unknown}\n\n${DEFAULT_EN}`);
-    expect(await conversationOf(owner, first.conversationId)).toMatchObject({ progressStatus: "waiting_for_human", autoReplyEnabled: false });
+    expect(await conversationOf(owner, first.conversationId)).toMatchObject({
+      progressStatus: "waiting_for_human",
+      autoReplyEnabled: false,
+    });
   });
 
   it("refuses bad settings with a 400 naming the field, and changes nothing", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { handoff: { enabled: false } });
-    for (const handoff of [{ enabled: "yes" }, { message: "x".repeat(2001) }, { afterUnanswered: -1 }, { afterUnanswered: 1.5 }, { afterwards: true }, "on"]) {
+    for (const handoff of [
+      { enabled: "yes" },
+      { message: "x".repeat(2001) },
+      { afterUnanswered: -1 },
+      { afterUnanswered: 1.5 },
+      { afterwards: true },
+      "on",
+    ]) {
       const res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { detail: string }).detail).toMatch(/handoff/);
     }
-    expect(((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { handoff: unknown }).handoff).toEqual({ enabled: false, afterUnanswered: 2, message: null, outsideHoursMessage: null });
+    expect(((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { handoff: unknown }).handoff).toEqual(
+      { enabled: false, afterUnanswered: 2, message: null, outsideHoursMessage: null },
+    );
     // A member without the permission to change assistants cannot change these either.
     const member = await seedMember(owner, []);
     expect((await member.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: true } })).status).toBe(403);
@@ -136,7 +286,9 @@ describe("an assistant hands the conversation to a person when the visitor asks 
 describe("outside the inbox's business hours", () => {
   it("a handoff says the outside-hours message and keeps the next opening; within hours the usual one; hours are validated", async () => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner, { handoff: { outsideHoursMessage: "We are closed; a colleague answers from 9:00." } });
+    const bot = await createChatbot(owner, {
+      handoff: { outsideHoursMessage: "We are closed; a colleague answers from 9:00." },
+    });
     const inbox = bot.defaultInbox!.id;
     // Open one hour, two days from now in Taipei (UTC+8): closed now, the next opening 01:00 UTC that day.
     const inTwoDays = new Date(Date.now() + 8 * 3600_000 + 2 * 86_400_000);
@@ -145,29 +297,54 @@ describe("outside the inbox's business hours", () => {
     const patched = await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: hours });
     expect(patched.status, await patched.clone().text()).toBe(200);
     expect(await patched.json()).toMatchObject({ businessHours: hours });
-    const reply = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } })).json()) as Reply & { message: Message };
+    const reply = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } })
+    ).json()) as Reply & { message: Message };
     expect(reply.content).toBe("We are closed; a colleague answers from 9:00.");
-    const { nextOpeningAt } = (reply.message.contentPayload as { handoff: { reason: string; outsideHours: boolean; nextOpeningAt: string } }).handoff;
+    const { nextOpeningAt } = (
+      reply.message.contentPayload as { handoff: { reason: string; outsideHours: boolean; nextOpeningAt: string } }
+    ).handoff;
     expect(new Date(Number(nextOpeningAt)).toISOString()).toBe(`${inTwoDays.toISOString().slice(0, 10)}T01:00:00.000Z`);
     expect(reply.message.contentPayload).toMatchObject({ handoff: { reason: "visitor_request", outsideHours: true } });
-    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({ status: "queued", progressStatus: "waiting_for_human" });
+    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({
+      status: "queued",
+      progressStatus: "waiting_for_human",
+    });
 
     // Always open: the usual message; hours removed: the usual message.
-    await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: { timeZone: "UTC", weekly: Object.fromEntries(["sun", "mon", "tue", "wed", "thu", "fri", "sat"].map((d) => [d, [["00:00", "24:00"]]])) } });
-    const within = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } })).json()) as Reply;
+    await owner.fetch("PATCH", `/inboxes/${inbox}/`, {
+      businessHours: {
+        timeZone: "UTC",
+        weekly: Object.fromEntries(
+          ["sun", "mon", "tue", "wed", "thu", "fri", "sat"].map((d) => [d, [["00:00", "24:00"]]]),
+        ),
+      },
+    });
+    const within = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } })
+    ).json()) as Reply;
     expect(within.content).toBe(DEFAULT_EN);
     // Default outside-hours message in the visitor's language.
     await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: { timeZone: "UTC", weekly: {}, holidays: [] } });
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: {} });
-    const zh = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "我要轉人工" } })).json()) as Reply;
+    const zh = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "我要轉人工" } })
+    ).json()) as Reply;
     expect(zh.content).toBe("我們的團隊目前不在線上。我已轉交您的訊息，團隊成員會在營業時間於這裡回覆您。");
 
-    for (const bad of [{ timeZone: "Mars/Olympus", weekly: {} }, { timeZone: "UTC", weekly: { mon: [["18:00", "09:00"]] } }, { timeZone: "UTC", weekly: { monday: [] } }, { timeZone: "UTC", weekly: { mon: [["9:00", "10:00"]] } }]) {
+    for (const bad of [
+      { timeZone: "Mars/Olympus", weekly: {} },
+      { timeZone: "UTC", weekly: { mon: [["18:00", "09:00"]] } },
+      { timeZone: "UTC", weekly: { monday: [] } },
+      { timeZone: "UTC", weekly: { mon: [["9:00", "10:00"]] } },
+    ]) {
       const res = await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: bad });
       expect(res.status, JSON.stringify(bad)).toBe(400);
       expect(((await res.json()) as { detail: string }).detail).toMatch(/businessHours/);
     }
-    expect((await (await owner.fetch("GET", `/inboxes/${inbox}/`)).json()) as { businessHours: unknown }).toMatchObject({ businessHours: { timeZone: "UTC", weekly: {} } });
+    expect((await (await owner.fetch("GET", `/inboxes/${inbox}/`)).json()) as { businessHours: unknown }).toMatchObject(
+      { businessHours: { timeZone: "UTC", weekly: {} } },
+    );
   });
 });
 
@@ -176,19 +353,38 @@ describe("an agent hands off through its built-in handoff tool", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
-    const reply = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "My refund was refused, please handoff ARGS {\"reason\": \"refund dispute\"}" } })).json()) as Reply & {
-      message: Message & { contentPayload: { toolCalls: { name: string; toolType: string; output: unknown }[]; handoff: unknown } };
+    const reply = (await (
+      await owner.fetch("POST", completions(bot.id), {
+        message: { content: 'My refund was refused, please handoff ARGS {"reason": "refund dispute"}' },
+      })
+    ).json()) as Reply & {
+      message: Message & {
+        contentPayload: { toolCalls: { name: string; toolType: string; output: unknown }[]; handoff: unknown };
+      };
     };
-    expect(reply.message.contentPayload.toolCalls).toMatchObject([{ name: "handoff", toolType: "handoff", output: { handedOff: true, reason: "refund dispute" } }]);
+    expect(reply.message.contentPayload.toolCalls).toMatchObject([
+      { name: "handoff", toolType: "handoff", output: { handedOff: true, reason: "refund dispute" } },
+    ]);
     expect(reply.message.contentPayload.handoff).toEqual({ reason: "tool" });
     expect(reply.content.endsWith(`\n\n${DEFAULT_EN}`)).toBe(true);
-    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", autoReplyEnabled: false });
-    const offered = (await lastUpstreamRequest(model.modelName)).body.tools.map((t: { function: { name: string } }) => t.function.name);
+    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({
+      status: "queued",
+      progressStatus: "waiting_for_human",
+      autoReplyEnabled: false,
+    });
+    const offered = (await lastUpstreamRequest(model.modelName)).body.tools.map(
+      (t: { function: { name: string } }) => t.function.name,
+    );
     expect(offered).toEqual(["handoff"]);
 
     // An ordinary question: the model does not call it, the conversation stays with the assistant.
-    const plain = (await (await owner.fetch("POST", completions(bot.id), { message: { content: "What time do you open?" } })).json()) as Reply;
-    expect(await conversationOf(owner, plain.conversationId)).toMatchObject({ progressStatus: "ai_processing", autoReplyEnabled: true });
+    const plain = (await (
+      await owner.fetch("POST", completions(bot.id), { message: { content: "What time do you open?" } })
+    ).json()) as Reply;
+    expect(await conversationOf(owner, plain.conversationId)).toMatchObject({
+      progressStatus: "ai_processing",
+      autoReplyEnabled: true,
+    });
 
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: false } });
     await owner.fetch("POST", completions(bot.id), { message: { content: "Again, please handoff" } });

@@ -18,11 +18,24 @@ describe("the built-in local model answers, and does not echo the question", () 
   it("asked an FAQ's question, answers with the FAQ's answer field", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
-    await createFaq(owner, kb.id, { question: "What are your opening hours?", answer: "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday." });
-    await createFaq(owner, kb.id, { question: "Do you ship abroad?", answer: "We ship to every country of the European Union within five days." });
-    const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }], instructions: "You are the shop's assistant." });
-    expect(await ask(owner, bot.id, "What are your opening hours?")).toBe("Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.");
-    expect(await ask(owner, bot.id, "Do you ship abroad?")).toBe("We ship to every country of the European Union within five days.");
+    await createFaq(owner, kb.id, {
+      question: "What are your opening hours?",
+      answer: "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.",
+    });
+    await createFaq(owner, kb.id, {
+      question: "Do you ship abroad?",
+      answer: "We ship to every country of the European Union within five days.",
+    });
+    const bot = await createChatbot(owner, {
+      knowledgeBases: [{ id: kb.id }],
+      instructions: "You are the shop's assistant.",
+    });
+    expect(await ask(owner, bot.id, "What are your opening hours?")).toBe(
+      "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.",
+    );
+    expect(await ask(owner, bot.id, "Do you ship abroad?")).toBe(
+      "We ship to every country of the European Union within five days.",
+    );
   });
 
   it("from a document, answers with the sentences that follow the question, never the question or its title", async () => {
@@ -63,6 +76,8 @@ describe("the built-in local model answers, and does not echo the question", () 
       expect(await ask(owner, bot.id, "你好")).toBe("您好！请问有什么可以帮您？");
     }
     // A question is not small talk: without sources the model says plainly that it does not know.
-    expect(await ask(owner, instructed.id, "Hi, can I pay by card?")).toBe("I don't know the answer to that from my sources.");
+    expect(await ask(owner, instructed.id, "Hi, can I pay by card?")).toBe(
+      "I don't know the answer to that from my sources.",
+    );
   });
 });

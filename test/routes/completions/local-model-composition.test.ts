@@ -42,7 +42,15 @@ const RENTALS = [
     "The workshop is at 12 Harbour Street, Rotterdam, next to the ferry terminal. Repairs are usually done within two working days.",
   ].join("\n"),
 ];
-const ZH = ["顧客須知", "", "門市地址", "門市位於鹿特丹港口街12號，渡輪碼頭旁邊。", "", "營業時間", "門市營業時間為週一至週六上午九點到下午六點。"].join("\n");
+const ZH = [
+  "顧客須知",
+  "",
+  "門市地址",
+  "門市位於鹿特丹港口街12號，渡輪碼頭旁邊。",
+  "",
+  "營業時間",
+  "門市營業時間為週一至週六上午九點到下午六點。",
+].join("\n");
 
 let owner: Actor;
 let botId: string;
@@ -55,12 +63,17 @@ beforeAll(async () => {
     { name: "rentals.pdf", content: await makePdf(RENTALS), type: "application/pdf" },
     { name: "kunden.txt", content: ZH },
   ]);
-  botId = (await createChatbot(owner, { knowledgeBases: [{ id: kb.id }], instructions: "Answer from the Acme handbook." })).id;
+  botId = (
+    await createChatbot(owner, { knowledgeBases: [{ id: kb.id }], instructions: "Answer from the Acme handbook." })
+  ).id;
 }, 60_000);
 
 /** The reply to `content` in a new conversation, or in `conversation`. */
 async function ask(content: string, conversation?: string) {
-  const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { message: { content }, ...(conversation ? { conversation } : {}) });
+  const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, {
+    message: { content },
+    ...(conversation ? { conversation } : {}),
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as { content: string; conversationId: string };
 }
@@ -72,21 +85,30 @@ describe("the built-in local model's answers read like answers", () => {
     const warranty = await reply("How long is the warranty?");
     expect(warranty).toMatch(/^Every Acme product comes with a two-year warranty from the date of purchase\./);
     for (const answer of [warranty, await reply("Can I return a product?"), await reply("When are you open?")]) {
-      expect(answer).not.toMatch(/\b(?:Warranty|Returns|Shipping|Opening hours|Acme Customer Handbook) (?:Every|You|We|Our)\b/);
-      for (const s of sentencesOf(answer)) expect(["Warranty", "Returns", "Shipping", "Opening hours"]).not.toContain(s);
+      expect(answer).not.toMatch(
+        /\b(?:Warranty|Returns|Shipping|Opening hours|Acme Customer Handbook) (?:Every|You|We|Our)\b/,
+      );
+      for (const s of sentencesOf(answer))
+        expect(["Warranty", "Returns", "Shipping", "Opening hours"]).not.toContain(s);
     }
   });
 
   it("says first the sentence that answers, not the one that comes first in the document", async () => {
     // The returns paragraph comes first and speaks of delivery too ("within 30 days of delivery").
-    expect(await reply("How long does delivery to Germany take?")).toMatch(/^Delivery abroad takes three to five working days\./);
+    expect(await reply("How long does delivery to Germany take?")).toMatch(
+      /^Delivery abroad takes three to five working days\./,
+    );
   });
 
   it("reads a follow-up with the previous question of the conversation", async () => {
     const bikes = await ask("Do you rent bikes?");
-    expect((await ask("How much is the deposit?", bikes.conversationId)).content).toMatch(/^A deposit of 50 euros is required for each bike\./);
+    expect((await ask("How much is the deposit?", bikes.conversationId)).content).toMatch(
+      /^A deposit of 50 euros is required for each bike\./,
+    );
     const lockers = await ask("Do you rent lockers?");
-    expect((await ask("How much is the deposit?", lockers.conversationId)).content).toMatch(/^A deposit of 10 euros is required for each locker key\./);
+    expect((await ask("How much is the deposit?", lockers.conversationId)).content).toMatch(
+      /^A deposit of 10 euros is required for each locker key\./,
+    );
   });
 
   it("finds a paraphrase that shares no word with its passage, in English and Chinese", async () => {
@@ -104,12 +126,16 @@ describe("the built-in local model's answers read like answers", () => {
 
   it("says no sentence twice and nothing unrelated: the answer, and the sentence that continues it", async () => {
     // The sentence window repeats the warranty paragraph in both pages' passages.
-    expect(await reply("What does the warranty cover?")).toBe("The warranty covers defects in materials and workmanship. It does not cover damage from accidents, misuse or normal wear.");
+    expect(await reply("What does the warranty cover?")).toBe(
+      "The warranty covers defects in materials and workmanship. It does not cover damage from accidents, misuse or normal wear.",
+    );
     expect(await reply("How long do repairs take?")).toBe("Repairs are usually done within two working days.");
   });
 
   it("answers a yes/no question with Yes or No where the source says so", async () => {
-    expect(await reply("Do you ship to the United States?")).toBe("No, we ship to every country in the European Union and to the United Kingdom.");
+    expect(await reply("Do you ship to the United States?")).toBe(
+      "No, we ship to every country in the European Union and to the United Kingdom.",
+    );
     expect(await reply("Do you ship to Germany?")).toMatch(/^Yes, we ship to every country in the European Union/);
     expect(await reply("Is return shipping free?")).toBe("Yes, return shipping is free within the country.");
     // Partly answered: the sentence alone, no guess.
@@ -125,8 +151,12 @@ describe("the built-in local model's answers read like answers", () => {
   });
 
   it("answers a request for a person with the assistant's hand-off (services/conversation/handoff.ts)", async () => {
-    expect(await reply("I need to talk to a person about order 4471")).toBe("I'll pass you to a member of our team, who will reply here as soon as they can.");
-    expect(await reply("human please")).toBe("I'll pass you to a member of our team, who will reply here as soon as they can.");
+    expect(await reply("I need to talk to a person about order 4471")).toBe(
+      "I'll pass you to a member of our team, who will reply here as soon as they can.",
+    );
+    expect(await reply("human please")).toBe(
+      "I'll pass you to a member of our team, who will reply here as soon as they can.",
+    );
     expect(await reply("轉真人")).toBe("我會請團隊成員來協助您，他們會盡快在這裡回覆。");
   });
 });

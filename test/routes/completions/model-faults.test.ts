@@ -25,7 +25,11 @@ type ErrorBody = { code: string; detail: string; requestId: string };
 const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
 
 const messagesOf = async (owner: Actor, conversationId: string) =>
-  ((await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
+  (
+    (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
+      results: Message[];
+    }
+  ).results.sort((a, b) => a.sequence - b.sequence);
 
 describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, attempts }) => {
   it("keeps the visitor's message, ends the reply with a clear error carrying the request id, stores nothing partial, counts the failure, and the next message works", async () => {
@@ -36,7 +40,10 @@ describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, 
     const completion = (body: Record<string, unknown>) => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body);
 
     // (0) and (1) at once: a new conversation answered directly, one streamed.
-    const [direct, streamed] = await Promise.all([completion({ message: { content: "first, direct" } }), completion({ message: { content: "first, streamed" }, isStreaming: true })]);
+    const [direct, streamed] = await Promise.all([
+      completion({ message: { content: "first, direct" } }),
+      completion({ message: { content: "first, streamed" }, isStreaming: true }),
+    ]);
     expect(direct.status).toBe(status);
     const directError = (await direct.json()) as ErrorBody;
     expect(directError).toMatchObject({ code: "upstream_error", requestId: direct.headers.get("X-Request-Id") });
@@ -58,24 +65,50 @@ describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, 
     expect(await upstreamRequestCount(modelName)).toBe(attempts.reduce((a, b) => a + b));
 
     // Only the visitor's messages are stored: no partial answer.
-    expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:incoming"]);
+    expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual([
+      "1:incoming",
+      "2:incoming",
+    ]);
 
     // (3) the provider has recovered: the conversation goes on, in order.
     const next = await completion({ conversation: conversationId, message: { content: "third" } });
     expect(next.status, await next.clone().text()).toBe(200);
     expect(((await next.json()) as { content: string }).content).toBe(ANSWER);
-    expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:incoming", "3:incoming", "4:outgoing"]);
+    expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual([
+      "1:incoming",
+      "2:incoming",
+      "3:incoming",
+      "4:outgoing",
+    ]);
 
     // Every failed reply is counted and recorded with its error; the new conversation's message is kept too.
     type Stats = { total: { failedRepliesCount: number; repliesCount: number } };
-    const stats = await waitFor(async () => (await (await owner.fetch("GET", `/chatbots/${bot.id}/statistics/`)).json()) as Stats, (s) => s.total.failedRepliesCount >= 3, 3_000, 30);
+    const stats = await waitFor(
+      async () => (await (await owner.fetch("GET", `/chatbots/${bot.id}/statistics/`)).json()) as Stats,
+      (s) => s.total.failedRepliesCount >= 3,
+      3_000,
+      30,
+    );
     expect(stats.total).toMatchObject({ failedRepliesCount: 3, repliesCount: 1 });
     const today = new Date().toISOString().slice(0, 10);
-    type Records = { results: { inputMessage: string; outputMessage: string | null; error: string | null; conversation: string }[] };
-    const records = ((await (await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`)).json()) as Records).results;
-    expect(records.filter((r) => r.error).map((r) => r.inputMessage).sort()).toEqual(["first, direct", "first, streamed", "second"]);
+    type Records = {
+      results: { inputMessage: string; outputMessage: string | null; error: string | null; conversation: string }[];
+    };
+    const records = (
+      (await (
+        await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`)
+      ).json()) as Records
+    ).results;
+    expect(
+      records
+        .filter((r) => r.error)
+        .map((r) => r.inputMessage)
+        .sort(),
+    ).toEqual(["first, direct", "first, streamed", "second"]);
     expect(records.filter((r) => r.error).every((r) => r.outputMessage === null)).toBe(true);
     const firstDirect = records.find((r) => r.inputMessage === "first, direct")!;
-    expect((await messagesOf(owner, firstDirect.conversation)).map((m) => `${m.sequence}:${m.type}:${m.content}`)).toEqual(["1:incoming:first, direct"]);
+    expect(
+      (await messagesOf(owner, firstDirect.conversation)).map((m) => `${m.sequence}:${m.type}:${m.content}`),
+    ).toEqual(["1:incoming:first, direct"]);
   });
 });

@@ -15,12 +15,19 @@ describe("what a continuing completion remembers", () => {
     const bot = await createChatbot(owner);
     const contact = await createContact(owner, { name: "Ada" });
     const say = async (content: string, conversation?: string) =>
-      (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation, message: { content, ...(conversation ? {} : { sender: contact.id }) } })).json()) as Reply;
+      (await (
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+          conversation,
+          message: { content, ...(conversation ? {} : { sender: contact.id }) },
+        })
+      ).json()) as Reply;
     const { conversationId } = await say("one");
     await say("two", conversationId);
     expect((await owner.fetch("PATCH", `/contacts/${contact.id}/`, { name: "Ada Lovelace" })).status).toBe(200);
     await say("three", conversationId);
-    const page = (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as Page;
+    const page = (await (
+      await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)
+    ).json()) as Page;
     const visitors = page.results.filter((m) => m.type === "incoming").sort((a, b) => a.sequence - b.sequence);
     expect(visitors.map((m) => m.sender)).toEqual([
       { id: contact.id, name: "Ada", avatar: null },
@@ -33,10 +40,16 @@ describe("what a continuing completion remembers", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const say = async (content: string, conversation?: string) =>
-      (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation, message: { content } })).json()) as Reply & { content: string };
+      (await (
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation, message: { content } })
+      ).json()) as Reply & { content: string };
     const { conversationId } = await say("one");
-    for (const [i, content] of ["two", "three", "four"].entries()) expect((await say(content, conversationId)).message.sequence).toBe(4 + 2 * i);
-    expect((await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false })).status).toBe(200);
+    for (const [i, content] of ["two", "three", "four"].entries())
+      expect((await say(content, conversationId)).message.sequence).toBe(4 + 2 * i);
+    expect(
+      (await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }))
+        .status,
+    ).toBe(200);
     const silent = await say("anyone?", conversationId);
     expect(silent).toMatchObject({ content: "", message: null });
   });

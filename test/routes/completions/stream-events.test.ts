@@ -18,7 +18,12 @@ let streamSchema: Schema;
 
 /** Each event's data checked against the schema named for its event, and against the operation's stream schema. */
 function expectDocumented(events: { event: string; data: Record<string, unknown> }[]) {
-  const NAMED: Record<string, string> = { message: "CompletionChunk", tool_call: "ToolCallEvent", tool_result: "ToolResultEvent", error: "CompletionStreamError" };
+  const NAMED: Record<string, string> = {
+    message: "CompletionChunk",
+    tool_call: "ToolCallEvent",
+    tool_result: "ToolResultEvent",
+    error: "CompletionStreamError",
+  };
   for (const { event, data } of events) {
     expect(NAMED[event], `event ${event} has no schema`).toBeDefined();
     expect(kit.valid(ref(NAMED[event]), data), `${event}: ${JSON.stringify(data)}`).toBe(true);
@@ -35,14 +40,17 @@ const stream = async (owner: Actor, botId: string, content: string) => {
 beforeAll(async () => {
   const doc = (await (await SELF.fetch("https://example.com/api/v1/openapi.json")).json()) as Schema;
   kit = new SchemaKit(doc.components);
-  streamSchema = doc.paths["/api/v1/chatbots/{chatbotId}/completions/"].post.responses["200"].content["text/event-stream"].schema;
+  streamSchema =
+    doc.paths["/api/v1/chatbots/{chatbotId}/completions/"].post.responses["200"].content["text/event-stream"].schema;
 });
 
 describe("the streamed completion's events, as the OpenAPI document types them", () => {
   it("text deltas and the stored reply with its citation nodes (a text node and an FAQ)", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
-    await ingest(owner, kb.id, [{ name: "hours.txt", content: "The shop opens at nine in the morning and closes at six." }]);
+    await ingest(owner, kb.id, [
+      { name: "hours.txt", content: "The shop opens at nine in the morning and closes at six." },
+    ]);
     await createFaq(owner, kb.id, { question: "When does the shop open?", answer: "At nine in the morning." });
     const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }] });
     const events = await stream(owner, bot.id, "When does the shop open?");
@@ -61,14 +69,37 @@ describe("the streamed completion's events, as the OpenAPI document types them",
     const owner = await seedOwner();
     const model = await upstreamModel(owner, { modelName: "parallel-tools" });
     const weather = await createTool(owner, weatherToolBody());
-    const length = await createTool(owner, { name: "city_length", displayName: "city_length", description: "Length", toolType: "function", functionCode: "function main(args) { return { length: args.city.length }; }", rawParametersSchema: { type: "object", properties: { city: { type: "string" } } } });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: [{ id: weather.id }, { id: length.id }] });
+    const length = await createTool(owner, {
+      name: "city_length",
+      displayName: "city_length",
+      description: "Length",
+      toolType: "function",
+      functionCode: "function main(args) { return { length: args.city.length }; }",
+      rawParametersSchema: { type: "object", properties: { city: { type: "string" } } },
+    });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: weather.id }, { id: length.id }],
+    });
     const events = await stream(owner, bot.id, "Weather and length?");
-    expect(events.map((e) => e.event).filter((e) => e !== "message").sort()).toEqual(["tool_call", "tool_call", "tool_result", "tool_result"]);
+    expect(
+      events
+        .map((e) => e.event)
+        .filter((e) => e !== "message")
+        .sort(),
+    ).toEqual(["tool_call", "tool_call", "tool_result", "tool_result"]);
     expectDocumented(events);
-    const { conversationId, messageId, message } = events.at(-1)!.data as { conversationId: string; messageId: string; message: { contentPayload: { toolCalls: Record<string, unknown>[] } } };
+    const { conversationId, messageId, message } = events.at(-1)!.data as {
+      conversationId: string;
+      messageId: string;
+      message: { contentPayload: { toolCalls: Record<string, unknown>[] } };
+    };
     // Each stored call holds ToolResultEvent's fields but the ids.
-    for (const call of message.contentPayload.toolCalls) expect(kit.valid(ref("ToolResultEvent"), { conversationId, messageId, ...call }), JSON.stringify(call)).toBe(true);
+    for (const call of message.contentPayload.toolCalls)
+      expect(kit.valid(ref("ToolResultEvent"), { conversationId, messageId, ...call }), JSON.stringify(call)).toBe(
+        true,
+      );
     expect(message.contentPayload.toolCalls).toHaveLength(2);
   });
 

@@ -14,9 +14,17 @@ type Message = { id: string; type: string; sequence: number; content: string };
 type Event = { event: string; data: Record<string, unknown> };
 const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
 const messagesOf = async (owner: Actor, conversationId: string) =>
-  ((await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
+  (
+    (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
+      results: Message[];
+    }
+  ).results.sort((a, b) => a.sequence - b.sequence);
 const layout = (messages: Message[]) => messages.map((m) => `${m.sequence}:${m.type}`);
-const holdOf = (conversationId: string) => runInDurableObject(conversationObject(env, conversationId), (_instance, state) => state.storage.kv.get<number>("firstTurnUntil") ?? null);
+const holdOf = (conversationId: string) =>
+  runInDurableObject(
+    conversationObject(env, conversationId),
+    (_instance, state) => state.storage.kv.get<number>("firstTurnUntil") ?? null,
+  );
 
 async function slowBot(owner: Actor, delayMs = 40) {
   const model = await upstreamModel(owner, { modelName: `delay-${delayMs}` });
@@ -25,12 +33,19 @@ async function slowBot(owner: Actor, delayMs = 40) {
 
 /** Starts a streamed first turn; resolves once its first event named the conversation and the visitor's message is stored. */
 async function startFirstTurn(owner: Actor, chatbotId: string, content = "first") {
-  const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { message: { content }, isStreaming: true });
+  const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, {
+    message: { content },
+    isStreaming: true,
+  });
   expect(res.status).toBe(200);
   const events = liveEvents(res);
   const first = await events.next();
   const conversationId = first.data.conversationId as string;
-  expect(first.data).toMatchObject({ conversationId: expect.stringMatching(/^[0-9a-f-]{36}$/), content: "word1", done: false });
+  expect(first.data).toMatchObject({
+    conversationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    content: "word1",
+    done: false,
+  });
   let stored: Message[] = [];
   for (let i = 0; i < 100 && !stored.length; i++) stored = await messagesOf(owner, conversationId);
   expect(layout(stored)).toEqual(["1:incoming"]);
@@ -50,21 +65,48 @@ describe("a new conversation's first streamed turn, in the worker", () => {
   it("streams the reply and stores the question and the reply as 1 and 2, with the conversation's words and state", async () => {
     const owner = await seedOwner();
     const bot = await slowBot(owner, 5);
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" }, isStreaming: true });
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "Where is my parcel?" },
+      isStreaming: true,
+    });
     expect(res.headers.get("Content-Type")).toContain("text/event-stream");
     const events = await readEvents(res);
     const last = events.at(-1)!;
-    expect(last.data).toMatchObject({ done: true, content: "", message: { content: ANSWER, sequence: 2, type: "outgoing", usage: { completionTokens: 20 } } });
+    expect(last.data).toMatchObject({
+      done: true,
+      content: "",
+      message: { content: ANSWER, sequence: 2, type: "outgoing", usage: { completionTokens: 20 } },
+    });
     const conversationId = last.data.conversationId as string;
     const message = last.data.message as Message;
-    expect(events.slice(0, -1).map((e) => e.data.content).join("")).toBe(ANSWER);
-    for (const e of events.slice(0, -1)) expect(e.data).toEqual({ conversationId, messageId: message.id, content: expect.any(String), done: false });
+    expect(
+      events
+        .slice(0, -1)
+        .map((e) => e.data.content)
+        .join(""),
+    ).toBe(ANSWER);
+    for (const e of events.slice(0, -1))
+      expect(e.data).toEqual({ conversationId, messageId: message.id, content: expect.any(String), done: false });
     const stored = await messagesOf(owner, conversationId);
-    expect(stored.map((m) => `${m.sequence}:${m.type}:${m.content}`)).toEqual(["1:incoming:Where is my parcel?", `2:outgoing:${ANSWER}`]);
+    expect(stored.map((m) => `${m.sequence}:${m.type}:${m.content}`)).toEqual([
+      "1:incoming:Where is my parcel?",
+      `2:outgoing:${ANSWER}`,
+    ]);
     expect(stored[1].id).toBe(message.id);
-    const conversation = (await (await owner.fetch("GET", `/conversations/${conversationId}/`)).json()) as Record<string, unknown>;
-    expect(conversation).toMatchObject({ inbox: { id: bot.defaultInbox!.id }, title: "Where is my parcel?", progressStatus: "ai_processing", lastMessage: ANSWER });
-    expect(((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { totalWordsCount: number }).totalWordsCount).toBe(20);
+    const conversation = (await (await owner.fetch("GET", `/conversations/${conversationId}/`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(conversation).toMatchObject({
+      inbox: { id: bot.defaultInbox!.id },
+      title: "Where is my parcel?",
+      progressStatus: "ai_processing",
+      lastMessage: ANSWER,
+    });
+    expect(
+      ((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { totalWordsCount: number })
+        .totalWordsCount,
+    ).toBe(20);
     // Told stored, the object waits for nothing any more.
     expect(await holdOf(conversationId)).toBeNull();
   });
@@ -74,34 +116,77 @@ describe("a new conversation's first streamed turn, in the worker", () => {
     const bot = await slowBot(owner);
     const first = await startFirstTurn(owner, bot.id);
     expect(await holdOf(first.conversationId)).toEqual(expect.any(Number)); // the object holds later turns
-    const continued = (content: string, isStreaming = false) => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: first.conversationId, message: { content }, isStreaming });
-    const [firstEvents, direct, streamed] = await Promise.all([first.rest(), continued("second"), continued("third", true)]);
+    const continued = (content: string, isStreaming = false) =>
+      owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: first.conversationId,
+        message: { content },
+        isStreaming,
+      });
+    const [firstEvents, direct, streamed] = await Promise.all([
+      first.rest(),
+      continued("second"),
+      continued("third", true),
+    ]);
     expect(firstEvents.at(-1)!.data).toMatchObject({ done: true, message: { content: ANSWER, sequence: 2 } });
     expect(direct.status, await direct.clone().text()).toBe(200);
     const directSequence = ((await direct.json()) as { message: Message }).message.sequence;
     const streamedSequence = ((await readEvents(streamed)).at(-1)!.data.message as Message).sequence;
     expect([directSequence, streamedSequence].sort()).toEqual([4, 6]);
     const stored = await messagesOf(owner, first.conversationId);
-    expect(layout(stored)).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:outgoing", "5:incoming", "6:outgoing"]);
+    expect(layout(stored)).toEqual([
+      "1:incoming",
+      "2:outgoing",
+      "3:incoming",
+      "4:outgoing",
+      "5:incoming",
+      "6:outgoing",
+    ]);
     expect(stored[0].content).toBe("first");
-    expect(stored.filter((m) => m.type === "incoming").map((m) => m.content).sort()).toEqual(["first", "second", "third"]);
+    expect(
+      stored
+        .filter((m) => m.type === "incoming")
+        .map((m) => m.content)
+        .sort(),
+    ).toEqual(["first", "second", "third"]);
   });
 
   it("a model fault mid-stream keeps the visitor's message, ends with an error naming the conversation, records the failure, and the object holds nothing", async () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner, { modelName: `fail-midstreamx9-${crypto.randomUUID()}` });
     const bot = await createChatbot(owner, { largeLanguageModel: model.id });
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "break" }, isStreaming: true });
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "break" },
+      isStreaming: true,
+    });
     const events = await readEvents(res);
-    expect(events.filter((e) => e.data.done === false).map((e) => e.data.content).join("")).toBe("word1 word2 word3");
+    expect(
+      events
+        .filter((e) => e.data.done === false)
+        .map((e) => e.data.content)
+        .join(""),
+    ).toBe("word1 word2 word3");
     const last = events.at(-1)!;
-    expect(last).toEqual({ event: "error", data: { code: "upstream_error", detail: expect.stringMatching(/model provider/), requestId: res.headers.get("X-Request-Id"), conversationId: expect.any(String) } });
+    expect(last).toEqual({
+      event: "error",
+      data: {
+        code: "upstream_error",
+        detail: expect.stringMatching(/model provider/),
+        requestId: res.headers.get("X-Request-Id"),
+        conversationId: expect.any(String),
+      },
+    });
     const conversationId = last.data.conversationId as string;
     expect(layout(await messagesOf(owner, conversationId))).toEqual(["1:incoming"]);
     expect(await holdOf(conversationId)).toBeNull();
     const today = new Date().toISOString().slice(0, 10);
-    const records = ((await (await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`)).json()) as { results: { inputMessage: string; error: string | null }[] }).results;
-    expect(records).toEqual([expect.objectContaining({ inputMessage: "break", error: expect.stringMatching(/model provider/) })]);
+    const records = (
+      (await (await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`)).json()) as {
+        results: { inputMessage: string; error: string | null }[];
+      }
+    ).results;
+    expect(records).toEqual([
+      expect.objectContaining({ inputMessage: "break", error: expect.stringMatching(/model provider/) }),
+    ]);
   });
 
   it("the object reset while it holds: a new instance holds as well, and nothing is lost or doubled", async () => {
@@ -111,7 +196,13 @@ describe("a new conversation's first streamed turn, in the worker", () => {
     const stub = conversationObject(env, first.conversationId);
     await runInDurableObject(stub, (_instance, state) => state.abort("reset by test")).catch(() => undefined);
     // The next instance finds the hold in storage; the second turn waits for the first reply.
-    const [firstEvents, second] = await Promise.all([first.rest(), owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: first.conversationId, message: { content: "second" } })]);
+    const [firstEvents, second] = await Promise.all([
+      first.rest(),
+      owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: first.conversationId,
+        message: { content: "second" },
+      }),
+    ]);
     expect(firstEvents.at(-1)!.data).toMatchObject({ done: true, message: { content: ANSWER, sequence: 2 } });
     expect(second.status, await second.clone().text()).toBe(200);
     expect(((await second.json()) as { message: Message }).message).toMatchObject({ sequence: 4, content: ANSWER });

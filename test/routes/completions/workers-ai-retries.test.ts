@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { WORKERS_AI_LLM_ID } from "../chat-completions/fixtures";
-import { CAPACITY_429, DAILY_LIMIT_429, INTERNAL_500, NETWORK_LOST, workersAiStandIn, type WorkersAiFault } from "../../support/workers-ai-stand-in";
+import {
+  CAPACITY_429,
+  DAILY_LIMIT_429,
+  INTERNAL_500,
+  NETWORK_LOST,
+  workersAiStandIn,
+  type WorkersAiFault,
+} from "../../support/workers-ai-stand-in";
 import { retryPolicy, withRetries } from "../../../src/services/llm/retries";
 import { workersAiChatModel } from "../../../src/services/llm/workers-ai";
 import { complete } from "../../../src/services/llm";
@@ -17,7 +24,12 @@ async function ask(faults: WorkersAiFault[]) {
   const owner = await seedOwner();
   const ai = workersAiStandIn(faults);
   const bot = await createChatbot(owner, { largeLanguageModel: WORKERS_AI_LLM_ID }, { AI: ai as unknown as Ai });
-  const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } }, { settings: { AI: ai as unknown as Ai } });
+  const res = await owner.fetch(
+    "POST",
+    `/chatbots/${bot.id}/completions/`,
+    { message: { content: "hello" } },
+    { settings: { AI: ai as unknown as Ai } },
+  );
   return { res, calls: ai.calls.length };
 }
 
@@ -49,9 +61,19 @@ describe("a Workers AI model", () => {
   it("waits as the OpenAI-compatible provider does: doubling from 0.5 s, capped by MODEL_RETRY_MAX_DELAY_MS", async () => {
     const ai = workersAiStandIn([CAPACITY_429, NETWORK_LOST, CAPACITY_429]);
     const waits: number[] = [];
-    const policy = retryPolicy({ ...(env as unknown as Bindings), MODEL_RETRIES: "3", MODEL_RETRY_MAX_DELAY_MS: "1500" });
-    const model = withRetries(workersAiChatModel(ai as unknown as Ai, "@cf/meta/llama"), policy, async (ms) => void waits.push(ms));
-    expect((await complete(model, { messages: [{ role: "user", content: "hi" }] })).content).toBe("Hello from Workers AI.");
+    const policy = retryPolicy({
+      ...(env as unknown as Bindings),
+      MODEL_RETRIES: "3",
+      MODEL_RETRY_MAX_DELAY_MS: "1500",
+    });
+    const model = withRetries(
+      workersAiChatModel(ai as unknown as Ai, "@cf/meta/llama"),
+      policy,
+      async (ms) => void waits.push(ms),
+    );
+    expect((await complete(model, { messages: [{ role: "user", content: "hi" }] })).content).toBe(
+      "Hello from Workers AI.",
+    );
     expect(waits).toEqual([500, 1000, 1500]);
   });
 });

@@ -10,12 +10,17 @@ const SHOPIFY = "00000000-0000-7000-8100-000000000011";
 const mcp = (path = "/mcp") => `${env.TEST_MCP_URL}${path}`;
 
 async function create(owner: Actor, body: Record<string, unknown> = {}) {
-  const res = await owner.fetch("POST", "/connectors/", { mcpRegistryId: CUSTOM, urlVariables: { serverUrl: mcp() }, ...body });
+  const res = await owner.fetch("POST", "/connectors/", {
+    mcpRegistryId: CUSTOM,
+    urlVariables: { serverUrl: mcp() },
+    ...body,
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as Record<string, unknown> & { id: string };
 }
 
-const countOf = async (organizationId: string) => (await db().select().from(connectors).where(eq(connectors.organizationId, organizationId))).length;
+const countOf = async (organizationId: string) =>
+  (await db().select().from(connectors).where(eq(connectors.organizationId, organizationId))).length;
 
 describe("GET /mcp/registry/", () => {
   it("lists the seeded catalogue under both prefixes and gets one entry", async () => {
@@ -24,10 +29,17 @@ describe("GET /mcp/registry/", () => {
       const res = await owner.fetch("GET", "/mcp/registry/", undefined, { prefix });
       expect(res.status).toBe(200);
       const entries = (await res.json()) as { id: string; slug: string }[];
-      expect(entries[0]).toMatchObject({ id: CUSTOM, slug: "custom", authKind: "headers", urlVariables: [{ name: "serverUrl" }] });
+      expect(entries[0]).toMatchObject({
+        id: CUSTOM,
+        slug: "custom",
+        authKind: "headers",
+        urlVariables: [{ name: "serverUrl" }],
+      });
       expect(entries.map((e) => e.slug)).toContain("github");
     }
-    expect(await (await owner.fetch("GET", `/mcp/registry/${SHOPIFY}/`)).json()).toMatchObject({ serverUrlTemplate: "https://{shop}.myshopify.com/api/mcp" });
+    expect(await (await owner.fetch("GET", `/mcp/registry/${SHOPIFY}/`)).json()).toMatchObject({
+      serverUrlTemplate: "https://{shop}.myshopify.com/api/mcp",
+    });
     await expectError(await owner.fetch("GET", `/mcp/registry/${NO_SUCH_ID}/`), 404, "not_found");
     await expectError(await owner.fetch("GET", "/mcp/registry/nope/"), 404, "not_found");
     await expectError(await call("GET", "/api/v1/mcp/registry/"), 401, "not_authenticated");
@@ -40,23 +52,53 @@ describe("connectors", () => {
   it("creates, lists, gets, replaces, patches and deletes (both prefixes); headers are write-only", async () => {
     const owner = await seedOwner();
     const made = await create(owner, { authHeaders: { Authorization: "Bearer secret" } });
-    expect(made).toMatchObject({ mcpRegistryId: CUSTOM, displayName: "Custom MCP server", serverUrl: mcp(), hasAuthHeaders: true, isEnabled: true, mcpRegistry: { slug: "custom" } });
+    expect(made).toMatchObject({
+      mcpRegistryId: CUSTOM,
+      displayName: "Custom MCP server",
+      serverUrl: mcp(),
+      hasAuthHeaders: true,
+      isEnabled: true,
+      mcpRegistry: { slug: "custom" },
+    });
     expect(JSON.stringify(made)).not.toContain("secret");
-    const shop = await create(owner, { mcpRegistryId: SHOPIFY, urlVariables: { shop: "my-store" }, displayName: "Shop" });
-    expect(shop).toMatchObject({ serverUrl: "https://my-store.myshopify.com/api/mcp", hasAuthHeaders: false, displayName: "Shop" });
+    const shop = await create(owner, {
+      mcpRegistryId: SHOPIFY,
+      urlVariables: { shop: "my-store" },
+      displayName: "Shop",
+    });
+    expect(shop).toMatchObject({
+      serverUrl: "https://my-store.myshopify.com/api/mcp",
+      hasAuthHeaders: false,
+      displayName: "Shop",
+    });
 
-    const list = (await (await owner.fetch("GET", "/connectors/", undefined, { prefix: "/api" })).json()) as { count: number; results: { id: string }[] };
+    const list = (await (await owner.fetch("GET", "/connectors/", undefined, { prefix: "/api" })).json()) as {
+      count: number;
+      results: { id: string }[];
+    };
     expect(list.count).toBe(2);
     expect(list.results[0].id).toBe(shop.id);
     await owner.fetch("PATCH", `/connectors/${shop.id}/`, { isEnabled: false });
-    expect(((await (await owner.fetch("GET", "/connectors/?is_enabled=true")).json()) as { count: number }).count).toBe(1);
+    expect(((await (await owner.fetch("GET", "/connectors/?is_enabled=true")).json()) as { count: number }).count).toBe(
+      1,
+    );
 
     const put = await owner.fetch("PUT", `/connectors/${made.id}/`, { mcpRegistryId: GITHUB, displayName: "Code" });
     expect(put.status, await put.clone().text()).toBe(200);
-    expect(await put.json()).toMatchObject({ mcpRegistryId: GITHUB, serverUrl: "https://api.githubcopilot.com/mcp/", displayName: "Code", hasAuthHeaders: true, urlVariables: {} });
-    const cleared = await (await owner.fetch("PATCH", `/connectors/${made.id}/`, { authHeaders: null }, { prefix: "/api" })).json();
+    expect(await put.json()).toMatchObject({
+      mcpRegistryId: GITHUB,
+      serverUrl: "https://api.githubcopilot.com/mcp/",
+      displayName: "Code",
+      hasAuthHeaders: true,
+      urlVariables: {},
+    });
+    const cleared = await (
+      await owner.fetch("PATCH", `/connectors/${made.id}/`, { authHeaders: null }, { prefix: "/api" })
+    ).json();
     expect(cleared).toMatchObject({ hasAuthHeaders: false });
-    expect(await (await owner.fetch("GET", `/connectors/${made.id}/`, undefined, { prefix: "/api" })).json()).toMatchObject({ displayName: "Code" });
+    expect(
+      await (await owner.fetch("GET", `/connectors/${made.id}/`, undefined, { prefix: "/api" })).json(),
+    ).toMatchObject({ displayName: "Code" });
     expect((await owner.fetch("DELETE", `/connectors/${made.id}/`)).status).toBe(204);
     await expectError(await owner.fetch("GET", `/connectors/${made.id}/`), 404);
   });
@@ -77,11 +119,19 @@ describe("connectors", () => {
       { mcpRegistryId: GITHUB, isEnabled: "yes" },
     ];
     for (const body of bad) await expectError(await owner.fetch("POST", "/connectors/", body), 400);
-    const res = await owner.fetch("POST", "/connectors/", { mcpRegistryId: GITHUB, authHeaders: { Authorization: "Bearer x" } }, { settings: { ENCRYPTION_KEY: undefined } });
+    const res = await owner.fetch(
+      "POST",
+      "/connectors/",
+      { mcpRegistryId: GITHUB, authHeaders: { Authorization: "Bearer x" } },
+      { settings: { ENCRYPTION_KEY: undefined } },
+    );
     await expectError(res, 503, "not_configured");
     expect(await countOf(owner.organizationId)).toBe(0);
     const made = await create(owner);
-    await expectError(await owner.fetch("PATCH", `/connectors/${made.id}/`, { urlVariables: { serverUrl: "http://127.0.0.1:1/" } }), 400);
+    await expectError(
+      await owner.fetch("PATCH", `/connectors/${made.id}/`, { urlVariables: { serverUrl: "http://127.0.0.1:1/" } }),
+      400,
+    );
     await expectError(await owner.fetch("PUT", `/connectors/${made.id}/`, { displayName: "x" }), 400);
     expect(await (await owner.fetch("GET", `/connectors/${made.id}/`)).json()).toMatchObject({ serverUrl: mcp() });
   });
@@ -93,12 +143,24 @@ describe("connectors", () => {
     await expectError(await call("POST", "/api/v1/connectors/", { mcpRegistryId: GITHUB }), 401, "not_authenticated");
     const nobody = await seedMember(owner, []);
     await expectError(await nobody.fetch("GET", "/connectors/"), 403, "permission_denied");
-    await expectError(await nobody.fetch("GET", `/connectors/${made.id}/authorized-members/`), 403, "permission_denied");
-    await expectError(await nobody.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { A: "b" } }), 403, "permission_denied");
+    await expectError(
+      await nobody.fetch("GET", `/connectors/${made.id}/authorized-members/`),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await nobody.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { A: "b" } }),
+      403,
+      "permission_denied",
+    );
     const viewer = await seedMember(owner, ["tool.view"]);
     expect((await viewer.fetch("GET", `/connectors/${made.id}/`)).status).toBe(200);
     await expectError(await viewer.fetch("POST", "/connectors/", { mcpRegistryId: GITHUB }), 403, "permission_denied");
-    await expectError(await viewer.fetch("PATCH", `/connectors/${made.id}/`, { isEnabled: false }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("PATCH", `/connectors/${made.id}/`, { isEnabled: false }),
+      403,
+      "permission_denied",
+    );
     await expectError(await viewer.fetch("DELETE", `/connectors/${made.id}/`), 403, "permission_denied");
 
     const other = await seedOwner();
@@ -121,7 +183,9 @@ describe("connectors", () => {
     const owner = await seedOwner();
     const made = await create(owner);
     const viewer = await seedMember(owner, ["tool.view"]);
-    const stored = await viewer.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { Authorization: "Bearer mine" } });
+    const stored = await viewer.fetch("POST", `/connectors/${made.id}/credentials/`, {
+      headers: { Authorization: "Bearer mine" },
+    });
     expect(stored.status, await stored.clone().text()).toBe(201);
     expect(await stored.json()).toMatchObject({ hasCredential: true });
     // Replacing keeps one row.
@@ -131,14 +195,25 @@ describe("connectors", () => {
     expect(row.headersSealed).not.toContain("mine");
     await owner.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { Authorization: "Bearer owner" } });
 
-    const holders = (await (await viewer.fetch("GET", `/connectors/${made.id}/authorized-members/`, undefined, { prefix: "/api" })).json()) as { memberId: string; user: { email: string } }[];
+    const holders = (await (
+      await viewer.fetch("GET", `/connectors/${made.id}/authorized-members/`, undefined, { prefix: "/api" })
+    ).json()) as { memberId: string; user: { email: string } }[];
     expect(holders.map((h) => h.memberId)).toEqual([viewer.memberId, expect.any(String)]);
     expect(JSON.stringify(holders)).not.toContain("Bearer");
 
     // A viewer may revoke only their own.
-    await expectError(await viewer.fetch("DELETE", `/connectors/${made.id}/authorized-members/${holders[1].memberId}/`), 403, "permission_denied");
-    expect((await viewer.fetch("DELETE", `/connectors/${made.id}/authorized-members/${viewer.memberId}/`)).status).toBe(204);
-    await expectError(await viewer.fetch("DELETE", `/connectors/${made.id}/authorized-members/${viewer.memberId}/`), 404);
+    await expectError(
+      await viewer.fetch("DELETE", `/connectors/${made.id}/authorized-members/${holders[1].memberId}/`),
+      403,
+      "permission_denied",
+    );
+    expect((await viewer.fetch("DELETE", `/connectors/${made.id}/authorized-members/${viewer.memberId}/`)).status).toBe(
+      204,
+    );
+    await expectError(
+      await viewer.fetch("DELETE", `/connectors/${made.id}/authorized-members/${viewer.memberId}/`),
+      404,
+    );
     expect((await owner.fetch("DELETE", `/connectors/${made.id}/credentials/`)).status).toBe(204);
     expect((await owner.fetch("DELETE", `/connectors/${made.id}/credentials/`)).status).toBe(204);
     expect(await (await owner.fetch("GET", `/connectors/${made.id}/authorized-members/`)).json()).toEqual([]);
@@ -146,7 +221,16 @@ describe("connectors", () => {
     for (const body of [{}, { headers: "x" }, { headers: { "Bad Name": "x" } }, { headers: { A: 1 } }]) {
       await expectError(await viewer.fetch("POST", `/connectors/${made.id}/credentials/`, body), 400);
     }
-    await expectError(await viewer.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { A: "b" } }, { settings: { ENCRYPTION_KEY: undefined } }), 503, "not_configured");
+    await expectError(
+      await viewer.fetch(
+        "POST",
+        `/connectors/${made.id}/credentials/`,
+        { headers: { A: "b" } },
+        { settings: { ENCRYPTION_KEY: undefined } },
+      ),
+      503,
+      "not_configured",
+    );
     expect(await (await owner.fetch("GET", `/connectors/${made.id}/authorized-members/`)).json()).toEqual([]);
   });
 });
@@ -156,13 +240,32 @@ describe("tool credentials (POST/DELETE /tools/{id}/credentials/)", () => {
     const owner = await seedOwner();
     const res = await owner.fetch("POST", "/tools/", { displayName: "Remote", toolType: "mcp", mcpUrl: mcp() });
     const tool = (await res.json()) as { id: string };
-    const api = (await (await owner.fetch("POST", "/tools/", { name: "api_x", displayName: "Api", toolType: "api", apiUrl: "https://example.com/x", httpMethod: "get" })).json()) as { id: string };
-    expect((await owner.fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { A: "b" } }, { prefix: "/api" })).status).toBe(201);
+    const api = (await (
+      await owner.fetch("POST", "/tools/", {
+        name: "api_x",
+        displayName: "Api",
+        toolType: "api",
+        apiUrl: "https://example.com/x",
+        httpMethod: "get",
+      })
+    ).json()) as { id: string };
+    expect(
+      (await owner.fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { A: "b" } }, { prefix: "/api" })).status,
+    ).toBe(201);
     await expectError(await owner.fetch("POST", `/tools/${api.id}/credentials/`, { headers: { A: "b" } }), 400);
-    await expectError(await owner.fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { "Bad Name": "b" } }), 400);
+    await expectError(
+      await owner.fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { "Bad Name": "b" } }),
+      400,
+    );
     await expectError(await call("POST", `/api/v1/tools/${tool.id}/credentials/`, { headers: { A: "b" } }), 401);
-    await expectError(await (await seedMember(owner, [])).fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { A: "b" } }), 403);
-    await expectError(await (await seedOwner()).fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { A: "b" } }), 404);
+    await expectError(
+      await (await seedMember(owner, [])).fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { A: "b" } }),
+      403,
+    );
+    await expectError(
+      await (await seedOwner()).fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { A: "b" } }),
+      404,
+    );
     expect((await owner.fetch("DELETE", `/tools/${tool.id}/credentials/`)).status).toBe(204);
     expect((await owner.fetch("DELETE", `/tools/${tool.id}/credentials/`)).status).toBe(204);
   });

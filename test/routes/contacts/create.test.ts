@@ -10,7 +10,8 @@ import { contactsOf, createContact, storedContact, type ContactRecord } from "./
 const KB = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const FILE = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e";
 const OLD_FILE = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3f";
-const tagsOf = async (organizationId: string) => db().select().from(tags).where(eq(tags.organizationId, organizationId));
+const tagsOf = async (organizationId: string) =>
+  db().select().from(tags).where(eq(tags.organizationId, organizationId));
 
 describe("POST /contacts/", () => {
   it.each(PREFIXES)("creates a contact from a snake_case body (%s)", async (prefix) => {
@@ -27,7 +28,14 @@ describe("POST /contacts/", () => {
         email: "ming@example.com",
         source_id: "U123",
         query_metadata: {
-          knowledge_bases: [{ knowledge_base_id: KB, chatbot_file_ids: [OLD_FILE], knowledge_base_file_ids: [FILE], has_user_selected_all: false }],
+          knowledge_bases: [
+            {
+              knowledge_base_id: KB,
+              chatbot_file_ids: [OLD_FILE],
+              knowledge_base_file_ids: [FILE],
+              has_user_selected_all: false,
+            },
+          ],
           label_relations: { operator: "OR", conditions: [{ label_id: KB }] },
         },
         metadata: { plan_name: "gold", nested: { city: "Taipei" } },
@@ -67,8 +75,14 @@ describe("POST /contacts/", () => {
 
   it("chatbotFileIds alone is stored as knowledgeBaseFileIds", async () => {
     const owner = await seedOwner();
-    const contact = await createContact(owner, { queryMetadata: { knowledgeBases: [{ knowledgeBaseId: KB, chatbotFileIds: [OLD_FILE], hasUserSelectedAll: true }] } });
-    expect(contact.queryMetadata).toEqual({ knowledgeBases: [{ knowledgeBaseId: KB, knowledgeBaseFileIds: [OLD_FILE], hasUserSelectedAll: true }] });
+    const contact = await createContact(owner, {
+      queryMetadata: {
+        knowledgeBases: [{ knowledgeBaseId: KB, chatbotFileIds: [OLD_FILE], hasUserSelectedAll: true }],
+      },
+    });
+    expect(contact.queryMetadata).toEqual({
+      knowledgeBases: [{ knowledgeBaseId: KB, knowledgeBaseFileIds: [OLD_FILE], hasUserSelectedAll: true }],
+    });
   });
 
   it("credentials are stored sealed and never returned; connector token bodies are dropped", async () => {
@@ -78,13 +92,26 @@ describe("POST /contacts/", () => {
       name: "Ada",
       mcp_credentials: [{ server: "crm", headers: { Authorization: `Bearer ${secret}` } }],
       apiCredentials: [{ tool: "orders", apiKey: `${secret}-api` }],
-      contactConnectors: [{ connector: "drive", scopes: ["read"], accessToken: `${secret}-a`, refresh_token: `${secret}-r`, grant: { token: `${secret}-t`, expiresAt: 1 }, clientSecret: `${secret}-c` }],
+      contactConnectors: [
+        {
+          connector: "drive",
+          scopes: ["read"],
+          accessToken: `${secret}-a`,
+          refresh_token: `${secret}-r`,
+          grant: { token: `${secret}-t`, expiresAt: 1 },
+          clientSecret: `${secret}-c`,
+        },
+      ],
     });
     const text = await res.text();
     expect(res.status, text).toBe(201);
     expect(text).not.toContain(secret);
     const contact = JSON.parse(text) as ContactRecord;
-    expect(contact).toMatchObject({ hasMcpCredentials: true, hasApiCredentials: true, contactConnectors: [{ connector: "drive", scopes: ["read"], grant: { expiresAt: 1 } }] });
+    expect(contact).toMatchObject({
+      hasMcpCredentials: true,
+      hasApiCredentials: true,
+      contactConnectors: [{ connector: "drive", scopes: ["read"], grant: { expiresAt: 1 } }],
+    });
     expect(contact).not.toHaveProperty("mcpCredentials");
     expect(contact).not.toHaveProperty("apiCredentials");
     const row = await storedContact(contact.id);
@@ -92,8 +119,11 @@ describe("POST /contacts/", () => {
     expect(row.mcpCredentialsSealed).not.toContain(secret);
     expect(row.apiCredentialsSealed).not.toContain(secret);
     expect(JSON.stringify(row.contactConnectors)).not.toContain(secret);
-    expect(JSON.parse(await decryptSecret(row.mcpCredentialsSealed!, env.ENCRYPTION_KEY))).toEqual([{ server: "crm", headers: { Authorization: `Bearer ${secret}` } }]);
-    for (const path of [`/contacts/${contact.id}/`, "/contacts/"]) expect(await (await owner.fetch("GET", path)).text()).not.toContain(secret);
+    expect(JSON.parse(await decryptSecret(row.mcpCredentialsSealed!, env.ENCRYPTION_KEY))).toEqual([
+      { server: "crm", headers: { Authorization: `Bearer ${secret}` } },
+    ]);
+    for (const path of [`/contacts/${contact.id}/`, "/contacts/"])
+      expect(await (await owner.fetch("GET", path)).text()).not.toContain(secret);
   });
 
   it("the old single inbox counts when inboxes is absent, and is ignored when it is present", async () => {
@@ -125,14 +155,36 @@ describe("POST /contacts/", () => {
     [{ name: "x", tags: [""] }, "tags.0"],
     [{ name: "x", mcpCredentials: "secret" }, "mcpCredentials"],
     [{ name: "x", queryMetadata: { knowledgeBase: [] } }, "queryMetadata"],
-    [{ name: "x", queryMetadata: { knowledgeBases: [{ knowledgeBaseId: KB }] } }, "queryMetadata.knowledgeBases.0.hasUserSelectedAll"],
-    [{ name: "x", queryMetadata: { knowledgeBases: [{ knowledgeBaseId: KB, hasUserSelectedAll: true, fileIds: [] }] } }, "queryMetadata.knowledgeBases.0"],
-    [{ name: "x", queryMetadata: { knowledgeBases: [{ knowledgeBaseId: "kb-1", hasUserSelectedAll: true }] } }, "queryMetadata.knowledgeBases.0.knowledgeBaseId"],
-    [{ name: "x", queryMetadata: { labelRelations: { operator: "XOR", conditions: [] } } }, "queryMetadata.labelRelations.operator"],
-    [{ name: "x", queryMetadata: { labelRelations: { operator: "OR", conditions: [{ labelId: "l1" }] } } }, "queryMetadata.labelRelations.conditions.0.labelId"],
+    [
+      { name: "x", queryMetadata: { knowledgeBases: [{ knowledgeBaseId: KB }] } },
+      "queryMetadata.knowledgeBases.0.hasUserSelectedAll",
+    ],
+    [
+      {
+        name: "x",
+        queryMetadata: { knowledgeBases: [{ knowledgeBaseId: KB, hasUserSelectedAll: true, fileIds: [] }] },
+      },
+      "queryMetadata.knowledgeBases.0",
+    ],
+    [
+      { name: "x", queryMetadata: { knowledgeBases: [{ knowledgeBaseId: "kb-1", hasUserSelectedAll: true }] } },
+      "queryMetadata.knowledgeBases.0.knowledgeBaseId",
+    ],
+    [
+      { name: "x", queryMetadata: { labelRelations: { operator: "XOR", conditions: [] } } },
+      "queryMetadata.labelRelations.operator",
+    ],
+    [
+      { name: "x", queryMetadata: { labelRelations: { operator: "OR", conditions: [{ labelId: "l1" }] } } },
+      "queryMetadata.labelRelations.conditions.0.labelId",
+    ],
   ])("bad input %j is a 400 naming %s, and writes nothing", async (body, field) => {
     const owner = await seedOwner();
-    const err = await expectError(await owner.fetch("POST", "/contacts/", { ...body, tags: (body as { tags?: unknown }).tags ?? ["t"] }), 400, "invalid");
+    const err = await expectError(
+      await owner.fetch("POST", "/contacts/", { ...body, tags: (body as { tags?: unknown }).tags ?? ["t"] }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!)).toContain(field);
     expect(await contactsOf(owner.organizationId)).toHaveLength(0);
     expect(await tagsOf(owner.organizationId)).toHaveLength(0);
@@ -143,10 +195,18 @@ describe("POST /contacts/", () => {
     const mine = await createInbox(owner);
     const theirs = await createInbox(await seedOwner());
     for (const ids of [[mine.id, theirs.id], [NO_SUCH_ID]]) {
-      const err = await expectError(await owner.fetch("POST", "/contacts/", { name: "x", inboxes: ids.map((id) => ({ id })), tags: ["t"] }), 400, "invalid");
+      const err = await expectError(
+        await owner.fetch("POST", "/contacts/", { name: "x", inboxes: ids.map((id) => ({ id })), tags: ["t"] }),
+        400,
+        "invalid",
+      );
       expect(Object.keys(err.errors!)).toEqual(["inboxes"]);
     }
-    const old = await expectError(await owner.fetch("POST", "/contacts/", { name: "x", inbox: { id: theirs.id } }), 400, "invalid");
+    const old = await expectError(
+      await owner.fetch("POST", "/contacts/", { name: "x", inbox: { id: theirs.id } }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(old.errors!)).toEqual(["inbox"]);
     expect(await contactsOf(owner.organizationId)).toHaveLength(0);
     expect(await tagsOf(owner.organizationId)).toHaveLength(0);

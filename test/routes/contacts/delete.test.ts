@@ -32,7 +32,11 @@ describe("DELETE /contacts/{id}/", () => {
   it("403 for a member with contact.view only", async () => {
     const owner = await seedOwner();
     const contact = await createContact(owner);
-    await expectError(await (await seedMember(owner, ["contact.view"])).fetch("DELETE", `/contacts/${contact.id}/`), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["contact.view"])).fetch("DELETE", `/contacts/${contact.id}/`),
+      403,
+      "permission_denied",
+    );
     expect(await storedContact(contact.id)).toBeDefined();
   });
 

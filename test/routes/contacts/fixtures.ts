@@ -33,7 +33,8 @@ export async function createContact(owner: Actor, body: Record<string, unknown> 
 }
 
 export const storedContact = async (id: string) => (await db().select().from(contacts).where(eq(contacts.id, id)))[0];
-export const contactsOf = async (organizationId: string) => db().select().from(contacts).where(eq(contacts.organizationId, organizationId));
+export const contactsOf = async (organizationId: string) =>
+  db().select().from(contacts).where(eq(contacts.organizationId, organizationId));
 
 /** There is no conversation route to lean on here: the row is written straight to the table. */
 export async function seedConversation(owner: Actor, inboxId: string, contactId: string) {

@@ -16,7 +16,10 @@ describe("GET /contacts/{id}/", () => {
   it("never returns credentials", async () => {
     const owner = await seedOwner();
     const secret = "mcp-secret-0451";
-    const contact = await createContact(owner, { mcpCredentials: [{ token: secret }], apiCredentials: [{ key: secret }] });
+    const contact = await createContact(owner, {
+      mcpCredentials: [{ token: secret }],
+      apiCredentials: [{ key: secret }],
+    });
     const text = await (await owner.fetch("GET", `/contacts/${contact.id}/`)).text();
     expect(text).not.toContain(secret);
     expect(JSON.parse(text)).toMatchObject({ hasMcpCredentials: true, hasApiCredentials: true });
@@ -33,9 +36,17 @@ describe("GET /contacts/{id}/", () => {
   it("403 without contact.view; contact.view or contact.manage may read", async () => {
     const owner = await seedOwner();
     const contact = await createContact(owner);
-    await expectError(await (await seedMember(owner, ["inbox.view"])).fetch("GET", `/contacts/${contact.id}/`), 403, "permission_denied");
-    expect((await (await seedMember(owner, ["contact.view"])).fetch("GET", `/contacts/${contact.id}/`)).status).toBe(200);
-    expect((await (await seedMember(owner, ["contact.manage"])).fetch("GET", `/contacts/${contact.id}/`)).status).toBe(200);
+    await expectError(
+      await (await seedMember(owner, ["inbox.view"])).fetch("GET", `/contacts/${contact.id}/`),
+      403,
+      "permission_denied",
+    );
+    expect((await (await seedMember(owner, ["contact.view"])).fetch("GET", `/contacts/${contact.id}/`)).status).toBe(
+      200,
+    );
+    expect((await (await seedMember(owner, ["contact.manage"])).fetch("GET", `/contacts/${contact.id}/`)).status).toBe(
+      200,
+    );
   });
 
   it("401 without a key", async () => {

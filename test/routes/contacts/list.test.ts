@@ -4,11 +4,13 @@ import { PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } fr
 import { createInbox } from "../inboxes/fixtures";
 import { createContact, type ContactPage } from "./fixtures";
 
-const lister = (owner: Actor, prefix = "/api/v1") => async (query = "") => {
-  const res = await owner.fetch("GET", `/contacts/${query}`, undefined, { prefix });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as ContactPage;
-};
+const lister =
+  (owner: Actor, prefix = "/api/v1") =>
+  async (query = "") => {
+    const res = await owner.fetch("GET", `/contacts/${query}`, undefined, { prefix });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as ContactPage;
+  };
 const ids = (page: ContactPage) => page.results.map((c) => c.id);
 const q = encodeURIComponent;
 
@@ -85,8 +87,16 @@ describe("GET /contacts/", () => {
 
   it("search is full text over name, e-mail, phone, source id and metadata values, Chinese included", async () => {
     const owner = await seedOwner();
-    const ming = await createContact(owner, { name: "王小明同學", metadata: { city: "台北市", vip: true, n: 42, nested: { note: "prefers LINE" } } });
-    const ada = await createContact(owner, { name: "Ada", email: "ada@lovelace.example", phoneNumber: "+44 20 7946 0958", sourceId: "Ux9f3c" });
+    const ming = await createContact(owner, {
+      name: "王小明同學",
+      metadata: { city: "台北市", vip: true, n: 42, nested: { note: "prefers LINE" } },
+    });
+    const ada = await createContact(owner, {
+      name: "Ada",
+      email: "ada@lovelace.example",
+      phoneNumber: "+44 20 7946 0958",
+      sourceId: "Ux9f3c",
+    });
     await createContact(await seedOwner(), { name: "王小明同學" });
     const list = lister(owner);
     const cases: [string, string[]][] = [
@@ -114,14 +124,19 @@ describe("GET /contacts/", () => {
     const contact = await createContact(owner, { name: "Alpha Centauri" });
     const list = lister(owner);
     expect(ids(await list("?search=centauri"))).toEqual([contact.id]);
-    expect((await owner.fetch("PATCH", `/contacts/${contact.id}/`, { name: "Proxima", metadata: { star: "Barnard" } })).status).toBe(200);
+    expect(
+      (await owner.fetch("PATCH", `/contacts/${contact.id}/`, { name: "Proxima", metadata: { star: "Barnard" } }))
+        .status,
+    ).toBe(200);
     expect((await list("?search=centauri")).count).toBe(0);
     expect(ids(await list("?search=proxima"))).toEqual([contact.id]);
     expect(ids(await list("?search=barnard"))).toEqual([contact.id]);
     for (const term of ['"', 'pro"xi', "prox*", "NEAR(a b)", "a OR b", "%", "'; drop", "-x", "^pr"]) {
       expect((await owner.fetch("GET", `/contacts/?search=${q(term)}`)).status, term).toBe(200);
     }
-    const indexed = async () => (await db().all<{ n: number }>(sql`SELECT count(*) AS n FROM contacts_fts WHERE contact_id = ${contact.id}`))[0].n;
+    const indexed = async () =>
+      (await db().all<{ n: number }>(sql`SELECT count(*) AS n FROM contacts_fts WHERE contact_id = ${contact.id}`))[0]
+        .n;
     expect(await indexed()).toBe(1);
     expect((await owner.fetch("DELETE", `/contacts/${contact.id}/`)).status).toBe(204);
     expect(await indexed()).toBe(0);
@@ -138,7 +153,11 @@ describe("GET /contacts/", () => {
 
   it("400 naming the bad filter", async () => {
     const owner = await seedOwner();
-    for (const [query, field] of [["?inboxes=nope", "inboxes"], ["?inbox=nope", "inbox"], ["?channels=web,fax", "channels"]]) {
+    for (const [query, field] of [
+      ["?inboxes=nope", "inboxes"],
+      ["?inbox=nope", "inbox"],
+      ["?channels=web,fax", "channels"],
+    ]) {
       const err = await expectError(await owner.fetch("GET", `/contacts/${query}`), 400, "invalid");
       expect(Object.keys(err.errors!), query).toEqual([field]);
     }
@@ -147,7 +166,11 @@ describe("GET /contacts/", () => {
   it("403 without contact.view; 200 with it", async () => {
     const owner = await seedOwner();
     await createContact(owner);
-    await expectError(await (await seedMember(owner, ["inbox.view"])).fetch("GET", "/contacts/"), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["inbox.view"])).fetch("GET", "/contacts/"),
+      403,
+      "permission_denied",
+    );
     const viewer = await seedMember(owner, ["contact.view"]);
     expect(((await (await viewer.fetch("GET", "/contacts/")).json()) as ContactPage).count).toBe(1);
   });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../harness";
 
-type Doc = { paths: Record<string, Record<string, { tags?: string[] }>>; components: { schemas: Record<string, Record<string, unknown>> } };
+type Doc = {
+  paths: Record<string, Record<string, { tags?: string[] }>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+};
 
 describe("Contacts in the OpenAPI document", () => {
   it("lists every contact route under both prefixes, with the recursive label schema as a reference", async () => {

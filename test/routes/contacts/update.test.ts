@@ -6,8 +6,10 @@ import { createInbox } from "../inboxes/fixtures";
 import { createContact, storedContact, type ContactRecord } from "./fixtures";
 
 const KB = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
-const linksOf = async (id: string) => (await db().select().from(contactInboxes).where(eq(contactInboxes.contactId, id))).map((l) => l.inboxId).sort();
-const tagLinksOf = async (id: string) => (await db().select().from(contactTags).where(eq(contactTags.contactId, id))).length;
+const linksOf = async (id: string) =>
+  (await db().select().from(contactInboxes).where(eq(contactInboxes.contactId, id))).map((l) => l.inboxId).sort();
+const tagLinksOf = async (id: string) =>
+  (await db().select().from(contactTags).where(eq(contactTags.contactId, id))).length;
 
 describe("PUT and PATCH /contacts/{id}/", () => {
   it.each(PREFIXES)("PUT replaces the fields it is given (%s)", async (prefix) => {
@@ -18,7 +20,13 @@ describe("PUT and PATCH /contacts/{id}/", () => {
     const res = await owner.fetch(
       "PUT",
       `/contacts/${contact.id}/`,
-      { name: "Renamed", inboxes: [{ id: b.id }], source_id: "S-2", tags: ["new"], query_metadata: { knowledge_bases: [] } },
+      {
+        name: "Renamed",
+        inboxes: [{ id: b.id }],
+        source_id: "S-2",
+        tags: ["new"],
+        query_metadata: { knowledge_bases: [] },
+      },
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(200);
@@ -40,16 +48,41 @@ describe("PUT and PATCH /contacts/{id}/", () => {
     const owner = await seedOwner();
     const a = await createInbox(owner);
     const b = await createInbox(owner);
-    const contact = await createContact(owner, { inboxes: [{ id: a.id }], email: "x@example.com", avatar: "https://cdn.example.com/a.png", tags: ["vip"], metadata: { k: "v" } });
+    const contact = await createContact(owner, {
+      inboxes: [{ id: a.id }],
+      email: "x@example.com",
+      avatar: "https://cdn.example.com/a.png",
+      tags: ["vip"],
+      metadata: { k: "v" },
+    });
     const patch = async (body: unknown) => {
       const res = await owner.fetch("PATCH", `/contacts/${contact.id}/`, body);
       expect(res.status, await res.clone().text()).toBe(200);
       return (await res.json()) as ContactRecord;
     };
-    expect(await patch({ phoneNumber: "123" })).toMatchObject({ name: contact.name, phoneNumber: "123", email: "x@example.com", inboxes: [{ id: a.id }], metadata: { k: "v" }, tags: [{ name: "vip" }] });
-    expect(await patch({ inbox: { id: b.id } })).toMatchObject({ inboxes: [{ id: b.id, name: b.name }], inbox: { id: b.id } });
-    expect(await patch({ inbox: { id: a.id }, inboxes: [{ id: a.id }, { id: b.id }] })).toMatchObject({ inboxes: [{ id: a.id }, { id: b.id }] });
-    expect(await patch({ inbox: null, email: "", avatar: null, metadata: null, tags: [] })).toMatchObject({ inboxes: [], inbox: null, email: null, avatar: null, metadata: {}, tags: [] });
+    expect(await patch({ phoneNumber: "123" })).toMatchObject({
+      name: contact.name,
+      phoneNumber: "123",
+      email: "x@example.com",
+      inboxes: [{ id: a.id }],
+      metadata: { k: "v" },
+      tags: [{ name: "vip" }],
+    });
+    expect(await patch({ inbox: { id: b.id } })).toMatchObject({
+      inboxes: [{ id: b.id, name: b.name }],
+      inbox: { id: b.id },
+    });
+    expect(await patch({ inbox: { id: a.id }, inboxes: [{ id: a.id }, { id: b.id }] })).toMatchObject({
+      inboxes: [{ id: a.id }, { id: b.id }],
+    });
+    expect(await patch({ inbox: null, email: "", avatar: null, metadata: null, tags: [] })).toMatchObject({
+      inboxes: [],
+      inbox: null,
+      email: null,
+      avatar: null,
+      metadata: {},
+      tags: [],
+    });
     expect(await linksOf(contact.id)).toEqual([]);
     expect(await tagLinksOf(contact.id)).toBe(0);
   });
@@ -58,13 +91,22 @@ describe("PUT and PATCH /contacts/{id}/", () => {
     const owner = await seedOwner();
     const contact = await createContact(owner);
     const secret = "api-secret-7788";
-    const set = await owner.fetch("PATCH", `/contacts/${contact.id}/`, { apiCredentials: [{ apiKey: secret }], contactConnectors: [{ connector: "x", refreshToken: secret }] });
+    const set = await owner.fetch("PATCH", `/contacts/${contact.id}/`, {
+      apiCredentials: [{ apiKey: secret }],
+      contactConnectors: [{ connector: "x", refreshToken: secret }],
+    });
     const text = await set.text();
     expect(set.status, text).toBe(200);
     expect(text).not.toContain(secret);
-    expect(JSON.parse(text)).toMatchObject({ hasApiCredentials: true, hasMcpCredentials: false, contactConnectors: [{ connector: "x" }] });
+    expect(JSON.parse(text)).toMatchObject({
+      hasApiCredentials: true,
+      hasMcpCredentials: false,
+      contactConnectors: [{ connector: "x" }],
+    });
     expect((await storedContact(contact.id)).apiCredentialsSealed).not.toContain(secret);
-    const cleared = (await (await owner.fetch("PATCH", `/contacts/${contact.id}/`, { apiCredentials: null })).json()) as ContactRecord;
+    const cleared = (await (
+      await owner.fetch("PATCH", `/contacts/${contact.id}/`, { apiCredentials: null })
+    ).json()) as ContactRecord;
     expect(cleared.hasApiCredentials).toBe(false);
     expect((await storedContact(contact.id)).apiCredentialsSealed).toBeNull();
   });
@@ -80,7 +122,19 @@ describe("PUT and PATCH /contacts/{id}/", () => {
       ["PUT", { email: "bad", inboxes: [] }, "email"],
       ["PATCH", { name: "New", tags: ["new"], inboxes: [{ id: theirs.id }] }, "inboxes"],
       ["PATCH", { name: "New", tags: ["new"], inbox: { id: theirs.id } }, "inbox"],
-      ["PATCH", { name: "New", queryMetadata: { knowledgeBases: [{ knowledgeBaseId: KB, hasUserSelectedAll: true }, { knowledgeBaseId: KB, hasUserSelectedAll: false }] } }, "queryMetadata.knowledgeBases.1.knowledgeBaseId"],
+      [
+        "PATCH",
+        {
+          name: "New",
+          queryMetadata: {
+            knowledgeBases: [
+              { knowledgeBaseId: KB, hasUserSelectedAll: true },
+              { knowledgeBaseId: KB, hasUserSelectedAll: false },
+            ],
+          },
+        },
+        "queryMetadata.knowledgeBases.1.knowledgeBaseId",
+      ],
     ];
     for (const [method, body, field] of cases) {
       const err = await expectError(await owner.fetch(method, `/contacts/${contact.id}/`, body), 400, "invalid");
@@ -95,7 +149,11 @@ describe("PUT and PATCH /contacts/{id}/", () => {
     const owner = await seedOwner();
     const contact = await createContact(owner);
     const viewer = await seedMember(owner, ["contact.view"]);
-    await expectError(await viewer.fetch("PATCH", `/contacts/${contact.id}/`, { name: "New" }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("PATCH", `/contacts/${contact.id}/`, { name: "New" }),
+      403,
+      "permission_denied",
+    );
     expect((await storedContact(contact.id)).name).toBe(contact.name);
     const manager = await seedMember(owner, ["contact.manage"]);
     expect((await manager.fetch("PUT", `/contacts/${contact.id}/`, { name: "New" })).status).toBe(200);
@@ -110,6 +168,10 @@ describe("PUT and PATCH /contacts/{id}/", () => {
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("PATCH", `/api/contacts/${crypto.randomUUID()}/`, { name: "x" }), 401, "not_authenticated");
+    await expectError(
+      await call("PATCH", `/api/contacts/${crypto.randomUUID()}/`, { name: "x" }),
+      401,
+      "not_authenticated",
+    );
   });
 });

@@ -5,7 +5,9 @@ import { createChatbot } from "../../fixtures/chatbots";
 
 async function webChatOf(owner: Actor) {
   const bot = await createChatbot(owner);
-  const inbox = (await (await owner.fetch("POST", "/inboxes/", { name: "Website", channelType: "web", chatbot: { id: bot.id } })).json()) as { id: string; channel: { id: string } };
+  const inbox = (await (
+    await owner.fetch("POST", "/inboxes/", { name: "Website", channelType: "web", chatbot: { id: bot.id } })
+  ).json()) as { id: string; channel: { id: string } };
   return { bot, inboxId: inbox.id, webChatId: inbox.channel.id };
 }
 
@@ -16,10 +18,24 @@ describe("conversations", () => {
     const res = await owner.fetch("POST", "/conversations/", { web_chat: webChatId }, { prefix });
     expect(res.status, await res.clone().text()).toBe(201);
     const created = (await res.json()) as Record<string, unknown> & { id: string };
-    expect(created).toMatchObject({ inbox: { id: inboxId, channelType: "web" }, chatbot: { id: bot.id }, contact: null, status: "open", progressStatus: "open", autoReplyEnabled: true, type: "individual", lastMessage: null });
-    expect(await (await owner.fetch("GET", `/conversations/${created.id}/`, undefined, { prefix })).json()).toEqual(created);
+    expect(created).toMatchObject({
+      inbox: { id: inboxId, channelType: "web" },
+      chatbot: { id: bot.id },
+      contact: null,
+      status: "open",
+      progressStatus: "open",
+      autoReplyEnabled: true,
+      type: "individual",
+      lastMessage: null,
+    });
+    expect(await (await owner.fetch("GET", `/conversations/${created.id}/`, undefined, { prefix })).json()).toEqual(
+      created,
+    );
     // The web chat's assistant answers in it.
-    const reply = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: created.id, message: { content: "hello" } });
+    const reply = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      conversation: created.id,
+      message: { content: "hello" },
+    });
     expect(((await reply.json()) as { content: string }).content).toBe("Hello! How can I help you today?");
   });
 
@@ -28,7 +44,9 @@ describe("conversations", () => {
     const other = await seedOwner();
     const { webChatId } = await webChatOf(other);
     const before = (await env.DB.prepare("SELECT count(*) AS n FROM conversations").first<{ n: number }>())!.n;
-    expect((await expectError(await owner.fetch("POST", "/conversations/", { webChat: webChatId }), 400)).errors).toHaveProperty("webChat");
+    expect(
+      (await expectError(await owner.fetch("POST", "/conversations/", { webChat: webChatId }), 400)).errors,
+    ).toHaveProperty("webChat");
     await expectError(await owner.fetch("POST", "/conversations/", {}), 400);
     await expectError(await owner.fetch("POST", "/conversations/", { webChat: "x" }), 400);
     expect((await env.DB.prepare("SELECT count(*) AS n FROM conversations").first<{ n: number }>())!.n).toBe(before);
@@ -39,17 +57,29 @@ describe("conversations", () => {
     const bot = await createChatbot(owner);
     const ids: string[] = [];
     for (const text of ["refund for order 1", "delivery time", "another refund"]) {
-      const r = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: text } })).json()) as { conversationId: string };
+      const r = (await (
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: text } })
+      ).json()) as { conversationId: string };
       ids.push(r.conversationId);
     }
     const inbox = bot.defaultInbox!.id;
-    const all = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}`)).json()) as { results: { id: string }[]; next: null };
+    const all = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}`)).json()) as {
+      results: { id: string }[];
+      next: null;
+    };
     expect(all.results.map((c) => c.id)).toEqual([...ids].reverse());
-    const refunds = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}&keyword=REFUND`)).json()) as { results: { id: string }[] };
+    const refunds = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}&keyword=REFUND`)).json()) as {
+      results: { id: string }[];
+    };
     expect(refunds.results.map((c) => c.id)).toEqual([ids[2], ids[0]]);
-    const page = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}&pageSize=2`)).json()) as { results: { id: string }[]; next: string };
+    const page = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}&pageSize=2`)).json()) as {
+      results: { id: string }[];
+      next: string;
+    };
     expect(page.results.map((c) => c.id)).toEqual([ids[2], ids[1]]);
-    const rest = (await (await call("GET", page.next.replace("http://localhost", ""), undefined, { Authorization: `Api-Key ${owner.key}` })).json()) as { results: { id: string }[] };
+    const rest = (await (
+      await call("GET", page.next.replace("http://localhost", ""), undefined, { Authorization: `Api-Key ${owner.key}` })
+    ).json()) as { results: { id: string }[] };
     expect(rest.results.map((c) => c.id)).toEqual([ids[0]]);
     await expectError(await owner.fetch("GET", "/conversations/?status=closed"), 400, "invalid");
     await expectError(await owner.fetch("GET", "/conversations/?startDate=yesterday"), 400, "invalid");
@@ -59,13 +89,24 @@ describe("conversations", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const [a, b] = [await createChatbot(owner), await createChatbot(owner)];
-    await createChatbot(other).then((bot) => other.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "foreign" } }));
-    const contact = (await (await owner.fetch("POST", "/contacts/", { name: "Ada", inboxes: [{ id: a.defaultInbox!.id }] })).json()) as { id: string };
+    await createChatbot(other).then((bot) =>
+      other.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "foreign" } }),
+    );
+    const contact = (await (
+      await owner.fetch("POST", "/contacts/", { name: "Ada", inboxes: [{ id: a.defaultInbox!.id }] })
+    ).json()) as { id: string };
     const start = async (bot: { id: string }, body: Record<string, unknown> = {}) =>
-      ((await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi", ...body } })).json()) as { conversationId: string }).conversationId;
+      (
+        (await (
+          await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi", ...body } })
+        ).json()) as { conversationId: string }
+      ).conversationId;
     const [first, second, third] = [await start(a, { sender: contact.id }), await start(a), await start(b)];
     await owner.fetch("POST", `/conversations/${second}/take-over/`);
-    const ids = async (query: string) => ((await (await owner.fetch("GET", `/conversations/${query}`)).json()) as { results: { id: string }[] }).results.map((c) => c.id);
+    const ids = async (query: string) =>
+      (
+        (await (await owner.fetch("GET", `/conversations/${query}`)).json()) as { results: { id: string }[] }
+      ).results.map((c) => c.id);
     expect(await ids("")).toEqual([third, second, first]);
     expect(await ids(`?chatbot=${a.id}`)).toEqual([second, first]);
     expect(await ids(`?inbox=${b.defaultInbox!.id}`)).toEqual([third]);
@@ -81,7 +122,9 @@ describe("conversations", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const { inboxId, webChatId } = await webChatOf(owner);
-    const created = (await (await owner.fetch("POST", "/conversations/", { webChat: webChatId })).json()) as { id: string };
+    const created = (await (await owner.fetch("POST", "/conversations/", { webChat: webChatId })).json()) as {
+      id: string;
+    };
     await expectError(await call("GET", `/api/v1/conversations/${created.id}/`), 401);
     await expectError(await other.fetch("GET", `/conversations/${created.id}/`), 404);
     await expectError(await other.fetch("GET", `/conversations/?inbox=${inboxId}`), 404);

@@ -12,7 +12,10 @@ import { ORIGIN, signIn, withPassword } from "../sessions/fixtures";
 const FAST: Settings = { INBOX_STREAM_RECHECK_MS: "100" };
 
 type Request = (path: string) => Promise<Response>;
-const byKey = (actor: Actor): Request => (path) => actor.fetch("GET", path, undefined, { settings: FAST });
+const byKey =
+  (actor: Actor): Request =>
+  (path) =>
+    actor.fetch("GET", path, undefined, { settings: FAST });
 
 /** The organization's live inbox stream, once subscribed; `subscribers` is what its `ready` event counted. */
 async function subscribe(get: Request, organizationId: string) {
@@ -35,7 +38,9 @@ async function expectEnded(events: Awaited<ReturnType<typeof subscribe>>, code: 
 /** A completion in the organization; the stream sees its conversation created. */
 async function someTraffic(owner: Actor, events: Awaited<ReturnType<typeof subscribe>>) {
   const bot = await createChatbot(owner);
-  const { conversationId } = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } })).json()) as { conversationId: string };
+  const { conversationId } = (await (
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } })
+  ).json()) as { conversationId: string };
   const created = await events.next((e) => e.event === "conversation.created");
   expect((created.data.conversation as { id: string }).id).toBe(conversationId);
 }
@@ -55,38 +60,60 @@ describe("conversation-events/ ends when its reader's access does", () => {
     const viewer = await seedMember(owner, ["conversation.view"]);
     const events = await subscribe(byKey(viewer), owner.organizationId);
     await someTraffic(owner, events);
-    const res = await owner.fetch("PATCH", `/organizations/${owner.organizationId}/groups/${viewer.groupId}/`, { permissions: [] });
+    const res = await owner.fetch("PATCH", `/organizations/${owner.organizationId}/groups/${viewer.groupId}/`, {
+      permissions: [],
+    });
     expect(res.status, await res.text()).toBe(200);
     expect(await expectEnded(events, "permission_denied")).toContain("conversation.view");
     // The ended stream is no longer a subscriber of the organization's hub: the runtime passes the
     // cancel on to the hub's side when the hub next writes to it (as for any reader that went away).
     const hub = inboxEventsObject(env as unknown as Bindings, owner.organizationId);
-    await expect.poll(async () => (await hub.publish([{ event: "conversation.updated", data: { conversation: { id: "probe" } } } as InboxEvent]), hub.publish([]))).toBe(0);
+    await expect
+      .poll(
+        async () => (
+          await hub.publish([{ event: "conversation.updated", data: { conversation: { id: "probe" } } } as InboxEvent]),
+          hub.publish([])
+        ),
+      )
+      .toBe(0);
   });
 
   it("the member is removed from the organization: permission_denied", async () => {
     const owner = await seedOwner();
     const viewer = await seedMember(owner, ["conversation.view"]);
     const events = await subscribe(byKey(viewer), owner.organizationId);
-    expect((await owner.fetch("DELETE", `/organizations/${owner.organizationId}/members/${viewer.memberId}/`)).status).toBe(204);
+    expect(
+      (await owner.fetch("DELETE", `/organizations/${owner.organizationId}/members/${viewer.memberId}/`)).status,
+    ).toBe(204);
     expect(await expectEnded(events, "permission_denied")).toContain("no longer a member");
   });
 
   it("the API key it was opened with is revoked: not_authenticated", async () => {
     const owner = await seedOwner();
     const events = await subscribe(byKey(owner), owner.organizationId);
-    const { results: [key] } = (await (await owner.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] };
+    const {
+      results: [key],
+    } = (await (await owner.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] };
     expect((await owner.fetch("DELETE", `/api-keys/${key.id}/`)).status).toBe(204);
     expect(await expectEnded(events, "not_authenticated")).toContain("API key");
   });
 
   it("the console session it was opened with is signed out: not_authenticated; another session's stream goes on", async () => {
     const owner = await withPassword(await seedOwner());
-    const [leaving, staying] = await Promise.all([signIn({ email: owner.email, password: "correct horse battery" }), signIn({ email: owner.email, password: "correct horse battery" })]);
-    const byCookie = (cookie: string): Request => (path) => call("GET", `/api/v1${path}`, undefined, { Cookie: `console_session=${cookie}` }, FAST);
+    const [leaving, staying] = await Promise.all([
+      signIn({ email: owner.email, password: "correct horse battery" }),
+      signIn({ email: owner.email, password: "correct horse battery" }),
+    ]);
+    const byCookie =
+      (cookie: string): Request =>
+      (path) =>
+        call("GET", `/api/v1${path}`, undefined, { Cookie: `console_session=${cookie}` }, FAST);
     const gone = await subscribe(byCookie(leaving.cookie), owner.organizationId);
     const kept = await subscribe(byCookie(staying.cookie), owner.organizationId);
-    const out = await call("DELETE", "/api/v1/auth/sessions/current/", undefined, { Cookie: `console_session=${leaving.cookie}`, Origin: ORIGIN });
+    const out = await call("DELETE", "/api/v1/auth/sessions/current/", undefined, {
+      Cookie: `console_session=${leaving.cookie}`,
+      Origin: ORIGIN,
+    });
     expect(out.status).toBe(204);
     expect(await expectEnded(gone, "not_authenticated")).toContain("console session");
     await someTraffic(owner, kept);

@@ -9,7 +9,9 @@ type Event = { event: string; data: Record<string, any> };
 
 /** The organization's live inbox stream, once subscribed (its `ready` event read). */
 async function subscribe(actor: Pick<Actor, "fetch" | "organizationId">, prefix = "/api/v1") {
-  const res = await actor.fetch("GET", `/organizations/${actor.organizationId}/conversation-events/`, undefined, { prefix });
+  const res = await actor.fetch("GET", `/organizations/${actor.organizationId}/conversation-events/`, undefined, {
+    prefix,
+  });
   expect(res.status, res.ok ? "" : await res.clone().text()).toBe(200);
   expect(res.headers.get("Content-Type")).toContain("text/event-stream");
   const events = liveEvents(res);
@@ -17,7 +19,10 @@ async function subscribe(actor: Pick<Actor, "fetch" | "organizationId">, prefix 
   return events;
 }
 
-const of = (name: string, conversationId: string, extra: (e: Event) => boolean = () => true) => (e: Event) => e.event === name && e.data.conversation.id === conversationId && extra(e);
+const of =
+  (name: string, conversationId: string, extra: (e: Event) => boolean = () => true) =>
+  (e: Event) =>
+    e.event === name && e.data.conversation.id === conversationId && extra(e);
 
 describe("GET /organizations/{organizationPk}/conversation-events/", () => {
   it.each(PREFIXES)("streams new conversations, their messages and state changes (%s)", async (prefix) => {
@@ -25,33 +30,65 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const bot = await createChatbot(owner);
     const events = await subscribe(owner, prefix);
     // A completion's first turn (answered without the conversation's object).
-    const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } })).json()) as { conversationId: string };
+    const first = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } })
+    ).json()) as { conversationId: string };
     const id = first.conversationId;
     const created = await events.next(of("conversation.created", id));
-    expect(created.data.conversation).toMatchObject({ id, inbox: { id: bot.defaultInbox!.id }, chatbot: { id: bot.id }, status: "open" });
+    expect(created.data.conversation).toMatchObject({
+      id,
+      inbox: { id: bot.defaultInbox!.id },
+      chatbot: { id: bot.id },
+      status: "open",
+    });
     const incoming = await events.next(of("message.created", id));
-    expect(incoming.data.message).toMatchObject({ conversation: id, senderType: "contact", content: "hello", sequence: 1 });
+    expect(incoming.data.message).toMatchObject({
+      conversation: id,
+      senderType: "contact",
+      content: "hello",
+      sequence: 1,
+    });
     expect(incoming.data.conversation).toMatchObject({ progressStatus: "ai_processing", lastMessage: "hello" });
     const reply = await events.next(of("message.created", id));
     expect(reply.data.message).toMatchObject({ senderType: "chatbot", sequence: 2 });
 
     // A later turn, through the conversation's object.
     await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: id, message: { content: "again" } });
-    expect((await events.next(of("message.created", id))).data.message).toMatchObject({ content: "again", sequence: 3 });
-    expect((await events.next(of("message.created", id))).data.message).toMatchObject({ senderType: "chatbot", sequence: 4 });
+    expect((await events.next(of("message.created", id))).data.message).toMatchObject({
+      content: "again",
+      sequence: 3,
+    });
+    expect((await events.next(of("message.created", id))).data.message).toMatchObject({
+      senderType: "chatbot",
+      sequence: 4,
+    });
 
     // Takeover, a human agent's reply, resolve.
     expect((await owner.fetch("POST", `/conversations/${id}/take-over/`, undefined, { prefix })).status).toBe(200);
     const takenOver = await events.next(of("conversation.updated", id));
-    expect(takenOver.data.conversation).toMatchObject({ progressStatus: "human_serving", autoReplyEnabled: false, assignee: { id: owner.userId } });
-    expect(takenOver.data).toMatchObject({ reason: "operator", changes: { progressStatus: ["ai_processing", "human_serving"], assignee: [null, owner.userId], autoReplyEnabled: [true, false] } });
+    expect(takenOver.data.conversation).toMatchObject({
+      progressStatus: "human_serving",
+      autoReplyEnabled: false,
+      assignee: { id: owner.userId },
+    });
+    expect(takenOver.data).toMatchObject({
+      reason: "operator",
+      changes: {
+        progressStatus: ["ai_processing", "human_serving"],
+        assignee: [null, owner.userId],
+        autoReplyEnabled: [true, false],
+      },
+    });
     await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" });
     const human = await events.next(of("message.created", id));
     expect(human.data.message).toMatchObject({ senderType: "user", content: "Sam here", sequence: 5 });
     await owner.fetch("POST", `/conversations/${id}/resolve/`);
     const resolved = await events.next(of("conversation.updated", id));
     expect(resolved.data.conversation).toMatchObject({ status: "resolved", progressStatus: "resolved" });
-    expect(resolved.data).toMatchObject({ reason: "resolved", changes: { status: ["open", "resolved"], progressStatus: ["human_serving", "resolved"] } });
+    expect(resolved.data).toMatchObject({
+      reason: "resolved",
+      changes: { status: ["open", "resolved"], progressStatus: ["human_serving", "resolved"] },
+    });
     await events.close();
   });
 
@@ -59,21 +96,39 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const events = await subscribe(owner);
-    const { conversationId: id } = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello" } })).json()) as { conversationId: string };
-    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: id, message: { content: "I want to talk to a human" } });
-    const said = await events.next(of("message.created", id, (e) => e.data.message.senderType === "chatbot" && !!e.data.message.contentPayload?.handoff)) as Event;
+    const { conversationId: id } = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello" } })
+    ).json()) as { conversationId: string };
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      conversation: id,
+      message: { content: "I want to talk to a human" },
+    });
+    const said = (await events.next(
+      of(
+        "message.created",
+        id,
+        (e) => e.data.message.senderType === "chatbot" && !!e.data.message.contentPayload?.handoff,
+      ),
+    )) as Event;
     expect(said.data.message.contentPayload).toEqual({ handoff: { reason: "visitor_request" } });
     const updated = await events.next(of("conversation.updated", id));
     expect(updated.data).toMatchObject({
       reason: "visitor_request",
-      changes: { status: ["open", "queued"], progressStatus: ["ai_processing", "waiting_for_human"], autoReplyEnabled: [true, false] },
+      changes: {
+        status: ["open", "queued"],
+        progressStatus: ["ai_processing", "waiting_for_human"],
+        autoReplyEnabled: [true, false],
+      },
       conversation: { status: "queued", progressStatus: "waiting_for_human" },
     });
     // A member's reply serves it: an event of its own (reason operator), after the reply.
     await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" });
     await events.next(of("message.created", id, (e) => e.data.message.senderType === "user"));
     const served = await events.next(of("conversation.updated", id));
-    expect(served.data).toMatchObject({ reason: "operator", changes: { status: ["queued", "open"], progressStatus: ["waiting_for_human", "human_serving"] } });
+    expect(served.data).toMatchObject({
+      reason: "operator",
+      changes: { status: ["queued", "open"], progressStatus: ["waiting_for_human", "human_serving"] },
+    });
     await events.close();
   });
 
@@ -85,13 +140,28 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const sent = await client().post(pub(chat.id, "messages/"), { content: "From the widget" }, session.token);
     expect(sent.status).toBe(200);
     const text = await sent.text();
-    const id = JSON.parse(text.trim().split("\n\n").at(-1)!.replace(/^id: .*\n/, "").slice(6)).conversationId as string;
-    expect((await events.next(of("conversation.created", id))).data.conversation).toMatchObject({ inbox: { id: chat.inboxId }, contact: { id: session.contact.id } });
-    expect((await events.next(of("message.created", id))).data.message).toMatchObject({ content: "From the widget", senderType: "contact" });
+    const id = JSON.parse(
+      text
+        .trim()
+        .split("\n\n")
+        .at(-1)!
+        .replace(/^id: .*\n/, "")
+        .slice(6),
+    ).conversationId as string;
+    expect((await events.next(of("conversation.created", id))).data.conversation).toMatchObject({
+      inbox: { id: chat.inboxId },
+      contact: { id: session.contact.id },
+    });
+    expect((await events.next(of("message.created", id))).data.message).toMatchObject({
+      content: "From the widget",
+      senderType: "contact",
+    });
     expect((await events.next(of("message.created", id))).data.message).toMatchObject({ senderType: "chatbot" });
 
     const empty = (await (await owner.fetch("POST", "/conversations/", { webChat: chat.id })).json()) as { id: string };
-    expect((await events.next(of("conversation.created", empty.id))).data.conversation).toMatchObject({ lastMessage: null });
+    expect((await events.next(of("conversation.created", empty.id))).data.conversation).toMatchObject({
+      lastMessage: null,
+    });
     await events.close();
   });
 
@@ -100,8 +170,12 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const other = await seedOwner();
     const [mine, theirs] = await Promise.all([createChatbot(owner), createChatbot(other)]);
     const events = await subscribe(owner);
-    const foreign = (await (await other.fetch("POST", `/chatbots/${theirs.id}/completions/`, { message: { content: "secret" } })).json()) as { conversationId: string };
-    const own = (await (await owner.fetch("POST", `/chatbots/${mine.id}/completions/`, { message: { content: "ours" } })).json()) as { conversationId: string };
+    const foreign = (await (
+      await other.fetch("POST", `/chatbots/${theirs.id}/completions/`, { message: { content: "secret" } })
+    ).json()) as { conversationId: string };
+    const own = (await (
+      await owner.fetch("POST", `/chatbots/${mine.id}/completions/`, { message: { content: "ours" } })
+    ).json()) as { conversationId: string };
     // Events of one organization come in order: the first one seen is ours, the foreign one never comes.
     const seen = await events.next((e) => e.event !== "ready");
     expect((seen.data.conversation as { id: string }).id).toBe(own.conversationId);
@@ -117,12 +191,27 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     await new Promise((r) => setTimeout(r, 100));
     // ...until a stream opens here.
     const events = await subscribe(owner);
-    const heard = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "heard" } })).json()) as { conversationId: string };
-    expect((await events.next(of("message.created", heard.conversationId))).data.message).toMatchObject({ content: "heard" });
+    const heard = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "heard" } })
+    ).json()) as { conversationId: string };
+    expect((await events.next(of("message.created", heard.conversationId))).data.message).toMatchObject({
+      content: "heard",
+    });
     // The conversation's object, which skips its events while unheard, publishes again too, in order.
-    await Promise.all(["again", "and again"].map((content) => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: heard.conversationId, message: { content } })));
+    await Promise.all(
+      ["again", "and again"].map((content) =>
+        owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+          conversation: heard.conversationId,
+          message: { content },
+        }),
+      ),
+    );
     const sequences: number[] = [];
-    for (let i = 0; i < 5; i++) sequences.push(((await events.next(of("message.created", heard.conversationId))).data.message as { sequence: number }).sequence);
+    for (let i = 0; i < 5; i++)
+      sequences.push(
+        ((await events.next(of("message.created", heard.conversationId))).data.message as { sequence: number })
+          .sequence,
+      );
     expect(sequences).toEqual([2, 3, 4, 5, 6]);
     await events.close();
   });
@@ -132,7 +221,9 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const bot = await createChatbot(owner);
     const browser = await signIn({ email: owner.email, password: "correct horse battery" });
     const events = await subscribe({ fetch: browser.fetch, organizationId: owner.organizationId });
-    const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } })).json()) as { conversationId: string };
+    const first = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } })
+    ).json()) as { conversationId: string };
     expect((await events.next(of("conversation.created", first.conversationId))).event).toBe("conversation.created");
     await events.close();
   });

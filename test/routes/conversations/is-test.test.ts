@@ -11,7 +11,12 @@ type Stats = { total: { conversationsCount: number; incomingMessagesCount: numbe
 type Usage = { total: { requestsCount: number; wordsCount: number } };
 
 async function talk(owner: Actor, botId: string, body: Record<string, unknown>, prefix?: string) {
-  const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { message: { content: "Hello!" }, ...body }, { prefix });
+  const res = await owner.fetch(
+    "POST",
+    `/chatbots/${botId}/completions/`,
+    { message: { content: "Hello!" }, ...body },
+    { prefix },
+  );
   expect(res.status, await res.clone().text()).toBe(200);
   return ((await res.json()) as { conversationId: string }).conversationId;
 }
@@ -19,20 +24,30 @@ async function talk(owner: Actor, botId: string, body: Record<string, unknown>, 
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe("isTest conversations", () => {
-  it.each(PREFIXES)("a completion with test: true starts a test conversation; the list shows and filters it (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const real = await talk(owner, bot.id, {}, prefix);
-    const test = await talk(owner, bot.id, { test: true }, prefix);
-    // Continuing it keeps what it is, whatever the flag says.
-    await talk(owner, bot.id, { conversation: test, test: false }, prefix);
-    const list = async (query = "") => ((await (await owner.fetch("GET", `/conversations/?chatbot=${bot.id}${query}`, undefined, { prefix })).json()) as Page).results;
-    const all = await list();
-    expect(Object.fromEntries(all.map((c) => [c.id, c.isTest]))).toEqual({ [real]: false, [test]: true });
-    expect((await list("&isTest=true")).map((c) => c.id)).toEqual([test]);
-    expect((await list("&is_test=false")).map((c) => c.id)).toEqual([real]);
-    expect(await (await owner.fetch("GET", `/conversations/${test}/`, undefined, { prefix })).json()).toMatchObject({ isTest: true });
-  });
+  it.each(PREFIXES)(
+    "a completion with test: true starts a test conversation; the list shows and filters it (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const real = await talk(owner, bot.id, {}, prefix);
+      const test = await talk(owner, bot.id, { test: true }, prefix);
+      // Continuing it keeps what it is, whatever the flag says.
+      await talk(owner, bot.id, { conversation: test, test: false }, prefix);
+      const list = async (query = "") =>
+        (
+          (await (
+            await owner.fetch("GET", `/conversations/?chatbot=${bot.id}${query}`, undefined, { prefix })
+          ).json()) as Page
+        ).results;
+      const all = await list();
+      expect(Object.fromEntries(all.map((c) => [c.id, c.isTest]))).toEqual({ [real]: false, [test]: true });
+      expect((await list("&isTest=true")).map((c) => c.id)).toEqual([test]);
+      expect((await list("&is_test=false")).map((c) => c.id)).toEqual([real]);
+      expect(await (await owner.fetch("GET", `/conversations/${test}/`, undefined, { prefix })).json()).toMatchObject({
+        isTest: true,
+      });
+    },
+  );
 
   it("statistics leave test conversations out unless includeTests=true; usage statistics count them", async () => {
     const owner = await seedOwner();
@@ -40,13 +55,25 @@ describe("isTest conversations", () => {
     await talk(owner, bot.id, {});
     const test = await talk(owner, bot.id, { test: true });
     await talk(owner, bot.id, { conversation: test });
-    const stats = async (query = "") => ((await (await owner.fetch("GET", `/chatbots/${bot.id}/statistics/${query}`)).json()) as Stats).total;
-    const withTests = await waitFor(() => stats("?includeTests=true"), (t) => t.repliesCount === 3);
+    const stats = async (query = "") =>
+      ((await (await owner.fetch("GET", `/chatbots/${bot.id}/statistics/${query}`)).json()) as Stats).total;
+    const withTests = await waitFor(
+      () => stats("?includeTests=true"),
+      (t) => t.repliesCount === 3,
+    );
     expect(withTests).toMatchObject({ conversationsCount: 2, incomingMessagesCount: 3, repliesCount: 3 });
     expect(await stats()).toMatchObject({ conversationsCount: 1, incomingMessagesCount: 1, repliesCount: 1 });
     expect(await stats("?include_tests=false")).toMatchObject({ conversationsCount: 1, repliesCount: 1 });
 
-    const usage = async (query = "") => ((await (await owner.fetch("GET", `/chatbots/${bot.id}/llm-usage-statistics/?startDate=${today()}&timeGranularity=day${query}`)).json()) as Usage).total;
+    const usage = async (query = "") =>
+      (
+        (await (
+          await owner.fetch(
+            "GET",
+            `/chatbots/${bot.id}/llm-usage-statistics/?startDate=${today()}&timeGranularity=day${query}`,
+          )
+        ).json()) as Usage
+      ).total;
     const all = await usage("&includeTests=true");
     const real = await usage();
     expect(all.requestsCount).toBe(3);
@@ -59,21 +86,47 @@ describe("isTest conversations", () => {
     const bot = await createChatbot(owner);
     const listed = await expectError(await owner.fetch("GET", "/conversations/?isTest=maybe"), 400, "invalid");
     expect(listed.detail).toContain("isTest");
-    const stats = await expectError(await owner.fetch("GET", `/chatbots/${bot.id}/statistics/?includeTests=yes`), 400, "invalid");
+    const stats = await expectError(
+      await owner.fetch("GET", `/chatbots/${bot.id}/statistics/?includeTests=yes`),
+      400,
+      "invalid",
+    );
     expect(stats.detail).toContain("includeTests");
-    const completion = await expectError(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hi" }, test: "yes" }), 400, "invalid");
+    const completion = await expectError(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hi" }, test: "yes" }),
+      400,
+      "invalid",
+    );
     expect(completion.detail).toContain("test");
-    expect(((await (await owner.fetch("GET", `/conversations/?chatbot=${bot.id}`)).json()) as Page).results).toEqual([]);
+    expect(((await (await owner.fetch("GET", `/conversations/?chatbot=${bot.id}`)).json()) as Page).results).toEqual(
+      [],
+    );
   });
 
   it("401 without credentials, 403 without the permission, 404 for another organization's assistant", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     await expectError(await call("GET", "/api/v1/conversations/?isTest=true"), 401, "not_authenticated");
-    await expectError(await (await seedMember(owner, [])).fetch("GET", "/conversations/?isTest=true"), 403, "permission_denied");
-    await expectError(await (await seedMember(owner, [])).fetch("GET", `/chatbots/${bot.id}/statistics/?includeTests=true`), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, [])).fetch("GET", "/conversations/?isTest=true"),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await (await seedMember(owner, [])).fetch("GET", `/chatbots/${bot.id}/statistics/?includeTests=true`),
+      403,
+      "permission_denied",
+    );
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("GET", `/chatbots/${bot.id}/statistics/?includeTests=true`), 404, "not_found");
-    await expectError(await stranger.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hi" }, test: true }), 404, "not_found");
+    await expectError(
+      await stranger.fetch("GET", `/chatbots/${bot.id}/statistics/?includeTests=true`),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await stranger.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hi" }, test: true }),
+      404,
+      "not_found",
+    );
   });
 });

@@ -6,7 +6,9 @@ import { uuidv7 } from "../../../src/lib/ids";
 
 /** A conversation begun by `content` (from `sender` when given), answered by the local assistant. */
 async function started(actor: Actor, bot: { id: string }, content: string, sender?: string) {
-  const res = await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content, ...(sender ? { sender } : {}) } });
+  const res = await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+    message: { content, ...(sender ? { sender } : {}) },
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   return ((await res.json()) as { conversationId: string }).conversationId;
 }
@@ -21,12 +23,17 @@ describe("GET /conversations/?keyword= (full-text)", () => {
   it("finds English words, Chinese substrings, contact names and every word of several, case-insensitively", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const contact = (await (await owner.fetch("POST", "/contacts/", { name: "Zelda Quartermaine", inboxes: [{ id: bot.defaultInbox!.id }] })).json()) as { id: string };
+    const contact = (await (
+      await owner.fetch("POST", "/contacts/", { name: "Zelda Quartermaine", inboxes: [{ id: bot.defaultInbox!.id }] })
+    ).json()) as { id: string };
     const refund = await started(owner, bot, "I want a Refund for my broken kettle");
     const chinese = await started(owner, bot, "請問你們的退貨政策是什麼？");
     const named = await started(owner, bot, "hi there", contact.id);
     const later = await started(owner, bot, "where is my parcel");
-    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: later, message: { content: "the kettle arrived broken" } });
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      conversation: later,
+      message: { content: "the kettle arrived broken" },
+    });
 
     expect(await search(owner, "refund")).toEqual([refund]);
     expect(await search(owner, "KETTLE")).toEqual([later, refund]);
@@ -41,7 +48,8 @@ describe("GET /conversations/?keyword= (full-text)", () => {
     expect(await search(owner, "kettle", `&contact=${contact.id}`)).toEqual([]);
     expect(await search(owner, "kettle", "&pageSize=1")).toEqual([later]);
     // Query syntax is plain text, never an error.
-    for (const odd of ['"kettle', "kettle*", "NEAR(kettle refund)", "a OR b", "-kettle", "%_\\'", "kettle:"]) expect(await search(owner, odd), odd).toBeInstanceOf(Array);
+    for (const odd of ['"kettle', "kettle*", "NEAR(kettle refund)", "a OR b", "-kettle", "%_\\'", "kettle:"])
+      expect(await search(owner, odd), odd).toBeInstanceOf(Array);
     expect(await search(owner, '"kettle"')).toEqual([]);
   });
 
@@ -72,11 +80,17 @@ describe("GET /conversations/?keyword= (full-text)", () => {
     expect(await search(owner, "wombat")).toEqual([]);
     expect(await search(owner, "platypus")).toEqual([id]);
     // Contentless: the index answers rowids only, the text stays in messages.
-    const indexed = await env.DB.prepare("SELECT rowid, content FROM messages_fts WHERE messages_fts MATCH 'platypus'").all<{ rowid: number; content: string | null }>();
+    const indexed = await env.DB.prepare(
+      "SELECT rowid, content FROM messages_fts WHERE messages_fts MATCH 'platypus'",
+    ).all<{ rowid: number; content: string | null }>();
     expect(indexed.results).toHaveLength(1);
     expect(indexed.results[0].content).toBeNull();
     await env.DB.prepare("DELETE FROM messages WHERE id = ?").bind(note).run();
     expect(await search(owner, "platypus")).toEqual([]);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH 'platypus'").first<{ n: number }>())!.n).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH 'platypus'").first<{
+        n: number;
+      }>())!.n,
+    ).toBe(0);
   });
 });

@@ -5,50 +5,99 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 
-type Conversation = { id: string; status: string; progressStatus: string; autoReplyEnabled: boolean; assignee: { id: string; name: string } | null };
+type Conversation = {
+  id: string;
+  status: string;
+  progressStatus: string;
+  autoReplyEnabled: boolean;
+  assignee: { id: string; name: string } | null;
+};
 type Completion = { conversationId: string; content: string; message: { id: string } | null };
 
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
-  const first = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).json()) as Completion;
-  const ask = async (content: string) => (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: first.conversationId, message: { content } })).json()) as Completion;
+  const first = (await (
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
+  ).json()) as Completion;
+  const ask = async (content: string) =>
+    (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: first.conversationId,
+        message: { content },
+      })
+    ).json()) as Completion;
   return { bot, id: first.conversationId, ask };
 }
 
 const received = async (path: string) =>
-  ((await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json()) as { body: string }[]).map((r) => JSON.parse(r.body) as Record<string, any>);
+  (
+    (await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json()) as {
+      body: string;
+    }[]
+  ).map((r) => JSON.parse(r.body) as Record<string, any>);
 
 describe("human takeover", () => {
-  it.each(PREFIXES)("take-over silences the assistant and serves the conversation; hand back restores it (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const { id, ask } = await conversationOf(owner);
-    const res = await owner.fetch("POST", `/conversations/${id}/take-over/`, undefined, { prefix });
-    expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toMatchObject({ id, autoReplyEnabled: false, status: "open", progressStatus: "human_serving", assignee: { id: owner.userId } });
+  it.each(PREFIXES)(
+    "take-over silences the assistant and serves the conversation; hand back restores it (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const { id, ask } = await conversationOf(owner);
+      const res = await owner.fetch("POST", `/conversations/${id}/take-over/`, undefined, { prefix });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await res.json()).toMatchObject({
+        id,
+        autoReplyEnabled: false,
+        status: "open",
+        progressStatus: "human_serving",
+        assignee: { id: owner.userId },
+      });
 
-    expect(await ask("anyone there?")).toMatchObject({ content: "", message: null });
-    const still = (await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as Conversation;
-    expect(still).toMatchObject({ progressStatus: "human_serving", lastMessage: "anyone there?" });
+      expect(await ask("anyone there?")).toMatchObject({ content: "", message: null });
+      const still = (await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as Conversation;
+      expect(still).toMatchObject({ progressStatus: "human_serving", lastMessage: "anyone there?" });
 
-    const back = await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: true }, { prefix });
-    expect(await back.json()).toMatchObject({ autoReplyEnabled: true, status: "open", progressStatus: "ai_processing", assignee: null });
-    expect((await ask("bot again")).content).toBe('You said: "bot again".');
-  });
+      const back = await owner.fetch(
+        "PATCH",
+        `/conversations/${id}/update-auto-reply/`,
+        { autoReplyEnabled: true },
+        { prefix },
+      );
+      expect(await back.json()).toMatchObject({
+        autoReplyEnabled: true,
+        status: "open",
+        progressStatus: "ai_processing",
+        assignee: null,
+      });
+      expect((await ask("bot again")).content).toBe('You said: "bot again".');
+    },
+  );
 
   it("a human agent's reply after a takeover fires the outgoing webhooks, as human_serving", async () => {
     const owner = await seedOwner();
     const { bot, id } = await conversationOf(owner);
     const tag = crypto.randomUUID();
-    await owner.fetch("POST", `/inboxes/${bot.defaultInbox!.id}/webhooks/`, { name: "out", direction: "outgoing", url: `${env.TEST_RECEIVER_URL}/ok/${tag}` });
+    await owner.fetch("POST", `/inboxes/${bot.defaultInbox!.id}/webhooks/`, {
+      name: "out",
+      direction: "outgoing",
+      url: `${env.TEST_RECEIVER_URL}/ok/${tag}`,
+    });
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
-    const agent = (await (await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" })).json()) as { id: string };
+    const agent = (await (
+      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" })
+    ).json()) as { id: string };
     let got: Record<string, any>[] = [];
     for (let i = 0; i < 80 && !got.length; i++) {
       got = await received(`/ok/${tag}`);
       if (!got.length) await new Promise((r) => setTimeout(r, 100));
     }
     expect(got).toHaveLength(1);
-    expect(got[0]).toMatchObject({ id: agent.id, type: "outgoing", content: "Sam here", sender: { id: owner.userId, type: "user" }, conversation: { id, progress_status: "human_serving", auto_reply_enabled: false } });
+    expect(got[0]).toMatchObject({
+      id: agent.id,
+      type: "outgoing",
+      content: "Sam here",
+      sender: { id: owner.userId, type: "user" },
+      conversation: { id, progress_status: "human_serving", auto_reply_enabled: false },
+    });
   });
 
   it("resolve: resolved; a visitor's next message reopens it, for the assistant or, taken over, for a human", async () => {
@@ -57,12 +106,20 @@ describe("human takeover", () => {
     const res = await owner.fetch("POST", `/conversations/${id}/resolve/`);
     expect(await res.json()).toMatchObject({ status: "resolved", progressStatus: "resolved", autoReplyEnabled: true });
     expect((await ask("one more")).content).toBe('You said: "one more".');
-    expect(await (await owner.fetch("GET", `/conversations/${id}/`)).json()).toMatchObject({ status: "open", progressStatus: "ai_processing" });
+    expect(await (await owner.fetch("GET", `/conversations/${id}/`)).json()).toMatchObject({
+      status: "open",
+      progressStatus: "ai_processing",
+    });
 
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
     await owner.fetch("POST", `/conversations/${id}/resolve/`);
     expect(await ask("and another")).toMatchObject({ message: null });
-    expect(await (await owner.fetch("GET", `/conversations/${id}/`)).json()).toMatchObject({ status: "queued", progressStatus: "waiting_for_human", autoReplyEnabled: false, assignee: { id: owner.userId } });
+    expect(await (await owner.fetch("GET", `/conversations/${id}/`)).json()).toMatchObject({
+      status: "queued",
+      progressStatus: "waiting_for_human",
+      autoReplyEnabled: false,
+      assignee: { id: owner.userId },
+    });
   });
 
   it("401 without a key, 403 without conversation.manage, 404 for another organization's or no conversation; nothing changes", async () => {
@@ -77,9 +134,16 @@ describe("human takeover", () => {
       await expectError(await owner.fetch("POST", `/conversations/${NO_SUCH_ID}/${action}/`), 404);
       await expectError(await owner.fetch("POST", `/conversations/nope/${action}/`), 404);
     }
-    expect(await (await owner.fetch("GET", `/conversations/${id}/`)).json()).toMatchObject({ status: "open", progressStatus: "ai_processing", autoReplyEnabled: true, assignee: null });
+    expect(await (await owner.fetch("GET", `/conversations/${id}/`)).json()).toMatchObject({
+      status: "open",
+      progressStatus: "ai_processing",
+      autoReplyEnabled: true,
+      assignee: null,
+    });
     const manager = await seedMember(owner, ["conversation.manage"]);
-    expect(await (await manager.fetch("POST", `/conversations/${id}/take-over/`)).json()).toMatchObject({ assignee: { id: manager.userId } });
+    expect(await (await manager.fetch("POST", `/conversations/${id}/take-over/`)).json()).toMatchObject({
+      assignee: { id: manager.userId },
+    });
   });
 });
 
@@ -98,11 +162,16 @@ describe("GET /web-chats/{id}/public/conversations/{conversationId}/events/", ()
 
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
     // While taken over, the visitor's message gets no reply: the stream ends with a null message.
-    const silent = await (await visitor.post(pub(chat.id, "messages/"), { conversation: id, content: "a human please" }, session.token)).text();
+    const silent = await (
+      await visitor.post(pub(chat.id, "messages/"), { conversation: id, content: "a human please" }, session.token)
+    ).text();
     expect(silent).toContain('"done":true,"message":null');
     await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, I am Sam." });
     const agent = await live.next((e) => e.data.role === "agent");
-    expect(agent).toMatchObject({ event: "message", data: { conversation: id, role: "agent", content: "Hi, I am Sam.", senderName: expect.any(String) } });
+    expect(agent).toMatchObject({
+      event: "message",
+      data: { conversation: id, role: "agent", content: "Hi, I am Sam.", senderName: expect.any(String) },
+    });
     expect(JSON.stringify(agent.data)).not.toContain(owner.userId); // the public form names no ids
     await live.close();
 

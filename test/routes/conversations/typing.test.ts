@@ -12,7 +12,8 @@ async function visitorConversation(owner: Actor) {
   const session = await startSession(chat.id, { contact: { name: "Ada Visitor" } }, visitor);
   const first = await (await visitor.post(pub(chat.id, "messages/"), { content: "hello" }, session.token)).text();
   const id = /"conversationId":"([^"]+)"/.exec(first)![1];
-  const typing = (body: unknown, token: string | undefined = session.token) => visitor.post(pub(chat.id, `conversations/${id}/typing/`), body, token);
+  const typing = (body: unknown, token: string | undefined = session.token) =>
+    visitor.post(pub(chat.id, `conversations/${id}/typing/`), body, token);
   const live = async () => {
     const res = await visitor.get(pub(chat.id, `conversations/${id}/events/`), session.token);
     expect(res.status).toBe(200);
@@ -29,32 +30,44 @@ async function inboxStream(actor: Actor) {
   return events;
 }
 
-const lastMessageOf = async (owner: Actor, id: string) => ((await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as { lastMessage: string }).lastMessage;
+const lastMessageOf = async (owner: Actor, id: string) =>
+  ((await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as { lastMessage: string }).lastMessage;
 
 describe("POST /conversations/{id}/typing/ (an operator typing)", () => {
-  it.each(PREFIXES)("reaches the widget's live stream as event: typing with the operator's name, and the live inbox (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const { id, live } = await visitorConversation(owner);
-    const before = await lastMessageOf(owner, id);
-    const widget = await live();
-    const inbox = await inboxStream(owner);
-    const me = (await (await owner.fetch("GET", "/users/current/")).json()) as { name: string };
-    const res = await owner.fetch("POST", `/conversations/${id}/typing/`, { typing: true }, { prefix });
-    expect(res.status, await res.clone().text()).toBe(204);
-    expect((await widget.next((e) => e.event === "typing")).data).toEqual({ typing: true, name: me.name });
-    expect((await inbox.next((e) => e.event === "conversation.typing")).data).toEqual({ conversationId: id, typing: true, sender: { type: "user", id: owner.userId, name: me.name } });
-    await owner.fetch("POST", `/conversations/${id}/typing/`, { typing: false }, { prefix });
-    expect((await widget.next((e) => e.event === "typing")).data).toEqual({ typing: false, name: me.name });
-    await widget.close();
-    await inbox.close();
-    // Nothing stored: the conversation's last message is still the assistant's answer.
-    expect(await lastMessageOf(owner, id)).toBe(before);
-  });
+  it.each(PREFIXES)(
+    "reaches the widget's live stream as event: typing with the operator's name, and the live inbox (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const { id, live } = await visitorConversation(owner);
+      const before = await lastMessageOf(owner, id);
+      const widget = await live();
+      const inbox = await inboxStream(owner);
+      const me = (await (await owner.fetch("GET", "/users/current/")).json()) as { name: string };
+      const res = await owner.fetch("POST", `/conversations/${id}/typing/`, { typing: true }, { prefix });
+      expect(res.status, await res.clone().text()).toBe(204);
+      expect((await widget.next((e) => e.event === "typing")).data).toEqual({ typing: true, name: me.name });
+      expect((await inbox.next((e) => e.event === "conversation.typing")).data).toEqual({
+        conversationId: id,
+        typing: true,
+        sender: { type: "user", id: owner.userId, name: me.name },
+      });
+      await owner.fetch("POST", `/conversations/${id}/typing/`, { typing: false }, { prefix });
+      expect((await widget.next((e) => e.event === "typing")).data).toEqual({ typing: false, name: me.name });
+      await widget.close();
+      await inbox.close();
+      // Nothing stored: the conversation's last message is still the assistant's answer.
+      expect(await lastMessageOf(owner, id)).toBe(before);
+    },
+  );
 
   it("bad input is 400 with a detail; no key 401; another organization's conversation 404; without conversation.manage 403", async () => {
     const owner = await seedOwner();
     const { id } = await visitorConversation(owner);
-    const bad = await expectError(await owner.fetch("POST", `/conversations/${id}/typing/`, { typing: "yes" }), 400, "invalid");
+    const bad = await expectError(
+      await owner.fetch("POST", `/conversations/${id}/typing/`, { typing: "yes" }),
+      400,
+      "invalid",
+    );
     expect(JSON.stringify(bad)).toContain("typing");
     await expectError(await owner.fetch("POST", `/conversations/${id}/typing/`, {}), 400);
     await expectError(await call("POST", `/api/v1/conversations/${id}/typing/`, { typing: true }), 401);
@@ -62,7 +75,11 @@ describe("POST /conversations/{id}/typing/ (an operator typing)", () => {
     await expectError(await other.fetch("POST", `/conversations/${id}/typing/`, { typing: true }), 404);
     await expectError(await owner.fetch("POST", `/conversations/${NO_SUCH_ID}/typing/`, { typing: true }), 404);
     const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(await viewer.fetch("POST", `/conversations/${id}/typing/`, { typing: true }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("POST", `/conversations/${id}/typing/`, { typing: true }),
+      403,
+      "permission_denied",
+    );
   });
 });
 
@@ -75,9 +92,16 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/typing/ (a 
     const res = await typing({ typing: true });
     expect(res.status, await res.clone().text()).toBe(204);
     const event = await inbox.next((e) => e.event === "conversation.typing");
-    expect(event.data).toEqual({ conversationId: id, typing: true, sender: { type: "contact", id: session.contact.id, name: "Ada Visitor" } });
+    expect(event.data).toEqual({
+      conversationId: id,
+      typing: true,
+      sender: { type: "contact", id: session.contact.id, name: "Ada Visitor" },
+    });
     expect((await typing({ typing: false })).status).toBe(204);
-    expect((await inbox.next((e) => e.event === "conversation.typing")).data).toMatchObject({ conversationId: id, typing: false });
+    expect((await inbox.next((e) => e.event === "conversation.typing")).data).toMatchObject({
+      conversationId: id,
+      typing: false,
+    });
     await inbox.close();
     expect(await lastMessageOf(owner, id)).toBe(before);
   });
@@ -89,7 +113,14 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/typing/ (a 
     const bad = await expectError(await mine.typing({ typing: 1 }), 400, "invalid");
     expect(JSON.stringify(bad)).toContain("typing");
     await expectError(await mine.typing({ typing: true }, ""), 401);
-    await expectError(await mine.visitor.post(pub(mine.chat.id, `conversations/${theirs.id}/typing/`), { typing: true }, mine.session.token), 404);
+    await expectError(
+      await mine.visitor.post(
+        pub(mine.chat.id, `conversations/${theirs.id}/typing/`),
+        { typing: true },
+        mine.session.token,
+      ),
+      404,
+    );
     let last: Response | null = null;
     for (let i = 0; i < 41; i++) {
       last = await mine.typing({ typing: i % 2 === 0 });

@@ -9,13 +9,22 @@ type Conversation = { id: string; unreadCount: number; progressStatus: string };
 type Completion = { conversationId: string; content: string };
 type Event = { event: string; data: Record<string, any> };
 
-const get = async (actor: Actor, id: string) => (await (await actor.fetch("GET", `/conversations/${id}/`)).json()) as Conversation;
-const inboxUnread = async (actor: Actor, inbox: string) => ((await (await actor.fetch("GET", `/inboxes/${inbox}/`)).json()) as { unreadConversationsCount: number }).unreadConversationsCount;
+const get = async (actor: Actor, id: string) =>
+  (await (await actor.fetch("GET", `/conversations/${id}/`)).json()) as Conversation;
+const inboxUnread = async (actor: Actor, inbox: string) =>
+  ((await (await actor.fetch("GET", `/inboxes/${inbox}/`)).json()) as { unreadConversationsCount: number })
+    .unreadConversationsCount;
 
 async function conversationOf(owner: Actor, options: { test?: boolean } = {}) {
   const bot = await createChatbot(owner);
   const say = async (content: string, conversation?: string) =>
-    (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { ...(conversation ? { conversation } : {}), message: { content }, ...(options.test ? { test: true } : {}) })).json()) as Completion;
+    (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        ...(conversation ? { conversation } : {}),
+        message: { content },
+        ...(options.test ? { test: true } : {}),
+      })
+    ).json()) as Completion;
   const first = await say("hello");
   return { bot, id: first.conversationId, say: (content: string) => say(content, first.conversationId) };
 }
@@ -56,14 +65,19 @@ describe("unread counts", () => {
   });
 
   it("counts what a message leaves: a visitor's +1; a private note, a member's, the assistant's, a test conversation's 0", () => {
-    const row = { ...newConversation({ organizationId: "o", inboxId: "i", chatbotId: null, contactId: null }), unreadCount: 3 };
+    const row = {
+      ...newConversation({ organizationId: "o", inboxId: "i", chatbotId: null, contactId: null }),
+      unreadCount: 3,
+    };
     const at = { createdAt: Date.now(), content: "x", contentPayload: null };
     expect(afterMessage(row, { ...at, type: "incoming", senderType: "contact" }).unreadCount).toBe(4);
     expect(afterMessage(row, { ...at, type: "outgoing", senderType: "user", private: true }).unreadCount).toBe(3);
     expect(afterMessage(row, { ...at, type: "incoming", senderType: "contact", private: true }).unreadCount).toBe(3);
     expect(afterMessage(row, { ...at, type: "outgoing", senderType: "user" }).unreadCount).toBe(3);
     expect(afterMessage(row, { ...at, type: "outgoing", senderType: "chatbot" }).unreadCount).toBe(3);
-    expect(afterMessage({ ...row, isTest: true }, { ...at, type: "incoming", senderType: "contact" }).unreadCount).toBe(3);
+    expect(afterMessage({ ...row, isTest: true }, { ...at, type: "incoming", senderType: "contact" }).unreadCount).toBe(
+      3,
+    );
   });
 
   it("read/ publishes conversation.updated with unreadCount 0 on the live stream; message events carry the count", async () => {
@@ -74,7 +88,9 @@ describe("unread counts", () => {
     const { id, say } = await conversationOf(owner);
     const of = (name: string) => (e: Event) => e.event === name && e.data.conversation.id === id;
     await say("second");
-    const incoming = await events.next((e) => of("message.created")(e as Event) && (e as Event).data.message.content === "second");
+    const incoming = await events.next(
+      (e) => of("message.created")(e as Event) && (e as Event).data.message.content === "second",
+    );
     expect(incoming.data.conversation).toMatchObject({ unreadCount: 2 });
     await owner.fetch("POST", `/conversations/${id}/read/`);
     const read = await events.next(of("conversation.updated"));
@@ -106,18 +122,34 @@ describe("the clock of business hours (CLOCK_OFFSET_MS)", () => {
     // Open one hour, two days from now (UTC): closed now; the offset puts the clock in that hour.
     const opening = new Date(Date.now() + 2 * 86_400_000);
     opening.setUTCHours(10, 0, 0, 0);
-    const hours: BusinessHours = { timeZone: "UTC", weekly: { [WEEKDAYS[opening.getUTCDay()]]: [["10:00", "11:00"]] }, holidays: [] };
-    expect((await owner.fetch("PATCH", `/inboxes/${bot.defaultInbox!.id}/`, { businessHours: hours })).status).toBe(200);
+    const hours: BusinessHours = {
+      timeZone: "UTC",
+      weekly: { [WEEKDAYS[opening.getUTCDay()]]: [["10:00", "11:00"]] },
+      holidays: [],
+    };
+    expect((await owner.fetch("PATCH", `/inboxes/${bot.defaultInbox!.id}/`, { businessHours: hours })).status).toBe(
+      200,
+    );
     const offset = String(opening.getTime() + 30 * 60_000 - Date.now());
     const ask = async (settings: Record<string, string>) =>
-      ((await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "I need to talk to a person" } }, { settings })).json()) as Completion).content;
+      (
+        (await (
+          await owner.fetch(
+            "POST",
+            `/chatbots/${bot.id}/completions/`,
+            { message: { content: "I need to talk to a person" } },
+            { settings },
+          )
+        ).json()) as Completion
+      ).content;
     expect(await ask({})).toBe("We are closed.");
     expect(await ask({ ENVIRONMENT: "test", CLOCK_OFFSET_MS: offset })).not.toBe("We are closed.");
     expect(await ask({ ENVIRONMENT: "development", CLOCK_OFFSET_MS: offset })).not.toBe("We are closed.");
     expect(await ask({ CLOCK_OFFSET_MS: offset })).toBe("We are closed.");
     expect(await ask({ ENVIRONMENT: "production", CLOCK_OFFSET_MS: offset })).toBe("We are closed.");
 
-    const health = async (settings: Record<string, string>) => JSON.stringify(await (await call("GET", "/health", undefined, {}, settings)).json());
+    const health = async (settings: Record<string, string>) =>
+      JSON.stringify(await (await call("GET", "/health", undefined, {}, settings)).json());
     expect(await health({ CLOCK_OFFSET_MS: offset })).toContain("CLOCK_OFFSET_MS");
     expect(await health({ ENVIRONMENT: "test", CLOCK_OFFSET_MS: offset })).not.toContain("CLOCK_OFFSET_MS");
     expect(await health({ ENVIRONMENT: "test", CLOCK_OFFSET_MS: "soon" })).toContain("CLOCK_OFFSET_MS");

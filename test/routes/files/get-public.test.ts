@@ -47,7 +47,11 @@ describe("GET /files/public/{path}", () => {
     await expectError(await call("GET", "/api/v1/files/public/..%2Fprivate%2Fsecret.txt"), 404, "not_found");
     // Dot segments are resolved by the URL itself: the path leaves /files/public/ and needs a key.
     await expectError(await call("GET", "/api/v1/files/public/../private/secret.txt"), 401, "not_authenticated");
-    await expectError(await call("GET", "/api/v1/files/public/a/%2E%2E/%2E%2E/private/secret.txt"), 401, "not_authenticated");
+    await expectError(
+      await call("GET", "/api/v1/files/public/a/%2E%2E/%2E%2E/private/secret.txt"),
+      401,
+      "not_authenticated",
+    );
   });
 
   it("a key is still required outside /files/public/", async () => {
@@ -68,10 +72,17 @@ describe("OpenAPI document", () => {
     const org = doc.paths["/api/v1/organizations/{id}/"];
     for (const method of ["put", "patch"]) {
       expect(Object.keys(org[method].requestBody.content).sort()).toEqual(["application/json", "multipart/form-data"]);
-      expect(org[method].requestBody.content["multipart/form-data"].schema.properties.compactLogo).toMatchObject({ type: "string", format: "binary" });
+      expect(org[method].requestBody.content["multipart/form-data"].schema.properties.compactLogo).toMatchObject({
+        type: "string",
+        format: "binary",
+      });
     }
     const members = doc.paths["/api/organizations/{organizationPk}/members/export/"];
-    expect(Object.keys(members.get.responses[200].content)).toEqual(["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]);
-    expect(doc.paths["/api/v1/organizations/{organizationPk}/members/{id}/update-groups/"].post.tags).toEqual(["Members"]);
+    expect(Object.keys(members.get.responses[200].content)).toEqual([
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ]);
+    expect(doc.paths["/api/v1/organizations/{organizationPk}/members/{id}/update-groups/"].post.tags).toEqual([
+      "Members",
+    ]);
   });
 });

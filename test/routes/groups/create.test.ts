@@ -5,7 +5,10 @@ import { PREFIXES, call, db, expectError, seedMember, seedOwner, unique } from "
 import { codenames, createGroup, groupsPath, permissionId, type GroupBody } from "./helpers";
 
 const named = (organizationId: string, name: string) =>
-  db().select().from(groups).where(and(eq(groups.organizationId, organizationId), eq(groups.name, name)));
+  db()
+    .select()
+    .from(groups)
+    .where(and(eq(groups.organizationId, organizationId), eq(groups.name, name)));
 
 describe("POST /organizations/{organizationPk}/groups/", () => {
   it.each(PREFIXES)("creates a group with its permissions under %s", async (prefix) => {
@@ -14,7 +17,11 @@ describe("POST /organizations/{organizationPk}/groups/", () => {
     const res = await owner.fetch(
       "POST",
       groupsPath(owner.organizationId),
-      { name, organization: owner.organizationId, permissions: [permissionId("chatbot.view"), permissionId("group.manage"), permissionId("chatbot.view")] },
+      {
+        name,
+        organization: owner.organizationId,
+        permissions: [permissionId("chatbot.view"), permissionId("group.manage"), permissionId("chatbot.view")],
+      },
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
@@ -22,7 +29,11 @@ describe("POST /organizations/{organizationPk}/groups/", () => {
     expect(group).toMatchObject({ name, organization: owner.organizationId, membersCount: 0 });
     expect(group.createdAt).toMatch(/^\d+$/);
     expect(group.updatedAt).toMatch(/^\d+$/);
-    expect(group.permissions).toContainEqual({ id: permissionId("chatbot.view"), name: "View assistants", codename: "chatbot.view" });
+    expect(group.permissions).toContainEqual({
+      id: permissionId("chatbot.view"),
+      name: "View assistants",
+      codename: "chatbot.view",
+    });
     expect(codenames(group)).toEqual(["chatbot.view", "group.manage"]);
   });
 
@@ -35,12 +46,19 @@ describe("POST /organizations/{organizationPk}/groups/", () => {
     const owner = await seedOwner();
     const name = unique("bad");
     const unknown = await expectError(
-      await owner.fetch("POST", groupsPath(owner.organizationId), { name, permissions: [permissionId("chatbot.view"), "01900000-0000-7000-8000-000000000000"] }),
+      await owner.fetch("POST", groupsPath(owner.organizationId), {
+        name,
+        permissions: [permissionId("chatbot.view"), "01900000-0000-7000-8000-000000000000"],
+      }),
       400,
       "invalid",
     );
     expect(Object.keys(unknown.errors!)).toEqual(["permissions"]);
-    const missing = await expectError(await owner.fetch("POST", groupsPath(owner.organizationId), { name: " " }), 400, "invalid");
+    const missing = await expectError(
+      await owner.fetch("POST", groupsPath(owner.organizationId), { name: " " }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(missing.errors!).sort()).toEqual(["name", "permissions"]);
     expect(await named(owner.organizationId, name)).toHaveLength(0);
   });
@@ -50,7 +68,11 @@ describe("POST /organizations/{organizationPk}/groups/", () => {
     const other = await seedOwner();
     const name = unique("wrong-org");
     const body = await expectError(
-      await owner.fetch("POST", groupsPath(owner.organizationId), { name, organization: other.organizationId, permissions: [] }),
+      await owner.fetch("POST", groupsPath(owner.organizationId), {
+        name,
+        organization: other.organizationId,
+        permissions: [],
+      }),
       400,
       "invalid",
     );
@@ -63,7 +85,11 @@ describe("POST /organizations/{organizationPk}/groups/", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const group = await createGroup(owner, ["chatbot.view"]);
-    await expectError(await owner.fetch("POST", groupsPath(owner.organizationId), { name: group.name, permissions: [] }), 409, "conflict");
+    await expectError(
+      await owner.fetch("POST", groupsPath(owner.organizationId), { name: group.name, permissions: [] }),
+      409,
+      "conflict",
+    );
     expect(await named(owner.organizationId, group.name)).toHaveLength(1);
     expect((await createGroup(other, [], group.name)).name).toBe(group.name);
   });

@@ -21,7 +21,9 @@ describe("group permissions are enforced", () => {
     expect(allowed.status, await allowed.clone().text()).toBe(201);
 
     // And taking it away again takes effect at once.
-    await owner.fetch("PATCH", groupsPath(owner.organizationId, `${member.groupId}/`), { permissions: [permissionId("group.view")] });
+    await owner.fetch("PATCH", groupsPath(owner.organizationId, `${member.groupId}/`), {
+      permissions: [permissionId("group.view")],
+    });
     expect((await member.fetch("POST", groups, { name: unique("by-member"), permissions: [] })).status).toBe(403);
   });
 
@@ -29,18 +31,35 @@ describe("group permissions are enforced", () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["group.manage"]);
     const groups = groupsPath(owner.organizationId);
-    const escalate = await member.fetch("POST", groups, { name: unique("admins"), permissions: [permissionId("member.manage")] });
+    const escalate = await member.fetch("POST", groups, {
+      name: unique("admins"),
+      permissions: [permissionId("member.manage")],
+    });
     expect(escalate.status).toBe(403);
     expect(((await escalate.json()) as { detail: string }).detail).toContain("member.manage");
-    expect((await member.fetch("PATCH", groupsPath(owner.organizationId, `${member.groupId}/`), { permissions: [permissionId("organization.manage")] })).status).toBe(403);
+    expect(
+      (
+        await member.fetch("PATCH", groupsPath(owner.organizationId, `${member.groupId}/`), {
+          permissions: [permissionId("organization.manage")],
+        })
+      ).status,
+    ).toBe(403);
 
     // Granting what they hold is fine.
-    expect((await member.fetch("POST", groups, { name: unique("helpers"), permissions: [permissionId("group.view")] })).status).toBe(201);
+    expect(
+      (await member.fetch("POST", groups, { name: unique("helpers"), permissions: [permissionId("group.view")] }))
+        .status,
+    ).toBe(201);
 
     // The owner's stronger group cannot be joined by the member.
-    const admins = await owner.fetch("POST", groups, { name: unique("admins"), permissions: [permissionId("member.manage")] });
+    const admins = await owner.fetch("POST", groups, {
+      name: unique("admins"),
+      permissions: [permissionId("member.manage")],
+    });
     const { id } = (await admins.json()) as { id: string };
-    const join = await member.fetch("POST", groupsPath(owner.organizationId, `${id}/group-members/bulk-create/`), { members: [member.memberId] });
+    const join = await member.fetch("POST", groupsPath(owner.organizationId, `${id}/group-members/bulk-create/`), {
+      members: [member.memberId],
+    });
     expect(join.status).toBe(403);
     const list = await owner.fetch("GET", groupsPath(owner.organizationId, `${id}/group-members/`));
     expect(((await list.json()) as { count: number }).count).toBe(0);

@@ -35,7 +35,15 @@ describe("GET /organizations/{organizationPk}/groups/{id}/", () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, []);
     const plain = await seedMember(owner);
-    await expectError(await plain.fetch("GET", groupsPath(owner.organizationId, `${group.id}/`)), 403, "permission_denied");
-    await expectError(await call("GET", `/api/v1${groupsPath(owner.organizationId, `${group.id}/`)}`), 401, "not_authenticated");
+    await expectError(
+      await plain.fetch("GET", groupsPath(owner.organizationId, `${group.id}/`)),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await call("GET", `/api/v1${groupsPath(owner.organizationId, `${group.id}/`)}`),
+      401,
+      "not_authenticated",
+    );
   });
 });

@@ -17,8 +17,15 @@ export interface GroupBody {
 export const groupsPath = (organizationId: string, rest = "") => `/organizations/${organizationId}/groups/${rest}`;
 
 /** Creates a group through the API as `actor` (an owner or a member with group.manage). */
-export async function createGroup(actor: Actor, permissions: Permission[] = [], name = unique("group")): Promise<GroupBody> {
-  const res = await actor.fetch("POST", groupsPath(actor.organizationId), { name, permissions: permissions.map(permissionId) });
+export async function createGroup(
+  actor: Actor,
+  permissions: Permission[] = [],
+  name = unique("group"),
+): Promise<GroupBody> {
+  const res = await actor.fetch("POST", groupsPath(actor.organizationId), {
+    name,
+    permissions: permissions.map(permissionId),
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as GroupBody;
 }

@@ -27,17 +27,27 @@ describe("GET /organizations/{organizationPk}/groups/", () => {
     expect(first.count).toBe(3);
     expect(first.results.map((g) => g.name)).toEqual(["g1", "g2"]);
     expect(first.next).toContain("page=2");
-    const second = (await (await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=2&pageSize=2`)).json()) as Page;
+    const second = (await (
+      await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=2&pageSize=2`)
+    ).json()) as Page;
     expect(second.results.map((g) => g.name)).toEqual(["g3"]);
     expect(second.next).toBeNull();
     expect(second.previous).not.toBeNull();
-    await expectError(await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=3&pageSize=2`), 404, "not_found");
+    await expectError(
+      await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=3&pageSize=2`),
+      404,
+      "not_found",
+    );
   });
 
   it("400 for a page that is not a positive integer", async () => {
     const owner = await seedOwner();
     for (const page of ["0", "abc", "1.5"]) {
-      const err = await expectError(await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=${page}`), 400, "invalid");
+      const err = await expectError(
+        await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=${page}`),
+        400,
+        "invalid",
+      );
       expect(Object.keys(err.errors!)).toEqual(["page"]);
     }
   });
@@ -48,7 +58,11 @@ describe("GET /organizations/{organizationPk}/groups/", () => {
     await createGroup(owner, [], "Sales");
     await createGroup(owner, [], "100% _special");
     const names = async (q: string) =>
-      ((await (await owner.fetch("GET", `${groupsPath(owner.organizationId)}?query=${encodeURIComponent(q)}`)).json()) as Page).results.map((g) => g.name);
+      (
+        (await (
+          await owner.fetch("GET", `${groupsPath(owner.organizationId)}?query=${encodeURIComponent(q)}`)
+        ).json()) as Page
+      ).results.map((g) => g.name);
     expect(await names("PORT")).toEqual(["Support Agents"]);
     expect(await names("s")).toEqual(["100% _special", "Sales", "Support Agents"]);
     expect(await names("%")).toEqual(["100% _special"]);

@@ -24,9 +24,17 @@ describe("PUT /organizations/{organizationPk}/groups/{id}/", () => {
   it("400 without name or permissions, or with an unknown permission; nothing changes", async () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, ["chatbot.view"]);
-    const missing = await expectError(await owner.fetch("PUT", path(owner.organizationId, group.id), { name: "x" }), 400, "invalid");
+    const missing = await expectError(
+      await owner.fetch("PUT", path(owner.organizationId, group.id), { name: "x" }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(missing.errors!)).toEqual(["permissions"]);
-    const unknown = await expectError(await owner.fetch("PUT", path(owner.organizationId, group.id), { name: "x", permissions: [NO_SUCH_ID] }), 400, "invalid");
+    const unknown = await expectError(
+      await owner.fetch("PUT", path(owner.organizationId, group.id), { name: "x", permissions: [NO_SUCH_ID] }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(unknown.errors!)).toEqual(["permissions"]);
     expect(await read(await owner.fetch("GET", path(owner.organizationId, group.id)))).toEqual(group);
   });
@@ -35,7 +43,14 @@ describe("PUT /organizations/{organizationPk}/groups/{id}/", () => {
     const owner = await seedOwner();
     const a = await createGroup(owner, ["chatbot.view"]);
     const b = await createGroup(owner, []);
-    await expectError(await owner.fetch("PUT", path(owner.organizationId, b.id), { name: a.name, permissions: [permissionId("group.manage")] }), 409, "conflict");
+    await expectError(
+      await owner.fetch("PUT", path(owner.organizationId, b.id), {
+        name: a.name,
+        permissions: [permissionId("group.manage")],
+      }),
+      409,
+      "conflict",
+    );
     expect(await read(await owner.fetch("GET", path(owner.organizationId, b.id)))).toEqual(b);
   });
 });
@@ -44,10 +59,16 @@ describe("PATCH /organizations/{organizationPk}/groups/{id}/", () => {
   it("changes only what is sent (snake_case accepted)", async () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, ["chatbot.view"]);
-    const renamed = await read(await owner.fetch("PATCH", path(owner.organizationId, group.id), { name: "Renamed" }, { prefix: "/api" }));
+    const renamed = await read(
+      await owner.fetch("PATCH", path(owner.organizationId, group.id), { name: "Renamed" }, { prefix: "/api" }),
+    );
     expect(renamed.name).toBe("Renamed");
     expect(codenames(renamed)).toEqual(["chatbot.view"]);
-    const regranted = await read(await owner.fetch("PATCH", path(owner.organizationId, group.id), { permissions: [permissionId("tool.manage"), permissionId("statistics.view")] }));
+    const regranted = await read(
+      await owner.fetch("PATCH", path(owner.organizationId, group.id), {
+        permissions: [permissionId("tool.manage"), permissionId("statistics.view")],
+      }),
+    );
     expect(regranted.name).toBe("Renamed");
     expect(codenames(regranted)).toEqual(["statistics.view", "tool.manage"]);
     const cleared = await read(await owner.fetch("PATCH", path(owner.organizationId, group.id), { permissions: [] }));
@@ -60,7 +81,14 @@ describe("PATCH /organizations/{organizationPk}/groups/{id}/", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const group = await createGroup(owner, ["chatbot.view"]);
-    const wrong = await expectError(await owner.fetch("PATCH", path(owner.organizationId, group.id), { organization: other.organizationId, name: "x" }), 400, "invalid");
+    const wrong = await expectError(
+      await owner.fetch("PATCH", path(owner.organizationId, group.id), {
+        organization: other.organizationId,
+        name: "x",
+      }),
+      400,
+      "invalid",
+    );
     expect(wrong.errors?.organization).toBeDefined();
     await expectError(await owner.fetch("PATCH", path(owner.organizationId, group.id), { name: "" }), 400, "invalid");
     expect(await read(await owner.fetch("GET", path(owner.organizationId, group.id)))).toEqual(group);
@@ -74,12 +102,20 @@ describe("PUT and PATCH access", () => {
     const viewer = await seedMember(owner, ["group.view"]);
     const body = { name: "x", permissions: [] };
     for (const method of ["PUT", "PATCH"]) {
-      await expectError(await viewer.fetch(method, path(owner.organizationId, group.id), body), 403, "permission_denied");
+      await expectError(
+        await viewer.fetch(method, path(owner.organizationId, group.id), body),
+        403,
+        "permission_denied",
+      );
       const other = await seedOwner();
       const theirs = await createGroup(other, []);
       await expectError(await owner.fetch(method, path(owner.organizationId, theirs.id), body), 404, "not_found");
       await expectError(await owner.fetch(method, path(other.organizationId, theirs.id), body), 404, "not_found");
-      await expectError(await call(method, `/api/v1${path(owner.organizationId, group.id)}`, body), 401, "not_authenticated");
+      await expectError(
+        await call(method, `/api/v1${path(owner.organizationId, group.id)}`, body),
+        401,
+        "not_authenticated",
+      );
     }
     expect(await read(await owner.fetch("GET", path(owner.organizationId, group.id)))).toEqual(group);
   });

@@ -15,7 +15,14 @@ type Figures = {
   csat: { count: number; average: number | null; distribution: Record<string, number> };
 };
 type Group = Figures & { key: string | null; name: string | null };
-type Answer = { startDate: string; endDate: string; timezone: string; groupBy: string; total: Figures; results: Group[] };
+type Answer = {
+  startDate: string;
+  endDate: string;
+  timezone: string;
+  groupBy: string;
+  total: Figures;
+  results: Group[];
+};
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const RANGE = "startDate=2026-06-10&endDate=2026-06-11";
@@ -26,14 +33,25 @@ const S = 1000;
 
 /** A visitor of `chatbotId` asks for a person (the assistant hands off): the new conversation's id. */
 async function handOff(actor: Actor, chatbotId: string, test = false) {
-  const res = await ok<{ conversationId: string }>(await actor.fetch("POST", `/chatbots/${chatbotId}/completions/`, { message: { content: "I need to talk to a person" }, test }));
+  const res = await ok<{ conversationId: string }>(
+    await actor.fetch("POST", `/chatbots/${chatbotId}/completions/`, {
+      message: { content: "I need to talk to a person" },
+      test,
+    }),
+  );
   return res.conversationId;
 }
 
 /** Puts a conversation's stretch at known times (the flows ran now; the figures are checked on fixed numbers). */
-async function timeStretch(conversationId: string, queuedAt: number, offsets: { assigned?: number; response?: number; ended?: number }) {
+async function timeStretch(
+  conversationId: string,
+  queuedAt: number,
+  offsets: { assigned?: number; response?: number; ended?: number },
+) {
   const plus = (s: number | undefined) => (s === undefined ? null : queuedAt + s * S);
-  await env.DB.prepare("UPDATE conversation_handoffs SET queued_at = ?, assigned_at = ?, first_response_at = ?, ended_at = ? WHERE conversation_id = ?")
+  await env.DB.prepare(
+    "UPDATE conversation_handoffs SET queued_at = ?, assigned_at = ?, first_response_at = ?, ended_at = ? WHERE conversation_id = ?",
+  )
     .bind(queuedAt, plus(offsets.assigned), plus(offsets.response), plus(offsets.ended), conversationId)
     .run();
 }
@@ -48,14 +66,28 @@ async function seeded() {
   const agent = await seedMember(owner, ["conversation.manage"]);
   const a = await createChatbot(owner, { name: "Alpha desk" });
   const b = await createChatbot(owner, { name: "Beta desk" });
-  const team = await ok<{ id: string; name: string }>(await owner.fetch("POST", `/organizations/${owner.organizationId}/groups/`, { name: "Billing team", permissions: [] }), 201);
+  const team = await ok<{ id: string; name: string }>(
+    await owner.fetch("POST", `/organizations/${owner.organizationId}/groups/`, {
+      name: "Billing team",
+      permissions: [],
+    }),
+    201,
+  );
   const labelId = crypto.randomUUID();
-  await env.DB.prepare("INSERT INTO labels (id, organization_id, name, color, created_at, updated_at) VALUES (?, ?, 'VIP', '#aa0000', 0, 0)").bind(labelId, owner.organizationId).run();
+  await env.DB.prepare(
+    "INSERT INTO labels (id, organization_id, name, color, created_at, updated_at) VALUES (?, ?, 'VIP', '#aa0000', 0, 0)",
+  )
+    .bind(labelId, owner.organizationId)
+    .run();
 
   // 1: the owner takes it over, answers and resolves it; it is the team's and labelled.
   const one = await handOff(owner, a.id);
   await env.DB.prepare("UPDATE conversations SET team_id = ? WHERE id = ?").bind(team.id, one).run();
-  await env.DB.prepare("INSERT INTO conversation_labels (conversation_id, label_id, organization_id, created_at) VALUES (?, ?, ?, 0)").bind(one, labelId, owner.organizationId).run();
+  await env.DB.prepare(
+    "INSERT INTO conversation_labels (conversation_id, label_id, organization_id, created_at) VALUES (?, ?, ?, 0)",
+  )
+    .bind(one, labelId, owner.organizationId)
+    .run();
   await ok(await owner.fetch("POST", `/conversations/${one}/take-over/`));
   await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: one, content: "Hello, Ada here" }), 201);
   await ok(await owner.fetch("POST", `/conversations/${one}/resolve/`));
@@ -73,7 +105,8 @@ async function seeded() {
   await timeStretch(three, at("2026-06-11T09:00:00Z"), {});
   await timeStretch(four, at("2026-06-11T09:30:00Z"), { response: 10 });
   await timeStretch(five, at("2026-06-12T00:00:00Z"), { response: 10 });
-  const rate = (id: string, rating: number) => env.DB.prepare("UPDATE conversations SET csat_rating = ?, csat_at = 1 WHERE id = ?").bind(rating, id).run();
+  const rate = (id: string, rating: number) =>
+    env.DB.prepare("UPDATE conversations SET csat_rating = ?, csat_at = 1 WHERE id = ?").bind(rating, id).run();
   await Promise.all([rate(one, 5), rate(two, 3), rate(four, 1), rate(five, 1)]);
   return { owner, agent, a, b, team, labelId, one, two, three };
 }
@@ -90,10 +123,21 @@ const TOTAL: Figures = {
 describe("GET /organizations/{organizationPk}/human-statistics/", () => {
   it.each(PREFIXES)("figures in total and per agent, from stretches the API flows left (%s)", async (prefix) => {
     const { owner, agent } = await seeded();
-    const answer = await ok<Answer>(await owner.fetch("GET", path(owner.organizationId, `${RANGE}&groupBy=agent`), undefined, { prefix }));
+    const answer = await ok<Answer>(
+      await owner.fetch("GET", path(owner.organizationId, `${RANGE}&groupBy=agent`), undefined, { prefix }),
+    );
     expect(answer).toMatchObject({ startDate: "2026-06-10", endDate: "2026-06-11", timezone: "UTC", groupBy: "agent" });
     expect(answer.total).toEqual(TOTAL);
-    expect(answer.results.map((g) => [g.key, g.name, g.handoffsCount, g.resolvedCount, g.firstResponseTime.median, g.csat.average])).toEqual([
+    expect(
+      answer.results.map((g) => [
+        g.key,
+        g.name,
+        g.handoffsCount,
+        g.resolvedCount,
+        g.firstResponseTime.median,
+        g.csat.average,
+      ]),
+    ).toEqual([
       [agent.userId, "member", 1, 0, 300, 3],
       [owner.userId, "Owner", 1, 1, 120, 5],
       [null, null, 1, 0, null, null],
@@ -103,7 +147,8 @@ describe("GET /organizations/{organizationPk}/human-statistics/", () => {
 
   it("per team, assistant and day, and filtered by inbox, assistant, label; tests on request", async () => {
     const { owner, a, b, team, labelId } = await seeded();
-    const get = async (query: string) => ok<Answer>(await owner.fetch("GET", path(owner.organizationId, `${RANGE}&${query}`)));
+    const get = async (query: string) =>
+      ok<Answer>(await owner.fetch("GET", path(owner.organizationId, `${RANGE}&${query}`)));
     const byTeam = await get("groupBy=team");
     expect(byTeam.results.map((g) => [g.key, g.name, g.handoffsCount])).toEqual([
       [null, null, 2],
@@ -129,10 +174,24 @@ describe("GET /organizations/{organizationPk}/human-statistics/", () => {
     expect((await get(`chatbot=${b.id}`)).total).toMatchObject({ handoffsCount: 1, resolvedCount: 0 });
     expect((await get(`inbox=${a.defaultInbox!.id}`)).total.handoffsCount).toBe(2);
     const withTests = await get("includeTests=true");
-    expect(withTests.total).toMatchObject({ handoffsCount: 4, firstResponseTime: { count: 3, median: 120 }, csat: { count: 3, distribution: { "1": 1, "3": 1, "5": 1 } } });
+    expect(withTests.total).toMatchObject({
+      handoffsCount: 4,
+      firstResponseTime: { count: 3, median: 120 },
+      csat: { count: 3, distribution: { "1": 1, "3": 1, "5": 1 } },
+    });
     // A range without stretches: zeros and nulls, every day listed.
-    const empty = await ok<Answer>(await owner.fetch("GET", path(owner.organizationId, "startDate=2026-05-01&endDate=2026-05-03&groupBy=day")));
-    expect(empty.total).toEqual({ ...TOTAL, handoffsCount: 0, resolvedCount: 0, waitingTime: { count: 0, median: null, p90: null }, firstResponseTime: { count: 0, median: null, p90: null }, resolutionTime: { count: 0, median: null, p90: null }, csat: { count: 0, average: null, distribution: { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 } } });
+    const empty = await ok<Answer>(
+      await owner.fetch("GET", path(owner.organizationId, "startDate=2026-05-01&endDate=2026-05-03&groupBy=day")),
+    );
+    expect(empty.total).toEqual({
+      ...TOTAL,
+      handoffsCount: 0,
+      resolvedCount: 0,
+      waitingTime: { count: 0, median: null, p90: null },
+      firstResponseTime: { count: 0, median: null, p90: null },
+      resolutionTime: { count: 0, median: null, p90: null },
+      csat: { count: 0, average: null, distribution: { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 } },
+    });
     expect(empty.results.map((g) => g.key)).toEqual(["2026-05-01", "2026-05-02", "2026-05-03"]);
   });
 
@@ -175,10 +234,14 @@ describe("GET /organizations/{organizationPk}/human-statistics/", () => {
 describe("GET /organizations/{organizationPk}/human-statistics/export-excel/", () => {
   it.each(PREFIXES)("the figures per group and in total as an .xlsx, read back (%s)", async (prefix) => {
     const { owner, a, b } = await seeded();
-    const res = await owner.fetch("GET", exportPath(owner.organizationId, `${RANGE}&groupBy=assistant`), undefined, { prefix });
+    const res = await owner.fetch("GET", exportPath(owner.organizationId, `${RANGE}&groupBy=assistant`), undefined, {
+      prefix,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe(XLSX);
-    expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="human-statistics-assistant-2026-06-10-2026-06-11.xlsx"');
+    expect(res.headers.get("Content-Disposition")).toBe(
+      'attachment; filename="human-statistics-assistant-2026-06-10-2026-06-11.xlsx"',
+    );
     const rows = readXlsx(await res.arrayBuffer());
     expect(rows[0]).toEqual([
       "Assistant",

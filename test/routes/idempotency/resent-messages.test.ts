@@ -11,9 +11,14 @@ import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 type Completion = { conversationId: string; content: string; message: { id: string } };
 const key = () => crypto.randomUUID();
 const withKey = (k: string, prefix?: string) => ({ headers: { "Idempotency-Key": k }, ...(prefix ? { prefix } : {}) });
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n;
-const conversationsOf = (owner: Actor) => count("select count(*) as n from conversations where organization_id = ?", owner.organizationId);
-const messagesIn = (conversationId: string) => count("select count(*) as n from messages where conversation_id = ?", conversationId);
+const count = async (sql: string, ...binds: unknown[]) =>
+  (await env.DB.prepare(sql)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
+const conversationsOf = (owner: Actor) =>
+  count("select count(*) as n from conversations where organization_id = ?", owner.organizationId);
+const messagesIn = (conversationId: string) =>
+  count("select count(*) as n from messages where conversation_id = ?", conversationId);
 const keyRows = (k: string) => count("select count(*) as n from idempotency_keys where key = ?", k);
 
 describe("Idempotency-Key on completions", () => {
@@ -35,7 +40,12 @@ describe("Idempotency-Key on completions", () => {
     expect(await conversationsOf(owner)).toBe(1);
     expect(await messagesIn(answer.conversationId)).toBe(2);
     // Without a key, or with a new one, the same text is a new message.
-    const fresh = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { ...body, conversation: answer.conversationId }, withKey(key()));
+    const fresh = await owner.fetch(
+      "POST",
+      `/chatbots/${bot.id}/completions/`,
+      { ...body, conversation: answer.conversationId },
+      withKey(key()),
+    );
     expect(fresh.status).toBe(200);
     expect(await messagesIn(answer.conversationId)).toBe(4);
   });
@@ -45,10 +55,18 @@ describe("Idempotency-Key on completions", () => {
     const bot = await createChatbot(owner);
     const k = key();
     await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "one" } }, withKey(k));
-    const other = await expectError(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "two" } }, withKey(k)), 422, "idempotency_key_reused");
+    const other = await expectError(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "two" } }, withKey(k)),
+      422,
+      "idempotency_key_reused",
+    );
     expect(other.detail).toMatch(/different request/);
     for (const bad of ["x".repeat(256), "has space"]) {
-      await expectError(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "three" } }, withKey(bad)), 400, "invalid");
+      await expectError(
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "three" } }, withKey(bad)),
+        400,
+        "invalid",
+      );
     }
     expect(await conversationsOf(owner)).toBe(1);
   });
@@ -66,15 +84,28 @@ describe("Idempotency-Key on completions", () => {
     await expectError(busy.clone(), 409, "idempotency_in_progress");
     expect(busy.headers.get("Retry-After")).toBe("1");
     const events = await readEvents(first);
-    const done = events.at(-1)!.data as { done: boolean; conversationId: string; message: { id: string; content: string } };
+    const done = events.at(-1)!.data as {
+      done: boolean;
+      conversationId: string;
+      message: { id: string; content: string };
+    };
     expect(done.done).toBe(true);
 
-    const again = await waitFor(() => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k)), (r) => r.status !== 409, 3_000, 30);
+    const again = await waitFor(
+      () => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k)),
+      (r) => r.status !== 409,
+      3_000,
+      30,
+    );
     expect(again.headers.get("Content-Type")).toContain("text/event-stream");
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     const replayed = await readEvents(again);
     expect(replayed).toHaveLength(2);
-    expect(replayed[0].data).toMatchObject({ conversationId: done.conversationId, content: done.message.content, done: false });
+    expect(replayed[0].data).toMatchObject({
+      conversationId: done.conversationId,
+      content: done.message.content,
+      done: false,
+    });
     expect(replayed[1].data).toEqual(done);
     expect(await conversationsOf(owner)).toBe(1);
     expect(await messagesIn(done.conversationId)).toBe(2);
@@ -87,7 +118,11 @@ describe("Idempotency-Key on completions", () => {
     const bot = await createChatbot(owner, { largeLanguageModel: model.id });
     const k = key();
     const body = { message: { content: "hello" } };
-    const first = await expectError(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k)), 502, "upstream_error");
+    const first = await expectError(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k)),
+      502,
+      "upstream_error",
+    );
     const again = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await expectError(again, 502, "upstream_error")).toEqual(first);
@@ -100,15 +135,44 @@ describe("Idempotency-Key on completions", () => {
     const bot = await createChatbot(owner);
     const other = await seedOwner("other");
     const k = key();
-    await expectError(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: {} }, withKey(k)), 400, "invalid");
-    await expectError(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: NO_SUCH_ID, message: { content: "x" } }, withKey(k)), 404);
-    await expectError(await other.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "x" } }, withKey(k)), 404);
+    await expectError(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: {} }, withKey(k)),
+      400,
+      "invalid",
+    );
+    await expectError(
+      await owner.fetch(
+        "POST",
+        `/chatbots/${bot.id}/completions/`,
+        { conversation: NO_SUCH_ID, message: { content: "x" } },
+        withKey(k),
+      ),
+      404,
+    );
+    await expectError(
+      await other.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "x" } }, withKey(k)),
+      404,
+    );
     const member = await seedMember(owner, ["conversation.view"]);
-    await expectError(await member.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "x" } }, withKey(k)), 403, "permission_denied");
-    await expectError(await call("POST", `/api/v1/chatbots/${bot.id}/completions/`, { message: { content: "x" } }, { "Idempotency-Key": k }), 401);
+    await expectError(
+      await member.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "x" } }, withKey(k)),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await call(
+        "POST",
+        `/api/v1/chatbots/${bot.id}/completions/`,
+        { message: { content: "x" } },
+        { "Idempotency-Key": k },
+      ),
+      401,
+    );
     expect(await keyRows(k)).toBe(0);
     // The key is free: it now carries a request that works.
-    expect((await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "x" } }, withKey(k))).status).toBe(200);
+    expect(
+      (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "x" } }, withKey(k))).status,
+    ).toBe(200);
     expect(await keyRows(k)).toBe(1);
   });
 
@@ -119,7 +183,9 @@ describe("Idempotency-Key on completions", () => {
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: member.groupId }] });
     const k = key();
     const body = { message: { content: "same words" } };
-    const mine = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k))).json()) as Completion;
+    const mine = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k))
+    ).json()) as Completion;
     const res = await member.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
     expect(res.status, await res.clone().text()).toBe(200);
     expect(res.headers.get("Idempotent-Replayed")).toBeNull();
@@ -131,7 +197,9 @@ describe("Idempotency-Key on POST /messages/", () => {
   it("the receipt is replayed and the message stored once, with one reply", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const start = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })).json()) as Completion;
+    const start = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
+    ).json()) as Completion;
     const k = key();
     const body = { conversation: start.conversationId, content: "Can I pay by card?" };
     const first = await owner.fetch("POST", "/messages/", body, withKey(k));
@@ -141,7 +209,14 @@ describe("Idempotency-Key on POST /messages/", () => {
     expect(again.status).toBe(201);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await again.json()).toEqual(receipt);
-    expect(await waitFor(() => messagesIn(start.conversationId), (n) => n >= 4, 3_000, 30)).toBe(4);
+    expect(
+      await waitFor(
+        () => messagesIn(start.conversationId),
+        (n) => n >= 4,
+        3_000,
+        30,
+      ),
+    ).toBe(4);
     await new Promise((r) => setTimeout(r, 200));
     expect(await messagesIn(start.conversationId)).toBe(4);
   });
@@ -157,16 +232,27 @@ describe("Idempotency-Key on the widget's send", () => {
     const body = { content: "Where is my parcel?" };
     const first = await c.post(pub(chat.id, "messages/"), body, session.token, { "Idempotency-Key": k });
     const raw = await first.text();
-    const again = await waitFor(() => c.post(pub(chat.id, "messages/"), body, session.token, { "Idempotency-Key": k }), (r) => r.status !== 409, 3_000, 30);
+    const again = await waitFor(
+      () => c.post(pub(chat.id, "messages/"), body, session.token, { "Idempotency-Key": k }),
+      (r) => r.status !== 409,
+      3_000,
+      30,
+    );
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     const replay = await again.text();
     const ids = (text: string) => [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
     expect(ids(replay)).toEqual(ids(raw).slice(-2));
-    const conversations = await count("select count(*) as n from conversations where contact_id = ?", session.contact.id);
+    const conversations = await count(
+      "select count(*) as n from conversations where contact_id = ?",
+      session.contact.id,
+    );
     expect(conversations).toBe(1);
 
     // The widget runs on the business's site: the header passes CORS, and the replay can be seen.
-    const preflight = await call("OPTIONS", pub(chat.id, "messages/"), undefined, { Origin: "https://shop.example.com", "Access-Control-Request-Headers": "idempotency-key" });
+    const preflight = await call("OPTIONS", pub(chat.id, "messages/"), undefined, {
+      Origin: "https://shop.example.com",
+      "Access-Control-Request-Headers": "idempotency-key",
+    });
     expect(preflight.headers.get("Access-Control-Allow-Headers")).toContain("Idempotency-Key");
     expect(again.headers.get("Access-Control-Expose-Headers")).toContain("Idempotent-Replayed");
 

@@ -10,7 +10,8 @@ const newInbox = async (actor: Actor, channelType = "telegram") => {
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { id: string }).id;
 };
-const rowOf = (inboxId: string) => env.DB.prepare("select * from inbox_channels where inbox_id = ?").bind(inboxId).first<Record<string, unknown>>();
+const rowOf = (inboxId: string) =>
+  env.DB.prepare("select * from inbox_channels where inbox_id = ?").bind(inboxId).first<Record<string, unknown>>();
 
 describe("GET/PUT /inboxes/{id}/channel/", () => {
   it.each(PREFIXES)("saves credentials sealed and reads them masked under %s", async (prefix) => {
@@ -18,33 +19,63 @@ describe("GET/PUT /inboxes/{id}/channel/", () => {
     const inbox = await newInbox(owner, "line");
     const empty = await owner.fetch("GET", `/inboxes/${inbox}/channel/`, undefined, { prefix });
     expect(empty.status).toBe(200);
-    expect(await empty.json()).toMatchObject({ channelType: "line", status: "not_connected", credentials: { channelId: null, channelSecret: null, channelAccessToken: null }, verifyToken: null, lastEventAt: null });
-    const res = await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { channelId: "1656789012", channelSecret: "8c4f1e1a2b3c4d5e6f708192a3b4c5d6", channelAccessToken: "long-lived-token-abcdefgh" }, { prefix });
+    expect(await empty.json()).toMatchObject({
+      channelType: "line",
+      status: "not_connected",
+      credentials: { channelId: null, channelSecret: null, channelAccessToken: null },
+      verifyToken: null,
+      lastEventAt: null,
+    });
+    const res = await owner.fetch(
+      "PUT",
+      `/inboxes/${inbox}/channel/`,
+      {
+        channelId: "1656789012",
+        channelSecret: "8c4f1e1a2b3c4d5e6f708192a3b4c5d6",
+        channelAccessToken: "long-lived-token-abcdefgh",
+      },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     const record = (await res.json()) as { credentials: Record<string, string>; webhookUrl: string; status: string };
-    expect(record.credentials).toEqual({ channelId: "1656789012", channelSecret: "8c4f…c5d6", channelAccessToken: "long…efgh" });
+    expect(record.credentials).toEqual({
+      channelId: "1656789012",
+      channelSecret: "8c4f…c5d6",
+      channelAccessToken: "long…efgh",
+    });
     expect(record.webhookUrl).toMatch(new RegExp(`/channels/line/${inbox}$`));
     const row = await rowOf(inbox);
     expect(String(row?.secrets_sealed)).toMatch(/^v1:/);
     expect(String(row?.secrets_sealed)).not.toContain("long-lived");
-    expect(JSON.parse(await decryptSecret(String(row!.secrets_sealed), env.ENCRYPTION_KEY))).toEqual({ channelSecret: "8c4f1e1a2b3c4d5e6f708192a3b4c5d6", channelAccessToken: "long-lived-token-abcdefgh" });
+    expect(JSON.parse(await decryptSecret(String(row!.secrets_sealed), env.ENCRYPTION_KEY))).toEqual({
+      channelSecret: "8c4f1e1a2b3c4d5e6f708192a3b4c5d6",
+      channelAccessToken: "long-lived-token-abcdefgh",
+    });
 
     // A field left out keeps its value; "" clears it.
     await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { channel_id: "" }, { prefix });
-    expect(((await (await owner.fetch("GET", `/inboxes/${inbox}/channel/`)).json()) as typeof record).credentials).toEqual({ channelId: null, channelSecret: "8c4f…c5d6", channelAccessToken: "long…efgh" });
+    expect(
+      ((await (await owner.fetch("GET", `/inboxes/${inbox}/channel/`)).json()) as typeof record).credentials,
+    ).toEqual({ channelId: null, channelSecret: "8c4f…c5d6", channelAccessToken: "long…efgh" });
   });
 
   it("a Meta inbox shows its verify token", async () => {
     const owner = await seedOwner();
     const inbox = await newInbox(owner, "messenger");
-    const record = (await (await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { pageId: "104729" })).json()) as { verifyToken: string };
+    const record = (await (await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { pageId: "104729" })).json()) as {
+      verifyToken: string;
+    };
     expect(record.verifyToken).toMatch(/^[A-Za-z0-9]{32}$/);
   });
 
   it("400 for another platform's field, an unknown field, a bad address or a web inbox, and nothing is written", async () => {
     const owner = await seedOwner();
     const inbox = await newInbox(owner);
-    const other = await expectError(await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { channelSecret: "x" }), 400, "invalid");
+    const other = await expectError(
+      await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { channelSecret: "x" }),
+      400,
+      "invalid",
+    );
     expect(other.detail).toBe("Invalid request. channelSecret: Not a telegram setting; telegram takes botToken.");
     await expectError(await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { botTokn: "x" }), 400);
     await expectError(await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: 42 }), 400);
@@ -54,7 +85,11 @@ describe("GET/PUT /inboxes/{id}/channel/", () => {
     expect(await rowOf(email)).toBeNull();
     const web = await newInbox(owner, "web");
     await expectError(await owner.fetch("GET", `/inboxes/${web}/channel/`), 400, "not_a_messaging_inbox");
-    await expectError(await owner.fetch("PUT", `/inboxes/${web}/channel/`, { botToken: "x" }), 400, "not_a_messaging_inbox");
+    await expectError(
+      await owner.fetch("PUT", `/inboxes/${web}/channel/`, { botToken: "x" }),
+      400,
+      "not_a_messaging_inbox",
+    );
     const teams = await newInbox(owner, "teams");
     await expectError(await owner.fetch("PUT", `/inboxes/${teams}/channel/`, {}), 400, "channel_not_supported");
     await expectError(await owner.fetch("POST", `/inboxes/${teams}/channel/connect/`), 400, "channel_not_supported");
@@ -63,10 +98,30 @@ describe("GET/PUT /inboxes/{id}/channel/", () => {
   it("404 for another organization's inbox, an unknown or a malformed id", async () => {
     const owner = await seedOwner();
     const theirs = await newInbox(await seedOwner());
-    for (const [method, path] of [["GET", ""], ["PUT", ""], ["POST", "connect/"]] as const) {
-      await expectError(await owner.fetch(method, `/inboxes/${theirs}/channel/${path}`, method === "PUT" ? { botToken: "1:x" } : undefined), 404, "not_found");
-      await expectError(await owner.fetch(method, `/inboxes/${NO_SUCH_ID}/channel/${path}`, method === "PUT" ? {} : undefined), 404, "not_found");
-      await expectError(await owner.fetch(method, `/inboxes/123/channel/${path}`, method === "PUT" ? {} : undefined), 404, "not_found");
+    for (const [method, path] of [
+      ["GET", ""],
+      ["PUT", ""],
+      ["POST", "connect/"],
+    ] as const) {
+      await expectError(
+        await owner.fetch(
+          method,
+          `/inboxes/${theirs}/channel/${path}`,
+          method === "PUT" ? { botToken: "1:x" } : undefined,
+        ),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await owner.fetch(method, `/inboxes/${NO_SUCH_ID}/channel/${path}`, method === "PUT" ? {} : undefined),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await owner.fetch(method, `/inboxes/123/channel/${path}`, method === "PUT" ? {} : undefined),
+        404,
+        "not_found",
+      );
     }
     expect(await rowOf(theirs)).toBeNull();
   });
@@ -76,9 +131,17 @@ describe("GET/PUT /inboxes/{id}/channel/", () => {
     const inbox = await newInbox(owner);
     const viewer = await seedMember(owner, ["inbox.view"]);
     expect((await viewer.fetch("GET", `/inboxes/${inbox}/channel/`)).status).toBe(200);
-    await expectError(await viewer.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: "1:x" }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: "1:x" }),
+      403,
+      "permission_denied",
+    );
     await expectError(await viewer.fetch("POST", `/inboxes/${inbox}/channel/connect/`), 403, "permission_denied");
-    await expectError(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", `/inboxes/${inbox}/channel/`), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["chatbot.view"])).fetch("GET", `/inboxes/${inbox}/channel/`),
+      403,
+      "permission_denied",
+    );
     expect(await rowOf(inbox)).toBeNull();
   });
 
@@ -98,20 +161,44 @@ describe("POST /inboxes/{id}/channel/connect/", () => {
     await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: token });
     const res = await owner.fetch("POST", `/inboxes/${inbox}/channel/connect/`);
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toMatchObject({ status: "connected", detail: expect.stringMatching(/^Connected to @acme_\w+_bot; Telegram sends its updates to http.*\/channels\/telegram\//) });
-    expect((await telegram.requests(token)).map((r) => r.path)).toEqual([`/bot${token}/getMe`, `/bot${token}/setWebhook`]);
+    expect(await res.json()).toMatchObject({
+      status: "connected",
+      detail: expect.stringMatching(
+        /^Connected to @acme_\w+_bot; Telegram sends its updates to http.*\/channels\/telegram\//,
+      ),
+    });
+    expect((await telegram.requests(token)).map((r) => r.path)).toEqual([
+      `/bot${token}/getMe`,
+      `/bot${token}/setWebhook`,
+    ]);
     // The same token again changes nothing; another one must be connected.
-    expect(await (await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: token })).json()).toMatchObject({ status: "connected" });
-    expect(await (await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: `${token}2` })).json()).toMatchObject({ status: "not_connected" });
+    expect(await (await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: token })).json()).toMatchObject({
+      status: "connected",
+    });
+    expect(
+      await (await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: `${token}2` })).json(),
+    ).toMatchObject({ status: "not_connected" });
   });
 
   it("an unreachable platform origin is named", async () => {
     const owner = await seedOwner();
     const inbox = await newInbox(owner);
     await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: "1:abc" });
-    const body = await expectError(await owner.fetch("POST", `/inboxes/${inbox}/channel/connect/`, undefined, { settings: { TELEGRAM_API_ORIGIN: "http://127.0.0.1:19" } }), 400, "channel_connect_failed");
+    const body = await expectError(
+      await owner.fetch("POST", `/inboxes/${inbox}/channel/connect/`, undefined, {
+        settings: { TELEGRAM_API_ORIGIN: "http://127.0.0.1:19" },
+      }),
+      400,
+      "channel_connect_failed",
+    );
     expect(body.detail).toMatch(/127\.0\.0\.1:19/);
-    const refused = await expectError(await owner.fetch("POST", `/inboxes/${inbox}/channel/connect/`, undefined, { settings: { TELEGRAM_API_ORIGIN: "http://10.1.2.3" } }), 400, "channel_connect_failed");
+    const refused = await expectError(
+      await owner.fetch("POST", `/inboxes/${inbox}/channel/connect/`, undefined, {
+        settings: { TELEGRAM_API_ORIGIN: "http://10.1.2.3" },
+      }),
+      400,
+      "channel_connect_failed",
+    );
     expect(refused.detail).toMatch(/^TELEGRAM_API_ORIGIN: .*OUTBOUND_ALLOWED_HOSTS/);
   });
 });
@@ -121,7 +208,18 @@ describe("POST /messages/{id}/channel-delivery/retry/", () => {
     const owner = await seedOwner();
     await expectError(await owner.fetch("POST", `/messages/${NO_SUCH_ID}/channel-delivery/retry/`), 404, "not_found");
     await expectError(await owner.fetch("POST", "/messages/123/channel-delivery/retry/"), 404, "not_found");
-    await expectError(await (await seedMember(owner, ["conversation.view"])).fetch("POST", `/messages/${NO_SUCH_ID}/channel-delivery/retry/`), 403, "permission_denied");
-    await expectError(await call("POST", `/api/v1/messages/${NO_SUCH_ID}/channel-delivery/retry/`), 401, "not_authenticated");
+    await expectError(
+      await (await seedMember(owner, ["conversation.view"])).fetch(
+        "POST",
+        `/messages/${NO_SUCH_ID}/channel-delivery/retry/`,
+      ),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await call("POST", `/api/v1/messages/${NO_SUCH_ID}/channel-delivery/retry/`),
+      401,
+      "not_authenticated",
+    );
   });
 });

@@ -5,16 +5,28 @@ import { uuidv7 } from "../../../src/lib/ids";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
 import { createInbox, seedChatbot, type InboxRecord } from "./fixtures";
 
-const countInboxes = async (organizationId: string) => (await db().select().from(inboxes).where(eq(inboxes.organizationId, organizationId))).length;
+const countInboxes = async (organizationId: string) =>
+  (await db().select().from(inboxes).where(eq(inboxes.organizationId, organizationId))).length;
 
 describe("POST /inboxes/", () => {
   it.each(PREFIXES)("a web inbox comes with its web chat (%s)", async (prefix) => {
     const owner = await seedOwner();
     const bot = await seedChatbot(owner);
-    const res = await owner.fetch("POST", "/inboxes/", { name: "Website", channel_type: "web", chatbot: { id: bot.id } }, { prefix });
+    const res = await owner.fetch(
+      "POST",
+      "/inboxes/",
+      { name: "Website", channel_type: "web", chatbot: { id: bot.id } },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     const inbox = (await res.json()) as InboxRecord;
-    expect(inbox).toMatchObject({ name: "Website", channelType: "web", chatbot: bot, unreadConversationsCount: 0, isDefault: false });
+    expect(inbox).toMatchObject({
+      name: "Website",
+      channelType: "web",
+      chatbot: bot,
+      unreadConversationsCount: 0,
+      isDefault: false,
+    });
     expect(inbox.channel).toMatchObject({ name: "Website" });
     const chat = await owner.fetch("GET", `/web-chats/${inbox.channel!.id}/`);
     expect(await chat.json()).toMatchObject({
@@ -54,7 +66,11 @@ describe("POST /inboxes/", () => {
     const owner = await seedOwner();
     const stranger = await seedOwner();
     const theirs = await seedChatbot(stranger);
-    const err = await expectError(await owner.fetch("POST", "/inboxes/", { name: "x", channelType: "web", chatbot: { id: theirs.id } }), 400, "invalid");
+    const err = await expectError(
+      await owner.fetch("POST", "/inboxes/", { name: "x", channelType: "web", chatbot: { id: theirs.id } }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!)).toEqual(["chatbot"]);
     expect(await countInboxes(owner.organizationId)).toBe(0);
   });
@@ -65,8 +81,13 @@ describe("POST /inboxes/", () => {
     // A member of owner's organization (with inbox.manage and sight of every assistant) whose key acts in their own organization.
     const member = await seedMember(owner, ["inbox.manage", "chatbot.view"]);
     await db().insert(chatbotGroups).values({ id: uuidv7(), chatbotId: bot.id, groupId: member.groupId! });
-    const inOwnOrganization = (actor: { key: string }, body: unknown) => call("POST", "/api/v1/inboxes/", body, { Authorization: `Api-Key ${actor.key}` });
-    const res = await inOwnOrganization(member, { name: "Elsewhere", channelType: "telegram", chatbot: { id: bot.id } });
+    const inOwnOrganization = (actor: { key: string }, body: unknown) =>
+      call("POST", "/api/v1/inboxes/", body, { Authorization: `Api-Key ${actor.key}` });
+    const res = await inOwnOrganization(member, {
+      name: "Elsewhere",
+      channelType: "telegram",
+      chatbot: { id: bot.id },
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     const inbox = (await res.json()) as InboxRecord;
     const [row] = await db().select().from(inboxes).where(eq(inboxes.id, inbox.id));
@@ -77,22 +98,38 @@ describe("POST /inboxes/", () => {
     await db().insert(chatbotGroups).values({ id: uuidv7(), chatbotId: bot.id, groupId: viewer.groupId! });
     // An assistant the member cannot see is as good as none: 400 naming chatbot.
     const hidden = await seedChatbot(owner);
-    const err = await expectError(await inOwnOrganization(member, { name: "Hidden", channelType: "web", chatbot: { id: hidden.id } }), 400, "invalid");
+    const err = await expectError(
+      await inOwnOrganization(member, { name: "Hidden", channelType: "web", chatbot: { id: hidden.id } }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!)).toEqual(["chatbot"]);
-    await expectError(await inOwnOrganization(viewer, { name: "No", channelType: "web", chatbot: { id: bot.id } }), 403, "permission_denied");
+    await expectError(
+      await inOwnOrganization(viewer, { name: "No", channelType: "web", chatbot: { id: bot.id } }),
+      403,
+      "permission_denied",
+    );
     expect(await countInboxes(owner.organizationId)).toBe(1); // only the one above
   });
 
   it("403 for a member with inbox.view only; inbox.manage may create", async () => {
     const owner = await seedOwner();
     const viewer = await seedMember(owner, ["inbox.view"]);
-    await expectError(await viewer.fetch("POST", "/inboxes/", { name: "x", channelType: "web" }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("POST", "/inboxes/", { name: "x", channelType: "web" }),
+      403,
+      "permission_denied",
+    );
     expect(await countInboxes(owner.organizationId)).toBe(0);
     const manager = await seedMember(owner, ["inbox.manage"]);
     expect((await manager.fetch("POST", "/inboxes/", { name: "x", channelType: "web" })).status).toBe(201);
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("POST", "/api/v1/inboxes/", { name: "x", channelType: "web" }), 401, "not_authenticated");
+    await expectError(
+      await call("POST", "/api/v1/inboxes/", { name: "x", channelType: "web" }),
+      401,
+      "not_authenticated",
+    );
   });
 });

@@ -20,7 +20,11 @@ describe("DELETE /inboxes/{id}/", () => {
   it("403 for a member with inbox.view only", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    await expectError(await (await seedMember(owner, ["inbox.view"])).fetch("DELETE", `/inboxes/${inbox.id}/`), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["inbox.view"])).fetch("DELETE", `/inboxes/${inbox.id}/`),
+      403,
+      "permission_denied",
+    );
     expect(await exists(inbox.id)).toBe(true);
   });
 

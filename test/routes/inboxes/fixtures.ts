@@ -6,12 +6,22 @@ import { db, unique, type Actor } from "../../harness";
 export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 
 /** There are no assistant routes yet: assistants are written straight to the table. */
-export async function seedChatbot(owner: Actor, models: { embeddingModelId?: string; rerankerModelId?: string; largeLanguageModelId?: string } = {}) {
+export async function seedChatbot(
+  owner: Actor,
+  models: { embeddingModelId?: string; rerankerModelId?: string; largeLanguageModelId?: string } = {},
+) {
   const id = uuidv7();
   const name = unique("bot");
   await db()
     .insert(chatbots)
-    .values({ id, name, organizationId: owner.organizationId, createdById: owner.userId, largeLanguageModelId: LOCAL_LLM, ...models });
+    .values({
+      id,
+      name,
+      organizationId: owner.organizationId,
+      createdById: owner.userId,
+      largeLanguageModelId: LOCAL_LLM,
+      ...models,
+    });
   return { id, name };
 }
 

@@ -17,8 +17,17 @@ describe("GET /inboxes/{id}/", () => {
     const inbox = await createInbox(owner);
     const other = await createInbox(owner);
     const row = { organizationId: owner.organizationId, inboxId: inbox.id };
-    await db().insert(conversations).values([{ ...row, unreadCount: 2 }, { ...row, unreadCount: 1 }, { ...row }, { ...row, inboxId: other.id, unreadCount: 5 }]);
-    const body = (await (await owner.fetch("GET", `/inboxes/${inbox.id}/`)).json()) as { unreadConversationsCount: number };
+    await db()
+      .insert(conversations)
+      .values([
+        { ...row, unreadCount: 2 },
+        { ...row, unreadCount: 1 },
+        { ...row },
+        { ...row, inboxId: other.id, unreadCount: 5 },
+      ]);
+    const body = (await (await owner.fetch("GET", `/inboxes/${inbox.id}/`)).json()) as {
+      unreadConversationsCount: number;
+    };
     expect(body.unreadConversationsCount).toBe(2);
   });
 
@@ -33,7 +42,11 @@ describe("GET /inboxes/{id}/", () => {
   it("403 without inbox.view", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    await expectError(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", `/inboxes/${inbox.id}/`), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["chatbot.view"])).fetch("GET", `/inboxes/${inbox.id}/`),
+      403,
+      "permission_denied",
+    );
     expect((await (await seedMember(owner, ["inbox.manage"])).fetch("GET", `/inboxes/${inbox.id}/`)).status).toBe(200);
   });
 

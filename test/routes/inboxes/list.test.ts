@@ -12,7 +12,8 @@ describe("GET /inboxes/", () => {
     const web = await createInbox(owner, { name: "Website 100%", chatbot: { id: bot.id } });
     const line = await createInbox(owner, { name: "LINE support", channelType: "line" });
     await createInbox(stranger, { name: "Website elsewhere" });
-    const list = async (query = "") => (await (await owner.fetch("GET", `/inboxes/${query}`, undefined, { prefix })).json()) as Page;
+    const list = async (query = "") =>
+      (await (await owner.fetch("GET", `/inboxes/${query}`, undefined, { prefix })).json()) as Page;
     const all = await list();
     expect(all.count).toBe(2);
     expect(all.results.map((i) => i.id).sort()).toEqual([line.id, web.id].sort());

@@ -11,7 +11,12 @@ describe("PUT and PATCH /inboxes/{id}/", () => {
     const owner = await seedOwner();
     const bot = await seedChatbot(owner);
     const inbox = await createInbox(owner);
-    const res = await owner.fetch("PUT", `/inboxes/${inbox.id}/`, { name: "Renamed", channelType: "web", chatbot: { id: bot.id } }, { prefix });
+    const res = await owner.fetch(
+      "PUT",
+      `/inboxes/${inbox.id}/`,
+      { name: "Renamed", channelType: "web", chatbot: { id: bot.id } },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toMatchObject({ id: inbox.id, name: "Renamed", chatbot: bot, channel: inbox.channel });
   });
@@ -20,9 +25,13 @@ describe("PUT and PATCH /inboxes/{id}/", () => {
     const owner = await seedOwner();
     const bot = await seedChatbot(owner);
     const inbox = await createInbox(owner, { chatbot: { id: bot.id } });
-    const renamed = (await (await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { name: "Only name" })).json()) as InboxRecord;
+    const renamed = (await (
+      await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { name: "Only name" })
+    ).json()) as InboxRecord;
     expect(renamed).toMatchObject({ name: "Only name", chatbot: bot });
-    const detached = (await (await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { chatbot: null })).json()) as InboxRecord;
+    const detached = (await (
+      await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { chatbot: null })
+    ).json()) as InboxRecord;
     expect(detached).toMatchObject({ name: "Only name", chatbot: null });
   });
 
@@ -54,11 +63,19 @@ describe("PUT and PATCH /inboxes/{id}/", () => {
   it("404 for another organization's inbox", async () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
-    await expectError(await owner.fetch("PUT", `/inboxes/${theirs.id}/`, { name: "Mine", channelType: "web" }), 404, "not_found");
+    await expectError(
+      await owner.fetch("PUT", `/inboxes/${theirs.id}/`, { name: "Mine", channelType: "web" }),
+      404,
+      "not_found",
+    );
     expect((await stored(theirs.id)).name).toBe(theirs.name);
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("PATCH", `/api/inboxes/${crypto.randomUUID()}/`, { name: "x" }), 401, "not_authenticated");
+    await expectError(
+      await call("PATCH", `/api/inboxes/${crypto.randomUUID()}/`, { name: "x" }),
+      401,
+      "not_authenticated",
+    );
   });
 });

@@ -12,14 +12,28 @@ async function ok<T = KnowledgeBaseRecord>(res: Response, status = 200): Promise
   return (await res.json()) as T;
 }
 
-const countOf = async (actor: Actor) => (await ok<{ count: number }>(await actor.fetch("GET", "/knowledge-bases/"))).count;
-const base = (extra: Record<string, unknown> = {}) => ({ name: unique("kb"), embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER, ...extra });
+const countOf = async (actor: Actor) =>
+  (await ok<{ count: number }>(await actor.fetch("GET", "/knowledge-bases/"))).count;
+const base = (extra: Record<string, unknown> = {}) => ({
+  name: unique("kb"),
+  embeddingModel: LOCAL_EMBEDDING,
+  rerankerModel: LOCAL_RERANKER,
+  ...extra,
+});
 
 describe("POST /knowledge-bases/", () => {
   it.each(PREFIXES)("creates a knowledge base with every default of the spec under %s", async (prefix) => {
     const owner = await seedOwner();
     const name = unique("Help centre");
-    const kb = await ok(await owner.fetch("POST", "/knowledge-bases/", { name, embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER }, { prefix }), 201);
+    const kb = await ok(
+      await owner.fetch(
+        "POST",
+        "/knowledge-bases/",
+        { name, embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+        { prefix },
+      ),
+      201,
+    );
     expect(kb).toMatchObject({
       name,
       description: "",
@@ -77,7 +91,9 @@ describe("POST /knowledge-bases/", () => {
       chatbots: [{ id: bot.id, name: bot.name }],
     });
     expect(await ok(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`))).toEqual(kb);
-    const linked = await ok<{ knowledgeBases: { id: string; name: string }[] }>(await owner.fetch("GET", `/chatbots/${bot.id}/`));
+    const linked = await ok<{ knowledgeBases: { id: string; name: string }[] }>(
+      await owner.fetch("GET", `/chatbots/${bot.id}/`),
+    );
     expect(linked.knowledgeBases).toEqual([{ id: kb.id, name: kb.name }]);
   });
 
@@ -87,12 +103,20 @@ describe("POST /knowledge-bases/", () => {
     const res = await owner.fetch(
       "POST",
       "/knowledge-bases/",
-      base({ vectorDatabaseType: "opensearch", vectorDatabaseUrl: "https://search.example.com:9200", opensearchUsername: "admin", opensearchPassword: secret }),
+      base({
+        vectorDatabaseType: "opensearch",
+        vectorDatabaseUrl: "https://search.example.com:9200",
+        opensearchUsername: "admin",
+        opensearchPassword: secret,
+      }),
     );
     const text = await res.clone().text();
     const kb = await ok(res, 201);
     expect(text).not.toContain(secret);
-    expect(kb).toMatchObject({ vectorDatabaseType: "opensearch", vectorDatabaseUrl: "https://search.example.com:9200" });
+    expect(kb).toMatchObject({
+      vectorDatabaseType: "opensearch",
+      vectorDatabaseUrl: "https://search.example.com:9200",
+    });
     expect([...kb.storedCredentials].sort()).toEqual(["opensearchPassword", "opensearchUsername"]);
     const got = await owner.fetch("GET", `/knowledge-bases/${kb.id}/`);
     const gotText = await got.text();
@@ -102,7 +126,11 @@ describe("POST /knowledge-bases/", () => {
     expect(listText).toContain(kb.id);
     expect(listText).not.toContain(secret);
 
-    const es = await createKnowledgeBase(owner, { vectorDatabaseType: "elasticsearch", vectorDatabaseUrl: "http://es.example.com", vectorDatabaseApiKey: secret });
+    const es = await createKnowledgeBase(owner, {
+      vectorDatabaseType: "elasticsearch",
+      vectorDatabaseUrl: "http://es.example.com",
+      vectorDatabaseApiKey: secret,
+    });
     expect(es).toMatchObject({ vectorDatabaseType: "elasticsearch", storedCredentials: ["vectorDatabaseApiKey"] });
     expect(JSON.stringify(es)).not.toContain(secret);
   });
@@ -118,10 +146,26 @@ describe("POST /knowledge-bases/", () => {
     ["sentenceWindowSize -1", { sentenceWindowSize: -1 }, ["sentenceWindowSize"]],
     ["similarityCutoff 1.5", { similarityCutoff: 1.5 }, ["similarityCutoff"]],
     ["unknown vectorDatabaseType", { vectorDatabaseType: "pinecone" }, ["vectorDatabaseType"]],
-    ["opensearch without URL", { vectorDatabaseType: "opensearch", opensearchUsername: "u", opensearchPassword: "p" }, ["vectorDatabaseUrl"]],
-    ["opensearch without credentials", { vectorDatabaseType: "opensearch", vectorDatabaseUrl: "https://os.example.com" }, ["opensearchUsername"]],
-    ["opensearch without password", { vectorDatabaseType: "opensearch", vectorDatabaseUrl: "https://os.example.com", opensearchUsername: "u" }, ["opensearchPassword"]],
-    ["an elasticsearch URL that is not http(s)", { vectorDatabaseType: "elasticsearch", vectorDatabaseUrl: "ftp://es.example.com" }, ["vectorDatabaseUrl"]],
+    [
+      "opensearch without URL",
+      { vectorDatabaseType: "opensearch", opensearchUsername: "u", opensearchPassword: "p" },
+      ["vectorDatabaseUrl"],
+    ],
+    [
+      "opensearch without credentials",
+      { vectorDatabaseType: "opensearch", vectorDatabaseUrl: "https://os.example.com" },
+      ["opensearchUsername"],
+    ],
+    [
+      "opensearch without password",
+      { vectorDatabaseType: "opensearch", vectorDatabaseUrl: "https://os.example.com", opensearchUsername: "u" },
+      ["opensearchPassword"],
+    ],
+    [
+      "an elasticsearch URL that is not http(s)",
+      { vectorDatabaseType: "elasticsearch", vectorDatabaseUrl: "ftp://es.example.com" },
+      ["vectorDatabaseUrl"],
+    ],
     ["a URL without a store type", { vectorDatabaseUrl: "https://es.example.com" }, ["vectorDatabaseUrl"]],
     ["an unknown group", { groups: [{ id: NO_SUCH_ID }] }, ["groups"]],
     ["a malformed group id", { groups: [{ id: "nope" }] }, ["groups.0.id"]],
@@ -138,13 +182,27 @@ describe("POST /knowledge-bases/", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const theirs = await createGroup(other, []);
-    const err = await expectError(await owner.fetch("POST", "/knowledge-bases/", base({ groups: [{ id: theirs.id }] })), 400, "invalid");
+    const err = await expectError(
+      await owner.fetch("POST", "/knowledge-bases/", base({ groups: [{ id: theirs.id }] })),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!)).toEqual(["groups"]);
     const model = await ok<{ id: string }>(
-      await other.fetch("POST", "/embedding-models/", { name: unique("m"), provider: "openai_compatible", modelName: "e", baseUrl: "https://llm.example.com/v1", dimensions: 8 }),
+      await other.fetch("POST", "/embedding-models/", {
+        name: unique("m"),
+        provider: "openai_compatible",
+        modelName: "e",
+        baseUrl: "https://llm.example.com/v1",
+        dimensions: 8,
+      }),
       201,
     );
-    const err2 = await expectError(await owner.fetch("POST", "/knowledge-bases/", base({ embeddingModel: model.id })), 400, "invalid");
+    const err2 = await expectError(
+      await owner.fetch("POST", "/knowledge-bases/", base({ embeddingModel: model.id })),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err2.errors!)).toEqual(["embeddingModel"]);
     expect(await countOf(owner)).toBe(0);
     expect(await countOf(other)).toBe(0);
@@ -164,11 +222,24 @@ describe("POST /knowledge-bases/", () => {
     const owner = await seedOwner();
     const manager = await seedMember(owner, ["knowledge_base.manage", "knowledge_base.view"]);
     const foreign = await createGroup(owner, ["knowledge_base.view"]);
-    await expectError(await manager.fetch("POST", "/knowledge-bases/", base({ groups: [{ id: foreign.id }] })), 403, "permission_denied");
-    await expectError(await manager.fetch("POST", "/knowledge-bases/", base({ groups: [{ id: manager.groupId }, { id: foreign.id }] })), 403, "permission_denied");
+    await expectError(
+      await manager.fetch("POST", "/knowledge-bases/", base({ groups: [{ id: foreign.id }] })),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await manager.fetch("POST", "/knowledge-bases/", base({ groups: [{ id: manager.groupId }, { id: foreign.id }] })),
+      403,
+      "permission_denied",
+    );
     expect(await countOf(owner)).toBe(0);
     const kb = await createKnowledgeBase(manager, { groups: [{ id: manager.groupId }] });
-    expect(kb).toMatchObject({ organization: owner.organizationId, createdBy: { id: manager.userId }, groups: [{ id: manager.groupId }], canUpdate: true });
+    expect(kb).toMatchObject({
+      organization: owner.organizationId,
+      createdBy: { id: manager.userId },
+      groups: [{ id: manager.groupId }],
+      canUpdate: true,
+    });
     expect(await countOf(owner)).toBe(1);
   });
 });

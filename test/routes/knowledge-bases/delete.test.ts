@@ -6,14 +6,14 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
 
 const rowsOf = async (table: string, kbId: string) =>
-  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE knowledge_base_id = ?`).bind(kbId).first<{ n: number }>())!.n;
+  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE knowledge_base_id = ?`)
+    .bind(kbId)
+    .first<{ n: number }>())!.n;
 /** FTS rows of the knowledge base (its term prefix, src/services/retrieval/terms.ts) holding `term`. */
 const ftsRows = async (table: "text_nodes_fts" | "faqs_fts", kbId: string, term: string) =>
-  (
-    await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`)
-      .bind(matchExpression(term, kbId))
-      .first<{ n: number }>()
-  )!.n;
+  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`)
+    .bind(matchExpression(term, kbId))
+    .first<{ n: number }>())!.n;
 
 describe("DELETE /knowledge-bases/{id}/", () => {
   it.each(PREFIXES)("204; its files, text nodes, FAQs, labels and index rows are gone at once (%s)", async (prefix) => {
@@ -22,7 +22,9 @@ describe("DELETE /knowledge-bases/{id}/", () => {
     const kb = await createKnowledgeBase(owner);
     const keep = await createKnowledgeBase(owner);
     for (const id of [kb.id, keep.id]) {
-      await ingest(owner, id, [{ name: "a.txt", content: `The ${word} swims in the pond. It eats small insects.`, type: "text/plain" }]);
+      await ingest(owner, id, [
+        { name: "a.txt", content: `The ${word} swims in the pond. It eats small insects.`, type: "text/plain" },
+      ]);
       await createFaq(owner, id, { question: `Where does the ${word} live?`, answer: "In the pond." });
       await createLabel(owner, id);
     }
@@ -36,21 +38,41 @@ describe("DELETE /knowledge-bases/{id}/", () => {
     expect(res.status, await res.clone().text()).toBe(204);
     expect(await res.text()).toBe("");
 
-    for (const table of ["text_nodes", "knowledge_base_files", "faqs", "knowledge_base_labels", "knowledge_base_groups", "chatbot_knowledge_bases"]) {
+    for (const table of [
+      "text_nodes",
+      "knowledge_base_files",
+      "faqs",
+      "knowledge_base_labels",
+      "knowledge_base_groups",
+      "chatbot_knowledge_bases",
+    ]) {
       expect(await rowsOf(table, kb.id), table).toBe(0);
     }
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM knowledge_bases WHERE id = ?").bind(kb.id).first("n")).toBe(0);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM knowledge_bases WHERE id = ?").bind(kb.id).first("n")).toBe(
+      0,
+    );
     expect(await ftsRows("text_nodes_fts", kb.id, word)).toBe(0);
     expect(await ftsRows("faqs_fts", kb.id, word)).toBe(0);
     await expectError(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`), 404, "not_found");
-    await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: word }), 404, "not_found");
-    await expectError(await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/`, undefined, { prefix }), 404, "not_found");
+    await expectError(
+      await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: word }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/`, undefined, { prefix }),
+      404,
+      "not_found",
+    );
 
     // The other knowledge base keeps all of its content.
     expect(await rowsOf("text_nodes", keep.id)).toBeGreaterThan(0);
     expect(await rowsOf("faqs", keep.id)).toBe(1);
     expect(await ftsRows("text_nodes_fts", keep.id, word)).toBeGreaterThan(0);
-    const listed = (await (await owner.fetch("GET", "/knowledge-bases/")).json()) as { count: number; results: { id: string }[] };
+    const listed = (await (await owner.fetch("GET", "/knowledge-bases/")).json()) as {
+      count: number;
+      results: { id: string }[];
+    };
     expect(listed.results.map((k) => k.id)).toEqual([keep.id]);
   });
 
@@ -59,10 +81,14 @@ describe("DELETE /knowledge-bases/{id}/", () => {
     const bot = await createChatbot(owner);
     const kb = await createKnowledgeBase(owner, { chatbots: [{ id: bot.id }] });
     const other = await createKnowledgeBase(owner, { chatbots: [{ id: bot.id }] });
-    const before = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { knowledgeBases: { id: string }[] };
+    const before = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as {
+      knowledgeBases: { id: string }[];
+    };
     expect(before.knowledgeBases.map((k) => k.id).sort()).toEqual([kb.id, other.id].sort());
     expect((await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/`)).status).toBe(204);
-    const after = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { knowledgeBases: { id: string; name: string }[] };
+    const after = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as {
+      knowledgeBases: { id: string; name: string }[];
+    };
     expect(after.knowledgeBases).toEqual([{ id: other.id, name: other.name }]);
   });
 

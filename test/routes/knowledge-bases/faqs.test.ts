@@ -29,14 +29,18 @@ async function setup() {
   return { owner, member, kb };
 }
 
-const listFaqs = async (actor: Actor, kbId: string, query = "") => (await (await actor.fetch("GET", `${faqsOf(kbId)}${query}`)).json()) as Page;
+const listFaqs = async (actor: Actor, kbId: string, query = "") =>
+  (await (await actor.fetch("GET", `${faqsOf(kbId)}${query}`)).json()) as Page;
 
 /** FAQ rows of a knowledge base that the keyword index finds for a term. */
 async function keywordHits(kbId: string, term: string): Promise<number[]> {
-  const { results } = await env.DB.prepare(`SELECT rowid FROM faqs_fts WHERE faqs_fts MATCH ?`).bind(matchExpression(term, kbId)).all<{ rowid: number }>();
+  const { results } = await env.DB.prepare(`SELECT rowid FROM faqs_fts WHERE faqs_fts MATCH ?`)
+    .bind(matchExpression(term, kbId))
+    .all<{ rowid: number }>();
   return results.map((r) => r.rowid);
 }
-const rowidOf = async (faqId: string) => (await env.DB.prepare("SELECT rowid FROM faqs WHERE id = ?").bind(faqId).first<{ rowid: number }>())?.rowid;
+const rowidOf = async (faqId: string) =>
+  (await env.DB.prepare("SELECT rowid FROM faqs WHERE id = ?").bind(faqId).first<{ rowid: number }>())?.rowid;
 
 describe("knowledge base FAQs", () => {
   it.each(PREFIXES)("creates and reads an FAQ with labels and metadata under %s", async (prefix) => {
@@ -45,7 +49,12 @@ describe("knowledge base FAQs", () => {
     const res = await owner.fetch(
       "POST",
       faqsOf(kb.id),
-      { ...REFUND, answer_media_urls: { images: ["https://example.com/a.png"] }, labels: [{ id: label.id }], raw_user_define_metadata: { source_key: 1 } },
+      {
+        ...REFUND,
+        answer_media_urls: { images: ["https://example.com/a.png"] },
+        labels: [{ id: label.id }],
+        raw_user_define_metadata: { source_key: 1 },
+      },
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
@@ -78,13 +87,24 @@ describe("knowledge base FAQs", () => {
   it.each(PREFIXES)("lists newest first with query and label filters under %s", async (prefix) => {
     const { owner, member, kb } = await setup();
     const [a, b] = [await createLabel(owner, kb.id, "a"), await createLabel(owner, kb.id, "b")];
-    const first = await createFaq(owner, kb.id, { question: "Opening hours?", answer: "Nine to five.", labels: [{ id: a.id }] });
+    const first = await createFaq(owner, kb.id, {
+      question: "Opening hours?",
+      answer: "Nine to five.",
+      labels: [{ id: a.id }],
+    });
     const second = await createFaq(owner, kb.id, REFUND);
-    const third = await createFaq(owner, kb.id, { question: "Shipping?", answer: "Refund shipping costs are ours.", labels: [{ id: b.id }] });
+    const third = await createFaq(owner, kb.id, {
+      question: "Shipping?",
+      answer: "Refund shipping costs are ours.",
+      labels: [{ id: b.id }],
+    });
     const all = (await (await member.fetch("GET", faqsOf(kb.id), undefined, { prefix })).json()) as Page;
     expect(all.results.map((f) => f.id)).toEqual([third.id, second.id, first.id]);
     expect((await listFaqs(owner, kb.id, "?query=REFUND")).results.map((f) => f.id)).toEqual([third.id, second.id]);
-    expect((await listFaqs(owner, kb.id, `?labels=${a.id},${b.id}`)).results.map((f) => f.id)).toEqual([third.id, first.id]);
+    expect((await listFaqs(owner, kb.id, `?labels=${a.id},${b.id}`)).results.map((f) => f.id)).toEqual([
+      third.id,
+      first.id,
+    ]);
     expect((await listFaqs(owner, kb.id, `?labels=${a.id}&query=nine`)).results.map((f) => f.id)).toEqual([first.id]);
     expect((await listFaqs(owner, kb.id, `?labels=${NO_SUCH_ID}`)).count).toBe(0);
   });
@@ -93,14 +113,24 @@ describe("knowledge base FAQs", () => {
     const { owner, kb } = await setup();
     const label = await createLabel(owner, kb.id, "l");
     const faq = await createFaq(owner, kb.id, { ...REFUND, labels: [{ id: label.id }] });
-    const put = await owner.fetch("PUT", `${faqsOf(kb.id)}${faq.id}/`, { question: "Returns?", answer: "Send the parcel back." });
+    const put = await owner.fetch("PUT", `${faqsOf(kb.id)}${faq.id}/`, {
+      question: "Returns?",
+      answer: "Send the parcel back.",
+    });
     expect(put.status, await put.clone().text()).toBe(200);
-    expect(await put.json()).toMatchObject({ question: "Returns?", answer: "Send the parcel back.", labels: [{ id: label.id }] });
+    expect(await put.json()).toMatchObject({
+      question: "Returns?",
+      answer: "Send the parcel back.",
+      labels: [{ id: label.id }],
+    });
     const rowid = await rowidOf(faq.id);
     expect(await keywordHits(kb.id, "refund")).not.toContain(rowid);
     expect(await keywordHits(kb.id, "parcel")).toContain(rowid);
 
-    const patch = await owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/`, { labels: [], rawUserDefineMetadata: { a: 1 } });
+    const patch = await owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/`, {
+      labels: [],
+      rawUserDefineMetadata: { a: 1 },
+    });
     expect(patch.status).toBe(200);
     expect(await patch.json()).toMatchObject({ question: "Returns?", labels: [], rawUserDefineMetadata: { a: 1 } });
   });
@@ -108,8 +138,18 @@ describe("knowledge base FAQs", () => {
   it.each(PREFIXES)("PUT with only `answer` keeps the other fields, as real clients send it (%s)", async (prefix) => {
     const { owner, kb } = await setup();
     const label = await createLabel(owner, kb.id, "Billing");
-    const faq = await createFaq(owner, kb.id, { ...REFUND, labels: [{ id: label.id }], answerMediaUrls: { images: ["https://example.com/a.png"] }, rawUserDefineMetadata: { source: "help" } });
-    const res = await owner.fetch("PUT", `${faqsOf(kb.id)}${faq.id}/`, { answer: "Send the parcel back within 30 days." }, { prefix });
+    const faq = await createFaq(owner, kb.id, {
+      ...REFUND,
+      labels: [{ id: label.id }],
+      answerMediaUrls: { images: ["https://example.com/a.png"] },
+      rawUserDefineMetadata: { source: "help" },
+    });
+    const res = await owner.fetch(
+      "PUT",
+      `${faqsOf(kb.id)}${faq.id}/`,
+      { answer: "Send the parcel back within 30 days." },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     const expected = {
       question: REFUND.question,
@@ -130,10 +170,19 @@ describe("knowledge base FAQs", () => {
     const { owner, kb } = await setup();
     const [x, y] = [await createLabel(owner, kb.id, "x"), await createLabel(owner, kb.id, "y")];
     const faq = await createFaq(owner, kb.id, { ...REFUND, labels: [{ id: x.id }] });
-    const res = await owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/update-metadata/`, { labels: [{ id: y.id }], raw_user_define_metadata: { Team: "ops" } });
+    const res = await owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/update-metadata/`, {
+      labels: [{ id: y.id }],
+      raw_user_define_metadata: { Team: "ops" },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toMatchObject({ ...REFUND, labels: [{ id: y.id, name: "y" }], rawUserDefineMetadata: { Team: "ops" } });
-    const bad = await owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/update-metadata/`, { rawUserDefineMetadata: "nope" });
+    expect(await res.json()).toMatchObject({
+      ...REFUND,
+      labels: [{ id: y.id, name: "y" }],
+      rawUserDefineMetadata: { Team: "ops" },
+    });
+    const bad = await owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/update-metadata/`, {
+      rawUserDefineMetadata: "nope",
+    });
     expect((await expectError(bad, 400, "invalid")).errors).toHaveProperty("rawUserDefineMetadata");
   });
 
@@ -143,7 +192,9 @@ describe("knowledge base FAQs", () => {
     const mine = [await createFaq(owner, kb.id, REFUND), await createFaq(owner, kb.id, REFUND)];
     const kept = await createFaq(owner, kb.id, REFUND);
     const elsewhere = await createFaq(owner, kb2.id, REFUND);
-    const res = await owner.fetch("POST", `${faqsOf(kb.id)}batch-delete/`, { ids: [...mine.map((f) => f.id), elsewhere.id, NO_SUCH_ID] });
+    const res = await owner.fetch("POST", `${faqsOf(kb.id)}batch-delete/`, {
+      ids: [...mine.map((f) => f.id), elsewhere.id, NO_SUCH_ID],
+    });
     expect(res.status).toBe(204);
     expect((await listFaqs(owner, kb.id)).results.map((f) => f.id)).toEqual([kept.id]);
     expect((await listFaqs(owner, kb2.id)).results.map((f) => f.id)).toEqual([elsewhere.id]);
@@ -178,9 +229,15 @@ describe("knowledge base FAQs", () => {
       const err = await expectError(await owner.fetch("PUT", `${faqsOf(kb.id)}${faq.id}/`, body), 400, "invalid");
       expect(Object.keys(err.errors ?? {}), JSON.stringify(body)).toContain(field);
     }
-    const patch = await owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/`, { question: "New?", labels: [{ id: foreign.id }] });
+    const patch = await owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/`, {
+      question: "New?",
+      labels: [{ id: foreign.id }],
+    });
     expect((await expectError(patch, 400)).errors).toHaveProperty("labels");
-    expect(await (await owner.fetch("GET", `${faqsOf(kb.id)}${faq.id}/`)).json()).toMatchObject({ ...REFUND, labels: [] });
+    expect(await (await owner.fetch("GET", `${faqsOf(kb.id)}${faq.id}/`)).json()).toMatchObject({
+      ...REFUND,
+      labels: [],
+    });
 
     for (const body of [{ ids: [] }, { ids: ["nope"] }, {}]) {
       const err = await expectError(await owner.fetch("POST", `${faqsOf(kb.id)}batch-delete/`, body), 400, "invalid");
@@ -203,7 +260,8 @@ describe("knowledge base FAQs", () => {
       ["POST", `${faqsOf(kb.id)}batch-delete/`, { ids: [faq.id] }],
       ["PATCH", `${one}update-metadata/`, { labels: [] }],
     ];
-    for (const [method, path, body] of requests) await expectError(await call(method, `/api/v1${path}`, body), 401, "not_authenticated");
+    for (const [method, path, body] of requests)
+      await expectError(await call(method, `/api/v1${path}`, body), 401, "not_authenticated");
     expect((await listFaqs(owner, kb.id)).count).toBe(1);
   });
 
@@ -221,7 +279,8 @@ describe("knowledge base FAQs", () => {
       ["POST", `${faqsOf(kb.id)}batch-delete/`, { ids: [faq.id] }],
       ["PATCH", `${one}update-metadata/`, { rawUserDefineMetadata: { a: 1 } }],
     ];
-    for (const [method, path, body] of writes) await expectError(await member.fetch(method, path, body), 403, "permission_denied");
+    for (const [method, path, body] of writes)
+      await expectError(await member.fetch(method, path, body), 403, "permission_denied");
     expect(await (await owner.fetch("GET", one)).json()).toMatchObject({ ...REFUND, rawUserDefineMetadata: {} });
     expect((await listFaqs(owner, kb.id)).count).toBe(1);
   });
@@ -233,7 +292,11 @@ describe("knowledge base FAQs", () => {
     const kb2 = await createKnowledgeBase(owner);
     await expectError(await stranger.fetch("GET", faqsOf(kb.id)), 404, "not_found");
     await expectError(await stranger.fetch("POST", faqsOf(kb.id), REFUND), 404, "not_found");
-    await expectError(await stranger.fetch("POST", `${faqsOf(kb.id)}batch-delete/`, { ids: [faq.id] }), 404, "not_found");
+    await expectError(
+      await stranger.fetch("POST", `${faqsOf(kb.id)}batch-delete/`, { ids: [faq.id] }),
+      404,
+      "not_found",
+    );
     // The FAQ's own id, under a knowledge base the caller cannot see or one it does not belong to.
     for (const [actor, one] of [
       [stranger, `${faqsOf(kb.id)}${faq.id}/`],

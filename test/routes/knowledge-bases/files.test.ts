@@ -6,19 +6,38 @@ import { createKnowledgeBase, createLabel, ingest, uploadFiles, waitForFile } fr
 import { makePdf } from "../../fixtures/documents";
 
 const nodesOf = async (fileId: string) =>
-  (await env.DB.prepare("select id, position, text, page_start as pageStart from text_nodes where file_id = ? order by position").bind(fileId).all<{ id: string; position: number; text: string; pageStart: number }>()).results;
+  (
+    await env.DB.prepare(
+      "select id, position, text, page_start as pageStart from text_nodes where file_id = ? order by position",
+    )
+      .bind(fileId)
+      .all<{ id: string; position: number; text: string; pageStart: number }>()
+  ).results;
 const ftsHits = async (kbId: string, term: string) =>
-  (await env.DB.prepare("select count(*) as n from text_nodes_fts where text_nodes_fts match ?").bind(matchExpression(term, kbId)).first<{ n: number }>())!.n;
+  (await env.DB.prepare("select count(*) as n from text_nodes_fts where text_nodes_fts match ?")
+    .bind(matchExpression(term, kbId))
+    .first<{ n: number }>())!.n;
 
 describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
   it.each(PREFIXES)("a text file is parsed, chunked and indexed in the background (%s)", async (prefix) => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
     const form = new FormData();
-    form.append("file", new File(["Refunds are paid within 14 days. Shipping is free above 50 euros."], "policy.txt", { type: "text/plain" }));
+    form.append(
+      "file",
+      new File(["Refunds are paid within 14 days. Shipping is free above 50 euros."], "policy.txt", {
+        type: "text/plain",
+      }),
+    );
     const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form, { prefix });
     expect(res.status, await res.clone().text()).toBe(201);
-    const [created] = (await res.json()) as { id: string; status: string; filename: string; fileType: string; size: number }[];
+    const [created] = (await res.json()) as {
+      id: string;
+      status: string;
+      filename: string;
+      fileType: string;
+      size: number;
+    }[];
     expect(created).toMatchObject({ status: "initial", filename: "policy.txt", fileType: "txt", size: 65 });
     const done = await waitForFile(owner, kb.id, created.id);
     expect(done).toMatchObject({ status: "done", chunksCount: 1 });
@@ -37,7 +56,9 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     const form = new FormData();
     for (let i = 0; i < 21; i++) form.append("file", new File(["x"], `x-${i}.txt`));
     await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form), 400, "invalid");
-    expect(((await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json()) as { count: number }).count).toBe(20);
+    expect(
+      ((await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json()) as { count: number }).count,
+    ).toBe(20);
   });
 
   it("a PDF keeps its page numbers on the text nodes", async () => {
@@ -54,7 +75,9 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
     const word = `zebrafish${Date.now()}`;
-    const [file] = await ingest(owner, kb.id, [{ name: "a.md", content: `# Title\n\nThe ${word} swims. Another sentence here.` }]);
+    const [file] = await ingest(owner, kb.id, [
+      { name: "a.md", content: `# Title\n\nThe ${word} swims. Another sentence here.` },
+    ]);
     const before = await nodesOf(file.id);
     // The same job again (a redelivery): nothing changes.
     await env.INGESTION_QUEUE.send({ kind: "file", fileId: file.id, generation: 1 });
@@ -70,7 +93,9 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
   it("a file that cannot be parsed is failed with the reason", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
-    const [file] = await uploadFiles(owner, kb.id, [{ name: "broken.pdf", content: "this is not a pdf", type: "application/pdf" }]);
+    const [file] = await uploadFiles(owner, kb.id, [
+      { name: "broken.pdf", content: "this is not a pdf", type: "application/pdf" },
+    ]);
     const failed = await waitForFile(owner, kb.id, file.id);
     expect(failed.status).toBe("failed");
     expect(String(failed.processingTimeDetails.error)).toMatch(/pdf/i);
@@ -104,7 +129,11 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
       f.append("file", new File(["more than ten bytes"], "notes.txt", { type: "text/plain" }));
       return f;
     };
-    const body = await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form(), { settings }), 413, "payload_too_large");
+    const body = await expectError(
+      await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form(), { settings }),
+      413,
+      "payload_too_large",
+    );
     expect(body.detail).toContain("at most 10 bytes");
     const list = await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json();
     expect((list as { count: number }).count).toBe(0);
@@ -140,12 +169,25 @@ describe("files: metadata, delete, batch delete, download", () => {
     const foreign = await createLabel(owner, other.id, "foreign");
     const word = `okapi${Date.now()}`;
     const [file] = await ingest(owner, kb.id, [{ name: "m.txt", content: `The ${word} lives in the forest.` }]);
-    const bad = await expectError(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${file.id}/update-metadata/`, { labels: [{ id: foreign.id }] }), 400);
+    const bad = await expectError(
+      await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${file.id}/update-metadata/`, {
+        labels: [{ id: foreign.id }],
+      }),
+      400,
+    );
     expect(bad.errors?.labels).toBeTruthy();
-    const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${file.id}/update-metadata/`, { labels: [{ id: label.id }], raw_user_define_metadata: { team: "support" } });
+    const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${file.id}/update-metadata/`, {
+      labels: [{ id: label.id }],
+      raw_user_define_metadata: { team: "support" },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toMatchObject({ labels: [{ id: label.id, name: "manuals" }], rawUserDefineMetadata: { team: "support" } });
-    const filtered = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/?labels=${label.id}`)).json()) as { count: number };
+    expect(await res.json()).toMatchObject({
+      labels: [{ id: label.id, name: "manuals" }],
+      rawUserDefineMetadata: { team: "support" },
+    });
+    const filtered = (await (
+      await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/?labels=${label.id}`)
+    ).json()) as { count: number };
     expect(filtered.count).toBe(1);
     const download = await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/download/`);
     expect(await download.text()).toBe(`The ${word} lives in the forest.`);
@@ -159,9 +201,13 @@ describe("files: metadata, delete, batch delete, download", () => {
   it("update-metadata takes up to 100 labels (more than one INSERT's worth of D1 parameters)", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
-    const labels = await Promise.all(Array.from({ length: 60 }, (_, i) => createLabel(owner, kb.id, `l-${String(i).padStart(2, "0")}`)));
+    const labels = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => createLabel(owner, kb.id, `l-${String(i).padStart(2, "0")}`)),
+    );
     const [file] = await uploadFiles(owner, kb.id, [{ name: "many.txt", content: "Labelled many times." }]);
-    const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${file.id}/update-metadata/`, { labels: labels.map(({ id }) => ({ id })) });
+    const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${file.id}/update-metadata/`, {
+      labels: labels.map(({ id }) => ({ id })),
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(((await res.json()) as { labels: unknown[] }).labels).toHaveLength(60);
   });
@@ -170,11 +216,22 @@ describe("files: metadata, delete, batch delete, download", () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
     const other = await createKnowledgeBase(owner);
-    const [a, b] = await ingest(owner, kb.id, [{ name: "a.txt", content: "Alpha." }, { name: "b.txt", content: "Beta." }]);
+    const [a, b] = await ingest(owner, kb.id, [
+      { name: "a.txt", content: "Alpha." },
+      { name: "b.txt", content: "Beta." },
+    ]);
     const [c] = await ingest(owner, other.id, [{ name: "c.txt", content: "Gamma." }]);
-    await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/batch-delete/`, { ids: ["nope"] }), 400, "invalid");
-    expect((await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/batch-delete/`, { ids: [a.id, c.id] })).status).toBe(204);
-    const left = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json()) as { results: { id: string }[] };
+    await expectError(
+      await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/batch-delete/`, { ids: ["nope"] }),
+      400,
+      "invalid",
+    );
+    expect(
+      (await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/batch-delete/`, { ids: [a.id, c.id] })).status,
+    ).toBe(204);
+    const left = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json()) as {
+      results: { id: string }[];
+    };
     expect(left.results.map((f) => f.id)).toEqual([b.id]);
     expect((await owner.fetch("GET", `/knowledge-bases/${other.id}/files/${c.id}/`)).status).toBe(200);
   });

@@ -3,7 +3,15 @@ import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createFaq, createKnowledgeBase, createLabel } from "../../fixtures/knowledge";
 
-type Label = { id: string; name: string; knowledgeBase: { id: string; name: string }; filesCount: number; faqsCount: number; createdAt: string; updatedAt: string };
+type Label = {
+  id: string;
+  name: string;
+  knowledgeBase: { id: string; name: string };
+  filesCount: number;
+  faqsCount: number;
+  createdAt: string;
+  updatedAt: string;
+};
 type Page = { count: number; next: string | null; previous: string | null; results: Label[] };
 
 const labelsOf = (kbId: string) => `/knowledge-bases/${kbId}/labels/`;
@@ -25,7 +33,12 @@ describe("knowledge base labels", () => {
     const res = await owner.fetch("POST", labelsOf(kb.id), { name: "Billing" }, { prefix });
     expect(res.status).toBe(201);
     const label = (await res.json()) as Label;
-    expect(label).toMatchObject({ name: "Billing", knowledgeBase: { id: kb.id, name: kb.name }, filesCount: 0, faqsCount: 0 });
+    expect(label).toMatchObject({
+      name: "Billing",
+      knowledgeBase: { id: kb.id, name: kb.name },
+      filesCount: 0,
+      faqsCount: 0,
+    });
     expect(label.createdAt).toMatch(/^\d+$/);
 
     const got = await owner.fetch("GET", `${labelsOf(kb.id)}${label.id}/`, undefined, { prefix });
@@ -60,9 +73,13 @@ describe("knowledge base labels", () => {
     const label = await createLabel(owner, kb.id);
     const faq = await createFaq(owner, kb.id, { question: "Q?", answer: "A.", labels: [{ id: label.id }] });
     expect((await owner.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`)).status).toBe(204);
-    const got = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/faqs/${faq.id}/`)).json()) as { labels: unknown[] };
+    const got = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/faqs/${faq.id}/`)).json()) as {
+      labels: unknown[];
+    };
     expect(got.labels).toEqual([]);
-    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM faq_labels WHERE label_id = ?").bind(label.id).first<{ n: number }>())!;
+    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM faq_labels WHERE label_id = ?")
+      .bind(label.id)
+      .first<{ n: number }>())!;
     expect(n).toBe(0);
   });
 
@@ -70,10 +87,15 @@ describe("knowledge base labels", () => {
     const { owner, kb } = await setup();
     const body = await expectError(await owner.fetch("POST", labelsOf(kb.id), { name: "  " }), 400, "invalid");
     expect(Object.keys(body.errors ?? {})).toContain("name");
-    expect((await expectError(await owner.fetch("POST", labelsOf(kb.id), {}), 400, "invalid")).errors).toHaveProperty("name");
+    expect((await expectError(await owner.fetch("POST", labelsOf(kb.id), {}), 400, "invalid")).errors).toHaveProperty(
+      "name",
+    );
     expect(await countLabels(owner, kb.id)).toBe(0);
     const label = await createLabel(owner, kb.id, "kept");
-    expect((await expectError(await owner.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "" }), 400, "invalid")).errors).toHaveProperty("name");
+    expect(
+      (await expectError(await owner.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "" }), 400, "invalid"))
+        .errors,
+    ).toHaveProperty("name");
     expect(await (await owner.fetch("GET", `${labelsOf(kb.id)}${label.id}/`)).json()).toMatchObject({ name: "kept" });
   });
 
@@ -94,7 +116,11 @@ describe("knowledge base labels", () => {
     await expectError(await call("GET", `/api/v1${labelsOf(kb.id)}`), 401, "not_authenticated");
     await expectError(await call("POST", `/api/v1${labelsOf(kb.id)}`, { name: "x" }), 401, "not_authenticated");
     await expectError(await call("GET", `/api${labelsOf(kb.id)}${label.id}/`), 401, "not_authenticated");
-    await expectError(await call("PUT", `/api/v1${labelsOf(kb.id)}${label.id}/`, { name: "x" }), 401, "not_authenticated");
+    await expectError(
+      await call("PUT", `/api/v1${labelsOf(kb.id)}${label.id}/`, { name: "x" }),
+      401,
+      "not_authenticated",
+    );
     await expectError(await call("DELETE", `/api/v1${labelsOf(kb.id)}${label.id}/`), 401, "not_authenticated");
   });
 
@@ -104,7 +130,11 @@ describe("knowledge base labels", () => {
     expect((await member.fetch("GET", labelsOf(kb.id))).status).toBe(200);
     expect((await member.fetch("GET", `${labelsOf(kb.id)}${label.id}/`)).status).toBe(200);
     await expectError(await member.fetch("POST", labelsOf(kb.id), { name: "new" }), 403, "permission_denied");
-    await expectError(await member.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "new" }), 403, "permission_denied");
+    await expectError(
+      await member.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "new" }),
+      403,
+      "permission_denied",
+    );
     await expectError(await member.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`), 403, "permission_denied");
     const page = (await (await owner.fetch("GET", labelsOf(kb.id))).json()) as Page;
     expect(page.results.map((l) => l.name)).toEqual(["seen"]);

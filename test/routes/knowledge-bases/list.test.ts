@@ -14,7 +14,8 @@ async function page(res: Response): Promise<Page> {
   return (await res.json()) as Page;
 }
 
-const ids = async (actor: Actor, qs = "") => (await page(await actor.fetch("GET", `/knowledge-bases/${qs}`))).results.map((k) => k.id);
+const ids = async (actor: Actor, qs = "") =>
+  (await page(await actor.fetch("GET", `/knowledge-bases/${qs}`))).results.map((k) => k.id);
 
 describe("GET /knowledge-bases/", () => {
   it.each(PREFIXES)("lists the organization's knowledge bases newest first in page form under %s", async (prefix) => {
@@ -83,13 +84,16 @@ describe("GET /knowledge-bases/", () => {
     expect(await ids(manager)).toEqual([mine.id, given.id]);
   });
 
-  it.each(["?pageSize=abc", "?page=0", "?page=x", "?embeddingModel=nope", "?rerankerModel=123"])("%s is a 400", async (qs) => {
-    const owner = await seedOwner();
-    await createKnowledgeBase(owner);
-    const err = await expectError(await owner.fetch("GET", `/knowledge-bases/${qs}`), 400, "invalid");
-    const field = qs.slice(1).split("=")[0];
-    expect(Object.keys(err.errors!)).toEqual([field]);
-  });
+  it.each(["?pageSize=abc", "?page=0", "?page=x", "?embeddingModel=nope", "?rerankerModel=123"])(
+    "%s is a 400",
+    async (qs) => {
+      const owner = await seedOwner();
+      await createKnowledgeBase(owner);
+      const err = await expectError(await owner.fetch("GET", `/knowledge-bases/${qs}`), 400, "invalid");
+      const field = qs.slice(1).split("=")[0];
+      expect(Object.keys(err.errors!)).toEqual([field]);
+    },
+  );
 
   it("401 without a key", async () => {
     await expectError(await call("GET", "/api/v1/knowledge-bases/"), 401, "not_authenticated");

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { PREFIXES, call } from "../../harness";
 
 type Operation = { tags?: string[]; summary?: string; requestBody?: unknown; responses?: Record<string, unknown> };
-type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> } };
+type Doc = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+};
 
 const KB = "/knowledge-bases/{knowledgeBaseId}";
 const ROUTES: [string, string[]][] = [
@@ -56,9 +59,22 @@ describe("knowledge bases in the OpenAPI document", () => {
     expect(Object.keys(item.get.responses!)).toEqual(expect.arrayContaining(["200", "401", "404"]));
     expect(Object.keys(item.put.responses!)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "404"]));
     expect(Object.keys(item.delete.responses!)).toEqual(expect.arrayContaining(["204", "401", "403", "404"]));
-    expect(Object.keys(doc.paths["/api/v1/knowledge-bases/"].post.responses!)).toEqual(expect.arrayContaining(["201", "400", "401", "403"]));
+    expect(Object.keys(doc.paths["/api/v1/knowledge-bases/"].post.responses!)).toEqual(
+      expect.arrayContaining(["201", "400", "401", "403"]),
+    );
     const record = doc.components.schemas.KnowledgeBase.properties!;
-    for (const field of ["numberOfRetrievedChunks", "sentenceWindowSize", "enableHyde", "similarityCutoff", "enableRerank", "enableRrf", "storedCredentials", "filesCount", "chunksCount", "vectorStorageSize"]) {
+    for (const field of [
+      "numberOfRetrievedChunks",
+      "sentenceWindowSize",
+      "enableHyde",
+      "similarityCutoff",
+      "enableRerank",
+      "enableRrf",
+      "storedCredentials",
+      "filesCount",
+      "chunksCount",
+      "vectorStorageSize",
+    ]) {
       expect(record, field).toHaveProperty(field);
     }
     // Credentials are write-only: in the request body, never in the record.
@@ -66,7 +82,11 @@ describe("knowledge bases in the OpenAPI document", () => {
       expect(record).not.toHaveProperty(secret);
       expect(doc.components.schemas.KnowledgeBaseWrite.properties).toHaveProperty(secret);
     }
-    expect([...doc.components.schemas.KnowledgeBaseWrite.required!].sort()).toEqual(["embeddingModel", "name", "rerankerModel"]);
+    expect([...doc.components.schemas.KnowledgeBaseWrite.required!].sort()).toEqual([
+      "embeddingModel",
+      "name",
+      "rerankerModel",
+    ]);
     expect(doc.components.schemas.KnowledgeBasePatch.required ?? []).toEqual([]);
   });
 });

@@ -3,13 +3,32 @@ import { describe, expect, it, vi } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 
-type Result = { type: string; id: string; score: number; displayScore: number; text: string; highlightedText: string; knowledgeBaseFile: { id: string; filename: string } | null; faq: { question: string } | null };
+type Result = {
+  type: string;
+  id: string;
+  score: number;
+  displayScore: number;
+  text: string;
+  highlightedText: string;
+  knowledgeBaseFile: { id: string; filename: string } | null;
+  faq: { question: string } | null;
+};
 type Page = { count: number; results: Result[] };
 
 const ARTICLES = [
-  { name: "refunds.txt", content: "Refunds are paid back to the original card within fourteen days. A refund for a gift goes to the gift card." },
-  { name: "shipping.txt", content: "Parcels ship from our Rotterdam warehouse. Express shipping arrives the next working day." },
-  { name: "security.txt", content: "Turn on two-factor authentication in the account settings. Passwords must have twelve characters." },
+  {
+    name: "refunds.txt",
+    content:
+      "Refunds are paid back to the original card within fourteen days. A refund for a gift goes to the gift card.",
+  },
+  {
+    name: "shipping.txt",
+    content: "Parcels ship from our Rotterdam warehouse. Express shipping arrives the next working day.",
+  },
+  {
+    name: "security.txt",
+    content: "Turn on two-factor authentication in the account settings. Passwords must have twelve characters.",
+  },
   { name: "退货.txt", content: "退货政策：收到商品后三十天内可以申请退货。退货运费由买家承担。" },
   { name: "配送.txt", content: "我们从鹿特丹仓库发货。快递一般在下一个工作日送达。" },
   { name: "密钥.txt", content: "在控制台生成API密钥后，用webhook回调验证签名。" },
@@ -21,7 +40,12 @@ async function searchable(owner: Awaited<ReturnType<typeof seedOwner>>, settings
   return kb;
 }
 
-const search = async (owner: Awaited<ReturnType<typeof seedOwner>>, kbId: string, body: Record<string, unknown>, prefix = "/api/v1") => {
+const search = async (
+  owner: Awaited<ReturnType<typeof seedOwner>>,
+  kbId: string,
+  body: Record<string, unknown>,
+  prefix = "/api/v1",
+) => {
   const res = await owner.fetch("POST", `/knowledge-bases/${kbId}/search/`, body, { prefix });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as Page;
@@ -37,7 +61,9 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     expect(page.results[0].score).toBeLessThanOrEqual(1);
     expect(page.results[0].highlightedText).toContain("<mark>refund</mark>");
     const scores = page.results.map((r) => r.score);
-    const timing = (await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "refund" }, { prefix })).headers.get("Server-Timing");
+    const timing = (
+      await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "refund" }, { prefix })
+    ).headers.get("Server-Timing");
     // Both legs are answered by the base's index object in one call (durable-objects/vector-index.ts).
     expect(timing).toMatch(/index;dur=[\d.]+/);
     expect(timing).toMatch(/hits;dur=[\d.]+/);
@@ -53,14 +79,21 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     // As a base indexed before the keyword index existed: its index object knows none of its texts.
     const stub = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb.id));
     await runInDurableObject(stub, (_, state) => {
-      for (const table of ["keyword_documents", "keyword_terms", "keyword_blocks"]) state.storage.sql.exec(`DELETE FROM ${table}`);
+      for (const table of ["keyword_documents", "keyword_terms", "keyword_blocks"])
+        state.storage.sql.exec(`DELETE FROM ${table}`);
       state.storage.sql.exec("DELETE FROM keyword_state");
     });
     await evictDurableObject(stub);
     expect(await stub.keywordStatus()).toEqual({ complete: false, documents: 0 });
     const during = await search(owner, kb.id, query);
-    expect(during.results.map((r) => r.knowledgeBaseFile?.filename).slice(0, 2)).toEqual(["refunds.txt", "shipping.txt"]);
-    await vi.waitFor(async () => expect((await stub.keywordStatus()).complete).toBe(true), { timeout: 15_000, interval: 100 });
+    expect(during.results.map((r) => r.knowledgeBaseFile?.filename).slice(0, 2)).toEqual([
+      "refunds.txt",
+      "shipping.txt",
+    ]);
+    await vi.waitFor(async () => expect((await stub.keywordStatus()).complete).toBe(true), {
+      timeout: 15_000,
+      interval: 100,
+    });
     expect((await stub.keywordStatus()).documents).toBe(ARTICLES.length);
     const after = await search(owner, kb.id, query);
     expect(after.results.map((r) => r.id)).toEqual(before.results.map((r) => r.id));
@@ -75,9 +108,14 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     }
     // Latin words written against Chinese text, without a space, are words of their own.
     for (const query of ["API密钥", "webhook回调怎么验证签名"]) {
-      expect((await search(owner, kb.id, { query, searchMethod: "keyword" })).results[0]?.knowledgeBaseFile?.filename, query).toBe("密钥.txt");
+      expect(
+        (await search(owner, kb.id, { query, searchMethod: "keyword" })).results[0]?.knowledgeBaseFile?.filename,
+        query,
+      ).toBe("密钥.txt");
     }
-    expect((await search(owner, kb.id, { query: "api", searchMethod: "keyword" })).results[0].highlightedText).toContain("<mark>API</mark>");
+    expect(
+      (await search(owner, kb.id, { query: "api", searchMethod: "keyword" })).results[0].highlightedText,
+    ).toContain("<mark>API</mark>");
     const keyword = await search(owner, kb.id, { query: "快递", searchMethod: "keyword" });
     expect(keyword.results.map((r) => r.knowledgeBaseFile?.filename)).toEqual(["配送.txt"]);
     expect(keyword.results[0].highlightedText).toContain("<mark>快递</mark>");
@@ -86,21 +124,40 @@ describe("POST /knowledge-bases/{id}/search/", () => {
   it("English is found by keyword and by vector search; both match other word forms, vector search also misspellings", async () => {
     const owner = await seedOwner();
     const kb = await searchable(owner, { enableRerank: false });
-    expect((await search(owner, kb.id, { query: "warehouse", searchMethod: "keyword" })).results[0].knowledgeBaseFile?.filename).toBe("shipping.txt");
+    expect(
+      (await search(owner, kb.id, { query: "warehouse", searchMethod: "keyword" })).results[0].knowledgeBaseFile
+        ?.filename,
+    ).toBe("shipping.txt");
     // "authenticating" is not a word of any article: its stem ("authent", as "authentication") is.
-    expect((await search(owner, kb.id, { query: "authenticating", searchMethod: "keyword" })).results[0].knowledgeBaseFile?.filename).toBe("security.txt");
-    expect((await search(owner, kb.id, { query: "authenticating", searchMethod: "vector" })).results[0].knowledgeBaseFile?.filename).toBe("security.txt");
+    expect(
+      (await search(owner, kb.id, { query: "authenticating", searchMethod: "keyword" })).results[0].knowledgeBaseFile
+        ?.filename,
+    ).toBe("security.txt");
+    expect(
+      (await search(owner, kb.id, { query: "authenticating", searchMethod: "vector" })).results[0].knowledgeBaseFile
+        ?.filename,
+    ).toBe("security.txt");
     // A misspelling has no stem in common: keyword search misses it, the vector's character 3-grams do not.
     expect((await search(owner, kb.id, { query: "authentcation", searchMethod: "keyword" })).count).toBe(0);
-    expect((await search(owner, kb.id, { query: "authentcation", searchMethod: "vector" })).results[0].knowledgeBaseFile?.filename).toBe("security.txt");
+    expect(
+      (await search(owner, kb.id, { query: "authentcation", searchMethod: "vector" })).results[0].knowledgeBaseFile
+        ?.filename,
+    ).toBe("security.txt");
   });
 
   it("FAQs are searched beside the text", async () => {
     const owner = await seedOwner();
     const kb = await searchable(owner);
-    await createFaq(owner, kb.id, { question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." });
+    await createFaq(owner, kb.id, {
+      question: "Can I pay with PayPal?",
+      answer: "Yes, PayPal is accepted at checkout.",
+    });
     const page = await search(owner, kb.id, { query: "pay with paypal" });
-    expect(page.results[0]).toMatchObject({ type: "faq", knowledgeBaseFile: null, faq: { question: "Can I pay with PayPal?" } });
+    expect(page.results[0]).toMatchObject({
+      type: "faq",
+      knowledgeBaseFile: null,
+      faq: { question: "Can I pay with PayPal?" },
+    });
   });
 
   it("enableRerank in the body overrides the knowledge base's for one search; not a boolean is 400", async () => {
@@ -116,7 +173,11 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { enableRerank: false });
     expect(await timing({})).not.toMatch(/rerank;dur=/);
     expect(await timing({ enableRerank: true })).toMatch(/rerank;dur=/);
-    const body = await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x", enableRerank: "yes" }), 400, "invalid");
+    const body = await expectError(
+      await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x", enableRerank: "yes" }),
+      400,
+      "invalid",
+    );
     expect(body.errors?.enableRerank).toBeTruthy();
   });
 
@@ -128,7 +189,10 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     expect((await search(owner, kb.id, { query: "refund" })).count).toBe(0);
 
     const windowed = await createKnowledgeBase(owner, { sentenceWindowSize: 1, enableRerank: false });
-    const long = Array.from({ length: 30 }, (_, i) => `Sentence number ${i} talks about topic ${i * 7}.`).join(" ") + " The unicorn lives here. " + Array.from({ length: 30 }, (_, i) => `Closing remark ${i} is filler text.`).join(" ");
+    const long =
+      Array.from({ length: 30 }, (_, i) => `Sentence number ${i} talks about topic ${i * 7}.`).join(" ") +
+      " The unicorn lives here. " +
+      Array.from({ length: 30 }, (_, i) => `Closing remark ${i} is filler text.`).join(" ");
     await ingest(owner, windowed.id, [{ name: "long.txt", content: long }]);
     const hit = (await search(owner, windowed.id, { query: "unicorn", searchMethod: "keyword" })).results[0];
     expect(hit.text).toContain("The unicorn lives here.");
@@ -145,13 +209,33 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     const kb = await createKnowledgeBase(owner);
     const body = await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, {}), 400, "invalid");
     expect(body.errors?.query).toBeTruthy();
-    await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x", searchMethod: "magic" }), 400, "invalid");
-    await expectError(await call("POST", `/api/v1/knowledge-bases/${kb.id}/search/`, { query: "x" }), 401, "not_authenticated");
+    await expectError(
+      await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x", searchMethod: "magic" }),
+      400,
+      "invalid",
+    );
+    await expectError(
+      await call("POST", `/api/v1/knowledge-bases/${kb.id}/search/`, { query: "x" }),
+      401,
+      "not_authenticated",
+    );
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }), 404, "not_found");
-    await expectError(await owner.fetch("POST", `/knowledge-bases/${NO_SUCH_ID}/search/`, { query: "x" }), 404, "not_found");
+    await expectError(
+      await stranger.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("POST", `/knowledge-bases/${NO_SUCH_ID}/search/`, { query: "x" }),
+      404,
+      "not_found",
+    );
     const outsider = await seedMember(owner, ["knowledge_base.view"]);
-    await expectError(await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }), 404, "not_found");
+    await expectError(
+      await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }),
+      404,
+      "not_found",
+    );
     await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [{ id: outsider.groupId }] });
     expect((await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" })).status).toBe(200);
   });

@@ -18,13 +18,20 @@ async function ok(res: Response): Promise<KnowledgeBaseRecord> {
 
 const get = async (actor: Actor, id: string) => ok(await actor.fetch("GET", `/knowledge-bases/${id}/`));
 /** The credentials as stored (sealed), decrypted with the test key. */
-const storedSecrets = async (id: string) => readCredentials((await db().select().from(knowledgeBases).where(eq(knowledgeBases.id, id)))[0], env);
+const storedSecrets = async (id: string) =>
+  readCredentials((await db().select().from(knowledgeBases).where(eq(knowledgeBases.id, id)))[0], env);
 
 describe("PUT and PATCH /knowledge-bases/{id}/", () => {
   it.each(PREFIXES)("PUT sets what it is given; the rest keeps its value (%s)", async (prefix) => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner, { description: "old", numberOfRetrievedChunks: 4, enableHyde: true });
-    const body = { name: "Renamed", embeddingModel: WORKERS_EMBEDDING, rerankerModel: WORKERS_RERANKER, sentenceWindowSize: 5, similarityCutoff: 0.5 };
+    const body = {
+      name: "Renamed",
+      embeddingModel: WORKERS_EMBEDDING,
+      rerankerModel: WORKERS_RERANKER,
+      sentenceWindowSize: 5,
+      similarityCutoff: 0.5,
+    };
     const updated = await ok(await owner.fetch("PUT", `/knowledge-bases/${kb.id}/`, body, { prefix }));
     expect(updated).toMatchObject({
       id: kb.id,
@@ -46,11 +53,25 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
   it("PATCH changes only the fields it is given", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner, { description: "keep me", sentenceWindowSize: 3 });
-    const patched = await ok(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { enableRerank: false, enableRrf: false, numberOfRetrievedChunks: 30 }));
+    const patched = await ok(
+      await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, {
+        enableRerank: false,
+        enableRrf: false,
+        numberOfRetrievedChunks: 30,
+      }),
+    );
     const { updatedAt: _a, ...rest } = kb;
     expect(patched).toMatchObject({ ...rest, enableRerank: false, enableRrf: false, numberOfRetrievedChunks: 30 });
-    const renamed = await ok(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { name: "Only the name", description: null }));
-    expect(renamed).toMatchObject({ name: "Only the name", description: "", sentenceWindowSize: 3, enableRerank: false, numberOfRetrievedChunks: 30 });
+    const renamed = await ok(
+      await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { name: "Only the name", description: null }),
+    );
+    expect(renamed).toMatchObject({
+      name: "Only the name",
+      description: "",
+      sentenceWindowSize: 3,
+      enableRerank: false,
+      numberOfRetrievedChunks: 30,
+    });
     const rrfDefault = await ok(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { enableRrf: null }));
     expect(rrfDefault.enableRrf).toBe(true);
   });
@@ -62,7 +83,11 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
     ["PATCH", { rerankerModel: LOCAL_EMBEDDING }, ["rerankerModel"]],
     ["PATCH", { numberOfRetrievedChunks: 0 }, ["numberOfRetrievedChunks"]],
     ["PATCH", { similarityCutoff: -0.1 }, ["similarityCutoff"]],
-    ["PATCH", { vectorDatabaseType: "opensearch", vectorDatabaseUrl: "https://os.example.com" }, ["opensearchUsername"]],
+    [
+      "PATCH",
+      { vectorDatabaseType: "opensearch", vectorDatabaseUrl: "https://os.example.com" },
+      ["opensearchUsername"],
+    ],
     ["PATCH", { groups: [{ id: NO_SUCH_ID }] }, ["groups"]],
   ])("%s %j is a 400 naming %j and changes nothing", async (method, body, fields) => {
     const owner = await seedOwner();
@@ -74,7 +99,12 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
 
   it("store credentials: a string replaces, null clears, absent keeps; never returned", async () => {
     const owner = await seedOwner();
-    const kb = await createKnowledgeBase(owner, { vectorDatabaseType: "opensearch", vectorDatabaseUrl: "https://os.example.com", opensearchUsername: "admin", opensearchPassword: "first-secret" });
+    const kb = await createKnowledgeBase(owner, {
+      vectorDatabaseType: "opensearch",
+      vectorDatabaseUrl: "https://os.example.com",
+      opensearchUsername: "admin",
+      opensearchPassword: "first-secret",
+    });
     expect(await storedSecrets(kb.id)).toEqual({ opensearchUsername: "admin", opensearchPassword: "first-secret" });
 
     const kept = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { name: "renamed" });
@@ -88,20 +118,41 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
     expect(await storedSecrets(kb.id)).toEqual({ opensearchUsername: "admin", opensearchPassword: "second-secret" });
 
     // OpenSearch needs its password: clearing it alone is refused and keeps the stored one.
-    const err = await expectError(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { opensearchPassword: null }), 400, "invalid");
+    const err = await expectError(
+      await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { opensearchPassword: null }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!)).toEqual(["opensearchPassword"]);
     expect(await storedSecrets(kb.id)).toEqual({ opensearchUsername: "admin", opensearchPassword: "second-secret" });
 
     // Elasticsearch's API key is optional: null clears it.
-    const es = await ok(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { vectorDatabaseType: "elasticsearch", vectorDatabaseUrl: "https://es.example.com", vectorDatabaseApiKey: "es-key" }));
-    expect(es).toMatchObject({ vectorDatabaseType: "elasticsearch", vectorDatabaseUrl: "https://es.example.com", storedCredentials: ["vectorDatabaseApiKey"] });
+    const es = await ok(
+      await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, {
+        vectorDatabaseType: "elasticsearch",
+        vectorDatabaseUrl: "https://es.example.com",
+        vectorDatabaseApiKey: "es-key",
+      }),
+    );
+    expect(es).toMatchObject({
+      vectorDatabaseType: "elasticsearch",
+      vectorDatabaseUrl: "https://es.example.com",
+      storedCredentials: ["vectorDatabaseApiKey"],
+    });
     expect(await storedSecrets(kb.id)).toEqual({ vectorDatabaseApiKey: "es-key" });
     const cleared = await ok(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { vectorDatabaseApiKey: null }));
     expect(cleared).toMatchObject({ vectorDatabaseType: "elasticsearch", storedCredentials: [] });
     expect(await storedSecrets(kb.id)).toEqual({});
 
     // Back to the platform's store: type null alone drops the URL too; a URL with no type is refused.
-    const urlErr = await expectError(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { vectorDatabaseType: null, vectorDatabaseUrl: "https://es.example.com" }), 400, "invalid");
+    const urlErr = await expectError(
+      await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, {
+        vectorDatabaseType: null,
+        vectorDatabaseUrl: "https://es.example.com",
+      }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(urlErr.errors!)).toEqual(["vectorDatabaseUrl"]);
     const platform = await ok(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { vectorDatabaseType: null }));
     expect(platform).toMatchObject({ vectorDatabaseType: null, vectorDatabaseUrl: null, storedCredentials: [] });
@@ -111,22 +162,40 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
   it("the embedding model can change while empty, not once files or FAQs are indexed", async () => {
     const owner = await seedOwner();
     const empty = await createKnowledgeBase(owner);
-    expect((await ok(await owner.fetch("PATCH", `/knowledge-bases/${empty.id}/`, { embeddingModel: WORKERS_EMBEDDING }))).embeddingModel.id).toBe(WORKERS_EMBEDDING);
-    expect((await ok(await owner.fetch("PATCH", `/knowledge-bases/${empty.id}/`, { embeddingModel: LOCAL_EMBEDDING }))).embeddingModel.id).toBe(LOCAL_EMBEDDING);
+    expect(
+      (await ok(await owner.fetch("PATCH", `/knowledge-bases/${empty.id}/`, { embeddingModel: WORKERS_EMBEDDING })))
+        .embeddingModel.id,
+    ).toBe(WORKERS_EMBEDDING);
+    expect(
+      (await ok(await owner.fetch("PATCH", `/knowledge-bases/${empty.id}/`, { embeddingModel: LOCAL_EMBEDDING })))
+        .embeddingModel.id,
+    ).toBe(LOCAL_EMBEDDING);
 
     const withFile = await createKnowledgeBase(owner);
-    await ingest(owner, withFile.id, [{ name: "a.txt", content: "The warranty lasts three years.", type: "text/plain" }]);
+    await ingest(owner, withFile.id, [
+      { name: "a.txt", content: "The warranty lasts three years.", type: "text/plain" },
+    ]);
     const put = { name: "x", embeddingModel: WORKERS_EMBEDDING, rerankerModel: LOCAL_RERANKER };
     const err = await expectError(await owner.fetch("PUT", `/knowledge-bases/${withFile.id}/`, put), 400, "invalid");
     expect(Object.keys(err.errors!)).toEqual(["embeddingModel"]);
     const after = await get(owner, withFile.id);
     expect(after).toMatchObject({ name: withFile.name, embeddingModel: { id: LOCAL_EMBEDDING }, chunksCount: 1 });
     // Naming the same model again is fine.
-    expect((await ok(await owner.fetch("PUT", `/knowledge-bases/${withFile.id}/`, { ...put, embeddingModel: LOCAL_EMBEDDING }))).name).toBe("x");
+    expect(
+      (
+        await ok(
+          await owner.fetch("PUT", `/knowledge-bases/${withFile.id}/`, { ...put, embeddingModel: LOCAL_EMBEDDING }),
+        )
+      ).name,
+    ).toBe("x");
 
     const withFaq = await createKnowledgeBase(owner);
     await createFaq(owner, withFaq.id, { question: "Q?", answer: "A." });
-    const faqErr = await expectError(await owner.fetch("PATCH", `/knowledge-bases/${withFaq.id}/`, { embeddingModel: WORKERS_EMBEDDING }), 400, "invalid");
+    const faqErr = await expectError(
+      await owner.fetch("PATCH", `/knowledge-bases/${withFaq.id}/`, { embeddingModel: WORKERS_EMBEDDING }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(faqErr.errors!)).toEqual(["embeddingModel"]);
     expect((await get(owner, withFaq.id)).embeddingModel.id).toBe(LOCAL_EMBEDDING);
   });
@@ -136,12 +205,17 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
     const [a, b, c] = [await createGroup(owner), await createGroup(owner), await createGroup(owner)];
     const bot = await createChatbot(owner);
     const kb = await createKnowledgeBase(owner, { groups: [{ id: a.id }, { id: b.id }], chatbots: [{ id: bot.id }] });
-    const patched = await ok(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [{ id: b.id }, { id: c.id }] }));
+    const patched = await ok(
+      await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [{ id: b.id }, { id: c.id }] }),
+    );
     expect(patched.groups.map((g) => g.id).sort()).toEqual([b.id, c.id].sort());
     expect(patched.chatbots).toEqual([{ id: bot.id, name: bot.name }]);
     const emptied = await ok(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [], chatbots: [] }));
     expect(emptied).toMatchObject({ groups: [], chatbots: [] });
-    expect(((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { knowledgeBases: unknown[] }).knowledgeBases).toEqual([]);
+    expect(
+      ((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { knowledgeBases: unknown[] })
+        .knowledgeBases,
+    ).toEqual([]);
   });
 
   it("a non-owner manager may keep the groups it has and add their own, not others", async () => {
@@ -150,9 +224,19 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
     const foreign = await createGroup(owner);
     const other = await createGroup(owner);
     const kb = await createKnowledgeBase(owner, { groups: [{ id: manager.groupId }, { id: foreign.id }] });
-    await expectError(await manager.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [{ id: manager.groupId }, { id: other.id }] }), 403, "permission_denied");
+    await expectError(
+      await manager.fetch("PATCH", `/knowledge-bases/${kb.id}/`, {
+        groups: [{ id: manager.groupId }, { id: other.id }],
+      }),
+      403,
+      "permission_denied",
+    );
     expect((await get(owner, kb.id)).groups.map((g) => g.id).sort()).toEqual([manager.groupId, foreign.id].sort());
-    const kept = await ok(await manager.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [{ id: foreign.id }, { id: manager.groupId }] }));
+    const kept = await ok(
+      await manager.fetch("PATCH", `/knowledge-bases/${kb.id}/`, {
+        groups: [{ id: foreign.id }, { id: manager.groupId }],
+      }),
+    );
     expect(kept.groups.map((g) => g.id).sort()).toEqual([manager.groupId, foreign.id].sort());
   });
 
@@ -163,7 +247,10 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
     const shared = await createChatbot(owner, { groups: [{ id: kbOnly.groupId }] });
     const hidden = await createChatbot(owner);
     const mine = await createChatbot(manager);
-    const kb = await createKnowledgeBase(owner, { groups: [{ id: manager.groupId }, { id: kbOnly.groupId }], chatbots: [{ id: shared.id }, { id: hidden.id }, { id: mine.id }] });
+    const kb = await createKnowledgeBase(owner, {
+      groups: [{ id: manager.groupId }, { id: kbOnly.groupId }],
+      chatbots: [{ id: shared.id }, { id: hidden.id }, { id: mine.id }],
+    });
     const path = `/knowledge-bases/${kb.id}/`;
     const linked = async () => (await get(owner, kb.id)).chatbots.map((b) => b.id).sort();
     const all = [shared.id, hidden.id, mine.id].sort();
@@ -174,7 +261,9 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
     // It is shown the assistants it sees, and sending that list back is no change, so it passes.
     const seen = await get(kbOnly, kb.id);
     expect(seen.chatbots).toEqual([{ id: shared.id, name: shared.name }]);
-    await ok(await kbOnly.fetch("PATCH", path, { chatbots: seen.chatbots.map((b) => ({ id: b.id })), name: "Renamed" }));
+    await ok(
+      await kbOnly.fetch("PATCH", path, { chatbots: seen.chatbots.map((b) => ({ id: b.id })), name: "Renamed" }),
+    );
     expect(await linked()).toEqual(all);
     // With chatbot.manage, emptying the list removes only the assistants the manager sees.
     await ok(await manager.fetch("PATCH", path, { chatbots: [] }));

@@ -7,50 +7,86 @@ import { liveEvents } from "../../support/sse";
 type Label = { id: string; name: string; color: string };
 type Conversation = { id: string; labels: Label[] };
 
-const label = async (actor: Actor, name: string, color = "#123456") => ((await (await actor.fetch("POST", "/labels/", { name, color })).json()) as Label);
+const label = async (actor: Actor, name: string, color = "#123456") =>
+  (await (await actor.fetch("POST", "/labels/", { name, color })).json()) as Label;
 /** A conversation started by a completion (a visitor's question and the assistant's answer). */
 const conversation = async (actor: Actor, bot: { id: string }, content = "hello") =>
-  ((await (await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content } })).json()) as { conversationId: string }).conversationId;
+  (
+    (await (await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content } })).json()) as {
+      conversationId: string;
+    }
+  ).conversationId;
 const linksOf = async (conversationId: string) =>
-  (await env.DB.prepare("SELECT label_id FROM conversation_labels WHERE conversation_id = ? ORDER BY label_id").bind(conversationId).all<{ label_id: string }>()).results.map((r) => r.label_id);
+  (
+    await env.DB.prepare("SELECT label_id FROM conversation_labels WHERE conversation_id = ? ORDER BY label_id")
+      .bind(conversationId)
+      .all<{ label_id: string }>()
+  ).results.map((r) => r.label_id);
 
 describe("PUT /conversations/{id}/labels/", () => {
-  it.each(PREFIXES)("sets a conversation's labels; the record carries them by name in get and list (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const [vip, billing] = [await label(owner, "VIP", "#ff0000"), await label(owner, "Billing", "#0000ff")];
-    const id = await conversation(owner, bot);
-    const fresh = (await (await owner.fetch("GET", `/conversations/${id}/`, undefined, { prefix })).json()) as Conversation;
-    expect(fresh.labels).toEqual([]);
-    const res = await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [vip.id, billing.id, vip.id] }, { prefix });
-    expect(res.status, await res.clone().text()).toBe(200);
-    const labelled = (await res.json()) as Conversation;
-    expect(labelled.labels).toEqual([
-      { id: billing.id, name: "Billing", color: "#0000ff" },
-      { id: vip.id, name: "VIP", color: "#ff0000" },
-    ]);
-    expect(await (await owner.fetch("GET", `/conversations/${id}/`, undefined, { prefix })).json()).toEqual(labelled);
-    const listed = (await (await owner.fetch("GET", "/conversations/", undefined, { prefix })).json()) as { results: Conversation[] };
-    expect(listed.results.find((c) => c.id === id)!.labels).toEqual(labelled.labels);
-    // A renamed label shows at once; a deleted one is gone from the conversation.
-    await owner.fetch("PATCH", `/labels/${vip.id}/`, { name: "Very important" });
-    await owner.fetch("DELETE", `/labels/${billing.id}/`);
-    expect(((await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as Conversation).labels).toEqual([{ id: vip.id, name: "Very important", color: "#ff0000" }]);
-    // Replaced, then emptied.
-    expect(((await (await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [] }, { prefix })).json()) as Conversation).labels).toEqual([]);
-    expect(await linksOf(id)).toEqual([]);
-  });
+  it.each(PREFIXES)(
+    "sets a conversation's labels; the record carries them by name in get and list (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const [vip, billing] = [await label(owner, "VIP", "#ff0000"), await label(owner, "Billing", "#0000ff")];
+      const id = await conversation(owner, bot);
+      const fresh = (await (
+        await owner.fetch("GET", `/conversations/${id}/`, undefined, { prefix })
+      ).json()) as Conversation;
+      expect(fresh.labels).toEqual([]);
+      const res = await owner.fetch(
+        "PUT",
+        `/conversations/${id}/labels/`,
+        { labelIds: [vip.id, billing.id, vip.id] },
+        { prefix },
+      );
+      expect(res.status, await res.clone().text()).toBe(200);
+      const labelled = (await res.json()) as Conversation;
+      expect(labelled.labels).toEqual([
+        { id: billing.id, name: "Billing", color: "#0000ff" },
+        { id: vip.id, name: "VIP", color: "#ff0000" },
+      ]);
+      expect(await (await owner.fetch("GET", `/conversations/${id}/`, undefined, { prefix })).json()).toEqual(labelled);
+      const listed = (await (await owner.fetch("GET", "/conversations/", undefined, { prefix })).json()) as {
+        results: Conversation[];
+      };
+      expect(listed.results.find((c) => c.id === id)!.labels).toEqual(labelled.labels);
+      // A renamed label shows at once; a deleted one is gone from the conversation.
+      await owner.fetch("PATCH", `/labels/${vip.id}/`, { name: "Very important" });
+      await owner.fetch("DELETE", `/labels/${billing.id}/`);
+      expect(((await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as Conversation).labels).toEqual([
+        { id: vip.id, name: "Very important", color: "#ff0000" },
+      ]);
+      // Replaced, then emptied.
+      expect(
+        (
+          (await (
+            await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [] }, { prefix })
+          ).json()) as Conversation
+        ).labels,
+      ).toEqual([]);
+      expect(await linksOf(id)).toEqual([]);
+    },
+  );
 
   it("filters the list by label, combined with the other filters", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const [vip, bug] = [await label(owner, "VIP"), await label(owner, "Bug")];
-    const [a, b, c] = [await conversation(owner, bot, "first"), await conversation(owner, bot, "second"), await conversation(owner, bot, "third")];
+    const [a, b, c] = [
+      await conversation(owner, bot, "first"),
+      await conversation(owner, bot, "second"),
+      await conversation(owner, bot, "third"),
+    ];
     await owner.fetch("PUT", `/conversations/${a}/labels/`, { labelIds: [vip.id] });
     await owner.fetch("PUT", `/conversations/${b}/labels/`, { labelIds: [vip.id, bug.id] });
     await owner.fetch("PUT", `/conversations/${c}/labels/`, { labelIds: [bug.id] });
     await owner.fetch("POST", `/conversations/${b}/take-over/`);
-    const ids = async (query: string) => ((await (await owner.fetch("GET", `/conversations/${query}`)).json()) as { results: { id: string }[] }).results.map((x) => x.id);
+    const ids = async (query: string) =>
+      (
+        (await (await owner.fetch("GET", `/conversations/${query}`)).json()) as { results: { id: string }[] }
+      ).results.map((x) => x.id);
     expect(await ids(`?label=${vip.id}`)).toEqual([b, a]);
     expect(await ids(`?label=${bug.id}`)).toEqual([c, b]);
     expect(await ids(`?label=${vip.id}&progressStatus=human_serving`)).toEqual([b]);
@@ -68,14 +104,30 @@ describe("PUT /conversations/{id}/labels/", () => {
     const mine = await label(owner, "Mine");
     const theirs = await label(stranger, "Theirs");
     await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [mine.id] });
-    const error = await expectError(await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [theirs.id, NO_SUCH_ID] }), 400, "invalid");
+    const error = await expectError(
+      await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [theirs.id, NO_SUCH_ID] }),
+      400,
+      "invalid",
+    );
     expect(error.detail).toContain(theirs.id);
     expect(error.detail).toContain(NO_SUCH_ID);
     expect(error.errors).toHaveProperty("labelIds");
-    await expectError(await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: ["not-an-id"] }), 400, "invalid");
+    await expectError(
+      await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: ["not-an-id"] }),
+      400,
+      "invalid",
+    );
     await expectError(await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: mine.id }), 400, "invalid");
     await expectError(await owner.fetch("PUT", `/conversations/${id}/labels/`, {}), 400, "invalid");
-    const tooMany = (await expectError(await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: Array.from({ length: 21 }, () => mine.id) }), 400, "invalid")).errors;
+    const tooMany = (
+      await expectError(
+        await owner.fetch("PUT", `/conversations/${id}/labels/`, {
+          labelIds: Array.from({ length: 21 }, () => mine.id),
+        }),
+        400,
+        "invalid",
+      )
+    ).errors;
     expect(tooMany).toHaveProperty("labelIds");
     expect(await linksOf(id)).toEqual([mine.id]);
   });
@@ -86,15 +138,29 @@ describe("PUT /conversations/{id}/labels/", () => {
     const bot = await createChatbot(owner);
     const id = await conversation(owner, bot);
     const mine = await label(owner, "Mine");
-    await expectError(await call("PUT", `/api/v1/conversations/${id}/labels/`, { labelIds: [mine.id] }), 401, "not_authenticated");
+    await expectError(
+      await call("PUT", `/api/v1/conversations/${id}/labels/`, { labelIds: [mine.id] }),
+      401,
+      "not_authenticated",
+    );
     const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(await viewer.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [mine.id] }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [mine.id] }),
+      403,
+      "permission_denied",
+    );
     await expectError(await stranger.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [] }), 404, "not_found");
-    await expectError(await owner.fetch("PUT", `/conversations/${NO_SUCH_ID}/labels/`, { labelIds: [] }), 404, "not_found");
+    await expectError(
+      await owner.fetch("PUT", `/conversations/${NO_SUCH_ID}/labels/`, { labelIds: [] }),
+      404,
+      "not_found",
+    );
     expect(await linksOf(id)).toEqual([]);
     // A viewer sees the labels and filters by them.
     await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [mine.id] });
-    const seen = (await (await viewer.fetch("GET", `/conversations/?label=${mine.id}`)).json()) as { results: Conversation[] };
+    const seen = (await (await viewer.fetch("GET", `/conversations/?label=${mine.id}`)).json()) as {
+      results: Conversation[];
+    };
     expect(seen.results.map((c) => [c.id, c.labels.map((l) => l.name)])).toEqual([[id, ["Mine"]]]);
     const agent = await seedMember(owner, ["conversation.manage"]);
     expect((await agent.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [] })).status).toBe(200);
@@ -110,7 +176,10 @@ describe("PUT /conversations/{id}/labels/", () => {
     const events = liveEvents(res);
     expect((await events.next()).event).toBe("ready");
     await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [vip.id] });
-    const updated = await events.next((e: { event: string; data: Record<string, any> }) => e.event === "conversation.updated" && e.data.conversation.id === id);
+    const updated = await events.next(
+      (e: { event: string; data: Record<string, any> }) =>
+        e.event === "conversation.updated" && e.data.conversation.id === id,
+    );
     expect(updated.data.conversation).toMatchObject({ id, status: "open" });
     await events.close();
   });

@@ -10,12 +10,21 @@ const createLabel = async (actor: Actor, body: Record<string, unknown>) => {
   return (await res.json()) as Label;
 };
 const labelsOf = async (organizationId: string) =>
-  (await env.DB.prepare("SELECT name, color, description FROM labels WHERE organization_id = ? ORDER BY name").bind(organizationId).all()).results;
+  (
+    await env.DB.prepare("SELECT name, color, description FROM labels WHERE organization_id = ? ORDER BY name")
+      .bind(organizationId)
+      .all()
+  ).results;
 
 describe("/labels/", () => {
   it.each(PREFIXES)("creates, lists by name with search, gets, changes and deletes labels (%s)", async (prefix) => {
     const owner = await seedOwner();
-    const res = await owner.fetch("POST", "/labels/", { name: "  Billing ", color: "#1F77B4", description: "Invoices" }, { prefix });
+    const res = await owner.fetch(
+      "POST",
+      "/labels/",
+      { name: "  Billing ", color: "#1F77B4", description: "Invoices" },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     const billing = (await res.json()) as Label;
     expect(billing).toMatchObject({ name: "Billing", color: "#1f77b4", description: "Invoices" });
@@ -23,18 +32,32 @@ describe("/labels/", () => {
     expect(vip.description).toBe("");
     await createLabel(owner, { name: "Bug", color: "#00ff00" });
 
-    const page = (await (await owner.fetch("GET", "/labels/", undefined, { prefix })).json()) as { count: number; results: Label[] };
+    const page = (await (await owner.fetch("GET", "/labels/", undefined, { prefix })).json()) as {
+      count: number;
+      results: Label[];
+    };
     expect(page.count).toBe(3);
     expect(page.results.map((l) => l.name)).toEqual(["Billing", "Bug", "VIP 貴賓"]);
-    const found = (await (await owner.fetch("GET", `/labels/?search=${encodeURIComponent("貴賓")}`, undefined, { prefix })).json()) as { count: number; results: Label[] };
+    const found = (await (
+      await owner.fetch("GET", `/labels/?search=${encodeURIComponent("貴賓")}`, undefined, { prefix })
+    ).json()) as { count: number; results: Label[] };
     expect(found.results.map((l) => l.id)).toEqual([vip.id]);
-    const paged = (await (await owner.fetch("GET", "/labels/?pageSize=2&page=2", undefined, { prefix })).json()) as { count: number; results: Label[]; previous: string };
+    const paged = (await (await owner.fetch("GET", "/labels/?pageSize=2&page=2", undefined, { prefix })).json()) as {
+      count: number;
+      results: Label[];
+      previous: string;
+    };
     expect(paged.results.map((l) => l.name)).toEqual(["VIP 貴賓"]);
 
     expect(await (await owner.fetch("GET", `/labels/${billing.id}/`, undefined, { prefix })).json()).toEqual(billing);
     const patched = await owner.fetch("PATCH", `/labels/${billing.id}/`, { color: "#000000" }, { prefix });
     expect(patched.status, await patched.clone().text()).toBe(200);
-    expect(await patched.json()).toMatchObject({ id: billing.id, name: "Billing", color: "#000000", description: "Invoices" });
+    expect(await patched.json()).toMatchObject({
+      id: billing.id,
+      name: "Billing",
+      color: "#000000",
+      description: "Invoices",
+    });
 
     expect((await owner.fetch("DELETE", `/labels/${vip.id}/`, undefined, { prefix })).status).toBe(204);
     await expectError(await owner.fetch("GET", `/labels/${vip.id}/`, undefined, { prefix }), 404, "not_found");
@@ -61,9 +84,15 @@ describe("/labels/", () => {
       expect(error.errors, JSON.stringify(body)).toHaveProperty(field);
       expect(error.detail).toContain(field);
     }
-    expect((await expectError(await owner.fetch("PATCH", `/labels/${label.id}/`, { color: "#xyzxyz" }), 400, "invalid")).errors).toHaveProperty("color");
+    expect(
+      (await expectError(await owner.fetch("PATCH", `/labels/${label.id}/`, { color: "#xyzxyz" }), 400, "invalid"))
+        .errors,
+    ).toHaveProperty("color");
     await expectError(await owner.fetch("GET", "/labels/?pageSize=x"), 400);
-    expect((await expectError(await owner.fetch("POST", "/labels/", { name: "Billing", color: "#000000" }), 409, "conflict")).detail).toContain("already exists");
+    expect(
+      (await expectError(await owner.fetch("POST", "/labels/", { name: "Billing", color: "#000000" }), 409, "conflict"))
+        .detail,
+    ).toContain("already exists");
     const other = await createLabel(owner, { name: "Other", color: "#000000" });
     await expectError(await owner.fetch("PATCH", `/labels/${other.id}/`, { name: "Billing" }), 409, "conflict");
     await owner.fetch("DELETE", `/labels/${other.id}/`);
@@ -95,7 +124,15 @@ describe("/labels/", () => {
     const viewer = await seedMember(owner, ["conversation.manage"]);
     expect((await viewer.fetch("GET", "/labels/")).status).toBe(200);
     expect((await viewer.fetch("GET", `/labels/${label.id}/`)).status).toBe(200);
-    expect((await expectError(await viewer.fetch("POST", "/labels/", { name: "New", color: "#123456" }), 403, "permission_denied")).detail).toContain("label.manage");
+    expect(
+      (
+        await expectError(
+          await viewer.fetch("POST", "/labels/", { name: "New", color: "#123456" }),
+          403,
+          "permission_denied",
+        )
+      ).detail,
+    ).toContain("label.manage");
     await expectError(await viewer.fetch("PATCH", `/labels/${label.id}/`, { name: "New" }), 403, "permission_denied");
     await expectError(await viewer.fetch("DELETE", `/labels/${label.id}/`), 403, "permission_denied");
     expect(await labelsOf(owner.organizationId)).toEqual([{ name: label.name, color: "#123456", description: "" }]);

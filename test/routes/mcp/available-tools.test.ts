@@ -10,7 +10,12 @@ const query = (params: Record<string, string | string[]>) => {
 };
 
 async function mcpTool(owner: Actor, extra: Record<string, unknown> = {}) {
-  const res = await owner.fetch("POST", "/tools/", { displayName: "Remote", toolType: "mcp", mcpUrl: mcp("/auth/mcp"), ...extra });
+  const res = await owner.fetch("POST", "/tools/", {
+    displayName: "Remote",
+    toolType: "mcp",
+    mcpUrl: mcp("/auth/mcp"),
+    ...extra,
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as { id: string };
 }
@@ -21,32 +26,71 @@ describe("GET /tools/available-tools/", () => {
     for (const prefix of PREFIXES) {
       const res = await owner.fetch("GET", query({ mcpUrl: mcp() }), undefined, { prefix });
       expect(res.status, await res.clone().text()).toBe(200);
-      const body = (await res.json()) as { server: unknown; transport: string; credential: string; tools: { name: string; title: string | null; inputSchema: unknown }[] };
-      expect(body).toMatchObject({ server: { name: "test-mcp-server", version: "1.2.3" }, transport: "streamable-http", credential: "none" });
+      const body = (await res.json()) as {
+        server: unknown;
+        transport: string;
+        credential: string;
+        tools: { name: string; title: string | null; inputSchema: unknown }[];
+      };
+      expect(body).toMatchObject({
+        server: { name: "test-mcp-server", version: "1.2.3" },
+        transport: "streamable-http",
+        credential: "none",
+      });
       expect(body.tools.map((t) => t.name)).toEqual(["add", "whoami", "fail", "sleep", "big", "lookup_order"]);
-      expect(body.tools[0]).toMatchObject({ title: "Add numbers", inputSchema: { type: "object", required: ["a", "b"] } });
+      expect(body.tools[0]).toMatchObject({
+        title: "Add numbers",
+        inputSchema: { type: "object", required: ["a", "b"] },
+      });
     }
-    const narrowed = await (await owner.fetch("GET", query({ mcp_url: mcp(), mcp_allowed_tools: '["add","whoami","big"]', availableTools: ["add", "big"] }))).json();
+    const narrowed = await (
+      await owner.fetch(
+        "GET",
+        query({ mcp_url: mcp(), mcp_allowed_tools: '["add","whoami","big"]', availableTools: ["add", "big"] }),
+      )
+    ).json();
     expect((narrowed as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(["add", "big"]);
-    const csv = await (await owner.fetch("GET", query({ mcpUrl: mcp("/sse"), mcpAllowedTools: "whoami, fail" }))).json();
+    const csv = await (
+      await owner.fetch("GET", query({ mcpUrl: mcp("/sse"), mcpAllowedTools: "whoami, fail" }))
+    ).json();
     expect(csv).toMatchObject({ transport: "sse", tools: [{ name: "whoami" }, { name: "fail" }] });
   });
 
   it("sends rawMcpHeader, and your stored credential for toolId in its place", async () => {
     const owner = await seedOwner();
-    const ok = await owner.fetch("GET", query({ mcpUrl: mcp("/auth/mcp"), rawMcpHeader: '{"Authorization": "Bearer good-token"}' }));
+    const ok = await owner.fetch(
+      "GET",
+      query({ mcpUrl: mcp("/auth/mcp"), rawMcpHeader: '{"Authorization": "Bearer good-token"}' }),
+    );
     expect(await ok.json()).toMatchObject({ credential: "rawMcpHeader" });
-    await expectError(await owner.fetch("GET", query({ mcpUrl: mcp("/auth/mcp"), rawMcpHeader: '{"Authorization": "Bearer bad"}' })), 400, "mcp_unauthorized");
+    await expectError(
+      await owner.fetch("GET", query({ mcpUrl: mcp("/auth/mcp"), rawMcpHeader: '{"Authorization": "Bearer bad"}' })),
+      400,
+      "mcp_unauthorized",
+    );
 
     const tool = await mcpTool(owner, { rawMcpHeader: { Authorization: "Bearer good-token" } });
     // The tool's own headers when nothing else is given.
-    expect(await (await owner.fetch("GET", query({ mcpUrl: mcp("/auth/mcp"), toolId: tool.id }))).json()).toMatchObject({ credential: "tool" });
-    const stored = await owner.fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { Authorization: "Bearer wrong-member-token" } });
+    expect(await (await owner.fetch("GET", query({ mcpUrl: mcp("/auth/mcp"), toolId: tool.id }))).json()).toMatchObject(
+      { credential: "tool" },
+    );
+    const stored = await owner.fetch("POST", `/tools/${tool.id}/credentials/`, {
+      headers: { Authorization: "Bearer wrong-member-token" },
+    });
     expect(stored.status).toBe(201);
     // The member's credential wins over rawMcpHeader (and the server refuses this one).
-    await expectError(await owner.fetch("GET", query({ mcpUrl: mcp("/auth/mcp"), toolId: tool.id, rawMcpHeader: '{"Authorization": "Bearer good-token"}' })), 400, "mcp_unauthorized");
+    await expectError(
+      await owner.fetch(
+        "GET",
+        query({ mcpUrl: mcp("/auth/mcp"), toolId: tool.id, rawMcpHeader: '{"Authorization": "Bearer good-token"}' }),
+      ),
+      400,
+      "mcp_unauthorized",
+    );
     await owner.fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { Authorization: "Bearer good-token" } });
-    expect(await (await owner.fetch("GET", query({ mcpUrl: mcp("/auth/mcp"), toolId: tool.id }))).json()).toMatchObject({ credential: "member" });
+    expect(await (await owner.fetch("GET", query({ mcpUrl: mcp("/auth/mcp"), toolId: tool.id }))).json()).toMatchObject(
+      { credential: "member" },
+    );
   });
 
   it("answers 400 saying why: refused address, bad headers, unreachable, not MCP, timeout, missing URL", async () => {
@@ -66,7 +110,9 @@ describe("GET /tools/available-tools/", () => {
       expect(JSON.stringify(await expectError(res, 400, code))).toMatch(detail);
     }
     const port = new URL(env.TEST_MCP_URL).port;
-    const closed = await owner.fetch("GET", query({ mcpUrl: "http://127.0.0.1:9/mcp" }), undefined, { settings: { OUTBOUND_ALLOWED_HOSTS: `127.0.0.1,127.0.0.1:${port}` } });
+    const closed = await owner.fetch("GET", query({ mcpUrl: "http://127.0.0.1:9/mcp" }), undefined, {
+      settings: { OUTBOUND_ALLOWED_HOSTS: `127.0.0.1,127.0.0.1:${port}` },
+    });
     await expectError(closed, 400, "mcp_unreachable");
     await expectError(await owner.fetch("GET", query({ mcpUrl: mcp(), toolId: "not-a-uuid" })), 404);
   });

@@ -9,7 +9,10 @@ import { createChatbot } from "../../fixtures/chatbots";
 
 /** The SDK's client, talking to the worker itself. */
 async function connect(key: string | null, headers: Record<string, string> = {}) {
-  const client = new Client({ name: "test-client", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  const client = new Client(
+    { name: "test-client", version: "1.0.0" },
+    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
   const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
     fetch: (url, init) => SELF.fetch(new Request(url, init)),
     requestInit: { headers: { ...(key ? { Authorization: `Api-Key ${key}` } : {}), ...headers } },
@@ -22,7 +25,11 @@ const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string
 const rpc = (key: string | null, body: string) =>
   SELF.fetch("http://localhost/mcp", {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...(key ? { Authorization: `Api-Key ${key}` } : {}) },
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      ...(key ? { Authorization: `Api-Key ${key}` } : {}),
+    },
     body,
   });
 
@@ -32,22 +39,39 @@ describe("our platform as an MCP server at /mcp", () => {
     const bot = await createChatbot(owner, { name: "Helpdesk" });
     const client = await connect(owner.key);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["ask_assistant", "list_assistants", "list_knowledge_bases", "search_knowledge_base"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "ask_assistant",
+      "list_assistants",
+      "list_knowledge_bases",
+      "search_knowledge_base",
+    ]);
 
     const listed = await client.callTool({ name: "list_assistants", arguments: {} });
     expect(listed.isError).toBeFalsy();
     expect(JSON.parse(text(listed))).toEqual([expect.objectContaining({ id: bot.id, name: "Helpdesk" })]);
 
-    const asked = (await client.callTool({ name: "ask_assistant", arguments: { assistantId: bot.id, message: "Hello, who are you?" } })) as CallToolResult;
+    const asked = (await client.callTool({
+      name: "ask_assistant",
+      arguments: { assistantId: bot.id, message: "Hello, who are you?" },
+    })) as CallToolResult;
     expect(asked.isError, JSON.stringify(asked)).toBeFalsy();
     const first = asked.structuredContent as { conversationId: string; content: string };
     expect(first.content.length).toBeGreaterThan(0);
-    const again = (await client.callTool({ name: "ask_assistant", arguments: { assistantId: bot.id, message: "And again?", conversationId: first.conversationId } })) as CallToolResult;
+    const again = (await client.callTool({
+      name: "ask_assistant",
+      arguments: { assistantId: bot.id, message: "And again?", conversationId: first.conversationId },
+    })) as CallToolResult;
     expect((again.structuredContent as { conversationId: string }).conversationId).toBe(first.conversationId);
 
-    const searched = (await client.callTool({ name: "search_knowledge_base", arguments: { query: "refunds", assistantId: bot.id } })) as CallToolResult;
+    const searched = (await client.callTool({
+      name: "search_knowledge_base",
+      arguments: { query: "refunds", assistantId: bot.id },
+    })) as CallToolResult;
     expect(searched.isError).toBeFalsy();
-    const both = (await client.callTool({ name: "search_knowledge_base", arguments: { query: "refunds" } })) as CallToolResult;
+    const both = (await client.callTool({
+      name: "search_knowledge_base",
+      arguments: { query: "refunds" },
+    })) as CallToolResult;
     expect(both.isError).toBe(true);
     await client.close();
   });
@@ -57,7 +81,10 @@ describe("our platform as an MCP server at /mcp", () => {
     const bot = await createChatbot(owner);
     const other = await seedOwner();
     const outsider = await connect(other.key);
-    const foreign = (await outsider.callTool({ name: "ask_assistant", arguments: { assistantId: bot.id, message: "hi" } })) as CallToolResult;
+    const foreign = (await outsider.callTool({
+      name: "ask_assistant",
+      arguments: { assistantId: bot.id, message: "hi" },
+    })) as CallToolResult;
     expect(foreign.isError).toBe(true);
     expect(text(foreign)).toMatch(/^HTTP 404/);
     expect(JSON.parse(text(await outsider.callTool({ name: "list_assistants", arguments: {} })))).toEqual([]);
@@ -65,7 +92,10 @@ describe("our platform as an MCP server at /mcp", () => {
     const member = await seedMember(owner, ["chatbot.view"]);
     const limited = await connect(member.key, { "X-Organization-Id": owner.organizationId });
     // Asking needs conversation.manage.
-    const denied = (await limited.callTool({ name: "ask_assistant", arguments: { assistantId: bot.id, message: "hi" } })) as CallToolResult;
+    const denied = (await limited.callTool({
+      name: "ask_assistant",
+      arguments: { assistantId: bot.id, message: "hi" },
+    })) as CallToolResult;
     expect(denied.isError, JSON.stringify(denied)).toBe(true);
     expect(text(denied)).toMatch(/^HTTP 403/);
   });
@@ -84,10 +114,15 @@ describe("our platform as an MCP server at /mcp", () => {
     const notRpc = await rpc(owner.key, JSON.stringify({ hello: "world" }));
     expect(notRpc.status).toBe(400);
     // A tool call before initialize is refused by the protocol, as is a GET stream on this stateless server.
-    const get = await SELF.fetch("http://localhost/mcp", { headers: { Authorization: `Api-Key ${owner.key}`, Accept: "text/event-stream" } });
+    const get = await SELF.fetch("http://localhost/mcp", {
+      headers: { Authorization: `Api-Key ${owner.key}`, Accept: "text/event-stream" },
+    });
     expect(get.status).toBe(405);
     const client = await connect(owner.key);
-    const bad = (await client.callTool({ name: "ask_assistant", arguments: { assistantId: "nope", message: "" } })) as CallToolResult;
+    const bad = (await client.callTool({
+      name: "ask_assistant",
+      arguments: { assistantId: "nope", message: "" },
+    })) as CallToolResult;
     expect(bad.isError).toBe(true);
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).resolves.toMatchObject({ isError: true });
   });

@@ -10,7 +10,10 @@ describe("GET /organizations/{organizationPk}/members/current/", () => {
     const res = await member.fetch("GET", path(owner.organizationId), undefined, { prefix });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: member.memberId, user: { id: member.userId }, isOwner: false });
-    const mine = (await (await owner.fetch("GET", path(owner.organizationId), undefined, { prefix })).json()) as { user: { id: string }; isOwner: boolean };
+    const mine = (await (await owner.fetch("GET", path(owner.organizationId), undefined, { prefix })).json()) as {
+      user: { id: string };
+      isOwner: boolean;
+    };
     expect(mine).toMatchObject({ user: { id: owner.userId }, isOwner: true });
   });
 

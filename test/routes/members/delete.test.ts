@@ -14,7 +14,11 @@ describe("DELETE /organizations/{organizationPk}/members/{id}/", () => {
     const res = await owner.fetch("DELETE", path(owner.organizationId, member.memberId), undefined, { prefix });
     expect(res.status).toBe(204);
     expect(await exists(member.memberId)).toBe(false);
-    await expectError(await member.fetch("GET", `/organizations/${owner.organizationId}/members/current/`), 404, "not_found");
+    await expectError(
+      await member.fetch("GET", `/organizations/${owner.organizationId}/members/current/`),
+      404,
+      "not_found",
+    );
   });
 
   it("a member may leave without member.manage", async () => {
@@ -36,7 +40,11 @@ describe("DELETE /organizations/{organizationPk}/members/{id}/", () => {
   it("401 without a key", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner);
-    await expectError(await call("DELETE", `/api/v1${path(owner.organizationId, member.memberId)}`), 401, "not_authenticated");
+    await expectError(
+      await call("DELETE", `/api/v1${path(owner.organizationId, member.memberId)}`),
+      401,
+      "not_authenticated",
+    );
     expect(await exists(member.memberId)).toBe(true);
   });
 
@@ -44,7 +52,11 @@ describe("DELETE /organizations/{organizationPk}/members/{id}/", () => {
     const owner = await seedOwner();
     const viewer = await seedMember(owner, ["member.view"]);
     const target = await seedMember(owner);
-    await expectError(await viewer.fetch("DELETE", path(owner.organizationId, target.memberId)), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("DELETE", path(owner.organizationId, target.memberId)),
+      403,
+      "permission_denied",
+    );
     expect(await exists(target.memberId)).toBe(true);
     const manager = await seedMember(owner, ["member.manage"]);
     expect((await manager.fetch("DELETE", path(owner.organizationId, target.memberId))).status).toBe(204);

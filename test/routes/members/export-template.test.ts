@@ -23,8 +23,14 @@ describe("GET /organizations/{organizationPk}/members/export-template/", () => {
 
   it("403 without member.manage (member.view is not enough)", async () => {
     const owner = await seedOwner();
-    await expectError(await (await seedMember(owner, ["member.view"])).fetch("GET", path(owner.organizationId)), 403, "permission_denied");
-    expect((await (await seedMember(owner, ["member.manage"])).fetch("GET", path(owner.organizationId))).status).toBe(200);
+    await expectError(
+      await (await seedMember(owner, ["member.view"])).fetch("GET", path(owner.organizationId)),
+      403,
+      "permission_denied",
+    );
+    expect((await (await seedMember(owner, ["member.manage"])).fetch("GET", path(owner.organizationId))).status).toBe(
+      200,
+    );
   });
 
   it("404 for another organization", async () => {

@@ -25,7 +25,16 @@ describe("GET /organizations/{organizationPk}/members/export/", () => {
     expect(rows[0]).toEqual(["Name", "Email", "Groups", "Owner", "Joined", "department", "badge", "tags"]);
     expect(rows).toHaveLength(3);
     const [ownerRow] = await db().select().from(members).where(eq(members.userId, owner.userId));
-    expect(rows[1]).toEqual(["Owner <&> One", owner.email.toLowerCase(), null, true, expect.any(Number), null, null, null]);
+    expect(rows[1]).toEqual([
+      "Owner <&> One",
+      owner.email.toLowerCase(),
+      null,
+      true,
+      expect.any(Number),
+      null,
+      null,
+      null,
+    ]);
     expect(rows[1][4]).toBeCloseTo(excelSerial(ownerRow.createdAt), 6);
     const [memberRow] = await db().select().from(members).where(eq(members.id, member.memberId));
     expect(rows[2]).toEqual(["member", member.email, "Sales, West", false, expect.any(Number), "Field", 17, '["a"]']);
@@ -35,7 +44,9 @@ describe("GET /organizations/{organizationPk}/members/export/", () => {
   it("takes the list's filters", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner);
-    const rows = readXlsx(await (await owner.fetch("GET", path(owner.organizationId, `?ids=${member.memberId}`))).arrayBuffer());
+    const rows = readXlsx(
+      await (await owner.fetch("GET", path(owner.organizationId, `?ids=${member.memberId}`))).arrayBuffer(),
+    );
     expect(rows.slice(1).map((r) => r[1])).toEqual([member.email]);
   });
 
@@ -52,8 +63,14 @@ describe("GET /organizations/{organizationPk}/members/export/", () => {
 
   it("403 without member.view", async () => {
     const owner = await seedOwner();
-    await expectError(await (await seedMember(owner, [])).fetch("GET", path(owner.organizationId)), 403, "permission_denied");
-    expect((await (await seedMember(owner, ["member.view"])).fetch("GET", path(owner.organizationId))).status).toBe(200);
+    await expectError(
+      await (await seedMember(owner, [])).fetch("GET", path(owner.organizationId)),
+      403,
+      "permission_denied",
+    );
+    expect((await (await seedMember(owner, ["member.view"])).fetch("GET", path(owner.organizationId))).status).toBe(
+      200,
+    );
   });
 
   it("404 for another organization", async () => {

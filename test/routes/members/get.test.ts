@@ -26,7 +26,11 @@ describe("GET /organizations/{organizationPk}/members/{id}/", () => {
   it("401 without a key", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner);
-    await expectError(await call("GET", `/api/v1${path(owner.organizationId, member.memberId)}`), 401, "not_authenticated");
+    await expectError(
+      await call("GET", `/api/v1${path(owner.organizationId, member.memberId)}`),
+      401,
+      "not_authenticated",
+    );
   });
 
   it("403 without member.view", async () => {

@@ -5,7 +5,9 @@ import { uuidv7 } from "../../../src/lib/ids";
 import { db, unique } from "../../harness";
 
 export const LOCAL_LLM_ID = async () => {
-  const row = await db().query.models.findFirst({ where: (m, { and, eq, isNull }) => and(eq(m.kind, "llm"), isNull(m.organizationId)) });
+  const row = await db().query.models.findFirst({
+    where: (m, { and, eq, isNull }) => and(eq(m.kind, "llm"), isNull(m.organizationId)),
+  });
   return row!.id;
 };
 
@@ -24,7 +26,9 @@ export async function setMetadata(memberId: string, metadata: Record<string, unk
 }
 
 export async function memberIdOf(organizationId: string, userId: string) {
-  const row = await db().query.members.findFirst({ where: (m, { and, eq }) => and(eq(m.organizationId, organizationId), eq(m.userId, userId)) });
+  const row = await db().query.members.findFirst({
+    where: (m, { and, eq }) => and(eq(m.organizationId, organizationId), eq(m.userId, userId)),
+  });
   return row!.id;
 }
 
@@ -32,13 +36,27 @@ export async function memberIdOf(organizationId: string, userId: string) {
 export async function seedInbox(organizationId: string, createdById: string, groupIds: string[]) {
   const chatbotId = uuidv7();
   const inboxId = uuidv7();
-  await db().insert(chatbots).values({ id: chatbotId, organizationId, createdById, name: unique("bot"), largeLanguageModelId: await LOCAL_LLM_ID() });
-  if (groupIds.length) await db().insert(chatbotGroups).values(groupIds.map((groupId) => ({ chatbotId, groupId })));
-  await db().insert(inboxes).values({ id: inboxId, organizationId, name: unique("inbox"), channelType: "api", chatbotId });
+  await db()
+    .insert(chatbots)
+    .values({
+      id: chatbotId,
+      organizationId,
+      createdById,
+      name: unique("bot"),
+      largeLanguageModelId: await LOCAL_LLM_ID(),
+    });
+  if (groupIds.length)
+    await db()
+      .insert(chatbotGroups)
+      .values(groupIds.map((groupId) => ({ chatbotId, groupId })));
+  await db()
+    .insert(inboxes)
+    .values({ id: inboxId, organizationId, name: unique("inbox"), channelType: "api", chatbotId });
   return inboxId;
 }
 
-export const groupLinks = (memberId: string) => db().select().from(groupMembers).where(eq(groupMembers.memberId, memberId));
+export const groupLinks = (memberId: string) =>
+  db().select().from(groupMembers).where(eq(groupMembers.memberId, memberId));
 
 export type Cell = string | number | boolean | null;
 
@@ -46,7 +64,13 @@ export type Cell = string | number | boolean | null;
 export function readXlsx(bytes: ArrayBuffer): Cell[][] {
   const files = unzipSync(new Uint8Array(bytes));
   if (!files["[Content_Types].xml"] || !files["xl/workbook.xml"]) throw new Error("not an xlsx package");
-  const decode = (s: string) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+  const decode = (s: string) =>
+    s
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, "&");
   const shared = files["xl/sharedStrings.xml"]
     ? [...strFromU8(files["xl/sharedStrings.xml"]).matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) =>
         decode([...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => t[1]).join("")),

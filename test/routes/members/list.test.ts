@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { addGroup, joinGroup, memberIdOf, seedInbox, setMetadata } from "./helpers";
 
-type Member = { id: string; user: { id: string; name: string; email: string }; isOwner: boolean; groups: { id: string; name: string }[] };
+type Member = {
+  id: string;
+  user: { id: string; name: string; email: string };
+  isOwner: boolean;
+  groups: { id: string; name: string }[];
+};
 type Page = { count: number; next: string | null; previous: string | null; results: Member[] };
 const path = (orgId: string, query = "") => `/organizations/${orgId}/members/${query}`;
 
@@ -49,12 +54,20 @@ describe("GET /organizations/{organizationPk}/members/", () => {
     await setMetadata(a.memberId, { department: "Finance", employeeId: 4242424, remote: true });
     await setMetadata(b.memberId, { department: "Sales_Team" });
 
-    expect((await list(owner, owner.organizationId, "?query=ALICE")).results.map((m) => m.user.id)).toEqual([owner.userId]);
-    expect((await list(owner, owner.organizationId, `?query=${a.email.split("@")[0].slice(-8).toUpperCase()}`)).results.map((m) => m.id)).toEqual([a.memberId]);
+    expect((await list(owner, owner.organizationId, "?query=ALICE")).results.map((m) => m.user.id)).toEqual([
+      owner.userId,
+    ]);
+    expect(
+      (await list(owner, owner.organizationId, `?query=${a.email.split("@")[0].slice(-8).toUpperCase()}`)).results.map(
+        (m) => m.id,
+      ),
+    ).toEqual([a.memberId]);
     const grouped = await list(owner, owner.organizationId, `?group=${group}`);
     expect(grouped.results.map((m) => m.id)).toEqual([b.memberId]);
     expect(grouped.results[0].groups).toEqual([{ id: group, name: "Sales" }]);
-    expect((await list(owner, owner.organizationId, `?ids=${b.memberId},${a.memberId}`)).results.map((m) => m.id)).toEqual([a.memberId, b.memberId]);
+    expect(
+      (await list(owner, owner.organizationId, `?ids=${b.memberId},${a.memberId}`)).results.map((m) => m.id),
+    ).toEqual([a.memberId, b.memberId]);
     expect((await list(owner, owner.organizationId, "?search=finance")).results.map((m) => m.id)).toEqual([a.memberId]);
     expect((await list(owner, owner.organizationId, "?search=4242424")).results.map((m) => m.id)).toEqual([a.memberId]);
     expect((await list(owner, owner.organizationId, "?search=true")).results.map((m) => m.id)).toEqual([a.memberId]);
@@ -62,7 +75,9 @@ describe("GET /organizations/{organizationPk}/members/", () => {
     expect((await list(owner, owner.organizationId, "?search=s_t")).results.map((m) => m.id)).toEqual([b.memberId]);
     expect((await list(owner, owner.organizationId, "?search=sxt")).count).toBe(0);
     expect((await list(owner, owner.organizationId, "?search=alice%20finance")).count).toBe(0);
-    expect((await list(owner, owner.organizationId, "?search=sales%20member")).results.map((m) => m.id)).toEqual([b.memberId]);
+    expect((await list(owner, owner.organizationId, "?search=sales%20member")).results.map((m) => m.id)).toEqual([
+      b.memberId,
+    ]);
   });
 
   it("filters by inbox: owners plus members of groups linked to the inbox's assistant", async () => {
@@ -84,7 +99,12 @@ describe("GET /organizations/{organizationPk}/members/", () => {
 
   it("400 naming the field for a malformed group, inbox or ids filter", async () => {
     const owner = await seedOwner();
-    for (const [query, field] of [["?group=nope", "group"], ["?inbox=nope", "inbox"], ["?ids=a,b", "ids"], ["?pagination=maybe", "pagination"]]) {
+    for (const [query, field] of [
+      ["?group=nope", "group"],
+      ["?inbox=nope", "inbox"],
+      ["?ids=a,b", "ids"],
+      ["?pagination=maybe", "pagination"],
+    ]) {
       const body = await expectError(await owner.fetch("GET", path(owner.organizationId, query)), 400, "invalid");
       expect(Object.keys(body.errors!)).toContain(field);
     }

@@ -41,7 +41,9 @@ describe("GET /organizations/{organizationPk}/members/metadata-template/", () =>
     const owner = await seedOwner();
     const member = await seedMember(owner, []);
     await expectError(await member.fetch("GET", path(owner.organizationId)), 403, "permission_denied");
-    expect((await (await seedMember(owner, ["member.view"])).fetch("GET", path(owner.organizationId))).status).toBe(200);
+    expect((await (await seedMember(owner, ["member.view"])).fetch("GET", path(owner.organizationId))).status).toBe(
+      200,
+    );
   });
 
   it("404 for another organization", async () => {

@@ -11,13 +11,25 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
   it.each(PREFIXES)("replaces the member's groups under %s", async (prefix) => {
     const owner = await seedOwner();
     const member = await seedMember(owner);
-    const [a, b, c] = [await addGroup(owner.organizationId, "A"), await addGroup(owner.organizationId, "B"), await addGroup(owner.organizationId, "C")];
+    const [a, b, c] = [
+      await addGroup(owner.organizationId, "A"),
+      await addGroup(owner.organizationId, "B"),
+      await addGroup(owner.organizationId, "C"),
+    ];
     await joinGroup(member.memberId, a);
-    const res = await owner.fetch("POST", path(owner.organizationId, member.memberId), { groups: [c, b, c] }, { prefix });
+    const res = await owner.fetch(
+      "POST",
+      path(owner.organizationId, member.memberId),
+      { groups: [c, b, c] },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     const body = (await res.json()) as { id: string; groups: { id: string; name: string }[] };
     expect(body.id).toBe(member.memberId);
-    expect(body.groups).toEqual([{ id: b, name: "B" }, { id: c, name: "C" }]);
+    expect(body.groups).toEqual([
+      { id: b, name: "B" },
+      { id: c, name: "C" },
+    ]);
     expect(await linkedGroups(member.memberId)).toEqual([b, c].sort());
     const cleared = await owner.fetch("POST", path(owner.organizationId, member.memberId), { groups: [] }, { prefix });
     expect(((await cleared.json()) as { groups: unknown[] }).groups).toEqual([]);
@@ -32,7 +44,11 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
     const stranger = await seedOwner();
     const foreign = await addGroup(stranger.organizationId);
     for (const groups of [[mine, foreign], ["nope"], "x", undefined]) {
-      const body = await expectError(await owner.fetch("POST", path(owner.organizationId, member.memberId), { groups }), 400, "invalid");
+      const body = await expectError(
+        await owner.fetch("POST", path(owner.organizationId, member.memberId), { groups }),
+        400,
+        "invalid",
+      );
       expect(Object.keys(body.errors!).some((k) => k.startsWith("groups"))).toBe(true);
     }
     expect(await linkedGroups(member.memberId)).toEqual([mine]);
@@ -41,7 +57,11 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
   it("401 without a key", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner);
-    await expectError(await call("POST", `/api/v1${path(owner.organizationId, member.memberId)}`, { groups: [] }), 401, "not_authenticated");
+    await expectError(
+      await call("POST", `/api/v1${path(owner.organizationId, member.memberId)}`, { groups: [] }),
+      401,
+      "not_authenticated",
+    );
   });
 
   it("403 without member.manage, and for a manager changing their own groups", async () => {
@@ -49,15 +69,27 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
     const target = await seedMember(owner);
     const group = await addGroup(owner.organizationId);
     const viewer = await seedMember(owner, ["member.view", "group.manage"]);
-    await expectError(await viewer.fetch("POST", path(owner.organizationId, target.memberId), { groups: [group] }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("POST", path(owner.organizationId, target.memberId), { groups: [group] }),
+      403,
+      "permission_denied",
+    );
     const manager = await seedMember(owner, ["member.manage"]);
-    await expectError(await manager.fetch("POST", path(owner.organizationId, manager.memberId), { groups: [group] }), 403, "permission_denied");
+    await expectError(
+      await manager.fetch("POST", path(owner.organizationId, manager.memberId), { groups: [group] }),
+      403,
+      "permission_denied",
+    );
     expect(await linkedGroups(target.memberId)).toEqual([]);
     expect(await linkedGroups(manager.memberId)).toEqual([manager.groupId]);
-    expect((await manager.fetch("POST", path(owner.organizationId, target.memberId), { groups: [group] })).status).toBe(200);
+    expect((await manager.fetch("POST", path(owner.organizationId, target.memberId), { groups: [group] })).status).toBe(
+      200,
+    );
     // The owner may set their own.
     const ownerMemberId = await memberIdOf(owner.organizationId, owner.userId);
-    expect((await owner.fetch("POST", path(owner.organizationId, ownerMemberId), { groups: [group] })).status).toBe(200);
+    expect((await owner.fetch("POST", path(owner.organizationId, ownerMemberId), { groups: [group] })).status).toBe(
+      200,
+    );
   });
 
   it("403 for a manager giving a group with permissions the manager lacks", async () => {
@@ -65,7 +97,9 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
     const target = await seedMember(owner);
     const manager = await seedMember(owner, ["member.manage"]);
     const admins = await addGroup(owner.organizationId);
-    await db().insert(groupPermissions).values({ groupId: admins, permissionId: PERMISSIONS.find((p) => p.codename === "organization.manage")!.id });
+    await db()
+      .insert(groupPermissions)
+      .values({ groupId: admins, permissionId: PERMISSIONS.find((p) => p.codename === "organization.manage")!.id });
     const res = await manager.fetch("POST", path(owner.organizationId, target.memberId), { groups: [admins] });
     expect((await expectError(res, 403, "permission_denied")).detail).toContain("organization.manage");
     expect(await linkedGroups(target.memberId)).toEqual([]);
@@ -76,9 +110,21 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
     const member = await seedMember(owner);
     const stranger = await seedOwner();
     const strangerGroup = await addGroup(stranger.organizationId);
-    await expectError(await stranger.fetch("POST", path(owner.organizationId, member.memberId), { groups: [] }), 404, "not_found");
-    await expectError(await stranger.fetch("POST", path(stranger.organizationId, member.memberId), { groups: [strangerGroup] }), 404, "not_found");
-    await expectError(await owner.fetch("POST", path(owner.organizationId, NO_SUCH_ID), { groups: [] }), 404, "not_found");
+    await expectError(
+      await stranger.fetch("POST", path(owner.organizationId, member.memberId), { groups: [] }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await stranger.fetch("POST", path(stranger.organizationId, member.memberId), { groups: [strangerGroup] }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("POST", path(owner.organizationId, NO_SUCH_ID), { groups: [] }),
+      404,
+      "not_found",
+    );
     expect(await linkedGroups(member.memberId)).toEqual([]);
   });
 });

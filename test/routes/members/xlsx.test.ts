@@ -6,7 +6,13 @@ describe("members spreadsheet writer in the Workers runtime", () => {
   // Parts over 160 kB make fflate's async zip spawn a Web Worker, which workerd does not have;
   // this size would fail with write-excel-file/universal.
   it("writes a sheet far larger than 160 kB", async () => {
-    const rows = Array.from({ length: 4000 }, (_, i) => [`Member ${i}`, `member-${i}@example.com`, "Sales, West", i % 2 === 0, i]);
+    const rows = Array.from({ length: 4000 }, (_, i) => [
+      `Member ${i}`,
+      `member-${i}@example.com`,
+      "Sales, West",
+      i % 2 === 0,
+      i,
+    ]);
     const res = await xlsxDownload(["Name", "Email", "Groups", "Owner", "Number"], rows, "big.xlsx");
     const parsed = readXlsx(await res.arrayBuffer());
     expect(parsed).toHaveLength(4001);

@@ -3,7 +3,19 @@ import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 
-type Message = { id: string; type: string; senderType: string; content: string; sequence: number; sender: { id: string | null; name: string }; metadata: Record<string, unknown>; attachments: unknown[]; canvas: unknown; skillIds: string[]; toolIds: string[] };
+type Message = {
+  id: string;
+  type: string;
+  senderType: string;
+  content: string;
+  sequence: number;
+  sender: { id: string | null; name: string };
+  metadata: Record<string, unknown>;
+  attachments: unknown[];
+  canvas: unknown;
+  skillIds: string[];
+  toolIds: string[];
+};
 
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
@@ -13,7 +25,9 @@ async function conversationOf(owner: Actor) {
 
 async function waitForMessages(owner: Actor, conversationId: string, n: number): Promise<Message[]> {
   for (let i = 0; i < 60; i++) {
-    const page = (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as { results: Message[] };
+    const page = (await (
+      await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)
+    ).json()) as { results: Message[] };
     if (page.results.length >= n) return page.results;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -31,14 +45,25 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
       attachments: [{ type: "image", filename: "card.png", file: "https://cdn.example.com/card.png" }],
       canvas: { name: "c", title: "T", content: "x", canvasType: { type: "markdown" } },
       metadata: { time_zone: "Europe/Paris" },
-      query_metadata: { knowledge_bases: [{ knowledge_base_id: NO_SUCH_ID, chatbot_file_ids: [NO_SUCH_ID], has_user_selected_all: false }] },
+      query_metadata: {
+        knowledge_bases: [
+          { knowledge_base_id: NO_SUCH_ID, chatbot_file_ids: [NO_SUCH_ID], has_user_selected_all: false },
+        ],
+      },
       skill_ids: [NO_SUCH_ID],
       tool_ids: [NO_SUCH_ID],
     };
     const res = await owner.fetch("POST", "/messages/", body, { prefix });
     expect(res.status, await res.clone().text()).toBe(201);
     const receipt = (await res.json()) as Message;
-    expect(receipt).toMatchObject({ type: "incoming", senderType: "contact", content: "Can I pay by card?", sequence: 3, skillIds: [NO_SUCH_ID], toolIds: [NO_SUCH_ID] });
+    expect(receipt).toMatchObject({
+      type: "incoming",
+      senderType: "contact",
+      content: "Can I pay by card?",
+      sequence: 3,
+      skillIds: [NO_SUCH_ID],
+      toolIds: [NO_SUCH_ID],
+    });
     expect(receipt.metadata).toEqual({ time_zone: "Europe/Paris" });
     expect(receipt.attachments).toHaveLength(1);
     // Stored in the new form: knowledgeBaseFileIds replaces the deprecated chatbotFileIds.
@@ -47,7 +72,9 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     });
     const messages = await waitForMessages(owner, conversationId, 4);
     expect(messages[0]).toMatchObject({ type: "outgoing", sequence: 4, content: 'You said: "Can I pay by card?".' });
-    const one = await owner.fetch("GET", `/messages/${receipt.id}/?conversation=${conversationId}`, undefined, { prefix });
+    const one = await owner.fetch("GET", `/messages/${receipt.id}/?conversation=${conversationId}`, undefined, {
+      prefix,
+    });
     expect(((await one.json()) as Message).id).toBe(receipt.id);
   });
 
@@ -56,7 +83,13 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     const other = await seedOwner();
     const { conversationId } = await conversationOf(owner);
     const before = (await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n;
-    for (const body of [{ content: "x" }, { conversation: "nope", content: "x" }, { conversation: conversationId, content: 5 }, { conversation: conversationId, content: "x", type: "outgoing" }, { conversation: conversationId, content: "x", queryMetadata: { knowledgeBases: [{ knowledgeBaseId: "nope" }] } }]) {
+    for (const body of [
+      { content: "x" },
+      { conversation: "nope", content: "x" },
+      { conversation: conversationId, content: 5 },
+      { conversation: conversationId, content: "x", type: "outgoing" },
+      { conversation: conversationId, content: "x", queryMetadata: { knowledgeBases: [{ knowledgeBaseId: "nope" }] } },
+    ]) {
       await expectError(await owner.fetch("POST", "/messages/", body), 400, "invalid");
     }
     expect((await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n).toBe(before);
@@ -64,7 +97,11 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     await expectError(await other.fetch("GET", `/messages/?conversation=${conversationId}`), 404);
     await expectError(await call("POST", "/api/v1/messages/", { conversation: conversationId, content: "x" }), 401);
     const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(await viewer.fetch("POST", "/messages/", { conversation: conversationId, content: "x" }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("POST", "/messages/", { conversation: conversationId, content: "x" }),
+      403,
+      "permission_denied",
+    );
     expect((await viewer.fetch("GET", `/messages/?conversation=${conversationId}`)).status).toBe(200);
     const nobody = await seedMember(owner);
     await expectError(await nobody.fetch("GET", `/messages/?conversation=${conversationId}`), 403, "permission_denied");
@@ -79,7 +116,12 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     for (const prefix of PREFIXES) {
       const res = await owner.fetch("GET", one(latest.id), undefined, { prefix });
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ id: latest.id, conversation: conversationId, type: latest.type, content: latest.content });
+      expect(await res.json()).toMatchObject({
+        id: latest.id,
+        conversation: conversationId,
+        type: latest.type,
+        content: latest.content,
+      });
     }
     const err = await expectError(await owner.fetch("GET", `/messages/${latest.id}/`), 400, "invalid");
     expect(Object.keys(err.errors!)).toEqual(["conversation"]);
@@ -96,16 +138,34 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
   it("pages newest first with a cursor, both ways", async () => {
     const owner = await seedOwner();
     const { bot, conversationId } = await conversationOf(owner);
-    for (let i = 0; i < 2; i++) await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: `m${i}` } });
-    const first = (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&page_size=4`)).json()) as { next: string; previous: null; results: Message[] };
+    for (let i = 0; i < 2; i++)
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: conversationId,
+        message: { content: `m${i}` },
+      });
+    const first = (await (
+      await owner.fetch("GET", `/messages/?conversation=${conversationId}&page_size=4`)
+    ).json()) as { next: string; previous: null; results: Message[] };
     expect(first.results.map((m) => m.sequence)).toEqual([6, 5, 4, 3]);
     expect(first.previous).toBeNull();
-    const second = (await (await call("GET", first.next.replace("http://localhost", ""), undefined, { Authorization: `Api-Key ${owner.key}` })).json()) as { next: string | null; previous: string; results: Message[] };
+    const second = (await (
+      await call("GET", first.next.replace("http://localhost", ""), undefined, {
+        Authorization: `Api-Key ${owner.key}`,
+      })
+    ).json()) as { next: string | null; previous: string; results: Message[] };
     expect(second.results.map((m) => m.sequence)).toEqual([2, 1]);
     expect(second.next).toBeNull();
-    const back = (await (await call("GET", second.previous.replace("http://localhost", ""), undefined, { Authorization: `Api-Key ${owner.key}` })).json()) as { results: Message[] };
+    const back = (await (
+      await call("GET", second.previous.replace("http://localhost", ""), undefined, {
+        Authorization: `Api-Key ${owner.key}`,
+      })
+    ).json()) as { results: Message[] };
     expect(back.results.map((m) => m.sequence)).toEqual([6, 5, 4, 3]);
-    await expectError(await owner.fetch("GET", `/messages/?conversation=${conversationId}&cursor=garbage`), 400, "invalid");
+    await expectError(
+      await owner.fetch("GET", `/messages/?conversation=${conversationId}&cursor=garbage`),
+      400,
+      "invalid",
+    );
   });
 });
 
@@ -113,23 +173,50 @@ describe("human handoff", () => {
   it("after update-auto-reply false the assistant stays silent, an agent answers, and switching back resumes replies", async () => {
     const owner = await seedOwner();
     const { bot, conversationId } = await conversationOf(owner);
-    const off = await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { auto_reply_enabled: false });
-    expect(await off.json()).toMatchObject({ autoReplyEnabled: false, status: "queued", progressStatus: "waiting_for_human" });
+    const off = await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, {
+      auto_reply_enabled: false,
+    });
+    expect(await off.json()).toMatchObject({
+      autoReplyEnabled: false,
+      status: "queued",
+      progressStatus: "waiting_for_human",
+    });
 
-    const silent = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "human please" } })).json()) as { content: string; message: null };
+    const silent = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: conversationId,
+        message: { content: "human please" },
+      })
+    ).json()) as { content: string; message: null };
     expect(silent).toMatchObject({ content: "", message: null });
     await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "still there?" });
 
-    const agent = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversationId, content: "Hi, I am Sam." });
+    const agent = await owner.fetch("POST", "/messages/outgoing/", {
+      conversation: conversationId,
+      content: "Hi, I am Sam.",
+    });
     expect(agent.status).toBe(201);
-    expect(await agent.json()).toMatchObject({ type: "outgoing", senderType: "user", sender: { id: owner.userId }, sequence: 5 });
-    const serving = (await (await owner.fetch("GET", `/conversations/${conversationId}/`)).json()) as Record<string, unknown>;
+    expect(await agent.json()).toMatchObject({
+      type: "outgoing",
+      senderType: "user",
+      sender: { id: owner.userId },
+      sequence: 5,
+    });
+    const serving = (await (await owner.fetch("GET", `/conversations/${conversationId}/`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(serving).toMatchObject({ status: "open", progressStatus: "human_serving", autoReplyEnabled: false });
     const messages = await waitForMessages(owner, conversationId, 5);
     expect(messages.map((m) => m.senderType)).toEqual(["user", "contact", "contact", "chatbot", "contact"]);
 
     await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: true });
-    const back = (await (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: conversationId, message: { content: "bot again" } })).json()) as { content: string };
+    const back = (await (
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: conversationId,
+        message: { content: "bot again" },
+      })
+    ).json()) as { content: string };
     expect(back.content).toBe('You said: "bot again".');
   });
 
@@ -137,10 +224,19 @@ describe("human handoff", () => {
     const owner = await seedOwner();
     const { conversationId } = await conversationOf(owner);
     const before = (await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n;
-    for (const body of [{ content: "x" }, { conversation: "nope", content: "x" }, { conversation: conversationId }, { conversation: conversationId, content: 5 }, { conversation: conversationId, content: "x".repeat(32_001) }]) {
+    for (const body of [
+      { content: "x" },
+      { conversation: "nope", content: "x" },
+      { conversation: conversationId },
+      { conversation: conversationId, content: 5 },
+      { conversation: conversationId, content: "x".repeat(32_001) },
+    ]) {
       await expectError(await owner.fetch("POST", "/messages/outgoing/", body), 400, "invalid");
     }
-    await expectError(await call("POST", "/api/v1/messages/outgoing/", { conversation: conversationId, content: "x" }), 401);
+    await expectError(
+      await call("POST", "/api/v1/messages/outgoing/", { conversation: conversationId, content: "x" }),
+      401,
+    );
     expect((await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n).toBe(before);
   });
 
@@ -148,14 +244,35 @@ describe("human handoff", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const { conversationId } = await conversationOf(owner);
-    await expectError(await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: "no" }), 400, "invalid");
-    await expectError(await call("PATCH", `/api/v1/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }), 401);
+    await expectError(
+      await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: "no" }),
+      400,
+      "invalid",
+    );
+    await expectError(
+      await call("PATCH", `/api/v1/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }),
+      401,
+    );
     const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(await viewer.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }), 403);
-    await expectError(await other.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }), 404);
-    await expectError(await other.fetch("POST", "/messages/outgoing/", { conversation: conversationId, content: "x" }), 404);
-    await expectError(await viewer.fetch("POST", "/messages/outgoing/", { conversation: conversationId, content: "x" }), 403);
-    const still = (await (await owner.fetch("GET", `/conversations/${conversationId}/`)).json()) as { autoReplyEnabled: boolean };
+    await expectError(
+      await viewer.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }),
+      403,
+    );
+    await expectError(
+      await other.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }),
+      404,
+    );
+    await expectError(
+      await other.fetch("POST", "/messages/outgoing/", { conversation: conversationId, content: "x" }),
+      404,
+    );
+    await expectError(
+      await viewer.fetch("POST", "/messages/outgoing/", { conversation: conversationId, content: "x" }),
+      403,
+    );
+    const still = (await (await owner.fetch("GET", `/conversations/${conversationId}/`)).json()) as {
+      autoReplyEnabled: boolean;
+    };
     expect(still.autoReplyEnabled).toBe(true);
   });
 });

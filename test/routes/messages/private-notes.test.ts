@@ -9,7 +9,14 @@ import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 import { channelInbox, eventually, messagesWhen, onlyConversation, post, standIn } from "../../channels/support";
 
 type Message = { id: string; sequence: number; type: string; senderType: string; content: string; private: boolean };
-type Conversation = { status: string; progressStatus: string; autoReplyEnabled: boolean; lastMessage: string | null; lastMessageCreatedAt: string | null; unreadCount?: number };
+type Conversation = {
+  status: string;
+  progressStatus: string;
+  autoReplyEnabled: boolean;
+  lastMessage: string | null;
+  lastMessageCreatedAt: string | null;
+  unreadCount?: number;
+};
 type PublicMessage = { id: string; sequence: number; role: string; content: string };
 
 const count = async () => (await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n;
@@ -19,17 +26,29 @@ async function visitorConversation(owner: Actor) {
   const chat = await seedWebChat(owner);
   const visitor = client();
   const session = await startSession(chat.id, {}, visitor);
-  const first = await (await visitor.post(pub(chat.id, "messages/"), { content: "Where is my parcel?" }, session.token)).text();
+  const first = await (
+    await visitor.post(pub(chat.id, "messages/"), { content: "Where is my parcel?" }, session.token)
+  ).text();
   const id = /"conversationId":"([^"]+)"/.exec(first)![1];
-  const history = async () => ((await (await visitor.get(pub(chat.id, `conversations/${id}/messages/`), session.token)).json()) as { results: PublicMessage[] }).results;
-  const open = (headers: Record<string, string> = {}) => visitor.get(pub(chat.id, `conversations/${id}/events/`), session.token, headers);
-  const messages = async () => ((await (await owner.fetch("GET", `/messages/?conversation=${id}&pageSize=100`)).json()) as { results: Message[] }).results.sort((a, b) => a.sequence - b.sequence);
+  const history = async () =>
+    (
+      (await (await visitor.get(pub(chat.id, `conversations/${id}/messages/`), session.token)).json()) as {
+        results: PublicMessage[];
+      }
+    ).results;
+  const open = (headers: Record<string, string> = {}) =>
+    visitor.get(pub(chat.id, `conversations/${id}/events/`), session.token, headers);
+  const messages = async () =>
+    (
+      (await (await owner.fetch("GET", `/messages/?conversation=${id}&pageSize=100`)).json()) as { results: Message[] }
+    ).results.sort((a, b) => a.sequence - b.sequence);
   const conversation = async () => (await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as Conversation;
   await eventually(async () => (await messages()).length === 2);
   return { chat, visitor, session, id, history, open, messages, conversation };
 }
 
-const note = (owner: Actor, conversation: string, content: string, extra: Record<string, unknown> = {}) => owner.fetch("POST", "/messages/outgoing/", { conversation, content, private: true, ...extra });
+const note = (owner: Actor, conversation: string, content: string, extra: Record<string, unknown> = {}) =>
+  owner.fetch("POST", "/messages/outgoing/", { conversation, content, private: true, ...extra });
 
 describe("private notes", () => {
   it("are stored for the team (private: true) and leave the conversation as it was: the assistant keeps serving it", async () => {
@@ -41,7 +60,13 @@ describe("private notes", () => {
     const res = await note(owner, id, "Customer is a VIP, be nice.");
     expect(res.status, await res.clone().text()).toBe(201);
     const record = (await res.json()) as Message;
-    expect(record).toMatchObject({ type: "outgoing", senderType: "user", content: "Customer is a VIP, be nice.", private: true, sequence: 3 });
+    expect(record).toMatchObject({
+      type: "outgoing",
+      senderType: "user",
+      content: "Customer is a VIP, be nice.",
+      private: true,
+      sequence: 3,
+    });
 
     const listed = await messages();
     expect(listed.map((m) => [m.content, m.private])).toEqual([
@@ -53,7 +78,13 @@ describe("private notes", () => {
     expect(one.private).toBe(true);
 
     const after = await conversation();
-    expect(after).toMatchObject({ status: before.status, progressStatus: before.progressStatus, autoReplyEnabled: true, lastMessage: before.lastMessage, lastMessageCreatedAt: before.lastMessageCreatedAt });
+    expect(after).toMatchObject({
+      status: before.status,
+      progressStatus: before.progressStatus,
+      autoReplyEnabled: true,
+      lastMessage: before.lastMessage,
+      lastMessageCreatedAt: before.lastMessageCreatedAt,
+    });
 
     // The assistant still answers the visitor's next message: the note did not take the conversation over.
     await visitor.post(pub(chat.id, "messages/"), { content: "still there?", conversation: id }, session.token);
@@ -65,7 +96,9 @@ describe("private notes", () => {
     expect((await conversation()).lastMessage).toBe('You said: "still there?".');
 
     // A reply that is not a note has private: false and takes the conversation over, as before.
-    const reply = (await (await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, Sam here." })).json()) as Message;
+    const reply = (await (
+      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, Sam here." })
+    ).json()) as Message;
     expect(reply.private).toBe(false);
     expect(await conversation()).toMatchObject({ progressStatus: "human_serving", lastMessage: "Hi, Sam here." });
     await note(owner, id, "Handled by Sam.");
@@ -80,19 +113,29 @@ describe("private notes", () => {
 
     const live = liveEvents(await open());
     expect((await note(owner, id, "secret: refund approved internally")).status).toBe(201);
-    expect((await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Your refund is on its way." })).status).toBe(201);
+    expect(
+      (await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Your refund is on its way." }))
+        .status,
+    ).toBe(201);
     // The first message event after the note is the public reply: the note was never sent.
     const next = await live.next((e) => e.event === "message");
     expect(next.data).toMatchObject({ role: "agent", content: "Your refund is on its way." });
     await live.close();
 
     const shown = await history();
-    expect(shown.map((m) => m.content)).toEqual(["Where is my parcel?", 'You said: "Where is my parcel?".', "Your refund is on its way."]);
+    expect(shown.map((m) => m.content)).toEqual([
+      "Where is my parcel?",
+      'You said: "Where is my parcel?".',
+      "Your refund is on its way.",
+    ]);
     expect(JSON.stringify(shown)).not.toContain("secret");
 
     const replay = liveEvents(await open({ "Last-Event-ID": hello.id }));
     const replayed = [await replay.next((e) => e.event === "message"), await replay.next((e) => e.event === "message")];
-    expect(replayed.map((e) => e.data.content)).toEqual(['You said: "Where is my parcel?".', "Your refund is on its way."]);
+    expect(replayed.map((e) => e.data.content)).toEqual([
+      'You said: "Where is my parcel?".',
+      "Your refund is on its way.",
+    ]);
     await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Anything else?" });
     expect((await replay.next((e) => e.event === "message")).data).toMatchObject({ content: "Anything else?" });
     await replay.close();
@@ -101,12 +144,22 @@ describe("private notes", () => {
   it("never reach an outgoing message webhook", async () => {
     const owner = await seedOwner();
     const { id, chat } = await visitorConversation(owner);
-    const hook = (await (await owner.fetch("POST", `/inboxes/${chat.inboxId}/webhooks/`, { name: "CRM", direction: "outgoing", url: `${env.TEST_RECEIVER_URL}/ok/notes` })).json()) as { id: string };
+    const hook = (await (
+      await owner.fetch("POST", `/inboxes/${chat.inboxId}/webhooks/`, {
+        name: "CRM",
+        direction: "outgoing",
+        url: `${env.TEST_RECEIVER_URL}/ok/notes`,
+      })
+    ).json()) as { id: string };
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
     expect((await note(owner, id, "internal only")).status).toBe(201);
-    expect((await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "public reply" })).status).toBe(201);
+    expect(
+      (await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "public reply" })).status,
+    ).toBe(201);
     const records = await eventually(async () => {
-      const page = (await (await owner.fetch("GET", `/inboxes/${chat.inboxId}/webhooks/${hook.id}/records/`)).json()) as { results: { requestBody: string | null }[] };
+      const page = (await (
+        await owner.fetch("GET", `/inboxes/${chat.inboxId}/webhooks/${hook.id}/records/`)
+      ).json()) as { results: { requestBody: string | null }[] };
       return page.results.some((r) => r.requestBody?.includes("public reply")) && page.results;
     });
     expect(records).toHaveLength(1);
@@ -119,7 +172,16 @@ describe("private notes", () => {
     const token = `${Math.floor(Math.random() * 1e9)}:AAHnotes${Date.now()}`;
     const inbox = await channelInbox(owner, "telegram", { botToken: token });
     const from = { id: 5557788, first_name: "Olivia", is_bot: false };
-    const update = { update_id: Math.floor(Math.random() * 1e8), message: { message_id: 1, from, chat: { id: from.id, type: "private", first_name: "Olivia" }, date: Math.floor(Date.now() / 1000), text: "Where is my parcel?" } };
+    const update = {
+      update_id: Math.floor(Math.random() * 1e8),
+      message: {
+        message_id: 1,
+        from,
+        chat: { id: from.id, type: "private", first_name: "Olivia" },
+        date: Math.floor(Date.now() / 1000),
+        text: "Where is my parcel?",
+      },
+    };
     expect((await post(inbox.path, await telegram.sign({ token, update }))).status).toBe(200);
     const conversation = await onlyConversation(owner, inbox.inboxId);
     await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "sent"));
@@ -127,13 +189,20 @@ describe("private notes", () => {
     expect(await sent()).toHaveLength(1);
 
     expect((await note(owner, conversation.id, "note for the team")).status).toBe(201);
-    expect((await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: "Sam here." })).status).toBe(201);
+    expect(
+      (await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: "Sam here." }))
+        .status,
+    ).toBe(201);
     const after = await eventually(async () => {
       const all = await sent();
       return all.length >= 2 && all;
     });
     // Delivered in order: the public reply right after the assistant's, and nothing for the note.
-    await messagesWhen(owner, conversation.id, (m) => m.filter((x) => x.metadata?.channelDelivery?.status === "sent").length === 2);
+    await messagesWhen(
+      owner,
+      conversation.id,
+      (m) => m.filter((x) => x.metadata?.channelDelivery?.status === "sent").length === 2,
+    );
     const total = await sent();
     expect(total).toHaveLength(2);
     expect(after.map((r) => r.body.text)).toEqual(['You said: "Where is my parcel?".', "Sam here."]);
@@ -149,10 +218,15 @@ describe("private notes", () => {
       const res = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "x", private: value });
       await expectError(res, 400, "invalid");
     }
-    const bad = (await (await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "x", private: "yes" })).json()) as { detail: string };
+    const bad = (await (
+      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "x", private: "yes" })
+    ).json()) as { detail: string };
     expect(bad.detail).toContain("private");
     expect(await count()).toBe(before);
-    await expectError(await call("POST", "/api/v1/messages/outgoing/", { conversation: id, content: "x", private: true }), 401);
+    await expectError(
+      await call("POST", "/api/v1/messages/outgoing/", { conversation: id, content: "x", private: true }),
+      401,
+    );
     const viewer = await seedMember(owner, ["conversation.view"]);
     await expectError(await note(viewer, id, "x"), 403, "permission_denied");
     await expectError(await note(other, id, "x"), 404);

@@ -14,26 +14,41 @@ const NO_BINDING = "Workers AI is not available here: the AI binding ([ai] in wr
 type Page = { results: ModelRecord[] };
 
 describe("available and unavailableReason on model records", () => {
-  it.each(PREFIXES)("Workers AI models without the binding are listed as unavailable, with the reason (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const own = await createModel(owner, KINDS[0]);
-    const page = (await (await owner.fetch("GET", "/large-language-models/", undefined, { prefix })).json()) as Page;
-    const byId = Object.fromEntries(page.results.map((m) => [m.id, m]));
-    expect(byId[LOCAL_LLM]).toMatchObject({ available: true, unavailableReason: null });
-    expect(byId[WORKERS_AI_LLM]).toMatchObject({ available: false, unavailableReason: NO_BINDING });
-    expect(byId[own.id]).toMatchObject({ available: true, unavailableReason: null });
-    const one = (await (await owner.fetch("GET", `/embedding-models/${WORKERS_AI_EMBEDDING}/`, undefined, { prefix })).json()) as ModelRecord;
-    expect(one).toMatchObject({ available: false, unavailableReason: NO_BINDING });
-  });
+  it.each(PREFIXES)(
+    "Workers AI models without the binding are listed as unavailable, with the reason (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const own = await createModel(owner, KINDS[0]);
+      const page = (await (await owner.fetch("GET", "/large-language-models/", undefined, { prefix })).json()) as Page;
+      const byId = Object.fromEntries(page.results.map((m) => [m.id, m]));
+      expect(byId[LOCAL_LLM]).toMatchObject({ available: true, unavailableReason: null });
+      expect(byId[WORKERS_AI_LLM]).toMatchObject({ available: false, unavailableReason: NO_BINDING });
+      expect(byId[own.id]).toMatchObject({ available: true, unavailableReason: null });
+      const one = (await (
+        await owner.fetch("GET", `/embedding-models/${WORKERS_AI_EMBEDDING}/`, undefined, { prefix })
+      ).json()) as ModelRecord;
+      expect(one).toMatchObject({ available: false, unavailableReason: NO_BINDING });
+    },
+  );
 
   it("a model whose stored API key cannot be read is unavailable, naming ENCRYPTION_KEY", async () => {
     const owner = await seedOwner();
     const model = await createModel(owner, KINDS[0], { apiKey: "sk-secret-123456" });
     expect(model).toMatchObject({ available: true, unavailableReason: null });
-    const res = await owner.fetch("GET", `/large-language-models/${model.id}/`, undefined, { settings: { ENCRYPTION_KEY: "another-key" } });
-    expect(await res.json()).toMatchObject({ available: false, unavailableReason: expect.stringContaining("cannot be decrypted") });
-    const unset = await owner.fetch("GET", `/large-language-models/${model.id}/`, undefined, { settings: { ENCRYPTION_KEY: undefined } });
-    expect(await unset.json()).toMatchObject({ available: false, unavailableReason: "Its API key cannot be read: ENCRYPTION_KEY is not configured." });
+    const res = await owner.fetch("GET", `/large-language-models/${model.id}/`, undefined, {
+      settings: { ENCRYPTION_KEY: "another-key" },
+    });
+    expect(await res.json()).toMatchObject({
+      available: false,
+      unavailableReason: expect.stringContaining("cannot be decrypted"),
+    });
+    const unset = await owner.fetch("GET", `/large-language-models/${model.id}/`, undefined, {
+      settings: { ENCRYPTION_KEY: undefined },
+    });
+    expect(await unset.json()).toMatchObject({
+      available: false,
+      unavailableReason: "Its API key cannot be read: ENCRYPTION_KEY is not configured.",
+    });
   });
 
   it("any member reads them (no permission needed); 401 without credentials; another organization's model is 404", async () => {
@@ -60,18 +75,39 @@ describe("saving an assistant on an unavailable model", () => {
   it("update: switching to one is 400 and changes nothing; a rename alone is not checked again; 403 without chatbot.manage", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: WORKERS_AI_LLM }), 400, "invalid");
-    await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { embeddingModel: WORKERS_AI_EMBEDDING }), 400, "invalid");
-    const after = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { largeLanguageModel: { id: string } };
+    await expectError(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: WORKERS_AI_LLM }),
+      400,
+      "invalid",
+    );
+    await expectError(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { embeddingModel: WORKERS_AI_EMBEDDING }),
+      400,
+      "invalid",
+    );
+    const after = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as {
+      largeLanguageModel: { id: string };
+    };
     expect(after.largeLanguageModel.id).toBe(LOCAL_LLM);
     expect((await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { name: "Renamed" })).status).toBe(200);
-    await expectError(await (await seedMember(owner, [])).fetch("POST", "/chatbots/", { name: "X", largeLanguageModel: WORKERS_AI_LLM }), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, [])).fetch("POST", "/chatbots/", {
+        name: "X",
+        largeLanguageModel: WORKERS_AI_LLM,
+      }),
+      403,
+      "permission_denied",
+    );
   });
 
   it("another organization's model is still 400 'not available to the organization'", async () => {
     const owner = await seedOwner();
     const theirs = await createModel(await seedOwner(), KINDS[0]);
-    const body = await expectError(await owner.fetch("POST", "/chatbots/", { name: "X", largeLanguageModel: theirs.id }), 400, "invalid");
+    const body = await expectError(
+      await owner.fetch("POST", "/chatbots/", { name: "X", largeLanguageModel: theirs.id }),
+      400,
+      "invalid",
+    );
     expect(body.detail).toContain("No large language model with this id is available to the organization.");
   });
 });

@@ -5,28 +5,46 @@ import { modelApiKey } from "../../../src/services/models";
 import { KINDS, storedModel, storedModels, validBody, type ModelRecord } from "./fixtures";
 
 describe("POST models", () => {
-  it.each(KINDS.flatMap((k, i) => [[k.kind, k, PREFIXES[i % 2]] as const]))("an owner adds a %s model", async (_, k, prefix) => {
-    const owner = await seedOwner();
-    const secret = `sk-${crypto.randomUUID()}`;
-    const res = await owner.fetch("POST", k.path, validBody(k, { apiKey: secret }), { prefix });
-    const text = await res.text();
-    expect(res.status, text).toBe(201);
-    expect(text).not.toContain(secret);
-    const body = JSON.parse(text) as ModelRecord;
-    expect(body).toMatchObject({ kind: k.kind, provider: "openai_compatible", hasApiKey: true, isBuiltIn: false, organization: owner.organizationId });
-    expect(body.apiKeyPreview).toBe(`${secret.slice(0, 4)}…${secret.slice(-4)}`);
-    expect(body).not.toHaveProperty("apiKey");
-    const row = await storedModel(body.id);
-    expect(row.apiKeyEncrypted).toBeTruthy();
-    expect(row.apiKeyEncrypted).not.toContain(secret);
-    expect(await modelApiKey(row, env)).toBe(secret);
-  });
+  it.each(KINDS.flatMap((k, i) => [[k.kind, k, PREFIXES[i % 2]] as const]))(
+    "an owner adds a %s model",
+    async (_, k, prefix) => {
+      const owner = await seedOwner();
+      const secret = `sk-${crypto.randomUUID()}`;
+      const res = await owner.fetch("POST", k.path, validBody(k, { apiKey: secret }), { prefix });
+      const text = await res.text();
+      expect(res.status, text).toBe(201);
+      expect(text).not.toContain(secret);
+      const body = JSON.parse(text) as ModelRecord;
+      expect(body).toMatchObject({
+        kind: k.kind,
+        provider: "openai_compatible",
+        hasApiKey: true,
+        isBuiltIn: false,
+        organization: owner.organizationId,
+      });
+      expect(body.apiKeyPreview).toBe(`${secret.slice(0, 4)}…${secret.slice(-4)}`);
+      expect(body).not.toHaveProperty("apiKey");
+      const row = await storedModel(body.id);
+      expect(row.apiKeyEncrypted).toBeTruthy();
+      expect(row.apiKeyEncrypted).not.toContain(secret);
+      expect(await modelApiKey(row, env)).toBe(secret);
+    },
+  );
 
   it("accepts snake_case keys, and a local embedding model needs no dimensions", async () => {
     const owner = await seedOwner();
-    const res = await owner.fetch("POST", "/embedding-models/", { name: "Local", provider: "local", model_name: "local-embedding" });
+    const res = await owner.fetch("POST", "/embedding-models/", {
+      name: "Local",
+      provider: "local",
+      model_name: "local-embedding",
+    });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toMatchObject({ modelName: "local-embedding", dimensions: null, hasApiKey: false, apiKeyPreview: null });
+    expect(await res.json()).toMatchObject({
+      modelName: "local-embedding",
+      dimensions: null,
+      hasApiKey: false,
+      apiKeyPreview: null,
+    });
   });
 
   it.each([
@@ -34,7 +52,11 @@ describe("POST models", () => {
     ["/large-language-models/", { provider: "local", modelName: "m", name: "x", dimensions: 8 }, "dimensions"],
     ["/embedding-models/", { provider: "workers_ai", modelName: "m", name: "x" }, "dimensions"],
     ["/embedding-models/", { provider: "local", modelName: "m", name: "x", dimensions: 9000 }, "dimensions"],
-    ["/reranker-models/", { provider: "openai_compatible", modelName: "m", name: "x", baseUrl: "ftp://x.example.com" }, "baseUrl"],
+    [
+      "/reranker-models/",
+      { provider: "openai_compatible", modelName: "m", name: "x", baseUrl: "ftp://x.example.com" },
+      "baseUrl",
+    ],
     ["/reranker-models/", { provider: "cloud", modelName: "", name: "" }, "provider"],
   ])("bad input to %s is a 400 naming the field, and writes nothing", async (path, body, field) => {
     const owner = await seedOwner();
@@ -44,13 +66,21 @@ describe("POST models", () => {
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("POST", "/api/v1/large-language-models/", validBody(KINDS[0])), 401, "not_authenticated");
+    await expectError(
+      await call("POST", "/api/v1/large-language-models/", validBody(KINDS[0])),
+      401,
+      "not_authenticated",
+    );
   });
 
   it("403 for a member who is not an owner, even with permissions, and nothing is written", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["chatbot.manage", "inbox.manage"]);
-    await expectError(await member.fetch("POST", "/large-language-models/", validBody(KINDS[0])), 403, "permission_denied");
+    await expectError(
+      await member.fetch("POST", "/large-language-models/", validBody(KINDS[0])),
+      403,
+      "permission_denied",
+    );
     expect(await storedModels(owner.organizationId)).toHaveLength(0);
   });
 });
@@ -59,10 +89,20 @@ describe("openai_compatible base URLs", () => {
   it("accept a local server such as Ollama on localhost or an IP, and refuse other schemes", async () => {
     const owner = await seedOwner();
     for (const baseUrl of ["http://localhost:11434/v1", "http://127.0.0.1:8000/v1"]) {
-      const res = await owner.fetch("POST", "/large-language-models/", { name: baseUrl, provider: "openai_compatible", modelName: "llama3", baseUrl });
+      const res = await owner.fetch("POST", "/large-language-models/", {
+        name: baseUrl,
+        provider: "openai_compatible",
+        modelName: "llama3",
+        baseUrl,
+      });
       expect(res.status, await res.clone().text()).toBe(201);
     }
-    const bad = await owner.fetch("POST", "/large-language-models/", { name: "ftp", provider: "openai_compatible", modelName: "x", baseUrl: "ftp://example.com/v1" });
+    const bad = await owner.fetch("POST", "/large-language-models/", {
+      name: "ftp",
+      provider: "openai_compatible",
+      modelName: "x",
+      baseUrl: "ftp://example.com/v1",
+    });
     expect(bad.status).toBe(400);
   });
 });

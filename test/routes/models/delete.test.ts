@@ -4,14 +4,17 @@ import { seedChatbot } from "../inboxes/fixtures";
 import { KINDS, createModel, storedModel } from "./fixtures";
 
 describe("DELETE a model", () => {
-  it.each(KINDS.map((k, i) => [k.kind, k, PREFIXES[i % 2]] as const))("%s: an owner deletes an unused model", async (_, k, prefix) => {
-    const owner = await seedOwner();
-    const model = await createModel(owner, k);
-    const res = await owner.fetch("DELETE", `${k.path}${model.id}/`, undefined, { prefix });
-    expect(res.status).toBe(204);
-    expect(await storedModel(model.id)).toBeUndefined();
-    await expectError(await owner.fetch("GET", `${k.path}${model.id}/`), 404, "not_found");
-  });
+  it.each(KINDS.map((k, i) => [k.kind, k, PREFIXES[i % 2]] as const))(
+    "%s: an owner deletes an unused model",
+    async (_, k, prefix) => {
+      const owner = await seedOwner();
+      const model = await createModel(owner, k);
+      const res = await owner.fetch("DELETE", `${k.path}${model.id}/`, undefined, { prefix });
+      expect(res.status).toBe(204);
+      expect(await storedModel(model.id)).toBeUndefined();
+      await expectError(await owner.fetch("GET", `${k.path}${model.id}/`), 404, "not_found");
+    },
+  );
 
   it.each([
     [KINDS[0], "largeLanguageModelId"],
@@ -30,7 +33,11 @@ describe("DELETE a model", () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["chatbot.manage"]);
     const model = await createModel(owner, KINDS[1]);
-    await expectError(await owner.fetch("DELETE", `/embedding-models/${KINDS[1].builtIns[0]}/`), 403, "permission_denied");
+    await expectError(
+      await owner.fetch("DELETE", `/embedding-models/${KINDS[1].builtIns[0]}/`),
+      403,
+      "permission_denied",
+    );
     await expectError(await member.fetch("DELETE", `/embedding-models/${model.id}/`), 403, "permission_denied");
     expect(await storedModel(model.id)).toBeDefined();
     expect(await storedModel(KINDS[1].builtIns[0])).toBeDefined();
@@ -46,6 +53,10 @@ describe("DELETE a model", () => {
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("DELETE", `/api/v1/reranker-models/${KINDS[2].builtIns[0]}/`), 401, "not_authenticated");
+    await expectError(
+      await call("DELETE", `/api/v1/reranker-models/${KINDS[2].builtIns[0]}/`),
+      401,
+      "not_authenticated",
+    );
   });
 });

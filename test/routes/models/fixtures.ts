@@ -4,9 +4,21 @@ import { models } from "../../../src/db/schema";
 import { db, unique, type Actor } from "../../harness";
 
 export const KINDS = [
-  { kind: "llm", path: "/large-language-models/", builtIns: ["00000000-0000-7000-8000-000000000001", "00000000-0000-7000-8000-000000000011"] },
-  { kind: "embedding", path: "/embedding-models/", builtIns: ["00000000-0000-7000-8000-000000000002", "00000000-0000-7000-8000-000000000012"] },
-  { kind: "reranker", path: "/reranker-models/", builtIns: ["00000000-0000-7000-8000-000000000003", "00000000-0000-7000-8000-000000000013"] },
+  {
+    kind: "llm",
+    path: "/large-language-models/",
+    builtIns: ["00000000-0000-7000-8000-000000000001", "00000000-0000-7000-8000-000000000011"],
+  },
+  {
+    kind: "embedding",
+    path: "/embedding-models/",
+    builtIns: ["00000000-0000-7000-8000-000000000002", "00000000-0000-7000-8000-000000000012"],
+  },
+  {
+    kind: "reranker",
+    path: "/reranker-models/",
+    builtIns: ["00000000-0000-7000-8000-000000000003", "00000000-0000-7000-8000-000000000013"],
+  },
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -29,5 +41,6 @@ export async function createModel(owner: Actor, k: Kind, extra: Record<string, u
   return res.json();
 }
 
-export const storedModels = (organizationId: string) => db().select().from(models).where(eq(models.organizationId, organizationId));
+export const storedModels = (organizationId: string) =>
+  db().select().from(models).where(eq(models.organizationId, organizationId));
 export const storedModel = async (id: string) => (await db().select().from(models).where(eq(models.id, id)))[0];

@@ -7,7 +7,12 @@ describe("GET a model", () => {
     const owner = await seedOwner();
     const builtIn = await owner.fetch("GET", `/embedding-models/${KINDS[1].builtIns[0]}/`, undefined, { prefix });
     expect(builtIn.status).toBe(200);
-    expect(await builtIn.json()).toMatchObject({ name: "Local Embedding", provider: "local", dimensions: 256, isBuiltIn: true });
+    expect(await builtIn.json()).toMatchObject({
+      name: "Local Embedding",
+      provider: "local",
+      dimensions: 256,
+      isBuiltIn: true,
+    });
     const mine = await createModel(owner, KINDS[0]);
     const res = await owner.fetch("GET", `/large-language-models/${mine.id}/`, undefined, { prefix });
     expect(res.status).toBe(200);
@@ -34,6 +39,10 @@ describe("GET a model", () => {
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("GET", `/api/v1/large-language-models/${KINDS[0].builtIns[0]}/`), 401, "not_authenticated");
+    await expectError(
+      await call("GET", `/api/v1/large-language-models/${KINDS[0].builtIns[0]}/`),
+      401,
+      "not_authenticated",
+    );
   });
 });

@@ -5,19 +5,22 @@ import { KINDS, createModel, type ModelRecord } from "./fixtures";
 type Page = { count: number; next: string | null; previous: string | null; results: ModelRecord[] };
 
 describe("GET model lists", () => {
-  it.each(KINDS.map((k, i) => [k.kind, k, PREFIXES[i % 2]] as const))("%s: built-ins first, then the organization's own", async (_, k, prefix) => {
-    const owner = await seedOwner();
-    const stranger = await seedOwner();
-    const mine = await createModel(owner, k);
-    await createModel(stranger, k);
-    const res = await owner.fetch("GET", k.path, undefined, { prefix });
-    expect(res.status).toBe(200);
-    const page = (await res.json()) as Page;
-    expect(page.count).toBe(3);
-    expect(page.results.map((m) => m.id)).toEqual([...k.builtIns, mine.id]);
-    expect(page.results.every((m) => m.kind === k.kind)).toBe(true);
-    expect(page.results[0]).toMatchObject({ isBuiltIn: true, organization: null, hasApiKey: false });
-  });
+  it.each(KINDS.map((k, i) => [k.kind, k, PREFIXES[i % 2]] as const))(
+    "%s: built-ins first, then the organization's own",
+    async (_, k, prefix) => {
+      const owner = await seedOwner();
+      const stranger = await seedOwner();
+      const mine = await createModel(owner, k);
+      await createModel(stranger, k);
+      const res = await owner.fetch("GET", k.path, undefined, { prefix });
+      expect(res.status).toBe(200);
+      const page = (await res.json()) as Page;
+      expect(page.count).toBe(3);
+      expect(page.results.map((m) => m.id)).toEqual([...k.builtIns, mine.id]);
+      expect(page.results.every((m) => m.kind === k.kind)).toBe(true);
+      expect(page.results[0]).toMatchObject({ isBuiltIn: true, organization: null, hasApiKey: false });
+    },
+  );
 
   it("pages with pageSize (and page_size), 404 past the end", async () => {
     const owner = await seedOwner();

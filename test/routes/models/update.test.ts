@@ -3,23 +3,36 @@ import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harnes
 import { KINDS, createModel, storedModel } from "./fixtures";
 
 describe("PATCH a model", () => {
-  it.each(KINDS.map((k, i) => [k.kind, k, PREFIXES[i % 2]] as const))("%s: an owner renames it and replaces its key", async (_, k, prefix) => {
-    const owner = await seedOwner();
-    const model = await createModel(owner, k);
-    const secret = `sk-${crypto.randomUUID()}`;
-    const res = await owner.fetch("PATCH", `${k.path}${model.id}/`, { name: "Renamed", api_key: secret }, { prefix });
-    const text = await res.text();
-    expect(res.status, text).toBe(200);
-    expect(text).not.toContain(secret);
-    expect(JSON.parse(text)).toMatchObject({ id: model.id, name: "Renamed", modelName: model.modelName, hasApiKey: true });
-    expect((await storedModel(model.id)).apiKeyEncrypted).not.toContain(secret);
-  });
+  it.each(KINDS.map((k, i) => [k.kind, k, PREFIXES[i % 2]] as const))(
+    "%s: an owner renames it and replaces its key",
+    async (_, k, prefix) => {
+      const owner = await seedOwner();
+      const model = await createModel(owner, k);
+      const secret = `sk-${crypto.randomUUID()}`;
+      const res = await owner.fetch("PATCH", `${k.path}${model.id}/`, { name: "Renamed", api_key: secret }, { prefix });
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      expect(text).not.toContain(secret);
+      expect(JSON.parse(text)).toMatchObject({
+        id: model.id,
+        name: "Renamed",
+        modelName: model.modelName,
+        hasApiKey: true,
+      });
+      expect((await storedModel(model.id)).apiKeyEncrypted).not.toContain(secret);
+    },
+  );
 
   it("apiKey null removes the key; switching to local keeps the rest", async () => {
     const owner = await seedOwner();
     const model = await createModel(owner, KINDS[0], { apiKey: "sk-secret-value" });
     const res = await owner.fetch("PATCH", `/large-language-models/${model.id}/`, { apiKey: null, provider: "local" });
-    expect(await res.json()).toMatchObject({ hasApiKey: false, apiKeyPreview: null, provider: "local", baseUrl: model.baseUrl });
+    expect(await res.json()).toMatchObject({
+      hasApiKey: false,
+      apiKeyPreview: null,
+      provider: "local",
+      baseUrl: model.baseUrl,
+    });
     expect((await storedModel(model.id)).apiKeyEncrypted).toBeNull();
   });
 
@@ -27,15 +40,27 @@ describe("PATCH a model", () => {
     const owner = await seedOwner();
     const model = await createModel(owner, KINDS[1]);
     const path = `/embedding-models/${model.id}/`;
-    expect(Object.keys((await expectError(await owner.fetch("PATCH", path, { dimensions: null }), 400, "invalid")).errors!)).toEqual(["dimensions"]);
-    expect(Object.keys((await expectError(await owner.fetch("PATCH", path, { baseUrl: null, name: "new" }), 400, "invalid")).errors!)).toEqual(["baseUrl"]);
-    expect(Object.keys((await expectError(await owner.fetch("PATCH", path, { name: "" }), 400, "invalid")).errors!)).toEqual(["name"]);
+    expect(
+      Object.keys((await expectError(await owner.fetch("PATCH", path, { dimensions: null }), 400, "invalid")).errors!),
+    ).toEqual(["dimensions"]);
+    expect(
+      Object.keys(
+        (await expectError(await owner.fetch("PATCH", path, { baseUrl: null, name: "new" }), 400, "invalid")).errors!,
+      ),
+    ).toEqual(["baseUrl"]);
+    expect(
+      Object.keys((await expectError(await owner.fetch("PATCH", path, { name: "" }), 400, "invalid")).errors!),
+    ).toEqual(["name"]);
     expect(await storedModel(model.id)).toMatchObject({ name: model.name, dimensions: 1536, baseUrl: model.baseUrl });
   });
 
   it("403 for built-in models, even for an owner", async () => {
     const owner = await seedOwner();
-    const err = await expectError(await owner.fetch("PATCH", `/reranker-models/${KINDS[2].builtIns[0]}/`, { name: "Mine" }), 403, "permission_denied");
+    const err = await expectError(
+      await owner.fetch("PATCH", `/reranker-models/${KINDS[2].builtIns[0]}/`, { name: "Mine" }),
+      403,
+      "permission_denied",
+    );
     expect(err.detail).toBe("Built-in models cannot be changed.");
   });
 
@@ -43,7 +68,11 @@ describe("PATCH a model", () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["inbox.manage"]);
     const model = await createModel(owner, KINDS[0]);
-    await expectError(await member.fetch("PATCH", `/large-language-models/${model.id}/`, { name: "Mine" }), 403, "permission_denied");
+    await expectError(
+      await member.fetch("PATCH", `/large-language-models/${model.id}/`, { name: "Mine" }),
+      403,
+      "permission_denied",
+    );
     expect((await storedModel(model.id)).name).toBe(model.name);
   });
 
@@ -52,12 +81,20 @@ describe("PATCH a model", () => {
     const stranger = await seedOwner();
     const theirs = await createModel(stranger, KINDS[0]);
     const mine = await createModel(owner, KINDS[0]);
-    await expectError(await owner.fetch("PATCH", `/large-language-models/${theirs.id}/`, { name: "Mine" }), 404, "not_found");
+    await expectError(
+      await owner.fetch("PATCH", `/large-language-models/${theirs.id}/`, { name: "Mine" }),
+      404,
+      "not_found",
+    );
     await expectError(await owner.fetch("PATCH", `/reranker-models/${mine.id}/`, { name: "Mine" }), 404, "not_found");
     expect((await storedModel(theirs.id)).name).toBe(theirs.name);
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("PATCH", `/api/large-language-models/${KINDS[0].builtIns[0]}/`, { name: "x" }), 401, "not_authenticated");
+    await expectError(
+      await call("PATCH", `/api/large-language-models/${KINDS[0].builtIns[0]}/`, { name: "x" }),
+      401,
+      "not_authenticated",
+    );
   });
 });

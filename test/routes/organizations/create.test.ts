@@ -9,7 +9,12 @@ describe("POST /organizations/", () => {
   it.each(PREFIXES)("creates an organization owned by the caller under %s", async (prefix) => {
     const user = await seedOwner();
     const name = unique("Acme");
-    const res = await user.fetch("POST", "/organizations/", { name, compact_logo: "https://cdn.example.com/c.png", fullLogo: "https://cdn.example.com/f.png" }, { prefix });
+    const res = await user.fetch(
+      "POST",
+      "/organizations/",
+      { name, compact_logo: "https://cdn.example.com/c.png", fullLogo: "https://cdn.example.com/f.png" },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     const body = (await res.json()) as Record<string, any>;
     expect(body).toMatchObject({
@@ -21,7 +26,10 @@ describe("POST /organizations/", () => {
       canUseAiGateway: false,
       usageStatistics: { chatbotsCount: 0 },
     });
-    const [membership] = await db().select().from(members).where(and(eq(members.organizationId, body.id), eq(members.userId, user.userId)));
+    const [membership] = await db()
+      .select()
+      .from(members)
+      .where(and(eq(members.organizationId, body.id), eq(members.userId, user.userId)));
     expect(membership.isOwner).toBe(true);
     // The caller can now act in it.
     expect((await user.fetch("GET", `/organizations/${body.id}/`)).status).toBe(200);
@@ -29,7 +37,11 @@ describe("POST /organizations/", () => {
 
   it("400 naming the fields for a missing name or a bad logo URL, and nothing is written", async () => {
     const user = await seedOwner();
-    const body = await expectError(await user.fetch("POST", "/organizations/", { name: " ", fullLogo: "not a url" }), 400, "invalid");
+    const body = await expectError(
+      await user.fetch("POST", "/organizations/", { name: " ", fullLogo: "not a url" }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(body.errors!).sort()).toEqual(["fullLogo", "name"]);
     expect(await ownedBy(user.userId)).toHaveLength(1);
   });

@@ -7,7 +7,8 @@ import { createKnowledgeBase, uploadFiles, waitForFile } from "../../fixtures/kn
 import { uploadSkill } from "../skills/support";
 import { createDatabase, createTable } from "../sql-databases/support";
 
-const orgExists = async (id: string) => (await db().select().from(organizations).where(eq(organizations.id, id))).length === 1;
+const orgExists = async (id: string) =>
+  (await db().select().from(organizations).where(eq(organizations.id, id))).length === 1;
 
 describe("DELETE /organizations/{id}/", () => {
   it.each(PREFIXES)("the owner deletes the organization and everything in it under %s", async (prefix) => {
@@ -20,7 +21,11 @@ describe("DELETE /organizations/{id}/", () => {
     expect(await db().select().from(members).where(eq(members.organizationId, owner.organizationId))).toEqual([]);
     expect(await db().select().from(groups).where(eq(groups.id, member.groupId!))).toEqual([]);
     await expectError(await owner.fetch("GET", `/organizations/${owner.organizationId}/`), 404, "not_found");
-    await expect.poll(async () => (await env.FILES.list({ prefix: `public/organizations/${owner.organizationId}/` })).objects.length).toBe(0);
+    await expect
+      .poll(
+        async () => (await env.FILES.list({ prefix: `public/organizations/${owner.organizationId}/` })).objects.length,
+      )
+      .toBe(0);
   });
 
   it("what lives outside D1 goes too: knowledge base bytes and vectors, skill packages, uploads and managed SQL databases", async () => {
@@ -35,11 +40,18 @@ describe("DELETE /organizations/{id}/", () => {
     await env.FILES.put(`uploads/${org}/attachment/${crypto.randomUUID()}/a.txt`, "x");
     const objects = async (prefix: string) => (await env.FILES.list({ prefix })).objects.length;
     const managed = env.MANAGED_DATABASE.get(env.MANAGED_DATABASE.idFromName(database.id));
-    const tables = async () => ((await managed.query("SELECT name FROM sqlite_master WHERE type = 'table'", 10)) as unknown as { rows: unknown[] }).rows.length;
-    for (const prefix of [`knowledge-bases/${kb.id}/`, `skills/${org}/`, `uploads/${org}/`]) expect(await objects(prefix), prefix).toBeGreaterThan(0);
+    const tables = async () =>
+      (
+        (await managed.query("SELECT name FROM sqlite_master WHERE type = 'table'", 10)) as unknown as {
+          rows: unknown[];
+        }
+      ).rows.length;
+    for (const prefix of [`knowledge-bases/${kb.id}/`, `skills/${org}/`, `uploads/${org}/`])
+      expect(await objects(prefix), prefix).toBeGreaterThan(0);
     expect(await tables()).toBeGreaterThan(0);
     expect((await owner.fetch("DELETE", `/organizations/${org}/`)).status).toBe(204);
-    for (const prefix of [`knowledge-bases/${kb.id}/`, `skills/${org}/`, `uploads/${org}/`]) await expect.poll(() => objects(prefix), { timeout: 15_000 }).toBe(0);
+    for (const prefix of [`knowledge-bases/${kb.id}/`, `skills/${org}/`, `uploads/${org}/`])
+      await expect.poll(() => objects(prefix), { timeout: 15_000 }).toBe(0);
     await expect.poll(tables).toBe(0);
   });
 
@@ -52,7 +64,11 @@ describe("DELETE /organizations/{id}/", () => {
   it("403 for a member who is not the owner, even with organization.manage", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["organization.manage", "member.manage"]);
-    await expectError(await member.fetch("DELETE", `/organizations/${owner.organizationId}/`), 403, "permission_denied");
+    await expectError(
+      await member.fetch("DELETE", `/organizations/${owner.organizationId}/`),
+      403,
+      "permission_denied",
+    );
     expect(await orgExists(owner.organizationId)).toBe(true);
   });
 

@@ -8,7 +8,12 @@ describe("GET /organizations/{id}/", () => {
     for (const actor of [owner, member]) {
       const res = await actor.fetch("GET", `/organizations/${owner.organizationId}/`, undefined, { prefix });
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ id: owner.organizationId, organizationPlan: { planName: "Self-hosted" }, usageStatistics: { createChatbotLimit: null, canCreateChatbot: true }, creditWallet: { id: expect.any(String) } });
+      expect(await res.json()).toMatchObject({
+        id: owner.organizationId,
+        organizationPlan: { planName: "Self-hosted" },
+        usageStatistics: { createChatbotLimit: null, canCreateChatbot: true },
+        creditWallet: { id: expect.any(String) },
+      });
     }
   });
 

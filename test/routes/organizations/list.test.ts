@@ -9,14 +9,19 @@ describe("GET /organizations/", () => {
     const other = await seedOwner();
     const created = (await (await user.fetch("POST", "/organizations/", { name: "Second" })).json()) as Org;
     const joined = await seedOwner();
-    expect((await joined.fetch("POST", `/organizations/${joined.organizationId}/members/`, { email: user.email })).status).toBe(201);
+    expect(
+      (await joined.fetch("POST", `/organizations/${joined.organizationId}/members/`, { email: user.email })).status,
+    ).toBe(201);
     const res = await user.fetch("GET", "/organizations/?page_size=2", undefined, { prefix });
     expect(res.status).toBe(200);
     const page = (await res.json()) as { count: number; next: string | null; results: Org[] };
     expect(page.count).toBe(3);
     expect(page.results.map((o) => o.id)).toEqual([user.organizationId, created.id]);
     expect(page.next).toContain("page=2");
-    const second = (await (await user.fetch("GET", "/organizations/?pageSize=2&page=2")).json()) as { results: Org[]; next: null };
+    const second = (await (await user.fetch("GET", "/organizations/?pageSize=2&page=2")).json()) as {
+      results: Org[];
+      next: null;
+    };
     expect(second.results.map((o) => o.id)).toEqual([joined.organizationId]);
     expect(second.next).toBeNull();
     const all = [...page.results, ...second.results].map((o) => o.id);
@@ -35,7 +40,10 @@ describe("GET /organizations/", () => {
 
   it("400 naming the field for a bad page or switch", async () => {
     const owner = await seedOwner();
-    for (const [query, field] of [["?page=0", "page"], ["?pagination=no", "pagination"]]) {
+    for (const [query, field] of [
+      ["?page=0", "page"],
+      ["?pagination=no", "pagination"],
+    ]) {
       const body = await expectError(await owner.fetch("GET", `/organizations/${query}`), 400, "invalid");
       expect(Object.keys(body.errors!)).toEqual([field]);
     }

@@ -47,14 +47,22 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
   it("an empty part clears a logo; text parts update the other fields", async () => {
     const owner = await enterpriseOwner();
     await owner.fetch("PATCH", path(owner.organizationId), { compactLogo: "https://cdn.example.com/c.png" });
-    const res = await owner.fetch("PATCH", path(owner.organizationId), form({ compactLogo: "", themePrimaryColor: "#112233" }));
+    const res = await owner.fetch(
+      "PATCH",
+      path(owner.organizationId),
+      form({ compactLogo: "", themePrimaryColor: "#112233" }),
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ compactLogo: null, themePrimaryColor: "#112233" });
   });
 
   it("without configured plans any organization may upload logos", async () => {
     const owner = await seedOwner();
-    const res = await owner.fetch("PATCH", path(owner.organizationId), form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) }));
+    const res = await owner.fetch(
+      "PATCH",
+      path(owner.organizationId),
+      form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) }),
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await stored(owner.organizationId)).toHaveLength(1);
   });
@@ -64,34 +72,70 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
     await setPlan(owner.organizationId, "free");
     const before = await row(owner.organizationId);
     const logo = () => form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) });
-    const body = await expectError(await owner.fetch("PATCH", path(owner.organizationId), logo(), { settings: CONFIGURED_PLANS }), 403, "permission_denied");
+    const body = await expectError(
+      await owner.fetch("PATCH", path(owner.organizationId), logo(), { settings: CONFIGURED_PLANS }),
+      403,
+      "permission_denied",
+    );
     expect(body.detail).toMatch(/Free plan/);
     expect(await row(owner.organizationId)).toEqual(before);
     expect(await stored(owner.organizationId)).toHaveLength(0);
     await setPlan(owner.organizationId, "enterprise");
-    expect((await owner.fetch("PATCH", path(owner.organizationId), logo(), { settings: CONFIGURED_PLANS })).status).toBe(200);
+    expect(
+      (await owner.fetch("PATCH", path(owner.organizationId), logo(), { settings: CONFIGURED_PLANS })).status,
+    ).toBe(200);
   });
 
   it("400 naming the field for a file that is not PNG, JPEG or GIF, and nothing is stored", async () => {
     const owner = await enterpriseOwner();
     const before = await row(owner.organizationId);
-    const res = await owner.fetch("PATCH", path(owner.organizationId), form({
-      compactLogo: new File([PNG], "a.png", { type: "image/png" }),
-      fullLogo: new File(["<svg/>"], "a.svg", { type: "image/svg+xml" }),
-    }));
+    const res = await owner.fetch(
+      "PATCH",
+      path(owner.organizationId),
+      form({
+        compactLogo: new File([PNG], "a.png", { type: "image/png" }),
+        fullLogo: new File(["<svg/>"], "a.svg", { type: "image/svg+xml" }),
+      }),
+    );
     const body = await expectError(res, 400, "invalid");
     expect(Object.keys(body.errors!)).toEqual(["fullLogo"]);
     expect(await row(owner.organizationId)).toEqual(before);
     expect(await stored(owner.organizationId)).toHaveLength(0);
-    const missingName = await expectError(await owner.fetch("PUT", path(owner.organizationId), form({ themePrimaryColor: "#000" })), 400, "invalid");
+    const missingName = await expectError(
+      await owner.fetch("PUT", path(owner.organizationId), form({ themePrimaryColor: "#000" })),
+      400,
+      "invalid",
+    );
     expect(Object.keys(missingName.errors!)).toEqual(["name"]);
   });
 
   it("the deployment's allowed-file-specs bound logos too (ALLOWED_FILE_SPECS)", async () => {
     const owner = await enterpriseOwner();
-    const settings = { ALLOWED_FILE_SPECS: JSON.stringify({ organization: { compact_logo: { max_size: 8, content_types: ["image/png"] } } }) };
-    await expectError(await owner.fetch("PATCH", path(owner.organizationId), form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) }), { settings }), 413, "payload_too_large");
-    const gif = await expectError(await owner.fetch("PATCH", path(owner.organizationId), form({ compactLogo: new File([PNG], "a.gif", { type: "image/gif" }) }), { settings }), 400, "invalid");
+    const settings = {
+      ALLOWED_FILE_SPECS: JSON.stringify({
+        organization: { compact_logo: { max_size: 8, content_types: ["image/png"] } },
+      }),
+    };
+    await expectError(
+      await owner.fetch(
+        "PATCH",
+        path(owner.organizationId),
+        form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) }),
+        { settings },
+      ),
+      413,
+      "payload_too_large",
+    );
+    const gif = await expectError(
+      await owner.fetch(
+        "PATCH",
+        path(owner.organizationId),
+        form({ compactLogo: new File([PNG], "a.gif", { type: "image/gif" }) }),
+        { settings },
+      ),
+      400,
+      "invalid",
+    );
     expect(gif.errors!.compactLogo[0]).toContain("image/png");
     expect(await stored(owner.organizationId)).toHaveLength(0);
   });
@@ -99,7 +143,11 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
   it("413 for a logo over 5 MiB, and nothing is stored", async () => {
     const owner = await enterpriseOwner();
     const big = new File([new Uint8Array(5_242_881)], "big.gif", { type: "image/gif" });
-    await expectError(await owner.fetch("PATCH", path(owner.organizationId), form({ fullLogo: big })), 413, "payload_too_large");
+    await expectError(
+      await owner.fetch("PATCH", path(owner.organizationId), form({ fullLogo: big })),
+      413,
+      "payload_too_large",
+    );
     expect(await stored(owner.organizationId)).toHaveLength(0);
     const exact = new File([new Uint8Array(5_242_880)], "max.gif", { type: "image/gif" });
     expect((await owner.fetch("PATCH", path(owner.organizationId), form({ fullLogo: exact }))).status).toBe(200);
@@ -115,4 +163,3 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
     expect(await stored(owner.organizationId)).toHaveLength(0);
   });
 });
-

@@ -1,7 +1,17 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { organizations } from "../../../src/db/schema";
-import { CONFIGURED_PLANS, NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, seedStaff } from "../../harness";
+import {
+  CONFIGURED_PLANS,
+  NO_SUCH_ID,
+  PREFIXES,
+  call,
+  db,
+  expectError,
+  seedMember,
+  seedOwner,
+  seedStaff,
+} from "../../harness";
 
 const path = (id: string) => `/organizations/${id}/`;
 const row = async (id: string) => (await db().select().from(organizations).where(eq(organizations.id, id)))[0];
@@ -12,17 +22,33 @@ describe("PUT and PATCH /organizations/{id}/ (JSON)", () => {
     const res = await owner.fetch(
       "PUT",
       path(owner.organizationId),
-      { name: "Renamed", theme_primary_color: "#3366FF", compactLogo: "https://cdn.example.com/c.png", taxId: "12345678", application_metadata: { a_b: 1 } },
+      {
+        name: "Renamed",
+        theme_primary_color: "#3366FF",
+        compactLogo: "https://cdn.example.com/c.png",
+        taxId: "12345678",
+        application_metadata: { a_b: 1 },
+      },
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toMatchObject({ id: owner.organizationId, name: "Renamed", themePrimaryColor: "#3366FF", compactLogo: "https://cdn.example.com/c.png", taxId: "12345678", applicationMetadata: { a_b: 1 } });
+    expect(await res.json()).toMatchObject({
+      id: owner.organizationId,
+      name: "Renamed",
+      themePrimaryColor: "#3366FF",
+      compactLogo: "https://cdn.example.com/c.png",
+      taxId: "12345678",
+      applicationMetadata: { a_b: 1 },
+    });
     expect(await row(owner.organizationId)).toMatchObject({ name: "Renamed", themePrimaryColor: "#3366FF" });
   });
 
   it("PATCH changes only what it is sent; null clears", async () => {
     const owner = await seedOwner();
-    await owner.fetch("PATCH", path(owner.organizationId), { fullLogo: "https://cdn.example.com/f.png", companyName: "Acme Inc." });
+    await owner.fetch("PATCH", path(owner.organizationId), {
+      fullLogo: "https://cdn.example.com/f.png",
+      companyName: "Acme Inc.",
+    });
     const before = await row(owner.organizationId);
     const res = await owner.fetch("PATCH", path(owner.organizationId), { fullLogo: null }, { prefix: "/api" });
     expect(res.status).toBe(200);
@@ -32,23 +58,40 @@ describe("PUT and PATCH /organizations/{id}/ (JSON)", () => {
   it("400 naming the fields, and nothing is written", async () => {
     const owner = await seedOwner();
     const before = await row(owner.organizationId);
-    let body = await expectError(await owner.fetch("PUT", path(owner.organizationId), { themePrimaryColor: "#123456" }), 400, "invalid");
+    let body = await expectError(
+      await owner.fetch("PUT", path(owner.organizationId), { themePrimaryColor: "#123456" }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(body.errors!)).toEqual(["name"]);
-    body = await expectError(await owner.fetch("PATCH", path(owner.organizationId), { name: "Ok", themePrimaryColor: "blue", taxId: "12" }), 400, "invalid");
+    body = await expectError(
+      await owner.fetch("PATCH", path(owner.organizationId), { name: "Ok", themePrimaryColor: "blue", taxId: "12" }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(body.errors!).sort()).toEqual(["taxId", "themePrimaryColor"]);
     expect(await row(owner.organizationId)).toEqual(before);
   });
 
   it("415 for another media type, or a PUT without one", async () => {
     const owner = await seedOwner();
-    await expectError(await owner.fetch("PATCH", path(owner.organizationId), "name=x", { headers: { "Content-Type": "text/plain" } }), 415, "unsupported_media_type");
+    await expectError(
+      await owner.fetch("PATCH", path(owner.organizationId), "name=x", { headers: { "Content-Type": "text/plain" } }),
+      415,
+      "unsupported_media_type",
+    );
     await expectError(await owner.fetch("PUT", path(owner.organizationId)), 415, "unsupported_media_type");
   });
 
   it("staff-only fields are 403 for the owner, and nothing is written", async () => {
     const owner = await seedOwner();
     const before = await row(owner.organizationId);
-    for (const body of [{ planId: "enterprise" }, { name: "X", canUseAiGateway: true }, { gateway_service_fee_percent: "1.50" }, { approvalStatus: "approved" }]) {
+    for (const body of [
+      { planId: "enterprise" },
+      { name: "X", canUseAiGateway: true },
+      { gateway_service_fee_percent: "1.50" },
+      { approvalStatus: "approved" },
+    ]) {
       await expectError(await owner.fetch("PATCH", path(owner.organizationId), body), 403, "permission_denied");
     }
     expect(await row(owner.organizationId)).toEqual(before);
@@ -57,35 +100,64 @@ describe("PUT and PATCH /organizations/{id}/ (JSON)", () => {
   it("staff set plan, flags and fees on an organization they are a member of", async () => {
     const staff = await seedStaff();
     const settings = CONFIGURED_PLANS;
-    let res = await staff.fetch("PATCH", path(staff.organizationId), { planId: "enterprise", canUseAiGateway: true, gatewayServiceFeePercent: "1.50", approvalStatus: "approved" }, { settings });
+    let res = await staff.fetch(
+      "PATCH",
+      path(staff.organizationId),
+      { planId: "enterprise", canUseAiGateway: true, gatewayServiceFeePercent: "1.50", approvalStatus: "approved" },
+      { settings },
+    );
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toMatchObject({ organizationPlan: { planType: "enterprise" }, canUseAiGateway: true, gatewayServiceFeePercent: "1.50", approvalStatus: "approved" });
+    expect(await res.json()).toMatchObject({
+      organizationPlan: { planType: "enterprise" },
+      canUseAiGateway: true,
+      gatewayServiceFeePercent: "1.50",
+      approvalStatus: "approved",
+    });
     // In a customer's organization, as a plain member (no organization.manage).
     const customer = await seedOwner();
-    expect((await customer.fetch("POST", `/organizations/${customer.organizationId}/members/`, { email: staff.email })).status).toBe(201);
+    expect(
+      (await customer.fetch("POST", `/organizations/${customer.organizationId}/members/`, { email: staff.email }))
+        .status,
+    ).toBe(201);
     res = await staff.fetch("PATCH", path(customer.organizationId), { planId: "pro" }, { settings });
     expect(res.status).toBe(200);
     expect((await row(customer.organizationId)).planId).toBe("pro");
     // A plan the operator did not configure is a 400 naming the configured ones.
-    const unknown = await expectError(await staff.fetch("PATCH", path(customer.organizationId), { planId: "platinum" }, { settings }), 400, "invalid");
+    const unknown = await expectError(
+      await staff.fetch("PATCH", path(customer.organizationId), { planId: "platinum" }, { settings }),
+      400,
+      "invalid",
+    );
     expect(unknown.errors!.planId[0]).toContain("free, pro, enterprise");
     expect((await row(customer.organizationId)).planId).toBe("pro");
     // Not a member: not found, even for staff.
     const elsewhere = await seedOwner();
-    await expectError(await staff.fetch("PATCH", path(elsewhere.organizationId), { planId: "pro" }, { settings }), 404, "not_found");
+    await expectError(
+      await staff.fetch("PATCH", path(elsewhere.organizationId), { planId: "pro" }, { settings }),
+      404,
+      "not_found",
+    );
     expect((await row(elsewhere.organizationId)).planId).toBe("self-hosted");
   });
 
   it("401 without a key", async () => {
     const owner = await seedOwner();
-    await expectError(await call("PATCH", `/api/v1${path(owner.organizationId)}`, { name: "X" }), 401, "not_authenticated");
+    await expectError(
+      await call("PATCH", `/api/v1${path(owner.organizationId)}`, { name: "X" }),
+      401,
+      "not_authenticated",
+    );
   });
 
   it("403 without organization.manage; with it, the member may update", async () => {
     const owner = await seedOwner();
     const before = await row(owner.organizationId);
     const member = await seedMember(owner, ["member.manage"]);
-    await expectError(await member.fetch("PATCH", path(owner.organizationId), { name: "Hijacked" }), 403, "permission_denied");
+    await expectError(
+      await member.fetch("PATCH", path(owner.organizationId), { name: "Hijacked" }),
+      403,
+      "permission_denied",
+    );
     expect((await row(owner.organizationId)).name).toBe(before.name);
     const manager = await seedMember(owner, ["organization.manage"]);
     expect((await manager.fetch("PUT", path(owner.organizationId), { name: "Managed" })).status).toBe(200);

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { SUPPORTED_FILE_TYPES } from "../../../src/services/parsing";
 import { PREFIXES, call, expectError, seedOwner } from "../../harness";
 
-type Body = { results: { fileType: string; extensions: string[]; contentTypes: string[]; maxSize: number; description: string }[] };
+type Body = {
+  results: { fileType: string; extensions: string[]; contentTypes: string[]; maxSize: number; description: string }[];
+};
 
 describe("GET /parsers/supported-file-types/", () => {
   it.each(PREFIXES)("lists every supported file type under %s", async (prefix) => {
@@ -11,7 +13,11 @@ describe("GET /parsers/supported-file-types/", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const { results } = (await res.json()) as Body;
     expect(results.map((r) => r.fileType)).toEqual(SUPPORTED_FILE_TYPES.map((t) => t.fileType));
-    expect(results.find((r) => r.fileType === "pdf")).toMatchObject({ extensions: [".pdf"], contentTypes: expect.arrayContaining(["application/pdf"]), maxSize: 20 * 1024 * 1024 });
+    expect(results.find((r) => r.fileType === "pdf")).toMatchObject({
+      extensions: [".pdf"],
+      contentTypes: expect.arrayContaining(["application/pdf"]),
+      maxSize: 20 * 1024 * 1024,
+    });
     expect(results.find((r) => r.fileType === "html")?.extensions).toEqual([".html", ".htm", ".xhtml"]);
     for (const r of results) expect(r.description.length).toBeGreaterThan(0);
   });
@@ -21,7 +27,9 @@ describe("GET /parsers/supported-file-types/", () => {
   });
 
   it("appears in the OpenAPI document under both prefixes", async () => {
-    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as { paths: Record<string, Record<string, { tags: string[]; summary: string }>> };
+    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { tags: string[]; summary: string }>>;
+    };
     for (const prefix of PREFIXES) {
       const op = doc.paths[`${prefix}/parsers/supported-file-types/`]?.get;
       expect(op?.summary).toMatch(/file types/);

@@ -7,18 +7,27 @@ const list = async (res: Response) => {
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as Entry[];
 };
-const granted = (entries: Entry[]) => entries.filter((p) => p.granted).map((p) => p.codename).sort();
+const granted = (entries: Entry[]) =>
+  entries
+    .filter((p) => p.granted)
+    .map((p) => p.codename)
+    .sort();
 
 describe("GET /permissions/", () => {
-  it.each(PREFIXES)("returns the whole catalogue with stable ids, all granted to an owner, under %s", async (prefix) => {
-    const owner = await seedOwner();
-    const entries = await list(await owner.fetch("GET", "/permissions/", undefined, { prefix }));
-    expect(entries.map(({ id, name, codename }) => ({ id, name, codename }))).toEqual(PERMISSIONS.map(({ id, name, codename }) => ({ id, name, codename })));
-    // Groups store these ids: they must never change.
-    expect(entries.find((p) => p.codename === "group.view")?.id).toBe("6a1f0d5e-0001-4000-8000-000000000004");
-    expect(entries.find((p) => p.codename === "chatbot.manage")?.id).toBe("6a1f0d5e-0001-4000-8000-000000000007");
-    expect(entries.every((p) => p.granted)).toBe(true);
-  });
+  it.each(PREFIXES)(
+    "returns the whole catalogue with stable ids, all granted to an owner, under %s",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const entries = await list(await owner.fetch("GET", "/permissions/", undefined, { prefix }));
+      expect(entries.map(({ id, name, codename }) => ({ id, name, codename }))).toEqual(
+        PERMISSIONS.map(({ id, name, codename }) => ({ id, name, codename })),
+      );
+      // Groups store these ids: they must never change.
+      expect(entries.find((p) => p.codename === "group.view")?.id).toBe("6a1f0d5e-0001-4000-8000-000000000004");
+      expect(entries.find((p) => p.codename === "chatbot.manage")?.id).toBe("6a1f0d5e-0001-4000-8000-000000000007");
+      expect(entries.every((p) => p.granted)).toBe(true);
+    },
+  );
 
   it("grants a member only its groups' permissions, with .view implied by .manage", async () => {
     const owner = await seedOwner();
@@ -38,10 +47,18 @@ describe("GET /permissions/", () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["chatbot.view"]);
     // Without the header the key acts in the member's own organization, where they are the owner.
-    const own = await list(await call("GET", "/api/v1/permissions/", undefined, { Authorization: `Api-Key ${member.key}` }));
+    const own = await list(
+      await call("GET", "/api/v1/permissions/", undefined, { Authorization: `Api-Key ${member.key}` }),
+    );
     expect(own.every((p) => p.granted)).toBe(true);
     const stranger = await seedOwner();
-    await expectError(await member.fetch("GET", "/permissions/", undefined, { headers: { "X-Organization-Id": stranger.organizationId } }), 404, "not_found");
+    await expectError(
+      await member.fetch("GET", "/permissions/", undefined, {
+        headers: { "X-Organization-Id": stranger.organizationId },
+      }),
+      404,
+      "not_found",
+    );
   });
 
   it("401 without a key", async () => {

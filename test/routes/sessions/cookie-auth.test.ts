@@ -6,8 +6,10 @@ import { sessionRecordFor } from "../../../src/services/credentials";
 import { call, db, expectError, seedMember, seedOwner } from "../../harness";
 import { PASSWORD, browserWith, sessionCookieOf, signIn, withPassword } from "./fixtures";
 
-const backdate = (sessionId: string, lastUsedAt: number) => db().update(consoleSessions).set({ lastUsedAt }).where(eq(consoleSessions.id, sessionId));
-const lastUsed = async (sessionId: string) => (await db().select().from(consoleSessions).where(eq(consoleSessions.id, sessionId)))[0].lastUsedAt;
+const backdate = (sessionId: string, lastUsedAt: number) =>
+  db().update(consoleSessions).set({ lastUsedAt }).where(eq(consoleSessions.id, sessionId));
+const lastUsed = async (sessionId: string) =>
+  (await db().select().from(consoleSessions).where(eq(consoleSessions.id, sessionId)))[0].lastUsedAt;
 
 describe("requests with the console's session cookie", () => {
   it("act as the signed-in user, under both prefixes", async () => {
@@ -36,10 +38,23 @@ describe("requests with the console's session cookie", () => {
   it("403 for a write without the console's own Origin (missing or another site's); reads need none", async () => {
     const owner = await seedOwner();
     const browser = await signIn({ apiKey: owner.key });
-    const noOrigin = await call("POST", "/api/v1/api-keys/", { name: "csrf" }, { Cookie: `console_session=${browser.cookie}` });
+    const noOrigin = await call(
+      "POST",
+      "/api/v1/api-keys/",
+      { name: "csrf" },
+      { Cookie: `console_session=${browser.cookie}` },
+    );
     await expectError(noOrigin, 403, "permission_denied");
-    await expectError(await browser.fetch("POST", "/api-keys/", { name: "csrf" }, { headers: { Origin: "https://evil.example" } }), 403, "permission_denied");
-    await expectError(await browser.fetch("DELETE", "/auth/sessions/current/", undefined, { headers: { Origin: "null" } }), 403, "permission_denied");
+    await expectError(
+      await browser.fetch("POST", "/api-keys/", { name: "csrf" }, { headers: { Origin: "https://evil.example" } }),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await browser.fetch("DELETE", "/auth/sessions/current/", undefined, { headers: { Origin: "null" } }),
+      403,
+      "permission_denied",
+    );
     const keys = (await (await browser.fetch("GET", "/api-keys/")).json()) as { results: { name: string }[] };
     expect(keys.results.map((k) => k.name)).not.toContain("csrf");
     // The session survived the refused sign-out.
@@ -53,7 +68,12 @@ describe("requests with the console's session cookie", () => {
     expect(sessionCookieOf(res)!.attributes).toContain("Max-Age=0");
     await expectError(res, 401, "not_authenticated");
     const browser = await signIn({ apiKey: owner.key });
-    await expectError(await browser.fetch("GET", "/users/current/", undefined, { headers: { Authorization: "Api-Key ak_NoSuchKey000000000000000000000000000000" } }), 401);
+    await expectError(
+      await browser.fetch("GET", "/users/current/", undefined, {
+        headers: { Authorization: "Api-Key ak_NoSuchKey000000000000000000000000000000" },
+      }),
+      401,
+    );
   });
 
   it("lapse 12 hours after their last use: 401, and the cookie is cleared", async () => {
@@ -89,8 +109,24 @@ describe("requests with the console's session cookie", () => {
   it("are counted by the rate limit per session", async () => {
     const owner = await seedOwner();
     const browser = await signIn({ apiKey: owner.key });
-    const res = await call("GET", "/api/v1/users/current/", undefined, { Cookie: `console_session=${browser.cookie}` }, { RATE_LIMIT_PER_MINUTE: "1" });
+    const res = await call(
+      "GET",
+      "/api/v1/users/current/",
+      undefined,
+      { Cookie: `console_session=${browser.cookie}` },
+      { RATE_LIMIT_PER_MINUTE: "1" },
+    );
     expect(res.status).toBe(200);
-    await expectError(await call("GET", "/api/v1/users/current/", undefined, { Cookie: `console_session=${browser.cookie}` }, { RATE_LIMIT_PER_MINUTE: "1" }), 429, "throttled");
+    await expectError(
+      await call(
+        "GET",
+        "/api/v1/users/current/",
+        undefined,
+        { Cookie: `console_session=${browser.cookie}` },
+        { RATE_LIMIT_PER_MINUTE: "1" },
+      ),
+      429,
+      "throttled",
+    );
   });
 });

@@ -9,7 +9,11 @@ describe("GET /auth/sessions/current/", () => {
     const browser = await signIn({ email: member.email, password: PASSWORD });
     const res = await browser.fetch("GET", "/auth/sessions/current/", undefined, { prefix });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { session: { id: string; current: boolean }; user: { id: string }; memberships: { organization: { id: string; name: string }; isOwner: boolean; permissions: string[] }[] };
+    const body = (await res.json()) as {
+      session: { id: string; current: boolean };
+      user: { id: string };
+      memberships: { organization: { id: string; name: string }; isOwner: boolean; permissions: string[] }[];
+    };
     expect(body.session).toMatchObject({ id: browser.sessionId, current: true });
     expect(body.user.id).toBe(member.userId);
     expect(body.memberships.find((m) => m.organization.id === owner.organizationId)).toEqual({

@@ -9,7 +9,10 @@ export const ORIGIN = "http://localhost";
 
 /** Gives the actor's user a password, so they can sign in with it. */
 export async function withPassword<T extends Actor>(actor: T): Promise<T> {
-  await db().update(users).set({ passwordHash: await hashPassword(PASSWORD) }).where(eq(users.id, actor.userId));
+  await db()
+    .update(users)
+    .set({ passwordHash: await hashPassword(PASSWORD) })
+    .where(eq(users.id, actor.userId));
   return actor;
 }
 
@@ -25,7 +28,12 @@ export interface Browser {
   cookie: string;
   sessionId: string;
   /** A request as the console makes it: the cookie, and the console's own Origin on writes. */
-  fetch(method: string, path: string, body?: unknown, init?: { prefix?: string; headers?: Record<string, string> }): Promise<Response>;
+  fetch(
+    method: string,
+    path: string,
+    body?: unknown,
+    init?: { prefix?: string; headers?: Record<string, string> },
+  ): Promise<Response>;
 }
 
 /** Signs in through the API (as the console does) and returns a cookie jar of one cookie. */
@@ -50,4 +58,5 @@ export function browserWith(cookie: string, sessionId = ""): Browser {
   };
 }
 
-export const sessionsOf = (userId: string) => db().select().from(consoleSessions).where(eq(consoleSessions.userId, userId));
+export const sessionsOf = (userId: string) =>
+  db().select().from(consoleSessions).where(eq(consoleSessions.userId, userId));

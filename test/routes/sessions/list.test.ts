@@ -11,7 +11,10 @@ describe("GET /auth/sessions/", () => {
   it.each(PREFIXES)("lists the user's live sessions, marking the current one, under %s", async (prefix) => {
     const owner = await seedOwner();
     const [a, b, lapsed, revoked] = await Promise.all([1, 2, 3, 4].map(() => signIn({ apiKey: owner.key })));
-    await db().update(consoleSessions).set({ lastUsedAt: Date.now() - SESSION_IDLE_MS - 1 }).where(eq(consoleSessions.id, lapsed.sessionId));
+    await db()
+      .update(consoleSessions)
+      .set({ lastUsedAt: Date.now() - SESSION_IDLE_MS - 1 })
+      .where(eq(consoleSessions.id, lapsed.sessionId));
     expect((await owner.fetch("DELETE", `/auth/sessions/${revoked.sessionId}/`)).status).toBe(204);
     const other = await seedOwner();
     await signIn({ apiKey: other.key });
@@ -20,7 +23,12 @@ describe("GET /auth/sessions/", () => {
     expect(res.status).toBe(200);
     const page = (await res.json()) as Page;
     expect(page.count).toBe(2);
-    expect(page.results.map((s) => [s.id, s.current]).sort()).toEqual([[a.sessionId, true], [b.sessionId, false]].sort());
+    expect(page.results.map((s) => [s.id, s.current]).sort()).toEqual(
+      [
+        [a.sessionId, true],
+        [b.sessionId, false],
+      ].sort(),
+    );
     // With the API key: the same list, none of them current.
     const byKey = (await (await owner.fetch("GET", "/auth/sessions/")).json()) as Page;
     expect(byKey.results.every((s) => !s.current && s.method === "api_key")).toBe(true);

@@ -6,33 +6,53 @@ import { sha256Hex } from "../../../src/lib/crypto";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
 import { ORIGIN, PASSWORD, sessionCookieOf, sessionsOf, withPassword } from "./fixtures";
 
-const keysOf = async (userId: string) => (await db().select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, userId)))[0].n;
+const keysOf = async (userId: string) =>
+  (await db().select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, userId)))[0].n;
 
 describe("POST /auth/sessions/ (console sign-in)", () => {
-  it.each(PREFIXES)("signs in with e-mail and password under %s: a hashed session in an HttpOnly, SameSite=Strict cookie, and no new API key", async (prefix) => {
-    const owner = await withPassword(await seedOwner());
-    const keysBefore = await keysOf(owner.userId);
-    const res = await call("POST", `${prefix}/auth/sessions/`, { email: owner.email.toUpperCase(), password: PASSWORD }, { Origin: ORIGIN, "User-Agent": "Test browser" });
-    expect(res.status, await res.clone().text()).toBe(201);
-    const cookie = sessionCookieOf(res)!;
-    expect(cookie.value).toMatch(/^cs_[0-9A-Za-z]{43}$/);
-    expect(cookie.attributes).toContain("HttpOnly");
-    expect(cookie.attributes).toContain("SameSite=Strict");
-    expect(cookie.attributes).toContain("Path=/api");
-    expect(cookie.attributes).toContain("Max-Age=43200");
-    // localhost over http: browsers would drop a Secure cookie there.
-    expect(cookie.attributes).not.toContain("Secure");
-    const body = (await res.json()) as { session: Record<string, unknown>; user: { id: string }; memberships: { organization: { id: string }; isOwner: boolean; permissions: string[] }[] };
-    expect(body.session).toMatchObject({ method: "password", userAgent: "Test browser", organization: null, current: true });
-    expect(Number(body.session.expiresAt) - Number(body.session.lastUsedAt)).toBe(12 * 3_600_000);
-    expect(body.user.id).toBe(owner.userId);
-    expect(body.memberships).toEqual([expect.objectContaining({ organization: expect.objectContaining({ id: owner.organizationId }), isOwner: true })]);
-    expect(body.memberships[0].permissions).toContain("chatbot.manage");
-    const [row] = await sessionsOf(owner.userId);
-    expect(row.tokenHash).toBe(await sha256Hex(cookie.value));
-    expect(JSON.stringify(row)).not.toContain(cookie.value);
-    expect(await keysOf(owner.userId)).toBe(keysBefore);
-  });
+  it.each(PREFIXES)(
+    "signs in with e-mail and password under %s: a hashed session in an HttpOnly, SameSite=Strict cookie, and no new API key",
+    async (prefix) => {
+      const owner = await withPassword(await seedOwner());
+      const keysBefore = await keysOf(owner.userId);
+      const res = await call(
+        "POST",
+        `${prefix}/auth/sessions/`,
+        { email: owner.email.toUpperCase(), password: PASSWORD },
+        { Origin: ORIGIN, "User-Agent": "Test browser" },
+      );
+      expect(res.status, await res.clone().text()).toBe(201);
+      const cookie = sessionCookieOf(res)!;
+      expect(cookie.value).toMatch(/^cs_[0-9A-Za-z]{43}$/);
+      expect(cookie.attributes).toContain("HttpOnly");
+      expect(cookie.attributes).toContain("SameSite=Strict");
+      expect(cookie.attributes).toContain("Path=/api");
+      expect(cookie.attributes).toContain("Max-Age=43200");
+      // localhost over http: browsers would drop a Secure cookie there.
+      expect(cookie.attributes).not.toContain("Secure");
+      const body = (await res.json()) as {
+        session: Record<string, unknown>;
+        user: { id: string };
+        memberships: { organization: { id: string }; isOwner: boolean; permissions: string[] }[];
+      };
+      expect(body.session).toMatchObject({
+        method: "password",
+        userAgent: "Test browser",
+        organization: null,
+        current: true,
+      });
+      expect(Number(body.session.expiresAt) - Number(body.session.lastUsedAt)).toBe(12 * 3_600_000);
+      expect(body.user.id).toBe(owner.userId);
+      expect(body.memberships).toEqual([
+        expect.objectContaining({ organization: expect.objectContaining({ id: owner.organizationId }), isOwner: true }),
+      ]);
+      expect(body.memberships[0].permissions).toContain("chatbot.manage");
+      const [row] = await sessionsOf(owner.userId);
+      expect(row.tokenHash).toBe(await sha256Hex(cookie.value));
+      expect(JSON.stringify(row)).not.toContain(cookie.value);
+      expect(await keysOf(owner.userId)).toBe(keysBefore);
+    },
+  );
 
   it("signs in with an API key of the user, acting in the key's organization", async () => {
     const owner = await seedOwner();
@@ -57,7 +77,9 @@ describe("POST /auth/sessions/ (console sign-in)", () => {
     const owner = await seedOwner();
     const member = await withPassword(await seedMember(owner, ["chatbot.manage"]));
     const res = await call("POST", "/api/v1/auth/sessions/", { email: member.email, password: PASSWORD });
-    const { memberships } = (await res.json()) as { memberships: { organization: { id: string }; isOwner: boolean; permissions: string[] }[] };
+    const { memberships } = (await res.json()) as {
+      memberships: { organization: { id: string }; isOwner: boolean; permissions: string[] }[];
+    };
     const there = memberships.find((m) => m.organization.id === owner.organizationId)!;
     expect(there).toMatchObject({ isOwner: false, permissions: ["chatbot.view", "chatbot.manage"] });
     // Their own organization too (seedMember's user owns one).
@@ -80,12 +102,19 @@ describe("POST /auth/sessions/ (console sign-in)", () => {
     const owner = await seedOwner();
     const created = await owner.fetch("POST", "/api-keys/", { name: "short", expiresAt: Date.now() + 60_000 });
     const { id, key } = (await created.json()) as { id: string; key: string };
-    await db().update(apiKeys).set({ expiresAt: Date.now() - 1 }).where(eq(apiKeys.id, id));
+    await db()
+      .update(apiKeys)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(apiKeys.id, id));
     await expectError(await call("POST", "/api/v1/auth/sessions/", { apiKey: key }), 400, "invalid_credentials");
     const other = await owner.fetch("POST", "/api-keys/", { name: "revoked" });
     const revoked = (await other.json()) as { id: string; key: string };
     expect((await owner.fetch("DELETE", `/api-keys/${revoked.id}/`)).status).toBe(204);
-    await expectError(await call("POST", "/api/v1/auth/sessions/", { apiKey: revoked.key }), 400, "invalid_credentials");
+    await expectError(
+      await call("POST", "/api/v1/auth/sessions/", { apiKey: revoked.key }),
+      400,
+      "invalid_credentials",
+    );
     expect(await sessionsOf(owner.userId)).toHaveLength(0);
   });
 
@@ -101,7 +130,12 @@ describe("POST /auth/sessions/ (console sign-in)", () => {
 
   it("403 for a sign-in posted by another site's page, and no session is created", async () => {
     const owner = await withPassword(await seedOwner());
-    const res = await call("POST", "/api/v1/auth/sessions/", { email: owner.email, password: PASSWORD }, { Origin: "https://evil.example" });
+    const res = await call(
+      "POST",
+      "/api/v1/auth/sessions/",
+      { email: owner.email, password: PASSWORD },
+      { Origin: "https://evil.example" },
+    );
     expect(sessionCookieOf(res)).toBeNull();
     await expectError(res, 403, "permission_denied");
     expect(await db().select().from(consoleSessions).where(eq(consoleSessions.userId, owner.userId))).toHaveLength(0);

@@ -6,31 +6,67 @@ import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, see
 import { skillMd, uploadForm, uploadSkill, zip } from "./support";
 
 type Skill = {
-  id: string; name: string; description: string; whenToUse: string; source: string; instructions: string;
+  id: string;
+  name: string;
+  description: string;
+  whenToUse: string;
+  source: string;
+  instructions: string;
   resources: { path: string; filePath: string; fileSize: number; mimeType: string }[];
-  attachedTools: { id: string; name: string }[]; groups: { id: string }[]; createdBy: { name: string } | null;
-  skillPackageName: string | null; skillPackageSize: number | null; skillPackagePath: string | null; canUpdate: boolean; lastUsedAt: string | null;
+  attachedTools: { id: string; name: string }[];
+  groups: { id: string }[];
+  createdBy: { name: string } | null;
+  skillPackageName: string | null;
+  skillPackageSize: number | null;
+  skillPackagePath: string | null;
+  canUpdate: boolean;
+  lastUsedAt: string | null;
 };
 
-const countSkills = async (organizationId: string) => (await db().select({ id: skills.id }).from(skills).where(eq(skills.organizationId, organizationId))).length;
+const countSkills = async (organizationId: string) =>
+  (await db().select({ id: skills.id }).from(skills).where(eq(skills.organizationId, organizationId))).length;
 
 describe("POST /skills/upload/", () => {
   it("stores the package, its resources and attached tools, under both prefixes", async () => {
     const owner = await seedOwner();
-    const tool = await owner.fetch("POST", "/tools/", { name: "file_expense", displayName: "File expense", toolType: "function", functionCode: "function main(a) { return a; }" });
+    const tool = await owner.fetch("POST", "/tools/", {
+      name: "file_expense",
+      displayName: "File expense",
+      toolType: "function",
+      functionCode: "function main(a) { return a; }",
+    });
     expect(tool.status).toBe(201);
     const toolId = ((await tool.json()) as { id: string }).id;
     const name = unique("expense");
-    const created = await uploadSkill(owner, name, { fields: { attached_tool_ids: toolId }, files: { "scripts/check.py": "print(1)" } });
-    expect(created).toMatchObject({ name, description: "Files an expense report", message: "Skill uploaded with 2 resources." });
+    const created = await uploadSkill(owner, name, {
+      fields: { attached_tool_ids: toolId },
+      files: { "scripts/check.py": "print(1)" },
+    });
+    expect(created).toMatchObject({
+      name,
+      description: "Files an expense report",
+      message: "Skill uploaded with 2 resources.",
+    });
     for (const prefix of PREFIXES) {
       const res = await owner.fetch("GET", `/skills/${created.id}/`, undefined, { prefix });
       expect(res.status).toBe(200);
       const skill = (await res.json()) as Skill;
-      expect(skill).toMatchObject({ name, whenToUse: "When the user asks to file expenses", source: "upload", skillPackageName: "skill.zip", canUpdate: true, lastUsedAt: null });
+      expect(skill).toMatchObject({
+        name,
+        whenToUse: "When the user asks to file expenses",
+        source: "upload",
+        skillPackageName: "skill.zip",
+        canUpdate: true,
+        lastUsedAt: null,
+      });
       expect(skill.instructions).toContain("1. Ask for the receipt.");
-      expect(skill.resources.map((r) => [r.path, r.mimeType])).toEqual([["reference/policy.md", "text/markdown"], ["scripts/check.py", "text/x-python"]]);
-      expect(skill.attachedTools).toEqual([expect.objectContaining({ id: toolId, name: "file_expense", toolType: "function" })]);
+      expect(skill.resources.map((r) => [r.path, r.mimeType])).toEqual([
+        ["reference/policy.md", "text/markdown"],
+        ["scripts/check.py", "text/x-python"],
+      ]);
+      expect(skill.attachedTools).toEqual([
+        expect.objectContaining({ id: toolId, name: "file_expense", toolType: "function" }),
+      ]);
       const stored = await env.FILES.get(skill.resources[0].filePath);
       expect(await stored!.text()).toBe("Meals up to 50 EUR a day.");
       expect(await env.FILES.head(skill.skillPackagePath!)).not.toBeNull();
@@ -43,10 +79,15 @@ describe("POST /skills/upload/", () => {
 
   it("reads a package zipped with its folder and a JSON array of tool ids", async () => {
     const owner = await seedOwner();
-    const bytes = zip({ "my-skill/SKILL.md": skillMd("name: folder-skill\ndescription: In a folder"), "my-skill/a.txt": "A" });
+    const bytes = zip({
+      "my-skill/SKILL.md": skillMd("name: folder-skill\ndescription: In a folder"),
+      "my-skill/a.txt": "A",
+    });
     const res = await owner.fetch("POST", "/skills/upload/", uploadForm(bytes, { attached_tool_ids: "[]" }));
     expect(res.status, await res.clone().text()).toBe(201);
-    const detail = (await (await owner.fetch("GET", `/skills/${((await res.json()) as { id: string }).id}/`)).json()) as Skill;
+    const detail = (await (
+      await owner.fetch("GET", `/skills/${((await res.json()) as { id: string }).id}/`)
+    ).json()) as Skill;
     expect(detail.resources.map((r) => r.path)).toEqual(["a.txt"]);
   });
 
@@ -59,13 +100,36 @@ describe("POST /skills/upload/", () => {
       ["nested traversal", zip({ "SKILL.md": ok, "a/../../evil.txt": "x" }), /traversal/i],
       ["absolute path", zip({ "SKILL.md": ok, "/etc/passwd": "x" }), /absolute/i],
       ["backslashes", zip({ "SKILL.md": ok, "..\\evil.txt": "x" }), /unsafe/i],
-      ["zip bomb (one file)", zip({ "SKILL.md": ok, "bomb.bin": new Uint8Array(11 * 1024 * 1024) }), /expands to more/i],
-      ["zip bomb (total)", zip({ "SKILL.md": ok, ...Object.fromEntries([0, 1, 2, 3, 4, 5].map((i) => [`b${i}.bin`, new Uint8Array(9 * 1024 * 1024)])) }), /expands to more/i],
-      ["too many files", zip({ "SKILL.md": ok, ...Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`f${i}.txt`, "x"])) }), /more than 200 entries/i],
+      [
+        "zip bomb (one file)",
+        zip({ "SKILL.md": ok, "bomb.bin": new Uint8Array(11 * 1024 * 1024) }),
+        /expands to more/i,
+      ],
+      [
+        "zip bomb (total)",
+        zip({
+          "SKILL.md": ok,
+          ...Object.fromEntries([0, 1, 2, 3, 4, 5].map((i) => [`b${i}.bin`, new Uint8Array(9 * 1024 * 1024)])),
+        }),
+        /expands to more/i,
+      ],
+      [
+        "too many files",
+        zip({ "SKILL.md": ok, ...Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`f${i}.txt`, "x"])) }),
+        /more than 200 entries/i,
+      ],
       ["no SKILL.md", zip({ "README.md": ok }), /no SKILL\.md/i],
       ["no front matter", zip({ "SKILL.md": "# Just markdown" }), /front matter/i],
       ["bad YAML", zip({ "SKILL.md": skillMd("name: [unclosed\ndescription: y") }), /YAML/i],
-      ["YAML alias bomb", zip({ "SKILL.md": skillMd(`a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\nname: x\ndescription: y`) }), /YAML|alias/i],
+      [
+        "YAML alias bomb",
+        zip({
+          "SKILL.md": skillMd(
+            `a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\nname: x\ndescription: y`,
+          ),
+        }),
+        /YAML|alias/i,
+      ],
       ["no name", zip({ "SKILL.md": skillMd("description: y") }), /no name/i],
       ["no description", zip({ "SKILL.md": skillMd("name: x") }), /no description/i],
     ];
@@ -73,9 +137,21 @@ describe("POST /skills/upload/", () => {
       const body = await expectError(await owner.fetch("POST", "/skills/upload/", uploadForm(bytes)), 400, "invalid");
       expect(body.detail, label).toMatch(message);
     }
-    const unknownTool = await owner.fetch("POST", "/skills/upload/", uploadForm(zip({ "SKILL.md": ok }), { attachedToolIds: NO_SUCH_ID }));
+    const unknownTool = await owner.fetch(
+      "POST",
+      "/skills/upload/",
+      uploadForm(zip({ "SKILL.md": ok }), { attachedToolIds: NO_SUCH_ID }),
+    );
     expect((await expectError(unknownTool, 400, "invalid")).detail).toMatch(/Unknown tool/);
-    await expectError(await owner.fetch("POST", "/skills/upload/", uploadForm(zip({ "SKILL.md": ok }), { attachedToolIds: "not-a-uuid" })), 400, "invalid");
+    await expectError(
+      await owner.fetch(
+        "POST",
+        "/skills/upload/",
+        uploadForm(zip({ "SKILL.md": ok }), { attachedToolIds: "not-a-uuid" }),
+      ),
+      400,
+      "invalid",
+    );
     const noFile = new FormData();
     noFile.append("attachedToolIds", "");
     await expectError(await owner.fetch("POST", "/skills/upload/", noFile), 400, "invalid");
@@ -90,7 +166,15 @@ describe("POST /skills/upload/", () => {
     const name = unique("dup");
     await uploadSkill(owner, name);
     const before = (await env.FILES.list({ prefix: `skills/${owner.organizationId}/` })).objects.length;
-    await expectError(await owner.fetch("POST", "/skills/upload/", uploadForm(zip({ "SKILL.md": skillMd(`name: ${name}\ndescription: again`) }))), 409, "conflict");
+    await expectError(
+      await owner.fetch(
+        "POST",
+        "/skills/upload/",
+        uploadForm(zip({ "SKILL.md": skillMd(`name: ${name}\ndescription: again`) })),
+      ),
+      409,
+      "conflict",
+    );
     expect((await env.FILES.list({ prefix: `skills/${owner.organizationId}/` })).objects.length).toBe(before);
   });
 
@@ -110,18 +194,35 @@ describe("POST /skills/upload/", () => {
 describe("skills CRUD", () => {
   it("creates by hand, lists, updates (PUT and PATCH) and deletes with its objects", async () => {
     const owner = await seedOwner();
-    const res = await owner.fetch("POST", "/skills/", { name: unique("manual"), description: "By hand", when_to_use: "Always", instructions: "Do it." });
+    const res = await owner.fetch("POST", "/skills/", {
+      name: unique("manual"),
+      description: "By hand",
+      when_to_use: "Always",
+      instructions: "Do it.",
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     const manual = (await res.json()) as Skill;
     expect(manual).toMatchObject({ source: "manual", whenToUse: "Always", instructions: "Do it.", resources: [] });
-    const put = await owner.fetch("PUT", `/skills/${manual.id}/`, { name: manual.name, description: "Changed", whenToUse: "Sometimes" }, { prefix: "/api" });
+    const put = await owner.fetch(
+      "PUT",
+      `/skills/${manual.id}/`,
+      { name: manual.name, description: "Changed", whenToUse: "Sometimes" },
+      { prefix: "/api" },
+    );
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ description: "Changed", whenToUse: "Sometimes", instructions: "Do it." });
     const patch = await owner.fetch("PATCH", `/skills/${manual.id}/`, { instructions: "Do it twice." });
     expect(await patch.json()).toMatchObject({ description: "Changed", instructions: "Do it twice." });
     await expectError(await owner.fetch("PUT", `/skills/${manual.id}/`, { name: "" }), 400, "invalid");
-    await expectError(await owner.fetch("PATCH", `/skills/${manual.id}/`, { attachedToolIds: [NO_SUCH_ID] }), 400, "invalid");
-    expect((await (await owner.fetch("GET", `/skills/${manual.id}/`)).json()) as Skill).toMatchObject({ description: "Changed", attachedTools: [] });
+    await expectError(
+      await owner.fetch("PATCH", `/skills/${manual.id}/`, { attachedToolIds: [NO_SUCH_ID] }),
+      400,
+      "invalid",
+    );
+    expect((await (await owner.fetch("GET", `/skills/${manual.id}/`)).json()) as Skill).toMatchObject({
+      description: "Changed",
+      attachedTools: [],
+    });
 
     const uploaded = await uploadSkill(owner, unique("up"));
     const detail = (await (await owner.fetch("GET", `/skills/${uploaded.id}/`)).json()) as Skill;
@@ -140,13 +241,22 @@ describe("skills CRUD", () => {
     await expectError(await viewer.fetch("GET", `/skills/${skill.id}/`), 404, "not_found");
     await owner.fetch("PATCH", `/skills/${skill.id}/`, { groups: [{ id: viewer.groupId }] });
     expect(((await (await viewer.fetch("GET", "/skills/")).json()) as { count: number }).count).toBe(1);
-    await expectError(await viewer.fetch("PATCH", `/skills/${skill.id}/`, { description: "x" }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("PATCH", `/skills/${skill.id}/`, { description: "x" }),
+      403,
+      "permission_denied",
+    );
     await expectError(await viewer.fetch("DELETE", `/skills/${skill.id}/`), 403, "permission_denied");
     const plain = await seedMember(owner);
     await expectError(await plain.fetch("GET", "/skills/"), 403, "permission_denied");
 
     const stranger = await seedOwner();
-    for (const [method, body] of [["GET"], ["PUT", { name: "n", description: "d" }], ["PATCH", { description: "d" }], ["DELETE"]] as const) {
+    for (const [method, body] of [
+      ["GET"],
+      ["PUT", { name: "n", description: "d" }],
+      ["PATCH", { description: "d" }],
+      ["DELETE"],
+    ] as const) {
       await expectError(await stranger.fetch(method, `/skills/${skill.id}/`, body), 404, "not_found");
     }
     await expectError(await stranger.fetch("GET", "/skills/not-a-uuid/"), 404, "not_found");
@@ -157,7 +267,11 @@ describe("skills CRUD", () => {
     const staff = await seedStaff();
     const owner = await seedOwner();
     const name = unique("global");
-    await expectError(await owner.fetch("POST", "/skills/", { name, description: "d", isGlobal: true }), 403, "permission_denied");
+    await expectError(
+      await owner.fetch("POST", "/skills/", { name, description: "d", isGlobal: true }),
+      403,
+      "permission_denied",
+    );
     const res = await staff.fetch("POST", "/skills/", { name, description: "Everywhere", isGlobal: true });
     expect(res.status).toBe(201);
     const global = (await res.json()) as Skill;
@@ -168,8 +282,18 @@ describe("skills CRUD", () => {
   });
 
   it("401 without a key on every skill route", async () => {
-    for (const [method, path] of [["GET", "/skills/"], ["POST", "/skills/"], ["GET", `/skills/${NO_SUCH_ID}/`], ["PATCH", `/skills/${NO_SUCH_ID}/`], ["DELETE", `/skills/${NO_SUCH_ID}/`]]) {
-      await expectError(await call(method, `/api/v1${path}`, method === "GET" || method === "DELETE" ? undefined : {}), 401, "not_authenticated");
+    for (const [method, path] of [
+      ["GET", "/skills/"],
+      ["POST", "/skills/"],
+      ["GET", `/skills/${NO_SUCH_ID}/`],
+      ["PATCH", `/skills/${NO_SUCH_ID}/`],
+      ["DELETE", `/skills/${NO_SUCH_ID}/`],
+    ]) {
+      await expectError(
+        await call(method, `/api/v1${path}`, method === "GET" || method === "DELETE" ? undefined : {}),
+        401,
+        "not_authenticated",
+      );
     }
   });
 });

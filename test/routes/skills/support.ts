@@ -4,7 +4,8 @@ import type { Actor } from "../../harness";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
-export const skillMd = (front: string, body = "# Steps\n1. Ask for the receipt.\n2. File it.") => `---\n${front}\n---\n${body}\n`;
+export const skillMd = (front: string, body = "# Steps\n1. Ask for the receipt.\n2. File it.") =>
+  `---\n${front}\n---\n${body}\n`;
 
 /** A zip of `files` (path -> text or bytes). */
 export const zip = (files: Record<string, string | Uint8Array>) =>
@@ -17,9 +18,22 @@ export function uploadForm(bytes: Uint8Array, fields: Record<string, string> = {
   return form;
 }
 
-export async function uploadSkill(actor: Actor, name: string, extra: { fields?: Record<string, string>; files?: Record<string, string | Uint8Array>; front?: string; body?: string } = {}) {
+export async function uploadSkill(
+  actor: Actor,
+  name: string,
+  extra: {
+    fields?: Record<string, string>;
+    files?: Record<string, string | Uint8Array>;
+    front?: string;
+    body?: string;
+  } = {},
+) {
   const bytes = zip({
-    "SKILL.md": skillMd(extra.front ?? `name: ${name}\ndescription: Files an expense report\nwhen_to_use: When the user asks to file expenses`, extra.body),
+    "SKILL.md": skillMd(
+      extra.front ??
+        `name: ${name}\ndescription: Files an expense report\nwhen_to_use: When the user asks to file expenses`,
+      extra.body,
+    ),
     "reference/policy.md": "Meals up to 50 EUR a day.",
     ...extra.files,
   });

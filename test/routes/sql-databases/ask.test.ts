@@ -2,7 +2,18 @@ import { describe, expect, it } from "vitest";
 import { call, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
 import { createDatabase, createTable, postgresMissing, postgresUrl, settled } from "./support";
 
-type Outcome = { question: string; status: string; sql: string | null; columns: string[]; rows: unknown[][]; rowCount: number; truncated: boolean; durationMs: number | null; error: string | null; model: { id: string; name: string } };
+type Outcome = {
+  question: string;
+  status: string;
+  sql: string | null;
+  columns: string[];
+  rows: unknown[][];
+  rowCount: number;
+  truncated: boolean;
+  durationMs: number | null;
+  error: string | null;
+  model: { id: string; name: string };
+};
 
 const TOTALS = "select region, sum(amount) as total from sales group by region order by total desc";
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
@@ -12,10 +23,28 @@ describe("POST /sql-databases/{id}/ask/", () => {
     const owner = await seedOwner();
     const database = await createDatabase(owner);
     await createTable(owner, database.id);
-    const res = await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: `Totals by region, sql: "${TOTALS}"` }, { prefix });
+    const res = await owner.fetch(
+      "POST",
+      `/sql-databases/${database.id}/ask/`,
+      { question: `Totals by region, sql: "${TOTALS}"` },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     const outcome = (await res.json()) as Outcome;
-    expect(outcome).toMatchObject({ status: "success", sql: TOTALS, columns: ["region", "total"], rows: [["north", 200], ["east", 75.5], ["south", 50]], rowCount: 3, truncated: false, error: null, model: { id: LOCAL_LLM } });
+    expect(outcome).toMatchObject({
+      status: "success",
+      sql: TOTALS,
+      columns: ["region", "total"],
+      rows: [
+        ["north", 200],
+        ["east", 75.5],
+        ["south", 50],
+      ],
+      rowCount: 3,
+      truncated: false,
+      error: null,
+      model: { id: LOCAL_LLM },
+    });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -23,23 +52,48 @@ describe("POST /sql-databases/{id}/ask/", () => {
     const owner = await seedOwner();
     const database = await createDatabase(owner, { isActive: false });
     await createTable(owner, database.id);
-    const refused = (await (await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: 'sql: "delete from sales"' })).json()) as Outcome;
+    const refused = (await (
+      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: 'sql: "delete from sales"' })
+    ).json()) as Outcome;
     expect(refused).toMatchObject({ status: "failure", sql: "delete from sales", rows: [], rowCount: 0 });
     expect(refused.error).toMatch(/^Query refused/);
     // The built-in model writes only the SQL a question spells: a plain question is not SQL.
-    const plain = (await (await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: "Which region sold the most?" })).json()) as Outcome;
+    const plain = (await (
+      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: "Which region sold the most?" })
+    ).json()) as Outcome;
     expect(plain).toMatchObject({ status: "failure", sql: "Which region sold the most?" });
-    const count = (await (await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: 'sql: "select count(*) as n from sales"' })).json()) as Outcome;
+    const count = (await (
+      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, {
+        question: 'sql: "select count(*) as n from sales"',
+      })
+    ).json()) as Outcome;
     expect(count).toMatchObject({ status: "success", rows: [[4]] });
   });
 
   it.skipIf(!!postgresMissing())("asks the throwaway PostgreSQL cluster, limited to includeTables", async () => {
     const owner = await seedOwner();
-    const database = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: postgresUrl(), includeTables: { tables: ["sales"] } });
+    const database = await createDatabase(owner, {
+      databaseType: "postgresql",
+      databaseUrl: postgresUrl(),
+      includeTables: { tables: ["sales"] },
+    });
     expect(await settled(owner, database.id)).toMatchObject({ status: "connected" });
-    const outcome = (await (await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: `sql: "${TOTALS}"` })).json()) as Outcome;
-    expect(outcome).toMatchObject({ status: "success", sql: TOTALS, columns: ["region", "total"], rows: [["north", "200"], ["east", "75"], ["south", "50"]] });
-    const other = (await (await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: 'sql: "select * from secrets"' })).json()) as Outcome;
+    const outcome = (await (
+      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: `sql: "${TOTALS}"` })
+    ).json()) as Outcome;
+    expect(outcome).toMatchObject({
+      status: "success",
+      sql: TOTALS,
+      columns: ["region", "total"],
+      rows: [
+        ["north", "200"],
+        ["east", "75"],
+        ["south", "50"],
+      ],
+    });
+    const other = (await (
+      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: 'sql: "select * from secrets"' })
+    ).json()) as Outcome;
     expect(other.status).toBe("failure");
     expect(other.error).toMatch(/^Query refused/);
   });
@@ -48,12 +102,17 @@ describe("POST /sql-databases/{id}/ask/", () => {
     const owner = await seedOwner();
     const database = await createDatabase(owner);
     const ask = (id: string, body: unknown) => owner.fetch("POST", `/sql-databases/${id}/ask/`, body);
-    const empty = await ask(database.id, { question: "sql: \"select 1\"" });
+    const empty = await ask(database.id, { question: 'sql: "select 1"' });
     expect((await expectError(empty, 400, "invalid")).detail).toMatch(/no tables/);
     await createTable(owner, database.id);
     expect((await expectError(await ask(database.id, {}), 400, "invalid")).errors).toHaveProperty("question");
-    expect((await expectError(await ask(database.id, { question: "  " }), 400, "invalid")).errors).toHaveProperty("question");
-    expect((await expectError(await ask(database.id, { question: "x", largeLanguageModel: NO_SUCH_ID }), 400, "invalid")).errors).toHaveProperty("largeLanguageModel");
+    expect((await expectError(await ask(database.id, { question: "  " }), 400, "invalid")).errors).toHaveProperty(
+      "question",
+    );
+    expect(
+      (await expectError(await ask(database.id, { question: "x", largeLanguageModel: NO_SUCH_ID }), 400, "invalid"))
+        .errors,
+    ).toHaveProperty("largeLanguageModel");
     const mysql = await createDatabase(owner, { databaseType: "mysql", databaseUrl: "mysql://a:b@db.example.com/x" });
     await expectError(await ask(mysql.id, { question: "x" }), 400, "not_supported");
   });

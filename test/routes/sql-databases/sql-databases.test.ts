@@ -3,19 +3,50 @@ import { eq } from "drizzle-orm";
 import writeXlsxFile from "write-excel-file/node";
 import { describe, expect, it } from "vitest";
 import { sqlDatabases, sqlDatabaseTables } from "../../../src/db/schema";
-import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, unique, type Settings } from "../../harness";
+import {
+  call,
+  db,
+  expectError,
+  NO_SUCH_ID,
+  PREFIXES,
+  seedMember,
+  seedOwner,
+  unique,
+  type Settings,
+} from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createKnowledgeBase, uploadFiles } from "../../fixtures/knowledge";
-import { createDatabase, createTable, csvForm, HYPERDRIVE_URL, postgresMissing, postgresUrl, SALES_CSV, settled, TEST_HYPERDRIVE, type SqlDatabase } from "./support";
+import {
+  createDatabase,
+  createTable,
+  csvForm,
+  HYPERDRIVE_URL,
+  postgresMissing,
+  postgresUrl,
+  SALES_CSV,
+  settled,
+  TEST_HYPERDRIVE,
+  type SqlDatabase,
+} from "./support";
 
-const count = async (organizationId: string) => (await db().select({ id: sqlDatabases.id }).from(sqlDatabases).where(eq(sqlDatabases.organizationId, organizationId))).length;
+const count = async (organizationId: string) =>
+  (await db().select({ id: sqlDatabases.id }).from(sqlDatabases).where(eq(sqlDatabases.organizationId, organizationId)))
+    .length;
 
 describe("SQL databases: CRUD", () => {
   it("creates a managed database, lists it with filters under both prefixes, updates and deletes it", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const created = await createDatabase(owner, { description: "Sales figures", chatbots: [{ id: bot.id }] });
-    expect(created).toMatchObject({ databaseType: "managed", status: "connected", databaseUrl: null, isActive: true, tables: [], chatbots: [{ id: bot.id }], includeTables: { tables: [] } });
+    expect(created).toMatchObject({
+      databaseType: "managed",
+      status: "connected",
+      databaseUrl: null,
+      isActive: true,
+      tables: [],
+      chatbots: [{ id: bot.id }],
+      includeTables: { tables: [] },
+    });
     const pgUrl = "postgresql://bot:s3cret@db.example.com:5432/shop";
     const external = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: pgUrl, isActive: false });
     expect(external.databaseUrl).toBe("postgresql://bot:***@db.example.com:5432/shop");
@@ -25,26 +56,43 @@ describe("SQL databases: CRUD", () => {
     expect(stored.databaseUrlSealed).not.toContain("s3cret");
 
     for (const prefix of PREFIXES) {
-      const all = (await (await owner.fetch("GET", "/sql-databases/", undefined, { prefix })).json()) as { count: number; results: (SqlDatabase & { tablesCount: number })[] };
+      const all = (await (await owner.fetch("GET", "/sql-databases/", undefined, { prefix })).json()) as {
+        count: number;
+        results: (SqlDatabase & { tablesCount: number })[];
+      };
       expect(all.count).toBe(2);
       expect(all.results[0]).toMatchObject({ id: external.id, tablesCount: 0 });
     }
-    const list = async (query: string) => ((await (await owner.fetch("GET", `/sql-databases/${query}`)).json()) as { results: { id: string }[] }).results.map((r) => r.id);
+    const list = async (query: string) =>
+      (
+        (await (await owner.fetch("GET", `/sql-databases/${query}`)).json()) as { results: { id: string }[] }
+      ).results.map((r) => r.id);
     expect(await list("?databaseType=managed")).toEqual([created.id]);
     expect(await list("?is_external=true")).toEqual([external.id]);
     expect(await list("?isExternal=false")).toEqual([created.id]);
     expect(await list("?isActive=false")).toEqual([external.id]);
     expect(await list("?query=figures")).toEqual([created.id]);
 
-    const patched = await owner.fetch("PATCH", `/sql-databases/${created.id}/`, { name: "Renamed", isActive: false }, { prefix: "/api" });
+    const patched = await owner.fetch(
+      "PATCH",
+      `/sql-databases/${created.id}/`,
+      { name: "Renamed", isActive: false },
+      { prefix: "/api" },
+    );
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({ name: "Renamed", isActive: false, description: "Sales figures" });
-    const put = await owner.fetch("PUT", `/sql-databases/${external.id}/`, { name: "Shop", databaseType: "postgresql", databaseUrl: external.databaseUrl });
+    const put = await owner.fetch("PUT", `/sql-databases/${external.id}/`, {
+      name: "Shop",
+      databaseType: "postgresql",
+      databaseUrl: external.databaseUrl,
+    });
     expect(put.status).toBe(200);
     const [kept] = await db().select().from(sqlDatabases).where(eq(sqlDatabases.id, external.id));
     expect(kept.databaseUrlSealed).toBe(stored.databaseUrlSealed);
 
-    expect((await owner.fetch("DELETE", `/sql-databases/${created.id}/`, undefined, { prefix: "/api" })).status).toBe(204);
+    expect((await owner.fetch("DELETE", `/sql-databases/${created.id}/`, undefined, { prefix: "/api" })).status).toBe(
+      204,
+    );
     await expectError(await owner.fetch("GET", `/sql-databases/${created.id}/`), 404, "not_found");
   });
 
@@ -57,8 +105,18 @@ describe("SQL databases: CRUD", () => {
       [{ name: "x", databaseType: "managed", databaseUrl: "postgresql://a:b@db.example.com/x" }, "databaseUrl"],
       [{ name: "x", databaseType: "postgresql", databaseUrl: "not a url" }, "databaseUrl"],
       [{ name: "x", databaseType: "postgresql", databaseUrl: "mysql://a:b@db.example.com/x" }, "databaseUrl"],
-      [{ name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@db.example.com,other.example.com/x" }, "databaseUrl"],
-      [{ name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@db.example.com/x?host=/var/run/postgresql" }, "databaseUrl"],
+      [
+        { name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@db.example.com,other.example.com/x" },
+        "databaseUrl",
+      ],
+      [
+        {
+          name: "x",
+          databaseType: "postgresql",
+          databaseUrl: "postgresql://a:b@db.example.com/x?host=/var/run/postgresql",
+        },
+        "databaseUrl",
+      ],
       [{ name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@127.0.0.1:5432/x" }, "databaseUrl"],
       [{ name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@169.254.169.254/x" }, "databaseUrl"],
       [{ name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@[::1]:5432/x" }, "databaseUrl"],
@@ -73,14 +131,27 @@ describe("SQL databases: CRUD", () => {
     }
     expect(await count(owner.organizationId)).toBe(0);
     const taken = await createDatabase(owner);
-    await expectError(await owner.fetch("POST", "/sql-databases/", { name: taken.name, databaseType: "managed" }), 409, "conflict");
-    await expectError(await owner.fetch("PATCH", `/sql-databases/${taken.id}/`, { databaseType: "postgresql" }), 400, "invalid");
+    await expectError(
+      await owner.fetch("POST", "/sql-databases/", { name: taken.name, databaseType: "managed" }),
+      409,
+      "conflict",
+    );
+    await expectError(
+      await owner.fetch("PATCH", `/sql-databases/${taken.id}/`, { databaseType: "postgresql" }),
+      400,
+      "invalid",
+    );
     await expectError(await owner.fetch("PATCH", `/sql-databases/${taken.id}/`, { name: "" }), 400, "invalid");
   });
 
   it("503 not_configured when ENCRYPTION_KEY is missing, without storing", async () => {
     const owner = await seedOwner();
-    const res = await owner.fetch("POST", "/sql-databases/", { name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@db.example.com/x" }, { settings: { ENCRYPTION_KEY: undefined } });
+    const res = await owner.fetch(
+      "POST",
+      "/sql-databases/",
+      { name: "x", databaseType: "postgresql", databaseUrl: "postgresql://a:b@db.example.com/x" },
+      { settings: { ENCRYPTION_KEY: undefined } },
+    );
     expect((await expectError(res, 503, "not_configured")).detail).toContain("ENCRYPTION_KEY");
     expect(await count(owner.organizationId)).toBe(0);
   });
@@ -89,7 +160,10 @@ describe("SQL databases: CRUD", () => {
     const owner = await seedOwner();
     for (const type of ["mysql", "oracle", "mssql"]) {
       const row = await createDatabase(owner, { databaseType: type, databaseUrl: `${type}://u:p@db.example.com/x` });
-      expect(row).toMatchObject({ status: "failed", errorMessage: expect.stringContaining("not supported in this deployment") });
+      expect(row).toMatchObject({
+        status: "failed",
+        errorMessage: expect.stringContaining("not supported in this deployment"),
+      });
       const check = await expectError(await owner.fetch("POST", `/sql-databases/${row.id}/check-connection/`), 400);
       expect(check.detail).toContain("not supported in this deployment");
     }
@@ -98,14 +172,24 @@ describe("SQL databases: CRUD", () => {
   it("an unreachable external database is saved and reported failed in the background (never a 500)", async () => {
     const owner = await seedOwner();
     // Allowed by name, but nothing listens there: the check fails with the driver's reason.
-    const row = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: "postgresql://u:p@127.0.0.1:1/x" }).catch(() => null);
+    const row = await createDatabase(owner, {
+      databaseType: "postgresql",
+      databaseUrl: "postgresql://u:p@127.0.0.1:1/x",
+    }).catch(() => null);
     expect(row).toBeNull(); // loopback is refused on save unless allowed
     const settings = { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1:1" };
-    const res = await owner.fetch("POST", "/sql-databases/", { name: unique("down"), databaseType: "postgresql", databaseUrl: "postgresql://u:p@127.0.0.1:1/x" }, { settings });
+    const res = await owner.fetch(
+      "POST",
+      "/sql-databases/",
+      { name: unique("down"), databaseType: "postgresql", databaseUrl: "postgresql://u:p@127.0.0.1:1/x" },
+      { settings },
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     const created = (await res.json()) as SqlDatabase;
     expect(created.status).toBe("pending");
-    const checked = await owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`, undefined, { settings });
+    const checked = await owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`, undefined, {
+      settings,
+    });
     expect(checked.status).toBe(200);
     expect(await checked.json()).toMatchObject({ status: "failed", errorMessage: expect.any(String) });
   });
@@ -113,59 +197,140 @@ describe("SQL databases: CRUD", () => {
   it("hyperdrive://BINDING: 400 naming the binding when it is not offered to the organization, not configured or not a Hyperdrive binding", async () => {
     const owner = await seedOwner();
     const refused = async (databaseUrl: string, settings?: Settings, method = "POST", path = "/sql-databases/") => {
-      const res = await owner.fetch(method, path, { name: unique("hd"), databaseType: "postgresql", databaseUrl }, { settings });
+      const res = await owner.fetch(
+        method,
+        path,
+        { name: unique("hd"), databaseType: "postgresql", databaseUrl },
+        { settings },
+      );
       const error = await expectError(res, 400, "invalid");
       expect(Object.keys(error.errors ?? {}), databaseUrl).toEqual(["databaseUrl"]);
       return error.errors!.databaseUrl[0];
     };
     // Not listed in SQL_HYPERDRIVE_BINDINGS (whether or not the deployment has such a binding).
-    expect(await refused("hyperdrive://NOPE")).toBe('The Hyperdrive binding "NOPE" is not available to this organization: the operator lists the bindings organizations may use in SQL_HYPERDRIVE_BINDINGS.');
+    expect(await refused("hyperdrive://NOPE")).toBe(
+      'The Hyperdrive binding "NOPE" is not available to this organization: the operator lists the bindings organizations may use in SQL_HYPERDRIVE_BINDINGS.',
+    );
     expect(await refused("hyperdrive://DB")).toContain('"DB" is not available');
     const elsewhere = { SQL_HYPERDRIVE_BINDINGS: `${TEST_HYPERDRIVE}=${NO_SUCH_ID}|${crypto.randomUUID()}` };
-    expect(await refused(HYPERDRIVE_URL, elsewhere)).toContain(`"${TEST_HYPERDRIVE}" is not available to this organization`);
+    expect(await refused(HYPERDRIVE_URL, elsewhere)).toContain(
+      `"${TEST_HYPERDRIVE}" is not available to this organization`,
+    );
     // Listed by the operator, but missing from the deployment or some other kind of binding.
     const listed = { SQL_HYPERDRIVE_BINDINGS: "NOPE, DB, ENCRYPTION_KEY, TEST_HYPERDRIVE_MYSQL" };
-    expect(await refused("hyperdrive://NOPE", listed)).toBe('No Hyperdrive binding named "NOPE" is configured in this deployment ([[hyperdrive]] in wrangler.toml).');
-    expect(await refused("hyperdrive://DB", listed)).toBe('"DB" is a binding of this deployment but not a Hyperdrive binding.');
-    expect(await refused("hyperdrive://ENCRYPTION_KEY", listed)).toContain('"ENCRYPTION_KEY" is a binding of this deployment but not a Hyperdrive binding');
-    expect(await refused("hyperdrive://TEST_HYPERDRIVE_MYSQL", listed)).toBe('The Hyperdrive binding "TEST_HYPERDRIVE_MYSQL" is for a mysql database, not PostgreSQL.');
-    for (const malformed of ["hyperdrive://", "hyperdrive://a-b", "hyperdrive://u:p@NOPE", "hyperdrive://NOPE/db", "hyperdrive://NOPE?sslmode=require", "hyperdrive:NOPE"]) {
+    expect(await refused("hyperdrive://NOPE", listed)).toBe(
+      'No Hyperdrive binding named "NOPE" is configured in this deployment ([[hyperdrive]] in wrangler.toml).',
+    );
+    expect(await refused("hyperdrive://DB", listed)).toBe(
+      '"DB" is a binding of this deployment but not a Hyperdrive binding.',
+    );
+    expect(await refused("hyperdrive://ENCRYPTION_KEY", listed)).toContain(
+      '"ENCRYPTION_KEY" is a binding of this deployment but not a Hyperdrive binding',
+    );
+    expect(await refused("hyperdrive://TEST_HYPERDRIVE_MYSQL", listed)).toBe(
+      'The Hyperdrive binding "TEST_HYPERDRIVE_MYSQL" is for a mysql database, not PostgreSQL.',
+    );
+    for (const malformed of [
+      "hyperdrive://",
+      "hyperdrive://a-b",
+      "hyperdrive://u:p@NOPE",
+      "hyperdrive://NOPE/db",
+      "hyperdrive://NOPE?sslmode=require",
+      "hyperdrive:NOPE",
+    ]) {
       expect(await refused(malformed, listed), malformed).toContain("hyperdrive://BINDING_NAME");
     }
     expect(await count(owner.organizationId)).toBe(0);
     // The same on update; the stored connection string stays.
-    const external = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: "postgresql://bot:s3cret@db.example.com:5432/shop" });
-    expect(await refused("hyperdrive://NOPE", listed, "PATCH", `/sql-databases/${external.id}/`)).toContain('No Hyperdrive binding named "NOPE"');
-    expect(await refused("hyperdrive://DB", undefined, "PUT", `/sql-databases/${external.id}/`)).toContain('"DB" is not available');
-    expect(((await (await owner.fetch("GET", `/sql-databases/${external.id}/`)).json()) as SqlDatabase).databaseUrl).toBe("postgresql://bot:***@db.example.com:5432/shop");
+    const external = await createDatabase(owner, {
+      databaseType: "postgresql",
+      databaseUrl: "postgresql://bot:s3cret@db.example.com:5432/shop",
+    });
+    expect(await refused("hyperdrive://NOPE", listed, "PATCH", `/sql-databases/${external.id}/`)).toContain(
+      'No Hyperdrive binding named "NOPE"',
+    );
+    expect(await refused("hyperdrive://DB", undefined, "PUT", `/sql-databases/${external.id}/`)).toContain(
+      '"DB" is not available',
+    );
+    expect(
+      ((await (await owner.fetch("GET", `/sql-databases/${external.id}/`)).json()) as SqlDatabase).databaseUrl,
+    ).toBe("postgresql://bot:***@db.example.com:5432/shop");
   });
 
   it("401 without a key, 403 without the permission, 404 for another organization's database", async () => {
     const owner = await seedOwner();
     const row = await createDatabase(owner);
-    for (const [method, path] of [["GET", "/sql-databases/"], ["POST", "/sql-databases/"], ["GET", `/sql-databases/${row.id}/`], ["PATCH", `/sql-databases/${row.id}/`], ["DELETE", `/sql-databases/${row.id}/`], ["POST", `/sql-databases/${row.id}/tables/`]]) {
-      await expectError(await call(method, `/api/v1${path}`, method === "GET" || method === "DELETE" ? undefined : {}), 401, "not_authenticated");
+    for (const [method, path] of [
+      ["GET", "/sql-databases/"],
+      ["POST", "/sql-databases/"],
+      ["GET", `/sql-databases/${row.id}/`],
+      ["PATCH", `/sql-databases/${row.id}/`],
+      ["DELETE", `/sql-databases/${row.id}/`],
+      ["POST", `/sql-databases/${row.id}/tables/`],
+    ]) {
+      await expectError(
+        await call(method, `/api/v1${path}`, method === "GET" || method === "DELETE" ? undefined : {}),
+        401,
+        "not_authenticated",
+      );
     }
     const plain = await seedMember(owner);
     await expectError(await plain.fetch("GET", "/sql-databases/"), 403, "permission_denied");
-    await expectError(await plain.fetch("POST", "/sql-databases/", { name: "x", databaseType: "managed" }), 403, "permission_denied");
+    await expectError(
+      await plain.fetch("POST", "/sql-databases/", { name: "x", databaseType: "managed" }),
+      403,
+      "permission_denied",
+    );
     const viewer = await seedMember(owner, ["sql_database.view"]);
     expect(((await (await viewer.fetch("GET", "/sql-databases/")).json()) as { count: number }).count).toBe(0);
     await owner.fetch("PATCH", `/sql-databases/${row.id}/`, { groups: [{ id: viewer.groupId }] });
     expect(((await (await viewer.fetch("GET", "/sql-databases/")).json()) as { count: number }).count).toBe(1);
-    await expectError(await viewer.fetch("PATCH", `/sql-databases/${row.id}/`, { name: "y" }), 403, "permission_denied");
-    await expectError(await viewer.fetch("POST", `/sql-databases/${row.id}/tables/`, csvForm(SALES_CSV)), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("PATCH", `/sql-databases/${row.id}/`, { name: "y" }),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await viewer.fetch("POST", `/sql-databases/${row.id}/tables/`, csvForm(SALES_CSV)),
+      403,
+      "permission_denied",
+    );
     const manager = await seedMember(owner, ["sql_database.manage"]);
-    await expectError(await manager.fetch("POST", "/sql-databases/", { name: "m", databaseType: "managed" }), 400, "invalid");
-    expect((await manager.fetch("POST", "/sql-databases/", { name: "m", databaseType: "managed", groups: [{ id: manager.groupId }] })).status).toBe(201);
+    await expectError(
+      await manager.fetch("POST", "/sql-databases/", { name: "m", databaseType: "managed" }),
+      400,
+      "invalid",
+    );
+    expect(
+      (
+        await manager.fetch("POST", "/sql-databases/", {
+          name: "m",
+          databaseType: "managed",
+          groups: [{ id: manager.groupId }],
+        })
+      ).status,
+    ).toBe(201);
 
     const stranger = await seedOwner();
-    for (const [method, path, body] of [["GET", `/sql-databases/${row.id}/`], ["PATCH", `/sql-databases/${row.id}/`, { name: "z" }], ["DELETE", `/sql-databases/${row.id}/`], ["POST", `/sql-databases/${row.id}/check-connection/`]] as const) {
+    for (const [method, path, body] of [
+      ["GET", `/sql-databases/${row.id}/`],
+      ["PATCH", `/sql-databases/${row.id}/`, { name: "z" }],
+      ["DELETE", `/sql-databases/${row.id}/`],
+      ["POST", `/sql-databases/${row.id}/check-connection/`],
+    ] as const) {
       await expectError(await stranger.fetch(method, path, body), 404, "not_found");
     }
-    await expectError(await stranger.fetch("POST", `/sql-databases/${row.id}/tables/`, csvForm(SALES_CSV)), 404, "not_found");
+    await expectError(
+      await stranger.fetch("POST", `/sql-databases/${row.id}/tables/`, csvForm(SALES_CSV)),
+      404,
+      "not_found",
+    );
     await expectError(await stranger.fetch("GET", "/sql-databases/not-a-uuid/"), 404, "not_found");
-    await expectError(await stranger.fetch("PATCH", `/sql-databases/${owner.organizationId}/`, { chatbots: [] }), 404, "not_found");
+    await expectError(
+      await stranger.fetch("PATCH", `/sql-databases/${owner.organizationId}/`, { chatbots: [] }),
+      404,
+      "not_found",
+    );
   });
 });
 
@@ -174,27 +339,56 @@ describe("managed tables from CSV and XLSX", () => {
     const owner = await seedOwner();
     const database = await createDatabase(owner);
     const table = await createTable(owner, database.id);
-    expect(table).toMatchObject({ tableName: "sales", rowCount: 4, sourceFile: { name: "sales.csv", isFromKnowledgeBase: false } });
-    expect(table.columns.map((c) => [c.columnName, c.columnType])).toEqual([["region", "TEXT"], ["amount", "REAL"], ["sold_on", "TEXT"]]);
+    expect(table).toMatchObject({
+      tableName: "sales",
+      rowCount: 4,
+      sourceFile: { name: "sales.csv", isFromKnowledgeBase: false },
+    });
+    expect(table.columns.map((c) => [c.columnName, c.columnType])).toEqual([
+      ["region", "TEXT"],
+      ["amount", "REAL"],
+      ["sold_on", "TEXT"],
+    ]);
     expect(await env.MANAGED_DATABASE.get(env.MANAGED_DATABASE.idFromName(database.id)).count("sales")).toBe(4);
     const detail = (await (await owner.fetch("GET", `/sql-databases/${database.id}/`)).json()) as SqlDatabase;
-    expect(detail).toMatchObject({ includeTables: { tables: ["sales"] }, tables: [{ id: table.id, tableName: "sales" }] });
-    await expectError(await owner.fetch("POST", `/sql-databases/${database.id}/tables/`, csvForm(SALES_CSV, { tableName: "sales" })), 409, "conflict");
+    expect(detail).toMatchObject({
+      includeTables: { tables: ["sales"] },
+      tables: [{ id: table.id, tableName: "sales" }],
+    });
+    await expectError(
+      await owner.fetch("POST", `/sql-databases/${database.id}/tables/`, csvForm(SALES_CSV, { tableName: "sales" })),
+      409,
+      "conflict",
+    );
     const replaced = await createTable(owner, database.id, "a,b\n1,2\n", { tableName: "sales", replace: "true" });
     expect(replaced).toMatchObject({ id: table.id, rowCount: 1 });
     expect((await owner.fetch("DELETE", `/sql-databases/${database.id}/tables/${table.id}/`)).status).toBe(204);
     expect(await db().select().from(sqlDatabaseTables).where(eq(sqlDatabaseTables.id, table.id))).toEqual([]);
-    await expectError(await owner.fetch("DELETE", `/sql-databases/${database.id}/tables/${table.id}/`), 404, "not_found");
+    await expectError(
+      await owner.fetch("DELETE", `/sql-databases/${database.id}/tables/${table.id}/`),
+      404,
+      "not_found",
+    );
   });
 
   it("creates tables from a knowledge base's CSV and from an XLSX upload", async () => {
     const owner = await seedOwner();
     const database = await createDatabase(owner);
     const kb = await createKnowledgeBase(owner);
-    const [file] = await uploadFiles(owner, kb.id, [{ name: "Quarterly Sales.csv", content: SALES_CSV, type: "text/csv" }]);
-    const res = await owner.fetch("POST", `/sql-databases/${database.id}/tables/`, { sourceFile: { id: file.id }, description: "From the knowledge base" });
+    const [file] = await uploadFiles(owner, kb.id, [
+      { name: "Quarterly Sales.csv", content: SALES_CSV, type: "text/csv" },
+    ]);
+    const res = await owner.fetch("POST", `/sql-databases/${database.id}/tables/`, {
+      sourceFile: { id: file.id },
+      description: "From the knowledge base",
+    });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toMatchObject({ tableName: "quarterly_sales", rowCount: 4, description: "From the knowledge base", sourceFile: { id: file.id, name: "Quarterly Sales.csv", isFromKnowledgeBase: true } });
+    expect(await res.json()).toMatchObject({
+      tableName: "quarterly_sales",
+      rowCount: 4,
+      description: "From the knowledge base",
+      sourceFile: { id: file.id, name: "Quarterly Sales.csv", isFromKnowledgeBase: true },
+    });
 
     const xlsx: Uint8Array = await writeXlsxFile(
       [
@@ -206,18 +400,24 @@ describe("managed tables from CSV and XLSX", () => {
     ).toBuffer();
     const sheet = await createTable(owner, database.id, xlsx, { tableName: "stock" }, "stock.xlsx");
     expect(sheet).toMatchObject({ tableName: "stock", rowCount: 2 });
-    expect(sheet.columns.map((c) => [c.columnName, c.columnType])).toEqual([["product", "TEXT"], ["units", "INTEGER"]]);
+    expect(sheet.columns.map((c) => [c.columnName, c.columnType])).toEqual([
+      ["product", "TEXT"],
+      ["units", "INTEGER"],
+    ]);
 
     const stranger = await seedOwner();
     const theirs = await createDatabase(stranger);
-    const borrowed = await stranger.fetch("POST", `/sql-databases/${theirs.id}/tables/`, { sourceFile: { id: file.id } });
+    const borrowed = await stranger.fetch("POST", `/sql-databases/${theirs.id}/tables/`, {
+      sourceFile: { id: file.id },
+    });
     expect((await expectError(borrowed, 400, "invalid")).errors).toHaveProperty("sourceFile");
   });
 
   it("refuses bad files and names with 400, leaving no table", async () => {
     const owner = await seedOwner();
     const database = await createDatabase(owner);
-    const post = (form: FormData | Record<string, unknown>) => owner.fetch("POST", `/sql-databases/${database.id}/tables/`, form);
+    const post = (form: FormData | Record<string, unknown>) =>
+      owner.fetch("POST", `/sql-databases/${database.id}/tables/`, form);
     await expectError(await post(csvForm("", {}, "empty.csv")), 400, "invalid");
     await expectError(await post(csvForm("a,b\n1,2\n", {}, "data.json")), 400, "invalid");
     await expectError(await post(csvForm("not a zip", {}, "x.xlsx")), 400, "invalid");
@@ -228,8 +428,15 @@ describe("managed tables from CSV and XLSX", () => {
     await expectError(await post(new FormData()), 400, "invalid");
     const detail = (await (await owner.fetch("GET", `/sql-databases/${database.id}/`)).json()) as SqlDatabase;
     expect(detail.tables).toEqual([]);
-    const external = await createDatabase(owner, { databaseType: "mysql", databaseUrl: "mysql://u:p@db.example.com/x" });
-    await expectError(await owner.fetch("POST", `/sql-databases/${external.id}/tables/`, csvForm(SALES_CSV)), 400, "invalid");
+    const external = await createDatabase(owner, {
+      databaseType: "mysql",
+      databaseUrl: "mysql://u:p@db.example.com/x",
+    });
+    await expectError(
+      await owner.fetch("POST", `/sql-databases/${external.id}/tables/`, csvForm(SALES_CSV)),
+      400,
+      "invalid",
+    );
   });
 });
 
@@ -241,9 +448,16 @@ describe.skipIf(!!postgresMissing())("PostgreSQL databases (a real server)", () 
     expect(all).toMatchObject({ status: "connected", errorMessage: null });
     expect(all.tables.map((t) => t.tableName)).toEqual(["sales", "secrets"]);
     const sales = all.tables.find((t) => t.tableName === "sales")!;
-    expect(sales.columns.map((c) => [c.columnName, c.columnType])).toEqual([["id", "integer"], ["region", "text"], ["amount", "integer"], ["sold_on", "date"]]);
+    expect(sales.columns.map((c) => [c.columnName, c.columnType])).toEqual([
+      ["id", "integer"],
+      ["region", "text"],
+      ["amount", "integer"],
+      ["sold_on", "date"],
+    ]);
     expect(sales.columns[0]).toMatchObject({ isPrimaryKey: true, isNullable: false });
-    const patched = await owner.fetch("PATCH", `/sql-databases/${created.id}/`, { includeTables: { tables: ["sales"] } });
+    const patched = await owner.fetch("PATCH", `/sql-databases/${created.id}/`, {
+      includeTables: { tables: ["sales"] },
+    });
     expect((await patched.json()) as SqlDatabase).toMatchObject({ status: "pending" });
     expect((await settled(owner, created.id)).tables.map((t) => t.tableName)).toEqual(["sales"]);
   });
@@ -257,7 +471,12 @@ describe.skipIf(!!postgresMissing())("PostgreSQL databases (a real server)", () 
     const connected = await settled(owner, created.id);
     expect(connected).toMatchObject({ status: "connected", errorMessage: null, databaseUrl: HYPERDRIVE_URL });
     expect(connected.tables.map((t) => t.tableName)).toEqual(["sales", "secrets"]);
-    expect(connected.tables[0].columns.map((c) => [c.columnName, c.columnType])).toEqual([["id", "integer"], ["region", "text"], ["amount", "integer"], ["sold_on", "date"]]);
+    expect(connected.tables[0].columns.map((c) => [c.columnName, c.columnType])).toEqual([
+      ["id", "integer"],
+      ["region", "text"],
+      ["amount", "integer"],
+      ["sold_on", "date"],
+    ]);
 
     const check = async (settings?: Settings) => {
       const res = await owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`, undefined, { settings });
@@ -265,9 +484,14 @@ describe.skipIf(!!postgresMissing())("PostgreSQL databases (a real server)", () 
       return (await res.json()) as SqlDatabase;
     };
     // The operator chose the origin: no outbound address guard (which refuses the cluster's loopback host).
-    expect(await check({ OUTBOUND_ALLOWED_HOSTS: "", WEBHOOK_ALLOWED_HOSTS: "" })).toMatchObject({ status: "connected", tables: [{ tableName: "sales" }, { tableName: "secrets" }] });
+    expect(await check({ OUTBOUND_ALLOWED_HOSTS: "", WEBHOOK_ALLOWED_HOSTS: "" })).toMatchObject({
+      status: "connected",
+      tables: [{ tableName: "sales" }, { tableName: "secrets" }],
+    });
     // includeTables limits the discovery as for any PostgreSQL database.
-    const patched = await owner.fetch("PATCH", `/sql-databases/${created.id}/`, { includeTables: { tables: ["sales"] } });
+    const patched = await owner.fetch("PATCH", `/sql-databases/${created.id}/`, {
+      includeTables: { tables: ["sales"] },
+    });
     expect(patched.status).toBe(200);
     expect((await settled(owner, created.id)).tables.map((t) => t.tableName)).toEqual(["sales"]);
     // The binding removed from the deployment, or no longer offered: failed with the reason, never a 500.
@@ -275,13 +499,24 @@ describe.skipIf(!!postgresMissing())("PostgreSQL databases (a real server)", () 
       status: "failed",
       errorMessage: `No Hyperdrive binding named "${TEST_HYPERDRIVE}" is configured in this deployment ([[hyperdrive]] in wrangler.toml).`,
     });
-    expect(await check({ SQL_HYPERDRIVE_BINDINGS: "" })).toMatchObject({ status: "failed", errorMessage: expect.stringContaining(`"${TEST_HYPERDRIVE}" is not available to this organization`) });
-    expect(await check({ SQL_HYPERDRIVE_BINDINGS: `OTHER, ${TEST_HYPERDRIVE}=${owner.organizationId}` })).toMatchObject({ status: "connected", errorMessage: null });
+    expect(await check({ SQL_HYPERDRIVE_BINDINGS: "" })).toMatchObject({
+      status: "failed",
+      errorMessage: expect.stringContaining(`"${TEST_HYPERDRIVE}" is not available to this organization`),
+    });
+    expect(await check({ SQL_HYPERDRIVE_BINDINGS: `OTHER, ${TEST_HYPERDRIVE}=${owner.organizationId}` })).toMatchObject(
+      { status: "connected", errorMessage: null },
+    );
   });
 
   it("a wrong password is a failed status with the server's reason", async () => {
     const owner = await seedOwner();
-    const created = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: postgresUrl().replace(/:[^:@/]+@/, ":wrong@") });
-    expect(await settled(owner, created.id)).toMatchObject({ status: "failed", errorMessage: expect.stringMatching(/password|auth/i) });
+    const created = await createDatabase(owner, {
+      databaseType: "postgresql",
+      databaseUrl: postgresUrl().replace(/:[^:@/]+@/, ":wrong@"),
+    });
+    expect(await settled(owner, created.id)).toMatchObject({
+      status: "failed",
+      errorMessage: expect.stringMatching(/password|auth/i),
+    });
   });
 });

@@ -2,13 +2,29 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { unique, type Actor } from "../../harness";
 
-export type SqlTable = { id: string; tableName: string; rowCount: number | null; columns: { columnName: string; columnType: string }[]; sourceFile: { id: string; name: string; isFromKnowledgeBase: boolean } | null };
+export type SqlTable = {
+  id: string;
+  tableName: string;
+  rowCount: number | null;
+  columns: { columnName: string; columnType: string }[];
+  sourceFile: { id: string; name: string; isFromKnowledgeBase: boolean } | null;
+};
 export type SqlDatabase = {
-  id: string; name: string; databaseType: string; databaseUrl: string | null; status: string; errorMessage: string | null; isActive: boolean;
-  includeTables: { tables: string[] } | null; tables: SqlTable[]; chatbots: { id: string }[]; groups: { id: string }[];
+  id: string;
+  name: string;
+  databaseType: string;
+  databaseUrl: string | null;
+  status: string;
+  errorMessage: string | null;
+  isActive: boolean;
+  includeTables: { tables: string[] } | null;
+  tables: SqlTable[];
+  chatbots: { id: string }[];
+  groups: { id: string }[];
 };
 
-export const SALES_CSV = "Region,Amount,Sold On\nnorth,120,2026-01-02\nnorth,80,2026-01-03\nsouth,50,2026-01-03\neast,75.5,2026-01-04\n";
+export const SALES_CSV =
+  "Region,Amount,Sold On\nnorth,120,2026-01-02\nnorth,80,2026-01-03\nsouth,50,2026-01-03\neast,75.5,2026-01-04\n";
 
 export async function createDatabase(actor: Actor, body: Record<string, unknown> = {}) {
   const res = await actor.fetch("POST", "/sql-databases/", { name: unique("db"), databaseType: "managed", ...body });
@@ -19,11 +35,24 @@ export async function createDatabase(actor: Actor, body: Record<string, unknown>
 export function csvForm(content: string | Uint8Array, fields: Record<string, string> = {}, filename = "sales.csv") {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append("file", new File([content], filename, { type: filename.endsWith(".xlsx") ? "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" : "text/csv" }));
+  form.append(
+    "file",
+    new File([content], filename, {
+      type: filename.endsWith(".xlsx")
+        ? "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        : "text/csv",
+    }),
+  );
   return form;
 }
 
-export async function createTable(actor: Actor, databaseId: string, content: string | Uint8Array = SALES_CSV, fields: Record<string, string> = { tableName: "sales" }, filename = "sales.csv") {
+export async function createTable(
+  actor: Actor,
+  databaseId: string,
+  content: string | Uint8Array = SALES_CSV,
+  fields: Record<string, string> = { tableName: "sales" },
+  filename = "sales.csv",
+) {
   const res = await actor.fetch("POST", `/sql-databases/${databaseId}/tables/`, csvForm(content, fields, filename));
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as SqlTable;
@@ -44,4 +73,5 @@ export const postgresUrl = () => env.TEST_POSTGRES_URL;
 export const TEST_HYPERDRIVE = "TEST_HYPERDRIVE";
 export const HYPERDRIVE_URL = `hyperdrive://${TEST_HYPERDRIVE}`;
 /** Why PostgreSQL tests are skipped (empty when a server runs). */
-export const postgresMissing = () => (env.TEST_POSTGRES_URL ? "" : env.TEST_POSTGRES_UNAVAILABLE || "no PostgreSQL server");
+export const postgresMissing = () =>
+  env.TEST_POSTGRES_URL ? "" : env.TEST_POSTGRES_UNAVAILABLE || "no PostgreSQL server";

@@ -16,7 +16,10 @@ function backfill(organizationId: string): string[] {
   return migration.queries
     .filter((q) => /^\s*(--[^\n]*\n\s*)*INSERT/i.test(q))
     .map((q) => {
-      const scoped = q.replace(/((?:c\.)?)`chatbot_id` IS NOT NULL/g, (_, p: string) => `${p}\`chatbot_id\` IS NOT NULL AND ${p}\`organization_id\` = '${organizationId}'`);
+      const scoped = q.replace(
+        /((?:c\.)?)`chatbot_id` IS NOT NULL/g,
+        (_, p: string) => `${p}\`chatbot_id\` IS NOT NULL AND ${p}\`organization_id\` = '${organizationId}'`,
+      );
       expect(scoped.split(organizationId).length).toBe(2);
       return scoped;
     });
@@ -24,8 +27,16 @@ function backfill(organizationId: string): string[] {
 
 const snapshot = async (org: string) =>
   Promise.all([
-    env.DB.prepare("SELECT * FROM usage_hourly WHERE organization_id = ? ORDER BY chatbot_id, hour, member_id, model_id").bind(org).all(),
-    env.DB.prepare("SELECT * FROM usage_hourly_contacts WHERE organization_id = ? ORDER BY chatbot_id, hour, contact_id").bind(org).all(),
+    env.DB.prepare(
+      "SELECT * FROM usage_hourly WHERE organization_id = ? ORDER BY chatbot_id, hour, member_id, model_id",
+    )
+      .bind(org)
+      .all(),
+    env.DB.prepare(
+      "SELECT * FROM usage_hourly_contacts WHERE organization_id = ? ORDER BY chatbot_id, hour, contact_id",
+    )
+      .bind(org)
+      .all(),
     env.DB.prepare(
       "SELECT id, organization_id, chatbot_id, conversation_id, contact_id, reply_message_id, input_message, output_message, context, reply_ms, created_at, answered_at FROM chatbot_records WHERE organization_id = ? ORDER BY id",
     )
@@ -39,20 +50,36 @@ describe("migration 0009's backfill", () => {
     const bot = await createChatbot(owner);
     const other = await createChatbot(owner);
     const contact = await seedContact(owner.organizationId);
-    await ok(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }));
+    await ok(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }),
+    );
     for (let i = 0; i < 6; i++) {
       const at = utc("2026-08-01T10:00:00Z") + i * 5_400_000;
-      await seedConversation(owner.organizationId, i % 2 ? bot.id : other.id, bot.defaultInbox!.id, [
-        { at, feedback: "like", toolCalls: i % 3, inputTokens: 10 * i, outputTokens: i, words: i },
-        { at: at + 60_000, answer: null },
-        { at: at + 120_000, feedback: "dislike" },
-      ], { contactId: i % 2 ? contact : null, createdById: i % 3 ? owner.userId : null, modelId: LOCAL_LLM });
+      await seedConversation(
+        owner.organizationId,
+        i % 2 ? bot.id : other.id,
+        bot.defaultInbox!.id,
+        [
+          { at, feedback: "like", toolCalls: i % 3, inputTokens: 10 * i, outputTokens: i, words: i },
+          { at: at + 60_000, answer: null },
+          { at: at + 120_000, feedback: "dislike" },
+        ],
+        { contactId: i % 2 ? contact : null, createdById: i % 3 ? owner.userId : null, modelId: LOCAL_LLM },
+      );
     }
-    await env.DB.prepare("UPDATE messages SET feedback = 'dislike' WHERE organization_id = ? AND feedback = 'like' AND rowid % 2 = 0").bind(owner.organizationId).run();
+    await env.DB.prepare(
+      "UPDATE messages SET feedback = 'dislike' WHERE organization_id = ? AND feedback = 'like' AND rowid % 2 = 0",
+    )
+      .bind(owner.organizationId)
+      .run();
     const live = await snapshot(owner.organizationId);
     expect(live[0].length).toBeGreaterThan(5);
 
-    await env.DB.batch(["usage_hourly", "usage_hourly_contacts", "chatbot_records"].map((t) => env.DB.prepare(`DELETE FROM ${t} WHERE organization_id = ?`).bind(owner.organizationId)));
+    await env.DB.batch(
+      ["usage_hourly", "usage_hourly_contacts", "chatbot_records"].map((t) =>
+        env.DB.prepare(`DELETE FROM ${t} WHERE organization_id = ?`).bind(owner.organizationId),
+      ),
+    );
     const statements = backfill(owner.organizationId);
     expect(statements).toHaveLength(4);
     for (const q of statements) await env.DB.prepare(q).run();

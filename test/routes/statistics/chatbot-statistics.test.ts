@@ -5,7 +5,13 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { ok, seedContact, seedConversation, utc } from "./helpers";
 
 type Counts = Record<string, number | null>;
-type Stats = { timezone: string; datetimeFrom: string; datetimeTo: string; total: Counts; results: (Counts & { time: string; startAt: string; endAt: string })[] };
+type Stats = {
+  timezone: string;
+  datetimeFrom: string;
+  datetimeTo: string;
+  total: Counts;
+  results: (Counts & { time: string; startAt: string; endAt: string })[];
+};
 
 const path = (id: string, query = "") => `/chatbots/${id}/statistics/${query}`;
 
@@ -13,8 +19,15 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
   it.each(PREFIXES)("counts what completions store, per day, today included by default (%s)", async (prefix) => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = await ok<{ conversationId: string }>(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }));
-    await ok(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: first.conversationId, message: { content: "And the invoice?" } }));
+    const first = await ok<{ conversationId: string }>(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }),
+    );
+    await ok(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: first.conversationId,
+        message: { content: "And the invoice?" },
+      }),
+    );
     await ok(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello" } }));
 
     const stats = await ok<Stats>(await owner.fetch("GET", path(bot.id), undefined, { prefix }));
@@ -22,7 +35,14 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     expect(stats.results).toHaveLength(30);
     const today = new Date().toISOString().slice(0, 10);
     expect(stats.results.at(-1)!.time).toBe(today);
-    expect(stats.total).toMatchObject({ conversationsCount: 2, incomingMessagesCount: 3, outgoingMessagesCount: 3, messagesCount: 6, repliesCount: 3, failedRepliesCount: 0 });
+    expect(stats.total).toMatchObject({
+      conversationsCount: 2,
+      incomingMessagesCount: 3,
+      outgoingMessagesCount: 3,
+      messagesCount: 6,
+      repliesCount: 3,
+      failedRepliesCount: 0,
+    });
     expect(stats.total.averageReplyTime).toBeGreaterThanOrEqual(0);
     expect(stats.results.at(-1)).toMatchObject({ conversationsCount: 2, messagesCount: 6 });
     expect(stats.results.slice(0, -1).every((b) => b.messagesCount === 0)).toBe(true);
@@ -34,11 +54,17 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     const contact = await seedContact(owner.organizationId);
     const inbox = bot.defaultInbox!.id;
     // 23:59:59 on 31 January and 00:00:00 on 1 February (UTC); 16:00 UTC on 31 January is midnight in Taipei.
-    await seedConversation(owner.organizationId, bot.id, inbox, [{ at: utc("2026-01-31T23:59:59Z"), replyMs: 500 }], { contactId: contact });
-    await seedConversation(owner.organizationId, bot.id, inbox, [{ at: utc("2026-02-01T00:00:00Z"), replyMs: 1500 }], { contactId: contact });
+    await seedConversation(owner.organizationId, bot.id, inbox, [{ at: utc("2026-01-31T23:59:59Z"), replyMs: 500 }], {
+      contactId: contact,
+    });
+    await seedConversation(owner.organizationId, bot.id, inbox, [{ at: utc("2026-02-01T00:00:00Z"), replyMs: 1500 }], {
+      contactId: contact,
+    });
     await seedConversation(owner.organizationId, bot.id, inbox, [{ at: utc("2026-01-31T15:59:00Z"), replyMs: 2000 }]);
 
-    const days = await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-01-30&datetimeTo=2026-02-02&timeGranularity=day")));
+    const days = await ok<Stats>(
+      await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-01-30&datetimeTo=2026-02-02&timeGranularity=day")),
+    );
     expect(days.results.map((b) => [b.time, b.incomingMessagesCount])).toEqual([
       ["2026-01-30", 0],
       ["2026-01-31", 2],
@@ -46,22 +72,35 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
       ["2026-02-02", 0],
     ]);
     expect(days.results[1]).toMatchObject({ contactsCount: 1, repliesCount: 2, averageReplyTime: 1.25 });
-    expect(days.total).toMatchObject({ contactsCount: 1, conversationsCount: 3, averageReplyTime: 4 / 3 > 0 ? Math.round(4000 / 3) / 1000 : 0 });
+    expect(days.total).toMatchObject({
+      contactsCount: 1,
+      conversationsCount: 3,
+      averageReplyTime: 4 / 3 > 0 ? Math.round(4000 / 3) / 1000 : 0,
+    });
 
-    const months = await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetime_from=2026-01-01&datetime_to=2026-02-28&time_granularity=month")));
+    const months = await ok<Stats>(
+      await owner.fetch("GET", path(bot.id, "?datetime_from=2026-01-01&datetime_to=2026-02-28&time_granularity=month")),
+    );
     expect(months.results.map((b) => [b.time, b.incomingMessagesCount])).toEqual([
       ["2026-01", 2],
       ["2026-02", 1],
     ]);
 
-    const taipei = await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-01-31&datetimeTo=2026-02-01&timezone=Asia/Taipei")));
+    const taipei = await ok<Stats>(
+      await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-01-31&datetimeTo=2026-02-01&timezone=Asia/Taipei")),
+    );
     expect(taipei.datetimeFrom).toBe(String(utc("2026-01-30T16:00:00Z")));
     expect(taipei.results.map((b) => [b.time, b.incomingMessagesCount])).toEqual([
       ["2026-01-31", 1],
       ["2026-02-01", 2],
     ]);
 
-    const hours = await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-01-31T23:00:00Z&datetimeTo=2026-02-01T01:00:00Z&timeGranularity=hour")));
+    const hours = await ok<Stats>(
+      await owner.fetch(
+        "GET",
+        path(bot.id, "?datetimeFrom=2026-01-31T23:00:00Z&datetimeTo=2026-02-01T01:00:00Z&timeGranularity=hour"),
+      ),
+    );
     expect(hours.results.map((b) => [b.time, b.incomingMessagesCount, b.outgoingMessagesCount])).toEqual([
       ["2026-01-31T23:00", 1, 1],
       ["2026-02-01T00:00", 1, 1],
@@ -74,7 +113,7 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     const inbox = bot.defaultInbox!.id;
     const contacts = await Promise.all([0, 1, 2, 3].map((i) => seedContact(owner.organizationId, `c${i}`)));
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const base = utc("2026-03-01T00:00:00Z");
     for (let c = 0; c < 12; c++) {
       const turns = Array.from({ length: 1 + Math.floor(rand() * 4) }, (_, i) => ({
@@ -87,7 +126,9 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
       turns.sort((a, b) => a.at - b.at);
       await seedConversation(owner.organizationId, bot.id, inbox, turns, { contactId: contacts[c % 4] });
     }
-    const stats = await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-03-01&datetimeTo=2026-03-10")));
+    const stats = await ok<Stats>(
+      await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-03-01&datetimeTo=2026-03-10")),
+    );
     const scan = await env.DB.prepare(
       `SELECT strftime('%Y-%m-%d', m.created_at / 1000, 'unixepoch') AS day, sum(m.type = 'incoming') AS incoming, sum(m.type = 'outgoing') AS outgoing,
         sum(m.feedback IS 'like') AS likes, sum(m.feedback IS 'dislike') AS dislikes, coalesce(sum(json_array_length(m.content_payload, '$.toolCalls')), 0) AS tools,
@@ -95,11 +136,27 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
       FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? GROUP BY day`,
     )
       .bind(bot.id)
-      .all<{ day: string; incoming: number; outgoing: number; likes: number; dislikes: number; tools: number; contacts: number }>();
+      .all<{
+        day: string;
+        incoming: number;
+        outgoing: number;
+        likes: number;
+        dislikes: number;
+        tools: number;
+        contacts: number;
+      }>();
     const byDay = new Map(scan.results.map((r) => [r.day, r]));
     for (const b of stats.results) {
       const s = byDay.get(b.time);
-      expect([b.time, b.incomingMessagesCount, b.outgoingMessagesCount, b.likesCount, b.dislikesCount, b.toolCallsCount, b.contactsCount]).toEqual([
+      expect([
+        b.time,
+        b.incomingMessagesCount,
+        b.outgoingMessagesCount,
+        b.likesCount,
+        b.dislikesCount,
+        b.toolCallsCount,
+        b.contactsCount,
+      ]).toEqual([
         b.time,
         s?.incoming ?? 0,
         s?.outgoing ?? 0,
@@ -109,7 +166,9 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
         s?.contacts ?? 0,
       ]);
     }
-    const conversations = await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?").bind(bot.id).first<{ n: number }>();
+    const conversations = await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?")
+      .bind(bot.id)
+      .first<{ n: number }>();
     expect(stats.total.conversationsCount).toBe(conversations!.n);
   });
 
@@ -117,12 +176,19 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const at = utc("2026-04-02T10:00:00Z");
-    const conversation = await seedConversation(owner.organizationId, bot.id, bot.defaultInbox!.id, [{ at, feedback: "like" }]);
-    const read = async () => (await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-04-02&datetimeTo=2026-04-02")))).total;
+    const conversation = await seedConversation(owner.organizationId, bot.id, bot.defaultInbox!.id, [
+      { at, feedback: "like" },
+    ]);
+    const read = async () =>
+      (await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-04-02&datetimeTo=2026-04-02")))).total;
     expect(await read()).toMatchObject({ likesCount: 1, dislikesCount: 0 });
-    await env.DB.prepare("UPDATE messages SET feedback = 'dislike' WHERE conversation_id = ? AND type = 'outgoing'").bind(conversation).run();
+    await env.DB.prepare("UPDATE messages SET feedback = 'dislike' WHERE conversation_id = ? AND type = 'outgoing'")
+      .bind(conversation)
+      .run();
     expect(await read()).toMatchObject({ likesCount: 0, dislikesCount: 1 });
-    await env.DB.prepare("UPDATE messages SET feedback = NULL WHERE conversation_id = ? AND type = 'outgoing'").bind(conversation).run();
+    await env.DB.prepare("UPDATE messages SET feedback = NULL WHERE conversation_id = ? AND type = 'outgoing'")
+      .bind(conversation)
+      .run();
     expect(await read()).toMatchObject({ likesCount: 0, dislikesCount: 0 });
   });
 

@@ -36,7 +36,9 @@ export async function seedConversation(
   const conversationId = uuidv7();
   const first = turns[0]?.at ?? Date.now();
   const statements: D1PreparedStatement[] = [
-    env.DB.prepare("INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").bind(
+    env.DB.prepare(
+      "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ).bind(
       conversationId,
       organizationId,
       inboxId,
@@ -52,9 +54,30 @@ export async function seedConversation(
     "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, content, content_payload, citation_nodes, feedback, words_count, model_id, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const t of turns) {
-    statements.push(insert.bind(uuidv7(), organizationId, conversationId, ++sequence, "incoming", "contact", opts.contactId ?? null, t.question ?? "question", null, null, null, 0, null, null, null, t.at));
+    statements.push(
+      insert.bind(
+        uuidv7(),
+        organizationId,
+        conversationId,
+        ++sequence,
+        "incoming",
+        "contact",
+        opts.contactId ?? null,
+        t.question ?? "question",
+        null,
+        null,
+        null,
+        0,
+        null,
+        null,
+        null,
+        t.at,
+      ),
+    );
     if (t.answer === null) continue;
-    const payload = t.toolCalls ? JSON.stringify({ toolCalls: Array.from({ length: t.toolCalls }, (_, i) => ({ id: `c${i}`, name: "tool" })) }) : null;
+    const payload = t.toolCalls
+      ? JSON.stringify({ toolCalls: Array.from({ length: t.toolCalls }, (_, i) => ({ id: `c${i}`, name: "tool" })) })
+      : null;
     const nodes = JSON.stringify([{ node: { text: "Refunds are possible within 30 days." }, score: 0.9 }]);
     statements.push(
       insert.bind(
@@ -85,7 +108,11 @@ export async function seedConversation(
 
 export async function seedContact(organizationId: string, name = "Ada"): Promise<string> {
   const id = uuidv7();
-  await env.DB.prepare("INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(id, organizationId, name, Date.now(), Date.now()).run();
+  await env.DB.prepare(
+    "INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+  )
+    .bind(id, organizationId, name, Date.now(), Date.now())
+    .run();
   return id;
 }
 

@@ -4,8 +4,17 @@ import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
 import { ok, seedConversation, utc } from "./helpers";
 
-type Tokens = { requestsCount: number; inputTokens: number; outputTokens: number; totalTokens: number; wordsCount: number };
-type Usage = { total: Tokens & { models: (Tokens & { model: { id: string; name: string } })[] }; results: (Tokens & { time: string; models: (Tokens & { model: { id: string } })[] })[] };
+type Tokens = {
+  requestsCount: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  wordsCount: number;
+};
+type Usage = {
+  total: Tokens & { models: (Tokens & { model: { id: string; name: string } })[] };
+  results: (Tokens & { time: string; models: (Tokens & { model: { id: string } })[] })[];
+};
 
 const path = (id: string, query: string) => `/chatbots/${id}/llm-usage-statistics/${query}`;
 
@@ -13,15 +22,30 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
   it.each(PREFIXES)("reports the tokens the model reported for each reply, per model (%s)", async (prefix) => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const reply = await ok<{ message: { id: string } }>(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }));
-    const stored = await env.DB.prepare("SELECT model_id, input_tokens, output_tokens, words_count FROM messages WHERE id = ?").bind(reply.message.id).first<Record<string, number | string>>();
+    const reply = await ok<{ message: { id: string } }>(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }),
+    );
+    const stored = await env.DB.prepare(
+      "SELECT model_id, input_tokens, output_tokens, words_count FROM messages WHERE id = ?",
+    )
+      .bind(reply.message.id)
+      .first<Record<string, number | string>>();
     expect(stored).toMatchObject({ model_id: LOCAL_LLM });
     expect(stored!.input_tokens).toBeGreaterThan(0);
     const today = new Date().toISOString().slice(0, 10);
-    const usage = await ok<Usage>(await owner.fetch("GET", path(bot.id, `?startDate=${today}&timeGranularity=day`), undefined, { prefix }));
+    const usage = await ok<Usage>(
+      await owner.fetch("GET", path(bot.id, `?startDate=${today}&timeGranularity=day`), undefined, { prefix }),
+    );
     expect(usage.results).toHaveLength(1);
-    expect(usage.total).toMatchObject({ requestsCount: 1, inputTokens: stored!.input_tokens, outputTokens: stored!.output_tokens, wordsCount: stored!.words_count });
-    expect(usage.total.models).toEqual([expect.objectContaining({ model: { id: LOCAL_LLM, name: expect.any(String) }, requestsCount: 1 })]);
+    expect(usage.total).toMatchObject({
+      requestsCount: 1,
+      inputTokens: stored!.input_tokens,
+      outputTokens: stored!.output_tokens,
+      wordsCount: stored!.words_count,
+    });
+    expect(usage.total.models).toEqual([
+      expect.objectContaining({ model: { id: LOCAL_LLM, name: expect.any(String) }, requestsCount: 1 }),
+    ]);
     expect(usage.results[0].models[0].model.id).toBe(LOCAL_LLM);
   });
 
@@ -35,23 +59,37 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
       { at: utc("2026-02-28T23:59:00Z"), inputTokens: 20, outputTokens: 2, words: 1 },
     ];
     for (const t of turns) await seedConversation(owner.organizationId, bot.id, inbox, [t], { modelId: LOCAL_LLM });
-    const months = await ok<Usage>(await owner.fetch("GET", path(bot.id, "?start_date=2026-01-01&end_date=2026-03-31&time_granularity=month")));
+    const months = await ok<Usage>(
+      await owner.fetch("GET", path(bot.id, "?start_date=2026-01-01&end_date=2026-03-31&time_granularity=month")),
+    );
     expect(months.results.map((r) => [r.time, r.requestsCount, r.inputTokens, r.outputTokens, r.wordsCount])).toEqual([
       ["2026-01", 1, 50, 5, 3],
       ["2026-02", 2, 120, 12, 8],
       ["2026-03", 0, 0, 0, 0],
     ]);
-    const days = await ok<Usage>(await owner.fetch("GET", path(bot.id, "?startDate=2026-01-01&endDate=2026-03-31&timeGranularity=day")));
+    const days = await ok<Usage>(
+      await owner.fetch("GET", path(bot.id, "?startDate=2026-01-01&endDate=2026-03-31&timeGranularity=day")),
+    );
     expect(days.results).toHaveLength(31 + 28 + 31);
     const scan = await env.DB.prepare(
       "SELECT count(*) AS n, sum(input_tokens) AS i, sum(output_tokens) AS o, sum(words_count) AS w FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? AND m.sender_type = 'chatbot'",
     )
       .bind(bot.id)
       .first<{ n: number; i: number; o: number; w: number }>();
-    expect(days.total).toMatchObject({ requestsCount: scan!.n, inputTokens: scan!.i, outputTokens: scan!.o, wordsCount: scan!.w });
+    expect(days.total).toMatchObject({
+      requestsCount: scan!.n,
+      inputTokens: scan!.i,
+      outputTokens: scan!.o,
+      wordsCount: scan!.w,
+    });
     expect(days.results.reduce((n, r) => n + r.requestsCount, 0)).toBe(scan!.n);
     // Taipei (UTC+8): the reply of 00:10 UTC on 1 February and the question of 23:59 UTC on 28 February fall a day later.
-    const taipei = await ok<Usage>(await owner.fetch("GET", path(bot.id, "?startDate=2026-02-01&endDate=2026-03-01&timeGranularity=day&timezone=Asia/Taipei")));
+    const taipei = await ok<Usage>(
+      await owner.fetch(
+        "GET",
+        path(bot.id, "?startDate=2026-02-01&endDate=2026-03-01&timeGranularity=day&timezone=Asia/Taipei"),
+      ),
+    );
     expect(taipei.results.filter((r) => r.requestsCount).map((r) => r.time)).toEqual(["2026-02-01", "2026-03-01"]);
   });
 

@@ -5,7 +5,14 @@ import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
 import { ok, seedConversation, utc } from "./helpers";
 import { rollBackTo, rollUpDays } from "../../../src/services/statistics/rollup";
 
-type Counts = { conversationsCount: number; messagesCount: number; wordsCount: number; inputTokens: number; totalTokens: number; requestsCount: number };
+type Counts = {
+  conversationsCount: number;
+  messagesCount: number;
+  wordsCount: number;
+  inputTokens: number;
+  totalTokens: number;
+  requestsCount: number;
+};
 type Page<T> = { count: number; next: string | null; results: T[] };
 type MemberUsage = Counts & { id: string; userId: string; name: string; email: string };
 type ChatbotUsage = Counts & { id: string; name: string };
@@ -21,41 +28,103 @@ async function seeded() {
   const a = await createChatbot(owner, { name: "Alpha desk" });
   const b = await createChatbot(owner, { name: "Beta desk" });
   const opts = (createdById: string | null) => ({ createdById, modelId: LOCAL_LLM });
-  await seedConversation(owner.organizationId, a.id, a.defaultInbox!.id, [{ at: utc("2026-06-01T00:00:00Z"), words: 10, inputTokens: 100, outputTokens: 12 }], opts(owner.userId));
-  await seedConversation(owner.organizationId, b.id, b.defaultInbox!.id, [{ at: utc("2026-06-15T12:00:00Z"), words: 5, inputTokens: 50, outputTokens: 6 }, { at: utc("2026-06-15T12:05:00Z"), words: 5, inputTokens: 50, outputTokens: 6 }], opts(member.userId));
-  await seedConversation(owner.organizationId, a.id, a.defaultInbox!.id, [{ at: utc("2026-06-30T23:59:00Z"), words: 3 }], opts(null));
-  await seedConversation(owner.organizationId, a.id, a.defaultInbox!.id, [{ at: utc("2026-07-01T00:00:00Z"), words: 100 }], opts(owner.userId)); // out of range
+  await seedConversation(
+    owner.organizationId,
+    a.id,
+    a.defaultInbox!.id,
+    [{ at: utc("2026-06-01T00:00:00Z"), words: 10, inputTokens: 100, outputTokens: 12 }],
+    opts(owner.userId),
+  );
+  await seedConversation(
+    owner.organizationId,
+    b.id,
+    b.defaultInbox!.id,
+    [
+      { at: utc("2026-06-15T12:00:00Z"), words: 5, inputTokens: 50, outputTokens: 6 },
+      { at: utc("2026-06-15T12:05:00Z"), words: 5, inputTokens: 50, outputTokens: 6 },
+    ],
+    opts(member.userId),
+  );
+  await seedConversation(
+    owner.organizationId,
+    a.id,
+    a.defaultInbox!.id,
+    [{ at: utc("2026-06-30T23:59:00Z"), words: 3 }],
+    opts(null),
+  );
+  await seedConversation(
+    owner.organizationId,
+    a.id,
+    a.defaultInbox!.id,
+    [{ at: utc("2026-07-01T00:00:00Z"), words: 100 }],
+    opts(owner.userId),
+  ); // out of range
   return { owner, member, a, b };
 }
 
 describe("GET /organizations/{organizationPk}/usage-statistics/members/", () => {
   it.each(PREFIXES)("every member with the usage of the conversations their key started (%s)", async (prefix) => {
     const { owner, member } = await seeded();
-    const page = await ok<Page<MemberUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&sortBy=createdAt&sortOrder=asc`, undefined, { prefix }));
+    const page = await ok<Page<MemberUsage>>(
+      await owner.fetch(
+        "GET",
+        `${base(owner.organizationId)}/members/?${RANGE}&sortBy=createdAt&sortOrder=asc`,
+        undefined,
+        { prefix },
+      ),
+    );
     expect(page.count).toBe(2);
-    expect(page.results.map((m) => [m.userId, m.conversationsCount, m.messagesCount, m.wordsCount, m.inputTokens, m.requestsCount])).toEqual([
+    expect(
+      page.results.map((m) => [
+        m.userId,
+        m.conversationsCount,
+        m.messagesCount,
+        m.wordsCount,
+        m.inputTokens,
+        m.requestsCount,
+      ]),
+    ).toEqual([
       [owner.userId, 1, 2, 10, 100, 1],
       [member.userId, 1, 4, 10, 100, 2],
     ]);
     expect(page.results[1]).toMatchObject({ id: member.memberId, email: member.email });
-    const sorted = await ok<Page<MemberUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&sortBy=messagesCount&sortOrder=desc`));
+    const sorted = await ok<Page<MemberUsage>>(
+      await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&sortBy=messagesCount&sortOrder=desc`),
+    );
     expect(sorted.results[0].userId).toBe(member.userId);
-    const found = await ok<Page<MemberUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&search=${encodeURIComponent(member.email.slice(0, 12))}`));
+    const found = await ok<Page<MemberUsage>>(
+      await owner.fetch(
+        "GET",
+        `${base(owner.organizationId)}/members/?${RANGE}&search=${encodeURIComponent(member.email.slice(0, 12))}`,
+      ),
+    );
     expect(found.results.map((m) => m.userId)).toEqual([member.userId]);
-    const ofA = await ok<Page<MemberUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&sortBy=name&sortOrder=asc&chatbot=${(await seededBot(owner.organizationId, "Alpha desk"))}`));
+    const ofA = await ok<Page<MemberUsage>>(
+      await owner.fetch(
+        "GET",
+        `${base(owner.organizationId)}/members/?${RANGE}&sortBy=name&sortOrder=asc&chatbot=${await seededBot(owner.organizationId, "Alpha desk")}`,
+      ),
+    );
     expect(ofA.results.find((m) => m.userId === member.userId)!.messagesCount).toBe(0);
   });
 
   it("includeTime=true answers only the time series, unpaginated, by day or month", async () => {
     const { owner } = await seeded();
-    const days = await ok<Bucket[]>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&includeTime=true`));
+    const days = await ok<Bucket[]>(
+      await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&includeTime=true`),
+    );
     expect(days).toHaveLength(30);
     expect(days[0]).not.toHaveProperty("userId");
     expect(days.filter((d) => d.messagesCount).map((d) => [d.time, d.messagesCount])).toEqual([
       ["2026-06-01", 2],
       ["2026-06-15", 4],
     ]);
-    const months = await ok<Bucket[]>(await owner.fetch("GET", `${base(owner.organizationId)}/members/?startDate=2026-06-01&endDate=2026-07-31&include_time=true&time_granularity=month`));
+    const months = await ok<Bucket[]>(
+      await owner.fetch(
+        "GET",
+        `${base(owner.organizationId)}/members/?startDate=2026-06-01&endDate=2026-07-31&include_time=true&time_granularity=month`,
+      ),
+    );
     expect(months.map((m) => [m.time, m.messagesCount, m.wordsCount])).toEqual([
       ["2026-06", 6, 20],
       ["2026-07", 2, 100],
@@ -64,13 +133,17 @@ describe("GET /organizations/{organizationPk}/usage-statistics/members/", () => 
 });
 
 async function seededBot(organizationId: string, name: string) {
-  return (await env.DB.prepare("SELECT id FROM chatbots WHERE organization_id = ? AND name = ?").bind(organizationId, name).first<{ id: string }>())!.id;
+  return (await env.DB.prepare("SELECT id FROM chatbots WHERE organization_id = ? AND name = ?")
+    .bind(organizationId, name)
+    .first<{ id: string }>())!.id;
 }
 
 describe("GET /organizations/{organizationPk}/usage-statistics/chatbots/", () => {
   it("every assistant with all its traffic, visitors included, matching a scan", async () => {
     const { owner, a, b } = await seeded();
-    const page = await ok<Page<ChatbotUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&sortBy=name&sortOrder=asc`));
+    const page = await ok<Page<ChatbotUsage>>(
+      await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&sortBy=name&sortOrder=asc`),
+    );
     expect(page.results.map((r) => [r.name, r.conversationsCount, r.messagesCount, r.wordsCount])).toEqual([
       ["Alpha desk", 2, 4, 13],
       ["Beta desk", 1, 4, 10],
@@ -84,9 +157,13 @@ describe("GET /organizations/{organizationPk}/usage-statistics/chatbots/", () =>
       const row = page.results.find((r) => r.id === bot.id)!;
       expect([row.messagesCount, row.wordsCount]).toEqual([scan!.n, scan!.w]);
     }
-    const found = await ok<Page<ChatbotUsage>>(await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&search=beta`));
+    const found = await ok<Page<ChatbotUsage>>(
+      await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&search=beta`),
+    );
     expect(found.results.map((r) => r.id)).toEqual([b.id]);
-    const series = await ok<Bucket[]>(await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&includeTime=true&chatbot=${a.id}`));
+    const series = await ok<Bucket[]>(
+      await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&includeTime=true&chatbot=${a.id}`),
+    );
     expect(series.reduce((n, d) => n + d.messagesCount, 0)).toBe(4);
   });
 });
@@ -101,12 +178,22 @@ describe("daily rollups (organization-wide answers over long ranges)", () => {
       `chatbots/?startDate=2026-06-01&endDate=2026-07-01&includeTime=true&timezone=Asia/Taipei`,
       `chatbots/summary/?startDate=2026-05-01&endDate=2026-07-31&timeGranularity=month&timezone=America/New_York`,
     ];
-    const read = () => Promise.all(queries.map(async (q) => (await ok<Record<string, unknown>>(await owner.fetch("GET", `${base(owner.organizationId)}/${q}`)))));
+    const read = () =>
+      Promise.all(
+        queries.map(
+          async (q) =>
+            await ok<Record<string, unknown>>(await owner.fetch("GET", `${base(owner.organizationId)}/${q}`)),
+        ),
+      );
     await rollUpDays(env.DB); // the watermark exists
     await rollBackTo(env.DB, utc("2026-01-01T00:00:00Z"));
     const fromHours = await read();
     await rollUpDays(env.DB, utc("2026-08-01T12:00:00Z"));
-    const rolled = await env.DB.prepare("SELECT count(*) AS n, sum(incoming_messages) AS m FROM usage_daily_chatbots WHERE organization_id = ?").bind(owner.organizationId).first<{ n: number; m: number }>();
+    const rolled = await env.DB.prepare(
+      "SELECT count(*) AS n, sum(incoming_messages) AS m FROM usage_daily_chatbots WHERE organization_id = ?",
+    )
+      .bind(owner.organizationId)
+      .first<{ n: number; m: number }>();
     expect(rolled).toEqual({ n: 4, m: 5 }); // 1, 15 and 30 June and 1 July (settled 2 h after its end)
     expect(await read()).toEqual(fromHours);
   });
@@ -115,12 +202,26 @@ describe("daily rollups (organization-wide answers over long ranges)", () => {
 describe("GET .../usage-statistics/{members,chatbots}/summary/", () => {
   it.each(PREFIXES)("totals, series, entity counts and the organization's quantities (%s)", async (prefix) => {
     const { owner } = await seeded();
-    const members = await ok<Record<string, unknown> & { total: Counts; results: Bucket[] }>(await owner.fetch("GET", `${base(owner.organizationId)}/members/summary/?${RANGE}`, undefined, { prefix }));
-    expect(members).toMatchObject({ startDate: "2026-06-01", endDate: "2026-06-30", membersCount: 2, activeMembersCount: 2, total: { messagesCount: 6, wordsCount: 20, conversationsCount: 2 } });
+    const members = await ok<Record<string, unknown> & { total: Counts; results: Bucket[] }>(
+      await owner.fetch("GET", `${base(owner.organizationId)}/members/summary/?${RANGE}`, undefined, { prefix }),
+    );
+    expect(members).toMatchObject({
+      startDate: "2026-06-01",
+      endDate: "2026-06-30",
+      membersCount: 2,
+      activeMembersCount: 2,
+      total: { messagesCount: 6, wordsCount: 20, conversationsCount: 2 },
+    });
     expect(members.usageStatistics).toMatchObject({ chatbotsCount: 2 });
     expect(members.results).toHaveLength(30);
-    const chatbots = await ok<Record<string, unknown> & { total: Counts }>(await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/summary/?${RANGE}&timeGranularity=month`));
-    expect(chatbots).toMatchObject({ chatbotsCount: 2, activeChatbotsCount: 2, total: { messagesCount: 8, wordsCount: 23, conversationsCount: 3 } });
+    const chatbots = await ok<Record<string, unknown> & { total: Counts }>(
+      await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/summary/?${RANGE}&timeGranularity=month`),
+    );
+    expect(chatbots).toMatchObject({
+      chatbotsCount: 2,
+      activeChatbotsCount: 2,
+      total: { messagesCount: 8, wordsCount: 23, conversationsCount: 3 },
+    });
     expect(chatbots.organizationPlan).toMatchObject({ id: expect.any(String) });
   });
 });
@@ -140,7 +241,8 @@ describe("usage statistics: bad input, 401, 403, 404", () => {
       await expectError(res, 400);
       expect(Object.keys(body.errors ?? {})).toContain(field);
     }
-    for (const q of ["sortBy=colour", "sortOrder=up", "chatbot=nope", "includeTime=yes", "page=0"]) await expectError(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${q}`), 400);
+    for (const q of ["sortBy=colour", "sortOrder=up", "chatbot=nope", "includeTime=yes", "page=0"])
+      await expectError(await owner.fetch("GET", `${base(owner.organizationId)}/members/?${q}`), 400);
     await expectError(await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?sortBy=email`), 400);
   });
 
@@ -156,7 +258,11 @@ describe("usage statistics: bad input, 401, 403, 404", () => {
       await ok(await viewer.fetch("GET", `${base(owner.organizationId)}/${p}`));
       await expectError(await stranger.fetch("GET", `${base(owner.organizationId)}/${p}`), 404, "not_found");
     }
-    await expectError(await stranger.fetch("GET", `${base(stranger.organizationId)}/members/?chatbot=${bot.id}`), 404, "not_found");
+    await expectError(
+      await stranger.fetch("GET", `${base(stranger.organizationId)}/members/?chatbot=${bot.id}`),
+      404,
+      "not_found",
+    );
     await expectError(await owner.fetch("GET", `${base(NO_SUCH_ID)}/members/`), 404, "not_found");
   });
 });

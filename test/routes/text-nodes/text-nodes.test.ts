@@ -3,20 +3,64 @@ import { NO_SUCH_ID, call, expectError, seedMember, seedOwner } from "../../harn
 import { createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
 
-type Legacy = { id: string; charactersCount: number; hitsCount: number; text: string; updatedAt: string; filename: string; chatbotFile: string; pageNumber: number | null };
-type Full = Legacy & Record<string, unknown> & { pageStart: number | null; highlightedText: string; labels: { id: string; name: string }[] };
+type Legacy = {
+  id: string;
+  charactersCount: number;
+  hitsCount: number;
+  text: string;
+  updatedAt: string;
+  filename: string;
+  chatbotFile: string;
+  pageNumber: number | null;
+};
+type Full = Legacy &
+  Record<string, unknown> & {
+    pageStart: number | null;
+    highlightedText: string;
+    labels: { id: string; name: string }[];
+  };
 type CursorPage = { next: string | null; previous: string | null; results: Legacy[] };
 type Page = { count: number; next: string | null; previous: string | null; results: Full[] };
 
-const LEGACY_KEYS = ["charactersCount", "chatbotFile", "filename", "hitsCount", "id", "pageNumber", "text", "updatedAt"];
+const LEGACY_KEYS = [
+  "charactersCount",
+  "chatbotFile",
+  "filename",
+  "hitsCount",
+  "id",
+  "pageNumber",
+  "text",
+  "updatedAt",
+];
 const FULL_KEYS = [
   ...LEGACY_KEYS,
-  ...["knowledgeBaseFile", "pageStart", "pageEnd", "startCharIdx", "endCharIdx", "citationTitle", "citationDescription", "citationQuote"],
-  ...["hasImage", "imageUrl", "displayText", "displayTitle", "highlightedText", "labels", "rawUserDefineMetadata", "metadataEnabledForSearch"],
+  ...[
+    "knowledgeBaseFile",
+    "pageStart",
+    "pageEnd",
+    "startCharIdx",
+    "endCharIdx",
+    "citationTitle",
+    "citationDescription",
+    "citationQuote",
+  ],
+  ...[
+    "hasImage",
+    "imageUrl",
+    "displayText",
+    "displayTitle",
+    "highlightedText",
+    "labels",
+    "rawUserDefineMetadata",
+    "metadataEnabledForSearch",
+  ],
 ].sort();
 
 // ~3,600 characters of distinct sentences: several chunks of ~800 characters.
-const LONG_TEXT = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} explains rule ${i * 7} of the returns handbook for branch ${i + 100}.`).join(" ");
+const LONG_TEXT = Array.from(
+  { length: 60 },
+  (_, i) => `Sentence number ${i} explains rule ${i * 7} of the returns handbook for branch ${i + 100}.`,
+).join(" ");
 const CHINESE = "退货政策：收到商品后三十天内可以申请退货。运费由买家承担。";
 
 /** One owner, one knowledge base given to a viewer's group, and three processed files. */
@@ -24,7 +68,10 @@ async function world() {
   const owner = await seedOwner();
   const viewer = await seedMember(owner, ["knowledge_base.view"]);
   const kb = await createKnowledgeBase(owner, { groups: [{ id: viewer.groupId }] });
-  const pdf = await makePdf(["The cover page says nothing useful.", "The warranty lasts three years from purchase. Batteries are covered for one year."]);
+  const pdf = await makePdf([
+    "The cover page says nothing useful.",
+    "The warranty lasts three years from purchase. Batteries are covered for one year.",
+  ]);
   const [long, manual, chinese] = await ingest(owner, kb.id, [
     { name: "handbook.txt", content: LONG_TEXT },
     { name: "manual.pdf", content: pdf, type: "application/pdf" },
@@ -35,10 +82,13 @@ async function world() {
 let shared: ReturnType<typeof world> | undefined;
 const setup = () => (shared ??= world());
 
-const legacy = (actor: { fetch: (m: string, p: string, b?: unknown, i?: { prefix?: string }) => Promise<Response> }, path: string) =>
-  actor.fetch("GET", path, undefined, { prefix: "/api" });
+const legacy = (
+  actor: { fetch: (m: string, p: string, b?: unknown, i?: { prefix?: string }) => Promise<Response> },
+  path: string,
+) => actor.fetch("GET", path, undefined, { prefix: "/api" });
 /** Follows an absolute `next` URL with the actor's key. */
-const follow = (key: string, url: string) => call("GET", new URL(url).pathname + new URL(url).search, undefined, { Authorization: `Api-Key ${key}` });
+const follow = (key: string, url: string) =>
+  call("GET", new URL(url).pathname + new URL(url).search, undefined, { Authorization: `Api-Key ${key}` });
 
 describe("GET /api/chatbot-text-nodes/ (older form, cursor page)", () => {
   it("pages through a file's nodes in order with pageSize 2, no node twice", async () => {
@@ -66,7 +116,12 @@ describe("GET /api/chatbot-text-nodes/ (older form, cursor page)", () => {
     expect(firstNumbers).toEqual([...firstNumbers].sort((a, b) => a - b));
     const node = seen[0];
     expect(Object.keys(node).sort()).toEqual(LEGACY_KEYS);
-    expect(node).toMatchObject({ filename: "handbook.txt", chatbotFile: long.id, hitsCount: 0, charactersCount: node.text.length });
+    expect(node).toMatchObject({
+      filename: "handbook.txt",
+      chatbotFile: long.id,
+      hitsCount: 0,
+      charactersCount: node.text.length,
+    });
     expect(node.updatedAt).toMatch(/^\d+$/);
     // `previous` of the second page leads back to the first.
     const back = (await (await follow(owner.key, pages[1].previous!)).json()) as CursorPage;
@@ -75,7 +130,9 @@ describe("GET /api/chatbot-text-nodes/ (older form, cursor page)", () => {
 
   it("`query` filters the nodes (case-insensitive)", async () => {
     const { owner, long } = await setup();
-    const page = (await (await legacy(owner, `/chatbot-text-nodes/?chatbot_file=${long.id}&query=BRANCH%20159`)).json()) as CursorPage;
+    const page = (await (
+      await legacy(owner, `/chatbot-text-nodes/?chatbot_file=${long.id}&query=BRANCH%20159`)
+    ).json()) as CursorPage;
     expect(page.results).toHaveLength(1);
     expect(page.results[0].text).toContain("branch 159.");
     expect(page.next).toBeNull();
@@ -86,7 +143,11 @@ describe("GET /api/chatbot-text-nodes/ (older form, cursor page)", () => {
     const body = await expectError(await legacy(owner, "/chatbot-text-nodes/"), 400, "invalid");
     expect(body.errors?.chatbotFile).toBeTruthy();
     await expectError(await legacy(owner, "/chatbot-text-nodes/?chatbotFile=nope"), 400, "invalid");
-    await expectError(await legacy(owner, `/chatbot-text-nodes/?chatbotFile=${long.id}&cursor=garbage`), 400, "invalid");
+    await expectError(
+      await legacy(owner, `/chatbot-text-nodes/?chatbotFile=${long.id}&cursor=garbage`),
+      400,
+      "invalid",
+    );
   });
 });
 
@@ -94,7 +155,10 @@ describe("GET /api/v1/chatbot-text-nodes/ (newer form, page)", () => {
   it("full records, with pages of a PDF, the file's labels and metadata", async () => {
     const { owner, kb, manual } = await setup();
     const label = await createLabel(owner, kb.id, "warranty-docs");
-    const meta = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${manual.id}/update-metadata/`, { labels: [{ id: label.id }], rawUserDefineMetadata: { department: "support" } });
+    const meta = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${manual.id}/update-metadata/`, {
+      labels: [{ id: label.id }],
+      rawUserDefineMetadata: { department: "support" },
+    });
     expect(meta.status, await meta.clone().text()).toBe(200);
     const res = await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}`);
     expect(res.status, await res.clone().text()).toBe(200);
@@ -126,7 +190,9 @@ describe("GET /api/v1/chatbot-text-nodes/ (newer form, page)", () => {
 
   it("page form with pageSize, and the deprecated chatbotFile", async () => {
     const { owner, long } = await setup();
-    const first = (await (await owner.fetch("GET", `/chatbot-text-nodes/?chatbotFile=${long.id}&pageSize=2`)).json()) as Page;
+    const first = (await (
+      await owner.fetch("GET", `/chatbot-text-nodes/?chatbotFile=${long.id}&pageSize=2`)
+    ).json()) as Page;
     expect(first.count).toBe(long.chunksCount);
     expect(first.results).toHaveLength(2);
     expect(new URL(first.next!).searchParams.get("page")).toBe("2");
@@ -136,19 +202,32 @@ describe("GET /api/v1/chatbot-text-nodes/ (newer form, page)", () => {
     const quote = first.results[0].citationQuote as string;
     expect(quote.length).toBeLessThanOrEqual(201);
     expect(quote.endsWith("…")).toBe(true);
-    await expectError(await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&page=99`), 404, "not_found");
+    await expectError(
+      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&page=99`),
+      404,
+      "not_found",
+    );
   });
 
   it("highlightedText marks an English and a Chinese query", async () => {
     const { owner, manual, chinese } = await setup();
-    const en = (await (await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}&query=Warranty`)).json()) as Page;
+    const en = (await (
+      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}&query=Warranty`)
+    ).json()) as Page;
     expect(en.count).toBe(1);
     expect(en.results[0].highlightedText).toContain("The <mark>warranty</mark> lasts");
-    const zh = (await (await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${chinese.id}&query=${encodeURIComponent("退货")}`)).json()) as Page;
+    const zh = (await (
+      await owner.fetch(
+        "GET",
+        `/chatbot-text-nodes/?knowledgeBaseFile=${chinese.id}&query=${encodeURIComponent("退货")}`,
+      )
+    ).json()) as Page;
     expect(zh.count).toBe(1);
     expect(zh.results[0].highlightedText).toContain("<mark>退货</mark>政策");
     expect(zh.results[0].citationDescription).toBe("退货政策：收到商品后三十天内可以申请退货。");
-    const none = (await (await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}&query=zeppelin`)).json()) as Page;
+    const none = (await (
+      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}&query=zeppelin`)
+    ).json()) as Page;
     expect(none).toMatchObject({ count: 0, results: [] });
   });
 
@@ -162,7 +241,9 @@ describe("GET /api/v1/chatbot-text-nodes/ (newer form, page)", () => {
 describe("GET {api}/chatbot-text-nodes/{id}/", () => {
   it("answers in the form of the prefix", async () => {
     const { owner, manual } = await setup();
-    const page = (await (await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}`)).json()) as Page;
+    const page = (await (
+      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}`)
+    ).json()) as Page;
     const id = page.results.find((n) => n.text.includes("warranty"))!.id;
     const older = await legacy(owner, `/chatbot-text-nodes/${id}/`);
     expect(older.status, await older.clone().text()).toBe(200);
@@ -193,8 +274,14 @@ describe("text node access", () => {
   it("404 for another organization's file and node", async () => {
     const { owner, long } = await setup();
     const stranger = await seedOwner("stranger");
-    const page = (await (await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&pageSize=1`)).json()) as Page;
-    await expectError(await stranger.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`), 404, "not_found");
+    const page = (await (
+      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&pageSize=1`)
+    ).json()) as Page;
+    await expectError(
+      await stranger.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`),
+      404,
+      "not_found",
+    );
     await expectError(await legacy(stranger, `/chatbot-text-nodes/?chatbotFile=${long.id}`), 404, "not_found");
     await expectError(await stranger.fetch("GET", `/chatbot-text-nodes/${page.results[0].id}/`), 404, "not_found");
     await expectError(await legacy(stranger, `/chatbot-text-nodes/${page.results[0].id}/`), 404, "not_found");
@@ -203,8 +290,14 @@ describe("text node access", () => {
   it("a member sees nodes only through the knowledge base's group", async () => {
     const { owner, viewer, long } = await setup();
     const outsider = await seedMember(owner);
-    const node = ((await (await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&pageSize=1`)).json()) as Page).results[0];
-    await expectError(await outsider.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`), 404, "not_found");
+    const node = (
+      (await (await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&pageSize=1`)).json()) as Page
+    ).results[0];
+    await expectError(
+      await outsider.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`),
+      404,
+      "not_found",
+    );
     await expectError(await outsider.fetch("GET", `/chatbot-text-nodes/${node.id}/`), 404, "not_found");
     const list = await viewer.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`);
     expect(list.status, await list.clone().text()).toBe(200);
@@ -216,8 +309,16 @@ describe("text node access", () => {
 
 describe("text nodes in the OpenAPI document", () => {
   it("documents both forms under both prefixes", async () => {
-    type Op = { responses: Record<string, { content?: Record<string, { schema: { anyOf?: { $ref: string }[]; oneOf?: { $ref: string }[] } }> }> };
-    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, unknown> } };
+    type Op = {
+      responses: Record<
+        string,
+        { content?: Record<string, { schema: { anyOf?: { $ref: string }[]; oneOf?: { $ref: string }[] } }> }
+      >;
+    };
+    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as {
+      paths: Record<string, Record<string, Op>>;
+      components: { schemas: Record<string, unknown> };
+    };
     for (const prefix of ["/api/v1", "/api"]) {
       for (const path of ["/chatbot-text-nodes/", "/chatbot-text-nodes/{id}/"]) {
         const schema = doc.paths[`${prefix}${path}`]?.get?.responses["200"]?.content?.["application/json"]?.schema;
@@ -225,6 +326,8 @@ describe("text nodes in the OpenAPI document", () => {
         expect(refs.length, `${prefix}${path}`).toBe(2);
       }
     }
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["TextNode", "TextNodeLegacy", "TextNodePage", "TextNodeLegacyCursorPage"]));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(["TextNode", "TextNodeLegacy", "TextNodePage", "TextNodeLegacyCursorPage"]),
+    );
   });
 });

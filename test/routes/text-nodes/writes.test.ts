@@ -7,7 +7,10 @@ type Owner = Awaited<ReturnType<typeof seedOwner>>;
 
 const ARTICLES = [
   { name: "refunds.txt", content: "Refunds are paid back to the original card within fourteen days." },
-  { name: "shipping.txt", content: "Parcels ship from our Rotterdam warehouse. Express shipping arrives the next working day." },
+  {
+    name: "shipping.txt",
+    content: "Parcels ship from our Rotterdam warehouse. Express shipping arrives the next working day.",
+  },
 ];
 
 /** An owner, a viewer of the base (through a group), and the base's two one-node files. */
@@ -16,8 +19,21 @@ async function world() {
   const viewer = await seedMember(owner, ["knowledge_base.view"]);
   const kb = await createKnowledgeBase(owner, { groups: [{ id: viewer.groupId }], sentenceWindowSize: 0 });
   const [refunds, shipping] = await ingest(owner, kb.id, ARTICLES);
-  const nodeOf = async (fileId: string) => ((await (await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${fileId}`)).json()) as { results: Node[] }).results[0];
-  return { owner, viewer, kb, refunds, shipping, refundsNode: await nodeOf(refunds.id), shippingNode: await nodeOf(shipping.id) };
+  const nodeOf = async (fileId: string) =>
+    (
+      (await (await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${fileId}`)).json()) as {
+        results: Node[];
+      }
+    ).results[0];
+  return {
+    owner,
+    viewer,
+    kb,
+    refunds,
+    shipping,
+    refundsNode: await nodeOf(refunds.id),
+    shippingNode: await nodeOf(shipping.id),
+  };
 }
 
 const found = async (owner: Owner, kbId: string, query: string, searchMethod: string) => {
@@ -28,13 +44,23 @@ const found = async (owner: Owner, kbId: string, query: string, searchMethod: st
 describe("PATCH /chatbot-text-nodes/{id}/", () => {
   it.each(PREFIXES)("rewrites the text, indexed again for keyword and vector search (%s)", async (prefix) => {
     const { owner, kb, refundsNode } = await world();
-    const res = await owner.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "Refunds reach the original card within five working days." }, { prefix });
+    const res = await owner.fetch(
+      "PATCH",
+      `/chatbot-text-nodes/${refundsNode.id}/`,
+      { text: "Refunds reach the original card within five working days." },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     const node = (await res.json()) as Node & Record<string, unknown>;
-    expect(node).toMatchObject({ id: refundsNode.id, text: "Refunds reach the original card within five working days.", charactersCount: 57 });
+    expect(node).toMatchObject({
+      id: refundsNode.id,
+      text: "Refunds reach the original card within five working days.",
+      charactersCount: 57,
+    });
     // The form of the prefix (CONTRACT section 1).
     expect("knowledgeBaseFile" in node).toBe(prefix === "/api/v1");
-    for (const method of ["keyword", "vector"]) expect((await found(owner, kb.id, "five working days", method))[0]?.id, method).toBe(refundsNode.id);
+    for (const method of ["keyword", "vector"])
+      expect((await found(owner, kb.id, "five working days", method))[0]?.id, method).toBe(refundsNode.id);
     expect((await found(owner, kb.id, "fourteen", "keyword")).map((r) => r.id)).not.toContain(refundsNode.id);
     const again = (await (await owner.fetch("GET", `/chatbot-text-nodes/${refundsNode.id}/`)).json()) as Node;
     expect(again.text).toBe("Refunds reach the original card within five working days.");
@@ -43,14 +69,34 @@ describe("PATCH /chatbot-text-nodes/{id}/", () => {
   it("400 for an empty or missing text, nothing written; 401; 403 for a viewer; 404 for another organization's node", async () => {
     const { owner, viewer, refundsNode } = await world();
     for (const body of [{}, { text: "   " }, { text: 42 }]) {
-      const error = await expectError(await owner.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, body), 400, "invalid");
+      const error = await expectError(
+        await owner.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, body),
+        400,
+        "invalid",
+      );
       expect(error.errors?.text).toBeTruthy();
     }
-    await expectError(await call("PATCH", `/api/v1/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }), 401, "not_authenticated");
-    await expectError(await viewer.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }), 403, "permission_denied");
+    await expectError(
+      await call("PATCH", `/api/v1/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }),
+      401,
+      "not_authenticated",
+    );
+    await expectError(
+      await viewer.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }),
+      403,
+      "permission_denied",
+    );
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }), 404, "not_found");
-    await expectError(await owner.fetch("PATCH", `/chatbot-text-nodes/${NO_SUCH_ID}/`, { text: "x" }), 404, "not_found");
+    await expectError(
+      await stranger.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("PATCH", `/chatbot-text-nodes/${NO_SUCH_ID}/`, { text: "x" }),
+      404,
+      "not_found",
+    );
     const unchanged = (await (await owner.fetch("GET", `/chatbot-text-nodes/${refundsNode.id}/`)).json()) as Node;
     expect(unchanged.text).toBe(refundsNode.text);
   });
@@ -62,16 +108,27 @@ describe("DELETE /chatbot-text-nodes/{id}/", () => {
     expect((await found(owner, kb.id, "Rotterdam warehouse", "keyword"))[0]?.id).toBe(shippingNode.id);
     const res = await owner.fetch("DELETE", `/chatbot-text-nodes/${shippingNode.id}/`, undefined, { prefix });
     expect(res.status).toBe(204);
-    for (const method of ["keyword", "vector", "hybrid"]) expect((await found(owner, kb.id, "Rotterdam warehouse", method)).map((r) => r.id), method).not.toContain(shippingNode.id);
+    for (const method of ["keyword", "vector", "hybrid"])
+      expect(
+        (await found(owner, kb.id, "Rotterdam warehouse", method)).map((r) => r.id),
+        method,
+      ).not.toContain(shippingNode.id);
     expect((await owner.fetch("GET", `/chatbot-text-nodes/${shippingNode.id}/`)).status).toBe(404);
-    const file = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${shipping.id}/`)).json()) as { chunksCount: number; vectorStorageSize: number };
+    const file = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${shipping.id}/`)).json()) as {
+      chunksCount: number;
+      vectorStorageSize: number;
+    };
     expect(file).toMatchObject({ chunksCount: 0, vectorStorageSize: 0 });
   });
 
   it("401; 403 for a viewer; 404 for another organization's node; nothing removed", async () => {
     const { owner, viewer, shippingNode } = await world();
     await expectError(await call("DELETE", `/api/v1/chatbot-text-nodes/${shippingNode.id}/`), 401, "not_authenticated");
-    await expectError(await viewer.fetch("DELETE", `/chatbot-text-nodes/${shippingNode.id}/`), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("DELETE", `/chatbot-text-nodes/${shippingNode.id}/`),
+      403,
+      "permission_denied",
+    );
     const stranger = await seedOwner();
     await expectError(await stranger.fetch("DELETE", `/chatbot-text-nodes/${shippingNode.id}/`), 404, "not_found");
     await expectError(await owner.fetch("DELETE", `/chatbot-text-nodes/${NO_SUCH_ID}/`), 404, "not_found");

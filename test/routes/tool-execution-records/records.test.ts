@@ -5,7 +5,12 @@ import { uuidv7 } from "../../../src/lib/ids";
 import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 
-type Rec = { id: string; status: string; tool: { id: string | null; name: string }; chatbot: { id: string | null; name: string } };
+type Rec = {
+  id: string;
+  status: string;
+  tool: { id: string | null; name: string };
+  chatbot: { id: string | null; name: string };
+};
 type Page = { count: number; results: Rec[] };
 
 const DAY = 86_400_000;
@@ -15,7 +20,13 @@ const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 async function world() {
   const owner = await seedOwner();
   const mk = async (name: string, groups: { id: string }[] = []) => {
-    const res = await owner.fetch("POST", "/tools/", { name, displayName: name.toUpperCase(), toolType: "function", functionCode: "function main() { return 1; }", groups });
+    const res = await owner.fetch("POST", "/tools/", {
+      name,
+      displayName: name.toUpperCase(),
+      toolType: "function",
+      functionCode: "function main() { return 1; }",
+      groups,
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     return (await res.json()) as { id: string; name: string; displayName: string };
   };
@@ -24,7 +35,12 @@ async function world() {
   const secret = await mk(unique("secret").replace(/-/g, "_"));
   const bot = await createChatbot(owner, { replyMode: "agent" });
   const now = Date.UTC(2026, 0, 15, 12);
-  const row = (tool: typeof shared, status: "success" | "failure" | "timeout" | "pending", at: number, text: string) => ({
+  const row = (
+    tool: typeof shared,
+    status: "success" | "failure" | "timeout" | "pending",
+    at: number,
+    text: string,
+  ) => ({
     id: uuidv7(),
     organizationId: owner.organizationId,
     chatbotId: bot.id,
@@ -66,13 +82,22 @@ describe("tool execution records", () => {
     for (const prefix of PREFIXES) {
       expect((await list(owner, "/tool-execution-records/", prefix)).count).toBe(4);
       expect((await list(owner, `/tool-execution-records/?tool=${secret.id}`, prefix)).count).toBe(2);
-      expect((await list(owner, `/tool-execution-records/?chatbot=${bot.id}&status=failure`, prefix)).results.map((r) => r.status)).toEqual(["failure"]);
+      expect(
+        (await list(owner, `/tool-execution-records/?chatbot=${bot.id}&status=failure`, prefix)).results.map(
+          (r) => r.status,
+        ),
+      ).toEqual(["failure"]);
       expect((await list(owner, "/tool-execution-records/?query=parcel", prefix)).count).toBe(1);
       expect((await list(owner, `/tool-execution-records/?query=${bot.name}`, prefix)).count).toBe(4);
       expect((await list(owner, `/tool-execution-records/?query=${shared.name}`, prefix)).count).toBe(2);
-      expect((await list(owner, "/tool-execution-records/?toolType=function&page_size=1", prefix)).results).toHaveLength(1);
+      expect(
+        (await list(owner, "/tool-execution-records/?toolType=function&page_size=1", prefix)).results,
+      ).toHaveLength(1);
       // Both ends inclusive, by UTC day.
-      expect((await list(owner, `/tool-execution-records/?startDate=${day(now - DAY)}&endDate=${day(now - DAY)}`, prefix)).count).toBe(1);
+      expect(
+        (await list(owner, `/tool-execution-records/?startDate=${day(now - DAY)}&endDate=${day(now - DAY)}`, prefix))
+          .count,
+      ).toBe(1);
       expect((await list(owner, `/tool-execution-records/?start_date=${day(now - DAY)}`, prefix)).count).toBe(3);
       expect((await list(owner, `/tools/${shared.id}/tool-execution-records/`, prefix)).count).toBe(2);
       expect((await list(owner, `/tools/${shared.id}/tool-execution-records/?status=success`, prefix)).count).toBe(1);
@@ -83,16 +108,29 @@ describe("tool execution records", () => {
     const { owner, shared, secret, bot, rows } = await world();
     const got = await owner.fetch("GET", `/tool-execution-records/${rows[0].id}/`);
     expect(got.status).toBe(200);
-    expect(await got.json()).toMatchObject({ id: rows[0].id, chatbot: { id: bot.id, name: bot.name }, tool: { id: shared.id, name: shared.name, displayName: shared.displayName, toolType: "function" }, status: "success", input: { q: "where is my parcel" }, output: { ok: true }, durationMs: 5 });
+    expect(await got.json()).toMatchObject({
+      id: rows[0].id,
+      chatbot: { id: bot.id, name: bot.name },
+      tool: { id: shared.id, name: shared.name, displayName: shared.displayName, toolType: "function" },
+      status: "success",
+      input: { q: "where is my parcel" },
+      output: { ok: true },
+      durationMs: 5,
+    });
     expect((await owner.fetch("GET", `/tools/${shared.id}/tool-execution-records/${rows[0].id}/`)).status).toBe(200);
     await expectError(await owner.fetch("GET", `/tools/${secret.id}/tool-execution-records/${rows[0].id}/`), 404);
     const bots = (await (await owner.fetch("GET", "/tool-execution-records/chatbots/")).json()) as { id: string }[];
     expect(bots).toEqual([{ id: bot.id, name: bot.name }]);
     const toolOptions = (await (await owner.fetch("GET", "/tool-execution-records/tools/")).json()) as { id: string }[];
     expect(toolOptions.map((t) => t.id).sort()).toEqual([shared.id, secret.id].sort());
-    const scoped = (await (await owner.fetch("GET", `/tools/${shared.id}/tool-execution-records/tools/`)).json()) as { id: string }[];
+    const scoped = (await (await owner.fetch("GET", `/tools/${shared.id}/tool-execution-records/tools/`)).json()) as {
+      id: string;
+    }[];
     expect(scoped.map((t) => t.id)).toEqual([shared.id]);
-    expect(((await (await owner.fetch("GET", `/tools/${shared.id}/tool-execution-records/chatbots/`)).json()) as unknown[]).length).toBe(1);
+    expect(
+      ((await (await owner.fetch("GET", `/tools/${shared.id}/tool-execution-records/chatbots/`)).json()) as unknown[])
+        .length,
+    ).toBe(1);
   });
 
   it("members see the records of tools of their groups only", async () => {
@@ -108,16 +146,34 @@ describe("tool execution records", () => {
 
   it("400 for bad filters", async () => {
     const { owner } = await world();
-    for (const q of ["status=done", "toolType=x", "startDate=2026-13-45", "endDate=yesterday", "chatbot=nope", "page=0"]) {
+    for (const q of [
+      "status=done",
+      "toolType=x",
+      "startDate=2026-13-45",
+      "endDate=yesterday",
+      "chatbot=nope",
+      "page=0",
+    ]) {
       await expectError(await owner.fetch("GET", `/tool-execution-records/?${q}`), 400);
     }
   });
 
   it("401 without a key, 403 without tool.view, 404 across organizations", async () => {
     const { owner, shared, rows } = await world();
-    for (const prefix of PREFIXES) await expectError(await SELF.fetch(`http://localhost${prefix}/tool-execution-records/`), 401, "not_authenticated");
+    for (const prefix of PREFIXES)
+      await expectError(
+        await SELF.fetch(`http://localhost${prefix}/tool-execution-records/`),
+        401,
+        "not_authenticated",
+      );
     const plain = await seedMember(owner, ["chatbot.view"]);
-    for (const path of ["/tool-execution-records/", `/tool-execution-records/${rows[0].id}/`, "/tool-execution-records/chatbots/", "/tool-execution-records/tools/", `/tools/${shared.id}/tool-execution-records/`]) {
+    for (const path of [
+      "/tool-execution-records/",
+      `/tool-execution-records/${rows[0].id}/`,
+      "/tool-execution-records/chatbots/",
+      "/tool-execution-records/tools/",
+      `/tools/${shared.id}/tool-execution-records/`,
+    ]) {
       await expectError(await plain.fetch("GET", path), 403, "permission_denied");
     }
     const other = await seedOwner();

@@ -4,16 +4,32 @@ import { tools } from "../../../src/db/schema";
 import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
 import { weatherToolBody } from "../../fixtures/tools";
 
-
-export const apiToolBody = (overrides: Record<string, unknown> = {}) => weatherToolBody({ name: unique("get_weather").replace(/[^A-Za-z0-9_-]/g, "_"), ...overrides });
+export const apiToolBody = (overrides: Record<string, unknown> = {}) =>
+  weatherToolBody({ name: unique("get_weather").replace(/[^A-Za-z0-9_-]/g, "_"), ...overrides });
 
 const BODIES: Record<string, () => Record<string, unknown>> = {
   api: () => apiToolBody(),
-  function: () => ({ name: unique("add"), displayName: "Add", toolType: "function", functionCode: "function main(a) { return a.x + a.y; }" }),
+  function: () => ({
+    name: unique("add"),
+    displayName: "Add",
+    toolType: "function",
+    functionCode: "function main(a) { return a.x + a.y; }",
+  }),
   mcp: () => ({ displayName: "Remote", toolType: "mcp", mcpUrl: "https://mcp.example.com/mcp" }),
   desktop: () => ({ name: unique("open_file"), displayName: "Open file", toolType: "desktop" }),
-  flex: () => ({ name: unique("card"), displayName: "Card", toolType: "flex", flexTemplateJson: { type: "bubble", body: { text: "{{title}}" } }, flexSchema: { title: "A short title" } }),
-  quick_reply: () => ({ name: unique("chips"), displayName: "Chips", toolType: "quick_reply", quickReplyConfig: { mode: "static", items: ["Yes", { label: "No", text: "No thanks" }] } }),
+  flex: () => ({
+    name: unique("card"),
+    displayName: "Card",
+    toolType: "flex",
+    flexTemplateJson: { type: "bubble", body: { text: "{{title}}" } },
+    flexSchema: { title: "A short title" },
+  }),
+  quick_reply: () => ({
+    name: unique("chips"),
+    displayName: "Chips",
+    toolType: "quick_reply",
+    quickReplyConfig: { mode: "static", items: ["Yes", { label: "No", text: "No thanks" }] },
+  }),
 };
 
 describe("tools CRUD", () => {
@@ -24,13 +40,24 @@ describe("tools CRUD", () => {
         const created = await owner.fetch("POST", "/tools/", body(), { prefix });
         expect(created.status, await created.clone().text()).toBe(201);
         const tool = (await created.json()) as Record<string, unknown>;
-        expect(tool).toMatchObject({ toolType: type, organization: owner.organizationId, isGlobal: false, canUpdate: true, canDelete: true });
+        expect(tool).toMatchObject({
+          toolType: type,
+          organization: owner.organizationId,
+          isGlobal: false,
+          canUpdate: true,
+          canDelete: true,
+        });
         const got = await owner.fetch("GET", `/tools/${tool.id}/`, undefined, { prefix });
         expect(got.status).toBe(200);
         const patched = await owner.fetch("PATCH", `/tools/${tool.id}/`, { description: "changed" }, { prefix });
         expect(patched.status, await patched.clone().text()).toBe(200);
         expect(((await patched.json()) as { description: string }).description).toBe("changed");
-        const put = await owner.fetch("PUT", `/tools/${tool.id}/`, { ...body(), name: tool.name, prompt: "Use me" }, { prefix });
+        const put = await owner.fetch(
+          "PUT",
+          `/tools/${tool.id}/`,
+          { ...body(), name: tool.name, prompt: "Use me" },
+          { prefix },
+        );
         expect(put.status, await put.clone().text()).toBe(200);
         const deleted = await owner.fetch("DELETE", `/tools/${tool.id}/`, undefined, { prefix });
         expect(deleted.status).toBe(204);
@@ -42,13 +69,16 @@ describe("tools CRUD", () => {
   it("lists with filters: desktop tools only for clientPlatform=desktop, toolType, isGlobal", async () => {
     const owner = await seedOwner();
     for (const body of Object.values(BODIES)) expect((await owner.fetch("POST", "/tools/", body())).status).toBe(201);
-    const list = async (q: string) => (await (await owner.fetch("GET", `/tools/${q}`)).json()) as { count: number; results: { toolType: string }[] };
+    const list = async (q: string) =>
+      (await (await owner.fetch("GET", `/tools/${q}`)).json()) as { count: number; results: { toolType: string }[] };
     const plain = await list("");
     expect(plain.count).toBe(5);
     expect(plain.results.some((t) => t.toolType === "desktop")).toBe(false);
     expect((await list("?client_platform=desktop")).count).toBe(6);
     expect((await list("?toolType=function")).results.map((t) => t.toolType)).toEqual(["function"]);
-    expect((await list("?isGlobal=true")).results.every((t) => (t as unknown as { isGlobal: boolean }).isGlobal)).toBe(true);
+    expect((await list("?isGlobal=true")).results.every((t) => (t as unknown as { isGlobal: boolean }).isGlobal)).toBe(
+      true,
+    );
   });
 
   it("400 for bad input, nothing written", async () => {
@@ -84,7 +114,9 @@ describe("tools CRUD", () => {
     const owner = await seedOwner();
     const body = { ...apiToolBody(), apiUrl: "http://127.0.0.1:9/x" };
     await expectError(await owner.fetch("POST", "/tools/", body), 400);
-    const res = await owner.fetch("POST", "/tools/", body, { settings: { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1:9", WEBHOOK_ALLOWED_HOSTS: "" } });
+    const res = await owner.fetch("POST", "/tools/", body, {
+      settings: { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1:9", WEBHOOK_ALLOWED_HOSTS: "" },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -110,7 +142,11 @@ describe("tools CRUD", () => {
     await expectError(await plain.fetch("GET", "/tools/"), 403, "permission_denied");
     await expectError(await plain.fetch("POST", "/tools/", apiToolBody()), 403, "permission_denied");
     const viewer = await seedMember(owner, ["tool.view"]);
-    await expectError(await viewer.fetch("POST", "/tools/", { ...apiToolBody(), groups: [{ id: viewer.groupId }] }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("POST", "/tools/", { ...apiToolBody(), groups: [{ id: viewer.groupId }] }),
+      403,
+      "permission_denied",
+    );
 
     const manager = await seedMember(owner, ["tool.manage"]);
     // A non-owner must pick one of their own groups.
@@ -127,7 +163,12 @@ describe("tools CRUD", () => {
     expect(listed.results.map((t) => t.id)).toEqual([mineTool.id]);
     // Another group of the organization that the manager is not in: 403.
     const otherMember = await seedMember(owner, ["chatbot.view"]);
-    await expectError(await manager.fetch("PATCH", `/tools/${mineTool.id}/`, { groups: [{ id: manager.groupId }, { id: otherMember.groupId }] }), 403);
+    await expectError(
+      await manager.fetch("PATCH", `/tools/${mineTool.id}/`, {
+        groups: [{ id: manager.groupId }, { id: otherMember.groupId }],
+      }),
+      403,
+    );
   });
 
   it("404 for another organization's tool, and for unknown or malformed ids", async () => {
@@ -163,14 +204,24 @@ describe("tools CRUD", () => {
   it("assistants take tools: [{id}] on create and update, and show them", async () => {
     const owner = await seedOwner();
     const other = await seedOwner();
-    const tool = (await (await owner.fetch("POST", "/tools/", apiToolBody())).json()) as { id: string; displayName: string };
+    const tool = (await (await owner.fetch("POST", "/tools/", apiToolBody())).json()) as {
+      id: string;
+      displayName: string;
+    };
     const foreign = (await (await other.fetch("POST", "/tools/", apiToolBody())).json()) as { id: string };
-    const res = await owner.fetch("POST", "/chatbots/", { name: unique("bot"), largeLanguageModel: "00000000-0000-7000-8000-000000000001", replyMode: "agent", tools: [{ id: tool.id }] });
+    const res = await owner.fetch("POST", "/chatbots/", {
+      name: unique("bot"),
+      largeLanguageModel: "00000000-0000-7000-8000-000000000001",
+      replyMode: "agent",
+      tools: [{ id: tool.id }],
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     const bot = (await res.json()) as { id: string; tools: { id: string; name: string }[] };
     expect(bot.tools).toEqual([{ id: tool.id, name: tool.displayName }]);
     await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { tools: [{ id: foreign.id }] }), 400);
-    const cleared = (await (await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { tools: [] })).json()) as { tools: unknown[] };
+    const cleared = (await (await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { tools: [] })).json()) as {
+      tools: unknown[];
+    };
     expect(cleared.tools).toEqual([]);
   });
 });

@@ -16,21 +16,38 @@ describe("users/current", () => {
 
   it("401 without a key, with a malformed header and with an unknown key", async () => {
     await expectError(await call("GET", "/api/v1/users/current/"), 401, "not_authenticated");
-    await expectError(await call("GET", "/api/v1/users/current/", undefined, { Authorization: "Token abc" }), 401, "not_authenticated");
-    await expectError(await call("GET", "/api/v1/users/current/", undefined, { Authorization: "Api-Key ak_nope" }), 401, "not_authenticated");
+    await expectError(
+      await call("GET", "/api/v1/users/current/", undefined, { Authorization: "Token abc" }),
+      401,
+      "not_authenticated",
+    );
+    await expectError(
+      await call("GET", "/api/v1/users/current/", undefined, { Authorization: "Api-Key ak_nope" }),
+      401,
+      "not_authenticated",
+    );
   });
 
   it("PUT updates the profile and accepts snake_case keys", async () => {
     const owner = await seedOwner();
     const email = `renamed-${owner.email}`;
-    const res = await owner.fetch("PUT", "/users/current/", { name: "Renamed", email, invitation_code: "INV1" }, { prefix: "/api" });
+    const res = await owner.fetch(
+      "PUT",
+      "/users/current/",
+      { name: "Renamed", email, invitation_code: "INV1" },
+      { prefix: "/api" },
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ name: "Renamed", email, invitationCode: "INV1" });
   });
 
   it("PUT with bad input is a 400 naming the field, and writes nothing", async () => {
     const owner = await seedOwner();
-    const body = await expectError(await owner.fetch("PUT", "/users/current/", { name: "", email: "not-an-email" }), 400, "invalid");
+    const body = await expectError(
+      await owner.fetch("PUT", "/users/current/", { name: "", email: "not-an-email" }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(body.errors!)).toEqual(expect.arrayContaining(["name", "email"]));
     const after = (await (await owner.fetch("GET", "/users/current/")).json()) as { email: string };
     expect(after.email).toBe(owner.email);
@@ -38,7 +55,9 @@ describe("users/current", () => {
 
   it("PUT with malformed JSON is a 400 parse error", async () => {
     const owner = await seedOwner();
-    const res = await owner.fetch("PUT", "/users/current/", "{nope", { headers: { "Content-Type": "application/json" } });
+    const res = await owner.fetch("PUT", "/users/current/", "{nope", {
+      headers: { "Content-Type": "application/json" },
+    });
     await expectError(res, 400, "parse_error");
   });
 

@@ -15,12 +15,23 @@ describe("POST /web-chats/", () => {
     const res = await owner.fetch(
       "POST",
       "/web-chats/",
-      { inbox: { id: inbox.id }, display_greeting: "Hi", theme: { primary_color: "#abc" }, custom_domain: { domain: host.toUpperCase() } },
+      {
+        inbox: { id: inbox.id },
+        display_greeting: "Hi",
+        theme: { primary_color: "#abc" },
+        custom_domain: { domain: host.toUpperCase() },
+      },
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
     const chat = (await res.json()) as WebChatRecord;
-    expect(chat).toMatchObject({ name: inbox.name, displayGreeting: "Hi", theme: { primaryColor: "#abc" }, accessType: "public", inbox });
+    expect(chat).toMatchObject({
+      name: inbox.name,
+      displayGreeting: "Hi",
+      theme: { primaryColor: "#abc" },
+      accessType: "public",
+      inbox,
+    });
     expect(chat.customDomain).toMatchObject({ domain: host, status: "pending" });
     const listed = (await (await owner.fetch("GET", `/inboxes/${inbox.id}/`)).json()) as { channel: unknown };
     expect(listed.channel).toEqual({ id: chat.id, name: chat.name });
@@ -39,7 +50,10 @@ describe("POST /web-chats/", () => {
     const theirs = await seedBareWebInbox(await seedOwner());
     for (const body of [{ inbox: { id: line.id } }, { inbox: { id: theirs.id } }, { name: "x" }]) {
       const err = await expectError(await owner.fetch("POST", "/web-chats/", body), 400, "invalid");
-      expect(Object.keys(err.errors!).some((k) => k.startsWith("inbox")), JSON.stringify(err)).toBe(true);
+      expect(
+        Object.keys(err.errors!).some((k) => k.startsWith("inbox")),
+        JSON.stringify(err),
+      ).toBe(true);
     }
     expect(await chatsOf(line.id)).toHaveLength(0);
     expect(await chatsOf(theirs.id)).toHaveLength(0);
@@ -59,7 +73,11 @@ describe("POST /web-chats/", () => {
   ])("bad field %j is a 400 naming %s, and writes nothing", async (extra, field) => {
     const owner = await seedOwner();
     const inbox = await seedBareWebInbox(owner);
-    const err = await expectError(await owner.fetch("POST", "/web-chats/", { inbox: { id: inbox.id }, ...extra }), 400, "invalid");
+    const err = await expectError(
+      await owner.fetch("POST", "/web-chats/", { inbox: { id: inbox.id }, ...extra }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!)).toContain(field);
     expect(await chatsOf(inbox.id)).toHaveLength(0);
   });
@@ -67,11 +85,19 @@ describe("POST /web-chats/", () => {
   it("403 for a member with inbox.view only", async () => {
     const owner = await seedOwner();
     const inbox = await seedBareWebInbox(owner);
-    await expectError(await (await seedMember(owner, ["inbox.view"])).fetch("POST", "/web-chats/", { inbox: { id: inbox.id } }), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["inbox.view"])).fetch("POST", "/web-chats/", { inbox: { id: inbox.id } }),
+      403,
+      "permission_denied",
+    );
     expect(await chatsOf(inbox.id)).toHaveLength(0);
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("POST", "/api/web-chats/", { inbox: { id: crypto.randomUUID() } }), 401, "not_authenticated");
+    await expectError(
+      await call("POST", "/api/web-chats/", { inbox: { id: crypto.randomUUID() } }),
+      401,
+      "not_authenticated",
+    );
   });
 });

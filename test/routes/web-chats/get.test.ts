@@ -50,7 +50,9 @@ describe("GET /web-chats/{id}/", () => {
   it("a web chat stored before the default changed, without the setting, keeps its pre-chat form", async () => {
     const owner = await seedOwner();
     const { id } = await seedWebChat(owner, {});
-    await env.DB.prepare("UPDATE web_chats SET settings = json_remove(settings, '$.enableAnonymous') WHERE id = ?").bind(id).run();
+    await env.DB.prepare("UPDATE web_chats SET settings = json_remove(settings, '$.enableAnonymous') WHERE id = ?")
+      .bind(id)
+      .run();
     const body = (await (await owner.fetch("GET", `/web-chats/${id}/`)).json()) as Record<string, unknown>;
     expect(body.enableAnonymous).toBe(false);
     // The widget asks such a visitor who they are (400), as before.
@@ -70,8 +72,14 @@ describe("GET /web-chats/{id}/", () => {
   it("403 without inbox.view; 200 with it", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    await expectError(await (await seedMember(owner)).fetch("GET", `/web-chats/${inbox.channel!.id}/`), 403, "permission_denied");
-    expect((await (await seedMember(owner, ["inbox.view"])).fetch("GET", `/web-chats/${inbox.channel!.id}/`)).status).toBe(200);
+    await expectError(
+      await (await seedMember(owner)).fetch("GET", `/web-chats/${inbox.channel!.id}/`),
+      403,
+      "permission_denied",
+    );
+    expect(
+      (await (await seedMember(owner, ["inbox.view"])).fetch("GET", `/web-chats/${inbox.channel!.id}/`)).status,
+    ).toBe(200);
   });
 
   it("401 without a key", async () => {

@@ -19,40 +19,52 @@ async function uploadImage(actor: Actor, fieldName: string, filename = "avatar.p
 const uploadRow = async (key: string) => (await db().select().from(uploads).where(eq(uploads.key, key)))[0];
 
 describe("web chat images through the upload flow", () => {
-  it.each(PREFIXES)("PATCH with an uploaded key stores the image publicly and the URL in the record (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const id = inbox.channel!.id;
-    const avatar = await uploadImage(owner, "avatar");
-    const logo = await uploadImage(owner, "logo", "logo.png");
-    const res = await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar, logo }, { prefix });
-    expect(res.status, await res.clone().text()).toBe(200);
-    const chat = (await res.json()) as WebChatRecord & { avatar: string; logo: string };
-    expect(chat.avatar).toMatch(new RegExp(`^http://localhost/api/v1/files/public/web-chats/${id}/[0-9a-f-]{36}-avatar\\.png$`));
-    expect(chat.logo).toMatch(/-logo\.png$/);
-    // Served without a key (the widget's visitors are anonymous), with the image's type.
-    const got = await SELF.fetch(chat.avatar);
-    expect(got.status).toBe(200);
-    expect(got.headers.get("Content-Type")).toBe("image/png");
-    expect(new Uint8Array(await got.arrayBuffer())).toEqual(PNG);
-    // The upload was consumed: its row and private object are gone.
-    expect(await uploadRow(avatar)).toBeUndefined();
-    expect(await env.FILES.head(avatar)).toBeNull();
-    // Saving the record again (as the designer does, whole) keeps the stored URLs.
-    const again = (await (await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: chat.avatar, logo: chat.logo })).json()) as typeof chat;
-    expect([again.avatar, again.logo]).toEqual([chat.avatar, chat.logo]);
-  });
+  it.each(PREFIXES)(
+    "PATCH with an uploaded key stores the image publicly and the URL in the record (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const inbox = await createInbox(owner);
+      const id = inbox.channel!.id;
+      const avatar = await uploadImage(owner, "avatar");
+      const logo = await uploadImage(owner, "logo", "logo.png");
+      const res = await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar, logo }, { prefix });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const chat = (await res.json()) as WebChatRecord & { avatar: string; logo: string };
+      expect(chat.avatar).toMatch(
+        new RegExp(`^http://localhost/api/v1/files/public/web-chats/${id}/[0-9a-f-]{36}-avatar\\.png$`),
+      );
+      expect(chat.logo).toMatch(/-logo\.png$/);
+      // Served without a key (the widget's visitors are anonymous), with the image's type.
+      const got = await SELF.fetch(chat.avatar);
+      expect(got.status).toBe(200);
+      expect(got.headers.get("Content-Type")).toBe("image/png");
+      expect(new Uint8Array(await got.arrayBuffer())).toEqual(PNG);
+      // The upload was consumed: its row and private object are gone.
+      expect(await uploadRow(avatar)).toBeUndefined();
+      expect(await env.FILES.head(avatar)).toBeNull();
+      // Saving the record again (as the designer does, whole) keeps the stored URLs.
+      const again = (await (
+        await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: chat.avatar, logo: chat.logo })
+      ).json()) as typeof chat;
+      expect([again.avatar, again.logo]).toEqual([chat.avatar, chat.logo]);
+    },
+  );
 
   it("a replaced or cleared image's public file is removed; one another field still shows is kept", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const id = inbox.channel!.id;
-    const published = async () => (await env.FILES.list({ prefix: `public/web-chats/${id}/` })).objects.map((o) => o.key).sort();
+    const published = async () =>
+      (await env.FILES.list({ prefix: `public/web-chats/${id}/` })).objects.map((o) => o.key).sort();
     const objectOf = (url: string) => `public/${url.slice(url.indexOf("web-chats/"))}`;
-    const first = (await (await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: await uploadImage(owner, "avatar") })).json()) as { avatar: string };
+    const first = (await (
+      await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: await uploadImage(owner, "avatar") })
+    ).json()) as { avatar: string };
     // The logo shows the avatar's file too: replacing the avatar keeps that file.
     await owner.fetch("PATCH", `/web-chats/${id}/`, { logo: first.avatar });
-    const second = (await (await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: await uploadImage(owner, "avatar", "new.png") })).json()) as { avatar: string; logo: string };
+    const second = (await (
+      await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: await uploadImage(owner, "avatar", "new.png") })
+    ).json()) as { avatar: string; logo: string };
     expect(second.logo).toBe(first.avatar);
     expect(await published()).toEqual([objectOf(first.avatar), objectOf(second.avatar)].sort());
     // Cleared, the logo's (the first avatar's) file goes; the new avatar stays.
@@ -61,7 +73,9 @@ describe("web chat images through the upload flow", () => {
     expect(await published()).toEqual([objectOf(second.avatar)]);
     // An image of another web chat, given by URL and then replaced, is not this one's to remove.
     const other = await createInbox(owner);
-    const theirs = (await (await owner.fetch("PATCH", `/web-chats/${other.channel!.id}/`, { avatar: await uploadImage(owner, "avatar") })).json()) as { avatar: string };
+    const theirs = (await (
+      await owner.fetch("PATCH", `/web-chats/${other.channel!.id}/`, { avatar: await uploadImage(owner, "avatar") })
+    ).json()) as { avatar: string };
     await owner.fetch("PATCH", `/web-chats/${id}/`, { logo: theirs.avatar });
     await owner.fetch("PATCH", `/web-chats/${id}/`, { logo: null });
     expect((await SELF.fetch(theirs.avatar)).status).toBe(200);
@@ -86,7 +100,12 @@ describe("web chat images through the upload flow", () => {
     const id = inbox.channel!.id;
     const logoKey = await uploadImage(owner, "logo", "logo.png");
     const theirs = await uploadImage(await seedOwner(), "avatar");
-    const attachment = await presign(owner, { modelName: "attachment", fieldName: "file", filename: "a.png", fileSize: PNG.length });
+    const attachment = await presign(owner, {
+      modelName: "attachment",
+      fieldName: "file",
+      filename: "a.png",
+      fileSize: PNG.length,
+    });
     await postForm(attachment.url, attachment.fields, { filename: "a.png", bytes: PNG });
     for (const [body, field] of [
       [{ avatar: logoKey }, "avatar"],
@@ -109,8 +128,21 @@ describe("web chat images through the upload flow", () => {
     const inbox = await createInbox(owner);
     const avatar = await uploadImage(owner, "avatar");
     const viewer = await seedMember(owner, ["inbox.view"]);
-    await expectError(await viewer.fetch("POST", "/upload-presigned-url/", { modelName: "web-chat", fieldName: "avatar", filename: "a.png", fileSize: PNG.length }), 403, "permission_denied");
-    await expectError(await viewer.fetch("PATCH", `/web-chats/${inbox.channel!.id}/`, { avatar }), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("POST", "/upload-presigned-url/", {
+        modelName: "web-chat",
+        fieldName: "avatar",
+        filename: "a.png",
+        fileSize: PNG.length,
+      }),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await viewer.fetch("PATCH", `/web-chats/${inbox.channel!.id}/`, { avatar }),
+      403,
+      "permission_denied",
+    );
     expect(await uploadRow(avatar)).toBeDefined();
   });
 

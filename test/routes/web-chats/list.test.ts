@@ -12,7 +12,8 @@ describe("GET /web-chats/", () => {
     const b = await createInbox(owner);
     await createInbox(owner, { channelType: "line" });
     await createInbox(await seedOwner());
-    const list = async (query = "") => (await (await owner.fetch("GET", `/web-chats/${query}`, undefined, { prefix })).json()) as Page;
+    const list = async (query = "") =>
+      (await (await owner.fetch("GET", `/web-chats/${query}`, undefined, { prefix })).json()) as Page;
     const all = await list();
     expect(all.count).toBe(2);
     expect(all.results.map((w) => w.id).sort()).toEqual([a.channel!.id, b.channel!.id].sort());
@@ -28,7 +29,11 @@ describe("GET /web-chats/", () => {
 
   it("403 without inbox.view", async () => {
     const owner = await seedOwner();
-    await expectError(await (await seedMember(owner, ["chatbot.manage"])).fetch("GET", "/web-chats/"), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["chatbot.manage"])).fetch("GET", "/web-chats/"),
+      403,
+      "permission_denied",
+    );
   });
 
   it("401 without a key", async () => {

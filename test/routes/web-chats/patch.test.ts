@@ -9,13 +9,27 @@ describe("PATCH /web-chats/{id}/", () => {
     const inbox = await createInbox(owner);
     const path = `/web-chats/${inbox.channel!.id}/`;
     const patch = (body: unknown) => owner.fetch("PATCH", path, body, { prefix });
-    await patch({ theme: { primaryColor: "#111", navbarTextColor: "#222" }, description: "About us", enableShowPoweredBy: false });
-    const res = await patch({ theme: { navbar_text_color: "#333", primaryColor: null }, dark_theme: { chatbotMessageBackgroundShadowEnabled: true }, isActive: false });
+    await patch({
+      theme: { primaryColor: "#111", navbarTextColor: "#222" },
+      description: "About us",
+      enableShowPoweredBy: false,
+    });
+    const res = await patch({
+      theme: { navbar_text_color: "#333", primaryColor: null },
+      dark_theme: { chatbotMessageBackgroundShadowEnabled: true },
+      isActive: false,
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const chat = (await res.json()) as WebChatRecord;
     expect(chat.theme).toEqual({ navbarTextColor: "#333" });
     expect(chat.darkTheme).toEqual({ chatbotMessageBackgroundShadowEnabled: true });
-    expect(chat).toMatchObject({ name: inbox.name, description: "About us", enableShowPoweredBy: false, isActive: false, accessType: "public" });
+    expect(chat).toMatchObject({
+      name: inbox.name,
+      description: "About us",
+      enableShowPoweredBy: false,
+      isActive: false,
+      accessType: "public",
+    });
   });
 
   it("null clears optional fields such as the custom domain and links", async () => {
@@ -49,7 +63,11 @@ describe("PATCH /web-chats/{id}/", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const path = `/web-chats/${inbox.channel!.id}/`;
-    await expectError(await (await seedMember(owner, ["inbox.view"])).fetch("PATCH", path, { name: "New" }), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["inbox.view"])).fetch("PATCH", path, { name: "New" }),
+      403,
+      "permission_denied",
+    );
     expect((await storedWebChat(inbox.channel!.id)).name).toBe(inbox.name);
     expect((await (await seedMember(owner, ["inbox.manage"])).fetch("PATCH", path, { name: "New" })).status).toBe(200);
   });
@@ -57,11 +75,19 @@ describe("PATCH /web-chats/{id}/", () => {
   it("404 for another organization's web chat", async () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
-    await expectError(await owner.fetch("PATCH", `/web-chats/${theirs.channel!.id}/`, { name: "Mine" }), 404, "not_found");
+    await expectError(
+      await owner.fetch("PATCH", `/web-chats/${theirs.channel!.id}/`, { name: "Mine" }),
+      404,
+      "not_found",
+    );
     expect((await storedWebChat(theirs.channel!.id)).name).toBe(theirs.name);
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("PATCH", `/api/web-chats/${crypto.randomUUID()}/`, { name: "x" }), 401, "not_authenticated");
+    await expectError(
+      await call("PATCH", `/api/web-chats/${crypto.randomUUID()}/`, { name: "x" }),
+      401,
+      "not_authenticated",
+    );
   });
 });

@@ -10,7 +10,11 @@ describe("PUT /web-chats/{id}/", () => {
     const id = inbox.channel!.id;
     await owner.fetch("PATCH", `/web-chats/${id}/`, { theme: { navbarTextColor: "#fff" } });
     const domain = `${unique("help")}.example.org`;
-    const body = fullBody(inbox.id, { enableFileUpload: true, customDomain: { domain, id: "ignored", status: "active" }, defaultThemeMode: "dark" });
+    const body = fullBody(inbox.id, {
+      enableFileUpload: true,
+      customDomain: { domain, id: "ignored", status: "active" },
+      defaultThemeMode: "dark",
+    });
     const res = await owner.fetch("PUT", `/web-chats/${id}/`, body, { prefix });
     expect(res.status, await res.clone().text()).toBe(200);
     const chat = (await res.json()) as WebChatRecord;
@@ -36,9 +40,21 @@ describe("PUT /web-chats/{id}/", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const id = inbox.channel!.id;
-    const err = await expectError(await owner.fetch("PUT", `/web-chats/${id}/`, { name: "Only a name" }), 400, "invalid");
+    const err = await expectError(
+      await owner.fetch("PUT", `/web-chats/${id}/`, { name: "Only a name" }),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!)).toEqual(
-      expect.arrayContaining(["enableSpeech", "displayGreeting", "displayConversationStarters", "theme", "darkTheme", "accessType", "inbox"]),
+      expect.arrayContaining([
+        "enableSpeech",
+        "displayGreeting",
+        "displayConversationStarters",
+        "theme",
+        "darkTheme",
+        "accessType",
+        "inbox",
+      ]),
     );
     const other = await createInbox(owner);
     const moved = await expectError(await owner.fetch("PUT", `/web-chats/${id}/`, fullBody(other.id)), 400, "invalid");
@@ -52,10 +68,18 @@ describe("PUT /web-chats/{id}/", () => {
     const a = await createInbox(owner);
     const b = await createInbox(stranger);
     const domain = `${unique("taken")}.example.com`;
-    const first = (await (await owner.fetch("PUT", `/web-chats/${a.channel!.id}/`, fullBody(a.id, { customDomain: { domain } }))).json()) as WebChatRecord;
-    const again = (await (await owner.fetch("PUT", `/web-chats/${a.channel!.id}/`, fullBody(a.id, { customDomain: { domain } }))).json()) as WebChatRecord;
+    const first = (await (
+      await owner.fetch("PUT", `/web-chats/${a.channel!.id}/`, fullBody(a.id, { customDomain: { domain } }))
+    ).json()) as WebChatRecord;
+    const again = (await (
+      await owner.fetch("PUT", `/web-chats/${a.channel!.id}/`, fullBody(a.id, { customDomain: { domain } }))
+    ).json()) as WebChatRecord;
     expect(again.customDomain).toEqual(first.customDomain);
-    await expectError(await stranger.fetch("PUT", `/web-chats/${b.channel!.id}/`, fullBody(b.id, { customDomain: { domain } })), 409, "conflict");
+    await expectError(
+      await stranger.fetch("PUT", `/web-chats/${b.channel!.id}/`, fullBody(b.id, { customDomain: { domain } })),
+      409,
+      "conflict",
+    );
     expect((await storedWebChat(b.channel!.id)).settings.customDomain ?? null).toBeNull();
   });
 
@@ -63,18 +87,30 @@ describe("PUT /web-chats/{id}/", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const viewer = await seedMember(owner, ["inbox.view"]);
-    await expectError(await viewer.fetch("PUT", `/web-chats/${inbox.channel!.id}/`, fullBody(inbox.id)), 403, "permission_denied");
+    await expectError(
+      await viewer.fetch("PUT", `/web-chats/${inbox.channel!.id}/`, fullBody(inbox.id)),
+      403,
+      "permission_denied",
+    );
     expect((await storedWebChat(inbox.channel!.id)).name).toBe(inbox.name);
   });
 
   it("404 for another organization's web chat", async () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
-    await expectError(await owner.fetch("PUT", `/web-chats/${theirs.channel!.id}/`, fullBody(theirs.id)), 404, "not_found");
+    await expectError(
+      await owner.fetch("PUT", `/web-chats/${theirs.channel!.id}/`, fullBody(theirs.id)),
+      404,
+      "not_found",
+    );
     expect((await storedWebChat(theirs.channel!.id)).name).toBe(theirs.name);
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("PUT", `/api/v1/web-chats/${crypto.randomUUID()}/`, fullBody(crypto.randomUUID())), 401, "not_authenticated");
+    await expectError(
+      await call("PUT", `/api/v1/web-chats/${crypto.randomUUID()}/`, fullBody(crypto.randomUUID())),
+      401,
+      "not_authenticated",
+    );
   });
 });

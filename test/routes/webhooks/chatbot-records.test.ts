@@ -2,50 +2,92 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { at, createWebhook, insertDelivery, seedConversation, type DeliveryRecord, type Page } from "./fixtures";
 
-const botRecordsPath = (chatbotId: string, recordId?: string) => `/chatbots/${chatbotId}/webhook-records/${recordId ? `${recordId}/` : ""}`;
+const botRecordsPath = (chatbotId: string, recordId?: string) =>
+  `/chatbots/${chatbotId}/webhook-records/${recordId ? `${recordId}/` : ""}`;
 
 /** An assistant whose default inbox has two webhooks with records, and a second assistant with one of its own. */
 async function seedBotRecords(actor: Actor) {
-  const { bot, inboxId, messageIds: [m0, m1, m2] } = await seedConversation(actor, 2);
+  const {
+    bot,
+    inboxId,
+    messageIds: [m0, m1, m2],
+  } = await seedConversation(actor, 2);
   const hook = await createWebhook(actor, inboxId, { name: "Main" });
   const other = await createWebhook(actor, inboxId, { name: "Other" });
   const base = { inboxId, chatbotId: bot.id };
-  const r0 = await insertDelivery(actor, { ...base, webhookId: hook.id, messageId: m0, status: "success", createdAt: at("2026-02-01") });
-  const r1 = await insertDelivery(actor, { ...base, webhookId: other.id, messageId: m0, status: "failure", createdAt: at("2026-02-02") });
-  const r2 = await insertDelivery(actor, { ...base, webhookId: hook.id, messageId: m1, status: "failure", createdAt: at("2026-02-03") });
-  const r3 = await insertDelivery(actor, { ...base, webhookId: other.id, messageId: m2, status: "pending", createdAt: at("2026-02-03", "13:00") });
+  const r0 = await insertDelivery(actor, {
+    ...base,
+    webhookId: hook.id,
+    messageId: m0,
+    status: "success",
+    createdAt: at("2026-02-01"),
+  });
+  const r1 = await insertDelivery(actor, {
+    ...base,
+    webhookId: other.id,
+    messageId: m0,
+    status: "failure",
+    createdAt: at("2026-02-02"),
+  });
+  const r2 = await insertDelivery(actor, {
+    ...base,
+    webhookId: hook.id,
+    messageId: m1,
+    status: "failure",
+    createdAt: at("2026-02-03"),
+  });
+  const r3 = await insertDelivery(actor, {
+    ...base,
+    webhookId: other.id,
+    messageId: m2,
+    status: "pending",
+    createdAt: at("2026-02-03", "13:00"),
+  });
   const second = await seedConversation(actor, 1);
   const secondHook = await createWebhook(actor, second.inboxId);
-  const foreign = await insertDelivery(actor, { inboxId: second.inboxId, chatbotId: second.bot.id, webhookId: secondHook.id, messageId: second.messageIds[0] });
+  const foreign = await insertDelivery(actor, {
+    inboxId: second.inboxId,
+    chatbotId: second.bot.id,
+    webhookId: secondHook.id,
+    messageId: second.messageIds[0],
+  });
   return { bot, hook, other, records: [r0, r1, r2, r3], foreign };
 }
 
 describe("GET /chatbots/{chatbotPk}/webhook-records/", () => {
-  it.each(PREFIXES)("lists the records of the assistant's messages across webhooks, newest first, with filters (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const { bot, hook, other, records: [r0, r1, r2, r3] } = await seedBotRecords(owner);
-    const list = async (query = "") => {
-      const res = await owner.fetch("GET", `${botRecordsPath(bot.id)}${query}`, undefined, { prefix });
-      expect(res.status, await res.clone().text()).toBe(200);
-      return (await res.json()) as Page<DeliveryRecord>;
-    };
-    const all = await list();
-    expect(all.count).toBe(4);
-    expect(all.results.map((r) => r.id)).toEqual([r3, r2, r1, r0]);
-    expect(all.results.map((r) => r.webhook)).toEqual([
-      { id: other.id, name: "Other" },
-      { id: hook.id, name: "Main" },
-      { id: other.id, name: "Other" },
-      { id: hook.id, name: "Main" },
-    ]);
-    const ids = async (query: string) => (await list(query)).results.map((r) => r.id);
-    expect(await ids(`?webhook=${hook.id}`)).toEqual([r2, r0]);
-    expect(await ids("?status=failed")).toEqual([r2, r1]);
-    expect(await ids(`?status=failure&webhook=${other.id}`)).toEqual([r1]);
-    expect(await ids("?startDate=2026-02-02&endDate=2026-02-02")).toEqual([r1]);
-    expect(await ids("?start_date=2026-02-03")).toEqual([r3, r2]);
-    expect(await ids(`?webhook=${NO_SUCH_ID}`)).toEqual([]);
-  });
+  it.each(PREFIXES)(
+    "lists the records of the assistant's messages across webhooks, newest first, with filters (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const {
+        bot,
+        hook,
+        other,
+        records: [r0, r1, r2, r3],
+      } = await seedBotRecords(owner);
+      const list = async (query = "") => {
+        const res = await owner.fetch("GET", `${botRecordsPath(bot.id)}${query}`, undefined, { prefix });
+        expect(res.status, await res.clone().text()).toBe(200);
+        return (await res.json()) as Page<DeliveryRecord>;
+      };
+      const all = await list();
+      expect(all.count).toBe(4);
+      expect(all.results.map((r) => r.id)).toEqual([r3, r2, r1, r0]);
+      expect(all.results.map((r) => r.webhook)).toEqual([
+        { id: other.id, name: "Other" },
+        { id: hook.id, name: "Main" },
+        { id: other.id, name: "Other" },
+        { id: hook.id, name: "Main" },
+      ]);
+      const ids = async (query: string) => (await list(query)).results.map((r) => r.id);
+      expect(await ids(`?webhook=${hook.id}`)).toEqual([r2, r0]);
+      expect(await ids("?status=failed")).toEqual([r2, r1]);
+      expect(await ids(`?status=failure&webhook=${other.id}`)).toEqual([r1]);
+      expect(await ids("?startDate=2026-02-02&endDate=2026-02-02")).toEqual([r1]);
+      expect(await ids("?start_date=2026-02-03")).toEqual([r3, r2]);
+      expect(await ids(`?webhook=${NO_SUCH_ID}`)).toEqual([]);
+    },
+  );
 
   it("400 naming the filter", async () => {
     const owner = await seedOwner();
@@ -65,14 +107,23 @@ describe("GET /chatbots/{chatbotPk}/webhook-records/", () => {
   it("members need webhook.manage (403) and must see the assistant (404); their own assistant works", async () => {
     const owner = await seedOwner();
     const { bot } = await seedBotRecords(owner);
-    await expectError(await (await seedMember(owner, ["chatbot.view", "inbox.manage"])).fetch("GET", botRecordsPath(bot.id)), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["chatbot.view", "inbox.manage"])).fetch("GET", botRecordsPath(bot.id)),
+      403,
+      "permission_denied",
+    );
     // webhook.manage, but the owner's assistant is not given to any of the member's groups.
     const manager = await seedMember(owner, ["webhook.manage", "chatbot.manage", "conversation.manage"]);
     await expectError(await manager.fetch("GET", botRecordsPath(bot.id)), 404, "not_found");
     // Their own assistant (the Free plan allows three per organization: two are the owner's).
     const own = await seedConversation(manager, 1);
     const hook = await createWebhook(manager, own.inboxId);
-    const record = await insertDelivery(manager, { inboxId: own.inboxId, chatbotId: own.bot.id, webhookId: hook.id, messageId: own.messageIds[1] });
+    const record = await insertDelivery(manager, {
+      inboxId: own.inboxId,
+      chatbotId: own.bot.id,
+      webhookId: hook.id,
+      messageId: own.messageIds[1],
+    });
     const page = (await (await manager.fetch("GET", botRecordsPath(own.bot.id))).json()) as Page<DeliveryRecord>;
     expect(page.results.map((r) => r.id)).toEqual([record]);
   });
@@ -96,7 +147,11 @@ describe("GET /chatbots/{chatbotPk}/webhook-records/{recordId}/", () => {
     const { bot, other, records } = await seedBotRecords(owner);
     const res = await owner.fetch("GET", botRecordsPath(bot.id, records[1]), undefined, { prefix });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toMatchObject({ id: records[1], webhook: { id: other.id, name: "Other" }, status: "failure" });
+    expect(await res.json()).toMatchObject({
+      id: records[1],
+      webhook: { id: other.id, name: "Other" },
+      status: "failure",
+    });
   });
 
   it("404 for another assistant's record, another organization's, an unknown or a malformed id", async () => {
@@ -113,7 +168,11 @@ describe("GET /chatbots/{chatbotPk}/webhook-records/{recordId}/", () => {
   it("403 without webhook.manage", async () => {
     const owner = await seedOwner();
     const { bot, records } = await seedBotRecords(owner);
-    await expectError(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", botRecordsPath(bot.id, records[0])), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["chatbot.view"])).fetch("GET", botRecordsPath(bot.id, records[0])),
+      403,
+      "permission_denied",
+    );
   });
 
   it("401 without a key", async () => {

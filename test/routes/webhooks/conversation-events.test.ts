@@ -1,38 +1,78 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import { HOOK_URL, createInbox, createWebhook, storedWebhook, storedWebhooks, webhooksOfTwoOrganizations, webhooksPath, type Page, type WebhookRecord } from "./fixtures";
+import {
+  HOOK_URL,
+  createInbox,
+  createWebhook,
+  storedWebhook,
+  storedWebhooks,
+  webhooksOfTwoOrganizations,
+  webhooksPath,
+  type Page,
+  type WebhookRecord,
+} from "./fixtures";
 
 // Fails without a message (a filter on none); a template printing `message.content | tojson` would render null instead.
 const MESSAGES_ONLY_TEMPLATE = '{"text": {{ message.content | upper | tojson }}}';
-const BOTH_TEMPLATE = '{% if event == "conversation.updated" %}{"why": {{ reason | tojson }}}{% else %}{"text": {{ message.content | tojson }}}{% endif %}';
+const BOTH_TEMPLATE =
+  '{% if event == "conversation.updated" %}{"why": {{ reason | tojson }}}{% else %}{"text": {{ message.content | tojson }}}{% endif %}';
 
 describe("webhooks' conversationEvents (lifecycle events, CONTRACT section 18)", () => {
-  it.each(PREFIXES)("is false by default, set on create, shown by get and list, switched by PATCH (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const plain = await createWebhook(owner, inbox.id);
-    expect(plain.conversationEvents).toBe(false);
-    const res = await owner.fetch("POST", webhooksPath(inbox.id), { name: "Lifecycle", direction: "incoming", url: HOOK_URL, conversation_events: true }, { prefix });
-    expect(res.status, await res.clone().text()).toBe(201);
-    const opted = (await res.json()) as WebhookRecord;
-    expect(opted).toMatchObject({ direction: "incoming", conversationEvents: true });
-    expect((await storedWebhook(opted.id)).conversationEvents).toBe(true);
-    expect(await (await owner.fetch("GET", webhooksPath(inbox.id, opted.id), undefined, { prefix })).json()).toMatchObject({ conversationEvents: true });
-    const list = (await (await owner.fetch("GET", webhooksPath(inbox.id), undefined, { prefix })).json()) as Page<WebhookRecord>;
-    expect(Object.fromEntries(list.results.map((w) => [w.id, w.conversationEvents]))).toEqual({ [plain.id]: false, [opted.id]: true });
+  it.each(PREFIXES)(
+    "is false by default, set on create, shown by get and list, switched by PATCH (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const inbox = await createInbox(owner);
+      const plain = await createWebhook(owner, inbox.id);
+      expect(plain.conversationEvents).toBe(false);
+      const res = await owner.fetch(
+        "POST",
+        webhooksPath(inbox.id),
+        { name: "Lifecycle", direction: "incoming", url: HOOK_URL, conversation_events: true },
+        { prefix },
+      );
+      expect(res.status, await res.clone().text()).toBe(201);
+      const opted = (await res.json()) as WebhookRecord;
+      expect(opted).toMatchObject({ direction: "incoming", conversationEvents: true });
+      expect((await storedWebhook(opted.id)).conversationEvents).toBe(true);
+      expect(
+        await (await owner.fetch("GET", webhooksPath(inbox.id, opted.id), undefined, { prefix })).json(),
+      ).toMatchObject({ conversationEvents: true });
+      const list = (await (
+        await owner.fetch("GET", webhooksPath(inbox.id), undefined, { prefix })
+      ).json()) as Page<WebhookRecord>;
+      expect(Object.fromEntries(list.results.map((w) => [w.id, w.conversationEvents]))).toEqual({
+        [plain.id]: false,
+        [opted.id]: true,
+      });
 
-    expect(await (await owner.fetch("PATCH", webhooksPath(inbox.id, plain.id), { conversationEvents: true }, { prefix })).json()).toMatchObject({ conversationEvents: true });
-    expect(await (await owner.fetch("PATCH", webhooksPath(inbox.id, opted.id), { conversationEvents: false }, { prefix })).json()).toMatchObject({ conversationEvents: false });
-    expect((await storedWebhook(plain.id)).conversationEvents).toBe(true);
-    expect((await storedWebhook(opted.id)).conversationEvents).toBe(false);
-    // Left out of a PATCH, it stays.
-    expect(await (await owner.fetch("PATCH", webhooksPath(inbox.id, plain.id), { name: "Renamed" }, { prefix })).json()).toMatchObject({ conversationEvents: true });
-  });
+      expect(
+        await (
+          await owner.fetch("PATCH", webhooksPath(inbox.id, plain.id), { conversationEvents: true }, { prefix })
+        ).json(),
+      ).toMatchObject({ conversationEvents: true });
+      expect(
+        await (
+          await owner.fetch("PATCH", webhooksPath(inbox.id, opted.id), { conversationEvents: false }, { prefix })
+        ).json(),
+      ).toMatchObject({ conversationEvents: false });
+      expect((await storedWebhook(plain.id)).conversationEvents).toBe(true);
+      expect((await storedWebhook(opted.id)).conversationEvents).toBe(false);
+      // Left out of a PATCH, it stays.
+      expect(
+        await (await owner.fetch("PATCH", webhooksPath(inbox.id, plain.id), { name: "Renamed" }, { prefix })).json(),
+      ).toMatchObject({ conversationEvents: true });
+    },
+  );
 
   it("a custom template that tells the kinds apart by `event` may opt in", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id, { templatePreset: "custom", customTemplate: BOTH_TEMPLATE, conversationEvents: true });
+    const hook = await createWebhook(owner, inbox.id, {
+      templatePreset: "custom",
+      customTemplate: BOTH_TEMPLATE,
+      conversationEvents: true,
+    });
     expect(hook).toMatchObject({ templatePreset: "custom", conversationEvents: true });
   });
 
@@ -41,21 +81,40 @@ describe("webhooks' conversationEvents (lifecycle events, CONTRACT section 18)",
     [{ conversationEvents: 1 }, "conversationEvents", "expected boolean"],
     [{ conversationEvents: true, direction: "receive" }, "conversationEvents", "Only webhooks that push"],
     [{ conversationEvents: true, templatePreset: "genesys_cloud" }, "conversationEvents", "genesys_cloud"],
-    [{ conversationEvents: true, templatePreset: "custom", customTemplate: MESSAGES_ONLY_TEMPLATE }, "customTemplate", "With a lifecycle event"],
-  ])("bad input %j on create is a 400 naming %s with a clear detail, and writes nothing", async (extra, field, words) => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const err = await expectError(await owner.fetch("POST", webhooksPath(inbox.id), { name: "x", direction: "outgoing", url: HOOK_URL, ...extra }), 400, "invalid");
-    expect(Object.keys(err.errors!)).toContain(field);
-    expect(JSON.stringify(err)).toContain(words);
-    expect(await storedWebhooks(inbox.id)).toHaveLength(0);
-  });
+    [
+      { conversationEvents: true, templatePreset: "custom", customTemplate: MESSAGES_ONLY_TEMPLATE },
+      "customTemplate",
+      "With a lifecycle event",
+    ],
+  ])(
+    "bad input %j on create is a 400 naming %s with a clear detail, and writes nothing",
+    async (extra, field, words) => {
+      const owner = await seedOwner();
+      const inbox = await createInbox(owner);
+      const err = await expectError(
+        await owner.fetch("POST", webhooksPath(inbox.id), {
+          name: "x",
+          direction: "outgoing",
+          url: HOOK_URL,
+          ...extra,
+        }),
+        400,
+        "invalid",
+      );
+      expect(Object.keys(err.errors!)).toContain(field);
+      expect(JSON.stringify(err)).toContain(words);
+      expect(await storedWebhooks(inbox.id)).toHaveLength(0);
+    },
+  );
 
   it("PATCH refuses what cannot send lifecycle events, judged with the stored values, and changes nothing", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const opted = await createWebhook(owner, inbox.id, { conversationEvents: true });
-    const custom = await createWebhook(owner, inbox.id, { templatePreset: "custom", customTemplate: MESSAGES_ONLY_TEMPLATE });
+    const custom = await createWebhook(owner, inbox.id, {
+      templatePreset: "custom",
+      customTemplate: MESSAGES_ONLY_TEMPLATE,
+    });
     const receiving = await createWebhook(owner, inbox.id, { direction: "receive" });
     const cases: [string, Record<string, unknown>, string][] = [
       [opted.id, { templatePreset: "genesys_cloud" }, "conversationEvents"],
@@ -69,11 +128,18 @@ describe("webhooks' conversationEvents (lifecycle events, CONTRACT section 18)",
       const err = await expectError(await owner.fetch("PATCH", webhooksPath(inbox.id, id), body), 400, "invalid");
       expect(Object.keys(err.errors!), JSON.stringify(body)).toContain(field);
     }
-    expect(await storedWebhook(opted.id)).toMatchObject({ templatePreset: "service_standard", direction: "outgoing", conversationEvents: true });
+    expect(await storedWebhook(opted.id)).toMatchObject({
+      templatePreset: "service_standard",
+      direction: "outgoing",
+      conversationEvents: true,
+    });
     expect((await storedWebhook(custom.id)).conversationEvents).toBe(false);
     expect((await storedWebhook(receiving.id)).conversationEvents).toBe(false);
     // With a template that handles both, the same change goes through.
-    const fixed = await owner.fetch("PATCH", webhooksPath(inbox.id, custom.id), { conversationEvents: true, customTemplate: BOTH_TEMPLATE });
+    const fixed = await owner.fetch("PATCH", webhooksPath(inbox.id, custom.id), {
+      conversationEvents: true,
+      customTemplate: BOTH_TEMPLATE,
+    });
     expect(fixed.status, await fixed.clone().text()).toBe(200);
   });
 
@@ -81,9 +147,21 @@ describe("webhooks' conversationEvents (lifecycle events, CONTRACT section 18)",
     const owner = await seedOwner();
     const { theirInbox, theirs, mine, hook } = await webhooksOfTwoOrganizations(owner);
     const member = await seedMember(owner, ["inbox.manage", "chatbot.manage"]);
-    await expectError(await member.fetch("PATCH", webhooksPath(mine.id, hook.id), { conversationEvents: true }), 403, "permission_denied");
-    await expectError(await owner.fetch("PATCH", webhooksPath(theirInbox.id, theirs.id), { conversationEvents: true }), 404, "not_found");
-    await expectError(await call("PATCH", `/api/v1${webhooksPath(mine.id, hook.id)}`, { conversationEvents: true }), 401, "not_authenticated");
+    await expectError(
+      await member.fetch("PATCH", webhooksPath(mine.id, hook.id), { conversationEvents: true }),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await owner.fetch("PATCH", webhooksPath(theirInbox.id, theirs.id), { conversationEvents: true }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await call("PATCH", `/api/v1${webhooksPath(mine.id, hook.id)}`, { conversationEvents: true }),
+      401,
+      "not_authenticated",
+    );
     expect((await storedWebhook(hook.id)).conversationEvents).toBe(false);
     expect((await storedWebhook(theirs.id)).conversationEvents).toBe(false);
   });

@@ -3,58 +3,69 @@ import { env } from "cloudflare:workers";
 import { decryptSecret } from "../../../src/lib/crypto";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { HOSTILE } from "../../support/hostile-urls";
-import { HOOK_URL, createInbox, createWebhook, storedWebhook, storedWebhooks, webhooksPath, type WebhookRecord } from "./fixtures";
+import {
+  HOOK_URL,
+  createInbox,
+  createWebhook,
+  storedWebhook,
+  storedWebhooks,
+  webhooksPath,
+  type WebhookRecord,
+} from "./fixtures";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}, "text": {{ message.content | tojson }}}';
 
 describe("POST /inboxes/{inboxId}/webhooks/", () => {
-  it.each(PREFIXES)("creates a webhook with every field, snake_case accepted, the secret write-only (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const secret = `whsec-${crypto.randomUUID()}`;
-    const body = {
-      name: "CRM sync",
-      direction: "incoming",
-      is_enabled: false,
-      url: HOOK_URL,
-      method: "PUT",
-      headers: { Authorization: "Bearer 123", "X-Tenant_Id": "acme" },
-      template_preset: "genesys_cloud",
-      secret_token: secret,
-      retry_failed_deliveries: true,
-    };
-    const res = await owner.fetch("POST", webhooksPath(inbox.id), body, { prefix });
-    const text = await res.text();
-    expect(res.status, text).toBe(201);
-    expect(text).not.toContain(secret);
-    const hook = JSON.parse(text) as WebhookRecord;
-    expect(hook).toMatchObject({
-      inbox: { id: inbox.id, name: inbox.name },
-      name: "CRM sync",
-      direction: "incoming",
-      isEnabled: false,
-      url: HOOK_URL,
-      method: "PUT",
-      headers: { Authorization: "Bearer 123", "X-Tenant_Id": "acme" },
-      templatePreset: "genesys_cloud",
-      customTemplate: null,
-      retryFailedDeliveries: true,
-      disabledAt: null,
-      disabledReason: null,
-      hasSecretToken: true,
-      secretTokenPreview: `${secret.slice(0, 4)}…${secret.slice(-4)}`,
-    });
-    expect(hook).not.toHaveProperty("secretToken");
-    expect(hook.createdAt).toMatch(/^\d+$/);
-    const row = await storedWebhook(hook.id);
-    expect(row.organizationId).toBe(owner.organizationId);
-    expect(row.secretTokenSealed).not.toContain(secret);
-    expect(await decryptSecret(row.secretTokenSealed!, env.ENCRYPTION_KEY)).toBe(secret);
-    // Read back through the API: still never in full.
-    const again = await (await owner.fetch("GET", webhooksPath(inbox.id, hook.id), undefined, { prefix })).text();
-    expect(again).not.toContain(secret);
-    expect(JSON.parse(again)).toEqual(hook);
-  });
+  it.each(PREFIXES)(
+    "creates a webhook with every field, snake_case accepted, the secret write-only (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const inbox = await createInbox(owner);
+      const secret = `whsec-${crypto.randomUUID()}`;
+      const body = {
+        name: "CRM sync",
+        direction: "incoming",
+        is_enabled: false,
+        url: HOOK_URL,
+        method: "PUT",
+        headers: { Authorization: "Bearer 123", "X-Tenant_Id": "acme" },
+        template_preset: "genesys_cloud",
+        secret_token: secret,
+        retry_failed_deliveries: true,
+      };
+      const res = await owner.fetch("POST", webhooksPath(inbox.id), body, { prefix });
+      const text = await res.text();
+      expect(res.status, text).toBe(201);
+      expect(text).not.toContain(secret);
+      const hook = JSON.parse(text) as WebhookRecord;
+      expect(hook).toMatchObject({
+        inbox: { id: inbox.id, name: inbox.name },
+        name: "CRM sync",
+        direction: "incoming",
+        isEnabled: false,
+        url: HOOK_URL,
+        method: "PUT",
+        headers: { Authorization: "Bearer 123", "X-Tenant_Id": "acme" },
+        templatePreset: "genesys_cloud",
+        customTemplate: null,
+        retryFailedDeliveries: true,
+        disabledAt: null,
+        disabledReason: null,
+        hasSecretToken: true,
+        secretTokenPreview: `${secret.slice(0, 4)}…${secret.slice(-4)}`,
+      });
+      expect(hook).not.toHaveProperty("secretToken");
+      expect(hook.createdAt).toMatch(/^\d+$/);
+      const row = await storedWebhook(hook.id);
+      expect(row.organizationId).toBe(owner.organizationId);
+      expect(row.secretTokenSealed).not.toContain(secret);
+      expect(await decryptSecret(row.secretTokenSealed!, env.ENCRYPTION_KEY)).toBe(secret);
+      // Read back through the API: still never in full.
+      const again = await (await owner.fetch("GET", webhooksPath(inbox.id, hook.id), undefined, { prefix })).text();
+      expect(again).not.toContain(secret);
+      expect(JSON.parse(again)).toEqual(hook);
+    },
+  );
 
   it("fills the defaults: enabled, POST, no headers, the standard preset, no secret, no retries", async () => {
     const owner = await seedOwner();
@@ -97,9 +108,24 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
     [{ name: "x", direction: "outgoing", url: HOOK_URL, headers: { "X-Number": 1 } }, "headers.X-Number"],
     [{ name: "x", direction: "outgoing", url: HOOK_URL, headers: ["X-A"] }, "headers"],
     [{ name: "x", direction: "outgoing", url: HOOK_URL, templatePreset: "custom" }, "customTemplate"],
-    [{ name: "x", direction: "outgoing", url: HOOK_URL, templatePreset: "custom", customTemplate: "   " }, "customTemplate"],
-    [{ name: "x", direction: "outgoing", url: HOOK_URL, templatePreset: "custom", customTemplate: "{% if %}" }, "customTemplate"],
-    [{ name: "x", direction: "outgoing", url: HOOK_URL, templatePreset: "custom", customTemplate: "hello {{ message.id }}" }, "customTemplate"],
+    [
+      { name: "x", direction: "outgoing", url: HOOK_URL, templatePreset: "custom", customTemplate: "   " },
+      "customTemplate",
+    ],
+    [
+      { name: "x", direction: "outgoing", url: HOOK_URL, templatePreset: "custom", customTemplate: "{% if %}" },
+      "customTemplate",
+    ],
+    [
+      {
+        name: "x",
+        direction: "outgoing",
+        url: HOOK_URL,
+        templatePreset: "custom",
+        customTemplate: "hello {{ message.id }}",
+      },
+      "customTemplate",
+    ],
     [{ name: "x", direction: "outgoing", url: HOOK_URL, secretToken: "" }, "secretToken"],
     [{ name: "x", direction: "outgoing", url: HOOK_URL, retryFailedDeliveries: "yes" }, "retryFailedDeliveries"],
     [{ name: "x", direction: "outgoing", url: HOOK_URL, secretToken: "two\nlines" }, "secretToken"],
@@ -111,17 +137,27 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
     expect(await storedWebhooks(inbox.id)).toHaveLength(0);
   });
 
-  it.each(["Content-Type", "content-length", "HOST", "X-Webhook-Secret", "webhook-id", "Webhook-Timestamp", "webhook-signature"])(
-    "a custom %s header is refused (the service sets it)",
-    async (name) => {
-      const owner = await seedOwner();
-      const inbox = await createInbox(owner);
-      const res = await owner.fetch("POST", webhooksPath(inbox.id), { name: "x", direction: "outgoing", url: HOOK_URL, headers: { [name]: "v" } });
-      const err = await expectError(res, 400, "invalid");
-      expect(err.errors!.headers[0]).toContain(name);
-      expect(await storedWebhooks(inbox.id)).toHaveLength(0);
-    },
-  );
+  it.each([
+    "Content-Type",
+    "content-length",
+    "HOST",
+    "X-Webhook-Secret",
+    "webhook-id",
+    "Webhook-Timestamp",
+    "webhook-signature",
+  ])("a custom %s header is refused (the service sets it)", async (name) => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const res = await owner.fetch("POST", webhooksPath(inbox.id), {
+      name: "x",
+      direction: "outgoing",
+      url: HOOK_URL,
+      headers: { [name]: "v" },
+    });
+    const err = await expectError(res, 400, "invalid");
+    expect(err.errors!.headers[0]).toContain(name);
+    expect(await storedWebhooks(inbox.id)).toHaveLength(0);
+  });
 
   describe("SSRF protection on save", () => {
     let owner: Actor;
@@ -131,7 +167,11 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
       inbox = await createInbox(owner);
     });
     it.each(HOSTILE)("refuses %s with the reason (%s), and writes nothing", async (url, word) => {
-      const err = await expectError(await owner.fetch("POST", webhooksPath(inbox.id), { name: "x", direction: "outgoing", url }), 400, "invalid");
+      const err = await expectError(
+        await owner.fetch("POST", webhooksPath(inbox.id), { name: "x", direction: "outgoing", url }),
+        400,
+        "invalid",
+      );
       expect(Object.keys(err.errors!)).toEqual(["url"]);
       expect(err.errors!.url[0].toLowerCase()).toContain(word.toLowerCase());
       expect(await storedWebhooks(inbox.id)).toHaveLength(0);
@@ -167,6 +207,10 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("POST", `/api/v1${webhooksPath(NO_SUCH_ID)}`, { name: "x", direction: "outgoing", url: HOOK_URL }), 401, "not_authenticated");
+    await expectError(
+      await call("POST", `/api/v1${webhooksPath(NO_SUCH_ID)}`, { name: "x", direction: "outgoing", url: HOOK_URL }),
+      401,
+      "not_authenticated",
+    );
   });
 });

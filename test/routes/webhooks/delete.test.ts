@@ -1,13 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import { createInbox, createWebhook, insertDelivery, seedConversation, storedDelivery, storedWebhook, webhooksPath, webhooksOfTwoOrganizations } from "./fixtures";
+import {
+  createInbox,
+  createWebhook,
+  insertDelivery,
+  seedConversation,
+  storedDelivery,
+  storedWebhook,
+  webhooksPath,
+  webhooksOfTwoOrganizations,
+} from "./fixtures";
 
 describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   it.each(PREFIXES)("deletes the webhook with its delivery records (%s)", async (prefix) => {
     const owner = await seedOwner();
     const { bot, inboxId, messageIds } = await seedConversation(owner, 1);
     const hook = await createWebhook(owner, inboxId);
-    const record = await insertDelivery(owner, { webhookId: hook.id, inboxId, chatbotId: bot.id, messageId: messageIds[1] });
+    const record = await insertDelivery(owner, {
+      webhookId: hook.id,
+      inboxId,
+      chatbotId: bot.id,
+      messageId: messageIds[1],
+    });
     const res = await owner.fetch("DELETE", webhooksPath(inboxId, hook.id), undefined, { prefix });
     expect(res.status).toBe(204);
     expect(await storedWebhook(hook.id)).toBeUndefined();
@@ -19,7 +33,11 @@ describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id);
-    await expectError(await (await seedMember(owner, ["inbox.manage"])).fetch("DELETE", webhooksPath(inbox.id, hook.id)), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["inbox.manage"])).fetch("DELETE", webhooksPath(inbox.id, hook.id)),
+      403,
+      "permission_denied",
+    );
     expect(await storedWebhook(hook.id)).toBeDefined();
   });
 
@@ -33,6 +51,10 @@ describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("DELETE", `/api/v1${webhooksPath(crypto.randomUUID(), crypto.randomUUID())}`), 401, "not_authenticated");
+    await expectError(
+      await call("DELETE", `/api/v1${webhooksPath(crypto.randomUUID(), crypto.randomUUID())}`),
+      401,
+      "not_authenticated",
+    );
   });
 });

@@ -21,12 +21,22 @@ describe("webhook delivery errors", () => {
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello!" } });
     expect(res.status, await res.clone().text()).toBe(200);
     const failures = async (hookId: string) => {
-      const page = (await (await owner.fetch("GET", `${webhooksPath(inbox, hookId)}records/?status=failure`)).json()) as Page<DeliveryRecord>;
+      const page = (await (
+        await owner.fetch("GET", `${webhooksPath(inbox, hookId)}records/?status=failure`)
+      ).json()) as Page<DeliveryRecord>;
       return page.results;
     };
-    const [nowhere] = await waitFor(() => failures(unresolvable.id), (r) => r.length > 0, 15_000);
+    const [nowhere] = await waitFor(
+      () => failures(unresolvable.id),
+      (r) => r.length > 0,
+      15_000,
+    );
     expect(nowhere.error).toBe("could not resolve host no-such-host.invalid");
-    const [refused] = await waitFor(() => failures(closed.id), (r) => r.length > 0, 15_000);
+    const [refused] = await waitFor(
+      () => failures(closed.id),
+      (r) => r.length > 0,
+      15_000,
+    );
     expect(refused.error).toBe("connection refused (127.0.0.1:19)");
   });
 
@@ -49,11 +59,27 @@ describe("webhook delivery errors", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const inbox = bot.defaultInbox!.id;
-    const loopback = await owner.fetch("POST", webhooksPath(inbox), { name: "Local", direction: "outgoing", url: "http://127.0.0.1:10/hook" });
+    const loopback = await owner.fetch("POST", webhooksPath(inbox), {
+      name: "Local",
+      direction: "outgoing",
+      url: "http://127.0.0.1:10/hook",
+    });
     const body = await expectError(loopback, 400, "invalid");
-    expect(body.detail).toContain("Loopback addresses are refused unless OUTBOUND_ALLOWED_HOSTS names them (127.0.0.1:10)");
-    const lan = await expectError(await owner.fetch("POST", webhooksPath(inbox), { name: "LAN", direction: "outgoing", url: "http://192.168.1.20/hook" }), 400, "invalid");
-    expect(lan.detail).toContain("Private network addresses are refused unless OUTBOUND_ALLOWED_HOSTS names them (192.168.1.20:80)");
+    expect(body.detail).toContain(
+      "Loopback addresses are refused unless OUTBOUND_ALLOWED_HOSTS names them (127.0.0.1:10)",
+    );
+    const lan = await expectError(
+      await owner.fetch("POST", webhooksPath(inbox), {
+        name: "LAN",
+        direction: "outgoing",
+        url: "http://192.168.1.20/hook",
+      }),
+      400,
+      "invalid",
+    );
+    expect(lan.detail).toContain(
+      "Private network addresses are refused unless OUTBOUND_ALLOWED_HOSTS names them (192.168.1.20:80)",
+    );
     expect(await storedWebhooks(inbox)).toEqual([]);
   });
 

@@ -20,7 +20,8 @@ export type Page<T> = { count: number; next: string | null; previous: string | n
  */
 export const HOOK_URL = `${env.TEST_RECEIVER_URL}/ok/hooks`;
 
-export const webhooksPath = (inboxId: string, webhookId?: string) => `/inboxes/${inboxId}/webhooks/${webhookId ? `${webhookId}/` : ""}`;
+export const webhooksPath = (inboxId: string, webhookId?: string) =>
+  `/inboxes/${inboxId}/webhooks/${webhookId ? `${webhookId}/` : ""}`;
 
 /** An inbox of `actor`'s organization, through the API (no assistant, no web chat). */
 export async function createInbox(actor: Actor): Promise<{ id: string; name: string }> {
@@ -29,8 +30,17 @@ export async function createInbox(actor: Actor): Promise<{ id: string; name: str
   return res.json();
 }
 
-export async function createWebhook(actor: Actor, inboxId: string, body: Record<string, unknown> = {}): Promise<WebhookRecord> {
-  const res = await actor.fetch("POST", webhooksPath(inboxId), { name: unique("hook"), direction: "outgoing", url: HOOK_URL, ...body });
+export async function createWebhook(
+  actor: Actor,
+  inboxId: string,
+  body: Record<string, unknown> = {},
+): Promise<WebhookRecord> {
+  const res = await actor.fetch("POST", webhooksPath(inboxId), {
+    name: unique("hook"),
+    direction: "outgoing",
+    url: HOOK_URL,
+    ...body,
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return res.json();
 }
@@ -56,45 +66,59 @@ export const storedWebhook = async (id: string) => (await db().select().from(web
  * An assistant with one conversation of `turns` completions (two messages each) in its default
  * inbox; returns the assistant, that inbox and the message ids in sequence.
  */
-export async function seedConversation(actor: Actor, turns = 2): Promise<{ bot: ChatbotRecord; inboxId: string; messageIds: string[] }> {
+export async function seedConversation(
+  actor: Actor,
+  turns = 2,
+): Promise<{ bot: ChatbotRecord; inboxId: string; messageIds: string[] }> {
   const bot = await createChatbot(actor);
   let conversation: string | undefined;
   for (let i = 0; i < turns; i++) {
-    const res = await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation, message: { content: `question ${i}` } });
+    const res = await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      conversation,
+      message: { content: `question ${i}` },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     conversation = ((await res.json()) as { conversationId: string }).conversationId;
   }
-  const rows = await db().select({ id: messages.id }).from(messages).where(eq(messages.conversationId, conversation!)).orderBy(asc(messages.sequence));
+  const rows = await db()
+    .select({ id: messages.id })
+    .from(messages)
+    .where(eq(messages.conversationId, conversation!))
+    .orderBy(asc(messages.sequence));
   return { bot, inboxId: bot.defaultInbox!.id, messageIds: rows.map((r) => r.id) };
 }
 
 /** A delivery record written straight to the table, as the outbox and the consumer would leave it. */
 export async function insertDelivery(
   actor: Actor,
-  values: { webhookId: string; inboxId: string; chatbotId: string | null; messageId: string } & Partial<typeof webhookDeliveries.$inferInsert>,
+  values: { webhookId: string; inboxId: string; chatbotId: string | null; messageId: string } & Partial<
+    typeof webhookDeliveries.$inferInsert
+  >,
 ) {
   const id = uuidv7();
-  await db().insert(webhookDeliveries).values({
-    id,
-    organizationId: actor.organizationId,
-    event: "outgoing",
-    status: "failure",
-    attempts: 1,
-    url: HOOK_URL,
-    requestBody: '{"id":"x"}',
-    responseStatus: 500,
-    responseBody: '{"message":"receiver failed"}',
-    durationMs: 12,
-    error: "The receiver answered 500.",
-    deliveredAt: Date.now(),
-    ...values,
-    scheduledAt: values.scheduledAt ?? values.createdAt ?? Date.now(),
-  });
+  await db()
+    .insert(webhookDeliveries)
+    .values({
+      id,
+      organizationId: actor.organizationId,
+      event: "outgoing",
+      status: "failure",
+      attempts: 1,
+      url: HOOK_URL,
+      requestBody: '{"id":"x"}',
+      responseStatus: 500,
+      responseBody: '{"message":"receiver failed"}',
+      durationMs: 12,
+      error: "The receiver answered 500.",
+      deliveredAt: Date.now(),
+      ...values,
+      scheduledAt: values.scheduledAt ?? values.createdAt ?? Date.now(),
+    });
   return id;
 }
 
-export const storedDelivery = async (id: string) => (await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0];
+export const storedDelivery = async (id: string) =>
+  (await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0];
 
 /** Epoch ms of a UTC date and time, e.g. at("2026-01-10", "12:00"). */
 export const at = (day: string, time = "12:00") => Date.parse(`${day}T${time}:00Z`);
-

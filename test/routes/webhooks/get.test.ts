@@ -28,8 +28,14 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id);
-    await expectError(await (await seedMember(owner, ["inbox.view"])).fetch("GET", webhooksPath(inbox.id, hook.id)), 403, "permission_denied");
-    expect((await (await seedMember(owner, ["webhook.manage"])).fetch("GET", webhooksPath(inbox.id, hook.id))).status).toBe(200);
+    await expectError(
+      await (await seedMember(owner, ["inbox.view"])).fetch("GET", webhooksPath(inbox.id, hook.id)),
+      403,
+      "permission_denied",
+    );
+    expect(
+      (await (await seedMember(owner, ["webhook.manage"])).fetch("GET", webhooksPath(inbox.id, hook.id))).status,
+    ).toBe(200);
   });
 
   it("401 without a key", async () => {

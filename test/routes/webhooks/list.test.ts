@@ -17,7 +17,9 @@ describe("GET /inboxes/{inboxId}/webhooks/", () => {
     const page = JSON.parse(text) as Page<WebhookRecord>;
     expect(page).toMatchObject({ count: 2, next: null, previous: null });
     expect(page.results).toEqual([second, first]);
-    const incoming = (await (await owner.fetch("GET", `${webhooksPath(inbox.id)}?direction=incoming`, undefined, { prefix })).json()) as Page<WebhookRecord>;
+    const incoming = (await (
+      await owner.fetch("GET", `${webhooksPath(inbox.id)}?direction=incoming`, undefined, { prefix })
+    ).json()) as Page<WebhookRecord>;
     expect(incoming.results.map((w) => w.id)).toEqual([second.id]);
   });
 
@@ -25,7 +27,9 @@ describe("GET /inboxes/{inboxId}/webhooks/", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     for (let i = 0; i < 3; i++) await createWebhook(owner, inbox.id);
-    const page = (await (await owner.fetch("GET", `${webhooksPath(inbox.id)}?page_size=2&page=2`)).json()) as Page<WebhookRecord>;
+    const page = (await (
+      await owner.fetch("GET", `${webhooksPath(inbox.id)}?page_size=2&page=2`)
+    ).json()) as Page<WebhookRecord>;
     expect(page).toMatchObject({ count: 3, next: null });
     expect(page.results).toHaveLength(1);
     await expectError(await owner.fetch("GET", `${webhooksPath(inbox.id)}?pageSize=2&page=3`), 404, "not_found");
@@ -34,14 +38,22 @@ describe("GET /inboxes/{inboxId}/webhooks/", () => {
   it("400 for a bad filter", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    const err = await expectError(await owner.fetch("GET", `${webhooksPath(inbox.id)}?direction=sideways`), 400, "invalid");
+    const err = await expectError(
+      await owner.fetch("GET", `${webhooksPath(inbox.id)}?direction=sideways`),
+      400,
+      "invalid",
+    );
     expect(Object.keys(err.errors!)).toEqual(["direction"]);
   });
 
   it("403 without webhook.manage", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    await expectError(await (await seedMember(owner, ["inbox.manage"])).fetch("GET", webhooksPath(inbox.id)), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["inbox.manage"])).fetch("GET", webhooksPath(inbox.id)),
+      403,
+      "permission_denied",
+    );
   });
 
   it("404 for another organization's inbox or an unknown one", async () => {

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../harness";
 
-type Operation = { tags: string[]; summary: string; parameters?: { name: string; in: string; schema?: Record<string, unknown>; example?: unknown }[] };
-type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { properties: Record<string, object> }> } };
+type Operation = {
+  tags: string[];
+  summary: string;
+  parameters?: { name: string; in: string; schema?: Record<string, unknown>; example?: unknown }[];
+};
+type Doc = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, { properties: Record<string, object> }> };
+};
 
 const ROUTES: [string, string[]][] = [
   ["/inboxes/{inboxId}/webhooks/", ["get", "post"]],
@@ -25,15 +32,37 @@ describe("webhook routes in the OpenAPI document", () => {
         for (const op of Object.values(item)) expect(op.tags).toEqual(["Webhooks"]);
       }
     }
-    for (const name of ["Webhook", "WebhookWrite", "WebhookRecord", "RedeliverFailedWebhookEvents", "RedeliverFailedWebhookEventsResult"]) {
+    for (const name of [
+      "Webhook",
+      "WebhookWrite",
+      "WebhookRecord",
+      "RedeliverFailedWebhookEvents",
+      "RedeliverFailedWebhookEventsResult",
+    ]) {
       for (const [field, schema] of Object.entries(doc.components.schemas[name].properties)) {
         // A referenced schema (IdName) carries its example beside the $ref, in allOf.
         const parts = [schema, ...((schema as { allOf?: object[] }).allOf ?? [])];
-        expect(parts.some((p) => "example" in p), `${name}.${field}: ${JSON.stringify(schema)}`).toBe(true);
+        expect(
+          parts.some((p) => "example" in p),
+          `${name}.${field}: ${JSON.stringify(schema)}`,
+        ).toBe(true);
       }
     }
-    const query = doc.paths["/api/v1/chatbots/{chatbotPk}/webhook-records/"].get.parameters!.filter((p) => p.in === "query");
-    expect(query.map((p) => p.name).sort()).toEqual(["endDate", "eventId", "page", "pageSize", "startDate", "status", "webhook"]);
-    expect(query.find((p) => p.name === "status")!.schema).toMatchObject({ type: "string", enum: ["pending", "sending", "success", "failure", "failed"] });
+    const query = doc.paths["/api/v1/chatbots/{chatbotPk}/webhook-records/"].get.parameters!.filter(
+      (p) => p.in === "query",
+    );
+    expect(query.map((p) => p.name).sort()).toEqual([
+      "endDate",
+      "eventId",
+      "page",
+      "pageSize",
+      "startDate",
+      "status",
+      "webhook",
+    ]);
+    expect(query.find((p) => p.name === "status")!.schema).toMatchObject({
+      type: "string",
+      enum: ["pending", "sending", "success", "failure", "failed"],
+    });
   });
 });

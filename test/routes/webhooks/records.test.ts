@@ -1,29 +1,92 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor, waitFor } from "../../harness";
+import {
+  NO_SUCH_ID,
+  PREFIXES,
+  call,
+  expectError,
+  seedMember,
+  seedOwner,
+  unique,
+  type Actor,
+  waitFor,
+} from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { HOOK_URL, at, createWebhook, insertDelivery, seedConversation, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
+import {
+  HOOK_URL,
+  at,
+  createWebhook,
+  insertDelivery,
+  seedConversation,
+  webhooksPath,
+  type DeliveryRecord,
+  type Page,
+} from "./fixtures";
 
-const recordsPath = (inboxId: string, webhookId: string, recordId?: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId ? `${recordId}/` : ""}`;
+const recordsPath = (inboxId: string, webhookId: string, recordId?: string) =>
+  `${webhooksPath(inboxId, webhookId)}records/${recordId ? `${recordId}/` : ""}`;
 
 /** A webhook with four records over three days, and a second webhook with one. */
 async function seedRecords(owner: Actor) {
-  const { bot, inboxId, messageIds: [m0, m1, m2, m3] } = await seedConversation(owner, 2);
+  const {
+    bot,
+    inboxId,
+    messageIds: [m0, m1, m2, m3],
+  } = await seedConversation(owner, 2);
   const hook = await createWebhook(owner, inboxId, { name: "Main" });
   const other = await createWebhook(owner, inboxId, { name: "Other" });
   const base = { webhookId: hook.id, inboxId, chatbotId: bot.id };
-  const r0 = await insertDelivery(owner, { ...base, messageId: m0, event: "incoming", status: "success", responseStatus: 200, error: null, createdAt: at("2026-01-10") });
-  const r1 = await insertDelivery(owner, { ...base, messageId: m1, status: "failure", createdAt: at("2026-01-11", "23:59") });
-  const r2 = await insertDelivery(owner, { ...base, messageId: m2, event: "incoming", status: "pending", attempts: 0, responseStatus: null, deliveredAt: null, createdAt: at("2026-01-12", "00:00") });
-  const r3 = await insertDelivery(owner, { ...base, messageId: m3, status: "failure", createdAt: at("2026-01-12", "18:00") });
-  const elsewhere = await insertDelivery(owner, { ...base, webhookId: other.id, messageId: m0, status: "failure", createdAt: at("2026-01-12") });
+  const r0 = await insertDelivery(owner, {
+    ...base,
+    messageId: m0,
+    event: "incoming",
+    status: "success",
+    responseStatus: 200,
+    error: null,
+    createdAt: at("2026-01-10"),
+  });
+  const r1 = await insertDelivery(owner, {
+    ...base,
+    messageId: m1,
+    status: "failure",
+    createdAt: at("2026-01-11", "23:59"),
+  });
+  const r2 = await insertDelivery(owner, {
+    ...base,
+    messageId: m2,
+    event: "incoming",
+    status: "pending",
+    attempts: 0,
+    responseStatus: null,
+    deliveredAt: null,
+    createdAt: at("2026-01-12", "00:00"),
+  });
+  const r3 = await insertDelivery(owner, {
+    ...base,
+    messageId: m3,
+    status: "failure",
+    createdAt: at("2026-01-12", "18:00"),
+  });
+  const elsewhere = await insertDelivery(owner, {
+    ...base,
+    webhookId: other.id,
+    messageId: m0,
+    status: "failure",
+    createdAt: at("2026-01-12"),
+  });
   return { bot, inboxId, hook, other, messages: [m0, m1, m2, m3], records: [r0, r1, r2, r3], elsewhere };
 }
 
 describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
   it.each(PREFIXES)("lists the webhook's records newest first, with filters (%s)", async (prefix) => {
     const owner = await seedOwner();
-    const { bot, inboxId, hook, records: [r0, r1, r2, r3], messages } = await seedRecords(owner);
+    const {
+      bot,
+      inboxId,
+      hook,
+      records: [r0, r1, r2, r3],
+      messages,
+    } = await seedRecords(owner);
     const list = async (query = "") => {
       const res = await owner.fetch("GET", `${recordsPath(inboxId, hook.id)}${query}`, undefined, { prefix });
       expect(res.status, await res.clone().text()).toBe(200);
@@ -54,7 +117,13 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
       createdAt: String(at("2026-01-10")),
       deliveredAt: expect.stringMatching(/^\d+$/),
     });
-    expect(all.results[1]).toMatchObject({ id: r2, status: "pending", attempts: 0, responseStatus: null, deliveredAt: null });
+    expect(all.results[1]).toMatchObject({
+      id: r2,
+      status: "pending",
+      attempts: 0,
+      responseStatus: null,
+      deliveredAt: null,
+    });
 
     const ids = async (query: string) => (await list(query)).results.map((r) => r.id);
     expect(await ids("?status=failure")).toEqual([r3, r1]);
@@ -83,7 +152,11 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
       ["?eventId=not-a-message", "eventId"],
     ];
     for (const [query, field] of cases) {
-      const err = await expectError(await owner.fetch("GET", `${recordsPath(inboxId, hook.id)}${query}`), 400, "invalid");
+      const err = await expectError(
+        await owner.fetch("GET", `${recordsPath(inboxId, hook.id)}${query}`),
+        400,
+        "invalid",
+      );
       expect(Object.keys(err.errors!), query).toEqual([field]);
     }
   });
@@ -94,7 +167,9 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
     const member = await seedMember(owner, ["inbox.manage", "conversation.view", "chatbot.view"]);
     await expectError(await member.fetch("GET", recordsPath(inboxId, hook.id)), 403, "permission_denied");
     const manager = await seedMember(owner, ["webhook.manage"]);
-    expect(((await (await manager.fetch("GET", recordsPath(inboxId, hook.id))).json()) as Page<DeliveryRecord>).count).toBe(4);
+    expect(
+      ((await (await manager.fetch("GET", recordsPath(inboxId, hook.id))).json()) as Page<DeliveryRecord>).count,
+    ).toBe(4);
   });
 
   it("404 for another organization's webhook or inbox", async () => {
@@ -120,15 +195,20 @@ describe("webhook records of a real delivery", () => {
     const path = `/ok/${unique("records")}`;
     const hook = await createWebhook(owner, inboxId, { url: `${env.TEST_RECEIVER_URL}${path}` });
     const before = Date.now();
-    const reply = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Opening hours?" } });
+    const reply = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "Opening hours?" },
+    });
     expect(reply.status, await reply.clone().text()).toBe(200);
     const { message } = (await reply.json()) as { message: { id: string } };
 
-    const list = () => owner.fetch("GET", recordsPath(inboxId, hook.id)).then((r) => r.json() as Promise<Page<DeliveryRecord>>);
+    const list = () =>
+      owner.fetch("GET", recordsPath(inboxId, hook.id)).then((r) => r.json() as Promise<Page<DeliveryRecord>>);
     const page = await waitFor(list, (p) => p.results[0]?.status === "success");
     expect(page.count).toBe(1);
     const [record] = page.results;
-    const received = (await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json()) as { body: string }[];
+    const received = (await (
+      await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)
+    ).json()) as { body: string }[];
     expect(received).toHaveLength(1);
     expect(record).toMatchObject({
       message: message.id,
@@ -162,7 +242,12 @@ describe("webhook records of a real delivery", () => {
     const id = await insertDelivery(owner, { webhookId: hook.id, inboxId, chatbotId: null, messageId: messageIds[0] });
     const res = await owner.fetch("GET", recordsPath(inboxId, hook.id, id));
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ id, chatbot: null, statusCode: 500, response: '{"message":"receiver failed"}' });
+    expect(await res.json()).toMatchObject({
+      id,
+      chatbot: null,
+      statusCode: 500,
+      response: '{"message":"receiver failed"}',
+    });
   });
 });
 
@@ -182,7 +267,11 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/", () =
     const theirs = await seedRecords(await seedOwner());
     await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, elsewhere)), 404, "not_found");
     await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, theirs.records[0])), 404, "not_found");
-    await expectError(await owner.fetch("GET", recordsPath(theirs.inboxId, theirs.hook.id, theirs.records[0])), 404, "not_found");
+    await expectError(
+      await owner.fetch("GET", recordsPath(theirs.inboxId, theirs.hook.id, theirs.records[0])),
+      404,
+      "not_found",
+    );
     await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, NO_SUCH_ID)), 404, "not_found");
     await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, "42")), 404, "not_found");
   });
@@ -190,10 +279,18 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/", () =
   it("403 without webhook.manage", async () => {
     const owner = await seedOwner();
     const { inboxId, hook, records } = await seedRecords(owner);
-    await expectError(await (await seedMember(owner, ["inbox.manage"])).fetch("GET", recordsPath(inboxId, hook.id, records[0])), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["inbox.manage"])).fetch("GET", recordsPath(inboxId, hook.id, records[0])),
+      403,
+      "permission_denied",
+    );
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("GET", `/api${recordsPath(NO_SUCH_ID, NO_SUCH_ID, NO_SUCH_ID)}`), 401, "not_authenticated");
+    await expectError(
+      await call("GET", `/api${recordsPath(NO_SUCH_ID, NO_SUCH_ID, NO_SUCH_ID)}`),
+      401,
+      "not_authenticated",
+    );
   });
 });

@@ -5,8 +5,10 @@ import { webhookDeliveries } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
 import { at, createWebhook, insertDelivery, seedConversation, webhooksPath } from "./fixtures";
 
-const redeliverFailedPath = (inboxId: string, webhookId: string) => `${webhooksPath(inboxId, webhookId)}redeliver-failed/`;
-const attempts = (webhookId: string) => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId));
+const redeliverFailedPath = (inboxId: string, webhookId: string) =>
+  `${webhooksPath(inboxId, webhookId)}redeliver-failed/`;
+const attempts = (webhookId: string) =>
+  db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId));
 
 /**
  * A webhook (pointing at the local receiver, which answers 200) with six events: two failed on
@@ -23,34 +25,62 @@ async function seedOutage(owner: Actor) {
   await insertDelivery(owner, { ...base, messageId: m[1], createdAt: day10 + 1000 });
   await insertDelivery(owner, { ...base, messageId: m[2], createdAt: at("2026-01-12") });
   await insertDelivery(owner, { ...base, messageId: m[3], createdAt: day10 });
-  await insertDelivery(owner, { ...base, messageId: m[3], attempt: 2, status: "success", responseStatus: 200, createdAt: day10 + 10_000 });
+  await insertDelivery(owner, {
+    ...base,
+    messageId: m[3],
+    attempt: 2,
+    status: "success",
+    responseStatus: 200,
+    createdAt: day10 + 10_000,
+  });
   await insertDelivery(owner, { ...base, messageId: m[4], status: "success", responseStatus: 200, createdAt: day10 });
   await insertDelivery(owner, { ...base, messageId: m[5], createdAt: day10 });
-  await insertDelivery(owner, { ...base, messageId: m[5], attempt: 2, status: "pending", scheduledAt: Date.now() + 3_600_000, createdAt: day10 + 10_000 });
+  await insertDelivery(owner, {
+    ...base,
+    messageId: m[5],
+    attempt: 2,
+    status: "pending",
+    scheduledAt: Date.now() + 3_600_000,
+    createdAt: day10 + 10_000,
+  });
   return { bot, inboxId, hook, failed: [m[0], m[1], m[2]], messages: m };
 }
 
 describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", () => {
-  it.each(PREFIXES)("gives every event whose attempts all failed its next attempt, and the queue sends them (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const { inboxId, hook, failed } = await seedOutage(owner);
-    const before = await attempts(hook.id);
-    const res = await owner.fetch("POST", redeliverFailedPath(inboxId, hook.id), undefined, { prefix });
-    expect(res.status, await res.clone().text()).toBe(202);
-    expect(await res.json()).toEqual({ count: 3, since: null });
-    const after = await waitFor(() => attempts(hook.id), (rows) => rows.filter((r) => r.status === "success").length === 5);
-    const added = after.filter((r) => !before.some((b) => b.id === r.id));
-    expect(added.map((r) => r.messageId).sort()).toEqual([...failed].sort());
-    for (const r of added) {
-      expect(r).toMatchObject({ status: "success", responseStatus: 200, attempts: 1, url: `${env.TEST_RECEIVER_URL}/ok/redeliver-failed` });
-      expect(r.attempt).toBe(r.messageId === failed[0] ? 3 : 2);
-      expect(JSON.parse(r.requestBody!).id).toBe(r.messageId);
-    }
-    // Earlier attempts are as they were.
-    for (const b of before) expect(after.find((r) => r.id === b.id)).toEqual(b);
-    // Nothing left to redeliver: a second call adds nothing.
-    expect(await (await owner.fetch("POST", redeliverFailedPath(inboxId, hook.id), {})).json()).toEqual({ count: 0, since: null });
-  });
+  it.each(PREFIXES)(
+    "gives every event whose attempts all failed its next attempt, and the queue sends them (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const { inboxId, hook, failed } = await seedOutage(owner);
+      const before = await attempts(hook.id);
+      const res = await owner.fetch("POST", redeliverFailedPath(inboxId, hook.id), undefined, { prefix });
+      expect(res.status, await res.clone().text()).toBe(202);
+      expect(await res.json()).toEqual({ count: 3, since: null });
+      const after = await waitFor(
+        () => attempts(hook.id),
+        (rows) => rows.filter((r) => r.status === "success").length === 5,
+      );
+      const added = after.filter((r) => !before.some((b) => b.id === r.id));
+      expect(added.map((r) => r.messageId).sort()).toEqual([...failed].sort());
+      for (const r of added) {
+        expect(r).toMatchObject({
+          status: "success",
+          responseStatus: 200,
+          attempts: 1,
+          url: `${env.TEST_RECEIVER_URL}/ok/redeliver-failed`,
+        });
+        expect(r.attempt).toBe(r.messageId === failed[0] ? 3 : 2);
+        expect(JSON.parse(r.requestBody!).id).toBe(r.messageId);
+      }
+      // Earlier attempts are as they were.
+      for (const b of before) expect(after.find((r) => r.id === b.id)).toEqual(b);
+      // Nothing left to redeliver: a second call adds nothing.
+      expect(await (await owner.fetch("POST", redeliverFailedPath(inboxId, hook.id), {})).json()).toEqual({
+        count: 0,
+        since: null,
+      });
+    },
+  );
 
   it("since narrows it to events first attempted at or after a time, in any of its forms", async () => {
     const owner = await seedOwner();
@@ -75,8 +105,20 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", () =>
     const owner = await seedOwner();
     const { inboxId, hook } = await seedOutage(owner);
     const before = await attempts(hook.id);
-    for (const since of ["yesterday", "2026-13-01", "2026-01-12T25:00:00Z", "2026-01-12T08:00:00", "", 1768176000000, null]) {
-      const err = await expectError(await owner.fetch("POST", redeliverFailedPath(inboxId, hook.id), { since }), 400, "invalid");
+    for (const since of [
+      "yesterday",
+      "2026-13-01",
+      "2026-01-12T25:00:00Z",
+      "2026-01-12T08:00:00",
+      "",
+      1768176000000,
+      null,
+    ]) {
+      const err = await expectError(
+        await owner.fetch("POST", redeliverFailedPath(inboxId, hook.id), { since }),
+        400,
+        "invalid",
+      );
       expect(Object.keys(err.errors!), JSON.stringify(since)).toEqual(["since"]);
     }
     await expectError(await owner.fetch("POST", redeliverFailedPath(inboxId, hook.id), [1]), 400);
@@ -115,6 +157,10 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", () =>
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("POST", `/api/v1${redeliverFailedPath(NO_SUCH_ID, NO_SUCH_ID)}`), 401, "not_authenticated");
+    await expectError(
+      await call("POST", `/api/v1${redeliverFailedPath(NO_SUCH_ID, NO_SUCH_ID)}`),
+      401,
+      "not_authenticated",
+    );
   });
 });

@@ -3,9 +3,17 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
-import { createWebhook, insertDelivery, seedConversation, storedDelivery, webhooksPath, type DeliveryRecord } from "./fixtures";
+import {
+  createWebhook,
+  insertDelivery,
+  seedConversation,
+  storedDelivery,
+  webhooksPath,
+  type DeliveryRecord,
+} from "./fixtures";
 
-const redeliverPath = (inboxId: string, webhookId: string, recordId: string) => `${webhooksPath(inboxId, webhookId)}records/${recordId}/redeliver/`;
+const redeliverPath = (inboxId: string, webhookId: string, recordId: string) =>
+  `${webhooksPath(inboxId, webhookId)}records/${recordId}/redeliver/`;
 
 /** A webhook pointing at the local receiver (so a real send stays on this machine), with one record per status. */
 async function seedFinished(owner: Actor) {
@@ -14,38 +22,56 @@ async function seedFinished(owner: Actor) {
   const base = { webhookId: hook.id, inboxId, chatbotId: bot.id };
   const [failure, success, pending, sending] = await Promise.all(
     (["failure", "success", "pending", "sending"] as const).map((status, i) =>
-      insertDelivery(owner, { ...base, messageId: messageIds[i], status, attempts: status === "pending" ? 0 : 1, leaseUntil: status === "sending" ? Date.now() + 60_000 : null }),
+      insertDelivery(owner, {
+        ...base,
+        messageId: messageIds[i],
+        status,
+        attempts: status === "pending" ? 0 : 1,
+        leaseUntil: status === "sending" ? Date.now() + 60_000 : null,
+      }),
     ),
   );
   return { bot, inboxId, hook, messageIds, failure, success, pending, sending };
 }
 
 describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeliver/", () => {
-  it.each(PREFIXES)("adds the event's next attempt, pending and queued; the failed record stays as it was (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const { inboxId, hook, failure, messageIds } = await seedFinished(owner);
-    const before = await storedDelivery(failure);
-    const res = await owner.fetch("POST", redeliverPath(inboxId, hook.id, failure), undefined, { prefix });
-    expect(res.status, await res.clone().text()).toBe(202);
-    const record = (await res.json()) as DeliveryRecord;
-    expect(record).toMatchObject({
-      message: messageIds[0],
-      eventId: messageIds[0],
-      attempt: 2,
-      webhook: { id: hook.id, name: hook.name },
-      status: "pending",
-      attempts: 0,
-      url: `${env.TEST_RECEIVER_URL}/ok/redeliver`,
-      responseStatus: null,
-      error: null,
-      deliveredAt: null,
-    });
-    expect(record.id).not.toBe(failure);
-    // The queue consumer sends it: to the receiver, which answers 200; the first failure is untouched.
-    const sent = await waitFor(() => storedDelivery(record.id), (row) => row.status === "success");
-    expect(sent).toMatchObject({ status: "success", attempt: 2, attempts: 1, messageId: messageIds[0], responseStatus: 200 });
-    expect(await storedDelivery(failure)).toEqual(before);
-  });
+  it.each(PREFIXES)(
+    "adds the event's next attempt, pending and queued; the failed record stays as it was (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const { inboxId, hook, failure, messageIds } = await seedFinished(owner);
+      const before = await storedDelivery(failure);
+      const res = await owner.fetch("POST", redeliverPath(inboxId, hook.id, failure), undefined, { prefix });
+      expect(res.status, await res.clone().text()).toBe(202);
+      const record = (await res.json()) as DeliveryRecord;
+      expect(record).toMatchObject({
+        message: messageIds[0],
+        eventId: messageIds[0],
+        attempt: 2,
+        webhook: { id: hook.id, name: hook.name },
+        status: "pending",
+        attempts: 0,
+        url: `${env.TEST_RECEIVER_URL}/ok/redeliver`,
+        responseStatus: null,
+        error: null,
+        deliveredAt: null,
+      });
+      expect(record.id).not.toBe(failure);
+      // The queue consumer sends it: to the receiver, which answers 200; the first failure is untouched.
+      const sent = await waitFor(
+        () => storedDelivery(record.id),
+        (row) => row.status === "success",
+      );
+      expect(sent).toMatchObject({
+        status: "success",
+        attempt: 2,
+        attempts: 1,
+        messageId: messageIds[0],
+        responseStatus: 200,
+      });
+      expect(await storedDelivery(failure)).toEqual(before);
+    },
+  );
 
   it("a successful event may be sent again too", async () => {
     const owner = await seedOwner();
@@ -59,9 +85,24 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeli
     const owner = await seedOwner();
     const { bot, inboxId, hook, pending, sending, failure, messageIds } = await seedFinished(owner);
     // An event whose failed first attempt has its retry scheduled.
-    const retried = await insertDelivery(owner, { webhookId: hook.id, inboxId, chatbotId: bot.id, messageId: messageIds[4], status: "failure" });
-    await insertDelivery(owner, { webhookId: hook.id, inboxId, chatbotId: bot.id, messageId: messageIds[4], attempt: 2, status: "pending", scheduledAt: Date.now() + 60_000 });
-    const count = async () => (await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id))).length;
+    const retried = await insertDelivery(owner, {
+      webhookId: hook.id,
+      inboxId,
+      chatbotId: bot.id,
+      messageId: messageIds[4],
+      status: "failure",
+    });
+    await insertDelivery(owner, {
+      webhookId: hook.id,
+      inboxId,
+      chatbotId: bot.id,
+      messageId: messageIds[4],
+      attempt: 2,
+      status: "pending",
+      scheduledAt: Date.now() + 60_000,
+    });
+    const count = async () =>
+      (await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id))).length;
     const records = await count();
     for (const id of [pending, sending, retried]) {
       const before = await storedDelivery(id);
@@ -78,7 +119,14 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeli
   it("403 without webhook.manage", async () => {
     const owner = await seedOwner();
     const { inboxId, hook, failure } = await seedFinished(owner);
-    await expectError(await (await seedMember(owner, ["inbox.manage", "conversation.manage"])).fetch("POST", redeliverPath(inboxId, hook.id, failure)), 403, "permission_denied");
+    await expectError(
+      await (await seedMember(owner, ["inbox.manage", "conversation.manage"])).fetch(
+        "POST",
+        redeliverPath(inboxId, hook.id, failure),
+      ),
+      403,
+      "permission_denied",
+    );
     expect((await storedDelivery(failure)).status).toBe("failure");
   });
 
@@ -87,15 +135,35 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeli
     const mine = await seedFinished(owner);
     const otherHook = await createWebhook(owner, mine.inboxId);
     const theirs = await seedFinished(await seedOwner());
-    await expectError(await owner.fetch("POST", redeliverPath(mine.inboxId, otherHook.id, mine.failure)), 404, "not_found");
-    await expectError(await owner.fetch("POST", redeliverPath(mine.inboxId, mine.hook.id, theirs.failure)), 404, "not_found");
-    await expectError(await owner.fetch("POST", redeliverPath(theirs.inboxId, theirs.hook.id, theirs.failure)), 404, "not_found");
-    await expectError(await owner.fetch("POST", redeliverPath(mine.inboxId, mine.hook.id, NO_SUCH_ID)), 404, "not_found");
+    await expectError(
+      await owner.fetch("POST", redeliverPath(mine.inboxId, otherHook.id, mine.failure)),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("POST", redeliverPath(mine.inboxId, mine.hook.id, theirs.failure)),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("POST", redeliverPath(theirs.inboxId, theirs.hook.id, theirs.failure)),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("POST", redeliverPath(mine.inboxId, mine.hook.id, NO_SUCH_ID)),
+      404,
+      "not_found",
+    );
     expect((await storedDelivery(mine.failure)).status).toBe("failure");
     expect((await storedDelivery(theirs.failure)).status).toBe("failure");
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("POST", `/api/v1${redeliverPath(NO_SUCH_ID, NO_SUCH_ID, NO_SUCH_ID)}`), 401, "not_authenticated");
+    await expectError(
+      await call("POST", `/api/v1${redeliverPath(NO_SUCH_ID, NO_SUCH_ID, NO_SUCH_ID)}`),
+      401,
+      "not_authenticated",
+    );
   });
 });

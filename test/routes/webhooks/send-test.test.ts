@@ -7,39 +7,61 @@ import { createInbox, createWebhook, storedWebhook, webhooksPath, webhooksOfTwoO
 
 const sendTestPath = (inboxId: string, webhookId: string) => `${webhooksPath(inboxId, webhookId)}send-test/`;
 type Received = { method: string; headers: Record<string, string>; body: string };
-const received = async (path: string): Promise<Received[]> => (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
-const deliveriesOf = (webhookId: string) => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId));
+const received = async (path: string): Promise<Received[]> =>
+  (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
+const deliveriesOf = (webhookId: string) =>
+  db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId));
 
 describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
-  it.each(PREFIXES)("pushes a test event with the webhook's settings and returns the receiver's answer; nothing is stored (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const path = `/ok/${unique("test-send")}`;
-    const hook = await createWebhook(owner, inbox.id, { url: `${env.TEST_RECEIVER_URL}${path}`, method: "PUT", headers: { "X-Team": "support" }, secretToken: "s3cret-token" });
-    const res = await owner.fetch("POST", sendTestPath(inbox.id, hook.id), undefined, { prefix });
-    expect(res.status, await res.clone().text()).toBe(200);
-    const result = (await res.json()) as Record<string, unknown>;
-    expect(result).toMatchObject({ ok: true, statusCode: 200, response: '{"message":"ok"}', error: null });
-    expect(typeof result.durationMs).toBe("number");
-    const [sent] = await received(path);
-    expect(sent.method).toBe("PUT");
-    expect(sent.headers["x-team"]).toBe("support");
-    expect(sent.headers["x-webhook-secret"]).toBe("s3cret-token");
-    expect(sent.headers["webhook-id"]).toBe(result.eventId);
-    expect(sent.body).toBe(result.requestBody);
-    const payload = JSON.parse(sent.body);
-    expect(payload).toMatchObject({ id: result.eventId, type: "outgoing", inbox: { id: inbox.id, name: inbox.name, channel_type: "api" }, sender: { type: "chatbot" }, metadata: { test: true } });
-    // Each test is a new event, so receivers deduplicating by id take every one.
-    const again = (await (await owner.fetch("POST", sendTestPath(inbox.id, hook.id))).json()) as { eventId: string };
-    expect(again.eventId).not.toBe(result.eventId);
-    expect(await deliveriesOf(hook.id)).toEqual([]);
-  });
+  it.each(PREFIXES)(
+    "pushes a test event with the webhook's settings and returns the receiver's answer; nothing is stored (%s)",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const inbox = await createInbox(owner);
+      const path = `/ok/${unique("test-send")}`;
+      const hook = await createWebhook(owner, inbox.id, {
+        url: `${env.TEST_RECEIVER_URL}${path}`,
+        method: "PUT",
+        headers: { "X-Team": "support" },
+        secretToken: "s3cret-token",
+      });
+      const res = await owner.fetch("POST", sendTestPath(inbox.id, hook.id), undefined, { prefix });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const result = (await res.json()) as Record<string, unknown>;
+      expect(result).toMatchObject({ ok: true, statusCode: 200, response: '{"message":"ok"}', error: null });
+      expect(typeof result.durationMs).toBe("number");
+      const [sent] = await received(path);
+      expect(sent.method).toBe("PUT");
+      expect(sent.headers["x-team"]).toBe("support");
+      expect(sent.headers["x-webhook-secret"]).toBe("s3cret-token");
+      expect(sent.headers["webhook-id"]).toBe(result.eventId);
+      expect(sent.body).toBe(result.requestBody);
+      const payload = JSON.parse(sent.body);
+      expect(payload).toMatchObject({
+        id: result.eventId,
+        type: "outgoing",
+        inbox: { id: inbox.id, name: inbox.name, channel_type: "api" },
+        sender: { type: "chatbot" },
+        metadata: { test: true },
+      });
+      // Each test is a new event, so receivers deduplicating by id take every one.
+      const again = (await (await owner.fetch("POST", sendTestPath(inbox.id, hook.id))).json()) as { eventId: string };
+      expect(again.eventId).not.toBe(result.eventId);
+      expect(await deliveriesOf(hook.id)).toEqual([]);
+    },
+  );
 
   it("a failing receiver is ok: false with its status and the reason; the webhook's health is untouched", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id, { url: `${env.TEST_RECEIVER_URL}/fail/test-send`, direction: "incoming" });
-    const result = (await (await owner.fetch("POST", sendTestPath(inbox.id, hook.id))).json()) as Record<string, unknown>;
+    const hook = await createWebhook(owner, inbox.id, {
+      url: `${env.TEST_RECEIVER_URL}/fail/test-send`,
+      direction: "incoming",
+    });
+    const result = (await (await owner.fetch("POST", sendTestPath(inbox.id, hook.id))).json()) as Record<
+      string,
+      unknown
+    >;
     expect(result).toMatchObject({ ok: false, statusCode: 500, error: "The receiver answered 500." });
     expect(JSON.parse(result.requestBody as string)).toMatchObject({ type: "incoming", sender: { type: "contact" } });
     expect((await storedWebhook(hook.id)).failingSince).toBeNull();
@@ -49,11 +71,20 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
   it("a disabled webhook can be tested; a URL the SSRF rules refuse is reported, not fetched", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id, { url: `${env.TEST_RECEIVER_URL}/ok/test-send-disabled`, isEnabled: false });
-    expect(await (await owner.fetch("POST", sendTestPath(inbox.id, hook.id))).json()).toMatchObject({ ok: true, statusCode: 200 });
+    const hook = await createWebhook(owner, inbox.id, {
+      url: `${env.TEST_RECEIVER_URL}/ok/test-send-disabled`,
+      isEnabled: false,
+    });
+    expect(await (await owner.fetch("POST", sendTestPath(inbox.id, hook.id))).json()).toMatchObject({
+      ok: true,
+      statusCode: 200,
+    });
     // A stored URL the rules now refuse (the allow-list changed since it was saved).
     await db().update(webhooks).set({ url: "http://10.0.0.1/hook" }).where(eq(webhooks.id, hook.id));
-    const refused = (await (await owner.fetch("POST", sendTestPath(inbox.id, hook.id))).json()) as Record<string, unknown>;
+    const refused = (await (await owner.fetch("POST", sendTestPath(inbox.id, hook.id))).json()) as Record<
+      string,
+      unknown
+    >;
     expect(refused).toMatchObject({ ok: false, statusCode: null, response: null });
     expect(refused.error).toMatch(/^URL refused: /);
   });
@@ -63,7 +94,12 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
     const inbox = await createInbox(owner);
     const path = `/ok/${unique("test-send-bad")}`;
     const hook = await createWebhook(owner, inbox.id, { url: `${env.TEST_RECEIVER_URL}${path}` });
-    await expectError(await owner.fetch("POST", sendTestPath(inbox.id, hook.id), "{not json", { headers: { "Content-Type": "application/json" } }), 400);
+    await expectError(
+      await owner.fetch("POST", sendTestPath(inbox.id, hook.id), "{not json", {
+        headers: { "Content-Type": "application/json" },
+      }),
+      400,
+    );
     expect(await received(path)).toEqual([]);
   });
 

@@ -4,7 +4,15 @@ import { decryptSecret } from "../../../src/lib/crypto";
 import { eq } from "drizzle-orm";
 import { webhooks } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
-import { HOOK_URL, createInbox, createWebhook, storedWebhook, webhooksPath, type WebhookRecord, webhooksOfTwoOrganizations } from "./fixtures";
+import {
+  HOOK_URL,
+  createInbox,
+  createWebhook,
+  storedWebhook,
+  webhooksPath,
+  type WebhookRecord,
+  webhooksOfTwoOrganizations,
+} from "./fixtures";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}}';
 
@@ -13,7 +21,13 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id, { headers: { "X-A": "1" }, secretToken: "keep-this-secret" });
-    const body = { name: "Renamed", direction: "incoming", url: "https://other.example.org/hook", method: "PATCH", is_enabled: false };
+    const body = {
+      name: "Renamed",
+      direction: "incoming",
+      url: "https://other.example.org/hook",
+      method: "PATCH",
+      is_enabled: false,
+    };
     const res = await owner.fetch("PUT", webhooksPath(inbox.id, hook.id), body, { prefix });
     const text = await res.text();
     expect(res.status, text).toBe(200);
@@ -43,10 +57,19 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     const text = await rotated.text();
     expect(text).not.toContain("second-secret-value");
     expect(JSON.parse(text)).toMatchObject({ hasSecretToken: true, secretTokenPreview: "seco…alue" });
-    expect(await decryptSecret((await storedWebhook(hook.id)).secretTokenSealed!, env.ENCRYPTION_KEY)).toBe("second-secret-value");
+    expect(await decryptSecret((await storedWebhook(hook.id)).secretTokenSealed!, env.ENCRYPTION_KEY)).toBe(
+      "second-secret-value",
+    );
 
-    const removed = (await (await owner.fetch("PATCH", path, { secret_token: null, headers: { "X-B": "2" } })).json()) as WebhookRecord;
-    expect(removed).toMatchObject({ hasSecretToken: false, secretTokenPreview: null, headers: { "X-B": "2" }, name: "Only name" });
+    const removed = (await (
+      await owner.fetch("PATCH", path, { secret_token: null, headers: { "X-B": "2" } })
+    ).json()) as WebhookRecord;
+    expect(removed).toMatchObject({
+      hasSecretToken: false,
+      secretTokenPreview: null,
+      headers: { "X-B": "2" },
+      name: "Only name",
+    });
     expect((await storedWebhook(hook.id)).secretTokenSealed).toBeNull();
   });
 
@@ -55,20 +78,41 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id);
     const path = webhooksPath(inbox.id, hook.id);
-    expect(await (await owner.fetch("PATCH", path, { retry_failed_deliveries: true })).json()).toMatchObject({ retryFailedDeliveries: true });
+    expect(await (await owner.fetch("PATCH", path, { retry_failed_deliveries: true })).json()).toMatchObject({
+      retryFailedDeliveries: true,
+    });
     expect((await storedWebhook(hook.id)).retryFailedDeliveries).toBe(true);
     // As completeAttempts leaves a webhook whose every delivery failed for 3 days.
     const disabledAt = Date.now() - 1000;
     await db()
       .update(webhooks)
-      .set({ isEnabled: false, disabledAt, disabledReason: "Every delivery failed ...", failingSince: disabledAt - 3 * 86_400_000 })
+      .set({
+        isEnabled: false,
+        disabledAt,
+        disabledReason: "Every delivery failed ...",
+        failingSince: disabledAt - 3 * 86_400_000,
+      })
       .where(eq(webhooks.id, hook.id));
     const shown = (await (await owner.fetch("GET", path)).json()) as WebhookRecord;
-    expect(shown).toMatchObject({ isEnabled: false, disabledAt: String(disabledAt), disabledReason: "Every delivery failed ..." });
+    expect(shown).toMatchObject({
+      isEnabled: false,
+      disabledAt: String(disabledAt),
+      disabledReason: "Every delivery failed ...",
+    });
     // Renaming leaves it disabled, with its reason.
-    expect(await (await owner.fetch("PATCH", path, { name: "Still off" })).json()).toMatchObject({ isEnabled: false, disabledAt: String(disabledAt) });
-    const enabled = (await (await owner.fetch("PATCH", path, { isEnabled: true, retryFailedDeliveries: false })).json()) as WebhookRecord;
-    expect(enabled).toMatchObject({ isEnabled: true, retryFailedDeliveries: false, disabledAt: null, disabledReason: null });
+    expect(await (await owner.fetch("PATCH", path, { name: "Still off" })).json()).toMatchObject({
+      isEnabled: false,
+      disabledAt: String(disabledAt),
+    });
+    const enabled = (await (
+      await owner.fetch("PATCH", path, { isEnabled: true, retryFailedDeliveries: false })
+    ).json()) as WebhookRecord;
+    expect(enabled).toMatchObject({
+      isEnabled: true,
+      retryFailedDeliveries: false,
+      disabledAt: null,
+      disabledReason: null,
+    });
     expect((await storedWebhook(hook.id)).failingSince).toBeNull();
   });
 
@@ -77,9 +121,13 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id);
     const path = webhooksPath(inbox.id, hook.id);
-    const custom = (await (await owner.fetch("PATCH", path, { templatePreset: "custom", customTemplate: VALID_TEMPLATE })).json()) as WebhookRecord;
+    const custom = (await (
+      await owner.fetch("PATCH", path, { templatePreset: "custom", customTemplate: VALID_TEMPLATE })
+    ).json()) as WebhookRecord;
     expect(custom).toMatchObject({ templatePreset: "custom", customTemplate: VALID_TEMPLATE });
-    const standard = (await (await owner.fetch("PATCH", path, { templatePreset: "service_standard" })).json()) as WebhookRecord;
+    const standard = (await (
+      await owner.fetch("PATCH", path, { templatePreset: "service_standard" })
+    ).json()) as WebhookRecord;
     expect(standard).toMatchObject({ templatePreset: "service_standard", customTemplate: VALID_TEMPLATE });
     // Back to custom without sending the template: the stored one serves.
     expect((await owner.fetch("PATCH", path, { templatePreset: "custom" })).status).toBe(200);
@@ -115,7 +163,11 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id);
     const member = await seedMember(owner, ["inbox.manage", "chatbot.manage"]);
-    await expectError(await member.fetch("PATCH", webhooksPath(inbox.id, hook.id), { name: "New" }), 403, "permission_denied");
+    await expectError(
+      await member.fetch("PATCH", webhooksPath(inbox.id, hook.id), { name: "New" }),
+      403,
+      "permission_denied",
+    );
     expect((await storedWebhook(hook.id)).name).toBe(hook.name);
     const manager = await seedMember(owner, ["webhook.manage"]);
     expect((await manager.fetch("PATCH", webhooksPath(inbox.id, hook.id), { name: "New" })).status).toBe(200);
@@ -124,14 +176,30 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   it("404 for another organization's webhook, or a webhook named under another inbox", async () => {
     const owner = await seedOwner();
     const { theirInbox, theirs, mine, other, hook } = await webhooksOfTwoOrganizations(owner);
-    await expectError(await owner.fetch("PATCH", webhooksPath(theirInbox.id, theirs.id), { name: "Mine" }), 404, "not_found");
-    await expectError(await owner.fetch("PUT", webhooksPath(mine.id, theirs.id), { name: "Mine", direction: "outgoing", url: HOOK_URL }), 404, "not_found");
+    await expectError(
+      await owner.fetch("PATCH", webhooksPath(theirInbox.id, theirs.id), { name: "Mine" }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("PUT", webhooksPath(mine.id, theirs.id), {
+        name: "Mine",
+        direction: "outgoing",
+        url: HOOK_URL,
+      }),
+      404,
+      "not_found",
+    );
     await expectError(await owner.fetch("PATCH", webhooksPath(other.id, hook.id), { name: "Moved" }), 404, "not_found");
     expect((await storedWebhook(theirs.id)).name).toBe(theirs.name);
     expect((await storedWebhook(hook.id)).name).toBe(hook.name);
   });
 
   it("401 without a key", async () => {
-    await expectError(await call("PATCH", `/api${webhooksPath(crypto.randomUUID(), crypto.randomUUID())}`, { name: "x" }), 401, "not_authenticated");
+    await expectError(
+      await call("PATCH", `/api${webhooksPath(crypto.randomUUID(), crypto.randomUUID())}`, { name: "x" }),
+      401,
+      "not_authenticated",
+    );
   });
 });

@@ -5,7 +5,13 @@ import { readEvents } from "../../support/sse";
 import { signVisitorToken } from "../../../src/services/widget/tokens";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
 
-type Done = { conversationId: string; messageId: string; content: string; done: boolean; message: Record<string, unknown> & { id: string; content: string; role: string } };
+type Done = {
+  conversationId: string;
+  messageId: string;
+  content: string;
+  done: boolean;
+  message: Record<string, unknown> & { id: string; content: string; role: string };
+};
 
 async function send(webChatId: string, token: string, body: Record<string, unknown>, c = client()) {
   const res = await c.post(pub(webChatId, "messages/"), body, token);
@@ -19,36 +25,60 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);
     const session = await startSession(chat.id);
-    const res = await send(chat.id, session.token, { content: "Where is my parcel?", metadata: { timeZone: "Europe/Paris", location: { latitude: 1, longitude: 2 } } });
+    const res = await send(chat.id, session.token, {
+      content: "Where is my parcel?",
+      metadata: { timeZone: "Europe/Paris", location: { latitude: 1, longitude: 2 } },
+    });
     const raw = await res.clone().text();
     const events = await readEvents(res);
     const done = events.at(-1)!.data as Done;
     expect(done.done).toBe(true);
-    expect(done.message).toMatchObject({ role: "assistant", content: 'You said: "Where is my parcel?".', citations: [] });
+    expect(done.message).toMatchObject({
+      role: "assistant",
+      content: 'You said: "Where is my parcel?".',
+      citations: [],
+    });
     expect(JSON.stringify(done.message)).not.toContain(chat.bot.id);
-    const deltas = events.slice(0, -1).map((e) => (e.data as Done).content).join("");
+    const deltas = events
+      .slice(0, -1)
+      .map((e) => (e.data as Done).content)
+      .join("");
     expect(deltas).toBe(done.message.content);
     // Every reply event names the message and the characters sent so far.
     const ids = [...raw.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
     expect(ids.at(-1)).toBe(`${done.messageId}:done`);
     expect(ids.at(-2)).toBe(`${done.messageId}:${done.message.content.length}`);
 
-    const stored = await env.DB.prepare("SELECT inbox_id, contact_id, chatbot_id FROM conversations WHERE id = ?").bind(done.conversationId).first();
+    const stored = await env.DB.prepare("SELECT inbox_id, contact_id, chatbot_id FROM conversations WHERE id = ?")
+      .bind(done.conversationId)
+      .first();
     expect(stored).toEqual({ inbox_id: chat.inboxId, contact_id: session.contact.id, chatbot_id: chat.bot.id });
-    const incoming = await env.DB.prepare("SELECT metadata FROM messages WHERE conversation_id = ? AND type = 'incoming'").bind(done.conversationId).first<{ metadata: string }>();
+    const incoming = await env.DB.prepare(
+      "SELECT metadata FROM messages WHERE conversation_id = ? AND type = 'incoming'",
+    )
+      .bind(done.conversationId)
+      .first<{ metadata: string }>();
     // enableLocation is off: the position is not kept.
     expect(JSON.parse(incoming!.metadata)).toEqual({ timeZone: "Europe/Paris", channel: "web_chat" });
 
     // The visitor's conversations and history.
-    const list = (await (await client().get(pub(chat.id, "conversations/"), session.token)).json()) as { results: { id: string }[] };
+    const list = (await (await client().get(pub(chat.id, "conversations/"), session.token)).json()) as {
+      results: { id: string }[];
+    };
     expect(list.results.map((c) => c.id)).toEqual([done.conversationId]);
-    const history = (await (await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token)).json()) as { results: { role: string; content: string }[]; hasMore: boolean };
+    const history = (await (
+      await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token)
+    ).json()) as { results: { role: string; content: string }[]; hasMore: boolean };
     expect(history.results.map((m) => m.role)).toEqual(["visitor", "assistant"]);
     expect(history.hasMore).toBe(false);
     // A second message continues it, in order.
-    const next = (await readEvents(await send(chat.id, session.token, { conversation: done.conversationId, content: "and now?" }))).at(-1)!.data as Done;
+    const next = (
+      await readEvents(await send(chat.id, session.token, { conversation: done.conversationId, content: "and now?" }))
+    ).at(-1)!.data as Done;
     expect(next.conversationId).toBe(done.conversationId);
-    const page = (await (await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/?pageSize=2`), session.token)).json()) as { results: { sequence: number }[]; hasMore: boolean };
+    const page = (await (
+      await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/?pageSize=2`), session.token)
+    ).json()) as { results: { sequence: number }[]; hasMore: boolean };
     expect(page.results.map((m) => m.sequence)).toEqual([3, 4]);
     expect(page.hasMore).toBe(true);
   });
@@ -57,8 +87,16 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner, { enableAnonymous: true, enableLocation: true });
     const session = await startSession(chat.id);
-    const done = (await readEvents(await send(chat.id, session.token, { content: "hi", metadata: { location: { latitude: 1.5, longitude: 2 } } }))).at(-1)!.data as Done;
-    const incoming = await env.DB.prepare("SELECT metadata FROM messages WHERE conversation_id = ? AND type = 'incoming'").bind(done.conversationId).first<{ metadata: string }>();
+    const done = (
+      await readEvents(
+        await send(chat.id, session.token, { content: "hi", metadata: { location: { latitude: 1.5, longitude: 2 } } }),
+      )
+    ).at(-1)!.data as Done;
+    const incoming = await env.DB.prepare(
+      "SELECT metadata FROM messages WHERE conversation_id = ? AND type = 'incoming'",
+    )
+      .bind(done.conversationId)
+      .first<{ metadata: string }>();
     expect(JSON.parse(incoming!.metadata).location).toEqual({ latitude: 1.5, longitude: 2 });
   });
 
@@ -67,16 +105,40 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     const chat = await seedWebChat(owner);
     const alice = await startSession(chat.id);
     const bob = await startSession(chat.id);
-    const done = (await readEvents(await send(chat.id, alice.token, { content: "secret order 42" }))).at(-1)!.data as Done;
-    await expectError(await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), bob.token), 404, "not_found");
-    await expectError(await client().post(pub(chat.id, "messages/"), { conversation: done.conversationId, content: "mine now" }, bob.token), 404, "not_found");
-    await expectError(await client().post(pub(chat.id, `messages/${done.messageId}/feedback/`), { feedback: "dislike" }, bob.token), 404, "not_found");
-    expect(((await (await client().get(pub(chat.id, "conversations/"), bob.token)).json()) as { results: unknown[] }).results).toEqual([]);
+    const done = (await readEvents(await send(chat.id, alice.token, { content: "secret order 42" }))).at(-1)!
+      .data as Done;
+    await expectError(
+      await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), bob.token),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await client().post(
+        pub(chat.id, "messages/"),
+        { conversation: done.conversationId, content: "mine now" },
+        bob.token,
+      ),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await client().post(pub(chat.id, `messages/${done.messageId}/feedback/`), { feedback: "dislike" }, bob.token),
+      404,
+      "not_found",
+    );
+    expect(
+      ((await (await client().get(pub(chat.id, "conversations/"), bob.token)).json()) as { results: unknown[] })
+        .results,
+    ).toEqual([]);
     // A token of one web chat is refused by another, even of the same organization.
     const other = await seedWebChat(owner);
     await expectError(await client().get(pub(other.id, "conversations/"), alice.token), 401, "not_authenticated");
     // Unknown conversation ids are 404 too.
-    await expectError(await client().get(pub(chat.id, `conversations/${NO_SUCH_ID}/messages/`), alice.token), 404, "not_found");
+    await expectError(
+      await client().get(pub(chat.id, `conversations/${NO_SUCH_ID}/messages/`), alice.token),
+      404,
+      "not_found",
+    );
     await expectError(await client().get(pub(chat.id, "conversations/nope/messages/"), alice.token), 404, "not_found");
   });
 
@@ -85,13 +147,34 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     const chat = await seedWebChat(owner);
     const session = await startSession(chat.id);
     await expectError(await client().post(pub(chat.id, "messages/"), { content: "hi" }), 401, "not_authenticated");
-    await expectError(await client().post(pub(chat.id, "messages/"), { content: "hi" }, `${session.token}x`), 401, "not_authenticated");
-    const expired = await signVisitorToken({ w: chat.id, c: session.contact.id, exp: Math.floor(Date.now() / 1000) - 1 }, env.ENCRYPTION_KEY);
-    await expectError(await client().post(pub(chat.id, "messages/"), { content: "hi" }, expired), 401, "not_authenticated");
-    for (const body of [{}, { content: "" }, { content: "   " }, { content: 5 }, { content: "x".repeat(32_001) }, { content: "hi", conversation: "nope" }, { content: "hi", metadata: { location: { latitude: 91, longitude: 0 } } }]) {
+    await expectError(
+      await client().post(pub(chat.id, "messages/"), { content: "hi" }, `${session.token}x`),
+      401,
+      "not_authenticated",
+    );
+    const expired = await signVisitorToken(
+      { w: chat.id, c: session.contact.id, exp: Math.floor(Date.now() / 1000) - 1 },
+      env.ENCRYPTION_KEY,
+    );
+    await expectError(
+      await client().post(pub(chat.id, "messages/"), { content: "hi" }, expired),
+      401,
+      "not_authenticated",
+    );
+    for (const body of [
+      {},
+      { content: "" },
+      { content: "   " },
+      { content: 5 },
+      { content: "x".repeat(32_001) },
+      { content: "hi", conversation: "nope" },
+      { content: "hi", metadata: { location: { latitude: 91, longitude: 0 } } },
+    ]) {
       await expectError(await client().post(pub(chat.id, "messages/"), body, session.token), 400, "invalid");
     }
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE contact_id = ?").bind(session.contact.id).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE contact_id = ?")
+      .bind(session.contact.id)
+      .first<{ n: number }>();
     expect(n!.n).toBe(0);
   });
 });
@@ -102,25 +185,52 @@ describe("feedback, sharing and resuming", () => {
     const chat = await seedWebChat(owner);
     const session = await startSession(chat.id);
     const done = (await readEvents(await send(chat.id, session.token, { content: "hello" }))).at(-1)!.data as Done;
-    const res = await client().post(pub(chat.id, `messages/${done.messageId}/feedback/`), { feedback: "like" }, session.token);
+    const res = await client().post(
+      pub(chat.id, `messages/${done.messageId}/feedback/`),
+      { feedback: "like" },
+      session.token,
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toMatchObject({ id: done.messageId, feedback: "like" });
-    const record = (await (await owner.fetch("GET", `/messages/${done.messageId}/?conversation=${done.conversationId}`)).json()) as { feedback: string };
+    const record = (await (
+      await owner.fetch("GET", `/messages/${done.messageId}/?conversation=${done.conversationId}`)
+    ).json()) as { feedback: string };
     expect(record.feedback).toBe("like");
-    await expectError(await client().post(pub(chat.id, `messages/${done.messageId}/feedback/`), { feedback: "love" }, session.token), 400, "invalid");
-    const [incoming] = ((await (await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token)).json()) as { results: { id: string }[] }).results;
-    await expectError(await client().post(pub(chat.id, `messages/${incoming.id}/feedback/`), { feedback: "like" }, session.token), 404, "not_found");
+    await expectError(
+      await client().post(pub(chat.id, `messages/${done.messageId}/feedback/`), { feedback: "love" }, session.token),
+      400,
+      "invalid",
+    );
+    const [incoming] = (
+      (await (
+        await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token)
+      ).json()) as { results: { id: string }[] }
+    ).results;
+    await expectError(
+      await client().post(pub(chat.id, `messages/${incoming.id}/feedback/`), { feedback: "like" }, session.token),
+      404,
+      "not_found",
+    );
   });
 
   it("a second dislike since the last handoff hands the conversation to a person; a like or a taken-back dislike does not", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);
     const session = await startSession(chat.id);
-    const rate = (messageId: string, feedback: string | null) => client().post(pub(chat.id, `messages/${messageId}/feedback/`), { feedback }, session.token);
-    const first = (await readEvents(await send(chat.id, session.token, { content: "Where is my parcel?" }))).at(-1)!.data as Done;
+    const rate = (messageId: string, feedback: string | null) =>
+      client().post(pub(chat.id, `messages/${messageId}/feedback/`), { feedback }, session.token);
+    const first = (await readEvents(await send(chat.id, session.token, { content: "Where is my parcel?" }))).at(-1)!
+      .data as Done;
     const conversation = first.conversationId;
-    const second = (await readEvents(await send(chat.id, session.token, { conversation, content: "It was due Monday" }))).at(-1)!.data as Done;
-    const state = async () => (await (await owner.fetch("GET", `/conversations/${conversation}/`)).json()) as { status: string; progressStatus: string; autoReplyEnabled: boolean };
+    const second = (
+      await readEvents(await send(chat.id, session.token, { conversation, content: "It was due Monday" }))
+    ).at(-1)!.data as Done;
+    const state = async () =>
+      (await (await owner.fetch("GET", `/conversations/${conversation}/`)).json()) as {
+        status: string;
+        progressStatus: string;
+        autoReplyEnabled: boolean;
+      };
     expect((await rate(first.messageId, "dislike")).status).toBe(200);
     expect((await rate(first.messageId, null)).status).toBe(200);
     expect((await rate(second.messageId, "dislike")).status).toBe(200);
@@ -131,12 +241,26 @@ describe("feedback, sharing and resuming", () => {
     expect((await rate(first.messageId, "dislike")).status).toBe(200);
     await expect.poll(async () => (await state()).progressStatus).toBe("waiting_for_human");
     expect(await state()).toMatchObject({ status: "queued", autoReplyEnabled: false });
-    const messages = ((await (await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`)).json()) as { results: { sequence: number; senderType: string; content: string; contentPayload: unknown }[] }).results.sort((a, b) => a.sequence - b.sequence);
-    expect(messages.at(-1)).toMatchObject({ senderType: "chatbot", content: "I'll pass you to a member of our team, who will reply here as soon as they can.", contentPayload: { handoff: { reason: "unanswered", trigger: "dislikes" } } });
+    const messages = (
+      (await (await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`)).json()) as {
+        results: { sequence: number; senderType: string; content: string; contentPayload: unknown }[];
+      }
+    ).results.sort((a, b) => a.sequence - b.sequence);
+    expect(messages.at(-1)).toMatchObject({
+      senderType: "chatbot",
+      content: "I'll pass you to a member of our team, who will reply here as soon as they can.",
+      contentPayload: { handoff: { reason: "unanswered", trigger: "dislikes" } },
+    });
     // Once handed off, more dislikes say nothing again.
     expect((await rate(first.messageId, "dislike")).status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
-    expect(((await (await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`)).json()) as { results: unknown[] }).results).toHaveLength(messages.length);
+    expect(
+      (
+        (await (await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`)).json()) as {
+          results: unknown[];
+        }
+      ).results,
+    ).toHaveLength(messages.length);
   });
 
   it("shares a conversation read-only when enableShareConversation is on", async () => {
@@ -144,13 +268,20 @@ describe("feedback, sharing and resuming", () => {
     const chat = await seedWebChat(owner);
     const session = await startSession(chat.id);
     const done = (await readEvents(await send(chat.id, session.token, { content: "share me" }))).at(-1)!.data as Done;
-    await expectError(await client().post(pub(chat.id, `conversations/${done.conversationId}/share/`), {}, session.token), 403, "permission_denied");
+    await expectError(
+      await client().post(pub(chat.id, `conversations/${done.conversationId}/share/`), {}, session.token),
+      403,
+      "permission_denied",
+    );
     await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { enableShareConversation: true });
     const res = await client().post(pub(chat.id, `conversations/${done.conversationId}/share/`), {}, session.token);
     expect(res.status, await res.clone().text()).toBe(200);
     const { url, share } = (await res.json()) as { url: string; share: string };
     expect(url).toContain(`/chat/${chat.id}/?share=`);
-    const shared = (await (await client().get(pub(chat.id, `shared/${share}/`))).json()) as { title: string; results: { content: string }[] };
+    const shared = (await (await client().get(pub(chat.id, `shared/${share}/`))).json()) as {
+      title: string;
+      results: { content: string }[];
+    };
     expect(shared.title).toBe("share me");
     expect(shared.results).toHaveLength(2);
     await expectError(await client().get(pub(chat.id, `shared/${share.slice(0, -2)}xx/`)), 404, "not_found");
@@ -160,13 +291,29 @@ describe("feedback, sharing and resuming", () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);
     const session = await startSession(chat.id);
-    const done = (await readEvents(await send(chat.id, session.token, { content: "Tell me about the weather in Paris" }))).at(-1)!.data as Done;
-    const res = await client().get(pub(chat.id, `conversations/${done.conversationId}/stream/`), session.token, { "Last-Event-ID": `${done.messageId}:5` });
+    const done = (
+      await readEvents(await send(chat.id, session.token, { content: "Tell me about the weather in Paris" }))
+    ).at(-1)!.data as Done;
+    const res = await client().get(pub(chat.id, `conversations/${done.conversationId}/stream/`), session.token, {
+      "Last-Event-ID": `${done.messageId}:5`,
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const events = await readEvents(res);
     expect(events.map((e) => (e.data as Done).content).join("")).toBe(done.message.content.slice(5));
     expect((events.at(-1)!.data as Done).message.content).toBe(done.message.content);
-    await expectError(await client().get(pub(chat.id, `conversations/${done.conversationId}/stream/`), session.token, { "Last-Event-ID": "garbage" }), 400, "invalid");
-    await expectError(await client().get(pub(chat.id, `conversations/${done.conversationId}/stream/`), session.token, { "Last-Event-ID": `${NO_SUCH_ID}:0` }), 404, "not_found");
+    await expectError(
+      await client().get(pub(chat.id, `conversations/${done.conversationId}/stream/`), session.token, {
+        "Last-Event-ID": "garbage",
+      }),
+      400,
+      "invalid",
+    );
+    await expectError(
+      await client().get(pub(chat.id, `conversations/${done.conversationId}/stream/`), session.token, {
+        "Last-Event-ID": `${NO_SUCH_ID}:0`,
+      }),
+      404,
+      "not_found",
+    );
   });
 });

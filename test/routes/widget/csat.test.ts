@@ -13,11 +13,16 @@ async function visitorConversation(owner: Actor) {
   const session = await startSession(chat.id, {}, visitor);
   const first = await (await visitor.post(pub(chat.id, "messages/"), { content: "hello" }, session.token)).text();
   const id = /"conversationId":"([^"]+)"/.exec(first)![1];
-  const rate = (body: unknown, token: string | undefined = session.token, conversationId = id) => visitor.post(pub(chat.id, `conversations/${conversationId}/csat/`), body, token);
+  const rate = (body: unknown, token: string | undefined = session.token, conversationId = id) =>
+    visitor.post(pub(chat.id, `conversations/${conversationId}/csat/`), body, token);
   return { chat, visitor, session, id, rate };
 }
 
-const recordOf = async (owner: Actor, id: string) => (await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as { csat: { rating: number; comment: string | null; createdAt: string } | null; status: string };
+const recordOf = async (owner: Actor, id: string) =>
+  (await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as {
+    csat: { rating: number; comment: string | null; createdAt: string } | null;
+    status: string;
+  };
 
 describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () => {
   it("rates a resolved conversation: stored, on the record, told to the live inbox; a second answer replaces it", async () => {
@@ -34,12 +39,18 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
     const given = (await res.json()) as { rating: number; comment: string; createdAt: string };
     expect(given).toEqual({ rating: 4, comment: "Quick and friendly.", createdAt: expect.stringMatching(/^\d+$/) });
     expect((await recordOf(owner, id)).csat).toEqual(given);
-    const updated = await events.next((e) => e.event === "conversation.updated" && (e.data.conversation as { id: string }).id === id);
+    const updated = await events.next(
+      (e) => e.event === "conversation.updated" && (e.data.conversation as { id: string }).id === id,
+    );
     expect(updated.data.conversation).toMatchObject({ id, status: "resolved" });
     await events.close();
 
     // A slip corrected: the answer replaced, its time (the first answer's) kept.
-    const again = (await (await rate({ rating: 5 })).json()) as { rating: number; comment: string | null; createdAt: string };
+    const again = (await (await rate({ rating: 5 })).json()) as {
+      rating: number;
+      comment: string | null;
+      createdAt: string;
+    };
     expect(again).toEqual({ rating: 5, comment: null, createdAt: given.createdAt });
     expect((await recordOf(owner, id)).csat).toEqual(again);
   });
@@ -50,7 +61,14 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
     const open = await expectError(await rate({ rating: 5 }), 400, "conversation_not_resolved");
     expect(open.detail).toContain("resolved");
     await owner.fetch("POST", `/conversations/${id}/resolve/`);
-    for (const body of [{ rating: 0 }, { rating: 6 }, { rating: 3.5 }, { rating: "4" }, {}, { rating: 3, comment: "x".repeat(1001) }]) {
+    for (const body of [
+      { rating: 0 },
+      { rating: 6 },
+      { rating: 3.5 },
+      { rating: "4" },
+      {},
+      { rating: 3, comment: "x".repeat(1001) },
+    ]) {
       const problem = await expectError(await rate(body), 400, "invalid");
       expect(problem.detail.length).toBeGreaterThan(0);
     }

@@ -7,7 +7,11 @@ export const pub = (webChatId: string, rest = "") => `/api/v1/web-chats/${webCha
 /** A web inbox with its web chat, answered by a fresh assistant; `settings` patched onto the web chat. */
 export async function seedWebChat(owner: Actor, settings: Record<string, unknown> = { enableAnonymous: true }) {
   const bot = await createChatbot(owner);
-  const res = await owner.fetch("POST", "/inboxes/", { name: unique("site"), channelType: "web", chatbot: { id: bot.id } });
+  const res = await owner.fetch("POST", "/inboxes/", {
+    name: unique("site"),
+    channelType: "web",
+    chatbot: { id: bot.id },
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   const inbox = (await res.json()) as { id: string; channel: { id: string } };
   const patched = await owner.fetch("PATCH", `/web-chats/${inbox.channel.id}/`, settings);
@@ -16,16 +20,29 @@ export async function seedWebChat(owner: Actor, settings: Record<string, unknown
 }
 
 /** A client: its own address, so that rate limits of other tests never touch it. */
-export function client(ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`) {
-  const headers = (token?: string, extra: Record<string, string> = {}) => ({ "CF-Connecting-IP": ip, ...(token ? { Authorization: `Bearer ${token}` } : {}), ...extra });
+export function client(
+  ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+) {
+  const headers = (token?: string, extra: Record<string, string> = {}) => ({
+    "CF-Connecting-IP": ip,
+    ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    ...extra,
+  });
   return {
     ip,
-    get: (path: string, token?: string, extra?: Record<string, string>, settings?: Settings) => call("GET", path, undefined, headers(token, extra), settings),
-    post: (path: string, body: unknown, token?: string, extra?: Record<string, string>, settings?: Settings) => call("POST", path, body, headers(token, extra), settings),
+    get: (path: string, token?: string, extra?: Record<string, string>, settings?: Settings) =>
+      call("GET", path, undefined, headers(token, extra), settings),
+    post: (path: string, body: unknown, token?: string, extra?: Record<string, string>, settings?: Settings) =>
+      call("POST", path, body, headers(token, extra), settings),
   };
 }
 
-export type Session = { token: string; expiresAt: string; contact: { id: string; name: string; email: string | null; identified: boolean }; conversations: { id: string }[] };
+export type Session = {
+  token: string;
+  expiresAt: string;
+  contact: { id: string; name: string; email: string | null; identified: boolean };
+  conversations: { id: string }[];
+};
 
 export async function startSession(webChatId: string, body: unknown = {}, c = client()): Promise<Session> {
   const res = await c.post(pub(webChatId, "session/"), body);

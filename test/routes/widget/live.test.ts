@@ -14,8 +14,14 @@ async function visitorConversation(owner: Actor) {
   const session = await startSession(chat.id, {}, visitor);
   const first = await (await visitor.post(pub(chat.id, "messages/"), { content: "hello" }, session.token)).text();
   const id = /"conversationId":"([^"]+)"/.exec(first)![1];
-  const history = async () => ((await (await visitor.get(pub(chat.id, `conversations/${id}/messages/`), session.token)).json()) as { results: PublicMessage[] }).results;
-  const open = (headers: Record<string, string> = {}, settings?: Parameters<typeof visitor.get>[3]) => visitor.get(pub(chat.id, `conversations/${id}/events/`), session.token, headers, settings);
+  const history = async () =>
+    (
+      (await (await visitor.get(pub(chat.id, `conversations/${id}/messages/`), session.token)).json()) as {
+        results: PublicMessage[];
+      }
+    ).results;
+  const open = (headers: Record<string, string> = {}, settings?: Parameters<typeof visitor.get>[3]) =>
+    visitor.get(pub(chat.id, `conversations/${id}/events/`), session.token, headers, settings);
   return { chat, visitor, session, id, history, open };
 }
 
@@ -28,11 +34,22 @@ describe("the visitor's live stream", () => {
     const live = liveEvents(res);
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
     const me = (await (await owner.fetch("GET", "/users/current/")).json()) as { name: string };
-    expect(await live.next((e) => e.event === "status")).toMatchObject({ id: null, data: { status: "open", progressStatus: "human_serving", agent: { name: me.name, avatar: null } } });
+    expect(await live.next((e) => e.event === "status")).toMatchObject({
+      id: null,
+      data: { status: "open", progressStatus: "human_serving", agent: { name: me.name, avatar: null } },
+    });
     await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: true });
-    expect((await live.next((e) => e.event === "status")).data).toEqual({ status: "open", progressStatus: "ai_processing", agent: null });
+    expect((await live.next((e) => e.event === "status")).data).toEqual({
+      status: "open",
+      progressStatus: "ai_processing",
+      agent: null,
+    });
     await owner.fetch("POST", `/conversations/${id}/resolve/`);
-    expect((await live.next((e) => e.event === "status")).data).toEqual({ status: "resolved", progressStatus: "resolved", agent: null });
+    expect((await live.next((e) => e.event === "status")).data).toEqual({
+      status: "resolved",
+      progressStatus: "resolved",
+      agent: null,
+    });
     await live.close();
   });
 
@@ -41,7 +58,8 @@ describe("the visitor's live stream", () => {
     const { id, open, history } = await visitorConversation(owner);
     const [hello, reply] = await history();
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
-    for (const content of ["one", "two"]) await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content });
+    for (const content of ["one", "two"])
+      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content });
 
     const live = liveEvents(await open({ "Last-Event-ID": hello.id }));
     const missed = [await live.next(), await live.next(), await live.next()];
@@ -53,7 +71,11 @@ describe("the visitor's live stream", () => {
     expect(missed.map((e) => e.id)).toEqual(missed.map((e) => e.data.id));
     await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "three" });
     const next = await live.next((e) => e.event === "message");
-    expect(next.data).toMatchObject({ role: "agent", content: "three", sequence: (missed[2].data.sequence as number) + 1 });
+    expect(next.data).toMatchObject({
+      role: "agent",
+      content: "three",
+      sequence: (missed[2].data.sequence as number) + 1,
+    });
     await live.close();
 
     // From the newest message: nothing replayed, the next live one only.
@@ -96,4 +118,3 @@ describe("the visitor's live stream", () => {
     await again.close();
   });
 });
-

@@ -21,21 +21,34 @@ describe("full-page chat and custom domains", () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);
     const domain = `${unique("chat")}.example.com`.toLowerCase();
-    const patched = (await (await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { customDomain: { domain } })).json()) as { customDomain: { id: string; status: string } };
+    const patched = (await (
+      await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { customDomain: { domain } })
+    ).json()) as { customDomain: { id: string; status: string } };
     expect(patched.customDomain.status).toBe("pending");
     // Not verified yet: `/` is not its chat but the service's own front page, the console.
     const pending = await SELF.fetch("http://localhost/", { headers: { Host: domain }, redirect: "manual" });
     expect(pending.status).toBe(302);
     expect(pending.headers.get("Location")).toBe("/console/");
 
-    const wrong = await owner.fetch("POST", `/web-chats/${chat.id}/custom-domain/verify/`, undefined, { settings: { DNS_STATIC_TXT: "{}" } });
+    const wrong = await owner.fetch("POST", `/web-chats/${chat.id}/custom-domain/verify/`, undefined, {
+      settings: { DNS_STATIC_TXT: "{}" },
+    });
     expect(wrong.status, await wrong.clone().text()).toBe(200);
-    const failed = (await wrong.json()) as { customDomain: { status: string }; verification: { recordName: string; recordValue: string } };
+    const failed = (await wrong.json()) as {
+      customDomain: { status: string };
+      verification: { recordName: string; recordValue: string };
+    };
     expect(failed.customDomain.status).toBe("failed");
     expect(failed.verification.recordName).toBe(`_assistant-platform-challenge.${domain}`);
 
-    const records = JSON.stringify({ [failed.verification.recordName]: ["unrelated", failed.verification.recordValue] });
-    const good = (await (await owner.fetch("POST", `/web-chats/${chat.id}/custom-domain/verify/`, undefined, { settings: { DNS_STATIC_TXT: records } })).json()) as { customDomain: { status: string } };
+    const records = JSON.stringify({
+      [failed.verification.recordName]: ["unrelated", failed.verification.recordValue],
+    });
+    const good = (await (
+      await owner.fetch("POST", `/web-chats/${chat.id}/custom-domain/verify/`, undefined, {
+        settings: { DNS_STATIC_TXT: records },
+      })
+    ).json()) as { customDomain: { status: string } };
     expect(good.customDomain.status).toBe("active");
     const page = await call("GET", "/", undefined, { Host: domain }, { DNS_STATIC_TXT: "" });
     expect(page.status).toBe(200);

@@ -4,18 +4,36 @@ import { NO_SUCH_ID, call, expectError, seedOwner } from "../../harness";
 import { identityDigest, signVisitorToken } from "../../../src/services/widget/tokens";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
 
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n;
+const count = async (sql: string, ...binds: unknown[]) =>
+  (await env.DB.prepare(sql)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
 
 describe("GET /web-chats/{id}/public/config/", () => {
   it("gives what the widget shows, without keys or other resources' ids", async () => {
     const owner = await seedOwner();
-    const chat = await seedWebChat(owner, { displayGreeting: "Hi <b>there</b>", displayConversationStarters: ["Hours?"], theme: { primaryColor: "#112233" }, defaultThemeMode: "dark", enableDisplayChatbotName: true });
+    const chat = await seedWebChat(owner, {
+      displayGreeting: "Hi <b>there</b>",
+      displayConversationStarters: ["Hours?"],
+      theme: { primaryColor: "#112233" },
+      defaultThemeMode: "dark",
+      enableDisplayChatbotName: true,
+    });
     await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`);
     const res = await client().get(pub(chat.id, "config/"));
     expect(res.status).toBe(200);
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
     const config = (await res.json()) as Record<string, unknown>;
-    expect(config).toMatchObject({ id: chat.id, isActive: true, displayGreeting: "Hi <b>there</b>", displayConversationStarters: ["Hours?"], theme: { primaryColor: "#112233" }, defaultThemeMode: "dark", assistantName: chat.bot.name, enableFileUpload: false });
+    expect(config).toMatchObject({
+      id: chat.id,
+      isActive: true,
+      displayGreeting: "Hi <b>there</b>",
+      displayConversationStarters: ["Hours?"],
+      theme: { primaryColor: "#112233" },
+      defaultThemeMode: "dark",
+      assistantName: chat.bot.name,
+      enableFileUpload: false,
+    });
     const text = JSON.stringify(config);
     expect(text).not.toContain(chat.inboxId);
     expect(text).not.toContain(chat.bot.id);
@@ -27,7 +45,10 @@ describe("GET /web-chats/{id}/public/config/", () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);
     expect((await client().get(`/api/web-chats/${chat.id}/public/config/`)).status).toBe(200);
-    const pre = await call("OPTIONS", pub(chat.id, "messages/"), undefined, { Origin: "https://shop.example.com", "Access-Control-Request-Headers": "authorization, last-event-id" });
+    const pre = await call("OPTIONS", pub(chat.id, "messages/"), undefined, {
+      Origin: "https://shop.example.com",
+      "Access-Control-Request-Headers": "authorization, last-event-id",
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("Access-Control-Allow-Headers")).toContain("Last-Event-ID");
   });
@@ -54,11 +75,20 @@ describe("POST /web-chats/{id}/public/session/", () => {
     expect(first.token).toMatch(/^v1\./);
     expect(first.contact.identified).toBe(false);
     expect(Number(first.expiresAt)).toBeGreaterThan(Date.now());
-    expect(await count("SELECT count(*) AS n FROM contact_inboxes WHERE contact_id = ? AND inbox_id = ?", first.contact.id, chat.inboxId)).toBe(1);
+    expect(
+      await count(
+        "SELECT count(*) AS n FROM contact_inboxes WHERE contact_id = ? AND inbox_id = ?",
+        first.contact.id,
+        chat.inboxId,
+      ),
+    ).toBe(1);
     const again = await startSession(chat.id, { token: first.token });
     expect(again.contact.id).toBe(first.contact.id);
     // An expired token of this web chat still renews within 30 days.
-    const expired = await signVisitorToken({ w: chat.id, c: first.contact.id, exp: Math.floor(Date.now() / 1000) - 3600 }, env.ENCRYPTION_KEY);
+    const expired = await signVisitorToken(
+      { w: chat.id, c: first.contact.id, exp: Math.floor(Date.now() / 1000) - 3600 },
+      env.ENCRYPTION_KEY,
+    );
     expect((await startSession(chat.id, { token: expired })).contact.id).toBe(first.contact.id);
     // A token of another web chat starts a new visitor instead.
     const other = await seedWebChat(owner);
@@ -71,8 +101,14 @@ describe("POST /web-chats/{id}/public/session/", () => {
     const chat = await seedWebChat(owner, { enableAnonymous: false });
     const before = await count("SELECT count(*) AS n FROM contacts WHERE organization_id = ?", owner.organizationId);
     await expectError(await client().post(pub(chat.id, "session/"), {}), 400, "invalid");
-    await expectError(await client().post(pub(chat.id, "session/"), { contact: { email: "not an email" } }), 400, "invalid");
-    expect(await count("SELECT count(*) AS n FROM contacts WHERE organization_id = ?", owner.organizationId)).toBe(before);
+    await expectError(
+      await client().post(pub(chat.id, "session/"), { contact: { email: "not an email" } }),
+      400,
+      "invalid",
+    );
+    expect(await count("SELECT count(*) AS n FROM contacts WHERE organization_id = ?", owner.organizationId)).toBe(
+      before,
+    );
     const session = await startSession(chat.id, { contact: { name: "Ada", email: "ada@example.com" } });
     expect(session.contact).toMatchObject({ name: "Ada", email: "ada@example.com" });
   });
@@ -80,23 +116,59 @@ describe("POST /web-chats/{id}/public/session/", () => {
   it("private web chats accept good identities only", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner, { accessType: "private" });
-    await expectError(await client().post(pub(chat.id, "session/"), { contact: { sourceId: "user-1", identityToken: "00" } }), 401, "not_authenticated");
-    const { secret } = (await (await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`)).json()) as { secret: string };
+    await expectError(
+      await client().post(pub(chat.id, "session/"), { contact: { sourceId: "user-1", identityToken: "00" } }),
+      401,
+      "not_authenticated",
+    );
+    const { secret } = (await (await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`)).json()) as {
+      secret: string;
+    };
     expect(secret).toMatch(/^wcs_/);
     // Nothing identifies the visitor: refused.
     await expectError(await client().post(pub(chat.id, "session/"), {}), 401, "not_authenticated");
     // A token signed with another secret: refused.
-    await expectError(await client().post(pub(chat.id, "session/"), { contact: { sourceId: "user-1", identityToken: await identityDigest("wrong", "user-1") } }), 401, "not_authenticated");
+    await expectError(
+      await client().post(pub(chat.id, "session/"), {
+        contact: { sourceId: "user-1", identityToken: await identityDigest("wrong", "user-1") },
+      }),
+      401,
+      "not_authenticated",
+    );
     // Someone else's sourceId with my signature: refused.
-    await expectError(await client().post(pub(chat.id, "session/"), { contact: { sourceId: "user-2", identityToken: await identityDigest(secret, "user-1") } }), 401, "not_authenticated");
+    await expectError(
+      await client().post(pub(chat.id, "session/"), {
+        contact: { sourceId: "user-2", identityToken: await identityDigest(secret, "user-1") },
+      }),
+      401,
+      "not_authenticated",
+    );
     // Expired identity.
     const past = Math.floor(Date.now() / 1000) - 10;
-    await expectError(await client().post(pub(chat.id, "session/"), { contact: { sourceId: "user-1", identityToken: await identityDigest(secret, "user-1", past), identityExpiresAt: past } }), 401, "not_authenticated");
+    await expectError(
+      await client().post(pub(chat.id, "session/"), {
+        contact: {
+          sourceId: "user-1",
+          identityToken: await identityDigest(secret, "user-1", past),
+          identityExpiresAt: past,
+        },
+      }),
+      401,
+      "not_authenticated",
+    );
     // Good.
-    const good = await startSession(chat.id, { contact: { sourceId: "user-1", name: "Grace", identityToken: await identityDigest(secret, "user-1") } });
+    const good = await startSession(chat.id, {
+      contact: { sourceId: "user-1", name: "Grace", identityToken: await identityDigest(secret, "user-1") },
+    });
     expect(good.contact).toMatchObject({ name: "Grace", identified: true });
     const future = Math.floor(Date.now() / 1000) + 600;
-    const timed = await startSession(chat.id, { contact: { sourceId: "user-1", identityToken: await identityDigest(secret, "user-1", future), identityExpiresAt: future } });
+    const timed = await startSession(chat.id, {
+      contact: {
+        sourceId: "user-1",
+        identityToken: await identityDigest(secret, "user-1", future),
+        identityExpiresAt: future,
+      },
+    });
     expect(timed.contact.id).toBe(good.contact.id);
     // A renewal without the identity is not enough for a private web chat.
     await expectError(await client().post(pub(chat.id, "session/"), { token: good.token }), 401, "not_authenticated");
@@ -107,7 +179,11 @@ describe("POST /web-chats/{id}/public/session/", () => {
     const chat = await seedWebChat(owner);
     const stranger = await seedOwner();
     await expectError(await stranger.fetch("POST", `/web-chats/${chat.id}/identity-secret/`), 404, "not_found");
-    await expectError(await client().post(`/api/v1/web-chats/${chat.id}/identity-secret/`, {}), 401, "not_authenticated");
+    await expectError(
+      await client().post(`/api/v1/web-chats/${chat.id}/identity-secret/`, {}),
+      401,
+      "not_authenticated",
+    );
     const record = (await (await owner.fetch("GET", `/web-chats/${chat.id}/`)).json()) as Record<string, unknown>;
     expect(JSON.stringify(record)).not.toContain("identitySecret");
   });

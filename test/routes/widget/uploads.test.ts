@@ -8,11 +8,24 @@ import { client, pub, seedWebChat, startSession } from "./fixtures";
 const NOTES = new TextEncoder().encode("Order 42 ships on Monday.\n");
 const ON = { enableAnonymous: true, enableFileUpload: true };
 
-type Done = { conversationId: string; messageId: string; done: boolean; message: { id: string; content: string; role: string } };
+type Done = {
+  conversationId: string;
+  messageId: string;
+  done: boolean;
+  message: { id: string; content: string; role: string };
+};
 
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n;
+const count = async (sql: string, ...binds: unknown[]) =>
+  (await env.DB.prepare(sql)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
 
-async function presignFor(webChatId: string, token: string, body: Record<string, unknown> = { filename: "notes.txt", fileSize: NOTES.length }, prefix = "/api/v1") {
+async function presignFor(
+  webChatId: string,
+  token: string,
+  body: Record<string, unknown> = { filename: "notes.txt", fileSize: NOTES.length },
+  prefix = "/api/v1",
+) {
   const res = await client().post(pub(webChatId, "uploads/").replace("/api/v1", prefix), body, token);
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as Presigned;
@@ -21,7 +34,12 @@ async function presignFor(webChatId: string, token: string, body: Record<string,
 /** Presign as the visitor and upload through the returned POST policy (fields, then the file); the key. */
 async function visitorUpload(webChatId: string, token: string, filename = "notes.txt", bytes = NOTES) {
   const p = await presignFor(webChatId, token, { filename, file_size: bytes.length });
-  const res = await postForm(p.url, p.fields, { filename, bytes, contentType: "text/plain" }, { Origin: "https://shop.example.com" });
+  const res = await postForm(
+    p.url,
+    p.fields,
+    { filename, bytes, contentType: "text/plain" },
+    { Origin: "https://shop.example.com" },
+  );
   expect(res.status, await res.clone().text()).toBe(204);
   expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
   return p.fields.key;
@@ -48,57 +66,108 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     // Both prefixes; the key is scoped to the web chat's organization and the attachment spec.
     const viaApi = await presignFor(chat.id, session.token, { filename: "notes.txt", fileSize: NOTES.length }, "/api");
     expect(viaApi).toMatchObject({ method: "POST", url: "http://localhost/api/v1/uploads/" });
-    expect(viaApi.fields.key).toMatch(new RegExp(`^uploads/${owner.organizationId}/attachment/[0-9a-f-]{36}/notes\\.txt$`));
-    expect(Object.keys(viaApi.fields)).toEqual(expect.arrayContaining(["key", "policy", "x-amz-algorithm", "x-amz-credential", "x-amz-date", "x-amz-signature"]));
+    expect(viaApi.fields.key).toMatch(
+      new RegExp(`^uploads/${owner.organizationId}/attachment/[0-9a-f-]{36}/notes\\.txt$`),
+    );
+    expect(Object.keys(viaApi.fields)).toEqual(
+      expect.arrayContaining(["key", "policy", "x-amz-algorithm", "x-amz-credential", "x-amz-date", "x-amz-signature"]),
+    );
     // The browser's preflight to the upload target is answered (a PUT upload needs one).
-    const pre = await call("OPTIONS", "/api/v1/uploads/", undefined, { Origin: "https://shop.example.com", "Access-Control-Request-Method": "POST" });
+    const pre = await call("OPTIONS", "/api/v1/uploads/", undefined, {
+      Origin: "https://shop.example.com",
+      "Access-Control-Request-Method": "POST",
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("Access-Control-Allow-Methods")).toContain("POST");
 
     const key = await visitorUpload(chat.id, session.token);
-    const res = await client().post(pub(chat.id, "messages/"), { content: "Please read my notes", attachments: [{ file: key, filename: "notes.txt" }] }, session.token);
+    const res = await client().post(
+      pub(chat.id, "messages/"),
+      { content: "Please read my notes", attachments: [{ file: key, filename: "notes.txt" }] },
+      session.token,
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     const done = (await readEvents(res)).at(-1)!.data as Done;
     expect(done.done).toBe(true);
     expect(done.message.content).toContain("I received your attachments: notes.txt (document).");
 
-    const rows = await env.DB.prepare("SELECT conversation_id, created_by, filename, extraction_status FROM attachments WHERE key = ?").bind(key).all();
-    expect(rows.results).toEqual([{ conversation_id: done.conversationId, created_by: `contact:${session.contact.id}`, filename: "notes.txt", extraction_status: "done" }]);
+    const rows = await env.DB.prepare(
+      "SELECT conversation_id, created_by, filename, extraction_status FROM attachments WHERE key = ?",
+    )
+      .bind(key)
+      .all();
+    expect(rows.results).toEqual([
+      {
+        conversation_id: done.conversationId,
+        created_by: `contact:${session.contact.id}`,
+        filename: "notes.txt",
+        extraction_status: "done",
+      },
+    ]);
     expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE key = ? AND claimed_at IS NOT NULL", key)).toBe(1);
     // The history shows the file's name on the visitor's message (no URL, no id).
-    const history = (await (await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token)).json()) as { results: { role: string; attachments: unknown[] }[] };
+    const history = (await (
+      await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token)
+    ).json()) as { results: { role: string; attachments: unknown[] }[] };
     expect(history.results.map((m) => [m.role, m.attachments])).toEqual([
       ["visitor", [{ filename: "notes.txt", type: "other" }]],
       ["assistant", []],
     ]);
     // The business sees it as the conversation's attachment through the API.
-    const stored = (await (await owner.fetch("GET", `/messages/?conversation=${done.conversationId}`)).json()) as { results: { type: string; attachments: { filename: string; file: string }[] }[] };
-    expect(stored.results.find((m) => m.type === "incoming")!.attachments).toEqual([expect.objectContaining({ filename: "notes.txt", file: expect.stringContaining("X-Amz-Signature") })]);
+    const stored = (await (await owner.fetch("GET", `/messages/?conversation=${done.conversationId}`)).json()) as {
+      results: { type: string; attachments: { filename: string; file: string }[] }[];
+    };
+    expect(stored.results.find((m) => m.type === "incoming")!.attachments).toEqual([
+      expect.objectContaining({ filename: "notes.txt", file: expect.stringContaining("X-Amz-Signature") }),
+    ]);
 
     // Our own URL of the object is accepted too; a file alone (no text) is a message; sent again in
     // the same conversation it is the same attachment.
     const second = await visitorUpload(chat.id, session.token, "second.txt");
     const again = await client().post(
       pub(chat.id, "messages/"),
-      { conversation: done.conversationId, content: "", attachments: [{ file: `http://localhost/api/v1/uploads/${second}`, filename: "second.txt" }, { file: key, filename: "notes.txt" }] },
+      {
+        conversation: done.conversationId,
+        content: "",
+        attachments: [
+          { file: `http://localhost/api/v1/uploads/${second}`, filename: "second.txt" },
+          { file: key, filename: "notes.txt" },
+        ],
+      },
       session.token,
     );
     expect(again.status, await again.clone().text()).toBe(200);
     const next = (await readEvents(again)).at(-1)!.data as Done;
     expect(next.message.content).toContain("I received your attachments:");
     expect(next.message.content).toContain("second.txt (document)");
-    expect(await count("SELECT COUNT(*) AS n FROM attachments WHERE organization_id = ?", owner.organizationId)).toBe(2);
+    expect(await count("SELECT COUNT(*) AS n FROM attachments WHERE organization_id = ?", owner.organizationId)).toBe(
+      2,
+    );
   });
 
   it("is 403 file_upload_disabled when the web chat has no enableFileUpload, and writes nothing", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);
-    expect(((await (await client().get(pub(chat.id, "config/"))).json()) as { enableFileUpload: boolean }).enableFileUpload).toBe(false);
+    expect(
+      ((await (await client().get(pub(chat.id, "config/"))).json()) as { enableFileUpload: boolean }).enableFileUpload,
+    ).toBe(false);
     const session = await startSession(chat.id);
-    await expectError(await client().post(pub(chat.id, "uploads/"), { filename: "notes.txt", fileSize: 10 }, session.token), 403, "file_upload_disabled");
+    await expectError(
+      await client().post(pub(chat.id, "uploads/"), { filename: "notes.txt", fileSize: 10 }, session.token),
+      403,
+      "file_upload_disabled",
+    );
     expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE organization_id = ?", owner.organizationId)).toBe(0);
     const staffKey = await uploadKey(owner, "notes.txt", NOTES, "text/plain");
-    await expectError(await client().post(pub(chat.id, "messages/"), { content: "hi", attachments: [{ file: staffKey, filename: "notes.txt" }] }, session.token), 403, "file_upload_disabled");
+    await expectError(
+      await client().post(
+        pub(chat.id, "messages/"),
+        { content: "hi", attachments: [{ file: staffKey, filename: "notes.txt" }] },
+        session.token,
+      ),
+      403,
+      "file_upload_disabled",
+    );
     await expectNothingWritten(owner, session.contact.id, [staffKey]);
     // Without files, the web chat still answers; an empty list is no files.
     const plain = await client().post(pub(chat.id, "messages/"), { content: "hi", attachments: [] }, session.token);
@@ -149,11 +218,35 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     ];
     for (const [file, why] of bad) {
       // The good file first: it must not be written either.
-      const res = await client().post(pub(chat.id, "messages/"), { content: "see attached", attachments: [{ file: mine, filename: "notes.txt" }, { file, filename: "x.txt" }] }, alice.token);
+      const res = await client().post(
+        pub(chat.id, "messages/"),
+        {
+          content: "see attached",
+          attachments: [
+            { file: mine, filename: "notes.txt" },
+            { file, filename: "x.txt" },
+          ],
+        },
+        alice.token,
+      );
       const error = (await expectError(res, 400, "invalid")) as { errors?: Record<string, unknown> };
       expect(Object.keys(error.errors ?? {}), why).toEqual(["attachments.1.file"]);
     }
-    await expectError(await client().post(pub(chat.id, "messages/"), { content: "twice", attachments: [{ file: mine, filename: "a.txt" }, { file: mine, filename: "b.txt" }] }, alice.token), 400, "invalid");
+    await expectError(
+      await client().post(
+        pub(chat.id, "messages/"),
+        {
+          content: "twice",
+          attachments: [
+            { file: mine, filename: "a.txt" },
+            { file: mine, filename: "b.txt" },
+          ],
+        },
+        alice.token,
+      ),
+      400,
+      "invalid",
+    );
     await expectError(await client().post(pub(chat.id, "messages/"), { content: "" }, alice.token), 400, "invalid");
     await expectNothingWritten(owner, alice.contact.id, [mine, bobs, staff]);
     expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE key = ? AND claimed_at IS NULL", foreignOrg)).toBe(1);
@@ -164,30 +257,88 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     const chat = await seedWebChat(owner, ON);
     const alice = await startSession(chat.id);
     const bob = await startSession(chat.id);
-    const first = (await readEvents(await client().post(pub(chat.id, "messages/"), { content: "my order" }, alice.token))).at(-1)!.data as Done;
+    const first = (
+      await readEvents(await client().post(pub(chat.id, "messages/"), { content: "my order" }, alice.token))
+    ).at(-1)!.data as Done;
     const bobs = await visitorUpload(chat.id, bob.token);
-    await expectError(await client().post(pub(chat.id, "messages/"), { conversation: first.conversationId, content: "mine now", attachments: [{ file: bobs, filename: "notes.txt" }] }, bob.token), 404, "not_found");
-    expect(await count("SELECT COUNT(*) AS n FROM attachments WHERE organization_id = ?", owner.organizationId)).toBe(0);
+    await expectError(
+      await client().post(
+        pub(chat.id, "messages/"),
+        {
+          conversation: first.conversationId,
+          content: "mine now",
+          attachments: [{ file: bobs, filename: "notes.txt" }],
+        },
+        bob.token,
+      ),
+      404,
+      "not_found",
+    );
+    expect(await count("SELECT COUNT(*) AS n FROM attachments WHERE organization_id = ?", owner.organizationId)).toBe(
+      0,
+    );
     expect(await count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?", first.conversationId)).toBe(2);
     // A file sent in one conversation is not sent again in another.
     const mine = await visitorUpload(chat.id, alice.token);
-    const here = await client().post(pub(chat.id, "messages/"), { conversation: first.conversationId, content: "here", attachments: [{ file: mine, filename: "notes.txt" }] }, alice.token);
+    const here = await client().post(
+      pub(chat.id, "messages/"),
+      { conversation: first.conversationId, content: "here", attachments: [{ file: mine, filename: "notes.txt" }] },
+      alice.token,
+    );
     expect(here.status).toBe(200);
     expect(((await readEvents(here)).at(-1)!.data as Done).done).toBe(true);
-    await expectError(await client().post(pub(chat.id, "messages/"), { content: "elsewhere", attachments: [{ file: mine, filename: "notes.txt" }] }, alice.token), 400, "invalid");
+    await expectError(
+      await client().post(
+        pub(chat.id, "messages/"),
+        { content: "elsewhere", attachments: [{ file: mine, filename: "notes.txt" }] },
+        alice.token,
+      ),
+      400,
+      "invalid",
+    );
 
-    await expectError(await client().post(pub(NO_SUCH_ID, "uploads/"), { filename: "notes.txt", fileSize: 5 }, alice.token), 404, "not_found");
+    await expectError(
+      await client().post(pub(NO_SUCH_ID, "uploads/"), { filename: "notes.txt", fileSize: 5 }, alice.token),
+      404,
+      "not_found",
+    );
     const other = await seedWebChat(owner, ON);
-    await expectError(await client().post(pub(other.id, "uploads/"), { filename: "notes.txt", fileSize: 5 }, alice.token), 401, "not_authenticated");
-    await expectError(await client().post(pub(other.id, "messages/"), { content: "x", attachments: [{ file: mine, filename: "notes.txt" }] }, alice.token), 401, "not_authenticated");
+    await expectError(
+      await client().post(pub(other.id, "uploads/"), { filename: "notes.txt", fileSize: 5 }, alice.token),
+      401,
+      "not_authenticated",
+    );
+    await expectError(
+      await client().post(
+        pub(other.id, "messages/"),
+        { content: "x", attachments: [{ file: mine, filename: "notes.txt" }] },
+        alice.token,
+      ),
+      401,
+      "not_authenticated",
+    );
   });
 
   it("needs the visitor token (401)", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner, ON);
-    await expectError(await client().post(pub(chat.id, "uploads/"), { filename: "notes.txt", fileSize: 5 }), 401, "not_authenticated");
-    await expectError(await client().post(pub(chat.id, "uploads/"), { filename: "notes.txt", fileSize: 5 }, "v1.forged.token"), 401, "not_authenticated");
-    await expectError(await client().post(pub(chat.id, "uploads/"), { filename: "notes.txt", fileSize: 5 }, undefined, { Authorization: `Api-Key ${owner.key}` }), 401, "not_authenticated");
+    await expectError(
+      await client().post(pub(chat.id, "uploads/"), { filename: "notes.txt", fileSize: 5 }),
+      401,
+      "not_authenticated",
+    );
+    await expectError(
+      await client().post(pub(chat.id, "uploads/"), { filename: "notes.txt", fileSize: 5 }, "v1.forged.token"),
+      401,
+      "not_authenticated",
+    );
+    await expectError(
+      await client().post(pub(chat.id, "uploads/"), { filename: "notes.txt", fileSize: 5 }, undefined, {
+        Authorization: `Api-Key ${owner.key}`,
+      }),
+      401,
+      "not_authenticated",
+    );
     expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE organization_id = ?", owner.organizationId)).toBe(0);
   });
 });

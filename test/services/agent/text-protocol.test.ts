@@ -21,13 +21,30 @@ const collect = async (model: ChatModel, request: ChatRequest) => {
   return out;
 };
 
-const TOOLS: ChatRequest["tools"] = [{ type: "function", function: { name: "get_weather", description: "Weather of a city", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+const TOOLS: ChatRequest["tools"] = [
+  {
+    type: "function",
+    function: {
+      name: "get_weather",
+      description: "Weather of a city",
+      parameters: { type: "object", properties: { city: { type: "string" } } },
+    },
+  },
+];
 
 describe("ReAct text protocol for models without native tool calls", () => {
   it("turns Action / Action Input lines into a tool call, and describes the tools in the system message", async () => {
     const { model, asked } = scripted('Action: get_weather\nAction Input: {"city": "Oslo"}');
-    const events = await collect(withTextProtocol(model), { messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Weather?" }], tools: TOOLS });
-    expect(events).toEqual([{ type: "tool_call", id: "call_text_1", name: "get_weather", arguments: '{"city": "Oslo"}' }]);
+    const events = await collect(withTextProtocol(model), {
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Weather?" },
+      ],
+      tools: TOOLS,
+    });
+    expect(events).toEqual([
+      { type: "tool_call", id: "call_text_1", name: "get_weather", arguments: '{"city": "Oslo"}' },
+    ]);
     expect(asked[0].tools).toBeUndefined();
     expect(asked[0].messages[0].content).toContain("Action: <tool name>");
     expect(asked[0].messages[0].content).toContain("get_weather");
@@ -38,7 +55,11 @@ describe("ReAct text protocol for models without native tool calls", () => {
     const events = await collect(withTextProtocol(model), {
       messages: [
         { role: "user", content: "Weather?" },
-        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "get_weather", arguments: '{"city":"Oslo"}' }] },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "c1", name: "get_weather", arguments: '{"city":"Oslo"}' }],
+        },
         { role: "tool", toolCallId: "c1", name: "get_weather", content: '{"sky":"sunny"}' },
       ],
       tools: TOOLS,
@@ -55,17 +76,44 @@ describe("the local model's deterministic tool choice", () => {
     const call = localToolCall({ messages: [{ role: "user", content: "weather in city: Oslo" }], tools: TOOLS });
     expect(call).toMatchObject({ name: "get_weather", arguments: '{"city":"Oslo"}' });
     expect(localToolCall({ messages: [{ role: "user", content: "hello" }], tools: TOOLS })).toBeNull();
-    expect(localToolCall({ messages: [{ role: "user", content: "hello" }], tools: TOOLS, toolChoice: { name: "get_weather" } })?.name).toBe("get_weather");
+    expect(
+      localToolCall({
+        messages: [{ role: "user", content: "hello" }],
+        tools: TOOLS,
+        toolChoice: { name: "get_weather" },
+      })?.name,
+    ).toBe("get_weather");
   });
 
   it("fills numbers, enums and text", () => {
-    const schema = { type: "object", properties: { unit: { type: "string", enum: ["celsius", "fahrenheit"] }, days: { type: "integer" }, q: { type: "string" } } };
-    expect(fillArguments(schema, "forecast 3 days in fahrenheit")).toEqual({ unit: "fahrenheit", days: 3, q: "forecast 3 days in fahrenheit" });
+    const schema = {
+      type: "object",
+      properties: {
+        unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+        days: { type: "integer" },
+        q: { type: "string" },
+      },
+    };
+    expect(fillArguments(schema, "forecast 3 days in fahrenheit")).toEqual({
+      unit: "fahrenheit",
+      days: 3,
+      q: "forecast 3 days in fahrenheit",
+    });
   });
 
   it("reads JSON arrays and objects the question spells, and numbers into a numeric array", () => {
-    const schema = { type: "object", properties: { prices: { type: "array", items: { type: "number" } }, filter: { type: "object" } } };
-    expect(fillArguments(schema, 'What is the total of prices: [3, 4.5] with filter: {"region": "north, south"}?')).toEqual({ prices: [3, 4.5], filter: { region: "north, south" } });
-    expect(fillArguments({ type: "object", properties: { prices: { type: "array", items: { type: "number" } } } }, "add 3 and 4.5 please")).toEqual({ prices: [3, 4.5] });
+    const schema = {
+      type: "object",
+      properties: { prices: { type: "array", items: { type: "number" } }, filter: { type: "object" } },
+    };
+    expect(
+      fillArguments(schema, 'What is the total of prices: [3, 4.5] with filter: {"region": "north, south"}?'),
+    ).toEqual({ prices: [3, 4.5], filter: { region: "north, south" } });
+    expect(
+      fillArguments(
+        { type: "object", properties: { prices: { type: "array", items: { type: "number" } } } },
+        "add 3 and 4.5 please",
+      ),
+    ).toEqual({ prices: [3, 4.5] });
   });
 });

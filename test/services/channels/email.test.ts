@@ -9,7 +9,14 @@ import { newText, replySubject, toEmailHtml } from "../../../src/services/channe
 import { platformContext } from "../../../src/services/channels/http";
 import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../../src/services/channels/types";
 import { unique } from "../../harness";
-import { CLOUDFLARE_LOCAL_SAMPLE, PNG_BASE64, RFC5322_HELLO, RFC5322_REPLY, RFC5322_REPLY_TO_REPLY, gmailReply } from "../../support/email-samples";
+import {
+  CLOUDFLARE_LOCAL_SAMPLE,
+  PNG_BASE64,
+  RFC5322_HELLO,
+  RFC5322_REPLY,
+  RFC5322_REPLY_TO_REPLY,
+  gmailReply,
+} from "../../support/email-samples";
 
 const channel = (address: string, fromName = "Acme Support"): ChannelConfig => ({
   inboxId: unique("inbox"),
@@ -21,7 +28,11 @@ const channel = (address: string, fromName = "Acme Support"): ChannelConfig => (
   webhookUrl: "",
 });
 
-const outgoing = (thread: Record<string, unknown>, text: string, extra: Partial<OutboundMessage> = {}): OutboundMessage => ({
+const outgoing = (
+  thread: Record<string, unknown>,
+  text: string,
+  extra: Partial<OutboundMessage> = {},
+): OutboundMessage => ({
   deliveryId: crypto.randomUUID(),
   threadKey: String(thread.messageId),
   text,
@@ -81,7 +92,11 @@ describe("parse", () => {
 
   it("reads Cloudflare's local development sample (HTML only, windows-1252)", async () => {
     const [event] = await email.parse(CLOUDFLARE_LOCAL_SAMPLE, channel("recipient@example.com"));
-    expect(event).toMatchObject({ eventId: "<6114391943504294873000@ZSH-GHOSTTY>", text: "Hi there", sender: { id: "sender@example.com", name: "John" } });
+    expect(event).toMatchObject({
+      eventId: "<6114391943504294873000@ZSH-GHOSTTY>",
+      text: "Hi there",
+      sender: { id: "sender@example.com", name: "John" },
+    });
   });
 
   it("keeps the new text of a Gmail reply, not the history, and the picture inline", async () => {
@@ -97,7 +112,9 @@ describe("parse", () => {
     expect(event.text).toBe("Are you open on Sundays?");
     expect(event.sender.id).toBe("jane@example.com");
     expect(event.threadKey).toBe("<q1@mail.gmail.com>");
-    expect(event.attachments).toEqual([{ kind: "image", ref: "<f_m4a1b2c30>", filename: "photo.png", contentType: "image/png", inline: PNG_BASE64 }]);
+    expect(event.attachments).toEqual([
+      { kind: "image", ref: "<f_m4a1b2c30>", filename: "photo.png", contentType: "image/png", inline: PNG_BASE64 },
+    ]);
   });
 
   it("reads nothing from auto-replies, mailing lists, bounces and the inbox's own address", async () => {
@@ -106,7 +123,9 @@ describe("parse", () => {
     expect(await email.parse(`Precedence: bulk\r\n${RFC5322_REPLY}`, ours)).toEqual([]);
     expect(await email.parse(`List-Id: <news.example.net>\r\n${RFC5322_REPLY}`, ours)).toEqual([]);
     expect(await email.parse(RFC5322_HELLO, channel("JDoe@machine.example"))).toEqual([]);
-    expect(await email.parse(RFC5322_HELLO.replace("John Doe <jdoe@machine.example>", "MAILER-DAEMON@example.net"), ours)).toEqual([]);
+    expect(
+      await email.parse(RFC5322_HELLO.replace("John Doe <jdoe@machine.example>", "MAILER-DAEMON@example.net"), ours),
+    ).toEqual([]);
     // "Auto-Submitted: no" is a person writing.
     expect(await email.parse(`Auto-Submitted: no\r\n${RFC5322_REPLY}`, ours)).toHaveLength(1);
   });
@@ -121,22 +140,42 @@ describe("parse", () => {
   });
 
   it("reads nothing from a message with no sender address to answer", async () => {
-    expect(await readEmail("To: s@example.org\r\nSubject: hello\r\nMessage-ID: <n1@example.net>\r\n\r\nHi\r\n")).toEqual([]);
+    expect(
+      await readEmail("To: s@example.org\r\nSubject: hello\r\nMessage-ID: <n1@example.net>\r\n\r\nHi\r\n"),
+    ).toEqual([]);
     expect(await readEmail("From: undisclosed-recipients:;\r\nMessage-ID: <n2@example.net>\r\n\r\nHi\r\n")).toEqual([]);
   });
 });
 
 describe("newText", () => {
   it("drops quoted lines and the attribution, keeps answers written between them", () => {
-    const text = ["Thanks!", "", "On Tue, 3 Dec 2024, Acme <s@example.org> wrote:", "> Question one?", "Answer one.", "> Question two?", "Answer two."];
+    const text = [
+      "Thanks!",
+      "",
+      "On Tue, 3 Dec 2024, Acme <s@example.org> wrote:",
+      "> Question one?",
+      "Answer one.",
+      "> Question two?",
+      "Answer two.",
+    ];
     expect(newText(text.join("\n"))).toBe("Thanks!\n\nAnswer one.\nAnswer two.");
   });
 
   it("ends at history that is not quoted (an HTML reply, Outlook's header block, other languages)", () => {
-    expect(newText("Yes please.\n\nOn Mon, Dec 2, 2024 at 9:00 AM Acme <s@example.org> wrote:\nWe are open.\nSee you.")).toBe("Yes please.");
-    expect(newText("Ok.\n\nFrom: Acme Support <s@example.org>\nSent: Monday, December 2, 2024 9:00 AM\nTo: me\nSubject: Hours")).toBe("Ok.");
-    expect(newText("はい、お願いします。\n\n2024年12月2日(月) 9:00 Acme <s@example.org>:\n\n> 営業時間は9時からです。")).toBe("はい、お願いします。");
-    expect(newText("D'accord.\n\nLe lun. 2 déc. 2024 à 09:00, Acme <s@example.org> a écrit :\n> Bonjour")).toBe("D'accord.");
+    expect(
+      newText("Yes please.\n\nOn Mon, Dec 2, 2024 at 9:00 AM Acme <s@example.org> wrote:\nWe are open.\nSee you."),
+    ).toBe("Yes please.");
+    expect(
+      newText(
+        "Ok.\n\nFrom: Acme Support <s@example.org>\nSent: Monday, December 2, 2024 9:00 AM\nTo: me\nSubject: Hours",
+      ),
+    ).toBe("Ok.");
+    expect(
+      newText("はい、お願いします。\n\n2024年12月2日(月) 9:00 Acme <s@example.org>:\n\n> 営業時間は9時からです。"),
+    ).toBe("はい、お願いします。");
+    expect(newText("D'accord.\n\nLe lun. 2 déc. 2024 à 09:00, Acme <s@example.org> a écrit :\n> Bonjour")).toBe(
+      "D'accord.",
+    );
     expect(newText("Ja.\n\nAm Mo., 2. Dez. 2024 um 09:00 Uhr schrieb Acme <s@example.org>:\n> Hallo")).toBe("Ja.");
   });
 
@@ -154,7 +193,9 @@ describe("htmlToText", () => {
       '<div class="gmail_quote"><div>On Mon, Acme wrote:</div><blockquote>We have &lt;3&gt; colours.</blockquote></div></body></html>';
     const raw = `From: a@example.com\r\nTo: s@example.org\r\nMessage-ID: <h1@example.com>\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${html}\r\n`;
     const [event] = await readEmail(raw);
-    expect(event.text).toBe("Is the blue one in stock?\nSee this page (https://shop.example/p/1).\n\n• size M\n• size L");
+    expect(event.text).toBe(
+      "Is the blue one in stock?\nSee this page (https://shop.example/p/1).\n\n• size M\n• size L",
+    );
   });
 });
 
@@ -169,7 +210,9 @@ describe("replySubject and the HTML part", () => {
 
   it("renders Markdown as escaped HTML paragraphs", () => {
     const html = toEmailHtml("We are **open** <9-5>.\nSee [hours](https://example.org/h).\n\n```\na < b\n\nc\n```");
-    expect(html).toContain('<p>We are <b>open</b> &lt;9-5&gt;.<br>\nSee <a href="https://example.org/h">hours</a>.</p>');
+    expect(html).toContain(
+      '<p>We are <b>open</b> &lt;9-5&gt;.<br>\nSee <a href="https://example.org/h">hours</a>.</p>',
+    );
     expect(html).toContain("<pre>a &lt; b\n\nc</pre>");
   });
 });
@@ -179,11 +222,20 @@ describe("send", () => {
     const inbox = `${unique("support")}@example.org`.toLowerCase();
     const visitor = `${unique("jane")}@example.com`.toLowerCase();
     const references = ["<g1@mail.gmail.com>", "<r1@example.org>"];
-    const raw = gmailReply({ from: visitor, to: inbox, messageId: "<g2@mail.gmail.com>", references, inReplyTo: "<r1@example.org>", text: "Sundays?" });
+    const raw = gmailReply({
+      from: visitor,
+      to: inbox,
+      messageId: "<g2@mail.gmail.com>",
+      references,
+      inReplyTo: "<r1@example.org>",
+      text: "Sundays?",
+    });
     const [event] = await email.parse(raw, channel(inbox));
     const ids = await email.send(
       platformContext(env, channel(inbox)),
-      outgoing(event.thread!, "We are **closed** on Sundays.", { citations: [{ title: "Hours", url: "https://example.org/hours" }] }),
+      outgoing(event.thread!, "We are **closed** on Sundays.", {
+        citations: [{ title: "Hours", url: "https://example.org/hours" }],
+      }),
     );
     const [sent] = await sentTo(visitor);
     expect(sent).toMatchObject({ from: inbox, to: visitor });
@@ -203,8 +255,17 @@ describe("send", () => {
   it("encodes a name and subject that are not ASCII, and uses the assistant's name without fromName", async () => {
     const inbox = `${unique("info")}@example.jp`.toLowerCase();
     const visitor = `${unique("taro")}@example.jp`.toLowerCase();
-    const thread = { subject: "営業時間について", messageId: "<jp1@example.jp>", references: ["<jp1@example.jp>"], address: visitor, name: "山田 太郎" };
-    await email.send(platformContext(env, channel(inbox, "")), outgoing(thread, "はい、日曜日は休みです。", { senderName: "受付アシスタント" }));
+    const thread = {
+      subject: "営業時間について",
+      messageId: "<jp1@example.jp>",
+      references: ["<jp1@example.jp>"],
+      address: visitor,
+      name: "山田 太郎",
+    };
+    await email.send(
+      platformContext(env, channel(inbox, "")),
+      outgoing(thread, "はい、日曜日は休みです。", { senderName: "受付アシスタント" }),
+    );
     const [sent] = await sentTo(visitor);
     expect(sent.raw).toMatch(/^Subject: =\?utf-8\?B\?/m);
     const mail = await PostalMime.parse(sent.raw);
@@ -216,18 +277,38 @@ describe("send", () => {
 
   it("refuses a thread without an address, and the binding's refusal, as not retryable", async () => {
     const inbox = `${unique("s")}@example.org`;
-    const noAddress = email.send(platformContext(env, channel(inbox)), outgoing({ subject: "x", messageId: "<a@b>", references: [] }, "hi"));
-    await expect(noAddress).rejects.toMatchObject({ status: 400, message: "this conversation has no e-mail address to answer" });
+    const noAddress = email.send(
+      platformContext(env, channel(inbox)),
+      outgoing({ subject: "x", messageId: "<a@b>", references: [] }, "hi"),
+    );
+    await expect(noAddress).rejects.toMatchObject({
+      status: 400,
+      message: "this conversation has no e-mail address to answer",
+    });
     // Email Service's answer for a recipient the binding may not send to (wrangler.toml
     // allowed_destination_addresses), as the binding throws it.
-    const refusing = { ...env, EMAIL: { send: () => Promise.reject(new Error("email to x@example.com not allowed")) } as unknown as SendEmail };
+    const refusing = {
+      ...env,
+      EMAIL: { send: () => Promise.reject(new Error("email to x@example.com not allowed")) } as unknown as SendEmail,
+    };
     const thread = { subject: "x", messageId: "<a@b>", references: [], address: "x@example.com" };
-    const refused = await email.send(platformContext(refusing, channel(inbox)), outgoing(thread, "hi")).catch((e: unknown) => e);
+    const refused = await email
+      .send(platformContext(refusing, channel(inbox)), outgoing(thread, "hi"))
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(PlatformError);
-    expect(refused).toMatchObject({ status: 400, retryable: false, message: "Email Service refused the message: email to x@example.com not allowed" });
+    expect(refused).toMatchObject({
+      status: 400,
+      retryable: false,
+      message: "Email Service refused the message: email to x@example.com not allowed",
+    });
     // A limit or an outage is tried again.
-    const limited = { ...env, EMAIL: { send: () => Promise.reject(new Error("daily sending rate limit exceeded")) } as unknown as SendEmail };
-    const later = await email.send(platformContext(limited, channel(inbox)), outgoing(thread, "hi")).catch((e: unknown) => e);
+    const limited = {
+      ...env,
+      EMAIL: { send: () => Promise.reject(new Error("daily sending rate limit exceeded")) } as unknown as SendEmail,
+    };
+    const later = await email
+      .send(platformContext(limited, channel(inbox)), outgoing(thread, "hi"))
+      .catch((e: unknown) => e);
     expect(later).toMatchObject({ status: 429, retryable: true });
   });
 });
@@ -240,7 +321,9 @@ describe("connect", () => {
     const bad = email.connect(platformContext(env, channel("not an address")));
     await expect(bad).rejects.toMatchObject({ status: 400, message: '"not an address" is not an e-mail address' });
     const unbound = { ...env, EMAIL: undefined };
-    await expect(email.connect(platformContext(unbound, channel("help@shop.example")))).rejects.toThrow(/EMAIL send_email binding is not configured/);
+    await expect(email.connect(platformContext(unbound, channel("help@shop.example")))).rejects.toThrow(
+      /EMAIL send_email binding is not configured/,
+    );
   });
 
   it("knows a well-formed address", () => {

@@ -16,15 +16,26 @@ const GROUP = "Ca56f94637cc4347f90a25382909b24b9";
 const ROOM = "Ra8dbf4673c4c812cd491258042226c99";
 
 type Recorded = { method: string; path: string; headers: Record<string, string>; body: any };
-const requests = async (key: string) => (await (await fetch(`${STAND_IN}/__requests?key=${encodeURIComponent(key)}`)).json()) as Recorded[];
+const requests = async (key: string) =>
+  (await (await fetch(`${STAND_IN}/__requests?key=${encodeURIComponent(key)}`)).json()) as Recorded[];
 const control = (path: string, body: unknown) =>
-  fetch(`${STAND_IN}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${STAND_IN}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 const script = (key: string, responses: unknown[]) => control("/__script", { key, responses });
 /** The stand-in signs as LINE does (never our own code). */
 const sign = async (channelSecret: string, body: unknown) =>
-  (await (await control("/__sign", { channelSecret, body })).json()) as { headers: Record<string, string>; body: string };
+  (await (await control("/__sign", { channelSecret, body })).json()) as {
+    headers: Record<string, string>;
+    body: string;
+  };
 
-function channel(token = unique("line-token"), webhookUrl = "https://bots.example.com/channels/line/inbox-1"): ChannelConfig {
+function channel(
+  token = unique("line-token"),
+  webhookUrl = "https://bots.example.com/channels/line/inbox-1",
+): ChannelConfig {
   return {
     inboxId: "inbox-1",
     organizationId: "org-1",
@@ -38,7 +49,11 @@ function channel(token = unique("line-token"), webhookUrl = "https://bots.exampl
 const contextOf = (c: ChannelConfig) => platformContext(env as unknown as Bindings, c);
 
 /** A message event as LINE's reference shows one (https://developers.line.biz/en/reference/messaging-api/#message-event). */
-function messageEvent(message: Record<string, unknown>, source: Record<string, unknown> = { type: "user", userId: USER }, extra: Record<string, unknown> = {}) {
+function messageEvent(
+  message: Record<string, unknown>,
+  source: Record<string, unknown> = { type: "user", userId: USER },
+  extra: Record<string, unknown> = {},
+) {
   return {
     replyToken: "nHuyWiB7yP5Zw52FIkcQobQuGDXCTA",
     type: "message",
@@ -55,11 +70,24 @@ const callback = (...events: unknown[]) => ({ destination: "xxxxxxxxxx", events 
 const text = (t: string) => ({ id: "444573844083572737", type: "text", quoteToken: "q3Plxr4AgKd...", text: t });
 
 function outbound(over: Partial<OutboundMessage> = {}): OutboundMessage {
-  return { deliveryId: unique("delivery"), threadKey: USER, text: "Hello", citations: [], quickReplies: [], attachments: [], senderName: "Assistant", fromPerson: false, lastInboundAt: 0, at: 0, ...over };
+  return {
+    deliveryId: unique("delivery"),
+    threadKey: USER,
+    text: "Hello",
+    citations: [],
+    quickReplies: [],
+    attachments: [],
+    senderName: "Assistant",
+    fromPerson: false,
+    lastInboundAt: 0,
+    at: 0,
+    ...over,
+  };
 }
 
 describe("LINE: verify (X-Line-Signature)", () => {
-  const request = (headers: Record<string, string>) => new Request("https://bots.example.com/channels/line/inbox-1", { method: "POST", headers });
+  const request = (headers: Record<string, string>) =>
+    new Request("https://bots.example.com/channels/line/inbox-1", { method: "POST", headers });
 
   it("accepts LINE's signature of the raw body, and refuses a changed body, another secret, none or garbage", async () => {
     const signed = await sign(SECRET, callback(messageEvent(text("Hello, world 👋 こんにちは"))));
@@ -68,7 +96,9 @@ describe("LINE: verify (X-Line-Signature)", () => {
     const other = { ...channel(), credentials: { ...channel().credentials, channelSecret: "another-secret" } };
     expect(await line.verify(request(signed.headers), signed.body, other)).toBe(false);
     expect(await line.verify(request({ "content-type": "application/json" }), signed.body, channel())).toBe(false);
-    expect(await line.verify(request({ "x-line-signature": "%%% not base64 %%%" }), signed.body, channel())).toBe(false);
+    expect(await line.verify(request({ "x-line-signature": "%%% not base64 %%%" }), signed.body, channel())).toBe(
+      false,
+    );
   });
 
   it("accepts the empty events array LINE sends when the console's Verify button is pressed, which carries no event", async () => {
@@ -100,7 +130,12 @@ describe("LINE: parse", () => {
       messageEvent(text("hi"), { type: "room", roomId: ROOM, userId: USER }),
     );
     const [inGroup, inRoom] = line.parse(JSON.stringify(body), channel());
-    expect(inGroup).toMatchObject({ threadKey: GROUP, group: { id: GROUP }, sender: { id: USER }, text: "@All Good Morning!!" });
+    expect(inGroup).toMatchObject({
+      threadKey: GROUP,
+      group: { id: GROUP },
+      sender: { id: USER },
+      text: "@All Good Morning!!",
+    });
     expect(inRoom).toMatchObject({ threadKey: ROOM, group: { id: ROOM }, sender: { id: USER } });
   });
 
@@ -108,19 +143,55 @@ describe("LINE: parse", () => {
     const events = line.parse(
       JSON.stringify(
         callback(
-          messageEvent({ id: "354718705033693859", type: "image", contentProvider: { type: "line" }, imageSet: { id: "E005D41A", index: 1, total: 2 } }),
+          messageEvent({
+            id: "354718705033693859",
+            type: "image",
+            contentProvider: { type: "line" },
+            imageSet: { id: "E005D41A", index: 1, total: 2 },
+          }),
           messageEvent({
             id: "354718705033693861",
             type: "image",
             quoteToken: "q",
-            contentProvider: { type: "external", originalContentUrl: "https://example.com/original.jpg", previewImageUrl: "https://example.com/preview.jpg" },
+            contentProvider: {
+              type: "external",
+              originalContentUrl: "https://example.com/original.jpg",
+              previewImageUrl: "https://example.com/preview.jpg",
+            },
           }),
-          messageEvent({ id: "325708", type: "video", quoteToken: "q", duration: 60000, contentProvider: { type: "line" } }),
+          messageEvent({
+            id: "325708",
+            type: "video",
+            quoteToken: "q",
+            duration: 60000,
+            contentProvider: { type: "line" },
+          }),
           messageEvent({ id: "325709", type: "audio", duration: 60000, contentProvider: { type: "line" } }),
           messageEvent({ id: "325710", type: "file", fileName: "invoice.pdf", fileSize: 2138 }),
-          messageEvent({ id: "325711", type: "sticker", packageId: "1", stickerId: "1", stickerResourceType: "STATIC", keywords: ["Happy", "Smile", "Yay"] }),
-          messageEvent({ id: "325712", type: "sticker", packageId: "789", stickerId: "10855", stickerResourceType: "MESSAGE", text: "Thank you!" }),
-          messageEvent({ id: "325713", type: "sticker", quoteToken: "q", packageId: "1", stickerId: "2", stickerResourceType: "STATIC" }),
+          messageEvent({
+            id: "325711",
+            type: "sticker",
+            packageId: "1",
+            stickerId: "1",
+            stickerResourceType: "STATIC",
+            keywords: ["Happy", "Smile", "Yay"],
+          }),
+          messageEvent({
+            id: "325712",
+            type: "sticker",
+            packageId: "789",
+            stickerId: "10855",
+            stickerResourceType: "MESSAGE",
+            text: "Thank you!",
+          }),
+          messageEvent({
+            id: "325713",
+            type: "sticker",
+            quoteToken: "q",
+            packageId: "1",
+            stickerId: "2",
+            stickerResourceType: "STATIC",
+          }),
           messageEvent({
             id: "325714",
             type: "location",
@@ -148,14 +219,35 @@ describe("LINE: parse", () => {
 
   it("follow, unfollow, join, postback, unsend and standby-mode events are no messages, and do not throw", () => {
     const source = { type: "user", userId: USER };
-    const base = { mode: "active", timestamp: 1462629479859, source, webhookEventId: "01FZ74A0TDDPYRVKNK77XKC3ZR", deliveryContext: { isRedelivery: false } };
+    const base = {
+      mode: "active",
+      timestamp: 1462629479859,
+      source,
+      webhookEventId: "01FZ74A0TDDPYRVKNK77XKC3ZR",
+      deliveryContext: { isRedelivery: false },
+    };
     const body = callback(
       { ...base, type: "follow", replyToken: "85cbe770fa8b4f45bbe077b1d4be4a36", follow: { isUnblocked: false } },
       { ...base, type: "unfollow" },
-      { ...base, type: "join", replyToken: "0f3779fba3b349968c5d07db31eab56f", source: { type: "group", groupId: GROUP } },
-      { ...base, type: "postback", replyToken: "b60d432864f44d079f6d8efe86cf404b", postback: { data: "action=buy&itemid=111" } },
+      {
+        ...base,
+        type: "join",
+        replyToken: "0f3779fba3b349968c5d07db31eab56f",
+        source: { type: "group", groupId: GROUP },
+      },
+      {
+        ...base,
+        type: "postback",
+        replyToken: "b60d432864f44d079f6d8efe86cf404b",
+        postback: { data: "action=buy&itemid=111" },
+      },
       { ...base, type: "unsend", unsend: { messageId: "325708" } },
-      { ...base, type: "videoPlayComplete", replyToken: "nHuyWiB7yP5Zw52FIkcQobQuGDXCTA", videoPlayComplete: { trackingId: "track-id" } },
+      {
+        ...base,
+        type: "videoPlayComplete",
+        replyToken: "nHuyWiB7yP5Zw52FIkcQobQuGDXCTA",
+        videoPlayComplete: { trackingId: "track-id" },
+      },
       messageEvent(text("while another channel is active"), undefined, { mode: "standby", replyToken: undefined }),
       { type: "somethingLineAddsLater", timestamp: 1 },
     );
@@ -176,8 +268,11 @@ describe("LINE: parse", () => {
 
 describe("LINE: rendering and limits", () => {
   it("Markdown as plain text with links written out, sources after the reply", () => {
-    const markdown = "## Returns\n**Free** returns within *30 days*: see [the policy](https://shop.example/returns).\n- keep the receipt";
-    const [message, ...rest] = lineMessages(outbound({ text: markdown, citations: [{ title: "Returns FAQ", url: "https://shop.example/faq" }] }));
+    const markdown =
+      "## Returns\n**Free** returns within *30 days*: see [the policy](https://shop.example/returns).\n- keep the receipt";
+    const [message, ...rest] = lineMessages(
+      outbound({ text: markdown, citations: [{ title: "Returns FAQ", url: "https://shop.example/faq" }] }),
+    );
     expect(rest).toEqual([]);
     expect(message).toEqual({
       type: "text",
@@ -212,7 +307,11 @@ describe("LINE: rendering and limits", () => {
     );
     expect(messages).toEqual([
       { type: "text", text: "Here you are\n\n• manual.pdf (https://files.example/manual.pdf)" },
-      { type: "image", originalContentUrl: "https://files.example/photo.png", previewImageUrl: "https://files.example/photo.png" },
+      {
+        type: "image",
+        originalContentUrl: "https://files.example/photo.png",
+        previewImageUrl: "https://files.example/photo.png",
+      },
     ]);
   });
 
@@ -220,7 +319,10 @@ describe("LINE: rendering and limits", () => {
     const options = Array.from({ length: 15 }, (_, i) => `Option number ${i} with a long tail`);
     const quick = quickReply(options)!;
     expect(quick.items).toHaveLength(13);
-    expect(quick.items[0]).toEqual({ type: "action", action: { type: "message", label: "Option number 0 with", text: "Option number 0 with a long tail" } });
+    expect(quick.items[0]).toEqual({
+      type: "action",
+      action: { type: "message", label: "Option number 0 with", text: "Option number 0 with a long tail" },
+    });
     expect(quickReply(["", "  "])).toBeUndefined();
   });
 
@@ -290,15 +392,27 @@ describe("LINE: calls to the platform (stand-in)", () => {
   it("LINE's 400 is a PlatformError with LINE's words, not retried; its 429 is retried after Retry-After", async () => {
     const c = channel();
     await script(c.credentials.channelAccessToken, [
-      { status: 400, body: { message: "The request body has 1 error(s)", details: [{ message: "May not be empty", property: "messages[0].text" }] } },
+      {
+        status: 400,
+        body: {
+          message: "The request body has 1 error(s)",
+          details: [{ message: "May not be empty", property: "messages[0].text" }],
+        },
+      },
       { status: 429, headers: { "retry-after": "7" }, body: { message: "You have reached your monthly limit." } },
     ]);
     const refused = await line.send(contextOf(c), outbound()).catch((e) => e);
     expect(refused).toBeInstanceOf(PlatformError);
-    expect(refused.message).toBe("LINE answered 400: The request body has 1 error(s) (messages[0].text: May not be empty)");
+    expect(refused.message).toBe(
+      "LINE answered 400: The request body has 1 error(s) (messages[0].text: May not be empty)",
+    );
     expect(refused.retryable).toBe(false);
     const limited = await line.send(contextOf(c), outbound()).catch((e) => e);
-    expect(limited).toMatchObject({ status: 429, retryAfterSeconds: 7, message: "LINE answered 429: You have reached your monthly limit." });
+    expect(limited).toMatchObject({
+      status: 429,
+      retryAfterSeconds: 7,
+      message: "LINE answered 429: You have reached your monthly limit.",
+    });
     expect(limited.retryable).toBe(true);
   });
 
@@ -331,7 +445,9 @@ describe("LINE: calls to the platform (stand-in)", () => {
 
   it("connect: the bot's name, the webhook URL set at LINE; LINE's refusal named", async () => {
     const c = channel();
-    expect(await line.connect(contextOf(c))).toBe('LINE bot "Stand-in bot" (@123abcde): webhook URL set to https://bots.example.com/channels/line/inbox-1');
+    expect(await line.connect(contextOf(c))).toBe(
+      'LINE bot "Stand-in bot" (@123abcde): webhook URL set to https://bots.example.com/channels/line/inbox-1',
+    );
     const sent = await requests(c.credentials.channelAccessToken);
     expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /v2/bot/info",
@@ -341,9 +457,14 @@ describe("LINE: calls to the platform (stand-in)", () => {
     expect(sent[1].body).toEqual({ endpoint: c.webhookUrl });
 
     const local = channel(unique("line-token"), "http://localhost/channels/line/inbox-1");
-    await expect(line.connect(contextOf(local))).rejects.toThrow("LINE answered 400: The request body has 1 error(s) (endpoint: Invalid webhook endpoint URL)");
+    await expect(line.connect(contextOf(local))).rejects.toThrow(
+      "LINE answered 400: The request body has 1 error(s) (endpoint: Invalid webhook endpoint URL)",
+    );
     const revoked = channel();
-    const unauthorized = { status: 401, body: { message: "Authentication failed. Confirm that the access token in the authorization header is valid." } };
+    const unauthorized = {
+      status: 401,
+      body: { message: "Authentication failed. Confirm that the access token in the authorization header is valid." },
+    };
     await script(revoked.credentials.channelAccessToken, [unauthorized]);
     await expect(line.connect(contextOf(revoked))).rejects.toThrow("LINE answered 401: Authentication failed.");
   });
@@ -353,6 +474,8 @@ describe("LINE: calls to the platform (stand-in)", () => {
     await line.typing!(contextOf(c), USER);
     await line.typing!(contextOf(c), GROUP);
     const sent = await requests(c.credentials.channelAccessToken);
-    expect(sent.map((r) => [r.path, r.body])).toEqual([["/v2/bot/chat/loading/start", { chatId: USER, loadingSeconds: 20 }]]);
+    expect(sent.map((r) => [r.path, r.body])).toEqual([
+      ["/v2/bot/chat/loading/start", { chatId: USER, loadingSeconds: 20 }],
+    ]);
   });
 });

@@ -9,9 +9,15 @@ import type { ChannelConfig, ChannelPlatform, OutboundMessage } from "../../../s
 import * as sample from "../../channels/meta-samples";
 
 const graphUrl: string = JSON.parse(env.TEST_PLATFORM_URLS).graph;
-const JSON_POST = (body: unknown) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-const control = async (path: string, body?: unknown) => (await fetch(`${graphUrl}${path}`, body === undefined ? {} : JSON_POST(body))).json() as Promise<any>;
-const sign = (appSecret: string, body: unknown): Promise<{ headers: Record<string, string>; body: string }> => control("/__sign", { appSecret, body });
+const JSON_POST = (body: unknown) => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
+const control = async (path: string, body?: unknown) =>
+  (await fetch(`${graphUrl}${path}`, body === undefined ? {} : JSON_POST(body))).json() as Promise<any>;
+const sign = (appSecret: string, body: unknown): Promise<{ headers: Record<string, string>; body: string }> =>
+  control("/__sign", { appSecret, body });
 const requests = (token: string): Promise<any[]> => control(`/__requests?key=${encodeURIComponent(token)}`);
 const script = (token: string, responses: unknown[]) => control("/__script", { key: token, responses });
 
@@ -23,7 +29,12 @@ function channel(platform: ChannelPlatform, credentials: Record<string, string> 
   const byPlatform: Record<string, Record<string, string>> = {
     messenger: { pageId: sample.PAGE_ID, pageAccessToken: token, appSecret: APP_SECRET },
     instagram: { instagramAccountId: sample.IG_ID, pageAccessToken: token, appSecret: APP_SECRET },
-    whatsapp: { phoneNumberId: sample.PHONE_NUMBER_ID, businessAccountId: sample.WABA_ID, accessToken: token, appSecret: APP_SECRET },
+    whatsapp: {
+      phoneNumberId: sample.PHONE_NUMBER_ID,
+      businessAccountId: sample.WABA_ID,
+      accessToken: token,
+      appSecret: APP_SECRET,
+    },
   };
   return {
     inboxId: "inbox",
@@ -50,7 +61,11 @@ const reply = (threadKey: string, text: string, more: Partial<OutboundMessage> =
   ...more,
 });
 const signedRequest = (signed: { headers: Record<string, string>; body: string }) =>
-  new Request("https://example.com/channels/messenger/inbox", { method: "POST", headers: signed.headers, body: signed.body });
+  new Request("https://example.com/channels/messenger/inbox", {
+    method: "POST",
+    headers: signed.headers,
+    body: signed.body,
+  });
 
 describe("X-Hub-Signature-256", () => {
   it("accepts Meta's signature of the body and nothing else", async () => {
@@ -58,10 +73,16 @@ describe("X-Hub-Signature-256", () => {
     const c = channel("messenger");
     expect(await messenger.verify(signedRequest(signed), signed.body, c)).toBe(true);
     expect(await messenger.verify(signedRequest(signed), signed.body.replace("hello", "hullo"), c)).toBe(false);
-    expect(await messenger.verify(signedRequest(signed), signed.body, channel("messenger", { appSecret: "another-secret" }))).toBe(false);
+    expect(
+      await messenger.verify(signedRequest(signed), signed.body, channel("messenger", { appSecret: "another-secret" })),
+    ).toBe(false);
     const unsigned = new Request("https://example.com/", { method: "POST", body: signed.body });
     expect(await messenger.verify(unsigned, signed.body, c)).toBe(false);
-    const sha1Only = new Request("https://example.com/", { method: "POST", headers: { "x-hub-signature": "sha1=0000" }, body: signed.body });
+    const sha1Only = new Request("https://example.com/", {
+      method: "POST",
+      headers: { "x-hub-signature": "sha1=0000" },
+      body: signed.body,
+    });
     expect(await whatsapp.verify(sha1Only, signed.body, channel("whatsapp"))).toBe(false);
   });
 
@@ -81,13 +102,23 @@ describe("GET subscription handshake", () => {
   const get = (query: string) => new Request(`https://example.com/channels/instagram/inbox?${query}`);
   it("echoes hub.challenge for the channel's verify token, 403 otherwise", async () => {
     const c = channel("instagram");
-    const ok = instagram.handshake!(get("hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=verify-3f9a"), "", c)!;
+    const ok = instagram.handshake!(
+      get("hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=verify-3f9a"),
+      "",
+      c,
+    )!;
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(await ok.text()).toBe("1158201444");
-    expect(instagram.handshake!(get("hub.mode=subscribe&hub.challenge=1&hub.verify_token=verify-3f9b"), "", c)!.status).toBe(403);
-    expect(instagram.handshake!(get("hub.mode=unsubscribe&hub.challenge=1&hub.verify_token=verify-3f9a"), "", c)!.status).toBe(403);
-    expect(messenger.handshake!(new Request("https://example.com/", { method: "POST", body: "{}" }), "{}", c)).toBeNull();
+    expect(
+      instagram.handshake!(get("hub.mode=subscribe&hub.challenge=1&hub.verify_token=verify-3f9b"), "", c)!.status,
+    ).toBe(403);
+    expect(
+      instagram.handshake!(get("hub.mode=unsubscribe&hub.challenge=1&hub.verify_token=verify-3f9a"), "", c)!.status,
+    ).toBe(403);
+    expect(
+      messenger.handshake!(new Request("https://example.com/", { method: "POST", body: "{}" }), "{}", c),
+    ).toBeNull();
   });
 });
 
@@ -104,8 +135,17 @@ describe("parse", () => {
         at: 1458692752478,
       },
     ]);
-    const [event] = messenger.parse(JSON.stringify(sample.messengerAttachment("https://scontent.xx.fbcdn.net/v/t1.15752-9/photo_n.png?_nc_cat=1")), c);
-    expect(event.attachments).toEqual([{ kind: "image", ref: "https://scontent.xx.fbcdn.net/v/t1.15752-9/photo_n.png?_nc_cat=1", filename: "photo_n.png" }]);
+    const [event] = messenger.parse(
+      JSON.stringify(sample.messengerAttachment("https://scontent.xx.fbcdn.net/v/t1.15752-9/photo_n.png?_nc_cat=1")),
+      c,
+    );
+    expect(event.attachments).toEqual([
+      {
+        kind: "image",
+        ref: "https://scontent.xx.fbcdn.net/v/t1.15752-9/photo_n.png?_nc_cat=1",
+        filename: "photo_n.png",
+      },
+    ]);
   });
 
   it("skips echoes, deliveries, reads, other Pages' entries and other objects; 400 for a body that is not JSON", () => {
@@ -119,12 +159,22 @@ describe("parse", () => {
   it("reads Instagram's messages, the whole starter of a tapped quick reply, a shared link as text", () => {
     const c = channel("instagram");
     const payload: any = sample.instagramText("Opening hours?");
-    expect(instagram.parse(JSON.stringify(payload), c)).toMatchObject([{ threadKey: "1254459154682919", text: "Opening hours?" }]);
-    payload.entry[0].messaging[0].message.quick_reply = { payload: "qr:What are your opening hours on public holidays?" };
+    expect(instagram.parse(JSON.stringify(payload), c)).toMatchObject([
+      { threadKey: "1254459154682919", text: "Opening hours?" },
+    ]);
+    payload.entry[0].messaging[0].message.quick_reply = {
+      payload: "qr:What are your opening hours on public holidays?",
+    };
     expect(instagram.parse(JSON.stringify(payload), c)[0].text).toBe("What are your opening hours on public holidays?");
-    const reel = { type: "ig_reel", payload: { reel_video_id: "1", url: "https://lookaside.fbsbx.com/ig_messaging_cdn/?asset_id=1" } };
+    const reel = {
+      type: "ig_reel",
+      payload: { reel_video_id: "1", url: "https://lookaside.fbsbx.com/ig_messaging_cdn/?asset_id=1" },
+    };
     payload.entry[0].messaging[0].message = { mid: "m_2", attachments: [reel] };
-    expect(instagram.parse(JSON.stringify(payload), c)[0]).toMatchObject({ text: "https://lookaside.fbsbx.com/ig_messaging_cdn/?asset_id=1", attachments: [] });
+    expect(instagram.parse(JSON.stringify(payload), c)[0]).toMatchObject({
+      text: "https://lookaside.fbsbx.com/ig_messaging_cdn/?asset_id=1",
+      attachments: [],
+    });
     payload.entry[0].messaging[0].message = { mid: "m_3", text: "sent from the app", is_echo: true };
     expect(instagram.parse(JSON.stringify(payload), c)).toEqual([]);
   });
@@ -146,19 +196,35 @@ describe("parse", () => {
       attachments: [{ kind: "image", ref: "1045263457620861", contentType: "image/png" }],
     });
     expect(whatsapp.parse(JSON.stringify(sample.whatsappStatus), c)).toEqual([]);
-    expect(whatsapp.parse(JSON.stringify(sample.whatsappText()), channel("whatsapp", { phoneNumberId: "1" }))).toEqual([]);
+    expect(whatsapp.parse(JSON.stringify(sample.whatsappText()), channel("whatsapp", { phoneNumberId: "1" }))).toEqual(
+      [],
+    );
     const tapped: any = sample.whatsappText();
     const button_reply = { id: "qr:Do you deliver to Taichung on weekends?", title: "Do you deliver to T…" };
     const interactive = { type: "button_reply", button_reply };
-    tapped.entry[0].changes[0].value.messages[0] = { from: "16505551234", id: "wamid.b", timestamp: "1", type: "interactive", interactive };
+    tapped.entry[0].changes[0].value.messages[0] = {
+      from: "16505551234",
+      id: "wamid.b",
+      timestamp: "1",
+      type: "interactive",
+      interactive,
+    };
     expect(whatsapp.parse(JSON.stringify(tapped), c)[0].text).toBe("Do you deliver to Taichung on weekends?");
   });
 });
 
 /** appsecret_proof as Meta documents it: hex HMAC-SHA256 of the token keyed with the app secret. */
 async function appsecretProof(token: string) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(APP_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return [...new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(token)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(APP_SECRET),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  return [...new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(token)))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
 }
 
 describe("send", () => {
@@ -167,7 +233,10 @@ describe("send", () => {
     const long = `**Opening hours** are [on our site](https://shop.example/hours).\n\n${"Lorem ipsum dolor sit amet. ".repeat(90)}`;
     const starters = Array.from({ length: 15 }, (_, i) => `Question number ${i + 1} about delivery`);
     const citations = [{ title: "Hours", url: "https://shop.example/hours" }];
-    const ids = await messenger.send(platformContext(env, c), reply(sample.PSID, long, { quickReplies: starters, citations }));
+    const ids = await messenger.send(
+      platformContext(env, c),
+      reply(sample.PSID, long, { quickReplies: starters, citations }),
+    );
     const sent = (await requests(tokenOf(c))).filter((r) => r.method === "POST");
     expect(ids).toHaveLength(sent.length);
     expect(sent.length).toBeGreaterThan(1);
@@ -183,16 +252,29 @@ describe("send", () => {
     expect(sent.slice(0, -1).every((r: any) => !r.body.message.quick_replies)).toBe(true);
     const replies = sent.at(-1).body.message.quick_replies;
     expect(replies).toHaveLength(13);
-    expect(replies[0]).toEqual({ content_type: "text", title: "Question number 1 a…", payload: "qr:Question number 1 about delivery" });
+    expect(replies[0]).toEqual({
+      content_type: "text",
+      title: "Question number 1 a…",
+      payload: "qr:Question number 1 about delivery",
+    });
   });
 
   it("a person of the team answering after Meta's 24-hour window tags the message HUMAN_AGENT; the assistant and answers within it are responses", async () => {
     const c = channel("messenger");
     const lastInboundAt = Date.UTC(2026, 10, 1, 9);
     const hours = (h: number) => lastInboundAt + h * 3600_000;
-    await messenger.send(platformContext(env, c), reply(sample.PSID, "Sorry for the wait.", { fromPerson: true, lastInboundAt, at: hours(25) }));
-    await messenger.send(platformContext(env, c), reply(sample.PSID, "Here you are.", { fromPerson: true, lastInboundAt, at: hours(23) }));
-    await messenger.send(platformContext(env, c), reply(sample.PSID, "An assistant's late answer.", { fromPerson: false, lastInboundAt, at: hours(25) }));
+    await messenger.send(
+      platformContext(env, c),
+      reply(sample.PSID, "Sorry for the wait.", { fromPerson: true, lastInboundAt, at: hours(25) }),
+    );
+    await messenger.send(
+      platformContext(env, c),
+      reply(sample.PSID, "Here you are.", { fromPerson: true, lastInboundAt, at: hours(23) }),
+    );
+    await messenger.send(
+      platformContext(env, c),
+      reply(sample.PSID, "An assistant's late answer.", { fromPerson: false, lastInboundAt, at: hours(25) }),
+    );
     const sent = (await requests(tokenOf(c))).filter((r) => r.method === "POST").map((r) => r.body);
     expect(sent.map((b: any) => [b.message.text, b.messaging_type, b.tag])).toEqual([
       ["Sorry for the wait.", "MESSAGE_TAG", "HUMAN_AGENT"],
@@ -226,7 +308,12 @@ describe("send", () => {
     );
     const sent = await requests(tokenOf(c));
     expect(ids.every((id) => id.startsWith("wamid."))).toBe(true);
-    expect(sent.every((r) => r.path === `/v24.0/${sample.PHONE_NUMBER_ID}/messages` && r.headers.authorization === `Bearer ${tokenOf(c)}`)).toBe(true);
+    expect(
+      sent.every(
+        (r) =>
+          r.path === `/v24.0/${sample.PHONE_NUMBER_ID}/messages` && r.headers.authorization === `Bearer ${tokenOf(c)}`,
+      ),
+    ).toBe(true);
     expect(sent[0].body).toEqual({
       messaging_product: "whatsapp",
       recipient_type: "individual",
@@ -237,9 +324,16 @@ describe("send", () => {
     const interactive = sent.at(-2).body;
     expect(interactive.type).toBe("interactive");
     expect(interactive.interactive.body.text.length).toBeLessThanOrEqual(1024);
-    expect(interactive.interactive.action.buttons.map((b: any) => b.reply.title)).toEqual(["Sizes", "Colours", "Do you deliver to T…"]);
+    expect(interactive.interactive.action.buttons.map((b: any) => b.reply.title)).toEqual([
+      "Sizes",
+      "Colours",
+      "Do you deliver to T…",
+    ]);
     expect(interactive.interactive.action.buttons[2].reply.id).toBe("qr:Do you deliver to Taichung on weekends?");
-    expect(sent.at(-1).body).toMatchObject({ type: "document", document: { link: "https://files.example/c.pdf", filename: "c.pdf" } });
+    expect(sent.at(-1).body).toMatchObject({
+      type: "document",
+      document: { link: "https://files.example/c.pdf", filename: "c.pdf" },
+    });
   });
 
   it("names Meta's refusal; tries a throttled call again, not a bad one", async () => {
@@ -248,7 +342,9 @@ describe("send", () => {
     const refused = await whatsapp.send(ctx, reply("not-a-number", "hi")).catch((err) => err);
     expect(refused.message).toBe("WhatsApp answered 400: (#100) Param to must be a WhatsApp user's phone number");
     expect(refused.retryable).toBe(false);
-    await script(tokenOf(c), [{ status: 400, body: { error: { message: "(#130429) Rate limit hit", type: "OAuthException", code: 130429 } } }]);
+    await script(tokenOf(c), [
+      { status: 400, body: { error: { message: "(#130429) Rate limit hit", type: "OAuthException", code: 130429 } } },
+    ]);
     const throttled = await whatsapp.send(ctx, reply("16505551234", "hi")).catch((err) => err);
     expect([throttled.message, throttled.retryable]).toEqual(["WhatsApp answered 400: (#130429) Rate limit hit", true]);
     const m = channel("messenger");
@@ -261,7 +357,10 @@ describe("send", () => {
   it("shows typing in Messenger and Instagram", async () => {
     const c = channel("messenger");
     await messenger.typing!(platformContext(env, c), sample.PSID);
-    expect((await requests(tokenOf(c)))[0].body).toEqual({ recipient: { id: sample.PSID }, sender_action: "typing_on" });
+    expect((await requests(tokenOf(c)))[0].body).toEqual({
+      recipient: { id: sample.PSID },
+      sender_action: "typing_on",
+    });
   });
 });
 
@@ -269,21 +368,38 @@ describe("profiles, files and connecting", () => {
   it("reads Messenger's and Instagram's profiles; a refused profile is none", async () => {
     const event = messenger.parse(JSON.stringify(sample.messengerText()), channel("messenger"))[0];
     const c = channel("messenger");
-    expect(await messenger.profile!(platformContext(env, c), event)).toEqual({ name: "Ada Lovelace", avatar: `${graphUrl}/cdn/ada.png` });
-    expect((await requests(tokenOf(c)))[0]).toMatchObject({ path: `/v24.0/${sample.PSID}`, query: { fields: "first_name,last_name,profile_pic" } });
+    expect(await messenger.profile!(platformContext(env, c), event)).toEqual({
+      name: "Ada Lovelace",
+      avatar: `${graphUrl}/cdn/ada.png`,
+    });
+    expect((await requests(tokenOf(c)))[0]).toMatchObject({
+      path: `/v24.0/${sample.PSID}`,
+      query: { fields: "first_name,last_name,profile_pic" },
+    });
     const i = channel("instagram");
     expect(await instagram.profile!(platformContext(env, i), event)).toMatchObject({ name: "Ada Lovelace" });
-    await script(tokenOf(i), [{ status: 400, body: { error: { message: "(#230) Requires pages_messaging permission", code: 230 } } }]);
+    await script(tokenOf(i), [
+      { status: 400, body: { error: { message: "(#230) Requires pages_messaging permission", code: 230 } } },
+    ]);
     expect(await instagram.profile!(platformContext(env, i), event)).toBeNull();
   });
 
   it("downloads Messenger's attachment URL and WhatsApp's media id (URL, then bytes, both with the token)", async () => {
     const m = channel("messenger");
     const png = await (await fetch(`${graphUrl}/cdn/photo.png`)).arrayBuffer();
-    const file = await messenger.download!(platformContext(env, m), { kind: "image", ref: `${graphUrl}/cdn/photo.png` });
+    const file = await messenger.download!(platformContext(env, m), {
+      kind: "image",
+      ref: `${graphUrl}/cdn/photo.png`,
+    });
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array(png));
-    const elsewhere = await messenger.download!(platformContext(env, m), { kind: "image", ref: "https://files.example/x.png" });
-    expect([elsewhere.status, await elsewhere.text()]).toEqual([403, "files.example is not one of Meta's file hosts; not fetched."]);
+    const elsewhere = await messenger.download!(platformContext(env, m), {
+      kind: "image",
+      ref: "https://files.example/x.png",
+    });
+    expect([elsewhere.status, await elsewhere.text()]).toEqual([
+      403,
+      "files.example is not one of Meta's file hosts; not fetched.",
+    ]);
     const gone = await whatsapp.download!(platformContext(env, channel("whatsapp")), { kind: "image", ref: "404" });
     expect(gone.status).toBe(400);
     const w = channel("whatsapp");
@@ -304,10 +420,17 @@ describe("profiles, files and connecting", () => {
     expect(await instagram.connect(platformContext(env, channel("instagram")))).toMatch(/@standin\.shop/);
     const w = channel("whatsapp");
     expect(await whatsapp.connect(platformContext(env, w))).toMatch(/\+1 555-010-0199 \(Stand-in Shop\)/);
-    expect((await requests(tokenOf(w)))[1]).toMatchObject({ method: "POST", path: `/v24.0/${sample.WABA_ID}/subscribed_apps` });
+    expect((await requests(tokenOf(w)))[1]).toMatchObject({
+      method: "POST",
+      path: `/v24.0/${sample.WABA_ID}/subscribed_apps`,
+    });
     const bad = channel("whatsapp");
-    const expired = { error: { message: "Error validating access token: Session has expired.", type: "OAuthException", code: 190 } };
+    const expired = {
+      error: { message: "Error validating access token: Session has expired.", type: "OAuthException", code: 190 },
+    };
     await script(tokenOf(bad), [{ status: 401, body: expired }]);
-    await expect(whatsapp.connect(platformContext(env, bad))).rejects.toThrow("WhatsApp answered 401: Error validating access token: Session has expired.");
+    await expect(whatsapp.connect(platformContext(env, bad))).rejects.toThrow(
+      "WhatsApp answered 401: Error validating access token: Session has expired.",
+    );
   });
 });

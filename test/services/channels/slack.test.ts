@@ -22,13 +22,17 @@ const config = (credentials: Partial<Record<"botToken" | "signingSecret", string
 });
 
 async function control(path: string, body?: unknown) {
-  const init = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const init =
+    body === undefined
+      ? {}
+      : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   const response = await fetch(`${standIn}${path}`, init);
   expect(response.status).toBe(200);
   return response.json<any>();
 }
 const requests = (token: string): Promise<any[]> => control(`/__requests?key=${encodeURIComponent(token)}`);
-const signed = (input: Record<string, unknown>): Promise<{ headers: Record<string, string>; body: string }> => control("/__sign", input);
+const signed = (input: Record<string, unknown>): Promise<{ headers: Record<string, string>; body: string }> =>
+  control("/__sign", input);
 const webhook = (s: { headers: Record<string, string>; body: string }) =>
   new Request("https://example.com/channels/slack/inbox", { method: "POST", headers: s.headers, body: s.body });
 
@@ -39,7 +43,9 @@ const envelope = (event: Record<string, unknown>, eventId = "Ev0PV52K21") => ({
   api_app_id: "A0PNCHHK2",
   event,
   type: "event_callback",
-  authorizations: [{ enterprise_id: null, team_id: "T061EG9R6", user_id: "U0LAN0Z89", is_bot: true, is_enterprise_install: false }],
+  authorizations: [
+    { enterprise_id: null, team_id: "T061EG9R6", user_id: "U0LAN0Z89", is_bot: true, is_enterprise_install: false },
+  ],
   event_id: eventId,
   event_time: 1355517523,
 });
@@ -97,7 +103,8 @@ describe("Slack request signatures", () => {
     "&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c",
   ].join("");
   const docSignature = "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503";
-  const docHeaders = () => new Headers({ "x-slack-request-timestamp": "1531420618", "x-slack-signature": docSignature });
+  const docHeaders = () =>
+    new Headers({ "x-slack-request-timestamp": "1531420618", "x-slack-signature": docSignature });
   const at = (seconds: number) => seconds * 1000;
 
   it("accepts Slack's documented example within five minutes of its timestamp", async () => {
@@ -109,7 +116,9 @@ describe("Slack request signatures", () => {
   it("refuses it later or earlier than five minutes (a replay), with another body, secret or a missing header", async () => {
     expect(await verifySlackSignature(docHeaders(), docBody, SECRET, at(1531420618 + 301))).toBe(false);
     expect(await verifySlackSignature(docHeaders(), docBody, SECRET, at(1531420618 - 301))).toBe(false);
-    expect(await verifySlackSignature(docHeaders(), docBody.replace("roadrunner", "coyote"), SECRET, at(1531420618))).toBe(false);
+    expect(
+      await verifySlackSignature(docHeaders(), docBody.replace("roadrunner", "coyote"), SECRET, at(1531420618)),
+    ).toBe(false);
     expect(await verifySlackSignature(docHeaders(), docBody, "another-secret", at(1531420618))).toBe(false);
     expect(await verifySlackSignature(docHeaders(), docBody, "", at(1531420618))).toBe(false);
     const noSignature = docHeaders();
@@ -122,7 +131,9 @@ describe("Slack request signatures", () => {
 
   it("verifies an event the stand-in signed now, and a redelivery with X-Slack-Retry-Num", async () => {
     const body = envelope(IM);
-    expect(await slack.verify(webhook(await signed({ signingSecret: SECRET, body })), JSON.stringify(body), config())).toBe(true);
+    expect(
+      await slack.verify(webhook(await signed({ signingSecret: SECRET, body })), JSON.stringify(body), config()),
+    ).toBe(true);
     const retry = await signed({ signingSecret: SECRET, body, retryNum: 1 });
     expect(retry.headers["x-slack-retry-num"]).toBe("1");
     expect(await slack.verify(webhook(retry), retry.body, config())).toBe(true);
@@ -135,11 +146,21 @@ describe("Slack request signatures", () => {
 
 describe("Slack's url_verification handshake", () => {
   it("echoes the challenge, and is not a handshake for an event", async () => {
-    const body = { token: "Jhj5dZrVaK7ZwHHjRyZWjbDl", challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P", type: "url_verification" };
-    const answer = slack.handshake!(new Request("https://example.com/", { method: "POST", body: JSON.stringify(body) }), JSON.stringify(body), config());
+    const body = {
+      token: "Jhj5dZrVaK7ZwHHjRyZWjbDl",
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+      type: "url_verification",
+    };
+    const answer = slack.handshake!(
+      new Request("https://example.com/", { method: "POST", body: JSON.stringify(body) }),
+      JSON.stringify(body),
+      config(),
+    );
     expect(answer?.status).toBe(200);
     expect(await answer?.json()).toEqual({ challenge: body.challenge });
-    expect(slack.handshake!(new Request("https://example.com/", { method: "POST" }), JSON.stringify(envelope(IM)), config())).toBeNull();
+    expect(
+      slack.handshake!(new Request("https://example.com/", { method: "POST" }), JSON.stringify(envelope(IM)), config()),
+    ).toBeNull();
     expect(slack.handshake!(new Request("https://example.com/"), "", config())).toBeNull();
   });
 });
@@ -162,7 +183,14 @@ describe("Slack events read", () => {
   it("reads a shared file as an attachment fetched from its private download URL", () => {
     const [event] = parse(envelope(FILE_SHARE));
     expect(event.text).toBe("We got one!");
-    expect(event.attachments).toEqual([{ kind: "image", ref: FILE_SHARE.files[0].url_private_download, filename: "ghostrap.png", contentType: "image/png" }]);
+    expect(event.attachments).toEqual([
+      {
+        kind: "image",
+        ref: FILE_SHARE.files[0].url_private_download,
+        filename: "ghostrap.png",
+        contentType: "image/png",
+      },
+    ]);
   });
 
   it("makes each top-level channel message a thread of its own, a group, answered in that thread", () => {
@@ -173,7 +201,10 @@ describe("Slack events read", () => {
       thread: { threadTs: "1355517523.000005" },
     });
     const reply = { ...top, ts: "1355517600.000001", thread_ts: "1355517523.000005" };
-    expect(parse(envelope(reply))[0]).toMatchObject({ eventId: "C024BE91L:1355517600.000001", threadKey: "C024BE91L:1355517523.000005" });
+    expect(parse(envelope(reply))[0]).toMatchObject({
+      eventId: "C024BE91L:1355517600.000001",
+      threadKey: "C024BE91L:1355517523.000005",
+    });
     const privateGroup = { ...top, channel: "G024BE91L", channel_type: "group" };
     expect(parse(envelope(privateGroup))[0].group).toEqual({ id: "G024BE91L" });
   });
@@ -182,19 +213,56 @@ describe("Slack events read", () => {
     const [mention] = parse(envelope(MENTION, "Ev0MENTION"));
     const [message] = parse(envelope({ ...MENTION, type: "message", channel_type: "channel" }, "Ev0MESSAGE"));
     expect(mention.eventId).toBe(message.eventId);
-    expect(mention).toMatchObject({ threadKey: "C123ABC456:1515449522.000016", group: { id: "C123ABC456" }, text: "is it everything a river should be?" });
+    expect(mention).toMatchObject({
+      threadKey: "C123ABC456:1515449522.000016",
+      group: { id: "C123ABC456" },
+      text: "is it everything a river should be?",
+    });
   });
 
   it("ignores bots (ours included), edits, deletions, joins and envelopes without a message", () => {
     expect(parse(envelope({ ...IM, bot_id: "B0BOT1D00", user: "U0LAN0Z89" }))).toEqual([]);
-    const bot = { type: "message", subtype: "bot_message", bot_id: "B123", text: "beep", ts: "1.2", channel: "C1", channel_type: "channel" };
+    const bot = {
+      type: "message",
+      subtype: "bot_message",
+      bot_id: "B123",
+      text: "beep",
+      ts: "1.2",
+      channel: "C1",
+      channel_type: "channel",
+    };
     expect(parse(envelope(bot))).toEqual([]);
-    const edit = { type: "message", subtype: "message_changed", hidden: true, channel: "C1", ts: "1.3", message: { user: "U1", text: "edited" } };
+    const edit = {
+      type: "message",
+      subtype: "message_changed",
+      hidden: true,
+      channel: "C1",
+      ts: "1.3",
+      message: { user: "U1", text: "edited" },
+    };
     expect(parse(envelope(edit))).toEqual([]);
-    const join = { type: "message", subtype: "channel_join", user: "U1", text: "<@U1> has joined the channel", ts: "1.4", channel: "C1" };
+    const join = {
+      type: "message",
+      subtype: "channel_join",
+      user: "U1",
+      text: "<@U1> has joined the channel",
+      ts: "1.4",
+      channel: "C1",
+    };
     expect(parse(envelope(join))).toEqual([]);
-    expect(parse(envelope({ type: "reaction_added", user: "U1", reaction: "thumbsup", item: { type: "message", channel: "C1", ts: "1.5" } }))).toEqual([]);
-    expect(parse({ token: "x", team_id: "T1", minute_rate_limited: 1518467820, api_app_id: "A1", type: "app_rate_limited" })).toEqual([]);
+    expect(
+      parse(
+        envelope({
+          type: "reaction_added",
+          user: "U1",
+          reaction: "thumbsup",
+          item: { type: "message", channel: "C1", ts: "1.5" },
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      parse({ token: "x", team_id: "T1", minute_rate_limited: 1518467820, api_app_id: "A1", type: "app_rate_limited" }),
+    ).toEqual([]);
   });
 
   it("refuses a body that is neither JSON nor an interactivity payload with a 400", () => {
@@ -210,7 +278,9 @@ describe("Slack events read", () => {
     expect(fromSlackText("see <https://example.com/a?b=1&amp;c=2|the docs> &amp; <https://example.com>")).toBe(
       "see the docs (https://example.com/a?b=1&c=2) & https://example.com",
     );
-    expect(fromSlackText("<@U0LAN0Z89> ask <@U2147483697> in <#C024BE7LR|general> <!here> &lt;3", "U0LAN0Z89")).toBe("ask @U2147483697 in #general @here <3");
+    expect(fromSlackText("<@U0LAN0Z89> ask <@U2147483697> in <#C024BE7LR|general> <!here> &lt;3", "U0LAN0Z89")).toBe(
+      "ask @U2147483697 in #general @here <3",
+    );
     expect(fromSlackText("<mailto:bob@example.com|bob@example.com>")).toBe("bob@example.com");
   });
 
@@ -219,7 +289,13 @@ describe("Slack events read", () => {
       type: "block_actions",
       user: { id: "U2147483697", username: "spengler", team_id: "T061EG9R6" },
       team: { id: "T061EG9R6", domain: "ghostbusters" },
-      container: { type: "message", message_ts: "1548261231.000200", channel_id: "C024BE91L", is_ephemeral: false, thread_ts: "1548261200.000100" },
+      container: {
+        type: "message",
+        message_ts: "1548261231.000200",
+        channel_id: "C024BE91L",
+        is_ephemeral: false,
+        thread_ts: "1548261200.000100",
+      },
       channel: { id: "C024BE91L", name: "support" },
       trigger_id: "12321423423.333649436676.d8c1bb837935619ccad0f624c448ffb3",
       actions: [
@@ -270,7 +346,11 @@ describe("Slack Web API calls (the stand-in)", () => {
     const channel = config();
     expect(await slack.connect(platformContext(env, channel))).toBe("Connected as @assistant in team Ghostbusters");
     const [call] = await requests(channel.credentials.botToken);
-    expect(call).toMatchObject({ method: "POST", path: "/api/auth.test", headers: { authorization: `Bearer ${channel.credentials.botToken}` } });
+    expect(call).toMatchObject({
+      method: "POST",
+      path: "/api/auth.test",
+      headers: { authorization: `Bearer ${channel.credentials.botToken}` },
+    });
   });
 
   it("refuses a wrong token with Slack's error code (ok: false), not retryable, and a user token", async () => {
@@ -308,10 +388,24 @@ describe("Slack Web API calls (the stand-in)", () => {
   it("answers in the thread of a channel message, and in a DM's thread when the visitor wrote there", async () => {
     const channel = config();
     const ctx = platformContext(env, channel);
-    await slack.send(ctx, outbound({ threadKey: "C024BE91L:1355517523.000005", text: "In the thread", thread: { threadTs: "1355517523.000005" } }));
-    await slack.send(ctx, outbound({ threadKey: "D024BE91L", text: "In the DM's thread", thread: { threadTs: "1355517999.000001" } }));
+    await slack.send(
+      ctx,
+      outbound({
+        threadKey: "C024BE91L:1355517523.000005",
+        text: "In the thread",
+        thread: { threadTs: "1355517523.000005" },
+      }),
+    );
+    await slack.send(
+      ctx,
+      outbound({ threadKey: "D024BE91L", text: "In the DM's thread", thread: { threadTs: "1355517999.000001" } }),
+    );
     const [inChannel, inDm] = await requests(channel.credentials.botToken);
-    expect(inChannel.body).toMatchObject({ channel: "C024BE91L", thread_ts: "1355517523.000005", text: "In the thread" });
+    expect(inChannel.body).toMatchObject({
+      channel: "C024BE91L",
+      thread_ts: "1355517523.000005",
+      text: "In the thread",
+    });
     expect(inDm.body).toMatchObject({ channel: "D024BE91L", thread_ts: "1355517999.000001" });
   });
 
@@ -330,7 +424,10 @@ describe("Slack Web API calls (the stand-in)", () => {
 
   it("puts quick replies as buttons under the reply", async () => {
     const channel = config();
-    await slack.send(platformContext(env, channel), outbound({ text: "What would you like?", quickReplies: ["Opening hours", "Prices"] }));
+    await slack.send(
+      platformContext(env, channel),
+      outbound({ text: "What would you like?", quickReplies: ["Opening hours", "Prices"] }),
+    );
     const [call] = await requests(channel.credentials.botToken);
     expect(call.body.text).toBe("What would you like?");
     expect(call.body.blocks).toEqual([
@@ -338,8 +435,18 @@ describe("Slack Web API calls (the stand-in)", () => {
       {
         type: "actions",
         elements: [
-          { type: "button", action_id: "quick_reply_0", text: { type: "plain_text", text: "Opening hours", emoji: true }, value: "Opening hours" },
-          { type: "button", action_id: "quick_reply_1", text: { type: "plain_text", text: "Prices", emoji: true }, value: "Prices" },
+          {
+            type: "button",
+            action_id: "quick_reply_0",
+            text: { type: "plain_text", text: "Opening hours", emoji: true },
+            value: "Opening hours",
+          },
+          {
+            type: "button",
+            action_id: "quick_reply_1",
+            text: { type: "plain_text", text: "Prices", emoji: true },
+            value: "Prices",
+          },
         ],
       },
     ]);
@@ -360,18 +467,40 @@ describe("Slack Web API calls (the stand-in)", () => {
       ],
     });
     const attempt = () => slack.send(ctx, outbound({ text: "Hi" })).catch((err: PlatformError) => err);
-    expect(await attempt()).toMatchObject({ message: "Slack answered 429: ratelimited", status: 429, retryAfterSeconds: 7, retryable: true });
-    expect(await attempt()).toMatchObject({ message: "Slack answered ratelimited", status: 429, retryAfterSeconds: 3, retryable: true });
+    expect(await attempt()).toMatchObject({
+      message: "Slack answered 429: ratelimited",
+      status: 429,
+      retryAfterSeconds: 7,
+      retryable: true,
+    });
+    expect(await attempt()).toMatchObject({
+      message: "Slack answered ratelimited",
+      status: 429,
+      retryAfterSeconds: 3,
+      retryable: true,
+    });
     expect(await attempt()).toMatchObject({ message: "Slack answered 503: service_unavailable", retryable: true });
-    expect(await attempt()).toMatchObject({ message: "Slack answered channel_not_found", status: 400, retryable: false });
-    expect(await attempt()).toMatchObject({ message: "Slack answered missing_scope (the app needs the chat:write scope)", retryable: false });
+    expect(await attempt()).toMatchObject({
+      message: "Slack answered channel_not_found",
+      status: 400,
+      retryable: false,
+    });
+    expect(await attempt()).toMatchObject({
+      message: "Slack answered missing_scope (the app needs the chat:write scope)",
+      retryable: false,
+    });
   });
 
   it("reads the sender's profile: display name, else real name, and the 72 px picture", async () => {
     const ctx = platformContext(env, config());
     const event = parse(envelope(IM))[0];
-    expect(await slack.profile!(ctx, event)).toEqual({ name: "spengler", avatar: "https://avatars.slack-edge.com/2026-01-01/U2147483697_72.png" });
-    expect(await slack.profile!(ctx, { ...event, sender: { id: "U061F7AUR" } })).toMatchObject({ name: "Peter Venkman" });
+    expect(await slack.profile!(ctx, event)).toEqual({
+      name: "spengler",
+      avatar: "https://avatars.slack-edge.com/2026-01-01/U2147483697_72.png",
+    });
+    expect(await slack.profile!(ctx, { ...event, sender: { id: "U061F7AUR" } })).toMatchObject({
+      name: "Peter Venkman",
+    });
     expect(await slack.profile!(ctx, { ...event, sender: { id: "nobody" } })).toBeNull();
   });
 
@@ -386,10 +515,16 @@ describe("Slack Web API calls (the stand-in)", () => {
     const [call] = await requests(channel.credentials.botToken);
     expect(call).toMatchObject({ method: "GET", headers: { authorization: `Bearer ${channel.credentials.botToken}` } });
     // Refusals are responses that are not ok, so the intake takes the message in without the file.
-    const elsewhere = await slack.download!(ctx, { kind: "image", ref: "https://attacker.example/files-pri/x/download/a.png" });
+    const elsewhere = await slack.download!(ctx, {
+      kind: "image",
+      ref: "https://attacker.example/files-pri/x/download/a.png",
+    });
     expect(elsewhere.status).toBe(400);
     expect(await elsewhere.text()).toMatch(/unexpected host: attacker.example/);
-    const refused = await slack.download!(platformContext(env, config({ botToken: "not-a-token" })), { kind: "image", ref });
+    const refused = await slack.download!(platformContext(env, config({ botToken: "not-a-token" })), {
+      kind: "image",
+      ref,
+    });
     expect(refused.status).toBe(403);
     expect(await refused.text()).toMatch(/files:read/);
   });

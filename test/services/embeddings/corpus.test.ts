@@ -15,7 +15,7 @@ const stubOf = (kb: string) => env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(
  */
 function corpus(n = 1200): string[] {
   let seed = 7;
-  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
   const word = (topic: number, j: number) => (topic === 0 && j === 0 ? "automobile" : `t${topic}w${j}`);
   return Array.from({ length: n }, (_, i) => {
     const topic = i % 40;

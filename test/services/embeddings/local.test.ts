@@ -67,7 +67,11 @@ describe("local embedding model", () => {
   });
 
   it("puts '退货政策' closest to a Chinese passage about 退货", async () => {
-    const passages = ["我们的办公室周一至周五上午九点开门，周末休息。", "收到商品后七天内可以申请退货，退货时请保留原包装。", "会员积分可以在下次购物时抵扣现金。"];
+    const passages = [
+      "我们的办公室周一至周五上午九点开门，周末休息。",
+      "收到商品后七天内可以申请退货，退货时请保留原包装。",
+      "会员积分可以在下次购物时抵扣现金。",
+    ];
     expect(await nearest("退货政策", passages)).toBe(1);
     const q = await embedOne("退货政策");
     const [office, returns] = await localEmbeddingModel.embed(passages.slice(0, 2));
@@ -76,7 +80,10 @@ describe("local embedding model", () => {
 
   it("gives Chinese question words little weight: sharing only 怎么 with '怎么注册账号' is worth little", async () => {
     const q = await embedOne("怎么注册账号");
-    const [noise, answer] = await localEmbeddingModel.embed(["怎么说呢，怎么都行，怎么选都可以。", "注册账号：打开应用，点击注册，填写手机号。"]);
+    const [noise, answer] = await localEmbeddingModel.embed([
+      "怎么说呢，怎么都行，怎么选都可以。",
+      "注册账号：打开应用，点击注册，填写手机号。",
+    ]);
     expect(dot(q, noise)).toBeLessThan(0.1);
     expect(dot(q, answer)).toBeGreaterThan(dot(q, noise) + 0.3);
   });

@@ -1,14 +1,30 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ModelError } from "../../../src/services/llm/types";
-import { EMBEDDING_BATCH_SIZE, openAiCompatibleEmbeddingModel } from "../../../src/services/embeddings/openai-compatible";
+import {
+  EMBEDDING_BATCH_SIZE,
+  openAiCompatibleEmbeddingModel,
+} from "../../../src/services/embeddings/openai-compatible";
 import { workersAiEmbeddingModel } from "../../../src/services/embeddings/workers-ai";
 
 const KEY = "sk-test-upstream-0123456789";
 const model = (name: string, opts: { apiKey?: string | null; dimensions?: number } = {}) =>
-  openAiCompatibleEmbeddingModel({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1/`, apiKey: opts.apiKey === undefined ? KEY : opts.apiKey, model: name, dimensions: opts.dimensions ?? 8 });
-const requestsOf = async (name: string) => (await (await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${name}`)).json<any>()) as { headers: { authorization: string | null }; body: any };
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable("should have failed"), (e) => e as ModelError);
+  openAiCompatibleEmbeddingModel({
+    baseUrl: `${env.TEST_UPSTREAM_URL}/v1/`,
+    apiKey: opts.apiKey === undefined ? KEY : opts.apiKey,
+    model: name,
+    dimensions: opts.dimensions ?? 8,
+  });
+const requestsOf = async (name: string) =>
+  (await (await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${name}`)).json<any>()) as {
+    headers: { authorization: string | null };
+    body: any;
+  };
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable("should have failed"),
+    (e) => e as ModelError,
+  );
 
 describe("openai_compatible embedding model (against the local upstream)", () => {
   it("posts {model, input} to /embeddings with the key and returns unit vectors in input order", async () => {
@@ -57,11 +73,19 @@ describe("openai_compatible embedding model (against the local upstream)", () =>
 
   it("vectors of another length than the record says are a 400 ModelError (the record is wrong)", async () => {
     const err = await failure(model(`dims-${crypto.randomUUID()}`, { dimensions: 1024 }).embed(["x"]));
-    expect(err).toMatchObject({ status: 400, message: "The embedding model returned 8 dimensions; its record says 1024." });
+    expect(err).toMatchObject({
+      status: 400,
+      message: "The embedding model returned 8 dimensions; its record says 1024.",
+    });
   });
 
   it("an unreachable provider is a 502 ModelError", async () => {
-    const unreachable = openAiCompatibleEmbeddingModel({ baseUrl: "http://127.0.0.1:9/v1", apiKey: null, model: "m", dimensions: 8 });
+    const unreachable = openAiCompatibleEmbeddingModel({
+      baseUrl: "http://127.0.0.1:9/v1",
+      apiKey: null,
+      model: "m",
+      dimensions: 8,
+    });
     expect(await failure(unreachable.embed(["x"]))).toMatchObject({ status: 502 });
   });
 });
@@ -69,6 +93,8 @@ describe("openai_compatible embedding model (against the local upstream)", () =>
 describe("workers_ai embedding model", () => {
   it("refuses with a 400 where the AI binding is absent (as in tests and `npm run dev`)", () => {
     expect(env.AI).toBeUndefined();
-    expect(() => workersAiEmbeddingModel(env.AI, "@cf/baai/bge-m3", 1024)).toThrow(new ModelError("Workers AI is not configured (no AI binding)", 400));
+    expect(() => workersAiEmbeddingModel(env.AI, "@cf/baai/bge-m3", 1024)).toThrow(
+      new ModelError("Workers AI is not configured (no AI binding)", 400),
+    );
   });
 });

@@ -6,10 +6,23 @@ import { openAiCompatibleChatModel, requestBody } from "../../../src/services/ll
 const KEY = "sk-test-upstream-0123456789";
 const baseUrl = () => `${env.TEST_UPSTREAM_URL}/v1`;
 const model = (name: string, opts: { apiKey?: string | null; timeoutMs?: number; baseUrl?: string } = {}) =>
-  openAiCompatibleChatModel({ baseUrl: opts.baseUrl ?? baseUrl(), apiKey: opts.apiKey === undefined ? KEY : opts.apiKey, model: name, timeoutMs: opts.timeoutMs });
-const ask = (extra: Partial<ChatRequest> = {}): ChatRequest => ({ messages: [{ role: "user", content: "Say something" }], ...extra });
-const lastRequest = async (name: string) => (await (await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${name}`)).json<any>()).body;
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable("should have failed"), (e) => e as ModelError);
+  openAiCompatibleChatModel({
+    baseUrl: opts.baseUrl ?? baseUrl(),
+    apiKey: opts.apiKey === undefined ? KEY : opts.apiKey,
+    model: name,
+    timeoutMs: opts.timeoutMs,
+  });
+const ask = (extra: Partial<ChatRequest> = {}): ChatRequest => ({
+  messages: [{ role: "user", content: "Say something" }],
+  ...extra,
+});
+const lastRequest = async (name: string) =>
+  (await (await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${name}`)).json<any>()).body;
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable("should have failed"),
+    (e) => e as ModelError,
+  );
 
 describe("openai_compatible chat model", () => {
   it("yields each delta as the upstream sends it, then the usage", async () => {
@@ -18,18 +31,29 @@ describe("openai_compatible chat model", () => {
     const seen: { event: ChatEvent; at: number }[] = [];
     for await (const event of model(name).stream(ask({ maxTokens: 10 }))) seen.push({ event, at: Date.now() - start });
     const deltas = seen.filter((s) => s.event.type === "delta");
-    expect(deltas.map((d) => (d.event as { text: string }).text).join("")).toBe("word1 word2 word3 word4 word5 word6 word7 word8 word9 word10");
+    expect(deltas.map((d) => (d.event as { text: string }).text).join("")).toBe(
+      "word1 word2 word3 word4 word5 word6 word7 word8 word9 word10",
+    );
     expect(deltas[0].at).toBeLessThan(300);
     expect(deltas[9].at - deltas[0].at).toBeGreaterThan(300);
-    expect(seen.at(-1)!.event).toEqual({ type: "usage", usage: { promptTokens: 2, completionTokens: 10, totalTokens: 12 } });
+    expect(seen.at(-1)!.event).toEqual({
+      type: "usage",
+      usage: { promptTokens: 2, completionTokens: 10, totalTokens: 12 },
+    });
   });
 
   it("sends the passages as numbered sources in the system message, and the JSON schema as response_format", async () => {
     const name = `body-${crypto.randomUUID()}`;
     const schema = { type: "object", properties: { answer: { type: "string" } } };
     await complete(model(name), {
-      messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hours?" }],
-      passages: [{ index: 1, text: "Open 9 to 5.", title: "Hours" }, { index: 2, text: "Closed Sundays." }],
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Hours?" },
+      ],
+      passages: [
+        { index: 1, text: "Open 9 to 5.", title: "Hours" },
+        { index: 2, text: "Closed Sundays." },
+      ],
       jsonSchema: schema,
       temperature: 0,
       maxTokens: 2,
@@ -39,9 +63,22 @@ describe("openai_compatible chat model", () => {
     expect(body.messages[0].content).toMatch(/^Be brief\.\n\n/);
     expect(body.messages[0].content).toContain("[1] Hours\nOpen 9 to 5.\n\n[2] Closed Sundays.");
     expect(body.messages[1]).toEqual({ role: "user", content: "Hours?" });
-    expect(body).toMatchObject({ stream: true, stream_options: { include_usage: true }, temperature: 0, max_tokens: 2 });
-    expect(body.response_format).toEqual({ type: "json_schema", json_schema: { name: "output", schema, strict: false } });
-    expect(requestBody("m", ask())).toEqual({ model: "m", messages: ask().messages, stream: true, stream_options: { include_usage: true } });
+    expect(body).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0,
+      max_tokens: 2,
+    });
+    expect(body.response_format).toEqual({
+      type: "json_schema",
+      json_schema: { name: "output", schema, strict: false },
+    });
+    expect(requestBody("m", ask())).toEqual({
+      model: "m",
+      messages: ask().messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
   });
 
   it("accumulates streamed tool-call fragments into one tool_call event", async () => {

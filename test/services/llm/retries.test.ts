@@ -11,14 +11,26 @@ import { upstreamRequestCount } from "../../routes/chat-completions/fixtures";
 // taken by an injected sleep, which notes how long each would have been.
 const KEY = "sk-test-upstream-0123456789";
 const POLICY: RetryPolicy = { retries: 2, baseDelayMs: 500, maxDelayMs: 10_000 };
-const ask = (extra: Partial<ChatRequest> = {}): ChatRequest => ({ messages: [{ role: "user", content: "Say something" }], maxTokens: 3, ...extra });
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable("should have failed"), (e) => e as ModelError);
+const ask = (extra: Partial<ChatRequest> = {}): ChatRequest => ({
+  messages: [{ role: "user", content: "Say something" }],
+  maxTokens: 3,
+  ...extra,
+});
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable("should have failed"),
+    (e) => e as ModelError,
+  );
 
 function retrying(name: string, policy = POLICY, timeoutMs?: number) {
   const waits: number[] = [];
-  const model = withRetries(openAiCompatibleChatModel({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1`, apiKey: KEY, model: name, timeoutMs }), policy, async (ms) => {
-    waits.push(ms);
-  });
+  const model = withRetries(
+    openAiCompatibleChatModel({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1`, apiKey: KEY, model: name, timeoutMs }),
+    policy,
+    async (ms) => {
+      waits.push(ms);
+    },
+  );
   return { model, waits };
 }
 
@@ -76,7 +88,11 @@ describe("model requests retried before the first token", () => {
   it("stops quietly when the caller leaves during a wait", async () => {
     const abort = new AbortController();
     const name = `fail-429-${crypto.randomUUID()}`;
-    const model = withRetries(openAiCompatibleChatModel({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1`, apiKey: KEY, model: name }), POLICY, async () => abort.abort());
+    const model = withRetries(
+      openAiCompatibleChatModel({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1`, apiKey: KEY, model: name }),
+      POLICY,
+      async () => abort.abort(),
+    );
     expect(await complete(model, ask({ signal: abort.signal }))).toMatchObject({ content: "" });
     expect(await upstreamRequestCount(name)).toBe(1);
   });
@@ -91,9 +107,19 @@ describe("model requests retried before the first token", () => {
   });
 
   it("takes its limits from the settings; a malformed one keeps the default and is reported", () => {
-    const settings = (vars: Record<string, string>) => ({ ...env, MODEL_RETRIES: undefined, MODEL_RETRY_MAX_DELAY_MS: undefined, MODEL_TIMEOUT_MS: undefined, ...vars }) as Bindings;
+    const settings = (vars: Record<string, string>) =>
+      ({
+        ...env,
+        MODEL_RETRIES: undefined,
+        MODEL_RETRY_MAX_DELAY_MS: undefined,
+        MODEL_TIMEOUT_MS: undefined,
+        ...vars,
+      }) as Bindings;
     expect(retryPolicy(settings({}))).toEqual({ retries: 2, baseDelayMs: 500, maxDelayMs: 10_000 });
-    expect(retryPolicy(settings({ MODEL_RETRIES: "0", MODEL_RETRY_MAX_DELAY_MS: "3000" }))).toMatchObject({ retries: 0, maxDelayMs: 3000 });
+    expect(retryPolicy(settings({ MODEL_RETRIES: "0", MODEL_RETRY_MAX_DELAY_MS: "3000" }))).toMatchObject({
+      retries: 0,
+      maxDelayMs: 3000,
+    });
     expect(retryPolicy(settings({ MODEL_RETRIES: "many" })).retries).toBe(2);
     const problems = settingProblems(settings({ MODEL_RETRIES: "many", MODEL_TIMEOUT_MS: "-1" })).map((p) => p.name);
     expect(problems).toEqual(expect.arrayContaining(["MODEL_RETRIES", "MODEL_TIMEOUT_MS"]));

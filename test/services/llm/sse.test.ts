@@ -18,7 +18,8 @@ async function collect(parts: (string | Uint8Array)[]): Promise<SseEvent[]> {
   return out;
 }
 
-const WIRE = ': comment\n\ndata: {"a":1}\n\nevent: error\ndata: {"detail":"x"}\n\ndata: line one\ndata: line two\n\ndata: [DONE]\n\n';
+const WIRE =
+  ': comment\n\ndata: {"a":1}\n\nevent: error\ndata: {"detail":"x"}\n\ndata: line one\ndata: line two\n\ndata: [DONE]\n\n';
 const EXPECTED: SseEvent[] = [
   { event: null, data: '{"a":1}' },
   { event: "error", data: '{"detail":"x"}' },
@@ -49,7 +50,9 @@ describe("parseSse", () => {
 
   it("decodes a multi-byte character split across reads", async () => {
     const bytes = new TextEncoder().encode('data: {"t":"營業時間"}\n\n');
-    expect(await collect([bytes.slice(0, 13), bytes.slice(13, 14), bytes.slice(14)])).toEqual([{ event: null, data: '{"t":"營業時間"}' }]);
+    expect(await collect([bytes.slice(0, 13), bytes.slice(13, 14), bytes.slice(14)])).toEqual([
+      { event: null, data: '{"t":"營業時間"}' },
+    ]);
   });
 
   it("yields an event as soon as its blank line arrives, before the rest of the stream", async () => {

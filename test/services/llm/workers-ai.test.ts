@@ -29,7 +29,8 @@ describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
     const fake = {
       run: async (name: string, inputs: unknown) => {
         calls.push({ name, inputs });
-        const wire = 'data: {"response":"Hel"}\n\ndata: {"response":"lo"}\n\ndata: {"response":"","usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\ndata: [DONE]\n\n';
+        const wire =
+          'data: {"response":"Hel"}\n\ndata: {"response":"lo"}\n\ndata: {"response":"","usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\ndata: [DONE]\n\n';
         return new ReadableStream({
           start(c) {
             c.enqueue(new TextEncoder().encode(wire.slice(0, 20)));
@@ -39,9 +40,19 @@ describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
         });
       },
     } as unknown as Ai;
-    const result = await complete(workersAiChatModel(fake, "@cf/meta/llama"), { messages: [{ role: "user", content: "Hi" }], passages: [{ index: 1, text: "Greeting." }] });
-    expect(result).toEqual({ content: "Hello", toolCalls: [], usage: { promptTokens: 3, completionTokens: 2, totalTokens: 5 } });
-    expect(calls[0]).toMatchObject({ name: "@cf/meta/llama", inputs: { stream: true, messages: [{ role: "system" }, { role: "user", content: "Hi" }] } });
+    const result = await complete(workersAiChatModel(fake, "@cf/meta/llama"), {
+      messages: [{ role: "user", content: "Hi" }],
+      passages: [{ index: 1, text: "Greeting." }],
+    });
+    expect(result).toEqual({
+      content: "Hello",
+      toolCalls: [],
+      usage: { promptTokens: 3, completionTokens: 2, totalTokens: 5 },
+    });
+    expect(calls[0]).toMatchObject({
+      name: "@cf/meta/llama",
+      inputs: { stream: true, messages: [{ role: "system" }, { role: "user", content: "Hi" }] },
+    });
   });
 
   it("with tools, runs one non-streamed round: tools in Cloudflare's form, tool turns in OpenAI's, tool_calls back as events", async () => {
@@ -50,18 +61,33 @@ describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
       run: async (name: string, inputs: Record<string, unknown>) => {
         calls.push({ name, inputs });
         return calls.length === 1
-          ? { response: null, tool_calls: [{ name: "lookup_order", arguments: { order: "A-17" } }], usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 } }
+          ? {
+              response: null,
+              tool_calls: [{ name: "lookup_order", arguments: { order: "A-17" } }],
+              usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
+            }
           : { response: "Order A-17 ships today." };
       },
     } as unknown as Ai;
     const model = workersAiChatModel(fake, "@cf/meta/llama-3.3-70b-instruct-fp8-fast");
-    const tools = [{ type: "function" as const, function: { name: "lookup_order", description: "Finds an order", parameters: { type: "object", properties: { order: { type: "string" } } } } }];
+    const tools = [
+      {
+        type: "function" as const,
+        function: {
+          name: "lookup_order",
+          description: "Finds an order",
+          parameters: { type: "object", properties: { order: { type: "string" } } },
+        },
+      },
+    ];
     const first = await complete(model, { messages: [{ role: "user", content: "Where is A-17?" }], tools });
     expect(first.toolCalls).toEqual([{ id: "call_1", name: "lookup_order", arguments: '{"order":"A-17"}' }]);
     expect(first.content).toBe("");
     expect(first.usage).toEqual({ promptTokens: 9, completionTokens: 4, totalTokens: 13 });
     expect(calls[0].inputs).not.toHaveProperty("stream");
-    expect(calls[0].inputs.tools).toEqual([{ name: "lookup_order", description: "Finds an order", parameters: tools[0].function.parameters }]);
+    expect(calls[0].inputs.tools).toEqual([
+      { name: "lookup_order", description: "Finds an order", parameters: tools[0].function.parameters },
+    ]);
     const second = await complete(model, {
       messages: [
         { role: "user", content: "Where is A-17?" },
@@ -73,21 +99,36 @@ describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
     expect(second.content).toBe("Order A-17 ships today.");
     expect(calls[1].inputs.messages).toEqual([
       { role: "user", content: "Where is A-17?" },
-      { role: "assistant", content: "", tool_calls: [{ id: "call_1", type: "function", function: { name: "lookup_order", arguments: '{"order":"A-17"}' } }] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: "call_1", type: "function", function: { name: "lookup_order", arguments: '{"order":"A-17"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "call_1", name: "lookup_order", content: '{"status":"ships today"}' },
     ]);
   });
 
   it("only Cloudflare's function-calling models call tools natively; the others use the text protocol", async () => {
-    const row = (modelName: string) => ({ provider: "workers_ai", modelName }) as Parameters<typeof nativeToolCalling>[0];
+    const row = (modelName: string) =>
+      ({ provider: "workers_ai", modelName }) as Parameters<typeof nativeToolCalling>[0];
     expect(nativeToolCalling(row("@cf/meta/llama-3.3-70b-instruct-fp8-fast"))).toBe(true);
     expect(nativeToolCalling(row("@cf/meta/llama-3.1-8b-instruct"))).toBe(false);
-    expect(nativeToolCalling({ provider: "openai_compatible", modelName: "any" } as Parameters<typeof nativeToolCalling>[0])).toBe(true);
+    expect(
+      nativeToolCalling({ provider: "openai_compatible", modelName: "any" } as Parameters<typeof nativeToolCalling>[0]),
+    ).toBe(true);
   });
 
   it("a failing binding is a 502 ModelError", async () => {
-    const fake = { run: async () => { throw new Error("capacity"); } } as unknown as Ai;
-    const err = await complete(workersAiChatModel(fake, "m"), { messages: [{ role: "user", content: "Hi" }] }).catch((e) => e);
+    const fake = {
+      run: async () => {
+        throw new Error("capacity");
+      },
+    } as unknown as Ai;
+    const err = await complete(workersAiChatModel(fake, "m"), { messages: [{ role: "user", content: "Hi" }] }).catch(
+      (e) => e,
+    );
     expect(err).toMatchObject({ status: 502 });
     expect(err.message).toContain("capacity");
   });

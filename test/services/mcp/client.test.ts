@@ -24,12 +24,28 @@ describe("the MCP client in workerd (the SDK's transports)", () => {
       expect(session.server).toEqual({ name: "test-mcp-server", version: "1.2.3" });
       const tools = await listAllTools(session, 1000);
       expect(tools.map((t) => t.name)).toEqual(["add", "whoami", "fail", "sleep", "big", "lookup_order"]);
-      expect(await callRemoteTool(session, "add", { a: 2, b: 3 }, 1000)).toMatchObject({ status: "success", output: "5", forModel: "5" });
-      expect(await callRemoteTool(session, "whoami", {}, 1000)).toMatchObject({ status: "success", output: { apiKey: "k-1", authorization: null } });
-      expect(await callRemoteTool(session, "lookup_order", { orderId: "A1" }, 1000)).toMatchObject({ status: "success", output: { orderId: "A1", status: "shipped" } });
-      expect(await callRemoteTool(session, "fail", {}, 1000)).toMatchObject({ status: "failure", error: "the tool broke on purpose" });
+      expect(await callRemoteTool(session, "add", { a: 2, b: 3 }, 1000)).toMatchObject({
+        status: "success",
+        output: "5",
+        forModel: "5",
+      });
+      expect(await callRemoteTool(session, "whoami", {}, 1000)).toMatchObject({
+        status: "success",
+        output: { apiKey: "k-1", authorization: null },
+      });
+      expect(await callRemoteTool(session, "lookup_order", { orderId: "A1" }, 1000)).toMatchObject({
+        status: "success",
+        output: { orderId: "A1", status: "shipped" },
+      });
+      expect(await callRemoteTool(session, "fail", {}, 1000)).toMatchObject({
+        status: "failure",
+        error: "the tool broke on purpose",
+      });
       expect(await callRemoteTool(session, "sleep", { ms: 1500 }, 300)).toMatchObject({ status: "timeout" });
-      expect(await callRemoteTool(session, "big", { bytes: 2_000_000 }, 3000)).toMatchObject({ status: "failure", error: expect.stringMatching(/over 1048576 bytes/) });
+      expect(await callRemoteTool(session, "big", { bytes: 2_000_000 }, 3000)).toMatchObject({
+        status: "failure",
+        error: expect.stringMatching(/over 1048576 bytes/),
+      });
     } finally {
       await session.close();
     }
@@ -39,7 +55,10 @@ describe("the MCP client in workerd (the SDK's transports)", () => {
     const session = await openMcpSession(bindings, mcp("/sse"), {});
     try {
       expect(session.transport).toBe("sse");
-      expect(await callRemoteTool(session, "add", { a: 1, b: 1 }, 1000)).toMatchObject({ status: "success", output: "2" });
+      expect(await callRemoteTool(session, "add", { a: 1, b: 1 }, 1000)).toMatchObject({
+        status: "success",
+        output: "2",
+      });
     } finally {
       await session.close();
     }
@@ -55,10 +74,22 @@ describe("the MCP client in workerd (the SDK's transports)", () => {
     expect((await problem(mcp("/mcp"), { "X-Ok": "a\nb" })).kind).toBe("bad_headers");
     const port = new URL(env.TEST_MCP_URL).port;
     // A closed port on an allowed host.
-    const closed = await problem("http://127.0.0.1:1/mcp", {}, { OUTBOUND_ALLOWED_HOSTS: `127.0.0.1,127.0.0.1:${port}` });
-    expect(closed).toMatchObject({ kind: "unreachable", detail: "Could not reach the MCP server: connection refused (127.0.0.1:1)." });
+    const closed = await problem(
+      "http://127.0.0.1:1/mcp",
+      {},
+      { OUTBOUND_ALLOWED_HOSTS: `127.0.0.1,127.0.0.1:${port}` },
+    );
+    expect(closed).toMatchObject({
+      kind: "unreachable",
+      detail: "Could not reach the MCP server: connection refused (127.0.0.1:1).",
+    });
     // A real name that never resolves (RFC 6761), and the guard naming the setting that would let a loopback server through.
-    expect(await problem("http://no-such-host.invalid/mcp")).toMatchObject({ kind: "unreachable", detail: "Could not reach the MCP server: could not resolve host no-such-host.invalid." });
-    expect((await problem("http://127.0.0.1:7/mcp")).detail).toContain("Loopback addresses are refused unless OUTBOUND_ALLOWED_HOSTS names them (127.0.0.1:7)");
+    expect(await problem("http://no-such-host.invalid/mcp")).toMatchObject({
+      kind: "unreachable",
+      detail: "Could not reach the MCP server: could not resolve host no-such-host.invalid.",
+    });
+    expect((await problem("http://127.0.0.1:7/mcp")).detail).toContain(
+      "Loopback addresses are refused unless OUTBOUND_ALLOWED_HOSTS names them (127.0.0.1:7)",
+    );
   });
 });

@@ -5,17 +5,21 @@ import { makeDocx } from "../../fixtures/documents";
 
 describe("DOCX parsing", () => {
   it("reads paragraphs as lines, with tabs, line breaks, entities and the core title", async () => {
-    const bytes = await makeDocx(["Opening hours", "Mon\tFri: 9 < 17 & \"late\"", "First line\nsecond line"], { title: "Handbook" });
+    const bytes = await makeDocx(["Opening hours", 'Mon\tFri: 9 < 17 & "late"', "First line\nsecond line"], {
+      title: "Handbook",
+    });
     const doc = await parseDocument(bytes, "handbook.docx");
     expect(doc.title).toBe("Handbook");
-    expect(doc.pages).toEqual([{ number: 1, text: 'Opening hours\nMon\tFri: 9 < 17 & "late"\nFirst line\nsecond line' }]);
+    expect(doc.pages).toEqual([
+      { number: 1, text: 'Opening hours\nMon\tFri: 9 < 17 & "late"\nFirst line\nsecond line' },
+    ]);
   });
 
   it("starts a new page at an explicit page break, and counts a doubled break once", async () => {
     const xml =
       '<w:document xmlns:w="w"><w:body><w:p><w:r><w:t>One.</w:t></w:r></w:p>' +
       '<w:p><w:r><w:br w:type="page"/></w:r><w:r><w:lastRenderedPageBreak/><w:t>Two.</w:t></w:r></w:p>' +
-      "<w:p><w:r><w:lastRenderedPageBreak/><w:t>Three</w:t></w:r><w:r><w:t xml:space=\"preserve\"> again.</w:t></w:r></w:p></w:body></w:document>";
+      '<w:p><w:r><w:lastRenderedPageBreak/><w:t>Three</w:t></w:r><w:r><w:t xml:space="preserve"> again.</w:t></w:r></w:p></w:body></w:document>';
     const doc = await parseDocument(zipSync({ "word/document.xml": strToU8(xml) }), "pages.docx");
     expect(doc.pages).toEqual([
       { number: 1, text: "One." },

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ParseError, SUPPORTED_FILE_TYPES, UnsupportedFileType, fileTypeOf, parseDocument } from "../../../src/services/parsing";
+import {
+  ParseError,
+  SUPPORTED_FILE_TYPES,
+  UnsupportedFileType,
+  fileTypeOf,
+  parseDocument,
+} from "../../../src/services/parsing";
 import { utf8 } from "../../fixtures/documents";
 
 describe("fileTypeOf", () => {
@@ -20,7 +26,15 @@ describe("fileTypeOf", () => {
 
 describe("SUPPORTED_FILE_TYPES", () => {
   it("lists every parser with content types and a size limit", () => {
-    expect(SUPPORTED_FILE_TYPES.map((t) => t.fileType).sort()).toEqual(["csv", "docx", "html", "json", "md", "pdf", "txt"]);
+    expect(SUPPORTED_FILE_TYPES.map((t) => t.fileType).sort()).toEqual([
+      "csv",
+      "docx",
+      "html",
+      "json",
+      "md",
+      "pdf",
+      "txt",
+    ]);
     for (const t of SUPPORTED_FILE_TYPES) {
       expect(t.extensions[0]).toBe(t.extension);
       expect(t.contentTypes.length).toBeGreaterThan(0);
@@ -34,13 +48,17 @@ describe("parseDocument", () => {
     const err = await parseDocument(utf8("x"), "slides.pptx").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnsupportedFileType);
     expect(err).toBeInstanceOf(ParseError);
-    expect((err as Error).message).toBe('Unsupported file type: ".pptx" files cannot be read. Supported types: pdf, docx, txt, md, html, csv, json.');
+    expect((err as Error).message).toBe(
+      'Unsupported file type: ".pptx" files cannot be read. Supported types: pdf, docx, txt, md, html, csv, json.',
+    );
     await expect(parseDocument(utf8("x"), "blob", "application/zip")).rejects.toThrow(/"blob" \(application\/zip\)/);
   });
 
   it("refuses a file over its type's size limit", async () => {
     const big = new Uint8Array(10 * 1024 * 1024 + 1).fill(0x61);
-    await expect(parseDocument(big, "big.txt")).rejects.toThrow("The file is too large: 10 MB, while txt files can be at most 10 MB.");
+    await expect(parseDocument(big, "big.txt")).rejects.toThrow(
+      "The file is too large: 10 MB, while txt files can be at most 10 MB.",
+    );
   });
 
   it("dispatches by extension before content type", async () => {

@@ -4,7 +4,9 @@ import { makePdf } from "../../fixtures/documents";
 
 describe("PDF parsing (unpdf inside workerd)", () => {
   it("keeps one entry per page with its number and the document title", async () => {
-    const bytes = await makePdf(["The warranty lasts two years.", "Refunds are paid within 14 days of the return."], { title: "Policies" });
+    const bytes = await makePdf(["The warranty lasts two years.", "Refunds are paid within 14 days of the return."], {
+      title: "Policies",
+    });
     const doc = await parseDocument(bytes, "policies.pdf");
     expect(doc.title).toBe("Policies");
     expect(doc.pages).toEqual([
@@ -14,7 +16,8 @@ describe("PDF parsing (unpdf inside workerd)", () => {
   });
 
   it("joins the wrapped lines of a paragraph and keeps paragraphs apart", async () => {
-    const long = "This first paragraph is long enough that the fixture wraps it over several lines of the page, and the parser must join them again into one line of text.";
+    const long =
+      "This first paragraph is long enough that the fixture wraps it over several lines of the page, and the parser must join them again into one line of text.";
     const doc = await parseDocument(await makePdf([`${long}\n\nA second paragraph.`]), "wrapped.pdf");
     expect(doc.pages[0].text).toBe(`${long}\nA second paragraph.`);
   });

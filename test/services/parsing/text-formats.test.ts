@@ -4,7 +4,8 @@ import { utf8 } from "../../fixtures/documents";
 
 const parse = async (text: string | Uint8Array, filename: string, contentType?: string) =>
   parseDocument(typeof text === "string" ? utf8(text) : text, filename, contentType);
-const textOf = async (text: string | Uint8Array, filename: string) => (await parse(text, filename)).pages.map((p) => p.text).join("\n\n");
+const textOf = async (text: string | Uint8Array, filename: string) =>
+  (await parse(text, filename)).pages.map((p) => p.text).join("\n\n");
 
 describe("plain text", () => {
   it("decodes UTF-8 with or without a BOM, CRLF line ends, and Chinese", async () => {
@@ -36,13 +37,28 @@ describe("plain text", () => {
 describe("Markdown", () => {
   it("keeps the words and drops the syntax", async () => {
     const md = [
-      "---", "layout: post", "---",
-      "# Returns *policy*", "",
-      "You can **return** items within [30 days](https://example.com/returns \"t\").", "",
-      "> Note: keep the `receipt`.", "",
-      "- first_item one", "2. second ~~old~~ item", "",
-      "| Plan | Price |", "|---|:---:|", "| Pro | $10 |", "",
-      "![diagram](d.png)", "```js", "const x = 1;", "```", "***", "[ref]: https://example.com",
+      "---",
+      "layout: post",
+      "---",
+      "# Returns *policy*",
+      "",
+      'You can **return** items within [30 days](https://example.com/returns "t").',
+      "",
+      "> Note: keep the `receipt`.",
+      "",
+      "- first_item one",
+      "2. second ~~old~~ item",
+      "",
+      "| Plan | Price |",
+      "|---|:---:|",
+      "| Pro | $10 |",
+      "",
+      "![diagram](d.png)",
+      "```js",
+      "const x = 1;",
+      "```",
+      "***",
+      "[ref]: https://example.com",
     ].join("\n");
     const doc = await parse(md, "returns.md");
     expect(doc.title).toBe("Returns policy");
@@ -64,7 +80,9 @@ describe("HTML", () => {
       <table><tr><th>Zone</th><th>Price</th></tr><tr><td>EU</td><td>&euro;5</td></tr></table><p>中文：我们在两天内发货。</p></body></html>`;
     const doc = await parse(html, "help.htm");
     expect(doc.title).toBe("Help & support");
-    expect(doc.pages[0].text).toBe("Shipping\n\nWe ship within 2 days.\nTracking is free.\n\nEurope\nAsia — 5 days\n\nZone | Price\nEU | €5\n\n中文：我们在两天内发货。");
+    expect(doc.pages[0].text).toBe(
+      "Shipping\n\nWe ship within 2 days.\nTracking is free.\n\nEurope\nAsia — 5 days\n\nZone | Price\nEU | €5\n\n中文：我们在两天内发货。",
+    );
   });
 
   it("falls back to the first h1 for the title and to the content type for the format", async () => {
@@ -75,7 +93,8 @@ describe("HTML", () => {
 
 describe("CSV", () => {
   it("renders each row as header: value pairs, with quoted fields and empty cells", async () => {
-    const csv = 'question,answer,tag\n"How long is the warranty?","Two years, from delivery",\nDo you ship abroad?,Yes,shipping\n';
+    const csv =
+      'question,answer,tag\n"How long is the warranty?","Two years, from delivery",\nDo you ship abroad?,Yes,shipping\n';
     expect(await textOf(csv, "faq.csv")).toBe(
       "question: How long is the warranty?; answer: Two years, from delivery\nquestion: Do you ship abroad?; answer: Yes; tag: shipping",
     );
@@ -88,8 +107,15 @@ describe("CSV", () => {
 
 describe("JSON", () => {
   it("flattens to path: value lines in document order", async () => {
-    const json = JSON.stringify({ shop: { name: "Acme", open: true }, faq: [{ q: "Hours?", a: "9 to 5\nweekdays" }], empty: [], none: null });
-    expect(await textOf(json, "data.json")).toBe("shop.name: Acme\nshop.open: true\nfaq[0].q: Hours?\nfaq[0].a: 9 to 5 weekdays\nnone: null");
+    const json = JSON.stringify({
+      shop: { name: "Acme", open: true },
+      faq: [{ q: "Hours?", a: "9 to 5\nweekdays" }],
+      empty: [],
+      none: null,
+    });
+    expect(await textOf(json, "data.json")).toBe(
+      "shop.name: Acme\nshop.open: true\nfaq[0].q: Hours?\nfaq[0].a: 9 to 5 weekdays\nnone: null",
+    );
   });
 
   it("gives a readable ParseError for invalid JSON", async () => {

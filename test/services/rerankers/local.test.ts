@@ -7,7 +7,11 @@ import { localReranker } from "../../../src/services/rerankers/local";
 import { db } from "../../harness";
 
 /** Document indexes, best first (ties keep the given order). */
-const ranking = (scores: number[]) => scores.map((s, i) => [s, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map(([, i]) => i);
+const ranking = (scores: number[]) =>
+  scores
+    .map((s, i) => [s, i])
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .map(([, i]) => i);
 
 describe("local reranker", () => {
   it("is the reranker of the built-in local reranker record", async () => {
@@ -43,18 +47,28 @@ describe("local reranker", () => {
   });
 
   it("prefers the query's words side by side, as a phrase, over the same words scattered", async () => {
-    const docs = ["The account page shows the reset link; a password manager can fill it.", "To reset your password, open the account page."];
+    const docs = [
+      "The account page shows the reset link; a password manager can fill it.",
+      "To reset your password, open the account page.",
+    ];
     const [scattered, phrase] = await localReranker.rerank("reset password", docs);
     expect(phrase).toBeGreaterThan(scattered);
   });
 
   it("matches morphological variants ('refunds' for 'refunded')", async () => {
-    const [variant, other] = await localReranker.rerank("refunds", ["Your payment is refunded within a week.", "Your payment is captured at shipping."]);
+    const [variant, other] = await localReranker.rerank("refunds", [
+      "Your payment is refunded within a week.",
+      "Your payment is captured at shipping.",
+    ]);
     expect(variant).toBeGreaterThan(other);
   });
 
   it("ranks Chinese by shared characters and character pairs", async () => {
-    const docs = ["政府发布了新的交通政策。", "收到商品后七天内可以申请退货，退货政策见下文。", "退出登录后请重新输入密码。"];
+    const docs = [
+      "政府发布了新的交通政策。",
+      "收到商品后七天内可以申请退货，退货政策见下文。",
+      "退出登录后请重新输入密码。",
+    ];
     const scores = await localReranker.rerank("退货政策", docs);
     expect(ranking(scores)[0]).toBe(1);
     expect(scores[1]).toBeGreaterThan(scores[0] + 0.2);
@@ -69,7 +83,10 @@ describe("local reranker", () => {
 
   it("weighs a term the question repeats as often as it says it (query term frequency)", async () => {
     const docs = ["Journals and their articles", "How authors choose titles"];
-    const [journal, titles] = await localReranker.rerank("Titles of articles: how are titles chosen, and are titles descriptive?", docs);
+    const [journal, titles] = await localReranker.rerank(
+      "Titles of articles: how are titles chosen, and are titles descriptive?",
+      docs,
+    );
     expect(titles).toBeGreaterThan(journal);
   });
 });

@@ -5,9 +5,18 @@ import { openAiCompatibleReranker, toUnitRange } from "../../../src/services/rer
 import { workersAiReranker } from "../../../src/services/rerankers/workers-ai";
 
 const KEY = "sk-test-upstream-0123456789";
-const reranker = (name: string, apiKey: string | null = KEY) => openAiCompatibleReranker({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1`, apiKey, model: name });
-const lastRequest = async (name: string) => (await (await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${name}`)).json<any>()) as { headers: { authorization: string | null }; body: any };
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable("should have failed"), (e) => e as ModelError);
+const reranker = (name: string, apiKey: string | null = KEY) =>
+  openAiCompatibleReranker({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1`, apiKey, model: name });
+const lastRequest = async (name: string) =>
+  (await (await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${name}`)).json<any>()) as {
+    headers: { authorization: string | null };
+    body: any;
+  };
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable("should have failed"),
+    (e) => e as ModelError,
+  );
 
 describe("openai_compatible reranker (against the local upstream)", () => {
   it("posts {model, query, documents, top_n} to /rerank and maps results back to the documents' order", async () => {
@@ -44,6 +53,8 @@ describe("openai_compatible reranker (against the local upstream)", () => {
 
 describe("workers_ai reranker", () => {
   it("refuses with a 400 where the AI binding is absent", () => {
-    expect(() => workersAiReranker(env.AI, "@cf/baai/bge-reranker-base")).toThrow(new ModelError("Workers AI is not configured (no AI binding)", 400));
+    expect(() => workersAiReranker(env.AI, "@cf/baai/bge-reranker-base")).toThrow(
+      new ModelError("Workers AI is not configured (no AI binding)", 400),
+    );
   });
 });

@@ -14,7 +14,12 @@ describe("keyword terms", () => {
 
   it("the index keeps every term, stopwords included, prefixed with its knowledge base", () => {
     const kb = "01900000-0000-7000-8000-0000000000ab";
-    expect(indexedTerms("请问 the", kb).split(" ")).toEqual(["k0000000000ab请", "k0000000000ab请问", "k0000000000ab问", "k0000000000abthe"]);
+    expect(indexedTerms("请问 the", kb).split(" ")).toEqual([
+      "k0000000000ab请",
+      "k0000000000ab请问",
+      "k0000000000ab问",
+      "k0000000000abthe",
+    ]);
   });
 });
 
@@ -23,11 +28,18 @@ describe("stemmed keyword terms", () => {
   const p = "k0000000000ab";
 
   it("the index stems English words (Porter), so a word's other forms share one posting list", () => {
-    expect(indexedTerms("Retrieving retrieval systems", kb).split(" ")).toEqual([`${p}retriev`, `${p}retriev`, `${p}system`]);
+    expect(indexedTerms("Retrieving retrieval systems", kb).split(" ")).toEqual([
+      `${p}retriev`,
+      `${p}retriev`,
+      `${p}system`,
+    ]);
   });
 
   it("a query term counts as often as the question says it (at most 3), and the unstemmed word follows for older indexes", () => {
-    const phrases = matchExpression("Titles of articles: how are titles and article titles and more titles chosen?", kb)!.split(" OR ");
+    const phrases = matchExpression(
+      "Titles of articles: how are titles and article titles and more titles chosen?",
+      kb,
+    )!.split(" OR ");
     expect(phrases.filter((t) => t === `"${p}titl"`)).toHaveLength(3);
     expect(phrases.filter((t) => t === `"${p}articl"`)).toHaveLength(2);
     expect(phrases).toContain(`"${p}titles"`);
@@ -37,6 +49,8 @@ describe("stemmed keyword terms", () => {
   });
 
   it("highlights the other forms of a query word too", () => {
-    expect(highlight("Retrieval of documents", "retrieving a document")).toBe("<mark>Retrieval</mark> of <mark>documents</mark>");
+    expect(highlight("Retrieval of documents", "retrieving a document")).toBe(
+      "<mark>Retrieval</mark> of <mark>documents</mark>",
+    );
   });
 });

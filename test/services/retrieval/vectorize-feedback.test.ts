@@ -17,7 +17,14 @@ describe("hybrid search with Vectorize", () => {
     await index.indexKeywords([{ id: "a", type: "text_node", sourceId: "f1", length: 4, terms: [["refund", 1]] }]);
     const unit = (i: number) => Array.from({ length: 256 }, (_, j) => (j === i ? 1 : 0));
     const vectorize = vectorizeStandIn();
-    await vectorize.upsert(["a", "b", "c"].map((id, i) => ({ id, values: unit(i), namespace: kbId, metadata: { type: "text_node", sourceId: `f${i + 1}` } })));
+    await vectorize.upsert(
+      ["a", "b", "c"].map((id, i) => ({
+        id,
+        values: unit(i),
+        namespace: kbId,
+        metadata: { type: "text_node", sourceId: `f${i + 1}` },
+      })),
+    );
     const kb = {
       id: kbId,
       name: "Vectorize",
@@ -31,7 +38,10 @@ describe("hybrid search with Vectorize", () => {
       sentenceWindowSize: 0,
     } as unknown as KnowledgeBaseRow;
     const search = (settings: Partial<Bindings>) =>
-      searchKnowledge({ ...env, VECTORIZE: vectorize, ...settings } as unknown as Bindings, getDb(env.DB), [kb], { query: "refund", limit: 5 });
+      searchKnowledge({ ...env, VECTORIZE: vectorize, ...settings } as unknown as Bindings, getDb(env.DB), [kb], {
+        query: "refund",
+        limit: 5,
+      });
 
     await search({});
     const [plain] = (await index.embed(["refund"])).vectors;

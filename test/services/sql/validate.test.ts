@@ -10,13 +10,29 @@ const refuse = (sql: string, dialect: "postgresql" | "sqlite", message: RegExp) 
 describe("checkReadOnlySql", () => {
   for (const dialect of ["postgresql", "sqlite"] as const) {
     it(`accepts single reads over the allowed tables (${dialect})`, () => {
-      expect(checkReadOnlySql("select region, sum(amount) as total from sales group by region order by total desc;", dialect, TABLES)).toEqual({
+      expect(
+        checkReadOnlySql(
+          "select region, sum(amount) as total from sales group by region order by total desc;",
+          dialect,
+          TABLES,
+        ),
+      ).toEqual({
         sql: "select region, sum(amount) as total from sales group by region order by total desc",
         tables: ["sales"],
       });
-      const cte = checkReadOnlySql("with big as (select * from sales where amount > 10) select c.name, count(*) from big join customers c on c.id = big.customer_id group by c.name", dialect, TABLES);
+      const cte = checkReadOnlySql(
+        "with big as (select * from sales where amount > 10) select c.name, count(*) from big join customers c on c.id = big.customer_id group by c.name",
+        dialect,
+        TABLES,
+      );
       expect(cte.tables.sort()).toEqual(["customers", "sales"]);
-      expect(checkReadOnlySql("select * from sales -- the comment ; drop table sales\n where region = 'a;b -- c'", dialect, TABLES).sql).toBe("select * from sales where region = 'a;b -- c'");
+      expect(
+        checkReadOnlySql(
+          "select * from sales -- the comment ; drop table sales\n where region = 'a;b -- c'",
+          dialect,
+          TABLES,
+        ).sql,
+      ).toBe("select * from sales where region = 'a;b -- c'");
       expect(checkReadOnlySql(`select "Region" from "Sales"`, dialect, TABLES).tables).toEqual(["sales"]);
     });
 

@@ -8,12 +8,18 @@ describe("function tool sandbox (QuickJS in WebAssembly)", () => {
   });
 
   it("awaits async functions and keeps console output", async () => {
-    const out = await runFunction("async function main(args) { console.log('hi', args.n); return await Promise.resolve(args.n * 2); }", { n: 21 });
+    const out = await runFunction(
+      "async function main(args) { console.log('hi', args.n); return await Promise.resolve(args.n * 2); }",
+      { n: 21 },
+    );
     expect(out).toMatchObject({ status: "success", output: 42, logs: ["hi 21"] });
   });
 
   it("uses the last expression when there is no main", async () => {
-    expect(await runFunction("args.word.toUpperCase()", { word: "ok" })).toMatchObject({ status: "success", output: "OK" });
+    expect(await runFunction("args.word.toUpperCase()", { word: "ok" })).toMatchObject({
+      status: "success",
+      output: "OK",
+    });
   });
 
   it("ends an endless loop as timeout", async () => {
@@ -28,12 +34,22 @@ describe("function tool sandbox (QuickJS in WebAssembly)", () => {
   });
 
   it("has no access to the worker: no fetch, env, bindings or timers", async () => {
-    const out = await runFunction("function main() { return [typeof fetch, typeof env, typeof process, typeof setTimeout, typeof globalThis.DB]; }", {});
-    expect(out).toMatchObject({ status: "success", output: ["undefined", "undefined", "undefined", "undefined", "undefined"] });
+    const out = await runFunction(
+      "function main() { return [typeof fetch, typeof env, typeof process, typeof setTimeout, typeof globalThis.DB]; }",
+      {},
+    );
+    expect(out).toMatchObject({
+      status: "success",
+      output: ["undefined", "undefined", "undefined", "undefined", "undefined"],
+    });
   });
 
   it("stops code that eats memory", async () => {
-    const out = await runFunction("function main() { const a = []; for (;;) a.push(new Array(100000).fill(1)); }", {}, { memoryBytes: 4 * 1024 * 1024, timeoutMs: 1500 });
+    const out = await runFunction(
+      "function main() { const a = []; for (;;) a.push(new Array(100000).fill(1)); }",
+      {},
+      { memoryBytes: 4 * 1024 * 1024, timeoutMs: 1500 },
+    );
     expect(out.status).not.toBe("success");
   });
 

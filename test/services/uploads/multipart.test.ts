@@ -45,7 +45,9 @@ async function read(stream: ReadableStream<Uint8Array>) {
 }
 
 describe("MultipartReader", () => {
-  const file = enc.encode(`line one\r\n--${BOUNDARY.slice(0, 7)}not the end\r\n-${"-".repeat(3)}${BOUNDARY}X and \r\n--${BOUNDARY.slice(0, -1)}. Done.`);
+  const file = enc.encode(
+    `line one\r\n--${BOUNDARY.slice(0, 7)}not the end\r\n-${"-".repeat(3)}${BOUNDARY}X and \r\n--${BOUNDARY.slice(0, -1)}. Done.`,
+  );
 
   it("reads fields and the file exactly, however the body is cut into chunks, with or without a CRLF after the closing boundary", async () => {
     for (const trailer of ["\r\n", ""]) {
@@ -54,7 +56,9 @@ describe("MultipartReader", () => {
         const got = await read(chunked(bytes, size));
         expect(got.fields, `chunks of ${size}`).toEqual({ key: "uploads/a.txt", policy: "eyJ4IjoxfQ==" });
         expect(got.filename).toBe("a.txt");
-        expect(new TextDecoder().decode(got.file), `chunks of ${size}, trailer ${JSON.stringify(trailer)}`).toBe(new TextDecoder().decode(file));
+        expect(new TextDecoder().decode(got.file), `chunks of ${size}, trailer ${JSON.stringify(trailer)}`).toBe(
+          new TextDecoder().decode(file),
+        );
       }
       // One chunk for the whole body, as small uploads arrive.
       expect((await read(chunked(bytes, bytes.length))).file).toEqual(file);
@@ -71,10 +75,16 @@ describe("MultipartReader", () => {
     // A file of several read pieces (256 KiB), delimiter look-alikes where pieces meet, then a field after it.
     const big = new Uint8Array(1024 * 1024 + 333);
     for (let i = 0; i < big.length; i++) big[i] = (i * 13 + (i >>> 9)) % 253;
-    for (let at = 256 * 1024 - 6; at + 40 < big.length; at += 256 * 1024) big.set(enc.encode(`\r\n--${BOUNDARY.slice(0, -1)}`), at);
+    for (let at = 256 * 1024 - 6; at + 40 < big.length; at += 256 * 1024)
+      big.set(enc.encode(`\r\n--${BOUNDARY.slice(0, -1)}`), at);
     for (const trailer of ["\r\n", ""]) {
       const head = body(big, "");
-      const withField = new Uint8Array([...head.subarray(0, head.length - BOUNDARY.length - 6), ...enc.encode(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="after"\r\n\r\nstill read\r\n--${BOUNDARY}--${trailer}`)]);
+      const withField = new Uint8Array([
+        ...head.subarray(0, head.length - BOUNDARY.length - 6),
+        ...enc.encode(
+          `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="after"\r\n\r\nstill read\r\n--${BOUNDARY}--${trailer}`,
+        ),
+      ]);
       const stream = new Response(withField).body!;
       const reader = new MultipartReader(stream, BOUNDARY);
       const names: string[] = [];
@@ -101,7 +111,10 @@ describe("MultipartReader", () => {
       expect(names).toEqual(["key", "policy", "file", "after"]);
       expect(pieces).toBeLessThan(20);
       expect(got!.length).toBe(big.length);
-      expect(got!.every((b, i) => b === big[i]), `trailer ${JSON.stringify(trailer)}`).toBe(true);
+      expect(
+        got!.every((b, i) => b === big[i]),
+        `trailer ${JSON.stringify(trailer)}`,
+      ).toBe(true);
       expect(after).toBe("still read");
     }
   });

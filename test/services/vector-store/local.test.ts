@@ -11,7 +11,12 @@ const kb = () => crypto.randomUUID();
 const stubOf = (knowledgeBaseId: string) => env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(knowledgeBaseId));
 /** A unit vector along `axis` tilted by `tilt` towards axis 1, in 4 dimensions. */
 const axis = (a: number, tilt = 0) => Array.from({ length: 4 }, (_, i) => (i === a ? 1 : 0) + (i === 1 ? tilt : 0));
-const rec = (id: string, values: number[], sourceId = "file-1", type: VectorRecord["type"] = "text_node"): VectorRecord => ({ id, values, type, sourceId });
+const rec = (
+  id: string,
+  values: number[],
+  sourceId = "file-1",
+  type: VectorRecord["type"] = "text_node",
+): VectorRecord => ({ id, values, type, sourceId });
 
 describe("local vector store (VectorIndex Durable Object)", () => {
   it("is the store when VECTORIZE is not bound", () => {
@@ -20,12 +25,21 @@ describe("local vector store (VectorIndex Durable Object)", () => {
 
   it("returns the nearest vectors best first, with cosine scores, type and source", async () => {
     const id = kb();
-    await store.upsert(id, [rec("a", axis(0)), rec("b", axis(0, 0.5), "file-2"), rec("c", axis(2)), rec("f", axis(0, 2), "faq-1", "faq")]);
+    await store.upsert(id, [
+      rec("a", axis(0)),
+      rec("b", axis(0, 0.5), "file-2"),
+      rec("c", axis(2)),
+      rec("f", axis(0, 2), "faq-1", "faq"),
+    ]);
     const matches = await store.query(id, [2, 0, 0, 0], { topK: 3 });
     expect(matches.map((m) => m.id)).toEqual(["a", "b", "f"]);
     expect(matches[0]).toEqual({ id: "a", score: expect.closeTo(1, 2), type: "text_node", sourceId: "file-1" });
     expect(matches[1].score).toBeCloseTo(1 / Math.hypot(1, 0.5), 2);
-    expect(matches[2]).toMatchObject({ type: "faq", sourceId: "faq-1", score: expect.closeTo(1 / Math.hypot(1, 2), 2) });
+    expect(matches[2]).toMatchObject({
+      type: "faq",
+      sourceId: "faq-1",
+      score: expect.closeTo(1 / Math.hypot(1, 2), 2),
+    });
     const opposite = await store.query(id, [-1, 0, 0, 0], { topK: 10 });
     expect(opposite.at(-1)).toMatchObject({ id: "a", score: expect.closeTo(-1, 2) });
     expect(await store.query(kb(), [1, 0, 0, 0], { topK: 5 })).toEqual([]);
@@ -34,7 +48,7 @@ describe("local vector store (VectorIndex Durable Object)", () => {
   it("keeps exactly the best topK of many (the heap agrees with a full ranking) and scores near the exact cosine", async () => {
     const id = kb();
     let seed = 7;
-    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
     // 30 dimensions: not a multiple of 4, so the padded stride is exercised too.
     const vectors = Array.from({ length: 301 }, (_, i) => rec(`v${i}`, Array.from({ length: 30 }, rnd), `s${i % 4}`));
     await store.upsert(id, vectors);
@@ -43,8 +57,10 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     expect(all).toHaveLength(301);
     expect(all.every((m, i) => i === 0 || all[i - 1].score >= m.score)).toBe(true);
     expect(await store.query(id, q, { topK: 7 })).toEqual(all.slice(0, 7));
-    const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
-    for (const m of all) expect(Math.abs(m.score - cosine(q, vectors[Number(m.id.slice(1))].values))).toBeLessThan(0.02);
+    const cosine = (a: number[], b: number[]) =>
+      a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
+    for (const m of all)
+      expect(Math.abs(m.score - cosine(q, vectors[Number(m.id.slice(1))].values))).toBeLessThan(0.02);
     const filtered = await store.query(id, q, { topK: 5, filter: { sourceIds: { notIn: ["s0", "s1"] } } });
     expect(filtered).toEqual(all.filter((m) => m.sourceId === "s2" || m.sourceId === "s3").slice(0, 5));
   });
@@ -52,13 +68,14 @@ describe("local vector store (VectorIndex Durable Object)", () => {
   it("scores a sparse query (few non-zero dimensions, read on those only) exactly as a dense one would", async () => {
     const id = kb();
     let seed = 11;
-    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
     const vectors = Array.from({ length: 200 }, (_, i) => rec(`v${i}`, Array.from({ length: 64 }, rnd), `s${i % 3}`));
     await store.upsert(id, vectors);
     // 5 of 64 dimensions set: the sparse path.
     const q = Array.from({ length: 64 }, (_, i) => ([3, 17, 30, 41, 60].includes(i) ? rnd() : 0));
     const got = await store.query(id, q, { topK: 200 });
-    const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
+    const cosine = (a: number[], b: number[]) =>
+      a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
     const exact = vectors.map((v) => ({ id: v.id, score: cosine(q, v.values) })).sort((a, b) => b.score - a.score);
     // int8 storage may swap near ties, never more.
     const exactTop = new Set(exact.slice(0, 12).map((m) => m.id));
@@ -71,7 +88,8 @@ describe("local vector store (VectorIndex Durable Object)", () => {
   it("filters by source ids: in, notIn, both, and an empty `in` matches nothing", async () => {
     const id = kb();
     await store.upsert(id, [rec("a", axis(0), "s1"), rec("b", axis(0, 0.1), "s2"), rec("c", axis(0, 0.2), "s3")]);
-    const ids = async (filter: { in?: string[]; notIn?: string[] }) => (await store.query(id, axis(0), { topK: 10, filter: { sourceIds: filter } })).map((m) => m.id);
+    const ids = async (filter: { in?: string[]; notIn?: string[] }) =>
+      (await store.query(id, axis(0), { topK: 10, filter: { sourceIds: filter } })).map((m) => m.id);
     expect(await ids({ in: ["s2", "s3"] })).toEqual(["b", "c"]);
     expect(await ids({ notIn: ["s1"] })).toEqual(["b", "c"]);
     expect(await ids({ in: ["s1", "s2"], notIn: ["s1"] })).toEqual(["b"]);
@@ -84,7 +102,10 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     await store.upsert(id, [rec("a", axis(0)), rec("b", axis(1)), rec("c", axis(2)), rec("d", axis(3))]);
     await store.upsert(id, [rec("a", axis(3), "file-9")]);
     expect(await store.count(id)).toBe(4);
-    expect((await store.query(id, axis(3), { topK: 2 })).map((m) => [m.id, m.sourceId])).toEqual([["a", "file-9"], ["d", "file-1"]]);
+    expect((await store.query(id, axis(3), { topK: 2 })).map((m) => [m.id, m.sourceId])).toEqual([
+      ["a", "file-9"],
+      ["d", "file-1"],
+    ]);
     // Deleting "a" moves the last slot ("d") into its place; both must stay consistent.
     await store.deleteByIds(id, ["a", "nope"]);
     expect(await store.count(id)).toBe(3);
@@ -96,7 +117,9 @@ describe("local vector store (VectorIndex Durable Object)", () => {
 
   it("keeps every vector after the object is evicted and its in-memory copy is gone", async () => {
     const id = kb();
-    const many = Array.from({ length: UPSERT_CHUNK + 50 }, (_, i) => rec(`v${i}`, [Math.cos(i / 100), Math.sin(i / 100), 0.1, i % 3], `s${i % 5}`));
+    const many = Array.from({ length: UPSERT_CHUNK + 50 }, (_, i) =>
+      rec(`v${i}`, [Math.cos(i / 100), Math.sin(i / 100), 0.1, i % 3], `s${i % 5}`),
+    );
     await store.upsert(id, many);
     await store.deleteByIds(id, ["v0"]);
     const before = await store.query(id, many[700].values, { topK: 5 });
@@ -104,7 +127,9 @@ describe("local vector store (VectorIndex Durable Object)", () => {
 
     const stub = stubOf(id);
     await evictDurableObject(stub);
-    expect(await runInDurableObject(stub, (instance: VectorIndex) => (instance as unknown as { memory: unknown }).memory)).toBeNull();
+    expect(
+      await runInDurableObject(stub, (instance: VectorIndex) => (instance as unknown as { memory: unknown }).memory),
+    ).toBeNull();
     expect(await store.count(id)).toBe(UPSERT_CHUNK + 49);
     expect(await store.query(id, many[700].values, { topK: 5 })).toEqual(before);
   });
@@ -124,7 +149,7 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     const id = kb();
     const stub = stubOf(id);
     let seed = 11;
-    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
     // Vectors around 200 topics in 32 dimensions, as passages about a base's topics are.
     const dims = 32;
     const topics = Array.from({ length: 200 }, () => Array.from({ length: dims }, rnd));
@@ -134,7 +159,12 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     const queries = Array.from({ length: 40 }, (_, i) => near((i * 37) % 200));
     const exact = await Promise.all(queries.map((q) => stub.query(q, { topK: 20 })));
     // The lists are built by the alarm the writes scheduled; run it now rather than wait for it.
-    const lists = () => runInDurableObject(stub, (instance: VectorIndex) => (instance as unknown as { memory: { lists: { count: number } | null } }).memory.lists?.count ?? 0);
+    const lists = () =>
+      runInDurableObject(
+        stub,
+        (instance: VectorIndex) =>
+          (instance as unknown as { memory: { lists: { count: number } | null } }).memory.lists?.count ?? 0,
+      );
     expect(await lists()).toBe(0);
     await runInDurableObject(stub, (instance: VectorIndex) => instance.alarm());
     expect(await lists()).toBe(Math.round(Math.sqrt(LIST_MIN_VECTORS) / 2));
@@ -145,14 +175,29 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     // Scores stay the exact cosines of what is stored.
     expect(probed[0][0].score).toBeCloseTo(exact[0].find((e) => e.id === probed[0][0].id)?.score ?? -2, 6);
     // A vector added after the build is found at once, and the filter still applies.
-    await stub.upsert([rec("new", queries[0].map((x) => x * 3), "s-new")]);
+    await stub.upsert([
+      rec(
+        "new",
+        queries[0].map((x) => x * 3),
+        "s-new",
+      ),
+    ]);
     expect((await stub.query(queries[0], { topK: 1 }))[0].id).toBe("new");
-    expect((await stub.query(queries[0], { topK: 5, filter: { sourceIds: { in: ["s1"] } } })).every((m) => m.sourceId === "s1")).toBe(true);
+    expect(
+      (await stub.query(queries[0], { topK: 5, filter: { sourceIds: { in: ["s1"] } } })).every(
+        (m) => m.sourceId === "s1",
+      ),
+    ).toBe(true);
     // A removal moves slots: the lists are dropped and every vector is scanned again until the next build.
     await stub.deleteByIds(["v0"]);
     expect(await lists()).toBe(0);
     const afterRemoval = await stub.query(queries[5], { topK: 20 });
-    expect(afterRemoval.slice(0, 19).map((m) => m.id)).toEqual(exact[5].filter((m) => m.id !== "v0").slice(0, 19).map((m) => m.id));
+    expect(afterRemoval.slice(0, 19).map((m) => m.id)).toEqual(
+      exact[5]
+        .filter((m) => m.id !== "v0")
+        .slice(0, 19)
+        .map((m) => m.id),
+    );
   }, 120_000);
 
   it("a hybrid search's vector leg is steered towards the keyword leg's best passages (feedback), in one call", async () => {
@@ -163,7 +208,10 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     const q = [0, 0, 1, 0.3];
     // Alone, the query vector is nearest c; the keyword leg's best passage (a) pulls b above it.
     expect((await stub.query(q, { topK: 3 })).map((m) => m.id)).toEqual(["c", "b", "a"]);
-    const both = await stub.search({ keyword: { terms: [{ term: "refund", weight: 1 }], topK: 5 }, vector: { topK: 3, values: q } });
+    const both = await stub.search({
+      keyword: { terms: [{ term: "refund", weight: 1 }], topK: 5 },
+      vector: { topK: 3, values: q },
+    });
     expect(both.keyword?.map((m) => m.id)).toEqual(["a"]);
     expect(both.vector.map((m) => m.id)).toEqual(["b", "c", "a"]);
     // Without a keyword leg, nothing steers it.
@@ -173,8 +221,15 @@ describe("local vector store (VectorIndex Durable Object)", () => {
   it("keyword documents are replaced by id and removed, whether or not the index is in memory, and survive eviction", async () => {
     const stub = stubOf(kb());
     await stub.markKeywordsComplete();
-    const doc = (id: string, term: string) => ({ id, type: "faq" as const, sourceId: id, length: 4, terms: [[term, 2]] as [string, number][] });
-    const find = async (term: string) => (await stub.search({ keyword: { terms: [{ term, weight: 1 }], topK: 5 } })).keyword?.map((m) => m.id);
+    const doc = (id: string, term: string) => ({
+      id,
+      type: "faq" as const,
+      sourceId: id,
+      length: 4,
+      terms: [[term, 2]] as [string, number][],
+    });
+    const find = async (term: string) =>
+      (await stub.search({ keyword: { terms: [{ term, weight: 1 }], topK: 5 } })).keyword?.map((m) => m.id);
     await stub.indexKeywords([doc("q1", "refund"), doc("q2", "ship")]);
     expect(await find("refund")).toEqual(["q1"]);
     // Loaded: the old terms leave with the replaced document.

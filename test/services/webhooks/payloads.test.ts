@@ -20,9 +20,21 @@ describe("standard payload (service_standard)", () => {
         assignee: { id: "01900000-0000-7000-8000-000000000003", name: "Lin Wei" },
       },
       inbox: { id: "01900000-0000-7000-8000-000000000004", name: "LINE official", channel_type: "line" },
-      contact: { id: "01900000-0000-7000-8000-000000000005", name: "Chen Mei Ling", email: "mei@example.com", phone_number: "+886912345678" },
+      contact: {
+        id: "01900000-0000-7000-8000-000000000005",
+        name: "Chen Mei Ling",
+        email: "mei@example.com",
+        phone_number: "+886912345678",
+      },
       sender: { id: "01900000-0000-7000-8000-000000000006", name: "Support bot", type: "chatbot" },
-      attachments: [{ id: "01900000-0000-7000-8000-000000000007", type: "image", filename: "map.png", source_url: "https://line.example.com/content/123" }],
+      attachments: [
+        {
+          id: "01900000-0000-7000-8000-000000000007",
+          type: "image",
+          filename: "map.png",
+          source_url: "https://line.example.com/content/123",
+        },
+      ],
       metadata: { timeZone: "Asia/Taipei", nested: { a: [1, 2] } },
     });
   });
@@ -55,12 +67,23 @@ describe("older payload format (legacy)", () => {
     expect(legacyPayload(data)).toStrictEqual({
       id: "01900000-0000-7000-8000-000000000001",
       conversation: "01900000-0000-7000-8000-000000000002",
-      sender: { id: "01900000-0000-7000-8000-000000000006", name: "Support bot", avatar: "https://cdn.example.com/bot.png" },
+      sender: {
+        id: "01900000-0000-7000-8000-000000000006",
+        name: "Support bot",
+        avatar: "https://cdn.example.com/bot.png",
+      },
       type: "outgoing",
       content: "您好！我们的营业时间是 9 点到 5 点。",
       feedback: null,
       created_at: "1714552200123",
-      attachments: [{ id: "01900000-0000-7000-8000-000000000007", type: "image", filename: "map.png", file: "https://files.example.com/map.png" }],
+      attachments: [
+        {
+          id: "01900000-0000-7000-8000-000000000007",
+          type: "image",
+          filename: "map.png",
+          file: "https://files.example.com/map.png",
+        },
+      ],
       citations: data.message.citations,
     });
     expect(JSON.parse(buildPayload("legacy", data))).toStrictEqual(legacyPayload(data));
@@ -97,12 +120,23 @@ describe("Genesys Cloud preset (genesys_cloud)", () => {
         type: "Private",
         messageId: "01900000-0000-7000-8000-000000000001",
         to: { id: "01900000-0000-7000-8000-000000000004" },
-        from: { nickname: "Chen Mei Ling", id: "U4af4980629", idType: "Opaque", firstName: "Chen", lastName: "Mei Ling" },
+        from: {
+          nickname: "Chen Mei Ling",
+          id: "U4af4980629",
+          idType: "Opaque",
+          firstName: "Chen",
+          lastName: "Mei Ling",
+        },
         time: "2024-05-01T08:30:00.123Z",
       },
       type: "Text",
       text: "您好！我们的营业时间是 9 点到 5 点。",
-      content: [{ contentType: "Attachment", attachment: { mediaType: "Image", url: "https://files.example.com/map.png", filename: "map.png" } }],
+      content: [
+        {
+          contentType: "Attachment",
+          attachment: { mediaType: "Image", url: "https://files.example.com/map.png", filename: "map.png" },
+        },
+      ],
       direction: "Outbound",
     });
     expect(JSON.parse(buildPayload("genesys_cloud", data))).toStrictEqual(genesysPayload(data));
@@ -111,7 +145,12 @@ describe("Genesys Cloud preset (genesys_cloud)", () => {
   it("falls back to the contact id, then to anonymous; visitor messages are Inbound", () => {
     const e = sampleEvent();
     const noSource = genesysPayload({ ...e, contact: { ...e.contact!, sourceId: null, name: "Mononym" } });
-    expect(noSource.channel.from).toStrictEqual({ nickname: "Mononym", id: e.contact!.id, idType: "Opaque", firstName: "Mononym" });
+    expect(noSource.channel.from).toStrictEqual({
+      nickname: "Mononym",
+      id: e.contact!.id,
+      idType: "Opaque",
+      firstName: "Mononym",
+    });
 
     const bare = genesysPayload(bareEvent());
     expect(bare.channel.from).toStrictEqual({ nickname: "Visitor", id: "anonymous", idType: "Opaque" });
@@ -122,7 +161,11 @@ describe("Genesys Cloud preset (genesys_cloud)", () => {
 
 describe("custom preset", () => {
   it("renders the configuration's template", () => {
-    const body = buildPayload("custom", sampleEvent(), '{"text": {{ message.content | tojson }}, "at": {{ message.created_at | tojson }}}');
+    const body = buildPayload(
+      "custom",
+      sampleEvent(),
+      '{"text": {{ message.content | tojson }}, "at": {{ message.created_at | tojson }}}',
+    );
     expect(JSON.parse(body)).toEqual({ text: "您好！我们的营业时间是 9 点到 5 点。", at: "2024-05-01T08:30:00.123Z" });
   });
 

@@ -12,7 +12,18 @@ export function sampleEvent(overrides: Partial<WebhookEventData> = {}): WebhookE
       createdAt: CREATED_AT,
       metadata: { timeZone: "Asia/Taipei", nested: { a: [1, 2] } },
       feedback: null,
-      citations: [{ id: "c1", filename: "hours.pdf", file: "https://files.example.com/hours.pdf", fileType: "pdf", size: 1024, status: "done", document: null, createdAt: "1714552200000" }],
+      citations: [
+        {
+          id: "c1",
+          filename: "hours.pdf",
+          file: "https://files.example.com/hours.pdf",
+          fileType: "pdf",
+          size: 1024,
+          status: "done",
+          document: null,
+          createdAt: "1714552200000",
+        },
+      ],
     },
     conversation: {
       id: "01900000-0000-7000-8000-000000000002",
@@ -31,7 +42,12 @@ export function sampleEvent(overrides: Partial<WebhookEventData> = {}): WebhookE
       phoneNumber: "+886912345678",
       sourceId: "U4af4980629",
     },
-    sender: { id: "01900000-0000-7000-8000-000000000006", name: "Support bot", avatar: "https://cdn.example.com/bot.png", type: "chatbot" },
+    sender: {
+      id: "01900000-0000-7000-8000-000000000006",
+      name: "Support bot",
+      avatar: "https://cdn.example.com/bot.png",
+      type: "chatbot",
+    },
     attachments: [
       {
         id: "01900000-0000-7000-8000-000000000007",

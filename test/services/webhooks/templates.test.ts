@@ -95,7 +95,12 @@ describe("renderCustomTemplate", () => {
     expect(out.conversation.assignee).toBeNull();
     expect(out.attachments).toEqual([]);
     expect(out.sender).toEqual({ id: null, name: "Visitor", type: "contact" });
-    expect(render('{"c": {{ contact | tojson }}, "a": {{ conversation.assignee | tojson }}, "none": {{ contact is none }}}', bareEvent())).toEqual({
+    expect(
+      render(
+        '{"c": {{ contact | tojson }}, "a": {{ conversation.assignee | tojson }}, "none": {{ contact is none }}}',
+        bareEvent(),
+      ),
+    ).toEqual({
       c: null,
       a: null,
       none: true,
@@ -145,11 +150,21 @@ describe("renderCustomTemplate", () => {
       "missing": {{ message.metadata.nope | default("fallback") | tojson }},
       "pretty": {{ {"a": 1} | tojson(indent=2) | tojson }}
     }`);
-    expect(out).toEqual({ title: "OPENING HOURS", n: 1, names: ["map.png"], who: "Chen Mei Ling", tz: "Asia/Taipei", missing: "fallback", pretty: '{\n  "a": 1\n}' });
+    expect(out).toEqual({
+      title: "OPENING HOURS",
+      n: 1,
+      names: ["map.png"],
+      who: "Chen Mei Ling",
+      tz: "Asia/Taipei",
+      missing: "fallback",
+      pretty: '{\n  "a": 1\n}',
+    });
   });
 
   it("returns the rendered text as it is", () => {
-    expect(renderCustomTemplate('  {"a": {{ 1 + 1 }},\n "b": {{ "x" | tojson }}}', sampleEvent(), NOW)).toBe('  {"a": 2,\n "b": "x"}');
+    expect(renderCustomTemplate('  {"a": {{ 1 + 1 }},\n "b": {{ "x" | tojson }}}', sampleEvent(), NOW)).toBe(
+      '  {"a": 2,\n "b": "x"}',
+    );
     expect(renderCustomTemplate('"just a string"', sampleEvent(), NOW)).toBe('"just a string"');
   });
 });
@@ -172,14 +187,21 @@ describe("template errors", () => {
   });
 
   it("reports a template that fails while rendering", () => {
-    expect(errorOf('{"a": {{ message.content | no_such_filter }}}')).toMatch(/^The template failed to render: .*no_such_filter/);
+    expect(errorOf('{"a": {{ message.content | no_such_filter }}}')).toMatch(
+      /^The template failed to render: .*no_such_filter/,
+    );
     expect(errorOf('{"a": {{ raise_exception("custom failure") }}}')).toBe("custom failure");
     expect(errorOf('{"a": {{ none_such + 1 }}}')).toMatch(/failed to render/);
   });
 
   it("reports output that is not JSON, with the parser's message and the output", () => {
-    const message = errorOf('{"text": "{{ message.content }}"}', { ...sampleEvent(), message: { ...sampleEvent().message, content: 'say "hi"' } });
-    expect(message).toMatch(/^The template did not render valid JSON \(.+\); pass strings through the tojson filter\. Output: \{"text": "say "hi""\}$/);
+    const message = errorOf('{"text": "{{ message.content }}"}', {
+      ...sampleEvent(),
+      message: { ...sampleEvent().message, content: 'say "hi"' },
+    });
+    expect(message).toMatch(
+      /^The template did not render valid JSON \(.+\); pass strings through the tojson filter\. Output: \{"text": "say "hi""\}$/,
+    );
     expect(errorOf("hello {{ message.id }}")).toMatch(/did not render valid JSON/);
     expect(errorOf("")).toMatch(/did not render valid JSON/);
     expect(errorOf('{"a": 1} trailing')).toMatch(/did not render valid JSON/);
@@ -197,21 +219,31 @@ describe("template errors", () => {
   });
 
   it("refuses output that is too large, even when built in one string", () => {
-    expect(errorOf(`[{% for i in range(9000) %}{{ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" | tojson }},{% endfor %}1]`)).toMatch(/more than 256 KiB/);
-    expect(errorOf(`{% set s = "xxxxxxxxxxxxxxxx" %}{% for i in range(30) %}{% set s = s ~ s %}{% endfor %}{{ s | tojson }}`)).toMatch(
-      /more than 256 KiB/,
-    );
+    expect(
+      errorOf(`[{% for i in range(9000) %}{{ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" | tojson }},{% endfor %}1]`),
+    ).toMatch(/more than 256 KiB/);
+    expect(
+      errorOf(
+        `{% set s = "xxxxxxxxxxxxxxxx" %}{% for i in range(30) %}{% set s = s ~ s %}{% endfor %}{{ s | tojson }}`,
+      ),
+    ).toMatch(/more than 256 KiB/);
     expect(MAX_OUTPUT_BYTES).toBe(256 * 1024);
   });
 
   it("stops runaway loops and huge ranges", () => {
     expect(errorOf("{% for i in range(100000000) %}{% endfor %}")).toMatch(/range\(\) is limited/);
-    expect(errorOf("{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}1")).toMatch(/too long to render/);
+    expect(errorOf("{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}1")).toMatch(
+      /too long to render/,
+    );
   });
 
   it("stops loops that render nothing but iterate a lot", () => {
     const started = Date.now();
-    expect(errorOf("{% for i in range(10000) %}{% for j in range(10000) %}{% if false %}x{% endif %}{% endfor %}{% endfor %}1")).toMatch(/too long to render/);
+    expect(
+      errorOf(
+        "{% for i in range(10000) %}{% for j in range(10000) %}{% if false %}x{% endif %}{% endfor %}{% endfor %}1",
+      ),
+    ).toMatch(/too long to render/);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 

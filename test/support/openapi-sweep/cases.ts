@@ -13,7 +13,8 @@ export interface Operation {
   body?: { required: boolean; json?: Schema; multipart?: Schema; other: string[] };
 }
 
-export const nameOf = (op: Pick<Operation, "method" | "prefix" | "template">) => `${op.method} ${op.prefix}${op.template}`;
+export const nameOf = (op: Pick<Operation, "method" | "prefix" | "template">) =>
+  `${op.method} ${op.prefix}${op.template}`;
 
 type Doc = { paths: Record<string, Record<string, any>>; components: Schema };
 
@@ -33,7 +34,9 @@ export function operationsOf(doc: Doc): Operation[] {
         template: path.slice(prefix.length),
         public: Array.isArray(op.security) && op.security.length === 0,
         pathParams: params.filter((p) => p.in === "path").map((p) => p.name),
-        query: params.filter((p) => p.in === "query").map((p) => ({ name: p.name, required: !!p.required, schema: p.schema })),
+        query: params
+          .filter((p) => p.in === "query")
+          .map((p) => ({ name: p.name, required: !!p.required, schema: p.schema })),
         body: op.requestBody
           ? {
               required: !!op.requestBody.required,
@@ -110,13 +113,20 @@ function fieldMutations(kit: SchemaKit, schema: Schema, path: Path, depth: numbe
     }
     return out;
   }
-  for (const key of (object.required ?? []) as string[]) out.push({ label: `missing required ${[...path, key].join(".")}`, path: [...path, key], value: undefined });
+  for (const key of (object.required ?? []) as string[])
+    out.push({ label: `missing required ${[...path, key].join(".")}`, path: [...path, key], value: undefined });
   for (const [key, prop] of Object.entries((object.properties ?? {}) as Record<string, Schema>)) {
     const at = [...path, key];
     const name = at.join(".");
     for (const w of kit.wrongValues(prop)) out.push({ label: `${name}: ${w.label}`, path: at, value: w.value });
     for (const w of kit.outOfBounds(prop)) out.push({ label: `${name}: ${w.label}`, path: at, value: w.value });
-    if (kit.unbounded(prop)) out.push({ label: `${name}: ${LARGE_TEXT} characters (no limit documented)`, path: at, value: "x".repeat(LARGE_TEXT), lenient: true });
+    if (kit.unbounded(prop))
+      out.push({
+        label: `${name}: ${LARGE_TEXT} characters (no limit documented)`,
+        path: at,
+        value: "x".repeat(LARGE_TEXT),
+        lenient: true,
+      });
     if (depth >= 1) continue;
     const p = kit.resolve(prop);
     if (kit.objectOf(p)) out.push(...fieldMutations(kit, p, at, depth + 1));
@@ -131,8 +141,16 @@ function itemMutations(kit: SchemaKit, schema: Schema, at: Path, depth: number):
   const items = kit.resolve(schema.items);
   if (kit.objectOf(items)) return fieldMutations(kit, items, [...at, 0], depth + 1);
   const name = [...at, 0].join(".") || "body.0";
-  const out: Mutation[] = kit.wrongValues(items).map((w) => ({ label: `${name}: ${w.label}`, path: [...at, 0], value: w.value }));
-  if (kit.unbounded(items)) out.push({ label: `${name}: ${LARGE_TEXT} characters (no limit documented)`, path: [...at, 0], value: "x".repeat(LARGE_TEXT), lenient: true });
+  const out: Mutation[] = kit
+    .wrongValues(items)
+    .map((w) => ({ label: `${name}: ${w.label}`, path: [...at, 0], value: w.value }));
+  if (kit.unbounded(items))
+    out.push({
+      label: `${name}: ${LARGE_TEXT} characters (no limit documented)`,
+      path: [...at, 0],
+      value: "x".repeat(LARGE_TEXT),
+      lenient: true,
+    });
   return out;
 }
 
@@ -153,8 +171,12 @@ export function bodyProbes(kit: SchemaKit, op: Operation, url: string, base: unk
   add("valid JSON without Content-Type", utf8(valid), {});
   if (!json) add("JSON body where only multipart is accepted", valid);
   if (multipart) {
-    add("multipart without a boundary", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nb\r\n--x--\r\n", { "Content-Type": "multipart/form-data" });
-    add("multipart body that is not multipart", "this is not multipart", { "Content-Type": "multipart/form-data; boundary=sweep" });
+    add("multipart without a boundary", '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n', {
+      "Content-Type": "multipart/form-data",
+    });
+    add("multipart body that is not multipart", "this is not multipart", {
+      "Content-Type": "multipart/form-data; boundary=sweep",
+    });
     probes.push(...multipartProbes(kit, op, url, multipart));
   }
   if (!json) return probes;
@@ -173,22 +195,41 @@ export function bodyProbes(kit: SchemaKit, op: Operation, url: string, base: unk
   add("arrays nested 5000 deep", DEPTH_BOMB);
   add("arrays nested 65 deep", JUST_TOO_DEEP);
   if (!isArray) add("object field holding arrays nested 5000 deep", `{"sweepDeep": ${DEPTH_BOMB}}`);
-  add(`body over 1 MiB`, isArray ? `[${JSON.stringify("x".repeat(OVER_LIMIT))}]` : `{"sweepPadding": ${JSON.stringify("x".repeat(OVER_LIMIT))}}`);
+  add(
+    `body over 1 MiB`,
+    isArray
+      ? `[${JSON.stringify("x".repeat(OVER_LIMIT))}]`
+      : `{"sweepPadding": ${JSON.stringify("x".repeat(OVER_LIMIT))}}`,
+  );
   // Invalid UTF-8: the first string of the valid body gets a lone continuation byte and an 0xFF.
   const at = valid.indexOf('":"') + 3;
   const bytes = utf8(valid);
   const cut = at > 2 ? new TextEncoder().encode(valid.slice(0, at)).length : -1;
-  if (cut > 0) add("invalid UTF-8 in a string", new Uint8Array([...bytes.slice(0, cut), 0x80, 0xff, 0xc3, 0x28, ...bytes.slice(cut)]));
+  if (cut > 0)
+    add(
+      "invalid UTF-8 in a string",
+      new Uint8Array([...bytes.slice(0, cut), 0x80, 0xff, 0xc3, 0x28, ...bytes.slice(cut)]),
+    );
   else add("invalid UTF-8 body", new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]));
   const fill = (path: Path) => {
     let node: Schema = s;
-    for (const step of path) node = typeof step === "number" ? kit.resolve(node).items ?? {} : (kit.objectOf(node)?.properties?.[step] ?? {});
+    for (const step of path)
+      node =
+        typeof step === "number" ? (kit.resolve(node).items ?? {}) : (kit.objectOf(node)?.properties?.[step] ?? {});
     return kit.sample(node);
   };
   const mutations = fieldMutations(kit, s, [], 0);
   for (const m of mutations) add(m.label, toJson(withValue(base, m.path, m.value, fill)), JSON_TYPE, m.lenient);
   // Duplicate keys: the last one wins in JSON.parse, so the wrong value must be seen.
-  const first = mutations.find((m) => m.path.length === 1 && m.value !== undefined && !m.lenient && typeof base === "object" && base && !Array.isArray(base));
+  const first = mutations.find(
+    (m) =>
+      m.path.length === 1 &&
+      m.value !== undefined &&
+      !m.lenient &&
+      typeof base === "object" &&
+      base &&
+      !Array.isArray(base),
+  );
   if (first) {
     const key = String(first.path[0]);
     const rest = { ...(base as Record<string, unknown>) };
@@ -208,7 +249,8 @@ function multipartProbes(kit: SchemaKit, op: Operation, url: string, schema: Sch
     return r.format === "binary" || kit.resolve(r.items ?? {}).format === "binary";
   };
   const base: Record<string, string> = {};
-  for (const key of (s.required ?? []) as string[]) if (!isFile(props[key] ?? {})) base[key] = String(kit.sample(props[key] ?? {}));
+  for (const key of (s.required ?? []) as string[])
+    if (!isFile(props[key] ?? {})) base[key] = String(kit.sample(props[key] ?? {}));
   const form = (fields: Record<string, string>) => {
     const f = new FormData();
     for (const [k, v] of Object.entries(fields)) f.append(k, v);
@@ -229,30 +271,51 @@ function multipartProbes(kit: SchemaKit, op: Operation, url: string, schema: Sch
   }
   for (const [key, prop] of Object.entries(props)) {
     if (isFile(prop)) add(`${key}: text instead of a file`, { ...base, [key]: "not a file" });
-    else for (const w of kit.outOfBounds(prop)) if (typeof w.value === "string") add(`${key}: ${w.label}`, { ...base, [key]: w.value });
+    else
+      for (const w of kit.outOfBounds(prop))
+        if (typeof w.value === "string") add(`${key}: ${w.label}`, { ...base, [key]: w.value });
   }
   return probes;
 }
 
 /** Query parameters of a wrong type or out of bounds, one at a time, beside the valid `baseline`. */
-export function queryProbes(kit: SchemaKit, op: Operation, path: string, baseline: Record<string, string>, body: Pick<Probe, "headers" | "body">): Probe[] {
+export function queryProbes(
+  kit: SchemaKit,
+  op: Operation,
+  path: string,
+  baseline: Record<string, string>,
+  body: Pick<Probe, "headers" | "body">,
+): Probe[] {
   const probes: Probe[] = [];
   for (const q of op.query) {
     const s = kit.resolve(q.schema);
-    const candidates = [...kit.wrongValues(s), ...kit.outOfBounds(s)].filter((w) => ["string", "number"].includes(typeof w.value) && w.value !== Infinity);
+    const candidates = [...kit.wrongValues(s), ...kit.outOfBounds(s)].filter(
+      (w) => ["string", "number"].includes(typeof w.value) && w.value !== Infinity,
+    );
     // Query values are strings: `12345` is a fine string, so only values the schema refuses as text count.
     for (const w of candidates) {
       const text = String(w.value);
       const asQuery = s.type === "integer" || s.type === "number" ? Number(text) : text;
       if (kit.valid(s, asQuery)) continue;
-      probes.push({ label: `query ${q.name}=${text.length > 40 ? `<${text.length} chars>` : text}`, method: op.method, url: `${path}${queryString({ ...baseline, [q.name]: text })}`, ...body });
+      probes.push({
+        label: `query ${q.name}=${text.length > 40 ? `<${text.length} chars>` : text}`,
+        method: op.method,
+        url: `${path}${queryString({ ...baseline, [q.name]: text })}`,
+        ...body,
+      });
     }
     // Text the schema allows, sent to reads only (a lenient answer must not write).
     if (op.method === "GET" && s.type === "string" && !s.enum && !s.format && !s.pattern && s.maxLength === undefined) {
       const { [q.name]: _, ...others } = baseline;
       const rest = queryString(others);
       for (const [label, raw] of ODD_QUERY_TEXT) {
-        probes.push({ label: `query ${q.name}: ${label}`, method: op.method, url: `${path}${rest ? `${rest}&` : "?"}${encodeURIComponent(q.name)}=${raw}`, lenient: true, ...body });
+        probes.push({
+          label: `query ${q.name}: ${label}`,
+          method: op.method,
+          url: `${path}${rest ? `${rest}&` : "?"}${encodeURIComponent(q.name)}=${raw}`,
+          lenient: true,
+          ...body,
+        });
       }
     }
     if (q.required) {
@@ -264,7 +327,12 @@ export function queryProbes(kit: SchemaKit, op: Operation, path: string, baselin
 }
 
 /** Path parameters that are not ids: not a UUID, 3,000 characters, invalid UTF-8. */
-export function pathProbes(op: Operation, values: Record<string, string>, query: string, body: Pick<Probe, "headers" | "body">): Probe[] {
+export function pathProbes(
+  op: Operation,
+  values: Record<string, string>,
+  query: string,
+  body: Pick<Probe, "headers" | "body">,
+): Probe[] {
   const probes: Probe[] = [];
   for (const name of op.pathParams) {
     for (const [label, value] of [
@@ -272,7 +340,12 @@ export function pathProbes(op: Operation, values: Record<string, string>, query:
       ["3000 characters", "x".repeat(3000)],
       ["invalid UTF-8", "%FF%FE%C3%28"],
     ]) {
-      probes.push({ label: `path ${name}: ${label}`, method: op.method, url: `${op.prefix}${fillPath(op.template, { ...values, [name]: value })}${query}`, ...body });
+      probes.push({
+        label: `path ${name}: ${label}`,
+        method: op.method,
+        url: `${op.prefix}${fillPath(op.template, { ...values, [name]: value })}${query}`,
+        ...body,
+      });
     }
   }
   return probes;

@@ -25,7 +25,10 @@ type TableInfo = { name: string; columns: string[]; fks: { from: string; table: 
 let tablesCache: Promise<TableInfo[]> | undefined;
 
 async function tables(): Promise<TableInfo[]> {
-  const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all<{ name: string; sql: string | null }>();
+  const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all<{
+    name: string;
+    sql: string | null;
+  }>();
   const virtual = results.filter((t) => /^CREATE VIRTUAL/i.test(t.sql ?? "")).map((t) => t.name);
   const names = results
     .map((t) => t.name)
@@ -35,8 +38,16 @@ async function tables(): Promise<TableInfo[]> {
   return Promise.all(
     names.map(async (name) => {
       const cols = await env.DB.prepare(`PRAGMA table_info("${name}")`).all<{ name: string }>();
-      const fks = await env.DB.prepare(`PRAGMA foreign_key_list("${name}")`).all<{ from: string; table: string; to: string | null }>();
-      return { name, columns: cols.results.map((c) => c.name), fks: fks.results.map((f) => ({ from: f.from, table: f.table, to: f.to ?? "id" })) };
+      const fks = await env.DB.prepare(`PRAGMA foreign_key_list("${name}")`).all<{
+        from: string;
+        table: string;
+        to: string | null;
+      }>();
+      return {
+        name,
+        columns: cols.results.map((c) => c.name),
+        fks: fks.results.map((f) => ({ from: f.from, table: f.table, to: f.to ?? "id" })),
+      };
     }),
   );
 }
@@ -49,7 +60,8 @@ const list = (ids: string[]) => {
 /** The WHERE clause that keeps a table's rows in scope, or null when nothing links it to the scope. */
 function scopeOf(info: Map<string, TableInfo>, table: string, scope: Scope, depth = 0): string | null {
   if (table === "organizations") return `"id" IN (${list(scope.organizations)})`;
-  if (table === "users") return `("id" IN (${list(scope.users)}) OR "email" LIKE '%${scope.emailMarker.replace(/'/g, "")}%')`;
+  if (table === "users")
+    return `("id" IN (${list(scope.users)}) OR "email" LIKE '%${scope.emailMarker.replace(/'/g, "")}%')`;
   const t = info.get(table);
   if (!t || depth > 4) return null;
   const conditions: string[] = [];
@@ -75,11 +87,20 @@ export async function snapshot(scope: Scope): Promise<Snapshot> {
   const statements = all.map((t) => {
     const where = scopeOf(info, t.name, scope);
     const cols = t.columns.filter((c) => !IGNORED[t.name]?.includes(c)).map((c) => `"${c}"`);
-    return { name: t.name, unscoped: !where, sql: `SELECT ${cols.join(", ")} FROM "${t.name}"${where ? ` WHERE ${where}` : ""} ORDER BY rowid` };
+    return {
+      name: t.name,
+      unscoped: !where,
+      sql: `SELECT ${cols.join(", ")} FROM "${t.name}"${where ? ` WHERE ${where}` : ""} ORDER BY rowid`,
+    };
   });
   const results = await env.DB.batch(statements.map((s) => env.DB.prepare(s.sql)));
   const rows = new Map<string, string[]>();
-  statements.forEach((s, i) => rows.set(s.name, (results[i].results as unknown[]).map((r) => JSON.stringify(r))));
+  statements.forEach((s, i) =>
+    rows.set(
+      s.name,
+      (results[i].results as unknown[]).map((r) => JSON.stringify(r)),
+    ),
+  );
   const objects: string[] = [];
   for (const prefix of scope.objectPrefixes) {
     let cursor: string | undefined;

@@ -20,7 +20,8 @@ function stripExamples(node: unknown, inMap = false): unknown {
 }
 
 const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
-const jsonType = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : typeof v);
+const jsonType = (v: unknown) =>
+  v === null ? "null" : Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : typeof v;
 
 /**
  * Reads the document's schemas: resolves `$ref`s, validates values, builds a valid sample of a schema
@@ -90,11 +91,15 @@ export class SchemaKit {
     switch (type) {
       case "object": {
         const out: Record<string, unknown> = {};
-        if (depth < 8) for (const key of (s.required ?? []) as string[]) out[key] = this.sample(s.properties?.[key] ?? {}, depth + 1);
+        if (depth < 8)
+          for (const key of (s.required ?? []) as string[])
+            out[key] = this.sample(s.properties?.[key] ?? {}, depth + 1);
         return out;
       }
       case "array":
-        return depth < 8 && s.minItems ? Array.from({ length: s.minItems }, () => this.sample(s.items ?? {}, depth + 1)) : [];
+        return depth < 8 && s.minItems
+          ? Array.from({ length: s.minItems }, () => this.sample(s.items ?? {}, depth + 1))
+          : [];
       case "string":
         if (s.format === "uuid") return NO_SUCH_ID;
         if (s.format === "email") return "sweep@example.com";
@@ -120,10 +125,16 @@ export class SchemaKit {
     const s = this.resolve(schema);
     const sampleType = jsonType(this.sample(s));
     const out: { label: string; value: unknown }[] = [];
-    const otherType = [12345, "not-a-valid-value-¡", true, { sweep: 1 }, ["sweep"]].find((v) => jsonType(v) !== sampleType && !this.valid(s, v));
-    if (otherType !== undefined) out.push({ label: `${jsonType(otherType)} instead of ${sampleType}`, value: otherType });
-    const sameType = (sampleType === "string" ? [" not-a-valid-value-¡ "] : sampleType === "integer" ? [1.5] : []).find((v) => !this.valid(s, v));
-    if (sameType !== undefined) out.push({ label: `invalid ${sampleType} ${JSON.stringify(sameType)}`, value: sameType });
+    const otherType = [12345, "not-a-valid-value-¡", true, { sweep: 1 }, ["sweep"]].find(
+      (v) => jsonType(v) !== sampleType && !this.valid(s, v),
+    );
+    if (otherType !== undefined)
+      out.push({ label: `${jsonType(otherType)} instead of ${sampleType}`, value: otherType });
+    const sameType = (sampleType === "string" ? [" not-a-valid-value-¡ "] : sampleType === "integer" ? [1.5] : []).find(
+      (v) => !this.valid(s, v),
+    );
+    if (sameType !== undefined)
+      out.push({ label: `invalid ${sampleType} ${JSON.stringify(sameType)}`, value: sameType });
     return out;
   }
 
@@ -135,10 +146,15 @@ export class SchemaKit {
       if (!this.valid(s, value)) out.push({ label, value });
     };
     if (typeof s.maxLength === "number") add(`length ${s.maxLength + 1} > maxLength`, "x".repeat(s.maxLength + 1));
-    if (typeof s.minLength === "number" && s.minLength > 0) add(`length ${s.minLength - 1} < minLength`, "x".repeat(s.minLength - 1));
+    if (typeof s.minLength === "number" && s.minLength > 0)
+      add(`length ${s.minLength - 1} < minLength`, "x".repeat(s.minLength - 1));
     if (typeof s.maximum === "number") add(`${s.maximum + 1} > maximum`, s.maximum + 1);
     if (typeof s.minimum === "number") add(`${s.minimum - 1} < minimum`, s.minimum - 1);
-    if (typeof s.maxItems === "number") add(`${s.maxItems + 1} items > maxItems`, Array.from({ length: s.maxItems + 1 }, () => this.sample(s.items ?? {})));
+    if (typeof s.maxItems === "number")
+      add(
+        `${s.maxItems + 1} items > maxItems`,
+        Array.from({ length: s.maxItems + 1 }, () => this.sample(s.items ?? {})),
+      );
     if (typeof s.minItems === "number" && s.minItems > 0) add(`${s.minItems - 1} items < minItems`, []);
     const types = this.types(s);
     if (types.includes("integer") || types.includes("number")) add("1e999 (infinite)", Infinity);
@@ -148,7 +164,15 @@ export class SchemaKit {
   /** A free-form string (no length, format, pattern or enum): the schema allows any size. */
   unbounded(schema: Schema): boolean {
     const s = this.resolve(schema);
-    return this.types(s).includes("string") && s.maxLength === undefined && !s.enum && !s.format && !s.pattern && !s.anyOf && !s.oneOf;
+    return (
+      this.types(s).includes("string") &&
+      s.maxLength === undefined &&
+      !s.enum &&
+      !s.format &&
+      !s.pattern &&
+      !s.anyOf &&
+      !s.oneOf
+    );
   }
 }
 
@@ -158,7 +182,8 @@ export function withValue(base: unknown, path: Path, value: unknown, fill: (at: 
   const root = clone(base) as any;
   let node = root;
   for (let i = 0; i < path.length - 1; i++) {
-    if (node[path[i]] === undefined || node[path[i]] === null || typeof node[path[i]] !== "object") node[path[i]] = fill(path.slice(0, i + 1));
+    if (node[path[i]] === undefined || node[path[i]] === null || typeof node[path[i]] !== "object")
+      node[path[i]] = fill(path.slice(0, i + 1));
     node = node[path[i]];
   }
   const last = path[path.length - 1];
@@ -168,4 +193,5 @@ export function withValue(base: unknown, path: Path, value: unknown, fill: (at: 
 }
 
 /** JSON text where Infinity stands for the literal `1e999` (valid JSON grammar, not a finite number). */
-export const toJson = (value: unknown) => JSON.stringify(value, (_k, v) => (v === Infinity ? "__INFINITY__" : v)).replace(/"__INFINITY__"/g, "1e999");
+export const toJson = (value: unknown) =>
+  JSON.stringify(value, (_k, v) => (v === Infinity ? "__INFINITY__" : v)).replace(/"__INFINITY__"/g, "1e999");

@@ -95,24 +95,47 @@ export interface World {
 }
 
 /** A client address per request, so the widget's per-client limit never throttles the sweep. */
-export const anyClient = () => ({ "CF-Connecting-IP": `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+export const anyClient = () => ({
+  "CF-Connecting-IP": `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+});
 
 /** A function tool and the record of a real call of it: an agent assistant asked with the tool forced (the local model calls it). */
 async function toolWithRecord(owner: Actor) {
   const tool = await owner
-    .fetch("POST", "/tools/", { name: unique("sweep_tool").replace(/-/g, "_"), displayName: "Sweep tool", toolType: "function", functionCode: "function main(args) { return { echoed: args }; }" })
+    .fetch("POST", "/tools/", {
+      name: unique("sweep_tool").replace(/-/g, "_"),
+      displayName: "Sweep tool",
+      toolType: "function",
+      functionCode: "function main(args) { return { echoed: args }; }",
+    })
     .then((r) => created(r));
-  const bot = await owner.fetch("POST", "/chatbots/", { name: unique("agent"), largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] }).then((r) => created(r));
-  await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Run the sweep tool", toolIds: [tool.id] } }).then((r) => created(r, 200));
-  const records = await owner.fetch("GET", `/tools/${tool.id}/tool-execution-records/`).then((r) => created<{ results: { id: string }[] }>(r, 200));
+  const bot = await owner
+    .fetch("POST", "/chatbots/", {
+      name: unique("agent"),
+      largeLanguageModel: LOCAL_LLM,
+      replyMode: "agent",
+      tools: [{ id: tool.id }],
+    })
+    .then((r) => created(r));
+  await owner
+    .fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "Run the sweep tool", toolIds: [tool.id] },
+    })
+    .then((r) => created(r, 200));
+  const records = await owner
+    .fetch("GET", `/tools/${tool.id}/tool-execution-records/`)
+    .then((r) => created<{ results: { id: string }[] }>(r, 200));
   expect(records.results.length).toBeGreaterThan(0);
-  const workflows = await owner.fetch("GET", "/built-in-workflows/").then((r) => created<{ id: string }[] | { results: { id: string }[] }>(r, 200));
+  const workflows = await owner
+    .fetch("GET", "/built-in-workflows/")
+    .then((r) => created<{ id: string }[] | { results: { id: string }[] }>(r, 200));
   const workflow = Array.isArray(workflows) ? workflows[0].id : workflows.results[0].id;
   return { tool: tool.id, record: records.results[0].id, workflow };
 }
 
 /** A skill package: SKILL.md with its front matter. */
-export const skillZip = (name: string) => zipSync({ "SKILL.md": strToU8(`---\nname: ${name}\ndescription: A skill of the sweep\n---\nSay hello.\n`) });
+export const skillZip = (name: string) =>
+  zipSync({ "SKILL.md": strToU8(`---\nname: ${name}\ndescription: A skill of the sweep\n---\nSay hello.\n`) });
 
 /** A skill, and a managed SQL database with one table made from a CSV file. */
 async function skillAndDatabase(owner: Actor) {
@@ -135,24 +158,49 @@ async function mcpResources(owner: Actor) {
   const mcpRegistryEntry = "00000000-0000-7000-8100-000000000001"; // "Custom MCP server": any URL
   const [mcpTool, connector] = await Promise.all([
     owner.fetch("POST", "/tools/", { displayName: "Remote", toolType: "mcp", mcpUrl }).then((r) => created(r)),
-    owner.fetch("POST", "/connectors/", { mcpRegistryId: mcpRegistryEntry, urlVariables: { serverUrl: mcpUrl } }).then((r) => created(r)),
+    owner
+      .fetch("POST", "/connectors/", { mcpRegistryId: mcpRegistryEntry, urlVariables: { serverUrl: mcpUrl } })
+      .then((r) => created(r)),
   ]);
-  await owner.fetch("POST", `/connectors/${connector.id}/credentials/`, { headers: { Authorization: "Bearer sweep" } }).then((r) => expect(r.status).toBeLessThan(300));
-  const holders = await owner.fetch("GET", `/connectors/${connector.id}/authorized-members/`).then((r) => created<{ id?: string; memberId?: string; member?: { id: string } }[] | { results: { id?: string; memberId?: string; member?: { id: string } }[] }>(r, 200));
+  await owner
+    .fetch("POST", `/connectors/${connector.id}/credentials/`, { headers: { Authorization: "Bearer sweep" } })
+    .then((r) => expect(r.status).toBeLessThan(300));
+  const holders = await owner
+    .fetch("GET", `/connectors/${connector.id}/authorized-members/`)
+    .then((r) =>
+      created<
+        | { id?: string; memberId?: string; member?: { id: string } }[]
+        | { results: { id?: string; memberId?: string; member?: { id: string } }[] }
+      >(r, 200),
+    );
   const [holder] = Array.isArray(holders) ? holders : holders.results;
-  return { mcpUrl, mcpTool: mcpTool.id, connector: connector.id, connectorMember: holder.memberId ?? holder.member?.id ?? holder.id!, mcpRegistryEntry };
+  return {
+    mcpUrl,
+    mcpTool: mcpTool.id,
+    connector: connector.id,
+    connectorMember: holder.memberId ?? holder.member?.id ?? holder.id!,
+    mcpRegistryEntry,
+  };
 }
 
 /** A visitor of the web chat: a session, one answered message and a share link, through the public API. */
 async function visitor(owner: Actor, webChatId: string) {
-  await owner.fetch("PATCH", `/web-chats/${webChatId}/`, { enableAnonymous: true, enableShareConversation: true, enableFileUpload: true }).then((r) => created(r, 200));
+  await owner
+    .fetch("PATCH", `/web-chats/${webChatId}/`, {
+      enableAnonymous: true,
+      enableShareConversation: true,
+      enableFileUpload: true,
+    })
+    .then((r) => created(r, 200));
   const pub = (rest: string) => `/api/v1/web-chats/${webChatId}/public/${rest}`;
   const session = await call("POST", pub("session/"), {}, anyClient()).then((r) => created<{ token: string }>(r, 200));
   const auth = () => ({ Authorization: `Bearer ${session.token}`, ...anyClient() });
   const reply = await call("POST", pub("messages/"), { content: "How long do refunds take?" }, auth());
   expect(reply.status).toBe(200);
   const done = (await readEvents(reply)).at(-1)!.data as { conversationId: string; messageId: string };
-  const share = await call("POST", pub(`conversations/${done.conversationId}/share/`), {}, auth()).then((r) => created<{ share: string }>(r, 200));
+  const share = await call("POST", pub(`conversations/${done.conversationId}/share/`), {}, auth()).then((r) =>
+    created<{ share: string }>(r, 200),
+  );
   return { token: session.token, conversation: done.conversationId, message: done.messageId, share: share.share };
 }
 
@@ -172,14 +220,28 @@ export async function buildWorld(owner: Actor): Promise<World> {
     seedMember(owner),
     seedOwner("outsider"),
     // Seeded owners have no password yet, so none is asked for the first one.
-    owner.fetch("POST", "/auth/password/change/", { oldPassword: "-", newPassword1: SWEEP_PASSWORD, newPassword2: SWEEP_PASSWORD }).then((r) => created(r, 200)),
+    owner
+      .fetch("POST", "/auth/password/change/", {
+        oldPassword: "-",
+        newPassword1: SWEEP_PASSWORD,
+        newPassword2: SWEEP_PASSWORD,
+      })
+      .then((r) => created(r, 200)),
   ]);
   const model = (kind: string) =>
     owner
-      .fetch("POST", `/${kind}/`, { name: unique(kind), provider: "openai_compatible", modelName: "sweep-model", baseUrl: "https://models.example.com/v1", ...(kind === "embedding-models" ? { dimensions: 8 } : {}) })
+      .fetch("POST", `/${kind}/`, {
+        name: unique(kind),
+        provider: "openai_compatible",
+        modelName: "sweep-model",
+        baseUrl: "https://models.example.com/v1",
+        ...(kind === "embedding-models" ? { dimensions: 8 } : {}),
+      })
       .then((r) => created(r));
   const [group, chatbot, llm, embeddingModel, rerankerModel, kb, contact, apiKey, signedIn] = await Promise.all([
-    owner.fetch("POST", `/organizations/${org}/groups/`, { name: unique("group"), permissions: [] }).then((r) => created(r)),
+    owner
+      .fetch("POST", `/organizations/${org}/groups/`, { name: unique("group"), permissions: [] })
+      .then((r) => created(r)),
     owner.fetch("POST", "/chatbots/", { name: unique("bot"), largeLanguageModel: LOCAL_LLM }).then((r) => created(r)),
     model("large-language-models"),
     model("embedding-models"),
@@ -190,33 +252,65 @@ export async function buildWorld(owner: Actor): Promise<World> {
     call("POST", "/api/v1/auth/sessions/", { apiKey: owner.key }).then((r) => created<{ session: { id: string } }>(r)),
   ]);
   const [[groupMember], [groupChatbot], inbox, label, files, completion, conversationLabel] = await Promise.all([
-    owner.fetch("POST", `/organizations/${org}/groups/${group.id}/group-members/bulk-create/`, { members: [member.memberId] }).then((r) => created<{ id: string }[]>(r)),
-    owner.fetch("POST", `/organizations/${org}/groups/${group.id}/group-chatbots/bulk-create/`, { chatbots: [chatbot.id] }).then((r) => created<{ id: string }[]>(r)),
-    owner.fetch("POST", "/inboxes/", { name: unique("inbox"), channelType: "web", chatbot: { id: chatbot.id } }).then((r) => created<{ id: string; channel: { id: string } }>(r)),
+    owner
+      .fetch("POST", `/organizations/${org}/groups/${group.id}/group-members/bulk-create/`, {
+        members: [member.memberId],
+      })
+      .then((r) => created<{ id: string }[]>(r)),
+    owner
+      .fetch("POST", `/organizations/${org}/groups/${group.id}/group-chatbots/bulk-create/`, { chatbots: [chatbot.id] })
+      .then((r) => created<{ id: string }[]>(r)),
+    owner
+      .fetch("POST", "/inboxes/", { name: unique("inbox"), channelType: "web", chatbot: { id: chatbot.id } })
+      .then((r) => created<{ id: string; channel: { id: string } }>(r)),
     createLabel(owner, kb.id),
-    uploadFiles(owner, kb.id, [{ name: "sweep.txt", content: "The sweep checks every operation. Refunds take five days." }]),
-    owner.fetch("POST", `/chatbots/${chatbot.id}/completions/`, { message: { content: "How long do refunds take?" } }).then((r) => created<{ conversationId: string; message: { id: string } }>(r, 200)),
+    uploadFiles(owner, kb.id, [
+      { name: "sweep.txt", content: "The sweep checks every operation. Refunds take five days." },
+    ]),
+    owner
+      .fetch("POST", `/chatbots/${chatbot.id}/completions/`, { message: { content: "How long do refunds take?" } })
+      .then((r) => created<{ conversationId: string; message: { id: string } }>(r, 200)),
     owner.fetch("POST", "/labels/", { name: unique("label"), color: "#1f77b4" }).then((r) => created(r)),
   ]);
   const [faq, webhook, file, cannedResponse] = await Promise.all([
-    createFaq(owner, kb.id, { question: "How long do refunds take?", answer: "Five days.", labels: [{ id: label.id }] }),
-    owner.fetch("POST", `/inboxes/${inbox.id}/webhooks/`, { name: unique("hook"), direction: "outgoing", url: `${env.TEST_RECEIVER_URL}/sweep` }).then((r) => created(r)),
+    createFaq(owner, kb.id, {
+      question: "How long do refunds take?",
+      answer: "Five days.",
+      labels: [{ id: label.id }],
+    }),
+    owner
+      .fetch("POST", `/inboxes/${inbox.id}/webhooks/`, {
+        name: unique("hook"),
+        direction: "outgoing",
+        url: `${env.TEST_RECEIVER_URL}/sweep`,
+      })
+      .then((r) => created(r)),
     waitForFile(owner, kb.id, files[0].id),
-    owner.fetch("POST", "/canned-responses/", { shortCode: "sweep", content: "Hi {{contact.name}}" }).then((r) => created(r)),
+    owner
+      .fetch("POST", "/canned-responses/", { shortCode: "sweep", content: "Hi {{contact.name}}" })
+      .then((r) => created(r)),
   ]);
   expect(file.status).toBe("done");
-  const nodes = await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${file.id}`).then((r) => created<{ results: { id: string }[] }>(r, 200));
+  const nodes = await owner
+    .fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${file.id}`)
+    .then((r) => created<{ results: { id: string }[] }>(r, 200));
   const form = new FormData();
   form.append("file", new File(["Attached by the sweep."], "sweep.txt", { type: "text/plain" }));
   const direct = await owner.fetch("POST", "/attachments-upload/", form);
   expect(direct.status, await direct.clone().text()).toBe(200);
   const attachmentUpload = direct.headers.get("Location")!;
-  const attachment = await owner.fetch("POST", "/attachments/", { file: attachmentUpload, filename: "sweep.txt" }).then((r) => created(r));
+  const attachment = await owner
+    .fetch("POST", "/attachments/", { file: attachmentUpload, filename: "sweep.txt" })
+    .then((r) => created(r));
   const widget = await visitor(owner, inbox.channel.id);
   const tools = await toolWithRecord(owner);
   const batchQaFile = `uploads/${org}/batch-qa/${uuidv7()}/questions.csv`;
-  await env.FILES.put(batchQaFile, "Question\nHow long do refunds take?\n", { httpMetadata: { contentType: "text/csv" } });
-  const batchQa = await owner.fetch("POST", `/web-chats/${inbox.channel.id}/batch-qas/`, { file: batchQaFile }).then((r) => created(r, r.status === 202 ? 202 : 201));
+  await env.FILES.put(batchQaFile, "Question\nHow long do refunds take?\n", {
+    httpMetadata: { contentType: "text/csv" },
+  });
+  const batchQa = await owner
+    .fetch("POST", `/web-chats/${inbox.channel.id}/batch-qas/`, { file: batchQaFile })
+    .then((r) => created(r, r.status === 202 ? 202 : 201));
   const mcp = await mcpResources(owner);
   const data = await skillAndDatabase(owner);
   const channel = await channelWithFailedDelivery(owner);
@@ -308,11 +402,26 @@ async function channelWithFailedDelivery(owner: Actor) {
     { status: 200, body: { ok: true, result: true } },
     { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: chat not found" } },
   ]);
-  const update = { update_id: 1, message: { message_id: 1, date: 1, text: "Sweep", chat: { id: 42, type: "private" }, from: { id: 42, is_bot: false, first_name: "Sweep" } } };
+  const update = {
+    update_id: 1,
+    message: {
+      message_id: 1,
+      date: 1,
+      text: "Sweep",
+      chat: { id: 42, type: "private" },
+      from: { id: 42, is_bot: false, first_name: "Sweep" },
+    },
+  };
   expect((await post(inbox.path, await telegram.sign({ token, update }))).status).toBe(200);
   const conversation = await onlyConversation(owner, inbox.inboxId);
-  const messages = await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "failed"));
-  return { channelInbox: inbox.inboxId, channelToken: token, failedDelivery: messages.find((m) => m.metadata?.channelDelivery)!.id };
+  const messages = await messagesWhen(owner, conversation.id, (m) =>
+    m.some((x) => x.metadata?.channelDelivery?.status === "failed"),
+  );
+  return {
+    channelInbox: inbox.inboxId,
+    channelToken: token,
+    failedDelivery: messages.find((m) => m.metadata?.channelDelivery)!.id,
+  };
 }
 
 /** Re-reads ids of links that a replacing write re-creates (update-groups replaces a member's group links). */

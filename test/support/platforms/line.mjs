@@ -51,7 +51,12 @@ export const PNG = (() => {
     for (let x = 0; x < size; x++) rows.push(...((x + y) % 2 ? [0, 160, 0] : [220, 0, 0]));
   }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(Buffer.from(rows))), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(Buffer.from(rows))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 })();
 
 const refuse = (status, message, details) => ({ status, body: details?.length ? { message, details } : { message } });
@@ -74,23 +79,29 @@ function messageErrors(messages) {
   messages.forEach((m, i) => {
     const at = `messages[${i}]`;
     if (m?.type === "text") {
-      if (!between(m.text, 1, 5000)) errors.push({ message: "Length must be between 1 and 5000", property: `${at}.text` });
+      if (!between(m.text, 1, 5000))
+        errors.push({ message: "Length must be between 1 and 5000", property: `${at}.text` });
     } else if (m?.type === "image") {
       for (const field of ["originalContentUrl", "previewImageUrl"]) {
-        if (typeof m[field] !== "string" || !m[field].startsWith("https://")) errors.push({ message: "must be a valid HTTPS URL", property: `${at}.${field}` });
+        if (typeof m[field] !== "string" || !m[field].startsWith("https://"))
+          errors.push({ message: "must be a valid HTTPS URL", property: `${at}.${field}` });
       }
-    } else errors.push({ message: "must be one of the message types this stand-in knows (text, image)", property: `${at}.type` });
+    } else
+      errors.push({
+        message: "must be one of the message types this stand-in knows (text, image)",
+        property: `${at}.type`,
+      });
     const items = m?.quickReply?.items;
     if (m?.quickReply !== undefined) {
       if (!Array.isArray(items) || items.length < 1 || items.length > 13) {
         errors.push({ message: "Size must be between 1 and 13", property: `${at}.quickReply.items` });
-      }
-      else
+      } else
         items.forEach((item, j) => {
           const action = item?.action;
           const p = `${at}.quickReply.items[${j}].action`;
           if (item?.type !== "action" || !action) errors.push({ message: "must be specified", property: p });
-          else if (!between(action.label, 1, 20)) errors.push({ message: "Length must be between 1 and 20", property: `${p}.label` });
+          else if (!between(action.label, 1, 20))
+            errors.push({ message: "Length must be between 1 and 20", property: `${p}.label` });
           else if (action.type === "message" && !between(action.text, 1, 300)) {
             errors.push({ message: "Length must be between 1 and 300", property: `${p}.text` });
           }
@@ -110,7 +121,10 @@ export const platform = {
     const headers = { "x-line-request-id": crypto.randomUUID() };
     const answer = (status, body, extra = {}) => ({ status, body, headers: { ...headers, ...extra } });
     if (!req.headers.authorization?.startsWith("Bearer ")) {
-      return refuse(401, "Authorization header required. Must follow the scheme, 'Authorization: Bearer <ACCESS TOKEN>'");
+      return refuse(
+        401,
+        "Authorization header required. Must follow the scheme, 'Authorization: Bearer <ACCESS TOKEN>'",
+      );
     }
     const token = req.headers.authorization.slice(7);
     const { method, path, body } = req;
@@ -119,7 +133,14 @@ export const platform = {
     if (method === "GET" && path === "/v2/bot/info") {
       const userId = `U${createHmac("md5", "bot").update(token).digest("hex")}`;
       const pictureUrl = "https://profile.line-scdn.net/stand-in-bot";
-      return answer(200, { userId, basicId: "@123abcde", displayName: "Stand-in bot", pictureUrl, chatMode: "bot", markAsReadMode: "auto" });
+      return answer(200, {
+        userId,
+        basicId: "@123abcde",
+        displayName: "Stand-in bot",
+        pictureUrl,
+        chatMode: "bot",
+        markAsReadMode: "auto",
+      });
     }
     if (path === "/v2/bot/channel/webhook/endpoint") {
       if (method === "GET") {
@@ -133,28 +154,41 @@ export const platform = {
         } catch {
           url = null;
         }
-        if (!url || url.protocol !== "https:") return invalid([{ message: "Invalid webhook endpoint URL", property: "endpoint" }]);
+        if (!url || url.protocol !== "https:")
+          return invalid([{ message: "Invalid webhook endpoint URL", property: "endpoint" }]);
         account.data.endpoint = body.endpoint;
         return answer(200, {});
       }
     }
-    if (method === "GET" && (m = /^\/v2\/bot\/(?:profile|group\/([^/]+)\/member|room\/([^/]+)\/member)\/([^/]+)$/.exec(path))) {
+    if (
+      method === "GET" &&
+      (m = /^\/v2\/bot\/(?:profile|group\/([^/]+)\/member|room\/([^/]+)\/member)\/([^/]+)$/.exec(path))
+    ) {
       const userId = decodeURIComponent(m[3]);
       if (!/^U[0-9a-f]{32}$/.test(userId)) return refuse(404, "Not found");
-      const found = { displayName: displayNameOf(userId), userId, pictureUrl: `https://profile.line-scdn.net/${userId}` };
+      const found = {
+        displayName: displayNameOf(userId),
+        userId,
+        pictureUrl: `https://profile.line-scdn.net/${userId}`,
+      };
       return answer(200, m[1] || m[2] ? found : { ...found, language: "en", statusMessage: "Hello, LINE!" });
     }
     if (method === "GET" && (m = /^\/v2\/bot\/group\/([^/]+)\/summary$/.exec(path))) {
       const groupId = decodeURIComponent(m[1]);
       if (!/^C[0-9a-f]{32}$/.test(groupId)) return refuse(404, "Not found");
-      return answer(200, { groupId, groupName: groupNameOf(groupId), pictureUrl: `https://profile.line-scdn.net/${groupId}` });
+      return answer(200, {
+        groupId,
+        groupName: groupNameOf(groupId),
+        pictureUrl: `https://profile.line-scdn.net/${groupId}`,
+      });
     }
     if (method === "GET" && (m = /^\/v2\/bot\/message\/([^/]+)\/content$/.exec(path))) {
       if (!/^\d+$/.test(m[1])) return refuse(404, "Not found");
       return answer(200, PNG, { "content-type": "image/png", "content-length": String(PNG.length) });
     }
     if (method === "POST" && path === "/v2/bot/message/reply") {
-      if (typeof body?.replyToken !== "string" || !body.replyToken) return invalid([{ message: "Must not be empty", property: "replyToken" }]);
+      if (typeof body?.replyToken !== "string" || !body.replyToken)
+        return invalid([{ message: "Must not be empty", property: "replyToken" }]);
       const errors = messageErrors(body.messages);
       if (errors.length) return invalid(errors);
       if (usedReplyTokens.has(body.replyToken)) return refuse(400, "Invalid reply token");
@@ -163,8 +197,10 @@ export const platform = {
     }
     if (method === "POST" && path === "/v2/bot/message/push") {
       const key = req.headers["x-line-retry-key"];
-      if (key !== undefined && !UUID.test(key)) return invalid([{ message: "Invalid retry key", property: "X-Line-Retry-Key" }]);
-      if (typeof body?.to !== "string" || !CHAT_ID.test(body.to)) return invalid([{ message: "Invalid to", property: "to" }]);
+      if (key !== undefined && !UUID.test(key))
+        return invalid([{ message: "Invalid retry key", property: "X-Line-Retry-Key" }]);
+      if (typeof body?.to !== "string" || !CHAT_ID.test(body.to))
+        return invalid([{ message: "Invalid to", property: "to" }]);
       const errors = messageErrors(body.messages);
       if (errors.length) return invalid(errors);
       account.data.retryKeys ??= {};
@@ -178,7 +214,8 @@ export const platform = {
       return answer(200, result);
     }
     if (method === "POST" && path === "/v2/bot/chat/loading/start") {
-      if (typeof body?.chatId !== "string" || !/^U[0-9a-f]{32}$/.test(body.chatId)) return invalid([{ message: "Invalid chatId", property: "chatId" }]);
+      if (typeof body?.chatId !== "string" || !/^U[0-9a-f]{32}$/.test(body.chatId))
+        return invalid([{ message: "Invalid chatId", property: "chatId" }]);
       const seconds = body.loadingSeconds ?? 20;
       if (!Number.isInteger(seconds) || seconds < 5 || seconds > 60 || seconds % 5) {
         return invalid([{ message: "must be a multiple of 5 between 5 and 60", property: "loadingSeconds" }]);

@@ -22,7 +22,10 @@ const USERS = {
   U2147483697: { name: "spengler", real_name: "Egon Spengler", display_name: "spengler" },
   U061F7AUR: { name: "venkman", real_name: "Peter Venkman", display_name: "" },
 };
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 const bearer = (req) => /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? null;
 const refused = (error, extra = {}) => ({ body: { ok: false, error, ...extra } });
@@ -39,12 +42,22 @@ function postMessage(body) {
   if (typeof body.text === "string" && body.text.length > 40_000) return refused("msg_too_long");
   for (const block of body.blocks ?? []) {
     if (block.type === "section" && String(block.text?.text ?? "").length > 3000) {
-      return refused("invalid_blocks", { errors: ["must be less than 3001 characters [json-pointer:/blocks/0/text/text]"] });
+      return refused("invalid_blocks", {
+        errors: ["must be less than 3001 characters [json-pointer:/blocks/0/text/text]"],
+      });
     }
-    if (block.type === "actions" && !(block.elements?.length > 0 && block.elements.length <= 25)) return refused("invalid_blocks");
+    if (block.type === "actions" && !(block.elements?.length > 0 && block.elements.length <= 25))
+      return refused("invalid_blocks");
   }
   const ts = nextTs();
-  const message = { type: "message", user: BOT.userId, bot_id: BOT.botId, text: body.text ?? "", ts, ...(body.thread_ts ? { thread_ts: body.thread_ts } : {}) };
+  const message = {
+    type: "message",
+    user: BOT.userId,
+    bot_id: BOT.botId,
+    text: body.text ?? "",
+    ts,
+    ...(body.thread_ts ? { thread_ts: body.thread_ts } : {}),
+  };
   return { body: { ok: true, channel: body.channel, ts, message } };
 }
 
@@ -62,7 +75,13 @@ function userInfo(id) {
         deleted: false,
         real_name: known.real_name,
         is_bot: false,
-        profile: { real_name: known.real_name, display_name: known.display_name, image_24: image(24), image_72: image(72), image_192: image(192) },
+        profile: {
+          real_name: known.real_name,
+          display_name: known.display_name,
+          image_24: image(24),
+          image_72: image(72),
+          image_192: image(192),
+        },
       },
     },
   };
@@ -74,7 +93,17 @@ export const channelNameOf = (id) => (id === "C012AB3CD" ? "general" : `channel-
 function channelInfo(id) {
   if (!/^[CGD][A-Z0-9]+$/.test(id ?? "")) return refused("channel_not_found");
   const im = id.startsWith("D");
-  return { body: { ok: true, channel: { id, ...(im ? { is_im: true, user: "U2147483697" } : { name: channelNameOf(id), is_channel: true, is_im: false, is_mpim: false, is_private: false }) } } };
+  return {
+    body: {
+      ok: true,
+      channel: {
+        id,
+        ...(im
+          ? { is_im: true, user: "U2147483697" }
+          : { name: channelNameOf(id), is_channel: true, is_im: false, is_mpim: false, is_private: false }),
+      },
+    },
+  };
 }
 
 /** @type {import("./stand-in.mjs").Platform} */
@@ -84,7 +113,8 @@ export const platform = {
     const token = bearer(req);
     const file = /^\/files-pri\/[^/]+\/download\/([^/]+)$/.exec(req.path);
     if (file && req.method === "GET") {
-      if (!token?.startsWith("xoxb-")) return { status: 302, headers: { location: `${TEAM.url}?redir=${encodeURIComponent(req.path)}` }, body: "" };
+      if (!token?.startsWith("xoxb-"))
+        return { status: 302, headers: { location: `${TEAM.url}?redir=${encodeURIComponent(req.path)}` }, body: "" };
       const name = decodeURIComponent(file[1]);
       if (/\.png$/i.test(name)) return { headers: { "content-type": "image/png" }, body: PNG };
       return { headers: { "content-type": "text/plain" }, body: `contents of ${name}\n` };
@@ -122,13 +152,19 @@ export const platform = {
   sign({ signingSecret, body, timestamp, retryNum, retryReason, payload }) {
     const ts = String(timestamp ?? Math.floor(Date.now() / 1000));
     const form = payload !== undefined;
-    const raw = form ? new URLSearchParams({ payload: JSON.stringify(payload) }).toString() : typeof body === "string" ? body : JSON.stringify(body);
+    const raw = form
+      ? new URLSearchParams({ payload: JSON.stringify(payload) }).toString()
+      : typeof body === "string"
+        ? body
+        : JSON.stringify(body);
     const signature = `v0=${createHmac("sha256", signingSecret).update(`v0:${ts}:${raw}`).digest("hex")}`;
     const headers = {
       "content-type": form ? "application/x-www-form-urlencoded" : "application/json",
       "x-slack-request-timestamp": ts,
       "x-slack-signature": signature,
-      ...(retryNum ? { "x-slack-retry-num": String(retryNum), "x-slack-retry-reason": retryReason ?? "http_timeout" } : {}),
+      ...(retryNum
+        ? { "x-slack-retry-num": String(retryNum), "x-slack-retry-reason": retryReason ?? "http_timeout" }
+        : {}),
     };
     return { headers, body: raw };
   },

@@ -40,8 +40,14 @@ export async function startStandIn(platform, options = {}) {
     const raw = Buffer.concat(chunks);
     const url = new URL(req.url ?? "/", "http://stand-in");
     const send = (status, body, headers = {}) => {
-      const text = body === undefined ? "" : typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
-      const type = typeof body === "string" ? "text/plain" : Buffer.isBuffer(body) ? "application/octet-stream" : "application/json";
+      const text =
+        body === undefined ? "" : typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+      const type =
+        typeof body === "string"
+          ? "text/plain"
+          : Buffer.isBuffer(body)
+            ? "application/octet-stream"
+            : "application/json";
       res.writeHead(status, { "content-type": type, ...headers });
       res.end(text);
     };
@@ -53,7 +59,8 @@ export async function startStandIn(platform, options = {}) {
       } catch {
         return send(400, { error: "invalid JSON" });
       }
-    } else if (type.includes("x-www-form-urlencoded")) body = Object.fromEntries(new URLSearchParams(raw.toString("utf8")));
+    } else if (type.includes("x-www-form-urlencoded"))
+      body = Object.fromEntries(new URLSearchParams(raw.toString("utf8")));
     else body = raw.length ? raw.toString("utf8") : undefined;
     try {
       if (url.pathname === "/__requests") return send(200, account(url.searchParams.get("key") ?? "").requests);
@@ -67,7 +74,11 @@ export async function startStandIn(platform, options = {}) {
       }
       if (url.pathname === "/__outage") {
         const until = Date.now() + Number(body.seconds ?? 0) * 1000;
-        account(body.key).outage = { until, status: body.status ?? 503, body: body.body ?? { error: "Service Unavailable" } };
+        account(body.key).outage = {
+          until,
+          status: body.status ?? 503,
+          body: body.body ?? { error: "Service Unavailable" },
+        };
         return send(200, { ok: true, until });
       }
       if (url.pathname === "/__sign") {
@@ -75,12 +86,26 @@ export async function startStandIn(platform, options = {}) {
         return send(200, await platform.sign(body));
       }
       /** @type {StandInRequest} */
-      const request = { method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), headers: /** @type {any} */ (req.headers), raw, body };
+      const request = {
+        method: req.method ?? "GET",
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: /** @type {any} */ (req.headers),
+        raw,
+        body,
+      };
       const key = platform.key(request) ?? "";
       const a = account(key);
       // One clock reading for the record and the outage's check: `at < until` is exactly "refused by the outage".
       const at = Date.now();
-      a.requests.push({ method: request.method, path: request.path, query: request.query, headers: request.headers, body: Buffer.isBuffer(body) ? body.toString("base64") : body, at });
+      a.requests.push({
+        method: request.method,
+        path: request.path,
+        query: request.query,
+        headers: request.headers,
+        body: Buffer.isBuffer(body) ? body.toString("base64") : body,
+        at,
+      });
       if (a.outage && at < a.outage.until) return send(a.outage.status, a.outage.body);
       const scripted = a.script.shift();
       if (scripted) return send(scripted.status ?? 200, scripted.body ?? {}, scripted.headers);

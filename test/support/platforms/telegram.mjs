@@ -5,12 +5,31 @@
 // answerCallbackQuery needs a callback_query_id, as Telegram does.
 
 /** A 1x1 PNG: what `getFile` of any photo downloads. */
-export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+export const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 /** Tokens the stand-in refuses (401 Unauthorized), as Telegram refuses a revoked one. */
 const REVOKED = /revoked|invalid/;
 
-const HTML_TAGS = new Set(["b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre", "span", "tg-spoiler", "blockquote"]);
+const HTML_TAGS = new Set([
+  "b",
+  "strong",
+  "i",
+  "em",
+  "u",
+  "ins",
+  "s",
+  "strike",
+  "del",
+  "a",
+  "code",
+  "pre",
+  "span",
+  "tg-spoiler",
+  "blockquote",
+]);
 
 /** Telegram's HTML parse mode: only its tags, balanced; returns the text as shown, or an error. */
 function parseHtml(html) {
@@ -23,24 +42,49 @@ function parseHtml(html) {
     } else stack.push(name);
   }
   if (stack.length) return { error: "Bad Request: can't parse entities: Can't find end tag" };
-  if (/&(?!(amp|lt|gt|quot|#\d+);)/.test(html)) return { error: "Bad Request: can't parse entities: Unsupported entity" };
-  return { text: html.replace(/<[^>]+>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&") };
+  if (/&(?!(amp|lt|gt|quot|#\d+);)/.test(html))
+    return { error: "Bad Request: can't parse entities: Unsupported entity" };
+  return {
+    text: html
+      .replace(/<[^>]+>/g, "")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&"),
+  };
 }
 
-const fail = (error_code, description, parameters) => ({ status: error_code, body: { ok: false, error_code, description, ...(parameters ? { parameters } : {}) } });
+const fail = (error_code, description, parameters) => ({
+  status: error_code,
+  body: { ok: false, error_code, description, ...(parameters ? { parameters } : {}) },
+});
 const ok = (result) => ({ status: 200, body: { ok: true, result } });
 
 let messageId = 1000;
 
 /** sendChatAction's actions, as the Bot API lists them. */
-const CHAT_ACTIONS = ["typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice", "upload_document", "choose_sticker", "find_location", "record_video_note", "upload_video_note"];
+const CHAT_ACTIONS = [
+  "typing",
+  "upload_photo",
+  "record_video",
+  "upload_video",
+  "record_voice",
+  "upload_voice",
+  "upload_document",
+  "choose_sticker",
+  "find_location",
+  "record_video_note",
+  "upload_video_note",
+];
 
 /** An inline keyboard as Telegram checks it: rows of buttons with text, and callback_data of 1-64 bytes. */
 function keyboardProblem(markup) {
   if (!markup?.inline_keyboard) return null;
-  if (!Array.isArray(markup.inline_keyboard) || !markup.inline_keyboard.every(Array.isArray)) return "Bad Request: field \"inline_keyboard\" of the InlineKeyboardMarkup must be an Array of Arrays";
+  if (!Array.isArray(markup.inline_keyboard) || !markup.inline_keyboard.every(Array.isArray))
+    return 'Bad Request: field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays';
   for (const button of markup.inline_keyboard.flat()) {
-    if (typeof button?.text !== "string" || !button.text) return "Bad Request: text buttons are unallowed in the inline keyboard";
+    if (typeof button?.text !== "string" || !button.text)
+      return "Bad Request: text buttons are unallowed in the inline keyboard";
     const size = Buffer.byteLength(String(button.callback_data ?? ""));
     if (button.callback_data !== undefined && (size < 1 || size > 64)) return "Bad Request: BUTTON_DATA_INVALID";
   }
@@ -65,14 +109,22 @@ export const platform = {
     const body = req.body ?? {};
     switch (method) {
       case "getMe":
-        return ok({ id: 777000, is_bot: true, first_name: "Acme Help", username: `acme_${token.slice(0, 6).replace(/\W/g, "")}_bot` });
+        return ok({
+          id: 777000,
+          is_bot: true,
+          first_name: "Acme Help",
+          username: `acme_${token.slice(0, 6).replace(/\W/g, "")}_bot`,
+        });
       case "setWebhook":
-        if (!/^https?:\/\//.test(body.url ?? "")) return fail(400, "Bad Request: bad webhook: An HTTPS URL must be provided for webhook");
-        if (body.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(body.secret_token)) return fail(400, "Bad Request: secret token contains unallowed characters");
+        if (!/^https?:\/\//.test(body.url ?? ""))
+          return fail(400, "Bad Request: bad webhook: An HTTPS URL must be provided for webhook");
+        if (body.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(body.secret_token))
+          return fail(400, "Bad Request: secret token contains unallowed characters");
         secrets.set(token, body.secret_token);
         return ok(true);
       case "answerCallbackQuery":
-        if (typeof body.callback_query_id !== "string" || !body.callback_query_id) return fail(400, "Bad Request: query is too old and response timeout expired or query ID is invalid");
+        if (typeof body.callback_query_id !== "string" || !body.callback_query_id)
+          return fail(400, "Bad Request: query is too old and response timeout expired or query ID is invalid");
         return ok(true);
       case "sendChatAction":
         if (!body.chat_id || !body.action) return fail(400, "Bad Request: chat_id and action are required");
@@ -86,15 +138,29 @@ export const platform = {
         if (parsed.text.length > 4096) return fail(400, "Bad Request: message is too long");
         const markup = keyboardProblem(body.reply_markup);
         if (markup) return fail(400, markup);
-        return ok({ message_id: ++messageId, date: Math.floor(Date.now() / 1000), chat: { id: Number(body.chat_id), type: "private" }, text: parsed.text });
+        return ok({
+          message_id: ++messageId,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: Number(body.chat_id), type: "private" },
+          text: parsed.text,
+        });
       }
       case "sendPhoto":
       case "sendDocument":
         if (!body.chat_id) return fail(400, "Bad Request: chat not found");
-        return ok({ message_id: ++messageId, date: Math.floor(Date.now() / 1000), chat: { id: Number(body.chat_id), type: "private" } });
+        return ok({
+          message_id: ++messageId,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: Number(body.chat_id), type: "private" },
+        });
       case "getFile":
         if (!body.file_id) return fail(400, "Bad Request: file_id is required");
-        return ok({ file_id: body.file_id, file_unique_id: `u${body.file_id}`, file_size: PNG.length, file_path: `photos/${body.file_id}.png` });
+        return ok({
+          file_id: body.file_id,
+          file_unique_id: `u${body.file_id}`,
+          file_size: PNG.length,
+          file_path: `photos/${body.file_id}.png`,
+        });
       default:
         return fail(404, "Not Found: method not found");
     }
@@ -102,6 +168,9 @@ export const platform = {
   /** `{token, update, secret?}`: the request Telegram makes to the webhook, with the secret setWebhook was given (or `secret` to forge one). */
   sign({ token, update, secret }) {
     const given = secret ?? secrets.get(token);
-    return { headers: { "content-type": "application/json", ...(given ? { "x-telegram-bot-api-secret-token": given } : {}) }, body: JSON.stringify(update) };
+    return {
+      headers: { "content-type": "application/json", ...(given ? { "x-telegram-bot-api-secret-token": given } : {}) },
+      body: JSON.stringify(update),
+    };
   },
 };

@@ -14,12 +14,16 @@ export const DATABASE_TYPES = ["PostgreSQL", "MySQL", "MSSQL", "Oracle"] as cons
 export const PAGE_SIZE = 20;
 
 export const listAssistants = (page: number, query: string) =>
-  unwrap(api.GET("/api/v1/chatbots/", { params: { query: { page, pageSize: PAGE_SIZE, ...(query ? { query } : {}) } } }));
+  unwrap(
+    api.GET("/api/v1/chatbots/", { params: { query: { page, pageSize: PAGE_SIZE, ...(query ? { query } : {}) } } }),
+  );
 
 export const getAssistant = (id: string) => unwrap(api.GET("/api/v1/chatbots/{id}/", { params: { path: { id } } }));
 export const createAssistant = (body: AssistantWrite) => unwrap(api.POST("/api/v1/chatbots/", { body }));
-export const updateAssistant = (id: string, body: AssistantPatch) => unwrap(api.PATCH("/api/v1/chatbots/{id}/", { params: { path: { id } }, body }));
-export const deleteAssistant = (id: string) => unwrap(api.DELETE("/api/v1/chatbots/{id}/", { params: { path: { id } } }));
+export const updateAssistant = (id: string, body: AssistantPatch) =>
+  unwrap(api.PATCH("/api/v1/chatbots/{id}/", { params: { path: { id } }, body }));
+export const deleteAssistant = (id: string) =>
+  unwrap(api.DELETE("/api/v1/chatbots/{id}/", { params: { path: { id } } }));
 
 /**
  * What the form offers to pick from: the organization's models, knowledge bases, tools, skills and
@@ -62,7 +66,13 @@ export async function loadChoices(organizationId: string): Promise<Choices> {
     allowed(unwrap(api.GET("/api/v1/tools/", { params: { query } }))),
     allowed(unwrap(api.GET("/api/v1/tools/", { params: { query: { ...query, isGlobal: "true" } } }))),
     allowed(unwrap(api.GET("/api/v1/skills/", { params: { query } }))),
-    allowed(unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/", { params: { path: { organizationPk: organizationId }, query } }))),
+    allowed(
+      unwrap(
+        api.GET("/api/v1/organizations/{organizationPk}/groups/", {
+          params: { path: { organizationPk: organizationId }, query },
+        }),
+      ),
+    ),
   ]);
   return {
     llms: models(llms),

@@ -6,7 +6,18 @@ import { ErrorAlert, FormError } from "../../components/alert";
 import { toast } from "../../components/toast";
 import { modelOption } from "../../components/model-choice";
 import { CheckboxField, SelectField, TextField } from "../../components/field";
-import { AGENT_MODES, DATABASE_TYPES, OUTPUT_MODES, REPLY_MODES, fieldMessage, updateAssistant, type Assistant, type Choices, type IdName, type ModelChoice } from "./assistant-api";
+import {
+  AGENT_MODES,
+  DATABASE_TYPES,
+  OUTPUT_MODES,
+  REPLY_MODES,
+  fieldMessage,
+  updateAssistant,
+  type Assistant,
+  type Choices,
+  type IdName,
+  type ModelChoice,
+} from "./assistant-api";
 import { draftOf, patchOf, type Draft } from "./draft";
 import { RefPicker } from "./ref-picker";
 import { TextAreaField } from "../../components/field";
@@ -18,14 +29,26 @@ const withCurrent = (items: ModelChoice[], current: IdName | null): Options =>
   (current && !items.some((i) => i.id === current.id) ? [current, ...items] : items).map((m) => modelOption(m));
 
 /** Every writable field of the assistant, saved as one PATCH of what changed; the API's errors show at their fields. */
-export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assistant; choices: Choices; onSaved: (a: Assistant) => void }) {
+export function AssistantForm({
+  assistant,
+  choices,
+  onSaved,
+}: {
+  assistant: Assistant;
+  choices: Choices;
+  onSaved: (a: Assistant) => void;
+}) {
   const [initial, setInitial] = useState(() => draftOf(assistant));
   const [draft, setDraft] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
-  const setHandoff = (change: Partial<Draft["handoff"]>) => setDraft((d) => ({ ...d, handoff: { ...d.handoff, ...change } }));
-  const text = (key: keyof Draft) => ({ value: draft[key] as string, onInput: (e: Event) => set(key, (e.currentTarget as HTMLInputElement).value as never) });
+  const setHandoff = (change: Partial<Draft["handoff"]>) =>
+    setDraft((d) => ({ ...d, handoff: { ...d.handoff, ...change } }));
+  const text = (key: keyof Draft) => ({
+    value: draft[key] as string,
+    onInput: (e: Event) => set(key, (e.currentTarget as HTMLInputElement).value as never),
+  });
   const error = (key: string) => fieldMessage(problem, key);
   const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
 
@@ -33,7 +56,9 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
     event.preventDefault();
     const { patch, invalid } = patchOf(initial, draft);
     if (invalid.length) {
-      setProblem(new ApiProblem(400, t("fixFields"), "invalid", Object.fromEntries(invalid.map((k) => [k, [t("invalidJson")]]))));
+      setProblem(
+        new ApiProblem(400, t("fixFields"), "invalid", Object.fromEntries(invalid.map((k) => [k, [t("invalidJson")]]))),
+      );
       toast(t("fixFields"), "error");
       return;
     }
@@ -64,10 +89,21 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
       <FormError problem={problem} />
       <Section title={t("basics")}>
         <TextField label={t("name")} required maxLength={200} {...text("name")} error={error("name")} />
-        <TextAreaField label={t("instructions")} rows={6} hint={t("instructionsHint")} {...text("instructions")} error={error("instructions")} />
+        <TextAreaField
+          label={t("instructions")}
+          rows={6}
+          hint={t("instructionsHint")}
+          {...text("instructions")}
+          error={error("instructions")}
+        />
       </Section>
       <Section title={t("modelsSection")}>
-        <SelectField label={t("llm")} {...text("largeLanguageModel")} options={withCurrent(choices.llms, assistant.largeLanguageModel)} error={error("largeLanguageModel")} />
+        <SelectField
+          label={t("llm")}
+          {...text("largeLanguageModel")}
+          options={withCurrent(choices.llms, assistant.largeLanguageModel)}
+          error={error("largeLanguageModel")}
+        />
         <SelectField
           label={t("fallbackModel")}
           {...text("fallbackLargeLanguageModel")}
@@ -75,21 +111,72 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
           hint={t("fallbackModelHint")}
           error={error("fallbackLargeLanguageModel")}
         />
-        <SelectField label={t("embeddingModel")} {...text("embeddingModel")} options={[["", t("none")], ...withCurrent(choices.embeddings, assistant.embeddingModel)]} error={error("embeddingModel")} />
-        <SelectField label={t("rerankerModel")} {...text("rerankerModel")} options={[["", t("none")], ...withCurrent(choices.rerankers, assistant.rerankerModel)]} error={error("rerankerModel")} />
+        <SelectField
+          label={t("embeddingModel")}
+          {...text("embeddingModel")}
+          options={[["", t("none")], ...withCurrent(choices.embeddings, assistant.embeddingModel)]}
+          error={error("embeddingModel")}
+        />
+        <SelectField
+          label={t("rerankerModel")}
+          {...text("rerankerModel")}
+          options={[["", t("none")], ...withCurrent(choices.rerankers, assistant.rerankerModel)]}
+          error={error("rerankerModel")}
+        />
       </Section>
       <Section title={t("replies")}>
-        <SelectField label={t("replyMode")} {...text("replyMode")} options={REPLY_MODES.map((m) => [m, t(`mode_${m}`)])} hint={t(`modeHint_${draft.replyMode}`)} error={error("replyMode")} />
+        <SelectField
+          label={t("replyMode")}
+          {...text("replyMode")}
+          options={REPLY_MODES.map((m) => [m, t(`mode_${m}`)])}
+          hint={t(`modeHint_${draft.replyMode}`)}
+          error={error("replyMode")}
+        />
         {(draft.replyMode === "template" || draft.replyMode === "hybrid") && (
-          <TextAreaField label={t("template")} hint={t("templateHint")} {...text("template")} error={error("template")} />
+          <TextAreaField
+            label={t("template")}
+            hint={t("templateHint")}
+            {...text("template")}
+            error={error("template")}
+          />
         )}
-        <TextAreaField label={t("unanswerable")} rows={2} hint={t("unanswerableHint")} {...text("unanswerableTemplate")} error={error("unanswerableTemplate")} />
-        <SelectField label={t("agentMode")} {...text("agentMode")} options={AGENT_MODES.map((m) => [m, t(`agent_${m}`)])} error={error("agentMode")} />
-        <TextField label={t("chunks")} type="number" min={1} max={1000} hint={t("chunksHint")} {...text("numberOfRetrievedChunks")} error={error("numberOfRetrievedChunks")} />
-        <CheckboxField label={t("inlineCitations")} checked={draft.enableInLineCitations} onChange={(e) => set("enableInLineCitations", e.currentTarget.checked)} error={error("enableInLineCitations")} />
+        <TextAreaField
+          label={t("unanswerable")}
+          rows={2}
+          hint={t("unanswerableHint")}
+          {...text("unanswerableTemplate")}
+          error={error("unanswerableTemplate")}
+        />
+        <SelectField
+          label={t("agentMode")}
+          {...text("agentMode")}
+          options={AGENT_MODES.map((m) => [m, t(`agent_${m}`)])}
+          error={error("agentMode")}
+        />
+        <TextField
+          label={t("chunks")}
+          type="number"
+          min={1}
+          max={1000}
+          hint={t("chunksHint")}
+          {...text("numberOfRetrievedChunks")}
+          error={error("numberOfRetrievedChunks")}
+        />
+        <CheckboxField
+          label={t("inlineCitations")}
+          checked={draft.enableInLineCitations}
+          onChange={(e) => set("enableInLineCitations", e.currentTarget.checked)}
+          error={error("enableInLineCitations")}
+        />
       </Section>
       <Section title={t("handoffSection")}>
-        <CheckboxField label={t("handoffEnabled")} hint={t("handoffEnabledHint")} checked={draft.handoff.enabled} onChange={(e) => setHandoff({ enabled: e.currentTarget.checked })} error={error("handoff.enabled")} />
+        <CheckboxField
+          label={t("handoffEnabled")}
+          hint={t("handoffEnabledHint")}
+          checked={draft.handoff.enabled}
+          onChange={(e) => setHandoff({ enabled: e.currentTarget.checked })}
+          error={error("handoff.enabled")}
+        />
         <TextField
           label={t("handoffAfter")}
           type="number"
@@ -100,7 +187,14 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
           onInput={(e) => setHandoff({ afterUnanswered: e.currentTarget.value })}
           error={error("handoff.afterUnanswered")}
         />
-        <TextAreaField label={t("handoffMessage")} rows={2} hint={t("handoffMessageHint")} value={draft.handoff.message} onInput={(e) => setHandoff({ message: e.currentTarget.value })} error={error("handoff.message")} />
+        <TextAreaField
+          label={t("handoffMessage")}
+          rows={2}
+          hint={t("handoffMessageHint")}
+          value={draft.handoff.message}
+          onInput={(e) => setHandoff({ message: e.currentTarget.value })}
+          error={error("handoff.message")}
+        />
         <TextAreaField
           label={t("handoffOutsideHours")}
           rows={2}
@@ -111,34 +205,109 @@ export function AssistantForm({ assistant, choices, onSaved }: { assistant: Assi
         />
       </Section>
       <Section title={t("output")}>
-        <SelectField label={t("outputMode")} {...text("outputMode")} options={OUTPUT_MODES.map((m) => [m, t(`output_${m}`)])} error={error("outputMode")} />
+        <SelectField
+          label={t("outputMode")}
+          {...text("outputMode")}
+          options={OUTPUT_MODES.map((m) => [m, t(`output_${m}`)])}
+          error={error("outputMode")}
+        />
         {(draft.outputMode === "json_schema" || draft.rawOutputFormat) && (
-          <TextAreaField label={t("outputSchema")} class="code" rows={8} spellcheck={false} hint={t("outputSchemaHint")} {...text("rawOutputFormat")} error={error("rawOutputFormat")} />
+          <TextAreaField
+            label={t("outputSchema")}
+            class="code"
+            rows={8}
+            spellcheck={false}
+            hint={t("outputSchemaHint")}
+            {...text("rawOutputFormat")}
+            error={error("rawOutputFormat")}
+          />
         )}
       </Section>
       <Section title={t("knowledgeAndTools")}>
-        <RefPicker legend={t("knowledgeBases")} options={choices.knowledgeBases} value={draft.knowledgeBases} onChange={(v) => set("knowledgeBases", v)} error={error("knowledgeBases")} />
-        <RefPicker legend={t("tools")} hint={t("toolsHint")} options={choices.tools} value={draft.tools} onChange={(v) => set("tools", v)} error={error("tools")} />
-        <RefPicker legend={t("skills")} hint={t("toolsHint")} options={choices.skills} value={draft.skills} onChange={(v) => set("skills", v)} error={error("skills")} />
+        <RefPicker
+          legend={t("knowledgeBases")}
+          options={choices.knowledgeBases}
+          value={draft.knowledgeBases}
+          onChange={(v) => set("knowledgeBases", v)}
+          error={error("knowledgeBases")}
+        />
+        <RefPicker
+          legend={t("tools")}
+          hint={t("toolsHint")}
+          options={choices.tools}
+          value={draft.tools}
+          onChange={(v) => set("tools", v)}
+          error={error("tools")}
+        />
+        <RefPicker
+          legend={t("skills")}
+          hint={t("toolsHint")}
+          options={choices.skills}
+          value={draft.skills}
+          onChange={(v) => set("skills", v)}
+          error={error("skills")}
+        />
       </Section>
       <Section title={t("access")}>
-        <RefPicker legend={t("groups")} hint={t("groupsHint")} options={choices.groups} value={draft.groups} onChange={(v) => set("groups", v)} error={error("groups")} />
-        <CheckboxField label={t("evaluation")} hint={t("evaluationHint")} checked={draft.enableEvaluation} onChange={(e) => set("enableEvaluation", e.currentTarget.checked)} error={error("enableEvaluation")} />
+        <RefPicker
+          legend={t("groups")}
+          hint={t("groupsHint")}
+          options={choices.groups}
+          value={draft.groups}
+          onChange={(v) => set("groups", v)}
+          error={error("groups")}
+        />
+        <CheckboxField
+          label={t("evaluation")}
+          hint={t("evaluationHint")}
+          checked={draft.enableEvaluation}
+          onChange={(e) => set("enableEvaluation", e.currentTarget.checked)}
+          error={error("enableEvaluation")}
+        />
       </Section>
       <Section title={t("database")}>
-        <SelectField label={t("databaseType")} {...text("databaseType")} options={[["", t("none")], ...DATABASE_TYPES.map((d): [string, string] => [d, d])]} error={error("databaseType")} />
-        <TextField label={t("databaseUrl")} spellcheck={false} autoComplete="off" hint={t("databaseUrlHint")} {...text("databaseUrl")} error={error("databaseUrl")} />
-        <TextAreaField label={t("includeTables")} class="code" spellcheck={false} hint={t("includeTablesHint")} {...text("includeTables")} error={error("includeTables")} />
+        <SelectField
+          label={t("databaseType")}
+          {...text("databaseType")}
+          options={[["", t("none")], ...DATABASE_TYPES.map((d): [string, string] => [d, d])]}
+          error={error("databaseType")}
+        />
+        <TextField
+          label={t("databaseUrl")}
+          spellcheck={false}
+          autoComplete="off"
+          hint={t("databaseUrlHint")}
+          {...text("databaseUrl")}
+          error={error("databaseUrl")}
+        />
+        <TextAreaField
+          label={t("includeTables")}
+          class="code"
+          spellcheck={false}
+          hint={t("includeTablesHint")}
+          {...text("includeTables")}
+          error={error("includeTables")}
+        />
       </Section>
       <Section title={t("advanced")}>
         <TextField label={t("rag")} spellcheck={false} hint={t("idHint")} {...text("rag")} error={error("rag")} />
-        <TextField label={t("builtInWorkflow")} spellcheck={false} hint={t("idHint")} {...text("builtInWorkflow")} error={error("builtInWorkflow")} />
+        <TextField
+          label={t("builtInWorkflow")}
+          spellcheck={false}
+          hint={t("idHint")}
+          {...text("builtInWorkflow")}
+          error={error("builtInWorkflow")}
+        />
         <p class="muted small">{t("wordsUsed", { n: assistant.totalWordsCount })}</p>
       </Section>
       {problem && unshown!.length > 0 && <ErrorAlert error={problem} />}
       <div class="form-actions">
-        <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
-        <Button disabled={!dirty || busy} onClick={() => (setDraft(initial), setProblem(null))}>{t("discard")}</Button>
+        <Button type="submit" variant="primary" busy={busy}>
+          {t("save")}
+        </Button>
+        <Button disabled={!dirty || busy} onClick={() => (setDraft(initial), setProblem(null))}>
+          {t("discard")}
+        </Button>
       </div>
     </form>
   );

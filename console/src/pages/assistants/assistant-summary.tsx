@@ -30,7 +30,11 @@ export function AssistantSummary({ assistant: a }: { assistant: Assistant }) {
         <Fact label={t("handoffAfter")}>{a.handoff.afterUnanswered}</Fact>
         <Fact label={t("handoffMessage")}>{orNone(a.handoff.message)}</Fact>
         <Fact label={t("outputMode")}>{t(`output_${a.outputMode}`)}</Fact>
-        {a.rawOutputFormat && <Fact label={t("outputSchema")}><pre>{JSON.stringify(a.rawOutputFormat, null, 2)}</pre></Fact>}
+        {a.rawOutputFormat && (
+          <Fact label={t("outputSchema")}>
+            <pre>{JSON.stringify(a.rawOutputFormat, null, 2)}</pre>
+          </Fact>
+        )}
         <Fact label={t("knowledgeBases")}>{names(a.knowledgeBases)}</Fact>
         <Fact label={t("tools")}>{names(a.tools)}</Fact>
         <Fact label={t("skills")}>{names(a.skills)}</Fact>

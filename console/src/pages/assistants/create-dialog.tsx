@@ -15,10 +15,17 @@ import { t } from "./strings";
 
 /** A new assistant from its name, model and instructions; the rest is set on its page, where this leads. */
 export function CreateAssistant({ onClose }: { onClose: () => void }) {
-  const models = useResource(() => unwrap(api.GET("/api/v1/large-language-models/", { params: { query: { pageSize: 100 } } })), []);
+  const models = useResource(
+    () => unwrap(api.GET("/api/v1/large-language-models/", { params: { query: { pageSize: 100 } } })),
+    [],
+  );
   const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
-    const created = await createAssistant({ name: text("name"), largeLanguageModel: text("largeLanguageModel"), instructions: text("instructions") || null });
+    const created = await createAssistant({
+      name: text("name"),
+      largeLanguageModel: text("largeLanguageModel"),
+      instructions: text("instructions") || null,
+    });
     toast(t("created", { name: created.name }));
     onClose();
     navigate(`/assistants/${created.id}`);
@@ -32,15 +39,44 @@ export function CreateAssistant({ onClose }: { onClose: () => void }) {
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="create-assistant" variant="primary" busy={busy} disabled={!options.some(([, , off]) => !off)}>{t("create")}</Button>
+          <Button
+            type="submit"
+            form="create-assistant"
+            variant="primary"
+            busy={busy}
+            disabled={!options.some(([, , off]) => !off)}
+          >
+            {t("create")}
+          </Button>
         </>
       }
     >
       <form id="create-assistant" class="stack" onSubmit={submit} noValidate>
         <FormError problem={problem} />
-        <TextField label={t("name")} name="name" required maxLength={200} autoFocus error={fieldMessage(problem, "name")} />
-        <SelectField label={t("llm")} name="largeLanguageModel" options={options} hint={t("llmHint")} error={fieldMessage(problem, "largeLanguageModel") ?? (models.error ? String((models.error as Error).message) : undefined)} />
-        <TextAreaField label={t("instructions")} name="instructions" hint={t("instructionsHint")} error={fieldMessage(problem, "instructions")} />
+        <TextField
+          label={t("name")}
+          name="name"
+          required
+          maxLength={200}
+          autoFocus
+          error={fieldMessage(problem, "name")}
+        />
+        <SelectField
+          label={t("llm")}
+          name="largeLanguageModel"
+          options={options}
+          hint={t("llmHint")}
+          error={
+            fieldMessage(problem, "largeLanguageModel") ??
+            (models.error ? String((models.error as Error).message) : undefined)
+          }
+        />
+        <TextAreaField
+          label={t("instructions")}
+          name="instructions"
+          hint={t("instructionsHint")}
+          error={fieldMessage(problem, "instructions")}
+        />
       </form>
     </Dialog>
   );

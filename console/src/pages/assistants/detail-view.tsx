@@ -22,7 +22,10 @@ export function AssistantDetail({ id, organizationId }: { id: string; organizati
   const [deleting, setDeleting] = useState(false);
   const assistant = current?.id === id ? current : loaded.data;
   const editable = !!assistant?.canUpdate;
-  const choices = useResource(() => (editable ? loadChoices(organizationId) : Promise.resolve(null)), [organizationId, editable]);
+  const choices = useResource(
+    () => (editable ? loadChoices(organizationId) : Promise.resolve(null)),
+    [organizationId, editable],
+  );
   const back = (
     <a class="back-link" href={`${BASE}/assistants`} onClick={followLink}>
       {t("allAssistants")}
@@ -50,7 +53,11 @@ export function AssistantDetail({ id, organizationId }: { id: string; organizati
       {back}
       <PageHeader title={assistant.name}>
         {can("inbox.view") && <PublishButton />}
-        {assistant.canDelete && <Button variant="danger" onClick={() => setDeleting(true)}>{t("delete")}</Button>}
+        {assistant.canDelete && (
+          <Button variant="danger" onClick={() => setDeleting(true)}>
+            {t("delete")}
+          </Button>
+        )}
       </PageHeader>
       <div class="assistant-layout">
         <div class="assistant-settings">
@@ -65,9 +72,13 @@ export function AssistantDetail({ id, organizationId }: { id: string; organizati
             </>
           )}
         </div>
-        {can("conversation.manage") && <TryIt key={assistant.id} assistantId={assistant.id} assistantName={assistant.name} />}
+        {can("conversation.manage") && (
+          <TryIt key={assistant.id} assistantId={assistant.id} assistantName={assistant.name} />
+        )}
       </div>
-      {can("inbox.view") && <PublishPanel key={assistant.id} assistantId={assistant.id} assistantName={assistant.name} />}
+      {can("inbox.view") && (
+        <PublishPanel key={assistant.id} assistantId={assistant.id} assistantName={assistant.name} />
+      )}
       <ConfirmDialog
         open={deleting}
         title={t("deleteTitle")}

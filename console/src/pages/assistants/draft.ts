@@ -59,12 +59,27 @@ export function draftOf(a: Assistant): Draft {
     includeTables: json(a.includeTables),
     rag: a.rag ?? "",
     builtInWorkflow: a.builtInWorkflow ?? "",
-    handoff: { enabled: a.handoff.enabled, afterUnanswered: String(a.handoff.afterUnanswered), message: a.handoff.message ?? "", outsideHoursMessage: a.handoff.outsideHoursMessage ?? "" },
+    handoff: {
+      enabled: a.handoff.enabled,
+      afterUnanswered: String(a.handoff.afterUnanswered),
+      message: a.handoff.message ?? "",
+      outsideHoursMessage: a.handoff.outsideHoursMessage ?? "",
+    },
   };
 }
 
 const LISTS = ["knowledgeBases", "tools", "skills", "groups"] as const;
-const NULLABLE_TEXT = ["fallbackLargeLanguageModel", "embeddingModel", "rerankerModel", "template", "unanswerableTemplate", "databaseType", "databaseUrl", "rag", "builtInWorkflow"] as const;
+const NULLABLE_TEXT = [
+  "fallbackLargeLanguageModel",
+  "embeddingModel",
+  "rerankerModel",
+  "template",
+  "unanswerableTemplate",
+  "databaseType",
+  "databaseUrl",
+  "rag",
+  "builtInWorkflow",
+] as const;
 const JSON_FIELDS = ["rawOutputFormat", "includeTables"] as const;
 
 /**
@@ -78,7 +93,8 @@ export function patchOf(initial: Draft, draft: Draft): { patch: AssistantPatch; 
     if (JSON.stringify(draft[key]) === JSON.stringify(initial[key])) continue;
     const value = draft[key];
     if ((LISTS as readonly string[]).includes(key)) patch[key] = (value as IdName[]).map(({ id }) => ({ id }));
-    else if ((NULLABLE_TEXT as readonly string[]).includes(key)) patch[key] = (value as string).trim() === "" ? null : value;
+    else if ((NULLABLE_TEXT as readonly string[]).includes(key))
+      patch[key] = (value as string).trim() === "" ? null : value;
     else if ((JSON_FIELDS as readonly string[]).includes(key)) {
       const text = (value as string).trim();
       try {
@@ -92,9 +108,13 @@ export function patchOf(initial: Draft, draft: Draft): { patch: AssistantPatch; 
       // The API replaces the settings with what is sent (left-out fields take defaults): all of them go.
       const h = value as Draft["handoff"];
       const text = (s: string) => (s.trim() === "" ? null : s);
-      patch[key] = { enabled: h.enabled, afterUnanswered: Number(h.afterUnanswered), message: text(h.message), outsideHoursMessage: text(h.outsideHoursMessage) };
-    }
-    else patch[key] = value;
+      patch[key] = {
+        enabled: h.enabled,
+        afterUnanswered: Number(h.afterUnanswered),
+        message: text(h.message),
+        outsideHoursMessage: text(h.outsideHoursMessage),
+      };
+    } else patch[key] = value;
   }
   return { patch: patch as AssistantPatch, invalid };
 }

@@ -57,27 +57,52 @@ export function AssistantList() {
       label: t("name"),
       rowHeader: true,
       cell: (a) => (
-        <a href={`${BASE}/assistants/${a.id}`} onClick={followLink}>{a.name}</a>
+        <a href={`${BASE}/assistants/${a.id}`} onClick={followLink}>
+          {a.name}
+        </a>
       ),
     },
     { label: t("replyMode"), cell: (a) => t(`mode_${a.replyMode}`) },
     { label: t("llm"), cell: (a) => a.largeLanguageModel.name },
-    { label: t("knowledgeBases"), class: "wrap", cell: (a) => (a.knowledgeBases.length ? a.knowledgeBases.map((k) => k.name).join(", ") : "—") },
+    {
+      label: t("knowledgeBases"),
+      class: "wrap",
+      cell: (a) => (a.knowledgeBases.length ? a.knowledgeBases.map((k) => k.name).join(", ") : "—"),
+    },
     { label: t("updated"), class: "nowrap", cell: (a) => formatTime(a.updatedAt) },
   ];
   const data = list.data;
   return (
     <>
       <PageHeader title={t("title")}>
-        {can("chatbot.manage") && <Button variant="primary" onClick={() => setCreating(true)}>{t("newAssistant")}</Button>}
+        {can("chatbot.manage") && (
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            {t("newAssistant")}
+          </Button>
+        )}
       </PageHeader>
-      <form role="search" class="list-search" onSubmit={(e) => (e.preventDefault(), setQuery(typed.trim()), setPage(1))}>
-        <TextField label={t("search")} type="search" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} hint={t("searchHint")} />
+      <form
+        role="search"
+        class="list-search"
+        onSubmit={(e) => (e.preventDefault(), setQuery(typed.trim()), setPage(1))}
+      >
+        <TextField
+          label={t("search")}
+          type="search"
+          value={typed}
+          onInput={(e) => setTyped(e.currentTarget.value)}
+          hint={t("searchHint")}
+        />
       </form>
       <ErrorAlert error={list.error instanceof ApiProblem && list.error.status === 404 ? null : list.error} />
-      <h2 id="assistants-title" class="sr-only">{t("title")}</h2>
+      <h2 id="assistants-title" class="sr-only">
+        {t("title")}
+      </h2>
       {/* The count, read out after each search or page. */}
-      <p class="list-count muted small" role="status">{data && (data.query ? t("countMatching", { n: data.count, query: data.query }) : t("count", { n: data.count }))}</p>
+      <p class="list-count muted small" role="status">
+        {data &&
+          (data.query ? t("countMatching", { n: data.count, query: data.query }) : t("count", { n: data.count }))}
+      </p>
       {data === undefined ? (
         list.loading && <Loading />
       ) : data.count === 0 ? (

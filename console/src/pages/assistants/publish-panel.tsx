@@ -12,8 +12,12 @@ import { t } from "./strings";
 
 /** The assistant's web chats: each web inbox of the assistant has one (its `channel`). */
 const webChatsOf = (assistantId: string) =>
-  unwrap(api.GET("/api/v1/inboxes/", { params: { query: { channelType: "web", chatbot: assistantId, pageSize: 100 } } })).then((page) =>
-    page.results.flatMap((inbox) => (inbox.channel ? [{ id: inbox.channel.id, name: inbox.channel.name || inbox.name }] : [])),
+  unwrap(
+    api.GET("/api/v1/inboxes/", { params: { query: { channelType: "web", chatbot: assistantId, pageSize: 100 } } }),
+  ).then((page) =>
+    page.results.flatMap((inbox) =>
+      inbox.channel ? [{ id: inbox.channel.id, name: inbox.channel.name || inbox.name }] : [],
+    ),
   );
 
 /**
@@ -29,7 +33,11 @@ export function PublishPanel({ assistantId, assistantName }: { assistantId: stri
     setCreating(true);
     setError(null);
     try {
-      await unwrap(api.POST("/api/v1/inboxes/", { body: { name: assistantName, channelType: "web", chatbot: { id: assistantId } } }));
+      await unwrap(
+        api.POST("/api/v1/inboxes/", {
+          body: { name: assistantName, channelType: "web", chatbot: { id: assistantId } },
+        }),
+      );
       await chats.reload();
       toast(t("webChatCreated", { name: assistantName }));
     } catch (err) {
@@ -42,7 +50,9 @@ export function PublishPanel({ assistantId, assistantName }: { assistantId: stri
   const current = list?.find((c) => c.id === chosen) ?? list?.[0];
   return (
     <section class="section publish" aria-labelledby="publish-title">
-      <h2 id="publish-title" tabIndex={-1}>{t("publish")}</h2>
+      <h2 id="publish-title" tabIndex={-1}>
+        {t("publish")}
+      </h2>
       <p class="muted">{t("publishIntro")}</p>
       <ErrorAlert error={chats.error} />
       {list === undefined ? (
@@ -51,13 +61,28 @@ export function PublishPanel({ assistantId, assistantName }: { assistantId: stri
         <>
           <p>{t("noWebChat")}</p>
           <ErrorAlert error={error} />
-          {can("inbox.manage") ? <Button variant="primary" busy={creating} onClick={create}>{t("createWebChat")}</Button> : <p class="muted">{t("noWebChatAsk")}</p>}
+          {can("inbox.manage") ? (
+            <Button variant="primary" busy={creating} onClick={create}>
+              {t("createWebChat")}
+            </Button>
+          ) : (
+            <p class="muted">{t("noWebChatAsk")}</p>
+          )}
         </>
       ) : (
         <>
           <div class="publish-head">
-            {list.length > 1 && <SelectField label={t("webChat")} value={current.id} onChange={(e) => setChosen(e.currentTarget.value)} options={list.map((c) => [c.id, c.name])} />}
-            <a href={`${BASE}/web-chats/${current.id}`} onClick={followLink}>{t("designWebChat", { name: current.name })}</a>
+            {list.length > 1 && (
+              <SelectField
+                label={t("webChat")}
+                value={current.id}
+                onChange={(e) => setChosen(e.currentTarget.value)}
+                options={list.map((c) => [c.id, c.name])}
+              />
+            )}
+            <a href={`${BASE}/web-chats/${current.id}`} onClick={followLink}>
+              {t("designWebChat", { name: current.name })}
+            </a>
           </div>
           <EmbedCodes webChatId={current.id} />
         </>

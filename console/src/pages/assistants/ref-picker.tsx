@@ -19,11 +19,16 @@ export function RefPicker({ legend, hint, options, value, onChange, error }: Pro
   // The current ones first, even when the member cannot list the rest (or they are past the first 100).
   const shown = [...value, ...(options ?? []).filter((o) => !chosen.has(o.id))];
   const toggle = (item: IdName, on: boolean) => onChange(on ? [...value, item] : value.filter((v) => v.id !== item.id));
-  const described = [hint || options === null ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const described =
+    [hint || options === null ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
     <fieldset class={`ref-picker${error ? " invalid" : ""}`} aria-describedby={described}>
       <legend>{legend}</legend>
-      {(hint || options === null) && <p class="hint" id={`${id}-hint`}>{options === null ? t("cannotList") : hint}</p>}
+      {(hint || options === null) && (
+        <p class="hint" id={`${id}-hint`}>
+          {options === null ? t("cannotList") : hint}
+        </p>
+      )}
       {shown.length === 0 ? (
         <p class="muted small">{t("noneAvailable")}</p>
       ) : (
@@ -31,14 +36,22 @@ export function RefPicker({ legend, hint, options, value, onChange, error }: Pro
           {shown.map((item) => (
             <li key={item.id}>
               <label>
-                <input type="checkbox" checked={chosen.has(item.id)} onChange={(e) => toggle(item, e.currentTarget.checked)} />
+                <input
+                  type="checkbox"
+                  checked={chosen.has(item.id)}
+                  onChange={(e) => toggle(item, e.currentTarget.checked)}
+                />
                 {item.name}
               </label>
             </li>
           ))}
         </ul>
       )}
-      {error && <p class="field-error" id={`${id}-error`}>{error}</p>}
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
     </fieldset>
   );
 }

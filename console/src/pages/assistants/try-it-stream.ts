@@ -9,7 +9,8 @@ type Message = Schemas["Message"];
 type Ids = "conversationId" | "messageId";
 
 /** A tool call as the panel shows it: its `tool_call` event, completed by its `tool_result` (or the stored reply's). */
-export type ToolCall = Omit<Schemas["ToolCallEvent"], Ids> & Partial<Omit<Schemas["ToolResultEvent"], keyof Schemas["ToolCallEvent"]>>;
+export type ToolCall = Omit<Schemas["ToolCallEvent"], Ids> &
+  Partial<Omit<Schemas["ToolResultEvent"], keyof Schemas["ToolCallEvent"]>>;
 
 /** A passage the reply drew on, as the stored message lists it. */
 export type Citation = Schemas["CitationNode"];
@@ -27,9 +28,22 @@ export interface Turn {
   totalMs: number | null;
 }
 
-export const newTurn = (question: string): Turn => ({ question, answer: "", state: "streaming", toolCalls: [], citations: [], usage: null, firstTokenMs: null, totalMs: null });
+export const newTurn = (question: string): Turn => ({
+  question,
+  answer: "",
+  state: "streaming",
+  toolCalls: [],
+  citations: [],
+  usage: null,
+  firstTokenMs: null,
+  totalMs: null,
+});
 
-const withoutIds = ({ conversationId: _c, messageId: _m, ...call }: Schemas["ToolCallEvent"] | Schemas["ToolResultEvent"]): ToolCall => call;
+const withoutIds = ({
+  conversationId: _c,
+  messageId: _m,
+  ...call
+}: Schemas["ToolCallEvent"] | Schemas["ToolResultEvent"]): ToolCall => call;
 
 /**
  * Asks `content` in `conversation` (null: a new one) and reports the turn as it grows through
@@ -37,7 +51,13 @@ const withoutIds = ({ conversationId: _c, messageId: _m, ...call }: Schemas["Too
  * refusal, a failed request or read, and a reply cut short make a failed turn; anything else is a
  * bug and is thrown on.
  */
-export async function ask(assistantId: string, conversation: string | null, content: string, update: (turn: Turn) => void, signal?: AbortSignal): Promise<string | null> {
+export async function ask(
+  assistantId: string,
+  conversation: string | null,
+  content: string,
+  update: (turn: Turn) => void,
+  signal?: AbortSignal,
+): Promise<string | null> {
   let turn = newTurn(content);
   const change = (patch: Partial<Turn>) => update((turn = { ...turn, ...patch }));
   const started = performance.now();
@@ -63,7 +83,9 @@ export async function ask(assistantId: string, conversation: string | null, cont
         const call = withoutIds(data as Schemas["ToolCallEvent"] | Schemas["ToolResultEvent"]);
         conversationId = (data as Schemas["ToolCallEvent"]).conversationId || conversationId;
         const known = turn.toolCalls.some((c) => c.id === call.id);
-        return change({ toolCalls: known ? turn.toolCalls.map((c) => (c.id === call.id ? call : c)) : [...turn.toolCalls, call] });
+        return change({
+          toolCalls: known ? turn.toolCalls.map((c) => (c.id === call.id ? call : c)) : [...turn.toolCalls, call],
+        });
       }
       if (event !== "message") return;
       const chunk = data as Schemas["CompletionChunk"];
@@ -75,14 +97,28 @@ export async function ask(assistantId: string, conversation: string | null, cont
         const message = chunk.message;
         // An agent reply's contentPayload.toolCalls: ToolResultEvent's fields without the ids (the document says so).
         const calls = (message.contentPayload?.toolCalls ?? []) as ToolCall[];
-        change({ state: "done", answer: message.content, citations: message.citationNodes, usage: message.usage, toolCalls: calls.length ? calls : turn.toolCalls, totalMs });
+        change({
+          state: "done",
+          answer: message.content,
+          citations: message.citationNodes,
+          usage: message.usage,
+          toolCalls: calls.length ? calls : turn.toolCalls,
+          totalMs,
+        });
       } else if (chunk.content) {
-        change({ answer: turn.answer + chunk.content, firstTokenMs: turn.firstTokenMs ?? Math.round(performance.now() - started) });
+        change({
+          answer: turn.answer + chunk.content,
+          firstTokenMs: turn.firstTokenMs ?? Math.round(performance.now() - started),
+        });
       }
     });
   } catch (err) {
     if (!(isExpected(err) || err instanceof StreamEnded)) throw err;
-    change({ state: "failed", error: err instanceof StreamEnded ? t("replyCut") : problemOf(err).detail, totalMs: Math.round(performance.now() - started) });
+    change({
+      state: "failed",
+      error: err instanceof StreamEnded ? t("replyCut") : problemOf(err).detail,
+      totalMs: Math.round(performance.now() - started),
+    });
   }
   return conversationId;
 }

@@ -24,7 +24,11 @@ export function TurnView({ turn, assistantName }: { turn: Turn; assistantName: s
         {turn.answer && <Markdown source={turn.answer} />}
         {streaming && !turn.answer && <p class="muted">{t("thinking")}</p>}
         {turn.state === "human" && <p class="muted">{t("withHuman")}</p>}
-        {turn.state === "failed" && <p class="field-error" role="alert">{t("replyFailed", { detail: turn.error ?? "" })}</p>}
+        {turn.state === "failed" && (
+          <p class="field-error" role="alert">
+            {t("replyFailed", { detail: turn.error ?? "" })}
+          </p>
+        )}
         {turn.citations.length > 0 && (
           <div class="sources">
             <h3>{t("sources")}</h3>
@@ -48,7 +52,9 @@ export function TurnView({ turn, assistantName }: { turn: Turn; assistantName: s
           <p class="turn-meta muted small">
             {turn.firstTokenMs !== null && <span>{t("firstToken", { ms: turn.firstTokenMs })}</span>}
             {turn.totalMs !== null && <span>{t("total", { ms: turn.totalMs })}</span>}
-            {turn.usage && <span>{t("tokens", { prompt: turn.usage.promptTokens, completion: turn.usage.completionTokens })}</span>}
+            {turn.usage && (
+              <span>{t("tokens", { prompt: turn.usage.promptTokens, completion: turn.usage.completionTokens })}</span>
+            )}
           </p>
         )}
       </div>

@@ -33,7 +33,13 @@ export function TryIt({ assistantId, assistantName }: { assistantId: string; ass
     const put = (turn: Turn) => setState((s) => ({ ...s, turns: [...s.turns.slice(0, index), turn] }));
     abort.current = new AbortController();
     let last: Turn | undefined;
-    const conversationId = await ask(assistantId, state.conversationId, content, (turn) => put((last = turn)), abort.current.signal);
+    const conversationId = await ask(
+      assistantId,
+      state.conversationId,
+      content,
+      (turn) => put((last = turn)),
+      abort.current.signal,
+    );
     setState((s) => ({ ...s, conversationId }));
     setBusy(false);
     if (last?.state === "failed") announce(t("replyFailed", { detail: last.error ?? "" }), true);
@@ -52,7 +58,9 @@ export function TryIt({ assistantId, assistantName }: { assistantId: string; ass
     <section class="try-it" aria-labelledby="try-it-title">
       <div class="section-head">
         <h2 id="try-it-title">{t("tryIt")}</h2>
-        <Button onClick={restart} disabled={!state.turns.length && !busy}>{t("newConversation")}</Button>
+        <Button onClick={restart} disabled={!state.turns.length && !busy}>
+          {t("newConversation")}
+        </Button>
       </div>
       <p class="muted small">
         {state.conversationId ? t("inConversation", { id: state.conversationId }) : t("tryItIntro")}
@@ -76,7 +84,9 @@ export function TryIt({ assistantId, assistantName }: { assistantId: string; ass
             if (e.key === "Enter" && !e.shiftKey && !e.isComposing) send(e);
           }}
         />
-        <Button type="submit" variant="primary" busy={busy} disabled={!question.trim()}>{t("send")}</Button>
+        <Button type="submit" variant="primary" busy={busy} disabled={!question.trim()}>
+          {t("send")}
+        </Button>
       </form>
     </section>
   );

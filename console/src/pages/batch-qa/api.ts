@@ -5,14 +5,24 @@ export type BatchQa = Schemas["BatchQa"];
 export type BatchQaItem = Schemas["BatchQaItem"];
 
 export const listWebChats = () => unwrap(api.GET("/api/v1/web-chats/", { params: { query: { pageSize: 100 } } }));
-export const listRuns = (webChatId: string) => unwrap(api.GET("/api/v1/web-chats/{webchatPk}/batch-qas/", { params: { path: { webchatPk: webChatId }, query: { pageSize: 20 } } }));
-export const getRun = (webChatId: string, id: string) => unwrap(api.GET("/api/v1/web-chats/{webchatPk}/batch-qas/{id}/", { params: { path: { webchatPk: webChatId, id } } }));
+export const listRuns = (webChatId: string) =>
+  unwrap(
+    api.GET("/api/v1/web-chats/{webchatPk}/batch-qas/", {
+      params: { path: { webchatPk: webChatId }, query: { pageSize: 20 } },
+    }),
+  );
+export const getRun = (webChatId: string, id: string) =>
+  unwrap(api.GET("/api/v1/web-chats/{webchatPk}/batch-qas/{id}/", { params: { path: { webchatPk: webChatId, id } } }));
 
 /** Every question of a run, page by page (at most 1,000 per run). */
 export async function runItems(webChatId: string, id: string): Promise<BatchQaItem[]> {
   const items: BatchQaItem[] = [];
   for (let page = 1; ; page++) {
-    const answer = await unwrap(api.GET("/api/v1/web-chats/{webchatPk}/batch-qas/{id}/items/", { params: { path: { webchatPk: webChatId, id }, query: { page, pageSize: 100 } } }));
+    const answer = await unwrap(
+      api.GET("/api/v1/web-chats/{webchatPk}/batch-qas/{id}/items/", {
+        params: { path: { webchatPk: webChatId, id }, query: { page, pageSize: 100 } },
+      }),
+    );
     items.push(...answer.results);
     if (!answer.next) return items;
   }
@@ -22,8 +32,17 @@ export async function runItems(webChatId: string, id: string): Promise<BatchQaIt
  * Uploads the file of questions the way every client does (a presigned upload, `batch-qa` spec),
  * with its progress, then starts the run with the stored key.
  */
-export async function startRun(webChatId: string, file: File, organizationId: string, onProgress: (share: number) => void): Promise<BatchQa> {
-  const target = await unwrap(api.POST("/api/v1/upload-presigned-url/", { body: { modelName: "batch-qa", fieldName: "file", filename: file.name, fileSize: file.size } }));
+export async function startRun(
+  webChatId: string,
+  file: File,
+  organizationId: string,
+  onProgress: (share: number) => void,
+): Promise<BatchQa> {
+  const target = await unwrap(
+    api.POST("/api/v1/upload-presigned-url/", {
+      body: { modelName: "batch-qa", fieldName: "file", filename: file.name, fileSize: file.size },
+    }),
+  );
   if (target.method === "PUT") {
     const put = await fetchOrNetworkError(target.url, { method: "PUT", body: file, headers: target.headers ?? {} });
     if (!put.ok) throw new ApiProblem(put.status, put.statusText, "upload_failed");
@@ -34,10 +53,20 @@ export async function startRun(webChatId: string, file: File, organizationId: st
     form.append("file", file);
     await uploadForm(target.url, form, { organizationId, onProgress });
   }
-  return unwrap(api.POST("/api/v1/web-chats/{webchatPk}/batch-qas/", { params: { path: { webchatPk: webChatId } }, body: { file: target.fields.key, filename: file.name } }));
+  return unwrap(
+    api.POST("/api/v1/web-chats/{webchatPk}/batch-qas/", {
+      params: { path: { webchatPk: webChatId } },
+      body: { file: target.fields.key, filename: file.name },
+    }),
+  );
 }
 
 /** The results spreadsheet, fetched with the organization header (a plain link would not carry it). */
 export async function exportRun(webChatId: string, id: string): Promise<Blob> {
-  return unwrap(api.GET("/api/v1/web-chats/{webchatPk}/batch-qas/{id}/export-excel/", { params: { path: { webchatPk: webChatId, id } }, parseAs: "blob" })) as Promise<Blob>;
+  return unwrap(
+    api.GET("/api/v1/web-chats/{webchatPk}/batch-qas/{id}/export-excel/", {
+      params: { path: { webchatPk: webChatId, id } },
+      parseAs: "blob",
+    }),
+  ) as Promise<Blob>;
 }

@@ -53,9 +53,26 @@ export default function BatchQaPage({ organizationId }: PageProps) {
     { label: t("answered"), cell: (r) => `${progressOf(r).completed} / ${r.total}` },
     { label: t("correctness"), cell: (r) => progressOf(r).averageAnswerCorrectness?.toFixed(2) ?? "—" },
     { label: t("created"), class: "nowrap", cell: (r) => formatTime(r.createdAt) },
-    { label: t("actions"), hiddenLabel: true, cell: (r) => <div class="row-actions"><Button aria-label={t("showNamed", { name: r.filename })} aria-pressed={open?.id === r.id} onClick={() => setOpen(r)}>{t("show")}</Button></div> },
+    {
+      label: t("actions"),
+      hiddenLabel: true,
+      cell: (r) => (
+        <div class="row-actions">
+          <Button
+            aria-label={t("showNamed", { name: r.filename })}
+            aria-pressed={open?.id === r.id}
+            onClick={() => setOpen(r)}
+          >
+            {t("show")}
+          </Button>
+        </div>
+      ),
+    },
   ];
-  const fieldError = problem instanceof ApiProblem ? (problem.field("file") ?? problem.field("fileSize") ?? problem.field("filename")) : undefined;
+  const fieldError =
+    problem instanceof ApiProblem
+      ? (problem.field("file") ?? problem.field("fileSize") ?? problem.field("filename"))
+      : undefined;
   return (
     <>
       <PageHeader title={t("title")} />
@@ -67,11 +84,26 @@ export default function BatchQaPage({ organizationId }: PageProps) {
         <p>{t("noWebChats")}</p>
       ) : (
         <>
-          <SelectField label={t("webChat")} value={chosen} onChange={(e) => setWebChatId(e.currentTarget.value)} options={webChats.data.results.map((w) => [w.id, w.name])} />
+          <SelectField
+            label={t("webChat")}
+            value={chosen}
+            onChange={(e) => setWebChatId(e.currentTarget.value)}
+            options={webChats.data.results.map((w) => [w.id, w.name])}
+          />
           {can("chatbot.manage") && (
             <form onSubmit={submit} class="batch-upload">
-              <TextField label={t("questionsFile")} name="file" type="file" accept=".xlsx,.csv" required hint={t("questionsHint")} error={fieldError} />
-              <Button type="submit" variant="primary" busy={share !== null}>{t("run")}</Button>
+              <TextField
+                label={t("questionsFile")}
+                name="file"
+                type="file"
+                accept=".xlsx,.csv"
+                required
+                hint={t("questionsHint")}
+                error={fieldError}
+              />
+              <Button type="submit" variant="primary" busy={share !== null}>
+                {t("run")}
+              </Button>
             </form>
           )}
           <UploadProgress share={share} label={t("uploading")} />
@@ -79,7 +111,13 @@ export default function BatchQaPage({ organizationId }: PageProps) {
           <section aria-labelledby="runs-title" class="section">
             <h2 id="runs-title">{t("runs")}</h2>
             <ErrorAlert error={runs.error} />
-            {runs.data === undefined ? runs.loading && <Loading /> : !runs.data?.count ? <p>{t("noRuns")}</p> : <DataTable labelledBy="runs-title" rows={runs.data.results} rowKey={(r) => r.id} columns={columns} />}
+            {runs.data === undefined ? (
+              runs.loading && <Loading />
+            ) : !runs.data?.count ? (
+              <p>{t("noRuns")}</p>
+            ) : (
+              <DataTable labelledBy="runs-title" rows={runs.data.results} rowKey={(r) => r.id} columns={columns} />
+            )}
           </section>
           {open && <RunResults webChatId={chosen} run={open} onProgress={setOpen} />}
         </>

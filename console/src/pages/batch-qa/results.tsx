@@ -12,7 +12,15 @@ const POLL_MS = 1000;
 const score = (v: number | null) => (v === null ? "—" : v.toFixed(2));
 
 /** A run's questions, answers and scores; polled while the run is under way, with its spreadsheet as a download. */
-export function RunResults({ webChatId, run, onProgress }: { webChatId: string; run: BatchQa; onProgress: (run: BatchQa) => void }) {
+export function RunResults({
+  webChatId,
+  run,
+  onProgress,
+}: {
+  webChatId: string;
+  run: BatchQa;
+  onProgress: (run: BatchQa) => void;
+}) {
   const items = useResource(() => runItems(webChatId, run.id), [webChatId, run.id, run.completed]);
   const running = run.status === "pending" || run.status === "running";
   useEffect(() => {
@@ -36,8 +44,21 @@ export function RunResults({ webChatId, run, onProgress }: { webChatId: string; 
     { label: "#", cell: (i) => i.position },
     { label: t("question"), rowHeader: true, class: "wrap-text", cell: (i) => i.question },
     { label: t("expectedAnswer"), class: "wrap-text", cell: (i) => i.expectedAnswer ?? "—" },
-    { label: t("answer"), class: "wrap-text", cell: (i) => (i.status === "failed" ? <span class="status failed">{i.error}</span> : i.answer ?? <span class="muted">{t("pending")}</span>) },
-    { label: t("replyTime"), class: "nowrap", cell: (i) => (i.replyTime === null ? "—" : t("seconds", { s: i.replyTime.toFixed(2) })) },
+    {
+      label: t("answer"),
+      class: "wrap-text",
+      cell: (i) =>
+        i.status === "failed" ? (
+          <span class="status failed">{i.error}</span>
+        ) : (
+          (i.answer ?? <span class="muted">{t("pending")}</span>)
+        ),
+    },
+    {
+      label: t("replyTime"),
+      class: "nowrap",
+      cell: (i) => (i.replyTime === null ? "—" : t("seconds", { s: i.replyTime.toFixed(2) })),
+    },
     { label: t("correctness"), cell: (i) => score(i.answerCorrectness) },
     { label: t("faithfulness"), cell: (i) => score(i.faithfulness) },
     { label: t("relevancy"), cell: (i) => score(i.answerRelevancy) },
@@ -53,7 +74,11 @@ export function RunResults({ webChatId, run, onProgress }: { webChatId: string; 
         {run.averageAnswerCorrectness !== null && <> · {t("average", { v: score(run.averageAnswerCorrectness) })}</>}
       </p>
       <ErrorAlert error={items.error} />
-      {items.data === undefined ? items.loading && <Loading /> : <DataTable labelledBy="results-title" rows={items.data} rowKey={(i) => i.id} columns={columns} />}
+      {items.data === undefined ? (
+        items.loading && <Loading />
+      ) : (
+        <DataTable labelledBy="results-title" rows={items.data} rowKey={(i) => i.id} columns={columns} />
+      )}
     </section>
   );
 }

@@ -3,11 +3,13 @@ import { defineStrings } from "../../i18n";
 export const t = defineStrings({
   en: {
     title: "Batch QA",
-    intro: "Run a spreadsheet of questions through a web chat's assistant and read the answers with their scores. Nothing is stored as a conversation.",
+    intro:
+      "Run a spreadsheet of questions through a web chat's assistant and read the answers with their scores. Nothing is stored as a conversation.",
     noWebChats: "No web chats yet: a batch runs through a web chat's assistant.",
     webChat: "Web chat",
     questionsFile: "Questions (.xlsx or .csv)",
-    questionsHint: "A header row naming a “question” column (and optionally “expected answer”), or questions in the first column and expected answers in the second. At most 1,000.",
+    questionsHint:
+      "A header row naming a “question” column (and optionally “expected answer”), or questions in the first column and expected answers in the second. At most 1,000.",
     run: "Upload and run",
     uploading: "Uploading the questions",
     started: "{name}: {n} questions started.",
@@ -46,7 +48,8 @@ export const t = defineStrings({
     noWebChats: "尚無網頁聊天：批次問答由網頁聊天的助理回答。",
     webChat: "網頁聊天",
     questionsFile: "問題（.xlsx 或 .csv）",
-    questionsHint: "標題列含「question」欄（可另含「expected answer」），或第一欄為問題、第二欄為預期答案。最多 1,000 題。",
+    questionsHint:
+      "標題列含「question」欄（可另含「expected answer」），或第一欄為問題、第二欄為預期答案。最多 1,000 題。",
     run: "上傳並執行",
     uploading: "正在上傳問題",
     started: "{name}：已開始 {n} 個問題。",

@@ -31,15 +31,25 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
       hiddenLabel: true,
       cell: (c) => (
         <div class="row-actions">
-          <Button aria-label={t("editNamed", { code: c.shortCode })} onClick={() => setEditing(c)}>{t("edit")}</Button>
-          <Button variant="danger" aria-label={t("deleteNamed", { code: c.shortCode })} onClick={() => setDeleting(c)}>{t("delete")}</Button>
+          <Button aria-label={t("editNamed", { code: c.shortCode })} onClick={() => setEditing(c)}>
+            {t("edit")}
+          </Button>
+          <Button variant="danger" aria-label={t("deleteNamed", { code: c.shortCode })} onClick={() => setDeleting(c)}>
+            {t("delete")}
+          </Button>
         </div>
       ),
     });
   }
   return (
     <>
-      <PageHeader title={t("title")}>{manage && <Button variant="primary" onClick={() => setEditing("new")}>{t("create")}</Button>}</PageHeader>
+      <PageHeader title={t("title")}>
+        {manage && (
+          <Button variant="primary" onClick={() => setEditing("new")}>
+            {t("create")}
+          </Button>
+        )}
+      </PageHeader>
       <p class="muted">{t("intro")}</p>
       {!manage && <Notice>{t("viewOnly")}</Notice>}
       <div class="field canned-search">
@@ -54,7 +64,9 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
           }}
         />
       </div>
-      <h2 id="canned-title" class="sr-only">{t("title")}</h2>
+      <h2 id="canned-title" class="sr-only">
+        {t("title")}
+      </h2>
       <ErrorAlert error={list.error} />
       {list.data === undefined ? (
         list.loading && <Loading />

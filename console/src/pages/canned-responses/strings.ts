@@ -3,7 +3,8 @@ import { defineStrings } from "../../i18n";
 export const t = defineStrings({
   en: {
     title: "Canned responses",
-    intro: "Replies your team inserts by typing / and the short code in a conversation's reply box. {{contact.name}} becomes the visitor's name and {{agent.name}} yours.",
+    intro:
+      "Replies your team inserts by typing / and the short code in a conversation's reply box. {{contact.name}} becomes the visitor's name and {{agent.name}} yours.",
     none: "No canned responses yet.",
     noMatch: "No canned response matches.",
     create: "New canned response",
@@ -27,7 +28,8 @@ export const t = defineStrings({
   },
   "zh-TW": {
     title: "罐頭回覆",
-    intro: "團隊在對話的回覆框輸入 / 加上短代碼即可插入的回覆。{{contact.name}} 會換成訪客的名稱，{{agent.name}} 會換成您的名稱。",
+    intro:
+      "團隊在對話的回覆框輸入 / 加上短代碼即可插入的回覆。{{contact.name}} 會換成訪客的名稱，{{agent.name}} 會換成您的名稱。",
     none: "尚無罐頭回覆。",
     noMatch: "沒有符合的罐頭回覆。",
     create: "新增罐頭回覆",

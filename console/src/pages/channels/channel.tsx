@@ -24,7 +24,10 @@ interface Outcome {
 
 async function load(id: string) {
   const path = { params: { path: { id } } };
-  const [inbox, channel] = await Promise.all([unwrap(api.GET("/api/v1/inboxes/{id}/", path)), unwrap(api.GET("/api/v1/inboxes/{id}/channel/", path))]);
+  const [inbox, channel] = await Promise.all([
+    unwrap(api.GET("/api/v1/inboxes/{id}/", path)),
+    unwrap(api.GET("/api/v1/inboxes/{id}/channel/", path)),
+  ]);
   return { inbox, channel };
 }
 
@@ -48,15 +51,29 @@ export function ChannelPage({ inboxId }: { inboxId: string }) {
   return (
     <>
       <PageHeader title={t("pageTitle", { name: loaded.data.inbox.name, platform: platformName(type) })}>
-        <a class="btn secondary" href={`${BASE}/channels`} onClick={followLink}>{t("back")}</a>
+        <a class="btn secondary" href={`${BASE}/channels`} onClick={followLink}>
+          {t("back")}
+        </a>
       </PageHeader>
       {platform ? (
         <>
           {!can("inbox.manage") && <Notice>{t("readOnly")}</Notice>}
           <StatusSection channel={current} />
-          <SettingsForm key={`${current.updatedAt}-${current.status}`} channel={current} platform={platform} onChanged={setChannel} outcome={outcome} setOutcome={setOutcome} />
+          <SettingsForm
+            key={`${current.updatedAt}-${current.status}`}
+            channel={current}
+            platform={platform}
+            onChanged={setChannel}
+            outcome={outcome}
+            setOutcome={setOutcome}
+          />
           <SetupSection channel={current} platform={platform} />
-          <BusinessHoursForm key={`hours-${inboxId}`} inboxId={inboxId} hours={loaded.data.inbox.businessHours} canManage={can("inbox.manage")} />
+          <BusinessHoursForm
+            key={`hours-${inboxId}`}
+            inboxId={inboxId}
+            hours={loaded.data.inbox.businessHours}
+            canManage={can("inbox.manage")}
+          />
           <InboxAssignmentSection inboxId={inboxId} />
         </>
       ) : (
@@ -73,7 +90,9 @@ function StatusSection({ channel }: { channel: Channel }) {
       <dl class="channel-facts">
         <dt>{t("status")}</dt>
         <dd>
-          <span class={`badge channel-status ${channel.status}`} data-status={channel.status}>{t(channel.status)}</span>
+          <span class={`badge channel-status ${channel.status}`} data-status={channel.status}>
+            {t(channel.status)}
+          </span>
         </dd>
         <dt>{t("lastEvent")}</dt>
         <dd>{channel.lastEventAt ? formatTime(channel.lastEventAt) : <span class="muted">{t("never")}</span>}</dd>
@@ -93,7 +112,19 @@ function StatusSection({ channel }: { channel: Channel }) {
  * placeholder: left empty it is not sent (the API keeps it), so a masked value is never saved back.
  * A plain field is sent only when it changed: any change makes the channel not connected again.
  */
-function SettingsForm({ channel, platform, onChanged, outcome, setOutcome }: { channel: Channel; platform: Platform; onChanged: (c: Channel) => void; outcome: Outcome | null; setOutcome: (o: Outcome | null) => void }) {
+function SettingsForm({
+  channel,
+  platform,
+  onChanged,
+  outcome,
+  setOutcome,
+}: {
+  channel: Channel;
+  platform: Platform;
+  onChanged: (c: Channel) => void;
+  outcome: Outcome | null;
+  setOutcome: (o: Outcome | null) => void;
+}) {
   const manage = can("inbox.manage");
   const name = platformName(channel.channelType);
   const [connecting, setConnecting] = useState(false);
@@ -103,7 +134,9 @@ function SettingsForm({ channel, platform, onChanged, outcome, setOutcome }: { c
       const value = String(form.get(f.name) ?? "").trim();
       if (f.secret ? value !== "" : value !== (channel.credentials[f.name] ?? "")) body[f.name] = value;
     }
-    const saved = await unwrap(api.PUT("/api/v1/inboxes/{id}/channel/", { params: { path: { id: channel.inboxId } }, body }));
+    const saved = await unwrap(
+      api.PUT("/api/v1/inboxes/{id}/channel/", { params: { path: { id: channel.inboxId } }, body }),
+    );
     setOutcome(null);
     onChanged(saved);
     toast(t("saved", { platform: name }));
@@ -112,7 +145,9 @@ function SettingsForm({ channel, platform, onChanged, outcome, setOutcome }: { c
     setConnecting(true);
     setOutcome(null);
     try {
-      const answer = await unwrap(api.POST("/api/v1/inboxes/{id}/channel/connect/", { params: { path: { id: channel.inboxId } } }));
+      const answer = await unwrap(
+        api.POST("/api/v1/inboxes/{id}/channel/connect/", { params: { path: { id: channel.inboxId } } }),
+      );
       const text = t("connectedToast", { platform: name, detail: answer.detail });
       setOutcome({ ok: true, text });
       onChanged(answer);
@@ -120,10 +155,13 @@ function SettingsForm({ channel, platform, onChanged, outcome, setOutcome }: { c
       announce(text);
     } catch (err) {
       const p = problemOf(err);
-      const text = p.code === "channel_connect_failed" ? t("connectFailed", { platform: name, detail: p.detail }) : p.detail;
+      const text =
+        p.code === "channel_connect_failed" ? t("connectFailed", { platform: name, detail: p.detail }) : p.detail;
       setOutcome({ ok: false, text });
       // A refusal is recorded (failing, its reason): the status above shows it.
-      const fresh = await unwrap(api.GET("/api/v1/inboxes/{id}/channel/", { params: { path: { id: channel.inboxId } } })).catch(otherwise(null));
+      const fresh = await unwrap(
+        api.GET("/api/v1/inboxes/{id}/channel/", { params: { path: { id: channel.inboxId } } }),
+      ).catch(otherwise(null));
       if (fresh && fresh.status !== channel.status) onChanged(fresh);
     } finally {
       setConnecting(false);
@@ -136,7 +174,10 @@ function SettingsForm({ channel, platform, onChanged, outcome, setOutcome }: { c
         <FormError problem={problem} />
         {/* The platform's answer: heard at once when refused, politely when connected. */}
         {outcome && (
-          <div class={`alert ${outcome.ok ? "success" : "error"} channel-outcome`} role={outcome.ok ? "status" : "alert"}>
+          <div
+            class={`alert ${outcome.ok ? "success" : "error"} channel-outcome`}
+            role={outcome.ok ? "status" : "alert"}
+          >
             <p>{outcome.text}</p>
           </div>
         )}
@@ -157,16 +198,29 @@ function SettingsForm({ channel, platform, onChanged, outcome, setOutcome }: { c
                   error={problem?.field(f.name)}
                 />
               ) : (
-                <TextField key={f.name} label={tk(`f_${f.name}`)} name={f.name} spellcheck={false} defaultValue={saved ?? ""} error={problem?.field(f.name)} />
+                <TextField
+                  key={f.name}
+                  label={tk(`f_${f.name}`)}
+                  name={f.name}
+                  spellcheck={false}
+                  defaultValue={saved ?? ""}
+                  error={problem?.field(f.name)}
+                />
               );
             })}
           </div>
         </fieldset>
         {manage && (
           <div class="save-bar">
-            <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
-            <Button busy={connecting} onClick={connect} aria-describedby="channel-connect-hint">{t("connect")}</Button>
-            <span class="hint" id="channel-connect-hint">{t("connectHint")}</span>
+            <Button type="submit" variant="primary" busy={busy}>
+              {t("save")}
+            </Button>
+            <Button busy={connecting} onClick={connect} aria-describedby="channel-connect-hint">
+              {t("connect")}
+            </Button>
+            <span class="hint" id="channel-connect-hint">
+              {t("connectHint")}
+            </span>
           </div>
         )}
       </form>

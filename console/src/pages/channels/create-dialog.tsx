@@ -25,13 +25,17 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
     const name = String(form.get("name") ?? "").trim();
     const channelType = String(form.get("channelType")) as ChannelType;
     const chatbot = String(form.get("chatbot") ?? "");
-    const inbox = await unwrap(api.POST("/api/v1/inboxes/", { body: { name, channelType, chatbot: chatbot ? { id: chatbot } : null } }));
+    const inbox = await unwrap(
+      api.POST("/api/v1/inboxes/", { body: { name, channelType, chatbot: chatbot ? { id: chatbot } : null } }),
+    );
     toast(t("createdToast", { name: inbox.name }));
     onClose();
     navigate(`/channels/${inbox.id}`);
   });
   // Types that cannot be connected yet are listed, not offered: such an inbox would wait for nothing.
-  const types = MESSAGING_TYPES.map((type): [string, string, boolean] => (NOT_CONNECTABLE[type] ? [type, t("notYet", { name: platformName(type) }), true] : [type, platformName(type), false]));
+  const types = MESSAGING_TYPES.map((type): [string, string, boolean] =>
+    NOT_CONNECTABLE[type] ? [type, t("notYet", { name: platformName(type) }), true] : [type, platformName(type), false],
+  );
   return (
     <Dialog
       title={t("newInbox")}
@@ -40,7 +44,9 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="channel-new" variant="primary" busy={busy}>{t("create")}</Button>
+          <Button type="submit" form="channel-new" variant="primary" busy={busy}>
+            {t("create")}
+          </Button>
         </>
       }
     >
@@ -50,7 +56,13 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
         <TextField label={t("name")} name="name" required maxLength={200} error={problem?.field("name")} />
         <SelectField label={t("platform")} name="channelType" options={types} error={problem?.field("channelType")} />
         {choices.data ? (
-          <SelectField label={t("assistant")} name="chatbot" options={[...choices.data, ["", t("noAssistant")]]} hint={t("assistantHint")} error={problem?.field("chatbot") ?? problem?.field("chatbot.id")} />
+          <SelectField
+            label={t("assistant")}
+            name="chatbot"
+            options={[...choices.data, ["", t("noAssistant")]]}
+            hint={t("assistantHint")}
+            error={problem?.field("chatbot") ?? problem?.field("chatbot.id")}
+          />
         ) : (
           <Loading />
         )}

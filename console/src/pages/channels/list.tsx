@@ -42,15 +42,30 @@ export function ChannelList() {
       hiddenLabel: true,
       cell: (i) => (
         <div class="row-actions">
-          <a class="btn secondary" href={`${BASE}/channels/${i.id}`} onClick={followLink} aria-label={t("openNamed", { name: i.name })}>{t("open")}</a>
+          <a
+            class="btn secondary"
+            href={`${BASE}/channels/${i.id}`}
+            onClick={followLink}
+            aria-label={t("openNamed", { name: i.name })}
+          >
+            {t("open")}
+          </a>
         </div>
       ),
     },
   ];
   return (
     <>
-      <PageHeader title={t("title")}>{can("inbox.manage") && <Button variant="primary" onClick={() => setCreating(true)}>{t("newInbox")}</Button>}</PageHeader>
-      <p class="muted" id="channels-intro">{t("intro")}</p>
+      <PageHeader title={t("title")}>
+        {can("inbox.manage") && (
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            {t("newInbox")}
+          </Button>
+        )}
+      </PageHeader>
+      <p class="muted" id="channels-intro">
+        {t("intro")}
+      </p>
       <ErrorAlert error={inboxes.error} />
       {inboxes.data === undefined ? (
         inboxes.loading && <Loading />

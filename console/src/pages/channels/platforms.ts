@@ -24,22 +24,57 @@ export interface Platform {
 const field = (name: string, secret = false): PlatformField => ({ name, secret });
 
 export const PLATFORMS: Partial<Record<ChannelType, Platform>> = {
-  line: { name: "LINE", fields: [field("channelId"), field("channelSecret", true), field("channelAccessToken", true)], steps: 3, docs: "https://developers.line.biz/en/docs/messaging-api/" },
-  telegram: { name: "Telegram", fields: [field("botToken", true)], steps: 3, docs: "https://core.telegram.org/bots#how-do-i-create-a-bot" },
-  messenger: { name: "Messenger", fields: [field("pageId"), field("pageAccessToken", true), field("appSecret", true)], steps: 3, docs: "https://developers.facebook.com/docs/messenger-platform/webhooks" },
-  instagram: { name: "Instagram", fields: [field("instagramAccountId"), field("pageAccessToken", true), field("appSecret", true)], steps: 3, docs: "https://developers.facebook.com/docs/messenger-platform/webhooks" },
+  line: {
+    name: "LINE",
+    fields: [field("channelId"), field("channelSecret", true), field("channelAccessToken", true)],
+    steps: 3,
+    docs: "https://developers.line.biz/en/docs/messaging-api/",
+  },
+  telegram: {
+    name: "Telegram",
+    fields: [field("botToken", true)],
+    steps: 3,
+    docs: "https://core.telegram.org/bots#how-do-i-create-a-bot",
+  },
+  messenger: {
+    name: "Messenger",
+    fields: [field("pageId"), field("pageAccessToken", true), field("appSecret", true)],
+    steps: 3,
+    docs: "https://developers.facebook.com/docs/messenger-platform/webhooks",
+  },
+  instagram: {
+    name: "Instagram",
+    fields: [field("instagramAccountId"), field("pageAccessToken", true), field("appSecret", true)],
+    steps: 3,
+    docs: "https://developers.facebook.com/docs/messenger-platform/webhooks",
+  },
   whatsapp: {
     name: "WhatsApp",
     fields: [field("phoneNumberId"), field("businessAccountId"), field("accessToken", true), field("appSecret", true)],
     steps: 3,
     docs: "https://developers.facebook.com/docs/whatsapp/cloud-api/guides/set-up-webhooks",
   },
-  slack: { name: "Slack", fields: [field("botToken", true), field("signingSecret", true)], steps: 4, docs: "https://api.slack.com/apis/events-api" },
-  email: { name: "E-mail", fields: [field("address"), field("fromName")], steps: 2, docs: "https://developers.cloudflare.com/email-routing/email-workers/" },
+  slack: {
+    name: "Slack",
+    fields: [field("botToken", true), field("signingSecret", true)],
+    steps: 4,
+    docs: "https://api.slack.com/apis/events-api",
+  },
+  email: {
+    name: "E-mail",
+    fields: [field("address"), field("fromName")],
+    steps: 2,
+    docs: "https://developers.cloudflare.com/email-routing/email-workers/",
+  },
 };
 
 /** Messaging inbox types the API keeps but cannot connect yet (connect is 400 channel_not_supported). */
-export const NOT_CONNECTABLE: Partial<Record<ChannelType, string>> = { teams: "Microsoft Teams", viber: "Viber", line_works: "LINE WORKS", team_plus: "Team+" };
+export const NOT_CONNECTABLE: Partial<Record<ChannelType, string>> = {
+  teams: "Microsoft Teams",
+  viber: "Viber",
+  line_works: "LINE WORKS",
+  team_plus: "Team+",
+};
 
 /** Every inbox type that is a messaging channel (not web, not api), connectable first. */
 export const MESSAGING_TYPES = [...Object.keys(PLATFORMS), ...Object.keys(NOT_CONNECTABLE)] as ChannelType[];
@@ -50,4 +85,7 @@ export const isMessaging = (type: ChannelType) => type !== "web" && type !== "ap
 export const usesVerifyToken = (type: string) => type === "messenger" || type === "instagram" || type === "whatsapp";
 
 /** The platform's name as people know it (e-mail in the chosen language). */
-export const platformName = (type: string) => (type === "email" ? t("emailName") : (PLATFORMS[type as ChannelType]?.name ?? NOT_CONNECTABLE[type as ChannelType] ?? type));
+export const platformName = (type: string) =>
+  type === "email"
+    ? t("emailName")
+    : (PLATFORMS[type as ChannelType]?.name ?? NOT_CONNECTABLE[type as ChannelType] ?? type);

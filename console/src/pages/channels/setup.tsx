@@ -20,14 +20,18 @@ export function SetupSection({ channel, platform }: { channel: Channel; platform
         <dl class="channel-facts channel-paste">
           <dt>{t("webhookUrl")}</dt>
           <dd>
-            <code class="channel-value" data-field="webhookUrl">{channel.webhookUrl}</code>
+            <code class="channel-value" data-field="webhookUrl">
+              {channel.webhookUrl}
+            </code>
             <CopyButton text={channel.webhookUrl} name={t("copyWebhook")} />
           </dd>
           {usesVerifyToken(channel.channelType) && channel.verifyToken && (
             <>
               <dt>{t("verifyToken")}</dt>
               <dd>
-                <code class="channel-value" data-field="verifyToken">{channel.verifyToken}</code>
+                <code class="channel-value" data-field="verifyToken">
+                  {channel.verifyToken}
+                </code>
                 <CopyButton text={channel.verifyToken} name={t("copyVerify")} />
               </dd>
             </>
@@ -35,7 +39,9 @@ export function SetupSection({ channel, platform }: { channel: Channel; platform
         </dl>
       )}
       <p>
-        <a href={platform.docs} target="_blank" rel="noopener noreferrer">{t("docs", { platform: name })}</a>
+        <a href={platform.docs} target="_blank" rel="noopener noreferrer">
+          {t("docs", { platform: name })}
+        </a>
       </p>
     </section>
   );

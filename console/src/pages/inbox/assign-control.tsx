@@ -14,8 +14,16 @@ type Option = [string, string];
 async function choices(organizationPk: string) {
   const path = { params: { path: { organizationPk } } };
   const [members, groups] = await Promise.all([
-    unwrap(api.GET("/api/v1/organizations/{organizationPk}/members/", { params: { ...path.params, query: { pageSize: 100 } } })).catch(otherwise(null)),
-    unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/", { params: { ...path.params, query: { pageSize: 100 } } })).catch(otherwise(null)),
+    unwrap(
+      api.GET("/api/v1/organizations/{organizationPk}/members/", {
+        params: { ...path.params, query: { pageSize: 100 } },
+      }),
+    ).catch(otherwise(null)),
+    unwrap(
+      api.GET("/api/v1/organizations/{organizationPk}/groups/", {
+        params: { ...path.params, query: { pageSize: 100 } },
+      }),
+    ).catch(otherwise(null)),
   ]);
   const people = members && "results" in members ? members.results : [];
   return {
@@ -32,7 +40,11 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
   const [choice, setChoice] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const members = options.data?.members.length ? options.data.members : me ? [[`member:${me.id}`, me.name] as Option] : [];
+  const members = options.data?.members.length
+    ? options.data.members
+    : me
+      ? [[`member:${me.id}`, me.name] as Option]
+      : [];
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!choice) return;
@@ -44,7 +56,13 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
       const updated = await assign(c.id, body);
       onChanged(updated);
       setChoice("");
-      announce(updated.assignee ? t("assignedTo", { name: updated.assignee.name }) : updated.team && kind === "team" ? t("assignedTo", { name: updated.team.name }) : t("unassigned"));
+      announce(
+        updated.assignee
+          ? t("assignedTo", { name: updated.assignee.name })
+          : updated.team && kind === "team"
+            ? t("assignedTo", { name: updated.team.name })
+            : t("unassigned"),
+      );
     } catch (err) {
       setError(problemOf(err));
     } finally {
@@ -58,19 +76,25 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
         <option value="">{t("assignChoose")}</option>
         <optgroup label={t("members")}>
           {members.map(([value, name]) => (
-            <option key={value} value={value}>{name}</option>
+            <option key={value} value={value}>
+              {name}
+            </option>
           ))}
         </optgroup>
         {!!options.data?.teams.length && (
           <optgroup label={t("teams")}>
             {options.data.teams.map(([value, name]) => (
-              <option key={value} value={value}>{name}</option>
+              <option key={value} value={value}>
+                {name}
+              </option>
             ))}
           </optgroup>
         )}
         <option value="none:">{t("unassign")}</option>
       </select>
-      <Button type="submit" busy={busy} disabled={!choice}>{t("assignButton")}</Button>
+      <Button type="submit" busy={busy} disabled={!choice}>
+        {t("assignButton")}
+      </Button>
       <ErrorAlert error={error} />
     </form>
   );

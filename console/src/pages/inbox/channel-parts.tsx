@@ -7,7 +7,18 @@ import type { Message } from "./inbox-api";
 import { t } from "./strings";
 
 /** The platforms' names (product names; e-mail in the chosen language). */
-const NAMES: Record<string, string> = { line: "LINE", telegram: "Telegram", messenger: "Messenger", instagram: "Instagram", whatsapp: "WhatsApp", slack: "Slack", teams: "Microsoft Teams", viber: "Viber", line_works: "LINE WORKS", team_plus: "Team+" };
+const NAMES: Record<string, string> = {
+  line: "LINE",
+  telegram: "Telegram",
+  messenger: "Messenger",
+  instagram: "Instagram",
+  whatsapp: "WhatsApp",
+  slack: "Slack",
+  teams: "Microsoft Teams",
+  viber: "Viber",
+  line_works: "LINE WORKS",
+  team_plus: "Team+",
+};
 const nameOf = (type: string) => (type === "email" ? t("email") : (NAMES[type] ?? type));
 
 type Json = Record<string, unknown>;
@@ -21,7 +32,13 @@ export interface ChannelDelivery {
 
 export function deliveryOf(m: Message): ChannelDelivery | null {
   const d = (m.metadata as Json | undefined)?.channelDelivery as Json | undefined;
-  return d && typeof d.status === "string" ? { status: d.status as ChannelDelivery["status"], attempts: Number(d.attempts ?? 0), error: typeof d.error === "string" ? d.error : null } : null;
+  return d && typeof d.status === "string"
+    ? {
+        status: d.status as ChannelDelivery["status"],
+        attempts: Number(d.attempts ?? 0),
+        error: typeof d.error === "string" ? d.error : null,
+      }
+    : null;
 }
 
 /** The platform a message came through (`metadata.channel.type`), as a small tag. */
@@ -62,7 +79,10 @@ export function DeliveryStatus({ m, onRetried }: { m: Message; onRetried: () => 
   return (
     <div class="msg-delivery" data-delivery={d.status}>
       <span class="sr-only">{t("delivery")}: </span>
-      <span class={`status ${TONE[d.status]}`} title={d.error ?? (d.attempts > 1 ? t("deliveryAttempts", { status: label, n: d.attempts }) : undefined)}>
+      <span
+        class={`status ${TONE[d.status]}`}
+        title={d.error ?? (d.attempts > 1 ? t("deliveryAttempts", { status: label, n: d.attempts }) : undefined)}
+      >
         {label}
       </span>
       {d.status === "failed" && d.error && (
@@ -71,7 +91,13 @@ export function DeliveryStatus({ m, onRetried }: { m: Message; onRetried: () => 
         </span>
       )}
       {d.status === "failed" && can("conversation.manage") && (
-        <Button class="small" busy={busy} onClick={retry} aria-label={t("retryNamed")} aria-describedby={d.error ? errorId : undefined}>
+        <Button
+          class="small"
+          busy={busy}
+          onClick={retry}
+          aria-label={t("retryNamed")}
+          aria-describedby={d.error ? errorId : undefined}
+        >
           {t("retryDelivery")}
         </Button>
       )}

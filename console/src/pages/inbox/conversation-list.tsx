@@ -11,7 +11,11 @@ import { WaitingFor } from "./views";
 export function StateBadges({ c }: { c: Pick<Conversation, "status" | "progressStatus" | "isTest"> }) {
   return (
     <span class="inbox-badges">
-      {c.isTest && <span class="badge test" title={t("testHint")}>{t("test")}</span>}
+      {c.isTest && (
+        <span class="badge test" title={t("testHint")}>
+          {t("test")}
+        </span>
+      )}
       <span class={`badge state-${c.status}`}>{t(c.status)}</span>
       {c.progressStatus !== c.status && <span class={`badge progress-${c.progressStatus}`}>{t(c.progressStatus)}</span>}
     </span>
@@ -19,14 +23,30 @@ export function StateBadges({ c }: { c: Pick<Conversation, "status" | "progressS
 }
 
 /** The conversations, newest first; each a link to its transcript. */
-export function ConversationList({ rows, selectedId, hasMore, loadingMore, onMore }: { rows: Conversation[]; selectedId: string | null; hasMore: boolean; loadingMore: boolean; onMore: () => void }) {
+export function ConversationList({
+  rows,
+  selectedId,
+  hasMore,
+  loadingMore,
+  onMore,
+}: {
+  rows: Conversation[];
+  selectedId: string | null;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onMore: () => void;
+}) {
   if (!rows.length) return <p class="muted">{t("none")}</p>;
   return (
     <>
       <ul class="inbox-list">
         {rows.map((c) => (
           <li key={c.id} data-conversation={c.id}>
-            <a href={`${BASE}/conversations/${c.id}`} onClick={followLink} aria-current={c.id === selectedId ? "page" : undefined}>
+            <a
+              href={`${BASE}/conversations/${c.id}`}
+              onClick={followLink}
+              aria-current={c.id === selectedId ? "page" : undefined}
+            >
               <span class="inbox-row-head">
                 <strong>{c.title || t("untitled")}</strong>
                 <time class="muted small">{formatTime(c.lastMessageCreatedAt ?? c.createdAt)}</time>
@@ -47,7 +67,11 @@ export function ConversationList({ rows, selectedId, hasMore, loadingMore, onMor
           </li>
         ))}
       </ul>
-      {hasMore && <Button busy={loadingMore} onClick={onMore}>{t("more")}</Button>}
+      {hasMore && (
+        <Button busy={loadingMore} onClick={onMore}>
+          {t("more")}
+        </Button>
+      )}
     </>
   );
 }

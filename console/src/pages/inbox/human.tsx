@@ -7,7 +7,9 @@ import { t } from "./strings";
 const TYPING_EVERY_MS = 3000;
 
 const sendTyping = (id: string, typing: boolean) =>
-  unwrap(api.POST("/api/v1/conversations/{id}/typing/", { params: { path: { id } }, body: { typing } })).catch(otherwise(undefined)); // a lost signal only costs the indicator
+  unwrap(api.POST("/api/v1/conversations/{id}/typing/", { params: { path: { id } }, body: { typing } })).catch(
+    otherwise(undefined),
+  ); // a lost signal only costs the indicator
 
 /**
  * The member's typing, told to the visitor: `input(text)` on each change of the reply box sends

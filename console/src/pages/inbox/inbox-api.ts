@@ -21,21 +21,38 @@ export interface Filters {
   /** "" (all), "mine", "unassigned" or "waiting" (views.tsx). */
   view: string;
 }
-export const NO_FILTERS: Filters = { chatbot: "", inbox: "", status: "", progressStatus: "", contact: "", startDate: "", endDate: "", isTest: "", label: "", keyword: "", view: "" };
+export const NO_FILTERS: Filters = {
+  chatbot: "",
+  inbox: "",
+  status: "",
+  progressStatus: "",
+  contact: "",
+  startDate: "",
+  endDate: "",
+  isTest: "",
+  label: "",
+  keyword: "",
+  view: "",
+};
 export const TEST_CHOICES = ["false", "true"] as const;
 export const STATUSES = ["open", "queued", "resolved"] as const;
 export const PROGRESS_STATUSES = ["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"] as const;
 
-const defined = (filters: Filters) => Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as Partial<Filters>;
+const defined = (filters: Filters) =>
+  Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as Partial<Filters>;
 
 /** A page of the organization's conversations (newest first) matching `filters`; `cursor` from the previous page's `next`. */
 export async function listConversations(filters: Filters, cursor?: string) {
   const query = { ...defined(filters), pageSize: 30, ...(cursor ? { cursor } : {}) } as Record<string, string | number>;
   const page = await unwrap(api.GET("/api/v1/conversations/", { params: { query: query as never } }));
-  return { results: page.results, next: page.next ? (new URL(page.next).searchParams.get("cursor") ?? undefined) : undefined };
+  return {
+    results: page.results,
+    next: page.next ? (new URL(page.next).searchParams.get("cursor") ?? undefined) : undefined,
+  };
 }
 
-export const getConversation = (id: string) => unwrap(api.GET("/api/v1/conversations/{id}/", { params: { path: { id } } }));
+export const getConversation = (id: string) =>
+  unwrap(api.GET("/api/v1/conversations/{id}/", { params: { path: { id } } }));
 
 /** The conversation's latest 100 messages, oldest first. */
 export async function listMessages(conversation: string): Promise<Message[]> {
@@ -43,18 +60,34 @@ export async function listMessages(conversation: string): Promise<Message[]> {
   return [...page.results].reverse();
 }
 
-export const takeOver = (id: string) => unwrap(api.POST("/api/v1/conversations/{id}/take-over/", { params: { path: { id } } }));
-export const handBack = (id: string) => unwrap(api.PATCH("/api/v1/conversations/{id}/update-auto-reply/", { params: { path: { id } }, body: { autoReplyEnabled: true } }));
-export const resolve = (id: string) => unwrap(api.POST("/api/v1/conversations/{id}/resolve/", { params: { path: { id } } }));
+export const takeOver = (id: string) =>
+  unwrap(api.POST("/api/v1/conversations/{id}/take-over/", { params: { path: { id } } }));
+export const handBack = (id: string) =>
+  unwrap(
+    api.PATCH("/api/v1/conversations/{id}/update-auto-reply/", {
+      params: { path: { id } },
+      body: { autoReplyEnabled: true },
+    }),
+  );
+export const resolve = (id: string) =>
+  unwrap(api.POST("/api/v1/conversations/{id}/resolve/", { params: { path: { id } } }));
 /** A reply to the visitor, or with `isPrivate` a note only the team sees. */
-export const reply = (conversation: string, content: string, isPrivate = false) => unwrap(api.POST("/api/v1/messages/outgoing/", { body: { conversation, content, private: isPrivate } }));
-export const assign = (id: string, body: { assigneeId?: string | null; teamId?: string | null }) => unwrap(api.POST("/api/v1/conversations/{id}/assign/", { params: { path: { id } }, body }));
+export const reply = (conversation: string, content: string, isPrivate = false) =>
+  unwrap(api.POST("/api/v1/messages/outgoing/", { body: { conversation, content, private: isPrivate } }));
+export const assign = (id: string, body: { assigneeId?: string | null; teamId?: string | null }) =>
+  unwrap(api.POST("/api/v1/conversations/{id}/assign/", { params: { path: { id } }, body }));
 
 /** A fresh signed URL of an attachment (the one stored in the message may have expired). */
-export const attachmentUrl = async (id: string) => (await unwrap(api.GET("/api/v1/attachments/{id}/", { params: { path: { id } } }))).file;
+export const attachmentUrl = async (id: string) =>
+  (await unwrap(api.GET("/api/v1/attachments/{id}/", { params: { path: { id } } }))).file;
 
 /** The choices of the filters: assistants, inboxes, contacts and labels (the first 100 of each). */
-export async function filterOptions(): Promise<{ chatbots: Option[]; inboxes: Option[]; contacts: Option[]; labels: Option[] }> {
+export async function filterOptions(): Promise<{
+  chatbots: Option[];
+  inboxes: Option[];
+  contacts: Option[];
+  labels: Option[];
+}> {
   const [chatbots, inboxes, contacts, labels] = await Promise.all([
     unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
     unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
@@ -62,14 +95,32 @@ export async function filterOptions(): Promise<{ chatbots: Option[]; inboxes: Op
     unwrap(api.GET("/api/v1/labels/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
   ]);
   const pairs = (rows: { id: string; name?: string | null }[]) => rows.map((r): Option => [r.id, r.name || r.id]);
-  return { chatbots: pairs(chatbots.results), inboxes: pairs(inboxes.results), contacts: pairs(contacts.results), labels: pairs(labels.results) };
+  return {
+    chatbots: pairs(chatbots.results),
+    inboxes: pairs(inboxes.results),
+    contacts: pairs(contacts.results),
+    labels: pairs(labels.results),
+  };
 }
 
 /**
  * Whether a conversation (as an event carries it: ids and state) belongs in the list under `filters`.
  * The keyword is the server's to judge: the page adds no conversation from an event while one is typed.
  */
-export function matches(c: { inbox: { id: string }; chatbot: { id: string } | null; contact: { id: string } | null; assignee: { id: string } | null; status: string; progressStatus: string; createdAt: string; isTest?: boolean; labels?: { id: string }[] }, f: Filters) {
+export function matches(
+  c: {
+    inbox: { id: string };
+    chatbot: { id: string } | null;
+    contact: { id: string } | null;
+    assignee: { id: string } | null;
+    status: string;
+    progressStatus: string;
+    createdAt: string;
+    isTest?: boolean;
+    labels?: { id: string }[];
+  },
+  f: Filters,
+) {
   const created = Number(c.createdAt);
   return (
     inView(c, f.view) &&

@@ -38,12 +38,20 @@ export function LabelChips({ labels }: { labels: LabelRef[] }) {
 }
 
 /** The organization's labels (the first 100, by name), to pick from. */
-export const labelChoices = async () => (await unwrap(api.GET("/api/v1/labels/", { params: { query: { pageSize: 100 } } }))).results;
+export const labelChoices = async () =>
+  (await unwrap(api.GET("/api/v1/labels/", { params: { query: { pageSize: 100 } } }))).results;
 
-const setLabels = (id: string, labelIds: string[]) => unwrap(api.PUT("/api/v1/conversations/{id}/labels/", { params: { path: { id } }, body: { labelIds } }));
+const setLabels = (id: string, labelIds: string[]) =>
+  unwrap(api.PUT("/api/v1/conversations/{id}/labels/", { params: { path: { id } }, body: { labelIds } }));
 
 /** The button that opens the conversation's label choice. */
-export function LabelPicker({ conversation, onChanged }: { conversation: Conversation; onChanged: (c: Conversation) => void }) {
+export function LabelPicker({
+  conversation,
+  onChanged,
+}: {
+  conversation: Conversation;
+  onChanged: (c: Conversation) => void;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -54,7 +62,15 @@ export function LabelPicker({ conversation, onChanged }: { conversation: Convers
 }
 
 /** The labels of the conversation, ticked in a dialog and saved at once (PUT /conversations/{id}/labels/). */
-function LabelDialog({ conversation, onChanged, onClose }: { conversation: Conversation; onChanged: (c: Conversation) => void; onClose: () => void }) {
+function LabelDialog({
+  conversation,
+  onChanged,
+  onClose,
+}: {
+  conversation: Conversation;
+  onChanged: (c: Conversation) => void;
+  onClose: () => void;
+}) {
   const choices = useResource(labelChoices, []);
   const { busy, problem, submit } = useSubmit(async (form) => {
     const saved = await setLabels(conversation.id, form.getAll("labelIds").map(String));
@@ -70,7 +86,9 @@ function LabelDialog({ conversation, onChanged, onClose }: { conversation: Conve
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="conversation-labels-form" variant="primary" busy={busy}>{t("saveLabels")}</Button>
+          <Button type="submit" form="conversation-labels-form" variant="primary" busy={busy}>
+            {t("saveLabels")}
+          </Button>
         </>
       }
     >

@@ -3,7 +3,20 @@ import { listenLive } from "../../shell/live-stream";
 import type { Conversation, Message } from "./inbox-api";
 
 /** A conversation as the live stream carries it: its state and the ids of what it belongs to. */
-export type LiveConversation = Pick<Conversation, "id" | "title" | "status" | "progressStatus" | "autoReplyEnabled" | "lastMessage" | "lastMessageCreatedAt" | "createdAt" | "unreadCount" | "waitingSince" | "csat"> & {
+export type LiveConversation = Pick<
+  Conversation,
+  | "id"
+  | "title"
+  | "status"
+  | "progressStatus"
+  | "autoReplyEnabled"
+  | "lastMessage"
+  | "lastMessageCreatedAt"
+  | "createdAt"
+  | "unreadCount"
+  | "waitingSince"
+  | "csat"
+> & {
   team: { id: string } | null;
   inbox: { id: string };
   chatbot: { id: string } | null;
@@ -12,7 +25,12 @@ export type LiveConversation = Pick<Conversation, "id" | "title" | "status" | "p
 };
 
 /** Each lifecycle field that changed, as `[before, after]`, and why (CONTRACT section 18). */
-export type LiveChanges = Partial<{ status: [string, string]; progressStatus: [string, string]; assignee: [string | null, string | null]; autoReplyEnabled: [boolean, boolean] }>;
+export type LiveChanges = Partial<{
+  status: [string, string];
+  progressStatus: [string, string];
+  assignee: [string | null, string | null];
+  autoReplyEnabled: [boolean, boolean];
+}>;
 
 export type LiveEvent =
   | { type: "conversation.created"; conversation: LiveConversation }
@@ -32,7 +50,14 @@ export interface TypingEvent {
  * (re)connection, once the API's quiet period has passed, so the page reads its data again.
  * `onEnded` gets the API's reason when it ends the stream for good (the member lost access to it).
  */
-export function useInboxEvents(organizationId: string, onEvent: (e: LiveEvent) => void, onGap: () => void, onState: (live: boolean) => void, onEnded: (detail: string) => void, onTyping: (e: TypingEvent) => void = () => {}) {
+export function useInboxEvents(
+  organizationId: string,
+  onEvent: (e: LiveEvent) => void,
+  onGap: () => void,
+  onState: (live: boolean) => void,
+  onEnded: (detail: string) => void,
+  onTyping: (e: TypingEvent) => void = () => {},
+) {
   const handlers = useRef({ onEvent, onGap, onState, onEnded, onTyping });
   handlers.current = { onEvent, onGap, onState, onEnded, onTyping };
   useEffect(

@@ -25,10 +25,16 @@ export function MessageItem({ m, onReload }: { m: Message; onReload: () => void 
         <time class="muted small">{formatTime(m.createdAt)}</time>
         <ChannelTag m={m} />
       </p>
-      {m.senderType === "contact" ? <p class="msg-text">{m.content}</p> : <Markdown source={m.content} class="msg-text" />}
+      {m.senderType === "contact" ? (
+        <p class="msg-text">{m.content}</p>
+      ) : (
+        <Markdown source={m.content} class="msg-text" />
+      )}
       {m.attachments.length > 0 && (
         <ul class="msg-files" aria-label={t("attachment")}>
-          {(m.attachments as Json[]).map((a, i) => <Attachment key={i} a={a} />)}
+          {(m.attachments as Json[]).map((a, i) => (
+            <Attachment key={i} a={a} />
+          ))}
         </ul>
       )}
       {sources.length > 0 && (
@@ -39,8 +45,15 @@ export function MessageItem({ m, onReload }: { m: Message; onReload: () => void 
               const node = (s.node ?? s) as Json;
               return (
                 <li key={i}>
-                  <strong>{str(node.filename) || str((node.faq as Json | undefined)?.question) || str(node.citationTitle) || `#${i + 1}`}</strong>
-                  {typeof node.pageStart === "number" && <span class="muted"> ({t("page", { n: node.pageStart })})</span>}
+                  <strong>
+                    {str(node.filename) ||
+                      str((node.faq as Json | undefined)?.question) ||
+                      str(node.citationTitle) ||
+                      `#${i + 1}`}
+                  </strong>
+                  {typeof node.pageStart === "number" && (
+                    <span class="muted"> ({t("page", { n: node.pageStart })})</span>
+                  )}
                   {node.text ? <p class="muted small">{str(node.text).slice(0, 280)}</p> : null}
                 </li>
               );
@@ -54,7 +67,8 @@ export function MessageItem({ m, onReload }: { m: Message; onReload: () => void 
           <ol>
             {toolCalls.map((call, i) => (
               <li key={i}>
-                <strong>{str(call.name) || str((call.tool as Json | undefined)?.name)}</strong> <span class="badge">{str(call.status) || "success"}</span>
+                <strong>{str(call.name) || str((call.tool as Json | undefined)?.name)}</strong>{" "}
+                <span class="badge">{str(call.status) || "success"}</span>
                 <pre>{str(call.input)}</pre>
                 <pre>{str(call.output).slice(0, 2000)}</pre>
               </li>
@@ -87,7 +101,9 @@ function Attachment({ a }: { a: Json }) {
   return (
     <li>
       {a.type === "image" && /^(https?:|\/)/.test(url) && <img src={url} alt={name} loading="lazy" />}
-      <a href={url} target="_blank" rel="noopener" onClick={open} aria-label={t("download", { name })}>{name}</a>
+      <a href={url} target="_blank" rel="noopener" onClick={open} aria-label={t("download", { name })}>
+        {name}
+      </a>
     </li>
   );
 }

@@ -8,7 +8,17 @@ import type { PageProps } from "../types";
 import { deliveryOf } from "./channel-parts";
 import { ConversationList } from "./conversation-list";
 import { FiltersForm } from "./filters";
-import { NO_FILTERS, filterOptions, getConversation, listConversations, listMessages, matches, type Conversation, type Filters, type Message } from "./inbox-api";
+import {
+  NO_FILTERS,
+  filterOptions,
+  getConversation,
+  listConversations,
+  listMessages,
+  matches,
+  type Conversation,
+  type Filters,
+  type Message,
+} from "./inbox-api";
 import { useInboxEvents, type LiveConversation, type LiveEvent, type TypingEvent } from "./live";
 import { useVisitorTyping } from "./typing-state";
 import { t } from "./strings";
@@ -21,10 +31,32 @@ import { ViewSwitch, inOrder } from "./views";
 function merged(row: Conversation, c: LiveConversation): Conversation | null {
   if ((c.assignee?.id ?? null) !== (row.assignee?.id ?? null) && c.assignee) return null;
   if ((c.team?.id ?? null) !== (row.team?.id ?? null) && c.team) return null;
-  const { title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount, waitingSince, csat } = c;
-  return { ...row, title, status, progressStatus, autoReplyEnabled, lastMessage, lastMessageCreatedAt, unreadCount, waitingSince, csat, assignee: c.assignee ? row.assignee : null, team: c.team ? row.team : null };
+  const {
+    title,
+    status,
+    progressStatus,
+    autoReplyEnabled,
+    lastMessage,
+    lastMessageCreatedAt,
+    unreadCount,
+    waitingSince,
+    csat,
+  } = c;
+  return {
+    ...row,
+    title,
+    status,
+    progressStatus,
+    autoReplyEnabled,
+    lastMessage,
+    lastMessageCreatedAt,
+    unreadCount,
+    waitingSince,
+    csat,
+    assignee: c.assignee ? row.assignee : null,
+    team: c.team ? row.team : null,
+  };
 }
-
 
 /**
  * The conversations inbox: the organization's conversations, filtered, kept live by the
@@ -101,7 +133,9 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     try {
       const page = await listConversations(filters, next);
       if (!current()) return;
-      setRows((r) => inOrder([...(r ?? []), ...page.results.filter((x) => !r?.some((y) => y.id === x.id))], filters.view));
+      setRows((r) =>
+        inOrder([...(r ?? []), ...page.results.filter((x) => !r?.some((y) => y.id === x.id))], filters.view),
+      );
       setNext(page.next);
     } catch (err) {
       const problem = problemOf(err);
@@ -140,24 +174,43 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     // A plain `conversation.updated` (no lifecycle change: labels, for one) is read again, since events carry no labels.
     else if (row || (matches(c, f) && !f.keyword)) {
       getConversation(c.id).then((record) => {
-        if (!row) announce(e.type === "message.created" ? t("newMessage", { title: record.title || t("untitled") }) : t("newConversation", { title: record.title || t("untitled") }));
+        if (!row)
+          announce(
+            e.type === "message.created"
+              ? t("newMessage", { title: record.title || t("untitled") })
+              : t("newConversation", { title: record.title || t("untitled") }),
+          );
         upsert(record);
       }, otherwise(undefined)); // the next event or reconnection reads it again
     }
-    if (e.type === "message.created" && c.id === open && c.unreadCount > 0 && document.visibilityState === "visible") readNow(c.id);
+    if (e.type === "message.created" && c.id === open && c.unreadCount > 0 && document.visibilityState === "visible")
+      readNow(c.id);
     if (e.type === "message.created" && c.id === open) {
       if (e.message.senderType === "contact") typing.clear(); // what they typed has arrived
-      setMessages((list) => (list && !list.some((m) => m.id === e.message.id) ? [...list, e.message].sort((a, b) => a.sequence - b.sequence) : list));
+      setMessages((list) =>
+        list && !list.some((m) => m.id === e.message.id)
+          ? [...list, e.message].sort((a, b) => a.sequence - b.sequence)
+          : list,
+      );
     }
   };
   const onTyping = (e: TypingEvent) => typing.heard(e);
   // After a (re)connection, and once the API's quiet period has passed: read everything again.
-  useInboxEvents(organizationId, onEvent, () => void Promise.all([load(), loadSelected()]), setLive, setEnded, onTyping);
+  useInboxEvents(
+    organizationId,
+    onEvent,
+    () => void Promise.all([load(), loadSelected()]),
+    setLive,
+    setEnded,
+    onTyping,
+  );
 
   return (
     <>
       <PageHeader title={t("title")}>
-        <span class={`badge ${live ? "live" : "offline"}`} role="status">{live ? t("live") : ended ? t("ended") : t("offline")}</span>
+        <span class={`badge ${live ? "live" : "offline"}`} role="status">
+          {live ? t("live") : ended ? t("ended") : t("offline")}
+        </span>
         <NotifyToggle />
       </PageHeader>
       <ErrorAlert error={ended} />
@@ -167,8 +220,20 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       <ErrorAlert error={error} />
       <div class={`inbox-layout${selectedId ? " has-selection" : ""}`}>
         <section class="inbox-conversations" aria-labelledby="inbox-list-title">
-          <h2 id="inbox-list-title" class="sr-only">{t("list")}</h2>
-          {rows === undefined ? <Loading /> : <ConversationList rows={rows} selectedId={selectedId} hasMore={!!next} loadingMore={loadingMore} onMore={more} />}
+          <h2 id="inbox-list-title" class="sr-only">
+            {t("list")}
+          </h2>
+          {rows === undefined ? (
+            <Loading />
+          ) : (
+            <ConversationList
+              rows={rows}
+              selectedId={selectedId}
+              hasMore={!!next}
+              loadingMore={loadingMore}
+              onMore={more}
+            />
+          )}
         </section>
         {selectedId ? (
           selected ? (

@@ -19,7 +19,15 @@ const SUGGESTIONS = 8;
  * the assistant serves), and `/` for canned responses, a listbox the textarea controls as a
  * combobox (arrow keys, Enter to insert, Escape to close).
  */
-export function ReplyBox({ conversation: c, areaRef, onSent }: { conversation: Conversation; areaRef: Ref<HTMLTextAreaElement>; onSent: (m: Message) => void }) {
+export function ReplyBox({
+  conversation: c,
+  areaRef,
+  onSent,
+}: {
+  conversation: Conversation;
+  areaRef: Ref<HTMLTextAreaElement>;
+  onSent: (m: Message) => void;
+}) {
   const canReply = !c.autoReplyEnabled;
   const [mode, setMode] = useState<"reply" | "note">(canReply ? "reply" : "note");
   const note = mode === "note" || !canReply;
@@ -52,7 +60,10 @@ export function ReplyBox({ conversation: c, areaRef, onSent }: { conversation: C
     const el = area.current!;
     const at = slashQuery(draft, el.selectionStart ?? draft.length);
     if (!at) return;
-    const text = fillVariables(choice.content, { "contact.name": c.contact?.name, "agent.name": session.value?.user.name });
+    const text = fillVariables(choice.content, {
+      "contact.name": c.contact?.name,
+      "agent.name": session.value?.user.name,
+    });
     const caret = el.selectionStart ?? draft.length;
     const next = draft.slice(0, at.start) + text + draft.slice(caret);
     setDraft(next);
@@ -137,9 +148,16 @@ export function ReplyBox({ conversation: c, areaRef, onSent }: { conversation: C
             ))}
         </ul>
       </div>
-      <p class="hint" id={`${id}-hint`}>{note ? `${t("noteHint")} ` : ""}{t("cannedHint")}</p>
-      <p class="sr-only" role="status">{canned.open ? t("cannedCount", { n: canned.options.length }) : ""}</p>
-      <Button type="submit" variant="primary" busy={busy} disabled={!draft.trim()}>{note ? t("addNote") : inbox("send")}</Button>
+      <p class="hint" id={`${id}-hint`}>
+        {note ? `${t("noteHint")} ` : ""}
+        {t("cannedHint")}
+      </p>
+      <p class="sr-only" role="status">
+        {canned.open ? t("cannedCount", { n: canned.options.length }) : ""}
+      </p>
+      <Button type="submit" variant="primary" busy={busy} disabled={!draft.trim()}>
+        {note ? t("addNote") : inbox("send")}
+      </Button>
     </form>
   );
 }

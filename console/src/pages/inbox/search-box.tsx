@@ -14,5 +14,14 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (keywo
     const timer = setTimeout(() => onChange(typed.trim()), 350);
     return () => clearTimeout(timer);
   }, [typed]);
-  return <TextField label={t("search")} type="search" class="inbox-search" value={typed} hint={t("searchHint")} onInput={(e) => setTyped(e.currentTarget.value)} />;
+  return (
+    <TextField
+      label={t("search")}
+      type="search"
+      class="inbox-search"
+      value={typed}
+      hint={t("searchHint")}
+      onInput={(e) => setTyped(e.currentTarget.value)}
+    />
+  );
 }

@@ -56,7 +56,12 @@ export function Transcript({
     setFocusNext(null);
   }, [focusNext]);
   /** Runs an action; then focus goes to `next`, or back to the pressed button (to try again) when it failed. */
-  const act = async (name: "take" | "back" | "resolve", run: () => Promise<Conversation>, said: string, next: Control) => {
+  const act = async (
+    name: "take" | "back" | "resolve",
+    run: () => Promise<Conversation>,
+    said: string,
+    next: Control,
+  ) => {
     setBusy(name);
     setError(null);
     try {
@@ -72,9 +77,13 @@ export function Transcript({
   };
   return (
     <section class="inbox-transcript" aria-labelledby="transcript-title">
-      <a class="inbox-back" href={`${BASE}/conversations`} onClick={followLink}>{t("back")}</a>
+      <a class="inbox-back" href={`${BASE}/conversations`} onClick={followLink}>
+        {t("back")}
+      </a>
       <div class="section-head">
-        <h2 id="transcript-title" ref={controls.title} tabIndex={-1}>{c.title || t("untitled")}</h2>
+        <h2 id="transcript-title" ref={controls.title} tabIndex={-1}>
+          {c.title || t("untitled")}
+        </h2>
         <StateBadges c={c} />
       </div>
       <p class="muted small">
@@ -92,16 +101,35 @@ export function Transcript({
         <div class="row-actions inbox-controls">
           {c.autoReplyEnabled ? (
             // Taken over: the member came to reply.
-            <Button ref={controls.take} variant="primary" busy={busy === "take"} onClick={() => act("take", () => takeOver(c.id), t("takenOver"), "reply")}>{t("takeOver")}</Button>
+            <Button
+              ref={controls.take}
+              variant="primary"
+              busy={busy === "take"}
+              onClick={() => act("take", () => takeOver(c.id), t("takenOver"), "reply")}
+            >
+              {t("takeOver")}
+            </Button>
           ) : (
             // Handed back: the button that takes it over again stands where this one was.
-            <Button ref={controls.back} busy={busy === "back"} onClick={() => act("back", () => handBack(c.id), t("handedBack"), "take")}>{t("handBack")}</Button>
+            <Button
+              ref={controls.back}
+              busy={busy === "back"}
+              onClick={() => act("back", () => handBack(c.id), t("handedBack"), "take")}
+            >
+              {t("handBack")}
+            </Button>
           )}
           {c.status !== "resolved" && (
             // Resolved, the conversation is done: focus goes to its heading, the top of what the member
             // was reading, from where the next step is their choice (back to the list, or read on),
             // rather than to Take over or Hand back, which Enter would press on a finished conversation.
-            <Button ref={controls.resolve} busy={busy === "resolve"} onClick={() => act("resolve", () => resolve(c.id), t("resolvedSay"), "title")}>{t("resolve")}</Button>
+            <Button
+              ref={controls.resolve}
+              busy={busy === "resolve"}
+              onClick={() => act("resolve", () => resolve(c.id), t("resolvedSay"), "title")}
+            >
+              {t("resolve")}
+            </Button>
           )}
         </div>
       ) : (
@@ -113,7 +141,9 @@ export function Transcript({
       ) : messages.length ? (
         <div role="log" aria-label={t("transcript")}>
           <ol class="transcript">
-            {messages.map((m) => <MessageItem key={m.id} m={m} onReload={onReload} />)}
+            {messages.map((m) => (
+              <MessageItem key={m.id} m={m} onReload={onReload} />
+            ))}
           </ol>
         </div>
       ) : (
@@ -123,7 +153,9 @@ export function Transcript({
       {c.csat ? <CsatView csat={c.csat} /> : null}
       {manage && c.autoReplyEnabled && <p class="muted">{t("replyHint")}</p>}
       {/* Keyed by the conversation and who serves it: a new draft, in the mode that fits (notes only while the assistant serves). */}
-      {manage && <ReplyBox key={`${c.id}-${c.autoReplyEnabled}`} conversation={c} areaRef={controls.reply} onSent={onSent} />}
+      {manage && (
+        <ReplyBox key={`${c.id}-${c.autoReplyEnabled}`} conversation={c} areaRef={controls.reply} onSent={onSent} />
+      )}
     </section>
   );
 }

@@ -3,7 +3,8 @@ import { unreadInboxes } from "../../shell/notifications";
 import { t } from "./unread-strings";
 
 /** Marks a conversation read by the team (its unread count 0); the live stream tells the other tabs. */
-export const markRead = (id: string) => unwrap(api.POST("/api/v1/conversations/{id}/read/", { params: { path: { id } } }));
+export const markRead = (id: string) =>
+  unwrap(api.POST("/api/v1/conversations/{id}/read/", { params: { path: { id } } }));
 
 /** A conversation's unread messages, as a badge (nothing when none). */
 export function UnreadBadge({ n }: { n: number }) {
@@ -17,7 +18,14 @@ export function UnreadInboxes({ selected, onPick }: { selected: string; onPick: 
   return (
     <nav class="unread-inboxes" aria-label={t("unreadInboxes")}>
       {inboxes.map((i) => (
-        <button key={i.id} type="button" class="btn quiet" aria-pressed={selected === i.id} aria-label={t("showInbox", { name: i.name, n: i.count })} onClick={() => onPick(selected === i.id ? "" : i.id)}>
+        <button
+          key={i.id}
+          type="button"
+          class="btn quiet"
+          aria-pressed={selected === i.id}
+          aria-label={t("showInbox", { name: i.name, n: i.count })}
+          onClick={() => onPick(selected === i.id ? "" : i.id)}
+        >
           {i.name} <span class="badge unread">{i.count}</span>
         </button>
       ))}

@@ -14,7 +14,14 @@ export function ViewSwitch({ value, onChange }: { value: string; onChange: (v: V
   return (
     <div class="segmented inbox-views" role="group" aria-label={t("views")}>
       {VIEWS.map((v) => (
-        <button key={v} type="button" class="btn" aria-pressed={value === v} data-view={v || "all"} onClick={() => onChange(v)}>
+        <button
+          key={v}
+          type="button"
+          class="btn"
+          aria-pressed={value === v}
+          data-view={v || "all"}
+          onClick={() => onChange(v)}
+        >
           {viewName(v)}
         </button>
       ))}
@@ -52,6 +59,13 @@ export function WaitingFor({ c }: { c: Pick<Conversation, "status" | "waitingSin
   const now = useNow();
   if (c.status !== "queued" || !c.waitingSince) return null;
   const minutes = Math.max(0, Math.floor((now - Number(c.waitingSince)) / 60_000));
-  const text = minutes < 60 ? t("waitingMin", { n: minutes }) : t("waitingHours", { h: Math.floor(minutes / 60), n: minutes % 60 });
-  return <span class="badge waiting" data-waiting>{text}</span>;
+  const text =
+    minutes < 60
+      ? t("waitingMin", { n: minutes })
+      : t("waitingHours", { h: Math.floor(minutes / 60), n: minutes % 60 });
+  return (
+    <span class="badge waiting" data-waiting>
+      {text}
+    </span>
+  );
 }

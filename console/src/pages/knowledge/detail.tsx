@@ -10,7 +10,13 @@ import { SettingsSection } from "./settings-section";
 import { t } from "./strings";
 import { TextNodesSection } from "./text-nodes";
 
-const TABS = { files: "tabFiles", faqs: "tabFaqs", "text-nodes": "tabTextNodes", search: "tabSearch", settings: "tabSettings" } as const;
+const TABS = {
+  files: "tabFiles",
+  faqs: "tabFaqs",
+  "text-nodes": "tabTextNodes",
+  search: "tabSearch",
+  settings: "tabSettings",
+} as const;
 export type Tab = keyof typeof TABS;
 
 /** One knowledge base: its sections as sub-pages (links, so each has its own address). */
@@ -33,7 +39,12 @@ export function KnowledgeBaseDetail({ id, tab, organizationId }: { id: string; t
       {!editable && <Notice>{t("readOnly")}</Notice>}
       <nav class="kb-tabs" aria-label={t("sections")}>
         {(Object.keys(TABS) as Tab[]).map((key) => (
-          <a key={key} href={baseLink(base.id, key)} onClick={followLink} aria-current={key === current ? "page" : undefined}>
+          <a
+            key={key}
+            href={baseLink(base.id, key)}
+            onClick={followLink}
+            aria-current={key === current ? "page" : undefined}
+          >
             {t(TABS[key])}
           </a>
         ))}
@@ -42,7 +53,9 @@ export function KnowledgeBaseDetail({ id, tab, organizationId }: { id: string; t
       {current === "faqs" && <FaqsSection kb={base} editable={editable} />}
       {current === "text-nodes" && <TextNodesSection kb={base} editable={editable} />}
       {current === "search" && <SearchTester kb={base} />}
-      {current === "settings" && <SettingsSection kb={base} organizationId={organizationId} editable={editable} onSaved={kb.reload} />}
+      {current === "settings" && (
+        <SettingsSection kb={base} organizationId={organizationId} editable={editable} onSaved={kb.reload} />
+      )}
     </>
   );
 }

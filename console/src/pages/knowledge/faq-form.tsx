@@ -6,7 +6,19 @@ import { useSubmit } from "../../components/use-submit";
 import { t } from "./strings";
 
 /** Adds an FAQ (`faq` absent) or changes one: question, answer and the labels it carries. */
-export function FaqForm({ kb, faq, labels, onClose, onSaved }: { kb: KnowledgeBase; faq?: Faq; labels: Label[]; onClose: () => void; onSaved: () => void }) {
+export function FaqForm({
+  kb,
+  faq,
+  labels,
+  onClose,
+  onSaved,
+}: {
+  kb: KnowledgeBase;
+  faq?: Faq;
+  labels: Label[];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { busy, problem, submit } = useSubmit(async (form) => {
     const body = {
       question: String(form.get("question") ?? "").trim(),
@@ -25,15 +37,39 @@ export function FaqForm({ kb, faq, labels, onClose, onSaved }: { kb: KnowledgeBa
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="kb-faq-form" variant="primary" busy={busy}>{faq ? t("saveEdit") : t("add")}</Button>
+          <Button type="submit" form="kb-faq-form" variant="primary" busy={busy}>
+            {faq ? t("saveEdit") : t("add")}
+          </Button>
         </>
       }
     >
       <form id="kb-faq-form" class="stack" onSubmit={submit}>
         <FormError problem={problem} />
-        <TextField label={t("question")} name="question" required maxLength={10_000} defaultValue={faq?.question} error={problem?.field("question")} />
-        <TextAreaField label={t("answer")} name="answer" required maxLength={100_000} defaultValue={faq?.answer} rows={5} error={problem?.field("answer")} />
-        {labels.length > 0 && <CheckList legend={t("labels")} name="labels" options={labels} chosen={(faq?.labels ?? []).map((l) => l.id)} />}
+        <TextField
+          label={t("question")}
+          name="question"
+          required
+          maxLength={10_000}
+          defaultValue={faq?.question}
+          error={problem?.field("question")}
+        />
+        <TextAreaField
+          label={t("answer")}
+          name="answer"
+          required
+          maxLength={100_000}
+          defaultValue={faq?.answer}
+          rows={5}
+          error={problem?.field("answer")}
+        />
+        {labels.length > 0 && (
+          <CheckList
+            legend={t("labels")}
+            name="labels"
+            options={labels}
+            chosen={(faq?.labels ?? []).map((l) => l.id)}
+          />
+        )}
       </form>
     </Dialog>
   );

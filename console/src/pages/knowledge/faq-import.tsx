@@ -13,7 +13,11 @@ interface Row {
   labels: string[];
 }
 
-const HEADERS = { question: /^(question|問題|问题|q)$/i, answer: /^(answer|答案|回答|a)$/i, labels: /^(labels?|標籤|标签)$/i };
+const HEADERS = {
+  question: /^(question|問題|问题|q)$/i,
+  answer: /^(answer|答案|回答|a)$/i,
+  labels: /^(labels?|標籤|标签)$/i,
+};
 
 /** FAQ rows from a sheet: columns named by a header row, else question and answer first. */
 function faqRows(rows: string[][]): Row[] {
@@ -22,13 +26,31 @@ function faqRows(rows: string[][]): Row[] {
   const named = at("question") >= 0 && at("answer") >= 0;
   const [q, a, l] = named ? [at("question"), at("answer"), at("labels")] : [0, 1, 2];
   return rows
-    .map((cells, i) => ({ row: i + 1, question: cells[q] ?? "", answer: cells[a] ?? "", labels: (l >= 0 ? (cells[l] ?? "") : "").split(/[,;，、]/).map((s) => s.trim()).filter(Boolean) }))
+    .map((cells, i) => ({
+      row: i + 1,
+      question: cells[q] ?? "",
+      answer: cells[a] ?? "",
+      labels: (l >= 0 ? (cells[l] ?? "") : "")
+        .split(/[,;，、]/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    }))
     .slice(named ? 1 : 0)
     .filter((r) => r.question && r.answer);
 }
 
 /** Reads a CSV or XLSX in the browser and creates its FAQs (and missing labels) one by one, telling which rows failed. */
-export function FaqImport({ kb, labels, onClose, onImported }: { kb: KnowledgeBase; labels: Label[]; onClose: () => void; onImported: () => void }) {
+export function FaqImport({
+  kb,
+  labels,
+  onClose,
+  onImported,
+}: {
+  kb: KnowledgeBase;
+  labels: Label[];
+  onClose: () => void;
+  onImported: () => void;
+}) {
   const [rows, setRows] = useState<Row[] | null>(null);
   const [readError, setReadError] = useState<string | null>(null);
   const [progress, setProgress] = useState<{ done: number; failures: string[]; finished: boolean } | null>(null);
@@ -59,8 +81,13 @@ export function FaqImport({ kb, labels, onClose, onImported }: { kb: KnowledgeBa
     setProgress({ done, failures, finished: false });
     for (const r of rows) {
       try {
-        for (const name of r.labels) if (!ids.has(name.toLowerCase())) ids.set(name.toLowerCase(), (await createLabel(kb.id, name)).id);
-        await createFaq(kb.id, { question: r.question, answer: r.answer, labels: r.labels.map((name) => ({ id: ids.get(name.toLowerCase())! })) });
+        for (const name of r.labels)
+          if (!ids.has(name.toLowerCase())) ids.set(name.toLowerCase(), (await createLabel(kb.id, name)).id);
+        await createFaq(kb.id, {
+          question: r.question,
+          answer: r.answer,
+          labels: r.labels.map((name) => ({ id: ids.get(name.toLowerCase())! })),
+        });
         done++;
       } catch (err) {
         failures.push(t("importRowFailed", { row: r.row, detail: problemOf(err).detail }));
@@ -81,7 +108,9 @@ export function FaqImport({ kb, labels, onClose, onImported }: { kb: KnowledgeBa
         <>
           <Button onClick={onClose}>{progress?.finished ? common("close") : common("cancel")}</Button>
           {rows && rows.length > 0 && !progress?.finished && (
-            <Button variant="primary" busy={!!running} onClick={run}>{t("importAction", { count: rows.length })}</Button>
+            <Button variant="primary" busy={!!running} onClick={run}>
+              {t("importAction", { count: rows.length })}
+            </Button>
           )}
         </>
       }
@@ -89,15 +118,34 @@ export function FaqImport({ kb, labels, onClose, onImported }: { kb: KnowledgeBa
       <div class="stack">
         <div class="field">
           <label for="kb-import-file">{t("importFile")}</label>
-          <input id="kb-import-file" type="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" aria-describedby="kb-import-hint" disabled={!!running} onChange={(e) => choose(e.currentTarget.files?.[0])} />
-          <p class="hint" id="kb-import-hint">{t("importHint")}</p>
+          <input
+            id="kb-import-file"
+            type="file"
+            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            aria-describedby="kb-import-hint"
+            disabled={!!running}
+            onChange={(e) => choose(e.currentTarget.files?.[0])}
+          />
+          <p class="hint" id="kb-import-hint">
+            {t("importHint")}
+          </p>
         </div>
         {readError && <ErrorAlert error={readError} />}
-        {rows && !progress && <Notice>{rows.length ? t("importReady", { count: rows.length }) : t("importEmpty")}</Notice>}
+        {rows && !progress && (
+          <Notice>{rows.length ? t("importReady", { count: rows.length }) : t("importEmpty")}</Notice>
+        )}
         {progress && (
           <div role="status">
-            <progress max={rows!.length} value={progress.done + progress.failures.length} aria-label={t("importProgress", { done: progress.done, count: rows!.length })} />
-            <p>{progress.finished ? t("importDone", { done: progress.done, count: rows!.length }) : t("importProgress", { done: progress.done, count: rows!.length })}</p>
+            <progress
+              max={rows!.length}
+              value={progress.done + progress.failures.length}
+              aria-label={t("importProgress", { done: progress.done, count: rows!.length })}
+            />
+            <p>
+              {progress.finished
+                ? t("importDone", { done: progress.done, count: rows!.length })
+                : t("importProgress", { done: progress.done, count: rows!.length })}
+            </p>
           </div>
         )}
         {progress && progress.failures.length > 0 && (

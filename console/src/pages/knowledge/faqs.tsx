@@ -20,7 +20,17 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
   const columns: Column<Faq>[] = [
     { label: t("question"), rowHeader: true, class: "wrap", cell: (f) => f.question },
     { label: t("answer"), class: "wrap kb-answer", cell: (f) => f.answer },
-    { label: t("labels"), cell: (f) => (f.labels.length ? f.labels.map((l) => <span key={l.id} class="badge">{l.name}</span>) : "—") },
+    {
+      label: t("labels"),
+      cell: (f) =>
+        f.labels.length
+          ? f.labels.map((l) => (
+              <span key={l.id} class="badge">
+                {l.name}
+              </span>
+            ))
+          : "—",
+    },
     { label: t("hits"), cell: (f) => f.hitsCount },
   ];
   if (editable)
@@ -29,8 +39,12 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
       hiddenLabel: true,
       cell: (f) => (
         <div class="row-actions">
-          <Button aria-label={t("editNamed", { name: f.question })} onClick={() => setEditing(f)}>{t("edit")}</Button>
-          <Button variant="danger" aria-label={t("deleteNamed", { name: f.question })} onClick={() => setDeleting(f)}>{t("delete")}</Button>
+          <Button aria-label={t("editNamed", { name: f.question })} onClick={() => setEditing(f)}>
+            {t("edit")}
+          </Button>
+          <Button variant="danger" aria-label={t("deleteNamed", { name: f.question })} onClick={() => setDeleting(f)}>
+            {t("delete")}
+          </Button>
         </div>
       ),
     });
@@ -42,7 +56,9 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
         {editable && (
           <div class="row-actions">
             <Button onClick={() => setImporting(true)}>{t("import")}</Button>
-            <Button variant="primary" onClick={() => setEditing("new")}>{t("addFaq")}</Button>
+            <Button variant="primary" onClick={() => setEditing("new")}>
+              {t("addFaq")}
+            </Button>
           </div>
         )}
       </div>
@@ -58,7 +74,15 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
         />
       </div>
       <ErrorAlert error={faqs.error} />
-      <PagedTable list={faqs} empty={t("noFaqs")} labelledBy="kb-faqs-title" columns={columns} rowKey={(f) => f.id} page={page} onPage={setPage} />
+      <PagedTable
+        list={faqs}
+        empty={t("noFaqs")}
+        labelledBy="kb-faqs-title"
+        columns={columns}
+        rowKey={(f) => f.id}
+        page={page}
+        onPage={setPage}
+      />
       {editing && (
         <FaqForm
           kb={kb}

@@ -10,7 +10,12 @@ import { Uploads, useUploads } from "./uploads";
 const POLL_MS = 1000;
 const pending = (f: KnowledgeBaseFile) => f.status === "initial" || f.status === "processing";
 export const failureReason = (f: KnowledgeBaseFile) => String(f.processingTimeDetails.error ?? "");
-const bytes = (n: number) => new Intl.NumberFormat(locale.value, { style: "unit", unit: n < 1024 * 1024 ? "kilobyte" : "megabyte", maximumFractionDigits: 1 }).format(n < 1024 * 1024 ? n / 1024 : n / 1024 / 1024);
+const bytes = (n: number) =>
+  new Intl.NumberFormat(locale.value, {
+    style: "unit",
+    unit: n < 1024 * 1024 ? "kilobyte" : "megabyte",
+    maximumFractionDigits: 1,
+  }).format(n < 1024 * 1024 ? n / 1024 : n / 1024 / 1024);
 
 /** The base's files: drop or choose several to upload, each with its progress, then their ingestion, live. */
 export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: boolean }) {
@@ -26,7 +31,12 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
     for (const f of rows) {
       const before = seen.current.get(f.id);
       if (before && pending({ status: before } as KnowledgeBaseFile) && !pending(f))
-        announce(f.status === "done" ? t("fileDoneSay", { name: f.filename }) : t("fileFailedSay", { name: f.filename, reason: failureReason(f) }), f.status === "failed");
+        announce(
+          f.status === "done"
+            ? t("fileDoneSay", { name: f.filename })
+            : t("fileFailedSay", { name: f.filename, reason: failureReason(f) }),
+          f.status === "failed",
+        );
       seen.current.set(f.id, f.status);
     }
     if (!rows.some(pending)) return;
@@ -58,7 +68,9 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
           >
             {t("reparse")}
           </Button>
-          <Button variant="danger" aria-label={t("deleteNamed", { name: f.filename })} onClick={() => setDeleting(f)}>{t("delete")}</Button>
+          <Button variant="danger" aria-label={t("deleteNamed", { name: f.filename })} onClick={() => setDeleting(f)}>
+            {t("delete")}
+          </Button>
         </div>
       ),
     });
@@ -68,7 +80,15 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
       <h2 id="kb-files-title">{t("files")}</h2>
       {editable && <Uploads {...uploads} />}
       <ErrorAlert error={files.error} />
-      <PagedTable list={files} empty={t("noFiles")} labelledBy="kb-files-title" columns={columns} rowKey={(f) => f.id} page={page} onPage={setPage} />
+      <PagedTable
+        list={files}
+        empty={t("noFiles")}
+        labelledBy="kb-files-title"
+        columns={columns}
+        rowKey={(f) => f.id}
+        page={page}
+        onPage={setPage}
+      />
       <ConfirmDialog
         open={!!deleting}
         title={t("deleteFileTitle")}
@@ -86,7 +106,8 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
 }
 
 function FileStatus({ file }: { file: KnowledgeBaseFile }) {
-  if (file.status === "failed") return <span class="status failed">{t("failedBecause", { reason: failureReason(file) })}</span>;
+  if (file.status === "failed")
+    return <span class="status failed">{t("failedBecause", { reason: failureReason(file) })}</span>;
   if (file.status === "done") return <span class="status ok">{t("done")}</span>;
   return (
     <span class="status muted">

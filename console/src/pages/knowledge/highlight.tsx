@@ -6,7 +6,10 @@ const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITI
 
 /** [text, marked] pieces of a highlighted passage. */
 export function pieces(highlighted: string): [string, boolean][] {
-  return highlighted.split(/<mark>([\s\S]*?)<\/mark>/).map((part, i): [string, boolean] => [decode(part), i % 2 === 1]).filter(([text]) => text);
+  return highlighted
+    .split(/<mark>([\s\S]*?)<\/mark>/)
+    .map((part, i): [string, boolean] => [decode(part), i % 2 === 1])
+    .filter(([text]) => text);
 }
 
 export function Highlighted({ html }: { html: string }) {

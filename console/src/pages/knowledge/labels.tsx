@@ -5,7 +5,15 @@ import { createLabel, deleteLabel, type KnowledgeBase, type Label } from "./api"
 import { t } from "./strings";
 
 /** The base's labels as chips, each deletable, and a field to add one (managers only). */
-export function LabelsBar({ kb, labels, editable }: { kb: KnowledgeBase; labels: Resource<Label[]>; editable: boolean }) {
+export function LabelsBar({
+  kb,
+  labels,
+  editable,
+}: {
+  kb: KnowledgeBase;
+  labels: Resource<Label[]>;
+  editable: boolean;
+}) {
   const [name, setName] = useState("");
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const add = async (event: SubmitEvent) => {
@@ -36,7 +44,12 @@ export function LabelsBar({ kb, labels, editable }: { kb: KnowledgeBase; labels:
           <li key={l.id} class="kb-chip">
             {l.name}
             {editable && (
-              <button type="button" class="btn quiet icon small" aria-label={t("deleteLabelNamed", { name: l.name })} onClick={() => remove(l)}>
+              <button
+                type="button"
+                class="btn quiet icon small"
+                aria-label={t("deleteLabelNamed", { name: l.name })}
+                onClick={() => remove(l)}
+              >
                 <span aria-hidden="true">×</span>
               </button>
             )}
@@ -47,7 +60,14 @@ export function LabelsBar({ kb, labels, editable }: { kb: KnowledgeBase; labels:
       {editable && <FormError problem={problem} />}
       {editable && (
         <form class="kb-inline-form" onSubmit={add}>
-          <TextField label={t("labelName")} value={name} required maxLength={200} onInput={(e) => setName(e.currentTarget.value)} error={problem?.field("name")} />
+          <TextField
+            label={t("labelName")}
+            value={name}
+            required
+            maxLength={200}
+            onInput={(e) => setName(e.currentTarget.value)}
+            error={problem?.field("name")}
+          />
           <Button type="submit">{t("addLabel")}</Button>
         </form>
       )}

@@ -35,7 +35,13 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
   ];
   return (
     <>
-      <PageHeader title={t("title")}>{can("knowledge_base.manage") && <Button variant="primary" onClick={() => setCreating(true)}>{t("create")}</Button>}</PageHeader>
+      <PageHeader title={t("title")}>
+        {can("knowledge_base.manage") && (
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            {t("create")}
+          </Button>
+        )}
+      </PageHeader>
       <p class="muted">{t("intro")}</p>
       <div class="kb-toolbar">
         <FilterField
@@ -47,9 +53,19 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
           }}
         />
       </div>
-      <h2 id="kb-list-title" class="sr-only">{t("title")}</h2>
+      <h2 id="kb-list-title" class="sr-only">
+        {t("title")}
+      </h2>
       <ErrorAlert error={bases.error} />
-      <PagedTable list={bases} empty={query ? t("noneFound") : t("none")} labelledBy="kb-list-title" columns={columns} rowKey={(kb) => kb.id} page={page} onPage={setPage} />
+      <PagedTable
+        list={bases}
+        empty={query ? t("noneFound") : t("none")}
+        labelledBy="kb-list-title"
+        columns={columns}
+        rowKey={(kb) => kb.id}
+        page={page}
+        onPage={setPage}
+      />
       {creating && (
         <Dialog
           title={t("createTitle")}
@@ -58,7 +74,9 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
           footer={
             <>
               <Button onClick={() => setCreating(false)}>{common("cancel")}</Button>
-              <Button type="submit" form="kb-create" variant="primary" busy={busy}>{t("createAction")}</Button>
+              <Button type="submit" form="kb-create" variant="primary" busy={busy}>
+                {t("createAction")}
+              </Button>
             </>
           }
         >

@@ -5,5 +5,9 @@ import { KnowledgeBaseList } from "./list";
 /** `/knowledge-bases` lists them; `/knowledge-bases/<id>/<tab>` shows one (files by default). */
 export default function KnowledgePage({ params, organizationId }: PageProps) {
   const [id, tab] = (params.rest ?? "").split("/");
-  return id ? <KnowledgeBaseDetail key={id} id={id} tab={(tab || "files") as Tab} organizationId={organizationId} /> : <KnowledgeBaseList organizationId={organizationId} />;
+  return id ? (
+    <KnowledgeBaseDetail key={id} id={id} tab={(tab || "files") as Tab} organizationId={organizationId} />
+  ) : (
+    <KnowledgeBaseList organizationId={organizationId} />
+  );
 }

@@ -5,7 +5,21 @@ import { DataTable, Loading, Pager, TextField, type Column, type Resource } from
 import { PAGE_SIZE } from "./api";
 
 /** Checkboxes named `name`, one per option, checked for the ids in `chosen`; `note` replaces them when there are none. */
-export function CheckList({ legend, name, options, chosen, note, disabled }: { legend: string; name: string; options: { id: string; name: string }[]; chosen: string[]; note?: string; disabled?: boolean }) {
+export function CheckList({
+  legend,
+  name,
+  options,
+  chosen,
+  note,
+  disabled,
+}: {
+  legend: string;
+  name: string;
+  options: { id: string; name: string }[];
+  chosen: string[];
+  note?: string;
+  disabled?: boolean;
+}) {
   return (
     <fieldset class="kb-checklist" disabled={disabled}>
       <legend>{legend}</legend>
@@ -20,12 +34,36 @@ export function CheckList({ legend, name, options, chosen, note, disabled }: { l
 }
 
 /** A list's search box: what is typed filters the list, from its first page. */
-export function FilterField({ label, value, onFilter }: { label: string; value: string; onFilter: (value: string) => void }) {
+export function FilterField({
+  label,
+  value,
+  onFilter,
+}: {
+  label: string;
+  value: string;
+  onFilter: (value: string) => void;
+}) {
   return <TextField label={label} type="search" value={value} onInput={(e) => onFilter(e.currentTarget.value)} />;
 }
 
 /** A page-form list as it loads: a spinner, the `empty` note, or the table with its pager. */
-export function PagedTable<Row>({ list, empty, labelledBy, columns, rowKey, page, onPage }: { list: Resource<{ count: number; results: Row[] } | null>; empty: string; labelledBy: string; columns: Column<Row>[]; rowKey: (row: Row) => string; page: number; onPage: (page: number) => void }) {
+export function PagedTable<Row>({
+  list,
+  empty,
+  labelledBy,
+  columns,
+  rowKey,
+  page,
+  onPage,
+}: {
+  list: Resource<{ count: number; results: Row[] } | null>;
+  empty: string;
+  labelledBy: string;
+  columns: Column<Row>[];
+  rowKey: (row: Row) => string;
+  page: number;
+  onPage: (page: number) => void;
+}) {
   // null: nothing to list yet (no file chosen); still loading, it is not "empty" either.
   if (!list.data && list.loading) return <Loading />;
   if (list.data === undefined) return null;

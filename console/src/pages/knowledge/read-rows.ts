@@ -24,20 +24,43 @@ function unzip(bytes: Uint8Array, filter: (f: { name: string }) => boolean) {
   try {
     return unzipSync(bytes, { filter });
   } catch (err) {
-    if (err instanceof Error && typeof (err as Error & { code?: unknown }).code === "number") throw new UnreadableFile(err.message);
+    if (err instanceof Error && typeof (err as Error & { code?: unknown }).code === "number")
+      throw new UnreadableFile(err.message);
     throw err;
   }
 }
 
 function xlsxRows(bytes: Uint8Array): string[][] {
-  const files = unzip(bytes, (f) => f.name === "xl/sharedStrings.xml" || f.name === "xl/workbook.xml" || f.name === "xl/_rels/workbook.xml.rels" || f.name.startsWith("xl/worksheets/"));
+  const files = unzip(
+    bytes,
+    (f) =>
+      f.name === "xl/sharedStrings.xml" ||
+      f.name === "xl/workbook.xml" ||
+      f.name === "xl/_rels/workbook.xml.rels" ||
+      f.name.startsWith("xl/worksheets/"),
+  );
   const read = (name: string) => (files[name] ? xml(strFromU8(files[name])) : null);
   const shared = read("xl/sharedStrings.xml");
-  const strings = shared ? all(shared, "si").map((si) => all(si, "t").map((t) => t.textContent ?? "").join("")) : [];
+  const strings = shared
+    ? all(shared, "si").map((si) =>
+        all(si, "t")
+          .map((t) => t.textContent ?? "")
+          .join(""),
+      )
+    : [];
   // The first sheet in the workbook's order, through its relationship; else the first sheet file.
-  const firstId = all(read("xl/workbook.xml") ?? xml("<x/>"), "sheet")[0]?.getAttributeNS("http://schemas.openxmlformats.org/officeDocument/2006/relationships", "id");
-  const target = all(read("xl/_rels/workbook.xml.rels") ?? xml("<x/>"), "Relationship").find((r) => r.getAttribute("Id") === firstId)?.getAttribute("Target");
-  const sheetName = target ? `xl/${target.replace(/^\/?xl\//, "")}` : Object.keys(files).filter((n) => n.startsWith("xl/worksheets/sheet")).sort()[0];
+  const firstId = all(read("xl/workbook.xml") ?? xml("<x/>"), "sheet")[0]?.getAttributeNS(
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    "id",
+  );
+  const target = all(read("xl/_rels/workbook.xml.rels") ?? xml("<x/>"), "Relationship")
+    .find((r) => r.getAttribute("Id") === firstId)
+    ?.getAttribute("Target");
+  const sheetName = target
+    ? `xl/${target.replace(/^\/?xl\//, "")}`
+    : Object.keys(files)
+        .filter((n) => n.startsWith("xl/worksheets/sheet"))
+        .sort()[0];
   const sheet = sheetName ? read(sheetName) : null;
   if (!sheet) throw new UnreadableFile("no worksheet");
   return all(sheet, "row")
@@ -46,7 +69,14 @@ function xlsxRows(bytes: Uint8Array): string[][] {
       for (const c of all(row, "c")) {
         const type = c.getAttribute("t");
         const value = all(c, "v")[0]?.textContent ?? "";
-        const text = type === "s" ? (strings[Number(value)] ?? "") : type === "inlineStr" ? all(c, "t").map((t) => t.textContent ?? "").join("") : value;
+        const text =
+          type === "s"
+            ? (strings[Number(value)] ?? "")
+            : type === "inlineStr"
+              ? all(c, "t")
+                  .map((t) => t.textContent ?? "")
+                  .join("")
+              : value;
         cells[c.getAttribute("r") ? column(c.getAttribute("r")!) : cells.length] = text.trim();
       }
       return Array.from(cells, (cell) => cell ?? "");

@@ -27,10 +27,30 @@ export function SearchTester({ kb }: { kb: KnowledgeBase }) {
       <h2 id="kb-search-title">{t("tabSearch")}</h2>
       <p class="muted">{t("searchIntro")}</p>
       <form class="kb-search-form" onSubmit={submit}>
-        <TextField label={t("query")} name="query" type="search" required maxLength={2000} error={problem?.field("query")} />
-        <SelectField label={t("method")} value={method} onChange={(e) => setMethod(e.currentTarget.value as typeof method)} options={METHODS.map((m) => [m, t(m)])} />
-        <CheckboxField label={t("rerank")} checked={rerank} disabled={method !== "hybrid"} hint={t("rerankHint")} onChange={(e) => setRerank(e.currentTarget.checked)} />
-        <Button type="submit" variant="primary" busy={busy}>{t("search")}</Button>
+        <TextField
+          label={t("query")}
+          name="query"
+          type="search"
+          required
+          maxLength={2000}
+          error={problem?.field("query")}
+        />
+        <SelectField
+          label={t("method")}
+          value={method}
+          onChange={(e) => setMethod(e.currentTarget.value as typeof method)}
+          options={METHODS.map((m) => [m, t(m)])}
+        />
+        <CheckboxField
+          label={t("rerank")}
+          checked={rerank}
+          disabled={method !== "hybrid"}
+          hint={t("rerankHint")}
+          onChange={(e) => setRerank(e.currentTarget.checked)}
+        />
+        <Button type="submit" variant="primary" busy={busy}>
+          {t("search")}
+        </Button>
       </form>
       {problem && !problem.field("query") && <ErrorAlert error={problem} />}
       {results && (
@@ -43,10 +63,18 @@ export function SearchTester({ kb }: { kb: KnowledgeBase }) {
               {results.map((r) => (
                 <li key={`${r.type}-${r.id}`} class="kb-result">
                   <div class="kb-result-head">
-                    <span class="kb-score" title={String(r.score)}>{t("score", { score: r.score.toFixed(3) })}</span>
+                    <span class="kb-score" title={String(r.score)}>
+                      {t("score", { score: r.score.toFixed(3) })}
+                    </span>
                     <meter min={0} max={1} value={r.score} aria-hidden="true" />
                     <span class="badge">{r.type === "faq" ? t("faq") : r.knowledgeBaseFile?.filename}</span>
-                    {r.pageStart !== null && <span class="muted small">{r.pageEnd !== null && r.pageEnd !== r.pageStart ? t("pages", { from: r.pageStart, to: r.pageEnd }) : t("page", { page: r.pageStart })}</span>}
+                    {r.pageStart !== null && (
+                      <span class="muted small">
+                        {r.pageEnd !== null && r.pageEnd !== r.pageStart
+                          ? t("pages", { from: r.pageStart, to: r.pageEnd })
+                          : t("page", { page: r.pageStart })}
+                      </span>
+                    )}
                   </div>
                   <p class="kb-passage">
                     <Highlighted html={r.highlightedText} />

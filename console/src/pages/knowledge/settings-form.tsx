@@ -1,7 +1,24 @@
 import { useState } from "preact/hooks";
 import { problemOf, type ApiProblem } from "../../api/client";
-import { CheckboxField, ErrorAlert, FormError, Loading, SelectField, TextField, firstAvailable, modelOption, useResource } from "../../components";
-import { createKnowledgeBase, formOptions, updateKnowledgeBase, type KnowledgeBase, type KnowledgeBaseWrite, type Option } from "./api";
+import {
+  CheckboxField,
+  ErrorAlert,
+  FormError,
+  Loading,
+  SelectField,
+  TextField,
+  firstAvailable,
+  modelOption,
+  useResource,
+} from "../../components";
+import {
+  createKnowledgeBase,
+  formOptions,
+  updateKnowledgeBase,
+  type KnowledgeBase,
+  type KnowledgeBaseWrite,
+  type Option,
+} from "./api";
 import { CheckList } from "./parts";
 import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
@@ -18,13 +35,30 @@ const CREDENTIALS: Record<Store, Credential[]> = {
 };
 
 /** The options offered, plus what the record already names (a model or group the member cannot list is still shown). */
-const withCurrent = (options: Option[] | null, current: Option[]) => [...(options ?? []), ...current.filter((c) => !options?.some((o) => o.id === c.id))];
+const withCurrent = (options: Option[] | null, current: Option[]) => [
+  ...(options ?? []),
+  ...current.filter((c) => !options?.some((o) => o.id === c.id)),
+];
 
 /**
  * Every field of the knowledge base record: creates one (`kb` absent) or changes it. The API's
  * field errors show at their fields. `readOnly` shows the settings without letting them change.
  */
-export function SettingsForm({ kb, formId, organizationId, readOnly = false, onSaved, onBusy }: { kb?: KnowledgeBase; formId: string; organizationId: string; readOnly?: boolean; onSaved: (kb: KnowledgeBase) => void; onBusy?: (busy: boolean) => void }) {
+export function SettingsForm({
+  kb,
+  formId,
+  organizationId,
+  readOnly = false,
+  onSaved,
+  onBusy,
+}: {
+  kb?: KnowledgeBase;
+  formId: string;
+  organizationId: string;
+  readOnly?: boolean;
+  onSaved: (kb: KnowledgeBase) => void;
+  onBusy?: (busy: boolean) => void;
+}) {
   const options = useResource(() => formOptions(organizationId), [organizationId]);
   const [embedding, setEmbedding] = useState(kb?.embeddingModel.id ?? "");
   const [reranker, setReranker] = useState(kb?.rerankerModel.id ?? "");
@@ -75,19 +109,73 @@ export function SettingsForm({ kb, formId, organizationId, readOnly = false, onS
       <FormError problem={problem} />
       <fieldset disabled={readOnly} class="kb-plain">
         <div class="stack">
-          <TextField label={t("name")} name="name" required maxLength={200} defaultValue={kb?.name} error={problem?.field("name")} />
-          <TextAreaField label={t("description")} name="description" maxLength={10_000} defaultValue={kb?.description ?? ""} rows={2} error={problem?.field("description")} />
+          <TextField
+            label={t("name")}
+            name="name"
+            required
+            maxLength={200}
+            defaultValue={kb?.name}
+            error={problem?.field("name")}
+          />
+          <TextAreaField
+            label={t("description")}
+            name="description"
+            maxLength={10_000}
+            defaultValue={kb?.description ?? ""}
+            rows={2}
+            error={problem?.field("description")}
+          />
           <fieldset class="kb-group">
             <legend>{t("models")}</legend>
-            <SelectField label={t("embeddingModel")} value={embeddingChoice} onChange={(e) => setEmbedding(e.currentTarget.value)} options={withCurrent(embeddings, kb ? [kb.embeddingModel] : []).map((m) => modelOption(m))} hint={t("embeddingHint")} error={problem?.field("embeddingModel")} />
-            <SelectField label={t("rerankerModel")} value={rerankerChoice} onChange={(e) => setReranker(e.currentTarget.value)} options={withCurrent(rerankers, kb ? [kb.rerankerModel] : []).map((m) => modelOption(m))} error={problem?.field("rerankerModel")} />
+            <SelectField
+              label={t("embeddingModel")}
+              value={embeddingChoice}
+              onChange={(e) => setEmbedding(e.currentTarget.value)}
+              options={withCurrent(embeddings, kb ? [kb.embeddingModel] : []).map((m) => modelOption(m))}
+              hint={t("embeddingHint")}
+              error={problem?.field("embeddingModel")}
+            />
+            <SelectField
+              label={t("rerankerModel")}
+              value={rerankerChoice}
+              onChange={(e) => setReranker(e.currentTarget.value)}
+              options={withCurrent(rerankers, kb ? [kb.rerankerModel] : []).map((m) => modelOption(m))}
+              error={problem?.field("rerankerModel")}
+            />
           </fieldset>
           <fieldset class="kb-group">
             <legend>{t("retrieval")}</legend>
             <div class="kb-grid">
-              <TextField label={t("numberOfRetrievedChunks")} name="numberOfRetrievedChunks" {...numbers} min={1} max={100} defaultValue={String(kb?.numberOfRetrievedChunks ?? 12)} error={problem?.field("numberOfRetrievedChunks")} />
-              <TextField label={t("sentenceWindowSize")} name="sentenceWindowSize" {...numbers} min={0} max={20} defaultValue={String(kb?.sentenceWindowSize ?? 2)} hint={t("sentenceWindowHint")} error={problem?.field("sentenceWindowSize")} />
-              <TextField label={t("similarityCutoff")} name="similarityCutoff" {...numbers} min={0} max={1} step={0.01} defaultValue={String(kb?.similarityCutoff ?? 0)} hint={t("similarityCutoffHint")} error={problem?.field("similarityCutoff")} />
+              <TextField
+                label={t("numberOfRetrievedChunks")}
+                name="numberOfRetrievedChunks"
+                {...numbers}
+                min={1}
+                max={100}
+                defaultValue={String(kb?.numberOfRetrievedChunks ?? 12)}
+                error={problem?.field("numberOfRetrievedChunks")}
+              />
+              <TextField
+                label={t("sentenceWindowSize")}
+                name="sentenceWindowSize"
+                {...numbers}
+                min={0}
+                max={20}
+                defaultValue={String(kb?.sentenceWindowSize ?? 2)}
+                hint={t("sentenceWindowHint")}
+                error={problem?.field("sentenceWindowSize")}
+              />
+              <TextField
+                label={t("similarityCutoff")}
+                name="similarityCutoff"
+                {...numbers}
+                min={0}
+                max={1}
+                step={0.01}
+                defaultValue={String(kb?.similarityCutoff ?? 0)}
+                hint={t("similarityCutoffHint")}
+                error={problem?.field("similarityCutoff")}
+              />
             </div>
             <CheckboxField label={t("enableRerank")} name="enableRerank" defaultChecked={kb?.enableRerank ?? true} />
             <CheckboxField label={t("enableRrf")} name="enableRrf" defaultChecked={kb?.enableRrf ?? true} />
@@ -95,20 +183,54 @@ export function SettingsForm({ kb, formId, organizationId, readOnly = false, onS
           </fieldset>
           <fieldset class="kb-group">
             <legend>{t("vectorStore")}</legend>
-            <SelectField label={t("vectorDatabaseType")} value={store} onChange={(e) => setStore(e.currentTarget.value as Store | "")} options={[["", t("ownStore")], ...STORES.map((s): [string, string] => [s, s])]} error={problem?.field("vectorDatabaseType")} />
+            <SelectField
+              label={t("vectorDatabaseType")}
+              value={store}
+              onChange={(e) => setStore(e.currentTarget.value as Store | "")}
+              options={[["", t("ownStore")], ...STORES.map((s): [string, string] => [s, s])]}
+              error={problem?.field("vectorDatabaseType")}
+            />
             {store && (
               <>
-                <TextField label={t("vectorDatabaseUrl")} name="vectorDatabaseUrl" required defaultValue={kb?.vectorDatabaseUrl ?? ""} error={problem?.field("vectorDatabaseUrl")} />
+                <TextField
+                  label={t("vectorDatabaseUrl")}
+                  name="vectorDatabaseUrl"
+                  required
+                  defaultValue={kb?.vectorDatabaseUrl ?? ""}
+                  error={problem?.field("vectorDatabaseUrl")}
+                />
                 {CREDENTIALS[store].map((name) => (
-                  <TextField key={name} label={t(name)} name={name} type="password" autoComplete="off" hint={kb?.storedCredentials.includes(name) ? t("credentialKept") : t("credentialNew")} error={problem?.field(name)} />
+                  <TextField
+                    key={name}
+                    label={t(name)}
+                    name={name}
+                    type="password"
+                    autoComplete="off"
+                    hint={kb?.storedCredentials.includes(name) ? t("credentialKept") : t("credentialNew")}
+                    error={problem?.field(name)}
+                  />
                 ))}
               </>
             )}
           </fieldset>
           <fieldset class="kb-group">
             <legend>{t("access")}</legend>
-            <CheckList legend={t("groups")} name="groups" options={withCurrent(groups, kb?.groups ?? [])} chosen={(kb?.groups ?? []).map((g) => g.id)} note={groups ? t("noneToChoose") : t("notListed")} disabled={!groups} />
-            <CheckList legend={t("chatbots")} name="chatbots" options={withCurrent(chatbots, kb?.chatbots ?? [])} chosen={(kb?.chatbots ?? []).map((c) => c.id)} note={chatbots ? t("noneToChoose") : t("notListed")} disabled={!chatbots} />
+            <CheckList
+              legend={t("groups")}
+              name="groups"
+              options={withCurrent(groups, kb?.groups ?? [])}
+              chosen={(kb?.groups ?? []).map((g) => g.id)}
+              note={groups ? t("noneToChoose") : t("notListed")}
+              disabled={!groups}
+            />
+            <CheckList
+              legend={t("chatbots")}
+              name="chatbots"
+              options={withCurrent(chatbots, kb?.chatbots ?? [])}
+              chosen={(kb?.chatbots ?? []).map((c) => c.id)}
+              note={chatbots ? t("noneToChoose") : t("notListed")}
+              disabled={!chatbots}
+            />
             {problem?.field("groups") && <p class="field-error">{problem.field("groups")}</p>}
             {problem?.field("chatbots") && <p class="field-error">{problem.field("chatbots")}</p>}
           </fieldset>

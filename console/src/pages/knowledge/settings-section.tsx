@@ -6,12 +6,24 @@ import { SettingsForm } from "./settings-form";
 import { t } from "./strings";
 
 /** The base's settings in place: saved with one button; deleting it goes back to the list. */
-export function SettingsSection({ kb, organizationId, editable, onSaved }: { kb: KnowledgeBase; organizationId: string; editable: boolean; onSaved: () => void }) {
+export function SettingsSection({
+  kb,
+  organizationId,
+  editable,
+  onSaved,
+}: {
+  kb: KnowledgeBase;
+  organizationId: string;
+  editable: boolean;
+  onSaved: () => void;
+}) {
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState(false);
   return (
     <section class="section" aria-labelledby="kb-settings-title">
-      <h2 id="kb-settings-title" class="sr-only">{t("tabSettings")}</h2>
+      <h2 id="kb-settings-title" class="sr-only">
+        {t("tabSettings")}
+      </h2>
       <SettingsForm
         kb={kb}
         formId="kb-settings"
@@ -25,8 +37,14 @@ export function SettingsSection({ kb, organizationId, editable, onSaved }: { kb:
       />
       {editable && (
         <div class="kb-actions">
-          <Button type="submit" form="kb-settings" variant="primary" busy={busy}>{t("save")}</Button>
-          {kb.canDelete && <Button variant="danger" onClick={() => setDeleting(true)}>{t("deleteBase")}</Button>}
+          <Button type="submit" form="kb-settings" variant="primary" busy={busy}>
+            {t("save")}
+          </Button>
+          {kb.canDelete && (
+            <Button variant="danger" onClick={() => setDeleting(true)}>
+              {t("deleteBase")}
+            </Button>
+          )}
         </div>
       )}
       <ConfirmDialog

@@ -121,7 +121,8 @@ export const t = defineStrings({
     import: "Import CSV or XLSX",
     importTitle: "Import FAQs",
     importFile: "CSV or XLSX file",
-    importHint: "Columns question and answer (a header row names them; without one the first two columns are used), and optionally labels, separated by commas. Missing labels are created.",
+    importHint:
+      "Columns question and answer (a header row names them; without one the first two columns are used), and optionally labels, separated by commas. Missing labels are created.",
     importReady: "FAQs ready to import: {count}.",
     importEmpty: "The file holds no rows with a question and an answer.",
     importAction: "Import {count}",
@@ -131,7 +132,8 @@ export const t = defineStrings({
     importUnreadable: "The file could not be read: {detail}",
     // text nodes
     textNodes: "Text nodes",
-    textNodesIntro: "The passages a file was cut into, in document order, as retrieval sees them. Edit or delete one to change what is found.",
+    textNodesIntro:
+      "The passages a file was cut into, in document order, as retrieval sees them. Edit or delete one to change what is found.",
     file: "File",
     noDoneFiles: "No file has finished ingestion yet.",
     position: "Pages",
@@ -282,7 +284,8 @@ export const t = defineStrings({
     import: "匯入 CSV 或 XLSX",
     importTitle: "匯入常見問題",
     importFile: "CSV 或 XLSX 檔案",
-    importHint: "欄位為 question 與 answer（由標題列指定；沒有標題列時取前兩欄），labels 欄可選，以逗號分隔。不存在的標籤會自動建立。",
+    importHint:
+      "欄位為 question 與 answer（由標題列指定；沒有標題列時取前兩欄），labels 欄可選，以逗號分隔。不存在的標籤會自動建立。",
     importReady: "可匯入的常見問題：{count} 筆。",
     importEmpty: "檔案中沒有同時包含問題與答案的列。",
     importAction: "匯入 {count} 筆",

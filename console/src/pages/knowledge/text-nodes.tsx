@@ -1,6 +1,26 @@
 import { useState } from "preact/hooks";
-import { Button, ConfirmDialog, Dialog, ErrorAlert, FormError, Loading, SelectField, common, toast, type Column, useResource } from "../../components";
-import { PAGE_SIZE, deleteTextNode, listFiles, listTextNodes, updateTextNode, type KnowledgeBase, type TextNode } from "./api";
+import {
+  Button,
+  ConfirmDialog,
+  Dialog,
+  ErrorAlert,
+  FormError,
+  Loading,
+  SelectField,
+  common,
+  toast,
+  type Column,
+  useResource,
+} from "../../components";
+import {
+  PAGE_SIZE,
+  deleteTextNode,
+  listFiles,
+  listTextNodes,
+  updateTextNode,
+  type KnowledgeBase,
+  type TextNode,
+} from "./api";
 import { Highlighted } from "./highlight";
 import { FilterField, PagedTable } from "./parts";
 import { TextAreaField } from "../../components/field";
@@ -9,19 +29,34 @@ import { t } from "./strings";
 
 /** A file's passages as retrieval sees them, filtered by text; managers edit or delete one. */
 export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable: boolean }) {
-  const files = useResource(() => listFiles(kb.id, 1).then((p) => p.results.filter((f) => f.status === "done")), [kb.id]);
+  const files = useResource(
+    () => listFiles(kb.id, 1).then((p) => p.results.filter((f) => f.status === "done")),
+    [kb.id],
+  );
   const [chosen, setChosen] = useState("");
   const [query, setQuery] = useState("");
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<TextNode | null>(null);
   const [deleting, setDeleting] = useState<TextNode | null>(null);
   const fileId = chosen || files.data?.[0]?.id || "";
-  const nodes = useResource(() => (fileId ? listTextNodes(fileId, page, query) : Promise.resolve(null)), [fileId, page, query]);
+  const nodes = useResource(
+    () => (fileId ? listTextNodes(fileId, page, query) : Promise.resolve(null)),
+    [fileId, page, query],
+  );
   // Passages are numbered in document order across pages.
   const number = (n: TextNode) => (page - 1) * PAGE_SIZE + (nodes.data?.results.indexOf(n) ?? 0) + 1;
   const columns: Column<TextNode>[] = [
     { label: "#", class: "nowrap", rowHeader: true, cell: number },
-    { label: t("position"), class: "nowrap", cell: (n) => (n.pageStart === null ? "—" : n.pageEnd !== null && n.pageEnd !== n.pageStart ? `${n.pageStart}–${n.pageEnd}` : n.pageStart) },
+    {
+      label: t("position"),
+      class: "nowrap",
+      cell: (n) =>
+        n.pageStart === null
+          ? "—"
+          : n.pageEnd !== null && n.pageEnd !== n.pageStart
+            ? `${n.pageStart}–${n.pageEnd}`
+            : n.pageStart,
+    },
     { label: t("text"), class: "kb-node-text", cell: (n) => <Highlighted html={n.highlightedText} /> },
     { label: t("characters"), cell: (n) => n.charactersCount },
     { label: t("hits"), cell: (n) => n.hitsCount },
@@ -32,8 +67,16 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
       hiddenLabel: true,
       cell: (n) => (
         <div class="row-actions">
-          <Button aria-label={t("editPassageNamed", { n: number(n) })} onClick={() => setEditing(n)}>{t("edit")}</Button>
-          <Button variant="danger" aria-label={t("deletePassageNamed", { n: number(n) })} onClick={() => setDeleting(n)}>{t("delete")}</Button>
+          <Button aria-label={t("editPassageNamed", { n: number(n) })} onClick={() => setEditing(n)}>
+            {t("edit")}
+          </Button>
+          <Button
+            variant="danger"
+            aria-label={t("deletePassageNamed", { n: number(n) })}
+            onClick={() => setDeleting(n)}
+          >
+            {t("delete")}
+          </Button>
         </div>
       ),
     });
@@ -67,7 +110,15 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
               }}
             />
           </div>
-          <PagedTable list={nodes} empty={t("noTextNodes")} labelledBy="kb-nodes-title" columns={columns} rowKey={(n) => n.id} page={page} onPage={setPage} />
+          <PagedTable
+            list={nodes}
+            empty={t("noTextNodes")}
+            labelledBy="kb-nodes-title"
+            columns={columns}
+            rowKey={(n) => n.id}
+            page={page}
+            onPage={setPage}
+          />
         </>
       )}
       {editing && (
@@ -110,13 +161,23 @@ function TextNodeForm({ node, onClose, onSaved }: { node: TextNode; onClose: () 
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="kb-node-form" variant="primary" busy={busy}>{t("saveEdit")}</Button>
+          <Button type="submit" form="kb-node-form" variant="primary" busy={busy}>
+            {t("saveEdit")}
+          </Button>
         </>
       }
     >
       <form id="kb-node-form" class="stack" onSubmit={submit}>
         <FormError problem={problem} />
-        <TextAreaField label={t("text")} name="text" required maxLength={100_000} rows={8} defaultValue={node.text} error={problem?.field("text")} />
+        <TextAreaField
+          label={t("text")}
+          name="text"
+          required
+          maxLength={100_000}
+          rows={8}
+          defaultValue={node.text}
+          error={problem?.field("text")}
+        />
         <p class="hint">{t("textNodeHint")}</p>
       </form>
     </Dialog>

@@ -5,7 +5,11 @@ import { ApiProblem } from "../../api/client";
 import { attachFile, presign, type KnowledgeBaseFile } from "./api";
 
 /** Sends `file` as the signature says (POST policy: every field, the file last; or PUT), reporting progress 0..1. */
-function send(file: File, target: Awaited<ReturnType<typeof presign>>, onProgress: (fraction: number) => void): Promise<void> {
+function send(
+  file: File,
+  target: Awaited<ReturnType<typeof presign>>,
+  onProgress: (fraction: number) => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(target.method ?? "POST", target.url);
@@ -34,7 +38,11 @@ function send(file: File, target: Awaited<ReturnType<typeof presign>>, onProgres
 }
 
 /** Uploads and attaches one file; the record returned is queued for ingestion. */
-export async function uploadToKnowledgeBase(knowledgeBaseId: string, file: File, onProgress: (fraction: number) => void): Promise<KnowledgeBaseFile> {
+export async function uploadToKnowledgeBase(
+  knowledgeBaseId: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<KnowledgeBaseFile> {
   const target = await presign(file);
   await send(file, target, onProgress);
   onProgress(1);

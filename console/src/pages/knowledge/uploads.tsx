@@ -17,12 +17,15 @@ let nextId = 0;
 /** The uploads of this visit: each file sent at once, its progress and outcome kept in view. */
 export function useUploads(knowledgeBaseId: string, onAttached: () => void) {
   const [uploads, setUploads] = useState<Upload[]>([]);
-  const update = (id: number, change: Partial<Upload>) => setUploads((all) => all.map((u) => (u.id === id ? { ...u, ...change } : u)));
+  const update = (id: number, change: Partial<Upload>) =>
+    setUploads((all) => all.map((u) => (u.id === id ? { ...u, ...change } : u)));
   const add = (files: FileList | File[]) => {
     for (const file of Array.from(files)) {
       const id = nextId++;
       setUploads((all) => [...all, { id, name: file.name, fraction: 0, phase: "uploading" }]);
-      uploadToKnowledgeBase(knowledgeBaseId, file, (fraction) => update(id, { fraction, phase: fraction < 1 ? "uploading" : "attaching" })).then(
+      uploadToKnowledgeBase(knowledgeBaseId, file, (fraction) =>
+        update(id, { fraction, phase: fraction < 1 ? "uploading" : "attaching" }),
+      ).then(
         () => {
           update(id, { fraction: 1, phase: "attached" });
           announce(t("uploadedSay", { name: file.name }));
@@ -82,7 +85,9 @@ export function Uploads({ uploads, add }: ReturnType<typeof useUploads>) {
                 {u.phase === "uploading" && t("uploading", { percent: Math.round(u.fraction * 100) })}
                 {u.phase === "attaching" && t("attaching")}
                 {u.phase === "attached" && t("attached")}
-                {u.phase === "failed" && <span class="status failed">{t("uploadFailed", { detail: u.error ?? "" })}</span>}
+                {u.phase === "failed" && (
+                  <span class="status failed">{t("uploadFailed", { detail: u.error ?? "" })}</span>
+                )}
               </span>
             </li>
           ))}

@@ -8,9 +8,21 @@ import { createLabel, updateLabel, type Label } from "./api";
 import { t } from "./strings";
 
 /** Creates a label, or edits `label`: name, colour (the browser's colour picker) and description. */
-export function LabelForm({ label, onClose, onSaved }: { label: Label | null; onClose: () => void; onSaved: (l: Label, created: boolean) => void }) {
+export function LabelForm({
+  label,
+  onClose,
+  onSaved,
+}: {
+  label: Label | null;
+  onClose: () => void;
+  onSaved: (l: Label, created: boolean) => void;
+}) {
   const { busy, problem, submit } = useSubmit(async (form) => {
-    const body = { name: String(form.get("name") ?? ""), color: String(form.get("color") ?? ""), description: String(form.get("description") ?? "") };
+    const body = {
+      name: String(form.get("name") ?? ""),
+      color: String(form.get("color") ?? ""),
+      description: String(form.get("description") ?? ""),
+    };
     const saved = label ? await updateLabel(label.id, body) : await createLabel(body);
     onSaved(saved, !label);
     onClose();
@@ -24,15 +36,38 @@ export function LabelForm({ label, onClose, onSaved }: { label: Label | null; on
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="label-form" variant="primary" busy={busy}>{t("save")}</Button>
+          <Button type="submit" form="label-form" variant="primary" busy={busy}>
+            {t("save")}
+          </Button>
         </>
       }
     >
       <form id="label-form" onSubmit={submit} class="stack">
         <FormError problem={problem} />
-        <TextField label={t("name")} name="name" required maxLength={50} defaultValue={label?.name ?? ""} hint={t("nameHint")} error={err("name")} />
-        <TextField label={t("color")} name="color" type="color" required defaultValue={label?.color ?? "#1f77b4"} error={err("color")} />
-        <TextField label={t("description")} name="description" maxLength={500} defaultValue={label?.description ?? ""} error={err("description")} />
+        <TextField
+          label={t("name")}
+          name="name"
+          required
+          maxLength={50}
+          defaultValue={label?.name ?? ""}
+          hint={t("nameHint")}
+          error={err("name")}
+        />
+        <TextField
+          label={t("color")}
+          name="color"
+          type="color"
+          required
+          defaultValue={label?.color ?? "#1f77b4"}
+          error={err("color")}
+        />
+        <TextField
+          label={t("description")}
+          name="description"
+          maxLength={500}
+          defaultValue={label?.description ?? ""}
+          error={err("description")}
+        />
       </form>
     </Dialog>
   );

@@ -43,8 +43,12 @@ export default function LabelsPage({ organizationId }: PageProps) {
             hiddenLabel: true,
             cell: (l: Label) => (
               <div class="row-actions">
-                <Button aria-label={t("editNamed", { name: l.name })} onClick={() => setEditing(l)}>{t("edit")}</Button>
-                <Button variant="danger" aria-label={t("deleteNamed", { name: l.name })} onClick={() => setDeleting(l)}>{t("delete")}</Button>
+                <Button aria-label={t("editNamed", { name: l.name })} onClick={() => setEditing(l)}>
+                  {t("edit")}
+                </Button>
+                <Button variant="danger" aria-label={t("deleteNamed", { name: l.name })} onClick={() => setDeleting(l)}>
+                  {t("delete")}
+                </Button>
               </div>
             ),
           },
@@ -53,12 +57,20 @@ export default function LabelsPage({ organizationId }: PageProps) {
   ];
   return (
     <>
-      <PageHeader title={t("title")}>{manage && <Button variant="primary" onClick={() => setEditing("new")}>{t("newLabel")}</Button>}</PageHeader>
+      <PageHeader title={t("title")}>
+        {manage && (
+          <Button variant="primary" onClick={() => setEditing("new")}>
+            {t("newLabel")}
+          </Button>
+        )}
+      </PageHeader>
       <p class="muted">{t("intro")}</p>
       <form class="labels-search" role="search" onSubmit={(e) => e.preventDefault()}>
         <TextField label={t("search")} type="search" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
       </form>
-      <h2 id="labels-title" class="sr-only">{t("title")}</h2>
+      <h2 id="labels-title" class="sr-only">
+        {t("title")}
+      </h2>
       <ErrorAlert error={labels.error} />
       {labels.data === undefined ? (
         labels.loading && <Loading />

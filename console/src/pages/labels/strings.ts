@@ -3,7 +3,8 @@ import { defineStrings } from "../../i18n";
 export const t = defineStrings({
   en: {
     title: "Labels",
-    intro: "Labels sort conversations (billing, VIP, bug…): put them on a conversation in the inbox, then filter the inbox by them.",
+    intro:
+      "Labels sort conversations (billing, VIP, bug…): put them on a conversation in the inbox, then filter the inbox by them.",
     newLabel: "New label",
     editLabel: "Edit label",
     name: "Name",

@@ -17,14 +17,20 @@ import { t } from "./strings";
 export function GroupPage({ organizationId, id }: { organizationId: string; id: string }) {
   const path = { organizationPk: organizationId, id };
   const loaded = useResource(
-    () => Promise.all([unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/{id}/", { params: { path } })), permissionCatalogue()]),
+    () =>
+      Promise.all([
+        unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/{id}/", { params: { path } })),
+        permissionCatalogue(),
+      ]),
     [organizationId, id],
   );
   const [group, setGroup] = useState<Group | null>(null);
   useEffect(() => setGroup(loaded.data?.[0] ?? null), [loaded.data]);
   const manage = can("group.manage");
   const back = (
-    <a class="btn secondary" href={`${BASE}/members`} onClick={followLink}>{t("back")}</a>
+    <a class="btn secondary" href={`${BASE}/members`} onClick={followLink}>
+      {t("back")}
+    </a>
   );
   if (!group || !loaded.data)
     return (
@@ -38,7 +44,14 @@ export function GroupPage({ organizationId, id }: { organizationId: string; id: 
   return (
     <>
       <PageHeader title={t("groupTitle", { name: group.name })}>{back}</PageHeader>
-      <GroupForm key={group.updatedAt} organizationId={organizationId} group={group} catalogue={loaded.data[1]} manage={manage} onSaved={setGroup} />
+      <GroupForm
+        key={group.updatedAt}
+        organizationId={organizationId}
+        group={group}
+        catalogue={loaded.data[1]}
+        manage={manage}
+        onSaved={setGroup}
+      />
       <GroupMembers organizationId={organizationId} group={group} manage={manage} onChanged={reload} />
       <GroupAssistants organizationId={organizationId} group={group} manage={manage} />
       <GroupKnowledgeBases group={group} manage={can("knowledge_base.manage")} />
@@ -46,7 +59,19 @@ export function GroupPage({ organizationId, id }: { organizationId: string; id: 
   );
 }
 
-function GroupForm({ organizationId, group, catalogue, manage, onSaved }: { organizationId: string; group: Group; catalogue: Parameters<typeof PermissionMatrix>[0]["catalogue"]; manage: boolean; onSaved: (g: Group) => void }) {
+function GroupForm({
+  organizationId,
+  group,
+  catalogue,
+  manage,
+  onSaved,
+}: {
+  organizationId: string;
+  group: Group;
+  catalogue: Parameters<typeof PermissionMatrix>[0]["catalogue"];
+  manage: boolean;
+  onSaved: (g: Group) => void;
+}) {
   const [name, setName] = useState(group.name);
   const [selected, setSelected] = useState(() => new Set(group.permissions.map((p) => p.id)));
   const [busy, setBusy] = useState(false);
@@ -57,7 +82,10 @@ function GroupForm({ organizationId, group, catalogue, manage, onSaved }: { orga
     setProblem(null);
     try {
       const saved = await unwrap(
-        api.PATCH("/api/v1/organizations/{organizationPk}/groups/{id}/", { params: { path: { organizationPk: organizationId, id: group.id } }, body: { name: name.trim(), permissions: [...selected] } }),
+        api.PATCH("/api/v1/organizations/{organizationPk}/groups/{id}/", {
+          params: { path: { organizationPk: organizationId, id: group.id } },
+          body: { name: name.trim(), permissions: [...selected] },
+        }),
       );
       toast(t("groupSaved", { name: saved.name }));
       onSaved(saved);
@@ -70,13 +98,22 @@ function GroupForm({ organizationId, group, catalogue, manage, onSaved }: { orga
   return (
     <form class="stack section" onSubmit={submit} aria-label={t("savePermissions")}>
       <fieldset class="plain stack" disabled={!manage}>
-        <TextField label={t("groupName")} value={name} required maxLength={150} onInput={(e) => setName(e.currentTarget.value)} error={problem?.field("name")} />
+        <TextField
+          label={t("groupName")}
+          value={name}
+          required
+          maxLength={150}
+          onInput={(e) => setName(e.currentTarget.value)}
+          error={problem?.field("name")}
+        />
         <PermissionMatrix catalogue={catalogue} selected={selected} onChange={setSelected} disabled={!manage} />
       </fieldset>
       {problem && !problem.field("name") && <ErrorAlert error={problem} />}
       {manage && (
         <div>
-          <Button type="submit" variant="primary" busy={busy}>{t("savePermissions")}</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            {t("savePermissions")}
+          </Button>
         </div>
       )}
     </form>

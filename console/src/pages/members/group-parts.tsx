@@ -19,7 +19,17 @@ interface Link {
  * What a group holds through link records (members, assistants): the list with a remove button
  * each, and a picker of what is not linked yet with an add button.
  */
-function Links({ title, empty, pickLabel, links, candidates, manage, onAdd, onRemove, removeLabel }: {
+function Links({
+  title,
+  empty,
+  pickLabel,
+  links,
+  candidates,
+  manage,
+  onAdd,
+  onRemove,
+  removeLabel,
+}: {
   title: string;
   empty: string;
   pickLabel: string;
@@ -59,7 +69,16 @@ function Links({ title, empty, pickLabel, links, candidates, manage, onAdd, onRe
           {links.map((l) => (
             <li key={l.id}>
               <span>{l.target.name}</span>
-              {manage && <Button variant="quiet" busy={busy} aria-label={removeLabel(l.target.name)} onClick={() => run(() => onRemove(l))}>{t("remove")}</Button>}
+              {manage && (
+                <Button
+                  variant="quiet"
+                  busy={busy}
+                  aria-label={removeLabel(l.target.name)}
+                  onClick={() => run(() => onRemove(l))}
+                >
+                  {t("remove")}
+                </Button>
+              )}
             </li>
           ))}
         </ul>
@@ -71,14 +90,24 @@ function Links({ title, empty, pickLabel, links, candidates, manage, onAdd, onRe
             <select id={`${id}-pick`} value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
               <option value="">{t("choose")}</option>
               {free.map((c) => (
-                <option key={c.id} value={c.id}>{c.name}</option>
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
               ))}
             </select>
           </div>
-          <Button busy={busy} disabled={!choice} onClick={() => run(async () => {
-            await onAdd(free.find((c) => c.id === choice)!);
-            setChoice("");
-          })}>{t("add")}</Button>
+          <Button
+            busy={busy}
+            disabled={!choice}
+            onClick={() =>
+              run(async () => {
+                await onAdd(free.find((c) => c.id === choice)!);
+                setChoice("");
+              })
+            }
+          >
+            {t("add")}
+          </Button>
         </div>
       )}
       <ErrorAlert error={error} />
@@ -86,9 +115,27 @@ function Links({ title, empty, pickLabel, links, candidates, manage, onAdd, onRe
   );
 }
 
-export function GroupMembers({ organizationId, group, manage, onChanged }: { organizationId: string; group: Group; manage: boolean; onChanged: () => void }) {
+export function GroupMembers({
+  organizationId,
+  group,
+  manage,
+  onChanged,
+}: {
+  organizationId: string;
+  group: Group;
+  manage: boolean;
+  onChanged: () => void;
+}) {
   const path = { organizationPk: organizationId, groupPk: group.id };
-  const links = useResource(() => unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/", { params: { path, query: { pageSize: 100 } } })), [group.id]);
+  const links = useResource(
+    () =>
+      unwrap(
+        api.GET("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/", {
+          params: { path, query: { pageSize: 100 } },
+        }),
+      ),
+    [group.id],
+  );
   const members = useResource(() => (manage ? allMembers(organizationId) : Promise.resolve([])), [organizationId]);
   return (
     <Links
@@ -100,13 +147,22 @@ export function GroupMembers({ organizationId, group, manage, onChanged }: { org
       manage={manage}
       removeLabel={(name) => t("removeNamed", { name })}
       onAdd={async (m) => {
-        await unwrap(api.POST("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/", { params: { path }, body: { members: [m.id] } }));
+        await unwrap(
+          api.POST("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/", {
+            params: { path },
+            body: { members: [m.id] },
+          }),
+        );
         toast(t("addedToGroup", { name: m.name }));
         await links.reload();
         onChanged();
       }}
       onRemove={async (l) => {
-        await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/{id}/", { params: { path: { ...path, id: l.id } } }));
+        await unwrap(
+          api.DELETE("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/{id}/", {
+            params: { path: { ...path, id: l.id } },
+          }),
+        );
         toast(t("removedFromGroup", { name: l.target.name }));
         await links.reload();
         onChanged();
@@ -115,10 +171,32 @@ export function GroupMembers({ organizationId, group, manage, onChanged }: { org
   );
 }
 
-export function GroupAssistants({ organizationId, group, manage }: { organizationId: string; group: Group; manage: boolean }) {
+export function GroupAssistants({
+  organizationId,
+  group,
+  manage,
+}: {
+  organizationId: string;
+  group: Group;
+  manage: boolean;
+}) {
   const path = { organizationPk: organizationId, groupPk: group.id };
-  const links = useResource(() => unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/", { params: { path, query: { pageSize: 100 } } })), [group.id]);
-  const chatbots = useResource(() => (manage ? unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).then((p) => p.results) : Promise.resolve([])), [organizationId]);
+  const links = useResource(
+    () =>
+      unwrap(
+        api.GET("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/", {
+          params: { path, query: { pageSize: 100 } },
+        }),
+      ),
+    [group.id],
+  );
+  const chatbots = useResource(
+    () =>
+      manage
+        ? unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).then((p) => p.results)
+        : Promise.resolve([]),
+    [organizationId],
+  );
   return (
     <Links
       title={t("assistants")}
@@ -129,12 +207,21 @@ export function GroupAssistants({ organizationId, group, manage }: { organizatio
       manage={manage}
       removeLabel={(name) => t("removeNamed", { name })}
       onAdd={async (c) => {
-        await unwrap(api.POST("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/bulk-create/", { params: { path }, body: { chatbots: [c.id] } }));
+        await unwrap(
+          api.POST("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/bulk-create/", {
+            params: { path },
+            body: { chatbots: [c.id] },
+          }),
+        );
         toast(t("assistantAdded", { name: c.name }));
         await links.reload();
       }}
       onRemove={async (l) => {
-        await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/{id}/", { params: { path: { ...path, id: l.id } } }));
+        await unwrap(
+          api.DELETE("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/{id}/", {
+            params: { path: { ...path, id: l.id } },
+          }),
+        );
         toast(t("assistantRemoved", { name: l.target.name }));
         await links.reload();
       }}
@@ -144,13 +231,21 @@ export function GroupAssistants({ organizationId, group, manage }: { organizatio
 
 /** Knowledge bases carry their groups themselves: ticking one adds this group to its `groups`. */
 export function GroupKnowledgeBases({ group, manage }: { group: Group; manage: boolean }) {
-  const bases = useResource(() => unwrap(api.GET("/api/v1/knowledge-bases/", { params: { query: { pageSize: 100 } } })).then((p) => p.results), [group.id]);
+  const bases = useResource(
+    () => unwrap(api.GET("/api/v1/knowledge-bases/", { params: { query: { pageSize: 100 } } })).then((p) => p.results),
+    [group.id],
+  );
   const [error, setError] = useState<unknown>(null);
   const toggle = async (kb: NonNullable<typeof bases.data>[number], on: boolean) => {
     setError(null);
     const others = kb.groups.filter((g) => g.id !== group.id).map((g) => ({ id: g.id }));
     try {
-      await unwrap(api.PATCH("/api/v1/knowledge-bases/{id}/", { params: { path: { id: kb.id } }, body: { groups: on ? [...others, { id: group.id }] : others } }));
+      await unwrap(
+        api.PATCH("/api/v1/knowledge-bases/{id}/", {
+          params: { path: { id: kb.id } },
+          body: { groups: on ? [...others, { id: group.id }] : others },
+        }),
+      );
       toast(t("kbSaved", { name: kb.name }));
       await bases.reload();
     } catch (err) {
@@ -168,7 +263,13 @@ export function GroupKnowledgeBases({ group, manage }: { group: Group; manage: b
       ) : (
         <div class="kb-list">
           {bases.data.map((kb) => (
-            <CheckboxField key={kb.id} label={kb.name} checked={kb.groups.some((g) => g.id === group.id)} disabled={!manage} onChange={(e) => toggle(kb, e.currentTarget.checked)} />
+            <CheckboxField
+              key={kb.id}
+              label={kb.name}
+              checked={kb.groups.some((g) => g.id === group.id)}
+              disabled={!manage}
+              onChange={(e) => toggle(kb, e.currentTarget.checked)}
+            />
           ))}
         </div>
       )}

@@ -23,7 +23,15 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
   const [deleting, setDeleting] = useState<Group | null>(null);
   const manage = can("group.manage");
   const columns: Column<Group>[] = [
-    { label: t("groupName"), rowHeader: true, cell: (g) => <a href={`${BASE}/members/groups/${g.id}`} onClick={followLink}>{g.name}</a> },
+    {
+      label: t("groupName"),
+      rowHeader: true,
+      cell: (g) => (
+        <a href={`${BASE}/members/groups/${g.id}`} onClick={followLink}>
+          {g.name}
+        </a>
+      ),
+    },
     { label: t("permissions"), class: "wrap", cell: (g) => g.permissions.map((p) => p.codename).join(", ") || "—" },
     { label: t("membersCount"), cell: (g) => g.membersCount },
   ];
@@ -33,7 +41,9 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
       hiddenLabel: true,
       cell: (g) => (
         <div class="row-actions">
-          <Button variant="danger" aria-label={t("deleteNamed", { name: g.name })} onClick={() => setDeleting(g)}>{t("delete")}</Button>
+          <Button variant="danger" aria-label={t("deleteNamed", { name: g.name })} onClick={() => setDeleting(g)}>
+            {t("delete")}
+          </Button>
         </div>
       ),
     });
@@ -41,7 +51,11 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
     <section class="section" aria-labelledby="groups-title">
       <div class="section-head">
         <h2 id="groups-title">{t("groupsTitle")}</h2>
-        {manage && <Button variant="primary" onClick={() => setCreating(true)}>{t("newGroup")}</Button>}
+        {manage && (
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            {t("newGroup")}
+          </Button>
+        )}
       </div>
       <p class="muted">{t("groupsIntro")}</p>
       <ErrorAlert error={groups.error} />
@@ -60,7 +74,11 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
         action={t("delete")}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/groups/{id}/", { params: { path: { organizationPk: organizationId, id: deleting!.id } } }));
+          await unwrap(
+            api.DELETE("/api/v1/organizations/{organizationPk}/groups/{id}/", {
+              params: { path: { organizationPk: organizationId, id: deleting!.id } },
+            }),
+          );
           toast(t("groupDeleted", { name: deleting!.name }));
           await groups.reload();
         }}
@@ -75,7 +93,12 @@ function NewGroup({ organizationId, onClose }: { organizationId: string; onClose
   const [selected, setSelected] = useState(new Set<string>());
   const { busy, problem, submit } = useSubmit(async (form) => {
     const name = String(form.get("name") ?? "").trim();
-    const group = await unwrap(api.POST("/api/v1/organizations/{organizationPk}/groups/", { params: { path: { organizationPk: organizationId } }, body: { name, permissions: [...selected] } }));
+    const group = await unwrap(
+      api.POST("/api/v1/organizations/{organizationPk}/groups/", {
+        params: { path: { organizationPk: organizationId } },
+        body: { name, permissions: [...selected] },
+      }),
+    );
     toast(t("groupSaved", { name: group.name }));
     onClose();
     navigate(`/members/groups/${group.id}`);
@@ -88,13 +111,19 @@ function NewGroup({ organizationId, onClose }: { organizationId: string; onClose
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="new-group" variant="primary" busy={busy}>{t("create")}</Button>
+          <Button type="submit" form="new-group" variant="primary" busy={busy}>
+            {t("create")}
+          </Button>
         </>
       }
     >
       <form id="new-group" class="stack" onSubmit={submit}>
         <TextField label={t("groupName")} name="name" required maxLength={150} error={problem?.field("name")} />
-        {catalogue.data ? <PermissionMatrix catalogue={catalogue.data} selected={selected} onChange={setSelected} /> : <Loading />}
+        {catalogue.data ? (
+          <PermissionMatrix catalogue={catalogue.data} selected={selected} onChange={setSelected} />
+        ) : (
+          <Loading />
+        )}
         <ErrorAlert error={(problem && !problem.field("name") ? problem : null) ?? catalogue.error} />
       </form>
     </Dialog>

@@ -15,7 +15,17 @@ const resourceLabel = (resource: string) => {
  * The permission catalogue as a table: a row per resource, a column per action, a checkbox per
  * permission that exists. A ticked "manage" shows "view" ticked too (it includes it).
  */
-export function PermissionMatrix({ catalogue, selected, onChange, disabled = false }: { catalogue: Permission[]; selected: Set<string>; onChange: (next: Set<string>) => void; disabled?: boolean }) {
+export function PermissionMatrix({
+  catalogue,
+  selected,
+  onChange,
+  disabled = false,
+}: {
+  catalogue: Permission[];
+  selected: Set<string>;
+  onChange: (next: Set<string>) => void;
+  disabled?: boolean;
+}) {
   const resources = [...new Set(catalogue.map((p) => split(p.codename)[0]))];
   const find = (resource: string, action: string) => catalogue.find((p) => p.codename === `${resource}.${action}`);
   const toggle = (id: string, on: boolean) => {
@@ -34,7 +44,9 @@ export function PermissionMatrix({ catalogue, selected, onChange, disabled = fal
           <tr>
             <th scope="col">{t("resource")}</th>
             {ACTIONS.map((a) => (
-              <th key={a} scope="col">{t(a)}</th>
+              <th key={a} scope="col">
+                {t(a)}
+              </th>
             ))}
           </tr>
         </thead>
@@ -47,7 +59,14 @@ export function PermissionMatrix({ catalogue, selected, onChange, disabled = fal
                 <th scope="row">{resourceLabel(resource)}</th>
                 {ACTIONS.map((action) => {
                   const p = find(resource, action);
-                  if (!p) return <td key={action} data-label={t(action)}><span class="muted" aria-hidden="true">—</span></td>;
+                  if (!p)
+                    return (
+                      <td key={action} data-label={t(action)}>
+                        <span class="muted" aria-hidden="true">
+                          —
+                        </span>
+                      </td>
+                    );
                   const byManage = action === "view" && implied;
                   return (
                     <td key={action} data-label={t(action)}>

@@ -8,11 +8,19 @@ const org = (organizationPk: string) => ({ organizationPk });
 
 /** Every group of the organization (ordered by name), for pickers and the group list. */
 export const listGroups = (organizationPk: string) =>
-  unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/", { params: { path: org(organizationPk), query: { pageSize: 100 } } }));
+  unwrap(
+    api.GET("/api/v1/organizations/{organizationPk}/groups/", {
+      params: { path: org(organizationPk), query: { pageSize: 100 } },
+    }),
+  );
 
 /** Every member (the `pagination=false` form): pickers need them all. */
 export const allMembers = (organizationPk: string) =>
-  unwrap(api.GET("/api/v1/organizations/{organizationPk}/members/", { params: { path: org(organizationPk), query: { pagination: "false" } } })) as Promise<Member[]>;
+  unwrap(
+    api.GET("/api/v1/organizations/{organizationPk}/members/", {
+      params: { path: org(organizationPk), query: { pagination: "false" } },
+    }),
+  ) as Promise<Member[]>;
 
 export const permissionCatalogue = () => unwrap(api.GET("/api/v1/permissions/"));
 

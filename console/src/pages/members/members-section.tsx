@@ -19,19 +19,46 @@ import { t } from "./strings";
 const PAGE_SIZE = 20;
 
 /** The organization's members: added by e-mail, their groups changed, removed. */
-export function MembersSection({ organizationId, groupsChanged }: { organizationId: string; groupsChanged: () => void }) {
+export function MembersSection({
+  organizationId,
+  groupsChanged,
+}: {
+  organizationId: string;
+  groupsChanged: () => void;
+}) {
   const path = { organizationPk: organizationId };
   const [page, setPage] = useState(1);
-  const members = useResource(() => unwrap(api.GET("/api/v1/organizations/{organizationPk}/members/", { params: { path, query: { page, pageSize: PAGE_SIZE } } })), [organizationId, page]);
+  const members = useResource(
+    () =>
+      unwrap(
+        api.GET("/api/v1/organizations/{organizationPk}/members/", {
+          params: { path, query: { page, pageSize: PAGE_SIZE } },
+        }),
+      ),
+    [organizationId, page],
+  );
   const [adding, setAdding] = useState(false);
   const [grouping, setGrouping] = useState<Member | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
   const manage = can("member.manage");
   const list = members.data && "results" in members.data ? members.data : undefined;
   const columns: Column<Member>[] = [
-    { label: t("name"), rowHeader: true, cell: (m) => <>{memberName(m)} {m.isOwner && <span class="badge">{t("owner")}</span>}</> },
+    {
+      label: t("name"),
+      rowHeader: true,
+      cell: (m) => (
+        <>
+          {memberName(m)} {m.isOwner && <span class="badge">{t("owner")}</span>}
+        </>
+      ),
+    },
     { label: t("email"), cell: (m) => m.user.email },
-    { label: t("groups"), class: "wrap", cell: (m) => (m.groups.length ? m.groups.map((g) => g.name).join(", ") : <span class="muted">{t("noGroups")}</span>) },
+    {
+      label: t("groups"),
+      class: "wrap",
+      cell: (m) =>
+        m.groups.length ? m.groups.map((g) => g.name).join(", ") : <span class="muted">{t("noGroups")}</span>,
+    },
     { label: t("joined"), cell: (m) => formatTime(m.createdAt) },
   ];
   if (manage)
@@ -41,8 +68,16 @@ export function MembersSection({ organizationId, groupsChanged }: { organization
       cell: (m) =>
         !m.isOwner && (
           <div class="row-actions">
-            <Button aria-label={t("editGroupsNamed", { name: memberName(m) })} onClick={() => setGrouping(m)}>{t("editGroups")}</Button>
-            <Button variant="danger" aria-label={t("removeNamed", { name: memberName(m) })} onClick={() => setRemoving(m)}>{t("remove")}</Button>
+            <Button aria-label={t("editGroupsNamed", { name: memberName(m) })} onClick={() => setGrouping(m)}>
+              {t("editGroups")}
+            </Button>
+            <Button
+              variant="danger"
+              aria-label={t("removeNamed", { name: memberName(m) })}
+              onClick={() => setRemoving(m)}
+            >
+              {t("remove")}
+            </Button>
           </div>
         ),
     });
@@ -54,14 +89,31 @@ export function MembersSection({ organizationId, groupsChanged }: { organization
     <section class="section" aria-labelledby="members-title">
       <div class="section-head">
         <h2 id="members-title">{t("members")}</h2>
-        {manage && <Button variant="primary" onClick={() => setAdding(true)}>{t("addMember")}</Button>}
+        {manage && (
+          <Button variant="primary" onClick={() => setAdding(true)}>
+            {t("addMember")}
+          </Button>
+        )}
       </div>
       <p class="muted">{t("membersIntro")}</p>
       <ErrorAlert error={members.error} />
-      {!list ? members.loading && <Loading /> : <DataTable labelledBy="members-title" rows={list.results} rowKey={(m) => m.id} columns={columns} />}
+      {!list ? (
+        members.loading && <Loading />
+      ) : (
+        <DataTable labelledBy="members-title" rows={list.results} rowKey={(m) => m.id} columns={columns} />
+      )}
       {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} onPage={setPage} />}
-      {adding && <AddMember organizationId={organizationId} onClose={() => setAdding(false)} onAdded={members.reload} />}
-      {grouping && <MemberGroups organizationId={organizationId} member={grouping} onClose={() => setGrouping(null)} onSaved={changed} />}
+      {adding && (
+        <AddMember organizationId={organizationId} onClose={() => setAdding(false)} onAdded={members.reload} />
+      )}
+      {grouping && (
+        <MemberGroups
+          organizationId={organizationId}
+          member={grouping}
+          onClose={() => setGrouping(null)}
+          onSaved={changed}
+        />
+      )}
       <ConfirmDialog
         open={!!removing}
         title={t("removeMemberTitle")}
@@ -69,7 +121,11 @@ export function MembersSection({ organizationId, groupsChanged }: { organization
         action={t("remove")}
         onClose={() => setRemoving(null)}
         onConfirm={async () => {
-          await unwrap(api.DELETE("/api/v1/organizations/{organizationPk}/members/{id}/", { params: { path: { ...path, id: removing!.id } } }));
+          await unwrap(
+            api.DELETE("/api/v1/organizations/{organizationPk}/members/{id}/", {
+              params: { path: { ...path, id: removing!.id } },
+            }),
+          );
           toast(t("memberRemoved", { name: memberName(removing!) }));
           await changed();
         }}
@@ -78,10 +134,23 @@ export function MembersSection({ organizationId, groupsChanged }: { organization
   );
 }
 
-function AddMember({ organizationId, onClose, onAdded }: { organizationId: string; onClose: () => void; onAdded: () => void }) {
+function AddMember({
+  organizationId,
+  onClose,
+  onAdded,
+}: {
+  organizationId: string;
+  onClose: () => void;
+  onAdded: () => void;
+}) {
   const { busy, problem, submit } = useSubmit(async (form) => {
     const email = String(form.get("email") ?? "").trim();
-    const member = await unwrap(api.POST("/api/v1/organizations/{organizationPk}/members/", { params: { path: { organizationPk: organizationId } }, body: { email } }));
+    const member = await unwrap(
+      api.POST("/api/v1/organizations/{organizationPk}/members/", {
+        params: { path: { organizationPk: organizationId } },
+        body: { email },
+      }),
+    );
     toast(t("memberAdded", { name: memberName(member) }));
     onAdded();
     onClose();
@@ -94,12 +163,22 @@ function AddMember({ organizationId, onClose, onAdded }: { organizationId: strin
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="add-member" variant="primary" busy={busy}>{t("add")}</Button>
+          <Button type="submit" form="add-member" variant="primary" busy={busy}>
+            {t("add")}
+          </Button>
         </>
       }
     >
       <form id="add-member" class="stack" onSubmit={submit}>
-        <TextField label={t("email")} name="email" type="email" required autoComplete="off" hint={t("emailHint")} error={problem?.field("email")} />
+        <TextField
+          label={t("email")}
+          name="email"
+          type="email"
+          required
+          autoComplete="off"
+          hint={t("emailHint")}
+          error={problem?.field("email")}
+        />
         {problem && !problem.field("email") && <ErrorAlert error={problem} />}
       </form>
     </Dialog>
@@ -107,7 +186,17 @@ function AddMember({ organizationId, onClose, onAdded }: { organizationId: strin
 }
 
 /** Ticks the groups a member is in (update-groups replaces the whole set). */
-function MemberGroups({ organizationId, member, onClose, onSaved }: { organizationId: string; member: Member; onClose: () => void; onSaved: () => void }) {
+function MemberGroups({
+  organizationId,
+  member,
+  onClose,
+  onSaved,
+}: {
+  organizationId: string;
+  member: Member;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const groups = useResource(() => listGroups(organizationId), [organizationId]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -117,7 +206,12 @@ function MemberGroups({ organizationId, member, onClose, onSaved }: { organizati
     setBusy(true);
     setError(null);
     try {
-      await unwrap(api.POST("/api/v1/organizations/{organizationPk}/members/{id}/update-groups/", { params: { path: { organizationPk: organizationId, id: member.id } }, body: { groups: chosen } }));
+      await unwrap(
+        api.POST("/api/v1/organizations/{organizationPk}/members/{id}/update-groups/", {
+          params: { path: { organizationPk: organizationId, id: member.id } },
+          body: { groups: chosen },
+        }),
+      );
       toast(t("groupsSaved", { name: memberName(member) }));
       onSaved();
       onClose();
@@ -136,14 +230,24 @@ function MemberGroups({ organizationId, member, onClose, onSaved }: { organizati
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="member-groups" variant="primary" busy={busy}>{t("save")}</Button>
+          <Button type="submit" form="member-groups" variant="primary" busy={busy}>
+            {t("save")}
+          </Button>
         </>
       }
     >
       <form id="member-groups" onSubmit={submit}>
         <fieldset class="plain stack">
           <legend class="hint">{t("groupsHint")}</legend>
-          {groups.data === undefined ? <Loading /> : groups.data.results.length === 0 ? <p>{t("noGroupsYet")}</p> : groups.data.results.map((g: Group) => <CheckboxField key={g.id} label={g.name} name="group" value={g.id} defaultChecked={held.has(g.id)} />)}
+          {groups.data === undefined ? (
+            <Loading />
+          ) : groups.data.results.length === 0 ? (
+            <p>{t("noGroupsYet")}</p>
+          ) : (
+            groups.data.results.map((g: Group) => (
+              <CheckboxField key={g.id} label={g.name} name="group" value={g.id} defaultChecked={held.has(g.id)} />
+            ))
+          )}
         </fieldset>
         <ErrorAlert error={error ?? groups.error} />
       </form>

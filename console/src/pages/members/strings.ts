@@ -4,7 +4,8 @@ export const t = defineStrings({
   en: {
     title: "Members and groups",
     members: "Members",
-    membersIntro: "People of this organization. What a member may do is the union of their groups' permissions; owners may do everything.",
+    membersIntro:
+      "People of this organization. What a member may do is the union of their groups' permissions; owners may do everything.",
     addMember: "Add member",
     email: "E-mail",
     emailHint: "The e-mail address of a registered user.",
@@ -28,7 +29,8 @@ export const t = defineStrings({
     memberRemoved: "{name} was removed.",
     groupsSaved: "Groups of {name} saved.",
     groupsTitle: "Groups",
-    groupsIntro: "Groups (roles) grant permissions, and give their members the assistants and knowledge bases assigned to them.",
+    groupsIntro:
+      "Groups (roles) grant permissions, and give their members the assistants and knowledge bases assigned to them.",
     newGroup: "New group",
     groupName: "Group name",
     permissions: "Permissions",

@@ -18,12 +18,16 @@ import { t } from "./strings";
 type ApiKey = Schemas["ApiKey"];
 const PAGE_SIZE = 20;
 
-const statusOf = (key: ApiKey) => (key.revokedAt ? "revoked" : key.expiresAt && Number(key.expiresAt) <= Date.now() ? "expired" : "active");
+const statusOf = (key: ApiKey) =>
+  key.revokedAt ? "revoked" : key.expiresAt && Number(key.expiresAt) <= Date.now() ? "expired" : "active";
 
 /** The user's API keys: created with the secret shown once (with copy), and revoked. */
 export function KeysSection() {
   const [page, setPage] = useState(1);
-  const keys = useResource(() => unwrap(api.GET("/api/v1/api-keys/", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page]);
+  const keys = useResource(
+    () => unwrap(api.GET("/api/v1/api-keys/", { params: { query: { page, pageSize: PAGE_SIZE } } })),
+    [page],
+  );
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const columns: Column<ApiKey>[] = [
@@ -32,14 +36,19 @@ export function KeysSection() {
     { label: t("created"), cell: (k) => formatTime(k.createdAt) },
     { label: t("lastUsed"), cell: (k) => formatTime(k.lastUsedAt) },
     { label: t("expires"), cell: (k) => (k.expiresAt ? formatTime(k.expiresAt) : t("never")) },
-    { label: t("status"), cell: (k) => <span class={`status ${statusOf(k) === "active" ? "ok" : "muted"}`}>{t(statusOf(k))}</span> },
+    {
+      label: t("status"),
+      cell: (k) => <span class={`status ${statusOf(k) === "active" ? "ok" : "muted"}`}>{t(statusOf(k))}</span>,
+    },
     {
       label: t("actions"),
       hiddenLabel: true,
       cell: (k) =>
         statusOf(k) === "active" && (
           <div class="row-actions">
-            <Button variant="danger" aria-label={t("revokeNamed", { name: k.name })} onClick={() => setRevoking(k)}>{t("revoke")}</Button>
+            <Button variant="danger" aria-label={t("revokeNamed", { name: k.name })} onClick={() => setRevoking(k)}>
+              {t("revoke")}
+            </Button>
           </div>
         ),
     },
@@ -48,7 +57,9 @@ export function KeysSection() {
     <section aria-labelledby="keys-title" class="section">
       <div class="section-head">
         <h2 id="keys-title">{t("apiKeys")}</h2>
-        <Button variant="primary" onClick={() => setCreating(true)}>{t("createKey")}</Button>
+        <Button variant="primary" onClick={() => setCreating(true)}>
+          {t("createKey")}
+        </Button>
       </div>
       <p class="muted">{t("apiKeysIntro")}</p>
       <ErrorAlert error={keys.error} />
@@ -83,17 +94,37 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
   const { busy, problem, submit } = useSubmit(async (form) => {
     const expires = String(form.get("expires") ?? "");
     const created = await unwrap(
-      api.POST("/api/v1/api-keys/", { body: { name: String(form.get("name") ?? "").trim(), expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null } }),
+      api.POST("/api/v1/api-keys/", {
+        body: {
+          name: String(form.get("name") ?? "").trim(),
+          expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
+        },
+      }),
     );
     setSecret(created.key);
     onCreated();
   });
   if (secret)
     return (
-      <Dialog title={t("newKeyTitle")} open onClose={onClose} footer={<Button variant="primary" onClick={onClose}>{t("done")}</Button>}>
+      <Dialog
+        title={t("newKeyTitle")}
+        open
+        onClose={onClose}
+        footer={
+          <Button variant="primary" onClick={onClose}>
+            {t("done")}
+          </Button>
+        }
+      >
         <Notice tone="warning">{t("newKeyWarning")}</Notice>
         <div class="secret">
-          <TextField label={t("newKeyLabel")} value={secret} readOnly onFocus={(e) => e.currentTarget.select()} spellcheck={false} />
+          <TextField
+            label={t("newKeyLabel")}
+            value={secret}
+            readOnly
+            onFocus={(e) => e.currentTarget.select()}
+            spellcheck={false}
+          />
           <CopyButton text={secret} />
         </div>
       </Dialog>
@@ -106,14 +137,29 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="create-key" variant="primary" busy={busy}>{t("create")}</Button>
+          <Button type="submit" form="create-key" variant="primary" busy={busy}>
+            {t("create")}
+          </Button>
         </>
       }
     >
       <form id="create-key" class="stack" onSubmit={submit}>
         <FormError problem={problem} />
-        <TextField label={t("keyName")} name="name" required maxLength={100} hint={t("keyNameHint")} error={problem?.field("name")} />
-        <TextField label={t("expires")} name="expires" type="date" hint={t("expiresHint")} error={problem?.field("expiresAt")} />
+        <TextField
+          label={t("keyName")}
+          name="name"
+          required
+          maxLength={100}
+          hint={t("keyNameHint")}
+          error={problem?.field("name")}
+        />
+        <TextField
+          label={t("expires")}
+          name="expires"
+          type="date"
+          hint={t("expiresHint")}
+          error={problem?.field("expiresAt")}
+        />
       </form>
     </Dialog>
   );

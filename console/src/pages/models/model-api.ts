@@ -24,11 +24,16 @@ export type ModelWrite = paths[List]["post"]["requestBody"]["content"]["applicat
 
 /** Every model of the organization, kind by kind (built-in ones first), up to 100 of each. */
 export async function listModels(): Promise<{ models: Model[]; truncated: boolean }> {
-  const pages = await Promise.all(MODEL_KINDS.map((kind) => unwrap(api.GET(list(kind), { params: { query: { pageSize: 100 } } }))));
+  const pages = await Promise.all(
+    MODEL_KINDS.map((kind) => unwrap(api.GET(list(kind), { params: { query: { pageSize: 100 } } }))),
+  );
   return { models: pages.flatMap((p) => p.results), truncated: pages.some((p) => p.next) };
 }
 
 export const createModel = (kind: ModelKind, body: ModelWrite) => unwrap(api.POST(list(kind), { body }));
-export const updateModel = (model: Model, body: Partial<ModelWrite>) => unwrap(api.PATCH(item(model.kind), { params: { path: { id: model.id } }, body }));
-export const deleteModel = (model: Model) => unwrap(api.DELETE(item(model.kind), { params: { path: { id: model.id } } }));
-export const testModel = (model: Model): Promise<ConnectionTest> => unwrap(api.POST(test(model.kind), { params: { path: { id: model.id } } }));
+export const updateModel = (model: Model, body: Partial<ModelWrite>) =>
+  unwrap(api.PATCH(item(model.kind), { params: { path: { id: model.id } }, body }));
+export const deleteModel = (model: Model) =>
+  unwrap(api.DELETE(item(model.kind), { params: { path: { id: model.id } } }));
+export const testModel = (model: Model): Promise<ConnectionTest> =>
+  unwrap(api.POST(test(model.kind), { params: { path: { id: model.id } } }));

@@ -12,7 +12,17 @@ import { t } from "./strings";
 const PROVIDERS = ["openai_compatible", "local", "workers_ai"] as const;
 
 /** Adds a model (`model` absent; a preset may fill the form) or changes one; the API's field errors show at their fields. */
-export function ModelForm({ model, open, onClose, onSaved }: { model?: Model; open: boolean; onClose: () => void; onSaved: (m: Model) => void }) {
+export function ModelForm({
+  model,
+  open,
+  onClose,
+  onSaved,
+}: {
+  model?: Model;
+  open: boolean;
+  onClose: () => void;
+  onSaved: (m: Model) => void;
+}) {
   const [kind, setKind] = useState<ModelKind>(model?.kind ?? "llm");
   const [provider, setProvider] = useState<ModelWrite["provider"]>(model?.provider ?? "openai_compatible");
   const [preset, setPreset] = useState<Preset | null>(null);
@@ -56,7 +66,9 @@ export function ModelForm({ model, open, onClose, onSaved }: { model?: Model; op
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>{model ? t("save") : t("add")}</Button>
+          <Button type="submit" form={formId} variant="primary" busy={busy}>
+            {model ? t("save") : t("add")}
+          </Button>
         </>
       }
     >
@@ -84,7 +96,15 @@ export function ModelForm({ model, open, onClose, onSaved }: { model?: Model; op
             options={[["", t("presetNone")], ...presets.map((p): [string, string] => [p.id, p.label])]}
           />
         )}
-        <TextField label={t("name")} name="name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} error={problem?.field("name")} />
+        <TextField
+          label={t("name")}
+          name="name"
+          required
+          maxLength={200}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          error={problem?.field("name")}
+        />
         <SelectField
           label={t("provider")}
           value={provider}
@@ -129,7 +149,13 @@ export function ModelForm({ model, open, onClose, onSaved }: { model?: Model; op
               name="apiKey"
               type="password"
               autoComplete="off"
-              hint={model?.hasApiKey ? `${t("apiKeyKeep")} ${model.apiKeyPreview ?? ""}` : preset?.keyless ? t("apiKeyLocal") : t("apiKeyHint")}
+              hint={
+                model?.hasApiKey
+                  ? `${t("apiKeyKeep")} ${model.apiKeyPreview ?? ""}`
+                  : preset?.keyless
+                    ? t("apiKeyLocal")
+                    : t("apiKeyHint")
+              }
               error={problem?.field("apiKey")}
             />
             {model?.hasApiKey && <CheckboxField label={t("removeKey")} name="removeKey" />}

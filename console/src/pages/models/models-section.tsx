@@ -25,7 +25,12 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
     try {
       const outcome = await testModel(model);
       setTests((s) => ({ ...s, [model.id]: outcome }));
-      announce(outcome.ok ? t("testOkSay", { name: model.name, ms: outcome.durationMs }) : t("testFailedSay", { name: model.name, detail: outcome.detail }), !outcome.ok);
+      announce(
+        outcome.ok
+          ? t("testOkSay", { name: model.name, ms: outcome.durationMs })
+          : t("testFailedSay", { name: model.name, detail: outcome.detail }),
+        !outcome.ok,
+      );
     } catch (err) {
       const detail = problemOf(err).detail;
       setTests((s) => ({ ...s, [model.id]: { ok: false, durationMs: 0, detail, sample: null } }));
@@ -40,7 +45,11 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
         <>
           {m.name} {m.isBuiltIn && <span class="badge">{t("builtIn")}</span>}
           {/* Said in words beside the model: assistants cannot be saved on it, and its pickers show it disabled. */}
-          {!m.available && <div class="model-unavailable small">{t("unavailable", { reason: m.unavailableReason || t("unavailableNoReason") })}</div>}
+          {!m.available && (
+            <div class="model-unavailable small">
+              {t("unavailable", { reason: m.unavailableReason || t("unavailableNoReason") })}
+            </div>
+          )}
         </>
       ),
     },
@@ -59,17 +68,34 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
     { label: t("key"), class: "nowrap", cell: (m) => m.apiKeyPreview ?? "—" },
   ];
   if (owner)
-    columns.push({ label: t("connection"), cell: (m) => <TestResult outcome={tests[m.id]} /> }, {
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (m) => (
-        <div class="row-actions">
-          <Button busy={tests[m.id] === "running"} aria-label={t("testNamed", { name: m.name })} onClick={() => runTest(m)}>{t("test")}</Button>
-          {!m.isBuiltIn && <Button aria-label={t("editNamed", { name: m.name })} onClick={() => setEditing(m)}>{t("edit")}</Button>}
-          {!m.isBuiltIn && <Button variant="danger" aria-label={t("deleteNamed", { name: m.name })} onClick={() => setDeleting(m)}>{t("delete")}</Button>}
-        </div>
-      ),
-    });
+    columns.push(
+      { label: t("connection"), cell: (m) => <TestResult outcome={tests[m.id]} /> },
+      {
+        label: t("actions"),
+        hiddenLabel: true,
+        cell: (m) => (
+          <div class="row-actions">
+            <Button
+              busy={tests[m.id] === "running"}
+              aria-label={t("testNamed", { name: m.name })}
+              onClick={() => runTest(m)}
+            >
+              {t("test")}
+            </Button>
+            {!m.isBuiltIn && (
+              <Button aria-label={t("editNamed", { name: m.name })} onClick={() => setEditing(m)}>
+                {t("edit")}
+              </Button>
+            )}
+            {!m.isBuiltIn && (
+              <Button variant="danger" aria-label={t("deleteNamed", { name: m.name })} onClick={() => setDeleting(m)}>
+                {t("delete")}
+              </Button>
+            )}
+          </div>
+        ),
+      },
+    );
   const saved = (model: Model) => {
     toast(t("modelSaved", { name: model.name }));
     models.reload();
@@ -79,7 +105,11 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
     <section aria-labelledby="models-title" class="section">
       <div class="section-head">
         <h2 id="models-title">{t("models")}</h2>
-        {owner && <Button variant="primary" onClick={() => setEditing("new")}>{t("addModel")}</Button>}
+        {owner && (
+          <Button variant="primary" onClick={() => setEditing("new")}>
+            {t("addModel")}
+          </Button>
+        )}
       </div>
       <p class="muted">{t("modelsIntro")}</p>
       {!owner && <Notice>{t("ownersOnly")}</Notice>}
@@ -90,7 +120,14 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
         <DataTable labelledBy="models-title" rows={models.data.models} rowKey={(m) => m.id} columns={columns} />
       )}
       {models.data?.truncated && <p class="muted">{t("firstHundred")}</p>}
-      {editing && <ModelForm open model={editing === "new" ? undefined : editing} onClose={() => setEditing(null)} onSaved={saved} />}
+      {editing && (
+        <ModelForm
+          open
+          model={editing === "new" ? undefined : editing}
+          onClose={() => setEditing(null)}
+          onSaved={saved}
+        />
+      )}
       <ConfirmDialog
         open={!!deleting}
         title={t("deleteTitle")}
@@ -111,7 +148,9 @@ function TestResult({ outcome }: { outcome: ConnectionTest | "running" | undefin
   if (!outcome) return <span class="muted">—</span>;
   if (outcome === "running") return <span class="muted">{t("testing")}</span>;
   return outcome.ok ? (
-    <span class="status ok" title={outcome.sample ?? undefined}>{t("testOk", { ms: outcome.durationMs })}</span>
+    <span class="status ok" title={outcome.sample ?? undefined}>
+      {t("testOk", { ms: outcome.durationMs })}
+    </span>
   ) : (
     <span class="status failed">{t("testFailed", { detail: outcome.detail })}</span>
   );

@@ -32,7 +32,10 @@ export const PRESETS: Preset[] = [
     baseUrl: "https://api.openai.com/v1",
     models: {
       llm: [{ name: "gpt-4o-mini" }, { name: "gpt-4o" }, { name: "gpt-4.1-mini" }, { name: "gpt-4.1" }],
-      embedding: [{ name: "text-embedding-3-small", dimensions: 1536 }, { name: "text-embedding-3-large", dimensions: 3072 }],
+      embedding: [
+        { name: "text-embedding-3-small", dimensions: 1536 },
+        { name: "text-embedding-3-large", dimensions: 3072 },
+      ],
     },
   },
   {
@@ -66,7 +69,10 @@ export const PRESETS: Preset[] = [
     label: "Mistral",
     provider: "openai_compatible",
     baseUrl: "https://api.mistral.ai/v1",
-    models: { llm: [{ name: "mistral-small-latest" }, { name: "mistral-large-latest" }], embedding: [{ name: "mistral-embed", dimensions: 1024 }] },
+    models: {
+      llm: [{ name: "mistral-small-latest" }, { name: "mistral-large-latest" }],
+      embedding: [{ name: "mistral-embed", dimensions: 1024 }],
+    },
   },
   {
     id: "groq",
@@ -89,7 +95,10 @@ export const PRESETS: Preset[] = [
     baseUrl: "http://localhost:11434/v1",
     keyless: true,
     note: "presetLocalNote",
-    models: { llm: [{ name: "llama3.2" }, { name: "qwen2.5" }], embedding: [{ name: "nomic-embed-text", dimensions: 768 }] },
+    models: {
+      llm: [{ name: "llama3.2" }, { name: "qwen2.5" }],
+      embedding: [{ name: "nomic-embed-text", dimensions: 768 }],
+    },
   },
   {
     id: "vllm",
@@ -117,7 +126,10 @@ export const PRESETS: Preset[] = [
     note: "presetWorkersAiNote",
     models: {
       llm: [{ name: "@cf/meta/llama-3.3-70b-instruct-fp8-fast" }, { name: "@cf/meta/llama-3.1-8b-instruct" }],
-      embedding: [{ name: "@cf/baai/bge-m3", dimensions: 1024 }, { name: "@cf/baai/bge-base-en-v1.5", dimensions: 768 }],
+      embedding: [
+        { name: "@cf/baai/bge-m3", dimensions: 1024 },
+        { name: "@cf/baai/bge-base-en-v1.5", dimensions: 768 },
+      ],
       reranker: [{ name: "@cf/baai/bge-reranker-base" }],
     },
   },

@@ -26,10 +26,21 @@ function browserOf(userAgent: string | null): string {
 /** The user's console sessions, beside their keys; revoking the current one signs out. */
 export function SessionsSection() {
   const [page, setPage] = useState(1);
-  const sessions = useResource(() => unwrap(api.GET("/api/v1/auth/sessions/", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page]);
+  const sessions = useResource(
+    () => unwrap(api.GET("/api/v1/auth/sessions/", { params: { query: { page, pageSize: PAGE_SIZE } } })),
+    [page],
+  );
   const [revoking, setRevoking] = useState<ConsoleSession | null>(null);
   const columns: Column<ConsoleSession>[] = [
-    { label: t("browser"), rowHeader: true, cell: (s) => <span title={s.userAgent ?? undefined}>{browserOf(s.userAgent)} {s.current && <span class="badge">{t("thisSession")}</span>}</span> },
+    {
+      label: t("browser"),
+      rowHeader: true,
+      cell: (s) => (
+        <span title={s.userAgent ?? undefined}>
+          {browserOf(s.userAgent)} {s.current && <span class="badge">{t("thisSession")}</span>}
+        </span>
+      ),
+    },
     { label: t("signedInWith"), cell: (s) => (s.method === "password" ? t("password") : t("apiKeyMethod")) },
     { label: t("signedInAt"), cell: (s) => formatTime(s.createdAt) },
     { label: t("lastUsed"), cell: (s) => formatTime(s.lastUsedAt) },
@@ -42,7 +53,13 @@ export function SessionsSection() {
           {s.current ? (
             <Button onClick={() => signOut()}>{t("signOutHere")}</Button>
           ) : (
-            <Button variant="danger" aria-label={t("revokeNamed", { name: browserOf(s.userAgent) })} onClick={() => setRevoking(s)}>{t("revoke")}</Button>
+            <Button
+              variant="danger"
+              aria-label={t("revokeNamed", { name: browserOf(s.userAgent) })}
+              onClick={() => setRevoking(s)}
+            >
+              {t("revoke")}
+            </Button>
           )}
         </div>
       ),

@@ -4,7 +4,8 @@ export const t = defineStrings({
   en: {
     title: "Models and API keys",
     models: "Models",
-    modelsIntro: "The language, embedding and reranker models your assistants and knowledge bases can use. Built-in models run locally; add any OpenAI-compatible endpoint.",
+    modelsIntro:
+      "The language, embedding and reranker models your assistants and knowledge bases can use. Built-in models run locally; add any OpenAI-compatible endpoint.",
     ownersOnly: "Only owners of the organization can add, change or test models.",
     addModel: "Add model",
     editModel: "Edit model",
@@ -30,8 +31,10 @@ export const t = defineStrings({
     preset: "Start from",
     presetNone: "Nothing: fill in every field",
     presetHint: "A provider fills in its endpoint and a model name; you add your key.",
-    presetAzureNote: "Type your resource's endpoint (Azure portal, Keys and Endpoint) ending in /openai/v1/, and your deployment's name as the model name.",
-    presetLocalNote: "A server on your own machine: it needs no key, and the platform must be able to reach it (wrangler dev on the same machine can).",
+    presetAzureNote:
+      "Type your resource's endpoint (Azure portal, Keys and Endpoint) ending in /openai/v1/, and your deployment's name as the model name.",
+    presetLocalNote:
+      "A server on your own machine: it needs no key, and the platform must be able to reach it (wrangler dev on the same machine can).",
     presetWorkersAiNote: "Runs on Cloudflare through the platform's AI binding: no endpoint or key to give.",
     azureDeployment: "your deployment's name",
     apiKeyLocal: "Usually none for a local server; leave it empty.",
@@ -103,7 +106,8 @@ export const t = defineStrings({
   "zh-TW": {
     title: "模型與 API 金鑰",
     models: "模型",
-    modelsIntro: "助理與知識庫可使用的語言模型、嵌入模型與重新排序模型。內建模型在本機執行；也可加入任何相容 OpenAI 的端點。",
+    modelsIntro:
+      "助理與知識庫可使用的語言模型、嵌入模型與重新排序模型。內建模型在本機執行；也可加入任何相容 OpenAI 的端點。",
     ownersOnly: "只有組織擁有者可以新增、修改或測試模型。",
     addModel: "新增模型",
     editModel: "編輯模型",
@@ -129,7 +133,8 @@ export const t = defineStrings({
     preset: "從範本開始",
     presetNone: "不使用：自行填寫每個欄位",
     presetHint: "選擇供應商會填入端點與模型名稱，您只需加上金鑰。",
-    presetAzureNote: "請輸入您資源的端點（Azure 入口網站的「金鑰與端點」），以 /openai/v1/ 結尾，並以部署名稱作為模型名稱。",
+    presetAzureNote:
+      "請輸入您資源的端點（Azure 入口網站的「金鑰與端點」），以 /openai/v1/ 結尾，並以部署名稱作為模型名稱。",
     presetLocalNote: "在您自己電腦上的伺服器：不需要金鑰，但平台必須連得到它（同一台電腦上的 wrangler dev 可以）。",
     presetWorkersAiNote: "透過平台的 AI 綁定在 Cloudflare 上執行：不需要端點或金鑰。",
     azureDeployment: "您的部署名稱",

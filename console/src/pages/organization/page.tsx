@@ -17,7 +17,10 @@ const TEXT = ["name", "themePrimaryColor", "companyName", "taxId", "contactPhone
 
 /** The organization's settings and its logos (uploaded through the API's multipart form). */
 export default function OrganizationPage({ organizationId }: PageProps) {
-  const loaded = useResource(() => unwrap(api.GET("/api/v1/organizations/{id}/", { params: { path: { id: organizationId } } })), [organizationId]);
+  const loaded = useResource(
+    () => unwrap(api.GET("/api/v1/organizations/{id}/", { params: { path: { id: organizationId } } })),
+    [organizationId],
+  );
   const [organization, setOrganization] = useState<Organization | null>(null);
   const current = organization ?? loaded.data;
   return (
@@ -36,7 +39,8 @@ export default function OrganizationPage({ organizationId }: PageProps) {
   );
 }
 
-const patch = (id: string, body: Record<string, unknown> | FormData) => unwrap(api.PATCH("/api/v1/organizations/{id}/", { params: { path: { id } }, body: body as never }));
+const patch = (id: string, body: Record<string, unknown> | FormData) =>
+  unwrap(api.PATCH("/api/v1/organizations/{id}/", { params: { path: { id } }, body: body as never }));
 
 function Settings({ organization, onSaved }: { organization: Organization; onSaved: (o: Organization) => void }) {
   const [busy, setBusy] = useState(false);
@@ -68,13 +72,51 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
       </dl>
       <form class="stack org-form" onSubmit={submit} aria-labelledby="settings-title">
         <FormError problem={problem} />
-        <TextField label={t("name")} name="name" required maxLength={200} defaultValue={organization.name} error={problem?.field("name")} />
-        <TextField label={t("themePrimaryColor")} name="themePrimaryColor" maxLength={7} placeholder="#3366FF" hint={t("themePrimaryColorHint")} defaultValue={organization.themePrimaryColor ?? ""} error={problem?.field("themePrimaryColor")} />
-        <TextField label={t("companyName")} name="companyName" maxLength={200} defaultValue={organization.companyName ?? ""} error={problem?.field("companyName")} />
-        <TextField label={t("taxId")} name="taxId" inputMode="numeric" maxLength={8} hint={t("taxIdHint")} defaultValue={organization.taxId ?? ""} error={problem?.field("taxId")} />
-        <TextField label={t("contactPhone")} name="contactPhone" type="tel" maxLength={50} defaultValue={organization.contactPhone ?? ""} error={problem?.field("contactPhone")} />
+        <TextField
+          label={t("name")}
+          name="name"
+          required
+          maxLength={200}
+          defaultValue={organization.name}
+          error={problem?.field("name")}
+        />
+        <TextField
+          label={t("themePrimaryColor")}
+          name="themePrimaryColor"
+          maxLength={7}
+          placeholder="#3366FF"
+          hint={t("themePrimaryColorHint")}
+          defaultValue={organization.themePrimaryColor ?? ""}
+          error={problem?.field("themePrimaryColor")}
+        />
+        <TextField
+          label={t("companyName")}
+          name="companyName"
+          maxLength={200}
+          defaultValue={organization.companyName ?? ""}
+          error={problem?.field("companyName")}
+        />
+        <TextField
+          label={t("taxId")}
+          name="taxId"
+          inputMode="numeric"
+          maxLength={8}
+          hint={t("taxIdHint")}
+          defaultValue={organization.taxId ?? ""}
+          error={problem?.field("taxId")}
+        />
+        <TextField
+          label={t("contactPhone")}
+          name="contactPhone"
+          type="tel"
+          maxLength={50}
+          defaultValue={organization.contactPhone ?? ""}
+          error={problem?.field("contactPhone")}
+        />
         <div>
-          <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            {t("save")}
+          </Button>
         </div>
       </form>
     </section>
@@ -84,7 +126,11 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
 function Logos({ organization, onSaved }: { organization: Organization; onSaved: (o: Organization) => void }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const run = async (field: (typeof LOGOS)[number], body: Record<string, unknown> | FormData, said: "uploaded" | "removed") => {
+  const run = async (
+    field: (typeof LOGOS)[number],
+    body: Record<string, unknown> | FormData,
+    said: "uploaded" | "removed",
+  ) => {
     setBusy(field);
     setProblem(null);
     try {
@@ -129,8 +175,16 @@ function Logos({ organization, onSaved }: { organization: Organization; onSaved:
                   }}
                 />
               </label>
-              {url && <Button variant="quiet" busy={busy === field} onClick={() => run(field, { [field]: null }, "removed")}>{t("remove", { name: t(field) })}</Button>}
-              {error && <p class="field-error" id={`${field}-error`}>{error}</p>}
+              {url && (
+                <Button variant="quiet" busy={busy === field} onClick={() => run(field, { [field]: null }, "removed")}>
+                  {t("remove", { name: t(field) })}
+                </Button>
+              )}
+              {error && (
+                <p class="field-error" id={`${field}-error`}>
+                  {error}
+                </p>
+              )}
             </div>
           );
         })}

@@ -27,7 +27,11 @@ export default function ProfilePage() {
 function DetailsSection() {
   const user = session.value!.user;
   const { busy, problem, submit } = useSubmit(async (form) => {
-    const saved = await unwrap(api.PUT("/api/v1/users/current/", { body: { name: String(form.get("name") ?? "").trim(), email: String(form.get("email") ?? "").trim() } }));
+    const saved = await unwrap(
+      api.PUT("/api/v1/users/current/", {
+        body: { name: String(form.get("name") ?? "").trim(), email: String(form.get("email") ?? "").trim() },
+      }),
+    );
     // The banner's "Signed in as" reads the session: it follows at once.
     if (session.value) session.value = { ...session.value, user: saved };
     toast(t("detailsSaved"));
@@ -38,10 +42,30 @@ function DetailsSection() {
       <p class="muted">{t("detailsIntro")}</p>
       <form class="stack profile-form" onSubmit={submit}>
         <FormError problem={problem} />
-        <TextField label={t("name")} name="name" autoComplete="name" required maxLength={150} defaultValue={user.name} error={problem?.field("name")} />
-        <TextField label={t("email")} name="email" type="email" autoComplete="email" required maxLength={254} defaultValue={user.email} hint={t("emailHint")} error={problem?.field("email")} />
+        <TextField
+          label={t("name")}
+          name="name"
+          autoComplete="name"
+          required
+          maxLength={150}
+          defaultValue={user.name}
+          error={problem?.field("name")}
+        />
+        <TextField
+          label={t("email")}
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          defaultValue={user.email}
+          hint={t("emailHint")}
+          error={problem?.field("email")}
+        />
         <div>
-          <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            {t("save")}
+          </Button>
         </div>
       </form>
     </section>
@@ -53,7 +77,15 @@ function PasswordSection() {
   const { busy, problem, submit } = useSubmit(async (data) => {
     const text = (name: string) => String(data.get(name) ?? "");
     // The administrator made at first start has no password: the API takes any old one then, but not an empty one.
-    await unwrap(api.POST("/api/v1/auth/password/change/", { body: { oldPassword: text("oldPassword") || "-", newPassword1: text("newPassword1"), newPassword2: text("newPassword2") } }));
+    await unwrap(
+      api.POST("/api/v1/auth/password/change/", {
+        body: {
+          oldPassword: text("oldPassword") || "-",
+          newPassword1: text("newPassword1"),
+          newPassword2: text("newPassword2"),
+        },
+      }),
+    );
     form.current?.reset();
     toast(t("passwordChanged"));
   });
@@ -65,11 +97,37 @@ function PasswordSection() {
         <FormError problem={problem} />
         {/* For password managers: the account the new password belongs to. */}
         <input type="email" name="username" autoComplete="username" value={session.value!.user.email} hidden readOnly />
-        <TextField label={t("oldPassword")} name="oldPassword" type="password" autoComplete="current-password" hint={t("oldPasswordHint")} error={problem?.field("oldPassword")} />
-        <TextField label={t("newPassword1")} name="newPassword1" type="password" autoComplete="new-password" required minLength={8} hint={t("newPasswordHint")} error={problem?.field("newPassword1")} />
-        <TextField label={t("newPassword2")} name="newPassword2" type="password" autoComplete="new-password" required minLength={8} error={problem?.field("newPassword2")} />
+        <TextField
+          label={t("oldPassword")}
+          name="oldPassword"
+          type="password"
+          autoComplete="current-password"
+          hint={t("oldPasswordHint")}
+          error={problem?.field("oldPassword")}
+        />
+        <TextField
+          label={t("newPassword1")}
+          name="newPassword1"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          hint={t("newPasswordHint")}
+          error={problem?.field("newPassword1")}
+        />
+        <TextField
+          label={t("newPassword2")}
+          name="newPassword2"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          error={problem?.field("newPassword2")}
+        />
         <div>
-          <Button type="submit" variant="primary" busy={busy}>{t("changePassword")}</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            {t("changePassword")}
+          </Button>
         </div>
       </form>
     </section>

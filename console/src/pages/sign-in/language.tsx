@@ -7,7 +7,9 @@ export function LanguagePicker() {
       <span>Language · 語言</span>
       <select value={locale.value} onChange={(e) => setLocale(e.currentTarget.value as Locale)}>
         {LOCALES.map((l) => (
-          <option key={l.id} value={l.id} lang={l.id}>{l.name}</option>
+          <option key={l.id} value={l.id} lang={l.id}>
+            {l.name}
+          </option>
         ))}
       </select>
     </label>

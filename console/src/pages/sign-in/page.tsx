@@ -35,7 +35,10 @@ function SignInForm() {
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget as HTMLFormElement);
-    const body = method === "password" ? { email: String(data.get("email")), password: String(data.get("password")) } : { apiKey: String(data.get("apiKey")) };
+    const body =
+      method === "password"
+        ? { email: String(data.get("email")), password: String(data.get("password")) }
+        : { apiKey: String(data.get("apiKey")) };
     setBusy(true);
     setProblem(null);
     try {
@@ -53,7 +56,11 @@ function SignInForm() {
     setMethod(next);
     setProblem(null);
   };
-  const alert = problem && (problem.code === "invalid_credentials" ? new ApiProblem(problem.status, t("invalidCredentials"), problem.code) : problem);
+  const alert =
+    problem &&
+    (problem.code === "invalid_credentials"
+      ? new ApiProblem(problem.status, t("invalidCredentials"), problem.code)
+      : problem);
 
   return (
     <main class="sign-in" id="main">
@@ -62,23 +69,60 @@ function SignInForm() {
         <p class="muted">{t("intro")}</p>
         <DevHint />
         <div class="segmented" role="group" aria-label={t("method")}>
-          <button type="button" class="btn quiet" aria-pressed={method === "password"} onClick={() => choose("password")}>{t("withPassword")}</button>
-          <button type="button" class="btn quiet" aria-pressed={method === "key"} onClick={() => choose("key")}>{t("withKey")}</button>
+          <button
+            type="button"
+            class="btn quiet"
+            aria-pressed={method === "password"}
+            onClick={() => choose("password")}
+          >
+            {t("withPassword")}
+          </button>
+          <button type="button" class="btn quiet" aria-pressed={method === "key"} onClick={() => choose("key")}>
+            {t("withKey")}
+          </button>
         </div>
         <form ref={form} onSubmit={submit}>
           <FormError problem={alert} />
           {method === "password" ? (
             <>
-              <TextField label={t("email")} name="email" type="email" autoComplete="username" required error={problem?.field("email")} />
-              <TextField label={t("password")} name="password" type="password" autoComplete="current-password" required error={problem?.field("password")} />
+              <TextField
+                label={t("email")}
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                error={problem?.field("email")}
+              />
+              <TextField
+                label={t("password")}
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                error={problem?.field("password")}
+              />
             </>
           ) : (
-            <TextField label={t("apiKey")} name="apiKey" type="password" autoComplete="off" spellcheck={false} required hint={t("apiKeyHint")} error={problem?.field("apiKey")} />
+            <TextField
+              label={t("apiKey")}
+              name="apiKey"
+              type="password"
+              autoComplete="off"
+              spellcheck={false}
+              required
+              hint={t("apiKeyHint")}
+              error={problem?.field("apiKey")}
+            />
           )}
-          <Button type="submit" variant="primary" busy={busy}>{busy ? t("signingIn") : t("submit")}</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            {busy ? t("signingIn") : t("submit")}
+          </Button>
         </form>
         <p class="switch-form">
-          {t("noAccount")} <a href={`${BASE}/sign-up`} onClick={followLink}>{t("signUpLink")}</a>
+          {t("noAccount")}{" "}
+          <a href={`${BASE}/sign-up`} onClick={followLink}>
+            {t("signUpLink")}
+          </a>
         </p>
         <LanguagePicker />
       </div>

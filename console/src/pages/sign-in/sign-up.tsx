@@ -24,7 +24,18 @@ export function SignUpForm() {
     const text = (name: string) => String(data.get(name) ?? "").trim();
     const email = text("email");
     const password = String(data.get("password1") ?? "");
-    await unwrap(api.POST("/api/v1/auth/registration/", { body: { name: text("name"), company: text("company"), email, password1: password, password2: String(data.get("password2") ?? ""), authSource: { id: "console" } } }));
+    await unwrap(
+      api.POST("/api/v1/auth/registration/", {
+        body: {
+          name: text("name"),
+          company: text("company"),
+          email,
+          password1: password,
+          password2: String(data.get("password2") ?? ""),
+          authSource: { id: "console" },
+        },
+      }),
+    );
     const state = await unwrap(api.POST("/api/v1/auth/sessions/", { body: { email, password } }));
     navigate("/", { replace: true });
     arrived.value = true;
@@ -41,14 +52,52 @@ export function SignUpForm() {
         <form ref={form} onSubmit={submit}>
           <FormError problem={shown} />
           <TextField label={t("name")} name="name" autoComplete="name" required maxLength={150} error={field("name")} />
-          <TextField label={t("company")} name="company" autoComplete="organization" required maxLength={200} hint={t("companyHint")} error={field("company")} />
-          <TextField label={t("email")} name="email" type="email" autoComplete="username" required maxLength={254} error={field("email")} />
-          <TextField label={t("newPassword")} name="password1" type="password" autoComplete="new-password" required minLength={8} hint={t("newPasswordHint")} error={field("password1")} />
-          <TextField label={t("repeatPassword")} name="password2" type="password" autoComplete="new-password" required minLength={8} error={field("password2")} />
-          <Button type="submit" variant="primary" busy={busy}>{busy ? t("signingUp") : t("signUpSubmit")}</Button>
+          <TextField
+            label={t("company")}
+            name="company"
+            autoComplete="organization"
+            required
+            maxLength={200}
+            hint={t("companyHint")}
+            error={field("company")}
+          />
+          <TextField
+            label={t("email")}
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            maxLength={254}
+            error={field("email")}
+          />
+          <TextField
+            label={t("newPassword")}
+            name="password1"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            hint={t("newPasswordHint")}
+            error={field("password1")}
+          />
+          <TextField
+            label={t("repeatPassword")}
+            name="password2"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            error={field("password2")}
+          />
+          <Button type="submit" variant="primary" busy={busy}>
+            {busy ? t("signingUp") : t("signUpSubmit")}
+          </Button>
         </form>
         <p class="switch-form">
-          {t("haveAccount")} <a href={`${BASE}/`} onClick={followLink}>{t("signInLink")}</a>
+          {t("haveAccount")}{" "}
+          <a href={`${BASE}/`} onClick={followLink}>
+            {t("signInLink")}
+          </a>
         </p>
         <LanguagePicker />
       </div>

@@ -36,18 +36,38 @@ export default function SkillsPage({ organizationId }: PageProps) {
       hiddenLabel: true,
       cell: (s) => (
         <div class="row-actions">
-          <Button aria-label={t("viewNamed", { name: s.name })} onClick={() => setViewing(s.id)}>{t("view")}</Button>
-          {manage && s.canUpdate && <Button aria-label={t("editNamed", { name: s.name })} onClick={() => setEditing(s.id)}>{t("edit")}</Button>}
-          {manage && s.canDelete && <Button variant="danger" aria-label={t("deleteNamed", { name: s.name })} onClick={() => setDeleting(s)}>{t("delete")}</Button>}
+          <Button aria-label={t("viewNamed", { name: s.name })} onClick={() => setViewing(s.id)}>
+            {t("view")}
+          </Button>
+          {manage && s.canUpdate && (
+            <Button aria-label={t("editNamed", { name: s.name })} onClick={() => setEditing(s.id)}>
+              {t("edit")}
+            </Button>
+          )}
+          {manage && s.canDelete && (
+            <Button variant="danger" aria-label={t("deleteNamed", { name: s.name })} onClick={() => setDeleting(s)}>
+              {t("delete")}
+            </Button>
+          )}
         </div>
       ),
     },
   ];
   return (
     <>
-      <PageHeader title={t("title")}>{manage && <Button variant="primary" onClick={() => setUploading(true)}>{t("uploadSkill")}</Button>}</PageHeader>
-      <p class="muted" id="skills-intro">{t("intro")}</p>
-      <h2 id="skills-title" class="sr-only">{t("title")}</h2>
+      <PageHeader title={t("title")}>
+        {manage && (
+          <Button variant="primary" onClick={() => setUploading(true)}>
+            {t("uploadSkill")}
+          </Button>
+        )}
+      </PageHeader>
+      <p class="muted" id="skills-intro">
+        {t("intro")}
+      </p>
+      <h2 id="skills-title" class="sr-only">
+        {t("title")}
+      </h2>
       <ErrorAlert error={skills.error} />
       {skills.data === undefined ? (
         skills.loading && <Loading />

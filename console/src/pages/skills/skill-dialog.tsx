@@ -18,8 +18,20 @@ export function SkillDialog({ id, onClose }: { id: string; onClose: () => void }
       ) : (
         <div class="stack">
           <p>{s.description}</p>
-          {s.whenToUse && <p class="muted">{t("whenToUse")}: {s.whenToUse}</p>}
-          {s.skillPackageName && <p class="small muted">{t("packageInfo", { name: s.skillPackageName, size: s.skillPackageSize ?? 0, at: formatTime(s.skillPackageUploadedAt) })}</p>}
+          {s.whenToUse && (
+            <p class="muted">
+              {t("whenToUse")}: {s.whenToUse}
+            </p>
+          )}
+          {s.skillPackageName && (
+            <p class="small muted">
+              {t("packageInfo", {
+                name: s.skillPackageName,
+                size: s.skillPackageSize ?? 0,
+                at: formatTime(s.skillPackageUploadedAt),
+              })}
+            </p>
+          )}
           <h3>{t("instructions")}</h3>
           <Markdown source={s.instructions} class="skill-instructions" />
           <h3>{t("resources")}</h3>

@@ -11,7 +11,17 @@ import { getSkill, toolChoices, updateSkill, type Skill } from "./api";
 import { t } from "./strings";
 
 /** Every setting of a skill (its package's files stay): saved as one PATCH, the API's errors at their fields. */
-export function SkillForm({ id, organizationId, onClose, onSaved }: { id: string; organizationId: string; onClose: () => void; onSaved: (s: Skill) => void }) {
+export function SkillForm({
+  id,
+  organizationId,
+  onClose,
+  onSaved,
+}: {
+  id: string;
+  organizationId: string;
+  onClose: () => void;
+  onSaved: (s: Skill) => void;
+}) {
   const skill = useResource(() => getSkill(id), [id]);
   const tools = useResource(toolChoices, [organizationId]);
   const s = skill.data;
@@ -38,7 +48,9 @@ export function SkillForm({ id, organizationId, onClose, onSaved }: { id: string
         s && (
           <>
             <Button onClick={onClose}>{common("cancel")}</Button>
-            <Button type="submit" form="skill-form" variant="primary" busy={busy}>{t("save")}</Button>
+            <Button type="submit" form="skill-form" variant="primary" busy={busy}>
+              {t("save")}
+            </Button>
           </>
         )
       }
@@ -49,10 +61,41 @@ export function SkillForm({ id, organizationId, onClose, onSaved }: { id: string
       ) : (
         <form id="skill-form" onSubmit={submit} class="stack">
           <FormError problem={problem} />
-          <TextField label={t("name")} name="name" required maxLength={200} defaultValue={s.name} hint={t("nameHint")} error={err("name")} />
-          <TextAreaField label={t("description")} name="description" rows={2} required maxLength={10000} defaultValue={s.description} error={err("description")} />
-          <TextField label={t("whenToUse")} name="whenToUse" maxLength={2000} defaultValue={s.whenToUse} hint={t("whenToUseHint")} error={err("whenToUse")} />
-          <TextAreaField label={t("instructions")} name="instructions" rows={10} maxLength={200000} defaultValue={s.instructions} hint={t("instructionsHint")} error={err("instructions")} />
+          <TextField
+            label={t("name")}
+            name="name"
+            required
+            maxLength={200}
+            defaultValue={s.name}
+            hint={t("nameHint")}
+            error={err("name")}
+          />
+          <TextAreaField
+            label={t("description")}
+            name="description"
+            rows={2}
+            required
+            maxLength={10000}
+            defaultValue={s.description}
+            error={err("description")}
+          />
+          <TextField
+            label={t("whenToUse")}
+            name="whenToUse"
+            maxLength={2000}
+            defaultValue={s.whenToUse}
+            hint={t("whenToUseHint")}
+            error={err("whenToUse")}
+          />
+          <TextAreaField
+            label={t("instructions")}
+            name="instructions"
+            rows={10}
+            maxLength={200000}
+            defaultValue={s.instructions}
+            hint={t("instructionsHint")}
+            error={err("instructions")}
+          />
           <CheckList
             legend={t("attachedTools")}
             hint={t("toolsHint")}

@@ -3,12 +3,14 @@ import { defineStrings } from "../../i18n";
 export const t = defineStrings({
   en: {
     title: "Skills",
-    intro: "A skill is a package of instructions and files that an assistant in agent mode loads when a question calls for it. Upload a .zip with a SKILL.md.",
+    intro:
+      "A skill is a package of instructions and files that an assistant in agent mode loads when a question calls for it. Upload a .zip with a SKILL.md.",
     noSkills: "No skills yet.",
     uploadSkill: "Upload skill",
     upload: "Upload",
     package: "Skill package (.zip)",
-    packageHint: "A .zip holding SKILL.md (front matter with name and description, then the instructions) and any resource files.",
+    packageHint:
+      "A .zip holding SKILL.md (front matter with name and description, then the instructions) and any resource files.",
     uploading: "Uploading the package",
     uploaded: "{name} uploaded. {message}",
     skill: "Skill",

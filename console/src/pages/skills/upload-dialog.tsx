@@ -5,7 +5,15 @@ import { UPLOAD_PATH, type SkillUploadResult } from "./api";
 import { t } from "./strings";
 
 /** Uploads a skill package (.zip with SKILL.md), its progress shown as the bytes leave. */
-export function UploadDialog({ organizationId, onClose, onUploaded }: { organizationId: string; onClose: () => void; onUploaded: (r: SkillUploadResult) => void }) {
+export function UploadDialog({
+  organizationId,
+  onClose,
+  onUploaded,
+}: {
+  organizationId: string;
+  onClose: () => void;
+  onUploaded: (r: SkillUploadResult) => void;
+}) {
   return (
     <Upload
       title={t("uploadSkill")}
@@ -17,7 +25,15 @@ export function UploadDialog({ organizationId, onClose, onUploaded }: { organiza
       onUploaded={(answer) => onUploaded(answer as SkillUploadResult)}
       fields={(problem) => (
         <>
-          <TextField label={t("package")} name="file" type="file" accept=".zip,application/zip" required hint={t("packageHint")} error={problem?.field("file")} />
+          <TextField
+            label={t("package")}
+            name="file"
+            type="file"
+            accept=".zip,application/zip"
+            required
+            hint={t("packageHint")}
+            error={problem?.field("file")}
+          />
           <GroupPicker organizationId={organizationId} name="group" error={problem?.field("groups")} />
         </>
       )}

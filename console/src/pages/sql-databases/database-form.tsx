@@ -8,7 +8,14 @@ import { GroupPicker, pickedGroups } from "../../components/group-picker";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
-import { assistantChoices, createDatabase, updateDatabase, type SqlDatabase, type SqlDatabaseItem, type SqlDatabaseWrite } from "./api";
+import {
+  assistantChoices,
+  createDatabase,
+  updateDatabase,
+  type SqlDatabase,
+  type SqlDatabaseItem,
+  type SqlDatabaseWrite,
+} from "./api";
 import { t } from "./strings";
 
 const TYPES = ["managed", "postgresql"] as const;
@@ -19,16 +26,35 @@ type FormType = SqlDatabaseWrite["databaseType"];
  * (`database`): every setting but its type. The connection string is write-only: left empty, the
  * stored one stays. The API's errors show at their fields.
  */
-export function DatabaseForm({ database, organizationId, onClose, onSaved }: { database?: SqlDatabase | SqlDatabaseItem; organizationId: string; onClose: () => void; onSaved: (d: SqlDatabase) => void }) {
+export function DatabaseForm({
+  database,
+  organizationId,
+  onClose,
+  onSaved,
+}: {
+  database?: SqlDatabase | SqlDatabaseItem;
+  organizationId: string;
+  onClose: () => void;
+  onSaved: (d: SqlDatabase) => void;
+}) {
   const [type, setType] = useState<FormType>(database?.databaseType ?? "managed");
   const assistants = useResource(assistantChoices, [organizationId]);
   const external = type !== "managed";
   const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
-    const body: SqlDatabaseWrite = { name: text("name"), description: text("description"), databaseType: type, isActive: !!form.get("isActive"), chatbots: pickedIds(form, "chatbots"), groups: pickedGroups(form) };
+    const body: SqlDatabaseWrite = {
+      name: text("name"),
+      description: text("description"),
+      databaseType: type,
+      isActive: !!form.get("isActive"),
+      chatbots: pickedIds(form, "chatbots"),
+      groups: pickedGroups(form),
+    };
     if (external) {
       if (text("databaseUrl")) body.databaseUrl = text("databaseUrl");
-      const tables = text("includeTables").split(/[\s,]+/).filter(Boolean);
+      const tables = text("includeTables")
+        .split(/[\s,]+/)
+        .filter(Boolean);
       body.includeTables = tables.length ? { tables } : null;
     }
     onSaved(database ? await updateDatabase(database.id, body) : await createDatabase(body));
@@ -44,18 +70,42 @@ export function DatabaseForm({ database, organizationId, onClose, onSaved }: { d
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>{database ? t("save") : t("add")}</Button>
+          <Button type="submit" form={formId} variant="primary" busy={busy}>
+            {database ? t("save") : t("add")}
+          </Button>
         </>
       }
     >
       <form id={formId} onSubmit={submit} class="stack">
         <FormError problem={problem} />
-        <TextField label={t("name")} name="name" required maxLength={200} defaultValue={database?.name} error={err("name")} />
-        <TextField label={t("description")} name="description" maxLength={10000} defaultValue={database?.description} hint={t("descriptionHint")} error={err("description")} />
+        <TextField
+          label={t("name")}
+          name="name"
+          required
+          maxLength={200}
+          defaultValue={database?.name}
+          error={err("name")}
+        />
+        <TextField
+          label={t("description")}
+          name="description"
+          maxLength={10000}
+          defaultValue={database?.description}
+          hint={t("descriptionHint")}
+          error={err("description")}
+        />
         {database ? (
-          <p class="small">{t("databaseType")}: {t(`type_${database.databaseType}`)} <span class="muted">({t("typeFixed")})</span></p>
+          <p class="small">
+            {t("databaseType")}: {t(`type_${database.databaseType}`)} <span class="muted">({t("typeFixed")})</span>
+          </p>
         ) : (
-          <SelectField label={t("databaseType")} value={type} onChange={(e) => setType(e.currentTarget.value as FormType)} options={TYPES.map((k) => [k, t(`type_${k}`)])} hint={t(`typeHint_${type as (typeof TYPES)[number]}`)} />
+          <SelectField
+            label={t("databaseType")}
+            value={type}
+            onChange={(e) => setType(e.currentTarget.value as FormType)}
+            options={TYPES.map((k) => [k, t(`type_${k}`)])}
+            hint={t(`typeHint_${type as (typeof TYPES)[number]}`)}
+          />
         )}
         {external && (
           <TextField
@@ -70,9 +120,21 @@ export function DatabaseForm({ database, organizationId, onClose, onSaved }: { d
           />
         )}
         {external && (
-          <TextAreaField label={t("includeTables")} name="includeTables" rows={2} defaultValue={database?.includeTables?.tables.join("\n") ?? ""} hint={t("includeTablesHint")} error={err("includeTables")} />
+          <TextAreaField
+            label={t("includeTables")}
+            name="includeTables"
+            rows={2}
+            defaultValue={database?.includeTables?.tables.join("\n") ?? ""}
+            hint={t("includeTablesHint")}
+            error={err("includeTables")}
+          />
         )}
-        <CheckboxField label={t("active")} name="isActive" defaultChecked={database?.isActive ?? true} hint={t("activeHint")} />
+        <CheckboxField
+          label={t("active")}
+          name="isActive"
+          defaultChecked={database?.isActive ?? true}
+          hint={t("activeHint")}
+        />
         <CheckList
           legend={t("assistants")}
           hint={t("assistantsHint")}

@@ -39,11 +39,23 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
   };
   return (
     <>
-      <p class="back"><a href={`${BASE}/sql-databases`} onClick={followLink}>{t("allDatabases")}</a></p>
+      <p class="back">
+        <a href={`${BASE}/sql-databases`} onClick={followLink}>
+          {t("allDatabases")}
+        </a>
+      </p>
       <PageHeader title={d?.name ?? t("title")}>
         {manage && d?.canUpdate && <Button onClick={() => setEditing(true)}>{t("edit")}</Button>}
-        {manage && d?.databaseType === "managed" && <Button variant="primary" onClick={() => setUploading(true)}>{t("addTable")}</Button>}
-        {manage && d && d.databaseType !== "managed" && <Button busy={checking} onClick={check}>{t("checkConnection")}</Button>}
+        {manage && d?.databaseType === "managed" && (
+          <Button variant="primary" onClick={() => setUploading(true)}>
+            {t("addTable")}
+          </Button>
+        )}
+        {manage && d && d.databaseType !== "managed" && (
+          <Button busy={checking} onClick={check}>
+            {t("checkConnection")}
+          </Button>
+        )}
       </PageHeader>
       <ErrorAlert error={database.error} />
       {!d ? (
@@ -52,7 +64,12 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
         <>
           <p>
             {t(`type_${d.databaseType}`)} · <StatusBadge status={d.status} active={d.isActive} />
-            {d.databaseUrl && <> · <code>{d.databaseUrl}</code></>}
+            {d.databaseUrl && (
+              <>
+                {" "}
+                · <code>{d.databaseUrl}</code>
+              </>
+            )}
           </p>
           {d.description && <p class="muted">{d.description}</p>}
           <dl class="sql-facts small">
@@ -77,10 +94,18 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
                   <div class="section-head">
                     <h3>
                       <code>{table.tableName}</code>
-                      {table.rowCount !== null && <span class="muted small"> · {t("rows", { n: table.rowCount })}</span>}
+                      {table.rowCount !== null && (
+                        <span class="muted small"> · {t("rows", { n: table.rowCount })}</span>
+                      )}
                     </h3>
                     {manage && d.databaseType === "managed" && (
-                      <Button variant="danger" aria-label={t("deleteNamed", { name: table.tableName })} onClick={() => setDropping(table)}>{t("delete")}</Button>
+                      <Button
+                        variant="danger"
+                        aria-label={t("deleteNamed", { name: table.tableName })}
+                        onClick={() => setDropping(table)}
+                      >
+                        {t("delete")}
+                      </Button>
                     )}
                   </div>
                   {table.description && <p class="muted">{table.description}</p>}
@@ -88,7 +113,11 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
                     {table.columns.map((c, i) => (
                       <span key={c.id}>
                         {i > 0 && ", "}
-                        <code>{c.columnName}</code> <span class="muted">{c.columnType}{c.isPrimaryKey ? ` · ${t("primaryKey")}` : ""}</span>
+                        <code>{c.columnName}</code>{" "}
+                        <span class="muted">
+                          {c.columnType}
+                          {c.isPrimaryKey ? ` · ${t("primaryKey")}` : ""}
+                        </span>
                       </span>
                     ))}
                   </p>

@@ -22,7 +22,15 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
   const [editing, setEditing] = useState<SqlDatabaseItem | "new" | null>(null);
   const [deleting, setDeleting] = useState<SqlDatabaseItem | null>(null);
   const columns: Column<SqlDatabaseItem>[] = [
-    { label: t("name"), rowHeader: true, cell: (d) => <a href={`${BASE}/sql-databases/${d.id}`} onClick={followLink}>{d.name}</a> },
+    {
+      label: t("name"),
+      rowHeader: true,
+      cell: (d) => (
+        <a href={`${BASE}/sql-databases/${d.id}`} onClick={followLink}>
+          {d.name}
+        </a>
+      ),
+    },
     { label: t("databaseType"), cell: (d) => t(`type_${d.databaseType}`) },
     { label: t("status"), cell: (d) => <StatusBadge status={d.status} active={d.isActive} /> },
     { label: t("tables"), class: "wrap", cell: (d) => d.tables.map((x) => x.tableName).join(", ") || "—" },
@@ -34,16 +42,32 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
       hiddenLabel: true,
       cell: (d) => (
         <div class="row-actions">
-          {d.canUpdate && <Button aria-label={t("editNamed", { name: d.name })} onClick={() => setEditing(d)}>{t("edit")}</Button>}
-          {d.canDelete && <Button variant="danger" aria-label={t("deleteNamed", { name: d.name })} onClick={() => setDeleting(d)}>{t("delete")}</Button>}
+          {d.canUpdate && (
+            <Button aria-label={t("editNamed", { name: d.name })} onClick={() => setEditing(d)}>
+              {t("edit")}
+            </Button>
+          )}
+          {d.canDelete && (
+            <Button variant="danger" aria-label={t("deleteNamed", { name: d.name })} onClick={() => setDeleting(d)}>
+              {t("delete")}
+            </Button>
+          )}
         </div>
       ),
     });
   return (
     <>
-      <PageHeader title={t("title")}>{manage && <Button variant="primary" onClick={() => setEditing("new")}>{t("addDatabase")}</Button>}</PageHeader>
+      <PageHeader title={t("title")}>
+        {manage && (
+          <Button variant="primary" onClick={() => setEditing("new")}>
+            {t("addDatabase")}
+          </Button>
+        )}
+      </PageHeader>
       <p class="muted">{t("intro")}</p>
-      <h2 id="databases-title" class="sr-only">{t("title")}</h2>
+      <h2 id="databases-title" class="sr-only">
+        {t("title")}
+      </h2>
       <ErrorAlert error={databases.error} />
       {databases.data === undefined ? (
         databases.loading && <Loading />
@@ -51,7 +75,12 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
         <p>{t("noDatabases")}</p>
       ) : (
         <>
-          <DataTable labelledBy="databases-title" rows={databases.data.results} rowKey={(d) => d.id} columns={columns} />
+          <DataTable
+            labelledBy="databases-title"
+            rows={databases.data.results}
+            rowKey={(d) => d.id}
+            columns={columns}
+          />
           <Pager page={page} count={databases.data.count} pageSize={20} onPage={setPage} />
         </>
       )}

@@ -4,5 +4,9 @@ import { DatabaseList } from "./list";
 
 /** `/sql-databases`: the list; `/sql-databases/<id>`: one database. */
 export default function SqlDatabasesPage({ params, organizationId }: PageProps) {
-  return params.rest ? <DatabaseDetail id={params.rest} organizationId={organizationId} /> : <DatabaseList organizationId={organizationId} />;
+  return params.rest ? (
+    <DatabaseDetail id={params.rest} organizationId={organizationId} />
+  ) : (
+    <DatabaseList organizationId={organizationId} />
+  );
 }

@@ -3,7 +3,8 @@ import { defineStrings } from "../../i18n";
 export const t = defineStrings({
   en: {
     title: "SQL databases",
-    intro: "Databases that assistants in agent mode answer from with read-only SQL: a managed database of the service's own (tables from CSV or XLSX files), or your PostgreSQL.",
+    intro:
+      "Databases that assistants in agent mode answer from with read-only SQL: a managed database of the service's own (tables from CSV or XLSX files), or your PostgreSQL.",
     noDatabases: "No SQL databases yet.",
     addDatabase: "Add database",
     allDatabases: "← All SQL databases",
@@ -43,9 +44,11 @@ export const t = defineStrings({
     tableAdded: "Table {name} added.",
     checkConnection: "Check connection",
     askTitle: "Ask a question",
-    askIntro: "A model writes one read-only query for the question, as an assistant would, and the query runs. Nothing is stored.",
+    askIntro:
+      "A model writes one read-only query for the question, as an assistant would, and the query runs. Nothing is stored.",
     question: "Question",
-    questionHint: "The built-in local model runs only the SQL a question spells, as in: sql: \"select count(*) from sales\". A real model writes it from the question.",
+    questionHint:
+      'The built-in local model runs only the SQL a question spells, as in: sql: "select count(*) from sales". A real model writes it from the question.',
     model: "Model that writes the SQL",
     askButton: "Ask",
     generatedSql: "Generated SQL",
@@ -81,7 +84,8 @@ export const t = defineStrings({
   },
   "zh-TW": {
     title: "SQL 資料庫",
-    intro: "代理模式的助理以唯讀 SQL 作答的資料庫：服務自有的託管資料庫（由 CSV 或 XLSX 檔建立資料表），或您的 PostgreSQL。",
+    intro:
+      "代理模式的助理以唯讀 SQL 作答的資料庫：服務自有的託管資料庫（由 CSV 或 XLSX 檔建立資料表），或您的 PostgreSQL。",
     noDatabases: "尚無 SQL 資料庫。",
     addDatabase: "新增資料庫",
     allDatabases: "← 所有 SQL 資料庫",
@@ -123,7 +127,8 @@ export const t = defineStrings({
     askTitle: "提出問題",
     askIntro: "模型會像助理一樣為問題撰寫一個唯讀查詢並執行。不會儲存任何內容。",
     question: "問題",
-    questionHint: "內建的本機模型只執行問題中寫明的 SQL，例如：sql: \"select count(*) from sales\"。真正的模型會依問題撰寫。",
+    questionHint:
+      '內建的本機模型只執行問題中寫明的 SQL，例如：sql: "select count(*) from sales"。真正的模型會依問題撰寫。',
     model: "撰寫 SQL 的模型",
     askButton: "提問",
     generatedSql: "產生的 SQL",

@@ -4,7 +4,17 @@ import { tablesPath, type SqlTable } from "./api";
 import { t } from "./strings";
 
 /** A managed table from a CSV or XLSX file: column names from its header row, types from its values. */
-export function TableUpload({ databaseId, organizationId, onClose, onUploaded }: { databaseId: string; organizationId: string; onClose: () => void; onUploaded: (t: SqlTable) => void }) {
+export function TableUpload({
+  databaseId,
+  organizationId,
+  onClose,
+  onUploaded,
+}: {
+  databaseId: string;
+  organizationId: string;
+  onClose: () => void;
+  onUploaded: (t: SqlTable) => void;
+}) {
   return (
     <UploadDialog
       title={t("addTable")}
@@ -16,9 +26,29 @@ export function TableUpload({ databaseId, organizationId, onClose, onUploaded }:
       onUploaded={(answer) => onUploaded(answer as SqlTable)}
       fields={(problem) => (
         <>
-          <TextField label={t("tableFile")} name="file" type="file" accept=".csv,.xlsx" required hint={t("tableFileHint")} error={problem?.field("file")} />
-          <TextField label={t("tableName")} name="tableName" maxLength={63} hint={t("tableNameHint")} error={problem?.field("tableName")} />
-          <TextField label={t("description")} name="description" maxLength={10000} hint={t("tableDescriptionHint")} error={problem?.field("description")} />
+          <TextField
+            label={t("tableFile")}
+            name="file"
+            type="file"
+            accept=".csv,.xlsx"
+            required
+            hint={t("tableFileHint")}
+            error={problem?.field("file")}
+          />
+          <TextField
+            label={t("tableName")}
+            name="tableName"
+            maxLength={63}
+            hint={t("tableNameHint")}
+            error={problem?.field("tableName")}
+          />
+          <TextField
+            label={t("description")}
+            name="description"
+            maxLength={10000}
+            hint={t("tableDescriptionHint")}
+            error={problem?.field("description")}
+          />
         </>
       )}
     />

@@ -72,9 +72,23 @@ export function Chart({ title, starts, labels, series, format, onDrawn }: Props)
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
         axes: [
           { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
-          { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 56, values: (_u, ticks) => ticks.map(format) },
+          {
+            stroke: text,
+            grid: { stroke: grid, width: 1 },
+            ticks: { stroke: grid },
+            size: 56,
+            values: (_u, ticks) => ticks.map(format),
+          },
         ],
-        series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: colourOf(el, `chart-s${i + 1}`), width: 2, points: { show: starts.length <= 62 } }))],
+        series: [
+          {},
+          ...series.map((s, i) => ({
+            label: s.label,
+            stroke: colourOf(el, `chart-s${i + 1}`),
+            width: 2,
+            points: { show: starts.length <= 62 },
+          })),
+        ],
       },
       [starts.map((ms) => ms / 1000), ...series.map((s) => s.values)],
       el,
@@ -91,16 +105,27 @@ export function Chart({ title, starts, labels, series, format, onDrawn }: Props)
   };
   return (
     <figure class="chart" aria-labelledby={`${id}-title`}>
-      <figcaption id={`${id}-title`} class="chart-title">{title}</figcaption>
+      <figcaption id={`${id}-title`} class="chart-title">
+        {title}
+      </figcaption>
       {series.length > 1 && (
         <ul class="chart-legend" aria-hidden="true">
           {series.map((s, i) => (
-            <li key={s.label}><span class={`swatch chart-s${i + 1}`} />{s.label}</li>
+            <li key={s.label}>
+              <span class={`swatch chart-s${i + 1}`} />
+              {s.label}
+            </li>
           ))}
         </ul>
       )}
       <div ref={host} class="chart-plot" aria-hidden="true" />
-      <button type="button" class="btn quiet small" aria-expanded={tableShown} aria-controls={`${id}-table`} onClick={() => setTableShown(!tableShown)}>
+      <button
+        type="button"
+        class="btn quiet small"
+        aria-expanded={tableShown}
+        aria-controls={`${id}-table`}
+        onClick={() => setTableShown(!tableShown)}
+      >
         {tableShown ? t("hideTable") : t("showTable")}
       </button>
       {/* Shown, it scrolls: a focusable region, so keyboards can scroll it. */}
@@ -116,14 +141,22 @@ export function Chart({ title, starts, labels, series, format, onDrawn }: Props)
           <thead>
             <tr>
               <th scope="col">{t("day")}</th>
-              {series.map((s) => <th key={s.label} scope="col">{s.label}</th>)}
+              {series.map((s) => (
+                <th key={s.label} scope="col">
+                  {s.label}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {labels.map((label, row) => (
               <tr key={label}>
                 <th scope="row">{label}</th>
-                {series.map((s) => <td key={s.label} class="num">{s.values[row] === null ? "—" : format(s.values[row]!)}</td>)}
+                {series.map((s) => (
+                  <td key={s.label} class="num">
+                    {s.values[row] === null ? "—" : format(s.values[row]!)}
+                  </td>
+                ))}
               </tr>
             ))}
           </tbody>

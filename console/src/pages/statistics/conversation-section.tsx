@@ -29,7 +29,12 @@ export function ConversationSection({ chatbot, range }: { chatbot: string; range
         api.GET("/api/v1/chatbots/{chatbotPk}/statistics/", {
           params: {
             path: { chatbotPk: chatbot },
-            query: { datetimeFrom: range.startDate, datetimeTo: range.endDate, timezone: range.timezone, ...(includeTests ? { includeTests: "true" as const } : {}) },
+            query: {
+              datetimeFrom: range.startDate,
+              datetimeTo: range.endDate,
+              timezone: range.timezone,
+              ...(includeTests ? { includeTests: "true" as const } : {}),
+            },
           },
         }),
       ),
@@ -38,7 +43,12 @@ export function ConversationSection({ chatbot, range }: { chatbot: string; range
   return (
     <section aria-labelledby="stats-conversations" class="section">
       <h2 id="stats-conversations">{t("conversationStats")}</h2>
-      <CheckboxField label={t("includeTests")} hint={t("includeTestsHint")} checked={includeTests} onChange={(e) => setIncludeTests(e.currentTarget.checked)} />
+      <CheckboxField
+        label={t("includeTests")}
+        hint={t("includeTestsHint")}
+        checked={includeTests}
+        onChange={(e) => setIncludeTests(e.currentTarget.checked)}
+      />
       <ErrorAlert error={stats.error} />
       {stats.data ? (
         <dl class="totals" aria-label={t("conversationTotals")} aria-busy={stats.loading || undefined}>

@@ -15,8 +15,16 @@ type Group = Schemas["HumanGroupFigures"];
 type Figures = Schemas["HumanFigures"];
 type GroupBy = "agent" | "team" | "assistant";
 
-const NONE: Record<GroupBy, "unassigned" | "noTeam" | "noAssistant"> = { agent: "unassigned", team: "noTeam", assistant: "noAssistant" };
-const GROUP_LABELS: Record<GroupBy, "byAgent" | "byTeam" | "byAssistant"> = { agent: "byAgent", team: "byTeam", assistant: "byAssistant" };
+const NONE: Record<GroupBy, "unassigned" | "noTeam" | "noAssistant"> = {
+  agent: "unassigned",
+  team: "noTeam",
+  assistant: "noAssistant",
+};
+const GROUP_LABELS: Record<GroupBy, "byAgent" | "byTeam" | "byAssistant"> = {
+  agent: "byAgent",
+  team: "byTeam",
+  assistant: "byAssistant",
+};
 
 /** Seconds as a person reads a wait: "45 s", "3 min 20 s", "2 h 5 min"; a dash for none. */
 export function formatDuration(seconds: number | null): string {
@@ -28,24 +36,45 @@ export function formatDuration(seconds: number | null): string {
   return `${th("hours", { n: Math.floor(s / 3600) })}${minutes ? ` ${th("minutes", { n: minutes })}` : ""}`;
 }
 
-const csatText = (f: Figures) => (f.csat.average === null ? "—" : th("csatOf", { average: f.csat.average.toFixed(2), count: formatCount(f.csat.count) }));
+const csatText = (f: Figures) =>
+  f.csat.average === null
+    ? "—"
+    : th("csatOf", { average: f.csat.average.toFixed(2), count: formatCount(f.csat.count) });
 
 /**
  * The human side of the range (GET /human-statistics/): totals, handoffs and the median first
  * response per day, the figures per agent, team or assistant, and the same figures as a spreadsheet.
  */
-export function HumanSection({ organizationId, range, chatbot }: { organizationId: string; range: Range; chatbot: string }) {
+export function HumanSection({
+  organizationId,
+  range,
+  chatbot,
+}: {
+  organizationId: string;
+  range: Range;
+  chatbot: string;
+}) {
   const [groupBy, setGroupBy] = useState<GroupBy>("agent");
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<unknown>(null);
   const path = { organizationPk: organizationId };
   const base = { ...range, chatbot: chatbot || undefined };
   const days = useResource(
-    () => unwrap(api.GET("/api/v1/organizations/{organizationPk}/human-statistics/", { params: { path, query: { ...base, groupBy: "day" } } })),
+    () =>
+      unwrap(
+        api.GET("/api/v1/organizations/{organizationPk}/human-statistics/", {
+          params: { path, query: { ...base, groupBy: "day" } },
+        }),
+      ),
     [organizationId, range, chatbot],
   );
   const groups = useResource(
-    () => unwrap(api.GET("/api/v1/organizations/{organizationPk}/human-statistics/", { params: { path, query: { ...base, groupBy } } })),
+    () =>
+      unwrap(
+        api.GET("/api/v1/organizations/{organizationPk}/human-statistics/", {
+          params: { path, query: { ...base, groupBy } },
+        }),
+      ),
     [organizationId, range, chatbot, groupBy],
   );
 
@@ -54,9 +83,19 @@ export function HumanSection({ organizationId, range, chatbot }: { organizationI
     setExporting(true);
     setExportError(null);
     try {
-      const answer = await api.GET("/api/v1/organizations/{organizationPk}/human-statistics/export-excel/", { params: { path, query: { ...base, groupBy } }, parseAs: "blob" });
-      if (!answer.response.ok) throw new ApiProblem(answer.response.status, (answer.error as { detail?: string })?.detail ?? answer.response.statusText, "error");
-      const name = /filename="?([^";]+)"?/.exec(answer.response.headers.get("Content-Disposition") ?? "")?.[1] ?? "human-statistics.xlsx";
+      const answer = await api.GET("/api/v1/organizations/{organizationPk}/human-statistics/export-excel/", {
+        params: { path, query: { ...base, groupBy } },
+        parseAs: "blob",
+      });
+      if (!answer.response.ok)
+        throw new ApiProblem(
+          answer.response.status,
+          (answer.error as { detail?: string })?.detail ?? answer.response.statusText,
+          "error",
+        );
+      const name =
+        /filename="?([^";]+)"?/.exec(answer.response.headers.get("Content-Disposition") ?? "")?.[1] ??
+        "human-statistics.xlsx";
       const url = URL.createObjectURL(answer.data as Blob);
       Object.assign(document.createElement("a"), { href: url, download: name }).click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
@@ -71,11 +110,21 @@ export function HumanSection({ organizationId, range, chatbot }: { organizationI
   const perDay = days.data?.results;
   const starts = useMemo(() => (perDay ?? []).map((d) => Date.parse(`${d.key}T00:00:00`)), [perDay]);
   const labels = useMemo(() => (perDay ?? []).map((d) => d.key ?? ""), [perDay]);
-  const handoffSeries = useMemo(() => [{ label: th("handoffs"), values: (perDay ?? []).map((d) => d.handoffsCount) }], [perDay, locale.value]);
-  const responseSeries = useMemo(() => [{ label: th("medianFirstResponse"), values: (perDay ?? []).map((d) => d.firstResponseTime.median) }], [perDay, locale.value]);
+  const handoffSeries = useMemo(
+    () => [{ label: th("handoffs"), values: (perDay ?? []).map((d) => d.handoffsCount) }],
+    [perDay, locale.value],
+  );
+  const responseSeries = useMemo(
+    () => [{ label: th("medianFirstResponse"), values: (perDay ?? []).map((d) => d.firstResponseTime.median) }],
+    [perDay, locale.value],
+  );
 
   const columns: Column<Group>[] = [
-    { label: th(GROUP_LABELS[groupBy]), rowHeader: true, cell: (g) => g.name ?? (g.key === null ? th(NONE[groupBy]) : th("deleted")) },
+    {
+      label: th(GROUP_LABELS[groupBy]),
+      rowHeader: true,
+      cell: (g) => g.name ?? (g.key === null ? th(NONE[groupBy]) : th("deleted")),
+    },
     { label: th("handoffs"), class: "num", cell: (g) => formatCount(g.handoffsCount) },
     { label: th("resolved"), class: "num", cell: (g) => formatCount(g.resolvedCount) },
     { label: th("medianWaiting"), class: "num", cell: (g) => formatDuration(g.waitingTime.median) },
@@ -88,7 +137,9 @@ export function HumanSection({ organizationId, range, chatbot }: { organizationI
     <section aria-labelledby="stats-human" class="section" data-section="human">
       <div class="section-head">
         <h2 id="stats-human">{th("human")}</h2>
-        <Button onClick={download} busy={exporting} aria-label={th("exportHumanLabel")}>{th("exportHuman")}</Button>
+        <Button onClick={download} busy={exporting} aria-label={th("exportHumanLabel")}>
+          {th("exportHuman")}
+        </Button>
       </div>
       <p class="muted">{th("humanIntro")}</p>
       <ErrorAlert error={days.error ?? groups.error ?? exportError} />
@@ -103,11 +154,26 @@ export function HumanSection({ organizationId, range, chatbot }: { organizationI
             <Total label={th("medianFirstResponse")} value={formatDuration(total.firstResponseTime.median)} />
             <Total label={th("p90FirstResponse")} value={formatDuration(total.firstResponseTime.p90)} />
             <Total label={th("medianResolution")} value={formatDuration(total.resolutionTime.median)} />
-            <Total label={th("csatAverage")} value={total.csat.average === null ? "—" : total.csat.average.toFixed(2)} />
+            <Total
+              label={th("csatAverage")}
+              value={total.csat.average === null ? "—" : total.csat.average.toFixed(2)}
+            />
           </dl>
           <div class="charts">
-            <Chart title={th("handoffsPerDay")} starts={starts} labels={labels} series={handoffSeries} format={formatCount} />
-            <Chart title={th("firstResponsePerDay")} starts={starts} labels={labels} series={responseSeries} format={formatDuration} />
+            <Chart
+              title={th("handoffsPerDay")}
+              starts={starts}
+              labels={labels}
+              series={handoffSeries}
+              format={formatCount}
+            />
+            <Chart
+              title={th("firstResponsePerDay")}
+              starts={starts}
+              labels={labels}
+              series={responseSeries}
+              format={formatDuration}
+            />
           </div>
         </>
       )}

@@ -4,7 +4,8 @@ import { defineStrings } from "../../i18n";
 export const th = defineStrings({
   en: {
     human: "Human handoff",
-    humanIntro: "Conversations handed to people (by an assistant or an operator's takeover) in the range: how long visitors waited, how soon a person answered, and how satisfied they were.",
+    humanIntro:
+      "Conversations handed to people (by an assistant or an operator's takeover) in the range: how long visitors waited, how soon a person answered, and how satisfied they were.",
     groupBy: "Per",
     byAgent: "Agent",
     byTeam: "Team",

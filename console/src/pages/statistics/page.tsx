@@ -11,7 +11,16 @@ import { Chart } from "./chart";
 import { ConversationSection } from "./conversation-section";
 import { HumanSection } from "./human-section";
 import { RecordsSection } from "./records-section";
-import { TIMEZONE, formatCount, loadAssistants, loadSeries, localDay, type Range, type UsageBucket, type UsageCounts } from "./stats-api";
+import {
+  TIMEZONE,
+  formatCount,
+  loadAssistants,
+  loadSeries,
+  localDay,
+  type Range,
+  type UsageBucket,
+  type UsageCounts,
+} from "./stats-api";
 import { t } from "./strings";
 import { UsageSection } from "./usage-section";
 
@@ -43,17 +52,31 @@ export default function StatisticsPage({ organizationId }: PageProps) {
     <>
       <PageHeader title={t("title")} />
       <section aria-labelledby="stats-filters" class="section">
-        <h2 id="stats-filters" class="sr-only">{t("filters")}</h2>
+        <h2 id="stats-filters" class="sr-only">
+          {t("filters")}
+        </h2>
         <form class="filters" onSubmit={apply}>
           <TextField label={t("from")} name="startDate" type="date" required defaultValue={range.startDate} />
-          <TextField label={t("to")} name="endDate" type="date" required defaultValue={range.endDate} error={rangeError} />
+          <TextField
+            label={t("to")}
+            name="endDate"
+            type="date"
+            required
+            defaultValue={range.endDate}
+            error={rangeError}
+          />
           <SelectField
             label={t("assistant")}
             name="chatbot"
             defaultValue={chatbot}
-            options={[["", t("allAssistants")], ...(assistants.data ?? []).map((a): [string, string] => [a.id, a.name])]}
+            options={[
+              ["", t("allAssistants")],
+              ...(assistants.data ?? []).map((a): [string, string] => [a.id, a.name]),
+            ]}
           />
-          <Button type="submit" variant="primary">{t("apply")}</Button>
+          <Button type="submit" variant="primary">
+            {t("apply")}
+          </Button>
         </form>
         <p class="muted small">{t("daysIn", { timezone: range.timezone })}</p>
       </section>
@@ -61,13 +84,22 @@ export default function StatisticsPage({ organizationId }: PageProps) {
       {series.data === undefined ? (
         series.loading && <Loading />
       ) : (
-        <Overview title={name ? t("perDayOf", { name }) : t("perDay")} results={series.data.results} total={series.data.total} />
+        <Overview
+          title={name ? t("perDayOf", { name }) : t("perDay")}
+          results={series.data.results}
+          total={series.data.total}
+        />
       )}
       {/* The charts first: the tables below ask only once the series answered, so they do not compete with it. */}
       {(series.data || series.error) && (
         <>
           {chatbot && <ConversationSection chatbot={chatbot} range={range} />}
-          <UsageSection key={`${range.startDate}|${range.endDate}|${chatbot}`} organizationId={organizationId} range={range} chatbot={chatbot} />
+          <UsageSection
+            key={`${range.startDate}|${range.endDate}|${chatbot}`}
+            organizationId={organizationId}
+            range={range}
+            chatbot={chatbot}
+          />
           <HumanSection organizationId={organizationId} range={range} chatbot={chatbot} />
           {can("conversation.view") && <RecordsSection range={range} chatbot={chatbot} assistants={assistants.data} />}
         </>
@@ -87,7 +119,10 @@ const METRICS: { key: keyof UsageCounts; label: () => string }[] = [
 function Overview({ title, results, total }: { title: string; results: UsageBucket[]; total: UsageCounts }) {
   const starts = useMemo(() => results.map((b) => Number(b.startAt)), [results]);
   const labels = useMemo(() => results.map((b) => b.time), [results]);
-  const series = useMemo(() => METRICS.map((m) => [{ label: m.label(), values: results.map((b) => b[m.key]) }]), [results, locale.value]);
+  const series = useMemo(
+    () => METRICS.map((m) => [{ label: m.label(), values: results.map((b) => b[m.key]) }]),
+    [results, locale.value],
+  );
   // A User Timing mark once all four are drawn (for bench/console/statistics.mjs).
   const drawn = useMemo(() => {
     let left = METRICS.length;
@@ -106,7 +141,15 @@ function Overview({ title, results, total }: { title: string; results: UsageBuck
       </dl>
       <div class="charts">
         {METRICS.map((m, i) => (
-          <Chart key={m.key} title={m.label()} starts={starts} labels={labels} series={series[i]} format={formatCount} onDrawn={drawn} />
+          <Chart
+            key={m.key}
+            title={m.label()}
+            starts={starts}
+            labels={labels}
+            series={series[i]}
+            format={formatCount}
+            onDrawn={drawn}
+          />
         ))}
       </div>
     </section>

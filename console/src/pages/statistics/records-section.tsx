@@ -12,7 +12,14 @@ import type { ChatbotRecord, Range } from "./stats-api";
 import { t } from "./strings";
 
 const PAGE_SIZE = 20;
-const SCORES = ["faithfulness", "answerRelevancy", "contextPrecision", "answerCorrectness", "answerSimilarity", "contextRecall"] as const;
+const SCORES = [
+  "faithfulness",
+  "answerRelevancy",
+  "contextPrecision",
+  "answerCorrectness",
+  "answerSimilarity",
+  "contextRecall",
+] as const;
 
 interface Filters {
   userMessage: string;
@@ -23,18 +30,34 @@ interface Filters {
  * An assistant's questions and answers in the range (the chosen assistant, else one picked here),
  * filtered by text, a page at a time; and the same rows as a spreadsheet download.
  */
-export function RecordsSection({ range, chatbot, assistants }: { range: Range; chatbot: string; assistants: { id: string; name: string }[] | undefined }) {
+export function RecordsSection({
+  range,
+  chatbot,
+  assistants,
+}: {
+  range: Range;
+  chatbot: string;
+  assistants: { id: string; name: string }[] | undefined;
+}) {
   const [picked, setPicked] = useState("");
   const [filters, setFilters] = useState<Filters>({ userMessage: "", botMessage: "" });
   const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<unknown>(null);
   const bot = chatbot || picked || assistants?.[0]?.id || "";
-  const query = { ...range, userMessage: filters.userMessage || undefined, botMessage: filters.botMessage || undefined };
+  const query = {
+    ...range,
+    userMessage: filters.userMessage || undefined,
+    botMessage: filters.botMessage || undefined,
+  };
   const records = useResource(
     () =>
       bot
-        ? unwrap(api.GET("/api/v1/chatbots/{chatbotPk}/records/", { params: { path: { chatbotPk: bot }, query: { ...query, page, pageSize: PAGE_SIZE } } }))
+        ? unwrap(
+            api.GET("/api/v1/chatbots/{chatbotPk}/records/", {
+              params: { path: { chatbotPk: bot }, query: { ...query, page, pageSize: PAGE_SIZE } },
+            }),
+          )
         : Promise.resolve(undefined),
     [bot, range, filters, page],
   );
@@ -43,7 +66,10 @@ export function RecordsSection({ range, chatbot, assistants }: { range: Range; c
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     setPage(1);
-    setFilters({ userMessage: String(form.get("userMessage") ?? "").trim(), botMessage: String(form.get("botMessage") ?? "").trim() });
+    setFilters({
+      userMessage: String(form.get("userMessage") ?? "").trim(),
+      botMessage: String(form.get("botMessage") ?? "").trim(),
+    });
   };
 
   // Fetched through the client (it sends the organization), then saved under the API's file name.
@@ -51,9 +77,18 @@ export function RecordsSection({ range, chatbot, assistants }: { range: Range; c
     setExporting(true);
     setExportError(null);
     try {
-      const answer = await api.GET("/api/v1/chatbots/{chatbotPk}/records/export-excel/", { params: { path: { chatbotPk: bot }, query }, parseAs: "blob" });
-      if (!answer.response.ok) throw new ApiProblem(answer.response.status, (answer.error as { detail?: string })?.detail ?? answer.response.statusText, "error");
-      const name = /filename="?([^";]+)"?/.exec(answer.response.headers.get("Content-Disposition") ?? "")?.[1] ?? "records.xlsx";
+      const answer = await api.GET("/api/v1/chatbots/{chatbotPk}/records/export-excel/", {
+        params: { path: { chatbotPk: bot }, query },
+        parseAs: "blob",
+      });
+      if (!answer.response.ok)
+        throw new ApiProblem(
+          answer.response.status,
+          (answer.error as { detail?: string })?.detail ?? answer.response.statusText,
+          "error",
+        );
+      const name =
+        /filename="?([^";]+)"?/.exec(answer.response.headers.get("Content-Disposition") ?? "")?.[1] ?? "records.xlsx";
       const url = URL.createObjectURL(answer.data as Blob);
       const link = Object.assign(document.createElement("a"), { href: url, download: name });
       link.click();
@@ -69,8 +104,16 @@ export function RecordsSection({ range, chatbot, assistants }: { range: Range; c
   type Row = NonNullable<typeof records.data>["results"][number];
   const columns: Column<Row>[] = [
     { label: t("question"), rowHeader: true, class: "text", cell: (r) => r.inputMessage },
-    { label: t("answer"), class: "text", cell: (r) => (r.error ? <span class="status failed">{t("failed", { error: r.error })}</span> : r.outputMessage) },
-    { label: t("replyTime"), class: "num", cell: (r) => (r.replyTime === null ? "—" : t("seconds", { n: r.replyTime.toFixed(2) })) },
+    {
+      label: t("answer"),
+      class: "text",
+      cell: (r) => (r.error ? <span class="status failed">{t("failed", { error: r.error })}</span> : r.outputMessage),
+    },
+    {
+      label: t("replyTime"),
+      class: "num",
+      cell: (r) => (r.replyTime === null ? "—" : t("seconds", { n: r.replyTime.toFixed(2) })),
+    },
     { label: t("scores"), cell: (r) => <Scores record={r} /> },
     { label: t("askedAt"), class: "nowrap", cell: (r) => formatTime(r.createdAt) },
   ];
@@ -79,7 +122,11 @@ export function RecordsSection({ range, chatbot, assistants }: { range: Range; c
     <section aria-labelledby="stats-records" class="section">
       <div class="section-head">
         <h2 id="stats-records">{t("records")}</h2>
-        {bot && <Button onClick={download} busy={exporting}>{t("exportXlsx")}</Button>}
+        {bot && (
+          <Button onClick={download} busy={exporting}>
+            {t("exportXlsx")}
+          </Button>
+        )}
       </div>
       <p class="muted">{t("recordsIntro")}</p>
       {!assistants?.length ? (
@@ -97,7 +144,12 @@ export function RecordsSection({ range, chatbot, assistants }: { range: Range; c
               options={assistants.map((a): [string, string] => [a.id, a.name])}
             />
           )}
-          <TextField label={t("questionContains")} name="userMessage" maxLength={500} defaultValue={filters.userMessage} />
+          <TextField
+            label={t("questionContains")}
+            name="userMessage"
+            maxLength={500}
+            defaultValue={filters.userMessage}
+          />
           <TextField label={t("answerContains")} name="botMessage" maxLength={500} defaultValue={filters.botMessage} />
           <Button type="submit">{t("filter")}</Button>
         </form>

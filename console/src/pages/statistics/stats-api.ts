@@ -7,7 +7,8 @@ export type UsageCounts = Schemas["UsageCounts"];
 export type ChatbotUsage = Schemas["ChatbotUsage"];
 export type MemberUsage = Schemas["MemberUsage"];
 // From the list's answer: the generated ChatbotRecord schema types its nullable `contact` oddly.
-type RecordPage = paths["/api/v1/chatbots/{chatbotPk}/records/"]["get"]["responses"][200]["content"]["application/json"];
+type RecordPage =
+  paths["/api/v1/chatbots/{chatbotPk}/records/"]["get"]["responses"][200]["content"]["application/json"];
 export type ChatbotRecord = RecordPage["results"][number];
 
 /** What the page shows: a range of local days (in `timezone`, the browser's) and an assistant, or the whole organization. */
@@ -35,22 +36,46 @@ export function localDay(offset = 0): string {
 }
 
 const COUNTS: (keyof UsageCounts)[] = [
-  "conversationsCount", "messagesCount", "incomingMessagesCount", "outgoingMessagesCount", "repliesCount",
-  "failedRepliesCount", "wordsCount", "requestsCount", "inputTokens", "outputTokens", "totalTokens",
+  "conversationsCount",
+  "messagesCount",
+  "incomingMessagesCount",
+  "outgoingMessagesCount",
+  "repliesCount",
+  "failedRepliesCount",
+  "wordsCount",
+  "requestsCount",
+  "inputTokens",
+  "outputTokens",
+  "totalTokens",
 ];
 
 /**
  * The series per day and the totals: the organization's from the assistants' usage summary, one
  * assistant's from its usage time series (`includeTime`), summed here (its buckets cover the range).
  */
-export async function loadSeries(organizationPk: string, range: Range, chatbot: string): Promise<{ results: UsageBucket[]; total: UsageCounts }> {
-  const base = { startDate: range.startDate, endDate: range.endDate, timezone: range.timezone, timeGranularity: "day" as const };
+export async function loadSeries(
+  organizationPk: string,
+  range: Range,
+  chatbot: string,
+): Promise<{ results: UsageBucket[]; total: UsageCounts }> {
+  const base = {
+    startDate: range.startDate,
+    endDate: range.endDate,
+    timezone: range.timezone,
+    timeGranularity: "day" as const,
+  };
   if (!chatbot) {
-    const summary = await unwrap(api.GET("/api/v1/organizations/{organizationPk}/usage-statistics/chatbots/summary/", { params: { path: { organizationPk }, query: base } }));
+    const summary = await unwrap(
+      api.GET("/api/v1/organizations/{organizationPk}/usage-statistics/chatbots/summary/", {
+        params: { path: { organizationPk }, query: base },
+      }),
+    );
     return { results: summary.results, total: summary.total };
   }
   const answer = await unwrap(
-    api.GET("/api/v1/organizations/{organizationPk}/usage-statistics/chatbots/", { params: { path: { organizationPk }, query: { ...base, chatbot, includeTime: "true" } } }),
+    api.GET("/api/v1/organizations/{organizationPk}/usage-statistics/chatbots/", {
+      params: { path: { organizationPk }, query: { ...base, chatbot, includeTime: "true" } },
+    }),
   );
   const results = Array.isArray(answer) ? answer : [];
   const total = Object.fromEntries(COUNTS.map((k) => [k, results.reduce((n, b) => n + b[k], 0)])) as UsageCounts;
@@ -58,4 +83,5 @@ export async function loadSeries(organizationPk: string, range: Range, chatbot: 
 }
 
 /** Every assistant the member can see (names for the filter), up to 100. */
-export const loadAssistants = () => unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).then((p) => p.results);
+export const loadAssistants = () =>
+  unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).then((p) => p.results);

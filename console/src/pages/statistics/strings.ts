@@ -25,12 +25,14 @@ export const t = defineStrings({
     chartData: "{title}: data",
     usageByAssistant: "Usage per assistant",
     usageByMember: "Usage per member",
-    usageByMemberNote: "A member's usage is the traffic of the conversations they started through the API; visitors' traffic counts under assistants only.",
+    usageByMemberNote:
+      "A member's usage is the traffic of the conversations they started through the API; visitors' traffic counts under assistants only.",
     name: "Name",
     email: "E-mail",
     noUsage: "No usage in this range.",
     records: "Questions and answers",
-    recordsIntro: "Every question the assistant answered in the range, with its answer, reply time and evaluation scores.",
+    recordsIntro:
+      "Every question the assistant answered in the range, with its answer, reply time and evaluation scores.",
     question: "Question",
     answer: "Answer",
     askedAt: "Asked at",
@@ -57,7 +59,8 @@ export const t = defineStrings({
     conversationStats: "Conversations of the assistant",
     conversationTotals: "Conversation totals",
     includeTests: "Include test conversations",
-    includeTestsHint: "Conversations started from the assistant's try-it panel; left out by default, so the numbers are visitors' traffic.",
+    includeTestsHint:
+      "Conversations started from the assistant's try-it panel; left out by default, so the numbers are visitors' traffic.",
     contacts: "Contacts",
     replies: "Replies",
     likes: "Liked replies",

@@ -19,17 +19,41 @@ const countColumns = <Row extends UsageCounts>(): Column<Row>[] => [
 ];
 
 /** Usage per assistant and per member in the range (of one assistant when one is chosen), busiest first. */
-export function UsageSection({ organizationId, range, chatbot }: { organizationId: string; range: Range; chatbot: string }) {
+export function UsageSection({
+  organizationId,
+  range,
+  chatbot,
+}: {
+  organizationId: string;
+  range: Range;
+  chatbot: string;
+}) {
   const [botPage, setBotPage] = useState(1);
   const [memberPage, setMemberPage] = useState(1);
-  const query = { ...range, chatbot: chatbot || undefined, pageSize: PAGE_SIZE, sortBy: "messagesCount" as const, sortOrder: "desc" as const };
+  const query = {
+    ...range,
+    chatbot: chatbot || undefined,
+    pageSize: PAGE_SIZE,
+    sortBy: "messagesCount" as const,
+    sortOrder: "desc" as const,
+  };
   const path = { organizationPk: organizationId };
   const bots = useResource(
-    () => unwrap(api.GET("/api/v1/organizations/{organizationPk}/usage-statistics/chatbots/", { params: { path, query: { ...query, page: botPage } } })),
+    () =>
+      unwrap(
+        api.GET("/api/v1/organizations/{organizationPk}/usage-statistics/chatbots/", {
+          params: { path, query: { ...query, page: botPage } },
+        }),
+      ),
     [organizationId, range, chatbot, botPage],
   );
   const members = useResource(
-    () => unwrap(api.GET("/api/v1/organizations/{organizationPk}/usage-statistics/members/", { params: { path, query: { ...query, page: memberPage } } })),
+    () =>
+      unwrap(
+        api.GET("/api/v1/organizations/{organizationPk}/usage-statistics/members/", {
+          params: { path, query: { ...query, page: memberPage } },
+        }),
+      ),
     [organizationId, range, chatbot, memberPage],
   );
   return (
@@ -50,7 +74,11 @@ export function UsageSection({ organizationId, range, chatbot }: { organizationI
         <UsageTable<MemberUsage>
           labelledBy="usage-members"
           resource={members}
-          columns={[{ label: t("name"), rowHeader: true, cell: (r) => r.name }, { label: t("email"), cell: (r) => r.email }, ...countColumns<MemberUsage>()]}
+          columns={[
+            { label: t("name"), rowHeader: true, cell: (r) => r.name },
+            { label: t("email"), cell: (r) => r.email },
+            ...countColumns<MemberUsage>(),
+          ]}
           page={memberPage}
           onPage={setMemberPage}
         />

@@ -10,13 +10,29 @@ import { jsonObject } from "./json-field";
 import { t } from "./strings";
 
 /** Enables a registry entry as a connector (or changes one): its URL placeholders and service-account headers (write-only). */
-export function ConnectorForm({ connector, registry, onClose, onSaved }: { connector?: Connector; registry: RegistryEntry[]; onClose: () => void; onSaved: (c: Connector) => void }) {
+export function ConnectorForm({
+  connector,
+  registry,
+  onClose,
+  onSaved,
+}: {
+  connector?: Connector;
+  registry: RegistryEntry[];
+  onClose: () => void;
+  onSaved: (c: Connector) => void;
+}) {
   const [entryId, setEntryId] = useState(connector?.mcpRegistryId ?? registry[0]?.id ?? "");
   const entry = registry.find((e) => e.id === entryId);
   const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
-    const body: ConnectorWrite = { mcpRegistryId: entryId, displayName: text("displayName") || null, description: text("description") || null, isEnabled: !!form.get("isEnabled") };
-    if (entry?.urlVariables.length) body.urlVariables = Object.fromEntries(entry.urlVariables.map((v) => [v.name, text(`var-${v.name}`)]));
+    const body: ConnectorWrite = {
+      mcpRegistryId: entryId,
+      displayName: text("displayName") || null,
+      description: text("description") || null,
+      isEnabled: !!form.get("isEnabled"),
+    };
+    if (entry?.urlVariables.length)
+      body.urlVariables = Object.fromEntries(entry.urlVariables.map((v) => [v.name, text(`var-${v.name}`)]));
     const headers = jsonObject(text("authHeaders"), "authHeaders");
     if (headers) body.authHeaders = headers;
     else if (form.get("removeHeaders")) body.authHeaders = null;
@@ -32,7 +48,9 @@ export function ConnectorForm({ connector, registry, onClose, onSaved }: { conne
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>{connector ? t("save") : t("add")}</Button>
+          <Button type="submit" form={formId} variant="primary" busy={busy}>
+            {connector ? t("save") : t("add")}
+          </Button>
         </>
       }
     >
@@ -47,18 +65,52 @@ export function ConnectorForm({ connector, registry, onClose, onSaved }: { conne
           hint={entry?.description}
           error={problem?.field("mcpRegistryId")}
         />
-        <TextField label={t("displayName")} name="displayName" maxLength={200} defaultValue={connector?.displayName ?? ""} hint={t("defaultEntryName")} error={problem?.field("displayName")} />
-        <TextField label={t("description")} name="description" maxLength={10000} defaultValue={connector?.description ?? ""} error={problem?.field("description")} />
+        <TextField
+          label={t("displayName")}
+          name="displayName"
+          maxLength={200}
+          defaultValue={connector?.displayName ?? ""}
+          hint={t("defaultEntryName")}
+          error={problem?.field("displayName")}
+        />
+        <TextField
+          label={t("description")}
+          name="description"
+          maxLength={10000}
+          defaultValue={connector?.description ?? ""}
+          error={problem?.field("description")}
+        />
         {entry?.urlVariables.map((v) => (
-          <TextField key={v.name} label={v.name} name={`var-${v.name}`} required defaultValue={connector?.urlVariables[v.name] ?? ""} hint={v.description} error={problem?.field(`urlVariables.${v.name}`) ?? problem?.field("urlVariables")} />
+          <TextField
+            key={v.name}
+            label={v.name}
+            name={`var-${v.name}`}
+            required
+            defaultValue={connector?.urlVariables[v.name] ?? ""}
+            hint={v.description}
+            error={problem?.field(`urlVariables.${v.name}`) ?? problem?.field("urlVariables")}
+          />
         ))}
         {entry && entry.authKind !== "none" && (
           <>
-            <TextAreaField class="code" spellcheck={false} label={t("authHeaders")} name="authHeaders" rows={3} hint={`${entry.authHint}. ${connector?.hasAuthHeaders ? t("headersKept") : t("headersWriteOnly")}`} error={problem?.field("authHeaders")} />
+            <TextAreaField
+              class="code"
+              spellcheck={false}
+              label={t("authHeaders")}
+              name="authHeaders"
+              rows={3}
+              hint={`${entry.authHint}. ${connector?.hasAuthHeaders ? t("headersKept") : t("headersWriteOnly")}`}
+              error={problem?.field("authHeaders")}
+            />
             {connector?.hasAuthHeaders && <CheckboxField label={t("removeHeaders")} name="removeHeaders" />}
           </>
         )}
-        <CheckboxField label={t("enabled")} name="isEnabled" defaultChecked={connector?.isEnabled ?? true} hint={t("enabledHint")} />
+        <CheckboxField
+          label={t("enabled")}
+          name="isEnabled"
+          defaultChecked={connector?.isEnabled ?? true}
+          hint={t("enabledHint")}
+        />
       </form>
     </Dialog>
   );

@@ -23,12 +23,24 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
   const [crediting, setCrediting] = useState<Connector | null>(null);
   // The user's own credentials, for the connectors on this page whose server takes one.
   const needing = (connectors.data?.results ?? []).filter((c) => c.mcpRegistry.authKind !== "none");
-  const mine = useResource(() => myCredentials(needing.map((c) => c.id), session.value?.user.id ?? ""), [connectors.data]);
+  const mine = useResource(
+    () =>
+      myCredentials(
+        needing.map((c) => c.id),
+        session.value?.user.id ?? "",
+      ),
+    [connectors.data],
+  );
   const columns: Column<Connector>[] = [
     { label: t("displayName"), rowHeader: true, cell: (c) => c.displayName },
     { label: t("registryEntry"), cell: (c) => c.mcpRegistry.name },
     { label: t("serverUrl"), class: "wrap", cell: (c) => <span class="small">{c.serverUrl}</span> },
-    { label: t("status"), cell: (c) => <span class={`status ${c.isEnabled ? "ok" : "muted"}`}>{c.isEnabled ? t("enabled") : t("disabled")}</span> },
+    {
+      label: t("status"),
+      cell: (c) => (
+        <span class={`status ${c.isEnabled ? "ok" : "muted"}`}>{c.isEnabled ? t("enabled") : t("disabled")}</span>
+      ),
+    },
     { label: t("authHeaders"), cell: (c) => (c.hasAuthHeaders ? t("stored") : "—") },
     {
       label: t("myCredential"),
@@ -37,8 +49,16 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
         const held = mine.data?.get(c.id);
         return (
           <div class="credential-cell">
-            <span class={`status ${held ? "ok" : "muted"}`}>{mine.data ? (held ? t("credentialSet") : t("credentialNotSet")) : "…"}</span>
-            <Button disabled={!mine.data} aria-label={t(held ? "changeCredentialFor" : "setCredentialFor", { name: c.displayName })} onClick={() => setCrediting(c)}>{held ? t("change") : t("set")}</Button>
+            <span class={`status ${held ? "ok" : "muted"}`}>
+              {mine.data ? (held ? t("credentialSet") : t("credentialNotSet")) : "…"}
+            </span>
+            <Button
+              disabled={!mine.data}
+              aria-label={t(held ? "changeCredentialFor" : "setCredentialFor", { name: c.displayName })}
+              onClick={() => setCrediting(c)}
+            >
+              {held ? t("change") : t("set")}
+            </Button>
           </div>
         );
       },
@@ -50,8 +70,16 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
       hiddenLabel: true,
       cell: (c) => (
         <div class="row-actions">
-          <Button aria-label={t("editNamed", { name: c.displayName })} onClick={() => setEditing(c)}>{t("edit")}</Button>
-          <Button variant="danger" aria-label={t("deleteNamed", { name: c.displayName })} onClick={() => setDeleting(c)}>{t("delete")}</Button>
+          <Button aria-label={t("editNamed", { name: c.displayName })} onClick={() => setEditing(c)}>
+            {t("edit")}
+          </Button>
+          <Button
+            variant="danger"
+            aria-label={t("deleteNamed", { name: c.displayName })}
+            onClick={() => setDeleting(c)}
+          >
+            {t("delete")}
+          </Button>
         </div>
       ),
     });
@@ -59,7 +87,11 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
     <section aria-labelledby="connectors-title" class="section">
       <div class="section-head">
         <h2 id="connectors-title">{t("connectors")}</h2>
-        {manage && registry.data && <Button variant="primary" onClick={() => setEditing("new")}>{t("addConnector")}</Button>}
+        {manage && registry.data && (
+          <Button variant="primary" onClick={() => setEditing("new")}>
+            {t("addConnector")}
+          </Button>
+        )}
       </div>
       <p class="muted">{t("connectorsIntro")}</p>
       <ErrorAlert error={connectors.error ?? registry.error ?? mine.error} />
@@ -69,7 +101,12 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
         <p>{t("noConnectors")}</p>
       ) : (
         <>
-          <DataTable labelledBy="connectors-title" rows={connectors.data.results} rowKey={(c) => c.id} columns={columns} />
+          <DataTable
+            labelledBy="connectors-title"
+            rows={connectors.data.results}
+            rowKey={(c) => c.id}
+            columns={columns}
+          />
           <Pager page={page} count={connectors.data.count} pageSize={20} onPage={setPage} />
         </>
       )}

@@ -51,7 +51,8 @@ export function CredentialDialog({ connector, authHint, held, onClose, onChanged
       setRemoving(false);
     }
   };
-  const fieldError = problem && Object.entries(problem.errors).find(([k]) => k === "headers" || k.startsWith("headers."))?.[1][0];
+  const fieldError =
+    problem && Object.entries(problem.errors).find(([k]) => k === "headers" || k.startsWith("headers."))?.[1][0];
   const formId = `credential-${connector.id}`;
   return (
     <Dialog
@@ -60,16 +61,39 @@ export function CredentialDialog({ connector, authHint, held, onClose, onChanged
       onClose={onClose}
       footer={
         <>
-          {held && <Button variant="danger" busy={removing} onClick={remove}>{t("removeCredential")}</Button>}
+          {held && (
+            <Button variant="danger" busy={removing} onClick={remove}>
+              {t("removeCredential")}
+            </Button>
+          )}
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>{held ? t("replaceCredential") : t("saveCredential")}</Button>
+          <Button type="submit" form={formId} variant="primary" busy={busy}>
+            {held ? t("replaceCredential") : t("saveCredential")}
+          </Button>
         </>
       }
     >
       <form id={formId} onSubmit={submit} class="stack">
         <p class="muted">{held ? t("credentialHeld", { at: formatTime(held.updatedAt) }) : t("credentialNone")}</p>
-        <TextField label={t("credentialHeader")} name="header" required maxLength={100} pattern="[A-Za-z0-9_\-]+" defaultValue={headerOf(authHint)} spellcheck={false} />
-        <TextField label={t("credentialValue")} name="value" type="password" autoComplete="off" required maxLength={8000} hint={`${authHint}. ${t("credentialWriteOnly")}`} error={fieldError ?? undefined} />
+        <TextField
+          label={t("credentialHeader")}
+          name="header"
+          required
+          maxLength={100}
+          pattern="[A-Za-z0-9_\-]+"
+          defaultValue={headerOf(authHint)}
+          spellcheck={false}
+        />
+        <TextField
+          label={t("credentialValue")}
+          name="value"
+          type="password"
+          autoComplete="off"
+          required
+          maxLength={8000}
+          hint={`${authHint}. ${t("credentialWriteOnly")}`}
+          error={fieldError ?? undefined}
+        />
         {problem && !fieldError && <ErrorAlert error={problem} />}
         <ErrorAlert error={removeError} />
       </form>

@@ -2,7 +2,8 @@ import { ApiProblem } from "../../api/client";
 import { t } from "./strings";
 
 /** A field's own problem, shown at it like the API's (`problem.field(name)`). */
-export const fieldProblem = (field: string, message: string) => new ApiProblem(400, message, "invalid", { [field]: [message] });
+export const fieldProblem = (field: string, message: string) =>
+  new ApiProblem(400, message, "invalid", { [field]: [message] });
 
 /** A JSON object typed in a field: null when empty; a problem naming the field when it is not an object. */
 export function jsonObject(text: string, field: string): Record<string, unknown> | null {

@@ -11,7 +11,15 @@ import { t } from "./strings";
  * each a checkbox named `allowed` (what `mcpAllowedTools` will hold). Before the first load, the
  * stored choice is kept as hidden fields, so saving without loading changes nothing.
  */
-export function McpToolPicker({ read, stored, toolId }: { read: () => { mcpUrl: string; headers: Record<string, unknown> | null }; stored: string[] | null; toolId?: string }) {
+export function McpToolPicker({
+  read,
+  stored,
+  toolId,
+}: {
+  read: () => { mcpUrl: string; headers: Record<string, unknown> | null };
+  stored: string[] | null;
+  toolId?: string;
+}) {
   const [tools, setTools] = useState<RemoteTool[] | null>(null);
   const [server, setServer] = useState("");
   const [busy, setBusy] = useState(false);
@@ -33,7 +41,9 @@ export function McpToolPicker({ read, stored, toolId }: { read: () => { mcpUrl: 
   };
   return (
     <div class="mcp-picker">
-      <Button onClick={load} busy={busy}>{tools ? t("reloadTools") : t("loadTools")}</Button>
+      <Button onClick={load} busy={busy}>
+        {tools ? t("reloadTools") : t("loadTools")}
+      </Button>
       <ErrorAlert error={error} />
       {!tools && stored?.map((name) => <input key={name} type="hidden" name="allowed" value={name} />)}
       {!tools && stored && <p class="hint">{t("storedChoice", { names: stored.join(", ") })}</p>}
@@ -43,7 +53,12 @@ export function McpToolPicker({ read, stored, toolId }: { read: () => { mcpUrl: 
           {tools.length === 0 && <p class="muted">{t("noRemoteTools")}</p>}
           {tools.map((tool) => (
             <label key={tool.name} class="check">
-              <input type="checkbox" name="allowed" value={tool.name} defaultChecked={!stored || stored.includes(tool.name)} />
+              <input
+                type="checkbox"
+                name="allowed"
+                value={tool.name}
+                defaultChecked={!stored || stored.includes(tool.name)}
+              />
               <span>
                 <strong>{tool.title ?? tool.name}</strong> <code>{tool.name}</code>
                 {tool.description && <span class="muted small block">{tool.description}</span>}

@@ -24,7 +24,8 @@ export default function ToolsPage({ params, organizationId }: PageProps) {
   const onKey = (event: KeyboardEvent) => {
     const i = TABS.indexOf(tab);
     const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
-    if (event.key === "Home" || event.key === "End") choose(event.key === "Home" ? TABS[0] : TABS[TABS.length - 1], true);
+    if (event.key === "Home" || event.key === "End")
+      choose(event.key === "Home" ? TABS[0] : TABS[TABS.length - 1], true);
     else if (step) choose(TABS[(i + step + TABS.length) % TABS.length], true);
     else return;
     event.preventDefault();
@@ -52,7 +53,11 @@ export default function ToolsPage({ params, organizationId }: PageProps) {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === "tools" ? <ToolsSection organizationId={organizationId} /> : <ConnectorsSection organizationId={organizationId} />}
+        {tab === "tools" ? (
+          <ToolsSection organizationId={organizationId} />
+        ) : (
+          <ConnectorsSection organizationId={organizationId} />
+        )}
       </div>
     </>
   );

@@ -12,7 +12,17 @@ import { TYPES, TypeFields, typeBody, type FormType } from "./type-fields";
 import { t } from "./strings";
 
 /** Adds or changes a tool of any type; field errors (the API's, or JSON typed wrong) show at their fields. */
-export function ToolForm({ tool, organizationId, onClose, onSaved }: { tool?: Tool; organizationId: string; onClose: () => void; onSaved: (tool: Tool) => void }) {
+export function ToolForm({
+  tool,
+  organizationId,
+  onClose,
+  onSaved,
+}: {
+  tool?: Tool;
+  organizationId: string;
+  onClose: () => void;
+  onSaved: (tool: Tool) => void;
+}) {
   const [type, setType] = useState<FormType>((tool?.toolType as FormType) ?? "api");
   const form = useRef<HTMLFormElement>(null);
   const { busy, problem, submit } = useSubmit(async (data) => {
@@ -31,7 +41,10 @@ export function ToolForm({ tool, organizationId, onClose, onSaved }: { tool?: To
   });
   const readMcp = () => {
     const data = new FormData(form.current!);
-    return { mcpUrl: String(data.get("mcpUrl") ?? "").trim(), headers: jsonObject(String(data.get("rawMcpHeader") ?? ""), "rawMcpHeader") };
+    return {
+      mcpUrl: String(data.get("mcpUrl") ?? "").trim(),
+      headers: jsonObject(String(data.get("rawMcpHeader") ?? ""), "rawMcpHeader"),
+    };
   };
   const formId = tool ? `tool-form-${tool.id}` : "tool-form-new";
   const err = (name: string) => problem?.field(name);
@@ -43,17 +56,60 @@ export function ToolForm({ tool, organizationId, onClose, onSaved }: { tool?: To
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>{tool ? t("save") : t("add")}</Button>
+          <Button type="submit" form={formId} variant="primary" busy={busy}>
+            {tool ? t("save") : t("add")}
+          </Button>
         </>
       }
     >
       <form id={formId} ref={form} onSubmit={submit} class="stack">
         <FormError problem={problem} />
-        {!tool && <SelectField label={t("toolType")} value={type} onChange={(e) => setType(e.currentTarget.value as FormType)} options={TYPES.map((k) => [k, t(`type_${k}`)])} hint={t(`typeHint_${type}`)} />}
-        <TextField label={t("displayName")} name="displayName" required maxLength={200} defaultValue={tool?.displayName} error={err("displayName")} />
-        {type !== "mcp" && <TextField label={t("functionName")} name="name" required maxLength={64} pattern="[A-Za-z0-9_\-]{1,64}" defaultValue={tool?.name ?? ""} hint={t("functionNameHint")} error={err("name")} />}
-        <TextField label={t("description")} name="description" maxLength={10000} defaultValue={tool?.description} hint={t("descriptionHint")} error={err("description")} />
-        <TextAreaField label={t("prompt")} name="prompt" rows={2} maxLength={10000} defaultValue={tool?.prompt ?? ""} hint={t("promptHint")} error={err("prompt")} />
+        {!tool && (
+          <SelectField
+            label={t("toolType")}
+            value={type}
+            onChange={(e) => setType(e.currentTarget.value as FormType)}
+            options={TYPES.map((k) => [k, t(`type_${k}`)])}
+            hint={t(`typeHint_${type}`)}
+          />
+        )}
+        <TextField
+          label={t("displayName")}
+          name="displayName"
+          required
+          maxLength={200}
+          defaultValue={tool?.displayName}
+          error={err("displayName")}
+        />
+        {type !== "mcp" && (
+          <TextField
+            label={t("functionName")}
+            name="name"
+            required
+            maxLength={64}
+            pattern="[A-Za-z0-9_\-]{1,64}"
+            defaultValue={tool?.name ?? ""}
+            hint={t("functionNameHint")}
+            error={err("name")}
+          />
+        )}
+        <TextField
+          label={t("description")}
+          name="description"
+          maxLength={10000}
+          defaultValue={tool?.description}
+          hint={t("descriptionHint")}
+          error={err("description")}
+        />
+        <TextAreaField
+          label={t("prompt")}
+          name="prompt"
+          rows={2}
+          maxLength={10000}
+          defaultValue={tool?.prompt ?? ""}
+          hint={t("promptHint")}
+          error={err("prompt")}
+        />
         <TypeFields key={type} type={type} tool={tool} err={err} readMcp={readMcp} />
         <GroupPicker organizationId={organizationId} chosen={tool?.groups} error={err("groups")} />
       </form>

@@ -38,12 +38,25 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
   const [editing, setEditing] = useState<Tool | "new" | null>(null);
   const [deleting, setDeleting] = useState<Tool | null>(null);
   const columns: Column<Tool>[] = [
-    { label: t("displayName"), rowHeader: true, cell: (tool) => <>{tool.displayName} {tool.name && <code class="muted small">{tool.name}</code>}</> },
+    {
+      label: t("displayName"),
+      rowHeader: true,
+      cell: (tool) => (
+        <>
+          {tool.displayName} {tool.name && <code class="muted small">{tool.name}</code>}
+        </>
+      ),
+    },
     { label: t("toolType"), cell: (tool) => t(`type_${tool.toolType}` as "type_api") ?? tool.toolType },
     { label: t("target"), class: "wrap", cell: (tool) => <span class="small">{target(tool)}</span> },
     {
       label: t("remoteTools"),
-      cell: (tool) => (tool.toolType !== "mcp" ? "—" : Array.isArray(tool.mcpAllowedTools) ? (tool.mcpAllowedTools as string[]).join(", ") || t("none") : t("allTools")),
+      cell: (tool) =>
+        tool.toolType !== "mcp"
+          ? "—"
+          : Array.isArray(tool.mcpAllowedTools)
+            ? (tool.mcpAllowedTools as string[]).join(", ") || t("none")
+            : t("allTools"),
     },
   ];
   if (manage)
@@ -53,8 +66,18 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
       cell: (tool) =>
         tool.canUpdate && (
           <div class="row-actions">
-            <Button aria-label={t("editNamed", { name: tool.displayName })} onClick={() => setEditing(tool)}>{t("edit")}</Button>
-            {tool.canDelete && <Button variant="danger" aria-label={t("deleteNamed", { name: tool.displayName })} onClick={() => setDeleting(tool)}>{t("delete")}</Button>}
+            <Button aria-label={t("editNamed", { name: tool.displayName })} onClick={() => setEditing(tool)}>
+              {t("edit")}
+            </Button>
+            {tool.canDelete && (
+              <Button
+                variant="danger"
+                aria-label={t("deleteNamed", { name: tool.displayName })}
+                onClick={() => setDeleting(tool)}
+              >
+                {t("delete")}
+              </Button>
+            )}
           </div>
         ),
     });
@@ -62,7 +85,11 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
     <section aria-labelledby="tools-title" class="section">
       <div class="section-head">
         <h2 id="tools-title">{t("tools")}</h2>
-        {manage && <Button variant="primary" onClick={() => setEditing("new")}>{t("addTool")}</Button>}
+        {manage && (
+          <Button variant="primary" onClick={() => setEditing("new")}>
+            {t("addTool")}
+          </Button>
+        )}
       </div>
       <p class="muted">{t("toolsIntro")}</p>
       <ErrorAlert error={tools.error} />

@@ -15,7 +15,9 @@ const MAX_CHIPS = 13;
 type Item = string | { label: string; text?: string };
 /** Static chips as lines: `Label`, or `Label | text sent` when the text differs from the label. */
 const itemLines = (items: unknown) =>
-  (Array.isArray(items) ? (items as Item[]) : []).map((i) => (typeof i === "string" ? i : i.text && i.text !== i.label ? `${i.label} | ${i.text}` : i.label)).join("\n");
+  (Array.isArray(items) ? (items as Item[]) : [])
+    .map((i) => (typeof i === "string" ? i : i.text && i.text !== i.label ? `${i.label} | ${i.text}` : i.label))
+    .join("\n");
 function itemsOf(lines: string): Item[] {
   return lines
     .split("\n")
@@ -34,7 +36,12 @@ export function typeBody(type: FormType, form: FormData, tool?: Tool): Partial<T
   const parameters = () => ({ rawParametersSchema: jsonObject(text("rawParametersSchema"), "rawParametersSchema") });
   switch (type) {
     case "api":
-      return { apiUrl: text("apiUrl"), httpMethod: text("httpMethod") as ToolWrite["httpMethod"], rawHeaders: jsonObject(text("rawHeaders"), "rawHeaders"), ...parameters() };
+      return {
+        apiUrl: text("apiUrl"),
+        httpMethod: text("httpMethod") as ToolWrite["httpMethod"],
+        rawHeaders: jsonObject(text("rawHeaders"), "rawHeaders"),
+        ...parameters(),
+      };
     case "function":
       return { functionCode: text("functionCode"), ...parameters() };
     case "desktop":
@@ -46,11 +53,18 @@ export function typeBody(type: FormType, form: FormData, tool?: Tool): Partial<T
     }
     case "quick_reply":
       return {
-        quickReplyConfig: text("quickReplyMode") === "dynamic" ? { mode: "dynamic", maxItems: Number(text("maxItems")) } : { mode: "static", items: itemsOf(text("quickReplyItems")) },
+        quickReplyConfig:
+          text("quickReplyMode") === "dynamic"
+            ? { mode: "dynamic", maxItems: Number(text("maxItems")) }
+            : { mode: "static", items: itemsOf(text("quickReplyItems")) },
       };
     case "mcp": {
       const allowed = form.getAll("allowed").map(String);
-      return { mcpUrl: text("mcpUrl"), rawMcpHeader: jsonObject(text("rawMcpHeader"), "rawMcpHeader"), mcpAllowedTools: allowed.length || tool?.mcpAllowedTools ? allowed : null };
+      return {
+        mcpUrl: text("mcpUrl"),
+        rawMcpHeader: jsonObject(text("rawMcpHeader"), "rawMcpHeader"),
+        mcpAllowedTools: allowed.length || tool?.mcpAllowedTools ? allowed : null,
+      };
     }
   }
 }
@@ -66,21 +80,61 @@ interface Props {
 /** The fields a tool of `type` has beyond its names and description. */
 export function TypeFields({ type, tool, err, readMcp }: Props) {
   const code = { class: "code", spellcheck: false } as const;
-  const parameters = <TextAreaField {...code} label={t("parameters")} name="rawParametersSchema" rows={5} defaultValue={pretty(tool?.rawParametersSchema)} hint={t("parametersHint")} error={err("rawParametersSchema")} />;
+  const parameters = (
+    <TextAreaField
+      {...code}
+      label={t("parameters")}
+      name="rawParametersSchema"
+      rows={5}
+      defaultValue={pretty(tool?.rawParametersSchema)}
+      hint={t("parametersHint")}
+      error={err("rawParametersSchema")}
+    />
+  );
   switch (type) {
     case "api":
       return (
         <>
-          <TextField label={t("apiUrl")} name="apiUrl" type="url" required defaultValue={tool?.apiUrl ?? ""} error={err("apiUrl")} />
-          <SelectField label={t("httpMethod")} name="httpMethod" defaultValue={tool?.httpMethod ?? "get"} options={METHODS.map((m) => [m, m.toUpperCase()])} error={err("httpMethod")} />
-          <TextAreaField {...code} label={t("rawHeaders")} name="rawHeaders" rows={3} defaultValue={pretty(tool?.rawHeaders)} hint={t("jsonObjectHint")} error={err("rawHeaders")} />
+          <TextField
+            label={t("apiUrl")}
+            name="apiUrl"
+            type="url"
+            required
+            defaultValue={tool?.apiUrl ?? ""}
+            error={err("apiUrl")}
+          />
+          <SelectField
+            label={t("httpMethod")}
+            name="httpMethod"
+            defaultValue={tool?.httpMethod ?? "get"}
+            options={METHODS.map((m) => [m, m.toUpperCase()])}
+            error={err("httpMethod")}
+          />
+          <TextAreaField
+            {...code}
+            label={t("rawHeaders")}
+            name="rawHeaders"
+            rows={3}
+            defaultValue={pretty(tool?.rawHeaders)}
+            hint={t("jsonObjectHint")}
+            error={err("rawHeaders")}
+          />
           {parameters}
         </>
       );
     case "function":
       return (
         <>
-          <TextAreaField {...code} label={t("functionCode")} name="functionCode" rows={8} required defaultValue={tool?.functionCode ?? ""} hint={t("functionCodeHint")} error={err("functionCode")} />
+          <TextAreaField
+            {...code}
+            label={t("functionCode")}
+            name="functionCode"
+            rows={8}
+            required
+            defaultValue={tool?.functionCode ?? ""}
+            hint={t("functionCodeHint")}
+            error={err("functionCode")}
+          />
           {parameters}
         </>
       );
@@ -94,8 +148,25 @@ export function TypeFields({ type, tool, err, readMcp }: Props) {
     case "flex":
       return (
         <>
-          <TextAreaField {...code} label={t("flexTemplateJson")} name="flexTemplateJson" rows={8} required defaultValue={pretty(tool?.flexTemplateJson)} hint={t("flexTemplateHint")} error={err("flexTemplateJson")} />
-          <TextAreaField {...code} label={t("flexSchema")} name="flexSchema" rows={4} defaultValue={pretty(tool?.flexSchema)} hint={t("flexSchemaHint")} error={err("flexSchema")} />
+          <TextAreaField
+            {...code}
+            label={t("flexTemplateJson")}
+            name="flexTemplateJson"
+            rows={8}
+            required
+            defaultValue={pretty(tool?.flexTemplateJson)}
+            hint={t("flexTemplateHint")}
+            error={err("flexTemplateJson")}
+          />
+          <TextAreaField
+            {...code}
+            label={t("flexSchema")}
+            name="flexSchema"
+            rows={4}
+            defaultValue={pretty(tool?.flexSchema)}
+            hint={t("flexSchemaHint")}
+            error={err("flexSchema")}
+          />
         </>
       );
     case "quick_reply":
@@ -103,9 +174,28 @@ export function TypeFields({ type, tool, err, readMcp }: Props) {
     case "mcp":
       return (
         <>
-          <TextField label={t("mcpUrl")} name="mcpUrl" type="url" required defaultValue={tool?.mcpUrl ?? ""} error={err("mcpUrl")} />
-          <TextAreaField {...code} label={t("mcpHeaders")} name="rawMcpHeader" rows={3} defaultValue={pretty(tool?.rawMcpHeader)} hint={t("jsonObjectHint")} error={err("rawMcpHeader")} />
-          <McpToolPicker read={readMcp} stored={Array.isArray(tool?.mcpAllowedTools) ? (tool.mcpAllowedTools as string[]) : null} toolId={tool?.id} />
+          <TextField
+            label={t("mcpUrl")}
+            name="mcpUrl"
+            type="url"
+            required
+            defaultValue={tool?.mcpUrl ?? ""}
+            error={err("mcpUrl")}
+          />
+          <TextAreaField
+            {...code}
+            label={t("mcpHeaders")}
+            name="rawMcpHeader"
+            rows={3}
+            defaultValue={pretty(tool?.rawMcpHeader)}
+            hint={t("jsonObjectHint")}
+            error={err("rawMcpHeader")}
+          />
+          <McpToolPicker
+            read={readMcp}
+            stored={Array.isArray(tool?.mcpAllowedTools) ? (tool.mcpAllowedTools as string[]) : null}
+            toolId={tool?.id}
+          />
           {err("mcpAllowedTools") && <p class="field-error">{err("mcpAllowedTools")}</p>}
         </>
       );
@@ -118,11 +208,38 @@ function QuickReplyFields({ tool, err }: Pick<Props, "tool" | "err">) {
   const [mode, setMode] = useState(config.mode === "dynamic" ? "dynamic" : "static");
   return (
     <>
-      <SelectField label={t("quickReplyMode")} name="quickReplyMode" value={mode} onChange={(e) => setMode(e.currentTarget.value)} options={[["static", t("mode_static")], ["dynamic", t("mode_dynamic")]]} hint={t(`modeHint_${mode as "static"}`)} />
+      <SelectField
+        label={t("quickReplyMode")}
+        name="quickReplyMode"
+        value={mode}
+        onChange={(e) => setMode(e.currentTarget.value)}
+        options={[
+          ["static", t("mode_static")],
+          ["dynamic", t("mode_dynamic")],
+        ]}
+        hint={t(`modeHint_${mode as "static"}`)}
+      />
       {mode === "static" ? (
-        <TextAreaField label={t("quickReplyItems")} name="quickReplyItems" rows={5} required defaultValue={itemLines(config.items)} hint={t("quickReplyItemsHint")} error={err("quickReplyConfig")} />
+        <TextAreaField
+          label={t("quickReplyItems")}
+          name="quickReplyItems"
+          rows={5}
+          required
+          defaultValue={itemLines(config.items)}
+          hint={t("quickReplyItemsHint")}
+          error={err("quickReplyConfig")}
+        />
       ) : (
-        <TextField label={t("maxItems")} name="maxItems" type="number" required min={1} max={MAX_CHIPS} defaultValue={String(config.maxItems ?? 5)} error={err("quickReplyConfig")} />
+        <TextField
+          label={t("maxItems")}
+          name="maxItems"
+          type="number"
+          required
+          min={1}
+          max={MAX_CHIPS}
+          defaultValue={String(config.maxItems ?? 5)}
+          error={err("quickReplyConfig")}
+        />
       )}
     </>
   );

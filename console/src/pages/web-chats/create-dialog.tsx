@@ -26,7 +26,9 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
   const { busy, problem, submit } = useSubmit(async (form) => {
     const name = String(form.get("name") ?? "").trim();
     const chatbot = String(form.get("chatbot") ?? "");
-    const inbox = await unwrap(api.POST("/api/v1/inboxes/", { body: { name, channelType: "web", chatbot: chatbot ? { id: chatbot } : null } }));
+    const inbox = await unwrap(
+      api.POST("/api/v1/inboxes/", { body: { name, channelType: "web", chatbot: chatbot ? { id: chatbot } : null } }),
+    );
     toast(t("created", { name: inbox.name }));
     onClose();
     if (inbox.channel) navigate(`/web-chats/${inbox.channel.id}`);
@@ -39,7 +41,9 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="web-chat-new" variant="primary" busy={busy}>{t("create")}</Button>
+          <Button type="submit" form="web-chat-new" variant="primary" busy={busy}>
+            {t("create")}
+          </Button>
         </>
       }
     >
@@ -48,7 +52,13 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
         <p class="muted">{t("newWebChatIntro")}</p>
         <TextField label={t("name")} name="name" required maxLength={200} error={problem?.field("name")} />
         {choices.data ? (
-          <SelectField label={t("assistant")} name="chatbot" options={[...choices.data, ["", t("noAssistant")]]} hint={t("assistantHint")} error={problem?.field("chatbot") ?? problem?.field("chatbot.id")} />
+          <SelectField
+            label={t("assistant")}
+            name="chatbot"
+            options={[...choices.data, ["", t("noAssistant")]]}
+            hint={t("assistantHint")}
+            error={problem?.field("chatbot") ?? problem?.field("chatbot.id")}
+          />
         ) : (
           <Loading />
         )}

@@ -20,7 +20,9 @@ import { BusinessHoursForm } from "../../components/business-hours";
 async function load(id: string) {
   const chat = await unwrap(api.GET("/api/v1/web-chats/{id}/", { params: { path: { id } } }));
   // The assistant's name is what the widget shows as the sender; without the inbox it is the web chat's.
-  const inbox = await unwrap(api.GET("/api/v1/inboxes/{id}/", { params: { path: { id: chat.inbox.id } } })).catch(otherwise(null));
+  const inbox = await unwrap(api.GET("/api/v1/inboxes/{id}/", { params: { path: { id: chat.inbox.id } } })).catch(
+    otherwise(null),
+  );
   return { chat, assistantName: inbox?.chatbot?.name ?? null, businessHours: inbox ? inbox.businessHours : undefined };
 }
 
@@ -40,12 +42,27 @@ export function Designer({ id }: { id: string }) {
   return (
     <>
       <Editor key={saved.id} saved={saved} assistantName={loaded.data.assistantName} onSaved={setSaved} />
-      {loaded.data.businessHours !== undefined && <BusinessHoursForm key={`hours-${saved.id}`} inboxId={saved.inbox.id} hours={loaded.data.businessHours} canManage={can("inbox.manage")} />}
+      {loaded.data.businessHours !== undefined && (
+        <BusinessHoursForm
+          key={`hours-${saved.id}`}
+          inboxId={saved.inbox.id}
+          hours={loaded.data.businessHours}
+          canManage={can("inbox.manage")}
+        />
+      )}
     </>
   );
 }
 
-function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantName: string | null; onSaved: (chat: WebChat) => void }) {
+function Editor({
+  saved,
+  assistantName,
+  onSaved,
+}: {
+  saved: WebChat;
+  assistantName: string | null;
+  onSaved: (chat: WebChat) => void;
+}) {
   const canManage = can("inbox.manage");
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
   const [dirty, setDirty] = useState(false);
@@ -56,9 +73,15 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
   };
   const config = useMemo(() => previewConfig(draft, assistantName), [draft, assistantName]);
 
-  const { busy, problem, submit: save } = useSubmit(async () => {
+  const {
+    busy,
+    problem,
+    submit: save,
+  } = useSubmit(async () => {
     try {
-      const chat = await unwrap(api.PATCH("/api/v1/web-chats/{id}/", { params: { path: { id: saved.id } }, body: patchOf(draft) as never }));
+      const chat = await unwrap(
+        api.PATCH("/api/v1/web-chats/{id}/", { params: { path: { id: saved.id } }, body: patchOf(draft) as never }),
+      );
       onSaved(chat);
       setDraft(draftOf(chat));
       setDirty(false);
@@ -74,7 +97,9 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
   return (
     <>
       <PageHeader title={t("designerTitle", { name: saved.name })}>
-        <a class="btn secondary" href={`${BASE}/web-chats`} onClick={followLink}>{t("back")}</a>
+        <a class="btn secondary" href={`${BASE}/web-chats`} onClick={followLink}>
+          {t("back")}
+        </a>
       </PageHeader>
       {!canManage && <Notice>{t("readOnly")}</Notice>}
       {/* First: what most people open this page for is the code to paste, not the 3,000 px of design below. */}
@@ -104,14 +129,24 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
               <FeatureFields {...props} />
               <fieldset class="designer-group">
                 <legend>{t("domain")}</legend>
-                <TextField label={t("domainField")} value={draft.domain} spellcheck={false} placeholder="chat.example.com" hint={t("domainHint")} onInput={(e) => change({ domain: e.currentTarget.value })} error={problem?.field("customDomain.domain")} />
+                <TextField
+                  label={t("domainField")}
+                  value={draft.domain}
+                  spellcheck={false}
+                  placeholder="chat.example.com"
+                  hint={t("domainHint")}
+                  onInput={(e) => change({ domain: e.currentTarget.value })}
+                  error={problem?.field("customDomain.domain")}
+                />
                 <DomainCheck chat={saved} canManage={canManage} onChecked={onSaved} />
               </fieldset>
             </div>
           </fieldset>
           {canManage && (
             <div class="save-bar">
-              <Button type="submit" variant="primary" busy={busy}>{t("save")}</Button>
+              <Button type="submit" variant="primary" busy={busy}>
+                {t("save")}
+              </Button>
               {dirty && <span class="muted">{t("unsaved")}</span>}
             </div>
           )}
@@ -130,12 +165,22 @@ function Editor({ saved, assistantName, onSaved }: { saved: WebChat; assistantNa
 }
 
 /** Light or dark: which theme the colour fields edit and the preview shows. */
-function ModeSwitch({ dark, onChange, compact = false }: { dark: boolean; onChange: (dark: boolean) => void; compact?: boolean }) {
+function ModeSwitch({
+  dark,
+  onChange,
+  compact = false,
+}: {
+  dark: boolean;
+  onChange: (dark: boolean) => void;
+  compact?: boolean;
+}) {
   return (
     <div class={`mode-switch${compact ? " compact" : ""}`} role="group" aria-label={t("editing")}>
       {!compact && <span class="label">{t("editing")}</span>}
       {([false, true] as const).map((d) => (
-        <Button key={String(d)} aria-pressed={dark === d} onClick={() => onChange(d)}>{t(d ? "dark" : "light")}</Button>
+        <Button key={String(d)} aria-pressed={dark === d} onClick={() => onChange(d)}>
+          {t(d ? "dark" : "light")}
+        </Button>
       ))}
     </div>
   );

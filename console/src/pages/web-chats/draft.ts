@@ -54,7 +54,8 @@ const orNull = (s: string | null | undefined) => (s?.trim() ? s.trim() : null);
 
 /** The configuration the widget reads from `public/config/`, made from the unsaved draft (the preview's input). */
 export function previewConfig(d: Draft, assistantName: string | null) {
-  const colours = (theme: Theme) => Object.fromEntries(Object.entries(theme).filter(([, v]) => typeof v === "boolean" || HEX.test(String(v))));
+  const colours = (theme: Theme) =>
+    Object.fromEntries(Object.entries(theme).filter(([, v]) => typeof v === "boolean" || HEX.test(String(v))));
   return {
     id: d.id,
     name: d.name,
@@ -74,7 +75,13 @@ export function previewConfig(d: Draft, assistantName: string | null) {
 }
 
 /** Every key of a theme: what is unset is sent as null (PATCH removes it). */
-const themeWrite = (theme: Theme) => Object.fromEntries([...COLOURS, ...SHADOWS].map((k) => [k, typeof theme[k] === "string" ? orNull(theme[k] as string) : (theme[k] ?? null)]));
+const themeWrite = (theme: Theme) =>
+  Object.fromEntries(
+    [...COLOURS, ...SHADOWS].map((k) => [
+      k,
+      typeof theme[k] === "string" ? orNull(theme[k] as string) : (theme[k] ?? null),
+    ]),
+  );
 
 /** The PATCH body that saves the whole draft. */
 export function patchOf(d: Draft) {
@@ -95,4 +102,5 @@ export function patchOf(d: Draft) {
   };
 }
 
-export const snippetOf = (id: string) => `<script src="${location.origin}/widget.js" data-web-chat-id="${id}" async></script>`;
+export const snippetOf = (id: string) =>
+  `<script src="${location.origin}/widget.js" data-web-chat-id="${id}" async></script>`;

@@ -6,11 +6,14 @@ import { t } from "./strings";
 /** The full-page chat of a web chat, on this platform's origin. */
 export const pageOf = (id: string) => `${location.origin}/chat/${id}`;
 
-const iframeOf = (id: string) => `<iframe src="${pageOf(id)}" title="Chat" style="width:100%;height:640px;border:0" allow="microphone; geolocation; clipboard-write"></iframe>`;
+const iframeOf = (id: string) =>
+  `<iframe src="${pageOf(id)}" title="Chat" style="width:100%;height:640px;border:0" allow="microphone; geolocation; clipboard-write"></iframe>`;
 
 // The widget reads its script tag; React would add it again on each mount (twice in development),
 // and each copy would draw a second launcher: the example adds it once per page.
-const reactOf = (id: string) => `"use client"; // Next.js App Router: a client component. Render <ChatWidget /> once, e.g. in app/layout.tsx.
+const reactOf = (
+  id: string,
+) => `"use client"; // Next.js App Router: a client component. Render <ChatWidget /> once, e.g. in app/layout.tsx.
 import { useEffect } from "react";
 
 export function ChatWidget() {
@@ -30,13 +33,27 @@ export function EmbedCodes({ webChatId }: { webChatId: string }) {
   const page = pageOf(webChatId);
   return (
     <div class="embed-codes">
-      <Code title={t("codeScript")} hint={t("codeScriptHint")} code={snippetOf(webChatId)} copy={t("copySnippet")} rows={2} />
-      <Code title={t("codeIframe")} hint={t("codeIframeHint")} code={iframeOf(webChatId)} copy={t("copyIframe")} rows={3} />
+      <Code
+        title={t("codeScript")}
+        hint={t("codeScriptHint")}
+        code={snippetOf(webChatId)}
+        copy={t("copySnippet")}
+        rows={2}
+      />
+      <Code
+        title={t("codeIframe")}
+        hint={t("codeIframeHint")}
+        code={iframeOf(webChatId)}
+        copy={t("copyIframe")}
+        rows={3}
+      />
       <div class="embed-code">
         <h3>{t("fullPage")}</h3>
         <p class="hint">{t("fullPageHint")}</p>
         <div class="embed-link">
-          <a href={page} target="_blank" rel="noopener">{page}</a>
+          <a href={page} target="_blank" rel="noopener">
+            {page}
+          </a>
           <CopyButton text={page} label={t("copyLink")} />
         </div>
       </div>
@@ -45,13 +62,36 @@ export function EmbedCodes({ webChatId }: { webChatId: string }) {
   );
 }
 
-function Code({ title, hint, code, copy, rows }: { title: string; hint: string; code: string; copy: string; rows: number }) {
+function Code({
+  title,
+  hint,
+  code,
+  copy,
+  rows,
+}: {
+  title: string;
+  hint: string;
+  code: string;
+  copy: string;
+  rows: number;
+}) {
   const id = useId();
   return (
     <div class="embed-code">
       <h3 id={`${id}-title`}>{title}</h3>
-      <p class="hint" id={`${id}-hint`}>{hint}</p>
-      <textarea class="code" aria-labelledby={`${id}-title`} aria-describedby={`${id}-hint`} rows={rows} readOnly value={code} spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
+      <p class="hint" id={`${id}-hint`}>
+        {hint}
+      </p>
+      <textarea
+        class="code"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-hint`}
+        rows={rows}
+        readOnly
+        value={code}
+        spellcheck={false}
+        onFocus={(e) => e.currentTarget.select()}
+      />
       <CopyButton text={code} label={copy} />
     </div>
   );

@@ -42,15 +42,32 @@ export function IdentitySection({ chat, canManage }: { chat: WebChat; canManage:
         action={t("rotateAction")}
         onClose={() => setAsking(false)}
         onConfirm={async () => {
-          const answer = await unwrap(api.POST("/api/v1/web-chats/{id}/identity-secret/", { params: { path: { id: chat.id } } }));
+          const answer = await unwrap(
+            api.POST("/api/v1/web-chats/{id}/identity-secret/", { params: { path: { id: chat.id } } }),
+          );
           setSecret(answer.secret);
         }}
       />
       {secret && (
-        <Dialog title={t("secretTitle")} open onClose={() => setSecret(null)} footer={<Button variant="primary" onClick={() => setSecret(null)}>{t("done")}</Button>}>
+        <Dialog
+          title={t("secretTitle")}
+          open
+          onClose={() => setSecret(null)}
+          footer={
+            <Button variant="primary" onClick={() => setSecret(null)}>
+              {t("done")}
+            </Button>
+          }
+        >
           <Notice tone="warning">{t("secretWarning")}</Notice>
           <div class="secret">
-            <TextField label={t("secretLabel")} value={secret} readOnly spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
+            <TextField
+              label={t("secretLabel")}
+              value={secret}
+              readOnly
+              spellcheck={false}
+              onFocus={(e) => e.currentTarget.select()}
+            />
             <CopyButton text={secret} />
           </div>
         </Dialog>
@@ -63,7 +80,15 @@ export function IdentitySection({ chat, canManage }: { chat: WebChat; canManage:
 type Check = Schemas["WebChatDomainCheck"]["verification"];
 
 /** The saved custom domain's verification status, and the DNS check (inside the form's domain group). */
-export function DomainCheck({ chat, canManage, onChecked }: { chat: WebChat; canManage: boolean; onChecked: (chat: WebChat) => void }) {
+export function DomainCheck({
+  chat,
+  canManage,
+  onChecked,
+}: {
+  chat: WebChat;
+  canManage: boolean;
+  onChecked: (chat: WebChat) => void;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [check, setCheck] = useState<Check | null>(null);
@@ -73,7 +98,9 @@ export function DomainCheck({ chat, canManage, onChecked }: { chat: WebChat; can
     setBusy(true);
     setError(null);
     try {
-      const { verification, ...updated } = await unwrap(api.POST("/api/v1/web-chats/{id}/custom-domain/verify/", { params: { path: { id: chat.id } } }));
+      const { verification, ...updated } = await unwrap(
+        api.POST("/api/v1/web-chats/{id}/custom-domain/verify/", { params: { path: { id: chat.id } } }),
+      );
       setCheck(verification);
       onChecked(updated);
       const ok = updated.customDomain?.status === "active";
@@ -90,20 +117,34 @@ export function DomainCheck({ chat, canManage, onChecked }: { chat: WebChat; can
       <p class="hint">{t("domainIntro")}</p>
       <dl class="facts">
         <dt>{t("domainSaved")}</dt>
-        <dd><code>{domain.domain}</code></dd>
+        <dd>
+          <code>{domain.domain}</code>
+        </dd>
         <dt>{t("domainStatus")}</dt>
-        <dd><span class={`status ${status === "active" ? "ok" : status === "failed" ? "failed" : "muted"}`}>{t(status === "active" ? "activeDomain" : status)}</span></dd>
+        <dd>
+          <span class={`status ${status === "active" ? "ok" : status === "failed" ? "failed" : "muted"}`}>
+            {t(status === "active" ? "activeDomain" : status)}
+          </span>
+        </dd>
         {check && (
           <>
             <dt>{t("recordName")}</dt>
-            <dd><code>{check.recordName}</code></dd>
+            <dd>
+              <code>{check.recordName}</code>
+            </dd>
             <dt>{t("recordValue")}</dt>
-            <dd><code>{check.recordValue}</code></dd>
+            <dd>
+              <code>{check.recordValue}</code>
+            </dd>
           </>
         )}
       </dl>
       <ErrorAlert error={error} />
-      {canManage && <Button busy={busy} onClick={verify}>{t("verify")}</Button>}
+      {canManage && (
+        <Button busy={busy} onClick={verify}>
+          {t("verify")}
+        </Button>
+      )}
     </div>
   );
 }

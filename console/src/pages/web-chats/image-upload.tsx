@@ -15,8 +15,17 @@ export type Uploadable = (typeof UPLOADABLE)[number];
  * The API's upload flow: a signed upload for the field (modelName web-chat), the file posted to it
  * with its progress, then the key saved in the web chat, which answers with the image's public URL.
  */
-async function uploadImage(chatId: string, field: Uploadable, file: File, onProgress: (share: number) => void): Promise<WebChat> {
-  const signed = await unwrap(api.POST("/api/v1/upload-presigned-url/", { body: { modelName: "web-chat", fieldName: field, filename: file.name, fileSize: file.size } }));
+async function uploadImage(
+  chatId: string,
+  field: Uploadable,
+  file: File,
+  onProgress: (share: number) => void,
+): Promise<WebChat> {
+  const signed = await unwrap(
+    api.POST("/api/v1/upload-presigned-url/", {
+      body: { modelName: "web-chat", fieldName: field, filename: file.name, fileSize: file.size },
+    }),
+  );
   if (signed.method === "PUT") {
     const put = await fetchOrNetworkError(signed.url, { method: "PUT", headers: signed.headers, body: file });
     if (!put.ok) throw new ApiProblem(put.status, put.statusText, "upload_failed");
@@ -27,11 +36,23 @@ async function uploadImage(chatId: string, field: Uploadable, file: File, onProg
     form.set("file", file);
     await uploadForm(signed.url, form, { organizationId: organizationId.value, onProgress });
   }
-  return unwrap(api.PATCH("/api/v1/web-chats/{id}/", { params: { path: { id: chatId } }, body: { [field]: signed.fields.key } }));
+  return unwrap(
+    api.PATCH("/api/v1/web-chats/{id}/", { params: { path: { id: chatId } }, body: { [field]: signed.fields.key } }),
+  );
 }
 
 /** A button choosing an image file for `field`, saved at once (as the organization's logos are); its problem shows under it. */
-export function ImageUpload({ chatId, field, label, onSaved }: { chatId: string; field: Uploadable; label: string; onSaved: (chat: WebChat) => void }) {
+export function ImageUpload({
+  chatId,
+  field,
+  label,
+  onSaved,
+}: {
+  chatId: string;
+  field: Uploadable;
+  label: string;
+  onSaved: (chat: WebChat) => void;
+}) {
   const [share, setShare] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const choose = async (file: File) => {
@@ -69,7 +90,11 @@ export function ImageUpload({ chatId, field, label, onSaved }: { chatId: string;
         />
       </label>
       <UploadProgress share={share} label={t("uploadingImage", { name: label })} />
-      {error && <p class="field-error" id={errorId}>{error}</p>}
+      {error && (
+        <p class="field-error" id={errorId}>
+          {error}
+        </p>
+      )}
     </div>
   );
 }

@@ -19,27 +19,48 @@ const PAGE_SIZE = 20;
 export function WebChatList() {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const chats = useResource(() => unwrap(api.GET("/api/v1/web-chats/", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page]);
+  const chats = useResource(
+    () => unwrap(api.GET("/api/v1/web-chats/", { params: { query: { page, pageSize: PAGE_SIZE } } })),
+    [page],
+  );
   const columns: Column<WebChat>[] = [
     { label: t("name"), rowHeader: true, cell: (c) => c.name },
     { label: t("inbox"), cell: (c) => c.inbox.name },
     { label: t("access"), cell: (c) => t(c.accessType) },
-    { label: t("state"), cell: (c) => <span class={`status ${c.isActive ? "ok" : "muted"}`}>{t(c.isActive ? "active" : "inactive")}</span> },
+    {
+      label: t("state"),
+      cell: (c) => <span class={`status ${c.isActive ? "ok" : "muted"}`}>{t(c.isActive ? "active" : "inactive")}</span>,
+    },
     { label: t("updated"), cell: (c) => formatTime(c.updatedAt) },
     {
       label: t("design"),
       hiddenLabel: true,
       cell: (c) => (
         <div class="row-actions">
-          <a class="btn secondary" href={`${BASE}/web-chats/${c.id}`} onClick={followLink} aria-label={t("designNamed", { name: c.name })}>{t("design")}</a>
+          <a
+            class="btn secondary"
+            href={`${BASE}/web-chats/${c.id}`}
+            onClick={followLink}
+            aria-label={t("designNamed", { name: c.name })}
+          >
+            {t("design")}
+          </a>
         </div>
       ),
     },
   ];
   return (
     <>
-      <PageHeader title={t("title")}>{can("inbox.manage") && <Button variant="primary" onClick={() => setCreating(true)}>{t("newWebChat")}</Button>}</PageHeader>
-      <p class="muted" id="web-chats-intro">{t("intro")}</p>
+      <PageHeader title={t("title")}>
+        {can("inbox.manage") && (
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            {t("newWebChat")}
+          </Button>
+        )}
+      </PageHeader>
+      <p class="muted" id="web-chats-intro">
+        {t("intro")}
+      </p>
       <ErrorAlert error={chats.error} />
       {chats.data === undefined ? (
         chats.loading && <Loading />

@@ -11,7 +11,8 @@ const DOCUMENT =
 /** The real widget drawn with `config` (unsaved), in its light or dark theme, redrawn as they change. */
 export function WidgetPreview({ config, dark }: { config: unknown; dark: boolean }) {
   const frame = useRef<HTMLIFrameElement>(null);
-  const post = () => frame.current?.contentWindow?.postMessage({ type: "assistant-chat:preview", config, dark }, origin);
+  const post = () =>
+    frame.current?.contentWindow?.postMessage({ type: "assistant-chat:preview", config, dark }, origin);
   useEffect(post, [config, dark]);
   return (
     <iframe

@@ -41,14 +41,26 @@ export function DeliveriesSection({ inboxId, webhook }: { inboxId: string; webho
   const [error, setError] = useState<unknown>(null);
   const path = { inboxId, webhookId: webhook.id };
   const records = useResource(
-    () => unwrap(api.GET("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/records/", { params: { path, query: { page, pageSize: PAGE_SIZE, status: (status || undefined) as Delivery["status"] | undefined } } })),
+    () =>
+      unwrap(
+        api.GET("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/records/", {
+          params: {
+            path,
+            query: { page, pageSize: PAGE_SIZE, status: (status || undefined) as Delivery["status"] | undefined },
+          },
+        }),
+      ),
     [inboxId, webhook.id, status, page],
   );
 
   const redeliver = async (d: Delivery) => {
     setError(null);
     try {
-      const attempt = await unwrap(api.POST("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeliver/", { params: { path: { ...path, recordId: d.id } } }));
+      const attempt = await unwrap(
+        api.POST("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeliver/", {
+          params: { path: { ...path, recordId: d.id } },
+        }),
+      );
       toast(t("redelivered", { attempt: attempt.attempt }));
       await records.reload();
     } catch (err) {
@@ -61,7 +73,11 @@ export function DeliveriesSection({ inboxId, webhook }: { inboxId: string; webho
     { label: t("event"), cell: (d) => <code title={d.eventId}>{d.eventId.slice(-12)}</code> },
     { label: t("attempt"), class: "num", cell: (d) => d.attempt },
     { label: t("status"), cell: (d) => <DeliveryStatus delivery={d} /> },
-    { label: t("duration"), class: "num", cell: (d) => (d.durationMs === null ? t("none") : t("ms", { ms: d.durationMs })) },
+    {
+      label: t("duration"),
+      class: "num",
+      cell: (d) => (d.durationMs === null ? t("none") : t("ms", { ms: d.durationMs })),
+    },
     {
       label: t("actions"),
       hiddenLabel: true,
@@ -69,9 +85,13 @@ export function DeliveriesSection({ inboxId, webhook }: { inboxId: string; webho
         const named = { attempt: d.attempt, event: d.eventId.slice(-12) };
         return (
           <div class="row-actions">
-            <Button aria-label={t("detailsNamed", named)} onClick={() => setOpen(d)}>{t("details")}</Button>
+            <Button aria-label={t("detailsNamed", named)} onClick={() => setOpen(d)}>
+              {t("details")}
+            </Button>
             {webhook.isEnabled && (d.status === "success" || d.status === "failure") && (
-              <Button aria-label={t("redeliverNamed", named)} onClick={() => redeliver(d)}>{t("redeliver")}</Button>
+              <Button aria-label={t("redeliverNamed", named)} onClick={() => redeliver(d)}>
+                {t("redeliver")}
+              </Button>
             )}
           </div>
         );
@@ -84,7 +104,9 @@ export function DeliveriesSection({ inboxId, webhook }: { inboxId: string; webho
       <div class="section-head">
         <h2 id="deliveries-title">{t("deliveriesOf", { name: webhook.name })}</h2>
         <div class="row-actions">
-          <Button onClick={() => records.reload()} busy={records.loading}>{t("refresh")}</Button>
+          <Button onClick={() => records.reload()} busy={records.loading}>
+            {t("refresh")}
+          </Button>
           {webhook.isEnabled && <Button onClick={() => setConfirming(true)}>{t("redeliverFailed")}</Button>}
         </div>
       </div>
@@ -117,7 +139,12 @@ export function DeliveriesSection({ inboxId, webhook }: { inboxId: string; webho
         action={t("redeliver")}
         onClose={() => setConfirming(false)}
         onConfirm={async () => {
-          const queued = await unwrap(api.POST("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", { params: { path }, body: {} }));
+          const queued = await unwrap(
+            api.POST("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", {
+              params: { path },
+              body: {},
+            }),
+          );
           toast(t("redeliverFailedDone", { count: queued.count }));
           await records.reload();
         }}
@@ -132,9 +159,13 @@ function DeliveryDetails({ delivery: d, onClose }: { delivery: Delivery; onClose
     <Dialog title={t("detailsNamed", { attempt: d.attempt, event: d.eventId.slice(-12) })} open onClose={onClose}>
       <dl class="details">
         <dt>{t("status")}</dt>
-        <dd><DeliveryStatus delivery={d} /></dd>
+        <dd>
+          <DeliveryStatus delivery={d} />
+        </dd>
         <dt>{t("eventId")}</dt>
-        <dd><code>{d.eventId}</code></dd>
+        <dd>
+          <code>{d.eventId}</code>
+        </dd>
         <dt>{t("sentTo")}</dt>
         <dd class="wrap">{d.url ?? t("none")}</dd>
         <dt>{t("time")}</dt>
@@ -165,7 +196,13 @@ export function Body({ label, text }: { label: string; text: string | null }) {
   return (
     <div class="body-block">
       <h3>{label}</h3>
-      {text ? <pre tabIndex={0} aria-label={label}>{shown}</pre> : <p class="muted">{t("none")}</p>}
+      {text ? (
+        <pre tabIndex={0} aria-label={label}>
+          {shown}
+        </pre>
+      ) : (
+        <p class="muted">{t("none")}</p>
+      )}
     </div>
   );
 }

@@ -20,7 +20,10 @@ type TestResult = Schemas["WebhookTestSendResult"];
 
 /** The webhooks of an inbox: their settings, a test send, and the deliveries of the one chosen. */
 export default function WebhooksPage({ organizationId }: PageProps) {
-  const inboxes = useResource(() => unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } })).then((p) => p.results), [organizationId]);
+  const inboxes = useResource(
+    () => unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } })).then((p) => p.results),
+    [organizationId],
+  );
   const [picked, setPicked] = useState("");
   const inbox = inboxes.data?.find((i) => i.id === picked) ?? inboxes.data?.[0];
   return (
@@ -35,7 +38,12 @@ export default function WebhooksPage({ organizationId }: PageProps) {
       ) : (
         <>
           <div class="webhook-filters">
-            <SelectField label={t("inbox")} value={inbox.id} onChange={(e) => setPicked(e.currentTarget.value)} options={inboxes.data.map((i): [string, string] => [i.id, i.name])} />
+            <SelectField
+              label={t("inbox")}
+              value={inbox.id}
+              onChange={(e) => setPicked(e.currentTarget.value)}
+              options={inboxes.data.map((i): [string, string] => [i.id, i.name])}
+            />
           </div>
           <InboxWebhooks key={inbox.id} inboxId={inbox.id} inboxName={inbox.name} />
         </>
@@ -45,7 +53,13 @@ export default function WebhooksPage({ organizationId }: PageProps) {
 }
 
 function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: string }) {
-  const hooks = useResource(() => unwrap(api.GET("/api/v1/inboxes/{inboxId}/webhooks/", { params: { path: { inboxId }, query: { pageSize: 100 } } })), [inboxId]);
+  const hooks = useResource(
+    () =>
+      unwrap(
+        api.GET("/api/v1/inboxes/{inboxId}/webhooks/", { params: { path: { inboxId }, query: { pageSize: 100 } } }),
+      ),
+    [inboxId],
+  );
   const [editing, setEditing] = useState<Webhook | "new" | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
@@ -59,9 +73,18 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
     setTesting(webhook.id);
     setError(null);
     try {
-      const result = await unwrap(api.POST("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/send-test/", { params: { path: { inboxId, webhookId: webhook.id } } }));
+      const result = await unwrap(
+        api.POST("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/send-test/", {
+          params: { path: { inboxId, webhookId: webhook.id } },
+        }),
+      );
       setTested({ webhook, result });
-      announce(result.ok ? t("testOk", { code: result.statusCode ?? "", ms: result.durationMs ?? 0 }) : t("testFailed", { error: result.error ?? "" }), !result.ok);
+      announce(
+        result.ok
+          ? t("testOk", { code: result.statusCode ?? "", ms: result.durationMs ?? 0 })
+          : t("testFailed", { error: result.error ?? "" }),
+        !result.ok,
+      );
     } catch (err) {
       setError(problemOf(err));
     } finally {
@@ -72,7 +95,15 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
   const columns: Column<Webhook>[] = [
     { label: t("name"), rowHeader: true, cell: (w) => w.name },
     { label: t("direction"), cell: (w) => t(w.direction) },
-    { label: t("url"), class: "wrap", cell: (w) => <><code>{w.method}</code> {w.url}</> },
+    {
+      label: t("url"),
+      class: "wrap",
+      cell: (w) => (
+        <>
+          <code>{w.method}</code> {w.url}
+        </>
+      ),
+    },
     { label: t("status"), class: "text", cell: (w) => <WebhookState webhook={w} /> },
     { label: t("retries"), cell: (w) => (w.retryFailedDeliveries ? t("retryOn") : t("retryOff")) },
     { label: t("secret"), cell: (w) => (w.hasSecretToken ? <code>{w.secretTokenPreview}</code> : t("noSecret")) },
@@ -81,12 +112,26 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
       hiddenLabel: true,
       cell: (w) => (
         <div class="row-actions">
-          <Button aria-label={t("sendTestNamed", { name: w.name })} aria-busy={testing === w.id || undefined} onClick={() => sendTest(w)}>
+          <Button
+            aria-label={t("sendTestNamed", { name: w.name })}
+            aria-busy={testing === w.id || undefined}
+            onClick={() => sendTest(w)}
+          >
             {testing === w.id ? t("sendingTest") : t("sendTest")}
           </Button>
-          <Button aria-label={t("deliveriesNamed", { name: w.name })} aria-pressed={chosen === w.id} onClick={() => setChosen(w.id)}>{t("deliveries")}</Button>
-          <Button aria-label={t("editNamed", { name: w.name })} onClick={() => setEditing(w)}>{t("edit")}</Button>
-          <Button variant="danger" aria-label={t("deleteNamed", { name: w.name })} onClick={() => setDeleting(w)}>{t("delete")}</Button>
+          <Button
+            aria-label={t("deliveriesNamed", { name: w.name })}
+            aria-pressed={chosen === w.id}
+            onClick={() => setChosen(w.id)}
+          >
+            {t("deliveries")}
+          </Button>
+          <Button aria-label={t("editNamed", { name: w.name })} onClick={() => setEditing(w)}>
+            {t("edit")}
+          </Button>
+          <Button variant="danger" aria-label={t("deleteNamed", { name: w.name })} onClick={() => setDeleting(w)}>
+            {t("delete")}
+          </Button>
         </div>
       ),
     },
@@ -98,7 +143,9 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
       <section aria-labelledby="webhooks-title" class="section">
         <div class="section-head">
           <h2 id="webhooks-title">{t("webhooksOf", { inbox: inboxName })}</h2>
-          <Button variant="primary" onClick={() => setEditing("new")}>{t("addWebhook")}</Button>
+          <Button variant="primary" onClick={() => setEditing("new")}>
+            {t("addWebhook")}
+          </Button>
         </div>
         <ErrorAlert error={hooks.error ?? error} />
         {list === undefined ? (
@@ -129,7 +176,11 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
         action={t("delete")}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await unwrap(api.DELETE("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/", { params: { path: { inboxId, webhookId: deleting!.id } } }));
+          await unwrap(
+            api.DELETE("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/", {
+              params: { path: { inboxId, webhookId: deleting!.id } },
+            }),
+          );
           toast(t("deleted", { name: deleting!.name }));
           if (chosen === deleting!.id) setChosen(null);
           await hooks.reload();
@@ -142,7 +193,12 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
 /** Enabled, disabled by a member, or disabled by the service with when and why. */
 function WebhookState({ webhook: w }: { webhook: Webhook }) {
   if (w.isEnabled) return <span class="status ok">{t("enabled")}</span>;
-  if (w.disabledAt) return <span class="status failed">{t("disabledByService", { time: formatTime(w.disabledAt), reason: w.disabledReason ?? "" })}</span>;
+  if (w.disabledAt)
+    return (
+      <span class="status failed">
+        {t("disabledByService", { time: formatTime(w.disabledAt), reason: w.disabledReason ?? "" })}
+      </span>
+    );
   return <span class="status muted">{t("disabled")}</span>;
 }
 
@@ -152,7 +208,9 @@ function TestResultDialog({ webhook, result, onClose }: { webhook: Webhook; resu
     <Dialog title={t("testTitle", { name: webhook.name })} open onClose={onClose}>
       <p>
         <DeliveryStatus delivery={{ status: result.ok ? "success" : "failure", statusCode: result.statusCode }} />{" "}
-        {result.ok ? t("testOk", { code: result.statusCode ?? "", ms: result.durationMs ?? 0 }) : t("testFailed", { error: result.error ?? "" })}
+        {result.ok
+          ? t("testOk", { code: result.statusCode ?? "", ms: result.durationMs ?? 0 })
+          : t("testFailed", { error: result.error ?? "" })}
       </p>
       <Body label={t("requestBody")} text={result.requestBody} />
       <Body label={t("response")} text={result.response} />

@@ -3,7 +3,8 @@ import { defineStrings } from "../../i18n";
 export const t = defineStrings({
   en: {
     title: "Webhooks",
-    intro: "Webhooks push each message of an inbox to your systems as it is stored: visitors' messages (incoming) or the assistant's and agents' replies (outgoing).",
+    intro:
+      "Webhooks push each message of an inbox to your systems as it is stored: visitors' messages (incoming) or the assistant's and agents' replies (outgoing).",
     inbox: "Inbox",
     noInboxes: "Create an inbox first: webhooks belong to an inbox.",
     webhooksOf: "Webhooks of {inbox}",
@@ -27,7 +28,8 @@ export const t = defineStrings({
     retryOn: "Retried",
     retryOff: "Not retried",
     retryFailedDeliveries: "Retry failed deliveries",
-    retryHint: "10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h after each failure. Off: a failure is recorded and not retried.",
+    retryHint:
+      "10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h after each failure. Off: a failure is recorded and not retried.",
     conversationEvents: "Also send conversation lifecycle events",
     conversationEventsHint:
       "Handoff to a person, takeover, assignment and resolve, as conversation.updated payloads with what changed and why. A custom template tells them apart by event.",
@@ -49,7 +51,8 @@ export const t = defineStrings({
     secret: "Secret",
     noSecret: "None",
     newSecretTitle: "The webhook's secret",
-    newSecretWarning: "Copy the secret now: it is not shown again. Your receiver compares it with the X-Webhook-Secret header.",
+    newSecretWarning:
+      "Copy the secret now: it is not shown again. Your receiver compares it with the X-Webhook-Secret header.",
     done: "Done",
     save: "Save",
     add: "Add",
@@ -71,7 +74,8 @@ export const t = defineStrings({
     deliveries: "Deliveries",
     deliveriesNamed: "Deliveries of {name}",
     deliveriesOf: "Deliveries of {name}",
-    deliveriesIntro: "One record per attempt to push a message, newest first. A retry or a redelivery is a new attempt of the same event.",
+    deliveriesIntro:
+      "One record per attempt to push a message, newest first. A retry or a redelivery is a new attempt of the same event.",
     noDeliveries: "No deliveries yet.",
     refresh: "Refresh",
     redeliverFailed: "Redeliver failed events",
@@ -129,9 +133,11 @@ export const t = defineStrings({
     retryOn: "會重試",
     retryOff: "不重試",
     retryFailedDeliveries: "重試失敗的推送",
-    retryHint: "每次失敗後 10 秒、1 分、5 分、30 分、2 小時、6 小時、12 小時與 24 小時重試。關閉時失敗只會記錄，不會重試。",
+    retryHint:
+      "每次失敗後 10 秒、1 分、5 分、30 分、2 小時、6 小時、12 小時與 24 小時重試。關閉時失敗只會記錄，不會重試。",
     conversationEvents: "同時推送對話狀態事件",
-    conversationEventsHint: "轉接真人、接手、指派與結案，以 conversation.updated 推送，附上變更內容與原因。自訂範本可用 event 區分事件種類。",
+    conversationEventsHint:
+      "轉接真人、接手、指派與結案，以 conversation.updated 推送，附上變更內容與原因。自訂範本可用 event 區分事件種類。",
     templatePreset: "內容格式",
     service_standard: "標準",
     genesys_cloud: "Genesys Cloud",

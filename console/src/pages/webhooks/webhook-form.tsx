@@ -40,7 +40,17 @@ function randomSecret(): string {
  * A new secret (typed or generated) is shown once after saving, with a copy button; the API never
  * returns it.
  */
-export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: string; webhook?: Webhook; onClose: () => void; onSaved: (w: Webhook) => void }) {
+export function WebhookForm({
+  inboxId,
+  webhook,
+  onClose,
+  onSaved,
+}: {
+  inboxId: string;
+  webhook?: Webhook;
+  onClose: () => void;
+  onSaved: (w: Webhook) => void;
+}) {
   const [direction, setDirection] = useState<WebhookWrite["direction"]>(webhook?.direction ?? "outgoing");
   const [method, setMethod] = useState<NonNullable<WebhookWrite["method"]>>(webhook?.method ?? "POST");
   const [preset, setPreset] = useState<WebhookWrite["templatePreset"]>(webhook?.templatePreset ?? "service_standard");
@@ -67,12 +77,18 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
       templatePreset: preset,
       headers,
     };
-    if (preset === "custom" || webhook?.customTemplate) body.customTemplate = preset === "custom" ? String(form.get("customTemplate") ?? "") : webhook?.customTemplate;
+    if (preset === "custom" || webhook?.customTemplate)
+      body.customTemplate = preset === "custom" ? String(form.get("customTemplate") ?? "") : webhook?.customTemplate;
     const newSecret = secret.trim();
     if (form.get("removeSecret")) body.secretToken = null;
     else if (newSecret) body.secretToken = newSecret;
     const saved = webhook
-      ? await unwrap(api.PATCH("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/", { params: { path: { inboxId, webhookId: webhook.id } }, body }))
+      ? await unwrap(
+          api.PATCH("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/", {
+            params: { path: { inboxId, webhookId: webhook.id } },
+            body,
+          }),
+        )
       : await unwrap(api.POST("/api/v1/inboxes/{inboxId}/webhooks/", { params: { path: { inboxId } }, body }));
     onSaved(saved);
     if (body.secretToken) setShownSecret(newSecret);
@@ -81,16 +97,33 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
 
   if (shownSecret)
     return (
-      <Dialog title={t("newSecretTitle")} open onClose={onClose} footer={<Button variant="primary" onClick={onClose}>{t("done")}</Button>}>
+      <Dialog
+        title={t("newSecretTitle")}
+        open
+        onClose={onClose}
+        footer={
+          <Button variant="primary" onClick={onClose}>
+            {t("done")}
+          </Button>
+        }
+      >
         <Notice tone="warning">{t("newSecretWarning")}</Notice>
         <div class="secret">
-          <TextField label={t("secretToken")} value={shownSecret} readOnly spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
+          <TextField
+            label={t("secretToken")}
+            value={shownSecret}
+            readOnly
+            spellcheck={false}
+            onFocus={(e) => e.currentTarget.select()}
+          />
           <CopyButton text={shownSecret} />
         </div>
       </Dialog>
     );
   const formId = webhook ? `webhook-form-${webhook.id}` : "webhook-form-new";
-  const headerLines = Object.entries(webhook?.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join("\n");
+  const headerLines = Object.entries(webhook?.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}`)
+    .join("\n");
   return (
     <Dialog
       title={webhook ? t("editWebhook") : t("addWebhook")}
@@ -99,13 +132,22 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
       footer={
         <>
           <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>{webhook ? t("save") : t("add")}</Button>
+          <Button type="submit" form={formId} variant="primary" busy={busy}>
+            {webhook ? t("save") : t("add")}
+          </Button>
         </>
       }
     >
       <form id={formId} class="stack" onSubmit={submit}>
         <FormError problem={problem} />
-        <TextField label={t("name")} name="name" required maxLength={200} defaultValue={webhook?.name} error={problem?.field("name")} />
+        <TextField
+          label={t("name")}
+          name="name"
+          required
+          maxLength={200}
+          defaultValue={webhook?.name}
+          error={problem?.field("name")}
+        />
         <SelectField
           label={t("direction")}
           value={direction}
@@ -113,10 +155,29 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
           options={DIRECTIONS.map((d) => [d, t(d)])}
           error={problem?.field("direction")}
         />
-        <TextField label={t("url")} name="url" type="url" required maxLength={2000} defaultValue={webhook?.url} hint={t("urlHint")} error={problem?.field("url")} />
-        <SelectField label={t("method")} value={method} onChange={(e) => setMethod(e.currentTarget.value as typeof method)} options={METHODS.map((m) => [m, m])} />
+        <TextField
+          label={t("url")}
+          name="url"
+          type="url"
+          required
+          maxLength={2000}
+          defaultValue={webhook?.url}
+          hint={t("urlHint")}
+          error={problem?.field("url")}
+        />
+        <SelectField
+          label={t("method")}
+          value={method}
+          onChange={(e) => setMethod(e.currentTarget.value as typeof method)}
+          options={METHODS.map((m) => [m, m])}
+        />
         <CheckboxField label={t("isEnabled")} name="isEnabled" defaultChecked={webhook?.isEnabled ?? true} />
-        <CheckboxField label={t("retryFailedDeliveries")} name="retryFailedDeliveries" defaultChecked={webhook?.retryFailedDeliveries ?? false} hint={t("retryHint")} />
+        <CheckboxField
+          label={t("retryFailedDeliveries")}
+          name="retryFailedDeliveries"
+          defaultChecked={webhook?.retryFailedDeliveries ?? false}
+          hint={t("retryHint")}
+        />
         <SelectField
           label={t("templatePreset")}
           value={preset}
@@ -134,9 +195,24 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
           />
         )}
         {preset === "custom" && (
-          <TextAreaField label={t("customTemplate")} name="customTemplate" rows={6} spellcheck={false} defaultValue={webhook?.customTemplate ?? ""} hint={t("customTemplateHint")} error={problem?.field("customTemplate")} />
+          <TextAreaField
+            label={t("customTemplate")}
+            name="customTemplate"
+            rows={6}
+            spellcheck={false}
+            defaultValue={webhook?.customTemplate ?? ""}
+            hint={t("customTemplateHint")}
+            error={problem?.field("customTemplate")}
+          />
         )}
-        <TextAreaField label={t("headers")} name="headers" spellcheck={false} defaultValue={headerLines} hint={t("headersHint")} error={headersError ?? problem?.field("headers")} />
+        <TextAreaField
+          label={t("headers")}
+          name="headers"
+          spellcheck={false}
+          defaultValue={headerLines}
+          hint={t("headersHint")}
+          error={headersError ?? problem?.field("headers")}
+        />
         <div class="secret">
           <TextField
             label={t("secretToken")}
@@ -144,7 +220,11 @@ export function WebhookForm({ inboxId, webhook, onClose, onSaved }: { inboxId: s
             autoComplete="off"
             value={secret}
             onInput={(e) => setSecret(e.currentTarget.value)}
-            hint={webhook?.hasSecretToken ? t("secretKeep", { preview: webhook.secretTokenPreview ?? "••••" }) : t("secretHint")}
+            hint={
+              webhook?.hasSecretToken
+                ? t("secretKeep", { preview: webhook.secretTokenPreview ?? "••••" })
+                : t("secretHint")
+            }
             error={problem?.field("secretToken")}
           />
           <Button onClick={() => setSecret(randomSecret())}>{t("generate")}</Button>

@@ -24,6 +24,12 @@ export const registerBulkCreateGroupChatbots = (r: Router) =>
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "group.manage");
     const group = await findGroup(c.var.db, access.organizationId, groupPk);
-    const created = await addGroupChatbots(c.var.db, access, c.var.principal.userId, group, c.req.valid("json").chatbots);
+    const created = await addGroupChatbots(
+      c.var.db,
+      access,
+      c.var.principal.userId,
+      group,
+      c.req.valid("json").chatbots,
+    );
     return c.json(created, 201);
   });

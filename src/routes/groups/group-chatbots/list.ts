@@ -6,7 +6,12 @@ import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
 import { chatbotGroups } from "../../../db/schema";
 import { orgAccess, requirePermission } from "../../../services/access";
 import { findGroup } from "../../../services/groups";
-import { countGroupChatbots, groupChatbotFilter, groupChatbotRecord, selectGroupChatbots } from "../../../services/group-chatbots";
+import {
+  countGroupChatbots,
+  groupChatbotFilter,
+  groupChatbotRecord,
+  selectGroupChatbots,
+} from "../../../services/group-chatbots";
 import { GroupChatbotListQuery, GroupChatbotSchema, GroupPkParams } from "./schema";
 
 const route = createRoute({
@@ -16,7 +21,10 @@ const route = createRoute({
   summary: "List a group's assistants",
   description: "Requires `group.view`. Only assistants you can see are listed (owners see all). Oldest link first.",
   request: { params: GroupPkParams, query: GroupChatbotListQuery },
-  responses: { 200: json(pageOf(GroupChatbotSchema, "GroupChatbotPage"), "Group assistants"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(pageOf(GroupChatbotSchema, "GroupChatbotPage"), "Group assistants"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerListGroupChatbots = (r: Router) =>
@@ -31,7 +39,11 @@ export const registerListGroupChatbots = (r: Router) =>
     const where = groupChatbotFilter(access, c.var.principal.userId, group.id, query);
     const [[{ n }], rows] = await Promise.all([
       countGroupChatbots(db).where(where),
-      selectGroupChatbots(db).where(where).orderBy(asc(chatbotGroups.createdAt), asc(chatbotGroups.id)).limit(p.limit).offset(p.offset),
+      selectGroupChatbots(db)
+        .where(where)
+        .orderBy(asc(chatbotGroups.createdAt), asc(chatbotGroups.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     return c.json(pageResponse(c, p, n, rows.map(groupChatbotRecord)), 200);
   });

@@ -28,10 +28,17 @@ export const BulkCreateGroupChatbots = z
       .array(z.string().openapi({ example: EXAMPLE_ID }))
       .min(1)
       .max(1000)
-      .openapi({ description: "Assistant ids of the organization; assistants already in the group are skipped", example: [EXAMPLE_ID] }),
+      .openapi({
+        description: "Assistant ids of the organization; assistants already in the group are skipped",
+        example: [EXAMPLE_ID],
+      }),
   })
   .openapi("BulkCreateGroupChatbots");
 
 export const GroupChatbotListQuery = PageQuery.extend({
-  query: z.string().max(200).optional().openapi({ description: "Assistant name contains (case-insensitive)", example: "support" }),
+  query: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: "Assistant name contains (case-insensitive)", example: "support" }),
 });

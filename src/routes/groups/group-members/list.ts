@@ -5,7 +5,13 @@ import { errorResponses, json } from "../../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
 import { groupMembers } from "../../../db/schema";
 import { orgAccess, requirePermission } from "../../../services/access";
-import { countGroupMembers, findGroup, groupMemberFilter, groupMemberRecord, selectGroupMembers } from "../../../services/groups";
+import {
+  countGroupMembers,
+  findGroup,
+  groupMemberFilter,
+  groupMemberRecord,
+  selectGroupMembers,
+} from "../../../services/groups";
 import { GroupMemberListQuery, GroupMemberSchema, GroupPkParams } from "./schema";
 
 const route = createRoute({
@@ -15,7 +21,10 @@ const route = createRoute({
   summary: "List a group's members",
   description: "Requires `group.view`. Oldest membership first.",
   request: { params: GroupPkParams, query: GroupMemberListQuery },
-  responses: { 200: json(pageOf(GroupMemberSchema, "GroupMemberPage"), "Group members"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(pageOf(GroupMemberSchema, "GroupMemberPage"), "Group members"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerListGroupMembers = (r: Router) =>
@@ -30,7 +39,11 @@ export const registerListGroupMembers = (r: Router) =>
     const where = groupMemberFilter(group.id, query);
     const [[{ n }], rows] = await Promise.all([
       countGroupMembers(db).where(where),
-      selectGroupMembers(db).where(where).orderBy(asc(groupMembers.createdAt), asc(groupMembers.id)).limit(p.limit).offset(p.offset),
+      selectGroupMembers(db)
+        .where(where)
+        .orderBy(asc(groupMembers.createdAt), asc(groupMembers.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
     return c.json(pageResponse(c, p, n, rows.map(groupMemberRecord)), 200);
   });

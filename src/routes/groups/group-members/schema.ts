@@ -34,10 +34,17 @@ export const BulkCreateGroupMembers = z
       .array(z.string().openapi({ example: EXAMPLE_ID }))
       .min(1)
       .max(1000)
-      .openapi({ description: "Organization member ids; members already in the group are skipped", example: [EXAMPLE_ID] }),
+      .openapi({
+        description: "Organization member ids; members already in the group are skipped",
+        example: [EXAMPLE_ID],
+      }),
   })
   .openapi("BulkCreateGroupMembers");
 
 export const GroupMemberListQuery = PageQuery.extend({
-  query: z.string().max(200).optional().openapi({ description: "Member name or e-mail contains (case-insensitive)", example: "ada" }),
+  query: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: "Member name or e-mail contains (case-insensitive)", example: "ada" }),
 });

@@ -28,7 +28,12 @@ export const registerCreateFaq = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const kb = await getKnowledgeBaseForUpdate(
+      db,
+      access,
+      c.var.principal.userId,
+      c.req.valid("param").knowledgeBaseId,
+    );
     const body = c.req.valid("json");
     const labelIds = await checkLabels(db, kb.id, body.labels);
     const id = uuidv7();

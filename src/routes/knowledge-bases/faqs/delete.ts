@@ -12,7 +12,8 @@ const route = createRoute({
   path: "/knowledge-bases/{knowledgeBaseId}/faqs/{faqId}/",
   tags: [KNOWLEDGE_TAG],
   summary: "Delete an FAQ",
-  description: "Needs `knowledge_base.manage` and a knowledge base you can see. The FAQ leaves keyword and vector search at once.",
+  description:
+    "Needs `knowledge_base.manage` and a knowledge base you can see. The FAQ leaves keyword and vector search at once.",
   request: { params: FaqParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });

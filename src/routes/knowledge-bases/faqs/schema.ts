@@ -9,16 +9,22 @@ const knowledgeBaseId = uuidParam("knowledgeBaseId", "Knowledge base id");
 export const FaqsParams = z.object({ knowledgeBaseId });
 export const FaqParams = z.object({ knowledgeBaseId, faqId: uuidParam("faqId", "FAQ id") });
 
-const object = (description: string, example: Record<string, unknown>) => z.record(z.string(), z.unknown()).openapi({ description, example });
+const object = (description: string, example: Record<string, unknown>) =>
+  z.record(z.string(), z.unknown()).openapi({ description, example });
 
 export const FaqSchema = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_ID }),
     question: z.string().openapi({ example: "How do I get a refund?" }),
     answer: z.string().openapi({ example: "Write to billing@example.com within 30 days of the purchase." }),
-    answerMediaUrls: object("Media shown with the answer, stored as given", { images: ["https://example.com/refund.png"] }),
+    answerMediaUrls: object("Media shown with the answer, stored as given", {
+      images: ["https://example.com/refund.png"],
+    }),
     hitsCount: z.number().int().openapi({ description: "Times the FAQ was retrieved", example: 0 }),
-    embeddingTokensCount: z.number().int().openapi({ description: "Tokens embedded for the question and answer", example: 14 }),
+    embeddingTokensCount: z
+      .number()
+      .int()
+      .openapi({ description: "Tokens embedded for the question and answer", example: 14 }),
     labels: z.array(IdName).openapi({ description: "Labels of the knowledge base carried by the FAQ" }),
     rawUserDefineMetadata: object("Custom metadata, keys kept as sent", { source: "help-centre" }),
     knowledgeBase: IdName.openapi({ description: "The knowledge base of the URL" }),
@@ -32,25 +38,42 @@ const labels = z
   .max(100)
   .nullable()
   .optional()
-  .openapi({ description: "Labels of this knowledge base (`[{id}]`); replaces the list, null clears it", example: [{ id: EXAMPLE_ID }] });
+  .openapi({
+    description: "Labels of this knowledge base (`[{id}]`); replaces the list, null clears it",
+    example: [{ id: EXAMPLE_ID }],
+  });
 const rawUserDefineMetadata = z
   .record(z.string(), z.unknown())
   .nullable()
   .optional()
-  .openapi({ description: "Custom metadata; replaces the stored object, null clears it", example: { source: "help-centre" } });
+  .openapi({
+    description: "Custom metadata; replaces the stored object, null clears it",
+    example: { source: "help-centre" },
+  });
 
 const fields = {
-  question: z.string().trim().min(1).max(10_000).openapi({ description: "The question, 1 to 10,000 characters", example: "How do I get a refund?" }),
+  question: z
+    .string()
+    .trim()
+    .min(1)
+    .max(10_000)
+    .openapi({ description: "The question, 1 to 10,000 characters", example: "How do I get a refund?" }),
   answer: z
     .string()
     .min(1)
     .max(100_000)
-    .openapi({ description: "The answer given when the question matches", example: "Write to billing@example.com within 30 days of the purchase." }),
+    .openapi({
+      description: "The answer given when the question matches",
+      example: "Write to billing@example.com within 30 days of the purchase.",
+    }),
   answerMediaUrls: z
     .record(z.string(), z.unknown())
     .nullable()
     .optional()
-    .openapi({ description: "Media shown with the answer; null clears it", example: { images: ["https://example.com/refund.png"] } }),
+    .openapi({
+      description: "Media shown with the answer; null clears it",
+      example: { images: ["https://example.com/refund.png"] },
+    }),
   labels,
   rawUserDefineMetadata,
 };
@@ -63,10 +86,20 @@ export type FaqInput = z.infer<typeof FaqPatch>;
 export const FaqMetadataPatch = z.object({ labels, rawUserDefineMetadata }).openapi("FaqMetadataPatch");
 
 export const FaqBatchDelete = z
-  .object({ ids: z.array(z.uuid()).min(1).max(1000).openapi({ description: "FAQ ids; ids not in this knowledge base are ignored", example: [EXAMPLE_ID] }) })
+  .object({
+    ids: z
+      .array(z.uuid())
+      .min(1)
+      .max(1000)
+      .openapi({ description: "FAQ ids; ids not in this knowledge base are ignored", example: [EXAMPLE_ID] }),
+  })
   .openapi("FaqBatchDelete");
 
 export const FaqListQuery = PageQuery.extend({
-  query: z.string().max(200).optional().openapi({ description: "Question or answer contains (case-insensitive)", example: "refund" }),
+  query: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: "Question or answer contains (case-insensitive)", example: "refund" }),
   labels: csv("Comma-separated label ids: FAQs carrying any of them"),
 });

@@ -28,7 +28,11 @@ export async function applyFaqUpdate(env: Bindings, db: Db, kb: KnowledgeBaseRow
     }).filter(([, v]) => v !== undefined),
   );
   const [[row]] = await db.batch([
-    db.update(faqs).set({ ...values, updatedAt: Date.now() }).where(eq(faqs.id, current.id)).returning(),
+    db
+      .update(faqs)
+      .set({ ...values, updatedAt: Date.now() })
+      .where(eq(faqs.id, current.id))
+      .returning(),
     ...labelLinkStatements(db, current.id, labelIds, true),
   ]);
   if (row.question !== current.question || row.answer !== current.answer) {

@@ -39,7 +39,10 @@ const route = createRoute({
       content: { "application/json": { schema: FileReferences }, "multipart/form-data": { schema: FileUploadForm } },
     },
   },
-  responses: { 201: json(KnowledgeBaseFileSchema.array(), "The created file records"), ...errorResponses(400, 403, 404, 413, 415) },
+  responses: {
+    201: json(KnowledgeBaseFileSchema.array(), "The created file records"),
+    ...errorResponses(400, 403, 404, 413, 415),
+  },
 });
 
 /** The `file` parts of a multipart body (zod's form validator keeps only one part of a name). */
@@ -55,16 +58,32 @@ export const registerCreateFiles = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const kb = await getKnowledgeBaseForUpdate(
+      db,
+      access,
+      c.var.principal.userId,
+      c.req.valid("param").knowledgeBaseId,
+    );
     const uploads = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "")
       ? await multipartUploads(c)
-      : await Promise.all((c.req.valid("json") as z.infer<typeof FileReferences>).files.map((ref, i) => fetchReference(c.env, access.organizationId, ref, `files.${i}.file`)));
+      : await Promise.all(
+          (c.req.valid("json") as z.infer<typeof FileReferences>).files.map((ref, i) =>
+            fetchReference(c.env, access.organizationId, ref, `files.${i}.file`),
+          ),
+        );
     const rows = uploads.map((u) => newFile(kb.id, c.var.principal.userId, u));
-    await Promise.all(rows.map((row, i) => c.env.FILES.put(row.objectKey, uploads[i].bytes, { httpMetadata: { contentType: uploads[i].contentType } })));
+    await Promise.all(
+      rows.map((row, i) =>
+        c.env.FILES.put(row.objectKey, uploads[i].bytes, { httpMetadata: { contentType: uploads[i].contentType } }),
+      ),
+    );
     // D1 binds at most 100 parameters per statement (a file row has ~20): four rows per INSERT, all in one atomic batch.
     const [first, ...rest] = chunk(rows, 4).map((part) => db.insert(knowledgeBaseFiles).values(part).returning());
     const inserted = (await db.batch([first, ...rest])).flat();
     await enqueueFiles(c.env, inserted);
     const origin = new URL(c.req.url).origin;
-    return c.json(inserted.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, [])), 201);
+    return c.json(
+      inserted.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, [])),
+      201,
+    );
   });

@@ -13,7 +13,8 @@ const deleteRoute = createRoute({
   path: "/knowledge-bases/{knowledgeBaseId}/files/{fileId}/",
   tags: [KNOWLEDGE_TAG],
   summary: "Delete a knowledge base file",
-  description: "Needs `knowledge_base.manage`. Its text nodes, vectors and stored bytes go with it; replies stop citing it at once.",
+  description:
+    "Needs `knowledge_base.manage`. Its text nodes, vectors and stored bytes go with it; replies stop citing it at once.",
   request: { params: FileParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });
@@ -39,7 +40,12 @@ export const registerDeleteFiles = (r: Router) => {
   });
   r.openapi(batchRoute, async (c) => {
     const db = c.var.db;
-    const kb = await getKnowledgeBaseForUpdate(db, await currentAccess(c), c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const kb = await getKnowledgeBaseForUpdate(
+      db,
+      await currentAccess(c),
+      c.var.principal.userId,
+      c.req.valid("param").knowledgeBaseId,
+    );
     await deleteFiles(c.env, db, kb.id, [...new Set(c.req.valid("json").ids)]);
     return c.body(null, 204);
   });

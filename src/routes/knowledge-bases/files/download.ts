@@ -15,7 +15,10 @@ const route = createRoute({
   summary: "Download a knowledge base file as uploaded",
   request: { params: FileParams },
   responses: {
-    200: { description: "The file's bytes, with its content type", content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } } },
+    200: {
+      description: "The file's bytes, with its content type",
+      content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } },
+    },
     ...errorResponses(403, 404),
   },
 });

@@ -17,9 +17,13 @@ const route = createRoute({
   path: "/knowledge-bases/{knowledgeBaseId}/files/",
   tags: [KNOWLEDGE_TAG],
   summary: "List a knowledge base's files",
-  description: "Newest first. Filters: `query` (filename contains), `status`, `labels` (comma-separated label ids, any of).",
+  description:
+    "Newest first. Filters: `query` (filename contains), `status`, `labels` (comma-separated label ids, any of).",
   request: { params: KnowledgeBaseParams, query: FileListQuery },
-  responses: { 200: json(pageOf(KnowledgeBaseFileSchema, "KnowledgeBaseFilePage"), "Page of files"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(pageOf(KnowledgeBaseFileSchema, "KnowledgeBaseFilePage"), "Page of files"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerListFiles = (r: Router) =>
@@ -29,7 +33,10 @@ export const registerListFiles = (r: Router) =>
     const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const labelIds = (q.labels ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    const labelIds = (q.labels ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const where = and(
       eq(knowledgeBaseFiles.knowledgeBaseId, kb.id),
       q.query ? contains(knowledgeBaseFiles.filename, q.query) : undefined,
@@ -40,9 +47,26 @@ export const registerListFiles = (r: Router) =>
     );
     const [[{ n }], rows] = await Promise.all([
       db.select({ n: count() }).from(knowledgeBaseFiles).where(where),
-      db.select().from(knowledgeBaseFiles).where(where).orderBy(desc(knowledgeBaseFiles.createdAt), desc(knowledgeBaseFiles.id)).limit(p.limit).offset(p.offset),
+      db
+        .select()
+        .from(knowledgeBaseFiles)
+        .where(where)
+        .orderBy(desc(knowledgeBaseFiles.createdAt), desc(knowledgeBaseFiles.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
-    const labels = await fileLabels(db, rows.map((r) => r.id));
+    const labels = await fileLabels(
+      db,
+      rows.map((r) => r.id),
+    );
     const origin = new URL(c.req.url).origin;
-    return c.json(pageResponse(c, p, n, rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []))), 200);
+    return c.json(
+      pageResponse(
+        c,
+        p,
+        n,
+        rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? [])),
+      ),
+      200,
+    );
   });

@@ -19,22 +19,49 @@ const route = createRoute({
     "Needs `knowledge_base.manage`. Each file goes back to `initial` and is parsed, chunked and indexed again in the background; its current text " +
     "nodes stay searchable until the new ones replace them. A job still running for the previous parse is discarded. Ids of other knowledge bases are ignored.",
   request: { params: KnowledgeBaseParams, ...jsonBody(ReparseBody, "JSON array of `{id, parser}`") },
-  responses: { 200: json(KnowledgeBaseFileSchema.array(), "The files, queued again"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(KnowledgeBaseFileSchema.array(), "The files, queued again"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerReparseFiles = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const kb = await getKnowledgeBaseForUpdate(db, await currentAccess(c), c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const kb = await getKnowledgeBaseForUpdate(
+      db,
+      await currentAccess(c),
+      c.var.principal.userId,
+      c.req.valid("param").knowledgeBaseId,
+    );
     const ids = [...new Set(c.req.valid("json").map((f) => f.id))];
     const now = Date.now();
     const rows = await db
       .update(knowledgeBaseFiles)
-      .set({ status: "initial", generation: sql`${knowledgeBaseFiles.generation} + 1`, queuedAt: now, startedAt: null, finishedAt: null, processingTimeDetails: {}, updatedAt: now })
-      .where(and(eq(knowledgeBaseFiles.knowledgeBaseId, kb.id), sql`${knowledgeBaseFiles.id} in (select value from json_each(${JSON.stringify(ids)}))`))
+      .set({
+        status: "initial",
+        generation: sql`${knowledgeBaseFiles.generation} + 1`,
+        queuedAt: now,
+        startedAt: null,
+        finishedAt: null,
+        processingTimeDetails: {},
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(knowledgeBaseFiles.knowledgeBaseId, kb.id),
+          sql`${knowledgeBaseFiles.id} in (select value from json_each(${JSON.stringify(ids)}))`,
+        ),
+      )
       .returning();
     await enqueueFiles(c.env, rows);
-    const labels = await fileLabels(db, rows.map((r) => r.id));
+    const labels = await fileLabels(
+      db,
+      rows.map((r) => r.id),
+    );
     const origin = new URL(c.req.url).origin;
-    return c.json(rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? [])), 200);
+    return c.json(
+      rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? [])),
+      200,
+    );
   });

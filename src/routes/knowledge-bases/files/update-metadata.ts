@@ -31,7 +31,10 @@ export const registerUpdateFileMetadata = (r: Router) =>
     const body = c.req.valid("json");
     const labelIds = await checkLabels(db, kb.id, body.labels);
     await db.batch([
-      db.update(knowledgeBaseFiles).set({ rawUserDefineMetadata: body.rawUserDefineMetadata ?? file.rawUserDefineMetadata, updatedAt: Date.now() }).where(eq(knowledgeBaseFiles.id, file.id)),
+      db
+        .update(knowledgeBaseFiles)
+        .set({ rawUserDefineMetadata: body.rawUserDefineMetadata ?? file.rawUserDefineMetadata, updatedAt: Date.now() })
+        .where(eq(knowledgeBaseFiles.id, file.id)),
       ...(labelIds ? fileLabelStatements(db, file.id, labelIds) : []),
     ]);
     const row = await getFile(db, kb.id, file.id);

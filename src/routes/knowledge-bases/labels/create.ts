@@ -13,7 +13,8 @@ const route = createRoute({
   path: "/knowledge-bases/{knowledgeBaseId}/labels/",
   tags: [KNOWLEDGE_TAG],
   summary: "Create a label in a knowledge base",
-  description: "Needs `knowledge_base.manage` and a knowledge base you can see. Names are unique within the knowledge base (409).",
+  description:
+    "Needs `knowledge_base.manage` and a knowledge base you can see. Names are unique within the knowledge base (409).",
   request: { params: LabelsParams, ...jsonBody(LabelWrite) },
   responses: { 201: json(LabelSchema, "The created label"), ...errorResponses(400, 403, 404, 409) },
 });
@@ -22,7 +23,12 @@ export const registerCreateLabel = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const kb = await getKnowledgeBaseForUpdate(
+      db,
+      access,
+      c.var.principal.userId,
+      c.req.valid("param").knowledgeBaseId,
+    );
     const { name } = c.req.valid("json");
     const [row] = await db
       .insert(knowledgeBaseLabels)

@@ -18,7 +18,10 @@ const route = createRoute({
   summary: "List the labels of a knowledge base",
   description: "Ordered by name. Needs a knowledge base you can see. Filter: `query` (name contains).",
   request: { params: LabelsParams, query: LabelListQuery },
-  responses: { 200: json(pageOf(LabelSchema, "KnowledgeBaseLabelPage"), "Page of labels"), ...errorResponses(400, 403, 404) },
+  responses: {
+    200: json(pageOf(LabelSchema, "KnowledgeBaseLabelPage"), "Page of labels"),
+    ...errorResponses(400, 403, 404),
+  },
 });
 
 export const registerListLabels = (r: Router) =>
@@ -28,10 +31,27 @@ export const registerListLabels = (r: Router) =>
     const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const where = and(eq(knowledgeBaseLabels.knowledgeBaseId, kb.id), q.query ? contains(knowledgeBaseLabels.name, q.query) : undefined);
+    const where = and(
+      eq(knowledgeBaseLabels.knowledgeBaseId, kb.id),
+      q.query ? contains(knowledgeBaseLabels.name, q.query) : undefined,
+    );
     const [[{ n }], rows] = await Promise.all([
       db.select({ n: count() }).from(knowledgeBaseLabels).where(where),
-      db.select(labelColumns).from(knowledgeBaseLabels).where(where).orderBy(asc(knowledgeBaseLabels.name), asc(knowledgeBaseLabels.id)).limit(p.limit).offset(p.offset),
+      db
+        .select(labelColumns)
+        .from(knowledgeBaseLabels)
+        .where(where)
+        .orderBy(asc(knowledgeBaseLabels.name), asc(knowledgeBaseLabels.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ]);
-    return c.json(pageResponse(c, p, n, rows.map((row) => labelRecord(kb, row))), 200);
+    return c.json(
+      pageResponse(
+        c,
+        p,
+        n,
+        rows.map((row) => labelRecord(kb, row)),
+      ),
+      200,
+    );
   });

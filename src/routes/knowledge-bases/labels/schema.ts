@@ -22,7 +22,14 @@ export const LabelSchema = z
   .openapi("KnowledgeBaseLabel");
 
 export const LabelWrite = z
-  .object({ name: z.string().trim().min(1).max(200).openapi({ description: "Label name, unique within the knowledge base", example: "Billing" }) })
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .openapi({ description: "Label name, unique within the knowledge base", example: "Billing" }),
+  })
   .openapi("KnowledgeBaseLabelWrite");
 
 export const LabelListQuery = PageQuery.extend({

@@ -15,7 +15,8 @@ const route = createRoute({
   path: "/knowledge-bases/{knowledgeBaseId}/labels/{labelId}/",
   tags: [KNOWLEDGE_TAG],
   summary: "Rename a label",
-  description: "Needs `knowledge_base.manage` and a knowledge base you can see. Names are unique within the knowledge base (409).",
+  description:
+    "Needs `knowledge_base.manage` and a knowledge base you can see. Names are unique within the knowledge base (409).",
   request: { params: LabelParams, ...jsonBody(LabelWrite) },
   responses: { 200: json(LabelSchema, "The updated label"), ...errorResponses(400, 403, 404, 409) },
 });

@@ -28,6 +28,11 @@ export const registerGetChatbotWebhookRecord = (r: Router) =>
     const { chatbotPk, recordId } = c.req.valid("param");
     const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotPk);
     if (!chatbot) throw notFound("Assistant not found.");
-    const record = await getDelivery(c.var.db, access.organizationId, recordId, eq(webhookDeliveries.chatbotId, chatbot.id));
+    const record = await getDelivery(
+      c.var.db,
+      access.organizationId,
+      recordId,
+      eq(webhookDeliveries.chatbotId, chatbot.id),
+    );
     return c.json(deliveryRecord(record), 200);
   });

@@ -32,19 +32,35 @@ export const registerRedeliverWebhookRecord = (r: Router) =>
     const { inboxId, webhookId, recordId } = c.req.valid("param");
     const { webhook, record } = await getWebhookDelivery(c.var.db, access.organizationId, inboxId, webhookId, recordId);
     if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send records again.");
-    const scope = { organizationId: access.organizationId, webhookId: webhook.id, url: webhook.url, eventId: deliveryRecord(record).eventId, onlyFailed: false };
+    const scope = {
+      organizationId: access.organizationId,
+      webhookId: webhook.id,
+      url: webhook.url,
+      eventId: deliveryRecord(record).eventId,
+      onlyFailed: false,
+    };
     const [id] = await addAttempts(c.var.db, scope).catch((err) => {
       // Two redeliveries of one event at once: the unique (message or event, webhook, attempt) lets one through.
       if (isUniqueViolation(err)) return [];
       throw err;
     });
-    if (!id) throw conflict("An attempt of this event is still pending or being sent; only a finished event can be sent again.");
+    if (!id)
+      throw conflict(
+        "An attempt of this event is still pending or being sent; only a finished event can be sent again.",
+      );
     const attempt = await getDelivery(c.var.db, access.organizationId, id, eq(webhookDeliveries.webhookId, webhook.id));
     try {
       await enqueueDeliveries(c.env, [id]);
     } catch (err) {
       // The attempt stays pending: the housekeeping cron queues stranded pending deliveries again.
-      console.warn(JSON.stringify({ level: "warn", requestId: c.var.requestId, message: "redelivery not queued", error: String(err) }));
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          requestId: c.var.requestId,
+          message: "redelivery not queued",
+          error: String(err),
+        }),
+      );
     }
     return c.json(deliveryRecord(attempt), 202);
   });

@@ -16,10 +16,15 @@ const encoder = new TextEncoder();
  * lower-case `\uXXXX` (its webhook docs, "Validate payloads"), which is how it sends them; escaping
  * what arrived changes nothing then, and still matches should a body come unescaped.
  */
-export const escapeUnicode = (text: string) => text.replace(/[^\0-~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+export const escapeUnicode = (text: string) =>
+  text.replace(/[^\0-~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(app secret, body)>`, compared in constant time (WebCrypto's verify). */
-export async function verifyHubSignature(request: Request, raw: string, appSecret: string | undefined): Promise<boolean> {
+export async function verifyHubSignature(
+  request: Request,
+  raw: string,
+  appSecret: string | undefined,
+): Promise<boolean> {
   const given = /^sha256=([0-9a-f]{64})$/i.exec(request.headers.get("x-hub-signature-256")?.trim() ?? "");
   if (!given || !appSecret) return false;
   return verifyHmacSha256(appSecret, fromHex(given[1]), escapeUnicode(raw));
@@ -36,7 +41,11 @@ export function subscriptionHandshake(request: Request, channel: ChannelConfig):
   if (request.method !== "GET") return null;
   const query = new URL(request.url).searchParams;
   const token = query.get("hub.verify_token") ?? "";
-  if (query.get("hub.mode") === "subscribe" && channel.verifyToken && timingSafeEqual(encoder.encode(token), encoder.encode(channel.verifyToken))) {
+  if (
+    query.get("hub.mode") === "subscribe" &&
+    channel.verifyToken &&
+    timingSafeEqual(encoder.encode(token), encoder.encode(channel.verifyToken))
+  ) {
     return new Response(query.get("hub.challenge") ?? "", { headers: TEXT });
   }
   return new Response("hub.verify_token does not match this channel's verify token.", { status: 403, headers: TEXT });
@@ -100,18 +109,34 @@ export interface GraphAccount {
  * `appsecret_proof` (HMAC-SHA256 of the token with the app secret), which apps with "Require App
  * Secret" on demand and the rest accept. Meta's answer, whatever its status.
  */
-export async function graphRequest(ctx: PlatformContext, account: GraphAccount, method: "GET" | "POST", path: string, body?: object): Promise<Response> {
+export async function graphRequest(
+  ctx: PlatformContext,
+  account: GraphAccount,
+  method: "GET" | "POST",
+  path: string,
+  body?: object,
+): Promise<Response> {
   const url = new URL(`https://graph/${GRAPH_VERSION}/${path.replace(/^\//, "")}`);
   if (account.appSecret) {
     url.searchParams.set("appsecret_proof", toHex(await hmacSha256(account.appSecret, account.token)));
   }
   const headers: Record<string, string> = { authorization: `Bearer ${account.token}` };
   if (body) headers["content-type"] = "application/json";
-  return ctx.call("graph", `${url.pathname}${url.search}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  return ctx.call("graph", `${url.pathname}${url.search}`, {
+    method,
+    headers,
+    body: body ? JSON.stringify(body) : undefined,
+  });
 }
 
 /** A Graph API call's JSON; Meta's refusal thrown as a PlatformError. */
-export async function graph<T = any>(ctx: PlatformContext, account: GraphAccount, method: "GET" | "POST", path: string, body?: object): Promise<T> {
+export async function graph<T = any>(
+  ctx: PlatformContext,
+  account: GraphAccount,
+  method: "GET" | "POST",
+  path: string,
+  body?: object,
+): Promise<T> {
   const response = await graphRequest(ctx, account, method, path, body);
   if (!response.ok) throw await graphRefusal(account.platformName, response);
   return (await response.json()) as T;
@@ -126,7 +151,11 @@ const META_FILE_HOSTS = /(^|\.)(fbcdn\.net|fbsbx\.com|cdninstagram\.com|facebook
  * over https are fetched, the URL coming from a payload, or a URL under the Graph origin setting,
  * which in tests and local development is the stand-in serving its own files.
  */
-export async function fetchMetaFile(ctx: PlatformContext, url: string, auth: Record<string, string> = {}): Promise<Response> {
+export async function fetchMetaFile(
+  ctx: PlatformContext,
+  url: string,
+  auth: Record<string, string> = {},
+): Promise<Response> {
   // WhatsApp's lookaside answers a request without a User-Agent with an error page instead of the file.
   const headers = { ...auth, "user-agent": "assistant-platform-channels/1" };
   const base = platformBase(ctx.env, "graph");
@@ -134,7 +163,10 @@ export async function fetchMetaFile(ctx: PlatformContext, url: string, auth: Rec
   const parsed = URL.canParse(url) ? new URL(url) : null;
   if (parsed?.protocol !== "https:" || !META_FILE_HOSTS.test(parsed.hostname)) {
     // Refused as Meta would refuse a file it does not have: the message is taken in without it.
-    return new Response(`${parsed?.host || "An invalid URL"} is not one of Meta's file hosts; not fetched.`, { status: 403, statusText: "Not a Meta file" });
+    return new Response(`${parsed?.host || "An invalid URL"} is not one of Meta's file hosts; not fetched.`, {
+      status: 403,
+      statusText: "Not a Meta file",
+    });
   }
   return fetchPlatform(ctx.env, "graph", parsed.href, { headers });
 }

@@ -2,8 +2,24 @@
 // for the person) and one Send API (`/messages` with recipient and message), told apart by their
 // object, their credentials, their text limit and their profile fields.
 import { PlatformError } from "../types";
-import type { ChannelAdapter, ChannelConfig, InboundAttachment, InboundAttachmentKind, InboundEvent, OutboundMessage, PlatformContext } from "../types";
-import { fetchMetaFile, graph, list, readPayload, subscriptionHandshake, verifyHubSignature, type GraphAccount } from "./graph";
+import type {
+  ChannelAdapter,
+  ChannelConfig,
+  InboundAttachment,
+  InboundAttachmentKind,
+  InboundEvent,
+  OutboundMessage,
+  PlatformContext,
+} from "../types";
+import {
+  fetchMetaFile,
+  graph,
+  list,
+  readPayload,
+  subscriptionHandshake,
+  verifyHubSignature,
+  type GraphAccount,
+} from "./graph";
 import { fileNameOf, quickReplyChoices, tappedText } from "./text";
 
 export interface MessagingPlatform {
@@ -38,7 +54,12 @@ function toEvent(item: any, platform: MessagingPlatform): InboundEvent | null {
   const at = typeof item.timestamp === "number" ? item.timestamp : undefined;
   const base = { threadKey: sender, sender: { id: sender }, at };
   if (item.postback?.mid) {
-    return { ...base, eventId: String(item.postback.mid), text: tappedText(item.postback.payload, String(item.postback.title ?? "")), attachments: [] };
+    return {
+      ...base,
+      eventId: String(item.postback.mid),
+      text: tappedText(item.postback.payload, String(item.postback.title ?? "")),
+      attachments: [],
+    };
   }
   const message = item.message;
   if (!message?.mid || message.is_echo || message.is_deleted || message.is_unsupported) return null;
@@ -84,7 +105,9 @@ const DAY_MS = 24 * 3600_000;
  * HUMAN_AGENT tag. Later, Meta refuses it, and the delivery fails with Meta's reason.
  */
 export function messagingType(message: Pick<OutboundMessage, "fromPerson" | "lastInboundAt" | "at">) {
-  return message.fromPerson && message.at - message.lastInboundAt > DAY_MS ? { messaging_type: "MESSAGE_TAG", tag: "HUMAN_AGENT" } : { messaging_type: "RESPONSE" };
+  return message.fromPerson && message.at - message.lastInboundAt > DAY_MS
+    ? { messaging_type: "MESSAGE_TAG", tag: "HUMAN_AGENT" }
+    : { messaging_type: "RESPONSE" };
 }
 
 /** Messenger's and Instagram's quick replies: at most 13, titles of 20 characters, payloads of 1000. */

@@ -13,7 +13,10 @@ export const messenger = messagingAdapter({
   sendPath: (channel) => `${encodeURIComponent(channel.credentials.pageId)}/messages`,
   parts: (message) => plainParts(message, MESSENGER_TEXT_LIMIT),
   profileFields: "first_name,last_name,profile_pic",
-  profile: (body) => ({ name: [body.first_name, body.last_name].filter(Boolean).join(" ") || undefined, avatar: body.profile_pic || undefined }),
+  profile: (body) => ({
+    name: [body.first_name, body.last_name].filter(Boolean).join(" ") || undefined,
+    avatar: body.profile_pic || undefined,
+  }),
   async connect(ctx, account) {
     const pageId = encodeURIComponent(ctx.channel.credentials.pageId);
     const page = await graph(ctx, account, "GET", `${pageId}?fields=name`);

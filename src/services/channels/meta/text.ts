@@ -42,7 +42,13 @@ export function quickReplyChoices(starters: string[], max: number, titleLimit: n
   const choices: { title: string; payload: string }[] = [];
   for (const starter of starters.map((s) => s.trim()).filter(Boolean)) {
     const chars = [...starter];
-    const title = chars.length > titleLimit ? `${chars.slice(0, titleLimit - 1).join("").trimEnd()}…` : starter;
+    const title =
+      chars.length > titleLimit
+        ? `${chars
+            .slice(0, titleLimit - 1)
+            .join("")
+            .trimEnd()}…`
+        : starter;
     if (seen.has(title)) continue;
     seen.add(title);
     choices.push({ title, payload: `${QUICK_REPLY_MARK}${starter}`.slice(0, payloadLimit) });

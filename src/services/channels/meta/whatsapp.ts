@@ -2,8 +2,25 @@
 // their phone number (wa_id), media by id, replies from the number's `/messages` (4096 characters;
 // conversation starters as up to three reply buttons under a body of 1024).
 import { splitMessage } from "../markdown";
-import type { ChannelAdapter, ChannelConfig, InboundAttachment, InboundAttachmentKind, InboundEvent, OutboundMessage, PlatformContext } from "../types";
-import { fetchMetaFile, graph, graphRequest, list, readPayload, subscriptionHandshake, verifyHubSignature, type GraphAccount } from "./graph";
+import type {
+  ChannelAdapter,
+  ChannelConfig,
+  InboundAttachment,
+  InboundAttachmentKind,
+  InboundEvent,
+  OutboundMessage,
+  PlatformContext,
+} from "../types";
+import {
+  fetchMetaFile,
+  graph,
+  graphRequest,
+  list,
+  readPayload,
+  subscriptionHandshake,
+  verifyHubSignature,
+  type GraphAccount,
+} from "./graph";
 import { plainParts, quickReplyChoices, tappedText } from "./text";
 
 export const WHATSAPP_TEXT_LIMIT = 4096;
@@ -17,14 +34,25 @@ const account = (channel: ChannelConfig): GraphAccount => ({
   appSecret: channel.credentials.appSecret,
 });
 
-const MEDIA: Record<string, InboundAttachmentKind> = { image: "image", sticker: "image", video: "video", audio: "audio", document: "file" };
+const MEDIA: Record<string, InboundAttachmentKind> = {
+  image: "image",
+  sticker: "image",
+  video: "video",
+  audio: "audio",
+  document: "file",
+};
 
 /** A message's text and files; null for what is not a person writing (reactions, system notices, unsupported types). */
 function content(message: any): { text: string; attachments: InboundAttachment[] } | null {
   const type = String(message?.type ?? "");
   const media = MEDIA[type] ? message[type] : undefined;
   if (media?.id) {
-    const attachment: InboundAttachment = { kind: MEDIA[type], ref: String(media.id), contentType: media.mime_type, filename: media.filename };
+    const attachment: InboundAttachment = {
+      kind: MEDIA[type],
+      ref: String(media.id),
+      contentType: media.mime_type,
+      filename: media.filename,
+    };
     return { text: typeof media.caption === "string" ? media.caption : "", attachments: [attachment] };
   }
   if (type === "text") return { text: String(message.text?.body ?? ""), attachments: [] };
@@ -50,7 +78,12 @@ function parseWhatsApp(raw: string, channel: ChannelConfig): InboundEvent[] {
     const value = change?.value;
     // Statuses (sent, delivered, read) come in the same field without messages; other numbers of the app's business are other inboxes'.
     if (change?.field !== "messages" || !value) continue;
-    if (phoneNumberId && value.metadata?.phone_number_id !== undefined && String(value.metadata.phone_number_id) !== phoneNumberId) continue;
+    if (
+      phoneNumberId &&
+      value.metadata?.phone_number_id !== undefined &&
+      String(value.metadata.phone_number_id) !== phoneNumberId
+    )
+      continue;
     const names = new Map(list(value.contacts).map((c) => [String(c?.wa_id), c?.profile?.name as string | undefined]));
     for (const message of list(value.messages)) {
       const from = message?.from ? String(message.from) : "";
@@ -81,14 +114,20 @@ function whatsappMessages(message: OutboundMessage): Record<string, unknown>[] {
     parts.push(...splitMessage(parts.pop()!, BUTTON_BODY_LIMIT));
     last = parts.pop();
   }
-  const messages: Record<string, unknown>[] = parts.map((body) => ({ type: "text", text: { body, preview_url: true } }));
+  const messages: Record<string, unknown>[] = parts.map((body) => ({
+    type: "text",
+    text: { body, preview_url: true },
+  }));
   if (last) {
     const action = { buttons: buttons.map(({ title, payload }) => ({ type: "reply", reply: { id: payload, title } })) };
     messages.push({ type: "interactive", interactive: { type: "button", body: { text: last }, action } });
   }
   for (const file of message.attachments) {
     const type = FILE_TYPES.find((t) => file.contentType.startsWith(`${t}/`)) ?? "document";
-    messages.push({ type, [type]: type === "document" ? { link: file.url, filename: file.filename } : { link: file.url } });
+    messages.push({
+      type,
+      [type]: type === "document" ? { link: file.url, filename: file.filename } : { link: file.url },
+    });
   }
   return messages;
 }
@@ -109,7 +148,12 @@ export const whatsapp: ChannelAdapter = {
 
   async connect(ctx) {
     const { phoneNumberId, businessAccountId } = ctx.channel.credentials;
-    const number = await graph(ctx, account(ctx.channel), "GET", `${encodeURIComponent(phoneNumberId)}?fields=display_phone_number,verified_name`);
+    const number = await graph(
+      ctx,
+      account(ctx.channel),
+      "GET",
+      `${encodeURIComponent(phoneNumberId)}?fields=display_phone_number,verified_name`,
+    );
     // The business account sends its numbers' messages only to apps subscribed to it.
     await graph(ctx, account(ctx.channel), "POST", `${encodeURIComponent(businessAccountId)}/subscribed_apps`);
     return `Connected to WhatsApp ${number.display_phone_number} (${number.verified_name}); its messages come to this inbox.`;
@@ -118,12 +162,18 @@ export const whatsapp: ChannelAdapter = {
   async send(ctx, message) {
     const ids: string[] = [];
     for (const body of whatsappMessages(message)) {
-      const sent = await graph(ctx, account(ctx.channel), "POST", `${encodeURIComponent(ctx.channel.credentials.phoneNumberId)}/messages`, {
-        messaging_product: "whatsapp",
-        recipient_type: "individual",
-        to: message.threadKey,
-        ...body,
-      });
+      const sent = await graph(
+        ctx,
+        account(ctx.channel),
+        "POST",
+        `${encodeURIComponent(ctx.channel.credentials.phoneNumberId)}/messages`,
+        {
+          messaging_product: "whatsapp",
+          recipient_type: "individual",
+          to: message.threadKey,
+          ...body,
+        },
+      );
       ids.push(String(sent.messages?.[0]?.id));
     }
     return ids;

@@ -10,7 +10,12 @@ describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
     const group = await createGroup(owner, ["chatbot.view"]);
     const a = await createChatbot(owner);
     const b = await createChatbot(owner);
-    const res = await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots: [a.id, b.id] }, { prefix });
+    const res = await owner.fetch(
+      "POST",
+      groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"),
+      { chatbots: [a.id, b.id] },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     const created = (await res.json()) as GroupChatbotBody[];
     expect(created).toHaveLength(2);
@@ -50,14 +55,20 @@ describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
     const personal = await createChatbot(owner, { organization: null });
     for (const bad of [theirs.id, personal.id, NO_SUCH_ID, "not-a-uuid"]) {
       const body = await expectError(
-        await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots: [mine.id, bad] }),
+        await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), {
+          chatbots: [mine.id, bad],
+        }),
         400,
         "invalid",
       );
       expect(Object.keys(body.errors!)).toEqual(["chatbots"]);
     }
     for (const chatbots of [[], undefined, "x"]) {
-      const body = await expectError(await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots }), 400, "invalid");
+      const body = await expectError(
+        await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots }),
+        400,
+        "invalid",
+      );
       expect(Object.keys(body.errors!)).toEqual(["chatbots"]);
     }
     expect(await linksOfGroup(group.id)).toHaveLength(0);
@@ -70,7 +81,9 @@ describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
     const hidden = await createChatbot(owner);
     const shared = await createChatbot(owner, { groups: [{ id: manager.groupId }] });
     const err = await expectError(
-      await manager.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots: [hidden.id] }),
+      await manager.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), {
+        chatbots: [hidden.id],
+      }),
       400,
       "invalid",
     );
@@ -87,7 +100,13 @@ describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
     await expectError(await viewer.fetch("POST", path, { chatbots: [bot.id] }), 403, "permission_denied");
     const other = await seedOwner();
     const theirs = await createGroup(other);
-    await expectError(await owner.fetch("POST", groupChatbotsPath(owner.organizationId, theirs.id, "bulk-create/"), { chatbots: [bot.id] }), 404, "not_found");
+    await expectError(
+      await owner.fetch("POST", groupChatbotsPath(owner.organizationId, theirs.id, "bulk-create/"), {
+        chatbots: [bot.id],
+      }),
+      404,
+      "not_found",
+    );
     await expectError(await other.fetch("POST", path, { chatbots: [bot.id] }), 404, "not_found");
     await expectError(await call("POST", `/api/v1${path}`, { chatbots: [bot.id] }), 401, "not_authenticated");
     expect(await linksOfGroup(group.id)).toHaveLength(0);

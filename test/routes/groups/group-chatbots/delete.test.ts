@@ -30,9 +30,21 @@ describe("DELETE .../groups/{groupPk}/group-chatbots/{id}/", () => {
     const [link] = await addChatbots(owner, group.id, [bot.id]);
     const path = groupChatbotsPath(owner.organizationId, group.id, `${link.id}/`);
     await expectError(await viewer.fetch("DELETE", path), 403, "permission_denied");
-    await expectError(await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, sibling.id, `${link.id}/`)), 404, "not_found");
-    await expectError(await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)), 404, "not_found");
-    await expectError(await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, "nope/")), 404, "not_found");
+    await expectError(
+      await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, sibling.id, `${link.id}/`)),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, "nope/")),
+      404,
+      "not_found",
+    );
     await expectError(await (await seedOwner()).fetch("DELETE", path), 404, "not_found");
     await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
     expect(await linksOfGroup(group.id)).toHaveLength(1);
@@ -43,7 +55,11 @@ describe("DELETE .../groups/{groupPk}/group-chatbots/{id}/", () => {
     const manager = await seedMember(owner, ["group.manage"]);
     const group = await createGroup(owner);
     const [link] = await addChatbots(owner, group.id, [(await createChatbot(owner)).id]);
-    await expectError(await manager.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, `${link.id}/`)), 404, "not_found");
+    await expectError(
+      await manager.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, `${link.id}/`)),
+      404,
+      "not_found",
+    );
     expect(await linksOfGroup(group.id)).toHaveLength(1);
   });
 });

@@ -14,9 +14,12 @@ export const groupChatbotsPath = (organizationId: string, groupId: string, rest 
   `/organizations/${organizationId}/groups/${groupId}/group-chatbots/${rest}`;
 
 export async function addChatbots(actor: Actor, groupId: string, chatbotIds: string[]): Promise<GroupChatbotBody[]> {
-  const res = await actor.fetch("POST", groupChatbotsPath(actor.organizationId, groupId, "bulk-create/"), { chatbots: chatbotIds });
+  const res = await actor.fetch("POST", groupChatbotsPath(actor.organizationId, groupId, "bulk-create/"), {
+    chatbots: chatbotIds,
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as GroupChatbotBody[];
 }
 
-export const linksOfGroup = (groupId: string) => db().select().from(chatbotGroups).where(eq(chatbotGroups.groupId, groupId));
+export const linksOfGroup = (groupId: string) =>
+  db().select().from(chatbotGroups).where(eq(chatbotGroups.groupId, groupId));

@@ -20,21 +20,33 @@ describe("GET .../groups/{groupPk}/group-chatbots/", () => {
     await addChatbots(owner, other.id, [c.id]);
     const [third] = await addChatbots(owner, group.id, [c.id]);
     const byId = (x: GroupChatbotBody, y: GroupChatbotBody) => x.id.localeCompare(y.id);
-    const all = await page(await owner.fetch("GET", groupChatbotsPath(owner.organizationId, group.id), undefined, { prefix }));
+    const all = await page(
+      await owner.fetch("GET", groupChatbotsPath(owner.organizationId, group.id), undefined, { prefix }),
+    );
     expect(all).toMatchObject({ count: 3, next: null, previous: null });
     expect(all.results).toEqual([...[...first].sort(byId), third]);
     const p1 = await page(await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page_size=2`));
     expect(p1.next).toContain("page=2");
-    const p2 = await page(await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=2&pageSize=2`));
+    const p2 = await page(
+      await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=2&pageSize=2`),
+    );
     expect(p2.results).toEqual([third]);
-    await expectError(await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=3&pageSize=2`), 404, "not_found");
+    await expectError(
+      await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=3&pageSize=2`),
+      404,
+      "not_found",
+    );
   });
 
   it("400 for a page that is not a positive integer", async () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, []);
     for (const p of ["0", "abc"]) {
-      const err = await expectError(await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=${p}`), 400, "invalid");
+      const err = await expectError(
+        await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=${p}`),
+        400,
+        "invalid",
+      );
       expect(Object.keys(err.errors!)).toEqual(["page"]);
     }
   });
@@ -46,7 +58,14 @@ describe("GET .../groups/{groupPk}/group-chatbots/", () => {
     const support = await createChatbot(owner, { name: "Support desk" });
     await addChatbots(owner, group.id, [sales.id, support.id]);
     const ids = async (q: string) =>
-      (await page(await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?query=${encodeURIComponent(q)}`))).results.map((l) => l.chatbot.id);
+      (
+        await page(
+          await owner.fetch(
+            "GET",
+            `${groupChatbotsPath(owner.organizationId, group.id)}?query=${encodeURIComponent(q)}`,
+          ),
+        )
+      ).results.map((l) => l.chatbot.id);
     expect(await ids("SALES")).toEqual([sales.id]);
     expect((await ids("desk")).sort()).toEqual([sales.id, support.id].sort());
     expect(await ids("nothing")).toEqual([]);

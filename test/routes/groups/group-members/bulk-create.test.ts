@@ -13,11 +13,19 @@ describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
     const group = await createGroup(owner, ["chatbot.view"]);
     const a = await seedMember(owner);
     const b = await seedMember(owner);
-    const res = await owner.fetch("POST", groupMembersPath(owner.organizationId, group.id, "bulk-create/"), { members: [a.memberId, b.memberId] }, { prefix });
+    const res = await owner.fetch(
+      "POST",
+      groupMembersPath(owner.organizationId, group.id, "bulk-create/"),
+      { members: [a.memberId, b.memberId] },
+      { prefix },
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     const created = (await res.json()) as GroupMemberBody[];
     expect(created).toHaveLength(2);
-    expect(created[0]).toMatchObject({ group: group.id, member: { id: a.memberId, user: { id: a.userId, name: "member", email: a.email } } });
+    expect(created[0]).toMatchObject({
+      group: group.id,
+      member: { id: a.memberId, user: { id: a.userId, name: "member", email: a.email } },
+    });
     expect(created[0].createdAt).toMatch(/^\d+$/);
     expect(created[1].member.id).toBe(b.memberId);
     const after = await owner.fetch("GET", `/organizations/${owner.organizationId}/groups/${group.id}/`);
@@ -42,7 +50,11 @@ describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, ["group.view"]);
     const member = await seedMember(owner);
-    await expectError(await member.fetch("GET", `/organizations/${owner.organizationId}/groups/`), 403, "permission_denied");
+    await expectError(
+      await member.fetch("GET", `/organizations/${owner.organizationId}/groups/`),
+      403,
+      "permission_denied",
+    );
     await addMembers(owner, group.id, [member.memberId]);
     expect((await member.fetch("GET", `/organizations/${owner.organizationId}/groups/`)).status).toBe(200);
   });
@@ -64,14 +76,20 @@ describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
     const theirs = await seedMember(other);
     for (const bad of [theirs.memberId, NO_SUCH_ID, "not-a-uuid"]) {
       const body = await expectError(
-        await owner.fetch("POST", groupMembersPath(owner.organizationId, group.id, "bulk-create/"), { members: [mine.memberId, bad] }),
+        await owner.fetch("POST", groupMembersPath(owner.organizationId, group.id, "bulk-create/"), {
+          members: [mine.memberId, bad],
+        }),
         400,
         "invalid",
       );
       expect(Object.keys(body.errors!)).toEqual(["members"]);
     }
     for (const members of [[], undefined, "x"]) {
-      const body = await expectError(await owner.fetch("POST", groupMembersPath(owner.organizationId, group.id, "bulk-create/"), { members }), 400, "invalid");
+      const body = await expectError(
+        await owner.fetch("POST", groupMembersPath(owner.organizationId, group.id, "bulk-create/"), { members }),
+        400,
+        "invalid",
+      );
       expect(Object.keys(body.errors!)).toEqual(["members"]);
     }
     expect(await rowsOf(group.id)).toHaveLength(0);
@@ -85,7 +103,13 @@ describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
     await expectError(await viewer.fetch("POST", path, { members: [viewer.memberId] }), 403, "permission_denied");
     const other = await seedOwner();
     const theirs = await createGroup(other, []);
-    await expectError(await owner.fetch("POST", groupMembersPath(owner.organizationId, theirs.id, "bulk-create/"), { members: [viewer.memberId] }), 404, "not_found");
+    await expectError(
+      await owner.fetch("POST", groupMembersPath(owner.organizationId, theirs.id, "bulk-create/"), {
+        members: [viewer.memberId],
+      }),
+      404,
+      "not_found",
+    );
     await expectError(await other.fetch("POST", path, { members: [viewer.memberId] }), 404, "not_found");
     await expectError(await call("POST", `/api/v1${path}`, { members: [viewer.memberId] }), 401, "not_authenticated");
     expect(await rowsOf(group.id)).toHaveLength(0);

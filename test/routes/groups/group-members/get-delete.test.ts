@@ -9,7 +9,9 @@ describe("GET .../groups/{groupPk}/group-members/{id}/", () => {
     const group = await createGroup(owner, []);
     const a = await seedMember(owner);
     const [added] = await addMembers(owner, group.id, [a.memberId]);
-    const res = await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${added.id}/`), undefined, { prefix });
+    const res = await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${added.id}/`), undefined, {
+      prefix,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(added);
   });
@@ -20,35 +22,74 @@ describe("GET .../groups/{groupPk}/group-members/{id}/", () => {
     const sibling = await createGroup(owner, []);
     const a = await seedMember(owner);
     const [added] = await addMembers(owner, group.id, [a.memberId]);
-    await expectError(await owner.fetch("GET", groupMembersPath(owner.organizationId, sibling.id, `${added.id}/`)), 404, "not_found");
-    await expectError(await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)), 404, "not_found");
-    await expectError(await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, "nope/")), 404, "not_found");
+    await expectError(
+      await owner.fetch("GET", groupMembersPath(owner.organizationId, sibling.id, `${added.id}/`)),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, "nope/")),
+      404,
+      "not_found",
+    );
     const other = await seedOwner();
-    await expectError(await other.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${added.id}/`)), 404, "not_found");
-    await expectError(await other.fetch("GET", groupMembersPath(other.organizationId, group.id, `${added.id}/`)), 404, "not_found");
-    await expectError(await a.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${added.id}/`)), 403, "permission_denied");
-    await expectError(await call("GET", `/api/v1${groupMembersPath(owner.organizationId, group.id, `${added.id}/`)}`), 401, "not_authenticated");
+    await expectError(
+      await other.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${added.id}/`)),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await other.fetch("GET", groupMembersPath(other.organizationId, group.id, `${added.id}/`)),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await a.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${added.id}/`)),
+      403,
+      "permission_denied",
+    );
+    await expectError(
+      await call("GET", `/api/v1${groupMembersPath(owner.organizationId, group.id, `${added.id}/`)}`),
+      401,
+      "not_authenticated",
+    );
   });
 });
 
 describe("DELETE .../groups/{groupPk}/group-members/{id}/", () => {
-  it.each(PREFIXES)("removes the member from the group (not from the organization) under %s; they lose its permissions", async (prefix) => {
-    const owner = await seedOwner();
-    const member = await seedMember(owner, ["group.view"]);
-    const list = await member.fetch("GET", groupMembersPath(owner.organizationId, member.groupId!));
-    const [membership] = ((await list.json()) as { results: { id: string }[] }).results;
-    const path = groupMembersPath(owner.organizationId, member.groupId!, `${membership.id}/`);
-    const res = await owner.fetch("DELETE", path, undefined, { prefix });
-    expect(res.status).toBe(204);
-    expect(await res.text()).toBe("");
-    await expectError(await owner.fetch("GET", path), 404, "not_found");
-    await expectError(await member.fetch("GET", `/organizations/${owner.organizationId}/groups/`), 403, "permission_denied");
-    const group = await owner.fetch("GET", `/organizations/${owner.organizationId}/groups/${member.groupId}/`);
-    expect(await group.json()).toMatchObject({ membersCount: 0 });
-    // Still a member of the organization: they can be added back.
-    expect(await addMembers(owner, member.groupId!, [member.memberId])).toHaveLength(1);
-    await expectError(await owner.fetch("DELETE", groupMembersPath(owner.organizationId, member.groupId!, `${membership.id}/`)), 404, "not_found");
-  });
+  it.each(PREFIXES)(
+    "removes the member from the group (not from the organization) under %s; they lose its permissions",
+    async (prefix) => {
+      const owner = await seedOwner();
+      const member = await seedMember(owner, ["group.view"]);
+      const list = await member.fetch("GET", groupMembersPath(owner.organizationId, member.groupId!));
+      const [membership] = ((await list.json()) as { results: { id: string }[] }).results;
+      const path = groupMembersPath(owner.organizationId, member.groupId!, `${membership.id}/`);
+      const res = await owner.fetch("DELETE", path, undefined, { prefix });
+      expect(res.status).toBe(204);
+      expect(await res.text()).toBe("");
+      await expectError(await owner.fetch("GET", path), 404, "not_found");
+      await expectError(
+        await member.fetch("GET", `/organizations/${owner.organizationId}/groups/`),
+        403,
+        "permission_denied",
+      );
+      const group = await owner.fetch("GET", `/organizations/${owner.organizationId}/groups/${member.groupId}/`);
+      expect(await group.json()).toMatchObject({ membersCount: 0 });
+      // Still a member of the organization: they can be added back.
+      expect(await addMembers(owner, member.groupId!, [member.memberId])).toHaveLength(1);
+      await expectError(
+        await owner.fetch("DELETE", groupMembersPath(owner.organizationId, member.groupId!, `${membership.id}/`)),
+        404,
+        "not_found",
+      );
+    },
+  );
 
   it("403 with only group.view, 404 through another group or organization, 401; nothing is removed", async () => {
     const owner = await seedOwner();
@@ -57,7 +98,11 @@ describe("DELETE .../groups/{groupPk}/group-members/{id}/", () => {
     const [membership] = await addMembers(owner, sibling.id, [viewer.memberId]);
     const path = groupMembersPath(owner.organizationId, sibling.id, `${membership.id}/`);
     await expectError(await viewer.fetch("DELETE", path), 403, "permission_denied");
-    await expectError(await owner.fetch("DELETE", groupMembersPath(owner.organizationId, viewer.groupId!, `${membership.id}/`)), 404, "not_found");
+    await expectError(
+      await owner.fetch("DELETE", groupMembersPath(owner.organizationId, viewer.groupId!, `${membership.id}/`)),
+      404,
+      "not_found",
+    );
     const other = await seedOwner();
     await expectError(await other.fetch("DELETE", path), 404, "not_found");
     await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");

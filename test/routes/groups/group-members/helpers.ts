@@ -14,7 +14,9 @@ export const groupMembersPath = (organizationId: string, groupId: string, rest =
   `/organizations/${organizationId}/groups/${groupId}/group-members/${rest}`;
 
 export async function addMembers(actor: Actor, groupId: string, memberIds: string[]): Promise<GroupMemberBody[]> {
-  const res = await actor.fetch("POST", groupMembersPath(actor.organizationId, groupId, "bulk-create/"), { members: memberIds });
+  const res = await actor.fetch("POST", groupMembersPath(actor.organizationId, groupId, "bulk-create/"), {
+    members: memberIds,
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as GroupMemberBody[];
 }
@@ -25,7 +27,9 @@ export async function insertMembers(organizationId: string, n: number): Promise<
   const d = db();
   await d.batch([
     d.insert(users).values({ id: rows[0].userId, email: `${unique("bulk")}@example.com`, name: "bulk" }),
-    ...rows.slice(1).map((r) => d.insert(users).values({ id: r.userId, email: `${unique("bulk")}@example.com`, name: "bulk" })),
+    ...rows
+      .slice(1)
+      .map((r) => d.insert(users).values({ id: r.userId, email: `${unique("bulk")}@example.com`, name: "bulk" })),
     ...rows.map((r) => d.insert(members).values({ id: r.memberId, organizationId, userId: r.userId })),
   ]);
   return rows.map((r) => r.memberId);

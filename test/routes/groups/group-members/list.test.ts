@@ -18,7 +18,9 @@ describe("GET .../groups/{groupPk}/group-members/", () => {
     const b = await seedMember(owner);
     const added = await addMembers(owner, group.id, [a.memberId, b.memberId]);
     await addMembers(owner, other.id, [a.memberId]);
-    const body = await page(await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id), undefined, { prefix }));
+    const body = await page(
+      await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id), undefined, { prefix }),
+    );
     expect(body).toMatchObject({ count: 2, next: null, previous: null });
     // Added in one request, so they share a timestamp: the order between them is by id.
     const byId = (x: GroupMemberBody, y: GroupMemberBody) => x.id.localeCompare(y.id);
@@ -26,19 +28,31 @@ describe("GET .../groups/{groupPk}/group-members/", () => {
     const later = await seedMember(owner);
     const [third] = await addMembers(owner, group.id, [later.memberId]);
 
-    const first = await page(await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page_size=2`));
+    const first = await page(
+      await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page_size=2`),
+    );
     expect(first.results).toEqual([...added].sort(byId));
     expect(first.next).toContain("page=2");
-    const second = await page(await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=2&page_size=2`));
+    const second = await page(
+      await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=2&page_size=2`),
+    );
     expect(second.results).toEqual([third]);
-    await expectError(await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=3&pageSize=2`), 404, "not_found");
+    await expectError(
+      await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=3&pageSize=2`),
+      404,
+      "not_found",
+    );
   });
 
   it("400 for a page that is not a positive integer", async () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, []);
     for (const page of ["0", "abc", "-2"]) {
-      const err = await expectError(await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=${page}`), 400, "invalid");
+      const err = await expectError(
+        await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=${page}`),
+        400,
+        "invalid",
+      );
       expect(Object.keys(err.errors!)).toEqual(["page"]);
     }
   });
@@ -50,7 +64,14 @@ describe("GET .../groups/{groupPk}/group-members/", () => {
     const b = await seedMember(owner);
     await addMembers(owner, group.id, [a.memberId, b.memberId]);
     const ids = async (q: string) =>
-      (await page(await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?query=${encodeURIComponent(q)}`))).results.map((m) => m.member.id);
+      (
+        await page(
+          await owner.fetch(
+            "GET",
+            `${groupMembersPath(owner.organizationId, group.id)}?query=${encodeURIComponent(q)}`,
+          ),
+        )
+      ).results.map((m) => m.member.id);
     expect(await ids(a.email.toUpperCase())).toEqual([a.memberId]);
     expect((await ids("MEMBER")).sort()).toEqual([a.memberId, b.memberId].sort()); // both are named "member"
     expect(await ids("nobody-by-that-name")).toEqual([]);
