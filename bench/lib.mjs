@@ -17,7 +17,7 @@ const ownRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), ".
 
 export function newKey() {
   const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  return "ak_" + [...randomBytes(40)].map((b) => alphabet[b % 62]).join("");
+  return `ak_${[...randomBytes(40)].map((b) => alphabet[b % 62]).join("")}`;
 }
 
 /**

@@ -47,7 +47,7 @@ export async function oneConversation(
   for (let url = `/messages/?conversation=${conversationId}&pageSize=100`; url; ) {
     const page = await api(url);
     messages.push(...page.results);
-    url = page.next && page.next.slice(page.next.indexOf("/api/v1") + 7);
+    url = page.next?.slice(page.next.indexOf("/api/v1") + 7);
   }
   messages.sort((a, b) => a.sequence - b.sequence);
   const expected = 2 * (turns + 1);

@@ -44,7 +44,9 @@ function seed(file, { organizationId, ownerId, chatbots }) {
   const contact = db.prepare(
     "INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
   );
-  contacts.forEach((id, i) => contact.run(id, organizationId, `Contact ${i}`, start, start));
+  contacts.forEach((id, i) => {
+    contact.run(id, organizationId, `Contact ${i}`, start, start);
+  });
   const members = seedMembers(db, { organizationId, ownerId, count: MEMBERS, at: start });
   db.exec("COMMIT");
   const conversation = db.prepare(

@@ -135,16 +135,18 @@ export class VectorIndex extends DurableObject<Bindings> {
     slots.checkDimensions(quantised);
     // Storage first: if it throws, memory still matches what is stored.
     const sql = this.ctx.storage.sql;
-    records.forEach((r, i) =>
+    records.forEach((r, i) => {
       sql.exec(
         "INSERT OR REPLACE INTO vectors (id, type, source_id, q) VALUES (?, ?, ?, ?)",
         r.id,
         r.type,
         r.sourceId,
         quantised[i].buffer,
-      ),
-    );
-    records.forEach((r, i) => slots.put(r.id, r.type, r.sourceId, quantised[i]));
+      );
+    });
+    records.forEach((r, i) => {
+      slots.put(r.id, r.type, r.sourceId, quantised[i]);
+    });
     this.scheduleListBuild(slots);
   }
 
@@ -460,14 +462,12 @@ class Slots {
       const probed = this.probe(q, candidates);
       scan(this.words, this.stride >> 2, q, probed, probed.length, this.norms, heap);
     } else scan(this.words, this.stride >> 2, q, candidates, n, this.norms, heap);
-    return heap
-      .sorted()
-      .map(({ slot, score }) => ({
-        id: this.ids[slot],
-        score: Math.max(-1, Math.min(1, score)),
-        type: this.types[slot],
-        sourceId: this.sources[this.codes[slot]],
-      }));
+    return heap.sorted().map(({ slot, score }) => ({
+      id: this.ids[slot],
+      score: Math.max(-1, Math.min(1, score)),
+      type: this.types[slot],
+      sourceId: this.sources[this.codes[slot]],
+    }));
   }
 
   /** Whether a build is due: the base is large and has no lists, or too much changed since they were built. */

@@ -53,7 +53,7 @@ export async function buildVendor({ quiet = false } = {}) {
     if (!quiet) console.log(`src/vendor/${name}.js: ${js.length} bytes`);
   }
   // Imported by src/vendored.ts, so that a build without the modules fails with a clear error.
-  writeIfChanged(path.join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  writeIfChanged(path.join(out, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 /** Unchanged files keep their time, so `wrangler dev` does not reload for nothing. */

@@ -22,7 +22,7 @@ const PLACEHOLDERS = {
 };
 
 const base62 = (n) => [...randomBytes(n)].map((b) => BASE62[b % 62]).join("");
-const newKey = () => "ak_" + base62(40);
+const newKey = () => `ak_${base62(40)}`;
 
 /** KEY=value lines of a .dev.vars file (quotes removed), as wrangler reads them. */
 function readVars(file) {
@@ -73,7 +73,7 @@ if (!existsSync(varsFile)) {
 }
 const vars = readVars(varsFile);
 const key = vars.BOOTSTRAP_API_KEY;
-writeFileSync(keyFile, key + "\n");
+writeFileSync(keyFile, `${key}\n`);
 
 // Nothing asked of the internet: Miniflare's download of the `request.cf` sample
 // (workers.cloudflare.com/cf.json, whose failure offline printed a `getaddrinfo ENOTFOUND` stack;

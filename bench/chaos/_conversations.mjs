@@ -9,7 +9,7 @@ export async function messagesOf(api, conversationId) {
   for (let url = `/messages/?conversation=${conversationId}&pageSize=100`; url; ) {
     const page = await api("GET", url);
     all.push(...page.results);
-    url = page.next && page.next.slice(page.next.indexOf("/api/v1") + 7);
+    url = page.next?.slice(page.next.indexOf("/api/v1") + 7);
   }
   return all.sort((a, b) => a.sequence - b.sequence);
 }
@@ -91,7 +91,7 @@ export async function deliveryTally(api, inboxId, webhookId) {
       tally[r.status] = (tally[r.status] ?? 0) + 1;
       if (r.error) reasons[r.error.slice(0, 60)] = (reasons[r.error.slice(0, 60)] ?? 0) + 1;
     }
-    url = page.next && page.next.slice(page.next.indexOf("/api/v1") + 7);
+    url = page.next?.slice(page.next.indexOf("/api/v1") + 7);
   }
   return `${JSON.stringify(tally)}${Object.keys(reasons).length ? ` ${JSON.stringify(reasons)}` : ""}`;
 }

@@ -56,16 +56,14 @@ export default async function ({ server, api, log }) {
   await new Promise((r) => setTimeout(r, BEFORE_MS));
   down = true;
   const stoppedAt = Date.now();
-  restarted = server
-    .stop({ keep: true })
-    .then(() =>
-      startServer({
-        port: new URL(server.base).port,
-        state: server.state,
-        key: server.key,
-        inspectorPort: Number(new URL(server.base).port) + 30,
-      }),
-    );
+  restarted = server.stop({ keep: true }).then(() =>
+    startServer({
+      port: new URL(server.base).port,
+      state: server.state,
+      key: server.key,
+      inspectorPort: Number(new URL(server.base).port) + 30,
+    }),
+  );
   const again = await restarted;
   down = false;
   const backAt = Date.now();

@@ -35,19 +35,19 @@ export function prepared<V extends Values>(
 }
 
 function binder(param: unknown): (values: Values) => unknown {
-  if (is(param, Placeholder)) return (values) => valueOf(values, param.name);
+  if (is(param, Placeholder)) return (values) => valueFor(values, param.name);
   if (is(param, Param) && is(param.value, Placeholder)) {
     const { name } = param.value;
     const encoder = param.encoder;
     return (values) => {
-      const value = valueOf(values, name);
+      const value = valueFor(values, name);
       return value === null ? null : encoder.mapToDriverValue(value);
     };
   }
   return () => param; // a constant of the statement
 }
 
-function valueOf(values: Values, name: string): unknown {
+function valueFor(values: Values, name: string): unknown {
   if (!(name in values)) throw new Error(`No value for "${name}"`);
   return values[name] ?? null;
 }

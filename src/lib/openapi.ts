@@ -12,12 +12,10 @@ export const ErrorSchema = z
       .record(z.string(), z.array(z.string()))
       .optional()
       .openapi({ description: "Validation messages by field path (400 only)", example: { name: ["Required"] } }),
-    requestId: z
-      .string()
-      .openapi({
-        description: "The request's id, as in the X-Request-Id header: quote it when reporting a problem",
-        example: "0190a5c2-7d1e-7f00-8000-3b1c2d4e5f60",
-      }),
+    requestId: z.string().openapi({
+      description: "The request's id, as in the X-Request-Id header: quote it when reporting a problem",
+      example: "0190a5c2-7d1e-7f00-8000-3b1c2d4e5f60",
+    }),
   })
   .openapi("Error");
 

@@ -42,7 +42,10 @@ export async function consumeChannelWork(batch: MessageBatch, env: Bindings, ctx
       }),
     ...[...conversations].map(([conversationId, messages]) =>
       deliverConversation(env, db, conversationId).then(
-        () => messages.forEach((m) => ack(m)),
+        () =>
+          messages.forEach((m) => {
+            ack(m);
+          }),
         (err) => {
           console.error(
             JSON.stringify({
@@ -52,7 +55,9 @@ export async function consumeChannelWork(batch: MessageBatch, env: Bindings, ctx
               error: String((err as Error)?.stack ?? err),
             }),
           );
-          messages.forEach((m) => retry(m, retryDelay(m.attempts)));
+          messages.forEach((m) => {
+            retry(m, retryDelay(m.attempts));
+          });
         },
       ),
     ),

@@ -81,5 +81,8 @@ export async function routesFor(segment?: string): Promise<Register | null> {
   const groups = segment === undefined ? ROUTE_GROUPS : ROUTE_GROUPS.filter((g) => g.segments.includes(segment));
   if (!groups.length) return null;
   const registers = await Promise.all(groups.map((g) => g.load()));
-  return (r) => registers.forEach((register) => register(r));
+  return (r) =>
+    registers.forEach((register) => {
+      register(r);
+    });
 }

@@ -43,8 +43,7 @@ function serve(c: Context<AppEnv>, file: Served | undefined) {
   if (!file) throw notFound();
   const held = c.req.header("If-None-Match");
   if (
-    held &&
-    held.split(/\s*,\s*/).some((tag) => tag === file.headers.ETag || tag === `W/${file.headers.ETag}` || tag === "*")
+    held?.split(/\s*,\s*/).some((tag) => tag === file.headers.ETag || tag === `W/${file.headers.ETag}` || tag === "*")
   ) {
     return new Response(null, { status: 304, headers: file.headers });
   }

@@ -30,16 +30,14 @@ export function organizationInserts(
   approved = false,
 ) {
   return [
-    db
-      .insert(organizations)
-      .values({
-        id: organizationId,
-        name,
-        ownerId,
-        planId,
-        approvalStatus: approved ? "approved" : "pending",
-        creditWalletId: uuidv7(),
-      }),
+    db.insert(organizations).values({
+      id: organizationId,
+      name,
+      ownerId,
+      planId,
+      approvalStatus: approved ? "approved" : "pending",
+      creditWalletId: uuidv7(),
+    }),
     db.insert(members).values({ organizationId, userId: ownerId, isOwner: true }),
   ] as const;
 }

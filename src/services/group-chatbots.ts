@@ -1,6 +1,6 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../env";
-import { chatbotGroups, chatbots, groups } from "../db/schema";
+import { chatbotGroups, chatbots, type groups } from "../db/schema";
 import { fieldError, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk, contains } from "../lib/sql";

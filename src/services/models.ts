@@ -1,6 +1,6 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
-import { chatbots, models, MODEL_KINDS, MODEL_PROVIDERS } from "../db/schema";
+import { chatbots, models, type MODEL_KINDS, type MODEL_PROVIDERS } from "../db/schema";
 import { decryptSecret } from "../lib/crypto";
 import { usableSecret } from "../lib/placeholders";
 import { fieldError, forbidden, notFound } from "../lib/errors";

@@ -406,7 +406,7 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByRole("button", { name: "Import CSV or XLSX" }).click();
     await dialog(page)
       .getByLabel("CSV or XLSX file")
-      .setInputFiles([{ name: "faqs.csv", mimeType: "text/csv", buffer: Buffer.from("\uFEFF" + csv) }]);
+      .setInputFiles([{ name: "faqs.csv", mimeType: "text/csv", buffer: Buffer.from(`\uFEFF${csv}`) }]);
     await dialog(page).getByText("FAQs ready to import: 2.").waitFor();
     await dialog(page).getByRole("button", { name: "Import 2" }).click();
     await dialog(page).getByText("2 of 2 FAQs imported.").waitFor();

@@ -11,7 +11,6 @@ import { startMcpServer } from "../support/mcp-server.mjs";
 import { startReceiver } from "../support/webhook-receiver.mjs";
 import {
   axeViolations,
-  openPage,
   screenshots,
   signInContext,
   startConsole,

@@ -73,7 +73,7 @@ async function visitorPage(query = "") {
   const open = new Map();
   cdp.on(
     "Network.requestWillBeSent",
-    (e) => e.request.url.startsWith(app.base + "/api/") && open.set(e.requestId, e.request.url),
+    (e) => e.request.url.startsWith(`${app.base}/api/`) && open.set(e.requestId, e.request.url),
   );
   cdp.on("Network.loadingFinished", (e) => open.delete(e.requestId));
   cdp.on("Network.loadingFailed", (e) => open.delete(e.requestId));

@@ -14,7 +14,7 @@ const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
 const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
-export const CHROMIUM_FLAGS = [
+const CHROMIUM_FLAGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",

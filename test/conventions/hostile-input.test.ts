@@ -13,7 +13,7 @@ describe("hostile input is a 4xx, never a 500 (CONTRACT sections 2 and 8)", () =
     expect(jsonNestsDeeperThan(nested(64))).toBe(false);
     expect(jsonNestsDeeperThan(nested(65))).toBe(true);
     expect(jsonNestsDeeperThan(JSON.stringify({ a: "[[[[[[[[".repeat(100) }))).toBe(false);
-    expect(jsonNestsDeeperThan(JSON.stringify({ a: '\\"[[[' + "[".repeat(100) }))).toBe(false);
+    expect(jsonNestsDeeperThan(JSON.stringify({ a: `\\"[[[${"[".repeat(100)}` }))).toBe(false);
     expect(jsonNestsDeeperThan(`{"a":${nested(64)}}`)).toBe(true);
   });
 

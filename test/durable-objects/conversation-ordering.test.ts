@@ -18,7 +18,9 @@ async function allMessages(actor: Actor, conversationId: string): Promise<Messag
 function expectStrictAlternation(messages: Message[], turns: number) {
   expect(messages).toHaveLength(2 * turns);
   expect(messages.map((m) => m.sequence)).toEqual(Array.from({ length: 2 * turns }, (_, i) => i + 1));
-  messages.forEach((m, i) => expect(m.type, `message ${i + 1}`).toBe(i % 2 === 0 ? "incoming" : "outgoing"));
+  messages.forEach((m, i) => {
+    expect(m.type, `message ${i + 1}`).toBe(i % 2 === 0 ? "incoming" : "outgoing");
+  });
   // Each reply answers the message just before it.
   for (let i = 0; i < messages.length; i += 2)
     expect(messages[i + 1].content).toBe(`You said: "${messages[i].content}".`);

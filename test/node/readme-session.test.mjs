@@ -70,7 +70,7 @@ function sessionScript() {
       });
     }
   }
-  return { script: lines.join("\n") + "\n", readmeLine };
+  return { script: `${lines.join("\n")}\n`, readmeLine };
 }
 
 function runBash(script, options) {

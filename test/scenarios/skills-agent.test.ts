@@ -66,10 +66,10 @@ describe("skills in agent replies", () => {
       input: { skill: name, path: "reference/policy.md" },
     });
     expect(reply.content).toContain("Meals up to 50 EUR a day.");
-    const escape = await ask(owner, bot.id, {
+    const outside = await ask(owner, bot.id, {
       content: `read skill resource: skill: ${name}; path: ../../other/SKILL.md`,
     });
-    expect(escape.message.contentPayload.toolCalls[0]).toMatchObject({
+    expect(outside.message.contentPayload.toolCalls[0]).toMatchObject({
       name: "read_skill_resource",
       status: "failure",
     });

@@ -81,19 +81,17 @@ describe("housekeeping cron: stranded knowledge-base files", () => {
     await env.FILES.put(key, "A message that the queue never saw.");
     const old = Date.now() - 3_600_000;
     // Written as the upload route writes it, but never enqueued.
-    await db()
-      .insert(knowledgeBaseFiles)
-      .values({
-        id: fileId,
-        knowledgeBaseId: kb.id,
-        filename: "lost.txt",
-        objectKey: key,
-        fileType: "txt",
-        size: 35,
-        queuedAt: old,
-        createdAt: old,
-        updatedAt: old,
-      });
+    await db().insert(knowledgeBaseFiles).values({
+      id: fileId,
+      knowledgeBaseId: kb.id,
+      filename: "lost.txt",
+      objectKey: key,
+      fileType: "txt",
+      size: 35,
+      queuedAt: old,
+      createdAt: old,
+      updatedAt: old,
+    });
     await runHousekeeping(env);
     expect((await waitForFile(owner, kb.id, fileId)).status).toBe("done");
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../src/lib/errors";
+import type { ApiError } from "../../src/lib/errors";
 import {
   claimKey,
   condenseEvents,

@@ -68,7 +68,9 @@ const ROUTES = { "/v1/chat/completions": "chat", "/v1/embeddings": "embeddings",
 /** Vector component i of a text: a sum over its characters, so equal texts get equal vectors. */
 function upstreamEmbedding(text, dimensions = 8) {
   const v = Array.from({ length: dimensions }, (_, i) => i + 1);
-  [...String(text)].forEach((ch, k) => (v[(k + ch.codePointAt(0)) % dimensions] += (ch.codePointAt(0) % 7) + 1));
+  [...String(text)].forEach((ch, k) => {
+    v[(k + ch.codePointAt(0)) % dimensions] += (ch.codePointAt(0) % 7) + 1;
+  });
   return v;
 }
 

@@ -2,9 +2,7 @@ export declare const PG_PASSWORD: string;
 export declare const PG_USER: string;
 export declare const PG_DATABASE: string;
 export declare const SEED_SQL: string;
-export declare function startPostgres(options?: {
-  seed?: string;
-}): Promise<{
+export declare function startPostgres(options?: { seed?: string }): Promise<{
   url: string | null;
   reason?: string;
   port?: number;

@@ -1124,7 +1124,7 @@ class Widget {
     rec.interimResults = false;
     button.setAttribute("aria-pressed", "true");
     rec.onresult = (e) => {
-      this.input.value = (this.input.value ? this.input.value + " " : "") + e.results[0][0].transcript;
+      this.input.value = (this.input.value ? `${this.input.value} ` : "") + e.results[0][0].transcript;
       this.input.focus();
     };
     rec.onend = () => button.setAttribute("aria-pressed", "false");

@@ -8,16 +8,12 @@ export const BatchQaParams = WebChatParams.extend({ id: uuidParam("id", "Batch Q
 
 export const BatchQaCreateBody = z
   .object({
-    file: z
-      .string()
-      .min(1)
-      .max(2000)
-      .openapi({
-        description:
-          "Key of an uploaded .xlsx or .csv (upload-presigned-url with modelName `batch-qa`), or its URL on this service",
-        example:
-          "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/batch-qa/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e/questions.xlsx",
-      }),
+    file: z.string().min(1).max(2000).openapi({
+      description:
+        "Key of an uploaded .xlsx or .csv (upload-presigned-url with modelName `batch-qa`), or its URL on this service",
+      example:
+        "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/batch-qa/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e/questions.xlsx",
+    }),
     filename: z
       .string()
       .min(1)
@@ -36,23 +32,18 @@ export const BatchQaSchema = z
     chatbot: IdName,
     file: z.string().openapi({ description: "The uploaded file's key", example: "uploads/.../questions.xlsx" }),
     filename: z.string().openapi({ example: "questions.xlsx" }),
-    status: z
-      .enum(["pending", "running", "done", "failed"])
-      .openapi({
-        description: "pending, running, done, or failed (the assistant no longer exists)",
-        example: "running",
-      }),
+    status: z.enum(["pending", "running", "done", "failed"]).openapi({
+      description: "pending, running, done, or failed (the assistant no longer exists)",
+      example: "running",
+    }),
     total: z.number().int().openapi({ description: "Questions in the file", example: 120 }),
     completed: z.number().int().openapi({ description: "Questions answered or failed so far", example: 45 }),
     failed: z.number().int().openapi({ description: "Questions whose answer failed", example: 0 }),
     progress: z.number().openapi({ description: "completed / total, 0..1", example: 0.375 }),
-    averageAnswerCorrectness: z
-      .number()
-      .nullable()
-      .openapi({
-        description: "Mean answerCorrectness of the answered questions with an expected answer",
-        example: 0.81,
-      }),
+    averageAnswerCorrectness: z.number().nullable().openapi({
+      description: "Mean answerCorrectness of the answered questions with an expected answer",
+      example: 0.81,
+    }),
     createdAt: z.string().openapi({ example: "1767225600000" }),
     finishedAt: z.string().nullable().openapi({ example: null }),
   })

@@ -8,14 +8,10 @@ import { cannedResponseRecord } from "../../services/records/canned-responses";
 import { CANNED_RESPONSES_TAG, CannedResponseSchema } from "./schema";
 
 const ListQuery = PageQuery.extend({
-  search: z
-    .string()
-    .max(200)
-    .optional()
-    .openapi({
-      description: "Only canned responses whose short code or content contains this text",
-      example: "refund",
-    }),
+  search: z.string().max(200).optional().openapi({
+    description: "Only canned responses whose short code or content contains this text",
+    example: "refund",
+  }),
 });
 
 const route = createRoute({

@@ -42,30 +42,23 @@ const display = (name: string) =>
 
 export const ChatbotRecordSchema = z
   .object({
-    id: z
-      .string()
-      .openapi({
-        description: "The record (the question's message id)",
-        example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
-      }),
+    id: z.string().openapi({
+      description: "The record (the question's message id)",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
     inputMessage: z.string().openapi({ description: "The question", example: "How do I get a refund?" }),
     condenseMessage: z
       .string()
       .nullable()
       .openapi({ description: "The question as rewritten for retrieval (null when not rewritten)", example: null }),
-    outputMessage: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "The answer (null when the reply failed)",
-        example: "Refunds are possible within 30 days.",
-      }),
-    context: z
-      .array(z.string())
-      .openapi({
-        description: "The passages the answer was given",
-        example: ["Refunds are possible within 30 days of purchase."],
-      }),
+    outputMessage: z.string().nullable().openapi({
+      description: "The answer (null when the reply failed)",
+      example: "Refunds are possible within 30 days.",
+    }),
+    context: z.array(z.string()).openapi({
+      description: "The passages the answer was given",
+      example: ["Refunds are possible within 30 days of purchase."],
+    }),
     replyTime: z.number().nullable().openapi({ description: "Seconds from the question to the answer", example: 1.42 }),
     createdAt: z.string().openapi({ description: "When the question was asked, epoch ms", example: "1767225600000" }),
     error: z.string().nullable().openapi({ description: "Why the reply failed, else null", example: null }),

@@ -25,22 +25,14 @@ export const ChatbotKnowledgeQuery = PageQuery.extend({
     .max(200)
     .optional()
     .openapi({ description: "File name (files) or question (FAQs) contains, case-insensitive", example: "refund" }),
-  largeLanguageModel: z
-    .string()
-    .max(100)
-    .optional()
-    .openapi({
-      description: "Accepted and ignored: every model answers from the same knowledge here",
-      example: "00000000-0000-7000-8000-000000000001",
-    }),
-  replyMode: z
-    .string()
-    .max(50)
-    .optional()
-    .openapi({
-      description: "Accepted and ignored: the reply mode does not change the assistant's knowledge",
-      example: "normal",
-    }),
+  largeLanguageModel: z.string().max(100).optional().openapi({
+    description: "Accepted and ignored: every model answers from the same knowledge here",
+    example: "00000000-0000-7000-8000-000000000001",
+  }),
+  replyMode: z.string().max(50).optional().openapi({
+    description: "Accepted and ignored: the reply mode does not change the assistant's knowledge",
+    example: "normal",
+  }),
   source: z.enum(KNOWLEDGE_SOURCES).default("all").openapi({
     description:
       "`self_built`: the organization's own knowledge bases (all there are here); `built_in`: platform-provided knowledge (none exists, so an empty page); `all` (default)",

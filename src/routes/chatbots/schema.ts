@@ -39,12 +39,10 @@ export const ChatbotSchema = z
       .string()
       .nullable()
       .openapi({ description: "Built-in workflow id, stored as given", example: null }),
-    instructions: z
-      .string()
-      .openapi({
-        description: "Role description given to the model",
-        example: "You answer questions about our products.",
-      }),
+    instructions: z.string().openapi({
+      description: "Role description given to the model",
+      example: "You answer questions about our products.",
+    }),
     replyMode: z.enum(REPLY_MODES).openapi({ example: "normal" }),
     template: z.string().nullable().openapi({ description: "Reply of template and hybrid modes", example: null }),
     unanswerableTemplate: z
@@ -56,13 +54,10 @@ export const ChatbotSchema = z
     rawOutputFormat: object()
       .nullable()
       .openapi({ description: "JSON Schema of replies in json_schema mode", example: null }),
-    databaseUrl: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "Connection string, password masked",
-        example: "postgresql://bot:****@db.example.com/shop",
-      }),
+    databaseUrl: z.string().nullable().openapi({
+      description: "Connection string, password masked",
+      example: "postgresql://bot:****@db.example.com/shop",
+    }),
     databaseType: z.enum(DATABASE_TYPES).nullable().openapi({ example: null }),
     includeTables: object().nullable().openapi({ description: "Tables text-to-SQL may read", example: null }),
     agentMode: z.enum(AGENT_MODES).openapi({ example: "normal" }),
@@ -73,13 +68,11 @@ export const ChatbotSchema = z
       .openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),
     handoff: z
       .object({
-        enabled: z
-          .boolean()
-          .openapi({
-            description:
-              "Hand the conversation to a person when the visitor asks for one, or after afterUnanswered replies that could not answer",
-            example: true,
-          }),
+        enabled: z.boolean().openapi({
+          description:
+            "Hand the conversation to a person when the visitor asks for one, or after afterUnanswered replies that could not answer",
+          example: true,
+        }),
         afterUnanswered: z
           .number()
           .int()
@@ -88,14 +81,11 @@ export const ChatbotSchema = z
           .string()
           .nullable()
           .openapi({ description: "Said as it hands off; null: a default in the visitor's language", example: null }),
-        outsideHoursMessage: z
-          .string()
-          .nullable()
-          .openapi({
-            description:
-              "Said instead outside the inbox's business hours (the conversation waits for the next opening); null: a default in the visitor's language",
-            example: null,
-          }),
+        outsideHoursMessage: z.string().nullable().openapi({
+          description:
+            "Said instead outside the inbox's business hours (the conversation waits for the next opening); null: a default in the visitor's language",
+          example: null,
+        }),
       })
       .openapi("AssistantHandoff", { description: "Handing the conversation to a person (CONTRACT section 18)" }),
     knowledgeBases: idNames("Knowledge bases it answers from"),
@@ -138,12 +128,10 @@ const fields = {
     .min(1)
     .max(200)
     .openapi({ description: "A label; in agent mode also used by the model", example: "Support assistant" }),
-  largeLanguageModel: z
-    .uuid()
-    .openapi({
-      description: "A large language model available to the organization (built-in or its own)",
-      example: LOCAL_LLM,
-    }),
+  largeLanguageModel: z.uuid().openapi({
+    description: "A large language model available to the organization (built-in or its own)",
+    example: LOCAL_LLM,
+  }),
   fallbackLargeLanguageModel: optionalId(
     "A second large language model of the organization, not the same as largeLanguageModel, that answers when largeLanguageModel fails before its first token (after its retries); null or empty: none",
     null,
@@ -171,24 +159,14 @@ const fields = {
       example: [{ id: EXAMPLE_ID }],
     }),
   toolkits: notYet("Toolkits"),
-  tools: z
-    .array(IdRef)
-    .max(100)
-    .nullable()
-    .optional()
-    .openapi({
-      description: "Tools it may call in agent mode (`[{id}]`, tools you can see); replaces the list",
-      example: [],
-    }),
-  skills: z
-    .array(IdRef)
-    .max(100)
-    .nullable()
-    .optional()
-    .openapi({
-      description: "Skills it may use in agent mode (`[{id}]`, skills you can see); replaces the list",
-      example: [],
-    }),
+  tools: z.array(IdRef).max(100).nullable().optional().openapi({
+    description: "Tools it may call in agent mode (`[{id}]`, tools you can see); replaces the list",
+    example: [],
+  }),
+  skills: z.array(IdRef).max(100).nullable().optional().openapi({
+    description: "Skills it may use in agent mode (`[{id}]`, skills you can see); replaces the list",
+    example: [],
+  }),
   groups: z
     .array(IdRef)
     .max(50)
@@ -232,15 +210,10 @@ const fields = {
       description: 'JSON Schema of replies (an object with a "type"); required in json_schema mode',
       example: { type: "object", properties: { answer: { type: "string" } } },
     }),
-  databaseUrl: z
-    .string()
-    .max(2000)
-    .nullable()
-    .optional()
-    .openapi({
-      description: "Connection string for text-to-SQL",
-      example: "postgresql://bot:secret@db.example.com/shop",
-    }),
+  databaseUrl: z.string().max(2000).nullable().optional().openapi({
+    description: "Connection string for text-to-SQL",
+    example: "postgresql://bot:secret@db.example.com/shop",
+  }),
   databaseType: z
     .enum(DATABASE_TYPES)
     .nullable()
@@ -266,36 +239,19 @@ const fields = {
   handoff: z
     .strictObject({
       enabled: z.boolean().optional().openapi({ description: "Default true", example: true }),
-      afterUnanswered: z
-        .int()
-        .min(0)
-        .max(20)
-        .optional()
-        .openapi({
-          description: "Replies in a row that could not answer before handing off; default 2, 0: never",
-          example: 2,
-        }),
-      message: z
-        .string()
-        .trim()
-        .max(2000)
-        .nullable()
-        .optional()
-        .openapi({
-          description: "Said as it hands off; null or empty: a default in the visitor's language",
-          example: "A colleague will take it from here.",
-        }),
-      outsideHoursMessage: z
-        .string()
-        .trim()
-        .max(2000)
-        .nullable()
-        .optional()
-        .openapi({
-          description:
-            "Said instead outside the inbox's business hours; null or empty: a default in the visitor's language",
-          example: "We open at 9:00 and will reply then.",
-        }),
+      afterUnanswered: z.int().min(0).max(20).optional().openapi({
+        description: "Replies in a row that could not answer before handing off; default 2, 0: never",
+        example: 2,
+      }),
+      message: z.string().trim().max(2000).nullable().optional().openapi({
+        description: "Said as it hands off; null or empty: a default in the visitor's language",
+        example: "A colleague will take it from here.",
+      }),
+      outsideHoursMessage: z.string().trim().max(2000).nullable().optional().openapi({
+        description:
+          "Said instead outside the inbox's business hours; null or empty: a default in the visitor's language",
+        example: "We open at 9:00 and will reply then.",
+      }),
     })
     .nullable()
     .optional()

@@ -26,13 +26,10 @@ const Completion = z
       ...MessageFields,
       content: MessageFields.content.min(1, "Required"),
       queryMetadata: QueryMetadataSchema.optional(),
-      sender: z
-        .uuid()
-        .optional()
-        .openapi({
-          description: "A contact of your organization (else 400)",
-          example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
-        }),
+      sender: z.uuid().optional().openapi({
+        description: "A contact of your organization (else 400)",
+        example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+      }),
     }),
     isStreaming: z
       .boolean()
@@ -53,12 +50,10 @@ const Completion = z
 const Reply = z
   .object({
     conversationId: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    content: z
-      .string()
-      .openapi({
-        description: "The assistant's answer (empty while the conversation is with a human)",
-        example: "We open at 9.",
-      }),
+    content: z.string().openapi({
+      description: "The assistant's answer (empty while the conversation is with a human)",
+      example: "We open at 9.",
+    }),
     message: MessageSchema.nullable(),
   })
   .openapi("CompletionReply");

@@ -5,19 +5,14 @@ import { z } from "@hono/zod-openapi";
 import { MessageSchema } from "../messages/schema";
 
 const ids = {
-  conversationId: z
-    .string()
-    .openapi({
-      description: "The conversation (a new one's id on a first question)",
-      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e",
-    }),
-  messageId: z
-    .string()
-    .nullable()
-    .openapi({
-      description: "The reply's message id; null when no reply comes (the conversation is with a human)",
-      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3f",
-    }),
+  conversationId: z.string().openapi({
+    description: "The conversation (a new one's id on a first question)",
+    example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e",
+  }),
+  messageId: z.string().nullable().openapi({
+    description: "The reply's message id; null when no reply comes (the conversation is with a human)",
+    example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3f",
+  }),
 };
 
 export const CompletionChunk = z
@@ -63,12 +58,10 @@ export const ToolCallEvent = z
   .openapi("ToolCallEvent", { description: "`data` of an `event: tool_call`: the model called a tool" });
 
 /** A finished call: the `tool_result` event, and each item of an agent reply's `contentPayload.toolCalls` (without the ids). */
-export const ToolResultEvent = z
-  .object({ ...ids, ...toolCall, ...toolResult })
-  .openapi("ToolResultEvent", {
-    description:
-      "`data` of an `event: tool_result`; an agent reply's `contentPayload.toolCalls` holds the same fields but the conversation and message ids",
-  });
+export const ToolResultEvent = z.object({ ...ids, ...toolCall, ...toolResult }).openapi("ToolResultEvent", {
+  description:
+    "`data` of an `event: tool_result`; an agent reply's `contentPayload.toolCalls` holds the same fields but the conversation and message ids",
+});
 
 export const CompletionStreamError = z
   .object({

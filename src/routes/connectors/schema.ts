@@ -26,12 +26,10 @@ export const ConnectorSchema = z
     urlVariables: z
       .record(z.string(), z.string())
       .openapi({ description: "Values of the entry's URL placeholders", example: {} }),
-    serverUrl: z
-      .string()
-      .openapi({
-        description: "The server URL called (the entry's template, filled)",
-        example: "https://api.githubcopilot.com/mcp/",
-      }),
+    serverUrl: z.string().openapi({
+      description: "The server URL called (the entry's template, filled)",
+      example: "https://api.githubcopilot.com/mcp/",
+    }),
     hasAuthHeaders: z
       .boolean()
       .openapi({ description: "Whether service-account headers are stored (they are never returned)", example: true }),
@@ -60,14 +58,10 @@ const fields = {
     .nullable()
     .optional()
     .openapi({ description: "Default: the entry's description", example: "Our repositories" }),
-  urlVariables: z
-    .record(z.string().max(100), z.string().max(2000))
-    .nullable()
-    .optional()
-    .openapi({
-      description: 'Values of the entry\'s URL placeholders (`{"serverUrl": "https://..."}` for a custom server)',
-      example: {},
-    }),
+  urlVariables: z.record(z.string().max(100), z.string().max(2000)).nullable().optional().openapi({
+    description: 'Values of the entry\'s URL placeholders (`{"serverUrl": "https://..."}` for a custom server)',
+    example: {},
+  }),
   authHeaders: z
     .record(z.string(), z.unknown())
     .nullable()

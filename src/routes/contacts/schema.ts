@@ -23,12 +23,10 @@ export const ContactTagSchema = z
 export const ContactSchema = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_ID }),
-    inboxes: z
-      .array(IdName)
-      .openapi({
-        description: "Inboxes the contact is linked to, oldest inbox first",
-        example: [{ id: EXAMPLE_ID, name: "Website" }],
-      }),
+    inboxes: z.array(IdName).openapi({
+      description: "Inboxes the contact is linked to, oldest inbox first",
+      example: [{ id: EXAMPLE_ID, name: "Website" }],
+    }),
     inbox: nullableIdName("Deprecated: the first of `inboxes`, or null"),
     name: z.string().openapi({ example: "王小明" }),
     avatar: z
@@ -60,12 +58,10 @@ export const ContactSchema = z
     hasApiCredentials: z
       .boolean()
       .openapi({ description: "Whether API credentials are stored (they are never returned)", example: false }),
-    contactConnectors: z
-      .array(object)
-      .openapi({
-        description: "Connector grants, without token bodies",
-        example: [{ connector: "google_drive", scopes: ["drive.readonly"] }],
-      }),
+    contactConnectors: z.array(object).openapi({
+      description: "Connector grants, without token bodies",
+      example: [{ connector: "google_drive", scopes: ["drive.readonly"] }],
+    }),
     tags: z.array(ContactTagSchema).openapi({
       description: "Tags, by name",
       example: [{ id: EXAMPLE_ID, name: "vip", createdAt: "1767225600000", updatedAt: "1767225600000" }],

@@ -12,22 +12,14 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
 const Body = z
   .object({
-    assigneeId: z
-      .uuid()
-      .nullable()
-      .optional()
-      .openapi({
-        description: "User id of a member of the organization (and of the team); null: unassigned; absent: kept",
-        example: EXAMPLE_ID,
-      }),
-    teamId: z
-      .uuid()
-      .nullable()
-      .optional()
-      .openapi({
-        description: "A group of the organization serving it; null: no team; absent: kept",
-        example: EXAMPLE_ID,
-      }),
+    assigneeId: z.uuid().nullable().optional().openapi({
+      description: "User id of a member of the organization (and of the team); null: unassigned; absent: kept",
+      example: EXAMPLE_ID,
+    }),
+    teamId: z.uuid().nullable().optional().openapi({
+      description: "A group of the organization serving it; null: no team; absent: kept",
+      example: EXAMPLE_ID,
+    }),
   })
   .refine((b) => b.assigneeId !== undefined || b.teamId !== undefined, { message: "Give assigneeId, teamId or both." })
   .openapi("AssignConversation");

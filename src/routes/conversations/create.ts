@@ -13,19 +13,14 @@ import { conversationEvent, publishInboxEvents } from "../../services/conversati
 import { ConversationSchema } from "./schema";
 
 const CreateConversation = z.object({
-  webChat: z
-    .uuid()
-    .openapi({
-      description: "The web chat whose inbox and assistant the conversation belongs to",
-      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
-    }),
-  contact: z
-    .uuid()
-    .optional()
-    .openapi({
-      description: "A contact of your organization; absent for an anonymous visitor",
-      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
-    }),
+  webChat: z.uuid().openapi({
+    description: "The web chat whose inbox and assistant the conversation belongs to",
+    example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+  }),
+  contact: z.uuid().optional().openapi({
+    description: "A contact of your organization; absent for an anonymous visitor",
+    example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+  }),
   title: z.string().max(200).optional().openapi({ example: "Opening hours" }),
 });
 

@@ -31,12 +31,10 @@ const Query = CursorQuery.extend({
   status: ConversationSchema.shape.status
     .optional()
     .openapi({ description: "open, queued or resolved", example: "open" }),
-  progressStatus: ConversationSchema.shape.progressStatus
-    .optional()
-    .openapi({
-      description: "ai_processing, waiting_for_human, human_serving, resolved or open",
-      example: "human_serving",
-    }),
+  progressStatus: ConversationSchema.shape.progressStatus.optional().openapi({
+    description: "ai_processing, waiting_for_human, human_serving, resolved or open",
+    example: "human_serving",
+  }),
   startDate: day("Created on or after this day (UTC), YYYY-MM-DD"),
   endDate: day("Created on or before this day (UTC), YYYY-MM-DD"),
   keyword: z
@@ -58,21 +56,15 @@ const Query = CursorQuery.extend({
       example: "me",
     }),
   team: uuid("Only conversations of this team (group)"),
-  view: z
-    .enum(["mine", "unassigned", "waiting"])
-    .optional()
-    .openapi({
-      description:
-        "`mine`: assigned to the caller, not resolved; `unassigned`: no assignee, not resolved (with `team`: the team's); `waiting`: queued for a person, longest waiting first",
-      example: "waiting",
-    }),
-  isTest: z
-    .enum(["true", "false"])
-    .optional()
-    .openapi({
-      description: "`true`: only test conversations (the console's try-it); `false`: none of them; absent: both",
-      example: "false",
-    }),
+  view: z.enum(["mine", "unassigned", "waiting"]).optional().openapi({
+    description:
+      "`mine`: assigned to the caller, not resolved; `unassigned`: no assignee, not resolved (with `team`: the team's); `waiting`: queued for a person, longest waiting first",
+    example: "waiting",
+  }),
+  isTest: z.enum(["true", "false"]).optional().openapi({
+    description: "`true`: only test conversations (the console's try-it); `false`: none of them; absent: both",
+    example: "false",
+  }),
 });
 
 const route = createRoute({

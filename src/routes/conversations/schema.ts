@@ -43,13 +43,11 @@ export const ConversationSchema = z
       .openapi({ description: "Its labels, by name (PUT /conversations/{id}/labels/)" }),
     lastMessage: z.string().nullable().openapi({ example: "Our opening hours are 9 to 5." }),
     lastMessageCreatedAt: Timestamp.nullable(),
-    isTest: z
-      .boolean()
-      .openapi({
-        description:
-          "Started as a test (the console's try-it, a completion with `test: true`); left out of statistics unless they include tests",
-        example: false,
-      }),
+    isTest: z.boolean().openapi({
+      description:
+        "Started as a test (the console's try-it, a completion with `test: true`); left out of statistics unless they include tests",
+      example: false,
+    }),
     unreadCount: z.number().int().openapi({
       description:
         "The visitor's messages no agent has read yet (notes, the team's and the assistant's messages and test conversations never count); `read/` sets it to 0",

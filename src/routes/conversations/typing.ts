@@ -8,12 +8,10 @@ import { operatorTyping } from "../../services/conversation/typing";
 
 export const TypingBody = z
   .object({
-    typing: z
-      .boolean()
-      .openapi({
-        description: "true while typing (send again every few seconds), false once stopped or sent",
-        example: true,
-      }),
+    typing: z.boolean().openapi({
+      description: "true while typing (send again every few seconds), false once stopped or sent",
+      example: true,
+    }),
   })
   .openapi("Typing");
 

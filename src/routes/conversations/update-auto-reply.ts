@@ -6,12 +6,10 @@ import { changeConversation } from "./change";
 import { ConversationSchema } from "./schema";
 
 const Body = z.object({
-  autoReplyEnabled: z
-    .boolean()
-    .openapi({
-      description: "false hands the conversation to a human agent; true gives it back to the assistant",
-      example: false,
-    }),
+  autoReplyEnabled: z.boolean().openapi({
+    description: "false hands the conversation to a human agent; true gives it back to the assistant",
+    example: false,
+  }),
 });
 
 const route = createRoute({

@@ -22,14 +22,11 @@ export const HumanStatisticsQuery = z.object({
   inbox: filter("Only the stretches of this inbox"),
   chatbot: filter("Only the stretches of this assistant's conversations"),
   label: filter("Only the stretches of conversations with this label"),
-  includeTests: z
-    .enum(["true", "false"])
-    .default("false")
-    .openapi({
-      description:
-        "`true` also counts test conversations (`isTest`, the console's try-it); default `false` leaves them out",
-      example: "false",
-    }),
+  includeTests: z.enum(["true", "false"]).default("false").openapi({
+    description:
+      "`true` also counts test conversations (`isTest`, the console's try-it); default `false` leaves them out",
+    example: "false",
+  }),
 });
 
 const seconds = (description: string, example: number) =>
@@ -56,13 +53,10 @@ const rating = (n: number, example: number) =>
 
 export const CsatSchema = z
   .object({
-    count: z
-      .number()
-      .int()
-      .openapi({
-        description: "Conversations of the stretches with a satisfaction rating (each counted once)",
-        example: 25,
-      }),
+    count: z.number().int().openapi({
+      description: "Conversations of the stretches with a satisfaction rating (each counted once)",
+      example: 25,
+    }),
     average: z
       .number()
       .nullable()
@@ -74,13 +68,10 @@ export const CsatSchema = z
   .openapi("HumanCsat");
 
 const figures = {
-  handoffsCount: z
-    .number()
-    .int()
-    .openapi({
-      description: "Stretches with people queued in the range (handoffs, operators' takeovers)",
-      example: 48,
-    }),
+  handoffsCount: z.number().int().openapi({
+    description: "Stretches with people queued in the range (handoffs, operators' takeovers)",
+    example: 48,
+  }),
   resolvedCount: z.number().int().openapi({ description: "Of them, ended resolved (not handed back)", example: 41 }),
   waitingTime: Durations("first assignment or first response").openapi({
     description:
@@ -99,22 +90,16 @@ export const HumanFiguresSchema = z.object(figures).openapi("HumanFigures");
 
 export const HumanGroupFiguresSchema = z
   .object({
-    key: z
-      .string()
-      .nullable()
-      .openapi({
-        description:
-          "The agent's user id, the team's id, the assistant's id, or the day (YYYY-MM-DD); null: stretches with none (no assignee, team or assistant)",
-        example: ID,
-      }),
-    name: z
-      .string()
-      .nullable()
-      .openapi({
-        description:
-          "The agent's, team's or assistant's name (the day again when by day); null with no key or a deleted one",
-        example: "Ada Lovelace",
-      }),
+    key: z.string().nullable().openapi({
+      description:
+        "The agent's user id, the team's id, the assistant's id, or the day (YYYY-MM-DD); null: stretches with none (no assignee, team or assistant)",
+      example: ID,
+    }),
+    name: z.string().nullable().openapi({
+      description:
+        "The agent's, team's or assistant's name (the day again when by day); null with no key or a deleted one",
+      example: "Ada Lovelace",
+    }),
     ...figures,
   })
   .openapi("HumanGroupFigures");

@@ -20,27 +20,21 @@ const ChannelSchema = z
       description: `The platform's fields, secret ones masked (\`1234…wxyz\`), null when not set: ${byPlatform}`,
       example: { botToken: "1234…wxyz" },
     }),
-    webhookUrl: z
-      .string()
-      .openapi({
-        description:
-          "Where the platform sends its events: paste it into the platform's settings (Telegram's is set on connect)",
-        example: "https://assistants.example.com/channels/telegram/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
-      }),
-    verifyToken: z
-      .union([z.string(), z.null()])
-      .openapi({
-        description:
-          "Messenger, Instagram, WhatsApp: the verify token to paste beside the webhook URL; null for other platforms",
-        example: null,
-      }),
-    status: z
-      .enum(["not_connected", "connected", "failing"])
-      .openapi({
-        description:
-          "`connected` once the platform accepted the credentials (connect); `failing` when it refused them or a reply",
-        example: "connected",
-      }),
+    webhookUrl: z.string().openapi({
+      description:
+        "Where the platform sends its events: paste it into the platform's settings (Telegram's is set on connect)",
+      example: "https://assistants.example.com/channels/telegram/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
+    verifyToken: z.union([z.string(), z.null()]).openapi({
+      description:
+        "Messenger, Instagram, WhatsApp: the verify token to paste beside the webhook URL; null for other platforms",
+      example: null,
+    }),
+    status: z.enum(["not_connected", "connected", "failing"]).openapi({
+      description:
+        "`connected` once the platform accepted the credentials (connect); `failing` when it refused them or a reply",
+      example: "connected",
+    }),
     lastError: z
       .union([z.string(), z.null()])
       .openapi({ description: "The platform's last refusal, in its words", example: null }),

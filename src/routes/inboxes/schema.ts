@@ -32,21 +32,15 @@ const BusinessHoursSchema = z
 
 const AssignmentSchema = z
   .object({
-    mode: z
-      .enum(["manual", "round_robin"])
-      .openapi({
-        description:
-          "`round_robin`: a conversation handed to a person goes to the next online agent with room (see docs); `manual`: operators assign",
-        example: "round_robin",
-      }),
-    teamId: z
-      .uuid()
-      .nullable()
-      .default(null)
-      .openapi({
-        description: "The team (group) serving it; null: every member who may manage conversations",
-        example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
-      }),
+    mode: z.enum(["manual", "round_robin"]).openapi({
+      description:
+        "`round_robin`: a conversation handed to a person goes to the next online agent with room (see docs); `manual`: operators assign",
+      example: "round_robin",
+    }),
+    teamId: z.uuid().nullable().default(null).openapi({
+      description: "The team (group) serving it; null: every member who may manage conversations",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
     capacity: z
       .number()
       .int()
@@ -99,13 +93,10 @@ export const InboxWrite = z.object({
   name: z.string().trim().min(1).max(200).openapi({ example: "Website" }),
   channelType,
   chatbot: chatbotRef.optional(),
-  businessHours: z
-    .union([BusinessHoursSchema, z.null()])
-    .optional()
-    .openapi({
-      description:
-        "When its team answers (outside them a handoff says the assistant's `handoff.outsideHoursMessage`); null: always",
-    }),
+  businessHours: z.union([BusinessHoursSchema, z.null()]).optional().openapi({
+    description:
+      "When its team answers (outside them a handoff says the assistant's `handoff.outsideHoursMessage`); null: always",
+  }),
   assignment: AssignmentSchema.optional().openapi({
     description:
       "Who serves its conversations once handed to a person (replaced whole); absent: kept (manual at creation)",

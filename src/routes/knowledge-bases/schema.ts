@@ -26,12 +26,10 @@ export const KnowledgeBaseSchema = z
       .openapi({ description: "Search with a hypothetical answer written by the assistant's model", example: false }),
     similarityCutoff: z.number().openapi({ description: "Results scoring below this (0..1) are dropped", example: 0 }),
     enableRerank: z.boolean().openapi({ example: true }),
-    enableRrf: z
-      .boolean()
-      .openapi({
-        description: "Reciprocal rank fusion of vector and keyword results (system default: true)",
-        example: true,
-      }),
+    enableRrf: z.boolean().openapi({
+      description: "Reciprocal rank fusion of vector and keyword results (system default: true)",
+      example: true,
+    }),
     vectorDatabaseType: z
       .enum(VECTOR_DATABASE_TYPES)
       .nullable()
@@ -40,22 +38,17 @@ export const KnowledgeBaseSchema = z
       .string()
       .nullable()
       .openapi({ description: "URL (Elasticsearch, OpenSearch, SynxDB) or DSN (Oracle)", example: null }),
-    storedCredentials: z
-      .array(z.enum(CREDENTIAL_FIELDS))
-      .openapi({
-        description: "Which write-only store credentials are set (their values are never returned)",
-        example: [],
-      }),
+    storedCredentials: z.array(z.enum(CREDENTIAL_FIELDS)).openapi({
+      description: "Which write-only store credentials are set (their values are never returned)",
+      example: [],
+    }),
     labels: z.array(IdName).openapi({ description: "Labels defined in the knowledge base" }),
     groups: z.array(IdName).openapi({ description: "Groups whose members may see it" }),
     chatbots: z.array(IdName).openapi({ description: "Assistants answering from it" }),
-    filesCount: z
-      .number()
-      .int()
-      .openapi({
-        description: "Files whose processing has finished (queued and processing files are not counted)",
-        example: 3,
-      }),
+    filesCount: z.number().int().openapi({
+      description: "Files whose processing has finished (queued and processing files are not counted)",
+      example: 3,
+    }),
     chunksCount: z.number().int().openapi({ description: "Indexed text nodes and FAQs", example: 120 }),
     vectorStorageSize: z.number().int().openapi({ description: "Bytes of stored vectors", example: 122880 }),
     canUpdate: z.boolean().openapi({ example: true }),
@@ -114,14 +107,10 @@ const fields = {
     .nullable()
     .optional()
     .openapi({ description: "Reciprocal rank fusion; absent or null: the system default (true)", example: true }),
-  vectorDatabaseType: z
-    .enum(VECTOR_DATABASE_TYPES)
-    .nullable()
-    .optional()
-    .openapi({
-      description: "elasticsearch, opensearch, oracle or synxdb; null: the platform's own store",
-      example: null,
-    }),
+  vectorDatabaseType: z.enum(VECTOR_DATABASE_TYPES).nullable().optional().openapi({
+    description: "elasticsearch, opensearch, oracle or synxdb; null: the platform's own store",
+    example: null,
+  }),
   vectorDatabaseUrl: z
     .string()
     .trim()

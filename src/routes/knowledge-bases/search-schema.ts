@@ -15,18 +15,14 @@ export const SearchResultSchema = z
     id: z.string().openapi({ description: "The text node's or FAQ's id", example: EXAMPLE_ID }),
     score: z.number().openapi({ description: "Final score, 0..1 (after fusion and reranking)", example: 0.82 }),
     displayScore: z.number().int().openapi({ description: "The score as a percentage", example: 82 }),
-    text: z
-      .string()
-      .openapi({
-        description: "The passage, widened by the sentence window; an FAQ's question and answer",
-        example: "Refunds are paid within 14 days.",
-      }),
-    highlightedText: z
-      .string()
-      .openapi({
-        description: "`text`, HTML-escaped, with the query's terms in <mark>",
-        example: "<mark>Refunds</mark> are paid within 14 days.",
-      }),
+    text: z.string().openapi({
+      description: "The passage, widened by the sentence window; an FAQ's question and answer",
+      example: "Refunds are paid within 14 days.",
+    }),
+    highlightedText: z.string().openapi({
+      description: "`text`, HTML-escaped, with the query's terms in <mark>",
+      example: "<mark>Refunds</mark> are paid within 14 days.",
+    }),
     knowledgeBase: IdName,
     knowledgeBaseFile: z
       .object({ id: z.string(), filename: z.string() })
@@ -64,26 +60,20 @@ const query = z
   .min(1)
   .max(2000)
   .openapi({ description: "What to search for", example: "How long do refunds take?" });
-const searchMethod = z
-  .enum(SEARCH_METHODS)
-  .optional()
-  .openapi({
-    description:
-      "hybrid (default: vector and keyword, fused and reranked per the knowledge base's settings), or one method alone (for diagnostics)",
-    example: "hybrid",
-  });
+const searchMethod = z.enum(SEARCH_METHODS).optional().openapi({
+  description:
+    "hybrid (default: vector and keyword, fused and reranked per the knowledge base's settings), or one method alone (for diagnostics)",
+  example: "hybrid",
+});
 const queryMetadata = QueryMetadataSchema.optional().openapi({
   description: "Restricts what may be found, as a contact's queryMetadata does (absent: no restriction)",
 });
 
-const enableRerank = z
-  .boolean()
-  .optional()
-  .openapi({
-    description:
-      "Rerank hybrid results or not, for this search only (absent: the knowledge base's enableRerank); for comparing both",
-    example: false,
-  });
+const enableRerank = z.boolean().optional().openapi({
+  description:
+    "Rerank hybrid results or not, for this search only (absent: the knowledge base's enableRerank); for comparing both",
+  example: false,
+});
 
 export const KnowledgeBaseSearchBody = z
   .object({ query, searchMethod, enableRerank, queryMetadata })
@@ -95,13 +85,10 @@ export const ChatbotSearchBody = z
     query: query.optional(),
     searchMethod,
     queryMetadata,
-    largeLanguageModel: z
-      .uuid()
-      .optional()
-      .openapi({
-        description: "Model that writes HyDE's hypothetical answer (default: the assistant's)",
-        example: "00000000-0000-7000-8000-000000000001",
-      }),
+    largeLanguageModel: z.uuid().optional().openapi({
+      description: "Model that writes HyDE's hypothetical answer (default: the assistant's)",
+      example: "00000000-0000-7000-8000-000000000001",
+    }),
     replyMode: z
       .string()
       .max(50)

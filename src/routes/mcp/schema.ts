@@ -18,30 +18,24 @@ export const RegistryEntrySchema = z
     id: z.string().openapi({ description: "Fixed id of the entry", example: REGISTRY_EXAMPLE_ID }),
     slug: z.string().openapi({ description: "Stable short name", example: "github" }),
     name: z.string().openapi({ description: "Name shown to users", example: "GitHub" }),
-    description: z
-      .string()
-      .openapi({
-        description: "What the server offers",
-        example: "Repositories, issues, pull requests and code search.",
-      }),
+    description: z.string().openapi({
+      description: "What the server offers",
+      example: "Repositories, issues, pull requests and code search.",
+    }),
     icon: z
       .string()
       .nullable()
       .openapi({ description: "Icon URL", example: "https://github.githubassets.com/favicons/favicon.svg" }),
-    serverUrlTemplate: z
-      .string()
-      .openapi({
-        description: "The server URL; `{name}` placeholders are filled from a connector's urlVariables",
-        example: "https://api.githubcopilot.com/mcp/",
-      }),
+    serverUrlTemplate: z.string().openapi({
+      description: "The server URL; `{name}` placeholders are filled from a connector's urlVariables",
+      example: "https://api.githubcopilot.com/mcp/",
+    }),
     urlVariables: z.array(UrlVariable).openapi({ description: "The placeholders of serverUrlTemplate", example: [] }),
-    authKind: z
-      .enum(MCP_AUTH_KINDS)
-      .openapi({
-        description:
-          "none; headers (an API key or token in a header); oauth (a token obtained by OAuth, stored as a header)",
-        example: "headers",
-      }),
+    authKind: z.enum(MCP_AUTH_KINDS).openapi({
+      description:
+        "none; headers (an API key or token in a header); oauth (a token obtained by OAuth, stored as a header)",
+      example: "headers",
+    }),
     authHint: z
       .string()
       .openapi({ description: "How the credential is sent", example: "Authorization: Bearer <personal access token>" }),
@@ -61,12 +55,10 @@ export const RemoteToolSchema = z
     description: z
       .string()
       .openapi({ description: "What the server says the tool does", example: "Searches issues by text." }),
-    inputSchema: z
-      .record(z.string(), z.unknown())
-      .openapi({
-        description: "JSON Schema of the arguments",
-        example: { type: "object", properties: { query: { type: "string" } } },
-      }),
+    inputSchema: z.record(z.string(), z.unknown()).openapi({
+      description: "JSON Schema of the arguments",
+      example: { type: "object", properties: { query: { type: "string" } } },
+    }),
     annotations: z
       .record(z.string(), z.unknown())
       .nullable()
@@ -85,13 +77,11 @@ export const AvailableToolsSchema = z
     transport: z
       .enum(["streamable-http", "sse"])
       .openapi({ description: "The transport the server answered on", example: "streamable-http" }),
-    credential: z
-      .enum(["member", "rawMcpHeader", "tool", "none"])
-      .openapi({
-        description:
-          "Which headers were sent: your stored credential for toolId, the rawMcpHeader given, the tool's rawMcpHeader, or none",
-        example: "member",
-      }),
+    credential: z.enum(["member", "rawMcpHeader", "tool", "none"]).openapi({
+      description:
+        "Which headers were sent: your stored credential for toolId, the rawMcpHeader given, the tool's rawMcpHeader, or none",
+      example: "member",
+    }),
     tools: z
       .array(RemoteToolSchema)
       .openapi({ description: "The server's tools, narrowed by mcpAllowedTools and availableTools" }),
@@ -108,43 +98,28 @@ const names = (description: string) =>
     });
 
 export const AvailableToolsQuery = z.object({
-  mcpUrl: z
-    .string()
-    .trim()
-    .min(1)
-    .max(2000)
-    .openapi({
-      description: "The server's MCP endpoint (http or https), checked by the outbound address guard",
-      example: "https://mcp.example.com/mcp",
-    }),
-  rawMcpHeader: z
-    .string()
-    .max(20_000)
-    .optional()
-    .openapi({
-      description: "Headers to send, as a JSON object of header names to strings",
-      example: '{"Authorization": "Bearer abc"}',
-    }),
-  toolId: z
-    .string()
-    .max(100)
-    .optional()
-    .openapi({
-      description: "An mcp tool you can see: your stored credential for it is sent (if the URL is the tool's server)",
-      example: EXAMPLE_ID,
-    }),
+  mcpUrl: z.string().trim().min(1).max(2000).openapi({
+    description: "The server's MCP endpoint (http or https), checked by the outbound address guard",
+    example: "https://mcp.example.com/mcp",
+  }),
+  rawMcpHeader: z.string().max(20_000).optional().openapi({
+    description: "Headers to send, as a JSON object of header names to strings",
+    example: '{"Authorization": "Bearer abc"}',
+  }),
+  toolId: z.string().max(100).optional().openapi({
+    description: "An mcp tool you can see: your stored credential for it is sent (if the URL is the tool's server)",
+    example: EXAMPLE_ID,
+  }),
   mcpAllowedTools: names("Only these remote tools"),
   availableTools: names("Only these remote tools (as well)"),
 });
 
 export const CredentialWrite = z
   .object({
-    headers: z
-      .record(z.string(), z.string().max(8000))
-      .openapi({
-        description: "Headers sent to the server in place of the default ones; write-only, stored encrypted",
-        example: { Authorization: "Bearer my-token" },
-      }),
+    headers: z.record(z.string(), z.string().max(8000)).openapi({
+      description: "Headers sent to the server in place of the default ones; write-only, stored encrypted",
+      example: { Authorization: "Bearer my-token" },
+    }),
   })
   .openapi("McpCredentialWrite");
 

@@ -15,13 +15,10 @@ const AddMember = z.object({
     .email()
     .max(254)
     .openapi({ description: "E-mail address of a registered user", example: "grace@example.com" }),
-  organization: z
-    .uuid()
-    .optional()
-    .openapi({
-      description: "Must be the organization in the path when sent",
-      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
-    }),
+  organization: z.uuid().optional().openapi({
+    description: "Must be the organization in the path when sent",
+    example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+  }),
 });
 
 const route = createRoute({

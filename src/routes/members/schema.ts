@@ -6,12 +6,10 @@ import { MAX_IDS_PER_QUERY, MAX_SEARCH_TERMS } from "../../services/members";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
-export const Availability = z
-  .enum(MEMBER_AVAILABILITIES)
-  .openapi({
-    description: "Whether automatic assignment gives them conversations: only when `online`",
-    example: "online",
-  });
+export const Availability = z.enum(MEMBER_AVAILABILITIES).openapi({
+  description: "Whether automatic assignment gives them conversations: only when `online`",
+  example: "online",
+});
 
 export const MemberSchema = z
   .object({
@@ -31,15 +29,11 @@ export const MemberSchema = z
       .record(z.string(), z.unknown())
       .openapi({ description: "Custom member information", example: { department: "Sales" } }),
     availability: Availability,
-    capacity: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({
-        description:
-          "Conversations they serve at once before automatic assignment passes them by; null: the inbox's capacity",
-        example: null,
-      }),
+    capacity: z.number().int().nullable().openapi({
+      description:
+        "Conversations they serve at once before automatic assignment passes them by; null: the inbox's capacity",
+      example: null,
+    }),
     createdAt: Timestamp,
   })
   .openapi("Member");
@@ -57,13 +51,10 @@ export const MemberFilterQuery = z.object({
     .openapi({ description: "Name or e-mail contains (case-insensitive)", example: "ada" }),
   group: z.uuid().optional().openapi({ description: "Members of this group", example: EXAMPLE_ID }),
   ids: csv(`Comma-separated member ids (at most ${MAX_IDS_PER_QUERY})`),
-  inbox: z
-    .uuid()
-    .optional()
-    .openapi({
-      description: "Members who can reach this inbox's assistant: owners and members of the assistant's groups",
-      example: EXAMPLE_ID,
-    }),
+  inbox: z.uuid().optional().openapi({
+    description: "Members who can reach this inbox's assistant: owners and members of the assistant's groups",
+    example: EXAMPLE_ID,
+  }),
   search: z
     .string()
     .trim()

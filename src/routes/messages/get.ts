@@ -9,12 +9,10 @@ import { messageRecord } from "../../services/records/messages";
 import { MessageSchema } from "./schema";
 
 const Query = z.object({
-  conversation: z
-    .uuid()
-    .openapi({
-      description: "Conversation of the message (required)",
-      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
-    }),
+  conversation: z.uuid().openapi({
+    description: "Conversation of the message (required)",
+    example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+  }),
 });
 
 const route = createRoute({

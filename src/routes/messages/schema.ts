@@ -79,12 +79,10 @@ export const MessageSchema = z
     feedback: z.string().nullable().openapi({ example: null }),
     attachments: z.array(obj("Attachment")).openapi({ example: [] }),
     citations: z.array(obj("Cited file")).openapi({ example: [] }),
-    citationNodes: z
-      .array(CitationNode)
-      .openapi({
-        description: "The passages the reply was given, best first ([n] markers name the n-th)",
-        example: [],
-      }),
+    citationNodes: z.array(CitationNode).openapi({
+      description: "The passages the reply was given, best first ([n] markers name the n-th)",
+      example: [],
+    }),
     canvas: obj("Canvas").nullable(),
     metadata: obj("Environment data such as time zone", { timeZone: "Europe/Paris" }),
     queryMetadata: obj("Knowledge restriction for this message").nullable(),
@@ -100,13 +98,11 @@ export const MessageSchema = z
         description: "Tokens the model reported for an assistant's reply; null for other messages",
         example: { promptTokens: 412, completionTokens: 38 },
       }),
-    private: z
-      .boolean()
-      .openapi({
-        description:
-          "An operator's private note: shown to the team only, never to the visitor, a channel or a message webhook",
-        example: false,
-      }),
+    private: z.boolean().openapi({
+      description:
+        "An operator's private note: shown to the team only, never to the visitor, a channel or a message webhook",
+      example: false,
+    }),
     createdAt: Timestamp,
   })
   .openapi("Message");
@@ -122,16 +118,11 @@ export const AttachmentInput = z
       .openapi({ description: "An uploaded attachment", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     type: z.enum(["image", "video", "audio", "sticker", "other"]).optional().openapi({ example: "image" }),
     filename: z.string().min(1).max(255).openapi({ example: "photo.png" }),
-    file: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2048)
-      .openapi({
-        description:
-          "The key of an upload (`fields.key`), our URL of it, or an external link (kept as a reference, never fetched)",
-        example: "https://cdn.example.com/photo.png",
-      }),
+    file: z.string().trim().min(1).max(2048).openapi({
+      description:
+        "The key of an upload (`fields.key`), our URL of it, or an external link (kept as a reference, never fetched)",
+      example: "https://cdn.example.com/photo.png",
+    }),
     conversation: z.uuid().optional().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
   })
   .openapi("AttachmentInput");
@@ -162,14 +153,10 @@ export const MessageFields = {
     .max(50)
     .optional()
     .openapi({ description: "Tools enabled for this message (v1)", example: [] }),
-  skillIds: z
-    .array(z.uuid())
-    .max(50)
-    .optional()
-    .openapi({
-      description: "Skills offered for this message in agent mode: only these of the assistant's (v1)",
-      example: [],
-    }),
+  skillIds: z.array(z.uuid()).max(50).optional().openapi({
+    description: "Skills offered for this message in agent mode: only these of the assistant's (v1)",
+    example: [],
+  }),
 };
 
 export const MessageCreate = z
@@ -185,12 +172,9 @@ export const MessageCreate = z
     broadcast: z.boolean().optional().openapi({ example: false }),
     skipCopilotTrigger: z.boolean().optional().openapi({ example: false }),
     suggestedForId: z.uuid().optional().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    sender: z
-      .uuid()
-      .optional()
-      .openapi({
-        description: "A contact of your organization; defaults to the conversation's contact",
-        example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
-      }),
+    sender: z.uuid().optional().openapi({
+      description: "A contact of your organization; defaults to the conversation's contact",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
   })
   .openapi("MessageCreate");

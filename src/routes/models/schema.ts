@@ -18,21 +18,16 @@ export const ModelSchema = z
     isBuiltIn: z
       .boolean()
       .openapi({ description: "Built-in models belong to no organization and cannot be changed", example: true }),
-    available: z
-      .boolean()
-      .openapi({
-        description:
-          "Whether the model can answer in this deployment; an assistant cannot be saved on one that cannot (400)",
-        example: true,
-      }),
-    unavailableReason: z
-      .string()
-      .nullable()
-      .openapi({
-        description:
-          "Why it cannot, when `available` is false: e.g. a Workers AI model without the AI binding, or an API key that cannot be read",
-        example: null,
-      }),
+    available: z.boolean().openapi({
+      description:
+        "Whether the model can answer in this deployment; an assistant cannot be saved on one that cannot (400)",
+      example: true,
+    }),
+    unavailableReason: z.string().nullable().openapi({
+      description:
+        "Why it cannot, when `available` is false: e.g. a Workers AI model without the AI binding, or an API key that cannot be read",
+      example: null,
+    }),
     organization: z
       .string()
       .nullable()
@@ -70,17 +65,10 @@ export const ModelWrite = z.object({
     .nullable()
     .optional()
     .openapi({ description: "Write-only, encrypted at rest; null removes it", example: "sk-..." }),
-  dimensions: z
-    .number()
-    .int()
-    .min(1)
-    .max(8192)
-    .nullable()
-    .optional()
-    .openapi({
-      description: "Embedding models only: vector size, required unless the provider is local",
-      example: 1536,
-    }),
+  dimensions: z.number().int().min(1).max(8192).nullable().optional().openapi({
+    description: "Embedding models only: vector size, required unless the provider is local",
+    example: 1536,
+  }),
 });
 
 export const ModelPatch = ModelWrite.partial();

@@ -45,12 +45,10 @@ export const OrganizationSchema = z
     usageStatistics: UsageStatistics,
     organizationPlan: z
       .object({
-        id: z
-          .string()
-          .openapi({
-            description: "Plan id: a key of the operator's `PLANS`, or `self-hosted` when no plans are configured",
-            example: "self-hosted",
-          }),
+        id: z.string().openapi({
+          description: "Plan id: a key of the operator's `PLANS`, or `self-hosted` when no plans are configured",
+          example: "self-hosted",
+        }),
         planName: z.string().openapi({ example: "Self-hosted" }),
         planType: z.string().openapi({ example: "self_hosted" }),
         expiredAt: Timestamp.nullable(),

@@ -9,28 +9,22 @@ const SupportedFileTypeSchema = z
     fileType: z
       .string()
       .openapi({ description: "Canonical type name, as reported on a knowledge-base file", example: "pdf" }),
-    extensions: z
-      .array(z.string())
-      .openapi({
-        description: "File name extensions read as this type, with the dot; the canonical one first",
-        example: [".pdf"],
-      }),
-    contentTypes: z
-      .array(z.string())
-      .openapi({
-        description: "Media types read as this type when the extension says nothing",
-        example: ["application/pdf"],
-      }),
+    extensions: z.array(z.string()).openapi({
+      description: "File name extensions read as this type, with the dot; the canonical one first",
+      example: [".pdf"],
+    }),
+    contentTypes: z.array(z.string()).openapi({
+      description: "Media types read as this type when the extension says nothing",
+      example: ["application/pdf"],
+    }),
     maxSize: z
       .number()
       .int()
       .openapi({ description: "Largest accepted file, in bytes", example: 20 * 1024 * 1024 }),
-    description: z
-      .string()
-      .openapi({
-        description: "What is read from such a file",
-        example: "PDF document (text layer; scanned pages without text are not read)",
-      }),
+    description: z.string().openapi({
+      description: "What is read from such a file",
+      example: "PDF document (text layer; scanned pages without text are not read)",
+    }),
   })
   .openapi("SupportedFileType");
 

@@ -10,14 +10,11 @@ export const ConsoleSessionSchema = z
     id: z.string().openapi({ example: EXAMPLE_ID }),
     method: z.enum(["password", "api_key"]).openapi({ description: "How the user signed in", example: "password" }),
     userAgent: z.string().nullable().openapi({ description: "The browser that signed in", example: "Mozilla/5.0 ..." }),
-    organization: z
-      .string()
-      .nullable()
-      .openapi({
-        description:
-          "Organization it acts in unless `X-Organization-Id` says otherwise (the key's, when signed in with one)",
-        example: null,
-      }),
+    organization: z.string().nullable().openapi({
+      description:
+        "Organization it acts in unless `X-Organization-Id` says otherwise (the key's, when signed in with one)",
+      example: null,
+    }),
     current: z.boolean().openapi({ description: "Whether this is the session of the request", example: true }),
     createdAt: Timestamp,
     lastUsedAt: Timestamp,
@@ -59,15 +56,10 @@ export const SignIn = z
       .max(128)
       .optional()
       .openapi({ description: "With `email`", example: "correct horse battery" }),
-    apiKey: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .openapi({
-        description: "Instead of `email` and `password`: an API key of the user (the bootstrap key, say)",
-        example: "ak_4f3aB...",
-      }),
+    apiKey: z.string().min(1).max(200).optional().openapi({
+      description: "Instead of `email` and `password`: an API key of the user (the bootstrap key, say)",
+      example: "ak_4f3aB...",
+    }),
   })
   .superRefine((v, ctx) => {
     if (v.apiKey !== undefined) {

@@ -22,12 +22,10 @@ const common = {
     .string()
     .openapi({ description: "Unique in the organization; what the model chooses by", example: "expense-report" }),
   description: z.string().openapi({ description: "What the skill does", example: "Files an expense report" }),
-  whenToUse: z
-    .string()
-    .openapi({
-      description: "When the model should use it (about 200 characters)",
-      example: "When the user asks to file expenses",
-    }),
+  whenToUse: z.string().openapi({
+    description: "When the model should use it (about 200 characters)",
+    example: "When the user asks to file expenses",
+  }),
   source: z.enum(SKILL_SOURCES).openapi({ description: "upload (from a package) or manual", example: "upload" }),
   attachedTools: z
     .array(AttachedTool)
@@ -64,12 +62,10 @@ const SkillResource = z
 export const SkillSchema = z
   .object({
     ...common,
-    instructions: z
-      .string()
-      .openapi({
-        description: "Markdown instructions (SKILL.md's body)",
-        example: "# Expense reports\n1. Ask for the receipt...",
-      }),
+    instructions: z.string().openapi({
+      description: "Markdown instructions (SKILL.md's body)",
+      example: "# Expense reports\n1. Ask for the receipt...",
+    }),
     skillPackagePath: z
       .string()
       .nullable()
@@ -101,20 +97,14 @@ export const SkillUploadForm = z.object({
   file: z
     .any()
     .openapi({ type: "string", format: "binary", description: "The skill package (.zip with SKILL.md)", example: "" }),
-  attachedToolIds: z
-    .string()
-    .optional()
-    .openapi({
-      description: "Tool ids, comma-separated or a JSON array string (snake_case attached_tool_ids too)",
-      example: "",
-    }),
-  groups: z
-    .string()
-    .optional()
-    .openapi({
-      description: "Group ids, comma-separated or a JSON array string; non-owners must pick one of theirs",
-      example: "",
-    }),
+  attachedToolIds: z.string().optional().openapi({
+    description: "Tool ids, comma-separated or a JSON array string (snake_case attached_tool_ids too)",
+    example: "",
+  }),
+  groups: z.string().optional().openapi({
+    description: "Group ids, comma-separated or a JSON array string; non-owners must pick one of theirs",
+    example: "",
+  }),
   isGlobal: z
     .string()
     .optional()
@@ -134,15 +124,10 @@ const fields = {
     .min(1)
     .max(10_000)
     .openapi({ description: "What the skill does", example: "Files an expense report" }),
-  whenToUse: z
-    .string()
-    .max(2000)
-    .nullable()
-    .optional()
-    .openapi({
-      description: "When the model should use it (about 200 characters recommended)",
-      example: "When the user asks to file expenses",
-    }),
+  whenToUse: z.string().max(2000).nullable().optional().openapi({
+    description: "When the model should use it (about 200 characters recommended)",
+    example: "When the user asks to file expenses",
+  }),
   instructions: z
     .string()
     .max(200_000)

@@ -28,13 +28,10 @@ export const SqlTableSchema = z
     errorMessage: z.string().nullable().openapi({ example: null }),
     sourceFile: z
       .object({
-        id: z
-          .string()
-          .nullable()
-          .openapi({
-            description: "The knowledge base file; null for a file uploaded with the table",
-            example: EXAMPLE_ID,
-          }),
+        id: z.string().nullable().openapi({
+          description: "The knowledge base file; null for a file uploaded with the table",
+          example: EXAMPLE_ID,
+        }),
         name: z.string().openapi({ example: "sales.csv" }),
         isFromKnowledgeBase: z.boolean().openapi({ example: true }),
       })
@@ -52,13 +49,10 @@ const common = {
   name: z.string().openapi({ example: "Shop database" }),
   description: z.string().openapi({ example: "Orders and customers" }),
   databaseType: z.enum(SQL_DATABASE_TYPES).openapi({ example: "postgresql" }),
-  databaseUrl: z
-    .string()
-    .nullable()
-    .openapi({
-      description: "Masked connection string (write-only in requests); `hyperdrive://BINDING` as written",
-      example: "postgresql://bot:***@db.example.com:5432/shop",
-    }),
+  databaseUrl: z.string().nullable().openapi({
+    description: "Masked connection string (write-only in requests); `hyperdrive://BINDING` as written",
+    example: "postgresql://bot:***@db.example.com:5432/shop",
+  }),
   includeTables: z
     .object({ tables: z.array(z.string()) })
     .nullable()
@@ -105,12 +99,10 @@ const fields = {
     .nullable()
     .optional()
     .openapi({ description: "What it holds (the model reads it)", example: "Orders and customers" }),
-  databaseType: z
-    .enum(SQL_DATABASE_TYPES)
-    .openapi({
-      description: "managed or postgresql (mysql, oracle, mssql are stored but cannot be queried yet)",
-      example: "managed",
-    }),
+  databaseType: z.enum(SQL_DATABASE_TYPES).openapi({
+    description: "managed or postgresql (mysql, oracle, mssql are stored but cannot be queried yet)",
+    example: "managed",
+  }),
   databaseUrl: z.string().max(2000).nullable().optional().openapi({
     description:
       "Connection string, required except for managed; write-only, encrypted at rest. `hyperdrive://BINDING` connects through the deployment's Hyperdrive binding of that name",
@@ -197,14 +189,11 @@ export const SqlAskBody = z
       .min(1)
       .max(2000)
       .openapi({ description: "A question about the data", example: "Which region sold the most?" }),
-    largeLanguageModel: z
-      .uuid()
-      .optional()
-      .openapi({
-        description:
-          'The language model that writes the SQL (default: the built-in local model, which only runs SQL the question spells as `sql: "..."`)',
-        example: LOCAL_LLM,
-      }),
+    largeLanguageModel: z.uuid().optional().openapi({
+      description:
+        'The language model that writes the SQL (default: the built-in local model, which only runs SQL the question spells as `sql: "..."`)',
+      example: LOCAL_LLM,
+    }),
   })
   .openapi("SqlAsk");
 
@@ -214,13 +203,10 @@ export const SqlAskOutcome = z
     status: z
       .enum(["success", "failure", "timeout"])
       .openapi({ description: "success, failure (no query, refused, or failed) or timeout", example: "success" }),
-    sql: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "The SQL the model wrote (null when it wrote none)",
-        example: "select region, sum(amount) as total from sales group by region order by total desc",
-      }),
+    sql: z.string().nullable().openapi({
+      description: "The SQL the model wrote (null when it wrote none)",
+      example: "select region, sum(amount) as total from sales group by region order by total desc",
+    }),
     columns: z.array(z.string()).openapi({ example: ["region", "total"] }),
     rows: z
       .array(z.array(z.any()))

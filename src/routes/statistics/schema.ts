@@ -18,33 +18,22 @@ export const Timezone = z
   .openapi({ description: "IANA timezone the buckets and dates are read in (default UTC)", example: "Asia/Taipei" });
 
 /** Test conversations (the console's try-it) are left out unless asked for (docs/decisions.md, "Test traffic apart"). */
-const IncludeTests = z
-  .enum(["true", "false"])
-  .default("false")
-  .openapi({
-    description:
-      "`true` also counts test conversations (`isTest`, the console's try-it); default `false` leaves them out",
-    example: "false",
-  });
+const IncludeTests = z.enum(["true", "false"]).default("false").openapi({
+  description:
+    "`true` also counts test conversations (`isTest`, the console's try-it); default `false` leaves them out",
+  example: "false",
+});
 
 export const ChatbotStatisticsQuery = z.object({
-  datetimeFrom: z
-    .string()
-    .max(40)
-    .optional()
-    .openapi({
-      description:
-        "Start (inclusive): ISO 8601 date-time, a date YYYY-MM-DD or epoch ms; default 29 days before today's start",
-      example: "2026-01-01T00:00:00Z",
-    }),
-  datetimeTo: z
-    .string()
-    .max(40)
-    .optional()
-    .openapi({
-      description: "End (exclusive; a date means the end of that day); default the end of today",
-      example: "2026-02-01T00:00:00Z",
-    }),
+  datetimeFrom: z.string().max(40).optional().openapi({
+    description:
+      "Start (inclusive): ISO 8601 date-time, a date YYYY-MM-DD or epoch ms; default 29 days before today's start",
+    example: "2026-01-01T00:00:00Z",
+  }),
+  datetimeTo: z.string().max(40).optional().openapi({
+    description: "End (exclusive; a date means the end of that day); default the end of today",
+    example: "2026-02-01T00:00:00Z",
+  }),
   timeGranularity: z
     .enum(["hour", "day", "month"])
     .default("day")
@@ -54,12 +43,10 @@ export const ChatbotStatisticsQuery = z.object({
 });
 
 const bucketFields = {
-  time: z
-    .string()
-    .openapi({
-      description: "The bucket in `timezone`: YYYY-MM-DDTHH:00, YYYY-MM-DD or YYYY-MM",
-      example: "2026-01-05",
-    }),
+  time: z.string().openapi({
+    description: "The bucket in `timezone`: YYYY-MM-DDTHH:00, YYYY-MM-DD or YYYY-MM",
+    example: "2026-01-05",
+  }),
   startAt: z.string().openapi({ description: "Bucket start, epoch ms (inclusive)", example: "1767571200000" }),
   endAt: z.string().openapi({ description: "Bucket end, epoch ms (exclusive)", example: "1767657600000" }),
 };
@@ -71,13 +58,10 @@ const chatbotCounts = {
   messagesCount: n("Incoming plus outgoing messages", 78),
   contactsCount: n("Distinct contacts who wrote (over the whole bucket or range)", 9),
   repliesCount: n("Assistant replies", 37),
-  averageReplyTime: z
-    .number()
-    .nullable()
-    .openapi({
-      description: "Mean seconds from a question to the assistant's reply; null without replies",
-      example: 1.42,
-    }),
+  averageReplyTime: z.number().nullable().openapi({
+    description: "Mean seconds from a question to the assistant's reply; null without replies",
+    example: 1.42,
+  }),
   failedRepliesCount: n("Replies that failed (model or tool errors)", 1),
   likesCount: n("Replies rated like", 5),
   dislikesCount: n("Replies rated dislike", 1),

@@ -58,54 +58,42 @@ export const TextNodeSchema = TextNodeLegacySchema.extend({
     .openapi({ description: "Offset of the passage's first character in the parsed document", example: 1200 }),
   endCharIdx: z.number().int().openapi({ description: "Offset just past the passage's last character", example: 1281 }),
   citationTitle: z.string().openapi({ description: "Title shown on a citation: the file name", example: "manual.pdf" }),
-  citationDescription: z
-    .string()
-    .nullable()
-    .openapi({
-      description: "The passage's first sentence; null when the text has no sentence end",
-      example: "The warranty lasts three years from purchase.",
-    }),
-  citationQuote: z
-    .string()
-    .openapi({
-      description: "The text, cut to about 200 characters (an ellipsis marks the cut)",
-      example: EXAMPLE_TEXT,
-    }),
+  citationDescription: z.string().nullable().openapi({
+    description: "The passage's first sentence; null when the text has no sentence end",
+    example: "The warranty lasts three years from purchase.",
+  }),
+  citationQuote: z.string().openapi({
+    description: "The text, cut to about 200 characters (an ellipsis marks the cut)",
+    example: EXAMPLE_TEXT,
+  }),
   hasImage: z
     .boolean()
     .openapi({ description: "Whether the node is an image (never: images are not extracted)", example: false }),
   imageUrl: z.string().nullable().openapi({ description: "Image of the node; always null here", example: null }),
   displayText: z.string().openapi({ description: "Text to display: the text", example: EXAMPLE_TEXT }),
   displayTitle: z.string().openapi({ description: "Title to display: the file name", example: "manual.pdf" }),
-  highlightedText: z
-    .string()
-    .openapi({
-      description: "The text, HTML-escaped, with the terms of `query` wrapped in <mark>",
-      example: "The <mark>warranty</mark> lasts three years from purchase.",
-    }),
+  highlightedText: z.string().openapi({
+    description: "The text, HTML-escaped, with the terms of `query` wrapped in <mark>",
+    example: "The <mark>warranty</mark> lasts three years from purchase.",
+  }),
   labels: z
     .array(IdName)
     .openapi({ description: "Labels of the node's file", example: [{ id: EXAMPLE_ID, name: "warranty" }] }),
   rawUserDefineMetadata: z
     .record(z.string(), z.unknown())
     .openapi({ description: "Custom metadata of the node's file", example: { department: "support" } }),
-  metadataEnabledForSearch: z
-    .record(z.string(), z.boolean())
-    .openapi({
-      description: "Metadata key -> whether it is used in search; empty, as no metadata key is searched",
-      example: {},
-    }),
+  metadataEnabledForSearch: z.record(z.string(), z.boolean()).openapi({
+    description: "Metadata key -> whether it is used in search; empty, as no metadata key is searched",
+    example: {},
+  }),
 }).openapi("TextNode");
 
 /** Either form names the file; `chatbotFile` is the older name, deprecated in /api/v1. */
 export const TextNodeListQuery = CursorQuery.extend({
-  chatbotFile: z
-    .uuid()
-    .optional()
-    .openapi({
-      description: "Knowledge base file id (required under /api; deprecated under /api/v1)",
-      example: EXAMPLE_ID,
-    }),
+  chatbotFile: z.uuid().optional().openapi({
+    description: "Knowledge base file id (required under /api; deprecated under /api/v1)",
+    example: EXAMPLE_ID,
+  }),
   knowledgeBaseFile: z
     .uuid()
     .optional()
@@ -116,12 +104,8 @@ export const TextNodeListQuery = CursorQuery.extend({
     .min(1)
     .default(1)
     .openapi({ description: "Page number, from 1 (/api/v1 only)", example: 1, type: "integer" }),
-  query: z
-    .string()
-    .max(200)
-    .optional()
-    .openapi({
-      description: "Only nodes whose text contains this (case-insensitive); its terms are marked in `highlightedText`",
-      example: "warranty",
-    }),
+  query: z.string().max(200).optional().openapi({
+    description: "Only nodes whose text contains this (case-insensitive); its terms are marked in `highlightedText`",
+    example: "warranty",
+  }),
 });

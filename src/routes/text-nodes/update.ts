@@ -9,15 +9,10 @@ import { KNOWLEDGE_TAG, TextNodeLegacySchema, TextNodeSchema, isNewerForm } from
 
 const TextNodePatch = z
   .object({
-    text: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100_000)
-      .openapi({
-        description: "The passage's new text, 1 to 100,000 characters",
-        example: "The warranty lasts three years from purchase.",
-      }),
+    text: z.string().trim().min(1).max(100_000).openapi({
+      description: "The passage's new text, 1 to 100,000 characters",
+      example: "The warranty lasts three years from purchase.",
+    }),
   })
   .openapi("TextNodePatch");
 

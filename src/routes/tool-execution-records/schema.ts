@@ -30,13 +30,11 @@ export const RecordSchema = z
           .openapi({ description: "null for built-in tools such as knowledge search", example: EXAMPLE_ID }),
         name: z.string().openapi({ example: "get_weather" }),
         displayName: z.string().openapi({ example: "Weather" }),
-        toolType: z
-          .string()
-          .openapi({
-            description:
-              "api, function, mcp, desktop, flex, quick_reply; knowledge (the built-in search), skill (use_skill, read_skill_resource) or sql (query_database)",
-            example: "api",
-          }),
+        toolType: z.string().openapi({
+          description:
+            "api, function, mcp, desktop, flex, quick_reply; knowledge (the built-in search), skill (use_skill, read_skill_resource) or sql (query_database)",
+          example: "api",
+        }),
       })
       .openapi({ description: "The tool called" }),
     conversation: z.string().nullable().openapi({ example: EXAMPLE_ID }),

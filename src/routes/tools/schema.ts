@@ -73,16 +73,11 @@ const str = (max: number, description: string, example: string | null) =>
   z.string().max(max).nullable().optional().openapi({ description, example });
 
 const fields = {
-  name: z
-    .string()
-    .max(64)
-    .nullable()
-    .optional()
-    .openapi({
-      description:
-        "Letters, digits, underscore and hyphen, 1 to 64; unique in the organization; required except for MCP tools",
-      example: "get_weather",
-    }),
+  name: z.string().max(64).nullable().optional().openapi({
+    description:
+      "Letters, digits, underscore and hyphen, 1 to 64; unique in the organization; required except for MCP tools",
+    example: "get_weather",
+  }),
   displayName: z.string().trim().min(1).max(200).openapi({ description: "Name shown to users", example: "Weather" }),
   description: str(10_000, "Shown to users", "Current weather of a city"),
   prompt: str(10_000, "What the model is told about the tool; empty: the description", ""),
@@ -126,14 +121,11 @@ const fields = {
     .nullable()
     .optional()
     .openapi({ description: "flex tools: placeholder path to its prompt (string or {prompt, tag})", example: null }),
-  quickReplyConfig: object()
-    .nullable()
-    .optional()
-    .openapi({
-      description:
-        "quick_reply tools (required): {mode: static, items: [label | {label, text}]} or {mode: dynamic, maxItems}",
-      example: null,
-    }),
+  quickReplyConfig: object().nullable().optional().openapi({
+    description:
+      "quick_reply tools (required): {mode: static, items: [label | {label, text}]} or {mode: dynamic, maxItems}",
+    example: null,
+  }),
   groups: z
     .array(IdRef)
     .max(50)

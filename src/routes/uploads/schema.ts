@@ -40,23 +40,15 @@ export const AllowedFileSpecsSchema = z
   })
   .openapi("AllowedFileSpecs");
 
-const modelName = z
-  .string()
-  .min(1)
-  .max(64)
-  .openapi({
-    description: "attachment, chatbot-file, knowledge-base-file, web-chat, organization, batch-qa or meeting-record",
-    example: "attachment",
-  });
-const fieldName = z
-  .string()
-  .min(1)
-  .max(64)
-  .openapi({
-    description:
-      "The model's file field (`file`; `logo`/`avatar` for web-chat; `compact_logo`/`full_logo` for organization)",
-    example: "file",
-  });
+const modelName = z.string().min(1).max(64).openapi({
+  description: "attachment, chatbot-file, knowledge-base-file, web-chat, organization, batch-qa or meeting-record",
+  example: "attachment",
+});
+const fieldName = z.string().min(1).max(64).openapi({
+  description:
+    "The model's file field (`file`; `logo`/`avatar` for web-chat; `compact_logo`/`full_logo` for organization)",
+  example: "file",
+});
 const filename = z
   .string()
   .trim()
@@ -118,11 +110,9 @@ export const PresignedUploadSchema = z
   .openapi("PresignedUpload");
 
 export const ObjectKeyParams = z.object({
-  key: z
-    .string()
-    .openapi({
-      param: { name: "key", in: "path" },
-      description: "The object key, slashes included",
-      example: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../cat.png",
-    }),
+  key: z.string().openapi({
+    param: { name: "key", in: "path" },
+    description: "The object key, slashes included",
+    example: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../cat.png",
+  }),
 });

@@ -76,12 +76,10 @@ export const UsageCountsSchema = z.object(counts).openapi("UsageCounts");
 
 export const UsageBucketSchema = z
   .object({
-    time: z
-      .string()
-      .openapi({
-        description: "The bucket in `timezone`: YYYY-MM-DDTHH:00, YYYY-MM-DD or YYYY-MM",
-        example: "2026-01-05",
-      }),
+    time: z.string().openapi({
+      description: "The bucket in `timezone`: YYYY-MM-DDTHH:00, YYYY-MM-DD or YYYY-MM",
+      example: "2026-01-05",
+    }),
     startAt: z.string().openapi({ description: "Bucket start, epoch ms", example: "1767571200000" }),
     endAt: z.string().openapi({ description: "Bucket end, epoch ms (exclusive)", example: "1767657600000" }),
     ...counts,

@@ -25,12 +25,10 @@ const route = createRoute({
       WebChatSchema.extend({
         verification: z
           .object({
-            recordName: z
-              .string()
-              .openapi({
-                description: "TXT record to publish",
-                example: "_assistant-platform-challenge.chat.example.com",
-              }),
+            recordName: z.string().openapi({
+              description: "TXT record to publish",
+              example: "_assistant-platform-challenge.chat.example.com",
+            }),
             recordValue: z
               .string()
               .openapi({ description: "Its value", example: "assistant-platform-verification=0190a5c2-..." }),

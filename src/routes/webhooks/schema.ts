@@ -55,23 +55,15 @@ export const WebhookWrite = z
   .object({
     name: z.string().trim().min(1).max(200).openapi({ description: "Display name", example: "CRM sync" }),
     direction,
-    url: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2000)
-      .openapi({
-        description: "http(s) endpoint; private networks and internal addresses are refused (SSRF protection)",
-        example: "https://hooks.example.com/assistant",
-      }),
-    isEnabled: z
-      .boolean()
-      .optional()
-      .openapi({
-        description:
-          "A disabled webhook sends nothing but keeps its configuration (default true); true re-enables one the service disabled",
-        example: true,
-      }),
+    url: z.string().trim().min(1).max(2000).openapi({
+      description: "http(s) endpoint; private networks and internal addresses are refused (SSRF protection)",
+      example: "https://hooks.example.com/assistant",
+    }),
+    isEnabled: z.boolean().optional().openapi({
+      description:
+        "A disabled webhook sends nothing but keeps its configuration (default true); true re-enables one the service disabled",
+      example: true,
+    }),
     method: z
       .enum(WEBHOOK_METHODS)
       .optional()
@@ -95,16 +87,11 @@ export const WebhookWrite = z
         "Payload format: `service_standard` (default), `genesys_cloud`, `custom` (customTemplate) or `legacy` (the older format)",
       example: "service_standard",
     }),
-    customTemplate: z
-      .string()
-      .max(20_000)
-      .nullable()
-      .optional()
-      .openapi({
-        description:
-          "Jinja2 template rendering the JSON body; required with the `custom` preset, checked with test data on save",
-        example: null,
-      }),
+    customTemplate: z.string().max(20_000).nullable().optional().openapi({
+      description:
+        "Jinja2 template rendering the JSON body; required with the `custom` preset, checked with test data on save",
+      example: null,
+    }),
     retryFailedDeliveries: z
       .boolean()
       .optional()
@@ -155,12 +142,10 @@ export const WebhookSchema = z
     retryFailedDeliveries: z
       .boolean()
       .openapi({ description: "Whether failed deliveries are retried on the schedule", example: false }),
-    conversationEvents: z
-      .boolean()
-      .openapi({
-        description: "Whether the conversation's lifecycle events are sent too (`conversation.updated`)",
-        example: false,
-      }),
+    conversationEvents: z.boolean().openapi({
+      description: "Whether the conversation's lifecycle events are sent too (`conversation.updated`)",
+      example: false,
+    }),
     disabledAt: Timestamp.nullable().openapi({
       description:
         "When the service disabled the webhook because every delivery failed for 3 days; null otherwise (ms since the epoch)",

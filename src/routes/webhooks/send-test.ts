@@ -9,40 +9,29 @@ import { EXAMPLE_ID, WEBHOOKS_TAG, WebhookParams } from "./schema";
 
 const TestSendResult = z
   .object({
-    eventId: z
-      .string()
-      .openapi({
-        description: "The test event's id (the payload's `id` and the `webhook-id` header), new for every test",
-        example: EXAMPLE_ID,
-      }),
+    eventId: z.string().openapi({
+      description: "The test event's id (the payload's `id` and the `webhook-id` header), new for every test",
+      example: EXAMPLE_ID,
+    }),
     ok: z.boolean().openapi({ description: "Whether the receiver answered 2xx", example: true }),
     statusCode: z
       .number()
       .int()
       .nullable()
       .openapi({ description: "HTTP status code of the receiver's answer; null when it did not answer", example: 200 }),
-    response: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "The body of the receiver's answer (first 4,096 characters)",
-        example: '{"message":"ok"}',
-      }),
-    requestBody: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "The body that was sent; null when it could not be built",
-        example: '{"id":"0190a5c2-...","type":"outgoing"}',
-      }),
+    response: z.string().nullable().openapi({
+      description: "The body of the receiver's answer (first 4,096 characters)",
+      example: '{"message":"ok"}',
+    }),
+    requestBody: z.string().nullable().openapi({
+      description: "The body that was sent; null when it could not be built",
+      example: '{"id":"0190a5c2-...","type":"outgoing"}',
+    }),
     durationMs: z.number().int().nullable().openapi({ description: "Time until the receiver answered", example: 84 }),
-    error: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "Why it failed (refused URL, time-out, non-2xx answer, template error), else null",
-        example: null,
-      }),
+    error: z.string().nullable().openapi({
+      description: "Why it failed (refused URL, time-out, non-2xx answer, template error), else null",
+      example: null,
+    }),
     sentAt: Timestamp.openapi({ description: "When it was sent (ms since the epoch)" }),
   })
   .openapi("WebhookTestSendResult");

@@ -12,14 +12,10 @@ import { followEvents, parseEventId, replyEvent } from "../../services/widget/ev
 import { ConversationParams, SSE_EXAMPLE, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const ResumeQuery = z.object({
-  lastEventId: z
-    .string()
-    .max(100)
-    .optional()
-    .openapi({
-      description: "The same as the `Last-Event-ID` header (which wins)",
-      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d:42",
-    }),
+  lastEventId: z.string().max(100).optional().openapi({
+    description: "The same as the `Last-Event-ID` header (which wins)",
+    example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d:42",
+  }),
 });
 
 const route = createRoute({

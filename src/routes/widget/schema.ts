@@ -66,14 +66,10 @@ export const VisitorConversationSchema = z
 
 export const SessionBody = z
   .object({
-    token: z
-      .string()
-      .max(1000)
-      .optional()
-      .openapi({
-        description: "A token this web chat issued before (even expired, within 30 days): resumes that visitor",
-        example: "v1.eyJ3Ijo...abc",
-      }),
+    token: z.string().max(1000).optional().openapi({
+      description: "A token this web chat issued before (even expired, within 30 days): resumes that visitor",
+      example: "v1.eyJ3Ijo...abc",
+    }),
     contact: z
       .object({
         sourceId: z
@@ -82,25 +78,16 @@ export const SessionBody = z
           .max(200)
           .optional()
           .openapi({ description: "The visitor's id in the site (with identityToken)", example: "user-42" }),
-        identityToken: z
-          .string()
-          .max(200)
-          .optional()
-          .openapi({
-            description:
-              "hex HMAC-SHA256 of sourceId (or `sourceId:identityExpiresAt`) with the web chat's identity secret",
-            example: "9f2c...e1",
-          }),
-        identityExpiresAt: z
-          .number()
-          .int()
-          .positive()
-          .optional()
-          .openapi({
-            description:
-              "Seconds since the epoch after which the identity lapses (then signed as `sourceId:identityExpiresAt`)",
-            example: 1767225600,
-          }),
+        identityToken: z.string().max(200).optional().openapi({
+          description:
+            "hex HMAC-SHA256 of sourceId (or `sourceId:identityExpiresAt`) with the web chat's identity secret",
+          example: "9f2c...e1",
+        }),
+        identityExpiresAt: z.number().int().positive().optional().openapi({
+          description:
+            "Seconds since the epoch after which the identity lapses (then signed as `sourceId:identityExpiresAt`)",
+          example: 1767225600,
+        }),
         name: z.string().max(200).optional().openapi({ description: "The visitor's name", example: "Ada" }),
         email: z
           .email()
@@ -115,18 +102,14 @@ export const SessionBody = z
 
 export const SessionSchema = z
   .object({
-    token: z
-      .string()
-      .openapi({
-        description: "Visitor token: `Authorization: Bearer <token>` on the other public endpoints",
-        example: "v1.eyJ3Ijo...abc",
-      }),
-    expiresAt: z
-      .string()
-      .openapi({
-        description: "When the token lapses (ms since the epoch); renew it through this endpoint",
-        example: "1767232800000",
-      }),
+    token: z.string().openapi({
+      description: "Visitor token: `Authorization: Bearer <token>` on the other public endpoints",
+      example: "v1.eyJ3Ijo...abc",
+    }),
+    expiresAt: z.string().openapi({
+      description: "When the token lapses (ms since the epoch); renew it through this endpoint",
+      example: "1767232800000",
+    }),
     contact: z.object({
       id: z
         .string()

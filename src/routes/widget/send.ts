@@ -28,28 +28,19 @@ const SendBody = z
         description: "One of the visitor's conversations; absent, null or empty starts a new one",
         example: "",
       }),
-    content: z
-      .string()
-      .trim()
-      .max(32_000, "At most 32,000 characters")
-      .openapi({
-        description: "The visitor's message (may be empty when files are attached)",
-        example: "What are your opening hours?",
-      }),
+    content: z.string().trim().max(32_000, "At most 32,000 characters").openapi({
+      description: "The visitor's message (may be empty when files are attached)",
+      example: "What are your opening hours?",
+    }),
     attachments: z
       .array(
         z
           .object({
-            file: z
-              .string()
-              .trim()
-              .min(1)
-              .max(2048)
-              .openapi({
-                description:
-                  "`fields.key` of the visitor's upload from `uploads/` (or our URL of it); any other URL is 400 and never fetched",
-                example: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../notes.txt",
-              }),
+            file: z.string().trim().min(1).max(2048).openapi({
+              description:
+                "`fields.key` of the visitor's upload from `uploads/` (or our URL of it); any other URL is 400 and never fetched",
+              example: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../notes.txt",
+            }),
             filename: z
               .string()
               .trim()

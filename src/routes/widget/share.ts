@@ -27,12 +27,10 @@ const createShare = createRoute({
     200: json(
       z
         .object({
-          url: z
-            .string()
-            .openapi({
-              description: "The full-page chat showing the conversation read-only",
-              example: "https://chat.example.com/chat/0190.../?share=0190....sig",
-            }),
+          url: z.string().openapi({
+            description: "The full-page chat showing the conversation read-only",
+            example: "https://chat.example.com/chat/0190.../?share=0190....sig",
+          }),
           share: z.string().openapi({ description: "The share token of `shared/{share}/`", example: "0190....sig" }),
         })
         .openapi("WidgetShare"),
@@ -43,13 +41,11 @@ const createShare = createRoute({
 });
 
 const SharedParams = z.object({
-  id: z
-    .string()
-    .openapi({
-      param: { name: "id", in: "path" },
-      description: "Web chat id",
-      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
-    }),
+  id: z.string().openapi({
+    param: { name: "id", in: "path" },
+    description: "Web chat id",
+    example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+  }),
   share: z
     .string()
     .max(200)

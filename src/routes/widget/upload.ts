@@ -9,15 +9,10 @@ import { VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
 
 const UploadBody = z
   .object({
-    filename: z
-      .string()
-      .trim()
-      .min(1)
-      .max(255)
-      .openapi({
-        description: "Name of the file; its extension must be allowed by allowed-file-specs `attachment`",
-        example: "notes.txt",
-      }),
+    filename: z.string().trim().min(1).max(255).openapi({
+      description: "Name of the file; its extension must be allowed by allowed-file-specs `attachment`",
+      example: "notes.txt",
+    }),
     fileSize: z
       .number()
       .int()

@@ -1,6 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { MEMBER_AVAILABILITIES, members } from "../../db/schema";
+import { type MEMBER_AVAILABILITIES, members } from "../../db/schema";
 import { publishInboxEvents } from "../conversation/inbox-events";
 import { assignWaiting } from "./round-robin";
 import { enqueueDeliveries } from "../webhooks/emit";

@@ -154,7 +154,7 @@ export const telegram: ChannelAdapter = {
     if (rated) return [rated];
     // Edits, channel posts, member changes, other callback queries: not messages of a visitor.
     const message = update.message;
-    if (!message || !message.from || message.from.is_bot) return [];
+    if (!message?.from || message.from.is_bot) return [];
     const { attachments, said } = filesOf(message);
     const text = message.text ?? message.caption ?? said;
     if (!text && !attachments.length) return [];

@@ -2,7 +2,7 @@
 // rules across fields.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { chatbots, groups } from "../../db/schema";
+import { type chatbots, groups } from "../../db/schema";
 import { fieldError, forbidden } from "../../lib/errors";
 import { inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";

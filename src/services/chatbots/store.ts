@@ -44,15 +44,13 @@ export async function createChatbot(
     .insert(chatbots)
     .values({ ...values, id })
     .returning();
-  const inbox = db
-    .insert(inboxes)
-    .values({
-      organizationId: inboxOrganizationId,
-      name: `${values.name} API`,
-      channelType: "api",
-      chatbotId: id,
-      isDefault: true,
-    });
+  const inbox = db.insert(inboxes).values({
+    organizationId: inboxOrganizationId,
+    name: `${values.name} API`,
+    channelType: "api",
+    chatbotId: id,
+    isDefault: true,
+  });
   const [[row]] = await db.batch([
     insert,
     inbox,

@@ -123,7 +123,7 @@ export async function channelRating(
   answer: { rating?: number; text: string },
 ): Promise<ConversationRow | null> {
   const rating = answer.rating ?? Number(/^\s*([1-5])\s*$/.exec(answer.text)?.[1] ?? NaN);
-  if (!conversation || conversation.status !== "resolved" || !(rating >= 1 && rating <= 5)) return null;
+  if (conversation?.status !== "resolved" || !(rating >= 1 && rating <= 5)) return null;
   const [latest] = await db
     .select({ contentPayload: messages.contentPayload, createdAt: messages.createdAt })
     .from(messages)

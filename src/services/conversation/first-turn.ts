@@ -179,8 +179,14 @@ class FirstTurnStore implements TurnStore {
       this.#writing = this.#writing
         .then(() => storeTurn(this.env, this.db, this.waitUntil, this.conversation, rows, before))
         .then(
-          () => kept.forEach((k) => k.stored(k.row)),
-          (err) => kept.forEach((k) => k.failed(err)),
+          () =>
+            kept.forEach((k) => {
+              k.stored(k.row);
+            }),
+          (err) =>
+            kept.forEach((k) => {
+              k.failed(err);
+            }),
         );
     }
     return this.#writing;

@@ -1,6 +1,6 @@
 import { Validator } from "@cfworker/json-schema";
 import type { Bindings, Db } from "../../env";
-import { chatbots, models, type messages } from "../../db/schema";
+import type { chatbots, models, messages } from "../../db/schema";
 import { CitationMarker } from "../citations";
 import { ModelError, type ChatMessage, type Usage } from "../llm";
 import { replyModel, type AnsweringModel } from "../llm/fallback";

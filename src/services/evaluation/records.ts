@@ -26,7 +26,7 @@ export async function enqueueEvaluations(env: Bindings, recordIds: string[]): Pr
  */
 export async function evaluateRecord(env: Bindings, db: Db, recordId: string): Promise<"done" | "skipped"> {
   const [record] = await db.select().from(chatbotRecords).where(eq(chatbotRecords.id, recordId));
-  if (!record || record.evaluationStatus !== "pending" || record.outputMessage === null) return "skipped";
+  if (record?.evaluationStatus !== "pending" || record.outputMessage === null) return "skipped";
   const scores = await scoreAnswer(env, db, {
     question: record.inputMessage,
     answer: record.outputMessage,

@@ -20,24 +20,20 @@ const RequestMessage = z
     role: z
       .enum(["system", "developer", "user", "assistant"])
       .openapi({ description: "`developer` is read as `system`", example: "user" }),
-    content: z
-      .union([z.string(), z.array(TextPart).min(1)])
-      .openapi({
-        description: "Text, or an array of text parts (joined by new lines)",
-        example: "What are your opening hours?",
-      }),
+    content: z.union([z.string(), z.array(TextPart).min(1)]).openapi({
+      description: "Text, or an array of text parts (joined by new lines)",
+      example: "What are your opening hours?",
+    }),
   })
   .openapi("ChatCompletionRequestMessage");
 
 const JsonSchemaFormat = z.object({
   name: z.string().max(64).optional().openapi({ description: "Name of the output format", example: "answer" }),
   description: z.string().optional().openapi({ description: "What the output is for", example: "A short answer" }),
-  schema: z
-    .record(z.string(), z.unknown())
-    .openapi({
-      description: "JSON Schema the answer must be valid against",
-      example: { type: "object", properties: { answer: { type: "string" } } },
-    }),
+  schema: z.record(z.string(), z.unknown()).openapi({
+    description: "JSON Schema the answer must be valid against",
+    example: { type: "object", properties: { answer: { type: "string" } } },
+  }),
   strict: z.boolean().nullable().optional().openapi({ description: "Passed on as given", example: false }),
 });
 
@@ -80,13 +76,10 @@ const Tool = z
 
 export const ChatCompletionRequest = z
   .object({
-    model: z
-      .string()
-      .min(1)
-      .openapi({
-        description: "Id or name of a large language model usable by the organization",
-        example: "Local LLM",
-      }),
+    model: z.string().min(1).openapi({
+      description: "Id or name of a large language model usable by the organization",
+      example: "Local LLM",
+    }),
     messages: z.array(RequestMessage).min(1).openapi({ description: "The conversation so far" }),
     stream: z.boolean().nullable().optional().openapi({ description: "Answer as server-sent events", example: false }),
     streamOptions: z

@@ -310,19 +310,19 @@ export const CONCEPTS: Concept[] = [
   },
 ];
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 // Longest first, so "phone number" is taken whole before "phone"; a symbol has no word boundary.
 const englishPattern = (words: string[]) => {
   const sorted = [...words]
     .sort((a, b) => b.length - a.length)
-    .map((w) => (/^\p{L}/u.test(w) ? `(?<![\\p{L}\\p{N}])${escape(w)}(?![\\p{L}\\p{N}])` : escape(w)));
+    .map((w) => (/^\p{L}/u.test(w) ? `(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])` : escapeRegExp(w)));
   return new RegExp(sorted.join("|"), "gu");
 };
 const chinesePattern = (words: string[]) =>
   new RegExp(
     [...words]
       .sort((a, b) => b.length - a.length)
-      .map(escape)
+      .map(escapeRegExp)
       .join("|"),
     "gu",
   );

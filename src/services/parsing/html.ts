@@ -94,7 +94,7 @@ export function parseHtml(bytes: Uint8Array): ParsedDocument {
         }
         if (name === "h1") inH1 = true;
         if (name === "pre") preDepth++;
-        if (name === "br") out = out.replace(/[^\S\n]+$/, "") + "\n";
+        if (name === "br") out = `${out.replace(/[^\S\n]+$/, "")}\n`;
         else block(name);
       },
       onclosetag(name) {

@@ -1,6 +1,6 @@
 import { ms } from "../../lib/time";
 import { maskDatabaseUrl, type ChatbotView } from "../chatbots/views";
-import { type ChatbotRow } from "../chatbots/visibility";
+import type { ChatbotRow } from "../chatbots/visibility";
 import { handoffSettings, type HandoffSettings } from "../conversation/handoff";
 export const DATABASE_TYPES = ["MySQL", "PostgreSQL", "MSSQL", "Oracle"] as const;
 type IdName = { id: string; name: string };

@@ -194,7 +194,9 @@ export class KeywordIndex {
       const row = rows.get(term);
       const bytes: number[] = [];
       let last = row?.last ?? 0;
-      list.slots.forEach((slot, i) => (last = encode(bytes, last, slot, list.tfs[i])));
+      list.slots.forEach((slot, i) => {
+        last = encode(bytes, last, slot, list.tfs[i]);
+      });
       let blocks = row?.blocks ?? 0;
       let tail = row?.tail_bytes ?? 0;
       const data = tails.get(term);

@@ -75,13 +75,13 @@ function step1b(w: string): string {
   if (w.endsWith("ed") && hasVowel(w.slice(0, -2))) stem = w.slice(0, -2);
   else if (w.endsWith("ing") && hasVowel(w.slice(0, -3))) stem = w.slice(0, -3);
   if (stem === null) return w;
-  if (stem.endsWith("at") || stem.endsWith("bl") || stem.endsWith("iz")) return stem + "e";
+  if (stem.endsWith("at") || stem.endsWith("bl") || stem.endsWith("iz")) return `${stem}e`;
   if (endsDoubleConsonant(stem) && !/[lsz]$/.test(stem)) return stem.slice(0, -1);
-  if (measure(stem) === 1 && endsCvc(stem)) return stem + "e";
+  if (measure(stem) === 1 && endsCvc(stem)) return `${stem}e`;
   return stem;
 }
 
-const step1c = (w: string) => (w.endsWith("y") && hasVowel(w.slice(0, -1)) ? w.slice(0, -1) + "i" : w);
+const step1c = (w: string) => (w.endsWith("y") && hasVowel(w.slice(0, -1)) ? `${w.slice(0, -1)}i` : w);
 
 const STEP2: [string, string][] = [
   ["ational", "ate"],

@@ -66,7 +66,7 @@ export function packagePath(name: string): string | null {
   if (name.endsWith("/")) return null;
   if (name.length > SKILL_LIMITS.pathChars)
     throw new SkillPackageError(`A path in the archive is longer than ${SKILL_LIMITS.pathChars} characters.`);
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[\u0000-\u001f\u007f\\]/.test(name))
     throw new SkillPackageError(`Unsafe path in the archive: ${JSON.stringify(name.slice(0, 80))}.`);
   if (name.startsWith("/") || /^[A-Za-z]:/.test(name))

@@ -328,7 +328,7 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
   const raw = text.trim();
   if (!raw) throw new SqlRefused("The query is empty.");
   if (raw.length > 20_000) throw new SqlRefused("The query is longer than 20,000 characters.");
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[\u0000]/.test(raw)) throw new SqlRefused("The query contains a NUL character.");
   const tokens = tokenize(raw);
   while (tokens.length && tokens[tokens.length - 1].kind === "symbol" && tokens[tokens.length - 1].text === ";")

@@ -148,7 +148,9 @@ function installGlobals(vm: QuickJSContext, args: Record<string, unknown>, logs:
   const parse = vm.getProp(json, "parse");
   const value = vm.unwrapResult(vm.callFunction(parse, json, parsed.value));
   vm.setProp(vm.global, "args", value);
-  [parsed.value, json, parse, value].forEach((h) => h.dispose());
+  [parsed.value, json, parse, value].forEach((h) => {
+    h.dispose();
+  });
   const console = vm.newObject();
   for (const level of ["log", "info", "warn", "error"]) {
     const fn = vm.newFunction(level, (...parts) => {

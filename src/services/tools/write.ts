@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { toolGroups, tools, type ToolType } from "../../db/schema";
+import { toolGroups, type tools, type ToolType } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { chunk } from "../../lib/sql";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";

@@ -136,7 +136,7 @@ export function fileSpecs(env: Bindings): FileSpecs {
     throw problem("not JSON");
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    throw problem("expected an object keyed by " + SPEC_KEYS.join(", "));
+    throw problem(`expected an object keyed by ${SPEC_KEYS.join(", ")}`);
   const merged = structuredClone(DEFAULT_FILE_SPECS) as FileSpecs;
   for (const [key, fields] of Object.entries(parsed as Record<string, unknown>)) {
     if (!SPEC_KEYS.includes(key as SpecKey)) throw problem(`unknown key "${key}"`);

@@ -207,7 +207,7 @@ export async function verifyPostPolicy(
   const key = get("key");
   if (!key || !covered.has("key"))
     throw new PolicyError(400, "InvalidArgument", "Bucket POST must contain a key the policy names.");
-  if (!range || !range.every(Number.isFinite))
+  if (!range?.every(Number.isFinite))
     throw new PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: content-length-range is required.");
   return { key, contentType: get("content-type") ?? null, minSize: range[0], maxSize: range[1] };
 }

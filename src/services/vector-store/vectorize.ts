@@ -27,14 +27,12 @@ export function vectorizeVectorStore(index: VectorizeBinding): VectorStore {
     async upsert(knowledgeBaseId, records) {
       for (let i = 0; i < records.length; i += BATCH) {
         await index.upsert(
-          records
-            .slice(i, i + BATCH)
-            .map((r) => ({
-              id: r.id,
-              values: r.values,
-              namespace: knowledgeBaseId,
-              metadata: { type: r.type, sourceId: r.sourceId },
-            })),
+          records.slice(i, i + BATCH).map((r) => ({
+            id: r.id,
+            values: r.values,
+            namespace: knowledgeBaseId,
+            metadata: { type: r.type, sourceId: r.sourceId },
+          })),
         );
       }
     },

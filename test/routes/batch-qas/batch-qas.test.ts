@@ -295,14 +295,14 @@ describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items
       const sheet = readXlsx(
         await (await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${second.id}/export-excel/`)).arrayBuffer(),
       );
-      items.forEach((item, i) =>
+      items.forEach((item, i) => {
         expect([sheet[i + 1][1], sheet[i + 1][3], sheet[i + 1][5], sheet[i + 1][8]]).toEqual([
           item.question,
           item.answer,
           item.replyTime,
           item.answerCorrectness,
-        ]),
-      );
+        ]);
+      });
     },
   );
 

@@ -4,7 +4,7 @@ import { tools } from "../../../src/db/schema";
 import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
 import { weatherToolBody } from "../../fixtures/tools";
 
-export const apiToolBody = (overrides: Record<string, unknown> = {}) =>
+const apiToolBody = (overrides: Record<string, unknown> = {}) =>
   weatherToolBody({ name: unique("get_weather").replace(/[^A-Za-z0-9_-]/g, "_"), ...overrides });
 
 const BODIES: Record<string, () => Record<string, unknown>> = {

@@ -45,7 +45,7 @@ describe("a reply's Markdown as each platform shows it", () => {
 describe("splitMessage", () => {
   it("cuts between paragraphs, then lines, sentences and words, within the limit", () => {
     const paragraphs = ["a".repeat(30), "b".repeat(30), "c".repeat(30)].join("\n\n");
-    expect(splitMessage(paragraphs, 70)).toEqual(["a".repeat(30) + "\n\n" + "b".repeat(30), "c".repeat(30)]);
+    expect(splitMessage(paragraphs, 70)).toEqual([`${"a".repeat(30)}\n\n${"b".repeat(30)}`, "c".repeat(30)]);
     expect(splitMessage("First sentence here. Second one follows. Third.", 25)).toEqual([
       "First sentence here.",
       "Second one follows.",

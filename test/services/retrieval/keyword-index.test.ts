@@ -57,7 +57,9 @@ function exhaustive(
  */
 function expectSameRanking(got: { id: string; score: number }[], want: { id: string; score: number }[]) {
   expect(got.length).toBe(want.length);
-  got.forEach((m, i) => expect(m.score).toBeCloseTo(want[i].score, 9));
+  got.forEach((m, i) => {
+    expect(m.score).toBeCloseTo(want[i].score, 9);
+  });
   const tied = (score: number) => want.filter((w) => Math.abs(w.score - score) < 1e-9).map((w) => w.id);
   got.forEach((m, i) => {
     if (m.id !== want[i].id)
@@ -181,7 +183,9 @@ describe("KeywordIndex (BM25 with MaxScore, in a Durable Object's storage)", () 
           );
         });
         expect(got.map((m) => m.id)).toEqual(results.map((r) => `t${r.rowid - 1}`));
-        got.forEach((m, i) => expect(m.score).toBeCloseTo(results[i].score, 6));
+        got.forEach((m, i) => {
+          expect(m.score).toBeCloseTo(results[i].score, 6);
+        });
       }
     } finally {
       await env.DB.exec("DROP TABLE IF EXISTS keyword_index_check");

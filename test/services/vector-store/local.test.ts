@@ -170,7 +170,9 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     expect(await lists()).toBe(Math.round(Math.sqrt(LIST_MIN_VECTORS) / 2));
     const probed = await Promise.all(queries.map((q) => stub.query(q, { topK: 20 })));
     let found = 0;
-    probed.forEach((p, i) => (found += p.filter((m) => exact[i].some((e) => e.id === m.id)).length));
+    probed.forEach((p, i) => {
+      found += p.filter((m) => exact[i].some((e) => e.id === m.id)).length;
+    });
     expect(found / (20 * queries.length)).toBeGreaterThan(0.9);
     // Scores stay the exact cosines of what is stored.
     expect(probed[0][0].score).toBeCloseTo(exact[0].find((e) => e.id === probed[0][0].id)?.score ?? -2, 6);

@@ -1,4 +1,4 @@
-import { SchemaKit, toJson, withValue, type Path, type Schema } from "./schema";
+import { type SchemaKit, toJson, withValue, type Path, type Schema } from "./schema";
 
 /** One operation of the served OpenAPI document under one prefix. */
 export interface Operation {

@@ -95,12 +95,12 @@ export async function snapshot(scope: Scope): Promise<Snapshot> {
   });
   const results = await env.DB.batch(statements.map((s) => env.DB.prepare(s.sql)));
   const rows = new Map<string, string[]>();
-  statements.forEach((s, i) =>
+  statements.forEach((s, i) => {
     rows.set(
       s.name,
       (results[i].results as unknown[]).map((r) => JSON.stringify(r)),
-    ),
-  );
+    );
+  });
   const objects: string[] = [];
   for (const prefix of scope.objectPrefixes) {
     let cursor: string | undefined;

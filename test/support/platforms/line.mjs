@@ -154,7 +154,7 @@ export const platform = {
         } catch {
           url = null;
         }
-        if (!url || url.protocol !== "https:")
+        if (url?.protocol !== "https:")
           return invalid([{ message: "Invalid webhook endpoint URL", property: "endpoint" }]);
         account.data.endpoint = body.endpoint;
         return answer(200, {});

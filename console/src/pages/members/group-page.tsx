@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { ApiProblem, api, problemOf, unwrap } from "../../api/client";
+import { type ApiProblem, api, problemOf, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { TextField } from "../../components/field";

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, api, problemOf, unwrap, type Schemas } from "../../api/client";
+import { type ApiProblem, api, problemOf, unwrap, type Schemas } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, FormError, Loading } from "../../components/alert";
 import { TextField } from "../../components/field";

@@ -7,7 +7,7 @@ import { Dialog } from "../../components/dialog";
 import { ErrorAlert, Notice } from "../../components/alert";
 import { TextField } from "../../components/field";
 import { announce } from "../../components/announcer";
-import { type WebChat } from "./draft";
+import type { WebChat } from "./draft";
 import { EmbedCodes } from "./embed-codes";
 import { t } from "./strings";
 

@@ -58,14 +58,10 @@ const fields = {
     .min(1)
     .max(10_000)
     .openapi({ description: "The question, 1 to 10,000 characters", example: "How do I get a refund?" }),
-  answer: z
-    .string()
-    .min(1)
-    .max(100_000)
-    .openapi({
-      description: "The answer given when the question matches",
-      example: "Write to billing@example.com within 30 days of the purchase.",
-    }),
+  answer: z.string().min(1).max(100_000).openapi({
+    description: "The answer given when the question matches",
+    example: "Write to billing@example.com within 30 days of the purchase.",
+  }),
   answerMediaUrls: z
     .record(z.string(), z.unknown())
     .nullable()

@@ -21,12 +21,10 @@ export const KnowledgeBaseFileSchema = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_ID }),
     filename: z.string().openapi({ example: "handbook.pdf" }),
-    file: z
-      .string()
-      .openapi({
-        description: "Where the stored file can be downloaded (with an API key)",
-        example: "https://api.example.com/api/v1/knowledge-bases/…/files/…/download/",
-      }),
+    file: z.string().openapi({
+      description: "Where the stored file can be downloaded (with an API key)",
+      example: "https://api.example.com/api/v1/knowledge-bases/…/files/…/download/",
+    }),
     fileType: z.string().openapi({ description: "txt, md, html, csv, json, pdf or docx", example: "pdf" }),
     knowledgeBase: IdName,
     size: z.number().int().openapi({ description: "Bytes", example: 48213 }),
@@ -41,23 +39,18 @@ export const KnowledgeBaseFileSchema = z
       .openapi({ description: "Speaker labels of transcribed media (none for documents)", example: [] }),
     vectorStorageSize: z.number().int().openapi({ description: "Bytes of its vectors", example: 40960 }),
     chunksCount: z.number().int().openapi({ example: 40 }),
-    waitingTime: z
-      .number()
-      .nullable()
-      .openapi({
-        description: "Seconds from upload (or reparse) to the start of processing; so far, while queued",
-        example: 0.4,
-      }),
+    waitingTime: z.number().nullable().openapi({
+      description: "Seconds from upload (or reparse) to the start of processing; so far, while queued",
+      example: 0.4,
+    }),
     processingTime: z
       .number()
       .nullable()
       .openapi({ description: "Seconds of processing; so far, while processing", example: 1.2 }),
-    processingTimeDetails: z
-      .record(z.string(), z.unknown())
-      .openapi({
-        description: "Per-stage times in ms when done; `error` (the reason) and `stage` when failed",
-        example: { parsingMs: 310, embeddingMs: 120, indexingMs: 80 },
-      }),
+    processingTimeDetails: z.record(z.string(), z.unknown()).openapi({
+      description: "Per-stage times in ms when done; `error` (the reason) and `stage` when failed",
+      example: { parsingMs: 310, embeddingMs: 120, indexingMs: 80 },
+    }),
     previewUrl: z
       .string()
       .nullable()
@@ -75,15 +68,10 @@ const parser = z
   });
 
 export const FileReference = z.object({
-  file: z
-    .string()
-    .trim()
-    .min(1)
-    .max(2000)
-    .openapi({
-      description: "An http(s) URL to fetch, or the key of an object uploaded to this service's storage",
-      example: "https://example.com/handbook.pdf",
-    }),
+  file: z.string().trim().min(1).max(2000).openapi({
+    description: "An http(s) URL to fetch, or the key of an object uploaded to this service's storage",
+    example: "https://example.com/handbook.pdf",
+  }),
   filename: z
     .string()
     .trim()
@@ -98,13 +86,11 @@ export const FileReferences = z
 
 export const FileUploadForm = z
   .object({
-    file: z
-      .any()
-      .openapi({
-        type: "array",
-        items: { type: "string", format: "binary" },
-        description: "One or more `file` parts (1 to 20)",
-      }),
+    file: z.any().openapi({
+      type: "array",
+      items: { type: "string", format: "binary" },
+      description: "One or more `file` parts (1 to 20)",
+    }),
   })
   .openapi("KnowledgeBaseFileUpload");
 
