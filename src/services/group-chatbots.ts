@@ -1,6 +1,7 @@
-import { and, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../env";
 import { chatbotGroups, chatbots, type groups } from "../db/schema";
+import { type PageWindow, mapPage, paginate } from "../db/paginate";
 import { fieldError, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk, contains } from "../lib/sql";
@@ -39,6 +40,26 @@ export const groupChatbotFilter = (access: OrgAccess, userId: string, groupId: s
     visibleChatbotsCondition(access, userId),
     query ? contains(chatbots.name, query) : undefined,
   );
+
+/** A page of one group's links to assistants the caller can see, oldest link first. */
+export async function listGroupChatbots(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  groupId: string,
+  query: string | undefined,
+  window: PageWindow,
+) {
+  const where = groupChatbotFilter(access, userId, groupId, query);
+  const page = await paginate(window, countGroupChatbots(db).where(where), ({ limit, offset }) =>
+    selectGroupChatbots(db)
+      .where(where)
+      .orderBy(asc(chatbotGroups.createdAt), asc(chatbotGroups.id))
+      .limit(limit)
+      .offset(offset),
+  );
+  return mapPage(page, groupChatbotRecord);
+}
 
 export async function findGroupChatbot(db: Db, access: OrgAccess, userId: string, groupId: string, id: string) {
   const [row] = isUuid(id)

@@ -1,17 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { asc } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
-import { chatbotGroups } from "../../../db/schema";
 import { orgAccess, requirePermission } from "../../../services/access";
 import { findGroup } from "../../../services/groups";
-import {
-  countGroupChatbots,
-  groupChatbotFilter,
-  groupChatbotRecord,
-  selectGroupChatbots,
-} from "../../../services/group-chatbots";
+import { listGroupChatbots } from "../../../services/group-chatbots";
 import { GroupChatbotListQuery, GroupChatbotSchema, GroupPkParams } from "./schema";
 
 const route = createRoute({
@@ -36,14 +29,6 @@ export const registerListGroupChatbots = (r: Router) =>
     const group = await findGroup(db, access.organizationId, groupPk);
     const { query, ...page } = c.req.valid("query");
     const p = pageParams(page);
-    const where = groupChatbotFilter(access, c.var.principal.userId, group.id, query);
-    const [[{ n }], rows] = await Promise.all([
-      countGroupChatbots(db).where(where),
-      selectGroupChatbots(db)
-        .where(where)
-        .orderBy(asc(chatbotGroups.createdAt), asc(chatbotGroups.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    return c.json(pageResponse(c, p, n, rows.map(groupChatbotRecord)), 200);
+    const found = await listGroupChatbots(db, access, c.var.principal.userId, group.id, query, p);
+    return c.json(pageResponse(c, p, found.count, found.items), 200);
   });
