@@ -167,7 +167,13 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       if (route !== "chat") return sendJson(res, 200, route === "embeddings" ? embeddings(body) : rerank(body));
 
       const delay = /^delay-(\d+)$/.exec(model) ? Number(model.slice(6)) : tokenDelayMs;
-      const n = Number.isInteger(body.max_tokens) && body.max_tokens > 0 ? body.max_tokens : DEFAULT_TOKENS;
+      // `words-<N>`: an answer of N words, for benches that want replies of a realistic length.
+      const words = /^words-(\d+)$/.exec(model);
+      const n = words
+        ? Number(words[1])
+        : Number.isInteger(body.max_tokens) && body.max_tokens > 0
+          ? body.max_tokens
+          : DEFAULT_TOKENS;
       const pieces = answerPieces(n);
       const messages = Array.isArray(body.messages) ? body.messages : [];
       const lastMessage = messages[messages.length - 1];
