@@ -17,7 +17,8 @@ const TEST_HYPERDRIVE = "TEST_HYPERDRIVE";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
-  // The worker's static assets (wrangler.toml `[assets]`, the widget's script): built before any test.
+  // The worker's static files (the widget's script, the console), built into modules of src/vendor as
+  // wrangler.toml's `[build]` does (scripts/build-assets.mjs): before any test.
   await buildAssets({ quiet: true });
   return {
     plugins: [
