@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import { OrganizationParams } from "../members/schema";
-import { UsageStatistics } from "../organizations/schema";
+import { UsageStatistics } from "../../services/records/organizations";
 import { Timezone } from "../statistics/schema";
 
 export const USAGE_TAG = "Usage statistics";
