@@ -2,7 +2,8 @@
 // stretches with people (conversation_handoffs, kept by the triggers of migration 0025), grouped by
 // agent, team, assistant or day. Medians and 90th percentiles are computed here over the range's
 // stretches (linear interpolation between ranks, as spreadsheets' PERCENTILE.INC), not in SQL.
-import { buckets } from "./buckets";
+import { notFound } from "../../lib/errors";
+import { buckets, checkTimezone, dayRange, localDate } from "./buckets";
 
 export const HUMAN_GROUPS = ["agent", "team", "assistant", "day"] as const;
 export type HumanGroup = (typeof HUMAN_GROUPS)[number];
@@ -17,6 +18,54 @@ export interface HumanQuery {
   chatbotId?: string;
   labelId?: string;
   includeTests: boolean;
+}
+
+/** What a request for the human side's figures asks (the endpoints' query). */
+export interface HumanRequest {
+  startDate?: string;
+  endDate?: string;
+  timezone?: string;
+  groupBy: HumanGroup;
+  inbox?: string;
+  chatbot?: string;
+  label?: string;
+  includeTests: "true" | "false";
+}
+
+const FILTERS = [
+  ["inbox", "inboxes", "Inbox not found."],
+  ["chatbot", "chatbots", "Assistant not found."],
+  ["label", "labels", "Label not found."],
+] as const;
+
+/** The request's range (local days in its timezone, by default this month up to today) and filters, each the organization's (else 404). */
+export async function humanQueryOf(d1: D1Database, organizationId: string, q: HumanRequest) {
+  const timezone = checkTimezone(q.timezone);
+  const today = localDate(timezone, Date.now());
+  const startDate = q.startDate ?? `${today.slice(0, 7)}-01`;
+  const endDate = q.endDate ?? (startDate > today ? startDate : today);
+  const { start, end } = dayRange(timezone, startDate, endDate, "startDate", "endDate");
+  for (const [field, table, detail] of FILTERS) {
+    const id = q[field];
+    if (!id) continue;
+    const found = await d1
+      .prepare(`SELECT 1 AS x FROM ${table} WHERE id = ? AND organization_id = ?`)
+      .bind(id, organizationId)
+      .first();
+    if (!found) throw notFound(detail);
+  }
+  const query: HumanQuery = {
+    organizationId,
+    start,
+    end,
+    timezone,
+    groupBy: q.groupBy,
+    inboxId: q.inbox,
+    chatbotId: q.chatbot,
+    labelId: q.label,
+    includeTests: q.includeTests === "true",
+  };
+  return { startDate, endDate, timezone, query };
 }
 
 /** Seconds: how many stretches measured it, their median and 90th percentile (null: none). */
