@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
 import { orgAccess, requirePermission } from "../../services/access";
-import { humanQueryOf, humanStatistics, type Durations, type HumanFigures } from "../../services/statistics/human";
+import type { Durations, HumanFigures } from "../../services/records/human-statistics";
+import { humanQueryOf, humanStatistics } from "../../services/statistics/human";
 import { HUMAN_STATISTICS_TAG, HumanStatisticsQuery, OrganizationParams } from "./schema";
 
 const route = createRoute({

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
 import { humanQueryOf, humanStatistics } from "../../services/statistics/human";
-import { HUMAN_STATISTICS_TAG, HumanStatisticsQuery, HumanStatisticsSchema, OrganizationParams } from "./schema";
+import { HumanStatisticsSchema } from "../../services/records/human-statistics";
+import { HUMAN_STATISTICS_TAG, HumanStatisticsQuery, OrganizationParams } from "./schema";
 
 const route = createRoute({
   method: "get",

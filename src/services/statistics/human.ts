@@ -3,6 +3,7 @@
 // agent, team, assistant or day. Medians and 90th percentiles are computed here over the range's
 // stretches (linear interpolation between ranks, as spreadsheets' PERCENTILE.INC), not in SQL.
 import { notFound } from "../../lib/errors";
+import type { Durations, HumanFigures, HumanGroupFigures } from "../records/human-statistics";
 import { buckets, checkTimezone, dayRange, localDate } from "./buckets";
 
 export const HUMAN_GROUPS = ["agent", "team", "assistant", "day"] as const;
@@ -66,38 +67,6 @@ export async function humanQueryOf(d1: D1Database, organizationId: string, q: Hu
     includeTests: q.includeTests === "true",
   };
   return { startDate, endDate, timezone, query };
-}
-
-/** Seconds: how many stretches measured it, their median and 90th percentile (null: none). */
-export interface Durations {
-  count: number;
-  median: number | null;
-  p90: number | null;
-}
-
-export interface Csat {
-  count: number;
-  average: number | null;
-  /** Ratings 1..5: how many conversations gave each. */
-  distribution: Record<"1" | "2" | "3" | "4" | "5", number>;
-}
-
-export interface HumanFigures {
-  handoffsCount: number;
-  resolvedCount: number;
-  /** Queued to the first assignment or first response, whichever came first. */
-  waitingTime: Durations;
-  /** Queued to the first public message of a member. */
-  firstResponseTime: Durations;
-  /** Queued to the end of stretches that ended resolved. */
-  resolutionTime: Durations;
-  csat: Csat;
-}
-
-export interface HumanGroupFigures extends HumanFigures {
-  /** The agent's user id, the team's or the assistant's id, or the day (YYYY-MM-DD); null: none. */
-  key: string | null;
-  name: string | null;
 }
 
 interface StretchRow {
