@@ -4,7 +4,8 @@ import { errorResponses, json } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
 import { planSettings } from "../../services/plans";
 import { usageRange, usageSummary } from "../../services/statistics/usage";
-import { ChatbotsSummarySchema, OrganizationParams, USAGE_TAG, UsageSummaryQuery } from "./schema";
+import { ChatbotsSummarySchema } from "../../services/records/usage-statistics";
+import { OrganizationParams, USAGE_TAG, UsageSummaryQuery } from "./schema";
 
 const route = createRoute({
   method: "get",
