@@ -6,7 +6,7 @@ type Register = (r: Router) => void;
  * Every resource of the API, in registration order; each is mounted under both /api/v1 and /api.
  * `segments` are the first path segments its routes use (test/conventions/route-groups.test.ts checks
  * them). A group's module, and with it its zod schemas, is imported on the first request that needs
- * it: building every schema at startup cost most of the cold start (docs/decisions.md, issue 26).
+ * it: building every schema at startup cost most of the cold start (docs/decisions.md, "Cold start").
  */
 export const ROUTE_GROUPS: { segments: string[]; load: () => Promise<Register> }[] = [
   { segments: ["auth"], load: async () => (await import("./auth")).registerAuthRoutes },

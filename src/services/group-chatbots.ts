@@ -5,9 +5,9 @@ import { type PageWindow, mapPage, paginate } from "../db/paginate";
 import { fieldError, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk, contains } from "../lib/sql";
-import { ms } from "../lib/time";
 import type { OrgAccess } from "./access";
 import { visibleChatbotsCondition } from "./chatbots/visibility";
+import { groupChatbotRecord } from "./records/group-chatbots";
 /** The data of the group-chatbots sub-resource: links between a group and the assistants its members see. */
 
 type GroupRow = typeof groups.$inferSelect;
@@ -19,14 +19,7 @@ const linkColumns = {
   chatbotName: chatbots.name,
   createdAt: chatbotGroups.createdAt,
 };
-type LinkRow = Awaited<ReturnType<typeof selectGroupChatbots>>[number];
-
-export const groupChatbotRecord = (r: LinkRow) => ({
-  id: r.id,
-  group: r.groupId,
-  chatbot: { id: r.chatbotId, name: r.chatbotName },
-  createdAt: ms(r.createdAt)!,
-});
+export type GroupChatbotRow = Awaited<ReturnType<typeof selectGroupChatbots>>[number];
 
 export const selectGroupChatbots = (db: Db) =>
   db.select(linkColumns).from(chatbotGroups).innerJoin(chatbots, eq(chatbots.id, chatbotGroups.chatbotId));
@@ -67,6 +60,12 @@ export async function findGroupChatbot(db: Db, access: OrgAccess, userId: string
     : [];
   if (!row) throw notFound("Group assistant not found.");
   return row;
+}
+
+/** Takes an assistant the caller can see away from a group; the assistant stays. */
+export async function removeGroupChatbot(db: Db, access: OrgAccess, userId: string, groupId: string, id: string) {
+  const link = await findGroupChatbot(db, access, userId, groupId, id);
+  await db.delete(chatbotGroups).where(eq(chatbotGroups.id, link.id));
 }
 
 /**

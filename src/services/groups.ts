@@ -1,12 +1,13 @@
-import { and, count, eq, inArray, or } from "drizzle-orm";
+import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../env";
 import { groupMembers, groupPermissions, groups, members, users } from "../db/schema";
 import { conflict, fieldError, forbidden, isUniqueViolation, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
-import { ms } from "../lib/time";
+import { type PageWindow, mapPage, paginate } from "../db/paginate";
 import { chunk, contains, inChunks } from "../lib/sql";
 import type { OrgAccess } from "./access";
-import { PERMISSIONS } from "./permissions";
+import { groupMemberRecord } from "./records/group-members";
+import { type GroupRecord, groupRecordOf } from "./records/groups";
 
 type GroupRow = typeof groups.$inferSelect;
 
@@ -30,7 +31,7 @@ export function checkOrganizationField(body: { organization?: string | null }, o
 }
 
 /** Group records: permissions from the catalogue (in catalogue order) and the member count. */
-export async function groupRecords(db: Db, rows: GroupRow[]) {
+export async function groupRecords(db: Db, rows: GroupRow[]): Promise<GroupRecord[]> {
   const parts = chunk(
     rows.map((g) => g.id),
     90,
@@ -49,18 +50,34 @@ export async function groupRecords(db: Db, rows: GroupRow[]) {
       ),
     ).then((r) => r.flat()),
   ]);
-  return rows.map((g) => {
-    const held = new Set(perms.filter((p) => p.groupId === g.id).map((p) => p.permissionId));
-    return {
-      id: g.id,
-      name: g.name,
-      organization: g.organizationId,
-      permissions: PERMISSIONS.filter((p) => held.has(p.id)).map(({ id, name, codename }) => ({ id, name, codename })),
-      membersCount: counts.find((c) => c.groupId === g.id)?.n ?? 0,
-      createdAt: ms(g.createdAt)!,
-      updatedAt: ms(g.updatedAt)!,
-    };
-  });
+  return rows.map((g) =>
+    groupRecordOf(
+      g,
+      new Set(perms.filter((p) => p.groupId === g.id).map((p) => p.permissionId)),
+      counts.find((c) => c.groupId === g.id)?.n ?? 0,
+    ),
+  );
+}
+
+/** A page of the organization's groups, by name (case-insensitive), optionally whose name contains `query`. */
+export async function listGroups(db: Db, organizationId: string, query: string | undefined, window: PageWindow) {
+  const where = and(eq(groups.organizationId, organizationId), query ? contains(groups.name, query) : undefined);
+  const page = await paginate(window, db.select({ n: count() }).from(groups).where(where), ({ limit, offset }) =>
+    db
+      .select()
+      .from(groups)
+      .where(where)
+      .orderBy(asc(sql`${groups.name} collate nocase`), asc(groups.id))
+      .limit(limit)
+      .offset(offset),
+  );
+  return { count: page.count, items: await groupRecords(db, page.items) };
+}
+
+/** Deletes a group of the organization (404 for any other); its members lose its permissions at once. */
+export async function deleteGroup(db: Db, organizationId: string, id: string) {
+  const group = await findGroup(db, organizationId, id);
+  await db.delete(groups).where(and(eq(groups.id, group.id), eq(groups.organizationId, organizationId)));
 }
 
 export const groupRecord = async (db: Db, row: GroupRow) => (await groupRecords(db, [row]))[0];
@@ -115,24 +132,17 @@ const groupMemberColumns = {
   userEmail: users.email,
   createdAt: groupMembers.createdAt,
 };
-type GroupMemberRow = Awaited<ReturnType<typeof selectGroupMembers>>[number];
-
-export const groupMemberRecord = (r: GroupMemberRow) => ({
-  id: r.id,
-  group: r.groupId,
-  member: { id: r.memberId, user: { id: r.userId, name: r.userName, email: r.userEmail } },
-  createdAt: ms(r.createdAt)!,
-});
+export type GroupMemberRow = Awaited<ReturnType<typeof selectGroupMembers>>[number];
 
 /** Group members joined with their users; `where` narrows it (always within one group). */
-export const selectGroupMembers = (db: Db) =>
+const selectGroupMembers = (db: Db) =>
   db
     .select(groupMemberColumns)
     .from(groupMembers)
     .innerJoin(members, eq(members.id, groupMembers.memberId))
     .innerJoin(users, eq(users.id, members.userId));
 
-export const countGroupMembers = (db: Db) =>
+const countGroupMembers = (db: Db) =>
   db
     .select({ n: count() })
     .from(groupMembers)
@@ -140,11 +150,24 @@ export const countGroupMembers = (db: Db) =>
     .innerJoin(users, eq(users.id, members.userId));
 
 /** Filter of the group-member list: the member's name or e-mail contains `query`. */
-export const groupMemberFilter = (groupId: string, query?: string) =>
+const groupMemberFilter = (groupId: string, query?: string) =>
   and(
     eq(groupMembers.groupId, groupId),
     query ? or(contains(users.name, query), contains(users.email, query)) : undefined,
   );
+
+/** A page of one group's members, oldest membership first, optionally by name or e-mail. */
+export async function listGroupMembers(db: Db, groupId: string, query: string | undefined, window: PageWindow) {
+  const where = groupMemberFilter(groupId, query);
+  const page = await paginate(window, countGroupMembers(db).where(where), ({ limit, offset }) =>
+    selectGroupMembers(db)
+      .where(where)
+      .orderBy(asc(groupMembers.createdAt), asc(groupMembers.id))
+      .limit(limit)
+      .offset(offset),
+  );
+  return mapPage(page, groupMemberRecord);
+}
 
 export async function findGroupMember(db: Db, groupId: string, id: string) {
   const [row] = isUuid(id)
@@ -152,6 +175,12 @@ export async function findGroupMember(db: Db, groupId: string, id: string) {
     : [];
   if (!row) throw notFound("Group member not found.");
   return row;
+}
+
+/** Takes a member out of a group; they stay in the organization and lose the group's permissions. */
+export async function removeGroupMember(db: Db, groupId: string, id: string) {
+  const membership = await findGroupMember(db, groupId, id);
+  await db.delete(groupMembers).where(eq(groupMembers.id, membership.id));
 }
 
 /**

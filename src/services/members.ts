@@ -1,9 +1,11 @@
 import { and, asc, count, eq, exists, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../env";
-import { fieldError } from "../lib/errors";
-import { isUuid } from "../lib/ids";
+import { badRequest, conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
+import { isUuid, uuidv7 } from "../lib/ids";
 import { contains, likePattern } from "../lib/sql";
 import { chatbotGroups, groupMembers, groups, inboxes, members, users } from "../db/schema";
+import { type PageWindow, paginate } from "../db/paginate";
+import { memberRecord } from "./records/members";
 
 export type MemberRow = typeof members.$inferSelect;
 export interface MemberView {
@@ -103,12 +105,7 @@ const selection = {
 };
 
 /** Members of an organization matching `filters`, oldest first, with their users and groups. */
-export async function listMembers(
-  db: Db,
-  organizationId: string,
-  filters: MemberFilters = {},
-  page?: { limit: number; offset: number },
-) {
+export async function listMembers(db: Db, organizationId: string, filters: MemberFilters = {}, page?: PageWindow) {
   const where = memberConditions(db, organizationId, filters);
   const query = db
     .select(selection)
@@ -120,18 +117,65 @@ export async function listMembers(
   return withGroups(db, organizationId, rows);
 }
 
-export async function countMembers(db: Db, organizationId: string, filters: MemberFilters = {}) {
-  const [{ n }] = await db
+const countMembers = (db: Db, organizationId: string, filters: MemberFilters) =>
+  db
     .select({ n: count() })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .where(memberConditions(db, organizationId, filters));
-  return n;
+
+/** A page of the members matching `filters` as records, oldest first. */
+export async function listMemberPage(db: Db, organizationId: string, filters: MemberFilters, window: PageWindow) {
+  const page = await paginate(window, countMembers(db, organizationId, filters), (w) =>
+    listMembers(db, organizationId, filters, w),
+  );
+  return { count: page.count, items: page.items.map(memberRecord) };
 }
+
+/** Every member matching `filters` as records, oldest first (the list with `pagination=false`). */
+export const memberRecords = async (db: Db, organizationId: string, filters: MemberFilters) =>
+  (await listMembers(db, organizationId, filters)).map(memberRecord);
 
 export async function findMember(db: Db, organizationId: string, memberId: string): Promise<MemberView | null> {
   const [view] = await listMembers(db, organizationId, { ids: [memberId] });
   return view ?? null;
+}
+
+/** The member of this organization with its user and groups; 404 for any other. */
+export async function getMember(db: Db, organizationId: string, memberId: string): Promise<MemberView> {
+  const view = await findMember(db, organizationId, memberId);
+  if (!view) throw notFound();
+  return view;
+}
+
+/** Adds the registered user with this e-mail address to the organization, in no group (400 unknown, 409 already in). */
+export async function addMember(db: Db, organizationId: string, email: string) {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase()));
+  if (!user) throw fieldError("email", "No registered user has this e-mail address.");
+  const id = uuidv7();
+  try {
+    await db.insert(members).values({ id, organizationId, userId: user.id });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict("This user is already a member of the organization.");
+    throw err;
+  }
+  return memberRecord(await getMember(db, organizationId, id));
+}
+
+/** The membership a removal names: its id and whether it is the owner's (404 when not of this organization). */
+export async function memberToRemove(db: Db, organizationId: string, id: string) {
+  const [target] = await db
+    .select({ id: members.id, isOwner: members.isOwner })
+    .from(members)
+    .where(and(eq(members.id, id), eq(members.organizationId, organizationId)));
+  if (!target) throw notFound();
+  return target;
+}
+
+/** Removes a member from the organization; the owner cannot be removed (400). */
+export async function removeMember(db: Db, organizationId: string, target: { id: string; isOwner: boolean }) {
+  if (target.isOwner) throw badRequest("The owner of the organization cannot be removed.");
+  await db.delete(members).where(and(eq(members.id, target.id), eq(members.organizationId, organizationId)));
 }
 
 export type MetadataType = "string" | "number" | "boolean" | "array" | "object";

@@ -1,22 +1,30 @@
-import { and, eq, sum } from "drizzle-orm";
-import type { Bindings } from "../env";
-import { knowledgeBases, sqlDatabases } from "../db/schema";
+import { and, asc, count, eq, sum } from "drizzle-orm";
+import type { Bindings, Db } from "../env";
+import { knowledgeBases, members, organizations, organizationUsage, sqlDatabases } from "../db/schema";
+import { type Page, type PageWindow, paginate } from "../db/paginate";
+import { fieldError, forbidden, notFound } from "../lib/errors";
+import { uuidv7 } from "../lib/ids";
 import { deletePrefix } from "../lib/r2";
-import { deleteKnowledgeBase } from "./knowledge-content";
-import { managedDatabase } from "./sql/write";
-import type { Db } from "../env";
-import { organizations, organizationUsage } from "../db/schema";
-import { ms } from "../lib/time";
+import { organizationInserts } from "./accounts";
 import { countedChatbots } from "./chatbots/quota";
-import { CLEANUP_AFTER_DAYS, planOf, type PlanSettings } from "./plans";
+import { deleteKnowledgeBase } from "./knowledge-content";
+import { LOGO_FIELDS, readLogoPart, storeLogo } from "./organization-logos";
+import { planOf, type PlanSettings, planSettings } from "./plans";
+import { type OrganizationRecord, organizationRecordOf } from "./records/organizations";
+import { managedDatabase } from "./sql/write";
+import { fileSpecs } from "./uploads/file-specs";
 
 type OrganizationRow = typeof organizations.$inferSelect;
-const DAY = 86_400_000;
 
 export const currentMonth = (now = Date.now()) => new Date(now).toISOString().slice(0, 7);
 
-/** The organization record with its usage statistics and plan (spec "Organization"). */
-export async function organizationRecord(db: Db, org: OrganizationRow, plans: PlanSettings, now = Date.now()) {
+/** The organization record, with the usage its statistics count read now. */
+export async function organizationRecord(
+  db: Db,
+  org: OrganizationRow,
+  plans: PlanSettings,
+  now = Date.now(),
+): Promise<OrganizationRecord> {
   const [chatbotsCount, [usage], [allTime]] = await Promise.all([
     countedChatbots(db, org.id),
     db
@@ -28,63 +36,116 @@ export async function organizationRecord(db: Db, org: OrganizationRow, plans: Pl
       .from(organizationUsage)
       .where(eq(organizationUsage.organizationId, org.id)),
   ]);
-  const plan = planOf(plans, org.planId);
-  const expiredAt = org.planExpiredAt;
-  const lapsed = expiredAt !== null && expiredAt <= now;
-  const noActivePlanDays = lapsed ? Math.floor((now - expiredAt) / DAY) : 0;
-  const isTrial = plan.planType === "trial";
-  return {
-    id: org.id,
-    name: org.name,
-    createdAt: ms(org.createdAt)!,
-    compactLogo: org.compactLogo,
-    fullLogo: org.fullLogo,
-    themePrimaryColor: org.themePrimaryColor,
-    usageStatistics: {
+  return organizationRecordOf(
+    org,
+    {
       chatbotsCount,
-      countableChatbotsCount: chatbotsCount,
-      exemptChatbotsByMode: {},
-      canCreateChatbot: (plan.createChatbotLimit === null || chatbotsCount < plan.createChatbotLimit) && !lapsed,
-      createChatbotLimit: plan.createChatbotLimit,
-      currentMonthWordsCountTotal: plan.monthlyWords,
-      currentMonthUsedWordsCountTotal: usage?.words ?? 0,
-      currentMonthUsedConversationsCountTotal: usage?.conversations ?? 0,
-      availableUploadFilesSizeTotal: plan.uploadBytes,
-      usedUploadFileSizeTotal: Number(allTime?.bytes ?? 0),
+      words: usage?.words ?? 0,
+      conversations: usage?.conversations ?? 0,
+      uploadedBytes: Number(allTime?.bytes ?? 0),
     },
-    organizationPlan: { id: plan.id, planName: plan.planName, planType: plan.planType, expiredAt: ms(expiredAt) },
-    creditWallet: { id: org.creditWalletId },
-    gptInboxId: org.gptInboxId,
-    canUseCustomElasticsearch: org.canUseCustomElasticsearch,
-    canUseVoiceAgent: org.canUseVoiceAgent,
-    canUseMeetingRecords: org.canUseMeetingRecords,
-    canUseCallCenter: org.canUseCallCenter,
-    canUseHookSystem: org.canUseHookSystem,
-    canUseAiGateway: org.canUseAiGateway,
-    canUseAgentTeams: org.canUseAgentTeams,
-    canUseMaigptWorkspaceMount: org.canUseMaigptWorkspaceMount,
-    gatewayServiceFeePercent: org.gatewayServiceFeePercent,
-    gatewayTrafficFeePercent: org.gatewayTrafficFeePercent,
-    platformProcessingFeePercent: org.platformProcessingFeePercent,
-    platformProcessingFeeEnabled: org.platformProcessingFeeEnabled,
-    isTrial,
-    showTrialBanner: isTrial && !lapsed,
-    expirationDays: expiredAt !== null && !lapsed ? Math.ceil((expiredAt - now) / DAY) : null,
-    noActivePlanDays,
-    cleanupRemainingDays: lapsed ? Math.max(0, CLEANUP_AFTER_DAYS - noActivePlanDays) : null,
-    estimatedCleanupDate: lapsed ? new Date(expiredAt + CLEANUP_AFTER_DAYS * DAY).toISOString().slice(0, 10) : null,
-    approvalStatus: org.approvalStatus,
-    companyName: org.companyName,
-    taxId: org.taxId,
-    contactPhone: org.contactPhone,
-    applicationMetadata: org.applicationMetadata ?? {},
-    invitationCode: org.invitationCode,
-  };
+    plans,
+    now,
+  );
 }
 
 export async function getOrganizationRecord(db: Db, id: string, plans: PlanSettings) {
   const [org] = await db.select().from(organizations).where(eq(organizations.id, id));
   return org ? organizationRecord(db, org, plans) : null;
+}
+
+/** The organizations the user is a member of, oldest first: a page, or every one without `window`. */
+export function listOrganizations(db: Db, userId: string, plans: PlanSettings): Promise<OrganizationRecord[]>;
+export function listOrganizations(
+  db: Db,
+  userId: string,
+  plans: PlanSettings,
+  window: PageWindow,
+): Promise<Page<OrganizationRecord>>;
+export async function listOrganizations(db: Db, userId: string, plans: PlanSettings, window?: PageWindow) {
+  const mine = eq(members.userId, userId);
+  const rows = db
+    .select({ organization: organizations })
+    .from(organizations)
+    .innerJoin(members, eq(members.organizationId, organizations.id))
+    .where(mine)
+    .orderBy(asc(organizations.createdAt), asc(organizations.id));
+  const records = (list: { organization: OrganizationRow }[]) =>
+    Promise.all(list.map((row) => organizationRecord(db, row.organization, plans)));
+  if (!window) return records(await rows);
+  const page = await paginate(window, db.select({ n: count() }).from(members).where(mine), ({ limit, offset }) =>
+    rows.limit(limit).offset(offset),
+  );
+  return { count: page.count, items: await records(page.items) };
+}
+
+/** A new organization owned by the user, its first member; logos are URLs here. */
+export async function createOrganization(
+  db: Db,
+  userId: string,
+  input: { name: string; compactLogo: string | null; fullLogo: string | null },
+  plans: PlanSettings,
+) {
+  const id = uuidv7();
+  await db.batch([
+    ...organizationInserts(db, userId, input.name, id, plans.defaultPlan.id),
+    db
+      .update(organizations)
+      .set({ compactLogo: input.compactLogo, fullLogo: input.fullLogo })
+      .where(eq(organizations.id, id)),
+  ]);
+  return (await getOrganizationRecord(db, id, plans))!;
+}
+
+/**
+ * Writes the fields of an update the caller was allowed to send. `logos` is the multipart form's
+ * (with the request's origin, for the stored files' URLs): its parts are all checked before any is
+ * stored, and only a plan with `logoUploads` takes files (403).
+ */
+export async function updateOrganization(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  body: Record<string, unknown>,
+  logos: { origin: string } | null,
+) {
+  const plans = planSettings(env);
+  if (typeof body.planId === "string" && !plans.plans.has(body.planId)) {
+    throw fieldError(
+      "planId",
+      `Unknown plan "${body.planId}"; the configured plans are: ${[...plans.plans.keys()].join(", ")}.`,
+    );
+  }
+  const [org] = await db
+    .select({ planId: organizations.planId })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (!org) throw notFound();
+  const changes: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+  if (logos) {
+    const plan = planOf(plans, org.planId);
+    if (!plan.logoUploads) {
+      throw forbidden(`The ${plan.planName} plan does not include logo uploads; send logo URLs as JSON instead.`);
+    }
+    const specs = fileSpecs(env).organization;
+    const parts = LOGO_FIELDS.map(
+      (field) =>
+        [
+          field,
+          readLogoPart(field, body[field], specs[field === "compactLogo" ? "compact_logo" : "full_logo"]),
+        ] as const,
+    );
+    for (const [field, value] of parts) {
+      if (value instanceof File) changes[field] = await storeLogo(env.FILES, logos.origin, organizationId, value);
+      else if (value !== undefined) changes[field] = value;
+    }
+  }
+  if (Object.keys(changes).length)
+    await db
+      .update(organizations)
+      .set(changes as Partial<typeof organizations.$inferInsert>)
+      .where(eq(organizations.id, organizationId));
+  return (await getOrganizationRecord(db, organizationId, plans))!;
 }
 
 /**

@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { apiKeys } from "../../db/schema";
-import { apiKeyValues } from "../../services/accounts";
+import { ApiError } from "../../lib/errors";
 import { currentAccess } from "../../services/access";
-import { apiKeyRecord } from "../../services/records/api-keys";
-import { ApiKeySchema } from "./schema";
+import { createApiKey } from "../../services/api-keys";
+import { ApiKeySchema } from "../../services/records/api-keys";
 
 const CreateApiKey = z.object({
   name: z.string().trim().min(1).max(100).openapi({ example: "CI" }),
@@ -40,17 +39,20 @@ const route = createRoute({
 export const registerCreateApiKey = (r: Router) =>
   r.openapi(route, async (c) => {
     const body = c.req.valid("json");
+    // A user in no organization (or naming one they are not in) still gets a key, one without a default organization.
     const organizationId = await currentAccess(c).then(
       (a) => a.organizationId,
-      () => null,
+      (err) => {
+        if (err instanceof ApiError) return null;
+        throw err;
+      },
     );
-    const { key, values } = await apiKeyValues(
+    const created = await createApiKey(
+      c.var.db,
       c.var.principal.userId,
       organizationId,
       body.name,
-      undefined,
       body.expiresAt ?? null,
     );
-    const [row] = await c.var.db.insert(apiKeys).values(values).returning();
-    return c.json({ ...apiKeyRecord(row), key }, 201);
+    return c.json(created, 201);
   });

@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { count, desc, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { apiKeys } from "../../db/schema";
-import { apiKeyRecord } from "../../services/records/api-keys";
-import { ApiKeySchema } from "./schema";
+import { listApiKeys } from "../../services/api-keys";
+import { ApiKeySchema } from "../../services/records/api-keys";
 
 const route = createRoute({
   method: "get",
@@ -19,16 +17,6 @@ const route = createRoute({
 export const registerListApiKeys = (r: Router) =>
   r.openapi(route, async (c) => {
     const p = pageParams(c.req.valid("query"));
-    const mine = eq(apiKeys.userId, c.var.principal.userId);
-    const [[{ n }], rows] = await Promise.all([
-      c.var.db.select({ n: count() }).from(apiKeys).where(mine),
-      c.var.db
-        .select()
-        .from(apiKeys)
-        .where(mine)
-        .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    return c.json(pageResponse(c, p, n, rows.map(apiKeyRecord)), 200);
+    const page = await listApiKeys(c.var.db, c.var.principal.userId, p);
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -1,10 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq, isNull } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { apiKeys } from "../../db/schema";
-import { notFound } from "../../lib/errors";
-import { forgetApiKey } from "../../services/key-cache";
+import { revokeApiKey } from "../../services/api-keys";
 
 const route = createRoute({
   method: "delete",
@@ -17,13 +14,6 @@ const route = createRoute({
 
 export const registerRevokeApiKey = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    const revoked = await c.var.db
-      .update(apiKeys)
-      .set({ revokedAt: Date.now() })
-      .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, c.var.principal.userId), isNull(apiKeys.revokedAt)))
-      .returning({ id: apiKeys.id });
-    if (!revoked.length) throw notFound();
-    forgetApiKey(id);
+    await revokeApiKey(c.var.db, c.var.principal.userId, c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -1,11 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { apiKeys, users } from "../../db/schema";
-import { badRequest } from "../../lib/errors";
-import { verifyPassword } from "../../lib/crypto";
-import { apiKeyValues } from "../../services/accounts";
+import { logIn } from "../../services/auth";
 
 const Login = z.object({
   email: z.email().openapi({ example: "ada@example.com" }),
@@ -29,14 +25,5 @@ const route = createRoute({
 export const registerLogin = (r: Router) =>
   r.openapi(route, async (c) => {
     const { email, password } = c.req.valid("json");
-    const db = c.var.db;
-    const [user] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
-    const ok = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : false;
-    if (!user || !ok) throw badRequest("Unable to log in with provided credentials.", undefined, "invalid_credentials");
-    const { key, values } = await apiKeyValues(user.id, null, "Login");
-    await db.batch([
-      db.insert(apiKeys).values(values),
-      db.update(users).set({ lastLoginAt: Date.now() }).where(eq(users.id, user.id)),
-    ]);
-    return c.json({ key }, 200);
+    return c.json({ key: await logIn(c.var.db, email, password) }, 200);
   });

@@ -1,16 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { conflict, forbidden, isUniqueViolation } from "../../lib/errors";
-import { hashPassword } from "../../lib/crypto";
-import { createAccount } from "../../services/accounts";
-import { getOrganizationRecord } from "../../services/organizations";
+import { forbidden } from "../../lib/errors";
+import { register } from "../../services/auth";
 import { planSettings } from "../../services/plans";
-import { OrganizationSchema } from "../organizations/schema";
-import { userRecord } from "../../services/records/users";
+import { OrganizationSchema } from "../../services/records/organizations";
 import { UserSchema } from "../users/schema";
-import { users } from "../../db/schema";
-import { eq } from "drizzle-orm";
 import { password, samePasswords } from "./schema";
 
 const Registration = z
@@ -59,24 +54,7 @@ export const registerRegistration = (r: Router) =>
     // Closed unless the deployment opens it (docs/decisions.md, "Safe defaults").
     if (c.env.REGISTRATION_ENABLED !== "true")
       throw forbidden('Registration is disabled on this server (REGISTRATION_ENABLED is not "true").');
-    const body = c.req.valid("json");
-    const db = c.var.db;
-    let account;
-    try {
-      account = await createAccount(db, {
-        email: body.email,
-        name: body.name,
-        company: body.company,
-        passwordHash: await hashPassword(body.password1),
-        planId: planSettings(c.env).defaultPlan.id,
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict("A user is already registered with this e-mail address.");
-      throw err;
-    }
-    const [[user], organization] = await Promise.all([
-      db.select().from(users).where(eq(users.id, account.userId)),
-      getOrganizationRecord(db, account.organizationId, planSettings(c.env)),
-    ]);
-    return c.json({ user: userRecord(user), organization: organization!, apiKey: account.key }, 201);
+    const { email, name, company, password1 } = c.req.valid("json");
+    const registered = await register(c.var.db, { email, name, company, password: password1 }, planSettings(c.env));
+    return c.json(registered, 201);
   });

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { orgAccess, requireGrantable, requirePermission } from "../../services/access";
 import { checkOrganizationField, createGroup, groupRecord } from "../../services/groups";
-import { GroupSchema, GroupWrite, OrganizationParams } from "./schema";
+import { GroupSchema } from "../../services/records/groups";
+import { GroupWrite, OrganizationParams } from "./schema";
 
 const route = createRoute({
   method: "post",

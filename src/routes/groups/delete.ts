@@ -1,10 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, noContent } from "../../lib/openapi";
-import { groups } from "../../db/schema";
 import { orgAccess, requirePermission } from "../../services/access";
-import { findGroup } from "../../services/groups";
+import { deleteGroup } from "../../services/groups";
 import { GroupParams } from "./schema";
 
 const route = createRoute({
@@ -22,7 +20,6 @@ export const registerDeleteGroup = (r: Router) =>
     const { organizationPk, id } = c.req.valid("param");
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "group.manage");
-    const group = await findGroup(c.var.db, access.organizationId, id);
-    await c.var.db.delete(groups).where(and(eq(groups.id, group.id), eq(groups.organizationId, access.organizationId)));
+    await deleteGroup(c.var.db, access.organizationId, id);
     return c.body(null, 204);
   });

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
 import { findGroup, groupRecord } from "../../services/groups";
-import { GroupParams, GroupSchema } from "./schema";
+import { GroupSchema } from "../../services/records/groups";
+import { GroupParams } from "./schema";
 
 const route = createRoute({
   method: "get",

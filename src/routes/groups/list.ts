@@ -1,13 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { groups } from "../../db/schema";
 import { orgAccess, requirePermission } from "../../services/access";
-import { groupRecords } from "../../services/groups";
-import { contains } from "../../lib/sql";
-import { GroupListQuery, GroupSchema, OrganizationParams } from "./schema";
+import { listGroups } from "../../services/groups";
+import { GroupSchema } from "../../services/records/groups";
+import { GroupListQuery, OrganizationParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -26,20 +24,6 @@ export const registerListGroups = (r: Router) =>
     requirePermission(access, "group.view");
     const { query, ...page } = c.req.valid("query");
     const p = pageParams(page);
-    const where = and(
-      eq(groups.organizationId, access.organizationId),
-      query ? contains(groups.name, query) : undefined,
-    );
-    const db = c.var.db;
-    const [[{ n }], rows] = await Promise.all([
-      db.select({ n: count() }).from(groups).where(where),
-      db
-        .select()
-        .from(groups)
-        .where(where)
-        .orderBy(asc(sql`${groups.name} collate nocase`), asc(groups.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    return c.json(pageResponse(c, p, n, await groupRecords(db, rows)), 200);
+    const found = await listGroups(c.var.db, access.organizationId, query, p);
+    return c.json(pageResponse(c, p, found.count, found.items), 200);
   });

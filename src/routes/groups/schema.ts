@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Timestamp, uuidParam } from "../../lib/openapi";
+import { uuidParam } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { PERMISSIONS, isPermissionId } from "../../services/permissions";
 
@@ -7,26 +7,6 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
 export const OrganizationParams = z.object({ organizationPk: uuidParam("organizationPk", "Organization id") });
 export const GroupParams = OrganizationParams.extend({ id: uuidParam("id", "Group id") });
-
-export const GroupPermission = z
-  .object({
-    id: z.string().openapi({ description: "Stable permission id", example: PERMISSIONS[3].id }),
-    name: z.string().openapi({ example: PERMISSIONS[3].name }),
-    codename: z.string().openapi({ example: PERMISSIONS[3].codename }),
-  })
-  .openapi("GroupPermission");
-
-export const GroupSchema = z
-  .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z.string().openapi({ example: "Support agents" }),
-    organization: z.string().openapi({ description: "Organization id", example: EXAMPLE_ID }),
-    permissions: z.array(GroupPermission).openapi({ description: "Permissions the group grants its members" }),
-    membersCount: z.number().int().openapi({ description: "Members in the group", example: 3 }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
-  .openapi("Group");
 
 /** Permission ids from the catalogue (GET /permissions/); duplicates are ignored. */
 const permissionIds = z

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { orgAccess, requireGrantable, requirePermission } from "../../services/access";
 import { checkOrganizationField, findGroup, groupRecord, updateGroup } from "../../services/groups";
-import { GroupParams, GroupPatch, GroupSchema, GroupWrite } from "./schema";
+import { GroupSchema } from "../../services/records/groups";
+import { GroupParams, GroupPatch, GroupWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

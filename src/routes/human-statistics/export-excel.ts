@@ -2,8 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
-import { humanStatistics, type Durations, type HumanFigures } from "../../services/statistics/human";
-import { humanContext } from "./context";
+import { orgAccess, requirePermission } from "../../services/access";
+import type { Durations, HumanFigures } from "../../services/records/human-statistics";
+import { humanQueryOf, humanStatistics } from "../../services/statistics/human";
 import { HUMAN_STATISTICS_TAG, HumanStatisticsQuery, OrganizationParams } from "./schema";
 
 const route = createRoute({
@@ -40,7 +41,9 @@ const cells = (f: HumanFigures) => [
 export const registerExportHumanStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
-    const ctx = await humanContext(c, c.req.valid("param").organizationPk, q);
+    const access = await orgAccess(c, c.req.valid("param").organizationPk);
+    requirePermission(access, "statistics.view");
+    const ctx = await humanQueryOf(c.env.DB, access.organizationId, q);
     const { total, results } = await humanStatistics(c.env.DB, ctx.query);
     const header = [
       GROUP_TITLES[q.groupBy],

@@ -1,9 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { humanStatistics } from "../../services/statistics/human";
-import { humanContext } from "./context";
-import { HUMAN_STATISTICS_TAG, HumanStatisticsQuery, HumanStatisticsSchema, OrganizationParams } from "./schema";
+import { orgAccess, requirePermission } from "../../services/access";
+import { humanQueryOf, humanStatistics } from "../../services/statistics/human";
+import { HumanStatisticsSchema } from "../../services/records/human-statistics";
+import { HUMAN_STATISTICS_TAG, HumanStatisticsQuery, OrganizationParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -25,7 +26,9 @@ const route = createRoute({
 export const registerHumanStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
-    const ctx = await humanContext(c, c.req.valid("param").organizationPk, q);
+    const access = await orgAccess(c, c.req.valid("param").organizationPk);
+    requirePermission(access, "statistics.view");
+    const ctx = await humanQueryOf(c.env.DB, access.organizationId, q);
     const { total, results } = await humanStatistics(c.env.DB, ctx.query);
     return c.json(
       { startDate: ctx.startDate, endDate: ctx.endDate, timezone: ctx.timezone, groupBy: q.groupBy, total, results },

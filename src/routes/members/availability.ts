@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { orgAccess } from "../../services/access";
 import { availabilityOf, setAvailability } from "../../services/assignment/availability";
-import { Availability, OrganizationParams } from "./schema";
+import { Availability } from "../../services/records/members";
+import { OrganizationParams } from "./schema";
 
 const AvailabilityBody = z.object({ availability: Availability }).openapi("MemberAvailability");
 

@@ -1,14 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { members, users } from "../../db/schema";
-import { conflict, fieldError, isUniqueViolation } from "../../lib/errors";
-import { uuidv7 } from "../../lib/ids";
+import { fieldError } from "../../lib/errors";
 import { orgAccess, requirePermission } from "../../services/access";
-import { findMember } from "../../services/members";
-import { memberRecord } from "../../services/records/members";
-import { MemberSchema, OrganizationParams } from "./schema";
+import { addMember } from "../../services/members";
+import { MemberSchema } from "../../services/records/members";
+import { OrganizationParams } from "./schema";
 
 const AddMember = z.object({
   email: z
@@ -40,15 +37,5 @@ export const registerCreateMember = (r: Router) =>
     if (body.organization && body.organization !== access.organizationId) {
       throw fieldError("organization", "Must be the organization in the path.");
     }
-    const db = c.var.db;
-    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, body.email.toLowerCase()));
-    if (!user) throw fieldError("email", "No registered user has this e-mail address.");
-    const id = uuidv7();
-    try {
-      await db.insert(members).values({ id, organizationId: access.organizationId, userId: user.id });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict("This user is already a member of the organization.");
-      throw err;
-    }
-    return c.json(memberRecord((await findMember(db, access.organizationId, id))!), 201);
+    return c.json(await addMember(c.var.db, access.organizationId, body.email), 201);
   });

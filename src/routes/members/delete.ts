@@ -1,10 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, noContent } from "../../lib/openapi";
-import { members } from "../../db/schema";
-import { badRequest, notFound } from "../../lib/errors";
 import { orgAccess, requirePermission } from "../../services/access";
+import { memberToRemove, removeMember } from "../../services/members";
 import { MemberParams } from "./schema";
 
 const route = createRoute({
@@ -22,15 +20,9 @@ export const registerDeleteMember = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, id } = c.req.valid("param");
     const access = await orgAccess(c, organizationPk);
-    const db = c.var.db;
-    const inThisOrganization = and(eq(members.id, id), eq(members.organizationId, access.organizationId));
-    const [target] = await db
-      .select({ id: members.id, isOwner: members.isOwner })
-      .from(members)
-      .where(inThisOrganization);
-    if (!target) throw notFound();
+    const target = await memberToRemove(c.var.db, access.organizationId, id);
+    // Leaving needs no permission; removing someone else does.
     if (target.id !== access.memberId) requirePermission(access, "member.manage");
-    if (target.isOwner) throw badRequest("The owner of the organization cannot be removed.");
-    await db.delete(members).where(inThisOrganization);
+    await removeMember(c.var.db, access.organizationId, target);
     return c.body(null, 204);
   });

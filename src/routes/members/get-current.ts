@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
 import { orgAccess } from "../../services/access";
-import { findMember } from "../../services/members";
-import { memberRecord } from "../../services/records/members";
-import { MemberSchema, OrganizationParams } from "./schema";
+import { getMember } from "../../services/members";
+import { MemberSchema, memberRecord } from "../../services/records/members";
+import { OrganizationParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -20,7 +19,5 @@ const route = createRoute({
 export const registerGetCurrentMember = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").organizationPk);
-    const member = await findMember(c.var.db, access.organizationId, access.memberId);
-    if (!member) throw notFound();
-    return c.json(memberRecord(member), 200);
+    return c.json(memberRecord(await getMember(c.var.db, access.organizationId, access.memberId)), 200);
   });

@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
 import { orgAccess, requirePermission } from "../../services/access";
-import { findMember } from "../../services/members";
-import { memberRecord } from "../../services/records/members";
-import { MemberParams, MemberSchema } from "./schema";
+import { getMember } from "../../services/members";
+import { MemberSchema, memberRecord } from "../../services/records/members";
+import { MemberParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -22,7 +21,5 @@ export const registerGetMember = (r: Router) =>
     const { organizationPk, id } = c.req.valid("param");
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "member.view");
-    const member = await findMember(c.var.db, access.organizationId, id);
-    if (!member) throw notFound();
-    return c.json(memberRecord(member), 200);
+    return c.json(memberRecord(await getMember(c.var.db, access.organizationId, id)), 200);
   });

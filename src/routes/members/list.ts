@@ -3,9 +3,9 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, PaginationSwitch, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { orgAccess, requirePermission } from "../../services/access";
-import { countMembers, listMembers, memberFilters } from "../../services/members";
-import { memberRecord } from "../../services/records/members";
-import { MemberFilterQuery, MemberSchema, OrganizationParams } from "./schema";
+import { listMemberPage, memberFilters, memberRecords } from "../../services/members";
+import { MemberSchema } from "../../services/records/members";
+import { MemberFilterQuery, OrganizationParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -34,13 +34,8 @@ export const registerListMembers = (r: Router) =>
     const query = c.req.valid("query");
     const filters = memberFilters(query);
     const db = c.var.db;
-    if (query.pagination === "false") {
-      return c.json((await listMembers(db, access.organizationId, filters)).map(memberRecord), 200);
-    }
+    if (query.pagination === "false") return c.json(await memberRecords(db, access.organizationId, filters), 200);
     const p = pageParams(query);
-    const [n, views] = await Promise.all([
-      countMembers(db, access.organizationId, filters),
-      listMembers(db, access.organizationId, filters, p),
-    ]);
-    return c.json(pageResponse(c, p, n, views.map(memberRecord)), 200);
+    const page = await listMemberPage(db, access.organizationId, filters, p);
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { fieldError, forbidden, notFound } from "../../lib/errors";
+import { fieldError, forbidden } from "../../lib/errors";
 import { orgAccess, requireGrantable, requirePermission } from "../../services/access";
 import { groupPermissionIds } from "../../services/groups";
-import { findMember, organizationGroupIds, replaceMemberGroups } from "../../services/members";
-import { memberRecord } from "../../services/records/members";
-import { MemberParams, MemberSchema } from "./schema";
+import { getMember, organizationGroupIds, replaceMemberGroups } from "../../services/members";
+import { MemberSchema, memberRecord } from "../../services/records/members";
+import { MemberParams } from "./schema";
 
 const UpdateGroups = z.object({
   groups: z
@@ -38,8 +38,7 @@ export const registerUpdateMemberGroups = (r: Router) =>
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "member.manage");
     const db = c.var.db;
-    const member = await findMember(db, access.organizationId, id);
-    if (!member) throw notFound();
+    const member = await getMember(db, access.organizationId, id);
     if (member.member.id === access.memberId && !access.isOwner) throw forbidden("You cannot change your own groups.");
     const wanted = [...new Set(c.req.valid("json").groups)];
     const known = await organizationGroupIds(db, access.organizationId, wanted);
@@ -47,5 +46,5 @@ export const registerUpdateMemberGroups = (r: Router) =>
     if (unknown.length) throw fieldError("groups", `Not a group of this organization: ${unknown.join(", ")}.`);
     for (const groupId of wanted) requireGrantable(access, await groupPermissionIds(db, groupId));
     await replaceMemberGroups(db, member.member.id, wanted);
-    return c.json(memberRecord((await findMember(db, access.organizationId, id))!), 200);
+    return c.json(memberRecord(await getMember(db, access.organizationId, id)), 200);
   });

@@ -1,13 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
 import { orgAccess, requirePermission } from "../../services/access";
-import { findMember } from "../../services/members";
+import { getMember } from "../../services/members";
 import { MAX_CAPACITY } from "../../services/assignment/settings";
 import { setCapacity } from "../../services/assignment/availability";
-import { memberRecord } from "../../services/records/members";
-import { MemberParams, MemberSchema } from "./schema";
+import { MemberSchema, memberRecord } from "../../services/records/members";
+import { MemberParams } from "./schema";
 
 const UpdateMember = z.object({
   capacity: z
@@ -38,8 +37,7 @@ export const registerUpdateMember = (r: Router) =>
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "member.manage");
     const db = c.var.db;
-    const member = await findMember(db, access.organizationId, id);
-    if (!member) throw notFound();
+    const member = await getMember(db, access.organizationId, id);
     await setCapacity(db, member.member.id, c.req.valid("json").capacity);
-    return c.json(memberRecord((await findMember(db, access.organizationId, id))!), 200);
+    return c.json(memberRecord(await getMember(db, access.organizationId, id)), 200);
   });

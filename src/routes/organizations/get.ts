@@ -5,7 +5,7 @@ import { notFound } from "../../lib/errors";
 import { orgAccess } from "../../services/access";
 import { getOrganizationRecord } from "../../services/organizations";
 import { planSettings } from "../../services/plans";
-import { OrganizationSchema } from "./schema";
+import { OrganizationSchema } from "../../services/records/organizations";
 
 const route = createRoute({
   method: "get",

@@ -1,18 +1,13 @@
 import { createRoute, type z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { eq } from "drizzle-orm";
-import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { organizations } from "../../db/schema";
-import { fieldError, forbidden, notFound } from "../../lib/errors";
+import { forbidden } from "../../lib/errors";
 import { orgAccess, requirePermission } from "../../services/access";
-import { getOrganizationRecord } from "../../services/organizations";
-import { planOf, planSettings } from "../../services/plans";
-import { fileSpecs } from "../../services/uploads/file-specs";
+import { MULTIPART_MAX_BYTES } from "../../services/organization-logos";
+import { updateOrganization } from "../../services/organizations";
+import { OrganizationSchema } from "../../services/records/organizations";
 import { acceptOnly } from "../../middleware/content-type";
-import { LOGO_FIELDS, MULTIPART_MAX_BYTES, logoPart, readLogoPart, storeLogo } from "./logos";
-import { OrganizationSchema, OrganizationStaffWrite, OrganizationWrite } from "./schema";
+import { OrganizationStaffWrite, OrganizationWrite, logoPart } from "./schema";
 
 const JsonPut = OrganizationWrite.extend(OrganizationStaffWrite.shape);
 const FormPut = OrganizationWrite.pick({
@@ -57,66 +52,19 @@ const routeFor = (method: "put" | "patch", jsonSchema: z.ZodType, formSchema: z.
 const putRoute = routeFor("put", JsonPut, FormPut);
 const patchRoute = routeFor("patch", JsonPut.partial(), FormPut.partial());
 
-type Changes = Partial<typeof organizations.$inferInsert>;
-
-async function update(c: Context<AppEnv>, id: string, body: Record<string, unknown>, multipart: boolean) {
-  const access = await orgAccess(c, id);
-  const { isStaff } = c.var.principal;
-  if (!isStaff) requirePermission(access, "organization.manage");
-  const staffFields = STAFF_FIELDS.filter((k) => body[k] !== undefined);
-  if (staffFields.length && !isStaff) throw forbidden(`Only platform staff can change ${staffFields.join(", ")}.`);
-  const db = c.var.db;
-  const plans = planSettings(c.env);
-  if (typeof body.planId === "string" && !plans.plans.has(body.planId)) {
-    throw fieldError(
-      "planId",
-      `Unknown plan "${body.planId}"; the configured plans are: ${[...plans.plans.keys()].join(", ")}.`,
-    );
-  }
-  const [org] = await db
-    .select({ planId: organizations.planId })
-    .from(organizations)
-    .where(eq(organizations.id, access.organizationId));
-  if (!org) throw notFound();
-  const changes: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-  if (multipart) {
-    const plan = planOf(plans, org.planId);
-    if (!plan.logoUploads) {
-      throw forbidden(`The ${plan.planName} plan does not include logo uploads; send logo URLs as JSON instead.`);
-    }
-    // Every part is checked before anything is stored.
-    const specs = fileSpecs(c.env).organization;
-    const logos = LOGO_FIELDS.map(
-      (field) =>
-        [
-          field,
-          readLogoPart(field, body[field], specs[field === "compactLogo" ? "compact_logo" : "full_logo"]),
-        ] as const,
-    );
-    for (const [field, value] of logos) {
-      if (value instanceof File) changes[field] = await storeLogo(c, access.organizationId, value);
-      else if (value !== undefined) changes[field] = value;
-    }
-  }
-  if (Object.keys(changes).length)
-    await db
-      .update(organizations)
-      .set(changes as Changes)
-      .where(eq(organizations.id, access.organizationId));
-  return (await getOrganizationRecord(db, access.organizationId, plans))!;
-}
-
-const isMultipart = (c: Context) => /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "");
-
 export const registerUpdateOrganization = (r: Router) => {
-  r.openapi(putRoute, async (c) => {
-    const multipart = isMultipart(c);
-    const body = multipart ? c.req.valid("form") : c.req.valid("json");
-    return c.json(await update(c, c.req.valid("param").id, body as Record<string, unknown>, multipart), 200);
-  });
-  r.openapi(patchRoute, async (c) => {
-    const multipart = isMultipart(c);
-    const body = multipart ? c.req.valid("form") : c.req.valid("json");
-    return c.json(await update(c, c.req.valid("param").id, body as Record<string, unknown>, multipart), 200);
-  });
+  for (const route of [putRoute, patchRoute]) {
+    r.openapi(route, async (c) => {
+      const multipart = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "");
+      const body = (multipart ? c.req.valid("form") : c.req.valid("json")) as Record<string, unknown>;
+      const access = await orgAccess(c, c.req.valid("param").id);
+      const { isStaff } = c.var.principal;
+      // Staff may change any organization they are a member of; plan, features and fees are theirs alone.
+      if (!isStaff) requirePermission(access, "organization.manage");
+      const staffFields = STAFF_FIELDS.filter((k) => body[k] !== undefined);
+      if (staffFields.length && !isStaff) throw forbidden(`Only platform staff can change ${staffFields.join(", ")}.`);
+      const logos = multipart ? { origin: new URL(c.req.url).origin } : null;
+      return c.json(await updateOrganization(c.env, c.var.db, access.organizationId, body, logos), 200);
+    });
+  }
 };

@@ -3,9 +3,10 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { ms } from "../../lib/time";
+import { currentAccess, requirePermission } from "../../services/access";
+import { getChatbotForRead } from "../../services/chatbots/visibility";
 import { buckets, checkTimezone, localDayStart, parseInstant } from "../../services/statistics/buckets";
 import { chatbotStatistics } from "../../services/statistics/chatbot";
-import { chatbotWith } from "./access";
 import { ChatbotParams, ChatbotStatisticsQuery, ChatbotStatisticsSchema, STATISTICS_TAG } from "./schema";
 
 const route = createRoute({
@@ -23,7 +24,9 @@ const route = createRoute({
 
 export const registerChatbotStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "statistics.view");
+    const access = await currentAccess(c);
+    requirePermission(access, "statistics.view");
+    const chatbot = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").chatbotPk);
     const q = c.req.valid("query");
     const timezone = checkTimezone(q.timezone);
     const now = Date.now();

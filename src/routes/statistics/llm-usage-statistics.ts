@@ -2,9 +2,10 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { ms } from "../../lib/time";
+import { currentAccess, requirePermission } from "../../services/access";
+import { getChatbotForRead } from "../../services/chatbots/visibility";
 import { buckets, checkTimezone, dayRange } from "../../services/statistics/buckets";
 import { llmUsageStatistics } from "../../services/statistics/chatbot";
-import { chatbotWith } from "./access";
 import { ChatbotParams, LlmUsageQuery, LlmUsageSchema, STATISTICS_TAG } from "./schema";
 
 const route = createRoute({
@@ -25,7 +26,9 @@ const route = createRoute({
 
 export const registerLlmUsageStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "statistics.view");
+    const access = await currentAccess(c);
+    requirePermission(access, "statistics.view");
+    const chatbot = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").chatbotPk);
     const q = c.req.valid("query");
     const timezone = checkTimezone(q.timezone);
     const { start, end } = dayRange(timezone, q.startDate, q.endDate, "startDate", "endDate");

@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageParams, pageResponse } from "../../lib/pagination";
-import { usageByEntity, usageCounts, usageSeries } from "../../services/statistics/organization";
-import { bucketRows, checkSort, usageContext } from "./usage";
+import { orgAccess, requirePermission } from "../../services/access";
+import { chatbotUsagePage, checkSort, usageRange, usageTimeSeries } from "../../services/statistics/usage";
 import { ChatbotUsageAnswer, OrganizationParams, USAGE_TAG, UsageListQuery } from "./schema";
 
 const route = createRoute({
@@ -26,19 +26,12 @@ export const registerChatbotUsage = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
     checkSort("chatbots", q.sortBy);
-    const ctx = await usageContext(c, c.req.valid("param").organizationPk, q);
-    if (q.includeTime === "true")
-      return c.json(bucketRows((await usageSeries(c.env.DB, "chatbots", ctx.query, ctx.list())).results), 200);
+    const access = await orgAccess(c, c.req.valid("param").organizationPk);
+    requirePermission(access, "statistics.view");
+    const range = await usageRange(c.env.DB, access.organizationId, q, c.executionCtx);
+    if (q.includeTime === "true") return c.json(await usageTimeSeries(c.env.DB, "chatbots", range), 200);
     const p = pageParams(q);
-    const { rows, count } = await usageByEntity(
-      c.env.DB,
-      "chatbots",
-      ctx.query,
-      q.sortBy,
-      q.sortOrder === "desc",
-      p.limit,
-      p.offset,
-    );
-    const results = rows.map((r) => ({ id: r.id, name: r.name, ...usageCounts(r) }));
-    return c.json(pageResponse(c, p, count, results), 200);
+    const order = { by: q.sortBy, descending: q.sortOrder === "desc" };
+    const page = await chatbotUsagePage(c.env.DB, range, order, p);
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

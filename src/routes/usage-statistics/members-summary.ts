@@ -1,8 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { usageSummary } from "./usage";
-import { MembersSummarySchema, OrganizationParams, USAGE_TAG, UsageSummaryQuery } from "./schema";
+import { orgAccess, requirePermission } from "../../services/access";
+import { planSettings } from "../../services/plans";
+import { usageRange, usageSummary } from "../../services/statistics/usage";
+import { MembersSummarySchema } from "../../services/records/usage-statistics";
+import { OrganizationParams, USAGE_TAG, UsageSummaryQuery } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -18,11 +21,18 @@ const route = createRoute({
 
 export const registerMembersUsageSummary = (r: Router) =>
   r.openapi(route, async (c) => {
+    const q = c.req.valid("query");
+    const access = await orgAccess(c, c.req.valid("param").organizationPk);
+    requirePermission(access, "statistics.view");
+    const range = await usageRange(c.env.DB, access.organizationId, q, c.executionCtx);
+    const plans = planSettings(c.env);
     const { count, active, ...summary } = await usageSummary(
-      c,
+      c.env.DB,
+      c.var.db,
+      plans,
       "members",
-      c.req.valid("param").organizationPk,
-      c.req.valid("query"),
+      range,
+      q.timeGranularity,
     );
     return c.json({ ...summary, membersCount: count, activeMembersCount: active }, 200);
   });

@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageParams, pageResponse } from "../../lib/pagination";
-import { usageByEntity, usageCounts, usageSeries } from "../../services/statistics/organization";
-import { bucketRows, usageContext } from "./usage";
+import { orgAccess, requirePermission } from "../../services/access";
+import { memberUsagePage, usageRange, usageTimeSeries } from "../../services/statistics/usage";
 import { MemberUsageAnswer, OrganizationParams, USAGE_TAG, UsageListQuery } from "./schema";
 
 const route = createRoute({
@@ -25,25 +25,12 @@ const route = createRoute({
 export const registerMemberUsage = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
-    const ctx = await usageContext(c, c.req.valid("param").organizationPk, q);
-    if (q.includeTime === "true")
-      return c.json(bucketRows((await usageSeries(c.env.DB, "members", ctx.query, ctx.list())).results), 200);
+    const access = await orgAccess(c, c.req.valid("param").organizationPk);
+    requirePermission(access, "statistics.view");
+    const range = await usageRange(c.env.DB, access.organizationId, q, c.executionCtx);
+    if (q.includeTime === "true") return c.json(await usageTimeSeries(c.env.DB, "members", range), 200);
     const p = pageParams(q);
-    const { rows, count } = await usageByEntity(
-      c.env.DB,
-      "members",
-      ctx.query,
-      q.sortBy,
-      q.sortOrder === "desc",
-      p.limit,
-      p.offset,
-    );
-    const results = rows.map((r) => ({
-      id: r.id,
-      userId: r.user_id,
-      name: r.name,
-      email: r.email ?? "",
-      ...usageCounts(r),
-    }));
-    return c.json(pageResponse(c, p, count, results), 200);
+    const order = { by: q.sortBy, descending: q.sortOrder === "desc" };
+    const page = await memberUsagePage(c.env.DB, range, order, p);
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -1,13 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import { OrganizationParams } from "../members/schema";
-import { UsageStatistics } from "../organizations/schema";
+import { ChatbotUsageSchema, MemberUsageSchema, UsageBucketSchema } from "../../services/records/usage-statistics";
 import { Timezone } from "../statistics/schema";
 
 export const USAGE_TAG = "Usage statistics";
 export { OrganizationParams };
-
-const n = (description: string, example = 12) => z.number().int().openapi({ description, example });
 
 const DAY = (description: string, example: string) => z.string().optional().openapi({ description, example });
 
@@ -58,86 +56,9 @@ export const UsageListQuery = z.object({
     .openapi({ description: "Sort order (default desc)", example: "desc" }),
 });
 
-const counts = {
-  conversationsCount: n("Conversations started"),
-  messagesCount: n("Messages, both directions", 80),
-  incomingMessagesCount: n("Messages received", 41),
-  outgoingMessagesCount: n("Messages sent", 39),
-  repliesCount: n("Assistant replies", 39),
-  failedRepliesCount: n("Failed replies", 0),
-  wordsCount: n("Words of the assistant's replies", 2300),
-  requestsCount: n("Language-model requests", 39),
-  inputTokens: n("Prompt tokens", 20000),
-  outputTokens: n("Completion tokens", 3000),
-  totalTokens: n("Input plus output tokens", 23000),
-};
-
-export const UsageCountsSchema = z.object(counts).openapi("UsageCounts");
-
-export const UsageBucketSchema = z
-  .object({
-    time: z.string().openapi({
-      description: "The bucket in `timezone`: YYYY-MM-DDTHH:00, YYYY-MM-DD or YYYY-MM",
-      example: "2026-01-05",
-    }),
-    startAt: z.string().openapi({ description: "Bucket start, epoch ms", example: "1767571200000" }),
-    endAt: z.string().openapi({ description: "Bucket end, epoch ms (exclusive)", example: "1767657600000" }),
-    ...counts,
-  })
-  .openapi("UsageBucket");
-
-export const MemberUsageSchema = z
-  .object({
-    id: z.string().openapi({ description: "Member id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    userId: z
-      .string()
-      .openapi({ description: "The member's user id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e" }),
-    name: z.string().openapi({ example: "Ada Lovelace" }),
-    email: z.string().openapi({ example: "ada@example.com" }),
-    ...counts,
-  })
-  .openapi("MemberUsage");
-
-export const ChatbotUsageSchema = z
-  .object({
-    id: z.string().openapi({ description: "Assistant id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    name: z.string().openapi({ example: "Support" }),
-    ...counts,
-  })
-  .openapi("ChatbotUsage");
-
 export const MemberUsageAnswer = z
   .union([pageOf(MemberUsageSchema, "MemberUsagePage"), z.array(UsageBucketSchema)])
   .openapi({ description: "A page of members, or with includeTime=true the time series only" });
 export const ChatbotUsageAnswer = z
   .union([pageOf(ChatbotUsageSchema, "ChatbotUsagePage"), z.array(UsageBucketSchema)])
   .openapi({ description: "A page of assistants, or with includeTime=true the time series only" });
-
-const plan = z
-  .object({
-    id: z.string().openapi({ example: "self-hosted" }),
-    planName: z.string().openapi({ example: "Self-hosted" }),
-    planType: z.string().openapi({ example: "self_hosted" }),
-    expiredAt: z.string().nullable().openapi({ example: null }),
-  })
-  .openapi({ description: "Current plan" });
-
-const summary = (entity: "members" | "chatbots") =>
-  z.object({
-    startDate: z.string().openapi({ example: "2026-01-01" }),
-    endDate: z.string().openapi({ example: "2026-01-31" }),
-    timeGranularity: z.enum(["hour", "day", "month"]).openapi({ example: "day" }),
-    timezone: z.string().openapi({ example: "UTC" }),
-    total: UsageCountsSchema,
-    [`${entity}Count`]: n(entity === "members" ? "Members of the organization" : "Assistants of the organization", 8),
-    [`active${entity === "members" ? "Members" : "Chatbots"}Count`]: n(
-      entity === "members" ? "Members with usage in the range" : "Assistants with usage in the range",
-      5,
-    ),
-    results: z.array(UsageBucketSchema),
-    usageStatistics: UsageStatistics,
-    organizationPlan: plan,
-  });
-
-export const MembersSummarySchema = summary("members").openapi("MembersUsageSummary");
-export const ChatbotsSummarySchema = summary("chatbots").openapi("ChatbotsUsageSummary");

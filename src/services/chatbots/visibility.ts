@@ -70,6 +70,14 @@ export async function getVisibleChatbot(
     .where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId)));
   return row ?? null;
 }
+
+/** The assistant if the caller may see it, else 404; the route has checked the permission its use needs. */
+export async function getChatbotForRead(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow> {
+  const row = await getVisibleChatbot(db, access, userId, id);
+  if (!row) throw notFound("Assistant not found.");
+  return row;
+}
+
 /** For writes: 403 without `chatbot.manage`, then 404 when the caller cannot see the assistant. */
 export async function getChatbotForUpdate(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow> {
   requirePermission(access, "chatbot.manage");

@@ -1,16 +1,25 @@
+import { z } from "@hono/zod-openapi";
 import type { apiKeys } from "../../db/schema";
+import { Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 
-export interface ApiKeyRecord {
-  id: string;
-  name: string;
-  prefix: string;
-  organization: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
+export const ApiKeySchema = z
+  .object({
+    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    name: z.string().openapi({ example: "CI" }),
+    prefix: z.string().openapi({ description: "First characters of the key", example: "ak_4f3aB" }),
+    organization: z
+      .string()
+      .nullable()
+      .openapi({ description: "Organization the key acts in by default", example: null }),
+    expiresAt: Timestamp.nullable(),
+    revokedAt: Timestamp.nullable(),
+    lastUsedAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+  })
+  .openapi("ApiKey");
+
+export type ApiKeyRecord = z.infer<typeof ApiKeySchema>;
 
 export const apiKeyRecord = (k: typeof apiKeys.$inferSelect): ApiKeyRecord => ({
   id: k.id,

@@ -1,17 +1,44 @@
+import { z } from "@hono/zod-openapi";
+import { MEMBER_AVAILABILITIES } from "../../db/schema";
+import { IdName, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { MemberView } from "../members";
 
-export interface MemberRecord {
-  id: string;
-  user: { id: string; name: string; email: string; avatar: string | null };
-  organization: string;
-  isOwner: boolean;
-  groups: { id: string; name: string }[];
-  metadata: Record<string, unknown>;
-  availability: MemberView["member"]["availability"];
-  capacity: number | null;
-  createdAt: string;
-}
+const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
+
+export const Availability = z.enum(MEMBER_AVAILABILITIES).openapi({
+  description: "Whether automatic assignment gives them conversations: only when `online`",
+  example: "online",
+});
+
+export const MemberSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    user: z
+      .object({
+        id: z.string().openapi({ example: EXAMPLE_ID }),
+        name: z.string().openapi({ example: "Ada Lovelace" }),
+        email: z.string().openapi({ example: "ada@example.com" }),
+        avatar: z.string().nullable().openapi({ example: null }),
+      })
+      .openapi({ description: "The member's user account" }),
+    organization: z.string().openapi({ description: "Organization id", example: EXAMPLE_ID }),
+    isOwner: z.boolean().openapi({ description: "Owners can do everything in the organization", example: false }),
+    groups: z.array(IdName).openapi({ description: "Groups (roles) the member is in" }),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "Custom member information", example: { department: "Sales" } }),
+    availability: Availability,
+    capacity: z.number().int().nullable().openapi({
+      description:
+        "Conversations they serve at once before automatic assignment passes them by; null: the inbox's capacity",
+      example: null,
+    }),
+    createdAt: Timestamp,
+  })
+  .openapi("Member");
+
+export type MemberRecord = z.infer<typeof MemberSchema>;
 
 export const memberRecord = (v: MemberView): MemberRecord => ({
   id: v.member.id,

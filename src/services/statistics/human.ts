@@ -2,7 +2,9 @@
 // stretches with people (conversation_handoffs, kept by the triggers of migration 0025), grouped by
 // agent, team, assistant or day. Medians and 90th percentiles are computed here over the range's
 // stretches (linear interpolation between ranks, as spreadsheets' PERCENTILE.INC), not in SQL.
-import { buckets } from "./buckets";
+import { notFound } from "../../lib/errors";
+import type { Durations, HumanFigures, HumanGroupFigures } from "../records/human-statistics";
+import { buckets, checkTimezone, dayRange, localDate } from "./buckets";
 
 export const HUMAN_GROUPS = ["agent", "team", "assistant", "day"] as const;
 export type HumanGroup = (typeof HUMAN_GROUPS)[number];
@@ -19,36 +21,52 @@ export interface HumanQuery {
   includeTests: boolean;
 }
 
-/** Seconds: how many stretches measured it, their median and 90th percentile (null: none). */
-export interface Durations {
-  count: number;
-  median: number | null;
-  p90: number | null;
+/** What a request for the human side's figures asks (the endpoints' query). */
+export interface HumanRequest {
+  startDate?: string;
+  endDate?: string;
+  timezone?: string;
+  groupBy: HumanGroup;
+  inbox?: string;
+  chatbot?: string;
+  label?: string;
+  includeTests: "true" | "false";
 }
 
-export interface Csat {
-  count: number;
-  average: number | null;
-  /** Ratings 1..5: how many conversations gave each. */
-  distribution: Record<"1" | "2" | "3" | "4" | "5", number>;
-}
+const FILTERS = [
+  ["inbox", "inboxes", "Inbox not found."],
+  ["chatbot", "chatbots", "Assistant not found."],
+  ["label", "labels", "Label not found."],
+] as const;
 
-export interface HumanFigures {
-  handoffsCount: number;
-  resolvedCount: number;
-  /** Queued to the first assignment or first response, whichever came first. */
-  waitingTime: Durations;
-  /** Queued to the first public message of a member. */
-  firstResponseTime: Durations;
-  /** Queued to the end of stretches that ended resolved. */
-  resolutionTime: Durations;
-  csat: Csat;
-}
-
-export interface HumanGroupFigures extends HumanFigures {
-  /** The agent's user id, the team's or the assistant's id, or the day (YYYY-MM-DD); null: none. */
-  key: string | null;
-  name: string | null;
+/** The request's range (local days in its timezone, by default this month up to today) and filters, each the organization's (else 404). */
+export async function humanQueryOf(d1: D1Database, organizationId: string, q: HumanRequest) {
+  const timezone = checkTimezone(q.timezone);
+  const today = localDate(timezone, Date.now());
+  const startDate = q.startDate ?? `${today.slice(0, 7)}-01`;
+  const endDate = q.endDate ?? (startDate > today ? startDate : today);
+  const { start, end } = dayRange(timezone, startDate, endDate, "startDate", "endDate");
+  for (const [field, table, detail] of FILTERS) {
+    const id = q[field];
+    if (!id) continue;
+    const found = await d1
+      .prepare(`SELECT 1 AS x FROM ${table} WHERE id = ? AND organization_id = ?`)
+      .bind(id, organizationId)
+      .first();
+    if (!found) throw notFound(detail);
+  }
+  const query: HumanQuery = {
+    organizationId,
+    start,
+    end,
+    timezone,
+    groupBy: q.groupBy,
+    inboxId: q.inbox,
+    chatbotId: q.chatbot,
+    labelId: q.label,
+    includeTests: q.includeTests === "true",
+  };
+  return { startDate, endDate, timezone, query };
 }
 
 interface StretchRow {

@@ -1,4 +1,5 @@
 import { likePattern } from "../../lib/sql";
+import type { UsageCounts } from "../records/usage-statistics";
 import type { Bucket } from "./buckets";
 
 const DAY = 86_400_000;
@@ -10,19 +11,7 @@ const DAY = 86_400_000;
  */
 export type UsageScope = "members" | "chatbots";
 
-export interface UsageCounts {
-  conversationsCount: number;
-  messagesCount: number;
-  incomingMessagesCount: number;
-  outgoingMessagesCount: number;
-  repliesCount: number;
-  failedRepliesCount: number;
-  wordsCount: number;
-  requestsCount: number;
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-}
+export type { UsageCounts };
 
 export const USAGE_SORT_FIELDS = [
   "conversationsCount",

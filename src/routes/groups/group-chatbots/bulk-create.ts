@@ -4,7 +4,8 @@ import { errorResponses, json, jsonBody } from "../../../lib/openapi";
 import { orgAccess, requirePermission } from "../../../services/access";
 import { findGroup } from "../../../services/groups";
 import { addGroupChatbots } from "../../../services/group-chatbots";
-import { BulkCreateGroupChatbots, GroupChatbotSchema, GroupPkParams } from "./schema";
+import { GroupChatbotSchema } from "../../../services/records/group-chatbots";
+import { BulkCreateGroupChatbots, GroupPkParams } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, noContent } from "../../../lib/openapi";
-import { chatbotGroups } from "../../../db/schema";
 import { orgAccess, requirePermission } from "../../../services/access";
 import { findGroup } from "../../../services/groups";
-import { findGroupChatbot } from "../../../services/group-chatbots";
+import { removeGroupChatbot } from "../../../services/group-chatbots";
 import { GroupChatbotParams } from "./schema";
 
 const route = createRoute({
@@ -25,7 +23,6 @@ export const registerDeleteGroupChatbot = (r: Router) =>
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "group.manage");
     const group = await findGroup(c.var.db, access.organizationId, groupPk);
-    const link = await findGroupChatbot(c.var.db, access, c.var.principal.userId, group.id, id);
-    await c.var.db.delete(chatbotGroups).where(eq(chatbotGroups.id, link.id));
+    await removeGroupChatbot(c.var.db, access, c.var.principal.userId, group.id, id);
     return c.body(null, 204);
   });

@@ -5,7 +5,8 @@ import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
 import { orgAccess, requirePermission } from "../../../services/access";
 import { findGroup } from "../../../services/groups";
 import { listGroupChatbots } from "../../../services/group-chatbots";
-import { GroupChatbotListQuery, GroupChatbotSchema, GroupPkParams } from "./schema";
+import { GroupChatbotSchema } from "../../../services/records/group-chatbots";
+import { GroupChatbotListQuery, GroupPkParams } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Timestamp, uuidParam } from "../../../lib/openapi";
+import { uuidParam } from "../../../lib/openapi";
 import { PageQuery } from "../../../lib/pagination";
 import { GroupPkParams } from "../group-members/schema";
 
@@ -7,20 +7,6 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
 export { GroupPkParams };
 export const GroupChatbotParams = GroupPkParams.extend({ id: uuidParam("id", "Group assistant (link) id") });
-
-export const GroupChatbotSchema = z
-  .object({
-    id: z.string().openapi({ description: "Id of the link between the group and the assistant", example: EXAMPLE_ID }),
-    group: z.string().openapi({ description: "Group id", example: EXAMPLE_ID }),
-    chatbot: z
-      .object({
-        id: z.string().openapi({ example: EXAMPLE_ID }),
-        name: z.string().openapi({ example: "Support assistant" }),
-      })
-      .openapi({ description: "The assistant" }),
-    createdAt: Timestamp,
-  })
-  .openapi("GroupChatbot");
 
 export const BulkCreateGroupChatbots = z
   .object({

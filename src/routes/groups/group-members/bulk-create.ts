@@ -3,7 +3,8 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
 import { orgAccess, requireGrantable, requirePermission } from "../../../services/access";
 import { addGroupMembers, findGroup, groupPermissionIds } from "../../../services/groups";
-import { BulkCreateGroupMembers, GroupMemberSchema, GroupPkParams } from "./schema";
+import { GroupMemberSchema } from "../../../services/records/group-members";
+import { BulkCreateGroupMembers, GroupPkParams } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -1,10 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, noContent } from "../../../lib/openapi";
-import { groupMembers } from "../../../db/schema";
 import { orgAccess, requirePermission } from "../../../services/access";
-import { findGroup, findGroupMember } from "../../../services/groups";
+import { findGroup, removeGroupMember } from "../../../services/groups";
 import { GroupMemberParams } from "./schema";
 
 const route = createRoute({
@@ -23,7 +21,6 @@ export const registerDeleteGroupMember = (r: Router) =>
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "group.manage");
     const group = await findGroup(c.var.db, access.organizationId, groupPk);
-    const membership = await findGroupMember(c.var.db, group.id, id);
-    await c.var.db.delete(groupMembers).where(eq(groupMembers.id, membership.id));
+    await removeGroupMember(c.var.db, group.id, id);
     return c.body(null, 204);
   });

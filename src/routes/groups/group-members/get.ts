@@ -2,8 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { orgAccess, requirePermission } from "../../../services/access";
-import { findGroup, findGroupMember, groupMemberRecord } from "../../../services/groups";
-import { GroupMemberParams, GroupMemberSchema } from "./schema";
+import { findGroup, findGroupMember } from "../../../services/groups";
+import { GroupMemberSchema, groupMemberRecord } from "../../../services/records/group-members";
+import { GroupMemberParams } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -1,18 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { asc } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
-import { groupMembers } from "../../../db/schema";
 import { orgAccess, requirePermission } from "../../../services/access";
-import {
-  countGroupMembers,
-  findGroup,
-  groupMemberFilter,
-  groupMemberRecord,
-  selectGroupMembers,
-} from "../../../services/groups";
-import { GroupMemberListQuery, GroupMemberSchema, GroupPkParams } from "./schema";
+import { findGroup, listGroupMembers } from "../../../services/groups";
+import { GroupMemberSchema } from "../../../services/records/group-members";
+import { GroupMemberListQuery, GroupPkParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -36,14 +29,6 @@ export const registerListGroupMembers = (r: Router) =>
     const group = await findGroup(db, access.organizationId, groupPk);
     const { query, ...page } = c.req.valid("query");
     const p = pageParams(page);
-    const where = groupMemberFilter(group.id, query);
-    const [[{ n }], rows] = await Promise.all([
-      countGroupMembers(db).where(where),
-      selectGroupMembers(db)
-        .where(where)
-        .orderBy(asc(groupMembers.createdAt), asc(groupMembers.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    return c.json(pageResponse(c, p, n, rows.map(groupMemberRecord)), 200);
+    const found = await listGroupMembers(db, group.id, query, p);
+    return c.json(pageResponse(c, p, found.count, found.items), 200);
   });

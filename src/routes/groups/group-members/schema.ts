@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Timestamp, uuidParam } from "../../../lib/openapi";
+import { uuidParam } from "../../../lib/openapi";
 import { PageQuery } from "../../../lib/pagination";
 import { OrganizationParams } from "../schema";
 
@@ -7,26 +7,6 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
 export const GroupPkParams = OrganizationParams.extend({ groupPk: uuidParam("groupPk", "Group id") });
 export const GroupMemberParams = GroupPkParams.extend({ id: uuidParam("id", "Group member id") });
-
-export const GroupMemberSchema = z
-  .object({
-    id: z.string().openapi({ description: "Group membership id", example: EXAMPLE_ID }),
-    group: z.string().openapi({ description: "Group id", example: EXAMPLE_ID }),
-    member: z
-      .object({
-        id: z.string().openapi({ description: "Organization member id", example: EXAMPLE_ID }),
-        user: z
-          .object({
-            id: z.string().openapi({ example: EXAMPLE_ID }),
-            name: z.string().openapi({ example: "Ada Lovelace" }),
-            email: z.string().openapi({ example: "ada@example.com" }),
-          })
-          .openapi({ description: "The member's user" }),
-      })
-      .openapi({ description: "The organization member" }),
-    createdAt: Timestamp,
-  })
-  .openapi("GroupMember");
 
 export const BulkCreateGroupMembers = z
   .object({

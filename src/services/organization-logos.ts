@@ -1,25 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { AppEnv } from "../../env";
-import { ApiError, fieldError } from "../../lib/errors";
-import { uuidv7 } from "../../lib/ids";
-import type { FileSpec } from "../../services/uploads/file-specs";
+import { ApiError, fieldError } from "../lib/errors";
+import { uuidv7 } from "../lib/ids";
+import type { FileSpec } from "./uploads/file-specs";
 
 /** Logo uploads (multipart form of v1, enterprise plan only). */
 export const LOGO_FIELDS = ["compactLogo", "fullLogo"] as const;
 export type LogoField = (typeof LOGO_FIELDS)[number];
 export const LOGO_MAX_BYTES = 5_242_880;
 const LOGO_TYPES: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif" };
-
-export const logoPart = (description: string) =>
-  z
-    .any()
-    .optional()
-    .openapi({
-      type: "string",
-      format: "binary",
-      description: `${description}: PNG, JPEG or GIF, at most ${LOGO_MAX_BYTES} bytes. An empty text part removes the logo; a text part may also carry a URL.`,
-    });
 
 /** Bounds the whole multipart body before it is read: both logos plus the text parts. */
 export const MULTIPART_MAX_BYTES = 2 * LOGO_MAX_BYTES + 64 * 1024;
@@ -66,13 +54,11 @@ function safeFilename(name: string, type: string): string {
   return `${clean}.${LOGO_TYPES[type.split(";")[0].trim().toLowerCase()]}`;
 }
 
-/** Stores the file in R2 under the public prefix and returns its absolute URL. */
-export async function storeLogo(c: Context<AppEnv>, organizationId: string, file: File): Promise<string> {
+/** Stores the file in R2 under the public prefix and returns its absolute URL on `origin`. */
+export async function storeLogo(files: R2Bucket, origin: string, organizationId: string, file: File): Promise<string> {
   const path = `organizations/${organizationId}/${uuidv7()}-${safeFilename(file.name, file.type)}`;
-  await c.env.FILES.put(`public/${path}`, await file.arrayBuffer(), {
+  await files.put(`public/${path}`, await file.arrayBuffer(), {
     httpMetadata: { contentType: file.type.split(";")[0].trim().toLowerCase() },
   });
-  return `${new URL(c.req.url).origin}/api/v1/files/public/${path}`;
+  return `${origin}/api/v1/files/public/${path}`;
 }
-
-/** Removes every stored file of a deleted organization. */

@@ -1,0 +1,65 @@
+// What the public account endpoints do (`/auth/registration/`, `/auth/login/`, `/auth/password/change/`).
+// Apart from ./accounts, which the authentication of every request imports, so that it stays small.
+import { eq } from "drizzle-orm";
+import type { Db } from "../env";
+import { apiKeys, users } from "../db/schema";
+import { badRequest, conflict, isUniqueViolation } from "../lib/errors";
+import { hashPassword, verifyPassword } from "../lib/crypto";
+import { apiKeyValues, createAccount } from "./accounts";
+import { getOrganizationRecord } from "./organizations";
+import type { PlanSettings } from "./plans";
+import { userRecord } from "./records/users";
+
+/** A user with their own organization (named `company`) and a first API key; 409 when the e-mail is taken. */
+export async function register(
+  db: Db,
+  input: { email: string; name: string; company: string; password: string },
+  plans: PlanSettings,
+) {
+  let account: Awaited<ReturnType<typeof createAccount>>;
+  try {
+    account = await createAccount(db, {
+      email: input.email,
+      name: input.name,
+      company: input.company,
+      passwordHash: await hashPassword(input.password),
+      planId: plans.defaultPlan.id,
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict("A user is already registered with this e-mail address.");
+    throw err;
+  }
+  const [[user], organization] = await Promise.all([
+    db.select().from(users).where(eq(users.id, account.userId)),
+    getOrganizationRecord(db, account.organizationId, plans),
+  ]);
+  return { user: userRecord(user), organization: organization!, apiKey: account.key };
+}
+
+/** A new API key for the user with this e-mail and password (400 otherwise, saying no more). */
+export async function logIn(db: Db, email: string, password: string): Promise<string> {
+  const [user] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
+  const ok = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : false;
+  if (!user || !ok) throw badRequest("Unable to log in with provided credentials.", undefined, "invalid_credentials");
+  const { key, values } = await apiKeyValues(user.id, null, "Login");
+  await db.batch([
+    db.insert(apiKeys).values(values),
+    db.update(users).set({ lastLoginAt: Date.now() }).where(eq(users.id, user.id)),
+  ]);
+  return key;
+}
+
+/** Replaces the user's password once the old one is given (400 on a wrong one). */
+export async function changePassword(db: Db, userId: string, oldPassword: string, newPassword: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  // A user created by bootstrap has no password yet and may set one without an old one.
+  if (user.passwordHash && !(await verifyPassword(oldPassword, user.passwordHash))) {
+    throw badRequest("Invalid request. oldPassword: Your old password was entered incorrectly.", {
+      oldPassword: ["Your old password was entered incorrectly."],
+    });
+  }
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(newPassword) })
+    .where(eq(users.id, user.id));
+}

@@ -1,0 +1,167 @@
+import { z } from "@hono/zod-openapi";
+import type { organizations } from "../../db/schema";
+import { Timestamp } from "../../lib/openapi";
+import { ms } from "../../lib/time";
+import { CLEANUP_AFTER_DAYS, planOf, type PlanSettings } from "../plans";
+
+const flag = (description: string) => z.boolean().openapi({ description, example: false });
+const decimal = (description: string) => z.string().openapi({ description, example: "0.00" });
+const days = (description: string) => z.number().int().nullable().openapi({ description, example: null });
+
+export const UsageStatistics = z
+  .object({
+    chatbotsCount: z.number().int().openapi({ example: 2 }),
+    countableChatbotsCount: z.number().int().openapi({ example: 2 }),
+    exemptChatbotsByMode: z
+      .record(z.string(), z.number().int())
+      .openapi({ description: "Assistants not counted against the limit, by reply mode", example: {} }),
+    canCreateChatbot: z.boolean().openapi({ example: true }),
+    createChatbotLimit: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Assistants the plan allows; null: no limit (no plans configured)", example: null }),
+    currentMonthWordsCountTotal: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Words allowed this month; null: no limit", example: null }),
+    currentMonthUsedWordsCountTotal: z.number().int().openapi({ description: "Words used this month", example: 1234 }),
+    currentMonthUsedConversationsCountTotal: z.number().int().openapi({ example: 12 }),
+    availableUploadFilesSizeTotal: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Upload allowance in bytes; null: no limit", example: null }),
+    usedUploadFileSizeTotal: z.number().int().openapi({ description: "Bytes uploaded", example: 0 }),
+  })
+  .openapi("UsageStatistics");
+
+export const OrganizationSchema = z
+  .object({
+    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    name: z.string().openapi({ example: "Acme" }),
+    createdAt: Timestamp,
+    compactLogo: z.string().nullable().openapi({ example: "https://cdn.example.com/acme-compact.png" }),
+    fullLogo: z.string().nullable().openapi({ example: "https://cdn.example.com/acme.png" }),
+    themePrimaryColor: z.string().nullable().openapi({ example: "#3366FF" }),
+    usageStatistics: UsageStatistics,
+    organizationPlan: z
+      .object({
+        id: z.string().openapi({
+          description: "Plan id: a key of the operator's `PLANS`, or `self-hosted` when no plans are configured",
+          example: "self-hosted",
+        }),
+        planName: z.string().openapi({ example: "Self-hosted" }),
+        planType: z.string().openapi({ example: "self_hosted" }),
+        expiredAt: Timestamp.nullable(),
+      })
+      .openapi({ description: "Current plan" }),
+    creditWallet: z.object({ id: z.string() }).openapi({ example: { id: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" } }),
+    gptInboxId: z.string().nullable().openapi({ example: null }),
+    canUseCustomElasticsearch: flag("Custom Elasticsearch vector stores"),
+    canUseVoiceAgent: flag("Voice agents"),
+    canUseMeetingRecords: flag("Meeting records"),
+    canUseCallCenter: flag("Call center"),
+    canUseHookSystem: flag("Hook system"),
+    canUseAiGateway: flag("OpenAI-compatible gateway at /api/v1/chat/completions"),
+    canUseAgentTeams: flag("Agent teams (read-only)"),
+    canUseMaigptWorkspaceMount: flag("Workspace mount"),
+    gatewayServiceFeePercent: decimal("Gateway service fee, percent"),
+    gatewayTrafficFeePercent: decimal("Gateway traffic fee, percent"),
+    platformProcessingFeePercent: decimal("Platform processing fee, percent"),
+    platformProcessingFeeEnabled: flag("Whether the processing fee applies"),
+    isTrial: flag("On a trial plan"),
+    showTrialBanner: flag("Whether clients should show the trial banner"),
+    expirationDays: days("Days until the plan expires; null without expiry or once lapsed"),
+    noActivePlanDays: z
+      .number()
+      .int()
+      .openapi({ description: "Days since the plan lapsed (0 while active)", example: 0 }),
+    cleanupRemainingDays: days("Days until data of a lapsed plan is cleaned up"),
+    estimatedCleanupDate: z
+      .string()
+      .nullable()
+      .openapi({ description: "ISO date of the cleanup of a lapsed plan", example: null }),
+    approvalStatus: z.enum(["pending", "approved", "rejected"]).openapi({ example: "approved" }),
+    companyName: z.string().nullable().openapi({ example: "Acme Inc." }),
+    taxId: z.string().nullable().openapi({ description: "8 digits, unverified", example: "12345678" }),
+    contactPhone: z.string().nullable().openapi({ example: "+1 555 0100" }),
+    applicationMetadata: z.record(z.string(), z.unknown()).openapi({ example: {} }),
+    invitationCode: z.string().nullable().openapi({ example: null }),
+  })
+  .openapi("Organization");
+
+export type OrganizationRecord = z.infer<typeof OrganizationSchema>;
+
+/** What an organization's record counts: its assistants, this month's usage and every upload's bytes. */
+export interface OrganizationUsage {
+  chatbotsCount: number;
+  words: number;
+  conversations: number;
+  uploadedBytes: number;
+}
+
+const DAY = 86_400_000;
+
+/** The organization record with its usage statistics and plan (spec "Organization"). */
+export function organizationRecordOf(
+  org: typeof organizations.$inferSelect,
+  usage: OrganizationUsage,
+  plans: PlanSettings,
+  now: number,
+): OrganizationRecord {
+  const { chatbotsCount } = usage;
+  const plan = planOf(plans, org.planId);
+  const expiredAt = org.planExpiredAt;
+  const lapsed = expiredAt !== null && expiredAt <= now;
+  const noActivePlanDays = lapsed ? Math.floor((now - expiredAt) / DAY) : 0;
+  const isTrial = plan.planType === "trial";
+  return {
+    id: org.id,
+    name: org.name,
+    createdAt: ms(org.createdAt)!,
+    compactLogo: org.compactLogo,
+    fullLogo: org.fullLogo,
+    themePrimaryColor: org.themePrimaryColor,
+    usageStatistics: {
+      chatbotsCount,
+      countableChatbotsCount: chatbotsCount,
+      exemptChatbotsByMode: {},
+      canCreateChatbot: (plan.createChatbotLimit === null || chatbotsCount < plan.createChatbotLimit) && !lapsed,
+      createChatbotLimit: plan.createChatbotLimit,
+      currentMonthWordsCountTotal: plan.monthlyWords,
+      currentMonthUsedWordsCountTotal: usage.words,
+      currentMonthUsedConversationsCountTotal: usage.conversations,
+      availableUploadFilesSizeTotal: plan.uploadBytes,
+      usedUploadFileSizeTotal: usage.uploadedBytes,
+    },
+    organizationPlan: { id: plan.id, planName: plan.planName, planType: plan.planType, expiredAt: ms(expiredAt) },
+    creditWallet: { id: org.creditWalletId },
+    gptInboxId: org.gptInboxId,
+    canUseCustomElasticsearch: org.canUseCustomElasticsearch,
+    canUseVoiceAgent: org.canUseVoiceAgent,
+    canUseMeetingRecords: org.canUseMeetingRecords,
+    canUseCallCenter: org.canUseCallCenter,
+    canUseHookSystem: org.canUseHookSystem,
+    canUseAiGateway: org.canUseAiGateway,
+    canUseAgentTeams: org.canUseAgentTeams,
+    canUseMaigptWorkspaceMount: org.canUseMaigptWorkspaceMount,
+    gatewayServiceFeePercent: org.gatewayServiceFeePercent,
+    gatewayTrafficFeePercent: org.gatewayTrafficFeePercent,
+    platformProcessingFeePercent: org.platformProcessingFeePercent,
+    platformProcessingFeeEnabled: org.platformProcessingFeeEnabled,
+    isTrial,
+    showTrialBanner: isTrial && !lapsed,
+    expirationDays: expiredAt !== null && !lapsed ? Math.ceil((expiredAt - now) / DAY) : null,
+    noActivePlanDays,
+    cleanupRemainingDays: lapsed ? Math.max(0, CLEANUP_AFTER_DAYS - noActivePlanDays) : null,
+    estimatedCleanupDate: lapsed ? new Date(expiredAt + CLEANUP_AFTER_DAYS * DAY).toISOString().slice(0, 10) : null,
+    approvalStatus: org.approvalStatus,
+    companyName: org.companyName,
+    taxId: org.taxId,
+    contactPhone: org.contactPhone,
+    applicationMetadata: org.applicationMetadata ?? {},
+    invitationCode: org.invitationCode,
+  };
+}

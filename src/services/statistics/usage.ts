@@ -1,0 +1,135 @@
+// What the usage-statistics endpoints answer: the request's range and buckets, the organization's
+// figures in total, over time and per member or assistant (read in ./organization).
+import type { Db } from "../../env";
+import { fieldError, notFound } from "../../lib/errors";
+import { ms } from "../../lib/time";
+import { getOrganizationRecord } from "../organizations";
+import type { PlanSettings } from "../plans";
+import { buckets, checkTimezone, dayRange, localDate, type Bucket, type Granularity } from "./buckets";
+import {
+  usageByEntity,
+  usageCounts,
+  usageSeries,
+  type UsageCounts,
+  type UsageQuery,
+  type UsageScope,
+  type UsageSort,
+} from "./organization";
+import { rollUpIfBehind } from "./rollup";
+
+export interface RangeQuery {
+  startDate?: string;
+  endDate?: string;
+  timeGranularity: Granularity;
+  timezone?: string;
+}
+
+/**
+ * The request's range (local days in its timezone, by default this month up to today), its buckets,
+ * and its assistant (404 when not the organization's). Once the request is valid, the hours not
+ * rolled up yet are rolled up in the background (`background.waitUntil`); a failure is logged.
+ */
+export async function usageRange(
+  d1: D1Database,
+  organizationId: string,
+  q: RangeQuery & { chatbot?: string; search?: string },
+  background: { waitUntil(promise: Promise<unknown>): void },
+) {
+  const timezone = checkTimezone(q.timezone);
+  const today = localDate(timezone, Date.now());
+  const startDate = q.startDate ?? `${today.slice(0, 7)}-01`;
+  const endDate = q.endDate ?? (startDate > today ? startDate : today);
+  const { start, end } = dayRange(timezone, startDate, endDate, "startDate", "endDate");
+  if (q.chatbot) {
+    const found = await d1
+      .prepare("SELECT 1 AS x FROM chatbots WHERE id = ? AND organization_id = ?")
+      .bind(q.chatbot, organizationId)
+      .first();
+    if (!found) throw notFound("Assistant not found.");
+  }
+  background.waitUntil(
+    rollUpIfBehind(d1).catch((err) =>
+      console.error(JSON.stringify({ level: "error", message: "usage rollup failed", error: String(err) })),
+    ),
+  );
+  const query: UsageQuery = { organizationId, start, end, chatbotId: q.chatbot, search: q.search || undefined };
+  return { timezone, startDate, endDate, query, list: () => buckets(timezone, start, end, q.timeGranularity) };
+}
+
+export type UsageRange = Awaited<ReturnType<typeof usageRange>>;
+
+const bucketRows = (rows: ({ bucket: Bucket } & UsageCounts)[]) =>
+  rows.map(({ bucket, ...counts }) => ({
+    time: bucket.time,
+    startAt: ms(bucket.start)!,
+    endAt: ms(bucket.end)!,
+    ...counts,
+  }));
+
+/** The scope's usage per bucket only (`includeTime=true`). */
+export const usageTimeSeries = async (d1: D1Database, scope: UsageScope, range: UsageRange) =>
+  bucketRows((await usageSeries(d1, scope, range.query, range.list())).results);
+
+export const checkSort = (scope: UsageScope, sortBy: string) => {
+  if (scope === "chatbots" && sortBy === "email")
+    throw fieldError("sortBy", "Assistants have no e-mail; sort by name, createdAt or a count.");
+};
+
+type UsageOrder = { by: UsageSort; descending: boolean };
+type UsageWindow = { limit: number; offset: number };
+
+const entityPage = (d1: D1Database, scope: UsageScope, range: UsageRange, order: UsageOrder, w: UsageWindow) =>
+  usageByEntity(d1, scope, range.query, order.by, order.descending, w.limit, w.offset);
+
+/** A page of the organization's members with their usage in the range, sorted. */
+export async function memberUsagePage(d1: D1Database, range: UsageRange, order: UsageOrder, window: UsageWindow) {
+  const { rows, count } = await entityPage(d1, "members", range, order, window);
+  const items = rows.map((r) => ({
+    id: r.id,
+    userId: r.user_id,
+    name: r.name,
+    email: r.email ?? "",
+    ...usageCounts(r),
+  }));
+  return { count, items };
+}
+
+/** A page of the organization's assistants with their usage in the range, sorted. */
+export async function chatbotUsagePage(d1: D1Database, range: UsageRange, order: UsageOrder, window: UsageWindow) {
+  const { rows, count } = await entityPage(d1, "chatbots", range, order, window);
+  return { count, items: rows.map((r) => ({ id: r.id, name: r.name, ...usageCounts(r) })) };
+}
+
+/** The summary of a scope: totals and series, entity counts, and the organization's usage and plan. */
+export async function usageSummary(
+  d1: D1Database,
+  db: Db,
+  plans: PlanSettings,
+  scope: UsageScope,
+  range: UsageRange,
+  timeGranularity: Granularity,
+) {
+  const organizationId = range.query.organizationId;
+  const table = scope === "members" ? "members" : "chatbots";
+  const [series, entities, organization] = await Promise.all([
+    usageSeries(d1, scope, range.query, range.list()),
+    d1
+      .prepare(`SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`)
+      .bind(organizationId)
+      .first<{ n: number }>(),
+    getOrganizationRecord(db, organizationId, plans),
+  ]);
+  if (!organization) throw notFound();
+  return {
+    startDate: range.startDate,
+    endDate: range.endDate,
+    timeGranularity,
+    timezone: range.timezone,
+    total: series.total,
+    count: entities?.n ?? 0,
+    active: series.active,
+    results: bucketRows(series.results),
+    usageStatistics: organization.usageStatistics,
+    organizationPlan: organization.organizationPlan,
+  };
+}
