@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { WEBHOOK_DIRECTIONS, WEBHOOK_METHODS, WEBHOOK_PRESETS } from "../../db/schema";
 import { IdName, Timestamp, uuidParam } from "../../lib/openapi";
+import { PageQuery } from "../../lib/pagination";
 
 export const WEBHOOKS_TAG = "Webhooks";
 export const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
@@ -173,3 +174,10 @@ export const WebhookSchema = z
     updatedAt: Timestamp,
   })
   .openapi("Webhook");
+
+export const WebhookListQuery = PageQuery.extend({
+  direction: z
+    .enum(WEBHOOK_DIRECTIONS)
+    .optional()
+    .openapi({ description: "Only webhooks of this direction", example: "outgoing" }),
+});

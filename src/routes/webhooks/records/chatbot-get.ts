@@ -1,8 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { webhookDeliveries } from "../../../db/schema";
 import { notFound } from "../../../lib/errors";
 import { currentAccess, requirePermission } from "../../../services/access";
 import { getVisibleChatbot } from "../../../services/chatbots/visibility";
@@ -28,11 +26,6 @@ export const registerGetChatbotWebhookRecord = (r: Router) =>
     const { chatbotPk, recordId } = c.req.valid("param");
     const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotPk);
     if (!chatbot) throw notFound("Assistant not found.");
-    const record = await getDelivery(
-      c.var.db,
-      access.organizationId,
-      recordId,
-      eq(webhookDeliveries.chatbotId, chatbot.id),
-    );
+    const record = await getDelivery(c.var.db, access.organizationId, recordId, { chatbotId: chatbot.id });
     return c.json(deliveryRecord(record), 200);
   });

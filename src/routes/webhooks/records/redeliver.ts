@@ -1,8 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { webhookDeliveries } from "../../../db/schema";
 import { conflict, isUniqueViolation } from "../../../lib/errors";
 import { currentAccess, requirePermission } from "../../../services/access";
 import { getDelivery, getWebhookDelivery } from "../../../services/webhooks/config";
@@ -48,7 +46,7 @@ export const registerRedeliverWebhookRecord = (r: Router) =>
       throw conflict(
         "An attempt of this event is still pending or being sent; only a finished event can be sent again.",
       );
-    const attempt = await getDelivery(c.var.db, access.organizationId, id, eq(webhookDeliveries.webhookId, webhook.id));
+    const attempt = await getDelivery(c.var.db, access.organizationId, id, { webhookId: webhook.id });
     try {
       await enqueueDeliveries(c.env, [id]);
     } catch (err) {
