@@ -5,8 +5,8 @@ import { currentAccess, requirePermission } from "../../services/access";
 import { chatbotView } from "../../services/chatbots/views";
 import { getChatbotForUpdate } from "../../services/chatbots/visibility";
 import { updateChatbot } from "../../services/chatbots/store";
-import { chatbotRecord } from "../../services/records/chatbots";
-import { CHATBOTS_TAG, ChatbotSchema, EnableEvaluationBody } from "./schema";
+import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { CHATBOTS_TAG, EnableEvaluationBody } from "./schema";
 
 const route = createRoute({
   method: "patch",

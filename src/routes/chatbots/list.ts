@@ -5,8 +5,8 @@ import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
 import { chatbotViews } from "../../services/chatbots/views";
 import { listVisibleChatbots } from "../../services/chatbots/visibility";
-import { chatbotRecord } from "../../services/records/chatbots";
-import { CHATBOTS_TAG, ChatbotListQuery, ChatbotSchema } from "./schema";
+import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { CHATBOTS_TAG, ChatbotListQuery } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -10,8 +10,8 @@ import { updateChatbot } from "../../services/chatbots/store";
 import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
 import { checkChatbotTools } from "../../services/tools/chatbot-tools";
 import { checkChatbotSkills } from "../../services/skills/write";
-import { chatbotRecord } from "../../services/records/chatbots";
-import { CHATBOTS_TAG, ChatbotPatch, ChatbotSchema, ChatbotWrite } from "./schema";
+import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { CHATBOTS_TAG, ChatbotPatch, ChatbotWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

@@ -4,8 +4,8 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requireOwner } from "../../services/access";
 import { checkModelRules, createModel } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { modelRecord } from "../../services/records/models";
-import { ModelSchema, ModelWrite } from "./schema";
+import { modelRecord, ModelSchema } from "../../services/records/models";
+import { ModelWrite } from "./schema";
 
 export const registerCreateModel = (r: Router, k: ModelKindRoute) =>
   r.openapi(

@@ -5,8 +5,7 @@ import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/paginatio
 import { currentAccess } from "../../services/access";
 import { listModels } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { modelRecord } from "../../services/records/models";
-import { ModelSchema } from "./schema";
+import { modelRecord, ModelSchema } from "../../services/records/models";
 
 const ModelPage = pageOf(ModelSchema, "ModelPage");
 

@@ -7,8 +7,8 @@ import { currentAccess, requirePermission } from "../../services/access";
 import { insertSkill } from "../../services/skills/store";
 import { checkAttachedTools, checkSkillGroups } from "../../services/skills/write";
 import { skillView } from "../../services/skills/views";
-import { skillRecord } from "../../services/records/skills";
-import { SKILLS_TAG, SkillCreate, SkillSchema } from "./schema";
+import { skillRecord, SkillSchema } from "../../services/records/skills";
+import { SKILLS_TAG, SkillCreate } from "./schema";
 
 const route = createRoute({
   method: "post",

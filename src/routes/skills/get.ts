@@ -4,8 +4,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
 import { getSkillForRead } from "../../services/skills/access";
 import { skillView } from "../../services/skills/views";
-import { skillRecord } from "../../services/records/skills";
-import { SKILLS_TAG, SkillSchema } from "./schema";
+import { skillRecord, SkillSchema } from "../../services/records/skills";
+import { SKILLS_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -5,8 +5,8 @@ import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess, requirePermission } from "../../services/access";
 import { listSkills } from "../../services/skills/store";
 import { skillViews } from "../../services/skills/views";
-import { skillListRecord } from "../../services/records/skills";
-import { SKILLS_TAG, SkillListItem, SkillListQuery } from "./schema";
+import { skillListRecord, SkillListItem } from "../../services/records/skills";
+import { SKILLS_TAG, SkillListQuery } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -7,8 +7,8 @@ import { canManageSkill, getSkillForRead } from "../../services/skills/access";
 import { skillGroupIds, updateSkill } from "../../services/skills/store";
 import { checkAttachedTools, checkSkillGroups } from "../../services/skills/write";
 import { skillView } from "../../services/skills/views";
-import { skillRecord } from "../../services/records/skills";
-import { SKILLS_TAG, SkillPatch, SkillSchema, SkillWrite } from "./schema";
+import { skillRecord, SkillSchema } from "../../services/records/skills";
+import { SKILLS_TAG, SkillPatch, SkillWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

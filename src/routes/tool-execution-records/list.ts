@@ -7,13 +7,13 @@ import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
 import { listToolExecutionRecords, type RecordFilters } from "../../services/tools/execution-records";
-import { toolExecutionRecord } from "../../services/records/tool-execution-records";
-import { RECORDS_TAG, RecordListQuery, RecordSchema, ToolPkParams } from "./schema";
+import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
+import { RECORDS_TAG, RecordListQuery, ToolPkParams } from "./schema";
 
 const DESCRIPTION =
   "Needs `tool.view`. Newest first. Owners see every call in the organization; other members the calls of tools they can see. " +
   "Filters: chatbot, tool, toolType, status, query (assistant name, tool name or message text), startDate and endDate (UTC days, inclusive).";
-const page = pageOf(RecordSchema, "ToolExecutionRecordPage");
+const page = pageOf(ToolExecutionRecordSchema, "ToolExecutionRecordPage");
 
 const all = createRoute({
   method: "get",

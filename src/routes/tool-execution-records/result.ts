@@ -4,9 +4,9 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { badRequest } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { completeDesktopCall, getRecordForRead } from "../../services/tools/execution-records";
-import { toolExecutionRecord } from "../../services/records/tool-execution-records";
+import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
 import { conversationObject } from "../../services/conversations";
-import { DesktopResultBody, RECORDS_TAG, RecordSchema } from "./schema";
+import { DesktopResultBody, RECORDS_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -19,7 +19,7 @@ const route = createRoute({
     "When it is the last pending call of its reply, the assistant continues that reply in a new message (asynchronously: " +
     "it appears in the message list and goes out through webhooks); otherwise the conversation's next message reads the results.",
   request: { params: IdParams, ...jsonBody(DesktopResultBody) },
-  responses: { 200: json(RecordSchema, "The completed record"), ...errorResponses(400, 403, 404) },
+  responses: { 200: json(ToolExecutionRecordSchema, "The completed record"), ...errorResponses(400, 403, 404) },
 });
 
 export const registerDesktopResult = (r: Router) =>

@@ -5,8 +5,8 @@ import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess, requirePermission } from "../../services/access";
 import { listTools } from "../../services/tools/store";
 import { toolViews } from "../../services/tools/views";
-import { toolRecord } from "../../services/records/tools";
-import { TOOLS_TAG, ToolListQuery, ToolSchema } from "./schema";
+import { toolRecord, ToolSchema } from "../../services/records/tools";
+import { TOOLS_TAG, ToolListQuery } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -7,8 +7,8 @@ import { canManageTool, getToolForRead } from "../../services/tools/access";
 import { toolGroupIds, updateTool } from "../../services/tools/store";
 import { checkToolGroups, checkToolRules, toolColumns } from "../../services/tools/write";
 import { toolView } from "../../services/tools/views";
-import { toolRecord } from "../../services/records/tools";
-import { TOOLS_TAG, ToolPatch, ToolSchema, ToolWrite } from "./schema";
+import { toolRecord, ToolSchema } from "../../services/records/tools";
+import { TOOLS_TAG, ToolPatch, ToolWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { checkWebhookRules, getWebhook, insertWebhook, requireInbox } from "../../services/webhooks/config";
-import { webhookRecord } from "../../services/records/webhooks";
-import { InboxParams, WEBHOOKS_TAG, WebhookSchema, WebhookWrite } from "./schema";
+import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
+import { InboxParams, WEBHOOKS_TAG, WebhookWrite } from "./schema";
 
 const route = createRoute({
   method: "post",

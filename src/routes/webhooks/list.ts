@@ -4,8 +4,8 @@ import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess, requirePermission } from "../../services/access";
 import { listWebhooks, requireInbox } from "../../services/webhooks/config";
-import { webhookRecord } from "../../services/records/webhooks";
-import { InboxParams, WEBHOOKS_TAG, WebhookListQuery, WebhookSchema } from "./schema";
+import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
+import { InboxParams, WEBHOOKS_TAG, WebhookListQuery } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -5,8 +5,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { checkWebhookRules, getWebhook, updateWebhook } from "../../services/webhooks/config";
-import { webhookRecord } from "../../services/records/webhooks";
-import { WEBHOOKS_TAG, WebhookParams, WebhookPatch, WebhookSchema, WebhookWrite, type WebhookChanges } from "./schema";
+import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
+import { WEBHOOKS_TAG, WebhookParams, WebhookPatch, WebhookWrite, type WebhookChanges } from "./schema";
 
 /** PUT and PATCH: fields left out stay as they are (the secret token too, as it is never shown). */
 async function changeWebhook(c: Context<AppEnv>, inboxId: string, webhookId: string, body: WebhookChanges) {

@@ -6,8 +6,8 @@ import { currentAccess, requirePermission } from "../../../services/access";
 import { getVisibleChatbot } from "../../../services/chatbots/visibility";
 import { getDelivery } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
-import { deliveryRecord } from "../../../services/records/webhook-deliveries";
-import { ChatbotRecordParams, RecordSchema } from "./schema";
+import { deliveryRecord, WebhookDeliverySchema } from "../../../services/records/webhook-deliveries";
+import { ChatbotRecordParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -16,7 +16,7 @@ const route = createRoute({
   summary: "Get a delivery record of an assistant's message",
   description: "Needs `webhook.manage` and access to the assistant.",
   request: { params: ChatbotRecordParams },
-  responses: { 200: json(RecordSchema, "The delivery record"), ...errorResponses(403, 404) },
+  responses: { 200: json(WebhookDeliverySchema, "The delivery record"), ...errorResponses(403, 404) },
 });
 
 export const registerGetChatbotWebhookRecord = (r: Router) =>

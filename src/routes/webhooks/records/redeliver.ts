@@ -7,8 +7,8 @@ import { getDelivery, getWebhookDelivery } from "../../../services/webhooks/conf
 import { enqueueDeliveries } from "../../../services/webhooks/emit";
 import { addAttempts } from "../../../services/webhooks/redelivery";
 import { WEBHOOKS_TAG } from "../schema";
-import { deliveryRecord } from "../../../services/records/webhook-deliveries";
-import { RecordParams, RecordSchema } from "./schema";
+import { deliveryRecord, WebhookDeliverySchema } from "../../../services/records/webhook-deliveries";
+import { RecordParams } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -20,7 +20,7 @@ const route = createRoute({
     "It is sent with the webhook's current configuration and the same event id (`eventId`: the message's, or the lifecycle event's), so receivers can deduplicate. " +
     "A failed or a successful event may be sent again; one with an attempt still pending or being sent, or a disabled webhook, is a 409.",
   request: { params: RecordParams },
-  responses: { 202: json(RecordSchema, "The new attempt, pending"), ...errorResponses(403, 404, 409) },
+  responses: { 202: json(WebhookDeliverySchema, "The new attempt, pending"), ...errorResponses(403, 404, 409) },
 });
 
 export const registerRedeliverWebhookRecord = (r: Router) =>
