@@ -2,10 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess } from "../../services/access";
 import { listChatbotKnowledgeFaqs } from "../../services/chatbots/knowledge";
 import { FaqSchema } from "../knowledge-bases/faqs/schema";
-import { CHATBOT_KNOWLEDGE_DESCRIPTION, ChatbotKnowledgeQuery } from "./knowledge-bases-files";
+import { CHATBOT_KNOWLEDGE_DESCRIPTION, ChatbotKnowledgeQuery, knowledgeOf } from "./knowledge-bases-files";
 import { CHATBOTS_TAG } from "./schema";
 
 const route = createRoute({
@@ -22,14 +21,6 @@ export const registerListChatbotKnowledgeFaqs = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const access = await currentAccess(c);
-    const page = await listChatbotKnowledgeFaqs(
-      c.var.db,
-      access,
-      c.var.principal.userId,
-      c.req.valid("param").id,
-      q,
-      p,
-    );
+    const page = await listChatbotKnowledgeFaqs(await knowledgeOf(c, c.req.valid("param").id), q, p);
     return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

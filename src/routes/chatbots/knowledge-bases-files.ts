@@ -1,9 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
-import { KNOWLEDGE_SOURCES, listChatbotKnowledgeFiles } from "../../services/chatbots/knowledge";
+import {
+  type ChatbotKnowledgeOf,
+  KNOWLEDGE_SOURCES,
+  listChatbotKnowledgeFiles,
+} from "../../services/chatbots/knowledge";
 import { KnowledgeBaseFileSchema } from "../knowledge-bases/files/schema";
 import { CHATBOTS_TAG } from "./schema";
 
@@ -34,6 +40,14 @@ export const CHATBOT_KNOWLEDGE_DESCRIPTION =
   "`knowledge_base.view` through one of their groups): seeing an assistant does not open its knowledge bases. " +
   "`largeLanguageModel` and `replyMode` are accepted for compatibility and choose nothing. The assistant must be visible to you, else 404.";
 
+/** The caller and the assistant whose knowledge both lists read. */
+export const knowledgeOf = async (c: Context<AppEnv>, chatbotId: string): Promise<ChatbotKnowledgeOf> => ({
+  db: c.var.db,
+  access: await currentAccess(c),
+  userId: c.var.principal.userId,
+  chatbotId,
+});
+
 const route = createRoute({
   method: "get",
   path: "/chatbots/{id}/knowledge-bases-files/",
@@ -51,16 +65,11 @@ export const registerListChatbotKnowledgeFiles = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const access = await currentAccess(c);
-    const origin = new URL(c.req.url).origin;
     const page = await listChatbotKnowledgeFiles(
-      c.var.db,
-      access,
-      c.var.principal.userId,
-      c.req.valid("param").id,
+      await knowledgeOf(c, c.req.valid("param").id),
       q,
       p,
-      origin,
+      new URL(c.req.url).origin,
     );
     return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -21,10 +21,7 @@ export type KnowledgeSource = (typeof KNOWLEDGE_SOURCES)[number];
  * asks for built-in knowledge, of which there is none.
  */
 async function chatbotKnowledgeScope(
-  db: Db,
-  access: OrgAccess,
-  userId: string,
-  chatbotId: string,
+  { db, access, userId, chatbotId }: ChatbotKnowledgeOf,
   source: KnowledgeSource,
 ): Promise<SQL | null> {
   const bot = await getVisibleChatbot(db, access, userId, chatbotId);
@@ -36,6 +33,14 @@ async function chatbotKnowledgeScope(
   )!;
 }
 
+/** Whose knowledge, read by whom. */
+export interface ChatbotKnowledgeOf {
+  db: Db;
+  access: OrgAccess;
+  userId: string;
+  chatbotId: string;
+}
+
 interface ChatbotKnowledgeQuery {
   source: KnowledgeSource;
   /** File name (files) or question (FAQs) contains. */
@@ -44,15 +49,13 @@ interface ChatbotKnowledgeQuery {
 
 /** A page of the files of an assistant's knowledge, newest first, as records (URLs under `origin`). */
 export async function listChatbotKnowledgeFiles(
-  db: Db,
-  access: OrgAccess,
-  userId: string,
-  chatbotId: string,
+  of: ChatbotKnowledgeOf,
   q: ChatbotKnowledgeQuery,
   window: PageWindow,
   origin: string,
 ) {
-  const scope = await chatbotKnowledgeScope(db, access, userId, chatbotId, q.source);
+  const db = of.db;
+  const scope = await chatbotKnowledgeScope(of, q.source);
   if (!scope) return { count: 0, items: [] };
   const where = and(scope, q.query ? contains(knowledgeBaseFiles.filename, q.query) : undefined);
   const join = eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId);
@@ -77,15 +80,9 @@ export async function listChatbotKnowledgeFiles(
 }
 
 /** A page of the FAQs of an assistant's knowledge, newest first, as records. */
-export async function listChatbotKnowledgeFaqs(
-  db: Db,
-  access: OrgAccess,
-  userId: string,
-  chatbotId: string,
-  q: ChatbotKnowledgeQuery,
-  window: PageWindow,
-) {
-  const scope = await chatbotKnowledgeScope(db, access, userId, chatbotId, q.source);
+export async function listChatbotKnowledgeFaqs(of: ChatbotKnowledgeOf, q: ChatbotKnowledgeQuery, window: PageWindow) {
+  const db = of.db;
+  const scope = await chatbotKnowledgeScope(of, q.source);
   if (!scope) return { count: 0, items: [] };
   const where = and(scope, q.query ? contains(faqs.question, q.query) : undefined);
   const join = eq(knowledgeBases.id, faqs.knowledgeBaseId);
