@@ -1,7 +1,8 @@
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, asc, count, eq, isNull, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { chatbots, models, type MODEL_KINDS, type MODEL_PROVIDERS } from "../db/schema";
-import { decryptSecret } from "../lib/crypto";
+import { type PageWindow, paginate } from "../db/paginate";
+import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { usableSecret } from "../lib/placeholders";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
@@ -124,4 +125,59 @@ export async function assistantsUsingModel(db: Db, id: string): Promise<string[]
     )
     .limit(5);
   return rows.map((r) => r.name);
+}
+
+/** A page of the models of `kind` the organization may use: built-in ones first, then its own, oldest first. */
+export function listModels(db: Db, organizationId: string, kind: ModelKind, window: PageWindow) {
+  const where = and(eq(models.kind, kind), usableBy(organizationId));
+  return paginate(window, db.select({ n: count() }).from(models).where(where), ({ limit, offset }) =>
+    db
+      .select()
+      .from(models)
+      .where(where)
+      .orderBy(sql`${models.organizationId} is not null`, asc(models.createdAt), asc(models.id))
+      .limit(limit)
+      .offset(offset),
+  );
+}
+
+type ModelValues = Omit<typeof models.$inferInsert, "id" | "kind" | "organizationId" | "apiKeyEncrypted">;
+
+/** Stores an organization's model; `apiKey` sealed (none when empty). */
+export async function createModel(
+  db: Db,
+  env: Pick<Bindings, "ENCRYPTION_KEY">,
+  organizationId: string,
+  kind: ModelKind,
+  values: ModelValues,
+  apiKey: string | null | undefined,
+): Promise<ModelRow> {
+  const apiKeyEncrypted = apiKey ? await encryptSecret(apiKey, env.ENCRYPTION_KEY) : null;
+  const [row] = await db
+    .insert(models)
+    .values({ ...values, kind, organizationId, apiKeyEncrypted })
+    .returning();
+  return row;
+}
+
+/** Changes a model; `apiKey` undefined keeps the stored key, null removes it. */
+export async function updateModel(
+  db: Db,
+  env: Pick<Bindings, "ENCRYPTION_KEY">,
+  id: string,
+  values: Partial<ModelValues>,
+  apiKey: string | null | undefined,
+): Promise<ModelRow> {
+  const apiKeyEncrypted =
+    apiKey === undefined ? undefined : apiKey === null ? null : await encryptSecret(apiKey, env.ENCRYPTION_KEY);
+  const [row] = await db
+    .update(models)
+    .set({ ...values, apiKeyEncrypted, updatedAt: Date.now() })
+    .where(eq(models.id, id))
+    .returning();
+  return row;
+}
+
+export async function deleteModel(db: Db, id: string) {
+  await db.delete(models).where(eq(models.id, id));
 }

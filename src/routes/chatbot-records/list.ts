@@ -26,13 +26,13 @@ export const registerListChatbotRecords = (r: Router) =>
     const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "conversation.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const { rows, count } = await listChatbotRecords(c.var.db, recordFilters(chatbot.id, q), p.limit, p.offset);
+    const page = await listChatbotRecords(c.var.db, recordFilters(chatbot.id, q), p);
     return c.json(
       pageResponse(
         c,
         p,
-        count,
-        rows.map((row) => chatbotRecord(row, chatbot.enableEvaluation)),
+        page.count,
+        page.items.map((row) => chatbotRecord(row, chatbot.enableEvaluation)),
       ),
       200,
     );

@@ -10,8 +10,8 @@ import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
 import { checkChatbotTools } from "../../services/tools/chatbot-tools";
 import { checkChatbotSkills } from "../../services/skills/write";
 import { planSettings } from "../../services/plans";
-import { chatbotRecord } from "../../services/records/chatbots";
-import { CHATBOTS_TAG, ChatbotSchema, ChatbotWrite } from "./schema";
+import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { CHATBOTS_TAG, ChatbotWrite } from "./schema";
 
 const route = createRoute({
   method: "post",

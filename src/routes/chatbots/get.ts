@@ -5,8 +5,8 @@ import { notFound } from "../../lib/errors";
 import { currentAccess } from "../../services/access";
 import { chatbotView } from "../../services/chatbots/views";
 import { getVisibleChatbot } from "../../services/chatbots/visibility";
-import { chatbotRecord } from "../../services/records/chatbots";
-import { CHATBOTS_TAG, ChatbotSchema } from "./schema";
+import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { CHATBOTS_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

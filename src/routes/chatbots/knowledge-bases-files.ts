@@ -1,22 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
-import { chatbotKnowledgeBases, knowledgeBaseFiles, knowledgeBases } from "../../db/schema";
-import { notFound } from "../../lib/errors";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { contains } from "../../lib/sql";
-import type { Context } from "hono";
-import type { AppEnv } from "../../env";
 import { currentAccess } from "../../services/access";
-import { getVisibleChatbot } from "../../services/chatbots/visibility";
-import { visibleKnowledgeBasesCondition } from "../../services/knowledge-bases";
-import { fileLabels } from "../../services/knowledge-files";
-import { fileRecord } from "../../services/records/knowledge-files";
+import {
+  type ChatbotKnowledgeOf,
+  KNOWLEDGE_SOURCES,
+  listChatbotKnowledgeFiles,
+} from "../../services/chatbots/knowledge";
 import { KnowledgeBaseFileSchema } from "../knowledge-bases/files/schema";
 import { CHATBOTS_TAG } from "./schema";
-
-export const KNOWLEDGE_SOURCES = ["self_built", "built_in", "all"] as const;
 
 /** Query of both assistant knowledge lists (files and FAQs). */
 export const ChatbotKnowledgeQuery = PageQuery.extend({
@@ -45,25 +40,13 @@ export const CHATBOT_KNOWLEDGE_DESCRIPTION =
   "`knowledge_base.view` through one of their groups): seeing an assistant does not open its knowledge bases. " +
   "`largeLanguageModel` and `replyMode` are accepted for compatibility and choose nothing. The assistant must be visible to you, else 404.";
 
-/**
- * The assistant (404 unless visible) and the condition on `knowledge_bases` selecting the
- * knowledge it lists; null when `source` asks for built-in knowledge, of which there is none.
- */
-export async function chatbotKnowledgeScope(
-  c: Context<AppEnv>,
-  chatbotId: string,
-  source: (typeof KNOWLEDGE_SOURCES)[number],
-): Promise<SQL | null> {
-  const access = await currentAccess(c);
-  const userId = c.var.principal.userId;
-  const bot = await getVisibleChatbot(c.var.db, access, userId, chatbotId);
-  if (!bot) throw notFound("Assistant not found.");
-  if (source === "built_in") return null;
-  return and(
-    sql`${knowledgeBases.id} in (select ${chatbotKnowledgeBases.knowledgeBaseId} from ${chatbotKnowledgeBases} where ${chatbotKnowledgeBases.chatbotId} = ${bot.id})`,
-    visibleKnowledgeBasesCondition(access, userId),
-  )!;
-}
+/** The caller and the assistant whose knowledge both lists read. */
+export const knowledgeOf = async (c: Context<AppEnv>, chatbotId: string): Promise<ChatbotKnowledgeOf> => ({
+  db: c.var.db,
+  access: await currentAccess(c),
+  userId: c.var.principal.userId,
+  chatbotId,
+});
 
 const route = createRoute({
   method: "get",
@@ -80,36 +63,13 @@ const route = createRoute({
 
 export const registerListChatbotKnowledgeFiles = (r: Router) =>
   r.openapi(route, async (c) => {
-    const db = c.var.db;
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const scope = await chatbotKnowledgeScope(c, c.req.valid("param").id, q.source);
-    if (!scope) return c.json(pageResponse(c, p, 0, []), 200);
-    const where = and(scope, q.query ? contains(knowledgeBaseFiles.filename, q.query) : undefined);
-    const join = eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId);
-    const [[{ n }], rows] = await Promise.all([
-      db.select({ n: count() }).from(knowledgeBaseFiles).innerJoin(knowledgeBases, join).where(where),
-      db
-        .select({ file: knowledgeBaseFiles, kb: { id: knowledgeBases.id, name: knowledgeBases.name } })
-        .from(knowledgeBaseFiles)
-        .innerJoin(knowledgeBases, join)
-        .where(where)
-        .orderBy(desc(knowledgeBaseFiles.createdAt), desc(knowledgeBaseFiles.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    const labels = await fileLabels(
-      db,
-      rows.map((r) => r.file.id),
+    const page = await listChatbotKnowledgeFiles(
+      await knowledgeOf(c, c.req.valid("param").id),
+      q,
+      p,
+      new URL(c.req.url).origin,
     );
-    const origin = new URL(c.req.url).origin;
-    return c.json(
-      pageResponse(
-        c,
-        p,
-        n,
-        rows.map(({ file, kb }) => fileRecord(origin, file, kb, labels.get(file.id) ?? [])),
-      ),
-      200,
-    );
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -1,15 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { contains } from "../../lib/sql";
-import { chatbots } from "../../db/schema";
 import { currentAccess } from "../../services/access";
 import { chatbotViews } from "../../services/chatbots/views";
 import { listVisibleChatbots } from "../../services/chatbots/visibility";
-import { chatbotRecord } from "../../services/records/chatbots";
-import { CHATBOTS_TAG, ChatbotListQuery, ChatbotSchema } from "./schema";
+import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { CHATBOTS_TAG, ChatbotListQuery } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -31,11 +28,7 @@ export const registerListChatbots = (r: Router) =>
     const access = await currentAccess(c);
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const filter = and(
-      q.query ? contains(chatbots.name, q.query) : undefined,
-      q.replyMode ? eq(chatbots.replyMode, q.replyMode) : undefined,
-    );
-    const { count, rows } = await listVisibleChatbots(c.var.db, access, c.var.principal.userId, filter, p);
-    const views = await chatbotViews(c.var.db, access, rows);
-    return c.json(pageResponse(c, p, count, views.map(chatbotRecord)), 200);
+    const page = await listVisibleChatbots(c.var.db, access, c.var.principal.userId, q, p);
+    const views = await chatbotViews(c.var.db, access, page.items);
+    return c.json(pageResponse(c, p, page.count, views.map(chatbotRecord)), 200);
   });

@@ -1,19 +1,17 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { chatbotGroups } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
-import { currentAccess } from "../../services/access";
+import { currentAccess, requirePermission } from "../../services/access";
 import { checkChatbotReferences, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
 import { chatbotView, maskDatabaseUrl } from "../../services/chatbots/views";
-import { getChatbotForUpdate } from "../../services/chatbots/visibility";
+import { chatbotGroupIds, getChatbotForUpdate } from "../../services/chatbots/visibility";
 import { updateChatbot } from "../../services/chatbots/store";
 import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
 import { checkChatbotTools } from "../../services/tools/chatbot-tools";
 import { checkChatbotSkills } from "../../services/skills/write";
-import { chatbotRecord } from "../../services/records/chatbots";
-import { CHATBOTS_TAG, ChatbotPatch, ChatbotSchema, ChatbotWrite } from "./schema";
+import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { CHATBOTS_TAG, ChatbotPatch, ChatbotWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({
@@ -35,22 +33,19 @@ export function registerUpdateChatbot(r: Router) {
     r.openapi(route, async (c) => {
       const db = c.var.db;
       const access = await currentAccess(c);
+      requirePermission(access, "chatbot.manage");
       const current = await getChatbotForUpdate(db, access, c.var.principal.userId, c.req.valid("param").id);
       const body = c.req.valid("json");
       if (body.organization !== undefined && (body.organization || null) !== current.organizationId) {
         throw fieldError("organization", "Cannot be changed after creation.");
       }
-      const linked = await db
-        .select({ id: chatbotGroups.groupId })
-        .from(chatbotGroups)
-        .where(eq(chatbotGroups.chatbotId, current.id));
       const groupIds = await checkChatbotReferences(
         db,
         c.env,
         access,
         current.organizationId === null,
         body,
-        linked.map((g) => g.id),
+        await chatbotGroupIds(db, current.id),
       );
       const knowledgeBaseIds = await checkChatbotKnowledgeBases(
         db,

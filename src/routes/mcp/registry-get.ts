@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { getRegistryEntry } from "../../services/mcp/connectors";
-import { registryEntryRecord } from "../../services/records/mcp";
-import { MCP_TAG, RegistryEntrySchema } from "./schema";
+import { registryEntryRecord, RegistryEntrySchema } from "../../services/records/mcp";
+import { MCP_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -2,8 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { listRegistry } from "../../services/mcp/connectors";
-import { registryEntryRecord } from "../../services/records/mcp";
-import { MCP_TAG, RegistryEntrySchema } from "./schema";
+import { registryEntryRecord, RegistryEntrySchema } from "../../services/records/mcp";
+import { MCP_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

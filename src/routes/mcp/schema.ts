@@ -1,50 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { MCP_AUTH_KINDS } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
 
 export const MCP_TAG = "MCP";
 export const REGISTRY_EXAMPLE_ID = "00000000-0000-7000-8100-000000000002";
 export const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
-
-const UrlVariable = z
-  .object({
-    name: z.string().openapi({ description: "The placeholder's name in serverUrlTemplate", example: "shop" }),
-    description: z.string().openapi({ description: "What to fill in", example: "The store's myshopify subdomain" }),
-  })
-  .openapi("McpUrlVariable");
-
-export const RegistryEntrySchema = z
-  .object({
-    id: z.string().openapi({ description: "Fixed id of the entry", example: REGISTRY_EXAMPLE_ID }),
-    slug: z.string().openapi({ description: "Stable short name", example: "github" }),
-    name: z.string().openapi({ description: "Name shown to users", example: "GitHub" }),
-    description: z.string().openapi({
-      description: "What the server offers",
-      example: "Repositories, issues, pull requests and code search.",
-    }),
-    icon: z
-      .string()
-      .nullable()
-      .openapi({ description: "Icon URL", example: "https://github.githubassets.com/favicons/favicon.svg" }),
-    serverUrlTemplate: z.string().openapi({
-      description: "The server URL; `{name}` placeholders are filled from a connector's urlVariables",
-      example: "https://api.githubcopilot.com/mcp/",
-    }),
-    urlVariables: z.array(UrlVariable).openapi({ description: "The placeholders of serverUrlTemplate", example: [] }),
-    authKind: z.enum(MCP_AUTH_KINDS).openapi({
-      description:
-        "none; headers (an API key or token in a header); oauth (a token obtained by OAuth, stored as a header)",
-      example: "headers",
-    }),
-    authHint: z
-      .string()
-      .openapi({ description: "How the credential is sent", example: "Authorization: Bearer <personal access token>" }),
-    documentationUrl: z
-      .string()
-      .nullable()
-      .openapi({ description: "The server's documentation", example: "https://github.com/github/github-mcp-server" }),
-  })
-  .openapi("McpRegistryEntry");
 
 export const RemoteToolSchema = z
   .object({

@@ -1,13 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { models } from "../../db/schema";
-import { encryptSecret } from "../../lib/crypto";
 import { currentAccess, requireOwner } from "../../services/access";
-import { checkModelRules } from "../../services/models";
+import { checkModelRules, createModel } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { modelRecord } from "../../services/records/models";
-import { ModelSchema, ModelWrite } from "./schema";
+import { modelRecord, ModelSchema } from "../../services/records/models";
+import { ModelWrite } from "./schema";
 
 export const registerCreateModel = (r: Router, k: ModelKindRoute) =>
   r.openapi(
@@ -26,11 +24,7 @@ export const registerCreateModel = (r: Router, k: ModelKindRoute) =>
       const { apiKey, ...body } = c.req.valid("json");
       const values = { ...body, baseUrl: body.baseUrl ?? null, dimensions: body.dimensions ?? null };
       checkModelRules(k.kind, values);
-      const apiKeyEncrypted = apiKey ? await encryptSecret(apiKey, c.env.ENCRYPTION_KEY) : null;
-      const [row] = await c.var.db
-        .insert(models)
-        .values({ ...values, kind: k.kind, organizationId: access.organizationId, apiKeyEncrypted })
-        .returning();
+      const row = await createModel(c.var.db, c.env, access.organizationId, k.kind, values, apiKey);
       return c.json(await modelRecord(row, c.env), 201);
     },
   );

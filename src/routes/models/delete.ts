@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { models } from "../../db/schema";
 import { badRequest } from "../../lib/errors";
 import { currentAccess, requireOwner } from "../../services/access";
-import { assistantsUsingModel, getOwnModel } from "../../services/models";
+import { assistantsUsingModel, deleteModel, getOwnModel } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
 
 export const registerDeleteModel = (r: Router, k: ModelKindRoute) =>
@@ -32,7 +30,7 @@ export const registerDeleteModel = (r: Router, k: ModelKindRoute) =>
           "model_in_use",
         );
       }
-      await c.var.db.delete(models).where(eq(models.id, row.id));
+      await deleteModel(c.var.db, row.id);
       return c.body(null, 204);
     },
   );

@@ -5,8 +5,7 @@ import { notFound } from "../../lib/errors";
 import { currentAccess } from "../../services/access";
 import { getModel } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { modelRecord } from "../../services/records/models";
-import { ModelSchema } from "./schema";
+import { modelRecord, ModelSchema } from "../../services/records/models";
 
 export const registerGetModel = (r: Router, k: ModelKindRoute) =>
   r.openapi(

@@ -1,14 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { models } from "../../db/schema";
 import { currentAccess } from "../../services/access";
-import { usableBy } from "../../services/models";
+import { listModels } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { modelRecord } from "../../services/records/models";
-import { ModelSchema } from "./schema";
+import { modelRecord, ModelSchema } from "../../services/records/models";
 
 const ModelPage = pageOf(ModelSchema, "ModelPage");
 
@@ -26,18 +23,8 @@ export const registerListModels = (r: Router, k: ModelKindRoute) =>
     async (c) => {
       const access = await currentAccess(c);
       const p = pageParams(c.req.valid("query"));
-      const where = and(eq(models.kind, k.kind), usableBy(access.organizationId));
-      const [[{ n }], rows] = await Promise.all([
-        c.var.db.select({ n: count() }).from(models).where(where),
-        c.var.db
-          .select()
-          .from(models)
-          .where(where)
-          .orderBy(sql`${models.organizationId} is not null`, asc(models.createdAt), asc(models.id))
-          .limit(p.limit)
-          .offset(p.offset),
-      ]);
-      const results = await Promise.all(rows.map((row) => modelRecord(row, c.env)));
-      return c.json(pageResponse(c, p, n, results), 200);
+      const page = await listModels(c.var.db, access.organizationId, k.kind, p);
+      const results = await Promise.all(page.items.map((row) => modelRecord(row, c.env)));
+      return c.json(pageResponse(c, p, page.count, results), 200);
     },
   );

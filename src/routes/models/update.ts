@@ -1,14 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { models } from "../../db/schema";
-import { encryptSecret } from "../../lib/crypto";
 import { currentAccess, requireOwner } from "../../services/access";
-import { checkModelRules, getOwnModel } from "../../services/models";
+import { checkModelRules, getOwnModel, updateModel } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { modelRecord } from "../../services/records/models";
-import { ModelPatch, ModelSchema } from "./schema";
+import { modelRecord, ModelSchema } from "../../services/records/models";
+import { ModelPatch } from "./schema";
 
 export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
   r.openapi(
@@ -33,13 +30,7 @@ export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
         baseUrl: merged.baseUrl ?? null,
         dimensions: merged.dimensions ?? null,
       });
-      const apiKeyEncrypted =
-        apiKey === undefined ? undefined : apiKey === null ? null : await encryptSecret(apiKey, c.env.ENCRYPTION_KEY);
-      const [row] = await c.var.db
-        .update(models)
-        .set({ ...body, apiKeyEncrypted, updatedAt: Date.now() })
-        .where(eq(models.id, current.id))
-        .returning();
+      const row = await updateModel(c.var.db, c.env, current.id, body, apiKey);
       return c.json(await modelRecord(row, c.env), 200);
     },
   );

@@ -1,14 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { conflict, forbidden, isUniqueViolation } from "../../lib/errors";
+import { forbidden } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
-import { skills } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { checkAttachedTools, checkSkillGroups, skillLinkStatements } from "../../services/skills/write";
+import { insertSkill } from "../../services/skills/store";
+import { checkAttachedTools, checkSkillGroups } from "../../services/skills/write";
 import { skillView } from "../../services/skills/views";
-import { skillRecord } from "../../services/records/skills";
-import { SKILLS_TAG, SkillCreate, SkillSchema } from "./schema";
+import { skillRecord, SkillSchema } from "../../services/records/skills";
+import { SKILLS_TAG, SkillCreate } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -38,27 +38,19 @@ export const registerCreateSkill = (r: Router) =>
           body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id),
           true,
         );
-    const id = uuidv7();
-    try {
-      const [[row]] = await db.batch([
-        db
-          .insert(skills)
-          .values({
-            id,
-            organizationId: body.isGlobal ? null : access.organizationId,
-            createdById: c.var.principal.userId,
-            name: body.name,
-            description: body.description,
-            whenToUse: body.whenToUse ?? "",
-            instructions: body.instructions ?? "",
-            source: "manual",
-          })
-          .returning(),
-        ...skillLinkStatements(db, id, { groupIds, toolIds }, false),
-      ]);
-      return c.json(skillRecord(await skillView(db, access, c.var.principal.isStaff, row)), 201);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`A skill named "${body.name}" already exists.`);
-      throw err;
-    }
+    const row = await insertSkill(
+      db,
+      {
+        id: uuidv7(),
+        organizationId: body.isGlobal ? null : access.organizationId,
+        createdById: c.var.principal.userId,
+        name: body.name,
+        description: body.description,
+        whenToUse: body.whenToUse ?? "",
+        instructions: body.instructions ?? "",
+        source: "manual",
+      },
+      { groupIds, toolIds },
+    );
+    return c.json(skillRecord(await skillView(db, access, c.var.principal.isStaff, row)), 201);
   });

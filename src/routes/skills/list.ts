@@ -1,15 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, count, desc, or } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { contains } from "../../lib/sql";
-import { skills } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { visibleSkillsCondition } from "../../services/skills/access";
+import { listSkills } from "../../services/skills/store";
 import { skillViews } from "../../services/skills/views";
-import { skillListRecord } from "../../services/records/skills";
-import { SKILLS_TAG, SkillListItem, SkillListQuery } from "./schema";
+import { skillListRecord, SkillListItem } from "../../services/records/skills";
+import { SKILLS_TAG, SkillListQuery } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -30,26 +27,7 @@ export const registerListSkills = (r: Router) =>
     requirePermission(access, "skill.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const where = and(
-      visibleSkillsCondition(access),
-      q.search
-        ? or(
-            contains(skills.name, q.search),
-            contains(skills.description, q.search),
-            contains(skills.whenToUse, q.search),
-          )
-        : undefined,
-    );
-    const [[{ n }], rows] = await Promise.all([
-      db.select({ n: count() }).from(skills).where(where),
-      db
-        .select()
-        .from(skills)
-        .where(where)
-        .orderBy(desc(skills.createdAt), desc(skills.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    const views = await skillViews(db, access, c.var.principal.isStaff, rows);
-    return c.json(pageResponse(c, p, n, views.map(skillListRecord)), 200);
+    const page = await listSkills(db, access, q.search, p);
+    const views = await skillViews(db, access, c.var.principal.isStaff, page.items);
+    return c.json(pageResponse(c, p, page.count, views.map(skillListRecord)), 200);
   });

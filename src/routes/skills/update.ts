@@ -1,15 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { conflict, forbidden, isUniqueViolation } from "../../lib/errors";
-import { skillGroups, skills } from "../../db/schema";
+import { forbidden } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { canManageSkill, getSkillForRead } from "../../services/skills/access";
-import { checkAttachedTools, checkSkillGroups, skillLinkStatements } from "../../services/skills/write";
+import { skillGroupIds, updateSkill } from "../../services/skills/store";
+import { checkAttachedTools, checkSkillGroups } from "../../services/skills/write";
 import { skillView } from "../../services/skills/views";
-import { skillRecord } from "../../services/records/skills";
-import { SKILLS_TAG, SkillPatch, SkillSchema, SkillWrite } from "./schema";
+import { skillRecord, SkillSchema } from "../../services/records/skills";
+import { SKILLS_TAG, SkillPatch, SkillWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({
@@ -40,10 +39,6 @@ export function registerUpdateSkill(r: Router) {
         access,
         body.attachedToolIds === undefined ? undefined : (body.attachedToolIds ?? []),
       );
-      const linked = await db
-        .select({ id: skillGroups.groupId })
-        .from(skillGroups)
-        .where(eq(skillGroups.skillId, current.id));
       const groupIds =
         current.organizationId === null || body.groups === undefined
           ? undefined
@@ -52,7 +47,7 @@ export function registerUpdateSkill(r: Router) {
               access,
               (body.groups ?? []).map((g) => g.id),
               false,
-              linked.map((g) => g.id),
+              await skillGroupIds(db, current.id),
             );
       const values = Object.fromEntries(
         Object.entries({
@@ -62,20 +57,8 @@ export function registerUpdateSkill(r: Router) {
           instructions: body.instructions === null ? "" : body.instructions,
         }).filter(([, v]) => v !== undefined),
       );
-      try {
-        const [[row]] = await db.batch([
-          db
-            .update(skills)
-            .set({ ...values, updatedAt: Date.now() })
-            .where(eq(skills.id, current.id))
-            .returning(),
-          ...skillLinkStatements(db, current.id, { groupIds, toolIds }, true),
-        ]);
-        return c.json(skillRecord(await skillView(db, access, c.var.principal.isStaff, row)), 200);
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(`A skill named "${body.name}" already exists.`);
-        throw err;
-      }
+      const row = await updateSkill(db, current.id, values, { groupIds, toolIds });
+      return c.json(skillRecord(await skillView(db, access, c.var.principal.isStaff, row)), 200);
     });
   }
 }

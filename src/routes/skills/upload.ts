@@ -1,21 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq, isNull } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { ApiError, badRequest, conflict, fieldError, forbidden, isUniqueViolation } from "../../lib/errors";
-import { uuidv7 } from "../../lib/ids";
-import { chunk } from "../../lib/sql";
-import { skillResources, skills } from "../../db/schema";
+import { ApiError, badRequest, fieldError, forbidden } from "../../lib/errors";
 import { acceptOnly } from "../../middleware/content-type";
 import { currentAccess, requirePermission } from "../../services/access";
 import { readSkillPackage, SKILL_LIMITS, SkillPackageError } from "../../services/skills/package";
-import {
-  checkAttachedTools,
-  checkSkillGroups,
-  parseToolIdList,
-  skillLinkStatements,
-} from "../../services/skills/write";
-import { skillObjectKey } from "../../services/skills/storage";
+import { requireFreeSkillName, storeSkillPackage } from "../../services/skills/store";
+import { checkAttachedTools, checkSkillGroups, parseToolIdList } from "../../services/skills/write";
 import { SKILLS_TAG, SkillUploadForm, SkillUploadResult } from "./schema";
 
 const route = createRoute({
@@ -71,66 +62,16 @@ export const registerUploadSkill = (r: Router) =>
       ? undefined
       : await checkSkillGroups(db, access, groupField === undefined ? undefined : parseIdList(groupField), true);
     const organizationId = isGlobal ? null : access.organizationId;
-    const [taken] = await db
-      .select({ id: skills.id })
-      .from(skills)
-      .where(
-        and(
-          organizationId ? eq(skills.organizationId, organizationId) : isNull(skills.organizationId),
-          eq(skills.name, pkg.name),
-        ),
-      );
-    if (taken) throw conflict(`A skill named "${pkg.name}" already exists.`);
-
-    const id = uuidv7();
-    const now = Date.now();
+    await requireFreeSkillName(db, organizationId, pkg.name);
     const filename = (file.name.split(/[\\/]/).pop() ?? "").trim().slice(0, 255) || "skill.zip";
-    const packageKey = skillObjectKey(organizationId, id, "package", filename);
-    const resources = pkg.resources.map((res) => ({
-      id: uuidv7(),
-      skillId: id,
-      path: res.path,
-      objectKey: skillObjectKey(organizationId, id, "files", res.path),
-      size: res.bytes.byteLength,
-      mimeType: res.mimeType,
-      createdAt: now,
-    }));
-    const written: string[] = [];
-    try {
-      await c.env.FILES.put(packageKey, bytes, { httpMetadata: { contentType: "application/zip" } });
-      written.push(packageKey);
-      for (const [i, res] of pkg.resources.entries()) {
-        await c.env.FILES.put(resources[i].objectKey, res.bytes, { httpMetadata: { contentType: res.mimeType } });
-        written.push(resources[i].objectKey);
-      }
-      await db.batch([
-        db.insert(skills).values({
-          id,
-          organizationId,
-          createdById: c.var.principal.userId,
-          name: pkg.name,
-          description: pkg.description,
-          whenToUse: pkg.whenToUse,
-          instructions: pkg.instructions,
-          source: "upload",
-          packageKey,
-          packageName: filename,
-          packageSize: bytes.byteLength,
-          packageUploadedAt: now,
-          createdAt: now,
-          updatedAt: now,
-        }),
-        // A resource row has 7 columns: 10 rows stay under D1's 100 bound parameters.
-        ...chunk(resources, 10).map((part) => db.insert(skillResources).values(part)),
-        ...skillLinkStatements(db, id, { groupIds, toolIds }, false),
-      ]);
-    } catch (err) {
-      // Nothing half-written: the objects go when the rows could not be stored.
-      await Promise.allSettled(chunk(written, 500).map((keys) => c.env.FILES.delete(keys)));
-      if (isUniqueViolation(err)) throw conflict(`A skill named "${pkg.name}" already exists.`);
-      throw err;
-    }
-    const count = resources.length;
+    const { id, resourceCount: count } = await storeSkillPackage(c.env, db, {
+      organizationId,
+      createdById: c.var.principal.userId,
+      filename,
+      bytes,
+      pkg,
+      links: { groupIds, toolIds },
+    });
     return c.json(
       {
         id,

@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess } from "../../services/access";
+import { currentAccess, requirePermission } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
 import { getRecordForRead } from "../../services/tools/execution-records";
-import { toolExecutionRecord } from "../../services/records/tool-execution-records";
-import { RECORDS_TAG, RecordSchema, ToolPkIdParams } from "./schema";
+import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
+import { RECORDS_TAG, ToolPkIdParams } from "./schema";
 
 const all = createRoute({
   method: "get",
@@ -14,7 +14,7 @@ const all = createRoute({
   summary: "Get a tool execution record",
   description: "Needs `tool.view` and a record you can see.",
   request: { params: IdParams },
-  responses: { 200: json(RecordSchema, "The record"), ...errorResponses(403, 404) },
+  responses: { 200: json(ToolExecutionRecordSchema, "The record"), ...errorResponses(403, 404) },
 });
 
 const ofTool = createRoute({
@@ -24,12 +24,13 @@ const ofTool = createRoute({
   summary: "Get an execution record of one tool",
   description: "Needs `tool.view`; 404 unless the record is a call of the tool in the path and you can see both.",
   request: { params: ToolPkIdParams },
-  responses: { 200: json(RecordSchema, "The record"), ...errorResponses(403, 404) },
+  responses: { 200: json(ToolExecutionRecordSchema, "The record"), ...errorResponses(403, 404) },
 });
 
 export function registerGetRecord(r: Router) {
   r.openapi(all, async (c) => {
     const access = await currentAccess(c);
+    requirePermission(access, "tool.view");
     return c.json(
       toolExecutionRecord(await getRecordForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id)),
       200,
@@ -37,6 +38,7 @@ export function registerGetRecord(r: Router) {
   });
   r.openapi(ofTool, async (c) => {
     const access = await currentAccess(c);
+    requirePermission(access, "tool.view");
     const { toolPk, id } = c.req.valid("param");
     const tool = await getToolForRead(c.var.db, access, toolPk);
     return c.json(

@@ -1,25 +1,19 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, count, desc } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { toolExecutionRecords } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
-import {
-  recordFilterCondition,
-  visibleRecordsCondition,
-  type RecordFilters,
-} from "../../services/tools/execution-records";
-import { toolExecutionRecord } from "../../services/records/tool-execution-records";
-import { RECORDS_TAG, RecordListQuery, RecordSchema, ToolPkParams } from "./schema";
+import { listToolExecutionRecords, type RecordFilters } from "../../services/tools/execution-records";
+import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
+import { RECORDS_TAG, RecordListQuery, ToolPkParams } from "./schema";
 
 const DESCRIPTION =
   "Needs `tool.view`. Newest first. Owners see every call in the organization; other members the calls of tools they can see. " +
   "Filters: chatbot, tool, toolType, status, query (assistant name, tool name or message text), startDate and endDate (UTC days, inclusive).";
-const page = pageOf(RecordSchema, "ToolExecutionRecordPage");
+const page = pageOf(ToolExecutionRecordSchema, "ToolExecutionRecordPage");
 
 const all = createRoute({
   method: "get",
@@ -47,18 +41,8 @@ async function listRecords(c: Context<AppEnv>, q: RecordFilters & { page: number
   requirePermission(access, "tool.view");
   if (toolPk) await getToolForRead(db, access, toolPk);
   const p = pageParams(q);
-  const where = and(visibleRecordsCondition(access, c.var.principal.userId), recordFilterCondition(q, toolPk));
-  const [[{ n }], rows] = await Promise.all([
-    db.select({ n: count() }).from(toolExecutionRecords).where(where),
-    db
-      .select()
-      .from(toolExecutionRecords)
-      .where(where)
-      .orderBy(desc(toolExecutionRecords.createdAt), desc(toolExecutionRecords.id))
-      .limit(p.limit)
-      .offset(p.offset),
-  ]);
-  return pageResponse(c, p, n, rows.map(toolExecutionRecord));
+  const page = await listToolExecutionRecords(db, access, c.var.principal.userId, q, toolPk, p);
+  return pageResponse(c, p, page.count, page.items.map(toolExecutionRecord));
 }
 
 export function registerListRecords(r: Router) {

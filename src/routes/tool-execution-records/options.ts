@@ -1,13 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { chatbots, toolExecutionRecords, tools } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
-import { visibleRecordsCondition } from "../../services/tools/execution-records";
+import { recordOptions } from "../../services/tools/execution-records";
 import { ChatbotOption, RECORDS_TAG, ToolOption, ToolPkParams } from "./schema";
 
 type Kind = "chatbots" | "tools";
@@ -36,25 +34,7 @@ async function options(c: Context<AppEnv>, kind: Kind, toolPk?: string) {
   const access = await currentAccess(c);
   requirePermission(access, "tool.view");
   if (toolPk) await getToolForRead(db, access, toolPk);
-  const where = and(
-    visibleRecordsCondition(access, c.var.principal.userId),
-    toolPk ? eq(toolExecutionRecords.toolId, toolPk) : undefined,
-  );
-  if (kind === "chatbots") {
-    return db
-      .selectDistinct({ id: chatbots.id, name: chatbots.name })
-      .from(toolExecutionRecords)
-      .innerJoin(chatbots, eq(chatbots.id, toolExecutionRecords.chatbotId))
-      .where(and(where, isNotNull(toolExecutionRecords.chatbotId)))
-      .orderBy(asc(chatbots.name), asc(chatbots.id));
-  }
-  return db
-    .selectDistinct({ id: tools.id, name: tools.name, displayName: tools.displayName, toolType: tools.toolType })
-    .from(toolExecutionRecords)
-    .innerJoin(tools, eq(tools.id, toolExecutionRecords.toolId))
-    .where(where)
-    .orderBy(asc(tools.displayName), asc(tools.id))
-    .then((rows) => rows.map((t) => ({ ...t, name: t.name ?? "" })));
+  return recordOptions(db, access, c.var.principal.userId, kind, toolPk);
 }
 
 export function registerRecordOptions(r: Router) {

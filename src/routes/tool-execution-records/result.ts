@@ -1,14 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { badRequest } from "../../lib/errors";
-import { toolExecutionRecords } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { getRecordForRead } from "../../services/tools/execution-records";
-import { toolExecutionRecord } from "../../services/records/tool-execution-records";
+import { completeDesktopCall, getRecordForRead } from "../../services/tools/execution-records";
+import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
 import { conversationObject } from "../../services/conversations";
-import { DesktopResultBody, RECORDS_TAG, RecordSchema } from "./schema";
+import { DesktopResultBody, RECORDS_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -21,7 +19,7 @@ const route = createRoute({
     "When it is the last pending call of its reply, the assistant continues that reply in a new message (asynchronously: " +
     "it appears in the message list and goes out through webhooks); otherwise the conversation's next message reads the results.",
   request: { params: IdParams, ...jsonBody(DesktopResultBody) },
-  responses: { 200: json(RecordSchema, "The completed record"), ...errorResponses(400, 403, 404) },
+  responses: { 200: json(ToolExecutionRecordSchema, "The completed record"), ...errorResponses(400, 403, 404) },
 });
 
 export const registerDesktopResult = (r: Router) =>
@@ -39,31 +37,18 @@ export const registerDesktopResult = (r: Router) =>
       throw badRequest("Only a pending desktop tool call takes a result.");
     const body = c.req.valid("json");
     const status = body.status ?? (body.error ? "failure" : "success");
-    const [row] = await db
-      .update(toolExecutionRecords)
-      .set({
-        status,
-        output: (body.output ?? null) as never,
-        error: body.error ?? null,
-        durationMs: Date.now() - record.createdAt,
-        updatedAt: Date.now(),
-      })
-      .where(and(eq(toolExecutionRecords.id, record.id), eq(toolExecutionRecords.status, "pending")))
-      .returning();
+    const { row, lastOfReply } = await completeDesktopCall(db, record, {
+      status,
+      output: body.output ?? null,
+      error: body.error ?? null,
+    });
     if (!row) throw badRequest("Only a pending desktop tool call takes a result.");
     // The last result of a reply's desktop calls lets the reply continue (its conversation's object).
-    if (row.messageId && row.conversationId) {
-      const [waiting] = await db
-        .select({ id: toolExecutionRecords.id })
-        .from(toolExecutionRecords)
-        .where(and(eq(toolExecutionRecords.messageId, row.messageId), eq(toolExecutionRecords.status, "pending")))
-        .limit(1);
-      if (!waiting)
-        c.executionCtx.waitUntil(
-          conversationObject(c.env, row.conversationId)
-            .resume(row.conversationId, row.messageId)
-            .catch((err) => console.error(String(err))),
-        );
-    }
+    if (lastOfReply && row.messageId && row.conversationId)
+      c.executionCtx.waitUntil(
+        conversationObject(c.env, row.conversationId)
+          .resume(row.conversationId, row.messageId)
+          .catch((err) => console.error(String(err))),
+      );
     return c.json(toolExecutionRecord(row), 200);
   });

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { TOOL_EXECUTION_STATUSES, TOOL_TYPES } from "../../db/schema";
-import { Timestamp, uuidParam } from "../../lib/openapi";
+import { uuidParam } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
+import { TOOL_EXECUTION_STATUSES, TOOL_TYPES } from "../../services/records/tool-execution-records";
 
 export const RECORDS_TAG = "Tool execution records";
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
@@ -12,45 +12,6 @@ const date = (description: string) =>
     .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "Not a date")
     .optional()
     .openapi({ description, example: "2026-01-31" });
-
-export const RecordSchema = z
-  .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    chatbot: z
-      .object({
-        id: z.string().nullable().openapi({ example: EXAMPLE_ID }),
-        name: z.string().openapi({ example: "Support assistant" }),
-      })
-      .openapi({ description: "The assistant that called" }),
-    tool: z
-      .object({
-        id: z
-          .string()
-          .nullable()
-          .openapi({ description: "null for built-in tools such as knowledge search", example: EXAMPLE_ID }),
-        name: z.string().openapi({ example: "get_weather" }),
-        displayName: z.string().openapi({ example: "Weather" }),
-        toolType: z.string().openapi({
-          description:
-            "api, function, mcp, desktop, flex, quick_reply; knowledge (the built-in search), skill (use_skill, read_skill_resource) or sql (query_database)",
-          example: "api",
-        }),
-      })
-      .openapi({ description: "The tool called" }),
-    conversation: z.string().nullable().openapi({ example: EXAMPLE_ID }),
-    message: z.string().nullable().openapi({ description: "The assistant message of the reply", example: EXAMPLE_ID }),
-    status: z.enum(TOOL_EXECUTION_STATUSES).openapi({ example: "success" }),
-    input: z
-      .record(z.string(), z.unknown())
-      .openapi({ description: "Arguments the model gave", example: { city: "Paris" } }),
-    output: z
-      .unknown()
-      .openapi({ description: "What the tool returned (string or object)", example: { temperature: 21 } }),
-    error: z.string().nullable().openapi({ example: null }),
-    durationMs: z.number().int().nullable().openapi({ example: 42 }),
-    createdAt: Timestamp,
-  })
-  .openapi("ToolExecutionRecord");
 
 export const RecordListQuery = PageQuery.extend({
   chatbot: z.uuid().optional().openapi({ description: "Only calls by this assistant", example: EXAMPLE_ID }),

@@ -1,14 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { conflict, forbidden, isUniqueViolation } from "../../lib/errors";
+import { forbidden } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
-import { tools } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { checkToolGroups, checkToolRules, groupLinkStatements, toolColumns } from "../../services/tools/write";
+import { insertTool } from "../../services/tools/store";
+import { checkToolGroups, checkToolRules, toolColumns } from "../../services/tools/write";
 import { toolView } from "../../services/tools/views";
-import { toolRecord } from "../../services/records/tools";
-import { TOOLS_TAG, ToolSchema, ToolWrite } from "./schema";
+import { toolRecord, ToolSchema } from "../../services/records/tools";
+import { TOOLS_TAG, ToolWrite } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -53,23 +53,15 @@ export const registerCreateTool = (r: Router) =>
     };
     await checkToolRules(c.env, candidate);
     const groupIds = body.isGlobal ? undefined : await checkToolGroups(db, access, body, true);
-    const id = uuidv7();
-    try {
-      const [[row]] = await db.batch([
-        db
-          .insert(tools)
-          .values({
-            ...candidate,
-            id,
-            organizationId: body.isGlobal ? null : access.organizationId,
-            createdById: c.var.principal.userId,
-          })
-          .returning(),
-        ...groupLinkStatements(db, id, groupIds, false),
-      ]);
-      return c.json(toolRecord(await toolView(db, access, c.var.principal.isStaff, row)), 201);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`A tool named "${candidate.name}" already exists.`);
-      throw err;
-    }
+    const row = await insertTool(
+      db,
+      {
+        ...candidate,
+        id: uuidv7(),
+        organizationId: body.isGlobal ? null : access.organizationId,
+        createdById: c.var.principal.userId,
+      },
+      groupIds,
+    );
+    return c.json(toolRecord(await toolView(db, access, c.var.principal.isStaff, row)), 201);
   });

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess } from "../../services/access";
+import { currentAccess, requirePermission } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
 import { revokeMemberCredential } from "../../services/mcp/credentials";
 import { TOOLS_TAG } from "./schema";
@@ -19,6 +19,7 @@ const route = createRoute({
 export const registerDeleteToolCredential = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
+    requirePermission(access, "tool.view");
     const tool = await getToolForRead(c.var.db, access, c.req.valid("param").id);
     await revokeMemberCredential(c.var.db, access.organizationId, access.memberId, { toolId: tool.id });
     return c.body(null, 204);

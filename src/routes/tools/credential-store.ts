@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { ms } from "../../lib/time";
-import { currentAccess } from "../../services/access";
+import { currentAccess, requirePermission } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
 import { checkHeaders } from "../../services/mcp/connectors";
 import { storeMemberCredential } from "../../services/mcp/credentials";
@@ -26,6 +26,7 @@ const route = createRoute({
 export const registerStoreToolCredential = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
+    requirePermission(access, "tool.view");
     const tool = await getToolForRead(c.var.db, access, c.req.valid("param").id);
     if (tool.toolType !== "mcp") throw fieldError("id", "Only mcp tools take personal credentials.");
     const { headers } = c.req.valid("json");

@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { forbidden } from "../../lib/errors";
-import { tools } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { canManageTool, getToolForRead } from "../../services/tools/access";
+import { deleteTool } from "../../services/tools/store";
 import { TOOLS_TAG } from "./schema";
 
 const route = createRoute({
@@ -26,6 +25,6 @@ export const registerDeleteTool = (r: Router) =>
     const row = await getToolForRead(c.var.db, access, c.req.valid("param").id);
     if (!canManageTool(access, row, c.var.principal.isStaff))
       throw forbidden("Only platform staff can delete global tools.");
-    await c.var.db.delete(tools).where(eq(tools.id, row.id));
+    await deleteTool(c.var.db, row.id);
     return c.body(null, 204);
   });

@@ -1,15 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, count, desc, eq, isNull, ne, or } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { contains } from "../../lib/sql";
-import { tools } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { visibleToolsCondition } from "../../services/tools/access";
+import { listTools } from "../../services/tools/store";
 import { toolViews } from "../../services/tools/views";
-import { toolRecord } from "../../services/records/tools";
-import { TOOLS_TAG, ToolListQuery, ToolSchema } from "./schema";
+import { toolRecord, ToolSchema } from "../../services/records/tools";
+import { TOOLS_TAG, ToolListQuery } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -30,23 +27,7 @@ export const registerListTools = (r: Router) =>
     requirePermission(access, "tool.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const where = and(
-      visibleToolsCondition(access),
-      q.isGlobal === "true" ? isNull(tools.organizationId) : eq(tools.organizationId, access.organizationId),
-      q.clientPlatform === "desktop" ? undefined : ne(tools.toolType, "desktop"),
-      q.toolType ? eq(tools.toolType, q.toolType) : undefined,
-      q.query ? or(contains(tools.name, q.query), contains(tools.displayName, q.query)) : undefined,
-    );
-    const [[{ n }], rows] = await Promise.all([
-      db.select({ n: count() }).from(tools).where(where),
-      db
-        .select()
-        .from(tools)
-        .where(where)
-        .orderBy(desc(tools.createdAt), desc(tools.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    const views = await toolViews(db, access, c.var.principal.isStaff, rows);
-    return c.json(pageResponse(c, p, n, views.map(toolRecord)), 200);
+    const page = await listTools(db, access, q, p);
+    const views = await toolViews(db, access, c.var.principal.isStaff, page.items);
+    return c.json(pageResponse(c, p, page.count, views.map(toolRecord)), 200);
   });

@@ -1,73 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { HTTP_METHODS, TOOL_TYPES } from "../../db/schema";
-import { IdName, IdRef, Timestamp } from "../../lib/openapi";
+import { IdRef } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
+import { HTTP_METHODS, PARAMETERS_EXAMPLE as PARAMETERS, TOOL_TYPES } from "../../services/records/tools";
 
 export const TOOLS_TAG = "Tools";
-const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const object = () => z.record(z.string(), z.unknown());
-const PARAMETERS = {
-  type: "object",
-  properties: { city: { type: "string", description: "City name" } },
-  required: ["city"],
-};
-
-export const ToolSchema = z
-  .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z
-      .string()
-      .nullable()
-      .openapi({ description: "Function name the model calls (null for MCP tools)", example: "get_weather" }),
-    displayName: z.string().openapi({ description: "Name shown to users", example: "Weather" }),
-    description: z.string().openapi({ description: "Shown to users", example: "Current weather of a city" }),
-    prompt: z
-      .string()
-      .openapi({ description: "What the model is told about the tool; empty: the description", example: "" }),
-    toolType: z.enum(TOOL_TYPES).openapi({ example: "api" }),
-    apiUrl: z
-      .string()
-      .nullable()
-      .openapi({ description: "api tools: the URL called", example: "https://api.example.com/weather" }),
-    httpMethod: z.enum(HTTP_METHODS).nullable().openapi({ description: "api tools: the method", example: "get" }),
-    rawHeaders: object()
-      .nullable()
-      .openapi({ description: "api tools: headers sent with each call", example: { "X-Api-Key": "..." } }),
-    rawParametersSchema: object()
-      .nullable()
-      .openapi({ description: "JSON Schema of the arguments the model fills", example: PARAMETERS }),
-    mcpAllowedTools: z
-      .unknown()
-      .nullable()
-      .openapi({ description: "mcp tools: which remote tools the model sees", example: null }),
-    functionCode: z
-      .string()
-      .nullable()
-      .openapi({ description: "function tools: JavaScript defining main(args)", example: null }),
-    mcpUrl: z.string().nullable().openapi({ description: "mcp tools: the server URL", example: null }),
-    rawMcpHeader: object().nullable().openapi({ description: "mcp tools: default headers", example: null }),
-    flexTemplateJson: object()
-      .nullable()
-      .openapi({ description: "flex tools: the flex message with {{placeholders}}", example: null }),
-    flexSchema: object()
-      .nullable()
-      .openapi({ description: "flex tools: field path to the prompt the model answers", example: null }),
-    quickReplyConfig: object()
-      .nullable()
-      .openapi({ description: "quick_reply tools: {mode: static|dynamic, items}", example: null }),
-    groups: z.array(IdName).openapi({ description: "Groups whose members may see and use it" }),
-    organization: z
-      .string()
-      .nullable()
-      .openapi({ description: "Owning organization; null for a global tool", example: EXAMPLE_ID }),
-    createdBy: z.union([IdName, z.null()]).openapi({ description: "The user who created it" }),
-    isGlobal: z.boolean().openapi({ description: "Offered to every organization by the platform", example: false }),
-    canUpdate: z.boolean().openapi({ example: true }),
-    canDelete: z.boolean().openapi({ example: true }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
-  .openapi("Tool");
 
 const str = (max: number, description: string, example: string | null) =>
   z.string().max(max).nullable().optional().openapi({ description, example });

@@ -1,15 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { conflict, fieldError, forbidden, isUniqueViolation } from "../../lib/errors";
-import { toolGroups, tools } from "../../db/schema";
+import { fieldError, forbidden } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { canManageTool, getToolForRead } from "../../services/tools/access";
-import { checkToolGroups, checkToolRules, groupLinkStatements, toolColumns } from "../../services/tools/write";
+import { toolGroupIds, updateTool } from "../../services/tools/store";
+import { checkToolGroups, checkToolRules, toolColumns } from "../../services/tools/write";
 import { toolView } from "../../services/tools/views";
-import { toolRecord } from "../../services/records/tools";
-import { TOOLS_TAG, ToolPatch, ToolSchema, ToolWrite } from "./schema";
+import { toolRecord, ToolSchema } from "../../services/records/tools";
+import { TOOLS_TAG, ToolPatch, ToolWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({
@@ -40,34 +39,12 @@ export function registerUpdateTool(r: Router) {
       const columns = toolColumns(body);
       const merged = { ...current, ...columns };
       await checkToolRules(c.env, merged);
-      const linked = await db
-        .select({ id: toolGroups.groupId })
-        .from(toolGroups)
-        .where(eq(toolGroups.toolId, current.id));
       const groupIds =
         current.organizationId === null
           ? undefined
-          : await checkToolGroups(
-              db,
-              access,
-              body,
-              false,
-              linked.map((g) => g.id),
-            );
-      try {
-        const [[row]] = await db.batch([
-          db
-            .update(tools)
-            .set({ ...columns, updatedAt: Date.now() })
-            .where(eq(tools.id, current.id))
-            .returning(),
-          ...groupLinkStatements(db, current.id, groupIds, true),
-        ]);
-        return c.json(toolRecord(await toolView(db, access, c.var.principal.isStaff, row)), 200);
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(`A tool named "${merged.name}" already exists.`);
-        throw err;
-      }
+          : await checkToolGroups(db, access, body, false, await toolGroupIds(db, current.id));
+      const row = await updateTool(db, current.id, columns, groupIds, merged.name);
+      return c.json(toolRecord(await toolView(db, access, c.var.principal.isStaff, row)), 200);
     });
   }
 }

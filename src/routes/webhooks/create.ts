@@ -1,12 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { webhooks } from "../../db/schema";
-import { uuidv7 } from "../../lib/ids";
 import { currentAccess, requirePermission } from "../../services/access";
-import { checkWebhookRules, getWebhook, requireInbox, sealSecretToken } from "../../services/webhooks/config";
-import { webhookRecord } from "../../services/records/webhooks";
-import { InboxParams, WEBHOOKS_TAG, WebhookSchema, WebhookWrite } from "./schema";
+import { checkWebhookRules, getWebhook, insertWebhook, requireInbox } from "../../services/webhooks/config";
+import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
+import { InboxParams, WEBHOOKS_TAG, WebhookWrite } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -36,22 +34,24 @@ export const registerCreateWebhook = (r: Router) =>
       direction: body.direction,
       conversationEvents,
     });
-    const id = uuidv7();
-    await c.var.db.insert(webhooks).values({
-      id,
-      organizationId: access.organizationId,
-      inboxId: inbox.id,
-      name: body.name,
-      direction: body.direction,
-      isEnabled: body.isEnabled ?? true,
-      retryFailedDeliveries: body.retryFailedDeliveries ?? false,
-      conversationEvents,
-      url: body.url,
-      method: body.method ?? "POST",
-      headers: body.headers ?? {},
-      templatePreset,
-      customTemplate: body.customTemplate ?? null,
-      secretTokenSealed: (await sealSecretToken(secretToken, c.env)) ?? null,
-    });
+    const id = await insertWebhook(
+      c.var.db,
+      c.env,
+      access.organizationId,
+      inbox.id,
+      {
+        name: body.name,
+        direction: body.direction,
+        isEnabled: body.isEnabled ?? true,
+        retryFailedDeliveries: body.retryFailedDeliveries ?? false,
+        conversationEvents,
+        url: body.url,
+        method: body.method ?? "POST",
+        headers: body.headers ?? {},
+        templatePreset,
+        customTemplate: body.customTemplate ?? null,
+      },
+      secretToken,
+    );
     return c.json(await webhookRecord(await getWebhook(c.var.db, access.organizationId, inbox.id, id), c.env), 201);
   });

@@ -1,10 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, noContent } from "../../lib/openapi";
-import { webhooks } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { getWebhook } from "../../services/webhooks/config";
+import { deleteWebhook, getWebhook } from "../../services/webhooks/config";
 import { WEBHOOKS_TAG, WebhookParams } from "./schema";
 
 const route = createRoute({
@@ -23,8 +21,6 @@ export const registerDeleteWebhook = (r: Router) =>
     requirePermission(access, "webhook.manage");
     const { inboxId, webhookId } = c.req.valid("param");
     const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
-    await c.var.db
-      .delete(webhooks)
-      .where(and(eq(webhooks.id, webhook.id), eq(webhooks.organizationId, access.organizationId)));
+    await deleteWebhook(c.var.db, access.organizationId, webhook.id);
     return c.body(null, 204);
   });

@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getWebhook } from "../../services/webhooks/config";
-import { webhookRecord } from "../../services/records/webhooks";
-import { WEBHOOKS_TAG, WebhookParams, WebhookSchema } from "./schema";
+import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
+import { WEBHOOKS_TAG, WebhookParams } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -1,20 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { and, count, desc, eq } from "drizzle-orm";
+import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { WEBHOOK_DIRECTIONS, webhooks } from "../../db/schema";
+import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess, requirePermission } from "../../services/access";
-import { requireInbox, selectWebhooks } from "../../services/webhooks/config";
-import { webhookRecord } from "../../services/records/webhooks";
-import { InboxParams, WEBHOOKS_TAG, WebhookSchema } from "./schema";
-
-const ListQuery = PageQuery.extend({
-  direction: z
-    .enum(WEBHOOK_DIRECTIONS)
-    .optional()
-    .openapi({ description: "Only webhooks of this direction", example: "outgoing" }),
-});
+import { listWebhooks, requireInbox } from "../../services/webhooks/config";
+import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
+import { InboxParams, WEBHOOKS_TAG, WebhookListQuery } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -22,7 +13,7 @@ const route = createRoute({
   tags: [WEBHOOKS_TAG],
   summary: "List an inbox's webhooks",
   description: "Needs `webhook.manage`. Newest first.",
-  request: { params: InboxParams, query: ListQuery },
+  request: { params: InboxParams, query: WebhookListQuery },
   responses: { 200: json(pageOf(WebhookSchema, "WebhookPage"), "Page of webhooks"), ...errorResponses(400, 403, 404) },
 });
 
@@ -33,19 +24,7 @@ export const registerListWebhooks = (r: Router) =>
     const inbox = await requireInbox(c.var.db, access.organizationId, c.req.valid("param").inboxId);
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const where = and(
-      eq(webhooks.organizationId, access.organizationId),
-      eq(webhooks.inboxId, inbox.id),
-      q.direction ? eq(webhooks.direction, q.direction) : undefined,
-    );
-    const [[{ n }], rows] = await Promise.all([
-      c.var.db.select({ n: count() }).from(webhooks).where(where),
-      selectWebhooks(c.var.db)
-        .where(where)
-        .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    const results = await Promise.all(rows.map((row) => webhookRecord(row, c.env)));
-    return c.json(pageResponse(c, p, n, results), 200);
+    const page = await listWebhooks(c.var.db, access.organizationId, inbox.id, q.direction, p);
+    const results = await Promise.all(page.items.map((row) => webhookRecord(row, c.env)));
+    return c.json(pageResponse(c, p, page.count, results), 200);
   });

@@ -4,8 +4,7 @@ import { Timestamp, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { conflict } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getWebhook } from "../../services/webhooks/config";
-import { enqueueDeliveries } from "../../services/webhooks/emit";
-import { addAttempts } from "../../services/webhooks/redelivery";
+import { addAttempts, queueAttempts } from "../../services/webhooks/redelivery";
 import { WEBHOOKS_TAG, WebhookParams } from "./schema";
 
 const SINCE_FORMS =
@@ -79,19 +78,10 @@ export const registerRedeliverFailedWebhookEvents = (r: Router) =>
       onlyFailed: true,
       since,
     });
-    try {
-      await enqueueDeliveries(c.env, ids);
-    } catch (err) {
-      // The attempts stay pending: the housekeeping cron queues stranded pending deliveries again.
-      console.warn(
-        JSON.stringify({
-          level: "warn",
-          requestId: c.var.requestId,
-          message: "redeliveries not queued",
-          count: ids.length,
-          error: String(err),
-        }),
-      );
-    }
+    await queueAttempts(c.env, ids, {
+      requestId: c.var.requestId,
+      message: "redeliveries not queued",
+      count: ids.length,
+    });
     return c.json({ count: ids.length, since: since === undefined ? null : String(since) }, 202);
   });

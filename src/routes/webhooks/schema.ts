@@ -1,6 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { WEBHOOK_DIRECTIONS, WEBHOOK_METHODS, WEBHOOK_PRESETS } from "../../db/schema";
-import { IdName, Timestamp, uuidParam } from "../../lib/openapi";
+import { uuidParam } from "../../lib/openapi";
+import { PageQuery } from "../../lib/pagination";
+import {
+  WEBHOOK_DIRECTIONS,
+  WEBHOOK_METHODS,
+  WEBHOOK_PRESETS,
+  WebhookDirection as direction,
+} from "../../services/records/webhooks";
 
 export const WEBHOOKS_TAG = "Webhooks";
 export const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
@@ -43,12 +49,6 @@ function headersProblem(headers: Record<string, string>): string | null {
   }
   return null;
 }
-
-const direction = z.enum(WEBHOOK_DIRECTIONS).openapi({
-  description:
-    "`outgoing`: assistant and agent replies; `incoming`: visitor messages; `receive`: calls from an external platform",
-  example: "outgoing",
-});
 
 /** Body of POST and PUT; PATCH takes any subset. Fields left out of PUT or PATCH stay as they are. */
 export const WebhookWrite = z
@@ -129,47 +129,9 @@ export const WebhookWrite = z
 export const WebhookPatch = WebhookWrite.partial().openapi("WebhookPatch");
 export type WebhookChanges = z.infer<typeof WebhookPatch>;
 
-export const WebhookSchema = z
-  .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    inbox: IdName.openapi({
-      description: "The inbox whose messages are pushed",
-      example: { id: EXAMPLE_ID, name: "Website" },
-    }),
-    name: z.string().openapi({ example: "CRM sync" }),
-    direction,
-    isEnabled: z.boolean().openapi({ example: true }),
-    retryFailedDeliveries: z
-      .boolean()
-      .openapi({ description: "Whether failed deliveries are retried on the schedule", example: false }),
-    conversationEvents: z.boolean().openapi({
-      description: "Whether the conversation's lifecycle events are sent too (`conversation.updated`)",
-      example: false,
-    }),
-    disabledAt: Timestamp.nullable().openapi({
-      description:
-        "When the service disabled the webhook because every delivery failed for 3 days; null otherwise (ms since the epoch)",
-      example: null,
-    }),
-    disabledReason: z
-      .string()
-      .nullable()
-      .openapi({ description: "Why the service disabled it, with the last error", example: null }),
-    url: z.string().openapi({ example: "https://hooks.example.com/assistant" }),
-    method: z.enum(WEBHOOK_METHODS).openapi({ example: "POST" }),
-    headers: z
-      .record(z.string(), z.string())
-      .openapi({ description: "Custom headers, names as written", example: { Authorization: "Bearer 123" } }),
-    templatePreset: z.enum(WEBHOOK_PRESETS).openapi({ example: "service_standard" }),
-    customTemplate: z
-      .string()
-      .nullable()
-      .openapi({ description: "Jinja2 template of the `custom` preset", example: null }),
-    hasSecretToken: z
-      .boolean()
-      .openapi({ description: "Whether a secret token is stored (it is never returned)", example: true }),
-    secretTokenPreview: z.string().nullable().openapi({ description: "Masked secret token", example: "my-s…cret" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
-  .openapi("Webhook");
+export const WebhookListQuery = PageQuery.extend({
+  direction: z
+    .enum(WEBHOOK_DIRECTIONS)
+    .optional()
+    .openapi({ description: "Only webhooks of this direction", example: "outgoing" }),
+});

@@ -1,17 +1,15 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { webhooks } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { checkWebhookRules, getWebhook, sealSecretToken } from "../../services/webhooks/config";
-import { webhookRecord } from "../../services/records/webhooks";
-import { WEBHOOKS_TAG, WebhookParams, WebhookPatch, WebhookSchema, WebhookWrite, type WebhookChanges } from "./schema";
+import { checkWebhookRules, getWebhook, updateWebhook } from "../../services/webhooks/config";
+import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
+import { WEBHOOKS_TAG, WebhookParams, WebhookPatch, WebhookWrite, type WebhookChanges } from "./schema";
 
 /** PUT and PATCH: fields left out stay as they are (the secret token too, as it is never shown). */
-async function updateWebhook(c: Context<AppEnv>, inboxId: string, webhookId: string, body: WebhookChanges) {
+async function changeWebhook(c: Context<AppEnv>, inboxId: string, webhookId: string, body: WebhookChanges) {
   const access = await currentAccess(c);
   requirePermission(access, "webhook.manage");
   const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
@@ -24,19 +22,7 @@ async function updateWebhook(c: Context<AppEnv>, inboxId: string, webhookId: str
     direction: changes.direction ?? webhook.direction,
     conversationEvents: changes.conversationEvents ?? webhook.conversationEvents,
   });
-  await c.var.db
-    .update(webhooks)
-    .set({
-      ...changes,
-      headers: changes.headers === null ? {} : changes.headers,
-      secretTokenSealed: await sealSecretToken(secretToken, c.env),
-      // Enabling starts afresh: the service's reason for disabling and the failure run are cleared.
-      ...(changes.isEnabled && !webhook.isEnabled
-        ? { disabledAt: null, disabledReason: null, failingSince: null }
-        : {}),
-      updatedAt: Date.now(),
-    })
-    .where(and(eq(webhooks.id, webhook.id), eq(webhooks.organizationId, access.organizationId)));
+  await updateWebhook(c.var.db, c.env, access.organizationId, webhook, changes, secretToken);
   return webhookRecord(await getWebhook(c.var.db, access.organizationId, inboxId, webhook.id), c.env);
 }
 
@@ -57,11 +43,11 @@ const route = (method: "put" | "patch") =>
 export const registerReplaceWebhook = (r: Router) =>
   r.openapi(route("put"), async (c) => {
     const { inboxId, webhookId } = c.req.valid("param");
-    return c.json(await updateWebhook(c, inboxId, webhookId, c.req.valid("json")), 200);
+    return c.json(await changeWebhook(c, inboxId, webhookId, c.req.valid("json")), 200);
   });
 
 export const registerPatchWebhook = (r: Router) =>
   r.openapi(route("patch"), async (c) => {
     const { inboxId, webhookId } = c.req.valid("param");
-    return c.json(await updateWebhook(c, inboxId, webhookId, c.req.valid("json")), 200);
+    return c.json(await changeWebhook(c, inboxId, webhookId, c.req.valid("json")), 200);
   });

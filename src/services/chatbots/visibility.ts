@@ -5,6 +5,8 @@ import type { Db } from "../../env";
 import { chatbotGroups, chatbots, groupMembers } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
+import { contains } from "../../lib/sql";
+import type { Page, PageWindow } from "../../db/paginate";
 import { can, requirePermission, type OrgAccess } from "../access";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
@@ -41,9 +43,13 @@ export async function listVisibleChatbots(
   db: Db,
   access: OrgAccess,
   userId: string,
-  filter: SQL | undefined,
-  page: { limit: number; offset: number },
-) {
+  q: { query?: string; replyMode?: ChatbotRow["replyMode"] },
+  page: PageWindow,
+): Promise<Page<ChatbotRow>> {
+  const filter = and(
+    q.query ? contains(chatbots.name, q.query) : undefined,
+    q.replyMode ? eq(chatbots.replyMode, q.replyMode) : undefined,
+  );
   const [personal, inOrganization] = visibleChatbotParts(access, userId).map((part) => and(part, filter));
   const [[personalCount], [organizationCount], rows] = await db.batch([
     db.select({ n: count() }).from(chatbots).where(personal),
@@ -53,7 +59,16 @@ export async function listVisibleChatbots(
       .limit(page.limit)
       .offset(page.offset),
   ]);
-  return { count: personalCount.n + organizationCount.n, rows };
+  return { count: personalCount.n + organizationCount.n, items: rows };
+}
+
+/** The ids of the groups an assistant is given to. */
+export async function chatbotGroupIds(db: Db, chatbotId: string): Promise<string[]> {
+  const linked = await db
+    .select({ id: chatbotGroups.groupId })
+    .from(chatbotGroups)
+    .where(eq(chatbotGroups.chatbotId, chatbotId));
+  return linked.map((g) => g.id);
 }
 
 /** The assistant if the caller may see it, else null (it does not exist for them). */

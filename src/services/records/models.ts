@@ -1,25 +1,50 @@
+import { z } from "@hono/zod-openapi";
 import type { Bindings } from "../../env";
+import { MODEL_KINDS, MODEL_PROVIDERS } from "../../db/schema";
+import { Timestamp } from "../../lib/openapi";
 import { maskSecret } from "../../lib/crypto";
 import { ms } from "../../lib/time";
-import { modelApiKey, modelUnavailableReason, type ModelKind, type ModelProvider, type ModelRow } from "../models";
+import { modelApiKey, modelUnavailableReason, type ModelRow } from "../models";
 
-export interface ModelRecord {
-  id: string;
-  name: string;
-  kind: ModelKind;
-  provider: ModelProvider;
-  modelName: string;
-  baseUrl: string | null;
-  dimensions: number | null;
-  hasApiKey: boolean;
-  apiKeyPreview: string | null;
-  isBuiltIn: boolean;
-  available: boolean;
-  unavailableReason: string | null;
-  organization: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+// The route schemas take these enums from here (routes do not import db/schema).
+export { MODEL_KINDS, MODEL_PROVIDERS };
+
+export const ModelSchema = z
+  .object({
+    id: z.string().openapi({ example: "00000000-0000-7000-8000-000000000001" }),
+    name: z.string().openapi({ example: "Local LLM" }),
+    kind: z.enum(MODEL_KINDS).openapi({ description: "llm, embedding or reranker", example: "llm" }),
+    provider: z.enum(MODEL_PROVIDERS).openapi({ description: "Where the model runs", example: "local" }),
+    modelName: z.string().openapi({ description: "Model name at the provider", example: "local-llm" }),
+    baseUrl: z.string().nullable().openapi({ description: "Endpoint of an OpenAI-compatible provider", example: null }),
+    dimensions: z.number().int().nullable().openapi({ description: "Vector size (embedding models)", example: null }),
+    hasApiKey: z
+      .boolean()
+      .openapi({ description: "Whether an API key is stored (the key itself is never returned)", example: false }),
+    apiKeyPreview: z.string().nullable().openapi({ description: "Masked API key", example: "sk-a…wxyz" }),
+    isBuiltIn: z
+      .boolean()
+      .openapi({ description: "Built-in models belong to no organization and cannot be changed", example: true }),
+    available: z.boolean().openapi({
+      description:
+        "Whether the model can answer in this deployment; an assistant cannot be saved on one that cannot (400)",
+      example: true,
+    }),
+    unavailableReason: z.string().nullable().openapi({
+      description:
+        "Why it cannot, when `available` is false: e.g. a Workers AI model without the AI binding, or an API key that cannot be read",
+      example: null,
+    }),
+    organization: z
+      .string()
+      .nullable()
+      .openapi({ description: "Owning organization; null for built-in models", example: null }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("Model");
+
+export type ModelRecord = z.infer<typeof ModelSchema>;
 
 /** Row -> record. The API key is decrypted only to mask it; it never leaves in clear. */
 export async function modelRecord(row: ModelRow, env: Pick<Bindings, "ENCRYPTION_KEY" | "AI">): Promise<ModelRecord> {

@@ -1,20 +1,55 @@
+import { z } from "@hono/zod-openapi";
+import { TOOL_EXECUTION_STATUSES, TOOL_TYPES } from "../../db/schema";
+import { Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { ToolExecutionRow } from "../tools/execution-records";
 
+// The route schemas take these enums from here (routes do not import db/schema).
+export { TOOL_EXECUTION_STATUSES, TOOL_TYPES };
+
+const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
+
+export const ToolExecutionRecordSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    chatbot: z
+      .object({
+        id: z.string().nullable().openapi({ example: EXAMPLE_ID }),
+        name: z.string().openapi({ example: "Support assistant" }),
+      })
+      .openapi({ description: "The assistant that called" }),
+    tool: z
+      .object({
+        id: z
+          .string()
+          .nullable()
+          .openapi({ description: "null for built-in tools such as knowledge search", example: EXAMPLE_ID }),
+        name: z.string().openapi({ example: "get_weather" }),
+        displayName: z.string().openapi({ example: "Weather" }),
+        toolType: z.string().openapi({
+          description:
+            "api, function, mcp, desktop, flex, quick_reply; knowledge (the built-in search), skill (use_skill, read_skill_resource) or sql (query_database)",
+          example: "api",
+        }),
+      })
+      .openapi({ description: "The tool called" }),
+    conversation: z.string().nullable().openapi({ example: EXAMPLE_ID }),
+    message: z.string().nullable().openapi({ description: "The assistant message of the reply", example: EXAMPLE_ID }),
+    status: z.enum(TOOL_EXECUTION_STATUSES).openapi({ example: "success" }),
+    input: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "Arguments the model gave", example: { city: "Paris" } }),
+    output: z
+      .unknown()
+      .openapi({ description: "What the tool returned (string or object)", example: { temperature: 21 } }),
+    error: z.string().nullable().openapi({ example: null }),
+    durationMs: z.number().int().nullable().openapi({ example: 42 }),
+    createdAt: Timestamp,
+  })
+  .openapi("ToolExecutionRecord");
+
 /** CONTRACT section 11: one tool call of an agent reply. */
-export interface ToolExecutionRecord {
-  id: string;
-  chatbot: { id: string | null; name: string };
-  tool: { id: string | null; name: string; displayName: string; toolType: string };
-  conversation: string | null;
-  message: string | null;
-  status: ToolExecutionRow["status"];
-  input: Record<string, unknown>;
-  output: unknown;
-  error: string | null;
-  durationMs: number | null;
-  createdAt: string;
-}
+export type ToolExecutionRecord = z.infer<typeof ToolExecutionRecordSchema>;
 
 export const toolExecutionRecord = (r: ToolExecutionRow): ToolExecutionRecord => ({
   id: r.id,

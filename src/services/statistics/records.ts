@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
 import { chatbotRecords, contacts } from "../../db/schema";
+import type { Page, PageWindow } from "../../db/paginate";
 import { contains } from "../../lib/sql";
 
 export interface RecordFilters {
@@ -41,16 +42,20 @@ const selectRecords = (db: Db) =>
 export type ChatbotRecordView = Awaited<ReturnType<ReturnType<typeof selectRecords>["all"]>>[number];
 
 /** One page of an assistant's records, newest question first, with the total count (one round trip). */
-export async function listChatbotRecords(db: Db, f: RecordFilters, limit: number, offset: number) {
-  const [rows, [{ count }]] = await db.batch([
+export async function listChatbotRecords(
+  db: Db,
+  f: RecordFilters,
+  window: PageWindow,
+): Promise<Page<ChatbotRecordView>> {
+  const [items, [{ count }]] = await db.batch([
     selectRecords(db)
       .where(where(f))
       .orderBy(desc(chatbotRecords.createdAt), desc(chatbotRecords.id))
-      .limit(limit)
-      .offset(offset),
+      .limit(window.limit)
+      .offset(window.offset),
     db.select({ count: sql<number>`count(*)` }).from(chatbotRecords).where(where(f)),
   ]);
-  return { rows, count };
+  return { count, items };
 }
 
 /** Every record matching, newest first, up to EXPORT_LIMIT. */

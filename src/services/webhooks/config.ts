@@ -11,8 +11,8 @@ import {
 } from "../../db/schema";
 import { decryptSecret, encryptSecret, maskSecret } from "../../lib/crypto";
 import { fieldError, notFound } from "../../lib/errors";
-import { isUuid } from "../../lib/ids";
-import type { PageParams } from "../../lib/pagination";
+import { type PageWindow, paginate } from "../../db/paginate";
+import { isUuid, uuidv7 } from "../../lib/ids";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { parseDate } from "../../lib/time";
 import { validateCustomTemplate } from "./templates";
@@ -160,28 +160,46 @@ const selectDeliveries = (db: Db) =>
     .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
     .leftJoin(chatbots, eq(chatbots.id, webhookDeliveries.chatbotId));
 
-/** A page of delivery records, newest first, with the total count. */
-export async function listDeliveries(
+/** Whose delivery records: one webhook's, or those of one assistant's messages. */
+export type DeliveryScope = { webhookId: string } | { chatbotId: string };
+
+const deliveryScope = (scope: DeliveryScope) =>
+  "webhookId" in scope
+    ? eq(webhookDeliveries.webhookId, scope.webhookId)
+    : eq(webhookDeliveries.chatbotId, scope.chatbotId);
+
+/** A page of the organization's delivery records in `scope`, filtered, newest first. */
+export function listDeliveries(
   db: Db,
-  where: SQL | undefined,
-  p: PageParams,
-): Promise<{ n: number; rows: DeliveryView[] }> {
-  const [[{ n }], rows] = await Promise.all([
-    db.select({ n: count() }).from(webhookDeliveries).where(where),
+  organizationId: string,
+  scope: DeliveryScope,
+  filter: DeliveryFilter,
+  window: PageWindow,
+) {
+  const where = and(
+    eq(webhookDeliveries.organizationId, organizationId),
+    deliveryScope(scope),
+    ...deliveryConditions(filter),
+  );
+  return paginate(window, db.select({ n: count() }).from(webhookDeliveries).where(where), ({ limit, offset }) =>
     selectDeliveries(db)
       .where(where)
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-      .limit(p.limit)
-      .offset(p.offset),
-  ]);
-  return { n, rows };
+      .limit(limit)
+      .offset(offset),
+  );
 }
 
-/** One delivery record of the organization matching `scope` (its webhook or its assistant), else 404. */
-export async function getDelivery(db: Db, organizationId: string, id: string, scope: SQL): Promise<DeliveryView> {
+/** One delivery record of the organization in `scope` (its webhook or its assistant), else 404. */
+export async function getDelivery(
+  db: Db,
+  organizationId: string,
+  id: string,
+  scope: DeliveryScope,
+): Promise<DeliveryView> {
   const [row] = isUuid(id)
     ? await selectDeliveries(db).where(
-        and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), scope),
+        and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), deliveryScope(scope)),
       )
     : [];
   if (!row) throw notFound("Webhook record not found.");
@@ -197,6 +215,76 @@ export async function getWebhookDelivery(
   recordId: string,
 ) {
   const { webhook } = await getWebhook(db, organizationId, inboxId, webhookId);
-  const record = await getDelivery(db, organizationId, recordId, eq(webhookDeliveries.webhookId, webhook.id));
+  const record = await getDelivery(db, organizationId, recordId, { webhookId: webhook.id });
   return { webhook, record };
+}
+
+/** A page of an inbox's webhooks, newest first. */
+export function listWebhooks(
+  db: Db,
+  organizationId: string,
+  inboxId: string,
+  direction: (typeof WEBHOOK_DIRECTIONS)[number] | undefined,
+  window: PageWindow,
+) {
+  const where = and(
+    eq(webhooks.organizationId, organizationId),
+    eq(webhooks.inboxId, inboxId),
+    direction ? eq(webhooks.direction, direction) : undefined,
+  );
+  return paginate(window, db.select({ n: count() }).from(webhooks).where(where), ({ limit, offset }) =>
+    selectWebhooks(db).where(where).orderBy(desc(webhooks.createdAt), desc(webhooks.id)).limit(limit).offset(offset),
+  );
+}
+
+type WebhookValues = Omit<typeof webhooks.$inferInsert, "id" | "organizationId" | "inboxId" | "secretTokenSealed">;
+
+/** Stores a new webhook of an inbox (its secret token sealed) and returns its id. */
+export async function insertWebhook(
+  db: Db,
+  env: Pick<Bindings, "ENCRYPTION_KEY">,
+  organizationId: string,
+  inboxId: string,
+  values: WebhookValues,
+  secretToken: string | null | undefined,
+): Promise<string> {
+  const id = uuidv7();
+  await db.insert(webhooks).values({
+    ...values,
+    id,
+    organizationId,
+    inboxId,
+    secretTokenSealed: (await sealSecretToken(secretToken, env)) ?? null,
+  });
+  return id;
+}
+
+/**
+ * Changes a webhook: fields left out stay (the secret token too; null removes it). Enabling starts
+ * afresh: the service's reason for disabling and the failure run are cleared.
+ */
+export async function updateWebhook(
+  db: Db,
+  env: Pick<Bindings, "ENCRYPTION_KEY">,
+  organizationId: string,
+  current: WebhookRow,
+  changes: Omit<Partial<WebhookValues>, "headers"> & { headers?: WebhookValues["headers"] | null },
+  secretToken: string | null | undefined,
+) {
+  await db
+    .update(webhooks)
+    .set({
+      ...changes,
+      headers: changes.headers === null ? {} : changes.headers,
+      secretTokenSealed: await sealSecretToken(secretToken, env),
+      ...(changes.isEnabled && !current.isEnabled
+        ? { disabledAt: null, disabledReason: null, failingSince: null }
+        : {}),
+      updatedAt: Date.now(),
+    })
+    .where(and(eq(webhooks.id, current.id), eq(webhooks.organizationId, organizationId)));
+}
+
+export async function deleteWebhook(db: Db, organizationId: string, id: string) {
+  await db.delete(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.organizationId, organizationId)));
 }

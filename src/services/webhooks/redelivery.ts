@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../env";
-import { uuidv7At } from "./emit";
+import type { Bindings, Db } from "../../env";
+import { conflict, isUniqueViolation } from "../../lib/errors";
+import { type DeliveryView, getDelivery, type WebhookRow } from "./config";
+import { enqueueDeliveries, uuidv7At } from "./emit";
 
 export interface RedeliveryScope {
   organizationId: string;
@@ -35,4 +37,41 @@ export async function addAttempts(db: Db, scope: RedeliveryScope, now = Date.now
       ${scope.since !== undefined ? sql`and min(created_at) >= ${scope.since}` : sql``}
     returning id`);
   return rows.map((r) => r.id);
+}
+
+/**
+ * The single-record redeliver: the event's next attempt, pending, with its record; 409 while an
+ * attempt of the event is still pending or being sent.
+ */
+export async function addEventAttempt(
+  db: Db,
+  organizationId: string,
+  webhook: Pick<WebhookRow, "id" | "url">,
+  eventId: string,
+): Promise<DeliveryView> {
+  const scope = { organizationId, webhookId: webhook.id, url: webhook.url, eventId, onlyFailed: false };
+  const [id] = await addAttempts(db, scope).catch((err) => {
+    // Two redeliveries of one event at once: the unique (message or event, webhook, attempt) lets one through.
+    if (isUniqueViolation(err)) return [];
+    throw err;
+  });
+  if (!id)
+    throw conflict("An attempt of this event is still pending or being sent; only a finished event can be sent again.");
+  return getDelivery(db, organizationId, id, { webhookId: webhook.id });
+}
+
+/**
+ * Queues new attempts at once. When the queue refuses, the attempts stay pending and the
+ * housekeeping cron queues stranded pending deliveries again: a warning, not a failure.
+ */
+export async function queueAttempts(
+  env: Bindings,
+  ids: string[],
+  log: { requestId: string; message: string; count?: number },
+) {
+  try {
+    await enqueueDeliveries(env, ids);
+  } catch (err) {
+    console.warn(JSON.stringify({ level: "warn", ...log, error: String(err) }));
+  }
 }

@@ -1,15 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { webhookDeliveries } from "../../../db/schema";
 import { notFound } from "../../../lib/errors";
 import { currentAccess, requirePermission } from "../../../services/access";
 import { getVisibleChatbot } from "../../../services/chatbots/visibility";
 import { getDelivery } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
-import { deliveryRecord } from "../../../services/records/webhook-deliveries";
-import { ChatbotRecordParams, RecordSchema } from "./schema";
+import { deliveryRecord, WebhookDeliverySchema } from "../../../services/records/webhook-deliveries";
+import { ChatbotRecordParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -18,7 +16,7 @@ const route = createRoute({
   summary: "Get a delivery record of an assistant's message",
   description: "Needs `webhook.manage` and access to the assistant.",
   request: { params: ChatbotRecordParams },
-  responses: { 200: json(RecordSchema, "The delivery record"), ...errorResponses(403, 404) },
+  responses: { 200: json(WebhookDeliverySchema, "The delivery record"), ...errorResponses(403, 404) },
 });
 
 export const registerGetChatbotWebhookRecord = (r: Router) =>
@@ -28,11 +26,6 @@ export const registerGetChatbotWebhookRecord = (r: Router) =>
     const { chatbotPk, recordId } = c.req.valid("param");
     const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotPk);
     if (!chatbot) throw notFound("Assistant not found.");
-    const record = await getDelivery(
-      c.var.db,
-      access.organizationId,
-      recordId,
-      eq(webhookDeliveries.chatbotId, chatbot.id),
-    );
+    const record = await getDelivery(c.var.db, access.organizationId, recordId, { chatbotId: chatbot.id });
     return c.json(deliveryRecord(record), 200);
   });

@@ -1,13 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageParams, pageResponse } from "../../../lib/pagination";
-import { webhookDeliveries } from "../../../db/schema";
 import { notFound } from "../../../lib/errors";
 import { currentAccess, requirePermission } from "../../../services/access";
 import { getVisibleChatbot } from "../../../services/chatbots/visibility";
-import { deliveryConditions, listDeliveries } from "../../../services/webhooks/config";
+import { listDeliveries } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
 import { deliveryRecord } from "../../../services/records/webhook-deliveries";
 import { ChatbotParams, ChatbotRecordQuery, RecordPage } from "./schema";
@@ -32,11 +30,6 @@ export const registerListChatbotWebhookRecords = (r: Router) =>
     if (!chatbot) throw notFound("Assistant not found.");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const where = and(
-      eq(webhookDeliveries.organizationId, access.organizationId),
-      eq(webhookDeliveries.chatbotId, chatbot.id),
-      ...deliveryConditions(q),
-    );
-    const { n, rows } = await listDeliveries(c.var.db, where, p);
-    return c.json(pageResponse(c, p, n, rows.map(deliveryRecord)), 200);
+    const page = await listDeliveries(c.var.db, access.organizationId, { chatbotId: chatbot.id }, q, p);
+    return c.json(pageResponse(c, p, page.count, page.items.map(deliveryRecord)), 200);
   });

@@ -4,8 +4,8 @@ import { errorResponses, json } from "../../../lib/openapi";
 import { currentAccess, requirePermission } from "../../../services/access";
 import { getWebhookDelivery } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
-import { deliveryRecord } from "../../../services/records/webhook-deliveries";
-import { RecordParams, RecordSchema } from "./schema";
+import { deliveryRecord, WebhookDeliverySchema } from "../../../services/records/webhook-deliveries";
+import { RecordParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -14,7 +14,7 @@ const route = createRoute({
   summary: "Get a delivery record of a webhook",
   description: "Needs `webhook.manage`.",
   request: { params: RecordParams },
-  responses: { 200: json(RecordSchema, "The delivery record"), ...errorResponses(403, 404) },
+  responses: { 200: json(WebhookDeliverySchema, "The delivery record"), ...errorResponses(403, 404) },
 });
 
 export const registerGetWebhookRecord = (r: Router) =>

@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageParams, pageResponse } from "../../../lib/pagination";
-import { webhookDeliveries } from "../../../db/schema";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { deliveryConditions, getWebhook, listDeliveries } from "../../../services/webhooks/config";
+import { getWebhook, listDeliveries } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG, WebhookParams } from "../schema";
 import { deliveryRecord } from "../../../services/records/webhook-deliveries";
 import { RecordPage, RecordQuery } from "./schema";
@@ -31,11 +29,6 @@ export const registerListWebhookRecords = (r: Router) =>
     const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const where = and(
-      eq(webhookDeliveries.organizationId, access.organizationId),
-      eq(webhookDeliveries.webhookId, webhook.id),
-      ...deliveryConditions(q),
-    );
-    const { n, rows } = await listDeliveries(c.var.db, where, p);
-    return c.json(pageResponse(c, p, n, rows.map(deliveryRecord)), 200);
+    const page = await listDeliveries(c.var.db, access.organizationId, { webhookId: webhook.id }, q, p);
+    return c.json(pageResponse(c, p, page.count, page.items.map(deliveryRecord)), 200);
   });

@@ -1,0 +1,157 @@
+import { and, count, desc, eq, isNull, or } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { skillGroups, skillResources, skills } from "../../db/schema";
+import { type PageWindow, paginate } from "../../db/paginate";
+import { conflict, isUniqueViolation } from "../../lib/errors";
+import { uuidv7 } from "../../lib/ids";
+import { chunk, contains } from "../../lib/sql";
+import type { OrgAccess } from "../access";
+import { type SkillRow, visibleSkillsCondition } from "./access";
+import type { SkillPackage } from "./package";
+import { skillObjectKey } from "./storage";
+import { skillLinkStatements } from "./write";
+
+type SkillLinks = { groupIds?: string[]; toolIds?: string[] };
+
+/** A page of the skills the caller sees, newest first; `search` matches name, description and whenToUse. */
+export function listSkills(db: Db, access: OrgAccess, search: string | undefined, window: PageWindow) {
+  const where = and(
+    visibleSkillsCondition(access),
+    search
+      ? or(contains(skills.name, search), contains(skills.description, search), contains(skills.whenToUse, search))
+      : undefined,
+  );
+  return paginate(window, db.select({ n: count() }).from(skills).where(where), ({ limit, offset }) =>
+    db.select().from(skills).where(where).orderBy(desc(skills.createdAt), desc(skills.id)).limit(limit).offset(offset),
+  );
+}
+
+/** The ids of the groups a skill is given to. */
+export async function skillGroupIds(db: Db, skillId: string): Promise<string[]> {
+  const linked = await db.select({ id: skillGroups.groupId }).from(skillGroups).where(eq(skillGroups.skillId, skillId));
+  return linked.map((g) => g.id);
+}
+
+/** A unique-name violation as the 409 naming the skill; anything else rethrown. */
+function nameConflict(err: unknown, name: string | undefined): never {
+  if (isUniqueViolation(err)) throw conflict(`A skill named "${name}" already exists.`);
+  throw err;
+}
+
+/** Inserts a skill with its links in one batch; 409 when its name is taken. */
+export async function insertSkill(
+  db: Db,
+  values: typeof skills.$inferInsert & { id: string },
+  links: SkillLinks,
+): Promise<SkillRow> {
+  try {
+    const [[row]] = await db.batch([
+      db.insert(skills).values(values).returning(),
+      ...skillLinkStatements(db, values.id, links, false),
+    ]);
+    return row;
+  } catch (err) {
+    nameConflict(err, values.name);
+  }
+}
+
+/** Updates a skill and replaces the links given, in one batch; 409 when its name is taken. */
+export async function updateSkill(
+  db: Db,
+  id: string,
+  values: Partial<typeof skills.$inferInsert>,
+  links: SkillLinks,
+): Promise<SkillRow> {
+  try {
+    const [[row]] = await db.batch([
+      db
+        .update(skills)
+        .set({ ...values, updatedAt: Date.now() })
+        .where(eq(skills.id, id))
+        .returning(),
+      ...skillLinkStatements(db, id, links, true),
+    ]);
+    return row;
+  } catch (err) {
+    nameConflict(err, values.name);
+  }
+}
+
+/** 409 when the organization (null: the global skills) already has a skill of that name. */
+export async function requireFreeSkillName(db: Db, organizationId: string | null, name: string) {
+  const [taken] = await db
+    .select({ id: skills.id })
+    .from(skills)
+    .where(
+      and(
+        organizationId ? eq(skills.organizationId, organizationId) : isNull(skills.organizationId),
+        eq(skills.name, name),
+      ),
+    );
+  if (taken) throw conflict(`A skill named "${name}" already exists.`);
+}
+
+/**
+ * Stores an uploaded package: the zip and its resources in R2, then the skill, its resource rows and
+ * links in one batch. Nothing half-written: the objects go when the rows could not be stored.
+ */
+export async function storeSkillPackage(
+  env: Bindings,
+  db: Db,
+  upload: {
+    organizationId: string | null;
+    createdById: string;
+    filename: string;
+    bytes: Uint8Array;
+    pkg: SkillPackage;
+    links: SkillLinks;
+  },
+): Promise<{ id: string; resourceCount: number }> {
+  const { organizationId, filename, bytes, pkg } = upload;
+  const id = uuidv7();
+  const now = Date.now();
+  const packageKey = skillObjectKey(organizationId, id, "package", filename);
+  const resources = pkg.resources.map((res) => ({
+    id: uuidv7(),
+    skillId: id,
+    path: res.path,
+    objectKey: skillObjectKey(organizationId, id, "files", res.path),
+    size: res.bytes.byteLength,
+    mimeType: res.mimeType,
+    createdAt: now,
+  }));
+  const written: string[] = [];
+  try {
+    await env.FILES.put(packageKey, bytes, { httpMetadata: { contentType: "application/zip" } });
+    written.push(packageKey);
+    for (const [i, res] of pkg.resources.entries()) {
+      await env.FILES.put(resources[i].objectKey, res.bytes, { httpMetadata: { contentType: res.mimeType } });
+      written.push(resources[i].objectKey);
+    }
+    await db.batch([
+      db.insert(skills).values({
+        id,
+        organizationId,
+        createdById: upload.createdById,
+        name: pkg.name,
+        description: pkg.description,
+        whenToUse: pkg.whenToUse,
+        instructions: pkg.instructions,
+        source: "upload",
+        packageKey,
+        packageName: filename,
+        packageSize: bytes.byteLength,
+        packageUploadedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      }),
+      // A resource row has 7 columns: 10 rows stay under D1's 100 bound parameters.
+      ...chunk(resources, 10).map((part) => db.insert(skillResources).values(part)),
+      ...skillLinkStatements(db, id, upload.links, false),
+    ]);
+  } catch (err) {
+    await Promise.allSettled(chunk(written, 500).map((keys) => env.FILES.delete(keys)));
+    nameConflict(err, pkg.name);
+  }
+  return { id, resourceCount: resources.length };
+}

@@ -1,0 +1,86 @@
+import { and, count, desc, eq, isNull, ne, or } from "drizzle-orm";
+import type { Db } from "../../env";
+import { toolGroups, tools, type ToolType } from "../../db/schema";
+import { type PageWindow, paginate } from "../../db/paginate";
+import { conflict, isUniqueViolation } from "../../lib/errors";
+import { contains } from "../../lib/sql";
+import type { OrgAccess } from "../access";
+import { type ToolRow, visibleToolsCondition } from "./access";
+import { groupLinkStatements } from "./write";
+
+export interface ToolListFilter {
+  isGlobal?: "true" | "false";
+  clientPlatform?: string;
+  toolType?: ToolType;
+  query?: string;
+}
+
+/** A page of the tools the caller sees, newest first: the organization's, or the global ones; desktop tools only for the desktop client. */
+export function listTools(db: Db, access: OrgAccess, q: ToolListFilter, window: PageWindow) {
+  const where = and(
+    visibleToolsCondition(access),
+    q.isGlobal === "true" ? isNull(tools.organizationId) : eq(tools.organizationId, access.organizationId),
+    q.clientPlatform === "desktop" ? undefined : ne(tools.toolType, "desktop"),
+    q.toolType ? eq(tools.toolType, q.toolType) : undefined,
+    q.query ? or(contains(tools.name, q.query), contains(tools.displayName, q.query)) : undefined,
+  );
+  return paginate(window, db.select({ n: count() }).from(tools).where(where), ({ limit, offset }) =>
+    db.select().from(tools).where(where).orderBy(desc(tools.createdAt), desc(tools.id)).limit(limit).offset(offset),
+  );
+}
+
+/** The ids of the groups a tool is given to. */
+export async function toolGroupIds(db: Db, toolId: string): Promise<string[]> {
+  const linked = await db.select({ id: toolGroups.groupId }).from(toolGroups).where(eq(toolGroups.toolId, toolId));
+  return linked.map((g) => g.id);
+}
+
+/** A unique-name violation as the 409 naming the tool; anything else rethrown. */
+function nameConflict(err: unknown, name: string | null | undefined): never {
+  if (isUniqueViolation(err)) throw conflict(`A tool named "${name}" already exists.`);
+  throw err;
+}
+
+/** Inserts a tool with its group links in one batch; 409 when its name is taken. */
+export async function insertTool(
+  db: Db,
+  values: typeof tools.$inferInsert & { id: string },
+  groupIds: string[] | undefined,
+): Promise<ToolRow> {
+  try {
+    const [[row]] = await db.batch([
+      db.insert(tools).values(values).returning(),
+      ...groupLinkStatements(db, values.id, groupIds, false),
+    ]);
+    return row;
+  } catch (err) {
+    nameConflict(err, values.name);
+  }
+}
+
+/** Updates a tool and replaces its group links (when given) in one batch; 409 when its name is taken. */
+export async function updateTool(
+  db: Db,
+  id: string,
+  columns: Partial<typeof tools.$inferInsert>,
+  groupIds: string[] | undefined,
+  name: string | null,
+): Promise<ToolRow> {
+  try {
+    const [[row]] = await db.batch([
+      db
+        .update(tools)
+        .set({ ...columns, updatedAt: Date.now() })
+        .where(eq(tools.id, id))
+        .returning(),
+      ...groupLinkStatements(db, id, groupIds, true),
+    ]);
+    return row;
+  } catch (err) {
+    nameConflict(err, name);
+  }
+}
+
+export async function deleteTool(db: Db, id: string) {
+  await db.delete(tools).where(eq(tools.id, id));
+}
