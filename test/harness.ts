@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import { uuidv7 } from "../src/lib/ids";
 import worker from "../src/index";
 import type { Bindings } from "../src/env";
+import { bodyOf } from "./support/api";
 
 export const db = () => getDb(env.DB);
 export const PREFIXES = ["/api/v1", "/api"] as const;
@@ -52,7 +53,7 @@ export async function fetchWithSettings(request: Request, settings: Settings) {
   const ctx = createExecutionContext();
   const res = await worker.fetch(
     request as Parameters<typeof worker.fetch>[0],
-    { ...(env as unknown as Bindings), ...settings } as Bindings,
+    { ...env, ...settings } as Bindings,
     ctx,
   );
   await waitOnExecutionContext(ctx);
@@ -127,7 +128,7 @@ export async function seedMember(
   const other = await createAccount(db(), { email, name: "member", passwordHash: null, company: unique("own-org") });
   const res = await owner.fetch("POST", `/organizations/${owner.organizationId}/members/`, { email });
   expect(res.status, await res.clone().text()).toBe(201);
-  const member = (await res.json()) as { id: string };
+  const member = await bodyOf<"POST /organizations/{organizationPk}/members/">(res);
   let groupId: string | null = null;
   if (permissions.length) {
     groupId = uuidv7();

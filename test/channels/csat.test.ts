@@ -15,13 +15,10 @@ import {
   standIn,
   type ChannelInbox,
 } from "./support";
+import { bodyOf } from "../support/api";
 
 const csatOf = async (owner: Actor, id: string) =>
-  (
-    (await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as {
-      csat: { rating: number; comment: string | null } | null;
-    }
-  ).csat;
+  (await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${id}/`))).csat;
 const QUESTION = /How would you rate this conversation\?/;
 
 describe("Telegram: typing and the rating question", () => {
@@ -88,7 +85,7 @@ describe("Telegram: typing and the rating question", () => {
       content: expect.stringMatching(QUESTION),
     });
     expect(
-      ((await (await owner.fetch("GET", `/conversations/${conversation.id}/`)).json()) as { status: string }).status,
+      (await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation.id}/`))).status,
     ).toBe("resolved");
     // Resolving again without a word since does not ask twice.
     await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);

@@ -10,6 +10,7 @@ import worker from "../../src/index";
 import { seedOwner, unique, type Actor } from "../harness";
 import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-samples";
 import { channelInbox, conversationsOf, eventually, messagesOf, messagesWhen, onlyConversation } from "./support";
+import { bodyOf } from "../support/api";
 
 type Sent = { from: string; to: string; raw: string; messageId: string };
 
@@ -82,10 +83,9 @@ describe("e-mail inbox", () => {
 
     const conversation = await onlyConversation(owner, inboxId);
     expect(conversation.contact).toMatchObject({ name: "Jane Visitor" });
-    const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as {
-      sourceId: string;
-      email: string;
-    };
+    const contact = await bodyOf<"GET /contacts/{id}/">(
+      await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`),
+    );
     expect(contact).toMatchObject({ sourceId: visitor, email: visitor });
     const messages = await messagesWhen(
       owner,
@@ -214,10 +214,9 @@ describe("e-mail inbox", () => {
       attachments: [{ type: "image", filename: "photo.png", contentType: "image/png" }],
     });
     const png = Uint8Array.from(atob(PNG_BASE64), (c) => c.charCodeAt(0));
-    const attachment = (await (await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`)).json()) as {
-      size: number;
-      file: string;
-    };
+    const attachment = await bodyOf<"GET /attachments/{id}/">(
+      await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`),
+    );
     expect(attachment.size).toBe(png.byteLength);
     const file = await SELF.fetch(attachment.file);
     expect(file.status).toBe(200);
@@ -287,7 +286,7 @@ describe("e-mail inbox", () => {
   it("connect says what to set up in Email Routing; an address another inbox has connected is refused, and saved alone it takes no mail", async () => {
     const owner = await seedOwner();
     const { inboxId, address } = await emailInbox(owner);
-    const record = (await (await owner.fetch("GET", `/inboxes/${inboxId}/channel/`)).json()) as Record<string, unknown>;
+    const record = await bodyOf<"GET /inboxes/{id}/channel/">(await owner.fetch("GET", `/inboxes/${inboxId}/channel/`));
     expect(record).toMatchObject({
       channelType: "email",
       status: "connected",

@@ -7,6 +7,7 @@ import { NO_SUCH_ID, seedOwner, unique } from "../harness";
 import { CHANNEL_FIELDS } from "../../src/services/channels/fields";
 import { CHANNEL_PLATFORMS } from "../../src/services/channels/types";
 import { post, standIn } from "./support";
+import { bodyOf } from "../support/api";
 
 const eventsOf = async (inboxId: string) =>
   (await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?")
@@ -23,9 +24,9 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
     async (platform) => {
       const owner = await seedOwner();
       const inbox = (
-        (await (await owner.fetch("POST", "/inboxes/", { name: unique(platform), channelType: platform })).json()) as {
-          id: string;
-        }
+        await bodyOf<"POST /inboxes/">(
+          await owner.fetch("POST", "/inboxes/", { name: unique(platform), channelType: platform }),
+        )
       ).id;
       const credentials = Object.fromEntries(CHANNEL_FIELDS[platform].map((f) => [f.name, `${f.name}-${unique("v")}`]));
       expect((await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, credentials)).status).toBe(200);
@@ -79,9 +80,9 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
   it("an unknown platform, e-mail (which comes by the e-mail handler) and an inbox without a channel are 404", async () => {
     const owner = await seedOwner();
     const inbox = (
-      (await (await owner.fetch("POST", "/inboxes/", { name: unique("tg"), channelType: "telegram" })).json()) as {
-        id: string;
-      }
+      await bodyOf<"POST /inboxes/">(
+        await owner.fetch("POST", "/inboxes/", { name: unique("tg"), channelType: "telegram" }),
+      )
     ).id;
     for (const path of [`/channels/teams/${inbox}`, `/channels/email/${inbox}`, `/channels/telegram/${inbox}`]) {
       expect((await send(path, "{}")).status, path).toBe(404);
@@ -92,9 +93,9 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
     const owner = await seedOwner();
     const token = `9:${unique("t").replace(/[^A-Za-z0-9]/g, "")}`;
     const inbox = (
-      (await (await owner.fetch("POST", "/inboxes/", { name: unique("tg"), channelType: "telegram" })).json()) as {
-        id: string;
-      }
+      await bodyOf<"POST /inboxes/">(
+        await owner.fetch("POST", "/inboxes/", { name: unique("tg"), channelType: "telegram" }),
+      )
     ).id;
     await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: token });
     expect((await owner.fetch("POST", `/inboxes/${inbox}/channel/connect/`)).status).toBe(200);

@@ -15,6 +15,7 @@ import {
   standIn,
   type ChannelInbox,
 } from "./support";
+import { bodyOf } from "../support/api";
 
 const line = standIn("line");
 /** LINE answers webhooks at an https URL only (the stand-in refuses others as LINE does). */
@@ -83,10 +84,9 @@ describe("LINE", () => {
       body: { endpoint: `${ORIGIN}${inbox.path}` },
     });
     expect(endpoint.headers.authorization).toBe(`Bearer ${token}`);
-    const channel = (await (await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`)).json()) as Record<
-      string,
-      unknown
-    >;
+    const channel = await bodyOf<"GET /inboxes/{id}/channel/">(
+      await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`),
+    );
     expect(channel).toMatchObject({ status: "connected", lastError: null });
     expect(JSON.stringify(channel)).not.toContain(token);
     expect(JSON.stringify(channel)).not.toContain(creds.channelSecret);
@@ -115,10 +115,9 @@ describe("LINE", () => {
     expect(messages[1].metadata?.channelDelivery).toMatchObject(delivery);
     // The loading animation showed while the assistant wrote.
     expect((await sent(token, "/v2/bot/chat/loading/start"))[0].body).toEqual({ chatId: user, loadingSeconds: 20 });
-    const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as {
-      sourceId: string;
-      avatar: string;
-    };
+    const contact = await bodyOf<"GET /contacts/{id}/">(
+      await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`),
+    );
     expect(contact).toMatchObject({ sourceId: user, avatar: `https://profile.line-scdn.net/${user}` });
   });
 
@@ -132,7 +131,7 @@ describe("LINE", () => {
       channelType: "web",
       chatbot: { id: inbox.chatbotId },
     });
-    const chat = ((await web.json()) as { channel: { id: string } }).channel;
+    const chat = (await bodyOf<"POST /inboxes/">(web)).channel!;
     const starters = ["Opening hours?", "Where do you deliver in the Kanto region?"];
     expect(
       (await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { displayConversationStarters: starters })).status,
@@ -197,9 +196,9 @@ describe("LINE", () => {
     const png = await (
       await fetch(`${line.url}/v2/bot/message/1/content`, { headers: { authorization: "Bearer size-check" } })
     ).arrayBuffer();
-    const attachment = (await (await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`)).json()) as {
-      size: number;
-    };
+    const attachment = await bodyOf<"GET /attachments/{id}/">(
+      await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`),
+    );
     expect(attachment.size).toBe(png.byteLength);
 
     const group = `C${hex(32)}`;

@@ -14,6 +14,7 @@ import {
   standIn,
   type RecordedRequest,
 } from "./support";
+import { bodyOf } from "../support/api";
 
 export const graph = standIn("graph");
 export const APP_SECRET = "5f2b3c1d9e8a7f6b4c3d2e1f0a9b8c7d";
@@ -58,8 +59,9 @@ export async function metaInbox(c: MetaCase) {
 export function metaScenarios(c: MetaCase) {
   it("connects, answers Meta's GET handshake, takes a text in and sends the reply out", async () => {
     const { owner, token, inbox } = await metaInbox(c);
-    type Record = { status: string; verifyToken: string; webhookUrl: string };
-    const record = (await (await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`)).json()) as Record;
+    const record = await bodyOf<"GET /inboxes/{id}/channel/">(
+      await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`),
+    );
     expect(record).toMatchObject({
       status: "connected",
       webhookUrl: expect.stringMatching(new RegExp(`${inbox.path}$`)),
@@ -71,7 +73,7 @@ export function metaScenarios(c: MetaCase) {
         { headers: {}, body: "" },
         "GET",
       );
-    const accepted = await handshake(record.verifyToken);
+    const accepted = await handshake(record.verifyToken!);
     expect([accepted.status, await accepted.text()]).toEqual([200, "1158201444"]);
     expect((await handshake("not-the-token")).status).toBe(403);
 
@@ -98,9 +100,9 @@ export function metaScenarios(c: MetaCase) {
       error: null,
       platformMessageIds: [expect.any(String)],
     });
-    const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as {
-      sourceId: string;
-    };
+    const contact = await bodyOf<"GET /contacts/{id}/">(
+      await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`),
+    );
     expect(contact.sourceId).toBe(c.sender);
   });
 
@@ -110,9 +112,9 @@ export function metaScenarios(c: MetaCase) {
     const conversation = await onlyConversation(owner, inbox.inboxId);
     const [incoming] = await messagesWhen(owner, conversation.id, (m) => m.length >= 1);
     expect(incoming.attachments).toMatchObject([{ type: "image", contentType: "image/png" }]);
-    const attachment = (await (await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`)).json()) as {
-      size: number;
-    };
+    const attachment = await bodyOf<"GET /attachments/{id}/">(
+      await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`),
+    );
     expect(attachment.size).toBe(70); // the stand-in's PNG
   });
 

@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import { db, seedOwner, unique } from "../harness";
 import { keep } from "../../src/services/channels/inbound";
 import { env } from "cloudflare:workers";
-import type { Bindings } from "../../src/env";
 import { channelInbox, messagesWhen, onlyConversation } from "./support";
 
 describe("the order of a chat's messages", () => {
@@ -27,7 +26,7 @@ describe("the order of a chat's messages", () => {
       attachments: [],
       at,
     });
-    await keep(env as unknown as Bindings, db(), owner.organizationId, inbox.inboxId, [
+    await keep(env, db(), owner.organizationId, inbox.inboxId, [
       event("b", "second", t + 1000),
       event("a", "third", t + 2000),
       event("c", "first", t),

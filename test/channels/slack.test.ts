@@ -14,6 +14,7 @@ import {
   post,
   standIn,
 } from "./support";
+import { bodyOf } from "../support/api";
 
 const slack = standIn("slack");
 const SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
@@ -71,10 +72,9 @@ describe("Slack", () => {
       path: "/api/auth.test",
       headers: { authorization: `Bearer ${token}` },
     });
-    const channel = (await (await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`)).json()) as Record<
-      string,
-      unknown
-    >;
+    const channel = await bodyOf<"GET /inboxes/{id}/channel/">(
+      await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`),
+    );
     expect(channel).toMatchObject({
       status: "connected",
       lastError: null,
@@ -121,10 +121,9 @@ describe("Slack", () => {
       error: null,
       platformMessageIds: [expect.stringMatching(/^\d+\.\d{6}$/)],
     });
-    const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as {
-      sourceId: string;
-      avatar: string;
-    };
+    const contact = await bodyOf<"GET /contacts/{id}/">(
+      await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`),
+    );
     expect(contact).toMatchObject({
       sourceId: "U2147483697",
       avatar: "https://avatars.slack-edge.com/2026-01-01/U2147483697_72.png",
@@ -202,9 +201,9 @@ describe("Slack", () => {
     });
     const fetched = (await slack.requests(token)).find((r) => r.path.startsWith("/files-pri/"));
     expect(fetched).toMatchObject({ method: "GET", headers: { authorization: `Bearer ${token}` } });
-    const attachment = (await (await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`)).json()) as {
-      size: number;
-    };
+    const attachment = await bodyOf<"GET /attachments/{id}/">(
+      await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`),
+    );
     expect(attachment.size).toBe(70); // the stand-in's PNG
   });
 

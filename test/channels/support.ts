@@ -8,6 +8,7 @@ import type { Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { unique } from "../harness";
 import type { ChannelPlatform } from "../../src/services/channels/types";
+import { bodyOf, refinedBodyOf, type Schemas } from "../support/api";
 
 export interface RecordedRequest {
   method: string;
@@ -63,7 +64,7 @@ export async function channelInbox(
     chatbot: { id: bot.id },
   });
   expect(created.status, await created.clone().text()).toBe(201);
-  const inbox = (await created.json()) as { id: string };
+  const inbox = await bodyOf<"POST /inboxes/">(created);
   const saved = await actor.fetch("PUT", `/inboxes/${inbox.id}/channel/`, credentials);
   expect(saved.status, await saved.clone().text()).toBe(200);
   if (options.connect !== false) {
@@ -92,40 +93,25 @@ export async function eventually<T>(read: () => Promise<T | undefined | null | f
   }
 }
 
-export interface ConversationItem {
-  id: string;
-  status: string;
-  progressStatus: string;
-  type: string;
-  title: string;
-  contact: { id: string; name: string } | null;
-}
-
 export const conversationsOf = async (actor: Actor, inboxId: string) =>
-  (
-    (await (await actor.fetch("GET", `/conversations/?inbox=${inboxId}&pageSize=100`)).json()) as {
-      results: ConversationItem[];
-    }
-  ).results;
+  (await bodyOf<"GET /conversations/">(await actor.fetch("GET", `/conversations/?inbox=${inboxId}&pageSize=100`)))
+    .results;
 
-export interface MessageItem {
-  id: string;
-  sequence: number;
-  type: string;
-  senderType: string;
-  content: string;
-  attachments: { id: string; type: string; filename: string; contentType: string; size: number }[] | null;
+/** A message as the list gives it, with what the channels write into its open `attachments` and `metadata`. */
+type MessageDetails = {
+  attachments: { id: string; type: string; filename: string; contentType: string; size: number }[];
   metadata: {
     channel?: { type: string; eventId: string };
     channelDelivery?: { status: string; attempts: number; error: string | null; platformMessageIds: string[] };
-  } | null;
-}
+  };
+};
+export type MessageItem = Omit<Schemas["Message"], keyof MessageDetails> & MessageDetails;
 
 export const messagesOf = async (actor: Actor, conversationId: string) =>
   (
-    (await (await actor.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
-      results: MessageItem[];
-    }
+    await refinedBodyOf<"GET /messages/", { results: MessageDetails[] }>(
+      await actor.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`),
+    )
   ).results.sort((a, b) => a.sequence - b.sequence);
 
 /** The inbox's only conversation, once it exists. */

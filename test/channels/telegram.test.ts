@@ -13,6 +13,7 @@ import {
   post,
   standIn,
 } from "./support";
+import { bodyOf } from "../support/api";
 
 const telegram = standIn("telegram");
 const newToken = () => `${Math.floor(Math.random() * 1e9)}:${unique("AAH").replace(/[^A-Za-z0-9_-]/g, "")}`;
@@ -50,10 +51,9 @@ describe("Telegram", () => {
       allowed_updates: ["message", "callback_query"],
     });
     expect(webhook.body.secret_token).toMatch(/^[A-Za-z0-9]{48}$/);
-    const channel = (await (await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`)).json()) as Record<
-      string,
-      unknown
-    >;
+    const channel = await bodyOf<"GET /inboxes/{id}/channel/">(
+      await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`),
+    );
     expect(channel).toMatchObject({
       status: "connected",
       lastError: null,
@@ -88,9 +88,9 @@ describe("Telegram", () => {
     });
     // The visitor saw "typing" while the assistant wrote.
     expect((await sent(token, "sendChatAction"))[0].body).toMatchObject({ chat_id: "5551234", action: "typing" });
-    const contact = (await (await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`)).json()) as {
-      sourceId: string;
-    };
+    const contact = await bodyOf<"GET /contacts/{id}/">(
+      await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`),
+    );
     expect(contact.sourceId).toBe("5551234");
   });
 
@@ -98,21 +98,21 @@ describe("Telegram", () => {
     const owner = await seedOwner();
     const token = newToken();
     const inbox = await channelInbox(owner, "telegram", { botToken: token });
-    const hook = (await (
+    const hook = await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(
       await owner.fetch("POST", `/inboxes/${inbox.inboxId}/webhooks/`, {
         name: "CRM",
         direction: "incoming",
         url: `${env.TEST_RECEIVER_URL}/ok/telegram`,
-      })
-    ).json()) as { id: string };
+      }),
+    );
     await post(inbox.path, await telegram.sign({ token, update: textUpdate("Do you ship to Osaka?") }));
     const records = await eventually(async () => {
-      const page = (await (
-        await owner.fetch("GET", `/inboxes/${inbox.inboxId}/webhooks/${hook.id}/records/?status=success`)
-      ).json()) as { results: { requestBody: string }[] };
+      const page = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/records/">(
+        await owner.fetch("GET", `/inboxes/${inbox.inboxId}/webhooks/${hook.id}/records/?status=success`),
+      );
       return page.results.length > 0 && page.results;
     });
-    expect(JSON.parse(records[0].requestBody)).toMatchObject({
+    expect(JSON.parse(records[0].requestBody!)).toMatchObject({
       type: "incoming",
       content: "Do you ship to Osaka?",
       inbox: { id: inbox.inboxId, channel_type: "telegram" },
@@ -171,9 +171,9 @@ describe("Telegram", () => {
       attachments: [{ type: "image", contentType: "image/jpeg" }],
     });
     expect((await sent(token, "getFile"))[0].body).toMatchObject({ file_id: "large" });
-    const attachment = (await (await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`)).json()) as {
-      size: number;
-    };
+    const attachment = await bodyOf<"GET /attachments/{id}/">(
+      await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`),
+    );
     expect(attachment.size).toBe(70); // the stand-in's PNG
 
     const group = textUpdate("Hi all", from, { id: -100123, type: "supergroup", title: "Acme buyers" });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedOwner } from "../harness";
+import { bodyOf } from "../support/api";
 
 describe("HTTP conventions (CONTRACT sections 1, 2, 8)", () => {
   it("unknown paths are a JSON 404 with a request id", async () => {
@@ -36,27 +37,18 @@ describe("HTTP conventions (CONTRACT sections 1, 2, 8)", () => {
     expect(body.detail).toBe("Invalid page.");
     const res = await owner.fetch("GET", "/api-keys/?page_size=1000");
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { count: number }).count).toBe(1);
+    expect((await bodyOf<"GET /api-keys/">(res)).count).toBe(1);
   });
 
   it("page links are absolute URLs that keep the query", async () => {
     const owner = await seedOwner();
     for (let i = 0; i < 3; i++) expect((await owner.fetch("POST", "/api-keys/", { name: `k${i}` })).status).toBe(201);
-    const first = (await (await owner.fetch("GET", "/api-keys/?pageSize=2")).json()) as {
-      count: number;
-      next: string;
-      previous: null;
-      results: unknown[];
-    };
+    const first = await bodyOf<"GET /api-keys/">(await owner.fetch("GET", "/api-keys/?pageSize=2"));
     expect(first.count).toBe(4);
     expect(first.results).toHaveLength(2);
     expect(first.previous).toBeNull();
     expect(first.next).toBe("http://localhost/api/v1/api-keys/?pageSize=2&page=2");
-    const second = (await (await owner.fetch("GET", "/api-keys/?pageSize=2&page=2")).json()) as {
-      next: null;
-      previous: string;
-      results: unknown[];
-    };
+    const second = await bodyOf<"GET /api-keys/">(await owner.fetch("GET", "/api-keys/?pageSize=2&page=2"));
     expect(second.results).toHaveLength(2);
     expect(second.next).toBeNull();
     expect(second.previous).toBe("http://localhost/api/v1/api-keys/?pageSize=2");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { expectError, seedOwner } from "../harness";
+import { bodyOf } from "../support/api";
 
 describe("per-key rate limit: 1,200 requests a minute (CONTRACT section 8)", () => {
   it("the 1,201st request of a key is a 429 with Retry-After; other keys are unaffected", async () => {
@@ -26,8 +27,7 @@ describe("the limit is shared across isolates through the key's RateLimiter obje
   it("requests counted elsewhere in the window throttle this isolate after its next flush", async () => {
     const owner = await seedOwner();
     expect((await owner.fetch("GET", "/users/current/")).status).toBe(200);
-    const [{ id: keyId }] = ((await (await owner.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] })
-      .results;
+    const [{ id: keyId }] = (await bodyOf<"GET /api-keys/">(await owner.fetch("GET", "/api-keys/"))).results;
     const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(keyId));
     let window = Math.floor(Date.now() / 60_000);
     // Our own requests reach the object within a flush interval or so.

@@ -5,17 +5,16 @@ import { batch, preparedInsert, rowMapper } from "../../src/db/prepared";
 import { messages } from "../../src/db/schema";
 import { seedOwner, db } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
-
-type Reply = { conversationId: string; message: { id: string } };
+import { bodyOf } from "../support/api";
 
 // Statements drizzle builds once per isolate (src/db/prepared.ts): they store and read what drizzle's own would.
 describe("prepared statements", () => {
   it("an insert stores what drizzle's insert stores: defaults, JSON, booleans, and NULL for null", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const { conversationId, message } = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } })
-    ).json()) as Reply;
+    const { conversationId, message } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } }),
+    );
     const [stored] = await db().select().from(messages).where(eq(messages.id, message.id));
     const values = {
       ...stored,

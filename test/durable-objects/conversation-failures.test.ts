@@ -4,13 +4,11 @@ import { seedOwner, type Actor } from "../harness";
 import { createChatbot, LOCAL_LLM } from "../fixtures/chatbots";
 import { enableGateway, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents } from "../support/sse";
+import { bodyOf, problemOf } from "../support/api";
 
-type Message = { type: string; sequence: number; content: string };
 const listMessages = async (owner: Actor, conversationId: string) =>
   (
-    (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
-      results: Message[];
-    }
+    await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`))
   ).results.sort((a, b) => a.sequence - b.sequence);
 
 async function botOn(owner: Actor, modelName: string) {
@@ -49,7 +47,7 @@ describe("a reply that fails half-way leaves no partial message", () => {
       message: { content: "again" },
     });
     expect(direct.status).toBe(502);
-    expect(((await direct.json()) as { code: string }).code).toBe("upstream_error");
+    expect((await problemOf(direct)).code).toBe("upstream_error");
     const stored = await listMessages(owner, conversationId);
     expect(stored.map((m) => m.type)).toEqual(["incoming", "incoming", "incoming"]);
 
@@ -90,12 +88,12 @@ describe("a reply that fails half-way leaves no partial message", () => {
       "3:incoming",
     ]);
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: LOCAL_LLM });
-    const next = (await (
+    const next = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         conversation: conversationId,
         message: { content: "after" },
-      })
-    ).json()) as { message: Message };
+      }),
+    );
     expect(next.message.sequence).toBe(5);
   });
 

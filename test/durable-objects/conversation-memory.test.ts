@@ -8,11 +8,12 @@ import type { TurnResult } from "../../durable-objects/conversation";
 import { db, seedOwner, unique, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
+import { bodyOf } from "../support/api";
 
 const say = async (owner: Actor, botId: string, content: string, conversation?: string) =>
-  (await (
-    await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } })
-  ).json()) as { conversationId: string; content: string };
+  await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+    await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } }),
+  );
 
 // The object keeps the conversation's latest messages in memory after its first load, and takes
 // the conversation row from its caller when that row is current (durable-objects/conversation.ts, #load).
@@ -42,9 +43,9 @@ describe("the conversation object's memory", () => {
     expect(messages.slice(0, 6)).toEqual(turns);
     expect(messages.slice(6).map((m) => m.role)).toEqual(["assistant", "user"]);
     expect(messages.at(-1)!.content).toBe("four");
-    const listed = (await (
-      await owner.fetch("GET", `/messages/?conversation=${first.conversationId}&pageSize=100`)
-    ).json()) as { results: { sequence: number }[] };
+    const listed = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${first.conversationId}&pageSize=100`),
+    );
     expect(listed.results.map((m) => m.sequence).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 

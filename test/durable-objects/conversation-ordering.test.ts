@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
+import { bodyOf } from "../support/api";
 
 type Message = { type: string; sequence: number; content: string; senderType: string; createdAt: string };
 
@@ -31,9 +32,9 @@ describe("one Durable Object per conversation orders its messages", () => {
   it("20 concurrent completions end as 20 incoming and 20 outgoing messages in strict alternation", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
-    ).json()) as { conversationId: string };
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+    );
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
@@ -49,18 +50,18 @@ describe("one Durable Object per conversation orders its messages", () => {
     // often made in the same millisecond: the object still gives each a later time than the one before.
     for (let i = 1; i < messages.length; i++)
       expect(Number(messages[i].createdAt), `message ${i + 1}`).toBeGreaterThan(Number(messages[i - 1].createdAt));
-    const conversation = (await (await owner.fetch("GET", `/conversations/${first.conversationId}/`)).json()) as {
-      lastMessage: string;
-    };
+    const conversation = await bodyOf<"GET /conversations/{id}/">(
+      await owner.fetch("GET", `/conversations/${first.conversationId}/`),
+    );
     expect(conversation.lastMessage).toBe(messages.at(-1)!.content);
   });
 
   it("20 concurrent asynchronous messages get their receipts, then 20 replies in strict alternation", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
-    ).json()) as { conversationId: string };
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+    );
     const receipts = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         owner.fetch("POST", "/messages/", { conversation: first.conversationId, content: `async ${i}` }),

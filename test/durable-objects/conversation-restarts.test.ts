@@ -5,6 +5,7 @@ import { createChatbot } from "../fixtures/chatbots";
 import { upstreamModel } from "../routes/chat-completions/fixtures";
 import { client, pub, startSession } from "../routes/widget/fixtures";
 import { conversationObject } from "../../src/services/conversations";
+import { bodyOf } from "../support/api";
 
 // A conversation's Durable Object reset mid-turn (`ctx.abort()`: a deploy, a crash, an eviction
 // that does not wait): what it had stored stays stored once, the sequence goes on without a gap,
@@ -12,9 +13,7 @@ import { conversationObject } from "../../src/services/conversations";
 type Message = { id: string; type: string; sequence: number; content: string };
 const messagesOf = async (owner: Actor, conversationId: string) =>
   (
-    (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
-      results: Message[];
-    }
+    await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`))
   ).results.sort((a, b) => a.sequence - b.sequence);
 const layout = (messages: Message[]) => messages.map((m) => `${m.sequence}:${m.type}`);
 
@@ -62,9 +61,9 @@ describe("a conversation object reset mid-turn", () => {
   it("a streamed completion ends with event: error carrying the request id; nothing is lost or doubled and the sequence goes on", async () => {
     const owner = await seedOwner();
     const bot = await slowBot(owner);
-    const first = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
-    ).json()) as { conversationId: string };
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+    );
     const conversationId = first.conversationId;
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
       conversation: conversationId,
@@ -97,10 +96,10 @@ describe("a conversation object reset mid-turn", () => {
   it("a widget visitor is told, cannot resume a reply that died with the object (404), and the next message is answered", async () => {
     const owner = await seedOwner();
     const bot = await slowBot(owner);
-    const inbox = (await (
-      await owner.fetch("POST", "/inboxes/", { name: unique("site"), channelType: "web", chatbot: { id: bot.id } })
-    ).json()) as { channel: { id: string } };
-    const chatId = inbox.channel.id;
+    const inbox = await bodyOf<"POST /inboxes/">(
+      await owner.fetch("POST", "/inboxes/", { name: unique("site"), channelType: "web", chatbot: { id: bot.id } }),
+    );
+    const chatId = inbox.channel!.id;
     expect((await owner.fetch("PATCH", `/web-chats/${chatId}/`, { enableAnonymous: true })).status).toBe(200);
     const visitor = client();
     const session = await startSession(chatId, {}, visitor);
@@ -135,9 +134,9 @@ describe("a conversation object reset mid-turn", () => {
   it("an asynchronous message's reply, lost with the object, is made once by its alarm", async () => {
     const owner = await seedOwner();
     const bot = await slowBot(owner, 40);
-    const { conversationId } = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
-    ).json()) as { conversationId: string };
+    const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+    );
     const receipt = await owner.fetch("POST", "/messages/", {
       conversation: conversationId,
       content: "answer me later",
@@ -159,12 +158,12 @@ describe("a conversation object reset mid-turn", () => {
   it("an alarm never answers again a message whose reply was stored just before the reset", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const { conversationId } = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
-    ).json()) as { conversationId: string };
-    const incoming = (await (
-      await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "owed" })
-    ).json()) as Message;
+    const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+    );
+    const incoming = await bodyOf<"POST /messages/">(
+      await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "owed" }),
+    );
     let stored: Message[] = [];
     for (let i = 0; i < 100 && stored.length < 4; i++) stored = await messagesOf(owner, conversationId);
     expect(layout(stored)).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:outgoing"]);
@@ -190,9 +189,9 @@ describe("a conversation object reset mid-turn", () => {
   it("a burst of messages cut by a reset: each stored once, the sequence gapless, every stored message answered once", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const { conversationId } = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
-    ).json()) as { conversationId: string };
+    const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+    );
     let receipts = 0;
     let reset: Promise<unknown> | null = null;
     const sent = await Promise.all(

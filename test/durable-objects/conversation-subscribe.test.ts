@@ -2,14 +2,15 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedOwner } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
+import { bodyOf } from "../support/api";
 
 describe("live subscribers of a conversation", () => {
   it("receive the visitor's message, the reply's deltas and the stored reply", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
-    ).json()) as { conversationId: string };
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+    );
     const stream = await env.CONVERSATION.get(env.CONVERSATION.idFromName(first.conversationId)).subscribe();
     const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
 

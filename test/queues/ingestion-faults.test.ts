@@ -6,8 +6,9 @@ import type { Bindings } from "../../src/env";
 import type { IngestionJob } from "../../src/services/knowledge-content";
 import { knowledgeIndexOf } from "../../src/services/retrieval/knowledge-index";
 import { seedOwner, unique, type Actor, type Settings } from "../harness";
-import { createKnowledgeBase, type FileRecord } from "../fixtures/knowledge";
+import { createKnowledgeBase } from "../fixtures/knowledge";
 import { vectorizeStandIn } from "../support/vectorize-stand-in";
+import { bodyOf } from "../support/api";
 
 /**
  * Ingestion that dies part-way (INGESTION_FAULT, src/services/ingestion-fault.ts) and files that can
@@ -34,7 +35,7 @@ async function deliver(jobs: IngestionJob[], attempts: number, settings: Setting
     jobs.map((body) => ({ id: unique("delivery"), timestamp: new Date(), attempts, body })),
   );
   const ctx = createExecutionContext();
-  await worker.queue!(batch, { ...(env as unknown as Bindings), ...settings } as Bindings, ctx);
+  await worker.queue!(batch, { ...env, ...settings } as Bindings, ctx);
   const result = await getQueueResult(batch, ctx);
   const retried = new Set(result.retryMessages.map((m) => m.msgId));
   return {
@@ -51,11 +52,13 @@ async function upload(owner: Actor, kbId: string, files: { name: string; content
     settings: { INGESTION_QUEUE: queue as unknown as Queue },
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  return { files: (await res.json()) as FileRecord[], jobs: queue.jobs };
+  return { files: await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/files/">(res), jobs: queue.jobs };
 }
 
 const fileOf = async (owner: Actor, kbId: string, fileId: string) =>
-  (await (await owner.fetch("GET", `/knowledge-bases/${kbId}/files/${fileId}/`)).json()) as FileRecord;
+  await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/{fileId}/">(
+    await owner.fetch("GET", `/knowledge-bases/${kbId}/files/${fileId}/`),
+  );
 
 /** A file's chunks as each store holds them: ids in D1 (with positions and FTS rows), the keyword index and the local vector store. */
 async function chunksOf(kbId: string, fileId: string) {
@@ -146,7 +149,7 @@ describe("ingestion that dies part-way", () => {
     // A search finds the file's passages once each.
     const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: `${word} pier 7` });
     expect(res.status, await res.clone().text()).toBe(200);
-    const found = ((await res.json()) as { results: { text: string }[] }).results.map((r) => r.text);
+    const found = (await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(res)).results.map((r) => r.text);
     expect(found.length).toBeGreaterThan(0);
     expect(new Set(found).size).toBe(found.length);
   });
@@ -308,7 +311,7 @@ describe("INGESTION_FAULT", () => {
       const ctx = createExecutionContext();
       const res = await worker.fetch(
         new Request("http://localhost/health") as Parameters<typeof worker.fetch>[0],
-        { ...(env as unknown as Bindings), ...settings } as Bindings,
+        { ...env, ...settings } as Bindings,
         ctx,
       );
       return (await res.json()) as { status: string; settings: { name: string; problem: string }[] };

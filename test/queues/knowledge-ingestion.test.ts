@@ -7,6 +7,7 @@ import { knowledgeBaseFiles } from "../../src/db/schema";
 import { db, seedOwner, unique } from "../harness";
 import { upstreamModel } from "../routes/chat-completions/fixtures";
 import { createKnowledgeBase, uploadFiles } from "../fixtures/knowledge";
+import { bodyOf } from "../support/api";
 
 /** Runs the queue consumer on one ingestion job delivered for the `attempts`-th time. */
 async function deliver(fileId: string, generation: number, attempts: number) {
@@ -48,10 +49,9 @@ describe("knowledge ingestion when the embedding provider keeps failing", () => 
     expect(String((failed.processingTimeDetails as { error: string }).error)).toMatch(/500/);
 
     // The API shows the same, and no chunk of the file was indexed.
-    const record = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/`)).json()) as {
-      status: string;
-      chunksCount: number;
-    };
+    const record = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/{fileId}/">(
+      await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/`),
+    );
     expect(record).toMatchObject({ status: "failed", chunksCount: 0 });
   });
 });

@@ -7,6 +7,7 @@ import { createChatbot } from "../fixtures/chatbots";
 import type { DeliveryRecord, Page, WebhookRecord } from "../routes/webhooks/fixtures";
 import { attemptsOf, consumeAt, received, setMode, switchedWebhook } from "./webhook-fixtures";
 import { assistantWithInbox, handedOff, seedAgent, settledAssignment } from "../routes/assignment/fixtures";
+import { bodyOf } from "../support/api";
 
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
 type Payload = Record<string, any>;
@@ -49,13 +50,13 @@ async function addWebhook(
     ...body,
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  return { ...((await res.json()) as WebhookRecord), path };
+  return { ...(await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(res)), path };
 }
 
 async function talk(owner: Actor, botId: string, content: string, conversation?: string) {
   const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as { conversationId: string };
+  return await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
 }
 
 async function records(owner: Actor, inboxId: string, webhookId: string, query = ""): Promise<Page<DeliveryRecord>> {

@@ -10,6 +10,7 @@ import { encryptSecret } from "../../src/lib/crypto";
 import { uuidv7 } from "../../src/lib/ids";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { deliver } from "../../src/services/webhooks/delivery";
+import { bodyOf } from "../support/api";
 
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
 
@@ -78,10 +79,7 @@ async function verifySignature(secret: string, id: string, timestamp: string, bo
 async function talk(owner: Actor, botId: string, content: string, conversation?: string) {
   const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } });
   expect(res.status).toBe(200);
-  return (await res.json()) as {
-    conversationId: string;
-    message: { id: string; content: string; conversation: string };
-  };
+  return await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
 }
 
 describe("webhook deliveries through the queue, to a real receiver", () => {

@@ -4,6 +4,7 @@ import { db, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { storedWebhook, type WebhookRecord } from "../routes/webhooks/fixtures";
 import { attemptsOf, consumeAt, setMode, switchedWebhook, visitorMessages, waitFor } from "./webhook-fixtures";
+import { bodyOf } from "../support/api";
 
 const DAY = 86_400_000;
 
@@ -47,9 +48,9 @@ describe("a webhook whose every delivery failed for 3 days is disabled, with why
     const row = await storedWebhook(hook.id);
     expect(row.isEnabled).toBe(false);
     expect(row.disabledAt).toBeGreaterThanOrEqual(at);
-    const record = (await (
-      await owner.fetch("GET", `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/`)
-    ).json()) as WebhookRecord;
+    const record = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/">(
+      await owner.fetch("GET", `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/`),
+    );
     expect(record).toMatchObject({ isEnabled: false, disabledAt: String(row.disabledAt) });
     expect(record.disabledReason).toBe(
       `Every delivery failed from ${new Date(since).toISOString().slice(0, 19)}Z on, for more than 3 days; the last: The receiver answered 503.`,

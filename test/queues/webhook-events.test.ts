@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedOwner } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
+import { bodyOf } from "../support/api";
 
 type Received = { method: string; path: string; body: string };
 type Payload = {
@@ -47,23 +48,20 @@ describe("every message path emits its event to the inbox's webhooks", () => {
       inboxes: [{ id: inbox }],
     });
     expect(contactRes.status, await contactRes.clone().text()).toBe(201);
-    const contact = (await contactRes.json()) as { id: string };
+    const contact = await bodyOf<"POST /contacts/">(contactRes);
 
     // 1. A direct completion: the visitor's message, then the assistant's reply.
-    const completion = (await (
+    const completion = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         message: { content: "first", sender: contact.id },
-      })
-    ).json()) as {
-      conversationId: string;
-      message: { id: string };
-    };
+      }),
+    );
     const conversation = completion.conversationId;
 
     // 2. The messages API: a receipt now, the reply asynchronously.
     const posted = await owner.fetch("POST", "/messages/", { conversation, content: "second" });
     expect(posted.status).toBe(201);
-    const receipt = (await posted.json()) as { id: string };
+    const receipt = await bodyOf<"POST /messages/">(posted);
     const outgoingSoFar = await waitForCount(`/ok/${tag}/outgoing`, 2);
     expect(outgoingSoFar).toHaveLength(2);
 
@@ -72,13 +70,13 @@ describe("every message path emits its event to the inbox's webhooks", () => {
       (await owner.fetch("PATCH", `/conversations/${conversation}/update-auto-reply/`, { autoReplyEnabled: false }))
         .status,
     ).toBe(200);
-    const agent = (await (
-      await owner.fetch("POST", "/messages/outgoing/", { conversation, content: "Sam here" })
-    ).json()) as { id: string };
+    const agent = await bodyOf<"POST /messages/outgoing/">(
+      await owner.fetch("POST", "/messages/outgoing/", { conversation, content: "Sam here" }),
+    );
     // 4. A visitor message while a human serves: an incoming event, and no reply.
-    const third = (await (await owner.fetch("POST", "/messages/", { conversation, content: "third" })).json()) as {
-      id: string;
-    };
+    const third = await bodyOf<"POST /messages/">(
+      await owner.fetch("POST", "/messages/", { conversation, content: "third" }),
+    );
 
     const incoming = await waitForCount(`/ok/${tag}/incoming`, 3);
     const outgoing = await waitForCount(`/ok/${tag}/outgoing`, 3);

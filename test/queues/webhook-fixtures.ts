@@ -6,8 +6,8 @@ import { webhookDeliveries } from "../../src/db/schema";
 import { consumeWebhookDeliveries } from "../../src/queues/webhook-deliveries";
 import { db, unique, type Actor } from "../harness";
 import type { FaultMode, ReceivedRequest } from "../support/webhook-receiver.mjs";
-import type { WebhookRecord } from "../routes/webhooks/fixtures";
 import { waitFor } from "../harness";
+import { bodyOf } from "../support/api";
 
 export { waitFor };
 
@@ -38,7 +38,7 @@ export async function switchedWebhook(
     ...body,
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  return { key, hook: (await res.json()) as WebhookRecord };
+  return { key, hook: await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(res) };
 }
 
 /** What the receiver got on `/switch/<key>/`. */
@@ -62,7 +62,7 @@ export async function visitorMessages(owner: Actor, chatbotId: string, n: number
       message: { content: `event ${i}` },
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    conversation = ((await res.json()) as { conversationId: string }).conversationId;
+    conversation = (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
   }
 }
 

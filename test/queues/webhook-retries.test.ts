@@ -4,7 +4,6 @@ import { seedOwner } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { RETRY_SCHEDULE_SECONDS } from "../../src/services/webhooks/retries";
 import { deliveryEventId } from "../../src/services/records/webhook-deliveries";
-import type { DeliveryRecord, Page } from "../routes/webhooks/fixtures";
 import {
   attemptsOf,
   consumeAt,
@@ -15,6 +14,7 @@ import {
   waitFor,
   type Attempt,
 } from "./webhook-fixtures";
+import { bodyOf } from "../support/api";
 
 const HOUR = 3_600_000;
 
@@ -99,7 +99,7 @@ describe("retryFailedDeliveries: failed deliveries retried on a schedule (CONTRA
       "GET",
       `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/records/?eventId=${eventId}`,
     );
-    const page = (await res.json()) as Page<DeliveryRecord>;
+    const page = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/records/">(res);
     expect(page.results.map((r) => [r.attempt, r.statusCode, r.eventId])).toEqual(
       [6, 5, 4, 3, 2, 1].map((n) => [n, n === 6 ? 200 : 503, eventId]),
     );
@@ -163,7 +163,7 @@ describe("retryFailedDeliveries: failed deliveries retried on a schedule (CONTRA
       url: `${env.TEST_RECEIVER_URL}/redirect/${crypto.randomUUID()}?to=${to}`,
       retryFailedDeliveries: true,
     });
-    const hook = (await res.json()) as { id: string };
+    const hook = await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(res);
     await visitorMessages(owner, bot.id, 1);
     const [attempt] = await firstAttempts(hook.id, 1, false);
     expect(attempt.error).toMatch(/^Redirect refused/);

@@ -6,6 +6,7 @@ import { createTool, weatherToolBody } from "../fixtures/tools";
 import { createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents } from "../support/sse";
+import { bodyOf, refinedBodyOf } from "../support/api";
 
 type ToolCall = {
   id: string;
@@ -56,21 +57,13 @@ const fnTool = (
 async function ask(owner: Actor, botId: string, message: Record<string, unknown>) {
   const res = await owner.fetch("POST", completions(botId), { message });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Reply;
+  return await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
 }
 
 async function records(owner: Actor, query = "") {
   const res = await owner.fetch("GET", `/tool-execution-records/${query}`);
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as {
-    count: number;
-    results: (ToolCall & {
-      message: string;
-      conversation: string;
-      tool: { id: string; name: string; toolType: string };
-      chatbot: { id: string };
-    })[];
-  };
+  return await bodyOf<"GET /tool-execution-records/">(res);
 }
 
 describe("agent replies through an OpenAI-compatible upstream that calls tools", () => {
@@ -193,7 +186,7 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
     expect(by.big_api.status).toBe("failure");
     expect((by.big_api.output as string).length).toBe(1024 * 1024);
     const stored = await records(owner, `?chatbot=${bot.id}&status=timeout`);
-    expect(stored.results.map((r) => r.name ?? r.tool.name).sort()).toEqual(["slow_api", "spin"]);
+    expect(stored.results.map((r) => r.tool.name).sort()).toEqual(["slow_api", "spin"]);
     expect((await records(owner, `?chatbot=${bot.id}&status=failure`)).count).toBe(4);
     // The model heard about each outcome.
     expect(reply.content).toContain("Error (timeout)");
@@ -313,9 +306,10 @@ describe("agent replies with the built-in local model (offline)", () => {
     // The reply continues from the result in a new message.
     let continued: { content: string; contentPayload: Reply["message"]["contentPayload"] } | undefined;
     for (let i = 0; i < 50 && !continued; i++) {
-      const page = (await (await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`)).json()) as {
-        results: { id: string; type: string; content: string; contentPayload: Reply["message"]["contentPayload"] }[];
-      };
+      const page = await refinedBodyOf<
+        "GET /messages/",
+        { results: { contentPayload: Reply["message"]["contentPayload"] }[] }
+      >(await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`));
       continued = page.results.find((m) => m.type === "outgoing" && m.id !== reply.message.id);
       if (!continued) await new Promise((r) => setTimeout(r, 50));
     }
@@ -355,14 +349,10 @@ describe("agent replies with the built-in local model (offline)", () => {
     expect(res.status, await res.clone().text()).toBe(201);
     let reply: { content: string; contentPayload: Reply["message"]["contentPayload"] } | undefined;
     for (let i = 0; i < 50 && !reply; i++) {
-      const page = (await (await owner.fetch("GET", `/messages/?conversation=${first.conversationId}`)).json()) as {
-        results: {
-          type: string;
-          content: string;
-          sequence: number;
-          contentPayload: Reply["message"]["contentPayload"];
-        }[];
-      };
+      const page = await refinedBodyOf<
+        "GET /messages/",
+        { results: { contentPayload: Reply["message"]["contentPayload"] }[] }
+      >(await owner.fetch("GET", `/messages/?conversation=${first.conversationId}`));
       reply = page.results.find((m) => m.type === "outgoing" && m.sequence === 4);
       if (!reply) await new Promise((r) => setTimeout(r, 50));
     }

@@ -4,6 +4,7 @@ import { createChatbot } from "../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { makeDocx, makePdf } from "../fixtures/documents";
 import { readEvents } from "../support/sse";
+import { bodyOf } from "../support/api";
 
 type Message = {
   content: string;
@@ -18,7 +19,7 @@ type Message = {
 async function ask(owner: Actor, chatbotId: string, content: string, extra: Record<string, unknown> = {}) {
   const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { message: { content, ...extra } });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as { conversationId: string; content: string; message: Message };
+  return await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
 }
 
 /** A handbook PDF whose page 2 alone holds the warranty terms, and a docx about returns. */
@@ -119,9 +120,9 @@ describe("replies grounded in a knowledge base", () => {
     const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }] });
     const reply = await ask(owner, bot.id, "Do you ship to Belgium?");
     expect(reply.content).toContain("two days");
-    const after = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/faqs/${faq.id}/`)).json()) as {
-      hitsCount: number;
-    };
+    const after = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/faqs/{faqId}/">(
+      await owner.fetch("GET", `/knowledge-bases/${kb.id}/faqs/${faq.id}/`),
+    );
     expect(after.hitsCount).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { seedMember, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents } from "../support/sse";
+import { bodyOf } from "../support/api";
 
 type ToolCall = {
   id: string;
@@ -251,17 +252,17 @@ describe("agent replies calling MCP tools", () => {
     });
     expect(
       (
-        (await (
-          await owner.fetch("GET", `/tool-execution-records/${first.message.contentPayload.toolCalls[0].id}/`)
-        ).json()) as { tool: unknown }
+        await bodyOf<"GET /tool-execution-records/{id}/">(
+          await owner.fetch("GET", `/tool-execution-records/${first.message.contentPayload.toolCalls[0].id}/`),
+        )
       ).tool,
     ).toMatchObject({ id: null, toolType: "mcp" });
 
     // The owner's own (wrong) credential replaces the connector's: the server refuses it, so the connector is left out.
     await post(owner, `/connectors/${connector.id}/credentials/`, { headers: { Authorization: "Bearer wrong" } });
-    const members = (await (await owner.fetch("GET", `/connectors/${connector.id}/authorized-members/`)).json()) as {
-      memberId: string;
-    }[];
+    const members = await bodyOf<"GET /connectors/{id}/authorized-members/">(
+      await owner.fetch("GET", `/connectors/${connector.id}/authorized-members/`),
+    );
     expect(members).toHaveLength(1);
     expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls).toEqual([]);
     // Revoked by id: the next reply sends the connector's headers again.

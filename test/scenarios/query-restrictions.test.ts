@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, createLabel, ingest, type KnowledgeBaseRecord } from "../fixtures/knowledge";
+import { bodyOf } from "../support/api";
 
 /**
  * The contact queryMetadata rules (spec, Contact, rules 1-4). Every document mentions "zebra", so an
@@ -49,7 +50,7 @@ async function found(queryMetadata?: unknown, base = kb): Promise<string[]> {
     ...(queryMetadata === undefined ? {} : { queryMetadata }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  const page = (await res.json()) as { results: { type: string; knowledgeBaseFile: { filename: string } | null }[] };
+  const page = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(res);
   return page.results.map((r) => (r.type === "faq" ? "faq" : r.knowledgeBaseFile!.filename[0])).sort();
 }
 
@@ -152,8 +153,8 @@ describe("queryMetadata restricts retrieval", () => {
         searchMethod: "keyword",
         ...(queryMetadata ? { queryMetadata } : {}),
       });
-      return ((await res.json()) as { results: { knowledgeBaseFile: { filename: string } }[] }).results.map(
-        (r) => r.knowledgeBaseFile.filename,
+      return (await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(res)).results.map(
+        (r) => r.knowledgeBaseFile!.filename,
       );
     };
     expect(await search()).not.toContain("weak.txt");
@@ -177,13 +178,13 @@ describe("queryMetadata restricts retrieval", () => {
       queryMetadata: only({ knowledgeBaseFileIds: [file.c] }),
     });
     expect(contactRes.status, await contactRes.clone().text()).toBe(201);
-    const contact = (await contactRes.json()) as { id: string };
+    const contact = await bodyOf<"POST /contacts/">(contactRes);
     const reply = async (sender?: string) => {
       const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         message: { content: "Tell me about the zebra document", ...(sender ? { sender } : {}) },
       });
       expect(res.status, await res.clone().text()).toBe(200);
-      return ((await res.json()) as { message: { citations: { filename: string }[] } }).message.citations
+      return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).message.citations
         .map((c) => c.filename)
         .sort();
     };

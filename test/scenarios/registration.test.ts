@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, unique } from "../harness";
+import { bodyOf, pageOf } from "../support/api";
 
 /** Issue 2, "What it must show": registration from nothing to a member with exactly one permission. */
 async function register(company: string) {
@@ -12,11 +13,7 @@ async function register(company: string) {
     company,
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  const body = (await res.json()) as {
-    user: { id: string };
-    organization: { id: string; name: string };
-    apiKey: string;
-  };
+  const body = await bodyOf<"POST /auth/registration/">(res);
   expect(body.organization.name).toBe(company);
   const as = (method: string, path: string, payload?: unknown, headers: Record<string, string> = {}) =>
     call(method, `/api/v1${path}`, payload, { Authorization: `Api-Key ${body.apiKey}`, ...headers });
@@ -36,7 +33,7 @@ describe("registration from nothing", () => {
     // Bob joins Acme, at first with no permission.
     const added = await ada.as("POST", `/organizations/${org}/members/`, { email: bob.email });
     expect(added.status, await added.clone().text()).toBe(201);
-    const member = (await added.json()) as { id: string };
+    const member = await bodyOf<"POST /organizations/{organizationPk}/members/">(added);
     const inAcme = { "X-Organization-Id": org };
     await expectError(
       await bob.as("GET", `/organizations/${org}/members/`, undefined, inAcme),
@@ -46,11 +43,7 @@ describe("registration from nothing", () => {
     expect((await bob.as("GET", `/organizations/${org}/members/current/`)).status).toBe(200);
 
     // A group with one permission: member.view.
-    const catalogue = (await (await ada.as("GET", "/permissions/")).json()) as {
-      id: string;
-      codename: string;
-      granted: boolean;
-    }[];
+    const catalogue = await bodyOf<"GET /permissions/">(await ada.as("GET", "/permissions/"));
     expect(catalogue.every((p) => p.granted)).toBe(true);
     const memberView = catalogue.find((p) => p.codename === "member.view")!;
     const group = await ada.as("POST", `/organizations/${org}/groups/`, {
@@ -58,21 +51,18 @@ describe("registration from nothing", () => {
       permissions: [memberView.id],
     });
     expect(group.status, await group.clone().text()).toBe(201);
-    const { id: groupId } = (await group.json()) as { id: string };
+    const { id: groupId } = await bodyOf<"POST /organizations/{organizationPk}/groups/">(group);
     const joined = await ada.as("POST", `/organizations/${org}/groups/${groupId}/group-members/bulk-create/`, {
       members: [member.id],
     });
     expect(joined.status, await joined.clone().text()).toBe(201);
 
     // Bob can now do exactly that, and nothing more.
-    const granted = (await (await bob.as("GET", "/permissions/", undefined, inAcme)).json()) as {
-      codename: string;
-      granted: boolean;
-    }[];
+    const granted = await bodyOf<"GET /permissions/">(await bob.as("GET", "/permissions/", undefined, inAcme));
     expect(granted.filter((p) => p.granted).map((p) => p.codename)).toEqual(["member.view"]);
     const list = await bob.as("GET", `/organizations/${org}/members/`, undefined, inAcme);
     expect(list.status).toBe(200);
-    expect(((await list.json()) as { count: number }).count).toBe(2);
+    expect((await pageOf<"GET /organizations/{organizationPk}/members/">(list)).count).toBe(2);
     await expectError(
       await bob.as("POST", `/organizations/${org}/members/`, { email: eve.email }, inAcme),
       403,

@@ -3,6 +3,7 @@ import { expectError, NO_SUCH_ID, seedOwner, unique, type Actor } from "../harne
 import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { uploadSkill } from "../routes/skills/support";
+import { bodyOf, refinedBodyOf } from "../support/api";
 
 type Call = {
   name: string;
@@ -17,7 +18,7 @@ type Reply = { content: string; message: { contentPayload: { toolCalls: Call[] }
 async function ask(owner: Actor, botId: string, message: Record<string, unknown>) {
   const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { message });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Reply;
+  return await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
 }
 
 async function fileExpenseTool(owner: Actor) {
@@ -28,7 +29,7 @@ async function fileExpenseTool(owner: Actor) {
     functionCode: "function main(a) { return { filed: true }; }",
   });
   expect(res.status).toBe(201);
-  return ((await res.json()) as { id: string }).id;
+  return (await bodyOf<"POST /tools/">(res)).id;
 }
 
 describe("skills in agent replies", () => {
@@ -47,7 +48,7 @@ describe("skills in agent replies", () => {
       instructions: "Always ask for the receipt number first.",
     });
     expect(reply.content).toContain("Always ask for the receipt number first.");
-    const detail = (await (await owner.fetch("GET", `/skills/${skill.id}/`)).json()) as { lastUsedAt: string | null };
+    const detail = await bodyOf<"GET /skills/{id}/">(await owner.fetch("GET", `/skills/${skill.id}/`));
     expect(Number(detail.lastUsedAt)).toBeGreaterThan(0);
   });
 

@@ -12,6 +12,7 @@ import {
   TEST_HYPERDRIVE,
 } from "../routes/sql-databases/support";
 import { queryPostgres } from "../../src/services/sql/postgres";
+import { bodyOf, refinedBodyOf } from "../support/api";
 
 type Call = {
   id: string;
@@ -29,7 +30,7 @@ async function ask(owner: Actor, botId: string, sql: string) {
     message: { content: `Query the database, sql: "${sql}"` },
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  const reply = (await res.json()) as Reply;
+  const reply = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
   const [call] = reply.message.contentPayload.toolCalls;
   expect(call.name).toBe("query_database");
   return { reply, call };
@@ -86,10 +87,9 @@ describe("text-to-SQL in agent replies: a managed table created from a CSV", () 
       truncated: false,
     });
     expect(reply.content).toContain("north | 200");
-    const record = (await (await owner.fetch("GET", `/tool-execution-records/${call.id}/`)).json()) as {
-      output: { sql: string; rows: unknown[][] };
-      input: { sql: string };
-    };
+    const record = await bodyOf<"GET /tool-execution-records/{id}/">(
+      await owner.fetch("GET", `/tool-execution-records/${call.id}/`),
+    );
     expect(record).toMatchObject({
       input: { sql: TOTALS },
       output: {
@@ -101,10 +101,9 @@ describe("text-to-SQL in agent replies: a managed table created from a CSV", () 
         ],
       },
     });
-    const bySql = (await (await owner.fetch("GET", "/tool-execution-records/?toolType=sql")).json()) as {
-      count: number;
-      results: { id: string; tool: { toolType: string } }[];
-    };
+    const bySql = await bodyOf<"GET /tool-execution-records/">(
+      await owner.fetch("GET", "/tool-execution-records/?toolType=sql"),
+    );
     expect(bySql).toMatchObject({ count: 1, results: [{ id: call.id, tool: { toolType: "sql" } }] });
   });
 
@@ -137,7 +136,9 @@ describe("text-to-SQL in agent replies: a managed table created from a CSV", () 
     const res = await a.fetch("POST", `/chatbots/${botA.id}/completions/`, {
       message: { content: `Query the database, sql: "select 1"` },
     });
-    expect(((await res.json()) as Reply).message.contentPayload.toolCalls).toEqual([]);
+    expect(
+      (await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res)).message.contentPayload.toolCalls,
+    ).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@ import { seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents } from "../support/sse";
+import { bodyOf } from "../support/api";
 
 /**
  * Tools whose answers are slow, hang, are too large or malformed: api tools against the loopback
@@ -70,9 +71,7 @@ async function ask(owner: Actor, botId: string, content: string) {
 async function storedRecords(owner: Actor, botId: string) {
   const res = await owner.fetch("GET", `/tool-execution-records/?chatbot=${botId}&pageSize=100`);
   expect(res.status).toBe(200);
-  return Object.fromEntries(
-    ((await res.json()) as { results: (ToolCall & { tool: { name: string } })[] }).results.map((r) => [r.tool.name, r]),
-  );
+  return Object.fromEntries((await bodyOf<"GET /tool-execution-records/">(res)).results.map((r) => [r.tool.name, r]));
 }
 
 /** Every call's status, error and duration against what is expected of it. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { expectError, PREFIXES, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { createKnowledgeBase, ingest } from "../fixtures/knowledge";
+import { bodyOf, refinedBodyOf } from "../support/api";
 
 const REWRITE = "00000000-0000-7000-8000-00000000f001";
 const ROUTE = "00000000-0000-7000-8000-00000000f002";
@@ -20,7 +21,7 @@ type Reply = {
 async function ask(owner: Actor, botId: string, content: string, conversation?: string) {
   const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Reply;
+  return await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
 }
 
 async function knowledge(owner: Actor) {
@@ -41,7 +42,7 @@ describe("built-in workflows", () => {
     for (const prefix of PREFIXES) {
       const res = await owner.fetch("GET", "/built-in-workflows/", undefined, { prefix });
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { id: string }[]).map((w) => w.id)).toEqual([REWRITE, ROUTE, VERIFY]);
+      expect((await bodyOf<"GET /built-in-workflows/">(res)).map((w) => w.id)).toEqual([REWRITE, ROUTE, VERIFY]);
       expect((await owner.fetch("GET", `/built-in-workflows/${VERIFY}/`, undefined, { prefix })).status).toBe(200);
       await expectError(await SELF.fetch(`http://localhost${prefix}/built-in-workflows/`), 401);
     }
@@ -73,7 +74,7 @@ describe("built-in workflows", () => {
       functionCode: "function main(a) { return a.x + a.y; }",
       rawParametersSchema: { type: "object", properties: { x: { type: "number" }, y: { type: "number" } } },
     });
-    const tool = (await res.json()) as { id: string };
+    const tool = await bodyOf<"POST /tools/">(res);
     const bot = await createChatbot(owner, { replyMode: "workflow", builtInWorkflow: ROUTE, tools: [{ id: tool.id }] });
     const reply = await ask(owner, bot.id, "add numbers x: 5, y: 6");
     expect(reply.message.contentPayload.steps.map((s) => [s.name, s.status])).toEqual([

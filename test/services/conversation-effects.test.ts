@@ -9,8 +9,7 @@ import { readEvents } from "../support/sse";
 import { upstreamModel } from "../routes/chat-completions/fixtures";
 import { client, pub, seedWebChat, startSession } from "../routes/widget/fixtures";
 import { addEffectForTest } from "../../src/services/conversation/effects";
-
-type Completion = { conversationId: string; message: { id: string } | null };
+import { bodyOf } from "../support/api";
 
 let stored: { id: string; sequence: number; conversation: string; created: boolean }[] = [];
 let replied: string[] = [];
@@ -40,9 +39,9 @@ afterEach(() => remove());
 
 /** Every message stored in the conversation, by id. */
 async function messageIds(owner: Actor, conversationId: string) {
-  const page = (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
-    results: { id: string; sequence: number }[];
-  };
+  const page = await bodyOf<"GET /messages/">(
+    await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`),
+  );
   return page.results.sort((a, b) => a.sequence - b.sequence).map((m) => m.id);
 }
 
@@ -64,7 +63,9 @@ describe("the effects of stored messages", () => {
     const bot = await createChatbot(owner);
     const path = `/chatbots/${bot.id}/completions/`;
     // Direct: the first turn in the worker, the second through the conversation's object.
-    const first = (await (await owner.fetch("POST", path, { message: { content: "hello" } })).json()) as Completion;
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", path, { message: { content: "hello" } }),
+    );
     await owner.fetch("POST", path, { conversation: first.conversationId, message: { content: "again" } });
     await expectEachOnce(owner, first.conversationId, 4);
     expect(stored.filter((s) => s.conversation === first.conversationId).map((s) => s.created)).toEqual([

@@ -7,6 +7,7 @@ import { uuidv7 } from "../../src/lib/ids";
 import { createKnowledgeBase, waitForFile } from "../fixtures/knowledge";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { db, seedOwner } from "../harness";
+import { bodyOf } from "../support/api";
 
 const DAY = 86_400_000;
 
@@ -23,7 +24,7 @@ describe("housekeeping cron", () => {
     })) {
       const res = await owner.fetch("POST", "/api-keys/", { name });
       expect(res.status).toBe(201);
-      ids[name] = ((await res.json()) as { id: string }).id;
+      ids[name] = (await bodyOf<"POST /api-keys/">(res)).id;
       await db().update(apiKeys).set(values).where(eq(apiKeys.id, ids[name]));
     }
     await runHousekeeping(env, now);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedOwner } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 const useKey = (key: string) => call("GET", "/api/v1/users/current/", undefined, { Authorization: `Api-Key ${key}` });
 
@@ -8,7 +9,7 @@ describe("POST /api-keys/", () => {
     const owner = await seedOwner();
     const res = await owner.fetch("POST", "/api-keys/", { name: "CI" }, { prefix });
     expect(res.status, await res.clone().text()).toBe(201);
-    const body = (await res.json()) as Record<string, unknown> & { key: string };
+    const body = await bodyOf<"POST /api-keys/">(res);
     expect(body.key.startsWith("ak_")).toBe(true);
     expect(body.key).toHaveLength(43);
     expect(body).toMatchObject({
@@ -29,7 +30,7 @@ describe("POST /api-keys/", () => {
     const soon = Date.now() + 60_000;
     const iso = await owner.fetch("POST", "/api-keys/", { name: "iso", expires_at: new Date(soon).toISOString() });
     expect(iso.status, await iso.clone().text()).toBe(201);
-    const isoBody = (await iso.json()) as { key: string; expiresAt: string };
+    const isoBody = await bodyOf<"POST /api-keys/">(iso);
     expect(Math.abs(Number(isoBody.expiresAt) - soon)).toBeLessThan(1000);
     expect((await useKey(isoBody.key)).status).toBe(200);
 
@@ -48,7 +49,7 @@ describe("POST /api-keys/", () => {
     expect(past.errors?.expiresAt).toBeDefined();
     const noName = await expectError(await owner.fetch("POST", "/api-keys/", {}), 400, "invalid");
     expect(noName.errors?.name).toBeDefined();
-    const list = (await (await owner.fetch("GET", "/api-keys/")).json()) as { count: number };
+    const list = await bodyOf<"GET /api-keys/">(await owner.fetch("GET", "/api-keys/"));
     expect(list.count).toBe(1); // only the seeded key
   });
 

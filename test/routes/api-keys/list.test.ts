@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedOwner } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 describe("GET /api-keys/", () => {
   it.each(PREFIXES)("lists only the caller's keys, newest first, without secrets, under %s", async (prefix) => {
     const owner = await seedOwner();
     const other = await seedOwner();
-    const created = (await (await owner.fetch("POST", "/api-keys/", { name: "second" })).json()) as {
-      id: string;
-      key: string;
-    };
+    const created = await bodyOf<"POST /api-keys/">(await owner.fetch("POST", "/api-keys/", { name: "second" }));
     const res = await owner.fetch("GET", "/api-keys/", undefined, { prefix });
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -29,7 +27,7 @@ describe("GET /api-keys/", () => {
         "revokedAt",
       ]);
     }
-    const others = (await (await other.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] };
+    const others = await bodyOf<"GET /api-keys/">(await other.fetch("GET", "/api-keys/"));
     expect(others.results.map((k) => k.id)).not.toContain(created.id);
   });
 
@@ -45,11 +43,7 @@ describe("GET /api-keys/", () => {
     const owner = await seedOwner();
     await owner.fetch("POST", "/api-keys/", { name: "a" });
     await owner.fetch("POST", "/api-keys/", { name: "b" });
-    const body = (await (await owner.fetch("GET", "/api-keys/?page_size=2")).json()) as {
-      count: number;
-      next: string;
-      results: unknown[];
-    };
+    const body = await bodyOf<"GET /api-keys/">(await owner.fetch("GET", "/api-keys/?page_size=2"));
     expect(body.count).toBe(3);
     expect(body.results).toHaveLength(2);
     expect(body.next).toContain("page=2");

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeys } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedOwner } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 const useKey = (key: string) => call("GET", "/api/v1/users/current/", undefined, { Authorization: `Api-Key ${key}` });
 
@@ -11,7 +12,7 @@ async function createKey(
 ) {
   const res = await owner.fetch("POST", "/api-keys/", body);
   expect(res.status).toBe(201);
-  return (await res.json()) as { id: string; key: string };
+  return await bodyOf<"POST /api-keys/">(res);
 }
 
 describe("DELETE /api-keys/{id}/", () => {
@@ -24,9 +25,7 @@ describe("DELETE /api-keys/{id}/", () => {
     expect(await res.text()).toBe("");
     await expectError(await useKey(temp.key), 401, "not_authenticated");
     expect((await useKey(owner.key)).status).toBe(200);
-    const list = (await (await owner.fetch("GET", "/api-keys/")).json()) as {
-      results: { id: string; revokedAt: string | null }[];
-    };
+    const list = await bodyOf<"GET /api-keys/">(await owner.fetch("GET", "/api-keys/"));
     expect(list.results.find((k) => k.id === temp.id)?.revokedAt).toMatch(/^\d+$/);
     await expectError(await owner.fetch("DELETE", `/api-keys/${temp.id}/`), 404, "not_found");
   });

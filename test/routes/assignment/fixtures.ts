@@ -3,6 +3,7 @@ import { uuidv7 } from "../../../src/lib/ids";
 import { groupMembers, groups } from "../../../src/db/schema";
 import { db, seedMember, unique, waitFor, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
+import { bodyOf } from "../../support/api";
 
 export type Conversation = {
   id: string;
@@ -28,7 +29,7 @@ export async function assistantWithInbox(owner: Actor, assignment: Record<string
       ...(conversation ? { conversation } : {}),
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    return (await res.json()) as Completion;
+    return await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
   };
   return { bot, inboxId, talk };
 }
@@ -41,7 +42,7 @@ export async function handedOff(talk: (content: string, conversation?: string) =
 }
 
 export const getConversation = async (actor: Actor, id: string) =>
-  (await (await actor.fetch("GET", `/conversations/${id}/`)).json()) as Conversation;
+  await bodyOf<"GET /conversations/{id}/">(await actor.fetch("GET", `/conversations/${id}/`));
 
 /** The conversation once automatic assignment (run after the handoff is stored) has had its turn: assigned, or `ms` passed. */
 export const settledAssignment = (actor: Actor, id: string, ms = 3000) =>

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { assistantWithInbox, handedOff, seedAgent, seedTeam, type Conversation } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 type Page = { next: string | null; previous: string | null; results: Conversation[] };
 const list = async (actor: Actor, query: string) => {
   const res = await actor.fetch("GET", `/conversations/?${query}`);
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Page;
+  return await bodyOf<"GET /conversations/">(res);
 };
 const ids = (page: Page) => page.results.map((c) => c.id);
 const follow = async (actor: Actor, url: string) =>

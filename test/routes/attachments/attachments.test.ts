@@ -8,22 +8,13 @@ import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, typ
 import { createChatbot } from "../../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
 import { PNG, requestsMultipart, uploadKey } from "./support";
-
-type Attachment = {
-  id: string;
-  type: string;
-  filename: string;
-  file: string;
-  conversation: string | null;
-  expiresAt: string | null;
-  extractionStatus: string;
-};
+import { bodyOf } from "../../support/api";
 
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
   const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } });
   expect(res.status, await res.clone().text()).toBe(200);
-  return { bot, conversationId: ((await res.json()) as { conversationId: string }).conversationId };
+  return { bot, conversationId: (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId };
 }
 
 async function directUpload(
@@ -48,12 +39,12 @@ describe("attachments", () => {
       const key = await uploadKey(owner);
       const res = await owner.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }, { prefix });
       expect(res.status, await res.clone().text()).toBe(201);
-      const a = (await res.json()) as Attachment;
+      const a = await bodyOf<"POST /attachments/">(res);
       expect(a).toMatchObject({ type: "image", filename: "cat.png", conversation: null });
       expect(a.expiresAt).not.toBeNull();
       const got = await owner.fetch("GET", `/attachments/${a.id}/`, undefined, { prefix });
       expect(got.status).toBe(200);
-      expect(((await got.json()) as Attachment).id).toBe(a.id);
+      expect((await bodyOf<"GET /attachments/{id}/">(got)).id).toBe(a.id);
       expect((await owner.fetch("DELETE", `/attachments/${a.id}/`, undefined, { prefix })).status).toBe(204);
       expect(await env.FILES.head(key)).toBeNull();
       await expectError(await owner.fetch("GET", `/attachments/${a.id}/`, undefined, { prefix }), 404);
@@ -69,7 +60,7 @@ describe("attachments", () => {
       type: "sticker",
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(((await res.json()) as Attachment).type).toBe("sticker");
+    expect((await bodyOf<"POST /attachments/">(res)).type).toBe("sticker");
     for (const file of [
       "http://169.254.169.254/latest/meta-data",
       "https://example.com/cat.png",
@@ -100,9 +91,9 @@ describe("attachments", () => {
       403,
       "permission_denied",
     );
-    const created = (await (
-      await owner.fetch("POST", "/attachments/", { file: key, filename: "cat.png" })
-    ).json()) as Attachment;
+    const created = await bodyOf<"POST /attachments/">(
+      await owner.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }),
+    );
     expect((await viewer.fetch("GET", `/attachments/${created.id}/`)).status).toBe(200);
     await expectError(await viewer.fetch("DELETE", `/attachments/${created.id}/`), 403);
     await expectError(await other.fetch("GET", `/attachments/${created.id}/`), 404);
@@ -135,7 +126,7 @@ describe("attachments", () => {
         { prefix },
       );
       expect(res.status, await res.clone().text()).toBe(201);
-      const a = (await res.json()) as Attachment;
+      const a = await bodyOf<"POST /conversations/{conversationPk}/attachments/">(res);
       expect(a.conversation).toBe(conversationId);
       expect(a.expiresAt).toBeNull();
     }
@@ -225,10 +216,7 @@ describe("allowed-file-specs", () => {
     const owner = await seedOwner();
     const res = await owner.fetch("GET", "/allowed-file-specs/");
     expect(res.status).toBe(200);
-    const specs = (await res.json()) as Record<
-      string,
-      Record<string, { content_types: string[]; extensions: string[]; max_size: number }>
-    >;
+    const specs = await bodyOf<"GET /allowed-file-specs/">(res);
     expect(Object.keys(specs)).toEqual([
       "webChat",
       "organization",
@@ -245,9 +233,9 @@ describe("allowed-file-specs", () => {
     });
     expect(specs.webChat.avatar.max_size).toBe(2097152);
     const settings = { ALLOWED_FILE_SPECS: JSON.stringify({ attachment: { file: { max_size: 10 } } }) };
-    const configured = (await (
-      await owner.fetch("GET", "/allowed-file-specs/", undefined, { settings })
-    ).json()) as typeof specs;
+    const configured = await bodyOf<"GET /allowed-file-specs/">(
+      await owner.fetch("GET", "/allowed-file-specs/", undefined, { settings }),
+    );
     expect(configured.attachment.file.max_size).toBe(10);
     await expectError(
       await owner.fetch(
@@ -279,7 +267,7 @@ describe("the assistant reads attachments", () => {
         message: { content: "What is in this picture?", attachments: [{ file: key, filename: "cat.png" }] },
       });
       expect(res.status, await res.clone().text()).toBe(200);
-      const reply = (await res.json()) as { conversationId: string };
+      const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
       const sent = await lastUpstreamRequest(model.modelName);
       const user = sent.body.messages.at(-1);
       expect(user.role).toBe("user");
@@ -288,7 +276,7 @@ describe("the assistant reads attachments", () => {
       expect(user.content[1].image_url.url).toBe(`data:image/png;base64,${btoa(String.fromCharCode(...PNG))}`);
       // The message carries the attachment record, which joined the conversation.
       const list = await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`);
-      const messages = (await list.json()) as { results: { type: string; attachments: Attachment[] }[] };
+      const messages = await bodyOf<"GET /messages/">(list);
       const incoming = messages.results.find((m) => m.type === "incoming")!;
       expect(incoming.attachments[0]).toMatchObject({
         type: "image",
@@ -307,7 +295,7 @@ describe("the assistant reads attachments", () => {
       message: { content: "How long is the warranty?", attachments: [{ file: key, filename: "warranty.txt" }] },
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    const first = (await res.json()) as { conversationId: string; content: string };
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
     expect(first.content).toBe(
       "I received your attachments: warranty.txt (document). The warranty lasts 7 years for every kettle.",
     );
@@ -316,7 +304,7 @@ describe("the assistant reads attachments", () => {
       conversation: first.conversationId,
       message: { content: "warranty for kettle?" },
     });
-    expect(((await res.json()) as { content: string }).content).toContain("7 years");
+    expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).content).toContain("7 years");
 
     const key2 = await uploadKey(owner, "notes.txt", new TextEncoder().encode("Secret code is 4242.\n"), "text/plain");
     res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
@@ -324,16 +312,16 @@ describe("the assistant reads attachments", () => {
       message: { content: "What is the secret code?", attachments: [{ file: key2, filename: "notes.txt" }] },
     });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { content: string }).content).not.toContain("4242");
+    expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).content).not.toContain("4242");
   });
 
   it("a message naming another organization's attachment is 400, a foreign link stays a reference", async () => {
     const owner = await seedOwner();
     const other = await seedOwner("other");
     const bot = await createChatbot(owner);
-    const theirs = (await (
-      await other.fetch("POST", "/attachments/", { file: await uploadKey(other), filename: "cat.png" })
-    ).json()) as Attachment;
+    const theirs = await bodyOf<"POST /attachments/">(
+      await other.fetch("POST", "/attachments/", { file: await uploadKey(other), filename: "cat.png" }),
+    );
     await expectError(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         message: { content: "hi", attachments: [{ id: theirs.id, filename: "cat.png", file: theirs.file }] },
@@ -358,9 +346,9 @@ describe("lifecycle", () => {
         .status,
     ).toBe(201);
     const loose = await uploadKey(owner);
-    const looseAttachment = (await (
-      await owner.fetch("POST", "/attachments/", { file: loose, filename: "cat.png" })
-    ).json()) as Attachment;
+    const looseAttachment = await bodyOf<"POST /attachments/">(
+      await owner.fetch("POST", "/attachments/", { file: loose, filename: "cat.png" }),
+    );
     await cleanupUploads(env, Date.now());
     expect(await env.FILES.head(unused)).not.toBeNull();
     await cleanupUploads(env, Date.now() + 25 * 3_600_000);

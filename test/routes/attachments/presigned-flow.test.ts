@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { uploads } from "../../../src/db/schema";
 import { db, expectError, PREFIXES, seedMember, seedOwner } from "../../harness";
 import { PNG, postForm, presign } from "./support";
+import { bodyOf } from "../../support/api";
 
 const b64decode = (s: string) => JSON.parse(atob(s));
 
@@ -19,7 +20,7 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
         { prefix },
       );
       expect(res.status, await res.clone().text()).toBe(200);
-      const p = (await res.json()) as { url: string; fields: Record<string, string>; method: string };
+      const p = await bodyOf<"POST /upload-presigned-url/">(res);
       expect(p.method).toBe("POST");
       expect(p.url).toBe("http://localhost/api/v1/uploads/");
       expect(p.fields.key).toMatch(new RegExp(`^uploads/${owner.organizationId}/attachment/[0-9a-f-]{36}/cat\\.png$`));
@@ -41,7 +42,7 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
       // 3. attach it
       const att = await owner.fetch("POST", "/attachments/", { file: p.fields.key, filename: "cat.png" }, { prefix });
       expect(att.status, await att.clone().text()).toBe(201);
-      const record = (await att.json()) as { type: string; file: string; filename: string };
+      const record = await bodyOf<"POST /attachments/">(att);
       expect(record.type).toBe("image");
       const { SELF } = await import("cloudflare:test");
       const got = await SELF.fetch(record.file);
@@ -58,7 +59,7 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
       { fileSize: 2048 },
     );
     expect(res.status, await res.clone().text()).toBe(200);
-    const p = (await res.json()) as { fields: Record<string, string> };
+    const p = await bodyOf<"POST /upload-presigned-url/">(res);
     expect(p.fields.key).toContain("/chatbot-file/");
     expect(p.fields["Content-Type"]).toBe("application/pdf");
   });

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { expectError, fetchWithSettings, seedOwner, type Actor, type Settings } from "../../harness";
 import { createKnowledgeBase, waitForFile } from "../../fixtures/knowledge";
 import { presign, pythonRequestsPost, type Presigned, type RequestsFile } from "./support";
+import { bodyOf } from "../../support/api";
 
 /**
  * The product's Python examples, as existing customers run them: presign, then post ONLY these
@@ -70,11 +71,11 @@ async function attachAndIngest(owner: Actor, key: string) {
     files: [{ file: key, filename: "handbook.txt" }],
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  const [created] = (await res.json()) as { id: string }[];
+  const [created] = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/files/">(res);
   const file = await waitForFile(owner, kb.id, created.id);
   expect(file.status, JSON.stringify(file.processingTimeDetails)).toBe("done");
   const search = await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "when does the shop open" });
-  const page = (await search.json()) as { results: { text: string }[] };
+  const page = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(search);
   expect(page.results[0]?.text).toContain("opens at nine in the morning");
 }
 

@@ -1,6 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import type { Actor } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 /** A tiny valid PNG (1x1). */
 export const PNG = Uint8Array.from(
@@ -65,7 +66,7 @@ export async function presign(
 ): Promise<Presigned> {
   const res = await actor.fetch("POST", "/upload-presigned-url/", body, init);
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Presigned;
+  return await bodyOf<"POST /upload-presigned-url/">(res);
 }
 
 /** Presign and upload an attachment the three-step way; returns the key. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, unique } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 const OLD = "correct horse battery";
 const NEW = "staple battery horse";
@@ -15,7 +16,7 @@ async function register() {
     company: unique("Acme"),
   });
   expect(res.status).toBe(201);
-  const { apiKey } = (await res.json()) as { apiKey: string };
+  const { apiKey } = await bodyOf<"POST /auth/registration/">(res);
   const change = (body: unknown, prefix = "/api/v1") =>
     call("POST", `${prefix}/auth/password/change/`, body, { Authorization: `Api-Key ${apiKey}` });
   return { email, change };

@@ -53,7 +53,9 @@ function workbook(rows: string[][]): Uint8Array {
 async function finished(owner: Actor, webChatId: string, id: string): Promise<Batch> {
   let batch!: Batch;
   for (let i = 0; i < 200; i++) {
-    batch = await ok<Batch>(await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${id}/`));
+    batch = await ok<"GET /web-chats/{webchatPk}/batch-qas/{id}/">(
+      await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${id}/`),
+    );
     if (batch.status === "done") return batch;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -72,7 +74,7 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
         ...questions.map((q, i) => [q, i % 2 ? `You said: "${q}".` : "Something else entirely."]),
       ];
       const key = await upload(owner, "questions.xlsx", workbook(rows), XLSX);
-      const created = await ok<Batch>(
+      const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
         await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }, { prefix }),
         201,
       );
@@ -153,7 +155,7 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
       '"Where, exactly, is my parcel?"\nOpening hours?,Nine to five\n\n',
       "text/csv",
     );
-    const created = await ok<Batch>(
+    const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
       await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key, filename: "q.csv" }),
       201,
     );
@@ -194,7 +196,7 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     const owner = await seedOwner();
     const { webChatId } = await webChatWithBot(owner);
     const key = await upload(owner, "q.csv", "Hello?\n", "text/csv");
-    const created = await ok<Batch>(
+    const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
       await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }),
       201,
     );
@@ -219,25 +221,13 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
   });
 });
 
-type Item = {
-  position: number;
-  question: string;
-  expectedAnswer: string | null;
-  status: string;
-  answer: string | null;
-  citations: string[];
-  replyTime: number | null;
-  answerCorrectness: number | null;
-};
-type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
-
 describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items/", () => {
   it.each(PREFIXES)(
     "lists the web chat's runs newest first, and a run's questions in the file's order, as the export has them (%s)",
     async (prefix) => {
       const owner = await seedOwner();
       const { bot, webChatId } = await webChatWithBot(owner);
-      const first = await ok<Batch>(
+      const first = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
         await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, {
           file: await upload(owner, "a.csv", "One?\n", "text/csv"),
         }),
@@ -246,7 +236,7 @@ describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items
       const csv =
         "Question,Expected answer\n" +
         Array.from({ length: 25 }, (_, i) => `Question ${i + 1}?,You said: "Question ${i + 1}?".`).join("\n");
-      const second = await ok<Batch>(
+      const second = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
         await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, {
           file: await upload(owner, "b.csv", csv, "text/csv"),
         }),
@@ -255,7 +245,7 @@ describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items
       await finished(owner, webChatId, first.id);
       const done = await finished(owner, webChatId, second.id);
 
-      const list = await ok<Page<Batch>>(
+      const list = await ok<"GET /web-chats/{webchatPk}/batch-qas/">(
         await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/`, undefined, { prefix }),
       );
       expect(list).toMatchObject({ count: 2, next: null, previous: null });
@@ -267,14 +257,14 @@ describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items
         chatbot: { id: bot.id, name: bot.name },
       });
 
-      const page1 = await ok<Page<Item>>(
+      const page1 = await ok<"GET /web-chats/{webchatPk}/batch-qas/{id}/items/">(
         await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${second.id}/items/?pageSize=20`, undefined, {
           prefix,
         }),
       );
       expect(page1.count).toBe(25);
       expect(page1.next).toContain("page=2");
-      const page2 = await ok<Page<Item>>(
+      const page2 = await ok<"GET /web-chats/{webchatPk}/batch-qas/{id}/items/">(
         await owner.fetch(
           "GET",
           `/web-chats/${webChatId}/batch-qas/${second.id}/items/?page=2&page_size=20`,
@@ -309,7 +299,7 @@ describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items
   it("400 for a bad page, 401, 403 without chatbot.view, 404 for another organization's web chat or run", async () => {
     const owner = await seedOwner();
     const { webChatId } = await webChatWithBot(owner);
-    const created = await ok<Batch>(
+    const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
       await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, {
         file: await upload(owner, "q.csv", "Hello?\n", "text/csv"),
       }),
@@ -332,7 +322,11 @@ describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items
       404,
       "not_found",
     );
-    expect(await ok<Page<Batch>>(await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/`))).toMatchObject({
+    expect(
+      await ok<"GET /web-chats/{webchatPk}/batch-qas/">(
+        await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/`),
+      ),
+    ).toMatchObject({
       count: 0,
       results: [],
     });

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { cannedResponses } from "../../../src/db/schema";
 import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
+import { bodyOf, problemOf } from "../../support/api";
 
 type Canned = { id: string; shortCode: string; content: string; createdAt: string; updatedAt: string };
-type Page = { count: number; next: string | null; previous: string | null; results: Canned[] };
 
 const rows = async (organizationId: string) =>
   db().select().from(cannedResponses).where(eq(cannedResponses.organizationId, organizationId));
@@ -14,7 +14,7 @@ const rows = async (organizationId: string) =>
 async function create(actor: Actor, shortCode: string, content: string): Promise<Canned> {
   const res = await actor.fetch("POST", "/canned-responses/", { shortCode, content });
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as Canned;
+  return await bodyOf<"POST /canned-responses/">(res);
 }
 
 describe("/canned-responses/", () => {
@@ -29,7 +29,7 @@ describe("/canned-responses/", () => {
         { prefix },
       );
       expect(res.status, await res.clone().text()).toBe(201);
-      const made = (await res.json()) as Canned;
+      const made = await bodyOf<"POST /canned-responses/">(res);
       expect(made).toMatchObject({
         shortCode: `refund-${tag}`,
         content: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}",
@@ -42,16 +42,22 @@ describe("/canned-responses/", () => {
     await create(owner, "hours", "We open at 9.");
     await create(owner, "bye_1", "Have a nice day!");
 
-    const all = (await (await owner.fetch("GET", "/canned-responses/")).json()) as Page;
+    const all = await bodyOf<"GET /canned-responses/">(await owner.fetch("GET", "/canned-responses/"));
     expect(all.count).toBe(4);
     expect(all.results.map((c) => c.shortCode)).toEqual(["bye_1", "hours", "refund-a", "refund-v"]);
-    const byCode = (await (await owner.fetch("GET", "/canned-responses/?search=REF")).json()) as Page;
+    const byCode = await bodyOf<"GET /canned-responses/">(await owner.fetch("GET", "/canned-responses/?search=REF"));
     expect(byCode.results.map((c) => c.shortCode)).toEqual(["refund-a", "refund-v"]);
-    const byContent = (await (await owner.fetch("GET", "/canned-responses/?search=nice day")).json()) as Page;
+    const byContent = await bodyOf<"GET /canned-responses/">(
+      await owner.fetch("GET", "/canned-responses/?search=nice day"),
+    );
     expect(byContent.results.map((c) => c.shortCode)).toEqual(["bye_1"]);
     // LIKE's wildcards are matched as themselves.
-    expect(((await (await owner.fetch("GET", "/canned-responses/?search=%25")).json()) as Page).count).toBe(0);
-    const paged = (await (await owner.fetch("GET", "/canned-responses/?pageSize=3&page=2")).json()) as Page;
+    expect(
+      (await bodyOf<"GET /canned-responses/">(await owner.fetch("GET", "/canned-responses/?search=%25"))).count,
+    ).toBe(0);
+    const paged = await bodyOf<"GET /canned-responses/">(
+      await owner.fetch("GET", "/canned-responses/?pageSize=3&page=2"),
+    );
     expect(paged).toMatchObject({ count: 4, next: null, previous: expect.stringContaining("pageSize=3") });
     expect(paged.results.map((c) => c.shortCode)).toEqual(["refund-v"]);
 
@@ -59,9 +65,9 @@ describe("/canned-responses/", () => {
     const patched = await owner.fetch("PATCH", `/canned-responses/${hours.id}/`, { content: "We open at 8." });
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({ id: hours.id, shortCode: "hours", content: "We open at 8." });
-    const renamed = (await (
-      await owner.fetch("PATCH", `/canned-responses/${hours.id}/`, { shortCode: "opening-hours" })
-    ).json()) as Canned;
+    const renamed = await bodyOf<"PATCH /canned-responses/{id}/">(
+      await owner.fetch("PATCH", `/canned-responses/${hours.id}/`, { shortCode: "opening-hours" }),
+    );
     expect(renamed).toMatchObject({ shortCode: "opening-hours", content: "We open at 8." });
 
     expect((await owner.fetch("DELETE", `/canned-responses/${hours.id}/`)).status).toBe(204);
@@ -80,7 +86,7 @@ describe("/canned-responses/", () => {
     const second = await create(owner, "hi", "Hi!");
     const dup = await owner.fetch("POST", "/canned-responses/", { shortCode: "hello", content: "Again" });
     await expectError(dup.clone(), 409, "conflict");
-    expect(((await dup.json()) as { detail: string }).detail).toContain('"hello" already exists');
+    expect((await problemOf(dup)).detail).toContain('"hello" already exists');
     await expectError(
       await owner.fetch("PATCH", `/canned-responses/${second.id}/`, { shortCode: "hello" }),
       409,
@@ -110,7 +116,7 @@ describe("/canned-responses/", () => {
     for (const [body, field] of bodies) {
       const res = await owner.fetch("POST", "/canned-responses/", body);
       await expectError(res.clone(), 400, "invalid");
-      expect(((await res.json()) as { detail: string }).detail).toContain(field);
+      expect((await problemOf(res)).detail).toContain(field);
     }
     await expectError(
       await owner.fetch("PATCH", `/canned-responses/${made.id}/`, { shortCode: "Nope!" }),
@@ -138,7 +144,7 @@ describe("/canned-responses/", () => {
     await expectError(await other.fetch("PATCH", `/canned-responses/${made.id}/`, { content: "Theirs." }), 404);
     await expectError(await other.fetch("DELETE", `/canned-responses/${made.id}/`), 404);
     await expectError(await owner.fetch("GET", `/canned-responses/${NO_SUCH_ID}/`), 404);
-    expect(((await (await other.fetch("GET", "/canned-responses/")).json()) as Page).count).toBe(0);
+    expect((await bodyOf<"GET /canned-responses/">(await other.fetch("GET", "/canned-responses/"))).count).toBe(0);
     expect((await rows(owner.organizationId)).map((r) => r.content)).toEqual(["Mine."]);
   });
 
@@ -150,7 +156,9 @@ describe("/canned-responses/", () => {
     await expectError(await viewer.fetch("GET", `/canned-responses/${made.id}/`), 403, "permission_denied");
     const agent = await seedMember(owner, ["conversation.manage"]);
     expect(
-      ((await (await agent.fetch("GET", "/canned-responses/")).json()) as Page).results.map((c) => c.shortCode),
+      (await bodyOf<"GET /canned-responses/">(await agent.fetch("GET", "/canned-responses/"))).results.map(
+        (c) => c.shortCode,
+      ),
     ).toEqual(["shared"]);
     expect((await agent.fetch("GET", `/canned-responses/${made.id}/`)).status).toBe(200);
     await expectError(

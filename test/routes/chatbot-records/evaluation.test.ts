@@ -5,7 +5,6 @@ import { seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { ok } from "../statistics/helpers";
 import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";
-import type { Bindings } from "../../../src/env";
 
 type Rec = {
   id: string;
@@ -21,17 +20,19 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
   it("scores each answer in the background once evaluation is on, and shows the scores on the records", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    await ok(
+    await ok<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Before evaluation" } }),
     );
-    await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, { enableEvaluation: true }));
-    await ok(
+    await ok<"PATCH /chatbots/{id}/enable-evaluation/">(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, { enableEvaluation: true }),
+    );
+    await ok<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }),
     );
     let records: Rec[] = [];
     for (let i = 0; i < 100; i++) {
       records = (
-        await ok<{ results: Rec[] }>(
+        await ok<"GET /chatbots/{chatbotPk}/records/">(
           await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today()}&endDate=${today()}`),
         )
       ).results;
@@ -52,7 +53,9 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
   it("a redelivered or unknown job changes nothing; a scored record is not scored again", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { enableEvaluation: true });
-    await ok(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello there" } }));
+    await ok<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello there" } }),
+    );
     const [record] = (
       await env.DB.prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ?").bind(bot.id).all<{ id: string }>()
     ).results;
@@ -63,7 +66,7 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
       { id: "c", timestamp: new Date(), attempts: 1, body: { nothing: true } },
     ]);
     const ctx = createExecutionContext();
-    await consumeChatbotEvaluation(batch, env as unknown as Bindings);
+    await consumeChatbotEvaluation(batch, env);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks.sort()).toEqual(["a", "b", "c"]);
     const stored = await env.DB.prepare("SELECT evaluation_status, answer_relevancy FROM chatbot_records WHERE id = ?")
@@ -75,7 +78,7 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
       createMessageBatch("chatbot-evaluation", [
         { id: "d", timestamp: new Date(), attempts: 1, body: { recordId: record.id } },
       ]),
-      env as unknown as Bindings,
+      env,
     );
     expect(
       (await env.DB.prepare("SELECT answer_relevancy FROM chatbot_records WHERE id = ?")

@@ -5,6 +5,7 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel } from "../chat-completions/fixtures";
 import { excelSerial, readXlsx } from "../members/helpers";
 import { ok, seedContact, seedConversation, utc } from "../statistics/helpers";
+import { problemOf } from "../../support/api";
 
 type Rec = Record<string, unknown> & {
   id: string;
@@ -53,7 +54,7 @@ async function seeded() {
 describe("GET /chatbots/{chatbotPk}/records/", () => {
   it.each(PREFIXES)("one record per answered question in the date range, newest first (%s)", async (prefix) => {
     const { owner, bot, contact } = await seeded();
-    const page = await ok<Page>(
+    const page = await ok<"GET /chatbots/{chatbotPk}/records/">(
       await owner.fetch("GET", list(bot.id, "?startDate=2026-05-01&endDate=2026-05-02"), undefined, { prefix }),
     );
     expect(page.count).toBe(3);
@@ -77,24 +78,42 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
     const { owner, bot } = await seeded();
     const q = "?startDate=2026-05-01&endDate=2026-05-02";
     expect(
-      (await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&userMessage=REFUND`)))).results.map(
-        (r) => r.inputMessage,
-      ),
+      (
+        await ok<"GET /chatbots/{chatbotPk}/records/">(
+          await owner.fetch("GET", list(bot.id, `${q}&userMessage=REFUND`)),
+        )
+      ).results.map((r) => r.inputMessage),
     ).toEqual(["How do I get a refund?"]);
     expect(
-      (await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&user_message=${encodeURIComponent("100%")}`)))).count,
+      (
+        await ok<"GET /chatbots/{chatbotPk}/records/">(
+          await owner.fetch("GET", list(bot.id, `${q}&user_message=${encodeURIComponent("100%")}`)),
+        )
+      ).count,
     ).toBe(1);
     expect(
-      (await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&userMessage=${encodeURIComponent("%")}`)))).count,
+      (
+        await ok<"GET /chatbots/{chatbotPk}/records/">(
+          await owner.fetch("GET", list(bot.id, `${q}&userMessage=${encodeURIComponent("%")}`)),
+        )
+      ).count,
     ).toBe(1);
-    expect((await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&botMessage=30 days`)))).count).toBe(2);
-    const first = await ok<Page>(await owner.fetch("GET", list(bot.id, `${q}&pageSize=2`)));
+    expect(
+      (
+        await ok<"GET /chatbots/{chatbotPk}/records/">(
+          await owner.fetch("GET", list(bot.id, `${q}&botMessage=30 days`)),
+        )
+      ).count,
+    ).toBe(2);
+    const first = await ok<"GET /chatbots/{chatbotPk}/records/">(
+      await owner.fetch("GET", list(bot.id, `${q}&pageSize=2`)),
+    );
     expect(first.results).toHaveLength(2);
-    const second = await ok<Page>(await fetchUrl(owner.key, first.next!));
+    const second = await ok<"GET /chatbots/{chatbotPk}/records/">(await fetchUrl(owner.key, first.next!));
     expect(second.results.map((r) => r.inputMessage)).toEqual(["How do I get a refund?"]);
     await expectError(await owner.fetch("GET", list(bot.id, `${q}&page=9`)), 404);
     // In Taipei 2026-05-03 begins at 16:00 UTC on 2 May: the question of 23:59 UTC is asked then.
-    const taipei = await ok<Page>(
+    const taipei = await ok<"GET /chatbots/{chatbotPk}/records/">(
       await owner.fetch("GET", list(bot.id, "?startDate=2026-05-03&endDate=2026-05-03&timezone=Asia/Taipei")),
     );
     expect(taipei.results.map((r) => r.inputMessage)).toEqual(["Outside the range", "Opening hours?"]);
@@ -103,7 +122,7 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
   it("records what completions store, and a failed reply with its error", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    await ok(
+    await ok<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }),
     );
     const model = await upstreamModel(owner, { modelName: "fail-midstream" });
@@ -113,7 +132,9 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
         .status,
     ).toBe(502);
     const today = new Date().toISOString().slice(0, 10);
-    const page = await ok<Page>(await owner.fetch("GET", list(bot.id, `?startDate=${today}&endDate=${today}`)));
+    const page = await ok<"GET /chatbots/{chatbotPk}/records/">(
+      await owner.fetch("GET", list(bot.id, `?startDate=${today}&endDate=${today}`)),
+    );
     expect(page.results).toEqual([
       expect.objectContaining({
         inputMessage: "Where is my parcel?",
@@ -123,7 +144,9 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
     ]);
     let failed: Page | null = null;
     for (let i = 0; i < 50 && !failed?.count; i++) {
-      failed = await ok<Page>(await owner.fetch("GET", list(failing.id, `?startDate=${today}&endDate=${today}`)));
+      failed = await ok<"GET /chatbots/{chatbotPk}/records/">(
+        await owner.fetch("GET", list(failing.id, `?startDate=${today}&endDate=${today}`)),
+      );
       if (!failed.count) await new Promise((r) => setTimeout(r, 20));
     }
     expect(failed!.results).toEqual([
@@ -134,7 +157,7 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
         error: expect.any(String),
       }),
     ]);
-    const stats = await ok<{ total: { failedRepliesCount: number; repliesCount: number } }>(
+    const stats = await ok<"GET /chatbots/{chatbotPk}/statistics/">(
       await owner.fetch("GET", `/chatbots/${failing.id}/statistics/`),
     );
     expect(stats.total).toMatchObject({ failedRepliesCount: 1, repliesCount: 0 });
@@ -142,13 +165,17 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
 
   it("shows the evaluation scores when the assistant has enableEvaluation", async () => {
     const { owner, bot } = await seeded();
-    await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}));
+    await ok<"PATCH /chatbots/{id}/enable-evaluation/">(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}),
+    );
     await env.DB.prepare(
       "UPDATE chatbot_records SET faithfulness = 0.855, evaluation_status = 'done' WHERE chatbot_id = ? AND input_message = 'Opening hours?'",
     )
       .bind(bot.id)
       .run();
-    const page = await ok<Page>(await owner.fetch("GET", list(bot.id, "?startDate=2026-05-01&endDate=2026-05-02")));
+    const page = await ok<"GET /chatbots/{chatbotPk}/records/">(
+      await owner.fetch("GET", list(bot.id, "?startDate=2026-05-01&endDate=2026-05-02")),
+    );
     expect(page.results[0]).toMatchObject({
       evaluationStatus: "done",
       faithfulness: 0.855,
@@ -170,7 +197,7 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
     const bot = await createChatbot(owner);
     for (const path of [list(bot.id, query), exportPath(bot.id, query.replace("&pageSize=x", "&timezone=Nowhere"))]) {
       const res = await owner.fetch("GET", path);
-      const body = (await res.clone().json()) as { errors?: Record<string, string[]> };
+      const body = await problemOf(res.clone());
       await expectError(res, 400);
       if (path.includes("/records/?")) expect(Object.keys(body.errors ?? {})).toContain(field);
     }
@@ -196,7 +223,9 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
 describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
   it.each(PREFIXES)("the same rows as an .xlsx with typed cells, read back cell by cell (%s)", async (prefix) => {
     const { owner, bot } = await seeded();
-    await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}));
+    await ok<"PATCH /chatbots/{id}/enable-evaluation/">(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}),
+    );
     await env.DB.prepare(
       "UPDATE chatbot_records SET faithfulness = 0.5, answer_relevancy = 1 WHERE chatbot_id = ? AND input_message = 'Opening hours?'",
     )
@@ -208,7 +237,7 @@ describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
     expect(res.headers.get("Content-Type")).toBe(XLSX);
     expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="records-2026-05-01-2026-05-02.xlsx"');
     const rows = readXlsx(await res.arrayBuffer());
-    const page = await ok<Page>(await owner.fetch("GET", list(bot.id, q)));
+    const page = await ok<"GET /chatbots/{chatbotPk}/records/">(await owner.fetch("GET", list(bot.id, q)));
     expect(rows[0]).toEqual([
       "Asked at",
       "Question",

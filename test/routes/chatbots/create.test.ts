@@ -17,6 +17,7 @@ import { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER, createChatbot } from "../..
 import { createModel, KINDS } from "../models/fixtures";
 import { createGroup } from "../groups/helpers";
 import { inboxesOf, linksOf, ok, ownOrganizationOf, page, storedChatbot, storedChatbots } from "./helpers";
+import { bodyOf } from "../../support/api";
 
 const EVERY_FIELD = {
   instructions: "Answer briefly.",
@@ -53,7 +54,7 @@ describe("POST /chatbots/", () => {
       { name, largeLanguageModel: LOCAL_LLM, groups: [{ id: group.id }], ...EVERY_FIELD },
       { prefix },
     );
-    const bot = await ok(res, 201);
+    const bot = await ok<"POST /chatbots/">(res, 201);
     const { totalWordsCount: _ignored, databaseUrl: _url, ...echoed } = EVERY_FIELD;
     expect(bot).toMatchObject({
       ...echoed,
@@ -104,7 +105,7 @@ describe("POST /chatbots/", () => {
       tools: [],
       groups: [],
     });
-    const inboxes = await page(await owner.fetch("GET", `/inboxes/?chatbot=${bot.id}`));
+    const inboxes = await page<"GET /inboxes/">(await owner.fetch("GET", `/inboxes/?chatbot=${bot.id}`));
     expect(inboxes.results).toEqual([
       expect.objectContaining({
         id: bot.defaultInbox!.id,
@@ -120,7 +121,7 @@ describe("POST /chatbots/", () => {
   it("accepts snake_case keys and keeps the keys of rawOutputFormat as sent", async () => {
     const owner = await seedOwner();
     const schema = { type: "object", properties: { first_name: { type: "string" } } };
-    const bot = await ok(
+    const bot = await ok<"POST /chatbots/">(
       await owner.fetch("POST", "/chatbots/", {
         name: "snake",
         large_language_model: LOCAL_LLM,
@@ -257,7 +258,10 @@ describe("POST /chatbots/", () => {
       403,
       "permission_denied",
     );
-    const bot = await ok(await manager.fetch("POST", "/chatbots/", body, { headers: await asIn(manager) }), 201);
+    const bot = await ok<"POST /chatbots/">(
+      await manager.fetch("POST", "/chatbots/", body, { headers: await asIn(manager) }),
+      201,
+    );
     expect(bot.organization).toBe(owner.organizationId);
     expect((await inboxesOf(owner.organizationId)).map((i) => i.chatbotId)).toEqual([bot.id]);
     const stranger = await seedOwner();
@@ -269,10 +273,9 @@ describe("POST /chatbots/", () => {
     const owner = await seedOwner();
     for (let i = 0; i < 10; i++) await createChatbot(owner);
     expect(await storedChatbots(owner.userId)).toHaveLength(10);
-    const org = (await (await owner.fetch("GET", `/organizations/${owner.organizationId}/`)).json()) as {
-      usageStatistics: Record<string, unknown>;
-      organizationPlan: { planName: string };
-    };
+    const org = await bodyOf<"GET /organizations/{id}/">(
+      await owner.fetch("GET", `/organizations/${owner.organizationId}/`),
+    );
     expect(org.usageStatistics).toMatchObject({ chatbotsCount: 10, canCreateChatbot: true, createChatbotLimit: null });
     expect(org.organizationPlan.planName).toBe("Self-hosted");
   });
@@ -293,9 +296,9 @@ describe("POST /chatbots/", () => {
     expect(err.detail).toContain("Free plan allows 3");
     expect(await storedChatbots(owner.userId)).toHaveLength(3);
     expect(await inboxesOf(owner.organizationId)).toHaveLength(3);
-    const org = (await (
-      await owner.fetch("GET", `/organizations/${owner.organizationId}/`, undefined, { settings })
-    ).json()) as { usageStatistics: Record<string, unknown> };
+    const org = await bodyOf<"GET /organizations/{id}/">(
+      await owner.fetch("GET", `/organizations/${owner.organizationId}/`, undefined, { settings }),
+    );
     expect(org.usageStatistics).toMatchObject({ canCreateChatbot: false, createChatbotLimit: 3 });
     await setPlan(owner.organizationId, "pro");
     expect((await post(owner, { name: unique("bot"), largeLanguageModel: LOCAL_LLM })).status).toBe(201);
@@ -321,9 +324,7 @@ describe("POST /chatbots/", () => {
       CONFIGURED_PLANS,
     );
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(
-      ((await res.json()) as { organization: { organizationPlan: { id: string } } }).organization.organizationPlan.id,
-    ).toBe("free");
+    expect((await bodyOf<"POST /auth/registration/">(res)).organization.organizationPlan.id).toBe("free");
     const owner = await seedOwner();
     const broken = await expectError(
       await owner.fetch(

@@ -48,7 +48,7 @@ describe("DELETE /chatbots/{id}/", () => {
     await expectError(await outsider.fetch("DELETE", path), 404, "not_found");
     await expectError(await (await seedOwner()).fetch("DELETE", path), 404, "not_found");
     await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
-    expect(await ok(await owner.fetch("GET", path))).toEqual(bot);
+    expect(await ok<"GET /chatbots/{id}/">(await owner.fetch("GET", path))).toEqual(bot);
     expect(await inboxesOf(owner.organizationId)).toHaveLength(1);
   });
 });

@@ -8,15 +8,25 @@ describe("PATCH /chatbots/{id}/enable-evaluation/", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const path = `/chatbots/${bot.id}/enable-evaluation/`;
-    expect(await ok(await owner.fetch("PATCH", path, undefined, { prefix }))).toMatchObject({
+    expect(
+      await ok<"PATCH /chatbots/{id}/enable-evaluation/">(await owner.fetch("PATCH", path, undefined, { prefix })),
+    ).toMatchObject({
       id: bot.id,
       enableEvaluation: true,
     });
-    expect(await ok(await owner.fetch("PATCH", path, {}, { prefix }))).toMatchObject({ enableEvaluation: true });
-    expect(await ok(await owner.fetch("PATCH", path, { enable_evaluation: false }, { prefix }))).toMatchObject({
+    expect(
+      await ok<"PATCH /chatbots/{id}/enable-evaluation/">(await owner.fetch("PATCH", path, {}, { prefix })),
+    ).toMatchObject({ enableEvaluation: true });
+    expect(
+      await ok<"PATCH /chatbots/{id}/enable-evaluation/">(
+        await owner.fetch("PATCH", path, { enable_evaluation: false }, { prefix }),
+      ),
+    ).toMatchObject({
       enableEvaluation: false,
     });
-    expect(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({ enableEvaluation: false });
+    expect(await ok<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
+      enableEvaluation: false,
+    });
   });
 
   it("400 naming enableEvaluation for a non-boolean; the value is unchanged", async () => {
@@ -28,7 +38,9 @@ describe("PATCH /chatbots/{id}/enable-evaluation/", () => {
       "invalid",
     );
     expect(Object.keys(err.errors!)).toEqual(["enableEvaluation"]);
-    expect(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({ enableEvaluation: false });
+    expect(await ok<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
+      enableEvaluation: false,
+    });
   });
 
   it("403 without chatbot.manage; 404 for another organization; 401", async () => {
@@ -39,6 +51,8 @@ describe("PATCH /chatbots/{id}/enable-evaluation/", () => {
     await expectError(await viewer.fetch("PATCH", path, { enableEvaluation: true }), 403, "permission_denied");
     await expectError(await (await seedOwner()).fetch("PATCH", path, { enableEvaluation: true }), 404, "not_found");
     await expectError(await call("PATCH", `/api/v1${path}`), 401, "not_authenticated");
-    expect(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({ enableEvaluation: false });
+    expect(await ok<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
+      enableEvaluation: false,
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
-import { createChatbot, LOCAL_LLM, type ChatbotRecord } from "../../fixtures/chatbots";
+import { createChatbot, LOCAL_LLM } from "../../fixtures/chatbots";
 import { upstreamModel } from "../chat-completions/fixtures";
+import { bodyOf } from "../../support/api";
 
 // The field `fallbackLargeLanguageModel` of an assistant (what it does in a turn:
 // test/routes/completions/fallback-model.test.ts).
@@ -13,7 +14,7 @@ describe("an assistant's fallbackLargeLanguageModel", () => {
     expect(bot.fallbackLargeLanguageModel).toEqual({ id: second.id, name: second.name });
     for (const prefix of PREFIXES) {
       const res = await owner.fetch("GET", `/chatbots/${bot.id}/`, undefined, { prefix });
-      expect(((await res.json()) as ChatbotRecord).fallbackLargeLanguageModel).toEqual({
+      expect((await bodyOf<"GET /chatbots/{id}/">(res)).fallbackLargeLanguageModel).toEqual({
         id: second.id,
         name: second.name,
       });
@@ -21,11 +22,11 @@ describe("an assistant's fallbackLargeLanguageModel", () => {
     // snake_case works too, and a record without the field has none.
     expect((await createChatbot(owner)).fallbackLargeLanguageModel).toBeNull();
     let res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallback_large_language_model: null });
-    expect(((await res.json()) as ChatbotRecord).fallbackLargeLanguageModel).toBeNull();
+    expect((await bodyOf<"PATCH /chatbots/{id}/">(res)).fallbackLargeLanguageModel).toBeNull();
     res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: second.id });
-    expect(((await res.json()) as ChatbotRecord).fallbackLargeLanguageModel?.id).toBe(second.id);
+    expect((await bodyOf<"PATCH /chatbots/{id}/">(res)).fallbackLargeLanguageModel?.id).toBe(second.id);
     res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: "" });
-    expect(((await res.json()) as ChatbotRecord).fallbackLargeLanguageModel).toBeNull();
+    expect((await bodyOf<"PATCH /chatbots/{id}/">(res)).fallbackLargeLanguageModel).toBeNull();
     // A model in use as a fallback cannot be deleted.
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: second.id });
     expect((await owner.fetch("DELETE", `/large-language-models/${second.id}/`)).status).toBe(400);
@@ -65,7 +66,7 @@ describe("an assistant's fallbackLargeLanguageModel", () => {
       }),
       400,
     );
-    const list = (await (await owner.fetch("GET", "/chatbots/")).json()) as { count: number };
+    const list = await bodyOf<"GET /chatbots/">(await owner.fetch("GET", "/chatbots/"));
     expect(list.count).toBe(0);
 
     const bot = await createChatbot(owner, { largeLanguageModel: mine.id });
@@ -81,7 +82,7 @@ describe("an assistant's fallbackLargeLanguageModel", () => {
     // Moving the primary onto the fallback is the same mistake.
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: LOCAL_LLM });
     await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: LOCAL_LLM }), 400);
-    const stored = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as ChatbotRecord;
+    const stored = await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`));
     expect([stored.largeLanguageModel.id, stored.fallbackLargeLanguageModel?.id]).toEqual([mine.id, LOCAL_LLM]);
   });
 
@@ -111,7 +112,8 @@ describe("an assistant's fallbackLargeLanguageModel", () => {
       "not_found",
     );
     expect(
-      ((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as ChatbotRecord).fallbackLargeLanguageModel,
+      (await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`)))
+        .fallbackLargeLanguageModel,
     ).toBeNull();
   });
 });

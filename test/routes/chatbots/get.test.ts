@@ -7,14 +7,16 @@ describe("GET /chatbots/{id}/", () => {
   it.each(PREFIXES)("returns the assistant under %s", async (prefix) => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { instructions: "Be kind." });
-    expect(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`, undefined, { prefix }))).toEqual(bot);
+    expect(
+      await ok<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`, undefined, { prefix })),
+    ).toEqual(bot);
   });
 
   it("a member with chatbot.view sees an assistant of one of their groups, read-only", async () => {
     const owner = await seedOwner();
     const viewer = await seedMember(owner, ["chatbot.view"]);
     const bot = await createChatbot(owner, { groups: [{ id: viewer.groupId }] });
-    expect(await ok(await viewer.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
+    expect(await ok<"GET /chatbots/{id}/">(await viewer.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
       id: bot.id,
       canUpdate: false,
       canDelete: false,

@@ -2,18 +2,18 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { chatbotGroups, chatbots, inboxes, members } from "../../../src/db/schema";
 import { db } from "../../harness";
-import type { ChatbotRecord } from "../../fixtures/chatbots";
+import { bodyOf, type Operation, pageOf } from "../../support/api";
 
-export type Page<T = ChatbotRecord> = { count: number; next: string | null; previous: string | null; results: T[] };
-
-export async function page<T = ChatbotRecord>(res: Response): Promise<Page<T>> {
+/** A list's page (operation `K`, the assistants' list unless given) once its status is 200. */
+export async function page<K extends Operation = "GET /chatbots/">(res: Response) {
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Page<T>;
+  return pageOf<K>(res);
 }
 
-export async function ok<T = ChatbotRecord>(res: Response, status = 200): Promise<T> {
+/** The body of an answer of operation `K` (an assistant unless given) once its status is `status`. */
+export async function ok<K extends Operation = "GET /chatbots/{id}/">(res: Response, status = 200) {
   expect(res.status, await res.clone().text()).toBe(status);
-  return (await res.json()) as T;
+  return bodyOf<K>(res);
 }
 
 /** Assistants and inboxes created by a user, read straight from the database. */

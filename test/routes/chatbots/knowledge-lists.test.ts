@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, uploadFiles, waitForFile } from "../../fixtures/knowledge";
+import { bodyOf } from "../../support/api";
 
 type IdName = { id: string; name: string };
 type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
@@ -73,7 +74,7 @@ describe("GET /chatbots/{id}/knowledge-bases-files/ and -faqs/", () => {
     const { owner, bot, shipping } = await readOnly();
     const res = await owner.fetch("GET", filesOf(bot.id, "?page_size=1"), undefined, { prefix: "/api" });
     expect(res.status, await res.clone().text()).toBe(200);
-    const page = (await res.json()) as Page<File>;
+    const page = await bodyOf<"GET /chatbots/{id}/knowledge-bases-files/">(res);
     expect(page.count).toBe(2);
     expect(page.results.map((f) => f.id)).toEqual([shipping.id]);
     expect(new URL(page.next!).searchParams.get("page")).toBe("2");

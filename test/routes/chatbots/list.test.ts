@@ -10,14 +10,14 @@ describe("GET /chatbots/", () => {
     const b = await createChatbot(owner);
     const c = await createChatbot(owner);
     await createChatbot(await seedOwner());
-    const all = await page(await owner.fetch("GET", "/chatbots/", undefined, { prefix }));
+    const all = await page<"GET /chatbots/">(await owner.fetch("GET", "/chatbots/", undefined, { prefix }));
     expect(all).toMatchObject({ count: 3, next: null, previous: null });
     expect(all.results.map((x) => x.id)).toEqual([c.id, b.id, a.id]);
     expect(all.results[0]).toEqual(c);
-    const first = await page(await owner.fetch("GET", "/chatbots/?page_size=2"));
+    const first = await page<"GET /chatbots/">(await owner.fetch("GET", "/chatbots/?page_size=2"));
     expect(first.results.map((x) => x.id)).toEqual([c.id, b.id]);
     expect(first.next).toContain("page=2");
-    const second = await page(await owner.fetch("GET", "/chatbots/?page=2&pageSize=2"));
+    const second = await page<"GET /chatbots/">(await owner.fetch("GET", "/chatbots/?page=2&pageSize=2"));
     expect(second.results.map((x) => x.id)).toEqual([a.id]);
     await expectError(await owner.fetch("GET", "/chatbots/?page=3&pageSize=2"), 404, "not_found");
   });
@@ -27,7 +27,7 @@ describe("GET /chatbots/", () => {
     const sales = await createChatbot(owner, { name: "Sales 100% Bot" });
     const support = await createChatbot(owner, { name: "Support", replyMode: "agent" });
     const ids = async (qs: string) =>
-      (await page(await owner.fetch("GET", `/chatbots/?${qs}`))).results.map((b) => b.id);
+      (await page<"GET /chatbots/">(await owner.fetch("GET", `/chatbots/?${qs}`))).results.map((b) => b.id);
     expect(await ids("query=SALES")).toEqual([sales.id]);
     expect(await ids(`query=${encodeURIComponent("0%")}`)).toEqual([sales.id]);
     expect(await ids(`query=${encodeURIComponent("%")}`)).toEqual([sales.id]);
@@ -42,12 +42,12 @@ describe("GET /chatbots/", () => {
     const viewer = await seedMember(owner, ["chatbot.view"]);
     const theirs = await createChatbot(owner, { groups: [{ id: viewer.groupId }] });
     await createChatbot(owner);
-    const body = await page(await viewer.fetch("GET", "/chatbots/"));
+    const body = await page<"GET /chatbots/">(await viewer.fetch("GET", "/chatbots/"));
     expect(body.count).toBe(1);
     expect(body.results.map((b) => b.id)).toEqual([theirs.id]);
     expect(body.results[0]).toMatchObject({ canUpdate: false, canDelete: false });
     const plain = await seedMember(owner);
-    expect((await page(await plain.fetch("GET", "/chatbots/"))).count).toBe(0);
+    expect((await page<"GET /chatbots/">(await plain.fetch("GET", "/chatbots/"))).count).toBe(0);
   });
 
   it("merges the caller's personal assistants with the organization's: newest first across pages, counted, searched", async () => {
@@ -62,17 +62,18 @@ describe("GET /chatbots/", () => {
       [member, [later, own, personal, given]],
       [owner, [own, { name: "Not given A" }, given]],
     ] as const) {
-      const all = await page(await actor.fetch("GET", "/chatbots/"));
+      const all = await page<"GET /chatbots/">(await actor.fetch("GET", "/chatbots/"));
       expect(all.count).toBe(expected.length);
       expect(all.results.map((b) => b.name)).toEqual(expected.map((b) => b.name));
     }
     const pages = [];
-    for (let n = 1; n <= 2; n++) pages.push(await page(await member.fetch("GET", `/chatbots/?page=${n}&pageSize=3`)));
+    for (let n = 1; n <= 2; n++)
+      pages.push(await page<"GET /chatbots/">(await member.fetch("GET", `/chatbots/?page=${n}&pageSize=3`)));
     expect(pages.map((p) => [p.count, p.results.map((b) => b.name)])).toEqual([
       [4, ["Personal B", "Own B", "Personal A"]],
       [4, ["Given A"]],
     ]);
-    const searched = await page(await member.fetch("GET", "/chatbots/?query=%20a&pageSize=1&page=2"));
+    const searched = await page<"GET /chatbots/">(await member.fetch("GET", "/chatbots/?query=%20a&pageSize=1&page=2"));
     expect([searched.count, searched.results.map((b) => b.name)]).toEqual([2, ["Given A"]]);
   });
 

@@ -21,7 +21,7 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
       { name: "Renamed", large_language_model: WORKERS_LLM, instructions: "new" },
       { prefix, settings: WITH_AI_BINDING },
     );
-    const updated = await ok(res);
+    const updated = await ok<"PUT /chatbots/{id}/">(res);
     expect(updated).toMatchObject({
       id: bot.id,
       name: "Renamed",
@@ -32,13 +32,13 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
       createdAt: bot.createdAt,
     });
     expect(Number(updated.updatedAt)).toBeGreaterThanOrEqual(Number(bot.updatedAt));
-    expect(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toEqual(updated);
+    expect(await ok<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toEqual(updated);
   });
 
   it("PATCH changes only what it is given; null clears optional references", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { embeddingModel: LOCAL_EMBEDDING, template: "Hi" });
-    const patched = await ok(
+    const patched = await ok<"PATCH /chatbots/{id}/">(
       await owner.fetch("PATCH", `/chatbots/${bot.id}/`, {
         replyMode: "template",
         embedding_model: null,
@@ -59,14 +59,16 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
     const [a, b, c] = [await createGroup(owner), await createGroup(owner), await createGroup(owner)];
     const bot = await createChatbot(owner, { groups: [{ id: a.id }, { id: b.id }] });
     const kept = (await linksOf(bot.id)).find((l) => l.groupId === b.id)!.id;
-    const patched = await ok(
+    const patched = await ok<"PATCH /chatbots/{id}/">(
       await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: b.id }, { id: c.id }] }),
     );
     expect(patched.groups.map((g) => g.id).sort()).toEqual([b.id, c.id].sort());
     const links = await linksOf(bot.id);
     expect(links.map((l) => l.groupId).sort()).toEqual([b.id, c.id].sort());
     expect(links.find((l) => l.groupId === b.id)!.id).toBe(kept);
-    expect((await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [] }))).groups).toEqual([]);
+    expect(
+      (await ok<"PATCH /chatbots/{id}/">(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [] }))).groups,
+    ).toEqual([]);
   });
 
   it("the masked databaseUrl sent back keeps the stored one; a new URL replaces it", async () => {
@@ -74,7 +76,7 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
     const url = "mysql://app:pa55@db.example.com/shop";
     const bot = await createChatbot(owner, { databaseUrl: url, databaseType: "MySQL" });
     expect(bot.databaseUrl).toBe("mysql://app:****@db.example.com/shop");
-    await ok(
+    await ok<"PUT /chatbots/{id}/">(
       await owner.fetch("PUT", `/chatbots/${bot.id}/`, {
         ...bot,
         largeLanguageModel: LOCAL_LLM,
@@ -83,7 +85,7 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
       }),
     );
     expect((await storedChatbot(bot.id)).databaseUrl).toBe(url);
-    await ok(
+    await ok<"PATCH /chatbots/{id}/">(
       await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { databaseUrl: "mysql://app:other@db.example.com/shop" }),
     );
     expect((await storedChatbot(bot.id)).databaseUrl).toBe("mysql://app:other@db.example.com/shop");
@@ -102,7 +104,7 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
     const bot = await createChatbot(owner);
     const err = await expectError(await owner.fetch(method, `/chatbots/${bot.id}/`, body), 400, "invalid");
     expect(Object.keys(err.errors!).sort()).toEqual(fields);
-    expect(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toEqual(bot);
+    expect(await ok<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toEqual(bot);
   });
 
   it("403 without chatbot.manage; 404 for a manager who cannot see it and for another organization; 401", async () => {
@@ -129,7 +131,9 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
       403,
       "permission_denied",
     );
-    const kept = await ok(await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: manager.groupId }] }));
+    const kept = await ok<"PATCH /chatbots/{id}/">(
+      await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: manager.groupId }] }),
+    );
     expect(kept.groups.map((g) => g.id)).toEqual([manager.groupId]);
   });
 });

@@ -8,7 +8,9 @@ describe("who sees an assistant", () => {
     const owner = await seedOwner();
     const manager = await seedMember(owner, ["chatbot.manage"]);
     const bot = await createChatbot(manager);
-    expect(await ok(await manager.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({ canUpdate: true });
+    expect(await ok<"GET /chatbots/{id}/">(await manager.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
+      canUpdate: true,
+    });
     expect((await owner.fetch("GET", `/chatbots/${bot.id}/`)).status).toBe(200);
     const removed = await owner.fetch(
       "POST",
@@ -16,11 +18,13 @@ describe("who sees an assistant", () => {
       { groups: [] },
     );
     expect(removed.status).toBe(200);
-    expect(await ok(await manager.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
+    expect(await ok<"GET /chatbots/{id}/">(await manager.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
       canUpdate: false,
       canDelete: false,
     });
-    expect((await page(await manager.fetch("GET", "/chatbots/"))).results.map((b) => b.id)).toEqual([bot.id]);
+    expect((await page<"GET /chatbots/">(await manager.fetch("GET", "/chatbots/"))).results.map((b) => b.id)).toEqual([
+      bot.id,
+    ]);
     await expectError(await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { name: "x" }), 403, "permission_denied");
   });
 
@@ -32,11 +36,13 @@ describe("who sees an assistant", () => {
     // Its default inbox lives in the organization it was created in.
     expect(bot.defaultInbox).toMatchObject({ name: "Mine API" });
     await expectError(await owner.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
-    expect((await page(await owner.fetch("GET", "/chatbots/"))).results).toEqual([]);
+    expect((await page<"GET /chatbots/">(await owner.fetch("GET", "/chatbots/"))).results).toEqual([]);
     const elsewhere = { headers: { "X-Organization-Id": await ownOrganizationOf(member.userId) } };
     expect((await member.fetch("GET", `/chatbots/${bot.id}/`, undefined, elsewhere)).status).toBe(200);
     expect(
-      (await page(await member.fetch("GET", "/chatbots/", undefined, elsewhere))).results.map((b) => b.id),
+      (await page<"GET /chatbots/">(await member.fetch("GET", "/chatbots/", undefined, elsewhere))).results.map(
+        (b) => b.id,
+      ),
     ).toEqual([bot.id]);
   });
 

@@ -3,13 +3,9 @@ import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { readEvents } from "../../support/sse";
+import { bodyOf } from "../../support/api";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
-type Reply = {
-  conversationId: string;
-  content: string;
-  message: Record<string, unknown> & { id: string; content: string; sequence: number };
-};
 
 async function count(table: string, where = "1=1", ...binds: unknown[]) {
   return (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
@@ -28,7 +24,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(200);
-    const body = (await res.json()) as Reply;
+    const body = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
     expect(body.content).toBe('You said: "Where is my parcel?".');
     expect(body.message).toMatchObject({
       content: body.content,
@@ -39,15 +35,14 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     });
     expect(body.message.sender).toMatchObject({ id: bot.id, name: bot.name });
     expect(body.message.usage).toEqual({ promptTokens: 4, completionTokens: 6 });
-    const incoming = (await (await owner.fetch("GET", `/messages/?conversation=${body.conversationId}`)).json()) as {
-      results: { type: string; usage: unknown }[];
-    };
+    const incoming = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${body.conversationId}`),
+    );
     expect(incoming.results.find((m) => m.type === "incoming")!.usage).toBeNull();
 
-    const conversation = (await (await owner.fetch("GET", `/conversations/${body.conversationId}/`)).json()) as Record<
-      string,
-      unknown
-    >;
+    const conversation = await bodyOf<"GET /conversations/{id}/">(
+      await owner.fetch("GET", `/conversations/${body.conversationId}/`),
+    );
     expect(conversation).toMatchObject({
       inbox: { id: bot.defaultInbox!.id, channelType: "api" },
       chatbot: { id: bot.id },
@@ -57,12 +52,12 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
 
     // Words used feed the assistant and the organization's month.
     const words = 6; // You said Where is my parcel
-    expect(
-      (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { totalWordsCount: number },
-    ).toMatchObject({ totalWordsCount: words });
-    const org = (await (await owner.fetch("GET", `/organizations/${owner.organizationId}/`)).json()) as {
-      usageStatistics: Record<string, number>;
-    };
+    expect(await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
+      totalWordsCount: words,
+    });
+    const org = await bodyOf<"GET /organizations/{id}/">(
+      await owner.fetch("GET", `/organizations/${owner.organizationId}/`),
+    );
     expect(org.usageStatistics).toMatchObject({
       currentMonthUsedWordsCountTotal: words,
       currentMonthUsedConversationsCountTotal: 1,
@@ -74,7 +69,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     const bot = await createChatbot(owner);
     const res = await owner.fetch("POST", completions(bot.id), { conversation, message: { content: "Hello" } });
     expect(res.status, await res.clone().text()).toBe(200);
-    const reply = (await res.json()) as Reply;
+    const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
     expect(await count("conversations", "id = ? AND chatbot_id = ?", reply.conversationId, bot.id)).toBe(1);
     expect(reply.message.sequence).toBe(2);
   });
@@ -82,20 +77,20 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
   it("continues a conversation with its history, in sequence", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "one" } })
-    ).json()) as Reply;
-    const second = (await (
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "one" } }),
+    );
+    const second = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", completions(bot.id), {
         conversation: first.conversationId,
         message: { content: "two" },
-      })
-    ).json()) as Reply;
+      }),
+    );
     expect(second.conversationId).toBe(first.conversationId);
     expect(second.message.sequence).toBe(4);
-    const list = (await (await owner.fetch("GET", `/messages/?conversation=${first.conversationId}`)).json()) as {
-      results: { content: string; type: string }[];
-    };
+    const list = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${first.conversationId}`),
+    );
     expect(list.results.map((m) => m.type)).toEqual(["outgoing", "incoming", "outgoing", "incoming"]);
     expect(list.results[1].content).toBe("two");
   });
@@ -123,7 +118,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
       for (const e of deltas)
         expect(e.data).toMatchObject({ conversationId: last.data.conversationId, messageId: message.id });
       const stored = await owner.fetch("GET", `/messages/${message.id}/?conversation=${last.data.conversationId}`);
-      const record = (await stored.json()) as { content: string; usage: unknown };
+      const record = await bodyOf<"GET /messages/{id}/">(stored);
       expect(record.content).toBe(message.content);
       // The tokens the model reported, in the streamed record and the stored one.
       expect(last.data.message).toMatchObject({ usage: { promptTokens: expect.any(Number), completionTokens: 9 } });
@@ -139,9 +134,9 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
       required: ["answer", "confident"],
     };
     const bot = await createChatbot(owner, { outputMode: "json_schema", rawOutputFormat: schema });
-    const body = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "hi" } })
-    ).json()) as Reply;
+    const body = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "hi" } }),
+    );
     expect(JSON.parse(body.content)).toEqual({ answer: "Hello! How can I help you today?", confident: false });
   });
 
@@ -152,9 +147,9 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
       template: "Answer: {{answer}}",
       unanswerableTemplate: "Sorry, I don't know that yet.",
     });
-    const body = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "What is the refund policy?" } })
-    ).json()) as Reply;
+    const body = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "What is the refund policy?" } }),
+    );
     expect(body.content).toBe("Sorry, I don't know that yet.");
   });
 
@@ -188,16 +183,16 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     )
       .bind(contactId, owner.organizationId)
       .run();
-    const body = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "hi", sender: contactId } })
-    ).json()) as Reply;
-    const conversation = (await (await owner.fetch("GET", `/conversations/${body.conversationId}/`)).json()) as {
-      contact: { id: string; name: string };
-    };
+    const body = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "hi", sender: contactId } }),
+    );
+    const conversation = await bodyOf<"GET /conversations/{id}/">(
+      await owner.fetch("GET", `/conversations/${body.conversationId}/`),
+    );
     expect(conversation.contact).toMatchObject({ id: contactId, name: "Ada" });
-    const list = (await (await owner.fetch("GET", `/messages/?conversation=${body.conversationId}`)).json()) as {
-      results: { sender: { id: string } }[];
-    };
+    const list = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${body.conversationId}`),
+    );
     expect(list.results[1].sender.id).toBe(contactId);
   });
 
@@ -240,9 +235,9 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
       404,
       "not_found",
     );
-    const theirs = (await (
-      await other.fetch("POST", completions(otherBot.id), { message: { content: "hi" } })
-    ).json()) as Reply;
+    const theirs = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await other.fetch("POST", completions(otherBot.id), { message: { content: "hi" } }),
+    );
     await expectError(
       await owner.fetch("POST", completions(bot.id), {
         conversation: theirs.conversationId,
@@ -257,9 +252,9 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     const owner = await seedOwner();
     const a = await createChatbot(owner);
     const b = await createChatbot(owner);
-    const first = (await (
-      await owner.fetch("POST", completions(a.id), { message: { content: "hi" } })
-    ).json()) as Reply;
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(a.id), { message: { content: "hi" } }),
+    );
     const body = await expectError(
       await owner.fetch("POST", completions(b.id), { conversation: first.conversationId, message: { content: "hi" } }),
       400,
@@ -277,8 +272,11 @@ describe("what completions remember of an assistant (2 s per isolate, forgotten 
       unanswerableTemplate: "First answer.",
     });
     const ask = async () =>
-      ((await (await owner.fetch("POST", completions(bot.id), { message: { content: "Anything?" } })).json()) as Reply)
-        .content;
+      (
+        await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+          await owner.fetch("POST", completions(bot.id), { message: { content: "Anything?" } }),
+        )
+      ).content;
     expect(await ask()).toBe("First answer.");
     expect(
       (await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { unanswerableTemplate: "Second answer." })).status,

@@ -18,6 +18,7 @@ import {
 } from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
 import { workersAiStandIn } from "../../support/workers-ai-stand-in";
+import { bodyOf, refinedBodyOf } from "../../support/api";
 
 // The fallback model in the agent and workflow reply modes, with the rules of the default mode
 // (fallback-model.test.ts): a primary failing before its first token, past its retries, is replaced
@@ -45,9 +46,7 @@ type Event = { event: string; data: Record<string, unknown> };
 
 const messagesOf = async (owner: Actor, conversationId: string) =>
   (
-    (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
-      results: Message[];
-    }
+    await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`))
   ).results.sort((a, b) => a.sequence - b.sequence);
 const textOf = (events: Event[]) =>
   events
@@ -66,22 +65,18 @@ async function assistant(owner: Actor, primaryName: string, mode: Record<string,
 
 async function usageByModel(owner: Actor, botId: string) {
   const today = new Date().toISOString().slice(0, 10);
-  type Usage = { total: { models: { model: { id: string }; requestsCount: number }[] } };
-  const usage = (await (
+  const usage = await bodyOf<"GET /chatbots/{chatbotPk}/llm-usage-statistics/">(
     await owner.fetch(
       "GET",
       `/chatbots/${botId}/llm-usage-statistics/?startDate=${today}&endDate=${today}&timeGranularity=day`,
-    )
-  ).json()) as Usage;
+    ),
+  );
   return usage.total.models.map((m) => [m.model.id, m.requestsCount]);
 }
 
 const failedReplies = async (owner: Actor, botId: string) =>
-  (
-    (await (await owner.fetch("GET", `/chatbots/${botId}/statistics/`)).json()) as {
-      total: { failedRepliesCount: number };
-    }
-  ).total.failedRepliesCount;
+  (await bodyOf<"GET /chatbots/{chatbotPk}/statistics/">(await owner.fetch("GET", `/chatbots/${botId}/statistics/`)))
+    .total.failedRepliesCount;
 
 describe.each(PRE_TOKEN_FAULTS)("agent mode, a primary model that answers $fault", ({ fault, attempts }) => {
   it("is replaced by the fallback, which calls the tool and answers; the stream, the stored reply and the statistics name the fallback", async () => {
@@ -117,7 +112,7 @@ describe.each(PRE_TOKEN_FAULTS)("agent mode, a primary model that answers $fault
       message: { content: "And now? use get_weather" },
     });
     expect(again.status, await again.clone().text()).toBe(200);
-    const second = (await again.json()) as Completion;
+    const second = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(again);
     expect(second.content).toMatch(/^Result: \{"method":"GET"/);
 
     const stored = await messagesOf(owner, done.conversationId);
@@ -153,7 +148,7 @@ describe("agent mode and the fallback", () => {
     const { fallback, fallbackName, completion } = await assistant(owner, primaryName, { replyMode: "agent" });
     const res = await completion({ message: { content: "What is the weather? use get_weather" } });
     expect(res.status, await res.clone().text()).toBe(200);
-    const reply = (await res.json()) as Completion;
+    const reply = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(res);
     expect(reply.message.contentPayload.toolCalls).toMatchObject([{ name: "get_weather", status: "success" }]);
     expect(reply.content).toMatch(/^Result: \{"method":"GET"/);
     expect(await upstreamRequestCount(primaryName)).toBe(2);
@@ -272,11 +267,11 @@ describe("workflow mode and the fallback", () => {
     });
     const first = await completion({ message: { content: "How long do refunds take?" } });
     expect(first.status, await first.clone().text()).toBe(200);
-    const answered = (await first.json()) as Completion;
+    const answered = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(first);
     expect(answered.content).toBe(ANSWER);
     const again = await completion({ conversation: answered.conversationId, message: { content: "and returns?" } });
     expect(again.status, await again.clone().text()).toBe(200);
-    const second = (await again.json()) as Completion;
+    const second = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(again);
     expect(second.message.contentPayload.steps!.map((s) => s.name)).toEqual(["rewrite_query", "retrieve", "answer"]);
     expect(second.message.contentPayload.steps![0].output.query).toMatch(/^word1 word2/); // the fallback's rewrite
     expect(second.content).toBe(ANSWER);

@@ -9,6 +9,7 @@ import {
   upstreamRequestCount,
 } from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
+import { bodyOf, refinedBodyOf } from "../../support/api";
 
 // An assistant whose model fails before its first token (after its retries) is answered by its
 // fallbackLargeLanguageModel: the reply records the fallback as its model and the statistics count
@@ -27,7 +28,7 @@ describe.each(PRE_TOKEN_FAULTS)("a primary model that answers $fault", ({ fault,
 
     const direct = await completion({ message: { content: "first, direct" } });
     expect(direct.status, await direct.clone().text()).toBe(200);
-    const answered = (await direct.json()) as Completion;
+    const answered = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(direct);
     expect(answered.content).toBe(ANSWER);
 
     const streamed = await completion({ message: { content: "first, streamed" }, isStreaming: true });
@@ -38,7 +39,7 @@ describe.each(PRE_TOKEN_FAULTS)("a primary model that answers $fault", ({ fault,
 
     const again = await completion({ conversation: conversationId, message: { content: "second" } });
     expect(again.status).toBe(200);
-    const second = (await again.json()) as Completion;
+    const second = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(again);
     expect(second.content).toBe(ANSWER);
 
     for (const id of [answered.message.id, (done.data.message as { id: string }).id, second.message.id])
@@ -47,13 +48,12 @@ describe.each(PRE_TOKEN_FAULTS)("a primary model that answers $fault", ({ fault,
     expect(await upstreamRequestCount(fallbackName)).toBe(3);
 
     const today = new Date().toISOString().slice(0, 10);
-    type Usage = { total: { requestsCount: number; models: { model: { id: string }; requestsCount: number }[] } };
-    const usage = (await (
+    const usage = await bodyOf<"GET /chatbots/{chatbotPk}/llm-usage-statistics/">(
       await owner.fetch(
         "GET",
         `/chatbots/${bot.id}/llm-usage-statistics/?startDate=${today}&endDate=${today}&timeGranularity=day`,
-      )
-    ).json()) as Usage;
+      ),
+    );
     expect(usage.total.models.map((m) => [m.model.id, m.requestsCount])).toEqual([[fallback.id, 3]]);
   });
 });
@@ -64,7 +64,9 @@ describe("the fallback model", () => {
     const { bot, fallback } = await assistantWithFallback(owner, `hangx99-${crypto.randomUUID()}`);
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } });
     expect(res.status).toBe(200);
-    expect(await storedModelOf(((await res.json()) as Completion).message.id)).toBe(fallback.id);
+    expect(
+      await storedModelOf((await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(res)).message.id),
+    ).toBe(fallback.id);
   });
 
   it("does not take over a stream broken after its first words: the reply ends with the error event, as without a fallback", async () => {
@@ -93,7 +95,9 @@ describe("the fallback model", () => {
     const second = await upstreamModel(owner, { modelName: brokenFallback });
     const healthy = await createChatbot(owner, { largeLanguageModel: fine.id, fallbackLargeLanguageModel: second.id });
     const ok = await owner.fetch("POST", `/chatbots/${healthy.id}/completions/`, { message: { content: "hello" } });
-    expect(await storedModelOf(((await ok.json()) as Completion).message.id)).toBe(fine.id);
+    expect(
+      await storedModelOf((await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(ok)).message.id),
+    ).toBe(fine.id);
     expect(await upstreamRequestCount(brokenFallback)).toBe(0);
 
     const bot = await createChatbot(owner, { largeLanguageModel: broken.id, fallbackLargeLanguageModel: second.id });

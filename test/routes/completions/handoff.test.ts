@@ -5,6 +5,7 @@ import { readEvents } from "../../support/sse";
 import { asksForPerson } from "../../../src/services/conversation/handoff";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
 import { WEEKDAYS, type BusinessHours } from "../../../src/services/business-hours";
+import { bodyOf, problemOf, refinedBodyOf } from "../../support/api";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
 type Message = {
@@ -14,19 +15,14 @@ type Message = {
   senderType: string;
   contentPayload: Record<string, unknown> | null;
 };
-type Reply = { conversationId: string; content: string; message: Message | null };
 const DEFAULT_EN = "I'll pass you to a member of our team, who will reply here as soon as they can.";
 
 const conversationOf = async (actor: Actor, id: string) =>
-  (await (await actor.fetch("GET", `/conversations/${id}/`)).json()) as {
-    status: string;
-    progressStatus: string;
-    autoReplyEnabled: boolean;
-  };
+  await bodyOf<"GET /conversations/{id}/">(await actor.fetch("GET", `/conversations/${id}/`));
 const messagesOf = async (actor: Actor, id: string) =>
-  (
-    (await (await actor.fetch("GET", `/messages/?conversation=${id}&pageSize=100`)).json()) as { results: Message[] }
-  ).results.sort((a, b) => a.sequence - b.sequence);
+  (await bodyOf<"GET /messages/">(await actor.fetch("GET", `/messages/?conversation=${id}&pageSize=100`))).results.sort(
+    (a, b) => a.sequence - b.sequence,
+  );
 
 describe("an assistant hands the conversation to a person when the visitor asks for one", () => {
   it("on a new conversation's first turn: says the handoff message once, queues the conversation, and is silent after", async () => {
@@ -36,7 +32,7 @@ describe("an assistant hands the conversation to a person when the visitor asks 
       message: { content: "I need to talk to a person about order 4471" },
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    const reply = (await res.json()) as Reply;
+    const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
     expect(reply.content).toBe(DEFAULT_EN);
     expect(reply.message).toMatchObject({
       senderType: "chatbot",
@@ -50,12 +46,12 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     });
 
     // The assistant stays silent; the visitor's next message waits for the person.
-    const next = (await (
+    const next = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", completions(bot.id), {
         conversation: reply.conversationId,
         message: { content: "Is anyone there?" },
-      })
-    ).json()) as Reply;
+      }),
+    );
     expect(next).toMatchObject({ content: "", message: null });
     expect((await messagesOf(owner, reply.conversationId)).map((m) => `${m.sequence}:${m.senderType}`)).toEqual([
       "1:contact",
@@ -67,9 +63,9 @@ describe("an assistant hands the conversation to a person when the visitor asks 
   it("streamed, and in a conversation under way (through its object), in the visitor's language", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "Where is my parcel?" } })
-    ).json()) as Reply;
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "Where is my parcel?" } }),
+    );
     expect(first.content).toBe('You said: "Where is my parcel?".');
     const res = await owner.fetch("POST", completions(bot.id), {
       conversation: first.conversationId,
@@ -115,9 +111,9 @@ describe("an assistant hands the conversation to a person when the visitor asks 
   it("an asynchronous message (POST /messages/) hands off as well", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const { conversationId } = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "Hi" } })
-    ).json()) as Reply;
+    const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "Hi" } }),
+    );
     const res = await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "human please" });
     expect(res.status, await res.clone().text()).toBe(201);
     await expect
@@ -138,9 +134,9 @@ describe("an assistant hands the conversation to a person when the visitor asks 
       message: "Olivia will take it from here.",
       outsideHoursMessage: null,
     });
-    const reply = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })
-    ).json()) as Reply;
+    const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } }),
+    );
     expect(reply.content).toBe("Olivia will take it from here.");
 
     // Handed back, the assistant answers again, and hands off again when asked.
@@ -151,28 +147,28 @@ describe("an assistant hands the conversation to a person when the visitor asks 
         })
       ).status,
     ).toBe(200);
-    const again = (await (
+    const again = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", completions(bot.id), {
         conversation: reply.conversationId,
         message: { content: "What time do you open?" },
-      })
-    ).json()) as Reply;
+      }),
+    );
     expect(again.content).toBe('You said: "What time do you open?".');
 
     const patched = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: false } });
-    expect(((await patched.json()) as { handoff: unknown }).handoff).toEqual({
+    expect((await bodyOf<"PATCH /chatbots/{id}/">(patched)).handoff).toEqual({
       enabled: false,
       afterUnanswered: 2,
       message: null,
       outsideHoursMessage: null,
     });
-    const answered = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } })
-    ).json()) as Reply;
+    const answered = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } }),
+    );
     expect(answered.content).toBe('You said: "Let me talk to a human".');
 
     const reset = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: null });
-    expect(((await reset.json()) as { handoff: unknown }).handoff).toEqual({
+    expect((await bodyOf<"PATCH /chatbots/{id}/">(reset)).handoff).toEqual({
       enabled: true,
       afterUnanswered: 2,
       message: null,
@@ -188,9 +184,9 @@ describe("an assistant hands the conversation to a person when the visitor asks 
       template: "{{answer}}",
       unanswerableTemplate: "I don't know that.",
     });
-    const first = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } })
-    ).json()) as Reply;
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } }),
+    );
     expect(first.content).toBe("I don't know that.");
     expect(await conversationOf(owner, first.conversationId)).toMatchObject({
       progressStatus: "ai_processing",
@@ -220,20 +216,20 @@ describe("an assistant hands the conversation to a person when the visitor asks 
 
     // Handed back, the count starts again from the handoff; with afterUnanswered 0 it never hands off.
     await owner.fetch("PATCH", `/conversations/${first.conversationId}/update-auto-reply/`, { autoReplyEnabled: true });
-    const after = (await (
+    const after = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", completions(bot.id), {
         conversation: first.conversationId,
         message: { content: "And on Jupiter?" },
-      })
-    ).json()) as Reply;
+      }),
+    );
     expect(after.content).toBe("I don't know that.");
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { afterUnanswered: 0 } });
-    const never = (await (
+    const never = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", completions(bot.id), {
         conversation: first.conversationId,
         message: { content: "And on Saturn?" },
-      })
-    ).json()) as Reply;
+      }),
+    );
     expect(never.content).toBe("I don't know that.");
     expect(await conversationOf(owner, first.conversationId)).toMatchObject({ progressStatus: "ai_processing" });
   });
@@ -242,16 +238,16 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { instructions: "You answer questions about our bike shop." });
     const unknown = "I don't know the answer to that from my sources.";
-    const first = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } })
-    ).json()) as Reply;
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } }),
+    );
     expect(first.content).toBe(unknown);
-    const second = (await (
+    const second = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", completions(bot.id), {
         conversation: first.conversationId,
         message: { content: "What is the capital of Peru?" },
-      })
-    ).json()) as Reply;
+      }),
+    );
     expect(second.content).toBe(`${unknown}\n\n${DEFAULT_EN}`);
     expect(await conversationOf(owner, first.conversationId)).toMatchObject({
       progressStatus: "waiting_for_human",
@@ -272,11 +268,14 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     ]) {
       const res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { detail: string }).detail).toMatch(/handoff/);
+      expect((await problemOf(res)).detail).toMatch(/handoff/);
     }
-    expect(((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { handoff: unknown }).handoff).toEqual(
-      { enabled: false, afterUnanswered: 2, message: null, outsideHoursMessage: null },
-    );
+    expect((await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).handoff).toEqual({
+      enabled: false,
+      afterUnanswered: 2,
+      message: null,
+      outsideHoursMessage: null,
+    });
     // A member without the permission to change assistants cannot change these either.
     const member = await seedMember(owner, []);
     expect((await member.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: true } })).status).toBe(403);
@@ -297,9 +296,9 @@ describe("outside the inbox's business hours", () => {
     const patched = await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: hours });
     expect(patched.status, await patched.clone().text()).toBe(200);
     expect(await patched.json()).toMatchObject({ businessHours: hours });
-    const reply = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } })
-    ).json()) as Reply & { message: Message };
+    const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } }),
+    );
     expect(reply.content).toBe("We are closed; a colleague answers from 9:00.");
     const { nextOpeningAt } = (
       reply.message.contentPayload as { handoff: { reason: string; outsideHours: boolean; nextOpeningAt: string } }
@@ -320,16 +319,16 @@ describe("outside the inbox's business hours", () => {
         ),
       },
     });
-    const within = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } })
-    ).json()) as Reply;
+    const within = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } }),
+    );
     expect(within.content).toBe(DEFAULT_EN);
     // Default outside-hours message in the visitor's language.
     await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: { timeZone: "UTC", weekly: {}, holidays: [] } });
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: {} });
-    const zh = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "我要轉人工" } })
-    ).json()) as Reply;
+    const zh = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "我要轉人工" } }),
+    );
     expect(zh.content).toBe("我們的團隊目前不在線上。我已轉交您的訊息，團隊成員會在營業時間於這裡回覆您。");
 
     for (const bad of [
@@ -340,11 +339,11 @@ describe("outside the inbox's business hours", () => {
     ]) {
       const res = await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: bad });
       expect(res.status, JSON.stringify(bad)).toBe(400);
-      expect(((await res.json()) as { detail: string }).detail).toMatch(/businessHours/);
+      expect((await problemOf(res)).detail).toMatch(/businessHours/);
     }
-    expect((await (await owner.fetch("GET", `/inboxes/${inbox}/`)).json()) as { businessHours: unknown }).toMatchObject(
-      { businessHours: { timeZone: "UTC", weekly: {} } },
-    );
+    expect(await bodyOf<"GET /inboxes/{id}/">(await owner.fetch("GET", `/inboxes/${inbox}/`))).toMatchObject({
+      businessHours: { timeZone: "UTC", weekly: {} },
+    });
   });
 });
 
@@ -353,15 +352,14 @@ describe("an agent hands off through its built-in handoff tool", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
-    const reply = (await (
+    const reply = await refinedBodyOf<
+      "POST /chatbots/{chatbotId}/completions/",
+      { message: { contentPayload: Record<string, unknown> } }
+    >(
       await owner.fetch("POST", completions(bot.id), {
         message: { content: 'My refund was refused, please handoff ARGS {"reason": "refund dispute"}' },
-      })
-    ).json()) as Reply & {
-      message: Message & {
-        contentPayload: { toolCalls: { name: string; toolType: string; output: unknown }[]; handoff: unknown };
-      };
-    };
+      }),
+    );
     expect(reply.message.contentPayload.toolCalls).toMatchObject([
       { name: "handoff", toolType: "handoff", output: { handedOff: true, reason: "refund dispute" } },
     ]);
@@ -378,9 +376,9 @@ describe("an agent hands off through its built-in handoff tool", () => {
     expect(offered).toEqual(["handoff"]);
 
     // An ordinary question: the model does not call it, the conversation stays with the assistant.
-    const plain = (await (
-      await owner.fetch("POST", completions(bot.id), { message: { content: "What time do you open?" } })
-    ).json()) as Reply;
+    const plain = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "What time do you open?" } }),
+    );
     expect(await conversationOf(owner, plain.conversationId)).toMatchObject({
       progressStatus: "ai_processing",
       autoReplyEnabled: true,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
+import { bodyOf } from "../../support/api";
 
 /**
  * The built-in local model answers, through the real stack (retrieval from D1 and the index
@@ -11,7 +12,7 @@ import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge
 const ask = async (owner: Actor, chatbotId: string, content: string) => {
   const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { message: { content } });
   expect(res.status, await res.clone().text()).toBe(200);
-  return ((await res.json()) as { content: string }).content;
+  return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).content;
 };
 
 describe("the built-in local model answers, and does not echo the question", () => {

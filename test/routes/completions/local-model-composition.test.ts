@@ -3,6 +3,7 @@ import { seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
+import { bodyOf } from "../../support/api";
 
 /**
  * How the built-in local model composes an answer (docs/decisions.md, "The built-in model's answer
@@ -75,7 +76,7 @@ async function ask(content: string, conversation?: string) {
     ...(conversation ? { conversation } : {}),
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as { content: string; conversationId: string };
+  return await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
 }
 const reply = async (content: string) => (await ask(content)).content;
 const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+|(?<=[。！？])/u).filter(Boolean);

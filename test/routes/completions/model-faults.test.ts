@@ -3,6 +3,7 @@ import { seedOwner, type Actor, waitFor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
 import { readEvents } from "../../support/sse";
+import { bodyOf, problemOf } from "../../support/api";
 
 // The upstream (test/support/openai-upstream.mjs) fails the first N requests for a model named
 // `<fault>x<N>-<id>`, then answers: the provider recovers, and the same conversation goes on.
@@ -20,15 +21,11 @@ const FAULTS = [
   { fault: "fail-truncated", failing: 5, status: 502, attempts: [3, 1, 1] },
 ];
 
-type Message = { type: string; sequence: number; content: string };
-type ErrorBody = { code: string; detail: string; requestId: string };
 const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
 
 const messagesOf = async (owner: Actor, conversationId: string) =>
   (
-    (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
-      results: Message[];
-    }
+    await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`))
   ).results.sort((a, b) => a.sequence - b.sequence);
 
 describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, attempts }) => {
@@ -45,7 +42,7 @@ describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, 
       completion({ message: { content: "first, streamed" }, isStreaming: true }),
     ]);
     expect(direct.status).toBe(status);
-    const directError = (await direct.json()) as ErrorBody;
+    const directError = await problemOf(direct);
     expect(directError).toMatchObject({ code: "upstream_error", requestId: direct.headers.get("X-Request-Id") });
     expect(directError.detail).toMatch(/model provider/);
 
@@ -61,7 +58,7 @@ describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, 
     // (2) the same conversation, directly.
     const again = await completion({ conversation: conversationId, message: { content: "second" } });
     expect(again.status).toBe(status);
-    expect(((await again.json()) as ErrorBody).requestId).toBe(again.headers.get("X-Request-Id"));
+    expect((await problemOf(again)).requestId).toBe(again.headers.get("X-Request-Id"));
     expect(await upstreamRequestCount(modelName)).toBe(attempts.reduce((a, b) => a + b));
 
     // Only the visitor's messages are stored: no partial answer.
@@ -73,7 +70,7 @@ describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, 
     // (3) the provider has recovered: the conversation goes on, in order.
     const next = await completion({ conversation: conversationId, message: { content: "third" } });
     expect(next.status, await next.clone().text()).toBe(200);
-    expect(((await next.json()) as { content: string }).content).toBe(ANSWER);
+    expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(next)).content).toBe(ANSWER);
     expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual([
       "1:incoming",
       "2:incoming",
@@ -82,22 +79,21 @@ describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, 
     ]);
 
     // Every failed reply is counted and recorded with its error; the new conversation's message is kept too.
-    type Stats = { total: { failedRepliesCount: number; repliesCount: number } };
     const stats = await waitFor(
-      async () => (await (await owner.fetch("GET", `/chatbots/${bot.id}/statistics/`)).json()) as Stats,
+      async () =>
+        await bodyOf<"GET /chatbots/{chatbotPk}/statistics/">(
+          await owner.fetch("GET", `/chatbots/${bot.id}/statistics/`),
+        ),
       (s) => s.total.failedRepliesCount >= 3,
       3_000,
       30,
     );
     expect(stats.total).toMatchObject({ failedRepliesCount: 3, repliesCount: 1 });
     const today = new Date().toISOString().slice(0, 10);
-    type Records = {
-      results: { inputMessage: string; outputMessage: string | null; error: string | null; conversation: string }[];
-    };
     const records = (
-      (await (
-        await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`)
-      ).json()) as Records
+      await bodyOf<"GET /chatbots/{chatbotPk}/records/">(
+        await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`),
+      )
     ).results;
     expect(
       records

@@ -2,9 +2,7 @@ import { describe, expect, it } from "vitest";
 import { seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createContact } from "../contacts/fixtures";
-
-type Reply = { conversationId: string; message: { sequence: number } };
-type Page = { results: { sequence: number; type: string; sender: { id: string | null; name: string } }[] };
+import { bodyOf } from "../../support/api";
 
 // A continuing completion's conversation and contact are remembered per isolate (services/chatbots/for-reply.ts,
 // readForReply): a change through the API shows in the very next turn, and the conversation's
@@ -15,19 +13,19 @@ describe("what a continuing completion remembers", () => {
     const bot = await createChatbot(owner);
     const contact = await createContact(owner, { name: "Ada" });
     const say = async (content: string, conversation?: string) =>
-      (await (
+      await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
         await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
           conversation,
           message: { content, ...(conversation ? {} : { sender: contact.id }) },
-        })
-      ).json()) as Reply;
+        }),
+      );
     const { conversationId } = await say("one");
     await say("two", conversationId);
     expect((await owner.fetch("PATCH", `/contacts/${contact.id}/`, { name: "Ada Lovelace" })).status).toBe(200);
     await say("three", conversationId);
-    const page = (await (
-      await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)
-    ).json()) as Page;
+    const page = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`),
+    );
     const visitors = page.results.filter((m) => m.type === "incoming").sort((a, b) => a.sequence - b.sequence);
     expect(visitors.map((m) => m.sender)).toEqual([
       { id: contact.id, name: "Ada", avatar: null },
@@ -40,9 +38,9 @@ describe("what a continuing completion remembers", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const say = async (content: string, conversation?: string) =>
-      (await (
-        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation, message: { content } })
-      ).json()) as Reply & { content: string };
+      await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation, message: { content } }),
+      );
     const { conversationId } = await say("one");
     for (const [i, content] of ["two", "three", "four"].entries())
       expect((await say(content, conversationId)).message.sequence).toBe(4 + 2 * i);

@@ -5,6 +5,7 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel } from "../chat-completions/fixtures";
 import { liveEvents, readEvents } from "../../support/sse";
 import { conversationObject } from "../../../src/services/conversations";
+import { bodyOf } from "../../support/api";
 
 // A new conversation's first streamed turn runs in the worker (src/services/conversation/first-turn.ts): the
 // visitor's message is stored while the reply streams, once the conversation's object holds later
@@ -15,9 +16,7 @@ type Event = { event: string; data: Record<string, unknown> };
 const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
 const messagesOf = async (owner: Actor, conversationId: string) =>
   (
-    (await (await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)).json()) as {
-      results: Message[];
-    }
+    await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`))
   ).results.sort((a, b) => a.sequence - b.sequence);
 const layout = (messages: Message[]) => messages.map((m) => `${m.sequence}:${m.type}`);
 const holdOf = (conversationId: string) =>
@@ -93,10 +92,9 @@ describe("a new conversation's first streamed turn, in the worker", () => {
       `2:outgoing:${ANSWER}`,
     ]);
     expect(stored[1].id).toBe(message.id);
-    const conversation = (await (await owner.fetch("GET", `/conversations/${conversationId}/`)).json()) as Record<
-      string,
-      unknown
-    >;
+    const conversation = await bodyOf<"GET /conversations/{id}/">(
+      await owner.fetch("GET", `/conversations/${conversationId}/`),
+    );
     expect(conversation).toMatchObject({
       inbox: { id: bot.defaultInbox!.id },
       title: "Where is my parcel?",
@@ -104,8 +102,7 @@ describe("a new conversation's first streamed turn, in the worker", () => {
       lastMessage: ANSWER,
     });
     expect(
-      ((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { totalWordsCount: number })
-        .totalWordsCount,
+      (await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).totalWordsCount,
     ).toBe(20);
     // Told stored, the object waits for nothing any more.
     expect(await holdOf(conversationId)).toBeNull();
@@ -180,9 +177,9 @@ describe("a new conversation's first streamed turn, in the worker", () => {
     expect(await holdOf(conversationId)).toBeNull();
     const today = new Date().toISOString().slice(0, 10);
     const records = (
-      (await (await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`)).json()) as {
-        results: { inputMessage: string; error: string | null }[];
-      }
+      await bodyOf<"GET /chatbots/{chatbotPk}/records/">(
+        await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`),
+      )
     ).results;
     expect(records).toEqual([
       expect.objectContaining({ inputMessage: "break", error: expect.stringMatching(/model provider/) }),

@@ -14,7 +14,6 @@ import { retryPolicy, withRetries } from "../../../src/services/llm/retries";
 import { workersAiChatModel } from "../../../src/services/llm/workers-ai";
 import { complete } from "../../../src/services/llm";
 import { env } from "cloudflare:workers";
-import type { Bindings } from "../../../src/env";
 
 // Workers AI failures before the first token go through the same retries as the OpenAI-compatible
 // provider's (MODEL_RETRIES 2, MODEL_RETRY_MAX_DELAY_MS 20 in tests). The binding is a stand-in
@@ -62,7 +61,7 @@ describe("a Workers AI model", () => {
     const ai = workersAiStandIn([CAPACITY_429, NETWORK_LOST, CAPACITY_429]);
     const waits: number[] = [];
     const policy = retryPolicy({
-      ...(env as unknown as Bindings),
+      ...env,
       MODEL_RETRIES: "3",
       MODEL_RETRY_MAX_DELAY_MS: "1500",
     });

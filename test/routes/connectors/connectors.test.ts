@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
 import { connectors, mcpCredentials } from "../../../src/db/schema";
 import { eq } from "drizzle-orm";
+import { bodyOf } from "../../support/api";
 
 const CUSTOM = "00000000-0000-7000-8100-000000000001";
 const GITHUB = "00000000-0000-7000-8100-000000000002";
@@ -16,7 +17,7 @@ async function create(owner: Actor, body: Record<string, unknown> = {}) {
     ...body,
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as Record<string, unknown> & { id: string };
+  return await bodyOf<"POST /connectors/">(res);
 }
 
 const countOf = async (organizationId: string) =>
@@ -28,7 +29,7 @@ describe("GET /mcp/registry/", () => {
     for (const prefix of PREFIXES) {
       const res = await owner.fetch("GET", "/mcp/registry/", undefined, { prefix });
       expect(res.status).toBe(200);
-      const entries = (await res.json()) as { id: string; slug: string }[];
+      const entries = await bodyOf<"GET /mcp/registry/">(res);
       expect(entries[0]).toMatchObject({
         id: CUSTOM,
         slug: "custom",
@@ -72,16 +73,13 @@ describe("connectors", () => {
       displayName: "Shop",
     });
 
-    const list = (await (await owner.fetch("GET", "/connectors/", undefined, { prefix: "/api" })).json()) as {
-      count: number;
-      results: { id: string }[];
-    };
+    const list = await bodyOf<"GET /connectors/">(
+      await owner.fetch("GET", "/connectors/", undefined, { prefix: "/api" }),
+    );
     expect(list.count).toBe(2);
     expect(list.results[0].id).toBe(shop.id);
     await owner.fetch("PATCH", `/connectors/${shop.id}/`, { isEnabled: false });
-    expect(((await (await owner.fetch("GET", "/connectors/?is_enabled=true")).json()) as { count: number }).count).toBe(
-      1,
-    );
+    expect((await bodyOf<"GET /connectors/">(await owner.fetch("GET", "/connectors/?is_enabled=true"))).count).toBe(1);
 
     const put = await owner.fetch("PUT", `/connectors/${made.id}/`, { mcpRegistryId: GITHUB, displayName: "Code" });
     expect(put.status, await put.clone().text()).toBe(200);
@@ -176,7 +174,7 @@ describe("connectors", () => {
     ] as [string, string, unknown?][]) {
       await expectError(await other.fetch(method, path, body), 404, "not_found");
     }
-    expect(((await (await other.fetch("GET", "/connectors/")).json()) as { count: number }).count).toBe(0);
+    expect((await bodyOf<"GET /connectors/">(await other.fetch("GET", "/connectors/"))).count).toBe(0);
   });
 
   it("stores members' credentials (write-only, encrypted), lists holders, revokes one at once", async () => {
@@ -195,9 +193,9 @@ describe("connectors", () => {
     expect(row.headersSealed).not.toContain("mine");
     await owner.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { Authorization: "Bearer owner" } });
 
-    const holders = (await (
-      await viewer.fetch("GET", `/connectors/${made.id}/authorized-members/`, undefined, { prefix: "/api" })
-    ).json()) as { memberId: string; user: { email: string } }[];
+    const holders = await bodyOf<"GET /connectors/{id}/authorized-members/">(
+      await viewer.fetch("GET", `/connectors/${made.id}/authorized-members/`, undefined, { prefix: "/api" }),
+    );
     expect(holders.map((h) => h.memberId)).toEqual([viewer.memberId, expect.any(String)]);
     expect(JSON.stringify(holders)).not.toContain("Bearer");
 
@@ -239,16 +237,16 @@ describe("tool credentials (POST/DELETE /tools/{id}/credentials/)", () => {
   it("only for mcp tools you can see; 400, 401, 403, 404", async () => {
     const owner = await seedOwner();
     const res = await owner.fetch("POST", "/tools/", { displayName: "Remote", toolType: "mcp", mcpUrl: mcp() });
-    const tool = (await res.json()) as { id: string };
-    const api = (await (
+    const tool = await bodyOf<"POST /tools/">(res);
+    const api = await bodyOf<"POST /tools/">(
       await owner.fetch("POST", "/tools/", {
         name: "api_x",
         displayName: "Api",
         toolType: "api",
         apiUrl: "https://example.com/x",
         httpMethod: "get",
-      })
-    ).json()) as { id: string };
+      }),
+    );
     expect(
       (await owner.fetch("POST", `/tools/${tool.id}/credentials/`, { headers: { A: "b" } }, { prefix: "/api" })).status,
     ).toBe(201);

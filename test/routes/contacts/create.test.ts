@@ -6,6 +6,7 @@ import { decryptSecret } from "../../../src/lib/crypto";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
 import { createInbox } from "../inboxes/fixtures";
 import { contactsOf, createContact, storedContact, type ContactRecord } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const KB = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const FILE = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e";
@@ -45,7 +46,7 @@ describe("POST /contacts/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
-    const contact = (await res.json()) as ContactRecord;
+    const contact = await bodyOf<"POST /contacts/">(res);
     expect(contact).toMatchObject({
       name: "王小明",
       inboxes: [{ id: inbox.id, name: inbox.name }],

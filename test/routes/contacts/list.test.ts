@@ -3,13 +3,14 @@ import { sql } from "drizzle-orm";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createInbox } from "../inboxes/fixtures";
 import { createContact, type ContactPage } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const lister =
   (owner: Actor, prefix = "/api/v1") =>
   async (query = "") => {
     const res = await owner.fetch("GET", `/contacts/${query}`, undefined, { prefix });
     expect(res.status, await res.clone().text()).toBe(200);
-    return (await res.json()) as ContactPage;
+    return await bodyOf<"GET /contacts/">(res);
   };
 const ids = (page: ContactPage) => page.results.map((c) => c.id);
 const q = encodeURIComponent;
@@ -172,7 +173,7 @@ describe("GET /contacts/", () => {
       "permission_denied",
     );
     const viewer = await seedMember(owner, ["contact.view"]);
-    expect(((await (await viewer.fetch("GET", "/contacts/")).json()) as ContactPage).count).toBe(1);
+    expect((await bodyOf<"GET /contacts/">(await viewer.fetch("GET", "/contacts/"))).count).toBe(1);
   });
 
   it("401 without a key", async () => {

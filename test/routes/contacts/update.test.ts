@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { contactInboxes, contactTags } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
 import { createInbox } from "../inboxes/fixtures";
-import { createContact, storedContact, type ContactRecord } from "./fixtures";
+import { createContact, storedContact } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const KB = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const linksOf = async (id: string) =>
@@ -30,7 +31,7 @@ describe("PUT and PATCH /contacts/{id}/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(200);
-    const updated = (await res.json()) as ContactRecord;
+    const updated = await bodyOf<"PUT /contacts/{id}/">(res);
     expect(updated).toMatchObject({
       id: contact.id,
       name: "Renamed",
@@ -58,7 +59,7 @@ describe("PUT and PATCH /contacts/{id}/", () => {
     const patch = async (body: unknown) => {
       const res = await owner.fetch("PATCH", `/contacts/${contact.id}/`, body);
       expect(res.status, await res.clone().text()).toBe(200);
-      return (await res.json()) as ContactRecord;
+      return await bodyOf<"PATCH /contacts/{id}/">(res);
     };
     expect(await patch({ phoneNumber: "123" })).toMatchObject({
       name: contact.name,
@@ -104,9 +105,9 @@ describe("PUT and PATCH /contacts/{id}/", () => {
       contactConnectors: [{ connector: "x" }],
     });
     expect((await storedContact(contact.id)).apiCredentialsSealed).not.toContain(secret);
-    const cleared = (await (
-      await owner.fetch("PATCH", `/contacts/${contact.id}/`, { apiCredentials: null })
-    ).json()) as ContactRecord;
+    const cleared = await bodyOf<"PATCH /contacts/{id}/">(
+      await owner.fetch("PATCH", `/contacts/${contact.id}/`, { apiCredentials: null }),
+    );
     expect(cleared.hasApiCredentials).toBe(false);
     expect((await storedContact(contact.id)).apiCredentialsSealed).toBeNull();
   });

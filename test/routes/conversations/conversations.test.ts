@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
+import { bodyOf } from "../../support/api";
 
 async function webChatOf(owner: Actor) {
   const bot = await createChatbot(owner);
-  const inbox = (await (
-    await owner.fetch("POST", "/inboxes/", { name: "Website", channelType: "web", chatbot: { id: bot.id } })
-  ).json()) as { id: string; channel: { id: string } };
-  return { bot, inboxId: inbox.id, webChatId: inbox.channel.id };
+  const inbox = await bodyOf<"POST /inboxes/">(
+    await owner.fetch("POST", "/inboxes/", { name: "Website", channelType: "web", chatbot: { id: bot.id } }),
+  );
+  return { bot, inboxId: inbox.id, webChatId: inbox.channel!.id };
 }
 
 describe("conversations", () => {
@@ -17,7 +18,7 @@ describe("conversations", () => {
     const { bot, inboxId, webChatId } = await webChatOf(owner);
     const res = await owner.fetch("POST", "/conversations/", { web_chat: webChatId }, { prefix });
     expect(res.status, await res.clone().text()).toBe(201);
-    const created = (await res.json()) as Record<string, unknown> & { id: string };
+    const created = await bodyOf<"POST /conversations/">(res);
     expect(created).toMatchObject({
       inbox: { id: inboxId, channelType: "web" },
       chatbot: { id: bot.id },
@@ -36,7 +37,9 @@ describe("conversations", () => {
       conversation: created.id,
       message: { content: "hello" },
     });
-    expect(((await reply.json()) as { content: string }).content).toBe("Hello! How can I help you today?");
+    expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(reply)).content).toBe(
+      "Hello! How can I help you today?",
+    );
   });
 
   it("400 for a web chat of another organization or a bad body, nothing written", async () => {
@@ -57,28 +60,26 @@ describe("conversations", () => {
     const bot = await createChatbot(owner);
     const ids: string[] = [];
     for (const text of ["refund for order 1", "delivery time", "another refund"]) {
-      const r = (await (
-        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: text } })
-      ).json()) as { conversationId: string };
+      const r = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: text } }),
+      );
       ids.push(r.conversationId);
     }
     const inbox = bot.defaultInbox!.id;
-    const all = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}`)).json()) as {
-      results: { id: string }[];
-      next: null;
-    };
+    const all = await bodyOf<"GET /conversations/">(await owner.fetch("GET", `/conversations/?inbox=${inbox}`));
     expect(all.results.map((c) => c.id)).toEqual([...ids].reverse());
-    const refunds = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}&keyword=REFUND`)).json()) as {
-      results: { id: string }[];
-    };
+    const refunds = await bodyOf<"GET /conversations/">(
+      await owner.fetch("GET", `/conversations/?inbox=${inbox}&keyword=REFUND`),
+    );
     expect(refunds.results.map((c) => c.id)).toEqual([ids[2], ids[0]]);
-    const page = (await (await owner.fetch("GET", `/conversations/?inbox=${inbox}&pageSize=2`)).json()) as {
-      results: { id: string }[];
-      next: string;
-    };
+    const page = await bodyOf<"GET /conversations/">(
+      await owner.fetch("GET", `/conversations/?inbox=${inbox}&pageSize=2`),
+    );
     expect(page.results.map((c) => c.id)).toEqual([ids[2], ids[1]]);
     const rest = (await (
-      await call("GET", page.next.replace("http://localhost", ""), undefined, { Authorization: `Api-Key ${owner.key}` })
+      await call("GET", page.next!.replace("http://localhost", ""), undefined, {
+        Authorization: `Api-Key ${owner.key}`,
+      })
     ).json()) as { results: { id: string }[] };
     expect(rest.results.map((c) => c.id)).toEqual([ids[0]]);
     await expectError(await owner.fetch("GET", "/conversations/?status=closed"), 400, "invalid");
@@ -92,21 +93,21 @@ describe("conversations", () => {
     await createChatbot(other).then((bot) =>
       other.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "foreign" } }),
     );
-    const contact = (await (
-      await owner.fetch("POST", "/contacts/", { name: "Ada", inboxes: [{ id: a.defaultInbox!.id }] })
-    ).json()) as { id: string };
+    const contact = await bodyOf<"POST /contacts/">(
+      await owner.fetch("POST", "/contacts/", { name: "Ada", inboxes: [{ id: a.defaultInbox!.id }] }),
+    );
     const start = async (bot: { id: string }, body: Record<string, unknown> = {}) =>
       (
-        (await (
-          await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi", ...body } })
-        ).json()) as { conversationId: string }
+        await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+          await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi", ...body } }),
+        )
       ).conversationId;
     const [first, second, third] = [await start(a, { sender: contact.id }), await start(a), await start(b)];
     await owner.fetch("POST", `/conversations/${second}/take-over/`);
     const ids = async (query: string) =>
-      (
-        (await (await owner.fetch("GET", `/conversations/${query}`)).json()) as { results: { id: string }[] }
-      ).results.map((c) => c.id);
+      (await bodyOf<"GET /conversations/">(await owner.fetch("GET", `/conversations/${query}`))).results.map(
+        (c) => c.id,
+      );
     expect(await ids("")).toEqual([third, second, first]);
     expect(await ids(`?chatbot=${a.id}`)).toEqual([second, first]);
     expect(await ids(`?inbox=${b.defaultInbox!.id}`)).toEqual([third]);
@@ -122,9 +123,9 @@ describe("conversations", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const { inboxId, webChatId } = await webChatOf(owner);
-    const created = (await (await owner.fetch("POST", "/conversations/", { webChat: webChatId })).json()) as {
-      id: string;
-    };
+    const created = await bodyOf<"POST /conversations/">(
+      await owner.fetch("POST", "/conversations/", { webChat: webChatId }),
+    );
     await expectError(await call("GET", `/api/v1/conversations/${created.id}/`), 401);
     await expectError(await other.fetch("GET", `/conversations/${created.id}/`), 404);
     await expectError(await other.fetch("GET", `/conversations/?inbox=${inboxId}`), 404);

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Bindings } from "../../../src/env";
 import { inboxEventsObject, type InboxEvent } from "../../../src/services/conversation/inbox-events";
 import { call, seedMember, seedOwner, type Actor, type Settings } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
 import { ORIGIN, signIn, withPassword } from "../sessions/fixtures";
+import { bodyOf } from "../../support/api";
 
 // The stream asks again whether its reader may read it every INBOX_STREAM_RECHECK_MS (30 s in a
 // deployment); these streams are opened with a worker set to ask every 100 ms.
@@ -38,9 +38,9 @@ async function expectEnded(events: Awaited<ReturnType<typeof subscribe>>, code: 
 /** A completion in the organization; the stream sees its conversation created. */
 async function someTraffic(owner: Actor, events: Awaited<ReturnType<typeof subscribe>>) {
   const bot = await createChatbot(owner);
-  const { conversationId } = (await (
-    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } })
-  ).json()) as { conversationId: string };
+  const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } }),
+  );
   const created = await events.next((e) => e.event === "conversation.created");
   expect((created.data.conversation as { id: string }).id).toBe(conversationId);
 }
@@ -67,7 +67,7 @@ describe("conversation-events/ ends when its reader's access does", () => {
     expect(await expectEnded(events, "permission_denied")).toContain("conversation.view");
     // The ended stream is no longer a subscriber of the organization's hub: the runtime passes the
     // cancel on to the hub's side when the hub next writes to it (as for any reader that went away).
-    const hub = inboxEventsObject(env as unknown as Bindings, owner.organizationId);
+    const hub = inboxEventsObject(env, owner.organizationId);
     await expect
       .poll(
         async () => (
@@ -93,7 +93,7 @@ describe("conversation-events/ ends when its reader's access does", () => {
     const events = await subscribe(byKey(owner), owner.organizationId);
     const {
       results: [key],
-    } = (await (await owner.fetch("GET", "/api-keys/")).json()) as { results: { id: string }[] };
+    } = await bodyOf<"GET /api-keys/">(await owner.fetch("GET", "/api-keys/"));
     expect((await owner.fetch("DELETE", `/api-keys/${key.id}/`)).status).toBe(204);
     expect(await expectEnded(events, "not_authenticated")).toContain("API key");
   });

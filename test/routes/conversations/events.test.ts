@@ -4,6 +4,7 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
 import { signIn, withPassword } from "../sessions/fixtures";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
+import { bodyOf } from "../../support/api";
 
 type Event = { event: string; data: Record<string, any> };
 
@@ -30,9 +31,9 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const bot = await createChatbot(owner);
     const events = await subscribe(owner, prefix);
     // A completion's first turn (answered without the conversation's object).
-    const first = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } })
-    ).json()) as { conversationId: string };
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } }),
+    );
     const id = first.conversationId;
     const created = await events.next(of("conversation.created", id));
     expect(created.data.conversation).toMatchObject({
@@ -96,9 +97,9 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const events = await subscribe(owner);
-    const { conversationId: id } = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello" } })
-    ).json()) as { conversationId: string };
+    const { conversationId: id } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello" } }),
+    );
     await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
       conversation: id,
       message: { content: "I want to talk to a human" },
@@ -158,7 +159,9 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     });
     expect((await events.next(of("message.created", id))).data.message).toMatchObject({ senderType: "chatbot" });
 
-    const empty = (await (await owner.fetch("POST", "/conversations/", { webChat: chat.id })).json()) as { id: string };
+    const empty = await bodyOf<"POST /conversations/">(
+      await owner.fetch("POST", "/conversations/", { webChat: chat.id }),
+    );
     expect((await events.next(of("conversation.created", empty.id))).data.conversation).toMatchObject({
       lastMessage: null,
     });
@@ -170,12 +173,12 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const other = await seedOwner();
     const [mine, theirs] = await Promise.all([createChatbot(owner), createChatbot(other)]);
     const events = await subscribe(owner);
-    const foreign = (await (
-      await other.fetch("POST", `/chatbots/${theirs.id}/completions/`, { message: { content: "secret" } })
-    ).json()) as { conversationId: string };
-    const own = (await (
-      await owner.fetch("POST", `/chatbots/${mine.id}/completions/`, { message: { content: "ours" } })
-    ).json()) as { conversationId: string };
+    const foreign = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await other.fetch("POST", `/chatbots/${theirs.id}/completions/`, { message: { content: "secret" } }),
+    );
+    const own = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${mine.id}/completions/`, { message: { content: "ours" } }),
+    );
     // Events of one organization come in order: the first one seen is ours, the foreign one never comes.
     const seen = await events.next((e) => e.event !== "ready");
     expect((seen.data.conversation as { id: string }).id).toBe(own.conversationId);
@@ -191,9 +194,9 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     await new Promise((r) => setTimeout(r, 100));
     // ...until a stream opens here.
     const events = await subscribe(owner);
-    const heard = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "heard" } })
-    ).json()) as { conversationId: string };
+    const heard = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "heard" } }),
+    );
     expect((await events.next(of("message.created", heard.conversationId))).data.message).toMatchObject({
       content: "heard",
     });
@@ -221,9 +224,9 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const bot = await createChatbot(owner);
     const browser = await signIn({ email: owner.email, password: "correct horse battery" });
     const events = await subscribe({ fetch: browser.fetch, organizationId: owner.organizationId });
-    const first = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } })
-    ).json()) as { conversationId: string };
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } }),
+    );
     expect((await events.next(of("conversation.created", first.conversationId))).event).toBe("conversation.created");
     await events.close();
   });

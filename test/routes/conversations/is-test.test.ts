@@ -4,11 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner, waitFor, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-
-type Conversation = { id: string; isTest: boolean };
-type Page = { results: Conversation[] };
-type Stats = { total: { conversationsCount: number; incomingMessagesCount: number; repliesCount: number } };
-type Usage = { total: { requestsCount: number; wordsCount: number } };
+import { bodyOf } from "../../support/api";
 
 async function talk(owner: Actor, botId: string, body: Record<string, unknown>, prefix?: string) {
   const res = await owner.fetch(
@@ -18,7 +14,7 @@ async function talk(owner: Actor, botId: string, body: Record<string, unknown>, 
     { prefix },
   );
   expect(res.status, await res.clone().text()).toBe(200);
-  return ((await res.json()) as { conversationId: string }).conversationId;
+  return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -35,9 +31,9 @@ describe("isTest conversations", () => {
       await talk(owner, bot.id, { conversation: test, test: false }, prefix);
       const list = async (query = "") =>
         (
-          (await (
-            await owner.fetch("GET", `/conversations/?chatbot=${bot.id}${query}`, undefined, { prefix })
-          ).json()) as Page
+          await bodyOf<"GET /conversations/">(
+            await owner.fetch("GET", `/conversations/?chatbot=${bot.id}${query}`, undefined, { prefix }),
+          )
         ).results;
       const all = await list();
       expect(Object.fromEntries(all.map((c) => [c.id, c.isTest]))).toEqual({ [real]: false, [test]: true });
@@ -56,7 +52,11 @@ describe("isTest conversations", () => {
     const test = await talk(owner, bot.id, { test: true });
     await talk(owner, bot.id, { conversation: test });
     const stats = async (query = "") =>
-      ((await (await owner.fetch("GET", `/chatbots/${bot.id}/statistics/${query}`)).json()) as Stats).total;
+      (
+        await bodyOf<"GET /chatbots/{chatbotPk}/statistics/">(
+          await owner.fetch("GET", `/chatbots/${bot.id}/statistics/${query}`),
+        )
+      ).total;
     const withTests = await waitFor(
       () => stats("?includeTests=true"),
       (t) => t.repliesCount === 3,
@@ -67,12 +67,12 @@ describe("isTest conversations", () => {
 
     const usage = async (query = "") =>
       (
-        (await (
+        await bodyOf<"GET /chatbots/{chatbotPk}/llm-usage-statistics/">(
           await owner.fetch(
             "GET",
             `/chatbots/${bot.id}/llm-usage-statistics/?startDate=${today()}&timeGranularity=day${query}`,
-          )
-        ).json()) as Usage
+          ),
+        )
       ).total;
     const all = await usage("&includeTests=true");
     const real = await usage();
@@ -98,9 +98,9 @@ describe("isTest conversations", () => {
       "invalid",
     );
     expect(completion.detail).toContain("test");
-    expect(((await (await owner.fetch("GET", `/conversations/?chatbot=${bot.id}`)).json()) as Page).results).toEqual(
-      [],
-    );
+    expect(
+      (await bodyOf<"GET /conversations/">(await owner.fetch("GET", `/conversations/?chatbot=${bot.id}`))).results,
+    ).toEqual([]);
   });
 
   it("401 without credentials, 403 without the permission, 404 for another organization's assistant", async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { uuidv7 } from "../../../src/lib/ids";
+import { bodyOf } from "../../support/api";
 
 /** A conversation begun by `content` (from `sender` when given), answered by the local assistant. */
 async function started(actor: Actor, bot: { id: string }, content: string, sender?: string) {
@@ -10,22 +11,22 @@ async function started(actor: Actor, bot: { id: string }, content: string, sende
     message: { content, ...(sender ? { sender } : {}) },
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  return ((await res.json()) as { conversationId: string }).conversationId;
+  return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
 }
 
 const search = async (actor: Actor, keyword: string, extra = "") => {
   const res = await actor.fetch("GET", `/conversations/?keyword=${encodeURIComponent(keyword)}${extra}`);
   expect(res.status, await res.clone().text()).toBe(200);
-  return ((await res.json()) as { results: { id: string }[] }).results.map((c) => c.id);
+  return (await bodyOf<"GET /conversations/">(res)).results.map((c) => c.id);
 };
 
 describe("GET /conversations/?keyword= (full-text)", () => {
   it("finds English words, Chinese substrings, contact names and every word of several, case-insensitively", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const contact = (await (
-      await owner.fetch("POST", "/contacts/", { name: "Zelda Quartermaine", inboxes: [{ id: bot.defaultInbox!.id }] })
-    ).json()) as { id: string };
+    const contact = await bodyOf<"POST /contacts/">(
+      await owner.fetch("POST", "/contacts/", { name: "Zelda Quartermaine", inboxes: [{ id: bot.defaultInbox!.id }] }),
+    );
     const refund = await started(owner, bot, "I want a Refund for my broken kettle");
     const chinese = await started(owner, bot, "請問你們的退貨政策是什麼？");
     const named = await started(owner, bot, "hi there", contact.id);

@@ -4,28 +4,20 @@ import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Ac
 import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
-
-type Conversation = {
-  id: string;
-  status: string;
-  progressStatus: string;
-  autoReplyEnabled: boolean;
-  assignee: { id: string; name: string } | null;
-};
-type Completion = { conversationId: string; content: string; message: { id: string } | null };
+import { bodyOf } from "../../support/api";
 
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
-  const first = (await (
-    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
-  ).json()) as Completion;
+  const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+  );
   const ask = async (content: string) =>
-    (await (
+    await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         conversation: first.conversationId,
         message: { content },
-      })
-    ).json()) as Completion;
+      }),
+    );
   return { bot, id: first.conversationId, ask };
 }
 
@@ -53,7 +45,7 @@ describe("human takeover", () => {
       });
 
       expect(await ask("anyone there?")).toMatchObject({ content: "", message: null });
-      const still = (await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as Conversation;
+      const still = await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${id}/`));
       expect(still).toMatchObject({ progressStatus: "human_serving", lastMessage: "anyone there?" });
 
       const back = await owner.fetch(
@@ -82,9 +74,9 @@ describe("human takeover", () => {
       url: `${env.TEST_RECEIVER_URL}/ok/${tag}`,
     });
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
-    const agent = (await (
-      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" })
-    ).json()) as { id: string };
+    const agent = await bodyOf<"POST /messages/outgoing/">(
+      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" }),
+    );
     let got: Record<string, any>[] = [];
     for (let i = 0; i < 80 && !got.length; i++) {
       got = await received(`/ok/${tag}`);

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { liveEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
+import { bodyOf } from "../../support/api";
 
 /** A visitor's conversation in a web chat (one answered message), and the visitor's means to reach it. */
 async function visitorConversation(owner: Actor) {
@@ -31,7 +32,7 @@ async function inboxStream(actor: Actor) {
 }
 
 const lastMessageOf = async (owner: Actor, id: string) =>
-  ((await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as { lastMessage: string }).lastMessage;
+  (await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${id}/`))).lastMessage;
 
 describe("POST /conversations/{id}/typing/ (an operator typing)", () => {
   it.each(PREFIXES)(
@@ -42,7 +43,7 @@ describe("POST /conversations/{id}/typing/ (an operator typing)", () => {
       const before = await lastMessageOf(owner, id);
       const widget = await live();
       const inbox = await inboxStream(owner);
-      const me = (await (await owner.fetch("GET", "/users/current/")).json()) as { name: string };
+      const me = await bodyOf<"GET /users/current/">(await owner.fetch("GET", "/users/current/"));
       const res = await owner.fetch("POST", `/conversations/${id}/typing/`, { typing: true }, { prefix });
       expect(res.status, await res.clone().text()).toBe(204);
       expect((await widget.next((e) => e.event === "typing")).data).toEqual({ typing: true, name: me.name });

@@ -4,27 +4,25 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
 import { afterMessage, newConversation } from "../../../src/services/conversations";
 import { WEEKDAYS, type BusinessHours } from "../../../src/services/business-hours";
+import { bodyOf } from "../../support/api";
 
-type Conversation = { id: string; unreadCount: number; progressStatus: string };
-type Completion = { conversationId: string; content: string };
 type Event = { event: string; data: Record<string, any> };
 
 const get = async (actor: Actor, id: string) =>
-  (await (await actor.fetch("GET", `/conversations/${id}/`)).json()) as Conversation;
+  await bodyOf<"GET /conversations/{id}/">(await actor.fetch("GET", `/conversations/${id}/`));
 const inboxUnread = async (actor: Actor, inbox: string) =>
-  ((await (await actor.fetch("GET", `/inboxes/${inbox}/`)).json()) as { unreadConversationsCount: number })
-    .unreadConversationsCount;
+  (await bodyOf<"GET /inboxes/{id}/">(await actor.fetch("GET", `/inboxes/${inbox}/`))).unreadConversationsCount;
 
 async function conversationOf(owner: Actor, options: { test?: boolean } = {}) {
   const bot = await createChatbot(owner);
   const say = async (content: string, conversation?: string) =>
-    (await (
+    await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         ...(conversation ? { conversation } : {}),
         message: { content },
         ...(options.test ? { test: true } : {}),
-      })
-    ).json()) as Completion;
+      }),
+    );
   const first = await say("hello");
   return { bot, id: first.conversationId, say: (content: string) => say(content, first.conversationId) };
 }
@@ -133,14 +131,14 @@ describe("the clock of business hours (CLOCK_OFFSET_MS)", () => {
     const offset = String(opening.getTime() + 30 * 60_000 - Date.now());
     const ask = async (settings: Record<string, string>) =>
       (
-        (await (
+        await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
           await owner.fetch(
             "POST",
             `/chatbots/${bot.id}/completions/`,
             { message: { content: "I need to talk to a person" } },
             { settings },
-          )
-        ).json()) as Completion
+          ),
+        )
       ).content;
     expect(await ask({})).toBe("We are closed.");
     expect(await ask({ ENVIRONMENT: "test", CLOCK_OFFSET_MS: offset })).not.toBe("We are closed.");

@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { groups } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner, unique } from "../../harness";
-import { codenames, createGroup, groupsPath, permissionId, type GroupBody } from "./helpers";
+import { codenames, createGroup, groupsPath, permissionId } from "./helpers";
+import { bodyOf } from "../../support/api";
 
 const named = (organizationId: string, name: string) =>
   db()
@@ -25,7 +26,7 @@ describe("POST /organizations/{organizationPk}/groups/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
-    const group = (await res.json()) as GroupBody;
+    const group = await bodyOf<"POST /organizations/{organizationPk}/groups/">(res);
     expect(group).toMatchObject({ name, organization: owner.organizationId, membersCount: 0 });
     expect(group.createdAt).toMatch(/^\d+$/);
     expect(group.updatedAt).toMatch(/^\d+$/);

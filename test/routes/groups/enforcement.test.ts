@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { seedMember, seedOwner, unique } from "../../harness";
 import { groupsPath, permissionId } from "./helpers";
+import { problemOf, bodyOf } from "../../support/api";
 
 describe("group permissions are enforced", () => {
   it("a member whose group holds only group.view can list but not create, until the owner adds group.manage", async () => {
@@ -36,7 +37,7 @@ describe("group permissions are enforced", () => {
       permissions: [permissionId("member.manage")],
     });
     expect(escalate.status).toBe(403);
-    expect(((await escalate.json()) as { detail: string }).detail).toContain("member.manage");
+    expect((await problemOf(escalate)).detail).toContain("member.manage");
     expect(
       (
         await member.fetch("PATCH", groupsPath(owner.organizationId, `${member.groupId}/`), {
@@ -56,12 +57,12 @@ describe("group permissions are enforced", () => {
       name: unique("admins"),
       permissions: [permissionId("member.manage")],
     });
-    const { id } = (await admins.json()) as { id: string };
+    const { id } = await bodyOf<"POST /organizations/{organizationPk}/groups/">(admins);
     const join = await member.fetch("POST", groupsPath(owner.organizationId, `${id}/group-members/bulk-create/`), {
       members: [member.memberId],
     });
     expect(join.status).toBe(403);
     const list = await owner.fetch("GET", groupsPath(owner.organizationId, `${id}/group-members/`));
-    expect(((await list.json()) as { count: number }).count).toBe(0);
+    expect((await bodyOf<"GET /organizations/{organizationPk}/groups/{groupPk}/group-members/">(list)).count).toBe(0);
   });
 });

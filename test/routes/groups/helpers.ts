@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { PERMISSIONS, type Permission } from "../../../src/services/permissions";
 import { unique, type Actor } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 export const permissionId = (codename: Permission) => PERMISSIONS.find((p) => p.codename === codename)!.id;
 
@@ -27,7 +28,7 @@ export async function createGroup(
     permissions: permissions.map(permissionId),
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as GroupBody;
+  return await bodyOf<"POST /organizations/{organizationPk}/groups/">(res);
 }
 
 export const codenames = (group: GroupBody) => group.permissions.map((p) => p.codename).sort();

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner, unique } from "../../harness";
-import { createGroup, groupsPath, type GroupBody } from "./helpers";
-
-type Page = { count: number; next: string | null; previous: string | null; results: GroupBody[] };
+import { createGroup, groupsPath } from "./helpers";
+import { bodyOf } from "../../support/api";
 
 describe("GET /organizations/{organizationPk}/groups/", () => {
   it.each(PREFIXES)("lists the organization's groups by name, with page form, under %s", async (prefix) => {
@@ -14,7 +13,7 @@ describe("GET /organizations/{organizationPk}/groups/", () => {
     await createGroup(other, [], `c-${tag}`);
     const res = await owner.fetch("GET", groupsPath(owner.organizationId), undefined, { prefix });
     expect(res.status).toBe(200);
-    const page = (await res.json()) as Page;
+    const page = await bodyOf<"GET /organizations/{organizationPk}/groups/">(res);
     expect(page).toMatchObject({ count: 2, next: null, previous: null });
     expect(page.results.map((g) => g.id)).toEqual([a.id, b.id]);
     expect(page.results[1]).toEqual(b);
@@ -23,13 +22,15 @@ describe("GET /organizations/{organizationPk}/groups/", () => {
   it("pages with page and page_size; a page past the end is 404", async () => {
     const owner = await seedOwner();
     for (const n of [1, 2, 3]) await createGroup(owner, [], `g${n}`);
-    const first = (await (await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page_size=2`)).json()) as Page;
+    const first = await bodyOf<"GET /organizations/{organizationPk}/groups/">(
+      await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page_size=2`),
+    );
     expect(first.count).toBe(3);
     expect(first.results.map((g) => g.name)).toEqual(["g1", "g2"]);
     expect(first.next).toContain("page=2");
-    const second = (await (
-      await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=2&pageSize=2`)
-    ).json()) as Page;
+    const second = await bodyOf<"GET /organizations/{organizationPk}/groups/">(
+      await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=2&pageSize=2`),
+    );
     expect(second.results.map((g) => g.name)).toEqual(["g3"]);
     expect(second.next).toBeNull();
     expect(second.previous).not.toBeNull();
@@ -59,9 +60,9 @@ describe("GET /organizations/{organizationPk}/groups/", () => {
     await createGroup(owner, [], "100% _special");
     const names = async (q: string) =>
       (
-        (await (
-          await owner.fetch("GET", `${groupsPath(owner.organizationId)}?query=${encodeURIComponent(q)}`)
-        ).json()) as Page
+        await bodyOf<"GET /organizations/{organizationPk}/groups/">(
+          await owner.fetch("GET", `${groupsPath(owner.organizationId)}?query=${encodeURIComponent(q)}`),
+        )
       ).results.map((g) => g.name);
     expect(await names("PORT")).toEqual(["Support Agents"]);
     expect(await names("s")).toEqual(["100% _special", "Sales", "Support Agents"]);
@@ -74,7 +75,9 @@ describe("GET /organizations/{organizationPk}/groups/", () => {
     const owner = await seedOwner();
     await createGroup(owner, []);
     const viewer = await seedMember(owner, ["group.view"]);
-    const page = (await (await viewer.fetch("GET", groupsPath(owner.organizationId))).json()) as Page;
+    const page = await bodyOf<"GET /organizations/{organizationPk}/groups/">(
+      await viewer.fetch("GET", groupsPath(owner.organizationId)),
+    );
     expect(page.count).toBe(2); // the group above and the viewer's own group
     const plain = await seedMember(owner, ["chatbot.view"]);
     await expectError(await plain.fetch("GET", groupsPath(owner.organizationId)), 403, "permission_denied");

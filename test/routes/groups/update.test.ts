@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique } from "../../harness";
-import { codenames, createGroup, groupsPath, permissionId, type GroupBody } from "./helpers";
+import { codenames, createGroup, groupsPath, permissionId } from "./helpers";
+import { bodyOf } from "../../support/api";
 
 const path = (organizationId: string, id: string) => groupsPath(organizationId, `${id}/`);
 const read = async (res: Response) => {
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as GroupBody;
+  return bodyOf<"GET /organizations/{organizationPk}/groups/{id}/">(res);
 };
 
 describe("PUT /organizations/{organizationPk}/groups/{id}/", () => {

@@ -14,15 +14,6 @@ type Figures = {
   resolutionTime: Durations;
   csat: { count: number; average: number | null; distribution: Record<string, number> };
 };
-type Group = Figures & { key: string | null; name: string | null };
-type Answer = {
-  startDate: string;
-  endDate: string;
-  timezone: string;
-  groupBy: string;
-  total: Figures;
-  results: Group[];
-};
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const RANGE = "startDate=2026-06-10&endDate=2026-06-11";
@@ -33,7 +24,7 @@ const S = 1000;
 
 /** A visitor of `chatbotId` asks for a person (the assistant hands off): the new conversation's id. */
 async function handOff(actor: Actor, chatbotId: string, test = false) {
-  const res = await ok<{ conversationId: string }>(
+  const res = await ok<"POST /chatbots/{chatbotId}/completions/">(
     await actor.fetch("POST", `/chatbots/${chatbotId}/completions/`, {
       message: { content: "I need to talk to a person" },
       test,
@@ -66,7 +57,7 @@ async function seeded() {
   const agent = await seedMember(owner, ["conversation.manage"]);
   const a = await createChatbot(owner, { name: "Alpha desk" });
   const b = await createChatbot(owner, { name: "Beta desk" });
-  const team = await ok<{ id: string; name: string }>(
+  const team = await ok<"POST /organizations/{organizationPk}/groups/">(
     await owner.fetch("POST", `/organizations/${owner.organizationId}/groups/`, {
       name: "Billing team",
       permissions: [],
@@ -88,13 +79,19 @@ async function seeded() {
   )
     .bind(one, labelId, owner.organizationId)
     .run();
-  await ok(await owner.fetch("POST", `/conversations/${one}/take-over/`));
-  await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: one, content: "Hello, Ada here" }), 201);
-  await ok(await owner.fetch("POST", `/conversations/${one}/resolve/`));
+  await ok<"POST /conversations/{id}/take-over/">(await owner.fetch("POST", `/conversations/${one}/take-over/`));
+  await ok<"POST /messages/outgoing/">(
+    await owner.fetch("POST", "/messages/outgoing/", { conversation: one, content: "Hello, Ada here" }),
+    201,
+  );
+  await ok<"POST /conversations/{id}/resolve/">(await owner.fetch("POST", `/conversations/${one}/resolve/`));
   // 2: the agent takes it over and answers; still open.
   const two = await handOff(owner, b.id);
-  await ok(await agent.fetch("POST", `/conversations/${two}/take-over/`));
-  await ok(await agent.fetch("POST", "/messages/outgoing/", { conversation: two, content: "On it" }), 201);
+  await ok<"POST /conversations/{id}/take-over/">(await agent.fetch("POST", `/conversations/${two}/take-over/`));
+  await ok<"POST /messages/outgoing/">(
+    await agent.fetch("POST", "/messages/outgoing/", { conversation: two, content: "On it" }),
+    201,
+  );
   // 3: nobody yet. 4: a test conversation (try-it). 5: out of the range.
   const three = await handOff(owner, a.id);
   const four = await handOff(owner, a.id, true);
@@ -123,7 +120,7 @@ const TOTAL: Figures = {
 describe("GET /organizations/{organizationPk}/human-statistics/", () => {
   it.each(PREFIXES)("figures in total and per agent, from stretches the API flows left (%s)", async (prefix) => {
     const { owner, agent } = await seeded();
-    const answer = await ok<Answer>(
+    const answer = await ok<"GET /organizations/{organizationPk}/human-statistics/">(
       await owner.fetch("GET", path(owner.organizationId, `${RANGE}&groupBy=agent`), undefined, { prefix }),
     );
     expect(answer).toMatchObject({ startDate: "2026-06-10", endDate: "2026-06-11", timezone: "UTC", groupBy: "agent" });
@@ -148,7 +145,9 @@ describe("GET /organizations/{organizationPk}/human-statistics/", () => {
   it("per team, assistant and day, and filtered by inbox, assistant, label; tests on request", async () => {
     const { owner, a, b, team, labelId } = await seeded();
     const get = async (query: string) =>
-      ok<Answer>(await owner.fetch("GET", path(owner.organizationId, `${RANGE}&${query}`)));
+      ok<"GET /organizations/{organizationPk}/human-statistics/">(
+        await owner.fetch("GET", path(owner.organizationId, `${RANGE}&${query}`)),
+      );
     const byTeam = await get("groupBy=team");
     expect(byTeam.results.map((g) => [g.key, g.name, g.handoffsCount])).toEqual([
       [null, null, 2],
@@ -180,7 +179,7 @@ describe("GET /organizations/{organizationPk}/human-statistics/", () => {
       csat: { count: 3, distribution: { "1": 1, "3": 1, "5": 1 } },
     });
     // A range without stretches: zeros and nulls, every day listed.
-    const empty = await ok<Answer>(
+    const empty = await ok<"GET /organizations/{organizationPk}/human-statistics/">(
       await owner.fetch("GET", path(owner.organizationId, "startDate=2026-05-01&endDate=2026-05-03&groupBy=day")),
     );
     expect(empty.total).toEqual({

@@ -5,10 +5,10 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
 import { liveEvents, readEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
+import { bodyOf } from "../../support/api";
 
 // A message resent with the same Idempotency-Key (after a time-out, a restart) is stored once: the
 // repeat gets the first request's outcome (docs/decisions.md, "Resent messages").
-type Completion = { conversationId: string; content: string; message: { id: string } };
 const key = () => crypto.randomUUID();
 const withKey = (k: string, prefix?: string) => ({ headers: { "Idempotency-Key": k }, ...(prefix ? { prefix } : {}) });
 const count = async (sql: string, ...binds: unknown[]) =>
@@ -30,7 +30,7 @@ describe("Idempotency-Key on completions", () => {
     const first = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
     expect(first.status).toBe(200);
     expect(first.headers.get("Idempotent-Replayed")).toBeNull();
-    const answer = (await first.json()) as Completion;
+    const answer = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(first);
     for (const prefix of ["/api/v1", "/api"]) {
       const again = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k, prefix));
       expect(again.status).toBe(200);
@@ -183,13 +183,13 @@ describe("Idempotency-Key on completions", () => {
     await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: member.groupId }] });
     const k = key();
     const body = { message: { content: "same words" } };
-    const mine = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k))
-    ).json()) as Completion;
+    const mine = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k)),
+    );
     const res = await member.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
     expect(res.status, await res.clone().text()).toBe(200);
     expect(res.headers.get("Idempotent-Replayed")).toBeNull();
-    expect(((await res.json()) as Completion).conversationId).not.toBe(mine.conversationId);
+    expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId).not.toBe(mine.conversationId);
   });
 });
 
@@ -197,9 +197,9 @@ describe("Idempotency-Key on POST /messages/", () => {
   it("the receipt is replayed and the message stored once, with one reply", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const start = (await (
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } })
-    ).json()) as Completion;
+    const start = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+    );
     const k = key();
     const body = { conversation: start.conversationId, content: "Can I pay by card?" };
     const first = await owner.fetch("POST", "/messages/", body, withKey(k));

@@ -3,12 +3,13 @@ import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { decryptSecret } from "../../../src/lib/crypto";
 import { standIn } from "../../channels/support";
+import { bodyOf } from "../../support/api";
 
 const telegram = standIn("telegram");
 const newInbox = async (actor: Actor, channelType = "telegram") => {
   const res = await actor.fetch("POST", "/inboxes/", { name: unique(channelType), channelType });
   expect(res.status, await res.clone().text()).toBe(201);
-  return ((await res.json()) as { id: string }).id;
+  return (await bodyOf<"POST /inboxes/">(res)).id;
 };
 const rowOf = (inboxId: string) =>
   env.DB.prepare("select * from inbox_channels where inbox_id = ?").bind(inboxId).first<Record<string, unknown>>();
@@ -37,7 +38,7 @@ describe("GET/PUT /inboxes/{id}/channel/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(200);
-    const record = (await res.json()) as { credentials: Record<string, string>; webhookUrl: string; status: string };
+    const record = await bodyOf<"PUT /inboxes/{id}/channel/">(res);
     expect(record.credentials).toEqual({
       channelId: "1656789012",
       channelSecret: "8c4f…c5d6",
@@ -55,16 +56,16 @@ describe("GET/PUT /inboxes/{id}/channel/", () => {
     // A field left out keeps its value; "" clears it.
     await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { channel_id: "" }, { prefix });
     expect(
-      ((await (await owner.fetch("GET", `/inboxes/${inbox}/channel/`)).json()) as typeof record).credentials,
+      (await bodyOf<"GET /inboxes/{id}/channel/">(await owner.fetch("GET", `/inboxes/${inbox}/channel/`))).credentials,
     ).toEqual({ channelId: null, channelSecret: "8c4f…c5d6", channelAccessToken: "long…efgh" });
   });
 
   it("a Meta inbox shows its verify token", async () => {
     const owner = await seedOwner();
     const inbox = await newInbox(owner, "messenger");
-    const record = (await (await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { pageId: "104729" })).json()) as {
-      verifyToken: string;
-    };
+    const record = await bodyOf<"PUT /inboxes/{id}/channel/">(
+      await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { pageId: "104729" }),
+    );
     expect(record.verifyToken).toMatch(/^[A-Za-z0-9]{32}$/);
   });
 

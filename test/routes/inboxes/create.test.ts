@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { chatbotGroups, inboxes, webChats } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
-import { createInbox, seedChatbot, type InboxRecord } from "./fixtures";
+import { createInbox, seedChatbot } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const countInboxes = async (organizationId: string) =>
   (await db().select().from(inboxes).where(eq(inboxes.organizationId, organizationId))).length;
@@ -19,7 +20,7 @@ describe("POST /inboxes/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
-    const inbox = (await res.json()) as InboxRecord;
+    const inbox = await bodyOf<"POST /inboxes/">(res);
     expect(inbox).toMatchObject({
       name: "Website",
       channelType: "web",
@@ -89,7 +90,7 @@ describe("POST /inboxes/", () => {
       chatbot: { id: bot.id },
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    const inbox = (await res.json()) as InboxRecord;
+    const inbox = await bodyOf<"POST /inboxes/">(res);
     const [row] = await db().select().from(inboxes).where(eq(inboxes.id, inbox.id));
     expect(row.organizationId).toBe(owner.organizationId);
     expect(row.chatbotId).toBe(bot.id);

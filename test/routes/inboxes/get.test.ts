@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { conversations } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
 import { createInbox } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 describe("GET /inboxes/{id}/", () => {
   it.each(PREFIXES)("returns the inbox under %s", async (prefix) => {
@@ -25,9 +26,7 @@ describe("GET /inboxes/{id}/", () => {
         { ...row },
         { ...row, inboxId: other.id, unreadCount: 5 },
       ]);
-    const body = (await (await owner.fetch("GET", `/inboxes/${inbox.id}/`)).json()) as {
-      unreadConversationsCount: number;
-    };
+    const body = await bodyOf<"GET /inboxes/{id}/">(await owner.fetch("GET", `/inboxes/${inbox.id}/`));
     expect(body.unreadConversationsCount).toBe(2);
   });
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import { createInbox, seedChatbot, type InboxRecord } from "./fixtures";
-
-type Page = { count: number; next: string | null; previous: string | null; results: InboxRecord[] };
+import { createInbox, seedChatbot } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 describe("GET /inboxes/", () => {
   it.each(PREFIXES)("lists the organization's inboxes, with filters (%s)", async (prefix) => {
@@ -13,7 +12,7 @@ describe("GET /inboxes/", () => {
     const line = await createInbox(owner, { name: "LINE support", channelType: "line" });
     await createInbox(stranger, { name: "Website elsewhere" });
     const list = async (query = "") =>
-      (await (await owner.fetch("GET", `/inboxes/${query}`, undefined, { prefix })).json()) as Page;
+      await bodyOf<"GET /inboxes/">(await owner.fetch("GET", `/inboxes/${query}`, undefined, { prefix }));
     const all = await list();
     expect(all.count).toBe(2);
     expect(all.results.map((i) => i.id).sort()).toEqual([line.id, web.id].sort());
@@ -28,7 +27,7 @@ describe("GET /inboxes/", () => {
   it("pages with pageSize", async () => {
     const owner = await seedOwner();
     for (let i = 0; i < 3; i++) await createInbox(owner, { channelType: "api" });
-    const page = (await (await owner.fetch("GET", "/inboxes/?pageSize=2&page=2")).json()) as Page;
+    const page = await bodyOf<"GET /inboxes/">(await owner.fetch("GET", "/inboxes/?pageSize=2&page=2"));
     expect(page).toMatchObject({ count: 3, next: null });
     expect(page.results).toHaveLength(1);
     await expectError(await owner.fetch("GET", "/inboxes/?pageSize=2&page=3"), 404, "not_found");
@@ -45,7 +44,7 @@ describe("GET /inboxes/", () => {
     await createInbox(owner);
     await expectError(await (await seedMember(owner)).fetch("GET", "/inboxes/"), 403, "permission_denied");
     const viewer = await seedMember(owner, ["inbox.view"]);
-    expect(((await (await viewer.fetch("GET", "/inboxes/")).json()) as Page).count).toBe(1);
+    expect((await bodyOf<"GET /inboxes/">(await viewer.fetch("GET", "/inboxes/"))).count).toBe(1);
   });
 
   it("401 without a key", async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { inboxes } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
-import { createInbox, seedChatbot, type InboxRecord } from "./fixtures";
+import { createInbox, seedChatbot } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const stored = async (id: string) => (await db().select().from(inboxes).where(eq(inboxes.id, id)))[0];
 
@@ -25,13 +26,13 @@ describe("PUT and PATCH /inboxes/{id}/", () => {
     const owner = await seedOwner();
     const bot = await seedChatbot(owner);
     const inbox = await createInbox(owner, { chatbot: { id: bot.id } });
-    const renamed = (await (
-      await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { name: "Only name" })
-    ).json()) as InboxRecord;
+    const renamed = await bodyOf<"PATCH /inboxes/{id}/">(
+      await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { name: "Only name" }),
+    );
     expect(renamed).toMatchObject({ name: "Only name", chatbot: bot });
-    const detached = (await (
-      await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { chatbot: null })
-    ).json()) as InboxRecord;
+    const detached = await bodyOf<"PATCH /inboxes/{id}/">(
+      await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { chatbot: null }),
+    );
     expect(detached).toMatchObject({ name: "Only name", chatbot: null });
   });
 

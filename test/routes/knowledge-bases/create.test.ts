@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
-import { createKnowledgeBase, type KnowledgeBaseRecord } from "../../fixtures/knowledge";
+import { createKnowledgeBase } from "../../fixtures/knowledge";
+import { bodyOf, type Operation } from "../../support/api";
 import { createGroup } from "../groups/helpers";
 
 const WORKERS_EMBEDDING = "00000000-0000-7000-8000-000000000012";
 const WORKERS_RERANKER = "00000000-0000-7000-8000-000000000013";
 
-async function ok<T = KnowledgeBaseRecord>(res: Response, status = 200): Promise<T> {
+async function ok<K extends Operation = "GET /knowledge-bases/{id}/">(res: Response, status = 200) {
   expect(res.status, await res.clone().text()).toBe(status);
-  return (await res.json()) as T;
+  return bodyOf<K>(res);
 }
 
 const countOf = async (actor: Actor) =>
-  (await ok<{ count: number }>(await actor.fetch("GET", "/knowledge-bases/"))).count;
+  (await ok<"GET /knowledge-bases/">(await actor.fetch("GET", "/knowledge-bases/"))).count;
 const base = (extra: Record<string, unknown> = {}) => ({
   name: unique("kb"),
   embeddingModel: LOCAL_EMBEDDING,
@@ -25,7 +26,7 @@ describe("POST /knowledge-bases/", () => {
   it.each(PREFIXES)("creates a knowledge base with every default of the spec under %s", async (prefix) => {
     const owner = await seedOwner();
     const name = unique("Help centre");
-    const kb = await ok(
+    const kb = await ok<"POST /knowledge-bases/">(
       await owner.fetch(
         "POST",
         "/knowledge-bases/",
@@ -62,7 +63,11 @@ describe("POST /knowledge-bases/", () => {
     expect(kb.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(kb.createdAt).toMatch(/^\d+$/);
     expect(kb.updatedAt).toMatch(/^\d+$/);
-    expect(await ok(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`, undefined, { prefix }))).toEqual(kb);
+    expect(
+      await ok<"GET /knowledge-bases/{id}/">(
+        await owner.fetch("GET", `/knowledge-bases/${kb.id}/`, undefined, { prefix }),
+      ),
+    ).toEqual(kb);
   });
 
   it("every field round-trips; chatbots links the assistant, which then lists the knowledge base", async () => {
@@ -82,7 +87,7 @@ describe("POST /knowledge-bases/", () => {
       groups: [{ id: group.id }],
       chatbots: [{ id: bot.id }],
     });
-    const kb = await ok(await owner.fetch("POST", "/knowledge-bases/", body), 201);
+    const kb = await ok<"POST /knowledge-bases/">(await owner.fetch("POST", "/knowledge-bases/", body), 201);
     expect(kb).toMatchObject({
       ...body,
       embeddingModel: { id: WORKERS_EMBEDDING, name: "Workers AI BGE M3" },
@@ -90,10 +95,8 @@ describe("POST /knowledge-bases/", () => {
       groups: [{ id: group.id, name: group.name }],
       chatbots: [{ id: bot.id, name: bot.name }],
     });
-    expect(await ok(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`))).toEqual(kb);
-    const linked = await ok<{ knowledgeBases: { id: string; name: string }[] }>(
-      await owner.fetch("GET", `/chatbots/${bot.id}/`),
-    );
+    expect(await ok<"GET /knowledge-bases/{id}/">(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`))).toEqual(kb);
+    const linked = await ok<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`));
     expect(linked.knowledgeBases).toEqual([{ id: kb.id, name: kb.name }]);
   });
 
@@ -111,7 +114,7 @@ describe("POST /knowledge-bases/", () => {
       }),
     );
     const text = await res.clone().text();
-    const kb = await ok(res, 201);
+    const kb = await ok<"POST /knowledge-bases/">(res, 201);
     expect(text).not.toContain(secret);
     expect(kb).toMatchObject({
       vectorDatabaseType: "opensearch",
@@ -188,7 +191,7 @@ describe("POST /knowledge-bases/", () => {
       "invalid",
     );
     expect(Object.keys(err.errors!)).toEqual(["groups"]);
-    const model = await ok<{ id: string }>(
+    const model = await ok<"POST /embedding-models/">(
       await other.fetch("POST", "/embedding-models/", {
         name: unique("m"),
         provider: "openai_compatible",

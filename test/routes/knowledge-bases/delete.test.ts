@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
+import { bodyOf } from "../../support/api";
 
 const rowsOf = async (table: string, kbId: string) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE knowledge_base_id = ?`)
@@ -69,10 +70,7 @@ describe("DELETE /knowledge-bases/{id}/", () => {
     expect(await rowsOf("text_nodes", keep.id)).toBeGreaterThan(0);
     expect(await rowsOf("faqs", keep.id)).toBe(1);
     expect(await ftsRows("text_nodes_fts", keep.id, word)).toBeGreaterThan(0);
-    const listed = (await (await owner.fetch("GET", "/knowledge-bases/")).json()) as {
-      count: number;
-      results: { id: string }[];
-    };
+    const listed = await bodyOf<"GET /knowledge-bases/">(await owner.fetch("GET", "/knowledge-bases/"));
     expect(listed.results.map((k) => k.id)).toEqual([keep.id]);
   });
 
@@ -81,14 +79,10 @@ describe("DELETE /knowledge-bases/{id}/", () => {
     const bot = await createChatbot(owner);
     const kb = await createKnowledgeBase(owner, { chatbots: [{ id: bot.id }] });
     const other = await createKnowledgeBase(owner, { chatbots: [{ id: bot.id }] });
-    const before = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as {
-      knowledgeBases: { id: string }[];
-    };
+    const before = await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`));
     expect(before.knowledgeBases.map((k) => k.id).sort()).toEqual([kb.id, other.id].sort());
     expect((await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/`)).status).toBe(204);
-    const after = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as {
-      knowledgeBases: { id: string; name: string }[];
-    };
+    const after = await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`));
     expect(after.knowledgeBases).toEqual([{ id: other.id, name: other.name }]);
   });
 
@@ -105,7 +99,7 @@ describe("DELETE /knowledge-bases/{id}/", () => {
     await expectError(await owner.fetch("DELETE", "/knowledge-bases/not-a-uuid/"), 404, "not_found");
     await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
     await expectError(await call("DELETE", `/api${path}`), 401, "not_authenticated");
-    const still = (await (await owner.fetch("GET", path)).json()) as { id: string; chunksCount: number };
+    const still = await bodyOf<"GET /knowledge-bases/{id}/">(await owner.fetch("GET", path));
     expect(still).toMatchObject({ id: kb.id, chunksCount: 1 });
     expect(await rowsOf("faqs", kb.id)).toBe(1);
   });

@@ -3,21 +3,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createFaq, createKnowledgeBase, createLabel } from "../../fixtures/knowledge";
-
-type Faq = {
-  id: string;
-  question: string;
-  answer: string;
-  answerMediaUrls: Record<string, unknown>;
-  hitsCount: number;
-  embeddingTokensCount: number;
-  labels: { id: string; name: string }[];
-  rawUserDefineMetadata: Record<string, unknown>;
-  knowledgeBase: { id: string; name: string };
-  createdAt: string;
-  updatedAt: string;
-};
-type Page = { count: number; results: Faq[] };
+import { bodyOf } from "../../support/api";
 
 const faqsOf = (kbId: string) => `/knowledge-bases/${kbId}/faqs/`;
 const REFUND = { question: "How do I get a refund?", answer: "Write to billing within 30 days." };
@@ -30,7 +16,7 @@ async function setup() {
 }
 
 const listFaqs = async (actor: Actor, kbId: string, query = "") =>
-  (await (await actor.fetch("GET", `${faqsOf(kbId)}${query}`)).json()) as Page;
+  await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/faqs/">(await actor.fetch("GET", `${faqsOf(kbId)}${query}`));
 
 /** FAQ rows of a knowledge base that the keyword index finds for a term. */
 async function keywordHits(kbId: string, term: string): Promise<number[]> {
@@ -58,7 +44,7 @@ describe("knowledge base FAQs", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
-    const faq = (await res.json()) as Faq;
+    const faq = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/faqs/">(res);
     expect(faq).toMatchObject({
       ...REFUND,
       answerMediaUrls: { images: ["https://example.com/a.png"] },
@@ -98,7 +84,9 @@ describe("knowledge base FAQs", () => {
       answer: "Refund shipping costs are ours.",
       labels: [{ id: b.id }],
     });
-    const all = (await (await member.fetch("GET", faqsOf(kb.id), undefined, { prefix })).json()) as Page;
+    const all = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/faqs/">(
+      await member.fetch("GET", faqsOf(kb.id), undefined, { prefix }),
+    );
     expect(all.results.map((f) => f.id)).toEqual([third.id, second.id, first.id]);
     expect((await listFaqs(owner, kb.id, "?query=REFUND")).results.map((f) => f.id)).toEqual([third.id, second.id]);
     expect((await listFaqs(owner, kb.id, `?labels=${a.id},${b.id}`)).results.map((f) => f.id)).toEqual([

@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createKnowledgeBase, createLabel, ingest, uploadFiles, waitForFile } from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
+import { bodyOf } from "../../support/api";
 
 const nodesOf = async (fileId: string) =>
   (
@@ -31,13 +32,7 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     );
     const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form, { prefix });
     expect(res.status, await res.clone().text()).toBe(201);
-    const [created] = (await res.json()) as {
-      id: string;
-      status: string;
-      filename: string;
-      fileType: string;
-      size: number;
-    }[];
+    const [created] = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/files/">(res);
     expect(created).toMatchObject({ status: "initial", filename: "policy.txt", fileType: "txt", size: 65 });
     const done = await waitForFile(owner, kb.id, created.id);
     expect(done).toMatchObject({ status: "done", chunksCount: 1 });
@@ -57,7 +52,11 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     for (let i = 0; i < 21; i++) form.append("file", new File(["x"], `x-${i}.txt`));
     await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form), 400, "invalid");
     expect(
-      ((await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json()) as { count: number }).count,
+      (
+        await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/">(
+          await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`),
+        )
+      ).count,
     ).toBe(20);
   });
 
@@ -83,7 +82,9 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     await env.INGESTION_QUEUE.send({ kind: "file", fileId: file.id, generation: 1 });
     const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }]);
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(((await res.json()) as { status: string }[])[0].status).toBe("initial");
+    expect((await bodyOf<"PATCH /knowledge-bases/{knowledgeBaseId}/files/batch-reparse/">(res))[0].status).toBe(
+      "initial",
+    );
     expect((await waitForFile(owner, kb.id, file.id)).status).toBe("done");
     const after = await nodesOf(file.id);
     expect(after.map((n) => n.position)).toEqual(before.map((n) => n.position));
@@ -185,9 +186,9 @@ describe("files: metadata, delete, batch delete, download", () => {
       labels: [{ id: label.id, name: "manuals" }],
       rawUserDefineMetadata: { team: "support" },
     });
-    const filtered = (await (
-      await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/?labels=${label.id}`)
-    ).json()) as { count: number };
+    const filtered = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/">(
+      await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/?labels=${label.id}`),
+    );
     expect(filtered.count).toBe(1);
     const download = await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/download/`);
     expect(await download.text()).toBe(`The ${word} lives in the forest.`);
@@ -209,7 +210,9 @@ describe("files: metadata, delete, batch delete, download", () => {
       labels: labels.map(({ id }) => ({ id })),
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(((await res.json()) as { labels: unknown[] }).labels).toHaveLength(60);
+    expect(
+      (await bodyOf<"PATCH /knowledge-bases/{knowledgeBaseId}/files/{fileId}/update-metadata/">(res)).labels,
+    ).toHaveLength(60);
   });
 
   it("batch-delete removes only this knowledge base's files", async () => {
@@ -229,9 +232,9 @@ describe("files: metadata, delete, batch delete, download", () => {
     expect(
       (await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/batch-delete/`, { ids: [a.id, c.id] })).status,
     ).toBe(204);
-    const left = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json()) as {
-      results: { id: string }[];
-    };
+    const left = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/">(
+      await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`),
+    );
     expect(left.results.map((f) => f.id)).toEqual([b.id]);
     expect((await owner.fetch("GET", `/knowledge-bases/${other.id}/files/${c.id}/`)).status).toBe(200);
   });

@@ -1,19 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import {
-  createFaq,
-  createKnowledgeBase,
-  createLabel,
-  ingest,
-  type KnowledgeBaseRecord,
-} from "../../fixtures/knowledge";
+import { createFaq, createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
+import { bodyOf } from "../../support/api";
 
 /** The local embedding model's vectors: 256 float32 dimensions (migrations/0006_knowledge_fts.sql). */
 const VECTOR_BYTES = 256 * 4;
 
-async function ok(res: Response): Promise<KnowledgeBaseRecord> {
+async function ok(res: Response) {
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as KnowledgeBaseRecord;
+  return bodyOf<"GET /knowledge-bases/{id}/">(res);
 }
 
 describe("GET /knowledge-bases/{id}/", () => {
@@ -50,9 +45,9 @@ describe("GET /knowledge-bases/{id}/", () => {
       await createFaq(owner, kb.id, { question: "Do you ship abroad?", answer: "Yes, everywhere in Europe." });
       const withFaq = await ok(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`, undefined, { prefix }));
       expect(withFaq).toMatchObject({ filesCount: 1, chunksCount: 2, vectorStorageSize: 2 * VECTOR_BYTES });
-      const listed = (await (await owner.fetch("GET", "/knowledge-bases/", undefined, { prefix })).json()) as {
-        results: KnowledgeBaseRecord[];
-      };
+      const listed = await bodyOf<"GET /knowledge-bases/">(
+        await owner.fetch("GET", "/knowledge-bases/", undefined, { prefix }),
+      );
       expect(listed.results).toEqual([withFaq]);
     },
   );

@@ -2,17 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createFaq, createKnowledgeBase, createLabel } from "../../fixtures/knowledge";
-
-type Label = {
-  id: string;
-  name: string;
-  knowledgeBase: { id: string; name: string };
-  filesCount: number;
-  faqsCount: number;
-  createdAt: string;
-  updatedAt: string;
-};
-type Page = { count: number; next: string | null; previous: string | null; results: Label[] };
+import { bodyOf } from "../../support/api";
 
 const labelsOf = (kbId: string) => `/knowledge-bases/${kbId}/labels/`;
 
@@ -24,7 +14,8 @@ async function setup() {
 }
 
 async function countLabels(owner: Awaited<ReturnType<typeof seedOwner>>, kbId: string) {
-  return ((await (await owner.fetch("GET", labelsOf(kbId))).json()) as Page).count;
+  return (await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/labels/">(await owner.fetch("GET", labelsOf(kbId))))
+    .count;
 }
 
 describe("knowledge base labels", () => {
@@ -32,7 +23,7 @@ describe("knowledge base labels", () => {
     const { owner, kb } = await setup();
     const res = await owner.fetch("POST", labelsOf(kb.id), { name: "Billing" }, { prefix });
     expect(res.status).toBe(201);
-    const label = (await res.json()) as Label;
+    const label = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/labels/">(res);
     expect(label).toMatchObject({
       name: "Billing",
       knowledgeBase: { id: kb.id, name: kb.name },
@@ -60,11 +51,15 @@ describe("knowledge base labels", () => {
     await createLabel(owner, kb.id, "alpha");
     await createLabel(owner, kb.id, "gamma");
     await createFaq(owner, kb.id, { question: "Q?", answer: "A.", labels: [{ id: b.id }] });
-    const page = (await (await member.fetch("GET", labelsOf(kb.id))).json()) as Page;
+    const page = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/labels/">(
+      await member.fetch("GET", labelsOf(kb.id)),
+    );
     expect(page.count).toBe(3);
     expect(page.results.map((l) => l.name)).toEqual(["alpha", "beta", "gamma"]);
     expect(page.results.find((l) => l.id === b.id)?.faqsCount).toBe(1);
-    const filtered = (await (await owner.fetch("GET", `${labelsOf(kb.id)}?query=AMM&page_size=1`)).json()) as Page;
+    const filtered = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/labels/">(
+      await owner.fetch("GET", `${labelsOf(kb.id)}?query=AMM&page_size=1`),
+    );
     expect(filtered.results.map((l) => l.name)).toEqual(["gamma"]);
   });
 
@@ -73,9 +68,9 @@ describe("knowledge base labels", () => {
     const label = await createLabel(owner, kb.id);
     const faq = await createFaq(owner, kb.id, { question: "Q?", answer: "A.", labels: [{ id: label.id }] });
     expect((await owner.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`)).status).toBe(204);
-    const got = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/faqs/${faq.id}/`)).json()) as {
-      labels: unknown[];
-    };
+    const got = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/faqs/{faqId}/">(
+      await owner.fetch("GET", `/knowledge-bases/${kb.id}/faqs/${faq.id}/`),
+    );
     expect(got.labels).toEqual([]);
     const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM faq_labels WHERE label_id = ?")
       .bind(label.id)
@@ -136,7 +131,9 @@ describe("knowledge base labels", () => {
       "permission_denied",
     );
     await expectError(await member.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`), 403, "permission_denied");
-    const page = (await (await owner.fetch("GET", labelsOf(kb.id))).json()) as Page;
+    const page = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/labels/">(
+      await owner.fetch("GET", labelsOf(kb.id)),
+    );
     expect(page.results.map((l) => l.name)).toEqual(["seen"]);
   });
 

@@ -1,17 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { LOCAL_EMBEDDING, LOCAL_RERANKER } from "../../fixtures/chatbots";
-import { createKnowledgeBase, type KnowledgeBaseRecord } from "../../fixtures/knowledge";
+import { createKnowledgeBase } from "../../fixtures/knowledge";
 import { createGroup } from "../groups/helpers";
+import { pageOf } from "../../support/api";
 
 const WORKERS_EMBEDDING = "00000000-0000-7000-8000-000000000012";
 const WORKERS_RERANKER = "00000000-0000-7000-8000-000000000013";
 
-type Page = { count: number; next: string | null; previous: string | null; results: KnowledgeBaseRecord[] };
-
-async function page(res: Response): Promise<Page> {
+async function page(res: Response) {
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Page;
+  return pageOf<"GET /knowledge-bases/">(res);
 }
 
 const ids = async (actor: Actor, qs = "") =>

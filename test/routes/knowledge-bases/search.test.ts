@@ -2,18 +2,7 @@ import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
-
-type Result = {
-  type: string;
-  id: string;
-  score: number;
-  displayScore: number;
-  text: string;
-  highlightedText: string;
-  knowledgeBaseFile: { id: string; filename: string } | null;
-  faq: { question: string } | null;
-};
-type Page = { count: number; results: Result[] };
+import { bodyOf } from "../../support/api";
 
 const ARTICLES = [
   {
@@ -48,7 +37,7 @@ const search = async (
 ) => {
   const res = await owner.fetch("POST", `/knowledge-bases/${kbId}/search/`, body, { prefix });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Page;
+  return await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(res);
 };
 
 describe("POST /knowledge-bases/{id}/search/", () => {

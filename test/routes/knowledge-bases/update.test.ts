@@ -5,15 +5,16 @@ import { knowledgeBases } from "../../../src/db/schema";
 import { readCredentials } from "../../../src/services/vector-database";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { LOCAL_EMBEDDING, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
-import { createFaq, createKnowledgeBase, ingest, type KnowledgeBaseRecord } from "../../fixtures/knowledge";
+import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 import { createGroup } from "../groups/helpers";
+import { bodyOf } from "../../support/api";
 
 const WORKERS_EMBEDDING = "00000000-0000-7000-8000-000000000012";
 const WORKERS_RERANKER = "00000000-0000-7000-8000-000000000013";
 
-async function ok(res: Response): Promise<KnowledgeBaseRecord> {
+async function ok(res: Response) {
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as KnowledgeBaseRecord;
+  return bodyOf<"GET /knowledge-bases/{id}/">(res);
 }
 
 const get = async (actor: Actor, id: string) => ok(await actor.fetch("GET", `/knowledge-bases/${id}/`));
@@ -213,8 +214,7 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
     const emptied = await ok(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [], chatbots: [] }));
     expect(emptied).toMatchObject({ groups: [], chatbots: [] });
     expect(
-      ((await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as { knowledgeBases: unknown[] })
-        .knowledgeBases,
+      (await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).knowledgeBases,
     ).toEqual([]);
   });
 

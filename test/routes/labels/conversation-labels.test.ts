@@ -3,18 +3,16 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
-
-type Label = { id: string; name: string; color: string };
-type Conversation = { id: string; labels: Label[] };
+import { bodyOf } from "../../support/api";
 
 const label = async (actor: Actor, name: string, color = "#123456") =>
-  (await (await actor.fetch("POST", "/labels/", { name, color })).json()) as Label;
+  await bodyOf<"POST /labels/">(await actor.fetch("POST", "/labels/", { name, color }));
 /** A conversation started by a completion (a visitor's question and the assistant's answer). */
 const conversation = async (actor: Actor, bot: { id: string }, content = "hello") =>
   (
-    (await (await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content } })).json()) as {
-      conversationId: string;
-    }
+    await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content } }),
+    )
   ).conversationId;
 const linksOf = async (conversationId: string) =>
   (
@@ -31,9 +29,9 @@ describe("PUT /conversations/{id}/labels/", () => {
       const bot = await createChatbot(owner);
       const [vip, billing] = [await label(owner, "VIP", "#ff0000"), await label(owner, "Billing", "#0000ff")];
       const id = await conversation(owner, bot);
-      const fresh = (await (
-        await owner.fetch("GET", `/conversations/${id}/`, undefined, { prefix })
-      ).json()) as Conversation;
+      const fresh = await bodyOf<"GET /conversations/{id}/">(
+        await owner.fetch("GET", `/conversations/${id}/`, undefined, { prefix }),
+      );
       expect(fresh.labels).toEqual([]);
       const res = await owner.fetch(
         "PUT",
@@ -42,28 +40,28 @@ describe("PUT /conversations/{id}/labels/", () => {
         { prefix },
       );
       expect(res.status, await res.clone().text()).toBe(200);
-      const labelled = (await res.json()) as Conversation;
+      const labelled = await bodyOf<"PUT /conversations/{id}/labels/">(res);
       expect(labelled.labels).toEqual([
         { id: billing.id, name: "Billing", color: "#0000ff" },
         { id: vip.id, name: "VIP", color: "#ff0000" },
       ]);
       expect(await (await owner.fetch("GET", `/conversations/${id}/`, undefined, { prefix })).json()).toEqual(labelled);
-      const listed = (await (await owner.fetch("GET", "/conversations/", undefined, { prefix })).json()) as {
-        results: Conversation[];
-      };
+      const listed = await bodyOf<"GET /conversations/">(
+        await owner.fetch("GET", "/conversations/", undefined, { prefix }),
+      );
       expect(listed.results.find((c) => c.id === id)!.labels).toEqual(labelled.labels);
       // A renamed label shows at once; a deleted one is gone from the conversation.
       await owner.fetch("PATCH", `/labels/${vip.id}/`, { name: "Very important" });
       await owner.fetch("DELETE", `/labels/${billing.id}/`);
-      expect(((await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as Conversation).labels).toEqual([
-        { id: vip.id, name: "Very important", color: "#ff0000" },
-      ]);
+      expect(
+        (await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${id}/`))).labels,
+      ).toEqual([{ id: vip.id, name: "Very important", color: "#ff0000" }]);
       // Replaced, then emptied.
       expect(
         (
-          (await (
-            await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [] }, { prefix })
-          ).json()) as Conversation
+          await bodyOf<"PUT /conversations/{id}/labels/">(
+            await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [] }, { prefix }),
+          )
         ).labels,
       ).toEqual([]);
       expect(await linksOf(id)).toEqual([]);
@@ -84,9 +82,9 @@ describe("PUT /conversations/{id}/labels/", () => {
     await owner.fetch("PUT", `/conversations/${c}/labels/`, { labelIds: [bug.id] });
     await owner.fetch("POST", `/conversations/${b}/take-over/`);
     const ids = async (query: string) =>
-      (
-        (await (await owner.fetch("GET", `/conversations/${query}`)).json()) as { results: { id: string }[] }
-      ).results.map((x) => x.id);
+      (await bodyOf<"GET /conversations/">(await owner.fetch("GET", `/conversations/${query}`))).results.map(
+        (x) => x.id,
+      );
     expect(await ids(`?label=${vip.id}`)).toEqual([b, a]);
     expect(await ids(`?label=${bug.id}`)).toEqual([c, b]);
     expect(await ids(`?label=${vip.id}&progressStatus=human_serving`)).toEqual([b]);
@@ -158,9 +156,7 @@ describe("PUT /conversations/{id}/labels/", () => {
     expect(await linksOf(id)).toEqual([]);
     // A viewer sees the labels and filters by them.
     await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [mine.id] });
-    const seen = (await (await viewer.fetch("GET", `/conversations/?label=${mine.id}`)).json()) as {
-      results: Conversation[];
-    };
+    const seen = await bodyOf<"GET /conversations/">(await viewer.fetch("GET", `/conversations/?label=${mine.id}`));
     expect(seen.results.map((c) => [c.id, c.labels.map((l) => l.name)])).toEqual([[id, ["Mine"]]]);
     const agent = await seedMember(owner, ["conversation.manage"]);
     expect((await agent.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [] })).status).toBe(200);

@@ -1,13 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
-
-type Label = { id: string; name: string; color: string; description: string; createdAt: string; updatedAt: string };
+import { bodyOf } from "../../support/api";
 
 const createLabel = async (actor: Actor, body: Record<string, unknown>) => {
   const res = await actor.fetch("POST", "/labels/", body);
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as Label;
+  return await bodyOf<"POST /labels/">(res);
 };
 const labelsOf = async (organizationId: string) =>
   (
@@ -26,27 +25,22 @@ describe("/labels/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
-    const billing = (await res.json()) as Label;
+    const billing = await bodyOf<"POST /labels/">(res);
     expect(billing).toMatchObject({ name: "Billing", color: "#1f77b4", description: "Invoices" });
     const vip = await createLabel(owner, { name: "VIP 貴賓", color: "#ff0000" });
     expect(vip.description).toBe("");
     await createLabel(owner, { name: "Bug", color: "#00ff00" });
 
-    const page = (await (await owner.fetch("GET", "/labels/", undefined, { prefix })).json()) as {
-      count: number;
-      results: Label[];
-    };
+    const page = await bodyOf<"GET /labels/">(await owner.fetch("GET", "/labels/", undefined, { prefix }));
     expect(page.count).toBe(3);
     expect(page.results.map((l) => l.name)).toEqual(["Billing", "Bug", "VIP 貴賓"]);
-    const found = (await (
-      await owner.fetch("GET", `/labels/?search=${encodeURIComponent("貴賓")}`, undefined, { prefix })
-    ).json()) as { count: number; results: Label[] };
+    const found = await bodyOf<"GET /labels/">(
+      await owner.fetch("GET", `/labels/?search=${encodeURIComponent("貴賓")}`, undefined, { prefix }),
+    );
     expect(found.results.map((l) => l.id)).toEqual([vip.id]);
-    const paged = (await (await owner.fetch("GET", "/labels/?pageSize=2&page=2", undefined, { prefix })).json()) as {
-      count: number;
-      results: Label[];
-      previous: string;
-    };
+    const paged = await bodyOf<"GET /labels/">(
+      await owner.fetch("GET", "/labels/?pageSize=2&page=2", undefined, { prefix }),
+    );
     expect(paged.results.map((l) => l.name)).toEqual(["VIP 貴賓"]);
 
     expect(await (await owner.fetch("GET", `/labels/${billing.id}/`, undefined, { prefix })).json()).toEqual(billing);
@@ -108,7 +102,7 @@ describe("/labels/", () => {
     await expectError(await stranger.fetch("PATCH", `/labels/${mine.id}/`, { name: "Mine now" }), 404, "not_found");
     await expectError(await stranger.fetch("DELETE", `/labels/${mine.id}/`), 404, "not_found");
     await expectError(await owner.fetch("GET", `/labels/${NO_SUCH_ID}/`), 404, "not_found");
-    const theirs = (await (await stranger.fetch("GET", "/labels/")).json()) as { results: Label[] };
+    const theirs = await bodyOf<"GET /labels/">(await stranger.fetch("GET", "/labels/"));
     expect(theirs.results.map((l) => l.color)).toEqual(["#654321"]);
     expect(await labelsOf(owner.organizationId)).toEqual([{ name: "Billing", color: "#123456", description: "" }]);
   });

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 const mcp = (path = "/mcp") => `${env.TEST_MCP_URL}${path}`;
 const query = (params: Record<string, string | string[]>) => {
@@ -17,7 +18,7 @@ async function mcpTool(owner: Actor, extra: Record<string, unknown> = {}) {
     ...extra,
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as { id: string };
+  return await bodyOf<"POST /tools/">(res);
 }
 
 describe("GET /tools/available-tools/", () => {

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { members } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 const path = (orgId: string) => `/organizations/${orgId}/members/`;
 const membershipsOf = (organizationId: string, userId: string) =>
@@ -23,7 +24,7 @@ describe("POST /organizations/{organizationPk}/members/", () => {
         { prefix },
       );
       expect(res.status, await res.clone().text()).toBe(201);
-      const body = (await res.json()) as Record<string, unknown>;
+      const body = await bodyOf<"POST /organizations/{organizationPk}/members/">(res);
       expect(body).toMatchObject({
         user: { id: other.userId, email: other.email, name: "newcomer", avatar: null },
         organization: owner.organizationId,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 const path = (orgId: string) => `/organizations/${orgId}/members/current/`;
 
@@ -10,10 +11,9 @@ describe("GET /organizations/{organizationPk}/members/current/", () => {
     const res = await member.fetch("GET", path(owner.organizationId), undefined, { prefix });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: member.memberId, user: { id: member.userId }, isOwner: false });
-    const mine = (await (await owner.fetch("GET", path(owner.organizationId), undefined, { prefix })).json()) as {
-      user: { id: string };
-      isOwner: boolean;
-    };
+    const mine = await bodyOf<"GET /organizations/{organizationPk}/members/current/">(
+      await owner.fetch("GET", path(owner.organizationId), undefined, { prefix }),
+    );
     expect(mine).toMatchObject({ user: { id: owner.userId }, isOwner: true });
   });
 

@@ -1,20 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { addGroup, joinGroup, memberIdOf, seedInbox, setMetadata } from "./helpers";
+import { listOf, pageOf } from "../../support/api";
 
-type Member = {
-  id: string;
-  user: { id: string; name: string; email: string };
-  isOwner: boolean;
-  groups: { id: string; name: string }[];
-};
-type Page = { count: number; next: string | null; previous: string | null; results: Member[] };
 const path = (orgId: string, query = "") => `/organizations/${orgId}/members/${query}`;
 
 async function list(actor: { fetch: (m: string, p: string) => Promise<Response> }, orgId: string, query = "") {
   const res = await actor.fetch("GET", path(orgId, query));
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Page;
+  return await pageOf<"GET /organizations/{organizationPk}/members/">(res);
 }
 
 describe("GET /organizations/{organizationPk}/members/", () => {
@@ -24,7 +18,7 @@ describe("GET /organizations/{organizationPk}/members/", () => {
     const b = await seedMember(owner);
     const res = await owner.fetch("GET", path(owner.organizationId, "?page_size=2"), undefined, { prefix });
     expect(res.status).toBe(200);
-    const page = (await res.json()) as Page;
+    const page = await pageOf<"GET /organizations/{organizationPk}/members/">(res);
     expect(page.count).toBe(3);
     expect(page.results.map((m) => m.user.id)).toEqual([owner.userId, a.userId]);
     expect(page.results[0].isOwner).toBe(true);
@@ -40,7 +34,7 @@ describe("GET /organizations/{organizationPk}/members/", () => {
     const owner = await seedOwner();
     const a = await seedMember(owner);
     const res = await owner.fetch("GET", path(owner.organizationId, "?pagination=false"));
-    const body = (await res.json()) as Member[];
+    const body = await listOf<"GET /organizations/{organizationPk}/members/">(res);
     expect(Array.isArray(body)).toBe(true);
     expect(body.map((m) => m.id)).toEqual([await memberIdOf(owner.organizationId, owner.userId), a.memberId]);
   });

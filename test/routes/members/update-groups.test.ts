@@ -3,6 +3,7 @@ import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } fr
 import { groupPermissions } from "../../../src/db/schema";
 import { PERMISSIONS } from "../../../src/services/permissions";
 import { addGroup, groupLinks, joinGroup, memberIdOf } from "./helpers";
+import { bodyOf } from "../../support/api";
 
 const path = (orgId: string, id: string) => `/organizations/${orgId}/members/${id}/update-groups/`;
 const linkedGroups = async (memberId: string) => (await groupLinks(memberId)).map((l) => l.groupId).sort();
@@ -24,7 +25,7 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(200);
-    const body = (await res.json()) as { id: string; groups: { id: string; name: string }[] };
+    const body = await bodyOf<"POST /organizations/{organizationPk}/members/{id}/update-groups/">(res);
     expect(body.id).toBe(member.memberId);
     expect(body.groups).toEqual([
       { id: b, name: "B" },
@@ -32,7 +33,9 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
     ]);
     expect(await linkedGroups(member.memberId)).toEqual([b, c].sort());
     const cleared = await owner.fetch("POST", path(owner.organizationId, member.memberId), { groups: [] }, { prefix });
-    expect(((await cleared.json()) as { groups: unknown[] }).groups).toEqual([]);
+    expect((await bodyOf<"POST /organizations/{organizationPk}/members/{id}/update-groups/">(cleared)).groups).toEqual(
+      [],
+    );
     expect(await linkedGroups(member.memberId)).toEqual([]);
   });
 

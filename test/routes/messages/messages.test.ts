@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
+import { bodyOf } from "../../support/api";
 
 type Message = {
   id: string;
@@ -20,14 +21,14 @@ type Message = {
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
   const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } });
-  return { bot, conversationId: ((await res.json()) as { conversationId: string }).conversationId };
+  return { bot, conversationId: (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId };
 }
 
 async function waitForMessages(owner: Actor, conversationId: string, n: number): Promise<Message[]> {
   for (let i = 0; i < 60; i++) {
-    const page = (await (
-      await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)
-    ).json()) as { results: Message[] };
+    const page = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`),
+    );
     if (page.results.length >= n) return page.results;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -55,7 +56,7 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     };
     const res = await owner.fetch("POST", "/messages/", body, { prefix });
     expect(res.status, await res.clone().text()).toBe(201);
-    const receipt = (await res.json()) as Message;
+    const receipt = await bodyOf<"POST /messages/">(res);
     expect(receipt).toMatchObject({
       type: "incoming",
       senderType: "contact",
@@ -75,7 +76,7 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     const one = await owner.fetch("GET", `/messages/${receipt.id}/?conversation=${conversationId}`, undefined, {
       prefix,
     });
-    expect(((await one.json()) as Message).id).toBe(receipt.id);
+    expect((await bodyOf<"GET /messages/{id}/">(one)).id).toBe(receipt.id);
   });
 
   it("400 for bad input and nothing written; 404 for another organization's conversation; 401; 403", async () => {
@@ -143,13 +144,13 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
         conversation: conversationId,
         message: { content: `m${i}` },
       });
-    const first = (await (
-      await owner.fetch("GET", `/messages/?conversation=${conversationId}&page_size=4`)
-    ).json()) as { next: string; previous: null; results: Message[] };
+    const first = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${conversationId}&page_size=4`),
+    );
     expect(first.results.map((m) => m.sequence)).toEqual([6, 5, 4, 3]);
     expect(first.previous).toBeNull();
     const second = (await (
-      await call("GET", first.next.replace("http://localhost", ""), undefined, {
+      await call("GET", first.next!.replace("http://localhost", ""), undefined, {
         Authorization: `Api-Key ${owner.key}`,
       })
     ).json()) as { next: string | null; previous: string; results: Message[] };
@@ -182,12 +183,12 @@ describe("human handoff", () => {
       progressStatus: "waiting_for_human",
     });
 
-    const silent = (await (
+    const silent = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         conversation: conversationId,
         message: { content: "human please" },
-      })
-    ).json()) as { content: string; message: null };
+      }),
+    );
     expect(silent).toMatchObject({ content: "", message: null });
     await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "still there?" });
 
@@ -202,21 +203,20 @@ describe("human handoff", () => {
       sender: { id: owner.userId },
       sequence: 5,
     });
-    const serving = (await (await owner.fetch("GET", `/conversations/${conversationId}/`)).json()) as Record<
-      string,
-      unknown
-    >;
+    const serving = await bodyOf<"GET /conversations/{id}/">(
+      await owner.fetch("GET", `/conversations/${conversationId}/`),
+    );
     expect(serving).toMatchObject({ status: "open", progressStatus: "human_serving", autoReplyEnabled: false });
     const messages = await waitForMessages(owner, conversationId, 5);
     expect(messages.map((m) => m.senderType)).toEqual(["user", "contact", "contact", "chatbot", "contact"]);
 
     await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: true });
-    const back = (await (
+    const back = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         conversation: conversationId,
         message: { content: "bot again" },
-      })
-    ).json()) as { content: string };
+      }),
+    );
     expect(back.content).toBe('You said: "bot again".');
   });
 
@@ -270,9 +270,9 @@ describe("human handoff", () => {
       await viewer.fetch("POST", "/messages/outgoing/", { conversation: conversationId, content: "x" }),
       403,
     );
-    const still = (await (await owner.fetch("GET", `/conversations/${conversationId}/`)).json()) as {
-      autoReplyEnabled: boolean;
-    };
+    const still = await bodyOf<"GET /conversations/{id}/">(
+      await owner.fetch("GET", `/conversations/${conversationId}/`),
+    );
     expect(still.autoReplyEnabled).toBe(true);
   });
 });

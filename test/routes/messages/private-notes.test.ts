@@ -7,17 +7,9 @@ import { call, expectError, seedMember, seedOwner, type Actor } from "../../harn
 import { liveEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 import { channelInbox, eventually, messagesWhen, onlyConversation, post, standIn } from "../../channels/support";
+import { bodyOf, problemOf } from "../../support/api";
 
 type Message = { id: string; sequence: number; type: string; senderType: string; content: string; private: boolean };
-type Conversation = {
-  status: string;
-  progressStatus: string;
-  autoReplyEnabled: boolean;
-  lastMessage: string | null;
-  lastMessageCreatedAt: string | null;
-  unreadCount?: number;
-};
-type PublicMessage = { id: string; sequence: number; role: string; content: string };
 
 const count = async () => (await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n;
 
@@ -32,17 +24,18 @@ async function visitorConversation(owner: Actor) {
   const id = /"conversationId":"([^"]+)"/.exec(first)![1];
   const history = async () =>
     (
-      (await (await visitor.get(pub(chat.id, `conversations/${id}/messages/`), session.token)).json()) as {
-        results: PublicMessage[];
-      }
+      await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
+        await visitor.get(pub(chat.id, `conversations/${id}/messages/`), session.token),
+      )
     ).results;
   const open = (headers: Record<string, string> = {}) =>
     visitor.get(pub(chat.id, `conversations/${id}/events/`), session.token, headers);
   const messages = async () =>
     (
-      (await (await owner.fetch("GET", `/messages/?conversation=${id}&pageSize=100`)).json()) as { results: Message[] }
+      await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${id}&pageSize=100`))
     ).results.sort((a, b) => a.sequence - b.sequence);
-  const conversation = async () => (await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as Conversation;
+  const conversation = async () =>
+    await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${id}/`));
   await eventually(async () => (await messages()).length === 2);
   return { chat, visitor, session, id, history, open, messages, conversation };
 }
@@ -74,7 +67,9 @@ describe("private notes", () => {
       ['You said: "Where is my parcel?".', false],
       ["Customer is a VIP, be nice.", true],
     ]);
-    const one = (await (await owner.fetch("GET", `/messages/${record.id}/?conversation=${id}`)).json()) as Message;
+    const one = await bodyOf<"GET /messages/{id}/">(
+      await owner.fetch("GET", `/messages/${record.id}/?conversation=${id}`),
+    );
     expect(one.private).toBe(true);
 
     const after = await conversation();
@@ -96,9 +91,9 @@ describe("private notes", () => {
     expect((await conversation()).lastMessage).toBe('You said: "still there?".');
 
     // A reply that is not a note has private: false and takes the conversation over, as before.
-    const reply = (await (
-      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, Sam here." })
-    ).json()) as Message;
+    const reply = await bodyOf<"POST /messages/outgoing/">(
+      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, Sam here." }),
+    );
     expect(reply.private).toBe(false);
     expect(await conversation()).toMatchObject({ progressStatus: "human_serving", lastMessage: "Hi, Sam here." });
     await note(owner, id, "Handled by Sam.");
@@ -144,22 +139,22 @@ describe("private notes", () => {
   it("never reach an outgoing message webhook", async () => {
     const owner = await seedOwner();
     const { id, chat } = await visitorConversation(owner);
-    const hook = (await (
+    const hook = await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(
       await owner.fetch("POST", `/inboxes/${chat.inboxId}/webhooks/`, {
         name: "CRM",
         direction: "outgoing",
         url: `${env.TEST_RECEIVER_URL}/ok/notes`,
-      })
-    ).json()) as { id: string };
+      }),
+    );
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
     expect((await note(owner, id, "internal only")).status).toBe(201);
     expect(
       (await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "public reply" })).status,
     ).toBe(201);
     const records = await eventually(async () => {
-      const page = (await (
-        await owner.fetch("GET", `/inboxes/${chat.inboxId}/webhooks/${hook.id}/records/`)
-      ).json()) as { results: { requestBody: string | null }[] };
+      const page = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/records/">(
+        await owner.fetch("GET", `/inboxes/${chat.inboxId}/webhooks/${hook.id}/records/`),
+      );
       return page.results.some((r) => r.requestBody?.includes("public reply")) && page.results;
     });
     expect(records).toHaveLength(1);
@@ -218,9 +213,9 @@ describe("private notes", () => {
       const res = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "x", private: value });
       await expectError(res, 400, "invalid");
     }
-    const bad = (await (
-      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "x", private: "yes" })
-    ).json()) as { detail: string };
+    const bad = await problemOf(
+      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "x", private: "yes" }),
+    );
     expect(bad.detail).toContain("private");
     expect(await count()).toBe(before);
     await expectError(

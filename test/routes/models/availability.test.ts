@@ -4,14 +4,13 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { KINDS, createModel, type ModelRecord } from "./fixtures";
+import { KINDS, createModel } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const WORKERS_AI_LLM = "00000000-0000-7000-8000-000000000011";
 const WORKERS_AI_EMBEDDING = "00000000-0000-7000-8000-000000000012";
 const NO_BINDING = "Workers AI is not available here: the AI binding ([ai] in wrangler.toml) is not configured.";
-
-type Page = { results: ModelRecord[] };
 
 describe("available and unavailableReason on model records", () => {
   it.each(PREFIXES)(
@@ -19,14 +18,16 @@ describe("available and unavailableReason on model records", () => {
     async (prefix) => {
       const owner = await seedOwner();
       const own = await createModel(owner, KINDS[0]);
-      const page = (await (await owner.fetch("GET", "/large-language-models/", undefined, { prefix })).json()) as Page;
+      const page = await bodyOf<"GET /large-language-models/">(
+        await owner.fetch("GET", "/large-language-models/", undefined, { prefix }),
+      );
       const byId = Object.fromEntries(page.results.map((m) => [m.id, m]));
       expect(byId[LOCAL_LLM]).toMatchObject({ available: true, unavailableReason: null });
       expect(byId[WORKERS_AI_LLM]).toMatchObject({ available: false, unavailableReason: NO_BINDING });
       expect(byId[own.id]).toMatchObject({ available: true, unavailableReason: null });
-      const one = (await (
-        await owner.fetch("GET", `/embedding-models/${WORKERS_AI_EMBEDDING}/`, undefined, { prefix })
-      ).json()) as ModelRecord;
+      const one = await bodyOf<"GET /embedding-models/{id}/">(
+        await owner.fetch("GET", `/embedding-models/${WORKERS_AI_EMBEDDING}/`, undefined, { prefix }),
+      );
       expect(one).toMatchObject({ available: false, unavailableReason: NO_BINDING });
     },
   );
@@ -54,7 +55,9 @@ describe("available and unavailableReason on model records", () => {
   it("any member reads them (no permission needed); 401 without credentials; another organization's model is 404", async () => {
     const owner = await seedOwner();
     await expectError(await call("GET", "/api/v1/large-language-models/"), 401, "not_authenticated");
-    const page = (await (await (await seedMember(owner, [])).fetch("GET", "/large-language-models/")).json()) as Page;
+    const page = await bodyOf<"GET /large-language-models/">(
+      await (await seedMember(owner, [])).fetch("GET", "/large-language-models/"),
+    );
     expect(page.results.find((m) => m.id === WORKERS_AI_LLM)).toMatchObject({ available: false });
     const theirs = await createModel(await seedOwner(), KINDS[0]);
     await expectError(await owner.fetch("GET", `/large-language-models/${theirs.id}/`), 404, "not_found");
@@ -64,12 +67,12 @@ describe("available and unavailableReason on model records", () => {
 describe("saving an assistant on an unavailable model", () => {
   it("create: 400 on the field, naming the model and the reason; nothing is written", async () => {
     const owner = await seedOwner();
-    const before = (await (await owner.fetch("GET", "/chatbots/")).json()) as { count: number };
+    const before = await bodyOf<"GET /chatbots/">(await owner.fetch("GET", "/chatbots/"));
     const res = await owner.fetch("POST", "/chatbots/", { name: "On Workers AI", largeLanguageModel: WORKERS_AI_LLM });
     const body = await expectError(res, 400, "invalid");
     expect(body.detail).toContain(`The model "Workers AI Llama 3.1 8B" is not available: ${NO_BINDING}`);
     expect(body.errors?.largeLanguageModel?.[0]).toContain("not available");
-    expect(((await (await owner.fetch("GET", "/chatbots/")).json()) as { count: number }).count).toBe(before.count);
+    expect((await bodyOf<"GET /chatbots/">(await owner.fetch("GET", "/chatbots/"))).count).toBe(before.count);
   });
 
   it("update: switching to one is 400 and changes nothing; a rename alone is not checked again; 403 without chatbot.manage", async () => {
@@ -85,9 +88,7 @@ describe("saving an assistant on an unavailable model", () => {
       400,
       "invalid",
     );
-    const after = (await (await owner.fetch("GET", `/chatbots/${bot.id}/`)).json()) as {
-      largeLanguageModel: { id: string };
-    };
+    const after = await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`));
     expect(after.largeLanguageModel.id).toBe(LOCAL_LLM);
     expect((await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { name: "Renamed" })).status).toBe(200);
     await expectError(

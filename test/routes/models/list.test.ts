@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { KINDS, createModel, type ModelRecord } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 type Page = { count: number; next: string | null; previous: string | null; results: ModelRecord[] };
 
@@ -24,7 +25,9 @@ describe("GET model lists", () => {
 
   it("pages with pageSize (and page_size), 404 past the end", async () => {
     const owner = await seedOwner();
-    const first = (await (await owner.fetch("GET", "/large-language-models/?page_size=1")).json()) as Page;
+    const first = await bodyOf<"GET /large-language-models/">(
+      await owner.fetch("GET", "/large-language-models/?page_size=1"),
+    );
     expect(first).toMatchObject({ count: 2, previous: null });
     expect(first.results).toHaveLength(1);
     expect(first.next).toContain("page=2");

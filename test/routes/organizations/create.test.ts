@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { members, organizations } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedOwner, unique } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 const ownedBy = (userId: string) => db().select().from(organizations).where(eq(organizations.ownerId, userId));
 
@@ -16,7 +17,7 @@ describe("POST /organizations/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
-    const body = (await res.json()) as Record<string, any>;
+    const body = await bodyOf<"POST /organizations/">(res);
     expect(body).toMatchObject({
       name,
       compactLogo: "https://cdn.example.com/c.png",

@@ -1,27 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedOwner } from "../../harness";
-
-type Org = { id: string; name: string };
+import { bodyOf, listOf, pageOf } from "../../support/api";
 
 describe("GET /organizations/", () => {
   it.each(PREFIXES)("pages the organizations the caller belongs to under %s", async (prefix) => {
     const user = await seedOwner();
     const other = await seedOwner();
-    const created = (await (await user.fetch("POST", "/organizations/", { name: "Second" })).json()) as Org;
+    const created = await bodyOf<"POST /organizations/">(
+      await user.fetch("POST", "/organizations/", { name: "Second" }),
+    );
     const joined = await seedOwner();
     expect(
       (await joined.fetch("POST", `/organizations/${joined.organizationId}/members/`, { email: user.email })).status,
     ).toBe(201);
     const res = await user.fetch("GET", "/organizations/?page_size=2", undefined, { prefix });
     expect(res.status).toBe(200);
-    const page = (await res.json()) as { count: number; next: string | null; results: Org[] };
+    const page = await pageOf<"GET /organizations/">(res);
     expect(page.count).toBe(3);
     expect(page.results.map((o) => o.id)).toEqual([user.organizationId, created.id]);
     expect(page.next).toContain("page=2");
-    const second = (await (await user.fetch("GET", "/organizations/?pageSize=2&page=2")).json()) as {
-      results: Org[];
-      next: null;
-    };
+    const second = await pageOf<"GET /organizations/">(await user.fetch("GET", "/organizations/?pageSize=2&page=2"));
     expect(second.results.map((o) => o.id)).toEqual([joined.organizationId]);
     expect(second.next).toBeNull();
     const all = [...page.results, ...second.results].map((o) => o.id);
@@ -30,9 +28,11 @@ describe("GET /organizations/", () => {
 
   it("pagination=false returns a plain array of every organization, oldest first", async () => {
     const user = await seedOwner();
-    const created = (await (await user.fetch("POST", "/organizations/", { name: "Second" })).json()) as Org;
+    const created = await bodyOf<"POST /organizations/">(
+      await user.fetch("POST", "/organizations/", { name: "Second" }),
+    );
     const res = await user.fetch("GET", "/organizations/?pagination=false", undefined, { prefix: "/api" });
-    const body = (await res.json()) as Org[];
+    const body = await listOf<"GET /organizations/">(res);
     expect(Array.isArray(body)).toBe(true);
     expect(body.map((o) => o.id)).toEqual([user.organizationId, created.id]);
     expect(body[1].name).toBe("Second");

@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { organizations } from "../../../src/db/schema";
 import { CONFIGURED_PLANS, PREFIXES, db, expectError, seedMember, seedOwner, setPlan } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 const path = (id: string) => `/organizations/${id}/`;
 const row = async (id: string) => (await db().select().from(organizations).where(eq(organizations.id, id)))[0];
@@ -32,13 +33,13 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
     });
     const res = await owner.fetch("PUT", path(owner.organizationId), body, { prefix });
     expect(res.status, await res.clone().text()).toBe(200);
-    const org = (await res.json()) as { name: string; compactLogo: string; fullLogo: string };
+    const org = await bodyOf<"PUT /organizations/{id}/">(res);
     expect(org.name).toBe("With logos");
     const base = `http://localhost/api/v1/files/public/organizations/${owner.organizationId}/`;
     expect(org.compactLogo).toMatch(new RegExp(`^${base}[0-9a-f-]{36}-My_Logo_\\.png$`));
     expect(org.fullLogo).toMatch(new RegExp(`^${base}[0-9a-f-]{36}-full\\.jpg$`));
     expect(await stored(owner.organizationId)).toHaveLength(2);
-    const file = await SELF.fetch(org.compactLogo);
+    const file = await SELF.fetch(org.compactLogo!);
     expect(file.status).toBe(200);
     expect(file.headers.get("Content-Type")).toBe("image/png");
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(PNG);

@@ -1,17 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_FILE_TYPES } from "../../../src/services/parsing";
 import { PREFIXES, call, expectError, seedOwner } from "../../harness";
-
-type Body = {
-  results: { fileType: string; extensions: string[]; contentTypes: string[]; maxSize: number; description: string }[];
-};
+import { bodyOf } from "../../support/api";
 
 describe("GET /parsers/supported-file-types/", () => {
   it.each(PREFIXES)("lists every supported file type under %s", async (prefix) => {
     const owner = await seedOwner();
     const res = await owner.fetch("GET", "/parsers/supported-file-types/", undefined, { prefix });
     expect(res.status, await res.clone().text()).toBe(200);
-    const { results } = (await res.json()) as Body;
+    const { results } = await bodyOf<"GET /parsers/supported-file-types/">(res);
     expect(results.map((r) => r.fileType)).toEqual(SUPPORTED_FILE_TYPES.map((t) => t.fileType));
     expect(results.find((r) => r.fileType === "pdf")).toMatchObject({
       extensions: [".pdf"],

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../../src/services/permissions";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { type Body, bodyOf } from "../../support/api";
 
-type Entry = { id: string; name: string; codename: string; granted: boolean };
 const list = async (res: Response) => {
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Entry[];
+  return bodyOf<"GET /permissions/">(res);
 };
-const granted = (entries: Entry[]) =>
+const granted = (entries: Body<"GET /permissions/">) =>
   entries
     .filter((p) => p.granted)
     .map((p) => p.codename)

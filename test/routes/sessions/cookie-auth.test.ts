@@ -5,6 +5,7 @@ import { SESSION_IDLE_MS, sessionExpired } from "../../../src/services/console-s
 import { sessionRecordFor } from "../../../src/services/credentials";
 import { call, db, expectError, seedMember, seedOwner } from "../../harness";
 import { PASSWORD, browserWith, sessionCookieOf, signIn, withPassword } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const backdate = (sessionId: string, lastUsedAt: number) =>
   db().update(consoleSessions).set({ lastUsedAt }).where(eq(consoleSessions.id, sessionId));
@@ -55,7 +56,7 @@ describe("requests with the console's session cookie", () => {
       403,
       "permission_denied",
     );
-    const keys = (await (await browser.fetch("GET", "/api-keys/")).json()) as { results: { name: string }[] };
+    const keys = await bodyOf<"GET /api-keys/">(await browser.fetch("GET", "/api-keys/"));
     expect(keys.results.map((k) => k.name)).not.toContain("csrf");
     // The session survived the refused sign-out.
     expect((await browser.fetch("GET", "/users/current/")).status).toBe(200);

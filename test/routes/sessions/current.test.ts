@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { PASSWORD, signIn, withPassword } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 describe("GET /auth/sessions/current/", () => {
   it.each(PREFIXES)("returns the session, its user and their memberships under %s", async (prefix) => {
@@ -9,11 +10,7 @@ describe("GET /auth/sessions/current/", () => {
     const browser = await signIn({ email: member.email, password: PASSWORD });
     const res = await browser.fetch("GET", "/auth/sessions/current/", undefined, { prefix });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as {
-      session: { id: string; current: boolean };
-      user: { id: string };
-      memberships: { organization: { id: string; name: string }; isOwner: boolean; permissions: string[] }[];
-    };
+    const body = await bodyOf<"GET /auth/sessions/current/">(res);
     expect(body.session).toMatchObject({ id: browser.sessionId, current: true });
     expect(body.user.id).toBe(member.userId);
     expect(body.memberships.find((m) => m.organization.id === owner.organizationId)).toEqual({

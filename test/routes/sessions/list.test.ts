@@ -4,8 +4,7 @@ import { consoleSessions } from "../../../src/db/schema";
 import { SESSION_IDLE_MS } from "../../../src/services/console-sessions";
 import { PREFIXES, call, db, expectError, seedOwner } from "../../harness";
 import { signIn } from "./fixtures";
-
-type Page = { count: number; results: { id: string; current: boolean; method: string }[] };
+import { bodyOf } from "../../support/api";
 
 describe("GET /auth/sessions/", () => {
   it.each(PREFIXES)("lists the user's live sessions, marking the current one, under %s", async (prefix) => {
@@ -21,7 +20,7 @@ describe("GET /auth/sessions/", () => {
 
     const res = await a.fetch("GET", "/auth/sessions/", undefined, { prefix });
     expect(res.status).toBe(200);
-    const page = (await res.json()) as Page;
+    const page = await bodyOf<"GET /auth/sessions/">(res);
     expect(page.count).toBe(2);
     expect(page.results.map((s) => [s.id, s.current]).sort()).toEqual(
       [
@@ -30,7 +29,7 @@ describe("GET /auth/sessions/", () => {
       ].sort(),
     );
     // With the API key: the same list, none of them current.
-    const byKey = (await (await owner.fetch("GET", "/auth/sessions/")).json()) as Page;
+    const byKey = await bodyOf<"GET /auth/sessions/">(await owner.fetch("GET", "/auth/sessions/"));
     expect(byKey.results.every((s) => !s.current && s.method === "api_key")).toBe(true);
   });
 

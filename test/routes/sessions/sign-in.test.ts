@@ -5,6 +5,7 @@ import { apiKeys, consoleSessions } from "../../../src/db/schema";
 import { sha256Hex } from "../../../src/lib/crypto";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
 import { ORIGIN, PASSWORD, sessionCookieOf, sessionsOf, withPassword } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const keysOf = async (userId: string) =>
   (await db().select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, userId)))[0].n;
@@ -77,9 +78,7 @@ describe("POST /auth/sessions/ (console sign-in)", () => {
     const owner = await seedOwner();
     const member = await withPassword(await seedMember(owner, ["chatbot.manage"]));
     const res = await call("POST", "/api/v1/auth/sessions/", { email: member.email, password: PASSWORD });
-    const { memberships } = (await res.json()) as {
-      memberships: { organization: { id: string }; isOwner: boolean; permissions: string[] }[];
-    };
+    const { memberships } = await bodyOf<"POST /auth/sessions/">(res);
     const there = memberships.find((m) => m.organization.id === owner.organizationId)!;
     expect(there).toMatchObject({ isOwner: false, permissions: ["chatbot.view", "chatbot.manage"] });
     // Their own organization too (seedMember's user owns one).
@@ -101,14 +100,14 @@ describe("POST /auth/sessions/ (console sign-in)", () => {
   it("400 for a revoked or expired API key", async () => {
     const owner = await seedOwner();
     const created = await owner.fetch("POST", "/api-keys/", { name: "short", expiresAt: Date.now() + 60_000 });
-    const { id, key } = (await created.json()) as { id: string; key: string };
+    const { id, key } = await bodyOf<"POST /api-keys/">(created);
     await db()
       .update(apiKeys)
       .set({ expiresAt: Date.now() - 1 })
       .where(eq(apiKeys.id, id));
     await expectError(await call("POST", "/api/v1/auth/sessions/", { apiKey: key }), 400, "invalid_credentials");
     const other = await owner.fetch("POST", "/api-keys/", { name: "revoked" });
-    const revoked = (await other.json()) as { id: string; key: string };
+    const revoked = await bodyOf<"POST /api-keys/">(other);
     expect((await owner.fetch("DELETE", `/api-keys/${revoked.id}/`)).status).toBe(204);
     await expectError(
       await call("POST", "/api/v1/auth/sessions/", { apiKey: revoked.key }),

@@ -4,24 +4,7 @@ import { describe, expect, it } from "vitest";
 import { skills } from "../../../src/db/schema";
 import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
 import { skillMd, uploadForm, uploadSkill, zip } from "./support";
-
-type Skill = {
-  id: string;
-  name: string;
-  description: string;
-  whenToUse: string;
-  source: string;
-  instructions: string;
-  resources: { path: string; filePath: string; fileSize: number; mimeType: string }[];
-  attachedTools: { id: string; name: string }[];
-  groups: { id: string }[];
-  createdBy: { name: string } | null;
-  skillPackageName: string | null;
-  skillPackageSize: number | null;
-  skillPackagePath: string | null;
-  canUpdate: boolean;
-  lastUsedAt: string | null;
-};
+import { bodyOf } from "../../support/api";
 
 const countSkills = async (organizationId: string) =>
   (await db().select({ id: skills.id }).from(skills).where(eq(skills.organizationId, organizationId))).length;
@@ -36,7 +19,7 @@ describe("POST /skills/upload/", () => {
       functionCode: "function main(a) { return a; }",
     });
     expect(tool.status).toBe(201);
-    const toolId = ((await tool.json()) as { id: string }).id;
+    const toolId = (await bodyOf<"POST /tools/">(tool)).id;
     const name = unique("expense");
     const created = await uploadSkill(owner, name, {
       fields: { attached_tool_ids: toolId },
@@ -50,7 +33,7 @@ describe("POST /skills/upload/", () => {
     for (const prefix of PREFIXES) {
       const res = await owner.fetch("GET", `/skills/${created.id}/`, undefined, { prefix });
       expect(res.status).toBe(200);
-      const skill = (await res.json()) as Skill;
+      const skill = await bodyOf<"GET /skills/{id}/">(res);
       expect(skill).toMatchObject({
         name,
         whenToUse: "When the user asks to file expenses",
@@ -72,7 +55,7 @@ describe("POST /skills/upload/", () => {
       expect(await env.FILES.head(skill.skillPackagePath!)).not.toBeNull();
     }
     const list = await owner.fetch("GET", `/skills/?search=${name}`, undefined, { prefix: "/api" });
-    const page = (await list.json()) as { count: number; results: { id: string; resources: string[] }[] };
+    const page = await bodyOf<"GET /skills/">(list);
     expect(page.count).toBe(1);
     expect(page.results[0].resources).toEqual(["reference/policy.md", "scripts/check.py"]);
   });
@@ -85,9 +68,9 @@ describe("POST /skills/upload/", () => {
     });
     const res = await owner.fetch("POST", "/skills/upload/", uploadForm(bytes, { attached_tool_ids: "[]" }));
     expect(res.status, await res.clone().text()).toBe(201);
-    const detail = (await (
-      await owner.fetch("GET", `/skills/${((await res.json()) as { id: string }).id}/`)
-    ).json()) as Skill;
+    const detail = await bodyOf<"GET /skills/{id}/">(
+      await owner.fetch("GET", `/skills/${(await bodyOf<"POST /skills/upload/">(res)).id}/`),
+    );
     expect(detail.resources.map((r) => r.path)).toEqual(["a.txt"]);
   });
 
@@ -201,7 +184,7 @@ describe("skills CRUD", () => {
       instructions: "Do it.",
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    const manual = (await res.json()) as Skill;
+    const manual = await bodyOf<"POST /skills/">(res);
     expect(manual).toMatchObject({ source: "manual", whenToUse: "Always", instructions: "Do it.", resources: [] });
     const put = await owner.fetch(
       "PUT",
@@ -219,13 +202,13 @@ describe("skills CRUD", () => {
       400,
       "invalid",
     );
-    expect((await (await owner.fetch("GET", `/skills/${manual.id}/`)).json()) as Skill).toMatchObject({
+    expect(await bodyOf<"GET /skills/{id}/">(await owner.fetch("GET", `/skills/${manual.id}/`))).toMatchObject({
       description: "Changed",
       attachedTools: [],
     });
 
     const uploaded = await uploadSkill(owner, unique("up"));
-    const detail = (await (await owner.fetch("GET", `/skills/${uploaded.id}/`)).json()) as Skill;
+    const detail = await bodyOf<"GET /skills/{id}/">(await owner.fetch("GET", `/skills/${uploaded.id}/`));
     const del = await owner.fetch("DELETE", `/skills/${uploaded.id}/`, undefined, { prefix: "/api" });
     expect(del.status).toBe(204);
     expect(await env.FILES.head(detail.resources[0].filePath)).toBeNull();
@@ -237,10 +220,10 @@ describe("skills CRUD", () => {
     const owner = await seedOwner();
     const skill = await uploadSkill(owner, unique("s"));
     const viewer = await seedMember(owner, ["skill.view"]);
-    expect(((await (await viewer.fetch("GET", "/skills/")).json()) as { count: number }).count).toBe(0);
+    expect((await bodyOf<"GET /skills/">(await viewer.fetch("GET", "/skills/"))).count).toBe(0);
     await expectError(await viewer.fetch("GET", `/skills/${skill.id}/`), 404, "not_found");
     await owner.fetch("PATCH", `/skills/${skill.id}/`, { groups: [{ id: viewer.groupId }] });
-    expect(((await (await viewer.fetch("GET", "/skills/")).json()) as { count: number }).count).toBe(1);
+    expect((await bodyOf<"GET /skills/">(await viewer.fetch("GET", "/skills/"))).count).toBe(1);
     await expectError(
       await viewer.fetch("PATCH", `/skills/${skill.id}/`, { description: "x" }),
       403,
@@ -260,7 +243,7 @@ describe("skills CRUD", () => {
       await expectError(await stranger.fetch(method, `/skills/${skill.id}/`, body), 404, "not_found");
     }
     await expectError(await stranger.fetch("GET", "/skills/not-a-uuid/"), 404, "not_found");
-    expect(((await (await stranger.fetch("GET", "/skills/")).json()) as { count: number }).count).toBe(0);
+    expect((await bodyOf<"GET /skills/">(await stranger.fetch("GET", "/skills/"))).count).toBe(0);
   });
 
   it("global skills are staff's, shown to every organization with createdBy System", async () => {
@@ -274,8 +257,8 @@ describe("skills CRUD", () => {
     );
     const res = await staff.fetch("POST", "/skills/", { name, description: "Everywhere", isGlobal: true });
     expect(res.status).toBe(201);
-    const global = (await res.json()) as Skill;
-    const seen = (await (await owner.fetch("GET", `/skills/${global.id}/`)).json()) as Skill;
+    const global = await bodyOf<"POST /skills/">(res);
+    const seen = await bodyOf<"GET /skills/{id}/">(await owner.fetch("GET", `/skills/${global.id}/`));
     expect(seen).toMatchObject({ createdBy: { name: "System" }, canUpdate: false });
     await expectError(await owner.fetch("DELETE", `/skills/${global.id}/`), 403, "permission_denied");
     expect((await staff.fetch("DELETE", `/skills/${global.id}/`)).status).toBe(204);

@@ -1,6 +1,7 @@
 import { zipSync } from "fflate";
 import { expect } from "vitest";
 import type { Actor } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -39,5 +40,5 @@ export async function uploadSkill(
   });
   const res = await actor.fetch("POST", "/skills/upload/", uploadForm(bytes, extra.fields));
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as { id: string; name: string; description: string; message: string };
+  return await bodyOf<"POST /skills/upload/">(res);
 }

@@ -1,19 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
 import { createDatabase, createTable, postgresMissing, postgresUrl, settled } from "./support";
-
-type Outcome = {
-  question: string;
-  status: string;
-  sql: string | null;
-  columns: string[];
-  rows: unknown[][];
-  rowCount: number;
-  truncated: boolean;
-  durationMs: number | null;
-  error: string | null;
-  model: { id: string; name: string };
-};
+import { bodyOf } from "../../support/api";
 
 const TOTALS = "select region, sum(amount) as total from sales group by region order by total desc";
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
@@ -30,7 +18,7 @@ describe("POST /sql-databases/{id}/ask/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(200);
-    const outcome = (await res.json()) as Outcome;
+    const outcome = await bodyOf<"POST /sql-databases/{id}/ask/">(res);
     expect(outcome).toMatchObject({
       status: "success",
       sql: TOTALS,
@@ -52,21 +40,21 @@ describe("POST /sql-databases/{id}/ask/", () => {
     const owner = await seedOwner();
     const database = await createDatabase(owner, { isActive: false });
     await createTable(owner, database.id);
-    const refused = (await (
-      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: 'sql: "delete from sales"' })
-    ).json()) as Outcome;
+    const refused = await bodyOf<"POST /sql-databases/{id}/ask/">(
+      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: 'sql: "delete from sales"' }),
+    );
     expect(refused).toMatchObject({ status: "failure", sql: "delete from sales", rows: [], rowCount: 0 });
     expect(refused.error).toMatch(/^Query refused/);
     // The built-in model writes only the SQL a question spells: a plain question is not SQL.
-    const plain = (await (
-      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: "Which region sold the most?" })
-    ).json()) as Outcome;
+    const plain = await bodyOf<"POST /sql-databases/{id}/ask/">(
+      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: "Which region sold the most?" }),
+    );
     expect(plain).toMatchObject({ status: "failure", sql: "Which region sold the most?" });
-    const count = (await (
+    const count = await bodyOf<"POST /sql-databases/{id}/ask/">(
       await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, {
         question: 'sql: "select count(*) as n from sales"',
-      })
-    ).json()) as Outcome;
+      }),
+    );
     expect(count).toMatchObject({ status: "success", rows: [[4]] });
   });
 
@@ -78,9 +66,9 @@ describe("POST /sql-databases/{id}/ask/", () => {
       includeTables: { tables: ["sales"] },
     });
     expect(await settled(owner, database.id)).toMatchObject({ status: "connected" });
-    const outcome = (await (
-      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: `sql: "${TOTALS}"` })
-    ).json()) as Outcome;
+    const outcome = await bodyOf<"POST /sql-databases/{id}/ask/">(
+      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: `sql: "${TOTALS}"` }),
+    );
     expect(outcome).toMatchObject({
       status: "success",
       sql: TOTALS,
@@ -91,9 +79,9 @@ describe("POST /sql-databases/{id}/ask/", () => {
         ["south", "50"],
       ],
     });
-    const other = (await (
-      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: 'sql: "select * from secrets"' })
-    ).json()) as Outcome;
+    const other = await bodyOf<"POST /sql-databases/{id}/ask/">(
+      await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, { question: 'sql: "select * from secrets"' }),
+    );
     expect(other.status).toBe("failure");
     expect(other.error).toMatch(/^Query refused/);
   });

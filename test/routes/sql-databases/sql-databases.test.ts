@@ -26,8 +26,8 @@ import {
   SALES_CSV,
   settled,
   TEST_HYPERDRIVE,
-  type SqlDatabase,
 } from "./support";
+import { bodyOf } from "../../support/api";
 
 const count = async (organizationId: string) =>
   (await db().select({ id: sqlDatabases.id }).from(sqlDatabases).where(eq(sqlDatabases.organizationId, organizationId)))
@@ -56,17 +56,16 @@ describe("SQL databases: CRUD", () => {
     expect(stored.databaseUrlSealed).not.toContain("s3cret");
 
     for (const prefix of PREFIXES) {
-      const all = (await (await owner.fetch("GET", "/sql-databases/", undefined, { prefix })).json()) as {
-        count: number;
-        results: (SqlDatabase & { tablesCount: number })[];
-      };
+      const all = await bodyOf<"GET /sql-databases/">(
+        await owner.fetch("GET", "/sql-databases/", undefined, { prefix }),
+      );
       expect(all.count).toBe(2);
       expect(all.results[0]).toMatchObject({ id: external.id, tablesCount: 0 });
     }
     const list = async (query: string) =>
-      (
-        (await (await owner.fetch("GET", `/sql-databases/${query}`)).json()) as { results: { id: string }[] }
-      ).results.map((r) => r.id);
+      (await bodyOf<"GET /sql-databases/">(await owner.fetch("GET", `/sql-databases/${query}`))).results.map(
+        (r) => r.id,
+      );
     expect(await list("?databaseType=managed")).toEqual([created.id]);
     expect(await list("?is_external=true")).toEqual([external.id]);
     expect(await list("?isExternal=false")).toEqual([created.id]);
@@ -185,7 +184,7 @@ describe("SQL databases: CRUD", () => {
       { settings },
     );
     expect(res.status, await res.clone().text()).toBe(201);
-    const created = (await res.json()) as SqlDatabase;
+    const created = await bodyOf<"POST /sql-databases/">(res);
     expect(created.status).toBe("pending");
     const checked = await owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`, undefined, {
       settings,
@@ -253,7 +252,8 @@ describe("SQL databases: CRUD", () => {
       '"DB" is not available',
     );
     expect(
-      ((await (await owner.fetch("GET", `/sql-databases/${external.id}/`)).json()) as SqlDatabase).databaseUrl,
+      (await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${external.id}/`)))
+        .databaseUrl,
     ).toBe("postgresql://bot:***@db.example.com:5432/shop");
   });
 
@@ -282,9 +282,9 @@ describe("SQL databases: CRUD", () => {
       "permission_denied",
     );
     const viewer = await seedMember(owner, ["sql_database.view"]);
-    expect(((await (await viewer.fetch("GET", "/sql-databases/")).json()) as { count: number }).count).toBe(0);
+    expect((await bodyOf<"GET /sql-databases/">(await viewer.fetch("GET", "/sql-databases/"))).count).toBe(0);
     await owner.fetch("PATCH", `/sql-databases/${row.id}/`, { groups: [{ id: viewer.groupId }] });
-    expect(((await (await viewer.fetch("GET", "/sql-databases/")).json()) as { count: number }).count).toBe(1);
+    expect((await bodyOf<"GET /sql-databases/">(await viewer.fetch("GET", "/sql-databases/"))).count).toBe(1);
     await expectError(
       await viewer.fetch("PATCH", `/sql-databases/${row.id}/`, { name: "y" }),
       403,
@@ -350,7 +350,7 @@ describe("managed tables from CSV and XLSX", () => {
       ["sold_on", "TEXT"],
     ]);
     expect(await env.MANAGED_DATABASE.get(env.MANAGED_DATABASE.idFromName(database.id)).count("sales")).toBe(4);
-    const detail = (await (await owner.fetch("GET", `/sql-databases/${database.id}/`)).json()) as SqlDatabase;
+    const detail = await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${database.id}/`));
     expect(detail).toMatchObject({
       includeTables: { tables: ["sales"] },
       tables: [{ id: table.id, tableName: "sales" }],
@@ -426,7 +426,7 @@ describe("managed tables from CSV and XLSX", () => {
     await expectError(await post({ sourceFile: { id: NO_SUCH_ID } }), 400, "invalid");
     await expectError(await post({ sourceFile: {} }), 400, "invalid");
     await expectError(await post(new FormData()), 400, "invalid");
-    const detail = (await (await owner.fetch("GET", `/sql-databases/${database.id}/`)).json()) as SqlDatabase;
+    const detail = await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${database.id}/`));
     expect(detail.tables).toEqual([]);
     const external = await createDatabase(owner, {
       databaseType: "mysql",
@@ -458,7 +458,7 @@ describe.skipIf(!!postgresMissing())("PostgreSQL databases (a real server)", () 
     const patched = await owner.fetch("PATCH", `/sql-databases/${created.id}/`, {
       includeTables: { tables: ["sales"] },
     });
-    expect((await patched.json()) as SqlDatabase).toMatchObject({ status: "pending" });
+    expect(await bodyOf<"PATCH /sql-databases/{id}/">(patched)).toMatchObject({ status: "pending" });
     expect((await settled(owner, created.id)).tables.map((t) => t.tableName)).toEqual(["sales"]);
   });
 
@@ -481,7 +481,7 @@ describe.skipIf(!!postgresMissing())("PostgreSQL databases (a real server)", () 
     const check = async (settings?: Settings) => {
       const res = await owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`, undefined, { settings });
       expect(res.status, await res.clone().text()).toBe(200);
-      return (await res.json()) as SqlDatabase;
+      return await bodyOf<"POST /sql-databases/{id}/check-connection/">(res);
     };
     // The operator chose the origin: no outbound address guard (which refuses the cluster's loopback host).
     expect(await check({ OUTBOUND_ALLOWED_HOSTS: "", WEBHOOK_ALLOWED_HOSTS: "" })).toMatchObject({

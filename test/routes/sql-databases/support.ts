@@ -1,27 +1,10 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { unique, type Actor } from "../../harness";
+import { type Body, bodyOf } from "../../support/api";
 
-export type SqlTable = {
-  id: string;
-  tableName: string;
-  rowCount: number | null;
-  columns: { columnName: string; columnType: string }[];
-  sourceFile: { id: string; name: string; isFromKnowledgeBase: boolean } | null;
-};
-export type SqlDatabase = {
-  id: string;
-  name: string;
-  databaseType: string;
-  databaseUrl: string | null;
-  status: string;
-  errorMessage: string | null;
-  isActive: boolean;
-  includeTables: { tables: string[] } | null;
-  tables: SqlTable[];
-  chatbots: { id: string }[];
-  groups: { id: string }[];
-};
+export type SqlDatabase = Body<"GET /sql-databases/{id}/">;
+export type SqlTable = SqlDatabase["tables"][number];
 
 export const SALES_CSV =
   "Region,Amount,Sold On\nnorth,120,2026-01-02\nnorth,80,2026-01-03\nsouth,50,2026-01-03\neast,75.5,2026-01-04\n";
@@ -29,7 +12,7 @@ export const SALES_CSV =
 export async function createDatabase(actor: Actor, body: Record<string, unknown> = {}) {
   const res = await actor.fetch("POST", "/sql-databases/", { name: unique("db"), databaseType: "managed", ...body });
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as SqlDatabase;
+  return await bodyOf<"POST /sql-databases/">(res);
 }
 
 export function csvForm(content: string | Uint8Array, fields: Record<string, string> = {}, filename = "sales.csv") {
@@ -55,14 +38,14 @@ export async function createTable(
 ) {
   const res = await actor.fetch("POST", `/sql-databases/${databaseId}/tables/`, csvForm(content, fields, filename));
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as SqlTable;
+  return await bodyOf<"POST /sql-databases/{id}/tables/">(res);
 }
 
 /** Polls until the background connection check has run. */
 export async function settled(actor: Actor, id: string, timeoutMs = 15_000): Promise<SqlDatabase> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const db = (await (await actor.fetch("GET", `/sql-databases/${id}/`)).json()) as SqlDatabase;
+    const db = await bodyOf<"GET /sql-databases/{id}/">(await actor.fetch("GET", `/sql-databases/${id}/`));
     if (db.status !== "pending" || Date.now() > until) return db;
     await new Promise((r) => setTimeout(r, 50));
   }

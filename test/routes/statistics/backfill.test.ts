@@ -50,7 +50,7 @@ describe("migration 0009's backfill", () => {
     const bot = await createChatbot(owner);
     const other = await createChatbot(owner);
     const contact = await seedContact(owner.organizationId);
-    await ok(
+    await ok<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }),
     );
     for (let i = 0; i < 6; i++) {

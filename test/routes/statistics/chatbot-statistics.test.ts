@@ -3,15 +3,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { ok, seedContact, seedConversation, utc } from "./helpers";
-
-type Counts = Record<string, number | null>;
-type Stats = {
-  timezone: string;
-  datetimeFrom: string;
-  datetimeTo: string;
-  total: Counts;
-  results: (Counts & { time: string; startAt: string; endAt: string })[];
-};
+import { problemOf } from "../../support/api";
 
 const path = (id: string, query = "") => `/chatbots/${id}/statistics/${query}`;
 
@@ -19,18 +11,22 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
   it.each(PREFIXES)("counts what completions store, per day, today included by default (%s)", async (prefix) => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const first = await ok<{ conversationId: string }>(
+    const first = await ok<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }),
     );
-    await ok(
+    await ok<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         conversation: first.conversationId,
         message: { content: "And the invoice?" },
       }),
     );
-    await ok(await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello" } }));
+    await ok<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello" } }),
+    );
 
-    const stats = await ok<Stats>(await owner.fetch("GET", path(bot.id), undefined, { prefix }));
+    const stats = await ok<"GET /chatbots/{chatbotPk}/statistics/">(
+      await owner.fetch("GET", path(bot.id), undefined, { prefix }),
+    );
     expect(stats.timezone).toBe("UTC");
     expect(stats.results).toHaveLength(30);
     const today = new Date().toISOString().slice(0, 10);
@@ -62,7 +58,7 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     });
     await seedConversation(owner.organizationId, bot.id, inbox, [{ at: utc("2026-01-31T15:59:00Z"), replyMs: 2000 }]);
 
-    const days = await ok<Stats>(
+    const days = await ok<"GET /chatbots/{chatbotPk}/statistics/">(
       await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-01-30&datetimeTo=2026-02-02&timeGranularity=day")),
     );
     expect(days.results.map((b) => [b.time, b.incomingMessagesCount])).toEqual([
@@ -78,7 +74,7 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
       averageReplyTime: Math.round(4000 / 3) / 1000,
     });
 
-    const months = await ok<Stats>(
+    const months = await ok<"GET /chatbots/{chatbotPk}/statistics/">(
       await owner.fetch("GET", path(bot.id, "?datetime_from=2026-01-01&datetime_to=2026-02-28&time_granularity=month")),
     );
     expect(months.results.map((b) => [b.time, b.incomingMessagesCount])).toEqual([
@@ -86,7 +82,7 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
       ["2026-02", 1],
     ]);
 
-    const taipei = await ok<Stats>(
+    const taipei = await ok<"GET /chatbots/{chatbotPk}/statistics/">(
       await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-01-31&datetimeTo=2026-02-01&timezone=Asia/Taipei")),
     );
     expect(taipei.datetimeFrom).toBe(String(utc("2026-01-30T16:00:00Z")));
@@ -95,7 +91,7 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
       ["2026-02-01", 2],
     ]);
 
-    const hours = await ok<Stats>(
+    const hours = await ok<"GET /chatbots/{chatbotPk}/statistics/">(
       await owner.fetch(
         "GET",
         path(bot.id, "?datetimeFrom=2026-01-31T23:00:00Z&datetimeTo=2026-02-01T01:00:00Z&timeGranularity=hour"),
@@ -126,7 +122,7 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
       turns.sort((a, b) => a.at - b.at);
       await seedConversation(owner.organizationId, bot.id, inbox, turns, { contactId: contacts[c % 4] });
     }
-    const stats = await ok<Stats>(
+    const stats = await ok<"GET /chatbots/{chatbotPk}/statistics/">(
       await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-03-01&datetimeTo=2026-03-10")),
     );
     const scan = await env.DB.prepare(
@@ -180,7 +176,11 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
       { at, feedback: "like" },
     ]);
     const read = async () =>
-      (await ok<Stats>(await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-04-02&datetimeTo=2026-04-02")))).total;
+      (
+        await ok<"GET /chatbots/{chatbotPk}/statistics/">(
+          await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-04-02&datetimeTo=2026-04-02")),
+        )
+      ).total;
     expect(await read()).toMatchObject({ likesCount: 1, dislikesCount: 0 });
     await env.DB.prepare("UPDATE messages SET feedback = 'dislike' WHERE conversation_id = ? AND type = 'outgoing'")
       .bind(conversation)
@@ -203,7 +203,7 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const res = await owner.fetch("GET", path(bot.id, query));
-    const body = (await res.clone().json()) as { errors?: Record<string, string[]> };
+    const body = await problemOf(res.clone());
     await expectError(res, 400);
     expect(Object.keys(body.errors ?? {})).toContain(field);
   });
@@ -217,7 +217,7 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     // A member sees the statistics of the assistants they may see (here one they created).
     const viewer = await seedMember(owner, ["statistics.view", "chatbot.manage"]);
     const own = await createChatbot(viewer);
-    await ok(await viewer.fetch("GET", path(own.id)));
+    await ok<"GET /chatbots/{chatbotPk}/statistics/">(await viewer.fetch("GET", path(own.id)));
     const manager = await seedMember(owner, ["chatbot.manage"]);
     await expectError(await manager.fetch("GET", path((await createChatbot(manager)).id)), 403, "permission_denied");
     const stranger = await seedOwner();

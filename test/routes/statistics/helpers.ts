@@ -2,10 +2,27 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { uuidv7 } from "../../../src/lib/ids";
 import { rollBackTo } from "../../../src/services/statistics/rollup";
+import { type Body, listOf, type Operation, pageOf } from "../../support/api";
 
-export async function ok<T>(res: Response, status = 200): Promise<T> {
+/** The body of an answer of operation `K` once its status is `status` (without `K`: a body only compared whole). */
+export async function ok<K extends Operation = never>(
+  res: Response,
+  status = 200,
+): Promise<[K] extends [never] ? unknown : Body<K>> {
   expect(res.status, await res.clone().text()).toBe(status);
-  return (await res.json()) as T;
+  return res.json();
+}
+
+/** A page of list `K` (which answers a plain series for some queries) once its status is 200. */
+export async function okPage<K extends Operation>(res: Response) {
+  expect(res.status, await res.clone().text()).toBe(200);
+  return pageOf<K>(res);
+}
+
+/** The plain series list `K` answers for some queries (a page for others), once its status is 200. */
+export async function okList<K extends Operation>(res: Response) {
+  expect(res.status, await res.clone().text()).toBe(200);
+  return listOf<K>(res);
 }
 
 export interface Turn {

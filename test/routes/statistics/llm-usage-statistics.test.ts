@@ -3,18 +3,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
 import { ok, seedConversation, utc } from "./helpers";
-
-type Tokens = {
-  requestsCount: number;
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-  wordsCount: number;
-};
-type Usage = {
-  total: Tokens & { models: (Tokens & { model: { id: string; name: string } })[] };
-  results: (Tokens & { time: string; models: (Tokens & { model: { id: string } })[] })[];
-};
+import { problemOf } from "../../support/api";
 
 const path = (id: string, query: string) => `/chatbots/${id}/llm-usage-statistics/${query}`;
 
@@ -22,7 +11,7 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
   it.each(PREFIXES)("reports the tokens the model reported for each reply, per model (%s)", async (prefix) => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const reply = await ok<{ message: { id: string } }>(
+    const reply = await ok<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }),
     );
     const stored = await env.DB.prepare(
@@ -33,7 +22,7 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
     expect(stored).toMatchObject({ model_id: LOCAL_LLM });
     expect(stored!.input_tokens).toBeGreaterThan(0);
     const today = new Date().toISOString().slice(0, 10);
-    const usage = await ok<Usage>(
+    const usage = await ok<"GET /chatbots/{chatbotPk}/llm-usage-statistics/">(
       await owner.fetch("GET", path(bot.id, `?startDate=${today}&timeGranularity=day`), undefined, { prefix }),
     );
     expect(usage.results).toHaveLength(1);
@@ -59,7 +48,7 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
       { at: utc("2026-02-28T23:59:00Z"), inputTokens: 20, outputTokens: 2, words: 1 },
     ];
     for (const t of turns) await seedConversation(owner.organizationId, bot.id, inbox, [t], { modelId: LOCAL_LLM });
-    const months = await ok<Usage>(
+    const months = await ok<"GET /chatbots/{chatbotPk}/llm-usage-statistics/">(
       await owner.fetch("GET", path(bot.id, "?start_date=2026-01-01&end_date=2026-03-31&time_granularity=month")),
     );
     expect(months.results.map((r) => [r.time, r.requestsCount, r.inputTokens, r.outputTokens, r.wordsCount])).toEqual([
@@ -67,7 +56,7 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
       ["2026-02", 2, 120, 12, 8],
       ["2026-03", 0, 0, 0, 0],
     ]);
-    const days = await ok<Usage>(
+    const days = await ok<"GET /chatbots/{chatbotPk}/llm-usage-statistics/">(
       await owner.fetch("GET", path(bot.id, "?startDate=2026-01-01&endDate=2026-03-31&timeGranularity=day")),
     );
     expect(days.results).toHaveLength(31 + 28 + 31);
@@ -84,7 +73,7 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
     });
     expect(days.results.reduce((n, r) => n + r.requestsCount, 0)).toBe(scan!.n);
     // Taipei (UTC+8): the reply of 00:10 UTC on 1 February and the question of 23:59 UTC on 28 February fall a day later.
-    const taipei = await ok<Usage>(
+    const taipei = await ok<"GET /chatbots/{chatbotPk}/llm-usage-statistics/">(
       await owner.fetch(
         "GET",
         path(bot.id, "?startDate=2026-02-01&endDate=2026-03-01&timeGranularity=day&timezone=Asia/Taipei"),
@@ -104,7 +93,7 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const res = await owner.fetch("GET", path(bot.id, query));
-    const body = (await res.clone().json()) as { errors?: Record<string, string[]> };
+    const body = await problemOf(res.clone());
     await expectError(res, 400);
     expect(Object.keys(body.errors ?? {})).toContain(field);
   });

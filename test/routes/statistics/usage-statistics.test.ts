@@ -2,21 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
-import { ok, seedConversation, utc } from "./helpers";
+import { ok, okList, okPage, seedConversation, utc } from "./helpers";
 import { rollBackTo, rollUpDays } from "../../../src/services/statistics/rollup";
-
-type Counts = {
-  conversationsCount: number;
-  messagesCount: number;
-  wordsCount: number;
-  inputTokens: number;
-  totalTokens: number;
-  requestsCount: number;
-};
-type Page<T> = { count: number; next: string | null; results: T[] };
-type MemberUsage = Counts & { id: string; userId: string; name: string; email: string };
-type ChatbotUsage = Counts & { id: string; name: string };
-type Bucket = Counts & { time: string; startAt: string };
+import { problemOf } from "../../support/api";
 
 const base = (orgId: string) => `/organizations/${orgId}/usage-statistics`;
 const RANGE = "startDate=2026-06-01&endDate=2026-06-30";
@@ -65,7 +53,7 @@ async function seeded() {
 describe("GET /organizations/{organizationPk}/usage-statistics/members/", () => {
   it.each(PREFIXES)("every member with the usage of the conversations their key started (%s)", async (prefix) => {
     const { owner, member } = await seeded();
-    const page = await ok<Page<MemberUsage>>(
+    const page = await okPage<"GET /organizations/{organizationPk}/usage-statistics/members/">(
       await owner.fetch(
         "GET",
         `${base(owner.organizationId)}/members/?${RANGE}&sortBy=createdAt&sortOrder=asc`,
@@ -88,18 +76,18 @@ describe("GET /organizations/{organizationPk}/usage-statistics/members/", () => 
       [member.userId, 1, 4, 10, 100, 2],
     ]);
     expect(page.results[1]).toMatchObject({ id: member.memberId, email: member.email });
-    const sorted = await ok<Page<MemberUsage>>(
+    const sorted = await okPage<"GET /organizations/{organizationPk}/usage-statistics/members/">(
       await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&sortBy=messagesCount&sortOrder=desc`),
     );
     expect(sorted.results[0].userId).toBe(member.userId);
-    const found = await ok<Page<MemberUsage>>(
+    const found = await okPage<"GET /organizations/{organizationPk}/usage-statistics/members/">(
       await owner.fetch(
         "GET",
         `${base(owner.organizationId)}/members/?${RANGE}&search=${encodeURIComponent(member.email.slice(0, 12))}`,
       ),
     );
     expect(found.results.map((m) => m.userId)).toEqual([member.userId]);
-    const ofA = await ok<Page<MemberUsage>>(
+    const ofA = await okPage<"GET /organizations/{organizationPk}/usage-statistics/members/">(
       await owner.fetch(
         "GET",
         `${base(owner.organizationId)}/members/?${RANGE}&sortBy=name&sortOrder=asc&chatbot=${await seededBot(owner.organizationId, "Alpha desk")}`,
@@ -110,7 +98,7 @@ describe("GET /organizations/{organizationPk}/usage-statistics/members/", () => 
 
   it("includeTime=true answers only the time series, unpaginated, by day or month", async () => {
     const { owner } = await seeded();
-    const days = await ok<Bucket[]>(
+    const days = await okList<"GET /organizations/{organizationPk}/usage-statistics/members/">(
       await owner.fetch("GET", `${base(owner.organizationId)}/members/?${RANGE}&includeTime=true`),
     );
     expect(days).toHaveLength(30);
@@ -119,7 +107,7 @@ describe("GET /organizations/{organizationPk}/usage-statistics/members/", () => 
       ["2026-06-01", 2],
       ["2026-06-15", 4],
     ]);
-    const months = await ok<Bucket[]>(
+    const months = await okList<"GET /organizations/{organizationPk}/usage-statistics/members/">(
       await owner.fetch(
         "GET",
         `${base(owner.organizationId)}/members/?startDate=2026-06-01&endDate=2026-07-31&include_time=true&time_granularity=month`,
@@ -141,7 +129,7 @@ async function seededBot(organizationId: string, name: string) {
 describe("GET /organizations/{organizationPk}/usage-statistics/chatbots/", () => {
   it("every assistant with all its traffic, visitors included, matching a scan", async () => {
     const { owner, a, b } = await seeded();
-    const page = await ok<Page<ChatbotUsage>>(
+    const page = await okPage<"GET /organizations/{organizationPk}/usage-statistics/chatbots/">(
       await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&sortBy=name&sortOrder=asc`),
     );
     expect(page.results.map((r) => [r.name, r.conversationsCount, r.messagesCount, r.wordsCount])).toEqual([
@@ -157,11 +145,11 @@ describe("GET /organizations/{organizationPk}/usage-statistics/chatbots/", () =>
       const row = page.results.find((r) => r.id === bot.id)!;
       expect([row.messagesCount, row.wordsCount]).toEqual([scan!.n, scan!.w]);
     }
-    const found = await ok<Page<ChatbotUsage>>(
+    const found = await okPage<"GET /organizations/{organizationPk}/usage-statistics/chatbots/">(
       await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&search=beta`),
     );
     expect(found.results.map((r) => r.id)).toEqual([b.id]);
-    const series = await ok<Bucket[]>(
+    const series = await okList<"GET /organizations/{organizationPk}/usage-statistics/chatbots/">(
       await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&includeTime=true&chatbot=${a.id}`),
     );
     expect(series.reduce((n, d) => n + d.messagesCount, 0)).toBe(4);
@@ -179,12 +167,7 @@ describe("daily rollups (organization-wide answers over long ranges)", () => {
       `chatbots/summary/?startDate=2026-05-01&endDate=2026-07-31&timeGranularity=month&timezone=America/New_York`,
     ];
     const read = () =>
-      Promise.all(
-        queries.map(
-          async (q) =>
-            await ok<Record<string, unknown>>(await owner.fetch("GET", `${base(owner.organizationId)}/${q}`)),
-        ),
-      );
+      Promise.all(queries.map(async (q) => await ok(await owner.fetch("GET", `${base(owner.organizationId)}/${q}`))));
     await rollUpDays(env.DB); // the watermark exists
     await rollBackTo(env.DB, utc("2026-01-01T00:00:00Z"));
     const fromHours = await read();
@@ -202,7 +185,7 @@ describe("daily rollups (organization-wide answers over long ranges)", () => {
 describe("GET .../usage-statistics/{members,chatbots}/summary/", () => {
   it.each(PREFIXES)("totals, series, entity counts and the organization's quantities (%s)", async (prefix) => {
     const { owner } = await seeded();
-    const members = await ok<Record<string, unknown> & { total: Counts; results: Bucket[] }>(
+    const members = await ok<"GET /organizations/{organizationPk}/usage-statistics/members/summary/">(
       await owner.fetch("GET", `${base(owner.organizationId)}/members/summary/?${RANGE}`, undefined, { prefix }),
     );
     expect(members).toMatchObject({
@@ -214,7 +197,7 @@ describe("GET .../usage-statistics/{members,chatbots}/summary/", () => {
     });
     expect(members.usageStatistics).toMatchObject({ chatbotsCount: 2 });
     expect(members.results).toHaveLength(30);
-    const chatbots = await ok<Record<string, unknown> & { total: Counts }>(
+    const chatbots = await ok<"GET /organizations/{organizationPk}/usage-statistics/chatbots/summary/">(
       await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/summary/?${RANGE}&timeGranularity=month`),
     );
     expect(chatbots).toMatchObject({
@@ -237,7 +220,7 @@ describe("usage statistics: bad input, 401, 403, 404", () => {
     const owner = await seedOwner();
     for (const p of paths) {
       const res = await owner.fetch("GET", `${base(owner.organizationId)}/${p}?${query}`);
-      const body = (await res.clone().json()) as { errors?: Record<string, string[]> };
+      const body = await problemOf(res.clone());
       await expectError(res, 400);
       expect(Object.keys(body.errors ?? {})).toContain(field);
     }

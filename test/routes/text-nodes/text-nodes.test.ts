@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
+import { pageOf } from "../../support/api";
 
 type Legacy = {
   id: string;
@@ -162,7 +163,7 @@ describe("GET /api/v1/chatbot-text-nodes/ (newer form, page)", () => {
     expect(meta.status, await meta.clone().text()).toBe(200);
     const res = await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}`);
     expect(res.status, await res.clone().text()).toBe(200);
-    const page = (await res.json()) as Page;
+    const page = await pageOf<"GET /chatbot-text-nodes/">(res);
     expect(page).toMatchObject({ count: manual.chunksCount, next: null, previous: null });
     const node = page.results.find((n) => n.text.includes("warranty"))!;
     expect(Object.keys(node).sort()).toEqual(FULL_KEYS);
@@ -190,9 +191,9 @@ describe("GET /api/v1/chatbot-text-nodes/ (newer form, page)", () => {
 
   it("page form with pageSize, and the deprecated chatbotFile", async () => {
     const { owner, long } = await setup();
-    const first = (await (
-      await owner.fetch("GET", `/chatbot-text-nodes/?chatbotFile=${long.id}&pageSize=2`)
-    ).json()) as Page;
+    const first = await pageOf<"GET /chatbot-text-nodes/">(
+      await owner.fetch("GET", `/chatbot-text-nodes/?chatbotFile=${long.id}&pageSize=2`),
+    );
     expect(first.count).toBe(long.chunksCount);
     expect(first.results).toHaveLength(2);
     expect(new URL(first.next!).searchParams.get("page")).toBe("2");
@@ -211,23 +212,23 @@ describe("GET /api/v1/chatbot-text-nodes/ (newer form, page)", () => {
 
   it("highlightedText marks an English and a Chinese query", async () => {
     const { owner, manual, chinese } = await setup();
-    const en = (await (
-      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}&query=Warranty`)
-    ).json()) as Page;
+    const en = await pageOf<"GET /chatbot-text-nodes/">(
+      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}&query=Warranty`),
+    );
     expect(en.count).toBe(1);
     expect(en.results[0].highlightedText).toContain("The <mark>warranty</mark> lasts");
-    const zh = (await (
+    const zh = await pageOf<"GET /chatbot-text-nodes/">(
       await owner.fetch(
         "GET",
         `/chatbot-text-nodes/?knowledgeBaseFile=${chinese.id}&query=${encodeURIComponent("退货")}`,
-      )
-    ).json()) as Page;
+      ),
+    );
     expect(zh.count).toBe(1);
     expect(zh.results[0].highlightedText).toContain("<mark>退货</mark>政策");
     expect(zh.results[0].citationDescription).toBe("退货政策：收到商品后三十天内可以申请退货。");
-    const none = (await (
-      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}&query=zeppelin`)
-    ).json()) as Page;
+    const none = await pageOf<"GET /chatbot-text-nodes/">(
+      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}&query=zeppelin`),
+    );
     expect(none).toMatchObject({ count: 0, results: [] });
   });
 
@@ -241,9 +242,9 @@ describe("GET /api/v1/chatbot-text-nodes/ (newer form, page)", () => {
 describe("GET {api}/chatbot-text-nodes/{id}/", () => {
   it("answers in the form of the prefix", async () => {
     const { owner, manual } = await setup();
-    const page = (await (
-      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}`)
-    ).json()) as Page;
+    const page = await pageOf<"GET /chatbot-text-nodes/">(
+      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${manual.id}`),
+    );
     const id = page.results.find((n) => n.text.includes("warranty"))!.id;
     const older = await legacy(owner, `/chatbot-text-nodes/${id}/`);
     expect(older.status, await older.clone().text()).toBe(200);
@@ -252,7 +253,7 @@ describe("GET {api}/chatbot-text-nodes/{id}/", () => {
     expect(o).toMatchObject({ id, pageNumber: 2, chatbotFile: manual.id });
     const newer = await owner.fetch("GET", `/chatbot-text-nodes/${id}`);
     expect(newer.status, await newer.clone().text()).toBe(200);
-    const n = (await newer.json()) as Full;
+    const n = await pageOf<"GET /chatbot-text-nodes/">(newer);
     expect(Object.keys(n).sort()).toEqual(FULL_KEYS);
     expect(n).toMatchObject({ id, pageStart: 2, knowledgeBaseFile: { id: manual.id } });
   });
@@ -274,9 +275,9 @@ describe("text node access", () => {
   it("404 for another organization's file and node", async () => {
     const { owner, long } = await setup();
     const stranger = await seedOwner("stranger");
-    const page = (await (
-      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&pageSize=1`)
-    ).json()) as Page;
+    const page = await pageOf<"GET /chatbot-text-nodes/">(
+      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&pageSize=1`),
+    );
     await expectError(
       await stranger.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`),
       404,
@@ -291,7 +292,9 @@ describe("text node access", () => {
     const { owner, viewer, long } = await setup();
     const outsider = await seedMember(owner);
     const node = (
-      (await (await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&pageSize=1`)).json()) as Page
+      await pageOf<"GET /chatbot-text-nodes/">(
+        await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&pageSize=1`),
+      )
     ).results[0];
     await expectError(
       await outsider.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`),
@@ -301,7 +304,7 @@ describe("text node access", () => {
     await expectError(await outsider.fetch("GET", `/chatbot-text-nodes/${node.id}/`), 404, "not_found");
     const list = await viewer.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`);
     expect(list.status, await list.clone().text()).toBe(200);
-    expect(((await list.json()) as Page).count).toBe(long.chunksCount);
+    expect((await pageOf<"GET /chatbot-text-nodes/">(list)).count).toBe(long.chunksCount);
     const one = await legacy(viewer, `/chatbot-text-nodes/${node.id}/`);
     expect(one.status, await one.clone().text()).toBe(200);
   });

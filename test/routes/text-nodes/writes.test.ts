@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createKnowledgeBase, ingest } from "../../fixtures/knowledge";
+import { bodyOf } from "../../support/api";
 
-type Node = { id: string; text: string; charactersCount: number };
 type Owner = Awaited<ReturnType<typeof seedOwner>>;
 
 const ARTICLES = [
@@ -21,9 +21,9 @@ async function world() {
   const [refunds, shipping] = await ingest(owner, kb.id, ARTICLES);
   const nodeOf = async (fileId: string) =>
     (
-      (await (await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${fileId}`)).json()) as {
-        results: Node[];
-      }
+      await bodyOf<"GET /chatbot-text-nodes/">(
+        await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${fileId}`),
+      )
     ).results[0];
   return {
     owner,
@@ -38,7 +38,7 @@ async function world() {
 
 const found = async (owner: Owner, kbId: string, query: string, searchMethod: string) => {
   const res = await owner.fetch("POST", `/knowledge-bases/${kbId}/search/`, { query, searchMethod });
-  return ((await res.json()) as { results: { id: string; text: string }[] }).results;
+  return (await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(res)).results;
 };
 
 describe("PATCH /chatbot-text-nodes/{id}/", () => {
@@ -51,7 +51,7 @@ describe("PATCH /chatbot-text-nodes/{id}/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(200);
-    const node = (await res.json()) as Node & Record<string, unknown>;
+    const node = await bodyOf<"PATCH /chatbot-text-nodes/{id}/">(res);
     expect(node).toMatchObject({
       id: refundsNode.id,
       text: "Refunds reach the original card within five working days.",
@@ -62,7 +62,9 @@ describe("PATCH /chatbot-text-nodes/{id}/", () => {
     for (const method of ["keyword", "vector"])
       expect((await found(owner, kb.id, "five working days", method))[0]?.id, method).toBe(refundsNode.id);
     expect((await found(owner, kb.id, "fourteen", "keyword")).map((r) => r.id)).not.toContain(refundsNode.id);
-    const again = (await (await owner.fetch("GET", `/chatbot-text-nodes/${refundsNode.id}/`)).json()) as Node;
+    const again = await bodyOf<"GET /chatbot-text-nodes/{id}/">(
+      await owner.fetch("GET", `/chatbot-text-nodes/${refundsNode.id}/`),
+    );
     expect(again.text).toBe("Refunds reach the original card within five working days.");
   });
 
@@ -97,7 +99,9 @@ describe("PATCH /chatbot-text-nodes/{id}/", () => {
       404,
       "not_found",
     );
-    const unchanged = (await (await owner.fetch("GET", `/chatbot-text-nodes/${refundsNode.id}/`)).json()) as Node;
+    const unchanged = await bodyOf<"GET /chatbot-text-nodes/{id}/">(
+      await owner.fetch("GET", `/chatbot-text-nodes/${refundsNode.id}/`),
+    );
     expect(unchanged.text).toBe(refundsNode.text);
   });
 });
@@ -114,10 +118,9 @@ describe("DELETE /chatbot-text-nodes/{id}/", () => {
         method,
       ).not.toContain(shippingNode.id);
     expect((await owner.fetch("GET", `/chatbot-text-nodes/${shippingNode.id}/`)).status).toBe(404);
-    const file = (await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${shipping.id}/`)).json()) as {
-      chunksCount: number;
-      vectorStorageSize: number;
-    };
+    const file = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/{fileId}/">(
+      await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${shipping.id}/`),
+    );
     expect(file).toMatchObject({ chunksCount: 0, vectorStorageSize: 0 });
   });
 

@@ -4,6 +4,7 @@ import { toolExecutionRecords } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
+import { bodyOf } from "../../support/api";
 
 type Rec = {
   id: string;
@@ -28,7 +29,7 @@ async function world() {
       groups,
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    return (await res.json()) as { id: string; name: string; displayName: string };
+    return await bodyOf<"POST /tools/">(res);
   };
   const member = await seedMember(owner, ["tool.view"]);
   const shared = await mk(unique("shared").replace(/-/g, "_"), [{ id: member.groupId! }]);
@@ -46,7 +47,7 @@ async function world() {
     chatbotId: bot.id,
     chatbotName: bot.name,
     toolId: tool.id,
-    toolName: tool.name,
+    toolName: tool.name!,
     toolDisplayName: tool.displayName,
     toolType: "function",
     conversationId: null,
@@ -119,17 +120,24 @@ describe("tool execution records", () => {
     });
     expect((await owner.fetch("GET", `/tools/${shared.id}/tool-execution-records/${rows[0].id}/`)).status).toBe(200);
     await expectError(await owner.fetch("GET", `/tools/${secret.id}/tool-execution-records/${rows[0].id}/`), 404);
-    const bots = (await (await owner.fetch("GET", "/tool-execution-records/chatbots/")).json()) as { id: string }[];
+    const bots = await bodyOf<"GET /tool-execution-records/chatbots/">(
+      await owner.fetch("GET", "/tool-execution-records/chatbots/"),
+    );
     expect(bots).toEqual([{ id: bot.id, name: bot.name }]);
-    const toolOptions = (await (await owner.fetch("GET", "/tool-execution-records/tools/")).json()) as { id: string }[];
+    const toolOptions = await bodyOf<"GET /tool-execution-records/tools/">(
+      await owner.fetch("GET", "/tool-execution-records/tools/"),
+    );
     expect(toolOptions.map((t) => t.id).sort()).toEqual([shared.id, secret.id].sort());
-    const scoped = (await (await owner.fetch("GET", `/tools/${shared.id}/tool-execution-records/tools/`)).json()) as {
-      id: string;
-    }[];
+    const scoped = await bodyOf<"GET /tools/{toolPk}/tool-execution-records/tools/">(
+      await owner.fetch("GET", `/tools/${shared.id}/tool-execution-records/tools/`),
+    );
     expect(scoped.map((t) => t.id)).toEqual([shared.id]);
     expect(
-      ((await (await owner.fetch("GET", `/tools/${shared.id}/tool-execution-records/chatbots/`)).json()) as unknown[])
-        .length,
+      (
+        await bodyOf<"GET /tools/{toolPk}/tool-execution-records/chatbots/">(
+          await owner.fetch("GET", `/tools/${shared.id}/tool-execution-records/chatbots/`),
+        )
+      ).length,
     ).toBe(1);
   });
 
@@ -140,7 +148,9 @@ describe("tool execution records", () => {
     expect(page.results.every((r) => r.tool.id === shared.id)).toBe(true);
     await expectError(await member.fetch("GET", `/tool-execution-records/${rows[2].id}/`), 404);
     await expectError(await member.fetch("GET", `/tools/${secret.id}/tool-execution-records/`), 404);
-    const tools = (await (await member.fetch("GET", "/tool-execution-records/tools/")).json()) as { id: string }[];
+    const tools = await bodyOf<"GET /tool-execution-records/tools/">(
+      await member.fetch("GET", "/tool-execution-records/tools/"),
+    );
     expect(tools.map((t) => t.id)).toEqual([shared.id]);
   });
 

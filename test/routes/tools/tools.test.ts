@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { tools } from "../../../src/db/schema";
 import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
 import { weatherToolBody } from "../../fixtures/tools";
+import { bodyOf } from "../../support/api";
 
 const apiToolBody = (overrides: Record<string, unknown> = {}) =>
   weatherToolBody({ name: unique("get_weather").replace(/[^A-Za-z0-9_-]/g, "_"), ...overrides });
@@ -39,7 +40,7 @@ describe("tools CRUD", () => {
       for (const prefix of PREFIXES) {
         const created = await owner.fetch("POST", "/tools/", body(), { prefix });
         expect(created.status, await created.clone().text()).toBe(201);
-        const tool = (await created.json()) as Record<string, unknown>;
+        const tool = await bodyOf<"POST /tools/">(created);
         expect(tool).toMatchObject({
           toolType: type,
           organization: owner.organizationId,
@@ -51,7 +52,7 @@ describe("tools CRUD", () => {
         expect(got.status).toBe(200);
         const patched = await owner.fetch("PATCH", `/tools/${tool.id}/`, { description: "changed" }, { prefix });
         expect(patched.status, await patched.clone().text()).toBe(200);
-        expect(((await patched.json()) as { description: string }).description).toBe("changed");
+        expect((await bodyOf<"PATCH /tools/{id}/">(patched)).description).toBe("changed");
         const put = await owner.fetch(
           "PUT",
           `/tools/${tool.id}/`,
@@ -69,8 +70,7 @@ describe("tools CRUD", () => {
   it("lists with filters: desktop tools only for clientPlatform=desktop, toolType, isGlobal", async () => {
     const owner = await seedOwner();
     for (const body of Object.values(BODIES)) expect((await owner.fetch("POST", "/tools/", body())).status).toBe(201);
-    const list = async (q: string) =>
-      (await (await owner.fetch("GET", `/tools/${q}`)).json()) as { count: number; results: { toolType: string }[] };
+    const list = async (q: string) => await bodyOf<"GET /tools/">(await owner.fetch("GET", `/tools/${q}`));
     const plain = await list("");
     expect(plain.count).toBe(5);
     expect(plain.results.some((t) => t.toolType === "desktop")).toBe(false);
@@ -153,13 +153,13 @@ describe("tools CRUD", () => {
     await expectError(await manager.fetch("POST", "/tools/", apiToolBody()), 400);
     const mine = await manager.fetch("POST", "/tools/", { ...apiToolBody(), groups: [{ id: manager.groupId }] });
     expect(mine.status, await mine.clone().text()).toBe(201);
-    const mineTool = (await mine.json()) as { id: string };
+    const mineTool = await bodyOf<"POST /tools/">(mine);
     // The owner's tool without groups is invisible to members.
-    const hidden = (await (await owner.fetch("POST", "/tools/", apiToolBody())).json()) as { id: string };
+    const hidden = await bodyOf<"POST /tools/">(await owner.fetch("POST", "/tools/", apiToolBody()));
     await expectError(await manager.fetch("GET", `/tools/${hidden.id}/`), 404);
     await expectError(await manager.fetch("PATCH", `/tools/${hidden.id}/`, { description: "x" }), 404);
     await expectError(await viewer.fetch("GET", `/tools/${mineTool.id}/`), 404);
-    const listed = (await (await manager.fetch("GET", "/tools/")).json()) as { results: { id: string }[] };
+    const listed = await bodyOf<"GET /tools/">(await manager.fetch("GET", "/tools/"));
     expect(listed.results.map((t) => t.id)).toEqual([mineTool.id]);
     // Another group of the organization that the manager is not in: 403.
     const otherMember = await seedMember(owner, ["chatbot.view"]);
@@ -174,7 +174,7 @@ describe("tools CRUD", () => {
   it("404 for another organization's tool, and for unknown or malformed ids", async () => {
     const owner = await seedOwner();
     const other = await seedOwner();
-    const tool = (await (await other.fetch("POST", "/tools/", apiToolBody())).json()) as { id: string };
+    const tool = await bodyOf<"POST /tools/">(await other.fetch("POST", "/tools/", apiToolBody()));
     for (const method of ["GET", "PUT", "PATCH", "DELETE"]) {
       const body = method === "PUT" ? apiToolBody() : method === "PATCH" ? { description: "x" } : undefined;
       await expectError(await owner.fetch(method, `/tools/${tool.id}/`, body), 404, "not_found");
@@ -190,11 +190,11 @@ describe("tools CRUD", () => {
     await expectError(await owner.fetch("POST", "/tools/", { ...apiToolBody(), isGlobal: true }), 403);
     const created = await staff.fetch("POST", "/tools/", { ...apiToolBody(), isGlobal: true });
     expect(created.status, await created.clone().text()).toBe(201);
-    const tool = (await created.json()) as { id: string; isGlobal: boolean; organization: string | null };
+    const tool = await bodyOf<"POST /tools/">(created);
     expect(tool).toMatchObject({ isGlobal: true, organization: null });
-    const seen = (await (await owner.fetch("GET", `/tools/${tool.id}/`)).json()) as { canUpdate: boolean };
+    const seen = await bodyOf<"GET /tools/{id}/">(await owner.fetch("GET", `/tools/${tool.id}/`));
     expect(seen.canUpdate).toBe(false);
-    const globals = (await (await owner.fetch("GET", "/tools/?isGlobal=true")).json()) as { results: { id: string }[] };
+    const globals = await bodyOf<"GET /tools/">(await owner.fetch("GET", "/tools/?isGlobal=true"));
     expect(globals.results.some((t) => t.id === tool.id)).toBe(true);
     await expectError(await owner.fetch("PATCH", `/tools/${tool.id}/`, { description: "x" }), 403);
     await expectError(await owner.fetch("DELETE", `/tools/${tool.id}/`), 403);
@@ -204,11 +204,8 @@ describe("tools CRUD", () => {
   it("assistants take tools: [{id}] on create and update, and show them", async () => {
     const owner = await seedOwner();
     const other = await seedOwner();
-    const tool = (await (await owner.fetch("POST", "/tools/", apiToolBody())).json()) as {
-      id: string;
-      displayName: string;
-    };
-    const foreign = (await (await other.fetch("POST", "/tools/", apiToolBody())).json()) as { id: string };
+    const tool = await bodyOf<"POST /tools/">(await owner.fetch("POST", "/tools/", apiToolBody()));
+    const foreign = await bodyOf<"POST /tools/">(await other.fetch("POST", "/tools/", apiToolBody()));
     const res = await owner.fetch("POST", "/chatbots/", {
       name: unique("bot"),
       largeLanguageModel: "00000000-0000-7000-8000-000000000001",
@@ -216,12 +213,12 @@ describe("tools CRUD", () => {
       tools: [{ id: tool.id }],
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    const bot = (await res.json()) as { id: string; tools: { id: string; name: string }[] };
+    const bot = await bodyOf<"POST /chatbots/">(res);
     expect(bot.tools).toEqual([{ id: tool.id, name: tool.displayName }]);
     await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { tools: [{ id: foreign.id }] }), 400);
-    const cleared = (await (await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { tools: [] })).json()) as {
-      tools: unknown[];
-    };
+    const cleared = await bodyOf<"PATCH /chatbots/{id}/">(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { tools: [] }),
+    );
     expect(cleared.tools).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedOwner } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 describe("users/current", () => {
   it.each(PREFIXES)("GET returns the key's user under %s, with or without the trailing slash", async (prefix) => {
@@ -49,7 +50,7 @@ describe("users/current", () => {
       "invalid",
     );
     expect(Object.keys(body.errors!)).toEqual(expect.arrayContaining(["name", "email"]));
-    const after = (await (await owner.fetch("GET", "/users/current/")).json()) as { email: string };
+    const after = await bodyOf<"GET /users/current/">(await owner.fetch("GET", "/users/current/"));
     expect(after.email).toBe(owner.email);
   });
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { webChats } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner, unique } from "../../harness";
 import { createInbox, seedBareWebInbox } from "../inboxes/fixtures";
-import type { WebChatRecord } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const chatsOf = (inboxId: string) => db().select().from(webChats).where(eq(webChats.inboxId, inboxId));
 
@@ -24,7 +24,7 @@ describe("POST /web-chats/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
-    const chat = (await res.json()) as WebChatRecord;
+    const chat = await bodyOf<"POST /web-chats/">(res);
     expect(chat).toMatchObject({
       name: inbox.name,
       displayGreeting: "Hi",
@@ -33,7 +33,7 @@ describe("POST /web-chats/", () => {
       inbox,
     });
     expect(chat.customDomain).toMatchObject({ domain: host, status: "pending" });
-    const listed = (await (await owner.fetch("GET", `/inboxes/${inbox.id}/`)).json()) as { channel: unknown };
+    const listed = await bodyOf<"GET /inboxes/{id}/">(await owner.fetch("GET", `/inboxes/${inbox.id}/`));
     expect(listed.channel).toEqual({ id: chat.id, name: chat.name });
   });
 

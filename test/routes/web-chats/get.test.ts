@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createInbox } from "../inboxes/fixtures";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
+import { bodyOf } from "../../support/api";
 
 const FLAGS_OFF = [
   "enableFileUpload",
@@ -14,7 +15,7 @@ const FLAGS_OFF = [
   "enableDownloadCitations",
   "enableDisplayChatbotAvatar",
   "enableDisplayChatbotName",
-];
+] as const;
 
 describe("GET /web-chats/{id}/", () => {
   it.each(PREFIXES)("returns every field of the spec with its default (%s)", async (prefix) => {
@@ -22,7 +23,7 @@ describe("GET /web-chats/{id}/", () => {
     const inbox = await createInbox(owner, { name: "Site" });
     const res = await owner.fetch("GET", `/web-chats/${inbox.channel!.id}/`, undefined, { prefix });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as Record<string, unknown>;
+    const body = await bodyOf<"GET /web-chats/{id}/">(res);
     expect(body).toMatchObject({
       id: inbox.channel!.id,
       name: "Site",
@@ -53,7 +54,7 @@ describe("GET /web-chats/{id}/", () => {
     await env.DB.prepare("UPDATE web_chats SET settings = json_remove(settings, '$.enableAnonymous') WHERE id = ?")
       .bind(id)
       .run();
-    const body = (await (await owner.fetch("GET", `/web-chats/${id}/`)).json()) as Record<string, unknown>;
+    const body = await bodyOf<"GET /web-chats/{id}/">(await owner.fetch("GET", `/web-chats/${id}/`));
     expect(body.enableAnonymous).toBe(false);
     // The widget asks such a visitor who they are (400), as before.
     await expectError(await client().post(pub(id, "session/"), {}), 400, "invalid");

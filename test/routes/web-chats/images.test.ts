@@ -6,7 +6,8 @@ import { uploads } from "../../../src/db/schema";
 import { PREFIXES, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { PNG, postForm, presign } from "../attachments/support";
 import { createInbox, seedBareWebInbox } from "../inboxes/fixtures";
-import { storedWebChat, type WebChatRecord } from "./fixtures";
+import { storedWebChat } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 /** The three steps of the API's upload flow, up to the key a web chat write takes. */
 async function uploadImage(actor: Actor, fieldName: string, filename = "avatar.png", bytes = PNG) {
@@ -29,13 +30,13 @@ describe("web chat images through the upload flow", () => {
       const logo = await uploadImage(owner, "logo", "logo.png");
       const res = await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar, logo }, { prefix });
       expect(res.status, await res.clone().text()).toBe(200);
-      const chat = (await res.json()) as WebChatRecord & { avatar: string; logo: string };
+      const chat = await bodyOf<"PATCH /web-chats/{id}/">(res);
       expect(chat.avatar).toMatch(
         new RegExp(`^http://localhost/api/v1/files/public/web-chats/${id}/[0-9a-f-]{36}-avatar\\.png$`),
       );
       expect(chat.logo).toMatch(/-logo\.png$/);
       // Served without a key (the widget's visitors are anonymous), with the image's type.
-      const got = await SELF.fetch(chat.avatar);
+      const got = await SELF.fetch(chat.avatar!);
       expect(got.status).toBe(200);
       expect(got.headers.get("Content-Type")).toBe("image/png");
       expect(new Uint8Array(await got.arrayBuffer())).toEqual(PNG);
@@ -43,9 +44,9 @@ describe("web chat images through the upload flow", () => {
       expect(await uploadRow(avatar)).toBeUndefined();
       expect(await env.FILES.head(avatar)).toBeNull();
       // Saving the record again (as the designer does, whole) keeps the stored URLs.
-      const again = (await (
-        await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: chat.avatar, logo: chat.logo })
-      ).json()) as typeof chat;
+      const again = await bodyOf<"PATCH /web-chats/{id}/">(
+        await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: chat.avatar, logo: chat.logo }),
+      );
       expect([again.avatar, again.logo]).toEqual([chat.avatar, chat.logo]);
     },
   );
@@ -57,32 +58,32 @@ describe("web chat images through the upload flow", () => {
     const published = async () =>
       (await env.FILES.list({ prefix: `public/web-chats/${id}/` })).objects.map((o) => o.key).sort();
     const objectOf = (url: string) => `public/${url.slice(url.indexOf("web-chats/"))}`;
-    const first = (await (
-      await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: await uploadImage(owner, "avatar") })
-    ).json()) as { avatar: string };
+    const first = await bodyOf<"PATCH /web-chats/{id}/">(
+      await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: await uploadImage(owner, "avatar") }),
+    );
     // The logo shows the avatar's file too: replacing the avatar keeps that file.
     await owner.fetch("PATCH", `/web-chats/${id}/`, { logo: first.avatar });
-    const second = (await (
-      await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: await uploadImage(owner, "avatar", "new.png") })
-    ).json()) as { avatar: string; logo: string };
+    const second = await bodyOf<"PATCH /web-chats/{id}/">(
+      await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: await uploadImage(owner, "avatar", "new.png") }),
+    );
     expect(second.logo).toBe(first.avatar);
-    expect(await published()).toEqual([objectOf(first.avatar), objectOf(second.avatar)].sort());
+    expect(await published()).toEqual([objectOf(first.avatar!), objectOf(second.avatar!)].sort());
     // Cleared, the logo's (the first avatar's) file goes; the new avatar stays.
     const res = await owner.fetch("PATCH", `/web-chats/${id}/`, { logo: null });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await published()).toEqual([objectOf(second.avatar)]);
+    expect(await published()).toEqual([objectOf(second.avatar!)]);
     // An image of another web chat, given by URL and then replaced, is not this one's to remove.
     const other = await createInbox(owner);
-    const theirs = (await (
-      await owner.fetch("PATCH", `/web-chats/${other.channel!.id}/`, { avatar: await uploadImage(owner, "avatar") })
-    ).json()) as { avatar: string };
+    const theirs = await bodyOf<"PATCH /web-chats/{id}/">(
+      await owner.fetch("PATCH", `/web-chats/${other.channel!.id}/`, { avatar: await uploadImage(owner, "avatar") }),
+    );
     await owner.fetch("PATCH", `/web-chats/${id}/`, { logo: theirs.avatar });
     await owner.fetch("PATCH", `/web-chats/${id}/`, { logo: null });
-    expect((await SELF.fetch(theirs.avatar)).status).toBe(200);
+    expect((await SELF.fetch(theirs.avatar!)).status).toBe(200);
     // Deleting an inbox removes its web chat's files.
     expect((await owner.fetch("DELETE", `/inboxes/${inbox.id}/`)).status).toBe(204);
     expect(await published()).toEqual([]);
-    expect((await SELF.fetch(theirs.avatar)).status).toBe(200);
+    expect((await SELF.fetch(theirs.avatar!)).status).toBe(200);
   });
 
   it("POST /web-chats/ takes an uploaded avatar too", async () => {
@@ -91,7 +92,7 @@ describe("web chat images through the upload flow", () => {
     const avatar = await uploadImage(owner, "avatar");
     const res = await owner.fetch("POST", "/web-chats/", { inbox: { id: inbox.id }, avatar });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(((await res.json()) as { avatar: string }).avatar).toContain("/api/v1/files/public/web-chats/");
+    expect((await bodyOf<"POST /web-chats/">(res)).avatar).toContain("/api/v1/files/public/web-chats/");
   });
 
   it("400 at the field for a key that is not a web-chat upload of this field or organization; nothing written", async () => {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createInbox } from "../inboxes/fixtures";
-import type { WebChatRecord } from "./fixtures";
-
-type Page = { count: number; next: string | null; previous: string | null; results: WebChatRecord[] };
+import { bodyOf } from "../../support/api";
 
 describe("GET /web-chats/", () => {
   it.each(PREFIXES)("lists the organization's web chats, filtered by inbox (%s)", async (prefix) => {
@@ -13,7 +11,7 @@ describe("GET /web-chats/", () => {
     await createInbox(owner, { channelType: "line" });
     await createInbox(await seedOwner());
     const list = async (query = "") =>
-      (await (await owner.fetch("GET", `/web-chats/${query}`, undefined, { prefix })).json()) as Page;
+      await bodyOf<"GET /web-chats/">(await owner.fetch("GET", `/web-chats/${query}`, undefined, { prefix }));
     const all = await list();
     expect(all.count).toBe(2);
     expect(all.results.map((w) => w.id).sort()).toEqual([a.channel!.id, b.channel!.id].sort());

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createInbox } from "../inboxes/fixtures";
-import { storedWebChat, type WebChatRecord } from "./fixtures";
+import { storedWebChat } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 describe("PATCH /web-chats/{id}/", () => {
   it.each(PREFIXES)("changes only the given fields; themes merge key by key (%s)", async (prefix) => {
@@ -20,7 +21,7 @@ describe("PATCH /web-chats/{id}/", () => {
       isActive: false,
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    const chat = (await res.json()) as WebChatRecord;
+    const chat = await bodyOf<"PATCH /web-chats/{id}/">(res);
     expect(chat.theme).toEqual({ navbarTextColor: "#333" });
     expect(chat.darkTheme).toEqual({ chatbotMessageBackgroundShadowEnabled: true });
     expect(chat).toMatchObject({
@@ -37,7 +38,9 @@ describe("PATCH /web-chats/{id}/", () => {
     const inbox = await createInbox(owner);
     const path = `/web-chats/${inbox.channel!.id}/`;
     await owner.fetch("PATCH", path, { logo: "https://cdn.example.com/l.png", backUrl: "/home" });
-    const chat = (await (await owner.fetch("PATCH", path, { logo: null, customDomain: null })).json()) as WebChatRecord;
+    const chat = await bodyOf<"PATCH /web-chats/{id}/">(
+      await owner.fetch("PATCH", path, { logo: null, customDomain: null }),
+    );
     expect(chat).toMatchObject({ logo: null, backUrl: "/home", customDomain: null });
   });
 

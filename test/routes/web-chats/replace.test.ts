@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner, unique } from "../../harness";
 import { createInbox } from "../inboxes/fixtures";
-import { fullBody, storedWebChat, type WebChatRecord } from "./fixtures";
+import { fullBody, storedWebChat } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 describe("PUT /web-chats/{id}/", () => {
   it.each(PREFIXES)("replaces the settings; themes are replaced whole (%s)", async (prefix) => {
@@ -17,7 +18,7 @@ describe("PUT /web-chats/{id}/", () => {
     });
     const res = await owner.fetch("PUT", `/web-chats/${id}/`, body, { prefix });
     expect(res.status, await res.clone().text()).toBe(200);
-    const chat = (await res.json()) as WebChatRecord;
+    const chat = await bodyOf<"PUT /web-chats/{id}/">(res);
     expect(chat).toMatchObject({
       name: "Help desk",
       enableSpeech: true,
@@ -68,12 +69,12 @@ describe("PUT /web-chats/{id}/", () => {
     const a = await createInbox(owner);
     const b = await createInbox(stranger);
     const domain = `${unique("taken")}.example.com`;
-    const first = (await (
-      await owner.fetch("PUT", `/web-chats/${a.channel!.id}/`, fullBody(a.id, { customDomain: { domain } }))
-    ).json()) as WebChatRecord;
-    const again = (await (
-      await owner.fetch("PUT", `/web-chats/${a.channel!.id}/`, fullBody(a.id, { customDomain: { domain } }))
-    ).json()) as WebChatRecord;
+    const first = await bodyOf<"PUT /web-chats/{id}/">(
+      await owner.fetch("PUT", `/web-chats/${a.channel!.id}/`, fullBody(a.id, { customDomain: { domain } })),
+    );
+    const again = await bodyOf<"PUT /web-chats/{id}/">(
+      await owner.fetch("PUT", `/web-chats/${a.channel!.id}/`, fullBody(a.id, { customDomain: { domain } })),
+    );
     expect(again.customDomain).toEqual(first.customDomain);
     await expectError(
       await stranger.fetch("PUT", `/web-chats/${b.channel!.id}/`, fullBody(b.id, { customDomain: { domain } })),

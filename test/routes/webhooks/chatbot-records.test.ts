@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
-import { at, createWebhook, insertDelivery, seedConversation, type DeliveryRecord, type Page } from "./fixtures";
+import { at, createWebhook, insertDelivery, seedConversation } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const botRecordsPath = (chatbotId: string, recordId?: string) =>
   `/chatbots/${chatbotId}/webhook-records/${recordId ? `${recordId}/` : ""}`;
@@ -68,7 +69,7 @@ describe("GET /chatbots/{chatbotPk}/webhook-records/", () => {
       const list = async (query = "") => {
         const res = await owner.fetch("GET", `${botRecordsPath(bot.id)}${query}`, undefined, { prefix });
         expect(res.status, await res.clone().text()).toBe(200);
-        return (await res.json()) as Page<DeliveryRecord>;
+        return await bodyOf<"GET /chatbots/{chatbotPk}/webhook-records/">(res);
       };
       const all = await list();
       expect(all.count).toBe(4);
@@ -124,7 +125,9 @@ describe("GET /chatbots/{chatbotPk}/webhook-records/", () => {
       webhookId: hook.id,
       messageId: own.messageIds[1],
     });
-    const page = (await (await manager.fetch("GET", botRecordsPath(own.bot.id))).json()) as Page<DeliveryRecord>;
+    const page = await bodyOf<"GET /chatbots/{chatbotPk}/webhook-records/">(
+      await manager.fetch("GET", botRecordsPath(own.bot.id)),
+    );
     expect(page.results.map((r) => r.id)).toEqual([record]);
   });
 

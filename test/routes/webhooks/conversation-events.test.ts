@@ -8,9 +8,8 @@ import {
   storedWebhooks,
   webhooksOfTwoOrganizations,
   webhooksPath,
-  type Page,
-  type WebhookRecord,
 } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 // Fails without a message (a filter on none); a template printing `message.content | tojson` would render null instead.
 const MESSAGES_ONLY_TEMPLATE = '{"text": {{ message.content | upper | tojson }}}';
@@ -32,15 +31,15 @@ describe("webhooks' conversationEvents (lifecycle events, CONTRACT section 18)",
         { prefix },
       );
       expect(res.status, await res.clone().text()).toBe(201);
-      const opted = (await res.json()) as WebhookRecord;
+      const opted = await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(res);
       expect(opted).toMatchObject({ direction: "incoming", conversationEvents: true });
       expect((await storedWebhook(opted.id)).conversationEvents).toBe(true);
       expect(
         await (await owner.fetch("GET", webhooksPath(inbox.id, opted.id), undefined, { prefix })).json(),
       ).toMatchObject({ conversationEvents: true });
-      const list = (await (
-        await owner.fetch("GET", webhooksPath(inbox.id), undefined, { prefix })
-      ).json()) as Page<WebhookRecord>;
+      const list = await bodyOf<"GET /inboxes/{inboxId}/webhooks/">(
+        await owner.fetch("GET", webhooksPath(inbox.id), undefined, { prefix }),
+      );
       expect(Object.fromEntries(list.results.map((w) => [w.id, w.conversationEvents]))).toEqual({
         [plain.id]: false,
         [opted.id]: true,

@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner, waitFor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { createWebhook, storedWebhooks, webhooksPath, type DeliveryRecord, type Page } from "./fixtures";
+import { createWebhook, storedWebhooks, webhooksPath } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 /** `.invalid` never resolves (RFC 6761). */
 const UNRESOLVABLE = "http://no-such-host.invalid/hook";
@@ -21,9 +22,9 @@ describe("webhook delivery errors", () => {
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello!" } });
     expect(res.status, await res.clone().text()).toBe(200);
     const failures = async (hookId: string) => {
-      const page = (await (
-        await owner.fetch("GET", `${webhooksPath(inbox, hookId)}records/?status=failure`)
-      ).json()) as Page<DeliveryRecord>;
+      const page = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/records/">(
+        await owner.fetch("GET", `${webhooksPath(inbox, hookId)}records/?status=failure`),
+      );
       return page.results;
     };
     const [nowhere] = await waitFor(

@@ -8,6 +8,7 @@ import { createChatbot, type ChatbotRecord } from "../../fixtures/chatbots";
 
 export type { WebhookRecord } from "../../../src/services/records/webhooks";
 import type { WebhookRecord } from "../../../src/services/records/webhooks";
+import { bodyOf } from "../../support/api";
 
 export type { WebhookDeliveryRecord as DeliveryRecord } from "../../../src/services/records/webhook-deliveries";
 
@@ -78,7 +79,7 @@ export async function seedConversation(
       message: { content: `question ${i}` },
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    conversation = ((await res.json()) as { conversationId: string }).conversationId;
+    conversation = (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
   }
   const rows = await db()
     .select({ id: messages.id })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createInbox, createWebhook, webhooksPath, type Page, type WebhookRecord } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 describe("GET /inboxes/{inboxId}/webhooks/", () => {
   it.each(PREFIXES)("lists the inbox's webhooks, newest first, without secrets (%s)", async (prefix) => {
@@ -17,9 +18,9 @@ describe("GET /inboxes/{inboxId}/webhooks/", () => {
     const page = JSON.parse(text) as Page<WebhookRecord>;
     expect(page).toMatchObject({ count: 2, next: null, previous: null });
     expect(page.results).toEqual([second, first]);
-    const incoming = (await (
-      await owner.fetch("GET", `${webhooksPath(inbox.id)}?direction=incoming`, undefined, { prefix })
-    ).json()) as Page<WebhookRecord>;
+    const incoming = await bodyOf<"GET /inboxes/{inboxId}/webhooks/">(
+      await owner.fetch("GET", `${webhooksPath(inbox.id)}?direction=incoming`, undefined, { prefix }),
+    );
     expect(incoming.results.map((w) => w.id)).toEqual([second.id]);
   });
 
@@ -27,9 +28,9 @@ describe("GET /inboxes/{inboxId}/webhooks/", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     for (let i = 0; i < 3; i++) await createWebhook(owner, inbox.id);
-    const page = (await (
-      await owner.fetch("GET", `${webhooksPath(inbox.id)}?page_size=2&page=2`)
-    ).json()) as Page<WebhookRecord>;
+    const page = await bodyOf<"GET /inboxes/{inboxId}/webhooks/">(
+      await owner.fetch("GET", `${webhooksPath(inbox.id)}?page_size=2&page=2`),
+    );
     expect(page).toMatchObject({ count: 3, next: null });
     expect(page.results).toHaveLength(1);
     await expectError(await owner.fetch("GET", `${webhooksPath(inbox.id)}?pageSize=2&page=3`), 404, "not_found");

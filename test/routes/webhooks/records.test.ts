@@ -22,6 +22,7 @@ import {
   type DeliveryRecord,
   type Page,
 } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const recordsPath = (inboxId: string, webhookId: string, recordId?: string) =>
   `${webhooksPath(inboxId, webhookId)}records/${recordId ? `${recordId}/` : ""}`;
@@ -90,7 +91,7 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
     const list = async (query = "") => {
       const res = await owner.fetch("GET", `${recordsPath(inboxId, hook.id)}${query}`, undefined, { prefix });
       expect(res.status, await res.clone().text()).toBe(200);
-      return (await res.json()) as Page<DeliveryRecord>;
+      return await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/records/">(res);
     };
     const all = await list();
     expect(all.count).toBe(4);
@@ -168,7 +169,11 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
     await expectError(await member.fetch("GET", recordsPath(inboxId, hook.id)), 403, "permission_denied");
     const manager = await seedMember(owner, ["webhook.manage"]);
     expect(
-      ((await (await manager.fetch("GET", recordsPath(inboxId, hook.id))).json()) as Page<DeliveryRecord>).count,
+      (
+        await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/records/">(
+          await manager.fetch("GET", recordsPath(inboxId, hook.id)),
+        )
+      ).count,
     ).toBe(4);
   });
 
@@ -199,7 +204,7 @@ describe("webhook records of a real delivery", () => {
       message: { content: "Opening hours?" },
     });
     expect(reply.status, await reply.clone().text()).toBe(200);
-    const { message } = (await reply.json()) as { message: { id: string } };
+    const { message } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(reply);
 
     const list = () =>
       owner.fetch("GET", recordsPath(inboxId, hook.id)).then((r) => r.json() as Promise<Page<DeliveryRecord>>);
@@ -255,7 +260,9 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/", () =
   it.each(PREFIXES)("returns one record (%s)", async (prefix) => {
     const owner = await seedOwner();
     const { inboxId, hook, records } = await seedRecords(owner);
-    const list = (await (await owner.fetch("GET", recordsPath(inboxId, hook.id))).json()) as Page<DeliveryRecord>;
+    const list = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/records/">(
+      await owner.fetch("GET", recordsPath(inboxId, hook.id)),
+    );
     const res = await owner.fetch("GET", recordsPath(inboxId, hook.id, records[1]), undefined, { prefix });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(list.results.find((r) => r.id === records[1]));

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
 import { at, createWebhook, insertDelivery, seedConversation, webhooksPath } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const redeliverFailedPath = (inboxId: string, webhookId: string) =>
   `${webhooksPath(inboxId, webhookId)}redeliver-failed/`;
@@ -89,7 +90,7 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", () =>
     for (const since of ["2026-01-12", "2026-01-12T00:00:00Z", "2026-01-12T08:00:00+08:00", String(day12)]) {
       const res = await owner.fetch("POST", redeliverFailedPath(inboxId, hook.id), { since });
       expect(res.status, since).toBe(202);
-      const body = (await res.json()) as { count: number; since: string };
+      const body = await bodyOf<"POST /inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/">(res);
       expect(body.since).toBe(String(day12));
       // The first call takes the one event; later ones find its attempt pending, or already successful.
       if (since === "2026-01-12") expect(body.count).toBe(1);

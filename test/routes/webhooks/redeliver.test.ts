@@ -3,14 +3,8 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
-import {
-  createWebhook,
-  insertDelivery,
-  seedConversation,
-  storedDelivery,
-  webhooksPath,
-  type DeliveryRecord,
-} from "./fixtures";
+import { createWebhook, insertDelivery, seedConversation, storedDelivery, webhooksPath } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const redeliverPath = (inboxId: string, webhookId: string, recordId: string) =>
   `${webhooksPath(inboxId, webhookId)}records/${recordId}/redeliver/`;
@@ -43,7 +37,7 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeli
       const before = await storedDelivery(failure);
       const res = await owner.fetch("POST", redeliverPath(inboxId, hook.id, failure), undefined, { prefix });
       expect(res.status, await res.clone().text()).toBe(202);
-      const record = (await res.json()) as DeliveryRecord;
+      const record = await bodyOf<"POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeliver/">(res);
       expect(record).toMatchObject({
         message: messageIds[0],
         eventId: messageIds[0],

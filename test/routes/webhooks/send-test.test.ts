@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { webhookDeliveries, webhooks } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, unique } from "../../harness";
 import { createInbox, createWebhook, storedWebhook, webhooksPath, webhooksOfTwoOrganizations } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const sendTestPath = (inboxId: string, webhookId: string) => `${webhooksPath(inboxId, webhookId)}send-test/`;
 type Received = { method: string; headers: Record<string, string>; body: string };
@@ -27,7 +28,7 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
       });
       const res = await owner.fetch("POST", sendTestPath(inbox.id, hook.id), undefined, { prefix });
       expect(res.status, await res.clone().text()).toBe(200);
-      const result = (await res.json()) as Record<string, unknown>;
+      const result = await bodyOf<"POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/">(res);
       expect(result).toMatchObject({ ok: true, statusCode: 200, response: '{"message":"ok"}', error: null });
       expect(typeof result.durationMs).toBe("number");
       const [sent] = await received(path);
@@ -45,7 +46,9 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
         metadata: { test: true },
       });
       // Each test is a new event, so receivers deduplicating by id take every one.
-      const again = (await (await owner.fetch("POST", sendTestPath(inbox.id, hook.id))).json()) as { eventId: string };
+      const again = await bodyOf<"POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/">(
+        await owner.fetch("POST", sendTestPath(inbox.id, hook.id)),
+      );
       expect(again.eventId).not.toBe(result.eventId);
       expect(await deliveriesOf(hook.id)).toEqual([]);
     },
@@ -58,10 +61,9 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
       url: `${env.TEST_RECEIVER_URL}/fail/test-send`,
       direction: "incoming",
     });
-    const result = (await (await owner.fetch("POST", sendTestPath(inbox.id, hook.id))).json()) as Record<
-      string,
-      unknown
-    >;
+    const result = await bodyOf<"POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/">(
+      await owner.fetch("POST", sendTestPath(inbox.id, hook.id)),
+    );
     expect(result).toMatchObject({ ok: false, statusCode: 500, error: "The receiver answered 500." });
     expect(JSON.parse(result.requestBody as string)).toMatchObject({ type: "incoming", sender: { type: "contact" } });
     expect((await storedWebhook(hook.id)).failingSince).toBeNull();
@@ -81,10 +83,9 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
     });
     // A stored URL the rules now refuse (the allow-list changed since it was saved).
     await db().update(webhooks).set({ url: "http://10.0.0.1/hook" }).where(eq(webhooks.id, hook.id));
-    const refused = (await (await owner.fetch("POST", sendTestPath(inbox.id, hook.id))).json()) as Record<
-      string,
-      unknown
-    >;
+    const refused = await bodyOf<"POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/">(
+      await owner.fetch("POST", sendTestPath(inbox.id, hook.id)),
+    );
     expect(refused).toMatchObject({ ok: false, statusCode: null, response: null });
     expect(refused.error).toMatch(/^URL refused: /);
   });

@@ -9,10 +9,10 @@ import {
   createInbox,
   createWebhook,
   storedWebhook,
-  webhooksPath,
-  type WebhookRecord,
   webhooksOfTwoOrganizations,
+  webhooksPath,
 } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}}';
 
@@ -50,7 +50,9 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id, { secretToken: "first-secret-value" });
     const path = webhooksPath(inbox.id, hook.id);
-    const renamed = (await (await owner.fetch("PATCH", path, { name: "Only name" })).json()) as WebhookRecord;
+    const renamed = await bodyOf<"PATCH /inboxes/{inboxId}/webhooks/{webhookId}/">(
+      await owner.fetch("PATCH", path, { name: "Only name" }),
+    );
     expect(renamed).toMatchObject({ ...hook, name: "Only name", updatedAt: renamed.updatedAt });
 
     const rotated = await owner.fetch("PATCH", path, { secretToken: "second-secret-value" });
@@ -61,9 +63,9 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
       "second-secret-value",
     );
 
-    const removed = (await (
-      await owner.fetch("PATCH", path, { secret_token: null, headers: { "X-B": "2" } })
-    ).json()) as WebhookRecord;
+    const removed = await bodyOf<"PATCH /inboxes/{inboxId}/webhooks/{webhookId}/">(
+      await owner.fetch("PATCH", path, { secret_token: null, headers: { "X-B": "2" } }),
+    );
     expect(removed).toMatchObject({
       hasSecretToken: false,
       secretTokenPreview: null,
@@ -93,7 +95,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
         failingSince: disabledAt - 3 * 86_400_000,
       })
       .where(eq(webhooks.id, hook.id));
-    const shown = (await (await owner.fetch("GET", path)).json()) as WebhookRecord;
+    const shown = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/">(await owner.fetch("GET", path));
     expect(shown).toMatchObject({
       isEnabled: false,
       disabledAt: String(disabledAt),
@@ -104,9 +106,9 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
       isEnabled: false,
       disabledAt: String(disabledAt),
     });
-    const enabled = (await (
-      await owner.fetch("PATCH", path, { isEnabled: true, retryFailedDeliveries: false })
-    ).json()) as WebhookRecord;
+    const enabled = await bodyOf<"PATCH /inboxes/{inboxId}/webhooks/{webhookId}/">(
+      await owner.fetch("PATCH", path, { isEnabled: true, retryFailedDeliveries: false }),
+    );
     expect(enabled).toMatchObject({
       isEnabled: true,
       retryFailedDeliveries: false,
@@ -121,13 +123,13 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id);
     const path = webhooksPath(inbox.id, hook.id);
-    const custom = (await (
-      await owner.fetch("PATCH", path, { templatePreset: "custom", customTemplate: VALID_TEMPLATE })
-    ).json()) as WebhookRecord;
+    const custom = await bodyOf<"PATCH /inboxes/{inboxId}/webhooks/{webhookId}/">(
+      await owner.fetch("PATCH", path, { templatePreset: "custom", customTemplate: VALID_TEMPLATE }),
+    );
     expect(custom).toMatchObject({ templatePreset: "custom", customTemplate: VALID_TEMPLATE });
-    const standard = (await (
-      await owner.fetch("PATCH", path, { templatePreset: "service_standard" })
-    ).json()) as WebhookRecord;
+    const standard = await bodyOf<"PATCH /inboxes/{inboxId}/webhooks/{webhookId}/">(
+      await owner.fetch("PATCH", path, { templatePreset: "service_standard" }),
+    );
     expect(standard).toMatchObject({ templatePreset: "service_standard", customTemplate: VALID_TEMPLATE });
     // Back to custom without sending the template: the stored one serves.
     expect((await owner.fetch("PATCH", path, { templatePreset: "custom" })).status).toBe(200);

@@ -4,6 +4,7 @@ import { NO_SUCH_ID, expectError, seedOwner } from "../../harness";
 import { readEvents } from "../../support/sse";
 import { signVisitorToken } from "../../../src/services/widget/tokens";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 type Done = {
   conversationId: string;
@@ -62,13 +63,13 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     expect(JSON.parse(incoming!.metadata)).toEqual({ timeZone: "Europe/Paris", channel: "web_chat" });
 
     // The visitor's conversations and history.
-    const list = (await (await client().get(pub(chat.id, "conversations/"), session.token)).json()) as {
-      results: { id: string }[];
-    };
+    const list = await bodyOf<"GET /web-chats/{id}/public/conversations/">(
+      await client().get(pub(chat.id, "conversations/"), session.token),
+    );
     expect(list.results.map((c) => c.id)).toEqual([done.conversationId]);
-    const history = (await (
-      await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token)
-    ).json()) as { results: { role: string; content: string }[]; hasMore: boolean };
+    const history = await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
+      await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token),
+    );
     expect(history.results.map((m) => m.role)).toEqual(["visitor", "assistant"]);
     expect(history.hasMore).toBe(false);
     // A second message continues it, in order.
@@ -76,9 +77,9 @@ describe("POST /web-chats/{id}/public/messages/", () => {
       await readEvents(await send(chat.id, session.token, { conversation: done.conversationId, content: "and now?" }))
     ).at(-1)!.data as Done;
     expect(next.conversationId).toBe(done.conversationId);
-    const page = (await (
-      await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/?pageSize=2`), session.token)
-    ).json()) as { results: { sequence: number }[]; hasMore: boolean };
+    const page = await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
+      await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/?pageSize=2`), session.token),
+    );
     expect(page.results.map((m) => m.sequence)).toEqual([3, 4]);
     expect(page.hasMore).toBe(true);
   });
@@ -127,8 +128,11 @@ describe("POST /web-chats/{id}/public/messages/", () => {
       "not_found",
     );
     expect(
-      ((await (await client().get(pub(chat.id, "conversations/"), bob.token)).json()) as { results: unknown[] })
-        .results,
+      (
+        await bodyOf<"GET /web-chats/{id}/public/conversations/">(
+          await client().get(pub(chat.id, "conversations/"), bob.token),
+        )
+      ).results,
     ).toEqual([]);
     // A token of one web chat is refused by another, even of the same organization.
     const other = await seedWebChat(owner);
@@ -192,9 +196,9 @@ describe("feedback, sharing and resuming", () => {
     );
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toMatchObject({ id: done.messageId, feedback: "like" });
-    const record = (await (
-      await owner.fetch("GET", `/messages/${done.messageId}/?conversation=${done.conversationId}`)
-    ).json()) as { feedback: string };
+    const record = await bodyOf<"GET /messages/{id}/">(
+      await owner.fetch("GET", `/messages/${done.messageId}/?conversation=${done.conversationId}`),
+    );
     expect(record.feedback).toBe("like");
     await expectError(
       await client().post(pub(chat.id, `messages/${done.messageId}/feedback/`), { feedback: "love" }, session.token),
@@ -202,9 +206,9 @@ describe("feedback, sharing and resuming", () => {
       "invalid",
     );
     const [incoming] = (
-      (await (
-        await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token)
-      ).json()) as { results: { id: string }[] }
+      await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
+        await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token),
+      )
     ).results;
     await expectError(
       await client().post(pub(chat.id, `messages/${incoming.id}/feedback/`), { feedback: "like" }, session.token),
@@ -226,11 +230,7 @@ describe("feedback, sharing and resuming", () => {
       await readEvents(await send(chat.id, session.token, { conversation, content: "It was due Monday" }))
     ).at(-1)!.data as Done;
     const state = async () =>
-      (await (await owner.fetch("GET", `/conversations/${conversation}/`)).json()) as {
-        status: string;
-        progressStatus: string;
-        autoReplyEnabled: boolean;
-      };
+      await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation}/`));
     expect((await rate(first.messageId, "dislike")).status).toBe(200);
     expect((await rate(first.messageId, null)).status).toBe(200);
     expect((await rate(second.messageId, "dislike")).status).toBe(200);
@@ -242,9 +242,7 @@ describe("feedback, sharing and resuming", () => {
     await expect.poll(async () => (await state()).progressStatus).toBe("waiting_for_human");
     expect(await state()).toMatchObject({ status: "queued", autoReplyEnabled: false });
     const messages = (
-      (await (await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`)).json()) as {
-        results: { sequence: number; senderType: string; content: string; contentPayload: unknown }[];
-      }
+      await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`))
     ).results.sort((a, b) => a.sequence - b.sequence);
     expect(messages.at(-1)).toMatchObject({
       senderType: "chatbot",
@@ -255,11 +253,8 @@ describe("feedback, sharing and resuming", () => {
     expect((await rate(first.messageId, "dislike")).status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
     expect(
-      (
-        (await (await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`)).json()) as {
-          results: unknown[];
-        }
-      ).results,
+      (await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`)))
+        .results,
     ).toHaveLength(messages.length);
   });
 
@@ -276,12 +271,11 @@ describe("feedback, sharing and resuming", () => {
     await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { enableShareConversation: true });
     const res = await client().post(pub(chat.id, `conversations/${done.conversationId}/share/`), {}, session.token);
     expect(res.status, await res.clone().text()).toBe(200);
-    const { url, share } = (await res.json()) as { url: string; share: string };
+    const { url, share } = await bodyOf<"POST /web-chats/{id}/public/conversations/{conversationId}/share/">(res);
     expect(url).toContain(`/chat/${chat.id}/?share=`);
-    const shared = (await (await client().get(pub(chat.id, `shared/${share}/`))).json()) as {
-      title: string;
-      results: { content: string }[];
-    };
+    const shared = await bodyOf<"GET /web-chats/{id}/public/shared/{share}/">(
+      await client().get(pub(chat.id, `shared/${share}/`)),
+    );
     expect(shared.title).toBe("share me");
     expect(shared.results).toHaveLength(2);
     await expectError(await client().get(pub(chat.id, `shared/${share.slice(0, -2)}xx/`)), 404, "not_found");

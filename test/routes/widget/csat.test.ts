@@ -6,6 +6,7 @@ import { conversations } from "../../../src/db/schema";
 import { db, expectError, seedOwner, type Actor } from "../../harness";
 import { liveEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 async function visitorConversation(owner: Actor) {
   const chat = await seedWebChat(owner);
@@ -19,10 +20,7 @@ async function visitorConversation(owner: Actor) {
 }
 
 const recordOf = async (owner: Actor, id: string) =>
-  (await (await owner.fetch("GET", `/conversations/${id}/`)).json()) as {
-    csat: { rating: number; comment: string | null; createdAt: string } | null;
-    status: string;
-  };
+  await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${id}/`));
 
 describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () => {
   it("rates a resolved conversation: stored, on the record, told to the live inbox; a second answer replaces it", async () => {

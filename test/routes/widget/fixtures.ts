@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { call, unique, type Actor, type Settings } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
+import { bodyOf } from "../../support/api";
 
 export const pub = (webChatId: string, rest = "") => `/api/v1/web-chats/${webChatId}/public/${rest}`;
 
@@ -13,10 +14,10 @@ export async function seedWebChat(owner: Actor, settings: Record<string, unknown
     chatbot: { id: bot.id },
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  const inbox = (await res.json()) as { id: string; channel: { id: string } };
-  const patched = await owner.fetch("PATCH", `/web-chats/${inbox.channel.id}/`, settings);
+  const inbox = await bodyOf<"POST /inboxes/">(res);
+  const patched = await owner.fetch("PATCH", `/web-chats/${inbox.channel!.id}/`, settings);
   expect(patched.status, await patched.clone().text()).toBe(200);
-  return { id: inbox.channel.id, inboxId: inbox.id, bot };
+  return { id: inbox.channel!.id, inboxId: inbox.id, bot };
 }
 
 /** A client: its own address, so that rate limits of other tests never touch it. */
@@ -47,5 +48,5 @@ export type Session = {
 export async function startSession(webChatId: string, body: unknown = {}, c = client()): Promise<Session> {
   const res = await c.post(pub(webChatId, "session/"), body);
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Session;
+  return await bodyOf<"POST /web-chats/{id}/public/session/">(res);
 }

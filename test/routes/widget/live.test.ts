@@ -4,8 +4,7 @@ import { describe, expect, it } from "vitest";
 import { expectError, seedOwner, type Actor } from "../../harness";
 import { liveEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
-
-type PublicMessage = { id: string; sequence: number; role: string; content: string };
+import { bodyOf } from "../../support/api";
 
 /** A visitor's conversation with one exchange (their message, the assistant's reply). */
 async function visitorConversation(owner: Actor) {
@@ -16,9 +15,9 @@ async function visitorConversation(owner: Actor) {
   const id = /"conversationId":"([^"]+)"/.exec(first)![1];
   const history = async () =>
     (
-      (await (await visitor.get(pub(chat.id, `conversations/${id}/messages/`), session.token)).json()) as {
-        results: PublicMessage[];
-      }
+      await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
+        await visitor.get(pub(chat.id, `conversations/${id}/messages/`), session.token),
+      )
     ).results;
   const open = (headers: Record<string, string> = {}, settings?: Parameters<typeof visitor.get>[3]) =>
     visitor.get(pub(chat.id, `conversations/${id}/events/`), session.token, headers, settings);
@@ -33,7 +32,7 @@ describe("the visitor's live stream", () => {
     expect(res.status).toBe(200);
     const live = liveEvents(res);
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
-    const me = (await (await owner.fetch("GET", "/users/current/")).json()) as { name: string };
+    const me = await bodyOf<"GET /users/current/">(await owner.fetch("GET", "/users/current/"));
     expect(await live.next((e) => e.event === "status")).toMatchObject({
       id: null,
       data: { status: "open", progressStatus: "human_serving", agent: { name: me.name, avatar: null } },

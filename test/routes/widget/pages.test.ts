@@ -2,6 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, call, expectError, seedOwner, unique } from "../../harness";
 import { seedWebChat } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 describe("full-page chat and custom domains", () => {
   it("serves /chat/{id} with a strict CSP, the name escaped", async () => {
@@ -21,10 +22,10 @@ describe("full-page chat and custom domains", () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);
     const domain = `${unique("chat")}.example.com`.toLowerCase();
-    const patched = (await (
-      await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { customDomain: { domain } })
-    ).json()) as { customDomain: { id: string; status: string } };
-    expect(patched.customDomain.status).toBe("pending");
+    const patched = await bodyOf<"PATCH /web-chats/{id}/">(
+      await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { customDomain: { domain } }),
+    );
+    expect(patched.customDomain!.status).toBe("pending");
     // Not verified yet: `/` is not its chat but the service's own front page, the console.
     const pending = await SELF.fetch("http://localhost/", { headers: { Host: domain }, redirect: "manual" });
     expect(pending.status).toBe(302);
@@ -34,22 +35,19 @@ describe("full-page chat and custom domains", () => {
       settings: { DNS_STATIC_TXT: "{}" },
     });
     expect(wrong.status, await wrong.clone().text()).toBe(200);
-    const failed = (await wrong.json()) as {
-      customDomain: { status: string };
-      verification: { recordName: string; recordValue: string };
-    };
-    expect(failed.customDomain.status).toBe("failed");
+    const failed = await bodyOf<"POST /web-chats/{id}/custom-domain/verify/">(wrong);
+    expect(failed.customDomain!.status).toBe("failed");
     expect(failed.verification.recordName).toBe(`_assistant-platform-challenge.${domain}`);
 
     const records = JSON.stringify({
       [failed.verification.recordName]: ["unrelated", failed.verification.recordValue],
     });
-    const good = (await (
+    const good = await bodyOf<"POST /web-chats/{id}/custom-domain/verify/">(
       await owner.fetch("POST", `/web-chats/${chat.id}/custom-domain/verify/`, undefined, {
         settings: { DNS_STATIC_TXT: records },
-      })
-    ).json()) as { customDomain: { status: string } };
-    expect(good.customDomain.status).toBe("active");
+      }),
+    );
+    expect(good.customDomain!.status).toBe("active");
     const page = await call("GET", "/", undefined, { Host: domain }, { DNS_STATIC_TXT: "" });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(`data-web-chat-id="${chat.id}"`);

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, call, expectError, seedOwner } from "../../harness";
 import { identityDigest, signVisitorToken } from "../../../src/services/widget/tokens";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const count = async (sql: string, ...binds: unknown[]) =>
   (await env.DB.prepare(sql)
@@ -23,7 +24,7 @@ describe("GET /web-chats/{id}/public/config/", () => {
     const res = await client().get(pub(chat.id, "config/"));
     expect(res.status).toBe(200);
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
-    const config = (await res.json()) as Record<string, unknown>;
+    const config = await bodyOf<"GET /web-chats/{id}/public/config/">(res);
     expect(config).toMatchObject({
       id: chat.id,
       isActive: true,
@@ -61,7 +62,7 @@ describe("GET /web-chats/{id}/public/config/", () => {
   it("shows an inactive web chat as closed, and its other endpoints refuse", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner, { isActive: false, enableAnonymous: true });
-    const config = (await (await client().get(pub(chat.id, "config/"))).json()) as { isActive: boolean };
+    const config = await bodyOf<"GET /web-chats/{id}/public/config/">(await client().get(pub(chat.id, "config/")));
     expect(config.isActive).toBe(false);
     await expectError(await client().post(pub(chat.id, "session/"), {}), 403, "web_chat_inactive");
   });
@@ -121,9 +122,9 @@ describe("POST /web-chats/{id}/public/session/", () => {
       401,
       "not_authenticated",
     );
-    const { secret } = (await (await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`)).json()) as {
-      secret: string;
-    };
+    const { secret } = await bodyOf<"POST /web-chats/{id}/identity-secret/">(
+      await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`),
+    );
     expect(secret).toMatch(/^wcs_/);
     // Nothing identifies the visitor: refused.
     await expectError(await client().post(pub(chat.id, "session/"), {}), 401, "not_authenticated");
@@ -184,7 +185,7 @@ describe("POST /web-chats/{id}/public/session/", () => {
       401,
       "not_authenticated",
     );
-    const record = (await (await owner.fetch("GET", `/web-chats/${chat.id}/`)).json()) as Record<string, unknown>;
+    const record = await bodyOf<"GET /web-chats/{id}/">(await owner.fetch("GET", `/web-chats/${chat.id}/`));
     expect(JSON.stringify(record)).not.toContain("identitySecret");
   });
 });

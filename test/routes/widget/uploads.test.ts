@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, call, expectError, seedOwner, type Actor } from "../../harness";
 import { readEvents } from "../../support/sse";
-import { postForm, uploadKey, type Presigned } from "../attachments/support";
+import { postForm, uploadKey } from "../attachments/support";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 const NOTES = new TextEncoder().encode("Order 42 ships on Monday.\n");
 const ON = { enableAnonymous: true, enableFileUpload: true };
@@ -28,7 +29,7 @@ async function presignFor(
 ) {
   const res = await client().post(pub(webChatId, "uploads/").replace("/api/v1", prefix), body, token);
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Presigned;
+  return bodyOf<"POST /web-chats/{id}/public/uploads/">(res);
 }
 
 /** Presign as the visitor and upload through the returned POST policy (fields, then the file); the key. */
@@ -59,7 +60,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
   it("presigns a visitor's file, takes it with a message, and the assistant reads it", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner, ON);
-    const config = (await (await client().get(pub(chat.id, "config/"))).json()) as { enableFileUpload: boolean };
+    const config = await bodyOf<"GET /web-chats/{id}/public/config/">(await client().get(pub(chat.id, "config/")));
     expect(config.enableFileUpload).toBe(true);
     const session = await startSession(chat.id);
 
@@ -106,17 +107,17 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     ]);
     expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE key = ? AND claimed_at IS NOT NULL", key)).toBe(1);
     // The history shows the file's name on the visitor's message (no URL, no id).
-    const history = (await (
-      await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token)
-    ).json()) as { results: { role: string; attachments: unknown[] }[] };
+    const history = await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
+      await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token),
+    );
     expect(history.results.map((m) => [m.role, m.attachments])).toEqual([
       ["visitor", [{ filename: "notes.txt", type: "other" }]],
       ["assistant", []],
     ]);
     // The business sees it as the conversation's attachment through the API.
-    const stored = (await (await owner.fetch("GET", `/messages/?conversation=${done.conversationId}`)).json()) as {
-      results: { type: string; attachments: { filename: string; file: string }[] }[];
-    };
+    const stored = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${done.conversationId}`),
+    );
     expect(stored.results.find((m) => m.type === "incoming")!.attachments).toEqual([
       expect.objectContaining({ filename: "notes.txt", file: expect.stringContaining("X-Amz-Signature") }),
     ]);
@@ -149,7 +150,8 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);
     expect(
-      ((await (await client().get(pub(chat.id, "config/"))).json()) as { enableFileUpload: boolean }).enableFileUpload,
+      (await bodyOf<"GET /web-chats/{id}/public/config/">(await client().get(pub(chat.id, "config/"))))
+        .enableFileUpload,
     ).toBe(false);
     const session = await startSession(chat.id);
     await expectError(

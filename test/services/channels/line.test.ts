@@ -6,7 +6,6 @@ import { ApiError } from "../../../src/lib/errors";
 import { platformContext } from "../../../src/services/channels/http";
 import { line, lineMessages, quickReply, retryKey, TEXT_LIMIT } from "../../../src/services/channels/line";
 import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../../src/services/channels/types";
-import type { Bindings } from "../../../src/env";
 import { unique } from "../../harness";
 
 const STAND_IN = (JSON.parse(env.TEST_PLATFORM_URLS) as Record<string, string>).line;
@@ -46,7 +45,7 @@ function channel(
     webhookUrl,
   };
 }
-const contextOf = (c: ChannelConfig) => platformContext(env as unknown as Bindings, c);
+const contextOf = (c: ChannelConfig) => platformContext(env, c);
 
 /** A message event as LINE's reference shows one (https://developers.line.biz/en/reference/messaging-api/#message-event). */
 function messageEvent(

@@ -4,7 +4,7 @@ import type { Bindings } from "../../../src/env";
 import { listAllTools, openMcpSession, McpConnectError } from "../../../src/services/mcp/client";
 import { callRemoteTool } from "../../../src/services/mcp/remote-tools";
 
-const bindings = env as unknown as Bindings;
+const bindings = env;
 const mcp = (path: string) => `${env.TEST_MCP_URL}${path}`;
 
 async function problem(url: string, headers: Record<string, string> = {}, settings: Partial<Bindings> = {}) {

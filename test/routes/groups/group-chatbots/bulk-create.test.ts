@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
 import { createChatbot } from "../../../fixtures/chatbots";
 import { createGroup } from "../helpers";
-import { addChatbots, groupChatbotsPath, linksOfGroup, type GroupChatbotBody } from "./helpers";
+import { addChatbots, groupChatbotsPath, linksOfGroup } from "./helpers";
+import { bodyOf } from "../../../support/api";
 
 describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
   it.each(PREFIXES)("gives assistants to a group and returns the created links under %s", async (prefix) => {
@@ -17,7 +18,8 @@ describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
-    const created = (await res.json()) as GroupChatbotBody[];
+    const created =
+      await bodyOf<"POST /organizations/{organizationPk}/groups/{groupPk}/group-chatbots/bulk-create/">(res);
     expect(created).toHaveLength(2);
     expect(created[0]).toMatchObject({ group: group.id, chatbot: { id: a.id, name: a.name } });
     expect(created[0].createdAt).toMatch(/^\d+$/);

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { chatbotGroups } from "../../../../src/db/schema";
 import { db, type Actor } from "../../../harness";
+import { bodyOf } from "../../../support/api";
 
 export interface GroupChatbotBody {
   id: string;
@@ -18,7 +19,7 @@ export async function addChatbots(actor: Actor, groupId: string, chatbotIds: str
     chatbots: chatbotIds,
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as GroupChatbotBody[];
+  return await bodyOf<"POST /organizations/{organizationPk}/groups/{groupPk}/group-chatbots/bulk-create/">(res);
 }
 
 export const linksOfGroup = (groupId: string) =>

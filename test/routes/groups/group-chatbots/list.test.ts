@@ -3,11 +3,11 @@ import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../../har
 import { createChatbot } from "../../../fixtures/chatbots";
 import { createGroup } from "../helpers";
 import { addChatbots, groupChatbotsPath, type GroupChatbotBody } from "./helpers";
+import { pageOf } from "../../../support/api";
 
-type Page = { count: number; next: string | null; previous: string | null; results: GroupChatbotBody[] };
 const page = async (res: Response) => {
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Page;
+  return pageOf<"GET /organizations/{organizationPk}/groups/{groupPk}/group-chatbots/">(res);
 };
 
 describe("GET .../groups/{groupPk}/group-chatbots/", () => {

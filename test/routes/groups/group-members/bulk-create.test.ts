@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { groupMembers } from "../../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../../harness";
 import { createGroup } from "../helpers";
-import { addMembers, groupMembersPath, insertMembers, type GroupMemberBody } from "./helpers";
+import { addMembers, groupMembersPath, insertMembers } from "./helpers";
+import { bodyOf } from "../../../support/api";
 
 const rowsOf = (groupId: string) => db().select().from(groupMembers).where(eq(groupMembers.groupId, groupId));
 
@@ -20,7 +21,8 @@ describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
       { prefix },
     );
     expect(res.status, await res.clone().text()).toBe(201);
-    const created = (await res.json()) as GroupMemberBody[];
+    const created =
+      await bodyOf<"POST /organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/">(res);
     expect(created).toHaveLength(2);
     expect(created[0]).toMatchObject({
       group: group.id,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
 import { createGroup } from "../helpers";
 import { addMembers, groupMembersPath } from "./helpers";
+import { bodyOf } from "../../../support/api";
 
 describe("GET .../groups/{groupPk}/group-members/{id}/", () => {
   it.each(PREFIXES)("returns the group member under %s", async (prefix) => {
@@ -68,7 +69,8 @@ describe("DELETE .../groups/{groupPk}/group-members/{id}/", () => {
       const owner = await seedOwner();
       const member = await seedMember(owner, ["group.view"]);
       const list = await member.fetch("GET", groupMembersPath(owner.organizationId, member.groupId!));
-      const [membership] = ((await list.json()) as { results: { id: string }[] }).results;
+      const [membership] = (await bodyOf<"GET /organizations/{organizationPk}/groups/{groupPk}/group-members/">(list))
+        .results;
       const path = groupMembersPath(owner.organizationId, member.groupId!, `${membership.id}/`);
       const res = await owner.fetch("DELETE", path, undefined, { prefix });
       expect(res.status).toBe(204);

@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import { members, users } from "../../../../src/db/schema";
 import { uuidv7 } from "../../../../src/lib/ids";
 import { db, unique, type Actor } from "../../../harness";
+import { bodyOf } from "../../../support/api";
 
 export interface GroupMemberBody {
   id: string;
@@ -18,7 +19,7 @@ export async function addMembers(actor: Actor, groupId: string, memberIds: strin
     members: memberIds,
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as GroupMemberBody[];
+  return await bodyOf<"POST /organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/">(res);
 }
 
 /** Many plain members at once, written straight to the database (for volume, not behaviour). */

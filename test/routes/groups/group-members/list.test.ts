@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
 import { createGroup } from "../helpers";
 import { addMembers, groupMembersPath, type GroupMemberBody } from "./helpers";
+import { pageOf } from "../../../support/api";
 
-type Page = { count: number; next: string | null; previous: string | null; results: GroupMemberBody[] };
 const page = async (res: Response) => {
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Page;
+  return pageOf<"GET /organizations/{organizationPk}/groups/{groupPk}/group-members/">(res);
 };
 
 describe("GET .../groups/{groupPk}/group-members/", () => {

@@ -1,0 +1,90 @@
+// Response bodies typed by the OpenAPI document: the console's generated types (console/src/api/schema.d.ts,
+// `npm run console:types`) are the one copy, so a test reads what the document promises instead of a shape
+// it wrote itself, and a change of the document that a test relies on fails the typecheck.
+import type { components, paths } from "../../console/src/api/schema";
+
+/** The document's schemas by name (`Schemas["Message"]`). */
+export type Schemas = components["schemas"];
+
+type Method = "get" | "post" | "put" | "patch" | "delete";
+type Route<P> = P extends `/api/v1${infer R}` ? R : never;
+
+/** Every operation of the API as "METHOD /path", the path as the document writes it without /api/v1. */
+export type Operation = {
+  [P in keyof paths]: {
+    [M in Method]: [NonNullable<paths[P][M]>] extends [never] ? never : `${Uppercase<M>} ${Route<P>}`;
+  }[Method];
+}[keyof paths];
+
+type OperationOf<K> = K extends `${infer M} ${infer P}`
+  ? `/api/v1${P}` extends keyof paths
+    ? NonNullable<paths[`/api/v1${P}`][Lowercase<M> & Method]>
+    : never
+  : never;
+type Responses<K> = OperationOf<K> extends { responses: infer R } ? R : never;
+/** The statuses an operation answers with. */
+export type Status<K> = keyof Responses<K> & number;
+type Success<K> = Extract<Status<K>, 200 | 201 | 202>;
+
+/** The JSON body of operation `K`'s answer with status `S` (by default its success). */
+export type Body<K extends Operation, S extends Status<K> = Success<K>> = Responses<K>[S] extends {
+  content: { "application/json": infer T };
+}
+  ? T
+  : never;
+
+/**
+ * The body of `res`, an answer of operation `K` (e.g. `bodyOf<"GET /chatbots/{chatbotId}/">(res)`), typed as
+ * the document says for status `S` (its success unless given). It only reads: the test asserts the status.
+ */
+export async function bodyOf<K extends Operation, S extends Status<K> = Success<K>>(
+  res: Response,
+): Promise<Body<K, S>> {
+  return res.json<Body<K, S>>();
+}
+
+/** The body of an error answer: `detail` for people, `code` for code, `errors` by field. */
+export const problemOf = (res: Response) => res.json<Schemas["Error"]>();
+
+type Listed<K extends Operation> = Body<K> extends infer B ? (B extends unknown[] ? B : never) : never;
+type Paged<K extends Operation> = Extract<Body<K>, { count: number }>;
+
+/**
+ * A list's page (`{count, next, previous, results}`) where the document also allows another shape for other
+ * queries (the whole list with `pagination=false`, a cursor page).
+ */
+export const pageOf = <K extends Operation>(res: Response) => res.json<Paged<K>>();
+
+/** A list asked for whole (`pagination=false`): the plain array the document allows beside the page. */
+export const listOf = <K extends Operation>(res: Response) => res.json<Listed<K>>();
+
+// An open object (`{[key: string]: unknown}`) takes whatever the test names; so does the generator's
+// `Schema & (Record<string, never> | null)` for a nullable reference, whose fields all read as `never`.
+type Open<T> = T extends object ? (string extends keyof T ? true : false) : false;
+type DeepPartial<T> = T extends (infer E)[]
+  ? DeepPartial<E>[]
+  : Open<T> extends true
+    ? unknown
+    : T extends object
+      ? { [P in keyof T]?: DeepPartial<T[P]> }
+      : T;
+type Merge<T, R> = R extends (infer RE)[]
+  ? T extends (infer TE)[]
+    ? Merge<TE, RE>[]
+    : R
+  : Open<T> extends true
+    ? R
+    : [T, R] extends [object, object]
+      ? Omit<T, keyof R> & { [P in keyof R]: P extends keyof T ? Merge<T[P], R[P]> : R[P] }
+      : R;
+
+/**
+ * The body of `res` where the test knows more than the document says: the document leaves some fields open
+ * (`contentPayload`, `metadata`: any object) or nullable, and `R` names what this answer holds there. `R` must
+ * fit the document's type (a narrowing of it, checked), and the rest of the body keeps the document's type.
+ */
+export async function refinedBodyOf<K extends Operation, R extends DeepPartial<Body<K>>>(
+  res: Response,
+): Promise<Merge<Body<K>, R>> {
+  return res.json<Merge<Body<K>, R>>();
+}
