@@ -321,6 +321,10 @@ export async function liveEvents(
   );
 }
 
+/** What the network or the API may throw: shown to the visitor or dropped; anything else is a bug and propagates. */
+export const expected = (err: unknown): err is ApiError | NetworkError =>
+  err instanceof ApiError || err instanceof NetworkError;
+
 async function failure(res: Response): Promise<ApiError> {
   let text: string;
   try {
