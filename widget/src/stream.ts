@@ -1,6 +1,6 @@
 // Sending the visitor's message and streaming the reply into the log: files and metadata made
 // ready first, a message the server did not take marked "Not sent" with a Retry (same key).
-import { ApiError, expected, newKey, type Outgoing } from "./api";
+import { ApiError, expected, type Attachment, type Metadata, newKey, type Outgoing } from "./api";
 import { h } from "./dom";
 import type { Widget } from "./main";
 import { addMessage, draft, nameOf } from "./messages";
@@ -20,7 +20,7 @@ function unsentReason(err: ApiError | NetworkError | StreamEnded): string {
 }
 
 /** The visitor's position (enableLocation), if they allow it within 3 s; else nothing. */
-async function position(w: Widget): Promise<Record<string, unknown>> {
+async function position(w: Widget): Promise<Pick<Metadata, "location">> {
   if (!w.config.enableLocation || !navigator.geolocation) return {};
   return new Promise((resolve) =>
     navigator.geolocation.getCurrentPosition(
@@ -39,8 +39,8 @@ export async function send(w: Widget, text: string) {
   if (w.preview) return w.error("This is a preview: messages are not sent.");
   // Until the message is shown, a second Enter must not send the same text and files again.
   w.preparing = true;
-  let attachments: { file: string; filename: string }[];
-  let metadata: Record<string, unknown>;
+  let attachments: Attachment[];
+  let metadata: Metadata;
   try {
     if (!(await ensureSession(w))) {
       // The pre-chat form stands in the way: the message waits for it, and the visitor is told why.
