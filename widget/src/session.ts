@@ -3,6 +3,7 @@
 import { ApiError, expected } from "./api";
 import { h } from "./dom";
 import type { Widget } from "./main";
+import { askRating } from "./rating";
 
 interface Stored {
   token?: string;
@@ -47,8 +48,12 @@ export async function connect(w: Widget): Promise<void> {
     w.storage.store({ token: session.token });
     w.composer.hidden = false;
     const last = w.storage.stored.conversationId;
-    if (last && session.conversations.some((x) => x.id === last)) await w.load(last);
-    else if (last) w.storage.store({ conversationId: null });
+    const shown = last ? session.conversations.find((x) => x.id === last) : undefined;
+    if (shown) {
+      await w.load(shown.id);
+      // Resolved while the visitor was away (or before they answered): asked now, as the live `resolved` would.
+      if (shown.status === "resolved" && !shown.rated) askRating(w);
+    } else if (last) w.storage.store({ conversationId: null });
   } catch (err) {
     if (err instanceof ApiError && err.status === 403) return w.notice("This chat is closed at the moment.");
     if (err instanceof ApiError && err.status === 401) return w.notice("Please sign in to chat with us.");
