@@ -1,8 +1,8 @@
 // Typing both ways and the satisfaction rating, in Chromium against `wrangler dev`: a visitor on a
 // page of another origin and an operator in the console. The operator takes over and types: the
 // visitor sees "<name> is typing…"; the visitor types: the operator sees it; the operator resolves:
-// the widget asks for a rating, the visitor gives 4 stars and a comment, and the console's
-// transcript shows them. Both screens axe-clean.
+// the widget asks for a rating (and asks again in another tab until it is given, not after), the
+// visitor gives 4 stars and a comment, and the console's transcript shows them. Both screens axe-clean.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
 import { axeViolations, openPage, screenshots, signInContext, startConsole, webChatSite } from "./console-helpers.mjs";
@@ -77,6 +77,19 @@ describe("typing indicators and the satisfaction rating", () => {
     await operator.getByRole("button", { name: "Resolve" }).click();
     const rating = visitor.getByRole("form", { name: "Rate this conversation" });
     await rating.waitFor({ timeout: 5_000 });
+    // Not only the live `resolved`: shown again (another tab, a later visit) while resolved and not rated, the
+    // conversation asks for the rating too (the session's conversations say it is resolved and not rated).
+    const shownAgain = async () => {
+      const page = await context.newPage();
+      page.on("pageerror", (e) => visitorErrors.push(String(e)));
+      await page.goto(host.url);
+      await page.locator("button.launcher").click();
+      await page.locator(".row.visitor", { hasText: "My parcel has not arrived" }).waitFor({ timeout: 10_000 });
+      return page;
+    };
+    const again = await shownAgain();
+    await again.getByRole("form", { name: "Rate this conversation" }).waitFor({ timeout: 5_000 });
+    await again.close();
     for (let n = 1; n <= 5; n++)
       await rating.getByRole("button", { name: `${n} star${n > 1 ? "s" : ""} out of 5` }).waitFor();
     await rating.getByRole("button", { name: "4 stars out of 5" }).click();
@@ -85,6 +98,10 @@ describe("typing indicators and the satisfaction rating", () => {
     await visitor.screenshot({ path: path.join(widgetShots, "csat.png") });
     await rating.getByRole("button", { name: "Send rating" }).click();
     await visitor.getByText("Thank you for your rating (4 of 5).").waitFor({ timeout: 5_000 });
+    // Rated: shown again, it asks no more (the history is shown before the session's answer is acted on).
+    const later = await shownAgain();
+    expect(await later.locator(".rate").count()).toBe(0);
+    await later.close();
 
     // The console shows it live (conversation.updated), stars and comment.
     const csat = operator.getByRole("region", { name: "Visitor's rating" });

@@ -1,55 +1,28 @@
 // The public API of one web chat, with streamed replies that resume after a lost connection.
+// Its requests and answers are typed by api-schema.d.ts, generated from the OpenAPI document
+// (`npm run console:types`); only the events of its streams (text/event-stream) are described here.
+import type { components, paths } from "./api-schema";
 import { fetchOrNetworkError, NetworkError, readEvents, StreamEnded } from "./sse";
 
-export interface Config {
-  id: string;
-  name: string;
-  avatar: string | null;
-  logo: string | null;
-  cover: string | null;
-  poweredByLogo: string | null;
-  description: string | null;
-  backUrl: string | null;
-  isActive: boolean;
-  accessType: "public" | "private";
-  assistantName: string | null;
-  enableSpeech: boolean;
-  displayGreeting: string;
-  displayConversationStarters: string[];
-  theme: Record<string, string | boolean>;
-  darkTheme: Record<string, string | boolean>;
-  defaultThemeMode: "light" | "dark" | "system";
-  [flag: `enable${string}`]: boolean;
-}
+type Schemas = components["schemas"];
+/** A widget endpoint, by its path below the web chat's public API (`config/`, `session/`, ...). */
+type Public<P extends string> = `/api/v1/web-chats/{id}/public/${P}` & keyof paths;
+type Operation<P extends string, M extends "get" | "post"> = paths[Public<P>][M & keyof paths[Public<P>]];
+/** An endpoint's JSON answer (200). */
+type Answer<P extends string, M extends "get" | "post"> =
+  Operation<P, M> extends { responses: { 200: { content: { "application/json": infer T } } } } ? T : never;
+/** An endpoint's JSON body. */
+type Body<P extends string> =
+  Operation<P, "post"> extends { requestBody?: { content: { "application/json": infer T } } } ? T : never;
 
-export interface Citation {
-  index: number;
-  title: string;
-  snippet: string;
-  page: number | null;
-}
-
-export interface Message {
-  id: string;
-  conversation: string;
-  sequence: number;
-  role: "visitor" | "assistant" | "agent";
-  senderName: string;
-  senderAvatar: string | null;
-  content: string;
-  feedback: string | null;
-  citations: Citation[];
-  toolResults: { name: string; status: string; output: string }[];
-  attachments?: { filename: string; type: string }[];
-  createdAt: string;
-}
-
+export type Config = Schemas["WidgetConfig"];
+export type Message = Schemas["WidgetMessage"];
 /** A file uploaded for the next message: `file` is its key. */
-export interface Attachment {
-  file: string;
-  filename: string;
-}
+export type Attachment = Schemas["WidgetAttachmentInput"];
+/** What the widget tells of the visitor's environment with a message. */
+export type Metadata = NonNullable<Schemas["WidgetSend"]["metadata"]>;
 
+/** Who the host page says the visitor is (settings.contact, setContact): sent to `session/` as its `contact`. */
 export interface Contact {
   sourceId?: string;
   name?: string;
@@ -58,6 +31,7 @@ export interface Contact {
   expiresAt?: number;
 }
 
+/** An event of a reply's stream (`messages/`, `stream/`). */
 export interface ReplyEvent {
   conversationId: string;
   messageId: string | null;
@@ -82,7 +56,7 @@ export interface TypingEvent {
 /** What a visitor sends: kept by the widget so that a retry sends exactly the same (with the same key). */
 export interface Outgoing {
   content: string;
-  metadata: Record<string, unknown>;
+  metadata: Metadata;
   attachments: Attachment[];
   /** The `Idempotency-Key`: a retry with it stores the message once and gets the first send's reply. */
   key: string;
@@ -131,11 +105,11 @@ export class Api {
   }
 
   config() {
-    return this.call<Config>("config/");
+    return this.call<Answer<"config/", "get">>("config/");
   }
 
   session(token: string | null, contact?: Contact) {
-    const body: Record<string, unknown> = {};
+    const body: Body<"session/"> = {};
     if (token) body.token = token;
     if (contact) {
       body.contact = {
@@ -145,48 +119,54 @@ export class Api {
         ...(contact.email ? { email: contact.email } : {}),
       };
     }
-    return this.call<{
-      token: string;
-      expiresAt: string;
-      contact: { id: string; name: string };
-      conversations: { id: string }[];
-    }>("session/", { method: "POST", body });
+    return this.call<Answer<"session/", "post">>("session/", { method: "POST", body });
   }
 
   history(conversationId: string) {
-    return this.call<{ results: Message[]; hasMore: boolean }>(
+    return this.call<Answer<"conversations/{conversationId}/messages/", "get">>(
       `conversations/${conversationId}/messages/?pageSize=100`,
     );
   }
 
-  feedback(messageId: string, feedback: "like" | "dislike" | null) {
-    return this.call<Message>(`messages/${messageId}/feedback/`, { method: "POST", body: { feedback } });
+  feedback(messageId: string, feedback: Body<"messages/{messageId}/feedback/">["feedback"]) {
+    return this.call<Answer<"messages/{messageId}/feedback/", "post">>(`messages/${messageId}/feedback/`, {
+      method: "POST",
+      body: { feedback },
+    });
   }
 
   /** Tells the operators the visitor is typing (or stopped); answered 204. */
   async typing(conversationId: string, typing: boolean): Promise<void> {
+    const body: Body<"conversations/{conversationId}/typing/"> = { typing };
     const res = await fetchOrNetworkError(this.url(`conversations/${conversationId}/typing/`), {
       method: "POST",
       headers: { Authorization: `Bearer ${this.token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ typing }),
+      body: JSON.stringify(body),
     });
     if (!res.ok) throw await failure(res);
   }
 
   /** The visitor's satisfaction rating of a resolved conversation. */
   csat(conversationId: string, rating: number, comment: string) {
-    return this.call<{ rating: number; comment: string | null; createdAt: string }>(
-      `conversations/${conversationId}/csat/`,
-      { method: "POST", body: { rating, ...(comment ? { comment } : {}) } },
-    );
+    const body: Body<"conversations/{conversationId}/csat/"> = { rating, ...(comment ? { comment } : {}) };
+    return this.call<Answer<"conversations/{conversationId}/csat/", "post">>(`conversations/${conversationId}/csat/`, {
+      method: "POST",
+      body,
+    });
   }
 
   share(conversationId: string) {
-    return this.call<{ url: string }>(`conversations/${conversationId}/share/`, { method: "POST", body: {} });
+    return this.call<Answer<"conversations/{conversationId}/share/", "post">>(
+      `conversations/${conversationId}/share/`,
+      {
+        method: "POST",
+        body: {},
+      },
+    );
   }
 
   shared(share: string) {
-    return this.call<{ title: string; results: Message[] }>(`shared/${encodeURIComponent(share)}/`);
+    return this.call<Answer<"shared/{share}/", "get">>(`shared/${encodeURIComponent(share)}/`);
   }
 
   /**
@@ -195,12 +175,8 @@ export class Api {
    * Returns the key to send with the message.
    */
   async upload(file: File): Promise<string> {
-    const p = await this.call<{
-      url: string;
-      fields: Record<string, string>;
-      method: "POST" | "PUT";
-      headers?: Record<string, string>;
-    }>("uploads/", { method: "POST", body: { filename: file.name, fileSize: file.size } });
+    const body: Body<"uploads/"> = { filename: file.name, fileSize: file.size };
+    const p = await this.call<Answer<"uploads/", "post">>("uploads/", { method: "POST", body });
     let res: Response;
     if (p.method === "PUT") res = await fetchOrNetworkError(p.url, { method: "PUT", headers: p.headers, body: file });
     else {
@@ -243,7 +219,8 @@ export class Api {
     const headers: Record<string, string> = { "Content-Type": "application/json", "Idempotency-Key": message.key };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     const { content, metadata, attachments } = message;
-    const body = JSON.stringify({ conversation, content, metadata, ...(attachments.length ? { attachments } : {}) });
+    const sent: Body<"messages/"> = { conversation, content, metadata, ...(attachments.length ? { attachments } : {}) };
+    const body = JSON.stringify(sent);
     const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(4000, 250 * 2 ** attempt)));
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 0; ; attempt++) {
@@ -320,6 +297,10 @@ export async function liveEvents(
     { untilDone: false },
   );
 }
+
+/** What the network or the API may throw: shown to the visitor or dropped; anything else is a bug and propagates. */
+export const expected = (err: unknown): err is ApiError | NetworkError =>
+  err instanceof ApiError || err instanceof NetworkError;
 
 async function failure(res: Response): Promise<ApiError> {
   let text: string;

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { THEME_MODES, WEB_CHAT_ACCESS_TYPES } from "../../db/schema";
+import { CONVERSATION_STATUSES, THEME_MODES, WEB_CHAT_ACCESS_TYPES } from "../../db/schema";
 import { uuidParam } from "../../lib/openapi";
 import { ThemeSchema, WebChatFlags } from "../web-chats/schema";
 
@@ -61,6 +61,15 @@ export const VisitorConversationSchema = z
       .nullable()
       .openapi({ description: "Milliseconds since the epoch", example: "1767225600000" }),
     createdAt: z.string().openapi({ description: "Milliseconds since the epoch", example: "1767225600000" }),
+    status: z.enum(CONVERSATION_STATUSES).openapi({
+      description: "open, queued (waiting for a team member) or resolved (a message from the visitor opens it again)",
+      example: "open",
+    }),
+    rated: z.boolean().openapi({
+      description:
+        "The visitor rated it (`csat/`); the widget asks for a rating when it shows a resolved one not rated",
+      example: false,
+    }),
   })
   .openapi("WidgetConversation");
 

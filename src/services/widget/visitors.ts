@@ -167,6 +167,8 @@ export interface VisitorConversation {
   lastMessage: string | null;
   lastMessageAt: string | null;
   createdAt: string;
+  status: ConversationRow["status"];
+  rated: boolean;
 }
 
 const conversationSummary = (c: ConversationRow): VisitorConversation => ({
@@ -175,6 +177,9 @@ const conversationSummary = (c: ConversationRow): VisitorConversation => ({
   lastMessage: c.lastMessage,
   lastMessageAt: c.lastMessageAt === null ? null : String(c.lastMessageAt),
   createdAt: String(c.createdAt),
+  status: c.status,
+  // The widget asks for a rating when it shows a resolved conversation the visitor has not rated.
+  rated: c.csatAt !== null,
 });
 
 /** The visitor's conversations in this web chat's inbox, latest first (at most 20). */

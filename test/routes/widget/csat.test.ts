@@ -90,3 +90,24 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
     expect((await recordOf(owner, mine.id)).csat).toMatchObject({ rating: 2, createdAt: String(eightDaysAgo) });
   });
 });
+
+describe("the visitor's conversations tell the widget whether to ask for a rating", () => {
+  it("status and rated in the session and in conversations/: open, then resolved and not rated, then rated", async () => {
+    const owner = await seedOwner();
+    const { chat, visitor, session, id, rate } = await visitorConversation(owner);
+    const listed = async () => {
+      // Where the widget reads it: the session it resumes with its stored token, and the list of conversations.
+      const resumed = (await startSession(chat.id, { token: session.token }, visitor)).conversations as unknown[];
+      const res = await visitor.get(pub(chat.id, "conversations/"), session.token);
+      expect(res.status).toBe(200);
+      const { results } = (await res.json()) as { results: unknown[] };
+      expect(results).toEqual(resumed);
+      return results;
+    };
+    expect(await listed()).toEqual([expect.objectContaining({ id, status: "open", rated: false })]);
+    await owner.fetch("POST", `/conversations/${id}/resolve/`);
+    expect(await listed()).toEqual([expect.objectContaining({ id, status: "resolved", rated: false })]);
+    expect((await rate({ rating: 5 })).status).toBe(200);
+    expect(await listed()).toEqual([expect.objectContaining({ id, status: "resolved", rated: true })]);
+  });
+});

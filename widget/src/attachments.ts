@@ -1,0 +1,85 @@
+// Files sent with a message (enableFileUpload): each picked file uploads at once and shows as a
+// chip above the composer until it is sent or removed.
+import { ApiError, expected } from "./api";
+import { h, icon } from "./dom";
+import type { Widget } from "./main";
+import { ensureSession } from "./session";
+
+/** A file picked for the next message: its upload starts at once; `key` settles when it is stored. */
+export interface PendingFile {
+  name: string;
+  key: Promise<string>;
+  chip: HTMLElement;
+}
+
+/** The composer's hidden file input and the button that opens it. */
+export function filePicker(w: Widget): [HTMLInputElement, HTMLElement] {
+  const input = h("input", {
+    type: "file",
+    multiple: true,
+    hidden: true,
+    tabindex: "-1",
+    "aria-hidden": "true",
+    onchange: () => {
+      attach(w, [...(input.files ?? [])]);
+      input.value = "";
+    },
+  }) as HTMLInputElement;
+  const button = h(
+    "button",
+    {
+      class: "mic clip",
+      type: "button",
+      "aria-label": "Attach a file",
+      title: "Attach a file",
+      onclick: () => input.click(),
+    },
+    icon("clip"),
+  );
+  return [input, button];
+}
+
+/** Picked files: each uploads at once and shows as a chip until sent or removed (at most 10). */
+export function attach(w: Widget, picked: File[]) {
+  for (const file of picked.slice(0, Math.max(0, 10 - w.files.length))) {
+    const state = h("span", { class: "st", text: "Uploading…" });
+    const remove = h(
+      "button",
+      { class: "x", type: "button", "aria-label": `Remove ${file.name}`, title: "Remove" },
+      icon("close"),
+    );
+    const chip = h(
+      "div",
+      { class: "file", role: "listitem" },
+      icon("clip"),
+      h("span", { class: "fn", text: file.name, title: file.name }),
+      state,
+      remove,
+    );
+    const key = ensureSession(w).then((ok) =>
+      ok ? w.api.upload(file) : Promise.reject(new ApiError(401, "no_session", "No session.")),
+    );
+    const item: PendingFile = { name: file.name, key, chip };
+    key.then(
+      () => {
+        state.textContent = "";
+        w.status.textContent = `${file.name} is ready to send.`;
+      },
+      (err) => {
+        if (!expected(err)) throw err;
+        chip.classList.add("bad");
+        state.textContent = err instanceof ApiError && err.status === 400 ? "Not allowed" : "Upload failed";
+        chip.title = err instanceof Error ? err.message : "";
+        w.status.textContent = `${file.name} could not be uploaded.`;
+      },
+    );
+    remove.addEventListener("click", () => {
+      w.files = w.files.filter((f) => f !== item);
+      chip.remove();
+      w.status.textContent = `${file.name} removed.`;
+      w.input.focus();
+    });
+    w.files.push(item);
+    w.fileBox.append(chip);
+  }
+}

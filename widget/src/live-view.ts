@@ -1,0 +1,81 @@
+// What the conversation's live stream (live.ts) shows: a human agent's reply, a message written in
+// another tab, a change of who serves the conversation, an agent typing.
+import type { Message, StatusEvent } from "./api";
+import { h } from "./dom";
+import { LiveStream } from "./live";
+import type { Widget } from "./main";
+import { addMessage, nameOf, rowOf } from "./messages";
+import { askRating } from "./rating";
+import { ensureSession } from "./session";
+
+/** A change of who serves the conversation, in the visitor's words (null: nothing to say). */
+function statusLine(s: StatusEvent, assistant: string): string | null {
+  if (s.progressStatus === "human_serving") return s.agent ? `${s.agent.name} joined the conversation.` : null;
+  if (s.progressStatus === "waiting_for_human") return "Someone from our team will join you shortly.";
+  if (s.progressStatus === "ai_processing") return `${assistant} is answering again.`;
+  if (s.progressStatus === "resolved") return "This conversation was marked as resolved. Write again any time.";
+  return null;
+}
+
+/**
+ * Reads the conversation's live stream while it is the current one, from after `newest` (the
+ * newest message shown): a human agent's reply shows at once, and what was stored while the
+ * stream was down comes when it is back.
+ */
+export function watch(w: Widget, conversationId: string, newest: Pick<Message, "id" | "sequence"> | null) {
+  w.live?.stop();
+  w.held = [];
+  w.live = new LiveStream(w.api, conversationId, newest, {
+    message: (m) => showLive(w, m),
+    status: (s) => showStatus(w, s),
+    typing: (t) => w.typingIndicator.show(t.typing, t.name),
+    expired: async () => {
+      w.api.token = null;
+      w.storage.store({ token: null });
+      return ensureSession(w);
+    },
+  });
+}
+
+/**
+ * A message of the live stream, shown once: a row already there (this tab's own message or reply)
+ * is not shown again, and one still marked as streaming or failed is completed. While this tab is
+ * sending, messages wait (held) until its reply is shown, so its own do not show twice.
+ */
+function showLive(w: Widget, m: Message) {
+  if (m.conversation !== w.conversationId) return;
+  const row = rowOf(w, m.id);
+  if (row) return w.rendered.get(row)?.(m, false);
+  if (w.busy && m.role !== "agent") return void w.held.push(m);
+  // The visitor's own message, sent from this tab: it takes its id.
+  const mine =
+    m.role === "visitor" &&
+    [...w.log.querySelectorAll<HTMLElement>(".row.visitor:not([data-id])")].find((r) => w.sent.get(r) === m.content);
+  if (mine) {
+    mine.dataset.id = m.id;
+    return;
+  }
+  w.chips.replaceChildren();
+  if (m.role === "agent") w.typingIndicator.hide();
+  addMessage(w, m);
+  if (m.role !== "visitor") w.status.textContent = `${nameOf(w, m)}: ${m.content.slice(0, 300)}`;
+  w.emit("message", m);
+}
+
+/** Messages held while sending (see showLive), now that the reply is shown. */
+export function releaseHeld(w: Widget) {
+  const held = w.held;
+  w.held = [];
+  for (const m of held) showLive(w, m);
+}
+
+/** A change of who serves the conversation, as a line in the log. */
+function showStatus(w: Widget, s: StatusEvent) {
+  const text = statusLine(s, w.config.assistantName ?? w.config.name);
+  if (!text) return;
+  w.log.append(h("p", { class: "event", role: "status", text }));
+  w.typingIndicator.hide();
+  if (s.status === "resolved") askRating(w);
+  w.scroll();
+  w.emit("status", s);
+}

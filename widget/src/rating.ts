@@ -1,0 +1,91 @@
+// The satisfaction rating (CSAT) of a resolved conversation: asked in the log once the live stream
+// says `resolved`, five stars then an optional comment, stored through the widget API.
+import { expected } from "./api";
+import { h } from "./dom";
+import type { Widget } from "./main";
+
+/** Resolved: the visitor is asked for a rating (once per resolve shown; a second answer replaces the first). */
+export function askRating(w: Widget) {
+  const conversationId = w.conversationId;
+  if (!conversationId) return;
+  w.log.querySelector(".rate")?.remove();
+  w.log.append(
+    ratingForm(async (rating, comment) => {
+      await w.api.csat(conversationId, rating, comment);
+      w.emit("rating", { conversationId, rating, comment });
+    }),
+  );
+}
+
+/**
+ * The rating control: five buttons (1-5 stars, each with its accessible name), then an optional
+ * comment and Send. `send` stores it (and throws the API's refusal); the form then thanks the visitor.
+ */
+function ratingForm(send: (rating: number, comment: string) => Promise<void>): HTMLElement {
+  const heading = h("p", { class: "rate-q", id: "rate-q" }, "How would you rate this conversation?");
+  const stars = h("div", { class: "stars", role: "group", "aria-labelledby": "rate-q" });
+  const comment = h("textarea", {
+    id: "rate-c",
+    rows: "2",
+    maxlength: "1000",
+    placeholder: "Anything to add? (optional)",
+  }) as HTMLTextAreaElement;
+  const label = h("label", { for: "rate-c", class: "sr" }, "Comment (optional)");
+  const submit = h("button", { type: "submit", class: "rate-send" }, "Send rating") as HTMLButtonElement;
+  const note = h("p", { class: "rate-note", role: "status" });
+  const more = h("div", { class: "rate-more", hidden: "" }, label, comment, submit);
+  const form = h(
+    "form",
+    { class: "rate", "aria-label": "Rate this conversation" },
+    heading,
+    stars,
+    more,
+    note,
+  ) as HTMLFormElement;
+  let rating = 0;
+  for (let n = 1; n <= 5; n++) {
+    const star = h(
+      "button",
+      { type: "button", class: "star", "aria-pressed": "false", "aria-label": `${n} star${n > 1 ? "s" : ""} out of 5` },
+      "★",
+    ) as HTMLButtonElement;
+    star.addEventListener("click", () => {
+      rating = n;
+      for (const [i, s] of [...stars.children].entries()) {
+        s.setAttribute("aria-pressed", String(i + 1 === n));
+        s.classList.toggle("on", i < n);
+      }
+      more.hidden = false;
+      note.textContent = `${n} of 5 selected.`;
+    });
+    stars.append(star);
+  }
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (!rating) return;
+    submit.disabled = true;
+    send(rating, comment.value.trim()).then(
+      () =>
+        form.replaceChildren(
+          h("p", { class: "rate-done", role: "status" }, `Thank you for your rating (${rating} of 5).`),
+        ),
+      (err) => {
+        if (!expected(err)) throw err;
+        submit.disabled = false;
+        note.textContent = "Your rating could not be sent. Please try again.";
+      },
+    );
+  });
+  return form;
+}
+
+export const RATING_CSS = `.rate{align-self:stretch;display:flex;flex-direction:column;gap:6px;border:1px solid var(--line);border-radius:12px;padding:10px 12px;margin:6px 0;background:var(--bb);color:var(--bt)}
+.rate-q{margin:0;font-size:14px}
+.stars{display:flex;gap:4px}
+.star{background:transparent;border:1px solid var(--line);border-radius:8px;width:36px;height:36px;font-size:20px;color:var(--muted);cursor:pointer}
+.star.on{color:#b45309;border-color:#b45309}
+.rate textarea{border:1px solid var(--line);border-radius:10px;padding:8px 10px;font:inherit;background:var(--bg);color:var(--bt);resize:vertical}
+.rate-send{background:var(--p);color:var(--pt);border:0;border-radius:10px;padding:8px}
+.rate-send:disabled{opacity:.5}
+.rate-note,.rate-done{margin:0;font-size:13px}
+`;

@@ -1,0 +1,151 @@
+// The visitor's session: the token and current conversation kept in localStorage, the session
+// started (or resumed) when needed, and the pre-chat form that asks a new visitor who they are.
+import { ApiError, expected } from "./api";
+import { h } from "./dom";
+import type { Widget } from "./main";
+import { askRating } from "./rating";
+
+interface Stored {
+  token?: string;
+  conversationId?: string;
+  mode?: string;
+}
+
+/** What the widget keeps between visits, per web chat: the token, the current conversation, the theme chosen. */
+export class VisitorStorage {
+  constructor(readonly key: string) {}
+
+  get stored(): Stored {
+    try {
+      return JSON.parse(localStorage.getItem(this.key) ?? "{}");
+    } catch (err) {
+      // Storage refused (a sandboxed frame, private mode) or a value someone else wrote: no session kept.
+      if (!(err instanceof DOMException || err instanceof SyntaxError)) throw err;
+      return {};
+    }
+  }
+
+  store(values: Record<string, unknown>) {
+    try {
+      localStorage.setItem(this.key, JSON.stringify({ ...this.stored, ...values }));
+    } catch (err) {
+      // Storage refused or full: the session lasts as long as the page.
+      if (!(err instanceof DOMException)) throw err;
+    }
+  }
+}
+
+/** Starts or resumes the visitor's session, and shows the stored conversation if it is still theirs. */
+export async function connect(w: Widget): Promise<void> {
+  const c = w.config;
+  const identified = w.contact?.sourceId && w.contact.token;
+  if (c.accessType === "private" && !identified) return w.notice("Please sign in to chat with us.");
+  const token = w.storage.stored.token ?? null;
+  if (!token && needsPreChat(w)) return preChat(w);
+  try {
+    const session = await w.api.session(identified ? null : token, w.contact);
+    w.api.token = session.token;
+    w.storage.store({ token: session.token });
+    w.composer.hidden = false;
+    const last = w.storage.stored.conversationId;
+    const shown = last ? session.conversations.find((x) => x.id === last) : undefined;
+    if (shown) {
+      await w.load(shown.id);
+      // Resolved while the visitor was away (or before they answered): asked now, as the live `resolved` would.
+      if (shown.status === "resolved" && !shown.rated) askRating(w);
+    } else if (last) w.storage.store({ conversationId: null });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) return w.notice("This chat is closed at the moment.");
+    if (err instanceof ApiError && err.status === 401) return w.notice("Please sign in to chat with us.");
+    if (expected(err)) w.error("Could not connect. Check your connection and try again.");
+    throw err;
+  }
+}
+
+/** The visitor's session, started when needed; false when there is none (closed, pre-chat form). */
+export async function ensureSession(w: Widget): Promise<boolean> {
+  if (!w.api.token) {
+    const attempt = (w.sessionReady ??= connect(w));
+    try {
+      await attempt;
+    } catch (err) {
+      if (w.sessionReady === attempt) w.sessionReady = null; // the next send tries again
+      if (!expected(err)) throw err;
+    }
+  }
+  return !!w.api.token;
+}
+
+/** Whether the visitor must say who they are before a session starts (the pre-chat form). */
+export function needsPreChat(w: Widget) {
+  const identified = w.contact?.sourceId && w.contact.token;
+  return (
+    !identified &&
+    !w.storage.stored.token &&
+    !w.config.enableAnonymous &&
+    w.config.accessType !== "private" &&
+    !w.contact?.name &&
+    !w.contact?.email
+  );
+}
+
+/**
+ * The pre-chat form: a name or an e-mail before the session starts. `why` says why it stands in
+ * the way (a message sent before it was filled, which is sent once it is). An empty form is not
+ * ignored: it says what it needs.
+ */
+export function preChat(w: Widget, why?: string) {
+  const note = h("p", { class: "err pc-why", id: "pc-why", role: "alert", text: why ?? "" });
+  note.hidden = !why;
+  const name = h("input", { id: "pc-name", autocomplete: "name", "aria-describedby": "pc-why" }) as HTMLInputElement;
+  const email = h("input", {
+    id: "pc-email",
+    type: "email",
+    autocomplete: "email",
+    "aria-describedby": "pc-why",
+  }) as HTMLInputElement;
+  const form = h(
+    "form",
+    {
+      class: "prechat",
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        if (!name.value.trim() && !email.value.trim()) {
+          note.textContent = "Please give your name or your e-mail so we can start.";
+          note.hidden = false;
+          for (const input of [name, email]) input.setAttribute("aria-invalid", "true");
+          return name.focus();
+        }
+        w.contact = {
+          ...w.contact,
+          name: name.value.trim() || undefined,
+          email: email.value.trim() || undefined,
+        };
+        w.showEmpty();
+        // The designer's preview shows the next step without a session.
+        if (w.preview) {
+          w.composer.hidden = false;
+          return;
+        }
+        const waiting = w.waiting;
+        w.waiting = null;
+        const ready = (w.sessionReady = connect(w));
+        if (waiting)
+          void ready.then(() => {
+            if (w.api.token) void w.send(waiting);
+          });
+      },
+    },
+    h("p", { text: "Before we start, how can we reach you?" }),
+    note,
+    h("label", { for: "pc-name", text: "Name" }),
+    name,
+    h("label", { for: "pc-email", text: "E-mail" }),
+    email,
+    h("button", { type: "submit", text: "Start chatting" }),
+  );
+  w.log.replaceChildren(form);
+  w.chips.replaceChildren();
+  w.composer.hidden = true;
+  if (why) name.focus();
+}

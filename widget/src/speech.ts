@@ -1,0 +1,64 @@
+// Speech (enableSpeech): the visitor's message dictated (the browser's SpeechRecognition, where it
+// exists) and a reply read aloud (speechSynthesis).
+import { h, icon } from "./dom";
+
+interface SpeechRecognitionLike {
+  lang: string;
+  interimResults: boolean;
+  onresult: (e: { results: { 0: { transcript: string } }[] }) => void;
+  onend: () => void;
+  start(): void;
+}
+
+/** The browser's speech recognition, if it has one. */
+const recognition = () =>
+  ((window as unknown as { SpeechRecognition?: unknown; webkitSpeechRecognition?: unknown }).SpeechRecognition ??
+    (window as unknown as { webkitSpeechRecognition?: unknown }).webkitSpeechRecognition) as
+    | (new () => SpeechRecognitionLike)
+    | undefined;
+
+/** The composer's microphone button (null where the browser cannot listen): what is said is added to `input`. */
+export function micButton(input: HTMLTextAreaElement): HTMLElement | null {
+  const Recognition = recognition();
+  if (!Recognition) return null;
+  const mic: HTMLElement = h(
+    "button",
+    {
+      class: "mic",
+      type: "button",
+      "aria-label": "Speak your message",
+      "aria-pressed": "false",
+      onclick: () => listen(Recognition, mic, input),
+    },
+    icon("mic"),
+  );
+  return mic;
+}
+
+function listen(Recognition: new () => SpeechRecognitionLike, button: HTMLElement, input: HTMLTextAreaElement) {
+  const rec = new Recognition();
+  rec.lang = document.documentElement.lang || navigator.language;
+  rec.interimResults = false;
+  button.setAttribute("aria-pressed", "true");
+  rec.onresult = (e) => {
+    input.value = (input.value ? `${input.value} ` : "") + e.results[0][0].transcript;
+    input.focus();
+  };
+  rec.onend = () => button.setAttribute("aria-pressed", "false");
+  rec.start();
+}
+
+/** Reads a reply aloud, without its citation markers. */
+export const readAloudButton = (content: string) =>
+  h(
+    "button",
+    {
+      type: "button",
+      "aria-label": "Read aloud",
+      onclick: () => {
+        speechSynthesis.cancel();
+        speechSynthesis.speak(new SpeechSynthesisUtterance(content.replace(/\[\d+\]/g, "")));
+      },
+    },
+    icon("speak"),
+  );

@@ -1,0 +1,172 @@
+// Sending the visitor's message and streaming the reply into the log: files and metadata made
+// ready first, a message the server did not take marked "Not sent" with a Retry (same key).
+import { ApiError, expected, type Attachment, type Metadata, newKey, type Outgoing } from "./api";
+import { h } from "./dom";
+import type { Widget } from "./main";
+import { addMessage, draft, nameOf } from "./messages";
+import { ensureSession, preChat } from "./session";
+import { NetworkError, StreamEnded } from "./sse";
+import { releaseHeld, watch } from "./live-view";
+
+/** Why a visitor's message was not sent, in the visitor's words. */
+function unsentReason(err: ApiError | NetworkError | StreamEnded): string {
+  if (!(err instanceof ApiError)) return "Not sent: no connection to the chat. Check your connection, then retry.";
+  if (err.status === 429) return "Not sent: too many messages. Wait a moment, then retry.";
+  if (err.status === 401) return "Not sent: your session expired. Retry to send it.";
+  if (err.code === "timeout") return "Not sent: the chat did not answer in time. Retry to send it.";
+  if (err.status >= 400 && err.status < 500) return `Not sent: ${err.message}`;
+  if (err.status >= 500) return "Not sent: the chat could not take it just now. Retry in a moment.";
+  return "Not sent: no connection to the chat. Check your connection, then retry.";
+}
+
+/** The visitor's position (enableLocation), if they allow it within 3 s; else nothing. */
+async function position(w: Widget): Promise<Pick<Metadata, "location">> {
+  if (!w.config.enableLocation || !navigator.geolocation) return {};
+  return new Promise((resolve) =>
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve({ location: { latitude: p.coords.latitude, longitude: p.coords.longitude } }),
+      () => resolve({}),
+      { timeout: 3000, maximumAge: 600_000 },
+    ),
+  );
+}
+
+export async function send(w: Widget, text: string) {
+  const content = text.trim();
+  const pending = w.files;
+  if ((!content && !pending.length) || w.busy || w.preparing) return;
+  if (!w.config.isActive) return;
+  if (w.preview) return w.error("This is a preview: messages are not sent.");
+  // Until the message is shown, a second Enter must not send the same text and files again.
+  w.preparing = true;
+  let attachments: Attachment[];
+  let metadata: Metadata;
+  try {
+    if (!(await ensureSession(w))) {
+      // The pre-chat form stands in the way: the message waits for it, and the visitor is told why.
+      if (w.log.querySelector(".prechat") && content) {
+        w.waiting = content;
+        preChat(w, "Tell us your name or your e-mail first: your message is sent as soon as you start.");
+      }
+      return;
+    }
+    attachments = await Promise.all(pending.map(async (f) => ({ file: await f.key, filename: f.name })));
+    metadata = {
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      pageUrl: location.href.slice(0, 2000),
+      ...(await position(w)),
+    };
+  } catch (err) {
+    if (!expected(err)) throw err;
+    return w.error("A file could not be uploaded. Remove it and try again.");
+  } finally {
+    w.preparing = false;
+  }
+  w.files = [];
+  w.fileBox.replaceChildren();
+  w.input.value = "";
+  w.typingSignal.stop(w.conversationId);
+  w.chips.replaceChildren();
+  const outgoing: Outgoing = { content, metadata, attachments, key: newKey() };
+  const row = addMessage(
+    w,
+    draft({
+      role: "visitor",
+      content,
+      attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })),
+    }),
+  ).row;
+  w.sent.set(row, content);
+  w.emit("message", { role: "visitor", content, attachments });
+  await deliver(w, outgoing, row);
+}
+
+/**
+ * Sends the visitor's message shown in `row` and shows the reply as it streams. A message the
+ * server did not take (refused, no answer in time, offline) is marked "Not sent" with a Retry
+ * button, which sends it again with the same Idempotency-Key: never stored twice.
+ */
+async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
+  if (w.busy || !(await ensureSession(w))) return;
+  w.busy = true;
+  const sendButton = w.composer.querySelector<HTMLButtonElement>(".send")!;
+  sendButton.disabled = true;
+  row.classList.remove("unsent");
+  row.querySelector(".unsent-note")?.remove();
+  const reply = draft({ role: "assistant", content: "" });
+  const { render, row: placeholder } = addMessage(w, reply);
+  render(reply, true);
+  let answered = false;
+  try {
+    await w.api.send(
+      w.conversationId,
+      outgoing,
+      (e) => {
+        answered = true;
+        if (!w.conversationId && e.conversationId) {
+          w.conversationId = e.conversationId;
+          w.storage.store({ conversationId: e.conversationId });
+          watch(w, e.conversationId, null);
+        }
+        if (e.messageId) placeholder.dataset.id = e.messageId;
+        // No reply: a human agent serves the conversation (their answer comes through the live stream).
+        if (e.done && !e.message && !reply.content) return placeholder.remove();
+        if (e.done) {
+          if (e.message) {
+            Object.assign(reply, e.message);
+            w.live?.saw(e.message);
+          }
+          render(reply, false);
+          w.status.textContent = reply.content ? `${nameOf(w, reply)}: ${reply.content.slice(0, 300)}` : "";
+          if (e.message) w.emit("message", e.message);
+        } else {
+          reply.content += e.content;
+          render(reply, true);
+        }
+      },
+      w.settings.sendTimeoutMs ?? 30_000,
+    );
+  } catch (err) {
+    if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
+    const expired = err instanceof ApiError && err.status === 401;
+    if (expired) {
+      w.api.token = null;
+      w.storage.store({ token: null });
+    }
+    if (!answered) {
+      placeholder.remove();
+      markUnsent(w, row, outgoing, err);
+    } else {
+      render(reply, false);
+      w.error(
+        err instanceof ApiError && err.status === 429
+          ? "Too many messages. Please wait a moment."
+          : "Sorry, something went wrong. Please try again.",
+      );
+    }
+  } finally {
+    w.busy = false;
+    sendButton.disabled = false;
+    releaseHeld(w);
+  }
+}
+
+/** A visitor's message the server did not take: why, and a Retry that sends it again (same key). */
+function markUnsent(w: Widget, row: HTMLElement, outgoing: Outgoing, err: ApiError | NetworkError | StreamEnded) {
+  const why = unsentReason(err);
+  row.classList.add("unsent");
+  const retry = h("button", {
+    type: "button",
+    class: "retry",
+    text: "Retry",
+    onclick: () => {
+      w.input.focus();
+      void deliver(w, outgoing, row);
+    },
+  });
+  row
+    .querySelector(".col")!
+    .append(h("p", { class: "unsent-note", role: "alert" }, h("span", { text: why }), " ", retry));
+  w.status.textContent = why;
+  w.scroll();
+}
