@@ -8,6 +8,7 @@ import { isUuid, uuidv7 } from "../lib/ids";
 import { contains } from "../lib/sql";
 import { requireTeamOf } from "./assignment/settings";
 import { inboxRecord } from "./records/inboxes";
+import { webChatRecord } from "./records/web-chats";
 import { businessHoursProblem, type BusinessHours } from "./business-hours";
 
 export type InboxRow = typeof inboxes.$inferSelect;
@@ -216,4 +217,24 @@ export async function deleteInbox(db: Db, organizationId: string, inboxId: strin
     db.delete(inboxes).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId))),
   ]);
   return view.channel;
+}
+
+/** A page of the organization's web chats, newest first, those of one inbox when given. */
+export async function listWebChats(db: Db, organizationId: string, inboxId: string | undefined, window: PageWindow) {
+  const where = and(eq(webChats.organizationId, organizationId), inboxId ? eq(webChats.inboxId, inboxId) : undefined);
+  const page = await paginate(window, db.select({ n: count() }).from(webChats).where(where), ({ limit, offset }) =>
+    selectWebChats(db).where(where).orderBy(desc(webChats.createdAt), desc(webChats.id)).limit(limit).offset(offset),
+  );
+  return mapPage(page, webChatRecord);
+}
+
+/** The inbox and assistant of one of the organization's web chats (400 naming `webChat` otherwise). */
+export async function requireWebChatOf(db: Db, organizationId: string, webChatId: string) {
+  const [chat] = await db
+    .select({ inboxId: webChats.inboxId, chatbotId: inboxes.chatbotId })
+    .from(webChats)
+    .innerJoin(inboxes, eq(inboxes.id, webChats.inboxId))
+    .where(and(eq(webChats.id, webChatId), eq(webChats.organizationId, organizationId)));
+  if (!chat) throw fieldError("webChat", "No such web chat in your organization.");
+  return chat;
 }
