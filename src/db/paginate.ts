@@ -1,3 +1,6 @@
+import { asc, desc, gt, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { Cursor } from "../lib/pagination";
+
 /** One page of a page-number list: the total, and the rows of the page. */
 export interface Page<T> {
   count: number;
@@ -29,3 +32,40 @@ export const mapPage = <T, U>(page: Page<T>, f: (row: T) => U): Page<U> => ({
   count: page.count,
   items: page.items.map(f),
 });
+
+/** Where a cursor page starts and how it is read (see `cursorWindow`). */
+export interface CursorWindow {
+  /** The rows past the cursor's key in the direction read; none without a cursor. */
+  after: SQL | undefined;
+  orderBy: SQL[];
+  /** `pageSize + 1`: the extra row tells whether more follow; `cursorResponse` drops it. */
+  limit: number;
+}
+
+/**
+ * A cursor page's window over a list ordered by `keys` (one column or a tuple, each `order`). Forwards
+ * ("n", or no cursor) reads in list order past the cursor's `values`; backwards ("p") reads the rows
+ * before them in reverse, which `cursorResponse` (lib/pagination) turns back into list order.
+ */
+export function cursorWindow(
+  keys: SQLWrapper[],
+  order: "asc" | "desc",
+  cursor: Cursor | null,
+  values: unknown[],
+  pageSize: number,
+): CursorWindow {
+  const ascending = (order === "asc") !== (cursor?.d === "p");
+  let after: SQL | undefined;
+  if (cursor) {
+    if (keys.length === 1) after = ascending ? gt(keys[0], values[0]) : lt(keys[0], values[0]);
+    else {
+      const row = sql`(${sql.join(keys, sql`, `)})`;
+      const bound = sql`(${sql.join(
+        values.map((v) => sql`${v}`),
+        sql`, `,
+      )})`;
+      after = ascending ? sql`${row} > ${bound}` : sql`${row} < ${bound}`;
+    }
+  }
+  return { after, orderBy: keys.map((k) => (ascending ? asc(k) : desc(k))), limit: pageSize + 1 };
+}

@@ -1,9 +1,14 @@
-import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNull } from "drizzle-orm";
 import { generateCookie } from "hono/cookie";
-import type { Db } from "../env";
-import { consoleSessions, groupMembers, groupPermissions, members, organizations } from "../db/schema";
+import type { Bindings, Db } from "../env";
+import { consoleSessions, groupMembers, groupPermissions, members, organizations, users } from "../db/schema";
+import { mapPage, type PageWindow, paginate } from "../db/paginate";
 import { randomBase62, sha256Hex } from "../lib/crypto";
+import { badRequest } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
+import { apiKeyRecordFor, passwordSignIn } from "./credentials";
+import { consoleSessionRecord } from "./records/console-sessions";
+import { userRecord } from "./records/users";
 import { grants, permissionCodename, PERMISSIONS, type Permission } from "./permissions";
 
 /** Console sessions lapse this long after their last use (CONTRACT section 16). */
@@ -134,4 +139,66 @@ export async function membershipsOf(db: Db, userId: string): Promise<Membership[
     isOwner,
     permissions: PERMISSIONS.map((p) => p.codename).filter((p) => isOwner || grants(held, p)),
   }));
+}
+
+type UserRow = typeof users.$inferSelect;
+
+/** What the console needs to start: the session, its user, and what the user may do in each organization. */
+export async function sessionState(db: Db, session: SessionRow, user: UserRow) {
+  return {
+    session: consoleSessionRecord(session, session.id),
+    user: userRecord(user),
+    memberships: await membershipsOf(db, user.id),
+  };
+}
+
+const refused = () => badRequest("Unable to sign in with provided credentials.", undefined, "invalid_credentials");
+
+/**
+ * Signs in with an API key (the session is bound to the key's organization) or an e-mail and password
+ * (400 `invalid_credentials` otherwise): the session's cookie value and the console's state.
+ */
+export async function signIn(
+  env: Bindings,
+  db: Db,
+  body: { apiKey?: string; email?: string; password?: string },
+  userAgent: string | null,
+) {
+  const now = Date.now();
+  let signedIn: { user: UserRow; organizationId: string | null };
+  if (body.apiKey !== undefined) {
+    const key = await apiKeyRecordFor(env, db, body.apiKey);
+    if (!key || (key.expiresAt !== null && key.expiresAt <= now)) throw refused();
+    signedIn = { user: key.user, organizationId: key.organizationId };
+  } else {
+    const user = await passwordSignIn(env, db, body.email!, body.password!);
+    if (!user) throw refused();
+    signedIn = { user, organizationId: null };
+  }
+  const { user, organizationId } = signedIn;
+  const method = body.apiKey !== undefined ? "api_key" : "password";
+  const { token, values } = await newSession({ userId: user.id, organizationId, method, userAgent }, now);
+  await db.batch([
+    db.insert(consoleSessions).values(values),
+    db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
+  ]);
+  return { token, state: await sessionState(db, values, user) };
+}
+
+/** A page of the user's live sessions, most recently used first; `currentId` marks the request's own. */
+export async function listSessions(db: Db, userId: string, currentId: string | null, window: PageWindow) {
+  const live = liveSessionsOf(userId);
+  const page = await paginate(
+    window,
+    db.select({ n: count() }).from(consoleSessions).where(live),
+    ({ limit, offset }) =>
+      db
+        .select()
+        .from(consoleSessions)
+        .where(live)
+        .orderBy(...liveSessionsOrder)
+        .limit(limit)
+        .offset(offset),
+  );
+  return mapPage(page, (row) => consoleSessionRecord(row, currentId));
 }

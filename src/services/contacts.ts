@@ -1,12 +1,14 @@
-import { and, asc, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../env";
-import { contactInboxes, contacts, contactTags, inboxes, tags } from "../db/schema";
+import { CHANNEL_TYPES, contactInboxes, contacts, contactTags, inboxes, tags } from "../db/schema";
+import { type PageWindow, paginate } from "../db/paginate";
 import { encryptSecret } from "../lib/crypto";
 import { fieldError } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk, contains, likePattern } from "../lib/sql";
 import type { QueryMetadata } from "./query-scope";
+import { contactRecord } from "./records/contacts";
 
 // ---------------------------------------------------------------------------------------------
 // Reading contacts.
@@ -144,6 +146,51 @@ export function contactConditions(db: Db, organizationId: string, f: ContactFilt
     f.query ? or(contains(contacts.name, f.query), contains(contacts.sourceId, f.query)) : undefined,
     f.search ? searchCondition(f.search) : undefined,
   )!;
+}
+
+const MAX_VALUES = 100;
+
+/** The list's query as read from the URL (lists already split on commas). */
+export interface ContactListQuery {
+  inboxes?: string[];
+  inbox?: string;
+  query?: string;
+  search?: string;
+  channels?: string[];
+  tags?: string[];
+}
+
+/** Checks the list's filters (400 naming the field) and reads the deprecated single `inbox` when `inboxes` is absent. */
+export function contactFilters(q: ContactListQuery): ContactFilters {
+  for (const [field, values] of Object.entries({ inboxes: q.inboxes, channels: q.channels, tags: q.tags })) {
+    if (values && values.length > MAX_VALUES) throw fieldError(field, `At most ${MAX_VALUES} values.`);
+  }
+  if (q.inboxes?.some((id) => !isUuid(id))) throw fieldError("inboxes", "Must be comma-separated UUIDs.");
+  const unknown = q.channels?.filter((t) => !(CHANNEL_TYPES as readonly string[]).includes(t));
+  if (unknown?.length) throw fieldError("channels", `Unknown channel type: ${unknown.join(", ")}.`);
+  return {
+    inboxes: q.inboxes ?? (q.inbox ? [q.inbox] : undefined),
+    query: q.query || undefined,
+    search: q.search || undefined,
+    channels: q.channels,
+    tags: q.tags,
+  };
+}
+
+/** A page of the organization's contacts matching the filters, newest first. */
+export async function listContacts(db: Db, organizationId: string, filters: ContactFilters, window: PageWindow) {
+  const where = contactConditions(db, organizationId, filters);
+  const page = await paginate(window, db.select({ n: count() }).from(contacts).where(where), ({ limit, offset }) =>
+    db
+      .select()
+      .from(contacts)
+      .where(where)
+      .orderBy(desc(contacts.createdAt), desc(contacts.id))
+      .limit(limit)
+      .offset(offset),
+  );
+  const views = await contactViews(db, organizationId, page.items);
+  return { count: page.count, items: views.map(contactRecord) };
 }
 
 // ---------------------------------------------------------------------------------------------

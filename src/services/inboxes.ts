@@ -1,9 +1,14 @@
-import { and, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../env";
 import { chatbots, conversations, inboxes, webChats, type InboxAssignment, type WebChatSettings } from "../db/schema";
-import { conflict, fieldError } from "../lib/errors";
+import { mapPage, type PageWindow, paginate } from "../db/paginate";
+import { badRequest, conflict, fieldError, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
+import { contains } from "../lib/sql";
+import { requireTeamOf } from "./assignment/settings";
+import { inboxRecord } from "./records/inboxes";
+import { webChatRecord } from "./records/web-chats";
 import { businessHoursProblem, type BusinessHours } from "./business-hours";
 
 export type InboxRow = typeof inboxes.$inferSelect;
@@ -144,4 +149,92 @@ export function requireUsableHours(hours: BusinessHours) {
   const problem = businessHoursProblem(hours);
   if (problem)
     throw fieldError(`businessHours.${problem.split(":")[0]}`, problem.slice(problem.indexOf(":") + 1).trim());
+}
+
+/** A page of the organization's inboxes, newest first, by channel type, assistant or name. */
+export async function listInboxes(
+  db: Db,
+  organizationId: string,
+  q: { channelType?: InboxRow["channelType"]; chatbot?: string; query?: string },
+  window: PageWindow,
+) {
+  const where = and(
+    eq(inboxes.organizationId, organizationId),
+    q.channelType ? eq(inboxes.channelType, q.channelType) : undefined,
+    q.chatbot ? eq(inboxes.chatbotId, q.chatbot) : undefined,
+    q.query ? contains(inboxes.name, q.query) : undefined,
+  );
+  const page = await paginate(window, db.select({ n: count() }).from(inboxes).where(where), ({ limit, offset }) =>
+    selectInboxes(db).where(where).orderBy(desc(inboxes.createdAt), desc(inboxes.id)).limit(limit).offset(offset),
+  );
+  return mapPage(page, inboxRecord);
+}
+
+export interface InboxChanges {
+  name?: string;
+  channelType?: string;
+  chatbot?: { id: string } | null;
+  businessHours?: BusinessHours | null;
+  assignment?: InboxAssignment;
+}
+
+/** PUT and PATCH: fields left out stay as they are; `channelType` cannot change. */
+export async function updateInbox(db: Db, organizationId: string, id: string, body: InboxChanges) {
+  const view = await getInbox(db, organizationId, id);
+  if (!view) throw notFound();
+  if (body.channelType !== undefined && body.channelType !== view.inbox.channelType) {
+    throw fieldError("channelType", "Cannot be changed after creation.");
+  }
+  const chatbotChanges = body.chatbot !== undefined && (body.chatbot?.id ?? null) !== view.inbox.chatbotId;
+  if (view.inbox.isDefault && chatbotChanges)
+    throw fieldError("chatbot", "An assistant's default inbox stays with its assistant.");
+  if (body.chatbot) await requireChatbotOf(db, organizationId, body.chatbot.id);
+  const chatbotId = body.chatbot === undefined ? undefined : (body.chatbot?.id ?? null);
+  if (body.businessHours) requireUsableHours(body.businessHours);
+  if (body.assignment?.teamId) await requireTeamOf(db, organizationId, body.assignment.teamId, "assignment.teamId");
+  await db
+    .update(inboxes)
+    .set({
+      name: body.name,
+      chatbotId,
+      businessHours: body.businessHours,
+      assignment: body.assignment,
+      updatedAt: Date.now(),
+    })
+    .where(eq(inboxes.id, id));
+  return inboxRecord((await getInbox(db, organizationId, id))!);
+}
+
+/** Deletes an inbox and its web chat (an assistant's default inbox goes only with its assistant); answers the web chat removed, if any. */
+export async function deleteInbox(db: Db, organizationId: string, inboxId: string): Promise<{ id: string } | null> {
+  const view = await getInbox(db, organizationId, inboxId);
+  if (!view) throw notFound();
+  if (view.inbox.isDefault)
+    throw badRequest("An assistant's default inbox is deleted with its assistant.", undefined, "default_inbox");
+  const id = view.inbox.id;
+  await db.batch([
+    db.delete(webChats).where(eq(webChats.inboxId, id)),
+    db.delete(inboxes).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId))),
+  ]);
+  return view.channel;
+}
+
+/** A page of the organization's web chats, newest first, those of one inbox when given. */
+export async function listWebChats(db: Db, organizationId: string, inboxId: string | undefined, window: PageWindow) {
+  const where = and(eq(webChats.organizationId, organizationId), inboxId ? eq(webChats.inboxId, inboxId) : undefined);
+  const page = await paginate(window, db.select({ n: count() }).from(webChats).where(where), ({ limit, offset }) =>
+    selectWebChats(db).where(where).orderBy(desc(webChats.createdAt), desc(webChats.id)).limit(limit).offset(offset),
+  );
+  return mapPage(page, webChatRecord);
+}
+
+/** The inbox and assistant of one of the organization's web chats (400 naming `webChat` otherwise). */
+export async function requireWebChatOf(db: Db, organizationId: string, webChatId: string) {
+  const [chat] = await db
+    .select({ inboxId: webChats.inboxId, chatbotId: inboxes.chatbotId })
+    .from(webChats)
+    .innerJoin(inboxes, eq(inboxes.id, webChats.inboxId))
+    .where(and(eq(webChats.id, webChatId), eq(webChats.organizationId, organizationId)));
+  if (!chat) throw fieldError("webChat", "No such web chat in your organization.");
+  return chat;
 }

@@ -1,11 +1,14 @@
 // Reading one text node, and changing a file's passages by hand (the console's text node editor): a node's text rewritten and
 // indexed again, or the node removed, with its keyword, FTS and vector entries. A reparse of the
 // file replaces its nodes, edited or not, with the parser's.
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { knowledgeBaseFiles, knowledgeBases, textNodes } from "../db/schema";
+import { cursorWindow, type PageWindow, paginate } from "../db/paginate";
 import { notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
+import type { Cursor } from "../lib/pagination";
+import { contains } from "../lib/sql";
 import { requirePermission, type OrgAccess } from "./access";
 import { visibleKnowledgeBasesCondition, type KnowledgeBaseRow } from "./knowledge-bases";
 import { embedderOf } from "./knowledge-content";
@@ -13,7 +16,47 @@ import { refreshKnowledgeBaseEmbedding } from "./embeddings/knowledge-base";
 import { indexKeywordTexts, removeKeywordTexts } from "./retrieval/knowledge-index";
 import { indexedTerms } from "./retrieval/terms";
 import { vectorStoreFor } from "./vector-store";
-import type { TextNodeRow } from "./records/text-nodes";
+import { fileLabels, type NodeFile } from "./knowledge-files";
+import { legacyTextNodeRecord, textNodeRecord, type TextNodeRow } from "./records/text-nodes";
+
+const fileNodes = (file: NodeFile, query: string | undefined) =>
+  and(eq(textNodes.fileId, file.id), query ? contains(textNodes.text, query) : undefined);
+
+/** A page of a file's nodes in document order (the newer form), those containing `query` when given. */
+export async function listTextNodes(db: Db, file: NodeFile, query: string | undefined, window: PageWindow) {
+  const where = fileNodes(file, query);
+  const [page, labels] = await Promise.all([
+    paginate(window, db.select({ n: count() }).from(textNodes).where(where), ({ limit, offset }) =>
+      db.select().from(textNodes).where(where).orderBy(asc(textNodes.position)).limit(limit).offset(offset),
+    ),
+    fileLabels(db, [file.id]),
+  ]);
+  return {
+    count: page.count,
+    items: page.items.map((row) => textNodeRecord(row, file, labels.get(file.id) ?? [], query)),
+  };
+}
+
+/**
+ * `pageSize + 1` of a file's nodes from the cursor on (the older form, for `cursorResponse` keyed by
+ * `position`). The cursor walks `position`, unique within a file, so pages neither skip nor repeat a node.
+ */
+export async function listLegacyTextNodes(
+  db: Db,
+  file: NodeFile,
+  query: string | undefined,
+  cursor: Cursor | null,
+  pageSize: number,
+) {
+  const w = cursorWindow([textNodes.position], "asc", cursor, [Number(cursor?.k)], pageSize);
+  const rows = await db
+    .select()
+    .from(textNodes)
+    .where(and(fileNodes(file, query), w.after))
+    .orderBy(...w.orderBy)
+    .limit(w.limit);
+  return rows.map((row) => ({ position: row.position, record: legacyTextNodeRecord(row, file) }));
+}
 
 /** A node with its file and knowledge base, in one query: 404 when its knowledge base is not visible to the caller. */
 export async function getVisibleTextNode(db: Db, access: OrgAccess, userId: string, id: string) {

@@ -2,13 +2,12 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { ApiError, badRequest } from "../../lib/errors";
-import { uploads } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { canonicalModelName, checkFile, contentTypeFor, mediaType, specFor } from "../../services/uploads/file-specs";
 import { boundaryOf, MultipartError, MultipartReader } from "../../services/uploads/multipart";
 import { UPLOAD_PERMISSIONS } from "../../services/uploads/presign";
 import { unattachedTtlMs } from "../../services/uploads/settings";
-import { bodyLengthOf, newUploadKey, TooLarge, writePart } from "../../services/uploads/store";
+import { bodyLengthOf, newUploadKey, recordUpload, TooLarge, writePart } from "../../services/uploads/store";
 
 const route = createRoute({
   method: "post",
@@ -104,7 +103,7 @@ export const registerDirectUpload = (r: Router) => {
       );
       const ttl = unattachedTtlMs(c.env);
       const now = Date.now();
-      await c.var.db.insert(uploads).values({
+      await recordUpload(c.var.db, {
         key,
         organizationId: access.organizationId,
         modelName,

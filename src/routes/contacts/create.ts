@@ -1,19 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { contacts } from "../../db/schema";
-import { uuidv7 } from "../../lib/ids";
 import { currentAccess, requirePermission } from "../../services/access";
-import {
-  contactColumns,
-  getContact,
-  inboxChange,
-  inboxLinkStatements,
-  requireInboxesOf,
-  tagNames,
-  tagStatements,
-} from "../../services/contacts";
-import { contactRecord } from "../../services/records/contacts";
+import { createContact } from "../../services/contact-writes";
 import { CONTACTS_TAG, ContactCreate, ContactSchema } from "./schema";
 
 const route = createRoute({
@@ -36,16 +25,5 @@ export const registerCreateContact = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "contact.manage");
     const body = c.req.valid("json");
-    const { db } = c.var;
-    const { organizationId } = access;
-    const links = inboxChange(body);
-    if (links) await requireInboxesOf(db, organizationId, links.ids, links.field);
-    const id = uuidv7();
-    const columns = await contactColumns(body, c.env.ENCRYPTION_KEY);
-    await db.batch([
-      db.insert(contacts).values({ ...columns, name: body.name, id, organizationId }),
-      ...inboxLinkStatements(db, organizationId, id, links?.ids ?? []),
-      ...tagStatements(db, organizationId, id, tagNames(body) ?? []),
-    ]);
-    return c.json(contactRecord((await getContact(db, organizationId, id))!), 201);
+    return c.json(await createContact(c.var.db, access.organizationId, body, c.env.ENCRYPTION_KEY), 201);
   });

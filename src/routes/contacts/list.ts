@@ -1,18 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { count, desc } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { CHANNEL_TYPES, contacts } from "../../db/schema";
-import { fieldError } from "../../lib/errors";
-import { isUuid } from "../../lib/ids";
 import { currentAccess, requirePermission } from "../../services/access";
-import { MAX_SEARCH_TERMS, contactConditions, contactViews, type ContactFilters } from "../../services/contacts";
-import { contactRecord } from "../../services/records/contacts";
+import { MAX_SEARCH_TERMS, contactFilters, listContacts } from "../../services/contacts";
 import { CONTACTS_TAG, ContactSchema } from "./schema";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
-const MAX_VALUES = 100;
 
 /** Comma-separated values, also accepted as a repeated key (`?tags=a&tags=b`); empty means no filter. */
 const list = (description: string, example: string) =>
@@ -57,22 +51,6 @@ const ListQuery = PageQuery.extend({
   tags: list("Comma-separated tag names or ids: contacts with any of them", "vip,taipei"),
 });
 
-function filtersOf(q: z.infer<typeof ListQuery>): ContactFilters {
-  for (const [field, values] of Object.entries({ inboxes: q.inboxes, channels: q.channels, tags: q.tags })) {
-    if (values && values.length > MAX_VALUES) throw fieldError(field, `At most ${MAX_VALUES} values.`);
-  }
-  if (q.inboxes?.some((id) => !isUuid(id))) throw fieldError("inboxes", "Must be comma-separated UUIDs.");
-  const unknown = q.channels?.filter((t) => !(CHANNEL_TYPES as readonly string[]).includes(t));
-  if (unknown?.length) throw fieldError("channels", `Unknown channel type: ${unknown.join(", ")}.`);
-  return {
-    inboxes: q.inboxes ?? (q.inbox ? [q.inbox] : undefined),
-    query: q.query || undefined,
-    search: q.search || undefined,
-    channels: q.channels,
-    tags: q.tags,
-  };
-}
-
 const route = createRoute({
   method: "get",
   path: "/contacts/",
@@ -92,18 +70,6 @@ export const registerListContacts = (r: Router) =>
     requirePermission(access, "contact.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const { db } = c.var;
-    const where = contactConditions(db, access.organizationId, filtersOf(q));
-    const [[{ n }], rows] = await Promise.all([
-      db.select({ n: count() }).from(contacts).where(where),
-      db
-        .select()
-        .from(contacts)
-        .where(where)
-        .orderBy(desc(contacts.createdAt), desc(contacts.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    const views = await contactViews(db, access.organizationId, rows);
-    return c.json(pageResponse(c, p, n, views.map(contactRecord)), 200);
+    const page = await listContacts(c.var.db, access.organizationId, contactFilters(q), p);
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

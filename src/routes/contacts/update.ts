@@ -1,20 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { contactInboxes, contacts, contactTags } from "../../db/schema";
-import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import {
-  contactColumns,
-  getContact,
-  inboxChange,
-  inboxLinkStatements,
-  requireInboxesOf,
-  tagNames,
-  tagStatements,
-} from "../../services/contacts";
-import { contactRecord } from "../../services/records/contacts";
+import { updateContact } from "../../services/contact-writes";
 import { CONTACTS_TAG, ContactSchema, ContactUpdate } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
@@ -36,35 +24,9 @@ export function registerUpdateContact(r: Router) {
     r.openapi(route, async (c) => {
       const access = await currentAccess(c);
       requirePermission(access, "contact.manage");
-      const { db } = c.var;
-      const { organizationId } = access;
-      const view = await getContact(db, organizationId, c.req.valid("param").id);
-      if (!view) throw notFound();
-      const id = view.contact.id;
+      const { id } = c.req.valid("param");
       const body = c.req.valid("json");
-      const links = inboxChange(body);
-      if (links) await requireInboxesOf(db, organizationId, links.ids, links.field);
-      const names = tagNames(body);
-      const columns = await contactColumns(body, c.env.ENCRYPTION_KEY);
-      await db.batch([
-        db
-          .update(contacts)
-          .set({ ...columns, updatedAt: Date.now() })
-          .where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId))),
-        ...(links
-          ? [
-              db.delete(contactInboxes).where(eq(contactInboxes.contactId, id)),
-              ...inboxLinkStatements(db, organizationId, id, links.ids),
-            ]
-          : []),
-        ...(names
-          ? [
-              db.delete(contactTags).where(eq(contactTags.contactId, id)),
-              ...tagStatements(db, organizationId, id, names),
-            ]
-          : []),
-      ]);
-      return c.json(contactRecord((await getContact(db, organizationId, id))!), 200);
+      return c.json(await updateContact(c.var.db, access.organizationId, id, body, c.env.ENCRYPTION_KEY), 200);
     });
   }
 }

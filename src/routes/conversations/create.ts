@@ -1,13 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { inboxes, webChats } from "../../db/schema";
-import { fieldError, notFound } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { conversationInserts, findConversation, newConversation } from "../../services/conversations";
 import { batch } from "../../db/prepared";
 import { requireContact } from "../../services/contacts";
+import { requireWebChatOf } from "../../services/inboxes";
 import { conversationRecord } from "../../services/records/conversations";
 import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
 import { ConversationSchema } from "./schema";
@@ -40,12 +39,7 @@ export const registerCreateConversation = (r: Router) =>
     requirePermission(access, "conversation.manage");
     const body = c.req.valid("json");
     const db = c.var.db;
-    const [chat] = await db
-      .select({ inboxId: webChats.inboxId, chatbotId: inboxes.chatbotId })
-      .from(webChats)
-      .innerJoin(inboxes, eq(inboxes.id, webChats.inboxId))
-      .where(and(eq(webChats.id, body.webChat), eq(webChats.organizationId, access.organizationId)));
-    if (!chat) throw fieldError("webChat", "No such web chat in your organization.");
+    const chat = await requireWebChatOf(db, access.organizationId, body.webChat);
     if (body.contact) await requireContact(c.var.db, access.organizationId, body.contact, "contact");
     const row = newConversation({
       organizationId: access.organizationId,

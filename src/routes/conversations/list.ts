@@ -1,18 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { CursorQuery, cursorPageOf, cursorResponse, decodeCursor } from "../../lib/pagination";
-import { parseDate } from "../../lib/time";
-import { conversations, inboxes } from "../../db/schema";
+import { CursorQuery, cursorPageOf, cursorResponse } from "../../lib/pagination";
 import { currentAccess, requirePermission } from "../../services/access";
-import { selectConversationViews } from "../../services/conversations";
-import { keywordCondition } from "../../services/conversation/search";
-import { hasLabel } from "../../services/labels";
-import { listOrder, viewCondition } from "../../services/assignment/views";
-import { conversationRecord } from "../../services/records/conversations";
+import { listConversations } from "../../services/conversation/list";
 import { ConversationSchema } from "./schema";
-import { notFound } from "../../lib/errors";
 
 const uuid = (description: string) =>
   z.uuid().optional().openapi({ description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
@@ -86,44 +78,6 @@ export const registerListConversations = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "conversation.view");
     const q = c.req.valid("query");
-    const db = c.var.db;
-    if (q.inbox) {
-      const [inbox] = await db
-        .select({ id: inboxes.id })
-        .from(inboxes)
-        .where(and(eq(inboxes.id, q.inbox), eq(inboxes.organizationId, access.organizationId)));
-      if (!inbox) throw notFound("Inbox not found.");
-    }
-    const cursor = decodeCursor(q.cursor);
-    const keyword = q.keyword?.trim();
-    const me = c.var.principal.userId;
-    const order = listOrder(q.view === "waiting", cursor);
-    const rows = await selectConversationViews(db)
-      .where(
-        and(
-          eq(conversations.organizationId, access.organizationId),
-          q.inbox ? eq(conversations.inboxId, q.inbox) : undefined,
-          q.chatbot ? eq(conversations.chatbotId, q.chatbot) : undefined,
-          q.contact ? eq(conversations.contactId, q.contact) : undefined,
-          q.status ? eq(conversations.status, q.status) : undefined,
-          q.progressStatus ? eq(conversations.progressStatus, q.progressStatus) : undefined,
-          q.isTest ? eq(conversations.isTest, q.isTest === "true") : undefined,
-          q.assignee === "none"
-            ? isNull(conversations.assigneeId)
-            : q.assignee
-              ? eq(conversations.assigneeId, q.assignee === "me" ? me : q.assignee)
-              : undefined,
-          q.team ? eq(conversations.teamId, q.team) : undefined,
-          q.view ? viewCondition(q.view, me) : undefined,
-          // `+` keeps SQLite from the created_at index: walking (organization, id) newest first needs no sort.
-          q.startDate ? sql`+${conversations.createdAt} >= ${parseDate(q.startDate)}` : undefined,
-          q.endDate ? sql`+${conversations.createdAt} <= ${parseDate(q.endDate, true)}` : undefined,
-          order.after,
-          q.label ? hasLabel(q.label) : undefined,
-          keyword ? keywordCondition(access.organizationId, keyword) : undefined,
-        ),
-      )
-      .orderBy(...order.by)
-      .limit(q.pageSize + 1);
-    return c.json(cursorResponse(c, cursor, q.pageSize, rows.map(conversationRecord), order.key), 200);
+    const page = await listConversations(c.var.db, access.organizationId, c.var.principal.userId, q);
+    return c.json(cursorResponse(c, page.cursor, q.pageSize, page.rows, page.key), 200);
   });

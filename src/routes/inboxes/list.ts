@@ -1,20 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, count, desc, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
-import { contains } from "../../lib/sql";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { CHANNEL_TYPES, inboxes } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { selectInboxes } from "../../services/inboxes";
-import { inboxRecord } from "../../services/records/inboxes";
+import { listInboxes } from "../../services/inboxes";
+import { ChannelTypeSchema } from "../../services/records/inboxes";
 import { INBOXES_TAG, InboxSchema } from "./schema";
 
 const ListQuery = PageQuery.extend({
-  channelType: z
-    .enum(CHANNEL_TYPES)
-    .optional()
-    .openapi({ description: "Only inboxes of this platform", example: "web" }),
+  channelType: ChannelTypeSchema.optional().openapi({ description: "Only inboxes of this platform", example: "web" }),
   chatbot: z
     .uuid()
     .optional()
@@ -41,19 +35,6 @@ export const registerListInboxes = (r: Router) =>
     requirePermission(access, "inbox.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const where = and(
-      eq(inboxes.organizationId, access.organizationId),
-      q.channelType ? eq(inboxes.channelType, q.channelType) : undefined,
-      q.chatbot ? eq(inboxes.chatbotId, q.chatbot) : undefined,
-      q.query ? contains(inboxes.name, q.query) : undefined,
-    );
-    const [[{ n }], rows] = await Promise.all([
-      c.var.db.select({ n: count() }).from(inboxes).where(where),
-      selectInboxes(c.var.db)
-        .where(where)
-        .orderBy(desc(inboxes.createdAt), desc(inboxes.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    return c.json(pageResponse(c, p, n, rows.map(inboxRecord)), 200);
+    const page = await listInboxes(c.var.db, access.organizationId, q, p);
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

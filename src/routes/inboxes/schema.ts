@@ -1,88 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { CHANNEL_TYPES } from "../../db/schema";
-import { IdName, IdRef, Timestamp } from "../../lib/openapi";
-import { WEEKDAYS, type Weekday } from "../../services/business-hours";
-import { DEFAULT_CAPACITY, MAX_CAPACITY } from "../../services/assignment/settings";
+import { IdRef } from "../../lib/openapi";
+import { AssignmentSchema, BusinessHoursSchema, ChannelTypeSchema, InboxSchema } from "../../services/records/inboxes";
 
 export const INBOXES_TAG = "Inboxes";
-
-const hhmm = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, "HH:MM, 00:00 to 24:00");
-const BusinessHoursSchema = z
-  .strictObject({
-    timeZone: z.string().min(1).max(64).openapi({ description: "IANA time zone", example: "Asia/Taipei" }),
-    weekly: z
-      // Pairs as plain arrays, their length checked by the service (a fixed length makes the generated clients read a tuple two ways).
-      .strictObject(
-        Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(z.array(hhmm)).max(6).optional()])) as Record<
-          Weekday,
-          z.ZodOptional<z.ZodArray<z.ZodArray<typeof hhmm>>>
-        >,
-      )
-      .openapi({
-        description: "Opening periods by weekday (sun..sat), `[open, close]`; a day left out is closed",
-        example: { mon: [["09:00", "18:00"]], tue: [["09:00", "18:00"]] },
-      }),
-    holidays: z
-      .array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD"))
-      .max(366)
-      .default([])
-      .openapi({ description: "Closed all day (local dates)", example: ["2026-12-25"] }),
-  })
-  .openapi("BusinessHours");
-
-const AssignmentSchema = z
-  .object({
-    mode: z.enum(["manual", "round_robin"]).openapi({
-      description:
-        "`round_robin`: a conversation handed to a person goes to the next online agent with room (see docs); `manual`: operators assign",
-      example: "round_robin",
-    }),
-    teamId: z.uuid().nullable().default(null).openapi({
-      description: "The team (group) serving it; null: every member who may manage conversations",
-      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
-    }),
-    capacity: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_CAPACITY)
-      .default(DEFAULT_CAPACITY)
-      .openapi({
-        description: `Conversations an agent serves at once (1..${MAX_CAPACITY}, default ${DEFAULT_CAPACITY}) unless their own capacity says otherwise`,
-        example: 5,
-      }),
-  })
-  .openapi("InboxAssignment");
-
-const channelType = z
-  .enum(CHANNEL_TYPES)
-  .openapi({ description: "Conversation platform; fixed at creation", example: "web" });
-
-// `.nullable()` on a registered schema loses the null in the OpenAPI document; a union keeps it.
-const nullableIdName = (description: string) => z.union([IdName, z.null()]).openapi({ description });
-
-export const InboxSchema = z
-  .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    name: z.string().openapi({ example: "Website" }),
-    channelType,
-    chatbot: nullableIdName("The assistant answering in this inbox"),
-    channel: nullableIdName("The inbox's web chat (web inboxes); null otherwise"),
-    unreadConversationsCount: z
-      .number()
-      .int()
-      .openapi({ description: "Conversations with unread messages", example: 0 }),
-    isDefault: z
-      .boolean()
-      .openapi({ description: "The assistant's default inbox for API conversations", example: false }),
-    businessHours: z
-      .union([BusinessHoursSchema, z.null()])
-      .openapi({ description: "When its team answers; null: always" }),
-    assignment: AssignmentSchema.openapi({ description: "Who serves its conversations once handed to a person" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
-  .openapi("Inbox");
+export { InboxSchema };
 
 const chatbotRef = IdRef.nullable().openapi({
   description: "Assistant of the organization (`{id}`); null detaches it",
@@ -91,7 +12,7 @@ const chatbotRef = IdRef.nullable().openapi({
 /** Body of POST and PUT; PATCH takes any subset. */
 export const InboxWrite = z.object({
   name: z.string().trim().min(1).max(200).openapi({ example: "Website" }),
-  channelType,
+  channelType: ChannelTypeSchema,
   chatbot: chatbotRef.optional(),
   businessHours: z.union([BusinessHoursSchema, z.null()]).optional().openapi({
     description:

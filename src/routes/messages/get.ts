@@ -1,11 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { messages } from "../../db/schema";
-import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { messageRecord } from "../../services/records/messages";
+import { findMessage } from "../../services/messages";
 import { MessageSchema } from "./schema";
 
 const Query = z.object({
@@ -31,16 +28,5 @@ export const registerGetMessage = (r: Router) =>
     requirePermission(access, "conversation.view");
     const { id } = c.req.valid("param");
     const { conversation } = c.req.valid("query");
-    const [row] = await c.var.db
-      .select()
-      .from(messages)
-      .where(
-        and(
-          eq(messages.id, id),
-          eq(messages.conversationId, conversation),
-          eq(messages.organizationId, access.organizationId),
-        ),
-      );
-    if (!row) throw notFound();
-    return c.json(messageRecord(row), 200);
+    return c.json(await findMessage(c.var.db, access.organizationId, conversation, id), 200);
   });

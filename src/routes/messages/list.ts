@@ -1,13 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse, decodeCursor } from "../../lib/pagination";
-import { messages } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { findConversation } from "../../services/conversations";
-import { messageRecord } from "../../services/records/messages";
+import { listMessages } from "../../services/messages";
 import { MessageSchema } from "./schema";
 
 const Query = CursorQuery.extend({
@@ -34,20 +32,9 @@ export const registerListMessages = (r: Router) =>
     if (!(await findConversation(c.var.db, access.organizationId, q.conversation)))
       throw notFound("Conversation not found.");
     const cursor = decodeCursor(q.cursor);
-    const k = Number(cursor?.k);
-    const rows = await c.var.db
-      .select()
-      .from(messages)
-      .where(
-        and(
-          eq(messages.conversationId, q.conversation),
-          cursor ? (cursor.d === "n" ? lt(messages.sequence, k) : gt(messages.sequence, k)) : undefined,
-        ),
-      )
-      .orderBy(cursor?.d === "p" ? asc(messages.sequence) : desc(messages.sequence))
-      .limit(q.pageSize + 1);
+    const rows = await listMessages(c.var.db, q.conversation, cursor, q.pageSize);
     return c.json(
-      cursorResponse(c, cursor, q.pageSize, rows.map(messageRecord), (m) => m.sequence),
+      cursorResponse(c, cursor, q.pageSize, rows, (m) => m.sequence),
       200,
     );
   });

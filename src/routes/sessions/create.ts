@@ -1,13 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { consoleSessions, users } from "../../db/schema";
-import { badRequest, forbidden } from "../../lib/errors";
-import { apiKeyRecordFor, passwordSignIn } from "../../services/credentials";
-import { newSession, sessionCookie } from "../../services/console-sessions";
+import { forbidden } from "../../lib/errors";
+import { sessionCookie, signIn } from "../../services/console-sessions";
 import { ConsoleSessionStateSchema, SignIn } from "./schema";
-import { sessionState } from "./state";
 
 const route = createRoute({
   method: "post",
@@ -28,8 +24,6 @@ const route = createRoute({
   },
 });
 
-const refused = () => badRequest("Unable to sign in with provided credentials.", undefined, "invalid_credentials");
-
 export const registerSignIn = (r: Router) =>
   r.openapi(route, async (c) => {
     // Browsers send Origin with every POST: a sign-in posted by another site must not replace the user's session with the attacker's.
@@ -37,28 +31,7 @@ export const registerSignIn = (r: Router) =>
     if (origin !== undefined && origin !== new URL(c.req.url).origin)
       throw forbidden("Sign in from the console's own origin.");
     const body = c.req.valid("json");
-    const db = c.var.db;
-    const now = Date.now();
-    let signedIn: { user: typeof users.$inferSelect; organizationId: string | null };
-    if (body.apiKey !== undefined) {
-      const key = await apiKeyRecordFor(c.env, db, body.apiKey);
-      if (!key || (key.expiresAt !== null && key.expiresAt <= now)) throw refused();
-      signedIn = { user: key.user, organizationId: key.organizationId };
-    } else {
-      const user = await passwordSignIn(c.env, db, body.email!, body.password!);
-      if (!user) throw refused();
-      signedIn = { user, organizationId: null };
-    }
-    const { user, organizationId } = signedIn;
-    const method = body.apiKey !== undefined ? "api_key" : "password";
-    const { token, values } = await newSession(
-      { userId: user.id, organizationId, method, userAgent: c.req.header("User-Agent") ?? null },
-      now,
-    );
-    await db.batch([
-      db.insert(consoleSessions).values(values),
-      db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
-    ]);
+    const { token, state } = await signIn(c.env, c.var.db, body, c.req.header("User-Agent") ?? null);
     c.header("Set-Cookie", sessionCookie(c.req.url, token));
-    return c.json(await sessionState(db, values, user), 201);
+    return c.json(state, 201);
   });

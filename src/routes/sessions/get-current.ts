@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { ConsoleSessionStateSchema } from "./schema";
-import { sessionState } from "./state";
+import { sessionState } from "../../services/console-sessions";
 
 const route = createRoute({
   method: "get",

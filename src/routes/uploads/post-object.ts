@@ -1,14 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
-import { uploads } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { boundaryOf, MultipartError, MultipartReader } from "../../services/uploads/multipart";
 import { mediaType } from "../../services/uploads/file-specs";
 import { signingCredentials } from "../../services/uploads/settings";
 import { PolicyError, verifyPostPolicy } from "../../services/uploads/signing";
-import { bodyLengthOf, organizationOfKey, findUpload, TooLarge, writePart } from "../../services/uploads/store";
+import {
+  bodyLengthOf,
+  findUpload,
+  markUploaded,
+  organizationOfKey,
+  TooLarge,
+  writePart,
+} from "../../services/uploads/store";
 
 const route = createRoute({
   method: "post",
@@ -107,7 +112,7 @@ export const registerPostObject = (r: Router) => {
           );
         throw err;
       });
-      await c.var.db.update(uploads).set({ uploadedAt: Date.now(), size }).where(eq(uploads.key, policy.key));
+      await markUploaded(c.var.db, policy.key, size);
       return c.body(null, 204, { Location: `${new URL(c.req.url).origin}/api/v1/uploads/${policy.key}` });
     } catch (err) {
       await reader.cancel();

@@ -1,13 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
-import { uploads } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { mediaType } from "../../services/uploads/file-specs";
 import { signingCredentials } from "../../services/uploads/settings";
 import { verifyPresignedRequest } from "../../services/uploads/signing";
-import { bodyLengthOf, findUpload, organizationOfKey } from "../../services/uploads/store";
+import { bodyLengthOf, findUpload, markUploaded, organizationOfKey } from "../../services/uploads/store";
 import { ObjectKeyParams } from "./schema";
 import { objectKeyParam } from "./key";
 
@@ -48,7 +46,7 @@ export const registerPutObject = (r: Router) => {
       );
     const contentType = mediaType(c.req.header("Content-Type")) || upload.contentType || "application/octet-stream";
     const object = await c.env.FILES.put(key, c.req.raw.body, { httpMetadata: { contentType } });
-    await c.var.db.update(uploads).set({ uploadedAt: Date.now(), size: length }).where(eq(uploads.key, key));
+    await markUploaded(c.var.db, key, length);
     return c.body(null, 200, { ETag: object?.httpEtag ?? "" });
   });
 };

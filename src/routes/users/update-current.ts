@@ -1,12 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { users } from "../../db/schema";
-import { conflict, isUniqueViolation } from "../../lib/errors";
-import { userRecord } from "../../services/records/users";
+import { updateProfile } from "../../services/users";
 import { UserSchema } from "./schema";
-import { forgetUser } from "../../services/key-cache";
 
 const UpdateUser = z.object({
   name: z.string().trim().min(1).max(150).openapi({ example: "Ada Lovelace" }),
@@ -28,16 +24,5 @@ const route = createRoute({
 export const registerUpdateCurrentUser = (r: Router) =>
   r.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    try {
-      const [user] = await c.var.db
-        .update(users)
-        .set({ ...body, email: body.email.toLowerCase() })
-        .where(eq(users.id, c.var.principal.userId))
-        .returning();
-      forgetUser(user.id);
-      return c.json(userRecord(user), 200);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict("A user with this e-mail address already exists.");
-      throw err;
-    }
+    return c.json(await updateProfile(c.var.db, c.var.principal.userId, body), 200);
   });

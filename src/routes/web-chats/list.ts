@@ -1,12 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, count, desc, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { webChats } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { selectWebChats } from "../../services/inboxes";
-import { webChatRecord } from "../../services/records/web-chats";
+import { listWebChats } from "../../services/inboxes";
 import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
 
 const ListQuery = PageQuery.extend({
@@ -32,17 +29,6 @@ export const registerListWebChats = (r: Router) =>
     requirePermission(access, "inbox.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const where = and(
-      eq(webChats.organizationId, access.organizationId),
-      q.inbox ? eq(webChats.inboxId, q.inbox) : undefined,
-    );
-    const [[{ n }], rows] = await Promise.all([
-      c.var.db.select({ n: count() }).from(webChats).where(where),
-      selectWebChats(c.var.db)
-        .where(where)
-        .orderBy(desc(webChats.createdAt), desc(webChats.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    return c.json(pageResponse(c, p, n, rows.map(webChatRecord)), 200);
+    const page = await listWebChats(c.var.db, access.organizationId, q.inbox, p);
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gt, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { cursorWindow } from "../../db/paginate";
 import { conversations } from "../../db/schema";
 import type { Cursor } from "../../lib/pagination";
 import { badRequest } from "../../lib/errors";
@@ -18,31 +19,21 @@ const waitingKey = sql`coalesce(${conversations.waitingSince}, 0)`;
  * The list's order and where a cursor's page starts. Newest first by id (uuid v7) as ever; the
  * waiting view longest waiting first, by (waitingSince, id), whose cursor key is `waitingSince:id`.
  */
-export function listOrder(waiting: boolean, cursor: Cursor | null) {
-  const back = cursor?.d === "p";
+export function listOrder(waiting: boolean, cursor: Cursor | null, pageSize: number) {
   if (!waiting) {
     return {
-      by: [back ? asc(conversations.id) : desc(conversations.id)],
-      after: cursor
-        ? back
-          ? gt(conversations.id, String(cursor.k))
-          : lt(conversations.id, String(cursor.k))
-        : undefined,
+      ...cursorWindow([conversations.id], "desc", cursor, [String(cursor?.k)], pageSize),
       key: (r: ConversationRecord) => r.id,
     };
   }
-  let after: SQL | undefined;
+  let values: unknown[] = [];
   if (cursor) {
     const match = /^(\d+):(.+)$/.exec(String(cursor.k));
     if (!match) throw badRequest("Invalid cursor.", { cursor: ["Invalid cursor."] });
-    const [since, id] = [Number(match[1]), match[2]];
-    after = back
-      ? sql`(${waitingKey}, ${conversations.id}) < (${since}, ${id})`
-      : sql`(${waitingKey}, ${conversations.id}) > (${since}, ${id})`;
+    values = [Number(match[1]), match[2]];
   }
   return {
-    by: back ? [desc(waitingKey), desc(conversations.id)] : [asc(waitingKey), asc(conversations.id)],
-    after,
+    ...cursorWindow([waitingKey, conversations.id], "asc", cursor, values, pageSize),
     key: (r: ConversationRecord) => `${r.waitingSince ?? 0}:${r.id}`,
   };
 }

@@ -36,6 +36,16 @@ export function organizationOfKey(key: string): string | null {
   return m ? m[1] : null;
 }
 
+/** The object of a presigned upload has arrived: its size and the time it did. */
+export async function markUploaded(db: Db, key: string, size: number) {
+  await db.update(uploads).set({ uploadedAt: Date.now(), size }).where(eq(uploads.key, key));
+}
+
+/** A file uploaded in one request (the attachment upload): its row, written once the object is stored. */
+export async function recordUpload(db: Db, row: typeof uploads.$inferInsert) {
+  await db.insert(uploads).values(row);
+}
+
 export async function findUpload(db: Db, organizationId: string, key: string): Promise<UploadRow | null> {
   const [row] = await db
     .select()
