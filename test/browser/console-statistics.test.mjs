@@ -421,6 +421,17 @@ describe("Statistics in Chromium", () => {
       ),
     );
     expect(inked).toEqual([true, true]);
+    // The durations' y axis is as wide as its labels ("1 min 40 s"): none is cut at the canvas's left edge,
+    // where nothing but a label can be drawn (the x axis's dates are below the rows looked at).
+    const edgeInked = await human
+      .locator(".chart canvas")
+      .nth(1)
+      .evaluate((c) => {
+        const ratio = c.width / c.getBoundingClientRect().width;
+        const { data } = c.getContext("2d").getImageData(0, 0, Math.ceil(3 * ratio), Math.floor(c.height - 50 * ratio));
+        return data.some((v, i) => i % 4 === 3 && v > 0);
+      });
+    expect(edgeInked).toBe(false);
 
     const rows = () =>
       human

@@ -116,6 +116,23 @@ describe("Telegram: typing and the rating question", () => {
     expect((await sent(token, "sendMessage")).filter((r) => QUESTION.test(String(r.body.text)))).toHaveLength(1);
   });
 
+  it("the question is in the visitor's language (here Traditional Chinese), as the handoff message is", async () => {
+    const owner = await seedOwner();
+    const token = `${Math.floor(Math.random() * 1e9)}:${unique("AAH").replace(/[^A-Za-z0-9_-]/g, "")}`;
+    const inbox = await channelInbox(owner, "telegram", { botToken: token });
+    await post(inbox.path, await telegram.sign({ token, update: textUpdate("請問我的包裹在哪裡？") }));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "sent"));
+    await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
+    const question = "您對這次對話的滿意度如何？請回覆 1（很差）到 5（很好）的數字。";
+    const ask = await eventually(async () => (await sent(token, "sendMessage")).find((r) => r.body.text === question));
+    expect(ask.body.reply_markup.inline_keyboard[0]).toHaveLength(5);
+    expect((await messagesOf(owner, conversation.id)).at(-1)).toMatchObject({
+      senderType: "chatbot",
+      content: question,
+    });
+  });
+
   it("a rating button tapped when no question waits is dropped: no message, no conversation", async () => {
     const owner = await seedOwner();
     const token = `${Math.floor(Math.random() * 1e9)}:${unique("AAH").replace(/[^A-Za-z0-9_-]/g, "")}`;

@@ -7,6 +7,7 @@ import { expect, it } from "vitest";
 import { seedOwner, unique } from "../harness";
 import {
   channelInbox,
+  eventually,
   messagesOf,
   messagesWhen,
   onlyConversation,
@@ -161,6 +162,28 @@ export function metaScenarios(c: MetaCase) {
     const replies = (await sends(c, token)).map((r: RecordedRequest) => r.body);
     expect(replies).toHaveLength(2);
     expect(replies[1]).toEqual(c.sendBody("Hi, this is Sam, see our FAQ (https://shop.example/faq)."));
+  });
+
+  it('resolve sends the rating question; the answer "4" is kept as the rating, not as a message', async () => {
+    const { owner, token, inbox } = await metaInbox(c);
+    await post(inbox.path, await signed(c.text("Hello", newId("m_"))));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
+    expect((await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`)).status).toBe(200);
+    const question = /How would you rate this conversation\?/;
+    await eventually(async () =>
+      (await sends(c, token)).find((r: RecordedRequest) => question.test(JSON.stringify(r.body))),
+    );
+    const asked = await messagesOf(owner, conversation.id);
+    expect(asked.at(-1)).toMatchObject({ senderType: "chatbot", content: expect.stringMatching(question) });
+
+    await post(inbox.path, await signed(c.text("4", newId("m_"))));
+    const rated = await eventually(async () => {
+      const record = await (await owner.fetch("GET", `/conversations/${conversation.id}/`)).json();
+      return (record as { csat: { rating: number } | null }).csat;
+    });
+    expect(rated).toMatchObject({ rating: 4 });
+    expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
   });
 
   it("a 429 is tried again after its Retry-After and delivered once; a 400 is failed with Meta's words and not tried again", async () => {

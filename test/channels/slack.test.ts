@@ -290,6 +290,28 @@ describe("Slack", () => {
     ]);
   });
 
+  it('resolve posts the rating question; the answer "4" is kept as the rating, not as a message', async () => {
+    const owner = await seedOwner();
+    const token = newToken();
+    const inbox = await channelInbox(owner, "slack", credentials(token));
+    await post(inbox.path, await signed(dm("Hello")));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
+    expect((await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`)).status).toBe(200);
+    const question = /How would you rate this conversation\?/;
+    await eventually(async () => (await posted(token)).find((r) => question.test(JSON.stringify(r.body))));
+    const asked = await messagesOf(owner, conversation.id);
+    expect(asked.at(-1)).toMatchObject({ senderType: "chatbot", content: expect.stringMatching(question) });
+
+    await post(inbox.path, await signed(dm("4")));
+    const rated = await eventually(async () => {
+      const record = await (await owner.fetch("GET", `/conversations/${conversation.id}/`)).json();
+      return (record as { csat: { rating: number } | null }).csat;
+    });
+    expect(rated).toMatchObject({ rating: 4 });
+    expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
+  });
+
   it("a 429 is tried again after its Retry-After and delivered once; ok:false channel_not_found is failed with Slack's words and not tried again", async () => {
     const owner = await seedOwner();
     const token = newToken();

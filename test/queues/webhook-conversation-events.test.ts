@@ -8,6 +8,7 @@ import type { DeliveryRecord, Page, WebhookRecord } from "../routes/webhooks/fix
 import { attemptsOf, consumeAt, received, setMode, switchedWebhook } from "./webhook-fixtures";
 import { assistantWithInbox, handedOff, seedAgent, settledAssignment } from "../routes/assignment/fixtures";
 import { bodyOf } from "../support/api";
+import { liveEvents } from "../support/sse";
 
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
 type Payload = Record<string, any>;
@@ -89,6 +90,41 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     });
     const events = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
     expect(events.map((e) => e.reason).sort()).toEqual(["operator", "visitor_request"]);
+  });
+
+  it("a visitor's message reopening a resolved conversation is an event (reason visitor_request), live and for the webhooks", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const opted = await addWebhook(owner, bot.defaultInbox!.id, { conversationEvents: true });
+    const { conversationId: id } = await talk(owner, bot.id, "Hello");
+    const resolved = await owner.fetch("POST", `/conversations/${id}/resolve/`);
+    expect(resolved.status, await resolved.clone().text()).toBe(200);
+    const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
+    const live = liveEvents(stream);
+    await live.next((e) => e.event === "ready");
+
+    await talk(owner, bot.id, "One more thing", id);
+    const reopened = await live.next((e) => e.event === "conversation.updated" && e.data.reason === "visitor_request");
+    expect(reopened.data).toMatchObject({
+      changes: { status: ["resolved", "open"], progressStatus: ["resolved", "ai_processing"] },
+      conversation: { id, status: "open", progressStatus: "ai_processing" },
+    });
+    await live.close();
+    const hits = lifecycle(
+      await waitFor(
+        () => receivedAt(opted.path),
+        (r) => lifecycle(r).some((h) => h.payload.reason === "visitor_request"),
+      ),
+    );
+    expect(hits.find((h) => h.payload.reason === "visitor_request")!.payload).toMatchObject({
+      event: "conversation.updated",
+      changes: { status: ["resolved", "open"], progressStatus: ["resolved", "ai_processing"] },
+      conversation: { id, status: "open" },
+    });
+    // A visitor's message to an open conversation changes nothing of its lifecycle: no event.
+    await talk(owner, bot.id, "And another", id);
+    const events = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
+    expect(events.map((e) => e.reason).sort()).toEqual(["resolved", "visitor_request"]);
   });
 
   it("an automatic assignment is an event too (reason auto_assignment), recorded only when the agent had room", async () => {

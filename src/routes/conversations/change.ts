@@ -10,11 +10,13 @@ import {
   type ChangeReason,
 } from "../../services/conversation/inbox-events";
 import { conversationRecord, type ConversationRecord } from "../../services/records/conversations";
+import { assignAfterChange } from "../../services/assignment/round-robin";
 
 /**
  * An operator's change to a conversation (handoff, takeover, hand back, resolve), shared by the
  * routes that make one: `conversation.manage`, through the conversation's object (which orders it
- * after the messages on their way), then told to the live inbox. Returns the record as it is now.
+ * after the messages on their way), then told to the live inbox; automatic assignment follows it
+ * (services/assignment/round-robin.ts, `assignAfterChange`). Returns the record as it is now.
  */
 export async function changeConversation(
   c: Context<AppEnv>,
@@ -34,6 +36,11 @@ export async function changeConversation(
   const event =
     lifecycleEvent(before.conversation, view.conversation, reason) ??
     conversationEvent("conversation.updated", view.conversation);
-  c.executionCtx.waitUntil(publishInboxEvents(c.env, access.organizationId, event));
+  // Automatic assignment after it, as after an assistant's handoff: its events follow the change's.
+  c.executionCtx.waitUntil(
+    publishInboxEvents(c.env, access.organizationId, event).then(() =>
+      assignAfterChange(c.env, db, before.conversation, view.conversation),
+    ),
+  );
   return conversationRecord(view);
 }

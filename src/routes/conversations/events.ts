@@ -21,7 +21,7 @@ const route = createRoute({
     "Requires `conversation.view`. A server-sent event stream (works with `EventSource` and the console's cookie) of what happens " +
     "to the organization's conversations from now on, on any channel: `ready` once subscribed, then `conversation.created` " +
     "`{conversation}`, `message.created` `{conversation, message}` (the message record) and `conversation.updated` " +
-    "`{conversation, changes, reason}` (handoff, takeover, hand back, resolve; CONTRACT section 18: `changes` is each of `status`, " +
+    "`{conversation, changes, reason}` (handoff, takeover, hand back, resolve, a visitor's message reopening a resolved one; CONTRACT section 18: `changes` is each of `status`, " +
     "`progressStatus`, `assignee`, `autoReplyEnabled` that changed as `[before, after]`, `reason` one of `visitor_request`, `unanswered`, " +
     "`tool`, `operator`, `auto_assignment`, `resolved`; without `changes` when only its unread count changed: `read/`). `conversation` carries the state, `unreadCount` and the ids of its inbox, " +
     "assistant, contact and assignee (`GET /conversations/{id}/` gives their names). A `: ping` comment every 10 s. Nothing " +

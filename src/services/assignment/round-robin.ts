@@ -2,7 +2,7 @@
 // that is queued for a person goes to one of the inbox team's online agents (every member who may
 // manage conversations when it has no team) with room below their capacity, the one assigned
 // longest ago first. The conversation stays queued, waiting for that agent to answer or take it.
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { conversations, groupMembers, groupPermissions, inboxes, members, type InboxAssignment } from "../../db/schema";
 import { PERMISSIONS } from "../permissions";
@@ -152,8 +152,9 @@ export async function autoAssign(
 }
 
 /**
- * A member just came online: the oldest waiting unassigned conversations of the round-robin inboxes
- * they serve are assigned to them, up to their capacity. Returns the events, in that order.
+ * A member just came online (or has a place free again): the oldest waiting unassigned conversations
+ * of the round-robin inboxes they serve, but `except`, are assigned to them, up to their capacity.
+ * Returns the events, in that order.
  */
 export async function assignWaiting(
   db: Db,
@@ -161,6 +162,7 @@ export async function assignWaiting(
   memberId: string,
   now = Date.now(),
   deliveries: string[] = [],
+  except?: string,
 ): Promise<InboxEvent[]> {
   const waiting = await db
     .select({ conversation: conversations, assignment: inboxes.assignment })
@@ -171,6 +173,7 @@ export async function assignWaiting(
         eq(conversations.organizationId, organizationId),
         eq(conversations.status, "queued"),
         isNull(conversations.assigneeId),
+        except ? ne(conversations.id, except) : undefined,
         sql`json_extract(${inboxes.assignment}, '$.mode') = 'round_robin'`,
       ),
     )
@@ -202,6 +205,46 @@ export async function autoAssignAndPublish(
   const deliveries: string[] = [];
   const event = await autoAssign(db, conversationId, now, deliveries);
   if (event) await publishInboxEvents(env, organizationId, event);
+  // Should the queue refuse, the housekeeping cron hands pending deliveries over again.
+  if (deliveries.length) await enqueueDeliveries(env, deliveries);
+}
+
+/** Whether `before` held a place of its assignee's capacity that `after` no longer holds. */
+const placeFreed = (before: ConversationRow, after: ConversationRow) =>
+  before.assigneeId !== null &&
+  before.status !== "resolved" &&
+  (after.assigneeId !== before.assigneeId || after.status === "resolved");
+
+/**
+ * An operator's change (resolve, hand off, hand back, take over, assign) as automatic assignment sees it.
+ * An assignee it freed a place of (resolved, handed back, reassigned, unassigned, taken over by another)
+ * pulls the oldest waiting conversations of their round-robin inboxes up to their capacity, as coming
+ * online does, but not the one just taken from them. Then a conversation it left queued for a person
+ * without an assignee (handed off, or unassigned while waiting) goes round-robin as an assistant's
+ * handoff does. Told to the live inbox and to the webhooks that opt in.
+ */
+export async function assignAfterChange(
+  env: Bindings,
+  db: Db,
+  before: ConversationRow,
+  after: ConversationRow,
+  now = Date.now(),
+): Promise<void> {
+  const deliveries: string[] = [];
+  const events: InboxEvent[] = [];
+  if (placeFreed(before, after)) {
+    const [member] = await db
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.organizationId, before.organizationId), eq(members.userId, before.assigneeId!)));
+    if (member) events.push(...(await assignWaiting(db, before.organizationId, member.id, now, deliveries, after.id)));
+  }
+  const nowWaiting = after.status === "queued" && !after.assigneeId;
+  if (nowWaiting && (before.status !== "queued" || before.assigneeId)) {
+    const event = await autoAssign(db, after.id, now, deliveries);
+    if (event) events.push(event);
+  }
+  if (events.length) await publishInboxEvents(env, before.organizationId, ...events);
   // Should the queue refuse, the housekeeping cron hands pending deliveries over again.
   if (deliveries.length) await enqueueDeliveries(env, deliveries);
 }

@@ -10,6 +10,7 @@ import { ApiError, conflict } from "../../lib/errors";
 import { ms } from "../../lib/time";
 import { conversationObject, type ConversationRow } from "../conversations";
 import { conversationEvent, publishInboxEvents } from "./inbox-events";
+import { inLanguage, type InLanguages } from "./handoff";
 
 /** An answer may be changed (given again) for this long after it was first given; later, 409. */
 export const CSAT_CHANGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -67,14 +68,20 @@ export async function rateConversation(
 /** What the satisfaction question carries in its `contentPayload`, so its answer is recognised. */
 export const CSAT_ASK = { csat: { ask: true } } as const;
 export const RATING_CHOICES = ["1", "2", "3", "4", "5"];
-const QUESTION = "How would you rate this conversation? Reply with a number from 1 (poor) to 5 (excellent).";
+/** The question in the visitor's language, chosen from their latest message as the handoff message is. */
+const QUESTIONS: InLanguages = {
+  en: "How would you rate this conversation? Reply with a number from 1 (poor) to 5 (excellent).",
+  "zh-TW": "您對這次對話的滿意度如何？請回覆 1（很差）到 5（很好）的數字。",
+  "zh-CN": "您对这次对话的满意度如何？请回复 1（很差）到 5（很好）的数字。",
+  ja: "今回のご対応はいかがでしたか？1（不満）から5（満足）の数字でお答えください。",
+};
 
 export const isRatingAsk = (payload: unknown) => !!(payload as { csat?: { ask?: unknown } } | null)?.csat?.ask;
 
 /**
  * After an operator resolves a conversation of a messaging channel: the assistant's side asks for a
  * rating (a message with quick replies 1-5, delivered like any reply; services/channels/outbound.ts
- * gives it the platform's buttons). Nothing for a web chat (the widget asks on its own) or an inbox
+ * gives it the platform's buttons), in the language of the visitor's latest message. Nothing for a web chat (the widget asks on its own) or an inbox
  * without a channel.
  */
 export async function askForRating(
@@ -95,6 +102,12 @@ export async function askForRating(
     .orderBy(desc(messages.sequence))
     .limit(1);
   if (!latest || isRatingAsk(latest.contentPayload)) return;
+  const [visitor] = await db
+    .select({ content: messages.content })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversation.id), eq(messages.senderType, "contact")))
+    .orderBy(desc(messages.sequence))
+    .limit(1);
   const [bot] = conversation.chatbotId
     ? await db
         .select({ id: chatbots.id, name: chatbots.name })
@@ -102,7 +115,7 @@ export async function askForRating(
         .where(eq(chatbots.id, conversation.chatbotId))
     : [];
   await conversationObject(env, conversation.id).say(conversation.id, {
-    content: QUESTION,
+    content: inLanguage(QUESTIONS, visitor?.content ?? ""),
     contentPayload: { ...CSAT_ASK },
     senderId: bot?.id ?? null,
     senderName: bot?.name ?? "",

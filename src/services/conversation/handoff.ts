@@ -109,15 +109,18 @@ const DEFAULT_MESSAGES = {
   ja: "担当者におつなぎします。こちらでできるだけ早くお返事いたします。",
 };
 
-const OUTSIDE_HOURS_MESSAGES: typeof DEFAULT_MESSAGES = {
+const OUTSIDE_HOURS_MESSAGES: InLanguages = {
   en: "Our team is away right now. I've passed your message on, and a member of our team will reply here when we open.",
   "zh-TW": "我們的團隊目前不在線上。我已轉交您的訊息，團隊成員會在營業時間於這裡回覆您。",
   "zh-CN": "我们的团队目前不在线。我已转交您的消息，团队成员会在营业时间在这里回复您。",
   ja: "ただいま営業時間外です。メッセージはお預かりしましたので、営業開始後に担当者がこちらでお返事いたします。",
 };
 
+/** Texts of the assistant's side in the languages it picks from the visitor's words. */
+export type InLanguages = typeof DEFAULT_MESSAGES;
+
 /** A default in the language the visitor wrote in: Japanese by its kana, else as the built-in model replies. */
-function inLanguage(messages: typeof DEFAULT_MESSAGES, text: string) {
+export function inLanguage(messages: InLanguages, text: string) {
   if (/[\u3040-\u30ff]/.test(text)) return messages.ja;
   return messages[({ en: "en", zh: "zh-CN", zhTW: "zh-TW" } as const)[replyLanguage(text)]];
 }

@@ -170,11 +170,11 @@ export function assignmentEventWrites(
 }
 
 /**
- * The statements recording what an assistant's handoff reply or a member's reply does to its
- * conversation (`before`: as the message finds it), for the batch storing it; none for other messages.
+ * The statements recording what an assistant's handoff reply, a member's reply or a visitor's message
+ * reopening a resolved conversation does to its conversation (`before`: as the message finds it), for the batch storing it; none for other messages.
  */
 export function messageEventWrites(db: Db, before: ConversationRow, message: MessageRow): D1PreparedStatement[] {
-  const reason = messageChangeReason(message);
+  const reason = messageChangeReason(message, before);
   const changes = lifecycleChanges(before, afterMessage(before, message));
   if (!reason || !Object.keys(changes).length) return [];
   const id = uuidv7(message.createdAt);

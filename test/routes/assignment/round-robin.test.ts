@@ -122,4 +122,79 @@ describe("automatic (round-robin) assignment", () => {
     expect(await autoAssign(db(), id)).toBeNull();
     expect((await getConversation(owner, id)).assignee).toBeNull();
   });
+
+  it("resolving frees the assignee's place: the oldest waiting conversation of their inboxes is pulled to them", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner, "online");
+    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
+    const served = await handedOff(talk);
+    expect((await settledAssignment(owner, served)).assignee?.id).toBe(agent.userId);
+    const [older, newer] = [await handedOff(talk), await handedOff(talk)];
+    expect(await autoAssign(db(), older)).toBeNull();
+    const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
+    const events = liveEvents(stream);
+    await events.next((e) => e.event === "ready");
+
+    const res = await owner.fetch("POST", `/conversations/${served}/resolve/`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await settledAssignment(owner, older)).toMatchObject({ status: "queued", assignee: { id: agent.userId } });
+    const resolved = await events.next((e) => e.event === "conversation.updated" && e.data.reason === "resolved");
+    expect(resolved.data.conversation).toMatchObject({ id: served });
+    const pulled = await events.next((e) => e.event === "conversation.updated" && e.data.reason === "auto_assignment");
+    expect(pulled.data).toMatchObject({ changes: { assignee: [null, agent.userId] }, conversation: { id: older } });
+    await events.close();
+    expect((await getConversation(owner, newer)).assignee).toBeNull();
+  });
+
+  it("handing back, unassigning and a takeover by another free the assignee's place too", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner, "online");
+    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
+    const first = await handedOff(talk);
+    expect((await settledAssignment(owner, first)).assignee?.id).toBe(agent.userId);
+    const [second, third, fourth] = [await handedOff(talk), await handedOff(talk), await handedOff(talk)];
+
+    const back = await owner.fetch("PATCH", `/conversations/${first}/update-auto-reply/`, { autoReplyEnabled: true });
+    expect(back.status, await back.clone().text()).toBe(200);
+    expect((await settledAssignment(owner, second)).assignee?.id).toBe(agent.userId);
+
+    // The conversation taken from the agent is not pulled back to them: the next waiting one is; it waits for a place.
+    const unassign = await owner.fetch("POST", `/conversations/${second}/assign/`, { assigneeId: null });
+    expect(unassign.status, await unassign.clone().text()).toBe(200);
+    expect((await settledAssignment(owner, third)).assignee?.id).toBe(agent.userId);
+    expect(await getConversation(owner, second)).toMatchObject({ status: "queued", assignee: null });
+
+    // Taken over by the owner: the agent's place goes to the oldest waiting, now the one unassigned before.
+    const takeOver = await owner.fetch("POST", `/conversations/${third}/take-over/`);
+    expect(takeOver.status, await takeOver.clone().text()).toBe(200);
+    expect((await settledAssignment(owner, second)).assignee?.id).toBe(agent.userId);
+    expect((await getConversation(owner, third)).assignee?.id).toBe(owner.userId);
+    expect((await getConversation(owner, fourth)).assignee).toBeNull();
+  });
+
+  it("an operator's manual hand-off (auto reply off) queues the conversation and assigns it like the assistant's handoff", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner, "online");
+    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
+    const { conversationId: id } = await talk("hello");
+    const res = await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: false });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ status: "queued", progressStatus: "waiting_for_human" });
+    expect(await settledAssignment(owner, id)).toMatchObject({
+      status: "queued",
+      progressStatus: "waiting_for_human",
+      assignee: { id: agent.userId },
+    });
+  });
+
+  it("an operator's hand-off with nobody online stays queued and unassigned", async () => {
+    const owner = await seedOwner();
+    await seedAgent(owner, "offline");
+    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
+    const { conversationId: id } = await talk("hello");
+    const res = await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: false });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await autoAssign(db(), id)).toBeNull();
+    expect(await getConversation(owner, id)).toMatchObject({ status: "queued", assignee: null });
+  });
 });

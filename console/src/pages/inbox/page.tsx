@@ -25,32 +25,22 @@ import { t } from "./strings";
 import { Transcript } from "./transcript";
 import { NotifyToggle } from "../../shell/notify-toggle";
 import { UnreadInboxes, markRead } from "./unread";
+import { messageStateAfter } from "./unread-order";
 import { ViewSwitch, inOrder } from "./views";
 
 /** A row brought up to date from a live event; null when its assignee is someone it cannot name yet. */
 function merged(row: Conversation, c: LiveConversation): Conversation | null {
   if ((c.assignee?.id ?? null) !== (row.assignee?.id ?? null) && c.assignee) return null;
   if ((c.team?.id ?? null) !== (row.team?.id ?? null) && c.team) return null;
-  const {
-    title,
-    status,
-    progressStatus,
-    autoReplyEnabled,
-    lastMessage,
-    lastMessageCreatedAt,
-    unreadCount,
-    waitingSince,
-    csat,
-  } = c;
+  const { title, status, progressStatus, autoReplyEnabled, waitingSince, csat } = c;
   return {
     ...row,
     title,
     status,
     progressStatus,
     autoReplyEnabled,
-    lastMessage,
-    lastMessageCreatedAt,
-    unreadCount,
+    // A late event (a message's after the read's) cannot bring back an older message nor raise the count again.
+    ...messageStateAfter(row, c),
     waitingSince,
     csat,
     assignee: c.assignee ? row.assignee : null,

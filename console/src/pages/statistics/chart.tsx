@@ -35,6 +35,25 @@ function colourOf(host: HTMLElement, cls: string): string {
   return colour;
 }
 
+/** The y axis's least width (CSS px): counts' labels fit in it, and their charts keep one look. */
+const AXIS_MIN = 56;
+/** Room left of the longest label, so its first letter is not on the canvas's edge. */
+const AXIS_PAD = 6;
+
+/**
+ * The y axis as wide as its longest label needs ("3 min 20 s", "2 小時 5 分鐘"), measured in the font the
+ * axis draws with: a fixed width cut long durations' labels at the canvas's edge. uPlot asks again while
+ * the ticks settle (`cycleNum`); past the second pass the size it has is kept, so the layout converges.
+ */
+function valuesWidth(u: uPlot, values: string[] | null, axisIdx: number, cycleNum: number): number {
+  const axis = u.axes[axisIdx]! as uPlot.Axis & { _size?: number; font: [string, number] };
+  if (cycleNum > 1 && axis._size) return axis._size;
+  u.ctx.font = axis.font[0];
+  const widest = Math.max(0, ...(values ?? []).map((v) => u.ctx.measureText(v).width / devicePixelRatio));
+  const ticks = (axis.ticks as { size?: number } | undefined)?.size ?? 0;
+  return Math.max(AXIS_MIN, Math.ceil(widest + ticks + (axis.gap ?? 0) + AXIS_PAD));
+}
+
 /**
  * A line chart of values per day (uPlot on a canvas, hidden from assistive technology) with its
  * data as a table: visually hidden until "Show the data as a table" is pressed, always there for
@@ -76,7 +95,7 @@ export function Chart({ title, starts, labels, series, format, onDrawn }: Props)
             stroke: text,
             grid: { stroke: grid, width: 1 },
             ticks: { stroke: grid },
-            size: 56,
+            size: valuesWidth,
             values: (_u, ticks) => ticks.map(format),
           },
         ],
