@@ -8,7 +8,7 @@ import { contains } from "../../lib/sql";
 import type { KnowledgeBaseRow } from "../../services/knowledge-bases";
 import { faqRecords, type FaqRecord } from "../../services/records/faqs";
 import type { FaqRow } from "../../services/faqs";
-import { FaqSchema } from "../knowledge-bases/faqs/schema";
+import { FaqSchema } from "../../services/records/faqs";
 import { CHATBOT_KNOWLEDGE_DESCRIPTION, ChatbotKnowledgeQuery, chatbotKnowledgeScope } from "./knowledge-bases-files";
 import { CHATBOTS_TAG } from "./schema";
 

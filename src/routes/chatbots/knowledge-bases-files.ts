@@ -13,7 +13,7 @@ import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { visibleKnowledgeBasesCondition } from "../../services/knowledge-bases";
 import { fileLabels } from "../../services/knowledge-files";
 import { fileRecord } from "../../services/records/knowledge-files";
-import { KnowledgeBaseFileSchema } from "../knowledge-bases/files/schema";
+import { KnowledgeBaseFileSchema } from "../../services/records/knowledge-files";
 import { CHATBOTS_TAG } from "./schema";
 
 export const KNOWLEDGE_SOURCES = ["self_built", "built_in", "all"] as const;
