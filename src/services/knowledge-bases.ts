@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../env";
+import type { Bindings, Db } from "../env";
+import { type PageWindow, paginate } from "../db/paginate";
 import {
   chatbotKnowledgeBases,
   chatbots,
@@ -16,11 +17,14 @@ import {
   users,
 } from "../db/schema";
 import { fieldError, forbidden, notFound } from "../lib/errors";
-import { isUuid } from "../lib/ids";
-import { chunk, inChunks } from "../lib/sql";
+import { isUuid, uuidv7 } from "../lib/ids";
+import { chunk, contains, inChunks } from "../lib/sql";
 import { can, requirePermission, type OrgAccess } from "./access";
 import { visibleChatbotsCondition } from "./chatbots/visibility";
 import { getModel } from "./models";
+import { knowledgeBaseRecord } from "./records/knowledge-bases";
+import { startKeywordIndex } from "./retrieval/knowledge-index";
+import { type CredentialName, resolveVectorDatabase, storedCredentialNames } from "./vector-database";
 
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
 type IdName = { id: string; name: string };
@@ -66,17 +70,6 @@ export async function getKnowledgeBaseForRead(
   const row = await getVisibleKnowledgeBase(db, access, userId, id);
   if (!row) throw notFound("Knowledge base not found.");
   return row;
-}
-
-/** For writes: 403 without `knowledge_base.manage`, then 404 when the caller cannot see it. */
-export async function getKnowledgeBaseForUpdate(
-  db: Db,
-  access: OrgAccess,
-  userId: string,
-  id: string,
-): Promise<KnowledgeBaseRow> {
-  requirePermission(access, "knowledge_base.manage");
-  return getKnowledgeBaseForRead(db, access, userId, id);
 }
 
 export interface KnowledgeBaseView {
@@ -190,6 +183,137 @@ export const VECTOR_BYTES_PER_DIMENSION = 4;
 
 export const knowledgeBaseView = async (db: Db, access: OrgAccess, userId: string, row: KnowledgeBaseRow) =>
   (await knowledgeBaseViews(db, access, userId, [row]))[0];
+
+/** The record of a knowledge base as the caller sees it (links, counts, which credentials are set). */
+export async function knowledgeBaseRecordOf(
+  env: Bindings,
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  row: KnowledgeBaseRow,
+  storedCredentials?: CredentialName[],
+) {
+  const view = await knowledgeBaseView(db, access, userId, row);
+  return knowledgeBaseRecord(view, storedCredentials ?? (await storedCredentialNames(row, env)));
+}
+
+export interface KnowledgeBaseFilters {
+  embeddingModel?: string;
+  rerankerModel?: string;
+  query?: string;
+}
+
+/** A page of the knowledge bases the caller sees, newest first. */
+export async function listKnowledgeBases(
+  env: Bindings,
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  filters: KnowledgeBaseFilters,
+  window: PageWindow,
+) {
+  const where = and(
+    visibleKnowledgeBasesCondition(access, userId),
+    filters.embeddingModel ? eq(knowledgeBases.embeddingModelId, filters.embeddingModel) : undefined,
+    filters.rerankerModel ? eq(knowledgeBases.rerankerModelId, filters.rerankerModel) : undefined,
+    filters.query ? contains(knowledgeBases.name, filters.query) : undefined,
+  );
+  const page = await paginate(
+    window,
+    db.select({ n: count() }).from(knowledgeBases).where(where),
+    ({ limit, offset }) =>
+      db
+        .select()
+        .from(knowledgeBases)
+        .where(where)
+        .orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id))
+        .limit(limit)
+        .offset(offset),
+  );
+  const views = await knowledgeBaseViews(db, access, userId, page.items);
+  const items = await Promise.all(
+    views.map(async (v) => knowledgeBaseRecord(v, await storedCredentialNames(v.row, env))),
+  );
+  return { count: page.count, items };
+}
+
+/** What a create, PUT or PATCH body of a knowledge base carries. */
+export type KnowledgeBaseBody = Parameters<typeof checkKnowledgeBaseReferences>[3] &
+  Parameters<typeof knowledgeBaseColumns>[0] &
+  Parameters<typeof resolveVectorDatabase>[2];
+
+/** Creates a knowledge base with its links (checked first) and starts its keyword index. */
+export async function createKnowledgeBase(
+  env: Bindings,
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  body: KnowledgeBaseBody & { name: string; embeddingModel: string; rerankerModel: string },
+) {
+  const links = await checkKnowledgeBaseReferences(db, access, userId, body);
+  const { storedCredentials, ...store } = await resolveVectorDatabase(env, null, body);
+  const id = uuidv7();
+  const [[row]] = await db.batch([
+    db
+      .insert(knowledgeBases)
+      .values({
+        id,
+        organizationId: access.organizationId,
+        createdById: userId,
+        ...knowledgeBaseColumns(body),
+        name: body.name,
+        embeddingModelId: body.embeddingModel,
+        rerankerModelId: body.rerankerModel,
+        ...store,
+      })
+      .returning(),
+    ...linkStatements(db, id, links),
+  ]);
+  await startKeywordIndex(env, id);
+  return knowledgeBaseRecordOf(env, db, access, userId, row, storedCredentials);
+}
+
+/**
+ * Writes the fields a PUT or PATCH gives and replaces the links it names. The embedding model
+ * cannot change while the knowledge base holds indexed content (its vectors would no longer match).
+ */
+export async function updateKnowledgeBase(
+  env: Bindings,
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  current: KnowledgeBaseRow,
+  body: KnowledgeBaseBody,
+) {
+  if (
+    body.embeddingModel &&
+    body.embeddingModel !== current.embeddingModelId &&
+    (await hasIndexedContent(db, current.id))
+  ) {
+    throw fieldError(
+      "embeddingModel",
+      "Cannot change while the knowledge base holds indexed files or FAQs; create a new knowledge base instead.",
+    );
+  }
+  const links = await checkKnowledgeBaseReferences(
+    db,
+    access,
+    userId,
+    body,
+    await currentLinks(db, access, userId, current.id),
+  );
+  const { storedCredentials, ...store } = await resolveVectorDatabase(env, current, body);
+  const values = Object.fromEntries(Object.entries(knowledgeBaseColumns(body)).filter(([, v]) => v !== undefined));
+  const [[row]] = await db.batch([
+    db
+      .update(knowledgeBases)
+      .set({ ...values, ...store, updatedAt: Date.now() })
+      .where(eq(knowledgeBases.id, current.id))
+      .returning(),
+    ...linkStatements(db, current.id, links),
+  ]);
+  return knowledgeBaseRecordOf(env, db, access, userId, row, storedCredentials);
+}
 
 /** What a create or update changes in a knowledge base's links: the group list, and assistants added and removed. */
 export interface KnowledgeBaseLinks {

@@ -1,24 +1,23 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../env";
+import { type PageWindow, paginate } from "../db/paginate";
 import { knowledgeBaseFileLabels, knowledgeBaseFiles, knowledgeBaseLabels, knowledgeBases } from "../db/schema";
 import { fieldError, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
-import { chunk } from "../lib/sql";
+import { chunk, contains } from "../lib/sql";
 import type { OrgAccess } from "./access";
-import { visibleKnowledgeBasesCondition } from "./knowledge-bases";
+import { type KnowledgeBaseRow, visibleKnowledgeBasesCondition } from "./knowledge-bases";
 import { objectPrefixOf, type IngestionJob } from "./knowledge-content";
+import type { Upload } from "./knowledge-uploads";
+import { fileRecord } from "./records/knowledge-files";
+
+export { FILE_STATUSES } from "../db/schema";
 
 export type FileRow = typeof knowledgeBaseFiles.$inferSelect;
 type IdName = { id: string; name: string };
 
-/** The one parser of this service; `parser` in requests may name it or be left out. */
-export const BUILT_IN_PARSER = {
-  id: "00000000-0000-7000-8000-0000000000a1",
-  name: "Built-in parser",
-  provider: "local",
-  isTimestampSttProvider: false,
-} as const;
+export { BUILT_IN_PARSER } from "./parsing";
 
 export async function getFile(db: Db, knowledgeBaseId: string, fileId: string): Promise<FileRow> {
   const [row] = isUuid(fileId)
@@ -149,4 +148,120 @@ export async function enqueueFiles(env: Bindings, files: Pick<FileRow, "id" | "g
       part.map((f) => ({ body: { kind: "file", fileId: f.id, generation: f.generation } satisfies IngestionJob })),
     );
   }
+}
+
+/** Records of files of `kb`, with their labels; `origin` is the service's own, for the download URLs. */
+async function fileRecords(db: Db, kb: KnowledgeBaseRow, rows: FileRow[], origin: string) {
+  const labels = await fileLabels(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []));
+}
+
+export const fileRecordOf = async (db: Db, kb: KnowledgeBaseRow, row: FileRow, origin: string) =>
+  (await fileRecords(db, kb, [row], origin))[0];
+
+/** A page of a knowledge base's files, newest first; `labels` is a comma-separated list of label ids (any of). */
+export async function listFiles(
+  db: Db,
+  kb: KnowledgeBaseRow,
+  filters: { query?: string; status?: FileRow["status"]; labels?: string },
+  window: PageWindow,
+  origin: string,
+) {
+  const labelIds = (filters.labels ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const where = and(
+    eq(knowledgeBaseFiles.knowledgeBaseId, kb.id),
+    filters.query ? contains(knowledgeBaseFiles.filename, filters.query) : undefined,
+    filters.status ? eq(knowledgeBaseFiles.status, filters.status) : undefined,
+    labelIds.length
+      ? sql`${knowledgeBaseFiles.id} in (select ${knowledgeBaseFileLabels.fileId} from ${knowledgeBaseFileLabels} where ${knowledgeBaseFileLabels.labelId} in (select value from json_each(${JSON.stringify(labelIds)})))`
+      : undefined,
+  );
+  const page = await paginate(
+    window,
+    db.select({ n: count() }).from(knowledgeBaseFiles).where(where),
+    ({ limit, offset }) =>
+      db
+        .select()
+        .from(knowledgeBaseFiles)
+        .where(where)
+        .orderBy(desc(knowledgeBaseFiles.createdAt), desc(knowledgeBaseFiles.id))
+        .limit(limit)
+        .offset(offset),
+  );
+  return { count: page.count, items: await fileRecords(db, kb, page.items, origin) };
+}
+
+/** Stores the uploads' bytes, inserts their rows (all or none) and queues their parsing. */
+export async function addFiles(
+  env: Bindings,
+  db: Db,
+  kb: KnowledgeBaseRow,
+  userId: string,
+  uploads: Upload[],
+  origin: string,
+) {
+  const rows = uploads.map((u) => newFile(kb.id, userId, u));
+  await Promise.all(
+    rows.map((row, i) =>
+      env.FILES.put(row.objectKey, uploads[i].bytes, { httpMetadata: { contentType: uploads[i].contentType } }),
+    ),
+  );
+  // D1 binds at most 100 parameters per statement (a file row has ~20): four rows per INSERT, all in one atomic batch.
+  const [first, ...rest] = chunk(rows, 4).map((part) => db.insert(knowledgeBaseFiles).values(part).returning());
+  const inserted = (await db.batch([first, ...rest])).flat();
+  await enqueueFiles(env, inserted);
+  return inserted.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, []));
+}
+
+/**
+ * Sends files of `kb` back to `initial` at a new generation and queues them again (a job still
+ * running for the previous parse is then discarded). Ids of other knowledge bases are ignored.
+ */
+export async function reparseFiles(env: Bindings, db: Db, kb: KnowledgeBaseRow, ids: string[], origin: string) {
+  const now = Date.now();
+  const rows = await db
+    .update(knowledgeBaseFiles)
+    .set({
+      status: "initial",
+      generation: sql`${knowledgeBaseFiles.generation} + 1`,
+      queuedAt: now,
+      startedAt: null,
+      finishedAt: null,
+      processingTimeDetails: {},
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(knowledgeBaseFiles.knowledgeBaseId, kb.id),
+        sql`${knowledgeBaseFiles.id} in (select value from json_each(${JSON.stringify(ids)}))`,
+      ),
+    )
+    .returning();
+  await enqueueFiles(env, rows);
+  return fileRecords(db, kb, rows, origin);
+}
+
+/** Replaces a file's labels (labels of `kb`, else 400) and custom metadata, each when given. */
+export async function updateFileMetadata(
+  db: Db,
+  kb: KnowledgeBaseRow,
+  file: FileRow,
+  body: { labels?: { id: string }[]; rawUserDefineMetadata?: Record<string, unknown> },
+  origin: string,
+) {
+  const labelIds = await checkLabels(db, kb.id, body.labels);
+  await db.batch([
+    db
+      .update(knowledgeBaseFiles)
+      .set({ rawUserDefineMetadata: body.rawUserDefineMetadata ?? file.rawUserDefineMetadata, updatedAt: Date.now() })
+      .where(eq(knowledgeBaseFiles.id, file.id)),
+    ...(labelIds ? fileLabelStatements(db, file.id, labelIds) : []),
+  ]);
+  return fileRecordOf(db, kb, await getFile(db, kb.id, file.id), origin);
 }

@@ -1,5 +1,7 @@
 import type { Bindings } from "../env";
 import type { knowledgeBases } from "../db/schema";
+
+export { VECTOR_DATABASE_TYPES } from "../db/schema";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { fieldError } from "../lib/errors";
 

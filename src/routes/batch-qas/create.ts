@@ -6,8 +6,10 @@ import { createBatchQa, enqueueBatchQa } from "../../services/batch-qa";
 import { parseQuestions } from "../../services/batch-qa/parse";
 import { checkFile, fileSpecs } from "../../services/uploads/file-specs";
 import { keyOfFile } from "../../services/uploads/urls";
-import { webChatAssistant, batchQaView } from "./access";
-import { BATCH_QA_TAG, BatchQaCreateBody, BatchQaSchema, WebChatParams } from "./schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { batchQaRecordOf, webChatAssistant } from "../../services/batch-qa/views";
+import { BatchQaSchema } from "../../services/records/batch-qas";
+import { BATCH_QA_TAG, BatchQaCreateBody, WebChatParams } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -26,7 +28,9 @@ const route = createRoute({
 export const registerCreateBatchQa = (r: Router) =>
   r.openapi(route, async (c) => {
     const { webchatPk } = c.req.valid("param");
-    const { access, chatbot } = await webChatAssistant(c, webchatPk, "chatbot.manage");
+    const access = await currentAccess(c);
+    requirePermission(access, "chatbot.manage");
+    const { chatbot } = await webChatAssistant(c.var.db, access, c.var.principal.userId, webchatPk);
     if (!chatbot) throw badRequest("The web chat has no assistant (or not one you may use).");
     const body = c.req.valid("json");
     const key = await keyOfFile(c.env, new URL(c.req.url).origin, body.file);
@@ -57,5 +61,5 @@ export const registerCreateBatchQa = (r: Router) =>
       rows,
     );
     c.executionCtx.waitUntil(enqueueBatchQa(c.env, batch.id).catch((err) => console.error(String(err))));
-    return c.json(await batchQaView(c, batch, chatbot.name), 201);
+    return c.json(await batchQaRecordOf(c.var.db, batch, chatbot.name), 201);
   });

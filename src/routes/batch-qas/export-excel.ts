@@ -4,7 +4,8 @@ import { errorResponses } from "../../lib/openapi";
 import { batchQaItemsOf } from "../../services/batch-qa";
 import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
 import { citedFiles } from "../../services/records/batch-qas";
-import { batchQaOf } from "./access";
+import { currentAccess, requirePermission } from "../../services/access";
+import { findVisibleBatchQa } from "../../services/batch-qa/views";
 import { BATCH_QA_TAG, BatchQaParams } from "./schema";
 
 const route = createRoute({
@@ -29,7 +30,9 @@ const num = (value: number | null, format = "0.00") => (value === null ? null : 
 export const registerExportBatchQa = (r: Router) =>
   r.openapi(route, async (c) => {
     const { webchatPk, id } = c.req.valid("param");
-    const { batch } = await batchQaOf(c, webchatPk, id);
+    const access = await currentAccess(c);
+    requirePermission(access, "chatbot.view");
+    const { batch } = await findVisibleBatchQa(c.var.db, access, c.var.principal.userId, webchatPk, id);
     const items = await batchQaItemsOf(c.var.db, batch.id);
     const header = [
       "#",

@@ -1,8 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { batchQaOf, batchQaView } from "./access";
-import { BATCH_QA_TAG, BatchQaParams, BatchQaSchema } from "./schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { batchQaRecordOf, findVisibleBatchQa } from "../../services/batch-qa/views";
+import { BatchQaSchema } from "../../services/records/batch-qas";
+import { BATCH_QA_TAG, BatchQaParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -17,6 +19,8 @@ const route = createRoute({
 export const registerGetBatchQa = (r: Router) =>
   r.openapi(route, async (c) => {
     const { webchatPk, id } = c.req.valid("param");
-    const { batch, chatbotName } = await batchQaOf(c, webchatPk, id);
-    return c.json(await batchQaView(c, batch, chatbotName), 200);
+    const access = await currentAccess(c);
+    requirePermission(access, "chatbot.view");
+    const found = await findVisibleBatchQa(c.var.db, access, c.var.principal.userId, webchatPk, id);
+    return c.json(await batchQaRecordOf(c.var.db, found.batch, found.chatbotName), 200);
   });

@@ -1,12 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, asc, count, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { batchQaItems } from "../../db/schema";
-import { batchQaItemRecord } from "../../services/records/batch-qas";
-import { batchQaOf } from "./access";
-import { BATCH_QA_TAG, BatchQaItemSchema, BatchQaParams } from "./schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { findVisibleBatchQa, listBatchQaItems } from "../../services/batch-qa/views";
+import { BatchQaItemSchema } from "../../services/records/batch-qas";
+import { BATCH_QA_TAG, BatchQaParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -27,12 +26,10 @@ export const registerBatchQaItems = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const { webchatPk, id } = c.req.valid("param");
-    const { batch } = await batchQaOf(c, webchatPk, id);
+    const access = await currentAccess(c);
+    requirePermission(access, "chatbot.view");
+    const { batch } = await findVisibleBatchQa(db, access, c.var.principal.userId, webchatPk, id);
     const p = pageParams(c.req.valid("query"));
-    const where = and(eq(batchQaItems.batchQaId, batch.id), eq(batchQaItems.organizationId, batch.organizationId));
-    const [[{ n }], rows] = await Promise.all([
-      db.select({ n: count() }).from(batchQaItems).where(where),
-      db.select().from(batchQaItems).where(where).orderBy(asc(batchQaItems.position)).limit(p.limit).offset(p.offset),
-    ]);
-    return c.json(pageResponse(c, p, n, rows.map(batchQaItemRecord)), 200);
+    const found = await listBatchQaItems(db, batch, p);
+    return c.json(pageResponse(c, p, found.count, found.items), 200);
   });

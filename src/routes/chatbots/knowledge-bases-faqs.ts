@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { listChatbotKnowledgeFaqs } from "../../services/chatbots/knowledge";
-import { FaqSchema } from "../knowledge-bases/faqs/schema";
+import { FaqSchema } from "../../services/records/faqs";
 import { CHATBOT_KNOWLEDGE_DESCRIPTION, ChatbotKnowledgeQuery, knowledgeOf } from "./knowledge-bases-files";
 import { CHATBOTS_TAG } from "./schema";
 

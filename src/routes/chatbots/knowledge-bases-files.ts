@@ -10,7 +10,7 @@ import {
   KNOWLEDGE_SOURCES,
   listChatbotKnowledgeFiles,
 } from "../../services/chatbots/knowledge";
-import { KnowledgeBaseFileSchema } from "../knowledge-bases/files/schema";
+import { KnowledgeBaseFileSchema } from "../../services/records/knowledge-files";
 import { CHATBOTS_TAG } from "./schema";
 
 /** Query of both assistant knowledge lists (files and FAQs). */

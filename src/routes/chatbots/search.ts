@@ -8,12 +8,8 @@ import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { knowledgeBasesOfChatbot } from "../../services/knowledge-bases";
 import { queryScope } from "../../services/query-scope";
 import { searchKnowledge, serverTiming } from "../../services/retrieval/search";
-import {
-  ChatbotSearchBody,
-  ChatbotSearchQuery,
-  SearchResultSchema,
-  searchResult,
-} from "../knowledge-bases/search-schema";
+import { SearchResultSchema, searchResult } from "../../services/records/search-results";
+import { ChatbotSearchBody, ChatbotSearchQuery } from "../knowledge-bases/search-schema";
 import { CHATBOTS_TAG } from "./schema";
 
 const route = createRoute({

@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { connectors } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { connectorColumns } from "../../services/mcp/connector-write";
-import { connectorRecord } from "../../services/records/mcp";
-import { CONNECTORS_TAG, ConnectorSchema, ConnectorWrite } from "./schema";
+import { createConnector } from "../../services/mcp/connector-write";
+import { ConnectorSchema } from "../../services/records/connectors";
+import { CONNECTORS_TAG, ConnectorWrite } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -25,15 +24,6 @@ export const registerCreateConnector = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "tool.manage");
-    const db = c.var.db;
-    const { values, entry } = await connectorColumns(c.env, db, c.req.valid("json"));
-    const [connector] = await db
-      .insert(connectors)
-      .values({
-        ...values,
-        organizationId: access.organizationId,
-        createdById: c.var.principal.userId,
-      } as typeof connectors.$inferInsert)
-      .returning();
-    return c.json(connectorRecord({ connector, entry }), 201);
+    const body = c.req.valid("json");
+    return c.json(await createConnector(c.env, c.var.db, access.organizationId, c.var.principal.userId, body), 201);
   });

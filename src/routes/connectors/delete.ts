@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { connectors } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
+import { deleteConnector } from "../../services/mcp/connector-write";
 import { getConnector } from "../../services/mcp/connectors";
 import { CONNECTORS_TAG } from "./schema";
 
@@ -22,8 +21,6 @@ export const registerDeleteConnector = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "tool.manage");
     const { connector } = await getConnector(c.var.db, access.organizationId, c.req.valid("param").id);
-    await c.var.db
-      .delete(connectors)
-      .where(and(eq(connectors.id, connector.id), eq(connectors.organizationId, access.organizationId)));
+    await deleteConnector(c.var.db, connector);
     return c.body(null, 204);
   });

@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getConnector } from "../../services/mcp/connectors";
-import { connectorRecord } from "../../services/records/mcp";
-import { CONNECTORS_TAG, ConnectorSchema } from "./schema";
+import { ConnectorSchema, connectorRecord } from "../../services/records/connectors";
+import { CONNECTORS_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -1,12 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, count, desc, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { connectors, mcpRegistry } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { connectorRecord } from "../../services/records/mcp";
-import { CONNECTORS_TAG, ConnectorListQuery, ConnectorSchema } from "./schema";
+import { listConnectorPage } from "../../services/mcp/connectors";
+import { ConnectorSchema } from "../../services/records/connectors";
+import { CONNECTORS_TAG, ConnectorListQuery } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -23,25 +22,11 @@ const route = createRoute({
 
 export const registerListConnectors = (r: Router) =>
   r.openapi(route, async (c) => {
-    const db = c.var.db;
     const access = await currentAccess(c);
     requirePermission(access, "tool.view");
-    const q = c.req.valid("query");
-    const p = pageParams(q);
-    const where = and(
-      eq(connectors.organizationId, access.organizationId),
-      q.isEnabled ? eq(connectors.isEnabled, q.isEnabled === "true") : undefined,
-    );
-    const [[{ n }], rows] = await Promise.all([
-      db.select({ n: count() }).from(connectors).where(where),
-      db
-        .select({ connector: connectors, entry: mcpRegistry })
-        .from(connectors)
-        .innerJoin(mcpRegistry, eq(mcpRegistry.id, connectors.mcpRegistryId))
-        .where(where)
-        .orderBy(desc(connectors.createdAt), desc(connectors.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    return c.json(pageResponse(c, p, n, rows.map(connectorRecord)), 200);
+    const { isEnabled, ...page } = c.req.valid("query");
+    const p = pageParams(page);
+    const enabled = isEnabled ? isEnabled === "true" : undefined;
+    const found = await listConnectorPage(c.var.db, access.organizationId, enabled, p);
+    return c.json(pageResponse(c, p, found.count, found.items), 200);
   });

@@ -1,13 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { connectors } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getConnector } from "../../services/mcp/connectors";
-import { connectorColumns } from "../../services/mcp/connector-write";
-import { connectorRecord } from "../../services/records/mcp";
-import { CONNECTORS_TAG, ConnectorPatch, ConnectorSchema, ConnectorWrite } from "./schema";
+import { updateConnector } from "../../services/mcp/connector-write";
+import { ConnectorSchema } from "../../services/records/connectors";
+import { CONNECTORS_TAG, ConnectorPatch, ConnectorWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({
@@ -29,15 +27,8 @@ export function registerUpdateConnector(r: Router) {
     r.openapi(route, async (c) => {
       const access = await currentAccess(c);
       requirePermission(access, "tool.manage");
-      const db = c.var.db;
-      const { connector: current } = await getConnector(db, access.organizationId, c.req.valid("param").id);
-      const { values, entry } = await connectorColumns(c.env, db, c.req.valid("json"), current);
-      const [connector] = await db
-        .update(connectors)
-        .set({ ...values, updatedAt: Date.now() })
-        .where(and(eq(connectors.id, current.id), eq(connectors.organizationId, access.organizationId)))
-        .returning();
-      return c.json(connectorRecord({ connector, entry }), 200);
+      const { connector } = await getConnector(c.var.db, access.organizationId, c.req.valid("param").id);
+      return c.json(await updateConnector(c.env, c.var.db, connector, c.req.valid("json")), 200);
     });
   }
 }

@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess } from "../../services/access";
-import { getKnowledgeBaseForUpdate } from "../../services/knowledge-bases";
+import { currentAccess, requirePermission } from "../../services/access";
+import { getKnowledgeBaseForRead } from "../../services/knowledge-bases";
 import { deleteKnowledgeBase } from "../../services/knowledge-content";
 import { KNOWLEDGE_TAG } from "./schema";
 
@@ -21,7 +21,8 @@ const route = createRoute({
 export const registerDeleteKnowledgeBase = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
-    const row = await getKnowledgeBaseForUpdate(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
+    requirePermission(access, "knowledge_base.manage");
+    const row = await getKnowledgeBaseForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     await deleteKnowledgeBase(c.env, c.var.db, row.id);
     return c.body(null, 204);
   });

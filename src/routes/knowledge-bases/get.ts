@@ -2,10 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
-import { getKnowledgeBaseForRead, knowledgeBaseView } from "../../services/knowledge-bases";
-import { storedCredentialNames } from "../../services/vector-database";
-import { knowledgeBaseRecord } from "../../services/records/knowledge-bases";
-import { KNOWLEDGE_TAG, KnowledgeBaseSchema } from "./schema";
+import { getKnowledgeBaseForRead, knowledgeBaseRecordOf } from "../../services/knowledge-bases";
+import { KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
+import { KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -21,12 +20,7 @@ const route = createRoute({
 export const registerGetKnowledgeBase = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
-    const row = await getKnowledgeBaseForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
-    return c.json(
-      knowledgeBaseRecord(
-        await knowledgeBaseView(c.var.db, access, c.var.principal.userId, row),
-        await storedCredentialNames(row, c.env),
-      ),
-      200,
-    );
+    const userId = c.var.principal.userId;
+    const row = await getKnowledgeBaseForRead(c.var.db, access, userId, c.req.valid("param").id);
+    return c.json(await knowledgeBaseRecordOf(c.env, c.var.db, access, userId, row), 200);
   });

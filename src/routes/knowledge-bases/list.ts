@@ -1,15 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, count, desc, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { contains } from "../../lib/sql";
-import { knowledgeBases } from "../../db/schema";
 import { currentAccess } from "../../services/access";
-import { knowledgeBaseViews, visibleKnowledgeBasesCondition } from "../../services/knowledge-bases";
-import { storedCredentialNames } from "../../services/vector-database";
-import { knowledgeBaseRecord } from "../../services/records/knowledge-bases";
-import { KNOWLEDGE_TAG, KnowledgeBaseListQuery, KnowledgeBaseSchema } from "./schema";
+import { listKnowledgeBases } from "../../services/knowledge-bases";
+import { KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
+import { KNOWLEDGE_TAG, KnowledgeBaseListQuery } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -28,29 +24,10 @@ const route = createRoute({
 
 export const registerListKnowledgeBases = (r: Router) =>
   r.openapi(route, async (c) => {
-    const db = c.var.db;
     const access = await currentAccess(c);
-    const q = c.req.valid("query");
-    const p = pageParams(q);
-    const where = and(
-      visibleKnowledgeBasesCondition(access, c.var.principal.userId),
-      q.embeddingModel ? eq(knowledgeBases.embeddingModelId, q.embeddingModel) : undefined,
-      q.rerankerModel ? eq(knowledgeBases.rerankerModelId, q.rerankerModel) : undefined,
-      q.query ? contains(knowledgeBases.name, q.query) : undefined,
-    );
-    const [[{ n }], rows] = await Promise.all([
-      db.select({ n: count() }).from(knowledgeBases).where(where),
-      db
-        .select()
-        .from(knowledgeBases)
-        .where(where)
-        .orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    const views = await knowledgeBaseViews(db, access, c.var.principal.userId, rows);
-    const records = await Promise.all(
-      views.map(async (v) => knowledgeBaseRecord(v, await storedCredentialNames(v.row, c.env))),
-    );
-    return c.json(pageResponse(c, p, n, records), 200);
+    const { embeddingModel, rerankerModel, query, ...page } = c.req.valid("query");
+    const p = pageParams(page);
+    const filters = { embeddingModel, rerankerModel, query };
+    const found = await listKnowledgeBases(c.env, c.var.db, access, c.var.principal.userId, filters, p);
+    return c.json(pageResponse(c, p, found.count, found.items), 200);
   });

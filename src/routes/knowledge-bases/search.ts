@@ -8,7 +8,8 @@ import { queryScope } from "../../services/query-scope";
 import { searchKnowledge, serverTiming } from "../../services/retrieval/search";
 import { KNOWLEDGE_TAG } from "./schema";
 import { KnowledgeBaseParams } from "./files/schema";
-import { KnowledgeBaseSearchBody, SearchResultSchema, searchResult } from "./search-schema";
+import { SearchResultSchema, searchResult } from "../../services/records/search-results";
+import { KnowledgeBaseSearchBody } from "./search-schema";
 
 const route = createRoute({
   method: "post",

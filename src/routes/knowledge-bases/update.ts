@@ -1,22 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { fieldError } from "../../lib/errors";
-import { knowledgeBases } from "../../db/schema";
-import { currentAccess } from "../../services/access";
-import {
-  checkKnowledgeBaseReferences,
-  currentLinks,
-  getKnowledgeBaseForUpdate,
-  hasIndexedContent,
-  knowledgeBaseColumns,
-  knowledgeBaseView,
-  linkStatements,
-} from "../../services/knowledge-bases";
-import { resolveVectorDatabase } from "../../services/vector-database";
-import { knowledgeBaseRecord } from "../../services/records/knowledge-bases";
-import { KNOWLEDGE_TAG, KnowledgeBasePatch, KnowledgeBaseSchema, KnowledgeBaseWrite } from "./schema";
+import { currentAccess, requirePermission } from "../../services/access";
+import { getKnowledgeBaseForRead, updateKnowledgeBase } from "../../services/knowledge-bases";
+import { KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
+import { KNOWLEDGE_TAG, KnowledgeBasePatch, KnowledgeBaseWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({
@@ -40,39 +28,11 @@ export function registerUpdateKnowledgeBase(r: Router) {
     r.openapi(route, async (c) => {
       const db = c.var.db;
       const access = await currentAccess(c);
-      const current = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, c.req.valid("param").id);
+      requirePermission(access, "knowledge_base.manage");
+      const userId = c.var.principal.userId;
+      const current = await getKnowledgeBaseForRead(db, access, userId, c.req.valid("param").id);
       const body = c.req.valid("json");
-      if (
-        body.embeddingModel &&
-        body.embeddingModel !== current.embeddingModelId &&
-        (await hasIndexedContent(db, current.id))
-      ) {
-        throw fieldError(
-          "embeddingModel",
-          "Cannot change while the knowledge base holds indexed files or FAQs; create a new knowledge base instead.",
-        );
-      }
-      const links = await checkKnowledgeBaseReferences(
-        db,
-        access,
-        c.var.principal.userId,
-        body,
-        await currentLinks(db, access, c.var.principal.userId, current.id),
-      );
-      const { storedCredentials, ...store } = await resolveVectorDatabase(c.env, current, body);
-      const values = Object.fromEntries(Object.entries(knowledgeBaseColumns(body)).filter(([, v]) => v !== undefined));
-      const [[row]] = await db.batch([
-        db
-          .update(knowledgeBases)
-          .set({ ...values, ...store, updatedAt: Date.now() })
-          .where(eq(knowledgeBases.id, current.id))
-          .returning(),
-        ...linkStatements(db, current.id, links),
-      ]);
-      return c.json(
-        knowledgeBaseRecord(await knowledgeBaseView(db, access, c.var.principal.userId, row), storedCredentials),
-        200,
-      );
+      return c.json(await updateKnowledgeBase(c.env, db, access, userId, current, body), 200);
     });
   }
 }

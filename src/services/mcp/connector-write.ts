@@ -1,7 +1,9 @@
 import type { Bindings, Db } from "../../env";
-import type { connectors } from "../../db/schema";
+import { and, eq } from "drizzle-orm";
+import { connectors } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { checkHeaders, connectorUrl, getRegistryEntry, type ConnectorRow, type RegistryRow } from "./connectors";
+import { connectorRecord } from "../records/connectors";
 import { sealHeaders } from "./credentials";
 
 export interface ConnectorInput {
@@ -46,4 +48,38 @@ export async function connectorColumns(
         : null;
   }
   return { values, entry };
+}
+
+/** A new connector of the organization, created by `userId`. */
+export async function createConnector(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  userId: string,
+  body: ConnectorInput,
+) {
+  const { values, entry } = await connectorColumns(env, db, body);
+  const [connector] = await db
+    .insert(connectors)
+    .values({ ...values, organizationId, createdById: userId } as typeof connectors.$inferInsert)
+    .returning();
+  return connectorRecord({ connector, entry });
+}
+
+/** Writes the fields a PUT or PATCH gives; members' credentials stay. */
+export async function updateConnector(env: Bindings, db: Db, current: ConnectorRow, body: ConnectorInput) {
+  const { values, entry } = await connectorColumns(env, db, body, current);
+  const [connector] = await db
+    .update(connectors)
+    .set({ ...values, updatedAt: Date.now() })
+    .where(and(eq(connectors.id, current.id), eq(connectors.organizationId, current.organizationId)))
+    .returning();
+  return connectorRecord({ connector, entry });
+}
+
+/** Deletes a connector; its members' credentials go with it (foreign keys' cascade). */
+export async function deleteConnector(db: Db, connector: ConnectorRow) {
+  await db
+    .delete(connectors)
+    .where(and(eq(connectors.id, connector.id), eq(connectors.organizationId, connector.organizationId)));
 }

@@ -1,9 +1,11 @@
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, count, desc, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { connectors, mcpRegistry, type UrlVariable } from "../../db/schema";
+import { type PageWindow, mapPage, paginate } from "../../db/paginate";
 import { fieldError, notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
+import { connectorRecord } from "../records/connectors";
 import { headerProblem } from "./client";
 
 export type ConnectorRow = typeof connectors.$inferSelect;
@@ -41,6 +43,30 @@ export const listConnectors = (db: Db, organizationId: string) =>
     .innerJoin(mcpRegistry, eq(mcpRegistry.id, connectors.mcpRegistryId))
     .where(eq(connectors.organizationId, organizationId))
     .orderBy(desc(connectors.createdAt), desc(connectors.id));
+
+/** A page of the organization's connectors, newest first; `isEnabled` filters when given. */
+export async function listConnectorPage(
+  db: Db,
+  organizationId: string,
+  isEnabled: boolean | undefined,
+  window: PageWindow,
+) {
+  const where = and(
+    eq(connectors.organizationId, organizationId),
+    isEnabled === undefined ? undefined : eq(connectors.isEnabled, isEnabled),
+  );
+  const page = await paginate(window, db.select({ n: count() }).from(connectors).where(where), ({ limit, offset }) =>
+    db
+      .select({ connector: connectors, entry: mcpRegistry })
+      .from(connectors)
+      .innerJoin(mcpRegistry, eq(mcpRegistry.id, connectors.mcpRegistryId))
+      .where(where)
+      .orderBy(desc(connectors.createdAt), desc(connectors.id))
+      .limit(limit)
+      .offset(offset),
+  );
+  return mapPage(page, connectorRecord);
+}
 
 /**
  * The server URL of a connector: the entry's template with each `{name}` replaced by the

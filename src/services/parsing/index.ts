@@ -7,6 +7,14 @@ import type { ParsedDocument } from "./types";
 export { ParseError, UnsupportedFileType } from "./errors";
 export type { Chunk, ParsedDocument } from "./types";
 
+/** The one parser of this service; `parser` in requests may name it or be left out. */
+export const BUILT_IN_PARSER = {
+  id: "00000000-0000-7000-8000-0000000000a1",
+  name: "Built-in parser",
+  provider: "local",
+  isTimestampSttProvider: false,
+} as const;
+
 export type FileType = "pdf" | "docx" | "txt" | "md" | "html" | "csv" | "json";
 
 export interface SupportedFileType {

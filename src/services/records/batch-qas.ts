@@ -1,21 +1,66 @@
+import { z } from "@hono/zod-openapi";
+import { IdName } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { BatchQaItemRow, BatchQaRow } from "../batch-qa";
 
-export interface BatchQaRecord {
-  id: string;
-  webChat: { id: string };
-  chatbot: { id: string; name: string };
-  file: string;
-  filename: string;
-  status: BatchQaRow["status"];
-  total: number;
-  completed: number;
-  failed: number;
-  progress: number;
-  averageAnswerCorrectness: number | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
+export const BatchQaSchema = z
+  .object({
+    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    webChat: z
+      .object({ id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }) })
+      .openapi({ description: "The web chat whose assistant answers" }),
+    chatbot: IdName,
+    file: z.string().openapi({ description: "The uploaded file's key", example: "uploads/.../questions.xlsx" }),
+    filename: z.string().openapi({ example: "questions.xlsx" }),
+    status: z.enum(["pending", "running", "done", "failed"]).openapi({
+      description: "pending, running, done, or failed (the assistant no longer exists)",
+      example: "running",
+    }),
+    total: z.number().int().openapi({ description: "Questions in the file", example: 120 }),
+    completed: z.number().int().openapi({ description: "Questions answered or failed so far", example: 45 }),
+    failed: z.number().int().openapi({ description: "Questions whose answer failed", example: 0 }),
+    progress: z.number().openapi({ description: "completed / total, 0..1", example: 0.375 }),
+    averageAnswerCorrectness: z.number().nullable().openapi({
+      description: "Mean answerCorrectness of the answered questions with an expected answer",
+      example: 0.81,
+    }),
+    createdAt: z.string().openapi({ example: "1767225600000" }),
+    finishedAt: z.string().nullable().openapi({ example: null }),
+  })
+  .openapi("BatchQa");
+
+const score = (description: string) =>
+  z
+    .number()
+    .nullable()
+    .openapi({ description: `${description} (0..1; null when not scored)`, example: 0.8 });
+
+export const BatchQaItemSchema = z
+  .object({
+    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    position: z.number().int().openapi({ description: "Row of the question in the file, from 1", example: 1 }),
+    question: z.string().openapi({ example: "How do I reset my password?" }),
+    expectedAnswer: z.string().nullable().openapi({ example: "From the sign-in page, choose “Forgot password”." }),
+    status: z.enum(["pending", "done", "failed"]).openapi({ example: "done" }),
+    answer: z
+      .string()
+      .nullable()
+      .openapi({ description: "The assistant's answer", example: "Choose “Forgot password” on the sign-in page." }),
+    citations: z
+      .array(z.string())
+      .openapi({ description: "File names of the passages the answer cites", example: ["handbook.pdf"] }),
+    replyTime: z.number().nullable().openapi({ description: "Seconds the answer took", example: 1.25 }),
+    error: z.string().nullable().openapi({ example: null }),
+    answerCorrectness: score("Against the expected answer"),
+    answerSimilarity: score("Against the expected answer"),
+    faithfulness: score("To the retrieved passages"),
+    answerRelevancy: score("To the question"),
+    contextPrecision: score("Of the retrieved passages"),
+    contextRecall: score("Of the retrieved passages, against the expected answer"),
+  })
+  .openapi("BatchQaItem");
+
+export type BatchQaRecord = z.infer<typeof BatchQaSchema>;
 
 export const batchQaRecord = (
   r: BatchQaRow,
@@ -38,23 +83,7 @@ export const batchQaRecord = (
   finishedAt: ms(r.finishedAt),
 });
 
-export interface BatchQaItemRecord {
-  id: string;
-  position: number;
-  question: string;
-  expectedAnswer: string | null;
-  status: BatchQaItemRow["status"];
-  answer: string | null;
-  citations: string[];
-  replyTime: number | null;
-  error: string | null;
-  answerCorrectness: number | null;
-  answerSimilarity: number | null;
-  faithfulness: number | null;
-  answerRelevancy: number | null;
-  contextPrecision: number | null;
-  contextRecall: number | null;
-}
+export type BatchQaItemRecord = z.infer<typeof BatchQaItemSchema>;
 
 /** The file names a stored reply cites (the spreadsheet export lists the same). */
 export const citedFiles = (citations: BatchQaItemRow["citations"]) =>

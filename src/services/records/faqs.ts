@@ -1,25 +1,38 @@
+import { z } from "@hono/zod-openapi";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../env";
 import { faqLabels, knowledgeBaseLabels } from "../../db/schema";
+import { IdName, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { FaqRow } from "../faqs";
 import type { KnowledgeBaseRow } from "../knowledge-bases";
+import { EXAMPLE_ID } from "./knowledge-bases";
 
-type IdName = { id: string; name: string };
+const object = (description: string, example: Record<string, unknown>) =>
+  z.record(z.string(), z.unknown()).openapi({ description, example });
 
-export interface FaqRecord {
-  id: string;
-  question: string;
-  answer: string;
-  answerMediaUrls: Record<string, unknown>;
-  hitsCount: number;
-  embeddingTokensCount: number;
-  labels: IdName[];
-  rawUserDefineMetadata: Record<string, unknown>;
-  knowledgeBase: IdName;
-  createdAt: string;
-  updatedAt: string;
-}
+export const FaqSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    question: z.string().openapi({ example: "How do I get a refund?" }),
+    answer: z.string().openapi({ example: "Write to billing@example.com within 30 days of the purchase." }),
+    answerMediaUrls: object("Media shown with the answer, stored as given", {
+      images: ["https://example.com/refund.png"],
+    }),
+    hitsCount: z.number().int().openapi({ description: "Times the FAQ was retrieved", example: 0 }),
+    embeddingTokensCount: z
+      .number()
+      .int()
+      .openapi({ description: "Tokens embedded for the question and answer", example: 14 }),
+    labels: z.array(IdName).openapi({ description: "Labels of the knowledge base carried by the FAQ" }),
+    rawUserDefineMetadata: object("Custom metadata, keys kept as sent", { source: "help-centre" }),
+    knowledgeBase: IdName.openapi({ description: "The knowledge base of the URL" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("Faq");
+
+export type FaqRecord = z.infer<typeof FaqSchema>;
 
 /** FAQ rows -> records, with their labels read in one query. */
 export async function faqRecords(db: Db, kb: KnowledgeBaseRow, rows: FaqRow[]): Promise<FaqRecord[]> {

@@ -1,29 +1,65 @@
+import { z } from "@hono/zod-openapi";
+import { FILE_STATUSES } from "../../db/schema";
+import { IdName, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
-import { BUILT_IN_PARSER, type FileRow } from "../knowledge-files";
+import type { FileRow } from "../knowledge-files";
+import { BUILT_IN_PARSER } from "../parsing";
+import { EXAMPLE_ID } from "./knowledge-bases";
 
-type IdName = { id: string; name: string };
+type IdNameRef = { id: string; name: string };
 
-export interface KnowledgeBaseFileRecord {
-  id: string;
-  filename: string;
-  /** Absolute download URL (needs an API key). */
-  file: string;
-  fileType: string;
-  knowledgeBase: IdName;
-  size: number;
-  status: FileRow["status"];
-  parser: { id: string; name: string; provider: string; isTimestampSttProvider: boolean } | null;
-  labels: IdName[];
-  rawUserDefineMetadata: Record<string, unknown>;
-  speakerLabels: Record<string, unknown>[];
-  vectorStorageSize: number;
-  chunksCount: number;
-  waitingTime: number | null;
-  processingTime: number | null;
-  processingTimeDetails: Record<string, unknown>;
-  previewUrl: string | null;
-  createdAt: string;
-}
+const ParserSchema = z
+  .object({
+    id: z.string().openapi({ example: BUILT_IN_PARSER.id }),
+    name: z.string().openapi({ example: BUILT_IN_PARSER.name }),
+    provider: z.string().openapi({ example: BUILT_IN_PARSER.provider }),
+    isTimestampSttProvider: z.boolean().openapi({ example: false }),
+  })
+  .openapi("Parser");
+
+export const KnowledgeBaseFileSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    filename: z.string().openapi({ example: "handbook.pdf" }),
+    file: z.string().openapi({
+      description: "Where the stored file can be downloaded (with an API key)",
+      example: "https://api.example.com/api/v1/knowledge-bases/…/files/…/download/",
+    }),
+    fileType: z.string().openapi({ description: "txt, md, html, csv, json, pdf or docx", example: "pdf" }),
+    knowledgeBase: IdName,
+    size: z.number().int().openapi({ description: "Bytes", example: 48213 }),
+    status: z
+      .enum(FILE_STATUSES)
+      .openapi({ description: "initial (queued), processing, done or failed", example: "done" }),
+    parser: ParserSchema.nullable(),
+    labels: z.array(IdName),
+    rawUserDefineMetadata: z.record(z.string(), z.unknown()).openapi({ example: { department: "support" } }),
+    speakerLabels: z
+      .array(z.record(z.string(), z.unknown()))
+      .openapi({ description: "Speaker labels of transcribed media (none for documents)", example: [] }),
+    vectorStorageSize: z.number().int().openapi({ description: "Bytes of its vectors", example: 40960 }),
+    chunksCount: z.number().int().openapi({ example: 40 }),
+    waitingTime: z.number().nullable().openapi({
+      description: "Seconds from upload (or reparse) to the start of processing; so far, while queued",
+      example: 0.4,
+    }),
+    processingTime: z
+      .number()
+      .nullable()
+      .openapi({ description: "Seconds of processing; so far, while processing", example: 1.2 }),
+    processingTimeDetails: z.record(z.string(), z.unknown()).openapi({
+      description: "Per-stage times in ms when done; `error` (the reason) and `stage` when failed",
+      example: { parsingMs: 310, embeddingMs: 120, indexingMs: 80 },
+    }),
+    previewUrl: z
+      .string()
+      .nullable()
+      .openapi({ description: "PDF preview of presentations; null for other files", example: null }),
+    createdAt: Timestamp,
+  })
+  .openapi("KnowledgeBaseFile");
+
+export type KnowledgeBaseFileRecord = z.infer<typeof KnowledgeBaseFileSchema>;
 
 const seconds = (from: number | null, to: number | null) =>
   from === null ? null : Math.max(0, ((to ?? Date.now()) - from) / 1000);
@@ -32,8 +68,8 @@ const seconds = (from: number | null, to: number | null) =>
 export function fileRecord(
   origin: string,
   row: FileRow,
-  knowledgeBase: IdName,
-  labels: IdName[],
+  knowledgeBase: IdNameRef,
+  labels: IdNameRef[],
 ): KnowledgeBaseFileRecord {
   return {
     id: row.id,

@@ -1,16 +1,23 @@
+import { z } from "@hono/zod-openapi";
+import { IdName, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { KnowledgeBaseRow } from "../knowledge-bases";
 import type { LabelRow } from "../knowledge-labels";
+import { EXAMPLE_ID } from "./knowledge-bases";
 
-export interface LabelRecord {
-  id: string;
-  name: string;
-  knowledgeBase: { id: string; name: string };
-  filesCount: number;
-  faqsCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const LabelSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    name: z.string().openapi({ description: "Unique within the knowledge base", example: "Billing" }),
+    knowledgeBase: IdName.openapi({ description: "The knowledge base it belongs to" }),
+    filesCount: z.number().int().openapi({ description: "Files carrying the label", example: 2 }),
+    faqsCount: z.number().int().openapi({ description: "FAQs carrying the label", example: 5 }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("KnowledgeBaseLabel");
+
+export type LabelRecord = z.infer<typeof LabelSchema>;
 
 export const labelRecord = (kb: KnowledgeBaseRow, row: LabelRow): LabelRecord => ({
   id: row.id,

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MCP_AUTH_KINDS } from "../../db/schema";
 import { ms } from "../../lib/time";
-import type { ConnectorRow, RegistryRow } from "../mcp/connectors";
+import type { RegistryRow } from "../mcp/connectors";
 
 const REGISTRY_EXAMPLE_ID = "00000000-0000-7000-8100-000000000002";
 
@@ -61,45 +61,6 @@ export const registryEntryRecord = (r: RegistryRow): RegistryEntryRecord => ({
   authKind: r.authKind,
   authHint: r.authHint,
   documentationUrl: r.documentationUrl,
-});
-
-/** A connector: never its headers, only whether they are set. */
-export interface ConnectorRecord {
-  id: string;
-  mcpRegistryId: string;
-  mcpRegistry: { id: string; slug: string; name: string; icon: string | null; authKind: RegistryRow["authKind"] };
-  displayName: string;
-  description: string;
-  urlVariables: Record<string, string>;
-  serverUrl: string;
-  hasAuthHeaders: boolean;
-  isEnabled: boolean;
-  organization: string;
-  createdBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const connectorRecord = ({
-  connector: c,
-  entry,
-}: {
-  connector: ConnectorRow;
-  entry: RegistryRow;
-}): ConnectorRecord => ({
-  id: c.id,
-  mcpRegistryId: c.mcpRegistryId,
-  mcpRegistry: { id: entry.id, slug: entry.slug, name: entry.name, icon: entry.icon, authKind: entry.authKind },
-  displayName: c.displayName,
-  description: c.description,
-  urlVariables: c.urlVariables ?? {},
-  serverUrl: c.serverUrl,
-  hasAuthHeaders: !!c.authHeadersSealed,
-  isEnabled: c.isEnabled,
-  organization: c.organizationId,
-  createdBy: c.createdById,
-  createdAt: ms(c.createdAt)!,
-  updatedAt: ms(c.updatedAt)!,
 });
 
 /** A member holding a personal credential for a connector or MCP tool (never the credential). */

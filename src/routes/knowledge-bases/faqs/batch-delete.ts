@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq, sql } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, jsonBody, noContent } from "../../../lib/openapi";
-import { faqs } from "../../../db/schema";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { deleteFaqs } from "../../../services/knowledge-content";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
+import { deleteFaqsOf } from "../../../services/faqs";
 import { FaqBatchDelete, FaqsParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
@@ -23,25 +21,8 @@ export const registerBatchDeleteFaqs = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForUpdate(
-      db,
-      access,
-      c.var.principal.userId,
-      c.req.valid("param").knowledgeBaseId,
-    );
-    const { ids } = c.req.valid("json");
-    // Only this knowledge base's ids reach the vector store, so another base's vectors are never touched.
-    const own = await db
-      .select({ id: faqs.id })
-      .from(faqs)
-      .where(
-        and(eq(faqs.knowledgeBaseId, kb.id), sql`${faqs.id} in (select value from json_each(${JSON.stringify(ids)}))`),
-      );
-    await deleteFaqs(
-      c.env,
-      db,
-      kb.id,
-      own.map((f) => f.id),
-    );
+    requirePermission(access, "knowledge_base.manage");
+    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    await deleteFaqsOf(c.env, db, kb, c.req.valid("json").ids);
     return c.body(null, 204);
   });

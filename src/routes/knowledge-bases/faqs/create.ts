@@ -1,16 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { uuidv7 } from "../../../lib/ids";
-import { faqs } from "../../../db/schema";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { indexFaqs } from "../../../services/knowledge-content";
-import { modelApiError } from "../../../services/llm/errors";
-import { checkLabels } from "../../../services/knowledge-files";
-import { faqRecord } from "../../../services/records/faqs";
-import { getFaq, labelLinkStatements } from "../../../services/faqs";
-import { FaqSchema, FaqWrite, FaqsParams, KNOWLEDGE_TAG } from "./schema";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
+import { createFaq } from "../../../services/faqs";
+import { FaqSchema } from "../../../services/records/faqs";
+import { FaqWrite, FaqsParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -28,32 +23,7 @@ export const registerCreateFaq = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForUpdate(
-      db,
-      access,
-      c.var.principal.userId,
-      c.req.valid("param").knowledgeBaseId,
-    );
-    const body = c.req.valid("json");
-    const labelIds = await checkLabels(db, kb.id, body.labels);
-    const id = uuidv7();
-    const [[row]] = await db.batch([
-      db
-        .insert(faqs)
-        .values({
-          id,
-          knowledgeBaseId: kb.id,
-          question: body.question,
-          answer: body.answer,
-          answerMediaUrls: body.answerMediaUrls ?? {},
-          rawUserDefineMetadata: body.rawUserDefineMetadata ?? {},
-        })
-        .returning(),
-      ...labelLinkStatements(db, id, labelIds, false),
-    ]);
-    await indexFaqs(c.env, db, kb, [row]).catch((err) => {
-      throw modelApiError(err);
-    });
-    // Indexing counted the embedded tokens on the row.
-    return c.json(await faqRecord(db, kb, await getFaq(db, kb, id)), 201);
+    requirePermission(access, "knowledge_base.manage");
+    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    return c.json(await createFaq(c.env, db, kb, c.req.valid("json")), 201);
   });

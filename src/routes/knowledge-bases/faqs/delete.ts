@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, noContent } from "../../../lib/openapi";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
 import { deleteFaqs } from "../../../services/knowledge-content";
 import { getFaq } from "../../../services/faqs";
 import { FaqParams, KNOWLEDGE_TAG } from "./schema";
@@ -23,7 +23,8 @@ export const registerDeleteFaq = (r: Router) =>
     const db = c.var.db;
     const { knowledgeBaseId, faqId } = c.req.valid("param");
     const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, knowledgeBaseId);
+    requirePermission(access, "knowledge_base.manage");
+    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
     const faq = await getFaq(db, kb, faqId);
     await deleteFaqs(c.env, db, kb.id, [faq.id]);
     return c.body(null, 204);

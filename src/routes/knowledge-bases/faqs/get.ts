@@ -3,9 +3,9 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { faqRecord } from "../../../services/records/faqs";
+import { FaqSchema, faqRecord } from "../../../services/records/faqs";
 import { getFaq } from "../../../services/faqs";
-import { FaqParams, FaqSchema, KNOWLEDGE_TAG } from "./schema";
+import { FaqParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IdName, IdRef, Timestamp, uuidParam } from "../../../lib/openapi";
+import { IdRef, uuidParam } from "../../../lib/openapi";
 import { PageQuery, csv } from "../../../lib/pagination";
 import { EXAMPLE_ID } from "../schema";
 
@@ -8,30 +8,6 @@ export { KNOWLEDGE_TAG } from "../schema";
 const knowledgeBaseId = uuidParam("knowledgeBaseId", "Knowledge base id");
 export const FaqsParams = z.object({ knowledgeBaseId });
 export const FaqParams = z.object({ knowledgeBaseId, faqId: uuidParam("faqId", "FAQ id") });
-
-const object = (description: string, example: Record<string, unknown>) =>
-  z.record(z.string(), z.unknown()).openapi({ description, example });
-
-export const FaqSchema = z
-  .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    question: z.string().openapi({ example: "How do I get a refund?" }),
-    answer: z.string().openapi({ example: "Write to billing@example.com within 30 days of the purchase." }),
-    answerMediaUrls: object("Media shown with the answer, stored as given", {
-      images: ["https://example.com/refund.png"],
-    }),
-    hitsCount: z.number().int().openapi({ description: "Times the FAQ was retrieved", example: 0 }),
-    embeddingTokensCount: z
-      .number()
-      .int()
-      .openapi({ description: "Tokens embedded for the question and answer", example: 14 }),
-    labels: z.array(IdName).openapi({ description: "Labels of the knowledge base carried by the FAQ" }),
-    rawUserDefineMetadata: object("Custom metadata, keys kept as sent", { source: "help-centre" }),
-    knowledgeBase: IdName.openapi({ description: "The knowledge base of the URL" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
-  .openapi("Faq");
 
 const labels = z
   .array(IdRef)
@@ -78,7 +54,6 @@ const fields = {
 export const FaqWrite = z.object(fields).openapi("FaqWrite");
 /** PUT and PATCH: any subset; fields left out keep their value (real clients PUT only `answer`). */
 export const FaqPatch = FaqWrite.partial().openapi("FaqPatch");
-export type FaqInput = z.infer<typeof FaqPatch>;
 export const FaqMetadataPatch = z.object({ labels, rawUserDefineMetadata }).openapi("FaqMetadataPatch");
 
 export const FaqBatchDelete = z

@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { getFaq } from "../../../services/faqs";
-import { FaqMetadataPatch, FaqParams, FaqSchema, KNOWLEDGE_TAG } from "./schema";
-import { applyFaqUpdate } from "./update";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
+import { getFaq, updateFaq } from "../../../services/faqs";
+import { FaqSchema } from "../../../services/records/faqs";
+import { FaqMetadataPatch, FaqParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
   method: "patch",
@@ -24,8 +24,9 @@ export const registerUpdateFaqMetadata = (r: Router) =>
     const db = c.var.db;
     const { knowledgeBaseId, faqId } = c.req.valid("param");
     const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, knowledgeBaseId);
+    requirePermission(access, "knowledge_base.manage");
+    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
     const current = await getFaq(db, kb, faqId);
     const { labels, rawUserDefineMetadata } = c.req.valid("json");
-    return c.json(await applyFaqUpdate(c.env, db, kb, current, { labels, rawUserDefineMetadata }), 200);
+    return c.json(await updateFaq(c.env, db, kb, current, { labels, rawUserDefineMetadata }), 200);
   });

@@ -4,16 +4,14 @@ import type { AppEnv } from "../../../env";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { fieldError } from "../../../lib/errors";
-import { chunk } from "../../../lib/sql";
-import { knowledgeBaseFiles } from "../../../db/schema";
 import { acceptOnly } from "../../../middleware/content-type";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { enqueueFiles, newFile } from "../../../services/knowledge-files";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
+import { addFiles } from "../../../services/knowledge-files";
 import { fetchReference, readUpload, type Upload } from "../../../services/knowledge-uploads";
+import { KnowledgeBaseFileSchema } from "../../../services/records/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
-import { fileRecord } from "../../../services/records/knowledge-files";
-import { FileReferences, FileUploadForm, KnowledgeBaseFileSchema, KnowledgeBaseParams } from "./schema";
+import { FileReferences, FileUploadForm, KnowledgeBaseParams } from "./schema";
 
 /** A whole multipart request: up to 20 files of at most 20 MiB each is more than one request should carry. */
 const MULTIPART_MAX_BYTES = 100 * 1024 * 1024;
@@ -56,14 +54,10 @@ async function multipartUploads(c: Context<AppEnv>): Promise<Upload[]> {
 
 export const registerCreateFiles = (r: Router) =>
   r.openapi(route, async (c) => {
-    const db = c.var.db;
     const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForUpdate(
-      db,
-      access,
-      c.var.principal.userId,
-      c.req.valid("param").knowledgeBaseId,
-    );
+    requirePermission(access, "knowledge_base.manage");
+    const userId = c.var.principal.userId;
+    const kb = await getKnowledgeBaseForRead(c.var.db, access, userId, c.req.valid("param").knowledgeBaseId);
     const uploads = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "")
       ? await multipartUploads(c)
       : await Promise.all(
@@ -71,19 +65,5 @@ export const registerCreateFiles = (r: Router) =>
             fetchReference(c.env, access.organizationId, ref, `files.${i}.file`),
           ),
         );
-    const rows = uploads.map((u) => newFile(kb.id, c.var.principal.userId, u));
-    await Promise.all(
-      rows.map((row, i) =>
-        c.env.FILES.put(row.objectKey, uploads[i].bytes, { httpMetadata: { contentType: uploads[i].contentType } }),
-      ),
-    );
-    // D1 binds at most 100 parameters per statement (a file row has ~20): four rows per INSERT, all in one atomic batch.
-    const [first, ...rest] = chunk(rows, 4).map((part) => db.insert(knowledgeBaseFiles).values(part).returning());
-    const inserted = (await db.batch([first, ...rest])).flat();
-    await enqueueFiles(c.env, inserted);
-    const origin = new URL(c.req.url).origin;
-    return c.json(
-      inserted.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, [])),
-      201,
-    );
+    return c.json(await addFiles(c.env, c.var.db, kb, userId, uploads, new URL(c.req.url).origin), 201);
   });

@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, jsonBody, noContent } from "../../../lib/openapi";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
 import { deleteFiles } from "../../../services/knowledge-content";
 import { getFile } from "../../../services/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
@@ -33,19 +33,18 @@ export const registerDeleteFiles = (r: Router) => {
   r.openapi(deleteRoute, async (c) => {
     const db = c.var.db;
     const { knowledgeBaseId, fileId } = c.req.valid("param");
-    const kb = await getKnowledgeBaseForUpdate(db, await currentAccess(c), c.var.principal.userId, knowledgeBaseId);
+    const access = await currentAccess(c);
+    requirePermission(access, "knowledge_base.manage");
+    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
     const row = await getFile(db, kb.id, fileId);
     await deleteFiles(c.env, db, kb.id, [row.id]);
     return c.body(null, 204);
   });
   r.openapi(batchRoute, async (c) => {
     const db = c.var.db;
-    const kb = await getKnowledgeBaseForUpdate(
-      db,
-      await currentAccess(c),
-      c.var.principal.userId,
-      c.req.valid("param").knowledgeBaseId,
-    );
+    const access = await currentAccess(c);
+    requirePermission(access, "knowledge_base.manage");
+    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
     await deleteFiles(c.env, db, kb.id, [...new Set(c.req.valid("json").ids)]);
     return c.body(null, 204);
   });

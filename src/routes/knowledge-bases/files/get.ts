@@ -3,10 +3,10 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { fileLabels, getFile } from "../../../services/knowledge-files";
+import { fileRecordOf, getFile } from "../../../services/knowledge-files";
+import { KnowledgeBaseFileSchema } from "../../../services/records/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
-import { fileRecord } from "../../../services/records/knowledge-files";
-import { FileParams, KnowledgeBaseFileSchema } from "./schema";
+import { FileParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -25,7 +25,5 @@ export const registerGetFile = (r: Router) =>
     const { knowledgeBaseId, fileId } = c.req.valid("param");
     const kb = await getKnowledgeBaseForRead(db, await currentAccess(c), c.var.principal.userId, knowledgeBaseId);
     const row = await getFile(db, kb.id, fileId);
-    const labels = await fileLabels(db, [row.id]);
-    const origin = new URL(c.req.url).origin;
-    return c.json(fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []), 200);
+    return c.json(await fileRecordOf(db, kb, row, new URL(c.req.url).origin), 200);
   });

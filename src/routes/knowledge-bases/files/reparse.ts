@@ -1,14 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq, sql } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { knowledgeBaseFiles } from "../../../db/schema";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { enqueueFiles, fileLabels } from "../../../services/knowledge-files";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
+import { reparseFiles } from "../../../services/knowledge-files";
+import { KnowledgeBaseFileSchema } from "../../../services/records/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
-import { fileRecord } from "../../../services/records/knowledge-files";
-import { KnowledgeBaseFileSchema, KnowledgeBaseParams, ReparseBody } from "./schema";
+import { KnowledgeBaseParams, ReparseBody } from "./schema";
 
 const route = createRoute({
   method: "patch",
@@ -28,40 +26,9 @@ const route = createRoute({
 export const registerReparseFiles = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const kb = await getKnowledgeBaseForUpdate(
-      db,
-      await currentAccess(c),
-      c.var.principal.userId,
-      c.req.valid("param").knowledgeBaseId,
-    );
+    const access = await currentAccess(c);
+    requirePermission(access, "knowledge_base.manage");
+    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
     const ids = [...new Set(c.req.valid("json").map((f) => f.id))];
-    const now = Date.now();
-    const rows = await db
-      .update(knowledgeBaseFiles)
-      .set({
-        status: "initial",
-        generation: sql`${knowledgeBaseFiles.generation} + 1`,
-        queuedAt: now,
-        startedAt: null,
-        finishedAt: null,
-        processingTimeDetails: {},
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(knowledgeBaseFiles.knowledgeBaseId, kb.id),
-          sql`${knowledgeBaseFiles.id} in (select value from json_each(${JSON.stringify(ids)}))`,
-        ),
-      )
-      .returning();
-    await enqueueFiles(c.env, rows);
-    const labels = await fileLabels(
-      db,
-      rows.map((r) => r.id),
-    );
-    const origin = new URL(c.req.url).origin;
-    return c.json(
-      rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? [])),
-      200,
-    );
+    return c.json(await reparseFiles(c.env, db, kb, ids, new URL(c.req.url).origin), 200);
   });

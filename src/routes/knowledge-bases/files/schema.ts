@@ -1,63 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { FILE_STATUSES } from "../../../db/schema";
-import { IdName, IdRef, Timestamp, uuidParam } from "../../../lib/openapi";
+import { IdRef, uuidParam } from "../../../lib/openapi";
 import { PageQuery } from "../../../lib/pagination";
-import { BUILT_IN_PARSER } from "../../../services/knowledge-files";
+import { BUILT_IN_PARSER, FILE_STATUSES } from "../../../services/knowledge-files";
 import { EXAMPLE_ID } from "../schema";
 
 export const KnowledgeBaseParams = z.object({ knowledgeBaseId: uuidParam("knowledgeBaseId", "Knowledge base id") });
 export const FileParams = KnowledgeBaseParams.extend({ fileId: uuidParam("fileId", "File id") });
-
-const ParserSchema = z
-  .object({
-    id: z.string().openapi({ example: BUILT_IN_PARSER.id }),
-    name: z.string().openapi({ example: BUILT_IN_PARSER.name }),
-    provider: z.string().openapi({ example: BUILT_IN_PARSER.provider }),
-    isTimestampSttProvider: z.boolean().openapi({ example: false }),
-  })
-  .openapi("Parser");
-
-export const KnowledgeBaseFileSchema = z
-  .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    filename: z.string().openapi({ example: "handbook.pdf" }),
-    file: z.string().openapi({
-      description: "Where the stored file can be downloaded (with an API key)",
-      example: "https://api.example.com/api/v1/knowledge-bases/…/files/…/download/",
-    }),
-    fileType: z.string().openapi({ description: "txt, md, html, csv, json, pdf or docx", example: "pdf" }),
-    knowledgeBase: IdName,
-    size: z.number().int().openapi({ description: "Bytes", example: 48213 }),
-    status: z
-      .enum(FILE_STATUSES)
-      .openapi({ description: "initial (queued), processing, done or failed", example: "done" }),
-    parser: ParserSchema.nullable(),
-    labels: z.array(IdName),
-    rawUserDefineMetadata: z.record(z.string(), z.unknown()).openapi({ example: { department: "support" } }),
-    speakerLabels: z
-      .array(z.record(z.string(), z.unknown()))
-      .openapi({ description: "Speaker labels of transcribed media (none for documents)", example: [] }),
-    vectorStorageSize: z.number().int().openapi({ description: "Bytes of its vectors", example: 40960 }),
-    chunksCount: z.number().int().openapi({ example: 40 }),
-    waitingTime: z.number().nullable().openapi({
-      description: "Seconds from upload (or reparse) to the start of processing; so far, while queued",
-      example: 0.4,
-    }),
-    processingTime: z
-      .number()
-      .nullable()
-      .openapi({ description: "Seconds of processing; so far, while processing", example: 1.2 }),
-    processingTimeDetails: z.record(z.string(), z.unknown()).openapi({
-      description: "Per-stage times in ms when done; `error` (the reason) and `stage` when failed",
-      example: { parsingMs: 310, embeddingMs: 120, indexingMs: 80 },
-    }),
-    previewUrl: z
-      .string()
-      .nullable()
-      .openapi({ description: "PDF preview of presentations; null for other files", example: null }),
-    createdAt: Timestamp,
-  })
-  .openapi("KnowledgeBaseFile");
 
 const parser = z
   .union([z.literal(BUILT_IN_PARSER.id), z.null()])

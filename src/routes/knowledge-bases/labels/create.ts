@@ -1,12 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { conflict, isUniqueViolation } from "../../../lib/errors";
-import { knowledgeBaseLabels } from "../../../db/schema";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { labelRecord } from "../../../services/records/knowledge-labels";
-import { KNOWLEDGE_TAG, LabelSchema, LabelWrite, LabelsParams } from "./schema";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
+import { createLabel } from "../../../services/knowledge-labels";
+import { LabelSchema } from "../../../services/records/knowledge-labels";
+import { KNOWLEDGE_TAG, LabelWrite, LabelsParams } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -23,19 +22,7 @@ export const registerCreateLabel = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForUpdate(
-      db,
-      access,
-      c.var.principal.userId,
-      c.req.valid("param").knowledgeBaseId,
-    );
-    const { name } = c.req.valid("json");
-    const [row] = await db
-      .insert(knowledgeBaseLabels)
-      .values({ knowledgeBaseId: kb.id, name })
-      .returning()
-      .catch((err) => {
-        throw isUniqueViolation(err) ? conflict("A label with this name already exists in the knowledge base.") : err;
-      });
-    return c.json(labelRecord(kb, { ...row, filesCount: 0, faqsCount: 0 }), 201);
+    requirePermission(access, "knowledge_base.manage");
+    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    return c.json(await createLabel(db, kb, c.req.valid("json").name), 201);
   });

@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, noContent } from "../../../lib/openapi";
-import { knowledgeBaseLabels } from "../../../db/schema";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { getLabel } from "../../../services/knowledge-labels";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
+import { deleteLabel, getLabel } from "../../../services/knowledge-labels";
 import { KNOWLEDGE_TAG, LabelParams } from "./schema";
 
 const route = createRoute({
@@ -24,9 +22,8 @@ export const registerDeleteLabel = (r: Router) =>
     const db = c.var.db;
     const { knowledgeBaseId, labelId } = c.req.valid("param");
     const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, knowledgeBaseId);
-    const label = await getLabel(db, kb, labelId);
-    // Links to files and FAQs go by the foreign keys' cascade.
-    await db.delete(knowledgeBaseLabels).where(eq(knowledgeBaseLabels.id, label.id));
+    requirePermission(access, "knowledge_base.manage");
+    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
+    await deleteLabel(db, await getLabel(db, kb, labelId));
     return c.body(null, 204);
   });

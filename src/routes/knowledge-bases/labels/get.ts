@@ -4,8 +4,8 @@ import { errorResponses, json } from "../../../lib/openapi";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
 import { getLabel } from "../../../services/knowledge-labels";
-import { labelRecord } from "../../../services/records/knowledge-labels";
-import { KNOWLEDGE_TAG, LabelParams, LabelSchema } from "./schema";
+import { LabelSchema, labelRecord } from "../../../services/records/knowledge-labels";
+import { KNOWLEDGE_TAG, LabelParams } from "./schema";
 
 const route = createRoute({
   method: "get",

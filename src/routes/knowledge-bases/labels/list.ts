@@ -1,15 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, asc, count, eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
-import { contains } from "../../../lib/sql";
-import { knowledgeBaseLabels } from "../../../db/schema";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { labelColumns } from "../../../services/knowledge-labels";
-import { labelRecord } from "../../../services/records/knowledge-labels";
-import { KNOWLEDGE_TAG, LabelListQuery, LabelSchema, LabelsParams } from "./schema";
+import { listLabels } from "../../../services/knowledge-labels";
+import { LabelSchema } from "../../../services/records/knowledge-labels";
+import { KNOWLEDGE_TAG, LabelListQuery, LabelsParams } from "./schema";
 
 const route = createRoute({
   method: "get",
@@ -29,29 +26,8 @@ export const registerListLabels = (r: Router) =>
     const db = c.var.db;
     const access = await currentAccess(c);
     const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
-    const q = c.req.valid("query");
-    const p = pageParams(q);
-    const where = and(
-      eq(knowledgeBaseLabels.knowledgeBaseId, kb.id),
-      q.query ? contains(knowledgeBaseLabels.name, q.query) : undefined,
-    );
-    const [[{ n }], rows] = await Promise.all([
-      db.select({ n: count() }).from(knowledgeBaseLabels).where(where),
-      db
-        .select(labelColumns)
-        .from(knowledgeBaseLabels)
-        .where(where)
-        .orderBy(asc(knowledgeBaseLabels.name), asc(knowledgeBaseLabels.id))
-        .limit(p.limit)
-        .offset(p.offset),
-    ]);
-    return c.json(
-      pageResponse(
-        c,
-        p,
-        n,
-        rows.map((row) => labelRecord(kb, row)),
-      ),
-      200,
-    );
+    const { query, ...page } = c.req.valid("query");
+    const p = pageParams(page);
+    const found = await listLabels(db, kb, query, p);
+    return c.json(pageResponse(c, p, found.count, found.items), 200);
   });

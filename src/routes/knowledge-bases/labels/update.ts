@@ -1,14 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { conflict, isUniqueViolation } from "../../../lib/errors";
-import { knowledgeBaseLabels } from "../../../db/schema";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForUpdate } from "../../../services/knowledge-bases";
-import { getLabel } from "../../../services/knowledge-labels";
-import { labelRecord } from "../../../services/records/knowledge-labels";
-import { KNOWLEDGE_TAG, LabelParams, LabelSchema, LabelWrite } from "./schema";
+import { currentAccess, requirePermission } from "../../../services/access";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
+import { getLabel, renameLabel } from "../../../services/knowledge-labels";
+import { LabelSchema } from "../../../services/records/knowledge-labels";
+import { KNOWLEDGE_TAG, LabelParams, LabelWrite } from "./schema";
 
 const route = createRoute({
   method: "put",
@@ -26,15 +23,8 @@ export const registerUpdateLabel = (r: Router) =>
     const db = c.var.db;
     const { knowledgeBaseId, labelId } = c.req.valid("param");
     const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForUpdate(db, access, c.var.principal.userId, knowledgeBaseId);
+    requirePermission(access, "knowledge_base.manage");
+    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
     const current = await getLabel(db, kb, labelId);
-    const [row] = await db
-      .update(knowledgeBaseLabels)
-      .set({ name: c.req.valid("json").name, updatedAt: Date.now() })
-      .where(eq(knowledgeBaseLabels.id, current.id))
-      .returning()
-      .catch((err) => {
-        throw isUniqueViolation(err) ? conflict("A label with this name already exists in the knowledge base.") : err;
-      });
-    return c.json(labelRecord(kb, { ...row, filesCount: current.filesCount, faqsCount: current.faqsCount }), 200);
+    return c.json(await renameLabel(db, kb, current, c.req.valid("json").name), 200);
   });

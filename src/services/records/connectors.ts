@@ -1,0 +1,71 @@
+import { z } from "@hono/zod-openapi";
+import { MCP_AUTH_KINDS } from "../../db/schema";
+import { Timestamp } from "../../lib/openapi";
+import { ms } from "../../lib/time";
+import type { ConnectorRow, RegistryRow } from "../mcp/connectors";
+
+/** The ids of the examples (the connector's and its registry entry's, as in the MCP schemas). */
+const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
+const REGISTRY_EXAMPLE_ID = "00000000-0000-7000-8100-000000000002";
+
+export const ConnectorSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    mcpRegistryId: z
+      .string()
+      .openapi({ description: "The registry entry it is an instance of", example: REGISTRY_EXAMPLE_ID }),
+    mcpRegistry: z
+      .object({
+        id: z.string().openapi({ example: REGISTRY_EXAMPLE_ID }),
+        slug: z.string().openapi({ example: "github" }),
+        name: z.string().openapi({ example: "GitHub" }),
+        icon: z.string().nullable().openapi({ example: null }),
+        authKind: z.enum(MCP_AUTH_KINDS).openapi({ example: "headers" }),
+      })
+      .openapi({ description: "The registry entry, in short" }),
+    displayName: z.string().openapi({ description: "Name shown to users (default: the entry's)", example: "GitHub" }),
+    description: z.string().openapi({ description: "Default: the entry's", example: "Repositories and issues" }),
+    urlVariables: z
+      .record(z.string(), z.string())
+      .openapi({ description: "Values of the entry's URL placeholders", example: {} }),
+    serverUrl: z.string().openapi({
+      description: "The server URL called (the entry's template, filled)",
+      example: "https://api.githubcopilot.com/mcp/",
+    }),
+    hasAuthHeaders: z
+      .boolean()
+      .openapi({ description: "Whether service-account headers are stored (they are never returned)", example: true }),
+    isEnabled: z
+      .boolean()
+      .openapi({ description: "Enabled connectors' tools are offered to agent replies", example: true }),
+    organization: z.string().openapi({ example: EXAMPLE_ID }),
+    createdBy: z.string().nullable().openapi({ description: "The user who created it", example: EXAMPLE_ID }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("Connector");
+
+/** A connector: never its headers, only whether they are set. */
+export type ConnectorRecord = z.infer<typeof ConnectorSchema>;
+
+export const connectorRecord = ({
+  connector: c,
+  entry,
+}: {
+  connector: ConnectorRow;
+  entry: RegistryRow;
+}): ConnectorRecord => ({
+  id: c.id,
+  mcpRegistryId: c.mcpRegistryId,
+  mcpRegistry: { id: entry.id, slug: entry.slug, name: entry.name, icon: entry.icon, authKind: entry.authKind },
+  displayName: c.displayName,
+  description: c.description,
+  urlVariables: c.urlVariables ?? {},
+  serverUrl: c.serverUrl,
+  hasAuthHeaders: !!c.authHeadersSealed,
+  isEnabled: c.isEnabled,
+  organization: c.organizationId,
+  createdBy: c.createdById,
+  createdAt: ms(c.createdAt)!,
+  updatedAt: ms(c.updatedAt)!,
+});
